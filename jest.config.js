@@ -1,0 +1,10 @@
+// Tests run from TypeScript sources through swc (no type checking here: `npm run build`
+// type-checks the whole tree first, so the test run stays fast).
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

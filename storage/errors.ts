@@ -1,0 +1,68 @@
+/**
+ * Errors of the storage layer. They name what went wrong in storage terms; the server turns
+ * them into `Status` responses at its boundary (server/status), where the resource's name is
+ * known.
+ */
+
+/** A read or watch asked for a revision that compaction removed. */
+export class CompactedError extends Error {
+  constructor(
+    readonly requestedRevision: number,
+    readonly compactedRevision: number,
+  ) {
+    super(`required revision ${requestedRevision} has been compacted (compacted at ${compactedRevision})`);
+    this.name = 'CompactedError';
+  }
+}
+
+/** A read asked for a revision the store has not reached yet. */
+export class FutureRevisionError extends Error {
+  constructor(
+    readonly requestedRevision: number,
+    readonly currentRevision: number,
+  ) {
+    super(`required revision ${requestedRevision} is a future revision (current ${currentRevision})`);
+    this.name = 'FutureRevisionError';
+  }
+}
+
+/** The backend could not be reached or failed; the request may be retried. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+export type ObjectErrorReason =
+  | 'NotFound' // the object does not exist
+  | 'AlreadyExists' // create of an existing key
+  | 'Conflict' // a resourceVersion or uid precondition does not hold
+  | 'Expired' // revision compacted, or no longer in the cache's window (410)
+  | 'TooLargeResourceVersion' // not reached within the wait (504, Retry-After)
+  | 'BadRequest' // invalid continue token or resourceVersion combination (400)
+  | 'Invalid' // object cannot be stored as given (e.g. resourceVersion set on create)
+  | 'InternalError'; // stored bytes cannot be decoded, and the like
+
+/**
+ * An object-layer failure. `message` is the reference server's full text for it (the object
+ * layer knows its qualified resource, e.g. `deployments.apps`, and the name); the server only
+ * maps `reason` to a `Status` code.
+ */
+export class ObjectError extends Error {
+  constructor(
+    readonly reason: ObjectErrorReason,
+    message: string,
+    readonly details: {
+      readonly name?: string;
+      /** Expired continue: a token that resumes at the newest revision (rv -1). */
+      readonly continueToken?: string;
+      /** TooLargeResourceVersion: seconds for the `Retry-After` header. */
+      readonly retryAfterSeconds?: number;
+      readonly currentRevision?: number;
+    } = {},
+  ) {
+    super(message);
+    this.name = 'ObjectError';
+  }
+}

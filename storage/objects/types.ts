@@ -140,10 +140,11 @@ export type ObjectWatchEvent =
   | { readonly type: 'ERROR'; readonly error: Error };
 
 export interface WatchOptions {
+  /** Close the watch after this many seconds (the handler picks a random default when absent). */
+  readonly timeoutSeconds?: number;
   /** "" / absent: consistent start with synthetic ADDED; "0": any state, synthetic ADDED; N: events after N. */
   readonly resourceVersion?: string;
   readonly predicate: Predicate;
-  /** Also watch one object only (a `metadata.name` field selector or a watch on a resource path). */
   readonly allowWatchBookmarks?: boolean;
   /** Synthetic ADDED for current state, then (with bookmarks) the initial-events-end BOOKMARK. */
   readonly sendInitialEvents?: boolean;

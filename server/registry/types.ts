@@ -1,0 +1,122 @@
+/**
+ * A resource type is data: what the API serves for one resource (names, scope, versions, verbs,
+ * subresources, schema names) plus a strategy object for the little behaviour a kind has.
+ * Built-in kinds are declared in server/registry/kinds/; custom resources will be made from
+ * CustomResourceDefinitions into the same shape.
+ *
+ * The generic handlers (server/handlers/) run a write in this fixed order:
+ *   decode → (PUT/PATCH: merge onto the current object) → defaults → strategy.prepareForCreate /
+ *   prepareForUpdate → admission (later) → strategy.validate / validateUpdate → storage.
+ * Status and scale subresources use their own strategy methods in the same places.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface GroupVersion {
+  readonly group: string; // '' for the core group
+  readonly version: string;
+}
+
+export interface GroupVersionKind extends GroupVersion {
+  readonly kind: string;
+}
+
+export interface GroupResource {
+  readonly group: string;
+  readonly resource: string;
+}
+
+/** One field problem, as the reference's field.Error: rendered into Invalid (422) causes. */
+export interface FieldError {
+  /** `FieldValueRequired`, `FieldValueInvalid`, `FieldValueNotSupported`, `FieldValueDuplicate`, `FieldValueForbidden`, `FieldValueTooLong`, `FieldValueTypeInvalid` */
+  readonly type: string;
+  /** JSON path as the reference prints it: `metadata.name`, `spec.containers[0].image`. */
+  readonly field: string;
+  /** The reference's text after `<field>: <Type>: `, e.g. `Required value` or `Invalid value: "x": ...`. */
+  readonly detail: string;
+}
+
+/**
+ * Kind-specific behaviour. Every method is optional: absent means the generic behaviour
+ * (server/registry/strategy.ts). Methods that may mutate say so; the others must not.
+ */
+export interface Strategy {
+  /** Fill defaults in place (may mutate `object`). Runs on create and update, after decode. */
+  applyDefaults?(object: KubeObject, version: string): void;
+  /** Clear what a create may not set (status when a status subresource exists...). May mutate `object`. */
+  prepareForCreate?(object: KubeObject): void;
+  /** Keep what an update of the main resource may not change (status...). May mutate `object`, not `old`. */
+  prepareForUpdate?(object: KubeObject, old: KubeObject): void;
+  /** On the status subresource: keep everything but status from `old`. May mutate `object`. */
+  prepareForStatusUpdate?(object: KubeObject, old: KubeObject): void;
+  validate?(object: KubeObject): FieldError[];
+  validateUpdate?(object: KubeObject, old: KubeObject): FieldError[];
+  /** Warnings to return in `Warning` headers for a create or update. */
+  warnings?(object: KubeObject, old: KubeObject | undefined): string[];
+}
+
+/** The scale subresource: where the replica count and selector live in the parent object. */
+export interface ScaleSubresource {
+  readonly specReplicasPath: string; // e.g. 'spec.replicas'
+  readonly statusReplicasPath: string; // e.g. 'status.replicas'
+  readonly labelSelectorPath?: string; // e.g. 'status.selector' (string form) or 'spec.selector' (object)
+  /** Scale kind served: autoscaling/v1 Scale for built-ins. */
+}
+
+export interface Subresources {
+  readonly status?: true;
+  readonly scale?: ScaleSubresource;
+  /** Namespaces only: PUT /finalize changes spec.finalizers. */
+  readonly finalize?: true;
+}
+
+/** A field selector key beyond metadata.name/metadata.namespace, and how to read it. */
+export type SelectableFields = Readonly<Record<string, (object: KubeObject) => string | undefined>>;
+
+export interface ServedVersion {
+  readonly version: string;
+  /** OpenAPI definition name of the kind in this version, e.g. `io.k8s.api.apps.v1.Deployment`. */
+  readonly definition: string;
+  readonly deprecated?: boolean;
+  readonly deprecationWarning?: string;
+}
+
+export interface ResourceType {
+  readonly group: string;
+  readonly resource: string; // plural, lowercase
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly namespaced: boolean;
+  /** Served versions, preferred first. */
+  readonly versions: readonly ServedVersion[];
+  /** The version objects are stored in; others are converted (see `convert`). */
+  readonly storageVersion: string;
+  /** Storage key segment under the etcd prefix (`pods`, `services/specs`, `minions` ...). */
+  readonly storagePrefix: string;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly verbs: readonly Verb[];
+  readonly subresources: Subresources;
+  /** Which rule `metadata.name` must satisfy. */
+  readonly nameRule: 'dns-subdomain' | 'dns-label' | 'path-segment';
+  readonly selectableFields: SelectableFields;
+  readonly strategy: Strategy;
+  /**
+   * Convert an object of this type between two of its versions (including between groups that
+   * share storage, like core/v1 and events.k8s.io/v1 Events). Absent: only apiVersion changes.
+   * Returns a new object; must not mutate its input.
+   */
+  convert?(object: KubeObject, to: GroupVersion): KubeObject;
+  /** Resources that are operations rather than stored objects (reviews): create only, nothing stored. */
+  readonly virtual?: boolean;
+}
+
+export function groupVersionString({ group, version }: GroupVersion): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+export function qualifiedResourceString({ group, resource }: GroupResource): string {
+  return group === '' ? resource : `${resource}.${group}`;
+}

@@ -120,3 +120,13 @@ export function groupVersionString({ group, version }: GroupVersion): string {
 export function qualifiedResourceString({ group, resource }: GroupResource): string {
   return group === '' ? resource : `${resource}.${group}`;
 }
+
+/** Every served resource type, looked up the ways requests and discovery need. */
+export interface ResourceRegistry {
+  /** The type served at `<group>/<version>/<resource>`, when that version is enabled. */
+  find(groupVersion: GroupVersion, resource: string): ResourceType | undefined;
+  /** The type that serves this kind in this group-version. */
+  findKind(gvk: GroupVersionKind): ResourceType | undefined;
+  /** All served types, in a stable order (group, then resource). */
+  all(): readonly ResourceType[];
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what the server and its tests need on a fresh machine: npm packages (which carry
+# Node 24 for every npm script) and Debian's etcd for the storage and client tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing ${missing[*]} from Debian" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "missing: ${missing[*]} (install them with apt-get as root)" >&2
+    exit 1
+  fi
+fi
+
+# npm ci only when the lock file changed since the last install: a second `make test` starts at once.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi

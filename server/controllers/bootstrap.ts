@@ -1,0 +1,63 @@
+/**
+ * Objects a 1.34 cluster has from its first start: the four system namespaces and the
+ * `default/kubernetes` Service (the first address of the service range) with the Endpoints of
+ * the replica that writes them. Every replica runs this at start; creating what already exists
+ * is not an error, so replicas may race.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import type { ResourceType } from '../registry/types';
+import type { ObjectOperations } from './operations';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+export interface BootstrapOptions {
+  /** The first address of the service range, e.g. 10.96.0.1. */
+  readonly kubernetesServiceIP: string;
+  /** Address and port clients of the `kubernetes` Service reach this replica at. */
+  readonly advertiseAddress: string;
+  readonly securePort: number;
+}
+
+function coreType(operations: ObjectOperations, resource: string): ResourceType {
+  const type = operations.registry.find({ group: '', version: 'v1' }, resource);
+  if (!type) throw new Error(`core/v1 ${resource} are not served`);
+  return type;
+}
+
+export function kubernetesService(options: BootstrapOptions): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: options.kubernetesServiceIP,
+      clusterIPs: [options.kubernetesServiceIP],
+      sessionAffinity: 'None',
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: options.securePort }],
+    },
+  };
+}
+
+export function kubernetesEndpoints(options: BootstrapOptions): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+    subsets: [
+      {
+        addresses: [{ ip: options.advertiseAddress }],
+        ports: [{ name: 'https', port: options.securePort, protocol: 'TCP' }],
+      },
+    ],
+  };
+}
+
+export async function bootstrapClusterObjects(operations: ObjectOperations, options: BootstrapOptions): Promise<void> {
+  const namespaces = coreType(operations, 'namespaces');
+  for (const name of SYSTEM_NAMESPACES) {
+    await operations.createObject(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+  await operations.createObject(coreType(operations, 'services'), kubernetesService(options));
+  await operations.createObject(coreType(operations, 'endpoints'), kubernetesEndpoints(options));
+}

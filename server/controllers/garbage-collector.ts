@@ -1,0 +1,173 @@
+/**
+ * The garbage collector for ownerReferences, after the reference's:
+ * - an object all of whose owners are gone is deleted (background propagation); owners that
+ *   are gone are dropped from an object that still has a live one;
+ * - an owner terminating with the `foregroundDeletion` finalizer has its dependents deleted
+ *   first, and loses the finalizer (and so disappears) once none is left;
+ * - an owner terminating with the `orphan` finalizer has its reference removed from every
+ *   dependent, then loses the finalizer.
+ * Owners are recognised by uid across every served type, so the graph needs one informer per
+ * type; informers that have not synced yet make the collector wait rather than delete.
+ */
+import type { KubeObject, OwnerReference } from '../../storage/objects/types';
+import type { ResourceType } from '../registry/types';
+import { startInformer, type Informer } from './informer';
+import type { ObjectOperations } from './operations';
+
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+export const ORPHAN_FINALIZER = 'orphan';
+const RETRY_MS = 500;
+
+interface Node {
+  readonly type: ResourceType;
+  readonly object: KubeObject;
+}
+
+function ownerRefs(object: KubeObject): OwnerReference[] {
+  return object.metadata.ownerReferences ?? [];
+}
+
+function keyOf(object: KubeObject): { namespace?: string; name: string } {
+  const { namespace, name } = object.metadata;
+  return namespace ? { namespace, name: String(name) } : { name: String(name) };
+}
+
+export function startGarbageCollector(operations: ObjectOperations, stop: AbortSignal): { synced: Promise<void> } {
+  const byUid = new Map<string, Node>();
+  const dependentsOf = new Map<string, Set<string>>(); // owner uid → dependent uids
+  const pending = new Set<string>();
+  let running = false;
+  let allSynced = false;
+
+  const index = (type: ResourceType, object: KubeObject, old: KubeObject | undefined): void => {
+    const uid = String(object.metadata.uid);
+    for (const ref of old ? ownerRefs(old) : []) dependentsOf.get(ref.uid)?.delete(uid);
+    byUid.set(uid, { type, object });
+    for (const ref of ownerRefs(object)) {
+      let set = dependentsOf.get(ref.uid);
+      if (!set) dependentsOf.set(ref.uid, (set = new Set()));
+      set.add(uid);
+    }
+  };
+  const unindex = (object: KubeObject): void => {
+    const uid = String(object.metadata.uid);
+    byUid.delete(uid);
+    for (const ref of ownerRefs(object)) dependentsOf.get(ref.uid)?.delete(uid);
+  };
+
+  /** Dependents of this uid that still exist. */
+  const dependents = (uid: string): Node[] =>
+    [...(dependentsOf.get(uid) ?? [])].map((dependent) => byUid.get(dependent)).filter((node): node is Node => node !== undefined);
+
+  const removeFinalizer = (node: Node, finalizer: string): Promise<void> =>
+    operations.updateObject(node.type, keyOf(node.object), (object) => {
+      object.metadata.finalizers = (object.metadata.finalizers ?? []).filter((entry) => entry !== finalizer);
+    });
+
+  const processOwner = async (node: Node): Promise<boolean> => {
+    const { metadata } = node.object;
+    if (!metadata.deletionTimestamp) return true;
+    const uid = String(metadata.uid);
+    const finalizers = metadata.finalizers ?? [];
+    if (finalizers.includes(ORPHAN_FINALIZER)) {
+      for (const dependent of dependents(uid)) {
+        await operations.updateObject(dependent.type, keyOf(dependent.object), (object) => {
+          object.metadata.ownerReferences = ownerRefs(object).filter((ref) => ref.uid !== uid);
+          if (object.metadata.ownerReferences.length === 0) delete object.metadata.ownerReferences;
+        });
+      }
+      await removeFinalizer(node, ORPHAN_FINALIZER);
+      return true;
+    }
+    if (finalizers.includes(FOREGROUND_FINALIZER)) {
+      const left = dependents(uid);
+      for (const dependent of left) {
+        if (dependent.object.metadata.deletionTimestamp) continue;
+        await operations.deleteObject(dependent.type, keyOf(dependent.object), { propagationPolicy: 'Foreground', uid: dependent.object.metadata.uid });
+      }
+      if (left.length > 0) return false;
+      await removeFinalizer(node, FOREGROUND_FINALIZER);
+    }
+    return true;
+  };
+
+  const processDependent = async (node: Node): Promise<boolean> => {
+    const refs = ownerRefs(node.object);
+    if (refs.length === 0 || node.object.metadata.deletionTimestamp) return true;
+    const live = refs.filter((ref) => byUid.has(ref.uid));
+    const deletingInForeground = live.some((ref) => {
+      const owner = byUid.get(ref.uid)?.object.metadata;
+      return owner?.deletionTimestamp !== undefined && (owner.finalizers ?? []).includes(FOREGROUND_FINALIZER);
+    });
+    if (live.length === 0 || deletingInForeground) {
+      await operations.deleteObject(node.type, keyOf(node.object), {
+        propagationPolicy: deletingInForeground ? 'Foreground' : 'Background',
+        uid: node.object.metadata.uid,
+      });
+    } else if (live.length < refs.length) {
+      const liveUids = new Set(live.map((ref) => ref.uid));
+      await operations.updateObject(node.type, keyOf(node.object), (object) => {
+        object.metadata.ownerReferences = ownerRefs(object).filter((ref) => liveUids.has(ref.uid));
+      });
+    }
+    return true;
+  };
+
+  const work = async (): Promise<void> => {
+    if (running || !allSynced) return;
+    running = true;
+    try {
+      while (pending.size > 0 && !stop.aborted) {
+        const uid = pending.values().next().value as string;
+        pending.delete(uid);
+        const node = byUid.get(uid);
+        if (!node) continue;
+        let done = false;
+        try {
+          done = (await processOwner(node)) && (await processDependent(node));
+        } catch {
+          done = false;
+        }
+        if (!done) setTimeout(() => enqueue(uid), RETRY_MS);
+      }
+    } finally {
+      running = false;
+    }
+  };
+  const enqueue = (uid: string): void => {
+    if (stop.aborted) return;
+    pending.add(uid);
+    void work();
+  };
+
+  const informers: Informer[] = [];
+  // Types that share storage (core and events.k8s.io Events) are one set of objects: watch once.
+  const watchedPrefixes = new Set<string>();
+  for (const type of operations.registry.all()) {
+    if (type.virtual || !type.verbs.includes('watch') || watchedPrefixes.has(type.storagePrefix)) continue;
+    watchedPrefixes.add(type.storagePrefix);
+    informers.push(
+      startInformer(operations.storageFor(type), {
+        onUpsert: (object, old) => {
+          index(type, object, old);
+          enqueue(String(object.metadata.uid));
+          // A terminating owner may need its dependents handled.
+          if (object.metadata.deletionTimestamp) for (const dependent of dependents(String(object.metadata.uid))) enqueue(String(dependent.object.metadata.uid));
+        },
+        onDelete: (object) => {
+          unindex(object);
+          for (const dependent of dependents(String(object.metadata.uid))) enqueue(String(dependent.object.metadata.uid));
+          // An owner in foreground deletion waits for its dependents to go.
+          for (const ref of ownerRefs(object)) enqueue(ref.uid);
+        },
+      }),
+    );
+  }
+  const synced = Promise.all(informers.map((informer) => informer.synced)).then(() => {
+    allSynced = true;
+    for (const uid of byUid.keys()) pending.add(uid);
+    void work();
+  });
+  stop.addEventListener('abort', () => informers.forEach((informer) => informer.stop()), { once: true });
+  return { synced };
+}

@@ -1,0 +1,55 @@
+/**
+ * The NamespaceLifecycle plugin: nothing is created in a namespace that does not exist or is
+ * being terminated, and the system namespaces cannot be deleted.
+ */
+import { ObjectError } from '../../storage/errors';
+import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
+import { forbidden, notFound, qualifiedResource } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
+import type { AdmissionPlugin, AdmissionRequest } from './types';
+
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
+
+async function findNamespace(namespaces: ObjectStorage, name: string): Promise<KubeObject | undefined> {
+  // A namespace created a moment ago may not be in the cache yet: confirm a miss with a consistent read.
+  for (const resourceVersion of ['0', '']) {
+    try {
+      return await namespaces.get({ name }, { resourceVersion });
+    } catch (error) {
+      if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;
+    }
+  }
+  return undefined;
+}
+
+export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
+  return {
+    name: 'NamespaceLifecycle',
+    async validate(request: AdmissionRequest) {
+      const resource = { group: request.type.group, resource: request.type.resource };
+      if (request.type.group === '' && request.type.resource === 'namespaces') {
+        if (request.operation === 'DELETE' && IMMORTAL_NAMESPACES.has(request.name)) {
+          throw forbidden(resource, request.name, 'this namespace may not be deleted');
+        }
+        return;
+      }
+      if (request.operation !== 'CREATE' || !request.type.namespaced || request.namespace === undefined) return;
+      const namespace = await findNamespace(namespaces, request.namespace);
+      if (!namespace) throw notFound({ group: '', resource: 'namespaces' }, request.namespace);
+      if (namespace.metadata.deletionTimestamp) {
+        const message = `unable to create new content in namespace ${request.namespace} because it is being terminated`;
+        throw new StatusError({
+          code: 403,
+          reason: 'Forbidden',
+          message: `${qualifiedResource(resource)} "${request.name}" is forbidden: ${message}`,
+          details: {
+            name: request.name,
+            group: request.type.group,
+            kind: request.type.resource,
+            causes: [{ type: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],
+          },
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The `resourceVersion` query parameter: a decimal revision, "0" or empty. The texts are the
+ * reference server's (its parser is Go's strconv.ParseUint).
+ */
+import { ObjectError } from '../errors';
+
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/** The revision a resourceVersion names; 0 for "" and "0". Throws BadRequest when it is not one. */
+export function parseResourceVersion(resourceVersion: string | undefined): number {
+  if (resourceVersion === undefined || resourceVersion === '' || resourceVersion === '0') return 0;
+  const problem = !/^[0-9]+$/.test(resourceVersion)
+    ? 'invalid syntax'
+    : BigInt(resourceVersion) > MAX_UINT64
+      ? 'value out of range'
+      : undefined;
+  if (problem !== undefined) {
+    const quoted = JSON.stringify(resourceVersion);
+    throw new ObjectError(
+      'BadRequest',
+      `invalid resource version: resourceVersion: Invalid value: ${quoted}: strconv.ParseUint: parsing ${quoted}: ${problem}`,
+    );
+  }
+  return Number(resourceVersion);
+}
+
+/** 504 for a revision the store has not reached; clients retry after the given seconds. */
+export function tooLargeResourceVersion(options: { requested: number; current: number }): ObjectError {
+  return new ObjectError(
+    'TooLargeResourceVersion',
+    `Timeout: Too large resource version: ${options.requested}, current: ${options.current}`,
+    { retryAfterSeconds: 1, currentRevision: options.current },
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Turning a change of one key into the watch event a watcher with a selector sees. A change can
+ * move an object into or out of the selection: the watcher then sees it appear (ADDED) or
+ * disappear (DELETED), as the reference server does.
+ */
+import type { StoreEvent } from '../store';
+import { decodeObject, withResourceVersion } from './codec';
+import type { KubeObject, ObjectWatchEvent, Predicate } from './types';
+
+export interface ObjectChange {
+  /** Revision of the change (for a deletion: the deletion's). */
+  readonly revision: number;
+  /** The object after the change; undefined for a deletion. */
+  readonly object: KubeObject | undefined;
+  /** The object before the change; undefined for a creation. */
+  readonly previous: KubeObject | undefined;
+}
+
+/** Decodes a store event into the objects before and after it. */
+export function objectChangeOf(event: StoreEvent): ObjectChange {
+  return {
+    revision: event.kv.modRevision,
+    object: event.type === 'put' ? decodeObject(event.kv) : undefined,
+    previous: event.prevKv === undefined ? undefined : decodeObject(event.prevKv),
+  };
+}
+
+/** The event `predicate`'s watcher sees for `change`, or undefined when it sees nothing. */
+export function watchEventFor(change: ObjectChange, predicate: Predicate): ObjectWatchEvent | undefined {
+  const matchedBefore = change.previous !== undefined && predicate.matches(change.previous);
+  const matchesNow = change.object !== undefined && predicate.matches(change.object);
+  if (matchesNow) {
+    return { type: matchedBefore ? 'MODIFIED' : 'ADDED', object: change.object as KubeObject };
+  }
+  if (matchedBefore) {
+    // The last state the watcher saw, stamped with the revision at which it went away.
+    return { type: 'DELETED', object: withResourceVersion(change.previous as KubeObject, change.revision) };
+  }
+  return undefined;
+}

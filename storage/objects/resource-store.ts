@@ -1,0 +1,301 @@
+/**
+ * The object layer straight over a revisioned store: objects of one resource type as JSON under
+ * `<keyPrefix>/[<namespace>/]<name>`, their resourceVersion being the key's mod revision.
+ *
+ * Writes follow the reference server's storage contract (storage notes, "Writes"): create only
+ * when absent; update and delete compare the mod revision they read and, when a concurrent
+ * write wins, re-read and try again, so no caller ever sees a lost update. Reads translate the
+ * store's revision errors into the reference's 410/504 answers.
+ */
+import { CompactedError, FutureRevisionError, ObjectError } from '../errors';
+import type { RangeResult, RevisionedStore } from '../store';
+import { decodeObject, encodeObject } from './codec';
+import { encodeContinueToken, LATEST_REVISION } from './continue-token';
+import { objectKey, qualifiedResourceName, scopePrefix } from './keys';
+import { interpretListOptions, ListRead } from './list-request';
+import { parseResourceVersion, tooLargeResourceVersion } from './resource-version';
+import { startStoreWatch } from './store-watch';
+import type {
+  DeleteOptions,
+  GetOptions,
+  KubeObject,
+  ListOptions,
+  ListResult,
+  ObjectKey,
+  ObjectStorage,
+  ObjectWatch,
+  Preconditions,
+  Scope,
+  UpdateFunction,
+  UpdateOptions,
+  UpdateResult,
+  WatchOptions,
+} from './types';
+
+export interface ResourceStoreOptions {
+  readonly store: RevisionedStore;
+  /** Where this resource's keys start, without a trailing "/": e.g. `/registry/deployments.apps`. */
+  readonly keyPrefix: string;
+  /** Names the resource in messages: `pods`, `deployments.apps`. */
+  readonly qualifiedResource: { readonly group: string; readonly resource: string };
+  readonly namespaced: boolean;
+}
+
+/** The reference store never asks etcd for more keys than this in one range while paging with a selector. */
+const MAX_RANGE_LIMIT = 10_000;
+
+export const LIST_EXPIRED_MESSAGE = 'The resourceVersion for the provided list is too old.';
+export const CONTINUE_EXPIRED_MESSAGE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list ' +
+  'without the continue parameter, or use the continue token in this response to retrieve the remainder of ' +
+  'the results. Continuing with the provided token results in an inconsistent list - objects that were ' +
+  'created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+export const OPTIMISTIC_LOCK_MESSAGE =
+  'the object has been modified; please apply your changes to the latest version and try again';
+/** The reference's storage error code for an object that fails a precondition ("invalid object"). */
+const INVALID_OBJECT_CODE = 4;
+
+export class ResourceStore implements ObjectStorage {
+  private readonly store: RevisionedStore;
+  private readonly keyPrefix: string;
+  private readonly resourceName: string;
+  private readonly namespaced: boolean;
+
+  constructor(options: ResourceStoreOptions) {
+    this.store = options.store;
+    this.keyPrefix = options.keyPrefix;
+    this.resourceName = qualifiedResourceName(options.qualifiedResource);
+    this.namespaced = options.namespaced;
+  }
+
+  async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
+    const storeKey = this.keyOf(key);
+    const minimumRevision = parseResourceVersion(options.resourceVersion);
+    const result = await this.store.get(storeKey);
+    if (result.revision < minimumRevision) {
+      throw tooLargeResourceVersion({ requested: minimumRevision, current: result.revision });
+    }
+    if (result.kv === undefined) throw this.notFound(key.name);
+    return decodeObject(result.kv);
+  }
+
+  async create(key: ObjectKey, object: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
+    const storeKey = this.keyOf(key);
+    if (object.metadata.resourceVersion !== undefined && object.metadata.resourceVersion !== '') {
+      throw new ObjectError('Invalid', 'resourceVersion should not be set on objects to be created', {
+        name: key.name,
+      });
+    }
+    const value = encodeObject(object);
+    if (options.dryRun) {
+      const existing = await this.store.get(storeKey);
+      if (existing.kv !== undefined) throw this.alreadyExists(key.name);
+      return structuredClone(object);
+    }
+    const result = await this.store.create(storeKey, value);
+    if (!result.succeeded || result.kv === undefined) throw this.alreadyExists(key.name);
+    return decodeObject(result.kv);
+  }
+
+  async update(key: ObjectKey, update: UpdateFunction, options: UpdateOptions = {}): Promise<UpdateResult> {
+    const storeKey = this.keyOf(key);
+    let current = (await this.store.get(storeKey)).kv;
+    // Each turn either returns or learns the newer state that beat it; a retry never reuses stale state.
+    for (;;) {
+      if (current === undefined && !options.allowCreate) throw this.notFound(key.name);
+      const currentObject = current === undefined ? undefined : decodeObject(current);
+      this.checkUpdatePreconditions({ storeKey, name: key.name, current: currentObject, preconditions: options.preconditions });
+
+      const updated = await update(currentObject === undefined ? undefined : structuredClone(currentObject));
+      const value = encodeObject(updated);
+      if (current !== undefined && currentObject !== undefined && value.equals(current.value)) {
+        // Nothing changed: no write, no new revision, no event.
+        return { object: currentObject, created: false };
+      }
+      if (options.dryRun) {
+        const { resourceVersion: _unset, ...metadata } = updated.metadata;
+        const object =
+          current === undefined ? { ...updated, metadata } : decodeObject({ ...current, value });
+        return { object, created: current === undefined };
+      }
+
+      const result =
+        current === undefined
+          ? await this.store.create(storeKey, value)
+          : await this.store.update(storeKey, value, current.modRevision);
+      if (result.succeeded && result.kv !== undefined) {
+        return { object: decodeObject(result.kv), created: current === undefined };
+      }
+      current = result.kv;
+    }
+  }
+
+  async delete(key: ObjectKey, options: DeleteOptions = {}): Promise<KubeObject> {
+    const storeKey = this.keyOf(key);
+    let current = (await this.store.get(storeKey)).kv;
+    for (;;) {
+      if (current === undefined) throw this.notFound(key.name);
+      const currentObject = decodeObject(current);
+      this.checkDeletePreconditions({ storeKey, name: key.name, current: currentObject, preconditions: options.preconditions });
+      await options.validate?.(structuredClone(currentObject));
+      if (options.dryRun) return currentObject;
+
+      const result = await this.store.delete(storeKey, current.modRevision);
+      if (result.succeeded && result.kv !== undefined) return decodeObject(result.kv);
+      current = result.kv;
+    }
+  }
+
+  async list(scope: Scope, options: ListOptions): Promise<ListResult> {
+    const listPrefix = this.listPrefixOf(scope);
+    const read = interpretListOptions(options, listPrefix);
+    try {
+      return await this.readList({ listPrefix, read, options });
+    } catch (error) {
+      throw this.listError({ error, read, listPrefix });
+    }
+  }
+
+  watch(scope: Scope, options: WatchOptions): Promise<ObjectWatch> {
+    return startStoreWatch({ store: this.store, prefix: this.listPrefixOf(scope), options });
+  }
+
+  /**
+   * Reads one page (or everything without a limit) at one revision. With a selector, it keeps
+   * reading at that revision until the page is full, doubling the range each time, and the
+   * token then points just past the last key it examined, matched or not.
+   */
+  private async readList(request: { listPrefix: string; read: ListRead; options: ListOptions }): Promise<ListResult> {
+    const { listPrefix, read, options } = request;
+    const { predicate } = options;
+    const pageSize = options.limit !== undefined && options.limit > 0 ? options.limit : 0;
+    const paging = pageSize > 0;
+    // 0 until the first range pins the revision every later range (and page) is read at.
+    let revision = pinnedRevisionOf(read);
+    let startKey = read.kind === 'continue' ? read.startKey : listPrefix;
+    let rangeLimit = pageSize;
+    const items: KubeObject[] = [];
+    let lastKey: string | undefined;
+    let hasMore = false;
+    let lastRange: RangeResult;
+
+    for (;;) {
+      lastRange = await this.store.range({ prefix: listPrefix, startKey, revision, limit: rangeLimit });
+      if (revision === 0) {
+        revision = lastRange.revision;
+        if (read.kind === 'notOlderThan' && revision < read.revision) {
+          throw tooLargeResourceVersion({ requested: read.revision, current: revision });
+        }
+      }
+      hasMore = lastRange.remaining > 0;
+      for (const kv of lastRange.kvs) {
+        if (paging && items.length >= pageSize) {
+          hasMore = true;
+          break;
+        }
+        lastKey = kv.key;
+        const object = decodeObject(kv);
+        if (predicate.matches(object)) items.push(object);
+      }
+      if (!paging || !hasMore || items.length >= pageSize || lastKey === undefined) break;
+      rangeLimit = Math.min(rangeLimit * 2, MAX_RANGE_LIMIT);
+      startKey = `${lastKey}\u0000`;
+    }
+
+    const result: ListResult = { items, resourceVersion: String(revision) };
+    if (!paging || !hasMore || lastKey === undefined) return result;
+    return {
+      ...result,
+      continue: encodeContinueToken({ listPrefix, startKey: `${lastKey}\u0000`, revision }),
+      // Without a selector every key is an item, so the store's count of keys left is exact.
+      ...(predicate.everything ? { remainingItemCount: lastRange.remaining } : {}),
+    };
+  }
+
+  private listError(failure: { error: unknown; read: ListRead; listPrefix: string }): unknown {
+    const { error, read, listPrefix } = failure;
+    if (error instanceof CompactedError) {
+      if (read.kind !== 'continue') return new ObjectError('Expired', LIST_EXPIRED_MESSAGE);
+      const continueToken = encodeContinueToken({ listPrefix, startKey: read.startKey, revision: LATEST_REVISION });
+      return new ObjectError('Expired', CONTINUE_EXPIRED_MESSAGE, { continueToken });
+    }
+    if (error instanceof FutureRevisionError) {
+      return tooLargeResourceVersion({ requested: error.requestedRevision, current: error.currentRevision });
+    }
+    return error;
+  }
+
+  private checkUpdatePreconditions(check: PreconditionCheck): void {
+    this.checkUidPrecondition(check);
+    const expected = check.preconditions?.resourceVersion;
+    if (expected !== undefined && expected !== check.current?.metadata.resourceVersion) {
+      throw this.conflict(check.name, OPTIMISTIC_LOCK_MESSAGE);
+    }
+  }
+
+  private checkDeletePreconditions(check: PreconditionCheck): void {
+    this.checkUidPrecondition(check);
+    const expected = check.preconditions?.resourceVersion;
+    const actual = check.current?.metadata.resourceVersion ?? '';
+    if (expected !== undefined && expected !== actual) {
+      throw this.invalidObject(
+        check,
+        `Precondition failed: ResourceVersion in precondition: ${expected}, ResourceVersion in object meta: ${actual}`,
+      );
+    }
+  }
+
+  private checkUidPrecondition(check: PreconditionCheck): void {
+    const expected = check.preconditions?.uid;
+    const actual = check.current?.metadata.uid ?? '';
+    if (expected !== undefined && expected !== actual) {
+      throw this.invalidObject(check, `Precondition failed: UID in precondition: ${expected}, UID in object meta: ${actual}`);
+    }
+  }
+
+  /** A failed precondition, worded as the reference's storage error wrapped in a 409. */
+  private invalidObject(check: PreconditionCheck, detail: string): ObjectError {
+    return this.conflict(
+      check.name,
+      `StorageError: invalid object, Code: ${INVALID_OBJECT_CODE}, Key: ${check.storeKey}, ResourceVersion: 0, ` +
+        `AdditionalErrorMsg: ${detail}`,
+    );
+  }
+
+  private conflict(name: string, cause: string): ObjectError {
+    return new ObjectError('Conflict', `Operation cannot be fulfilled on ${this.resourceName} "${name}": ${cause}`, { name });
+  }
+
+  private notFound(name: string): ObjectError {
+    return new ObjectError('NotFound', `${this.resourceName} "${name}" not found`, { name });
+  }
+
+  private alreadyExists(name: string): ObjectError {
+    return new ObjectError('AlreadyExists', `${this.resourceName} "${name}" already exists`, { name });
+  }
+
+  private keyOf(key: ObjectKey): string {
+    if (this.namespaced && key.namespace === undefined) {
+      throw new ObjectError('BadRequest', 'Namespace parameter required.');
+    }
+    // A cluster-scoped resource ignores a namespace, as the reference's key function does.
+    return objectKey(this.keyPrefix, this.namespaced ? key : { name: key.name });
+  }
+
+  private listPrefixOf(scope: Scope): string {
+    return scopePrefix(this.keyPrefix, this.namespaced ? scope : {});
+  }
+}
+
+function pinnedRevisionOf(read: ListRead): number {
+  if (read.kind === 'exact') return read.revision;
+  if (read.kind === 'continue' && read.revision !== LATEST_REVISION) return read.revision;
+  return 0;
+}
+
+interface PreconditionCheck {
+  readonly storeKey: string;
+  readonly name: string;
+  readonly current: KubeObject | undefined;
+  readonly preconditions: Preconditions | undefined;
+}

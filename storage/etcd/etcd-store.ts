@@ -11,7 +11,8 @@
  * whoever compacted. The result is remembered (with compactions this client made and those
  * watches reported) and used to fill in `CompactedError` for reads.
  */
-import { Etcd3, IOptions, IRangeRequest, IRequestOp, IResponseHeader, IResponseOp } from 'etcd3';
+import { circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
+import { Etcd3, isRecoverableError, IOptions, IRangeRequest, IRequestOp, IResponseHeader, IResponseOp } from 'etcd3';
 import { CompactedError, FutureRevisionError } from '../errors';
 import type {
   GetResult,
@@ -44,6 +45,15 @@ const COMPACTION_PROBE_TIMEOUT_MS = 2_000;
 /** A key no one uses, for requests that only want a response header. */
 const NUL_KEY = Buffer.from([0]);
 
+/**
+ * After a few failures in a row a member is skipped for a while, so calls go to the others.
+ * etcd3's default skips it for 5 s, which with one member means 5 s of refused calls after
+ * it is back; a second is enough to stop hammering a dead member.
+ */
+function hostCircuitBreaker() {
+  return circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1_000, breaker: new ConsecutiveBreaker(3) });
+}
+
 /** Opens the store and checks that etcd answers; throws `StoreUnavailableError` when it does not. */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<RevisionedStore> {
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -56,6 +66,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Revision
     },
     // Streams (watches) live long; only unary calls get a deadline.
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
+    faultHandling: { host: hostCircuitBreaker },
   };
   const store = new EtcdStore(new Etcd3(clientOptions));
   try {

@@ -122,9 +122,9 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
     const watch = readWatch(track(await resources.watch({}, { predicate: EVERYTHING, resourceVersion: first.metadata.resourceVersion })));
     const event = await watch.next();
     expect(summary(event)).toBe(`ERROR ${WATCH_EXPIRED_MESSAGE}`);
-    const error = (event as { error: ObjectError }).error;
+    const error = event !== 'end' && event.type === 'ERROR' ? event.error : undefined;
     expect(error).toBeInstanceOf(ObjectError);
-    expect(error.reason).toBe('Expired');
+    expect((error as ObjectError).reason).toBe('Expired');
     expect(await watch.next()).toBe('end');
   });
 

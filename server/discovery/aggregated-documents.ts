@@ -1,0 +1,92 @@
+/**
+ * Aggregated discovery (`apidiscovery.k8s.io` v2 and v2beta1): every group, version and resource
+ * in one document, so a client learns the whole API in two requests (`/api`, `/apis`). Both
+ * versions share one shape; only `apiVersion` differs.
+ */
+import type { GroupVersionKind, Verb } from '../registry/types';
+import type { ServedGroup, ServedGroupVersion, ServedResource } from './served-groups';
+import { servedSubresources } from './subresources';
+
+export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
+
+export interface APISubresourceDiscovery {
+  readonly subresource: string;
+  readonly responseKind: GroupVersionKind;
+  readonly verbs: readonly Verb[];
+}
+
+export interface APIResourceDiscovery {
+  readonly resource: string;
+  readonly responseKind: GroupVersionKind;
+  readonly scope: 'Namespaced' | 'Cluster';
+  readonly singularResource: string;
+  readonly verbs: readonly Verb[];
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly subresources?: readonly APISubresourceDiscovery[];
+}
+
+export interface APIVersionDiscovery {
+  readonly version: string;
+  readonly resources: readonly APIResourceDiscovery[];
+  /** Always `Current`: every group here is served by this process, never a stale peer. */
+  readonly freshness: 'Current';
+}
+
+export interface APIGroupDiscovery {
+  /** The core group's entry has no name. */
+  readonly metadata: { readonly name?: string };
+  readonly versions: readonly APIVersionDiscovery[];
+}
+
+export interface APIGroupDiscoveryList {
+  readonly kind: 'APIGroupDiscoveryList';
+  readonly apiVersion: `apidiscovery.k8s.io/${AggregatedDiscoveryVersion}`;
+  readonly metadata: Record<string, never>;
+  readonly items: readonly APIGroupDiscovery[];
+}
+
+/**
+ * The aggregated document for `/api` (`groups` holding the core group only) or `/apis` (the
+ * named groups), in the order given.
+ */
+export function aggregatedDiscoveryDocument(options: {
+  groups: readonly ServedGroup[];
+  version: AggregatedDiscoveryVersion;
+}): APIGroupDiscoveryList {
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `apidiscovery.k8s.io/${options.version}`,
+    metadata: {},
+    items: options.groups.map(groupEntry),
+  };
+}
+
+function groupEntry(group: ServedGroup): APIGroupDiscovery {
+  return {
+    metadata: group.name === '' ? {} : { name: group.name },
+    versions: group.versions.map((groupVersion) => ({
+      version: groupVersion.version,
+      resources: groupVersion.resources.map((resource) => resourceEntry(resource, groupVersion)),
+      freshness: 'Current',
+    })),
+  };
+}
+
+function resourceEntry({ type }: ServedResource, groupVersion: ServedGroupVersion): APIResourceDiscovery {
+  const subresources = servedSubresources(type, groupVersion).map((subresource) => ({
+    subresource: subresource.name,
+    responseKind: subresource.responseKind,
+    verbs: subresource.verbs,
+  }));
+  return {
+    resource: type.resource,
+    responseKind: { group: groupVersion.group, version: groupVersion.version, kind: type.kind },
+    scope: type.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: type.singular,
+    verbs: [...type.verbs].sort(),
+    ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
+    ...(type.categories.length > 0 ? { categories: type.categories } : {}),
+    ...(subresources.length > 0 ? { subresources } : {}),
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * HTTP handlers for discovery: `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>`.
+ *
+ * `/api` and `/apis` answer with the aggregated document when the client's `Accept` asks for
+ * `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` (or v2beta1), with an
+ * ETag and 304 on `If-None-Match` as the reference does; otherwise, and on the other paths, with
+ * the unaggregated documents. Documents are built at first use and rebuilt when the registry changes.
+ */
+import { createHash } from 'node:crypto';
+import type { IRouter, NextFunction, Request, Response } from 'express';
+import type { ResourceRegistry } from '../registry/types';
+import { StatusError } from '../status/status-error';
+import { parseAccept, rangeMatchesType } from './accept';
+import { aggregatedDiscoveryDocument, type AggregatedDiscoveryVersion } from './aggregated-documents';
+import {
+  apiGroupDocument,
+  apiGroupListDocument,
+  apiResourceListDocument,
+  apiVersionsDocument,
+} from './legacy-documents';
+import { memoizeOnRegistry } from './registry-snapshot';
+import { findServedGroupVersion, servedGroups } from './served-groups';
+
+export interface DiscoveryOptions {
+  readonly registry: ResourceRegistry;
+  /**
+   * `host:port` advertised in `/api`'s `serverAddressByClientCIDRs` (the reference's
+   * `--advertise-address` and secure port). Absent: the local address the request arrived on.
+   */
+  readonly serverAddress?: string;
+}
+
+const JSON_TYPE = 'application/json';
+const AGGREGATED_GROUP = 'apidiscovery.k8s.io';
+const AGGREGATED_KIND = 'APIGroupDiscoveryList';
+const AGGREGATED_VERSIONS: readonly AggregatedDiscoveryVersion[] = ['v2', 'v2beta1'];
+
+/** What a discovery request's `Accept` chose. */
+export type DiscoveryRepresentation =
+  | { readonly form: 'legacy' }
+  | { readonly form: 'aggregated'; readonly version: AggregatedDiscoveryVersion }
+  | { readonly form: 'none' };
+
+/**
+ * The representation to answer with: the first acceptable range, best weight first. A range
+ * asks for the aggregated form only by naming its group, version and kind; a JSON range with
+ * other `as` parameters (a Table, say) is not acceptable here, nor is any non-JSON type.
+ */
+export function chooseDiscoveryRepresentation(options: {
+  accept: string | undefined;
+  aggregatedAllowed: boolean;
+}): DiscoveryRepresentation {
+  for (const range of parseAccept(options.accept)) {
+    if (!rangeMatchesType(range, 'application', 'json')) continue;
+    const { as, g, v } = range.parameters;
+    if (as === undefined && g === undefined && v === undefined) return { form: 'legacy' };
+    const version = AGGREGATED_VERSIONS.find((candidate) => candidate === v);
+    if (options.aggregatedAllowed && as === AGGREGATED_KIND && g === AGGREGATED_GROUP && version) {
+      return { form: 'aggregated', version };
+    }
+  }
+  return { form: 'none' };
+}
+
+export function aggregatedContentType(version: AggregatedDiscoveryVersion): string {
+  return `${JSON_TYPE};g=${AGGREGATED_GROUP};v=${version};as=${AGGREGATED_KIND}`;
+}
+
+interface EncodedDocument {
+  readonly body: string;
+  /** Unquoted: uppercase hex SHA-512 of the body, as the reference computes it. */
+  readonly hash: string;
+}
+
+function encode(document: unknown): EncodedDocument {
+  const body = JSON.stringify(document);
+  return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+}
+
+export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
+  const { registry } = options;
+  const groups = memoizeOnRegistry(registry, servedGroups);
+  const aggregated = memoizeOnRegistry(registry, () => {
+    const all = groups();
+    const core = all.filter((group) => group.name === '');
+    const named = all.filter((group) => group.name !== '');
+    const build = (selection: typeof all) =>
+      Object.fromEntries(
+        AGGREGATED_VERSIONS.map((version) => [version, encode(aggregatedDiscoveryDocument({ groups: selection, version }))]),
+      ) as Record<AggregatedDiscoveryVersion, EncodedDocument>;
+    return { api: build(core), apis: build(named) };
+  });
+  const groupList = memoizeOnRegistry(registry, () => JSON.stringify(apiGroupListDocument(groups())));
+
+  app.get('/api', (request, response) => {
+    const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
+    if (representation.form === 'aggregated') {
+      sendAggregated(request, response, representation.version, aggregated().api[representation.version]);
+    } else if (representation.form === 'legacy') {
+      const core = groups().find((group) => group.name === '');
+      const serverAddress = options.serverAddress ?? localAddressOf(request);
+      sendJson(response, JSON.stringify(apiVersionsDocument({ core, serverAddress })));
+    } else {
+      sendNotAcceptable(response);
+    }
+  });
+
+  app.get('/apis', (request, response) => {
+    const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
+    if (representation.form === 'aggregated') {
+      sendAggregated(request, response, representation.version, aggregated().apis[representation.version]);
+    } else if (representation.form === 'legacy') {
+      sendJson(response, groupList());
+    } else {
+      sendNotAcceptable(response);
+    }
+  });
+
+  app.get('/api/:version', (request, response, next) => {
+    serveLegacy(request, response, next, () => {
+      const groupVersion = findServedGroupVersion(groups(), '', String(request.params.version));
+      return groupVersion && apiResourceListDocument(groupVersion);
+    });
+  });
+
+  app.get('/apis/:group', (request, response, next) => {
+    serveLegacy(request, response, next, () => {
+      const group = groups().find((candidate) => candidate.name !== '' && candidate.name === request.params.group);
+      return group && apiGroupDocument(group);
+    });
+  });
+
+  app.get('/apis/:group/:version', (request, response, next) => {
+    serveLegacy(request, response, next, () => {
+      const groupVersion = findServedGroupVersion(groups(), String(request.params.group), String(request.params.version));
+      return groupVersion && groupVersion.group !== '' ? apiResourceListDocument(groupVersion) : undefined;
+    });
+  });
+}
+
+/** Unknown groups and versions fall through to the server's not-found handling. */
+function serveLegacy(request: Request, response: Response, next: NextFunction, build: () => object | undefined): void {
+  const document = build();
+  if (document === undefined) {
+    next();
+    return;
+  }
+  const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: false });
+  if (representation.form === 'none') {
+    sendNotAcceptable(response);
+    return;
+  }
+  sendJson(response, JSON.stringify(document));
+}
+
+function sendAggregated(
+  request: Request,
+  response: Response,
+  version: AggregatedDiscoveryVersion,
+  document: EncodedDocument,
+): void {
+  const quotedHash = `"${document.hash}"`;
+  response.setHeader('ETag', quotedHash);
+  response.setHeader('Vary', 'Accept');
+  response.setHeader('Cache-Control', 'public');
+  if (request.headers['if-none-match'] === quotedHash) {
+    response.status(304).end();
+    return;
+  }
+  response.status(200).setHeader('Content-Type', aggregatedContentType(version));
+  response.end(document.body);
+}
+
+function sendJson(response: Response, body: string): void {
+  response.status(200).setHeader('Content-Type', JSON_TYPE);
+  response.end(body);
+}
+
+function sendNotAcceptable(response: Response): void {
+  const error = new StatusError({
+    code: 406,
+    reason: 'NotAcceptable',
+    message: `only the following media types are accepted: ${JSON_TYPE}, ${aggregatedContentType('v2')}, ${aggregatedContentType('v2beta1')}`,
+  });
+  response.status(406).setHeader('Content-Type', JSON_TYPE);
+  response.end(JSON.stringify(error.status));
+}
+
+/** `host:port` of the local end of the request's connection, IPv6 in brackets. */
+function localAddressOf(request: Request): string {
+  const address = (request.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const host = address.includes(':') ? `[${address}]` : address;
+  return `${host}:${request.socket.localPort ?? 443}`;
+}

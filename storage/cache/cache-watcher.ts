@@ -1,0 +1,242 @@
+/**
+ * One client's watch on a cache: first its synthetic events (initial state), then the live
+ * events the cache offers it, through a bounded queue the reader drains at its own pace.
+ *
+ * The cache never waits for a reader. When the queue is full the cache grants a short grace
+ * (see DispatchBudget) during which the queue may grow up to twice its size; a reader still
+ * behind when the grace ends, or past twice the size, is closed: its iteration just ends and the
+ * client resumes from the last resource version it saw.
+ */
+import type { KubeObject, ObjectWatch, ObjectWatchEvent, Predicate } from '../objects/types';
+import type { CacheEvent } from './event-ring';
+
+/** A set of watchers sharing one grace: closed together when it ends, budget returned if all caught up. */
+export interface Grace {
+  readonly deadline: number;
+  /** A watcher of the group caught up before the deadline. */
+  caughtUp(watcher: CacheWatcher): void;
+}
+
+export interface CacheWatcherOptions {
+  /** Only this namespace (absent: every namespace). */
+  readonly namespace?: string;
+  readonly predicate: Predicate;
+  /** Live events the queue holds before the watcher counts as blocked. */
+  readonly bufferSize: number;
+  /** Live events at or below this revision are not delivered (the initial state covers them). */
+  readonly startAfter: number;
+  /** Synthetic events delivered before any live one. */
+  readonly initialEvents?: Iterator<ObjectWatchEvent>;
+  readonly allowBookmarks: boolean;
+  /** Ends the watch after this long. */
+  readonly timeoutMs?: number;
+  /** Called once when the watch ends, whoever ends it. */
+  readonly onStop: (watcher: CacheWatcher) => void;
+}
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/** The object a DELETED event carries when an object leaves a selector: its old state at the event's revision. */
+const leavingObjects = new WeakMap<CacheEvent, KubeObject>();
+
+function leavingObject(event: CacheEvent): KubeObject {
+  let object = leavingObjects.get(event);
+  if (!object) {
+    const previous = event.prevObject as KubeObject;
+    object = { ...previous, metadata: { ...previous.metadata, resourceVersion: String(event.revision) } };
+    leavingObjects.set(event, object);
+  }
+  return object;
+}
+
+/** The event a watcher with `predicate` sees for `event`, if any (the enter/leave rule). */
+export function watchEventFor(event: CacheEvent, predicate: Predicate): ObjectWatchEvent | undefined {
+  if (event.type === 'DELETED') {
+    return event.prevObject && predicate.matches(event.prevObject) ? { type: 'DELETED', object: event.object } : undefined;
+  }
+  const matchesNow = predicate.matches(event.object);
+  const matchedBefore = event.prevObject !== undefined && predicate.matches(event.prevObject);
+  if (matchesNow) return { type: matchedBefore ? 'MODIFIED' : 'ADDED', object: event.object };
+  return matchedBefore ? { type: 'DELETED', object: leavingObject(event) } : undefined;
+}
+
+export function bookmarkEvent(revision: number, annotations?: Record<string, string>): ObjectWatchEvent {
+  return { type: 'BOOKMARK', object: { metadata: annotations ? { resourceVersion: String(revision), annotations } : { resourceVersion: String(revision) } } };
+}
+
+export class CacheWatcher implements ObjectWatch {
+  readonly namespace: string | undefined;
+  readonly predicate: Predicate;
+  readonly allowBookmarks: boolean;
+  readonly startAfter: number;
+  /** When the next periodic bookmark is due (ms since epoch); set by the watcher set. */
+  nextBookmarkAt = 0;
+  readonly deadline: number | undefined;
+  private readonly bufferSize: number;
+  private readonly onStop: (watcher: CacheWatcher) => void;
+  private initial: Iterator<ObjectWatchEvent> | undefined;
+  private queue: ObjectWatchEvent[] = [];
+  private head = 0;
+  private waiting: ((result: IteratorResult<ObjectWatchEvent>) => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private grace: Grace | undefined;
+  private stopped = false;
+
+  constructor(options: CacheWatcherOptions) {
+    this.namespace = options.namespace;
+    this.predicate = options.predicate;
+    this.allowBookmarks = options.allowBookmarks;
+    this.startAfter = options.startAfter;
+    this.bufferSize = options.bufferSize;
+    this.onStop = options.onStop;
+    this.initial = options.initialEvents;
+    if (options.timeoutMs !== undefined) {
+      this.deadline = Date.now() + options.timeoutMs;
+      this.timer = setTimeout(() => this.stop(), options.timeoutMs);
+    }
+  }
+
+  get closed(): boolean {
+    return this.stopped;
+  }
+
+  /** Events waiting for the reader. */
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** True while the reader is still given its synthetic events. */
+  get sendingInitialEvents(): boolean {
+    return this.initial !== undefined;
+  }
+
+  /**
+   * Queues a live event. 'full' means the queue is at its size and no grace is running: the
+   * caller either grants one (`overflow`) or closes the watcher. 'closed' means past twice
+   * the size during a grace: the caller must close it.
+   */
+  offer(event: ObjectWatchEvent): 'queued' | 'full' | 'closed' {
+    if (this.stopped) return 'queued';
+    const queued = this.queued;
+    if (queued >= this.bufferSize) {
+      if (!this.grace) return 'full';
+      if (queued >= 2 * this.bufferSize) return 'closed';
+    }
+    this.push(event);
+    return 'queued';
+  }
+
+  /** Queues `event` past the size, under `grace`. */
+  overflow(event: ObjectWatchEvent, grace: Grace): void {
+    this.grace = grace;
+    this.push(event);
+  }
+
+  /** Still behind when its grace ends. */
+  get behind(): boolean {
+    return this.queued >= this.bufferSize;
+  }
+
+  endGrace(): void {
+    this.grace = undefined;
+  }
+
+  /** Queues a bookmark when there is room; a bookmark is never worth a blocked reader. */
+  offerBookmark(event: ObjectWatchEvent): boolean {
+    if (this.stopped || this.queued >= this.bufferSize) return false;
+    this.push(event);
+    return true;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.queue = [];
+    this.head = 0;
+    this.initial = undefined;
+    this.grace = undefined;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.(DONE);
+    this.onStop(this);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ObjectWatchEvent> {
+    return {
+      next: () => this.next(),
+      return: () => {
+        this.stop();
+        return Promise.resolve(DONE);
+      },
+    };
+  }
+
+  private next(): Promise<IteratorResult<ObjectWatchEvent>> {
+    if (this.stopped) return Promise.resolve(DONE);
+    if (this.initial) {
+      const result = this.initial.next();
+      if (!result.done) return Promise.resolve({ done: false, value: result.value });
+      this.initial = undefined;
+    }
+    const event = this.shift();
+    if (event) return Promise.resolve({ done: false, value: event });
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  private push(event: ObjectWatchEvent): void {
+    if (this.waiting && this.initial === undefined) {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting({ done: false, value: event });
+      return;
+    }
+    this.queue.push(event);
+  }
+
+  private shift(): ObjectWatchEvent | undefined {
+    if (this.head >= this.queue.length) return undefined;
+    const event = this.queue[this.head];
+    this.head++;
+    if (this.head >= this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    if (this.grace && this.queued < this.bufferSize) {
+      const grace = this.grace;
+      this.grace = undefined;
+      grace.caughtUp(this);
+    }
+    return event;
+  }
+}
+
+/** A watch that reports one in-band failure and ends (e.g. 410 for a resource version that is too old). */
+export class ErrorWatch implements ObjectWatch {
+  private delivered = false;
+
+  constructor(private readonly error: Error) {}
+
+  stop(): void {
+    this.delivered = true;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ObjectWatchEvent> {
+    return {
+      next: () => {
+        if (this.delivered) return Promise.resolve(DONE);
+        this.delivered = true;
+        return Promise.resolve({ done: false, value: { type: 'ERROR', error: this.error } });
+      },
+      return: () => {
+        this.stop();
+        return Promise.resolve(DONE);
+      },
+    };
+  }
+}

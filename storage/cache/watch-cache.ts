@@ -1,0 +1,543 @@
+/**
+ * The watch cache of one resource type on one replica: the objects in key order and a ring of
+ * their recent events, kept current by the replica's StoreFeed. It implements the object layer
+ * (ObjectStorage): reads and watches are served from memory where the resource-version rules
+ * allow, everything else (writes, consistent gets, reads outside the cache's window) goes to the
+ * ResourceStore it wraps, so callers cannot tell the two apart except by speed.
+ *
+ * Where each read is served (the spec's resource-version table):
+ *   get     ""  → store (one key read costs what confirming freshness would)
+ *           "0" → cache;  N → cache once it has reached N (≤ tooLargeWaitMs, else 504)
+ *   list    ""  → cache once it has reached the store's current revision (≤ consistentReadWaitMs,
+ *                 else store); "0" → cache, whole list (limit ignored)
+ *           N NotOlderThan → cache once it has reached N; Exact N / N with limit / continue →
+ *           the cache's state at N while its ring covers N, else store (which answers 410 once
+ *           compacted)
+ *   watch   N → ring events after N (410 in-band when older than the ring); "" → consistent
+ *           state as ADDED, then live; "0" → state as ADDED, then live; sendInitialEvents adds
+ *           the initial-events-end bookmark.
+ *
+ * Until its first list is done the cache is not ready: reads go to the store, watches wait up
+ * to `readyWaitMs` and then go to the store too (a replica serves rather than refuses; the store
+ * can carry the load of one replica's reconnecting watchers for the short time a list takes).
+ *
+ * Objects are shared between readers and never copied per watcher: they must not be mutated.
+ * Keys are ordered by JavaScript string order, which is UTF-8 byte order for every key whose
+ * names have no characters beyond U+D7FF (names are DNS labels and subdomains), so pages and
+ * continue tokens match the store's.
+ */
+import BTree from 'sorted-btree';
+import { ObjectError } from '../errors';
+import { decodeObject, withResourceVersion } from '../objects/codec';
+import { encodeContinueToken, LATEST_REVISION } from '../objects/continue-token';
+import { objectKey, qualifiedResourceName, scopePrefix } from '../objects/keys';
+import { interpretListOptions, type ListRead } from '../objects/list-request';
+import { CONTINUE_EXPIRED_MESSAGE, LIST_EXPIRED_MESSAGE, type ResourceStoreOptions } from '../objects/resource-store';
+import { parseResourceVersion, tooLargeResourceVersion } from '../objects/resource-version';
+import type {
+  DeleteOptions,
+  GetOptions,
+  KubeObject,
+  ListOptions,
+  ListResult,
+  ObjectKey,
+  ObjectStorage,
+  ObjectWatch,
+  ObjectWatchEvent,
+  Predicate,
+  Scope,
+  UpdateFunction,
+  UpdateOptions,
+  UpdateResult,
+  WatchOptions,
+} from '../objects/types';
+import type { StoreEvent } from '../store';
+import { bookmarkEvent, CacheWatcher, ErrorWatch, watchEventFor } from './cache-watcher';
+import type { DispatchBudgetOptions } from './dispatch-budget';
+import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
+import type { FeedListener, StoreFeed } from './feed';
+import { WatcherSet } from './watcher-set';
+
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+
+export interface WatchCacheTuning {
+  readonly ring?: EventRingOptions;
+  /** Live events a watcher may have waiting before it counts as blocked (default 100). */
+  readonly watcherBufferSize?: number;
+  readonly bookmarkIntervalMs?: number;
+  readonly deadlineBookmarkLeadMs?: number;
+  readonly dispatchBudget?: DispatchBudgetOptions;
+  /** How long a consistent read waits for the feed to reach the store's revision before going to the store (default 100). */
+  readonly consistentReadWaitMs?: number;
+  /** How long a read at a future revision waits before 504 (default 3000). */
+  readonly tooLargeWaitMs?: number;
+  /** How long a watch waits for the first list before going to the store (default 3000). */
+  readonly readyWaitMs?: number;
+  /** Keys per range while listing the initial state (default 10000). */
+  readonly listPageSize?: number;
+  /** States at past revisions kept for paged reads (default 4). */
+  readonly pastStates?: number;
+}
+
+export interface WatchCacheOptions extends ResourceStoreOptions {
+  readonly feed: StoreFeed;
+  /** The direct object layer: writes, consistent gets, and reads the cache cannot serve. */
+  readonly objects: ObjectStorage;
+  readonly tuning?: WatchCacheTuning;
+}
+
+export interface WatchCacheStats {
+  readonly ready: boolean;
+  readonly revision: number;
+  readonly objects: number;
+  readonly ringSize: number;
+  readonly ringCapacity: number;
+  /** Events after this revision are in the ring. */
+  readonly windowStart: number;
+  readonly watchers: number;
+  readonly terminatedWatchers: number;
+}
+
+type ObjectTree = BTree<string, KubeObject>;
+
+/** A state of the cache to read pages from. */
+interface StateView {
+  readonly tree: ObjectTree;
+  readonly revision: number;
+}
+
+export class WatchCache implements ObjectStorage, FeedListener {
+  readonly prefix: string;
+  private readonly feed: StoreFeed;
+  private readonly objects: ObjectStorage;
+  private readonly keyPrefix: string;
+  private readonly namespaced: boolean;
+  private readonly resourceName: string;
+  private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget'>> & Pick<WatchCacheTuning, 'ring'>;
+  private readonly watchers: WatcherSet;
+  private tree: ObjectTree = new BTree(undefined, compareKeys);
+  private ring: EventRing;
+  private pastStates = new Map<number, ObjectTree>();
+  private state: 'listing' | 'ready' | 'stopped' = 'listing';
+  /** Events that arrived while listing, applied after it. */
+  private pending: StoreEvent[] = [];
+  /** Bumped on every re-list, so a list that was overtaken drops its result. */
+  private generation = 0;
+  private compacted = 0;
+  private readyWaiters: (() => void)[] = [];
+
+  constructor(options: WatchCacheOptions) {
+    this.feed = options.feed;
+    this.objects = options.objects;
+    this.keyPrefix = options.keyPrefix;
+    this.prefix = `${options.keyPrefix}/`;
+    this.namespaced = options.namespaced;
+    this.resourceName = qualifiedResourceName(options.qualifiedResource);
+    const tuning = options.tuning ?? {};
+    this.tuning = {
+      ring: tuning.ring,
+      watcherBufferSize: tuning.watcherBufferSize ?? 100,
+      bookmarkIntervalMs: tuning.bookmarkIntervalMs ?? 60_000,
+      deadlineBookmarkLeadMs: tuning.deadlineBookmarkLeadMs ?? 2_000,
+      consistentReadWaitMs: tuning.consistentReadWaitMs ?? 100,
+      tooLargeWaitMs: tuning.tooLargeWaitMs ?? 3_000,
+      readyWaitMs: tuning.readyWaitMs ?? 3_000,
+      listPageSize: tuning.listPageSize ?? 10_000,
+      pastStates: tuning.pastStates ?? 4,
+    };
+    this.watchers = new WatcherSet({
+      bookmarkIntervalMs: this.tuning.bookmarkIntervalMs,
+      deadlineBookmarkLeadMs: this.tuning.deadlineBookmarkLeadMs,
+      budget: tuning.dispatchBudget,
+      currentRevision: () => this.feed.revision,
+    });
+    this.ring = new EventRing(tuning.ring ?? {}, 0);
+    this.feed.register(this);
+    void this.relist();
+  }
+
+  get ready(): boolean {
+    return this.state === 'ready';
+  }
+
+  /** Resolves true once the first list is done, false after `timeoutMs`. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.state === 'ready') return Promise.resolve(true);
+    if (this.state === 'stopped') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve(this.state === 'ready');
+      };
+      const timer = setTimeout(() => {
+        this.readyWaiters = this.readyWaiters.filter((other) => other !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.readyWaiters.push(waiter);
+    });
+  }
+
+  stats(): WatchCacheStats {
+    return {
+      ready: this.ready,
+      revision: this.feed.revision,
+      objects: this.tree.size,
+      ringSize: this.ring.size,
+      ringCapacity: this.ring.capacity,
+      windowStart: this.ring.windowStart,
+      watchers: this.watchers.size,
+      terminatedWatchers: this.watchers.terminatedCount,
+    };
+  }
+
+  /** Closes every watcher and leaves the feed. */
+  stop(): void {
+    this.state = 'stopped';
+    this.generation++;
+    this.feed.unregister(this);
+    this.watchers.closeAll();
+    for (const waiter of this.readyWaiters) waiter();
+    this.readyWaiters = [];
+  }
+
+  // ---- writes: straight to the store; the feed brings their events back ----
+
+  create(key: ObjectKey, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject> {
+    return this.objects.create(key, object, options);
+  }
+
+  update(key: ObjectKey, update: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult> {
+    return this.objects.update(key, update, options);
+  }
+
+  delete(key: ObjectKey, options?: DeleteOptions): Promise<KubeObject> {
+    return this.objects.delete(key, options);
+  }
+
+  // ---- reads ----
+
+  async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
+    const resourceVersion = options.resourceVersion ?? '';
+    if (resourceVersion === '' || !this.ready) return this.objects.get(key, options);
+    const storeKey = this.keyOf(key);
+    const revision = parseResourceVersion(resourceVersion);
+    await this.waitForRevision(revision);
+    if (!this.ready) return this.objects.get(key, options);
+    const object = this.tree.get(storeKey);
+    if (object === undefined) {
+      throw new ObjectError('NotFound', `${this.resourceName} "${key.name}" not found`, { name: key.name });
+    }
+    return object;
+  }
+
+  async list(scope: Scope, options: ListOptions): Promise<ListResult> {
+    const listPrefix = this.listPrefixOf(scope);
+    const read = interpretListOptions(options, listPrefix);
+    if (!this.ready) return this.objects.list(scope, options);
+    const view = await this.viewFor(read, listPrefix);
+    if (view === undefined || !this.ready) return this.objects.list(scope, options);
+    const unlimited = read.kind === 'any';
+    return readPage(view, {
+      listPrefix,
+      startKey: read.kind === 'continue' ? read.startKey : listPrefix,
+      limit: unlimited ? 0 : (options.limit ?? 0),
+      predicate: options.predicate,
+    });
+  }
+
+  async watch(scope: Scope, options: WatchOptions): Promise<ObjectWatch> {
+    const listPrefix = this.listPrefixOf(scope);
+    const resourceVersion = options.resourceVersion ?? '';
+    const requested = parseResourceVersion(resourceVersion);
+    if (!this.ready && !(await this.whenReady(this.tuning.readyWaitMs))) return this.objects.watch(scope, options);
+    if (resourceVersion === '') {
+      const fresh = await this.catchUpWithStore();
+      if (!fresh || !this.ready) return this.objects.watch(scope, options);
+    } else if (requested > 0 && options.sendInitialEvents === true) {
+      // The state sent must be at least as new as asked; the failure is in-band, as for any watch.
+      if (!(await this.feed.waitForRevision(requested, this.tuning.tooLargeWaitMs))) {
+        return new ErrorWatch(tooLargeResourceVersion({ requested, current: this.feed.revision }));
+      }
+    }
+    if (!this.ready) return this.objects.watch(scope, options);
+    const namespace = this.namespaced ? scope.namespace : undefined;
+    const { predicate } = options;
+    const current = this.feed.revision;
+
+    let initialEvents: Iterator<ObjectWatchEvent> | undefined;
+    let startAfter = current;
+    const sendsState = options.sendInitialEvents ?? requested === 0;
+    if (sendsState) {
+      const endBookmark = options.sendInitialEvents === true && options.allowWatchBookmarks === true;
+      initialEvents = stateEvents({
+        tree: this.tree.clone(),
+        listPrefix,
+        predicate,
+        endBookmark: endBookmark ? current : undefined,
+      });
+    } else if (requested > 0) {
+      const oldest = Math.max(this.ring.windowStart, this.compacted - 1);
+      if (requested < oldest) {
+        return new ErrorWatch(new ObjectError('Expired', `too old resource version: ${requested} (${oldest})`));
+      }
+      startAfter = Math.max(requested, current);
+      initialEvents = ringEvents({ events: this.ring.eventsAfter(requested), namespace, predicate });
+    }
+
+    const watcher = new CacheWatcher({
+      namespace,
+      predicate,
+      bufferSize: this.tuning.watcherBufferSize,
+      startAfter,
+      initialEvents,
+      allowBookmarks: options.allowWatchBookmarks === true,
+      timeoutMs: options.timeoutSeconds === undefined ? undefined : options.timeoutSeconds * 1000,
+      onStop: (stopped) => this.watchers.remove(stopped),
+    });
+    if (!watcher.closed) this.watchers.add(watcher);
+    return watcher;
+  }
+
+  // ---- the feed's side ----
+
+  onEvents(events: readonly StoreEvent[]): void {
+    if (this.state === 'listing') {
+      this.pending.push(...events);
+      return;
+    }
+    if (this.state !== 'ready') return;
+    try {
+      this.apply(events);
+    } catch {
+      // An object the cache cannot decode: serving without it would be wrong, so list again
+      // (reads go to the store, which reports the broken object, until the list succeeds).
+      this.onReset();
+    }
+  }
+
+  onCompacted(revision: number): void {
+    this.compacted = Math.max(this.compacted, revision);
+    this.ring.dropBefore(revision);
+    for (const pastRevision of this.pastStates.keys()) {
+      if (pastRevision < revision) this.pastStates.delete(pastRevision);
+    }
+  }
+
+  onReset(): void {
+    if (this.state === 'stopped') return;
+    this.watchers.closeAll();
+    void this.relist();
+  }
+
+  // ---- internals ----
+
+  private async relist(): Promise<void> {
+    const generation = ++this.generation;
+    this.state = 'listing';
+    this.pending = [];
+    let retryDelayMs = 100;
+    await this.feed.whenStarted();
+    while (generation === this.generation) {
+      // Every event after `revision` reaches `pending` from here on, so the list and the
+      // events that follow it meet without a gap.
+      const revision = this.feed.revision;
+      this.pending = [];
+      try {
+        const tree = await this.listAt(revision);
+        if (generation !== this.generation) return;
+        this.tree = tree;
+        this.ring = new EventRing(this.tuning.ring ?? {}, revision);
+        this.pastStates.clear();
+        this.compacted = Math.max(this.compacted, this.feed.compactedRevision);
+        const pending = this.pending.filter((event) => event.kv.modRevision > revision);
+        this.pending = [];
+        this.apply(pending);
+        this.state = 'ready';
+        for (const waiter of this.readyWaiters) waiter();
+        this.readyWaiters = [];
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+        retryDelayMs = Math.min(retryDelayMs * 2, 5_000);
+      }
+    }
+  }
+
+  private async listAt(revision: number): Promise<ObjectTree> {
+    const entries: [string, KubeObject][] = [];
+    let startKey = this.prefix;
+    for (;;) {
+      const page = await this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
+      for (const kv of page.kvs) entries.push([kv.key, decodeObject(kv)]);
+      if (page.remaining === 0 || page.kvs.length === 0) break;
+      startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
+    }
+    return new BTree(entries, compareKeys);
+  }
+
+  private apply(events: readonly StoreEvent[]): void {
+    const recordedAt = Date.now();
+    for (const { type, kv } of events) {
+      const previous = this.tree.get(kv.key);
+      let object: KubeObject;
+      if (type === 'put') {
+        object = decodeObject(kv);
+        this.tree.set(kv.key, object);
+      } else {
+        if (previous === undefined) continue;
+        object = withResourceVersion(previous, kv.modRevision);
+        this.tree.delete(kv.key);
+      }
+      const event: CacheEvent = {
+        type: type === 'delete' ? 'DELETED' : previous === undefined ? 'ADDED' : 'MODIFIED',
+        key: kv.key,
+        namespace: object.metadata.namespace ?? '',
+        name: object.metadata.name ?? '',
+        revision: kv.modRevision,
+        object,
+        prevObject: previous,
+        recordedAt,
+      };
+      this.ring.push(event);
+      this.watchers.dispatch(event);
+    }
+  }
+
+  /** The state a list reads, or undefined when the store must answer. Throws 410/504. */
+  private async viewFor(read: ListRead, listPrefix: string): Promise<StateView | undefined> {
+    switch (read.kind) {
+      case 'any':
+        return this.currentView();
+      case 'consistent':
+        return (await this.catchUpWithStore()) ? this.currentView() : undefined;
+      case 'notOlderThan':
+        await this.waitForRevision(read.revision);
+        return this.currentView();
+      case 'exact':
+        return this.pastView(read.revision, () => new ObjectError('Expired', LIST_EXPIRED_MESSAGE));
+      case 'continue': {
+        if (read.revision === LATEST_REVISION) return (await this.catchUpWithStore()) ? this.currentView() : undefined;
+        const continueToken = encodeContinueToken({ listPrefix, startKey: read.startKey, revision: LATEST_REVISION });
+        return this.pastView(read.revision, () => new ObjectError('Expired', CONTINUE_EXPIRED_MESSAGE, { continueToken }));
+      }
+    }
+  }
+
+  private currentView(): StateView {
+    return { tree: this.tree, revision: this.feed.revision };
+  }
+
+  /** The state at `revision` rebuilt from the current one and the ring, or undefined when the ring no longer covers it. */
+  private async pastView(revision: number, expired: () => ObjectError): Promise<StateView | undefined> {
+    await this.waitForRevision(revision);
+    if (revision < this.compacted) throw expired();
+    if (revision >= this.feed.revision) return this.currentView();
+    if (revision < this.ring.windowStart) return undefined;
+    let tree = this.pastStates.get(revision);
+    if (!tree) {
+      const past = this.tree.clone();
+      this.ring.forEachAfterNewestFirst(revision, (event) => {
+        if (event.prevObject === undefined) past.delete(event.key);
+        else past.set(event.key, event.prevObject);
+      });
+      tree = past;
+      this.pastStates.set(revision, tree);
+      if (this.pastStates.size > this.tuning.pastStates) {
+        this.pastStates.delete(this.pastStates.keys().next().value as number);
+      }
+    }
+    return { tree, revision };
+  }
+
+  /** True once the cache holds every write the store had when asked (false: too slow, ask the store). */
+  private async catchUpWithStore(): Promise<boolean> {
+    const revision = await this.feed.store.currentRevision();
+    return this.feed.waitForRevision(revision, this.tuning.consistentReadWaitMs);
+  }
+
+  /** Waits until the cache has reached `revision`; 504 when it does not within the wait. */
+  private async waitForRevision(revision: number): Promise<void> {
+    if (await this.feed.waitForRevision(revision, this.tuning.tooLargeWaitMs)) return;
+    throw tooLargeResourceVersion({ requested: revision, current: this.feed.revision });
+  }
+
+  private keyOf(key: ObjectKey): string {
+    if (this.namespaced && key.namespace === undefined) {
+      throw new ObjectError('BadRequest', 'Namespace parameter required.');
+    }
+    return objectKey(this.keyPrefix, this.namespaced ? key : { name: key.name });
+  }
+
+  private listPrefixOf(scope: Scope): string {
+    return scopePrefix(this.keyPrefix, this.namespaced ? scope : {});
+  }
+}
+
+/** JavaScript string order; see the file comment for why it is the store's byte order here. */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first string after every key starting with `listPrefix` (which ends with "/"). */
+function rangeEndOf(listPrefix: string): string {
+  return `${listPrefix.slice(0, -1)}0`;
+}
+
+/**
+ * One page, exactly as the store pages: the first `limit` matching objects from `startKey`;
+ * a continue token just past the last examined key when any key follows it; without a
+ * selector, the count of keys that follow.
+ */
+function readPage(
+  view: StateView,
+  request: { listPrefix: string; startKey: string; limit: number; predicate: Predicate },
+): ListResult {
+  const { listPrefix, startKey, limit, predicate } = request;
+  const end = rangeEndOf(listPrefix);
+  const items: KubeObject[] = [];
+  let lastKey: string | undefined;
+  let hasMore = false;
+  for (const [key, object] of view.tree.entries(startKey, [])) {
+    if (key >= end) break;
+    if (limit > 0 && items.length >= limit) {
+      hasMore = true;
+      break;
+    }
+    lastKey = key;
+    if (predicate.matches(object)) items.push(object);
+  }
+  const result: ListResult = { items, resourceVersion: String(view.revision) };
+  if (!hasMore || lastKey === undefined) return result;
+  const next = `${lastKey}\u0000`;
+  return {
+    ...result,
+    continue: encodeContinueToken({ listPrefix, startKey: next, revision: view.revision }),
+    ...(predicate.everything ? { remainingItemCount: view.tree.forRange(next, end, false) } : {}),
+  };
+}
+
+/** Synthetic ADDED events for the objects of a state, in key order, read lazily. */
+function* stateEvents(source: {
+  tree: ObjectTree;
+  listPrefix: string;
+  predicate: Predicate;
+  endBookmark: number | undefined;
+}): Generator<ObjectWatchEvent> {
+  const end = rangeEndOf(source.listPrefix);
+  for (const [key, object] of source.tree.entries(source.listPrefix, [])) {
+    if (key >= end) break;
+    if (source.predicate.matches(object)) yield { type: 'ADDED', object };
+  }
+  if (source.endBookmark !== undefined) {
+    yield bookmarkEvent(source.endBookmark, { [INITIAL_EVENTS_END_ANNOTATION]: 'true' });
+  }
+}
+
+/** The ring's events a resuming watcher has not seen, converted as it reads them. */
+function* ringEvents(source: { events: CacheEvent[]; namespace: string | undefined; predicate: Predicate }): Generator<ObjectWatchEvent> {
+  for (const event of source.events) {
+    if (source.namespace !== undefined && event.namespace !== source.namespace) continue;
+    const watchEvent = watchEventFor(event, source.predicate);
+    if (watchEvent) yield watchEvent;
+  }
+}

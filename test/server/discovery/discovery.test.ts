@@ -5,6 +5,8 @@ import { parseAccept } from '../../../server/discovery/accept';
 import { chooseDiscoveryRepresentation, mountDiscovery } from '../../../server/discovery/mount-discovery';
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
 import { servedGroups } from '../../../server/discovery/served-groups';
+import type { APIGroupDiscoveryList } from '../../../server/discovery/aggregated-documents';
+import type { APIGroupList, APIResourceList } from '../../../server/discovery/legacy-documents';
 import { FIXTURE_TYPES, fixtureRegistry } from './fixtures';
 
 const V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -84,11 +86,11 @@ describe('discovery over HTTP', () => {
   });
 
   test('/api/v1: cluster-scoped namespaces with finalize and status, in name order', async () => {
-    const body = await (await get('/api/v1')).json();
+    const body = (await (await get('/api/v1')).json()) as APIResourceList;
     expect(body.kind).toBe('APIResourceList');
     expect(body.apiVersion).toBeUndefined();
     expect(body.groupVersion).toBe('v1');
-    expect(body.resources.map((r: { name: string }) => r.name)).toEqual([
+    expect(body.resources.map((r) => r.name)).toEqual([
       'namespaces', 'namespaces/finalize', 'namespaces/status', 'pods', 'pods/status',
     ]);
     expect(body.resources[0]).toEqual({
@@ -107,7 +109,7 @@ describe('discovery over HTTP', () => {
   });
 
   test('/apis/apps/v1: deployments, deployments/scale in autoscaling/v1, deployments/status', async () => {
-    const body = await (await get('/apis/apps/v1')).json();
+    const body = (await (await get('/apis/apps/v1')).json()) as APIResourceList;
     expect(body).toEqual({
       kind: 'APIResourceList',
       apiVersion: 'v1',
@@ -138,14 +140,14 @@ describe('discovery over HTTP', () => {
   });
 
   test('virtual resources carry no storage version hash', async () => {
-    const body = await (await get('/apis/authorization.k8s.io/v1')).json();
+    const body = (await (await get('/apis/authorization.k8s.io/v1')).json()) as APIResourceList;
     expect(body.resources).toEqual([
       { name: 'selfsubjectaccessreviews', singularName: 'selfsubjectaccessreview', namespaced: false, kind: 'SelfSubjectAccessReview', verbs: ['create'] },
     ]);
   });
 
   test('/apis and /apis/<group>', async () => {
-    const list = await (await get('/apis', { accept: 'application/json' })).json();
+    const list = (await (await get('/apis', { accept: 'application/json' })).json()) as APIGroupList;
     expect(list.kind).toBe('APIGroupList');
     expect(list.groups).toEqual([
       { name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } },
@@ -174,10 +176,10 @@ describe('discovery over HTTP', () => {
     expect(response.headers.get('vary')).toBe('Accept');
     const etag = response.headers.get('etag') as string;
     expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
-    const body = await response.json();
+    const body = (await response.json()) as APIGroupDiscoveryList;
     expect(body.kind).toBe('APIGroupDiscoveryList');
     expect(body.apiVersion).toBe(`apidiscovery.k8s.io/${version}`);
-    expect(body.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(['apps', 'authorization.k8s.io']);
+    expect(body.items.map((item) => item.metadata.name)).toEqual(['apps', 'authorization.k8s.io']);
     expect(body.items[0].versions[0]).toEqual({
       version: 'v1',
       freshness: 'Current',
@@ -206,7 +208,7 @@ describe('discovery over HTTP', () => {
   });
 
   test('aggregated /api holds the core group, cluster scope for namespaces', async () => {
-    const body = await (await get('/api', { accept: KUBECTL_ACCEPT })).json();
+    const body = (await (await get('/api', { accept: KUBECTL_ACCEPT })).json()) as APIGroupDiscoveryList;
     expect(body.items).toHaveLength(1);
     expect(body.items[0].metadata).toEqual({});
     const namespaces = body.items[0].versions[0].resources[0];
@@ -233,7 +235,7 @@ describe('discovery over HTTP', () => {
     try {
       const response = await get('/apis', { accept: V2 });
       expect(response.headers.get('etag')).not.toBe(before);
-      expect((await response.json()).items).toHaveLength(1);
+      expect(((await response.json()) as APIGroupDiscoveryList).items).toHaveLength(1);
       expect((await get('/apis/authorization.k8s.io')).status).toBe(404);
     } finally {
       registry.replace(FIXTURE_TYPES);

@@ -11,7 +11,7 @@
  * whoever compacted. The result is remembered (with compactions this client made and those
  * watches reported) and used to fill in `CompactedError` for reads.
  */
-import { circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
+import { circuitBreaker, ConsecutiveBreaker, handleWhen, isBrokenCircuitError, noop } from 'cockatiel';
 import { Etcd3, isRecoverableError, IOptions, IRangeRequest, IRequestOp, IResponseHeader, IResponseOp } from 'etcd3';
 import { CompactedError, FutureRevisionError } from '../errors';
 import type {
@@ -42,6 +42,8 @@ export interface EtcdStoreOptions {
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** How long to wait for etcd to name its compacted revision on a watch from below it. */
 const COMPACTION_PROBE_TIMEOUT_MS = 2_000;
+/** Attempts of one call, each on a member picked at random among those not skipped. */
+const CALL_ATTEMPTS = 3;
 /** A key no one uses, for requests that only want a response header. */
 const NUL_KEY = Buffer.from([0]);
 
@@ -66,7 +68,8 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Revision
     },
     // Streams (watches) live long; only unary calls get a deadline.
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
-    faultHandling: { host: hostCircuitBreaker },
+    // Retries are this store's (see `call`): etcd3's would retry writes that may have applied.
+    faultHandling: { host: hostCircuitBreaker, global: noop },
   };
   const store = new EtcdStore(new Etcd3(clientOptions));
   try {
@@ -220,14 +223,22 @@ class EtcdStore implements RevisionedStore {
     return { succeeded: false, revision, kv };
   }
 
-  /** Runs an etcd call, turning its failures into the store's errors. */
-  private async call<T>(what: string, request: () => Promise<T>, revision = 0): Promise<T> {
-    try {
-      return await request();
-    } catch (error) {
-      if (isCompactedMessage(error)) throw new CompactedError(revision, await this.probeCompactedRevision());
-      if (isFutureRevisionMessage(error)) throw new FutureRevisionError(revision, await this.currentRevision());
-      throw unavailable(what, error);
+  /**
+   * Runs an etcd call, turning its failures into the store's errors. Reads are retried on
+   * another member; writes and compactions only when they never left this process, since one
+   * that reached etcd and lost its answer would, retried, fail on its own effect (a conflict or
+   * a compacted error that did not happen).
+   */
+  private async call<T>(kind: 'read' | 'write' | 'compact', request: () => Promise<T>, revision = 0): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await request();
+      } catch (error) {
+        if (isCompactedMessage(error)) throw new CompactedError(revision, await this.probeCompactedRevision());
+        if (isFutureRevisionMessage(error)) throw new FutureRevisionError(revision, await this.currentRevision());
+        const retry = kind === 'read' ? (error instanceof Error && isRecoverableError(error)) || isBrokenCircuitError(error) : neverSent(error);
+        if (!retry || attempt >= CALL_ATTEMPTS) throw unavailable(kind, error);
+      }
     }
   }
 
@@ -257,6 +268,11 @@ class EtcdStore implements RevisionedStore {
   private learnCompactedRevision(revision: number): void {
     this.knownCompactedRevision = Math.max(this.knownCompactedRevision, revision);
   }
+}
+
+/** A call that failed before any connection carried it: every member was down or skipped. */
+function neverSent(error: unknown): boolean {
+  return isBrokenCircuitError(error) || (error instanceof Error && error.message.includes('No connection established'));
 }
 
 function revisionOf(header: IResponseHeader): number {

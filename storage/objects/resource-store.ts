@@ -113,10 +113,10 @@ export class ResourceStore implements ObjectStorage {
         return { object: currentObject, created: false };
       }
       if (options.dryRun) {
+        // What would be stored, at the version it replaces (none for a creation).
+        if (current !== undefined) return { object: decodeObject({ ...current, value }), created: false };
         const { resourceVersion: _unset, ...metadata } = updated.metadata;
-        const object =
-          current === undefined ? { ...updated, metadata } : decodeObject({ ...current, value });
-        return { object, created: current === undefined };
+        return { object: { ...updated, metadata }, created: true };
       }
 
       const result =

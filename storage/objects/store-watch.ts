@@ -31,7 +31,8 @@ export async function startStoreWatch(request: StoreWatchRequest): Promise<Objec
   const requestedRevision = parseResourceVersion(options.resourceVersion);
   const sendsInitialEvents = options.sendInitialEvents ?? requestedRevision === 0;
 
-  let fromRevision = requestedRevision + 1;
+  // Without initial events and without a version, the watch starts at the newest state.
+  let fromRevision = (requestedRevision === 0 && !sendsInitialEvents ? await store.currentRevision() : requestedRevision) + 1;
   const initialEvents: ObjectWatchEvent[] = [];
   if (sendsInitialEvents) {
     const state = await readInitialState({ store, prefix, options });

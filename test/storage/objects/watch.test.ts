@@ -72,6 +72,14 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
     expect(summary(await watch.next())).toBe(`ADDED c@${c.metadata.resourceVersion}`);
   });
 
+  it('without a resourceVersion and without initial events: only what happens next', async () => {
+    const resources = newResources();
+    await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));
+    const watch = readWatch(track(await resources.watch({}, { predicate: EVERYTHING, sendInitialEvents: false })));
+    const b = await resources.create({ namespace: 'ns', name: 'b' }, pod('b'));
+    expect(summary(await watch.next())).toBe(`ADDED b@${b.metadata.resourceVersion}`);
+  });
+
   it('ends the initial state with an annotated bookmark when asked', async () => {
     const resources = newResources();
     await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));

@@ -1,0 +1,109 @@
+/**
+ * The schemas an OpenAPI document carries: the definitions its operations name and everything
+ * they reach through `$ref`, rendered for OpenAPI v2 (`#/definitions/...`) or v3
+ * (`#/components/schemas/...`). Project-private keywords (`x-capstan-*`, the protobuf field
+ * numbers) are stripped; in v3 a `$ref` with sibling keywords becomes `allOf: [{$ref}]` plus the
+ * siblings, since OpenAPI 3.0 ignores a reference's siblings (the reference renders it so).
+ */
+import type { GroupVersionKind } from '../registry/types';
+
+/** A JSON Schema object as the schema data stores it (OpenAPI v2 form, refs to `#/definitions/`). */
+export interface SchemaObject {
+  readonly [keyword: string]: unknown;
+}
+
+export type Definitions = Readonly<Record<string, SchemaObject>>;
+
+export type OpenAPIFlavour = 'v2' | 'v3';
+
+const SOURCE_REF_PREFIX = '#/definitions/';
+const PRIVATE_KEYWORD_PREFIX = 'x-capstan-';
+const GVK_EXTENSION = 'x-kubernetes-group-version-kind';
+
+/**
+ * A stand-in for a definition the schema data lacks (a custom resource before its schema is
+ * published): any object, so documents stay valid and clients still find the kind.
+ */
+const OPEN_OBJECT: SchemaObject = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+
+/** Names of `roots` and every definition reachable from them, sorted. */
+export function definitionClosure(definitions: Definitions, roots: Iterable<string>): string[] {
+  const reached = new Set<string>();
+  const pending = [...roots];
+  while (pending.length > 0) {
+    const name = pending.pop() as string;
+    if (reached.has(name)) continue;
+    reached.add(name);
+    const schema = definitions[name];
+    if (schema !== undefined) collectRefs(schema, pending);
+  }
+  return [...reached].sort();
+}
+
+/**
+ * The rendered schemas of `names`. `kinds` adds `x-kubernetes-group-version-kind` entries to
+ * the definitions of served kinds that do not carry one already.
+ */
+export function renderSchemas(options: {
+  definitions: Definitions;
+  names: readonly string[];
+  flavour: OpenAPIFlavour;
+  kinds: ReadonlyMap<string, readonly GroupVersionKind[]>;
+}): Record<string, SchemaObject> {
+  const rendered: Record<string, SchemaObject> = {};
+  for (const name of options.names) {
+    const source = options.definitions[name] ?? OPEN_OBJECT;
+    const schema = renderSchema(source, options.flavour) as Record<string, unknown>;
+    const kinds = options.kinds.get(name);
+    if (kinds !== undefined) schema[GVK_EXTENSION] = mergeKinds(schema[GVK_EXTENSION], kinds);
+    rendered[name] = schema;
+  }
+  return rendered;
+}
+
+export function refTo(name: string, flavour: OpenAPIFlavour): string {
+  return flavour === 'v2' ? `${SOURCE_REF_PREFIX}${name}` : `#/components/schemas/${name}`;
+}
+
+function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
+  if (Array.isArray(value)) return value.map((item) => renderSchema(item, flavour));
+  if (value === null || typeof value !== 'object') return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key.startsWith(PRIVATE_KEYWORD_PREFIX)) continue;
+    if (key === '$ref' && typeof child === 'string' && child.startsWith(SOURCE_REF_PREFIX)) {
+      result[key] = refTo(child.slice(SOURCE_REF_PREFIX.length), flavour);
+    } else {
+      result[key] = renderSchema(child, flavour);
+    }
+  }
+  if (flavour === 'v3' && typeof result.$ref === 'string' && Object.keys(result).length > 1) {
+    const { $ref, ...siblings } = result;
+    return { allOf: [{ $ref }], ...siblings };
+  }
+  return result;
+}
+
+function collectRefs(value: unknown, into: string[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectRefs(item, into);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$ref' && typeof child === 'string' && child.startsWith(SOURCE_REF_PREFIX)) {
+      into.push(child.slice(SOURCE_REF_PREFIX.length));
+    } else {
+      collectRefs(child, into);
+    }
+  }
+}
+
+function mergeKinds(existing: unknown, kinds: readonly GroupVersionKind[]): GroupVersionKind[] {
+  const merged: GroupVersionKind[] = Array.isArray(existing) ? [...(existing as GroupVersionKind[])] : [];
+  for (const kind of kinds) {
+    const present = merged.some((m) => m.group === kind.group && m.version === kind.version && m.kind === kind.kind);
+    if (!present) merged.push({ group: kind.group, kind: kind.kind, version: kind.version } as GroupVersionKind);
+  }
+  return merged;
+}

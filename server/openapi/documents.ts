@@ -1,0 +1,212 @@
+/**
+ * The OpenAPI documents: one v3 document per served group-version (`/openapi/v3/apis/<g>/<v>`),
+ * the v3 root listing them by content hash, and one v2 (Swagger) document for the whole API
+ * (`/openapi/v2`). All pure functions of the served groups and the schema definitions.
+ */
+import type { GroupVersionKind } from '../registry/types';
+import type { ServedGroup, ServedGroupVersion } from '../discovery/served-groups';
+import { definitionClosure, refTo, renderSchemas, type Definitions } from './component-schemas';
+import { groupVersionPaths, listDefinitionOf, referencedDefinitions, type ApiOperation, type ApiPath } from './operations';
+import type { ParameterSpec } from './parameters';
+
+export interface DocumentInfo {
+  readonly title: string;
+  /** The server's `gitVersion`. */
+  readonly version: string;
+}
+
+const SECURITY_SCHEME = {
+  BearerToken: { type: 'apiKey', name: 'authorization', in: 'header', description: 'Bearer token authentication' },
+};
+const SECURITY = [{ BearerToken: [] as string[] }];
+
+/** The key of a group-version in the v3 root: `api/v1`, `apis/apps/v1`. */
+export function openAPIV3PathKey({ group, version }: { group: string; version: string }): string {
+  return group === '' ? `api/${version}` : `apis/${group}/${version}`;
+}
+
+/** `GET /openapi/v3`: each group-version's document URL, carrying the document's hash. */
+export function openAPIV3Root(hashes: ReadonlyMap<string, string>): {
+  paths: Record<string, { serverRelativeURL: string }>;
+} {
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const [key, hash] of [...hashes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+  }
+  return { paths };
+}
+
+/** The OpenAPI 3.0 document of one group-version. */
+export function openAPIV3Document(options: {
+  groupVersion: ServedGroupVersion;
+  definitions: Definitions;
+  info: DocumentInfo;
+}): object {
+  const paths = groupVersionPaths(options.groupVersion);
+  const schemas = renderSchemas({
+    definitions: options.definitions,
+    names: definitionClosure(options.definitions, referencedDefinitions(paths)),
+    flavour: 'v3',
+    kinds: servedKinds([options.groupVersion]),
+  });
+  return {
+    openapi: '3.0.0',
+    info: options.info,
+    paths: Object.fromEntries(paths.map((path) => [path.path, v3PathItem(path)])),
+    components: { schemas, securitySchemes: SECURITY_SCHEME },
+    security: SECURITY,
+  };
+}
+
+/** The Swagger 2.0 document of every served group-version. */
+export function openAPIV2Document(options: {
+  groups: readonly ServedGroup[];
+  definitions: Definitions;
+  info: DocumentInfo;
+}): object {
+  const groupVersions = options.groups.flatMap((group) => group.versions);
+  const paths = groupVersions.flatMap(groupVersionPaths).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const definitions = renderSchemas({
+    definitions: options.definitions,
+    names: definitionClosure(options.definitions, referencedDefinitions(paths)),
+    flavour: 'v2',
+    kinds: servedKinds(groupVersions),
+  });
+  return {
+    swagger: '2.0',
+    info: options.info,
+    paths: Object.fromEntries(paths.map((path) => [path.path, v2PathItem(path)])),
+    definitions,
+    securityDefinitions: SECURITY_SCHEME,
+    security: SECURITY,
+  };
+}
+
+/** Definition name → the kinds it serves as, for every resource (and its list) in these group-versions. */
+function servedKinds(groupVersions: readonly ServedGroupVersion[]): Map<string, GroupVersionKind[]> {
+  const kinds = new Map<string, GroupVersionKind[]>();
+  const add = (definition: string, kind: GroupVersionKind) => kinds.set(definition, [...(kinds.get(definition) ?? []), kind]);
+  for (const groupVersion of groupVersions) {
+    for (const resource of groupVersion.resources) {
+      const { group, version } = groupVersion;
+      add(resource.served.definition, { group, version, kind: resource.type.kind });
+      if (!resource.type.virtual) add(listDefinitionOf(resource), { group, version, kind: resource.type.listKind });
+    }
+  }
+  return kinds;
+}
+
+function v3PathItem(path: ApiPath): object {
+  const item: Record<string, unknown> = {};
+  if (path.parameters.length > 0) item.parameters = path.parameters.map(v3Parameter);
+  for (const operation of path.operations) item[operation.method] = v3Operation(operation);
+  return item;
+}
+
+function v3Operation(operation: ApiOperation): object {
+  const schemaOf = (definition: string) => ({ schema: { $ref: refTo(definition, 'v3') } });
+  const body = operation.requestBody;
+  return {
+    description: operation.description,
+    operationId: operation.operationId,
+    ...(operation.parameters.length > 0 ? { parameters: operation.parameters.map(v3Parameter) } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            content: Object.fromEntries(body.mediaTypes.map((mediaType) => [mediaType, schemaOf(body.definition)])),
+            ...(body.required ? { required: true } : {}),
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(
+      operation.responses.map((response) => [
+        String(response.code),
+        {
+          description: response.description,
+          ...(response.definition
+            ? {
+                content: Object.fromEntries(
+                  operation.responseMediaTypes.map((mediaType) => [mediaType, schemaOf(response.definition as string)]),
+                ),
+              }
+            : {}),
+        },
+      ]),
+    ),
+    tags: [operation.tag],
+    ...extensions(operation),
+  };
+}
+
+function v3Parameter(parameter: ParameterSpec): object {
+  return {
+    description: parameter.description,
+    in: parameter.in,
+    name: parameter.name,
+    ...(parameter.required ? { required: true } : {}),
+    schema: { type: parameter.type, uniqueItems: true },
+  };
+}
+
+function v2PathItem(path: ApiPath): object {
+  const item: Record<string, unknown> = {};
+  for (const operation of path.operations) item[operation.method] = v2Operation(operation);
+  if (path.parameters.length > 0) item.parameters = path.parameters.map(v2Parameter);
+  return item;
+}
+
+function v2Operation(operation: ApiOperation): object {
+  const body = operation.requestBody;
+  const bodyParameter = body && {
+    name: 'body',
+    in: 'body',
+    ...(body.required ? { required: true } : {}),
+    schema: { $ref: refTo(body.definition, 'v2') },
+  };
+  const parameters = [...(bodyParameter ? [bodyParameter] : []), ...operation.parameters.map(v2Parameter)];
+  return {
+    description: operation.description,
+    consumes: body ? body.mediaTypes : ['*/*'],
+    produces: operation.responseMediaTypes,
+    schemes: ['https'],
+    tags: [operation.tag],
+    operationId: operation.operationId,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses: Object.fromEntries(
+      operation.responses.map((response) => [
+        String(response.code),
+        {
+          description: response.description,
+          ...(response.definition ? { schema: { $ref: refTo(response.definition, 'v2') } } : {}),
+        },
+      ]),
+    ),
+    ...extensions(operation),
+  };
+}
+
+function v2Parameter(parameter: ParameterSpec): object {
+  return {
+    uniqueItems: true,
+    type: parameter.type,
+    description: parameter.description,
+    name: parameter.name,
+    in: parameter.in,
+    ...(parameter.required ? { required: true } : {}),
+  };
+}
+
+function extensions(operation: ApiOperation): object {
+  return {
+    'x-kubernetes-action': operation.action,
+    ...(operation.kind
+      ? {
+          'x-kubernetes-group-version-kind': {
+            group: operation.kind.group,
+            kind: operation.kind.kind,
+            version: operation.kind.version,
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * HTTP handlers for `/openapi/v3`, `/openapi/v3/api/<v>`, `/openapi/v3/apis/<g>/<v>` and
+ * `/openapi/v2` (JSON; the protobuf form comes later).
+ *
+ * Documents are built at first request (not at start: start time is a feature), encoded once,
+ * and rebuilt when the registry's set of types changes. As the reference does, each document is
+ * served with an `ETag` of its content hash (uppercase hex SHA-512) and 304 on `If-None-Match`;
+ * a v3 document requested with the right `?hash=` is immutable and cacheable for a year, and a
+ * stale `?hash=` is redirected to the current one.
+ */
+import { createHash } from 'node:crypto';
+import type { IRouter, Request, Response } from 'express';
+import type { ResourceRegistry } from '../registry/types';
+import { StatusError } from '../status/status-error';
+import { parseAccept, rangeMatchesType } from '../discovery/accept';
+import { memoizeOnRegistry } from '../discovery/registry-snapshot';
+import { findServedGroupVersion, servedGroups } from '../discovery/served-groups';
+import type { Definitions } from './component-schemas';
+import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
+
+export interface OpenAPIOptions {
+  readonly registry: ResourceRegistry;
+  /** The schema definitions (OpenAPI v2 form); called once, at the first request that needs them. */
+  readonly definitions: () => Definitions;
+  /** The server's `gitVersion`, shown as the documents' `info.version`. */
+  readonly serverVersion: string;
+}
+
+interface EncodedDocument {
+  readonly body: Buffer;
+  /** Uppercase hex SHA-512 of the body, unquoted. */
+  readonly hash: string;
+}
+
+const JSON_TYPE = 'application/json';
+const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+function encode(document: object): EncodedDocument {
+  const body = Buffer.from(JSON.stringify(document));
+  return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
+}
+
+export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
+  const { registry } = options;
+  const info: DocumentInfo = { title: 'Kubernetes', version: options.serverVersion };
+  let definitions: Definitions | undefined;
+  const loadDefinitions = () => (definitions ??= options.definitions());
+
+  const groups = memoizeOnRegistry(registry, servedGroups);
+  // One lazily built document per group-version; the map itself is rebuilt with the registry.
+  const v3Documents = memoizeOnRegistry(registry, () => new Map<string, EncodedDocument>());
+  const v3Document = (group: string, version: string): EncodedDocument | undefined => {
+    const key = openAPIV3PathKey({ group, version });
+    const documents = v3Documents();
+    const cached = documents.get(key);
+    if (cached) return cached;
+    const groupVersion = findServedGroupVersion(groups(), group, version);
+    if (!groupVersion) return undefined;
+    const encoded = encode(openAPIV3Document({ groupVersion, definitions: loadDefinitions(), info }));
+    documents.set(key, encoded);
+    return encoded;
+  };
+  const v3Root = memoizeOnRegistry(registry, () => {
+    const hashes = new Map<string, string>();
+    for (const group of groups()) {
+      for (const { version } of group.versions) {
+        const document = v3Document(group.name, version);
+        if (document) hashes.set(openAPIV3PathKey({ group: group.name, version }), document.hash);
+      }
+    }
+    return Buffer.from(JSON.stringify(openAPIV3Root(hashes)));
+  });
+  const v2Document = memoizeOnRegistry(registry, () =>
+    encode(openAPIV2Document({ groups: groups(), definitions: loadDefinitions(), info })),
+  );
+
+  app.get('/openapi/v3', (request, response) => {
+    if (!acceptsJson(request)) return sendNotAcceptable(response);
+    response.status(200).setHeader('Content-Type', JSON_TYPE);
+    response.end(v3Root());
+  });
+
+  const serveGroupVersion = (request: Request, response: Response, group: string, version: string, next: () => void) => {
+    const document = v3Document(group, version);
+    if (!document) return next();
+    if (!acceptsJson(request)) return sendNotAcceptable(response);
+    const requestedHash = typeof request.query.hash === 'string' ? request.query.hash : '';
+    if (requestedHash !== '' && requestedHash !== document.hash) {
+      response.redirect(301, `/openapi/v3/${openAPIV3PathKey({ group, version })}?hash=${document.hash}`);
+      return;
+    }
+    if (requestedHash !== '') {
+      // Vary: a client must not reuse a cached JSON answer for a protobuf request, or the reverse.
+      response.setHeader('Vary', 'Accept');
+      response.setHeader('Cache-Control', 'public, immutable');
+      response.setHeader('Expires', new Date(Date.now() + ONE_YEAR_MS).toUTCString());
+    }
+    sendWithETag(request, response, document);
+  };
+  app.get('/openapi/v3/api/:version', (request, response, next) =>
+    serveGroupVersion(request, response, '', String(request.params.version), next),
+  );
+  app.get('/openapi/v3/apis/:group/:version', (request, response, next) =>
+    serveGroupVersion(request, response, String(request.params.group), String(request.params.version), next),
+  );
+
+  app.get('/openapi/v2', (request, response) => {
+    if (!acceptsJson(request)) return sendNotAcceptable(response);
+    sendWithETag(request, response, v2Document());
+  });
+}
+
+/** JSON, plainly: a range asking for a particular kind (`as=...`) is some other representation. */
+function acceptsJson(request: Request): boolean {
+  return parseAccept(request.headers.accept).some(
+    (range) => rangeMatchesType(range, 'application', 'json') && range.parameters.as === undefined,
+  );
+}
+
+function sendWithETag(request: Request, response: Response, document: EncodedDocument): void {
+  const quotedHash = `"${document.hash}"`;
+  response.setHeader('ETag', quotedHash);
+  if (request.headers['if-none-match'] === quotedHash) {
+    response.status(304).end();
+    return;
+  }
+  response.status(200).setHeader('Content-Type', JSON_TYPE);
+  response.end(document.body);
+}
+
+function sendNotAcceptable(response: Response): void {
+  const error = new StatusError({
+    code: 406,
+    reason: 'NotAcceptable',
+    message: `only the following media types are accepted: ${JSON_TYPE}`,
+  });
+  response.status(406).setHeader('Content-Type', JSON_TYPE);
+  response.end(JSON.stringify(error.status));
+}

@@ -1,0 +1,410 @@
+/**
+ * The HTTP operations one group-version serves, as a neutral model that the OpenAPI v2 and v3
+ * renderers both print: paths, methods, `x-kubernetes-action`, the kind each operation acts on,
+ * parameters, request bodies and responses. Built from the registry, so the documents describe
+ * exactly what the handlers serve; operation ids and paths follow the reference's scheme.
+ */
+import type { GroupVersion, GroupVersionKind, ResourceType, Verb } from '../registry/types';
+import type { ServedGroupVersion, ServedResource } from '../discovery/served-groups';
+import { servedSubresources, type ServedSubresource } from '../discovery/subresources';
+import {
+  CREATE_PARAMETERS,
+  DELETE_COLLECTION_PARAMETERS,
+  DELETE_PARAMETERS,
+  LIST_PARAMETERS,
+  PATCH_PARAMETERS,
+  PARAMETERS,
+  UPDATE_PARAMETERS,
+  nameParameter,
+  namespaceParameter,
+  type ParameterSpec,
+} from './parameters';
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
+export type Action = 'get' | 'list' | 'watch' | 'watchlist' | 'put' | 'post' | 'delete' | 'deletecollection' | 'patch';
+
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+export const WELL_KNOWN_DEFINITIONS = {
+  apiResourceList: `${META}.APIResourceList`,
+  deleteOptions: `${META}.DeleteOptions`,
+  patch: `${META}.Patch`,
+  scale: 'io.k8s.api.autoscaling.v1.Scale',
+  status: `${META}.Status`,
+  watchEvent: `${META}.WatchEvent`,
+} as const;
+
+const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
+const STREAM_MEDIA_TYPES = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'] as const;
+export const PATCH_MEDIA_TYPES = [
+  'application/apply-patch+yaml',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+] as const;
+/** POST and PUT bodies are decoded by Content-Type among every codec the server has. */
+const ANY_MEDIA_TYPE = ['*/*'] as const;
+
+export interface ResponseSpec {
+  readonly code: number;
+  readonly description: string;
+  /** Schema of the body; absent for bodiless answers (401). */
+  readonly definition?: string;
+}
+
+export interface RequestBodySpec {
+  readonly definition: string;
+  readonly mediaTypes: readonly string[];
+  readonly required: boolean;
+}
+
+export interface ApiOperation {
+  readonly method: HttpMethod;
+  readonly action: Action;
+  readonly operationId: string;
+  readonly description: string;
+  readonly tag: string;
+  /** Absent for the group-version's own resource list. */
+  readonly kind?: GroupVersionKind;
+  /** Query parameters of this operation (path-level ones are on the path). */
+  readonly parameters: readonly ParameterSpec[];
+  readonly requestBody?: RequestBodySpec;
+  readonly responses: readonly ResponseSpec[];
+  readonly responseMediaTypes: readonly string[];
+}
+
+export interface ApiPath {
+  readonly path: string;
+  /** Parameters shared by every operation of the path: path segments, and `pretty` except on watches. */
+  readonly parameters: readonly ParameterSpec[];
+  readonly operations: readonly ApiOperation[];
+}
+
+/** Every path one group-version serves, sorted by path. */
+export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
+  const naming = operationNaming(groupVersion);
+  const root: ApiPath = {
+    path: `${prefixOf(groupVersion)}/`,
+    parameters: [],
+    operations: [
+      {
+        method: 'get',
+        action: 'get',
+        operationId: `get${naming.groupVersion}APIResources`,
+        description: 'get available resources',
+        tag: naming.tag,
+        parameters: [],
+        responses: [ok(WELL_KNOWN_DEFINITIONS.apiResourceList), UNAUTHORIZED],
+        responseMediaTypes: OBJECT_MEDIA_TYPES,
+      },
+    ],
+  };
+  const paths = [root, ...groupVersion.resources.flatMap((resource) => resourcePaths(resource, groupVersion, naming))];
+  return paths.filter((path) => path.operations.length > 0).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The definition of a served resource's list kind: its kind's definition with the list kind's name. */
+export function listDefinitionOf({ type, served }: ServedResource): string {
+  return served.definition.endsWith(`.${type.kind}`)
+    ? `${served.definition.slice(0, -type.kind.length)}${type.listKind}`
+    : `${served.definition}List`;
+}
+
+interface OperationNaming {
+  /** `AppsV1`, `CoreV1`, `RbacAuthorizationV1`. */
+  readonly groupVersion: string;
+  /** `apps_v1`, `core_v1`, `rbacAuthorization_v1`. */
+  readonly tag: string;
+}
+
+function operationNaming({ group, version }: GroupVersion): OperationNaming {
+  const groupWords = group === '' ? ['core'] : group.replace(/\.k8s\.io$/, '').split(/[.-]/);
+  const groupCamel = groupWords.map(capitalize).join('');
+  return {
+    groupVersion: `${groupCamel}${capitalize(version)}`,
+    tag: `${groupCamel.charAt(0).toLowerCase()}${groupCamel.slice(1)}_${version}`,
+  };
+}
+
+function prefixOf({ group, version }: GroupVersion): string {
+  return group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+}
+
+function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersion, naming: OperationNaming): ApiPath[] {
+  const { type } = resource;
+  const prefix = prefixOf(groupVersion);
+  const kind: GroupVersionKind = { group: groupVersion.group, version: groupVersion.version, kind: type.kind };
+  const definition = resource.served.definition;
+  const listDefinition = listDefinitionOf(resource);
+  const can = (verb: Verb) => type.verbs.includes(verb);
+  const scope = type.namespaced ? 'Namespaced' : '';
+  const id = (verb: string, suffix = '', scoped = scope) => `${verb}${naming.groupVersion}${scoped}${type.kind}${suffix}`;
+  const operation = (fields: Omit<ApiOperation, 'tag' | 'kind'> & { kind?: GroupVersionKind }): ApiOperation => ({
+    tag: naming.tag,
+    kind,
+    ...fields,
+  });
+
+  const collectionPath = type.namespaced ? `${prefix}/namespaces/{namespace}/${type.resource}` : `${prefix}/${type.resource}`;
+  const watchCollectionPath = type.namespaced
+    ? `${prefix}/watch/namespaces/{namespace}/${type.resource}`
+    : `${prefix}/watch/${type.resource}`;
+  const scopeParameters = type.namespaced ? [namespaceParameter()] : [];
+  const itemParameters = [nameParameter(type.kind), ...scopeParameters];
+
+  const collection: ApiOperation[] = [];
+  if (can('list')) {
+    collection.push(
+      operation({
+        method: 'get',
+        action: 'list',
+        operationId: id('list'),
+        description: `list or watch objects of kind ${type.kind}`,
+        parameters: LIST_PARAMETERS,
+        responses: [ok(listDefinition), UNAUTHORIZED],
+        responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+      }),
+    );
+  }
+  if (can('create')) {
+    collection.push(
+      operation({
+        method: 'post',
+        action: 'post',
+        operationId: id('create'),
+        description: `create ${article(type.kind)} ${type.kind}`,
+        parameters: CREATE_PARAMETERS,
+        requestBody: { definition, mediaTypes: ANY_MEDIA_TYPE, required: true },
+        responses: [ok(definition), created(definition), accepted(definition), UNAUTHORIZED],
+        responseMediaTypes: OBJECT_MEDIA_TYPES,
+      }),
+    );
+  }
+  if (can('deletecollection')) {
+    collection.push(
+      operation({
+        method: 'delete',
+        action: 'deletecollection',
+        operationId: id('delete', '', `Collection${scope}`),
+        description: `delete collection of ${type.kind}`,
+        parameters: DELETE_COLLECTION_PARAMETERS,
+        requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
+        responses: [ok(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
+        responseMediaTypes: OBJECT_MEDIA_TYPES,
+      }),
+    );
+  }
+
+  const item: ApiOperation[] = [];
+  if (can('get')) {
+    item.push(
+      operation({
+        method: 'get',
+        action: 'get',
+        operationId: id('read'),
+        description: `read the specified ${type.kind}`,
+        parameters: [],
+        responses: [ok(definition), UNAUTHORIZED],
+        responseMediaTypes: OBJECT_MEDIA_TYPES,
+      }),
+    );
+  }
+  if (can('update')) item.push(replaceOperation({ operationId: id('replace'), what: `the specified ${type.kind}`, definition }));
+  if (can('patch')) item.push(patchOperation({ operationId: id('patch'), what: `the specified ${type.kind}`, definition }));
+  if (can('delete')) {
+    item.push(
+      operation({
+        method: 'delete',
+        action: 'delete',
+        operationId: id('delete'),
+        description: `delete ${article(type.kind)} ${type.kind}`,
+        parameters: DELETE_PARAMETERS,
+        requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
+        responses: [ok(WELL_KNOWN_DEFINITIONS.status), accepted(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
+        responseMediaTypes: OBJECT_MEDIA_TYPES,
+      }),
+    );
+  }
+
+  const paths: ApiPath[] = [
+    { path: collectionPath, parameters: [...scopeParameters, PARAMETERS.pretty], operations: collection },
+    { path: `${collectionPath}/{name}`, parameters: [...itemParameters, PARAMETERS.pretty], operations: item },
+  ];
+
+  if (type.namespaced && can('list')) {
+    paths.push({
+      path: `${prefix}/${type.resource}`,
+      parameters: [PARAMETERS.pretty],
+      operations: [
+        operation({
+          method: 'get',
+          action: 'list',
+          operationId: id('list', 'ForAllNamespaces', ''),
+          description: `list or watch objects of kind ${type.kind}`,
+          parameters: LIST_PARAMETERS,
+          responses: [ok(listDefinition), UNAUTHORIZED],
+          responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+        }),
+      ],
+    });
+  }
+
+  if (can('watch')) {
+    const watchList = (operationId: string): ApiOperation =>
+      operation({
+        method: 'get',
+        action: 'watchlist',
+        operationId,
+        description: `watch individual changes to a list of ${type.kind}`,
+        parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
+        responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
+        responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+      });
+    paths.push(
+      { path: watchCollectionPath, parameters: scopeParameters, operations: [watchList(id('watch', 'List'))] },
+      {
+        path: `${watchCollectionPath}/{name}`,
+        parameters: itemParameters,
+        operations: [
+          operation({
+            method: 'get',
+            action: 'watch',
+            operationId: id('watch'),
+            description: `watch changes to an object of kind ${type.kind}`,
+            parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
+            responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
+            responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+          }),
+        ],
+      },
+    );
+    if (type.namespaced) {
+      paths.push({
+        path: `${prefix}/watch/${type.resource}`,
+        parameters: [],
+        operations: [watchList(id('watch', 'ListForAllNamespaces', ''))],
+      });
+    }
+  }
+
+  for (const subresource of servedSubresources(type, groupVersion)) {
+    paths.push(subresourcePath({ type, subresource, definition, itemPath: `${collectionPath}/{name}`, itemParameters, id }));
+  }
+  return paths;
+
+  function replaceOperation(options: { operationId: string; what: string; definition: string; kind?: GroupVersionKind }) {
+    return operation({
+      method: 'put',
+      action: 'put',
+      operationId: options.operationId,
+      description: `replace ${options.what}`,
+      parameters: UPDATE_PARAMETERS,
+      requestBody: { definition: options.definition, mediaTypes: ANY_MEDIA_TYPE, required: true },
+      responses: [ok(options.definition), created(options.definition), UNAUTHORIZED],
+      responseMediaTypes: OBJECT_MEDIA_TYPES,
+      ...(options.kind ? { kind: options.kind } : {}),
+    });
+  }
+
+  function patchOperation(options: { operationId: string; what: string; definition: string; kind?: GroupVersionKind }) {
+    return operation({
+      method: 'patch',
+      action: 'patch',
+      operationId: options.operationId,
+      description: `partially update ${options.what}`,
+      parameters: PATCH_PARAMETERS,
+      requestBody: { definition: WELL_KNOWN_DEFINITIONS.patch, mediaTypes: PATCH_MEDIA_TYPES, required: true },
+      responses: [ok(options.definition), created(options.definition), UNAUTHORIZED],
+      responseMediaTypes: OBJECT_MEDIA_TYPES,
+      ...(options.kind ? { kind: options.kind } : {}),
+    });
+  }
+
+  function subresourcePath(options: {
+    type: ResourceType;
+    subresource: ServedSubresource;
+    definition: string;
+    itemPath: string;
+    itemParameters: readonly ParameterSpec[];
+    id: (verb: string, suffix?: string) => string;
+  }): ApiPath {
+    const { subresource } = options;
+    const suffix = capitalize(subresource.name);
+    const isScale = subresource.name === 'scale';
+    const subresourceDefinition = isScale ? WELL_KNOWN_DEFINITIONS.scale : options.definition;
+    const what = `${subresource.name} of the specified ${options.type.kind}`;
+    const operations: ApiOperation[] = [];
+    if (subresource.verbs.includes('get')) {
+      operations.push(
+        operation({
+          method: 'get',
+          action: 'get',
+          operationId: options.id('read', suffix),
+          description: `read ${what}`,
+          parameters: [],
+          responses: [ok(subresourceDefinition), UNAUTHORIZED],
+          responseMediaTypes: OBJECT_MEDIA_TYPES,
+          kind: subresource.responseKind,
+        }),
+      );
+    }
+    if (subresource.verbs.includes('update')) {
+      operations.push(
+        replaceOperation({
+          operationId: options.id('replace', suffix),
+          what,
+          definition: subresourceDefinition,
+          kind: subresource.responseKind,
+        }),
+      );
+    }
+    if (subresource.verbs.includes('patch')) {
+      operations.push(
+        patchOperation({
+          operationId: options.id('patch', suffix),
+          what,
+          definition: subresourceDefinition,
+          kind: subresource.responseKind,
+        }),
+      );
+    }
+    return {
+      path: `${options.itemPath}/${subresource.name}`,
+      parameters: [...options.itemParameters, PARAMETERS.pretty],
+      operations,
+    };
+  }
+}
+
+const UNAUTHORIZED: ResponseSpec = { code: 401, description: 'Unauthorized' };
+
+function ok(definition: string): ResponseSpec {
+  return { code: 200, description: 'OK', definition };
+}
+
+function created(definition: string): ResponseSpec {
+  return { code: 201, description: 'Created', definition };
+}
+
+function accepted(definition: string): ResponseSpec {
+  return { code: 202, description: 'Accepted', definition };
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+function article(word: string): string {
+  return /^[AEIOU]/.test(word) ? 'an' : 'a';
+}
+
+/** Every definition the operations name directly (the roots of a document's schemas). */
+export function referencedDefinitions(paths: readonly ApiPath[]): Set<string> {
+  const names = new Set<string>();
+  for (const path of paths) {
+    for (const operation of path.operations) {
+      if (operation.requestBody) names.add(operation.requestBody.definition);
+      for (const response of operation.responses) if (response.definition) names.add(response.definition);
+    }
+  }
+  return names;
+}

@@ -1,0 +1,246 @@
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
+import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
+
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: { type: string };
+  type?: string;
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: { $ref: string } }>; required?: boolean };
+  responses: Record<string, { description: string; content?: Record<string, { schema: { $ref: string } }>; schema?: { $ref: string } }>;
+  consumes?: string[];
+  'x-kubernetes-action': string;
+  'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string };
+}
+type PathItem = Partial<Record<'get' | 'put' | 'post' | 'delete' | 'patch', Operation>> & { parameters?: Parameter[] };
+interface V3Document {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, PathItem>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+}
+interface V2Document {
+  swagger: string;
+  paths: Record<string, PathItem>;
+  definitions: Record<string, Record<string, unknown>>;
+}
+
+const WRITE_METHODS = ['post', 'put', 'patch'] as const;
+
+function operationsOf(paths: Record<string, PathItem>): Array<{ path: string; method: string; operation: Operation }> {
+  return Object.entries(paths).flatMap(([path, item]) =>
+    (['get', 'put', 'post', 'delete', 'patch'] as const)
+      .filter((method) => item[method] !== undefined)
+      .map((method) => ({ path, method, operation: item[method] as Operation })),
+  );
+}
+
+/** Every `$ref` target in a JSON value. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => (key === '$ref' ? [child as string] : refsIn(child)));
+}
+
+describe('OpenAPI over HTTP', () => {
+  const registry = fixtureRegistry();
+  let definitionLoads = 0;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = express();
+    mountOpenAPI(app, {
+      registry,
+      serverVersion: 'v1.34.0',
+      definitions: () => {
+        definitionLoads++;
+        return FIXTURE_DEFINITIONS;
+      },
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers, redirect: 'manual' });
+  const root = async () =>
+    ((await (await get('/openapi/v3')).json()) as { paths: Record<string, { serverRelativeURL: string }> }).paths;
+  const v3 = async (key: string) => (await (await get(`/openapi/v3/${key}`)).json()) as V3Document;
+
+  test('the v3 root lists every served group-version with a content hash', async () => {
+    const paths = await root();
+    expect(Object.keys(paths).sort()).toEqual(['api/v1', 'apis/apps/v1', 'apis/authorization.k8s.io/v1']);
+    for (const [key, { serverRelativeURL }] of Object.entries(paths)) {
+      expect(serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]{128}$`));
+    }
+    expect(definitionLoads).toBe(1);
+  });
+
+  test.each(['api/v1', 'apis/apps/v1', 'apis/authorization.k8s.io/v1'])(
+    '%s: every write operation advertises fieldValidation, dryRun and fieldManager; refs resolve',
+    async (key) => {
+      const document = await v3(key);
+      expect(document.openapi).toBe('3.0.0');
+      expect(document.info).toEqual({ title: 'Kubernetes', version: 'v1.34.0' });
+      const writes = operationsOf(document.paths).filter(({ method }) => (WRITE_METHODS as readonly string[]).includes(method));
+      expect(writes.length).toBeGreaterThan(0);
+      for (const { operation } of writes) {
+        const names = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+        expect(names).toEqual(expect.arrayContaining(['fieldValidation', 'dryRun', 'fieldManager']));
+        expect(operation['x-kubernetes-group-version-kind']).toBeDefined();
+      }
+      for (const ref of refsIn(document)) {
+        expect(ref).toMatch(/^#\/components\/schemas\//);
+        expect(document.components.schemas[ref.slice('#/components/schemas/'.length)]).toBeDefined();
+      }
+      expect(JSON.stringify(document)).not.toContain('x-capstan');
+    },
+  );
+
+  test('apps/v1: deployment operations, scale with autoscaling/v1 Scale, patch media types', async () => {
+    const document = await v3('apis/apps/v1');
+    const item = document.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'];
+    expect(item.parameters?.map((p) => p.name)).toEqual(['name', 'namespace', 'pretty']);
+    expect(item.patch?.operationId).toBe('patchAppsV1NamespacedDeployment');
+    expect(item.patch?.['x-kubernetes-action']).toBe('patch');
+    expect(item.patch?.['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', kind: 'Deployment', version: 'v1' });
+    expect(Object.keys(item.patch?.requestBody?.content ?? {})).toEqual([
+      'application/apply-patch+yaml',
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+    ]);
+    expect(item.patch?.parameters?.map((p) => p.name)).toEqual(['dryRun', 'fieldManager', 'fieldValidation', 'force']);
+
+    const scale = document.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'];
+    expect(scale.put?.operationId).toBe('replaceAppsV1NamespacedDeploymentScale');
+    expect(scale.put?.['x-kubernetes-group-version-kind']).toEqual({ group: 'autoscaling', kind: 'Scale', version: 'v1' });
+    expect(scale.put?.requestBody?.content['*/*'].schema.$ref).toBe('#/components/schemas/io.k8s.api.autoscaling.v1.Scale');
+
+    const actions = operationsOf(document.paths).map(({ operation }) => `${operation.operationId} ${operation['x-kubernetes-action']}`);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'getAppsV1APIResources get',
+        'listAppsV1DeploymentForAllNamespaces list',
+        'listAppsV1NamespacedDeployment list',
+        'createAppsV1NamespacedDeployment post',
+        'deleteAppsV1CollectionNamespacedDeployment deletecollection',
+        'readAppsV1NamespacedDeployment get',
+        'replaceAppsV1NamespacedDeployment put',
+        'deleteAppsV1NamespacedDeployment delete',
+        'watchAppsV1NamespacedDeploymentList watchlist',
+        'watchAppsV1DeploymentListForAllNamespaces watchlist',
+        'watchAppsV1NamespacedDeployment watch',
+        'readAppsV1NamespacedDeploymentStatus get',
+        'patchAppsV1NamespacedDeploymentStatus patch',
+      ]),
+    );
+  });
+
+  test('apps/v1 schemas: the transitive closure, kinds tagged, refs with siblings wrapped in allOf', async () => {
+    const { schemas } = (await v3('apis/apps/v1')).components;
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining([
+        'io.k8s.api.apps.v1.Deployment',
+        'io.k8s.api.apps.v1.DeploymentList',
+        'io.k8s.api.apps.v1.DeploymentStrategy',
+        'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+        'io.k8s.api.autoscaling.v1.Scale',
+      ]),
+    );
+    expect(Object.keys(schemas)).not.toContain('io.k8s.api.core.v1.Pod');
+    const deployment = schemas['io.k8s.api.apps.v1.Deployment'] as { properties: Record<string, unknown> };
+    expect(deployment['x-kubernetes-group-version-kind' as keyof typeof deployment]).toEqual([
+      { group: 'apps', kind: 'Deployment', version: 'v1' },
+    ]);
+    expect(deployment.properties.metadata).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }],
+      default: {},
+    });
+    expect(deployment.properties.spec).toEqual({ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' });
+    expect(deployment.properties.apiVersion).toEqual({ type: 'string' });
+  });
+
+  test('core/v1: cluster-scoped namespaces have no namespace parameter, finalize is PUT only', async () => {
+    const document = await v3('api/v1');
+    expect(document.paths['/api/v1/namespaces/{name}'].parameters?.map((p) => p.name)).toEqual(['name', 'pretty']);
+    expect(document.paths['/api/v1/namespaces'].post?.operationId).toBe('createCoreV1Namespace');
+    const finalize = document.paths['/api/v1/namespaces/{name}/finalize'];
+    expect(Object.keys(finalize).sort()).toEqual(['parameters', 'put']);
+    expect(finalize.put?.operationId).toBe('replaceCoreV1NamespaceFinalize');
+    expect(document.paths['/api/v1/namespaces/{namespace}/pods'].get?.operationId).toBe('listCoreV1NamespacedPod');
+    const pod = document.components.schemas['io.k8s.api.core.v1.PodSpec'] as { properties: Record<string, Record<string, unknown>> };
+    expect(pod.properties.containers).toMatchObject({ 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
+  });
+
+  test('hash URLs are immutable; a stale hash redirects; ETag answers If-None-Match with 304', async () => {
+    const url = (await root())['apis/apps/v1'].serverRelativeURL;
+    const hash = url.split('hash=')[1];
+
+    const pinned = await get(url);
+    expect(pinned.status).toBe(200);
+    expect(pinned.headers.get('content-type')).toBe('application/json');
+    expect(pinned.headers.get('cache-control')).toBe('public, immutable');
+    expect(pinned.headers.get('vary')).toBe('Accept');
+    expect(new Date(pinned.headers.get('expires') as string).getTime()).toBeGreaterThan(Date.now() + 300 * 86_400_000);
+    expect(pinned.headers.get('etag')).toBe(`"${hash}"`);
+
+    const unpinned = await get('/openapi/v3/apis/apps/v1');
+    expect(unpinned.headers.get('cache-control')).toBeNull();
+    expect(unpinned.headers.get('etag')).toBe(`"${hash}"`);
+
+    const stale = await get('/openapi/v3/apis/apps/v1?hash=ABC');
+    expect(stale.status).toBe(301);
+    expect(stale.headers.get('location')).toBe(url);
+
+    expect((await get(url, { 'if-none-match': `"${hash}"` })).status).toBe(304);
+    expect((await get('/openapi/v3/apis/nothing/v1')).status).toBe(404);
+  });
+
+  test('documents follow the registry: a changed set of types changes the root', async () => {
+    const before = await root();
+    registry.replace(FIXTURE_TYPES.filter((type) => type.group !== 'authorization.k8s.io'));
+    try {
+      expect(Object.keys(await root()).sort()).toEqual(['api/v1', 'apis/apps/v1']);
+      expect((await root())['apis/apps/v1']).toEqual(before['apis/apps/v1']);
+    } finally {
+      registry.replace(FIXTURE_TYPES);
+    }
+  });
+
+  test('v2: one Swagger document with every path, definitions referenced as #/definitions/', async () => {
+    const response = await get('/openapi/v2', { accept: 'application/json' });
+    expect(response.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
+    const document = (await response.json()) as V2Document;
+    expect(document.swagger).toBe('2.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/namespaces', '/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']),
+    );
+    const patch = document.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch as Operation;
+    expect(patch.consumes).toContain('application/strategic-merge-patch+json');
+    expect(patch.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'body:body',
+      'query:dryRun',
+      'query:fieldManager',
+      'query:fieldValidation',
+      'query:force',
+    ]);
+    for (const ref of refsIn(document)) {
+      expect(document.definitions[ref.replace('#/definitions/', '')]).toBeDefined();
+    }
+    expect(JSON.stringify(document)).not.toContain('x-capstan');
+    expect((await get('/openapi/v2', { 'if-none-match': response.headers.get('etag') as string })).status).toBe(304);
+    expect((await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' })).status).toBe(406);
+  });
+});

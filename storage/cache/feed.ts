@@ -16,11 +16,9 @@
  * events are lost: the feed restarts at the current revision and tells every cache to re-list,
  * which closes its watchers (clients resume from their last resource version, or get 410).
  */
+import { COMPACT_REVISION_KEY } from '../compactor';
 import { CompactedError } from '../errors';
 import type { RevisionedStore, StoreEvent, StoreWatch } from '../store';
-
-/** The bare key the compactor writes, holding the decimal revision it compacts to. */
-export const COMPACT_REVISION_KEY = 'compact_rev_key';
 
 /** What a cache gives the feed. */
 export interface FeedListener {

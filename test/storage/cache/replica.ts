@@ -2,7 +2,8 @@
  * A "replica" for cache tests: one StoreFeed over a store client and a WatchCache per
  * resource, as the server builds them. Stopping it stops the feed and every cache.
  */
-import { COMPACT_REVISION_KEY, StoreFeed } from '../../../storage/cache/feed';
+import { StoreFeed } from '../../../storage/cache/feed';
+import { COMPACT_REVISION_KEY } from '../../../storage/compactor';
 import { WatchCache, type WatchCacheTuning } from '../../../storage/cache/watch-cache';
 import { ResourceStore, type ResourceStoreOptions } from '../../../storage/objects/resource-store';
 import type { RevisionedStore } from '../../../storage/store';

@@ -93,14 +93,19 @@ export interface ResourceType {
   readonly versions: readonly ServedVersion[];
   /** The version objects are stored in; others are converted (see `convert`). */
   readonly storageVersion: string;
+  /**
+   * The group of the storage version when it is not `group`: events.k8s.io Events are stored
+   * as core v1 Events under the same key prefix. Use `storageGroupVersion(type)`.
+   */
+  readonly storageGroup?: string;
   /** Storage key segment under the etcd prefix (`pods`, `services/specs`, `minions` ...). */
   readonly storagePrefix: string;
   readonly shortNames: readonly string[];
   readonly categories: readonly string[];
   readonly verbs: readonly Verb[];
   readonly subresources: Subresources;
-  /** Which rule `metadata.name` must satisfy. */
-  readonly nameRule: 'dns-subdomain' | 'dns-label' | 'path-segment';
+  /** Which rule `metadata.name` must satisfy (Services: `dns1035-label`, a label starting with a letter). */
+  readonly nameRule: 'dns-subdomain' | 'dns-label' | 'dns1035-label' | 'path-segment';
   readonly selectableFields: SelectableFields;
   readonly strategy: Strategy;
   /**
@@ -115,6 +120,11 @@ export interface ResourceType {
 
 export function groupVersionString({ group, version }: GroupVersion): string {
   return group === '' ? version : `${group}/${version}`;
+}
+
+/** The group-version objects of this type are stored in. */
+export function storageGroupVersion(type: ResourceType): GroupVersion {
+  return { group: type.storageGroup ?? type.group, version: type.storageVersion };
 }
 
 export function qualifiedResourceString({ group, resource }: GroupResource): string {

@@ -1,0 +1,285 @@
+/**
+ * HorizontalPodAutoscaler conversion between autoscaling/v2 (stored, preferred) and
+ * autoscaling/v1, by the reference's rules: v1 carries only a CPU utilization target, so the
+ * v2-only parts travel in annotations on the v1 object and come back when a v1 object is
+ * written:
+ *   autoscaling.alpha.kubernetes.io/metrics          spec.metrics other than CPU utilization (v1 MetricSpec form)
+ *   autoscaling.alpha.kubernetes.io/current-metrics  status.currentMetrics (v1 MetricStatus form)
+ *   autoscaling.alpha.kubernetes.io/behavior         spec.behavior (the reference marshals its internal type: Go field names)
+ *   autoscaling.alpha.kubernetes.io/conditions       status.conditions
+ * A v1 object with no metrics at all gets the implicit CPU target of 80%.
+ */
+import type { KubeObject } from '../../../storage/objects/types';
+import { groupVersionString, type GroupVersion } from '../types';
+
+type Json = Record<string, unknown>;
+
+export const METRIC_SPECS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/metrics';
+export const METRIC_STATUSES_ANNOTATION = 'autoscaling.alpha.kubernetes.io/current-metrics';
+export const BEHAVIOR_ANNOTATION = 'autoscaling.alpha.kubernetes.io/behavior';
+export const CONDITIONS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/conditions';
+const ROUND_TRIP_ANNOTATIONS = [METRIC_SPECS_ANNOTATION, METRIC_STATUSES_ANNOTATION, BEHAVIOR_ANNOTATION, CONDITIONS_ANNOTATION];
+
+export const DEFAULT_CPU_UTILIZATION = 80;
+const V1 = 'autoscaling/v1';
+const V2 = 'autoscaling/v2';
+
+/** Drops undefined fields, so converted objects hold only what was set. */
+function compact(object: Json): Json {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+}
+
+function isCPUUtilization(metric: Json): boolean {
+  const resource = metric.resource as Json | undefined;
+  return metric.type === 'Resource' && resource?.name === 'cpu' && (resource.target as Json | undefined)?.averageUtilization !== undefined;
+}
+
+// ---- metric specs -------------------------------------------------------------------------
+
+function metricSpecToV1(metric: Json): Json {
+  const object = metric.object as Json | undefined;
+  const pods = metric.pods as Json | undefined;
+  const resource = metric.resource as Json | undefined;
+  const container = metric.containerResource as Json | undefined;
+  const external = metric.external as Json | undefined;
+  const target = (source: Json | undefined) => (source?.target as Json | undefined) ?? {};
+  const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
+  return compact({
+    type: metric.type,
+    object: object && compact({ target: object.describedObject, metricName: id(object).name, targetValue: target(object).value, selector: id(object).selector, averageValue: target(object).averageValue }),
+    pods: pods && compact({ metricName: id(pods).name, targetAverageValue: target(pods).averageValue, selector: id(pods).selector }),
+    resource: resource && compact({ name: resource.name, targetAverageUtilization: target(resource).averageUtilization, targetAverageValue: target(resource).averageValue }),
+    containerResource:
+      container &&
+      compact({ name: container.name, targetAverageUtilization: target(container).averageUtilization, targetAverageValue: target(container).averageValue, container: container.container }),
+    external: external && compact({ metricName: id(external).name, metricSelector: id(external).selector, targetValue: target(external).value, targetAverageValue: target(external).averageValue }),
+  });
+}
+
+function utilizationOrAverage(utilization: unknown, average: unknown): Json {
+  return utilization !== undefined ? { type: 'Utilization', averageUtilization: utilization } : compact({ type: 'AverageValue', averageValue: average });
+}
+
+function metricSpecToV2(metric: Json): Json {
+  const object = metric.object as Json | undefined;
+  const pods = metric.pods as Json | undefined;
+  const resource = metric.resource as Json | undefined;
+  const container = metric.containerResource as Json | undefined;
+  const external = metric.external as Json | undefined;
+  return compact({
+    type: metric.type,
+    object:
+      object &&
+      compact({
+        describedObject: object.target,
+        metric: compact({ name: object.metricName, selector: object.selector }),
+        target: compact({ type: object.averageValue === undefined ? 'Value' : 'AverageValue', value: object.targetValue, averageValue: object.averageValue }),
+      }),
+    pods: pods && compact({ metric: compact({ name: pods.metricName, selector: pods.selector }), target: { type: 'AverageValue', averageValue: pods.targetAverageValue } }),
+    resource: resource && { name: resource.name, target: utilizationOrAverage(resource.targetAverageUtilization, resource.targetAverageValue) },
+    containerResource: container && {
+      name: container.name,
+      target: utilizationOrAverage(container.targetAverageUtilization, container.targetAverageValue),
+      container: container.container,
+    },
+    external:
+      external &&
+      compact({
+        metric: compact({ name: external.metricName, selector: external.metricSelector }),
+        target:
+          external.targetAverageValue === undefined
+            ? compact({ type: 'Value', value: external.targetValue })
+            : { type: 'AverageValue', averageValue: external.targetAverageValue },
+      }),
+  });
+}
+
+// ---- metric statuses ----------------------------------------------------------------------
+
+function metricStatusToV1(metric: Json): Json {
+  const object = metric.object as Json | undefined;
+  const pods = metric.pods as Json | undefined;
+  const resource = metric.resource as Json | undefined;
+  const container = metric.containerResource as Json | undefined;
+  const external = metric.external as Json | undefined;
+  const current = (source: Json | undefined) => (source?.current as Json | undefined) ?? {};
+  const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
+  return compact({
+    type: metric.type,
+    object: object && compact({ target: object.describedObject, metricName: id(object).name, currentValue: current(object).value, selector: id(object).selector, averageValue: current(object).averageValue }),
+    pods: pods && compact({ metricName: id(pods).name, currentAverageValue: current(pods).averageValue, selector: id(pods).selector }),
+    resource: resource && compact({ name: resource.name, currentAverageUtilization: current(resource).averageUtilization, currentAverageValue: current(resource).averageValue }),
+    containerResource:
+      container &&
+      compact({ name: container.name, currentAverageUtilization: current(container).averageUtilization, currentAverageValue: current(container).averageValue, container: container.container }),
+    external: external && compact({ metricName: id(external).name, metricSelector: id(external).selector, currentValue: current(external).value, currentAverageValue: current(external).averageValue }),
+  });
+}
+
+function metricStatusToV2(metric: Json): Json {
+  const object = metric.object as Json | undefined;
+  const pods = metric.pods as Json | undefined;
+  const resource = metric.resource as Json | undefined;
+  const container = metric.containerResource as Json | undefined;
+  const external = metric.external as Json | undefined;
+  return compact({
+    type: metric.type,
+    object:
+      object &&
+      compact({
+        describedObject: object.target,
+        metric: compact({ name: object.metricName, selector: object.selector }),
+        current: compact({ value: object.currentValue, averageValue: object.averageValue }),
+      }),
+    pods: pods && { metric: compact({ name: pods.metricName, selector: pods.selector }), current: compact({ averageValue: pods.currentAverageValue }) },
+    resource: resource && { name: resource.name, current: compact({ averageUtilization: resource.currentAverageUtilization, averageValue: resource.currentAverageValue }) },
+    containerResource: container && {
+      name: container.name,
+      current: compact({ averageUtilization: container.currentAverageUtilization, averageValue: container.currentAverageValue }),
+      container: container.container,
+    },
+    external: external && {
+      metric: compact({ name: external.metricName, selector: external.metricSelector }),
+      current: compact({ value: external.currentValue, averageValue: external.currentAverageValue }),
+    },
+  });
+}
+
+// ---- behavior, in the Go field names the reference writes ---------------------------------
+
+function rulesToGo(rules: Json | undefined): Json | null {
+  if (rules === undefined) return null;
+  return {
+    StabilizationWindowSeconds: rules.stabilizationWindowSeconds ?? null,
+    SelectPolicy: rules.selectPolicy ?? null,
+    Policies: ((rules.policies as Json[] | undefined) ?? null)?.map((p) => ({ Type: p.type, Value: p.value, PeriodSeconds: p.periodSeconds })) ?? null,
+    Tolerance: rules.tolerance ?? null,
+  };
+}
+
+/** Go's decoder matches keys case-insensitively: accept `ScaleUp` and `scaleUp` alike, drop nulls. */
+function fromGoNames(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fromGoNames);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Json = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item === null) continue;
+    out[key.charAt(0).toLowerCase() + key.slice(1)] = fromGoNames(item);
+  }
+  return out;
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The reference ignores annotations it cannot parse.
+    return undefined;
+  }
+}
+
+// ---- whole objects -------------------------------------------------------------------------
+
+function withoutRoundTripAnnotations(metadata: KubeObject['metadata']): KubeObject['metadata'] {
+  const copy = structuredClone(metadata);
+  if (copy.annotations) {
+    for (const key of ROUND_TRIP_ANNOTATIONS) delete copy.annotations[key];
+    if (Object.keys(copy.annotations).length === 0) delete copy.annotations;
+  }
+  return copy;
+}
+
+function toV1(hpa: KubeObject): KubeObject {
+  const spec = (hpa.spec as Json | undefined) ?? {};
+  const status = hpa.status as Json | undefined;
+  const metrics = (spec.metrics as Json[] | undefined) ?? [];
+  const metadata = withoutRoundTripAnnotations(hpa.metadata);
+  const annotations: Record<string, string> = {};
+  const otherMetrics = metrics.filter((m) => !isCPUUtilization(m)).map(metricSpecToV1);
+  if (otherMetrics.length > 0) annotations[METRIC_SPECS_ANNOTATION] = JSON.stringify(otherMetrics);
+  const currentMetrics = (status?.currentMetrics as Json[] | undefined) ?? [];
+  if (currentMetrics.length > 0) annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(currentMetrics.map(metricStatusToV1));
+  const behavior = spec.behavior as Json | undefined;
+  if (behavior) annotations[BEHAVIOR_ANNOTATION] = JSON.stringify({ ScaleUp: rulesToGo(behavior.scaleUp as Json | undefined), ScaleDown: rulesToGo(behavior.scaleDown as Json | undefined) });
+  const conditions = (status?.conditions as Json[] | undefined) ?? [];
+  if (conditions.length > 0) annotations[CONDITIONS_ANNOTATION] = JSON.stringify(conditions);
+  if (Object.keys(annotations).length > 0) metadata.annotations = { ...metadata.annotations, ...annotations };
+
+  const cpu = metrics.find((m) => m.type === 'Resource' && (m.resource as Json | undefined)?.name === 'cpu');
+  const cpuTarget = ((cpu?.resource as Json | undefined)?.target as Json | undefined)?.averageUtilization;
+  const cpuStatus = currentMetrics.find((m) => m.type === 'Resource' && (m.resource as Json | undefined)?.name === 'cpu');
+  const cpuCurrent = ((cpuStatus?.resource as Json | undefined)?.current as Json | undefined)?.averageUtilization;
+  const out: KubeObject = {
+    apiVersion: V1,
+    kind: 'HorizontalPodAutoscaler',
+    metadata,
+    spec: compact({ scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas, targetCPUUtilizationPercentage: cpuTarget }),
+  };
+  if (status !== undefined) {
+    out.status = compact({
+      observedGeneration: status.observedGeneration,
+      lastScaleTime: status.lastScaleTime,
+      currentReplicas: status.currentReplicas,
+      desiredReplicas: status.desiredReplicas,
+      currentCPUUtilizationPercentage: cpuCurrent,
+    });
+  }
+  return out;
+}
+
+function toV2(hpa: KubeObject): KubeObject {
+  const spec = (hpa.spec as Json | undefined) ?? {};
+  const status = hpa.status as Json | undefined;
+  const annotations = hpa.metadata.annotations ?? {};
+  const metrics: Json[] = [];
+  const otherMetrics = parseJson(annotations[METRIC_SPECS_ANNOTATION]);
+  if (Array.isArray(otherMetrics)) metrics.push(...(otherMetrics as Json[]).map(metricSpecToV2));
+  if (spec.targetCPUUtilizationPercentage !== undefined) {
+    metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } });
+  }
+  if (metrics.length === 0) {
+    metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } });
+  }
+  const behavior = fromGoNames(parseJson(annotations[BEHAVIOR_ANNOTATION])) as Json | undefined;
+  const out: KubeObject = {
+    apiVersion: V2,
+    kind: 'HorizontalPodAutoscaler',
+    metadata: withoutRoundTripAnnotations(hpa.metadata),
+    spec: compact({
+      scaleTargetRef: spec.scaleTargetRef,
+      minReplicas: spec.minReplicas,
+      maxReplicas: spec.maxReplicas,
+      metrics,
+      behavior: behavior !== undefined && Object.keys(behavior).length > 0 ? behavior : undefined,
+    }),
+  };
+  if (status !== undefined) {
+    const currentMetricsAnnotation = parseJson(annotations[METRIC_STATUSES_ANNOTATION]);
+    let currentMetrics: Json[] | undefined;
+    if (Array.isArray(currentMetricsAnnotation)) currentMetrics = (currentMetricsAnnotation as Json[]).map(metricStatusToV2);
+    else if (status.currentCPUUtilizationPercentage !== undefined) {
+      currentMetrics = [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: status.currentCPUUtilizationPercentage } } }];
+    }
+    const conditions = parseJson(annotations[CONDITIONS_ANNOTATION]);
+    out.status = compact({
+      observedGeneration: status.observedGeneration,
+      lastScaleTime: status.lastScaleTime,
+      currentReplicas: status.currentReplicas,
+      desiredReplicas: status.desiredReplicas,
+      currentMetrics,
+      conditions: Array.isArray(conditions) ? conditions : undefined,
+    });
+  }
+  return out;
+}
+
+/** Converts a HorizontalPodAutoscaler of either version to `to`; the object's apiVersion says where it starts. */
+export function convertHorizontalPodAutoscaler(object: KubeObject, to: GroupVersion): KubeObject {
+  const target = groupVersionString(to);
+  const source = object.apiVersion ?? V2;
+  if (source === target) return structuredClone(object);
+  if (source === V2 && target === V1) return toV1(object);
+  if (source === V1 && target === V2) return toV2(object);
+  throw new Error(`cannot convert HorizontalPodAutoscaler from ${source} to ${target}`);
+}

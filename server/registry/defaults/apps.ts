@@ -1,0 +1,60 @@
+/** apps/v1 defaults (the reference's SetDefaults_Deployment, _ReplicaSet, _StatefulSet, _DaemonSet). */
+import type { KubeObject } from '../../../storage/objects/types';
+import { child, fill, type Json } from './fill';
+import { defaultPodTemplateSpec } from './pod';
+
+function specOf(object: KubeObject): Json {
+  return child(object as Json, 'spec');
+}
+
+export function defaultDeployment(deployment: KubeObject): void {
+  const spec = specOf(deployment);
+  fill(spec, 'replicas', 1);
+  const strategy = child(spec, 'strategy');
+  fill(strategy, 'type', 'RollingUpdate');
+  if (strategy.type === 'RollingUpdate') {
+    const rollingUpdate = child(strategy, 'rollingUpdate');
+    fill(rollingUpdate, 'maxUnavailable', '25%');
+    fill(rollingUpdate, 'maxSurge', '25%');
+  }
+  fill(spec, 'revisionHistoryLimit', 10);
+  fill(spec, 'progressDeadlineSeconds', 600);
+  defaultPodTemplateSpec(spec.template as Json | undefined);
+}
+
+export function defaultReplicaSet(replicaSet: KubeObject): void {
+  const spec = specOf(replicaSet);
+  fill(spec, 'replicas', 1);
+  defaultPodTemplateSpec(spec.template as Json | undefined);
+}
+
+export function defaultStatefulSet(statefulSet: KubeObject): void {
+  const spec = specOf(statefulSet);
+  fill(spec, 'podManagementPolicy', 'OrderedReady');
+  const updateStrategy = child(spec, 'updateStrategy');
+  fill(updateStrategy, 'type', 'RollingUpdate');
+  if (updateStrategy.type === 'RollingUpdate') fill(child(updateStrategy, 'rollingUpdate'), 'partition', 0);
+  fill(spec, 'replicas', 1);
+  fill(spec, 'revisionHistoryLimit', 10);
+  const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
+  fill(retention, 'whenDeleted', 'Retain');
+  fill(retention, 'whenScaled', 'Retain');
+  for (const claim of (spec.volumeClaimTemplates as Json[] | undefined) ?? []) {
+    fill(child(claim, 'spec'), 'volumeMode', 'Filesystem');
+    fill(child(claim, 'status'), 'phase', 'Pending');
+  }
+  defaultPodTemplateSpec(spec.template as Json | undefined);
+}
+
+export function defaultDaemonSet(daemonSet: KubeObject): void {
+  const spec = specOf(daemonSet);
+  const updateStrategy = child(spec, 'updateStrategy');
+  fill(updateStrategy, 'type', 'RollingUpdate');
+  if (updateStrategy.type === 'RollingUpdate') {
+    const rollingUpdate = child(updateStrategy, 'rollingUpdate');
+    fill(rollingUpdate, 'maxUnavailable', 1);
+    fill(rollingUpdate, 'maxSurge', 0);
+  }
+  fill(spec, 'revisionHistoryLimit', 10);
+  defaultPodTemplateSpec(spec.template as Json | undefined);
+}

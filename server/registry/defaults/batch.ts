@@ -1,0 +1,33 @@
+/** batch/v1 defaults (the reference's SetDefaults_Job and SetDefaults_CronJob). */
+import type { KubeObject } from '../../../storage/objects/types';
+import { child, fill, type Json } from './fill';
+import { defaultPodTemplateSpec } from './pod';
+
+/** The backoff limit when a per-index limit is set: the largest int32, as the reference uses. */
+const MAX_INT32 = 2147483647;
+
+export function defaultJob(job: KubeObject): void {
+  const spec = child(job as Json, 'spec');
+  if (spec.completions === undefined && spec.parallelism === undefined) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  fill(spec, 'parallelism', 1);
+  fill(spec, 'backoffLimit', spec.backoffLimitPerIndex !== undefined ? MAX_INT32 : 6);
+  fill(spec, 'completionMode', 'NonIndexed');
+  fill(spec, 'suspend', false);
+  fill(spec, 'podReplacementPolicy', spec.podFailurePolicy !== undefined ? 'Failed' : 'TerminatingOrFailed');
+  defaultPodTemplateSpec(spec.template as Json | undefined);
+}
+
+export function defaultCronJob(cronJob: KubeObject): void {
+  const spec = child(cronJob as Json, 'spec');
+  fill(spec, 'concurrencyPolicy', 'Allow');
+  fill(spec, 'suspend', false);
+  fill(spec, 'successfulJobsHistoryLimit', 3);
+  fill(spec, 'failedJobsHistoryLimit', 1);
+  const jobTemplate = child(spec, 'jobTemplate');
+  const metadata = child(jobTemplate, 'metadata');
+  if (!('creationTimestamp' in metadata)) metadata.creationTimestamp = null;
+  defaultPodTemplateSpec(child(jobTemplate, 'spec').template as Json | undefined);
+}

@@ -1,0 +1,24 @@
+/** Small helpers shared by the defaulting modules: fill a field only when it is absent. */
+
+export type Json = Record<string, unknown>;
+
+/** Sets `object[key]` to `value` when absent (undefined or null); returns the field's value. */
+export function fill<T>(object: Json, key: string, value: T): T {
+  if (object[key] === undefined || object[key] === null) object[key] = value;
+  return object[key] as T;
+}
+
+/** The nested object at `key`, created empty when absent. */
+export function child(object: Json, key: string): Json {
+  return fill<Json>(object, key, {});
+}
+
+/** The array at `key` when it is one, else an empty list (never stored). */
+export function items(object: Json | undefined, key: string): Json[] {
+  const value = object?.[key];
+  return Array.isArray(value) ? (value as Json[]) : [];
+}
+
+export function isEmptyValue(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || value === 0;
+}

@@ -1,0 +1,123 @@
+/**
+ * Pod spec defaults (the reference's core/v1 SetDefaults_PodSpec, _Container, _Probe,
+ * _Volume ...), applied to Pods and to every pod template. Also fills the empty structs Go
+ * always prints (`resources: {}`, template `metadata.creationTimestamp: null`) so that
+ * objects read back look like the reference's.
+ */
+import { child, fill, items, type Json } from './fill';
+
+const VOLUME_SOURCE_DEFAULT_MODE = 420; // 0644
+
+function defaultProbe(probe: Json | undefined): void {
+  if (!probe) return;
+  fill(probe, 'timeoutSeconds', 1);
+  fill(probe, 'periodSeconds', 10);
+  fill(probe, 'successThreshold', 1);
+  fill(probe, 'failureThreshold', 3);
+  const httpGet = probe.httpGet as Json | undefined;
+  if (httpGet) {
+    fill(httpGet, 'path', '/');
+    fill(httpGet, 'scheme', 'HTTP');
+  }
+}
+
+function defaultHandler(handler: Json | undefined): void {
+  const httpGet = handler?.httpGet as Json | undefined;
+  if (httpGet) {
+    fill(httpGet, 'path', '/');
+    fill(httpGet, 'scheme', 'HTTP');
+  }
+}
+
+/** Always for `:latest` or an untagged image, else IfNotPresent (digests count as tags). */
+export function defaultImagePullPolicy(image: string): string {
+  if (image.includes('@')) return 'IfNotPresent';
+  const lastSegment = image.slice(image.lastIndexOf('/') + 1);
+  const colon = lastSegment.lastIndexOf(':');
+  const tag = colon < 0 ? '' : lastSegment.slice(colon + 1);
+  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultContainer(container: Json, hostNetwork: boolean): void {
+  if (typeof container.image === 'string' && container.image !== '') fill(container, 'imagePullPolicy', defaultImagePullPolicy(container.image));
+  fill(container, 'terminationMessagePath', '/dev/termination-log');
+  fill(container, 'terminationMessagePolicy', 'File');
+  const resources = child(container, 'resources');
+  // Limits without requests: requests default to the limits (SetDefaults_Pod).
+  const limits = resources.limits as Json | undefined;
+  if (limits && Object.keys(limits).length > 0) {
+    const requests = child(resources, 'requests');
+    for (const [name, quantity] of Object.entries(limits)) fill(requests, name, quantity);
+  }
+  for (const port of items(container, 'ports')) {
+    fill(port, 'protocol', 'TCP');
+    if (hostNetwork && port.containerPort !== undefined) fill(port, 'hostPort', port.containerPort);
+  }
+  for (const env of items(container, 'env')) {
+    const fieldRef = (env.valueFrom as Json | undefined)?.fieldRef as Json | undefined;
+    if (fieldRef) fill(fieldRef, 'apiVersion', 'v1');
+  }
+  defaultProbe(container.livenessProbe as Json | undefined);
+  defaultProbe(container.readinessProbe as Json | undefined);
+  defaultProbe(container.startupProbe as Json | undefined);
+  const lifecycle = container.lifecycle as Json | undefined;
+  defaultHandler(lifecycle?.postStart as Json | undefined);
+  defaultHandler(lifecycle?.preStop as Json | undefined);
+}
+
+const VOLUME_SOURCES_WITH_MODE = ['secret', 'configMap', 'downwardAPI', 'projected'];
+
+function defaultVolume(volume: Json): void {
+  const sources = Object.keys(volume).filter((key) => key !== 'name');
+  if (sources.length === 0) volume.emptyDir = {};
+  for (const source of VOLUME_SOURCES_WITH_MODE) {
+    const value = volume[source] as Json | undefined;
+    if (value) fill(value, 'defaultMode', VOLUME_SOURCE_DEFAULT_MODE);
+  }
+  const hostPath = volume.hostPath as Json | undefined;
+  if (hostPath) fill(hostPath, 'type', '');
+}
+
+export function defaultPodSpec(spec: Json): void {
+  fill(spec, 'dnsPolicy', 'ClusterFirst');
+  fill(spec, 'restartPolicy', 'Always');
+  fill(spec, 'terminationGracePeriodSeconds', 30);
+  fill(spec, 'securityContext', {});
+  fill(spec, 'schedulerName', 'default-scheduler');
+  fill(spec, 'enableServiceLinks', true);
+  const hostNetwork = spec.hostNetwork === true;
+  for (const container of items(spec, 'initContainers')) defaultContainer(container, hostNetwork);
+  for (const container of items(spec, 'containers')) defaultContainer(container, hostNetwork);
+  for (const container of items(spec, 'ephemeralContainers')) defaultContainer(container, hostNetwork);
+  for (const volume of items(spec, 'volumes')) defaultVolume(volume);
+  for (const toleration of items(spec, 'tolerations')) {
+    if (toleration.operator === undefined && toleration.key !== undefined) toleration.operator = 'Equal';
+  }
+}
+
+/** A pod template inside a workload: its metadata prints `creationTimestamp: null` like the reference's. */
+export function defaultPodTemplateSpec(template: Json | undefined): void {
+  if (!template) return;
+  const metadata = child(template, 'metadata');
+  if (!('creationTimestamp' in metadata)) metadata.creationTimestamp = null;
+  defaultPodSpec(child(template, 'spec'));
+}
+
+/** The QoS class the reference records in a new Pod's status. */
+export function podQOSClass(spec: Json): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const containers = [...items(spec, 'initContainers'), ...items(spec, 'containers')];
+  let anySet = false;
+  let guaranteed = containers.length > 0;
+  for (const container of containers) {
+    const resources = (container.resources as Json | undefined) ?? {};
+    const requests = (resources.requests as Record<string, unknown> | undefined) ?? {};
+    const limits = (resources.limits as Record<string, unknown> | undefined) ?? {};
+    const tracked = (list: Record<string, unknown>) => Object.keys(list).filter((name) => name === 'cpu' || name === 'memory');
+    if (tracked(requests).length > 0 || tracked(limits).length > 0) anySet = true;
+    for (const name of ['cpu', 'memory']) {
+      if (limits[name] === undefined || (requests[name] !== undefined && requests[name] !== limits[name])) guaranteed = false;
+    }
+  }
+  if (!anySet) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}

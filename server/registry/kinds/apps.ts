@@ -1,0 +1,82 @@
+/** apps/v1 resources. */
+import * as apps from '../../validation/apps';
+import * as defaults from '../defaults/apps';
+import type { ResourceType } from '../types';
+import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
+
+export const appsKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'apps',
+    resource: 'deployments',
+    kind: 'Deployment',
+    namespaced: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+    subresources: { status: true, scale: WORKLOAD_SCALE },
+    behaviour: {
+      defaults: defaults.defaultDeployment,
+      initialStatus: () => ({}),
+      tracksGeneration: true,
+      // Annotation changes also start a rollout evaluation in the reference.
+      generationAlsoFollows: (deployment) => deployment.metadata.annotations ?? {},
+      validate: apps.validateDeployment,
+      validateUpdate: apps.validateDeploymentUpdate,
+    },
+  }),
+  defineKind({
+    group: 'apps',
+    resource: 'replicasets',
+    kind: 'ReplicaSet',
+    namespaced: true,
+    shortNames: ['rs'],
+    categories: ['all'],
+    subresources: { status: true, scale: WORKLOAD_SCALE },
+    selectableFields: { 'status.replicas': (rs) => fieldAt('status.replicas')(rs) ?? '0' },
+    behaviour: {
+      defaults: defaults.defaultReplicaSet,
+      initialStatus: () => ({ replicas: 0 }),
+      tracksGeneration: true,
+      validate: apps.validateReplicaSet,
+      validateUpdate: apps.validateReplicaSetUpdate,
+    },
+  }),
+  defineKind({
+    group: 'apps',
+    resource: 'statefulsets',
+    kind: 'StatefulSet',
+    namespaced: true,
+    shortNames: ['sts'],
+    categories: ['all'],
+    subresources: { status: true, scale: WORKLOAD_SCALE },
+    behaviour: {
+      defaults: defaults.defaultStatefulSet,
+      initialStatus: () => ({ replicas: 0, availableReplicas: 0 }),
+      tracksGeneration: true,
+      validate: apps.validateStatefulSet,
+      validateUpdate: apps.validateStatefulSetUpdate,
+    },
+  }),
+  defineKind({
+    group: 'apps',
+    resource: 'daemonsets',
+    kind: 'DaemonSet',
+    namespaced: true,
+    shortNames: ['ds'],
+    categories: ['all'],
+    subresources: { status: true },
+    behaviour: {
+      defaults: defaults.defaultDaemonSet,
+      initialStatus: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
+      tracksGeneration: true,
+      validate: apps.validateDaemonSet,
+      validateUpdate: apps.validateDaemonSetUpdate,
+    },
+  }),
+  defineKind({
+    group: 'apps',
+    resource: 'controllerrevisions',
+    kind: 'ControllerRevision',
+    namespaced: true,
+    behaviour: { validate: apps.validateControllerRevision, validateUpdate: apps.validateControllerRevisionUpdate },
+  }),
+];

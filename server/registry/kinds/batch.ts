@@ -1,0 +1,68 @@
+/** batch/v1 resources. */
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../../../storage/objects/types';
+import * as batch from '../../validation/batch';
+import * as defaults from '../defaults/batch';
+import type { ResourceType } from '../types';
+import { defineKind, fieldAt } from './define';
+
+const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
+const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
+const LEGACY_JOB_NAME_LABEL = 'job-name';
+
+/**
+ * A Job without manualSelector selects its pods by its own uid, so the uid is fixed here
+ * (handlers keep a uid already set) and the template labels are added to match.
+ */
+function generateJobSelector(job: KubeObject): void {
+  const spec = (job.spec ?? (job.spec = {})) as { manualSelector?: boolean; selector?: unknown; template?: { metadata?: { labels?: Record<string, string> } } };
+  if (spec.manualSelector === true) return;
+  const uid = (job.metadata.uid ??= randomUUID());
+  const name = job.metadata.name ?? '';
+  spec.selector = { matchLabels: { [CONTROLLER_UID_LABEL]: uid } };
+  const template = (spec.template ??= {});
+  const metadata = (template.metadata ??= {});
+  metadata.labels = {
+    ...metadata.labels,
+    [CONTROLLER_UID_LABEL]: uid,
+    [JOB_NAME_LABEL]: name,
+    [LEGACY_CONTROLLER_UID_LABEL]: uid,
+    [LEGACY_JOB_NAME_LABEL]: name,
+  };
+}
+
+export const batchKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'batch',
+    resource: 'jobs',
+    kind: 'Job',
+    namespaced: true,
+    categories: ['all'],
+    subresources: { status: true },
+    selectableFields: { 'status.successful': (job) => fieldAt('status.succeeded')(job) ?? '0' },
+    behaviour: {
+      defaults: defaults.defaultJob,
+      initialStatus: () => ({}),
+      tracksGeneration: true,
+      prepareForCreate: generateJobSelector,
+      validate: batch.validateJob,
+      validateUpdate: batch.validateJobUpdate,
+    },
+  }),
+  defineKind({
+    group: 'batch',
+    resource: 'cronjobs',
+    kind: 'CronJob',
+    namespaced: true,
+    shortNames: ['cj'],
+    categories: ['all'],
+    subresources: { status: true },
+    behaviour: {
+      defaults: defaults.defaultCronJob,
+      initialStatus: () => ({}),
+      tracksGeneration: true,
+      validate: batch.validateCronJob,
+    },
+  }),
+];

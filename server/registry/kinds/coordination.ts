@@ -1,0 +1,5 @@
+/** coordination.k8s.io/v1 resources. */
+import type { ResourceType } from '../types';
+import { defineKind } from './define';
+
+export const coordinationKinds: readonly ResourceType[] = [defineKind({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', namespaced: true })];

@@ -1,0 +1,214 @@
+/** The core group (`/api/v1`) resources served by default. */
+import type { KubeObject } from '../../../storage/objects/types';
+import * as core from '../../validation/core';
+import { podQOSClass } from '../defaults/pod';
+import * as defaults from '../defaults/core';
+import type { ResourceType, SelectableFields } from '../types';
+import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from './define';
+import { convertEvent } from '../conversion/events';
+
+/** A field read with the value the reference prints when the field is absent (`false`, `0`). */
+function fieldOr(path: string, absent: string): (object: KubeObject) => string {
+  const read = fieldAt(path);
+  return (object) => read(object) ?? absent;
+}
+
+const POD_FIELDS: SelectableFields = {
+  ...selectable('spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'),
+  'spec.hostNetwork': fieldOr('spec.hostNetwork', 'false'),
+  // Old clients select on `spec.host`; the reference maps it to spec.nodeName.
+  'spec.host': fieldAt('spec.nodeName'),
+  'status.podIPs': (pod) => ((pod.status as { podIPs?: { ip: string }[] } | undefined)?.podIPs ?? []).map((p) => p.ip).join(',') || undefined,
+};
+
+export const EVENT_FIELDS: SelectableFields = {
+  ...selectable(
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'type',
+  ),
+  source: fieldAt('source.component'),
+};
+
+export const coreKinds: readonly ResourceType[] = [
+  defineKind({
+    group: '',
+    resource: 'namespaces',
+    kind: 'Namespace',
+    namespaced: false,
+    shortNames: ['ns'],
+    verbs: VERBS_WITHOUT_DELETECOLLECTION,
+    subresources: { status: true, finalize: true },
+    nameRule: 'dns-label',
+    selectableFields: selectable('status.phase'),
+    behaviour: {
+      defaults: defaults.defaultNamespace,
+      initialStatus: () => ({ phase: 'Active' }),
+      prepareForCreate: (namespace) => {
+        namespace.spec = { finalizers: ['kubernetes'] };
+      },
+      // spec.finalizers change only through /finalize.
+      prepareForUpdate: (namespace, old) => {
+        if (old.spec === undefined) delete namespace.spec;
+        else namespace.spec = structuredClone(old.spec);
+      },
+      validate: core.validateNamespace,
+    },
+  }),
+  defineKind({
+    group: '',
+    resource: 'pods',
+    kind: 'Pod',
+    namespaced: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    subresources: { status: true },
+    selectableFields: POD_FIELDS,
+    behaviour: {
+      defaults: defaults.defaultPod,
+      initialStatus: (pod) => ({ phase: 'Pending', qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}) }),
+      tracksGeneration: true,
+      validate: core.validatePod,
+      validateUpdate: core.validatePodUpdate,
+    },
+  }),
+  defineKind({
+    group: '',
+    resource: 'services',
+    kind: 'Service',
+    namespaced: true,
+    shortNames: ['svc'],
+    categories: ['all'],
+    storagePrefix: 'services/specs',
+    subresources: { status: true },
+    nameRule: 'dns1035-label',
+    selectableFields: selectable('spec.clusterIP', 'spec.type'),
+    behaviour: {
+      defaults: defaults.defaultService,
+      initialStatus: () => ({ loadBalancer: {} }),
+      validate: core.validateService,
+      validateUpdate: core.validateServiceUpdate,
+    },
+  }),
+  defineKind({
+    group: '',
+    resource: 'configmaps',
+    kind: 'ConfigMap',
+    namespaced: true,
+    shortNames: ['cm'],
+    behaviour: { validate: core.validateConfigMap, validateUpdate: core.validateConfigMapUpdate },
+  }),
+  defineKind({
+    group: '',
+    resource: 'secrets',
+    kind: 'Secret',
+    namespaced: true,
+    selectableFields: selectable('type'),
+    behaviour: { defaults: defaults.defaultSecret, validate: core.validateSecret, validateUpdate: core.validateSecretUpdate },
+  }),
+  defineKind({ group: '', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] }),
+  defineKind({
+    group: '',
+    resource: 'nodes',
+    kind: 'Node',
+    namespaced: false,
+    shortNames: ['no'],
+    storagePrefix: 'minions',
+    subresources: { status: true },
+    selectableFields: { 'spec.unschedulable': fieldOr('spec.unschedulable', 'false') },
+    // Nodes may set their status on create: no initialStatus.
+    behaviour: { defaults: defaults.defaultNode },
+  }),
+  defineKind({
+    group: '',
+    resource: 'events',
+    kind: 'Event',
+    namespaced: true,
+    shortNames: ['ev'],
+    selectableFields: EVENT_FIELDS,
+    convert: convertEvent,
+  }),
+  defineKind({
+    group: '',
+    resource: 'endpoints',
+    kind: 'Endpoints',
+    namespaced: true,
+    shortNames: ['ep'],
+    storagePrefix: 'services/endpoints',
+    behaviour: { defaults: defaults.defaultEndpoints },
+  }),
+  defineKind({
+    group: '',
+    resource: 'persistentvolumes',
+    kind: 'PersistentVolume',
+    namespaced: false,
+    shortNames: ['pv'],
+    subresources: { status: true },
+    behaviour: {
+      defaults: defaults.defaultPersistentVolume,
+      initialStatus: () => ({ phase: 'Pending' }),
+      validate: core.validatePersistentVolume,
+    },
+  }),
+  defineKind({
+    group: '',
+    resource: 'persistentvolumeclaims',
+    kind: 'PersistentVolumeClaim',
+    namespaced: true,
+    shortNames: ['pvc'],
+    subresources: { status: true },
+    behaviour: {
+      defaults: defaults.defaultPersistentVolumeClaim,
+      initialStatus: () => ({ phase: 'Pending' }),
+      validate: core.validatePersistentVolumeClaim,
+    },
+  }),
+  defineKind({
+    group: '',
+    resource: 'limitranges',
+    kind: 'LimitRange',
+    namespaced: true,
+    shortNames: ['limits'],
+    behaviour: { defaults: defaults.defaultLimitRange },
+  }),
+  defineKind({
+    group: '',
+    resource: 'resourcequotas',
+    kind: 'ResourceQuota',
+    namespaced: true,
+    shortNames: ['quota'],
+    subresources: { status: true },
+    behaviour: { initialStatus: () => ({}) },
+  }),
+  defineKind({
+    group: '',
+    resource: 'podtemplates',
+    kind: 'PodTemplate',
+    namespaced: true,
+    behaviour: { defaults: defaults.defaultPodTemplate, validate: core.validatePodTemplate },
+  }),
+  defineKind({
+    group: '',
+    resource: 'replicationcontrollers',
+    kind: 'ReplicationController',
+    namespaced: true,
+    shortNames: ['rc'],
+    categories: ['all'],
+    storagePrefix: 'controllers',
+    subresources: { status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' } },
+    selectableFields: { 'status.replicas': fieldOr('status.replicas', '0') },
+    behaviour: {
+      defaults: defaults.defaultReplicationController,
+      initialStatus: () => ({ replicas: 0 }),
+      tracksGeneration: true,
+      validate: core.validateReplicationController,
+    },
+  }),
+];

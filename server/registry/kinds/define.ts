@@ -1,0 +1,102 @@
+/**
+ * `defineKind` turns a short declaration into a full `ResourceType`: it fills the facts most
+ * kinds share (list kind, singular, the eight verbs, DNS-subdomain names, storage prefix = the
+ * resource, schema definition names) and builds the strategy from the generic one.
+ */
+import type { KubeObject } from '../../../storage/objects/types';
+import { buildStrategy, type KindBehaviour } from '../strategy';
+import type { GroupVersion, ResourceType, SelectableFields, Subresources, Verb } from '../types';
+
+export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+export const VERBS_WITHOUT_DELETECOLLECTION: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** The Go package of each group's API types, which names its schema definitions. */
+const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
+  '': 'core',
+  apps: 'apps',
+  batch: 'batch',
+  autoscaling: 'autoscaling',
+  policy: 'policy',
+  'coordination.k8s.io': 'coordination',
+  'events.k8s.io': 'events',
+  'discovery.k8s.io': 'discovery',
+  'networking.k8s.io': 'networking',
+  'scheduling.k8s.io': 'scheduling',
+  'storage.k8s.io': 'storage',
+  'rbac.authorization.k8s.io': 'rbac',
+  'certificates.k8s.io': 'certificates',
+};
+
+export function definitionName(group: string, version: string, kind: string): string {
+  const pkg = DEFINITION_PACKAGES[group];
+  if (pkg === undefined) throw new Error(`no schema package known for group ${JSON.stringify(group)}`);
+  return `io.k8s.api.${pkg}.${version}.${kind}`;
+}
+
+export interface KindDeclaration {
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /** Served versions, preferred first; the first is the storage version unless `storageVersion` says. */
+  readonly versions?: readonly string[];
+  readonly storageVersion?: string;
+  readonly storageGroup?: string;
+  readonly storagePrefix?: string;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  readonly verbs?: readonly Verb[];
+  readonly subresources?: Subresources;
+  readonly nameRule?: ResourceType['nameRule'];
+  readonly selectableFields?: SelectableFields;
+  readonly behaviour?: KindBehaviour;
+  readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
+}
+
+export function defineKind(declaration: KindDeclaration): ResourceType {
+  const versions = declaration.versions ?? ['v1'];
+  const nameRule = declaration.nameRule ?? 'dns-subdomain';
+  const subresources = declaration.subresources ?? {};
+  return {
+    group: declaration.group,
+    resource: declaration.resource,
+    singular: declaration.kind.toLowerCase(),
+    kind: declaration.kind,
+    listKind: `${declaration.kind}List`,
+    namespaced: declaration.namespaced,
+    versions: versions.map((version) => ({ version, definition: definitionName(declaration.group, version, declaration.kind) })),
+    storageVersion: declaration.storageVersion ?? versions[0],
+    ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
+    storagePrefix: declaration.storagePrefix ?? declaration.resource,
+    shortNames: declaration.shortNames ?? [],
+    categories: declaration.categories ?? [],
+    verbs: declaration.verbs ?? ALL_VERBS,
+    subresources,
+    nameRule,
+    selectableFields: declaration.selectableFields ?? {},
+    strategy: buildStrategy({ namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true }, declaration.behaviour),
+    ...(declaration.convert ? { convert: declaration.convert } : {}),
+  };
+}
+
+/** A selectable field read from a dotted path, printed as the reference's field sets print it. */
+export function fieldAt(path: string): (object: KubeObject) => string | undefined {
+  const parts = path.split('.');
+  return (object) => {
+    let value: unknown = object;
+    for (const part of parts) {
+      if (typeof value !== 'object' || value === null) return undefined;
+      value = (value as Record<string, unknown>)[part];
+    }
+    if (value === undefined || value === null) return undefined;
+    return typeof value === 'string' ? value : String(value);
+  };
+}
+
+/** Field readers for each path, keyed by the path itself. */
+export function selectable(...paths: string[]): SelectableFields {
+  return Object.fromEntries(paths.map((path) => [path, fieldAt(path)]));
+}
+
+/** The scale subresource of the workload kinds: replicas in spec/status, selector as a string in status. */
+export const WORKLOAD_SCALE = { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' } as const;

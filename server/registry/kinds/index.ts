@@ -1,0 +1,31 @@
+/** Every built-in resource type, grouped as the API serves them. */
+import type { ResourceType } from '../types';
+import { appsKinds } from './apps';
+import { autoscalingKinds } from './autoscaling';
+import { batchKinds } from './batch';
+import { certificatesKinds } from './certificates';
+import { coordinationKinds } from './coordination';
+import { coreKinds } from './core';
+import { discoveryKinds } from './discovery';
+import { eventsKinds } from './events';
+import { networkingKinds } from './networking';
+import { policyKinds } from './policy';
+import { rbacKinds } from './rbac';
+import { schedulingKinds } from './scheduling';
+import { storageKinds } from './storage';
+
+export const BUILTIN_KINDS: readonly ResourceType[] = [
+  ...coreKinds,
+  ...appsKinds,
+  ...batchKinds,
+  ...autoscalingKinds,
+  ...coordinationKinds,
+  ...eventsKinds,
+  ...discoveryKinds,
+  ...policyKinds,
+  ...networkingKinds,
+  ...schedulingKinds,
+  ...storageKinds,
+  ...rbacKinds,
+  ...certificatesKinds,
+];

@@ -1,0 +1,61 @@
+/** networking.k8s.io/v1 resources. */
+import type { KubeObject } from '../../../storage/objects/types';
+import { validateIngress } from '../../validation/networking';
+import { requireFields } from '../../validation/required';
+import { child, fill, items, type Json } from '../defaults/fill';
+import type { ResourceType } from '../types';
+import { defineKind } from './define';
+
+/** policyTypes: Ingress always, Egress when egress rules exist; rule ports default to TCP. */
+function defaultNetworkPolicy(policy: KubeObject): void {
+  const spec = child(policy as Json, 'spec');
+  const egress = items(spec, 'egress');
+  fill(spec, 'policyTypes', egress.length > 0 ? ['Ingress', 'Egress'] : ['Ingress']);
+  for (const rule of [...items(spec, 'ingress'), ...egress]) {
+    for (const port of items(rule, 'ports')) fill(port, 'protocol', 'TCP');
+  }
+}
+
+export const networkingKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'networking.k8s.io',
+    resource: 'ingresses',
+    kind: 'Ingress',
+    namespaced: true,
+    shortNames: ['ing'],
+    storagePrefix: 'ingress',
+    subresources: { status: true },
+    behaviour: { initialStatus: () => ({ loadBalancer: {} }), tracksGeneration: true, validate: validateIngress },
+  }),
+  defineKind({
+    group: 'networking.k8s.io',
+    resource: 'ingressclasses',
+    kind: 'IngressClass',
+    namespaced: false,
+    behaviour: { tracksGeneration: true, validate: requireFields('spec.controller') },
+  }),
+  defineKind({
+    group: 'networking.k8s.io',
+    resource: 'networkpolicies',
+    kind: 'NetworkPolicy',
+    namespaced: true,
+    shortNames: ['netpol'],
+    behaviour: { defaults: defaultNetworkPolicy, tracksGeneration: true },
+  }),
+  // Service IP bookkeeping: the cluster IP allocator holds each address as an IPAddress object.
+  defineKind({
+    group: 'networking.k8s.io',
+    resource: 'ipaddresses',
+    kind: 'IPAddress',
+    namespaced: false,
+    shortNames: ['ip'],
+  }),
+  defineKind({
+    group: 'networking.k8s.io',
+    resource: 'servicecidrs',
+    kind: 'ServiceCIDR',
+    namespaced: false,
+    subresources: { status: true },
+    behaviour: { initialStatus: () => ({}) },
+  }),
+];

@@ -1,0 +1,18 @@
+/** policy/v1 resources. */
+import type { ResourceType } from '../types';
+import { defineKind } from './define';
+
+export const policyKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'policy',
+    resource: 'poddisruptionbudgets',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: { status: true },
+    behaviour: {
+      initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
+      tracksGeneration: true,
+    },
+  }),
+];

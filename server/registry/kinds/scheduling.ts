@@ -1,0 +1,15 @@
+/** scheduling.k8s.io/v1 resources. */
+import type { ResourceType } from '../types';
+import { fill, type Json } from '../defaults/fill';
+import { defineKind } from './define';
+
+export const schedulingKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'scheduling.k8s.io',
+    resource: 'priorityclasses',
+    kind: 'PriorityClass',
+    namespaced: false,
+    shortNames: ['pc'],
+    behaviour: { defaults: (priorityClass) => void fill(priorityClass as Json, 'preemptionPolicy', 'PreemptLowerPriority') },
+  }),
+];

@@ -1,0 +1,125 @@
+/**
+ * The generic strategy every built-in kind starts from, and the builder that adds a kind's own
+ * facts to it. The handlers run the methods in the order written in types.ts; every built-in
+ * type's `strategy` has all methods filled, so handlers need no fallback of their own.
+ *
+ * What the generic behaviour does, after the reference's per-kind strategies:
+ * - create: with a status subresource, status is replaced by the kind's fresh status (most
+ *   kinds: the empty status Go prints, e.g. `{}` or `{replicas: 0}`); kinds that track
+ *   generation start at 1.
+ * - update of the main resource: status is kept from the stored object; generation goes up
+ *   by one when anything outside metadata and status changed.
+ * - update of the status subresource: everything but status is kept from the stored object,
+ *   including the metadata a status writer may not change (labels, annotations, finalizers,
+ *   owner references, generation, deletionTimestamp), as the reference's
+ *   ResetObjectMetaForStatus does.
+ * - validate: metadata rules (name rule, namespace, labels, annotations, owner references,
+ *   finalizers) then the kind's rules; validateUpdate adds what may not change.
+ */
+import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
+import type { FieldError, ResourceType, Strategy } from './types';
+import { deepEqual } from '../validation/field-errors';
+import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../validation/names';
+import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
+
+/** What a kind adds to the generic behaviour; everything optional. */
+export interface KindBehaviour {
+  /** Defaults on the storage-version object (may mutate). */
+  readonly defaults?: (object: KubeObject, version: string) => void;
+  /** The status a new object starts with; absent keeps what the client sent (Nodes). */
+  readonly initialStatus?: (object: KubeObject) => Record<string, unknown>;
+  /** Whether metadata.generation is kept (1 on create, +1 on spec changes). */
+  readonly tracksGeneration?: boolean;
+  /** Further fields whose change bumps generation (Deployments: `metadata.annotations`). */
+  readonly generationAlsoFollows?: (object: KubeObject) => unknown;
+  /** Extra create preparation after the generic one (may mutate). */
+  readonly prepareForCreate?: (object: KubeObject) => void;
+  /** Extra update preparation after the generic one (may mutate `object`). */
+  readonly prepareForUpdate?: (object: KubeObject, old: KubeObject) => void;
+  readonly validate?: (object: KubeObject) => FieldError[];
+  /** Update rules; absent: the create rules on the new object. */
+  readonly validateUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
+  readonly warnings?: (object: KubeObject, old: KubeObject | undefined) => string[];
+}
+
+export interface StrategyFacts {
+  readonly namespaced: boolean;
+  readonly nameRule: ResourceType['nameRule'];
+  readonly hasStatus: boolean;
+}
+
+const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
+  'dns-subdomain': nameIsDNSSubdomain,
+  'dns-label': nameIsDNSLabel,
+  'dns1035-label': nameIsDNS1035Label,
+  'path-segment': nameIsPathSegment,
+};
+
+/** Everything of an object outside metadata and status: what "the spec changed" compares. */
+function specPart(object: KubeObject): Record<string, unknown> {
+  const { metadata: _metadata, status: _status, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+  return rest;
+}
+
+/** Metadata a status write may not change (the reference's ResetObjectMetaForStatus). */
+const STATUS_PROTECTED_METADATA: readonly (keyof ObjectMeta)[] = [
+  'deletionTimestamp',
+  'generation',
+  'labels',
+  'annotations',
+  'finalizers',
+  'ownerReferences',
+];
+
+export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): Required<Strategy> {
+  const metaRules: ObjectMetaRules = { namespaced: facts.namespaced, validateName: NAME_VALIDATORS[facts.nameRule] };
+  return {
+    applyDefaults(object, version) {
+      kind.defaults?.(object, version);
+    },
+    prepareForCreate(object) {
+      if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object);
+      if (kind.tracksGeneration) object.metadata.generation = 1;
+      else delete object.metadata.generation;
+      kind.prepareForCreate?.(object);
+    },
+    prepareForUpdate(object, old) {
+      if (facts.hasStatus) {
+        if (old.status === undefined) delete object.status;
+        else object.status = structuredClone(old.status);
+      }
+      if (kind.tracksGeneration) {
+        const changed =
+          !deepEqual(specPart(object), specPart(old)) ||
+          (kind.generationAlsoFollows !== undefined && !deepEqual(kind.generationAlsoFollows(object), kind.generationAlsoFollows(old)));
+        const oldGeneration = old.metadata.generation ?? 0;
+        object.metadata.generation = changed ? oldGeneration + 1 : oldGeneration;
+      } else {
+        delete object.metadata.generation;
+      }
+      kind.prepareForUpdate?.(object, old);
+    },
+    prepareForStatusUpdate(object, old) {
+      const status = object.status;
+      for (const key of Object.keys(object)) {
+        if (key !== 'metadata' && key !== 'status' && key !== 'apiVersion' && key !== 'kind') delete object[key];
+      }
+      for (const [key, value] of Object.entries(specPart(old))) object[key] = structuredClone(value);
+      if (status === undefined) delete object.status;
+      for (const key of STATUS_PROTECTED_METADATA) {
+        if (old.metadata[key] === undefined) delete object.metadata[key];
+        else object.metadata[key] = structuredClone(old.metadata[key]);
+      }
+    },
+    validate(object) {
+      return [...validateObjectMeta(object.metadata, metaRules), ...(kind.validate?.(object) ?? [])];
+    },
+    validateUpdate(object, old) {
+      const kindErrors = kind.validateUpdate ? kind.validateUpdate(object, old) : (kind.validate?.(object) ?? []);
+      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRules), ...kindErrors];
+    },
+    warnings(object, old) {
+      return kind.warnings?.(object, old) ?? [];
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * apps/v1 workload rules: selectors that must exist, be non-empty, match the template's labels
+ * and never change; the template's restart policy; strategy enums and counts.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import type { FieldError } from '../registry/types';
+import { FieldPath, forbidden, goLabelSelector, goStringMap, immutable, invalid, notSupported, required } from './field-errors';
+import { selectorMatches, validateEnum, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
+import { validatePodTemplateSpec, type PodTemplateShape } from './pod';
+
+interface WorkloadSpec {
+  replicas?: number;
+  minReadySeconds?: number;
+  revisionHistoryLimit?: number;
+  progressDeadlineSeconds?: number;
+  selector?: LabelSelectorShape;
+  template?: PodTemplateShape;
+  strategy?: { type?: string; rollingUpdate?: unknown };
+  updateStrategy?: { type?: string };
+  podManagementPolicy?: string;
+  [field: string]: unknown;
+}
+
+const SPEC = FieldPath.root('spec');
+
+function specOf(object: KubeObject): WorkloadSpec {
+  return (object.spec as WorkloadSpec | undefined) ?? {};
+}
+
+/** Selector present and non-empty, template matching it with restartPolicy Always (ReplicaSet, Deployment, DaemonSet, StatefulSet). */
+function validateSelectorAndTemplate(spec: WorkloadSpec, emptySelectorMessage: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const selector = spec.selector;
+  if (selector === undefined) {
+    errors.push(required(SPEC.child('selector')));
+  } else {
+    errors.push(...validateLabelSelector(selector, SPEC.child('selector')));
+    if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
+      errors.push(invalid(SPEC.child('selector'), goLabelSelector(selector), emptySelectorMessage));
+    }
+  }
+  const template = spec.template;
+  if (template === undefined) return [...errors, required(SPEC.child('template'))];
+  const nonEmpty = selector !== undefined && Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length > 0;
+  if (nonEmpty && !selectorMatches(selector, template.metadata?.labels)) {
+    errors.push(invalid(SPEC.child('template', 'metadata', 'labels'), goStringMap(template.metadata?.labels), '`selector` does not match template `labels`'));
+  }
+  errors.push(...validatePodTemplateSpec(template, SPEC.child('template')));
+  const restartPolicy = template.spec?.restartPolicy;
+  if (restartPolicy !== undefined && restartPolicy !== 'Always') {
+    errors.push(notSupported(SPEC.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
+  }
+  if (template.spec?.activeDeadlineSeconds !== undefined) {
+    errors.push(forbidden(SPEC.child('template', 'spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+  }
+  return errors;
+}
+
+function selectorImmutable(object: KubeObject, old: KubeObject): FieldError[] {
+  return immutable(SPEC.child('selector'), specOf(object).selector, specOf(old).selector, goLabelSelector(specOf(object).selector));
+}
+
+export function validateDeployment(deployment: KubeObject): FieldError[] {
+  const spec = specOf(deployment);
+  const errors = [
+    ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment'),
+    ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
+    ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
+    ...validateEnum(spec.strategy?.type, ['Recreate', 'RollingUpdate'], SPEC.child('strategy', 'type'), true),
+  ];
+  if (spec.strategy?.type === 'Recreate' && spec.strategy.rollingUpdate !== undefined) {
+    errors.push(forbidden(SPEC.child('strategy', 'rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
+  }
+  if (spec.progressDeadlineSeconds !== undefined) {
+    errors.push(...validateNonnegative(spec.progressDeadlineSeconds, SPEC.child('progressDeadlineSeconds')));
+    if (spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) {
+      errors.push(invalid(SPEC.child('progressDeadlineSeconds'), spec.progressDeadlineSeconds, 'must be greater than minReadySeconds'));
+    }
+  }
+  return errors;
+}
+
+export function validateDeploymentUpdate(deployment: KubeObject, old: KubeObject): FieldError[] {
+  return [...validateDeployment(deployment), ...selectorImmutable(deployment, old)];
+}
+
+export function validateReplicaSet(replicaSet: KubeObject): FieldError[] {
+  const spec = specOf(replicaSet);
+  return [
+    ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
+    ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment'),
+  ];
+}
+
+export function validateReplicaSetUpdate(replicaSet: KubeObject, old: KubeObject): FieldError[] {
+  return [...validateReplicaSet(replicaSet), ...selectorImmutable(replicaSet, old)];
+}
+
+export function validateDaemonSet(daemonSet: KubeObject): FieldError[] {
+  const spec = specOf(daemonSet);
+  return [
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for daemonset'),
+    ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
+    ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
+    ...validateEnum(spec.updateStrategy?.type, ['OnDelete', 'RollingUpdate'], SPEC.child('updateStrategy', 'type'), true),
+  ];
+}
+
+export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject): FieldError[] {
+  return [...validateDaemonSet(daemonSet), ...selectorImmutable(daemonSet, old)];
+}
+
+export function validateStatefulSet(statefulSet: KubeObject): FieldError[] {
+  const spec = specOf(statefulSet);
+  return [
+    ...validateEnum(spec.podManagementPolicy, ['OrderedReady', 'Parallel'], SPEC.child('podManagementPolicy'), true),
+    ...validateEnum(spec.updateStrategy?.type, ['OnDelete', 'RollingUpdate'], SPEC.child('updateStrategy'), true),
+    ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
+    ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for statefulset'),
+  ];
+}
+
+/** Fields of a StatefulSet spec an update may change. */
+const STATEFULSET_MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+
+export function validateStatefulSetUpdate(statefulSet: KubeObject, old: KubeObject): FieldError[] {
+  const rest = (spec: WorkloadSpec) => Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
+  const errors = validateStatefulSet(statefulSet);
+  if (immutable(SPEC, rest(specOf(statefulSet)), rest(specOf(old))).length > 0) {
+    errors.push(
+      forbidden(
+        SPEC,
+        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+      ),
+    );
+  }
+  return errors;
+}
+
+export function validateControllerRevision(revision: KubeObject): FieldError[] {
+  return validateNonnegative(revision.revision as number | undefined, FieldPath.root('revision'));
+}
+
+export function validateControllerRevisionUpdate(revision: KubeObject, old: KubeObject): FieldError[] {
+  return [...validateControllerRevision(revision), ...immutable(FieldPath.root('data'), revision.data, old.data)];
+}

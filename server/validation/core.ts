@@ -1,0 +1,239 @@
+/**
+ * Kind rules of the core group beyond metadata: the checks behind the 422 messages kubectl
+ * users meet most (pods, services, config maps, secrets, namespaces, claims, controllers).
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import type { FieldError } from '../registry/types';
+import { deepEqual, duplicate, FieldPath, forbidden, GoValue, goStringMap, immutable, invalid, notSupported, required, tooLong } from './field-errors';
+import { isConfigMapKey, isDNS1123Label, isValidPortName, isValidPortNum } from './names';
+import { validateEnum, validateFinalizers, validateLabels, validateNonnegative } from './object-meta';
+import { validatePodSpec, validatePodSpecUpdate, validatePodTemplateSpec, type PodSpecShape, type PodTemplateShape } from './pod';
+
+type Json = Record<string, unknown>;
+
+function field<T>(object: KubeObject, name: string): T | undefined {
+  return object[name] as T | undefined;
+}
+
+export function validatePod(pod: KubeObject): FieldError[] {
+  return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'));
+}
+
+export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
+  return [...validatePod(pod), ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec'))];
+}
+
+export function validatePodTemplate(template: KubeObject): FieldError[] {
+  return validatePodTemplateSpec(field<PodTemplateShape>(template, 'template'), FieldPath.root('template'));
+}
+
+interface ServicePort {
+  name?: string;
+  port?: number;
+  protocol?: string;
+  targetPort?: number | string;
+  nodePort?: number;
+}
+
+interface ServiceSpec {
+  type?: string;
+  ports?: ServicePort[];
+  clusterIP?: string;
+  clusterIPs?: string[];
+  externalName?: string;
+  sessionAffinity?: string;
+  selector?: Record<string, string>;
+}
+
+const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+
+export function validateService(service: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = field<ServiceSpec>(service, 'spec') ?? {};
+  const specPath = FieldPath.root('spec');
+  const ports = spec.ports ?? [];
+  const headless = spec.clusterIP === 'None';
+  if (ports.length === 0 && !headless && spec.type !== 'ExternalName') errors.push(required(specPath.child('ports')));
+  const names = new Set<string>();
+  ports.forEach((port, i) => {
+    const at = specPath.child('ports').index(i);
+    if (ports.length > 1 && !port.name) errors.push(required(at.child('name')));
+    if (port.name) {
+      for (const message of isDNS1123Label(port.name)) errors.push(invalid(at.child('name'), port.name, message));
+      if (names.has(port.name)) errors.push(duplicate(at.child('name'), port.name));
+      names.add(port.name);
+    }
+    for (const message of isValidPortNum(port.port ?? 0)) errors.push(invalid(at.child('port'), port.port ?? 0, message));
+    errors.push(...validateEnum(port.protocol, ['SCTP', 'TCP', 'UDP'], at.child('protocol'), true));
+    if (typeof port.targetPort === 'number') {
+      for (const message of isValidPortNum(port.targetPort)) errors.push(invalid(at.child('targetPort'), port.targetPort, message));
+    } else if (typeof port.targetPort === 'string') {
+      for (const message of isValidPortName(port.targetPort)) errors.push(invalid(at.child('targetPort'), port.targetPort, message));
+    }
+  });
+  errors.push(...validateEnum(spec.type, SERVICE_TYPES, specPath.child('type'), true));
+  if (spec.type === 'ExternalName' && !spec.externalName) errors.push(required(specPath.child('externalName')));
+  errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
+  errors.push(...validateLabels(spec.selector, specPath.child('selector')));
+  return errors;
+}
+
+export function validateServiceUpdate(service: KubeObject, old: KubeObject): FieldError[] {
+  const errors = validateService(service);
+  const spec = field<ServiceSpec>(service, 'spec') ?? {};
+  const oldSpec = field<ServiceSpec>(old, 'spec') ?? {};
+  if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName' && (oldSpec.clusterIPs ?? []).length > 0) {
+    const next = spec.clusterIPs ?? [];
+    if (!deepEqual(next[0], oldSpec.clusterIPs?.[0])) {
+      errors.push(invalid(FieldPath.root('spec', 'clusterIPs').index(0), new GoValue(goStringSlice(next)), 'may not change once set'));
+    }
+  }
+  return errors;
+}
+
+function goStringSlice(values: readonly string[]): string {
+  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+}
+
+/** Total bytes allowed in a ConfigMap's or Secret's data. */
+export const MAX_DATA_SIZE = 1024 * 1024;
+
+export function validateConfigMap(configMap: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const data = field<Record<string, string>>(configMap, 'data') ?? {};
+  const binaryData = field<Record<string, string>>(configMap, 'binaryData') ?? {};
+  let size = 0;
+  for (const [key, value] of Object.entries(data)) {
+    for (const message of isConfigMapKey(key)) errors.push(invalid(FieldPath.root('data').key(key), key, message));
+    if (key in binaryData) errors.push(invalid(FieldPath.root('data').key(key), key, 'duplicate of key present in binaryData'));
+    size += Buffer.byteLength(value);
+  }
+  for (const [key, value] of Object.entries(binaryData)) {
+    for (const message of isConfigMapKey(key)) errors.push(invalid(FieldPath.root('binaryData').key(key), key, message));
+    size += Buffer.from(value, 'base64').length;
+  }
+  if (size > MAX_DATA_SIZE) errors.push(tooLong(FieldPath.root(''), MAX_DATA_SIZE));
+  return errors;
+}
+
+/** ConfigMaps and Secrets marked immutable keep their data (and the mark) for good. */
+function immutableDataErrors(next: KubeObject, old: KubeObject, dataFields: readonly string[]): FieldError[] {
+  if (old.immutable !== true) return [];
+  const errors: FieldError[] = [];
+  if (next.immutable !== true) errors.push(forbidden(FieldPath.root('immutable'), 'field is immutable when `immutable` is set'));
+  for (const name of dataFields) {
+    if (!deepEqual(next[name] ?? {}, old[name] ?? {})) errors.push(forbidden(FieldPath.root(name), 'field is immutable when `immutable` is set'));
+  }
+  return errors;
+}
+
+export function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): FieldError[] {
+  return [...validateConfigMap(configMap), ...immutableDataErrors(configMap, old, ['data', 'binaryData'])];
+}
+
+/** Keys each built-in secret type must carry. */
+const SECRET_REQUIRED_KEYS: Readonly<Record<string, readonly string[]>> = {
+  'kubernetes.io/dockercfg': ['.dockercfg'],
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
+  'kubernetes.io/tls': ['tls.key', 'tls.crt'],
+};
+
+export function validateSecret(secret: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const data = field<Record<string, string>>(secret, 'data') ?? {};
+  const dataPath = FieldPath.root('data');
+  let size = 0;
+  for (const [key, value] of Object.entries(data)) {
+    for (const message of isConfigMapKey(key)) errors.push(invalid(dataPath.key(key), key, message));
+    size += Buffer.from(value, 'base64').length;
+  }
+  if (size > MAX_DATA_SIZE) errors.push(tooLong(dataPath, MAX_DATA_SIZE));
+  const type = field<string>(secret, 'type') ?? '';
+  for (const key of SECRET_REQUIRED_KEYS[type] ?? []) {
+    if (!(key in data)) errors.push(required(dataPath.key(key)));
+  }
+  if (type === 'kubernetes.io/service-account-token' && !secret.metadata.annotations?.['kubernetes.io/service-account.name']) {
+    errors.push(required(FieldPath.root('metadata', 'annotations').key('kubernetes.io/service-account.name')));
+  }
+  if (type === 'kubernetes.io/basic-auth' && !('username' in data) && !('password' in data)) {
+    errors.push(required(dataPath.key('username')), required(dataPath.key('password')));
+  }
+  return errors;
+}
+
+export function validateSecretUpdate(secret: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...validateSecret(secret),
+    ...immutable(FieldPath.root('type'), secret.type ?? '', old.type ?? ''),
+    ...immutableDataErrors(secret, old, ['data']),
+  ];
+}
+
+export function validateNamespace(namespace: KubeObject): FieldError[] {
+  const spec = field<{ finalizers?: string[] }>(namespace, 'spec');
+  return validateFinalizers(spec?.finalizers, FieldPath.root('spec', 'finalizers'));
+}
+
+interface ClaimSpec {
+  accessModes?: string[];
+  resources?: { requests?: Record<string, string> };
+  volumeMode?: string;
+}
+
+const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+
+export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = field<ClaimSpec>(claim, 'spec') ?? {};
+  const specPath = FieldPath.root('spec');
+  if (!spec.accessModes || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
+  (spec.accessModes ?? []).forEach((mode) => {
+    if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
+  });
+  if (spec.resources?.requests?.storage === undefined) errors.push(required(specPath.child('resources').key('storage')));
+  errors.push(...validateEnum(spec.volumeMode, ['Block', 'Filesystem'], specPath.child('volumeMode')));
+  return errors;
+}
+
+export function validatePersistentVolume(volume: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = field<Json>(volume, 'spec') ?? {};
+  const specPath = FieldPath.root('spec');
+  if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes')));
+  const capacity = spec.capacity as Record<string, string> | undefined;
+  if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
+  return errors;
+}
+
+interface ReplicationControllerSpec {
+  replicas?: number;
+  minReadySeconds?: number;
+  selector?: Record<string, string>;
+  template?: PodTemplateShape;
+}
+
+export function validateReplicationController(controller: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = field<ReplicationControllerSpec>(controller, 'spec') ?? {};
+  const specPath = FieldPath.root('spec');
+  errors.push(...validateNonnegative(spec.replicas, specPath.child('replicas')));
+  errors.push(...validateNonnegative(spec.minReadySeconds, specPath.child('minReadySeconds')));
+  const selector = spec.selector ?? {};
+  if (Object.keys(selector).length === 0) errors.push(required(specPath.child('selector')));
+  else errors.push(...validateLabels(selector, specPath.child('selector')));
+  if (spec.template === undefined) {
+    errors.push(required(specPath.child('template')));
+    return errors;
+  }
+  const labels = spec.template.metadata?.labels ?? {};
+  if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
+    errors.push(invalid(specPath.child('template', 'metadata', 'labels'), goStringMap(spec.template.metadata?.labels), '`selector` does not match template `labels`'));
+  }
+  errors.push(...validatePodTemplateSpec(spec.template, specPath.child('template')));
+  const restartPolicy = spec.template.spec?.restartPolicy;
+  if (restartPolicy !== undefined && restartPolicy !== 'Always') {
+    errors.push(notSupported(specPath.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
+  }
+  return errors;
+}

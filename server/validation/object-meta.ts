@@ -1,0 +1,197 @@
+/**
+ * Validation of `metadata` on create and update, as the reference's ValidateObjectMeta and
+ * ValidateObjectMetaUpdate, plus the label, annotation and selector checks other kinds reuse.
+ */
+import type { ObjectMeta, OwnerReference } from '../../storage/objects/types';
+import type { FieldError } from '../registry/types';
+import { FieldPath, forbidden, immutable, invalid, required, tooLong, notSupported } from './field-errors';
+import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameValidator } from './names';
+
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+export function validateLabels(labels: Record<string, string> | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(labels ?? {})) {
+    for (const message of isQualifiedName(key)) errors.push(invalid(path, key, message));
+    for (const message of isValidLabelValue(value)) errors.push(invalid(path.key(key), value, message));
+  }
+  return errors;
+}
+
+export function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  let size = 0;
+  for (const [key, value] of Object.entries(annotations ?? {})) {
+    for (const message of isQualifiedName(key.toLowerCase())) errors.push(invalid(path, key, message));
+    size += Buffer.byteLength(key) + Buffer.byteLength(value);
+  }
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errors.push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT));
+  return errors;
+}
+
+const ORPHAN_FINALIZER = 'orphan';
+const FOREGROUND_FINALIZER = 'foregroundDeletion';
+const STANDARD_FINALIZERS = new Set(['kubernetes', ORPHAN_FINALIZER, FOREGROUND_FINALIZER]);
+
+export function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const finalizer of finalizers ?? []) {
+    const messages = isQualifiedName(finalizer);
+    for (const message of messages) errors.push(invalid(path, finalizer, message));
+    if (messages.length === 0 && !finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)) {
+      errors.push(invalid(path, finalizer, 'name is neither a standard finalizer name nor is it fully qualified'));
+    }
+  }
+  if (finalizers?.includes(ORPHAN_FINALIZER) && finalizers.includes(FOREGROUND_FINALIZER)) {
+    errors.push(invalid(path, finalizers, `finalizer ${FOREGROUND_FINALIZER} and ${ORPHAN_FINALIZER} cannot be both set`));
+  }
+  return errors;
+}
+
+export function validateOwnerReferences(references: readonly OwnerReference[] | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const controllers: string[] = [];
+  for (const ref of references ?? []) {
+    const version = (ref.apiVersion ?? '').split('/').pop() ?? '';
+    if (version === '') errors.push(invalid(path.child('apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
+    if (!ref.kind) errors.push(invalid(path.child('kind'), ref.kind ?? '', 'kind must not be empty'));
+    if (!ref.name) errors.push(invalid(path.child('name'), ref.name ?? '', 'name must not be empty'));
+    if (!ref.uid) errors.push(invalid(path.child('uid'), ref.uid ?? '', 'uid must not be empty'));
+    if (ref.controller === true) controllers.push(`${ref.kind}/${ref.name}`);
+  }
+  if (controllers.length > 1) {
+    errors.push(
+      invalid(path, references, `Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`),
+    );
+  }
+  return errors;
+}
+
+export interface ObjectMetaRules {
+  readonly namespaced: boolean;
+  readonly validateName: NameValidator;
+}
+
+/** Create-time metadata rules. `path` is `metadata` for top-level objects. */
+export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules, path = FieldPath.root('metadata')): FieldError[] {
+  const errors: FieldError[] = [];
+  if (meta.generateName) {
+    for (const message of rules.validateName(meta.generateName, true)) errors.push(invalid(path.child('generateName'), meta.generateName, message));
+  }
+  if (!meta.name) {
+    errors.push(required(path.child('name'), 'name or generateName is required'));
+  } else {
+    for (const message of rules.validateName(meta.name, false)) errors.push(invalid(path.child('name'), meta.name, message));
+  }
+  if (rules.namespaced) {
+    if (!meta.namespace) errors.push(required(path.child('namespace')));
+    else errors.push(...namespaceNameErrors(meta.namespace, path.child('namespace')));
+  } else if (meta.namespace) {
+    errors.push(forbidden(path.child('namespace'), 'not allowed on this type'));
+  }
+  if (typeof meta.generation === 'number' && meta.generation < 0) {
+    errors.push(invalid(path.child('generation'), meta.generation, 'must be greater than or equal to 0'));
+  }
+  errors.push(...validateLabels(meta.labels, path.child('labels')));
+  errors.push(...validateAnnotations(meta.annotations, path.child('annotations')));
+  errors.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
+  errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
+  return errors;
+}
+
+function namespaceNameErrors(namespace: string, path: FieldPath): FieldError[] {
+  return isDNS1123Label(namespace).map((message) => invalid(path, namespace, message));
+}
+
+/** Update-time metadata rules: the create rules on the new object, then what may not change. */
+export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta, rules: ObjectMetaRules, path = FieldPath.root('metadata')): FieldError[] {
+  const errors = validateObjectMeta({ ...next, generateName: undefined, name: next.name ?? old.name }, rules, path);
+  errors.push(...immutable(path.child('name'), next.name, old.name));
+  errors.push(...immutable(path.child('namespace'), next.namespace ?? '', old.namespace ?? ''));
+  errors.push(...immutable(path.child('uid'), next.uid ?? '', old.uid ?? ''));
+  errors.push(...immutable(path.child('creationTimestamp'), next.creationTimestamp ?? null, old.creationTimestamp ?? null, next.creationTimestamp ?? 'null'));
+  if ((next.generation ?? 0) < (old.generation ?? 0)) {
+    errors.push(invalid(path.child('generation'), next.generation ?? 0, 'must not be decremented'));
+  }
+  if (old.deletionTimestamp !== undefined && next.deletionTimestamp !== old.deletionTimestamp) {
+    errors.push(invalid(path.child('deletionTimestamp'), next.deletionTimestamp ?? 'null', 'field is immutable; may only be changed via deletion'));
+  }
+  if (old.deletionTimestamp !== undefined) {
+    const added = (next.finalizers ?? []).filter((f) => !(old.finalizers ?? []).includes(f));
+    if (added.length > 0) {
+      errors.push(
+        forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`),
+      );
+    }
+  }
+  return errors;
+}
+
+export interface LabelSelectorShape {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+/** The reference's ValidateLabelSelector (metav1 form). */
+export function validateLabelSelector(selector: LabelSelectorShape | undefined, path: FieldPath): FieldError[] {
+  if (selector === undefined) return [];
+  const errors: FieldError[] = [];
+  (selector.matchExpressions ?? []).forEach((expression, i) => {
+    const at = path.child('matchExpressions').index(i);
+    const values = expression.values ?? [];
+    switch (expression.operator) {
+      case 'In':
+      case 'NotIn':
+        if (values.length === 0) errors.push(required(at.child('values'), 'must be specified when `operator` is \'In\' or \'NotIn\''));
+        break;
+      case 'Exists':
+      case 'DoesNotExist':
+        if (values.length > 0) errors.push(forbidden(at.child('values'), 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
+        break;
+      default:
+        errors.push(invalid(at.child('operator'), expression.operator, 'not a valid selector operator'));
+    }
+    for (const message of isQualifiedName(expression.key ?? '')) errors.push(invalid(at.child('key'), expression.key ?? '', message));
+  });
+  errors.push(...validateLabels(selector.matchLabels, path.child('matchLabels')));
+  return errors;
+}
+
+/** Whether a metav1 LabelSelector selects a label set (an empty selector selects everything). */
+export function selectorMatches(selector: LabelSelectorShape, labels: Record<string, string> | undefined): boolean {
+  const set = labels ?? {};
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (set[key] !== value) return false;
+  }
+  for (const expression of selector.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(set, expression.key);
+    const values = expression.values ?? [];
+    switch (expression.operator) {
+      case 'In':
+        if (!has || !values.includes(set[expression.key])) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(set[expression.key])) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** A value that must be one of `supported` (sorted as the reference prints them). */
+export function validateEnum(value: string | undefined, supported: readonly string[], path: FieldPath, requiredWhenAbsent = false): FieldError[] {
+  if (value === undefined || value === '') return requiredWhenAbsent ? [required(path)] : [];
+  return supported.includes(value) ? [] : [notSupported(path, value, [...supported].sort())];
+}
+
+export function validateNonnegative(value: number | undefined, path: FieldPath): FieldError[] {
+  return typeof value === 'number' && value < 0 ? [invalid(path, value, 'must be greater than or equal to 0')] : [];
+}

@@ -1,0 +1,129 @@
+import { BuiltinRegistry } from '../../../server/registry/registry';
+import { storageGroupVersion, type ResourceType } from '../../../server/registry/types';
+
+const registry = new BuiltinRegistry();
+
+/** [group, version, resource, kind, namespaced, shortNames, storagePrefix] */
+const EXPECTED: [string, string, string, string, boolean, string[], string][] = [
+  ['', 'v1', 'namespaces', 'Namespace', false, ['ns'], 'namespaces'],
+  ['', 'v1', 'pods', 'Pod', true, ['po'], 'pods'],
+  ['', 'v1', 'services', 'Service', true, ['svc'], 'services/specs'],
+  ['', 'v1', 'configmaps', 'ConfigMap', true, ['cm'], 'configmaps'],
+  ['', 'v1', 'secrets', 'Secret', true, [], 'secrets'],
+  ['', 'v1', 'serviceaccounts', 'ServiceAccount', true, ['sa'], 'serviceaccounts'],
+  ['', 'v1', 'nodes', 'Node', false, ['no'], 'minions'],
+  ['', 'v1', 'events', 'Event', true, ['ev'], 'events'],
+  ['', 'v1', 'endpoints', 'Endpoints', true, ['ep'], 'services/endpoints'],
+  ['', 'v1', 'persistentvolumes', 'PersistentVolume', false, ['pv'], 'persistentvolumes'],
+  ['', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true, ['pvc'], 'persistentvolumeclaims'],
+  ['', 'v1', 'limitranges', 'LimitRange', true, ['limits'], 'limitranges'],
+  ['', 'v1', 'resourcequotas', 'ResourceQuota', true, ['quota'], 'resourcequotas'],
+  ['', 'v1', 'podtemplates', 'PodTemplate', true, [], 'podtemplates'],
+  ['', 'v1', 'replicationcontrollers', 'ReplicationController', true, ['rc'], 'controllers'],
+  ['apps', 'v1', 'deployments', 'Deployment', true, ['deploy'], 'deployments'],
+  ['apps', 'v1', 'replicasets', 'ReplicaSet', true, ['rs'], 'replicasets'],
+  ['apps', 'v1', 'statefulsets', 'StatefulSet', true, ['sts'], 'statefulsets'],
+  ['apps', 'v1', 'daemonsets', 'DaemonSet', true, ['ds'], 'daemonsets'],
+  ['apps', 'v1', 'controllerrevisions', 'ControllerRevision', true, [], 'controllerrevisions'],
+  ['batch', 'v1', 'jobs', 'Job', true, [], 'jobs'],
+  ['batch', 'v1', 'cronjobs', 'CronJob', true, ['cj'], 'cronjobs'],
+  ['coordination.k8s.io', 'v1', 'leases', 'Lease', true, [], 'leases'],
+  ['events.k8s.io', 'v1', 'events', 'Event', true, ['ev'], 'events'],
+  ['discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true, [], 'endpointslices'],
+  ['policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true, ['pdb'], 'poddisruptionbudgets'],
+  ['networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, ['ing'], 'ingress'],
+  ['networking.k8s.io', 'v1', 'ingressclasses', 'IngressClass', false, [], 'ingressclasses'],
+  ['networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, ['netpol'], 'networkpolicies'],
+  ['scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, ['pc'], 'priorityclasses'],
+  ['storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, ['sc'], 'storageclasses'],
+  ['rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true, [], 'roles'],
+  ['rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false, [], 'clusterroles'],
+  ['rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true, [], 'rolebindings'],
+  ['rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false, [], 'clusterrolebindings'],
+  ['certificates.k8s.io', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false, ['csr'], 'certificatesigningrequests'],
+  ['autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa'], 'horizontalpodautoscalers'],
+  ['autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa'], 'horizontalpodautoscalers'],
+];
+
+describe('BuiltinRegistry lookups', () => {
+  test.each(EXPECTED)('%s/%s %s resolves by resource and by kind', (group, version, resource, kind, namespaced, shortNames, storagePrefix) => {
+    const byResource = registry.find({ group, version }, resource);
+    expect(byResource).toBeDefined();
+    const type = byResource as ResourceType;
+    expect(type.kind).toBe(kind);
+    expect(type.listKind).toBe(`${kind}List`);
+    expect(type.singular).toBe(kind.toLowerCase());
+    expect(type.namespaced).toBe(namespaced);
+    expect([...type.shortNames]).toEqual(shortNames);
+    expect(type.storagePrefix).toBe(storagePrefix);
+    expect(registry.findKind({ group, version, kind })).toBe(type);
+  });
+
+  test('unknown resources and versions are not found', () => {
+    expect(registry.find({ group: '', version: 'v1' }, 'widgets')).toBeUndefined();
+    expect(registry.find({ group: 'apps', version: 'v1beta1' }, 'deployments')).toBeUndefined();
+    expect(registry.findKind({ group: 'apps', version: 'v1', kind: 'Pod' })).toBeUndefined();
+  });
+
+  test('all() is ordered by group, then resource', () => {
+    const keys = registry.all().map((t) => `${t.group}/${t.resource}`);
+    expect(keys).toEqual([...keys].sort((a, b) => a.localeCompare(b)));
+    expect(keys[0]).toBe('/configmaps');
+  });
+
+  test('autoscaling serves v2 (preferred, stored) and v1', () => {
+    const hpa = registry.find({ group: 'autoscaling', version: 'v1' }, 'horizontalpodautoscalers') as ResourceType;
+    expect(hpa.versions.map((v) => v.version)).toEqual(['v2', 'v1']);
+    expect(hpa.storageVersion).toBe('v2');
+    expect(hpa.versions[1].definition).toBe('io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler');
+  });
+
+  test('events.k8s.io Events are stored as core v1 Events', () => {
+    const events = registry.find({ group: 'events.k8s.io', version: 'v1' }, 'events') as ResourceType;
+    expect(storageGroupVersion(events)).toEqual({ group: '', version: 'v1' });
+    expect(events.storagePrefix).toBe('events');
+  });
+
+  test.each([
+    ['namespaces', '', ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']],
+    ['pods', '', ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']],
+  ])('verbs of %s', (resource, group, verbs) => {
+    expect(registry.find({ group, version: 'v1' }, resource)?.verbs).toEqual(verbs);
+  });
+
+  test.each([
+    ['namespaces', '', 'dns-label'],
+    ['services', '', 'dns1035-label'],
+    ['pods', '', 'dns-subdomain'],
+    ['roles', 'rbac.authorization.k8s.io', 'path-segment'],
+  ])('name rule of %s', (resource, group, rule) => {
+    expect(registry.find({ group, version: 'v1' }, resource)?.nameRule).toBe(rule);
+  });
+
+  test('subresources and categories', () => {
+    const deployments = registry.find({ group: 'apps', version: 'v1' }, 'deployments') as ResourceType;
+    expect(deployments.subresources).toEqual({ status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' } });
+    expect(deployments.categories).toEqual(['all']);
+    expect(registry.find({ group: '', version: 'v1' }, 'namespaces')?.subresources).toEqual({ status: true, finalize: true });
+  });
+
+  test('selectable fields read the reference values, with its defaults for absent fields', () => {
+    const pods = registry.find({ group: '', version: 'v1' }, 'pods') as ResourceType;
+    const pod = { metadata: { name: 'p' }, spec: { nodeName: 'n1' }, status: { phase: 'Running' } };
+    expect(pods.selectableFields['spec.nodeName'](pod)).toBe('n1');
+    expect(pods.selectableFields['status.phase'](pod)).toBe('Running');
+    expect(pods.selectableFields['spec.hostNetwork'](pod)).toBe('false');
+    const events = registry.find({ group: '', version: 'v1' }, 'events') as ResourceType;
+    expect(events.selectableFields['source']({ metadata: {}, source: { component: 'kubelet' } })).toBe('kubelet');
+    const rs = registry.find({ group: 'apps', version: 'v1' }, 'replicasets') as ResourceType;
+    expect(rs.selectableFields['status.replicas']({ metadata: {} })).toBe('0');
+  });
+
+  test('enabled() narrows what is served', () => {
+    const narrowed = new BuiltinRegistry({ enabled: (gv, resource) => !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets' });
+    expect(narrowed.find({ group: 'batch', version: 'v1' }, 'jobs')).toBeUndefined();
+    expect(narrowed.find({ group: '', version: 'v1' }, 'secrets')).toBeUndefined();
+    expect(narrowed.find({ group: 'autoscaling', version: 'v1' }, 'horizontalpodautoscalers')).toBeUndefined();
+    expect(narrowed.find({ group: 'autoscaling', version: 'v2' }, 'horizontalpodautoscalers')?.versions.map((v) => v.version)).toEqual(['v2']);
+  });
+});

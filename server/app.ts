@@ -1,0 +1,156 @@
+/**
+ * Builds the HTTPS server: TLS with client certificates, the handler chain, health and version
+ * endpoints, then whatever routes the caller mounts, and the shutdown sequence.
+ *
+ *   const server = createServer({ options, tls, routes: (app) => mountResourceApi(app), health: {...} });
+ *   const { url } = await server.listen();
+ *   process.once('SIGTERM', () => server.shutdown().then(() => process.exit(0)));
+ */
+import express from 'express';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { union as authenticatorUnion } from './authn/union';
+import type { Authenticator } from './authn/types';
+import { x509Authenticator } from './authn/x509';
+import { publicInfoAuthorizer } from './authz/public-info';
+import { systemMastersAuthorizer } from './authz/system-masters';
+import type { Authorizer } from './authz/types';
+import { union as authorizerUnion } from './authz/union';
+import type { ServerOptions } from './config/flags';
+import { versionHandler } from './discovery/version';
+import {
+  logCheck,
+  pingCheck,
+  shutdownCheck,
+  withGracePeriod,
+  type HealthCheck,
+  type PostStartHook,
+} from './health/checks';
+import { healthHandler } from './health/endpoints';
+import { handlerChain } from './http/chain';
+import { notFoundHandler, statusErrorHandler } from './http/errors';
+import { InFlightRequests } from './http/in-flight';
+
+export interface ServerTls {
+  readonly certPem: string;
+  readonly keyPem: string;
+  /** PEM bundle that verifies client certificates. */
+  readonly clientCaPem: string;
+}
+
+export interface HealthOptions {
+  /** In `/livez`, `/readyz` and `/healthz`, after `ping` and `log`: e.g. `etcd`. */
+  readonly checks?: readonly HealthCheck[];
+  /** In `/readyz` only, before the post-start hooks: e.g. `informer-sync`. */
+  readonly readinessChecks?: readonly HealthCheck[];
+  /** Everywhere, last but for `shutdown`; in `/livez` they pass during `--livez-grace-period`. */
+  readonly postStartHooks?: readonly PostStartHook[];
+}
+
+export interface CreateServerOptions {
+  readonly options: ServerOptions;
+  readonly tls: ServerTls;
+  /** Mounts the API's routes; they run after the whole chain (request info, authn, authz). */
+  readonly routes?: (app: express.Application) => void;
+  readonly health?: HealthOptions;
+  /** Tried after client certificates (bearer tokens, ...). */
+  readonly authenticators?: readonly Authenticator[];
+  /** Consulted after `system:masters` and the public health/version paths (RBAC, ...). */
+  readonly authorizers?: readonly Authorizer[];
+  /** The reference's `--request-timeout`; default 60 s. */
+  readonly requestTimeoutMs?: number;
+}
+
+export interface CapstanServer {
+  readonly app: express.Application;
+  readonly https: Server;
+  /** Listens on `--bind-address:--secure-port` (port 0: any free port). */
+  listen(): Promise<{ readonly port: number; readonly url: string }>;
+  /**
+   * Readiness fails at once; requests are still served for `--shutdown-delay-duration`; then
+   * the listener closes, short requests in flight finish, and remaining connections (watches)
+   * are cut. Resolves when the server is closed. Calling it again returns the same promise.
+   */
+  shutdown(): Promise<void>;
+  readonly shuttingDown: boolean;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export function createServer(create: CreateServerOptions): CapstanServer {
+  const { options } = create;
+  const startedAt = Date.now();
+  let shuttingDown = false;
+  let shutdownPromise: Promise<void> | undefined;
+  const inFlight = new InFlightRequests();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(
+    handlerChain({
+      authenticator: authenticatorUnion([x509Authenticator(), ...(create.authenticators ?? [])]),
+      anonymous: true,
+      authorizer: authorizerUnion([systemMastersAuthorizer(), publicInfoAuthorizer(), ...(create.authorizers ?? [])]),
+      inFlight,
+      requestTimeoutMs: create.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    }),
+  );
+
+  const checks = [pingCheck, logCheck, ...(create.health?.checks ?? [])];
+  const hooks = create.health?.postStartHooks ?? [];
+  const graceEndsAt = startedAt + options.livezGracePeriodMs;
+  app.use(
+    healthHandler({
+      livez: [...checks, ...hooks.map((hook) => withGracePeriod(hook, graceEndsAt))],
+      readyz: [...checks, ...(create.health?.readinessChecks ?? []), ...hooks, shutdownCheck(() => shuttingDown)],
+      healthz: [...checks, ...hooks],
+    }),
+  );
+  app.get('/version', versionHandler());
+  create.routes?.(app);
+  app.use(notFoundHandler());
+  app.use(statusErrorHandler());
+
+  const https = createHttpsServer(
+    {
+      cert: create.tls.certPem,
+      key: create.tls.keyPem,
+      ca: create.tls.clientCaPem,
+      requestCert: true,
+      // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
+      rejectUnauthorized: false,
+    },
+    app,
+  );
+
+  async function shutdown(): Promise<void> {
+    shuttingDown = true;
+    if (options.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayMs));
+    const closed = new Promise<void>((resolve) => https.close(() => resolve()));
+    https.closeIdleConnections();
+    await inFlight.drained();
+    https.closeAllConnections();
+    await closed;
+  }
+
+  return {
+    app,
+    https,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        https.once('error', reject);
+        https.listen(options.securePort, options.bindAddress, () => {
+          https.off('error', reject);
+          const { port } = https.address() as AddressInfo;
+          const host = options.bindAddress.includes(':') ? `[${options.bindAddress}]` : options.bindAddress;
+          resolve({ port, url: `https://${host}:${port}` });
+        });
+      }),
+    shutdown: () => (shutdownPromise ??= shutdown()),
+    get shuttingDown() {
+      return shuttingDown;
+    },
+  };
+}

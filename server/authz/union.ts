@@ -1,0 +1,39 @@
+/**
+ * Consults authorizers in order: the first allow or deny decides; if all have no opinion, the
+ * answer is no opinion with their reasons, which the chain turns into a denial.
+ */
+import { NO_OPINION, type AuthorizationResult, type Authorizer } from './types';
+
+export function union(authorizers: readonly Authorizer[]): Authorizer {
+  return {
+    authorize(attributes) {
+      const reasons: string[] = [];
+      for (let i = 0; i < authorizers.length; i++) {
+        const result = authorizers[i].authorize(attributes);
+        if (result instanceof Promise) return finishAsync(result, authorizers.slice(i + 1), attributes, reasons);
+        if (result.decision !== 'no-opinion') return result;
+        if (result.reason) reasons.push(result.reason);
+      }
+      return noOpinion(reasons);
+    },
+  };
+}
+
+async function finishAsync(
+  pending: Promise<AuthorizationResult>,
+  remaining: readonly Authorizer[],
+  attributes: Parameters<Authorizer['authorize']>[0],
+  reasons: string[],
+): Promise<AuthorizationResult> {
+  const result = await pending;
+  if (result.decision !== 'no-opinion') return result;
+  if (result.reason) reasons.push(result.reason);
+  const rest = await union(remaining).authorize(attributes);
+  if (rest.decision !== 'no-opinion') return rest;
+  if (rest.reason) reasons.push(rest.reason);
+  return noOpinion(reasons);
+}
+
+function noOpinion(reasons: readonly string[]): AuthorizationResult {
+  return reasons.length === 0 ? NO_OPINION : { decision: 'no-opinion', reason: reasons.join('\n') };
+}

@@ -1,0 +1,175 @@
+/**
+ * Command-line flags, named as the reference server names them so operators bring what they
+ * know. Both `--flag=value` and `--flag value` are accepted.
+ */
+import { parseGoDuration } from './duration';
+
+export interface ServerOptions {
+  /** 0 asks the system for a free port (tests). */
+  readonly securePort: number;
+  readonly bindAddress: string;
+  readonly tlsCertFile?: string;
+  readonly tlsPrivateKeyFile?: string;
+  readonly clientCaFile?: string;
+  /** Empty: the embedded SQLite store under the data dir. */
+  readonly etcdServers: readonly string[];
+  readonly etcdPrefix: string;
+  /** 0 disables compaction. */
+  readonly etcdCompactionIntervalMs: number;
+  readonly shutdownDelayMs: number;
+  readonly featureGates: Readonly<Record<string, boolean>>;
+  /** `group/version` (or `api/all`, ...) → `true`/`false`, a bare key meaning `true`. */
+  readonly runtimeConfig: Readonly<Record<string, string>>;
+  readonly livezGracePeriodMs: number;
+  readonly dataDir: string;
+}
+
+export const DEFAULT_OPTIONS: ServerOptions = {
+  securePort: 6443,
+  bindAddress: '127.0.0.1',
+  etcdServers: [],
+  etcdPrefix: '/registry',
+  etcdCompactionIntervalMs: 5 * 60_000,
+  shutdownDelayMs: 0,
+  featureGates: {},
+  runtimeConfig: {},
+  livezGracePeriodMs: 0,
+  dataDir: './data',
+};
+
+export class FlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FlagError';
+  }
+}
+
+type Options = { -readonly [K in keyof ServerOptions]: ServerOptions[K] };
+
+interface FlagSpec {
+  readonly usage: string;
+  /** Parses the value into the options; throws a plain Error whose text follows "invalid argument". */
+  readonly apply: (options: Options, value: string) => void;
+}
+
+const FLAGS: Readonly<Record<string, FlagSpec>> = {
+  'secure-port': {
+    usage: 'port for HTTPS (default 6443; 0 picks a free port)',
+    apply: (o, v) => (o.securePort = parsePort(v)),
+  },
+  'bind-address': { usage: 'address to listen on (default 127.0.0.1)', apply: (o, v) => (o.bindAddress = v) },
+  'tls-cert-file': { usage: 'serving certificate (PEM); default: generated under --data-dir', apply: (o, v) => (o.tlsCertFile = v) },
+  'tls-private-key-file': { usage: 'key of --tls-cert-file (PEM)', apply: (o, v) => (o.tlsPrivateKeyFile = v) },
+  'client-ca-file': { usage: 'CA bundle verifying client certificates; default: the generated CA', apply: (o, v) => (o.clientCaFile = v) },
+  'etcd-servers': {
+    usage: 'comma-separated etcd URLs; none: embedded SQLite store',
+    apply: (o, v) => (o.etcdServers = splitList(v)),
+  },
+  'etcd-prefix': { usage: 'key prefix (default /registry)', apply: (o, v) => (o.etcdPrefix = v) },
+  'etcd-compaction-interval': {
+    usage: 'Go duration between compactions (default 5m0s; 0 disables)',
+    apply: (o, v) => (o.etcdCompactionIntervalMs = parseNonNegativeDuration(v)),
+  },
+  'shutdown-delay-duration': {
+    usage: 'Go duration to keep serving after SIGTERM while /readyz fails (default 0s)',
+    apply: (o, v) => (o.shutdownDelayMs = parseNonNegativeDuration(v)),
+  },
+  'feature-gates': { usage: 'A=true,B=false', apply: (o, v) => (o.featureGates = { ...o.featureGates, ...parseFeatureGates(v) }) },
+  'runtime-config': {
+    usage: 'group/version=true|false,... (api/all, api/ga, api/beta, api/alpha too)',
+    apply: (o, v) => (o.runtimeConfig = { ...o.runtimeConfig, ...parseRuntimeConfig(v) }),
+  },
+  'livez-grace-period': {
+    usage: 'Go duration during which /livez ignores unfinished post-start hooks (default 0s)',
+    apply: (o, v) => (o.livezGracePeriodMs = parseNonNegativeDuration(v)),
+  },
+  'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store (default ./data)', apply: (o, v) => (o.dataDir = v) },
+};
+
+export type ParseResult = { readonly options: ServerOptions } | { readonly help: string };
+
+/** Parses argv (without `node` and the script). Throws `FlagError` with a message for the operator. */
+export function parseFlags(argv: readonly string[]): ParseResult {
+  const options: Options = { ...DEFAULT_OPTIONS };
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return { help: usage() };
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf('=');
+    const name = equals < 0 ? arg.slice(2) : arg.slice(2, equals);
+    const spec = FLAGS[name];
+    if (spec === undefined) throw new FlagError(`unknown flag: --${name}`);
+    let value: string;
+    if (equals >= 0) value = arg.slice(equals + 1);
+    else if (i + 1 < argv.length) value = argv[++i];
+    else throw new FlagError(`flag needs an argument: --${name}`);
+    try {
+      spec.apply(options, value);
+    } catch (error) {
+      throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: ${(error as Error).message}`);
+    }
+  }
+  if (positional.length > 0) {
+    throw new FlagError(`"capstan" does not take any arguments, got ${JSON.stringify(positional)}`);
+  }
+  return { options };
+}
+
+export function usage(): string {
+  const lines = Object.entries(FLAGS).map(([name, spec]) => `  --${name.padEnd(28)} ${spec.usage}`);
+  return `Usage: capstan [flags]\n\nFlags:\n${lines.join('\n')}\n`;
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value)) throw new Error('not a port number');
+  const port = Number(value);
+  if (port > 65535) throw new Error('port must be at most 65535');
+  return port;
+}
+
+function parseNonNegativeDuration(value: string): number {
+  const ms = parseGoDuration(value);
+  if (ms < 0) throw new Error('must not be negative');
+  return ms;
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** The spellings Go's strconv.ParseBool accepts. */
+const GO_BOOLEANS: Readonly<Record<string, boolean>> = {
+  '1': true, t: true, T: true, true: true, TRUE: true, True: true,
+  '0': false, f: false, F: false, false: false, FALSE: false, False: false,
+};
+
+function parseFeatureGates(value: string): Record<string, boolean> {
+  const gates: Record<string, boolean> = {};
+  for (const entry of splitList(value)) {
+    const [name, setting, ...extra] = entry.split('=');
+    if (setting === undefined || extra.length > 0) throw new Error(`missing bool value for ${name}`);
+    const parsed = GO_BOOLEANS[setting];
+    if (parsed === undefined) {
+      throw new Error(`invalid value of ${name}: ${setting}, err: strconv.ParseBool: parsing ${JSON.stringify(setting)}: invalid syntax`);
+    }
+    gates[name] = parsed;
+  }
+  return gates;
+}
+
+function parseRuntimeConfig(value: string): Record<string, string> {
+  const config: Record<string, string> = {};
+  for (const entry of splitList(value)) {
+    const equals = entry.indexOf('=');
+    if (equals < 0) config[entry] = 'true';
+    else config[entry.slice(0, equals)] = entry.slice(equals + 1);
+  }
+  return config;
+}

@@ -1,0 +1,47 @@
+/**
+ * Stage: who is asking. An invalid credential is a 401; no credential at all makes the request
+ * anonymous (`system:anonymous`, group `system:unauthenticated`) when anonymous requests are
+ * enabled. Authenticated users also get the group `system:authenticated`.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import {
+  ANONYMOUS_USER,
+  AUTHENTICATED_GROUP,
+  UNAUTHENTICATED_GROUP,
+  type AuthenticationResult,
+  type Authenticator,
+  type UserInfo,
+} from '../authn/types';
+import { unauthorized } from '../status/catalogue';
+import { writeStatus } from '../status/write';
+import './request-context';
+
+export interface AuthenticationOptions {
+  readonly authenticator: Authenticator;
+  /** The reference's `--anonymous-auth` (default true). */
+  readonly anonymous: boolean;
+}
+
+export function withAuthentication(options: AuthenticationOptions): RequestHandler {
+  const decide = (result: AuthenticationResult, req: Request, res: Response, next: NextFunction) => {
+    if (result && 'user' in result) {
+      req.user = withAuthenticatedGroup(result.user);
+    } else if (result === undefined && options.anonymous) {
+      req.user = ANONYMOUS_USER;
+    } else {
+      writeStatus(res, unauthorized());
+      return;
+    }
+    next();
+  };
+  return (req, res, next) => {
+    const result = options.authenticator.authenticate(req);
+    if (result instanceof Promise) result.then((settled) => decide(settled, req, res, next), next);
+    else decide(result, req, res, next);
+  };
+}
+
+function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.groups.includes(AUTHENTICATED_GROUP) || user.groups.includes(UNAUTHENTICATED_GROUP)) return user;
+  return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
+}

@@ -1,0 +1,33 @@
+/** Stage: resolve the request's info once and keep it on the request. */
+import type { RequestHandler } from 'express';
+import { badRequest } from '../status/catalogue';
+import { writeStatus } from '../status/write';
+import './request-context';
+import { RequestInfoError, resolveRequestInfo } from './request-info';
+
+export function withRequestInfo(): RequestHandler {
+  return (req, res, next) => {
+    const url = req.url;
+    const queryStart = url.indexOf('?');
+    const rawPath = queryStart < 0 ? url : url.slice(0, queryStart);
+    req.rawQuery = queryStart < 0 ? '' : url.slice(queryStart + 1);
+    let path: string;
+    try {
+      path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
+    } catch {
+      writeStatus(res, badRequest(`invalid URL escape in path ${JSON.stringify(rawPath)}`));
+      return;
+    }
+    try {
+      req.requestInfo = resolveRequestInfo({ method: req.method, path, query: req.rawQuery });
+    } catch (error) {
+      if (!(error instanceof RequestInfoError)) throw error;
+      // The reference answers such paths with a plain-text 500.
+      res.statusCode = 500;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.end(`Internal Server Error: ${JSON.stringify(req.originalUrl)}: failed to create RequestInfo: ${error.message}\n`);
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates under the data
+ * dir, serve HTTPS, write the admin kubeconfig, and shut down gracefully on SIGTERM/SIGINT.
+ */
+import { mkdirSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { createServer } from './app';
+import { FlagError, parseFlags, type ServerOptions } from './config/flags';
+import { writeAdminKubeconfig } from './kubeconfig';
+import { ensurePki } from './pki/pki';
+
+async function main(argv: readonly string[]): Promise<void> {
+  let options: ServerOptions;
+  try {
+    const parsed = parseFlags(argv);
+    if ('help' in parsed) {
+      process.stdout.write(parsed.help);
+      return;
+    }
+    options = parsed.options;
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    process.stderr.write(`Error: ${error.message}\nRun with --help for the list of flags.\n`);
+    process.exit(1);
+  }
+
+  mkdirSync(options.dataDir, { recursive: true });
+  const pki = await ensurePki(options);
+  const server = createServer({
+    options,
+    tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
+  });
+  const { port, url } = await server.listen();
+  console.log(`capstan listening on ${url}`);
+
+  if (pki.servingSignedByCa) {
+    const kubeconfig = writeAdminKubeconfig({
+      dataDir: options.dataDir,
+      serverUrl: `https://${kubeconfigHost(options.bindAddress)}:${port}`,
+      caPem: pki.ca.certPem,
+      clientCertPem: pki.admin.certPem,
+      clientKeyPem: pki.admin.keyPem,
+    });
+    console.log(`admin kubeconfig: ${kubeconfig}`);
+  } else {
+    console.log('admin kubeconfig: not written (the serving certificate comes from --tls-cert-file)');
+  }
+  // performance.now() counts from process start, so this includes loading the modules.
+  console.log(`started in ${Math.round(performance.now())} ms`);
+
+  const stop = (signal: string) => {
+    console.log(`${signal} received: shutting down`);
+    server.shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+/** Where the admin reaches this server: the bind address when it is one, else loopback. */
+function kubeconfigHost(bindAddress: string): string {
+  if (bindAddress === '0.0.0.0' || bindAddress === '::' || isIP(bindAddress) === 0) return '127.0.0.1';
+  return isIP(bindAddress) === 6 ? `[${bindAddress}]` : bindAddress;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error('capstan failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+/**
+ * The certificates a start needs: made under `<data-dir>/pki/` on the first start and reused
+ * afterwards, unless the operator brings their own with the reference's flags.
+ */
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import { issueCa, issueLeaf, type IssuedCertificate } from './certificates';
+
+export interface Pki {
+  /** What the HTTPS server presents. */
+  readonly serving: IssuedCertificate;
+  /** PEM bundle that verifies client certificates. */
+  readonly clientCaPem: string;
+  /** The generated CA: signs the serving certificate (unless the operator brought one) and the admin's. */
+  readonly ca: IssuedCertificate;
+  /** `CN=kubernetes-admin, O=system:masters`, signed by the generated CA. */
+  readonly admin: IssuedCertificate;
+  /** True when the serving certificate is the generated one, so the generated CA verifies it. */
+  readonly servingSignedByCa: boolean;
+}
+
+export interface PkiOptions {
+  readonly dataDir: string;
+  readonly bindAddress: string;
+  readonly tlsCertFile?: string;
+  readonly tlsPrivateKeyFile?: string;
+  readonly clientCaFile?: string;
+}
+
+const CA_VALID_DAYS = 3650;
+const LEAF_VALID_DAYS = 365;
+/** Renew leaf certificates this long before they expire. */
+const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
+
+export async function ensurePki(options: PkiOptions): Promise<Pki> {
+  const dir = join(options.dataDir, 'pki');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+
+  const ca = await reuseOrIssue(dir, 'ca', () => true, () => issueCa({ commonName: 'capstan-ca', validDays: CA_VALID_DAYS }));
+  const admin = await reuseOrIssue(dir, 'admin', isFresh, () =>
+    issueLeaf({ ca, subject: 'CN=kubernetes-admin, O=system:masters', usage: 'client', validDays: LEAF_VALID_DAYS }),
+  );
+
+  const clientCaPem = options.clientCaFile ? readFileSync(options.clientCaFile, 'utf8') : ca.certPem;
+  if (options.tlsCertFile || options.tlsPrivateKeyFile) {
+    if (!options.tlsCertFile || !options.tlsPrivateKeyFile) {
+      throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
+    }
+    const serving = {
+      certPem: readFileSync(options.tlsCertFile, 'utf8'),
+      keyPem: readFileSync(options.tlsPrivateKeyFile, 'utf8'),
+    };
+    return { serving, clientCaPem, ca, admin, servingSignedByCa: false };
+  }
+
+  const addresses = servingAddresses(options.bindAddress);
+  const serving = await reuseOrIssue(
+    dir,
+    'apiserver',
+    (cert) => isFresh(cert) && addresses.every((ip) => cert.checkIP(ip) !== undefined),
+    () =>
+      issueLeaf({
+        ca,
+        subject: 'CN=capstan-apiserver',
+        usage: 'server',
+        dnsNames: ['localhost'],
+        ipAddresses: addresses,
+        validDays: LEAF_VALID_DAYS,
+      }),
+  );
+  return { serving, clientCaPem, ca, admin, servingSignedByCa: true };
+}
+
+/** Loopback names plus the bind address when it is a concrete address. */
+function servingAddresses(bindAddress: string): string[] {
+  const addresses = ['127.0.0.1', '::1'];
+  const unspecified = bindAddress === '0.0.0.0' || bindAddress === '::';
+  if (isIP(bindAddress) !== 0 && !unspecified && !addresses.includes(bindAddress)) addresses.push(bindAddress);
+  return addresses;
+}
+
+function isFresh(cert: X509Certificate): boolean {
+  return Date.parse(cert.validTo) - RENEW_BEFORE_MS > Date.now();
+}
+
+async function reuseOrIssue(
+  dir: string,
+  name: string,
+  stillGood: (cert: X509Certificate) => boolean,
+  issue: () => Promise<IssuedCertificate>,
+): Promise<IssuedCertificate> {
+  const certPath = join(dir, `${name}.crt`);
+  const keyPath = join(dir, `${name}.key`);
+  if (existsSync(certPath) && existsSync(keyPath)) {
+    const existing = { certPem: readFileSync(certPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8') };
+    if (stillGood(new X509Certificate(existing.certPem))) return existing;
+  }
+  const issued = await issue();
+  // Key first, each written whole then renamed, so a crash never leaves a cert without its key.
+  writeAtomically(keyPath, issued.keyPem, 0o600);
+  writeAtomically(certPath, issued.certPem, 0o644);
+  return issued;
+}
+
+function writeAtomically(path: string, content: string, mode: number): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, content, { mode });
+  renameSync(temporary, path);
+}

@@ -1,0 +1,81 @@
+/**
+ * The one error class that reaches clients: it carries a `metav1.Status`, and
+ * `server/status/write.ts` is the one place that turns it into a response.
+ */
+
+export interface StatusCause {
+  readonly type?: string;
+  readonly message?: string;
+  readonly field?: string;
+}
+
+export interface StatusDetails {
+  readonly name?: string;
+  readonly group?: string;
+  /** The resource (plural) for most errors; the kind for Invalid, as the reference does. */
+  readonly kind?: string;
+  readonly uid?: string;
+  readonly causes?: readonly StatusCause[];
+  readonly retryAfterSeconds?: number;
+}
+
+/** `metav1.Status` with `status: Failure`; fields in the reference's JSON order. */
+export interface Status {
+  readonly kind: 'Status';
+  readonly apiVersion: 'v1';
+  /** ListMeta: an expired continue token carries a fresh one here. */
+  readonly metadata: { readonly continue?: string };
+  readonly status: 'Failure';
+  readonly message: string;
+  /** Empty for errors the server could not classify (the reference's StatusReasonUnknown). */
+  readonly reason: string;
+  readonly details?: StatusDetails;
+  readonly code: number;
+}
+
+export interface StatusInit {
+  readonly code: number;
+  readonly reason: string;
+  readonly message: string;
+  readonly details?: StatusDetails;
+  readonly continueToken?: string;
+}
+
+export class StatusError extends Error {
+  readonly status: Status;
+
+  constructor(init: StatusInit) {
+    super(init.message);
+    this.name = 'StatusError';
+    this.status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: init.continueToken === undefined ? {} : { continue: init.continueToken },
+      status: 'Failure',
+      message: init.message,
+      reason: init.reason,
+      details: init.details === undefined ? undefined : withoutEmptyFields(init.details),
+      code: init.code,
+    };
+  }
+
+  get code(): number {
+    return this.status.code;
+  }
+
+  get reason(): string {
+    return this.status.reason;
+  }
+}
+
+/** The reference omits empty strings and empty cause lists (`omitempty`). */
+function withoutEmptyFields(details: StatusDetails): StatusDetails {
+  return {
+    ...(details.name ? { name: details.name } : {}),
+    ...(details.group ? { group: details.group } : {}),
+    ...(details.kind ? { kind: details.kind } : {}),
+    ...(details.uid ? { uid: details.uid } : {}),
+    ...(details.causes && details.causes.length > 0 ? { causes: details.causes } : {}),
+    ...(details.retryAfterSeconds ? { retryAfterSeconds: details.retryAfterSeconds } : {}),
+  };
+}

@@ -1,0 +1,76 @@
+import { DurationError, parseGoDuration } from '../../../server/config/duration';
+import { DEFAULT_OPTIONS, FlagError, parseFlags } from '../../../server/config/flags';
+
+function options(argv: string[]) {
+  const result = parseFlags(argv);
+  if (!('options' in result)) throw new Error('expected options');
+  return result.options;
+}
+
+describe('parseGoDuration', () => {
+  it.each([
+    ['0', 0], ['5m0s', 300_000], ['5m', 300_000], ['1h2m3.5s', 3_723_500], ['300ms', 300], ['1.5h', 5_400_000],
+    ['-2s', -2000], ['+2s', 2000], ['.5s', 500], ['1us', 0.001], ['1µs', 0.001], ['10ns', 0.00001], ['0s', 0],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseGoDuration(text)).toBeCloseTo(ms as number, 9);
+  });
+
+  it.each([
+    ['', 'time: invalid duration ""'],
+    ['abc', 'time: invalid duration "abc"'],
+    ['5', 'time: missing unit in duration "5"'],
+    ['5x', 'time: unknown unit "x" in duration "5x"'],
+    ['.s', 'time: invalid duration ".s"'],
+    ['-', 'time: invalid duration "-"'],
+  ])('%j fails with Go\'s message', (text, message) => {
+    expect(() => parseGoDuration(text)).toThrow(new DurationError(message));
+  });
+});
+
+describe('parseFlags', () => {
+  it('has the defaults', () => {
+    expect(options([])).toEqual(DEFAULT_OPTIONS);
+    expect(DEFAULT_OPTIONS).toMatchObject({ securePort: 6443, bindAddress: '127.0.0.1', etcdPrefix: '/registry', etcdCompactionIntervalMs: 300_000, dataDir: './data' });
+  });
+
+  it('takes --flag=value and --flag value', () => {
+    expect(
+      options([
+        '--secure-port=7443', '--bind-address', '127.0.0.2', '--etcd-servers=http://127.0.0.1:2379, http://127.0.0.1:2380',
+        '--etcd-prefix', '/capstan', '--etcd-compaction-interval=0', '--shutdown-delay-duration', '1.5s',
+        '--feature-gates=A=true,B=false', '--feature-gates', 'C=1', '--runtime-config=api/all=true,apps/v1beta1',
+        '--livez-grace-period=30s', '--data-dir=/tmp/x', '--tls-cert-file', 'c.pem', '--tls-private-key-file=k.pem', '--client-ca-file=ca.pem',
+      ]),
+    ).toEqual({
+      securePort: 7443,
+      bindAddress: '127.0.0.2',
+      etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:2380'],
+      etcdPrefix: '/capstan',
+      etcdCompactionIntervalMs: 0,
+      shutdownDelayMs: 1500,
+      featureGates: { A: true, B: false, C: true },
+      runtimeConfig: { 'api/all': 'true', 'apps/v1beta1': 'true' },
+      livezGracePeriodMs: 30_000,
+      dataDir: '/tmp/x',
+      tlsCertFile: 'c.pem',
+      tlsPrivateKeyFile: 'k.pem',
+      clientCaFile: 'ca.pem',
+    });
+  });
+
+  it.each([
+    [['--no-such-flag=1'], 'unknown flag: --no-such-flag'],
+    [['--secure-port'], 'flag needs an argument: --secure-port'],
+    [['--secure-port=http'], 'invalid argument "http" for "--secure-port" flag: not a port number'],
+    [['--etcd-compaction-interval=5'], 'invalid argument "5" for "--etcd-compaction-interval" flag: time: missing unit in duration "5"'],
+    [['--feature-gates=A=yes'], 'invalid argument "A=yes" for "--feature-gates" flag: invalid value of A: yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [['serve'], '"capstan" does not take any arguments, got ["serve"]'],
+  ])('%j fails: %s', (argv, message) => {
+    expect(() => parseFlags(argv)).toThrow(new FlagError(message));
+  });
+
+  it('answers --help with the flag list', () => {
+    const result = parseFlags(['--help']);
+    expect('help' in result && result.help).toContain('--etcd-servers');
+  });
+});

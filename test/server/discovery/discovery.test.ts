@@ -4,7 +4,9 @@ import type { Server } from 'node:http';
 import { parseAccept } from '../../../server/discovery/accept';
 import { chooseDiscoveryRepresentation, mountDiscovery } from '../../../server/discovery/mount-discovery';
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
-import { servedGroups } from '../../../server/discovery/served-groups';
+import { servedGroups, type ServedGroupVersion } from '../../../server/discovery/served-groups';
+import { apiResourceListDocument } from '../../../server/discovery/legacy-documents';
+import { BuiltinRegistry } from '../../../server/registry/registry';
 import type { APIGroupDiscoveryList } from '../../../server/discovery/aggregated-documents';
 import type { APIGroupList, APIResourceList } from '../../../server/discovery/legacy-documents';
 import { FIXTURE_TYPES, fixtureRegistry } from './fixtures';
@@ -240,5 +242,30 @@ describe('discovery over HTTP', () => {
     } finally {
       registry.replace(FIXTURE_TYPES);
     }
+  });
+});
+
+describe('discovery of the built-in registry', () => {
+  const groups = servedGroups(new BuiltinRegistry().all());
+  const resourcesOf = (group: string, version: string) =>
+    apiResourceListDocument(groups.find((g) => g.name === group)?.versions.find((v) => v.version === version) as ServedGroupVersion)
+      .resources;
+
+  test('groups in the reference order, preferred versions first', () => {
+    const names = groups.map((group) => group.name);
+    expect(names.slice(0, 4)).toEqual(['', 'apps', 'events.k8s.io', 'autoscaling']);
+    expect(names.indexOf('rbac.authorization.k8s.io')).toBeLessThan(names.indexOf('storage.k8s.io'));
+    expect(groups.find((group) => group.name === 'autoscaling')?.versions.map((v) => v.version)).toEqual(['v2', 'v1']);
+  });
+
+  test('deployments with scale and status; events share the core storage hash', () => {
+    expect(resourcesOf('apps', 'v1').filter((r) => r.name.startsWith('deployments'))).toMatchObject([
+      { name: 'deployments', shortNames: ['deploy'], categories: ['all'], storageVersionHash: '8aSe+NMegvE=' },
+      { name: 'deployments/scale', group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      { name: 'deployments/status', kind: 'Deployment' },
+    ]);
+    const coreEvents = resourcesOf('', 'v1').find((r) => r.name === 'events');
+    const groupEvents = resourcesOf('events.k8s.io', 'v1').find((r) => r.name === 'events');
+    expect(groupEvents?.storageVersionHash).toBe(coreEvents?.storageVersionHash);
   });
 });

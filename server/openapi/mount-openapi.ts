@@ -15,6 +15,7 @@ import { StatusError } from '../status/status-error';
 import { parseAccept, rangeMatchesType } from '../discovery/accept';
 import { memoizeOnRegistry } from '../discovery/registry-snapshot';
 import { findServedGroupVersion, servedGroups } from '../discovery/served-groups';
+import { versionInfo } from '../discovery/version';
 import type { Definitions } from './component-schemas';
 import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
 
@@ -22,8 +23,8 @@ export interface OpenAPIOptions {
   readonly registry: ResourceRegistry;
   /** The schema definitions (OpenAPI v2 form); called once, at the first request that needs them. */
   readonly definitions: () => Definitions;
-  /** The server's `gitVersion`, shown as the documents' `info.version`. */
-  readonly serverVersion: string;
+  /** Shown as the documents' `info.version`; default: the `gitVersion` of `/version`. */
+  readonly serverVersion?: string;
 }
 
 interface EncodedDocument {
@@ -42,9 +43,10 @@ function encode(document: object): EncodedDocument {
 
 export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   const { registry } = options;
-  const info: DocumentInfo = { title: 'Kubernetes', version: options.serverVersion };
   let definitions: Definitions | undefined;
   const loadDefinitions = () => (definitions ??= options.definitions());
+  let info: DocumentInfo | undefined;
+  const documentInfo = () => (info ??= { title: 'Kubernetes', version: options.serverVersion ?? versionInfo().gitVersion });
 
   const groups = memoizeOnRegistry(registry, servedGroups);
   // One lazily built document per group-version; the map itself is rebuilt with the registry.
@@ -56,7 +58,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     if (cached) return cached;
     const groupVersion = findServedGroupVersion(groups(), group, version);
     if (!groupVersion) return undefined;
-    const encoded = encode(openAPIV3Document({ groupVersion, definitions: loadDefinitions(), info }));
+    const encoded = encode(openAPIV3Document({ groupVersion, definitions: loadDefinitions(), info: documentInfo() }));
     documents.set(key, encoded);
     return encoded;
   };
@@ -71,7 +73,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     return Buffer.from(JSON.stringify(openAPIV3Root(hashes)));
   });
   const v2Document = memoizeOnRegistry(registry, () =>
-    encode(openAPIV2Document({ groups: groups(), definitions: loadDefinitions(), info })),
+    encode(openAPIV2Document({ groups: groups(), definitions: loadDefinitions(), info: documentInfo() })),
   );
 
   app.get('/openapi/v3', (request, response) => {

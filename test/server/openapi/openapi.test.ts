@@ -1,7 +1,10 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { servedGroups } from '../../../server/discovery/served-groups';
+import { openAPIV3Document, openAPIV3PathKey } from '../../../server/openapi/documents';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
+import { BuiltinRegistry } from '../../../server/registry/registry';
 import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
 
 interface Parameter {
@@ -243,4 +246,26 @@ describe('OpenAPI over HTTP', () => {
     expect((await get('/openapi/v2', { 'if-none-match': response.headers.get('etag') as string })).status).toBe(304);
     expect((await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' })).status).toBe(406);
   });
+});
+
+describe('OpenAPI documents of the built-in registry', () => {
+  const groups = servedGroups(new BuiltinRegistry().all());
+
+  test.each(groups.flatMap((group) => group.versions.map((groupVersion) => [openAPIV3PathKey(groupVersion), groupVersion] as const)))(
+    '%s: valid refs and fieldValidation on every write, even where the schema data lacks a definition',
+    (_key, groupVersion) => {
+      const document = openAPIV3Document({ groupVersion, definitions: FIXTURE_DEFINITIONS, info: { title: 'Kubernetes', version: 'v1.34.0' } }) as V3Document;
+      for (const ref of refsIn(document)) expect(document.components.schemas[ref.slice('#/components/schemas/'.length)]).toBeDefined();
+      const writes = operationsOf(document.paths).filter(({ method }) => (WRITE_METHODS as readonly string[]).includes(method));
+      for (const { operation } of writes) expect(operation.parameters?.map((p) => p.name)).toContain('fieldValidation');
+      for (const resource of groupVersion.resources) {
+        const schema = document.components.schemas[resource.served.definition];
+        expect(schema['x-kubernetes-group-version-kind']).toContainEqual({
+          group: groupVersion.group,
+          kind: resource.type.kind,
+          version: groupVersion.version,
+        });
+      }
+    },
+  );
 });

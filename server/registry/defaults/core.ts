@@ -1,10 +1,10 @@
 /** core/v1 defaults other than the pod spec's (Service, Namespace, Secret, claims, volumes, controllers ...). */
 import type { KubeObject } from '../../../storage/objects/types';
 import { child, fill, isEmptyValue, items, type Json } from './fill';
-import { defaultPodSpec, defaultPodTemplateSpec } from './pod';
+import { defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
 
 export function defaultPod(pod: KubeObject): void {
-  defaultPodSpec(child(pod as Json, 'spec'));
+  defaultPodObjectSpec(child(pod as Json, 'spec'));
 }
 
 export function defaultPodTemplate(podTemplate: KubeObject): void {

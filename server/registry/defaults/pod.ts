@@ -29,30 +29,21 @@ function defaultHandler(handler: Json | undefined): void {
   }
 }
 
-/** Always for `:latest` or an untagged image, else IfNotPresent (digests count as tags). */
+/** Always for `:latest` or an untagged image, else IfNotPresent (also for digests and for no image at all). */
 export function defaultImagePullPolicy(image: string): string {
-  if (image.includes('@')) return 'IfNotPresent';
+  if (image === '' || image.includes('@')) return 'IfNotPresent';
   const lastSegment = image.slice(image.lastIndexOf('/') + 1);
   const colon = lastSegment.lastIndexOf(':');
   const tag = colon < 0 ? '' : lastSegment.slice(colon + 1);
   return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-function defaultContainer(container: Json, hostNetwork: boolean): void {
-  if (typeof container.image === 'string' && container.image !== '') fill(container, 'imagePullPolicy', defaultImagePullPolicy(container.image));
+function defaultContainer(container: Json): void {
+  fill(container, 'imagePullPolicy', defaultImagePullPolicy(typeof container.image === 'string' ? container.image : ''));
   fill(container, 'terminationMessagePath', '/dev/termination-log');
   fill(container, 'terminationMessagePolicy', 'File');
-  const resources = child(container, 'resources');
-  // Limits without requests: requests default to the limits (SetDefaults_Pod).
-  const limits = resources.limits as Json | undefined;
-  if (limits && Object.keys(limits).length > 0) {
-    const requests = child(resources, 'requests');
-    for (const [name, quantity] of Object.entries(limits)) fill(requests, name, quantity);
-  }
-  for (const port of items(container, 'ports')) {
-    fill(port, 'protocol', 'TCP');
-    if (hostNetwork && port.containerPort !== undefined) fill(port, 'hostPort', port.containerPort);
-  }
+  fill(container, 'resources', {});
+  for (const port of items(container, 'ports')) fill(port, 'protocol', 'TCP');
   for (const env of items(container, 'env')) {
     const fieldRef = (env.valueFrom as Json | undefined)?.fieldRef as Json | undefined;
     if (fieldRef) fill(fieldRef, 'apiVersion', 'v1');
@@ -63,6 +54,24 @@ function defaultContainer(container: Json, hostNetwork: boolean): void {
   const lifecycle = container.lifecycle as Json | undefined;
   defaultHandler(lifecycle?.postStart as Json | undefined);
   defaultHandler(lifecycle?.preStop as Json | undefined);
+}
+
+/** Defaults only Pods get, not pod templates (the reference's SetDefaults_Pod). */
+function defaultPodOnly(spec: Json): void {
+  fill(spec, 'enableServiceLinks', true);
+  const containers = [...items(spec, 'initContainers'), ...items(spec, 'containers')];
+  for (const container of containers) {
+    // Limits without requests: requests default to the limits.
+    const resources = child(container, 'resources');
+    const limits = resources.limits as Json | undefined;
+    if (limits && Object.keys(limits).length > 0) {
+      const requests = child(resources, 'requests');
+      for (const [name, quantity] of Object.entries(limits)) fill(requests, name, quantity);
+    }
+    if (spec.hostNetwork === true) {
+      for (const port of items(container, 'ports')) if (port.containerPort !== undefined) fill(port, 'hostPort', port.containerPort);
+    }
+  }
 }
 
 const VOLUME_SOURCES_WITH_MODE = ['secret', 'configMap', 'downwardAPI', 'projected'];
@@ -78,21 +87,23 @@ function defaultVolume(volume: Json): void {
   if (hostPath) fill(hostPath, 'type', '');
 }
 
+/** Defaults of every pod spec, in Pods and in templates (SetDefaults_PodSpec and below). */
 export function defaultPodSpec(spec: Json): void {
   fill(spec, 'dnsPolicy', 'ClusterFirst');
   fill(spec, 'restartPolicy', 'Always');
   fill(spec, 'terminationGracePeriodSeconds', 30);
   fill(spec, 'securityContext', {});
   fill(spec, 'schedulerName', 'default-scheduler');
-  fill(spec, 'enableServiceLinks', true);
-  const hostNetwork = spec.hostNetwork === true;
-  for (const container of items(spec, 'initContainers')) defaultContainer(container, hostNetwork);
-  for (const container of items(spec, 'containers')) defaultContainer(container, hostNetwork);
-  for (const container of items(spec, 'ephemeralContainers')) defaultContainer(container, hostNetwork);
+  for (const container of items(spec, 'initContainers')) defaultContainer(container);
+  for (const container of items(spec, 'containers')) defaultContainer(container);
+  for (const container of items(spec, 'ephemeralContainers')) defaultContainer(container);
   for (const volume of items(spec, 'volumes')) defaultVolume(volume);
-  for (const toleration of items(spec, 'tolerations')) {
-    if (toleration.operator === undefined && toleration.key !== undefined) toleration.operator = 'Equal';
-  }
+}
+
+/** A Pod's spec: the common defaults plus the Pod-only ones. */
+export function defaultPodObjectSpec(spec: Json): void {
+  defaultPodSpec(spec);
+  defaultPodOnly(spec);
 }
 
 /** A pod template inside a workload: its metadata prints `creationTimestamp: null` like the reference's. */

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeObject } from '../../../storage/objects/types';
+import type { RevisionedStore } from '../../../storage/store';
+import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
+import { ResourceStore } from '../../../storage/objects/resource-store';
+import { ClusterIPAllocator, ipAddressReservations } from '../../../server/registry/allocators/cluster-ip';
+
+let dir: string;
+let store: RevisionedStore;
+let ipAddresses: ResourceStore;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'capstan-clusterip-'));
+  store = await openSqliteStore({ path: join(dir, 'state.db') });
+  ipAddresses = new ResourceStore({ store, keyPrefix: '/registry/ipaddresses', qualifiedResource: { group: 'networking.k8s.io', resource: 'ipaddresses' }, namespaced: false });
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function service(name: string, spec: Record<string, unknown> = {}): KubeObject {
+  return { metadata: { name, namespace: 'default' }, spec: { type: 'ClusterIP', ...spec } };
+}
+
+/** Picks the values in order, then repeats the last: forces two allocators onto the same address. */
+function scripted(...values: number[]): (n: number) => number {
+  let i = 0;
+  return () => values[Math.min(i++, values.length - 1)];
+}
+
+describe('ClusterIPAllocator over IPAddress objects in a real SQLite store', () => {
+  test('allocates inside 10.96.0.0/12 and records the owner', async () => {
+    const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(ipAddresses), random: scripted(0) });
+    const svc = service('web');
+    expect(await allocator.allocate(svc)).toEqual([]);
+    expect(svc.spec).toMatchObject({ clusterIP: '10.96.0.2', clusterIPs: ['10.96.0.2'] });
+    const ipAddress = await ipAddresses.get({ name: '10.96.0.2' });
+    expect(ipAddress.spec).toEqual({ parentRef: { group: '', resource: 'services', namespace: 'default', name: 'web' } });
+  });
+
+  test('two allocators (two replicas) racing for one address: exactly one wins, the other retries', async () => {
+    const first = new ClusterIPAllocator({ reservations: ipAddressReservations(ipAddresses), random: scripted(5) });
+    const second = new ClusterIPAllocator({ reservations: ipAddressReservations(ipAddresses), random: scripted(5, 6) });
+    const [a, b] = [service('a'), service('b')];
+    await Promise.all([first.allocate(a), second.allocate(b)]);
+    const ips = [(a.spec as { clusterIP: string }).clusterIP, (b.spec as { clusterIP: string }).clusterIP];
+    expect(new Set(ips).size).toBe(2);
+    expect(ips.sort()).toEqual(['10.96.0.7', '10.96.0.8']);
+  });
+
+  test('a requested address is reserved, refused when taken or out of range, and released', async () => {
+    const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(ipAddresses) });
+    const first = service('a', { clusterIP: '10.96.0.10' });
+    expect(await allocator.allocate(first)).toEqual([]);
+    const taken = await allocator.allocate(service('b', { clusterIP: '10.96.0.10' }));
+    expect(taken.map((e) => `${e.field}: ${e.detail}`)).toEqual(['spec.clusterIPs[0]: Invalid value: []string{"10.96.0.10"}: failed to allocate IP 10.96.0.10: provided IP is already allocated']);
+    const outside = await allocator.allocate(service('c', { clusterIP: '192.168.0.1' }));
+    expect(outside.map((e) => `${e.field}: ${e.detail}`)).toEqual([
+      'spec.clusterIPs[0]: Invalid value: "192.168.0.1": failed to allocate IP 192.168.0.1: the provided IP (192.168.0.1) is not in the valid range. The range of valid IPs is 10.96.0.0/12',
+    ]);
+    await allocator.release(first);
+    expect(await allocator.allocate(service('d', { clusterIP: '10.96.0.10' }))).toEqual([]);
+  });
+
+  test('headless and ExternalName services get no address', async () => {
+    const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(ipAddresses) });
+    const headless = service('h', { clusterIP: 'None' });
+    await allocator.allocate(headless);
+    expect(headless.spec).toMatchObject({ clusterIP: 'None', clusterIPs: ['None'] });
+    const external = service('e', { type: 'ExternalName', externalName: 'example.com' });
+    await allocator.allocate(external);
+    expect((external.spec as { clusterIP?: string }).clusterIP).toBeUndefined();
+    expect(allocator.firstAddress()).toBe('10.96.0.1');
+  });
+});

@@ -1,0 +1,225 @@
+import type { KubeObject } from '../../../storage/objects/types';
+import { BuiltinRegistry } from '../../../server/registry/registry';
+import type { FieldError } from '../../../server/registry/types';
+
+const registry = new BuiltinRegistry();
+
+function typeOf(group: string, resource: string) {
+  const type = registry.find({ group, version: 'v1' }, resource);
+  if (!type) throw new Error(`no ${resource}`);
+  return type;
+}
+
+/** Defaults, prepareForCreate, validate: the create path; errors printed as the 422 lists them. */
+function createErrors(group: string, resource: string, object: KubeObject): string[] {
+  const type = typeOf(group, resource);
+  const copy = structuredClone(object);
+  type.strategy.applyDefaults?.(copy, type.storageVersion);
+  type.strategy.prepareForCreate?.(copy);
+  return text(type.strategy.validate?.(copy) ?? []);
+}
+
+function updateErrors(group: string, resource: string, old: KubeObject, next: KubeObject): string[] {
+  const type = typeOf(group, resource);
+  const before = structuredClone(old);
+  type.strategy.applyDefaults?.(before, type.storageVersion);
+  type.strategy.prepareForCreate?.(before);
+  const after = structuredClone(next);
+  type.strategy.applyDefaults?.(after, type.storageVersion);
+  type.strategy.prepareForUpdate?.(after, before);
+  return text(type.strategy.validateUpdate?.(after, before) ?? []);
+}
+
+function text(errors: FieldError[]): string[] {
+  return errors.map((e) => `${e.field}: ${e.detail}`);
+}
+
+const SUBDOMAIN_MESSAGE =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL_MESSAGE =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+const container = { name: 'c', image: 'nginx:1.27' };
+const pod = (spec: Record<string, unknown>, name = 'p'): KubeObject => ({ metadata: { name, namespace: 'default' }, spec });
+const deployment = (spec: Record<string, unknown>): KubeObject => ({ metadata: { name: 'web', namespace: 'default' }, spec });
+
+describe('create validation messages', () => {
+  test.each<[string, string, string, KubeObject, string[]]>([
+    ['valid pod', '', 'pods', pod({ containers: [container] }), []],
+    ['bad subdomain name', '', 'pods', pod({ containers: [container] }, 'My_Pod'), [`metadata.name: Invalid value: "My_Pod": ${SUBDOMAIN_MESSAGE}`]],
+    ['missing name', '', 'configmaps', { metadata: { namespace: 'default' } }, ['metadata.name: Required value: name or generateName is required']],
+    ['generateName with trailing dash is fine', '', 'configmaps', { metadata: { generateName: 'cfg-', name: 'cfg-x1', namespace: 'default' } }, []],
+    ['bad generateName', '', 'configmaps', { metadata: { generateName: 'Cfg-', name: 'cfg-x1', namespace: 'default' } }, [`metadata.generateName: Invalid value: "Cfg-": ${SUBDOMAIN_MESSAGE}`]],
+    ['namespace name is a label', '', 'namespaces', { metadata: { name: 'a.b' } }, [`metadata.name: Invalid value: "a.b": ${LABEL_MESSAGE}`]],
+    [
+      'service name is a DNS-1035 label',
+      '',
+      'services',
+      { metadata: { name: '1web', namespace: 'default' }, spec: { ports: [{ port: 80 }] } },
+      [
+        `metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+      ],
+    ],
+    ['missing namespace', '', 'configmaps', { metadata: { name: 'c' } }, ['metadata.namespace: Required value']],
+    ['namespace on a cluster-scoped kind', '', 'nodes', { metadata: { name: 'n', namespace: 'x' } }, ['metadata.namespace: Forbidden: not allowed on this type']],
+    ['rbac names are path segments', 'rbac.authorization.k8s.io', 'clusterroles', { metadata: { name: 'system:admin/x' } }, [`metadata.name: Invalid value: "system:admin/x": may not contain '/'`]],
+    [
+      'bad label key and value',
+      '',
+      'configmaps',
+      { metadata: { name: 'c', namespace: 'd', labels: { 'bad key': 'ok', good: '-bad' } } },
+      [
+        `metadata.labels: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+        `metadata.labels[good]: Invalid value: "-bad": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+      ],
+    ],
+    [
+      'label prefix must be a subdomain',
+      '',
+      'configmaps',
+      { metadata: { name: 'c', namespace: 'd', labels: { 'Example.com/x': 'y' } } },
+      [`metadata.labels: Invalid value: "Example.com/x": prefix part ${SUBDOMAIN_MESSAGE}`],
+    ],
+    ['annotations total size', '', 'configmaps', { metadata: { name: 'c', namespace: 'd', annotations: { a: 'x'.repeat(256 * 1024) } } }, ['metadata.annotations: Too long: may not be more than 262144 bytes']],
+    [
+      'owner reference without uid',
+      '',
+      'configmaps',
+      { metadata: { name: 'c', namespace: 'd', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '' }] } },
+      ['metadata.ownerReferences.uid: Invalid value: "": uid must not be empty'],
+    ],
+    ['unqualified finalizer', '', 'configmaps', { metadata: { name: 'c', namespace: 'd', finalizers: ['custom'] } }, ['metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified']],
+    ['missing containers', '', 'pods', pod({}), ['spec.containers: Required value']],
+    [
+      'container name and image',
+      '',
+      'pods',
+      pod({ containers: [{}, { name: 'Web', image: 'x' }] }),
+      ['spec.containers[0].name: Required value', 'spec.containers[0].image: Required value', `spec.containers[1].name: Invalid value: "Web": ${LABEL_MESSAGE}`],
+    ],
+    ['port out of range', '', 'pods', pod({ containers: [{ ...container, ports: [{ containerPort: 70000 }] }] }), ['spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive']],
+    ['bad restart policy', '', 'pods', pod({ containers: [container], restartPolicy: 'Sometimes' }), ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"']],
+    ['bad protocol', '', 'pods', pod({ containers: [{ ...container, ports: [{ containerPort: 80, protocol: 'HTTP' }] }] }), ['spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"']],
+    [
+      'deployment template without container name',
+      'apps',
+      'deployments',
+      deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ image: 'nginx' }] } } }),
+      ['spec.template.spec.containers[0].name: Required value'],
+    ],
+    [
+      'deployment selector does not match template labels',
+      'apps',
+      'deployments',
+      deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [container] } } }),
+      ['spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`'],
+    ],
+    [
+      'deployment without selector',
+      'apps',
+      'deployments',
+      deployment({ template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container] } } }),
+      ['spec.selector: Required value'],
+    ],
+    [
+      'deployment with empty selector',
+      'apps',
+      'deployments',
+      deployment({ selector: {}, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container] } } }),
+      ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment'],
+    ],
+    [
+      'deployment template restartPolicy',
+      'apps',
+      'deployments',
+      deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container], restartPolicy: 'Never' } } }),
+      ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"'],
+    ],
+    ['service without ports', '', 'services', { metadata: { name: 'web', namespace: 'd' }, spec: { selector: { app: 'web' } } }, ['spec.ports: Required value']],
+    [
+      'service ports need names when several',
+      '',
+      'services',
+      { metadata: { name: 'web', namespace: 'd' }, spec: { ports: [{ port: 80 }, { name: 'b', port: 0 }] } },
+      [
+        'spec.ports[0].name: Required value',
+        'spec.ports[1].port: Invalid value: 0: must be between 1 and 65535, inclusive',
+        // The defaulted targetPort copies the port, so the reference reports it too.
+        'spec.ports[1].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
+      ],
+    ],
+    ['service type', '', 'services', { metadata: { name: 'web', namespace: 'd' }, spec: { type: 'Magic', ports: [{ port: 80 }] } }, ['spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']],
+    [
+      'config map key',
+      '',
+      'configmaps',
+      { metadata: { name: 'c', namespace: 'd' }, data: { 'a b': 'x' } },
+      [`data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`],
+    ],
+    ['tls secret keys', '', 'secrets', { metadata: { name: 's', namespace: 'd' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==' } }, ['data[tls.key]: Required value']],
+    [
+      'job restart policy',
+      'batch',
+      'jobs',
+      { metadata: { name: 'j', namespace: 'd', uid: 'u' }, spec: { template: { spec: { containers: [container] } } } },
+      ['spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"'],
+    ],
+    ['cronjob schedule', 'batch', 'cronjobs', { metadata: { name: 'c', namespace: 'd' }, spec: { schedule: 'hourly', jobTemplate: { spec: { template: { spec: { containers: [container], restartPolicy: 'Never' } } } } } }, ['spec.schedule: Invalid value: "hourly": expected exactly 5 fields, found 1: [hourly]']],
+    [
+      'role binding roleRef kind',
+      'rbac.authorization.k8s.io',
+      'rolebindings',
+      { metadata: { name: 'rb', namespace: 'd' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'x' }, subjects: [] },
+      ['roleRef.kind: Unsupported value: "User": supported values: "Role", "ClusterRole"'],
+    ],
+    ['storage class provisioner', 'storage.k8s.io', 'storageclasses', { metadata: { name: 'fast' } }, ['provisioner: Required value']],
+  ])('%s', (_name, group, resource, object, expected) => {
+    expect(createErrors(group, resource, object)).toEqual(expected);
+  });
+});
+
+describe('update validation messages', () => {
+  const web = deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web', tier: 'x' } }, spec: { containers: [container] } } });
+
+  test.each<[string, string, string, KubeObject, KubeObject, string[]]>([
+    ['unchanged deployment', 'apps', 'deployments', web, web, []],
+    [
+      'deployment selector is immutable',
+      'apps',
+      'deployments',
+      web,
+      { ...web, spec: { ...(web.spec as object), selector: { matchLabels: { app: 'web', tier: 'x' } } } },
+      ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web", "tier":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable'],
+    ],
+    ['name is immutable', '', 'configmaps', { metadata: { name: 'a', namespace: 'd' } }, { metadata: { name: 'b', namespace: 'd' } }, ['metadata.name: Invalid value: "b": field is immutable']],
+    [
+      'immutable config map data',
+      '',
+      'configmaps',
+      { metadata: { name: 'a', namespace: 'd' }, immutable: true, data: { k: 'v' } },
+      { metadata: { name: 'a', namespace: 'd' }, immutable: true, data: { k: 'w' } },
+      ['data: Forbidden: field is immutable when `immutable` is set'],
+    ],
+    [
+      'secret type is immutable',
+      '',
+      'secrets',
+      { metadata: { name: 's', namespace: 'd' }, type: 'Opaque' },
+      { metadata: { name: 's', namespace: 'd' }, type: 'kubernetes.io/basic-auth', data: { username: 'eA==' } },
+      ['type: Invalid value: "kubernetes.io/basic-auth": field is immutable'],
+    ],
+    [
+      'pod spec beyond images is immutable',
+      '',
+      'pods',
+      pod({ containers: [container] }),
+      pod({ containers: [{ ...container, name: 'other' }] }),
+      [
+        'spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+      ],
+    ],
+    ['pod image may change', '', 'pods', pod({ containers: [container] }), pod({ containers: [{ ...container, image: 'nginx:1.28' }] }), []],
+  ])('%s', (_name, group, resource, old, next, expected) => {
+    expect(updateErrors(group, resource, old, next)).toEqual(expected);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * managedFields for writes that are not apply (create, update, non-apply patch): the writer's
+ * `Update` entry gains the fields it changed, every other manager loses them, fields the write
+ * removed leave every set, and entries left empty disappear, as the reference's field manager
+ * does. The request's manager is `fieldManager`, else the User-Agent's program name.
+ */
+import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: 'Apply' | 'Update';
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: 'FieldsV1';
+  fieldsV1?: FieldSet;
+  subresource?: string;
+}
+
+/** The reference takes the User-Agent up to its first `/` (`kubectl/v1.33.0 (linux/amd64) ...` → `kubectl`). */
+export function managerFromUserAgent(userAgent: string | undefined): string {
+  return (userAgent ?? '').split('/')[0];
+}
+
+export function rfc3339Seconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export interface ManagedUpdate {
+  /** The stored object before the write; absent on create. */
+  readonly previous?: { readonly object: unknown; readonly managedFields: readonly ManagedFieldsEntry[] };
+  /** The object about to be stored (its managedFields are ignored). */
+  readonly next: unknown;
+  readonly manager: string;
+  /** `apiVersion` of the request (`apps/v1`). */
+  readonly apiVersion: string;
+  readonly subresource?: string;
+  readonly now: Date;
+  readonly schema: SchemaContext;
+}
+
+function sameEntry(entry: ManagedFieldsEntry, update: ManagedUpdate): boolean {
+  return (
+    entry.manager === update.manager &&
+    entry.operation === 'Update' &&
+    entry.apiVersion === update.apiVersion &&
+    (entry.subresource ?? '') === (update.subresource ?? '')
+  );
+}
+
+/**
+ * What a create compares against: the reference diffs with the kind's empty object, in which
+ * the top-level structs already exist, so only what is inside them counts as created.
+ */
+const EMPTY_OBJECT = { metadata: {}, spec: {}, status: {} };
+
+/** The managedFields to store after a non-apply write. */
+export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
+  const changed = withoutServerOwnedFields(changedFields(update.previous?.object ?? EMPTY_OBJECT, update.next, update.schema));
+  const entries: ManagedFieldsEntry[] = [];
+  let own: ManagedFieldsEntry | undefined;
+  for (const entry of update.previous?.managedFields ?? []) {
+    if (sameEntry(entry, update)) {
+      own = entry;
+      continue;
+    }
+    const kept = restrictToObject(difference(entry.fieldsV1 ?? {}, changed), update.next, update.schema);
+    if (!isEmptySet(kept)) entries.push({ ...entry, fieldsV1: kept });
+  }
+  const ownFields = restrictToObject(union(own?.fieldsV1 ?? {}, changed), update.next, update.schema);
+  if (!isEmptySet(ownFields)) {
+    const touched = !isEmptySet(changed);
+    entries.push({
+      manager: update.manager,
+      operation: 'Update',
+      apiVersion: update.apiVersion,
+      time: touched || own?.time === undefined ? rfc3339Seconds(update.now) : own.time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: ownFields,
+      ...(update.subresource ? { subresource: update.subresource } : {}),
+    });
+  }
+  return entries;
+}
+
+/**
+ * A write's own managedFields: absent keeps the stored ones; a list holding one empty entry
+ * resets them (the caller then owns all it sends); anything else replaces them.
+ */
+export function requestedManagedFields(
+  sent: unknown,
+  stored: readonly ManagedFieldsEntry[] | undefined,
+): { readonly entries: readonly ManagedFieldsEntry[]; readonly reset: boolean } {
+  if (sent === undefined || sent === null) return { entries: stored ?? [], reset: false };
+  if (Array.isArray(sent) && sent.length === 1 && typeof sent[0] === 'object' && sent[0] !== null && Object.keys(sent[0]).length === 0) {
+    return { entries: [], reset: true };
+  }
+  if (Array.isArray(sent) && sent.length === 0) return { entries: stored ?? [], reset: false };
+  return { entries: Array.isArray(sent) ? (sent as ManagedFieldsEntry[]) : stored ?? [], reset: false };
+}

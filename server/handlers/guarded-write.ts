@@ -1,0 +1,133 @@
+/**
+ * The update path every non-create write takes (PUT, PATCH, status, scale, finalize, and the
+ * first phase of DELETE): read-modify-write through the storage's guaranteed update, with the
+ * strategy's preparation and validation inside, and removal instead of an update when the
+ * write leaves a terminating object with nothing holding it.
+ */
+import type { KubeObject, ObjectKey, Preconditions } from '../../storage/objects/types';
+import { ObjectError } from '../../storage/errors';
+import { notFound } from '../status/catalogue';
+import { keepSystemMetadata, fillCreateMetadata } from './object-meta';
+import { pendingFinalizers } from './kind-behaviour';
+import { groupResourceOf, toServedVersion, toStorageVersion, type HandlerScope } from './scope';
+import { invalidObject, recordManagedFields } from './write-steps';
+
+/** Which strategy methods prepare the write. */
+export type WriteTarget = 'main' | 'status' | 'finalize';
+
+export interface GuardedWrite {
+  readonly scope: HandlerScope;
+  readonly key: ObjectKey;
+  /** The new object in the request's version, from the current one (a private copy it may change). */
+  readonly compute: (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+  readonly target: WriteTarget;
+  readonly manager: string;
+  readonly subresource?: string;
+  readonly preconditions?: Preconditions;
+  readonly allowCreate?: boolean;
+  readonly dryRun: boolean;
+}
+
+export interface GuardedWriteResult {
+  /** In the request's version. */
+  readonly object: KubeObject;
+  readonly created: boolean;
+  /** The write removed the object (its last finalizer went). */
+  readonly deleted: boolean;
+  readonly warnings: readonly string[];
+}
+
+/** Thrown inside the update function when the object must be removed rather than written. */
+class RemoveInstead extends Error {
+  constructor(readonly current: KubeObject) {
+    super('remove instead of update');
+  }
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** True when nothing holds a terminating object any longer. */
+export function shouldRemove(scope: HandlerScope, object: KubeObject): boolean {
+  return object.metadata.deletionTimestamp !== undefined && pendingFinalizers(scope.type, object).length === 0;
+}
+
+function prepareUpdate(scope: HandlerScope, next: KubeObject, current: KubeObject, target: WriteTarget): KubeObject {
+  const { strategy } = scope.type;
+  const object = toStorageVersion(scope, next);
+  strategy.applyDefaults?.(object, scope.type.storageVersion);
+  keepSystemMetadata(object, current);
+  if (target === 'status') strategy.prepareForStatusUpdate?.(object, current);
+  else if (target === 'finalize') keepAllButSpecFinalizers(object, current);
+  else strategy.prepareForUpdate?.(object, current);
+  const errors = strategy.validateUpdate?.(object, current) ?? [];
+  if (errors.length > 0) throw invalidObject(scope, current.metadata.name ?? '', errors);
+  return object;
+}
+
+/** PUT /finalize changes spec.finalizers and nothing else. */
+function keepAllButSpecFinalizers(object: KubeObject, current: KubeObject): void {
+  const finalizers = (object.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
+  Object.assign(object, structuredClone(current));
+  object.spec = { ...((current.spec as object | undefined) ?? {}), finalizers };
+  if (finalizers === undefined) delete (object.spec as { finalizers?: unknown }).finalizers;
+}
+
+export function prepareCreate(scope: HandlerScope, next: KubeObject): KubeObject {
+  const { strategy } = scope.type;
+  const object = toStorageVersion(scope, next);
+  strategy.applyDefaults?.(object, scope.type.storageVersion);
+  fillCreateMetadata(object, scope.context.now());
+  strategy.prepareForCreate?.(object);
+  const errors = strategy.validate?.(object) ?? [];
+  if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
+  return object;
+}
+
+export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteResult> {
+  const { scope, key } = write;
+  for (let attempt = 1; ; attempt++) {
+    let warnings: string[] = [];
+    try {
+      const result = await scope.storage.update(
+        key,
+        async (current) => {
+          if (current === undefined) {
+            if (!write.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
+            const object = prepareCreate(scope, await write.compute(undefined));
+            recordManagedFields({ scope, object, manager: write.manager, subresource: write.subresource });
+            warnings = scope.type.strategy.warnings?.(object, undefined) ?? [];
+            return object;
+          }
+          const next = await write.compute(toServedVersion(scope, current));
+          const object = prepareUpdate(scope, next, current, write.target);
+          recordManagedFields({ scope, object, previous: current, manager: write.manager, subresource: write.subresource });
+          warnings = scope.type.strategy.warnings?.(object, current) ?? [];
+          if (shouldRemove(scope, object)) throw new RemoveInstead(current);
+          return object;
+        },
+        { preconditions: write.preconditions, allowCreate: write.allowCreate, dryRun: write.dryRun },
+      );
+      return { object: toServedVersion(scope, result.object), created: result.created, deleted: false, warnings };
+    } catch (error) {
+      if (!(error instanceof RemoveInstead)) throw error;
+      try {
+        const removed = await removeExactly(scope, key, error.current, write.dryRun);
+        return { object: toServedVersion(scope, removed), created: false, deleted: true, warnings };
+      } catch (removeError) {
+        // A write raced the removal: start over from fresh state unless the caller pinned a version.
+        const raced = removeError instanceof ObjectError && (removeError.reason === 'Conflict' || removeError.reason === 'NotFound');
+        if (!raced || write.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;
+      }
+    }
+  }
+}
+
+/** Removes the object only if it is still exactly `current`. */
+export function removeExactly(scope: HandlerScope, key: ObjectKey, current: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  return scope.storage.delete(key, {
+    preconditions: { uid: current.metadata.uid, resourceVersion: current.metadata.resourceVersion },
+    dryRun,
+  });
+}
+

@@ -1,0 +1,53 @@
+/**
+ * The metadata the server sets on writes: generated names, uid, creation time, deletion marks.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import type { KubeObject } from '../../storage/objects/types';
+
+/** The reference's alphabet for generated suffixes: no vowels, no confusable characters. */
+export const GENERATED_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const GENERATED_SUFFIX_LENGTH = 5;
+const MAX_NAME_LENGTH = 63;
+
+export function generateName(base: string): string {
+  const prefix = base.length > MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH ? base.slice(0, MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH) : base;
+  let suffix = '';
+  for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += GENERATED_NAME_ALPHABET[randomInt(GENERATED_NAME_ALPHABET.length)];
+  return prefix + suffix;
+}
+
+export function rfc3339(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Create: the system fields the client may not choose (the reference's FillObjectMetaSystemFields and BeforeCreate). */
+export function fillCreateMetadata(object: KubeObject, now: Date): void {
+  const meta = object.metadata;
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = rfc3339(now);
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+/** Update: what the stored object keeps whatever the client sent (the reference's BeforeUpdate). */
+export function keepSystemMetadata(object: KubeObject, old: KubeObject): void {
+  const meta = object.metadata;
+  meta.uid = old.metadata.uid;
+  meta.creationTimestamp = old.metadata.creationTimestamp;
+  if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+  else delete meta.deletionTimestamp;
+  if (old.metadata.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+  else delete meta.deletionGracePeriodSeconds;
+  if (!meta.generateName && old.metadata.generateName) meta.generateName = old.metadata.generateName;
+  delete meta.selfLink;
+}
+
+/** The first delete of an object something still holds (the reference's markAsDeleting). */
+export function markAsDeleting(object: KubeObject, now: Date): void {
+  const meta = object.metadata;
+  if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
+  meta.deletionTimestamp = rfc3339(now);
+  meta.deletionGracePeriodSeconds = 0;
+}

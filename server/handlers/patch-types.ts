@@ -1,0 +1,70 @@
+/**
+ * The PATCH content types this server applies, one entry each: strategic merge and
+ * server-side apply plug in here as further entries.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { applyJsonPatch, MalformedPatchError, parseJsonPatch, PatchApplyError } from '../patch/json-patch';
+import { applyMergePatch } from '../patch/merge-patch';
+import { badRequest } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
+
+export interface PatchType {
+  /** Reads the patch document once, before the object is read (a malformed one is a 400). */
+  parse(body: Buffer): unknown;
+  /** The patched object (a new value); `current` is the object in the request's version. */
+  apply(current: KubeObject, patch: unknown): unknown;
+}
+
+/** The reference's answer to a patch that parses but cannot apply: 422 with the library's text as a cause. */
+function cannotApply(message: string): StatusError {
+  return new StatusError({
+    code: 422,
+    reason: 'Invalid',
+    message: 'the server rejected our request due to an error in our request',
+    details: { causes: [{ type: 'UnexpectedServerResponse', message }] },
+  });
+}
+
+function parseJSONDocument(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+}
+
+const jsonPatch: PatchType = {
+  parse(body) {
+    try {
+      return parseJsonPatch(body.toString('utf8'));
+    } catch (error) {
+      if (error instanceof MalformedPatchError) throw badRequest(error.message);
+      throw error;
+    }
+  },
+  apply(current, patch) {
+    try {
+      return applyJsonPatch(current, patch as ReturnType<typeof parseJsonPatch>);
+    } catch (error) {
+      if (error instanceof PatchApplyError) throw cannotApply(error.message);
+      throw error;
+    }
+  },
+};
+
+const mergePatch: PatchType = {
+  parse(body) {
+    const patch = parseJSONDocument(body);
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+      throw badRequest(`json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
+    }
+    return patch;
+  },
+  apply: (current, patch) => applyMergePatch(current, patch),
+};
+
+/** In the order the reference lists accepted types in its 415 message. */
+export const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
+  ['application/json-patch+json', jsonPatch],
+  ['application/merge-patch+json', mergePatch],
+]);

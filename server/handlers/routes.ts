@@ -1,0 +1,113 @@
+/**
+ * Mounts the resource handlers: every request the chain marked as a resource request for a
+ * served type goes to the handler of its verb (and subresource). Verbs a type does not declare
+ * are 405 MethodNotAllowed; paths no type serves fall through to the chain's 404.
+ */
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ObjectStorage } from '../../storage/objects/types';
+import '../http/request-context';
+import type { RequestInfo } from '../http/request-info';
+import type { ResourceRegistry, ResourceType, Verb } from '../registry/types';
+import { methodNotSupported } from '../status/catalogue';
+import type { Definitions } from '../validation/decode';
+import { createHandler } from './create';
+import { deleteCollectionHandler, deleteHandler } from './delete';
+import { getHandler } from './get';
+import { listHandler } from './list';
+import { patchHandler } from './patch';
+import { scaleGetHandler, scaleWriteHandler } from './scale';
+import { groupResourceOf, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
+import { updateHandler } from './update';
+import { watchHandler } from './watch';
+
+export interface ResourceRoutesOptions {
+  readonly registry: ResourceRegistry;
+  /** The storage of a type (the watch cache over the store, usually), one per type. */
+  readonly storageFor: (type: ResourceType) => ObjectStorage;
+  readonly definitions?: Definitions;
+  /** Clock for timestamps; default: the system clock. */
+  readonly now?: () => Date;
+}
+
+/** Handlers of one served (type, version), built once. */
+interface ServedHandlers {
+  readonly main: Partial<Record<Verb, ResourceHandler>>;
+  readonly subresources: Readonly<Record<string, Partial<Record<string, ResourceHandler>>>>;
+}
+
+function buildHandlers(scope: HandlerScope): ServedHandlers {
+  const { subresources } = scope.type;
+  const sub: Record<string, Partial<Record<string, ResourceHandler>>> = {};
+  if (subresources.status) {
+    sub.status = { get: getHandler(scope), update: updateHandler(scope, 'status'), patch: patchHandler(scope, 'status') };
+  }
+  if (subresources.scale) {
+    const paths = subresources.scale;
+    sub.scale = { get: scaleGetHandler(scope, paths), update: scaleWriteHandler(scope, paths, 'update'), patch: scaleWriteHandler(scope, paths, 'patch') };
+  }
+  if (subresources.finalize) sub.finalize = { update: updateHandler(scope, 'finalize') };
+  return {
+    main: {
+      get: getHandler(scope),
+      list: listHandler(scope),
+      watch: watchHandler(scope),
+      create: createHandler(scope),
+      update: updateHandler(scope),
+      patch: patchHandler(scope),
+      delete: deleteHandler(scope),
+      deletecollection: deleteCollectionHandler(scope),
+    },
+    subresources: sub,
+  };
+}
+
+/** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
+function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): ResourceHandler | 'not-allowed' | undefined {
+  if (info.subresource === '') {
+    const verb = info.verb as Verb;
+    // POST names no object: a POST on an object's path is not a create.
+    if (verb === 'create' && info.name !== '') return 'not-allowed';
+    if (!type.verbs.includes(verb)) return 'not-allowed';
+    return handlers.main[verb] ?? 'not-allowed';
+  }
+  const subresource = handlers.subresources[info.subresource];
+  if (subresource === undefined) return undefined; // other modules serve pods/log, eviction, token...
+  return subresource[info.verb] ?? 'not-allowed';
+}
+
+export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
+  const context: HandlerContext = { registry: options.registry, definitions: options.definitions, now: options.now ?? (() => new Date()) };
+  const built = new Map<string, ServedHandlers>();
+  const handlersFor = (type: ResourceType, version: string): ServedHandlers | undefined => {
+    const key = `${type.group}/${version}/${type.resource}`;
+    let handlers = built.get(key);
+    if (handlers === undefined) {
+      const served = type.versions.find((v) => v.version === version);
+      if (served === undefined) return undefined;
+      handlers = buildHandlers({ type, version: served, storage: options.storageFor(type), context });
+      built.set(key, handlers);
+    }
+    return handlers;
+  };
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const info = req.requestInfo;
+    if (!info?.isResourceRequest) return next();
+    const type = options.registry.find({ group: info.apiGroup, version: info.apiVersion }, info.resource);
+    if (type === undefined || type.virtual) return next();
+    const handlers = handlersFor(type, info.apiVersion);
+    if (handlers === undefined) return next();
+    const handler = pick(type, handlers, info);
+    if (handler === undefined) return next();
+    if (handler === 'not-allowed') {
+      req.resume();
+      return next(methodNotSupported(groupResourceOf(type), info.verb || req.method.toLowerCase()));
+    }
+    handler({ info, req, res }).catch(next);
+  };
+}
+
+/** Mounts the resource routes on an app whose chain already set `req.requestInfo`. */
+export function mountResourceRoutes(app: Express, options: ResourceRoutesOptions): void {
+  app.use(resourceRoutes(options));
+}

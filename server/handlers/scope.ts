@@ -1,0 +1,86 @@
+/**
+ * What every resource handler is built from: the type it serves, the version the request
+ * named, that type's storage, and the context shared by all handlers. Also the small pieces
+ * every verb uses: object keys, version conversion, JSON answers and Warning headers.
+ */
+import type { Request, Response } from 'express';
+import type { KubeObject, ObjectKey, ObjectStorage } from '../../storage/objects/types';
+import type { ResourceRegistry, ResourceType, ServedVersion } from '../registry/types';
+import { groupVersionString } from '../registry/types';
+import type { RequestInfo } from '../http/request-info';
+import type { GroupResource } from '../status/catalogue';
+import type { Definitions } from '../validation/decode';
+
+export interface HandlerContext {
+  readonly registry: ResourceRegistry;
+  /** OpenAPI-style definitions of the built-in kinds; absent: bodies are taken as they are. */
+  readonly definitions?: Definitions;
+  /** The time written into creationTimestamp, deletionTimestamp and managedFields. */
+  readonly now: () => Date;
+}
+
+export interface HandlerScope {
+  readonly type: ResourceType;
+  /** The version the request addressed. */
+  readonly version: ServedVersion;
+  readonly storage: ObjectStorage;
+  readonly context: HandlerContext;
+}
+
+/** What a handler reads about the request, besides the request itself. */
+export interface ResourceRequest {
+  readonly info: RequestInfo;
+  readonly req: Request;
+  readonly res: Response;
+}
+
+export type ResourceHandler = (request: ResourceRequest) => Promise<void>;
+
+export function groupResourceOf(type: ResourceType): GroupResource {
+  return { group: type.group, resource: type.resource };
+}
+
+export function apiVersionOf(scope: HandlerScope): string {
+  return groupVersionString({ group: scope.type.group, version: scope.version.version });
+}
+
+export function objectKeyOf(scope: HandlerScope, info: RequestInfo): ObjectKey {
+  return scope.type.namespaced ? { namespace: info.namespace, name: info.name } : { name: info.name };
+}
+
+/** The stored object as the request's version shows it (a copy; stored objects are shared). */
+export function toServedVersion(scope: HandlerScope, object: KubeObject): KubeObject {
+  const target = { group: scope.type.group, version: scope.version.version };
+  const converted = scope.type.convert ? scope.type.convert(object, target) : structuredClone(object);
+  return { ...converted, apiVersion: apiVersionOf(scope), kind: scope.type.kind };
+}
+
+/** A request-version object as it is stored. */
+export function toStorageVersion(scope: HandlerScope, object: KubeObject): KubeObject {
+  const group = scope.type.group;
+  const version = scope.type.storageVersion;
+  const converted = scope.type.convert && version !== scope.version.version ? scope.type.convert(object, { group, version }) : object;
+  return { ...converted, apiVersion: groupVersionString({ group, version }), kind: scope.type.kind };
+}
+
+/** `299 - "<text>"`, one header value per warning, as the reference writes them. */
+export function addWarnings(res: Response, warnings: readonly string[]): void {
+  for (const warning of warnings) res.append('Warning', `299 - ${JSON.stringify(warning)}`);
+}
+
+export function deprecationWarnings(scope: HandlerScope): string[] {
+  const { version } = scope;
+  if (!version.deprecated) return [];
+  return [
+    version.deprecationWarning ??
+      `${groupVersionString({ group: scope.type.group, version: version.version })} ${scope.type.kind} is deprecated`,
+  ];
+}
+
+export function writeJSON(res: Response, code: number, body: unknown): void {
+  const text = JSON.stringify(body) + '\n';
+  res.status(code);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}

@@ -1,0 +1,158 @@
+/**
+ * The steps writes share: reading and decoding an object body, checking it against the URL,
+ * the strategy's preparation and validation, and field ownership.
+ */
+import type { Request } from 'express';
+import type { KubeObject } from '../../storage/objects/types';
+import type { FieldError } from '../registry/types';
+import { groupVersionString } from '../registry/types';
+import { readBody } from '../http/body';
+import { mediaTypeOf, objectBodyFormat, OBJECT_MEDIA_TYPES } from '../request/content-type';
+import type { WriteOptions } from '../request/query';
+import { badRequest, unsupportedMediaType } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
+import { decodeValue, parseBody, resolveDefinition, type DecodedObject } from '../validation/decode';
+import { managedFieldsAfterUpdate, managerFromUserAgent, requestedManagedFields, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
+import type { SchemaContext } from '../fieldmanager/field-set';
+import { apiVersionOf, type HandlerScope } from './scope';
+
+/** 422 Invalid with the kind's name, from the registry's field errors (whose detail is the whole body). */
+export function invalidObject(scope: HandlerScope, name: string, errors: readonly FieldError[]): StatusError {
+  const { group, kind } = scope.type;
+  const texts = [...new Set(errors.map((error) => `${error.field}: ${error.detail}`))];
+  const subject = `${group ? `${kind}.${group}` : kind} "${name}" is invalid`;
+  return new StatusError({
+    code: 422,
+    reason: 'Invalid',
+    message: texts.length === 0 ? subject : `${subject}: ${texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`}`,
+    details: {
+      name,
+      group,
+      kind,
+      causes: errors.map((error) => ({ type: error.type, message: error.detail, field: error.field })),
+    },
+  });
+}
+
+/** The Go package the reference converts into, for its "unknown conversion" text. */
+function internalPackage(group: string): string {
+  return group === '' ? 'core' : group.split('.')[0];
+}
+
+/**
+ * The body's apiVersion and kind against the URL's: absent ones default to the URL's; another
+ * kind, or a version this kind is not served in, is the reference's 400.
+ */
+export function checkTypeMeta(scope: HandlerScope, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return; // typing reports it
+  const record = value as Record<string, unknown>;
+  const expectedVersion = apiVersionOf(scope);
+  const apiVersion = typeof record.apiVersion === 'string' && record.apiVersion !== '' ? record.apiVersion : expectedVersion;
+  const kind = typeof record.kind === 'string' && record.kind !== '' ? record.kind : scope.type.kind;
+  const slash = apiVersion.lastIndexOf('/');
+  const gv = slash >= 0 ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) } : { group: '', version: apiVersion };
+  if (kind === scope.type.kind && apiVersion === expectedVersion) return;
+  const known = scope.context.registry.findKind({ ...gv, kind });
+  const prefix = `${kind} in version ${JSON.stringify(gv.version)} cannot be handled as a ${scope.type.kind}`;
+  if (known === undefined) {
+    throw badRequest(`${prefix}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+  }
+  if (known.group === scope.type.group && known.resource === scope.type.resource) {
+    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedVersion})`);
+  }
+  throw badRequest(`${prefix}: converting (${gv.version}.${kind}) to (${internalPackage(scope.type.group)}.${scope.type.kind}): unknown conversion`);
+}
+
+export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: readonly string[], options: WriteOptions): DecodedObject {
+  checkTypeMeta(scope, value);
+  const decoded = decodeValue(
+    {
+      definitions: scope.context.definitions,
+      definition: scope.version.definition,
+      expectedKind: scope.type.kind,
+      servedVersion: scope.version.version,
+      fieldValidation: options.fieldValidation,
+    },
+    value,
+    duplicates,
+  );
+  const object = decoded.object;
+  object.apiVersion = apiVersionOf(scope);
+  object.kind = scope.type.kind;
+  if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
+  return decoded;
+}
+
+/** Reads and decodes a POST/PUT body into an object of the request's version. */
+export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
+  const format = objectBodyFormat(mediaTypeOf(req));
+  if (format === undefined) {
+    req.resume();
+    throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
+  }
+  const body = await readBody(req);
+  const parsed = parseBody({ body, format, expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
+  return decodeParsed(scope, parsed.value, parsed.duplicateFields, options);
+}
+
+/** The URL's namespace wins when the body has none; a different one is the reference's 400. */
+export function checkNamespace(scope: HandlerScope, object: KubeObject, namespace: string): void {
+  if (!scope.type.namespaced) {
+    // The reference clears a namespace sent for a cluster-scoped kind.
+    delete object.metadata.namespace;
+    return;
+  }
+  const sent = object.metadata.namespace;
+  if (sent !== undefined && sent !== '' && sent !== namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  object.metadata.namespace = namespace;
+}
+
+export function checkName(object: KubeObject, name: string): void {
+  const sent = object.metadata.name;
+  if (sent !== undefined && sent !== '' && sent !== name) {
+    throw badRequest(`the name of the object (${sent}) does not match the name on the URL (${name})`);
+  }
+  object.metadata.name = name;
+}
+
+export function fieldManagerOf(req: Request, options: WriteOptions): string {
+  return options.fieldManager ?? managerFromUserAgent(req.headers['user-agent']);
+}
+
+export function schemaContextOf(scope: HandlerScope): SchemaContext {
+  const definitions = scope.context.definitions;
+  if (definitions === undefined) return {};
+  return { definitions, schema: resolveDefinition(definitions, scope.version.definition) };
+}
+
+/**
+ * Sets `object.metadata.managedFields` for a non-apply write of `object` over `previous`
+ * (both in the request's version). A `[{}]` sent by the client resets ownership first.
+ */
+export function recordManagedFields(options: {
+  readonly scope: HandlerScope;
+  readonly object: KubeObject;
+  readonly previous?: KubeObject;
+  readonly manager: string;
+  readonly subresource?: string;
+}): void {
+  const { scope, object, previous } = options;
+  const stored = previous?.metadata.managedFields as ManagedFieldsEntry[] | undefined;
+  const requested = requestedManagedFields(object.metadata.managedFields, stored);
+  const comparable = (value: KubeObject | undefined): unknown =>
+    value === undefined ? undefined : { ...value, metadata: { ...value.metadata, managedFields: undefined } };
+  const entries = managedFieldsAfterUpdate({
+    previous: requested.reset || previous === undefined ? undefined : { object: comparable(previous), managedFields: requested.entries },
+    next: comparable(object),
+    manager: options.manager,
+    apiVersion: apiVersionOf(scope),
+    subresource: options.subresource,
+    now: scope.context.now(),
+    schema: schemaContextOf(scope),
+  });
+  if (entries.length > 0) object.metadata.managedFields = entries;
+  else delete object.metadata.managedFields;
+}
+

@@ -1,0 +1,271 @@
+/**
+ * Query parameters of resource requests, parsed and checked with the reference's rules and
+ * texts: conversion failures are 400 BadRequest, rule violations are 422 Invalid on the
+ * options kind (`ListOptions.meta.k8s.io "" is invalid: ...`).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
+import { badRequest, invalid } from '../status/catalogue';
+import type { FieldError } from '../status/field-error';
+
+export function queryOf(req: IncomingMessage): URLSearchParams {
+  return new URL(req.url ?? '/', 'http://localhost').searchParams;
+}
+
+/** Go's strconv.ParseBool, which the reference's parameter codec uses. */
+export function parseBool(name: string, text: string): boolean {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+}
+
+export function parseInteger(text: string): number {
+  if (!/^[+-]?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return Number(text);
+}
+
+function optionalBool(query: URLSearchParams, name: string): boolean | undefined {
+  const text = query.get(name);
+  return text === null ? undefined : parseBool(name, text);
+}
+
+function optionalInteger(query: URLSearchParams, name: string): number | undefined {
+  const text = query.get(name);
+  return text === null || text === '' ? undefined : parseInteger(text);
+}
+
+const META_GROUP = 'meta.k8s.io';
+
+function rejectIfAny(kind: string, errors: readonly FieldError[]): void {
+  if (errors.length > 0) throw invalid({ group: META_GROUP, kind }, '', errors);
+}
+
+// ---- writes ------------------------------------------------------------------------------
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export interface WriteOptions {
+  readonly dryRun: boolean;
+  readonly fieldValidation: FieldValidation;
+  /** As given; the handler falls back to the User-Agent's program name. */
+  readonly fieldManager?: string;
+  readonly force?: boolean;
+}
+
+const FIELD_MANAGER_MAX_BYTES = 128;
+
+function dryRunErrors(values: readonly string[]): FieldError[] {
+  const unsupported = values.filter((value) => value !== 'All' && value !== '');
+  if (unsupported.length === 0) return [];
+  return [
+    {
+      type: 'FieldValueNotSupported',
+      field: 'dryRun',
+      // The value is printed unquoted (Go's %#v of a slice), so it goes into the detail.
+      detail: `${goStringSlice(values)}: supported values: "All"`,
+    },
+  ];
+}
+
+/** Go's `%#v` of a []string, which the reference prints for an unsupported dryRun. */
+function goStringSlice(values: readonly string[]): string {
+  return `[]string{${values.map((value) => JSON.stringify(value)).join(', ')}}`;
+}
+
+function fieldManagerErrors(fieldManager: string | undefined, required: boolean): FieldError[] {
+  if (fieldManager === undefined || fieldManager === '') {
+    return required ? [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }] : [];
+  }
+  if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_BYTES) {
+    return [{ type: 'FieldValueTooLong', field: 'fieldManager', detail: `may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` }];
+  }
+  if (!/^[\x20-\x7e]*$/.test(fieldManager)) {
+    return [{ type: 'FieldValueInvalid', field: 'fieldManager', badValue: fieldManager, detail: 'must only contain printable characters' }];
+  }
+  return [];
+}
+
+const FIELD_VALIDATION_VALUES: readonly FieldValidation[] = ['Ignore', 'Warn', 'Strict'];
+
+export function parseWriteOptions(
+  query: URLSearchParams,
+  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  options: { readonly fieldManagerRequired?: boolean } = {},
+): WriteOptions {
+  const dryRun = query.getAll('dryRun');
+  const fieldValidation = query.get('fieldValidation') ?? '';
+  const fieldManager = query.get('fieldManager') ?? undefined;
+  const errors: FieldError[] = [...dryRunErrors(dryRun), ...fieldManagerErrors(fieldManager, options.fieldManagerRequired ?? false)];
+  if (fieldValidation !== '' && !FIELD_VALIDATION_VALUES.includes(fieldValidation as FieldValidation)) {
+    errors.push({
+      type: 'FieldValueNotSupported',
+      field: 'fieldValidation',
+      badValue: fieldValidation,
+      detail: 'supported values: "", "Ignore", "Strict", "Warn"',
+    });
+  }
+  rejectIfAny(optionsKind, errors);
+  return {
+    dryRun: dryRun.includes('All'),
+    fieldValidation: fieldValidation === '' ? 'Warn' : (fieldValidation as FieldValidation),
+    fieldManager,
+    force: optionsKind === 'PatchOptions' ? optionalBool(query, 'force') : undefined,
+  };
+}
+
+// ---- reads -------------------------------------------------------------------------------
+
+export interface ListQuery {
+  readonly watch: boolean;
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: ResourceVersionMatch;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly allowWatchBookmarks: boolean;
+  readonly sendInitialEvents?: boolean;
+  readonly timeoutSeconds?: number;
+}
+
+function forbidden(field: string, detail: string): FieldError {
+  return { type: 'FieldValueForbidden', field, detail };
+}
+
+/** `watch` says whether the request is a watch (query parameter or legacy `/watch/` path). */
+export function parseListQuery(query: URLSearchParams, watch: boolean): ListQuery {
+  const resourceVersion = query.get('resourceVersion') ?? undefined;
+  const match = query.get('resourceVersionMatch') ?? '';
+  const continueToken = query.get('continue') ?? undefined;
+  const sendInitialEvents = optionalBool(query, 'sendInitialEvents');
+  const limit = optionalInteger(query, 'limit');
+  const timeoutSeconds = optionalInteger(query, 'timeoutSeconds');
+  const errors: FieldError[] = [];
+  if (watch) {
+    if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errors.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match !== '') {
+      if (sendInitialEvents === undefined) {
+        errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      }
+      if (match !== 'NotOlderThan') {
+        errors.push({ type: 'FieldValueNotSupported', field: 'resourceVersionMatch', badValue: match, detail: 'supported values: "NotOlderThan"' });
+      }
+      if (continueToken) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match !== '') {
+      if (!resourceVersion) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (continueToken) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan') {
+        errors.push({
+          type: 'FieldValueNotSupported',
+          field: 'resourceVersionMatch',
+          badValue: match,
+          detail: 'supported values: "Exact", "NotOlderThan", ""',
+        });
+      }
+      if (match === 'Exact' && resourceVersion === '0') {
+        errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      }
+    }
+    if (sendInitialEvents !== undefined) errors.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+  }
+  rejectIfAny('ListOptions', errors);
+  return {
+    watch,
+    resourceVersion,
+    resourceVersionMatch: match === '' ? undefined : (match as ResourceVersionMatch),
+    limit: limit !== undefined && limit > 0 ? limit : undefined,
+    continue: continueToken || undefined,
+    labelSelector: query.get('labelSelector') ?? undefined,
+    fieldSelector: query.get('fieldSelector') ?? undefined,
+    allowWatchBookmarks: optionalBool(query, 'allowWatchBookmarks') ?? false,
+    sendInitialEvents,
+    timeoutSeconds,
+  };
+}
+
+/** Whether the query turns a GET into a watch (`watch=1`, `watch=true`...). */
+export function isWatchQuery(query: URLSearchParams): boolean {
+  const text = query.get('watch');
+  return text !== null && parseBool('watch', text);
+}
+
+// ---- deletes -----------------------------------------------------------------------------
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+export interface DeleteRequestOptions {
+  readonly dryRun: boolean;
+  readonly preconditions?: Preconditions;
+  readonly propagationPolicy?: PropagationPolicy;
+  readonly orphanDependents?: boolean;
+  readonly gracePeriodSeconds?: number;
+}
+
+/** The fields of a DeleteOptions body this server reads. */
+interface DeleteOptionsBody {
+  dryRun?: unknown;
+  preconditions?: { uid?: unknown; resourceVersion?: unknown } | null;
+  propagationPolicy?: unknown;
+  orphanDependents?: unknown;
+  gracePeriodSeconds?: unknown;
+}
+
+/** Query parameters first, then a DeleteOptions body (when one was sent) over them, as the reference does. */
+export function parseDeleteOptions(query: URLSearchParams, body: Buffer): DeleteRequestOptions {
+  let dryRun = query.getAll('dryRun');
+  let propagationPolicy = query.get('propagationPolicy') ?? undefined;
+  let orphanDependents = optionalBool(query, 'orphanDependents');
+  let gracePeriodSeconds = optionalInteger(query, 'gracePeriodSeconds');
+  let preconditions: Preconditions | undefined;
+  if (body.length > 0) {
+    let parsed: DeleteOptionsBody;
+    try {
+      parsed = JSON.parse(body.toString('utf8')) as DeleteOptionsBody;
+    } catch (error) {
+      throw badRequest(`couldn't get version/kind; json parse error: ${(error as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw badRequest('json: cannot unmarshal non-object into Go value of type v1.DeleteOptions');
+    }
+    if (Array.isArray(parsed.dryRun)) dryRun = parsed.dryRun.map(String);
+    if (typeof parsed.propagationPolicy === 'string') propagationPolicy = parsed.propagationPolicy;
+    if (typeof parsed.orphanDependents === 'boolean') orphanDependents = parsed.orphanDependents;
+    if (typeof parsed.gracePeriodSeconds === 'number') gracePeriodSeconds = parsed.gracePeriodSeconds;
+    if (parsed.preconditions && typeof parsed.preconditions === 'object') {
+      const { uid, resourceVersion } = parsed.preconditions;
+      preconditions = {
+        uid: typeof uid === 'string' ? uid : undefined,
+        resourceVersion: typeof resourceVersion === 'string' ? resourceVersion : undefined,
+      };
+    }
+  }
+  const errors: FieldError[] = [...dryRunErrors(dryRun)];
+  if (propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(propagationPolicy)) {
+    errors.push({
+      type: 'FieldValueNotSupported',
+      field: 'propagationPolicy',
+      badValue: propagationPolicy,
+      detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+    });
+  }
+  if (propagationPolicy !== undefined && orphanDependents !== undefined) {
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'propagationPolicy',
+      badValue: propagationPolicy,
+      detail: 'orphanDependents and deletionPropagation cannot be both set',
+    });
+  }
+  rejectIfAny('DeleteOptions', errors);
+  return {
+    dryRun: dryRun.includes('All'),
+    preconditions,
+    propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
+    orphanDependents,
+    gracePeriodSeconds,
+  };
+}

@@ -1,0 +1,318 @@
+/**
+ * Schema-driven decoding of a request body into an object, as the reference's typed decoder
+ * behaves: JSON or YAML in, the first type mismatch rejected with Go's `json: cannot unmarshal`
+ * text, unknown fields dropped (and reported), duplicate fields found (JSON only, and only when
+ * field validation is not `Ignore`, since the scan costs about three parses).
+ *
+ * Schemas are the OpenAPI-style definitions of server/schema/ (keyed like
+ * `io.k8s.api.apps.v1.Deployment`); an object without a definition, or a node marked
+ * `x-kubernetes-preserve-unknown-fields`, is taken as it is.
+ */
+import { visit } from 'jsonc-parser';
+import { parseAllDocuments } from 'yaml';
+import type { KubeObject } from '../../storage/objects/types';
+import { badRequest } from '../status/catalogue';
+import type { StatusError } from '../status/status-error';
+
+export interface SchemaNode {
+  readonly type?: string;
+  readonly format?: string;
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+  readonly items?: SchemaNode;
+  readonly additionalProperties?: SchemaNode | boolean;
+  readonly $ref?: string;
+  readonly allOf?: readonly SchemaNode[];
+  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
+  readonly 'x-kubernetes-int-or-string'?: boolean;
+  readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  readonly 'x-kubernetes-list-map-keys'?: readonly string[];
+  readonly 'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  readonly 'x-kubernetes-patch-merge-key'?: string;
+  readonly 'x-kubernetes-patch-strategy'?: string;
+}
+
+export type Definitions = Readonly<Record<string, SchemaNode>>;
+
+/** A schema node with its `$ref` followed, and the definition name it came from (for Go's struct names). */
+export interface ResolvedSchema {
+  readonly node: SchemaNode;
+  readonly definition?: string;
+}
+
+export function resolveSchema(definitions: Definitions, node: SchemaNode, definition?: string): ResolvedSchema {
+  let current = node;
+  let name = definition;
+  for (let depth = 0; depth < 16; depth++) {
+    const ref = current.$ref ?? (current.allOf?.length === 1 ? current.allOf[0].$ref : undefined);
+    if (ref === undefined) break;
+    name = ref.slice(ref.lastIndexOf('/') + 1);
+    const target = definitions[name];
+    if (target === undefined) return { node: {}, definition: name };
+    current = target;
+  }
+  return { node: current, definition: name };
+}
+
+export function resolveDefinition(definitions: Definitions, definition: string): ResolvedSchema | undefined {
+  const node = definitions[definition];
+  return node === undefined ? undefined : { node, definition };
+}
+
+// ---- parsing -----------------------------------------------------------------------------
+
+export type BodyFormat = 'json' | 'yaml';
+
+export interface ParsedBody {
+  readonly value: unknown;
+  /** Paths of keys seen twice in one object (`spec.replicas`), JSON only, when asked. */
+  readonly duplicateFields: readonly string[];
+}
+
+/** The reference's text when a body does not parse: the Go error wrapped with the expected kind. */
+function unparsable(expectedKind: string, cause: string, body: string): StatusError {
+  const summary = body.length > 30 ? `${body.slice(0, 30)} ...` : body;
+  return badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: ${cause} (${summary})`);
+}
+
+export function parseBody(options: {
+  readonly body: Buffer;
+  readonly format: BodyFormat;
+  readonly expectedKind: string;
+  readonly findDuplicates: boolean;
+}): ParsedBody {
+  const text = options.body.toString('utf8');
+  if (options.format === 'yaml') {
+    const documents = parseAllDocuments(text, { uniqueKeys: false });
+    const list = Array.isArray(documents) ? documents : [documents];
+    const first = list.find((doc) => doc.contents !== null) ?? list[0];
+    if (first === undefined || first.errors.length > 0) {
+      const cause = first?.errors[0]?.message ?? 'unexpected end of JSON input';
+      throw badRequest(`the object provided is unrecognized (must be of type ${options.expectedKind}): yaml: ${cause}`);
+    }
+    return { value: first.toJS({ maxAliasCount: 100 }), duplicateFields: [] };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw unparsable(options.expectedKind, goJSONSyntaxError(text, error as Error), text);
+  }
+  return { value, duplicateFields: options.findDuplicates ? findDuplicateKeys(text) : [] };
+}
+
+/** Go's encoding/json words for the common syntax errors clients see. */
+function goJSONSyntaxError(text: string, error: Error): string {
+  if (text.trim() === '') return 'unexpected end of JSON input';
+  const match = /Unexpected token '?(.)'?/.exec(error.message);
+  if (match) return `invalid character '${match[1]}' looking for beginning of value`;
+  if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message)) return 'unexpected end of JSON input';
+  return error.message;
+}
+
+/** Paths of repeated keys, in the order they are met, printed as the reference does. */
+export function findDuplicateKeys(text: string): string[] {
+  const duplicates: string[] = [];
+  const seen: Set<string>[] = [];
+  visit(text, {
+    onObjectBegin: () => {
+      seen.push(new Set());
+    },
+    onObjectEnd: () => {
+      seen.pop();
+    },
+    onObjectProperty: (property, _offset, _length, _line, _column, pathSupplier) => {
+      const keys = seen[seen.length - 1];
+      if (keys.has(property)) duplicates.push(formatPath([...pathSupplier(), property]));
+      else keys.add(property);
+    },
+  });
+  return duplicates;
+}
+
+function formatPath(segments: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+// ---- typing against the schema -----------------------------------------------------------
+
+export interface TypedResult {
+  /** The object with unknown fields (and nulls the schema knows) removed. */
+  readonly object: unknown;
+  readonly unknownFields: readonly string[];
+  /** Go's unmarshal error for the first mismatch, if any. */
+  readonly typeError?: string;
+}
+
+interface Walk {
+  readonly definitions: Definitions;
+  readonly unknownFields: string[];
+  typeError?: string;
+}
+
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'object';
+  return typeof value; // string, number, boolean
+}
+
+/** The Go type name the reference would print for a schema node. */
+function goTypeName(definitions: Definitions, schema: ResolvedSchema): string {
+  const { node, definition } = schema;
+  if (node['x-kubernetes-int-or-string']) return 'intstr.IntOrString';
+  if (definition !== undefined && (node.type === 'object' || node.properties !== undefined)) {
+    const parts = definition.split('.');
+    return `${parts[parts.length - 2]}.${parts[parts.length - 1]}`;
+  }
+  switch (node.type) {
+    case 'integer':
+      return node.format === 'int32' ? 'int32' : 'int64';
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      return 'string';
+    case 'array':
+      return `[]${node.items ? goTypeName(definitions, resolveSchema(definitions, node.items)) : 'interface {}'}`;
+    case 'object':
+      if (typeof node.additionalProperties === 'object') {
+        return `map[string]${goTypeName(definitions, resolveSchema(definitions, node.additionalProperties))}`;
+      }
+      return 'map[string]interface {}';
+    default:
+      return 'interface {}';
+  }
+}
+
+function structName(definition: string | undefined): string {
+  return definition === undefined ? '' : definition.slice(definition.lastIndexOf('.') + 1);
+}
+
+function accepts(node: SchemaNode, value: unknown): boolean {
+  const kind = jsonKind(value);
+  if (node['x-kubernetes-int-or-string']) return kind === 'string' || (kind === 'number' && Number.isInteger(value));
+  switch (node.type) {
+    case 'integer':
+      return kind === 'number' && Number.isInteger(value);
+    case 'number':
+      return kind === 'number';
+    case 'boolean':
+      return kind === 'boolean';
+    case 'string':
+      return kind === 'string';
+    case 'array':
+      return kind === 'array';
+    case 'object':
+      return kind === 'object';
+    default:
+      return true;
+  }
+}
+
+function typeErrorText(walk: Walk, value: unknown, schema: ResolvedSchema, parentStruct: string, path: string): string {
+  let what = jsonKind(value);
+  if (what === 'number' && schema.node.type === 'integer') what = `number ${String(value)}`;
+  const target = goTypeName(walk.definitions, schema);
+  return parentStruct === ''
+    ? `json: cannot unmarshal ${what} into Go value of type ${target}`
+    : `json: cannot unmarshal ${what} into Go struct field ${parentStruct}.${path} of type ${target}`;
+}
+
+function typeValue(walk: Walk, value: unknown, schema: ResolvedSchema, location: { path: string; parentStruct: string }): unknown {
+  const { node } = schema;
+  if (value === null) return null;
+  if (!accepts(node, value)) {
+    walk.typeError ??= typeErrorText(walk, value, schema, location.parentStruct, location.path);
+    return value;
+  }
+  if (Array.isArray(value)) {
+    if (node.items === undefined) return value;
+    const items = resolveSchema(walk.definitions, node.items);
+    return value.map((item, index) => typeValue(walk, item, items, { path: `${location.path}[${index}]`, parentStruct: location.parentStruct }));
+  }
+  if (jsonKind(value) !== 'object' || node['x-kubernetes-preserve-unknown-fields']) return value;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  if (node.properties !== undefined) {
+    const ownStruct = structName(schema.definition) || location.parentStruct;
+    for (const [key, child] of Object.entries(record)) {
+      const childPath = location.path === '' ? key : `${location.path}.${key}`;
+      const property = node.properties[key];
+      if (property === undefined) {
+        walk.unknownFields.push(childPath);
+        continue;
+      }
+      if (child === null) continue;
+      out[key] = typeValue(walk, child, resolveSchema(walk.definitions, property), { path: childPath, parentStruct: ownStruct });
+    }
+    return out;
+  }
+  if (typeof node.additionalProperties === 'object') {
+    const values = resolveSchema(walk.definitions, node.additionalProperties);
+    for (const [key, child] of Object.entries(record)) {
+      const childPath = location.path === '' ? key : `${location.path}.${key}`;
+      out[key] = typeValue(walk, child, values, { path: childPath, parentStruct: location.parentStruct });
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Types `value` against the definition; without one, returns it unchanged. */
+export function typeAgainstSchema(definitions: Definitions | undefined, definition: string, value: unknown): TypedResult {
+  const root = definitions === undefined ? undefined : resolveDefinition(definitions, definition);
+  if (definitions === undefined || root === undefined) return { object: value, unknownFields: [] };
+  const walk: Walk = { definitions, unknownFields: [] };
+  const object = typeValue(walk, value, root, { path: '', parentStruct: '' });
+  return { object, unknownFields: walk.unknownFields, typeError: walk.typeError };
+}
+
+// ---- the whole decode --------------------------------------------------------------------
+
+export type FieldValidationLevel = 'Ignore' | 'Warn' | 'Strict';
+
+export interface DecodeRequest {
+  readonly definitions?: Definitions;
+  /** OpenAPI definition of the expected kind in the served version. */
+  readonly definition: string;
+  readonly expectedKind: string;
+  readonly servedVersion: string;
+  readonly fieldValidation: FieldValidationLevel;
+}
+
+export interface DecodedObject {
+  readonly object: KubeObject;
+  /** `Warning` texts for fieldValidation=Warn (unknown and duplicate fields). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Types an already parsed value (a request body, or the result of a patch) and applies the
+ * field validation level. Throws 400 for a type mismatch or, under Strict, for unknown or
+ * duplicate fields.
+ */
+export function decodeValue(request: DecodeRequest, value: unknown, duplicateFields: readonly string[]): DecodedObject {
+  const typed = typeAgainstSchema(request.definitions, request.definition, value);
+  if (typed.typeError !== undefined) {
+    throw badRequest(
+      `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}: ${typed.typeError}`,
+    );
+  }
+  const problems = [
+    ...typed.unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`),
+    ...duplicateFields.map((path) => `duplicate field ${JSON.stringify(path)}`),
+  ];
+  if (request.fieldValidation === 'Strict' && problems.length > 0) {
+    throw badRequest(`strict decoding error: ${problems.join(', ')}`);
+  }
+  return {
+    object: typed.object as KubeObject,
+    warnings: request.fieldValidation === 'Warn' ? problems : [],
+  };
+}

@@ -7,6 +7,7 @@
  * behind when the grace ends, or past twice the size, is closed: its iteration just ends and the
  * client resumes from the last resource version it saw.
  */
+import { withResourceVersion } from '../objects/codec';
 import type { KubeObject, ObjectWatch, ObjectWatchEvent, Predicate } from '../objects/types';
 import type { CacheEvent } from './event-ring';
 
@@ -36,28 +37,33 @@ export interface CacheWatcherOptions {
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
-/** The object a DELETED event carries when an object leaves a selector: its old state at the event's revision. */
-const leavingObjects = new WeakMap<CacheEvent, KubeObject>();
+/**
+ * The watch events one cache event can become, made once and shared by every watcher that
+ * sees the same one (readers never mutate events or objects).
+ */
+export class WatchEventsOf {
+  private added: ObjectWatchEvent | undefined;
+  private modified: ObjectWatchEvent | undefined;
+  private deleted: ObjectWatchEvent | undefined;
+  private left: ObjectWatchEvent | undefined;
 
-function leavingObject(event: CacheEvent): KubeObject {
-  let object = leavingObjects.get(event);
-  if (!object) {
-    const previous = event.prevObject as KubeObject;
-    object = { ...previous, metadata: { ...previous.metadata, resourceVersion: String(event.revision) } };
-    leavingObjects.set(event, object);
-  }
-  return object;
-}
+  constructor(readonly event: CacheEvent) {}
 
-/** The event a watcher with `predicate` sees for `event`, if any (the enter/leave rule). */
-export function watchEventFor(event: CacheEvent, predicate: Predicate): ObjectWatchEvent | undefined {
-  if (event.type === 'DELETED') {
-    return event.prevObject && predicate.matches(event.prevObject) ? { type: 'DELETED', object: event.object } : undefined;
+  /** The event a watcher with `predicate` sees, if any: the enter/leave rule of selectors. */
+  for(predicate: Predicate): ObjectWatchEvent | undefined {
+    const event = this.event;
+    if (event.type === 'DELETED') {
+      if (event.prevObject === undefined || !predicate.matches(event.prevObject)) return undefined;
+      return (this.deleted ??= { type: 'DELETED', object: event.object });
+    }
+    const matchesNow = predicate.matches(event.object);
+    const matchedBefore = event.prevObject !== undefined && predicate.matches(event.prevObject);
+    if (matchesNow && matchedBefore) return (this.modified ??= { type: 'MODIFIED', object: event.object });
+    if (matchesNow) return (this.added ??= { type: 'ADDED', object: event.object });
+    if (!matchedBefore) return undefined;
+    // Leaving the selection: the last state the watcher saw, at the revision it went away.
+    return (this.left ??= { type: 'DELETED', object: withResourceVersion(event.prevObject as KubeObject, event.revision) });
   }
-  const matchesNow = predicate.matches(event.object);
-  const matchedBefore = event.prevObject !== undefined && predicate.matches(event.prevObject);
-  if (matchesNow) return { type: matchedBefore ? 'MODIFIED' : 'ADDED', object: event.object };
-  return matchedBefore ? { type: 'DELETED', object: leavingObject(event) } : undefined;
 }
 
 export function bookmarkEvent(revision: number, annotations?: Record<string, string>): ObjectWatchEvent {

@@ -52,7 +52,7 @@ import type {
   WatchOptions,
 } from '../objects/types';
 import type { StoreEvent } from '../store';
-import { bookmarkEvent, CacheWatcher, ErrorWatch, watchEventFor } from './cache-watcher';
+import { bookmarkEvent, CacheWatcher, ErrorWatch, WatchEventsOf } from './cache-watcher';
 import type { DispatchBudgetOptions } from './dispatch-budget';
 import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
 import type { FeedListener, StoreFeed } from './feed';
@@ -537,7 +537,7 @@ function* stateEvents(source: {
 function* ringEvents(source: { events: CacheEvent[]; namespace: string | undefined; predicate: Predicate }): Generator<ObjectWatchEvent> {
   for (const event of source.events) {
     if (source.namespace !== undefined && event.namespace !== source.namespace) continue;
-    const watchEvent = watchEventFor(event, source.predicate);
+    const watchEvent = new WatchEventsOf(event).for(source.predicate);
     if (watchEvent) yield watchEvent;
   }
 }

@@ -6,7 +6,7 @@
  * out. Bookmarks come from one timer for the whole set.
  */
 import type { ObjectWatchEvent } from '../objects/types';
-import { bookmarkEvent, CacheWatcher, type Grace, watchEventFor } from './cache-watcher';
+import { bookmarkEvent, CacheWatcher, type Grace, WatchEventsOf } from './cache-watcher';
 import { DispatchBudget, type DispatchBudgetOptions } from './dispatch-budget';
 import type { CacheEvent } from './event-ring';
 
@@ -81,12 +81,13 @@ export class WatcherSet {
 
   dispatch(event: CacheEvent): void {
     let blocked: { watcher: CacheWatcher; event: ObjectWatchEvent }[] | undefined;
+    const watchEvents = new WatchEventsOf(event);
     const offerTo = (bucket: WatcherBucket | undefined) => {
       if (!bucket) return;
       for (const watcher of bucket) {
         if (event.revision <= watcher.startAfter) continue;
         if (watcher.namespace !== undefined && watcher.namespace !== event.namespace) continue;
-        const watchEvent = watchEventFor(event, watcher.predicate);
+        const watchEvent = watchEvents.for(watcher.predicate);
         if (!watchEvent) continue;
         const outcome = watcher.offer(watchEvent);
         if (outcome === 'full') (blocked ??= []).push({ watcher, event: watchEvent });

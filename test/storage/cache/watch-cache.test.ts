@@ -153,6 +153,11 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       const unlimited = await cache.list({}, { resourceVersion: created.metadata.resourceVersion, predicate: EVERYTHING });
       expect(unlimited.items[0]).toBe(list.items[0]);
 
+      const limited = await cache.list({}, { resourceVersion: created.metadata.resourceVersion, resourceVersionMatch: 'NotOlderThan', limit: 5, predicate: EVERYTHING });
+      expect(limited.items[0]).toBe(list.items[0]);
+      const any = await cache.list({}, { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan', predicate: EVERYTHING });
+      expect(any.items[0]).toBe(list.items[0]);
+
       const future = replica.feed.revision + 50;
       const error = await objectError(cache.list({}, { resourceVersion: String(future), resourceVersionMatch: 'NotOlderThan', predicate: EVERYTHING }));
       expect(error.reason).toBe('TooLargeResourceVersion');
@@ -206,7 +211,8 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
         let token = first.continue;
         let fromCache = true;
         for (let page = 0; token !== undefined && page < 10; page++) {
-          const options = { limit: 2, continue: token, predicate };
+          // resourceVersion "0" may come with a continue token (it is then ignored).
+          const options = { limit: 2, continue: token, predicate, ...(page === 1 ? { resourceVersion: '0' } : {}) };
           const cached = await cache.list({}, options);
           const stored = await direct.list({}, options);
           expect(cached).toEqual(stored);
@@ -246,6 +252,30 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       expect([continued.reason, continued.message]).toEqual(['Expired', CONTINUE_EXPIRED_MESSAGE]);
       const latest = await cache.list({}, { limit: 1, continue: continued.details.continueToken, predicate: EVERYTHING });
       expect(latest.items.map((item) => item.metadata.name)).toEqual(['b']);
+    });
+
+    it('answers a consistent list from the store when the cache does not catch up in time', async () => {
+      const { cache, create, replica, settled } = await setup();
+      await settled(await create('a'));
+      replica.feed.stop(); // the cache stays ready but learns of no more writes
+      const b = await create('b');
+      const list = await cache.list({}, { predicate: EVERYTHING });
+      expect(list.items.map((item) => item.metadata.name)).toEqual(['a', 'b']);
+      expect(list.items[1]).toEqual(b);
+      expect((await cache.list({}, { resourceVersion: '0', predicate: EVERYTHING })).items).toHaveLength(1);
+    });
+
+    it.each([
+      [{ resourceVersionMatch: 'Exact' as const }, 'resourceVersionMatch is forbidden unless resourceVersion is provided'],
+      [{ resourceVersion: '0', resourceVersionMatch: 'Exact' as const }, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
+      [{ resourceVersion: '5', continue: 'x' }, 'specifying resource version is not allowed when using continue'],
+      [{ continue: 'not a token!' }, 'invalid continue token: continue key is not valid: illegal base64 data at input byte 3'],
+    ])('refuses %j like the store', async (options, message) => {
+      const { cache, direct } = await setup();
+      for (const storage of [cache, direct]) {
+        const error = await objectError(storage.list({}, { ...options, predicate: EVERYTHING }));
+        expect([error.reason, error.message]).toEqual(['BadRequest', message]);
+      }
     });
 
     it('reads from the store until the first list is done', async () => {
@@ -445,6 +475,31 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       expect(await readWatch(slow).next()).toBe('end');
       expect(cache.stats().watchers).toBe(1);
       fast.stop();
+    });
+  });
+
+  describe('after the feed lost events', () => {
+    it('closes the watchers, reads from the store while listing again, then serves again', async () => {
+      const { cache, create, settled } = await setup();
+      const a = await create('a');
+      await settled(a);
+      const watch = await cache.watch({}, { resourceVersion: '0', predicate: EVERYTHING });
+      const reader = readWatch(watch);
+      await reader.take(1);
+
+      cache.onReset(); // what the feed calls when it had to restart past a compacted revision
+      expect(cache.ready).toBe(false);
+      const [one, two] = await Promise.all([0, 1].map(() => cache.list({}, { resourceVersion: '0', predicate: EVERYTHING })));
+      expect(one.items).toEqual([a]);
+      expect(one.items[0]).not.toBe(two.items[0]);
+      expect(await reader.next()).toBe('end');
+
+      expect(await cache.whenReady(2_000)).toBe(true);
+      const b = await create('b');
+      await settled(b);
+      const list = await cache.list({}, { resourceVersion: '0', predicate: EVERYTHING });
+      expect(list.items).toEqual([a, b]);
+      expect((await cache.list({}, { resourceVersion: '0', predicate: EVERYTHING })).items[0]).toBe(list.items[0]);
     });
   });
 

@@ -7,24 +7,30 @@
  */
 import type { GroupVersionKind } from '../registry/types';
 
-/** A JSON Schema object as the schema data stores it (OpenAPI v2 form, refs to `#/definitions/`). */
+/** A JSON Schema object (as served: OpenAPI v2 or v3 form). */
 export interface SchemaObject {
   readonly [keyword: string]: unknown;
 }
 
-export type Definitions = Readonly<Record<string, SchemaObject>>;
+/**
+ * Definitions as the schema data stores them (server/schema/definitions.ts: OpenAPI v2 form,
+ * refs to `#/definitions/`); read here as plain JSON.
+ */
+export type Definitions = Readonly<Record<string, object>>;
 
 export type OpenAPIFlavour = 'v2' | 'v3';
 
 const SOURCE_REF_PREFIX = '#/definitions/';
 const PRIVATE_KEYWORD_PREFIX = 'x-capstan-';
+/** The types a v3 document offers as `oneOf` where v2 says `type: string` (IntOrString, Quantity). */
+const V3_ONE_OF_KEYWORD = 'x-capstan-openapi-v3-one-of';
 const GVK_EXTENSION = 'x-kubernetes-group-version-kind';
 
 /**
  * A stand-in for a definition the schema data lacks (a custom resource before its schema is
  * published): any object, so documents stay valid and clients still find the kind.
  */
-const OPEN_OBJECT: SchemaObject = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+const OPEN_OBJECT: object = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
 /** Names of `roots` and every definition reachable from them, sorted. */
 export function definitionClosure(definitions: Definitions, roots: Iterable<string>): string[] {
@@ -76,6 +82,11 @@ function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
     } else {
       result[key] = renderSchema(child, flavour);
     }
+  }
+  const oneOf = (value as Record<string, unknown>)[V3_ONE_OF_KEYWORD];
+  if (flavour === 'v3' && Array.isArray(oneOf)) {
+    delete result.type;
+    result.oneOf = oneOf.map((type) => ({ type }));
   }
   if (flavour === 'v3' && typeof result.$ref === 'string' && Object.keys(result).length > 1) {
     const { $ref, ...siblings } = result;

@@ -16,13 +16,17 @@ import { parseAccept, rangeMatchesType } from '../discovery/accept';
 import { memoizeOnRegistry } from '../discovery/registry-snapshot';
 import { findServedGroupVersion, servedGroups } from '../discovery/served-groups';
 import { versionInfo } from '../discovery/version';
+import { schemaData } from '../schema/definitions';
 import type { Definitions } from './component-schemas';
 import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
 
 export interface OpenAPIOptions {
   readonly registry: ResourceRegistry;
-  /** The schema definitions (OpenAPI v2 form); called once, at the first request that needs them. */
-  readonly definitions: () => Definitions;
+  /**
+   * The schema definitions (OpenAPI v2 form); called once, at the first request that needs them.
+   * Default: the generated schema data of the built-in kinds.
+   */
+  readonly definitions?: () => Definitions;
   /** Shown as the documents' `info.version`; default: the `gitVersion` of `/version`. */
   readonly serverVersion?: string;
 }
@@ -44,7 +48,7 @@ function encode(document: object): EncodedDocument {
 export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   const { registry } = options;
   let definitions: Definitions | undefined;
-  const loadDefinitions = () => (definitions ??= options.definitions());
+  const loadDefinitions = () => (definitions ??= (options.definitions ?? (() => schemaData().definitions))());
   let info: DocumentInfo | undefined;
   const documentInfo = () => (info ??= { title: 'Kubernetes', version: options.serverVersion ?? versionInfo().gitVersion });
 

@@ -1,6 +1,7 @@
 /**
  * The real kubectl against an HTTP server serving only discovery and OpenAPI: `api-resources`
- * and `api-versions` read (aggregated) discovery, `explain` reads OpenAPI v3.
+ * and `api-versions` read (aggregated) discovery, `explain` reads OpenAPI v3 built from the
+ * generated schema data.
  */
 import express from 'express';
 import { execFile } from 'node:child_process';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mountDiscovery } from '../../../server/discovery/mount-discovery';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
-import { FIXTURE_DEFINITIONS, fixtureRegistry } from '../discovery/fixtures';
+import { fixtureRegistry } from '../discovery/fixtures';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 /** Knows aggregated discovery only as v2beta1. */
@@ -33,7 +34,7 @@ describe('kubectl against discovery and OpenAPI', () => {
     });
     const registry = fixtureRegistry();
     mountDiscovery(app, { registry });
-    mountOpenAPI(app, { registry, serverVersion: 'v1.34.0', definitions: () => FIXTURE_DEFINITIONS });
+    mountOpenAPI(app, { registry });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const port = (server.address() as AddressInfo).port;
@@ -110,6 +111,14 @@ describe('kubectl against discovery and OpenAPI', () => {
     expect(output).toMatch(/rollingUpdate\s+<RollingUpdateDeployment>/);
     expect(output).toMatch(/type\s+<string>/);
     expect(requests.some((line) => line.startsWith('GET /openapi/v3/apis/apps/v1?hash='))).toBe(true);
+  });
+
+  test('explain reaches through refs to IntOrString, Quantity maps, arrays and required fields', async () => {
+    expect(await kubectl('explain', 'deployment.spec.strategy.rollingUpdate.maxSurge')).toMatch(/FIELD: maxSurge <IntOrString>/);
+    expect(await kubectl('explain', 'pod.spec.containers.resources.limits')).toMatch(/FIELD: limits <map\[string\]Quantity>/);
+    const containers = await kubectl('explain', 'pod.spec.containers');
+    expect(containers).toMatch(/FIELD: containers <\[\]Container>/);
+    expect(containers).toMatch(/name\s+<string> -required-/);
   });
 
   test('create asks the server to validate strictly, because the PATCH operation advertises fieldValidation', async () => {

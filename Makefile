@@ -18,4 +18,4 @@ bench: deps
 	npm run --silent bench
 
 schemas:
-	cd tools/schemagen && go run . -out ../../server/schema/generated
+	cd tools/schemagen && PATH="$$PATH:/usr/local/go/bin" go run . -out ../../server/schema/generated

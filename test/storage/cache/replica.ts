@@ -1,54 +1,26 @@
 /**
- * A "replica" for cache tests: one StoreFeed over a store client and a WatchCache per
- * resource, as the server builds them. Stopping it stops the feed and every cache.
+ * A "replica" for cache tests: the watch caches the server builds (startCacheSet), ready.
  */
-import { StoreFeed } from '../../../storage/cache/feed';
+import { type CachedResource, type CacheSet, startCacheSet } from '../../../storage/cache/cache-set';
+import type { WatchCacheTuning } from '../../../storage/cache/watch-cache';
 import { COMPACT_REVISION_KEY } from '../../../storage/compactor';
-import { WatchCache, type WatchCacheTuning } from '../../../storage/cache/watch-cache';
-import { ResourceStore, type ResourceStoreOptions } from '../../../storage/objects/resource-store';
 import type { RevisionedStore } from '../../../storage/store';
 
-export type ResourceSpec = Omit<ResourceStoreOptions, 'store'>;
-
-export interface Replica {
-  readonly feed: StoreFeed;
+export interface Replica extends CacheSet {
   readonly store: RevisionedStore;
-  cache(keyPrefix: string): WatchCache;
-  stop(): void;
 }
 
 export async function startReplica(options: {
   store: RevisionedStore;
-  resources: ResourceSpec[];
+  resources: CachedResource[];
   tuning?: WatchCacheTuning;
 }): Promise<Replica> {
-  const feed = new StoreFeed({ store: options.store });
-  await feed.start();
-  const caches = new Map<string, WatchCache>();
-  for (const resource of options.resources) {
-    const objects = new ResourceStore({ ...resource, store: options.store });
-    caches.set(
-      resource.keyPrefix,
-      new WatchCache({ ...resource, store: options.store, feed, objects, tuning: options.tuning }),
-    );
-  }
-  await Promise.all([...caches.values()].map((cache) => cache.whenReady(10_000)));
-  return {
-    feed,
-    store: options.store,
-    cache(keyPrefix) {
-      const cache = caches.get(keyPrefix);
-      if (!cache) throw new Error(`no cache for ${keyPrefix}`);
-      return cache;
-    },
-    stop() {
-      for (const cache of caches.values()) cache.stop();
-      feed.stop();
-    },
-  };
+  const caches = await startCacheSet(options);
+  if (!(await caches.whenReady(10_000))) throw new Error('caches not ready');
+  return { ...caches, store: options.store };
 }
 
-export function podsResource(keyPrefix: string): ResourceSpec {
+export function podsResource(keyPrefix: string): CachedResource {
   return { keyPrefix, qualifiedResource: { group: '', resource: 'pods' }, namespaced: true };
 }
 

@@ -50,7 +50,7 @@ describe('watch caches of two replicas on one etcd', () => {
       ),
     );
     replicas.push(...started);
-    return started.map((replica) => replica.cache(keyPrefix));
+    return started.map((replica) => replica.cacheFor(keyPrefix));
   }
 
   it('reads and watches on one what the other wrote; a stale update is 409 on either', async () => {

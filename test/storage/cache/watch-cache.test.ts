@@ -71,7 +71,7 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     const keyPrefix = freshPrefix('pods');
     const replica = await startReplica({ store, resources: [podsResource(keyPrefix)], tuning });
     replicas.push(replica);
-    const cache = replica.cache(keyPrefix);
+    const cache = replica.cacheFor(keyPrefix);
     const direct = new ResourceStore({ store, ...podsResource(keyPrefix) });
     const create = (name: string, options?: Parameters<typeof pod>[1]) =>
       cache.create({ namespace: options?.namespace ?? 'ns', name }, pod(name, options));

@@ -1,0 +1,103 @@
+/**
+ * Runs the compiled server (`dist/server/main.js`) as a real process, as an operator would.
+ * The build is the test runner's job (`make test` builds first); when dist/ is missing or older
+ * than the server's sources, it is built here so a lone `npx jest` also works.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+export const MAIN = join(ROOT, 'dist', 'server', 'main.js');
+const START_TIMEOUT_MS = 15_000;
+const EXIT_TIMEOUT_MS = 10_000;
+
+export function ensureBuilt(): void {
+  if (existsSync(MAIN) && !staleSources(join(ROOT, 'server'))) return;
+  try {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {
+      stdio: 'pipe',
+    });
+  } catch {
+    // Type errors elsewhere in the tree still leave an emitted dist/; the start below tells.
+  }
+}
+
+function staleSources(dir: string): boolean {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (staleSources(path)) return true;
+    } else if (entry.name.endsWith('.ts')) {
+      const compiled = join(ROOT, 'dist', relative(ROOT, path)).replace(/\.ts$/, '.js');
+      if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(path).mtimeMs) return true;
+    }
+  }
+  return false;
+}
+
+export interface RunningCapstan {
+  readonly process: ChildProcess;
+  readonly url: string;
+  readonly kubeconfig: string;
+  /** From spawn to the "listening" line, measured by the test. */
+  readonly spawnToListeningMs: number;
+  /** What the server itself reports (process start to ready, module loading included). */
+  readonly reportedStartMs: number;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+export async function startCapstan(args: readonly string[]): Promise<RunningCapstan> {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`capstan did not start within ${START_TIMEOUT_MS} ms:\n${output}`));
+    }, START_TIMEOUT_MS);
+    let url: string | undefined;
+    let spawnToListeningMs = 0;
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const listening = /capstan listening on (\S+)/.exec(output);
+      if (listening && url === undefined) {
+        url = listening[1];
+        spawnToListeningMs = performance.now() - spawnedAt;
+      }
+      const started = /started in (\d+) ms/.exec(output);
+      const kubeconfig = /admin kubeconfig: (\S+)/.exec(output);
+      if (url !== undefined && started && kubeconfig) {
+        clearTimeout(timer);
+        resolve({
+          process: child,
+          url,
+          kubeconfig: kubeconfig[1],
+          spawnToListeningMs,
+          reportedStartMs: Number(started[1]),
+          output: () => output,
+          exited,
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`capstan exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+}
+
+/** Waits for the exit, killing the process if it does not come in time. */
+export async function waitForExit(running: RunningCapstan): Promise<number | null> {
+  const timer = setTimeout(() => running.process.kill('SIGKILL'), EXIT_TIMEOUT_MS);
+  try {
+    return await running.exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -78,13 +78,20 @@ function listType(context: SchemaContext): 'atomic' | 'set' | 'map' {
   const declared = node?.['x-kubernetes-list-type'];
   if (declared) return declared;
   // An unset list type with a merge strategy is read as a map keyed by the merge key.
-  if (node?.['x-kubernetes-patch-merge-key'] && node['x-kubernetes-patch-strategy']?.includes('merge')) return 'map';
+  if (markers(node?.['x-kubernetes-patch-merge-key']).length > 0 && markers(node?.['x-kubernetes-patch-strategy']).some((s) => s.split(',').includes('merge'))) {
+    return 'map';
+  }
   return 'atomic';
+}
+
+function markers(value: string | readonly string[] | undefined): readonly string[] {
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
 }
 
 function listMapKeys(context: SchemaContext): readonly string[] {
   const node = context.schema?.node;
-  return node?.['x-kubernetes-list-map-keys'] ?? (node?.['x-kubernetes-patch-merge-key'] ? [node['x-kubernetes-patch-merge-key']] : []);
+  return node?.['x-kubernetes-list-map-keys'] ?? markers(node?.['x-kubernetes-patch-merge-key']);
 }
 
 function isAtomicMap(context: SchemaContext): boolean {
@@ -161,7 +168,8 @@ function changedChild(previous: Json, next: Json, context: SchemaContext): Field
   const granularList = Array.isArray(next) && listType(context) !== 'atomic';
   if (!granularMap && !granularList) return {};
   const node = changedFields(previous, next, context);
-  if (previous === undefined && !isEmptySet(node)) node[SELF] = {};
+  // Lists themselves are never owned apart from their items; new maps and structs are.
+  if (granularMap && previous === undefined && !isEmptySet(node)) node[SELF] = {};
   return node;
 }
 

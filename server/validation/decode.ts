@@ -27,8 +27,11 @@ export interface SchemaNode {
   readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   readonly 'x-kubernetes-list-map-keys'?: readonly string[];
   readonly 'x-kubernetes-map-type'?: 'atomic' | 'granular';
-  readonly 'x-kubernetes-patch-merge-key'?: string;
-  readonly 'x-kubernetes-patch-strategy'?: string;
+  /** One marker as a string, several as a list (server/schema's data keeps the reference's form). */
+  readonly 'x-kubernetes-patch-merge-key'?: string | readonly string[];
+  readonly 'x-kubernetes-patch-strategy'?: string | readonly string[];
+  /** JSON types a string-typed definition also takes (IntOrString: integer; Quantity: number). */
+  readonly 'x-capstan-openapi-v3-one-of'?: readonly string[];
 }
 
 export type Definitions = Readonly<Record<string, SchemaNode>>;
@@ -165,7 +168,8 @@ function jsonKind(value: unknown): string {
 function goTypeName(definitions: Definitions, schema: ResolvedSchema): string {
   const { node, definition } = schema;
   if (node['x-kubernetes-int-or-string']) return 'intstr.IntOrString';
-  if (definition !== undefined && (node.type === 'object' || node.properties !== undefined)) {
+  if (definition !== undefined) {
+    // A named definition is a Go type of its package: v1.DeploymentSpec, intstr.IntOrString, resource.Quantity.
     const parts = definition.split('.');
     return `${parts[parts.length - 2]}.${parts[parts.length - 1]}`;
   }
@@ -196,7 +200,13 @@ function structName(definition: string | undefined): string {
 
 function accepts(node: SchemaNode, value: unknown): boolean {
   const kind = jsonKind(value);
-  if (node['x-kubernetes-int-or-string']) return kind === 'string' || (kind === 'number' && Number.isInteger(value));
+  if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') {
+    return kind === 'string' || (kind === 'number' && Number.isInteger(value));
+  }
+  const alternatives = node['x-capstan-openapi-v3-one-of'];
+  if (alternatives !== undefined) {
+    return alternatives.some((type) => (type === 'integer' ? kind === 'number' && Number.isInteger(value) : type === kind));
+  }
   switch (node.type) {
     case 'integer':
       return kind === 'number' && Number.isInteger(value);

@@ -17,76 +17,7 @@ import { withRequestInfo } from '../../../server/http/with-request-info';
 import { BuiltinRegistry } from '../../../server/registry/registry';
 import { qualifiedResourceString, type ResourceType } from '../../../server/registry/types';
 import { resourceRoutes } from '../../../server/handlers/routes';
-import type { Definitions } from '../../../server/validation/decode';
-
-/** A slice of the built-in schema, enough to type ConfigMaps and Deployments. */
-const DEFINITIONS: Definitions = {
-  'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
-    type: 'object',
-    properties: {
-      name: { type: 'string' },
-      generateName: { type: 'string' },
-      namespace: { type: 'string' },
-      uid: { type: 'string' },
-      resourceVersion: { type: 'string' },
-      generation: { type: 'integer', format: 'int64' },
-      creationTimestamp: { type: 'string' },
-      deletionTimestamp: { type: 'string' },
-      deletionGracePeriodSeconds: { type: 'integer', format: 'int64' },
-      labels: { type: 'object', additionalProperties: { type: 'string' } },
-      annotations: { type: 'object', additionalProperties: { type: 'string' } },
-      finalizers: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
-      managedFields: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-    },
-  },
-  'io.k8s.api.core.v1.ConfigMap': {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
-      data: { type: 'object', additionalProperties: { type: 'string' } },
-      immutable: { type: 'boolean' },
-    },
-  },
-  'io.k8s.api.apps.v1.Deployment': {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
-      spec: { $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec' },
-      status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-    },
-  },
-  'io.k8s.api.apps.v1.DeploymentSpec': {
-    type: 'object',
-    properties: {
-      replicas: { type: 'integer', format: 'int32' },
-      selector: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-map-type': 'atomic' },
-      template: { $ref: '#/definitions/io.k8s.api.core.v1.PodTemplateSpec' },
-    },
-  },
-  'io.k8s.api.core.v1.PodTemplateSpec': {
-    type: 'object',
-    properties: {
-      metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
-      spec: { $ref: '#/definitions/io.k8s.api.core.v1.PodSpec' },
-    },
-  },
-  'io.k8s.api.core.v1.PodSpec': {
-    type: 'object',
-    'x-kubernetes-preserve-unknown-fields': true,
-    properties: {
-      containers: {
-        type: 'array',
-        items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-        'x-kubernetes-list-type': 'map',
-        'x-kubernetes-list-map-keys': ['name'],
-      },
-    },
-  },
-};
+import { schemaData } from '../../../server/schema/definitions';
 
 let dir: string;
 let store: RevisionedStore;
@@ -114,7 +45,7 @@ beforeAll(async () => {
   };
   const app = express();
   app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry, storageFor, definitions: DEFINITIONS }));
+  app.use(resourceRoutes({ registry, storageFor, definitions: schemaData().definitions }));
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
   server = app.listen(0, '127.0.0.1');
@@ -194,6 +125,14 @@ describe('create, get, list', () => {
     const got = await call('GET', `${CM}/first`);
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', data: { a: '1' } });
+  });
+
+  test('a YAML body is accepted', async () => {
+    const created = await call('POST', CM, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n', {
+      'content-type': 'application/yaml',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toEqual({ a: '1' });
   });
 
   test('generateName gets a 5-character suffix from the reference alphabet', async () => {
@@ -427,6 +366,31 @@ describe('subresources', () => {
     expect(withStatus.body.spec.replicas).toBe(1);
     const mainWrite = await call('PATCH', `${DEPLOY}/web`, { status: { replicas: 5 } }, { 'content-type': 'application/merge-patch+json' });
     expect(mainWrite.body.status.replicas).toBe(1);
+  });
+
+  test('managedFields key list-map items by their schema keys', async () => {
+    const created = await call('POST', `${DEPLOY}?fieldManager=kubectl-create`, deployment('owned'));
+    const [entry] = created.body.metadata.managedFields;
+    expect(entry.manager).toBe('kubectl-create');
+    expect(entry.apiVersion).toBe('apps/v1');
+    expect(entry.fieldsV1['f:spec']['f:template']['f:spec']['f:containers']).toEqual({
+      // Defaulted fields belong to the creator, as in the reference.
+      'k:{"name":"web"}': {
+        '.': {},
+        'f:image': {},
+        'f:imagePullPolicy': {},
+        'f:name': {},
+        'f:resources': {},
+        'f:terminationMessagePath': {},
+        'f:terminationMessagePolicy': {},
+      },
+    });
+    const patched = await call('PATCH', `${DEPLOY}/owned?fieldManager=scaler`, { spec: { replicas: 2 } }, { 'content-type': 'application/merge-patch+json' });
+    const managers = patched.body.metadata.managedFields.map((e: { manager: string; fieldsV1: Record<string, any> }) => [e.manager, Boolean(e.fieldsV1['f:spec']?.['f:replicas'])]);
+    expect(managers).toEqual([
+      ['kubectl-create', false],
+      ['scaler', true],
+    ]);
   });
 
   test('scale reads and writes the parent replicas', async () => {

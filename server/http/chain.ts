@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'express';
 import type { Authenticator } from '../authn/types';
 import type { Authorizer } from '../authz/types';
-import type { InFlightRequests } from './in-flight';
+import { withInFlightTracking, type InFlightRequests } from './in-flight';
 import { withAuthentication } from './with-authentication';
 import { withAuthorization } from './with-authorization';
 import { withCacheControl } from './with-cache-control';
@@ -25,7 +25,7 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
   return [
     withRequestInfo(),
     withCacheControl(),
-    options.inFlight.stage(),
+    withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withAuthentication({ authenticator: options.authenticator, anonymous: options.anonymous }),
     // Impersonation, audit and priority-and-fairness go here, in this order, when they come.

@@ -14,26 +14,17 @@ export class InFlightRequests {
     return this.count;
   }
 
-  stage(): RequestHandler {
-    return (req, res, next) => {
-      if (isLongRunning(req.requestInfo)) {
-        next();
-        return;
-      }
-      this.count++;
-      // 'close' fires once whether the response finished or the client went away.
-      res.once('close', () => this.release());
-      next();
-    };
-  }
-
   /** Resolves once no short request is in flight. */
   drained(): Promise<void> {
     if (this.count === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  private release(): void {
+  begin(): void {
+    this.count++;
+  }
+
+  end(): void {
     this.count--;
     if (this.count === 0) {
       const waiters = this.waiters;
@@ -41,4 +32,16 @@ export class InFlightRequests {
       for (const resolve of waiters) resolve();
     }
   }
+}
+
+export function withInFlightTracking(options: { readonly inFlight: InFlightRequests }): RequestHandler {
+  const { inFlight } = options;
+  return (req, res, next) => {
+    if (!isLongRunning(req.requestInfo)) {
+      inFlight.begin();
+      // 'close' fires once whether the response finished or the client went away.
+      res.once('close', () => inFlight.end());
+    }
+    next();
+  };
 }

@@ -49,6 +49,10 @@ describe('the HTTPS server', () => {
         app.get('/whoami', (req, res) => {
           res.json(req.user);
         });
+        app.get('/slow', async (_req, res) => {
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          res.json({ finished: true });
+        });
         app.get('/busy', () => {
           throw tooManyRequests('storage is (re)initializing', 3);
         });
@@ -253,8 +257,10 @@ describe('the HTTPS server', () => {
   });
 
   // Last: it stops the server.
-  it('fails readiness at once on shutdown, keeps serving for the delay, then closes', async () => {
+  it('fails readiness at once on shutdown, keeps serving for the delay, then closes once requests in flight finish', async () => {
     const started = Date.now();
+    const slow = get('/slow', pki.admin);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const closed = server.shutdown();
     const ready = await get('/readyz?verbose', pki.admin);
     expect(ready.status).toBe(500);
@@ -262,7 +268,9 @@ describe('the HTTPS server', () => {
     expect((await get('/livez', pki.admin)).status).toBe(200);
     expect((await get('/readyz/shutdown', pki.admin)).body).toBe('internal server error: process is shutting down\n');
     await closed;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    // Closing waited for the request in flight.
+    expect(JSON.parse((await slow).body)).toEqual({ finished: true });
     await expect(get('/livez', pki.admin)).rejects.toThrow(/ECONNREFUSED/);
   });
 });

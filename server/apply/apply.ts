@@ -1,0 +1,212 @@
+/**
+ * Server-side apply of one configuration to one object, as the reference's field manager does
+ * it, in this order:
+ *   1. the configuration is merged into the live object (structured-merge.ts);
+ *   2. the applier now owns exactly the fields its configuration sets (applied-fields.ts);
+ *   3. fields its previous apply set and this one does not are removed unless someone else
+ *      owns them (prune.ts);
+ *   4. fields of other managers this changes are conflicts (409) unless `force`, which moves
+ *      them to the applier; fields the write removed leave every manager;
+ *   5. managedFields are written back in the reference's forms and order.
+ * A pure function of its inputs: storage, defaulting and validation stay with the handler.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { KubeObject } from '../../storage/objects/types';
+import { changedFields, withoutServerOwnedFields } from '../fieldmanager/field-set';
+import { rfc3339Seconds, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
+import { badRequest } from '../status/catalogue';
+import { appliedFieldSet } from './applied-fields';
+import { compareObjects } from './compare';
+import { applyConflict, sortConflicts, type FieldConflict } from './conflicts';
+import { managerIdentity, sortManagedFields } from './managers';
+import { fieldsV1Of, pathsOfFieldsV1, PathSet } from './path-set';
+import { removeReleasedFields } from './prune';
+import type { TypedNode } from './schema-node';
+import { mergeConfiguration } from './structured-merge';
+
+/**
+ * Which part of the object a write may own: the reference's reset fields. The main resource
+ * of a kind with a status subresource does not own status; the status subresource owns only
+ * status.
+ */
+export type OwnershipScope = 'whole-object' | 'all-but-status' | 'status-only';
+
+export interface ApplyRequest {
+  /** The stored object in the request's version, with its managedFields; absent: apply creates. */
+  readonly live: KubeObject | undefined;
+  /** The parsed apply body. */
+  readonly config: Record<string, unknown>;
+  readonly manager: string;
+  /** The request's group-version (`apps/v1`) and kind. */
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly subresource?: string;
+  readonly force: boolean;
+  readonly now: Date;
+  /** The kind's definition (see rootSchemaNode); absent: untyped (maps granular, lists atomic). */
+  readonly schema: TypedNode | undefined;
+  readonly scope?: OwnershipScope;
+}
+
+export interface ApplyResult {
+  /** The new object, managedFields set. Not yet defaulted or validated. */
+  readonly object: KubeObject;
+  /** Whether anything besides managedFields differs from the live object. */
+  readonly changed: boolean;
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const BEFORE_FIRST_APPLY = 'before-first-apply';
+
+interface ManagerState {
+  readonly entry: ManagedFieldsEntry;
+  /** The stored entry's members, to keep its FieldsV1 text when unchanged. */
+  readonly original?: PathSet;
+  set: PathSet;
+  time?: string;
+}
+
+/** The fields no manager owns: identity and bookkeeping the server sets. */
+const SERVER_OWNED = new PathSet(
+  [['f:apiVersion'], ['f:kind'], ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'generation', 'managedFields', 'resourceVersion'].map((field) => ['f:metadata', `f:${field}`])],
+);
+
+function withinScope(set: PathSet, scope: OwnershipScope): PathSet {
+  const owned = set.minusSubtrees(SERVER_OWNED);
+  if (scope === 'all-but-status') return owned.minusSubtrees(new PathSet([['f:status']]));
+  if (scope === 'status-only') return new PathSet(owned.paths().filter((path) => path[0] === 'f:status'));
+  return owned;
+}
+
+function withoutManagedFields(object: KubeObject | undefined): Record<string, unknown> {
+  if (object === undefined) return {};
+  const copy = structuredClone(object) as KubeObject;
+  delete copy.metadata.managedFields;
+  return copy;
+}
+
+/** Rejects what the reference rejects before merging. */
+function checkConfiguration(request: ApplyRequest): void {
+  const { config } = request;
+  const apiVersion = typeof config.apiVersion === 'string' ? config.apiVersion : '';
+  const kind = typeof config.kind === 'string' ? config.kind : '';
+  if (apiVersion !== request.apiVersion || kind !== request.kind) {
+    const slash = apiVersion.lastIndexOf('/');
+    const group = slash >= 0 ? apiVersion.slice(0, slash) : '';
+    const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
+    throw badRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
+  }
+  const metadata = config.metadata as Record<string, unknown> | undefined;
+  if (metadata !== undefined && metadata !== null && metadata.managedFields !== undefined && metadata.managedFields !== null) {
+    throw badRequest('metadata.managedFields must be nil');
+  }
+}
+
+function decodeManagers(request: ApplyRequest, liveBody: Record<string, unknown>): Map<string, ManagerState> {
+  const managers = new Map<string, ManagerState>();
+  const entries = (request.live?.metadata.managedFields ?? []) as ManagedFieldsEntry[];
+  for (const entry of entries) {
+    const set = pathsOfFieldsV1(entry.fieldsV1);
+    managers.set(managerIdentity(entry), { entry, original: set, set, time: entry.time });
+  }
+  // An object written while nobody tracked fields: what it holds belongs to a stand-in
+  // manager, so the first apply conflicts where it would change those values.
+  if (request.live !== undefined && managers.size === 0) {
+    const fields = withoutServerOwnedFields(changedFields(undefined, liveBody, {}));
+    const set = withinScope(pathsOfFieldsV1(fields), request.scope ?? 'whole-object');
+    const entry: ManagedFieldsEntry = { manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: request.apiVersion };
+    if (!set.isEmpty()) managers.set(managerIdentity(entry), { entry, set, time: rfc3339Seconds(request.now) });
+  }
+  return managers;
+}
+
+function encodeManagers(managers: ReadonlyMap<string, ManagerState>): ManagedFieldsEntry[] {
+  const entries: ManagedFieldsEntry[] = [];
+  for (const state of managers.values()) {
+    if (state.set.isEmpty()) continue;
+    const { entry } = state;
+    const unchanged = state.original !== undefined && state.original.equals(state.set) && entry.fieldsV1 !== undefined;
+    entries.push({
+      manager: entry.manager,
+      operation: entry.operation,
+      apiVersion: entry.apiVersion,
+      ...(state.time !== undefined ? { time: state.time } : {}),
+      fieldsType: 'FieldsV1',
+      fieldsV1: unchanged ? entry.fieldsV1 : fieldsV1Of(state.set),
+      ...(entry.subresource ? { subresource: entry.subresource } : {}),
+    });
+  }
+  return sortManagedFields(entries);
+}
+
+/** JSON with keys in Go's map order (sorted), as the reference writes the annotation. */
+function sortedJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJSON).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const members = Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${sortedJSON(record[key])}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** kubectl's server-side apply keeps a client-side apply annotation, when the object has one, in step. */
+function syncLastApplied(request: ApplyRequest, object: KubeObject): void {
+  const annotations = request.live?.metadata.annotations;
+  if (request.manager !== 'kubectl' || annotations?.[LAST_APPLIED] === undefined) return;
+  const applied = structuredClone(request.config) as { metadata?: { annotations?: Record<string, string> } };
+  if (applied.metadata?.annotations !== undefined) {
+    delete applied.metadata.annotations[LAST_APPLIED];
+    if (Object.keys(applied.metadata.annotations).length === 0) delete applied.metadata.annotations;
+  }
+  object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [LAST_APPLIED]: sortedJSON(applied) };
+}
+
+export function serverSideApply(request: ApplyRequest): ApplyResult {
+  checkConfiguration(request);
+  const { schema, now } = request;
+  const scope = request.scope ?? 'whole-object';
+  const liveBody = withoutManagedFields(request.live);
+  const managers = decodeManagers(request, liveBody);
+
+  const applierEntry: ManagedFieldsEntry = { manager: request.manager, operation: 'Apply', apiVersion: request.apiVersion, subresource: request.subresource };
+  const applierId = managerIdentity(applierEntry);
+  const previous = managers.get(applierId);
+  const lastSet = previous?.set ?? new PathSet();
+  const appliedSet = withinScope(appliedFieldSet(request.config, schema), scope);
+
+  const merged = (mergeConfiguration(liveBody, request.config, schema) ?? {}) as Record<string, unknown>;
+  const owned = [...managers.entries()].reduce((all, [id, state]) => (id === applierId ? all : all.union(state.set)), appliedSet);
+  removeReleasedFields({ object: merged, released: lastSet.minus(appliedSet), owned, schema });
+
+  const comparison = compareObjects(liveBody, merged, schema);
+  const changedSet = withinScope(comparison.modified.union(comparison.added), scope);
+  const removedSet = withinScope(comparison.removed, scope);
+  const conflicts: FieldConflict[] = [];
+  for (const [id, state] of managers) {
+    if (id === applierId) continue;
+    for (const path of state.set.intersect(changedSet).paths()) conflicts.push({ manager: id, path });
+  }
+  if (conflicts.length > 0 && !request.force) throw applyConflict(sortConflicts(conflicts));
+  for (const [id, state] of managers) {
+    if (id === applierId) continue;
+    state.set = state.set.minus(changedSet).minus(removedSet);
+  }
+
+  const changed = !isDeepStrictEqual(liveBody, merged);
+  const applierChanged = previous === undefined || !previous.set.equals(appliedSet);
+  managers.set(applierId, {
+    entry: applierEntry,
+    set: appliedSet,
+    time: changed || applierChanged || previous?.time === undefined ? rfc3339Seconds(now) : previous.time,
+  });
+
+  const object = merged as KubeObject;
+  if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
+  syncLastApplied(request, object);
+  const entries = encodeManagers(managers);
+  if (entries.length > 0) object.metadata.managedFields = entries;
+  return { object, changed };
+}

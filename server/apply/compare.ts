@@ -1,0 +1,66 @@
+/**
+ * What changed between two versions of an object, as field paths: added (only in the new),
+ * modified (a scalar or atomic value that differs) and removed (only in the old). Granular maps
+ * and lists are walked member by member; a map or list item that appears or disappears is
+ * itself added or removed along with its fields.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { FieldPath, PathSet } from './path-set';
+import { isGranularList, isObject, itemElement } from './list-items';
+import { fieldNode, isAtomicMap, itemNode, type TypedNode } from './schema-node';
+
+export interface Comparison {
+  readonly added: PathSet;
+  readonly modified: PathSet;
+  readonly removed: PathSet;
+}
+
+export function compareObjects(previous: unknown, next: unknown, schema: TypedNode | undefined): Comparison {
+  const comparison = { added: new PathSet(), modified: new PathSet(), removed: new PathSet() };
+  walk(previous, next, schema, [], comparison);
+  return comparison;
+}
+
+function present(value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+function walk(left: unknown, right: unknown, schema: TypedNode | undefined, path: FieldPath, out: Comparison): void {
+  left = present(left);
+  right = present(right);
+  if (left === undefined && right === undefined) return;
+  const mapLike = (value: unknown) => value === undefined || isObject(value);
+  if ((isObject(left) || isObject(right)) && mapLike(left) && mapLike(right) && !isAtomicMap(schema)) {
+    if (path.length > 0) markPresence(left, right, path, out);
+    const before = (left ?? {}) as Record<string, unknown>;
+    const after = (right ?? {}) as Record<string, unknown>;
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      walk(before[key], after[key], fieldNode(schema, key), [...path, `f:${key}`], out);
+    }
+    return;
+  }
+  const listLike = (value: unknown) => value === undefined || isGranularList(value, schema);
+  if ((Array.isArray(left) || Array.isArray(right)) && listLike(left) && listLike(right)) {
+    const items = itemNode(schema);
+    const before = byElement((left ?? []) as unknown[], schema);
+    const after = byElement((right ?? []) as unknown[], schema);
+    for (const element of new Set([...before.keys(), ...after.keys()])) {
+      const itemPath = [...path, element];
+      markPresence(before.get(element), after.get(element), itemPath, out);
+      walk(before.get(element), after.get(element), items, itemPath, out);
+    }
+    return;
+  }
+  if (left === undefined) out.added.add(path);
+  else if (right === undefined) out.removed.add(path);
+  else if (!isDeepStrictEqual(left, right)) out.modified.add(path);
+}
+
+function markPresence(left: unknown, right: unknown, path: FieldPath, out: Comparison): void {
+  if (left === undefined) out.added.add(path);
+  else if (right === undefined) out.removed.add(path);
+}
+
+function byElement(list: readonly unknown[], schema: TypedNode | undefined): Map<string, unknown> {
+  return new Map(list.map((item) => [itemElement(item, schema), item] as const));
+}

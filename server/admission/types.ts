@@ -4,16 +4,10 @@
  * refuses a request by throwing a `StatusError`.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { UserInfo } from '../authn/types';
 import type { ResourceType } from '../registry/types';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-export interface UserInfo {
-  readonly username: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
 
 export interface AdmissionRequest {
   readonly operation: AdmissionOperation;
@@ -37,8 +31,10 @@ export interface AdmissionPlugin {
   validate?(request: AdmissionRequest): Promise<void>;
 }
 
+export type Admission = Required<Pick<AdmissionPlugin, 'admit' | 'validate'>>;
+
 /** Runs every plugin's mutating phase, then every plugin's validating phase, in order. */
-export function admissionChain(plugins: readonly AdmissionPlugin[]): Required<Pick<AdmissionPlugin, 'admit' | 'validate'>> {
+export function admissionChain(plugins: readonly AdmissionPlugin[]): Admission {
   return {
     async admit(request) {
       for (const plugin of plugins) await plugin.admit?.(request);

@@ -2,6 +2,7 @@
 import { ObjectError } from '../../storage/errors';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { prepareCreate } from './guarded-write';
+import { admit } from './admit';
 import { addWarnings, deprecationWarnings, objectKeyOf, toServedVersion, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
 import { checkNamespace, decodeObjectBody, fieldManagerOf, recordManagedFields } from './write-steps';
 
@@ -16,10 +17,12 @@ export function createHandler(scope: HandlerScope): ResourceHandler {
     const manager = fieldManagerOf(req, options);
     for (let attempt = 1; ; attempt++) {
       const object = prepareCreate(scope, structuredClone(decoded.object));
+      const key = objectKeyOf(scope, { ...info, name: object.metadata.name ?? '' });
+      await admit(scope, { operation: 'CREATE', user: req.user, key, object, dryRun: options.dryRun });
       recordManagedFields({ scope, object, manager });
       const warnings = scope.type.strategy.warnings?.(object, undefined) ?? [];
       try {
-        const created = await scope.storage.create(objectKeyOf(scope, { ...info, name: object.metadata.name ?? '' }), object, {
+        const created = await scope.storage.create(key, object, {
           dryRun: options.dryRun,
         });
         addWarnings(res, [...deprecationWarnings(scope), ...decoded.warnings, ...warnings]);

@@ -12,6 +12,8 @@ import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions 
 import { notFound } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { removeExactly } from './guarded-write';
+import { admit } from './admit';
+import type { UserInfo } from '../authn/types';
 import { pendingFinalizers, returnsDeletedObject } from './kind-behaviour';
 import { predicateOf, namespaceScopeOf } from './list';
 import { markAsDeleting } from './object-meta';
@@ -46,13 +48,14 @@ export interface DeleteOutcome {
 }
 
 /** One object's deletion, both phases; shared by DELETE and DELETE on the collection. */
-export async function deleteObject(scope: HandlerScope, key: ObjectKey, options: DeleteRequestOptions): Promise<DeleteOutcome> {
+export async function deleteObject(scope: HandlerScope, key: ObjectKey, options: DeleteRequestOptions, user: UserInfo): Promise<DeleteOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await scope.storage.update(
         key,
-        (current) => {
+        async (current) => {
           if (current === undefined) throw notFound(groupResourceOf(scope.type), key.name);
+          await admit(scope, { operation: 'DELETE', user, key, oldObject: current, dryRun: options.dryRun });
           const finalizers = finalizersForPropagation(current.metadata.finalizers ?? [], options);
           const next: KubeObject = { ...current, metadata: { ...current.metadata } };
           if (finalizers.length > 0) next.metadata.finalizers = finalizers;
@@ -97,7 +100,7 @@ function successStatus(scope: HandlerScope, object: KubeObject): unknown {
 export function deleteHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseDeleteOptions(queryOf(req), await readBody(req));
-    const outcome = await deleteObject(scope, objectKeyOf(scope, info), options);
+    const outcome = await deleteObject(scope, objectKeyOf(scope, info), options, req.user);
     addWarnings(res, deprecationWarnings(scope));
     if (!outcome.deleted) {
       // The reference answers 202 only for a lingering object whose caller asked for cascading (orphanDependents=false).
@@ -123,7 +126,7 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
     for (const item of listed.items) {
       const key = { namespace: item.metadata.namespace, name: item.metadata.name ?? '' };
       try {
-        items.push((await deleteObject(scope, key, { ...options, preconditions: undefined })).object);
+        items.push((await deleteObject(scope, key, { ...options, preconditions: undefined }, req.user)).object);
       } catch (error) {
         // Deleted by someone else meanwhile: nothing left to do for it.
         if (error instanceof ObjectError && error.reason === 'NotFound') continue;

@@ -11,6 +11,8 @@ import { keepSystemMetadata, fillCreateMetadata } from './object-meta';
 import { pendingFinalizers } from './kind-behaviour';
 import { groupResourceOf, toServedVersion, toStorageVersion, type HandlerScope } from './scope';
 import { invalidObject, recordManagedFields } from './write-steps';
+import { admit } from './admit';
+import type { UserInfo } from '../authn/types';
 
 /** Which strategy methods prepare the write. */
 export type WriteTarget = 'main' | 'status' | 'finalize';
@@ -22,6 +24,8 @@ export interface GuardedWrite {
   readonly compute: (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
   readonly target: WriteTarget;
   readonly manager: string;
+  /** Who writes, for admission. */
+  readonly user: UserInfo;
   readonly subresource?: string;
   readonly preconditions?: Preconditions;
   readonly allowCreate?: boolean;
@@ -95,12 +99,14 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
           if (current === undefined) {
             if (!write.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
             const object = prepareCreate(scope, await write.compute(undefined));
+            await admit(scope, { operation: 'CREATE', user: write.user, key, subresource: write.subresource, object, dryRun: write.dryRun });
             recordManagedFields({ scope, object, manager: write.manager, subresource: write.subresource });
             warnings = scope.type.strategy.warnings?.(object, undefined) ?? [];
             return object;
           }
           const next = await write.compute(toServedVersion(scope, current));
           const object = prepareUpdate(scope, next, current, write.target);
+          await admit(scope, { operation: 'UPDATE', user: write.user, key, subresource: write.subresource, object, oldObject: current, dryRun: write.dryRun });
           recordManagedFields({ scope, object, previous: current, manager: write.manager, subresource: write.subresource });
           warnings = scope.type.strategy.warnings?.(object, current) ?? [];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);

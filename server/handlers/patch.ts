@@ -20,6 +20,7 @@ export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'):
     let decodeWarnings: readonly string[] = [];
     const result = await guardedWrite({
       scope,
+      user: req.user,
       key: objectKeyOf(scope, info),
       compute: (current) => {
         // Absent objects never reach here: PATCH does not create (apply will, through its own entry).

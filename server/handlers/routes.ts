@@ -10,6 +10,7 @@ import type { RequestInfo } from '../http/request-info';
 import type { ResourceRegistry, ResourceType, Verb } from '../registry/types';
 import { methodNotSupported } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
+import type { Admission } from '../admission/types';
 import { createHandler } from './create';
 import { deleteCollectionHandler, deleteHandler } from './delete';
 import { getHandler } from './get';
@@ -27,6 +28,7 @@ export interface ResourceRoutesOptions {
   readonly definitions?: Definitions;
   /** Clock for timestamps; default: the system clock. */
   readonly now?: () => Date;
+  readonly admission?: Admission;
 }
 
 /** Handlers of one served (type, version), built once. */
@@ -76,7 +78,12 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): 
 }
 
 export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
-  const context: HandlerContext = { registry: options.registry, definitions: options.definitions, now: options.now ?? (() => new Date()) };
+  const context: HandlerContext = {
+    registry: options.registry,
+    definitions: options.definitions,
+    now: options.now ?? (() => new Date()),
+    admission: options.admission,
+  };
   const built = new Map<string, ServedHandlers>();
   const handlersFor = (type: ResourceType, version: string): ServedHandlers | undefined => {
     const key = `${type.group}/${version}/${type.resource}`;

@@ -116,6 +116,7 @@ export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, 
     const resourceVersion = sent?.metadata?.resourceVersion || undefined;
     const result = await guardedWrite({
       scope,
+      user: req.user,
       key: objectKeyOf(scope, info),
       compute: (current) => {
         const parent = current!;

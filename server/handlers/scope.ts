@@ -10,6 +10,7 @@ import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
 import type { GroupResource } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
+import type { Admission } from '../admission/types';
 
 export interface HandlerContext {
   readonly registry: ResourceRegistry;
@@ -17,6 +18,8 @@ export interface HandlerContext {
   readonly definitions?: Definitions;
   /** The time written into creationTimestamp, deletionTimestamp and managedFields. */
   readonly now: () => Date;
+  /** Mutating then validating admission, run on every write after the strategy's own checks. */
+  readonly admission?: Admission;
 }
 
 export interface HandlerScope {

@@ -23,6 +23,7 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
     }
     const result = await guardedWrite({
       scope,
+      user: req.user,
       key: objectKeyOf(scope, info),
       compute: () => structuredClone(object),
       target,

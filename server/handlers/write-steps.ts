@@ -9,8 +9,8 @@ import { groupVersionString } from '../registry/types';
 import { readBody } from '../http/body';
 import { mediaTypeOf, objectBodyFormat, OBJECT_MEDIA_TYPES } from '../request/content-type';
 import type { WriteOptions } from '../request/query';
-import { badRequest, unsupportedMediaType } from '../status/catalogue';
-import { StatusError } from '../status/status-error';
+import { badRequest, invalid, unsupportedMediaType } from '../status/catalogue';
+import type { StatusError } from '../status/status-error';
 import { decodeValue, parseBody, resolveDefinition, type DecodedObject } from '../validation/decode';
 import { managedFieldsAfterUpdate, managerFromUserAgent, requestedManagedFields, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
 import type { SchemaContext } from '../fieldmanager/field-set';
@@ -18,20 +18,7 @@ import { apiVersionOf, type HandlerScope } from './scope';
 
 /** 422 Invalid with the kind's name, from the registry's field errors (whose detail is the whole body). */
 export function invalidObject(scope: HandlerScope, name: string, errors: readonly FieldError[]): StatusError {
-  const { group, kind } = scope.type;
-  const texts = [...new Set(errors.map((error) => `${error.field}: ${error.detail}`))];
-  const subject = `${group ? `${kind}.${group}` : kind} "${name}" is invalid`;
-  return new StatusError({
-    code: 422,
-    reason: 'Invalid',
-    message: texts.length === 0 ? subject : `${subject}: ${texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`}`,
-    details: {
-      name,
-      group,
-      kind,
-      causes: errors.map((error) => ({ type: error.type, message: error.detail, field: error.field })),
-    },
-  });
+  return invalid({ group: scope.type.group, kind: scope.type.kind }, name, errors);
 }
 
 /** The Go package the reference converts into, for its "unknown conversion" text. */

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
 import { badRequest, invalid } from '../status/catalogue';
-import type { FieldError } from '../status/field-error';
+import type { FieldError } from '../registry/types';
+import { FieldPath, GoValue, forbidden as forbiddenField, invalid as invalidField, notSupported, required as requiredField, tooLong } from '../validation/field-errors';
 
 export function queryOf(req: IncomingMessage): URLSearchParams {
   return new URL(req.url ?? '/', 'http://localhost').searchParams;
@@ -57,14 +58,7 @@ const FIELD_MANAGER_MAX_BYTES = 128;
 function dryRunErrors(values: readonly string[]): FieldError[] {
   const unsupported = values.filter((value) => value !== 'All' && value !== '');
   if (unsupported.length === 0) return [];
-  return [
-    {
-      type: 'FieldValueNotSupported',
-      field: 'dryRun',
-      // The value is printed unquoted (Go's %#v of a slice), so it goes into the detail.
-      detail: `${goStringSlice(values)}: supported values: "All"`,
-    },
-  ];
+  return [notSupported(FieldPath.root('dryRun'), new GoValue(goStringSlice(values)), ['All'])];
 }
 
 /** Go's `%#v` of a []string, which the reference prints for an unsupported dryRun. */
@@ -74,13 +68,13 @@ function goStringSlice(values: readonly string[]): string {
 
 function fieldManagerErrors(fieldManager: string | undefined, required: boolean): FieldError[] {
   if (fieldManager === undefined || fieldManager === '') {
-    return required ? [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }] : [];
+    return required ? [requiredField(FieldPath.root('fieldManager'), 'is required for apply patch')] : [];
   }
   if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_BYTES) {
-    return [{ type: 'FieldValueTooLong', field: 'fieldManager', detail: `may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` }];
+    return [tooLong(FieldPath.root('fieldManager'), FIELD_MANAGER_MAX_BYTES)];
   }
   if (!/^[\x20-\x7e]*$/.test(fieldManager)) {
-    return [{ type: 'FieldValueInvalid', field: 'fieldManager', badValue: fieldManager, detail: 'must only contain printable characters' }];
+    return [invalidField(FieldPath.root('fieldManager'), fieldManager, 'must only contain printable characters')];
   }
   return [];
 }
@@ -97,12 +91,7 @@ export function parseWriteOptions(
   const fieldManager = query.get('fieldManager') ?? undefined;
   const errors: FieldError[] = [...dryRunErrors(dryRun), ...fieldManagerErrors(fieldManager, options.fieldManagerRequired ?? false)];
   if (fieldValidation !== '' && !FIELD_VALIDATION_VALUES.includes(fieldValidation as FieldValidation)) {
-    errors.push({
-      type: 'FieldValueNotSupported',
-      field: 'fieldValidation',
-      badValue: fieldValidation,
-      detail: 'supported values: "", "Ignore", "Strict", "Warn"',
-    });
+    errors.push(notSupported(FieldPath.root('fieldValidation'), fieldValidation, ['', 'Ignore', 'Strict', 'Warn']));
   }
   rejectIfAny(optionsKind, errors);
   return {
@@ -129,7 +118,7 @@ export interface ListQuery {
 }
 
 function forbidden(field: string, detail: string): FieldError {
-  return { type: 'FieldValueForbidden', field, detail };
+  return forbiddenField(FieldPath.root(field), detail);
 }
 
 /** `watch` says whether the request is a watch (query parameter or legacy `/watch/` path). */
@@ -150,7 +139,7 @@ export function parseListQuery(query: URLSearchParams, watch: boolean): ListQuer
         errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
       }
       if (match !== 'NotOlderThan') {
-        errors.push({ type: 'FieldValueNotSupported', field: 'resourceVersionMatch', badValue: match, detail: 'supported values: "NotOlderThan"' });
+        errors.push(notSupported(FieldPath.root('resourceVersionMatch'), match, ['NotOlderThan']));
       }
       if (continueToken) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
     }
@@ -159,12 +148,7 @@ export function parseListQuery(query: URLSearchParams, watch: boolean): ListQuer
       if (!resourceVersion) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
       if (continueToken) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
       if (match !== 'Exact' && match !== 'NotOlderThan') {
-        errors.push({
-          type: 'FieldValueNotSupported',
-          field: 'resourceVersionMatch',
-          badValue: match,
-          detail: 'supported values: "Exact", "NotOlderThan", ""',
-        });
+        errors.push(notSupported(FieldPath.root('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', '']));
       }
       if (match === 'Exact' && resourceVersion === '0') {
         errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
@@ -245,20 +229,10 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer): Delete
   }
   const errors: FieldError[] = [...dryRunErrors(dryRun)];
   if (propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(propagationPolicy)) {
-    errors.push({
-      type: 'FieldValueNotSupported',
-      field: 'propagationPolicy',
-      badValue: propagationPolicy,
-      detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
-    });
+    errors.push(notSupported(FieldPath.root('propagationPolicy'), propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
   }
   if (propagationPolicy !== undefined && orphanDependents !== undefined) {
-    errors.push({
-      type: 'FieldValueInvalid',
-      field: 'propagationPolicy',
-      badValue: propagationPolicy,
-      detail: 'orphanDependents and deletionPropagation cannot be both set',
-    });
+    errors.push(invalidField(FieldPath.root('propagationPolicy'), propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
   rejectIfAny('DeleteOptions', errors);
   return {

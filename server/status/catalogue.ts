@@ -3,7 +3,7 @@
  * clients print what they print against a real server.
  */
 import { StatusError } from './status-error';
-import { aggregateFieldErrors, fieldErrorBody, type FieldError } from './field-error';
+import { aggregateFieldErrors, type FieldError } from './field-error';
 
 /** A resource with its group: `pods`, `deployments.apps`. */
 export interface GroupResource {
@@ -82,7 +82,7 @@ export function invalid(kind: GroupKind, name: string, errors: readonly FieldErr
       name,
       group: kind.group,
       kind: kind.kind,
-      causes: errors.map((error) => ({ type: error.type, message: fieldErrorBody(error), field: error.field })),
+      causes: errors.map((error) => ({ type: error.type, message: error.detail, field: error.field })),
     },
   });
 }

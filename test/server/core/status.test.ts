@@ -1,3 +1,5 @@
+import * as fieldErrors from '../../../server/validation/field-errors';
+import { FieldPath } from '../../../server/validation/field-errors';
 import {
   CompactedError,
   FutureRevisionError,
@@ -55,9 +57,9 @@ describe('the catalogue', () => {
 
   it('words Invalid with field errors as the reference does', () => {
     const error = catalogue.invalid({ group: 'apps', kind: 'Deployment' }, 'web', [
-      { type: 'FieldValueRequired', field: 'spec.selector', detail: 'must be specified' },
-      { type: 'FieldValueInvalid', field: 'spec.replicas', badValue: -1, detail: 'must be greater than or equal to 0' },
-      { type: 'FieldValueNotSupported', field: 'spec.strategy.type', badValue: 'Fast', detail: 'supported values: "Recreate", "RollingUpdate"' },
+      fieldErrors.required(FieldPath.root('spec', 'selector'), 'must be specified'),
+      fieldErrors.invalid(FieldPath.root('spec', 'replicas'), -1, 'must be greater than or equal to 0'),
+      fieldErrors.notSupported(FieldPath.root('spec', 'strategy', 'type'), 'Fast', ['Recreate', 'RollingUpdate']),
     ]);
     expect(error.status.code).toBe(422);
     expect(error.status.message).toBe(
@@ -79,7 +81,7 @@ describe('the catalogue', () => {
 
   it('words a single-error Invalid without brackets', () => {
     const error = catalogue.invalid({ group: '', kind: 'ConfigMap' }, 'cm', [
-      { type: 'FieldValueInvalid', field: 'metadata.name', badValue: 'A_B', detail: 'a lowercase RFC 1123 subdomain must consist of ...' },
+      fieldErrors.invalid(FieldPath.root('metadata', 'name'), 'A_B', 'a lowercase RFC 1123 subdomain must consist of ...'),
     ]);
     expect(error.message).toBe('ConfigMap "cm" is invalid: metadata.name: Invalid value: "A_B": a lowercase RFC 1123 subdomain must consist of ...');
   });

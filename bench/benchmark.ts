@@ -1,0 +1,31 @@
+/**
+ * The shape every benchmark module in bench/ shares, so the runner can list, filter and run
+ * them and print their figures the same way. A benchmark reports its figures as tables (one per
+ * backend, say) while it runs, so a long run shows progress.
+ */
+
+export interface ResultRow {
+  readonly metric: string;
+  readonly value: number;
+  readonly unit: string;
+  /** How the figure was taken (sample size, concurrency), when the metric name does not say. */
+  readonly note?: string;
+}
+
+export interface ResultTable {
+  readonly title: string;
+  readonly rows: readonly ResultRow[];
+}
+
+export interface BenchmarkContext {
+  report(table: ResultTable): void;
+  /** Progress for the person waiting; not part of the results. */
+  log(message: string): void;
+}
+
+export interface Benchmark {
+  /** What `npm run bench -- <filter>` matches. */
+  readonly name: string;
+  readonly description: string;
+  run(context: BenchmarkContext): Promise<void>;
+}

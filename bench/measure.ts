@@ -1,0 +1,84 @@
+/**
+ * Bounded measuring loops and the statistics the benchmarks report. Every loop stops at a
+ * count and at a deadline, whichever comes first, so a slow backend makes a run shorter in
+ * samples, never longer in time.
+ */
+import { performance } from 'node:perf_hooks';
+
+export interface Throughput {
+  readonly operations: number;
+  readonly elapsedMs: number;
+  readonly perSecond: number;
+}
+
+/**
+ * Runs `operation(0)`, `operation(1)`, ... with `concurrency` of them in flight until
+ * `maxOperations` have started or `maxMs` has passed.
+ */
+export async function measureThroughput(options: {
+  operation: (index: number) => Promise<unknown>;
+  concurrency: number;
+  maxOperations: number;
+  maxMs: number;
+}): Promise<Throughput> {
+  const { operation, concurrency, maxOperations, maxMs } = options;
+  let started = 0;
+  let completed = 0;
+  const begin = performance.now();
+  const deadline = begin + maxMs;
+  const worker = async () => {
+    while (started < maxOperations && performance.now() < deadline) {
+      await operation(started++);
+      completed++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsedMs = performance.now() - begin;
+  return { operations: completed, elapsedMs, perSecond: (completed / elapsedMs) * 1000 };
+}
+
+/** Durations (ms) of `run`, one after another, at most `runs` times and until `maxMs` has passed. */
+export async function timeRuns(options: { run: () => Promise<unknown>; runs: number; maxMs: number }): Promise<number[]> {
+  const durations: number[] = [];
+  const deadline = performance.now() + options.maxMs;
+  while (durations.length < options.runs && performance.now() < deadline) {
+    const begin = performance.now();
+    await options.run();
+    durations.push(performance.now() - begin);
+  }
+  return durations;
+}
+
+/** The nearest-rank percentile (0 < p ≤ 100) of `values`; NaN when there are none. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+export interface MemoryUsage {
+  readonly rssBytes: number;
+  readonly heapUsedBytes: number;
+}
+
+/**
+ * Memory after a full collection, when the process runs with `--expose-gc` (undefined
+ * otherwise: without a collection the figures mostly measure garbage).
+ */
+export function settledMemory(): MemoryUsage | undefined {
+  const collect = globalThis.gc;
+  if (collect === undefined) return undefined;
+  // A second pass collects what the first one's finalizers released.
+  collect();
+  collect();
+  const usage = process.memoryUsage();
+  return { rssBytes: usage.rss, heapUsedBytes: usage.heapUsed };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,84 @@
+/**
+ * The two backends the storage benchmark runs against, each opened fresh and closed with
+ * everything it started: SQLite in a temp dir (on disk, as `capstan` runs alone) and a real
+ * etcd process (data on a tmpfs, as in the tests). An open backend has an address another
+ * process can open it at (see cache-memory.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { openEtcdStore } from '../storage/etcd/etcd-store';
+import { openSqliteStore } from '../storage/sqlite/sqlite-store';
+import type { RevisionedStore } from '../storage/store';
+import { startEtcdServer } from './etcd-server';
+import { scratchDir } from './scratch';
+
+export type StoreAddress = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'etcd'; readonly endpoint: string };
+
+export interface OpenBackend {
+  readonly address: StoreAddress;
+  readonly store: RevisionedStore;
+  /** Closes the store, stops what the backend started and removes its files. */
+  close(): Promise<void>;
+}
+
+export interface Backend {
+  readonly name: string;
+  /** What the figures were taken on, for the table's title. */
+  describe(): string;
+  open(): Promise<OpenBackend>;
+}
+
+export function openStoreAt(address: StoreAddress): Promise<RevisionedStore> {
+  return address.kind === 'sqlite' ? openSqliteStore({ path: address.path }) : openEtcdStore({ endpoints: [address.endpoint] });
+}
+
+export const SQLITE_BACKEND: Backend = {
+  name: 'sqlite',
+  describe: () => 'SQLite (node:sqlite, WAL, file in a temp dir on disk)',
+  open: async () => {
+    const dir = scratchDir({ prefix: 'capstan-bench-sqlite-', inMemory: false });
+    const address: StoreAddress = { kind: 'sqlite', path: join(dir.path, 'bench.db') };
+    try {
+      const store = await openStoreAt(address);
+      return {
+        address,
+        store,
+        close: async () => {
+          await store.close();
+          await dir.remove();
+        },
+      };
+    } catch (error) {
+      await dir.remove();
+      throw error;
+    }
+  },
+};
+
+export const ETCD_BACKEND: Backend = {
+  name: 'etcd',
+  describe: () => `etcd ${etcdVersion()} (one member on loopback, data on tmpfs)`,
+  open: async () => {
+    const server = await startEtcdServer();
+    const address: StoreAddress = { kind: 'etcd', endpoint: server.endpoint };
+    try {
+      const store = await openStoreAt(address);
+      return {
+        address,
+        store,
+        close: async () => {
+          await store.close();
+          await server.stop();
+        },
+      };
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  },
+};
+
+function etcdVersion(): string {
+  const output = execFileSync('etcd', ['--version'], { encoding: 'utf8' });
+  return /etcd Version: (\S+)/.exec(output)?.[1] ?? 'unknown version';
+}

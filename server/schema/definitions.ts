@@ -34,6 +34,8 @@ export interface ProtobufField {
   map?: { key: ProtobufMapPart; value: ProtobufMapPart };
   /** The Go type the reference casts the field to (informative). */
   casttype?: string;
+  /** The Go member is a pointer: a zero value on the wire is set, not absent. */
+  pointer?: boolean;
 }
 
 /** An embedded struct inlined into the JSON object but written as one nested message. */

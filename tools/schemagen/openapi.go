@@ -196,6 +196,9 @@ func (g *generator) addMembers(definition *Schema, walk memberWalk) error {
 			if protobuf != nil && protobuf.Name == name {
 				protobuf.Name = ""
 			}
+			if protobuf != nil {
+				_, protobuf.Pointer = types.Unalias(field.Type()).(*types.Pointer)
+			}
 			property.Protobuf = protobuf
 		}
 		definition.Properties[name] = property

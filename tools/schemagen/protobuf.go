@@ -82,6 +82,9 @@ func (g *generator) protobufField(owner *types.Named, structTag reflect.StructTa
 	// Map entries and message types are not in the struct tags; generated.proto has them.
 	described, err := g.describeProtoFileField(g.u.protos.byGoPackage[pkgPath], *protoField)
 	field.Type, field.Map = described.Type, described.Map
+	// The wire type follows the proto type, as the generated marshallers do: a few struct tags
+	// say "bytes" on int32 and bool members.
+	field.Wire = described.Wire
 	return field, err
 }
 

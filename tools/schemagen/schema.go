@@ -55,6 +55,8 @@ type ProtobufField struct {
 	Packed   bool         `json:"packed,omitempty"`
 	Map      *ProtobufMap `json:"map,omitempty"`
 	CastType string       `json:"casttype,omitempty"`
+	// Pointer: the Go member is a pointer, so a zero value on the wire is set, not absent.
+	Pointer bool `json:"pointer,omitempty"`
 }
 
 // ProtobufMap is a map field: repeated entry messages with the key at field 1 and the value

@@ -30,6 +30,10 @@ import { healthHandler } from './health/endpoints';
 import { handlerChain } from './http/chain';
 import { notFoundHandler, statusErrorHandler } from './http/errors';
 import { InFlightRequests } from './http/in-flight';
+import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
+import { metricsHandler } from './metrics/metrics-handler';
+import type { DeprecatedApi } from './metrics/with-request-metrics';
+import type { RequestInfo } from './http/request-info';
 
 export interface ServerTls {
   readonly certPem: string;
@@ -57,8 +61,12 @@ export interface CreateServerOptions {
   readonly authenticators?: readonly Authenticator[];
   /** Consulted after `system:masters` and the public health/version paths (RBAC, ...). */
   readonly authorizers?: readonly Authorizer[];
-  /** The reference's `--request-timeout`; default 60 s. */
+  /** The reference's `--request-timeout`; default: the options' (60 s). */
   readonly requestTimeoutMs?: number;
+  /** Served at `/metrics`; default: a fresh registry. Pass one to record storage and compaction in it too. */
+  readonly metrics?: ApiserverMetrics;
+  /** Marks requested deprecated APIs in `apiserver_requested_deprecated_apis`. */
+  readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
 }
 
 export interface CapstanServer {
@@ -73,9 +81,8 @@ export interface CapstanServer {
    */
   shutdown(): Promise<void>;
   readonly shuttingDown: boolean;
+  readonly metrics: ApiserverMetrics;
 }
-
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export function createServer(create: CreateServerOptions): CapstanServer {
   const { options } = create;
@@ -83,6 +90,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   let shuttingDown = false;
   let shutdownPromise: Promise<void> | undefined;
   const inFlight = new InFlightRequests();
+  const metrics = create.metrics ?? createApiserverMetrics();
 
   const app = express();
   app.disable('x-powered-by');
@@ -94,7 +102,11 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       anonymous: true,
       authorizer: authorizerUnion([systemMastersAuthorizer(), publicInfoAuthorizer(), ...(create.authorizers ?? [])]),
       inFlight,
-      requestTimeoutMs: create.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      requestTimeoutMs: create.requestTimeoutMs ?? options.requestTimeoutMs,
+      metrics,
+      maxRequestsInflight: options.maxRequestsInflight,
+      maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
+      deprecatedApi: create.deprecatedApi,
     }),
   );
 
@@ -109,6 +121,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     }),
   );
   app.get('/version', versionHandler());
+  app.use(metricsHandler(metrics));
   create.routes?.(app);
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
@@ -152,5 +165,6 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     get shuttingDown() {
       return shuttingDown;
     },
+    metrics,
   };
 }

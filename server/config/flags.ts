@@ -17,6 +17,12 @@ export interface ServerOptions {
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   readonly shutdownDelayMs: number;
+  /** Short read-only requests served at once; more are answered 429 (0: no limit). */
+  readonly maxRequestsInflight: number;
+  /** Short mutating requests served at once; more are answered 429 (0: no limit). */
+  readonly maxMutatingRequestsInflight: number;
+  /** Deadline of short requests; the `timeout` query parameter may only shorten it. */
+  readonly requestTimeoutMs: number;
   readonly featureGates: Readonly<Record<string, boolean>>;
   /** `group/version` (or `api/all`, ...) → `true`/`false`, a bare key meaning `true`. */
   readonly runtimeConfig: Readonly<Record<string, string>>;
@@ -31,6 +37,9 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   etcdPrefix: '/registry',
   etcdCompactionIntervalMs: 5 * 60_000,
   shutdownDelayMs: 0,
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  requestTimeoutMs: 60_000,
   featureGates: {},
   runtimeConfig: {},
   livezGracePeriodMs: 0,
@@ -73,6 +82,18 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'shutdown-delay-duration': {
     usage: 'Go duration to keep serving after SIGTERM while /readyz fails (default 0s)',
     apply: (o, v) => (o.shutdownDelayMs = parseNonNegativeDuration(v)),
+  },
+  'max-requests-inflight': {
+    usage: 'short read-only requests in flight before 429s (default 400; 0: no limit)',
+    apply: (o, v) => (o.maxRequestsInflight = parseCount(v)),
+  },
+  'max-mutating-requests-inflight': {
+    usage: 'short mutating requests in flight before 429s (default 200; 0: no limit)',
+    apply: (o, v) => (o.maxMutatingRequestsInflight = parseCount(v)),
+  },
+  'request-timeout': {
+    usage: 'Go duration after which a short request is answered 504 (default 1m0s)',
+    apply: (o, v) => (o.requestTimeoutMs = parseNonNegativeDuration(v)),
   },
   'feature-gates': { usage: 'A=true,B=false', apply: (o, v) => (o.featureGates = { ...o.featureGates, ...parseFeatureGates(v) }) },
   'runtime-config': {
@@ -129,6 +150,11 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (port > 65535) throw new Error('port must be at most 65535');
   return port;
+}
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new Error('not a non-negative integer');
+  return Number(value);
 }
 
 function parseNonNegativeDuration(value: string): number {

@@ -3,15 +3,21 @@
  * mounted after the last stage and can rely on `req.requestInfo`, `req.user` and
  * `req.deadline` (see request-context.ts).
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Authenticator } from '../authn/types';
 import type { Authorizer } from '../authz/types';
+import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
+import { requestLabels } from '../metrics/request-labels';
+import { withRequestMetrics, type DeprecatedApi } from '../metrics/with-request-metrics';
 import { withInFlightTracking, type InFlightRequests } from './in-flight';
 import { withAuthentication } from './with-authentication';
 import { withAuthorization } from './with-authorization';
 import { withCacheControl } from './with-cache-control';
+import { withInflightLimit } from './with-inflight-limit';
 import { withRequestDeadline } from './with-request-deadline';
 import { withRequestInfo } from './with-request-info';
+import type { RequestInfo } from './request-info';
+import { withRequestTimeout } from './with-request-timeout';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
@@ -19,16 +25,39 @@ export interface ChainOptions {
   readonly authorizer: Authorizer;
   readonly inFlight: InFlightRequests;
   readonly requestTimeoutMs: number;
+  readonly metrics: ApiserverMetrics;
+  /** `--max-requests-inflight` and `--max-mutating-requests-inflight`; 0: unlimited. */
+  readonly maxRequestsInflight: number;
+  readonly maxMutatingRequestsInflight: number;
+  /** For `apiserver_requested_deprecated_apis`: whether a requested group-version-resource is deprecated. */
+  readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
   return [
     withRequestInfo(),
+    withRequestMetrics({ metrics: options.metrics, deprecatedApi: options.deprecatedApi }),
     withCacheControl(),
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
+    withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
     withAuthentication({ authenticator: options.authenticator, anonymous: options.anonymous }),
-    // Impersonation, audit and priority-and-fairness go here, in this order, when they come.
+    // Impersonation and audit go here, in this order, when they come.
+    withInflightLimit({
+      maxReadOnly: options.maxRequestsInflight,
+      maxMutating: options.maxMutatingRequestsInflight,
+      onCountChange: (pool, inFlight) => options.metrics.currentInflightRequests.set({ request_kind: pool }, inFlight),
+      onRejected: (_pool, res) => recordTermination(options.metrics, res),
+    }),
     withAuthorization({ authorizer: options.authorizer }),
   ];
+}
+
+/** `apiserver_request_terminations_total`: requests the server answered in self-defense (429, 504). */
+function recordTermination(metrics: ApiserverMetrics, res: Response): void {
+  const req = res.req;
+  metrics.requestTerminations.inc({
+    ...requestLabels({ info: req.requestInfo, method: req.method, rawQuery: req.rawQuery, contentType: req.headers['content-type'] }),
+    code: String(res.statusCode),
+  });
 }

@@ -1,0 +1,79 @@
+/**
+ * The stages wired into the real server (TLS, client certificates, the whole chain): `/metrics`
+ * for system:masters only, 429 for other users over the limit while masters pass, and the
+ * flags that set the limits and the timeout.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type CapstanServer } from '../../../server/app';
+import { DEFAULT_OPTIONS, parseFlags } from '../../../server/config/flags';
+import { ALLOW, NO_OPINION } from '../../../server/authz/types';
+import { issueLeaf } from '../../../server/pki/certificates';
+import { ensurePki, type Pki } from '../../../server/pki/pki';
+import { httpsRequest, type ClientIdentity } from '../core/https-client';
+
+describe('the server with metrics and limits', () => {
+  let dataDir: string;
+  let pki: Pki;
+  let server: CapstanServer;
+  let baseUrl: string;
+  let jane: ClientIdentity;
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+
+  const get = (path: string, identity?: ClientIdentity) => httpsRequest({ url: baseUrl + path, caPem: pki.ca.certPem, identity });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'capstan-metrics-server-'));
+    pki = await ensurePki({ dataDir, bindAddress: '127.0.0.1' });
+    jane = await issueLeaf({ ca: pki.ca, subject: 'CN=jane, O=dev', usage: 'client', validDays: 1 });
+    server = createServer({
+      options: { ...DEFAULT_OPTIONS, securePort: 0, dataDir, maxRequestsInflight: 1, requestTimeoutMs: 5_000 },
+      tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
+      // Jane may read configmaps (what RBAC would grant), so her requests reach the handler and stay in flight.
+      authorizers: [{ authorize: ({ user, request }) => (user.name === 'jane' && request.resource === 'configmaps' ? ALLOW : NO_OPINION) }],
+      routes: (app) =>
+        app.get('/api/v1/namespaces/a/configmaps/x', async (_req, res) => {
+          await gate;
+          res.json({});
+        }),
+    });
+    baseUrl = (await server.listen()).url;
+  });
+  afterAll(async () => {
+    release();
+    await server.shutdown();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves /metrics to system:masters only', async () => {
+    const admin = await get('/metrics', pki.admin);
+    expect(admin.status).toBe(200);
+    expect(admin.body).toContain('# TYPE apiserver_request_total counter');
+    expect((await get('/metrics', jane)).status).toBe(403);
+    expect((await get('/metrics')).status).toBe(403);
+  });
+
+  it('answers 429 to a user over --max-requests-inflight while masters still pass', async () => {
+    const held = get('/api/v1/namespaces/a/configmaps/x', jane);
+    let rejected = await get('/api/v1/namespaces/a/configmaps/y', jane);
+    for (let i = 0; i < 50 && rejected.status !== 429; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      rejected = await get('/api/v1/namespaces/a/configmaps/y', jane);
+    }
+    expect(rejected.status).toBe(429);
+    expect(rejected.headers['retry-after']).toBe('1');
+    expect((await get('/api/v1/namespaces/a/configmaps/z', pki.admin)).status).toBe(404);
+    release();
+    expect((await held).status).toBe(200);
+    const text = (await get('/metrics', pki.admin)).body;
+    expect(text).toMatch(/apiserver_request_terminations_total\{verb="GET",[^}]*resource="configmaps"[^}]*code="429"\} [1-9]/);
+  });
+
+  it('takes the limits and the timeout from flags', () => {
+    const parsed = parseFlags(['--max-requests-inflight=10', '--max-mutating-requests-inflight', '0', '--request-timeout=30s']);
+    expect(parsed).toEqual({ options: expect.objectContaining({ maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, requestTimeoutMs: 30_000 }) });
+    expect(() => parseFlags(['--max-requests-inflight=-1'])).toThrow('invalid argument "-1" for "--max-requests-inflight" flag');
+  });
+});

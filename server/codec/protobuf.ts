@@ -1,0 +1,408 @@
+/**
+ * JSON values ↔ the reference's protobuf messages, driven by the layouts of `protobuf-layout.ts`.
+ * protobufjs supplies the wire-level Writer and Reader; what is written here is the mapping
+ * between a kind's JSON form and its generated message: fields in tag order, map entries by
+ * sorted key (as Go's generated marshallers write them), and the few messages whose JSON form
+ * is not an object of their fields.
+ */
+import { Reader, util, Writer, type Long } from 'protobufjs/minimal';
+import { isScalar, messageLayout, wireTypeOf, WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT, type FieldLayout, type MessageLayout } from './protobuf-layout';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const EXTENSIONS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
+const TIME = `${META}.Time`;
+const MICRO_TIME = `${META}.MicroTime`;
+const FIELDS_V1 = `${META}.FieldsV1`;
+const VERBS = `${META}.Verbs`;
+const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
+const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+const RAW_EXTENSION = 'io.k8s.apimachinery.pkg.runtime.RawExtension';
+const EXTENSIONS_JSON = `${EXTENSIONS}.JSON`;
+const PROPS_OR_BOOL = `${EXTENSIONS}.JSONSchemaPropsOrBool`;
+const PROPS_OR_ARRAY = `${EXTENSIONS}.JSONSchemaPropsOrArray`;
+const PROPS_OR_STRING_ARRAY = `${EXTENSIONS}.JSONSchemaPropsOrStringArray`;
+
+function isExtraValue(type: string): boolean {
+  return type.endsWith('.ExtraValue');
+}
+
+function tagByte(tag: number, wire: number): number {
+  return ((tag << 3) | wire) >>> 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+/** Writes the fields of `value` as message `type` (no length prefix). */
+export function writeMessage(writer: Writer, value: JsonValue, type: string): void {
+  switch (type) {
+    case TIME:
+    case MICRO_TIME: {
+      const { seconds, nanos } = parseTime(String(value));
+      if (seconds !== 0) writer.uint32(tagByte(1, WIRE_VARINT)).int64(seconds);
+      if (nanos !== 0) writer.uint32(tagByte(2, WIRE_VARINT)).int32(nanos);
+      return;
+    }
+    case QUANTITY:
+      writer.uint32(tagByte(1, WIRE_BYTES)).string(String(value));
+      return;
+    case INT_OR_STRING: {
+      const isInt = typeof value === 'number';
+      writer.uint32(tagByte(1, WIRE_VARINT)).int64(isInt ? 0 : 1);
+      writer.uint32(tagByte(2, WIRE_VARINT)).int32(isInt ? value : 0);
+      writer.uint32(tagByte(3, WIRE_BYTES)).string(isInt ? '' : String(value));
+      return;
+    }
+    case RAW_EXTENSION:
+    case FIELDS_V1:
+    case EXTENSIONS_JSON:
+      writer.uint32(tagByte(1, WIRE_BYTES)).bytes(Buffer.from(JSON.stringify(value)));
+      return;
+    case VERBS:
+      for (const item of value as JsonValue[]) writer.uint32(tagByte(1, WIRE_BYTES)).string(String(item));
+      return;
+    case PROPS_OR_BOOL:
+      if (typeof value === 'boolean') {
+        writer.uint32(tagByte(1, WIRE_VARINT)).bool(value);
+      } else {
+        writer.uint32(tagByte(1, WIRE_VARINT)).bool(true);
+        writeNested(writer, 2, `${EXTENSIONS}.JSONSchemaProps`, value);
+      }
+      return;
+    case PROPS_OR_ARRAY:
+      if (Array.isArray(value)) for (const item of value) writeNested(writer, 2, `${EXTENSIONS}.JSONSchemaProps`, item);
+      else writeNested(writer, 1, `${EXTENSIONS}.JSONSchemaProps`, value);
+      return;
+    case PROPS_OR_STRING_ARRAY:
+      if (Array.isArray(value)) for (const item of value) writer.uint32(tagByte(2, WIRE_BYTES)).string(String(item));
+      else writeNested(writer, 1, `${EXTENSIONS}.JSONSchemaProps`, value);
+      return;
+  }
+  if (isExtraValue(type)) {
+    for (const item of value as JsonValue[]) writer.uint32(tagByte(1, WIRE_BYTES)).string(String(item));
+    return;
+  }
+  writeFields(writer, value as JsonObject, messageLayout(type));
+}
+
+function writeFields(writer: Writer, object: JsonObject, layout: MessageLayout): void {
+  for (const entry of layout.ordered) {
+    if ('inline' in entry) {
+      // Embedded structs are non-pointers in the reference: always written, maybe empty.
+      writeNested(writer, entry.inline.tag, entry.inline.type, object);
+      continue;
+    }
+    const field = entry.field;
+    const value = object[field.name];
+    if (value === undefined) continue;
+    if (value === null) {
+      // A zero time is `null` in JSON and an empty message on the wire.
+      if (field.type === TIME || field.type === MICRO_TIME) writer.uint32(tagByte(field.tag, WIRE_BYTES)).uint32(0);
+      continue;
+    }
+    if (field.map) {
+      const map = value as JsonObject;
+      for (const key of Object.keys(map).sort(compareGoStrings)) {
+        writer.uint32(tagByte(field.tag, WIRE_BYTES)).fork();
+        writeSingle(writer, 1, field.map.keyType, key);
+        if (map[key] !== null) writeSingle(writer, 2, field.map.valueType, map[key]);
+        writer.ldelim();
+      }
+    } else if (field.repeated) {
+      for (const item of value as JsonValue[]) writeSingle(writer, field.tag, field.type, item);
+    } else {
+      writeSingle(writer, field.tag, field.type, value);
+    }
+  }
+}
+
+/** Go sorts map keys bytewise; JavaScript's default sort compares UTF-16 units, which differs outside the BMP. */
+function compareGoStrings(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+function writeNested(writer: Writer, tag: number, type: string, value: JsonValue): void {
+  writer.uint32(tagByte(tag, WIRE_BYTES)).fork();
+  writeMessage(writer, value, type);
+  writer.ldelim();
+}
+
+function writeSingle(writer: Writer, tag: number, type: string, value: JsonValue): void {
+  if (!isScalar(type)) {
+    writeNested(writer, tag, type, value);
+    return;
+  }
+  writer.uint32(tagByte(tag, wireTypeOf(type)));
+  switch (type) {
+    case 'string':
+      writer.string(String(value));
+      return;
+    case 'bytes':
+      writer.bytes(Buffer.from(String(value), 'base64'));
+      return;
+    case 'bool':
+      writer.bool(value === true);
+      return;
+    case 'int32':
+      writer.int32(Number(value));
+      return;
+    case 'uint32':
+      writer.uint32(Number(value));
+      return;
+    case 'sint32':
+      writer.sint32(Number(value));
+      return;
+    case 'int64':
+      writer.int64(Number(value));
+      return;
+    case 'uint64':
+      writer.uint64(Number(value));
+      return;
+    case 'sint64':
+      writer.sint64(Number(value));
+      return;
+    case 'double':
+      writer.double(Number(value));
+      return;
+    case 'float':
+      writer.float(Number(value));
+      return;
+    default:
+      throw new Error(`protobuf scalar ${type} is not supported`);
+  }
+}
+
+/** Encodes a JSON value as message `type`, without any envelope. */
+export function encodeMessage(value: JsonValue, type: string): Uint8Array {
+  const writer = Writer.create();
+  writeMessage(writer, value, type);
+  return writer.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/** protobufjs answers 64-bit integers as `Long` when the `long` package is present, else as numbers. */
+function toNumber(value: number | Long, unsigned = false): number {
+  return typeof value === 'number' ? value : util.LongBits.from(value).toNumber(unsigned);
+}
+
+/** Reads a length-delimited message body from the reader's position. */
+function readNested(reader: Reader, type: string): JsonValue | undefined {
+  const length = reader.uint32();
+  return readMessage(reader, reader.pos + length, type);
+}
+
+/**
+ * Decodes message `type` from `reader` up to `end` into its JSON form.
+ */
+export function readMessage(reader: Reader, end: number, type: string): JsonValue | undefined {
+  switch (type) {
+    case TIME:
+    case MICRO_TIME: {
+      let seconds = 0;
+      let nanos = 0;
+      while (reader.pos < end) {
+        const key = reader.uint32();
+        if (key >>> 3 === 1) seconds = toNumber(reader.int64());
+        else if (key >>> 3 === 2) nanos = reader.int32();
+        else reader.skipType(key & 7);
+      }
+      if (seconds === 0 && nanos === 0) return null;
+      return formatTime(seconds, nanos, type === MICRO_TIME);
+    }
+    case QUANTITY:
+    case EXTENSIONS_JSON:
+    case RAW_EXTENSION:
+    case FIELDS_V1: {
+      let content: Uint8Array = new Uint8Array(0);
+      while (reader.pos < end) {
+        const key = reader.uint32();
+        if (key >>> 3 === 1) content = reader.bytes();
+        else reader.skipType(key & 7);
+      }
+      if (type === QUANTITY) return Buffer.from(content).toString('utf8');
+      return content.length === 0 ? null : (JSON.parse(Buffer.from(content).toString('utf8')) as JsonValue);
+    }
+    case INT_OR_STRING: {
+      let kind = 0;
+      let intVal = 0;
+      let strVal = '';
+      while (reader.pos < end) {
+        const key = reader.uint32();
+        const tag = key >>> 3;
+        if (tag === 1) kind = toNumber(reader.int64());
+        else if (tag === 2) intVal = reader.int32();
+        else if (tag === 3) strVal = reader.string();
+        else reader.skipType(key & 7);
+      }
+      return kind === 1 ? strVal : intVal;
+    }
+    case PROPS_OR_BOOL: {
+      let allows = false;
+      let schema: JsonValue | undefined;
+      while (reader.pos < end) {
+        const key = reader.uint32();
+        if (key >>> 3 === 1) allows = reader.bool();
+        else if (key >>> 3 === 2) schema = readNested(reader, `${EXTENSIONS}.JSONSchemaProps`);
+        else reader.skipType(key & 7);
+      }
+      return schema ?? allows;
+    }
+    case PROPS_OR_ARRAY:
+    case PROPS_OR_STRING_ARRAY: {
+      let schema: JsonValue | undefined;
+      const items: JsonValue[] = [];
+      while (reader.pos < end) {
+        const key = reader.uint32();
+        if (key >>> 3 === 1) schema = readNested(reader, `${EXTENSIONS}.JSONSchemaProps`);
+        else if (key >>> 3 === 2) items.push(type === PROPS_OR_ARRAY ? (readNested(reader, `${EXTENSIONS}.JSONSchemaProps`) ?? {}) : reader.string());
+        else reader.skipType(key & 7);
+      }
+      return schema ?? items;
+    }
+  }
+  if (type === VERBS || isExtraValue(type)) {
+    const items: JsonValue[] = [];
+    while (reader.pos < end) {
+      const key = reader.uint32();
+      if (key >>> 3 === 1) items.push(reader.string());
+      else reader.skipType(key & 7);
+    }
+    return items;
+  }
+  const object: JsonObject = {};
+  readFields(reader, end, messageLayout(type), object);
+  return object;
+}
+
+function readFields(reader: Reader, end: number, layout: MessageLayout, object: JsonObject): void {
+  while (reader.pos < end) {
+    const key = reader.uint32();
+    const tag = key >>> 3;
+    const wire = key & 7;
+    const field = layout.byTag.get(tag);
+    if (field === undefined) {
+      const inline = layout.inlineByTag.get(tag);
+      if (inline !== undefined && wire === WIRE_BYTES) {
+        const length = reader.uint32();
+        readFields(reader, reader.pos + length, messageLayout(inline.type), object);
+      } else {
+        reader.skipType(wire);
+      }
+      continue;
+    }
+    readField(reader, field, wire, object);
+  }
+  // A list's items are written even when empty (`"items": []`), as the reference's lists are.
+  if (layout.name.endsWith('List') && layout.byTag.get(2)?.name === 'items' && object.items === undefined) object.items = [];
+}
+
+function readField(reader: Reader, field: FieldLayout, wire: number, object: JsonObject): void {
+  if (field.map) {
+    const length = reader.uint32();
+    const end = reader.pos + length;
+    let key = '';
+    let value: JsonValue | undefined;
+    while (reader.pos < end) {
+      const entryKey = reader.uint32();
+      if (entryKey >>> 3 === 1) key = String(readSingle(reader, field.map.keyType));
+      else if (entryKey >>> 3 === 2) value = readSingle(reader, field.map.valueType);
+      else reader.skipType(entryKey & 7);
+    }
+    const map = (object[field.name] ??= {}) as JsonObject;
+    map[key] = value ?? zeroOf(field.map.valueType);
+    return;
+  }
+  if (field.repeated) {
+    const list = (object[field.name] ??= []) as JsonValue[];
+    // Scalars may arrive packed, whatever the reference's own writers do.
+    if (isScalar(field.type) && wire === WIRE_BYTES && wireTypeOf(field.type) !== WIRE_BYTES) {
+      const end = reader.uint32() + reader.pos;
+      while (reader.pos < end) list.push(readSingle(reader, field.type) as JsonValue);
+    } else {
+      list.push(readSingle(reader, field.type) ?? {});
+    }
+    return;
+  }
+  const value = readSingle(reader, field.type);
+  if (value === undefined) return;
+  if (isScalar(field.type) && isZero(value) && !keepsZero(field)) return;
+  object[field.name] = value;
+}
+
+/**
+ * A zero scalar stays in JSON when the Go member is a pointer (set, so present) or is written
+ * even when zero; other zeros are `omitempty` members the reference's clients write anyway
+ * (every non-pointer member is on the wire), and an empty `restartPolicy` must read as absent
+ * for defaulting to apply.
+ */
+function keepsZero(field: FieldLayout): boolean {
+  return field.alwaysInJSON || field.pointer;
+}
+
+function isZero(value: JsonValue): boolean {
+  return value === '' || value === 0 || value === false;
+}
+
+function zeroOf(type: string): JsonValue {
+  if (type === 'string' || type === 'bytes') return '';
+  if (type === 'bool') return false;
+  if (isScalar(type)) return 0;
+  return {};
+}
+
+function readSingle(reader: Reader, type: string): JsonValue | undefined {
+  switch (type) {
+    case 'string':
+      return reader.string();
+    case 'bytes':
+      return Buffer.from(reader.bytes()).toString('base64');
+    case 'bool':
+      return reader.bool();
+    case 'int32':
+      return reader.int32();
+    case 'uint32':
+      return reader.uint32();
+    case 'sint32':
+      return reader.sint32();
+    case 'int64':
+      return toNumber(reader.int64());
+    case 'uint64':
+      return toNumber(reader.uint64(), true);
+    case 'sint64':
+      return toNumber(reader.sint64());
+    case 'double':
+      return reader.double();
+    case 'float':
+      return reader.float();
+    default:
+      return readNested(reader, type);
+  }
+}
+
+/** Decodes message `type` from bytes holding exactly that message. */
+export function decodeMessage(bytes: Uint8Array, type: string): JsonValue | undefined {
+  const reader = Reader.create(bytes);
+  return readMessage(reader, bytes.length, type);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Times: metav1.Time is RFC 3339 to the second, MicroTime to the microsecond, both in UTC.
+
+function parseTime(text: string): { seconds: number; nanos: number } {
+  const milliseconds = Date.parse(text);
+  if (Number.isNaN(milliseconds)) throw new Error(`invalid time ${JSON.stringify(text)}`);
+  const fraction = /\.(\d+)/.exec(text)?.[1] ?? '';
+  const nanos = fraction === '' ? 0 : Number(fraction.slice(0, 9).padEnd(9, '0'));
+  return { seconds: Math.floor(milliseconds / 1000), nanos };
+}
+
+function formatTime(seconds: number, nanos: number, micro: boolean): string {
+  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  if (!micro) return `${base}Z`;
+  return `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
+}

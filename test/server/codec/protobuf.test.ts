@@ -1,0 +1,95 @@
+import { ALL_FIXTURES, pod } from './fixtures';
+import { decodeEnvelope, decodeObject, decodeWatchEvent, encodeEnvelope, encodeListChunks, encodeWatchFrame, PROTOBUF_MAGIC } from '../../../server/codec/protobuf-envelope';
+import { decodeMessage, encodeMessage, type JsonObject } from '../../../server/codec/protobuf';
+import { Reader } from 'protobufjs/minimal';
+
+describe('protobuf round trips (JSON → protobuf → JSON)', () => {
+  test.each(Object.entries(ALL_FIXTURES))('%s', (_name, object) => {
+    const bytes = encodeEnvelope(object);
+    expect(bytes.subarray(0, 4)).toEqual(PROTOBUF_MAGIC);
+    expect(decodeObject(bytes)).toEqual(object);
+  });
+});
+
+describe('protobuf wire details', () => {
+  test('the envelope carries typeMeta, raw, and empty contentEncoding/contentType', () => {
+    const envelope = decodeEnvelope(encodeEnvelope(pod));
+    expect(envelope).toMatchObject({ apiVersion: 'v1', kind: 'Pod', contentEncoding: '', contentType: '' });
+    expect(envelope.raw.length).toBeGreaterThan(100);
+  });
+
+  test('map entries are written in sorted key order', () => {
+    const bytes = encodeMessage({ name: 'x', labels: { z: '1', a: '2', m: '3' } }, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+    const text = Buffer.from(bytes).toString('latin1');
+    expect(text.indexOf('a')).toBeLessThan(text.indexOf('m'));
+    expect(text.indexOf('m')).toBeLessThan(text.indexOf('z'));
+  });
+
+  test('int-or-string keeps its kind; quantities stay strings', () => {
+    const spec = { ports: [{ port: 80, targetPort: 8080 }, { port: 81, targetPort: 'web' }] };
+    expect(decodeMessage(encodeMessage(spec, 'io.k8s.api.core.v1.ServiceSpec'), 'io.k8s.api.core.v1.ServiceSpec')).toEqual(spec);
+  });
+
+  test('fields are written in tag order (ObjectMeta: name=1 before namespace=3)', () => {
+    const bytes = encodeMessage({ namespace: 'ns', name: 'n' }, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+    expect([...bytes]).toEqual([0x0a, 1, 0x6e, 0x1a, 2, 0x6e, 0x73]);
+  });
+
+  test('int32 members the struct tags mark "bytes" are written as varints (PodSpec.priority = 25)', () => {
+    const bytes = encodeMessage({ priority: 7 }, 'io.k8s.api.core.v1.PodSpec');
+    expect([...bytes]).toEqual([(25 << 3) & 0x7f | 0x80, (25 << 3) >> 7, 7]);
+  });
+
+  test('zero scalars of optional members written by Go clients read as absent; enforced ones stay', () => {
+    // What client-go writes for a container with empty non-pointer strings.
+    const container = decodeMessage(
+      encodeMessage({ name: '', image: 'nginx', imagePullPolicy: '', stdin: false }, 'io.k8s.api.core.v1.Container'),
+      'io.k8s.api.core.v1.Container',
+    );
+    expect(container).toEqual({ name: '', image: 'nginx' });
+  });
+
+  test('an empty list keeps `items: []`; absent slices stay absent', () => {
+    const list = { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '5' }, items: [] };
+    const decoded = decodeObject(Buffer.concat(encodeListChunks(list, [])));
+    expect(decoded).toEqual(list);
+  });
+
+  test('a streamed list decodes as the whole list', () => {
+    const items: JsonObject[] = [pod, { ...pod, metadata: { ...(pod.metadata as JsonObject), name: 'web-1' } }];
+    const head = { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '99', continue: 'abc', remainingItemCount: 3 } };
+    const chunks = encodeListChunks(head, items);
+    // head, list metadata, one chunk per item, trailer
+    expect(chunks).toHaveLength(5);
+    const stripped = items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
+    expect(decodeObject(Buffer.concat(chunks))).toEqual({ ...head, items: stripped });
+  });
+
+  test('a watch frame is a 4-byte length and a raw WatchEvent whose object.raw is the enveloped object', () => {
+    const frame = encodeWatchFrame('ADDED', pod);
+    const length = frame.readUInt32BE(0);
+    expect(length).toBe(frame.length - 4);
+    const event = decodeWatchEvent(frame.subarray(4));
+    expect(event.type).toBe('ADDED');
+    expect(Buffer.from(event.object.subarray(0, 4))).toEqual(PROTOBUF_MAGIC);
+    expect(decodeObject(event.object)).toEqual(pod);
+  });
+
+  test('a Status encodes', () => {
+    const status = { apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message: 'pods "x" not found', reason: 'NotFound', details: { name: 'x', kind: 'pods' }, code: 404 };
+    expect(decodeObject(encodeEnvelope(status))).toEqual(status);
+  });
+
+  test('PartialObjectMetadataList encodes', () => {
+    const list = { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', metadata: { resourceVersion: '3' }, items: [{ metadata: { name: 'a', labels: { x: 'y' } } }] };
+    expect(decodeObject(Buffer.concat(encodeListChunks(list, list.items)))).toEqual(list);
+  });
+
+  test('data without the magic is rejected', () => {
+    expect(() => decodeObject(Buffer.from('{"kind":"Pod"}'))).toThrow('provided data does not appear to be a protobuf message');
+  });
+
+  test('the reader accepts what protobufjs reads back', () => {
+    expect(() => Reader.create(encodeEnvelope(pod).subarray(4)).skipType(2)).not.toThrow();
+  });
+});

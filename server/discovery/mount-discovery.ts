@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { IRouter, NextFunction, Request, Response } from 'express';
 import type { ResourceRegistry } from '../registry/types';
 import { StatusError } from '../status/status-error';
-import { parseAccept, rangeMatchesType } from './accept';
+import { parseAccept, rangeMatchesType } from '../codec/media-type';
 import { aggregatedDiscoveryDocument, type AggregatedDiscoveryVersion } from './aggregated-documents';
 import {
   apiGroupDocument,

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { IRouter, Request, Response } from 'express';
 import type { ResourceRegistry } from '../registry/types';
 import { StatusError } from '../status/status-error';
-import { parseAccept, rangeMatchesType } from '../discovery/accept';
+import { parseAccept, rangeMatchesType } from '../codec/media-type';
 import { memoizeOnRegistry } from '../discovery/registry-snapshot';
 import { findServedGroupVersion, servedGroups } from '../discovery/served-groups';
 import { versionInfo } from '../discovery/version';

@@ -1,7 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { parseAccept } from '../../../server/discovery/accept';
+import { parseAccept } from '../../../server/codec/media-type';
 import { chooseDiscoveryRepresentation, mountDiscovery } from '../../../server/discovery/mount-discovery';
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
 import { servedGroups, type ServedGroupVersion } from '../../../server/discovery/served-groups';

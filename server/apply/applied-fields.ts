@@ -4,7 +4,8 @@
  * map member that is null, empty, or not a declared field.
  */
 import { FieldPath, PathSet } from './path-set';
-import { isGranularList, isObject, itemElement } from './list-items';
+import { isObject } from './json-value';
+import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, isDeclaredField, itemNode, type TypedNode } from './schema-node';
 
 export function appliedFieldSet(config: unknown, schema: TypedNode | undefined): PathSet {

@@ -15,6 +15,7 @@ import type { KubeObject } from '../../storage/objects/types';
 import { changedFields, withoutServerOwnedFields } from '../fieldmanager/field-set';
 import { rfc3339Seconds, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
 import { badRequest } from '../status/catalogue';
+import { copyJson } from './json-value';
 import { appliedFieldSet } from './applied-fields';
 import { compareObjects } from './compare';
 import { applyConflict, sortConflicts, type FieldConflict } from './conflicts';
@@ -80,9 +81,8 @@ function withinScope(set: PathSet, scope: OwnershipScope): PathSet {
 
 function withoutManagedFields(object: KubeObject | undefined): Record<string, unknown> {
   if (object === undefined) return {};
-  const copy = structuredClone(object) as KubeObject;
-  delete copy.metadata.managedFields;
-  return copy;
+  const { managedFields: _managedFields, ...metadata } = object.metadata;
+  return copyJson({ ...object, metadata });
 }
 
 /** Rejects what the reference rejects before merging. */
@@ -156,7 +156,7 @@ function sortedJSON(value: unknown): string {
 function syncLastApplied(request: ApplyRequest, object: KubeObject): void {
   const annotations = request.live?.metadata.annotations;
   if (request.manager !== 'kubectl' || annotations?.[LAST_APPLIED] === undefined) return;
-  const applied = structuredClone(request.config) as { metadata?: { annotations?: Record<string, string> } };
+  const applied = copyJson(request.config) as { metadata?: { annotations?: Record<string, string> } };
   if (applied.metadata?.annotations !== undefined) {
     delete applied.metadata.annotations[LAST_APPLIED];
     if (Object.keys(applied.metadata.annotations).length === 0) delete applied.metadata.annotations;

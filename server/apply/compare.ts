@@ -6,7 +6,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { FieldPath, PathSet } from './path-set';
-import { isGranularList, isObject, itemElement } from './list-items';
+import { isObject } from './json-value';
+import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, itemNode, type TypedNode } from './schema-node';
 
 export interface Comparison {

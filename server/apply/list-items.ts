@@ -4,11 +4,8 @@
  * in a set, by its value (`v:"a"`). Atomic lists have no item paths.
  */
 import { itemKey, valueKey } from '../fieldmanager/field-set';
+import { isObject } from './json-value';
 import { defaultOf, fieldNode, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** True when the list's items are tracked one by one (set or map), not as one value. */
 export function isGranularList(value: unknown, schema: TypedNode | undefined): value is unknown[] {

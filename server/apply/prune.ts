@@ -6,7 +6,8 @@
  * serializes the object.
  */
 import { comparePaths, type FieldPath, type PathSet } from './path-set';
-import { isObject, itemElement } from './list-items';
+import { isObject } from './json-value';
+import { itemElement } from './list-items';
 import { fieldNode, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 
 export function removeReleasedFields(options: {

@@ -4,7 +4,8 @@
  * value), atomic values replaced, and a null in the configuration clearing the field.
  * Item order: the configuration's items in its order, live-only items kept where they stood.
  */
-import { isGranularList, isObject, itemElement } from './list-items';
+import { copyJson, isObject } from './json-value';
+import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, itemNode, type TypedNode } from './schema-node';
 
 /** Returns a new value; `live` and `config` are not changed. Undefined means "absent". */
@@ -21,7 +22,7 @@ export function mergeConfiguration(live: unknown, config: unknown, schema: Typed
     return out;
   }
   if (isGranularList(config, schema)) return mergeLists(Array.isArray(live) ? live : [], config, schema);
-  return structuredClone(config);
+  return copyJson(config);
 }
 
 function mergeLists(live: readonly unknown[], config: readonly unknown[], schema: TypedNode | undefined): unknown[] {
@@ -60,7 +61,7 @@ function mergeLists(live: readonly unknown[], config: readonly unknown[], schema
     if (l < live.length) {
       const element = liveElements[l];
       if (!configByElement.has(element)) {
-        push(structuredClone(live[l]));
+        push(copyJson(live[l]));
         l++;
         continue;
       }

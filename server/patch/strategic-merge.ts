@@ -9,6 +9,7 @@
  * Written here because no maintained JavaScript library implements this Kubernetes-specific
  * format against an OpenAPI schema.
  */
+import { copyJson } from '../apply/json-value';
 import { fieldNode, itemNode, patchMergeKey, patchStrategies, type TypedNode } from '../apply/schema-node';
 import { indexIn, normalizeElementOrder, partitionByPresence } from './strategic/element-order';
 
@@ -56,7 +57,7 @@ function badPatchType(directive: Json, map: JsonObject): StrategicMergePatchErro
 }
 
 /**
- * Returns the patched document; neither input is changed. `schema` is the definition of the
+ * Returns the patched document; neither input is changed (the result may share unchanged parts with `original`). `schema` is the definition of the
  * document's kind (see `rootSchemaNode`); without one every list is replaced.
  */
 export function applyStrategicMergePatch(original: Json, patch: Json, schema: TypedNode | undefined): JsonObject {
@@ -64,11 +65,15 @@ export function applyStrategicMergePatch(original: Json, patch: Json, schema: Ty
     const kind = Array.isArray(patch) ? 'array' : patch === null ? 'null' : typeof patch;
     throw new StrategicMergePatchError(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`, 400);
   }
-  return mergeMap(isObject(original) ? structuredClone(original) : {}, structuredClone(patch), schema);
+  return mergeMap(isObject(original) ? original : {}, copyJson(patch), schema);
 }
 
-/** Merges `patch` into `original`; both are private copies that may be changed. */
-function mergeMap(original: JsonObject, patch: JsonObject, schema: TypedNode | undefined): JsonObject {
+/**
+ * Merges `patch` (a private copy, consumed) into `live` (left unchanged): the result shares
+ * the subtrees the patch does not touch with `live`, so a small patch of a large object
+ * costs little.
+ */
+function mergeMap(live: JsonObject, patch: JsonObject, schema: TypedNode | undefined): JsonObject {
   if (DIRECTIVE in patch) {
     const directive = patch[DIRECTIVE];
     if (directive === 'replace') {
@@ -78,6 +83,7 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: TypedNode | u
     if (directive === 'delete') return {};
     throw badPatchType(directive, patch);
   }
+  const original = { ...live };
   applyRetainKeys(original, patch);
   mergeOrderedLists(original, patch, schema);
   for (const [patchKey, patchValue] of Object.entries(patch)) {

@@ -1,6 +1,7 @@
 /**
  * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates under the data
- * dir, serve HTTPS, write the admin kubeconfig, and shut down gracefully on SIGTERM/SIGINT.
+ * dir, open the store and the control plane, serve HTTPS, write the admin kubeconfig, and shut
+ * down gracefully on SIGTERM/SIGINT.
  */
 import { mkdirSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
@@ -27,19 +28,23 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exit(1);
   }
 
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }] = await Promise.all([
+  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
     import('./kubeconfig'),
+    import('./control-plane'),
   ]);
   mkdirSync(options.dataDir, { recursive: true });
-  const pki = await ensurePki(options);
+  const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
   const server = createServer({
     options,
     tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
+    routes: (app) => plane.routes(app),
+    health: plane.health,
   });
   const { port, url } = await server.listen();
-  console.log(`capstan listening on ${url}`);
+  console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
+  await plane.start({ advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''), port });
 
   if (pki.servingSignedByCa) {
     const kubeconfig = writeAdminKubeconfig({
@@ -58,13 +63,16 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const stop = (signal: string) => {
     console.log(`${signal} received: shutting down`);
-    server.shutdown().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('shutdown failed:', error);
-        process.exit(1);
-      },
-    );
+    server
+      .shutdown()
+      .then(() => plane.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('shutdown failed:', error);
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -41,7 +41,7 @@ export async function finalizeNamespace(operations: ObjectOperations, namespace:
     const spec = (object.spec ?? {}) as { finalizers?: string[] };
     spec.finalizers = (spec.finalizers ?? []).filter((finalizer) => finalizer !== NAMESPACE_FINALIZER);
     object.spec = spec;
-  });
+  }, 'finalize');
   await operations.deleteObject(type, { name }, { uid: namespace.metadata.uid });
 }
 

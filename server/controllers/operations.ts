@@ -16,6 +16,10 @@ export interface ObjectOperations {
   createObject(type: ResourceType, object: KubeObject): Promise<void>;
   /** DELETE as a client would send it; a missing object is not an error. */
   deleteObject(type: ResourceType, key: ObjectKey, options: { propagationPolicy?: PropagationPolicy; uid?: string }): Promise<void>;
-  /** PUT-like update from the current state; a missing object is not an error. */
-  updateObject(type: ResourceType, key: ObjectKey, mutate: (object: KubeObject) => void): Promise<void>;
+  /**
+   * PUT-like update from the current state (of the main resource, or of the `finalize`
+   * subresource, which alone may change a namespace's spec.finalizers); a missing object is
+   * not an error.
+   */
+  updateObject(type: ResourceType, key: ObjectKey, mutate: (object: KubeObject) => void, target?: 'main' | 'finalize'): Promise<void>;
 }

@@ -47,7 +47,7 @@ export function apiVersionOf(scope: HandlerScope): string {
   return groupVersionString({ group: scope.type.group, version: scope.version.version });
 }
 
-export function objectKeyOf(scope: HandlerScope, info: RequestInfo): ObjectKey {
+export function objectKeyOf(scope: HandlerScope, info: Pick<RequestInfo, 'namespace' | 'name'>): ObjectKey {
   return scope.type.namespaced ? { namespace: info.namespace, name: info.name } : { name: info.name };
 }
 

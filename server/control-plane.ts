@@ -1,0 +1,152 @@
+/**
+ * Assembles one replica's control plane from its options: the store (etcd, or the embedded
+ * SQLite file), the registry of served kinds, one watch cache per stored resource fed by one
+ * store watch, shared compaction, the resource API's routes, admission, and the controllers
+ * that run on whichever replica holds the leader lease.
+ *
+ * Start-up order: `startControlPlane` opens storage and starts the caches; the caller mounts
+ * `routes` and the `health` checks on its HTTPS server and listens; then `start` writes the
+ * bootstrap objects and begins campaigning for the controllers' lease.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type express from 'express';
+import { Compactor } from '../storage/compactor';
+import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
+import { openEtcdStore } from '../storage/etcd/etcd-store';
+import { openSqliteStore } from '../storage/sqlite/sqlite-store';
+import type { RevisionedStore } from '../storage/store';
+import type { ObjectStorage } from '../storage/objects/types';
+import { admissionChain } from './admission/types';
+import { namespaceLifecycle } from './admission/namespace-lifecycle';
+import { serviceClusterIPAllocation } from './admission/service-cluster-ip';
+import type { ServerOptions } from './config/flags';
+import { apiOperations } from './controllers/api-operations';
+import { bootstrapClusterObjects } from './controllers/bootstrap';
+import { startGarbageCollector } from './controllers/garbage-collector';
+import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
+import { startNamespaceController } from './controllers/namespace-controller';
+import { startServiceIPRepair } from './controllers/service-ip-repair';
+import { mountDiscovery } from './discovery/mount-discovery';
+import { mountResourceRoutes } from './handlers/routes';
+import type { HandlerContext } from './handlers/scope';
+import { functionCheck, PostStartHook } from './health/checks';
+import { mountOpenAPI } from './openapi/mount-openapi';
+import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
+import { BuiltinRegistry } from './registry/registry';
+import type { ResourceRegistry, ResourceType } from './registry/types';
+import { schemaData } from './schema/definitions';
+import type { HealthOptions } from './app';
+
+/** The Lease the controllers' leader holds, in kube-system. */
+export const CONTROLLERS_LEASE = 'capstan-controllers';
+const STORE_CHECK_TIMEOUT_MS = 2_000;
+
+export interface ControlPlane {
+  readonly store: RevisionedStore;
+  readonly registry: ResourceRegistry;
+  readonly caches: CacheSet;
+  storageFor(type: ResourceType): ObjectStorage;
+  /** Mounts discovery, OpenAPI and the resource API after the handler chain. */
+  routes(app: express.Application): void;
+  readonly health: HealthOptions;
+  /** After the server listens: bootstrap objects, then campaign for the controllers. */
+  start(listening: { readonly advertiseAddress: string; readonly port: number }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function openStore(options: ServerOptions): Promise<RevisionedStore> {
+  if (options.etcdServers.length > 0) return openEtcdStore({ endpoints: [...options.etcdServers] });
+  return openSqliteStore({ path: join(options.dataDir, 'capstan.db') });
+}
+
+function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
+  return `${options.etcdPrefix.replace(/\/+$/, '')}/${type.storagePrefix}`;
+}
+
+/** One cached resource per storage prefix: kinds that share storage (Events) share a cache. */
+function cachedResources(options: ServerOptions, registry: ResourceRegistry): CachedResource[] {
+  const byPrefix = new Map<string, CachedResource>();
+  for (const type of registry.all()) {
+    if (type.virtual) continue;
+    const keyPrefix = keyPrefixOf(options, type);
+    if (!byPrefix.has(keyPrefix)) {
+      byPrefix.set(keyPrefix, { keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+    }
+  }
+  return [...byPrefix.values()];
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
+  const store = await openStore(options);
+  const registry = new BuiltinRegistry();
+  const caches = await startCacheSet({ store, resources: cachedResources(options, registry) });
+  const storageFor = (type: ResourceType): ObjectStorage => caches.cacheFor(keyPrefixOf(options, type));
+  const compactor = new Compactor({ store, intervalMs: options.etcdCompactionIntervalMs });
+  compactor.start();
+
+  const find = (group: string, resource: string): ResourceType => {
+    const type = registry.find({ group, version: 'v1' }, resource);
+    if (!type) throw new Error(`${group}/v1 ${resource} is not served`);
+    return type;
+  };
+  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
+  const admission = admissionChain([namespaceLifecycle(storageFor(find('', 'namespaces'))), serviceClusterIPAllocation(allocator)]);
+  const definitions = schemaData().definitions;
+  const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
+  const operations = apiOperations({ context, storageFor });
+
+  const bootstrapHook = new PostStartHook('bootstrap-controller');
+  let election: LeaderElection | undefined;
+
+  return {
+    store,
+    registry,
+    caches,
+    storageFor,
+    routes(app) {
+      mountDiscovery(app, { registry });
+      mountOpenAPI(app, { registry });
+      mountResourceRoutes(app as express.Express, { registry, storageFor, definitions, admission });
+    },
+    health: {
+      checks: [functionCheck('etcd', async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store')))],
+      readinessChecks: [
+        functionCheck('informer-sync', async () => {
+          if (!(await caches.whenReady(0))) throw new Error('watch caches are not synced');
+        }),
+      ],
+      postStartHooks: [bootstrapHook],
+    },
+    async start({ advertiseAddress, port }) {
+      await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
+      bootstrapHook.finish();
+      election = startLeaderElection({
+        leases: storageFor(find('coordination.k8s.io', 'leases')),
+        namespace: 'kube-system',
+        name: CONTROLLERS_LEASE,
+        identity: `${hostname()}_${randomUUID()}`,
+        onStartedLeading: (lost) => {
+          startNamespaceController(operations, lost);
+          startGarbageCollector(operations, lost);
+          startServiceIPRepair(operations, allocator, lost);
+        },
+      });
+    },
+    async stop() {
+      await election?.stop();
+      await compactor.stop();
+      caches.stop();
+      await store.close();
+    },
+  };
+}

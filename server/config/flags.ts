@@ -171,7 +171,7 @@ function splitList(value: string): string[] {
 }
 
 /** The spellings Go's strconv.ParseBool accepts. */
-const GO_BOOLEANS: Readonly<Record<string, boolean>> = {
+export const GO_BOOLEANS: Readonly<Record<string, boolean>> = {
   '1': true, t: true, T: true, true: true, TRUE: true, True: true,
   '0': false, f: false, F: false, false: false, FALSE: false, False: false,
 };

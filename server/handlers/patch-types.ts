@@ -5,7 +5,11 @@
 import type { KubeObject } from '../../storage/objects/types';
 import { applyJsonPatch, MalformedPatchError, parseJsonPatch, PatchApplyError } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
-import { badRequest } from '../status/catalogue';
+import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
+import { rootSchemaNode } from '../apply/schema-node';
+import { definitionForKind, schemaData } from '../schema/definitions';
+import type { Definitions } from '../validation/decode';
+import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 
 export interface PatchType {
@@ -63,8 +67,34 @@ const mergePatch: PatchType = {
   apply: (current, patch) => applyMergePatch(current, patch),
 };
 
+/**
+ * Strategic merge needs the kind's Go schema; kinds without one (custom resources) answer 415
+ * listing the other types. The definition is found by the object's apiVersion and kind, since
+ * this entry is not given the handler scope.
+ */
+const strategicMergePatch: PatchType = {
+  parse: mergePatch.parse,
+  apply(current, patch) {
+    const slash = current.apiVersion.lastIndexOf('/');
+    const group = slash >= 0 ? current.apiVersion.slice(0, slash) : '';
+    const version = current.apiVersion.slice(slash + 1);
+    const found = definitionForKind({ group, version, kind: current.kind });
+    if (found === undefined) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+    const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
+    try {
+      return applyStrategicMergePatch(current, patch, schema);
+    } catch (error) {
+      if (!(error instanceof StrategicMergePatchError)) throw error;
+      if (error.code === 400) throw badRequest(error.message);
+      if (error.code === 422) throw cannotApply(error.message);
+      throw new StatusError({ code: 500, reason: 'InternalError', message: error.message });
+    }
+  },
+};
+
 /** In the order the reference lists accepted types in its 415 message. */
 export const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
   ['application/json-patch+json', jsonPatch],
   ['application/merge-patch+json', mergePatch],
+  ['application/strategic-merge-patch+json', strategicMergePatch],
 ]);

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs what the server and its tests need on a fresh machine: npm packages (which carry
-# Node 24 for every npm script) and Debian's etcd for the storage and client tests.
+# Node 24 for every npm script), Debian's etcd for the storage and client tests, and haproxy for
+# the cluster tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+# The cluster tests put haproxy in front of the replicas.
+command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${missing[*]} from Debian" >&2

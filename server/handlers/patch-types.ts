@@ -75,10 +75,11 @@ const mergePatch: PatchType = {
 const strategicMergePatch: PatchType = {
   parse: mergePatch.parse,
   apply(current, patch) {
-    const slash = current.apiVersion.lastIndexOf('/');
-    const group = slash >= 0 ? current.apiVersion.slice(0, slash) : '';
-    const version = current.apiVersion.slice(slash + 1);
-    const found = definitionForKind({ group, version, kind: current.kind });
+    const apiVersion = current.apiVersion ?? '';
+    const slash = apiVersion.lastIndexOf('/');
+    const group = slash >= 0 ? apiVersion.slice(0, slash) : '';
+    const version = apiVersion.slice(slash + 1);
+    const found = definitionForKind({ group, version, kind: current.kind ?? '' });
     if (found === undefined) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
     const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
     try {

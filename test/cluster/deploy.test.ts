@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { createApiserverMetrics } from '../../server/metrics/apiserver-metrics';
-import { ensureBuilt, startCapstan, waitForExit } from '../server/core/capstan-process';
+import { ensureBuilt, startCapstan, waitForExit } from '../helpers/capstan-process';
 
 const ROOT = join(__dirname, '..', '..');
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';

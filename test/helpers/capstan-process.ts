@@ -7,7 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const ROOT = join(__dirname, '..', '..', '..');
+const ROOT = join(__dirname, '..', '..');
 export const MAIN = join(ROOT, 'dist', 'server', 'main.js');
 const START_TIMEOUT_MS = 15_000;
 const EXIT_TIMEOUT_MS = 10_000;

@@ -25,7 +25,7 @@ export interface ServiceRef {
 
 /** Claims of addresses, atomic across every replica sharing the store. */
 export interface IPReservations {
-  /** True when `ip` was free and is now held by `owner`; false when someone holds it. */
+  /** True when `ip` is now held by `owner` (it was free, or `owner` held it already); false when another holds it. */
   reserve(ip: string, owner: ServiceRef): Promise<boolean>;
   release(ip: string): Promise<void>;
 }
@@ -44,8 +44,11 @@ export function ipAddressReservations(ipAddresses: ObjectStorage): IPReservation
         await ipAddresses.create({ name: ip }, ipAddress);
         return true;
       } catch (error) {
-        if (error instanceof ObjectError && error.reason === 'AlreadyExists') return false;
-        throw error;
+        if (!(error instanceof ObjectError && error.reason === 'AlreadyExists')) throw error;
+        // Held already by this very Service (a create retried, or re-run at start-up): still ours.
+        const held = await ipAddresses.get({ name: ip }).catch(() => undefined);
+        const parent = (held?.spec as { parentRef?: Partial<ServiceRef> } | undefined)?.parentRef;
+        return parent?.namespace === owner.namespace && parent?.name === owner.name;
       }
     },
     async release(ip) {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureBuilt, MAIN, startCapstan, waitForExit, type RunningCapstan } from './capstan-process';
+import { ensureBuilt, MAIN, startCapstan, waitForExit, type RunningCapstan } from '../../helpers/capstan-process';
 import { httpsRequest } from './https-client';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';

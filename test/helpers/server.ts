@@ -1,0 +1,136 @@
+/**
+ * A whole capstan server for client tests: the compiled server as a real process on a free
+ * loopback port, with its own data dir (embedded SQLite) or a given etcd, its admin
+ * kubeconfig, the real kubectl 1.33, and an HTTPS client holding the admin certificate.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ensureBuilt, startCapstan, waitForExit, type RunningCapstan } from './capstan-process';
+
+export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
+const READY_TIMEOUT_MS = 15_000;
+
+export interface KubectlResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface HttpResult {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+  json<T = unknown>(): T;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly kubeconfig: string;
+  /** Runs kubectl 1.33 with this server's admin kubeconfig; never throws on a non-zero exit. */
+  kubectl(args: readonly string[], options?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<KubectlResult>;
+  /** An HTTPS request as the admin (client certificate). */
+  request(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult>;
+  stop(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  /** etcd endpoints; absent: the embedded SQLite store. */
+  readonly etcdServers?: readonly string[];
+  /** A fresh key prefix per server keeps tests sharing one etcd apart. */
+  readonly etcdPrefix?: string;
+  readonly flags?: readonly string[];
+}
+
+interface KubeconfigCredentials {
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+function credentialsOf(kubeconfigPath: string): KubeconfigCredentials {
+  const config = parseYaml(readFileSync(kubeconfigPath, 'utf8')) as {
+    clusters: { cluster: { 'certificate-authority-data': string } }[];
+    users: { user: { 'client-certificate-data': string; 'client-key-data': string } }[];
+  };
+  const decode = (data: string) => Buffer.from(data, 'base64');
+  return {
+    ca: decode(config.clusters[0].cluster['certificate-authority-data']),
+    cert: decode(config.users[0].user['client-certificate-data']),
+    key: decode(config.users[0].user['client-key-data']),
+  };
+}
+
+function httpsCall(url: URL, credentials: KubeconfigCredentials, method: string, options: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method, ca: credentials.ca, cert: credentials.cert, key: credentials.key, headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
+  ensureBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'capstan-test-'));
+  const args = ['--data-dir', dataDir, '--secure-port', '0', '--shutdown-delay-duration', '0s', ...(options.flags ?? [])];
+  if (options.etcdServers) args.push('--etcd-servers', options.etcdServers.join(','));
+  if (options.etcdPrefix) args.push('--etcd-prefix', options.etcdPrefix);
+  let running: RunningCapstan;
+  try {
+    running = await startCapstan(args);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const credentials = credentialsOf(running.kubeconfig);
+  const request: TestServer['request'] = (method, path, requestOptions = {}) => httpsCall(new URL(path, running.url), credentials, method, requestOptions);
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const ready = await request('GET', '/readyz').catch(() => undefined);
+    if (ready?.status === 200) break;
+    if (Date.now() > deadline) {
+      running.process.kill('SIGKILL');
+      throw new Error(`capstan did not become ready:\n${ready?.body ?? ''}\n${running.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  return {
+    url: running.url,
+    dataDir,
+    kubeconfig: running.kubeconfig,
+    request,
+    kubectl(kubectlArgs, kubectlOptions = {}) {
+      return new Promise((resolve) => {
+        const child = execFile(
+          KUBECTL,
+          ['--kubeconfig', running.kubeconfig, ...kubectlArgs],
+          { env: { ...process.env, ...kubectlOptions.env }, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
+          (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+            resolve({ code, stdout, stderr });
+          },
+        );
+        if (kubectlOptions.input !== undefined) child.stdin?.end(kubectlOptions.input);
+      });
+    },
+    async stop() {
+      running.process.kill('SIGTERM');
+      await waitForExit(running);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

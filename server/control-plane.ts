@@ -22,6 +22,11 @@ import { admissionChain } from './admission/types';
 import { namespaceLifecycle } from './admission/namespace-lifecycle';
 import { serviceClusterIPAllocation } from './admission/service-cluster-ip';
 import type { ServerOptions } from './config/flags';
+import { runtimeConfigEnabled } from './config/runtime-config';
+import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
+import { recordCompactions } from './metrics/compaction-metrics';
+import { instrumentStore, resourceByKeyPrefix } from './metrics/store-metrics';
+import { observeWatchCaches } from './metrics/watch-cache-metrics';
 import { apiOperations } from './controllers/api-operations';
 import { bootstrapClusterObjects } from './controllers/bootstrap';
 import { startGarbageCollector } from './controllers/garbage-collector';
@@ -35,6 +40,7 @@ import { functionCheck, PostStartHook } from './health/checks';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
 import { BuiltinRegistry } from './registry/registry';
+import { BUILTIN_KINDS } from './registry/kinds';
 import type { ResourceRegistry, ResourceType } from './registry/types';
 import { schemaData } from './schema/definitions';
 import type { HealthOptions } from './app';
@@ -47,6 +53,8 @@ export interface ControlPlane {
   readonly store: RevisionedStore;
   readonly registry: ResourceRegistry;
   readonly caches: CacheSet;
+  /** Pass to `createServer` so `/metrics` shows the store, cache and compaction metrics too. */
+  readonly metrics: ApiserverMetrics;
   storageFor(type: ResourceType): ObjectStorage;
   /** Mounts discovery, OpenAPI and the resource API after the handler chain. */
   routes(app: express.Application): void;
@@ -87,11 +95,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
-  const store = await openStore(options);
-  const registry = new BuiltinRegistry();
-  const caches = await startCacheSet({ store, resources: cachedResources(options, registry) });
+  const metrics = createApiserverMetrics();
+  const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
+  const registry = new BuiltinRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
+  const resources = cachedResources(options, registry);
+  const store = instrumentStore({
+    store: await openStore(options),
+    metrics,
+    resourceOfKey: resourceByKeyPrefix(new Map(resources.map((resource) => [resource.keyPrefix, resource.qualifiedResource]))),
+  });
+  const caches = await startCacheSet({ store, resources });
+  observeWatchCaches(metrics, resources.map((resource) => ({ ...resource.qualifiedResource, cache: caches.cacheFor(resource.keyPrefix) })));
   const storageFor = (type: ResourceType): ObjectStorage => caches.cacheFor(keyPrefixOf(options, type));
-  const compactor = new Compactor({ store, intervalMs: options.etcdCompactionIntervalMs });
+  const compactor = new Compactor({ store, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) });
   compactor.start();
 
   const find = (group: string, resource: string): ResourceType => {
@@ -112,6 +128,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     store,
     registry,
     caches,
+    metrics,
     storageFor,
     routes(app) {
       mountDiscovery(app, { registry });

@@ -41,6 +41,7 @@ async function main(argv: readonly string[]): Promise<void> {
     tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
     routes: (app) => plane.routes(app),
     health: plane.health,
+    metrics: plane.metrics,
   });
   const { port, url } = await server.listen();
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);

@@ -5,7 +5,7 @@ import type { UserInfo } from '../authn/types';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { admit } from './admit';
 import { prepareCreate } from './guarded-write';
-import { addWarnings, deprecationWarnings, objectKeyOf, toServedVersion, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
+import { addWarnings, deprecationWarnings, objectKeyOf, toServedVersion, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import { checkNamespace, decodeObjectBody, fieldManagerOf, recordManagedFields } from './write-steps';
 
 /** The reference retries a create whose generated name was taken (RetryGenerateName). */
@@ -43,7 +43,7 @@ export function createHandler(scope: HandlerScope): ResourceHandler {
       try {
         const { created, warnings } = await storeNewObject(scope, request);
         addWarnings(res, [...deprecationWarnings(scope), ...decoded.warnings, ...warnings]);
-        writeJSON(res, 201, created);
+        await writeResponse(scope, res, 201, created);
         return;
       } catch (error) {
         const nameWasGenerated = !decoded.object.metadata.name && Boolean(decoded.object.metadata.generateName);

@@ -17,7 +17,7 @@ import type { UserInfo } from '../authn/types';
 import { pendingFinalizers, returnsDeletedObject } from './kind-behaviour';
 import { predicateOf, namespaceScopeOf } from './list';
 import { markAsDeleting } from './object-meta';
-import { addWarnings, apiVersionOf, deprecationWarnings, groupResourceOf, objectKeyOf, toServedVersion, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
+import { addWarnings, apiVersionOf, deprecationWarnings, groupResourceOf, objectKeyOf, toServedVersion, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
 const ORPHAN_FINALIZER = 'orphan';
 const FOREGROUND_FINALIZER = 'foregroundDeletion';
@@ -82,7 +82,7 @@ export async function deleteObject(scope: HandlerScope, key: ObjectKey, options:
   }
 }
 
-function successStatus(scope: HandlerScope, object: KubeObject): unknown {
+function successStatus(scope: HandlerScope, object: KubeObject): object {
   return {
     kind: 'Status',
     apiVersion: 'v1',
@@ -104,10 +104,10 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
     addWarnings(res, deprecationWarnings(scope));
     if (!outcome.deleted) {
       // The reference answers 202 only for a lingering object whose caller asked for cascading (orphanDependents=false).
-      writeJSON(res, options.orphanDependents === false ? 202 : 200, outcome.object);
+      await writeResponse(scope, res, options.orphanDependents === false ? 202 : 200, outcome.object);
       return;
     }
-    writeJSON(res, 200, returnsDeletedObject(scope.type) ? outcome.object : successStatus(scope, outcome.object));
+    await writeResponse(scope, res, 200, returnsDeletedObject(scope.type) ? outcome.object : successStatus(scope, outcome.object));
   };
 }
 
@@ -135,7 +135,7 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
       }
     }
     addWarnings(res, deprecationWarnings(scope));
-    writeJSON(res, 200, {
+    await writeResponse(scope, res, 200, {
       kind: scope.type.listKind,
       apiVersion: apiVersionOf(scope),
       metadata: { resourceVersion: listed.resourceVersion },

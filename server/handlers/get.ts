@@ -1,12 +1,12 @@
 /** GET on an object (or its status, which reads the same object). */
 import { queryOf } from '../request/query';
-import { addWarnings, deprecationWarnings, objectKeyOf, toServedVersion, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
+import { addWarnings, deprecationWarnings, objectKeyOf, toServedVersion, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
 export function getHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const resourceVersion = queryOf(req).get('resourceVersion') ?? undefined;
     const object = await scope.storage.get(objectKeyOf(scope, info), { resourceVersion });
     addWarnings(res, deprecationWarnings(scope));
-    writeJSON(res, 200, toServedVersion(scope, object));
+    await writeResponse(scope, res, 200, toServedVersion(scope, object));
   };
 }

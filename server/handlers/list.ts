@@ -3,7 +3,8 @@ import type { Predicate } from '../../storage/objects/types';
 import { parseListQuery, queryOf, type ListQuery } from '../request/query';
 import { compilePredicate, SelectorParseError } from '../selectors/predicate';
 import { badRequest } from '../status/catalogue';
-import { addWarnings, apiVersionOf, deprecationWarnings, toServedVersion, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
+import { writeList } from '../codec/respond';
+import { addWarnings, apiVersionOf, deprecationWarnings, endpointOf, toServedVersion, type HandlerScope, type ResourceHandler } from './scope';
 
 /** Selectors of a list or watch as the storage predicate; a bad selector is a 400 with the parser's text. */
 export function predicateOf(scope: HandlerScope, query: ListQuery): Predicate {
@@ -34,13 +35,19 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
       predicate: predicateOf(scope, query),
     });
     addWarnings(res, deprecationWarnings(scope));
-    writeJSON(res, 200, {
-      kind: scope.type.listKind,
-      apiVersion: apiVersionOf(scope),
-      metadata: {
-        resourceVersion: result.resourceVersion,
-        ...(result.continue ? { continue: result.continue } : {}),
-        ...(result.remainingItemCount !== undefined && result.continue ? { remainingItemCount: result.remainingItemCount } : {}),
+    await writeList({
+      req,
+      res,
+      settings: scope.context.representations,
+      endpoint: endpointOf(scope),
+      head: {
+        kind: scope.type.listKind,
+        apiVersion: apiVersionOf(scope),
+        metadata: {
+          resourceVersion: result.resourceVersion,
+          ...(result.continue ? { continue: result.continue } : {}),
+          ...(result.remainingItemCount !== undefined && result.continue ? { remainingItemCount: result.remainingItemCount } : {}),
+        },
       },
       items: result.items.map((item) => toServedVersion(scope, item)),
     });

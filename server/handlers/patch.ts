@@ -5,7 +5,7 @@ import { parseWriteOptions, queryOf } from '../request/query';
 import { unsupportedMediaType } from '../status/catalogue';
 import { guardedWrite, type WriteTarget } from './guarded-write';
 import { PATCH_TYPES } from './patch-types';
-import { addWarnings, deprecationWarnings, objectKeyOf, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
+import { addWarnings, deprecationWarnings, objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import { checkName, checkNamespace, decodeParsed, fieldManagerOf } from './write-steps';
 
 export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
@@ -37,6 +37,6 @@ export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'):
       dryRun: options.dryRun,
     });
     addWarnings(res, [...deprecationWarnings(scope), ...decodeWarnings, ...result.warnings]);
-    writeJSON(res, 200, result.object);
+    await writeResponse(scope, res, 200, result.object);
   };
 }

@@ -11,13 +11,14 @@ import type { ResourceRegistry, ResourceType, Verb } from '../registry/types';
 import { methodNotSupported } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
 import type { Admission } from '../admission/types';
+import { negotiateResponse, type RepresentationSettings } from '../codec/respond';
 import { createHandler } from './create';
 import { deleteCollectionHandler, deleteHandler } from './delete';
 import { getHandler } from './get';
 import { listHandler } from './list';
 import { patchHandler } from './patch';
 import { scaleGetHandler, scaleWriteHandler } from './scale';
-import { groupResourceOf, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
+import { endpointOfType, groupResourceOf, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
 import { updateHandler } from './update';
 import { watchHandler } from './watch';
 
@@ -29,6 +30,8 @@ export interface ResourceRoutesOptions {
   /** Clock for timestamps; default: the system clock. */
   readonly now?: () => Date;
   readonly admission?: Admission;
+  /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
+  readonly representations?: RepresentationSettings;
 }
 
 /** Handlers of one served (type, version), built once. */
@@ -83,6 +86,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     definitions: options.definitions,
     now: options.now ?? (() => new Date()),
     admission: options.admission,
+    representations: options.representations,
   };
   const built = new Map<string, ServedHandlers>();
   const handlersFor = (type: ResourceType, version: string): ServedHandlers | undefined => {
@@ -109,6 +113,13 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     if (handler === 'not-allowed') {
       req.resume();
       return next(methodNotSupported(groupResourceOf(type), info.verb || req.method.toLowerCase()));
+    }
+    try {
+      // The answer's type is agreed before anything happens: a 406 must not follow a write.
+      negotiateResponse({ req, res, settings: options.representations }, endpointOfType(type), { watch: info.verb === 'watch' });
+    } catch (error) {
+      req.resume();
+      return next(error);
     }
     handler({ info, req, res }).catch(next);
   };

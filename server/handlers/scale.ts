@@ -12,7 +12,7 @@ import { StatusError } from '../status/status-error';
 import { parseBody } from '../validation/decode';
 import { guardedWrite } from './guarded-write';
 import { PATCH_TYPES } from './patch-types';
-import { objectKeyOf, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
+import { objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import { checkName, fieldManagerOf } from './write-steps';
 
 function readPath(object: unknown, path: string): unknown {
@@ -96,7 +96,7 @@ function replicasOf(scale: unknown, name: string): number {
 
 export function scaleGetHandler(scope: HandlerScope, paths: ScaleSubresource): ResourceHandler {
   return async ({ info, res }) => {
-    writeJSON(res, 200, scaleOf(await scope.storage.get(objectKeyOf(scope, info)), paths));
+    await writeResponse(scope, res, 200, scaleOf(await scope.storage.get(objectKeyOf(scope, info)), paths));
   };
 }
 
@@ -130,6 +130,6 @@ export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, 
       preconditions: resourceVersion === undefined ? undefined : { resourceVersion },
       dryRun: options.dryRun,
     });
-    writeJSON(res, 200, scaleOf(result.object, paths));
+    await writeResponse(scope, res, 200, scaleOf(result.object, paths));
   };
 }

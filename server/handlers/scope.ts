@@ -10,6 +10,7 @@ import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
 import type { GroupResource } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
+import { writeObject, type Endpoint, type RepresentationSettings } from '../codec/respond';
 import type { Admission } from '../admission/types';
 
 export interface HandlerContext {
@@ -18,6 +19,8 @@ export interface HandlerContext {
   readonly definitions?: Definitions;
   /** The time written into creationTimestamp, deletionTimestamp and managedFields. */
   readonly now: () => Date;
+  /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
+  readonly representations?: RepresentationSettings;
   /** Mutating then validating admission, run on every write after the strategy's own checks. */
   readonly admission?: Admission;
 }
@@ -80,10 +83,17 @@ export function deprecationWarnings(scope: HandlerScope): string[] {
   ];
 }
 
-export function writeJSON(res: Response, code: number, body: unknown): void {
-  const text = JSON.stringify(body) + '\n';
-  res.status(code);
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+/** What the type's answers can be encoded as: built-in kinds have protobuf; stored kinds print as tables. */
+export function endpointOf(scope: HandlerScope): Endpoint {
+  return endpointOfType(scope.type);
+}
+
+export function endpointOfType(type: ResourceType): Endpoint {
+  return { resource: groupResourceOf(type), protobuf: true, table: !type.virtual };
+}
+
+/** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */
+export async function writeResponse(scope: HandlerScope, res: Response, code: number, body: object): Promise<void> {
+  // A success Status (delete) is encoded as it is: transforms leave Status bodies alone.
+  await writeObject({ req: res.req, res, settings: scope.context.representations, endpoint: endpointOf(scope), code, object: body as KubeObject });
 }

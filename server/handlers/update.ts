@@ -5,7 +5,7 @@
 import { allowsCreateOnUpdate, allowsUnconditionalUpdate } from './kind-behaviour';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { guardedWrite, type WriteTarget } from './guarded-write';
-import { addWarnings, deprecationWarnings, objectKeyOf, writeJSON, type HandlerScope, type ResourceHandler } from './scope';
+import { addWarnings, deprecationWarnings, objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import { checkName, checkNamespace, decodeObjectBody, fieldManagerOf, invalidObject } from './write-steps';
 
 export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
@@ -34,6 +34,6 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
       dryRun: options.dryRun,
     });
     addWarnings(res, [...deprecationWarnings(scope), ...decoded.warnings, ...result.warnings]);
-    writeJSON(res, result.created ? 201 : 200, result.object);
+    await writeResponse(scope, res, result.created ? 201 : 200, result.object);
   };
 }

@@ -9,7 +9,8 @@ import type { Response } from 'express';
 import { parseListQuery, queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
 import { predicateOf, namespaceScopeOf } from './list';
-import { addWarnings, apiVersionOf, deprecationWarnings, groupResourceOf, toServedVersion, type HandlerScope, type ResourceHandler } from './scope';
+import { watchEncoder } from '../codec/respond';
+import { addWarnings, apiVersionOf, deprecationWarnings, endpointOf, groupResourceOf, toServedVersion, type HandlerScope, type ResourceHandler } from './scope';
 import { EVERYTHING, type KubeObject, type Predicate } from '../../storage/objects/types';
 
 const MIN_DEFAULT_TIMEOUT_SECONDS = 1800;
@@ -19,9 +20,9 @@ export function defaultWatchTimeoutSeconds(): number {
   return MIN_DEFAULT_TIMEOUT_SECONDS + Math.floor(Math.random() * MIN_DEFAULT_TIMEOUT_SECONDS);
 }
 
-async function writeEvent(res: Response, event: unknown): Promise<boolean> {
+async function writeEvent(res: Response, event: Buffer): Promise<boolean> {
   if (res.destroyed || res.writableEnded) return false;
-  const flushed = res.write(JSON.stringify(event) + '\n');
+  const flushed = res.write(event);
   if (!flushed) {
     await Promise.race([once(res, 'drain'), once(res, 'close')]);
   }
@@ -44,6 +45,8 @@ function withName(predicate: Predicate, name: string): Predicate {
 export function watchHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseListQuery(queryOf(req), true);
+    // Negotiated before the watch starts, so that a 406 is a plain answer.
+    const encoder = watchEncoder({ req, res, settings: scope.context.representations, endpoint: endpointOf(scope) });
     const watch = await scope.storage.watch(namespaceScopeOf(scope, info.namespace), {
       resourceVersion: query.resourceVersion,
       predicate: withName(predicateOf(scope, query), info.name),
@@ -55,7 +58,7 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
     res.on('close', stop);
     addWarnings(res, deprecationWarnings(scope));
     res.status(200);
-    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Type', encoder.contentType);
     res.setHeader('Transfer-Encoding', 'chunked');
     res.setHeader('Cache-Control', 'no-cache, private');
     res.flushHeaders();
@@ -63,14 +66,14 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
       for await (const event of watch) {
         if (event.type === 'ERROR') {
           const status = statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) }).status;
-          await writeEvent(res, { type: 'ERROR', object: status });
+          await writeEvent(res, encoder.encode('ERROR', status));
           break;
         }
         const object =
           event.type === 'BOOKMARK'
             ? { ...event.object, apiVersion: apiVersionOf(scope), kind: scope.type.kind }
             : toServedVersion(scope, event.object);
-        if (!(await writeEvent(res, { type: event.type, object }))) break;
+        if (!(await writeEvent(res, encoder.encode(event.type, object)))) break;
       }
     } finally {
       res.off('close', stop);

@@ -7,7 +7,9 @@ import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../registry/types';
 import { groupVersionString } from '../registry/types';
 import { readBody } from '../http/body';
-import { mediaTypeOf, objectBodyFormat, OBJECT_MEDIA_TYPES } from '../request/content-type';
+import { requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
+import { decodeObject } from '../codec/protobuf-envelope';
+import { OBJECT_MEDIA_TYPES } from '../request/content-type';
 import type { WriteOptions } from '../request/query';
 import { badRequest, invalid, unsupportedMediaType } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
@@ -72,12 +74,16 @@ export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: re
 
 /** Reads and decodes a POST/PUT body into an object of the request's version. */
 export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
-  const format = objectBodyFormat(mediaTypeOf(req));
-  if (format === undefined) {
+  let format: Format;
+  try {
+    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: false }) });
+  } catch (error) {
     req.resume();
-    throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
+    throw error;
   }
   const body = await readBody(req);
+  if (format === 'protobuf') return decodeParsed(scope, decodeObject(body), [], options);
+  if (format === 'cbor') throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
   const parsed = parseBody({ body, format, expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
   return decodeParsed(scope, parsed.value, parsed.duplicateFields, options);
 }

@@ -1,0 +1,30 @@
+/**
+ * The metadata-only forms: `PartialObjectMetadata` for one object, `PartialObjectMetadataList`
+ * for a collection, in `meta.k8s.io/v1` (or `v1beta1`, which the reference still serves).
+ */
+import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
+
+export interface PartialObjectMetadata {
+  readonly kind: 'PartialObjectMetadata';
+  readonly apiVersion: string;
+  readonly metadata: ObjectMeta;
+}
+
+export interface ListMetadata {
+  readonly resourceVersion?: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+export function metaApiVersion(version: string): string {
+  return `meta.k8s.io/${version}`;
+}
+
+export function asPartialObjectMetadata(object: KubeObject, version = 'v1'): PartialObjectMetadata {
+  return { kind: 'PartialObjectMetadata', apiVersion: metaApiVersion(version), metadata: object.metadata };
+}
+
+/** A list's head in metadata form; items follow one by one (`asPartialObjectMetadata`). */
+export function partialObjectMetadataListHead(metadata: ListMetadata, version = 'v1'): { kind: 'PartialObjectMetadataList'; apiVersion: string; metadata: ListMetadata } {
+  return { kind: 'PartialObjectMetadataList', apiVersion: metaApiVersion(version), metadata };
+}

@@ -1,0 +1,259 @@
+/**
+ * Writing answers in the representation the client negotiated: the one place handlers hand an
+ * object, a list or a watch event to, and the one place a Status error is encoded (in the
+ * client's type when it can be, in JSON otherwise, as the reference does).
+ *
+ * Lists go out item by item in JSON and protobuf; tables and metadata-only forms are made
+ * here from the served objects; get and list bodies are gzip-compressed when asked.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringify as yamlStringify } from 'yaml';
+import type { KubeObject } from '../../storage/objects/types';
+import { StatusError, type Status } from '../status/status-error';
+import { includeObjectOf, tableOf, type IncludeObject } from '../table/table';
+import {
+  negotiateOutput, serializersFor, wantsPretty, NO_TRANSFORMS,
+  type EndpointRestrictions, type Negotiated, type SerializerInfo,
+} from './media-type';
+import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from './partial-metadata';
+import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from './protobuf-envelope';
+import type { JsonObject } from './protobuf';
+import { acceptsGzip, ResponseBody } from './response-body';
+import { notAcceptable } from '../status/catalogue';
+
+/** Server-wide switches of the representations (feature gates). */
+export interface RepresentationSettings {
+  /** `CBORServingAndStorage` (alpha, off by default). */
+  readonly cbor: boolean;
+  /** `APIResponseCompression` (on by default). */
+  readonly compression: boolean;
+}
+
+export const DEFAULT_REPRESENTATION_SETTINGS: RepresentationSettings = { cbor: false, compression: true };
+
+/** What a resource endpoint can be answered in. */
+export interface Endpoint {
+  readonly resource: { readonly group: string; readonly resource: string };
+  /** Built-in kinds have a protobuf form; custom resources do not. */
+  readonly protobuf: boolean;
+  /** Kinds that are stored objects print as tables; reviews do not. */
+  readonly table: boolean;
+}
+
+export interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly settings?: RepresentationSettings;
+}
+
+function settingsOf(exchange: { settings?: RepresentationSettings }): RepresentationSettings {
+  return exchange.settings ?? DEFAULT_REPRESENTATION_SETTINGS;
+}
+
+function serializers(endpoint: Endpoint | undefined, settings: RepresentationSettings): SerializerInfo[] {
+  return serializersFor({ protobuf: endpoint?.protobuf ?? true, cbor: settings.cbor });
+}
+
+function restrictionsOf(endpoint: Endpoint): EndpointRestrictions {
+  return { table: endpoint.table, metadata: true };
+}
+
+function queryOf(req: IncomingMessage): URLSearchParams {
+  const url = req.url ?? '';
+  const mark = url.indexOf('?');
+  return new URLSearchParams(mark >= 0 ? url.slice(mark + 1) : '');
+}
+
+/** Negotiates a resource endpoint's answer; throws the 406 Status when nothing fits. */
+export function negotiateResponse(exchange: Exchange, endpoint: Endpoint, options: { watch?: boolean } = {}): Negotiated {
+  return negotiateOutput({
+    accept: exchange.req.headers.accept,
+    serializers: serializers(endpoint, settingsOf(exchange)),
+    restrictions: restrictionsOf(endpoint),
+    watch: options.watch,
+  });
+}
+
+function contentTypeOf(negotiated: Negotiated): string {
+  return negotiated.serializer.mediaType;
+}
+
+/** A whole value in the negotiated text or binary form. */
+function encodeWhole(req: IncomingMessage, negotiated: Negotiated, value: unknown): Buffer {
+  switch (negotiated.serializer.format) {
+    case 'protobuf':
+      return encodeEnvelope(value as JsonObject);
+    case 'yaml':
+      return Buffer.from(yamlStringify(value, { sortMapEntries: true }));
+    case 'cbor':
+      throw notAcceptable([negotiated.serializer.mediaType]);
+    case 'json': {
+      const pretty = wantsPretty({ negotiated, query: queryOf(req), userAgent: req.headers['user-agent'] });
+      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n');
+    }
+  }
+}
+
+function compressionAllowed(exchange: Exchange): boolean {
+  return settingsOf(exchange).compression && acceptsGzip(exchange.req.headers['accept-encoding']);
+}
+
+function isStatus(object: unknown): object is Status {
+  return typeof object === 'object' && object !== null && (object as { kind?: unknown }).kind === 'Status';
+}
+
+function goTypeName(kind: string, apiVersion: string): string {
+  const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+  return `*${version}.${kind}`;
+}
+
+/** The object as the negotiated transform shows it (a Table, metadata, or itself). */
+function transformObject(options: { negotiated: Negotiated; endpoint: Endpoint; object: KubeObject; includeObject: IncludeObject }): unknown {
+  const { negotiated, object } = options;
+  const transform = negotiated.transform;
+  if (transform === undefined || isStatus(object)) return object;
+  switch (transform.kind) {
+    case 'Table':
+      return tableOf({
+        resource: options.endpoint.resource,
+        version: transform.version,
+        includeObject: options.includeObject,
+        now: new Date(),
+        objects: [object],
+        metadata: object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {},
+      });
+    case 'PartialObjectMetadata':
+      return asPartialObjectMetadata(object, transform.version);
+    case 'PartialObjectMetadataList':
+      throw notAcceptableTransform(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(String(object.kind), String(object.apiVersion))})`);
+  }
+}
+
+function notAcceptableTransform(message: string): StatusError {
+  return new StatusError({ code: 406, reason: 'NotAcceptable', message });
+}
+
+/** One object (get, create, update, patch, delete) with its status code. */
+export async function writeObject(exchange: Exchange & { endpoint: Endpoint; code: number; object: KubeObject; negotiated?: Negotiated }): Promise<void> {
+  const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint);
+  const value = transformObject({ negotiated, endpoint: exchange.endpoint, object: exchange.object, includeObject: includeObjectOf(queryOf(exchange.req)) });
+  const body = new ResponseBody(exchange.res, { code: exchange.code, contentType: contentTypeOf(negotiated), compress: compressionAllowed(exchange) });
+  await body.write(encodeWhole(exchange.req, negotiated, value));
+  await body.end();
+}
+
+export interface ListHead {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: ListMetadata;
+}
+
+/**
+ * A list: JSON and protobuf item by item (no whole-list string or buffer beyond the encoded
+ * items themselves); tables and YAML whole, as the reference writes them.
+ */
+export async function writeList(exchange: Exchange & { endpoint: Endpoint; head: ListHead; items: readonly KubeObject[]; negotiated?: Negotiated }): Promise<void> {
+  const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint);
+  const { head, items } = exchange;
+  const transform = negotiated.transform;
+  const body = new ResponseBody(exchange.res, { code: 200, contentType: contentTypeOf(negotiated), compress: compressionAllowed(exchange) });
+  if (transform?.kind === 'PartialObjectMetadata') {
+    throw notAcceptableTransform(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(head.kind, head.apiVersion)})`);
+  }
+  if (transform?.kind === 'Table') {
+    const table = tableOf({
+      resource: exchange.endpoint.resource,
+      version: transform.version,
+      includeObject: includeObjectOf(queryOf(exchange.req)),
+      now: new Date(),
+      objects: items,
+      metadata: head.metadata,
+    });
+    await body.write(encodeWhole(exchange.req, negotiated, table));
+    await body.end();
+    return;
+  }
+  const metadataOnly = transform?.kind === 'PartialObjectMetadataList';
+  const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
+  const itemsShown: Iterable<JsonObject> = metadataOnly
+    ? mapIterable(items, (item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
+    : (items as unknown as JsonObject[]);
+  const format = negotiated.serializer.format;
+  if (format === 'protobuf') {
+    for (const chunk of encodeListChunks(listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject }, itemsShown)) await body.write(chunk);
+  } else if (format === 'json' && !wantsPretty({ negotiated, query: queryOf(exchange.req), userAgent: exchange.req.headers['user-agent'] })) {
+    await body.write(`${JSON.stringify(listHead).slice(0, -1)},"items":[`);
+    let first = true;
+    for (const item of itemsShown) {
+      await body.write((first ? '' : ',') + JSON.stringify(item));
+      first = false;
+    }
+    await body.write(']}\n');
+  } else {
+    await body.write(encodeWhole(exchange.req, negotiated, { ...listHead, items: [...itemsShown] }));
+  }
+  await body.end();
+}
+
+function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Iterable<U> {
+  for (const item of items) yield map(item);
+}
+
+/** Encodes the events of one watch in the negotiated form. */
+export interface WatchEncoder {
+  readonly contentType: string;
+  encode(type: string, object: KubeObject | Status): Buffer;
+}
+
+export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiated?: Negotiated }): WatchEncoder {
+  const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint, { watch: true });
+  const transform = negotiated.transform;
+  const includeObject = includeObjectOf(queryOf(exchange.req));
+  let columnsSent = false;
+  const shown = (type: string, object: KubeObject | Status): unknown => {
+    if (transform === undefined || isStatus(object)) return object;
+    if (transform.kind === 'Table') {
+      const bookmark = type === 'BOOKMARK';
+      const table = tableOf({
+        resource: exchange.endpoint.resource,
+        version: transform.version,
+        includeObject,
+        now: new Date(),
+        objects: bookmark ? [] : [object],
+        metadata: object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {},
+        // The reference sends the column definitions with the first event only.
+        omitColumns: columnsSent || bookmark,
+      });
+      if (!bookmark) columnsSent = true;
+      return table;
+    }
+    return asPartialObjectMetadata(object, transform.version);
+  };
+  if (negotiated.serializer.format === 'protobuf') {
+    return {
+      contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      encode: (type, object) => encodeWatchFrame(type, shown(type, object) as JsonObject),
+    };
+  }
+  return {
+    contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+    encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(type, object) }) + '\n'),
+  };
+}
+
+/**
+ * A Status error in the client's type where it can be (no transforms apply to errors);
+ * when nothing the client accepts fits, in JSON, as the reference falls back.
+ */
+export function encodeStatus(exchange: { req: IncomingMessage; settings?: RepresentationSettings }, status: Status): { contentType: string; body: Buffer } {
+  let negotiated: Negotiated | undefined;
+  try {
+    negotiated = negotiateOutput({ accept: exchange.req.headers.accept, serializers: serializers(undefined, settingsOf(exchange)), restrictions: NO_TRANSFORMS });
+  } catch {
+    negotiated = undefined;
+  }
+  if (negotiated === undefined || negotiated.serializer.format === 'cbor') {
+    return { contentType: 'application/json', body: Buffer.from(JSON.stringify(status) + '\n') };
+  }
+  return { contentType: contentTypeOf(negotiated), body: encodeWhole(exchange.req, negotiated, status) };
+}

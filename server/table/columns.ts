@@ -1,0 +1,85 @@
+/** The shape of a Table's column definitions, and helpers the printers share. */
+
+export interface ColumnDefinition {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  readonly format: string;
+  readonly description: string;
+  readonly priority: number;
+}
+
+/** A column; `wide` columns (priority 1) show with `kubectl get -o wide`. */
+export function column(name: string, type: ColumnDefinition['type'], description: string, options: { format?: string; wide?: boolean } = {}): ColumnDefinition {
+  return { name, type, format: options.format ?? '', description, priority: options.wide ? 1 : 0 };
+}
+
+export const NAME_COLUMN = column('Name', 'string', 'Name must be unique within a namespace.', { format: 'name' });
+export const AGE_COLUMN = column('Age', 'string', 'Time since the object was created (CreationTimestamp).');
+
+export type Fields = Record<string, unknown>;
+
+export function record(value: unknown): Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
+}
+
+export function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+export function integer(value: unknown): number {
+  return typeof value === 'number' ? value : 0;
+}
+
+export function orNone(value: string): string {
+  return value === '' ? '<none>' : value;
+}
+
+/** A label selector as the reference prints it (`app=web,tier in (a,b)`), `<none>` when empty. */
+export function selectorString(selector: unknown): string {
+  const { matchLabels, matchExpressions } = record(selector);
+  const parts = Object.entries(record(matchLabels)).map(([key, value]) => ({ key, text: `${key}=${text(value)}` }));
+  for (const expression of list(matchExpressions)) {
+    const { key, operator, values } = record(expression);
+    const keyText = text(key);
+    const valueTexts = list(values).map(text).sort();
+    switch (operator) {
+      case 'In':
+        parts.push({ key: keyText, text: `${keyText} in (${valueTexts.join(',')})` });
+        break;
+      case 'NotIn':
+        parts.push({ key: keyText, text: `${keyText} notin (${valueTexts.join(',')})` });
+        break;
+      case 'Exists':
+        parts.push({ key: keyText, text: keyText });
+        break;
+      case 'DoesNotExist':
+        parts.push({ key: keyText, text: `!${keyText}` });
+        break;
+    }
+  }
+  if (parts.length === 0) return '<none>';
+  return parts
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((part) => part.text)
+    .join(',');
+}
+
+/** A plain map selector (`app=web`), sorted by key, `<none>` when empty. */
+export function mapSelectorString(selector: unknown): string {
+  const entries = Object.entries(record(selector)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.length === 0 ? '<none>' : entries.map(([key, value]) => `${key}=${text(value)}`).join(',');
+}
+
+/** The containers' names and images of a pod template, comma-joined. */
+export function containersAndImages(podSpec: unknown): { names: string; images: string } {
+  const containers = list(record(podSpec).containers).map(record);
+  return { names: containers.map((container) => text(container.name)).join(','), images: containers.map((container) => text(container.image)).join(',') };
+}
+
+export const CONTAINERS_COLUMN = column('Containers', 'string', 'Names of each container in the template.', { wide: true });
+export const IMAGES_COLUMN = column('Images', 'string', 'Images referenced by each container in the template.', { wide: true });
+export const SELECTOR_COLUMN = column('Selector', 'string', 'Label selector for the pods this object manages.', { wide: true });

@@ -1,0 +1,704 @@
+/**
+ * Per-kind table columns and cells, as the reference's printers show them (`kubectl get`).
+ * Kinds without a printer here get the default Name / Created At table.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { ageSince } from './human-duration';
+import {
+  AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, SELECTOR_COLUMN,
+  column, containersAndImages, integer, list, mapSelectorString, orNone, record, selectorString, text,
+  type ColumnDefinition, type Fields,
+} from './columns';
+
+export interface RowCondition {
+  readonly type: 'Completed';
+  readonly status: 'True';
+}
+
+export interface PrintedRow {
+  readonly cells: unknown[];
+  readonly conditions?: RowCondition[];
+}
+
+export interface Printer {
+  readonly columns: readonly ColumnDefinition[];
+  print(object: KubeObject, now: Date): PrintedRow;
+}
+
+function age(object: KubeObject, now: Date): string {
+  return ageSince(object.metadata.creationTimestamp, now);
+}
+
+function specOf(object: KubeObject): Fields {
+  return record(object.spec);
+}
+
+function statusOf(object: KubeObject): Fields {
+  return record(object.status);
+}
+
+function templateSpec(object: KubeObject): Fields {
+  return record(record(specOf(object).template).spec);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pods
+
+function podStatusReason(pod: KubeObject): { reason: string; completed: boolean } {
+  const status = statusOf(pod);
+  const spec = specOf(pod);
+  let reason = text(status.reason) || text(status.phase);
+  const initStatuses = list(status.initContainerStatuses).map(record);
+  const initSpecs = list(spec.initContainers).map(record);
+  let initializing = false;
+  for (const [index, container] of initStatuses.entries()) {
+    const state = record(container.state);
+    const terminated = record(state.terminated);
+    const waiting = record(state.waiting);
+    const restartable = text(initSpecs[index]?.restartPolicy) === 'Always';
+    if (state.terminated !== undefined && integer(terminated.exitCode) === 0) continue;
+    if (restartable && container.started === true) continue;
+    if (state.terminated !== undefined) {
+      if (text(terminated.reason) !== '') reason = `Init:${text(terminated.reason)}`;
+      else if (integer(terminated.signal) !== 0) reason = `Init:Signal:${integer(terminated.signal)}`;
+      else reason = `Init:ExitCode:${integer(terminated.exitCode)}`;
+    } else if (state.waiting !== undefined && text(waiting.reason) !== '' && text(waiting.reason) !== 'PodInitializing') {
+      reason = `Init:${text(waiting.reason)}`;
+    } else {
+      reason = `Init:${index}/${initSpecs.length}`;
+    }
+    initializing = true;
+    break;
+  }
+  if (!initializing) {
+    let hasRunning = false;
+    const statuses = list(status.containerStatuses).map(record);
+    for (let index = statuses.length - 1; index >= 0; index--) {
+      const container = statuses[index];
+      const state = record(container.state);
+      const waiting = record(state.waiting);
+      const terminated = record(state.terminated);
+      if (text(waiting.reason) !== '') {
+        reason = text(waiting.reason);
+      } else if (text(terminated.reason) !== '') {
+        reason = text(terminated.reason);
+      } else if (state.terminated !== undefined) {
+        reason = integer(terminated.signal) !== 0 ? `Signal:${integer(terminated.signal)}` : `ExitCode:${integer(terminated.exitCode)}`;
+      } else if (container.ready === true && state.running !== undefined) {
+        hasRunning = true;
+      }
+    }
+    if (reason === 'Completed' && hasRunning) {
+      const ready = list(status.conditions).map(record).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+      reason = ready ? 'Running' : 'NotReady';
+    }
+  }
+  if (pod.metadata.deletionTimestamp) reason = text(status.reason) === 'NodeLost' ? 'Unknown' : 'Terminating';
+  return { reason, completed: text(status.phase) === 'Succeeded' || text(status.phase) === 'Failed' };
+}
+
+const podPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
+    column('Status', 'string', 'The aggregate status of the containers in this pod.'),
+    column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    AGE_COLUMN,
+    column('IP', 'string', 'IP address allocated to the pod.', { wide: true }),
+    column('Node', 'string', 'Name of the node the pod is assigned to.', { wide: true }),
+    column('Nominated Node', 'string', 'Name of the node nominated by the scheduler.', { wide: true }),
+    column('Readiness Gates', 'string', 'Pod readiness gates: ready/total.', { wide: true }),
+  ],
+  print(pod, now) {
+    const spec = specOf(pod);
+    const status = statusOf(pod);
+    const sidecars = new Set(
+      list(spec.initContainers).map(record).filter((container) => text(container.restartPolicy) === 'Always').map((container) => text(container.name)),
+    );
+    let restarts = 0;
+    let ready = 0;
+    let lastRestart = 0;
+    const noteRestart = (container: Fields): void => {
+      restarts += integer(container.restartCount);
+      const finished = Date.parse(text(record(record(container.lastState).terminated).finishedAt));
+      if (!Number.isNaN(finished) && finished > lastRestart) lastRestart = finished;
+    };
+    for (const container of list(status.initContainerStatuses).map(record)) {
+      if (!sidecars.has(text(container.name))) continue;
+      noteRestart(container);
+      if (container.started === true && container.ready === true) ready++;
+    }
+    for (const container of list(status.containerStatuses).map(record)) {
+      noteRestart(container);
+      if (container.ready === true && record(container.state).running !== undefined) ready++;
+    }
+    const total = list(spec.containers).length + sidecars.size;
+    const { reason, completed } = podStatusReason(pod);
+    const restartText = restarts !== 0 && lastRestart !== 0 ? `${restarts} (${ageSince(new Date(lastRestart).toISOString(), now)} ago)` : String(restarts);
+    const gates = list(spec.readinessGates).map(record);
+    const trueConditions = new Set(list(status.conditions).map(record).filter((condition) => condition.status === 'True').map((condition) => text(condition.type)));
+    const gatesText = gates.length === 0 ? '<none>' : `${gates.filter((gate) => trueConditions.has(text(gate.conditionType))).length}/${gates.length}`;
+    return {
+      cells: [
+        pod.metadata.name,
+        `${ready}/${total}`,
+        reason,
+        restartText,
+        age(pod, now),
+        orNone(text(status.podIP)),
+        orNone(text(spec.nodeName)),
+        orNone(text(status.nominatedNodeName)),
+        gatesText,
+      ],
+      ...(completed ? { conditions: [{ type: 'Completed', status: 'True' }] } : {}),
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Workloads
+
+const deploymentPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Ready', 'string', 'Number of the pod with ready state'),
+    column('Up-to-date', 'integer', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+    column('Available', 'integer', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    AGE_COLUMN,
+    CONTAINERS_COLUMN,
+    IMAGES_COLUMN,
+    SELECTOR_COLUMN,
+  ],
+  print(object, now) {
+    const status = statusOf(object);
+    const { names, images } = containersAndImages(templateSpec(object));
+    return {
+      cells: [
+        object.metadata.name,
+        `${integer(status.readyReplicas)}/${integer(specOf(object).replicas)}`,
+        integer(status.updatedReplicas),
+        integer(status.availableReplicas),
+        age(object, now),
+        names,
+        images,
+        selectorString(specOf(object).selector),
+      ],
+    };
+  },
+};
+
+const replicaSetPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Desired', 'integer', 'Number of desired pods.'),
+    column('Current', 'integer', 'Number of actual running pods.'),
+    column('Ready', 'integer', 'The number of ready pods targeted by this object.'),
+    AGE_COLUMN,
+    CONTAINERS_COLUMN,
+    IMAGES_COLUMN,
+    SELECTOR_COLUMN,
+  ],
+  print(object, now) {
+    const status = statusOf(object);
+    const { names, images } = containersAndImages(templateSpec(object));
+    return {
+      cells: [object.metadata.name, integer(specOf(object).replicas), integer(status.replicas), integer(status.readyReplicas), age(object, now), names, images, selectorString(specOf(object).selector)],
+    };
+  },
+};
+
+const statefulSetPrinter: Printer = {
+  columns: [NAME_COLUMN, column('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN],
+  print(object, now) {
+    const { names, images } = containersAndImages(templateSpec(object));
+    return { cells: [object.metadata.name, `${integer(statusOf(object).readyReplicas)}/${integer(specOf(object).replicas)}`, age(object, now), names, images] };
+  },
+};
+
+const daemonSetPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
+    column('Current', 'integer', 'The number of nodes running at least one daemon pod that are supposed to.'),
+    column('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more ready.'),
+    column('Up-to-date', 'integer', 'The total number of nodes running the updated daemon pod.'),
+    column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more available.'),
+    column('Node Selector', 'string', 'Node selector of the daemon pods.'),
+    AGE_COLUMN,
+    CONTAINERS_COLUMN,
+    IMAGES_COLUMN,
+    SELECTOR_COLUMN,
+  ],
+  print(object, now) {
+    const status = statusOf(object);
+    const { names, images } = containersAndImages(templateSpec(object));
+    return {
+      cells: [
+        object.metadata.name,
+        integer(status.desiredNumberScheduled),
+        integer(status.currentNumberScheduled),
+        integer(status.numberReady),
+        integer(status.updatedNumberScheduled),
+        integer(status.numberAvailable),
+        mapSelectorString(templateSpec(object).nodeSelector),
+        age(object, now),
+        names,
+        images,
+        selectorString(specOf(object).selector),
+      ],
+    };
+  },
+};
+
+function jobStatus(status: Fields, spec: Fields): string {
+  const conditions = list(status.conditions).map(record);
+  const has = (type: string): boolean => conditions.some((condition) => condition.type === type && condition.status === 'True');
+  if (has('Complete')) return 'Complete';
+  if (has('Failed')) return 'Failed';
+  if (spec.suspend === true || has('Suspended')) return 'Suspended';
+  if (has('FailureTarget')) return 'FailureTarget';
+  if (has('SuccessCriteriaMet')) return 'SuccessCriteriaMet';
+  if (status.terminating !== undefined && integer(status.terminating) > 0) return 'Terminating';
+  return 'Running';
+}
+
+const jobPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Status', 'string', 'Status of the job.'),
+    column('Completions', 'string', 'The completed pods out of the desired completions.'),
+    column('Duration', 'string', 'Time required to complete the job.'),
+    AGE_COLUMN,
+    CONTAINERS_COLUMN,
+    IMAGES_COLUMN,
+    SELECTOR_COLUMN,
+  ],
+  print(object, now) {
+    const spec = specOf(object);
+    const status = statusOf(object);
+    const succeeded = integer(status.succeeded);
+    let completions: string;
+    if (spec.completions !== undefined && spec.completions !== null) completions = `${succeeded}/${integer(spec.completions)}`;
+    else completions = integer(spec.parallelism) > 1 ? `${succeeded}/1 of ${integer(spec.parallelism)}` : `${succeeded}/1`;
+    const start = Date.parse(text(status.startTime));
+    const end = Date.parse(text(status.completionTime));
+    const duration = Number.isNaN(start) ? '' : ageSince(new Date(start).toISOString(), Number.isNaN(end) ? now : new Date(end));
+    const { names, images } = containersAndImages(templateSpec(object));
+    return { cells: [object.metadata.name, jobStatus(status, spec), completions, duration, age(object, now), names, images, selectorString(spec.selector)] };
+  },
+};
+
+const cronJobPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Schedule', 'string', 'The schedule in Cron format.'),
+    column('Timezone', 'string', 'The time zone of the schedule.'),
+    column('Suspend', 'boolean', 'Whether subsequent executions are suspended.'),
+    column('Active', 'integer', 'The number of currently running jobs.'),
+    column('Last Schedule', 'string', 'When the job was last successfully scheduled.'),
+    AGE_COLUMN,
+    CONTAINERS_COLUMN,
+    IMAGES_COLUMN,
+    SELECTOR_COLUMN,
+  ],
+  print(object, now) {
+    const spec = specOf(object);
+    const status = statusOf(object);
+    const jobSpec = record(record(spec.jobTemplate).spec);
+    const { names, images } = containersAndImages(record(record(jobSpec.template).spec));
+    const last = text(status.lastScheduleTime);
+    return {
+      cells: [
+        object.metadata.name,
+        text(spec.schedule),
+        orNone(text(spec.timeZone)),
+        spec.suspend === true,
+        list(status.active).length,
+        last === '' ? '<none>' : ageSince(last, now),
+        age(object, now),
+        names,
+        images,
+        selectorString(jobSpec.selector),
+      ],
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Core
+
+function servicePorts(spec: Fields): string {
+  const ports = list(spec.ports).map(record);
+  if (ports.length === 0) return '<none>';
+  return ports
+    .map((port) => {
+      const protocol = text(port.protocol) || 'TCP';
+      return integer(port.nodePort) > 0 ? `${integer(port.port)}:${integer(port.nodePort)}/${protocol}` : `${integer(port.port)}/${protocol}`;
+    })
+    .join(',');
+}
+
+function serviceExternalIP(spec: Fields, status: Fields): string {
+  const externalIPs = list(spec.externalIPs).map(text);
+  switch (text(spec.type)) {
+    case 'LoadBalancer': {
+      const ingress = list(record(status.loadBalancer).ingress).map(record).map((entry) => text(entry.ip) || text(entry.hostname));
+      const all = [...ingress, ...externalIPs].filter((address) => address !== '');
+      return all.length === 0 ? '<pending>' : all.join(',');
+    }
+    case 'ExternalName':
+      return text(spec.externalName);
+    default:
+      return externalIPs.length === 0 ? '<none>' : externalIPs.join(',');
+  }
+}
+
+const servicePrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Type', 'string', 'Type determines how the Service is exposed.'),
+    column('Cluster-IP', 'string', 'The IP address of the service inside the cluster.'),
+    column('External-IP', 'string', 'External addresses of the service.'),
+    column('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
+    AGE_COLUMN,
+    column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', { wide: true }),
+  ],
+  print(object, now) {
+    const spec = specOf(object);
+    return {
+      cells: [
+        object.metadata.name,
+        text(spec.type) || 'ClusterIP',
+        orNone(text(spec.clusterIP)),
+        serviceExternalIP(spec, statusOf(object)),
+        servicePorts(spec),
+        age(object, now),
+        mapSelectorString(spec.selector),
+      ],
+    };
+  },
+};
+
+const namespacePrinter: Printer = {
+  columns: [NAME_COLUMN, column('Status', 'string', 'The status of the namespace'), AGE_COLUMN],
+  print: (object, now) => ({ cells: [object.metadata.name, text(statusOf(object).phase), age(object, now)] }),
+};
+
+const configMapPrinter: Printer = {
+  columns: [NAME_COLUMN, column('Data', 'integer', 'Number of keys in the data and binaryData maps.'), AGE_COLUMN],
+  print: (object, now) => ({ cells: [object.metadata.name, Object.keys(record(object.data)).length + Object.keys(record(object.binaryData)).length, age(object, now)] }),
+};
+
+const secretPrinter: Printer = {
+  columns: [NAME_COLUMN, column('Type', 'string', 'The type of the secret'), column('Data', 'integer', 'Number of keys in the secret'), AGE_COLUMN],
+  print: (object, now) => ({ cells: [object.metadata.name, text(object.type), Object.keys(record(object.data)).length, age(object, now)] }),
+};
+
+const serviceAccountPrinter: Printer = {
+  columns: [NAME_COLUMN, column('Secrets', 'string', 'Number of secrets referenced by the service account'), AGE_COLUMN],
+  print: (object, now) => ({ cells: [object.metadata.name, list(object.secrets).length, age(object, now)] }),
+};
+
+function nodeRoles(labels: Record<string, string> | undefined): string {
+  const roles = new Set<string>();
+  for (const [key, value] of Object.entries(labels ?? {})) {
+    if (key.startsWith('node-role.kubernetes.io/')) {
+      const role = key.slice('node-role.kubernetes.io/'.length);
+      if (role !== '') roles.add(role);
+    } else if (key === 'kubernetes.io/role' && value !== '') {
+      roles.add(value);
+    }
+  }
+  return roles.size === 0 ? '<none>' : [...roles].sort().join(',');
+}
+
+const nodePrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Status', 'string', 'The status of the node'),
+    column('Roles', 'string', 'The roles of the node'),
+    AGE_COLUMN,
+    column('Version', 'string', 'Kubelet Version reported by the node.'),
+    column('Internal-IP', 'string', 'List of internal IPs in the node.', { wide: true }),
+    column('External-IP', 'string', 'List of external IPs in the node.', { wide: true }),
+    column('OS-Image', 'string', 'OS image reported by the node.', { wide: true }),
+    column('Kernel-Version', 'string', 'Kernel version reported by the node.', { wide: true }),
+    column('Container-Runtime', 'string', 'Container runtime version reported by the node.', { wide: true }),
+  ],
+  print(object, now) {
+    const status = statusOf(object);
+    const ready = list(status.conditions).map(record).find((condition) => condition.type === 'Ready');
+    const states = [ready === undefined ? 'Unknown' : ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown'];
+    if (specOf(object).unschedulable === true) states.push('SchedulingDisabled');
+    const addresses = list(status.addresses).map(record);
+    const address = (type: string): string => orNone(addresses.filter((entry) => entry.type === type).map((entry) => text(entry.address)).join(','));
+    const info = record(status.nodeInfo);
+    return {
+      cells: [
+        object.metadata.name,
+        states.join(','),
+        nodeRoles(object.metadata.labels),
+        age(object, now),
+        text(info.kubeletVersion),
+        address('InternalIP'),
+        address('ExternalIP'),
+        orNone(text(info.osImage)) === '<none>' ? '<unknown>' : text(info.osImage),
+        orNone(text(info.kernelVersion)) === '<none>' ? '<unknown>' : text(info.kernelVersion),
+        orNone(text(info.containerRuntimeVersion)) === '<none>' ? '<unknown>' : text(info.containerRuntimeVersion),
+      ],
+    };
+  },
+};
+
+const eventPrinter: Printer = {
+  columns: [
+    column('Last Seen', 'string', 'Time since the event was last seen.'),
+    column('Type', 'string', 'Type of this event (Normal, Warning).'),
+    column('Reason', 'string', 'Why the action was taken.'),
+    column('Object', 'string', 'The object this event is about.'),
+    column('Subobject', 'string', 'The part of the object this event is about.', { wide: true }),
+    column('Source', 'string', 'The component reporting this event.', { wide: true }),
+    column('Message', 'string', 'A human-readable description of the status of this operation.'),
+    column('First Seen', 'string', 'Time since the event was first seen.', { wide: true }),
+    column('Count', 'string', 'The number of times this event has occurred.', { wide: true }),
+    column('Name', 'string', 'Name must be unique within a namespace.', { wide: true, format: 'name' }),
+  ],
+  print(object, now) {
+    const involved = record(object.involvedObject);
+    const source = record(object.source);
+    const firstSeen = text(object.firstTimestamp) || text(object.eventTime);
+    const lastSeen = text(object.lastTimestamp) || text(record(object.series).lastObservedTime) || text(object.eventTime);
+    const sourceText = [text(source.component) || text(object.reportingComponent), text(source.host) || text(object.reportingInstance)].filter((part) => part !== '').join(', ');
+    const kind = text(involved.kind).toLowerCase();
+    return {
+      cells: [
+        lastSeen === '' ? '<unknown>' : ageSince(lastSeen, now),
+        text(object.type),
+        text(object.reason),
+        `${kind}/${text(involved.name)}`,
+        text(involved.fieldPath),
+        sourceText,
+        text(object.message).trim(),
+        firstSeen === '' ? '<unknown>' : ageSince(firstSeen, now),
+        String(Math.max(integer(object.count), 1)),
+        object.metadata.name,
+      ],
+    };
+  },
+};
+
+const endpointsPrinter: Printer = {
+  columns: [NAME_COLUMN, column('Endpoints', 'string', 'Endpoints of the service'), AGE_COLUMN],
+  print(object, now) {
+    const addresses: string[] = [];
+    for (const subset of list(object.subsets).map(record)) {
+      const ports = list(subset.ports).map(record);
+      for (const address of list(subset.addresses).map(record)) {
+        if (ports.length === 0) addresses.push(text(address.ip));
+        for (const port of ports) addresses.push(`${text(address.ip)}:${integer(port.port)}`);
+      }
+    }
+    const shown = addresses.slice(0, 3).join(',');
+    const more = addresses.length > 3 ? ` + ${addresses.length - 3} more...` : '';
+    return { cells: [object.metadata.name, addresses.length === 0 ? '<none>' : shown + more, age(object, now)] };
+  },
+};
+
+const pvcPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Status', 'string', 'The phase of the claim.'),
+    column('Volume', 'string', 'The volume bound to the claim.'),
+    column('Capacity', 'string', 'The storage capacity of the volume.'),
+    column('Access Modes', 'string', 'The access modes of the volume.'),
+    column('StorageClass', 'string', 'The storage class of the claim.'),
+    column('VolumeAttributesClass', 'string', 'The volume attributes class of the claim.'),
+    AGE_COLUMN,
+    column('VolumeMode', 'string', 'Whether the volume is a filesystem or a block device.', { wide: true }),
+  ],
+  print(object, now) {
+    const spec = specOf(object);
+    const status = statusOf(object);
+    const bound = text(spec.volumeName) !== '';
+    const modes = list(status.accessModes).map(text).map((mode) => ({ ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' })[mode] ?? mode);
+    return {
+      cells: [
+        object.metadata.name,
+        object.metadata.deletionTimestamp ? 'Terminating' : text(status.phase),
+        text(spec.volumeName),
+        bound ? text(record(status.capacity).storage) : '',
+        bound ? modes.join(',') : '',
+        text(spec.storageClassName) || text(object.metadata.annotations?.['volume.beta.kubernetes.io/storage-class']),
+        orNone(text(spec.volumeAttributesClassName)) === '<none>' ? '<unset>' : text(spec.volumeAttributesClassName),
+        age(object, now),
+        text(spec.volumeMode) || '<unset>',
+      ],
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Other groups
+
+const leasePrinter: Printer = {
+  columns: [NAME_COLUMN, column('Holder', 'string', 'The holder of the lease.'), AGE_COLUMN],
+  print: (object, now) => ({ cells: [object.metadata.name, text(specOf(object).holderIdentity), age(object, now)] }),
+};
+
+const rolePrinter: Printer = {
+  columns: [NAME_COLUMN, column('Created At', 'date', 'Time the object was created.')],
+  print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
+};
+
+const roleBindingPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Role', 'string', 'The role this binding grants.'),
+    AGE_COLUMN,
+    column('Users', 'string', 'Users bound.', { wide: true }),
+    column('Groups', 'string', 'Groups bound.', { wide: true }),
+    column('ServiceAccounts', 'string', 'Service accounts bound.', { wide: true }),
+  ],
+  print(object, now) {
+    const roleRef = record(object.roleRef);
+    const subjects = list(object.subjects).map(record);
+    const of = (kind: string): string =>
+      subjects
+        .filter((subject) => subject.kind === kind)
+        .map((subject) => (kind === 'ServiceAccount' ? `${text(subject.namespace)}:${text(subject.name)}` : text(subject.name)))
+        .join(', ');
+    return { cells: [object.metadata.name, `${text(roleRef.kind)}/${text(roleRef.name)}`, age(object, now), of('User'), of('Group'), of('ServiceAccount')] };
+  },
+};
+
+const ingressPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Class', 'string', 'The name of the IngressClass resource.'),
+    column('Hosts', 'string', 'Hosts that incoming requests are matched against.'),
+    column('Address', 'string', 'Address is a list of IP addresses and hostnames.'),
+    column('Ports', 'string', 'Ports of TLS configurations that open.'),
+    AGE_COLUMN,
+  ],
+  print(object, now) {
+    const spec = specOf(object);
+    const hosts = list(spec.rules).map(record).map((rule) => text(rule.host)).filter((host) => host !== '');
+    const hostText = hosts.length === 0 ? '*' : hosts.slice(0, 4).join(',') + (hosts.length > 4 ? ` + ${hosts.length - 4} more...` : '');
+    const addresses = list(record(statusOf(object).loadBalancer).ingress).map(record).map((entry) => text(entry.ip) || text(entry.hostname));
+    return {
+      cells: [
+        object.metadata.name,
+        text(spec.ingressClassName) || '<none>',
+        hostText,
+        addresses.join(','),
+        list(spec.tls).length > 0 ? '80, 443' : '80',
+        age(object, now),
+      ],
+    };
+  },
+};
+
+const hpaPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Reference', 'string', 'The object whose scale this autoscaler manages.'),
+    column('Targets', 'string', 'The current and target values of the metrics.'),
+    column('MinPods', 'string', 'Lower limit for the number of pods.'),
+    column('MaxPods', 'integer', 'Upper limit for the number of pods.'),
+    column('Replicas', 'integer', 'Current number of replicas.'),
+    AGE_COLUMN,
+  ],
+  print(object, now) {
+    const spec = specOf(object);
+    const status = statusOf(object);
+    const reference = record(spec.scaleTargetRef);
+    const minPods = spec.minReplicas === undefined ? '<unset>' : String(integer(spec.minReplicas));
+    return {
+      cells: [
+        object.metadata.name,
+        `${text(reference.kind)}/${text(reference.name)}`,
+        hpaTargets(spec, status),
+        minPods,
+        integer(spec.maxReplicas),
+        integer(status.currentReplicas),
+        age(object, now),
+      ],
+    };
+  },
+};
+
+function hpaTargets(spec: Fields, status: Fields): string {
+  const metrics = list(spec.metrics).map(record);
+  if (metrics.length === 0) {
+    // autoscaling/v1's single target.
+    if (spec.targetCPUUtilizationPercentage === undefined) return '<none>';
+    const current = status.currentCPUUtilizationPercentage === undefined ? '<unknown>' : `${integer(status.currentCPUUtilizationPercentage)}%`;
+    return `cpu: ${current}/${integer(spec.targetCPUUtilizationPercentage)}%`;
+  }
+  const currents = list(status.currentMetrics).map(record);
+  const texts = metrics.map((metric, index) => {
+    const source = record(metric.resource ?? metric.containerResource);
+    const target = record(source.target);
+    const current = record(record(currents[index]?.resource ?? currents[index]?.containerResource).current);
+    const name = text(source.name);
+    if (target.averageUtilization !== undefined) {
+      const now = current.averageUtilization === undefined ? '<unknown>' : `${integer(current.averageUtilization)}%`;
+      return `${name}: ${now}/${integer(target.averageUtilization)}%`;
+    }
+    const wanted = text(target.averageValue) || text(target.value);
+    const now = text(current.averageValue) || text(current.value) || '<unknown>';
+    return `${name === '' ? text(metric.type).toLowerCase() : `${name}`}: ${now}/${wanted}`;
+  });
+  return texts.slice(0, 2).join(', ') + (texts.length > 2 ? ` + ${texts.length - 2} more...` : '');
+}
+
+const priorityClassPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Value', 'integer', 'The value of this priority class.'),
+    column('Global-Default', 'boolean', 'Whether this is the default priority class.'),
+    AGE_COLUMN,
+    column('PreemptionPolicy', 'string', 'The policy for preempting pods with lower priority.'),
+  ],
+  print: (object, now) => ({ cells: [object.metadata.name, integer(object.value), object.globalDefault === true, age(object, now), text(object.preemptionPolicy) || 'PreemptLowerPriority'] }),
+};
+
+const PRINTERS: ReadonlyMap<string, Printer> = new Map([
+  ['/pods', podPrinter],
+  ['/services', servicePrinter],
+  ['/namespaces', namespacePrinter],
+  ['/configmaps', configMapPrinter],
+  ['/secrets', secretPrinter],
+  ['/serviceaccounts', serviceAccountPrinter],
+  ['/nodes', nodePrinter],
+  ['/events', eventPrinter],
+  ['/endpoints', endpointsPrinter],
+  ['/persistentvolumeclaims', pvcPrinter],
+  ['apps/deployments', deploymentPrinter],
+  ['apps/replicasets', replicaSetPrinter],
+  ['apps/statefulsets', statefulSetPrinter],
+  ['apps/daemonsets', daemonSetPrinter],
+  ['batch/jobs', jobPrinter],
+  ['batch/cronjobs', cronJobPrinter],
+  ['coordination.k8s.io/leases', leasePrinter],
+  ['rbac.authorization.k8s.io/roles', rolePrinter],
+  ['rbac.authorization.k8s.io/clusterroles', rolePrinter],
+  ['rbac.authorization.k8s.io/rolebindings', roleBindingPrinter],
+  ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
+  ['networking.k8s.io/ingresses', ingressPrinter],
+  ['autoscaling/horizontalpodautoscalers', hpaPrinter],
+  ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
+]);
+
+/** The default table of kinds without a printer: Name and Created At. */
+export const DEFAULT_PRINTER: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
+  ],
+  print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
+};
+
+export function printerFor(resource: { group: string; resource: string }): Printer {
+  return PRINTERS.get(`${resource.group}/${resource.resource}`) ?? DEFAULT_PRINTER;
+}

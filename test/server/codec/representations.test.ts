@@ -1,0 +1,256 @@
+/**
+ * Representations over HTTP through the real resource handlers: a port-0 HTTP server with the
+ * built-in registry and a real SQLite store in a temp dir. Each negotiation edge is a named case.
+ */
+import express from 'express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parse as parseYaml } from 'yaml';
+import { ResourceStore } from '../../../storage/objects/resource-store';
+import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
+import type { RevisionedStore } from '../../../storage/store';
+import { notFoundHandler, statusErrorHandler } from '../../../server/http/errors';
+import { withRequestInfo } from '../../../server/http/with-request-info';
+import { BuiltinRegistry } from '../../../server/registry/registry';
+import { qualifiedResourceString, type ResourceType } from '../../../server/registry/types';
+import { resourceRoutes } from '../../../server/handlers/routes';
+import { schemaData } from '../../../server/schema/definitions';
+import { decodeObject, decodeWatchEvent, encodeEnvelope } from '../../../server/codec/protobuf-envelope';
+import type { JsonObject } from '../../../server/codec/protobuf';
+
+let dir: string;
+let store: RevisionedStore;
+let server: Server;
+let port: number;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'capstan-codec-'));
+  store = await openSqliteStore({ path: join(dir, 'state.db') });
+  const registry = new BuiltinRegistry();
+  const storages = new Map<string, ResourceStore>();
+  const storageFor = (type: ResourceType): ResourceStore => {
+    const name = qualifiedResourceString(type);
+    let storage = storages.get(name);
+    if (storage === undefined) {
+      storage = new ResourceStore({ store, keyPrefix: `/registry/${type.storagePrefix}`, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+      storages.set(name, storage);
+    }
+    return storage;
+  };
+  const app = express();
+  app.use(withRequestInfo());
+  app.use(resourceRoutes({ registry, storageFor, definitions: schemaData().definitions }));
+  app.use(notFoundHandler());
+  app.use(statusErrorHandler());
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Raw HTTP (fetch would gunzip and hide Content-Encoding). */
+function call(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { 'user-agent': 'codec-test/v1.0', ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function json(answer: Answer): JsonObject {
+  return JSON.parse(answer.body.toString('utf8')) as JsonObject;
+}
+
+const PODS = '/api/v1/namespaces/default/pods';
+const CMS = '/api/v1/namespaces/default/configmaps';
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=Table;v=v1beta1;g=meta.k8s.io, application/json';
+
+const pod: JsonObject = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web-0', labels: { app: 'web' } },
+  spec: { containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] },
+};
+
+describe('protobuf over HTTP', () => {
+  test('create with a protobuf body and a protobuf answer; get in protobuf', async () => {
+    const created = await call('POST', PODS, { body: encodeEnvelope(pod), headers: { 'content-type': PROTOBUF, accept: `${PROTOBUF}, application/json` } });
+    expect(created.status).toBe(201);
+    expect(created.headers['content-type']).toBe(PROTOBUF);
+    const object = decodeObject(created.body);
+    expect(object).toMatchObject({ kind: 'Pod', metadata: { name: 'web-0', namespace: 'default' } });
+    const got = await call('GET', `${PODS}/web-0`, { headers: { accept: PROTOBUF } });
+    expect(decodeObject(got.body)).toEqual(object);
+  });
+
+  test('a Status error is protobuf for a protobuf client', async () => {
+    const missing = await call('GET', `${PODS}/nope`, { headers: { accept: PROTOBUF } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe(PROTOBUF);
+    expect(decodeObject(missing.body)).toMatchObject({ kind: 'Status', code: 404, reason: 'NotFound', message: 'pods "nope" not found' });
+  });
+
+  test('a list in protobuf', async () => {
+    const listed = await call('GET', PODS, { headers: { accept: PROTOBUF } });
+    const list = decodeObject(listed.body);
+    expect(list).toMatchObject({ kind: 'PodList', apiVersion: 'v1' });
+    expect((list.items as JsonObject[]).map((item) => (item.metadata as JsonObject).name)).toEqual(['web-0']);
+  });
+
+  test('metadata-only list in protobuf', async () => {
+    const listed = await call('GET', PODS, { headers: { accept: `${PROTOBUF};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json` } });
+    const list = decodeObject(listed.body);
+    expect(list).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', items: [{ metadata: { name: 'web-0' } }] });
+    expect((list.items as JsonObject[])[0].spec).toBeUndefined();
+  });
+});
+
+describe('tables', () => {
+  test('kubectl get pods: the reference columns and a PartialObjectMetadata per row', async () => {
+    const answer = await call('GET', PODS, { headers: { accept: TABLE } });
+    const table = json(answer);
+    expect(table.kind).toBe('Table');
+    expect((table.columnDefinitions as JsonObject[]).map((column) => column.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    const row = (table.rows as JsonObject[])[0];
+    expect((row.cells as unknown[]).slice(0, 4)).toEqual(['web-0', '0/1', 'Pending', '0']);
+    expect(row.object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'web-0' } });
+    expect((table.metadata as JsonObject).resourceVersion).toMatch(/^\d+$/);
+  });
+
+  test('includeObject=None and Object', async () => {
+    const none = json(await call('GET', `${PODS}?includeObject=None`, { headers: { accept: TABLE } }));
+    expect((none.rows as JsonObject[])[0].object).toBeUndefined();
+    const whole = json(await call('GET', `${PODS}/web-0?includeObject=Object`, { headers: { accept: TABLE } }));
+    expect((whole.rows as JsonObject[])[0].object).toMatchObject({ kind: 'Pod', spec: {} });
+  });
+
+  test('a kind without a printer gets Name and Created At', async () => {
+    await call('POST', '/apis/storage.k8s.io/v1/storageclasses', {
+      body: JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'example.com/p' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    const table = json(await call('GET', '/apis/storage.k8s.io/v1/storageclasses', { headers: { accept: TABLE } }));
+    expect(table.columnDefinitions).toEqual([
+      expect.objectContaining({ name: 'Name', type: 'string', format: 'name', priority: 0 }),
+      expect.objectContaining({ name: 'Created At', type: 'date', priority: 0 }),
+    ]);
+  });
+
+  test('a Table in protobuf only → 406', async () => {
+    const answer = await call('GET', PODS, { headers: { accept: `${PROTOBUF};as=Table;v=v1;g=meta.k8s.io` } });
+    expect(answer.status).toBe(406);
+    expect(json(answer).message).toBe('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  });
+
+  test('a watch streams one-row tables, column definitions in the first event only', async () => {
+    const listed = json(await call('GET', CMS, {}));
+    const resourceVersion = (listed.metadata as JsonObject).resourceVersion as string;
+    const watching = call('GET', `${CMS}?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`, { headers: { accept: TABLE } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const name of ['w1', 'w2']) {
+      await call('POST', CMS, { body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } }), headers: { 'content-type': 'application/json' } });
+    }
+    const events = (await watching).body.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: JsonObject });
+    expect(events.map((event) => [event.type, ((event.object.rows as JsonObject[])[0].cells as unknown[])[0]])).toEqual([['ADDED', 'w1'], ['ADDED', 'w2']]);
+    expect(events[0].object.columnDefinitions).toBeDefined();
+    expect(events[1].object.columnDefinitions).toBeUndefined();
+  });
+});
+
+describe('negotiation edges', () => {
+  test('unknown type → 406 in JSON', async () => {
+    const answer = await call('GET', PODS, { headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(406);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(json(answer)).toMatchObject({ kind: 'Status', code: 406, reason: 'NotAcceptable' });
+  });
+
+  test('a 406 comes before a write', async () => {
+    const answer = await call('POST', CMS, { body: JSON.stringify({ metadata: { name: 'never' } }), headers: { 'content-type': 'application/json', accept: 'text/html' } });
+    expect(answer.status).toBe(406);
+    expect((await call('GET', `${CMS}/never`)).status).toBe(404);
+  });
+
+  test('an unknown body type → 415', async () => {
+    const answer = await call('POST', CMS, { body: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(answer.status).toBe(415);
+    expect(json(answer).message).toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+  });
+
+  test('YAML answers', async () => {
+    const answer = await call('GET', `${PODS}/web-0`, { headers: { accept: 'application/yaml' } });
+    expect(answer.headers['content-type']).toBe('application/yaml');
+    expect(parseYaml(answer.body.toString('utf8'))).toMatchObject({ kind: 'Pod', metadata: { name: 'web-0' } });
+  });
+
+  test('pretty=true indents JSON', async () => {
+    const answer = await call('GET', `${PODS}/web-0?pretty=true`);
+    expect(answer.body.toString('utf8')).toContain('\n  "kind": "Pod"');
+  });
+
+  test('metadata of a list asked as a single PartialObjectMetadata → 406', async () => {
+    const answer = await call('GET', PODS, { headers: { accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' } });
+    expect(answer.status).toBe(406);
+    expect(json(answer).message).toBe('you requested PartialObjectMetadata, but the requested object is a list (*v1.PodList)');
+  });
+});
+
+describe('compression and streaming', () => {
+  beforeAll(async () => {
+    const data = { blob: 'x'.repeat(20_000) };
+    for (let index = 0; index < 10; index++) {
+      await call('POST', CMS, { body: JSON.stringify({ metadata: { name: `big-${index}` }, data }), headers: { 'content-type': 'application/json' } });
+    }
+  });
+
+  test('a list above 128 KiB is gzipped when asked, and decodes to the same list', async () => {
+    const zipped = await call('GET', CMS, { headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const plain = await call('GET', CMS);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(gunzipSync(zipped.body).toString('utf8'))).toEqual(json(plain));
+    expect((json(plain).items as JsonObject[]).length).toBeGreaterThanOrEqual(10);
+  });
+
+  test('a small answer is not compressed', async () => {
+    const answer = await call('GET', `${PODS}/web-0`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.headers['content-length']).toBe(String(answer.body.length));
+  });
+
+  test('a protobuf watch sends length-prefixed WatchEvents carrying enveloped objects', async () => {
+    const listed = json(await call('GET', PODS));
+    const resourceVersion = (listed.metadata as JsonObject).resourceVersion as string;
+    const watching = call('GET', `${PODS}?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`, { headers: { accept: `${PROTOBUF};stream=watch, application/json` } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await call('POST', PODS, { body: JSON.stringify({ ...pod, metadata: { name: 'web-1' } }), headers: { 'content-type': 'application/json' } });
+    const answer = await watching;
+    expect(answer.headers['content-type']).toBe(`${PROTOBUF};stream=watch`);
+    const length = answer.body.readUInt32BE(0);
+    const event = decodeWatchEvent(answer.body.subarray(4, 4 + length));
+    expect(event.type).toBe('ADDED');
+    expect(decodeObject(event.object)).toMatchObject({ kind: 'Pod', metadata: { name: 'web-1' } });
+  });
+});

@@ -4,7 +4,7 @@
  * below. Results are printed as Markdown tables (stdout), progress goes to stderr, so
  * `npm run bench > results.md` keeps only the figures.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import type { Benchmark } from './benchmark';
 import { formatTable } from './report';
 import { patchBenchmark } from './patch';
@@ -19,7 +19,11 @@ async function main(names: string[]): Promise<number> {
     return 2;
   }
   const selected = names.length === 0 ? BENCHMARKS : BENCHMARKS.filter((benchmark) => names.includes(benchmark.name));
-  console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
+  // The load average says how much the figures were shared with other work on the machine.
+  console.log(
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), load average ${loadavg()[0].toFixed(1)}, ` +
+      `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+  );
   for (const benchmark of selected) {
     console.log(`\n## ${benchmark.name}: ${benchmark.description}`);
     const began = Date.now();

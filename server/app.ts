@@ -30,10 +30,14 @@ import { healthHandler } from './health/endpoints';
 import { handlerChain } from './http/chain';
 import { notFoundHandler, statusErrorHandler } from './http/errors';
 import { InFlightRequests } from './http/in-flight';
+import { attachOpenWatches, OpenWatches } from './http/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { metricsHandler } from './metrics/metrics-handler';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './http/request-info';
+
+/** How long shutdown waits for watch clients to take the last bytes of their streams. */
+const WATCH_END_TIMEOUT_MS = 5_000;
 
 export interface ServerTls {
   readonly certPem: string;
@@ -76,8 +80,11 @@ export interface CapstanServer {
   listen(): Promise<{ readonly port: number; readonly url: string }>;
   /**
    * Readiness fails at once; requests are still served for `--shutdown-delay-duration`; then
-   * the listener closes, short requests in flight finish, and remaining connections (watches)
-   * are cut. Resolves when the server is closed. Calling it again returns the same promise.
+   * the listener closes, short requests in flight finish, and every open watch ends its
+   * response properly, so clients see a normal end and reconnect elsewhere from their last
+   * resource version. Connections still open after that (other long-running requests, clients
+   * that do not read) are cut. Resolves when the server is closed. Calling it again returns
+   * the same promise.
    */
   shutdown(): Promise<void>;
   readonly shuttingDown: boolean;
@@ -91,10 +98,12 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   let shutdownPromise: Promise<void> | undefined;
   const inFlight = new InFlightRequests();
   const metrics = create.metrics ?? createApiserverMetrics();
+  const openWatches = new OpenWatches();
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  attachOpenWatches(app, openWatches);
 
   app.use(
     handlerChain({
@@ -143,7 +152,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     if (options.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayMs));
     const closed = new Promise<void>((resolve) => https.close(() => resolve()));
     https.closeIdleConnections();
-    await inFlight.drained();
+    await Promise.all([inFlight.drained(), openWatches.endAll({ timeoutMs: WATCH_END_TIMEOUT_MS })]);
     https.closeAllConnections();
     await closed;
   }

@@ -6,6 +6,7 @@
  */
 import { once } from 'node:events';
 import type { Response } from 'express';
+import { openWatchesOf } from '../http/open-watches';
 import { parseListQuery, queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
 import { predicateOf, namespaceScopeOf } from './list';
@@ -29,6 +30,14 @@ async function writeEvent(res: Response, event: Buffer): Promise<boolean> {
   // compression() holds chunks back unless told to flush.
   (res as Response & { flush?: () => void }).flush?.();
   return !res.destroyed;
+}
+
+/** Settles when the last chunk has been handed to the socket, or the connection is gone. */
+function streamFinished(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    res.once('finish', () => resolve());
+    res.once('close', () => resolve());
+  });
 }
 
 /** A watch on a single object's path (`/watch/.../pods/x`, or `?fieldSelector=metadata.name=x`) sees only it. */
@@ -56,6 +65,8 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
     });
     const stop = (): void => watch.stop();
     res.on('close', stop);
+    // Shutdown stops the watch like its timeout does: the loop below ends and so does the response.
+    const registration = openWatchesOf(req)?.add({ end: stop, finished: streamFinished(res) });
     addWarnings(res, deprecationWarnings(scope));
     res.status(200);
     res.setHeader('Content-Type', encoder.contentType);
@@ -76,6 +87,7 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
         if (!(await writeEvent(res, encoder.encode(event.type, object)))) break;
       }
     } finally {
+      registration?.remove();
       res.off('close', stop);
       watch.stop();
       if (!res.writableEnded) res.end();

@@ -4,7 +4,7 @@
  * kubeconfig, the real kubectl 1.33, and an HTTPS client holding the admin certificate.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,11 +31,17 @@ export interface TestServer {
   readonly url: string;
   readonly dataDir: string;
   readonly kubeconfig: string;
+  /** The admin's client certificate and the CA that verifies the server, for raw HTTPS clients. */
+  readonly credentials: KubeconfigCredentials;
   /** Runs kubectl 1.33 with this server's admin kubeconfig; never throws on a non-zero exit. */
   kubectl(args: readonly string[], options?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<KubectlResult>;
   /** An HTTPS request as the admin (client certificate). */
   request(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult>;
   stop(): Promise<void>;
+  /** Sends the signal (default SIGKILL: no graceful shutdown), waits for the exit, removes the data dir. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** What the process printed so far. */
+  output(): string;
 }
 
 export interface StartServerOptions {
@@ -44,9 +50,15 @@ export interface StartServerOptions {
   /** A fresh key prefix per server keeps tests sharing one etcd apart. */
   readonly etcdPrefix?: string;
   readonly flags?: readonly string[];
+  /**
+   * A certificate directory as `deploy/pki/make-certs.sh` writes it (ca.crt, serving.crt/key,
+   * admin.crt/key), shared by replicas: the server serves with it, and the test's kubeconfig
+   * and HTTPS client use its admin certificate. Absent: the server makes its own PKI.
+   */
+  readonly pkiDir?: string;
 }
 
-interface KubeconfigCredentials {
+export interface KubeconfigCredentials {
   readonly ca: Buffer;
   readonly cert: Buffer;
   readonly key: Buffer;
@@ -81,12 +93,32 @@ function httpsCall(url: URL, credentials: KubeconfigCredentials, method: string,
   });
 }
 
+/** A kubeconfig for the admin of a shared PKI, pointing at this server (its certificate names 127.0.0.1). */
+function writePkiKubeconfig(options: { readonly pkiDir: string; readonly dataDir: string; readonly url: string }): string {
+  const b64 = (file: string) => readFileSync(join(options.pkiDir, file)).toString('base64');
+  const path = join(options.dataDir, 'admin.kubeconfig');
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'capstan', cluster: { server: options.url, 'certificate-authority-data': b64('ca.crt') } }],
+    users: [{ name: 'admin', user: { 'client-certificate-data': b64('admin.crt'), 'client-key-data': b64('admin.key') } }],
+    contexts: [{ name: 'admin', context: { cluster: 'capstan', user: 'admin' } }],
+    'current-context': 'admin',
+  };
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
   ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'capstan-test-'));
   const args = ['--data-dir', dataDir, '--secure-port', '0', '--shutdown-delay-duration', '0s', ...(options.flags ?? [])];
   if (options.etcdServers) args.push('--etcd-servers', options.etcdServers.join(','));
   if (options.etcdPrefix) args.push('--etcd-prefix', options.etcdPrefix);
+  if (options.pkiDir) {
+    const pki = options.pkiDir;
+    args.push(`--tls-cert-file=${join(pki, 'serving.crt')}`, `--tls-private-key-file=${join(pki, 'serving.key')}`, `--client-ca-file=${join(pki, 'ca.crt')}`);
+  }
   let running: RunningCapstan;
   try {
     running = await startCapstan(args);
@@ -94,7 +126,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const credentials = credentialsOf(running.kubeconfig);
+  const kubeconfig = options.pkiDir ? writePkiKubeconfig({ pkiDir: options.pkiDir, dataDir, url: running.url }) : running.kubeconfig;
+  const credentials = credentialsOf(kubeconfig);
   const request: TestServer['request'] = (method, path, requestOptions = {}) => httpsCall(new URL(path, running.url), credentials, method, requestOptions);
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -103,6 +136,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     if (ready?.status === 200) break;
     if (Date.now() > deadline) {
       running.process.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
       throw new Error(`capstan did not become ready:\n${ready?.body ?? ''}\n${running.output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -111,13 +145,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   return {
     url: running.url,
     dataDir,
-    kubeconfig: running.kubeconfig,
+    kubeconfig,
+    credentials,
     request,
+    output: () => running.output(),
     kubectl(kubectlArgs, kubectlOptions = {}) {
       return new Promise((resolve) => {
         const child = execFile(
           KUBECTL,
-          ['--kubeconfig', running.kubeconfig, ...kubectlArgs],
+          ['--kubeconfig', kubeconfig, ...kubectlArgs],
           { env: { ...process.env, ...kubectlOptions.env }, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
           (error, stdout, stderr) => {
             const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -129,6 +165,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     },
     async stop() {
       running.process.kill('SIGTERM');
+      await waitForExit(running);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill(signal = 'SIGKILL') {
+      running.process.kill(signal);
       await waitForExit(running);
       rmSync(dataDir, { recursive: true, force: true });
     },

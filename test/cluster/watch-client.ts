@@ -1,0 +1,163 @@
+/**
+ * Raw HTTPS watch clients for the cluster tests: one stream read line by line, and a watcher
+ * that, like a reflector, reconnects from the last resource version it saw whenever a stream
+ * ends, recording every event and how each stream ended.
+ *
+ *   const stream = openWatchStream({ url, credentials, path: '/api/v1/namespaces/a/configmaps?watch=1', onEvent });
+ *   const ending = await stream.ended;          // { how: 'end' } for a normal end
+ *
+ *   const watcher = startReconnectingWatcher({ url, credentials, path: '/api/v1/namespaces/a/configmaps', resourceVersion: '12' });
+ *   ...
+ *   await watcher.stop();                        // watcher.events, watcher.streams
+ */
+import { request as httpsRequest } from 'node:https';
+import type { KubeconfigCredentials } from '../helpers/server';
+
+export interface WatchEvent {
+  readonly type: string;
+  readonly object: { metadata?: { name?: string; resourceVersion?: string }; code?: number; reason?: string; message?: string };
+}
+
+/** How a stream ended: `end` is a proper end of the chunked response. */
+export type StreamEnding =
+  | { readonly how: 'end'; readonly status: number }
+  | { readonly how: 'aborted' | 'error'; readonly status: number; readonly error: string };
+
+export interface WatchStream {
+  readonly ended: Promise<StreamEnding>;
+  /** Resolves once the response headers arrived (with the status), or with 0 when the request failed first. */
+  readonly responded: Promise<number>;
+  close(): void;
+}
+
+export function openWatchStream(options: {
+  readonly url: string;
+  readonly credentials: KubeconfigCredentials;
+  readonly path: string;
+  readonly onEvent: (event: WatchEvent) => void;
+}): WatchStream {
+  const { credentials } = options;
+  let respond: (status: number) => void = () => undefined;
+  const responded = new Promise<number>((resolve) => (respond = resolve));
+  // A fresh connection per stream (agent: false), so the balancer picks a replica for each.
+  const req = httpsRequest(new URL(options.path, options.url), { ca: credentials.ca, cert: credentials.cert, key: credentials.key, agent: false });
+  const ended = new Promise<StreamEnding>((resolve) => {
+    let status = 0;
+    let settled = false;
+    const settle = (ending: StreamEnding) => {
+      if (settled) return;
+      settled = true;
+      respond(status);
+      resolve(ending);
+    };
+    req.on('error', (error) => settle({ how: 'error', status, error: error.message }));
+    req.on('response', (res) => {
+      status = res.statusCode ?? 0;
+      respond(status);
+      let buffered = '';
+      res.setEncoding('utf8');
+      if (status !== 200) {
+        // An answer instead of a stream (429 before the caches are ready, 503, ...): a failed connection.
+        res.on('data', (chunk: string) => (buffered += chunk));
+        res.on('end', () => settle({ how: 'error', status, error: buffered }));
+        res.on('close', () => settle({ how: 'error', status, error: buffered }));
+        return;
+      }
+      res.on('data', (chunk: string) => {
+        buffered += chunk;
+        let newline = buffered.indexOf('\n');
+        while (newline >= 0) {
+          const line = buffered.slice(0, newline);
+          buffered = buffered.slice(newline + 1);
+          if (line.trim() !== '') options.onEvent(JSON.parse(line) as WatchEvent);
+          newline = buffered.indexOf('\n');
+        }
+      });
+      res.on('aborted', () => settle({ how: 'aborted', status, error: 'response aborted' }));
+      res.on('error', (error) => settle({ how: 'error', status, error: error.message }));
+      res.on('end', () => settle(res.complete ? { how: 'end', status } : { how: 'aborted', status, error: 'incomplete response' }));
+      res.on('close', () => settle({ how: 'aborted', status, error: 'closed before the end' }));
+    });
+  });
+  req.end();
+  return { ended, responded, close: () => req.destroy() };
+}
+
+export interface ObservedEvent {
+  readonly type: string;
+  readonly name: string;
+  readonly resourceVersion: string;
+}
+
+export interface ReconnectingWatcher {
+  /** Events in arrival order, bookmarks left out. */
+  readonly events: readonly ObservedEvent[];
+  /** How every stream ended, in order (the last one is cut by `stop`). */
+  readonly streams: readonly StreamEnding[];
+  /** ERROR events (a 410 on reconnect among them), which end the watcher. */
+  readonly errors: readonly WatchEvent['object'][];
+  /** The last resource version seen (event or bookmark). */
+  readonly resourceVersion: string;
+  stop(): Promise<void>;
+}
+
+const RECONNECT_DELAY_MS = 100;
+
+/**
+ * Watches `path` from `resourceVersion`, reconnecting from the last seen version after every
+ * stream end or failed connection (at most `maxStreams` streams), until stopped or an ERROR
+ * event arrives.
+ */
+export function startReconnectingWatcher(options: {
+  readonly url: string;
+  readonly credentials: KubeconfigCredentials;
+  readonly path: string;
+  readonly resourceVersion: string;
+  readonly maxStreams?: number;
+}): ReconnectingWatcher {
+  const events: ObservedEvent[] = [];
+  const streams: StreamEnding[] = [];
+  const errors: WatchEvent['object'][] = [];
+  let resourceVersion = options.resourceVersion;
+  let current: WatchStream | undefined;
+  let stopped = false;
+  const maxStreams = options.maxStreams ?? 200;
+
+  const run = async (): Promise<void> => {
+    while (!stopped && errors.length === 0 && streams.length < maxStreams) {
+      const query = new URLSearchParams({ watch: '1', resourceVersion, allowWatchBookmarks: 'true' });
+      current = openWatchStream({
+        url: options.url,
+        credentials: options.credentials,
+        path: `${options.path}?${query}`,
+        onEvent: (event) => {
+          if (event.type === 'ERROR') {
+            errors.push(event.object);
+            return;
+          }
+          const rv = event.object.metadata?.resourceVersion ?? '';
+          resourceVersion = rv;
+          if (event.type !== 'BOOKMARK') events.push({ type: event.type, name: event.object.metadata?.name ?? '', resourceVersion: rv });
+        },
+      });
+      const ending = await current.ended;
+      streams.push(ending);
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
+    }
+  };
+  const running = run();
+
+  return {
+    events,
+    streams,
+    errors,
+    get resourceVersion() {
+      return resourceVersion;
+    },
+    async stop() {
+      stopped = true;
+      current?.close();
+      await running;
+    },
+  };
+}

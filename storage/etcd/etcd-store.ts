@@ -70,6 +70,9 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Revision
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
     // Retries are this store's (see `call`): etcd3's would retry writes that may have applied.
     faultHandling: { host: hostCircuitBreaker, global: noop },
+    // gRPC's default 4 MiB answer cap would fail any page of more than ~1,700 Pods; the
+    // reference's client takes answers of any size, and the caller bounds pages by `limit`.
+    grpcOptions: { 'grpc.max_receive_message_length': -1 },
   };
   const store = new EtcdStore(new Etcd3(clientOptions));
   try {

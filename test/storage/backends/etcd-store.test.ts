@@ -112,3 +112,26 @@ describe('etcd store on one member', () => {
     }
   });
 });
+
+describe('etcd store answers larger than gRPC default limits', () => {
+  let etcd: EtcdServer;
+  let store: RevisionedStore;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    store = await openEtcdStore({ endpoints: etcd.endpoints });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await etcd?.stop();
+  });
+
+  test('one range of 6 MiB of values comes back whole (gRPC caps answers at 4 MiB by default)', async () => {
+    const body = 'x'.repeat(2_500);
+    await Promise.all(Array.from({ length: 2_500 }, (_, i) => store.create(`/big/${String(i).padStart(5, '0')}`, value(body))));
+    const all = await store.range({ prefix: '/big/' });
+    expect(all.kvs).toHaveLength(2_500);
+    expect(all.remaining).toBe(0);
+  });
+});

@@ -364,6 +364,9 @@ export class WatchCache implements ObjectStorage, FeedListener {
   }
 
   private async listAt(revision: number): Promise<ObjectTree> {
+    // Before the first write there is nothing to read; and a range "at revision 0" would mean
+    // "now" to the store, whose writes the feed then delivers again on top of the list.
+    if (revision === 0) return new BTree([], compareKeys);
     const entries: [string, KubeObject][] = [];
     let startKey = this.prefix;
     for (;;) {

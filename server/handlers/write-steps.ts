@@ -9,9 +9,9 @@ import { groupVersionString } from '../registry/types';
 import { readBody } from '../http/body';
 import { requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
 import { decodeObject } from '../codec/protobuf-envelope';
-import { OBJECT_MEDIA_TYPES } from '../request/content-type';
+import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
-import { badRequest, invalid, unsupportedMediaType } from '../status/catalogue';
+import { badRequest, invalid } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
 import { decodeValue, parseBody, resolveDefinition, type DecodedObject } from '../validation/decode';
 import { managedFieldsAfterUpdate, managerFromUserAgent, requestedManagedFields, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
@@ -52,7 +52,16 @@ export function checkTypeMeta(scope: HandlerScope, value: unknown): void {
   throw badRequest(`${prefix}: converting (${gv.version}.${kind}) to (${internalPackage(scope.type.group)}.${scope.type.kind}): unknown conversion`);
 }
 
+/** Decodes a patch's result; decodeObjectBody decodes a request body. */
 export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: readonly string[], options: WriteOptions): DecodedObject {
+  return decodeTyped(scope, { value, duplicates, options, wholeBody: false });
+}
+
+function decodeTyped(
+  scope: HandlerScope,
+  input: { value: unknown; duplicates: readonly string[]; options: WriteOptions; wholeBody: boolean },
+): DecodedObject {
+  const { value, duplicates, options } = input;
   checkTypeMeta(scope, value);
   const decoded = decodeValue(
     {
@@ -61,6 +70,7 @@ export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: re
       expectedKind: scope.type.kind,
       servedVersion: scope.version.version,
       fieldValidation: options.fieldValidation,
+      wholeBody: input.wholeBody,
     },
     value,
     duplicates,
@@ -76,16 +86,16 @@ export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: re
 export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
   let format: Format;
   try {
-    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: false }) });
+    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: scope.context.representations?.cbor ?? false }) });
   } catch (error) {
     req.resume();
     throw error;
   }
   const body = await readBody(req);
-  if (format === 'protobuf') return decodeParsed(scope, decodeObject(body), [], options);
-  if (format === 'cbor') throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
+  if (format === 'protobuf') return decodeTyped(scope, { value: decodeObject(body), duplicates: [], options, wholeBody: true });
+  if (format === 'cbor') return decodeTyped(scope, { value: decodeCborBody(body), duplicates: [], options, wholeBody: true });
   const parsed = parseBody({ body, format, expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
-  return decodeParsed(scope, parsed.value, parsed.duplicateFields, options);
+  return decodeTyped(scope, { value: parsed.value, duplicates: parsed.duplicateFields, options, wholeBody: true });
 }
 
 /** The URL's namespace wins when the body has none; a different one is the reference's 400. */

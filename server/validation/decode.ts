@@ -294,6 +294,11 @@ export interface DecodeRequest {
   readonly expectedKind: string;
   readonly servedVersion: string;
   readonly fieldValidation: FieldValidationLevel;
+  /**
+   * The value is a create or update body itself: the reference reports its strict errors as a
+   * body that "cannot be handled as" the kind; a patch's result reports them bare.
+   */
+  readonly wholeBody?: boolean;
 }
 
 export interface DecodedObject {
@@ -309,17 +314,15 @@ export interface DecodedObject {
  */
 export function decodeValue(request: DecodeRequest, value: unknown, duplicateFields: readonly string[]): DecodedObject {
   const typed = typeAgainstSchema(request.definitions, request.definition, value);
-  if (typed.typeError !== undefined) {
-    throw badRequest(
-      `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}: ${typed.typeError}`,
-    );
-  }
+  const handledAs = `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
+  if (typed.typeError !== undefined) throw badRequest(`${handledAs}: ${typed.typeError}`);
   const problems = [
     ...typed.unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`),
     ...duplicateFields.map((path) => `duplicate field ${JSON.stringify(path)}`),
   ];
   if (request.fieldValidation === 'Strict' && problems.length > 0) {
-    throw badRequest(`strict decoding error: ${problems.join(', ')}`);
+    const strictError = `strict decoding error: ${problems.join(', ')}`;
+    throw badRequest(request.wholeBody ? `${handledAs}: ${strictError}` : strictError);
   }
   return {
     object: typed.object as KubeObject,

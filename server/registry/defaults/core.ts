@@ -42,7 +42,21 @@ export function defaultNamespace(namespace: KubeObject): void {
 }
 
 export function defaultSecret(secret: KubeObject): void {
+  foldStringData(secret);
   fill(secret as Json, 'type', 'Opaque');
+}
+
+/**
+ * `stringData` is write-only: the reference's conversion folds it into `data` (base64, its keys
+ * winning over `data`'s) and never stores it, on every write.
+ */
+function foldStringData(secret: KubeObject): void {
+  const stringData = secret.stringData as Record<string, unknown> | undefined;
+  delete secret.stringData;
+  if (stringData === undefined || stringData === null || typeof stringData !== 'object') return;
+  const data = { ...((secret.data as Record<string, string> | undefined) ?? {}) };
+  for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+  secret.data = data;
 }
 
 export function defaultPersistentVolumeClaim(claim: KubeObject): void {

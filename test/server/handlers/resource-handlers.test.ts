@@ -214,7 +214,7 @@ describe('bad input writes nothing', () => {
       query: '?fieldValidation=Strict',
       status: 400,
       reason: 'BadRequest',
-      message: 'strict decoding error: unknown field "unknownField", duplicate field "data"',
+      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "unknownField", duplicate field "data"',
     },
   ];
   test.each(cases)('$name', async ({ body, headers, query, status, reason, message }) => {

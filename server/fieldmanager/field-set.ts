@@ -168,8 +168,8 @@ function changedChild(previous: Json, next: Json, context: SchemaContext): Field
   const granularList = Array.isArray(next) && listType(context) !== 'atomic';
   if (!granularMap && !granularList) return {};
   const node = changedFields(previous, next, context);
-  // Lists themselves are never owned apart from their items; new maps and structs are.
-  if (granularMap && previous === undefined && !isEmptySet(node)) node[SELF] = {};
+  // A map or list that was absent is itself created (one that was null already existed).
+  if (previous === undefined && !isEmptySet(node)) node[SELF] = {};
   return node;
 }
 
@@ -218,8 +218,11 @@ const SERVER_OWNED_METADATA = ['name', 'namespace', 'creationTimestamp', 'selfLi
 export function withoutServerOwnedFields(set: FieldSet): FieldSet {
   const strip: FieldSet = { 'f:apiVersion': {}, 'f:kind': {}, 'f:metadata': Object.fromEntries(SERVER_OWNED_METADATA.map((field) => [`f:${field}`, {}])) };
   const out = difference(set, strip);
-  // A metadata node left with only `.` carries nothing a manager could own.
+  // metadata itself is the server's too: its `.` goes, and with it a node left empty.
   const metadata = out['f:metadata'];
-  if (metadata && Object.keys(metadata).every((key) => key === SELF)) delete out['f:metadata'];
+  if (metadata !== undefined) {
+    delete metadata[SELF];
+    if (isEmptySet(metadata)) delete out['f:metadata'];
+  }
   return out;
 }

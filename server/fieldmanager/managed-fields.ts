@@ -4,7 +4,9 @@
  * removed leave every set, and entries left empty disappear, as the reference's field manager
  * does. The request's manager is `fieldManager`, else the User-Agent's program name.
  */
+import { sortManagedFields } from '../apply/managers';
 import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
+import { zeroObject } from './zero-object';
 
 export interface ManagedFieldsEntry {
   manager?: string;
@@ -47,15 +49,14 @@ function sameEntry(entry: ManagedFieldsEntry, update: ManagedUpdate): boolean {
   );
 }
 
-/**
- * What a create compares against: the reference diffs with the kind's empty object, in which
- * the top-level structs already exist, so only what is inside them counts as created.
- */
-const EMPTY_OBJECT = { metadata: {}, spec: {}, status: {} };
+/** What a create compares against: the kind's empty object (see zero-object.ts); untyped kinds start from nothing. */
+function emptyObjectOf(schema: SchemaContext): unknown {
+  return schema.definitions !== undefined && schema.schema !== undefined ? zeroObject(schema.definitions, schema.schema) : {};
+}
 
-/** The managedFields to store after a non-apply write. */
+/** The managedFields to store after a non-apply write, in the reference's order. */
 export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
-  const changed = withoutServerOwnedFields(changedFields(update.previous?.object ?? EMPTY_OBJECT, update.next, update.schema));
+  const changed = withoutServerOwnedFields(changedFields(update.previous?.object ?? emptyObjectOf(update.schema), update.next, update.schema));
   const entries: ManagedFieldsEntry[] = [];
   let own: ManagedFieldsEntry | undefined;
   for (const entry of update.previous?.managedFields ?? []) {
@@ -79,7 +80,7 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       ...(update.subresource ? { subresource: update.subresource } : {}),
     });
   }
-  return entries;
+  return sortManagedFields(entries);
 }
 
 /**

@@ -29,6 +29,11 @@ export interface GuardedWrite {
   readonly subresource?: string;
   readonly preconditions?: Preconditions;
   readonly allowCreate?: boolean;
+  /**
+   * The computed object already carries its managedFields (server-side apply writes its own):
+   * recording this write as an Update on top would credit the defaults to a false manager.
+   */
+  readonly managedFieldsComputed?: boolean;
   readonly dryRun: boolean;
 }
 
@@ -100,14 +105,14 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
             if (!write.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
             const object = prepareCreate(scope, await write.compute(undefined));
             await admit(scope, { operation: 'CREATE', user: write.user, key, subresource: write.subresource, object, dryRun: write.dryRun });
-            recordManagedFields({ scope, object, manager: write.manager, subresource: write.subresource });
+            if (!write.managedFieldsComputed) recordManagedFields({ scope, object, manager: write.manager, subresource: write.subresource });
             warnings = scope.type.strategy.warnings?.(object, undefined) ?? [];
             return object;
           }
           const next = await write.compute(toServedVersion(scope, current));
           const object = prepareUpdate(scope, next, current, write.target);
           await admit(scope, { operation: 'UPDATE', user: write.user, key, subresource: write.subresource, object, oldObject: current, dryRun: write.dryRun });
-          recordManagedFields({ scope, object, previous: current, manager: write.manager, subresource: write.subresource });
+          if (!write.managedFieldsComputed) recordManagedFields({ scope, object, previous: current, manager: write.manager, subresource: write.subresource });
           warnings = scope.type.strategy.warnings?.(object, current) ?? [];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;

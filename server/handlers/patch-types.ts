@@ -1,8 +1,10 @@
 /**
- * The PATCH content types this server applies, one entry each: strategic merge and
- * server-side apply plug in here as further entries.
+ * The PATCH content types this server accepts: the patches applied to the current object
+ * (JSON Patch, merge patch, strategic merge), one entry each, and the server-side apply
+ * types, which the handler runs through the apply engine instead.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { ApplyBodyFormat } from '../apply/apply-body';
 import { applyJsonPatch, MalformedPatchError, parseJsonPatch, PatchApplyError } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
 import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/strategic-merge';
@@ -99,3 +101,19 @@ export const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
   ['application/merge-patch+json', mergePatch],
   ['application/strategic-merge-patch+json', strategicMergePatch],
 ]);
+
+const APPLY_PATCH_TYPES: ReadonlyMap<string, ApplyBodyFormat> = new Map([
+  ['application/apply-patch+yaml', 'yaml'],
+  ['application/apply-patch+cbor', 'cbor'],
+]);
+
+/** Whether a media type is server-side apply, and in which body format; CBOR only behind its gate. */
+export function applyBodyFormatOf(mediaType: string, options: { readonly cbor: boolean }): ApplyBodyFormat | undefined {
+  const format = APPLY_PATCH_TYPES.get(mediaType);
+  return format === 'cbor' && !options.cbor ? undefined : format;
+}
+
+/** Every PATCH type, in the order of the reference's 415 message. */
+export function acceptedPatchTypes(options: { readonly cbor: boolean }): string[] {
+  return [...PATCH_TYPES.keys(), ...[...APPLY_PATCH_TYPES.keys()].filter((type) => applyBodyFormatOf(type, options) !== undefined)];
+}

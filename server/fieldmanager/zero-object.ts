@@ -1,0 +1,32 @@
+/**
+ * A kind's empty object as the reference's field manager compares a create against: Go's zero
+ * struct turned into JSON. Struct members that are not pointers are there (empty objects,
+ * recursively: the schema gives them `default: {}`), and required (non-omitempty) slices, maps
+ * and pointers are null (a 1.34 server omits a zero creationTimestamp, so it is not here).
+ * Against it, only what lies inside those always-present structs counts as created: a created
+ * Deployment's Update entry has no `.` on spec, template or strategy, yet has one on a list
+ * that was absent.
+ */
+import type { Definitions, ResolvedSchema, SchemaNode } from '../validation/decode';
+import { resolveSchema } from '../validation/decode';
+
+function isAlwaysPresentStruct(declared: SchemaNode, resolved: ResolvedSchema): boolean {
+  const fallback = (declared as { readonly default?: unknown }).default;
+  return resolved.node.properties !== undefined && typeof fallback === 'object' && fallback !== null && !Array.isArray(fallback);
+}
+
+export function zeroObject(definitions: Definitions, schema: ResolvedSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const required = new Set((schema.node as { readonly required?: readonly string[] }).required ?? []);
+  for (const [key, declared] of Object.entries(schema.node.properties ?? {})) {
+    const resolved = resolveSchema(definitions, declared);
+    if (isAlwaysPresentStruct(declared, resolved)) out[key] = zeroObject(definitions, resolved);
+    else if (required.has(key) && !isScalar(resolved.node)) out[key] = null;
+  }
+  return out;
+}
+
+/** Required scalars have zero values ("", 0, false) that a create rarely repeats; they are left out. */
+function isScalar(node: SchemaNode): boolean {
+  return node.type === 'string' || node.type === 'integer' || node.type === 'number' || node.type === 'boolean';
+}

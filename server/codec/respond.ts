@@ -19,7 +19,7 @@ import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetada
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from './protobuf-envelope';
 import type { JsonObject } from './protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
-import { notAcceptable } from '../status/catalogue';
+import { encodeCbor } from './cbor';
 
 /** Server-wide switches of the representations (feature gates). */
 export interface RepresentationSettings {
@@ -30,6 +30,14 @@ export interface RepresentationSettings {
 }
 
 export const DEFAULT_REPRESENTATION_SETTINGS: RepresentationSettings = { cbor: false, compression: true };
+
+/** The settings from `--feature-gates`, each gate at the reference's default when not given. */
+export function representationSettingsFrom(featureGates: Readonly<Record<string, boolean>>): RepresentationSettings {
+  return {
+    cbor: featureGates.CBORServingAndStorage ?? DEFAULT_REPRESENTATION_SETTINGS.cbor,
+    compression: featureGates.APIResponseCompression ?? DEFAULT_REPRESENTATION_SETTINGS.compression,
+  };
+}
 
 /** What a resource endpoint can be answered in. */
 export interface Endpoint {
@@ -86,7 +94,7 @@ function encodeWhole(req: IncomingMessage, negotiated: Negotiated, value: unknow
     case 'yaml':
       return Buffer.from(yamlStringify(value, { sortMapEntries: true }));
     case 'cbor':
-      throw notAcceptable([negotiated.serializer.mediaType]);
+      return encodeCbor(value);
     case 'json': {
       const pretty = wantsPretty({ negotiated, query: queryOf(req), userAgent: req.headers['user-agent'] });
       return Buffer.from((pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n');
@@ -235,6 +243,13 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
       encode: (type, object) => encodeWatchFrame(type, shown(type, object) as JsonObject),
     };
   }
+  if (negotiated.serializer.format === 'cbor') {
+    // A CBOR sequence: one self-described data item per event.
+    return {
+      contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      encode: (type, object) => encodeCbor({ type, object: shown(type, object) }),
+    };
+  }
   return {
     contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
     encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(type, object) }) + '\n'),
@@ -252,7 +267,7 @@ export function encodeStatus(exchange: { req: IncomingMessage; settings?: Repres
   } catch {
     negotiated = undefined;
   }
-  if (negotiated === undefined || negotiated.serializer.format === 'cbor') {
+  if (negotiated === undefined) {
     return { contentType: 'application/json', body: Buffer.from(JSON.stringify(status) + '\n') };
   }
   return { contentType: contentTypeOf(negotiated), body: encodeWhole(exchange.req, negotiated, status) };

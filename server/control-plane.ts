@@ -35,6 +35,7 @@ import { startNamespaceController } from './controllers/namespace-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
+import { representationSettingsFrom } from './codec/respond';
 import type { HandlerContext } from './handlers/scope';
 import { functionCheck, PostStartHook } from './health/checks';
 import { mountOpenAPI } from './openapi/mount-openapi';
@@ -133,7 +134,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     routes(app) {
       mountDiscovery(app, { registry });
       mountOpenAPI(app, { registry });
-      mountResourceRoutes(app as express.Express, { registry, storageFor, definitions, admission });
+      mountResourceRoutes(app as express.Express, {
+        registry, storageFor, definitions, admission, representations: representationSettingsFrom(options.featureGates),
+      });
     },
     health: {
       checks: [functionCheck('etcd', async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store')))],

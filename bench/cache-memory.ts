@@ -9,7 +9,7 @@
  */
 import { fork } from 'node:child_process';
 import { StoreFeed } from '../storage/cache/feed';
-import { WatchCache, type WatchCacheTuning } from '../storage/cache/watch-cache';
+import { WatchCache } from '../storage/cache/watch-cache';
 import { ResourceStore, type ResourceStoreOptions } from '../storage/objects/resource-store';
 import { settledMemory } from './measure';
 import { killOnExit } from './scratch';
@@ -18,7 +18,6 @@ import { openStoreAt, type StoreAddress } from './storage-backends';
 export interface CacheMemoryRequest {
   readonly address: StoreAddress;
   readonly resource: Omit<ResourceStoreOptions, 'store'>;
-  readonly tuning: WatchCacheTuning;
   /** Objects the cache must hold once ready (a check that the figure is for the right state). */
   readonly expectedObjects: number;
 }
@@ -63,7 +62,7 @@ async function probe(request: CacheMemoryRequest): Promise<CacheMemory> {
     await feed.start();
     const before = settledMemory();
     const objects = new ResourceStore({ ...request.resource, store });
-    const cache = new WatchCache({ ...request.resource, store, feed, objects, tuning: request.tuning });
+    const cache = new WatchCache({ ...request.resource, store, feed, objects });
     const ready = await cache.whenReady(60_000);
     const after = settledMemory();
     const cached = cache.stats().objects;

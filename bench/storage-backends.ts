@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { openEtcdStore } from '../storage/etcd/etcd-store';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../storage/store';
-import { startEtcdServer } from './etcd-server';
+// The tests' etcd launcher (compiled into dist/ with the rest): one way to run etcd here.
+import { startEtcd } from '../test/helpers/etcd';
 import { scratchDir } from './scratch';
 
 export type StoreAddress = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'etcd'; readonly endpoint: string };
@@ -59,8 +60,8 @@ export const ETCD_BACKEND: Backend = {
   name: 'etcd',
   describe: () => `etcd ${etcdVersion()} (one member on loopback, data on tmpfs)`,
   open: async () => {
-    const server = await startEtcdServer();
-    const address: StoreAddress = { kind: 'etcd', endpoint: server.endpoint };
+    const server = await startEtcd();
+    const address: StoreAddress = { kind: 'etcd', endpoint: server.endpoints[0] };
     try {
       const store = await openStoreAt(address);
       return {

@@ -14,7 +14,7 @@
  * Each resource has its own key prefix so no step's objects leak into another's figures.
  */
 import { StoreFeed } from '../storage/cache/feed';
-import { WatchCache, type WatchCacheTuning } from '../storage/cache/watch-cache';
+import { WatchCache } from '../storage/cache/watch-cache';
 import { ResourceStore, type ResourceStoreOptions } from '../storage/objects/resource-store';
 import { EVERYTHING } from '../storage/objects/types';
 import type { RevisionedStore } from '../storage/store';
@@ -29,13 +29,6 @@ const CACHED_OBJECTS = 10_000;
 const NAMESPACES = 10;
 const WATCHERS = 1_000;
 const MB = 1024 * 1024;
-/**
- * Keys per range while a cache lists its initial state. The cache's default (10,000) asks etcd
- * for ~24 MB of Pods in one response, past the etcd client's 4 MiB gRPC receive limit, so the
- * list fails and the cache never becomes ready; 1,000 Pods fit. Drop this once the etcd store
- * raises the limit.
- */
-const CACHE_TUNING: WatchCacheTuning = { listPageSize: 1_000 };
 
 type ResourceSpec = Omit<ResourceStoreOptions, 'store'>;
 
@@ -66,7 +59,7 @@ async function benchBackend(backend: Backend, context: BenchmarkContext): Promis
   const caches: WatchCache[] = [];
   const startCache = async (spec: ResourceSpec): Promise<WatchCache> => {
     const objects = new ResourceStore({ ...spec, store });
-    const cache = new WatchCache({ ...spec, store, feed, objects, tuning: CACHE_TUNING });
+    const cache = new WatchCache({ ...spec, store, feed, objects });
     caches.push(cache);
     if (!(await cache.whenReady(60_000))) throw new Error(`the cache of ${spec.keyPrefix} did not become ready in 60 s`);
     return cache;
@@ -86,7 +79,6 @@ async function benchBackend(backend: Backend, context: BenchmarkContext): Promis
     const memory = await measureCacheMemory({
       address: opened.address,
       resource: CACHED_PODS,
-      tuning: CACHE_TUNING,
       expectedObjects: CACHED_OBJECTS,
     });
     rows.push(...memoryRows(memory));

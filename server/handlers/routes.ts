@@ -8,7 +8,7 @@ import type { ObjectStorage } from '../../storage/objects/types';
 import '../http/request-context';
 import type { RequestInfo } from '../http/request-info';
 import type { ResourceRegistry, ResourceType, Verb } from '../registry/types';
-import { methodNotSupported } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
 import type { Definitions } from '../validation/decode';
 import type { Admission } from '../admission/types';
 import { negotiateResponse, type RepresentationSettings } from '../codec/respond';
@@ -70,6 +70,12 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
 function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): ResourceHandler | 'not-allowed' | undefined {
   if (info.subresource === '') {
     const verb = info.verb as Verb;
+    // A namespaced kind's all-namespaces path serves list and watch only: the reference has no
+    // route for an object there (404) and no other method on that collection (405).
+    if (type.namespaced && info.namespace === '') {
+      if (info.name !== '') return undefined;
+      if (verb !== 'list' && verb !== 'watch') return 'not-allowed';
+    }
     // POST names no object: a POST on an object's path is not a create.
     if (verb === 'create' && info.name !== '') return 'not-allowed';
     if (!type.verbs.includes(verb)) return 'not-allowed';
@@ -78,6 +84,14 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): 
   const subresource = handlers.subresources[info.subresource];
   if (subresource === undefined) return undefined; // other modules serve pods/log, eviction, token...
   return subresource[info.verb] ?? 'not-allowed';
+}
+
+/**
+ * The reference registers no route for a verb a kind does not serve, so its router answers
+ * with a generic 405 naming neither the verb nor the resource.
+ */
+function routeMethodNotAllowed(): StatusError {
+  return new StatusError({ code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', details: {} });
 }
 
 export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
@@ -112,7 +126,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     if (handler === undefined) return next();
     if (handler === 'not-allowed') {
       req.resume();
-      return next(methodNotSupported(groupResourceOf(type), info.verb || req.method.toLowerCase()));
+      return next(routeMethodNotAllowed());
     }
     try {
       // The answer's type is agreed before anything happens: a 406 must not follow a write.

@@ -72,9 +72,25 @@ export interface ParsedBody {
 }
 
 /** The reference's text when a body does not parse: the Go error wrapped with the expected kind. */
-function unparsable(expectedKind: string, cause: string, body: string): StatusError {
-  const summary = body.length > 30 ? `${body.slice(0, 30)} ...` : body;
-  return badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: ${cause} (${summary})`);
+/** A body the decoder could not even read a kind from, worded as the reference's transformDecodeError. */
+function unparsable(expectedKind: string, cause: string, body: Buffer): StatusError {
+  return badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): ${cause} (${summarizeData(body)})`);
+}
+
+/** The reference's summary of such a body: its first 30 bytes, as text when it looks like JSON, else in hex. */
+function summarizeData(body: Buffer): string {
+  const MAX = 30;
+  if (body.length === 0) return '<empty>';
+  const head = body.subarray(0, MAX);
+  const shown = body[0] === 0x7b /* { */ ? head.toString('utf8') : head.toString('hex');
+  return body.length > MAX ? `${shown} ...` : shown;
+}
+
+/** sigs.k8s.io/yaml's words for a YAML syntax error: the first line of the parser's message, at its line. */
+function yamlSyntaxError(error: { message: string; linePos?: readonly { line: number }[] }): string {
+  const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const line = error.linePos?.[0]?.line;
+  return `error converting YAML to JSON: yaml: ${line === undefined ? '' : `line ${line}: `}${message}`;
 }
 
 export function parseBody(options: {
@@ -89,8 +105,8 @@ export function parseBody(options: {
     const list = Array.isArray(documents) ? documents : [documents];
     const first = list.find((doc) => doc.contents !== null) ?? list[0];
     if (first === undefined || first.errors.length > 0) {
-      const cause = first?.errors[0]?.message ?? 'unexpected end of JSON input';
-      throw badRequest(`the object provided is unrecognized (must be of type ${options.expectedKind}): yaml: ${cause}`);
+      const cause = first?.errors[0] === undefined ? "couldn't get version/kind; json parse error: unexpected end of JSON input" : yamlSyntaxError(first.errors[0]);
+      throw unparsable(options.expectedKind, cause, options.body);
     }
     return { value: first.toJS({ maxAliasCount: 100 }), duplicateFields: [] };
   }
@@ -98,14 +114,29 @@ export function parseBody(options: {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw unparsable(options.expectedKind, goJSONSyntaxError(text, error as Error), text);
+    throw unparsable(options.expectedKind, `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`, options.body);
   }
   return { value, duplicateFields: options.findDuplicates ? findDuplicateKeys(text) : [] };
 }
 
+/** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
+const GO_SYNTAX_CONTEXTS: readonly (readonly [RegExp, string])[] = [
+  [/Expected property name or '}'/, 'looking for beginning of object key string'],
+  [/Expected ',' or '}' after property value/, 'after object key:value pair'],
+  [/Expected ',' or ']' after array element/, 'after array element'],
+  [/Expected ':' after property name/, 'after object key'],
+];
+
 /** Go's encoding/json words for the common syntax errors clients see. */
 function goJSONSyntaxError(text: string, error: Error): string {
   if (text.trim() === '') return 'unexpected end of JSON input';
+  const position = /at position (\d+)/.exec(error.message);
+  if (position) {
+    const at = Number(position[1]);
+    if (at >= text.trimEnd().length) return 'unexpected end of JSON input';
+    const where = GO_SYNTAX_CONTEXTS.find(([pattern]) => pattern.test(error.message));
+    if (where) return `invalid character '${text[at]}' ${where[1]}`;
+  }
   const match = /Unexpected token '?(.)'?/.exec(error.message);
   if (match) return `invalid character '${match[1]}' looking for beginning of value`;
   if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message)) return 'unexpected end of JSON input';
@@ -234,17 +265,27 @@ function typeErrorText(walk: Walk, value: unknown, schema: ResolvedSchema, paren
     : `json: cannot unmarshal ${what} into Go struct field ${parentStruct}.${path} of type ${target}`;
 }
 
-function typeValue(walk: Walk, value: unknown, schema: ResolvedSchema, location: { path: string; parentStruct: string }): unknown {
+/**
+ * Where a value sits: `path` names it as strict decoding errors do (with list indices and map
+ * keys); `goPath` as Go's unmarshal type errors do, which name struct fields only.
+ */
+interface Location {
+  readonly path: string;
+  readonly goPath: string;
+  readonly parentStruct: string;
+}
+
+function typeValue(walk: Walk, value: unknown, schema: ResolvedSchema, location: Location): unknown {
   const { node } = schema;
   if (value === null) return null;
   if (!accepts(node, value)) {
-    walk.typeError ??= typeErrorText(walk, value, schema, location.parentStruct, location.path);
+    walk.typeError ??= typeErrorText(walk, value, schema, location.parentStruct, location.goPath);
     return value;
   }
   if (Array.isArray(value)) {
     if (node.items === undefined) return value;
     const items = resolveSchema(walk.definitions, node.items);
-    return value.map((item, index) => typeValue(walk, item, items, { path: `${location.path}[${index}]`, parentStruct: location.parentStruct }));
+    return value.map((item, index) => typeValue(walk, item, items, { ...location, path: `${location.path}[${index}]` }));
   }
   if (jsonKind(value) !== 'object' || node['x-kubernetes-preserve-unknown-fields']) return value;
   const record = value as Record<string, unknown>;
@@ -259,7 +300,8 @@ function typeValue(walk: Walk, value: unknown, schema: ResolvedSchema, location:
         continue;
       }
       if (child === null) continue;
-      out[key] = typeValue(walk, child, resolveSchema(walk.definitions, property), { path: childPath, parentStruct: ownStruct });
+      const goPath = location.goPath === '' ? key : `${location.goPath}.${key}`;
+      out[key] = typeValue(walk, child, resolveSchema(walk.definitions, property), { path: childPath, goPath, parentStruct: ownStruct });
     }
     return out;
   }
@@ -267,7 +309,7 @@ function typeValue(walk: Walk, value: unknown, schema: ResolvedSchema, location:
     const values = resolveSchema(walk.definitions, node.additionalProperties);
     for (const [key, child] of Object.entries(record)) {
       const childPath = location.path === '' ? key : `${location.path}.${key}`;
-      out[key] = typeValue(walk, child, values, { path: childPath, parentStruct: location.parentStruct });
+      out[key] = typeValue(walk, child, values, { ...location, path: childPath });
     }
     return out;
   }
@@ -279,7 +321,7 @@ export function typeAgainstSchema(definitions: Definitions | undefined, definiti
   const root = definitions === undefined ? undefined : resolveDefinition(definitions, definition);
   if (definitions === undefined || root === undefined) return { object: value, unknownFields: [] };
   const walk: Walk = { definitions, unknownFields: [] };
-  const object = typeValue(walk, value, root, { path: '', parentStruct: '' });
+  const object = typeValue(walk, value, root, { path: '', goPath: '', parentStruct: '' });
   return { object, unknownFields: walk.unknownFields, typeError: walk.typeError };
 }
 

@@ -187,7 +187,7 @@ describe('bad input writes nothing', () => {
       body: { metadata: { name: 'bad-type' }, data: { a: 1 } },
       status: 400,
       reason: 'BadRequest',
-      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data.a of type string',
+      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
     },
     {
       name: 'unknown kind',

@@ -1,0 +1,228 @@
+/**
+ * Bad input over HTTPS to the compiled server, as the admin: each gets the reference's status
+ * code, `Status` reason and message, and nothing is written (the namespace's ConfigMaps are
+ * listed before and after).
+ */
+import { randomBytes } from 'node:crypto';
+import { startServer, type HttpResult, type TestServer } from '../helpers/server';
+
+interface Status {
+  kind: string;
+  apiVersion: string;
+  status: string;
+  code: number;
+  reason?: string;
+  message: string;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const WAIT_MS = 15_000;
+
+let server: TestServer;
+const namespace = `bad-${randomBytes(3).toString('hex')}`;
+const configMaps = `/api/v1/namespaces/${namespace}/configmaps`;
+
+beforeAll(async () => {
+  server = await startServer();
+  const created = await server.request('POST', '/api/v1/namespaces', {
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }),
+    headers: JSON_HEADERS,
+  });
+  expect(created.status).toBe(201);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+function statusOf(answer: HttpResult): Status {
+  expect(answer.headers['content-type']).toBe('application/json');
+  const status = answer.json<Status>();
+  expect(status).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: answer.status });
+  return status;
+}
+
+async function configMapNames(path = configMaps): Promise<string[]> {
+  const listed = await server.request('GET', path);
+  expect(listed.status).toBe(200);
+  return listed.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name);
+}
+
+const configMap = (name: string, extra: object = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' }, ...extra });
+
+interface BadRequestCase {
+  readonly name: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly body?: string;
+  readonly headers?: Record<string, string>;
+  readonly code: number;
+  readonly reason: string;
+  readonly message: string | RegExp;
+}
+
+const cases: BadRequestCase[] = [
+  {
+    name: 'malformed JSON',
+    body: '{"metadata": {"name": "broken"',
+    code: 400,
+    reason: 'BadRequest',
+    message: 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"metadata": {"name": "broken")',
+  },
+  {
+    name: 'JSON with a stray character',
+    body: '{"metadata": {"name": "x"} x}',
+    code: 400,
+    reason: 'BadRequest',
+    message: 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: invalid character \'x\' after object key:value pair ({"metadata": {"name": "x"} x})',
+  },
+  {
+    name: 'malformed YAML',
+    body: 'metadata:\n  name: [broken\n',
+    headers: { 'content-type': 'application/yaml' },
+    code: 400,
+    reason: 'BadRequest',
+    message: /^the object provided is unrecognized \(must be of type ConfigMap\): error converting YAML to JSON: yaml: line \d+: .+ \(6d657461646174613a0a20206e616d653a205b62726f6b656e0a\)$/,
+  },
+  {
+    name: 'a number where a string belongs',
+    body: configMap('wrong-type', { data: { a: 1 } }),
+    code: 400,
+    reason: 'BadRequest',
+    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+  },
+  {
+    name: 'an object where a string belongs',
+    body: configMap('wrong-type', { metadata: { name: { nested: true } } }),
+    code: 400,
+    reason: 'BadRequest',
+    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal object into Go struct field ObjectMeta.metadata.name of type string',
+  },
+  {
+    name: 'a kind the server does not know, in the body',
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Widget', metadata: { name: 'widget' } }),
+    code: 400,
+    reason: 'BadRequest',
+    message: 'Widget in version "v1" cannot be handled as a ConfigMap: no kind "Widget" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+  },
+  {
+    name: 'a resource the server does not serve',
+    path: `/api/v1/namespaces/${'NS'}/widgets`,
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Widget', metadata: { name: 'widget' } }),
+    code: 404,
+    reason: 'NotFound',
+    message: 'the server could not find the requested resource',
+  },
+  {
+    name: 'an invalid name',
+    body: configMap('Bad_Name'),
+    code: 422,
+    reason: 'Invalid',
+    message:
+      'ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+  },
+  {
+    name: 'no name at all',
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} }),
+    code: 422,
+    reason: 'Invalid',
+    message: 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required',
+  },
+  {
+    name: 'a body over 3 MiB',
+    body: configMap('huge', { data: { a: 'x'.repeat(3 * 1024 * 1024) } }),
+    code: 413,
+    reason: 'RequestEntityTooLarge',
+    message: 'Request entity too large: limit is 3145728',
+  },
+  {
+    name: 'a content type the server does not read',
+    body: 'name=x',
+    headers: { 'content-type': 'text/plain' },
+    code: 415,
+    reason: 'UnsupportedMediaType',
+    message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+  },
+  {
+    name: 'POST on an object path',
+    path: `${configMaps}/some-name`,
+    body: configMap('some-name'),
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: 'the server does not allow this method on the requested resource',
+  },
+  {
+    name: 'POST on the all-namespaces path of a namespaced kind',
+    path: '/api/v1/configmaps',
+    body: configMap('nowhere'),
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: 'the server does not allow this method on the requested resource',
+  },
+  {
+    name: 'an object path without a namespace for a namespaced kind',
+    method: 'PUT',
+    path: '/api/v1/configmaps/nowhere',
+    body: configMap('nowhere'),
+    code: 404,
+    reason: 'NotFound',
+    message: 'the server could not find the requested resource',
+  },
+];
+
+describe('bad input is rejected as the reference rejects it, and nothing is written', () => {
+  test.each(cases)('$name', async ({ method, path, body, headers, code, reason, message }) => {
+    const before = await configMapNames();
+    const answer = await server.request(method ?? 'POST', (path ?? configMaps).replace('/NS/', `/${namespace}/`), { body, headers: headers ?? JSON_HEADERS });
+    expect(answer.status).toBe(code);
+    const status = statusOf(answer);
+    expect(status.reason).toBe(reason);
+    if (typeof message === 'string') expect(status.message).toBe(message);
+    else expect(status.message).toMatch(message);
+    expect(await configMapNames()).toEqual(before);
+  });
+
+  test('DELETE on the collection of a kind without deletecollection (namespaces)', async () => {
+    const answer = await server.request('DELETE', '/api/v1/namespaces');
+    expect(answer.status).toBe(405);
+    expect(statusOf(answer)).toMatchObject({ reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' });
+    expect((await server.request('GET', `/api/v1/namespaces/${namespace}`)).status).toBe(200);
+  });
+
+  test('creation in a namespace that does not exist', async () => {
+    const missing = `/api/v1/namespaces/missing-${randomBytes(3).toString('hex')}/configmaps`;
+    const answer = await server.request('POST', missing, { body: configMap('orphan'), headers: JSON_HEADERS });
+    expect(answer.status).toBe(404);
+    expect(statusOf(answer)).toMatchObject({ reason: 'NotFound', message: expect.stringMatching(/^namespaces "missing-[0-9a-f]{6}" not found$/) });
+    expect(await configMapNames(missing)).toEqual([]);
+  });
+
+  test('creation in a terminating namespace', async () => {
+    const terminating = `ending-${randomBytes(3).toString('hex')}`;
+    const namespacePath = `/api/v1/namespaces/${terminating}`;
+    // A finalizer of our own keeps the namespace terminating once its content is gone.
+    const hold = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: terminating, finalizers: ['example.com/hold'] } });
+    expect((await server.request('POST', '/api/v1/namespaces', { body: hold, headers: JSON_HEADERS })).status).toBe(201);
+    expect((await server.request('DELETE', namespacePath)).status).toBe(200);
+
+    const path = `${namespacePath}/configmaps`;
+    const deadline = Date.now() + WAIT_MS;
+    let answer: HttpResult;
+    // Admission reads the namespace from the watch cache: the first tries may still see it active.
+    for (;;) {
+      answer = await server.request('POST', path, { body: configMap('late'), headers: JSON_HEADERS });
+      if (answer.status !== 201 || Date.now() > deadline) break;
+      await server.request('DELETE', `${path}/late`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(answer.status).toBe(403);
+    expect(statusOf(answer)).toMatchObject({
+      reason: 'Forbidden',
+      message: `configmaps "late" is forbidden: unable to create new content in namespace ${terminating} because it is being terminated`,
+    });
+    expect(await configMapNames(path)).toEqual([]);
+
+    const release = JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]);
+    expect((await server.request('PATCH', namespacePath, { body: release, headers: { 'content-type': 'application/json-patch+json' } })).status).toBe(200);
+  });
+});

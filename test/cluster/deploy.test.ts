@@ -2,8 +2,8 @@
  * The deployment files, checked without Docker: the compose file parses and wires three etcd
  * members, three replicas, haproxy and Prometheus together; haproxy accepts its configuration;
  * the dashboard only queries metrics the server exports; the certificate script's output lets
- * a real server process and kubectl talk, /metrics included; and, where a helm binary is on
- * the machine, the chart lints and renders.
+ * a real server process and kubectl talk, /metrics included; and the chart lints and renders
+ * with helm (which tools/deps.sh builds).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -136,10 +136,15 @@ describe('the certificates of deploy/pki/make-certs.sh', () => {
   });
 });
 
-const HELM = ['/usr/local/bin/helm', '/usr/bin/helm', '/tmp/helmbuild/bin/helm'].find((path) => existsSync(path));
+const HELM_CANDIDATES = ['/usr/local/bin/helm', '/usr/bin/helm'];
+const HELM = HELM_CANDIDATES.find((path) => existsSync(path));
 const CHART = join(ROOT, 'deploy', 'helm', 'capstan');
-// helm is built from its Go module by tools/deps.sh; a machine without Go has none.
-(HELM ? describe : describe.skip)('the Helm chart', () => {
+// helm is built from its Go module by tools/deps.sh (`make test` runs it first): no skipping.
+describe('the Helm chart', () => {
+  it('has helm to check it with', () => {
+    expect({ helm: HELM ?? `none of ${HELM_CANDIDATES.join(', ')}: run tools/deps.sh` }).toEqual({ helm: expect.stringMatching(/helm$/) });
+  });
+
   it('lints', () => {
     const lint = spawnSync(HELM!, ['lint', CHART, '--set', 'serviceMonitor.enabled=true,serviceMonitor.clientCertSecret=prom'], { encoding: 'utf8' });
     expect(lint.stdout + lint.stderr).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);

@@ -4,8 +4,8 @@
  * governs here (unknown fields are never accepted in an apply; see undeclared-fields.ts): the
  * reference re-reads the body strictly and reports `line N: key "x" already set in map`.
  */
-import { decode as decodeCbor } from 'cbor-x';
 import { parseDocument } from 'yaml';
+import { CborDecodeError, decodeCbor } from '../codec/cbor';
 import type { FieldValidation } from '../request/query';
 import { badRequest } from '../status/catalogue';
 import { isObject } from './json-value';
@@ -26,10 +26,10 @@ function goTypeOf(value: unknown): string {
   return 'object';
 }
 
-function asConfiguration(value: unknown): Record<string, unknown> {
+function asConfiguration(value: unknown, format: 'YAML' | 'CBOR'): Record<string, unknown> {
   // An empty document is an empty configuration, which the type check then rejects.
   if (value === null || value === undefined) return {};
-  if (!isObject(value)) throw badRequest(`error decoding YAML: json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`);
+  if (!isObject(value)) throw badRequest(`error decoding ${format}: json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`);
   return value;
 }
 
@@ -37,7 +37,7 @@ function parseYaml(text: string, fieldValidation: FieldValidation): ApplyBody {
   // YAML 1.1, as the reference's YAML library reads it (yes/no are booleans).
   const document = parseDocument(text, { uniqueKeys: false, version: '1.1' });
   if (document.errors.length > 0) throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${document.errors[0].message.split('\n')[0]}`);
-  const config = asConfiguration(document.toJS({ maxAliasCount: 100 }));
+  const config = asConfiguration(document.toJS({ maxAliasCount: 100 }), 'YAML');
   if (fieldValidation === 'Ignore') return { config, warnings: [] };
   const duplicates = parseDocument(text, { uniqueKeys: true, version: '1.1' })
     .errors.filter((error) => error.code === 'DUPLICATE_KEY')
@@ -56,19 +56,14 @@ function keyAt(text: string, offset: number): string {
   return /^[^:\s,{}[\]]*/.exec(rest)?.[0] ?? '';
 }
 
-/**
- * CBOR bodies, decoded by the library directly. The codec's own decoder (server/codec/, in
- * progress) will add the reference's strictness (duplicate map keys, the self-describe tag);
- * this is the one place to switch to it.
- */
+/** CBOR bodies through the codec's strict decoder (duplicate map keys are refused there). */
 function parseCbor(body: Buffer): ApplyBody {
-  let value: unknown;
   try {
-    value = decodeCbor(body);
+    return { config: asConfiguration(decodeCbor(body), 'CBOR'), warnings: [] };
   } catch (error) {
-    throw badRequest(`error decoding CBOR: ${(error as Error).message}`);
+    if (error instanceof CborDecodeError) throw badRequest(`error decoding CBOR: ${error.message}`);
+    throw error;
   }
-  return { config: asConfiguration(value), warnings: [] };
 }
 
 export function parseApplyBody(options: { readonly body: Buffer; readonly format: ApplyBodyFormat; readonly fieldValidation: FieldValidation }): ApplyBody {

@@ -8,6 +8,8 @@
  *   4. fields of other managers this changes are conflicts (409) unless `force`, which moves
  *      them to the applier; fields the write removed leave every manager;
  *   5. managedFields are written back in the reference's forms and order.
+ * Before merging, a configuration of another kind, one carrying managedFields, or one with
+ * fields the schema does not declare is refused, as the reference refuses them.
  * A pure function of its inputs: storage, defaulting and validation stay with the handler.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -24,6 +26,7 @@ import { fieldsV1Of, pathsOfFieldsV1, PathSet } from './path-set';
 import { removeReleasedFields } from './prune';
 import type { TypedNode } from './schema-node';
 import { mergeConfiguration } from './structured-merge';
+import { undeclaredFields, undeclaredFieldsError } from './undeclared-fields';
 
 /**
  * Which part of the object a write may own: the reference's reset fields. The main resource
@@ -100,6 +103,8 @@ function checkConfiguration(request: ApplyRequest): void {
   if (metadata !== undefined && metadata !== null && metadata.managedFields !== undefined && metadata.managedFields !== null) {
     throw badRequest('metadata.managedFields must be nil');
   }
+  const undeclared = undeclaredFields(config, request.schema);
+  if (undeclared.length > 0) throw undeclaredFieldsError(config, undeclared);
 }
 
 function decodeManagers(request: ApplyRequest, liveBody: Record<string, unknown>): Map<string, ManagerState> {
@@ -206,7 +211,25 @@ export function serverSideApply(request: ApplyRequest): ApplyResult {
   const object = merged as KubeObject;
   if (typeof object.metadata !== 'object' || object.metadata === null) object.metadata = {};
   syncLastApplied(request, object);
-  const entries = encodeManagers(managers);
-  if (entries.length > 0) object.metadata.managedFields = entries;
+  setManagedFields(object, encodeManagers(managers), request.live);
   return { object, changed };
+}
+
+/**
+ * Puts the entries where the live object keeps them: storage compares bytes, so an apply that
+ * changes nothing must produce the same key order to be the no-op it is.
+ */
+function setManagedFields(object: KubeObject, entries: ManagedFieldsEntry[], live: KubeObject | undefined): void {
+  const metadata = object.metadata as Record<string, unknown>;
+  delete metadata.managedFields;
+  if (entries.length === 0) return;
+  const liveKeys = Object.keys(live?.metadata ?? {});
+  const position = liveKeys.indexOf('managedFields');
+  if (position < 0) {
+    metadata.managedFields = entries;
+    return;
+  }
+  const before = new Set(liveKeys.slice(0, position));
+  const members = Object.entries(metadata);
+  object.metadata = Object.fromEntries([...members.filter(([key]) => before.has(key)), ['managedFields', entries], ...members.filter(([key]) => !before.has(key))]);
 }

@@ -1,14 +1,26 @@
 /**
  * A kind's empty object as the reference's field manager compares a create against: Go's zero
  * struct turned into JSON. Struct members that are not pointers are there (empty objects,
- * recursively: the schema gives them `default: {}`), and required (non-omitempty) slices, maps
- * and pointers are null (a 1.34 server omits a zero creationTimestamp, so it is not here).
+ * recursively: the schema gives them `default: {}`), required (non-omitempty) slices, maps and
+ * pointers are null, and so is a time that is not a pointer (a template's creationTimestamp:
+ * servers before 1.34 print it as null, 1.34 omits it; either way it never counts as set).
  * Against it, only what lies inside those always-present structs counts as created: a created
  * Deployment's Update entry has no `.` on spec, template or strategy, yet has one on a list
  * that was absent.
  */
 import type { Definitions, ResolvedSchema, SchemaNode } from '../validation/decode';
 import { resolveSchema } from '../validation/decode';
+
+interface ProtobufFacts {
+  readonly pointer?: boolean;
+}
+
+const TIME_DEFINITIONS = ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'];
+
+function isValueTime(declared: SchemaNode, resolved: ResolvedSchema): boolean {
+  const facts = (declared as { readonly 'x-capstan-protobuf'?: ProtobufFacts })['x-capstan-protobuf'];
+  return facts !== undefined && facts.pointer !== true && TIME_DEFINITIONS.includes(resolved.definition ?? '');
+}
 
 function isAlwaysPresentStruct(declared: SchemaNode, resolved: ResolvedSchema): boolean {
   const fallback = (declared as { readonly default?: unknown }).default;
@@ -21,6 +33,7 @@ export function zeroObject(definitions: Definitions, schema: ResolvedSchema): Re
   for (const [key, declared] of Object.entries(schema.node.properties ?? {})) {
     const resolved = resolveSchema(definitions, declared);
     if (isAlwaysPresentStruct(declared, resolved)) out[key] = zeroObject(definitions, resolved);
+    else if (isValueTime(declared, resolved)) out[key] = null;
     else if (required.has(key) && !isScalar(resolved.node)) out[key] = null;
   }
   return out;

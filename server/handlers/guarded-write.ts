@@ -12,6 +12,7 @@ import { pendingFinalizers } from './kind-behaviour';
 import { groupResourceOf, toServedVersion, toStorageVersion, type HandlerScope } from './scope';
 import { invalidObject, recordManagedFields } from './write-steps';
 import { admit } from './admit';
+import { requestedManagedFields, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
 import type { UserInfo } from '../authn/types';
 
 /** Which strategy methods prepare the write. */
@@ -93,6 +94,17 @@ export function prepareCreate(scope: HandlerScope, next: KubeObject): KubeObject
   return object;
 }
 
+/**
+ * The stored object as ownership is counted from. A write sending `[{}]` clears every entry
+ * first, so it owns what it changed against the stored object, and no one else owns anything.
+ */
+function ownershipBefore(object: KubeObject, current: KubeObject): KubeObject {
+  const stored = current.metadata.managedFields as ManagedFieldsEntry[] | undefined;
+  if (!requestedManagedFields(object.metadata.managedFields, stored).reset) return current;
+  delete object.metadata.managedFields;
+  return { ...current, metadata: { ...current.metadata, managedFields: [] } };
+}
+
 export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteResult> {
   const { scope, key } = write;
   for (let attempt = 1; ; attempt++) {
@@ -112,7 +124,9 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
           const next = await write.compute(toServedVersion(scope, current));
           const object = prepareUpdate(scope, next, current, write.target);
           await admit(scope, { operation: 'UPDATE', user: write.user, key, subresource: write.subresource, object, oldObject: current, dryRun: write.dryRun });
-          if (!write.managedFieldsComputed) recordManagedFields({ scope, object, previous: current, manager: write.manager, subresource: write.subresource });
+          if (!write.managedFieldsComputed) {
+            recordManagedFields({ scope, object, previous: ownershipBefore(object, current), manager: write.manager, subresource: write.subresource });
+          }
           warnings = scope.type.strategy.warnings?.(object, current) ?? [];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;

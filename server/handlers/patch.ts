@@ -1,42 +1,129 @@
-/** PATCH on an object or its status: the patch is applied to the current object inside the guaranteed update. */
+/**
+ * PATCH on an object or its status. A patch (JSON, merge, strategic) is applied to the current
+ * object inside the guaranteed update; a server-side apply body goes through the apply engine
+ * there instead, which may create the object and writes the managedFields itself.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { parseApplyBody, type ApplyBodyFormat } from '../apply/apply-body';
+import { serverSideApply, type OwnershipScope } from '../apply/apply';
+import { rootSchemaNode } from '../apply/schema-node';
+import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
 import { readBody } from '../http/body';
 import { mediaTypeOf } from '../request/content-type';
 import { parseWriteOptions, queryOf } from '../request/query';
-import { unsupportedMediaType } from '../status/catalogue';
-import { guardedWrite, type WriteTarget } from './guarded-write';
-import { PATCH_TYPES } from './patch-types';
-import { addWarnings, deprecationWarnings, objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import { conflict, unsupportedMediaType } from '../status/catalogue';
+import { guardedWrite, type GuardedWriteResult, type WriteTarget } from './guarded-write';
+import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
+import {
+  addWarnings,
+  apiVersionOf,
+  deprecationWarnings,
+  groupResourceOf,
+  objectKeyOf,
+  writeResponse,
+  type HandlerScope,
+  type ResourceHandler,
+  type ResourceRequest,
+} from './scope';
 import { checkName, checkNamespace, decodeParsed, fieldManagerOf } from './write-steps';
 
+interface PatchOutcome {
+  readonly result: GuardedWriteResult;
+  readonly warnings: readonly string[];
+}
+
 export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
-  return async ({ info, req, res }) => {
-    const patchType = PATCH_TYPES.get(mediaTypeOf(req));
-    if (patchType === undefined) {
+  return async (request) => {
+    const { req, res } = request;
+    const mediaType = mediaTypeOf(req);
+    const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
+    const patchType = PATCH_TYPES.get(mediaType);
+    const applyFormat = applyBodyFormatOf(mediaType, gates);
+    if (patchType === undefined && applyFormat === undefined) {
       req.resume();
-      throw unsupportedMediaType([...PATCH_TYPES.keys()]);
+      throw unsupportedMediaType(acceptedPatchTypes(gates));
     }
-    const options = parseWriteOptions(queryOf(req), 'PatchOptions');
-    const patch = patchType.parse(await readBody(req));
-    let decodeWarnings: readonly string[] = [];
-    const result = await guardedWrite({
-      scope,
-      user: req.user,
-      key: objectKeyOf(scope, info),
-      compute: (current) => {
-        // Absent objects never reach here: PATCH does not create (apply will, through its own entry).
-        const patched = patchType.apply(current!, patch);
-        const decoded = decodeParsed(scope, patched, [], options);
-        decodeWarnings = decoded.warnings;
-        checkNamespace(scope, decoded.object, info.namespace);
-        checkName(decoded.object, info.name);
-        return decoded.object;
-      },
-      target,
-      manager: fieldManagerOf(req, options),
-      subresource: info.subresource || undefined,
-      dryRun: options.dryRun,
-    });
-    addWarnings(res, [...deprecationWarnings(scope), ...decodeWarnings, ...result.warnings]);
-    await writeResponse(scope, res, 200, result.object);
+    const outcome = patchType !== undefined ? await patchObject(scope, target, request, patchType) : await applyObject(scope, target, request, applyFormat!);
+    addWarnings(res, [...deprecationWarnings(scope), ...outcome.warnings, ...outcome.result.warnings]);
+    await writeResponse(scope, res, outcome.result.created ? 201 : 200, outcome.result.object);
   };
+}
+
+async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req }: ResourceRequest, patchType: PatchType): Promise<PatchOutcome> {
+  const options = parseWriteOptions(queryOf(req), 'PatchOptions');
+  const patch = patchType.parse(await readBody(req));
+  let decodeWarnings: readonly string[] = [];
+  const result = await guardedWrite({
+    scope,
+    user: req.user,
+    key: objectKeyOf(scope, info),
+    compute: (current) => {
+      // Absent objects never reach here: only apply creates through PATCH.
+      const patched = patchType.apply(current!, patch);
+      const decoded = decodeParsed(scope, patched, [], options);
+      decodeWarnings = decoded.warnings;
+      checkNamespace(scope, decoded.object, info.namespace);
+      checkName(decoded.object, info.name);
+      return decoded.object;
+    },
+    target,
+    manager: fieldManagerOf(req, options),
+    subresource: info.subresource || undefined,
+    dryRun: options.dryRun,
+  });
+  return { result, warnings: decodeWarnings };
+}
+
+/** What the write may own: status alone on /status; all but status where status has its own endpoint. */
+function ownershipScopeOf(scope: HandlerScope, target: WriteTarget): OwnershipScope {
+  if (target === 'status') return 'status-only';
+  return scope.type.subresources.status ? 'all-but-status' : 'whole-object';
+}
+
+async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req }: ResourceRequest, format: ApplyBodyFormat): Promise<PatchOutcome> {
+  const options = parseWriteOptions(queryOf(req), 'PatchOptions', { fieldManagerRequired: true });
+  const { config, warnings } = parseApplyBody({ body: await readBody(req), format, fieldValidation: options.fieldValidation });
+  const schema = rootSchemaNode(scope.context.definitions, scope.version.definition);
+  const manager = options.fieldManager!;
+  const subresource = info.subresource || undefined;
+  const result = await guardedWrite({
+    scope,
+    user: req.user,
+    key: objectKeyOf(scope, info),
+    compute: (current) => {
+      if (current === undefined) rejectUidOnCreate(scope, config, info.name);
+      const applied = serverSideApply({
+        live: current,
+        config,
+        manager,
+        apiVersion: apiVersionOf(scope),
+        kind: scope.type.kind,
+        subresource,
+        force: options.force ?? false,
+        now: scope.context.now(),
+        schema,
+        scope: ownershipScopeOf(scope, target),
+      });
+      const object: KubeObject = applied.object;
+      checkNamespace(scope, object, info.namespace);
+      checkName(object, info.name);
+      return object;
+    },
+    target,
+    manager,
+    subresource,
+    // Apply creates what is absent (the status subresource never does).
+    allowCreate: target === 'main',
+    managedFieldsComputed: true,
+    dryRun: options.dryRun,
+  });
+  return { result, warnings };
+}
+
+/** The reference refuses to create through apply an object whose configuration names a uid. */
+function rejectUidOnCreate(scope: HandlerScope, config: Record<string, unknown>, name: string): void {
+  const uid = (config.metadata as { uid?: unknown } | undefined)?.uid;
+  if (typeof uid === 'string' && uid !== '') {
+    throw conflict(groupResourceOf(scope.type), name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+  }
 }

@@ -42,8 +42,15 @@ export interface EtcdStoreOptions {
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** How long to wait for etcd to name its compacted revision on a watch from below it. */
 const COMPACTION_PROBE_TIMEOUT_MS = 2_000;
-/** Attempts of one call, each on a member picked at random among those not skipped. */
+/** Attempts of one write or compaction that never reached etcd, each on a member picked at random among those not skipped. */
 const CALL_ATTEMPTS = 3;
+/**
+ * Pauses between attempts of a read. A leader election fails every read for its duration
+ * ("etcdserver: leader changed", "no leader"), about a second or two; retrying at once three
+ * times failed them all, so reads back off across that span (about 3 s in all), as etcd's own
+ * Go client retries reads until their deadline.
+ */
+const READ_RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1_500];
 /** A key no one uses, for requests that only want a response header. */
 const NUL_KEY = Buffer.from([0]);
 
@@ -239,8 +246,13 @@ class EtcdStore implements RevisionedStore {
       } catch (error) {
         if (isCompactedMessage(error)) throw new CompactedError(revision, await this.probeCompactedRevision());
         if (isFutureRevisionMessage(error)) throw new FutureRevisionError(revision, await this.currentRevision());
-        const retry = kind === 'read' ? (error instanceof Error && isRecoverableError(error)) || isBrokenCircuitError(error) : neverSent(error);
-        if (!retry || attempt >= CALL_ATTEMPTS) throw unavailable(kind, error);
+        if (kind !== 'read') {
+          if (!neverSent(error) || attempt >= CALL_ATTEMPTS) throw unavailable(kind, error);
+          continue;
+        }
+        const retry = (error instanceof Error && isRecoverableError(error)) || isBrokenCircuitError(error);
+        if (!retry || attempt > READ_RETRY_DELAYS_MS.length) throw unavailable(kind, error);
+        await new Promise((resolve) => setTimeout(resolve, READ_RETRY_DELAYS_MS[attempt - 1]));
       }
     }
   }

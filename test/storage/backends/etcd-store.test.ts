@@ -53,7 +53,35 @@ describe('etcd store on a three-member cluster', () => {
     expect(recorded.errors).toEqual([]);
     expect(recorded.events.map((event) => event.kv.modRevision)).toEqual(written);
   });
+
+  test('reads ride out the election that follows killing the leader', async () => {
+    await createWithRetry(store, '/election/a');
+    const leader = await leaderIndex(cluster);
+    await cluster.members[leader].kill();
+    const failures: string[] = [];
+    // Reads in flight when the new leader takes over fail with "leader changed" unless retried.
+    const readers = Array.from({ length: 4 }, async () => {
+      for (let i = 0; i < 15; i++) {
+        await store.get('/election/a').catch((error: Error) => failures.push(error.message));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    await Promise.all(readers);
+    await cluster.members[leader].restart();
+    expect(failures).toEqual([]);
+  });
 });
+
+/** The index of the member that leads now, from the members' own status. */
+async function leaderIndex(cluster: EtcdCluster): Promise<number> {
+  const statuses = await Promise.all(
+    cluster.members.map(async (member) => {
+      const response = await fetch(`${member.endpoint}/v3/maintenance/status`, { method: 'POST', body: '{}' });
+      return (await response.json()) as { header: { member_id: string }; leader: string };
+    }),
+  );
+  return Math.max(0, statuses.findIndex((status) => status.header.member_id === status.leader));
+}
 
 describe('etcd store on one member', () => {
   let etcd: EtcdServer;

@@ -35,6 +35,7 @@ import { startNamespaceController } from './controllers/namespace-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
+import { systemMastersAuthorizer } from './authz/system-masters';
 import { representationSettingsFrom } from './codec/respond';
 import type { HandlerContext } from './handlers/scope';
 import { functionCheck, PostStartHook } from './health/checks';
@@ -136,6 +137,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       mountOpenAPI(app, { registry });
       mountResourceRoutes(app as express.Express, {
         registry, storageFor, definitions, admission, representations: representationSettingsFrom(options.featureGates),
+        // Handlers ask it for permissions beyond the request's verb; it must agree with the
+        // chain's authorizer (server/app.ts), which today is system:masters alone for resources.
+        authorizer: systemMastersAuthorizer(),
+        featureGates: options.featureGates,
       });
     },
     health: {

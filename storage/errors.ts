@@ -42,7 +42,16 @@ export type ObjectErrorReason =
   | 'TooLargeResourceVersion' // not reached within the wait (504, Retry-After)
   | 'BadRequest' // invalid continue token or resourceVersion combination (400)
   | 'Invalid' // object cannot be stored as given (e.g. resourceVersion set on create)
-  | 'InternalError'; // stored bytes cannot be decoded, and the like
+  | 'InternalError' // stored bytes cannot be decoded (details.corruptKey), and the like
+  | 'StorageReadError'; // a list met objects it cannot decode (details.causes name their keys)
+
+/** One object a list could not read, or the marker that more were left out. */
+export interface StorageReadCause {
+  readonly type: 'UnexpectedServerResponse' | 'TooMany';
+  /** The store key of the unreadable object. */
+  readonly field?: string;
+  readonly message: string;
+}
 
 /**
  * An object-layer failure. `message` is the reference server's full text for it (the object
@@ -60,6 +69,10 @@ export class ObjectError extends Error {
       /** TooLargeResourceVersion: seconds for the `Retry-After` header. */
       readonly retryAfterSeconds?: number;
       readonly currentRevision?: number;
+      /** InternalError: the key whose stored bytes do not decode (a corrupt object). */
+      readonly corruptKey?: string;
+      /** StorageReadError: the unreadable objects, at most 100 then a TooMany marker. */
+      readonly causes?: readonly StorageReadCause[];
     } = {},
   ) {
     super(message);

@@ -9,7 +9,9 @@ import type { KubeObject, ObjectKey } from '../../storage/objects/types';
 import { ObjectError } from '../../storage/errors';
 import { readBody } from '../http/body';
 import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions } from '../request/query';
-import { notFound } from '../status/catalogue';
+import { invalid, notFound } from '../status/catalogue';
+import { invalid as invalidField, FieldPath } from '../validation/field-errors';
+import { authorizeUnsafeDelete, deleteCorruptObject, unsafeDeleteEnabled } from './unsafe-delete';
 import { StatusError } from '../status/status-error';
 import { removeExactly } from './guarded-write';
 import { admit } from './admit';
@@ -99,8 +101,23 @@ function successStatus(scope: HandlerScope, object: KubeObject): object {
 
 export function deleteHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
-    const options = parseDeleteOptions(queryOf(req), await readBody(req));
-    const outcome = await deleteObject(scope, objectKeyOf(scope, info), options, req.user);
+    const options = parseDeleteOptions(queryOf(req), await readBody(req), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
+    const key = objectKeyOf(scope, info);
+    let outcome: DeleteOutcome;
+    if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
+      await authorizeUnsafeDelete(scope, { info, user: req.user });
+      const unsafe = await deleteCorruptObject(scope, key, options, req.user);
+      if (!('normal' in unsafe)) {
+        // Nothing could be read, so the answer names the object only, as the reference's does.
+        const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: key.name, kind: scope.type.kind } };
+        addWarnings(res, deprecationWarnings(scope));
+        await writeResponse(scope, res, 200, status);
+        return;
+      }
+      outcome = unsafe.normal;
+    } else {
+      outcome = await deleteObject(scope, key, options, req.user);
+    }
     addWarnings(res, deprecationWarnings(scope));
     if (!outcome.deleted) {
       // The reference answers 202 only for a lingering object whose caller asked for cascading (orphanDependents=false).
@@ -115,7 +132,11 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
 export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = queryOf(req);
-    const options = parseDeleteOptions(query, await readBody(req));
+    const options = parseDeleteOptions(query, await readBody(req), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
+    if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
+      const field = invalidField(FieldPath.root('ignoreStoreReadErrorWithClusterBreakingPotential'), true, 'is not allowed with DELETECOLLECTION, try again after removing the option');
+      throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [field]);
+    }
     const listQuery = parseListQuery(query, false);
     const listed = await scope.storage.list(namespaceScopeOf(scope, info.namespace), {
       resourceVersion: listQuery.resourceVersion,

@@ -8,9 +8,11 @@ import type { ObjectStorage } from '../../storage/objects/types';
 import '../http/request-context';
 import type { RequestInfo } from '../http/request-info';
 import type { ResourceRegistry, ResourceType, Verb } from '../registry/types';
+import { statusErrorFrom } from '../status/from-error';
 import { StatusError } from '../status/status-error';
 import type { Definitions } from '../validation/decode';
 import type { Admission } from '../admission/types';
+import type { Authorizer } from '../authz/types';
 import { negotiateResponse, type RepresentationSettings } from '../codec/respond';
 import { createHandler } from './create';
 import { deleteCollectionHandler, deleteHandler } from './delete';
@@ -30,6 +32,8 @@ export interface ResourceRoutesOptions {
   /** Clock for timestamps; default: the system clock. */
   readonly now?: () => Date;
   readonly admission?: Admission;
+  readonly authorizer?: Authorizer;
+  readonly featureGates?: Readonly<Record<string, boolean>>;
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
   readonly representations?: RepresentationSettings;
 }
@@ -101,6 +105,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     now: options.now ?? (() => new Date()),
     admission: options.admission,
     representations: options.representations,
+    authorizer: options.authorizer,
+    featureGates: options.featureGates,
   };
   const built = new Map<string, ServedHandlers>();
   const handlersFor = (type: ResourceType, version: string): ServedHandlers | undefined => {
@@ -135,7 +141,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       req.resume();
       return next(error);
     }
-    handler({ info, req, res }).catch(next);
+    // Storage errors name no resource; the reference's Status details do.
+    handler({ info, req, res }).catch((error: unknown) => next(statusErrorFrom(error, { resource: groupResourceOf(type), name: info.name || undefined })));
   };
 }
 

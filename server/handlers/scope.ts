@@ -12,6 +12,7 @@ import type { GroupResource } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
 import { writeObject, type Endpoint, type RepresentationSettings } from '../codec/respond';
 import type { Admission } from '../admission/types';
+import type { Authorizer } from '../authz/types';
 
 export interface HandlerContext {
   readonly registry: ResourceRegistry;
@@ -23,6 +24,10 @@ export interface HandlerContext {
   readonly representations?: RepresentationSettings;
   /** Mutating then validating admission, run on every write after the strategy's own checks. */
   readonly admission?: Admission;
+  /** Asked for permissions beyond the request's own verb (unsafe-delete-ignore-read-errors). */
+  readonly authorizer?: Authorizer;
+  /** `--feature-gates`; absent gates are off. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
 export interface HandlerScope {

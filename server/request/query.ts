@@ -187,6 +187,8 @@ export interface DeleteRequestOptions {
   readonly propagationPolicy?: PropagationPolicy;
   readonly orphanDependents?: boolean;
   readonly gracePeriodSeconds?: number;
+  /** Force the removal of an object whose stored bytes do not decode (feature AllowUnsafeMalformedObjectDeletion). */
+  readonly ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
 }
 
 /** The fields of a DeleteOptions body this server reads. */
@@ -196,14 +198,23 @@ interface DeleteOptionsBody {
   propagationPolicy?: unknown;
   orphanDependents?: unknown;
   gracePeriodSeconds?: unknown;
+  ignoreStoreReadErrorWithClusterBreakingPotential?: unknown;
 }
 
+export interface DeleteOptionsFeatures {
+  /** The feature gate AllowUnsafeMalformedObjectDeletion; off, the unsafe option is dropped unread. */
+  readonly allowUnsafeMalformedObjectDeletion?: boolean;
+}
+
+const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+
 /** Query parameters first, then a DeleteOptions body (when one was sent) over them, as the reference does. */
-export function parseDeleteOptions(query: URLSearchParams, body: Buffer): DeleteRequestOptions {
+export function parseDeleteOptions(query: URLSearchParams, body: Buffer, features: DeleteOptionsFeatures = {}): DeleteRequestOptions {
   let dryRun = query.getAll('dryRun');
   let propagationPolicy = query.get('propagationPolicy') ?? undefined;
   let orphanDependents = optionalBool(query, 'orphanDependents');
   let gracePeriodSeconds = optionalInteger(query, 'gracePeriodSeconds');
+  let ignoreReadError = optionalBool(query, IGNORE_READ_ERROR);
   let preconditions: Preconditions | undefined;
   if (body.length > 0) {
     let parsed: DeleteOptionsBody;
@@ -219,6 +230,7 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer): Delete
     if (typeof parsed.propagationPolicy === 'string') propagationPolicy = parsed.propagationPolicy;
     if (typeof parsed.orphanDependents === 'boolean') orphanDependents = parsed.orphanDependents;
     if (typeof parsed.gracePeriodSeconds === 'number') gracePeriodSeconds = parsed.gracePeriodSeconds;
+    if (typeof parsed.ignoreStoreReadErrorWithClusterBreakingPotential === 'boolean') ignoreReadError = parsed.ignoreStoreReadErrorWithClusterBreakingPotential;
     if (parsed.preconditions && typeof parsed.preconditions === 'object') {
       const { uid, resourceVersion } = parsed.preconditions;
       preconditions = {
@@ -227,12 +239,28 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer): Delete
       };
     }
   }
-  const errors: FieldError[] = [...dryRunErrors(dryRun)];
+  // With the feature off the reference clears the option before validating, as if never sent.
+  if (!features.allowUnsafeMalformedObjectDeletion) ignoreReadError = undefined;
+  const errors: FieldError[] = [];
+  if (propagationPolicy !== undefined && orphanDependents !== undefined) {
+    errors.push(invalidField(FieldPath.root('propagationPolicy'), propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
   if (propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(propagationPolicy)) {
     errors.push(notSupported(FieldPath.root('propagationPolicy'), propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
   }
-  if (propagationPolicy !== undefined && orphanDependents !== undefined) {
-    errors.push(invalidField(FieldPath.root('propagationPolicy'), propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+  errors.push(...dryRunErrors(dryRun));
+  if (ignoreReadError === true) {
+    // The unsafe removal reads nothing, so no option that depends on the object may come with it.
+    const alongside: [string, boolean][] = [
+      ['dryRun', dryRun.length > 0],
+      ['propagationPolicy', propagationPolicy !== undefined],
+      ['orphanDependents', orphanDependents !== undefined],
+      ['gracePeriodSeconds', gracePeriodSeconds !== undefined],
+      ['preconditions', preconditions !== undefined],
+    ];
+    for (const [field, set] of alongside) {
+      if (set) errors.push(invalidField(FieldPath.root(IGNORE_READ_ERROR), true, `cannot be set together with .${field}`));
+    }
   }
   rejectIfAny('DeleteOptions', errors);
   return {
@@ -241,5 +269,6 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer): Delete
     propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
     orphanDependents,
     gracePeriodSeconds,
+    ignoreStoreReadErrorWithClusterBreakingPotential: ignoreReadError,
   };
 }

@@ -9,7 +9,7 @@ import {
   StoreUnavailableError,
 } from '../../storage/errors';
 import type { GroupResource } from './catalogue';
-import { resourceExpired, tooLargeResourceVersion, unclassified } from './catalogue';
+import { internalError, resourceExpired, tooLargeResourceVersion, unclassified } from './catalogue';
 import { StatusError, type StatusDetails } from './status-error';
 
 /** What the handler knows about the request, to fill `details` the storage layer leaves out. */
@@ -70,11 +70,20 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
       // plain error that reaches the client as a 500 without reason.
       return unclassified(error.message);
     case 'InternalError':
+      // A corrupt object's storage error reaches the client wrapped, as the reference's NewInternalError does.
+      if (error.details.corruptKey !== undefined) return internalError(error.message);
       return new StatusError({
         code: 500,
         reason: 'InternalError',
         message: error.message,
         details: { causes: [{ message: error.message }] },
+      });
+    case 'StorageReadError':
+      return new StatusError({
+        code: 500,
+        reason: 'StorageReadError',
+        message: error.message,
+        details: { ...objectDetails, name: error.details.name, causes: error.details.causes },
       });
   }
 }

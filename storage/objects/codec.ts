@@ -21,13 +21,23 @@ export function decodeObject(
   try {
     parsed = JSON.parse(kv.value.toString('utf8'));
   } catch (error) {
-    throw new ObjectError('InternalError', `unable to decode object stored at ${kv.key}: ${(error as Error).message}`);
+    throw corruptObject(kv, (error as Error).message);
   }
-  if (!isKubeObject(parsed)) {
-    throw new ObjectError('InternalError', `object stored at ${kv.key} has no metadata`);
-  }
+  if (!isKubeObject(parsed)) throw corruptObject(kv, 'Object \'metadata\' is missing');
   parsed.metadata.resourceVersion = String(revision);
   return parsed;
+}
+
+/** The reference's storage error for an object whose bytes do not decode (storage error code 7). */
+function corruptObject(kv: Pick<KeyValue, 'key' | 'modRevision'>, cause: string): ObjectError {
+  const message =
+    `StorageError: corrupt object, Code: 7, Key: ${kv.key}, ResourceVersion: 0, ` +
+    `AdditionalErrorMsg: object not decodable revision=${kv.modRevision}: ${cause}`;
+  return new ObjectError('InternalError', message, { corruptKey: kv.key });
+}
+
+export function isCorruptObjectError(error: unknown): error is ObjectError {
+  return error instanceof ObjectError && error.details.corruptKey !== undefined;
 }
 
 /** A copy of `object` whose resourceVersion is `revision`; the original is left untouched (it may be shared). */

@@ -7,9 +7,9 @@
  * write wins, re-read and try again, so no caller ever sees a lost update. Reads translate the
  * store's revision errors into the reference's 410/504 answers.
  */
-import { CompactedError, FutureRevisionError, ObjectError } from '../errors';
+import { CompactedError, FutureRevisionError, ObjectError, type StorageReadCause } from '../errors';
 import type { RangeResult, RevisionedStore } from '../store';
-import { decodeObject, encodeObject } from './codec';
+import { decodeObject, encodeObject, isCorruptObjectError } from './codec';
 import { encodeContinueToken, LATEST_REVISION } from './continue-token';
 import { objectKey, qualifiedResourceName, scopePrefix } from './keys';
 import { interpretListOptions, ListRead } from './list-request';
@@ -131,6 +131,7 @@ export class ResourceStore implements ObjectStorage {
   }
 
   async delete(key: ObjectKey, options: DeleteOptions = {}): Promise<KubeObject> {
+    if (options.ignoreStoreReadError) return this.deleteUnread(key);
     const storeKey = this.keyOf(key);
     let current = (await this.store.get(storeKey)).kv;
     for (;;) {
@@ -142,6 +143,21 @@ export class ResourceStore implements ObjectStorage {
 
       const result = await this.store.delete(storeKey, current.modRevision);
       if (result.succeeded && result.kv !== undefined) return decodeObject(result.kv);
+      current = result.kv;
+    }
+  }
+
+  /** Removes whatever the key holds, at the mod revision it was read at, never decoding it. */
+  private async deleteUnread(key: ObjectKey): Promise<KubeObject> {
+    const storeKey = this.keyOf(key);
+    let current = (await this.store.get(storeKey)).kv;
+    for (;;) {
+      if (current === undefined) throw this.notFound(key.name);
+      const result = await this.store.delete(storeKey, current.modRevision);
+      if (result.succeeded) {
+        const metadata = { name: key.name, ...(this.namespaced ? { namespace: key.namespace } : {}), resourceVersion: String(result.revision) };
+        return { metadata };
+      }
       current = result.kv;
     }
   }
@@ -178,6 +194,7 @@ export class ResourceStore implements ObjectStorage {
     let lastKey: string | undefined;
     let hasMore = false;
     let lastRange: RangeResult;
+    const unreadable = new UnreadableObjects(this.resourceName);
 
     for (;;) {
       lastRange = await this.store.range({ prefix: listPrefix, startKey, revision, limit: rangeLimit });
@@ -194,14 +211,15 @@ export class ResourceStore implements ObjectStorage {
           break;
         }
         lastKey = kv.key;
-        const object = decodeObject(kv);
-        if (predicate.matches(object)) items.push(object);
+        const object = unreadable.decode(kv);
+        if (object !== undefined && predicate.matches(object)) items.push(object);
       }
       if (!paging || !hasMore || items.length >= pageSize || lastKey === undefined) break;
       rangeLimit = Math.min(rangeLimit * 2, MAX_RANGE_LIMIT);
       startKey = `${lastKey}\u0000`;
     }
 
+    unreadable.throwIfAny();
     const result: ListResult = { items, resourceVersion: String(revision) };
     if (!paging || !hasMore || lastKey === undefined) return result;
     return {
@@ -284,6 +302,37 @@ export class ResourceStore implements ObjectStorage {
 
   private listPrefixOf(scope: Scope): string {
     return scopePrefix(this.keyPrefix, this.namespaced ? scope : {});
+  }
+}
+
+/** The reference reports at most this many unreadable objects of one list, then a TooMany cause. */
+const MAX_UNREADABLE_CAUSES = 100;
+
+/**
+ * Objects of one list whose bytes do not decode: the list reads on past them and then fails
+ * with one StorageReadError naming their keys, as the reference's list does, so an operator
+ * learns every corrupt object at once.
+ */
+class UnreadableObjects {
+  private readonly causes: StorageReadCause[] = [];
+
+  constructor(private readonly resourceName: string) {}
+
+  /** The object, or undefined when its bytes are corrupt (remembered for throwIfAny). */
+  decode(kv: Parameters<typeof decodeObject>[0]): KubeObject | undefined {
+    try {
+      return decodeObject(kv);
+    } catch (error) {
+      if (!isCorruptObjectError(error)) throw error;
+      if (this.causes.length === MAX_UNREADABLE_CAUSES) this.causes.push({ type: 'TooMany', message: 'too many errors, the list is truncated' });
+      else if (this.causes.length < MAX_UNREADABLE_CAUSES) this.causes.push({ type: 'UnexpectedServerResponse', field: kv.key, message: error.message });
+      return undefined;
+    }
+  }
+
+  throwIfAny(): void {
+    if (this.causes.length === 0) return;
+    throw new ObjectError('StorageReadError', `failed to read one or more ${this.resourceName} from the storage`, { name: 'list', causes: this.causes });
   }
 }
 

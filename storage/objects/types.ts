@@ -128,6 +128,12 @@ export interface DeleteOptions {
    * Re-run when a concurrent write forces a retry.
    */
   readonly validate?: (current: KubeObject) => void | Promise<void>;
+  /**
+   * Remove the key without reading what it holds: for an object whose stored bytes do not
+   * decode. Preconditions, `validate` and `dryRun` are not consulted; the returned object
+   * carries only the key's name, namespace and the deletion's resourceVersion.
+   */
+  readonly ignoreStoreReadError?: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

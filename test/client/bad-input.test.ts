@@ -4,6 +4,9 @@
  * listed before and after).
  */
 import { randomBytes } from 'node:crypto';
+import { openEtcdStore } from '../../storage/etcd/etcd-store';
+import type { RevisionedStore } from '../../storage/store';
+import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { startServer, type HttpResult, type TestServer } from '../helpers/server';
 
 interface Status {
@@ -13,6 +16,7 @@ interface Status {
   code: number;
   reason?: string;
   message: string;
+  details?: { name?: string; group?: string; kind?: string; causes?: { type?: string; field?: string; message?: string }[] };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -224,5 +228,146 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
 
     const release = JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]);
     expect((await server.request('PATCH', namespacePath, { body: release, headers: { 'content-type': 'application/json-patch+json' } })).status).toBe(200);
+  });
+});
+
+const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+
+test('without the feature gate, the unsafe delete option is dropped unread', async () => {
+  const name = 'gate-off';
+  expect((await server.request('POST', configMaps, { body: configMap(name), headers: JSON_HEADERS })).status).toBe(201);
+  // Together with dryRun the option would be a 422; the gate being off, it is as if never sent.
+  const dryRun = await server.request('DELETE', `${configMaps}/${name}?dryRun=All&${IGNORE_READ_ERROR}=true`);
+  expect(dryRun.status).toBe(200);
+  expect(await configMapNames()).toContain(name);
+});
+
+describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDeletion=true (etcd)', () => {
+  let etcd: EtcdServer;
+  let gated: TestServer;
+  let direct: RevisionedStore;
+  const prefix = `/corrupt-${randomBytes(3).toString('hex')}`;
+  const ns = 'corrupt';
+  const secrets = `/api/v1/namespaces/${ns}/secrets`;
+  const brokenKey = `${prefix}/secrets/${ns}/broken`;
+  let brokenRevision: number;
+
+  const secret = (name: string, extra: object = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name, ...extra }, stringData: { a: 'b' } });
+
+  /** Node sends a DELETE body with neither Content-Length nor chunking unless told its length. */
+  const deleteWithBody = (path: string, body: string) =>
+    gated.request('DELETE', path, { body, headers: { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)) } });
+
+  async function eventuallyStatus(method: string, path: string, code: number): Promise<HttpResult> {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const answer = await gated.request(method, path);
+      if (answer.status === code || Date.now() > deadline) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    gated = await startServer({ etcdServers: etcd.endpoints, etcdPrefix: prefix, flags: ['--feature-gates', 'AllowUnsafeMalformedObjectDeletion=true'] });
+    direct = await openEtcdStore({ endpoints: etcd.endpoints });
+    const created = await gated.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ metadata: { name: ns } }), headers: JSON_HEADERS });
+    expect(created.status).toBe(201);
+    // A finalizer would hold a normal delete; the forced one ignores it.
+    for (const body of [secret('broken', { finalizers: ['example.com/keep'] }), secret('fine')]) {
+      expect((await gated.request('POST', secrets, { body, headers: JSON_HEADERS })).status).toBe(201);
+    }
+    // Garbage under the key, written past the server as a damaged disk or a lost encryption key would.
+    const stored = await direct.get(brokenKey);
+    const written = await direct.update(brokenKey, Buffer.from('\u0000not an object'), stored.kv?.modRevision ?? 0);
+    expect(written.succeeded).toBe(true);
+    brokenRevision = written.revision;
+  }, 60_000);
+
+  afterAll(async () => {
+    await direct?.close();
+    await gated?.stop();
+    await etcd?.stop();
+  });
+
+  test('get answers 500 InternalError naming the key', async () => {
+    const answer = await gated.request('GET', `${secrets}/broken`);
+    expect(answer.status).toBe(500);
+    expect(statusOf(answer)).toMatchObject({
+      reason: 'InternalError',
+      message: expect.stringMatching(
+        new RegExp(`^Internal error occurred: StorageError: corrupt object, Code: 7, Key: ${brokenKey}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${brokenRevision}: `),
+      ),
+    });
+  });
+
+  test('list answers 500 StorageReadError with one cause per unreadable object', async () => {
+    const answer = await eventuallyStatus('GET', secrets, 500);
+    expect(answer.status).toBe(500);
+    const status = statusOf(answer);
+    expect(status).toMatchObject({ reason: 'StorageReadError', message: 'failed to read one or more secrets from the storage' });
+    expect(status.details).toMatchObject({ kind: 'secrets', name: 'list' });
+    expect(status.details?.causes).toEqual([
+      { type: 'UnexpectedServerResponse', field: brokenKey, message: expect.stringMatching(/^StorageError: corrupt object, Code: 7, Key: /) },
+    ]);
+  });
+
+  test('a normal delete fails on the corrupt bytes', async () => {
+    const answer = await gated.request('DELETE', `${secrets}/broken`);
+    expect(answer.status).toBe(500);
+    expect(statusOf(answer).reason).toBe('InternalError');
+  });
+
+  test('the option may not come with dryRun, gracePeriodSeconds, orphanDependents, preconditions or propagationPolicy', async () => {
+    const alone = await gated.request('DELETE', `${secrets}/broken?dryRun=All&${IGNORE_READ_ERROR}=true`);
+    expect(alone.status).toBe(422);
+    expect(statusOf(alone)).toMatchObject({
+      reason: 'Invalid',
+      message: 'DeleteOptions.meta.k8s.io "" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .dryRun',
+    });
+    const body = JSON.stringify({ [IGNORE_READ_ERROR]: true, propagationPolicy: 'Background', gracePeriodSeconds: 0, preconditions: {} });
+    const many = await deleteWithBody(`${secrets}/broken`, body);
+    expect(many.status).toBe(422);
+    expect(statusOf(many).message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: [' +
+        'ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .propagationPolicy, ' +
+        'ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .gracePeriodSeconds, ' +
+        'ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .preconditions]',
+    );
+    const orphan = await gated.request('DELETE', `${secrets}/broken?orphanDependents=true&${IGNORE_READ_ERROR}=true`);
+    expect(statusOf(orphan).message).toContain('cannot be set together with .orphanDependents');
+  });
+
+  test('on a readable object, and on a collection, the option is refused', async () => {
+    const readable = await gated.request('DELETE', `${secrets}/fine?${IGNORE_READ_ERROR}=true`);
+    expect(readable.status).toBe(422);
+    expect(statusOf(readable)).toMatchObject({
+      reason: 'Invalid',
+      message: 'secrets "fine" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option',
+    });
+    const collection = await gated.request('DELETE', `${secrets}?${IGNORE_READ_ERROR}=true`);
+    expect(collection.status).toBe(422);
+    expect(statusOf(collection).message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option',
+    );
+    expect((await gated.request('GET', `${secrets}/fine`)).status).toBe(200);
+  });
+
+  test('the forced delete removes it despite its finalizer; reads work again, from the cache too', async () => {
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', [IGNORE_READ_ERROR]: true });
+    const answer = await deleteWithBody(`${secrets}/broken`, body);
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: 'broken', kind: 'Secret' } });
+    expect((await direct.get(brokenKey)).kv).toBeUndefined();
+
+    expect((await gated.request('GET', `${secrets}/broken`)).status).toBe(404);
+    const listed = await gated.request('GET', secrets);
+    expect(listed.status).toBe(200);
+    expect(listed.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name)).toEqual(['fine']);
+    // The watch cache lists again once the corrupt object is gone, and serves resourceVersion=0 reads.
+    const cached = await eventuallyStatus('GET', `${secrets}/fine?resourceVersion=0`, 200);
+    expect(cached.status).toBe(200);
+    const again = await gated.request('DELETE', `${secrets}/broken?${IGNORE_READ_ERROR}=true`);
+    expect(again.status).toBe(422);
   });
 });

@@ -79,7 +79,9 @@ function credentialsOf(kubeconfigPath: string): KubeconfigCredentials {
 
 function httpsCall(url: URL, credentials: KubeconfigCredentials, method: string, options: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { method, ca: credentials.ca, cert: credentials.cert, key: credentials.key, headers: options.headers }, (res) => {
+    // A body goes with its length (Node would otherwise send DELETE bodies neither sized nor chunked).
+    const headers = options.body === undefined ? options.headers : { 'content-length': String(Buffer.byteLength(options.body)), ...options.headers };
+    const req = httpsRequest(url, { method, ca: credentials.ca, cert: credentials.cert, key: credentials.key, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {

@@ -89,11 +89,21 @@ export interface ObservedEvent {
   readonly resourceVersion: string;
 }
 
+/** One stream of a reconnecting watcher: from which version, how many events, how it ended. */
+export interface StreamRecord {
+  readonly fromResourceVersion: string;
+  /** Milliseconds since the watcher started. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly events: number;
+  readonly ending: StreamEnding;
+}
+
 export interface ReconnectingWatcher {
   /** Events in arrival order, bookmarks left out. */
   readonly events: readonly ObservedEvent[];
-  /** How every stream ended, in order (the last one is cut by `stop`). */
-  readonly streams: readonly StreamEnding[];
+  /** Every stream, in order (the last one is cut by `stop`). */
+  readonly streams: readonly StreamRecord[];
   /** ERROR events (a 410 on reconnect among them), which end the watcher. */
   readonly errors: readonly WatchEvent['object'][];
   /** The last resource version seen (event or bookmark). */
@@ -116,7 +126,8 @@ export function startReconnectingWatcher(options: {
   readonly maxStreams?: number;
 }): ReconnectingWatcher {
   const events: ObservedEvent[] = [];
-  const streams: StreamEnding[] = [];
+  const streams: StreamRecord[] = [];
+  const watcherStart = Date.now();
   const errors: WatchEvent['object'][] = [];
   let resourceVersion = options.resourceVersion;
   let current: WatchStream | undefined;
@@ -126,6 +137,9 @@ export function startReconnectingWatcher(options: {
   const run = async (): Promise<void> => {
     while (!stopped && errors.length === 0 && streams.length < maxStreams) {
       const query = new URLSearchParams({ watch: '1', resourceVersion, allowWatchBookmarks: 'true' });
+      const fromResourceVersion = resourceVersion;
+      const startedAt = Date.now() - watcherStart;
+      const eventsBefore = events.length;
       current = openWatchStream({
         url: options.url,
         credentials: options.credentials,
@@ -141,7 +155,7 @@ export function startReconnectingWatcher(options: {
         },
       });
       const ending = await current.ended;
-      streams.push(ending);
+      streams.push({ fromResourceVersion, startedAt, endedAt: Date.now() - watcherStart, events: events.length - eventsBefore, ending });
       if (!stopped) await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
     }
   };

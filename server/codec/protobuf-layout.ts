@@ -94,6 +94,15 @@ function fieldLayout(name: string, facts: ProtobufField, alwaysInJSON: boolean):
   };
 }
 
+/**
+ * A member whose default is its zero value (`containerPort: 0`) is written to JSON even when
+ * zero; one with another default (`protocol: TCP`) reads as absent when zero, so that
+ * defaulting fills it as the reference's defaulting fills an empty Go string.
+ */
+function isZeroDefault(value: unknown): boolean {
+  return value === '' || value === 0 || value === false;
+}
+
 function buildLayout(name: string): MessageLayout {
   const fields: FieldLayout[] = [];
   const inlines: InlineLayout[] = [];
@@ -105,7 +114,7 @@ function buildLayout(name: string): MessageLayout {
     if (definition === undefined) throw new Error(`no protobuf layout for ${name}`);
     for (const [property, schema] of Object.entries(definition.properties ?? {})) {
       const facts = schema['x-capstan-protobuf'];
-      if (facts !== undefined) fields.push(fieldLayout(property, facts, schema.default !== undefined));
+      if (facts !== undefined) fields.push(fieldLayout(property, facts, isZeroDefault(schema.default)));
     }
     for (const inline of definition['x-capstan-protobuf-inline'] ?? []) inlines.push({ tag: inline.tag, type: inline.type });
   }

@@ -49,6 +49,11 @@ describe('protobuf wire details', () => {
     expect(container).toEqual({ name: '', image: 'nginx' });
   });
 
+  test('a zero member whose default is not zero reads as absent, for defaulting (protocol "" → absent; containerPort 0 stays)', () => {
+    const port = decodeMessage(encodeMessage({ containerPort: 0, protocol: '' }, 'io.k8s.api.core.v1.ContainerPort'), 'io.k8s.api.core.v1.ContainerPort');
+    expect(port).toEqual({ containerPort: 0 });
+  });
+
   test('an empty list keeps `items: []`; absent slices stay absent', () => {
     const list = { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '5' }, items: [] };
     const decoded = decodeObject(Buffer.concat(encodeListChunks(list, [])));

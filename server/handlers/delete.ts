@@ -8,6 +8,7 @@
 import type { KubeObject, ObjectKey } from '../../storage/objects/types';
 import { ObjectError } from '../../storage/errors';
 import { readBody } from '../http/body';
+import { optionsBodyAsJson } from '../codec/options-body';
 import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions } from '../request/query';
 import { invalid, notFound } from '../status/catalogue';
 import { invalid as invalidField, FieldPath } from '../validation/field-errors';
@@ -101,7 +102,7 @@ function successStatus(scope: HandlerScope, object: KubeObject): object {
 
 export function deleteHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
-    const options = parseDeleteOptions(queryOf(req), await readBody(req), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
+    const options = parseDeleteOptions(queryOf(req), optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations }), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
     const key = objectKeyOf(scope, info);
     let outcome: DeleteOutcome;
     if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
@@ -132,7 +133,7 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
 export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = queryOf(req);
-    const options = parseDeleteOptions(query, await readBody(req), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
+    const options = parseDeleteOptions(query, optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations }), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
     if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
       const field = invalidField(FieldPath.root('ignoreStoreReadErrorWithClusterBreakingPotential'), true, 'is not allowed with DELETECOLLECTION, try again after removing the option');
       throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [field]);

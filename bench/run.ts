@@ -5,12 +5,13 @@
  * `npm run bench > results.md` keeps only the figures.
  */
 import { cpus, loadavg } from 'node:os';
+import { apiBenchmark } from './api';
 import type { Benchmark } from './benchmark';
 import { formatTable } from './report';
 import { patchBenchmark } from './patch';
 import { storageBenchmark } from './storage';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark];
 
 async function main(names: string[]): Promise<number> {
   const unknown = names.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));

@@ -1,0 +1,119 @@
+/**
+ * The compiled server (`dist/server/main.js`, next to this file's compiled form) as a real
+ * process for a benchmark: its own data dir (embedded SQLite unless an etcd is given), a free
+ * loopback port, and the admin client certificate it generated. Stopped with SIGTERM (so a
+ * `--cpu-prof` run writes its profile), or killed with the benchmark process.
+ *
+ * Why not test/helpers/capstan-process.ts: bench/ must not depend on test code, and a
+ * benchmark needs the PKI files (for the ceiling server) and extra Node flags for profiling.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { httpsTarget, type ClientCredentials } from './https-client';
+import { sleep } from './measure';
+import { killOnExit, scratchDir } from './scratch';
+
+const MAIN = join(__dirname, '..', 'server', 'main.js');
+const START_TIMEOUT_MS = 30_000;
+const EXIT_TIMEOUT_MS = 15_000;
+const OUTPUT_TAIL_CHARS = 4_000;
+
+/** The TLS material of a server's data dir, for clients and for a server answering alike. */
+export interface ServerPki {
+  readonly client: ClientCredentials;
+  readonly servingCertPem: string;
+  readonly servingKeyPem: string;
+}
+
+export interface CapstanProcess {
+  readonly url: string;
+  readonly pki: ServerPki;
+  readonly pid: number;
+  /** SIGTERM, wait for the exit (SIGKILL after a while), remove the data dir. */
+  stop(): Promise<void>;
+}
+
+export interface CapstanProcessOptions {
+  /** An etcd client URL; absent: the embedded SQLite store in the data dir. */
+  readonly etcdEndpoint?: string;
+  /** Flags for Node itself (e.g. `--cpu-prof`), before the script. */
+  readonly nodeArgs?: readonly string[];
+  /** The working directory, where `--cpu-prof` writes its profile. */
+  readonly cwd?: string;
+}
+
+export async function startCapstanProcess(options: CapstanProcessOptions = {}): Promise<CapstanProcess> {
+  const dataDir = scratchDir({ prefix: 'capstan-bench-server-', inMemory: false });
+  const args = ['--data-dir', dataDir.path, '--secure-port', '0', '--shutdown-delay-duration', '0s'];
+  if (options.etcdEndpoint) args.push('--etcd-servers', options.etcdEndpoint);
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
+  });
+  killOnExit(child);
+  let output = '';
+  const onOutput = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS));
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  let running = true;
+  void exited.then(() => (running = false));
+
+  const stop = async (): Promise<void> => {
+    if (running) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), EXIT_TIMEOUT_MS);
+      await exited;
+      clearTimeout(killer);
+    }
+    await dataDir.remove();
+  };
+
+  try {
+    const url = await startedUrl({ output: () => output, running: () => running });
+    const pkiDir = join(dataDir.path, 'pki');
+    const pem = (name: string) => readFileSync(join(pkiDir, name));
+    const pki: ServerPki = {
+      client: { ca: pem('ca.crt'), cert: pem('admin.crt'), key: pem('admin.key') },
+      servingCertPem: pem('apiserver.crt').toString('utf8'),
+      servingKeyPem: pem('apiserver.key').toString('utf8'),
+    };
+    await untilReady(url, pki.client);
+    return { url, pki, pid: child.pid ?? 0, stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`capstan did not start: ${(error as Error).message}\n${output}`);
+  }
+}
+
+/** The URL from the "listening" line, once the server also said it started. */
+async function startedUrl(server: { output(): string; running(): boolean }): Promise<string> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const output = server.output();
+    const listening = /capstan listening on (\S+)/.exec(output);
+    if (listening && /started in \d+ ms/.test(output)) return listening[1];
+    if (!server.running()) throw new Error('the process exited');
+    if (Date.now() > deadline) throw new Error(`no start within ${START_TIMEOUT_MS} ms`);
+    await sleep(50);
+  }
+}
+
+async function untilReady(url: string, credentials: ClientCredentials): Promise<void> {
+  const target = httpsTarget({ url, credentials, maxSockets: 1 });
+  try {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      const ready = await target.request({ method: 'GET', path: '/readyz' }).catch(() => undefined);
+      if (ready?.status === 200) return;
+      if (Date.now() > deadline) throw new Error(`not ready within ${START_TIMEOUT_MS} ms: ${ready?.body.toString('utf8') ?? ''}`);
+      await sleep(50);
+    }
+  } finally {
+    target.close();
+  }
+}

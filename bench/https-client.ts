@@ -1,0 +1,52 @@
+/**
+ * The benchmark's HTTPS client: `node:https` with a keep-alive agent holding a client
+ * certificate, so a run pays the TLS handshake once per socket, as a real client does, and
+ * every request after that measures the server.
+ */
+import { Agent, request as httpsRequest } from 'node:https';
+
+export interface ClientCredentials {
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+export interface HttpsCall {
+  readonly method: 'GET' | 'POST' | 'PUT';
+  /** Path and query. */
+  readonly path: string;
+  readonly body?: Buffer;
+}
+
+export interface HttpsAnswer {
+  readonly status: number;
+  readonly body: Buffer;
+}
+
+export interface HttpsTarget {
+  request(call: HttpsCall): Promise<HttpsAnswer>;
+  /** Closes the agent's sockets. */
+  close(): void;
+}
+
+export function httpsTarget(options: { url: string; credentials: ClientCredentials; maxSockets: number }): HttpsTarget {
+  const { hostname, port } = new URL(options.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, ...options.credentials });
+  const request = (call: HttpsCall): Promise<HttpsAnswer> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string | number> = { Accept: 'application/json' };
+      if (call.body) {
+        headers['Content-Type'] = 'application/json';
+        headers['Content-Length'] = call.body.length;
+      }
+      const outgoing = httpsRequest({ agent, hostname, port, method: call.method, path: call.path, headers }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        incoming.on('error', reject);
+      });
+      outgoing.on('error', reject);
+      outgoing.end(call.body);
+    });
+  return { request, close: () => agent.destroy() };
+}

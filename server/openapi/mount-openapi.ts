@@ -1,6 +1,6 @@
 /**
  * HTTP handlers for `/openapi/v3`, `/openapi/v3/api/<v>`, `/openapi/v3/apis/<g>/<v>` and
- * `/openapi/v2` (JSON; the protobuf form comes later).
+ * `/openapi/v2` (JSON, and the gnostic protobuf form kubectl and client-go ask for).
  *
  * Documents are built at first request (not at start: start time is a feature), encoded once,
  * and rebuilt when the registry's set of types changes. As the reference does, each document is
@@ -19,6 +19,7 @@ import { versionInfo } from '../discovery/version';
 import { schemaData } from '../schema/definitions';
 import type { Definitions } from './component-schemas';
 import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
+import { encodeOpenAPIV2Protobuf, OPENAPI_V2_PROTOBUF_SUBTYPES, OPENAPI_V2_PROTOBUF_TYPE } from './openapi-v2-protobuf';
 
 export interface OpenAPIOptions {
   readonly registry: ResourceRegistry;
@@ -76,9 +77,10 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     }
     return Buffer.from(JSON.stringify(openAPIV3Root(hashes)));
   });
-  const v2Document = memoizeOnRegistry(registry, () =>
-    encode(openAPIV2Document({ groups: groups(), definitions: loadDefinitions(), info: documentInfo() })),
-  );
+  const v2Json = memoizeOnRegistry(registry, () => openAPIV2Document({ groups: groups(), definitions: loadDefinitions(), info: documentInfo() }));
+  const v2Document = memoizeOnRegistry(registry, () => encode(v2Json()));
+  // The reference reuses the JSON form's ETag for the protobuf form (answers vary by Accept).
+  const v2Protobuf = memoizeOnRegistry(registry, (): EncodedDocument => ({ body: encodeOpenAPIV2Protobuf(v2Json()), hash: v2Document().hash }));
 
   app.get('/openapi/v3', (request, response) => {
     if (!acceptsJson(request)) return sendNotAcceptable(response);
@@ -111,8 +113,11 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   );
 
   app.get('/openapi/v2', (request, response) => {
-    if (!acceptsJson(request)) return sendNotAcceptable(response);
-    sendWithETag(request, response, v2Document());
+    const form = openAPIV2Form(request);
+    if (form === undefined) return sendNotAcceptable(response);
+    response.setHeader('Vary', 'Accept');
+    if (form === 'protobuf') sendWithETag(request, response, v2Protobuf(), OPENAPI_V2_PROTOBUF_TYPE);
+    else sendWithETag(request, response, v2Document());
   });
 }
 
@@ -123,14 +128,24 @@ function acceptsJson(request: Request): boolean {
   );
 }
 
-function sendWithETag(request: Request, response: Response, document: EncodedDocument): void {
+/** The first Accept clause (best first) naming JSON or gnostic protobuf wins; `*\/*` is JSON. */
+function openAPIV2Form(request: Request): 'json' | 'protobuf' | undefined {
+  for (const range of parseAccept(request.headers.accept)) {
+    if (range.parameters.as !== undefined) continue;
+    if (rangeMatchesType(range, 'application', 'json')) return 'json';
+    if (OPENAPI_V2_PROTOBUF_SUBTYPES.some((subtype) => rangeMatchesType(range, 'application', subtype))) return 'protobuf';
+  }
+  return undefined;
+}
+
+function sendWithETag(request: Request, response: Response, document: EncodedDocument, contentType = JSON_TYPE): void {
   const quotedHash = `"${document.hash}"`;
   response.setHeader('ETag', quotedHash);
   if (request.headers['if-none-match'] === quotedHash) {
     response.status(304).end();
     return;
   }
-  response.status(200).setHeader('Content-Type', JSON_TYPE);
+  response.status(200).setHeader('Content-Type', contentType);
   response.end(document.body);
 }
 

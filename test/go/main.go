@@ -126,6 +126,7 @@ func main() {
 		roundTrip(ctx, r, clientset, kind, namespace)
 	}
 	watchConfigMaps(ctx, r, clientset, namespace)
+	readOpenAPIV2(r, clientset)
 	syncInformer(ctx, r, clientset, namespace)
 
 	if check.checked.Load() == 0 {
@@ -366,4 +367,27 @@ func waitUntil(timeout time.Duration, done func() bool) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return nil
+}
+
+// readOpenAPIV2 reads /openapi/v2 as client-go does (gnostic protobuf) and looks for a kind.
+func readOpenAPIV2(r *run, clientset *kubernetes.Clientset) {
+	document, err := clientset.Discovery().OpenAPISchema()
+	if err != nil {
+		r.fail("openapi v2: %v", err)
+		return
+	}
+	for _, named := range document.GetDefinitions().GetAdditionalProperties() {
+		if named.GetName() != "io.k8s.api.apps.v1.Deployment" {
+			continue
+		}
+		for _, extension := range named.GetValue().GetVendorExtension() {
+			if extension.GetName() == "x-kubernetes-group-version-kind" && strings.Contains(extension.GetValue().GetYaml(), "kind: Deployment") {
+				fmt.Println("ok openapi v2 protobuf:", len(document.GetDefinitions().GetAdditionalProperties()), "definitions")
+				return
+			}
+		}
+		r.fail("openapi v2: Deployment lacks x-kubernetes-group-version-kind")
+		return
+	}
+	r.fail("openapi v2: no io.k8s.api.apps.v1.Deployment among %d definitions", len(document.GetDefinitions().GetAdditionalProperties()))
 }

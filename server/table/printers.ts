@@ -9,6 +9,8 @@ import {
   column, containersAndImages, integer, list, mapSelectorString, orNone, record, selectorString, text,
   type ColumnDefinition, type Fields,
 } from './columns';
+import { MORE_PRINTERS } from './more-printers';
+import { convertEvent } from '../registry/conversion/events';
 
 export interface RowCondition {
   readonly type: 'Completed';
@@ -487,6 +489,12 @@ const eventPrinter: Printer = {
   },
 };
 
+/** events.k8s.io Events print as core Events do: the reference prints both from one internal type. */
+const eventsApiEventPrinter: Printer = {
+  columns: eventPrinter.columns,
+  print: (object, now) => eventPrinter.print(convertEvent(object, { group: '', version: 'v1' }), now),
+};
+
 const endpointsPrinter: Printer = {
   columns: [NAME_COLUMN, column('Endpoints', 'string', 'Endpoints of the service'), AGE_COLUMN],
   print(object, now) {
@@ -688,6 +696,8 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['networking.k8s.io/ingresses', ingressPrinter],
   ['autoscaling/horizontalpodautoscalers', hpaPrinter],
   ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
+  ['events.k8s.io/events', eventsApiEventPrinter],
+  ...MORE_PRINTERS,
 ]);
 
 /** The default table of kinds without a printer: Name and Created At. */

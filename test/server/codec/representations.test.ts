@@ -147,11 +147,11 @@ describe('tables', () => {
   });
 
   test('a kind without a printer gets Name and Created At', async () => {
-    await call('POST', '/apis/storage.k8s.io/v1/storageclasses', {
-      body: JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'example.com/p' }),
+    await call('POST', '/api/v1/namespaces/default/limitranges', {
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'limits' }, spec: { limits: [{ type: 'Container', default: { cpu: '100m' } }] } }),
       headers: { 'content-type': 'application/json' },
     });
-    const table = json(await call('GET', '/apis/storage.k8s.io/v1/storageclasses', { headers: { accept: TABLE } }));
+    const table = json(await call('GET', '/api/v1/namespaces/default/limitranges', { headers: { accept: TABLE } }));
     expect(table.columnDefinitions).toEqual([
       expect.objectContaining({ name: 'Name', type: 'string', format: 'name', priority: 0 }),
       expect.objectContaining({ name: 'Created At', type: 'date', priority: 0 }),

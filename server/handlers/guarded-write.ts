@@ -121,7 +121,8 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
             warnings = scope.type.strategy.warnings?.(object, undefined) ?? [];
             return object;
           }
-          const next = await write.compute(toServedVersion(scope, current));
+          // compute may change what it gets, and `current` must stay the old state to compare with.
+          const next = await write.compute(toServedVersion(scope, structuredClone(current)));
           const object = prepareUpdate(scope, next, current, write.target);
           await admit(scope, { operation: 'UPDATE', user: write.user, key, subresource: write.subresource, object, oldObject: current, dryRun: write.dryRun });
           if (!write.managedFieldsComputed) {

@@ -10,7 +10,7 @@
  * - on a stream failure reconnects with backoff and resumes from the last delivered revision
  *   + 1, which it advances on events and on progress notifications: never a gap, never a repeat;
  * - gives up with `StoreUnavailableError` when no stream could be (re)established for
- *   `RECONNECT_GIVE_UP_MS`.
+ *   `RECONNECT_GIVE_UP_MS` in a row (counted from the failure, however long the stream worked).
  */
 import type { IDuplexStream, IWatchRequest, IWatchResponse, WatchClient } from 'etcd3';
 import { CompactedError, StoreUnavailableError } from '../errors';
@@ -28,6 +28,8 @@ export interface EtcdWatchOptions {
   readonly request: WatchRequest;
   /** Told about every compacted revision etcd reports, so the store can remember it. */
   readonly onCompactedRevision: (revision: number) => void;
+  /** How long reconnecting may fail before the watch gives up; default 30 s. */
+  readonly giveUpAfterMs?: number;
 }
 
 export class EtcdWatch implements StoreWatch {
@@ -39,14 +41,16 @@ export class EtcdWatch implements StoreWatch {
   private stream: WatchStream | undefined;
   private closed = false;
   private reconnectDelayMs = RECONNECT_FIRST_DELAY_MS;
-  /** When the watch last had a working stream (or started). */
-  private connectedAt = Date.now();
+  private readonly giveUpAfterMs: number;
+  /** Since when the watch has had no working stream (its start, or the failure of the last one); undefined while one works. */
+  private disconnectedSince: number | undefined = Date.now();
   private reconnectTimer: NodeJS.Timeout | undefined;
 
   constructor(options: EtcdWatchOptions) {
     this.client = options.client;
     this.request = options.request;
     this.onCompactedRevision = options.onCompactedRevision;
+    this.giveUpAfterMs = options.giveUpAfterMs ?? RECONNECT_GIVE_UP_MS;
     this.deliveredRevision = Math.max(1, options.request.fromRevision) - 1;
     void this.connect();
   }
@@ -97,7 +101,7 @@ export class EtcdWatch implements StoreWatch {
       return;
     }
     if (response.created) {
-      this.connectedAt = Date.now();
+      this.disconnectedSince = undefined;
       this.reconnectDelayMs = RECONNECT_FIRST_DELAY_MS;
       return;
     }
@@ -119,7 +123,8 @@ export class EtcdWatch implements StoreWatch {
   private streamFailed(stream: WatchStream | undefined, error: unknown): void {
     if (this.closed || stream !== this.stream) return;
     this.dropStream();
-    if (Date.now() - this.connectedAt > RECONNECT_GIVE_UP_MS) {
+    this.disconnectedSince ??= Date.now();
+    if (Date.now() - this.disconnectedSince > this.giveUpAfterMs) {
       this.fail(unavailable('watch', error));
       return;
     }

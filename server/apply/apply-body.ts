@@ -1,7 +1,7 @@
 /**
  * Reading a server-side apply body: YAML (JSON is YAML) or, behind the CBOR gate, CBOR, into
  * the configuration object, with the reference's texts. Repeated keys are what `fieldValidation`
- * governs here (unknown fields are never accepted in an apply; see undeclared-fields.ts): the
+ * governs here (unknown fields are never accepted in an apply; see typed-patch.ts): the
  * reference re-reads the body strictly and reports `line N: key "x" already set in map`.
  */
 import { parseDocument } from 'yaml';

@@ -9,7 +9,8 @@
  *      them to the applier; fields the write removed leave every manager;
  *   5. managedFields are written back in the reference's forms and order.
  * Before merging, a configuration of another kind, one carrying managedFields, or one with
- * fields the schema does not declare is refused, as the reference refuses them.
+ * fields the schema does not declare or values of the wrong type is refused, as the reference
+ * refuses them.
  * A pure function of its inputs: storage, defaulting and validation stay with the handler.
  */
 import { isDeepStrictEqual } from 'node:util';
@@ -17,7 +18,7 @@ import type { KubeObject } from '../../storage/objects/types';
 import { changedFields, withoutServerOwnedFields } from '../fieldmanager/field-set';
 import { rfc3339Seconds, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
 import { badRequest } from '../status/catalogue';
-import { copyJson } from './json-value';
+import { copyJson, isObject } from './json-value';
 import { appliedFieldSet } from './applied-fields';
 import { compareObjects } from './compare';
 import { applyConflict, sortConflicts, type FieldConflict } from './conflicts';
@@ -26,7 +27,7 @@ import { fieldsV1Of, pathsOfFieldsV1, PathSet } from './path-set';
 import { removeReleasedFields } from './prune';
 import type { TypedNode } from './schema-node';
 import { mergeConfiguration } from './structured-merge';
-import { undeclaredFields, undeclaredFieldsError } from './undeclared-fields';
+import { typedPatchError, typingErrors } from './typed-patch';
 
 /**
  * Which part of the object a write may own: the reference's reset fields. The main resource
@@ -60,6 +61,8 @@ export interface ApplyResult {
 }
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** The manager kubectl's server-side apply uses by default; the client-side apply interplay is for it alone. */
+const KUBECTL = 'kubectl';
 const BEFORE_FIRST_APPLY = 'before-first-apply';
 
 interface ManagerState {
@@ -103,8 +106,8 @@ function checkConfiguration(request: ApplyRequest): void {
   if (metadata !== undefined && metadata !== null && metadata.managedFields !== undefined && metadata.managedFields !== null) {
     throw badRequest('metadata.managedFields must be nil');
   }
-  const undeclared = undeclaredFields(config, request.schema);
-  if (undeclared.length > 0) throw undeclaredFieldsError(config, undeclared);
+  const errors = typingErrors(config, request.schema);
+  if (errors.length > 0) throw typedPatchError(config, errors);
 }
 
 function decodeManagers(request: ApplyRequest, liveBody: Record<string, unknown>): Map<string, ManagerState> {
@@ -160,13 +163,46 @@ function sortedJSON(value: unknown): string {
 /** kubectl's server-side apply keeps a client-side apply annotation, when the object has one, in step. */
 function syncLastApplied(request: ApplyRequest, object: KubeObject): void {
   const annotations = request.live?.metadata.annotations;
-  if (request.manager !== 'kubectl' || annotations?.[LAST_APPLIED] === undefined) return;
+  if (request.manager !== KUBECTL || annotations?.[LAST_APPLIED] === undefined) return;
   const applied = copyJson(request.config) as { metadata?: { annotations?: Record<string, string> } };
   if (applied.metadata?.annotations !== undefined) {
     delete applied.metadata.annotations[LAST_APPLIED];
     if (Object.keys(applied.metadata.annotations).length === 0) delete applied.metadata.annotations;
   }
   object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [LAST_APPLIED]: sortedJSON(applied) };
+}
+
+/**
+ * The fields kubectl's client-side apply set (its last-applied annotation) that still hold the
+ * values it set: the reference lets kubectl's first server-side apply take them over without a
+ * conflict. Undefined when the annotation is absent or unusable (then nothing is forgiven).
+ */
+function clientSideAppliedFields(request: ApplyRequest, liveBody: Record<string, unknown>): PathSet | undefined {
+  const text = request.live?.metadata.annotations?.[LAST_APPLIED];
+  if (!text) return undefined;
+  let lastApplied: unknown;
+  try {
+    lastApplied = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(lastApplied) || lastApplied.apiVersion !== request.apiVersion) return undefined;
+  if (typingErrors(lastApplied, request.schema).length > 0) return undefined;
+  // Fields whose live value differs from (or is missing against) the annotation were changed
+  // since by someone else; those stay conflicts.
+  const comparison = compareObjects(lastApplied, liveBody, request.schema);
+  return appliedFieldSet(lastApplied, request.schema).minus(comparison.modified).minus(comparison.added).minus(comparison.removed);
+}
+
+/**
+ * The conflicts that stand. For the manager `kubectl` (and only it, so others can opt out by
+ * their name), conflicts that all lie on client-side applied fields are no conflicts at all,
+ * and the apply goes on as forced; otherwise those fields drop out of the reported ones.
+ */
+function withoutClientSideApplied(conflicts: readonly FieldConflict[], request: ApplyRequest, liveBody: Record<string, unknown>): readonly FieldConflict[] {
+  if (conflicts.length === 0 || request.manager !== KUBECTL) return conflicts;
+  const forgiven = clientSideAppliedFields(request, liveBody);
+  return forgiven === undefined ? conflicts : conflicts.filter((conflict) => !forgiven.has(conflict.path));
 }
 
 export function serverSideApply(request: ApplyRequest): ApplyResult {
@@ -194,7 +230,8 @@ export function serverSideApply(request: ApplyRequest): ApplyResult {
     if (id === applierId) continue;
     for (const path of state.set.intersect(changedSet).paths()) conflicts.push({ manager: id, path });
   }
-  if (conflicts.length > 0 && !request.force) throw applyConflict(sortConflicts(conflicts));
+  const unforgiven = request.force ? [] : withoutClientSideApplied(conflicts, request, liveBody);
+  if (unforgiven.length > 0) throw applyConflict(sortConflicts(unforgiven));
   for (const [id, state] of managers) {
     if (id === applierId) continue;
     state.set = state.set.minus(changedSet).minus(removedSet);

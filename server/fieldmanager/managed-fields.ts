@@ -5,6 +5,7 @@
  * does. The request's manager is `fieldManager`, else the User-Agent's program name.
  */
 import { sortManagedFields } from '../apply/managers';
+import { capUpdateManagers } from './cap-updaters';
 import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
 import { zeroObject } from './zero-object';
 
@@ -28,8 +29,10 @@ export function rfc3339Seconds(date: Date): string {
 }
 
 export interface ManagedUpdate {
-  /** The stored object before the write; absent on create. */
-  readonly previous?: { readonly object: unknown; readonly managedFields: readonly ManagedFieldsEntry[] };
+  /** The stored object before the write (its managedFields are ignored); absent on create. */
+  readonly previous?: unknown;
+  /** The entries the write starts from: the stored ones, or those the request set. */
+  readonly managedFields: readonly ManagedFieldsEntry[];
   /** The object about to be stored (its managedFields are ignored). */
   readonly next: unknown;
   readonly manager: string;
@@ -54,12 +57,12 @@ function emptyObjectOf(schema: SchemaContext): unknown {
   return schema.definitions !== undefined && schema.schema !== undefined ? zeroObject(schema.definitions, schema.schema) : {};
 }
 
-/** The managedFields to store after a non-apply write, in the reference's order. */
+/** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */
 export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
-  const changed = withoutServerOwnedFields(changedFields(update.previous?.object ?? emptyObjectOf(update.schema), update.next, update.schema));
+  const changed = withoutServerOwnedFields(changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema));
   const entries: ManagedFieldsEntry[] = [];
   let own: ManagedFieldsEntry | undefined;
-  for (const entry of update.previous?.managedFields ?? []) {
+  for (const entry of update.managedFields) {
     if (sameEntry(entry, update)) {
       own = entry;
       continue;
@@ -80,7 +83,7 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       ...(update.subresource ? { subresource: update.subresource } : {}),
     });
   }
-  return sortManagedFields(entries);
+  return sortManagedFields(capUpdateManagers(entries));
 }
 
 /**

@@ -132,7 +132,10 @@ export function schemaContextOf(scope: HandlerScope): SchemaContext {
 
 /**
  * Sets `object.metadata.managedFields` for a non-apply write of `object` over `previous`
- * (both in the request's version). A `[{}]` sent by the client resets ownership first.
+ * (both in the request's version; `previous` absent on create). The entries start from those
+ * the request set, else the stored ones; a subresource's request cannot set them, as in the
+ * reference. A `[{}]` reset is the caller's to apply first (see guardedWrite), since it also
+ * changes what the write is compared against.
  */
 export function recordManagedFields(options: {
   readonly scope: HandlerScope;
@@ -143,12 +146,12 @@ export function recordManagedFields(options: {
 }): void {
   const { scope, object, previous } = options;
   const stored = previous?.metadata.managedFields as ManagedFieldsEntry[] | undefined;
-  const requested = requestedManagedFields(object.metadata.managedFields, stored);
-  const comparable = (value: KubeObject | undefined): unknown =>
-    value === undefined ? undefined : { ...value, metadata: { ...value.metadata, managedFields: undefined } };
+  const sent = options.subresource ? undefined : object.metadata.managedFields;
+  const withoutManagedFields = (value: KubeObject): unknown => ({ ...value, metadata: { ...value.metadata, managedFields: undefined } });
   const entries = managedFieldsAfterUpdate({
-    previous: requested.reset || previous === undefined ? undefined : { object: comparable(previous), managedFields: requested.entries },
-    next: comparable(object),
+    previous: previous === undefined ? undefined : withoutManagedFields(previous),
+    managedFields: requestedManagedFields(sent, stored).entries,
+    next: withoutManagedFields(object),
     manager: options.manager,
     apiVersion: apiVersionOf(scope),
     subresource: options.subresource,
@@ -158,4 +161,3 @@ export function recordManagedFields(options: {
   if (entries.length > 0) object.metadata.managedFields = entries;
   else delete object.metadata.managedFields;
 }
-

@@ -58,7 +58,8 @@ function update(live: KubeObject, next: KubeObject, manager: string, now: Date):
   const strip = (object: KubeObject) => ({ ...object, metadata: { ...object.metadata, managedFields: undefined } });
   const requested = requestedManagedFields(next.metadata.managedFields, live.metadata.managedFields as ManagedFieldsEntry[]);
   const entries = managedFieldsAfterUpdate({
-    previous: requested.reset ? undefined : { object: strip(live), managedFields: requested.entries },
+    previous: strip(live),
+    managedFields: requested.entries,
     next: strip(next),
     manager,
     apiVersion: 'apps/v1',
@@ -286,6 +287,46 @@ describe('server-side apply', () => {
     const object = apply({ live, config, manager: 'kubectl', now: T2, force: true });
     expect(object.metadata.annotations).toEqual({
       [annotation]: '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default"},"spec":{"replicas":3}}',
+    });
+  });
+
+  describe('taking over from client-side apply', () => {
+    const annotation = 'kubectl.kubernetes.io/last-applied-configuration';
+    /** As kubectl's client-side apply leaves it: the configuration in the annotation, every field its Update's. */
+    function clientSideApplied(spec: Record<string, unknown>): KubeObject {
+      const config = deployment(spec);
+      const created = { ...structuredClone(config), metadata: { ...(config.metadata as object), annotations: { [annotation]: JSON.stringify(config) } } } as KubeObject;
+      const empty = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } } as KubeObject;
+      return update(empty, created, 'kubectl-client-side-apply', T1);
+    }
+
+    test('kubectl changes what its client-side apply set, and still holds, without a conflict', () => {
+      const live = clientSideApplied(baseSpec());
+      const object = apply({ live, config: deployment(baseSpec({ replicas: 5 })), manager: 'kubectl', now: T2 });
+      expect((object.spec as { replicas: number }).replicas).toBe(5);
+      const entries = object.metadata.managedFields as ManagedFieldsEntry[];
+      expect(entries.map((entry) => `${entry.manager}/${entry.operation}`)).toEqual(['kubectl/Apply', 'kubectl-client-side-apply/Update']);
+      expect(JSON.stringify(entries[1].fieldsV1)).not.toContain('f:replicas');
+      // The annotation follows the server-side configuration.
+      expect(JSON.parse(object.metadata.annotations![annotation]).spec.replicas).toBe(5);
+    });
+
+    test('a field changed since by someone else stays a conflict, and is the only one reported', () => {
+      let live = clientSideApplied(baseSpec());
+      const scaled = structuredClone(live);
+      (scaled.spec as { replicas: number }).replicas = 3;
+      live = update(live, scaled, 'scaler', T2);
+      const config = deployment(baseSpec({ replicas: 5, minReadySeconds: 0 }));
+      const image = (config.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0];
+      image.image = 'nginx:1.28';
+      const error = conflictOf(() => apply({ live, config, manager: 'kubectl', now: T3 }));
+      expect(error.status.message).toBe('Apply failed with 1 conflict: conflict with "scaler" using apps/v1: .spec.replicas');
+    });
+
+    test('only the manager kubectl is forgiven', () => {
+      const live = clientSideApplied(baseSpec());
+      const error = conflictOf(() => apply({ live, config: deployment(baseSpec({ replicas: 5 })), manager: 'argocd', now: T2 }));
+      expect(error.status.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
     });
   });
 

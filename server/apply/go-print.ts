@@ -1,0 +1,55 @@
+/**
+ * Go's fmt forms of the reference's unstructured values (what a decoded JSON body holds:
+ * string, int64 or float64, bool, map[string]interface {}, []interface {}, nil), for the
+ * apply texts that print them: `%T` (goTypeName), `%v` (goValue) and `%#v` (goSharpValue).
+ * Map keys print sorted, as Go's fmt sorts them. A whole number is taken as the int64 the
+ * reference's decoder makes of it.
+ */
+import { isObject } from './json-value';
+
+/** `%v` of a float64 (`%g` with the shortest precision); whole numbers print as the int64 they decode to. */
+function goFloat(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  const exponent = Math.floor(Math.log10(Math.abs(value)));
+  // %g with the shortest precision switches to an exponent below 1e-4 and from 1e6 on.
+  if (exponent < -4 || exponent >= 6) {
+    const [mantissa, power] = value.toExponential().split('e');
+    const sign = power.startsWith('-') ? '-' : '+';
+    return `${mantissa}e${sign}${power.replace(/^[+-]/, '').padStart(2, '0')}`;
+  }
+  return String(value);
+}
+
+export function goTypeName(value: unknown): string {
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
+  if (Array.isArray(value)) return '[]interface {}';
+  if (isObject(value)) return 'map[string]interface {}';
+  return '<nil>';
+}
+
+function sortedEntries(record: Record<string, unknown>): [string, unknown][] {
+  return Object.keys(record)
+    .sort()
+    .map((key) => [key, record[key]]);
+}
+
+/** `%v`: `abc`, `5`, `true`, `[a b]`, `map[k:v]`, `<nil>`. */
+export function goValue(value: unknown): string {
+  if (value === null || value === undefined) return '<nil>';
+  if (typeof value === 'number') return goFloat(value);
+  if (Array.isArray(value)) return `[${value.map(goValue).join(' ')}]`;
+  if (isObject(value)) return `map[${sortedEntries(value).map(([key, member]) => `${key}:${goValue(member)}`).join(' ')}]`;
+  return String(value);
+}
+
+/** `%#v` of an interface{} holding the value: `"abc"`, `5`, `true`, `[]interface {}{"a"}`, `map[string]interface {}{"k":"v"}`. */
+export function goSharpValue(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return goFloat(value);
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpValue).join(', ')}}`;
+  if (isObject(value)) return `map[string]interface {}{${sortedEntries(value).map(([key, member]) => `${JSON.stringify(key)}:${goSharpValue(member)}`).join(', ')}}`;
+  return String(value);
+}

@@ -31,6 +31,11 @@ export interface GuardedWrite {
   readonly preconditions?: Preconditions;
   readonly allowCreate?: boolean;
   /**
+   * Asked before a create's admission, once the object is prepared: a write that may create
+   * (apply) needs the caller's `create` permission besides the request's own verb.
+   */
+  readonly authorizeCreate?: () => Promise<void>;
+  /**
    * The computed object already carries its managedFields (server-side apply writes its own):
    * recording this write as an Update on top would credit the defaults to a false manager.
    */
@@ -96,11 +101,12 @@ export function prepareCreate(scope: HandlerScope, next: KubeObject): KubeObject
 
 /**
  * The stored object as ownership is counted from. A write sending `[{}]` clears every entry
- * first, so it owns what it changed against the stored object, and no one else owns anything.
+ * first, so it owns what it changed against the stored object, and no one else owns anything
+ * (a subresource's request cannot set managedFields, so neither can it reset them).
  */
-function ownershipBefore(object: KubeObject, current: KubeObject): KubeObject {
+function ownershipBefore(object: KubeObject, current: KubeObject, subresource: string | undefined): KubeObject {
   const stored = current.metadata.managedFields as ManagedFieldsEntry[] | undefined;
-  if (!requestedManagedFields(object.metadata.managedFields, stored).reset) return current;
+  if (subresource || !requestedManagedFields(object.metadata.managedFields, stored).reset) return current;
   delete object.metadata.managedFields;
   return { ...current, metadata: { ...current.metadata, managedFields: [] } };
 }
@@ -116,6 +122,7 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
           if (current === undefined) {
             if (!write.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
             const object = prepareCreate(scope, await write.compute(undefined));
+            await write.authorizeCreate?.();
             await admit(scope, { operation: 'CREATE', user: write.user, key, subresource: write.subresource, object, dryRun: write.dryRun });
             if (!write.managedFieldsComputed) recordManagedFields({ scope, object, manager: write.manager, subresource: write.subresource });
             warnings = scope.type.strategy.warnings?.(object, undefined) ?? [];
@@ -126,7 +133,7 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
           const object = prepareUpdate(scope, next, current, write.target);
           await admit(scope, { operation: 'UPDATE', user: write.user, key, subresource: write.subresource, object, oldObject: current, dryRun: write.dryRun });
           if (!write.managedFieldsComputed) {
-            recordManagedFields({ scope, object, previous: ownershipBefore(object, current), manager: write.manager, subresource: write.subresource });
+            recordManagedFields({ scope, object, previous: ownershipBefore(object, current, write.subresource), manager: write.manager, subresource: write.subresource });
           }
           warnings = scope.type.strategy.warnings?.(object, current) ?? [];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);

@@ -11,7 +11,9 @@ import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
 import { readBody } from '../http/body';
 import { mediaTypeOf } from '../request/content-type';
 import { parseWriteOptions, queryOf } from '../request/query';
-import { conflict, unsupportedMediaType } from '../status/catalogue';
+import { conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
+import type { UserInfo } from '../authn/types';
+import type { RequestInfo } from '../http/request-info';
 import { guardedWrite, type GuardedWriteResult, type WriteTarget } from './guarded-write';
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
 import {
@@ -81,7 +83,7 @@ function ownershipScopeOf(scope: HandlerScope, target: WriteTarget): OwnershipSc
 }
 
 async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req }: ResourceRequest, format: ApplyBodyFormat): Promise<PatchOutcome> {
-  const options = parseWriteOptions(queryOf(req), 'PatchOptions', { fieldManagerRequired: true });
+  const options = parseWriteOptions(queryOf(req), 'ApplyPatchOptions');
   const { config, warnings } = parseApplyBody({ body: await readBody(req), format, fieldValidation: options.fieldValidation });
   const schema = rootSchemaNode(scope.context.definitions, scope.version.definition);
   const manager = options.fieldManager!;
@@ -112,12 +114,30 @@ async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req
     target,
     manager,
     subresource,
-    // Apply creates what is absent (the status subresource never does).
+    // Apply creates what is absent (the status subresource never does), with create permission.
     allowCreate: target === 'main',
+    authorizeCreate: once(() => authorizeCreate(scope, info, req.user)),
     managedFieldsComputed: true,
     dryRun: options.dryRun,
   });
   return { result, warnings };
+}
+
+/**
+ * Apply on a missing object is a create: the request was authorized for `patch`, so the user
+ * must also be allowed `create` on it, as the reference asks its authorizer.
+ */
+async function authorizeCreate(scope: HandlerScope, info: RequestInfo, user: UserInfo): Promise<void> {
+  const { authorizer } = scope.context;
+  if (authorizer === undefined) throw internalError('no authorizer provided, unable to authorize a create on update');
+  const result = await authorizer.authorize({ user, request: { ...info, verb: 'create' } });
+  if (result.decision !== 'allow') throw forbidden(groupResourceOf(scope.type), info.name, result.reason);
+}
+
+/** The reference asks its authorizer once per request, however often the write is retried. */
+function once(run: () => Promise<void>): () => Promise<void> {
+  let asked: Promise<void> | undefined;
+  return () => (asked ??= run());
 }
 
 /** The reference refuses to create through apply an object whose configuration names a uid. */

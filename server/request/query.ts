@@ -81,24 +81,31 @@ function fieldManagerErrors(fieldManager: string | undefined, required: boolean)
 
 const FIELD_VALIDATION_VALUES: readonly FieldValidation[] = ['Ignore', 'Warn', 'Strict'];
 
-export function parseWriteOptions(
-  query: URLSearchParams,
-  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
-  options: { readonly fieldManagerRequired?: boolean } = {},
-): WriteOptions {
+/**
+ * What a write's options are checked as: a create, an update, or a patch, which is either
+ * server-side apply (fieldManager required, `force` allowed) or any other patch (`force`
+ * refused, even `force=false`).
+ */
+export type WriteOptionsKind = 'CreateOptions' | 'UpdateOptions' | 'ApplyPatchOptions' | 'PatchOptions';
+
+/** The options checked in the reference's order: force or a required fieldManager, fieldManager, dryRun, fieldValidation. */
+export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind): WriteOptions {
   const dryRun = query.getAll('dryRun');
   const fieldValidation = query.get('fieldValidation') ?? '';
   const fieldManager = query.get('fieldManager') ?? undefined;
-  const errors: FieldError[] = [...dryRunErrors(dryRun), ...fieldManagerErrors(fieldManager, options.fieldManagerRequired ?? false)];
+  const force = kind === 'ApplyPatchOptions' || kind === 'PatchOptions' ? optionalBool(query, 'force') : undefined;
+  const errors: FieldError[] = [];
+  if (kind === 'PatchOptions' && force !== undefined) errors.push(forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch'));
+  errors.push(...fieldManagerErrors(fieldManager, kind === 'ApplyPatchOptions'), ...dryRunErrors(dryRun));
   if (fieldValidation !== '' && !FIELD_VALIDATION_VALUES.includes(fieldValidation as FieldValidation)) {
     errors.push(notSupported(FieldPath.root('fieldValidation'), fieldValidation, ['', 'Ignore', 'Strict', 'Warn']));
   }
-  rejectIfAny(optionsKind, errors);
+  rejectIfAny(kind === 'ApplyPatchOptions' ? 'PatchOptions' : kind, errors);
   return {
     dryRun: dryRun.includes('All'),
     fieldValidation: fieldValidation === '' ? 'Warn' : (fieldValidation as FieldValidation),
     fieldManager,
-    force: optionsKind === 'PatchOptions' ? optionalBool(query, 'force') : undefined,
+    force: kind === 'ApplyPatchOptions' ? force : undefined,
   };
 }
 

@@ -48,10 +48,6 @@ function normalized(object: Json): Json {
   metadata.uid = '<uid>';
   metadata.resourceVersion = '<rv>';
   metadata.creationTimestamp = '<time>';
-  // The registry's defaults print a template's `creationTimestamp: null` as servers before 1.34
-  // did; a 1.34 server omits it (kubernetes PR 130989). Dropped here until the defaults follow.
-  const template = (copy.spec as { template?: { metadata?: Json } } | undefined)?.template;
-  if (template?.metadata?.creationTimestamp === null) delete template.metadata.creationTimestamp;
   for (const entry of (metadata.managedFields ?? []) as Json[]) {
     expect(entry.time).toMatch(RFC3339);
     entry.time = '<time>';
@@ -120,6 +116,20 @@ describe('kubectl apply --server-side', () => {
     const forced = ['apply', '--server-side', '--field-manager=scaler', '--force-conflicts', '-f', fixture('api-scaled.yaml')];
     expect(await kubectlOk(forced)).toBe('deployment.apps/api serverside-applied\n');
     await expectObject(`${DEPLOYMENTS}/api`, 'api-forced.expected.yaml');
+  });
+});
+
+describe('from client-side to server-side apply', () => {
+  test('kubectl apply --server-side after kubectl apply -f changes a value the client-side apply set without a conflict', async () => {
+    expect(await kubectlOk(['apply', '-f', fixture('switch.yaml')])).toBe('deployment.apps/switch created\n');
+    // kubectl's first server-side apply (force=false) must not conflict with kubectl-client-side-apply
+    // over replicas; kubectl then moves that manager's fields to its own (a JSON patch of managedFields),
+    // records the annotation as kubectl-last-applied, and applies once more.
+    expect(await kubectlOk(['apply', '--server-side', '-f', fixture('switch-server-side.yaml')])).toBe('deployment.apps/switch serverside-applied\n');
+    await expectObject(`${DEPLOYMENTS}/switch`, 'switch-server-side.expected.yaml');
+    // Another manager is not forgiven: the field is kubectl's now.
+    const refused = await server.kubectl(['apply', '--server-side', '--field-manager=other', '-f', fixture('switch.yaml')]);
+    expect(refused.stderr).toContain('error: Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas\n');
   });
 });
 

@@ -27,7 +27,7 @@ export function defaultCronJob(cronJob: KubeObject): void {
   fill(spec, 'successfulJobsHistoryLimit', 3);
   fill(spec, 'failedJobsHistoryLimit', 1);
   const jobTemplate = child(spec, 'jobTemplate');
-  const metadata = child(jobTemplate, 'metadata');
-  if (!('creationTimestamp' in metadata)) metadata.creationTimestamp = null;
+  // Printed as `metadata: {}` like the reference's (no `creationTimestamp: null` since 1.34).
+  child(jobTemplate, 'metadata');
   defaultPodTemplateSpec(child(jobTemplate, 'spec').template as Json | undefined);
 }

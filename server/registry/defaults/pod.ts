@@ -1,8 +1,9 @@
 /**
  * Pod spec defaults (the reference's core/v1 SetDefaults_PodSpec, _Container, _Probe,
  * _Volume ...), applied to Pods and to every pod template. Also fills the empty structs Go
- * always prints (`resources: {}`, template `metadata.creationTimestamp: null`) so that
- * objects read back look like the reference's.
+ * always prints (`resources: {}`, a template's `metadata: {}`) so that objects read back look
+ * like the reference's. A 1.34 server no longer prints a template's `creationTimestamp: null`
+ * (kubernetes PR 130989), so none is added.
  */
 import { child, fill, items, type Json } from './fill';
 
@@ -106,11 +107,10 @@ export function defaultPodObjectSpec(spec: Json): void {
   defaultPodOnly(spec);
 }
 
-/** A pod template inside a workload: its metadata prints `creationTimestamp: null` like the reference's. */
+/** A pod template inside a workload: its metadata is always printed, if only as `{}`. */
 export function defaultPodTemplateSpec(template: Json | undefined): void {
   if (!template) return;
-  const metadata = child(template, 'metadata');
-  if (!('creationTimestamp' in metadata)) metadata.creationTimestamp = null;
+  child(template, 'metadata');
   defaultPodSpec(child(template, 'spec'));
 }
 

@@ -47,7 +47,7 @@ describe('defaults of minimal objects equal the reference’s', () => {
         replicas: 1,
         selector: { matchLabels: { app: 'web' } },
         template: {
-          metadata: { labels: { app: 'web' }, creationTimestamp: null },
+          metadata: { labels: { app: 'web' } },
           spec: { containers: [{ name: 'nginx', image: 'nginx', imagePullPolicy: 'Always', ...DEFAULTED_CONTAINER }], ...DEFAULTED_TEMPLATE_SPEC },
         },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
@@ -143,7 +143,7 @@ describe('defaults of minimal objects equal the reference’s', () => {
         podReplacementPolicy: 'TerminatingOrFailed',
         selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u-1' } },
         template: {
-          metadata: { creationTimestamp: null, labels },
+          metadata: { labels },
           spec: { containers: [{ name: 'pi', image: 'perl:5.34', imagePullPolicy: 'IfNotPresent', ...DEFAULTED_CONTAINER }], ...DEFAULTED_TEMPLATE_SPEC, restartPolicy: 'Never' },
         },
       },

@@ -33,6 +33,8 @@ export interface Cluster {
   readonly replicaUrls: readonly string[];
   /** SIGKILL: no graceful shutdown. */
   killReplica(i: number): Promise<void>;
+  /** SIGTERM: the graceful shutdown; resolves when the process has exited. */
+  stopReplica(i: number): Promise<void>;
   /** On the same port; resolves when it is ready. */
   restartReplica(i: number): Promise<void>;
   /** One HTTPS request as the admin on a fresh connection (so the balancer picks a replica); rejects on a network failure or after 5 s. */
@@ -101,6 +103,10 @@ export async function startCluster(options: { readonly replicas: number; readonl
     replicaUrls: ports.map((port) => `https://127.0.0.1:${port}`),
     async killReplica(i) {
       await replicas[i]?.kill('SIGKILL');
+      replicas[i] = undefined;
+    },
+    async stopReplica(i) {
+      await replicas[i]?.stop();
       replicas[i] = undefined;
     },
     async restartReplica(i) {

@@ -1,24 +1,28 @@
 /**
  * The cluster under faults: three etcd members, three replicas and haproxy, as processes on
  * loopback. ConfigMaps are written and watched through the balancer while the replica that
- * compacts is SIGKILLed and restarted, then while the etcd leader is SIGKILLed and restarted.
+ * compacts is SIGKILLed and restarted, while another replica shuts down gracefully (SIGTERM)
+ * and restarts, and while the etcd leader is SIGKILLed and restarted.
  * Afterwards, compared with the store's own history (read by a store watch on the same etcd
  * from the first revision):
  * - every acknowledged write is in the history and the final state;
  * - every watcher, reconnecting from its last resource version whenever a stream ends, saw
  *   every event exactly once, in order, and never a 410;
  * - a consistent list on each replica sees the latest write;
- * - compaction ran on exactly one replica at a time, and moved when that replica died.
+ * - compaction ran on exactly one replica at a time, and moved when that replica died;
+ * - the gracefully stopping replica ended its watches properly (no stream aborted then).
  */
 import { openEtcdStore } from '../../storage/etcd/etcd-store';
 import type { RevisionedStore, StoreEvent, StoreWatch } from '../../storage/store';
 import { etcdLeader, startCluster, type Cluster } from './cluster';
-import { startReconnectingWatcher, type ObservedEvent, type ReconnectingWatcher } from './watch-client';
+import { openWatchStream, startReconnectingWatcher, type ObservedEvent, type ReconnectingWatcher } from './watch-client';
 
 const NAMESPACE = 'faults';
 const CONFIGMAPS = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
 const KEY_PREFIX = `/registry/configmaps/${NAMESPACE}/`;
 const COMPACTION_INTERVAL_MS = 2_000;
+/** Longer than haproxy's checks take to mark a replica down (2 × 300 ms), as a deployment's should be. */
+const SHUTDOWN_DELAY = '1s';
 const NAMES = Array.from({ length: 12 }, (_, i) => `cm-${i}`);
 const WATCHERS = 3;
 
@@ -157,7 +161,10 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
   let cluster: Cluster;
   let oracle: RevisionedStore;
   beforeAll(async () => {
-    cluster = await startCluster({ replicas: 3, flags: [`--etcd-compaction-interval=${COMPACTION_INTERVAL_MS / 1000}s`] });
+    cluster = await startCluster({
+      replicas: 3,
+      flags: [`--etcd-compaction-interval=${COMPACTION_INTERVAL_MS / 1000}s`, `--shutdown-delay-duration=${SHUTDOWN_DELAY}`],
+    });
     oracle = await openEtcdStore({ endpoints: cluster.etcd.endpoints });
   }, 60_000);
   afterAll(async () => {
@@ -196,6 +203,23 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
     await cluster.restartReplica(victim);
     phase('replica ready');
     await sleep(2_000);
+
+    // A graceful stop of another replica: its watches end properly, and their clients move on.
+    const graceful = (victim + 1) % cluster.replicaUrls.length;
+    const direct = openWatchStream({
+      url: cluster.replicaUrls[graceful],
+      credentials: cluster.credentials,
+      path: `${CONFIGMAPS}?watch=1&resourceVersion=${startRevision}`,
+      onEvent: () => undefined,
+    });
+    expect(await direct.responded).toBe(200);
+    phase('graceful stop');
+    await cluster.stopReplica(graceful);
+    phase('graceful stopped');
+    expect(await direct.ended).toEqual({ how: 'end', status: 200 });
+    await cluster.restartReplica(graceful);
+    phase('graceful restarted');
+    await sleep(1_000);
 
     const leader = await etcdLeader(cluster.etcd);
     log.push(`killing etcd member ${leader} (the leader)`);
@@ -269,6 +293,12 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
       if (later === 0) expect({ name, present: finalVersion.has(name) }).toEqual({ name, present: last.op !== 'delete' });
       if (last.op !== 'delete' && finalVersion.has(name)) expect(finalVersion.get(name)!).toBeGreaterThanOrEqual(Number(last.resourceVersion));
     }
+
+    // Streams that ended while a replica shut down gracefully ended properly.
+    const duringGracefulStop = watchers.flatMap((watcher) =>
+      watcher.streams.filter((stream) => stream.endedAt >= phases['graceful stop'] && stream.endedAt <= phases['graceful stopped'] + 100).map((stream) => stream.ending.how),
+    );
+    expect(duringGracefulStop.filter((how) => how !== 'end')).toEqual([]);
 
     // Every watcher saw the history exactly: no 410, no gap, no repeat, in order.
     for (const watcher of watchers) {

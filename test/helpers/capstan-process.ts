@@ -12,7 +12,12 @@ export const MAIN = join(ROOT, 'dist', 'server', 'main.js');
 const START_TIMEOUT_MS = 15_000;
 const EXIT_TIMEOUT_MS = 10_000;
 
+/** Checked once per test process: a rebuild is synchronous, and mid-test it would stall every client the test runs (and restart replicas on other code). */
+let checked = false;
+
 export function ensureBuilt(): void {
+  if (checked) return;
+  checked = true;
   if (existsSync(MAIN) && !staleSources(join(ROOT, 'server'))) return;
   try {
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], {

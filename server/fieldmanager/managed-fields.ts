@@ -5,6 +5,7 @@
  * does. The request's manager is `fieldManager`, else the User-Agent's program name.
  */
 import { sortManagedFields } from '../apply/managers';
+import { fieldsV1Of, pathsOfFieldsV1 } from '../apply/path-set';
 import { capUpdateManagers } from './cap-updaters';
 import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
 import { zeroObject } from './zero-object';
@@ -57,6 +58,11 @@ function emptyObjectOf(schema: SchemaContext): unknown {
   return schema.definitions !== undefined && schema.schema !== undefined ? zeroObject(schema.definitions, schema.schema) : {};
 }
 
+/** The tree with members in the reference's order (`.` first, then fields, keys, values, indexes), as it serializes them. */
+function canonicalFieldsV1(set: FieldSet): FieldSet {
+  return fieldsV1Of(pathsOfFieldsV1(set));
+}
+
 /** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */
 export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
   const changed = withoutServerOwnedFields(changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema));
@@ -68,7 +74,7 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       continue;
     }
     const kept = restrictToObject(difference(entry.fieldsV1 ?? {}, changed), update.next, update.schema);
-    if (!isEmptySet(kept)) entries.push({ ...entry, fieldsV1: kept });
+    if (!isEmptySet(kept)) entries.push({ ...entry, fieldsV1: canonicalFieldsV1(kept) });
   }
   const ownFields = restrictToObject(union(own?.fieldsV1 ?? {}, changed), update.next, update.schema);
   if (!isEmptySet(ownFields)) {
@@ -79,7 +85,7 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       apiVersion: update.apiVersion,
       time: touched || own?.time === undefined ? rfc3339Seconds(update.now) : own.time,
       fieldsType: 'FieldsV1',
-      fieldsV1: ownFields,
+      fieldsV1: canonicalFieldsV1(ownFields),
       ...(update.subresource ? { subresource: update.subresource } : {}),
     });
   }

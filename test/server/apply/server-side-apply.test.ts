@@ -404,6 +404,14 @@ describe('server-side apply', () => {
     expect(object.metadata.labels).toEqual({ app: 'web', owner: 'ops' });
   });
 
+  test('an Update entry lists its members in the order the reference serializes them: `.` first, then sorted', () => {
+    const created = update({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } } as KubeObject, deployment(baseSpec(), { labels: { z: '1', a: '2' } }) as KubeObject, 'creator', T1);
+    const fields = (created.metadata.managedFields as ManagedFieldsEntry[])[0].fieldsV1 as Record<string, Record<string, Record<string, unknown>>>;
+    expect(Object.keys(fields)).toEqual(['f:metadata', 'f:spec']);
+    expect(Object.keys(fields['f:metadata']['f:labels'])).toEqual(['.', 'f:a', 'f:z']);
+    expect(Object.keys(fields['f:spec'])).toEqual(['.', 'f:replicas', 'f:selector', 'f:template']);
+  });
+
   test('a managedFields reset with [{}] on an update leaves only the writer', () => {
     const live = apply({ live: undefined, config: deployment(baseSpec()), manager: 'kubectl' });
     const reset = structuredClone(live);

@@ -12,10 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { union as authenticatorUnion } from './authn/union';
 import type { Authenticator } from './authn/types';
 import { x509Authenticator } from './authn/x509';
-import { publicInfoAuthorizer } from './authz/public-info';
-import { systemMastersAuthorizer } from './authz/system-masters';
 import type { Authorizer } from './authz/types';
-import { union as authorizerUnion } from './authz/union';
+import { serverAuthorizer } from './authz/server-authorizer';
 import type { ServerOptions } from './config/flags';
 import { versionHandler } from './discovery/version';
 import {
@@ -63,8 +61,8 @@ export interface CreateServerOptions {
   readonly health?: HealthOptions;
   /** Tried after client certificates (bearer tokens, ...). */
   readonly authenticators?: readonly Authenticator[];
-  /** Consulted after `system:masters` and the public health/version paths (RBAC, ...). */
-  readonly authorizers?: readonly Authorizer[];
+  /** Decides every request (server/authz/server-authorizer.ts); default: `serverAuthorizer()`. */
+  readonly authorizer?: Authorizer;
   /** The reference's `--request-timeout`; default: the options' (60 s). */
   readonly requestTimeoutMs?: number;
   /** Served at `/metrics`; default: a fresh registry. Pass one to record storage and compaction in it too. */
@@ -109,7 +107,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     handlerChain({
       authenticator: authenticatorUnion([x509Authenticator(), ...(create.authenticators ?? [])]),
       anonymous: true,
-      authorizer: authorizerUnion([systemMastersAuthorizer(), publicInfoAuthorizer(), ...(create.authorizers ?? [])]),
+      authorizer: create.authorizer ?? serverAuthorizer(),
       inFlight,
       requestTimeoutMs: create.requestTimeoutMs ?? options.requestTimeoutMs,
       metrics,

@@ -35,7 +35,8 @@ import { startNamespaceController } from './controllers/namespace-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
-import { systemMastersAuthorizer } from './authz/system-masters';
+import { serverAuthorizer } from './authz/server-authorizer';
+import type { Authorizer } from './authz/types';
 import { representationSettingsFrom } from './codec/respond';
 import type { HandlerContext } from './handlers/scope';
 import { functionCheck, PostStartHook } from './health/checks';
@@ -61,6 +62,8 @@ export interface ControlPlane {
   /** Mounts discovery, OpenAPI and the resource API after the handler chain. */
   routes(app: express.Application): void;
   readonly health: HealthOptions;
+  /** The one authorizer: give it to the HTTPS server's chain too. */
+  readonly authorizer: Authorizer;
   /** After the server listens: bootstrap objects, then campaign for the controllers. */
   start(listening: { readonly advertiseAddress: string; readonly port: number }): Promise<void>;
   stop(): Promise<void>;
@@ -123,6 +126,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
   const operations = apiOperations({ context, storageFor });
 
+  const authorizer = serverAuthorizer();
   const bootstrapHook = new PostStartHook('bootstrap-controller');
   let election: LeaderElection | undefined;
 
@@ -132,14 +136,13 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     caches,
     metrics,
     storageFor,
+    authorizer,
     routes(app) {
       mountDiscovery(app, { registry });
       mountOpenAPI(app, { registry });
       mountResourceRoutes(app as express.Express, {
         registry, storageFor, definitions, admission, representations: representationSettingsFrom(options.featureGates),
-        // Handlers ask it for permissions beyond the request's verb; it must agree with the
-        // chain's authorizer (server/app.ts), which today is system:masters alone for resources.
-        authorizer: systemMastersAuthorizer(),
+        authorizer,
         featureGates: options.featureGates,
       });
     },

@@ -41,6 +41,7 @@ async function main(argv: readonly string[]): Promise<void> {
     tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
     routes: (app) => plane.routes(app),
     health: plane.health,
+    authorizer: plane.authorizer,
     metrics: plane.metrics,
   });
   const { port, url } = await server.listen();

@@ -7,13 +7,12 @@
  * chain and by the handlers alike, as one authorizer serves both in the control plane.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { serverAuthorizer } from '../../../server/authz/server-authorizer';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type CapstanServer } from '../../../server/app';
-import { systemMastersAuthorizer } from '../../../server/authz/system-masters';
 import { ALLOW, NO_OPINION, type Authorizer } from '../../../server/authz/types';
-import { union } from '../../../server/authz/union';
 import type { RepresentationSettings } from '../../../server/codec/respond';
 import { DEFAULT_OPTIONS } from '../../../server/config/flags';
 import { resourceRoutes } from '../../../server/handlers/routes';
@@ -59,6 +58,7 @@ export async function startApplyServer(options: { representations?: Representati
     const identities: Record<Identity, IssuedCertificate> = { admin: pki.admin, jane, bob };
     const devVerbs = new Set<string>();
     const grant = devGrant(devVerbs);
+    const authorizer = serverAuthorizer([grant]);
     const opened = await openSqliteStore({ path: join(dir, 'state.db') });
     store = opened;
     const storages = new Map<ResourceType, ResourceStore>();
@@ -73,7 +73,7 @@ export async function startApplyServer(options: { representations?: Representati
     const created = createServer({
       options: { ...DEFAULT_OPTIONS, securePort: 0, dataDir: dir, shutdownDelayMs: 0 },
       tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
-      authorizers: [grant],
+      authorizer,
       routes: (app) => {
         app.use(
           resourceRoutes({
@@ -81,7 +81,7 @@ export async function startApplyServer(options: { representations?: Representati
             storageFor,
             definitions: schemaData().definitions,
             representations: options.representations,
-            authorizer: union([systemMastersAuthorizer(), grant]),
+            authorizer,
           }),
         );
       },

@@ -7,11 +7,12 @@
 import { cpus, loadavg } from 'node:os';
 import { apiBenchmark } from './api';
 import type { Benchmark } from './benchmark';
+import { encodingsBenchmark } from './encodings';
 import { formatTable } from './report';
 import { patchBenchmark } from './patch';
 import { storageBenchmark } from './storage';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark];
 
 async function main(names: string[]): Promise<number> {
   const unknown = names.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));

@@ -34,7 +34,10 @@ if ! command -v helm >/dev/null 2>&1; then
   GOBIN=/usr/local/bin "$go" install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
 fi
 
-# npm ci only when the lock file changed since the last install: a second `make test` starts at once.
+# Install only when the lock file changed since the last install: a second `make test` starts at
+# once. `npm install` follows the lock as `npm ci` would; npm 11 leaves other platforms' optional
+# packages (@swc/core-darwin-*, ...) out of the lock it writes and then its own `npm ci` refuses
+# that lock as out of sync.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-audit --no-fund --loglevel=error
 fi

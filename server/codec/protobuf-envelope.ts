@@ -6,11 +6,15 @@
  * A watch frame is a 4-byte big-endian length and a WatchEvent written *without* envelope
  * (the stream serializer is the raw one); the event's `object.raw` holds the object *with*
  * its envelope, which is how client-go's protobuf watch decoder reads it.
+ *
+ * Every message is sized before it is written (`protobuf-encoder.ts`), so an object, a watch
+ * frame or a batch of list items is written once into a buffer of its exact size.
  */
 import { Reader, Writer } from 'protobufjs/minimal';
 import { StatusError } from '../status/status-error';
 import { definitionForKind } from '../schema/definitions';
-import { decodeMessage, writeMessage, type JsonObject, type JsonValue } from './protobuf';
+import { decodeMessage, type JsonObject, type JsonValue } from './protobuf';
+import { lengthDelimitedFieldSize, messageEncoder, type MessageEncoder } from './protobuf-encoder';
 import { messageLayout, WIRE_BYTES } from './protobuf-layout';
 
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -39,22 +43,48 @@ function writeTypeMeta(writer: Writer, typeMeta: { apiVersion: string; kind: str
   writer.ldelim();
 }
 
-/** `Unknown`'s trailing contentEncoding and contentType, written empty as the reference does. */
-function writeUnknownTrailer(writer: Writer): void {
-  writer.uint32((3 << 3) | WIRE_BYTES).string('');
-  writer.uint32((4 << 3) | WIRE_BYTES).string('');
+/** `Unknown`'s trailing contentEncoding (3) and contentType (4), written empty as the reference does. */
+const UNKNOWN_TRAILER = Buffer.from([(3 << 3) | WIRE_BYTES, 0, (4 << 3) | WIRE_BYTES, 0]);
+
+/** The magic and the envelope up to its `raw` bytes, which are `rawSize` long. */
+function envelopeHead(typeMeta: { apiVersion: string; kind: string }, rawSize: number): Buffer {
+  const writer = Writer.create();
+  writeTypeMeta(writer, typeMeta);
+  writer.uint32((2 << 3) | WIRE_BYTES).uint32(rawSize);
+  return Buffer.concat([PROTOBUF_MAGIC, writer.finish()]);
+}
+
+/** An object's envelope, sized and ready to be written where its bytes belong. */
+interface SizedEnvelope {
+  readonly object: JsonObject;
+  readonly encoder: MessageEncoder;
+  readonly head: Buffer;
+  readonly rawSize: number;
+  /** The whole envelope's length, magic included. */
+  readonly length: number;
+}
+
+function sizeEnvelope(object: JsonObject): SizedEnvelope {
+  const typeMeta = typeMetaOf(object);
+  const encoder = messageEncoder(requireMessageName(typeMeta.apiVersion, typeMeta.kind));
+  const rawSize = encoder.size(object);
+  const head = envelopeHead(typeMeta, rawSize);
+  return { object, encoder, head, rawSize, length: head.length + rawSize + UNKNOWN_TRAILER.length };
+}
+
+function writeEnvelope(envelope: SizedEnvelope, target: Buffer, offset: number): void {
+  envelope.head.copy(target, offset);
+  const rawEnd = offset + envelope.head.length + envelope.rawSize;
+  envelope.encoder.writeInto({ value: envelope.object, size: envelope.rawSize, target, end: rawEnd });
+  UNKNOWN_TRAILER.copy(target, rawEnd);
 }
 
 /** An object (its `apiVersion` and `kind` name the message) in the magic-prefixed envelope. */
 export function encodeEnvelope(object: JsonObject): Buffer {
-  const typeMeta = typeMetaOf(object);
-  const writer = Writer.create();
-  writeTypeMeta(writer, typeMeta);
-  writer.uint32((2 << 3) | WIRE_BYTES).fork();
-  writeMessage(writer, object, requireMessageName(typeMeta.apiVersion, typeMeta.kind));
-  writer.ldelim();
-  writeUnknownTrailer(writer);
-  return Buffer.concat([PROTOBUF_MAGIC, writer.finish()]);
+  const envelope = sizeEnvelope(object);
+  const target = Buffer.allocUnsafe(envelope.length);
+  writeEnvelope(envelope, target, 0);
+  return target;
 }
 
 export interface Envelope {
@@ -139,40 +169,59 @@ export interface ListHead {
   readonly metadata: JsonObject;
 }
 
+const LIST_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta';
+/** A list message's `metadata` (1) and `items` (2). */
+const LIST_METADATA_TAG = 1;
+const LIST_ITEMS_TAG = 2;
+/** Items go out in chunks of about this size: few writes to the socket, little held at once. */
+const LIST_CHUNK_BYTES = 64 * 1024;
+
 /**
- * The enveloped bytes of a list as chunks: the envelope's head (whose `raw` length needs every
- * item's size, so each item is encoded once and kept only as bytes), one chunk per item, and
- * the trailer. The list's JSON never exists as a whole, and no chunk holds more than one item.
+ * The enveloped bytes of a list, chunk by chunk as the caller asks for them: every item is
+ * sized first (the envelope states the list's length before its items), then the head with the
+ * list's metadata, then the items a batch at a time, each written straight into its chunk, and
+ * the trailer. Held at once: one chunk and a size per item, never the encoded list.
  */
-export function encodeListChunks(head: ListHead, items: Iterable<JsonObject>): Buffer[] {
-  const listName = requireMessageName(head.apiVersion, head.kind);
-  const itemType = itemMessageOf(listName);
-  const metadataWriter = Writer.create();
-  metadataWriter.uint32((1 << 3) | WIRE_BYTES).fork();
-  writeMessage(metadataWriter, head.metadata, 'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta');
-  metadataWriter.ldelim();
-  const chunks: Buffer[] = [Buffer.from(metadataWriter.finish())];
-  let rawLength = chunks[0].length;
-  for (const item of items) {
-    const writer = Writer.create();
-    writer.uint32((2 << 3) | WIRE_BYTES).fork();
-    writeMessage(writer, item, itemType);
-    writer.ldelim();
-    const chunk = Buffer.from(writer.finish());
-    rawLength += chunk.length;
-    chunks.push(chunk);
+export function* encodeListChunks(head: ListHead, items: readonly JsonObject[]): Generator<Buffer, void, undefined> {
+  const itemEncoder = messageEncoder(itemMessageOf(requireMessageName(head.apiVersion, head.kind)));
+  const metadataEncoder = messageEncoder(LIST_META);
+  const metadataSize = metadataEncoder.size(head.metadata);
+  const itemSizes = new Uint32Array(items.length);
+  let rawSize = lengthDelimitedFieldSize(LIST_METADATA_TAG, metadataSize);
+  for (let index = 0; index < items.length; index++) {
+    const size = itemEncoder.size(items[index]);
+    itemSizes[index] = size;
+    rawSize += lengthDelimitedFieldSize(LIST_ITEMS_TAG, size);
   }
-  const headWriter = Writer.create();
-  writeTypeMeta(headWriter, head);
-  headWriter.uint32((2 << 3) | WIRE_BYTES).uint32(rawLength);
-  const trailerWriter = Writer.create();
-  writeUnknownTrailer(trailerWriter);
-  return [Buffer.concat([PROTOBUF_MAGIC, headWriter.finish()]), ...chunks, Buffer.from(trailerWriter.finish())];
+  const start = envelopeHead(head, rawSize);
+  const startLength = start.length + lengthDelimitedFieldSize(LIST_METADATA_TAG, metadataSize);
+  const first = Buffer.allocUnsafe(startLength);
+  start.copy(first);
+  metadataEncoder.writeInto({ value: head.metadata, size: metadataSize, target: first, end: startLength, tag: LIST_METADATA_TAG });
+  yield first;
+  let next = 0;
+  while (next < items.length) {
+    let chunkSize = lengthDelimitedFieldSize(LIST_ITEMS_TAG, itemSizes[next]);
+    let end = next + 1;
+    for (; end < items.length; end++) {
+      const itemSize = lengthDelimitedFieldSize(LIST_ITEMS_TAG, itemSizes[end]);
+      if (chunkSize + itemSize > LIST_CHUNK_BYTES) break;
+      chunkSize += itemSize;
+    }
+    const chunk = Buffer.allocUnsafe(chunkSize);
+    let offset = 0;
+    for (; next < end; next++) {
+      offset += lengthDelimitedFieldSize(LIST_ITEMS_TAG, itemSizes[next]);
+      itemEncoder.writeInto({ value: items[next], size: itemSizes[next], target: chunk, end: offset, tag: LIST_ITEMS_TAG });
+    }
+    yield chunk;
+  }
+  yield UNKNOWN_TRAILER;
 }
 
 /** The item message of a list message (`items`, field 2). */
 function itemMessageOf(listName: string): string {
-  const items = messageLayout(listName).byTag.get(2);
+  const items = messageLayout(listName).byTag.get(LIST_ITEMS_TAG);
   if (items === undefined || items.name !== 'items') throw new Error(`${listName} is not a list message`);
   return items.type;
 }
@@ -182,16 +231,17 @@ function itemMessageOf(listName: string): string {
 
 /** One watch event as a length-prefixed frame: `WatchEvent{type, object: RawExtension{raw: envelope}}`. */
 export function encodeWatchFrame(type: string, object: JsonObject): Buffer {
-  const envelope = encodeEnvelope(object);
+  const envelope = sizeEnvelope(object);
   const writer = Writer.create();
   writer.uint32((1 << 3) | WIRE_BYTES).string(type);
-  writer.uint32((2 << 3) | WIRE_BYTES).fork();
-  writer.uint32((1 << 3) | WIRE_BYTES).bytes(envelope);
-  writer.ldelim();
-  const event = writer.finish();
-  const prefix = Buffer.alloc(4);
-  prefix.writeUInt32BE(event.length, 0);
-  return Buffer.concat([prefix, event]);
+  writer.uint32((2 << 3) | WIRE_BYTES).uint32(lengthDelimitedFieldSize(1, envelope.length));
+  writer.uint32((1 << 3) | WIRE_BYTES).uint32(envelope.length);
+  const eventHead = writer.finish();
+  const frame = Buffer.allocUnsafe(4 + eventHead.length + envelope.length);
+  frame.writeUInt32BE(eventHead.length + envelope.length, 0);
+  frame.set(eventHead, 4);
+  writeEnvelope(envelope, frame, 4 + eventHead.length);
+  return frame;
 }
 
 /** Reads one frame's event (without its length prefix): the type and the object's envelope bytes. */

@@ -1,12 +1,11 @@
 /**
- * JSON values ↔ the reference's protobuf messages, driven by the layouts of `protobuf-layout.ts`.
- * protobufjs supplies the wire-level Writer and Reader; what is written here is the mapping
- * between a kind's JSON form and its generated message: fields in tag order, map entries by
- * sorted key (as Go's generated marshallers write them), and the few messages whose JSON form
- * is not an object of their fields.
+ * The reference's protobuf messages → JSON values, driven by the layouts of `protobuf-layout.ts`.
+ * protobufjs supplies the wire-level Reader; what is read here is the mapping between a kind's
+ * generated message and its JSON form, including the few messages whose JSON form is not an
+ * object of their fields. Writing is `protobuf-encoder.ts`.
  */
-import { Reader, util, Writer, type Long } from 'protobufjs/minimal';
-import { isScalar, messageLayout, wireTypeOf, WIRE_BYTES, WIRE_FIXED32, WIRE_FIXED64, WIRE_VARINT, type FieldLayout, type MessageLayout } from './protobuf-layout';
+import { Reader, util, type Long } from 'protobufjs/minimal';
+import { isScalar, messageLayout, wireTypeOf, WIRE_BYTES, type FieldLayout, type MessageLayout } from './protobuf-layout';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -27,159 +26,6 @@ const PROPS_OR_STRING_ARRAY = `${EXTENSIONS}.JSONSchemaPropsOrStringArray`;
 
 function isExtraValue(type: string): boolean {
   return type.endsWith('.ExtraValue');
-}
-
-function tagByte(tag: number, wire: number): number {
-  return ((tag << 3) | wire) >>> 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Encoding
-
-/** Writes the fields of `value` as message `type` (no length prefix). */
-export function writeMessage(writer: Writer, value: JsonValue, type: string): void {
-  switch (type) {
-    case TIME:
-    case MICRO_TIME: {
-      const { seconds, nanos } = parseTime(String(value));
-      if (seconds !== 0) writer.uint32(tagByte(1, WIRE_VARINT)).int64(seconds);
-      if (nanos !== 0) writer.uint32(tagByte(2, WIRE_VARINT)).int32(nanos);
-      return;
-    }
-    case QUANTITY:
-      writer.uint32(tagByte(1, WIRE_BYTES)).string(String(value));
-      return;
-    case INT_OR_STRING: {
-      const isInt = typeof value === 'number';
-      writer.uint32(tagByte(1, WIRE_VARINT)).int64(isInt ? 0 : 1);
-      writer.uint32(tagByte(2, WIRE_VARINT)).int32(isInt ? value : 0);
-      writer.uint32(tagByte(3, WIRE_BYTES)).string(isInt ? '' : String(value));
-      return;
-    }
-    case RAW_EXTENSION:
-    case FIELDS_V1:
-    case EXTENSIONS_JSON:
-      writer.uint32(tagByte(1, WIRE_BYTES)).bytes(Buffer.from(JSON.stringify(value)));
-      return;
-    case VERBS:
-      for (const item of value as JsonValue[]) writer.uint32(tagByte(1, WIRE_BYTES)).string(String(item));
-      return;
-    case PROPS_OR_BOOL:
-      if (typeof value === 'boolean') {
-        writer.uint32(tagByte(1, WIRE_VARINT)).bool(value);
-      } else {
-        writer.uint32(tagByte(1, WIRE_VARINT)).bool(true);
-        writeNested(writer, 2, `${EXTENSIONS}.JSONSchemaProps`, value);
-      }
-      return;
-    case PROPS_OR_ARRAY:
-      if (Array.isArray(value)) for (const item of value) writeNested(writer, 2, `${EXTENSIONS}.JSONSchemaProps`, item);
-      else writeNested(writer, 1, `${EXTENSIONS}.JSONSchemaProps`, value);
-      return;
-    case PROPS_OR_STRING_ARRAY:
-      if (Array.isArray(value)) for (const item of value) writer.uint32(tagByte(2, WIRE_BYTES)).string(String(item));
-      else writeNested(writer, 1, `${EXTENSIONS}.JSONSchemaProps`, value);
-      return;
-  }
-  if (isExtraValue(type)) {
-    for (const item of value as JsonValue[]) writer.uint32(tagByte(1, WIRE_BYTES)).string(String(item));
-    return;
-  }
-  writeFields(writer, value as JsonObject, messageLayout(type));
-}
-
-function writeFields(writer: Writer, object: JsonObject, layout: MessageLayout): void {
-  for (const entry of layout.ordered) {
-    if ('inline' in entry) {
-      // Embedded structs are non-pointers in the reference: always written, maybe empty.
-      writeNested(writer, entry.inline.tag, entry.inline.type, object);
-      continue;
-    }
-    const field = entry.field;
-    const value = object[field.name];
-    if (value === undefined) continue;
-    if (value === null) {
-      // A zero time is `null` in JSON and an empty message on the wire.
-      if (field.type === TIME || field.type === MICRO_TIME) writer.uint32(tagByte(field.tag, WIRE_BYTES)).uint32(0);
-      continue;
-    }
-    if (field.map) {
-      const map = value as JsonObject;
-      for (const key of Object.keys(map).sort(compareGoStrings)) {
-        writer.uint32(tagByte(field.tag, WIRE_BYTES)).fork();
-        writeSingle(writer, 1, field.map.keyType, key);
-        if (map[key] !== null) writeSingle(writer, 2, field.map.valueType, map[key]);
-        writer.ldelim();
-      }
-    } else if (field.repeated) {
-      for (const item of value as JsonValue[]) writeSingle(writer, field.tag, field.type, item);
-    } else {
-      writeSingle(writer, field.tag, field.type, value);
-    }
-  }
-}
-
-/** Go sorts map keys bytewise; JavaScript's default sort compares UTF-16 units, which differs outside the BMP. */
-function compareGoStrings(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-function writeNested(writer: Writer, tag: number, type: string, value: JsonValue): void {
-  writer.uint32(tagByte(tag, WIRE_BYTES)).fork();
-  writeMessage(writer, value, type);
-  writer.ldelim();
-}
-
-function writeSingle(writer: Writer, tag: number, type: string, value: JsonValue): void {
-  if (!isScalar(type)) {
-    writeNested(writer, tag, type, value);
-    return;
-  }
-  writer.uint32(tagByte(tag, wireTypeOf(type)));
-  switch (type) {
-    case 'string':
-      writer.string(String(value));
-      return;
-    case 'bytes':
-      writer.bytes(Buffer.from(String(value), 'base64'));
-      return;
-    case 'bool':
-      writer.bool(value === true);
-      return;
-    case 'int32':
-      writer.int32(Number(value));
-      return;
-    case 'uint32':
-      writer.uint32(Number(value));
-      return;
-    case 'sint32':
-      writer.sint32(Number(value));
-      return;
-    case 'int64':
-      writer.int64(Number(value));
-      return;
-    case 'uint64':
-      writer.uint64(Number(value));
-      return;
-    case 'sint64':
-      writer.sint64(Number(value));
-      return;
-    case 'double':
-      writer.double(Number(value));
-      return;
-    case 'float':
-      writer.float(Number(value));
-      return;
-    default:
-      throw new Error(`protobuf scalar ${type} is not supported`);
-  }
-}
-
-/** Encodes a JSON value as message `type`, without any envelope. */
-export function encodeMessage(value: JsonValue, type: string): Uint8Array {
-  const writer = Writer.create();
-  writeMessage(writer, value, type);
-  return writer.finish();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -392,14 +238,6 @@ export function decodeMessage(bytes: Uint8Array, type: string): JsonValue | unde
 
 // ---------------------------------------------------------------------------------------------
 // Times: metav1.Time is RFC 3339 to the second, MicroTime to the microsecond, both in UTC.
-
-function parseTime(text: string): { seconds: number; nanos: number } {
-  const milliseconds = Date.parse(text);
-  if (Number.isNaN(milliseconds)) throw new Error(`invalid time ${JSON.stringify(text)}`);
-  const fraction = /\.(\d+)/.exec(text)?.[1] ?? '';
-  const nanos = fraction === '' ? 0 : Number(fraction.slice(0, 9).padEnd(9, '0'));
-  return { seconds: Math.floor(milliseconds / 1000), nanos };
-}
 
 function formatTime(seconds: number, nanos: number, micro: boolean): string {
   const base = new Date(seconds * 1000).toISOString().slice(0, 19);

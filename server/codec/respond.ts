@@ -183,8 +183,8 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
   }
   const metadataOnly = transform?.kind === 'PartialObjectMetadataList';
   const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
-  const itemsShown: Iterable<JsonObject> = metadataOnly
-    ? mapIterable(items, (item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
+  const itemsShown: readonly JsonObject[] = metadataOnly
+    ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
     : (items as unknown as JsonObject[]);
   const format = negotiated.serializer.format;
   if (format === 'protobuf') {
@@ -201,10 +201,6 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
     await body.write(encodeWhole(exchange.req, negotiated, { ...listHead, items: [...itemsShown] }));
   }
   await body.end();
-}
-
-function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Iterable<U> {
-  for (const item of items) yield map(item);
 }
 
 /** Encodes the events of one watch in the negotiated form. */

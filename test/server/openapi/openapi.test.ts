@@ -245,7 +245,10 @@ describe('OpenAPI over HTTP', () => {
     }
     expect(JSON.stringify(document)).not.toContain('x-capstan');
     expect((await get('/openapi/v2', { 'if-none-match': response.headers.get('etag') as string })).status).toBe(304);
-    expect((await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' })).status).toBe(406);
+    // The protobuf form kubectl falls back to (its bytes are tested in test/server/codec/openapi-v2-protobuf.test.ts).
+    const protobuf = await get('/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+    expect(protobuf.status).toBe(200);
+    expect(protobuf.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
   });
 });
 

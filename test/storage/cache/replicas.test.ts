@@ -43,11 +43,12 @@ describe('watch caches of two replicas on one etcd', () => {
     return client;
   }
 
+  // These tests are about what replicas share, not about dropping slow readers (watch-cache.test.ts
+  // covers that): a buffer no test can fill keeps a reader starved by a loaded machine in the game.
   async function twoReplicas(keyPrefix: string) {
+    const tuning = { tooLargeWaitMs: 500, watcherBufferSize: 10_000 };
     const started = await Promise.all(
-      [0, 1].map(async () =>
-        startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning: { tooLargeWaitMs: 500 } }),
-      ),
+      [0, 1].map(async () => startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning })),
     );
     replicas.push(...started);
     return started.map((replica) => replica.cacheFor(keyPrefix));

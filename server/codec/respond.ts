@@ -3,14 +3,14 @@
  * object, a list or a watch event to, and the one place a Status error is encoded (in the
  * client's type when it can be, in JSON otherwise, as the reference does).
  *
- * Lists go out item by item in JSON and protobuf; tables and metadata-only forms are made
- * here from the served objects; get and list bodies are gzip-compressed when asked.
+ * Lists go out item by item in JSON (tables too) and protobuf; tables and metadata-only forms
+ * are made here from the served objects; get and list bodies are gzip-compressed when asked.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify as yamlStringify } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
 import { StatusError, type Status } from '../status/status-error';
-import { includeObjectOf, tableOf, type IncludeObject } from '../table/table';
+import { includeObjectOf, tableInParts, tableOf, type IncludeObject } from '../table/table';
 import {
   negotiateOutput, serializersFor, wantsPretty, NO_TRANSFORMS,
   type EndpointRestrictions, type Negotiated, type SerializerInfo,
@@ -156,9 +156,27 @@ export interface ListHead {
   readonly metadata: ListMetadata;
 }
 
+/** Items of a JSON array go out in pieces of about this many characters: few writes, little held. */
+const JSON_PIECE_CHARS = 64 * 1024;
+
+/** `head` as JSON with one more member, an array written item by item (as `JSON.stringify` would write the whole). */
+async function writeJsonWithArray(body: ResponseBody, options: { head: object; member: string; values: Iterable<unknown> }): Promise<void> {
+  let pending = `${JSON.stringify(options.head).slice(0, -1)},${JSON.stringify(options.member)}:[`;
+  let first = true;
+  for (const value of options.values) {
+    pending += (first ? '' : ',') + JSON.stringify(value);
+    first = false;
+    if (pending.length >= JSON_PIECE_CHARS) {
+      await body.write(pending);
+      pending = '';
+    }
+  }
+  await body.write(`${pending}]}\n`);
+}
+
 /**
- * A list: JSON and protobuf item by item (no whole-list string or buffer beyond the encoded
- * items themselves); tables and YAML whole, as the reference writes them.
+ * A list: JSON, protobuf and JSON tables item by item (no whole-list string or buffer, at most
+ * a piece of the answer at once); YAML, pretty JSON and other tables whole.
  */
 export async function writeList(exchange: Exchange & { endpoint: Endpoint; head: ListHead; items: readonly KubeObject[]; negotiated?: Negotiated }): Promise<void> {
   const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint);
@@ -168,16 +186,22 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
   if (transform?.kind === 'PartialObjectMetadata') {
     throw notAcceptableTransform(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(head.kind, head.apiVersion)})`);
   }
+  const streamsJson = negotiated.serializer.format === 'json' && !wantsPretty({ negotiated, query: queryOf(exchange.req), userAgent: exchange.req.headers['user-agent'] });
   if (transform?.kind === 'Table') {
-    const table = tableOf({
+    const tableOptions = {
       resource: exchange.endpoint.resource,
       version: transform.version,
       includeObject: includeObjectOf(queryOf(exchange.req)),
       now: new Date(),
       objects: items,
       metadata: head.metadata,
-    });
-    await body.write(encodeWhole(exchange.req, negotiated, table));
+    };
+    if (streamsJson) {
+      const { head: tableHead, rows } = tableInParts(tableOptions);
+      await writeJsonWithArray(body, { head: tableHead, member: 'rows', values: rows });
+    } else {
+      await body.write(encodeWhole(exchange.req, negotiated, tableOf(tableOptions)));
+    }
     await body.end();
     return;
   }
@@ -189,14 +213,8 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
   const format = negotiated.serializer.format;
   if (format === 'protobuf') {
     for (const chunk of encodeListChunks(listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject }, itemsShown)) await body.write(chunk);
-  } else if (format === 'json' && !wantsPretty({ negotiated, query: queryOf(exchange.req), userAgent: exchange.req.headers['user-agent'] })) {
-    await body.write(`${JSON.stringify(listHead).slice(0, -1)},"items":[`);
-    let first = true;
-    for (const item of itemsShown) {
-      await body.write((first ? '' : ',') + JSON.stringify(item));
-      first = false;
-    }
-    await body.write(']}\n');
+  } else if (streamsJson) {
+    await writeJsonWithArray(body, { head: listHead, member: 'items', values: itemsShown });
   } else {
     await body.write(encodeWhole(exchange.req, negotiated, { ...listHead, items: [...itemsShown] }));
   }

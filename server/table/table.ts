@@ -48,13 +48,31 @@ function row(printer: Printer, object: KubeObject, options: TableOptions): Table
   return { ...printed, ...(embedded === undefined ? {} : { object: embedded }) };
 }
 
-export function tableOf(options: TableOptions & { resource: { group: string; resource: string }; objects: readonly KubeObject[]; metadata: ListMetadata }): Table {
+export type TableOfOptions = TableOptions & { resource: { group: string; resource: string }; objects: readonly KubeObject[]; metadata: ListMetadata };
+
+export function tableOf(options: TableOfOptions): Table {
+  const { head, rows } = tableInParts(options);
+  return { ...head, rows: [...rows] };
+}
+
+/**
+ * A table as its head (everything but the rows, in the table's member order) and its rows made
+ * one at a time as they are taken, so that a long list's table can be written row by row
+ * without all its rows existing at once.
+ */
+export function tableInParts(options: TableOfOptions): { head: Omit<Table, 'rows'>; rows: Iterable<TableRow> } {
   const printer = printerFor(options.resource);
   return {
-    kind: 'Table',
-    apiVersion: metaApiVersion(options.version),
-    metadata: options.metadata,
-    ...(options.omitColumns ? {} : { columnDefinitions: printer.columns }),
-    rows: options.objects.map((object) => row(printer, object, options)),
+    head: {
+      kind: 'Table',
+      apiVersion: metaApiVersion(options.version),
+      metadata: options.metadata,
+      ...(options.omitColumns ? {} : { columnDefinitions: printer.columns }),
+    },
+    rows: rowsOf(printer, options),
   };
+}
+
+function* rowsOf(printer: Printer, options: TableOfOptions): Iterable<TableRow> {
+  for (const object of options.objects) yield row(printer, object, options);
 }

@@ -127,6 +127,40 @@ describe('protobuf over HTTP', () => {
   });
 });
 
+describe('lists written item by item', () => {
+  /** Five config maps of 30 KB: the list is written in several pieces. */
+  beforeAll(async () => {
+    for (let index = 0; index < 5; index++) {
+      const created = await call('POST', CMS, {
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${index}` }, data: { blob: `${index}`.repeat(30_000) } }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(created.status).toBe(201);
+    }
+  });
+
+  test('a JSON list is the compact JSON of the whole list', async () => {
+    const text = (await call('GET', CMS, { headers: { accept: 'application/json' } })).body.toString('utf8');
+    const list = JSON.parse(text) as JsonObject;
+    expect(text).toBe(`${JSON.stringify(list)}\n`);
+    expect((list.items as JsonObject[]).filter((item) => String((item.metadata as JsonObject).name).startsWith('big-'))).toHaveLength(5);
+  });
+
+  test("a JSON table of a list is the compact JSON of the whole table, rows in the list's order", async () => {
+    const text = (await call('GET', `${CMS}?includeObject=Object`, { headers: { accept: TABLE } })).body.toString('utf8');
+    const table = JSON.parse(text) as JsonObject;
+    expect(text).toBe(`${JSON.stringify(table)}\n`);
+    expect(Object.keys(table)).toEqual(['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows']);
+    const list = json(await call('GET', CMS, { headers: { accept: 'application/json' } }));
+    expect((table.rows as JsonObject[]).map((row) => row.object)).toEqual(list.items);
+  });
+
+  test('a pretty table is written whole, pretty', async () => {
+    const text = (await call('GET', `${CMS}?pretty=true`, { headers: { accept: TABLE } })).body.toString('utf8');
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+  });
+});
+
 describe('tables', () => {
   test('kubectl get pods: the reference columns and a PartialObjectMetadata per row', async () => {
     const answer = await call('GET', PODS, { headers: { accept: TABLE } });

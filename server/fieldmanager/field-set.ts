@@ -17,21 +17,29 @@ export function isEmptySet(set: FieldSet): boolean {
   return Object.keys(set).length === 0;
 }
 
-/** a ∪ b, as a new set. */
+/**
+ * a ∪ b. The result shares unchanged subtrees with `a` and `b` (it may be one of them), so
+ * field sets are never changed in place once built: a write builds new nodes instead.
+ */
 export function union(a: FieldSet, b: FieldSet): FieldSet {
-  const out: FieldSet = structuredClone(a);
-  for (const [key, subtree] of Object.entries(b)) {
-    out[key] = key in out ? union(out[key], subtree) : structuredClone(subtree);
-  }
+  if (isEmptySet(b)) return a;
+  if (isEmptySet(a)) return b;
+  const out: FieldSet = { ...a };
+  for (const key of Object.keys(b)) out[key] = key in out ? union(out[key], b[key]) : b[key];
   return out;
 }
 
-/** a minus every leaf of b (a leaf of b removes the whole subtree of a at that path). */
+/**
+ * a minus every leaf of b (a leaf of b removes the whole subtree of a at that path). Shares
+ * the subtrees of `a` that `b` does not reach, as `union` does.
+ */
 export function difference(a: FieldSet, b: FieldSet): FieldSet {
+  if (isEmptySet(b)) return a;
   const out: FieldSet = {};
-  for (const [key, subtree] of Object.entries(a)) {
+  for (const key of Object.keys(a)) {
+    const subtree = a[key];
     if (!(key in b)) {
-      out[key] = structuredClone(subtree);
+      out[key] = subtree;
       continue;
     }
     if (isEmptySet(b[key])) continue;
@@ -59,18 +67,59 @@ function isObject(value: Json): value is Record<string, Json> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const UNTYPED: SchemaContext = {};
+
+/**
+ * The schema contexts of a node's children, by schema node: every write walks the same few
+ * definitions, and resolving `$ref`s anew for each field was a visible share of a write.
+ */
+interface ChildContexts {
+  readonly fields: Map<string, SchemaContext>;
+  items?: SchemaContext;
+}
+
+const childContextCache = new WeakMap<Definitions, WeakMap<SchemaNode, ChildContexts>>();
+
+function childContextsOf(definitions: Definitions, node: SchemaNode): ChildContexts {
+  let byNode = childContextCache.get(definitions);
+  if (byNode === undefined) {
+    byNode = new WeakMap();
+    childContextCache.set(definitions, byNode);
+  }
+  let contexts = byNode.get(node);
+  if (contexts === undefined) {
+    contexts = { fields: new Map() };
+    byNode.set(node, contexts);
+  }
+  return contexts;
+}
+
+function untypedContext(context: SchemaContext): SchemaContext {
+  return context.definitions === undefined ? UNTYPED : { definitions: context.definitions };
+}
+
 function childSchema(context: SchemaContext, key: string): SchemaContext {
   const node = context.schema?.node;
-  if (node === undefined || context.definitions === undefined) return { definitions: context.definitions };
-  const child: SchemaNode | undefined =
-    node.properties?.[key] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
-  return child === undefined ? { definitions: context.definitions } : { definitions: context.definitions, schema: resolveSchema(context.definitions, child) };
+  const definitions = context.definitions;
+  if (node === undefined || definitions === undefined) return untypedContext(context);
+  const fields = childContextsOf(definitions, node).fields;
+  let found = fields.get(key);
+  if (found === undefined) {
+    const child: SchemaNode | undefined =
+      node.properties?.[key] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    found = child === undefined ? { definitions } : { definitions, schema: resolveSchema(definitions, child) };
+    fields.set(key, found);
+  }
+  return found;
 }
 
 function itemSchema(context: SchemaContext): SchemaContext {
   const items = context.schema?.node.items;
-  if (items === undefined || context.definitions === undefined) return { definitions: context.definitions };
-  return { definitions: context.definitions, schema: resolveSchema(context.definitions, items) };
+  const definitions = context.definitions;
+  if (items === undefined || definitions === undefined) return untypedContext(context);
+  const contexts = childContextsOf(definitions, context.schema!.node);
+  contexts.items ??= { definitions, schema: resolveSchema(definitions, items) };
+  return contexts.items;
 }
 
 function listType(context: SchemaContext): 'atomic' | 'set' | 'map' {
@@ -101,8 +150,14 @@ function isAtomicMap(context: SchemaContext): boolean {
 /** `k:{"port":8080,"protocol":"UDP"}`: the item's key fields, sorted by name as the reference does. */
 export function itemKey(item: Json, keys: readonly string[]): string {
   const record = isObject(item) ? item : {};
-  const entries = [...keys].sort().filter((key) => record[key] !== undefined).map((key) => [key, record[key]] as const);
-  return `k:${JSON.stringify(Object.fromEntries(entries))}`;
+  // The JSON of an object of those fields, written out directly: this runs for every list item a write touches.
+  let members = '';
+  for (const key of keys.length > 1 ? [...keys].sort() : keys) {
+    const value = record[key];
+    if (value === undefined) continue;
+    members += `${members === '' ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  }
+  return `k:{${members}}`;
 }
 
 export function valueKey(item: Json): string {
@@ -176,53 +231,94 @@ function changedChild(previous: Json, next: Json, context: SchemaContext): Field
 /** Drops the paths `set` names that no longer exist in `object` (fields a write removed). */
 export function restrictToObject(set: FieldSet, object: Json, context: SchemaContext): FieldSet {
   const out: FieldSet = {};
-  for (const [key, subtree] of Object.entries(set)) {
+  let items: ListItems | undefined;
+  for (const key of Object.keys(set)) {
+    const subtree = set[key];
     if (key === SELF) {
       out[key] = {};
       continue;
     }
-    const found = lookup(object, key, context);
-    if (found === undefined) continue;
-    if (isEmptySet(subtree)) {
-      out[key] = {};
-      continue;
+    let value: Json;
+    let valueContext: SchemaContext;
+    if (key.startsWith('f:')) {
+      const name = key.slice(2);
+      if (!isObject(object) || object[name] === undefined) continue;
+      value = object[name];
+      if (isEmptySet(subtree)) {
+        out[key] = {};
+        continue;
+      }
+      valueContext = childSchema(context, name);
+    } else {
+      if (!Array.isArray(object)) continue;
+      items ??= new ListItems(object, context);
+      if (key.startsWith('k:')) value = items.withKey(key);
+      else if (key.startsWith('v:')) value = items.withValue(key);
+      if (value === undefined) continue;
+      if (isEmptySet(subtree)) {
+        out[key] = {};
+        continue;
+      }
+      valueContext = itemSchema(context);
     }
-    const rest = restrictToObject(subtree, found.value, found.context);
+    const rest = restrictToObject(subtree, value, valueContext);
     if (!isEmptySet(rest)) out[key] = rest;
   }
   return out;
 }
 
-function lookup(object: Json, key: string, context: SchemaContext): { value: Json; context: SchemaContext } | undefined {
-  if (key.startsWith('f:')) {
-    const name = key.slice(2);
-    if (!isObject(object) || object[name] === undefined) return undefined;
-    return { value: object[name], context: childSchema(context, name) };
+/**
+ * A list's items by their `k:` and `v:` path elements, built on first need: a set names many
+ * items of one list, and finding each by scanning (and re-keying) the list was quadratic.
+ * The first item with a key wins, as a scan would find it.
+ */
+class ListItems {
+  private byKey: Map<string, Json> | undefined;
+  private byValue: Map<string, Json> | undefined;
+
+  constructor(
+    private readonly list: readonly Json[],
+    private readonly context: SchemaContext,
+  ) {}
+
+  withKey(key: string): Json | undefined {
+    const keys = listMapKeys(this.context);
+    this.byKey ??= this.index((item) => itemKey(item, keys));
+    return this.byKey.get(key);
   }
-  if (!Array.isArray(object)) return undefined;
-  if (key.startsWith('k:')) {
-    const keys = listMapKeys(context);
-    const item = object.find((candidate) => itemKey(candidate, keys) === key);
-    return item === undefined ? undefined : { value: item, context: itemSchema(context) };
+
+  withValue(key: string): Json | undefined {
+    this.byValue ??= this.index(valueKey);
+    return this.byValue.get(key);
   }
-  if (key.startsWith('v:')) {
-    const item = object.find((candidate) => valueKey(candidate) === key);
-    return item === undefined ? undefined : { value: item, context: itemSchema(context) };
+
+  private index(keyOf: (item: Json) => string): Map<string, Json> {
+    const out = new Map<string, Json>();
+    for (const item of this.list) {
+      const key = keyOf(item);
+      if (!out.has(key)) out.set(key, item);
+    }
+    return out;
   }
-  return undefined;
 }
 
 /** Fields no manager owns: identity and bookkeeping the server sets (the reference's strip set). */
 const SERVER_OWNED_METADATA = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'generation', 'managedFields', 'resourceVersion'];
+const SERVER_OWNED: FieldSet = {
+  'f:apiVersion': {},
+  'f:kind': {},
+  'f:metadata': Object.fromEntries(SERVER_OWNED_METADATA.map((field) => [`f:${field}`, {}])),
+};
 
 export function withoutServerOwnedFields(set: FieldSet): FieldSet {
-  const strip: FieldSet = { 'f:apiVersion': {}, 'f:kind': {}, 'f:metadata': Object.fromEntries(SERVER_OWNED_METADATA.map((field) => [`f:${field}`, {}])) };
-  const out = difference(set, strip);
+  const out = difference(set, SERVER_OWNED);
   // metadata itself is the server's too: its `.` goes, and with it a node left empty.
+  // `out` is new (SERVER_OWNED is not empty), its metadata node may be shared: rebuild that one.
   const metadata = out['f:metadata'];
-  if (metadata !== undefined) {
-    delete metadata[SELF];
-    if (isEmptySet(metadata)) delete out['f:metadata'];
-  }
+  if (metadata === undefined) return out;
+  const fields: FieldSet = {};
+  for (const key of Object.keys(metadata)) if (key !== SELF) fields[key] = metadata[key];
+  if (isEmptySet(fields)) delete out['f:metadata'];
+  else out['f:metadata'] = fields;
   return out;
 }

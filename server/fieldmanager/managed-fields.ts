@@ -5,10 +5,11 @@
  * does. The request's manager is `fieldManager`, else the User-Agent's program name.
  */
 import { sortManagedFields } from '../apply/managers';
-import { fieldsV1Of, pathsOfFieldsV1 } from '../apply/path-set';
+import { compareElements } from '../apply/path-set';
 import { capUpdateManagers } from './cap-updaters';
-import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
+import { changedFields, difference, isEmptySet, restrictToObject, SELF, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
 import { zeroObject } from './zero-object';
+import type { Definitions, SchemaNode } from '../validation/decode';
 
 export interface ManagedFieldsEntry {
   manager?: string;
@@ -53,14 +54,47 @@ function sameEntry(entry: ManagedFieldsEntry, update: ManagedUpdate): boolean {
   );
 }
 
+/** Each kind's empty object, by definitions and kind, built once: the schemas never change. */
+const emptyObjects = new WeakMap<Definitions, WeakMap<SchemaNode, unknown>>();
+
 /** What a create compares against: the kind's empty object (see zero-object.ts); untyped kinds start from nothing. */
 function emptyObjectOf(schema: SchemaContext): unknown {
-  return schema.definitions !== undefined && schema.schema !== undefined ? zeroObject(schema.definitions, schema.schema) : {};
+  const { definitions } = schema;
+  if (definitions === undefined || schema.schema === undefined) return {};
+  let byKind = emptyObjects.get(definitions);
+  if (byKind === undefined) {
+    byKind = new WeakMap();
+    emptyObjects.set(definitions, byKind);
+  }
+  let empty = byKind.get(schema.schema.node);
+  if (empty === undefined) {
+    empty = deepFreeze(zeroObject(definitions, schema.schema));
+    byKind.set(schema.schema.node, empty);
+  }
+  return empty;
 }
 
-/** The tree with members in the reference's order (`.` first, then fields, keys, values, indexes), as it serializes them. */
+/** Shared between writes, so no write may change it by mistake. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The tree with members in the reference's order (`.` first, then fields, keys, values,
+ * indexes), as it serializes them, and in the form it decodes them to: a `.` only on a node
+ * with children, every member's node empty.
+ */
 function canonicalFieldsV1(set: FieldSet): FieldSet {
-  return fieldsV1Of(pathsOfFieldsV1(set));
+  const children = Object.keys(set).filter((key) => key !== SELF);
+  const out: FieldSet = {};
+  if (children.length === 0) return out;
+  if (SELF in set) out[SELF] = {};
+  for (const key of children.sort(compareElements)) out[key] = canonicalFieldsV1(set[key]);
+  return out;
 }
 
 /** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */

@@ -13,9 +13,14 @@
  *           N NotOlderThan → cache once it has reached N; Exact N / N with limit / continue →
  *           the cache's state at N while its ring covers N, else store (which answers 410 once
  *           compacted)
- *   watch   N → ring events after N (410 in-band when older than the ring); "" → consistent
+ *   watch   N → ring events after N; older than the ring → store (it replays its history),
+ *           410 in-band only once compacted (or past `maxHistoryWatches`); "" → consistent
  *           state as ADDED, then live; "0" → state as ADDED, then live; sendInitialEvents adds
  *           the initial-events-end bookmark.
+ *
+ * A replica that just started or re-listed has a ring that begins at its list; clients moving
+ * to it (a rolling restart behind a balancer) resume from older revisions the store still
+ * holds, and need not re-list for it.
  *
  * Until its first list is done the cache is not ready: reads go to the store, watches wait up
  * to `readyWaitMs` and then go to the store too (a replica serves rather than refuses; the store
@@ -56,6 +61,7 @@ import { bookmarkEvent, CacheWatcher, ErrorWatch, WatchEventsOf } from './cache-
 import type { DispatchBudgetOptions } from './dispatch-budget';
 import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
 import type { FeedListener, StoreFeed } from './feed';
+import { HistoryWatches } from './history-watches';
 import { WatcherSet } from './watcher-set';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -77,6 +83,8 @@ export interface WatchCacheTuning {
   readonly listPageSize?: number;
   /** States at past revisions kept for paged reads (default 4). */
   readonly pastStates?: number;
+  /** Watches from before the ring the store serves at once; past it they answer 410 (default 100). */
+  readonly maxHistoryWatches?: number;
 }
 
 export interface WatchCacheOptions extends ResourceStoreOptions {
@@ -96,6 +104,8 @@ export interface WatchCacheStats {
   readonly windowStart: number;
   readonly watchers: number;
   readonly terminatedWatchers: number;
+  /** Open watches from before the ring, served by the store. */
+  readonly historyWatches: number;
 }
 
 type ObjectTree = BTree<string, KubeObject>;
@@ -113,8 +123,9 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private readonly keyPrefix: string;
   private readonly namespaced: boolean;
   private readonly resourceName: string;
-  private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget'>> & Pick<WatchCacheTuning, 'ring'>;
+  private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget' | 'maxHistoryWatches'>> & Pick<WatchCacheTuning, 'ring'>;
   private readonly watchers: WatcherSet;
+  private readonly historyWatches: HistoryWatches;
   private tree: ObjectTree = new BTree(undefined, compareKeys);
   private ring: EventRing;
   private pastStates = new Map<number, ObjectTree>();
@@ -151,6 +162,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       budget: tuning.dispatchBudget,
       currentRevision: () => this.feed.revision,
     });
+    this.historyWatches = new HistoryWatches(tuning.maxHistoryWatches ?? 100);
     this.ring = new EventRing(tuning.ring ?? {}, 0);
     this.feed.register(this);
     void this.relist();
@@ -187,6 +199,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       windowStart: this.ring.windowStart,
       watchers: this.watchers.size,
       terminatedWatchers: this.watchers.terminatedCount,
+      historyWatches: this.historyWatches.size,
     };
   }
 
@@ -196,6 +209,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     this.generation++;
     this.feed.unregister(this);
     this.watchers.closeAll();
+    this.historyWatches.stopAll();
     for (const waiter of this.readyWaiters) waiter();
     this.readyWaiters = [];
   }
@@ -276,10 +290,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
         endBookmark: endBookmark ? current : undefined,
       });
     } else if (requested > 0) {
-      const oldest = Math.max(this.ring.windowStart, this.compacted - 1);
-      if (requested < oldest) {
-        return new ErrorWatch(new ObjectError('Expired', `too old resource version: ${requested} (${oldest})`));
-      }
+      if (requested < Math.max(this.ring.windowStart, this.compacted - 1)) return this.watchHistory({ scope, options, requested });
       startAfter = Math.max(requested, current);
       initialEvents = ringEvents({ events: this.ring.eventsAfter(requested), namespace, predicate });
     }
@@ -296,6 +307,21 @@ export class WatchCache implements ObjectStorage, FeedListener {
     });
     if (!watcher.closed) this.watchers.add(watcher);
     return watcher;
+  }
+
+  /**
+   * A watch from before the ring: the store replays the events after `requested` and follows
+   * live ones, unless they are compacted away (a watch from N needs N + 1 onwards) or too many
+   * such watches are open already; then 410, in-band.
+   */
+  private async watchHistory(request: { scope: Scope; options: WatchOptions; requested: number }): Promise<ObjectWatch> {
+    const { scope, options, requested } = request;
+    if (requested >= this.compacted - 1) {
+      const watch = await this.historyWatches.start(() => this.objects.watch(scope, options));
+      if (watch !== undefined) return watch;
+    }
+    const oldest = Math.max(this.ring.windowStart, this.compacted - 1);
+    return new ErrorWatch(new ObjectError('Expired', `too old resource version: ${requested} (${oldest})`));
   }
 
   // ---- the feed's side ----

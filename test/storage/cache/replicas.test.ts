@@ -2,13 +2,14 @@
  * Two replicas (each its own etcd client, feed and caches) on one real etcd: what one writes the
  * other reads consistently and watches; conflicts are the store's; compaction done by one
  * expires old watches on the other; a watch resumed on another replica after its first replica
- * stopped neither misses nor repeats an event; a feed survives an etcd restart.
+ * stopped neither misses nor repeats an event, also when that replica started after the events
+ * the client missed (served from etcd's history); a feed survives an etcd restart.
  */
 import { Compactor } from '../../../storage/compactor';
 import { openEtcdStore } from '../../../storage/etcd/etcd-store';
 import { ObjectError } from '../../../storage/errors';
 import { ResourceStore } from '../../../storage/objects/resource-store';
-import { EVERYTHING, type KubeObject, type ObjectWatchEvent } from '../../../storage/objects/types';
+import { EVERYTHING, type KubeObject, type ObjectWatch, type ObjectWatchEvent } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { type EtcdServer, startEtcd } from '../../helpers/etcd';
 import { freshPrefix } from '../objects/backends';
@@ -20,6 +21,10 @@ function pod(name: string, n = 0): KubeObject {
 }
 
 const rvOf = (object: KubeObject): number => Number(object.metadata.resourceVersion);
+
+// These tests are about what replicas share, not about dropping slow readers (watch-cache.test.ts
+// covers that): a buffer no test can fill keeps a reader starved by a loaded machine in the game.
+const REPLICA_TUNING = { tooLargeWaitMs: 500, watcherBufferSize: 10_000 };
 
 describe('watch caches of two replicas on one etcd', () => {
   let etcd: EtcdServer;
@@ -43,15 +48,67 @@ describe('watch caches of two replicas on one etcd', () => {
     return client;
   }
 
-  // These tests are about what replicas share, not about dropping slow readers (watch-cache.test.ts
-  // covers that): a buffer no test can fill keeps a reader starved by a loaded machine in the game.
+  async function oneReplica(keyPrefix: string): Promise<Replica> {
+    const replica = await startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning: REPLICA_TUNING });
+    replicas.push(replica);
+    return replica;
+  }
+
   async function twoReplicas(keyPrefix: string) {
-    const tuning = { tooLargeWaitMs: 500, watcherBufferSize: 10_000 };
     const started = await Promise.all(
-      [0, 1].map(async () => startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning })),
+      [0, 1].map(async () => startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning: REPLICA_TUNING })),
     );
-    replicas.push(...started);
+    replicas.push(...started); // in start order: replicas[0] serves the first cache
     return started.map((replica) => replica.cacheFor(keyPrefix));
+  }
+
+  /** Creates, updates and now and then deletes pods, one after another; records each write's revision. */
+  function startWrites(writer: ResourceStore): { written: number[]; done: Promise<void> } {
+    const written: number[] = [];
+    const done = (async () => {
+      for (let i = 0; i < 120; i++) {
+        const name = `p${i % 7}`;
+        const result = await writer.update(
+          { namespace: 'ns', name },
+          (current) => ({ ...(current ?? pod(name)), spec: { n: i } }),
+          { allowCreate: true },
+        );
+        written.push(rvOf(result.object));
+        if (i % 5 === 4) written.push(rvOf(await writer.delete({ namespace: 'ns', name })));
+      }
+    })();
+    return { written, done };
+  }
+
+  /** Reads `count` events, stops `replica`, then reads what it still delivers before its watch ends. */
+  async function readUntilStopped(watch: ObjectWatch, options: { count: number; replica: Replica }): Promise<ObjectWatchEvent[]> {
+    const reader = readWatch(watch);
+    const seen = await reader.take(options.count);
+    options.replica.stop();
+    for (let i = 0; i < 1_000; i++) {
+      const event = await reader.next();
+      if (event === 'end') break;
+      seen.push(event);
+    }
+    return seen;
+  }
+
+  /** Follows `watch` until it has delivered the last write, then checks `seen` against the store's own history. */
+  async function expectWholeHistory(check: { seen: ObjectWatchEvent[]; resumed: ObjectWatch; writes: { written: number[]; done: Promise<void> }; writer: ResourceStore; start: KubeObject }) {
+    const { seen, writes, writer } = check;
+    const resumed = readWatch(check.resumed);
+    expect(writes.written.length).toBeLessThan(140); // still writing: the resumed watch catches up, then follows live
+    await writes.done;
+    const finalRevision = writes.written[writes.written.length - 1];
+    for (let i = 0; i < 2_000 && rvOfEvent(seen[seen.length - 1]) < finalRevision; i++) seen.push(...(await resumed.take(1)));
+    check.resumed.stop();
+
+    // The store's own history of the prefix, watched directly from the same start.
+    const historyWatch = await writer.watch({}, { resourceVersion: check.start.metadata.resourceVersion, predicate: EVERYTHING });
+    const expected = await readWatch(historyWatch).take(writes.written.length);
+    historyWatch.stop();
+    expect(seen.map(describeEvent)).toEqual(expected.map(describeEvent));
+    expect(seen.map(rvOfEvent)).toEqual(writes.written);
   }
 
   it('reads and watches on one what the other wrote; a stale update is 409 on either', async () => {
@@ -115,44 +172,37 @@ describe('watch caches of two replicas on one etcd', () => {
     const start = await writer.create({ namespace: 'ns', name: 'seed' }, pod('seed'));
 
     // Writes go on, concurrently, while the first replica serves the watch and then stops.
-    const written: number[] = [];
-    const writes = (async () => {
-      for (let i = 0; i < 120; i++) {
-        const name = `p${i % 7}`;
-        const result = await writer.update(
-          { namespace: 'ns', name },
-          (current) => ({ ...(current ?? pod(name)), spec: { n: i } }),
-          { allowCreate: true },
-        );
-        written.push(rvOf(result.object));
-        if (i % 5 === 4) written.push(rvOf(await writer.delete({ namespace: 'ns', name })));
-      }
-    })();
-
-    const seen: ObjectWatchEvent[] = [];
+    const writes = startWrites(writer);
     const firstWatch = await one.watch({}, { resourceVersion: start.metadata.resourceVersion, predicate: EVERYTHING });
-    const firstReader = readWatch(firstWatch);
-    for (let i = 0; i < 20; i++) seen.push(...(await firstReader.take(1)));
-    replicas[0].stop();
-    for (let i = 0; i < 1_000; i++) {
-      const event = await firstReader.next();
-      if (event === 'end') break;
-      seen.push(event);
-    }
+    const seen = await readUntilStopped(firstWatch, { count: 20, replica: replicas[0] });
     expect(one.stats().watchers).toBe(0);
 
     const lastSeen = (seen[seen.length - 1] as { object: KubeObject }).object.metadata.resourceVersion;
-    const resumed = readWatch(await two.watch({}, { resourceVersion: lastSeen, predicate: EVERYTHING }));
-    expect(written.length).toBeLessThan(140); // still writing: the resumed watch catches up from the ring, then follows live
-    await writes;
-    const finalRevision = written[written.length - 1];
-    for (let i = 0; i < 2_000 && rvOfEvent(seen[seen.length - 1]) < finalRevision; i++) seen.push(...(await resumed.take(1)));
+    const resumed = await two.watch({}, { resourceVersion: lastSeen, predicate: EVERYTHING });
+    expect(two.stats().historyWatches).toBe(0); // from the ring
+    await expectWholeHistory({ seen, resumed, writes, writer, start });
+  });
 
-    // The store's own history of the prefix, watched directly from the same start.
-    const history = readWatch(await writer.watch({}, { resourceVersion: start.metadata.resourceVersion, predicate: EVERYTHING }));
-    const expected = await history.take(written.length);
-    expect(seen.map(describeEvent)).toEqual(expected.map(describeEvent));
-    expect(seen.map(rvOfEvent)).toEqual(written);
+  it('resumes a watch on a replica that started after the events the client missed, from etcd history', async () => {
+    const keyPrefix = freshPrefix('pods');
+    const first = await oneReplica(keyPrefix);
+    const writer = new ResourceStore({ store: await connect(), ...podsResource(keyPrefix) });
+    const start = await writer.create({ namespace: 'ns', name: 'seed' }, pod('seed'));
+
+    const writes = startWrites(writer);
+    const firstWatch = await first.cacheFor(keyPrefix).watch({}, { resourceVersion: start.metadata.resourceVersion, predicate: EVERYTHING });
+    const seen = await readUntilStopped(firstWatch, { count: 20, replica: first });
+    const lastSeen = rvOfEvent(seen[seen.length - 1]);
+
+    // A rolling restart: the second replica starts only now, its first list after writes the client has not seen.
+    for (let i = 0; i < 300 && (writes.written.at(-1) ?? 0) <= lastSeen; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const second = (await oneReplica(keyPrefix)).cacheFor(keyPrefix);
+    expect(second.stats().windowStart).toBeGreaterThan(lastSeen);
+    const resumed = await second.watch({}, { resourceVersion: String(lastSeen), predicate: EVERYTHING });
+    expect(second.stats().historyWatches).toBe(1);
+    await expectWholeHistory({ seen, resumed, writes, writer, start });
   });
 
   it('keeps serving watches across an etcd restart without losing events', async () => {

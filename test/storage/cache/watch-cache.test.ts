@@ -319,10 +319,25 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       expect(await reader.next()).toBe('end');
     });
 
-    it('answers 410 in-band for a revision older than the ring', async () => {
+    it('serves a revision older than the ring from the store, and answers 410 in-band once compacted', async () => {
       const { cache, create, modify, settled } = await setup({ ...FAST, ring: { initialCapacity: 2, minCapacity: 2, maxCapacity: 2 } });
       const a = await create('a');
-      for (let n = 1; n <= 3; n++) await settled(await modify('a', (object) => void (object.spec = { n })));
+      const modified: KubeObject[] = [];
+      for (let n = 1; n <= 3; n++) {
+        modified.push(await modify('a', (object) => void (object.spec = { n })));
+        await settled(modified[modified.length - 1]);
+      }
+      expect(cache.stats().windowStart).toBeGreaterThan(rvOf(a));
+      const fromStore = await cache.watch({}, { resourceVersion: a.metadata.resourceVersion, predicate: EVERYTHING });
+      expect(summary(await readWatch(fromStore).take(3))).toEqual(modified.map((object) => `MODIFIED a@${rvOf(object)}`));
+      expect(cache.stats().historyWatches).toBe(1);
+      fromStore.stop();
+      expect(cache.stats().historyWatches).toBe(0);
+
+      const target = await store.currentRevision();
+      await writeCompactRevision(store, target);
+      await store.compact(target);
+      await waitUntil(() => cache.stats().windowStart >= target - 1);
       const oldest = cache.stats().windowStart;
       const watch = await cache.watch({}, { resourceVersion: a.metadata.resourceVersion, predicate: EVERYTHING });
       const reader = readWatch(watch);

@@ -3,6 +3,7 @@ import { ObjectError } from '../../storage/errors';
 import type { KubeObject } from '../../storage/objects/types';
 import type { UserInfo } from '../authn/types';
 import { parseWriteOptions, queryOf } from '../request/query';
+import { copyJson } from '../apply/json-value';
 import { admit } from './admit';
 import { prepareCreate } from './guarded-write';
 import { addWarnings, deprecationWarnings, objectKeyOf, toServedVersion, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
@@ -24,7 +25,7 @@ export interface NewObject {
  * then storage. Shared by POST and by the server's own controllers.
  */
 export async function storeNewObject(scope: HandlerScope, request: NewObject): Promise<{ created: KubeObject; warnings: string[] }> {
-  const object = prepareCreate(scope, structuredClone(request.object));
+  const object = prepareCreate(scope, copyJson(request.object));
   const key = objectKeyOf(scope, { namespace: object.metadata.namespace ?? '', name: object.metadata.name ?? '' });
   await admit(scope, { operation: 'CREATE', user: request.user, key, object, dryRun: request.dryRun });
   recordManagedFields({ scope, object, manager: request.manager });

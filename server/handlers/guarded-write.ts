@@ -14,6 +14,7 @@ import { invalidObject, recordManagedFields } from './write-steps';
 import { admit } from './admit';
 import { requestedManagedFields, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
 import type { UserInfo } from '../authn/types';
+import { copyJson } from '../apply/json-value';
 
 /** Which strategy methods prepare the write. */
 export type WriteTarget = 'main' | 'status' | 'finalize';
@@ -83,7 +84,7 @@ function prepareUpdate(scope: HandlerScope, next: KubeObject, current: KubeObjec
 function keepAllButSpecFinalizers(object: KubeObject, current: KubeObject): void {
   const finalizers = (object.spec as { finalizers?: unknown } | undefined)?.finalizers;
   for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
-  Object.assign(object, structuredClone(current));
+  Object.assign(object, copyJson(current));
   object.spec = { ...((current.spec as object | undefined) ?? {}), finalizers };
   if (finalizers === undefined) delete (object.spec as { finalizers?: unknown }).finalizers;
 }
@@ -129,7 +130,7 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
             return object;
           }
           // compute may change what it gets, and `current` must stay the old state to compare with.
-          const next = await write.compute(toServedVersion(scope, structuredClone(current)));
+          const next = await write.compute(toServedVersion(scope, copyJson(current)));
           const object = prepareUpdate(scope, next, current, write.target);
           await admit(scope, { operation: 'UPDATE', user: write.user, key, subresource: write.subresource, object, oldObject: current, dryRun: write.dryRun });
           if (!write.managedFieldsComputed) {

@@ -2,6 +2,7 @@
  * PUT on an object, its status, or a namespace's finalize: a full replacement, conditional on
  * `metadata.resourceVersion` when the body carries one.
  */
+import { copyJson } from '../apply/json-value';
 import { allowsCreateOnUpdate, allowsUnconditionalUpdate } from './kind-behaviour';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { guardedWrite, type WriteTarget } from './guarded-write';
@@ -25,7 +26,7 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
       scope,
       user: req.user,
       key: objectKeyOf(scope, info),
-      compute: () => structuredClone(object),
+      compute: () => copyJson(object),
       target,
       manager: fieldManagerOf(req, options),
       subresource: info.subresource || undefined,

@@ -19,6 +19,7 @@
 import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
 import type { FieldError, ResourceType, Strategy } from './types';
 import { deepEqual } from '../validation/field-errors';
+import { copyJson } from '../apply/json-value';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../validation/names';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
 
@@ -86,7 +87,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     prepareForUpdate(object, old) {
       if (facts.hasStatus) {
         if (old.status === undefined) delete object.status;
-        else object.status = structuredClone(old.status);
+        else object.status = copyJson(old.status);
       }
       if (kind.tracksGeneration) {
         const changed =
@@ -104,11 +105,11 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       for (const key of Object.keys(object)) {
         if (key !== 'metadata' && key !== 'status' && key !== 'apiVersion' && key !== 'kind') delete object[key];
       }
-      for (const [key, value] of Object.entries(specPart(old))) object[key] = structuredClone(value);
+      for (const [key, value] of Object.entries(specPart(old))) object[key] = copyJson(value);
       if (status === undefined) delete object.status;
       for (const key of STATUS_PROTECTED_METADATA) {
         if (old.metadata[key] === undefined) delete object.metadata[key];
-        else object.metadata[key] = structuredClone(old.metadata[key]);
+        else object.metadata[key] = copyJson(old.metadata[key]);
       }
     },
     validate(object) {

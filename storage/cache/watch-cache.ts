@@ -35,7 +35,7 @@ import BTree from 'sorted-btree';
 import { ObjectError } from '../errors';
 import { decodeObject, withResourceVersion } from '../objects/codec';
 import { encodeContinueToken, LATEST_REVISION } from '../objects/continue-token';
-import { objectKey, qualifiedResourceName, scopePrefix } from '../objects/keys';
+import { objectKey, qualifiedResourceName, scopePrefix, type ResourceKeySpace } from '../objects/keys';
 import { interpretListOptions, type ListRead } from '../objects/list-request';
 import { CONTINUE_EXPIRED_MESSAGE, LIST_EXPIRED_MESSAGE, type ResourceStoreOptions } from '../objects/resource-store';
 import { parseResourceVersion, tooLargeResourceVersion } from '../objects/resource-version';
@@ -122,6 +122,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private readonly objects: ObjectStorage;
   private readonly keyPrefix: string;
   private readonly namespaced: boolean;
+  private readonly keySpace: ResourceKeySpace;
   private readonly resourceName: string;
   private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget' | 'maxHistoryWatches'>> & Pick<WatchCacheTuning, 'ring'>;
   private readonly watchers: WatcherSet;
@@ -143,6 +144,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     this.keyPrefix = options.keyPrefix;
     this.prefix = `${options.keyPrefix}/`;
     this.namespaced = options.namespaced;
+    this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };
     this.resourceName = qualifiedResourceName(options.qualifiedResource);
     const tuning = options.tuning ?? {};
     this.tuning = {
@@ -233,7 +235,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
   async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
     const resourceVersion = options.resourceVersion ?? '';
     if (resourceVersion === '' || !this.ready) return this.objects.get(key, options);
-    const storeKey = this.keyOf(key);
+    const storeKey = objectKey(this.keySpace, key);
     const revision = parseResourceVersion(resourceVersion);
     await this.waitForRevision(revision);
     if (!this.ready) return this.objects.get(key, options);
@@ -245,7 +247,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
   }
 
   async list(scope: Scope, options: ListOptions): Promise<ListResult> {
-    const listPrefix = this.listPrefixOf(scope);
+    const listPrefix = scopePrefix(this.keySpace, scope);
     const read = interpretListOptions(options, listPrefix);
     if (!this.ready) return this.objects.list(scope, options);
     const view = await this.viewFor(read, listPrefix);
@@ -260,7 +262,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
   }
 
   async watch(scope: Scope, options: WatchOptions): Promise<ObjectWatch> {
-    const listPrefix = this.listPrefixOf(scope);
+    const listPrefix = scopePrefix(this.keySpace, scope);
     const resourceVersion = options.resourceVersion ?? '';
     const requested = parseResourceVersion(resourceVersion);
     if (!this.ready && !(await this.whenReady(this.tuning.readyWaitMs))) return this.objects.watch(scope, options);
@@ -488,17 +490,6 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private async waitForRevision(revision: number): Promise<void> {
     if (await this.feed.waitForRevision(revision, this.tuning.tooLargeWaitMs)) return;
     throw tooLargeResourceVersion({ requested: revision, current: this.feed.revision });
-  }
-
-  private keyOf(key: ObjectKey): string {
-    if (this.namespaced && key.namespace === undefined) {
-      throw new ObjectError('BadRequest', 'Namespace parameter required.');
-    }
-    return objectKey(this.keyPrefix, this.namespaced ? key : { name: key.name });
-  }
-
-  private listPrefixOf(scope: Scope): string {
-    return scopePrefix(this.keyPrefix, this.namespaced ? scope : {});
   }
 }
 

@@ -30,19 +30,33 @@ function checkSegment(segment: string, parameter: 'Name' | 'Namespace'): void {
   }
 }
 
-/** The store key of one object; throws BadRequest for names or namespaces that cannot be keys. */
-export function objectKey(prefix: string, key: ObjectKey): string {
-  checkSegment(key.name, 'Name');
-  if (key.namespace === undefined) return `${prefix}/${key.name}`;
-  checkSegment(key.namespace, 'Namespace');
-  return `${prefix}/${key.namespace}/${key.name}`;
+/** Where one resource's objects live: its key prefix (no trailing "/") and its scope. */
+export interface ResourceKeySpace {
+  readonly keyPrefix: string;
+  readonly namespaced: boolean;
 }
 
-/** The range a list or watch of `scope` covers, with a trailing "/" so "/a" never matches "/ab". */
-export function scopePrefix(prefix: string, scope: Scope): string {
-  if (scope.namespace === undefined) return `${prefix}/`;
+/**
+ * The store key of one object; throws BadRequest for names or namespaces that cannot be keys,
+ * and for a namespaced object without a namespace. A cluster-scoped resource ignores a
+ * namespace, as the reference's key function does.
+ */
+export function objectKey(space: ResourceKeySpace, key: ObjectKey): string {
+  checkSegment(key.name, 'Name');
+  if (!space.namespaced) return `${space.keyPrefix}/${key.name}`;
+  if (key.namespace === undefined) throw new ObjectError('BadRequest', 'Namespace parameter required.');
+  checkSegment(key.namespace, 'Namespace');
+  return `${space.keyPrefix}/${key.namespace}/${key.name}`;
+}
+
+/**
+ * The range a list or watch of `scope` covers, with a trailing "/" so "/a" never matches "/ab";
+ * every namespace for a cluster-scoped resource.
+ */
+export function scopePrefix(space: ResourceKeySpace, scope: Scope): string {
+  if (!space.namespaced || scope.namespace === undefined) return `${space.keyPrefix}/`;
   checkSegment(scope.namespace, 'Namespace');
-  return `${prefix}/${scope.namespace}/`;
+  return `${space.keyPrefix}/${scope.namespace}/`;
 }
 
 /** "deployments.apps", or "pods" for the core group: how the reference names a resource in messages. */

@@ -11,7 +11,7 @@ import { CompactedError, FutureRevisionError, ObjectError, type StorageReadCause
 import type { RangeResult, RevisionedStore } from '../store';
 import { decodeObject, encodeObject, isCorruptObjectError } from './codec';
 import { encodeContinueToken, LATEST_REVISION } from './continue-token';
-import { objectKey, qualifiedResourceName, scopePrefix } from './keys';
+import { objectKey, qualifiedResourceName, scopePrefix, type ResourceKeySpace } from './keys';
 import { interpretListOptions, ListRead } from './list-request';
 import { parseResourceVersion, tooLargeResourceVersion } from './resource-version';
 import { startStoreWatch } from './store-watch';
@@ -60,16 +60,18 @@ export class ResourceStore implements ObjectStorage {
   private readonly keyPrefix: string;
   private readonly resourceName: string;
   private readonly namespaced: boolean;
+  private readonly keySpace: ResourceKeySpace;
 
   constructor(options: ResourceStoreOptions) {
     this.store = options.store;
     this.keyPrefix = options.keyPrefix;
     this.resourceName = qualifiedResourceName(options.qualifiedResource);
     this.namespaced = options.namespaced;
+    this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };
   }
 
   async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
-    const storeKey = this.keyOf(key);
+    const storeKey = objectKey(this.keySpace, key);
     const minimumRevision = parseResourceVersion(options.resourceVersion);
     const result = await this.store.get(storeKey);
     if (result.revision < minimumRevision) {
@@ -80,7 +82,7 @@ export class ResourceStore implements ObjectStorage {
   }
 
   async create(key: ObjectKey, object: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
-    const storeKey = this.keyOf(key);
+    const storeKey = objectKey(this.keySpace, key);
     if (object.metadata.resourceVersion !== undefined && object.metadata.resourceVersion !== '') {
       throw new ObjectError('Invalid', 'resourceVersion should not be set on objects to be created', {
         name: key.name,
@@ -98,7 +100,7 @@ export class ResourceStore implements ObjectStorage {
   }
 
   async update(key: ObjectKey, update: UpdateFunction, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const storeKey = this.keyOf(key);
+    const storeKey = objectKey(this.keySpace, key);
     let current = (await this.store.get(storeKey)).kv;
     // Each turn either returns or learns the newer state that beat it; a retry never reuses stale state.
     for (;;) {
@@ -132,7 +134,7 @@ export class ResourceStore implements ObjectStorage {
 
   async delete(key: ObjectKey, options: DeleteOptions = {}): Promise<KubeObject> {
     if (options.ignoreStoreReadError) return this.deleteUnread(key);
-    const storeKey = this.keyOf(key);
+    const storeKey = objectKey(this.keySpace, key);
     let current = (await this.store.get(storeKey)).kv;
     for (;;) {
       if (current === undefined) throw this.notFound(key.name);
@@ -149,7 +151,7 @@ export class ResourceStore implements ObjectStorage {
 
   /** Removes whatever the key holds, at the mod revision it was read at, never decoding it. */
   private async deleteUnread(key: ObjectKey): Promise<KubeObject> {
-    const storeKey = this.keyOf(key);
+    const storeKey = objectKey(this.keySpace, key);
     let current = (await this.store.get(storeKey)).kv;
     for (;;) {
       if (current === undefined) throw this.notFound(key.name);
@@ -163,7 +165,7 @@ export class ResourceStore implements ObjectStorage {
   }
 
   async list(scope: Scope, options: ListOptions): Promise<ListResult> {
-    const listPrefix = this.listPrefixOf(scope);
+    const listPrefix = scopePrefix(this.keySpace, scope);
     const read = interpretListOptions(options, listPrefix);
     try {
       return await this.readList({ listPrefix, read, options });
@@ -173,7 +175,7 @@ export class ResourceStore implements ObjectStorage {
   }
 
   watch(scope: Scope, options: WatchOptions): Promise<ObjectWatch> {
-    return startStoreWatch({ store: this.store, prefix: this.listPrefixOf(scope), options });
+    return startStoreWatch({ store: this.store, prefix: scopePrefix(this.keySpace, scope), options });
   }
 
   /**
@@ -290,18 +292,6 @@ export class ResourceStore implements ObjectStorage {
 
   private alreadyExists(name: string): ObjectError {
     return new ObjectError('AlreadyExists', `${this.resourceName} "${name}" already exists`, { name });
-  }
-
-  private keyOf(key: ObjectKey): string {
-    if (this.namespaced && key.namespace === undefined) {
-      throw new ObjectError('BadRequest', 'Namespace parameter required.');
-    }
-    // A cluster-scoped resource ignores a namespace, as the reference's key function does.
-    return objectKey(this.keyPrefix, this.namespaced ? key : { name: key.name });
-  }
-
-  private listPrefixOf(scope: Scope): string {
-    return scopePrefix(this.keyPrefix, this.namespaced ? scope : {});
   }
 }
 

@@ -19,10 +19,10 @@ function errorOf(action: () => unknown): ObjectError {
 
 describe('keys', () => {
   it('builds namespaced and cluster-scoped keys and list prefixes', () => {
-    expect(objectKey('/registry/pods', { namespace: 'ns', name: 'a' })).toBe('/registry/pods/ns/a');
-    expect(objectKey('/registry/nodes', { name: 'n1' })).toBe('/registry/nodes/n1');
-    expect(scopePrefix('/registry/pods', { namespace: 'ns' })).toBe('/registry/pods/ns/');
-    expect(scopePrefix('/registry/pods', {})).toBe('/registry/pods/');
+    expect(objectKey({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns', name: 'a' })).toBe('/registry/pods/ns/a');
+    expect(objectKey({ keyPrefix: '/registry/nodes', namespaced: false }, { name: 'n1' })).toBe('/registry/nodes/n1');
+    expect(scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns' })).toBe('/registry/pods/ns/');
+    expect(scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, {})).toBe('/registry/pods/');
   });
 
   it.each([
@@ -32,13 +32,13 @@ describe('keys', () => {
     ['a%/b', `Name parameter invalid: "a%/b": may not contain '/';may not contain '%'`],
     ['', 'Name parameter required.'],
   ])('rejects the name %j', (name, message) => {
-    const error = errorOf(() => objectKey('/registry/pods', { namespace: 'ns', name }));
+    const error = errorOf(() => objectKey({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns', name }));
     expect(error.reason).toBe('BadRequest');
     expect(error.message).toBe(message);
   });
 
   it('rejects a namespace that would escape the prefix', () => {
-    expect(errorOf(() => scopePrefix('/registry/pods', { namespace: '..' })).message).toBe(
+    expect(errorOf(() => scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: '..' })).message).toBe(
       `Namespace parameter invalid: "..": may not be '..'`,
     );
   });

@@ -2,7 +2,8 @@
  * Schema-driven decoding of a request body into an object, as the reference's typed decoder
  * behaves: JSON or YAML in, the first type mismatch rejected with Go's `json: cannot unmarshal`
  * text, unknown fields dropped (and reported), duplicate fields found (JSON only, and only when
- * field validation is not `Ignore`, since the scan costs about three parses).
+ * field validation is not `Ignore`; the scan that names them costs about three parses, so it
+ * runs only when counting the body's members says some key repeats).
  *
  * Schemas are the OpenAPI-style definitions of server/schema/ (keyed like
  * `io.k8s.api.apps.v1.Deployment`); an object without a definition, or a node marked
@@ -116,7 +117,8 @@ export function parseBody(options: {
   } catch (error) {
     throw unparsable(options.expectedKind, `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`, options.body);
   }
-  return { value, duplicateFields: options.findDuplicates ? findDuplicateKeys(text) : [] };
+  const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
+  return { value, duplicateFields: scan ? findDuplicateKeys(text) : [] };
 }
 
 /** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
@@ -141,6 +143,42 @@ function goJSONSyntaxError(text: string, error: Error): string {
   if (match) return `invalid character '${match[1]}' looking for beginning of value`;
   if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message)) return 'unexpected end of JSON input';
   return error.message;
+}
+
+/**
+ * How many object members a valid JSON text holds: its colons outside strings. When the parsed
+ * value holds as many, no key was repeated, and the path-finding scan (several times the cost
+ * of the parse) is skipped; bodies with repeated keys are rare.
+ */
+function memberCount(text: string): number {
+  const QUOTE = 0x22;
+  const BACKSLASH = 0x5c;
+  const COLON = 0x3a;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === COLON) count++;
+    else if (code === QUOTE) {
+      // To the closing quote, stepping over escapes.
+      for (i++; i < text.length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === BACKSLASH) i++;
+        else if (inner === QUOTE) break;
+      }
+    }
+  }
+  return count;
+}
+
+function parsedMemberCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += parsedMemberCount(item);
+    return count;
+  }
+  for (const key of Object.keys(value)) count += 1 + parsedMemberCount((value as Record<string, unknown>)[key]);
+  return count;
 }
 
 /** Paths of repeated keys, in the order they are met, printed as the reference does. */
@@ -229,31 +267,145 @@ function structName(definition: string | undefined): string {
   return definition === undefined ? '' : definition.slice(definition.lastIndexOf('.') + 1);
 }
 
-function accepts(node: SchemaNode, value: unknown): boolean {
-  const kind = jsonKind(value);
-  if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') {
-    return kind === 'string' || (kind === 'number' && Number.isInteger(value));
-  }
-  const alternatives = node['x-capstan-openapi-v3-one-of'];
-  if (alternatives !== undefined) {
-    return alternatives.some((type) => (type === 'integer' ? kind === 'number' && Number.isInteger(value) : type === kind));
-  }
-  switch (node.type) {
-    case 'integer':
-      return kind === 'number' && Number.isInteger(value);
-    case 'number':
-      return kind === 'number';
-    case 'boolean':
-      return kind === 'boolean';
+/** A value's JSON type as a bit, to test against the types a schema node accepts. */
+const STRING = 1;
+const INTEGER = 2;
+const FRACTION = 4;
+const BOOLEAN = 8;
+const ARRAY = 16;
+const OBJECT = 32;
+/** Anything else a decoder may hand over (undefined, bigint): only untyped nodes take it. */
+const OTHER = 64;
+const ANY = STRING | INTEGER | FRACTION | BOOLEAN | ARRAY | OBJECT | OTHER;
+
+function typeBit(value: unknown): number {
+  switch (typeof value) {
     case 'string':
-      return kind === 'string';
-    case 'array':
-      return kind === 'array';
+      return STRING;
+    case 'number':
+      return Number.isInteger(value) ? INTEGER : FRACTION;
+    case 'boolean':
+      return BOOLEAN;
     case 'object':
-      return kind === 'object';
+      return Array.isArray(value) ? ARRAY : OBJECT; // null never gets here
     default:
-      return true;
+      return OTHER;
   }
+}
+
+const TYPE_BITS: Readonly<Record<string, number>> = {
+  integer: INTEGER,
+  number: INTEGER | FRACTION,
+  boolean: BOOLEAN,
+  string: STRING,
+  array: ARRAY,
+  object: OBJECT,
+};
+
+/** The JSON types a node accepts: int-or-string, the listed alternatives, else its `type` (none: any). */
+function acceptedBits(node: SchemaNode): number {
+  if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return STRING | INTEGER;
+  const alternatives = node['x-capstan-openapi-v3-one-of'];
+  if (alternatives !== undefined) return alternatives.reduce((bits, type) => bits | (Object.hasOwn(TYPE_BITS, type) ? TYPE_BITS[type] : 0), 0);
+  return node.type !== undefined && Object.hasOwn(TYPE_BITS, node.type) ? TYPE_BITS[node.type] : ANY;
+}
+
+/**
+ * A schema node prepared for typing values: what it accepts and its children, looked up in
+ * maps. Reading the same facts off the schema's JSON objects, which come in hundreds of
+ * shapes, made every property access a slow (megamorphic) one; typing a pod cost ~80 us.
+ * Built once per node and definitions (see `SchemaTypes`), children on first need.
+ */
+class TypeNode {
+  readonly accepted: number;
+  readonly preserveUnknown: boolean;
+  /** The Go struct the node's fields belong to, for unmarshal errors ('' when not a named type). */
+  readonly structName: string;
+  private readonly declared: ReadonlyMap<string, SchemaNode> | undefined;
+  private readonly fields = new Map<string, TypeNode>();
+  private itemsNode: TypeNode | undefined;
+  private valuesNode: TypeNode | undefined;
+
+  constructor(
+    private readonly types: SchemaTypes,
+    readonly schema: ResolvedSchema,
+  ) {
+    const { node } = schema;
+    this.accepted = acceptedBits(node);
+    this.preserveUnknown = Boolean(node['x-kubernetes-preserve-unknown-fields']);
+    this.structName = structName(schema.definition);
+    this.declared = node.properties === undefined ? undefined : new Map(Object.entries(node.properties));
+  }
+
+  get hasItems(): boolean {
+    return this.schema.node.items !== undefined;
+  }
+
+  items(): TypeNode {
+    this.itemsNode ??= this.types.of(this.schema.node.items!);
+    return this.itemsNode;
+  }
+
+  /** True when the node lists its fields (a struct); unknown ones are dropped. */
+  get isStruct(): boolean {
+    return this.declared !== undefined;
+  }
+
+  /** The type of a declared field; undefined for an unknown one. */
+  field(name: string): TypeNode | undefined {
+    let found = this.fields.get(name);
+    if (found === undefined) {
+      const declared = this.declared?.get(name);
+      if (declared === undefined) return undefined;
+      found = this.types.of(declared);
+      this.fields.set(name, found);
+    }
+    return found;
+  }
+
+  /** The type of a map's values, when the node is a map of one type. */
+  values(): TypeNode | undefined {
+    const additional = this.schema.node.additionalProperties;
+    if (typeof additional !== 'object') return undefined;
+    this.valuesNode ??= this.types.of(additional);
+    return this.valuesNode;
+  }
+}
+
+/** The TypeNodes of one set of definitions, one per schema node (so recursive schemas stay finite). */
+class SchemaTypes {
+  private readonly byNode = new WeakMap<SchemaNode, TypeNode>();
+  private readonly roots = new Map<string, TypeNode | undefined>();
+
+  constructor(readonly definitions: Definitions) {}
+
+  of(node: SchemaNode): TypeNode {
+    let found = this.byNode.get(node);
+    if (found === undefined) {
+      found = new TypeNode(this, resolveSchema(this.definitions, node));
+      this.byNode.set(node, found);
+    }
+    return found;
+  }
+
+  root(definition: string): TypeNode | undefined {
+    if (!this.roots.has(definition)) {
+      const resolved = resolveDefinition(this.definitions, definition);
+      this.roots.set(definition, resolved === undefined ? undefined : new TypeNode(this, resolved));
+    }
+    return this.roots.get(definition);
+  }
+}
+
+const schemaTypes = new WeakMap<Definitions, SchemaTypes>();
+
+function schemaTypesOf(definitions: Definitions): SchemaTypes {
+  let types = schemaTypes.get(definitions);
+  if (types === undefined) {
+    types = new SchemaTypes(definitions);
+    schemaTypes.set(definitions, types);
+  }
+  return types;
 }
 
 function typeErrorText(walk: Walk, value: unknown, schema: ResolvedSchema, parentStruct: string, path: string): string {
@@ -275,41 +427,43 @@ interface Location {
   readonly parentStruct: string;
 }
 
-function typeValue(walk: Walk, value: unknown, schema: ResolvedSchema, location: Location): unknown {
-  const { node } = schema;
+function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Location): unknown {
   if (value === null) return null;
-  if (!accepts(node, value)) {
-    walk.typeError ??= typeErrorText(walk, value, schema, location.parentStruct, location.goPath);
+  if ((type.accepted & typeBit(value)) === 0) {
+    walk.typeError ??= typeErrorText(walk, value, type.schema, location.parentStruct, location.goPath);
     return value;
   }
   if (Array.isArray(value)) {
-    if (node.items === undefined) return value;
-    const items = resolveSchema(walk.definitions, node.items);
-    return value.map((item, index) => typeValue(walk, item, items, { ...location, path: `${location.path}[${index}]` }));
+    if (!type.hasItems) return value;
+    const items = type.items();
+    const { goPath, parentStruct } = location;
+    return value.map((item, index) => typeValue(walk, item, items, { path: `${location.path}[${index}]`, goPath, parentStruct }));
   }
-  if (jsonKind(value) !== 'object' || node['x-kubernetes-preserve-unknown-fields']) return value;
+  if (typeof value !== 'object' || type.preserveUnknown) return value;
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  if (node.properties !== undefined) {
-    const ownStruct = structName(schema.definition) || location.parentStruct;
-    for (const [key, child] of Object.entries(record)) {
+  if (type.isStruct) {
+    const ownStruct = type.structName || location.parentStruct;
+    for (const key of Object.keys(record)) {
+      const child = record[key];
       const childPath = location.path === '' ? key : `${location.path}.${key}`;
-      const property = node.properties[key];
-      if (property === undefined) {
+      const field = type.field(key);
+      if (field === undefined) {
         walk.unknownFields.push(childPath);
         continue;
       }
       if (child === null) continue;
       const goPath = location.goPath === '' ? key : `${location.goPath}.${key}`;
-      out[key] = typeValue(walk, child, resolveSchema(walk.definitions, property), { path: childPath, goPath, parentStruct: ownStruct });
+      out[key] = typeValue(walk, child, field, { path: childPath, goPath, parentStruct: ownStruct });
     }
     return out;
   }
-  if (typeof node.additionalProperties === 'object') {
-    const values = resolveSchema(walk.definitions, node.additionalProperties);
-    for (const [key, child] of Object.entries(record)) {
+  const values = type.values();
+  if (values !== undefined) {
+    const { goPath, parentStruct } = location;
+    for (const key of Object.keys(record)) {
       const childPath = location.path === '' ? key : `${location.path}.${key}`;
-      out[key] = typeValue(walk, child, values, { ...location, path: childPath });
+      out[key] = typeValue(walk, record[key], values, { path: childPath, goPath, parentStruct });
     }
     return out;
   }
@@ -318,7 +472,7 @@ function typeValue(walk: Walk, value: unknown, schema: ResolvedSchema, location:
 
 /** Types `value` against the definition; without one, returns it unchanged. */
 export function typeAgainstSchema(definitions: Definitions | undefined, definition: string, value: unknown): TypedResult {
-  const root = definitions === undefined ? undefined : resolveDefinition(definitions, definition);
+  const root = definitions === undefined ? undefined : schemaTypesOf(definitions).root(definition);
   if (definitions === undefined || root === undefined) return { object: value, unknownFields: [] };
   const walk: Walk = { definitions, unknownFields: [] };
   const object = typeValue(walk, value, root, { path: '', goPath: '', parentStruct: '' });

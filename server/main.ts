@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
 import { FlagError, parseFlags, type ServerOptions } from './config/flags';
 
 // Start time is a feature: V8's on-disk code cache makes loading express and the rest of the
@@ -56,7 +57,7 @@ async function main(argv: readonly string[]): Promise<void> {
       clientCertPem: pki.admin.certPem,
       clientKeyPem: pki.admin.keyPem,
     });
-    console.log(`admin kubeconfig: ${kubeconfig}`);
+    console.log(`admin kubeconfig: ${resolve(kubeconfig)}`);
   } else {
     console.log('admin kubeconfig: not written (the serving certificate comes from --tls-cert-file)');
   }

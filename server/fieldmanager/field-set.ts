@@ -67,63 +67,14 @@ function isObject(value: Json): value is Record<string, Json> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const UNTYPED: SchemaContext = {};
+type ListType = 'atomic' | 'set' | 'map';
 
-/**
- * The schema contexts of a node's children, by schema node: every write walks the same few
- * definitions, and resolving `$ref`s anew for each field was a visible share of a write.
- */
-interface ChildContexts {
-  readonly fields: Map<string, SchemaContext>;
-  items?: SchemaContext;
+function markers(value: string | readonly string[] | undefined): readonly string[] {
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value;
 }
 
-const childContextCache = new WeakMap<Definitions, WeakMap<SchemaNode, ChildContexts>>();
-
-function childContextsOf(definitions: Definitions, node: SchemaNode): ChildContexts {
-  let byNode = childContextCache.get(definitions);
-  if (byNode === undefined) {
-    byNode = new WeakMap();
-    childContextCache.set(definitions, byNode);
-  }
-  let contexts = byNode.get(node);
-  if (contexts === undefined) {
-    contexts = { fields: new Map() };
-    byNode.set(node, contexts);
-  }
-  return contexts;
-}
-
-function untypedContext(context: SchemaContext): SchemaContext {
-  return context.definitions === undefined ? UNTYPED : { definitions: context.definitions };
-}
-
-function childSchema(context: SchemaContext, key: string): SchemaContext {
-  const node = context.schema?.node;
-  const definitions = context.definitions;
-  if (node === undefined || definitions === undefined) return untypedContext(context);
-  const fields = childContextsOf(definitions, node).fields;
-  let found = fields.get(key);
-  if (found === undefined) {
-    const child: SchemaNode | undefined =
-      node.properties?.[key] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
-    found = child === undefined ? { definitions } : { definitions, schema: resolveSchema(definitions, child) };
-    fields.set(key, found);
-  }
-  return found;
-}
-
-function itemSchema(context: SchemaContext): SchemaContext {
-  const items = context.schema?.node.items;
-  const definitions = context.definitions;
-  if (items === undefined || definitions === undefined) return untypedContext(context);
-  const contexts = childContextsOf(definitions, context.schema!.node);
-  contexts.items ??= { definitions, schema: resolveSchema(definitions, items) };
-  return contexts.items;
-}
-
-function listType(context: SchemaContext): 'atomic' | 'set' | 'map' {
-  const node = context.schema?.node;
+function listTypeOf(node: SchemaNode | undefined): ListType {
   const declared = node?.['x-kubernetes-list-type'];
   if (declared) return declared;
   // An unset list type with a merge strategy is read as a map keyed by the merge key.
@@ -133,26 +84,106 @@ function listType(context: SchemaContext): 'atomic' | 'set' | 'map' {
   return 'atomic';
 }
 
-function markers(value: string | readonly string[] | undefined): readonly string[] {
-  if (value === undefined) return [];
-  return typeof value === 'string' ? [value] : value;
+/**
+ * A schema node as field sets read it: how its maps and lists are tracked, and its children.
+ * Reading these facts off the schema's JSON objects, which come in hundreds of shapes, made
+ * every access a slow (megamorphic) one, and resolving `$ref`s anew for each field was a
+ * visible share of a write; so each node is prepared once (see `FieldSchemas`), children on
+ * first need. Without definitions, children are untyped: granular maps and atomic lists.
+ */
+class FieldSchema {
+  readonly atomicMap: boolean;
+  readonly listType: ListType;
+  /** The list-map keys, sorted by name as item keys print them. */
+  readonly sortedMapKeys: readonly string[];
+  private readonly fields = new Map<string, FieldSchema>();
+  private itemsSchema: FieldSchema | undefined;
+
+  constructor(
+    private readonly schemas: FieldSchemas | undefined,
+    private readonly node: SchemaNode | undefined,
+  ) {
+    this.atomicMap = node?.['x-kubernetes-map-type'] === 'atomic';
+    this.listType = listTypeOf(node);
+    this.sortedMapKeys = [...(node?.['x-kubernetes-list-map-keys'] ?? markers(node?.['x-kubernetes-patch-merge-key']))].sort();
+  }
+
+  child(key: string): FieldSchema {
+    const { node, schemas } = this;
+    if (node === undefined || schemas === undefined) return UNTYPED;
+    let found = this.fields.get(key);
+    if (found === undefined) {
+      const declared = node.properties !== undefined && Object.hasOwn(node.properties, key) ? node.properties[key] : undefined;
+      const child = declared ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
+      found = child === undefined ? UNTYPED : schemas.of(child);
+      this.fields.set(key, found);
+    }
+    return found;
+  }
+
+  items(): FieldSchema {
+    const items = this.node?.items;
+    if (items === undefined || this.schemas === undefined) return UNTYPED;
+    this.itemsSchema ??= this.schemas.of(items);
+    return this.itemsSchema;
+  }
 }
 
-function listMapKeys(context: SchemaContext): readonly string[] {
-  const node = context.schema?.node;
-  return node?.['x-kubernetes-list-map-keys'] ?? markers(node?.['x-kubernetes-patch-merge-key']);
+const UNTYPED = new FieldSchema(undefined, undefined);
+
+/** The FieldSchemas of one set of definitions, one per schema node (so recursive schemas stay finite). */
+class FieldSchemas {
+  private readonly byNode = new WeakMap<SchemaNode, FieldSchema>();
+  private readonly byResolvedNode = new WeakMap<SchemaNode, FieldSchema>();
+
+  constructor(private readonly definitions: Definitions) {}
+
+  /** A node as a schema declares it, `$ref`s followed. */
+  of(node: SchemaNode): FieldSchema {
+    let found = this.byNode.get(node);
+    if (found === undefined) {
+      found = new FieldSchema(this, resolveSchema(this.definitions, node).node);
+      this.byNode.set(node, found);
+    }
+    return found;
+  }
+
+  /** A node already resolved (a context's schema), taken as it is. */
+  ofResolved(node: SchemaNode): FieldSchema {
+    let found = this.byResolvedNode.get(node);
+    if (found === undefined) {
+      found = new FieldSchema(this, node);
+      this.byResolvedNode.set(node, found);
+    }
+    return found;
+  }
 }
 
-function isAtomicMap(context: SchemaContext): boolean {
-  return context.schema?.node['x-kubernetes-map-type'] === 'atomic';
+const fieldSchemas = new WeakMap<Definitions, FieldSchemas>();
+
+function fieldSchemaOf(context: SchemaContext): FieldSchema {
+  const { definitions, schema } = context;
+  if (schema === undefined) return UNTYPED;
+  // A node without definitions to resolve its children against has typed facts of its own only.
+  if (definitions === undefined) return new FieldSchema(undefined, schema.node);
+  let schemas = fieldSchemas.get(definitions);
+  if (schemas === undefined) {
+    schemas = new FieldSchemas(definitions);
+    fieldSchemas.set(definitions, schemas);
+  }
+  return schemas.ofResolved(schema.node);
 }
 
 /** `k:{"port":8080,"protocol":"UDP"}`: the item's key fields, sorted by name as the reference does. */
 export function itemKey(item: Json, keys: readonly string[]): string {
+  return itemKeyOf(item, keys.length > 1 ? [...keys].sort() : keys);
+}
+
+/** The JSON of an object of those fields, written out directly: this runs for every list item a write touches. */
+function itemKeyOf(item: Json, sortedKeys: readonly string[]): string {
   const record = isObject(item) ? item : {};
-  // The JSON of an object of those fields, written out directly: this runs for every list item a write touches.
   let members = '';
-  for (const key of keys.length > 1 ? [...keys].sort() : keys) {
+  for (const key of sortedKeys) {
     const value = record[key];
     if (value === undefined) continue;
     members += `${members === '' ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(value)}`;
@@ -169,9 +200,14 @@ function equalValues(a: Json, b: Json): boolean {
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);
     if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((key) => key in b && equalValues(a[key], b[key]));
+    for (const key of keys) if (!(key in b) || !equalValues(a[key], b[key])) return false;
+    return true;
   }
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => equalValues(item, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equalValues(a[i], b[i])) return false;
+    return true;
+  }
   return a === b;
 }
 
@@ -182,18 +218,23 @@ function equalValues(a: Json, b: Json): boolean {
  * on containers that did not exist before. Removed fields are not in it (see `restrictToObject`).
  */
 export function changedFields(previous: Json, next: Json, context: SchemaContext): FieldSet {
+  return changedIn(previous, next, fieldSchemaOf(context));
+}
+
+function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
   const out: FieldSet = {};
-  if (isObject(next) && !isAtomicMap(context)) {
+  if (isObject(next) && !schema.atomicMap) {
     const before = isObject(previous) ? previous : undefined;
-    for (const [key, value] of Object.entries(next)) {
+    for (const key of Object.keys(next)) {
+      const value = next[key];
       const old = before?.[key];
       if (old !== undefined && equalValues(old, value)) continue;
-      out[`f:${key}`] = changedChild(old, value, childSchema(context, key));
+      out[`f:${key}`] = changedChild(old, value, schema.child(key));
     }
     return out;
   }
   if (Array.isArray(next)) {
-    const type = listType(context);
+    const type = schema.listType;
     const before = Array.isArray(previous) ? previous : [];
     if (type === 'set') {
       const had = new Set(before.map(valueKey));
@@ -201,14 +242,14 @@ export function changedFields(previous: Json, next: Json, context: SchemaContext
       return out;
     }
     if (type === 'map') {
-      const keys = listMapKeys(context);
-      const items = itemSchema(context);
-      const oldByKey = new Map(before.map((item) => [itemKey(item, keys), item] as const));
+      const keys = schema.sortedMapKeys;
+      const items = schema.items();
+      const oldByKey = new Map(before.map((item) => [itemKeyOf(item, keys), item] as const));
       for (const item of next) {
-        const key = itemKey(item, keys);
+        const key = itemKeyOf(item, keys);
         const old = oldByKey.get(key);
         if (old !== undefined && equalValues(old, item)) continue;
-        const node = changedFields(old, item, items);
+        const node = changedIn(old, item, items);
         if (old === undefined) node[SELF] = {};
         out[key] = node;
       }
@@ -218,53 +259,73 @@ export function changedFields(previous: Json, next: Json, context: SchemaContext
   return out;
 }
 
-function changedChild(previous: Json, next: Json, context: SchemaContext): FieldSet {
-  const granularMap = isObject(next) && !isAtomicMap(context);
-  const granularList = Array.isArray(next) && listType(context) !== 'atomic';
+function changedChild(previous: Json, next: Json, schema: FieldSchema): FieldSet {
+  const granularMap = isObject(next) && !schema.atomicMap;
+  const granularList = Array.isArray(next) && schema.listType !== 'atomic';
   if (!granularMap && !granularList) return {};
-  const node = changedFields(previous, next, context);
+  const node = changedIn(previous, next, schema);
   // A map or list that was absent is itself created (one that was null already existed).
   if (previous === undefined && !isEmptySet(node)) node[SELF] = {};
   return node;
 }
 
-/** Drops the paths `set` names that no longer exist in `object` (fields a write removed). */
-export function restrictToObject(set: FieldSet, object: Json, context: SchemaContext): FieldSet {
+/**
+ * `set` without the paths that no longer exist in `object` (fields a write removed), written
+ * as the reference decodes field sets: a member's node empty, a `.` only on a node that also
+ * has children, children in `order`. Undefined when nothing is left (a set holding only its
+ * own `.` is not nothing). Restricting and rewriting in one walk saves building the tree twice.
+ */
+export function restrictToObject(set: FieldSet, object: Json, context: SchemaContext, order: (a: string, b: string) => number): FieldSet | undefined {
+  return restrictedTo(set, object, fieldSchemaOf(context), order);
+}
+
+function restrictedTo(set: FieldSet, object: Json, schema: FieldSchema, order: (a: string, b: string) => number): FieldSet | undefined {
   const out: FieldSet = {};
+  let kept = 0;
   let items: ListItems | undefined;
-  for (const key of Object.keys(set)) {
+  const keys = Object.keys(set);
+  const hasSelf = keys.includes(SELF);
+  if (hasSelf) out[SELF] = {};
+  for (const key of inOrder(hasSelf ? keys.filter((element) => element !== SELF) : keys, order)) {
     const subtree = set[key];
-    if (key === SELF) {
-      out[key] = {};
-      continue;
-    }
     let value: Json;
-    let valueContext: SchemaContext;
+    let valueSchema: FieldSchema;
     if (key.startsWith('f:')) {
       const name = key.slice(2);
       if (!isObject(object) || object[name] === undefined) continue;
       value = object[name];
       if (isEmptySet(subtree)) {
         out[key] = {};
+        kept++;
         continue;
       }
-      valueContext = childSchema(context, name);
+      valueSchema = schema.child(name);
     } else {
       if (!Array.isArray(object)) continue;
-      items ??= new ListItems(object, context);
+      items ??= new ListItems(object, schema);
       if (key.startsWith('k:')) value = items.withKey(key);
       else if (key.startsWith('v:')) value = items.withValue(key);
       if (value === undefined) continue;
       if (isEmptySet(subtree)) {
         out[key] = {};
+        kept++;
         continue;
       }
-      valueContext = itemSchema(context);
+      valueSchema = schema.items();
     }
-    const rest = restrictToObject(subtree, value, valueContext);
-    if (!isEmptySet(rest)) out[key] = rest;
+    const rest = restrictedTo(subtree, value, valueSchema, order);
+    if (rest === undefined) continue;
+    out[key] = rest;
+    kept++;
   }
-  return out;
+  if (kept > 0) return out;
+  return hasSelf ? {} : undefined;
+}
+
+/** The keys sorted; most nodes have one child, or children already in order, which need no sort. */
+function inOrder(keys: string[], order: (a: string, b: string) => number): string[] {
+  for (let i = 1; i < keys.length; i++) if (order(keys[i - 1], keys[i]) > 0) return keys.sort(order);
+  return keys;
 }
 
 /**
@@ -278,12 +339,12 @@ class ListItems {
 
   constructor(
     private readonly list: readonly Json[],
-    private readonly context: SchemaContext,
+    private readonly schema: FieldSchema,
   ) {}
 
   withKey(key: string): Json | undefined {
-    const keys = listMapKeys(this.context);
-    this.byKey ??= this.index((item) => itemKey(item, keys));
+    const keys = this.schema.sortedMapKeys;
+    this.byKey ??= this.index((item) => itemKeyOf(item, keys));
     return this.byKey.get(key);
   }
 

@@ -7,7 +7,7 @@
 import { sortManagedFields } from '../apply/managers';
 import { compareElements } from '../apply/path-set';
 import { capUpdateManagers } from './cap-updaters';
-import { changedFields, difference, isEmptySet, restrictToObject, SELF, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
+import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
 import { zeroObject } from './zero-object';
 import type { Definitions, SchemaNode } from '../validation/decode';
 
@@ -83,20 +83,6 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * The tree with members in the reference's order (`.` first, then fields, keys, values,
- * indexes), as it serializes them, and in the form it decodes them to: a `.` only on a node
- * with children, every member's node empty.
- */
-function canonicalFieldsV1(set: FieldSet): FieldSet {
-  const children = Object.keys(set).filter((key) => key !== SELF);
-  const out: FieldSet = {};
-  if (children.length === 0) return out;
-  if (SELF in set) out[SELF] = {};
-  for (const key of children.sort(compareElements)) out[key] = canonicalFieldsV1(set[key]);
-  return out;
-}
-
 /** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */
 export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
   const changed = withoutServerOwnedFields(changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema));
@@ -107,11 +93,13 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       own = entry;
       continue;
     }
-    const kept = restrictToObject(difference(entry.fieldsV1 ?? {}, changed), update.next, update.schema);
-    if (!isEmptySet(kept)) entries.push({ ...entry, fieldsV1: canonicalFieldsV1(kept) });
+    const kept = restrictToObject(difference(entry.fieldsV1 ?? {}, changed), update.next, update.schema, compareElements);
+    if (kept !== undefined) entries.push({ ...entry, fieldsV1: kept });
   }
-  const ownFields = restrictToObject(union(own?.fieldsV1 ?? {}, changed), update.next, update.schema);
-  if (!isEmptySet(ownFields)) {
+  // Restricted sets come out in the reference's order (`.` first, then fields, keys, values,
+  // indexes), as it serializes them.
+  const ownFields = restrictToObject(union(own?.fieldsV1 ?? {}, changed), update.next, update.schema, compareElements);
+  if (ownFields !== undefined) {
     const touched = !isEmptySet(changed);
     entries.push({
       manager: update.manager,
@@ -119,7 +107,7 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       apiVersion: update.apiVersion,
       time: touched || own?.time === undefined ? rfc3339Seconds(update.now) : own.time,
       fieldsType: 'FieldsV1',
-      fieldsV1: canonicalFieldsV1(ownFields),
+      fieldsV1: ownFields,
       ...(update.subresource ? { subresource: update.subresource } : {}),
     });
   }

@@ -2,70 +2,25 @@
  * CBOR over HTTP through the real resource handlers with `CBORServingAndStorage` on (and off):
  * a port-0 HTTP server with the built-in registry and a real SQLite store in a temp dir.
  */
-import express from 'express';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ResourceStore } from '../../../storage/objects/resource-store';
-import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
-import type { RevisionedStore } from '../../../storage/store';
-import { notFoundHandler, statusErrorHandler } from '../../../server/http/errors';
-import { withRequestInfo } from '../../../server/http/with-request-info';
-import { BuiltinRegistry } from '../../../server/registry/registry';
-import { qualifiedResourceString, type ResourceType } from '../../../server/registry/types';
-import { resourceRoutes } from '../../../server/handlers/routes';
-import { schemaData } from '../../../server/schema/definitions';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { decodeCbor, decodeCborSequence, encodeCbor, SELF_DESCRIBED_CBOR } from '../../../server/codec/cbor';
 import type { JsonObject } from '../../../server/codec/protobuf';
+import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 
-let dir: string;
-let store: RevisionedStore;
-const servers: Server[] = [];
+let testStore: TestStore;
+const apis: ServedApi[] = [];
 let port: number;
 let portWithoutGate: number;
 
-async function listen(app: express.Express): Promise<number> {
-  const server = app.listen(0, '127.0.0.1');
-  servers.push(server);
-  await new Promise((resolve) => server.once('listening', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'capstan-cbor-'));
-  store = await openSqliteStore({ path: join(dir, 'state.db') });
-  const registry = new BuiltinRegistry();
-  const storages = new Map<string, ResourceStore>();
-  const storageFor = (type: ResourceType): ResourceStore => {
-    const name = qualifiedResourceString(type);
-    let storage = storages.get(name);
-    if (storage === undefined) {
-      storage = new ResourceStore({ store, keyPrefix: `/registry/${type.storagePrefix}`, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
-      storages.set(name, storage);
-    }
-    return storage;
-  };
-  const appWith = (cbor: boolean) => {
-    const app = express();
-    app.use(withRequestInfo());
-    app.use(resourceRoutes({ registry, storageFor, definitions: schemaData().definitions, representations: { cbor, compression: true } }));
-    app.use(notFoundHandler());
-    app.use(statusErrorHandler());
-    return app;
-  };
-  port = await listen(appWith(true));
-  portWithoutGate = await listen(appWith(false));
+  testStore = await openTestStore();
+  for (const cbor of [true, false]) apis.push(await serveResourceApi(testStore.storageFor, { representations: { cbor, compression: true } }));
+  [port, portWithoutGate] = apis.map((api) => api.port);
 });
 
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  for (const api of apis) await api.close();
+  await testStore.close();
 });
 
 interface Answer {

@@ -2,60 +2,26 @@
  * Representations over HTTP through the real resource handlers: a port-0 HTTP server with the
  * built-in registry and a real SQLite store in a temp dir. Each negotiation edge is a named case.
  */
-import express from 'express';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
-import { ResourceStore } from '../../../storage/objects/resource-store';
-import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
-import type { RevisionedStore } from '../../../storage/store';
-import { notFoundHandler, statusErrorHandler } from '../../../server/http/errors';
-import { withRequestInfo } from '../../../server/http/with-request-info';
-import { BuiltinRegistry } from '../../../server/registry/registry';
-import { qualifiedResourceString, type ResourceType } from '../../../server/registry/types';
-import { resourceRoutes } from '../../../server/handlers/routes';
-import { schemaData } from '../../../server/schema/definitions';
 import { decodeObject, decodeWatchEvent, encodeEnvelope } from '../../../server/codec/protobuf-envelope';
 import type { JsonObject } from '../../../server/codec/protobuf';
+import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 
-let dir: string;
-let store: RevisionedStore;
-let server: Server;
+let testStore: TestStore;
+let api: ServedApi;
 let port: number;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'capstan-codec-'));
-  store = await openSqliteStore({ path: join(dir, 'state.db') });
-  const registry = new BuiltinRegistry();
-  const storages = new Map<string, ResourceStore>();
-  const storageFor = (type: ResourceType): ResourceStore => {
-    const name = qualifiedResourceString(type);
-    let storage = storages.get(name);
-    if (storage === undefined) {
-      storage = new ResourceStore({ store, keyPrefix: `/registry/${type.storagePrefix}`, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
-      storages.set(name, storage);
-    }
-    return storage;
-  };
-  const app = express();
-  app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry, storageFor, definitions: schemaData().definitions }));
-  app.use(notFoundHandler());
-  app.use(statusErrorHandler());
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  port = (server.address() as AddressInfo).port;
+  testStore = await openTestStore();
+  api = await serveResourceApi(testStore.storageFor);
+  port = api.port;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await api.close();
+  await testStore.close();
 });
 
 interface Answer {

@@ -2,62 +2,25 @@
  * The generic resource handlers over HTTP: a port-0 plain HTTP server with the request-info
  * stage, the real built-in registry and a real SQLite store in a temp dir.
  */
-import express from 'express';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ResourceStore } from '../../../storage/objects/resource-store';
 import type { KubeObject } from '../../../storage/objects/types';
-import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../../../storage/store';
-import { notFoundHandler, statusErrorHandler } from '../../../server/http/errors';
-import { withRequestInfo } from '../../../server/http/with-request-info';
-import { BuiltinRegistry } from '../../../server/registry/registry';
-import { qualifiedResourceString, type ResourceType } from '../../../server/registry/types';
-import { resourceRoutes } from '../../../server/handlers/routes';
-import { schemaData } from '../../../server/schema/definitions';
+import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 
-let dir: string;
+let testStore: TestStore;
 let store: RevisionedStore;
-let server: Server;
+let api: ServedApi;
 let base: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'capstan-handlers-'));
-  store = await openSqliteStore({ path: join(dir, 'state.db') });
-  const registry = new BuiltinRegistry();
-  const storages = new Map<string, ResourceStore>();
-  const storageFor = (type: ResourceType): ResourceStore => {
-    const name = qualifiedResourceString(type);
-    let storage = storages.get(name);
-    if (storage === undefined) {
-      storage = new ResourceStore({
-        store,
-        keyPrefix: `/registry/${type.storagePrefix}`,
-        qualifiedResource: { group: type.group, resource: type.resource },
-        namespaced: type.namespaced,
-      });
-      storages.set(name, storage);
-    }
-    return storage;
-  };
-  const app = express();
-  app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry, storageFor, definitions: schemaData().definitions }));
-  app.use(notFoundHandler());
-  app.use(statusErrorHandler());
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  testStore = await openTestStore();
+  store = testStore.store;
+  api = await serveResourceApi(testStore.storageFor);
+  base = api.base;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await api.close();
+  await testStore.close();
 });
 
 interface Answer {

@@ -2,54 +2,21 @@
  * Strategic merge patch through the PATCH handler: a real registry, the generated schema data
  * and a SQLite store in a temp dir, over loopback HTTP.
  */
-import express from 'express';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ResourceStore } from '../../../storage/objects/resource-store';
-import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
-import type { RevisionedStore } from '../../../storage/store';
-import { notFoundHandler, statusErrorHandler } from '../../../server/http/errors';
-import { withRequestInfo } from '../../../server/http/with-request-info';
-import { BuiltinRegistry } from '../../../server/registry/registry';
-import type { ResourceType } from '../../../server/registry/types';
-import { resourceRoutes } from '../../../server/handlers/routes';
-import { schemaData } from '../../../server/schema/definitions';
+import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 
-let dir: string;
-let store: RevisionedStore;
-let server: Server;
+let testStore: TestStore;
+let api: ServedApi;
 let base: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'capstan-smp-'));
-  store = await openSqliteStore({ path: join(dir, 'state.db') });
-  const storages = new Map<ResourceType, ResourceStore>();
-  const storageFor = (type: ResourceType): ResourceStore => {
-    let storage = storages.get(type);
-    if (storage === undefined) {
-      storage = new ResourceStore({ store, keyPrefix: `/registry/${type.storagePrefix}`, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
-      storages.set(type, storage);
-    }
-    return storage;
-  };
-  const app = express();
-  app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions }));
-  app.use(notFoundHandler());
-  app.use(statusErrorHandler());
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  testStore = await openTestStore();
+  api = await serveResourceApi(testStore.storageFor);
+  base = api.base;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await api.close();
+  await testStore.close();
 });
 
 async function call(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,0 +1,81 @@
+/**
+ * The resource API in-process over plain HTTP, for handler-level tests: one `ResourceStore` per
+ * stored resource on a real SQLite file in a temp dir, then the request-info stage, the real
+ * built-in registry and schema data, the resource routes and the chain's error handlers. No TLS,
+ * authentication or watch caches: tests that need those start the whole server
+ * (test/helpers/server.ts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import type { RepresentationSettings } from '../../server/codec/respond';
+import { resourceRoutes } from '../../server/handlers/routes';
+import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
+import { withRequestInfo } from '../../server/http/with-request-info';
+import { BuiltinRegistry } from '../../server/registry/registry';
+import type { ResourceType } from '../../server/registry/types';
+import { schemaData } from '../../server/schema/definitions';
+import { ResourceStore } from '../../storage/objects/resource-store';
+import { openSqliteStore } from '../../storage/sqlite/sqlite-store';
+import type { RevisionedStore } from '../../storage/store';
+
+export interface TestStore {
+  readonly store: RevisionedStore;
+  /** One ResourceStore per type, made on first use. */
+  storageFor(type: ResourceType): ResourceStore;
+  close(): Promise<void>;
+}
+
+export async function openTestStore(): Promise<TestStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'capstan-api-'));
+  const store = await openSqliteStore({ path: join(dir, 'state.db') });
+  const storages = new Map<ResourceType, ResourceStore>();
+  return {
+    store,
+    storageFor(type) {
+      let storage = storages.get(type);
+      if (storage === undefined) {
+        const qualifiedResource = { group: type.group, resource: type.resource };
+        storage = new ResourceStore({ store, keyPrefix: `/registry/${type.storagePrefix}`, qualifiedResource, namespaced: type.namespaced });
+        storages.set(type, storage);
+      }
+      return storage;
+    },
+    async close() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServedApi {
+  /** `http://127.0.0.1:<port>` */
+  readonly base: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function serveResourceApi(
+  storageFor: (type: ResourceType) => ResourceStore,
+  options: { readonly representations?: RepresentationSettings } = {},
+): Promise<ServedApi> {
+  const app = express();
+  app.use(withRequestInfo());
+  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations }));
+  app.use(notFoundHandler());
+  app.use(statusErrorHandler());
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

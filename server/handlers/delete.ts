@@ -17,9 +17,8 @@ import { StatusError } from '../status/status-error';
 import { removeExactly } from './guarded-write';
 import { admit } from './admit';
 import type { UserInfo } from '../authn/types';
-import { pendingFinalizers, returnsDeletedObject } from './kind-behaviour';
 import { predicateOf, namespaceScopeOf } from './list';
-import { markAsDeleting } from './object-meta';
+import { markAsDeleting, pendingFinalizers } from './object-meta';
 import { addWarnings, apiVersionOf, deprecationWarnings, groupResourceOf, objectKeyOf, toServedVersion, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
 const ORPHAN_FINALIZER = 'orphan';
@@ -125,7 +124,7 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
       await writeResponse(scope, res, options.orphanDependents === false ? 202 : 200, outcome.object);
       return;
     }
-    await writeResponse(scope, res, 200, returnsDeletedObject(scope.type) ? outcome.object : successStatus(scope, outcome.object));
+    await writeResponse(scope, res, 200, scope.type.returnsDeletedObject ? outcome.object : successStatus(scope, outcome.object));
   };
 }
 

@@ -7,8 +7,7 @@
 import type { KubeObject, ObjectKey, Preconditions } from '../../storage/objects/types';
 import { ObjectError } from '../../storage/errors';
 import { notFound } from '../status/catalogue';
-import { keepSystemMetadata, fillCreateMetadata } from './object-meta';
-import { pendingFinalizers } from './kind-behaviour';
+import { keepSystemMetadata, fillCreateMetadata, pendingFinalizers } from './object-meta';
 import { groupResourceOf, toServedVersion, toStorageVersion, type HandlerScope } from './scope';
 import { invalidObject, recordManagedFields } from './write-steps';
 import { admit } from './admit';

@@ -3,6 +3,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../storage/objects/types';
+import type { ResourceType } from '../registry/types';
 
 /** The reference's alphabet for generated suffixes: no vowels, no confusable characters. */
 export const GENERATED_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -50,4 +51,15 @@ export function markAsDeleting(object: KubeObject, now: Date): void {
   if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
   meta.deletionTimestamp = rfc3339(now);
   meta.deletionGracePeriodSeconds = 0;
+}
+
+/**
+ * What still holds an object being deleted: its metadata.finalizers, plus spec.finalizers for
+ * kinds with a `finalize` subresource (namespaces).
+ */
+export function pendingFinalizers(type: ResourceType, object: KubeObject): string[] {
+  const own = object.metadata.finalizers ?? [];
+  if (!type.subresources.finalize) return [...own];
+  const spec = object.spec as { finalizers?: string[] } | undefined;
+  return [...own, ...(spec?.finalizers ?? [])];
 }

@@ -3,7 +3,6 @@
  * `metadata.resourceVersion` when the body carries one.
  */
 import { copyJson } from '../apply/json-value';
-import { allowsCreateOnUpdate, allowsUnconditionalUpdate } from './kind-behaviour';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { guardedWrite, type WriteTarget } from './guarded-write';
 import { addWarnings, deprecationWarnings, objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
@@ -17,7 +16,7 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
     checkNamespace(scope, object, info.namespace);
     checkName(object, info.name);
     const resourceVersion = object.metadata.resourceVersion || undefined;
-    if (resourceVersion === undefined && !allowsUnconditionalUpdate(scope.type)) {
+    if (resourceVersion === undefined && scope.type.requiresResourceVersionOnUpdate) {
       throw invalidObject(scope, info.name, [
         { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', detail: 'Invalid value: 0x0: must be specified for an update' },
       ]);
@@ -31,7 +30,7 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
       manager: fieldManagerOf(req, options),
       subresource: info.subresource || undefined,
       preconditions: resourceVersion === undefined ? undefined : { resourceVersion },
-      allowCreate: target === 'main' && allowsCreateOnUpdate(scope.type),
+      allowCreate: target === 'main' && scope.type.allowCreateOnUpdate === true,
       dryRun: options.dryRun,
     });
     addWarnings(res, [...deprecationWarnings(scope), ...decoded.warnings, ...result.warnings]);

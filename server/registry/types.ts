@@ -116,6 +116,12 @@ export interface ResourceType {
   convert?(object: KubeObject, to: GroupVersion): KubeObject;
   /** Resources that are operations rather than stored objects (reviews): create only, nothing stored. */
   readonly virtual?: boolean;
+  /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
+  readonly returnsDeletedObject?: boolean;
+  /** A PUT of a missing object creates it (AllowCreateOnUpdate). */
+  readonly allowCreateOnUpdate?: boolean;
+  /** A PUT must carry metadata.resourceVersion (custom resources); built-in kinds take an unconditional one. */
+  readonly requiresResourceVersionOnUpdate?: boolean;
 }
 
 export function groupVersionString({ group, version }: GroupVersion): string {

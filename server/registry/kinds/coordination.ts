@@ -2,4 +2,4 @@
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 
-export const coordinationKinds: readonly ResourceType[] = [defineKind({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', namespaced: true })];
+export const coordinationKinds: readonly ResourceType[] = [defineKind({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', namespaced: true, allowCreateOnUpdate: true })];

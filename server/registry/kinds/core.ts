@@ -41,6 +41,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'namespaces',
+    returnsDeletedObject: true,
     kind: 'Namespace',
     namespaced: false,
     shortNames: ['ns'],
@@ -65,6 +66,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'pods',
+    returnsDeletedObject: true,
     kind: 'Pod',
     namespaced: true,
     shortNames: ['po'],
@@ -82,6 +84,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'services',
+    allowCreateOnUpdate: true,
     kind: 'Service',
     namespaced: true,
     shortNames: ['svc'],
@@ -129,6 +132,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'events',
+    allowCreateOnUpdate: true,
     kind: 'Event',
     namespaced: true,
     shortNames: ['ev'],
@@ -138,6 +142,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'endpoints',
+    allowCreateOnUpdate: true,
     kind: 'Endpoints',
     namespaced: true,
     shortNames: ['ep'],
@@ -173,6 +178,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'limitranges',
+    allowCreateOnUpdate: true,
     kind: 'LimitRange',
     namespaced: true,
     shortNames: ['limits'],
@@ -197,6 +203,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'replicationcontrollers',
+    allowCreateOnUpdate: true,
     kind: 'ReplicationController',
     namespaced: true,
     shortNames: ['rc'],

@@ -51,6 +51,8 @@ export interface KindDeclaration {
   readonly selectableFields?: SelectableFields;
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
+  readonly returnsDeletedObject?: true;
+  readonly allowCreateOnUpdate?: true;
 }
 
 export function defineKind(declaration: KindDeclaration): ResourceType {
@@ -76,6 +78,8 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     selectableFields: declaration.selectableFields ?? {},
     strategy: buildStrategy({ namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true }, declaration.behaviour),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
+    ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
+    ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ export const discoveryKinds: readonly ResourceType[] = [
   defineKind({
     group: 'discovery.k8s.io',
     resource: 'endpointslices',
+    allowCreateOnUpdate: true,
     kind: 'EndpointSlice',
     namespaced: true,
     behaviour: {

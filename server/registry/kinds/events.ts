@@ -8,6 +8,7 @@ export const eventsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'events.k8s.io',
     resource: 'events',
+    allowCreateOnUpdate: true,
     kind: 'Event',
     namespaced: true,
     shortNames: ['ev'],

@@ -17,11 +17,12 @@ function defaultSubjects(binding: KubeObject): void {
 }
 
 export const rbacKinds: readonly ResourceType[] = [
-  defineKind({ group: GROUP, resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', behaviour: { validate: validatePolicyRules } }),
-  defineKind({ group: GROUP, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', behaviour: { validate: validatePolicyRules } }),
+  defineKind({ group: GROUP, resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', allowCreateOnUpdate: true, behaviour: { validate: validatePolicyRules } }),
+  defineKind({ group: GROUP, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', allowCreateOnUpdate: true, behaviour: { validate: validatePolicyRules } }),
   defineKind({
     group: GROUP,
     resource: 'rolebindings',
+    allowCreateOnUpdate: true,
     kind: 'RoleBinding',
     namespaced: true,
     nameRule: 'path-segment',
@@ -30,6 +31,7 @@ export const rbacKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'clusterrolebindings',
+    allowCreateOnUpdate: true,
     kind: 'ClusterRoleBinding',
     namespaced: false,
     nameRule: 'path-segment',

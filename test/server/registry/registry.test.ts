@@ -127,3 +127,37 @@ describe('BuiltinRegistry lookups', () => {
     expect(narrowed.find({ group: 'autoscaling', version: 'v2' }, 'horizontalpodautoscalers')?.versions.map((v) => v.version)).toEqual(['v2']);
   });
 });
+
+describe('store behaviour facts of the built-in kinds, as the reference sets them', () => {
+  const qualified = (predicate: (type: ResourceType) => boolean | undefined): string[] =>
+    registry
+      .all()
+      .filter((type) => predicate(type) === true)
+      .map((type) => (type.group ? `${type.resource}.${type.group}` : type.resource))
+      .sort();
+
+  it('returns the deleted object from DELETE only for pods and namespaces', () => {
+    expect(qualified((type) => type.returnsDeletedObject)).toEqual(['namespaces', 'pods']);
+  });
+
+  it('creates on PUT only where the reference allows it', () => {
+    expect(qualified((type) => type.allowCreateOnUpdate)).toEqual([
+      'clusterrolebindings.rbac.authorization.k8s.io',
+      'clusterroles.rbac.authorization.k8s.io',
+      'endpoints',
+      'endpointslices.discovery.k8s.io',
+      'events',
+      'events.events.k8s.io',
+      'leases.coordination.k8s.io',
+      'limitranges',
+      'replicationcontrollers',
+      'rolebindings.rbac.authorization.k8s.io',
+      'roles.rbac.authorization.k8s.io',
+      'services',
+    ]);
+  });
+
+  it('takes an unconditional PUT for every built-in kind', () => {
+    expect(qualified((type) => type.requiresResourceVersionOnUpdate)).toEqual([]);
+  });
+});

@@ -33,26 +33,30 @@ export function openStoreAt(address: StoreAddress): Promise<RevisionedStore> {
   return address.kind === 'sqlite' ? openSqliteStore({ path: address.path }) : openEtcdStore({ endpoints: [address.endpoint] });
 }
 
+/** Opens the store at `address`; `release` frees what the backend started, on close or on failure. */
+async function openBackend(address: StoreAddress, release: () => Promise<void>): Promise<OpenBackend> {
+  try {
+    const store = await openStoreAt(address);
+    return {
+      address,
+      store,
+      close: async () => {
+        await store.close();
+        await release();
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
 export const SQLITE_BACKEND: Backend = {
   name: 'sqlite',
   describe: () => 'SQLite (node:sqlite, WAL, file in a temp dir on disk)',
   open: async () => {
     const dir = scratchDir({ prefix: 'capstan-bench-sqlite-', inMemory: false });
-    const address: StoreAddress = { kind: 'sqlite', path: join(dir.path, 'bench.db') };
-    try {
-      const store = await openStoreAt(address);
-      return {
-        address,
-        store,
-        close: async () => {
-          await store.close();
-          await dir.remove();
-        },
-      };
-    } catch (error) {
-      await dir.remove();
-      throw error;
-    }
+    return openBackend({ kind: 'sqlite', path: join(dir.path, 'bench.db') }, () => dir.remove());
   },
 };
 
@@ -61,21 +65,7 @@ export const ETCD_BACKEND: Backend = {
   describe: () => `etcd ${etcdVersion()} (one member on loopback, data on tmpfs)`,
   open: async () => {
     const server = await startEtcd();
-    const address: StoreAddress = { kind: 'etcd', endpoint: server.endpoints[0] };
-    try {
-      const store = await openStoreAt(address);
-      return {
-        address,
-        store,
-        close: async () => {
-          await store.close();
-          await server.stop();
-        },
-      };
-    } catch (error) {
-      await server.stop();
-      throw error;
-    }
+    return openBackend({ kind: 'etcd', endpoint: server.endpoints[0] }, () => server.stop());
   },
 };
 

@@ -111,7 +111,8 @@ export interface ResourceType {
   /**
    * Convert an object of this type between two of its versions (including between groups that
    * share storage, like core/v1 and events.k8s.io/v1 Events). Absent: only apiVersion changes.
-   * Returns a new object; must not mutate its input.
+   * Must not mutate its input; to the version the object already has, it returns the input
+   * itself (served objects are shared and only read, see toServedVersion).
    */
   convert?(object: KubeObject, to: GroupVersion): KubeObject;
   /** Resources that are operations rather than stored objects (reviews): create only, nothing stored. */

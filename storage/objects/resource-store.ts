@@ -108,11 +108,13 @@ export class ResourceStore implements ObjectStorage {
       const currentObject = current === undefined ? undefined : decodeObject(current);
       this.checkUpdatePreconditions({ storeKey, name: key.name, current: currentObject, preconditions: options.preconditions });
 
-      const updated = await update(currentObject === undefined ? undefined : structuredClone(currentObject));
+      // The update function may change what it gets: it gets the object just decoded, which
+      // nothing else holds, and the rare no-op answer decodes the stored bytes again.
+      const updated = await update(currentObject);
       const value = encodeObject(updated);
-      if (current !== undefined && currentObject !== undefined && value.equals(current.value)) {
+      if (current !== undefined && value.equals(current.value)) {
         // Nothing changed: no write, no new revision, no event.
-        return { object: currentObject, created: false };
+        return { object: decodeObject(current), created: false };
       }
       if (options.dryRun) {
         // What would be stored, at the version it replaces (none for a creation).

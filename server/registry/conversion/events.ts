@@ -25,7 +25,7 @@ const CORE_TO_EVENTS: readonly (readonly [string, string])[] = [
 export function convertEvent(object: KubeObject, to: GroupVersion): KubeObject {
   const target = groupVersionString(to);
   const source = object.apiVersion ?? CORE_EVENT_API_VERSION;
-  if (source === target) return structuredClone(object);
+  if (source === target) return object;
   const { apiVersion: _apiVersion, kind: _kind, ...fields } = object;
   let renamed: Record<string, unknown>;
   if (source === CORE_EVENT_API_VERSION && target === EVENTS_API_VERSION) renamed = renameFields(fields, CORE_TO_EVENTS);

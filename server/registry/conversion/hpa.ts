@@ -278,7 +278,7 @@ function toV2(hpa: KubeObject): KubeObject {
 export function convertHorizontalPodAutoscaler(object: KubeObject, to: GroupVersion): KubeObject {
   const target = groupVersionString(to);
   const source = object.apiVersion ?? V2;
-  if (source === target) return structuredClone(object);
+  if (source === target) return object;
   if (source === V2 && target === V1) return toV1(object);
   if (source === V1 && target === V2) return toV2(object);
   throw new Error(`cannot convert HorizontalPodAutoscaler from ${source} to ${target}`);

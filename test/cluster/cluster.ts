@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEtcdCluster, type EtcdCluster } from '../helpers/etcd';
 import { startServer, type KubeconfigCredentials, type TestServer } from '../helpers/server';
-import { freePort, startHaproxy, type Haproxy } from './haproxy';
+import { freePort } from '../helpers/ports';
+import { startHaproxy, type Haproxy } from './haproxy';
 
 const MAKE_CERTS = join(__dirname, '..', '..', 'deploy', 'pki', 'make-certs.sh');
 const REQUEST_TIMEOUT_MS = 5_000;

@@ -9,9 +9,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/ports';
 
 const DEPLOYED_CONFIG = join(__dirname, '..', '..', 'deploy', 'haproxy', 'haproxy.cfg');
 const START_TIMEOUT_MS = 5_000;
@@ -85,15 +86,3 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** A port the kernel just handed out on 127.0.0.1; free again by the time a process binds it. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -4,8 +4,8 @@
  * loopback port, and the admin client certificate it generated. Stopped with SIGTERM (so a
  * `--cpu-prof` run writes its profile), or killed with the benchmark process.
  *
- * Why not test/helpers/capstan-process.ts: bench/ must not depend on test code, and a
- * benchmark needs the PKI files (for the ceiling server) and extra Node flags for profiling.
+ * Why not test/helpers/capstan-process.ts: a benchmark needs the PKI files (for the ceiling
+ * server), extra Node flags for profiling, and cleanup when the benchmark is interrupted.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

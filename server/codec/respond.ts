@@ -11,6 +11,7 @@ import { stringify as yamlStringify } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
 import { StatusError, type Status } from '../status/status-error';
 import { includeObjectOf, tableInParts, tableOf, type IncludeObject } from '../table/table';
+import type { Printer } from '../table/printers';
 import {
   negotiateOutput, serializersFor, wantsPretty, NO_TRANSFORMS,
   type EndpointRestrictions, type Negotiated, type SerializerInfo,
@@ -46,6 +47,8 @@ export interface Endpoint {
   readonly protobuf: boolean;
   /** Kinds that are stored objects print as tables; reviews do not. */
   readonly table: boolean;
+  /** The type's own table printer; absent: the built-in one of `resource`. */
+  readonly printer?: Printer;
 }
 
 export interface Exchange {
@@ -124,6 +127,7 @@ function transformObject(options: { negotiated: Negotiated; endpoint: Endpoint; 
     case 'Table':
       return tableOf({
         resource: options.endpoint.resource,
+        printer: options.endpoint.printer,
         version: transform.version,
         includeObject: options.includeObject,
         now: new Date(),
@@ -190,6 +194,7 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
   if (transform?.kind === 'Table') {
     const tableOptions = {
       resource: exchange.endpoint.resource,
+      printer: exchange.endpoint.printer,
       version: transform.version,
       includeObject: includeObjectOf(queryOf(exchange.req)),
       now: new Date(),
@@ -238,6 +243,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
       const bookmark = type === 'BOOKMARK';
       const table = tableOf({
         resource: exchange.endpoint.resource,
+      printer: exchange.endpoint.printer,
         version: transform.version,
         includeObject,
         now: new Date(),

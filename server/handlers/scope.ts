@@ -93,13 +93,13 @@ export function deprecationWarnings(scope: HandlerScope): string[] {
   ];
 }
 
-/** What the type's answers can be encoded as: built-in kinds have protobuf; stored kinds print as tables. */
+/** What the type's answers can be encoded as: protobuf unless the type has none; stored kinds print as tables, with the type's printer. */
 export function endpointOf(scope: HandlerScope): Endpoint {
   return endpointOfType(scope.type);
 }
 
 export function endpointOfType(type: ResourceType): Endpoint {
-  return { resource: groupResourceOf(type), protobuf: true, table: !type.virtual };
+  return { resource: groupResourceOf(type), protobuf: type.protobuf !== false, table: !type.virtual, printer: type.printer };
 }
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */

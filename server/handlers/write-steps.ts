@@ -86,7 +86,7 @@ function decodeTyped(
 export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
   let format: Format;
   try {
-    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: scope.context.representations?.cbor ?? false }) });
+    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: scope.type.protobuf !== false, cbor: scope.context.representations?.cbor ?? false }) });
   } catch (error) {
     req.resume();
     throw error;

@@ -28,7 +28,6 @@ export const WELL_KNOWN_DEFINITIONS = {
   apiResourceList: `${META}.APIResourceList`,
   deleteOptions: `${META}.DeleteOptions`,
   patch: `${META}.Patch`,
-  scale: 'io.k8s.api.autoscaling.v1.Scale',
   status: `${META}.Status`,
   watchEvent: `${META}.WatchEvent`,
 } as const;
@@ -287,7 +286,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   }
 
   for (const subresource of servedSubresources(type, groupVersion)) {
-    paths.push(subresourcePath({ type, subresource, definition, itemPath: `${collectionPath}/{name}`, itemParameters, id }));
+    paths.push(subresourcePath({ type, subresource, itemPath: `${collectionPath}/{name}`, itemParameters, id }));
   }
   return paths;
 
@@ -322,15 +321,13 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   function subresourcePath(options: {
     type: ResourceType;
     subresource: ServedSubresource;
-    definition: string;
     itemPath: string;
     itemParameters: readonly ParameterSpec[];
     id: (verb: string, suffix?: string) => string;
   }): ApiPath {
     const { subresource } = options;
     const suffix = capitalize(subresource.name);
-    const isScale = subresource.name === 'scale';
-    const subresourceDefinition = isScale ? WELL_KNOWN_DEFINITIONS.scale : options.definition;
+    const subresourceDefinition = subresource.definition;
     const what = `${subresource.name} of the specified ${options.type.kind}`;
     const operations: ApiOperation[] = [];
     if (subresource.verbs.includes('get')) {
@@ -342,6 +339,21 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           description: `read ${what}`,
           parameters: [],
           responses: [ok(subresourceDefinition), UNAUTHORIZED],
+          responseMediaTypes: OBJECT_MEDIA_TYPES,
+          kind: subresource.responseKind,
+        }),
+      );
+    }
+    if (subresource.verbs.includes('create')) {
+      operations.push(
+        operation({
+          method: 'post',
+          action: 'post',
+          operationId: options.id('create', suffix),
+          description: `create ${what}`,
+          parameters: CREATE_PARAMETERS,
+          requestBody: { definition: subresourceDefinition, mediaTypes: ANY_MEDIA_TYPE, required: true },
+          responses: [ok(subresourceDefinition), created(subresourceDefinition), accepted(subresourceDefinition), UNAUTHORIZED],
           responseMediaTypes: OBJECT_MEDIA_TYPES,
           kind: subresource.responseKind,
         }),

@@ -10,6 +10,9 @@
  * Status and scale subresources use their own strategy methods in the same places.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import type { Printer } from '../table/printers';
+import type { Definitions } from '../validation/decode';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -74,6 +77,36 @@ export interface Subresources {
 /** A field selector key beyond metadata.name/metadata.namespace, and how to read it. */
 export type SelectableFields = Readonly<Record<string, (object: KubeObject) => string | undefined>>;
 
+/** Builds the handler of one endpoint for one served version, from what the generic handlers are built from. */
+export type HandlerFactory = (scope: HandlerScope) => ResourceHandler;
+
+/**
+ * A subresource served by handlers of its own (`serviceaccounts/token`, `pods/eviction`),
+ * beyond the generic status, scale and finalize.
+ */
+export interface SubresourceEndpoint {
+  /** The kind its requests and answers carry (authentication.k8s.io/v1 TokenRequest), as discovery shows it. */
+  readonly kind: GroupVersionKind;
+  /** OpenAPI definition name of that kind. */
+  readonly definition: string;
+  /** One handler per verb it serves (the request's verb: `create` for POST, `get` for GET...). */
+  readonly handlers: Readonly<Partial<Record<Verb, HandlerFactory>>>;
+}
+
+/**
+ * Handlers a type brings beyond the generic ones. Routes dispatch them like the generic ones:
+ * same request information, same scope, same negotiation and error handling.
+ */
+export interface HandlerSlots {
+  /**
+   * Handlers of the resource itself that take the place of the generic one of their verb (a
+   * review's create, which answers and stores nothing). The verb must also be in `verbs`.
+   */
+  readonly verbs?: Readonly<Partial<Record<Verb, HandlerFactory>>>;
+  /** Subresources by name. */
+  readonly subresources?: Readonly<Record<string, SubresourceEndpoint>>;
+}
+
 export interface ServedVersion {
   readonly version: string;
   /** OpenAPI definition name of the kind in this version, e.g. `io.k8s.api.apps.v1.Deployment`. */
@@ -115,8 +148,26 @@ export interface ResourceType {
    * itself (served objects are shared and only read, see toServedVersion).
    */
   convert?(object: KubeObject, to: GroupVersion): KubeObject;
-  /** Resources that are operations rather than stored objects (reviews): create only, nothing stored. */
+  /**
+   * Resources that are operations rather than stored objects (reviews): nothing stored, no
+   * watch cache, no table; their verbs are served by `handlers.verbs`.
+   */
   readonly virtual?: boolean;
+  /** Handlers beyond the generic ones: custom subresources and a virtual type's verbs. */
+  readonly handlers?: HandlerSlots;
+  /**
+   * Schema definitions the type brings (a custom resource's), looked up before the built-in
+   * ones: its versions' `definition` names may name one of these, which may refer to built-in
+   * definitions (ObjectMeta) by `$ref`. Absent: the built-in definitions alone.
+   */
+  readonly definitions?: Definitions;
+  /** Table columns for `kubectl get`; absent: the built-in printer of the resource, or Name and Created At. */
+  readonly printer?: Printer;
+  /**
+   * Whether objects have a protobuf form; absent: they do (every built-in kind). Without one,
+   * a protobuf `Accept` is 406 and a protobuf body 415, as for the reference's custom resources.
+   */
+  readonly protobuf?: boolean;
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

@@ -15,7 +15,7 @@ import type { RepresentationSettings } from '../../server/codec/respond';
 import { resourceRoutes } from '../../server/handlers/routes';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
-import { BuiltinRegistry } from '../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../server/registry/registry';
 import type { ResourceType } from '../../server/registry/types';
 import { schemaData } from '../../server/schema/definitions';
 import { ResourceStore } from '../../storage/objects/resource-store';
@@ -64,7 +64,7 @@ export async function serveResourceApi(
 ): Promise<ServedApi> {
   const app = express();
   app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations }));
+  app.use(resourceRoutes({ registry: new ResourceTypeRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations }));
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
   const server: Server = app.listen(0, '127.0.0.1');

@@ -6,7 +6,7 @@ import { chooseDiscoveryRepresentation, mountDiscovery } from '../../../server/d
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
 import { servedGroups, type ServedGroupVersion } from '../../../server/discovery/served-groups';
 import { apiResourceListDocument } from '../../../server/discovery/legacy-documents';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import type { APIGroupDiscoveryList } from '../../../server/discovery/aggregated-documents';
 import type { APIGroupList, APIResourceList } from '../../../server/discovery/legacy-documents';
 import { FIXTURE_TYPES, fixtureRegistry } from './fixtures';
@@ -246,7 +246,7 @@ describe('discovery over HTTP', () => {
 });
 
 describe('discovery of the built-in registry', () => {
-  const groups = servedGroups(new BuiltinRegistry().all());
+  const groups = servedGroups(new ResourceTypeRegistry().all());
   const resourcesOf = (group: string, version: string) =>
     apiResourceListDocument(groups.find((g) => g.name === group)?.versions.find((v) => v.version === version) as ServedGroupVersion)
       .resources;

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { servedGroups } from '../../../server/discovery/served-groups';
 import { openAPIV3Document, openAPIV3PathKey } from '../../../server/openapi/documents';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { schemaData } from '../../../server/schema/definitions';
 import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
 
@@ -253,7 +253,7 @@ describe('OpenAPI over HTTP', () => {
 });
 
 describe('OpenAPI documents of the built-in registry', () => {
-  const groups = servedGroups(new BuiltinRegistry().all());
+  const groups = servedGroups(new ResourceTypeRegistry().all());
 
   test.each(groups.flatMap((group) => group.versions.map((groupVersion) => [openAPIV3PathKey(groupVersion), groupVersion] as const)))(
     '%s: every served kind has its schema; refs resolve; fieldValidation on every write',

@@ -1,7 +1,7 @@
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { storageGroupVersion, type ResourceType } from '../../../server/registry/types';
 
-const registry = new BuiltinRegistry();
+const registry = new ResourceTypeRegistry();
 
 /** [group, version, resource, kind, namespaced, shortNames, storagePrefix] */
 const EXPECTED: [string, string, string, string, boolean, string[], string][] = [
@@ -45,7 +45,7 @@ const EXPECTED: [string, string, string, string, boolean, string[], string][] = 
   ['autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa'], 'horizontalpodautoscalers'],
 ];
 
-describe('BuiltinRegistry lookups', () => {
+describe('ResourceTypeRegistry lookups', () => {
   test.each(EXPECTED)('%s/%s %s resolves by resource and by kind', (group, version, resource, kind, namespaced, shortNames, storagePrefix) => {
     const byResource = registry.find({ group, version }, resource);
     expect(byResource).toBeDefined();
@@ -120,7 +120,7 @@ describe('BuiltinRegistry lookups', () => {
   });
 
   test('enabled() narrows what is served', () => {
-    const narrowed = new BuiltinRegistry({ enabled: (gv, resource) => !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets' });
+    const narrowed = new ResourceTypeRegistry({ enabled: (gv, resource) => !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets' });
     expect(narrowed.find({ group: 'batch', version: 'v1' }, 'jobs')).toBeUndefined();
     expect(narrowed.find({ group: '', version: 'v1' }, 'secrets')).toBeUndefined();
     expect(narrowed.find({ group: 'autoscaling', version: 'v1' }, 'horizontalpodautoscalers')).toBeUndefined();

@@ -1,0 +1,249 @@
+/**
+ * The registry changes while serving: a resource type added to a running replica is in
+ * discovery (both forms) and OpenAPI v3 within a second, kubectl creates, lists and watches its
+ * objects, its own schema, printer and handler slots are used, and once removed its endpoints
+ * are 404 and its watches end. A whole replica runs in this process (real HTTPS, chain, SQLite,
+ * watch caches) so that the test can reach its registry; kubectl 1.33 talks to it.
+ */
+import { spawn } from 'node:child_process';
+import type { Request } from 'express';
+import { decodeObjectBody } from '../../../server/handlers/write-steps';
+import { objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from '../../../server/handlers/scope';
+import { buildStrategy } from '../../../server/registry/strategy';
+import type { ResourceType } from '../../../server/registry/types';
+import { parseWriteOptions, queryOf } from '../../../server/request/query';
+import { column, NAME_COLUMN, record } from '../../../server/table/columns';
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { KUBECTL } from '../../helpers/server';
+
+const GROUP = 'example.capstan.dev';
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+const WIDGET_DEFINITION = 'dev.capstan.example.v1.Widget';
+const REVIEW_DEFINITION = 'dev.capstan.example.v1.WidgetReview';
+const STAMP_DEFINITION = 'dev.capstan.example.v1.Stamp';
+
+const objectSchema = (kind: string, properties: Record<string, object>) => ({
+  type: 'object',
+  properties: {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    metadata: { $ref: `#/definitions/${META}.ObjectMeta` },
+    ...properties,
+  },
+  'x-kubernetes-group-version-kind': [{ group: GROUP, version: 'v1', kind }],
+});
+
+/** A create handler that decodes the body by the type's schema and answers with it, storing nothing. */
+function reviewCreate(scope: HandlerScope): ResourceHandler {
+  return async ({ req, res }) => {
+    const { object } = await decodeObjectBody(scope, req as Request, parseWriteOptions(queryOf(req), 'CreateOptions'));
+    const size = Number(record(object.spec).size ?? 0);
+    await writeResponse(scope, res, 201, { ...object, status: { allowed: size <= 10 } });
+  };
+}
+
+/** `widgets/<name>/stamp`: reads the widget from the same storage the generic handlers use. */
+function stampCreate(scope: HandlerScope): ResourceHandler {
+  return async ({ info, res }) => {
+    const widget = await scope.storage.get(objectKeyOf(scope, info));
+    res.status(201).json({ apiVersion: `${GROUP}/v1`, kind: 'Stamp', metadata: { name: info.name }, widgetUID: widget.metadata.uid });
+  };
+}
+
+const widgets: ResourceType = {
+  group: GROUP,
+  resource: 'widgets',
+  singular: 'widget',
+  kind: 'Widget',
+  listKind: 'WidgetList',
+  namespaced: true,
+  versions: [{ version: 'v1', definition: WIDGET_DEFINITION }],
+  storageVersion: 'v1',
+  storagePrefix: `${GROUP}/widgets`,
+  shortNames: ['wd'],
+  categories: [],
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  subresources: {},
+  nameRule: 'dns-subdomain',
+  selectableFields: {},
+  strategy: buildStrategy({ namespaced: true, nameRule: 'dns-subdomain', hasStatus: false }),
+  protobuf: false,
+  definitions: {
+    [WIDGET_DEFINITION]: objectSchema('Widget', { spec: { type: 'object', properties: { size: { type: 'integer', format: 'int64' } } } }),
+    'dev.capstan.example.v1.WidgetList': {
+      type: 'object',
+      properties: {
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { $ref: `#/definitions/${META}.ListMeta` },
+        items: { type: 'array', items: { $ref: `#/definitions/${WIDGET_DEFINITION}` } },
+      },
+    },
+    [STAMP_DEFINITION]: objectSchema('Stamp', { widgetUID: { type: 'string' } }),
+  },
+  printer: {
+    columns: [NAME_COLUMN, column('Size', 'integer', 'How big the widget is.')],
+    print: (object) => ({ cells: [object.metadata.name, record(object.spec).size ?? 0] }),
+  },
+  handlers: {
+    subresources: {
+      stamp: { kind: { group: GROUP, version: 'v1', kind: 'Stamp' }, definition: STAMP_DEFINITION, handlers: { create: stampCreate } },
+    },
+  },
+};
+
+const widgetReviews: ResourceType = {
+  ...widgets,
+  resource: 'widgetreviews',
+  singular: 'widgetreview',
+  kind: 'WidgetReview',
+  listKind: 'WidgetReviewList',
+  namespaced: false,
+  versions: [{ version: 'v1', definition: REVIEW_DEFINITION }],
+  storagePrefix: `${GROUP}/widgetreviews`,
+  shortNames: [],
+  verbs: ['create'],
+  strategy: buildStrategy({ namespaced: false, nameRule: 'dns-subdomain', hasStatus: false }),
+  virtual: true,
+  definitions: {
+    [REVIEW_DEFINITION]: objectSchema('WidgetReview', {
+      spec: { type: 'object', properties: { size: { type: 'integer', format: 'int64' } } },
+      status: { type: 'object', properties: { allowed: { type: 'boolean' } } },
+    }),
+  },
+  printer: undefined,
+  handlers: { verbs: { create: reviewCreate } },
+};
+
+const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+const WIDGETS_PATH = `/apis/${GROUP}/v1/namespaces/default/widgets`;
+
+/** Polls `check` every 20 ms until it returns a value, for at most `ms`; returns what it returned and when. */
+async function within<T>(ms: number, check: () => Promise<T | undefined>): Promise<{ value: T; elapsedMs: number }> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return { value, elapsedMs: Date.now() - started };
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+interface AggregatedList {
+  items: { metadata: { name: string }; versions: { version: string; resources: { resource: string; verbs: string[]; subresources?: { subresource: string; verbs: string[] }[] }[] }[] }[];
+}
+
+describe('a resource type added and removed while serving', () => {
+  let server: InProcessServer;
+
+  beforeAll(async () => {
+    server = await startInProcessServer();
+  }, 30_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('is served, discovered, described, used by kubectl, and gone after removal', async () => {
+    expect((await server.request('GET', WIDGETS_PATH)).status).toBe(404);
+    const etagBefore = (await server.request('GET', '/apis', { headers: { accept: AGGREGATED_V2 } })).headers.etag;
+
+    server.plane.registry.add(widgets);
+    server.plane.registry.add(widgetReviews);
+
+    // Discovery, legacy form.
+    const legacy = await within(1_000, async () => {
+      const groups = (await server.request('GET', '/apis')).json<{ groups: { name: string }[] }>();
+      return groups.groups.some((group) => group.name === GROUP) ? groups : undefined;
+    });
+    expect(legacy.elapsedMs).toBeLessThan(1_000);
+    const resources = (await server.request('GET', `/apis/${GROUP}/v1`)).json<{ resources: { name: string; kind: string; verbs: string[] }[] }>();
+    expect(resources.resources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'widgets', kind: 'Widget', verbs: expect.arrayContaining(['create', 'list', 'watch']) }),
+        expect.objectContaining({ name: 'widgets/stamp', kind: 'Stamp', verbs: ['create'] }),
+        expect.objectContaining({ name: 'widgetreviews', kind: 'WidgetReview', verbs: ['create'] }),
+      ]),
+    );
+
+    // Discovery, aggregated v2 form: a new document, so a new ETag.
+    const aggregated = await server.request('GET', '/apis', { headers: { accept: AGGREGATED_V2 } });
+    expect(aggregated.headers.etag).not.toBe(etagBefore);
+    const group = aggregated.json<AggregatedList>().items.find((item) => item.metadata.name === GROUP);
+    const widgetResource = group?.versions[0].resources.find((resource) => resource.resource === 'widgets');
+    expect(widgetResource?.subresources).toEqual([expect.objectContaining({ subresource: 'stamp', verbs: ['create'] })]);
+
+    // OpenAPI v3: listed in the root, with the type's own schema.
+    const root = (await server.request('GET', '/openapi/v3')).json<{ paths: Record<string, { serverRelativeURL: string }> }>();
+    const entry = root.paths[`apis/${GROUP}/v1`];
+    expect(entry).toBeDefined();
+    const document = (await server.request('GET', entry.serverRelativeURL)).json<{
+      paths: Record<string, Record<string, { operationId?: string }>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    }>();
+    expect(document.components.schemas[WIDGET_DEFINITION].properties?.spec).toEqual({ type: 'object', properties: { size: { type: 'integer', format: 'int64' } } });
+    expect(document.components.schemas[`${META}.ObjectMeta`]).toBeDefined();
+    expect(document.paths[`${WIDGETS_PATH.replace('/default/', '/{namespace}/')}/{name}/stamp`]?.post?.operationId).toBe('createExampleCapstanDevV1NamespacedWidgetStamp');
+    expect(document.paths[`/apis/${GROUP}/v1/widgetreviews`]?.post?.operationId).toBe('createExampleCapstanDevV1WidgetReview');
+
+    // kubectl: a watch first, then create and list.
+    const watch = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'get', 'widgets', '-n', 'default', '--watch', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let watched = '';
+    watch.stdout.on('data', (chunk: Buffer) => (watched += chunk.toString('utf8')));
+    const watchExit = new Promise<number | null>((resolve) => watch.once('exit', (code) => resolve(code)));
+    try {
+      const created = await server.kubectl(['create', '-n', 'default', '-f', '-'], {
+        input: JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'first' }, spec: { size: 3 } }),
+      });
+      expect(created).toMatchObject({ code: 0, stdout: `widget.${GROUP}/first created\n` });
+      const listed = await server.kubectl(['get', 'wd', '-n', 'default']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout.split('\n')[0]).toMatch(/^NAME\s+SIZE$/);
+      expect(listed.stdout).toMatch(/first\s+3/);
+      await within(5_000, async () => (watched.includes(`widget.${GROUP}/first`) ? true : undefined));
+
+      // The type's schema decodes bodies: an unknown field is refused when asked to be strict.
+      const strict = await server.request('POST', `${WIDGETS_PATH}?fieldValidation=Strict`, {
+        body: JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name: 'second' }, spec: { size: 1, colour: 'red' } }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(strict.status).toBe(400);
+      expect(strict.json<{ message: string }>().message).toContain('unknown field "spec.colour"');
+
+      // No protobuf form: 406 for a protobuf answer, 415 for a protobuf body.
+      expect((await server.request('GET', WIDGETS_PATH, { headers: { accept: 'application/vnd.kubernetes.protobuf' } })).status).toBe(406);
+      const protobufBody = await server.request('POST', WIDGETS_PATH, { body: Buffer.from([0x6b, 0x38, 0x73, 0x00]), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
+      expect(protobufBody.status).toBe(415);
+
+      // The extra handler slots: a subresource and a create-only review.
+      const stamp = await server.request('POST', `${WIDGETS_PATH}/first/stamp`, { body: '{}', headers: { 'content-type': 'application/json' } });
+      expect(stamp.status).toBe(201);
+      const firstUid = (await server.request('GET', `${WIDGETS_PATH}/first`)).json<{ metadata: { uid: string } }>().metadata.uid;
+      expect(stamp.json<{ widgetUID: string }>().widgetUID).toBe(firstUid);
+      const review = await server.request('POST', `/apis/${GROUP}/v1/widgetreviews`, {
+        body: JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'WidgetReview', spec: { size: 11 } }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(review.status).toBe(201);
+      expect(review.json<{ status: { allowed: boolean } }>().status).toEqual({ allowed: false });
+      expect((await server.request('GET', `/apis/${GROUP}/v1/widgetreviews`)).status).toBe(405);
+
+      // Removal: 404 at once, the watch ends, and discovery and OpenAPI forget the group.
+      server.plane.registry.remove({ group: GROUP, resource: 'widgets' });
+      server.plane.registry.remove({ group: GROUP, resource: 'widgetreviews' });
+      expect((await server.request('GET', WIDGETS_PATH)).status).toBe(404);
+      expect((await server.request('GET', `${WIDGETS_PATH}/first`)).status).toBe(404);
+      expect((await server.request('POST', `/apis/${GROUP}/v1/widgetreviews`, { body: '{}' })).status).toBe(404);
+      await Promise.race([watchExit, new Promise((_, reject) => setTimeout(() => reject(new Error('kubectl watch did not end')), 5_000))]);
+      const gone = await within(1_000, async () => {
+        const groups = (await server.request('GET', '/apis')).json<{ groups: { name: string }[] }>();
+        return groups.groups.some((g) => g.name === GROUP) ? undefined : true;
+      });
+      expect(gone.value).toBe(true);
+      expect((await server.request('GET', `/openapi/v3/apis/${GROUP}/v1`)).status).toBe(404);
+      expect((await server.request('GET', `/apis/${GROUP}/v1`)).status).toBe(404);
+    } finally {
+      watch.kill();
+    }
+  }, 60_000);
+});

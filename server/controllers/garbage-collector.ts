@@ -13,10 +13,12 @@ import type { KubeObject, OwnerReference } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
 import { startInformer, type Informer } from './informer';
 import type { ObjectOperations } from './operations';
+import { startWorkQueue } from './work-queue';
 
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 export const ORPHAN_FINALIZER = 'orphan';
-const RETRY_MS = 500;
+/** How soon an owner in foreground deletion is looked at again while dependents remain. */
+const DEPENDENTS_RECHECK_MS = 500;
 
 interface Node {
   readonly type: ResourceType;
@@ -35,8 +37,6 @@ function keyOf(object: KubeObject): { namespace?: string; name: string } {
 export function startGarbageCollector(operations: ObjectOperations, stop: AbortSignal): { synced: Promise<void> } {
   const byUid = new Map<string, Node>();
   const dependentsOf = new Map<string, Set<string>>(); // owner uid → dependent uids
-  const pending = new Set<string>();
-  let running = false;
   let allSynced = false;
 
   const index = (type: ResourceType, object: KubeObject, old: KubeObject | undefined): void => {
@@ -113,31 +113,20 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
     return true;
   };
 
-  const work = async (): Promise<void> => {
-    if (running || !allSynced) return;
-    running = true;
-    try {
-      while (pending.size > 0 && !stop.aborted) {
-        const uid = pending.values().next().value as string;
-        pending.delete(uid);
-        const node = byUid.get(uid);
-        if (!node) continue;
-        let done = false;
-        try {
-          done = (await processOwner(node)) && (await processDependent(node));
-        } catch {
-          done = false;
-        }
-        if (!done) setTimeout(() => enqueue(uid), RETRY_MS);
-      }
-    } finally {
-      running = false;
-    }
-  };
+  const queue = startWorkQueue<string>({
+    stop,
+    handle: async (uid) => {
+      const node = byUid.get(uid);
+      if (!node) return;
+      const done = (await processOwner(node)) && (await processDependent(node));
+      // An owner in foreground deletion waits for its dependents; their deletion events enqueue it too.
+      if (!done) queue.addAfter(uid, DEPENDENTS_RECHECK_MS);
+    },
+  });
+  // Until every informer has synced, a missing owner may only be unlisted yet: nothing is
+  // handled before, and then every object known is.
   const enqueue = (uid: string): void => {
-    if (stop.aborted) return;
-    pending.add(uid);
-    void work();
+    if (allSynced) queue.add(uid);
   };
 
   const informers: Informer[] = [];
@@ -165,8 +154,7 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
   }
   const synced = Promise.all(informers.map((informer) => informer.synced)).then(() => {
     allSynced = true;
-    for (const uid of byUid.keys()) pending.add(uid);
-    void work();
+    for (const uid of byUid.keys()) queue.add(uid);
   });
   stop.addEventListener('abort', () => informers.forEach((informer) => informer.stop()), { once: true });
   return { synced };

@@ -25,13 +25,13 @@ export interface NewObject {
  * then storage. Shared by POST and by the server's own controllers.
  */
 export async function storeNewObject(scope: HandlerScope, request: NewObject): Promise<{ created: KubeObject; warnings: string[] }> {
-  const object = prepareCreate(scope, copyJson(request.object));
+  const object = await prepareCreate(scope, copyJson(request.object));
   const key = objectKeyOf(scope, { namespace: object.metadata.namespace ?? '', name: object.metadata.name ?? '' });
   await admit(scope, { operation: 'CREATE', user: request.user, key, object, dryRun: request.dryRun });
   recordManagedFields({ scope, object, manager: request.manager });
   const warnings = scope.type.strategy.warnings?.(object, undefined) ?? [];
   const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
-  return { created: toServedVersion(scope, created), warnings };
+  return { created: await toServedVersion(scope, created), warnings };
 }
 
 export function createHandler(scope: HandlerScope): ResourceHandler {

@@ -71,11 +71,11 @@ export async function deleteObject(scope: HandlerScope, key: ObjectKey, options:
         },
         { preconditions: options.preconditions, dryRun: options.dryRun },
       );
-      return { object: toServedVersion(scope, result.object), deleted: false };
+      return { object: await toServedVersion(scope, result.object), deleted: false };
     } catch (error) {
       if (!(error instanceof RemoveNow)) throw error;
       try {
-        return { object: toServedVersion(scope, await removeExactly(scope, key, error.current, options.dryRun)), deleted: true };
+        return { object: await toServedVersion(scope, await removeExactly(scope, key, error.current, options.dryRun)), deleted: true };
       } catch (removeError) {
         const raced = removeError instanceof ObjectError && removeError.reason === 'Conflict';
         if (!raced || options.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;

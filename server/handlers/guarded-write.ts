@@ -8,7 +8,7 @@ import type { KubeObject, ObjectKey, Preconditions } from '../../storage/objects
 import { ObjectError } from '../../storage/errors';
 import { notFound } from '../status/catalogue';
 import { keepSystemMetadata, fillCreateMetadata, pendingFinalizers } from './object-meta';
-import { groupResourceOf, toServedVersion, toStorageVersion, type HandlerScope } from './scope';
+import { groupResourceOf, toServedVersion, toStorageVersion, whenConverted, type Converted, type HandlerScope } from './scope';
 import { invalidObject, recordManagedFields } from './write-steps';
 import { admit } from './admit';
 import { requestedManagedFields, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
@@ -66,9 +66,12 @@ export function shouldRemove(scope: HandlerScope, object: KubeObject): boolean {
   return object.metadata.deletionTimestamp !== undefined && pendingFinalizers(scope.type, object).length === 0;
 }
 
-function prepareUpdate(scope: HandlerScope, next: KubeObject, current: KubeObject, target: WriteTarget): KubeObject {
+function prepareUpdate(scope: HandlerScope, next: KubeObject, current: KubeObject, target: WriteTarget): Converted<KubeObject> {
+  return whenConverted(toStorageVersion(scope, next), (object) => prepareStoredUpdate(scope, object, current, target));
+}
+
+function prepareStoredUpdate(scope: HandlerScope, object: KubeObject, current: KubeObject, target: WriteTarget): KubeObject {
   const { strategy } = scope.type;
-  const object = toStorageVersion(scope, next);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   keepSystemMetadata(object, current);
   if (target === 'status') strategy.prepareForStatusUpdate?.(object, current);
@@ -88,9 +91,12 @@ function keepAllButSpecFinalizers(object: KubeObject, current: KubeObject): void
   if (finalizers === undefined) delete (object.spec as { finalizers?: unknown }).finalizers;
 }
 
-export function prepareCreate(scope: HandlerScope, next: KubeObject): KubeObject {
+export function prepareCreate(scope: HandlerScope, next: KubeObject): Converted<KubeObject> {
+  return whenConverted(toStorageVersion(scope, next), (object) => prepareStoredCreate(scope, object));
+}
+
+function prepareStoredCreate(scope: HandlerScope, object: KubeObject): KubeObject {
   const { strategy } = scope.type;
-  const object = toStorageVersion(scope, next);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   fillCreateMetadata(object, scope.context.now());
   strategy.prepareForCreate?.(object);
@@ -121,7 +127,7 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
         async (current) => {
           if (current === undefined) {
             if (!write.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
-            const object = prepareCreate(scope, await write.compute(undefined));
+            const object = await prepareCreate(scope, await write.compute(undefined));
             await write.authorizeCreate?.();
             await admit(scope, { operation: 'CREATE', user: write.user, key, subresource: write.subresource, object, dryRun: write.dryRun });
             if (!write.managedFieldsComputed) recordManagedFields({ scope, object, manager: write.manager, subresource: write.subresource });
@@ -129,8 +135,8 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
             return object;
           }
           // compute may change what it gets, and `current` must stay the old state to compare with.
-          const next = await write.compute(toServedVersion(scope, copyJson(current)));
-          const object = prepareUpdate(scope, next, current, write.target);
+          const next = await write.compute(await toServedVersion(scope, copyJson(current)));
+          const object = await prepareUpdate(scope, next, current, write.target);
           await admit(scope, { operation: 'UPDATE', user: write.user, key, subresource: write.subresource, object, oldObject: current, dryRun: write.dryRun });
           if (!write.managedFieldsComputed) {
             recordManagedFields({ scope, object, previous: ownershipBefore(object, current, write.subresource), manager: write.manager, subresource: write.subresource });
@@ -141,12 +147,12 @@ export async function guardedWrite(write: GuardedWrite): Promise<GuardedWriteRes
         },
         { preconditions: write.preconditions, allowCreate: write.allowCreate, dryRun: write.dryRun },
       );
-      return { object: toServedVersion(scope, result.object), created: result.created, deleted: false, warnings };
+      return { object: await toServedVersion(scope, result.object), created: result.created, deleted: false, warnings };
     } catch (error) {
       if (!(error instanceof RemoveInstead)) throw error;
       try {
         const removed = await removeExactly(scope, key, error.current, write.dryRun);
-        return { object: toServedVersion(scope, removed), created: false, deleted: true, warnings };
+        return { object: await toServedVersion(scope, removed), created: false, deleted: true, warnings };
       } catch (removeError) {
         // A write raced the removal: start over from fresh state unless the caller pinned a version.
         const raced = removeError instanceof ObjectError && (removeError.reason === 'Conflict' || removeError.reason === 'NotFound');

@@ -4,7 +4,7 @@ import { parseListQuery, queryOf, type ListQuery } from '../request/query';
 import { compilePredicate, SelectorParseError } from '../selectors/predicate';
 import { badRequest } from '../status/catalogue';
 import { writeList } from '../codec/respond';
-import { addWarnings, apiVersionOf, deprecationWarnings, endpointOf, toServedVersion, type HandlerScope, type ResourceHandler } from './scope';
+import { addWarnings, apiVersionOf, deprecationWarnings, endpointOf, toServedVersions, type HandlerScope, type ResourceHandler } from './scope';
 
 /** Selectors of a list or watch as the storage predicate; a bad selector is a 400 with the parser's text. */
 export function predicateOf(scope: HandlerScope, query: ListQuery): Predicate {
@@ -34,6 +34,8 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
       continue: query.continue,
       predicate: predicateOf(scope, query),
     });
+    const served = toServedVersions(scope, result.items);
+    const items = served instanceof Promise ? await served : served;
     addWarnings(res, deprecationWarnings(scope));
     await writeList({
       req,
@@ -49,7 +51,7 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
           ...(result.remainingItemCount !== undefined && result.continue ? { remainingItemCount: result.remainingItemCount } : {}),
         },
       },
-      items: result.items.map((item) => toServedVersion(scope, item)),
+      items,
     });
   };
 }

@@ -145,9 +145,11 @@ export interface ResourceType {
    * Convert an object of this type between two of its versions (including between groups that
    * share storage, like core/v1 and events.k8s.io/v1 Events). Absent: only apiVersion changes.
    * Must not mutate its input; to the version the object already has, it returns the input
-   * itself (served objects are shared and only read, see toServedVersion).
+   * itself (served objects are shared and only read, see toServedVersion). May answer later (a
+   * custom resource's conversion webhook); built-in conversions answer at once, and callers
+   * only wait when given a promise.
    */
-  convert?(object: KubeObject, to: GroupVersion): KubeObject;
+  convert?(object: KubeObject, to: GroupVersion): KubeObject | Promise<KubeObject>;
   /**
    * Resources that are operations rather than stored objects (reviews): nothing stored, no
    * watch cache, no table; their verbs are served by `handlers.verbs`.

@@ -10,7 +10,8 @@ import type { Request } from 'express';
 import { decodeObjectBody } from '../../../server/handlers/write-steps';
 import { objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from '../../../server/handlers/scope';
 import { buildStrategy } from '../../../server/registry/strategy';
-import type { ResourceType } from '../../../server/registry/types';
+import type { GroupVersion, ResourceType } from '../../../server/registry/types';
+import type { KubeObject } from '../../../storage/objects/types';
 import { parseWriteOptions, queryOf } from '../../../server/request/query';
 import { column, NAME_COLUMN, record } from '../../../server/table/columns';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
@@ -22,7 +23,7 @@ const WIDGET_DEFINITION = 'dev.capstan.example.v1.Widget';
 const REVIEW_DEFINITION = 'dev.capstan.example.v1.WidgetReview';
 const STAMP_DEFINITION = 'dev.capstan.example.v1.Stamp';
 
-const objectSchema = (kind: string, properties: Record<string, object>) => ({
+const objectSchema = (kind: string, properties: Record<string, object>, version = 'v1') => ({
   type: 'object',
   properties: {
     apiVersion: { type: 'string' },
@@ -30,7 +31,7 @@ const objectSchema = (kind: string, properties: Record<string, object>) => ({
     metadata: { $ref: `#/definitions/${META}.ObjectMeta` },
     ...properties,
   },
-  'x-kubernetes-group-version-kind': [{ group: GROUP, version: 'v1', kind }],
+  'x-kubernetes-group-version-kind': [{ group: GROUP, version, kind }],
 });
 
 /** A create handler that decodes the body by the type's schema and answers with it, storing nothing. */
@@ -189,7 +190,9 @@ describe('a resource type added and removed while serving', () => {
     // kubectl: a watch first, then create and list.
     const watch = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'get', 'widgets', '-n', 'default', '--watch', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let watched = '';
+    let watchErrors = '';
     watch.stdout.on('data', (chunk: Buffer) => (watched += chunk.toString('utf8')));
+    watch.stderr.on('data', (chunk: Buffer) => (watchErrors += chunk.toString('utf8')));
     const watchExit = new Promise<number | null>((resolve) => watch.once('exit', (code) => resolve(code)));
     try {
       const created = await server.kubectl(['create', '-n', 'default', '-f', '-'], {
@@ -234,7 +237,11 @@ describe('a resource type added and removed while serving', () => {
       expect((await server.request('GET', WIDGETS_PATH)).status).toBe(404);
       expect((await server.request('GET', `${WIDGETS_PATH}/first`)).status).toBe(404);
       expect((await server.request('POST', `/apis/${GROUP}/v1/widgetreviews`, { body: '{}' })).status).toBe(404);
-      await Promise.race([watchExit, new Promise((_, reject) => setTimeout(() => reject(new Error('kubectl watch did not end')), 5_000))]);
+      let exited = false;
+      void watchExit.then(() => (exited = true));
+      await within(5_000, async () => (exited ? true : undefined)).catch(() => {
+        throw new Error(`kubectl watch did not end: ${watchErrors}`);
+      });
       const gone = await within(1_000, async () => {
         const groups = (await server.request('GET', '/apis')).json<{ groups: { name: string }[] }>();
         return groups.groups.some((g) => g.name === GROUP) ? undefined : true;
@@ -246,4 +253,61 @@ describe('a resource type added and removed while serving', () => {
       watch.kill();
     }
   }, 60_000);
+
+  test('a conversion that answers later (as a webhook does) serves every version', async () => {
+    // Stored as v2 `spec.length`; v1 calls it `spec.size`. The conversion answers on a later turn.
+    const conversions: string[] = [];
+    const convert = async (object: KubeObject, to: GroupVersion): Promise<KubeObject> => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const from = String(object.apiVersion).split('/')[1];
+      if (from === to.version) return object;
+      conversions.push(`${from}->${to.version}`);
+      const spec = record(object.spec);
+      const converted = to.version === 'v1' ? { size: spec.length } : { length: spec.size };
+      return { ...object, apiVersion: `${GROUP}/${to.version}`, spec: converted };
+    };
+    const gadgetSchema = (version: string, field: string) =>
+      objectSchema('Gadget', { spec: { type: 'object', properties: { [field]: { type: 'integer', format: 'int64' } } } }, version);
+    const gadgets: ResourceType = {
+      ...widgets,
+      resource: 'gadgets',
+      singular: 'gadget',
+      kind: 'Gadget',
+      listKind: 'GadgetList',
+      versions: [
+        { version: 'v2', definition: 'dev.capstan.example.v2.Gadget' },
+        { version: 'v1', definition: 'dev.capstan.example.v1.Gadget' },
+      ],
+      storageVersion: 'v2',
+      storagePrefix: `${GROUP}/gadgets`,
+      shortNames: [],
+      definitions: { 'dev.capstan.example.v2.Gadget': gadgetSchema('v2', 'length'), 'dev.capstan.example.v1.Gadget': gadgetSchema('v1', 'size') },
+      printer: undefined,
+      handlers: undefined,
+      convert,
+    };
+    server.plane.registry.add(gadgets);
+    try {
+      const v1 = `/apis/${GROUP}/v1/namespaces/default/gadgets`;
+      const v2 = `/apis/${GROUP}/v2/namespaces/default/gadgets`;
+      const created = await server.request('POST', `${v1}?fieldValidation=Strict`, {
+        body: JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name: 'g' }, spec: { size: 7 } }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.json<KubeObject>()).toMatchObject({ apiVersion: `${GROUP}/v1`, spec: { size: 7 } });
+      expect((await server.request('GET', `${v2}/g`)).json<KubeObject>()).toMatchObject({ apiVersion: `${GROUP}/v2`, spec: { length: 7 } });
+      const listed = (await server.request('GET', v1)).json<{ items: KubeObject[] }>();
+      expect(listed.items).toEqual([expect.objectContaining({ apiVersion: `${GROUP}/v1`, spec: { size: 7 } })]);
+      const updated = await server.request('PATCH', `${v1}/g`, { body: JSON.stringify({ spec: { size: 8 } }), headers: { 'content-type': 'application/merge-patch+json' } });
+      expect(updated.json<KubeObject>()).toMatchObject({ spec: { size: 8 } });
+      expect((await server.request('GET', `${v2}/g`)).json<KubeObject>()).toMatchObject({ spec: { length: 8 } });
+
+      const events = (await server.request('GET', `${v1}?watch=true&resourceVersion=0&timeoutSeconds=1`)).body.trim().split('\n').map((line) => JSON.parse(line) as { object: KubeObject });
+      expect(events.map((event) => event.object.spec)).toEqual([{ size: 8 }]);
+      expect(conversions).toEqual(expect.arrayContaining(['v1->v2', 'v2->v1']));
+    } finally {
+      server.plane.registry.remove({ group: GROUP, resource: 'gadgets' });
+    }
+  }, 30_000);
 });

@@ -14,6 +14,8 @@ import {
   type GroupResource,
   type GroupVersion,
   type GroupVersionKind,
+  type RegistryChange,
+  type RegistryListener,
   type ResourceRegistry,
   type ResourceType,
 } from './types';
@@ -25,14 +27,6 @@ export interface RegistryOptions {
   readonly types?: readonly ResourceType[];
 }
 
-/** What one change did. A replaced type is in both lists (its old and its new object). */
-export interface RegistryChange {
-  readonly added: readonly ResourceType[];
-  readonly removed: readonly ResourceType[];
-}
-
-export type RegistryListener = (change: RegistryChange) => void;
-
 /** A registry that can change while serving. */
 export interface MutableResourceRegistry extends ResourceRegistry {
   /**
@@ -42,8 +36,6 @@ export interface MutableResourceRegistry extends ResourceRegistry {
   add(type: ResourceType): void;
   /** Stops serving the resource; returns the type it was. */
   remove(resource: GroupResource): ResourceType | undefined;
-  /** Calls `listener` after every change, synchronously; returns a function that stops it. */
-  onChange(listener: RegistryListener): () => void;
 }
 
 function servedKey(group: string, version: string, name: string): string {

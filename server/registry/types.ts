@@ -191,12 +191,22 @@ export function qualifiedResourceString({ group, resource }: GroupResource): str
   return group === '' ? resource : `${resource}.${group}`;
 }
 
+/** What one change of the registry did. A replaced type is in both lists (its old and its new object). */
+export interface RegistryChange {
+  readonly added: readonly ResourceType[];
+  readonly removed: readonly ResourceType[];
+}
+
+export type RegistryListener = (change: RegistryChange) => void;
+
 /** Every served resource type, looked up the ways requests and discovery need. */
 export interface ResourceRegistry {
   /** The type served at `<group>/<version>/<resource>`, when that version is enabled. */
   find(groupVersion: GroupVersion, resource: string): ResourceType | undefined;
   /** The type that serves this kind in this group-version. */
   findKind(gvk: GroupVersionKind): ResourceType | undefined;
-  /** All served types, in a stable order (group, then resource). */
+  /** All served types, in a stable order (group, then resource); a new array after every change. */
   all(): readonly ResourceType[];
+  /** Calls `listener` after every change (types come and go while serving), synchronously; returns a function that stops it. */
+  onChange(listener: RegistryListener): () => void;
 }

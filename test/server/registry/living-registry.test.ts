@@ -310,4 +310,50 @@ describe('a resource type added and removed while serving', () => {
       server.plane.registry.remove({ group: GROUP, resource: 'gadgets' });
     }
   }, 30_000);
+
+  test('the controllers follow: garbage collection and namespace deletion reach a type added later', async () => {
+    const things: ResourceType = {
+      ...widgets,
+      resource: 'things',
+      singular: 'thing',
+      kind: 'Thing',
+      listKind: 'ThingList',
+      versions: [{ version: 'v1', definition: 'dev.capstan.example.v1.Thing' }],
+      storagePrefix: `${GROUP}/things`,
+      shortNames: [],
+      definitions: { 'dev.capstan.example.v1.Thing': objectSchema('Thing', {}) },
+      printer: undefined,
+      handlers: undefined,
+    };
+    server.plane.registry.add(things);
+    const json = { 'content-type': 'application/json' };
+    const post = async (path: string, object: object) => {
+      const response = await server.request('POST', path, { body: JSON.stringify(object), headers: json });
+      expect(response.status).toBe(201);
+      return response.json<KubeObject>();
+    };
+    try {
+      await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'living' } });
+      const thingsPath = `/apis/${GROUP}/v1/namespaces/living/things`;
+      const owner = await post(thingsPath, { apiVersion: `${GROUP}/v1`, kind: 'Thing', metadata: { name: 'owner' } });
+      await post(thingsPath, { apiVersion: `${GROUP}/v1`, kind: 'Thing', metadata: { name: 'bystander' } });
+      await post('/api/v1/namespaces/living/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'dependent', ownerReferences: [{ apiVersion: `${GROUP}/v1`, kind: 'Thing', name: 'owner', uid: owner.metadata.uid }] },
+      });
+      // The collector must know the owner (its informer started with the type): the dependent stays.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await server.request('GET', '/api/v1/namespaces/living/configmaps/dependent')).status).toBe(200);
+
+      expect((await server.request('DELETE', `${thingsPath}/owner`)).status).toBe(200);
+      await within(10_000, async () => ((await server.request('GET', '/api/v1/namespaces/living/configmaps/dependent')).status === 404 ? true : undefined));
+
+      expect((await server.request('DELETE', '/api/v1/namespaces/living')).status).toBe(200);
+      await within(10_000, async () => ((await server.request('GET', '/api/v1/namespaces/living')).status === 404 ? true : undefined));
+      expect((await server.request('GET', `${thingsPath}/bystander`)).status).toBe(404);
+    } finally {
+      server.plane.registry.remove({ group: GROUP, resource: 'things' });
+    }
+  }, 30_000);
 });

@@ -144,7 +144,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const registry = new ResourceTypeRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
   const storedResources = new Map<string, StoredResource>();
   const store = instrumentStore({ store: await openStore(options), metrics, resourceOfKey: resourceByKeyPrefix(storedResources) });
-  const caches = await startCacheSet({ store, resources: [...cachedResources(options, registry.all()).values()] });
+  const startupResources = [...cachedResources(options, registry.all()).values()];
+  const caches = await startCacheSet({ store, resources: startupResources });
   const observed = new Map<string, ObservedCache>();
   followRegistry({ serverOptions: options, registry, caches, storedResources, observed });
   observeWatchCaches(metrics, () => observed.values());
@@ -186,8 +187,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     health: {
       checks: [functionCheck('etcd', async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store')))],
       readinessChecks: [
+        // The caches made at start only: a type added while serving (a custom resource) lists
+        // on its own meanwhile (its reads go to the store), and must not take the replica out.
         functionCheck('informer-sync', async () => {
-          if (!(await caches.whenReady(0))) throw new Error('watch caches are not synced');
+          const started = startupResources.filter(({ keyPrefix }) => caches.has(keyPrefix));
+          const ready = await Promise.all(started.map(({ keyPrefix }) => caches.cacheFor(keyPrefix).whenReady(0)));
+          if (!ready.every(Boolean)) throw new Error('watch caches are not synced');
         }),
       ],
       postStartHooks: [bootstrapHook],

@@ -5,7 +5,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { FlagError, parseFlags, type ServerOptions } from './config/flags';
 
@@ -29,30 +28,16 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exit(1);
   }
 
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }] = await Promise.all([
-    import('./app'),
-    import('./pki/pki'),
-    import('./kubeconfig'),
-    import('./control-plane'),
-  ]);
+  const [{ startReplica }, { writeAdminKubeconfig }] = await Promise.all([import('./replica'), import('./kubeconfig')]);
   mkdirSync(options.dataDir, { recursive: true });
-  const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
-  const server = createServer({
-    options,
-    tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
-    routes: (app) => plane.routes(app),
-    health: plane.health,
-    authorizer: plane.authorizer,
-    metrics: plane.metrics,
-  });
-  const { port, url } = await server.listen();
-  console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
-  await plane.start({ advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''), port });
+  const replica = await startReplica(options);
+  const { pki } = replica;
+  console.log(`capstan listening on ${replica.listenUrl} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
 
   if (pki.servingSignedByCa) {
     const kubeconfig = writeAdminKubeconfig({
       dataDir: options.dataDir,
-      serverUrl: `https://${kubeconfigHost(options.bindAddress)}:${port}`,
+      serverUrl: replica.url,
       caPem: pki.ca.certPem,
       clientCertPem: pki.admin.certPem,
       clientKeyPem: pki.admin.keyPem,
@@ -66,9 +51,8 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const stop = (signal: string) => {
     console.log(`${signal} received: shutting down`);
-    server
-      .shutdown()
-      .then(() => plane.stop())
+    replica
+      .stop()
       .then(
         () => process.exit(0),
         (error: unknown) => {
@@ -79,12 +63,6 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
-}
-
-/** Where the admin reaches this server: the bind address when it is one, else loopback. */
-function kubeconfigHost(bindAddress: string): string {
-  if (bindAddress === '0.0.0.0' || bindAddress === '::' || isIP(bindAddress) === 0) return '127.0.0.1';
-  return isIP(bindAddress) === 6 ? `[${bindAddress}]` : bindAddress;
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -11,6 +11,7 @@
 import { BUILTIN_KINDS } from './kinds';
 import {
   qualifiedResourceString,
+  storageGroupVersion,
   type GroupResource,
   type GroupVersion,
   type GroupVersionKind,
@@ -44,6 +45,24 @@ function servedKey(group: string, version: string, name: string): string {
 
 function resourceKey({ group, resource }: GroupResource): string {
   return `${group}/${resource}`;
+}
+
+/**
+ * Two stored types may share a storage prefix only when they store the same objects (core and
+ * events.k8s.io Events), and neither prefix may hold the other's keys: the cache of one prefix
+ * would list the other's objects as its own.
+ */
+function checkStorageApart(type: ResourceType, other: ResourceType): void {
+  const a = type.storagePrefix;
+  const b = other.storagePrefix;
+  if (a === b) {
+    const [mine, theirs] = [storageGroupVersion(type), storageGroupVersion(other)];
+    const same = mine.group === theirs.group && mine.version === theirs.version && type.kind === other.kind && type.namespaced === other.namespaced;
+    if (same) return;
+  } else if (!a.startsWith(`${b}/`) && !b.startsWith(`${a}/`)) {
+    return;
+  }
+  throw new Error(`${qualifiedResourceString(type)} cannot be stored under ${a}: ${qualifiedResourceString(other)} is stored under ${b}`);
 }
 
 function compareTypes(a: ResourceType, b: ResourceType): number {
@@ -87,6 +106,11 @@ export class ResourceTypeRegistry implements MutableResourceRegistry {
       const holder = this.byKind.get(servedKey(type.group, version, type.kind));
       if (holder !== undefined && holder !== previous) {
         throw new Error(`${type.group}/${version} ${type.kind} is already served by ${qualifiedResourceString(holder)}`);
+      }
+    }
+    if (!type.virtual) {
+      for (const other of this.types.values()) {
+        if (other !== previous && !other.virtual) checkStorageApart(type, other);
       }
     }
     if (previous) this.unindex(previous);

@@ -161,3 +161,72 @@ describe('store behaviour facts of the built-in kinds, as the reference sets the
     expect(qualified((type) => type.requiresResourceVersionOnUpdate)).toEqual([]);
   });
 });
+
+describe('ResourceTypeRegistry changes while serving', () => {
+  const deployments = new ResourceTypeRegistry().find({ group: 'apps', version: 'v1' }, 'deployments') as ResourceType;
+  const widgets: ResourceType = {
+    ...deployments,
+    group: 'example.dev',
+    resource: 'widgets',
+    singular: 'widget',
+    kind: 'Widget',
+    listKind: 'WidgetList',
+    versions: [{ version: 'v1', definition: 'dev.example.v1.Widget' }],
+    storageVersion: 'v1',
+    storagePrefix: 'example.dev/widgets',
+    shortNames: [],
+    categories: [],
+  };
+
+  test('add, replace and remove are seen at once by lookups, all() and listeners', () => {
+    const registry = new ResourceTypeRegistry();
+    const changes: { added: string[]; removed: string[] }[] = [];
+    const stop = registry.onChange(({ added, removed }) => changes.push({ added: added.map((t) => t.kind), removed: removed.map((t) => t.kind) }));
+    const before = registry.all();
+
+    registry.add(widgets);
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'widgets')).toBe(widgets);
+    expect(registry.findKind({ group: 'example.dev', version: 'v1', kind: 'Widget' })).toBe(widgets);
+    expect(registry.all()).not.toBe(before);
+    expect(registry.all()).toContain(widgets);
+    expect(registry.all().map((t) => `${t.group}/${t.resource}`)).toEqual([...registry.all().map((t) => `${t.group}/${t.resource}`)].sort((a, b) => a.localeCompare(b)));
+
+    // A replacement that serves another version: the old version's paths are gone.
+    const v2: ResourceType = { ...widgets, versions: [{ version: 'v2', definition: 'dev.example.v2.Widget' }], storageVersion: 'v2' };
+    registry.add(v2);
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'widgets')).toBeUndefined();
+    expect(registry.find({ group: 'example.dev', version: 'v2' }, 'widgets')).toBe(v2);
+
+    expect(registry.remove({ group: 'example.dev', resource: 'widgets' })).toBe(v2);
+    expect(registry.find({ group: 'example.dev', version: 'v2' }, 'widgets')).toBeUndefined();
+    expect(registry.findKind({ group: 'example.dev', version: 'v2', kind: 'Widget' })).toBeUndefined();
+    expect(registry.remove({ group: 'example.dev', resource: 'widgets' })).toBeUndefined();
+    expect(registry.all().map((t) => t.kind)).toEqual(before.map((t) => t.kind));
+
+    stop();
+    registry.add(widgets);
+    expect(changes).toEqual([
+      { added: ['Widget'], removed: [] },
+      { added: ['Widget'], removed: ['Widget'] },
+      { added: [], removed: ['Widget'] },
+    ]);
+  });
+
+  test('a kind another resource serves in the same group-version is refused', () => {
+    const registry = new ResourceTypeRegistry();
+    registry.add(widgets);
+    expect(() => registry.add({ ...widgets, resource: 'gizmos', storagePrefix: 'example.dev/gizmos' })).toThrow(
+      'example.dev/v1 Widget is already served by widgets.example.dev',
+    );
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'gizmos')).toBeUndefined();
+  });
+
+  test('storage prefixes stay apart unless they store the same objects', () => {
+    const registry = new ResourceTypeRegistry();
+    // The keys of one would be listed by the other's cache.
+    expect(() => registry.add({ ...widgets, storagePrefix: 'deployments/widgets' })).toThrow('deployments.apps is stored under deployments');
+    expect(() => registry.add({ ...widgets, storagePrefix: 'pods' })).toThrow('pods is stored under pods');
+    // A review stores nothing, wherever its prefix would be.
+    registry.add({ ...widgets, storagePrefix: 'pods', virtual: true, verbs: ['create'] });
+  });
+});

@@ -8,6 +8,9 @@ mkdir -p test-results
 rm -f test-results/jest.json test-results/summary.txt
 
 npm run --silent build || { echo "0 passed, 1 failed" | tee test-results/summary.txt; exit 1; }
+# kubectl explain's field descriptions (never committed; taken from the API's Go modules).
+descriptions=server/schema/generated/descriptions.json
+[ -f "$descriptions" ] || npx node dist/tools/descriptions/fetch-descriptions.js "$descriptions" || true
 npx jest --json --outputFile=test-results/jest.json "$@"
 status=$?
 

@@ -48,6 +48,15 @@ describe('start-up failures', () => {
     expectOneLine(result);
   });
 
+  it('an unknown feature gate', async () => {
+    const result = await failingStart(['--feature-gates', 'NoSuchGate=true']);
+    expect(result.code).toBe(2);
+    expect(result.lastLine).toBe(
+      'capstan: invalid argument "NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate (run with --help for the list of flags)',
+    );
+    expectOneLine(result);
+  });
+
   it('an unknown runtime-config group', async () => {
     const result = await failingStart(['--data-dir', dataDir, '--secure-port', '0', '--runtime-config', 'no.such.group/v1=true']);
     expect(result.code).toBe(2);

@@ -11,6 +11,7 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ package.json -nt node_modules/.package-lock.json ]; then
   echo "installing npm packages" >&2
-  npm install --no-audit --no-fund --loglevel=error
+  # --prefer-offline: a warm cache is used as it is, without asking the registry about each package.
+  npm install --prefer-offline --no-audit --no-fund --loglevel=error
   touch node_modules/.package-lock.json
 fi

@@ -40,7 +40,7 @@ function makeRunUntilServing(options: { cwd: string; path: string; dataDir: stri
   const startedAt = performance.now();
   const child = spawn('make', ['--no-print-directory', 'run', `ARGS=--secure-port 0 --data-dir ${options.dataDir}`], {
     cwd: options.cwd,
-    env: { HOME: process.env.HOME, PATH: options.path },
+    env: { ...process.env, PATH: options.path },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

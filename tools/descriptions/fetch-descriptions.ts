@@ -50,7 +50,10 @@ async function moduleZip(module: string, version: string): Promise<Uint8Array> {
   const local = localZip(module, version);
   if (local !== undefined) return readFileSync(local);
   const url = `${proxyBase()}/${module}/@v/${version}.zip`;
-  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch((error: Error) => {
+    // fetch's own message is only "fetch failed"; the cause says why (DNS, TLS, refused).
+    throw new Error(`${url}: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+  });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }

@@ -91,16 +91,16 @@ describe('startWorkQueue', () => {
     await queue.idle();
     expect(times).toHaveLength(5);
     const gaps = times.slice(1).map((time, i) => time - times[i]);
-    // 20, 40, 80, 160 ms (timers may fire a little late, never early).
+    // 20, 40, 80, 160 ms: timers may fire late on a busy machine, never early.
     [20, 40, 80, 160].forEach((delay, i) => expect(gaps[i]).toBeGreaterThanOrEqual(delay - 2));
-    expect(gaps[3]).toBeGreaterThan(gaps[0] * 4);
 
-    // Succeeded: the next failure starts from the base delay again.
+    // Succeeded: the next failure starts from the base delay again, not from 320 ms.
     failuresLeft = 1;
     times.length = 0;
     queue.add('k');
     await queue.idle();
-    expect(times[1] - times[0]).toBeLessThan(80);
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(18);
+    expect(times[1] - times[0]).toBeLessThan(300);
     stop.abort();
   });
 
@@ -128,7 +128,7 @@ describe('startWorkQueue', () => {
     await queue.idle();
     expect(most).toBe(2);
     expect(handledAt.get('later')).toBeGreaterThanOrEqual(98);
-    expect(handledAt.get('a')).toBeLessThan(50);
+    expect(handledAt.get('a')).toBeLessThan(handledAt.get('later') as number);
     stop.abort();
   });
 

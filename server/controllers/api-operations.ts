@@ -8,7 +8,7 @@ import type { UserInfo } from '../authn/types';
 import { storeNewObject } from '../handlers/create';
 import { deleteObject } from '../handlers/delete';
 import { guardedWrite } from '../handlers/guarded-write';
-import type { HandlerContext, HandlerScope } from '../handlers/scope';
+import { scopeOfType, type HandlerContext, type HandlerScope } from '../handlers/scope';
 import type { ResourceType } from '../registry/types';
 import { StatusError } from '../status/status-error';
 import type { ObjectOperations } from './operations';
@@ -25,12 +25,13 @@ function isAlreadyExists(error: unknown): boolean {
 }
 
 export function apiOperations(options: { context: HandlerContext; storageFor: (type: ResourceType) => ObjectStorage }): ObjectOperations {
-  const scopeOf = (type: ResourceType): HandlerScope => ({
-    type,
-    version: type.versions.find((served) => served.version === type.storageVersion) ?? type.versions[0],
-    storage: options.storageFor(type),
-    context: options.context,
-  });
+  const scopeOf = (type: ResourceType): HandlerScope =>
+    scopeOfType({
+      type,
+      version: type.versions.find((served) => served.version === type.storageVersion) ?? type.versions[0],
+      storage: options.storageFor(type),
+      context: options.context,
+    });
   return {
     registry: options.context.registry,
     storageFor: options.storageFor,

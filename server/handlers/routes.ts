@@ -10,7 +10,6 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import type { ObjectStorage } from '../../storage/objects/types';
 import '../http/request-context';
 import type { RequestInfo } from '../http/request-info';
-import { definitionsOfType } from '../registry/type-definitions';
 import type { HandlerFactory, ResourceRegistry, ResourceType, Verb } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
 import { StatusError } from '../status/status-error';
@@ -24,7 +23,7 @@ import { getHandler } from './get';
 import { listHandler } from './list';
 import { patchHandler } from './patch';
 import { scaleGetHandler, scaleWriteHandler } from './scale';
-import { endpointOfType, groupResourceOf, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
+import { endpointOfType, groupResourceOf, scopeOfType, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
 import { updateHandler } from './update';
 import { watchHandler } from './watch';
 
@@ -115,12 +114,6 @@ function routeMethodNotAllowed(): StatusError {
   return new StatusError({ code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', details: {} });
 }
 
-/** The shared context, with the type's own schema definitions when it brings some. */
-function contextOfType(context: HandlerContext, type: ResourceType): HandlerContext {
-  const definitions = definitionsOfType(context.definitions, type);
-  return definitions === context.definitions ? context : { ...context, definitions };
-}
-
 /** Virtual types store nothing: a handler of theirs that reaches for storage is a bug, not a bad request. */
 function refuseStorage(): Promise<never> {
   return Promise.reject(new Error('a virtual resource type stores nothing'));
@@ -153,7 +146,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       const served = type.versions.find((v) => v.version === version);
       if (served === undefined) return undefined;
       const storage = type.virtual ? NOTHING_STORED : options.storageFor(type);
-      handlers = buildHandlers({ type, version: served, storage, context: contextOfType(context, type) });
+      handlers = buildHandlers(scopeOfType({ type, version: served, storage, context }));
       byVersion.set(version, handlers);
     }
     return handlers;

@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import type { KubeObject, ObjectKey, ObjectStorage } from '../../storage/objects/types';
+import { definitionsOfType } from '../registry/type-definitions';
 import type { ResourceRegistry, ResourceType, ServedVersion } from '../registry/types';
 import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
@@ -36,6 +37,17 @@ export interface HandlerScope {
   readonly version: ServedVersion;
   readonly storage: ObjectStorage;
   readonly context: HandlerContext;
+}
+
+/**
+ * The scope handlers of one served version of `type` are built from, for requests and for the
+ * server's own writes alike: the shared context, with the type's own schema definitions (a
+ * custom resource's) over the built-in ones when it brings some.
+ */
+export function scopeOfType(options: { type: ResourceType; version: ServedVersion; storage: ObjectStorage; context: HandlerContext }): HandlerScope {
+  const { type, context } = options;
+  const definitions = definitionsOfType(context.definitions, type);
+  return { ...options, context: definitions === context.definitions ? context : { ...context, definitions } };
 }
 
 /** What a handler reads about the request, besides the request itself. */

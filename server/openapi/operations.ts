@@ -135,6 +135,10 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   const definition = resource.served.definition;
   const listDefinition = listDefinitionOf(resource);
   const can = (verb: Verb) => type.verbs.includes(verb);
+  // A type without a protobuf form (a custom resource) does not offer it.
+  const served = (mediaTypes: readonly string[]) => (type.protobuf === false ? mediaTypes.filter((mediaType) => !mediaType.includes('protobuf')) : mediaTypes);
+  const objectMediaTypes = served(OBJECT_MEDIA_TYPES);
+  const listMediaTypes = served([...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES]);
   const scope = type.namespaced ? 'Namespaced' : '';
   const id = (verb: string, suffix = '', scoped = scope) => `${verb}${naming.groupVersion}${scoped}${type.kind}${suffix}`;
   const operation = (fields: Omit<ApiOperation, 'tag' | 'kind'> & { kind?: GroupVersionKind }): ApiOperation => ({
@@ -160,7 +164,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         description: `list or watch objects of kind ${type.kind}`,
         parameters: LIST_PARAMETERS,
         responses: [ok(listDefinition), UNAUTHORIZED],
-        responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+        responseMediaTypes: listMediaTypes,
       }),
     );
   }
@@ -174,7 +178,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         parameters: CREATE_PARAMETERS,
         requestBody: { definition, mediaTypes: ANY_MEDIA_TYPE, required: true },
         responses: [ok(definition), created(definition), accepted(definition), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -188,7 +192,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         parameters: DELETE_COLLECTION_PARAMETERS,
         requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
         responses: [ok(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -203,7 +207,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         description: `read the specified ${type.kind}`,
         parameters: [],
         responses: [ok(definition), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -219,7 +223,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         parameters: DELETE_PARAMETERS,
         requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
         responses: [ok(WELL_KNOWN_DEFINITIONS.status), accepted(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -241,7 +245,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           description: `list or watch objects of kind ${type.kind}`,
           parameters: LIST_PARAMETERS,
           responses: [ok(listDefinition), UNAUTHORIZED],
-          responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+          responseMediaTypes: listMediaTypes,
         }),
       ],
     });
@@ -256,7 +260,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         description: `watch individual changes to a list of ${type.kind}`,
         parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
         responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
-        responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+        responseMediaTypes: listMediaTypes,
       });
     paths.push(
       { path: watchCollectionPath, parameters: scopeParameters, operations: [watchList(id('watch', 'List'))] },
@@ -271,7 +275,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
             description: `watch changes to an object of kind ${type.kind}`,
             parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
             responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
-            responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+            responseMediaTypes: listMediaTypes,
           }),
         ],
       },
@@ -299,7 +303,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
       parameters: UPDATE_PARAMETERS,
       requestBody: { definition: options.definition, mediaTypes: ANY_MEDIA_TYPE, required: true },
       responses: [ok(options.definition), created(options.definition), UNAUTHORIZED],
-      responseMediaTypes: OBJECT_MEDIA_TYPES,
+      responseMediaTypes: objectMediaTypes,
       ...(options.kind ? { kind: options.kind } : {}),
     });
   }
@@ -313,7 +317,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
       parameters: PATCH_PARAMETERS,
       requestBody: { definition: WELL_KNOWN_DEFINITIONS.patch, mediaTypes: PATCH_MEDIA_TYPES, required: true },
       responses: [ok(options.definition), created(options.definition), UNAUTHORIZED],
-      responseMediaTypes: OBJECT_MEDIA_TYPES,
+      responseMediaTypes: objectMediaTypes,
       ...(options.kind ? { kind: options.kind } : {}),
     });
   }
@@ -339,7 +343,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           description: `read ${what}`,
           parameters: [],
           responses: [ok(subresourceDefinition), UNAUTHORIZED],
-          responseMediaTypes: OBJECT_MEDIA_TYPES,
+          responseMediaTypes: objectMediaTypes,
           kind: subresource.responseKind,
         }),
       );
@@ -354,7 +358,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           parameters: CREATE_PARAMETERS,
           requestBody: { definition: subresourceDefinition, mediaTypes: ANY_MEDIA_TYPE, required: true },
           responses: [ok(subresourceDefinition), created(subresourceDefinition), accepted(subresourceDefinition), UNAUTHORIZED],
-          responseMediaTypes: OBJECT_MEDIA_TYPES,
+          responseMediaTypes: objectMediaTypes,
           kind: subresource.responseKind,
         }),
       );

@@ -179,13 +179,15 @@ describe('a resource type added and removed while serving', () => {
     const entry = root.paths[`apis/${GROUP}/v1`];
     expect(entry).toBeDefined();
     const document = (await server.request('GET', entry.serverRelativeURL)).json<{
-      paths: Record<string, Record<string, { operationId?: string }>>;
+      paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, unknown> }> }>>;
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     }>();
     expect(document.components.schemas[WIDGET_DEFINITION].properties?.spec).toEqual({ type: 'object', properties: { size: { type: 'integer', format: 'int64' } } });
     expect(document.components.schemas[`${META}.ObjectMeta`]).toBeDefined();
     expect(document.paths[`${WIDGETS_PATH.replace('/default/', '/{namespace}/')}/{name}/stamp`]?.post?.operationId).toBe('createExampleCapstanDevV1NamespacedWidgetStamp');
     expect(document.paths[`/apis/${GROUP}/v1/widgetreviews`]?.post?.operationId).toBe('createExampleCapstanDevV1WidgetReview');
+    // No protobuf form, none offered.
+    expect(Object.keys(document.paths[`${WIDGETS_PATH.replace('/default/', '/{namespace}/')}/{name}`]?.get?.responses?.['200']?.content ?? {})).toEqual(['application/json', 'application/yaml']);
 
     // kubectl: a watch first, then create and list.
     const watch = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'get', 'widgets', '-n', 'default', '--watch', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -47,7 +47,7 @@ export interface Endpoint {
   readonly protobuf: boolean;
   /** Kinds that are stored objects print as tables; reviews do not. */
   readonly table: boolean;
-  /** The type's own table printer; absent: the built-in one of `resource`. */
+  /** The served version's own table printer; absent: the built-in one of `resource`. */
   readonly printer?: Printer;
 }
 

@@ -130,13 +130,14 @@ export function deprecationWarnings(scope: HandlerScope): string[] {
   ];
 }
 
-/** What the type's answers can be encoded as: protobuf unless the type has none; stored kinds print as tables, with the type's printer. */
+/** What the type's answers can be encoded as: protobuf unless the type has none; stored kinds print as tables, with the version's printer. */
 export function endpointOf(scope: HandlerScope): Endpoint {
-  return endpointOfType(scope.type);
+  return endpointOfType(scope.type, scope.version);
 }
 
-export function endpointOfType(type: ResourceType): Endpoint {
-  return { resource: groupResourceOf(type), protobuf: type.protobuf !== false, table: !type.virtual, printer: type.printer };
+/** Without a version, as far as negotiation needs it (the printer is the version's). */
+export function endpointOfType(type: ResourceType, version?: ServedVersion): Endpoint {
+  return { resource: groupResourceOf(type), protobuf: type.protobuf !== false, table: !type.virtual, printer: version?.printer };
 }
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */

@@ -113,6 +113,11 @@ export interface ServedVersion {
   readonly definition: string;
   readonly deprecated?: boolean;
   readonly deprecationWarning?: string;
+  /**
+   * Table columns for `kubectl get` in this version (a custom resource's additionalPrinterColumns);
+   * absent: the built-in printer of the resource, or Name and Created At.
+   */
+  readonly printer?: Printer;
 }
 
 export interface ResourceType {
@@ -163,8 +168,6 @@ export interface ResourceType {
    * definitions (ObjectMeta) by `$ref`. Absent: the built-in definitions alone.
    */
   readonly definitions?: Definitions;
-  /** Table columns for `kubectl get`; absent: the built-in printer of the resource, or Name and Created At. */
-  readonly printer?: Printer;
   /**
    * Whether objects have a protobuf form; absent: they do (every built-in kind). Without one,
    * a protobuf `Accept` is 406 and a protobuf body 415, as for the reference's custom resources.

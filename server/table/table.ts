@@ -50,7 +50,7 @@ function row(printer: Printer, object: KubeObject, options: TableOptions): Table
 
 export type TableOfOptions = TableOptions & {
   resource: { group: string; resource: string };
-  /** The resource type's own printer (a custom resource's columns); absent: the built-in one of `resource`. */
+  /** The served version's own printer (a custom resource's columns); absent: the built-in one of `resource`. */
   printer?: Printer;
   objects: readonly KubeObject[];
   metadata: ListMetadata;

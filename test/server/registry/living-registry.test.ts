@@ -58,7 +58,16 @@ const widgets: ResourceType = {
   kind: 'Widget',
   listKind: 'WidgetList',
   namespaced: true,
-  versions: [{ version: 'v1', definition: WIDGET_DEFINITION }],
+  versions: [
+    {
+      version: 'v1',
+      definition: WIDGET_DEFINITION,
+      printer: {
+        columns: [NAME_COLUMN, column('Size', 'integer', 'How big the widget is.')],
+        print: (object) => ({ cells: [object.metadata.name, record(object.spec).size ?? 0] }),
+      },
+    },
+  ],
   storageVersion: 'v1',
   storagePrefix: `${GROUP}/widgets`,
   shortNames: ['wd'],
@@ -81,10 +90,6 @@ const widgets: ResourceType = {
       },
     },
     [STAMP_DEFINITION]: objectSchema('Stamp', { widgetUID: { type: 'string' } }),
-  },
-  printer: {
-    columns: [NAME_COLUMN, column('Size', 'integer', 'How big the widget is.')],
-    print: (object) => ({ cells: [object.metadata.name, record(object.spec).size ?? 0] }),
   },
   handlers: {
     subresources: {
@@ -112,7 +117,6 @@ const widgetReviews: ResourceType = {
       status: { type: 'object', properties: { allowed: { type: 'boolean' } } },
     }),
   },
-  printer: undefined,
   handlers: { verbs: { create: reviewCreate } },
 };
 
@@ -284,7 +288,6 @@ describe('a resource type added and removed while serving', () => {
       storagePrefix: `${GROUP}/gadgets`,
       shortNames: [],
       definitions: { 'dev.capstan.example.v2.Gadget': gadgetSchema('v2', 'length'), 'dev.capstan.example.v1.Gadget': gadgetSchema('v1', 'size') },
-      printer: undefined,
       handlers: undefined,
       convert,
     };
@@ -324,7 +327,6 @@ describe('a resource type added and removed while serving', () => {
       storagePrefix: `${GROUP}/things`,
       shortNames: [],
       definitions: { 'dev.capstan.example.v1.Thing': objectSchema('Thing', {}) },
-      printer: undefined,
       handlers: undefined,
     };
     server.plane.registry.add(things);

@@ -10,6 +10,7 @@ import {
   type ColumnDefinition, type Fields,
 } from './columns';
 import { MORE_PRINTERS } from './more-printers';
+import { DEVICE_PRINTERS } from './device-printers';
 import { convertEvent } from '../registry/conversion/events';
 
 export interface RowCondition {
@@ -698,6 +699,7 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
   ['events.k8s.io/events', eventsApiEventPrinter],
   ...MORE_PRINTERS,
+  ...DEVICE_PRINTERS,
 ]);
 
 /** The default table of kinds without a printer: Name and Created At. */

@@ -23,6 +23,8 @@ const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
   'networking.k8s.io': 'networking',
   'scheduling.k8s.io': 'scheduling',
   'storage.k8s.io': 'storage',
+  'node.k8s.io': 'node',
+  'resource.k8s.io': 'resource',
   'rbac.authorization.k8s.io': 'rbac',
   'certificates.k8s.io': 'certificates',
 };

@@ -55,6 +55,8 @@ export interface KindDeclaration {
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
   readonly returnsDeletedObject?: true;
   readonly allowCreateOnUpdate?: true;
+  /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
+  readonly deprecatedVersions?: Readonly<Record<string, string>>;
 }
 
 export function defineKind(declaration: KindDeclaration): ResourceType {
@@ -68,7 +70,11 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     kind: declaration.kind,
     listKind: `${declaration.kind}List`,
     namespaced: declaration.namespaced,
-    versions: versions.map((version) => ({ version, definition: definitionName(declaration.group, version, declaration.kind) })),
+    versions: versions.map((version) => {
+      const definition = definitionName(declaration.group, version, declaration.kind);
+      const warning = declaration.deprecatedVersions?.[version];
+      return warning === undefined ? { version, definition } : { version, definition, deprecated: true, deprecationWarning: warning };
+    }),
     storageVersion: declaration.storageVersion ?? versions[0],
     ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
     storagePrefix: declaration.storagePrefix ?? declaration.resource,

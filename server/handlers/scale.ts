@@ -18,10 +18,12 @@ import { parseWriteOptions, queryOf } from '../request/query';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { parseBody, resolveDefinition } from '../validation/decode';
-import { guardedWrite } from './guarded-write';
+import { operationOptions } from '../registry/store/admission';
+import { apiVersionOf, objectKeyOf } from '../registry/store/scope';
+import { updateObject } from '../registry/store/update';
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
-import { apiVersionOf, objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
-import { checkName, fieldManagerOf } from './write-steps';
+import { writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import { checkName, fieldManagerOf } from './object-body';
 
 function readPath(object: unknown, path: string): unknown {
   let current = object;
@@ -192,18 +194,19 @@ export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, 
     } else {
       change = { kind: 'patch', patchType: patchType!, patch: patchType!.parse(body) };
     }
-    const resourceVersion = change.kind === 'replace' ? change.scale.metadata?.resourceVersion || undefined : undefined;
     const manager = fieldManagerOf(req, options);
-    const result = await guardedWrite({
-      scope,
+    const result = await updateObject(scope, {
       user: req.user,
       key: objectKeyOf(scope, info),
-      compute: (current) => {
+      updatedObject: (current) => {
         const parent = current!;
         const parentEntries = parent.metadata.managedFields as ManagedFieldsEntry[] | undefined;
         const before = scaleOf(parent, paths);
         before.metadata.managedFields = toScaleManagedFields(parentEntries, mapping);
         const scale = changedScale(scope, { current: before, change, manager });
+        // A resourceVersion the Scale carries (sent, or kept by a patch) is the parent's
+        // update precondition, as the reference's scale storage makes it.
+        if (scale.metadata?.resourceVersion) parent.metadata.resourceVersion = scale.metadata.resourceVersion;
         writePath(parent, paths.specReplicasPath, replicasOf(scale, info.name));
         const entries = toParentManagedFields({ parentEntries, scaleEntries: scale.metadata.managedFields as ManagedFieldsEntry[], mapping, apiVersion: apiVersionOf(scope) });
         if (entries.length > 0) parent.metadata.managedFields = entries;
@@ -213,8 +216,8 @@ export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, 
       target: 'main',
       manager,
       subresource: 'scale',
-      preconditions: resourceVersion === undefined ? undefined : { resourceVersion },
       managedFieldsComputed: true,
+      options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
       dryRun: options.dryRun,
     });
     await writeResponse(scope, res, 200, scaleOf(result.object, paths));

@@ -4,9 +4,10 @@
  * Built-in kinds are declared in server/registry/kinds/; custom resources will be made from
  * CustomResourceDefinitions into the same shape.
  *
- * The generic handlers (server/handlers/) run a write in this fixed order:
- *   decode → (PUT/PATCH: merge onto the current object) → defaults → strategy.prepareForCreate /
- *   prepareForUpdate → admission (later) → strategy.validate / validateUpdate → storage.
+ * The generic store (server/registry/store/) runs every write in one fixed order:
+ *   decode (handlers) → (PUT/PATCH: the new object from the current one) → defaults →
+ *   mutating admission → strategy.prepareForCreate / prepareForUpdate → strategy.validate /
+ *   validateUpdate → validating admission → storage.
  * Status and scale subresources use their own strategy methods in the same places.
  */
 import type { KubeObject } from '../../storage/objects/types';
@@ -20,6 +21,10 @@ export interface GroupVersion {
 
 export interface GroupVersionKind extends GroupVersion {
   readonly kind: string;
+}
+
+export interface GroupVersionResource extends GroupVersion {
+  readonly resource: string;
 }
 
 export interface GroupResource {

@@ -82,7 +82,8 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): 
     // A namespaced kind's all-namespaces path serves list and watch only: the reference has no
     // route for an object there (404) and no other method on that collection (405).
     if (type.namespaced && info.namespace === '') {
-      if (info.name !== '') return undefined;
+      // A list's name comes from a field selector pinning metadata.name: still a list.
+      if (info.name !== '' && verb !== 'list' && verb !== 'watch') return undefined;
       if (verb !== 'list' && verb !== 'watch') return 'not-allowed';
     }
     // POST names no object: a POST on an object's path is not a create.

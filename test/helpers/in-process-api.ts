@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+import type { Admission } from '../../server/admission/types';
 import type { RepresentationSettings } from '../../server/codec/respond';
 import { resourceRoutes } from '../../server/handlers/routes';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
@@ -60,11 +61,11 @@ export interface ServedApi {
 
 export async function serveResourceApi(
   storageFor: (type: ResourceType) => ResourceStore,
-  options: { readonly representations?: RepresentationSettings } = {},
+  options: { readonly representations?: RepresentationSettings; readonly admission?: Admission } = {},
 ): Promise<ServedApi> {
   const app = express();
   app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations }));
+  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations, admission: options.admission }));
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
   const server: Server = app.listen(0, '127.0.0.1');

@@ -6,7 +6,7 @@
 import type { Request } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
 import { readBody } from '../http/body';
-import { requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
+import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
 import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
@@ -25,7 +25,7 @@ function internalPackage(group: string): string {
  * The body's apiVersion and kind against the URL's: absent ones default to the URL's; another
  * kind, or a version this kind is not served in, is the reference's 400.
  */
-export function checkTypeMeta(scope: HandlerScope, value: unknown): void {
+function checkTypeMeta(scope: HandlerScope, value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return; // typing reports it
   const record = value as Record<string, unknown>;
   const expectedVersion = apiVersionOf(scope);
@@ -75,20 +75,39 @@ function decodeTyped(
   return decoded;
 }
 
-/** Reads and decodes a POST/PUT body into an object of the request's version. */
-export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
-  let format: Format;
+/**
+ * The format of a full-object body (POST, PUT) by its `Content-Type`: JSON, YAML, protobuf,
+ * CBOR behind its gate. Anything else is a 415, and the unread body is drained.
+ */
+export function objectBodyFormat(scope: HandlerScope, req: Request): Format {
   try {
-    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: scope.context.representations?.cbor ?? false }) });
+    return requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: scope.context.representations?.cbor ?? false }) });
   } catch (error) {
     req.resume();
     throw error;
   }
+}
+
+/** Reads a full-object body of a known format into a plain value, and the fields JSON or YAML repeated. */
+export async function readObjectValue(req: Request, format: Format, options: { expectedKind: string; findDuplicates: boolean }): Promise<{ value: unknown; duplicates: readonly string[] }> {
   const body = await readBody(req);
-  if (format === 'protobuf') return decodeTyped(scope, { value: decodeObject(body), duplicates: [], options, wholeBody: true });
-  if (format === 'cbor') return decodeTyped(scope, { value: decodeCborBody(body), duplicates: [], options, wholeBody: true });
-  const parsed = parseBody({ body, format, expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
-  return decodeTyped(scope, { value: parsed.value, duplicates: parsed.duplicateFields, options, wholeBody: true });
+  if (format === 'protobuf') return { value: decodeObject(body), duplicates: [] };
+  if (format === 'cbor') return { value: decodeCborBody(body), duplicates: [] };
+  const parsed = parseBody({ body, format, expectedKind: options.expectedKind, findDuplicates: options.findDuplicates });
+  return { value: parsed.value, duplicates: parsed.duplicateFields };
+}
+
+/** Reads and decodes a POST/PUT body into an object of the request's version. */
+export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
+  const format = objectBodyFormat(scope, req);
+  const { value, duplicates } = await readObjectValue(req, format, { expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
+  return decodeTyped(scope, { value, duplicates, options, wholeBody: true });
+}
+
+/** The media type a request's `Content-Type` names, without parameters; '' when absent or malformed. */
+export function contentMediaType(req: Request): string {
+  const parsed = parseMediaType(req.headers['content-type'] ?? '');
+  return parsed === undefined ? '' : `${parsed.type}/${parsed.subtype}`;
 }
 
 /** The URL's namespace wins when the body has none; a different one is the reference's 400. */

@@ -9,7 +9,6 @@ import { serverSideApply, type OwnershipScope } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
 import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
 import { readBody } from '../http/body';
-import { mediaTypeOf } from '../request/content-type';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
 import type { UserInfo } from '../authn/types';
@@ -19,7 +18,7 @@ import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/sc
 import { updateObject, type UpdateResult, type WriteTarget } from '../registry/store/update';
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler, type ResourceRequest } from './scope';
-import { checkName, checkNamespace, decodeParsed, fieldManagerOf } from './object-body';
+import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
 
 interface PatchOutcome {
   readonly result: UpdateResult;
@@ -29,7 +28,7 @@ interface PatchOutcome {
 export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
   return async (request) => {
     const { req, res } = request;
-    const mediaType = mediaTypeOf(req);
+    const mediaType = contentMediaType(req);
     const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
     const patchType = PATCH_TYPES.get(mediaType);
     const applyFormat = applyBodyFormatOf(mediaType, gates);

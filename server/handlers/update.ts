@@ -2,7 +2,7 @@
  * PUT on an object, its status, or a namespace's finalize: a full replacement, conditional on
  * the `metadata.resourceVersion` (and `metadata.uid`) the body carries.
  */
-import { copyJson } from '../apply/json-value';
+import { copyJson } from '../json/value';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { operationOptions } from '../registry/store/admission';
 import { objectKeyOf } from '../registry/store/scope';

@@ -11,6 +11,7 @@
  * Status and scale subresources use their own strategy methods in the same places.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { FieldError } from '../status/field-error';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -32,15 +33,8 @@ export interface GroupResource {
   readonly resource: string;
 }
 
-/** One field problem, as the reference's field.Error: rendered into Invalid (422) causes. */
-export interface FieldError {
-  /** `FieldValueRequired`, `FieldValueInvalid`, `FieldValueNotSupported`, `FieldValueDuplicate`, `FieldValueForbidden`, `FieldValueTooLong`, `FieldValueTypeInvalid` */
-  readonly type: string;
-  /** JSON path as the reference prints it: `metadata.name`, `spec.containers[0].image`. */
-  readonly field: string;
-  /** The reference's text after `<field>: <Type>: `, e.g. `Required value` or `Invalid value: "x": ...`. */
-  readonly detail: string;
-}
+/** Kinds' validation speaks in the reference's field errors (server/status/field-error.ts). */
+export type { FieldError };
 
 /**
  * Kind-specific behaviour. Every method is optional: absent means the generic behaviour

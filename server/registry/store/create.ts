@@ -2,8 +2,8 @@
  * Create: the one function every create runs through (POST, and the server's own controllers).
  * The steps, in the reference's order (its create handler, then its registry store's Create):
  *
- *   1. the object in the storage version, with the kind's defaults
- *   2. refuse a resourceVersion (400: a create names no version)
+ *   1. refuse a resourceVersion (400: a create names no version)
+ *   2. the object in the storage version, with the kind's defaults
  *   3. mutating admission (CREATE)
  *   4. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
  *   5. the strategy's prepareForCreate (fresh status, generation 1...)
@@ -18,7 +18,7 @@
  */
 import { ObjectError } from '../../../storage/errors';
 import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
-import { copyJson } from '../../apply/json-value';
+import { copyJson } from '../../json/value';
 import { badRequest } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
@@ -57,7 +57,7 @@ export async function createObject(scope: StoreScope, request: CreateRequest): P
 }
 
 async function createOnce(scope: StoreScope, request: CreateRequest): Promise<WriteResult> {
-  // Steps 1 and 3-8 change the object; the request's stays as sent for a retry.
+  // Steps 2-8 change the object; the request's stays as sent for a retry.
   const prepared = await prepareNewObject(scope, request, copyJson(request.object), async () => undefined);
   const { object, key } = prepared;
   let stored = false;
@@ -81,13 +81,13 @@ export interface PreparedObject {
 }
 
 /**
- * Steps 1 and 3-8 of a create, shared with the create an update may make (PUT or apply of a
+ * Steps 2-8 of a create, shared with the create an update may make (PUT or apply of a
  * missing object). `authorize` runs after validation, before validating admission: an update
  * that creates needs the caller's `create` permission besides its own verb.
  */
 export async function prepareNewObject(scope: StoreScope, write: WriteRequest, sent: KubeObject, authorize: () => Promise<void>): Promise<PreparedObject> {
   const { strategy } = scope.type;
-  // 1. Storage version and defaults.
+  // 2. Storage version and defaults.
   const object = toStorageVersion(scope, sent);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   // 3. Mutating admission.

@@ -13,7 +13,7 @@ import { invalid as invalidField, FieldPath } from '../../validation/field-error
 import { deleteObject, type DeleteOutcome, type DeleteRequest } from './delete';
 import type { StoreScope } from './scope';
 
-export const UNSAFE_DELETE_FEATURE = 'AllowUnsafeMalformedObjectDeletion';
+const UNSAFE_DELETE_FEATURE = 'AllowUnsafeMalformedObjectDeletion';
 
 export function unsafeDeleteEnabled(scope: StoreScope): boolean {
   return scope.context.featureGates?.[UNSAFE_DELETE_FEATURE] === true;

@@ -8,7 +8,7 @@ import { managedFieldsAfterUpdate, requestedManagedFields, type ManagedFieldsEnt
 import { resolveDefinition } from '../../validation/decode';
 import { apiVersionOf, type StoreScope } from './scope';
 
-export function schemaContextOf(scope: StoreScope): SchemaContext {
+function schemaContextOf(scope: StoreScope): SchemaContext {
   const definitions = scope.context.definitions;
   if (definitions === undefined) return {};
   return { definitions, schema: resolveDefinition(definitions, scope.version.definition) };

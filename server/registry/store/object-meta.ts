@@ -6,18 +6,18 @@ import type { KubeObject } from '../../../storage/objects/types';
 import type { ResourceType } from '../types';
 
 /** The reference's alphabet for generated suffixes: no vowels, no confusable characters. */
-export const GENERATED_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const GENERATED_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATED_SUFFIX_LENGTH = 5;
 const MAX_NAME_LENGTH = 63;
 
-export function generateName(base: string): string {
+function generateName(base: string): string {
   const prefix = base.length > MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH ? base.slice(0, MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH) : base;
   let suffix = '';
   for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += GENERATED_NAME_ALPHABET[randomInt(GENERATED_NAME_ALPHABET.length)];
   return prefix + suffix;
 }
 
-export function rfc3339(date: Date): string {
+function rfc3339(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

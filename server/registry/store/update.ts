@@ -23,7 +23,7 @@
  */
 import { ObjectError } from '../../../storage/errors';
 import type { KubeObject, ObjectKey, Preconditions } from '../../../storage/objects/types';
-import { copyJson } from '../../apply/json-value';
+import { copyJson } from '../../json/value';
 import { notFound, objectModified } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { prepareNewObject, type PreparedObject } from './create';
@@ -77,7 +77,7 @@ class RemoveInstead extends Error {
 const MAX_ATTEMPTS = 5;
 
 /** True when nothing holds a terminating object any longer. */
-export function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
+function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
   return object.metadata.deletionTimestamp !== undefined && pendingFinalizers(scope.type, object).length === 0;
 }
 

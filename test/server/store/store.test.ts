@@ -6,6 +6,10 @@
  */
 import type { AdmissionAttributes, AdmissionPlugin } from '../../../server/admission/types';
 import { admissionChain } from '../../../server/admission/types';
+import { ClusterIPAllocator, ipAddressReservations } from '../../../server/registry/allocators/cluster-ip';
+import { serviceClusterIPHooks } from '../../../server/registry/allocators/cluster-ip-hooks';
+import { BuiltinRegistry } from '../../../server/registry/registry';
+import { forbidden } from '../../../server/status/catalogue';
 import type { KubeObject } from '../../../storage/objects/types';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 
@@ -28,6 +32,7 @@ const recorder: AdmissionPlugin = {
   name: 'Recorder',
   async validate(attributes) {
     seen.push(structuredClone(attributes));
+    if (attributes.object?.metadata.labels?.[MARK] === 'refuse') throw forbidden({ group: '', resource: attributes.resource.resource }, attributes.name, 'refused by the test');
   },
 };
 
@@ -36,7 +41,15 @@ let api: ServedApi;
 
 beforeAll(async () => {
   testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, { admission: admissionChain([breaker, recorder]) });
+  const registry = new BuiltinRegistry();
+  const services = registry.find({ group: '', version: 'v1' }, 'services')!;
+  const ipAddresses = registry.find({ group: 'networking.k8s.io', version: 'v1' }, 'ipaddresses')!;
+  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(testStore.storageFor(ipAddresses)) });
+  const hooks = serviceClusterIPHooks(allocator, testStore.storageFor(services));
+  api = await serveResourceApi(testStore.storageFor, {
+    admission: admissionChain([breaker, recorder]),
+    hooksFor: (type) => (type.group === '' && type.resource === 'services' ? hooks : undefined),
+  });
 });
 
 afterAll(async () => {
@@ -134,6 +147,52 @@ describe('admission around validation', () => {
     expect(seen[0].oldObject?.data).toEqual({ a: '1' });
     expect(seen[0].object?.data).toEqual({ a: '2' });
     expect((await call('GET', `${CM}/seen-update`)).body.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  });
+});
+
+describe("the Service store's cluster-IP hook", () => {
+  const SVC = '/api/v1/namespaces/default/services';
+  const IPS = '/apis/networking.k8s.io/v1/ipaddresses';
+
+  function service(name: string, labels: Record<string, string> = {}, clusterIP?: string): KubeObject {
+    return { apiVersion: 'v1', kind: 'Service', metadata: { name, labels }, spec: { ports: [{ port: 80 }], ...(clusterIP ? { clusterIP } : {}) } };
+  }
+
+  async function reservedIPs(): Promise<string[]> {
+    const list = await call('GET', IPS);
+    expect(list.status).toBe(200);
+    return list.body.items.map((item: KubeObject) => item.metadata.name).sort();
+  }
+
+  test('a Service gets its address before validating admission, which sees it', async () => {
+    const created = await create(service('web'), SVC);
+    const ip = (created.spec as { clusterIP: string }).clusterIP;
+    expect(ip).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\./);
+    expect(seen.at(-1)?.object?.spec).toMatchObject({ clusterIP: ip, clusterIPs: [ip] });
+    expect(await reservedIPs()).toContain(ip);
+  });
+
+  test('a create refused after allocation gives its address back', async () => {
+    const before = await reservedIPs();
+    const refused = await call('POST', SVC, service('refused', { [MARK]: 'refuse' }, '10.96.0.50'));
+    expect(refused.status).toBe(403);
+    expect(seen.at(-1)?.object?.spec).toMatchObject({ clusterIP: '10.96.0.50' });
+    expect(await reservedIPs()).toEqual(before);
+  });
+
+  test("a create losing to an existing Service of that name leaves that Service's address held", async () => {
+    await create(service('taken', {}, '10.96.0.60'), SVC);
+    const again = await call('POST', SVC, service('taken', {}, '10.96.0.60'));
+    expect(again.status).toBe(409);
+    expect(again.body.reason).toBe('AlreadyExists');
+    expect(await reservedIPs()).toContain('10.96.0.60');
+  });
+
+  test('a dry run allocates nothing', async () => {
+    const before = await reservedIPs();
+    const dry = await call('POST', `${SVC}?dryRun=All`, service('dry'));
+    expect(dry.status).toBe(201);
+    expect(await reservedIPs()).toEqual(before);
   });
 });
 

@@ -250,6 +250,26 @@ describe('preconditions of an update', () => {
     expect(answer.body.data).toEqual({ a: '3' });
   });
 
+  test("a Scale patch carrying a stale resourceVersion is the parent's 409", async () => {
+    const DEPLOY = '/apis/apps/v1/namespaces/default/deployments';
+    const created = await create(
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'scaled' },
+        spec: { replicas: 1, selector: { matchLabels: { app: 'scaled' } }, template: { metadata: { labels: { app: 'scaled' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+      },
+      DEPLOY,
+    );
+    const moved = await call('PATCH', `${DEPLOY}/scaled`, { metadata: { labels: { moved: 'yes' } } }, 'application/merge-patch+json');
+    expect(moved.status).toBe(200);
+    const stale = created.metadata.resourceVersion;
+    const answer = await call('PATCH', `${DEPLOY}/scaled/scale`, { metadata: { resourceVersion: stale }, spec: { replicas: 3 } }, 'application/merge-patch+json');
+    expect(answer.status).toBe(409);
+    expect(answer.body.message).toBe('Operation cannot be fulfilled on deployments.apps "scaled": the object has been modified; please apply your changes to the latest version and try again');
+    expect((await call('GET', `${DEPLOY}/scaled`)).body.spec.replicas).toBe(1);
+  });
+
   test('a PUT carrying another uid is a 409 with the storage precondition text, and changes nothing', async () => {
     const created = await create(configMap('other-uid-put'));
     const other = '00000000-0000-0000-0000-000000000000';

@@ -4,6 +4,7 @@
  * resource, schema definition names) and builds the strategy from the generic one.
  */
 import type { KubeObject } from '../../../storage/objects/types';
+import { valueAtPath } from '../../json/value';
 import { buildStrategy, type KindBehaviour } from '../strategy';
 import type { GroupVersion, ResourceType, SelectableFields, Subresources, Verb } from '../types';
 
@@ -93,13 +94,9 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
 
 /** A selectable field read from a dotted path, printed as the reference's field sets print it. */
 export function fieldAt(path: string): (object: KubeObject) => string | undefined {
-  const parts = path.split('.');
+  const segments = path.split('.');
   return (object) => {
-    let value: unknown = object;
-    for (const part of parts) {
-      if (typeof value !== 'object' || value === null) return undefined;
-      value = (value as Record<string, unknown>)[part];
-    }
+    const value = valueAtPath(object, segments);
     if (value === undefined || value === null) return undefined;
     return typeof value === 'string' ? value : String(value);
   };

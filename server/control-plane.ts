@@ -21,7 +21,6 @@ import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { namespaceLifecycle } from './admission/namespace-lifecycle';
-import { serviceClusterIPAllocation } from './admission/service-cluster-ip';
 import type { ServerOptions } from './config/flags';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -39,10 +38,12 @@ import { mountResourceRoutes } from './handlers/routes';
 import { serverAuthorizer } from './authz/server-authorizer';
 import type { Authorizer } from './authz/types';
 import { representationSettingsFrom } from './codec/respond';
-import type { HandlerContext } from './handlers/scope';
+import type { StoreContext } from './registry/store/scope';
+import type { StoreHooks } from './registry/store/hooks';
 import { functionCheck, PostStartHook } from './health/checks';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
+import { serviceClusterIPHooks } from './registry/allocators/cluster-ip-hooks';
 import { ResourceTypeRegistry, type MutableResourceRegistry } from './registry/registry';
 import { BUILTIN_KINDS } from './registry/kinds';
 import type { ResourceType } from './registry/types';
@@ -159,9 +160,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
-  const admission = admissionChain([namespaceLifecycle(storageFor(find('', 'namespaces'))), serviceClusterIPAllocation(allocator)]);
+  const admission = admissionChain([namespaceLifecycle(storageFor(find('', 'namespaces')))]);
+  const services = find('', 'services');
+  const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
+  const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
   const definitions = schemaData().definitions;
-  const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
+  const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
 
   const authorizer = serverAuthorizer();
@@ -179,7 +183,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       mountDiscovery(app, { registry });
       mountOpenAPI(app, { registry });
       mountResourceRoutes(app as express.Express, {
-        registry, storageFor, definitions, admission, representations: representationSettingsFrom(options.featureGates),
+        registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
       });

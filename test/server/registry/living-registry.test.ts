@@ -7,8 +7,9 @@
  */
 import { spawn } from 'node:child_process';
 import type { Request } from 'express';
-import { decodeObjectBody } from '../../../server/handlers/write-steps';
-import { objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from '../../../server/handlers/scope';
+import { decodeObjectBody } from '../../../server/handlers/object-body';
+import { writeResponse, type HandlerScope, type ResourceHandler } from '../../../server/handlers/scope';
+import { objectKeyOf } from '../../../server/registry/store/scope';
 import { buildStrategy } from '../../../server/registry/strategy';
 import type { GroupVersion, ResourceType } from '../../../server/registry/types';
 import type { KubeObject } from '../../../storage/objects/types';

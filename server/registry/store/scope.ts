@@ -1,0 +1,97 @@
+/**
+ * What the generic store works with: the type it writes, the version the caller speaks, that
+ * type's storage, and the context every write shares (registry, schema, clock, admission,
+ * authorizer, feature gates, the kinds' store hooks). No HTTP request in sight: handlers,
+ * controllers and reviews all call the store with one of these.
+ */
+import type { KubeObject, ObjectKey, ObjectStorage } from '../../../storage/objects/types';
+import type { Admission } from '../../admission/types';
+import type { Authorizer } from '../../authz/types';
+import type { GroupResource } from '../../status/catalogue';
+import { invalid } from '../../status/catalogue';
+import type { StatusError } from '../../status/status-error';
+import type { Definitions } from '../../validation/decode';
+import { groupVersionString, type FieldError, type ResourceRegistry, type ResourceType, type ServedVersion } from '../types';
+import type { StoreHooks } from './hooks';
+
+export interface StoreContext {
+  readonly registry: ResourceRegistry;
+  /** OpenAPI-style definitions of the built-in kinds; absent: objects are taken as they are. */
+  readonly definitions?: Definitions;
+  /** The time written into creationTimestamp, deletionTimestamp and managedFields. */
+  readonly now: () => Date;
+  /** Mutating then validating plugins; an empty chain admits everything. */
+  readonly admission: Admission;
+  /** Asked for permissions beyond the request's own verb (create on apply, unsafe delete). */
+  readonly authorizer?: Authorizer;
+  /** `--feature-gates`; absent gates are off. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** A kind's own steps around storage (Services: cluster IPs); absent: none. */
+  readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
+}
+
+export interface StoreScope {
+  readonly type: ResourceType;
+  /** The version the caller speaks: objects in and out of the store are in it. */
+  readonly version: ServedVersion;
+  readonly storage: ObjectStorage;
+  readonly context: StoreContext;
+}
+
+export function groupResourceOf(type: ResourceType): GroupResource {
+  return { group: type.group, resource: type.resource };
+}
+
+export function apiVersionOf(scope: StoreScope): string {
+  return groupVersionString({ group: scope.type.group, version: scope.version.version });
+}
+
+export function objectKeyOf(scope: StoreScope, address: { readonly namespace?: string; readonly name: string }): ObjectKey {
+  return scope.type.namespaced ? { namespace: address.namespace ?? '', name: address.name } : { name: address.name };
+}
+
+/**
+ * A value, or a promise of it when a type's conversion is asynchronous (a conversion webhook).
+ * Built-in conversions are synchronous, and their path stays free of promises and awaits.
+ */
+export type Converted<T> = T | Promise<T>;
+
+/**
+ * The stored object as the scope's version shows it. Below the top level it shares the stored
+ * object (the watch cache hands one object to every reader), so its users only read it:
+ * encoders do, and update functions get it from the private copy the storage gives them. A
+ * deep copy here cost most of a list's CPU.
+ */
+export function toServedVersion(scope: StoreScope, object: KubeObject): Converted<KubeObject> {
+  const { type } = scope;
+  // No closures here: this runs once per listed item and watch event.
+  if (!type.convert) return servedAs(scope, object);
+  const converted = type.convert(object, { group: type.group, version: scope.version.version });
+  return converted instanceof Promise ? converted.then((later) => servedAs(scope, later)) : servedAs(scope, converted);
+}
+
+function servedAs(scope: StoreScope, converted: KubeObject): KubeObject {
+  return { ...converted, apiVersion: apiVersionOf(scope), kind: scope.type.kind };
+}
+
+/** Every object as the scope's version shows it: an array, or a promise of one when a conversion is asynchronous. */
+export function toServedVersions(scope: StoreScope, objects: readonly KubeObject[]): Converted<KubeObject[]> {
+  const served = objects.map((object) => toServedVersion(scope, object));
+  return served.some((object) => object instanceof Promise) ? Promise.all(served) : (served as KubeObject[]);
+}
+
+/** A served-version object as it is stored. */
+export function toStorageVersion(scope: StoreScope, object: KubeObject): Converted<KubeObject> {
+  const { type } = scope;
+  const group = type.group;
+  const version = type.storageVersion;
+  const stored = (converted: KubeObject): KubeObject => ({ ...converted, apiVersion: groupVersionString({ group, version }), kind: type.kind });
+  if (!type.convert || version === scope.version.version) return stored(object);
+  const converted = type.convert(object, { group, version });
+  return converted instanceof Promise ? converted.then(stored) : stored(converted);
+}
+
+/** 422 Invalid naming the kind, from the strategy's field errors. */
+export function invalidObject(scope: StoreScope, name: string, errors: readonly FieldError[]): StatusError {
+  return invalid({ group: scope.type.group, kind: scope.type.kind }, name, errors);
+}

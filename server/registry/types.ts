@@ -94,7 +94,9 @@ export interface SubresourceEndpoint {
 
 /**
  * Handlers a type brings beyond the generic ones. Routes dispatch them like the generic ones:
- * same request information, same scope, same negotiation and error handling.
+ * same request information, same scope, same negotiation and error handling. A built-in kind
+ * whose handler needs what exists only once the server starts (a signing key) gets it by
+ * replacing its type: `registry.add({ ...registry.find(v1, 'serviceaccounts'), handlers })`.
  */
 export interface HandlerSlots {
   /**

@@ -361,4 +361,40 @@ describe('a resource type added and removed while serving', () => {
       server.plane.registry.remove({ group: GROUP, resource: 'things' });
     }
   }, 30_000);
+
+  test('a built-in kind takes a handler in the same slots by being replaced', async () => {
+    const { registry } = server.plane;
+    const configmaps = registry.find({ group: '', version: 'v1' }, 'configmaps') as ResourceType;
+    // `configmaps/<name>/keys` answers the sorted keys of the ConfigMap's data.
+    const keys = (scope: HandlerScope): ResourceHandler => async ({ info, res }) => {
+      const object = await scope.storage.get(objectKeyOf(scope, info));
+      res.status(200).json({ keys: Object.keys(record(object.data)).sort() });
+    };
+    const json = { 'content-type': 'application/json' };
+    const created = await server.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'slots' }, data: { b: '2', a: '1' } }),
+      headers: json,
+    });
+    expect(created.status).toBe(201);
+    expect((await server.request('GET', '/api/v1/namespaces/default/configmaps/slots/keys')).status).toBe(404);
+
+    registry.add({
+      ...configmaps,
+      handlers: { subresources: { keys: { kind: { group: '', version: 'v1', kind: 'ConfigMap' }, definition: configmaps.versions[0].definition, handlers: { get: keys } } } },
+    });
+    try {
+      const answer = await server.request('GET', '/api/v1/namespaces/default/configmaps/slots/keys');
+      expect(answer.status).toBe(200);
+      expect(answer.json()).toEqual({ keys: ['a', 'b'] });
+      const core = (await server.request('GET', '/api/v1')).json<{ resources: { name: string; verbs: string[] }[] }>();
+      expect(core.resources).toContainEqual(expect.objectContaining({ name: 'configmaps/keys', verbs: ['get'] }));
+      // The generic handlers and the cache go on as before.
+      expect((await server.request('GET', '/api/v1/namespaces/default/configmaps/slots')).json<KubeObject>().data).toEqual({ a: '1', b: '2' });
+      expect((await server.request('POST', '/api/v1/namespaces/default/configmaps/slots/keys', { body: '{}', headers: json })).status).toBe(405);
+    } finally {
+      registry.add(configmaps);
+    }
+    expect((await server.request('GET', '/api/v1/namespaces/default/configmaps/slots/keys')).status).toBe(404);
+    expect((await server.request('DELETE', '/api/v1/namespaces/default/configmaps/slots')).status).toBe(200);
+  }, 30_000);
 });

@@ -191,6 +191,11 @@ describe('a resource type added and removed while serving', () => {
     expect(document.components.schemas[`${META}.ObjectMeta`]).toBeDefined();
     expect(document.paths[`${WIDGETS_PATH.replace('/default/', '/{namespace}/')}/{name}/stamp`]?.post?.operationId).toBe('createExampleCapstanDevV1NamespacedWidgetStamp');
     expect(document.paths[`/apis/${GROUP}/v1/widgetreviews`]?.post?.operationId).toBe('createExampleCapstanDevV1WidgetReview');
+    // OpenAPI v2 too, in JSON and in the protobuf form kubectl reads.
+    const v2 = (await server.request('GET', '/openapi/v2', { headers: { accept: 'application/json' } })).json<{ definitions: Record<string, unknown> }>();
+    expect(v2.definitions[WIDGET_DEFINITION]).toBeDefined();
+    const v2Protobuf = await server.request('GET', '/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    expect(v2Protobuf.status).toBe(200);
     // No protobuf form, none offered.
     expect(Object.keys(document.paths[`${WIDGETS_PATH.replace('/default/', '/{namespace}/')}/{name}`]?.get?.responses?.['200']?.content ?? {})).toEqual(['application/json', 'application/yaml']);
 

@@ -66,4 +66,16 @@ describe.each(BACKENDS)('a cache set changing while serving, on $name', (backend
     await waitUntil(() => (replica as Replica).cacheFor(first).stats().revision >= Number(still.metadata.resourceVersion));
     expect((replica as Replica).cacheFor(first).stats().objects).toBe(1);
   });
+
+  test('a watch still waiting for a new cache to list ends when the cache is removed', async () => {
+    const first = freshPrefix('pods');
+    const later = freshPrefix('widgets');
+    replica = await startReplica({ store, resources: [podsResource(first)] });
+    const cache = replica.add(podsResource(later));
+    // Asked before the first list is done, it waits for it; the removal comes first.
+    const pending = cache.watch({}, { predicate: EVERYTHING });
+    replica.remove(later);
+    const reader = readWatch(await pending);
+    expect(await reader.next(2_000)).toBe('end');
+  });
 });

@@ -20,7 +20,7 @@ import { openSqliteStore } from '../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
-import { namespaceLifecycle } from './admission/namespace-lifecycle';
+import { selectAdmissionPlugins } from './admission/plugins';
 import type { ServerOptions } from './config/flags';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -67,6 +67,8 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
+  /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
+  readonly unavailableAdmissionPlugins: readonly string[];
   /** After the server listens: bootstrap objects, then campaign for the controllers. */
   start(listening: { readonly advertiseAddress: string; readonly port: number }): Promise<void>;
   stop(): Promise<void>;
@@ -160,7 +162,15 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
-  const admission = admissionChain([namespaceLifecycle(storageFor(find('', 'namespaces')))]);
+  const admissionPlugins = selectAdmissionPlugins(
+    { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
+    {
+      // Resolved per request: plugins read other kinds' caches by group and resource.
+      storageOf: (group, resource) => storageFor(find(group, resource)),
+      tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
+    },
+  );
+  const admission = admissionChain(admissionPlugins.plugins);
   const services = find('', 'services');
   const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
   const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
@@ -174,6 +184,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
 
   return {
     store,
+    unavailableAdmissionPlugins: admissionPlugins.unavailable,
     registry,
     caches,
     metrics,

@@ -25,16 +25,17 @@ import { CelFunctionError, type CelLibrary } from './libraries/library';
 import { listsLibrary } from './libraries/lists';
 import { quantityLibrary } from './libraries/quantity';
 import { regexLibrary } from './libraries/regex';
+import { standardLibrary } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
+import { instrument, type Instrumentation } from './instrumentation';
+import { verifyRange } from './libraries/standard';
 import {
   CostLimitExceededError,
   CostMeter,
   PER_CALL_COST_LIMIT,
   RequestCostBudget,
-  instrument,
   withMeter,
-  type CallCost,
 } from './runtime-cost';
 import { celTypeOf, valueForSchema, type CelSchema, type ObjectTypeDeclaration } from './schema-types';
 import { fromJson, type CelValue } from './values';
@@ -45,6 +46,7 @@ export type VariableType = string | { readonly schema: CelSchema };
 export type VariableDeclarations = Readonly<Record<string, VariableType>>;
 
 export const LIBRARIES: readonly CelLibrary[] = [
+  standardLibrary,
   stringsLibrary,
   listsLibrary,
   regexLibrary,
@@ -53,12 +55,11 @@ export const LIBRARIES: readonly CelLibrary[] = [
   authorizerLibrary,
 ];
 
-const CALL_COSTS: ReadonlyMap<string, CallCost> = new Map(
-  LIBRARIES.flatMap((library) => Object.entries(library.costs ?? {})),
-);
-const CALL_OVERRIDES: ReadonlyMap<string, (...args: never[]) => unknown> = new Map(
-  LIBRARIES.flatMap((library) => Object.entries(library.overrides ?? {})),
-);
+const INSTRUMENTATION: Instrumentation = {
+  callCosts: new Map(LIBRARIES.flatMap((library) => Object.entries(library.costs ?? {}))),
+  overrides: new Map(LIBRARIES.flatMap((library) => Object.entries(library.overrides ?? {}))),
+  verifyResult: verifyRange,
+};
 
 function baseEnvironment(): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
@@ -86,7 +87,7 @@ export class CompiledExpression {
     /** The CEL type the checker infers for the result (`bool`, `string`, `list<string>`, `dyn`, ...). */
     readonly outputType: string,
     readonly ast: ASTNode,
-    private readonly run: (context: Record<string, CelValue>) => unknown,
+    private readonly run: (context: Readonly<Record<string, CelValue>>) => unknown,
     private readonly variables: VariableDeclarations,
   ) {}
 
@@ -101,6 +102,11 @@ export class CompiledExpression {
       if (type === undefined) continue;
       context[name] = typeof type === 'object' ? valueForSchema(type.schema, value) : fromJson(value);
     }
+    return this.evaluateCelValues(context, options);
+  }
+
+  /** Runs the expression on values already in CEL's representation (see values.ts). */
+  evaluateCelValues(context: Readonly<Record<string, CelValue>>, options: EvaluateOptions = {}): EvaluationResult {
     const budget = options.budget;
     const limit = Math.min(options.callLimit ?? PER_CALL_COST_LIMIT, budget?.remaining ?? Infinity);
     const meter = new CostMeter(limit);
@@ -171,7 +177,7 @@ export class ExpressionCompiler {
     }
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: formatCompileError(expression, checked.error) };
-    instrument(parsed.ast, CALL_COSTS, CALL_OVERRIDES);
+    instrument(parsed.ast, INSTRUMENTATION);
     return {
       ok: true,
       compiled: new CompiledExpression(expression, checked.type ?? 'dyn', parsed.ast, parsed, this.variables),

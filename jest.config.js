@@ -8,7 +8,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest'],
-    '/node_modules/@marcbachmann/cel-js/.+\\.js$': ['@swc/jest', { module: { type: 'commonjs' } }],
+    '/node_modules/@marcbachmann/cel-js/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
   testTimeout: 60000,

@@ -28,6 +28,7 @@ import { regexLibrary } from './libraries/regex';
 import { standardLibrary } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
+import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { verifyRange } from './libraries/standard';
 import {
@@ -37,7 +38,7 @@ import {
   RequestCostBudget,
   withMeter,
 } from './runtime-cost';
-import { celTypeOf, valueForSchema, type CelSchema, type ObjectTypeDeclaration } from './schema-types';
+import { celTypeOf, valueForSchema, type CelSchema, type DeclaredTypes, type ObjectTypeDeclaration } from './schema-types';
 import { fromJson, type CelValue } from './values';
 
 /** A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a schema. */
@@ -80,6 +81,14 @@ export type EvaluationResult =
   | { readonly ok: true; readonly value: unknown; readonly cost: number }
   | { readonly ok: false; readonly error: string; readonly cost: number; readonly costExceeded: boolean };
 
+/** Schemas standing for variables declared with a scalar CEL type, for cost estimates. */
+const SCALAR_SCHEMAS: Readonly<Record<string, CelSchema>> = {
+  string: { type: 'string' },
+  int: { type: 'integer' },
+  double: { type: 'number' },
+  bool: { type: 'boolean' },
+};
+
 /** A type-checked expression ready to run. */
 export class CompiledExpression {
   constructor(
@@ -90,6 +99,15 @@ export class CompiledExpression {
     private readonly run: (context: Readonly<Record<string, CelValue>>) => unknown,
     private readonly variables: VariableDeclarations,
   ) {}
+
+  /** The worst-case cost the reference's static estimator would give (see estimated-cost.ts). */
+  estimateMaxCost(): number {
+    const schemas = new Map<string, CelSchema | undefined>();
+    for (const [name, type] of Object.entries(this.variables)) {
+      schemas.set(name, typeof type === 'object' ? type.schema : SCALAR_SCHEMAS[type]);
+    }
+    return estimateMaxCost(this.ast, schemas);
+  }
 
   /**
    * Runs the expression on `values` (JSON, or library values such as an authorizer). Variables
@@ -156,9 +174,10 @@ export class ExpressionCompiler {
     sharedBase ??= baseEnvironment();
     this.env = sharedBase.clone();
     const types: ObjectTypeDeclaration[] = [];
+    const declared: DeclaredTypes = new Map();
     const variableTypes: Record<string, string> = {};
     for (const [name, type] of Object.entries(variables)) {
-      variableTypes[name] = typeof type === 'object' ? celTypeOf(type.schema, `${name}.type`, types) : type;
+      variableTypes[name] = typeof type === 'object' ? celTypeOf(type.schema, `${name}.type`, types, declared) : type;
     }
     // Nested types are declared before the types that hold them.
     for (const type of types) {

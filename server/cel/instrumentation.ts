@@ -65,7 +65,13 @@ function childNodes(node: InstrumentedNode): InstrumentedNode[] {
     visit(node.args);
   }
   if (node.meta.alternate) found.push(node.meta.alternate);
-  if (node.meta.macro) found.push(node.meta.macro);
+  const macro: unknown = node.meta.macro;
+  if (isNode(macro)) found.push(macro);
+  else if (macro) {
+    // The optional-type macros (orValue, or) keep their operands on a descriptor, not a node.
+    const { receiver, arg } = macro as { receiver?: unknown; arg?: unknown };
+    [receiver, arg].forEach(visit);
+  }
   return found;
 }
 
@@ -135,7 +141,7 @@ function nodeCost(node: InstrumentedNode, result: unknown, callCosts: Instrument
 function innerEvaluate(node: InstrumentedNode): EvaluateFn {
   const { alternate, macro, evaluate } = node.meta;
   if (alternate) return (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx);
-  if (macro) return (ev, _ast, ctx) => macro.evaluate(ev, macro, ctx);
+  if (macro) return (ev, _ast, ctx) => (macro.evaluate as EvaluateFn)(ev, macro, ctx);
   return evaluate;
 }
 

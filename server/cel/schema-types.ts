@@ -57,11 +57,23 @@ function isDynamic(schema: CelSchema): boolean {
   return schema.type === 'object' && !!schema['x-kubernetes-preserve-unknown-fields'] && !effectiveProperties(schema);
 }
 
+// Element and value types are named `<parent>.__items__` and `<parent>.__values__`: no escaped
+// property name is either (escaping turns `__` into `__underscores__`).
+
+/** Object types declared so far, by the schema they stand for. */
+export type DeclaredTypes = Map<CelSchema, string>;
+
 /**
  * The CEL type of `schema`, declaring (into `out`) the object types it needs under names
- * starting with `typeName`.
+ * starting with `typeName`. A schema already in `declared` keeps its type, so that `self` and
+ * `oldSelf` of one schema have one type (and compare with `==`).
  */
-export function celTypeOf(schema: CelSchema, typeName: string, out: ObjectTypeDeclaration[]): string {
+export function celTypeOf(
+  schema: CelSchema,
+  typeName: string,
+  out: ObjectTypeDeclaration[],
+  declared: DeclaredTypes = new Map(),
+): string {
   if (isDynamic(schema)) return 'dyn';
   switch (schema.type) {
     case 'boolean':
@@ -83,20 +95,23 @@ export function celTypeOf(schema: CelSchema, typeName: string, out: ObjectTypeDe
           return 'string';
       }
     case 'array':
-      return `list<${schema.items ? celTypeOf(schema.items, `${typeName}.@idx`, out) : 'dyn'}>`;
+      return `list<${schema.items ? celTypeOf(schema.items, `${typeName}.__items__`, out, declared) : 'dyn'}>`;
     case 'object': {
       const properties = effectiveProperties(schema);
       if (properties) {
+        const existing = declared.get(schema);
+        if (existing !== undefined) return existing;
+        declared.set(schema, typeName);
         const fields: Record<string, string> = {};
         for (const [property, propertySchema] of Object.entries(properties)) {
           const field = escapePropertyName(property);
-          if (field !== undefined) fields[field] = celTypeOf(propertySchema, `${typeName}.${field}`, out);
+          if (field !== undefined) fields[field] = celTypeOf(propertySchema, `${typeName}.${field}`, out, declared);
         }
         out.push({ name: typeName, fields });
         return typeName;
       }
       const additional = schema.additionalProperties;
-      if (typeof additional === 'object') return `map<string, ${celTypeOf(additional, `${typeName}.@elem`, out)}>`;
+      if (typeof additional === 'object') return `map<string, ${celTypeOf(additional, `${typeName}.__values__`, out, declared)}>`;
       return 'map<string, dyn>';
     }
     default:

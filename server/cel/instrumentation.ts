@@ -105,7 +105,13 @@ function operatorCost(node: InstrumentedNode, result: unknown): number {
   }
 }
 
-function nodeCost(node: InstrumentedNode, result: unknown, callCosts: Instrumentation['callCosts']): number {
+/** A node's price: a constant, or a function of its result (and its operands' values). */
+type Price = number | ((result: unknown) => number);
+
+/** Operators whose price depends on their operands' sizes. */
+const SIZED_OPERATORS = new Set(['==', '!=', 'in', '+']);
+
+function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']): Price {
   switch (node.op) {
     case 'value':
     case '&&':
@@ -131,11 +137,19 @@ function nodeCost(node: InstrumentedNode, result: unknown, callCosts: Instrument
       const name = (node.args as unknown[])[0] as string;
       const cost = callCosts.get(node.op === 'rcall' ? `.${name}` : name);
       if (!cost) return 1;
-      return cost(callArgumentNodes(node).map((arg) => arg.lastValue), result);
+      const argumentNodes = callArgumentNodes(node);
+      return (result) => cost(argumentNodes.map((arg) => arg.lastValue), result);
     }
     default:
-      return operatorCost(node, result);
+      return SIZED_OPERATORS.has(node.op) ? (result) => operatorCost(node, result) : 1;
   }
+}
+
+/** The nodes whose values a sized price reads: operands of sized operators and priced calls. */
+function operandsRead(node: InstrumentedNode, price: Price): InstrumentedNode[] {
+  if (typeof price === 'number') return [];
+  if (node.op === 'call' || node.op === 'rcall') return callArgumentNodes(node);
+  return Array.isArray(node.args) ? (node.args as InstrumentedNode[]) : [];
 }
 
 function innerEvaluate(node: InstrumentedNode): EvaluateFn {
@@ -163,6 +177,13 @@ export function instrument(root: ASTNode, { callCosts, overrides, verifyResult }
     }
     pending.push(...childNodes(node));
   }
+  const prices = new Map<InstrumentedNode, Price>();
+  const keepValue = new Set<InstrumentedNode>();
+  for (const node of seen) {
+    const price = priceOf(node, callCosts);
+    prices.set(node, price);
+    for (const operand of operandsRead(node, price)) keepValue.add(operand);
+  }
   for (const node of seen) {
     if ((node.op === 'call' || node.op === 'rcall') && node.handle) {
       const name = (node.args as unknown[])[0] as string;
@@ -174,15 +195,18 @@ export function instrument(root: ASTNode, { callCosts, overrides, verifyResult }
       }
     }
     const inner = innerEvaluate(node);
-    const extra = loopSteps.has(node) ? 1 : 0;
+    const price = prices.get(node)!;
+    const loopCost = loopSteps.has(node) ? 1 : 0;
+    const fixed = typeof price === 'number' ? price + loopCost : undefined;
     const computes = COMPUTING_OPS.has(node.op);
+    const keeps = keepValue.has(node);
     node.evaluate = (ev, ast, ctx) => {
       const meter = currentMeter();
       if (meter?.exceeded) throw new CostLimitExceededError();
       const value = inner(ev, ast, ctx);
       if (computes) verifyResult(value);
-      node.lastValue = value;
-      if (meter) meter.charge(nodeCost(node, value, callCosts) + extra);
+      if (keeps) node.lastValue = value;
+      if (meter) meter.charge(fixed ?? (price as (result: unknown) => number)(value) + loopCost);
       return value;
     };
   }

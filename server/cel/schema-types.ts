@@ -133,6 +133,26 @@ function parseDuration(text: string): Duration | undefined {
   return new Duration(whole, Math.round((seconds - whole) * 1e9));
 }
 
+// Per object schema, its properties' CEL field names and schemas: values are converted far more
+// often than schemas change, so the escaping is done once per schema.
+const fieldsBySchema = new WeakMap<CelSchema, ReadonlyMap<string, { name: string; schema: CelSchema }>>();
+
+function objectFields(schema: CelSchema): ReadonlyMap<string, { name: string; schema: CelSchema }> | undefined {
+  let fields = fieldsBySchema.get(schema);
+  if (fields === undefined) {
+    const properties = effectiveProperties(schema);
+    if (!properties) return undefined;
+    const map = new Map<string, { name: string; schema: CelSchema }>();
+    for (const [property, propertySchema] of Object.entries(properties)) {
+      const name = escapePropertyName(property);
+      if (name !== undefined) map.set(property, { name, schema: propertySchema });
+    }
+    fieldsBySchema.set(schema, map);
+    fields = map;
+  }
+  return fields;
+}
+
 /** `value` (decoded JSON) as the CEL value of `schema`'s type. */
 export function valueForSchema(schema: CelSchema, value: unknown): CelValue {
   if (value === null || value === undefined) return null;
@@ -162,18 +182,19 @@ export function valueForSchema(schema: CelSchema, value: unknown): CelValue {
       return schema.items ? value.map((item) => valueForSchema(schema.items!, item)) : value.map(fromJson);
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) return fromJson(value);
-      const entries = Object.entries(value as Record<string, unknown>);
-      const properties = effectiveProperties(schema);
-      if (properties) {
+      const fieldsOfSchema = objectFields(schema);
+      if (fieldsOfSchema) {
         const fields: Record<string, CelValue> = {};
-        for (const [property, propertyValue] of entries) {
-          const propertySchema = properties[property];
-          const field = escapePropertyName(property);
-          if (propertyValue === null && !propertySchema?.nullable) continue;
-          if (propertySchema && field !== undefined) fields[field] = valueForSchema(propertySchema, propertyValue);
+        for (const property in value) {
+          const field = fieldsOfSchema.get(property);
+          if (field === undefined) continue;
+          const propertyValue = (value as Record<string, unknown>)[property];
+          if (propertyValue === null && !field.schema.nullable) continue;
+          fields[field.name] = valueForSchema(field.schema, propertyValue);
         }
         return fields;
       }
+      const entries = Object.entries(value as Record<string, unknown>);
       const additional = schema.additionalProperties;
       return new Map(
         entries.map(([k, v]) => [k, typeof additional === 'object' ? valueForSchema(additional, v) : fromJson(v)]),

@@ -28,6 +28,7 @@ import { regexLibrary } from './libraries/regex';
 import { standardLibrary } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
+import { formatCompileError } from './compile-errors';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { verifyRange } from './libraries/standard';
@@ -154,17 +155,9 @@ function evaluationMessage(error: unknown): string {
   return String(error);
 }
 
-/** cel-go's rendering of a compile error: `ERROR: <input>:line:column: message`, the line, a caret. */
-export function formatCompileError(expression: string, error: unknown): string {
+function compileError(expression: string, error: unknown): string {
   const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
-  const start = (error as { range?: { start: number } }).range?.start;
-  if (start === undefined) return `ERROR: <input>:1:1: ${summary}`;
-  const before = expression.slice(0, start);
-  const line = before.split('\n').length;
-  const lineStart = before.lastIndexOf('\n') + 1;
-  const column = start - lineStart;
-  const sourceLine = expression.slice(lineStart).split('\n')[0];
-  return `ERROR: <input>:${line}:${column + 1}: ${summary}\n | ${sourceLine}\n | ${'.'.repeat(column)}^`;
+  return formatCompileError(expression, summary, (error as { range?: { start: number } }).range?.start);
 }
 
 export type CompileResult =
@@ -205,10 +198,10 @@ export class ExpressionCompiler {
     try {
       parsed = this.env.parse(expression);
     } catch (error) {
-      return { ok: false, error: formatCompileError(expression, error) };
+      return { ok: false, error: compileError(expression, error) };
     }
     const checked = parsed.check();
-    if (!checked.valid) return { ok: false, error: formatCompileError(expression, checked.error) };
+    if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
     instrument(parsed.ast, INSTRUMENTATION);
     return {
       ok: true,

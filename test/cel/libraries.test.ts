@@ -311,3 +311,19 @@ describe('schema types', () => {
     expect(wrong.ok).toBe(false);
   });
 });
+
+describe('compile errors in the reference words', () => {
+  const compiler = new ExpressionCompiler({ self: { schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } } } } } });
+  const error = (expression: string) => {
+    const result = compiler.compile(expression);
+    return result.ok ? undefined : result.error;
+  };
+  test.each([
+    ['x == 1', "ERROR: <input>:1:1: undeclared reference to 'x' (in container '')\n | x == 1\n | ^"],
+    ['self.spec.nope', "undefined field 'nope'"],
+    ["self.spec.replicas + 'a'", "found no matching overload for '_+_' applied to '(int, string)'"],
+    ["'a'.charAt('b')", "found no matching overload for 'charAt' applied to 'string.(string)'"],
+  ])('%s', (expression, expected) => {
+    expect(error(expression)).toContain(expected);
+  });
+});

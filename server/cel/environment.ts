@@ -19,7 +19,7 @@
  * it against JSON values under the per-call limit and the request's budget.
  */
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
-import { authorizerLibrary } from './libraries/authorizer';
+import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
 import { celEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
 import { listsLibrary } from './libraries/lists';
@@ -116,6 +116,26 @@ export class CompiledExpression {
    */
   evaluate(values: Readonly<Record<string, unknown>>, options: EvaluateOptions = {}): EvaluationResult {
     return this.evaluateCelValues(celValuesOf(this.variables, values), options);
+  }
+
+  /**
+   * `evaluateCelValues`, waiting for authorization checks that answer later: an evaluation that
+   * asked one is abandoned, and run again once the answers are in (expressions have no side
+   * effects). Only the run that counts is charged to the budget.
+   */
+  async evaluateAwaitingChecks(
+    context: Readonly<Record<string, CelValue>>,
+    options: EvaluateOptions = {},
+  ): Promise<EvaluationResult> {
+    const authorizers = Object.values(context).filter((value): value is CelAuthorizer => value instanceof CelAuthorizer);
+    for (;;) {
+      const scratch = options.budget ? new RequestCostBudget(options.budget.remaining) : undefined;
+      const result = this.evaluateCelValues(context, { ...options, budget: scratch });
+      const settled = await Promise.all(authorizers.map((authorizer) => authorizer.settle()));
+      if (settled.includes(true)) continue;
+      if (options.budget && scratch) options.budget.remaining = scratch.remaining;
+      return result;
+    }
   }
 
   /** Runs the expression on values already in CEL's representation (see values.ts). */

@@ -51,8 +51,8 @@ const inputs = (attributes: AdmissionAttributes, extra: { params?: Record<string
 describe('validations', () => {
   const maxFive = policy({ validations: [{ expression: 'object.spec.replicas <= 5' }] });
 
-  test('a failed rule denies with the default message, reason Invalid and 422', () => {
-    expect(maxFive.evaluate(binding(), inputs(deployment(6)))).toEqual({
+  test('a failed rule denies with the default message, reason Invalid and 422', async () => {
+    expect((await maxFive.evaluate(binding(), inputs(deployment(6))))).toEqual({
       matched: true,
       denial: {
         message: "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: failed expression: object.spec.replicas <= 5",
@@ -64,11 +64,11 @@ describe('validations', () => {
     });
   });
 
-  test('a passing rule admits', () => {
-    expect(maxFive.evaluate(binding(), inputs(deployment(3)))).toEqual({ matched: true, warnings: [], auditAnnotations: {} });
+  test('a passing rule admits', async () => {
+    expect((await maxFive.evaluate(binding(), inputs(deployment(3))))).toEqual({ matched: true, warnings: [], auditAnnotations: {} });
   });
 
-  test('message, messageExpression and reason', () => {
+  test('message, messageExpression and reason', async () => {
     const withMessages = policy({
       validations: [
         { expression: 'object.spec.replicas <= 5', message: 'too many', reason: 'Forbidden' },
@@ -76,18 +76,18 @@ describe('validations', () => {
         { expression: 'object.spec.replicas <= 3', message: 'fallback', messageExpression: 'object.spec.nope' },
       ],
     });
-    const outcome = withMessages.evaluate(binding(['Warn']), inputs(deployment(6)));
+    const outcome = await withMessages.evaluate(binding(['Warn']), inputs(deployment(6)));
     expect(outcome.denial).toBeUndefined();
     expect(outcome.warnings).toEqual([
       "Validation failed for ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding': too many",
       "Validation failed for ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding': replicas 6 > 4",
       "Validation failed for ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding': fallback",
     ]);
-    const denied = withMessages.evaluate(binding(), inputs(deployment(6)));
+    const denied = await withMessages.evaluate(binding(), inputs(deployment(6)));
     expect(denied.denial).toMatchObject({ reason: 'Forbidden', code: 403 });
   });
 
-  test('params and variables', () => {
+  test('params and variables', async () => {
     const withParams = policy({
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       variables: [
@@ -97,20 +97,20 @@ describe('validations', () => {
       validations: [{ expression: 'variables.replicas <= variables.limit', messageExpression: "'at most ' + string(variables.limit)" }],
     });
     const params = { data: { maxReplicas: '4' } };
-    expect(withParams.evaluate(binding(), inputs(deployment(4), { params })).denial).toBeUndefined();
-    expect(withParams.evaluate(binding(), inputs(deployment(5), { params })).denial?.message).toMatch(/denied request: at most 4$/);
+    expect((await withParams.evaluate(binding(), inputs(deployment(4), { params }))).denial).toBeUndefined();
+    expect((await withParams.evaluate(binding(), inputs(deployment(5), { params }))).denial?.message).toMatch(/denied request: at most 4$/);
   });
 
-  test('the request and the user are visible', () => {
+  test('the request and the user are visible', async () => {
     const onlyAdmins = policy({
       validations: [{ expression: "request.userInfo.username == 'admin' || 'admins' in request.userInfo.groups" }],
     });
-    expect(onlyAdmins.evaluate(binding(), inputs(deployment(1))).denial).toBeDefined();
+    expect((await onlyAdmins.evaluate(binding(), inputs(deployment(1)))).denial).toBeDefined();
     const admin = { ...deployment(1), userInfo: { name: 'admin', groups: [] } };
-    expect(onlyAdmins.evaluate(binding(), inputs(admin)).denial).toBeUndefined();
+    expect((await onlyAdmins.evaluate(binding(), inputs(admin))).denial).toBeUndefined();
   });
 
-  test('the authorizer variable', () => {
+  test('the authorizer variable', async () => {
     const needsScale = policy({
       validations: [{ expression: "authorizer.group('apps').resource('deployments').subresource('scale').check('update').allowed()" }],
     });
@@ -118,9 +118,9 @@ describe('validations', () => {
       decision: check.resource?.subresource === 'scale' && check.user.name === 'alice' ? 'allow' : 'no-opinion',
       reason: '',
     }));
-    expect(needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer }).denial).toBeUndefined();
+    expect((await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer })).denial).toBeUndefined();
     const bob = new CelAuthorizer({ name: 'bob', groups: [] }, authorizer.checker);
-    expect(needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: bob }).denial).toBeDefined();
+    expect((await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: bob })).denial).toBeDefined();
   });
 });
 
@@ -128,18 +128,18 @@ describe('failure policy', () => {
   const erring = (failurePolicy: 'Fail' | 'Ignore') =>
     policy({ failurePolicy, validations: [{ expression: 'object.spec.missing > 1' }] });
 
-  test('Fail: an erring rule denies, naming the expression', () => {
-    const outcome = erring('Fail').evaluate(binding(), inputs(deployment(1)));
+  test('Fail: an erring rule denies, naming the expression', async () => {
+    const outcome = await erring('Fail').evaluate(binding(), inputs(deployment(1)));
     expect(outcome.denial?.message).toMatch(/denied request: expression 'object.spec.missing > 1' resulted in error: /);
   });
 
-  test('Ignore: an erring rule is skipped', () => {
-    expect(erring('Ignore').evaluate(binding(), inputs(deployment(1))).denial).toBeUndefined();
+  test('Ignore: an erring rule is skipped', async () => {
+    expect((await erring('Ignore').evaluate(binding(), inputs(deployment(1)))).denial).toBeUndefined();
   });
 
-  test('a rule that does not compile fails at admission', () => {
+  test('a rule that does not compile fails at admission', async () => {
     const broken = policy({ validations: [{ expression: 'object.spec.replicas <=' }] });
-    expect(broken.evaluate(binding(), inputs(deployment(1))).denial?.message).toMatch(/compilation failed/);
+    expect((await broken.evaluate(binding(), inputs(deployment(1)))).denial?.message).toMatch(/compilation failed/);
   });
 
   const quadratic = policy({
@@ -153,16 +153,16 @@ describe('failure policy', () => {
     return { ...attributes, object: { ...attributes.object, spec: { items: Array.from({ length: count }, (_, i) => i) } } };
   };
 
-  test('a rule past the per-call cost limit errs', () => {
-    expect(quadratic.evaluate(binding(), inputs(withItems(2000))).denial?.message).toMatch(
+  test('a rule past the per-call cost limit errs', async () => {
+    expect((await quadratic.evaluate(binding(), inputs(withItems(2000)))).denial?.message).toMatch(
       /resulted in error: operation cancelled: actual cost limit exceeded$/,
     );
   });
 
-  test('past the binding budget, the reference text', () => {
+  test('past the binding budget, the reference text', async () => {
     // A smaller budget than the reference's 10,000,000 keeps the test short; the rule is the same.
     const budget = new RequestCostBudget(30_000);
-    const outcome = quadratic.evaluate(binding(['Warn']), { ...inputs(withItems(100)), budget });
+    const outcome = await quadratic.evaluate(binding(['Warn']), { ...inputs(withItems(100)), budget });
     expect(outcome.warnings).toEqual([
       "Validation failed for ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding': validation failed due to running out of cost budget, no further validation rules will be run",
     ]);
@@ -173,48 +173,48 @@ describe('matching', () => {
   const maxFive = (spec: Partial<ValidatingAdmissionPolicySpec> = {}) =>
     policy({ validations: [{ expression: 'object.spec.replicas <= 5' }], ...spec });
 
-  test('resources outside the rules are not matched', () => {
+  test('resources outside the rules are not matched', async () => {
     const pod: AdmissionAttributes = {
       ...deployment(9),
       resource: { group: '', version: 'v1', resource: 'pods' },
       kind: { group: '', version: 'v1', kind: 'Pod' },
     };
-    expect(maxFive().evaluate(binding(), inputs(pod)).matched).toBe(false);
-    expect(maxFive().evaluate(binding(), inputs({ ...deployment(9), subresource: 'scale' })).matched).toBe(false);
-    expect(maxFive().evaluate(binding(), inputs({ ...deployment(9), operation: 'DELETE' })).matched).toBe(false);
+    expect((await maxFive().evaluate(binding(), inputs(pod))).matched).toBe(false);
+    expect((await maxFive().evaluate(binding(), inputs({ ...deployment(9), subresource: 'scale' }))).matched).toBe(false);
+    expect((await maxFive().evaluate(binding(), inputs({ ...deployment(9), operation: 'DELETE' }))).matched).toBe(false);
   });
 
-  test('excluded rules, resource names, namespace and object selectors', () => {
+  test('excluded rules, resource names, namespace and object selectors', async () => {
     const excluded = maxFive({
       matchConstraints: { ...deploymentRules, excludeResourceRules: [{ apiGroups: ['apps'], apiVersions: ['*'], operations: ['*'], resources: ['deployments'], resourceNames: ['web'] }] },
     });
-    expect(excluded.evaluate(binding(), inputs(deployment(9))).matched).toBe(false);
+    expect((await excluded.evaluate(binding(), inputs(deployment(9)))).matched).toBe(false);
 
     const prodOnly = maxFive({ matchConstraints: { ...deploymentRules, namespaceSelector: { matchLabels: { env: 'prod' } } } });
-    expect(prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'dev' } })).matched).toBe(false);
-    expect(prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'prod' } })).denial).toBeDefined();
+    expect((await prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'dev' } }))).matched).toBe(false);
+    expect((await prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'prod' } }))).denial).toBeDefined();
 
     const selected = binding(['Deny'], {
       matchResources: { objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['frontend'] }] } },
     });
-    expect(maxFive().evaluate(selected, inputs(deployment(9, { tier: 'backend' }))).matched).toBe(false);
-    expect(maxFive().evaluate(selected, inputs(deployment(9, { tier: 'frontend' }))).denial).toBeDefined();
+    expect((await maxFive().evaluate(selected, inputs(deployment(9, { tier: 'backend' })))).matched).toBe(false);
+    expect((await maxFive().evaluate(selected, inputs(deployment(9, { tier: 'frontend' })))).denial).toBeDefined();
   });
 
-  test('match conditions: false skips, an error fails closed or is ignored', () => {
+  test('match conditions: false skips, an error fails closed or is ignored', async () => {
     const conditioned = (failurePolicy: 'Fail' | 'Ignore', expression: string) =>
       maxFive({ failurePolicy, matchConditions: [{ name: 'not-system', expression }] });
-    expect(conditioned('Fail', "request.namespace != 'default'").evaluate(binding(), inputs(deployment(9))).matched).toBe(false);
-    expect(conditioned('Fail', "request.namespace == 'default'").evaluate(binding(), inputs(deployment(9))).denial).toBeDefined();
-    expect(conditioned('Fail', 'object.nope').evaluate(binding(), inputs(deployment(1))).denial?.message).toMatch(
+    expect((await conditioned('Fail', "request.namespace != 'default'").evaluate(binding(), inputs(deployment(9)))).matched).toBe(false);
+    expect((await conditioned('Fail', "request.namespace == 'default'").evaluate(binding(), inputs(deployment(9)))).denial).toBeDefined();
+    expect((await conditioned('Fail', 'object.nope').evaluate(binding(), inputs(deployment(1)))).denial?.message).toMatch(
       /failed to evaluate match condition 'not-system'/,
     );
-    expect(conditioned('Ignore', 'object.nope').evaluate(binding(), inputs(deployment(9))).matched).toBe(false);
+    expect((await conditioned('Ignore', 'object.nope').evaluate(binding(), inputs(deployment(9)))).matched).toBe(false);
   });
 });
 
 describe('validation actions and audit annotations', () => {
-  test('Audit records the failure; auditAnnotations add keyed values', () => {
+  test('Audit records the failure; auditAnnotations add keyed values', async () => {
     const audited = policy({
       validations: [{ expression: 'object.spec.replicas <= 5', message: 'too many' }],
       auditAnnotations: [
@@ -222,7 +222,7 @@ describe('validation actions and audit annotations', () => {
         { key: 'skipped', valueExpression: 'null' },
       ],
     });
-    const outcome = audited.evaluate(binding(['Audit', 'Warn']), inputs(deployment(6)));
+    const outcome = await audited.evaluate(binding(['Audit', 'Warn']), inputs(deployment(6)));
     expect(outcome.denial).toBeUndefined();
     expect(outcome.warnings).toHaveLength(1);
     expect(outcome.auditAnnotations['max-replicas/replicas']).toBe('replicas=6');
@@ -230,5 +230,23 @@ describe('validation actions and audit annotations', () => {
     expect(JSON.parse(outcome.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY])).toEqual([
       { message: 'too many', policy: 'max-replicas', binding: 'max-replicas-binding', expressionIndex: 0, validationActions: ['Audit', 'Warn'] },
     ]);
+  });
+});
+
+describe('an authorizer that answers later', () => {
+  test('the evaluation waits for the answer and runs again', async () => {
+    const needsScale = policy({
+      validations: [{ expression: "authorizer.group('apps').resource('deployments').subresource('scale').check('update').allowed() || request.userInfo.username == 'root'" }],
+    });
+    let asked = 0;
+    const later = (allow: boolean) =>
+      new CelAuthorizer({ name: 'alice', groups: [] }, async () => {
+        asked++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { decision: allow ? 'allow' : 'deny', reason: allow ? '' : 'webhook says no' };
+      });
+    expect((await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: later(true) })).denial).toBeUndefined();
+    expect((await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: later(false) })).denial).toBeDefined();
+    expect(asked).toBe(2);
   });
 });

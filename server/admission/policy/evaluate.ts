@@ -68,6 +68,8 @@ const POLICY_VARIABLES = {
 
 type Compiled = { readonly ok: true; readonly expression: CompiledExpression } | { readonly ok: false; readonly error: string };
 
+type RunResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
+
 interface Failure {
   readonly message: string;
   readonly reason: string;
@@ -98,7 +100,7 @@ export class CompiledPolicy {
     return result.ok ? { ok: true, expression: result.compiled } : { ok: false, error: `compilation failed: ${result.error}` };
   }
 
-  evaluate(binding: ValidatingAdmissionPolicyBinding, inputs: PolicyInputs): PolicyOutcome {
+  async evaluate(binding: ValidatingAdmissionPolicyBinding, inputs: PolicyInputs): Promise<PolicyOutcome> {
     const { attributes } = inputs;
     const namespaceLabels = inputs.namespaceObject
       ? ((inputs.namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {})
@@ -118,9 +120,9 @@ export class CompiledPolicy {
     };
     if (inputs.authorizer) context.authorizer = inputs.authorizer;
 
-    const run = (compiled: Compiled, source: string): { ok: true; value: unknown } | { ok: false; error: string } => {
+    const run = async (compiled: Compiled, source: string): Promise<RunResult> => {
       if (!compiled.ok) return { ok: false, error: `expression '${source}' resulted in error: ${compiled.error}` };
-      const result = compiled.expression.evaluateCelValues(context, { budget });
+      const result = await compiled.expression.evaluateAwaitingChecks(context, { budget });
       if (result.ok) return result;
       // Past the binding's budget nothing more runs; past one call's limit, that expression errs.
       const error =
@@ -133,7 +135,7 @@ export class CompiledPolicy {
     // Match conditions: any false skips the policy; an error with none false is a failure.
     let conditionError: string | undefined;
     for (const [index, { name, compiled }] of this.matchConditions.entries()) {
-      const result = run(compiled, this.policy.spec.matchConditions![index].expression);
+      const result = await run(compiled, this.policy.spec.matchConditions![index].expression);
       if (result.ok && result.value === false) return NOT_MATCHED;
       if (!result.ok) conditionError ??= `failed to evaluate match condition '${name}': ${result.error}`;
       else if (result.value !== true) conditionError ??= `match condition '${name}' did not evaluate to a bool`;
@@ -148,21 +150,21 @@ export class CompiledPolicy {
       // Variables, in order; one that errs is left unset, so only the expressions using it fail.
       const variables = context.variables as Map<string, CelValue>;
       for (const [index, { name, compiled }] of this.variables.entries()) {
-        const result = run(compiled, this.policy.spec.variables![index].expression);
+        const result = await run(compiled, this.policy.spec.variables![index].expression);
         if (result.ok) variables.set(name, result.value as CelValue);
       }
 
       for (const [index, { rule, message }] of this.validations.entries()) {
         if (budget.remaining <= 0) break;
         const validation = this.policy.spec.validations![index];
-        const result = run(rule, validation.expression);
+        const result = await run(rule, validation.expression);
         if (!result.ok) {
           if (failClosed) failures.push({ message: result.error, reason: 'Invalid', expressionIndex: index });
           continue;
         }
         if (result.value === true) continue;
         failures.push({
-          message: this.failureMessage(validation, message, run),
+          message: await this.failureMessage(validation, message, run),
           reason: validation.reason ?? 'Invalid',
           expressionIndex: index,
         });
@@ -172,7 +174,7 @@ export class CompiledPolicy {
     const auditAnnotations: Record<string, string> = {};
     for (const [index, { key, compiled }] of this.auditAnnotations.entries()) {
       if (budget.remaining <= 0) break;
-      const result = run(compiled, this.policy.spec.auditAnnotations![index].valueExpression);
+      const result = await run(compiled, this.policy.spec.auditAnnotations![index].valueExpression);
       if (!result.ok) {
         if (failClosed) failures.push({ message: result.error, reason: 'Invalid' });
         continue;
@@ -183,13 +185,13 @@ export class CompiledPolicy {
     return this.outcome(binding, failures, auditAnnotations);
   }
 
-  private failureMessage(
+  private async failureMessage(
     validation: NonNullable<ValidatingAdmissionPolicy['spec']['validations']>[number],
     messageExpression: Compiled | undefined,
-    run: (compiled: Compiled, source: string) => { ok: true; value: unknown } | { ok: false; error: string },
-  ): string {
+    run: (compiled: Compiled, source: string) => Promise<RunResult>,
+  ): Promise<string> {
     if (messageExpression && validation.messageExpression) {
-      const result = run(messageExpression, validation.messageExpression);
+      const result = await run(messageExpression, validation.messageExpression);
       // A messageExpression that errs, or gives no usable text, falls back to message.
       if (result.ok && typeof result.value === 'string' && result.value.trim() !== '' && !/[\r\n]/.test(result.value)) {
         return result.value;

@@ -2,8 +2,8 @@
  * The Kubernetes authorizer library: `authorizer.group(g).resource(r)` with optional
  * `subresource`, `namespace`, `name`, then `check(verb)`; `authorizer.path(p).check(verb)`;
  * `authorizer.serviceAccount(ns, name)`; a decision answers `allowed()`, `reason()`,
- * `errored()` and `error()`. Checks go to the server's authorizer through a synchronous
- * function the caller supplies (evaluation cannot wait), and each costs 350,000, so that one
+ * `errored()` and `error()`. Checks go to the server's authorizer through a function the
+ * caller supplies, which may answer at once or later; each costs 350,000, so that one
  * expression can make at most two.
  */
 import type { Environment } from '@marcbachmann/cel-js';
@@ -32,15 +32,38 @@ export interface AuthorizationCheckResult {
   readonly error?: string;
 }
 
-export type AuthorizationChecker = (check: AuthorizationCheck) => AuthorizationCheckResult;
+/** The server's authorizer, asked one check: now, or later (a promise). */
+export type AuthorizationChecker = (check: AuthorizationCheck) => AuthorizationCheckResult | Promise<AuthorizationCheckResult>;
 
 export const AUTHORIZER_CHECK_COST = 350_000;
+
+/** The value of the `authorizer` variable: checks on behalf of `user`. */
+/**
+ * Answers of one request's authorization checks, shared by an authorizer and the service-account
+ * authorizers made from it. An authorizer may answer later (a webhook): then the check is
+ * recorded as pending and the evaluation that asked is abandoned; `evaluateWithAuthorizer`
+ * waits for the answers and evaluates again (expressions have no side effects), at most once
+ * per distinct check.
+ */
+class CheckAnswers {
+  readonly answers = new Map<string, AuthorizationCheckResult>();
+  readonly pending = new Map<string, Promise<void>>();
+}
+
+/** Thrown into an evaluation that asked a check whose answer is not in yet. */
+export class PendingAuthorizationError extends Error {
+  constructor() {
+    super('authorization check pending');
+    this.name = 'PendingAuthorizationError';
+  }
+}
 
 /** The value of the `authorizer` variable: checks on behalf of `user`. */
 export class CelAuthorizer {
   constructor(
     readonly user: UserInfo,
     readonly checker: AuthorizationChecker,
+    private readonly checks: CheckAnswers = new CheckAnswers(),
   ) {}
 
   serviceAccount(namespace: string, name: string): CelAuthorizer {
@@ -50,8 +73,47 @@ export class CelAuthorizer {
         groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
       },
       this.checker,
+      this.checks,
     );
   }
+
+  /** The answer to `check`, asking the checker the first time. */
+  answer(check: AuthorizationCheck): AuthorizationCheckResult {
+    const key = JSON.stringify(check);
+    const known = this.checks.answers.get(key);
+    if (known) return known;
+    let result: AuthorizationCheckResult | Promise<AuthorizationCheckResult>;
+    try {
+      result = this.checker(check);
+    } catch (error) {
+      result = errored(error);
+    }
+    if (result instanceof Promise) {
+      this.checks.pending.set(
+        key,
+        result.then(
+          (answer) => void this.checks.answers.set(key, answer),
+          (error: unknown) => void this.checks.answers.set(key, errored(error)),
+        ),
+      );
+      throw new PendingAuthorizationError();
+    }
+    this.checks.answers.set(key, result);
+    return result;
+  }
+
+  /** Waits for the checks asked but not answered; false when there were none. */
+  async settle(): Promise<boolean> {
+    if (this.checks.pending.size === 0) return false;
+    const waiting = [...this.checks.pending.values()];
+    this.checks.pending.clear();
+    await Promise.all(waiting);
+    return true;
+  }
+}
+
+function errored(error: unknown): AuthorizationCheckResult {
+  return { decision: 'no-opinion', reason: '', error: error instanceof Error ? error.message : String(error) };
 }
 
 export class PathCheck {
@@ -84,11 +146,7 @@ export class Decision {
 }
 
 function decide(authorizer: CelAuthorizer, verb: string, target: Pick<AuthorizationCheck, 'resource' | 'path'>): Decision {
-  try {
-    return new Decision(authorizer.checker({ user: authorizer.user, verb, ...target }));
-  } catch (error) {
-    return new Decision({ decision: 'no-opinion', reason: '', error: (error as Error).message });
-  }
+  return new Decision(authorizer.answer({ user: authorizer.user, verb, ...target }));
 }
 
 const A = 'kubernetes.authorization.Authorizer';

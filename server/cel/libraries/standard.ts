@@ -1,10 +1,12 @@
 /**
  * Standard CEL the engine lacks: ordering of bytes, int(uint), the conversions of timestamps and durations (to and from themselves, to string,
- * timestamp to int), a duration's millisecond component, and the range checks that make an
+ * timestamp to int), a duration's millisecond component, optional.ofNonZeroValue and
+ * equality of optionals, and the range checks that make an
  * overflowing int, timestamp or duration an error rather than a wrong value.
  */
-import type { Environment } from '@marcbachmann/cel-js';
+import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '../engine-values';
+import { celEquals } from './compare';
 import { CelFunctionError, type CelLibrary } from './library';
 
 const INT64_MAX = (1n << 63n) - 1n;
@@ -18,6 +20,18 @@ const DUR = 'google.protobuf.Duration';
 function intOfUint(value: UnsignedInt): bigint {
   if (value.value > INT64_MAX) throw new CelFunctionError('integer overflow');
   return value.value;
+}
+
+/** The zero value of a value's type: what `optional.ofNonZeroValue` treats as absent. */
+function isZeroValue(value: unknown): boolean {
+  if (value === null || value === false || value === '' || value === 0 || value === 0n) return true;
+  if (value instanceof UnsignedInt) return value.value === 0n;
+  if (value instanceof Uint8Array || Array.isArray(value)) return value.length === 0;
+  if (value instanceof Map) return value.size === 0;
+  if (value instanceof Duration) return value.seconds === 0n && value.nanos === 0;
+  if (value instanceof Date) return value.getTime() === 0;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.keys(value).length === 0;
+  return false;
 }
 
 /** A duration as CEL prints it: seconds with up to nine decimals and an `s`. */
@@ -57,7 +71,13 @@ export const standardLibrary: CelLibrary = {
       .registerFunction(`string(${TS}): string`, (time: Date) => time.toISOString().replace('.000Z', 'Z'))
       .registerFunction(`timestamp(${TS}): ${TS}`, (time: Date) => time)
       .registerFunction(`duration(${DUR}): ${DUR}`, (duration: Duration) => duration)
-      .registerFunction(`string(${DUR}): string`, durationString);
+      .registerFunction(`string(${DUR}): string`, durationString)
+      .registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_namespace: unknown, value: unknown) =>
+        isZeroValue(value) ? Optional.none() : Optional.of(value),
+      )
+      .registerOperator('optional<dyn> == optional<dyn>', (a: Optional<unknown>, b: Optional<unknown>) =>
+        a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value())),
+      );
   },
   overrides: {
     // The engine gives a duration's total milliseconds; CEL's getMilliseconds is the component.

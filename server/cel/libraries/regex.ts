@@ -4,22 +4,26 @@
  * Kubernetes regex library's `find` and `findAll`. No pattern can make an evaluation hang.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import RE2 from 're2';
+// re2js: RE2 ported to JavaScript, linear time like the native library, with nothing to build
+// at install time (the native binding compiles for minutes, which `make run` cannot afford).
+import { RE2JS } from 're2js';
 import { sizeOf, STRING_TRAVERSAL_FACTOR } from '../runtime-cost';
 import { CelFunctionError, type CelLibrary } from './library';
 
 const REGEX_LENGTH_FACTOR = 0.25;
 const CACHE_LIMIT = 256;
-const compiled = new Map<string, RE2>();
+const compiled = new Map<string, RE2JS>();
+const PARSE_ERROR_PREFIX = 'error parsing regexp: ';
 
 /** The compiled pattern (kept for reuse: rules run the same few patterns again and again). */
-function regex(pattern: string): RE2 {
+function regex(pattern: string): RE2JS {
   let re = compiled.get(pattern);
   if (re === undefined) {
     try {
-      re = new RE2(pattern, 'u');
+      re = RE2JS.compile(pattern);
     } catch (error) {
-      throw new CelFunctionError(`error parsing regexp: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      throw new CelFunctionError(message.startsWith(PARSE_ERROR_PREFIX) ? message : `${PARSE_ERROR_PREFIX}${message}`);
     }
     if (compiled.size >= CACHE_LIMIT) compiled.delete(compiled.keys().next().value!);
     compiled.set(pattern, re);
@@ -28,15 +32,12 @@ function regex(pattern: string): RE2 {
 }
 
 export function matches(text: string, pattern: string): boolean {
-  const re = regex(pattern);
-  re.lastIndex = 0;
-  return re.test(text);
+  return regex(pattern).test(text);
 }
 
 function find(text: string, pattern: string): string {
-  const re = regex(pattern);
-  re.lastIndex = 0;
-  return re.exec(text)?.[0] ?? '';
+  const matcher = regex(pattern).matcher(text);
+  return matcher.find() ? (matcher.group() ?? '') : '';
 }
 
 /** Width in UTF-16 units of the character at `index` (1 past the end, so scanning ends). */
@@ -46,21 +47,19 @@ function charWidth(text: string, index: number): number {
 
 /** Go's FindAllString: successive non-overlapping matches, an empty one not right after another. */
 function findAll(text: string, pattern: string, limit = -1n): string[] {
-  const re = new RE2(regex(pattern), 'gu');
+  const matcher = regex(pattern).matcher(text);
   const found: string[] = [];
   let position = 0;
   let previousEnd = -1;
   while ((limit < 0n || BigInt(found.length) < limit) && position <= text.length) {
-    re.lastIndex = position;
-    const match = re.exec(text);
-    if (match === null) break;
-    const start = match.index;
-    const end = start + match[0].length;
+    if (!matcher.find(position)) break;
+    const start = matcher.start();
+    const end = matcher.end();
     if (start === end && start === previousEnd) {
       position = start + charWidth(text, start);
       continue;
     }
-    found.push(match[0]);
+    found.push(matcher.group() ?? '');
     previousEnd = end;
     position = end > start ? end : start + charWidth(text, start);
   }

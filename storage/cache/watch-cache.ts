@@ -70,6 +70,8 @@ export interface WatchCacheTuning {
   readonly ring?: EventRingOptions;
   /** Live events a watcher may have waiting before it counts as blocked (default 100). */
   readonly watcherBufferSize?: number;
+  /** Bytes of objects a watcher may have waiting before it counts as blocked (default 16 MiB). */
+  readonly watcherBufferBytes?: number;
   readonly bookmarkIntervalMs?: number;
   readonly deadlineBookmarkLeadMs?: number;
   readonly dispatchBudget?: DispatchBudgetOptions;
@@ -150,6 +152,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     this.tuning = {
       ring: tuning.ring,
       watcherBufferSize: tuning.watcherBufferSize ?? 100,
+      watcherBufferBytes: tuning.watcherBufferBytes ?? 16 * 1024 * 1024,
       bookmarkIntervalMs: tuning.bookmarkIntervalMs ?? 60_000,
       deadlineBookmarkLeadMs: tuning.deadlineBookmarkLeadMs ?? 2_000,
       consistentReadWaitMs: tuning.consistentReadWaitMs ?? 100,
@@ -301,6 +304,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       namespace,
       predicate,
       bufferSize: this.tuning.watcherBufferSize,
+      bufferBytes: this.tuning.watcherBufferBytes,
       startAfter,
       initialEvents,
       allowBookmarks: options.allowWatchBookmarks === true,
@@ -408,7 +412,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   private apply(events: readonly StoreEvent[]): void {
     const recordedAt = Date.now();
-    for (const { type, kv } of events) {
+    for (const { type, kv, prevKv } of events) {
       const previous = this.tree.get(kv.key);
       let object: KubeObject;
       if (type === 'put') {
@@ -428,6 +432,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
         object,
         prevObject: previous,
         recordedAt,
+        size: type === 'put' ? kv.value.length : (prevKv?.value.length ?? 0),
       };
       this.ring.push(event);
       this.watchers.dispatch(event);

@@ -491,6 +491,19 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       expect(cache.stats().watchers).toBe(1);
       fast.stop();
     });
+
+    it('drops a watcher whose queue holds too many bytes, well before too many events', async () => {
+      // Each pod is a few hundred bytes stored: 2 KiB of them fill the queue long before 1,000 events do.
+      const { cache, create } = await setup({ ...FAST, watcherBufferSize: 1_000, watcherBufferBytes: 2_048, dispatchBudget: { maxMs: 20, refillMsPerSecond: 20 } });
+      const slow = await cache.watch({}, { resourceVersion: '0', predicate: EVERYTHING });
+      let ended = false;
+      void slow.done.then(() => (ended = true));
+      for (let i = 0; i < 40 && !ended; i++) await create(`p${i}`);
+      await waitUntil(() => cache.stats().terminatedWatchers === 1);
+      expect(ended).toBe(true);
+      expect(await readWatch(slow).next()).toBe('end');
+      expect(cache.stats().watchers).toBe(0);
+    });
   });
 
   describe('after the feed lost events', () => {

@@ -6,7 +6,10 @@
  * ResourceStore it wraps, so callers cannot tell the two apart except by speed.
  *
  * Where each read is served (the spec's resource-version table):
- *   get     ""  → store (one key read costs what confirming freshness would)
+ *   get     ""  → cache once it has reached the store's current revision (≤ consistentReadWaitMs,
+ *                 else store), the revision check shared by the reads of a burst; a key the
+ *                 cache lacks is read from the store (it answers NotFound, or why it cannot
+ *                 read the object)
  *           "0" → cache;  N → cache once it has reached N (≤ tooLargeWaitMs, else 504)
  *   list    ""  → cache once it has reached the store's current revision (≤ consistentReadWaitMs,
  *                 else store); "0" → cache, whole list (limit ignored)
@@ -62,6 +65,7 @@ import type { DispatchBudgetOptions } from './dispatch-budget';
 import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
 import type { FeedListener, StoreFeed } from './feed';
 import { HistoryWatches } from './history-watches';
+import { SharedRevisionCheck } from './revision-check';
 import { WatcherSet } from './watcher-set';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -125,6 +129,8 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private readonly keyPrefix: string;
   private readonly namespaced: boolean;
   private readonly keySpace: ResourceKeySpace;
+  /** One store revision request for the consistent reads of a burst. */
+  private readonly revisionCheck: SharedRevisionCheck;
   private readonly resourceName: string;
   private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget' | 'maxHistoryWatches'>> & Pick<WatchCacheTuning, 'ring'>;
   private readonly watchers: WatcherSet;
@@ -168,6 +174,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       currentRevision: () => this.feed.revision,
     });
     this.historyWatches = new HistoryWatches(tuning.maxHistoryWatches ?? 100);
+    this.revisionCheck = new SharedRevisionCheck(() => this.feed.store.currentRevision());
     this.ring = new EventRing(tuning.ring ?? {}, 0);
     this.feed.register(this);
     void this.relist();
@@ -237,8 +244,12 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
     const resourceVersion = options.resourceVersion ?? '';
-    if (resourceVersion === '' || !this.ready) return this.objects.get(key, options);
+    if (!this.ready) return this.objects.get(key, options);
     const storeKey = objectKey(this.keySpace, key);
+    if (resourceVersion === '') {
+      const fresh = (await this.catchUpWithStore()) && this.ready;
+      return (fresh ? this.tree.get(storeKey) : undefined) ?? this.objects.get(key, options);
+    }
     const revision = parseResourceVersion(resourceVersion);
     await this.waitForRevision(revision);
     if (!this.ready) return this.objects.get(key, options);
@@ -487,7 +498,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   /** True once the cache holds every write the store had when asked (false: too slow, ask the store). */
   private async catchUpWithStore(): Promise<boolean> {
-    const revision = await this.feed.store.currentRevision();
+    const revision = await this.revisionCheck.current();
     return this.feed.waitForRevision(revision, this.tuning.consistentReadWaitMs);
   }
 

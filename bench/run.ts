@@ -11,8 +11,9 @@ import { encodingsBenchmark } from './encodings';
 import { formatTable } from './report';
 import { patchBenchmark } from './patch';
 import { storageBenchmark } from './storage';
+import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark];
 
 async function main(names: string[]): Promise<number> {
   const unknown = names.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));

@@ -14,6 +14,21 @@
  */
 import type { ServerResponse } from 'node:http';
 
+/**
+ * The last batch joined, and its parts: in a fan-out every watcher of a turn gathers the same
+ * shared event bytes in the same order, so they write one joined buffer instead of a copy each.
+ */
+let lastJoined: { readonly parts: readonly Buffer[]; readonly bytes: Buffer } | undefined;
+
+function joined(parts: readonly Buffer[], length: number): Buffer {
+  if (parts.length === 1) return parts[0];
+  const last = lastJoined;
+  if (last !== undefined && last.parts.length === parts.length && last.parts.every((part, index) => part === parts[index])) return last.bytes;
+  const bytes = Buffer.concat(parts, length);
+  lastJoined = { parts, bytes };
+  return bytes;
+}
+
 export class WatchWriter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -90,7 +105,7 @@ export class WatchWriter {
   private readonly flush = (): void => {
     this.scheduled = undefined;
     if (this.pending.length === 0) return;
-    const chunk = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    const chunk = joined(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
     if (this.open) this.res.write(chunk);

@@ -22,6 +22,7 @@ import { watchEncoder, type WatchEncoder } from '../codec/respond';
 import { addWarnings, apiVersionOf, deprecationWarnings, endpointOf, groupResourceOf, toServedVersion, type HandlerScope, type ResourceHandler } from './scope';
 import { EVERYTHING, type KubeObject, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
 import { WatchWriter } from './watch-writer';
+import { recordWatchEvent } from '../metrics/with-request-metrics';
 
 const MIN_DEFAULT_TIMEOUT_SECONDS = 1800;
 
@@ -124,7 +125,9 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
         if (!writer.open) break;
         const next = await events.next();
         if (next.done) break;
-        writer.send(encodeEvent(scope, encoder, shareKey, next.value));
+        const bytes = encodeEvent(scope, encoder, shareKey, next.value);
+        writer.send(bytes);
+        recordWatchEvent(res, bytes.length);
         if (next.value.type === 'ERROR') break;
       }
     } finally {

@@ -127,6 +127,8 @@ describe('watchers that never read', () => {
     for (let waited = 0; reader.revisions.length < written.length && waited < 10_000; waited += 50) await sleep(50);
     reader.close();
     expect(reader.revisions).toEqual(written);
+    // Every event is counted, however many went out in one write.
+    expect(sample(metrics, 'apiserver_watch_events_total', 'resource="configmaps"')).toBeGreaterThanOrEqual(UPDATES);
 
     peakRss = Math.max(peakRss, sample(metrics, 'process_resident_memory_bytes'));
     const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;

@@ -78,6 +78,8 @@ export const coreKinds: readonly ResourceType[] = [
       defaults: defaults.defaultPod,
       initialStatus: (pod) => ({ phase: 'Pending', qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}) }),
       tracksGeneration: true,
+      // The reference keeps pods/status away from owner references (old kubelets corrupted them).
+      statusKeepsMetadata: ['ownerReferences'],
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,
     },

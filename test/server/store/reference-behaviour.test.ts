@@ -1,0 +1,109 @@
+/**
+ * Behaviours the reference e2e suite found wrong, each with what a v1.34.4 kube-apiserver
+ * answered to the same request (asked while writing these): which metadata a status write
+ * keeps per kind, what a DELETE answers, how a Pod's grace period is honoured.
+ */
+import type { KubeObject } from '../../../storage/objects/types';
+import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+
+let testStore: TestStore;
+let api: ServedApi;
+
+beforeAll(async () => {
+  testStore = await openTestStore();
+  api = await serveResourceApi(testStore.storageFor);
+});
+
+afterAll(async () => {
+  await api.close();
+  await testStore.close();
+});
+
+interface Answer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON from the server under test
+}
+
+async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Answer> {
+  const init: RequestInit = { method, headers: { 'user-agent': 'behaviour-test/v1.0 (linux)' } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = contentType;
+  }
+  const response = await fetch(api.base + path, init);
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+async function create(path: string, object: KubeObject): Promise<KubeObject> {
+  const created = await call('POST', path, object);
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+const POD_SPEC = { containers: [{ name: 'c', image: 'nginx' }] };
+const OWNER = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '0a3d95d0-2c43-4a25-9d6b-1b0e4c1f3c33' };
+
+/** The metadata patch sent through /status to every kind below. */
+const STATUS_META_PATCH = { metadata: { annotations: { x: 'y' }, labels: { l: 'v' }, finalizers: ['example.com/f'], ownerReferences: [OWNER] } };
+
+async function patchStatus(path: string): Promise<KubeObject> {
+  const answer = await call('PATCH', `${path}/status`, STATUS_META_PATCH, 'application/merge-patch+json');
+  expect(answer.status).toBe(200);
+  const stored = await call('GET', path);
+  expect(stored.body.metadata).toEqual(answer.body.metadata);
+  return answer.body;
+}
+
+describe('metadata a status write changes, per kind (as the reference answered)', () => {
+  it('a Namespace takes annotations, labels, finalizers and owner references through /status', async () => {
+    await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'status-ns' } });
+    const patched = await patchStatus('/api/v1/namespaces/status-ns');
+    expect(patched.metadata.annotations).toEqual({ x: 'y' });
+    expect(patched.metadata.labels).toEqual({ 'kubernetes.io/metadata.name': 'status-ns', l: 'v' });
+    expect(patched.metadata.finalizers).toEqual(['example.com/f']);
+    expect(patched.metadata.ownerReferences).toEqual([OWNER]);
+  });
+
+  it('a Deployment takes annotations (the revision) but keeps its labels', async () => {
+    const path = '/apis/apps/v1/namespaces/default/deployments';
+    const template = { metadata: { labels: { app: 'd' } }, spec: POD_SPEC };
+    await create(path, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'status-deploy', labels: { app: 'd' } }, spec: { selector: { matchLabels: { app: 'd' } }, template } });
+    const patched = await patchStatus(`${path}/status-deploy`);
+    expect(patched.metadata.annotations).toEqual({ x: 'y' });
+    expect(patched.metadata.labels).toEqual({ app: 'd' });
+    expect(patched.metadata.finalizers).toEqual(['example.com/f']);
+    expect(patched.metadata.ownerReferences).toEqual([OWNER]);
+    expect(patched.metadata.generation).toBe(1);
+  });
+
+  it('a Pod takes annotations and labels but keeps its owner references', async () => {
+    const path = '/api/v1/namespaces/default/pods';
+    await create(path, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'status-pod', labels: { run: 'p' } }, spec: POD_SPEC });
+    const patched = await patchStatus(`${path}/status-pod`);
+    expect(patched.metadata.annotations).toEqual({ x: 'y' });
+    expect(patched.metadata.labels).toEqual({ run: 'p', l: 'v' });
+    expect(patched.metadata.finalizers).toEqual(['example.com/f']);
+    expect(patched.metadata.ownerReferences).toBeUndefined();
+  });
+
+  it('a Node and a Service take all of it', async () => {
+    await create('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'status-node' } });
+    const node = await patchStatus('/api/v1/nodes/status-node');
+    expect(node.metadata).toMatchObject(STATUS_META_PATCH.metadata);
+    const path = '/api/v1/namespaces/default/services';
+    await create(path, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'status-svc' }, spec: { clusterIP: 'None', ports: [{ port: 80 }] } });
+    const service = await patchStatus(`${path}/status-svc`);
+    expect(service.metadata).toMatchObject(STATUS_META_PATCH.metadata);
+  });
+
+  it('a VolumeAttachment keeps all of it (ResetObjectMetaForStatus)', async () => {
+    const path = '/apis/storage.k8s.io/v1/volumeattachments';
+    await create(path, { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'status-va' }, spec: { attacher: 'x.example.com', nodeName: 'n', source: { persistentVolumeName: 'pv' } } });
+    const patched = await patchStatus(`${path}/status-va`);
+    expect(patched.metadata.annotations).toBeUndefined();
+    expect(patched.metadata.labels).toBeUndefined();
+    expect(patched.metadata.finalizers).toBeUndefined();
+    expect(patched.metadata.ownerReferences).toBeUndefined();
+  });
+});

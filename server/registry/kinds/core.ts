@@ -87,6 +87,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'services',
+    returnsDeletedObject: true,
     allowCreateOnUpdate: true,
     kind: 'Service',
     namespaced: true,
@@ -119,7 +120,7 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: selectable('type'),
     behaviour: { defaults: defaults.defaultSecret, validate: core.validateSecret, validateUpdate: core.validateSecretUpdate },
   }),
-  defineKind({ group: '', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] }),
+  defineKind({ group: '', resource: 'serviceaccounts', returnsDeletedObject: true, kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] }),
   defineKind({
     group: '',
     resource: 'nodes',
@@ -156,6 +157,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'persistentvolumes',
+    returnsDeletedObject: true,
     kind: 'PersistentVolume',
     namespaced: false,
     shortNames: ['pv'],
@@ -169,6 +171,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'persistentvolumeclaims',
+    returnsDeletedObject: true,
     kind: 'PersistentVolumeClaim',
     namespaced: true,
     shortNames: ['pvc'],

@@ -61,6 +61,7 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'volumeattachments',
+    returnsDeletedObject: true,
     kind: 'VolumeAttachment',
     namespaced: false,
     subresources: { status: true },

@@ -107,3 +107,29 @@ describe('metadata a status write changes, per kind (as the reference answered)'
     expect(patched.metadata.ownerReferences).toBeUndefined();
   });
 });
+
+describe('what a DELETE answers (the reference: ReturnDeletedObject per kind)', () => {
+  it('a Service, ServiceAccount and PersistentVolumeClaim answer the deleted object; a ConfigMap and a Secret a Status', async () => {
+    const ns = '/api/v1/namespaces/default';
+    await create(`${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'gone-svc' }, spec: { clusterIP: 'None', ports: [{ port: 80 }] } });
+    await create(`${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'gone-sa' } });
+    const claim = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } };
+    await create(`${ns}/persistentvolumeclaims`, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'gone-pvc' }, spec: claim });
+    await create(`${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gone-cm' } });
+    await create(`${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gone-secret' } });
+    const kinds: Record<string, string> = {};
+    for (const path of ['services/gone-svc', 'serviceaccounts/gone-sa', 'persistentvolumeclaims/gone-pvc', 'configmaps/gone-cm', 'secrets/gone-secret']) {
+      const answer = await call('DELETE', `${ns}/${path}`);
+      expect(answer.status).toBe(200);
+      kinds[path] = answer.body.kind;
+      expect((await call('GET', `${ns}/${path}`)).status).toBe(404);
+    }
+    expect(kinds).toEqual({
+      'services/gone-svc': 'Service',
+      'serviceaccounts/gone-sa': 'ServiceAccount',
+      'persistentvolumeclaims/gone-pvc': 'PersistentVolumeClaim',
+      'configmaps/gone-cm': 'Status',
+      'secrets/gone-secret': 'Status',
+    });
+  });
+});

@@ -116,6 +116,11 @@ export interface ResourceType {
   convert?(object: KubeObject, to: GroupVersion): KubeObject;
   /** Resources that are operations rather than stored objects (reviews): create only, nothing stored. */
   readonly virtual?: boolean;
+  /**
+   * Kinds deleted gracefully (Pods): the grace period a deletion gets, from the one it asked for
+   * (the reference's CheckGracefulDelete). The object lingers, marked, until the grace is 0.
+   */
+  readonly deletionGracePeriod?: (object: KubeObject, requested: number | undefined) => number;
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

@@ -21,6 +21,18 @@ const POD_FIELDS: SelectableFields = {
   'status.podIPs': (pod) => ((pod.status as { podIPs?: { ip: string }[] } | undefined)?.podIPs ?? []).map((p) => p.ip).join(',') || undefined,
 };
 
+/**
+ * A Pod's grace period (the reference's pod CheckGracefulDelete): the one asked for, else its
+ * spec's terminationGracePeriodSeconds (defaulted to 30), but 0 for a Pod no node runs (nothing
+ * would confirm its end) or one that already finished.
+ */
+function podDeletionGracePeriod(pod: KubeObject, requested: number | undefined): number {
+  const spec = (pod.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+  return requested ?? spec.terminationGracePeriodSeconds ?? 0;
+}
+
 export const EVENT_FIELDS: SelectableFields = {
   ...selectable(
     'involvedObject.kind',
@@ -68,6 +80,7 @@ export const coreKinds: readonly ResourceType[] = [
     group: '',
     resource: 'pods',
     returnsDeletedObject: true,
+    deletionGracePeriod: podDeletionGracePeriod,
     kind: 'Pod',
     namespaced: true,
     shortNames: ['po'],

@@ -76,9 +76,13 @@ class RemoveInstead extends Error {
 
 const MAX_ATTEMPTS = 5;
 
-/** True when nothing holds a terminating object any longer. */
+/**
+ * True when nothing holds a terminating object any longer: no finalizers, and no grace period
+ * still running (a Pod's kubelet confirms its end with a deletion of grace 0, not an update).
+ */
 function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
-  return object.metadata.deletionTimestamp !== undefined && pendingFinalizers(scope.type, object).length === 0;
+  const meta = object.metadata;
+  return meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds ?? 0) === 0 && pendingFinalizers(scope.type, object).length === 0;
 }
 
 export async function updateObject(scope: StoreScope, request: UpdateRequest): Promise<UpdateResult> {

@@ -133,3 +133,60 @@ describe('what a DELETE answers (the reference: ReturnDeletedObject per kind)', 
     });
   });
 });
+
+describe("a Pod's graceful deletion (as the reference answered)", () => {
+  const PODS = '/api/v1/namespaces/default/pods';
+
+  function secondsAhead(timestamp: string): number {
+    return (Date.parse(timestamp) - Date.now()) / 1000;
+  }
+
+  it('a Pod no node runs goes at once, and the answer carries the deletion marks', async () => {
+    await create(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'unscheduled' }, spec: POD_SPEC });
+    const answer = await call('DELETE', `${PODS}/unscheduled?gracePeriodSeconds=30`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.kind).toBe('Pod');
+    expect(answer.body.metadata.deletionGracePeriodSeconds).toBe(0);
+    expect(Math.abs(secondsAhead(answer.body.metadata.deletionTimestamp))).toBeLessThan(3);
+    expect(answer.body.metadata.generation).toBe(2);
+    expect((await call('GET', `${PODS}/unscheduled`)).status).toBe(404);
+  });
+
+  it('a Pod on a node lingers for its grace period, which a later deletion may only shorten', async () => {
+    await create(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'on-node' }, spec: { ...POD_SPEC, nodeName: 'n1' } });
+    const first = await call('DELETE', `${PODS}/on-node`);
+    expect(first.status).toBe(200);
+    expect(first.body.metadata.deletionGracePeriodSeconds).toBe(30);
+    expect(secondsAhead(first.body.metadata.deletionTimestamp)).toBeGreaterThan(27);
+    expect(first.body.metadata.generation).toBe(2);
+    const lingering = await call('GET', `${PODS}/on-node`);
+    expect(lingering.status).toBe(200);
+    expect(lingering.body.metadata.deletionGracePeriodSeconds).toBe(30);
+
+    // A status write during the grace period does not remove it.
+    const status = await call('PATCH', `${PODS}/on-node/status`, { status: { phase: 'Running' } }, 'application/merge-patch+json');
+    expect(status.status).toBe(200);
+    expect((await call('GET', `${PODS}/on-node`)).status).toBe(200);
+
+    const shorter = await call('DELETE', `${PODS}/on-node?gracePeriodSeconds=5`);
+    expect(shorter.body.metadata.deletionGracePeriodSeconds).toBe(5);
+    expect(secondsAhead(shorter.body.metadata.deletionTimestamp)).toBeLessThan(6);
+    expect(shorter.body.metadata.generation).toBe(2);
+    const longer = await call('DELETE', `${PODS}/on-node?gracePeriodSeconds=20`);
+    expect(longer.status).toBe(200);
+    expect(longer.body.metadata.deletionGracePeriodSeconds).toBe(5);
+
+    const confirmed = await call('DELETE', `${PODS}/on-node?gracePeriodSeconds=0`);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.kind).toBe('Pod');
+    expect(confirmed.body.metadata.deletionGracePeriodSeconds).toBe(0);
+    expect((await call('GET', `${PODS}/on-node`)).status).toBe(404);
+  });
+
+  it('a negative grace period is taken as 1', async () => {
+    await create(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'negative' }, spec: { ...POD_SPEC, nodeName: 'n1' } });
+    const answer = await call('DELETE', `${PODS}/negative?gracePeriodSeconds=-3`);
+    expect(answer.body.metadata.deletionGracePeriodSeconds).toBe(1);
+    expect((await call('DELETE', `${PODS}/negative?gracePeriodSeconds=0`)).status).toBe(200);
+  });
+});

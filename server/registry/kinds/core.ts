@@ -112,6 +112,8 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: selectable('spec.clusterIP', 'spec.type'),
     behaviour: {
       defaults: defaults.defaultService,
+      prepareForCreate: (service) => defaults.fillServiceIPFamilies(service),
+      prepareForUpdate: (service, old) => defaults.fillServiceIPFamilies(service, old),
       initialStatus: () => ({ loadBalancer: {} }),
       validate: core.validateService,
       validateUpdate: core.validateServiceUpdate,

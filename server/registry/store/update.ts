@@ -105,7 +105,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
             if (!request.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
             creating = await prepareNewObject(scope, request, await request.updatedObject(undefined), request.authorizeCreate ?? noCheck);
             const { object } = creating;
-            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, manager: request.manager, subresource: request.subresource });
+            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, written: creating.written, manager: request.manager, subresource: request.subresource });
             warnings = creating.warnings;
             return object;
           }

@@ -3,6 +3,7 @@
  * answered to the same request (asked while writing these): which metadata a status write
  * keeps per kind, what a DELETE answers, how a Pod's grace period is honoured.
  */
+import type { ManagedFieldsEntry } from '../../../server/fieldmanager/managed-fields';
 import type { KubeObject } from '../../../storage/objects/types';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 
@@ -188,5 +189,83 @@ describe("a Pod's graceful deletion (as the reference answered)", () => {
     const answer = await call('DELETE', `${PODS}/negative?gracePeriodSeconds=-3`);
     expect(answer.body.metadata.deletionGracePeriodSeconds).toBe(1);
     expect((await call('DELETE', `${PODS}/negative?gracePeriodSeconds=0`)).status).toBe(200);
+  });
+});
+
+describe('managedFields of a create (as the reference recorded them)', () => {
+  async function createAs(userAgent: string | undefined, path: string, object: KubeObject): Promise<KubeObject> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (userAgent !== undefined) headers['user-agent'] = userAgent;
+    const response = await fetch(api.base + path, { method: 'POST', headers, body: JSON.stringify(object) });
+    expect(response.status).toBe(201);
+    return (await response.json()) as KubeObject;
+  }
+
+  function entriesOf(object: KubeObject): ManagedFieldsEntry[] {
+    return (object.metadata.managedFields ?? []) as ManagedFieldsEntry[];
+  }
+
+  function managersOf(object: KubeObject): unknown[] {
+    return entriesOf(object).map((entry) => [entry.manager, entry.operation]);
+  }
+
+  it('a request without fieldManager or User-Agent is manager "unknown"', async () => {
+    // fetch sends its own User-Agent unless one is given; an empty one is none.
+    const none = await createAs('', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'no-agent' }, data: { a: 'b' } });
+    expect(managersOf(none)).toEqual([['unknown', 'Update']]);
+    const emptyPrefix = await createAs('/x', '/api/v1/namespaces/default/configmaps?fieldManager=', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'empty-prefix' }, data: { a: 'b' } });
+    expect(managersOf(emptyPrefix)).toEqual([['unknown', 'Update']]);
+  });
+
+  it("the server's own fields are nobody's: a Namespace's finalizers and phase", async () => {
+    const namespace = await createAs('kubectl-create/v1.33.0', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'owned-ns' }, spec: {}, status: {} });
+    expect(entriesOf(namespace).map((entry) => entry.fieldsV1)).toEqual([{ 'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {} } } }]);
+  });
+
+  it("a Service's IP families", async () => {
+    const service = await createAs('kubectl-create/v1.33.0', '/api/v1/namespaces/default/services', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'owned-svc', labels: { app: 's1' } },
+      spec: { ports: [{ name: '80-80', port: 80, protocol: 'TCP', targetPort: 80 }], selector: { app: 's1' }, type: 'ClusterIP', clusterIP: 'None' },
+      status: { loadBalancer: {} },
+    });
+    const spec = service.spec as Record<string, unknown>;
+    expect(spec.ipFamilies).toEqual(['IPv4']);
+    expect(spec.ipFamilyPolicy).toBe('SingleStack');
+    const fields = entriesOf(service)[0]?.fieldsV1 as Record<string, Record<string, unknown>>;
+    // The reference's answer, but for f:clusterIP, which this request sent itself.
+    expect(fields['f:spec']).toEqual({
+      'f:clusterIP': {},
+      'f:internalTrafficPolicy': {},
+      'f:ports': { '.': {}, 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} } },
+      'f:selector': {},
+      'f:sessionAffinity': {},
+      'f:type': {},
+    });
+  });
+
+  it("a Pod's status phase and qosClass", async () => {
+    const pod = await createAs('kubectl-run/v1.33.0', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'owned-pod', labels: { run: 'p1' } },
+      spec: { containers: [{ name: 'p1', image: 'nginx', resources: {} }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always' },
+      status: {},
+    });
+    expect(entriesOf(pod).map((entry) => entry.fieldsV1)).toEqual([
+      {
+        'f:metadata': { 'f:labels': { '.': {}, 'f:run': {} } },
+        'f:spec': {
+          'f:containers': { 'k:{"name":"p1"}': { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} } },
+          'f:dnsPolicy': {},
+          'f:enableServiceLinks': {},
+          'f:restartPolicy': {},
+          'f:schedulerName': {},
+          'f:securityContext': {},
+          'f:terminationGracePeriodSeconds': {},
+        },
+      },
+    ]);
   });
 });

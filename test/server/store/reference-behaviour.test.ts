@@ -269,3 +269,24 @@ describe('managedFields of a create (as the reference recorded them)', () => {
     ]);
   });
 });
+
+describe("a list's items (as the reference writes them)", () => {
+  it('carry no apiVersion and kind in JSON or YAML; table rows still hold whole objects', async () => {
+    await create('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'listed' }, data: { a: 'b' } });
+    const list = await call('GET', '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dlisted');
+    expect(list.body.kind).toBe('ConfigMapList');
+    expect(list.body.apiVersion).toBe('v1');
+    expect(Object.keys(list.body.items[0]).sort()).toEqual(['data', 'metadata']);
+
+    const yaml = await fetch(`${api.base}/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dlisted`, { headers: { accept: 'application/yaml' } });
+    const text = await yaml.text();
+    expect(text).toMatch(/^kind: ConfigMapList$/m);
+    expect(text).not.toMatch(/kind: ConfigMap$/m);
+
+    const table = await fetch(`${api.base}/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dlisted&includeObject=Object`, {
+      headers: { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' },
+    });
+    const rows = ((await table.json()) as { rows: { object: KubeObject }[] }).rows;
+    expect(rows[0].object).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'listed' } });
+  });
+});

@@ -174,6 +174,16 @@ async function writeJsonWithArray(body: ResponseBody, options: { head: object; m
 }
 
 /**
+ * An item of a built-in kind's list as the reference writes it: a typed list's items carry no
+ * apiVersion and kind (the list names them once); custom resources' unstructured items, table
+ * rows and watch events keep theirs.
+ */
+function withoutTypeMeta(item: KubeObject): JsonObject {
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = item;
+  return rest as unknown as JsonObject;
+}
+
+/**
  * A list: JSON, protobuf and JSON tables item by item (no whole-list string or buffer, at most
  * a piece of the answer at once); YAML, pretty JSON and other tables whole.
  */
@@ -209,7 +219,9 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
   const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
   const itemsShown: readonly JsonObject[] = metadataOnly
     ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
-    : (items as unknown as JsonObject[]);
+    : exchange.endpoint.protobuf
+      ? items.map(withoutTypeMeta)
+      : (items as unknown as JsonObject[]);
   const format = negotiated.serializer.format;
   if (format === 'protobuf') {
     for (const chunk of encodeListChunks(listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject }, itemsShown)) await body.write(chunk);

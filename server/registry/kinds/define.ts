@@ -56,6 +56,7 @@ export interface KindDeclaration {
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
   readonly returnsDeletedObject?: true;
+  readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
   readonly allowCreateOnUpdate?: true;
   /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
   readonly deprecatedVersions?: Readonly<Record<string, string>>;
@@ -89,6 +90,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     strategy: buildStrategy({ namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true }, declaration.behaviour),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
+    ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
   };
 }

@@ -76,9 +76,13 @@ class RemoveInstead extends Error {
 
 const MAX_ATTEMPTS = 5;
 
-/** True when nothing holds a terminating object any longer. */
+/**
+ * True when nothing holds a terminating object any longer: no finalizers, and no grace period
+ * still running (a Pod's kubelet confirms its end with a deletion of grace 0, not an update).
+ */
 function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
-  return object.metadata.deletionTimestamp !== undefined && pendingFinalizers(scope.type, object).length === 0;
+  const meta = object.metadata;
+  return meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds ?? 0) === 0 && pendingFinalizers(scope.type, object).length === 0;
 }
 
 export async function updateObject(scope: StoreScope, request: UpdateRequest): Promise<UpdateResult> {
@@ -101,7 +105,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
             if (!request.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
             creating = await prepareNewObject(scope, request, await request.updatedObject(undefined), request.authorizeCreate ?? noCheck);
             const { object } = creating;
-            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, manager: request.manager, subresource: request.subresource });
+            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, written: creating.written, manager: request.manager, subresource: request.subresource });
             warnings = creating.warnings;
             return object;
           }

@@ -36,6 +36,12 @@ import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
 import { serverAuthorizer } from './authz/server-authorizer';
+import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from './authz/authorization-chain';
+import { informedPolicySource } from './authz/rbac/policy-source';
+import { rbacAuthorizer } from './authz/rbac/rbac-authorizer';
+import { RuleResolver } from './authz/rbac/rule-resolver';
+import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
+import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
 import { representationSettingsFrom } from './codec/respond';
 import type { HandlerContext } from './handlers/scope';
@@ -100,6 +106,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
+  const authorizationErrors = authorizationFlagErrors(options);
+  if (authorizationErrors.length > 0) throw new Error(authorizationErrors.join('; '));
   const metrics = createApiserverMetrics();
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
   const registry = new BuiltinRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
@@ -126,8 +134,26 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
   const operations = apiOperations({ context, storageFor });
 
-  const authorizer = serverAuthorizer();
+  const rbacPolicy = informedPolicySource({
+    roles: storageFor(find('rbac.authorization.k8s.io', 'roles')),
+    clusterRoles: storageFor(find('rbac.authorization.k8s.io', 'clusterroles')),
+    roleBindings: storageFor(find('rbac.authorization.k8s.io', 'rolebindings')),
+    clusterRoleBindings: storageFor(find('rbac.authorization.k8s.io', 'clusterrolebindings')),
+  });
+  const ruleResolver = new RuleResolver(rbacPolicy);
+  const unavailable = (mode: string) => () => {
+    throw new Error(`authorization-mode ${mode} is not available yet`);
+  };
+  const authorizer = serverAuthorizer(
+    modeChain(options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES, {
+      rbac: () => rbacAuthorizer(ruleResolver),
+      node: unavailable('Node'),
+      abac: unavailable('ABAC'),
+      webhook: unavailable('Webhook'),
+    }),
+  );
   const bootstrapHook = new PostStartHook('bootstrap-controller');
+  const rbacHook = new PostStartHook('rbac/bootstrap-roles');
   let election: LeaderElection | undefined;
 
   return {
@@ -153,11 +179,14 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           if (!(await caches.whenReady(0))) throw new Error('watch caches are not synced');
         }),
       ],
-      postStartHooks: [bootstrapHook],
+      postStartHooks: [bootstrapHook, rbacHook],
     },
     async start({ advertiseAddress, port }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
       bootstrapHook.finish();
+      await reconcileBootstrapPolicy(operations);
+      await rbacPolicy.synced;
+      rbacHook.finish();
       election = startLeaderElection({
         leases: storageFor(find('coordination.k8s.io', 'leases')),
         namespace: 'kube-system',
@@ -167,11 +196,13 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           startNamespaceController(operations, lost);
           startGarbageCollector(operations, lost);
           startServiceIPRepair(operations, allocator, lost);
+          startClusterRoleAggregation(operations, lost);
         },
       });
     },
     async stop() {
       await election?.stop();
+      rbacPolicy.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

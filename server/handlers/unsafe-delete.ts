@@ -12,6 +12,7 @@ import { ObjectError } from '../../storage/errors';
 import { isCorruptObjectError } from '../../storage/objects/codec';
 import type { ObjectKey } from '../../storage/objects/types';
 import type { DeleteRequestOptions } from '../request/query';
+import { attributesFrom } from '../authz/types';
 import { forbidden, internalError, invalid } from '../status/catalogue';
 import { invalid as invalidField, FieldPath } from '../validation/field-errors';
 import { deleteObject, type DeleteOutcome } from './delete';
@@ -28,7 +29,7 @@ export function unsafeDeleteEnabled(scope: HandlerScope): boolean {
 export async function authorizeUnsafeDelete(scope: HandlerScope, request: { info: RequestInfo; user: UserInfo }): Promise<void> {
   const { authorizer } = scope.context;
   if (authorizer === undefined) throw internalError('no authorizer provided, unable to authorize unsafe delete');
-  const result = await authorizer.authorize({ user: request.user, request: { ...request.info, verb: UNSAFE_DELETE_VERB } });
+  const result = await authorizer.authorize(attributesFrom(request.info, request.user, { verb: UNSAFE_DELETE_VERB }));
   if (result.decision === 'allow') return;
   throw forbidden(groupResourceOf(scope.type), request.info.name, `not permitted to do ${JSON.stringify(UNSAFE_DELETE_VERB)}, reason: ${result.reason}`);
 }

@@ -1,0 +1,76 @@
+/**
+ * Where the RBAC authorizer reads roles and bindings: in-memory maps that informers keep
+ * current from the watch caches, so no request reads the store. Role bindings are indexed by
+ * namespace, since a request only ever needs those of its own namespace.
+ */
+import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
+import { startInformer, type Informer } from '../../controllers/informer';
+
+export interface PolicySource {
+  clusterRole(name: string): KubeObject | undefined;
+  role(namespace: string, name: string): KubeObject | undefined;
+  clusterRoleBindings(): Iterable<KubeObject>;
+  roleBindings(namespace: string): Iterable<KubeObject>;
+}
+
+export interface RbacStorages {
+  readonly roles: ObjectStorage;
+  readonly clusterRoles: ObjectStorage;
+  readonly roleBindings: ObjectStorage;
+  readonly clusterRoleBindings: ObjectStorage;
+}
+
+export interface InformedPolicySource extends PolicySource {
+  /** Resolves once every informer has delivered its first list. */
+  readonly synced: Promise<void>;
+  /** The cluster roles' informer, which the aggregation controller also follows. */
+  readonly clusterRoleInformer: Informer;
+  stop(): void;
+}
+
+export function informedPolicySource(storages: RbacStorages, onClusterRoleChange?: (role: KubeObject) => void): InformedPolicySource {
+  const bindingsByNamespace = new Map<string, Map<string, KubeObject>>();
+  const roles = startInformer(storages.roles, {});
+  const clusterRoles = startInformer(storages.clusterRoles, {
+    onUpsert: (role) => onClusterRoleChange?.(role),
+    onDelete: (role) => onClusterRoleChange?.(role),
+  });
+  const clusterRoleBindings = startInformer(storages.clusterRoleBindings, {});
+  const roleBindings = startInformer(storages.roleBindings, {
+    onUpsert(binding) {
+      const namespace = String(binding.metadata.namespace);
+      let bindings = bindingsByNamespace.get(namespace);
+      if (bindings === undefined) bindingsByNamespace.set(namespace, (bindings = new Map()));
+      bindings.set(String(binding.metadata.name), binding);
+    },
+    onDelete(binding) {
+      const namespace = String(binding.metadata.namespace);
+      const bindings = bindingsByNamespace.get(namespace);
+      bindings?.delete(String(binding.metadata.name));
+      if (bindings?.size === 0) bindingsByNamespace.delete(namespace);
+    },
+  });
+  const informers = [roles, clusterRoles, clusterRoleBindings, roleBindings];
+  return {
+    synced: Promise.all(informers.map((informer) => informer.synced)).then(() => undefined),
+    clusterRoleInformer: clusterRoles,
+    clusterRole: (name) => clusterRoles.objects.get(name),
+    role: (namespace, name) => roles.objects.get(`${namespace}/${name}`),
+    clusterRoleBindings: () => clusterRoleBindings.objects.values(),
+    roleBindings: (namespace) => bindingsByNamespace.get(namespace)?.values() ?? [],
+    stop() {
+      for (const informer of informers) informer.stop();
+    },
+  };
+}
+
+/** A fixed set of objects: what the reviews of a policy not stored anywhere, and unit tests, read. */
+export function staticPolicySource(objects: readonly KubeObject[]): PolicySource {
+  const of = (kind: string) => objects.filter((object) => object.kind === kind);
+  return {
+    clusterRole: (name) => of('ClusterRole').find((role) => role.metadata.name === name),
+    role: (namespace, name) => of('Role').find((role) => role.metadata.namespace === namespace && role.metadata.name === name),
+    clusterRoleBindings: () => of('ClusterRoleBinding'),
+    roleBindings: (namespace) => of('RoleBinding').filter((binding) => binding.metadata.namespace === namespace),
+  };
+}

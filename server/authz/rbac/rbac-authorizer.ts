@@ -1,0 +1,28 @@
+/**
+ * The RBAC mode: allows what some rule bound to the user allows, and has no opinion otherwise
+ * (RBAC never denies: another mode may still allow). The reasons follow the reference: which
+ * binding allowed, or which bound roles were missing.
+ */
+import { ALLOW, NO_OPINION, type AuthorizationResult, type Authorizer } from '../types';
+import { ruleAllows } from './rule-matching';
+import type { RuleResolver } from './rule-resolver';
+
+export function rbacAuthorizer(resolver: RuleResolver): Authorizer {
+  return {
+    authorize(attributes): AuthorizationResult {
+      let allowedBy: string | undefined;
+      const errors: string[] = [];
+      resolver.visitRulesFor(attributes.user, attributes.namespace, (source, rule, error) => {
+        if (error !== undefined) errors.push(error);
+        if (rule !== undefined && ruleAllows(attributes, rule)) {
+          allowedBy = source;
+          return false;
+        }
+        return true;
+      });
+      if (allowedBy !== undefined) return { ...ALLOW, reason: `RBAC: allowed by ${allowedBy}` };
+      if (errors.length === 0) return NO_OPINION;
+      return { decision: 'no-opinion', reason: `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` };
+    },
+  };
+}

@@ -40,6 +40,8 @@ import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from 
 import { informedPolicySource } from './authz/rbac/policy-source';
 import { rbacAuthorizer } from './authz/rbac/rbac-authorizer';
 import { RuleResolver } from './authz/rbac/rule-resolver';
+import { rbacEscalationPrevention } from './authz/rbac/escalation-admission';
+import { mountAccessReviews } from './authz/review-routes';
 import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
 import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
@@ -129,11 +131,6 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
-  const admission = admissionChain([namespaceLifecycle(storageFor(find('', 'namespaces'))), serviceClusterIPAllocation(allocator)]);
-  const definitions = schemaData().definitions;
-  const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
-  const operations = apiOperations({ context, storageFor });
-
   const rbacPolicy = informedPolicySource({
     roles: storageFor(find('rbac.authorization.k8s.io', 'roles')),
     clusterRoles: storageFor(find('rbac.authorization.k8s.io', 'clusterroles')),
@@ -152,6 +149,15 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       webhook: unavailable('Webhook'),
     }),
   );
+  const admission = admissionChain([
+    namespaceLifecycle(storageFor(find('', 'namespaces'))),
+    serviceClusterIPAllocation(allocator),
+    rbacEscalationPrevention(ruleResolver, authorizer),
+  ]);
+  const definitions = schemaData().definitions;
+  const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
+  const operations = apiOperations({ context, storageFor });
+
   const bootstrapHook = new PostStartHook('bootstrap-controller');
   const rbacHook = new PostStartHook('rbac/bootstrap-roles');
   let election: LeaderElection | undefined;
@@ -166,6 +172,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     routes(app) {
       mountDiscovery(app, { registry });
       mountOpenAPI(app, { registry });
+      mountAccessReviews(app as express.Express, { authorizer });
       mountResourceRoutes(app as express.Express, {
         registry, storageFor, definitions, admission, representations: representationSettingsFrom(options.featureGates),
         authorizer,

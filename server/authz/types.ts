@@ -35,9 +35,41 @@ export interface AuthorizationResult {
   readonly reason: string;
 }
 
+export interface ResourceRule {
+  readonly verbs: readonly string[];
+  readonly apiGroups?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly resourceNames?: readonly string[];
+}
+
+export interface NonResourceRule {
+  readonly verbs: readonly string[];
+  readonly nonResourceURLs?: readonly string[];
+}
+
+/** What a user may do in a namespace, as far as a mode can tell (SelfSubjectRulesReview, `kubectl auth can-i --list`). */
+export interface SubjectRules {
+  readonly resourceRules: readonly ResourceRule[];
+  readonly nonResourceRules: readonly NonResourceRule[];
+  /** True when some mode cannot list what it would allow (a webhook). */
+  readonly incomplete: boolean;
+  readonly evaluationErrors: readonly string[];
+}
+
 export interface Authorizer {
   authorize(attributes: Attributes): AuthorizationResult | Promise<AuthorizationResult>;
+  /** The rules this mode grants; absent when it cannot tell, which makes a listing incomplete. */
+  rulesFor?(user: UserInfo, namespace: string): SubjectRules | Promise<SubjectRules>;
 }
+
+export const NO_RULES: SubjectRules = { resourceRules: [], nonResourceRules: [], incomplete: false, evaluationErrors: [] };
+
+export const ALL_RULES: SubjectRules = {
+  resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+  nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+  incomplete: false,
+  evaluationErrors: [],
+};
 
 export const NO_OPINION: AuthorizationResult = { decision: 'no-opinion', reason: '' };
 export const ALLOW: AuthorizationResult = { decision: 'allow', reason: '' };

@@ -3,7 +3,7 @@
  * (RBAC never denies: another mode may still allow). The reasons follow the reference: which
  * binding allowed, or which bound roles were missing.
  */
-import { ALLOW, NO_OPINION, type AuthorizationResult, type Authorizer } from '../types';
+import { ALLOW, NO_OPINION, type AuthorizationResult, type Authorizer, type SubjectRules } from '../types';
 import { ruleAllows } from './rule-matching';
 import type { RuleResolver } from './rule-resolver';
 
@@ -23,6 +23,15 @@ export function rbacAuthorizer(resolver: RuleResolver): Authorizer {
       if (allowedBy !== undefined) return { ...ALLOW, reason: `RBAC: allowed by ${allowedBy}` };
       if (errors.length === 0) return NO_OPINION;
       return { decision: 'no-opinion', reason: `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` };
+    },
+    rulesFor(user, namespace): SubjectRules {
+      const { rules, errors } = resolver.rulesFor(user, namespace);
+      return {
+        resourceRules: rules.filter((rule) => (rule.nonResourceURLs ?? []).length === 0).map(({ verbs, apiGroups, resources, resourceNames }) => ({ verbs, apiGroups, resources, resourceNames })),
+        nonResourceRules: rules.filter((rule) => (rule.nonResourceURLs ?? []).length > 0).map(({ verbs, nonResourceURLs }) => ({ verbs, nonResourceURLs })),
+        incomplete: false,
+        evaluationErrors: errors,
+      };
     },
   };
 }

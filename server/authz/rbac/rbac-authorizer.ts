@@ -3,11 +3,18 @@
  * (RBAC never denies: another mode may still allow). The reasons follow the reference: which
  * binding allowed, or which bound roles were missing.
  */
-import { ALLOW, NO_OPINION, type AuthorizationResult, type Authorizer, type SubjectRules } from '../types';
+import type { UserInfo } from '../../authn/types';
+import { ALLOW, NO_OPINION, type Attributes, type AuthorizationResult, type SubjectRules } from '../types';
 import { ruleAllows } from './rule-matching';
 import type { RuleResolver } from './rule-resolver';
 
-export function rbacAuthorizer(resolver: RuleResolver): Authorizer {
+/** An Authorizer that answers at once, from the in-memory policy. */
+export interface RbacAuthorizer {
+  authorize(attributes: Attributes): AuthorizationResult;
+  rulesFor(user: UserInfo, namespace: string): SubjectRules;
+}
+
+export function rbacAuthorizer(resolver: RuleResolver): RbacAuthorizer {
   return {
     authorize(attributes): AuthorizationResult {
       let allowedBy: string | undefined;

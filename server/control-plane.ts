@@ -42,6 +42,11 @@ import { rbacAuthorizer } from './authz/rbac/rbac-authorizer';
 import { RuleResolver } from './authz/rbac/rule-resolver';
 import { rbacEscalationPrevention } from './authz/rbac/escalation-admission';
 import { mountAccessReviews } from './authz/review-routes';
+import { abacAuthorizer, readPolicyFile } from './authz/abac';
+import { readWebhookClientConfig } from './authz/webhook/client-config';
+import { webhookAuthorizer } from './authz/webhook/webhook-authorizer';
+import { NodeGraph } from './authz/node/node-graph';
+import { nodeAuthorizer } from './authz/node/node-authorizer';
 import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
 import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
@@ -138,15 +143,30 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     clusterRoleBindings: storageFor(find('rbac.authorization.k8s.io', 'clusterrolebindings')),
   });
   const ruleResolver = new RuleResolver(rbacPolicy);
-  const unavailable = (mode: string) => () => {
-    throw new Error(`authorization-mode ${mode} is not available yet`);
-  };
+  let nodeGraph: NodeGraph | undefined;
   const authorizer = serverAuthorizer(
     modeChain(options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES, {
       rbac: () => rbacAuthorizer(ruleResolver),
-      node: unavailable('Node'),
-      abac: unavailable('ABAC'),
-      webhook: unavailable('Webhook'),
+      node: () =>
+        nodeAuthorizer(
+          (nodeGraph ??= new NodeGraph({
+            pods: storageFor(find('', 'pods')),
+            persistentVolumeClaims: storageFor(find('', 'persistentvolumeclaims')),
+            persistentVolumes: storageFor(find('', 'persistentvolumes')),
+          })),
+        ),
+      abac: () => abacAuthorizer(readPolicyFile(String(options.authorizationPolicyFile))),
+      webhook: () =>
+        webhookAuthorizer({
+          client: readWebhookClientConfig(String(options.authorizationWebhookConfigFile)),
+          version: options.authorizationWebhookVersion === 'v1' ? 'v1' : 'v1beta1',
+          authorizedTtlMs: options.authorizationWebhookAuthorizedTtlMs,
+          unauthorizedTtlMs: options.authorizationWebhookUnauthorizedTtlMs,
+          cacheAuthorized: true,
+          cacheUnauthorized: true,
+          timeoutMs: 30_000,
+          failurePolicy: 'NoOpinion',
+        }),
     }),
   );
   const admission = admissionChain([
@@ -210,6 +230,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     async stop() {
       await election?.stop();
       rbacPolicy.stop();
+      nodeGraph?.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

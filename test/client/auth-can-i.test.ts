@@ -3,7 +3,7 @@
  * describes, for users bound through each kind of binding and for a service account, under the
  * default RBAC mode with the bootstrap policy.
  */
-import { canI, forbidden, kubectlAs, type Kubectl } from './auth-identities';
+import { canI, forbidden, kubectlAs, type Kubectl } from './auth-can-i-identities';
 import { startServer, type TestServer } from '../helpers/server';
 
 jest.setTimeout(120_000);

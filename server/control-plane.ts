@@ -35,18 +35,9 @@ import { startNamespaceController } from './controllers/namespace-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
-import { serverAuthorizer } from './authz/server-authorizer';
-import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from './authz/authorization-chain';
-import { informedPolicySource } from './authz/rbac/policy-source';
-import { rbacAuthorizer } from './authz/rbac/rbac-authorizer';
-import { RuleResolver } from './authz/rbac/rule-resolver';
+import { configureAuthorization } from './authz/configured-authorization';
 import { rbacEscalationPrevention } from './authz/rbac/escalation-admission';
 import { mountAccessReviews } from './authz/review-routes';
-import { abacAuthorizer, readPolicyFile } from './authz/abac';
-import { readWebhookClientConfig } from './authz/webhook/client-config';
-import { webhookAuthorizer } from './authz/webhook/webhook-authorizer';
-import { NodeGraph } from './authz/node/node-graph';
-import { nodeAuthorizer } from './authz/node/node-authorizer';
 import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
 import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
@@ -113,8 +104,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
-  const authorizationErrors = authorizationFlagErrors(options);
-  if (authorizationErrors.length > 0) throw new Error(authorizationErrors.join('; '));
   const metrics = createApiserverMetrics();
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
   const registry = new BuiltinRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
@@ -136,43 +125,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
-  const rbacPolicy = informedPolicySource({
-    roles: storageFor(find('rbac.authorization.k8s.io', 'roles')),
-    clusterRoles: storageFor(find('rbac.authorization.k8s.io', 'clusterroles')),
-    roleBindings: storageFor(find('rbac.authorization.k8s.io', 'rolebindings')),
-    clusterRoleBindings: storageFor(find('rbac.authorization.k8s.io', 'clusterrolebindings')),
-  });
-  const ruleResolver = new RuleResolver(rbacPolicy);
-  let nodeGraph: NodeGraph | undefined;
-  const authorizer = serverAuthorizer(
-    modeChain(options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES, {
-      rbac: () => rbacAuthorizer(ruleResolver),
-      node: () =>
-        nodeAuthorizer(
-          (nodeGraph ??= new NodeGraph({
-            pods: storageFor(find('', 'pods')),
-            persistentVolumeClaims: storageFor(find('', 'persistentvolumeclaims')),
-            persistentVolumes: storageFor(find('', 'persistentvolumes')),
-          })),
-        ),
-      abac: () => abacAuthorizer(readPolicyFile(String(options.authorizationPolicyFile))),
-      webhook: () =>
-        webhookAuthorizer({
-          client: readWebhookClientConfig(String(options.authorizationWebhookConfigFile)),
-          version: options.authorizationWebhookVersion === 'v1' ? 'v1' : 'v1beta1',
-          authorizedTtlMs: options.authorizationWebhookAuthorizedTtlMs,
-          unauthorizedTtlMs: options.authorizationWebhookUnauthorizedTtlMs,
-          cacheAuthorized: true,
-          cacheUnauthorized: true,
-          timeoutMs: 30_000,
-          failurePolicy: 'NoOpinion',
-        }),
-    }),
-  );
+  const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
+  const { authorizer } = authorization;
   const admission = admissionChain([
     namespaceLifecycle(storageFor(find('', 'namespaces'))),
     serviceClusterIPAllocation(allocator),
-    rbacEscalationPrevention(ruleResolver, authorizer),
+    rbacEscalationPrevention(authorization.ruleResolver, authorizer),
   ]);
   const definitions = schemaData().definitions;
   const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
@@ -212,7 +170,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
       bootstrapHook.finish();
       await reconcileBootstrapPolicy(operations);
-      await rbacPolicy.synced;
+      await authorization.rbacSynced;
       rbacHook.finish();
       election = startLeaderElection({
         leases: storageFor(find('coordination.k8s.io', 'leases')),
@@ -229,8 +187,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     },
     async stop() {
       await election?.stop();
-      rbacPolicy.stop();
-      nodeGraph?.stop();
+      authorization.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

@@ -1,0 +1,123 @@
+/**
+ * The server's authorization as its flags configure it: `system:masters` first, then the modes
+ * of `--authorization-mode` (RBAC by default) or the authorizers of `--authorization-config`
+ * (reloaded on change), over in-memory state that informers keep current: the RBAC policy
+ * always (escalation checks and reviews need it whatever the modes), the node graph only when
+ * a Node authorizer is configured.
+ */
+import type { ObjectStorage } from '../../storage/objects/types';
+import type { ServerOptions } from '../config/flags';
+import { abacAuthorizer, readPolicyFile } from './abac';
+import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from './authorization-chain';
+import type { AuthorizationConfig, WebhookAuthorizerConfig } from './authorization-config';
+import { NodeGraph } from './node/node-graph';
+import { nodeAuthorizer } from './node/node-authorizer';
+import { informedPolicySource } from './rbac/policy-source';
+import { rbacAuthorizer } from './rbac/rbac-authorizer';
+import { RuleResolver } from './rbac/rule-resolver';
+import { reloadingAuthorizer } from './reloading-authorizer';
+import { serverAuthorizer } from './server-authorizer';
+import type { Authorizer } from './types';
+import { readWebhookClientConfig } from './webhook/client-config';
+import { webhookAuthorizer } from './webhook/webhook-authorizer';
+
+export type StorageOf = (group: string, resource: string) => ObjectStorage;
+
+export interface ConfiguredAuthorization {
+  readonly authorizer: Authorizer;
+  /** The RBAC policy's rules, for escalation checks. */
+  readonly ruleResolver: RuleResolver;
+  /** Resolves once the RBAC informers have their first lists. */
+  readonly rbacSynced: Promise<void>;
+  stop(): void;
+}
+
+const RBAC = 'rbac.authorization.k8s.io';
+
+/** Throws when the flags cannot start a server (both ways of configuring, a bad file, ...). */
+export function configureAuthorization(options: ServerOptions, storageOf: StorageOf): ConfiguredAuthorization {
+  const errors = authorizationFlagErrors(options);
+  if (errors.length > 0) throw new Error(errors.join('; '));
+  const policy = informedPolicySource({
+    roles: storageOf(RBAC, 'roles'),
+    clusterRoles: storageOf(RBAC, 'clusterroles'),
+    roleBindings: storageOf(RBAC, 'rolebindings'),
+    clusterRoleBindings: storageOf(RBAC, 'clusterrolebindings'),
+  });
+  const ruleResolver = new RuleResolver(policy);
+  let nodeGraph: NodeGraph | undefined;
+  const node = () =>
+    nodeAuthorizer(
+      (nodeGraph ??= new NodeGraph({
+        pods: storageOf('', 'pods'),
+        persistentVolumeClaims: storageOf('', 'persistentvolumeclaims'),
+        persistentVolumes: storageOf('', 'persistentvolumes'),
+      })),
+    );
+  const rbac = () => rbacAuthorizer(ruleResolver);
+
+  let chain: Authorizer[];
+  let stopReloading = () => {};
+  if (options.authorizationConfigFile !== undefined) {
+    const reloading = reloadingAuthorizer({
+      path: options.authorizationConfigFile,
+      build: (config) => chainFromConfig(config, { rbac, node }),
+      onRejected: (message) => console.error(`authorization configuration not reloaded, keeping the previous one: ${message}`),
+      onReloaded: () => console.log(`authorization configuration reloaded from ${options.authorizationConfigFile}`),
+    });
+    chain = [reloading];
+    stopReloading = () => reloading.stop();
+  } else {
+    chain = modeChain(options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES, {
+      rbac,
+      node,
+      abac: () => abacAuthorizer(readPolicyFile(String(options.authorizationPolicyFile))),
+      webhook: () =>
+        webhookAuthorizer({
+          client: readWebhookClientConfig(String(options.authorizationWebhookConfigFile)),
+          version: options.authorizationWebhookVersion === 'v1' ? 'v1' : 'v1beta1',
+          authorizedTtlMs: options.authorizationWebhookAuthorizedTtlMs,
+          unauthorizedTtlMs: options.authorizationWebhookUnauthorizedTtlMs,
+          cacheAuthorized: true,
+          cacheUnauthorized: true,
+          timeoutMs: 30_000,
+          failurePolicy: 'NoOpinion',
+        }),
+    });
+  }
+  return {
+    authorizer: serverAuthorizer(chain),
+    ruleResolver,
+    rbacSynced: policy.synced,
+    stop() {
+      stopReloading();
+      policy.stop();
+      nodeGraph?.stop();
+    },
+  };
+}
+
+/** The authorizers of a configuration file, in order; Node and RBAC share the server's state across reloads. */
+export function chainFromConfig(config: AuthorizationConfig, shared: { rbac: () => Authorizer; node: () => Authorizer }): Authorizer[] {
+  return config.authorizers.map((entry) => {
+    if (entry.type === 'Webhook') return configuredWebhook(entry.name, entry.webhook);
+    return entry.type === 'RBAC' ? shared.rbac() : shared.node();
+  });
+}
+
+function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Authorizer {
+  if (webhook.matchConditions.length > 0) {
+    throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions are not supported by this server yet (it has no CEL evaluator)`);
+  }
+  return webhookAuthorizer({
+    name,
+    client: readWebhookClientConfig(webhook.kubeConfigFile),
+    version: webhook.subjectAccessReviewVersion,
+    authorizedTtlMs: webhook.authorizedTtlMs,
+    unauthorizedTtlMs: webhook.unauthorizedTtlMs,
+    cacheAuthorized: webhook.cacheAuthorizedRequests,
+    cacheUnauthorized: webhook.cacheUnauthorizedRequests,
+    timeoutMs: webhook.timeoutMs,
+    failurePolicy: webhook.failurePolicy,
+  });
+}

@@ -43,7 +43,8 @@ export async function kubectlAs(server: TestServer, user: string, groups: readon
 /** `kubectl auth can-i ...` as yes/no; anything else fails the test. */
 export async function canI(kubectl: Kubectl, args: readonly string[]): Promise<boolean> {
   const result = await kubectl(['auth', 'can-i', ...args]);
-  const answer = result.stdout.trim();
+  // "no" may be followed by the reason: `no - RBAC: ...`.
+  const answer = result.stdout.trim().split(/\s/)[0];
   if (answer !== 'yes' && answer !== 'no') throw new Error(`kubectl auth can-i ${args.join(' ')}: ${result.stdout}${result.stderr}`);
   return answer === 'yes';
 }

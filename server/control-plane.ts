@@ -20,7 +20,6 @@ import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { namespaceLifecycle } from './admission/namespace-lifecycle';
-import { serviceClusterIPAllocation } from './admission/service-cluster-ip';
 import type { ServerOptions } from './config/flags';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -42,10 +41,12 @@ import { startClusterRoleAggregation } from './controllers/clusterrole-aggregati
 import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
 import { representationSettingsFrom } from './codec/respond';
-import type { HandlerContext } from './handlers/scope';
+import type { StoreContext } from './registry/store/scope';
+import type { StoreHooks } from './registry/store/hooks';
 import { functionCheck, PostStartHook } from './health/checks';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
+import { serviceClusterIPHooks } from './registry/allocators/cluster-ip-hooks';
 import { BuiltinRegistry } from './registry/registry';
 import { BUILTIN_KINDS } from './registry/kinds';
 import type { ResourceRegistry, ResourceType } from './registry/types';
@@ -129,11 +130,13 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const { authorizer } = authorization;
   const admission = admissionChain([
     namespaceLifecycle(storageFor(find('', 'namespaces'))),
-    serviceClusterIPAllocation(allocator),
     rbacEscalationPrevention(authorization.ruleResolver, authorizer),
   ]);
+  const services = find('', 'services');
+  const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
+  const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
   const definitions = schemaData().definitions;
-  const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
+  const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
 
   const bootstrapHook = new PostStartHook('bootstrap-controller');
@@ -152,7 +155,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       mountOpenAPI(app, { registry });
       mountAccessReviews(app as express.Express, { authorizer });
       mountResourceRoutes(app as express.Express, {
-        registry, storageFor, definitions, admission, representations: representationSettingsFrom(options.featureGates),
+        registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
       });

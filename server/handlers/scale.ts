@@ -6,6 +6,8 @@
  */
 import type { KubeObject } from '../../storage/objects/types';
 import { groupVersionString, type ScaleSubresource } from '../registry/types';
+import { formatLabelSelector } from '../selectors/label-selector';
+import { valueAtPath } from '../json/value';
 import { parseApplyBody } from '../apply/apply-body';
 import { serverSideApply } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
@@ -13,24 +15,16 @@ import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
 import { managedFieldsAfterUpdate, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
 import { SCALE_API_VERSION, toParentManagedFields, toScaleManagedFields, type ReplicasMapping } from '../fieldmanager/scale-fields';
 import { readBody } from '../http/body';
-import { mediaTypeOf, objectBodyFormat, OBJECT_MEDIA_TYPES } from '../request/content-type';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
-import { parseBody, resolveDefinition } from '../validation/decode';
-import { guardedWrite } from './guarded-write';
+import { resolveDefinition } from '../validation/decode';
+import { operationOptions } from '../registry/store/admission';
+import { apiVersionOf, objectKeyOf } from '../registry/store/scope';
+import { updateObject } from '../registry/store/update';
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
-import { apiVersionOf, objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
-import { checkName, fieldManagerOf } from './write-steps';
-
-function readPath(object: unknown, path: string): unknown {
-  let current = object;
-  for (const segment of path.split('.')) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<string, unknown>)[segment];
-  }
-  return current;
-}
+import { writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import { checkName, contentMediaType, fieldManagerOf, objectBodyFormat, readObjectValue } from './object-body';
 
 function writePath(object: Record<string, unknown>, path: string, value: unknown): void {
   const segments = path.split('.');
@@ -42,47 +36,27 @@ function writePath(object: Record<string, unknown>, path: string, value: unknown
   current[segments[segments.length - 1]] = value;
 }
 
-interface LabelSelectorObject {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}
-
-/** A LabelSelector in its string form, requirements sorted by key as the reference prints them. */
-export function formatLabelSelector(selector: LabelSelectorObject): string {
-  const requirements: Array<{ key: string; text: string }> = [];
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) requirements.push({ key, text: `${key}=${value}` });
-  for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
-    const set = `(${[...values].sort().join(',')})`;
-    const text = operator === 'In' ? `${key} in ${set}` : operator === 'NotIn' ? `${key} notin ${set}` : operator === 'Exists' ? key : `!${key}`;
-    requirements.push({ key, text });
-  }
-  return requirements
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((r) => r.text)
-    .join(',');
-}
-
 function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject {
   // Built-in workloads keep their selector in spec.selector (an object); the path names where
   // custom resources keep theirs, so an absent value there falls back to spec.selector.
-  const declared = paths.labelSelectorPath ? readPath(parent, paths.labelSelectorPath) : undefined;
-  const selector = declared ?? readPath(parent, 'spec.selector');
+  const declared = paths.labelSelectorPath ? valueAtPath(parent, paths.labelSelectorPath) : undefined;
+  const selector = declared ?? valueAtPath(parent, 'spec.selector');
   const { name, namespace, uid, resourceVersion, creationTimestamp } = parent.metadata;
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: { name, ...(namespace ? { namespace } : {}), uid, resourceVersion, creationTimestamp },
-    spec: { replicas: (readPath(parent, paths.specReplicasPath) as number | undefined) ?? 0 },
+    spec: { replicas: (valueAtPath(parent, paths.specReplicasPath) as number | undefined) ?? 0 },
     status: {
-      replicas: (readPath(parent, paths.statusReplicasPath) as number | undefined) ?? 0,
+      replicas: (valueAtPath(parent, paths.statusReplicasPath) as number | undefined) ?? 0,
       ...(typeof selector === 'string' && selector !== '' ? { selector } : {}),
-      ...(typeof selector === 'object' && selector !== null ? { selector: formatLabelSelector(selector as LabelSelectorObject) } : {}),
+      ...(typeof selector === 'object' && selector !== null ? { selector: formatLabelSelector(selector) } : {}),
     },
   };
 }
 
 function replicasOf(scale: unknown, name: string): number {
-  const replicas = readPath(scale, 'spec.replicas') ?? 0;
+  const replicas = valueAtPath(scale, 'spec.replicas') ?? 0;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
     throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`);
   }
@@ -166,44 +140,40 @@ function changedScale(scope: HandlerScope, options: { current: KubeObject; chang
 export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, method: 'update' | 'patch'): ResourceHandler {
   const mapping = replicasMapping(scope, paths);
   return async ({ info, req, res }) => {
-    const mediaType = mediaTypeOf(req);
+    const mediaType = contentMediaType(req);
     const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
     const patchType = method === 'patch' ? PATCH_TYPES.get(mediaType) : undefined;
     const applyFormat = method === 'patch' ? applyBodyFormatOf(mediaType, gates) : undefined;
-    const format = method === 'update' ? objectBodyFormat(mediaType) : undefined;
     if (method === 'patch' && patchType === undefined && applyFormat === undefined) {
       req.resume();
       throw unsupportedMediaType(acceptedPatchTypes(gates));
     }
-    if (method === 'update' && format === undefined) {
-      req.resume();
-      throw unsupportedMediaType(OBJECT_MEDIA_TYPES);
-    }
+    const format = method === 'update' ? objectBodyFormat(scope, req) : undefined;
     const optionsKind = method === 'update' ? 'UpdateOptions' : applyFormat !== undefined ? 'ApplyPatchOptions' : 'PatchOptions';
     const options = parseWriteOptions(queryOf(req), optionsKind);
-    const body = await readBody(req);
     let change: ScaleChange;
     if (format !== undefined) {
-      const scale = parseBody({ body, format, expectedKind: 'Scale', findDuplicates: false }).value as KubeObject;
+      const scale = (await readObjectValue(req, format, { expectedKind: 'Scale', findDuplicates: false })).value as KubeObject;
       checkName({ ...scale, metadata: { ...(scale.metadata ?? {}) } }, info.name);
       change = { kind: 'replace', scale };
     } else if (applyFormat !== undefined) {
-      change = { kind: 'apply', config: parseApplyBody({ body, format: applyFormat, fieldValidation: options.fieldValidation }).config, force: options.force ?? false };
+      change = { kind: 'apply', config: parseApplyBody({ body: await readBody(req), format: applyFormat, fieldValidation: options.fieldValidation }).config, force: options.force ?? false };
     } else {
-      change = { kind: 'patch', patchType: patchType!, patch: patchType!.parse(body) };
+      change = { kind: 'patch', patchType: patchType!, patch: patchType!.parse(await readBody(req)) };
     }
-    const resourceVersion = change.kind === 'replace' ? change.scale.metadata?.resourceVersion || undefined : undefined;
     const manager = fieldManagerOf(req, options);
-    const result = await guardedWrite({
-      scope,
+    const result = await updateObject(scope, {
       user: req.user,
       key: objectKeyOf(scope, info),
-      compute: (current) => {
+      updatedObject: (current) => {
         const parent = current!;
         const parentEntries = parent.metadata.managedFields as ManagedFieldsEntry[] | undefined;
         const before = scaleOf(parent, paths);
         before.metadata.managedFields = toScaleManagedFields(parentEntries, mapping);
         const scale = changedScale(scope, { current: before, change, manager });
+        // A resourceVersion the Scale carries (sent, or kept by a patch) is the parent's
+        // update precondition, as the reference's scale storage makes it.
+        if (scale.metadata?.resourceVersion) parent.metadata.resourceVersion = scale.metadata.resourceVersion;
         writePath(parent, paths.specReplicasPath, replicasOf(scale, info.name));
         const entries = toParentManagedFields({ parentEntries, scaleEntries: scale.metadata.managedFields as ManagedFieldsEntry[], mapping, apiVersion: apiVersionOf(scope) });
         if (entries.length > 0) parent.metadata.managedFields = entries;
@@ -213,8 +183,8 @@ export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, 
       target: 'main',
       manager,
       subresource: 'scale',
-      preconditions: resourceVersion === undefined ? undefined : { resourceVersion },
       managedFieldsComputed: true,
+      options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
       dryRun: options.dryRun,
     });
     await writeResponse(scope, res, 200, scaleOf(result.object, paths));

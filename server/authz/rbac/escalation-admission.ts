@@ -17,17 +17,17 @@ export function rbacEscalationPrevention(resolver: RuleResolver, authorizer: Aut
   return {
     name: 'RBACEscalationPrevention',
     async validate(request) {
-      const { type, object, oldObject, user } = request;
-      if (type.group !== RBAC_GROUP || object === undefined || request.subresource) return;
+      const { kind, resource, object, oldObject, userInfo: user } = request;
+      if (resource.group !== RBAC_GROUP || object === undefined || request.subResource !== '') return;
       if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return;
       const context = { user, resolver, authorizer };
-      if (ROLE_KINDS.has(type.resource)) {
+      if (ROLE_KINDS.has(resource.resource)) {
         if (oldObject && deepEqual(object.rules ?? [], oldObject.rules ?? []) && deepEqual(object.aggregationRule, oldObject.aggregationRule)) return;
-        const error = await checkRoleWrite(context, { ...object, kind: type.kind });
+        const error = await checkRoleWrite(context, { ...object, kind: kind.kind });
         if (error) throw error;
-      } else if (BINDING_KINDS.has(type.resource)) {
+      } else if (BINDING_KINDS.has(resource.resource)) {
         if (oldObject && deepEqual(object.subjects ?? [], oldObject.subjects ?? []) && deepEqual(object.roleRef, oldObject.roleRef)) return;
-        const error = await checkBindingWrite(context, { ...object, kind: type.kind });
+        const error = await checkBindingWrite(context, { ...object, kind: kind.kind });
         if (error) throw error;
       }
     },

@@ -7,6 +7,7 @@
  */
 import type { ObjectStorage } from '../../storage/objects/types';
 import type { ServerOptions } from '../config/flags';
+import { EXIT_BAD_CONFIGURATION, StartupFailure } from '../startup-failure';
 import { abacAuthorizer, readPolicyFile } from './abac';
 import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from './authorization-chain';
 import type { AuthorizationConfig, WebhookAuthorizerConfig } from './authorization-config';
@@ -37,7 +38,7 @@ const RBAC = 'rbac.authorization.k8s.io';
 /** Throws when the flags cannot start a server (both ways of configuring, a bad file, ...). */
 export function configureAuthorization(options: ServerOptions, storageOf: StorageOf): ConfiguredAuthorization {
   const errors = authorizationFlagErrors(options);
-  if (errors.length > 0) throw new Error(errors.join('; '));
+  if (errors.length > 0) throw new StartupFailure(`invalid authorization flags: ${errors.join('; ')}`, EXIT_BAD_CONFIGURATION);
   const policy = informedPolicySource({
     roles: storageOf(RBAC, 'roles'),
     clusterRoles: storageOf(RBAC, 'clusterroles'),
@@ -56,19 +57,17 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
     );
   const rbac = () => rbacAuthorizer(ruleResolver);
 
-  let chain: Authorizer[];
-  let stopReloading = () => {};
-  if (options.authorizationConfigFile !== undefined) {
-    const reloading = reloadingAuthorizer({
-      path: options.authorizationConfigFile,
-      build: (config) => chainFromConfig(config, { rbac, node }),
-      onRejected: (message) => console.error(`authorization configuration not reloaded, keeping the previous one: ${message}`),
-      onReloaded: () => console.log(`authorization configuration reloaded from ${options.authorizationConfigFile}`),
-    });
-    chain = [reloading];
-    stopReloading = () => reloading.stop();
-  } else {
-    chain = modeChain(options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES, {
+  const buildChain = (): { chain: Authorizer[]; stopReloading: () => void } => {
+    if (options.authorizationConfigFile !== undefined) {
+      const reloading = reloadingAuthorizer({
+        path: options.authorizationConfigFile,
+        build: (config) => chainFromConfig(config, { rbac, node }),
+        onRejected: (message) => console.error(`authorization configuration not reloaded, keeping the previous one: ${message}`),
+        onReloaded: () => console.log(`authorization configuration reloaded from ${options.authorizationConfigFile}`),
+      });
+      return { chain: [reloading], stopReloading: () => reloading.stop() };
+    }
+    const chain = modeChain(options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES, {
       rbac,
       node,
       abac: () => abacAuthorizer(readPolicyFile(String(options.authorizationPolicyFile))),
@@ -84,7 +83,17 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
           failurePolicy: 'NoOpinion',
         }),
     });
+    return { chain, stopReloading: () => {} };
+  };
+  let built: { chain: Authorizer[]; stopReloading: () => void };
+  try {
+    built = buildChain();
+  } catch (error) {
+    policy.stop();
+    nodeGraph?.stop();
+    throw configurationFailure(error);
   }
+  const { chain, stopReloading } = built;
   return {
     authorizer: serverAuthorizer(chain),
     ruleResolver,
@@ -120,4 +129,10 @@ function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Auth
     timeoutMs: webhook.timeoutMs,
     failurePolicy: webhook.failurePolicy,
   });
+}
+
+/** A file that is there but says something the server refuses is the operator's to fix (exit 2); a missing or unreadable one is reported as such by the caller. */
+function configurationFailure(error: unknown): unknown {
+  if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== undefined) return error;
+  return new StartupFailure(`invalid authorization configuration: ${error.message.split('\n')[0]}`, EXIT_BAD_CONFIGURATION);
 }

@@ -19,7 +19,7 @@ const policy: KubeObject[] = [
 const authorizer = serverAuthorizer([rbacAuthorizer(new RuleResolver(staticPolicySource(policy)))]);
 const alice: UserInfo = { name: 'alice', groups: ['dev', 'system:authenticated'] };
 
-const review = (kind: string, spec: object, metadata: object = {}): KubeObject => ({ apiVersion: 'authorization.k8s.io/v1', kind, metadata, spec });
+const review = (kind: string, spec: object, metadata: KubeObject['metadata'] = {}): KubeObject => ({ apiVersion: 'authorization.k8s.io/v1', kind, metadata, spec });
 
 async function rejection(run: () => Promise<unknown>): Promise<StatusError> {
   try {

@@ -19,7 +19,7 @@ import { openSqliteStore } from '../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
-import { namespaceLifecycle } from './admission/namespace-lifecycle';
+import { selectAdmissionPlugins } from './admission/plugins';
 import type { ServerOptions } from './config/flags';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -69,6 +69,8 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
+  /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
+  readonly unavailableAdmissionPlugins: readonly string[];
   /** After the server listens: bootstrap objects, then campaign for the controllers. */
   start(listening: { readonly advertiseAddress: string; readonly port: number }): Promise<void>;
   stop(): Promise<void>;
@@ -126,12 +128,19 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
+  const admissionPlugins = selectAdmissionPlugins(
+    { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
+    {
+      // Resolved per request: plugins read other kinds' caches by group and resource.
+      storageOf: (group, resource) => storageFor(find(group, resource)),
+      tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
+    },
+  );
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
   const { authorizer } = authorization;
-  const admission = admissionChain([
-    namespaceLifecycle(storageFor(find('', 'namespaces'))),
-    rbacEscalationPrevention(authorization.ruleResolver, authorizer),
-  ]);
+  // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
+  // checks before its generic store admits anything.
+  const admission = admissionChain([rbacEscalationPrevention(authorization.ruleResolver, authorizer), ...admissionPlugins.plugins]);
   const services = find('', 'services');
   const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
   const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
@@ -145,6 +154,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
 
   return {
     store,
+    unavailableAdmissionPlugins: admissionPlugins.unavailable,
     registry,
     caches,
     metrics,

@@ -74,6 +74,7 @@ async function main(argv: readonly string[]): Promise<void> {
       deprecatedApi: deprecatedApisOf(plane.registry),
     }),
   );
+  if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
   const { port, url } = await startupStep('serving HTTPS', () => server.listen());
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
   await plane.start({ advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''), port });

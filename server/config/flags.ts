@@ -29,6 +29,12 @@ export interface ServerOptions {
   readonly runtimeConfig: Readonly<Record<string, string>>;
   readonly livezGracePeriodMs: number;
   readonly dataDir: string;
+  /** Admission plugins on besides the default ones, and plugins off (disabling wins). */
+  readonly enableAdmissionPlugins: readonly string[];
+  readonly disableAdmissionPlugins: readonly string[];
+  /** tolerationSeconds of the not-ready and unreachable tolerations DefaultTolerationSeconds adds. */
+  readonly defaultNotReadyTolerationSeconds: number;
+  readonly defaultUnreachableTolerationSeconds: number;
   /** `--authorization-mode`, in order; absent when not given (RBAC then, unless `--authorization-config`). */
   readonly authorizationModes?: readonly string[];
   /** `--authorization-config`: an AuthorizationConfiguration file, reloaded when it changes. */
@@ -56,6 +62,10 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   runtimeConfig: {},
   livezGracePeriodMs: 0,
   dataDir: './data',
+  enableAdmissionPlugins: [],
+  disableAdmissionPlugins: [],
+  defaultNotReadyTolerationSeconds: 300,
+  defaultUnreachableTolerationSeconds: 300,
   authorizationWebhookVersion: 'v1beta1',
   authorizationWebhookAuthorizedTtlMs: 5 * 60_000,
   authorizationWebhookUnauthorizedTtlMs: 30_000,
@@ -118,6 +128,22 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'livez-grace-period': {
     usage: 'Go duration during which /livez ignores unfinished post-start hooks (default 0s)',
     apply: (o, v) => (o.livezGracePeriodMs = parseNonNegativeDuration(v)),
+  },
+  'enable-admission-plugins': {
+    usage: 'admission plugins to run besides the default ones (comma-separated)',
+    apply: (o, v) => (o.enableAdmissionPlugins = splitList(v)),
+  },
+  'disable-admission-plugins': {
+    usage: 'admission plugins not to run, default ones included (comma-separated)',
+    apply: (o, v) => (o.disableAdmissionPlugins = splitList(v)),
+  },
+  'default-not-ready-toleration-seconds': {
+    usage: 'tolerationSeconds of the not-ready:NoExecute toleration added to pods (default 300)',
+    apply: (o, v) => (o.defaultNotReadyTolerationSeconds = parseCount(v)),
+  },
+  'default-unreachable-toleration-seconds': {
+    usage: 'tolerationSeconds of the unreachable:NoExecute toleration added to pods (default 300)',
+    apply: (o, v) => (o.defaultUnreachableTolerationSeconds = parseCount(v)),
   },
   'authorization-mode': {
     usage: 'comma list of AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook, asked in order (default RBAC)',

@@ -135,6 +135,24 @@ describe('kubectl auth can-i under RBAC', () => {
     expect(elsewhere.stdout).not.toMatch(/^configmaps\s/m);
   });
 
+  it('SubjectAccessReview and LocalSubjectAccessReview answer for other users over HTTP, in JSON', async () => {
+    const sar = await server.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'configmaps' } } }),
+    });
+    expect(sar.status).toBe(201);
+    expect(sar.json()).toMatchObject({ kind: 'SubjectAccessReview', status: { allowed: true, reason: 'RBAC: allowed by RoleBinding "alice-cm/team" of Role "cm-reader" to User "alice"' } });
+    const local = await server.request('POST', '/apis/authorization.k8s.io/v1/namespaces/team/localsubjectaccessreviews', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'LocalSubjectAccessReview', spec: { user: 'alice', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'secrets' } } }),
+    });
+    expect(local.status).toBe(201);
+    expect(local.json()).toMatchObject({ apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', status: { allowed: false } });
+    // Asking about others takes `create subjectaccessreviews`, which a plain user lacks.
+    const alice = users.get('alice')!;
+    expect(forbidden(await alice(['create', '--raw', '/apis/authorization.k8s.io/v1/subjectaccessreviews', '-f', '-'], { input: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'x', nonResourceAttributes: { path: '/', verb: 'get' } } }) }))).toBe(true);
+  });
+
   it('a user with no binding is refused even discovery-backed reads, but reads discovery itself', async () => {
     const nobody = await kubectlAs(server, 'nobody');
     expect(forbidden(await nobody(['get', 'configmaps', '-n', 'team']))).toBe(true);

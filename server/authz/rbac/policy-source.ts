@@ -4,7 +4,7 @@
  * namespace, since a request only ever needs those of its own namespace.
  */
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
-import { startInformer, type Informer } from '../../controllers/informer';
+import { startInformer } from '../../controllers/informer';
 
 export interface PolicySource {
   clusterRole(name: string): KubeObject | undefined;
@@ -23,18 +23,13 @@ export interface RbacStorages {
 export interface InformedPolicySource extends PolicySource {
   /** Resolves once every informer has delivered its first list. */
   readonly synced: Promise<void>;
-  /** The cluster roles' informer, which the aggregation controller also follows. */
-  readonly clusterRoleInformer: Informer;
   stop(): void;
 }
 
-export function informedPolicySource(storages: RbacStorages, onClusterRoleChange?: (role: KubeObject) => void): InformedPolicySource {
+export function informedPolicySource(storages: RbacStorages): InformedPolicySource {
   const bindingsByNamespace = new Map<string, Map<string, KubeObject>>();
   const roles = startInformer(storages.roles, {});
-  const clusterRoles = startInformer(storages.clusterRoles, {
-    onUpsert: (role) => onClusterRoleChange?.(role),
-    onDelete: (role) => onClusterRoleChange?.(role),
-  });
+  const clusterRoles = startInformer(storages.clusterRoles, {});
   const clusterRoleBindings = startInformer(storages.clusterRoleBindings, {});
   const roleBindings = startInformer(storages.roleBindings, {
     onUpsert(binding) {
@@ -53,7 +48,6 @@ export function informedPolicySource(storages: RbacStorages, onClusterRoleChange
   const informers = [roles, clusterRoles, clusterRoleBindings, roleBindings];
   return {
     synced: Promise.all(informers.map((informer) => informer.synced)).then(() => undefined),
-    clusterRoleInformer: clusterRoles,
     clusterRole: (name) => clusterRoles.objects.get(name),
     role: (namespace, name) => roles.objects.get(`${namespace}/${name}`),
     clusterRoleBindings: () => clusterRoleBindings.objects.values(),
@@ -64,7 +58,7 @@ export function informedPolicySource(storages: RbacStorages, onClusterRoleChange
   };
 }
 
-/** A fixed set of objects: what the reviews of a policy not stored anywhere, and unit tests, read. */
+/** A fixed set of objects, for checking a policy that is not stored (the bootstrap policy on its own, tests). */
 export function staticPolicySource(objects: readonly KubeObject[]): PolicySource {
   const of = (kind: string) => objects.filter((object) => object.kind === kind);
   return {

@@ -60,11 +60,19 @@ export function informedPolicySource(storages: RbacStorages): InformedPolicySour
 
 /** A fixed set of objects, for checking a policy that is not stored (the bootstrap policy on its own, tests). */
 export function staticPolicySource(objects: readonly KubeObject[]): PolicySource {
-  const of = (kind: string) => objects.filter((object) => object.kind === kind);
+  const byKey = new Map<string, KubeObject>();
+  const clusterRoleBindings: KubeObject[] = [];
+  const roleBindings = new Map<string, KubeObject[]>();
+  for (const object of objects) {
+    const { name, namespace } = object.metadata;
+    if (object.kind === 'ClusterRole' || object.kind === 'Role') byKey.set(`${object.kind}/${namespace ?? ''}/${name}`, object);
+    else if (object.kind === 'ClusterRoleBinding') clusterRoleBindings.push(object);
+    else if (object.kind === 'RoleBinding') roleBindings.set(String(namespace), [...(roleBindings.get(String(namespace)) ?? []), object]);
+  }
   return {
-    clusterRole: (name) => of('ClusterRole').find((role) => role.metadata.name === name),
-    role: (namespace, name) => of('Role').find((role) => role.metadata.namespace === namespace && role.metadata.name === name),
-    clusterRoleBindings: () => of('ClusterRoleBinding'),
-    roleBindings: (namespace) => of('RoleBinding').filter((binding) => binding.metadata.namespace === namespace),
+    clusterRole: (name) => byKey.get(`ClusterRole//${name}`),
+    role: (namespace, name) => byKey.get(`Role/${namespace}/${name}`),
+    clusterRoleBindings: () => clusterRoleBindings,
+    roleBindings: (namespace) => roleBindings.get(namespace) ?? [],
   };
 }

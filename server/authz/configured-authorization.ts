@@ -20,7 +20,8 @@ import { reloadingAuthorizer } from './reloading-authorizer';
 import { serverAuthorizer } from './server-authorizer';
 import type { Authorizer } from './types';
 import { readWebhookClientConfig } from './webhook/client-config';
-import { webhookAuthorizer } from './webhook/webhook-authorizer';
+import { webhookAuthorizer, type SubjectAccessReview } from './webhook/webhook-authorizer';
+import { ExpressionCompiler } from '../cel/environment';
 
 export type StorageOf = (group: string, resource: string) => ObjectStorage;
 
@@ -115,10 +116,8 @@ export function chainFromConfig(config: AuthorizationConfig, shared: { rbac: () 
 }
 
 function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Authorizer {
-  if (webhook.matchConditions.length > 0) {
-    throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions are not supported by this server yet (it has no CEL evaluator)`);
-  }
   return webhookAuthorizer({
+    ...(webhook.matchConditions.length > 0 ? { matches: compileMatchConditions(name, webhook.matchConditions) } : {}),
     name,
     client: readWebhookClientConfig(webhook.kubeConfigFile),
     version: webhook.subjectAccessReviewVersion,
@@ -135,4 +134,32 @@ function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Auth
 function configurationFailure(error: unknown): unknown {
   if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== undefined) return error;
   return new StartupFailure(`invalid authorization configuration: ${error.message.split('\n')[0]}`, EXIT_BAD_CONFIGURATION);
+}
+
+/**
+ * A webhook's match conditions over `request` (the v1 SubjectAccessReview spec): the webhook is
+ * asked only when all are true; one false skips it whatever the others do; otherwise an error
+ * is thrown, for the failure policy to decide. Expressions that do not compile refuse the file.
+ */
+function compileMatchConditions(name: string, expressions: readonly string[]): (review: SubjectAccessReview) => boolean {
+  const compiler = new ExpressionCompiler({ request: 'map<string, dyn>' });
+  const compiled = expressions.map((expression, i) => {
+    const result = compiler.compile(expression);
+    if (!result.ok) throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions[${i}].expression: ${result.error}`);
+    if (result.compiled.outputType !== 'bool' && result.compiled.outputType !== 'dyn') {
+      throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions[${i}].expression: must evaluate to bool, not ${result.compiled.outputType}`);
+    }
+    return result.compiled;
+  });
+  return (review) => {
+    const errors: string[] = [];
+    for (const condition of compiled) {
+      const result = condition.evaluate({ request: review.spec });
+      if (!result.ok) errors.push(`${condition.expression}: ${result.error}`);
+      else if (result.value === false) return false;
+      else if (result.value !== true) errors.push(`${condition.expression}: did not evaluate to a bool`);
+    }
+    if (errors.length > 0) throw new Error(errors.join('; '));
+    return true;
+  };
 }

@@ -141,7 +141,8 @@ export function webhookAuthorizer(options: WebhookOptions): Authorizer {
       const review = reviewFor(attributes, options.version);
       if (options.matches) {
         try {
-          if (!options.matches(review)) return { decision: 'no-opinion', reason: '' };
+          // Match conditions always see the v1 form of the review.
+          if (!options.matches(options.version === 'v1' ? review : reviewFor(attributes, 'v1'))) return { decision: 'no-opinion', reason: '' };
         } catch (error) {
           return failed(`match condition error: ${(error as Error).message}`);
         }

@@ -191,4 +191,29 @@ authorizers:
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('asks the webhook only when every match condition holds; a condition that errs follows the failure policy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capstan-match-'));
+    const webhook = await startWebhookServer(() => ({ allowed: true, reason: 'matched' }));
+    try {
+      const conditions = (policy: string, ...expressions: string[]) => parseAuthorizationConfig(valid(webhook.kubeconfigFor(dir), `
+    matchConditionSubjectAccessReviewVersion: v1
+    matchConditions:
+${expressions.map((expression) => `    - expression: ${JSON.stringify(expression)}`).join('\n')}`).replace('failurePolicy: Deny', `failurePolicy: ${policy}`));
+      const build = (config: ReturnType<typeof parseAuthorizationConfig>) => chainFromConfig(config, { rbac: () => ({ authorize: () => NO_OPINION }), node: () => ({ authorize: () => NO_OPINION }) })[0];
+      const onlyConfigMaps = build(conditions('Deny', "has(request.resourceAttributes)", "request.resourceAttributes.resource == 'configmaps'"));
+      expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/a/configmaps'))).toEqual({ decision: 'allow', reason: 'matched' });
+      expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/a/pods'))).toEqual(NO_OPINION);
+      expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/healthz'))).toEqual(NO_OPINION);
+      expect(webhook.reviews).toHaveLength(1);
+      // `request.resourceAttributes` is absent for a path, so this condition errs.
+      const erring = (policy: string) => build(conditions(policy, "request.resourceAttributes.resource == 'configmaps'"));
+      expect((await erring('Deny').authorize(attributesOf(alice, 'GET', '/healthz'))).decision).toBe('deny');
+      expect((await erring('NoOpinion').authorize(attributesOf(alice, 'GET', '/healthz'))).decision).toBe('no-opinion');
+      expect(() => build(conditions('Deny', 'request.user +'))).toThrow(/matchConditions\[0\]\.expression/);
+    } finally {
+      await webhook.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

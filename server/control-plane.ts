@@ -37,7 +37,7 @@ import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
 import { configureAuthorization } from './authz/configured-authorization';
 import { rbacEscalationPrevention } from './authz/rbac/escalation-admission';
-import { mountAccessReviews } from './authz/review-routes';
+import { accessReviewKinds } from './authz/review-kinds';
 import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
 import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
@@ -176,6 +176,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   );
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
   const { authorizer } = authorization;
+  for (const review of accessReviewKinds(authorizer)) registry.add(review);
   // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
   // checks before its generic store admits anything.
   const admission = admissionChain([rbacEscalationPrevention(authorization.ruleResolver, authorizer), ...admissionPlugins.plugins]);
@@ -201,7 +202,6 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     routes(app) {
       mountDiscovery(app, { registry });
       mountOpenAPI(app, { registry });
-      mountAccessReviews(app as express.Express, { authorizer });
       mountResourceRoutes(app as express.Express, {
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,

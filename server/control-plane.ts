@@ -35,7 +35,11 @@ import { startNamespaceController } from './controllers/namespace-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
-import { serverAuthorizer } from './authz/server-authorizer';
+import { configureAuthorization } from './authz/configured-authorization';
+import { rbacEscalationPrevention } from './authz/rbac/escalation-admission';
+import { accessReviewKinds } from './authz/review-kinds';
+import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
+import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
 import { representationSettingsFrom } from './codec/respond';
 import type { StoreContext } from './registry/store/scope';
@@ -180,7 +184,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
     },
   );
-  const admission = admissionChain(admissionPlugins.plugins);
+  const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
+  const { authorizer } = authorization;
+  for (const review of accessReviewKinds(authorizer)) registry.add(review);
+  // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
+  // checks before its generic store admits anything.
+  const admission = admissionChain([rbacEscalationPrevention(authorization.ruleResolver, authorizer), ...admissionPlugins.plugins]);
   const services = find('', 'services');
   const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
   const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
@@ -188,8 +197,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
 
-  const authorizer = serverAuthorizer();
   const bootstrapHook = new PostStartHook('bootstrap-controller');
+  const rbacHook = new PostStartHook('rbac/bootstrap-roles');
   let election: LeaderElection | undefined;
 
   return {
@@ -220,11 +229,14 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           if (!ready.every(Boolean)) throw new Error('watch caches are not synced');
         }),
       ],
-      postStartHooks: [bootstrapHook],
+      postStartHooks: [bootstrapHook, rbacHook],
     },
     async start({ advertiseAddress, port }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
       bootstrapHook.finish();
+      await reconcileBootstrapPolicy(operations);
+      await authorization.rbacSynced;
+      rbacHook.finish();
       election = startLeaderElection({
         leases: storageFor(find('coordination.k8s.io', 'leases')),
         namespace: 'kube-system',
@@ -238,12 +250,14 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             startNamespaceController(operations, lost);
             startGarbageCollector(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
+            startClusterRoleAggregation(operations, lost);
           });
         },
       });
     },
     async stop() {
       await election?.stop();
+      authorization.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

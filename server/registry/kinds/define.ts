@@ -28,6 +28,7 @@ const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
   'resource.k8s.io': 'resource',
   'admissionregistration.k8s.io': 'admissionregistration',
   'rbac.authorization.k8s.io': 'rbac',
+  'authorization.k8s.io': 'authorization',
   'certificates.k8s.io': 'certificates',
 };
 

@@ -46,7 +46,7 @@ export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
             name: request.name,
             group: request.type.group,
             kind: request.type.resource,
-            causes: [{ type: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],
+            causes: [{ reason: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],
           },
         });
       }

@@ -27,7 +27,7 @@ function cannotApply(message: string): StatusError {
     code: 422,
     reason: 'Invalid',
     message: 'the server rejected our request due to an error in our request',
-    details: { causes: [{ type: 'UnexpectedServerResponse', message }] },
+    details: { causes: [{ reason: 'UnexpectedServerResponse', message }] },
   });
 }
 

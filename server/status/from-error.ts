@@ -59,7 +59,7 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
         reason: 'Timeout',
         message: error.message,
         details: {
-          causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
           retryAfterSeconds: error.details.retryAfterSeconds ?? 1,
         },
       });
@@ -83,7 +83,7 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
         code: 500,
         reason: 'StorageReadError',
         message: error.message,
-        details: { ...objectDetails, name: error.details.name, causes: error.details.causes },
+        details: { ...objectDetails, name: error.details.name, causes: error.details.causes?.map(({ type, field, message }) => ({ reason: type, field, message })) },
       });
   }
 }

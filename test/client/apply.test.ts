@@ -289,7 +289,7 @@ describe('server-side apply over HTTP', () => {
     expect(refused.body).toMatchObject({
       reason: 'Conflict',
       message: 'Apply failed with 1 conflict: conflict with "bob" using apps/v1: .spec.replicas',
-      details: { causes: [{ type: 'FieldManagerConflict', message: 'conflict with "bob" using apps/v1', field: '.spec.replicas' }] },
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "bob" using apps/v1', field: '.spec.replicas' }] },
     });
     expect((await patch(path, APPLY, aliceConfig(3), '?fieldManager=alice&force=true')).status).toBe(200);
 

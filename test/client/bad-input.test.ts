@@ -16,7 +16,7 @@ interface Status {
   code: number;
   reason?: string;
   message: string;
-  details?: { name?: string; group?: string; kind?: string; causes?: { type?: string; field?: string; message?: string }[] };
+  details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; field?: string; message?: string }[] };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -308,7 +308,7 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     expect(status).toMatchObject({ reason: 'StorageReadError', message: 'failed to read one or more secrets from the storage' });
     expect(status.details).toMatchObject({ kind: 'secrets', name: 'list' });
     expect(status.details?.causes).toEqual([
-      { type: 'UnexpectedServerResponse', field: brokenKey, message: expect.stringMatching(/^StorageError: corrupt object, Code: 7, Key: /) },
+      { reason: 'UnexpectedServerResponse', field: brokenKey, message: expect.stringMatching(/^StorageError: corrupt object, Code: 7, Key: /) },
     ]);
   });
 

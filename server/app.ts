@@ -37,6 +37,22 @@ import type { RequestInfo } from './http/request-info';
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
 const WATCH_END_TIMEOUT_MS = 5_000;
 
+/**
+ * The request line and headers may take 1 MiB, the reference's MaxHeaderBytes (a 70 KB label
+ * selector or a 100 KB continue token fits); past it the client gets 431 with a body.
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
+/**
+ * A connection must finish its TLS handshake, and a request its headers, within this long: the
+ * reference's ReadHeaderTimeout, whose read deadline covers the handshake too.
+ */
+export const HANDSHAKE_AND_HEADERS_TIMEOUT_MS = 32_000;
+
+/** Go's answer when the request line and headers exceed MaxHeaderBytes. */
+const HEADERS_TOO_LARGE_RESPONSE =
+  'HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large';
+
 export interface ServerTls {
   readonly certPem: string;
   readonly keyPem: string;
@@ -98,6 +114,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   const metrics = create.metrics ?? createApiserverMetrics();
   const openWatches = new OpenWatches();
 
+  const requestTimeoutMs = create.requestTimeoutMs ?? options.requestTimeoutMs;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -109,7 +126,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       anonymous: true,
       authorizer: create.authorizer ?? serverAuthorizer(),
       inFlight,
-      requestTimeoutMs: create.requestTimeoutMs ?? options.requestTimeoutMs,
+      requestTimeoutMs,
       metrics,
       maxRequestsInflight: options.maxRequestsInflight,
       maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
@@ -141,9 +158,25 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       requestCert: true,
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      handshakeTimeout: HANDSHAKE_AND_HEADERS_TIMEOUT_MS,
+      headersTimeout: requestTimeoutMs > 0 ? Math.min(HANDSHAKE_AND_HEADERS_TIMEOUT_MS, requestTimeoutMs) : HANDSHAKE_AND_HEADERS_TIMEOUT_MS,
+      // `--request-timeout` bounds reading the whole request, body included (a body sent a byte
+      // at a time is cut off); long-running requests have read theirs long before it passes.
+      requestTimeout: requestTimeoutMs,
     },
     app,
   );
+  // Node's own answers to malformed requests, but for oversized headers Go's, with a body.
+  https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (error.code === 'HPE_HEADER_OVERFLOW') socket.end(HEADERS_TOO_LARGE_RESPONSE);
+    else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
 
   async function shutdown(): Promise<void> {
     shuttingDown = true;

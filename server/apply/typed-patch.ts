@@ -17,7 +17,7 @@ import { goSharpValue, goTypeName, goValue } from './go-print';
 import { isObject } from './json-value';
 import { isGranularList, itemElement } from './list-items';
 import { formatPath, type FieldPath } from './path-set';
-import { fieldNode, itemNode, type TypedNode } from './schema-node';
+import { fieldNode, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 
 export interface TypingError {
   readonly path: FieldPath;
@@ -100,7 +100,15 @@ function walk(value: unknown, schema: TypedNode | undefined, path: FieldPath, fo
     }
     const items = itemNode(schema);
     const granular = isGranularList(value, schema);
-    value.forEach((item, index) => walk(item, items, [...path, granular ? itemElement(item, schema) : `i:${index}`], found));
+    const keys = listTypeOf(schema) === 'map' ? listMapKeysOf(schema) : [];
+    for (const [index, item] of value.entries()) {
+      // A null item of a keyed list names no element (the reference refuses it; it would be a TypeError here).
+      if ((item === null || item === undefined) && keys.length > 0) {
+        found.push({ path, message: `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(keys[0])} (and doesn't have default value)` });
+        return;
+      }
+      walk(item, items, [...path, granular ? itemElement(item, schema) : `i:${index}`], found);
+    }
     return;
   }
   const message = scalarError(type, value);

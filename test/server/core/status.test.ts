@@ -5,6 +5,7 @@ import {
   FutureRevisionError,
   ObjectError,
   StoreUnavailableError,
+  ValueTooLargeError,
 } from '../../../storage/errors';
 import { forbiddenError } from '../../../server/authz/forbidden';
 import { resolveRequestInfo } from '../../../server/http/request-info';
@@ -166,9 +167,14 @@ describe('statusErrorFrom', () => {
     expect(statusErrorFrom(new CompactedError(3, 7)).status).toMatchObject({ code: 410, reason: 'Expired', message: 'too old resource version: 3 (7)' });
     expect(statusErrorFrom(new FutureRevisionError(9, 5)).status).toMatchObject({ code: 504, reason: 'Timeout' });
     expect(statusErrorFrom(new StoreUnavailableError('etcdserver: request timed out')).status).toMatchObject({
-      code: 500,
-      reason: '',
-      message: 'etcdserver: request timed out',
+      code: 504,
+      reason: 'Timeout',
+      message: 'Timeout: request did not complete within requested timeout - etcdserver: request timed out',
+    });
+    expect(statusErrorFrom(new ValueTooLargeError(2_000_000)).status).toMatchObject({
+      code: 413,
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: limit is 1564672',
     });
     expect(statusErrorFrom(new TypeError('x is undefined')).status).toMatchObject({ code: 500, message: 'x is undefined' });
   });

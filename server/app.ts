@@ -115,6 +115,8 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   const openWatches = new OpenWatches();
 
   const requestTimeoutMs = create.requestTimeoutMs ?? options.requestTimeoutMs;
+  // Node requires the headers to be due no later than the whole request.
+  const headersTimeoutMs = requestTimeoutMs > 0 ? Math.min(HANDSHAKE_AND_HEADERS_TIMEOUT_MS, requestTimeoutMs) : HANDSHAKE_AND_HEADERS_TIMEOUT_MS;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -159,23 +161,30 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,
       maxHeaderSize: MAX_HEADER_BYTES,
-      handshakeTimeout: HANDSHAKE_AND_HEADERS_TIMEOUT_MS,
-      headersTimeout: requestTimeoutMs > 0 ? Math.min(HANDSHAKE_AND_HEADERS_TIMEOUT_MS, requestTimeoutMs) : HANDSHAKE_AND_HEADERS_TIMEOUT_MS,
+      handshakeTimeout: headersTimeoutMs,
+      headersTimeout: headersTimeoutMs,
       // `--request-timeout` bounds reading the whole request, body included (a body sent a byte
       // at a time is cut off); long-running requests have read theirs long before it passes.
       requestTimeout: requestTimeoutMs,
+      // How often those deadlines are checked (Node's default, 30 s, would let them run over).
+      connectionsCheckingInterval: 1_000,
     },
     app,
   );
   // Node's own answers to malformed requests, but for oversized headers Go's, with a body.
+  // The answer is written and the socket destroyed, not ended: a socket whose TLS handshake
+  // never finished would wait for it forever.
   https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    if (error.code === 'HPE_HEADER_OVERFLOW') socket.end(HEADERS_TOO_LARGE_RESPONSE);
-    else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
-    else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    const answer =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? HEADERS_TOO_LARGE_RESPONSE
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+          : error.code?.startsWith('HPE_')
+            ? 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'
+            : undefined;
+    if (answer !== undefined && socket.writable) socket.write(answer);
+    socket.destroy();
   });
 
   async function shutdown(): Promise<void> {

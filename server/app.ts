@@ -37,6 +37,22 @@ import type { RequestInfo } from './http/request-info';
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
 const WATCH_END_TIMEOUT_MS = 5_000;
 
+/**
+ * The request line and headers may take 1 MiB, the reference's MaxHeaderBytes (a 70 KB label
+ * selector or a 100 KB continue token fits); past it the client gets 431 with a body.
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+
+/**
+ * A connection must finish its TLS handshake, and a request its headers, within this long: the
+ * reference's ReadHeaderTimeout, whose read deadline covers the handshake too.
+ */
+export const HANDSHAKE_AND_HEADERS_TIMEOUT_MS = 32_000;
+
+/** Go's answer when the request line and headers exceed MaxHeaderBytes. */
+const HEADERS_TOO_LARGE_RESPONSE =
+  'HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large';
+
 export interface ServerTls {
   readonly certPem: string;
   readonly keyPem: string;
@@ -98,6 +114,9 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   const metrics = create.metrics ?? createApiserverMetrics();
   const openWatches = new OpenWatches();
 
+  const requestTimeoutMs = create.requestTimeoutMs ?? options.requestTimeoutMs;
+  // Node requires the headers to be due no later than the whole request.
+  const headersTimeoutMs = requestTimeoutMs > 0 ? Math.min(HANDSHAKE_AND_HEADERS_TIMEOUT_MS, requestTimeoutMs) : HANDSHAKE_AND_HEADERS_TIMEOUT_MS;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -109,7 +128,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       anonymous: true,
       authorizer: create.authorizer ?? serverAuthorizer(),
       inFlight,
-      requestTimeoutMs: create.requestTimeoutMs ?? options.requestTimeoutMs,
+      requestTimeoutMs,
       metrics,
       maxRequestsInflight: options.maxRequestsInflight,
       maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
@@ -141,9 +160,32 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       requestCert: true,
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      handshakeTimeout: headersTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      // `--request-timeout` bounds reading the whole request, body included (a body sent a byte
+      // at a time is cut off); long-running requests have read theirs long before it passes.
+      requestTimeout: requestTimeoutMs,
+      // How often those deadlines are checked (Node's default, 30 s, would let them run over).
+      connectionsCheckingInterval: 1_000,
     },
     app,
   );
+  // Node's own answers to malformed requests, but for oversized headers Go's, with a body.
+  // The answer is written and the socket destroyed, not ended: a socket whose TLS handshake
+  // never finished would wait for it forever.
+  https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const answer =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? HEADERS_TOO_LARGE_RESPONSE
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+          : error.code?.startsWith('HPE_')
+            ? 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'
+            : undefined;
+    if (answer !== undefined && socket.writable) socket.write(answer);
+    socket.destroy();
+  });
 
   async function shutdown(): Promise<void> {
     shuttingDown = true;

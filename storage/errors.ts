@@ -34,6 +34,28 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The largest key and value one write may store. An etcd member refuses a request past its
+ * `--max-request-bytes` (1.5 MiB by default: "request is too large"), and a write's transaction
+ * carries the key three times and its framing: 8 KiB are kept for those. SQLite takes the same
+ * bound, so that both backends accept and refuse the same objects.
+ */
+export const MAX_STORED_BYTES = 1.5 * 1024 * 1024 - 8 * 1024;
+
+/** A write larger than MAX_STORED_BYTES. */
+export class ValueTooLargeError extends Error {
+  constructor(readonly bytes: number) {
+    super('etcdserver: request is too large');
+    this.name = 'ValueTooLargeError';
+  }
+}
+
+/** The error for a write of this key and value, when they exceed the bound. */
+export function tooLargeToStore(key: string, value: Buffer): ValueTooLargeError | undefined {
+  const bytes = Buffer.byteLength(key) + value.length;
+  return bytes > MAX_STORED_BYTES ? new ValueTooLargeError(bytes) : undefined;
+}
+
 export type ObjectErrorReason =
   | 'NotFound' // the object does not exist
   | 'AlreadyExists' // create of an existing key

@@ -47,7 +47,7 @@ export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
             name: request.name,
             group: resource.group,
             kind: resource.resource,
-            causes: [{ type: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],
+            causes: [{ reason: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],
           },
         });
       }

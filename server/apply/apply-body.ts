@@ -7,6 +7,7 @@
 import { parseDocument } from 'yaml';
 import { CborDecodeError, decodeCbor } from '../codec/cbor';
 import type { FieldValidation } from '../request/query';
+import { checkNestingDepth } from '../request/nesting';
 import { badRequest } from '../status/catalogue';
 import { isObject } from '../json/value';
 
@@ -37,7 +38,16 @@ function parseYaml(text: string, fieldValidation: FieldValidation): ApplyBody {
   // YAML 1.1, as the reference's YAML library reads it (yes/no are booleans).
   const document = parseDocument(text, { uniqueKeys: false, version: '1.1' });
   if (document.errors.length > 0) throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${document.errors[0].message.split('\n')[0]}`);
-  const config = asConfiguration(document.toJS({ maxAliasCount: 100 }), 'YAML');
+  let value: unknown;
+  try {
+    // Aliases expand into copies: past 100 uses the library stops ("billion laughs").
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${error.message.split('\n')[0]}`);
+  }
+  checkNestingDepth(value, 'yaml');
+  const config = asConfiguration(value, 'YAML');
   if (fieldValidation === 'Ignore') return { config, warnings: [] };
   const duplicates = parseDocument(text, { uniqueKeys: true, version: '1.1' })
     .errors.filter((error) => error.code === 'DUPLICATE_KEY')
@@ -59,7 +69,9 @@ function keyAt(text: string, offset: number): string {
 /** CBOR bodies through the codec's strict decoder (duplicate map keys are refused there). */
 function parseCbor(body: Buffer): ApplyBody {
   try {
-    return { config: asConfiguration(decodeCbor(body), 'CBOR'), warnings: [] };
+    const value = decodeCbor(body);
+    checkNestingDepth(value, 'cbor');
+    return { config: asConfiguration(value, 'CBOR'), warnings: [] };
   } catch (error) {
     if (error instanceof CborDecodeError) throw badRequest(`error decoding CBOR: ${error.message}`);
     throw error;

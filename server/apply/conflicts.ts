@@ -42,7 +42,7 @@ export function applyConflict(conflicts: readonly FieldConflict[]): StatusError 
     message: conflictMessage(conflicts),
     details: {
       causes: conflicts.map((conflict) => ({
-        type: 'FieldManagerConflict',
+        reason: 'FieldManagerConflict',
         message: `conflict with ${printManager(conflict.manager)}`,
         field: formatPath(conflict.path),
       })),

@@ -2,7 +2,8 @@
  * The reference's typed conversion of an apply configuration, which refuses the configuration
  * before any merging, whatever `fieldValidation` says, when it sets a field the schema does not
  * declare or a value of the wrong type. It answers a 500 with no reason (its error is not
- * classified), each problem named by its structured-merge path
+ * classified); the fault is the request's, so this answers 400 BadRequest with the same text,
+ * each problem named by its structured-merge path
  * (`.spec.template.spec.containers[name="web"].foo: field not declared in schema`,
  * `.spec.replicas: expected numeric (int or float), got string`). The texts print the offending
  * value as Go prints the reference's unstructured values (see go-print.ts).
@@ -10,13 +11,13 @@
  * Like the reference's walk, a map stops at its first undeclared member; the reference visits
  * a map's members in Go's random order, this in the body's order.
  */
-import { unclassified } from '../status/catalogue';
+import { badRequest } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
 import { goSharpValue, goTypeName, goValue } from './go-print';
 import { isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
 import { formatPath, type FieldPath } from '../fieldmanager/path-set';
-import { fieldNode, itemNode, type TypedNode } from './schema-node';
+import { fieldNode, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 
 export interface TypingError {
   readonly path: FieldPath;
@@ -99,7 +100,15 @@ function walk(value: unknown, schema: TypedNode | undefined, path: FieldPath, fo
     }
     const items = itemNode(schema);
     const granular = isGranularList(value, schema);
-    value.forEach((item, index) => walk(item, items, [...path, granular ? itemElement(item, schema) : `i:${index}`], found));
+    const keys = listTypeOf(schema) === 'map' ? listMapKeysOf(schema) : [];
+    for (const [index, item] of value.entries()) {
+      // A null item of a keyed list names no element (the reference refuses it; it would be a TypeError here).
+      if ((item === null || item === undefined) && keys.length > 0) {
+        found.push({ path, message: `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(keys[0])} (and doesn't have default value)` });
+        return;
+      }
+      walk(item, items, [...path, granular ? itemElement(item, schema) : `i:${index}`], found);
+    }
     return;
   }
   const message = scalarError(type, value);
@@ -114,5 +123,5 @@ export function typedPatchError(config: Record<string, unknown>, errors: readonl
   const object = `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}; ${groupVersion}, Kind=${String(config.kind ?? '')}`;
   const texts = errors.map((error) => `${formatPath(error.path)}: ${error.message}`);
   const text = texts.length === 1 ? texts[0] : ['errors:', ...texts.map((error) => `  ${error}`)].join('\n');
-  return unclassified(`failed to create typed patch object (${object}): ${text}`);
+  return badRequest(`failed to create typed patch object (${object}): ${text}`);
 }

@@ -35,7 +35,8 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   }
   const ranges = splitOutsideQuotes(header, ',')
     .map(parseMediaRange)
-    .filter((range): range is MediaRange => range !== undefined && range.quality > 0);
+    // The reference orders by weight but drops no range, not even `q=0`.
+    .filter((range): range is MediaRange => range !== undefined);
   // Array.prototype.sort is stable: equal ranges keep the client's order.
   return ranges.sort(compareRanges);
 }
@@ -77,9 +78,9 @@ function parseMediaRange(text: string): MediaRange | undefined {
     const name = parameterText.slice(0, equals).trim().toLowerCase();
     const value = unquote(parameterText.slice(equals + 1).trim());
     if (name === 'q') {
+      // A weight that does not parse counts as 0, as the reference's parser takes it.
       const weight = Number(value);
-      if (!Number.isFinite(weight) || weight < 0 || weight > 1) return undefined;
-      quality = weight;
+      quality = Number.isFinite(weight) && value !== '' ? weight : 0;
     } else {
       parameters[name] = value;
     }
@@ -291,7 +292,9 @@ export function requestBodyFormat(options: { contentType: string | undefined; se
   const header = options.contentType?.trim() ?? '';
   // An absent Content-Type is read as JSON, as the reference's default serializer does.
   if (header === '') return options.serializers[0].format;
-  const parsed = parseMediaType(header);
+  // Go's mime.ParseMediaType refuses a parameter without `=` (`application/json; foo`).
+  const wellFormed = splitOutsideQuotes(header, ';').slice(1).every((parameter) => parameter.indexOf('=') > 0);
+  const parsed = wellFormed ? parseMediaType(header) : undefined;
   const found =
     parsed === undefined ? undefined : options.serializers.find((serializer) => serializer.type === parsed.type && serializer.subtype === parsed.subtype);
   if (found === undefined) throw unsupportedMediaType(options.serializers.map((serializer) => serializer.mediaType));

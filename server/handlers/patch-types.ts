@@ -11,6 +11,7 @@ import { applyStrategicMergePatch, StrategicMergePatchError } from '../patch/str
 import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
 import type { Definitions } from '../validation/decode';
+import { checkNestingDepth } from '../request/nesting';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 
@@ -27,22 +28,28 @@ function cannotApply(message: string): StatusError {
     code: 422,
     reason: 'Invalid',
     message: 'the server rejected our request due to an error in our request',
-    details: { causes: [{ type: 'UnexpectedServerResponse', message }] },
+    details: { causes: [{ reason: 'UnexpectedServerResponse', message }] },
   });
 }
 
 function parseJSONDocument(body: Buffer): unknown {
+  let document: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    document = JSON.parse(body.toString('utf8'));
   } catch (error) {
     throw badRequest((error as Error).message);
   }
+  // Merging walks the document recursively.
+  checkNestingDepth(document, 'json');
+  return document;
 }
 
 const jsonPatch: PatchType = {
   parse(body) {
     try {
-      return parseJsonPatch(body.toString('utf8'));
+      const operations = parseJsonPatch(body.toString('utf8'));
+      checkNestingDepth(operations, 'json');
+      return operations;
     } catch (error) {
       if (error instanceof MalformedPatchError) throw badRequest(error.message);
       throw error;
@@ -75,7 +82,14 @@ const mergePatch: PatchType = {
  * this entry is not given the handler scope.
  */
 const strategicMergePatch: PatchType = {
-  parse: mergePatch.parse,
+  parse(body) {
+    // Unlike a merge patch, a strategic one decodes `null` as an empty patch.
+    if (body.toString('utf8').trim() === 'null') return {};
+    const patch = mergePatch.parse(body) as Record<string, unknown>;
+    // A directive on the whole object would replace or delete it; the reference refuses it.
+    if (patch.$patch === 'replace' || patch.$patch === 'delete') throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);
+    return patch;
+  },
   apply(current, patch) {
     const apiVersion = current.apiVersion ?? '';
     const slash = apiVersion.lastIndexOf('/');
@@ -90,7 +104,9 @@ const strategicMergePatch: PatchType = {
       if (!(error instanceof StrategicMergePatchError)) throw error;
       if (error.code === 400) throw badRequest(error.message);
       if (error.code === 422) throw cannotApply(error.message);
-      throw new StatusError({ code: 500, reason: 'InternalError', message: error.message });
+      // The reference lets the library's other complaints (an unknown $patch directive, a
+      // list item without its merge key) through as 500s; they are faults of the patch.
+      throw badRequest(error.message);
     }
   },
 };

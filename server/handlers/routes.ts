@@ -93,9 +93,16 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
 }
 
 /** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
-function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): ResourceHandler | 'not-allowed' | undefined {
+function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo, method: string): ResourceHandler | 'not-allowed' | undefined {
+  // A cluster-scoped kind has no route under a namespace (`/api/v1/namespaces/x/nodes`); a
+  // namespace's own path (`/api/v1/namespaces/x`, `/namespaces/x/status`) names it as its namespace.
+  if (!type.namespaced && info.namespace !== '' && !isNamespaceOwnPath(info)) return undefined;
+  // The legacy `/watch/` paths are routed for GET only.
+  if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD') return 'not-allowed';
   if (info.subresource === '') {
     const verb = info.verb as Verb;
+    // PUT and PATCH name an object: on a collection there is no such route.
+    if ((verb === 'update' || verb === 'patch') && info.name === '') return 'not-allowed';
     // A namespaced kind's all-namespaces path serves list and watch only: the reference has no
     // route for an object there (404) and no other method on that collection (405).
     if (type.namespaced && info.namespace === '') {
@@ -111,6 +118,11 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): 
   const subresource = handlers.subresources[info.subresource];
   if (subresource === undefined) return undefined; // not served: the chain's 404
   return subresource[info.verb] ?? 'not-allowed';
+}
+
+/** `/namespaces/<name>[/<subresource>]`: the request info names the namespace as both. */
+function isNamespaceOwnPath(info: RequestInfo): boolean {
+  return info.resource === 'namespaces' && info.parts[0] === 'namespaces' && info.parts[1] === info.namespace && info.name === info.namespace;
 }
 
 /**
@@ -167,7 +179,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     if (type === undefined) return next();
     const handlers = handlersFor(type, info.apiVersion);
     if (handlers === undefined) return next();
-    const handler = pick(type, handlers, info);
+    const handler = pick(type, handlers, info, req.method);
     if (handler === undefined) return next();
     if (handler === 'not-allowed') {
       req.resume();

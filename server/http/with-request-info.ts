@@ -22,10 +22,9 @@ export function withRequestInfo(): RequestHandler {
       req.requestInfo = resolveRequestInfo({ method: req.method, path, query: req.rawQuery });
     } catch (error) {
       if (!(error instanceof RequestInfoError)) throw error;
-      // The reference answers such paths with a plain-text 500.
-      res.statusCode = 500;
-      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      res.end(`Internal Server Error: ${JSON.stringify(req.originalUrl)}: failed to create RequestInfo: ${error.message}\n`);
+      // The reference answers such paths (`/api/v1/watch`) with a plain-text 500; the request
+      // is what is wrong, so a client error with its words.
+      writeStatus(res, badRequest(error.message));
       return;
     }
     next();

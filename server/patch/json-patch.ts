@@ -17,18 +17,39 @@ export function parseJsonPatch(body: string): Operation[] {
   } catch (error) {
     throw new MalformedPatchError(`invalid JSON Patch: ${(error as Error).message}`);
   }
+  // `null` decodes to an empty patch in Go: nothing to do.
+  if (parsed === null) return [];
   if (!Array.isArray(parsed)) {
-    throw new MalformedPatchError(`json: cannot unmarshal ${parsed === null ? 'null' : typeof parsed === 'object' ? 'object' : typeof parsed} into Go value of type jsonpatch.Patch`);
+    throw new MalformedPatchError(`json: cannot unmarshal ${typeof parsed === 'object' ? 'object' : typeof parsed} into Go value of type jsonpatch.Patch`);
   }
-  for (const operation of parsed as Array<Record<string, unknown>>) {
-    if (typeof operation !== 'object' || operation === null || typeof operation.op !== 'string') {
-      throw new MalformedPatchError('Unexpected kind: unknown');
-    }
-    if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(operation.op)) {
-      throw new MalformedPatchError(`Unexpected kind: ${operation.op}`);
+  // Each operation decodes into a map: a null one is empty (refused when applied), a scalar or list does not decode.
+  for (const item of parsed) {
+    if (item !== null && (typeof item !== 'object' || Array.isArray(item))) {
+      throw new MalformedPatchError(`json: cannot unmarshal ${Array.isArray(item) ? 'array' : typeof item} into Go value of type jsonpatch.Operation`);
     }
   }
   return parsed as Operation[];
+}
+
+/**
+ * The checks the reference's library makes as it applies each operation (a 422, not a 400):
+ * a known `op`, a `path`; an operation without `value` carries null.
+ */
+function checkedOperations(operations: readonly unknown[]): Operation[] {
+  return operations.map((item) => {
+    const operation = item as Record<string, unknown> | null;
+    if (typeof operation !== 'object' || operation === null || Array.isArray(operation) || typeof operation.op !== 'string') {
+      throw new PatchApplyError('Unexpected kind: unknown');
+    }
+    if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(operation.op)) throw new PatchApplyError(`Unexpected kind: ${operation.op}`);
+    if (typeof operation.path !== 'string') throw new PatchApplyError(`${operation.op} operation does not apply: doc is missing path: "": missing value`);
+    // The whole document is no member: removing or replacing it is refused, as the reference does.
+    if (operation.path === '' && operation.op !== 'test') throw new PatchApplyError(`${operation.op} operation does not apply: doc is missing path: "": missing value`);
+    if ((operation.op === 'add' || operation.op === 'replace' || operation.op === 'test') && !Object.hasOwn(operation, 'value')) {
+      return { ...operation, value: null } as Operation;
+    }
+    return operation as unknown as Operation;
+  });
 }
 
 function describe(operation: Operation | undefined, error: JsonPatchError): string {
@@ -49,7 +70,8 @@ function describe(operation: Operation | undefined, error: JsonPatchError): stri
 }
 
 /** Applies to a copy; the input document is not changed. */
-export function applyJsonPatch(document: unknown, operations: readonly Operation[]): unknown {
+export function applyJsonPatch(document: unknown, patch: readonly Operation[]): unknown {
+  const operations = checkedOperations(patch);
   const problem = validate(operations as Operation[], document);
   if (problem !== undefined) throw new PatchApplyError(describe(problem.operation as Operation | undefined, problem));
   try {

@@ -9,33 +9,67 @@ import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, GoValue, forbidden as forbiddenField, invalid as invalidField, notSupported, required as requiredField, tooLong } from '../validation/field-errors';
 
-/** The request's query parameters (a request target has no fragment, so all after `?`). */
+/**
+ * The query as Go's url.ParseQuery reads it: a pair whose escapes do not decode (`%zz`) or
+ * that holds a semicolon is skipped, and the rest stand, as the reference's handlers see them.
+ */
 export function queryOf(req: IncomingMessage): URLSearchParams {
-  const url = req.url ?? '';
-  const mark = url.indexOf('?');
-  return new URLSearchParams(mark >= 0 ? url.slice(mark + 1) : '');
+  const url = req.url ?? '/';
+  const start = url.indexOf('?');
+  const params = new URLSearchParams();
+  if (start < 0) return params;
+  for (const pair of url.slice(start + 1).split('&')) {
+    if (pair === '' || pair.includes(';')) continue;
+    const equals = pair.indexOf('=');
+    const key = queryUnescape(equals < 0 ? pair : pair.slice(0, equals));
+    const value = queryUnescape(equals < 0 ? '' : pair.slice(equals + 1));
+    if (key === undefined || value === undefined) continue;
+    params.append(key, value);
+  }
+  return params;
 }
 
-/** Go's strconv.ParseBool, which the reference's parameter codec uses. */
-export function parseBool(name: string, text: string): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+/** Go's url.QueryUnescape: `+` is a space, and every `%` must start two hex digits. */
+function queryUnescape(text: string): string | undefined {
+  const spaced = text.replace(/\+/g, ' ');
+  if (!spaced.includes('%')) return spaced;
+  if (/%(?![0-9a-fA-F]{2})/.test(spaced)) return undefined;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    // Escapes that are not UTF-8 stay bytes in Go; as text they are replacement characters.
+    return Buffer.from(spaced.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  }
 }
 
+/**
+ * The reference's conversion of a query parameter to a bool: "0", "f", "false", "n" and "no"
+ * (any case) are false and any other value, the empty one too, is true.
+ */
+export function parseBool(text: string): boolean {
+  return !['0', 'f', 'false', 'n', 'no'].includes(text.toLowerCase());
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Go's strconv.ParseInt(text, 10, 64), with its error texts. */
 export function parseInteger(text: string): number {
   if (!/^[+-]?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
-  return Number(text);
+  const value = BigInt(text);
+  if (value < INT64_MIN || value > INT64_MAX) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+  return Number(value);
 }
 
 function optionalBool(query: URLSearchParams, name: string): boolean | undefined {
   const text = query.get(name);
-  return text === null ? undefined : parseBool(name, text);
+  return text === null ? undefined : parseBool(text);
 }
 
+/** An integer parameter; present but empty is Go's parse error, as the reference answers it. */
 function optionalInteger(query: URLSearchParams, name: string): number | undefined {
   const text = query.get(name);
-  return text === null || text === '' ? undefined : parseInteger(text);
+  return text === null ? undefined : parseInteger(text);
 }
 
 const META_GROUP = 'meta.k8s.io';
@@ -59,7 +93,7 @@ export interface WriteOptions {
 const FIELD_MANAGER_MAX_BYTES = 128;
 
 function dryRunErrors(values: readonly string[]): FieldError[] {
-  const unsupported = values.filter((value) => value !== 'All' && value !== '');
+  const unsupported = values.filter((value) => value !== 'All');
   if (unsupported.length === 0) return [];
   return [notSupported(FieldPath.root('dryRun'), new GoValue(goStringSlice(values)), ['All'])];
 }
@@ -184,7 +218,7 @@ export function parseListQuery(query: URLSearchParams, watch: boolean): ListQuer
 /** Whether the query turns a GET into a watch (`watch=1`, `watch=true`...). */
 export function isWatchQuery(query: URLSearchParams): boolean {
   const text = query.get('watch');
-  return text !== null && parseBool('watch', text);
+  return text !== null && parseBool(text);
 }
 
 // ---- deletes -----------------------------------------------------------------------------

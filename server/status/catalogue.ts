@@ -82,7 +82,7 @@ export function invalid(kind: GroupKind, name: string, errors: readonly FieldErr
       name,
       group: kind.group,
       kind: kind.kind,
-      causes: errors.map((error) => ({ type: error.type, message: error.detail, field: error.field })),
+      causes: errors.map((error) => ({ reason: error.type, message: error.detail, field: error.field })),
     },
   });
 }
@@ -175,7 +175,7 @@ export function tooLargeResourceVersion(options: {
     reason: 'Timeout',
     message: `Timeout: Too large resource version: ${options.requested}, current: ${options.current}`,
     details: {
-      causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
       retryAfterSeconds: options.retryAfterSeconds,
     },
   });

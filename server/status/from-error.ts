@@ -6,10 +6,12 @@ import {
   CompactedError,
   FutureRevisionError,
   ObjectError,
+  MAX_STORED_BYTES,
   StoreUnavailableError,
+  ValueTooLargeError,
 } from '../../storage/errors';
 import type { GroupResource } from './catalogue';
-import { internalError, resourceExpired, tooLargeResourceVersion, unclassified } from './catalogue';
+import { internalError, requestEntityTooLarge, resourceExpired, tooLargeResourceVersion, unclassified } from './catalogue';
 import { StatusError, type StatusDetails } from './status-error';
 
 /** What the handler knows about the request, to fill `details` the storage layer leaves out. */
@@ -31,9 +33,15 @@ export function statusErrorFrom(error: unknown, context: ErrorContext = {}): Sta
       retryAfterSeconds: 1,
     });
   }
-  // The reference maps every etcd failure to a 500 with the backend's text and no reason;
-  // clients retry 500s on reads either way, so a 503 would buy nothing and differ.
-  if (error instanceof StoreUnavailableError) return unclassified(error.message);
+  // The reference answers 500 for an object past etcd's request limit (and its client's 2 MiB
+  // send cap); the object is the client's to shrink, as for a body past 3 MiB.
+  if (error instanceof ValueTooLargeError) return requestEntityTooLarge(MAX_STORED_BYTES);
+  // With etcd down the reference keeps trying until the request's deadline and answers what its
+  // timeout filter answers: 504 Timeout, no Retry-After (measured against kube-apiserver 1.34.4
+  // with its etcd stopped). Capstan gives up sooner, with the same answer and the backend's text.
+  if (error instanceof StoreUnavailableError) {
+    return new StatusError({ code: 504, reason: 'Timeout', message: `Timeout: request did not complete within requested timeout - ${error.message}`, details: {} });
+  }
   if (error instanceof Error) return unclassified(error.message);
   return unclassified(String(error));
 }
@@ -59,7 +67,7 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
         reason: 'Timeout',
         message: error.message,
         details: {
-          causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
           retryAfterSeconds: error.details.retryAfterSeconds ?? 1,
         },
       });
@@ -83,7 +91,7 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
         code: 500,
         reason: 'StorageReadError',
         message: error.message,
-        details: { ...objectDetails, name: error.details.name, causes: error.details.causes },
+        details: { ...objectDetails, name: error.details.name, causes: error.details.causes?.map(({ type, field, message }) => ({ reason: type, field, message })) },
       });
   }
 }

@@ -4,7 +4,8 @@
  */
 
 export interface StatusCause {
-  readonly type?: string;
+  /** The JSON and protobuf name of the reference's StatusCause.Type. */
+  readonly reason?: string;
   readonly message?: string;
   readonly field?: string;
 }

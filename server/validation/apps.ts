@@ -72,6 +72,14 @@ export function validateDeployment(deployment: KubeObject): FieldError[] {
   if (spec.strategy?.type === 'Recreate' && spec.strategy.rollingUpdate !== undefined) {
     errors.push(forbidden(SPEC.child('strategy', 'rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
   }
+  const rollingUpdate = spec.strategy?.rollingUpdate;
+  if (typeof rollingUpdate === 'object' && rollingUpdate !== null) {
+    const { maxSurge, maxUnavailable } = rollingUpdate as { maxSurge?: unknown; maxUnavailable?: unknown };
+    errors.push(
+      ...validateIntOrPercent(maxUnavailable, SPEC.child('strategy', 'rollingUpdate', 'maxUnavailable')),
+      ...validateIntOrPercent(maxSurge, SPEC.child('strategy', 'rollingUpdate', 'maxSurge')),
+    );
+  }
   if (spec.progressDeadlineSeconds !== undefined) {
     errors.push(...validateNonnegative(spec.progressDeadlineSeconds, SPEC.child('progressDeadlineSeconds')));
     if (spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) {
@@ -79,6 +87,15 @@ export function validateDeployment(deployment: KubeObject): FieldError[] {
     }
   }
   return errors;
+}
+
+/** An int-or-string count: a non-negative integer or a percent string (`25%`). */
+function validateIntOrPercent(value: unknown, path: FieldPath): FieldError[] {
+  if (typeof value === 'string') {
+    if (/^[0-9]+%$/.test(value)) return [];
+    return [invalid(path, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")];
+  }
+  return typeof value === 'number' ? validateNonnegative(value, path) : [];
 }
 
 export function validateDeploymentUpdate(deployment: KubeObject, old: KubeObject): FieldError[] {

@@ -12,7 +12,9 @@
 import { visit } from 'jsonc-parser';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
-import { badRequest } from '../status/catalogue';
+import { checkNestingDepth } from '../request/nesting';
+import { badRequest, invalid } from '../status/catalogue';
+import { FieldPath, invalid as invalidField } from './field-errors';
 import type { StatusError } from '../status/status-error';
 
 export interface SchemaNode {
@@ -109,16 +111,109 @@ export function parseBody(options: {
       const cause = first?.errors[0] === undefined ? "couldn't get version/kind; json parse error: unexpected end of JSON input" : yamlSyntaxError(first.errors[0]);
       throw unparsable(options.expectedKind, cause, options.body);
     }
-    return { value: first.toJS({ maxAliasCount: 100 }), duplicateFields: [] };
+    const value = yamlToValue(first, options.expectedKind, options.body);
+    checkNestingDepth(value, 'yaml');
+    return { value, duplicateFields: [] };
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonKeepingNumbers(text);
   } catch (error) {
     throw unparsable(options.expectedKind, `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`, options.body);
   }
+  checkNestingDepth(value, 'json');
   const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
   return { value, duplicateFields: scan ? findDuplicateKeys(text) : [] };
+}
+
+/**
+ * A YAML document's value. Aliases expand into copies, so a few lines can stand for billions
+ * of nodes ("billion laughs"): the library stops past 100 alias uses, and the reference
+ * refuses such documents too; an alias to no anchor is an error of the document.
+ */
+function yamlToValue(document: { toJS(options: { maxAliasCount: number }): unknown }, expectedKind: string, body: Buffer): unknown {
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof Error)) throw error;
+    throw unparsable(expectedKind, `error converting YAML to JSON: yaml: ${error.message.split('\n')[0]}`, body);
+  }
+}
+
+/**
+ * A number literal whose form decides whether the reference takes it: `1e2`, `1.0` or a
+ * literal past 2^53 is a number to JSON.parse, but Go refuses it for an integer member and
+ * keeps every digit of an int64. Kept as text until typing knows the member's type.
+ */
+export class NumberLiteral {
+  constructor(readonly source: string) {}
+
+  get value(): number {
+    return Number(this.source);
+  }
+}
+
+/** Integers JSON.parse keeps exactly whatever member they land in. */
+const PLAIN_SAFE_INTEGER = /^-?\d{1,15}$/;
+
+type ReviverWithSource = (key: string, value: unknown, context: { source?: string }) => unknown;
+
+/**
+ * JSON.parse, with number literals other than plain safe integers kept as NumberLiterals. The
+ * reviver that sees the literals' source costs several times the parse, so it runs only when a
+ * scan of the text finds such a literal (real bodies seldom carry one).
+ */
+export function parseJsonKeepingNumbers(text: string): unknown {
+  if (!hasUnusualNumber(text)) return JSON.parse(text);
+  const reviver: ReviverWithSource = (_key, value, context) =>
+    typeof value === 'number' && context.source !== undefined && !PLAIN_SAFE_INTEGER.test(context.source) ? new NumberLiteral(context.source) : value;
+  return JSON.parse(text, reviver as (key: string, value: unknown) => unknown);
+}
+
+/** Whether the text has, outside strings, a fraction, an exponent or a run of 16 or more digits. */
+function hasUnusualNumber(text: string): boolean {
+  const QUOTE = 0x22;
+  const BACKSLASH = 0x5c;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) {
+      if (++digits >= 16) return true;
+      continue;
+    }
+    if (code === 0x2e /* . */ || ((code === 0x65 || code === 0x45) /* e E */ && digits > 0)) return true;
+    digits = 0;
+    if (code === QUOTE) {
+      for (i++; i < text.length; i++) {
+        const inner = text.charCodeAt(i);
+        if (inner === BACKSLASH) i++;
+        else if (inner === QUOTE) break;
+      }
+    }
+  }
+  return false;
+}
+
+/** The value with every NumberLiteral made a number again, for members that take any JSON. */
+function plainNumbers(value: unknown): unknown {
+  if (value instanceof NumberLiteral) return value.value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(plainNumbers);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = plainNumbers((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether Go decodes the literal into the integer member: integer syntax, within its bounds. */
+function fitsInteger(source: string, format: string | undefined): boolean {
+  if (!/^-?\d+$/.test(source)) return false;
+  const value = BigInt(source);
+  return format === 'int32' ? value >= BigInt(INT32_MIN) && value <= BigInt(INT32_MAX) : value >= INT64_MIN && value <= INT64_MAX;
 }
 
 /** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
@@ -171,7 +266,7 @@ function memberCount(text: string): number {
 }
 
 function parsedMemberCount(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
+  if (typeof value !== 'object' || value === null || value instanceof NumberLiteral) return 0;
   let count = 0;
   if (Array.isArray(value)) {
     for (const item of value) count += parsedMemberCount(item);
@@ -319,6 +414,8 @@ function acceptedBits(node: SchemaNode): number {
 class TypeNode {
   readonly accepted: number;
   readonly preserveUnknown: boolean;
+  /** An int32 member: a larger integer is Go's unmarshal error. */
+  readonly isInt32: boolean;
   /** The Go struct the node's fields belong to, for unmarshal errors ('' when not a named type). */
   readonly structName: string;
   private readonly declared: ReadonlyMap<string, SchemaNode> | undefined;
@@ -332,6 +429,7 @@ class TypeNode {
   ) {
     const { node } = schema;
     this.accepted = acceptedBits(node);
+    this.isInt32 = node.type === 'integer' && node.format === 'int32';
     this.preserveUnknown = Boolean(node['x-kubernetes-preserve-unknown-fields']);
     this.structName = structName(schema.definition);
     this.declared = node.properties === undefined ? undefined : new Map(Object.entries(node.properties));
@@ -361,6 +459,33 @@ class TypeNode {
       this.fields.set(name, found);
     }
     return found;
+  }
+
+  /**
+   * What Go's decoder leaves where a list item or a map value is `null`: the zero value of the
+   * item's type (an empty struct, "", 0, false), which validation then judges. Untyped and
+   * timestamp items (metav1.Time's zero marshals as null) stay null.
+   */
+  zero(): unknown {
+    const { node, definition } = this.schema;
+    if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return 0;
+    if (definition?.endsWith('.resource.Quantity')) return '0';
+    if (this.isStruct) return {};
+    switch (node.type) {
+      case 'string':
+        return node.format === 'date-time' ? null : '';
+      case 'integer':
+      case 'number':
+        return 0;
+      case 'boolean':
+        return false;
+      case 'array':
+        return [];
+      case 'object':
+        return {};
+      default:
+        return null;
+    }
   }
 
   /** The type of a map's values, when the node is a map of one type. */
@@ -428,18 +553,21 @@ interface Location {
 }
 
 function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Location): unknown {
-  if (value === null) return null;
-  if ((type.accepted & typeBit(value)) === 0) {
+  if (value === null) return type.zero();
+  if (value instanceof NumberLiteral) return typeNumberLiteral(walk, value, type, location);
+  const bit = typeBit(value);
+  if ((type.accepted & bit) === 0 || (bit === INTEGER && type.isInt32 && ((value as number) < INT32_MIN || (value as number) > INT32_MAX))) {
     walk.typeError ??= typeErrorText(walk, value, type.schema, location.parentStruct, location.goPath);
     return value;
   }
   if (Array.isArray(value)) {
-    if (!type.hasItems) return value;
+    if (!type.hasItems) return plainNumbers(value);
     const items = type.items();
     const { goPath, parentStruct } = location;
     return value.map((item, index) => typeValue(walk, item, items, { path: `${location.path}[${index}]`, goPath, parentStruct }));
   }
-  if (typeof value !== 'object' || type.preserveUnknown) return value;
+  if (typeof value !== 'object') return value;
+  if (type.preserveUnknown) return plainNumbers(value);
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   if (type.isStruct) {
@@ -467,13 +595,28 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
     }
     return out;
   }
-  return value;
+  return plainNumbers(value);
+}
+
+/** A number literal against the member's type: an integer member takes integer syntax within its bounds only. */
+function typeNumberLiteral(walk: Walk, literal: NumberLiteral, type: TypeNode, location: Location): unknown {
+  const { node } = type.schema;
+  const integerOnly = (type.accepted & INTEGER) !== 0 && (type.accepted & FRACTION) === 0;
+  if ((type.accepted & (INTEGER | FRACTION)) === 0 || (integerOnly && !fitsInteger(literal.source, node.format))) {
+    const target = goTypeName(walk.definitions, type.schema);
+    const what = `number ${literal.source}`;
+    walk.typeError ??= location.parentStruct === ''
+      ? `json: cannot unmarshal ${what} into Go value of type ${target}`
+      : `json: cannot unmarshal ${what} into Go struct field ${location.parentStruct}.${location.goPath} of type ${target}`;
+    return literal.value;
+  }
+  return literal.value;
 }
 
 /** Types `value` against the definition; without one, returns it unchanged. */
 export function typeAgainstSchema(definitions: Definitions | undefined, definition: string, value: unknown): TypedResult {
   const root = definitions === undefined ? undefined : schemaTypesOf(definitions).root(definition);
-  if (definitions === undefined || root === undefined) return { object: value, unknownFields: [] };
+  if (definitions === undefined || root === undefined) return { object: plainNumbers(value), unknownFields: [] };
   const walk: Walk = { definitions, unknownFields: [] };
   const object = typeValue(walk, value, root, { path: '', goPath: '', parentStruct: '' });
   return { object, unknownFields: walk.unknownFields, typeError: walk.typeError };
@@ -509,9 +652,16 @@ export interface DecodedObject {
  * duplicate fields.
  */
 export function decodeValue(request: DecodeRequest, value: unknown, duplicateFields: readonly string[]): DecodedObject {
+  // Protobuf and CBOR bodies and patch results arrive here parsed by others: typing recurses.
+  checkNestingDepth(value, 'object');
   const typed = typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
-  if (typed.typeError !== undefined) throw badRequest(`${handledAs}: ${typed.typeError}`);
+  if (typed.typeError !== undefined) {
+    // A patch's result the type does not fit is the patch's fault: the reference answers 422
+    // naming the result it could not decode.
+    if (!request.wholeBody) throw invalid({ group: '', kind: '' }, '', [invalidField(FieldPath.root('patch'), JSON.stringify(value), typed.typeError)]);
+    throw badRequest(`${handledAs}: ${typed.typeError}`);
+  }
   const problems = [
     ...typed.unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`),
     ...duplicateFields.map((path) => `duplicate field ${JSON.stringify(path)}`),

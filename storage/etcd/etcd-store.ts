@@ -13,7 +13,7 @@
  */
 import { circuitBreaker, ConsecutiveBreaker, handleWhen, isBrokenCircuitError, noop } from 'cockatiel';
 import { Etcd3, isRecoverableError, IOptions, IRangeRequest, IRequestOp, IResponseHeader, IResponseOp } from 'etcd3';
-import { CompactedError, FutureRevisionError } from '../errors';
+import { CompactedError, FutureRevisionError, tooLargeToStore, ValueTooLargeError } from '../errors';
 import type {
   GetResult,
   RangeRequest,
@@ -129,6 +129,8 @@ class EtcdStore implements RevisionedStore {
   }
 
   async create(key: string, value: Buffer): Promise<WriteResult> {
+    const tooLarge = tooLargeToStore(key, value);
+    if (tooLarge) throw tooLarge;
     const outcome = await this.writeIfModRevision(key, 0, { request_put: { key: Buffer.from(key, 'utf8'), value } });
     if (!outcome.succeeded) return outcome;
     const { revision } = outcome;
@@ -138,6 +140,8 @@ class EtcdStore implements RevisionedStore {
   async update(key: string, value: Buffer, expectedModRevision: number): Promise<WriteResult> {
     // Mod revision 0 would compare equal for an absent key and create it.
     if (expectedModRevision <= 0) return this.failedWrite(key);
+    const tooLarge = tooLargeToStore(key, value);
+    if (tooLarge) throw tooLarge;
     const outcome = await this.writeIfModRevision(key, expectedModRevision, {
       request_put: { key: Buffer.from(key, 'utf8'), value, prev_kv: true },
     });
@@ -246,6 +250,8 @@ class EtcdStore implements RevisionedStore {
       } catch (error) {
         if (isCompactedMessage(error)) throw new CompactedError(revision, await this.probeCompactedRevision());
         if (isFutureRevisionMessage(error)) throw new FutureRevisionError(revision, await this.currentRevision());
+        // A member started with a lower --max-request-bytes, or a transaction's overhead past it.
+        if (error instanceof Error && /request is too large|larger than max/.test(error.message)) throw new ValueTooLargeError(0);
         if (kind !== 'read') {
           if (!neverSent(error) || attempt >= CALL_ATTEMPTS) throw unavailable(kind, error);
           continue;

@@ -10,7 +10,7 @@
  * a revision at or below the compacted one fails with `CompactedError` too, as etcd does.
  */
 import { DatabaseSync } from 'node:sqlite';
-import { CompactedError, FutureRevisionError, StoreUnavailableError } from '../errors';
+import { CompactedError, FutureRevisionError, StoreUnavailableError, tooLargeToStore } from '../errors';
 import type {
   GetResult,
   RangeRequest,
@@ -93,6 +93,8 @@ class SqliteStore implements RevisionedStore {
   }
 
   create(key: string, value: Buffer): Promise<WriteResult> {
+    const tooLarge = tooLargeToStore(key, value);
+    if (tooLarge) return Promise.reject(tooLarge);
     return this.run(() => {
       const name = keyBytes(key);
       const latest = this.log.latestOf(name, this.revision);
@@ -111,6 +113,8 @@ class SqliteStore implements RevisionedStore {
   }
 
   update(key: string, value: Buffer, expectedModRevision: number): Promise<WriteResult> {
+    const tooLarge = tooLargeToStore(key, value);
+    if (tooLarge) return Promise.reject(tooLarge);
     return this.run(() => {
       const name = keyBytes(key);
       const latest = this.log.latestOf(name, this.revision);

@@ -198,15 +198,15 @@ describe('server-side apply over HTTP', () => {
       template: { metadata: { labels: { app: 'strict' } }, spec: { containers: [{ name: 'c', image: 'busybox', bogus: true }] } },
     });
     const undeclared = await patch(`${DEPLOYMENTS}/strict`, APPLY, config, '?fieldManager=alice&fieldValidation=Ignore');
-    expect(undeclared.status).toBe(500);
+    expect(undeclared.status).toBe(400);
     expect(undeclared.body).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
       message: 'failed to create typed patch object (/strict; apps/v1, Kind=Deployment): .spec.template.spec.containers[name="c"].bogus: field not declared in schema',
-      reason: '',
-      code: 500,
+      reason: 'BadRequest',
+      code: 400,
     });
 
     const repeated = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: repeated\ndata:\n  a: "1"\n  a: "2"\n';
@@ -289,7 +289,7 @@ describe('server-side apply over HTTP', () => {
     expect(refused.body).toMatchObject({
       reason: 'Conflict',
       message: 'Apply failed with 1 conflict: conflict with "bob" using apps/v1: .spec.replicas',
-      details: { causes: [{ type: 'FieldManagerConflict', message: 'conflict with "bob" using apps/v1', field: '.spec.replicas' }] },
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "bob" using apps/v1', field: '.spec.replicas' }] },
     });
     expect((await patch(path, APPLY, aliceConfig(3), '?fieldManager=alice&force=true')).status).toBe(200);
 

@@ -16,7 +16,7 @@ interface Status {
   code: number;
   reason?: string;
   message: string;
-  details?: { name?: string; group?: string; kind?: string; causes?: { type?: string; field?: string; message?: string }[] };
+  details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; field?: string; message?: string }[] };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -233,6 +233,17 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
 
 const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
+test('an object larger than the store takes is 413 on SQLite, as on etcd, and nothing is written', async () => {
+  const podTemplates = `/api/v1/namespaces/${namespace}/podtemplates`;
+  const template = (name: string, bytes: number) =>
+    JSON.stringify({ apiVersion: 'v1', kind: 'PodTemplate', metadata: { name }, template: { spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'A', value: 'x'.repeat(bytes) }] }] } } });
+  const answer = await server.request('POST', podTemplates, { body: template('huge', 2 * 1024 * 1024), headers: JSON_HEADERS });
+  expect(answer.status).toBe(413);
+  expect(statusOf(answer)).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 1564672' });
+  expect((await server.request('GET', `${podTemplates}/huge`)).status).toBe(404);
+  expect((await server.request('POST', podTemplates, { body: template('large', 1024 * 1024), headers: JSON_HEADERS })).status).toBe(201);
+});
+
 test('without the feature gate, the unsafe delete option is dropped unread', async () => {
   const name = 'gate-off';
   expect((await server.request('POST', configMaps, { body: configMap(name), headers: JSON_HEADERS })).status).toBe(201);
@@ -308,7 +319,7 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     expect(status).toMatchObject({ reason: 'StorageReadError', message: 'failed to read one or more secrets from the storage' });
     expect(status.details).toMatchObject({ kind: 'secrets', name: 'list' });
     expect(status.details?.causes).toEqual([
-      { type: 'UnexpectedServerResponse', field: brokenKey, message: expect.stringMatching(/^StorageError: corrupt object, Code: 7, Key: /) },
+      { reason: 'UnexpectedServerResponse', field: brokenKey, message: expect.stringMatching(/^StorageError: corrupt object, Code: 7, Key: /) },
     ]);
   });
 

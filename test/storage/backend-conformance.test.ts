@@ -3,7 +3,7 @@
  * a real file and etcd as a real process. Each test works under its own key prefix, so the tests
  * of one suite share a store without seeing each other's keys.
  */
-import { CompactedError, FutureRevisionError, StoreUnavailableError } from '../../storage/errors';
+import { CompactedError, FutureRevisionError, MAX_STORED_BYTES, StoreUnavailableError, ValueTooLargeError } from '../../storage/errors';
 import type { RevisionedStore } from '../../storage/store';
 import { BackendEnvironment, backends, recordWatch, settle, text } from './backends/harness';
 
@@ -45,6 +45,19 @@ describe.each(backends)('$name backend conformance', (backend) => {
     expect(text(again.kv?.value)).toBe('v1');
     expect(again.kv?.modRevision).toBe(before + 1);
     expect(await store.currentRevision()).toBe(before + 1);
+  });
+
+  test('both backends store up to MAX_STORED_BYTES and refuse more with ValueTooLargeError, writing nothing', async () => {
+    const key = `${prefix}big`;
+    const fits = Buffer.alloc(MAX_STORED_BYTES - Buffer.byteLength(key), 0x61);
+    const created = await store.create(key, fits);
+    expect(created.succeeded).toBe(true);
+    const before = await store.currentRevision();
+    const tooLarge = Buffer.alloc(2 * 1024 * 1024, 0x62);
+    await expect(store.update(key, tooLarge, created.revision)).rejects.toBeInstanceOf(ValueTooLargeError);
+    await expect(store.create(`${prefix}bigger`, tooLarge)).rejects.toBeInstanceOf(ValueTooLargeError);
+    expect(await store.currentRevision()).toBe(before);
+    expect((await store.get(key)).kv?.value.length).toBe(fits.length);
   });
 
   test('update writes only at the expected mod revision; a failed compare returns the current value', async () => {

@@ -63,7 +63,7 @@ function replicasOf(scale: unknown, name: string): number {
         name,
         group: 'autoscaling',
         kind: 'Scale',
-        causes: [{ type: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }],
+        causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }],
       },
     });
   }

@@ -79,17 +79,17 @@ describe('values of the wrong type are refused before merging, as the reference 
     template: { metadata: { labels: { app: 'typed' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
   });
 
-  test('a string where a number belongs: 500 with the typed-patch text, nothing stored', async () => {
+  test('a string where a number belongs: 400 with the typed-patch text (the reference: 500), nothing stored', async () => {
     const answer = await patch(`${DEPLOYMENTS}/typed?fieldManager=alice`, APPLY, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: typed\nspec:\n  replicas: "two"\n');
-    expect(answer.status).toBe(500);
+    expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
       message: 'failed to create typed patch object (/typed; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string',
-      reason: '',
-      code: 500,
+      reason: 'BadRequest',
+      code: 400,
     });
     expect((await server.request('GET', `${DEPLOYMENTS}/typed`)).status).toBe(404);
   });
@@ -102,7 +102,7 @@ describe('values of the wrong type are refused before merging, as the reference 
       spec: { ...spec(2), paused: 'yes', selector: ['app'], template: { spec: { containers: { name: 'c' } } } },
     };
     const answer = await patch(`${DEPLOYMENTS}/typed?fieldManager=alice`, APPLY, config);
-    expect(answer.status).toBe(500);
+    expect(answer.status).toBe(400);
     expect(answer.body.message).toBe(
       'failed to create typed patch object (default/typed; apps/v1, Kind=Deployment): errors:\n' +
         '  .metadata.labels.tier: expected string, got &value.valueUnstructured{Value:5}\n' +

@@ -113,7 +113,7 @@ describe('server-side apply', () => {
       status: 'Failure',
       message: 'Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas',
       reason: 'Conflict',
-      details: { causes: [{ type: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.replicas' }] },
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.replicas' }] },
       code: 409,
     });
   });
@@ -126,8 +126,8 @@ describe('server-side apply', () => {
       'Apply failed with 2 conflicts: conflicts with "kubectl":\n- .spec.replicas\n- .spec.template.spec.containers[name="nginx"].image',
     );
     expect(error.status.details?.causes).toEqual([
-      { type: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.replicas' },
-      { type: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.template.spec.containers[name="nginx"].image' },
+      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.replicas' },
+      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.template.spec.containers[name="nginx"].image' },
     ]);
   });
 

@@ -21,14 +21,19 @@ function statusOf(run: () => unknown): { code: number; message: string } {
 }
 
 describe('Accept parsing', () => {
-  test('orders by weight, then concrete before wildcard, then by parameter count; drops q=0', () => {
+  test('orders by weight, then concrete before wildcard, then by parameter count; keeps q=0 last, as the reference does', () => {
     const ranges = parseAccept('*/*;q=0.5, application/*, application/json;q=0, application/yaml;q=0.9, application/json;as=Table;g=meta.k8s.io;v=v1');
     expect(ranges.map((range) => `${range.type}/${range.subtype}${range.parameters.as ? ';as' : ''}`)).toEqual([
       'application/json;as',
       'application/*',
       'application/yaml',
       '*/*',
+      'application/json',
     ]);
+  });
+
+  test('a weight that does not parse counts as 0', () => {
+    expect(parseAccept('application/json;q=abc').map((range) => range.quality)).toEqual([0]);
   });
   test('an absent header is */*', () => {
     expect(parseAccept(undefined)).toEqual([{ type: '*', subtype: '*', parameters: {}, quality: 1 }]);

@@ -19,6 +19,14 @@ describe('protobuf wire details', () => {
     expect(envelope.raw.length).toBeGreaterThan(100);
   });
 
+  test('a Status cause keeps its reason (StatusCause.Type is `reason` on the wire, tag 1)', () => {
+    const status = {
+      apiVersion: 'v1', kind: 'Status', metadata: {}, status: 'Failure', message: 'm', reason: 'Invalid', code: 422,
+      details: { name: 'x', kind: 'Pod', causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers' }] },
+    };
+    expect(decodeObject(encodeEnvelope(status))).toEqual(status);
+  });
+
   test('map entries are written in sorted key order', () => {
     const bytes = encodeMessage({ name: 'x', labels: { z: '1', a: '2', m: '3' } }, 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
     const text = Buffer.from(bytes).toString('latin1');

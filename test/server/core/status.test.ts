@@ -5,6 +5,7 @@ import {
   FutureRevisionError,
   ObjectError,
   StoreUnavailableError,
+  ValueTooLargeError,
 } from '../../../storage/errors';
 import { forbiddenError } from '../../../server/authz/forbidden';
 import { attributesFrom } from '../../../server/authz/types';
@@ -43,7 +44,7 @@ describe('the catalogue', () => {
       message: 'The resourceVersion for the provided watch is too old.' },
     { name: 'too large resource version', error: catalogue.tooLargeResourceVersion({ requested: 9, current: 5, retryAfterSeconds: 1 }),
       code: 504, reason: 'Timeout', message: 'Timeout: Too large resource version: 9, current: 5',
-      details: { causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 } },
+      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 } },
     { name: 'too many requests', error: catalogue.tooManyRequests('storage is (re)initializing', 1), code: 429, reason: 'TooManyRequests',
       message: 'storage is (re)initializing', details: { retryAfterSeconds: 1 } },
     { name: 'internal error', error: catalogue.internalError('boom'), code: 500, reason: 'InternalError',
@@ -73,9 +74,9 @@ describe('the catalogue', () => {
       group: 'apps',
       kind: 'Deployment',
       causes: [
-        { type: 'FieldValueRequired', message: 'Required value: must be specified', field: 'spec.selector' },
-        { type: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.replicas' },
-        { type: 'FieldValueNotSupported', message: 'Unsupported value: "Fast": supported values: "Recreate", "RollingUpdate"', field: 'spec.strategy.type' },
+        { reason: 'FieldValueRequired', message: 'Required value: must be specified', field: 'spec.selector' },
+        { reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'spec.replicas' },
+        { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Fast": supported values: "Recreate", "RollingUpdate"', field: 'spec.strategy.type' },
       ],
     });
   });
@@ -160,16 +161,21 @@ describe('statusErrorFrom', () => {
 
   it('gives a too-large resource version a Retry-After', () => {
     const status = statusErrorFrom(new ObjectError('TooLargeResourceVersion', 'Timeout: Too large resource version: 9, current: 5', { retryAfterSeconds: 1 })).status;
-    expect(status.details).toEqual({ causes: [{ type: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+    expect(status.details).toEqual({ causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
   });
 
   it('maps raw storage errors', () => {
     expect(statusErrorFrom(new CompactedError(3, 7)).status).toMatchObject({ code: 410, reason: 'Expired', message: 'too old resource version: 3 (7)' });
     expect(statusErrorFrom(new FutureRevisionError(9, 5)).status).toMatchObject({ code: 504, reason: 'Timeout' });
     expect(statusErrorFrom(new StoreUnavailableError('etcdserver: request timed out')).status).toMatchObject({
-      code: 500,
-      reason: '',
-      message: 'etcdserver: request timed out',
+      code: 504,
+      reason: 'Timeout',
+      message: 'Timeout: request did not complete within requested timeout - etcdserver: request timed out',
+    });
+    expect(statusErrorFrom(new ValueTooLargeError(2_000_000)).status).toMatchObject({
+      code: 413,
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: limit is 1564672',
     });
     expect(statusErrorFrom(new TypeError('x is undefined')).status).toMatchObject({ code: 500, message: 'x is undefined' });
   });

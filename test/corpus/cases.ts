@@ -1,0 +1,470 @@
+/**
+ * The malformed-request corpus: requests generated systematically from the registry and the
+ * schema (a wrong type and a null at sampled paths of every kind, every query parameter with
+ * bad values, every patch type, every media type, routing), each with a stable id. The same
+ * list is sent to the reference kube-apiserver (record.ts writes what it answered into
+ * expected.json) and to capstan (corpus.test.ts compares). Everything is deterministic: the
+ * ids, the order and the bodies never depend on time or randomness.
+ */
+import { ResourceTypeRegistry } from '../../server/registry/registry';
+import type { ResourceType } from '../../server/registry/types';
+import { resolveRef, schemaData, type Schema } from '../../server/schema/definitions';
+import { VALID_BODIES, type JsonObject, type JsonValue } from './valid-objects';
+
+export interface CorpusRequest {
+  readonly method: string;
+  /** Path and query, already percent-encoded. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+export interface CorpusCase extends CorpusRequest {
+  readonly id: string;
+  /**
+   * A collection path (all namespaces) whose objects must be unchanged after a refused request:
+   * what the request would have written to.
+   */
+  readonly collection: string;
+}
+
+export const NAMESPACE = 'corpus';
+const JSON_TYPE = { 'content-type': 'application/json' };
+/** Paths sampled per kind for the wrong-type and null cases. */
+const PATHS_PER_KIND = 14;
+/** How deep the schema walk goes below the object (spec.template.spec.containers[0].image is 6). */
+const MAX_PATH_DEPTH = 6;
+
+const registry = new ResourceTypeRegistry();
+const definitions = schemaData().definitions;
+
+export function servedTypes(): readonly ResourceType[] {
+  return registry.all();
+}
+
+function apiPath(type: ResourceType): string {
+  return type.group === '' ? `/api/${type.versions[0].version}` : `/apis/${type.group}/${type.versions[0].version}`;
+}
+
+function apiVersionOf(type: ResourceType): string {
+  return type.group === '' ? type.versions[0].version : `${type.group}/${type.versions[0].version}`;
+}
+
+/** The collection in the corpus's namespace (namespaced kinds) or the cluster (the others). */
+export function collectionPath(type: ResourceType, namespace = NAMESPACE): string {
+  return type.namespaced ? `${apiPath(type)}/namespaces/${namespace}/${type.resource}` : `${apiPath(type)}/${type.resource}`;
+}
+
+/** Every object of the kind, in every namespace. */
+export function allObjectsPath(type: ResourceType): string {
+  return `${apiPath(type)}/${type.resource}`;
+}
+
+export function validObject(type: ResourceType, name: string): JsonObject {
+  const metadata: JsonObject = type.namespaced ? { name, namespace: NAMESPACE } : { name };
+  return { apiVersion: apiVersionOf(type), kind: type.kind, metadata, ...structuredClone(VALID_BODIES[`${type.group}/${type.kind}`] ?? {}) };
+}
+
+/** Objects the cases act on, created (in this order) before any case runs. */
+export function fixtures(): CorpusRequest[] {
+  const byResource = (group: string, resource: string) => servedTypes().find((t) => t.group === group && t.resource === resource)!;
+  const namespace = { method: 'POST', path: '/api/v1/namespaces', headers: JSON_TYPE, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }) };
+  const objects = [byResource('', 'configmaps'), byResource('apps', 'deployments'), byResource('', 'nodes'), byResource('', 'pods')].map((type) => ({
+    method: 'POST',
+    path: collectionPath(type),
+    headers: JSON_TYPE,
+    body: JSON.stringify(validObject(type, 'fixture')),
+  }));
+  return [namespace, ...objects];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schema paths
+
+interface SchemaPath {
+  /** Segments: a member name, or 0 for the first item of a list. */
+  readonly segments: readonly (string | 0)[];
+  readonly schema: Schema;
+}
+
+function schemaPaths(definition: Schema): SchemaPath[] {
+  const found: SchemaPath[] = [];
+  const walk = (schema: Schema, segments: (string | 0)[], seen: readonly string[]) => {
+    if (segments.length > MAX_PATH_DEPTH) return;
+    const ref = schema.$ref;
+    if (ref !== undefined && seen.includes(ref)) return; // recursive types (JSONSchemaProps)
+    const resolved = resolveRef(schema);
+    const nextSeen = ref === undefined ? seen : [...seen, ref];
+    if (segments.length > 0) found.push({ segments, schema: resolved });
+    if (resolved.properties) {
+      for (const [name, property] of Object.entries(resolved.properties)) {
+        // Server-owned members are dropped or refused for reasons of their own, not their type.
+        if (segments.length === 0 && (name === 'status' || name === 'apiVersion' || name === 'kind')) continue;
+        if (segments.length === 1 && segments[0] === 'metadata' && !['name', 'labels', 'annotations', 'finalizers', 'ownerReferences', 'generateName'].includes(name)) continue;
+        walk(property, [...segments, name], nextSeen);
+      }
+    } else if (resolved.type === 'array' && resolved.items) {
+      walk(resolved.items, [...segments, 0], nextSeen);
+    } else if (resolved.type === 'object' && resolved.additionalProperties) {
+      walk(resolved.additionalProperties, [...segments, 'k'], nextSeen);
+    }
+  };
+  walk(definition, [], []);
+  return found;
+}
+
+/** An evenly spread, stable sample that always keeps the first paths (metadata, the spec's top). */
+function sample<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  const picked: T[] = [];
+  for (let i = 0; i < count; i++) picked.push(items[Math.floor((i * items.length) / count)]);
+  return picked;
+}
+
+function pathText(segments: readonly (string | 0)[]): string {
+  return segments.map((segment) => (segment === 0 ? '[0]' : `.${segment}`)).join('').replace(/^\./, '');
+}
+
+/** The object with `value` at the path, creating the objects and lists on the way. */
+function withValueAt(object: JsonObject, segments: readonly (string | 0)[], value: JsonValue): JsonObject {
+  const copy = structuredClone(object);
+  let current: JsonValue = copy;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i];
+    const last = i === segments.length - 1;
+    const nextIsItem = segments[i + 1] === 0;
+    const container = current as Record<string | number, JsonValue>;
+    if (last) {
+      container[segment] = value;
+      break;
+    }
+    const existing = container[segment];
+    if (existing === undefined || existing === null || typeof existing !== 'object') container[segment] = nextIsItem ? [] : {};
+    current = container[segment];
+  }
+  return copy;
+}
+
+/** A value of another JSON type than the schema's; an object fits no scalar, quantity or int-or-string. */
+function wrongTypeFor(schema: Schema): JsonValue {
+  if (schema.type === 'object' || schema.properties || schema.type === 'array') return 'x';
+  if (schema.type === 'integer' || schema.type === 'number' || schema.type === 'boolean') return 'x';
+  return { x: 1 };
+}
+
+function schemaCases(type: ResourceType, index: number): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const collection = collectionPath(type);
+  const all = allObjectsPath(type);
+  const post = (id: string, body: string, headers: Record<string, string> = JSON_TYPE): CorpusCase => ({ id, method: 'POST', path: collection, headers, body, collection: all });
+  const name = (n: number | string) => `k${index}-${n}`;
+  const prefix = `schema/${type.group || 'core'}/${type.kind}`;
+
+  // Whole-body shapes.
+  for (const [label, body] of [['null', 'null'], ['list', '[]'], ['string', '"x"'], ['number', '5'], ['empty', '{}'], ['empty-body', '']] as const) {
+    cases.push(post(`${prefix}/body-${label}`, body));
+  }
+  const definition = definitions[type.versions[0].definition];
+  const paths = sample(schemaPaths(definition), PATHS_PER_KIND);
+  paths.forEach((path, n) => {
+    const text = pathText(path.segments);
+    cases.push(post(`${prefix}/null/${text}`, JSON.stringify(withValueAt(validObject(type, name(`n${n}`)), path.segments, null))));
+    cases.push(post(`${prefix}/wrong-type/${text}`, JSON.stringify(withValueAt(validObject(type, name(`w${n}`)), path.segments, wrongTypeFor(path.schema)))));
+  });
+  // Numbers out of range or not written as integers, at the kind's first integer members.
+  const integers = schemaPaths(definition).filter((path) => path.schema.type === 'integer').slice(0, 2);
+  integers.forEach((path, n) => {
+    const text = pathText(path.segments);
+    const numbers: [string, string][] = [
+      ['int32-overflow', path.schema.format === 'int64' ? '9223372036854775808' : '2147483648'],
+      ['exponent', '1e2'],
+      ['fraction', '1.5'],
+      ['29-digits', '12345678901234567890123456789'],
+      ['negative-overflow', path.schema.format === 'int64' ? '-9223372036854775809' : '-2147483649'],
+    ];
+    numbers.forEach(([label, literal], m) => {
+      const marker = '"__NUMBER__"';
+      const body = JSON.stringify(withValueAt(validObject(type, name(`i${n}${m}`)), path.segments, '__NUMBER__')).replace(marker, literal);
+      cases.push(post(`${prefix}/number-${label}/${text}`, body));
+    });
+  });
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query parameters
+
+const BAD_VALUES = ['', 'abc', '-5', '1e2', '99999999999999999999', '%zz', 'true'];
+const QUERY_PARAMETERS = [
+  'limit', 'timeoutSeconds', 'resourceVersion', 'resourceVersionMatch', 'labelSelector', 'fieldSelector', 'continue',
+  'watch', 'allowWatchBookmarks', 'sendInitialEvents', 'dryRun', 'fieldManager', 'fieldValidation', 'gracePeriodSeconds',
+  'propagationPolicy', 'orphanDependents', 'pretty', 'force',
+];
+
+function queryCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const configMaps = '/api/v1/namespaces/corpus/configmaps';
+  const all = '/api/v1/configmaps';
+  const verbs: { label: string; method: string; path: string; body?: (n: string) => string; headers?: Record<string, string> }[] = [
+    { label: 'list', method: 'GET', path: configMaps },
+    { label: 'get', method: 'GET', path: `${configMaps}/fixture` },
+    { label: 'create', method: 'POST', path: configMaps, body: (n) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n } }), headers: JSON_TYPE },
+    { label: 'merge-patch', method: 'PATCH', path: `${configMaps}/fixture`, body: () => '{"data":{"q":"1"}}', headers: { 'content-type': 'application/merge-patch+json' } },
+    // Deletes name nothing that exists, so that a refused parameter and an accepted one leave the same store.
+    { label: 'delete', method: 'DELETE', path: `${configMaps}/missing` },
+    { label: 'deletecollection', method: 'DELETE', path: '/api/v1/namespaces/corpus-none/configmaps' },
+  ];
+  let n = 0;
+  for (const verb of verbs) {
+    for (const parameter of QUERY_PARAMETERS) {
+      // Any `watch` value but false opens a stream that never ends; the watch cases below bound it.
+      if (verb.label === 'list' && parameter === 'watch') continue;
+      for (const value of BAD_VALUES) {
+        const encoded = value === '%zz' ? '%zz' : encodeURIComponent(value);
+        cases.push({
+          id: `query/${verb.label}/${parameter}=${value}`,
+          method: verb.method,
+          path: `${verb.path}?${parameter}=${encoded}`,
+          headers: verb.headers ?? {},
+          body: verb.body?.(`q${n++}`),
+          collection: all,
+        });
+      }
+    }
+  }
+  // Watches whose bound is malformed must be refused, not opened without one.
+  for (const value of ['', 'abc', '-5', '1e2', '99999999999999999999']) {
+    cases.push({ id: `query/watch/timeoutSeconds=${value}`, method: 'GET', path: `${configMaps}?watch=1&timeoutSeconds=${encodeURIComponent(value)}`, headers: {}, collection: all });
+  }
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patches
+
+const PATCH_TYPES = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+} as const;
+
+function deep(depth: number): string {
+  return '['.repeat(depth) + ']'.repeat(depth);
+}
+
+function deepObject(depth: number): string {
+  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+}
+
+function patchCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const targets = [
+    { label: 'configmap', path: '/api/v1/namespaces/corpus/configmaps/fixture', collection: '/api/v1/configmaps', apiVersion: 'v1', kind: 'ConfigMap' },
+    { label: 'deployment', path: '/apis/apps/v1/namespaces/corpus/deployments/fixture', collection: '/apis/apps/v1/deployments', apiVersion: 'apps/v1', kind: 'Deployment' },
+  ];
+  const bodies: Record<keyof typeof PATCH_TYPES, [string, string][]> = {
+    json: [
+      ['null', 'null'], ['object', '{}'], ['string', '"x"'], ['not-json', '[{'], ['op-missing', '[{"path":"/data"}]'],
+      ['op-unknown', '[{"op":"frob","path":"/data"}]'], ['remove-root', '[{"op":"remove","path":""}]'],
+      ['remove-missing', '[{"op":"remove","path":"/nope"}]'], ['path-not-pointer', '[{"op":"add","path":"data","value":1}]'],
+      ['add-no-value', '[{"op":"add","path":"/metadata/labels"}]'], ['test-fails', '[{"op":"test","path":"/metadata/name","value":"other"}]'],
+      ['item-null', '[null]'], ['item-string', '["x"]'], ['replace-metadata-null', '[{"op":"replace","path":"/metadata","value":null}]'],
+      ['label-null', '[{"op":"add","path":"/metadata/labels","value":{"a":null}}]'], ['move-from-missing', '[{"op":"move","from":"/nope","path":"/x"}]'],
+      ['copy-into-itself', '[{"op":"copy","from":"/metadata","path":"/metadata/x"}]'], ['index-out-of-range', '[{"op":"add","path":"/metadata/finalizers/5","value":"a"}]'],
+      ['deep-100000', `[{"op":"add","path":"/metadata/labels","value":${deep(100000)}}]`],
+      ['replace-kind-number', '[{"op":"replace","path":"/kind","value":5}]'],
+    ],
+    merge: [
+      ['null', 'null'], ['list', '[]'], ['string', '"x"'], ['not-json', '{'], ['metadata-string', '{"metadata":"x"}'],
+      ['label-number', '{"metadata":{"labels":{"a":1}}}'], ['labels-list', '{"metadata":{"labels":[]}}'], ['name-number', '{"metadata":{"name":5}}'],
+      ['deep-100000', `{"metadata":{"annotations":${deepObject(100000)}}}`], ['deep-list-100000', `{"x":${deep(100000)}}`],
+      ['kind-other', '{"kind":"Secret"}'], ['apiVersion-other', '{"apiVersion":"v2"}'], ['name-other', '{"metadata":{"name":"other"}}'],
+      ['charset-utf16', '{"data":{"a":"b"}}'],
+    ],
+    strategic: [
+      ['null', 'null'], ['list', '[]'], ['not-json', '{'], ['patch-directive-bogus', '{"$patch":"bogus"}'],
+      ['patch-directive-number', '{"$patch":5}'], ['patch-replace', '{"$patch":"replace"}'], ['patch-delete', '{"$patch":"delete"}'],
+      ['delete-from-primitive-list-bad', '{"metadata":{"$deleteFromPrimitiveList/finalizers":"x"}}'],
+      ['set-element-order-bad', '{"spec":{"template":{"spec":{"$setElementOrder/containers":"x"}}}}'],
+      ['retain-keys-bad', '{"spec":{"strategy":{"$retainKeys":"x"}}}'], ['containers-null-item', '{"spec":{"template":{"spec":{"containers":[null]}}}}'],
+      ['containers-no-merge-key', '{"spec":{"template":{"spec":{"containers":[{"image":"x"}]}}}}'], ['containers-string', '{"spec":{"template":{"spec":{"containers":"x"}}}}'],
+      ['replicas-string', '{"spec":{"replicas":"x"}}'], ['replicas-overflow', '{"spec":{"replicas":2147483648}}'], ['max-surge-abc', '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":"abc"}}}}'],
+      ['deep-100000', `{"metadata":{"annotations":${deepObject(100000)}}}`], ['label-null', '{"metadata":{"labels":{"a":null}}}'],
+    ],
+    apply: [
+      ['empty', ''], ['null', 'null'], ['list', '[]'], ['scalar', 'x'], ['not-yaml', 'a: [b'], ['no-kind', 'apiVersion: v1\nmetadata:\n  name: fixture\n'],
+      ['duplicate-key', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata:\n  a: "1"\n  a: "2"\n'],
+      ['alias-unresolved', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata: *nope\n'],
+      ['alias-bomb', aliasBomb()], ['tab-indent', 'apiVersion: v1\n\tkind: ConfigMap\n'],
+      ['data-list', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata: [1]\n'],
+      ['label-null', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\n  labels:\n    a: null\n'],
+      ['deep-10001', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata: ${deep(10001)}\n`],
+      ['name-other', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n'],
+      ['kind-other', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: fixture\n'],
+      ['replicas-string', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  replicas: x\n'],
+      ['replicas-overflow', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  replicas: 2147483648\n'],
+      ['containers-null', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  template:\n    spec:\n      containers: [null]\n'],
+    ],
+  };
+  for (const target of targets) {
+    for (const [patchType, contentType] of Object.entries(PATCH_TYPES) as [keyof typeof PATCH_TYPES, string][]) {
+      for (const [label, body] of bodies[patchType]) {
+        const charset = label === 'charset-utf16' ? '; charset=utf-16' : '';
+        const query = patchType === 'apply' ? '?fieldManager=corpus' : '';
+        cases.push({
+          id: `patch/${target.label}/${patchType}/${label}`,
+          method: 'PATCH',
+          path: `${target.path}${query}`,
+          headers: { 'content-type': contentType + charset },
+          body,
+          collection: target.collection,
+        });
+      }
+    }
+    // Every patch type on a missing object, and with no body at all.
+    for (const [patchType, contentType] of Object.entries(PATCH_TYPES)) {
+      cases.push({ id: `patch/${target.label}/${patchType}/no-body`, method: 'PATCH', path: `${target.path}?fieldManager=corpus`, headers: { 'content-type': contentType }, body: '', collection: target.collection });
+    }
+  }
+  return cases;
+}
+
+/** The "billion laughs": nine levels of nine aliases each. */
+function aliasBomb(): string {
+  const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: fixture', 'x:', '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  const letters = 'abcdefghi';
+  for (let i = 1; i < letters.length; i++) {
+    const previous = `*${letters[i - 1]}`;
+    lines.push(`  ${letters[i]}: &${letters[i]} [${Array(9).fill(previous).join(',')}]`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Media types
+
+function mediaTypeCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const path = '/api/v1/namespaces/corpus/configmaps';
+  const body = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
+  const contentTypes: [string, string | undefined, (name: string) => string][] = [
+    ['none', undefined, body],
+    ['text-plain', 'text/plain', body],
+    ['json-utf16', 'application/json; charset=utf-16', body],
+    ['json-utf8', 'application/json; charset=utf-8', body],
+    ['json-bogus-param', 'application/json; foo', body],
+    ['bogus', 'application/bogus', body],
+    ['empty', '', body],
+    ['protobuf-garbage', 'application/vnd.kubernetes.protobuf', () => 'garbage'],
+    ['protobuf-json', 'application/vnd.kubernetes.protobuf', body],
+    ['cbor-garbage', 'application/cbor', () => 'garbage'],
+    ['yaml-duplicate-key', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n  a: "2"\n`],
+    ['yaml-alias-unresolved', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: *x\n`],
+    ['yaml-alias-bomb', 'application/yaml', () => aliasBomb()],
+    ['yaml-multi-document', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n---\nkind: x\n`],
+    ['yaml-not-yaml', 'application/yaml', () => 'a: [b'],
+    ['yaml-deep', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: ${deep(20000)}\n`],
+    ['json-deep-100000', 'application/json', (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":${deep(100000)}}`],
+    ['json-deep-object-100000', 'application/json', (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","labels":${deepObject(100000)}}}`],
+    ['json-duplicate-key', 'application/json', (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":{"a":"1","a":"2"}}`],
+    ['json-trailing-garbage', 'application/json', (name) => `${body(name)}x`],
+    ['json-invalid-utf8', 'application/json', (name) => body(name).replace('"b"', '"\udc80"')],
+  ];
+  contentTypes.forEach(([label, contentType, make], n) => {
+    for (const validation of ['', '&fieldValidation=Strict']) {
+      cases.push({
+        id: `media/content-type/${label}${validation ? '/strict' : ''}`,
+        method: 'POST',
+        path: `${path}?fieldManager=corpus${validation}`,
+        headers: contentType === undefined ? {} : { 'content-type': contentType },
+        body: make(`m${n}${validation ? 's' : ''}`),
+        collection: '/api/v1/configmaps',
+      });
+    }
+  });
+  const accepts = ['text/plain', 'application/bogus', 'application/json;as=Table', 'application/json;as=Table;v=v1;g=meta.k8s.io;x=y', 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', '*/*;q=0', 'application/json;q=abc'];
+  for (const accept of accepts) {
+    for (const [label, target] of [['get', `${path}/fixture`], ['list', path], ['missing', `${path}/missing`]]) {
+      cases.push({ id: `media/accept/${label}/${accept}`, method: 'GET', path: target, headers: { accept }, collection: '/api/v1/configmaps' });
+    }
+  }
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing
+
+function routingCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const methods: [string, string | undefined][] = [['GET', undefined], ['POST', '{}'], ['PUT', '{}'], ['PATCH', '{}'], ['DELETE', undefined]];
+  for (const type of servedTypes()) {
+    const base = allObjectsPath(type);
+    const kindId = `${type.group || 'core'}/${type.resource}`;
+    if (!type.namespaced) {
+      // A cluster-scoped kind under a namespaced path names nothing on the reference.
+      for (const [method, body] of methods) {
+        const headers: Record<string, string> = body === undefined ? {} : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' };
+        const prefix = base.slice(0, base.lastIndexOf('/'));
+        for (const [label, path] of [['collection', `${prefix}/namespaces/default/${type.resource}`], ['object', `${prefix}/namespaces/default/${type.resource}/fixture`]]) {
+          cases.push({ id: `route/cluster-under-namespace/${kindId}/${method}-${label}`, method, path, headers, body, collection: base });
+        }
+      }
+    }
+    // PUT on a collection names no object.
+    cases.push({ id: `route/put-collection/${kindId}`, method: 'PUT', path: collectionPath(type), headers: JSON_TYPE, body: JSON.stringify(validObject(type, 'put')), collection: base });
+    // Verbs through the legacy watch prefix.
+    const watchPath = base.replace(/\/(v1|v2)\//, '/$1/watch/');
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      cases.push({ id: `route/watch-prefix/${kindId}/${method}`, method, path: watchPath, headers: JSON_TYPE, body: method === 'DELETE' ? undefined : '{}', collection: base });
+    }
+  }
+  const fixed: [string, string, string][] = [
+    ['GET', '/api/v1/watch', '/api/v1/configmaps'],
+    ['GET', '/apis/apps/v1/watch', '/apis/apps/v1/deployments'],
+    ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/', '/api/v1/configmaps'],
+    ['GET', '/api/v1/namespaces/corpus/configmaps/fixture/', '/api/v1/configmaps'],
+    ['PUT', '/api/v1/namespaces/corpus/configmaps/fixture/', '/api/v1/configmaps'],
+    ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/extra/path', '/api/v1/configmaps'],
+    ['GET', '/api/v1/namespaces/corpus/nothings', '/api/v1/configmaps'],
+    ['GET', '/api/v9/namespaces/corpus/configmaps', '/api/v1/configmaps'],
+    ['GET', '/apis/nope.example.com/v1/things', '/api/v1/configmaps'],
+    ['POST', '/api/v1/namespaces/corpus/configmaps/fixture', '/api/v1/configmaps'],
+    ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/status', '/api/v1/configmaps'],
+    ['PUT', '/api/v1/namespaces/corpus/configmaps/fixture/scale', '/api/v1/configmaps'],
+    ['GET', '/api/v1/namespaces/corpus/pods/fixture/bogus', '/api/v1/pods'],
+    ['POST', '/api/v1/namespaces/corpus/pods/fixture/status', '/api/v1/pods'],
+    ['DELETE', '/apis/apps/v1/namespaces/corpus/deployments/fixture/scale', '/apis/apps/v1/deployments'],
+    ['OPTIONS', '/api/v1/namespaces/corpus/configmaps', '/api/v1/configmaps'],
+    ['GET', '/api/v1/namespaces//configmaps', '/api/v1/configmaps'],
+    ['GET', '/api/v1/namespaces/corpus/configmaps/%2e%2e', '/api/v1/configmaps'],
+    ['GET', '/api/v1/namespaces/Bad_Name/configmaps', '/api/v1/configmaps'],
+    ['POST', '/api/v1/namespaces/missing-ns/configmaps', '/api/v1/configmaps'],
+  ];
+  for (const [method, path, collection] of fixed) {
+    const body = method === 'POST' || method === 'PUT' ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fixture' } }) : undefined;
+    cases.push({ id: `route/${method}${path}`, method, path, headers: body === undefined ? {} : JSON_TYPE, body, collection });
+  }
+  // Long selectors and continue tokens: past the URL limits, answered rather than reset.
+  for (const [label, query] of [['selector-70k', `labelSelector=a%20in%20(${'x,'.repeat(35_000)}y)`], ['continue-100k', `continue=${'A'.repeat(100_000)}`]]) {
+    cases.push({ id: `route/long-query/${label}`, method: 'GET', path: `/api/v1/namespaces/corpus/configmaps?${query}`, headers: {}, collection: '/api/v1/configmaps' });
+  }
+  return cases;
+}
+
+export function corpusCases(): CorpusCase[] {
+  const types = servedTypes();
+  const cases = [
+    ...types.flatMap((type, index) => schemaCases(type, index)),
+    ...queryCases(),
+    ...patchCases(),
+    ...mediaTypeCases(),
+    ...routingCases(),
+  ];
+  const ids = new Set<string>();
+  for (const c of cases) {
+    if (ids.has(c.id)) throw new Error(`duplicate corpus id ${c.id}`);
+    ids.add(c.id);
+  }
+  return cases;
+}

@@ -1,0 +1,72 @@
+/**
+ * Sends one corpus request over HTTPS as the admin (client certificate) and reads what came
+ * back, with a deadline: a request the server neither answers nor ends counts as a hang.
+ */
+import { Agent, request as httpsRequest } from 'node:https';
+import type { CorpusRequest } from './cases';
+
+export interface Credentials {
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+}
+
+export interface Answer {
+  /** The HTTP status; 0 when the connection failed or the deadline passed (`error` says which). */
+  readonly code: number;
+  /** The `reason` of a Status body, '' when the body is not a Status or has none. */
+  readonly reason: string;
+  /** The body is a `Status` with kind, status, code and reason members. */
+  readonly isStatus: boolean;
+  readonly body: string;
+  readonly error?: string;
+}
+
+export interface Sender {
+  send(request: CorpusRequest): Promise<Answer>;
+  close(): void;
+}
+
+const DEFAULT_DEADLINE_MS = 10_000;
+
+export function sender(baseUrl: string, credentials: Credentials, deadlineMs = DEFAULT_DEADLINE_MS): Sender {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: credentials.ca, cert: credentials.cert, key: credentials.key });
+  return {
+    send(request) {
+      return new Promise((resolve) => {
+        const headers: Record<string, string> = { ...request.headers };
+        if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+        const req = httpsRequest(new URL(request.path, baseUrl), { method: request.method, agent, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            clearTimeout(timer);
+            const body = Buffer.concat(chunks).toString('utf8');
+            resolve({ code: res.statusCode ?? 0, ...statusOf(body), body });
+          });
+          res.on('error', (error) => finish(`response: ${error.message}`));
+        });
+        const finish = (error: string) => {
+          clearTimeout(timer);
+          req.destroy();
+          resolve({ code: 0, reason: '', isStatus: false, body: '', error });
+        };
+        const timer = setTimeout(() => finish('no answer in time'), deadlineMs);
+        req.on('error', (error) => finish(error.message));
+        req.end(request.body);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+function statusOf(body: string): { reason: string; isStatus: boolean } {
+  try {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const isStatus =
+      parsed.kind === 'Status' && typeof parsed.status === 'string' && typeof parsed.code === 'number' && typeof parsed.reason === 'string';
+    return { reason: typeof parsed.reason === 'string' ? parsed.reason : '', isStatus };
+  } catch {
+    return { reason: '', isStatus: false };
+  }
+}

@@ -43,6 +43,8 @@ export interface KindDeclaration {
   readonly storageVersion?: string;
   readonly storageGroup?: string;
   readonly storagePrefix?: string;
+  /** Where the kind's schema definitions live when not under `io.k8s.api.<package>` (apiextensions). */
+  readonly definitionPrefix?: string;
   readonly shortNames?: readonly string[];
   readonly categories?: readonly string[];
   readonly verbs?: readonly Verb[];
@@ -66,7 +68,13 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     kind: declaration.kind,
     listKind: `${declaration.kind}List`,
     namespaced: declaration.namespaced,
-    versions: versions.map((version) => ({ version, definition: definitionName(declaration.group, version, declaration.kind) })),
+    versions: versions.map((version) => ({
+      version,
+      definition:
+        declaration.definitionPrefix === undefined
+          ? definitionName(declaration.group, version, declaration.kind)
+          : `${declaration.definitionPrefix}.${version}.${declaration.kind}`,
+    })),
     storageVersion: declaration.storageVersion ?? versions[0],
     ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
     storagePrefix: declaration.storagePrefix ?? declaration.resource,

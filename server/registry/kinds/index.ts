@@ -1,5 +1,6 @@
 /** Every built-in resource type, grouped as the API serves them. */
 import type { ResourceType } from '../types';
+import { apiextensionsKinds } from './apiextensions';
 import { appsKinds } from './apps';
 import { autoscalingKinds } from './autoscaling';
 import { batchKinds } from './batch';
@@ -28,4 +29,5 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...storageKinds,
   ...rbacKinds,
   ...certificatesKinds,
+  ...apiextensionsKinds,
 ];

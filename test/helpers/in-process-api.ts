@@ -16,7 +16,7 @@ import { resourceRoutes } from '../../server/handlers/routes';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
 import { BuiltinRegistry } from '../../server/registry/registry';
-import type { ResourceType } from '../../server/registry/types';
+import type { ResourceRegistry, ResourceType } from '../../server/registry/types';
 import { schemaData } from '../../server/schema/definitions';
 import { ResourceStore } from '../../storage/objects/resource-store';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store';
@@ -60,11 +60,11 @@ export interface ServedApi {
 
 export async function serveResourceApi(
   storageFor: (type: ResourceType) => ResourceStore,
-  options: { readonly representations?: RepresentationSettings } = {},
+  options: { readonly representations?: RepresentationSettings; readonly registry?: ResourceRegistry } = {},
 ): Promise<ServedApi> {
   const app = express();
   app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations }));
+  app.use(resourceRoutes({ registry: options.registry ?? new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations }));
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
   const server: Server = app.listen(0, '127.0.0.1');

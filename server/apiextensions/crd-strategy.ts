@@ -3,6 +3,9 @@
  * list kind from the kind, conversion strategy None, webhook service port 443), the status a
  * new CRD starts with (its storage version recorded in storedVersions, names not yet
  * accepted), and on every spec update the new storage version added to storedVersions.
+ *
+ * The cleanup finalizer is set at create: the reference's CRD storage adds it in its own
+ * DELETE, and here the generic DELETE then only has to honour it, as it honours any finalizer.
  */
 import type { KubeObject } from '../../storage/objects/types';
 import type { KindBehaviour } from '../registry/strategy';
@@ -32,6 +35,9 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
   if (!stored.includes(storage.name)) stored.push(storage.name);
 }
 
+/** Deleting a CRD first deletes its custom resources (server/apiextensions/crd-controller.ts). */
+export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
 export const CRD_BEHAVIOUR: KindBehaviour = {
   defaults: defaultCRD,
   initialStatus: (object) => {
@@ -39,6 +45,10 @@ export const CRD_BEHAVIOUR: KindBehaviour = {
     return { acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage.name] };
   },
   tracksGeneration: true,
+  prepareForCreate: (object) => {
+    const finalizers = (object.metadata.finalizers ??= []);
+    if (!finalizers.includes(CLEANUP_FINALIZER)) finalizers.push(CLEANUP_FINALIZER);
+  },
   prepareForUpdate: (object) => recordStorageVersion(asCRD(object)),
   validate: validateCRD,
   validateUpdate: validateCRDUpdate,

@@ -61,7 +61,7 @@ export function apiOperations(options: { context: HandlerContext; storageFor: (t
           target,
           manager: MANAGER,
           user: APISERVER_USER,
-          subresource: target === 'finalize' ? 'finalize' : undefined,
+          subresource: target === 'main' ? undefined : target,
           dryRun: false,
         });
       } catch (error) {

@@ -99,7 +99,7 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     nameRule: 'dns-subdomain',
     selectableFields: selectableFieldsOf(preferred),
     strategy: buildStrategy(
-      { namespaced, nameRule: 'dns-subdomain', hasStatus },
+      { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
       {
         defaults: (object, version) => void normalizeCustomResource(object, schemaFor(version)),
         prepareForCreate: (object) => {

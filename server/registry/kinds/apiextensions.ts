@@ -10,6 +10,7 @@ export const apiextensionsKinds: readonly ResourceType[] = [
     kind: 'CustomResourceDefinition',
     namespaced: false,
     definitionPrefix: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
+    apiextensions: true,
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],
     subresources: { status: true },

@@ -45,6 +45,8 @@ export interface KindDeclaration {
   readonly storagePrefix?: string;
   /** Where the kind's schema definitions live when not under `io.k8s.api.<package>` (apiextensions). */
   readonly definitionPrefix?: string;
+  /** Served by the apiextensions server, whose metadata rules differ a little (see StrategyFacts). */
+  readonly apiextensions?: true;
   readonly shortNames?: readonly string[];
   readonly categories?: readonly string[];
   readonly verbs?: readonly Verb[];
@@ -84,7 +86,10 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     subresources,
     nameRule,
     selectableFields: declaration.selectableFields ?? {},
-    strategy: buildStrategy({ namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true }, declaration.behaviour),
+    strategy: buildStrategy(
+      { namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true, apiextensions: declaration.apiextensions },
+      declaration.behaviour,
+    ),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),

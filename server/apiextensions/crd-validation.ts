@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../registry/types';
-import { deepEqual, duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required } from '../validation/field-errors';
+import { duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required } from '../validation/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { validateCRDSchema } from './crd-schema-rules';
 import {
@@ -228,15 +228,8 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
     errors.push(invalid(spec.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
   }
   versions.forEach((version, index) => errors.push(...validateVersion(version, spec.child('versions').index(index))));
-  if (versions.length > 1) {
-    const identical = (pick: (version: CustomResourceDefinitionVersion) => unknown) =>
-      versions.every((version) => pick(version) !== undefined && deepEqual(pick(version), pick(versions[0])));
-    if (identical((version) => version.subresources)) {
-      errors.push(invalid(spec.child('versions'), versions, 'per-version subresources may not all be set to identical values (top-level subresources should be used instead)'));
-    }
-  }
-  const names_ = new Set(versions.map((version) => version.name));
-  if (names_.size !== versions.length) errors.push(invalid(spec.child('versions'), versions, 'must contain unique version names'));
+  const versionNames = new Set(versions.map((version) => version.name));
+  if (versionNames.size !== versions.length) errors.push(invalid(spec.child('versions'), versions, 'must contain unique version names'));
   if (versions.filter((version) => version.storage).length !== 1) {
     errors.push(invalid(spec.child('versions'), versions, 'must have exactly one version marked as storage version'));
   }

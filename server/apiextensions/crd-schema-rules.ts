@@ -5,12 +5,18 @@
  * objects at the root, no types or defaults inside allOf/anyOf/oneOf/not, metadata restricted
  * to name and generateName, embedded resources as objects, valid patterns).
  *
+ * Defaults must validate against their node and hold nothing pruning would remove.
+ *
  * Not checked yet: that value validations only name fields the structure specifies
- * (structural completeness), and that defaults validate and are pruned.
+ * (structural completeness).
  */
 import type { FieldError } from '../registry/types';
-import { FieldPath, forbidden, invalid, notSupported, required } from '../validation/field-errors';
+import { goSharpValue } from '../apply/go-print';
+import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../validation/field-errors';
+import { copyJson } from '../apply/json-value';
 import type { JSONSchemaProps } from './crd-types';
+import { pruneValueBySchema } from './schema-pruning';
+import { validateValueBySchema } from './schema-validation';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const META_FIELDS = new Set(['metadata', 'kind', 'apiVersion']);
@@ -215,6 +221,21 @@ function walk(schema: JSONSchemaProps, level: Level, path: FieldPath, insideReso
   if (schema.items !== undefined && !Array.isArray(schema.items)) walk(schema.items, 'item', path.child('items'), insideResourceMeta, errors);
 }
 
+/** Each `default` below `schema`: pruned already, and valid for its node (the reference's ValidateDefaults). */
+function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldError[]): void {
+  if (schema.default !== undefined) {
+    const at = path.child('default');
+    const pruned = copyJson(schema.default);
+    if (pruneValueBySchema(pruned, schema).length > 0) errors.push(invalid(at, new GoValue(goSharpValue(schema.default)), 'must not have unknown fields'));
+    for (const error of validateValueBySchema(schema.default, schema)) {
+      errors.push({ ...error, field: error.field === '' ? at.toString() : `${at.toString()}.${error.field}` });
+    }
+  }
+  for (const [name, property] of Object.entries(schema.properties ?? {})) defaultRules(property, path.child('properties').key(name), errors);
+  if (typeof schema.additionalProperties === 'object') defaultRules(schema.additionalProperties, path.child('additionalProperties'), errors);
+  if (schema.items !== undefined && !Array.isArray(schema.items)) defaultRules(schema.items, path.child('items'), errors);
+}
+
 /**
  * Every problem of one version's schema, the structural ones sorted by their text as the
  * reference sorts them. `statusEnabled`: the status subresource is on, which limits the root.
@@ -229,5 +250,7 @@ export function validateCRDSchema(schema: JSONSchemaProps, path: FieldPath, stat
   walk(schema, 'root', path, false, found);
   const text = (error: FieldError) => `${error.field}: ${error.detail}`;
   found.structural.sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
+  // Defaults are only judged against a schema that is structural.
+  if (found.structural.length === 0) defaultRules(schema, path, found.structural);
   return [...errors, ...found.structural, ...found.openAPI];
 }

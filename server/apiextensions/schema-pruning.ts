@@ -70,6 +70,13 @@ function pruneDeclaredOnly(value: unknown, schema: JSONSchemaProps, path: string
   }
 }
 
+/** Prunes a value that is not a whole resource (a schema's `default`), in place; answers the removed paths. */
+export function pruneValueBySchema(value: unknown, schema: JSONSchemaProps): string[] {
+  const removed: string[] = [];
+  prune(value, schema, '', removed);
+  return removed;
+}
+
 /**
  * Removes from `object` (in place) what its schema does not declare; answers the removed paths,
  * sorted. The object is a whole resource: its apiVersion, kind and metadata stay.

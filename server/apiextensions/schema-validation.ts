@@ -264,3 +264,10 @@ export function validateBySchema(object: unknown, schema: JSONSchemaProps): Fiel
   walk(state, '', FieldPath.root(), object, schema, true);
   return [...state.valueErrors, ...state.structureErrors];
 }
+
+/** Every schema problem of a value that is not a whole resource (a schema's `default`). */
+export function validateValueBySchema(value: unknown, schema: JSONSchemaProps): FieldError[] {
+  const state: Walk = { valueErrors: [], structureErrors: [] };
+  walk(state, '', FieldPath.root(), value, schema, false);
+  return [...state.valueErrors, ...state.structureErrors];
+}

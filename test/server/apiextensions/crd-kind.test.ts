@@ -75,3 +75,18 @@ test('group and plural may not change', async () => {
   expect(rejected.status).toBe(422);
   expect(rejected.body.message).toContain('spec.names.plural: Invalid value: "gizmos": field is immutable');
 });
+
+test('defaults must be valid for their field and hold no unknown fields', async () => {
+  const crd = widgetCRD();
+  crd.metadata.name = 'gizmos.example.com';
+  crd.spec.names = { plural: 'gizmos', kind: 'Gizmo' };
+  const spec = crd.spec.versions[0].schema!.openAPIV3Schema!.properties!.spec;
+  spec.properties = { ...spec.properties, replicas: { type: 'integer', default: 'many' }, size: { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } } };
+  const rejected = await call('POST', CRDS, crd);
+  expect(rejected.status).toBe(422);
+  const causes = rejected.body.details.causes.map((cause: { field: string; message: string }) => `${cause.field}: ${cause.message}`);
+  expect(causes).toEqual([
+    'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: "string":  in body must be of type integer: "string"',
+    'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[size].default: Invalid value: map[string]interface {}{"a":"x", "b":"y"}: must not have unknown fields',
+  ]);
+});

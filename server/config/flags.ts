@@ -3,6 +3,7 @@
  * know. Both `--flag=value` and `--flag value` are accepted.
  */
 import { parseGoDuration } from './duration';
+import { FEATURE_GATES } from './feature-gates';
 
 export interface ServerOptions {
   /** 0 asks the system for a free port (tests). */
@@ -185,7 +186,12 @@ function parseFeatureGates(value: string): Record<string, boolean> {
     if (parsed === undefined) {
       throw new Error(`invalid value of ${name}: ${setting}, err: strconv.ParseBool: parsing ${JSON.stringify(setting)}: invalid syntax`);
     }
-    gates[name] = parsed;
+    // The reference also takes names qualified by its own component.
+    const gate = name.startsWith('kube:') ? name.slice('kube:'.length) : name;
+    const spec = FEATURE_GATES[gate];
+    if (spec === undefined) throw new Error(`unrecognized feature gate: ${gate}`);
+    if (spec.locked && parsed !== spec.default) throw new Error(`cannot set feature gate ${gate} to ${parsed}, feature is locked to ${spec.default}`);
+    gates[gate] = parsed;
   }
   return gates;
 }

@@ -48,11 +48,12 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new StartupFailure(`${error.message} (run with --help for the list of flags)`, EXIT_BAD_CONFIGURATION);
   }
 
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }] = await Promise.all([
+  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
     import('./kubeconfig'),
     import('./control-plane'),
+    import('./metrics/deprecated-apis'),
   ]);
   await startupStep(`creating the data dir ${options.dataDir} (--data-dir)`, () => mkdirSync(options.dataDir, { recursive: true }));
   if (!options.tlsCertFile && !existsSync(join(options.dataDir, 'pki', 'ca.crt'))) progress(`generating certificates in ${join(options.dataDir, 'pki')}`);
@@ -70,8 +71,10 @@ async function main(argv: readonly string[]): Promise<void> {
       health: plane.health,
       authorizer: plane.authorizer,
       metrics: plane.metrics,
+      deprecatedApi: deprecatedApisOf(plane.registry),
     }),
   );
+  if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
   const { port, url } = await startupStep('serving HTTPS', () => server.listen());
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
   await plane.start({ advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''), port });

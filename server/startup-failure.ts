@@ -7,6 +7,7 @@
  * the machine refused (ports, files, the store).
  */
 import { StoreUnavailableError } from '../storage/errors';
+import { AdmissionConfigError } from './admission/plugins';
 import { FlagError } from './config/flags';
 import { RuntimeConfigError } from './config/runtime-config';
 
@@ -59,6 +60,7 @@ export function describeStartupFailure(what: string, error: unknown): unknown {
   if (error instanceof FlagError) return new StartupFailure(`${what}: ${error.message}`, EXIT_BAD_CONFIGURATION);
   // Found while the control plane starts, but the flag is what to fix.
   if (error instanceof RuntimeConfigError) return new StartupFailure(`invalid --runtime-config: ${error.message}`, EXIT_BAD_CONFIGURATION);
+  if (error instanceof AdmissionConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof StoreUnavailableError) return new StartupFailure(`${what}: ${firstLine(error.message)}`, EXIT_UNAVAILABLE);
   if (!(error instanceof Error)) return error;
   const system = error as SystemError;

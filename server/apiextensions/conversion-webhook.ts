@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
-import { isObject } from '../apply/json-value';
+import { isObject } from '../json/value';
 import { internalError } from '../status/catalogue';
 import { validateAnnotations, validateLabels } from '../validation/object-meta';
 import { FieldPath } from '../validation/field-errors';

@@ -13,7 +13,7 @@
 import type { FieldError } from '../registry/types';
 import { goSharpValue } from '../apply/go-print';
 import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../validation/field-errors';
-import { copyJson } from '../apply/json-value';
+import { copyJson } from '../json/value';
 import type { JSONSchemaProps } from './crd-types';
 import { pruneValueBySchema } from './schema-pruning';
 import { validateValueBySchema } from './schema-validation';

@@ -8,7 +8,7 @@
 import { JSONPath } from 'jsonpath-plus';
 import type { KubeObject } from '../../storage/objects/types';
 import { goValue } from '../apply/go-print';
-import { isObject } from '../apply/json-value';
+import { isObject } from '../json/value';
 import { NAME_COLUMN, type ColumnDefinition } from '../table/columns';
 import { ageSince } from '../table/human-duration';
 import type { Printer } from '../table/printers';

@@ -4,7 +4,7 @@
  * not allow, takes a copy of the default; then the walk goes on below, so defaults inside
  * defaults apply too. Nulls that are not allowed and have no default are removed first.
  */
-import { copyJson, isObject } from '../apply/json-value';
+import { copyJson, isObject } from '../json/value';
 import type { JSONSchemaProps } from './crd-types';
 import { itemsOf, memberSchema } from './schema-validation';
 

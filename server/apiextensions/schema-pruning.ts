@@ -6,7 +6,7 @@
  * paths (`spec.foo`, `spec.list[0].bar`), sorted, are what `fieldValidation` reports as
  * unknown fields.
  */
-import { isObject } from '../apply/json-value';
+import { isObject } from '../json/value';
 import type { JSONSchemaProps } from './crd-types';
 import { itemsOf } from './schema-validation';
 

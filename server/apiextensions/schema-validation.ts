@@ -12,7 +12,7 @@
  */
 import type { FieldError } from '../registry/types';
 import { goSharpValue, goValue } from '../apply/go-print';
-import { isObject } from '../apply/json-value';
+import { isObject } from '../json/value';
 import { deepEqual, duplicate, FieldPath, GoValue, invalid, notSupported, required, tooLong } from '../validation/field-errors';
 import { isDNS1035Label } from '../validation/names';
 import { formatError } from './string-formats';

@@ -29,6 +29,12 @@ export interface ServerOptions {
   readonly runtimeConfig: Readonly<Record<string, string>>;
   readonly livezGracePeriodMs: number;
   readonly dataDir: string;
+  /** Admission plugins on besides the default ones, and plugins off (disabling wins). */
+  readonly enableAdmissionPlugins: readonly string[];
+  readonly disableAdmissionPlugins: readonly string[];
+  /** tolerationSeconds of the not-ready and unreachable tolerations DefaultTolerationSeconds adds. */
+  readonly defaultNotReadyTolerationSeconds: number;
+  readonly defaultUnreachableTolerationSeconds: number;
 }
 
 export const DEFAULT_OPTIONS: ServerOptions = {
@@ -45,6 +51,10 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   runtimeConfig: {},
   livezGracePeriodMs: 0,
   dataDir: './data',
+  enableAdmissionPlugins: [],
+  disableAdmissionPlugins: [],
+  defaultNotReadyTolerationSeconds: 300,
+  defaultUnreachableTolerationSeconds: 300,
 };
 
 export class FlagError extends Error {
@@ -104,6 +114,22 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'livez-grace-period': {
     usage: 'Go duration during which /livez ignores unfinished post-start hooks (default 0s)',
     apply: (o, v) => (o.livezGracePeriodMs = parseNonNegativeDuration(v)),
+  },
+  'enable-admission-plugins': {
+    usage: 'admission plugins to run besides the default ones (comma-separated)',
+    apply: (o, v) => (o.enableAdmissionPlugins = splitList(v)),
+  },
+  'disable-admission-plugins': {
+    usage: 'admission plugins not to run, default ones included (comma-separated)',
+    apply: (o, v) => (o.disableAdmissionPlugins = splitList(v)),
+  },
+  'default-not-ready-toleration-seconds': {
+    usage: 'tolerationSeconds of the not-ready:NoExecute toleration added to pods (default 300)',
+    apply: (o, v) => (o.defaultNotReadyTolerationSeconds = parseCount(v)),
+  },
+  'default-unreachable-toleration-seconds': {
+    usage: 'tolerationSeconds of the unreachable:NoExecute toleration added to pods (default 300)',
+    apply: (o, v) => (o.defaultUnreachableTolerationSeconds = parseCount(v)),
   },
   'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store (default ./data)', apply: (o, v) => (o.dataDir = v) },
 };

@@ -1,8 +1,9 @@
 /**
  * A CustomResourceDefinition made into the `ResourceType` the generic handlers serve: its
  * names, scope and served versions (preferred first, as discovery orders them), storage under
- * `/registry/<group>/<plural>`, the status and scale subresources, selectable fields, and a
- * strategy that prunes and defaults by the schema, drops status on create when status is a
+ * `/registry/<group>/<plural>`, the status and scale subresources, selectable fields, bodies
+ * decoded unstructured and pruned by the schema (unknown fields for `fieldValidation`), and a
+ * strategy that defaults by the schema, drops status on create when status is a
  * subresource, counts generations and validates by the schema. Also the schema of each version
  * as OpenAPI definitions (for server-side apply, explain and the OpenAPI documents) and each
  * version's Table printer.
@@ -55,16 +56,6 @@ export function servedVersions(crd: CustomResourceDefinition): CustomResourceDef
   return crd.spec.versions.filter((version) => version.served).sort((a, b) => compareKubeAwareVersions(a.name, b.name));
 }
 
-/**
- * Prunes and defaults a custom resource by the schema of its version (may mutate); answers
- * the pruned paths, which `fieldValidation` reports as unknown fields.
- */
-export function normalizeCustomResource(object: KubeObject, schema: JSONSchemaProps | undefined): string[] {
-  if (schema === undefined) return [];
-  const pruned = pruneBySchema(object, schema);
-  applySchemaDefaults(object, schema);
-  return pruned;
-}
 
 export function customResourceType(crd: CustomResourceDefinition): ResourceType {
   const { group, names, scope } = crd.spec;
@@ -101,7 +92,13 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     strategy: buildStrategy(
       { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
       {
-        defaults: (object, version) => void normalizeCustomResource(object, schemaFor(version)),
+        // Bodies were pruned when decoded (prune below); objects made inside the server were not.
+        defaults: (object, version) => {
+          const schema = schemaFor(version);
+          if (schema === undefined) return;
+          pruneBySchema(object, schema);
+          applySchemaDefaults(object, schema);
+        },
         prepareForCreate: (object) => {
           if (hasStatus) delete object.status;
         },
@@ -110,6 +107,10 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
       },
     ),
     requiresResourceVersionOnUpdate: true,
+    prune: (object, version) => {
+      const schema = schemaFor(version);
+      return schema === undefined ? [] : pruneBySchema(object, schema);
+    },
   };
 }
 

@@ -64,6 +64,7 @@ function decodeTyped(
       servedVersion: scope.version.version,
       fieldValidation: options.fieldValidation,
       wholeBody: input.wholeBody,
+      ...(scope.type.prune ? { prune: (object: KubeObject) => scope.type.prune!(object, scope.version.version) } : {}),
     },
     value,
     duplicates,

@@ -12,6 +12,7 @@
 import { visit } from 'jsonc-parser';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
+import { isObject } from '../json/value';
 import { badRequest } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
 
@@ -495,6 +496,11 @@ export interface DecodeRequest {
    * body that "cannot be handled as" the kind; a patch's result reports them bare.
    */
   readonly wholeBody?: boolean;
+  /**
+   * Takes the place of typing for kinds decoded unstructured (custom resources): removes what
+   * the kind does not declare and answers those paths (see ResourceType.prune).
+   */
+  readonly prune?: (object: KubeObject) => string[];
 }
 
 export interface DecodedObject {
@@ -503,13 +509,18 @@ export interface DecodedObject {
   readonly warnings: readonly string[];
 }
 
+function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): TypedResult {
+  const unknownFields = prune(object);
+  return { object, unknownFields };
+}
+
 /**
  * Types an already parsed value (a request body, or the result of a patch) and applies the
  * field validation level. Throws 400 for a type mismatch or, under Strict, for unknown or
  * duplicate fields.
  */
 export function decodeValue(request: DecodeRequest, value: unknown, duplicateFields: readonly string[]): DecodedObject {
-  const typed = typeAgainstSchema(request.definitions, request.definition, value);
+  const typed = request.prune !== undefined && isObject(value) ? pruned(value as KubeObject, request.prune) : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   if (typed.typeError !== undefined) throw badRequest(`${handledAs}: ${typed.typeError}`);
   const problems = [

@@ -118,3 +118,20 @@ test('the printer shows the declared columns, typed', () => {
   expect(printer.print({ metadata: { name: 'b' }, spec: {} }, now).cells).toEqual(['b', null, null, null]);
   expect(customResourcePrinter(undefined).columns.map((column) => column.name)).toEqual(['Name', 'Age']);
 });
+
+test('bodies are not typed: a wrong type is the schema validation 422; unknown fields follow fieldValidation; allowed nulls stay', async () => {
+  const wrongType = await call('POST', WIDGETS, widget('p', { color: 'red', replicas: 'x' }));
+  expect(wrongType.status).toBe(422);
+  expect(wrongType.body.message).toBe('Widget.example.com "p" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"');
+  const strict = await call('POST', `${WIDGETS}?fieldValidation=Strict`, widget('q', { color: 'red', unknown: 1 }));
+  expect(strict.status).toBe(400);
+  expect(strict.body.message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.unknown"');
+  const response = await fetch(`${api.base}${WIDGETS}?fieldValidation=Warn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(widget('r', { color: 'red', unknown: 1, note: null })),
+  });
+  expect(response.status).toBe(201);
+  expect(response.headers.get('warning')).toBe('299 - "unknown field \\"spec.unknown\\""');
+  expect(((await response.json()) as { spec: unknown }).spec).toEqual({ color: 'red', note: null, replicas: 1 });
+});

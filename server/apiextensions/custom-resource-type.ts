@@ -57,6 +57,14 @@ export function servedVersions(crd: CustomResourceDefinition): CustomResourceDef
 }
 
 
+/** `<group>/<version> <Kind> is deprecated`, naming the most preferred newer version still served and not deprecated. */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: string): string {
+  const { group, names } = crd.spec;
+  const text = `${group}/${deprecated} ${names.kind} is deprecated`;
+  const newer = servedVersions(crd).find((version) => !version.deprecated && compareKubeAwareVersions(version.name, deprecated) < 0);
+  return newer === undefined ? text : `${text}; use ${group}/${newer.name} ${names.kind}`;
+}
+
 export function customResourceType(crd: CustomResourceDefinition): ResourceType {
   const { group, names, scope } = crd.spec;
   const served = servedVersions(crd);
@@ -69,8 +77,7 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
   const versions: ServedVersion[] = served.map((version) => ({
     version: version.name,
     definition: customDefinitionName(group, version.name, names.kind),
-    ...(version.deprecated ? { deprecated: true } : {}),
-    ...(version.deprecationWarning !== undefined ? { deprecationWarning: version.deprecationWarning } : {}),
+    ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
   }));
   const schemaFor = (version: string) => schemaOf(crd, version);
   return {

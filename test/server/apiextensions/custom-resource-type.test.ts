@@ -135,3 +135,18 @@ test('bodies are not typed: a wrong type is the schema validation 422; unknown f
   expect(response.headers.get('warning')).toBe('299 - "unknown field \\"spec.unknown\\""');
   expect(((await response.json()) as { spec: unknown }).spec).toEqual({ color: 'red', note: null, replicas: 1 });
 });
+
+test('a deprecated version warns with the reference text, naming the newer version to use', () => {
+  const twoVersions = widgetCRD();
+  const v1 = twoVersions.spec.versions[0];
+  twoVersions.spec.versions = [
+    { ...v1, name: 'v1beta1', storage: false, deprecated: true },
+    { ...v1, name: 'v1' },
+    { ...v1, name: 'v1alpha1', storage: false, deprecated: true, deprecationWarning: 'old, do not use' },
+  ];
+  expect(customResourceType(twoVersions).versions).toEqual([
+    { version: 'v1', definition: 'com.example.v1.Widget' },
+    { version: 'v1beta1', definition: 'com.example.v1beta1.Widget', deprecated: true, deprecationWarning: 'example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget' },
+    { version: 'v1alpha1', definition: 'com.example.v1alpha1.Widget', deprecated: true, deprecationWarning: 'old, do not use' },
+  ]);
+});

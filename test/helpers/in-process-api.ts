@@ -17,7 +17,7 @@ import { resourceRoutes } from '../../server/handlers/routes';
 import type { StoreHooks } from '../../server/registry/store/hooks';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
-import { BuiltinRegistry } from '../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../server/registry/registry';
 import type { ResourceRegistry, ResourceType } from '../../server/registry/types';
 import { schemaData } from '../../server/schema/definitions';
 import { ResourceStore } from '../../storage/objects/resource-store';
@@ -73,7 +73,7 @@ export async function serveResourceApi(
   app.use(withRequestInfo());
   app.use(
     resourceRoutes({
-      registry: options.registry ?? new BuiltinRegistry(),
+      registry: options.registry ?? new ResourceTypeRegistry(),
       storageFor,
       definitions: schemaData().definitions,
       representations: options.representations,

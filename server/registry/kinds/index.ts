@@ -1,5 +1,6 @@
 /** Every built-in resource type, grouped as the API serves them. */
 import type { ResourceType } from '../types';
+import { admissionRegistrationKinds } from './admissionregistration';
 import { apiextensionsKinds } from './apiextensions';
 import { appsKinds } from './apps';
 import { autoscalingKinds } from './autoscaling';
@@ -34,4 +35,5 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...rbacKinds,
   ...certificatesKinds,
   ...apiextensionsKinds,
+  ...admissionRegistrationKinds,
 ];

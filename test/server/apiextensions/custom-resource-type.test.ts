@@ -6,7 +6,7 @@
 import { customDefinitionName, customResourceDefinitions, customResourceType } from '../../../server/apiextensions/custom-resource-type';
 import { customResourcePrinter } from '../../../server/apiextensions/printer-columns';
 import { BUILTIN_KINDS } from '../../../server/registry/kinds';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
 
@@ -18,7 +18,7 @@ const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
 
 beforeAll(async () => {
   testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, { registry: new BuiltinRegistry({ types: [...BUILTIN_KINDS, type] }) });
+  api = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: [...BUILTIN_KINDS, type] }) });
 });
 
 afterAll(async () => {

@@ -3,19 +3,20 @@
  * names, scope and served versions (preferred first, as discovery orders them), storage under
  * `/registry/<group>/<plural>`, the status and scale subresources, selectable fields, bodies
  * decoded unstructured and pruned by the schema (unknown fields for `fieldValidation`), and a
- * strategy that defaults by the schema, drops status on create when status is a
- * subresource, counts generations and validates by the schema. Also the schema of each version
- * as OpenAPI definitions (for server-side apply, explain and the OpenAPI documents) and each
- * version's Table printer.
+ * strategy that defaults by the schema, drops status on create when status is a subresource,
+ * counts generations and validates by the schema; the schema of each version as OpenAPI
+ * definitions (for server-side apply, explain and the OpenAPI documents); each version's Table
+ * printer of its columns; no protobuf form; and conversion between versions:
+ * apiVersion only (strategy None) or through the CRD's webhook.
  */
 import type { KubeObject } from '../../storage/objects/types';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
-import type { ResourceType, ScaleSubresource, SelectableFields, ServedVersion } from '../registry/types';
-import type { Printer } from '../table/printers';
+import { groupVersionString, type GroupVersion, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
+import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults } from './schema-defaulting';
 import { pruneBySchema } from './schema-pruning';
@@ -56,13 +57,24 @@ export function servedVersions(crd: CustomResourceDefinition): CustomResourceDef
   return crd.spec.versions.filter((version) => version.served).sort((a, b) => compareKubeAwareVersions(a.name, b.name));
 }
 
-
 /** `<group>/<version> <Kind> is deprecated`, naming the most preferred newer version still served and not deprecated. */
 function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: string): string {
   const { group, names } = crd.spec;
   const text = `${group}/${deprecated} ${names.kind} is deprecated`;
   const newer = servedVersions(crd).find((version) => !version.deprecated && compareKubeAwareVersions(version.name, deprecated) < 0);
   return newer === undefined ? text : `${text}; use ${group}/${newer.name} ${names.kind}`;
+}
+
+/** Conversion through the CRD's webhook; absent for strategy None, where only apiVersion changes. */
+function webhookConvert(crd: CustomResourceDefinition): ResourceType['convert'] {
+  const conversion = crd.spec.conversion;
+  if (conversion?.strategy !== 'Webhook') return undefined;
+  return async (object: KubeObject, to: GroupVersion) => {
+    const apiVersion = groupVersionString(to);
+    if (object.apiVersion === apiVersion) return object;
+    const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind });
+    return converted;
+  };
 }
 
 export function customResourceType(crd: CustomResourceDefinition): ResourceType {
@@ -77,9 +89,11 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
   const versions: ServedVersion[] = served.map((version) => ({
     version: version.name,
     definition: customDefinitionName(group, version.name, names.kind),
+    printer: customResourcePrinter(version.additionalPrinterColumns),
     ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
   }));
   const schemaFor = (version: string) => schemaOf(crd, version);
+  const convert = webhookConvert(crd);
   return {
     group,
     resource: names.plural,
@@ -118,6 +132,9 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
       const schema = schemaFor(version);
       return schema === undefined ? [] : pruneBySchema(object, schema);
     },
+    definitions: customResourceDefinitions(crd),
+    protobuf: false,
+    ...(convert ? { convert } : {}),
   };
 }
 
@@ -155,7 +172,3 @@ export function customResourceDefinitions(crd: CustomResourceDefinition): Record
   return definitions;
 }
 
-/** The Table printer of each served version. */
-export function customResourcePrinters(crd: CustomResourceDefinition): Map<string, Printer> {
-  return new Map(servedVersions(crd).map((version) => [version.name, customResourcePrinter(version.additionalPrinterColumns)]));
-}

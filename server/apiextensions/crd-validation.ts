@@ -10,6 +10,7 @@ import type { FieldError } from '../registry/types';
 import { duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required } from '../validation/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { validateCRDSchema } from './crd-schema-rules';
+import { validationRuleErrors } from './validation-rules';
 import {
   asCRD,
   isConditionTrue,
@@ -146,7 +147,13 @@ function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPa
   errors.push(...validateDeprecationWarning(version, path));
   const schema = version.schema?.openAPIV3Schema;
   if (schema === undefined) errors.push(required(path.child('schema').child('openAPIV3Schema')));
-  else errors.push(...validateCRDSchema(schema, path.child('schema').child('openAPIV3Schema'), version.subresources?.status !== undefined));
+  else {
+    const schemaPath = path.child('schema').child('openAPIV3Schema');
+    const schemaErrors = validateCRDSchema(schema, schemaPath, version.subresources?.status !== undefined);
+    errors.push(...schemaErrors);
+    // Rules are compiled against the schema's types, so only a valid schema has them checked.
+    if (schemaErrors.length === 0) errors.push(...validationRuleErrors(schema, schemaPath));
+  }
   errors.push(...validateSubresources(version.subresources, path.child('subresources')));
   (version.additionalPrinterColumns ?? []).forEach((column, index) => errors.push(...validateColumn(column, path.child('additionalPrinterColumns').index(index))));
   errors.push(...validateSelectableFields(version, path.child('selectableFields')));

@@ -13,7 +13,7 @@ import type { KubeObject } from '../../storage/objects/types';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
-import { groupVersionString, type GroupVersion, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
+import { groupVersionString, type FieldError, type GroupVersion, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
 import { convertThroughWebhook } from './conversion-webhook';
@@ -21,6 +21,7 @@ import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults } from './schema-defaulting';
 import { pruneBySchema } from './schema-pruning';
 import { validateBySchema } from './schema-validation';
+import { hasValidationRules, validateByRules } from './validation-rules';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -77,6 +78,14 @@ function webhookConvert(crd: CustomResourceDefinition): ResourceType['convert'] 
   };
 }
 
+/** The schema's value checks, then its CEL rules (`old`: the stored object, on update). */
+function validateCustomResource(object: KubeObject, old: KubeObject | undefined, schema: JSONSchemaProps | undefined): FieldError[] {
+  if (schema === undefined) return [];
+  const errors = validateBySchema(object, schema);
+  if (hasValidationRules(schema)) errors.push(...validateByRules(object, old, schema));
+  return errors;
+}
+
 export function customResourceType(crd: CustomResourceDefinition): ResourceType {
   const { group, names, scope } = crd.spec;
   const served = servedVersions(crd);
@@ -124,7 +133,8 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
           if (hasStatus) delete object.status;
         },
         tracksGeneration: true,
-        validate: (object) => validateBySchema(object, schemaFor(storage.name) ?? {}),
+        validate: (object) => validateCustomResource(object, undefined, schemaFor(storage.name)),
+        validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storage.name)),
       },
     ),
     requiresResourceVersionOnUpdate: true,

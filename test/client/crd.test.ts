@@ -2,8 +2,8 @@
  * Custom resources as a user drives them with the real kubectl 1.33 against a whole replica
  * over HTTPS, on the embedded SQLite store (issue 14, "Must show"): create a CRD, wait until it is established, then get, apply,
  * apply --server-side, explain, edit, scale and delete its objects, with its printer columns in
- * `kubectl get`; invalid objects rejected with the schema's message; deleting the CRD removes
- * its objects and its endpoints.
+ * `kubectl get`; invalid objects rejected with the schema's message and the CEL rules'
+ * messages (a transition rule too); deleting the CRD removes its objects and its endpoints.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,6 +81,16 @@ test('a CRD and its objects through kubectl, from creation to deletion', async (
   const invalid = await server.kubectl(['create', '-f', '-'], { input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  color: pink\n  replicas: -1\n' });
   expect(invalid.code).toBe(1);
   expect(invalid.stderr).toContain('The Widget "bad" is invalid: \n* spec.color: Unsupported value: "pink": supported values: "red", "blue", "green"\n* spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0');
+
+  // CEL rules: a rule on spec, and a transition rule comparing with the stored object
+  const tooMany = await server.kubectl(['create', '-f', '-'], { input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: many\nspec:\n  color: red\n  replicas: 20\n' });
+  expect(tooMany.code).toBe(1);
+  expect(tooMany.stderr).toContain('The Widget "many" is invalid: spec: Invalid value: "object": a widget has at most 10 replicas');
+  await ok('patch', 'widget', 'alpha', '--type=merge', '-p', '{"spec":{"size":5}}');
+  const shrunk = await kubectl('patch', 'widget', 'alpha', '--type=merge', '-p', '{"spec":{"size":3}}');
+  expect(shrunk.code).toBe(1);
+  expect(shrunk.stderr).toContain('The Widget "alpha" is invalid: spec.size: Invalid value: "integer": size may not shrink');
+  expect(await ok('patch', 'widget', 'alpha', '--type=merge', '-p', '{"spec":{"size":7}}')).toBe('widget.example.com/alpha patched\n');
 
   expect(await ok('delete', 'widget', 'alpha')).toBe('widget.example.com "alpha" deleted\n');
   expect(await ok('get', 'widgets', '-o', 'name')).toBe('');

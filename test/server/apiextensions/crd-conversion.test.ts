@@ -1,7 +1,7 @@
 /**
  * A CRD with two versions converted by a webhook the test serves over HTTPS, on a whole
  * in-process replica: objects written in one version are stored in the storage version and
- * read back in either, round-tripping through the webhook.
+ * read back in either, round-tripping through the webhook; YAML is served, protobuf is not.
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
@@ -72,6 +72,13 @@ test('objects round-trip between versions through the conversion webhook', async
   expect((await call('GET', `${v1}/b`)).body.spec).toEqual({ size: '5' });
   const list = await call('GET', v2);
   expect(list.body.items.map((item: { spec: { size: number } }) => item.spec.size)).toEqual([3, 5]);
+
+  // Custom resources have JSON, YAML and CBOR forms, but no protobuf one.
+  const yaml = await server.request('GET', `${v2}/a`, { headers: { accept: 'application/yaml' } });
+  expect(yaml.status).toBe(200);
+  expect(yaml.body).toContain('apiVersion: example.com/v2\n');
+  const protobuf = await server.request('GET', `${v2}/a`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+  expect(protobuf.status).toBe(406);
 
   // A webhook that fails makes reads in the other version fail with its message.
   webhook.misbehave = 'failure';

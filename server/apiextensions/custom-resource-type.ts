@@ -13,9 +13,11 @@ import type { KubeObject } from '../../storage/objects/types';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
-import { groupVersionString, type FieldError, type GroupVersion, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
+import { groupVersionString, type FieldError, type GroupVersion, type HandlerFactory, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
+import { methodNotSupported } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
 import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults } from './schema-defaulting';
@@ -75,6 +77,17 @@ function webhookConvert(crd: CustomResourceDefinition): ResourceType['convert'] 
     if (object.apiVersion === apiVersion) return object;
     const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind });
     return converted;
+  };
+}
+
+/**
+ * While its CRD is being deleted, a type takes no new objects (its cleanup would never end):
+ * create is the reference's 405 with its own text.
+ */
+function refuseCreate(group: string, resource: string): HandlerFactory {
+  return () => async () => {
+    const { code, reason, details } = methodNotSupported({ group, resource }, 'create').status;
+    throw new StatusError({ code, reason, details, message: 'create not allowed while custom resource definition is terminating' });
   };
 }
 
@@ -145,6 +158,7 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     definitions: customResourceDefinitions(crd),
     protobuf: false,
     ...(convert ? { convert } : {}),
+    ...(crd.metadata.deletionTimestamp ? { handlers: { verbs: { create: refuseCreate(group, names.plural) } } } : {}),
   };
 }
 

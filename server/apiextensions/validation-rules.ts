@@ -12,13 +12,25 @@
  * Not done: the static cost estimate at CRD write time (server/cel/ has no estimator yet), so
  * only the runtime limits hold.
  */
-import { ExpressionCompiler, RequestCostBudget, type CompiledExpression } from '../cel/environment';
+import type { CompiledExpression, RequestCostBudget } from '../cel/environment';
 import type { CelSchema } from '../cel/schema-types';
 import { isObject } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { duplicate, FieldPath, forbidden, invalid, required } from '../validation/field-errors';
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { itemsOf } from './schema-validation';
+
+type CelEnvironment = typeof import('../cel/environment');
+let celEnvironment: CelEnvironment | undefined;
+
+/**
+ * The CEL environment, loaded on the first rule: most servers start without any CRD rule to
+ * compile, and loading the engine and its libraries costs start-up time (a few hundred ms).
+ */
+function cel(): CelEnvironment {
+  celEnvironment ??= require('../cel/environment') as CelEnvironment;
+  return celEnvironment;
+}
 
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
@@ -51,7 +63,7 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
   if (rules.length === 0) found = [];
   else {
     const celSchema = celSchemaOf(schema, atRoot);
-    const compiler = new ExpressionCompiler({ self: { schema: celSchema }, oldSelf: { schema: celSchema } });
+    const compiler = new (cel().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema } });
     found = rules.map((rule) => {
       const compiledRule = compiler.compile(rule.rule);
       const oldSelf = usesOldSelf(rule.rule);
@@ -217,7 +229,7 @@ function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value
 
 /** The rule failures of a whole custom resource; `old` on update. */
 export function validateByRules(object: unknown, old: unknown, schema: JSONSchemaProps): FieldError[] {
-  const state: Evaluation = { budget: new RequestCostBudget(), errors: [], stopped: false };
+  const state: Evaluation = { budget: new (cel().RequestCostBudget)(), errors: [], stopped: false };
   walk(state, schema, FieldPath.root(), object, old, true);
   return state.errors;
 }

@@ -27,6 +27,8 @@ import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserv
 import { recordCompactions } from './metrics/compaction-metrics';
 import { instrumentStore, resourceByKeyPrefix, type StoredResource } from './metrics/store-metrics';
 import { observeWatchCaches, type ObservedCache } from './metrics/watch-cache-metrics';
+import { startCRDController } from './apiextensions/crd-controller';
+import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './controllers/api-operations';
 import { bootstrapClusterObjects } from './controllers/bootstrap';
 import { startGarbageCollector } from './controllers/garbage-collector';
@@ -196,6 +198,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const definitions = schemaData().definitions;
   const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
+  // Every replica serves the established CRDs' types, leader or not; the stored ones before it answers.
+  const crdServing = startCRDServing({ crds: storageFor(find('apiextensions.k8s.io', 'customresourcedefinitions')), registry });
+  await crdServing.synced;
 
   const bootstrapHook = new PostStartHook('bootstrap-controller');
   const rbacHook = new PostStartHook('rbac/bootstrap-roles');
@@ -251,6 +256,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             startGarbageCollector(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
             startClusterRoleAggregation(operations, lost);
+            startCRDController(operations, lost);
           });
         },
       });
@@ -258,6 +264,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     async stop() {
       await election?.stop();
       authorization.stop();
+      crdServing.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

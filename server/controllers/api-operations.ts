@@ -64,7 +64,7 @@ export function apiOperations(options: { context: StoreContext; storageFor: (typ
           },
           target,
           manager: MANAGER,
-          subresource: target === 'finalize' ? 'finalize' : undefined,
+          subresource: target === 'main' ? undefined : target,
           options: operationOptions('UpdateOptions', { dryRun: false, fieldManager: MANAGER }),
         });
       } catch (error) {

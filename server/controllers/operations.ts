@@ -17,9 +17,9 @@ export interface ObjectOperations {
   /** DELETE as a client would send it; a missing object is not an error. */
   deleteObject(type: ResourceType, key: ObjectKey, options: { propagationPolicy?: PropagationPolicy; uid?: string }): Promise<void>;
   /**
-   * PUT-like update from the current state (of the main resource, or of the `finalize`
-   * subresource, which alone may change a namespace's spec.finalizers); a missing object is
-   * not an error.
+   * PUT-like update from the current state (of the main resource, of the `finalize`
+   * subresource, which alone may change a namespace's spec.finalizers, or of the `status`
+   * subresource, which alone may change status); a missing object is not an error.
    */
-  updateObject(type: ResourceType, key: ObjectKey, mutate: (object: KubeObject) => void, target?: 'main' | 'finalize'): Promise<void>;
+  updateObject(type: ResourceType, key: ObjectKey, mutate: (object: KubeObject) => void, target?: 'main' | 'finalize' | 'status'): Promise<void>;
 }

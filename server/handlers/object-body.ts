@@ -56,6 +56,8 @@ function decodeTyped(
 ): DecodedObject {
   const { value, duplicates, options } = input;
   checkTypeMeta(scope, value);
+  // Custom resources are decoded unstructured and pruned by their schema.
+  const prune = scope.type.prune?.bind(scope.type);
   const decoded = decodeValue(
     {
       definitions: scope.context.definitions,
@@ -64,6 +66,7 @@ function decodeTyped(
       servedVersion: scope.version.version,
       fieldValidation: options.fieldValidation,
       wholeBody: input.wholeBody,
+      ...(prune ? { prune: (object: KubeObject) => prune(object, scope.version.version) } : {}),
     },
     value,
     duplicates,

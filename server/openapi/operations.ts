@@ -40,6 +40,14 @@ export const PATCH_MEDIA_TYPES = [
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
 ] as const;
+/**
+ * Strategic merge needs a kind's Go schema, which only built-in kinds have: a type with its
+ * own definitions (a custom resource) takes the other patch types, and kubectl, which reads
+ * this list, sends it a merge patch.
+ */
+function patchMediaTypesOf(type: ResourceType): readonly string[] {
+  return type.definitions === undefined ? PATCH_MEDIA_TYPES : PATCH_MEDIA_TYPES.filter((mediaType) => mediaType !== 'application/strategic-merge-patch+json');
+}
 /** POST and PUT bodies are decoded by Content-Type among every codec the server has. */
 const ANY_MEDIA_TYPE = ['*/*'] as const;
 
@@ -315,7 +323,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
       operationId: options.operationId,
       description: `partially update ${options.what}`,
       parameters: PATCH_PARAMETERS,
-      requestBody: { definition: WELL_KNOWN_DEFINITIONS.patch, mediaTypes: PATCH_MEDIA_TYPES, required: true },
+      requestBody: { definition: WELL_KNOWN_DEFINITIONS.patch, mediaTypes: patchMediaTypesOf(type), required: true },
       responses: [ok(options.definition), created(options.definition), UNAUTHORIZED],
       responseMediaTypes: objectMediaTypes,
       ...(options.kind ? { kind: options.kind } : {}),

@@ -50,6 +50,8 @@ export interface StrategyFacts {
   readonly namespaced: boolean;
   readonly nameRule: ResourceType['nameRule'];
   readonly hasStatus: boolean;
+  /** Served by the apiextensions server (CRDs, custom resources): any qualified finalizer name. */
+  readonly apiextensions?: boolean;
 }
 
 const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
@@ -78,7 +80,7 @@ export const RESET_OBJECT_META_FOR_STATUS: readonly (keyof ObjectMeta)[] = [
 ];
 
 export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): Required<Strategy> {
-  const metaRules: ObjectMetaRules = { namespaced: facts.namespaced, validateName: NAME_VALIDATORS[facts.nameRule] };
+  const metaRules: ObjectMetaRules = { namespaced: facts.namespaced, validateName: NAME_VALIDATORS[facts.nameRule], anyQualifiedFinalizer: facts.apiextensions };
   return {
     applyDefaults(object, version) {
       kind.defaults?.(object, version);

@@ -179,6 +179,13 @@ export interface ResourceType {
    * (the reference's CheckGracefulDelete). The object lingers, marked, until the grace is 0.
    */
   readonly deletionGracePeriod?: (object: KubeObject, requested: number | undefined) => number;
+  /**
+   * Custom resources: request bodies are not typed against the schema (the schema's validation
+   * reports wrong types, as 422), and this removes what the schema of `version` does not
+   * declare, answering the removed paths, which `fieldValidation` reports as unknown fields.
+   * May mutate `object`. Absent: bodies are typed against the definitions.
+   */
+  prune?(object: KubeObject, version: string): string[];
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

@@ -13,6 +13,7 @@ import { visit } from 'jsonc-parser';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
 import { checkNestingDepth } from '../request/nesting';
+import { isObject } from '../json/value';
 import { badRequest, invalid } from '../status/catalogue';
 import { FieldPath, invalid as invalidField } from './field-errors';
 import type { StatusError } from '../status/status-error';
@@ -638,12 +639,22 @@ export interface DecodeRequest {
    * body that "cannot be handled as" the kind; a patch's result reports them bare.
    */
   readonly wholeBody?: boolean;
+  /**
+   * Takes the place of typing for kinds decoded unstructured (custom resources): removes what
+   * the kind does not declare and answers those paths (see ResourceType.prune).
+   */
+  readonly prune?: (object: KubeObject) => string[];
 }
 
 export interface DecodedObject {
   readonly object: KubeObject;
   /** `Warning` texts for fieldValidation=Warn (unknown and duplicate fields). */
   readonly warnings: readonly string[];
+}
+
+function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): TypedResult {
+  const unknownFields = prune(object);
+  return { object, unknownFields };
 }
 
 /**
@@ -654,7 +665,7 @@ export interface DecodedObject {
 export function decodeValue(request: DecodeRequest, value: unknown, duplicateFields: readonly string[]): DecodedObject {
   // Protobuf and CBOR bodies and patch results arrive here parsed by others: typing recurses.
   checkNestingDepth(value, 'object');
-  const typed = typeAgainstSchema(request.definitions, request.definition, value);
+  const typed = request.prune !== undefined && isObject(value) ? pruned(value as KubeObject, request.prune) : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   if (typed.typeError !== undefined) {
     // A patch's result the type does not fit is the patch's fault: the reference answers 422

@@ -33,12 +33,17 @@ const ORPHAN_FINALIZER = 'orphan';
 const FOREGROUND_FINALIZER = 'foregroundDeletion';
 const STANDARD_FINALIZERS = new Set(['kubernetes', ORPHAN_FINALIZER, FOREGROUND_FINALIZER]);
 
-export function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath): FieldError[] {
+/**
+ * `anyQualifiedName`: any qualified name is a finalizer, as the apiextensions server (CRDs and
+ * custom resources) takes them; otherwise a name without a `/` must be a standard one, as
+ * for the kinds of the main server.
+ */
+export function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath, anyQualifiedName = false): FieldError[] {
   const errors: FieldError[] = [];
   for (const finalizer of finalizers ?? []) {
     const messages = isQualifiedName(finalizer);
     for (const message of messages) errors.push(invalid(path, finalizer, message));
-    if (messages.length === 0 && !finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)) {
+    if (!anyQualifiedName && messages.length === 0 && !finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)) {
       errors.push(invalid(path, finalizer, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
   }
@@ -70,6 +75,8 @@ export function validateOwnerReferences(references: readonly OwnerReference[] | 
 export interface ObjectMetaRules {
   readonly namespaced: boolean;
   readonly validateName: NameValidator;
+  /** Finalizer names as the apiextensions server takes them (see validateFinalizers). */
+  readonly anyQualifiedFinalizer?: boolean;
 }
 
 /** Create-time metadata rules. `path` is `metadata` for top-level objects. */
@@ -95,7 +102,7 @@ export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules, pat
   errors.push(...validateLabels(meta.labels, path.child('labels')));
   errors.push(...validateAnnotations(meta.annotations, path.child('annotations')));
   errors.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
-  errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
+  errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers'), rules.anyQualifiedFinalizer));
   return errors;
 }
 

@@ -18,7 +18,7 @@ import type { StoreHooks } from '../../server/registry/store/hooks';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
 import { ResourceTypeRegistry } from '../../server/registry/registry';
-import type { ResourceType } from '../../server/registry/types';
+import type { ResourceRegistry, ResourceType } from '../../server/registry/types';
 import { schemaData } from '../../server/schema/definitions';
 import { ResourceStore } from '../../storage/objects/resource-store';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store';
@@ -62,11 +62,25 @@ export interface ServedApi {
 
 export async function serveResourceApi(
   storageFor: (type: ResourceType) => ResourceStore,
-  options: { readonly representations?: RepresentationSettings; readonly admission?: Admission; readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined } = {},
+  options: {
+    readonly representations?: RepresentationSettings;
+    readonly admission?: Admission;
+    readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
+    readonly registry?: ResourceRegistry;
+  } = {},
 ): Promise<ServedApi> {
   const app = express();
   app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry: new ResourceTypeRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations, admission: options.admission, hooksFor: options.hooksFor }));
+  app.use(
+    resourceRoutes({
+      registry: options.registry ?? new ResourceTypeRegistry(),
+      storageFor,
+      definitions: schemaData().definitions,
+      representations: options.representations,
+      admission: options.admission,
+      hooksFor: options.hooksFor,
+    }),
+  );
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
   const server: Server = app.listen(0, '127.0.0.1');

@@ -48,6 +48,10 @@ export interface KindDeclaration {
   readonly storageVersion?: string;
   readonly storageGroup?: string;
   readonly storagePrefix?: string;
+  /** Where the kind's schema definitions live when not under `io.k8s.api.<package>` (apiextensions). */
+  readonly definitionPrefix?: string;
+  /** Served by the apiextensions server, whose metadata rules differ a little (see StrategyFacts). */
+  readonly apiextensions?: true;
   readonly shortNames?: readonly string[];
   readonly categories?: readonly string[];
   readonly verbs?: readonly Verb[];
@@ -75,7 +79,10 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     listKind: `${declaration.kind}List`,
     namespaced: declaration.namespaced,
     versions: versions.map((version) => {
-      const definition = definitionName(declaration.group, version, declaration.kind);
+      const definition =
+        declaration.definitionPrefix === undefined
+          ? definitionName(declaration.group, version, declaration.kind)
+          : `${declaration.definitionPrefix}.${version}.${declaration.kind}`;
       const warning = declaration.deprecatedVersions?.[version];
       return warning === undefined ? { version, definition } : { version, definition, deprecated: true, deprecationWarning: warning };
     }),
@@ -88,7 +95,10 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     subresources,
     nameRule,
     selectableFields: declaration.selectableFields ?? {},
-    strategy: buildStrategy({ namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true }, declaration.behaviour),
+    strategy: buildStrategy(
+      { namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true, apiextensions: declaration.apiextensions },
+      declaration.behaviour,
+    ),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
     ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),

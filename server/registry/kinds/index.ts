@@ -1,6 +1,7 @@
 /** Every built-in resource type, grouped as the API serves them. */
 import type { ResourceType } from '../types';
 import { admissionRegistrationKinds } from './admissionregistration';
+import { apiextensionsKinds } from './apiextensions';
 import { appsKinds } from './apps';
 import { autoscalingKinds } from './autoscaling';
 import { batchKinds } from './batch';
@@ -33,5 +34,6 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...resourceKinds,
   ...rbacKinds,
   ...certificatesKinds,
+  ...apiextensionsKinds,
   ...admissionRegistrationKinds,
 ];

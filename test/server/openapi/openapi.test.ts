@@ -50,7 +50,8 @@ function operationsOf(paths: Record<string, PathItem>): Array<{ path: string; me
 function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, child]) => (key === '$ref' ? [child as string] : refsIn(child)));
+  // A property may itself be named `$ref` (JSONSchemaProps has one): only string values are references.
+  return Object.entries(value).flatMap(([key, child]) => (key === '$ref' && typeof child === 'string' ? [child] : refsIn(child)));
 }
 
 describe('OpenAPI over HTTP', () => {

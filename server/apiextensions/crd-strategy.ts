@@ -1,0 +1,55 @@
+/**
+ * The CustomResourceDefinition kind's own behaviour: the reference's defaults (singular and
+ * list kind from the kind, conversion strategy None, webhook service port 443), the status a
+ * new CRD starts with (its storage version recorded in storedVersions, names not yet
+ * accepted), and on every spec update the new storage version added to storedVersions.
+ *
+ * The cleanup finalizer is set at create: the reference's CRD storage adds it in its own
+ * DELETE, and here the generic DELETE then only has to honour it, as it honours any finalizer.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import type { KindBehaviour } from '../registry/strategy';
+import { asCRD, storageVersionOf, type CustomResourceDefinition } from './crd-types';
+import { validateCRD, validateCRDUpdate } from './crd-validation';
+
+export function defaultCRD(object: KubeObject): void {
+  const crd = asCRD(object);
+  const spec = crd.spec;
+  if (spec === undefined || spec === null) return;
+  const names = spec.names;
+  if (names !== undefined) {
+    if (!names.singular && names.kind) names.singular = names.kind.toLowerCase();
+    if (!names.listKind && names.kind) names.listKind = `${names.kind}List`;
+  }
+  spec.conversion ??= { strategy: 'None' };
+  const service = spec.conversion.webhook?.clientConfig?.service;
+  if (service !== undefined) service.port ??= 443;
+}
+
+/** Adds the storage version to status.storedVersions when it is not there yet (may mutate). */
+function recordStorageVersion(crd: CustomResourceDefinition): void {
+  const storage = storageVersionOf(crd);
+  if (storage === undefined) return;
+  const status = (crd.status ??= {});
+  const stored = (status.storedVersions ??= []);
+  if (!stored.includes(storage.name)) stored.push(storage.name);
+}
+
+/** Deleting a CRD first deletes its custom resources (server/apiextensions/crd-controller.ts). */
+export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+export const CRD_BEHAVIOUR: KindBehaviour = {
+  defaults: defaultCRD,
+  initialStatus: (object) => {
+    const storage = storageVersionOf(asCRD(object));
+    return { acceptedNames: { plural: '', kind: '' }, storedVersions: storage === undefined ? [] : [storage.name] };
+  },
+  tracksGeneration: true,
+  prepareForCreate: (object) => {
+    const finalizers = (object.metadata.finalizers ??= []);
+    if (!finalizers.includes(CLEANUP_FINALIZER)) finalizers.push(CLEANUP_FINALIZER);
+  },
+  prepareForUpdate: (object) => recordStorageVersion(asCRD(object)),
+  validate: validateCRD,
+  validateUpdate: validateCRDUpdate,
+};

@@ -1,0 +1,297 @@
+/**
+ * Validation of CustomResourceDefinitions on create and update, after the reference's
+ * apiextensions validation: the name (`<plural>.<group>`), group, scope, names, versions
+ * (unique, exactly one storage version, DNS-1035 names, deprecation warnings), each version's
+ * schema (crd-schema-rules.ts), subresources, printer columns, selectable fields, conversion
+ * and stored versions; on update, what may not change.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import type { FieldError } from '../registry/types';
+import { duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required } from '../validation/field-errors';
+import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
+import { validateCRDSchema } from './crd-schema-rules';
+import { validationRuleErrors } from './validation-rules';
+import {
+  asCRD,
+  isConditionTrue,
+  type CustomResourceColumnDefinition,
+  type CustomResourceConversion,
+  type CustomResourceDefinition,
+  type CustomResourceDefinitionNames,
+  type CustomResourceDefinitionVersion,
+  type CustomResourceSubresources,
+  type JSONSchemaProps,
+} from './crd-types';
+
+const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
+const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
+const CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'];
+const MAX_SELECTABLE_FIELDS = 8;
+
+const spec = FieldPath.root('spec');
+
+function dns1035(path: FieldPath, value: string, prefix = ''): FieldError[] {
+  const problems = isDNS1035Label(prefix === '' ? value : value.toLowerCase());
+  return problems.length > 0 ? [invalid(path, value, prefix + problems.join(','))] : [];
+}
+
+export function validateNames(names: CustomResourceDefinitionNames | undefined, path: FieldPath): FieldError[] {
+  if (names === undefined) return [];
+  const errors: FieldError[] = [];
+  if (names.plural) errors.push(...dns1035(path.child('plural'), names.plural));
+  if (names.singular) errors.push(...dns1035(path.child('singular'), names.singular));
+  const mixedCase = 'may have mixed case, but should otherwise match: ';
+  if (names.kind) errors.push(...dns1035(path.child('kind'), names.kind, mixedCase));
+  if (names.listKind) errors.push(...dns1035(path.child('listKind'), names.listKind, mixedCase));
+  (names.shortNames ?? []).forEach((name, index) => errors.push(...dns1035(path.child('shortNames').index(index), name)));
+  if (names.kind && names.kind === names.listKind) errors.push(invalid(path.child('listKind'), names.listKind, 'kind and listKind may not be the same'));
+  (names.categories ?? []).forEach((name, index) => errors.push(...dns1035(path.child('categories').index(index), name)));
+  return errors;
+}
+
+function simpleJSONPath(path: FieldPath, value: string): FieldError[] {
+  if (value.length === 0) return [invalid(path, value, 'must not be empty')];
+  if (!value.startsWith('.')) return [invalid(path, value, 'must be a simple json path starting with .')];
+  return [];
+}
+
+function validateSubresources(subresources: CustomResourceSubresources | undefined, path: FieldPath): FieldError[] {
+  const scale = subresources?.scale;
+  if (scale === undefined) return [];
+  const errors: FieldError[] = [];
+  const check = (name: string, value: string | undefined, prefixes: string[], detail: string, mandatory: boolean) => {
+    const at = path.child(`scale.${name}`);
+    if (value === undefined || value === '') {
+      if (mandatory) errors.push(required(at));
+      return;
+    }
+    const pathErrors = simpleJSONPath(at, value);
+    if (pathErrors.length > 0) errors.push(...pathErrors);
+    else if (!prefixes.some((prefix) => value.startsWith(prefix))) errors.push(invalid(at, value, detail));
+  };
+  check('specReplicasPath', scale.specReplicasPath, ['.spec.'], 'should be a json path under .spec', true);
+  check('statusReplicasPath', scale.statusReplicasPath, ['.status.'], 'should be a json path under .status', true);
+  check('labelSelectorPath', scale.labelSelectorPath, ['.spec.', '.status.'], 'should be a json path under either .spec or .status', false);
+  return errors;
+}
+
+function validateColumn(column: CustomResourceColumnDefinition, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!column.name) errors.push(required(path.child('name')));
+  const types = `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`;
+  if (!column.type) errors.push(required(path.child('type'), types));
+  else if (!PRINTER_COLUMN_TYPES.includes(column.type)) errors.push(invalid(path.child('type'), column.type, types));
+  if (column.format && !PRINTER_COLUMN_FORMATS.includes(column.format)) {
+    errors.push(invalid(path.child('format'), column.format, `must be one of ${PRINTER_COLUMN_FORMATS.join(',')}`));
+  }
+  if (!column.jsonPath) errors.push(required(path.child('JSONPath')));
+  else errors.push(...simpleJSONPath(path.child('JSONPath'), column.jsonPath));
+  return errors;
+}
+
+/** The schema node a dotted path (`.spec.color`) reaches through properties, if any. */
+function schemaAtPath(schema: JSONSchemaProps, jsonPath: string): JSONSchemaProps | undefined {
+  let node: JSONSchemaProps | undefined = schema;
+  for (const part of jsonPath.replace(/^\./, '').split('.')) {
+    node = node?.properties?.[part] ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+  }
+  return node;
+}
+
+function validateSelectableFields(version: CustomResourceDefinitionVersion, path: FieldPath): FieldError[] {
+  const fields = version.selectableFields ?? [];
+  if (fields.length === 0) return [];
+  const schema = version.schema?.openAPIV3Schema;
+  if (schema === undefined) return [invalid(path, '', 'may only be set when `version.schema.openAPIV3Schema` is not included')];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  fields.forEach(({ jsonPath }, index) => {
+    const at = path.index(index).child('jsonPath');
+    if (!jsonPath) {
+      errors.push(required(at));
+      return;
+    }
+    const node = schemaAtPath(schema, jsonPath);
+    if (node === undefined) {
+      errors.push(invalid(at, jsonPath, `is an invalid path: does not refer to a valid field`));
+      return;
+    }
+    if (jsonPath.replace(/^\./, '').split('.')[0] === 'metadata') errors.push(invalid(at, jsonPath, 'must not point to fields in metadata'));
+    if (!['string', 'boolean', 'integer'].includes(node.type ?? '')) {
+      errors.push(invalid(at, jsonPath, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
+    }
+    if (seen.has(jsonPath)) errors.push(duplicate(at, jsonPath));
+    seen.add(jsonPath);
+  });
+  if (seen.size > MAX_SELECTABLE_FIELDS) {
+    errors.push({ type: 'FieldValueTooMany', field: path.toString(), detail: `Too many: ${seen.size}: must have at most ${MAX_SELECTABLE_FIELDS} items` });
+  }
+  return errors;
+}
+
+function validateDeprecationWarning(version: CustomResourceDefinitionVersion, path: FieldPath): FieldError[] {
+  const warning = version.deprecationWarning;
+  if (warning === undefined) return [];
+  const at = path.child('deprecationWarning');
+  if (!version.deprecated) return [invalid(at, warning, 'can only be set for deprecated versions')];
+  const errors: FieldError[] = [];
+  if (Buffer.byteLength(warning) > 256) errors.push(invalid(at, warning, 'must be <= 256 characters long'));
+  if (warning.length === 0) errors.push(invalid(at, warning, 'must not be an empty string'));
+  const control = [...warning].findIndex((char) => /\p{Cc}/u.test(char));
+  if (control >= 0) errors.push(invalid(at, warning, `must only contain printable UTF-8 characters; control character found at index ${control}`));
+  return errors;
+}
+
+function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPath): FieldError[] {
+  const errors = [...dns1035(path.child('name'), version.name ?? '')];
+  errors.push(...validateDeprecationWarning(version, path));
+  const schema = version.schema?.openAPIV3Schema;
+  if (schema === undefined) errors.push(required(path.child('schema').child('openAPIV3Schema')));
+  else {
+    const schemaPath = path.child('schema').child('openAPIV3Schema');
+    const schemaErrors = validateCRDSchema(schema, schemaPath, version.subresources?.status !== undefined);
+    errors.push(...schemaErrors);
+    // Rules are compiled against the schema's types, so only a valid schema has them checked.
+    if (schemaErrors.length === 0) errors.push(...validationRuleErrors(schema, schemaPath));
+  }
+  errors.push(...validateSubresources(version.subresources, path.child('subresources')));
+  (version.additionalPrinterColumns ?? []).forEach((column, index) => errors.push(...validateColumn(column, path.child('additionalPrinterColumns').index(index))));
+  errors.push(...validateSelectableFields(version, path.child('selectableFields')));
+  return errors;
+}
+
+function validateConversion(conversion: CustomResourceConversion | undefined, path: FieldPath): FieldError[] {
+  if (conversion === undefined) return [];
+  const errors: FieldError[] = [];
+  if (!conversion.strategy) errors.push(required(path.child('strategy')));
+  else if (conversion.strategy !== 'None' && conversion.strategy !== 'Webhook') errors.push(notSupported(path.child('strategy'), conversion.strategy, ['None', 'Webhook']));
+  if (conversion.strategy === 'Webhook') {
+    const config = conversion.webhook?.clientConfig;
+    const configPath = path.child('webhook').child('clientConfig');
+    if (config === undefined) errors.push(required(configPath, 'required when strategy is set to Webhook'));
+    else if ((config.url === undefined) === (config.service === undefined)) errors.push(required(configPath, 'exactly one of url or service is required'));
+    else if (config.url !== undefined) errors.push(...validateWebhookURL(config.url, configPath.child('url')));
+    const versions = conversion.webhook?.conversionReviewVersions ?? [];
+    const versionsPath = path.child('webhook').child('conversionReviewVersions');
+    if (versions.length === 0) errors.push(required(versionsPath));
+    else if (!versions.some((version) => CONVERSION_REVIEW_VERSIONS.includes(version))) {
+      errors.push(invalid(versionsPath, versions, `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(', ')}`));
+    }
+  } else if (conversion.webhook !== undefined) {
+    errors.push(forbidden(path.child('webhook'), 'should not be set when strategy is not set to Webhook'));
+  }
+  return errors;
+}
+
+function validateWebhookURL(url: string, path: FieldPath): FieldError[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    return [invalid(path, url, `host must be specified`)];
+  }
+  if (parsed.protocol !== 'https:') return [invalid(path, url, "'https' is the only allowed URL scheme")];
+  if (parsed.hash !== '') return [invalid(path, url, 'fragments are not permitted in the URL')];
+  if (parsed.search !== '') return [invalid(path, url, 'query parameters are not permitted in the URL')];
+  if (parsed.username !== '' || parsed.password !== '') return [invalid(path, url, 'user information is not permitted in the URL')];
+  return [];
+}
+
+function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
+  const path = FieldPath.root('status', 'storedVersions');
+  const stored = crd.status?.storedVersions ?? [];
+  if (stored.length === 0) return [invalid(path, stored, 'must have at least one stored version')];
+  const errors: FieldError[] = [];
+  const remaining = new Map(stored.map((version, index) => [version, index]));
+  for (const version of crd.spec.versions ?? []) {
+    if (version.storage && !remaining.has(version.name)) errors.push(invalid(path, stored, `must have the storage version ${version.name}`));
+    remaining.delete(version.name);
+  }
+  for (const [version, index] of remaining) {
+    errors.push(
+      invalid(
+        path.index(index),
+        version,
+        `missing from spec.versions; ${version} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in ${version} and removes ${version} from status.storedVersions`,
+      ),
+    );
+  }
+  return errors;
+}
+
+function validateSpec(crd: CustomResourceDefinition): FieldError[] {
+  const errors: FieldError[] = [];
+  const { group, scope, names, versions = [] } = crd.spec;
+  if (!group) errors.push(required(spec.child('group')));
+  else {
+    const problems = isDNS1123Subdomain(group);
+    if (problems.length > 0) errors.push(invalid(spec.child('group'), group, problems.join(',')));
+    else if (group.split('.').length < 2) errors.push(invalid(spec.child('group'), group, 'should be a domain with at least one dot'));
+  }
+  if (!scope) errors.push(required(spec.child('scope')));
+  else if (scope !== 'Cluster' && scope !== 'Namespaced') errors.push(notSupported(spec.child('scope'), scope, ['Cluster', 'Namespaced']));
+  const hasDefaults = versions.some((version) => version.schema?.openAPIV3Schema !== undefined && schemaHasDefaults(version.schema.openAPIV3Schema));
+  if (hasDefaults && crd.spec.preserveUnknownFields === true) {
+    errors.push(invalid(spec.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
+  }
+  versions.forEach((version, index) => errors.push(...validateVersion(version, spec.child('versions').index(index))));
+  const versionNames = new Set(versions.map((version) => version.name));
+  if (versionNames.size !== versions.length) errors.push(invalid(spec.child('versions'), versions, 'must contain unique version names'));
+  if (versions.filter((version) => version.storage).length !== 1) {
+    errors.push(invalid(spec.child('versions'), versions, 'must have exactly one version marked as storage version'));
+  }
+  for (const field of ['plural', 'singular', 'kind', 'listKind'] as const) {
+    if (!names?.[field]) errors.push(required(spec.child('names', field)));
+  }
+  errors.push(...validateNames(names, spec.child('names')));
+  if (crd.spec.conversion !== undefined && crd.spec.conversion.strategy !== 'None' && crd.spec.preserveUnknownFields === true) {
+    errors.push(invalid(spec.child('conversion').child('strategy'), crd.spec.conversion.strategy, 'must be None if spec.preserveUnknownFields is true'));
+  }
+  errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion')));
+  return errors;
+}
+
+function schemaHasDefaults(schema: JSONSchemaProps): boolean {
+  if (schema.default !== undefined) return true;
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+    ...(schema.items === undefined ? [] : Array.isArray(schema.items) ? schema.items : [schema.items]),
+  ];
+  return children.some(schemaHasDefaults);
+}
+
+/** The name rule of CRDs beyond DNS subdomain: exactly `<plural>.<group>`. */
+function validateName(crd: CustomResourceDefinition): FieldError[] {
+  const name = crd.metadata.name ?? '';
+  const expected = `${crd.spec.names?.plural ?? ''}.${crd.spec.group ?? ''}`;
+  return name === expected ? [] : [invalid(FieldPath.root('metadata', 'name'), name, 'must be spec.names.plural+"."+spec.group')];
+}
+
+export function validateCRD(object: KubeObject): FieldError[] {
+  const crd = asCRD(object);
+  return [
+    ...validateName(crd),
+    ...validateSpec(crd),
+    ...validateNames(crd.status?.acceptedNames, FieldPath.root('status', 'acceptedNames')),
+    ...validateStoredVersions(crd),
+  ];
+}
+
+export function validateCRDUpdate(object: KubeObject, old: KubeObject): FieldError[] {
+  const crd = asCRD(object);
+  const previous = asCRD(old);
+  const errors = validateCRD(object).filter((error) => error.field !== 'metadata.name');
+  if (isConditionTrue(previous, 'Established')) {
+    errors.push(...immutable(spec.child('scope'), crd.spec.scope, previous.spec.scope));
+    errors.push(...immutable(spec.child('names', 'kind'), crd.spec.names?.kind, previous.spec.names?.kind));
+  }
+  errors.push(...immutable(spec.child('group'), crd.spec.group, previous.spec.group));
+  errors.push(...immutable(spec.child('names', 'plural'), crd.spec.names?.plural, previous.spec.names?.plural));
+  return errors;
+}
+
+/** On the status subresource: the accepted names must still be valid names. */
+export function validateCRDStatus(object: KubeObject): FieldError[] {
+  return validateNames(asCRD(object).status?.acceptedNames, FieldPath.root('status', 'acceptedNames'));
+}

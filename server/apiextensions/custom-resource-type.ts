@@ -1,0 +1,198 @@
+/**
+ * A CustomResourceDefinition made into the `ResourceType` the generic handlers serve: its
+ * names, scope and served versions (preferred first, as discovery orders them), storage under
+ * `/registry/<group>/<plural>`, the status and scale subresources, selectable fields, bodies
+ * decoded unstructured and pruned by the schema (unknown fields for `fieldValidation`), and a
+ * strategy that defaults by the schema, drops status on create when status is a subresource,
+ * counts generations and validates by the schema; the schema of each version as OpenAPI
+ * definitions (for server-side apply, explain and the OpenAPI documents); each version's Table
+ * printer of its columns; no protobuf form; and conversion between versions:
+ * apiVersion only (strategy None) or through the CRD's webhook.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { compareKubeAwareVersions } from '../discovery/group-priority';
+import { buildStrategy } from '../registry/strategy';
+import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
+import { groupVersionString, type FieldError, type GroupVersion, type HandlerFactory, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
+import type { SchemaNode } from '../validation/decode';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
+import { methodNotSupported } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
+import { convertThroughWebhook } from './conversion-webhook';
+import { customResourcePrinter } from './printer-columns';
+import { applySchemaDefaults } from './schema-defaulting';
+import { pruneBySchema } from './schema-pruning';
+import { validateBySchema } from './schema-validation';
+import { hasValidationRules, validateByRules } from './validation-rules';
+
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/** The reference's definition name of a custom kind: the group reversed, then version and kind (`com.example.v1.Widget`). */
+export function customDefinitionName(group: string, version: string, kind: string): string {
+  return [...group.split('.').reverse(), version, kind].join('.');
+}
+
+/** `.spec.replicas` → `spec.replicas`, the form the scale handler reads. */
+function dotted(jsonPath: string): string {
+  return jsonPath.replace(/^\./, '');
+}
+
+function scaleOf(version: CustomResourceDefinitionVersion): ScaleSubresource | undefined {
+  const scale = version.subresources?.scale;
+  if (scale === undefined) return undefined;
+  return {
+    specReplicasPath: dotted(scale.specReplicasPath),
+    statusReplicasPath: dotted(scale.statusReplicasPath),
+    ...(scale.labelSelectorPath ? { labelSelectorPath: dotted(scale.labelSelectorPath) } : {}),
+  };
+}
+
+function selectableFieldsOf(version: CustomResourceDefinitionVersion): SelectableFields {
+  return Object.fromEntries((version.selectableFields ?? []).map(({ jsonPath }) => [dotted(jsonPath), fieldAt(dotted(jsonPath))]));
+}
+
+export function schemaOf(crd: CustomResourceDefinition, version: string): JSONSchemaProps | undefined {
+  return crd.spec.versions.find((candidate) => candidate.name === version)?.schema?.openAPIV3Schema;
+}
+
+/** The served versions, preferred first (the reference's kube-aware version order). */
+export function servedVersions(crd: CustomResourceDefinition): CustomResourceDefinitionVersion[] {
+  return crd.spec.versions.filter((version) => version.served).sort((a, b) => compareKubeAwareVersions(a.name, b.name));
+}
+
+/** `<group>/<version> <Kind> is deprecated`, naming the most preferred newer version still served and not deprecated. */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: string): string {
+  const { group, names } = crd.spec;
+  const text = `${group}/${deprecated} ${names.kind} is deprecated`;
+  const newer = servedVersions(crd).find((version) => !version.deprecated && compareKubeAwareVersions(version.name, deprecated) < 0);
+  return newer === undefined ? text : `${text}; use ${group}/${newer.name} ${names.kind}`;
+}
+
+/** Conversion through the CRD's webhook; absent for strategy None, where only apiVersion changes. */
+function webhookConvert(crd: CustomResourceDefinition): ResourceType['convert'] {
+  const conversion = crd.spec.conversion;
+  if (conversion?.strategy !== 'Webhook') return undefined;
+  return async (object: KubeObject, to: GroupVersion) => {
+    const apiVersion = groupVersionString(to);
+    if (object.apiVersion === apiVersion) return object;
+    const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind });
+    return converted;
+  };
+}
+
+/**
+ * While its CRD is being deleted, a type takes no new objects (its cleanup would never end):
+ * create is the reference's 405 with its own text.
+ */
+function refuseCreate(group: string, resource: string): HandlerFactory {
+  return () => async () => {
+    const { code, reason, details } = methodNotSupported({ group, resource }, 'create').status;
+    throw new StatusError({ code, reason, details, message: 'create not allowed while custom resource definition is terminating' });
+  };
+}
+
+/** The schema's value checks, then its CEL rules (`old`: the stored object, on update). */
+function validateCustomResource(object: KubeObject, old: KubeObject | undefined, schema: JSONSchemaProps | undefined): FieldError[] {
+  if (schema === undefined) return [];
+  const errors = validateBySchema(object, schema);
+  if (hasValidationRules(schema)) errors.push(...validateByRules(object, old, schema));
+  return errors;
+}
+
+export function customResourceType(crd: CustomResourceDefinition): ResourceType {
+  const { group, names, scope } = crd.spec;
+  const served = servedVersions(crd);
+  const storage = crd.spec.versions.find((version) => version.storage) ?? served[0];
+  // Subresources and selectable fields of the preferred version stand for the type.
+  const preferred = served[0] ?? storage;
+  const hasStatus = preferred.subresources?.status !== undefined;
+  const scale = scaleOf(preferred);
+  const namespaced = scope === 'Namespaced';
+  const versions: ServedVersion[] = served.map((version) => ({
+    version: version.name,
+    definition: customDefinitionName(group, version.name, names.kind),
+    printer: customResourcePrinter(version.additionalPrinterColumns),
+    ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
+  }));
+  const schemaFor = (version: string) => schemaOf(crd, version);
+  const convert = webhookConvert(crd);
+  return {
+    group,
+    resource: names.plural,
+    singular: names.singular ?? names.kind.toLowerCase(),
+    kind: names.kind,
+    listKind: names.listKind ?? `${names.kind}List`,
+    namespaced,
+    versions,
+    storageVersion: storage.name,
+    storagePrefix: `${group}/${names.plural}`,
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    verbs: ALL_VERBS,
+    subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
+    nameRule: 'dns-subdomain',
+    selectableFields: selectableFieldsOf(preferred),
+    strategy: buildStrategy(
+      { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
+      {
+        // Bodies were pruned when decoded (prune below); objects made inside the server were not.
+        defaults: (object, version) => {
+          const schema = schemaFor(version);
+          if (schema === undefined) return;
+          pruneBySchema(object, schema);
+          applySchemaDefaults(object, schema);
+        },
+        prepareForCreate: (object) => {
+          if (hasStatus) delete object.status;
+        },
+        tracksGeneration: true,
+        validate: (object) => validateCustomResource(object, undefined, schemaFor(storage.name)),
+        validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storage.name)),
+      },
+    ),
+    requiresResourceVersionOnUpdate: true,
+    prune: (object, version) => {
+      const schema = schemaFor(version);
+      return schema === undefined ? [] : pruneBySchema(object, schema);
+    },
+    definitions: customResourceDefinitions(crd),
+    protobuf: false,
+    ...(convert ? { convert } : {}),
+    ...(crd.metadata.deletionTimestamp ? { handlers: { verbs: { create: refuseCreate(group, names.plural) } } } : {}),
+  };
+}
+
+/** A CRD schema node as an OpenAPI definition node (the same keys; nested versions recursively). */
+function toSchemaNode(schema: JSONSchemaProps): SchemaNode {
+  const { properties, items, additionalProperties, ...rest } = schema;
+  const node: Record<string, unknown> = { ...rest };
+  if (properties !== undefined) node.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, toSchemaNode(value)]));
+  const item = Array.isArray(items) ? items[0] : items;
+  if (item !== undefined) node.items = toSchemaNode(item);
+  if (additionalProperties !== undefined) node.additionalProperties = typeof additionalProperties === 'boolean' ? additionalProperties : toSchemaNode(additionalProperties);
+  return node as SchemaNode;
+}
+
+/**
+ * Each served version's schema as an OpenAPI definition keyed by its definition name, with the
+ * resource's apiVersion, kind and metadata as the reference publishes them (metadata as
+ * ObjectMeta), and the group-version-kind the definition serves.
+ */
+export function customResourceDefinitions(crd: CustomResourceDefinition): Record<string, SchemaNode> {
+  const definitions: Record<string, SchemaNode> = {};
+  for (const version of servedVersions(crd)) {
+    const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+    const node = toSchemaNode(schema) as Record<string, unknown>;
+    node.type = 'object';
+    node.properties = {
+      ...((node.properties as Record<string, SchemaNode> | undefined) ?? {}),
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { $ref: `#/definitions/${OBJECT_META}` },
+    };
+    node['x-kubernetes-group-version-kind'] = [{ group: crd.spec.group, version: version.name, kind: crd.spec.names.kind }];
+    definitions[customDefinitionName(crd.spec.group, version.name, crd.spec.names.kind)] = node as SchemaNode;
+  }
+  return definitions;
+}
+

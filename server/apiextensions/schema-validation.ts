@@ -1,0 +1,273 @@
+/**
+ * Validation of a custom resource by its version's OpenAPI v3 schema, with the reference's
+ * texts: the value checks of its schema validator (`spec.replicas in body must be of type
+ * integer: "string"`, `... should be greater than or equal to 1`), turned into field errors the
+ * way the reference turns them (required → Required, enum → Unsupported value, maxLength →
+ * Too long, maxItems/maxProperties → Too many, type → Invalid), then the uniqueness of
+ * `x-kubernetes-list-type: set|map` lists and the apiVersion/kind of embedded resources.
+ *
+ * Written by hand: the JSON-schema libraries for JavaScript (ajv and kin) word their errors
+ * their own way and know nothing of nullable, int-or-string or the list markers; the texts are
+ * what kubectl users read.
+ */
+import type { FieldError } from '../registry/types';
+import { goSharpValue, goValue } from '../apply/go-print';
+import { isObject } from '../json/value';
+import { deepEqual, duplicate, FieldPath, GoValue, invalid, notSupported, required, tooLong } from '../validation/field-errors';
+import { isDNS1035Label } from '../validation/names';
+import { formatError } from './string-formats';
+import type { JSONSchemaProps } from './crd-types';
+
+/** The JSON type of a decoded value as the schema validator names it. */
+function jsonType(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (Array.isArray(value)) return 'array';
+  return 'object';
+}
+
+/** Error names as the validator builds them: `spec.replicas`, `spec.ports[0].name`; the root is empty. */
+function child(name: string, key: string): string {
+  return name === '' ? key : `${name}.${key}`;
+}
+
+function pathOf(name: string): FieldPath {
+  return FieldPath.root(name);
+}
+
+function typeInvalid(name: string, shown: unknown, message: string): FieldError {
+  return { type: 'FieldValueTypeInvalid', field: name, detail: `Invalid value: ${JSON.stringify(shown)}: ${message}` };
+}
+
+function tooMany(name: string, actual: number, max: number): FieldError {
+  return { type: 'FieldValueTooMany', field: name, detail: `Too many: ${actual}: must have at most ${max} ${max === 1 ? 'item' : 'items'}` };
+}
+
+function invalidValue(name: string, value: unknown, message: string): FieldError {
+  return invalid(pathOf(name), typeof value === 'number' ? new GoValue(goValue(value)) : value, message);
+}
+
+/** Length in characters (runes), as the validator counts strings. */
+function runeLength(value: string): number {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+}
+
+/** Go's RE2 patterns run as JavaScript regular expressions; the two agree on what CRDs use. */
+const compiledPatterns = new Map<string, RegExp | null>();
+function patternOf(source: string): RegExp | null {
+  let compiled = compiledPatterns.get(source);
+  if (compiled === undefined) {
+    try {
+      compiled = new RegExp(source, 'u');
+    } catch {
+      compiled = null;
+    }
+    compiledPatterns.set(source, compiled);
+  }
+  return compiled;
+}
+
+function typeMatches(schema: JSONSchemaProps, actual: string): boolean {
+  if (schema.type === undefined || schema.type === '') return true;
+  if (schema.type === actual) return true;
+  return schema.type === 'number' && actual === 'integer';
+}
+
+/** The checks of one node on its value, without descending (value validations, also under allOf/anyOf/oneOf/not). */
+function checkNode(name: string, value: unknown, schema: JSONSchemaProps, errors: FieldError[]): void {
+  const actual = jsonType(value);
+  if (actual === 'null') {
+    if (schema.type && !schema.nullable) errors.push(typeInvalid(name, 'null', `${name} in body must be of type ${schema.type}: "null"`));
+    else if (schema.enum !== undefined && !schema.enum.some((member) => member === null)) checkEnum(name, value, schema.enum, errors);
+    return;
+  }
+  if (schema['x-kubernetes-int-or-string'] === true && schema.type === undefined) {
+    if (actual !== 'integer' && actual !== 'string') {
+      errors.push(typeInvalid(name, actual, `${name} in body must be of type integer,string: "${actual}"`));
+      return;
+    }
+  } else if (!typeMatches(schema, actual)) {
+    errors.push(typeInvalid(name, actual, `${name} in body must be of type ${schema.type}: "${actual}"`));
+    return;
+  }
+  if (typeof value === 'string') checkString(name, value, schema, errors);
+  if (typeof value === 'number') checkNumber(name, value, schema, errors);
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) {
+      errors.push(invalidValue(name, value.length, `${name} in body should have at least ${schema.minItems} items`));
+    }
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(tooMany(name, value.length, schema.maxItems));
+  }
+  if (isObject(value)) {
+    const size = Object.keys(value).length;
+    if (schema.minProperties !== undefined && size < schema.minProperties) {
+      errors.push(invalidValue(name, size, `${name} in body should have at least ${schema.minProperties} properties`));
+    }
+    if (schema.maxProperties !== undefined && size > schema.maxProperties) errors.push(tooMany(name, size, schema.maxProperties));
+    for (const key of schema.required ?? []) {
+      if (!(key in value)) errors.push(required(pathOf(child(name, key))));
+    }
+  }
+  if (schema.enum !== undefined) checkEnum(name, value, schema.enum, errors);
+  checkJunctors(name, value, schema, errors);
+}
+
+function checkString(name: string, value: string, schema: JSONSchemaProps, errors: FieldError[]): void {
+  const length = runeLength(value);
+  if (schema.maxLength !== undefined && length > schema.maxLength) errors.push(tooLong(pathOf(name), schema.maxLength));
+  if (schema.minLength !== undefined && length < schema.minLength) {
+    errors.push(invalid(pathOf(name), value, `${name} in body should be at least ${schema.minLength} chars long`));
+  }
+  if (schema.pattern !== undefined) {
+    const pattern = patternOf(schema.pattern);
+    if (pattern !== null && !pattern.test(value)) errors.push(invalid(pathOf(name), value, `${name} in body should match '${schema.pattern}'`));
+  }
+  if (schema.format !== undefined && schema.format !== '' && schema.type === 'string' && formatError(schema.format, value)) {
+    errors.push(typeInvalid(name, value, `${name} in body must be of type ${schema.format}: ${JSON.stringify(value)}`));
+  }
+}
+
+function checkNumber(name: string, value: number, schema: JSONSchemaProps, errors: FieldError[]): void {
+  const { minimum, maximum, multipleOf } = schema;
+  if (maximum !== undefined && (schema.exclusiveMaximum ? value >= maximum : value > maximum)) {
+    const words = schema.exclusiveMaximum ? 'should be less than' : 'should be less than or equal to';
+    errors.push(invalidValue(name, value, `${name} in body ${words} ${goValue(maximum)}`));
+  }
+  if (minimum !== undefined && (schema.exclusiveMinimum ? value <= minimum : value < minimum)) {
+    const words = schema.exclusiveMinimum ? 'should be greater than' : 'should be greater than or equal to';
+    errors.push(invalidValue(name, value, `${name} in body ${words} ${goValue(minimum)}`));
+  }
+  if (multipleOf !== undefined && multipleOf > 0 && !Number.isInteger(value / multipleOf)) {
+    errors.push(invalidValue(name, value, `${name} in body should be a multiple of ${goValue(multipleOf)}`));
+  }
+}
+
+function checkEnum(name: string, value: unknown, members: readonly unknown[], errors: FieldError[]): void {
+  if (members.some((member) => deepEqual(member, value))) return;
+  const supported = members.map((member) => (typeof member === 'string' ? member : JSON.stringify(member)));
+  errors.push(notSupported(pathOf(name), typeof value === 'string' ? value : new GoValue(goSharpValue(value)), supported));
+}
+
+function nodeErrors(name: string, value: unknown, schema: JSONSchemaProps): FieldError[] {
+  const errors: FieldError[] = [];
+  checkNode(name, value, schema, errors);
+  return errors;
+}
+
+/** allOf, anyOf, oneOf and not: value validations on the same value (structural schemas keep them type-free). */
+function checkJunctors(name: string, value: unknown, schema: JSONSchemaProps, errors: FieldError[]): void {
+  for (const part of schema.allOf ?? []) errors.push(...nodeErrors(name, value, part));
+  const quoted = JSON.stringify(name);
+  if (schema.anyOf !== undefined && schema.anyOf.length > 0 && !schema.anyOf.some((part) => nodeErrors(name, value, part).length === 0)) {
+    errors.push(invalid(FieldPath.root(), '', `${quoted} must validate at least one schema (anyOf)`));
+  }
+  if (schema.oneOf !== undefined && schema.oneOf.length > 0) {
+    const passing = schema.oneOf.filter((part) => nodeErrors(name, value, part).length === 0).length;
+    if (passing !== 1) errors.push(invalid(FieldPath.root(), '', `${quoted} must validate one and only one schema (oneOf). ${passing === 0 ? 'Found none valid' : `Found ${passing} valid alternatives`}`));
+  }
+  if (schema.not !== undefined && nodeErrors(name, value, schema.not).length === 0) {
+    errors.push(invalid(FieldPath.root(), '', `${quoted} must not validate the schema (not)`));
+  }
+}
+
+/** The item schema of a list (structural schemas have exactly one). */
+export function itemsOf(schema: JSONSchemaProps): JSONSchemaProps | undefined {
+  return Array.isArray(schema.items) ? schema.items[0] : schema.items;
+}
+
+/** The schema of member `key` of an object: a declared property, else the additionalProperties schema. */
+export function memberSchema(schema: JSONSchemaProps, key: string): JSONSchemaProps | undefined {
+  const property = schema.properties?.[key];
+  if (property !== undefined) return property;
+  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+}
+
+/** Field paths of list-set and list-map duplicates print like `spec.ports[1]`, as the reference's field paths do. */
+function listDuplicates(path: FieldPath, list: readonly unknown[], schema: JSONSchemaProps, errors: FieldError[]): void {
+  const listType = schema['x-kubernetes-list-type'];
+  if (listType === 'map') {
+    const index = list.findIndex((item) => item !== null && !isObject(item));
+    if (index >= 0) {
+      errors.push(invalid(path.index(index), new GoValue(goSharpValue(list[index])), 'must be an object for an array of list-type map'));
+      return;
+    }
+    const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+    const keyOf = (item: unknown): Record<string, unknown> => {
+      const key: Record<string, unknown> = {};
+      for (const field of keys) if (isObject(item) && field in item) key[field] = item[field];
+      return key;
+    };
+    reportRepeats(path, list.map(keyOf), errors);
+  } else if (listType === 'set') {
+    reportRepeats(path, list, errors);
+  }
+}
+
+function reportRepeats(path: FieldPath, values: readonly unknown[], errors: FieldError[]): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    const key = JSON.stringify(value, Object.keys(isObject(value) ? value : {}).sort());
+    if (seen.has(key)) errors.push(duplicate(path.index(index), typeof value === 'string' ? value : new GoValue(goSharpValue(value))));
+    seen.add(key);
+  });
+}
+
+function embeddedResourceErrors(path: FieldPath, value: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  const { apiVersion, kind } = value;
+  if (apiVersion === undefined) errors.push(required(path.child('apiVersion')));
+  else if (typeof apiVersion !== 'string') errors.push(invalid(path.child('apiVersion'), new GoValue(goSharpValue(apiVersion)), 'must be a string'));
+  else if (apiVersion === '') errors.push(invalid(path.child('apiVersion'), apiVersion, 'must not be empty'));
+  if (kind === undefined) errors.push(required(path.child('kind')));
+  else if (typeof kind !== 'string') errors.push(invalid(path.child('kind'), new GoValue(goSharpValue(kind)), 'must be a string'));
+  else if (kind === '') errors.push(invalid(path.child('kind'), kind, 'must not be empty'));
+  else {
+    const problems = isDNS1035Label(kind.toLowerCase());
+    if (problems.length > 0) errors.push(invalid(path.child('kind'), kind, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
+  }
+  return errors;
+}
+
+interface Walk {
+  readonly valueErrors: FieldError[];
+  readonly structureErrors: FieldError[];
+}
+
+function walk(state: Walk, name: string, path: FieldPath, value: unknown, schema: JSONSchemaProps, atRoot: boolean): void {
+  const before = state.valueErrors.length;
+  checkNode(name, value, schema, state.valueErrors);
+  if (state.valueErrors.length > before && !typeMatches(schema, jsonType(value))) return;
+  if (Array.isArray(value)) {
+    const items = itemsOf(schema);
+    if (items !== undefined) value.forEach((item, index) => walk(state, `${name}[${index}]`, path.index(index), item, items, false));
+    listDuplicates(path, value, schema, state.structureErrors);
+    return;
+  }
+  if (!isObject(value)) return;
+  if (schema['x-kubernetes-embedded-resource'] === true) state.structureErrors.push(...embeddedResourceErrors(path, value));
+  for (const [key, member] of Object.entries(value)) {
+    // metadata, apiVersion and kind of the root are checked by the generic object rules.
+    if (atRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
+    const property = schema.properties?.[key];
+    if (property !== undefined) walk(state, child(name, key), path.child(key), member, property, false);
+    else if (typeof schema.additionalProperties === 'object') walk(state, child(name, key), path.key(key), member, schema.additionalProperties, false);
+  }
+}
+
+/** Every schema problem of `object` (a whole custom resource, already pruned and defaulted). */
+export function validateBySchema(object: unknown, schema: JSONSchemaProps): FieldError[] {
+  const state: Walk = { valueErrors: [], structureErrors: [] };
+  walk(state, '', FieldPath.root(), object, schema, true);
+  return [...state.valueErrors, ...state.structureErrors];
+}
+
+/** Every schema problem of a value that is not a whole resource (a schema's `default`). */
+export function validateValueBySchema(value: unknown, schema: JSONSchemaProps): FieldError[] {
+  const state: Walk = { valueErrors: [], structureErrors: [] };
+  walk(state, '', FieldPath.root(), value, schema, false);
+  return [...state.valueErrors, ...state.structureErrors];
+}

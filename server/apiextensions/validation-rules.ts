@@ -1,0 +1,246 @@
+/**
+ * `x-kubernetes-validations`: the CEL rules of a CRD's schema, compiled (server/cel/) when
+ * the CRD is written and evaluated on every custom resource write, as the reference does:
+ * `self` is the value at the rule's node and `oldSelf` the same value in the stored object,
+ * where the two can be matched (object properties, granular maps, list-map items by key);
+ * a rule that uses `oldSelf` (a transition rule) runs only where there is an old value,
+ * unless it sets `optionalOldSelf`. A failed rule reports its message, its evaluated
+ * messageExpression or `failed rule: <rule>`, at its node or at its `fieldPath`, with its
+ * `reason`. Evaluation shares the request's cost budget; a rule over the per-call limit ends
+ * the evaluation.
+ *
+ * Not done: the static cost estimate at CRD write time (server/cel/ has no estimator yet), so
+ * only the runtime limits hold.
+ */
+import type { CompiledExpression, RequestCostBudget } from '../cel/environment';
+import type { CelSchema } from '../cel/schema-types';
+import { isObject } from '../json/value';
+import type { FieldError } from '../registry/types';
+import { duplicate, FieldPath, forbidden, invalid, required } from '../validation/field-errors';
+import type { JSONSchemaProps, ValidationRule } from './crd-types';
+import { itemsOf } from './schema-validation';
+
+type CelEnvironment = typeof import('../cel/environment');
+let celEnvironment: CelEnvironment | undefined;
+
+/**
+ * The CEL environment, loaded on the first rule: most servers start without any CRD rule to
+ * compile, and loading the engine and its libraries costs start-up time (a few hundred ms).
+ */
+function cel(): CelEnvironment {
+  celEnvironment ??= require('../cel/environment') as CelEnvironment;
+  return celEnvironment;
+}
+
+const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+
+interface CompiledRule {
+  readonly rule: ValidationRule;
+  readonly program?: CompiledExpression;
+  readonly message?: CompiledExpression;
+  readonly usesOldSelf: boolean;
+  /** What compiling said, as the reference words it. */
+  readonly ruleError?: string;
+  readonly messageError?: string;
+}
+
+const compiledNodes = new WeakMap<JSONSchemaProps, readonly CompiledRule[]>();
+
+/** The reference types a resource's root like an embedded resource: apiVersion, kind, metadata.name. */
+function celSchemaOf(schema: JSONSchemaProps, atRoot: boolean): CelSchema {
+  const typed = { ...schema, items: itemsOf(schema) } as CelSchema;
+  return atRoot ? { ...typed, 'x-kubernetes-embedded-resource': true } : typed;
+}
+
+function usesOldSelf(expression: string): boolean {
+  return /\boldSelf\b/.test(expression);
+}
+
+function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly CompiledRule[] {
+  let found = compiledNodes.get(schema);
+  if (found !== undefined) return found;
+  const rules = schema['x-kubernetes-validations'] ?? [];
+  if (rules.length === 0) found = [];
+  else {
+    const celSchema = celSchemaOf(schema, atRoot);
+    const compiler = new (cel().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema } });
+    found = rules.map((rule) => {
+      const compiledRule = compiler.compile(rule.rule);
+      const oldSelf = usesOldSelf(rule.rule);
+      let ruleError: string | undefined;
+      let program: CompiledExpression | undefined;
+      if (!compiledRule.ok) ruleError = `compilation failed: ${compiledRule.error}`;
+      else if (compiledRule.compiled.outputType !== 'bool' && compiledRule.compiled.outputType !== 'dyn') ruleError = 'cel expression must evaluate to a bool';
+      else program = compiledRule.compiled;
+      let message: CompiledExpression | undefined;
+      let messageError: string | undefined;
+      if (rule.messageExpression) {
+        const compiledMessage = compiler.compile(rule.messageExpression);
+        if (!compiledMessage.ok) messageError = `messageExpression compilation failed: ${compiledMessage.error}`;
+        else if (compiledMessage.compiled.outputType !== 'string' && compiledMessage.compiled.outputType !== 'dyn') messageError = 'messageExpression must evaluate to a string';
+        else message = compiledMessage.compiled;
+      }
+      return { rule, usesOldSelf: oldSelf, ...(program ? { program } : {}), ...(message ? { message } : {}), ...(ruleError ? { ruleError } : {}), ...(messageError ? { messageError } : {}) };
+    });
+  }
+  compiledNodes.set(schema, found);
+  return found;
+}
+
+/** Go's `%#v` of an apiextensions.ValidationRule, the value the reference shows with compile errors. */
+function goRule(rule: ValidationRule): string {
+  const reason = rule.reason === undefined ? '(*apiextensions.FieldValueErrorReason)(nil)' : `"${rule.reason}"`;
+  const optional = rule.optionalOldSelf === undefined ? '(*bool)(nil)' : `${rule.optionalOldSelf}`;
+  return `apiextensions.ValidationRule{Rule:${JSON.stringify(rule.rule)}, Message:${JSON.stringify(rule.message ?? '')}, MessageExpression:${JSON.stringify(rule.messageExpression ?? '')}, Reason:${reason}, FieldPath:${JSON.stringify(rule.fieldPath ?? '')}, OptionalOldSelf:${optional}}`;
+}
+
+/** The rules' problems at CRD write time: their fields, then what compiling them said. */
+function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolean, errors: FieldError[]): void {
+  const rules = schema['x-kubernetes-validations'] ?? [];
+  rules.forEach((rule, index) => {
+    const at = path.child('x-kubernetes-validations').index(index);
+    if (!rule.rule || rule.rule.trim() === '') errors.push(required(at.child('rule'), 'rule is not specified'));
+    else if (rule.message !== undefined && rule.message !== '' && rule.message.trim() === '') errors.push(invalid(at.child('message'), rule.message, 'must be non-empty if specified'));
+    else if (/\n/.test((rule.message ?? '').trim())) errors.push(invalid(at.child('message'), rule.message, 'must not contain line breaks'));
+    else if (/\n/.test(rule.rule.trim()) && !(rule.message ?? '').trim()) errors.push(required(at.child('message'), 'message must be specified if rule contains line breaks'));
+    if (rule.messageExpression !== undefined && rule.messageExpression !== '' && rule.messageExpression.trim() === '') {
+      errors.push(required(at.child('messageExpression'), 'messageExpression must be non-empty if specified'));
+    }
+    if (rule.reason !== undefined && !SUPPORTED_REASONS.includes(rule.reason)) errors.push({ ...invalid(at.child('reason'), rule.reason, ''), type: 'FieldValueNotSupported', detail: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${SUPPORTED_REASONS.map((r) => JSON.stringify(r)).join(', ')}` });
+  });
+  if (errors.length > 0 || rules.length === 0) return;
+  compileNode(schema, atRoot).forEach((compiled, index) => {
+    const at = path.child('x-kubernetes-validations').index(index);
+    const shown = { toString: () => goRule(compiled.rule) };
+    if (compiled.ruleError) errors.push({ type: 'FieldValueInvalid', field: at.child('rule').toString(), detail: `Invalid value: ${shown.toString()}: ${compiled.ruleError}` });
+    if (compiled.messageError) errors.push({ type: 'FieldValueInvalid', field: at.child('messageExpression').toString(), detail: `Invalid value: ${shown.toString()}: ${compiled.messageError}` });
+    if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
+      errors.push(invalid(at.child('optionalOldSelf'), compiled.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+    }
+  });
+}
+
+/** Every rule problem of a version's schema (for CRD validation); `path` is the schema's. */
+export function validationRuleErrors(schema: JSONSchemaProps, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const walk = (node: JSONSchemaProps, at: FieldPath, atRoot: boolean) => {
+    nodeRuleErrors(node, at, atRoot, errors);
+    for (const [name, property] of Object.entries(node.properties ?? {})) walk(property, at.child('properties').key(name), false);
+    if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, at.child('additionalProperties'), false);
+    const items = itemsOf(node);
+    if (items !== undefined) walk(items, at.child('items'), false);
+  };
+  walk(schema, path, true);
+  return errors;
+}
+
+// ---- evaluation --------------------------------------------------------------------------
+
+interface Evaluation {
+  readonly budget: RequestCostBudget;
+  readonly errors: FieldError[];
+  stopped: boolean;
+}
+
+/** `<nil>` names the root, as the reference prints a nil field path. */
+function pathText(path: FieldPath): string {
+  return path.toString() === '' ? '<nil>' : path.toString();
+}
+
+function failure(path: FieldPath, type: string, detail: string, reason: string | undefined): FieldError {
+  const field = pathText(path);
+  switch (reason) {
+    case 'FieldValueForbidden':
+      return { ...forbidden(path, detail), field };
+    case 'FieldValueRequired':
+      return { ...required(path, detail), field };
+    case 'FieldValueDuplicate':
+      return { ...duplicate(path, type), field };
+    default:
+      return { ...invalid(path, type, detail), field };
+  }
+}
+
+function ruleText(rule: ValidationRule): string {
+  return rule.message?.trim() || rule.rule.trim();
+}
+
+/** A rule's fieldPath (`.spec.x`, `.list['a']`) under its node's path. */
+function withFieldPath(path: FieldPath, fieldPath: string | undefined): FieldPath {
+  if (!fieldPath) return path;
+  return path.child(fieldPath.trim().replace(/^\./, ''));
+}
+
+function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean): void {
+  const type = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'string' : 'object');
+  for (const compiled of compileNode(schema, atRoot)) {
+    if (state.stopped || compiled.program === undefined) continue;
+    const hasOld = old !== undefined;
+    if (compiled.usesOldSelf && !hasOld && compiled.rule.optionalOldSelf !== true) continue;
+    const values = { self: value, ...(hasOld ? { oldSelf: old } : {}) };
+    const result = compiled.program.evaluate(values, { budget: state.budget });
+    if (!result.ok) {
+      if (result.costExceeded) {
+        state.errors.push({ ...invalid(path, type, `'${result.error}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText(compiled.rule)}`), field: pathText(path) });
+        state.stopped = true;
+      } else {
+        state.errors.push({ ...invalid(path, type, `${result.error} evaluating rule: ${ruleText(compiled.rule)}`), field: pathText(path) });
+      }
+      continue;
+    }
+    if (result.value === true) continue;
+    const at = withFieldPath(path, compiled.rule.fieldPath);
+    let detail = compiled.rule.message?.trim() || `failed rule: ${ruleText(compiled.rule)}`;
+    if (compiled.message !== undefined) {
+      const message = compiled.message.evaluate(values, { budget: state.budget });
+      if (message.ok && typeof message.value === 'string' && message.value.trim() !== '' && !/\n/.test(message.value.trim())) detail = message.value.trim();
+    }
+    state.errors.push(failure(at, type, detail, compiled.rule.reason));
+  }
+}
+
+/** Old list items matched to new ones by their map keys (list-type map), else none. */
+function oldItemFor(schema: JSONSchemaProps, item: unknown, old: unknown): unknown {
+  if (schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old) || !isObject(item)) return undefined;
+  const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+  return old.find((candidate) => isObject(candidate) && keys.every((key) => candidate[key] === item[key]));
+}
+
+function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean): void {
+  if (state.stopped || value === undefined) return;
+  evaluateNode(state, schema, path, value, old, atRoot);
+  if (Array.isArray(value)) {
+    const items = itemsOf(schema);
+    if (items === undefined) return;
+    value.forEach((item, index) => walk(state, items, path.index(index), item, oldItemFor(schema, item, old), false));
+    return;
+  }
+  if (!isObject(value)) return;
+  const oldObject = isObject(old) ? old : undefined;
+  const correlated = schema['x-kubernetes-map-type'] !== 'atomic';
+  for (const [key, member] of Object.entries(value)) {
+    if (atRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
+    const property = schema.properties?.[key];
+    const memberOld = correlated ? oldObject?.[key] : undefined;
+    if (property !== undefined) walk(state, property, path.child(key), member, memberOld, false);
+    else if (typeof schema.additionalProperties === 'object') walk(state, schema.additionalProperties, path.key(key), member, memberOld, false);
+  }
+}
+
+/** The rule failures of a whole custom resource; `old` on update. */
+export function validateByRules(object: unknown, old: unknown, schema: JSONSchemaProps): FieldError[] {
+  const state: Evaluation = { budget: new (cel().RequestCostBudget)(), errors: [], stopped: false };
+  walk(state, schema, FieldPath.root(), object, old, true);
+  return state.errors;
+}
+
+/** Whether a schema has any rule at all (most have none, and skip the walk). */
+export function hasValidationRules(schema: JSONSchemaProps): boolean {
+  if ((schema['x-kubernetes-validations'] ?? []).length > 0) return true;
+  const items = itemsOf(schema);
+  return (
+    Object.values(schema.properties ?? {}).some(hasValidationRules) ||
+    (typeof schema.additionalProperties === 'object' && hasValidationRules(schema.additionalProperties)) ||
+    (items !== undefined && hasValidationRules(items))
+  );
+}

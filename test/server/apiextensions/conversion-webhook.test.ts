@@ -1,0 +1,56 @@
+/** The conversion webhook client against a webhook the test serves over HTTPS. */
+import { convertThroughWebhook } from '../../../server/apiextensions/conversion-webhook';
+import type { CustomResourceConversion } from '../../../server/apiextensions/crd-types';
+import { StatusError } from '../../../server/status/status-error';
+import { startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+
+let webhook: ConversionWebhook;
+let conversion: CustomResourceConversion;
+
+beforeAll(async () => {
+  webhook = await startConversionWebhook();
+  conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } };
+});
+
+afterAll(async () => {
+  await webhook.close();
+});
+
+afterEach(() => {
+  webhook.misbehave = 'none';
+});
+
+const original = {
+  apiVersion: 'example.com/v1',
+  kind: 'Widget',
+  metadata: { name: 'w', namespace: 'default', uid: 'u-1', resourceVersion: '7', labels: { app: 'w' } },
+  spec: { size: '3' },
+};
+const toV2 = { apiVersion: 'example.com/v2', kind: 'Widget' };
+
+test('objects round-trip through the webhook; metadata stays but for the labels the webhook set', async () => {
+  const [v2] = await convertThroughWebhook(conversion, [original], toV2);
+  expect(v2).toEqual({ ...original, apiVersion: 'example.com/v2', spec: { size: 3 }, metadata: { ...original.metadata, labels: { app: 'w', converted: 'yes' } } });
+  const [back] = await convertThroughWebhook(conversion, [v2], { apiVersion: 'example.com/v1', kind: 'Widget' });
+  expect(back.spec).toEqual(original.spec);
+  expect(webhook.reviews).toBeGreaterThanOrEqual(2);
+});
+
+test.each<[ConversionWebhook['misbehave'], string]>([
+  ['wrong-uid', 'conversion webhook for example.com/v1, Kind=Widget failed: expected response.uid='],
+  ['failure', 'conversion webhook for example.com/v1, Kind=Widget failed: cannot convert this one'],
+  ['wrong-version', 'returned invalid converted object at index 0: invalid groupVersion (expected example.com/v2, received example.com/v9)'],
+  ['rename', 'returned invalid converted object at index 0: must have the same name: w != other'],
+])('a webhook answering with %s is an internal error saying so', async (misbehave, text) => {
+  webhook.misbehave = misbehave;
+  const failure = await convertThroughWebhook(conversion, [original], toV2).catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(StatusError);
+  expect((failure as StatusError).status.code).toBe(500);
+  expect((failure as StatusError).status.message).toContain(text);
+});
+
+test('a webhook whose certificate the CA bundle does not vouch for is refused', async () => {
+  const untrusted: CustomResourceConversion = { ...conversion, webhook: { clientConfig: { url: webhook.url }, conversionReviewVersions: ['v1'] } };
+  const failure = await convertThroughWebhook(untrusted, [original], toV2).catch((error: unknown) => error);
+  expect((failure as StatusError).status.message).toMatch(/^Internal error occurred: conversion webhook for example.com\/v1, Kind=Widget failed: Post "https:\/\/127.0.0.1:\d+\/convert": /);
+});

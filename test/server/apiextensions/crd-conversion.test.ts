@@ -1,0 +1,89 @@
+/**
+ * A CRD with two versions converted by a webhook the test serves over HTTPS, on a whole
+ * in-process replica: objects written in one version are stored in the storage version and
+ * read back in either, round-tripping through the webhook; YAML is served, protobuf is not.
+ */
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+
+let server: InProcessServer;
+let webhook: ConversionWebhook;
+
+beforeAll(async () => {
+  [server, webhook] = await Promise.all([startInProcessServer(), startConversionWebhook()]);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await webhook?.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server under test
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const answer = await server.request(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  return { status: answer.status, body: answer.json() };
+}
+
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function version(name: string, sizeType: string, storage: boolean) {
+  return {
+    name,
+    served: true,
+    storage,
+    schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } } } },
+  };
+}
+
+test('objects round-trip between versions through the conversion webhook', async () => {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'gadgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'gadgets', kind: 'Gadget' },
+      versions: [version('v1', 'string', true), version('v2', 'integer', false)],
+      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } },
+    },
+  };
+  expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  await eventually('v2 is served', async () => (await call('GET', '/apis/example.com/v2')).status === 200);
+
+  const v1 = '/apis/example.com/v1/namespaces/default/gadgets';
+  const v2 = '/apis/example.com/v2/namespaces/default/gadgets';
+  expect((await call('POST', v1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'a' }, spec: { size: '3' } })).status).toBe(201);
+  const before = webhook.reviews;
+  const asV2 = await call('GET', `${v2}/a`);
+  expect(asV2.body).toMatchObject({ apiVersion: 'example.com/v2', kind: 'Gadget', spec: { size: 3 }, metadata: { name: 'a', labels: { converted: 'yes' } } });
+  expect(webhook.reviews).toBeGreaterThan(before);
+
+  // Written in v2, stored in v1, read back in both.
+  const created = await call('POST', v2, { apiVersion: 'example.com/v2', kind: 'Gadget', metadata: { name: 'b' }, spec: { size: 5 } });
+  expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ apiVersion: 'example.com/v2', spec: { size: 5 } });
+  expect((await call('GET', `${v1}/b`)).body.spec).toEqual({ size: '5' });
+  const list = await call('GET', v2);
+  expect(list.body.items.map((item: { spec: { size: number } }) => item.spec.size)).toEqual([3, 5]);
+
+  // Custom resources have JSON, YAML and CBOR forms, but no protobuf one.
+  const yaml = await server.request('GET', `${v2}/a`, { headers: { accept: 'application/yaml' } });
+  expect(yaml.status).toBe(200);
+  expect(yaml.body).toContain('apiVersion: example.com/v2\n');
+  const protobuf = await server.request('GET', `${v2}/a`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+  expect(protobuf.status).toBe(406);
+
+  // A webhook that fails makes reads in the other version fail with its message.
+  webhook.misbehave = 'failure';
+  const failed = await call('GET', `${v2}/a`);
+  expect(failed.status).toBe(500);
+  expect(failed.body.message).toContain('conversion webhook for example.com/v1, Kind=Gadget failed: cannot convert this one');
+  webhook.misbehave = 'none';
+});

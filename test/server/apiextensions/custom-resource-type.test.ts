@@ -1,0 +1,153 @@
+/**
+ * A CRD made into a ResourceType and served by the generic handlers (in-process, real SQLite):
+ * names, pruning, defaulting, schema validation, status and scale subresources, field
+ * selectors; and the printer of its columns.
+ */
+import { customDefinitionName, customResourceDefinitions, customResourceType } from '../../../server/apiextensions/custom-resource-type';
+import { customResourcePrinter } from '../../../server/apiextensions/printer-columns';
+import { BUILTIN_KINDS } from '../../../server/registry/kinds';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import { widgetCRD } from './fixtures';
+
+const crd = widgetCRD();
+const type = customResourceType(crd);
+let testStore: TestStore;
+let api: ServedApi;
+const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
+
+beforeAll(async () => {
+  testStore = await openTestStore();
+  api = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: [...BUILTIN_KINDS, type] }) });
+});
+
+afterAll(async () => {
+  await api.close();
+  await testStore.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server under test
+async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
+  const response = await fetch(api.base + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': contentType },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+function widget(name: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec, ...extra };
+}
+
+test('the type carries the CRD names, scope, storage and subresources', () => {
+  expect(type).toMatchObject({
+    group: 'example.com',
+    resource: 'widgets',
+    singular: 'widget',
+    kind: 'Widget',
+    listKind: 'WidgetList',
+    namespaced: true,
+    storageVersion: 'v1',
+    storagePrefix: 'example.com/widgets',
+    shortNames: ['wd'],
+    categories: ['all'],
+    subresources: { status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' } },
+  });
+  expect(type.versions.map(({ printer: _printer, ...version }) => version)).toEqual([{ version: 'v1', definition: 'com.example.v1.Widget' }]);
+  expect(type.versions[0].printer?.columns.map((column) => column.name)).toEqual(['Name', 'Color', 'Replicas', 'Age']);
+  expect(Object.keys(type.selectableFields)).toEqual(['spec.color']);
+  expect(customResourceDefinitions(crd)[customDefinitionName('example.com', 'v1', 'Widget')]).toMatchObject({
+    properties: { metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }, spec: { required: ['color'] } },
+    'x-kubernetes-group-version-kind': [{ group: 'example.com', version: 'v1', kind: 'Widget' }],
+  });
+});
+
+test('create prunes unknown fields, applies defaults, drops status and starts generation at 1', async () => {
+  const created = await call('POST', WIDGETS, widget('a', { color: 'red', extra: true }, { status: { replicas: 5 } }));
+  expect(created.status).toBe(201);
+  expect(created.body.spec).toEqual({ color: 'red', replicas: 1 });
+  expect(created.body.status).toBeUndefined();
+  expect(created.body.metadata.generation).toBe(1);
+});
+
+test('an invalid object is rejected with the schema messages', async () => {
+  const rejected = await call('POST', WIDGETS, widget('b', { color: 'green', replicas: 20 }));
+  expect(rejected.status).toBe(422);
+  expect(rejected.body.message).toBe(
+    'Widget.example.com "b" is invalid: [spec.color: Unsupported value: "green": supported values: "red", "blue", spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10]',
+  );
+});
+
+test('status and scale subresources read and write their parts', async () => {
+  const current = await call('GET', `${WIDGETS}/a`);
+  const status = await call('PUT', `${WIDGETS}/a/status`, { ...current.body, spec: { color: 'blue' }, status: { replicas: 1, selector: 'app=a' } });
+  expect(status.status).toBe(200);
+  expect(status.body.spec.color).toBe('red');
+  expect(status.body.status).toEqual({ replicas: 1, selector: 'app=a' });
+  const scale = await call('GET', `${WIDGETS}/a/scale`);
+  expect(scale.body).toMatchObject({ kind: 'Scale', spec: { replicas: 1 }, status: { replicas: 1, selector: 'app=a' } });
+  const scaled = await call('PATCH', `${WIDGETS}/a/scale`, { spec: { replicas: 4 } }, 'application/merge-patch+json');
+  expect(scaled.status).toBe(200);
+  const after = await call('GET', `${WIDGETS}/a`);
+  expect(after.body.spec.replicas).toBe(4);
+  expect(after.body.metadata.generation).toBe(2);
+});
+
+test('a declared selectable field filters lists', async () => {
+  await call('POST', WIDGETS, widget('c', { color: 'blue' }));
+  const blue = await call('GET', `${WIDGETS}?fieldSelector=spec.color%3Dblue`);
+  expect(blue.body.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(['c']);
+});
+
+test('an update without resourceVersion is refused', async () => {
+  const rejected = await call('PUT', `${WIDGETS}/c`, widget('c', { color: 'red' }));
+  expect(rejected.status).toBe(422);
+});
+
+test('the printer shows the declared columns, typed', () => {
+  const printer = customResourcePrinter(crd.spec.versions[0].additionalPrinterColumns);
+  expect(printer.columns.map((column) => [column.name, column.type])).toEqual([
+    ['Name', 'string'],
+    ['Color', 'string'],
+    ['Replicas', 'integer'],
+    ['Age', 'date'],
+  ]);
+  const now = new Date('2026-01-01T00:10:00Z');
+  const row = printer.print({ metadata: { name: 'a', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { color: 'red', replicas: 2 } }, now);
+  expect(row.cells).toEqual(['a', 'red', 2, '10m']);
+  expect(printer.print({ metadata: { name: 'b' }, spec: {} }, now).cells).toEqual(['b', null, null, null]);
+  expect(customResourcePrinter(undefined).columns.map((column) => column.name)).toEqual(['Name', 'Age']);
+});
+
+test('bodies are not typed: a wrong type is the schema validation 422; unknown fields follow fieldValidation; allowed nulls stay', async () => {
+  const wrongType = await call('POST', WIDGETS, widget('p', { color: 'red', replicas: 'x' }));
+  expect(wrongType.status).toBe(422);
+  expect(wrongType.body.message).toBe('Widget.example.com "p" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"');
+  const strict = await call('POST', `${WIDGETS}?fieldValidation=Strict`, widget('q', { color: 'red', unknown: 1 }));
+  expect(strict.status).toBe(400);
+  expect(strict.body.message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.unknown"');
+  const response = await fetch(`${api.base}${WIDGETS}?fieldValidation=Warn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(widget('r', { color: 'red', unknown: 1, note: null })),
+  });
+  expect(response.status).toBe(201);
+  expect(response.headers.get('warning')).toBe('299 - "unknown field \\"spec.unknown\\""');
+  expect(((await response.json()) as { spec: unknown }).spec).toEqual({ color: 'red', note: null, replicas: 1 });
+});
+
+test('a deprecated version warns with the reference text, naming the newer version to use', () => {
+  const twoVersions = widgetCRD();
+  const v1 = twoVersions.spec.versions[0];
+  twoVersions.spec.versions = [
+    { ...v1, name: 'v1beta1', storage: false, deprecated: true },
+    { ...v1, name: 'v1' },
+    { ...v1, name: 'v1alpha1', storage: false, deprecated: true, deprecationWarning: 'old, do not use' },
+  ];
+  expect(customResourceType(twoVersions).versions.map(({ printer: _printer, ...version }) => version)).toEqual([
+    { version: 'v1', definition: 'com.example.v1.Widget' },
+    { version: 'v1beta1', definition: 'com.example.v1beta1.Widget', deprecated: true, deprecationWarning: 'example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget' },
+    { version: 'v1alpha1', definition: 'com.example.v1alpha1.Widget', deprecated: true, deprecationWarning: 'old, do not use' },
+  ]);
+});

@@ -61,6 +61,8 @@ export interface CreateServerOptions {
   readonly health?: HealthOptions;
   /** Tried after client certificates (bearer tokens, ...). */
   readonly authenticators?: readonly Authenticator[];
+  /** Whether requests without credentials are served as `system:anonymous`; default: `--anonymous-auth`. */
+  readonly anonymous?: boolean;
   /** Decides every request (server/authz/server-authorizer.ts); default: `serverAuthorizer()`. */
   readonly authorizer?: Authorizer;
   /** The reference's `--request-timeout`; default: the options' (60 s). */
@@ -106,7 +108,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   app.use(
     handlerChain({
       authenticator: authenticatorUnion([x509Authenticator(), ...(create.authenticators ?? [])]),
-      anonymous: true,
+      anonymous: create.anonymous ?? options.anonymousAuth,
       authorizer: create.authorizer ?? serverAuthorizer(),
       inFlight,
       requestTimeoutMs: create.requestTimeoutMs ?? options.requestTimeoutMs,

@@ -29,18 +29,26 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exit(1);
   }
 
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }] = await Promise.all([
+  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { setUpAuthentication }, { mountReviewRoutes }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
     import('./kubeconfig'),
     import('./control-plane'),
+    import('./authn/setup'),
+    import('./authn/reviews/review-routes'),
   ]);
   mkdirSync(options.dataDir, { recursive: true });
   const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
+  const authentication = setUpAuthentication(options);
   const server = createServer({
     options,
     tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
-    routes: (app) => plane.routes(app),
+    authenticators: authentication.authenticators,
+    anonymous: authentication.anonymous,
+    routes: (app) => {
+      mountReviewRoutes(app, { tokens: authentication.tokens, apiAudiences: authentication.apiAudiences });
+      plane.routes(app);
+    },
     health: plane.health,
     authorizer: plane.authorizer,
     metrics: plane.metrics,

@@ -4,7 +4,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  transform: { '^.+\\.ts$': ['@swc/jest'], '/node_modules/jose/.+\\.js$': ['@swc/jest'] },
+  // jose ships only ES modules; swc turns them into CommonJS for jest (the server itself loads them natively).
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -28,6 +28,7 @@ import { recordCompactions } from './metrics/compaction-metrics';
 import { instrumentStore, resourceByKeyPrefix } from './metrics/store-metrics';
 import { observeWatchCaches } from './metrics/watch-cache-metrics';
 import { apiOperations } from './controllers/api-operations';
+import type { ObjectOperations } from './controllers/operations';
 import { bootstrapClusterObjects } from './controllers/bootstrap';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
@@ -64,10 +65,16 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
-  /** After the server listens: bootstrap objects, then campaign for the controllers. */
-  start(listening: { readonly advertiseAddress: string; readonly port: number }): Promise<void>;
+  /**
+   * After the server listens: bootstrap objects, then campaign for the controllers.
+   * `controllers` run on the leader next to the plane's own (authentication's, for one).
+   */
+  start(listening: { readonly advertiseAddress: string; readonly port: number; readonly controllers?: readonly LeaderController[] }): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** A controller that runs while this replica leads; it stops when `lost` aborts. */
+export type LeaderController = (operations: ObjectOperations, lost: AbortSignal) => void;
 
 export function openStore(options: ServerOptions): Promise<RevisionedStore> {
   if (options.etcdServers.length > 0) return openEtcdStore({ endpoints: [...options.etcdServers] });
@@ -155,7 +162,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       ],
       postStartHooks: [bootstrapHook],
     },
-    async start({ advertiseAddress, port }) {
+    async start({ advertiseAddress, port, controllers = [] }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
       bootstrapHook.finish();
       election = startLeaderElection({
@@ -167,6 +174,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           startNamespaceController(operations, lost);
           startGarbageCollector(operations, lost);
           startServiceIPRepair(operations, allocator, lost);
+          for (const controller of controllers) controller(operations, lost);
         },
       });
     },

@@ -29,24 +29,24 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exit(1);
   }
 
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { setUpAuthentication }, { mountReviewRoutes }] = await Promise.all([
+  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { setUpAuthentication }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
     import('./kubeconfig'),
     import('./control-plane'),
     import('./authn/setup'),
-    import('./authn/reviews/review-routes'),
   ]);
   mkdirSync(options.dataDir, { recursive: true });
   const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
-  const authentication = setUpAuthentication(options);
+  const authentication = setUpAuthentication(options, plane);
+  let externalAddress = '';
   const server = createServer({
     options,
     tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
     authenticators: authentication.authenticators,
     anonymous: authentication.anonymous,
     routes: (app) => {
-      mountReviewRoutes(app, { tokens: authentication.tokens, apiAudiences: authentication.apiAudiences });
+      authentication.routes(app, { externalAddress: () => externalAddress });
       plane.routes(app);
     },
     health: plane.health,
@@ -54,8 +54,14 @@ async function main(argv: readonly string[]): Promise<void> {
     metrics: plane.metrics,
   });
   const { port, url } = await server.listen();
+  externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
-  await plane.start({ advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''), port });
+  await plane.start({
+    advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''),
+    port,
+    // With an operator's serving certificate, the client CA is the best guess at what verifies it.
+    controllers: authentication.controllers({ caPem: pki.servingSignedByCa ? pki.ca.certPem : pki.clientCaPem }),
+  });
 
   if (pki.servingSignedByCa) {
     const kubeconfig = writeAdminKubeconfig({

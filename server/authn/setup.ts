@@ -1,11 +1,26 @@
 /**
  * Builds the server's authentication from its flags: which methods run and in which order
- * (proxy headers, client certificates, then the bearer-token methods), whether anonymous
- * requests are allowed, and the API server's audiences.
+ * (client certificates, then the bearer-token methods), whether anonymous requests are
+ * allowed, the API server's audiences, and the routes that belong to authentication (the
+ * reviews, TokenRequest, the issuer's discovery documents).
  */
+import type { Application } from 'express';
+import { readFileSync } from 'node:fs';
+import { ObjectError } from '../../storage/errors';
+import type { ObjectStorage } from '../../storage/objects/types';
 import type { ServerOptions } from '../config/flags';
+import type { LeaderController } from '../control-plane';
+import { startRootCaPublisher } from '../controllers/root-ca-publisher';
+import { startServiceAccountController } from '../controllers/service-account-controller';
+import { ensureServiceAccountKey } from '../pki/service-account-key';
+import type { ResourceRegistry, ResourceType } from '../registry/types';
 import { audienceAgnostic } from './audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './bearer-token';
+import { mountReviewRoutes } from './reviews/review-routes';
+import { serviceAccountAuthenticator, type ObjectLookup } from './service-account/authenticator';
+import { parsePublicKeys, parseSigningKey, type SigningKey, type VerifyingKey } from './service-account/keys';
+import { mountOpenIdRoutes } from './service-account/openid';
+import { mountTokenRequestRoute } from './service-account/token-routes';
 import { tokenFileAuthenticator } from './token-file';
 import type { Authenticator, TokenAuthenticator } from './types';
 
@@ -18,22 +33,84 @@ export interface Authentication {
   /** Every bearer-token method: what a TokenReview asks. */
   readonly tokens: TokenAuthenticator;
   readonly apiAudiences: readonly string[];
+  /** Mounts the reviews, TokenRequest and the issuer's discovery documents. */
+  routes(app: Application, listening: { readonly externalAddress: () => string }): void;
+  /** What runs on the leader: the `default` ServiceAccounts and the `kube-root-ca.crt` maps. */
+  controllers(cluster: { readonly caPem: string }): LeaderController[];
+}
+
+export interface AuthenticationDeps {
+  readonly registry: ResourceRegistry;
+  readonly storageFor: (type: ResourceType) => ObjectStorage;
 }
 
 export function apiAudiencesOf(options: ServerOptions): string[] {
   if (options.apiAudiences.length > 0) return [...options.apiAudiences];
+  return serviceAccountIssuersOf(options);
+}
+
+export function serviceAccountIssuersOf(options: ServerOptions): string[] {
   return options.serviceAccountIssuers.length > 0 ? [...options.serviceAccountIssuers] : [DEFAULT_SERVICE_ACCOUNT_ISSUER];
 }
 
-export function setUpAuthentication(options: ServerOptions): Authentication {
+/** Gets an object from the API's storage; undefined when it does not exist. */
+export function objectLookup(deps: AuthenticationDeps): ObjectLookup {
+  return async (resource, namespace, name) => {
+    const type = deps.registry.find({ group: '', version: 'v1' }, resource);
+    if (type === undefined) return undefined;
+    try {
+      return await deps.storageFor(type).get(namespace === '' ? { name } : { namespace, name });
+    } catch (error) {
+      if (error instanceof ObjectError && error.reason === 'NotFound') return undefined;
+      throw error;
+    }
+  };
+}
+
+/** The signing key (the flag's, or the one generated under the data dir) and every key that verifies. */
+export function serviceAccountKeysOf(options: ServerOptions): { signing: SigningKey; verifying: VerifyingKey[] } {
+  const signing = options.serviceAccountSigningKeyFile
+    ? parseSigningKey(readFileSync(options.serviceAccountSigningKeyFile, 'utf8'), options.serviceAccountSigningKeyFile)
+    : parseSigningKey(ensureServiceAccountKey(options.dataDir).keyPem, 'the generated service-account key');
+  const verifying: VerifyingKey[] = [signing];
+  for (const file of options.serviceAccountKeyFiles) {
+    for (const key of parsePublicKeys(readFileSync(file, 'utf8'), file)) {
+      if (!verifying.some((known) => known.kid === key.kid)) verifying.push(key);
+    }
+  }
+  return { signing, verifying };
+}
+
+export function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
   const apiAudiences = apiAudiencesOf(options);
+  const issuers = serviceAccountIssuersOf(options);
+  const keys = serviceAccountKeysOf(options);
+  const lookup = objectLookup(deps);
   const tokenMethods: TokenAuthenticator[] = [];
   if (options.tokenAuthFile) tokenMethods.push(audienceAgnostic(apiAudiences, tokenFileAuthenticator(options.tokenAuthFile)));
+  tokenMethods.push(
+    serviceAccountAuthenticator({ issuers, keys: keys.verifying, apiAudiences, lookup: options.serviceAccountLookup ? lookup : undefined }),
+  );
   const tokens = tokenUnion(tokenMethods);
   return {
     authenticators: [bearerTokenAuthenticator({ tokenAuthenticators: [tokens], audiences: apiAudiences })],
     anonymous: options.anonymousAuth,
     tokens,
     apiAudiences,
+    routes(app, listening) {
+      mountReviewRoutes(app, { tokens, apiAudiences });
+      mountTokenRequestRoute(app, {
+        lookup,
+        signingKey: keys.signing,
+        issuer: issuers[0],
+        apiAudiences,
+        maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
+      });
+      mountOpenIdRoutes(app, { issuer: issuers[0], keys: keys.verifying, jwksUri: options.serviceAccountJwksUri, externalAddress: listening.externalAddress });
+    },
+    controllers: ({ caPem }) => [
+      (operations, lost) => startServiceAccountController(operations, lost),
+      (operations, lost) => startRootCaPublisher(operations, caPem, lost),
+    ],
   };
 }

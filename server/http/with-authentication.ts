@@ -4,14 +4,8 @@
  * enabled. Authenticated users also get the group `system:authenticated`.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import {
-  ANONYMOUS_USER,
-  AUTHENTICATED_GROUP,
-  UNAUTHENTICATED_GROUP,
-  type AuthenticationResult,
-  type Authenticator,
-  type UserInfo,
-} from '../authn/types';
+import { withAuthenticatedGroup } from '../authn/authenticated-group';
+import { ANONYMOUS_USER, type AuthenticationResult, type Authenticator } from '../authn/types';
 import { unauthorized } from '../status/catalogue';
 import { writeStatus } from '../status/write';
 import './request-context';
@@ -39,9 +33,4 @@ export function withAuthentication(options: AuthenticationOptions): RequestHandl
     if (result instanceof Promise) result.then((settled) => decide(settled, req, res, next), next);
     else decide(result, req, res, next);
   };
-}
-
-function withAuthenticatedGroup(user: UserInfo): UserInfo {
-  if (user.groups.includes(AUTHENTICATED_GROUP) || user.groups.includes(UNAUTHENTICATED_GROUP)) return user;
-  return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
 }

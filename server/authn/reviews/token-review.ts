@@ -7,6 +7,7 @@
 import { badRequest, internalError } from '../../status/catalogue';
 import { INVALID_BEARER_TOKEN } from '../bearer-token';
 import { intersectAudiences } from '../audiences';
+import { withAuthenticatedGroup } from '../authenticated-group';
 import type { TokenAuthenticator } from '../types';
 import { reviewBody } from './review-body';
 import { userInfoObject, type UserInfoObject } from './user-info';
@@ -56,6 +57,6 @@ export async function tokenReview(input: TokenReviewInput): Promise<TokenReview>
   const matched = result.audiences ?? [];
   // A method that vouched for a token meant for someone else is broken: the reference fails the review.
   if (audiences.length > 0 && intersectAudiences(audiences, matched).length === 0) throw internalError('error validating audiences');
-  review.status = { authenticated: true, user: userInfoObject(result.user), audiences: [...matched] };
+  review.status = { authenticated: true, user: userInfoObject(withAuthenticatedGroup(result.user)), audiences: [...matched] };
   return review;
 }

@@ -38,11 +38,11 @@ async function main(argv: readonly string[]): Promise<void> {
   ]);
   mkdirSync(options.dataDir, { recursive: true });
   const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
-  const authentication = setUpAuthentication(options, plane);
+  const authentication = setUpAuthentication(options, { clientCaPem: pki.clientCaPem, registry: plane.registry, storageFor: plane.storageFor });
   let externalAddress = '';
   const server = createServer({
     options,
-    tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
+    tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem, extraClientCaPem: authentication.extraClientCaPem },
     authenticators: authentication.authenticators,
     anonymous: authentication.anonymous,
     routes: (app) => {

@@ -15,6 +15,9 @@ import { startServiceAccountController } from '../controllers/service-account-co
 import { ensureServiceAccountKey } from '../pki/service-account-key';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
 import { audienceAgnostic } from './audiences';
+import { parseCaBundle } from './certificate-chain';
+import { requestHeaderAuthenticator } from './request-header';
+import { x509Authenticator } from './x509';
 import { bearerTokenAuthenticator, tokenUnion } from './bearer-token';
 import { mountReviewRoutes } from './reviews/review-routes';
 import { serviceAccountAuthenticator, type ObjectLookup } from './service-account/authenticator';
@@ -27,8 +30,10 @@ import type { Authenticator, TokenAuthenticator } from './types';
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
 export interface Authentication {
-  /** Tried in order after client certificates. */
+  /** Every method, in the reference's order: proxy headers, client certificates, bearer tokens. */
   readonly authenticators: readonly Authenticator[];
+  /** CAs the TLS layer must accept client certificates from besides the client CA (the proxies'). */
+  readonly extraClientCaPem?: string;
   readonly anonymous: boolean;
   /** Every bearer-token method: what a TokenReview asks. */
   readonly tokens: TokenAuthenticator;
@@ -40,6 +45,8 @@ export interface Authentication {
 }
 
 export interface AuthenticationDeps {
+  /** `--client-ca-file`, or the generated CA. */
+  readonly clientCaPem: string;
   readonly registry: ResourceRegistry;
   readonly storageFor: (type: ResourceType) => ObjectStorage;
 }
@@ -81,6 +88,28 @@ export function serviceAccountKeysOf(options: ServerOptions): { signing: Signing
   return { signing, verifying };
 }
 
+function requestHeaderOf(options: ServerOptions): { authenticator: Authenticator; caPem: string } | undefined {
+  if (!options.requestheaderClientCaFile) {
+    if (options.requestheaderUsernameHeaders.length > 0) throw new Error('--requestheader-username-headers needs --requestheader-client-ca-file');
+    return undefined;
+  }
+  if (options.requestheaderUsernameHeaders.length === 0) throw new Error('--requestheader-client-ca-file needs --requestheader-username-headers');
+  const caPem = readFileSync(options.requestheaderClientCaFile, 'utf8');
+  const cas = parseCaBundle(caPem);
+  if (cas.length === 0) throw new Error(`--requestheader-client-ca-file ${options.requestheaderClientCaFile} holds no certificate`);
+  return {
+    caPem,
+    authenticator: requestHeaderAuthenticator({
+      cas,
+      allowedNames: options.requestheaderAllowedNames,
+      usernameHeaders: options.requestheaderUsernameHeaders,
+      uidHeaders: options.requestheaderUidHeaders,
+      groupHeaders: options.requestheaderGroupHeaders,
+      extraHeaderPrefixes: options.requestheaderExtraHeadersPrefix,
+    }),
+  };
+}
+
 export function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
   const apiAudiences = apiAudiencesOf(options);
   const issuers = serviceAccountIssuersOf(options);
@@ -92,8 +121,15 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
     serviceAccountAuthenticator({ issuers, keys: keys.verifying, apiAudiences, lookup: options.serviceAccountLookup ? lookup : undefined }),
   );
   const tokens = tokenUnion(tokenMethods);
+  const proxy = requestHeaderOf(options);
   return {
-    authenticators: [bearerTokenAuthenticator({ tokenAuthenticators: [tokens], audiences: apiAudiences })],
+    authenticators: [
+      ...(proxy ? [proxy.authenticator] : []),
+      // Once the TLS layer also trusts the proxies' CA, client certificates must chain to the client CA itself.
+      x509Authenticator(proxy ? parseCaBundle(deps.clientCaPem) : undefined),
+      bearerTokenAuthenticator({ tokenAuthenticators: [tokens], audiences: apiAudiences }),
+    ],
+    extraClientCaPem: proxy?.caPem,
     anonymous: options.anonymousAuth,
     tokens,
     apiAudiences,

@@ -25,6 +25,8 @@ import { parsePublicKeys, parseSigningKey, type SigningKey, type VerifyingKey } 
 import { mountOpenIdRoutes } from './service-account/openid';
 import { mountTokenRequestRoute } from './service-account/token-routes';
 import { tokenFileAuthenticator } from './token-file';
+import { tokenWebhookAuthenticator } from './token-webhook';
+import { webhookClientFromKubeconfig } from './webhook-client';
 import type { Authenticator, TokenAuthenticator } from './types';
 
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -120,6 +122,17 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
   tokenMethods.push(
     serviceAccountAuthenticator({ issuers, keys: keys.verifying, apiAudiences, lookup: options.serviceAccountLookup ? lookup : undefined }),
   );
+  // The webhook last: the local methods answer without a round trip.
+  if (options.authenticationTokenWebhookConfigFile) {
+    tokenMethods.push(
+      tokenWebhookAuthenticator({
+        client: webhookClientFromKubeconfig(options.authenticationTokenWebhookConfigFile),
+        version: options.authenticationTokenWebhookVersion,
+        cacheTtlMs: options.authenticationTokenWebhookCacheTtlMs,
+        apiAudiences,
+      }),
+    );
+  }
   const tokens = tokenUnion(tokenMethods);
   const proxy = requestHeaderOf(options);
   return {

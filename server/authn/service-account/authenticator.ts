@@ -8,7 +8,7 @@
  */
 import { compactVerify, decodeJwt } from 'jose';
 import type { KubeObject } from '../../../storage/objects/types';
-import { intersectAudiences } from '../audiences';
+import { goQuoted, intersectAudiences } from '../audiences';
 import type { AuthenticationResult, TokenAuthenticator, UserInfo } from '../types';
 import type { KubernetesClaim, ServiceAccountClaims } from './claims';
 import type { VerifyingKey } from './keys';
@@ -82,11 +82,6 @@ async function verifiedClaims(token: string, keys: readonly VerifyingKey[]): Pro
 function audiencesOf(aud: unknown): string[] {
   if (typeof aud === 'string') return [aud];
   return Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [];
-}
-
-/** Go's `%q` of a string slice. */
-function goQuoted(values: readonly string[]): string {
-  return `[${values.map((value) => JSON.stringify(value)).join(' ')}]`;
 }
 
 function isRef(value: unknown): value is { name: string; uid: string } {

@@ -10,6 +10,9 @@ import { ObjectError } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
 import type { ServerOptions } from '../config/flags';
 import type { LeaderController } from '../control-plane';
+import { startBootstrapSigner } from '../controllers/bootstrap-signer';
+import { startBootstrapTokenCleaner } from '../controllers/bootstrap-token-cleaner';
+import type { ObjectOperations } from '../controllers/operations';
 import { startRootCaPublisher } from '../controllers/root-ca-publisher';
 import { startServiceAccountController } from '../controllers/service-account-controller';
 import { ensureServiceAccountKey } from '../pki/service-account-key';
@@ -19,6 +22,7 @@ import { parseCaBundle } from './certificate-chain';
 import { requestHeaderAuthenticator } from './request-header';
 import { x509Authenticator } from './x509';
 import { bearerTokenAuthenticator, tokenUnion } from './bearer-token';
+import { bootstrapTokenAuthenticator } from './bootstrap-token';
 import { mountReviewRoutes } from './reviews/review-routes';
 import { serviceAccountAuthenticator, type ObjectLookup } from './service-account/authenticator';
 import { parsePublicKeys, parseSigningKey, type SigningKey, type VerifyingKey } from './service-account/keys';
@@ -122,6 +126,7 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
   tokenMethods.push(
     serviceAccountAuthenticator({ issuers, keys: keys.verifying, apiAudiences, lookup: options.serviceAccountLookup ? lookup : undefined }),
   );
+  if (options.enableBootstrapTokenAuth) tokenMethods.push(audienceAgnostic(apiAudiences, bootstrapTokenAuthenticator({ lookup })));
   // The webhook last: the local methods answer without a round trip.
   if (options.authenticationTokenWebhookConfigFile) {
     tokenMethods.push(
@@ -160,6 +165,10 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
     controllers: ({ caPem }) => [
       (operations, lost) => startServiceAccountController(operations, lost),
       (operations, lost) => startRootCaPublisher(operations, caPem, lost),
+      // The reference leaves these two off unless asked for; bootstrap tokens are how one asks here.
+      ...(options.enableBootstrapTokenAuth
+        ? [(operations: ObjectOperations, lost: AbortSignal) => startBootstrapTokenCleaner(operations, lost), (operations: ObjectOperations, lost: AbortSignal) => startBootstrapSigner(operations, lost)]
+        : []),
     ],
   };
 }

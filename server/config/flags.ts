@@ -115,6 +115,8 @@ interface FlagSpec {
   readonly usage: string;
   /** Parses the value into the options; throws a plain Error whose text follows "invalid argument". */
   readonly apply: (options: Options, value: string) => void;
+  /** A Go bool flag: bare `--name` means true; a value needs `=`. */
+  readonly boolean?: true;
 }
 
 const FLAGS: Readonly<Record<string, FlagSpec>> = {
@@ -163,6 +165,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store (default ./data)', apply: (o, v) => (o.dataDir = v) },
   'anonymous-auth': {
     usage: 'requests without credentials are system:anonymous (default true)',
+    boolean: true,
     apply: (o, v) => {
       o.anonymousAuth = parseBool(v);
       o.anonymousAuthSet = true;
@@ -178,7 +181,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: 'issuer of service-account tokens; repeatable, the first issues (default https://kubernetes.default.svc.cluster.local)',
     apply: (o, v) => (o.serviceAccountIssuers = [...o.serviceAccountIssuers, v]),
   },
-  'service-account-lookup': { usage: 'reject tokens of deleted service accounts and bound objects (default true)', apply: (o, v) => (o.serviceAccountLookup = parseBool(v)) },
+  'service-account-lookup': {
+    usage: 'reject tokens of deleted service accounts and bound objects (default true)',
+    boolean: true,
+    apply: (o, v) => (o.serviceAccountLookup = parseBool(v)),
+  },
   'service-account-max-token-expiration': {
     usage: 'Go duration capping TokenRequest lifetimes (default: none)',
     apply: (o, v) => (o.serviceAccountMaxTokenExpirationSeconds = Math.floor(parseNonNegativeDuration(v) / 1000)),
@@ -203,7 +210,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
       o.authenticationTokenWebhookVersion = v;
     },
   },
-  'enable-bootstrap-token-auth': { usage: 'accept bootstrap tokens (kube-system secrets of type bootstrap.kubernetes.io/token)', apply: (o, v) => (o.enableBootstrapTokenAuth = parseBool(v)) },
+  'enable-bootstrap-token-auth': {
+    usage: 'accept bootstrap tokens (kube-system secrets of type bootstrap.kubernetes.io/token)',
+    boolean: true,
+    apply: (o, v) => (o.enableBootstrapTokenAuth = parseBool(v)),
+  },
   'oidc-issuer-url': { usage: 'https URL of an OpenID issuer whose ID tokens are accepted', apply: (o, v) => (o.oidc = { ...o.oidc, issuerUrl: v }) },
   'oidc-client-id': { usage: 'audience OIDC tokens must name', apply: (o, v) => (o.oidc = { ...o.oidc, clientId: v }) },
   'oidc-username-claim': { usage: 'claim naming the user (default sub)', apply: (o, v) => (o.oidc = { ...o.oidc, usernameClaim: v }) },
@@ -238,6 +249,7 @@ export function parseFlags(argv: readonly string[]): ParseResult {
     if (spec === undefined) throw new FlagError(`unknown flag: --${name}`);
     let value: string;
     if (equals >= 0) value = arg.slice(equals + 1);
+    else if (spec.boolean) value = 'true';
     else if (i + 1 < argv.length) value = argv[++i];
     else throw new FlagError(`flag needs an argument: --${name}`);
     try {

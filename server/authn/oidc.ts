@@ -1,0 +1,161 @@
+/**
+ * OpenID Connect ID tokens by flags (`--oidc-*`). The issuer's discovery document names its
+ * JWKS; keys are fetched over HTTPS (verified with `--oidc-ca-file`, else the system roots)
+ * and fetched again when a token names a key not seen yet, so the provider can rotate keys.
+ * A token from another issuer is not this method's. The username comes from
+ * `--oidc-username-claim`, prefixed with `<issuer>#` unless the claim is `email` or a prefix
+ * is given (`-`: none); an email needs `email_verified` not false. Groups come from
+ * `--oidc-groups-claim` (string or list) with `--oidc-groups-prefix`; every
+ * `--oidc-required-claim` must hold.
+ */
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { OidcFlags } from '../config/flags';
+import type { AuthenticationResult, TokenAuthenticator } from './types';
+
+export const OIDC_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+/** A token naming an unknown key refetches the keys at most this often (one fetch in flight at a time), so a rotation is seen at once and a flood of unknown key ids costs one fetch per second. */
+const REFETCH_COOLDOWN_MS = 1_000;
+const FETCH_TIMEOUT_MS = 10_000;
+
+/** Fetches JSON over HTTPS, trusting `ca` when given. */
+export function fetchJson(url: string, ca: string | undefined): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ca, timeout: FETCH_TIMEOUT_MS, headers: { Accept: 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        if ((res.statusCode ?? 0) !== 200) return reject(new Error(`${url}: ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (error) {
+          reject(new Error(`${url}: ${(error as Error).message}`));
+        }
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`${url}: no answer within ${FETCH_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * The keys of an issuer found through its discovery document (at `discoveryUrl`, whose
+ * `issuer` must be `issuer`), refetched on demand.
+ */
+export class IssuerKeys {
+  private keySet: ReturnType<typeof createLocalJWKSet> | undefined;
+  private jwksUri: string | undefined;
+  private lastFetch = 0;
+  private pending: Promise<void> | undefined;
+
+  constructor(private readonly source: { readonly issuer: string; readonly discoveryUrl: string; readonly ca?: string }) {}
+
+  private async fetch(): Promise<void> {
+    this.lastFetch = Date.now();
+    if (this.jwksUri === undefined) {
+      const discovery = (await fetchJson(this.source.discoveryUrl, this.source.ca)) as { issuer?: string; jwks_uri?: string };
+      if (discovery.issuer !== this.source.issuer) {
+        throw new Error(`oidc: issuer did not match the issuer returned by provider, expected "${this.source.issuer}" got "${String(discovery.issuer)}"`);
+      }
+      if (typeof discovery.jwks_uri !== 'string') throw new Error('oidc: the discovery document has no jwks_uri');
+      this.jwksUri = discovery.jwks_uri;
+    }
+    this.keySet = createLocalJWKSet((await fetchJson(this.jwksUri, this.source.ca)) as JSONWebKeySet);
+  }
+
+  /** Fetches unless a fetch is under way or happened within the cooldown (`force`: a token named an unknown key). */
+  async refresh(force: boolean): Promise<void> {
+    if (this.pending) return this.pending;
+    if (this.keySet && (!force || Date.now() - this.lastFetch < REFETCH_COOLDOWN_MS)) return;
+    this.pending = this.fetch().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+
+  /** Verifies the signature and the standard claims; on an unknown key, refetches once and tries again. */
+  async verify(token: string, options: { readonly audience: readonly string[]; readonly algorithms: readonly string[] }): Promise<JWTPayload> {
+    await this.refresh(false);
+    const attempt = () => {
+      if (!this.keySet) throw new Error('oidc: authenticator not initialized');
+      return jwtVerify(token, this.keySet, { issuer: this.source.issuer, audience: [...options.audience], algorithms: [...options.algorithms] });
+    };
+    try {
+      return (await attempt()).payload;
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
+      await this.refresh(true);
+      return (await attempt()).payload;
+    }
+  }
+}
+
+export function discoveryUrlOf(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+}
+
+/** Checks the flags as the reference does at start-up; throws the operator's message. */
+export function validateOidcFlags(flags: OidcFlags): void {
+  if (!flags.issuerUrl) return;
+  let url: URL;
+  try {
+    url = new URL(flags.issuerUrl);
+  } catch {
+    throw new Error(`--oidc-issuer-url: Invalid value: ${JSON.stringify(flags.issuerUrl)}: must be a valid URL`);
+  }
+  if (url.protocol !== 'https:') throw new Error(`--oidc-issuer-url: Invalid value: ${JSON.stringify(flags.issuerUrl)}: URL scheme must be https`);
+  if (!flags.clientId) throw new Error('--oidc-client-id must be set when --oidc-issuer-url is');
+  for (const alg of flags.signingAlgs) {
+    if (!OIDC_ALGORITHMS.includes(alg)) throw new Error(`--oidc-signing-algs: unsupported signing alg: ${alg}`);
+  }
+}
+
+function claimString(claims: JWTPayload, name: string): string | undefined {
+  const value = claims[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function oidcAuthenticator(flags: OidcFlags & { readonly issuerUrl: string; readonly clientId: string }): TokenAuthenticator {
+  const issuer = flags.issuerUrl;
+  const keys = new IssuerKeys({ issuer, discoveryUrl: discoveryUrlOf(issuer), ca: flags.caFile ? readFileSync(flags.caFile, 'utf8') : undefined });
+  // Start now, so the first token does not wait; failures are retried when tokens arrive.
+  keys.refresh(false).catch(() => {});
+  const usernamePrefix = flags.usernamePrefix === '-' ? '' : flags.usernamePrefix ?? (flags.usernameClaim === 'email' ? '' : `${issuer}#`);
+
+  return {
+    async authenticateToken(token): Promise<AuthenticationResult> {
+      let unverified: JWTPayload;
+      try {
+        unverified = decodeJwt(token);
+      } catch {
+        return undefined;
+      }
+      if (unverified.iss !== issuer) return undefined;
+      let claims: JWTPayload;
+      try {
+        claims = await keys.verify(token, { audience: [flags.clientId], algorithms: flags.signingAlgs });
+      } catch (error) {
+        return { error: `oidc: verify token: ${(error as Error).message}` };
+      }
+      const username = claimString(claims, flags.usernameClaim);
+      if (username === undefined || username === '') return { error: `oidc: parse username claims "${flags.usernameClaim}": claim not present` };
+      if (flags.usernameClaim === 'email' && claims.email_verified !== undefined && claims.email_verified !== true) {
+        return { error: 'oidc: email not verified' };
+      }
+      for (const [claim, want] of Object.entries(flags.requiredClaims)) {
+        const got = claims[claim];
+        if (got === undefined) return { error: `oidc: required claim ${claim} not present in ID token` };
+        if (got !== want) return { error: `oidc: required claim ${claim} value does not match. Got = ${String(got)}, want = ${want}` };
+      }
+      let groups: string[] = [];
+      if (flags.groupsClaim && claims[flags.groupsClaim] !== undefined) {
+        const value = claims[flags.groupsClaim];
+        if (typeof value === 'string') groups = [value];
+        else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) groups = value as string[];
+        else return { error: `oidc: parse groups claim "${flags.groupsClaim}": expected a string or a list of strings` };
+        groups = groups.map((group) => `${flags.groupsPrefix ?? ''}${group}`);
+      }
+      return { user: { name: `${usernamePrefix}${username}`, groups } };
+    },
+  };
+}

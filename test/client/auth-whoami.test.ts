@@ -3,7 +3,7 @@
  * bad credentials are 401, never anonymous. Users are in `system:masters` where they must be
  * allowed to create the review itself while the server has no RBAC.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server';
@@ -100,4 +100,30 @@ test('--anonymous-auth=false: no credential at all is 401', async () => {
     await closed.stop();
   }
   expect(await fetchAs(server, {}, '/version')).toMatchObject({ status: 200 });
+});
+
+test('an exec credential plugin: its token authenticates, and after a 401 it runs again', async () => {
+  const counter = join(dir, 'plugin-runs');
+  const script = join(dir, 'credential-plugin.sh');
+  // First run hands out a stale token; every later run the good one.
+  writeFileSync(
+    script,
+    [
+      '#!/bin/sh',
+      `runs=$(cat ${counter} 2>/dev/null || echo 0); runs=$((runs + 1)); echo $runs > ${counter}`,
+      'if [ "$runs" = 1 ]; then token=stale-token; else token=master-token; fi',
+      'printf \'{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s"}}\' "$token"',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  const kubeconfig = writeKubeconfig(server, dir, 'plugin', {
+    exec: { apiVersion: 'client.authentication.k8s.io/v1', command: script, interactiveMode: 'Never' },
+  });
+  // One kubectl process: its first request gets the 401, client-go drops the credential, and
+  // the requests after it (kubectl retries discovery) carry the plugin's next answer.
+  const listed = await kubectlWith(kubeconfig, ['get', 'namespaces', '-o', 'name']);
+  expect(listed.stdout).toContain('namespace/default');
+  expect(readFileSync(counter, 'utf8').trim()).toBe('2');
+  expect(await whoami(kubeconfig)).toEqual({ username: 'alice', uid: 'alice-uid', groups: ['system:masters', 'team-a', 'system:authenticated'] });
 });

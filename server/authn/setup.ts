@@ -10,6 +10,7 @@ import { ObjectError } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
 import type { ServerOptions } from '../config/flags';
 import type { LeaderController } from '../control-plane';
+import { startAuthenticationInfoPublisher } from '../controllers/authentication-info-publisher';
 import { startBootstrapSigner } from '../controllers/bootstrap-signer';
 import { startBootstrapTokenCleaner } from '../controllers/bootstrap-token-cleaner';
 import type { ObjectOperations } from '../controllers/operations';
@@ -47,7 +48,7 @@ export interface Authentication {
   readonly apiAudiences: readonly string[];
   /** Mounts the reviews, TokenRequest and the issuer's discovery documents. */
   routes(app: Application, listening: { readonly externalAddress: () => string }): void;
-  /** What runs on the leader: the `default` ServiceAccounts and the `kube-root-ca.crt` maps. */
+  /** What runs on the leader: extension-apiserver-authentication, the `default` ServiceAccounts, the `kube-root-ca.crt` maps, the bootstrap-token controllers. */
   controllers(cluster: { readonly caPem: string }): LeaderController[];
 }
 
@@ -167,6 +168,22 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
       mountOpenIdRoutes(app, { issuer: issuers[0], keys: keys.verifying, jwksUri: options.serviceAccountJwksUri, externalAddress: listening.externalAddress });
     },
     controllers: ({ caPem }) => [
+      (operations, lost) =>
+        startAuthenticationInfoPublisher(
+          operations,
+          {
+            clientCaPem: deps.clientCaPem,
+            requestHeader: proxy && {
+              caPem: proxy.caPem,
+              usernameHeaders: options.requestheaderUsernameHeaders,
+              uidHeaders: options.requestheaderUidHeaders,
+              groupHeaders: options.requestheaderGroupHeaders,
+              extraHeaderPrefixes: options.requestheaderExtraHeadersPrefix,
+              allowedNames: options.requestheaderAllowedNames,
+            },
+          },
+          lost,
+        ),
       (operations, lost) => startServiceAccountController(operations, lost),
       (operations, lost) => startRootCaPublisher(operations, caPem, lost),
       // The reference leaves these two off unless asked for; bootstrap tokens are how one asks here.

@@ -3,7 +3,7 @@
  * client certificate (chained to --requestheader-client-ca-file, with an allowed Common
  * Name); the same headers from anyone else are ignored and removed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,4 +94,23 @@ test('the same headers without a certificate: anonymous, headers ignored', async
 test("a certificate of the proxy CA with a name not allowed is refused, and is no client certificate either", async () => {
   const answer = await selfReview({ cert: intruder.certPem, key: intruder.keyPem });
   expect(answer.status).toBe(401);
+});
+
+test('kube-system/extension-apiserver-authentication publishes the client CA and the proxy settings', async () => {
+  const deadline = Date.now() + 20_000;
+  let data: Record<string, string> | undefined;
+  while (data === undefined && Date.now() < deadline) {
+    const answer = await server.request('GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication');
+    if (answer.status === 200) data = answer.json<{ data: Record<string, string> }>().data;
+    else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(data).toEqual({
+    'client-ca-file': server.credentials.ca.toString('utf8'),
+    'requestheader-client-ca-file': readFileSync(join(dir, 'proxy-ca.crt'), 'utf8'),
+    'requestheader-username-headers': '["X-Remote-User"]',
+    'requestheader-uid-headers': '["X-Remote-Uid"]',
+    'requestheader-group-headers': '["X-Remote-Group"]',
+    'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+    'requestheader-allowed-names': '["front-proxy"]',
+  });
 });

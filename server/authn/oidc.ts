@@ -1,20 +1,17 @@
 /**
- * OpenID Connect ID tokens by flags (`--oidc-*`). The issuer's discovery document names its
- * JWKS; keys are fetched over HTTPS (verified with `--oidc-ca-file`, else the system roots)
- * and fetched again when a token names a key not seen yet, so the provider can rotate keys.
- * A token from another issuer is not this method's. The username comes from
+ * OpenID Connect issuers: their keys, found through the discovery document and fetched over
+ * HTTPS (verified with the configured CA, else the system roots), fetched again when a token
+ * names a key not seen yet, so the provider can rotate keys; and the `--oidc-*` flags, which
+ * the reference translates into one `jwt` authenticator: the username from
  * `--oidc-username-claim`, prefixed with `<issuer>#` unless the claim is `email` or a prefix
- * is given (`-`: none); an email needs `email_verified` not false. Groups come from
- * `--oidc-groups-claim` (string or list) with `--oidc-groups-prefix`; every
- * `--oidc-required-claim` must hold.
+ * is given (`-`: none); groups from `--oidc-groups-claim` with `--oidc-groups-prefix`; every
+ * `--oidc-required-claim` as a claim validation rule.
  */
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { OidcFlags } from '../config/flags';
-import type { AuthenticationResult, TokenAuthenticator } from './types';
-
-export const OIDC_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+import { JWT_ALGORITHMS, type JwtAuthenticatorConfig } from './jwt-authenticator';
 /** A token naming an unknown key refetches the keys at most this often (one fetch in flight at a time), so a rotation is seen at once and a flood of unknown key ids costs one fetch per second. */
 const REFETCH_COOLDOWN_MS = 1_000;
 const FETCH_TIMEOUT_MS = 10_000;
@@ -90,10 +87,6 @@ export class IssuerKeys {
   }
 }
 
-export function discoveryUrlOf(issuer: string): string {
-  return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-}
-
 /** Checks the flags as the reference does at start-up; throws the operator's message. */
 export function validateOidcFlags(flags: OidcFlags): void {
   if (!flags.issuerUrl) return;
@@ -106,56 +99,21 @@ export function validateOidcFlags(flags: OidcFlags): void {
   if (url.protocol !== 'https:') throw new Error(`--oidc-issuer-url: Invalid value: ${JSON.stringify(flags.issuerUrl)}: URL scheme must be https`);
   if (!flags.clientId) throw new Error('--oidc-client-id must be set when --oidc-issuer-url is');
   for (const alg of flags.signingAlgs) {
-    if (!OIDC_ALGORITHMS.includes(alg)) throw new Error(`--oidc-signing-algs: unsupported signing alg: ${alg}`);
+    if (!JWT_ALGORITHMS.includes(alg)) throw new Error(`--oidc-signing-algs: unsupported signing alg: ${alg}`);
   }
 }
 
-function claimString(claims: JWTPayload, name: string): string | undefined {
-  const value = claims[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function oidcAuthenticator(flags: OidcFlags & { readonly issuerUrl: string; readonly clientId: string }): TokenAuthenticator {
+/** The flags as one `jwt` entry of an AuthenticationConfiguration, as the reference translates them. */
+export function oidcFlagsAsJwtConfig(flags: OidcFlags & { readonly issuerUrl: string; readonly clientId: string }): JwtAuthenticatorConfig {
   const issuer = flags.issuerUrl;
-  const keys = new IssuerKeys({ issuer, discoveryUrl: discoveryUrlOf(issuer), ca: flags.caFile ? readFileSync(flags.caFile, 'utf8') : undefined });
-  // Start now, so the first token does not wait; failures are retried when tokens arrive.
-  keys.refresh(false).catch(() => {});
   const usernamePrefix = flags.usernamePrefix === '-' ? '' : flags.usernamePrefix ?? (flags.usernameClaim === 'email' ? '' : `${issuer}#`);
-
   return {
-    async authenticateToken(token): Promise<AuthenticationResult> {
-      let unverified: JWTPayload;
-      try {
-        unverified = decodeJwt(token);
-      } catch {
-        return undefined;
-      }
-      if (unverified.iss !== issuer) return undefined;
-      let claims: JWTPayload;
-      try {
-        claims = await keys.verify(token, { audience: [flags.clientId], algorithms: flags.signingAlgs });
-      } catch (error) {
-        return { error: `oidc: verify token: ${(error as Error).message}` };
-      }
-      const username = claimString(claims, flags.usernameClaim);
-      if (username === undefined || username === '') return { error: `oidc: parse username claims "${flags.usernameClaim}": claim not present` };
-      if (flags.usernameClaim === 'email' && claims.email_verified !== undefined && claims.email_verified !== true) {
-        return { error: 'oidc: email not verified' };
-      }
-      for (const [claim, want] of Object.entries(flags.requiredClaims)) {
-        const got = claims[claim];
-        if (got === undefined) return { error: `oidc: required claim ${claim} not present in ID token` };
-        if (got !== want) return { error: `oidc: required claim ${claim} value does not match. Got = ${String(got)}, want = ${want}` };
-      }
-      let groups: string[] = [];
-      if (flags.groupsClaim && claims[flags.groupsClaim] !== undefined) {
-        const value = claims[flags.groupsClaim];
-        if (typeof value === 'string') groups = [value];
-        else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) groups = value as string[];
-        else return { error: `oidc: parse groups claim "${flags.groupsClaim}": expected a string or a list of strings` };
-        groups = groups.map((group) => `${flags.groupsPrefix ?? ''}${group}`);
-      }
-      return { user: { name: `${usernamePrefix}${username}`, groups } };
+    issuer: { url: issuer, audiences: [flags.clientId], certificateAuthority: flags.caFile ? readFileSync(flags.caFile, 'utf8') : undefined },
+    algorithms: flags.signingAlgs,
+    claimValidationRules: Object.entries(flags.requiredClaims).map(([claim, requiredValue]) => ({ claim, requiredValue })),
+    claimMappings: {
+      username: { claim: flags.usernameClaim, prefix: usernamePrefix },
+      ...(flags.groupsClaim ? { groups: { claim: flags.groupsClaim, prefix: flags.groupsPrefix ?? '' } } : {}),
     },
   };
 }

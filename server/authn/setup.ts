@@ -24,7 +24,8 @@ import { requestHeaderAuthenticator } from './request-header';
 import { x509Authenticator } from './x509';
 import { bearerTokenAuthenticator, tokenUnion } from './bearer-token';
 import { bootstrapTokenAuthenticator } from './bootstrap-token';
-import { oidcAuthenticator, validateOidcFlags } from './oidc';
+import { jwtAuthenticator } from './jwt-authenticator';
+import { oidcFlagsAsJwtConfig, validateOidcFlags } from './oidc';
 import { mountReviewRoutes } from './reviews/review-routes';
 import { serviceAccountAuthenticator, type ObjectLookup } from './service-account/authenticator';
 import { parsePublicKeys, parseSigningKey, type SigningKey, type VerifyingKey } from './service-account/keys';
@@ -130,7 +131,7 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
   );
   validateOidcFlags(options.oidc);
   const { issuerUrl, clientId } = options.oidc;
-  if (issuerUrl && clientId) tokenMethods.push(audienceAgnostic(apiAudiences, oidcAuthenticator({ ...options.oidc, issuerUrl, clientId })));
+  if (issuerUrl && clientId) tokenMethods.push(audienceAgnostic(apiAudiences, jwtAuthenticator(oidcFlagsAsJwtConfig({ ...options.oidc, issuerUrl, clientId }))));
   if (options.enableBootstrapTokenAuth) tokenMethods.push(audienceAgnostic(apiAudiences, bootstrapTokenAuthenticator({ lookup })));
   // The webhook last: the local methods answer without a round trip.
   if (options.authenticationTokenWebhookConfigFile) {

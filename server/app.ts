@@ -63,8 +63,8 @@ export interface CreateServerOptions {
   readonly health?: HealthOptions;
   /** Every authentication method, in order (server/authn/setup.ts); default: client certificates alone. */
   readonly authenticators?: readonly Authenticator[];
-  /** Whether requests without credentials are served as `system:anonymous`; default: `--anonymous-auth`. */
-  readonly anonymous?: boolean;
+  /** Whether a request to this path without credentials is served as `system:anonymous`; default: `--anonymous-auth`. */
+  readonly anonymous?: (path: string) => boolean;
   /** Decides every request (server/authz/server-authorizer.ts); default: `serverAuthorizer()`. */
   readonly authorizer?: Authorizer;
   /** The reference's `--request-timeout`; default: the options' (60 s). */
@@ -110,7 +110,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   app.use(
     handlerChain({
       authenticator: authenticatorUnion(create.authenticators ?? [x509Authenticator()]),
-      anonymous: create.anonymous ?? options.anonymousAuth,
+      anonymous: create.anonymous ?? (() => options.anonymousAuth),
       authorizer: create.authorizer ?? serverAuthorizer(),
       inFlight,
       requestTimeoutMs: create.requestTimeoutMs ?? options.requestTimeoutMs,

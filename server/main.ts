@@ -38,7 +38,12 @@ async function main(argv: readonly string[]): Promise<void> {
   ]);
   mkdirSync(options.dataDir, { recursive: true });
   const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
-  const authentication = setUpAuthentication(options, { clientCaPem: pki.clientCaPem, registry: plane.registry, storageFor: plane.storageFor });
+  const authentication = setUpAuthentication(options, {
+    clientCaPem: pki.clientCaPem,
+    registry: plane.registry,
+    storageFor: plane.storageFor,
+    metrics: plane.metrics.registry,
+  });
   let externalAddress = '';
   const server = createServer({
     options,

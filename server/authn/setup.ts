@@ -6,6 +6,8 @@
  */
 import type { Application } from 'express';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import type { Registry } from 'prom-client';
 import { ObjectError } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
 import type { ServerOptions } from '../config/flags';
@@ -24,6 +26,7 @@ import { requestHeaderAuthenticator } from './request-header';
 import { x509Authenticator } from './x509';
 import { bearerTokenAuthenticator, tokenUnion } from './bearer-token';
 import { bootstrapTokenAuthenticator } from './bootstrap-token';
+import { liveAuthenticationConfig, type LiveAuthenticationConfig } from './config-reload';
 import { jwtAuthenticator } from './jwt-authenticator';
 import { oidcFlagsAsJwtConfig, validateOidcFlags } from './oidc';
 import { mountReviewRoutes } from './reviews/review-routes';
@@ -43,7 +46,8 @@ export interface Authentication {
   readonly authenticators: readonly Authenticator[];
   /** CAs the TLS layer must accept client certificates from besides the client CA (the proxies'). */
   readonly extraClientCaPem?: string;
-  readonly anonymous: boolean;
+  /** Whether a request to this path without credentials is anonymous. */
+  readonly anonymous: (path: string) => boolean;
   /** Every bearer-token method: what a TokenReview asks. */
   readonly tokens: TokenAuthenticator;
   readonly apiAudiences: readonly string[];
@@ -57,6 +61,8 @@ export interface AuthenticationDeps {
   /** `--client-ca-file`, or the generated CA. */
   readonly clientCaPem: string;
   readonly registry: ResourceRegistry;
+  /** Where the configuration file's reload metrics go. */
+  readonly metrics?: Registry;
   readonly storageFor: (type: ResourceType) => ObjectStorage;
 }
 
@@ -119,6 +125,32 @@ function requestHeaderOf(options: ServerOptions): { authenticator: Authenticator
   };
 }
 
+/** The configuration file, with the reference's exclusions of the flags it replaces. */
+function liveConfigOf(
+  options: ServerOptions,
+  context: { readonly issuers: readonly string[]; readonly apiAudiences: readonly string[]; readonly metrics?: Registry },
+): LiveAuthenticationConfig | undefined {
+  if (!options.authenticationConfig) return undefined;
+  if (options.oidc.issuerUrl) throw new Error('authentication-config file and oidc-* flags are mutually exclusive');
+  let live: LiveAuthenticationConfig;
+  try {
+    live = liveAuthenticationConfig({
+      path: options.authenticationConfig,
+      serviceAccountIssuers: context.issuers,
+      apiAudiences: context.apiAudiences,
+      registry: context.metrics,
+      serverId: `${hostname()}_${process.pid}`,
+    });
+  } catch (error) {
+    throw new Error(`invalid authentication config: ${(error as Error).message}`);
+  }
+  if (live.anonymous() !== undefined && options.anonymousAuthSet) {
+    live.stop();
+    throw new Error('anonymous is configured in the authentication config and with --anonymous-auth: only one may be used');
+  }
+  return live;
+}
+
 export function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
   const apiAudiences = apiAudiencesOf(options);
   const issuers = serviceAccountIssuersOf(options);
@@ -129,6 +161,9 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
   tokenMethods.push(
     serviceAccountAuthenticator({ issuers, keys: keys.verifying, apiAudiences, lookup: options.serviceAccountLookup ? lookup : undefined }),
   );
+  // The file first: it refuses the --oidc-* flags before anything reaches out to their issuer.
+  const live = liveConfigOf(options, { issuers, apiAudiences, metrics: deps.metrics });
+  if (live) tokenMethods.push(live.tokens);
   validateOidcFlags(options.oidc);
   const { issuerUrl, clientId } = options.oidc;
   if (issuerUrl && clientId) tokenMethods.push(audienceAgnostic(apiAudiences, jwtAuthenticator(oidcFlagsAsJwtConfig({ ...options.oidc, issuerUrl, clientId }))));
@@ -154,7 +189,11 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
       bearerTokenAuthenticator({ tokenAuthenticators: [tokens], audiences: apiAudiences }),
     ],
     extraClientCaPem: proxy?.caPem,
-    anonymous: options.anonymousAuth,
+    anonymous: (path) => {
+      const section = live?.anonymous();
+      if (section === undefined) return options.anonymousAuth;
+      return section.enabled && (section.paths === undefined || section.paths.includes(path));
+    },
     tokens,
     apiAudiences,
     routes(app, listening) {

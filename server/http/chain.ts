@@ -22,7 +22,7 @@ import { withRequestTimeout } from './with-request-timeout';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
-  readonly anonymous: boolean;
+  readonly anonymous: (path: string) => boolean;
   readonly authorizer: Authorizer;
   readonly inFlight: InFlightRequests;
   readonly requestTimeoutMs: number;

@@ -12,15 +12,15 @@ import './request-context';
 
 export interface AuthenticationOptions {
   readonly authenticator: Authenticator;
-  /** The reference's `--anonymous-auth` (default true). */
-  readonly anonymous: boolean;
+  /** Whether a request to this path without credentials is served as anonymous (`--anonymous-auth`, or the configuration file's conditions). */
+  readonly anonymous: (path: string) => boolean;
 }
 
 export function withAuthentication(options: AuthenticationOptions): RequestHandler {
   const decide = (result: AuthenticationResult, req: Request, res: Response, next: NextFunction) => {
     if (result && 'user' in result) {
       req.user = withAuthenticatedGroup(result.user);
-    } else if (result === undefined && options.anonymous) {
+    } else if (result === undefined && options.anonymous(req.requestInfo.path)) {
       req.user = ANONYMOUS_USER;
     } else {
       writeStatus(res, unauthorized());

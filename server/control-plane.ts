@@ -19,8 +19,7 @@ import { openSqliteStore } from '../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
-import { namespaceLifecycle } from './admission/namespace-lifecycle';
-import { serviceClusterIPAllocation } from './admission/service-cluster-ip';
+import { selectAdmissionPlugins } from './admission/plugins';
 import type { ServerOptions } from './config/flags';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -39,10 +38,12 @@ import { mountResourceRoutes } from './handlers/routes';
 import { serverAuthorizer } from './authz/server-authorizer';
 import type { Authorizer } from './authz/types';
 import { representationSettingsFrom } from './codec/respond';
-import type { HandlerContext } from './handlers/scope';
+import type { StoreContext } from './registry/store/scope';
+import type { StoreHooks } from './registry/store/hooks';
 import { functionCheck, PostStartHook } from './health/checks';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
+import { serviceClusterIPHooks } from './registry/allocators/cluster-ip-hooks';
 import { BuiltinRegistry } from './registry/registry';
 import { BUILTIN_KINDS } from './registry/kinds';
 import type { ResourceRegistry, ResourceType } from './registry/types';
@@ -65,6 +66,8 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
+  /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
+  readonly unavailableAdmissionPlugins: readonly string[];
   /**
    * After the server listens: bootstrap objects, then campaign for the controllers.
    * `controllers` run on the leader next to the plane's own (authentication's, for one).
@@ -128,9 +131,20 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
-  const admission = admissionChain([namespaceLifecycle(storageFor(find('', 'namespaces'))), serviceClusterIPAllocation(allocator)]);
+  const admissionPlugins = selectAdmissionPlugins(
+    { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
+    {
+      // Resolved per request: plugins read other kinds' caches by group and resource.
+      storageOf: (group, resource) => storageFor(find(group, resource)),
+      tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
+    },
+  );
+  const admission = admissionChain(admissionPlugins.plugins);
+  const services = find('', 'services');
+  const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
+  const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
   const definitions = schemaData().definitions;
-  const context: HandlerContext = { registry, definitions, now: () => new Date(), admission };
+  const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
 
   const authorizer = serverAuthorizer();
@@ -139,6 +153,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
 
   return {
     store,
+    unavailableAdmissionPlugins: admissionPlugins.unavailable,
     registry,
     caches,
     metrics,
@@ -148,7 +163,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       mountDiscovery(app, { registry });
       mountOpenAPI(app, { registry });
       mountResourceRoutes(app as express.Express, {
-        registry, storageFor, definitions, admission, representations: representationSettingsFrom(options.featureGates),
+        registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
       });

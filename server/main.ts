@@ -1,18 +1,38 @@
 /**
  * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates under the data
  * dir, open the store and the control plane, serve HTTPS, write the admin kubeconfig, and shut
- * down gracefully on SIGTERM/SIGINT.
+ * down gracefully on SIGTERM/SIGINT. Failures an operator can fix end the process with one line
+ * and an exit code (server/startup-failure.ts).
  */
-import { mkdirSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { FlagError, parseFlags, type ServerOptions } from './config/flags';
+import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
+
+/** The oldest Node.js major the server runs on (`engines` in package.json). */
+const OLDEST_NODE_MAJOR = 22;
+
+// Checked before anything else runs: an older Node fails later in obscure ways.
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+if (nodeMajor < OLDEST_NODE_MAJOR) {
+  process.stderr.write(
+    `capstan: Node.js ${process.versions.node} is too old: it needs Node.js ${OLDEST_NODE_MAJOR} or newer (24 LTS recommended). ` +
+      '`make run` and the npm scripts use the Node 24 that `npm install` brings (node_modules/.bin/node).\n',
+  );
+  process.exit(1);
+}
 
 // Start time is a feature: V8's on-disk code cache makes loading express and the rest of the
 // server noticeably faster from the second start on. It must be on before they are loaded,
 // hence the dynamic imports below.
-enableCompileCache();
+nodeModule.enableCompileCache();
+
+/** Progress of a start, for the operator watching it (stderr keeps stdout to the summary lines). */
+function progress(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
 
 async function main(argv: readonly string[]): Promise<void> {
   let options: ServerOptions;
@@ -25,40 +45,52 @@ async function main(argv: readonly string[]): Promise<void> {
     options = parsed.options;
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
-    process.stderr.write(`Error: ${error.message}\nRun with --help for the list of flags.\n`);
-    process.exit(1);
+    throw new StartupFailure(`${error.message} (run with --help for the list of flags)`, EXIT_BAD_CONFIGURATION);
   }
 
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { setUpAuthentication }] = await Promise.all([
+  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }, { setUpAuthentication }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
     import('./kubeconfig'),
     import('./control-plane'),
+    import('./metrics/deprecated-apis'),
     import('./authn/setup'),
   ]);
-  mkdirSync(options.dataDir, { recursive: true });
-  const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
-  const authentication = setUpAuthentication(options, {
-    clientCaPem: pki.clientCaPem,
-    registry: plane.registry,
-    storageFor: plane.storageFor,
-    metrics: plane.metrics.registry,
-  });
+  await startupStep(`creating the data dir ${options.dataDir} (--data-dir)`, () => mkdirSync(options.dataDir, { recursive: true }));
+  if (!options.tlsCertFile && !existsSync(join(options.dataDir, 'pki', 'ca.crt'))) progress(`generating certificates in ${join(options.dataDir, 'pki')}`);
+  const store = options.etcdServers.length > 0 ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)` : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
+  progress(`opening ${store}`);
+  const [pki, plane] = await Promise.all([
+    startupStep('reading the certificates', () => ensurePki(options)),
+    startupStep(`opening ${store}`, () => startControlPlane(options)),
+  ]);
+  const authentication = await startupStep('setting up authentication', () =>
+    setUpAuthentication(options, {
+      clientCaPem: pki.clientCaPem,
+      registry: plane.registry,
+      storageFor: plane.storageFor,
+      metrics: plane.metrics.registry,
+    }),
+  );
   let externalAddress = '';
-  const server = createServer({
-    options,
-    tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem, extraClientCaPem: authentication.extraClientCaPem },
-    authenticators: authentication.authenticators,
-    anonymous: authentication.anonymous,
-    routes: (app) => {
-      authentication.routes(app, { externalAddress: () => externalAddress });
-      plane.routes(app);
-    },
-    health: plane.health,
-    authorizer: plane.authorizer,
-    metrics: plane.metrics,
-  });
-  const { port, url } = await server.listen();
+  const server = await startupStep('loading the serving certificate', () =>
+    createServer({
+      options,
+      tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem, extraClientCaPem: authentication.extraClientCaPem },
+      authenticators: authentication.authenticators,
+      anonymous: authentication.anonymous,
+      routes: (app) => {
+        authentication.routes(app, { externalAddress: () => externalAddress });
+        plane.routes(app);
+      },
+      health: plane.health,
+      authorizer: plane.authorizer,
+      metrics: plane.metrics,
+      deprecatedApi: deprecatedApisOf(plane.registry),
+    }),
+  );
+  if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
+  const { port, url } = await startupStep('serving HTTPS', () => server.listen());
   externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
   await plane.start({
@@ -77,11 +109,14 @@ async function main(argv: readonly string[]): Promise<void> {
       clientKeyPem: pki.admin.keyPem,
     });
     console.log(`admin kubeconfig: ${resolve(kubeconfig)}`);
+    // performance.now() counts from process start, so this includes loading the modules.
+    console.log(`started in ${Math.round(performance.now())} ms`);
+    console.log(`capstan is serving ${url}; try: kubectl --kubeconfig ${resolve(kubeconfig)} get namespaces`);
   } else {
     console.log('admin kubeconfig: not written (the serving certificate comes from --tls-cert-file)');
+    console.log(`started in ${Math.round(performance.now())} ms`);
+    console.log(`capstan is serving ${url}`);
   }
-  // performance.now() counts from process start, so this includes loading the modules.
-  console.log(`started in ${Math.round(performance.now())} ms`);
 
   const stop = (signal: string) => {
     console.log(`${signal} received: shutting down`);
@@ -107,6 +142,10 @@ function kubeconfigHost(bindAddress: string): string {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof StartupFailure) {
+    process.stderr.write(`capstan: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
   console.error('capstan failed to start:', error);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the server and its tests need on a fresh machine: npm packages (which carry
-# Node 24 for every npm script), Debian's etcd for the storage and client tests, haproxy for
-# the cluster tests, and helm for the chart's tests.
+# Installs what the tests need on a fresh machine: the server's npm packages (tools/deps-npm.sh),
+# Debian's etcd for the storage and client tests, haproxy for the cluster tests, and helm for the
+# chart's tests. `make run` needs none of these but the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,10 +34,4 @@ if ! command -v helm >/dev/null 2>&1; then
   GOBIN=/usr/local/bin "$go" install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
 fi
 
-# Install only when the lock file changed since the last install: a second `make test` starts at
-# once. `npm install` follows the lock as `npm ci` would; npm 11 leaves other platforms' optional
-# packages (@swc/core-darwin-*, ...) out of the lock it writes and then its own `npm ci` refuses
-# that lock as out of sync.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm install --no-audit --no-fund --loglevel=error
-fi
+./tools/deps-npm.sh

@@ -6,7 +6,7 @@ import { ObjectError } from '../../storage/errors';
 import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
 import { forbidden, notFound, qualifiedResource } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
-import type { AdmissionPlugin, AdmissionRequest } from './types';
+import type { AdmissionAttributes, AdmissionPlugin } from './types';
 
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -25,15 +25,16 @@ async function findNamespace(namespaces: ObjectStorage, name: string): Promise<K
 export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    async validate(request: AdmissionRequest) {
-      const resource = { group: request.type.group, resource: request.type.resource };
-      if (request.type.group === '' && request.type.resource === 'namespaces') {
+    async validate(request: AdmissionAttributes) {
+      const resource = { group: request.resource.group, resource: request.resource.resource };
+      if (resource.group === '' && resource.resource === 'namespaces') {
         if (request.operation === 'DELETE' && IMMORTAL_NAMESPACES.has(request.name)) {
           throw forbidden(resource, request.name, 'this namespace may not be deleted');
         }
         return;
       }
-      if (request.operation !== 'CREATE' || !request.type.namespaced || request.namespace === undefined) return;
+      // Cluster-scoped kinds have no namespace to check.
+      if (request.operation !== 'CREATE' || request.namespace === '') return;
       const namespace = await findNamespace(namespaces, request.namespace);
       if (!namespace) throw notFound({ group: '', resource: 'namespaces' }, request.namespace);
       if (namespace.metadata.deletionTimestamp) {
@@ -44,8 +45,8 @@ export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
           message: `${qualifiedResource(resource)} "${request.name}" is forbidden: ${message}`,
           details: {
             name: request.name,
-            group: request.type.group,
-            kind: request.type.resource,
+            group: resource.group,
+            kind: resource.resource,
             causes: [{ type: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],
           },
         });

@@ -1,46 +1,78 @@
 /**
- * Admission: checks (and, for mutating plugins, changes) a write after defaulting and before
- * validation and storage. Plugins are one-method objects combined into a chain; a plugin
- * refuses a request by throwing a `StatusError`.
+ * Admission: plugins that see every write between the store's preparation of the object and
+ * its storage. The store (server/registry/store/) runs the chain's mutating phase first, then
+ * validation, then the validating phase, so nothing a mutating plugin does escapes validation.
+ * A plugin refuses a request by throwing a `StatusError`. The chain is always present: an empty
+ * one admits everything.
  */
 import type { KubeObject } from '../../storage/objects/types';
 import type { UserInfo } from '../authn/types';
-import type { ResourceType } from '../registry/types';
+import type { GroupVersionKind, GroupVersionResource } from '../registry/types';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
-export interface AdmissionRequest {
-  readonly operation: AdmissionOperation;
-  readonly type: ResourceType;
-  readonly version: string;
-  readonly subresource?: string;
-  readonly namespace?: string;
+/**
+ * The options object of the operation as the client sent it (`CreateOptions`, `UpdateOptions`,
+ * `PatchOptions` or `DeleteOptions` of meta.k8s.io/v1), as webhooks receive it.
+ */
+export interface OperationOptions {
+  readonly kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+  readonly apiVersion: 'meta.k8s.io/v1';
+  readonly [field: string]: unknown;
+}
+
+/** What a plugin learns about one write: the reference's admission.Attributes. */
+export interface AdmissionAttributes {
+  /** A fresh id per request (the AdmissionReview's `request.uid`). */
+  readonly uid: string;
+  /** The kind of `object` and `oldObject` (the storage version: plugins see stored objects). */
+  readonly kind: GroupVersionKind;
+  /** The resource of `object`, in the same version as `kind`. */
+  readonly resource: GroupVersionResource;
+  /** '' for the main resource. */
+  readonly subResource: string;
+  /** The kind and resource as the request addressed them (its group-version). */
+  readonly requestKind: GroupVersionKind;
+  readonly requestResource: GroupVersionResource;
+  readonly requestSubResource: string;
   readonly name: string;
-  /** The object to be stored; mutating plugins may change it. */
-  readonly object?: KubeObject;
-  readonly oldObject?: KubeObject;
+  /** '' for cluster-scoped resources. */
+  readonly namespace: string;
+  readonly operation: AdmissionOperation;
+  readonly options: OperationOptions;
+  readonly userInfo: UserInfo;
   readonly dryRun: boolean;
-  readonly user: UserInfo;
+  /** The object to be stored (absent on DELETE); mutating plugins may change it in place. */
+  readonly object?: KubeObject;
+  /** The stored object an UPDATE or DELETE replaces. */
+  readonly oldObject?: KubeObject;
 }
 
 export interface AdmissionPlugin {
   readonly name: string;
-  /** Mutating phase: may change `request.object`. */
-  admit?(request: AdmissionRequest): Promise<void>;
+  /** Mutating phase: may change `attributes.object`. */
+  admit?(attributes: AdmissionAttributes): Promise<void>;
   /** Validating phase: may only refuse. */
-  validate?(request: AdmissionRequest): Promise<void>;
+  validate?(attributes: AdmissionAttributes): Promise<void>;
 }
 
-export type Admission = Required<Pick<AdmissionPlugin, 'admit' | 'validate'>>;
+export interface Admission {
+  /** Every plugin's mutating phase, in order. */
+  admit(attributes: AdmissionAttributes): Promise<void>;
+  /** Every plugin's validating phase, in order. */
+  validate(attributes: AdmissionAttributes): Promise<void>;
+}
 
-/** Runs every plugin's mutating phase, then every plugin's validating phase, in order. */
+/** The plugins as one chain, in the given order; an empty list admits everything. */
 export function admissionChain(plugins: readonly AdmissionPlugin[]): Admission {
+  const mutating = plugins.filter((plugin) => plugin.admit !== undefined);
+  const validating = plugins.filter((plugin) => plugin.validate !== undefined);
   return {
-    async admit(request) {
-      for (const plugin of plugins) await plugin.admit?.(request);
+    async admit(attributes) {
+      for (const plugin of mutating) await plugin.admit!(attributes);
     },
-    async validate(request) {
-      for (const plugin of plugins) await plugin.validate?.(request);
+    async validate(attributes) {
+      for (const plugin of validating) await plugin.validate!(attributes);
     },
   };
 }

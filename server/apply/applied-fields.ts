@@ -3,8 +3,8 @@
  * atomic list or map, every item of a granular list (the item itself and its fields), and a
  * map member that is null, empty, or not a declared field.
  */
-import { FieldPath, PathSet } from './path-set';
-import { isObject } from './json-value';
+import { FieldPath, PathSet } from '../fieldmanager/path-set';
+import { isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, isDeclaredField, itemNode, type TypedNode } from './schema-node';
 

@@ -8,7 +8,7 @@ import { parseDocument } from 'yaml';
 import { CborDecodeError, decodeCbor } from '../codec/cbor';
 import type { FieldValidation } from '../request/query';
 import { badRequest } from '../status/catalogue';
-import { isObject } from './json-value';
+import { isObject } from '../json/value';
 
 export type ApplyBodyFormat = 'yaml' | 'cbor';
 

@@ -5,8 +5,8 @@
  * itself added or removed along with its fields.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { FieldPath, PathSet } from './path-set';
-import { isObject } from './json-value';
+import { FieldPath, PathSet } from '../fieldmanager/path-set';
+import { isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, itemNode, type TypedNode } from './schema-node';
 

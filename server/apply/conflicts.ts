@@ -3,8 +3,8 @@
  * field and manager, and the reference's message, which names each manager and field.
  */
 import { StatusError } from '../status/status-error';
-import { comparePaths, formatPath, type FieldPath } from './path-set';
-import { printManager } from './managers';
+import { comparePaths, formatPath, type FieldPath } from '../fieldmanager/path-set';
+import { printManager } from '../fieldmanager/managers';
 
 export interface FieldConflict {
   /** The manager's identity (see managerIdentity). */

@@ -5,7 +5,7 @@
  * Map keys print sorted, as Go's fmt sorts them. A whole number is taken as the int64 the
  * reference's decoder makes of it.
  */
-import { isObject } from './json-value';
+import { isObject } from '../json/value';
 
 /** `%v` of a float64 (`%g` with the shortest precision); whole numbers print as the int64 they decode to. */
 function goFloat(value: number): string {

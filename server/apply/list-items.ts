@@ -4,7 +4,7 @@
  * in a set, by its value (`v:"a"`). Atomic lists have no item paths.
  */
 import { itemKey, valueKey } from '../fieldmanager/field-set';
-import { isObject } from './json-value';
+import { isObject } from '../json/value';
 import { defaultOf, fieldNode, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 
 /** True when the list's items are tracked one by one (set or map), not as one value. */

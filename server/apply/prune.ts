@@ -5,8 +5,8 @@
  * list left empty by a removal goes too, as Go's `omitempty` drops them when the reference
  * serializes the object.
  */
-import { comparePaths, type FieldPath, type PathSet } from './path-set';
-import { isObject } from './json-value';
+import { comparePaths, type FieldPath, type PathSet } from '../fieldmanager/path-set';
+import { isObject } from '../json/value';
 import { itemElement } from './list-items';
 import { fieldNode, itemNode, listMapKeysOf, listTypeOf, type TypedNode } from './schema-node';
 

@@ -4,7 +4,7 @@
  * value), atomic values replaced, and a null in the configuration clearing the field.
  * Item order: the configuration's items in its order, live-only items kept where they stood.
  */
-import { copyJson, isObject } from './json-value';
+import { copyJson, isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
 import { fieldNode, isAtomicMap, itemNode, type TypedNode } from './schema-node';
 

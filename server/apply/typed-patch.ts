@@ -13,9 +13,9 @@
 import { unclassified } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
 import { goSharpValue, goTypeName, goValue } from './go-print';
-import { isObject } from './json-value';
+import { isObject } from '../json/value';
 import { isGranularList, itemElement } from './list-items';
-import { formatPath, type FieldPath } from './path-set';
+import { formatPath, type FieldPath } from '../fieldmanager/path-set';
 import { fieldNode, itemNode, type TypedNode } from './schema-node';
 
 export interface TypingError {

@@ -44,13 +44,13 @@ export function fetchJson(url: string, ca: string | undefined): Promise<unknown>
 export class IssuerKeys {
   private keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   private jwksUri: string | undefined;
-  private lastFetch = 0;
+  /** When a token's unknown key last made us fetch; the first fetch does not count, so a rotation right after start is seen. */
+  private lastForcedFetch = 0;
   private pending: Promise<void> | undefined;
 
   constructor(private readonly source: { readonly issuer: string; readonly discoveryUrl: string; readonly ca?: string }) {}
 
   private async fetch(): Promise<void> {
-    this.lastFetch = Date.now();
     if (this.jwksUri === undefined) {
       const discovery = (await fetchJson(this.source.discoveryUrl, this.source.ca)) as { issuer?: string; jwks_uri?: string };
       if (discovery.issuer !== this.source.issuer) {
@@ -65,7 +65,8 @@ export class IssuerKeys {
   /** Fetches unless a fetch is under way or happened within the cooldown (`force`: a token named an unknown key). */
   async refresh(force: boolean): Promise<void> {
     if (this.pending) return this.pending;
-    if (this.keySet && (!force || Date.now() - this.lastFetch < REFETCH_COOLDOWN_MS)) return;
+    if (this.keySet && (!force || Date.now() - this.lastForcedFetch < REFETCH_COOLDOWN_MS)) return;
+    if (force) this.lastForcedFetch = Date.now();
     this.pending = this.fetch().finally(() => (this.pending = undefined));
     return this.pending;
   }

@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import { ObjectError } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
-import type { ServerOptions } from '../config/flags';
+import { FlagError, type ServerOptions } from '../config/flags';
 import type { LeaderController } from '../control-plane';
 import { startAuthenticationInfoPublisher } from '../controllers/authentication-info-publisher';
 import { startBootstrapSigner } from '../controllers/bootstrap-signer';
@@ -151,7 +151,21 @@ function liveConfigOf(
   return live;
 }
 
+/**
+ * Throws `FlagError` for a configuration the server refuses (a bad file, flags that exclude
+ * each other), so the start fails with one line; what the system refused (a missing file)
+ * keeps its own error.
+ */
 export function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
+  try {
+    return buildAuthentication(options, deps);
+  } catch (error) {
+    if (error instanceof Error && (error as NodeJS.ErrnoException).syscall === undefined) throw new FlagError(error.message);
+    throw error;
+  }
+}
+
+function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
   const apiAudiences = apiAudiencesOf(options);
   const issuers = serviceAccountIssuersOf(options);
   const keys = serviceAccountKeysOf(options);

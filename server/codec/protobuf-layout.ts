@@ -131,10 +131,3 @@ function buildLayout(name: string): MessageLayout {
     inlineByTag: new Map(inlines.map((inline) => [inline.tag, inline])),
   };
 }
-
-/** Whether a definition can be written as protobuf (it, or its message, has protobuf facts). */
-export function hasProtobufLayout(name: string): boolean {
-  if (protobufMessageFor(name) !== undefined) return true;
-  const definition = definitionFor(name);
-  return Object.values(definition?.properties ?? {}).some((schema) => schema['x-capstan-protobuf'] !== undefined);
-}

@@ -11,11 +11,12 @@ import { stringify as yamlStringify } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
 import { StatusError, type Status } from '../status/status-error';
 import { includeObjectOf, tableInParts, tableOf, type IncludeObject } from '../table/table';
+import { queryOf } from '../request/query';
 import {
   negotiateOutput, serializersFor, wantsPretty, NO_TRANSFORMS,
   type EndpointRestrictions, type Negotiated, type SerializerInfo,
 } from './media-type';
-import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from './partial-metadata';
+import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
 import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from './protobuf-envelope';
 import type { JsonObject } from './protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
@@ -64,12 +65,6 @@ function serializers(endpoint: Endpoint | undefined, settings: RepresentationSet
 
 function restrictionsOf(endpoint: Endpoint): EndpointRestrictions {
   return { table: endpoint.table, metadata: true };
-}
-
-function queryOf(req: IncomingMessage): URLSearchParams {
-  const url = req.url ?? '';
-  const mark = url.indexOf('?');
-  return new URLSearchParams(mark >= 0 ? url.slice(mark + 1) : '');
 }
 
 /** Negotiates a resource endpoint's answer; throws the 406 Status when nothing fits. */

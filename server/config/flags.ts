@@ -3,6 +3,7 @@
  * know. Both `--flag=value` and `--flag value` are accepted.
  */
 import { parseGoDuration } from './duration';
+import { FEATURE_GATES } from './feature-gates';
 
 export interface ServerOptions {
   /** 0 asks the system for a free port (tests). */
@@ -56,6 +57,12 @@ export interface ServerOptions {
   readonly enableBootstrapTokenAuth: boolean;
   readonly oidc: OidcFlags;
   readonly authenticationConfig?: string;
+  /** Admission plugins on besides the default ones, and plugins off (disabling wins). */
+  readonly enableAdmissionPlugins: readonly string[];
+  readonly disableAdmissionPlugins: readonly string[];
+  /** tolerationSeconds of the not-ready and unreachable tolerations DefaultTolerationSeconds adds. */
+  readonly defaultNotReadyTolerationSeconds: number;
+  readonly defaultUnreachableTolerationSeconds: number;
 }
 
 /** The `--oidc-*` flags. */
@@ -100,6 +107,10 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   authenticationTokenWebhookVersion: 'v1beta1',
   enableBootstrapTokenAuth: false,
   oidc: { usernameClaim: 'sub', requiredClaims: {}, signingAlgs: ['RS256'] },
+  enableAdmissionPlugins: [],
+  disableAdmissionPlugins: [],
+  defaultNotReadyTolerationSeconds: 300,
+  defaultUnreachableTolerationSeconds: 300,
 };
 
 export class FlagError extends Error {
@@ -161,6 +172,22 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'livez-grace-period': {
     usage: 'Go duration during which /livez ignores unfinished post-start hooks (default 0s)',
     apply: (o, v) => (o.livezGracePeriodMs = parseNonNegativeDuration(v)),
+  },
+  'enable-admission-plugins': {
+    usage: 'admission plugins to run besides the default ones (comma-separated)',
+    apply: (o, v) => (o.enableAdmissionPlugins = splitList(v)),
+  },
+  'disable-admission-plugins': {
+    usage: 'admission plugins not to run, default ones included (comma-separated)',
+    apply: (o, v) => (o.disableAdmissionPlugins = splitList(v)),
+  },
+  'default-not-ready-toleration-seconds': {
+    usage: 'tolerationSeconds of the not-ready:NoExecute toleration added to pods (default 300)',
+    apply: (o, v) => (o.defaultNotReadyTolerationSeconds = parseCount(v)),
+  },
+  'default-unreachable-toleration-seconds': {
+    usage: 'tolerationSeconds of the unreachable:NoExecute toleration added to pods (default 300)',
+    apply: (o, v) => (o.defaultUnreachableTolerationSeconds = parseCount(v)),
   },
   'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store (default ./data)', apply: (o, v) => (o.dataDir = v) },
   'anonymous-auth': {
@@ -325,7 +352,12 @@ function parseFeatureGates(value: string): Record<string, boolean> {
     if (parsed === undefined) {
       throw new Error(`invalid value of ${name}: ${setting}, err: strconv.ParseBool: parsing ${JSON.stringify(setting)}: invalid syntax`);
     }
-    gates[name] = parsed;
+    // The reference also takes names qualified by its own component.
+    const gate = name.startsWith('kube:') ? name.slice('kube:'.length) : name;
+    const spec = FEATURE_GATES[gate];
+    if (spec === undefined) throw new Error(`unrecognized feature gate: ${gate}`);
+    if (spec.locked && parsed !== spec.default) throw new Error(`cannot set feature gate ${gate} to ${parsed}, feature is locked to ${spec.default}`);
+    gates[gate] = parsed;
   }
   return gates;
 }

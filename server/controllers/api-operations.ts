@@ -1,14 +1,15 @@
 /**
- * `ObjectOperations` for the server's own controllers, on the very functions the HTTP handlers
- * run (create steps, guarded update, two-phase delete), as the identity `system:apiserver`.
+ * `ObjectOperations` for the server's own controllers, on the generic store every client write
+ * goes through (server/registry/store/), as the identity `system:apiserver`.
  */
 import { ObjectError } from '../../storage/errors';
 import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
 import type { UserInfo } from '../authn/types';
-import { storeNewObject } from '../handlers/create';
-import { deleteObject } from '../handlers/delete';
-import { guardedWrite } from '../handlers/guarded-write';
-import type { HandlerContext, HandlerScope } from '../handlers/scope';
+import { operationOptions } from '../registry/store/admission';
+import { createObject } from '../registry/store/create';
+import { deleteObject } from '../registry/store/delete';
+import type { StoreContext, StoreScope } from '../registry/store/scope';
+import { updateObject } from '../registry/store/update';
 import type { ResourceType } from '../registry/types';
 import { StatusError } from '../status/status-error';
 import type { ObjectOperations } from './operations';
@@ -24,45 +25,46 @@ function isAlreadyExists(error: unknown): boolean {
   return (error instanceof ObjectError && error.reason === 'AlreadyExists') || (error instanceof StatusError && error.status.reason === 'AlreadyExists');
 }
 
-export function apiOperations(options: { context: HandlerContext; storageFor: (type: ResourceType) => ObjectStorage }): ObjectOperations {
-  const scopeOf = (type: ResourceType): HandlerScope => ({
+export function apiOperations(options: { context: StoreContext; storageFor: (type: ResourceType) => ObjectStorage }): ObjectOperations {
+  const scopeOf = (type: ResourceType): StoreScope => ({
     type,
     version: type.versions.find((served) => served.version === type.storageVersion) ?? type.versions[0],
     storage: options.storageFor(type),
     context: options.context,
   });
+  const write = { user: APISERVER_USER, dryRun: false };
   return {
     registry: options.context.registry,
     storageFor: options.storageFor,
     async createObject(type, object) {
       try {
-        await storeNewObject(scopeOf(type), { object, user: APISERVER_USER, manager: MANAGER, dryRun: false });
+        await createObject(scopeOf(type), { ...write, object, manager: MANAGER, options: operationOptions('CreateOptions', { dryRun: false, fieldManager: MANAGER }) });
       } catch (error) {
         if (!isAlreadyExists(error)) throw error;
       }
     },
     async deleteObject(type, key, { propagationPolicy, uid }) {
+      const deletion = { propagationPolicy, preconditions: uid ? { uid } : undefined };
       try {
-        await deleteObject(scopeOf(type), key, { dryRun: false, propagationPolicy, preconditions: uid ? { uid } : undefined }, APISERVER_USER);
+        await deleteObject(scopeOf(type), { ...write, key, deletion, options: operationOptions('DeleteOptions', { dryRun: false, ...deletion }) });
       } catch (error) {
         if (!isNotFound(error)) throw error;
       }
     },
     async updateObject(type, key, mutate, target = 'main') {
       try {
-        await guardedWrite({
-          scope: scopeOf(type),
+        await updateObject(scopeOf(type), {
+          ...write,
           key,
-          compute: (current: KubeObject | undefined) => {
+          updatedObject: (current: KubeObject | undefined) => {
             if (current === undefined) throw new ObjectError('NotFound', `${type.resource} "${key.name}" not found`);
             mutate(current);
             return current;
           },
           target,
           manager: MANAGER,
-          user: APISERVER_USER,
           subresource: target === 'finalize' ? 'finalize' : undefined,
-          dryRun: false,
+          options: operationOptions('UpdateOptions', { dryRun: false, fieldManager: MANAGER }),
         });
       } catch (error) {
         if (!isNotFound(error)) throw error;

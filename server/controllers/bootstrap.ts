@@ -1,7 +1,7 @@
 /**
- * Objects a 1.34 cluster has from its first start: the four system namespaces and the
+ * Objects a 1.34 cluster has from its first start: the four system namespaces, the
  * `default/kubernetes` Service (the first address of the service range) with the Endpoints of
- * the replica that writes them. Every replica runs this at start; creating what already exists
+ * the replica that writes them, and the two system PriorityClasses that critical pods name. Every replica runs this at start; creating what already exists
  * is not an error, so replicas may race.
  */
 import type { KubeObject } from '../../storage/objects/types';
@@ -53,6 +53,24 @@ export function kubernetesEndpoints(options: BootstrapOptions): KubeObject {
   };
 }
 
+/** The reference's system priority classes (scheduling/bootstrap-system-priority-classes). */
+export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-node-critical' },
+    value: 2000001000,
+    description: 'Used for system critical pods that must not be moved from their current node.',
+  },
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-cluster-critical' },
+    value: 2000000000,
+    description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+  },
+];
+
 export async function bootstrapClusterObjects(operations: ObjectOperations, options: BootstrapOptions): Promise<void> {
   const namespaces = coreType(operations, 'namespaces');
   for (const name of SYSTEM_NAMESPACES) {
@@ -60,4 +78,6 @@ export async function bootstrapClusterObjects(operations: ObjectOperations, opti
   }
   await operations.createObject(coreType(operations, 'services'), kubernetesService(options));
   await operations.createObject(coreType(operations, 'endpoints'), kubernetesEndpoints(options));
+  const priorityClasses = operations.registry.find({ group: 'scheduling.k8s.io', version: 'v1' }, 'priorityclasses');
+  if (priorityClasses) for (const priorityClass of SYSTEM_PRIORITY_CLASSES) await operations.createObject(priorityClasses, priorityClass);
 }

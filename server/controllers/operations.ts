@@ -1,13 +1,13 @@
 /**
  * What controllers need from the API beyond plain storage: writes with the API's semantics
  * (a delete that honours finalizers and propagation; an update that removes a terminating
- * object once its last finalizer is gone). The server implements it with the same code the
- * HTTP handlers run, so a controller's write behaves exactly like a client's.
+ * object once its last finalizer is gone). The server implements it on the generic store
+ * (server/registry/store/) the HTTP handlers call, so a controller's write behaves exactly like
+ * a client's.
  */
 import type { KubeObject, ObjectKey, ObjectStorage } from '../../storage/objects/types';
+import type { PropagationPolicy } from '../registry/store/delete';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
-
-export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
 
 export interface ObjectOperations {
   readonly registry: ResourceRegistry;

@@ -57,6 +57,7 @@ const PRIORITIES: Readonly<Record<string, Priority>> = {
   'node.k8s.io/v1alpha1': { group: 16300, version: 1 },
   'discovery.k8s.io/v1': { group: 16200, version: 15 },
   'discovery.k8s.io/v1beta1': { group: 16200, version: 12 },
+  'resource.k8s.io/v1': { group: 16200, version: 21 },
   'resource.k8s.io/v1beta2': { group: 16200, version: 15 },
   'resource.k8s.io/v1beta1': { group: 16200, version: 9 },
   'resource.k8s.io/v1alpha3': { group: 16200, version: 1 },

@@ -8,7 +8,7 @@
  * manager identity) and that the first updater of a version only becomes the bucket once a
  * second one of that version is merged.
  */
-import { managerIdentity } from '../apply/managers';
+import { managerIdentity } from './managers';
 import { union } from './field-set';
 import type { ManagedFieldsEntry } from './managed-fields';
 

@@ -4,8 +4,8 @@
  * removed leave every set, and entries left empty disappear, as the reference's field manager
  * does. The request's manager is `fieldManager`, else the User-Agent's program name.
  */
-import { sortManagedFields } from '../apply/managers';
-import { compareElements } from '../apply/path-set';
+import { sortManagedFields } from './managers';
+import { compareElements } from './path-set';
 import { capUpdateManagers } from './cap-updaters';
 import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
 import { zeroObject } from './zero-object';

@@ -15,8 +15,8 @@
  * Entries are matched by manager identity (managers.ts), which for Update entries includes
  * the apiVersion, exactly as the reference matches them.
  */
-import { managerIdentity, sortManagedFields } from '../apply/managers';
-import { fieldsV1Of, pathsOfFieldsV1, PathSet, type FieldPath } from '../apply/path-set';
+import { managerIdentity, sortManagedFields } from './managers';
+import { fieldsV1Of, pathsOfFieldsV1, PathSet, type FieldPath } from './path-set';
 import type { ManagedFieldsEntry } from './managed-fields';
 
 export const SCALE_API_VERSION = 'autoscaling/v1';

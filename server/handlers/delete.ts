@@ -1,87 +1,34 @@
 /**
- * DELETE of one object and of a collection. An object something still holds (finalizers,
- * including the garbage collector's for Foreground and Orphan propagation) is only marked:
- * deletionTimestamp, deletionGracePeriodSeconds 0 and generation + 1, through an update. The
- * answer is the object while it lingers; once gone, the object for kinds that return it, else
- * a Success Status naming it.
+ * DELETE of one object and of a collection: the options, the extra permission an unsafe
+ * delete needs, and the answer. The deletion itself is the store's (server/registry/store/
+ * delete.ts): an object something still holds lingers, marked; the answer is the object while
+ * it lingers; once gone, the object for kinds that return it, else a Success Status naming it.
  */
-import type { KubeObject, ObjectKey } from '../../storage/objects/types';
-import { ObjectError } from '../../storage/errors';
-import { readBody } from '../http/body';
-import { optionsBodyAsJson } from '../codec/options-body';
-import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions } from '../request/query';
-import { invalid, notFound } from '../status/catalogue';
-import { invalid as invalidField, FieldPath } from '../validation/field-errors';
-import { authorizeUnsafeDelete, deleteCorruptObject, unsafeDeleteEnabled } from './unsafe-delete';
-import { StatusError } from '../status/status-error';
-import { removeExactly } from './guarded-write';
-import { admit } from './admit';
+import type { KubeObject } from '../../storage/objects/types';
 import type { UserInfo } from '../authn/types';
-import { predicateOf, namespaceScopeOf } from './list';
-import { markAsDeleting, pendingFinalizers } from './object-meta';
-import { addWarnings, apiVersionOf, deprecationWarnings, groupResourceOf, objectKeyOf, toServedVersion, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import { optionsBodyAsJson } from '../codec/options-body';
+import { readBody } from '../http/body';
+import type { RequestInfo } from '../http/request-info';
+import { operationOptions, type WriteRequest } from '../registry/store/admission';
+import { deleteObject, type DeleteOutcome, type Deletion } from '../registry/store/delete';
+import { deleteCollection } from '../registry/store/delete-collection';
+import { deleteCorruptObject, unsafeDeleteEnabled } from '../registry/store/delete-corrupt';
+import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
+import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions } from '../request/query';
+import { forbidden, internalError, invalid } from '../status/catalogue';
+import { invalid as invalidField, FieldPath } from '../validation/field-errors';
+import { namespaceScopeOf, predicateOf } from './list';
+import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
-const ORPHAN_FINALIZER = 'orphan';
-const FOREGROUND_FINALIZER = 'foregroundDeletion';
-const MAX_ATTEMPTS = 5;
+const UNSAFE_DELETE_VERB = 'unsafe-delete-ignore-read-errors';
 
-/** The garbage collector's finalizer the request's propagation asks for, replacing the other one. */
-function finalizersForPropagation(current: readonly string[], options: DeleteRequestOptions): string[] {
-  const orphan = options.propagationPolicy === 'Orphan' || (options.propagationPolicy === undefined && options.orphanDependents === true);
-  const foreground = options.propagationPolicy === 'Foreground';
-  const background = options.propagationPolicy === 'Background' || options.orphanDependents === false;
-  let finalizers = [...current];
-  if (orphan || foreground || background) finalizers = finalizers.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
-  if (orphan) finalizers.push(ORPHAN_FINALIZER);
-  if (foreground) finalizers.push(FOREGROUND_FINALIZER);
-  return finalizers;
-}
-
-class RemoveNow extends Error {
-  constructor(readonly current: KubeObject) {
-    super('remove now');
-  }
-}
-
-export interface DeleteOutcome {
-  /** In the request's version: the removed object, or the one now terminating. */
-  readonly object: KubeObject;
-  readonly deleted: boolean;
-}
-
-/** One object's deletion, both phases; shared by DELETE and DELETE on the collection. */
-export async function deleteObject(scope: HandlerScope, key: ObjectKey, options: DeleteRequestOptions, user: UserInfo): Promise<DeleteOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await scope.storage.update(
-        key,
-        async (current) => {
-          if (current === undefined) throw notFound(groupResourceOf(scope.type), key.name);
-          await admit(scope, { operation: 'DELETE', user, key, oldObject: current, dryRun: options.dryRun });
-          const finalizers = finalizersForPropagation(current.metadata.finalizers ?? [], options);
-          const next: KubeObject = { ...current, metadata: { ...current.metadata } };
-          if (finalizers.length > 0) next.metadata.finalizers = finalizers;
-          else delete next.metadata.finalizers;
-          if (pendingFinalizers(scope.type, next).length === 0) throw new RemoveNow(current);
-          if (next.metadata.deletionTimestamp === undefined) {
-            markAsDeleting(next, scope.context.now());
-            if (scope.type.subresources.finalize) next.status = { ...((next.status as object | undefined) ?? {}), phase: 'Terminating' };
-          }
-          return next;
-        },
-        { preconditions: options.preconditions, dryRun: options.dryRun },
-      );
-      return { object: toServedVersion(scope, result.object), deleted: false };
-    } catch (error) {
-      if (!(error instanceof RemoveNow)) throw error;
-      try {
-        return { object: toServedVersion(scope, await removeExactly(scope, key, error.current, options.dryRun)), deleted: true };
-      } catch (removeError) {
-        const raced = removeError instanceof ObjectError && removeError.reason === 'Conflict';
-        if (!raced || options.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;
-      }
-    }
-  }
+/** The request's user may also do `unsafe-delete-ignore-read-errors` on this object, or 403. */
+async function authorizeUnsafeDelete(scope: HandlerScope, request: { info: RequestInfo; user: UserInfo }): Promise<void> {
+  const { authorizer } = scope.context;
+  if (authorizer === undefined) throw internalError('no authorizer provided, unable to authorize unsafe delete');
+  const result = await authorizer.authorize({ user: request.user, request: { ...request.info, verb: UNSAFE_DELETE_VERB } });
+  if (result.decision === 'allow') return;
+  throw forbidden(groupResourceOf(scope.type), request.info.name, `not permitted to do ${JSON.stringify(UNSAFE_DELETE_VERB)}, reason: ${result.reason}`);
 }
 
 function successStatus(scope: HandlerScope, object: KubeObject): object {
@@ -99,24 +46,34 @@ function successStatus(scope: HandlerScope, object: KubeObject): object {
   };
 }
 
+/** Who deletes and with which options, as the store is told. */
+function writeRequestOf(options: DeleteRequestOptions, user: UserInfo): WriteRequest & { readonly deletion: Deletion } {
+  return {
+    user,
+    options: operationOptions('DeleteOptions', options),
+    dryRun: options.dryRun,
+    deletion: options,
+  };
+}
+
 export function deleteHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseDeleteOptions(queryOf(req), optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations }), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
-    const key = objectKeyOf(scope, info);
+    const request = { ...writeRequestOf(options, req.user), key: objectKeyOf(scope, info) };
     let outcome: DeleteOutcome;
     if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
       await authorizeUnsafeDelete(scope, { info, user: req.user });
-      const unsafe = await deleteCorruptObject(scope, key, options, req.user);
+      const unsafe = await deleteCorruptObject(scope, request);
       if (!('normal' in unsafe)) {
         // Nothing could be read, so the answer names the object only, as the reference's does.
-        const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: key.name, kind: scope.type.kind } };
+        const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: request.key.name, kind: scope.type.kind } };
         addWarnings(res, deprecationWarnings(scope));
         await writeResponse(scope, res, 200, status);
         return;
       }
       outcome = unsafe.normal;
     } else {
-      outcome = await deleteObject(scope, key, options, req.user);
+      outcome = await deleteObject(scope, request);
     }
     addWarnings(res, deprecationWarnings(scope));
     if (!outcome.deleted) {
@@ -128,7 +85,7 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
   };
 }
 
-/** DELETE on a collection: every selected object goes through the same two phases; the answer lists them. */
+/** DELETE on a collection: every selected object is deleted as by DELETE; the answer lists them. */
 export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = queryOf(req);
@@ -138,29 +95,19 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
       throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [field]);
     }
     const listQuery = parseListQuery(query, false);
-    const listed = await scope.storage.list(namespaceScopeOf(scope, info.namespace), {
+    const result = await deleteCollection(scope, {
+      ...writeRequestOf(options, req.user),
+      namespace: namespaceScopeOf(scope, info.namespace).namespace,
+      predicate: predicateOf(scope, listQuery),
       resourceVersion: listQuery.resourceVersion,
       resourceVersionMatch: listQuery.resourceVersionMatch,
-      predicate: predicateOf(scope, listQuery),
     });
-    const items: KubeObject[] = [];
-    for (const item of listed.items) {
-      const key = { namespace: item.metadata.namespace, name: item.metadata.name ?? '' };
-      try {
-        items.push((await deleteObject(scope, key, { ...options, preconditions: undefined }, req.user)).object);
-      } catch (error) {
-        // Deleted by someone else meanwhile: nothing left to do for it.
-        if (error instanceof ObjectError && error.reason === 'NotFound') continue;
-        if (error instanceof StatusError && error.code === 404) continue;
-        throw error;
-      }
-    }
     addWarnings(res, deprecationWarnings(scope));
     await writeResponse(scope, res, 200, {
       kind: scope.type.listKind,
       apiVersion: apiVersionOf(scope),
-      metadata: { resourceVersion: listed.resourceVersion },
-      items,
+      metadata: { resourceVersion: result.resourceVersion },
+      items: result.items,
     });
   };
 }

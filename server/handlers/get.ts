@@ -1,6 +1,7 @@
 /** GET on an object (or its status, which reads the same object). */
 import { queryOf } from '../request/query';
-import { addWarnings, deprecationWarnings, objectKeyOf, toServedVersion, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import { objectKeyOf, toServedVersion } from '../registry/store/scope';
+import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
 export function getHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {

@@ -4,7 +4,8 @@ import { parseListQuery, queryOf, type ListQuery } from '../request/query';
 import { compilePredicate, SelectorParseError } from '../selectors/predicate';
 import { badRequest } from '../status/catalogue';
 import { writeList } from '../codec/respond';
-import { addWarnings, apiVersionOf, deprecationWarnings, endpointOf, toServedVersion, type HandlerScope, type ResourceHandler } from './scope';
+import { apiVersionOf, toServedVersion } from '../registry/store/scope';
+import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
 
 /** Selectors of a list or watch as the storage predicate; a bad selector is a 400 with the parser's text. */
 export function predicateOf(scope: HandlerScope, query: ListQuery): Predicate {

@@ -9,35 +9,26 @@ import { serverSideApply, type OwnershipScope } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
 import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
 import { readBody } from '../http/body';
-import { mediaTypeOf } from '../request/content-type';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
 import type { UserInfo } from '../authn/types';
 import type { RequestInfo } from '../http/request-info';
-import { guardedWrite, type GuardedWriteResult, type WriteTarget } from './guarded-write';
+import { operationOptions } from '../registry/store/admission';
+import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
+import { updateObject, type UpdateResult, type WriteTarget } from '../registry/store/update';
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
-import {
-  addWarnings,
-  apiVersionOf,
-  deprecationWarnings,
-  groupResourceOf,
-  objectKeyOf,
-  writeResponse,
-  type HandlerScope,
-  type ResourceHandler,
-  type ResourceRequest,
-} from './scope';
-import { checkName, checkNamespace, decodeParsed, fieldManagerOf } from './write-steps';
+import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler, type ResourceRequest } from './scope';
+import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
 
 interface PatchOutcome {
-  readonly result: GuardedWriteResult;
+  readonly result: UpdateResult;
   readonly warnings: readonly string[];
 }
 
 export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
   return async (request) => {
     const { req, res } = request;
-    const mediaType = mediaTypeOf(req);
+    const mediaType = contentMediaType(req);
     const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
     const patchType = PATCH_TYPES.get(mediaType);
     const applyFormat = applyBodyFormatOf(mediaType, gates);
@@ -55,11 +46,12 @@ async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req
   const options = parseWriteOptions(queryOf(req), 'PatchOptions');
   const patch = patchType.parse(await readBody(req));
   let decodeWarnings: readonly string[] = [];
-  const result = await guardedWrite({
-    scope,
+  const result = await updateObject(scope, {
     user: req.user,
     key: objectKeyOf(scope, info),
-    compute: (current) => {
+    // The patched object keeps the current resourceVersion unless the patch names another: then
+    // it is the update's precondition, as for a PUT.
+    updatedObject: (current) => {
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, patch);
       const decoded = decodeParsed(scope, patched, [], options);
@@ -71,6 +63,7 @@ async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req
     target,
     manager: fieldManagerOf(req, options),
     subresource: info.subresource || undefined,
+    options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
   });
   return { result, warnings: decodeWarnings };
@@ -88,11 +81,11 @@ async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req
   const schema = rootSchemaNode(scope.context.definitions, scope.version.definition);
   const manager = options.fieldManager!;
   const subresource = info.subresource || undefined;
-  const result = await guardedWrite({
-    scope,
+  const result = await updateObject(scope, {
     user: req.user,
     key: objectKeyOf(scope, info),
-    compute: (current) => {
+    // A resourceVersion in the configuration is the update's precondition, as for a PUT.
+    updatedObject: (current) => {
       if (current === undefined) rejectUidOnCreate(scope, config, info.name);
       const applied = serverSideApply({
         live: current,
@@ -118,6 +111,7 @@ async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req
     allowCreate: target === 'main',
     authorizeCreate: once(() => authorizeCreate(scope, info, req.user)),
     managedFieldsComputed: true,
+    options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
   });
   return { result, warnings };

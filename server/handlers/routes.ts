@@ -11,7 +11,7 @@ import type { ResourceRegistry, ResourceType, Verb } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
 import { StatusError } from '../status/status-error';
 import type { Definitions } from '../validation/decode';
-import type { Admission } from '../admission/types';
+import { admissionChain, type Admission } from '../admission/types';
 import type { Authorizer } from '../authz/types';
 import { negotiateResponse, type RepresentationSettings } from '../codec/respond';
 import { createHandler } from './create';
@@ -20,7 +20,9 @@ import { getHandler } from './get';
 import { listHandler } from './list';
 import { patchHandler } from './patch';
 import { scaleGetHandler, scaleWriteHandler } from './scale';
-import { endpointOfType, groupResourceOf, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
+import { groupResourceOf } from '../registry/store/scope';
+import type { StoreHooks } from '../registry/store/hooks';
+import { endpointOfType, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
 import { updateHandler } from './update';
 import { watchHandler } from './watch';
 
@@ -31,9 +33,12 @@ export interface ResourceRoutesOptions {
   readonly definitions?: Definitions;
   /** Clock for timestamps; default: the system clock. */
   readonly now?: () => Date;
+  /** Absent: an empty chain. */
   readonly admission?: Admission;
   readonly authorizer?: Authorizer;
   readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** A kind's own steps around storage (Services: cluster IPs). */
+  readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
   readonly representations?: RepresentationSettings;
 }
@@ -77,7 +82,8 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): 
     // A namespaced kind's all-namespaces path serves list and watch only: the reference has no
     // route for an object there (404) and no other method on that collection (405).
     if (type.namespaced && info.namespace === '') {
-      if (info.name !== '') return undefined;
+      // A list's name comes from a field selector pinning metadata.name: still a list.
+      if (info.name !== '' && verb !== 'list' && verb !== 'watch') return undefined;
       if (verb !== 'list' && verb !== 'watch') return 'not-allowed';
     }
     // POST names no object: a POST on an object's path is not a create.
@@ -103,7 +109,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     registry: options.registry,
     definitions: options.definitions,
     now: options.now ?? (() => new Date()),
-    admission: options.admission,
+    admission: options.admission ?? admissionChain([]),
+    hooksFor: options.hooksFor,
     representations: options.representations,
     authorizer: options.authorizer,
     featureGates: options.featureGates,

@@ -1,40 +1,22 @@
 /**
- * What every resource handler is built from: the type it serves, the version the request
- * named, that type's storage, and the context shared by all handlers. Also the small pieces
- * every verb uses: object keys, version conversion, JSON answers and Warning headers.
+ * What every resource handler is built from: the store's scope (type, version, storage, the
+ * shared context) plus what only HTTP needs (the representations' feature gates). Also the
+ * small pieces every verb's answer uses: Warning headers and the negotiated encoding.
  */
 import type { Request, Response } from 'express';
-import type { KubeObject, ObjectKey, ObjectStorage } from '../../storage/objects/types';
-import type { ResourceRegistry, ResourceType, ServedVersion } from '../registry/types';
+import type { KubeObject } from '../../storage/objects/types';
+import type { ResourceType } from '../registry/types';
 import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
-import type { GroupResource } from '../status/catalogue';
-import type { Definitions } from '../validation/decode';
 import { writeObject, type Endpoint, type RepresentationSettings } from '../codec/respond';
-import type { Admission } from '../admission/types';
-import type { Authorizer } from '../authz/types';
+import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
 
-export interface HandlerContext {
-  readonly registry: ResourceRegistry;
-  /** OpenAPI-style definitions of the built-in kinds; absent: bodies are taken as they are. */
-  readonly definitions?: Definitions;
-  /** The time written into creationTimestamp, deletionTimestamp and managedFields. */
-  readonly now: () => Date;
+export interface HandlerContext extends StoreContext {
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
   readonly representations?: RepresentationSettings;
-  /** Mutating then validating admission, run on every write after the strategy's own checks. */
-  readonly admission?: Admission;
-  /** Asked for permissions beyond the request's own verb (unsafe-delete-ignore-read-errors). */
-  readonly authorizer?: Authorizer;
-  /** `--feature-gates`; absent gates are off. */
-  readonly featureGates?: Readonly<Record<string, boolean>>;
 }
 
-export interface HandlerScope {
-  readonly type: ResourceType;
-  /** The version the request addressed. */
-  readonly version: ServedVersion;
-  readonly storage: ObjectStorage;
+export interface HandlerScope extends StoreScope {
   readonly context: HandlerContext;
 }
 
@@ -46,38 +28,6 @@ export interface ResourceRequest {
 }
 
 export type ResourceHandler = (request: ResourceRequest) => Promise<void>;
-
-export function groupResourceOf(type: ResourceType): GroupResource {
-  return { group: type.group, resource: type.resource };
-}
-
-export function apiVersionOf(scope: HandlerScope): string {
-  return groupVersionString({ group: scope.type.group, version: scope.version.version });
-}
-
-export function objectKeyOf(scope: HandlerScope, info: Pick<RequestInfo, 'namespace' | 'name'>): ObjectKey {
-  return scope.type.namespaced ? { namespace: info.namespace, name: info.name } : { name: info.name };
-}
-
-/**
- * The stored object as the request's version shows it. Below the top level it shares the
- * stored object (the watch cache hands one object to every reader), so its users only read it:
- * encoders do, and update functions get it from the private copy the storage gives them. A
- * deep copy here cost most of a list's CPU.
- */
-export function toServedVersion(scope: HandlerScope, object: KubeObject): KubeObject {
-  const target = { group: scope.type.group, version: scope.version.version };
-  const converted = scope.type.convert ? scope.type.convert(object, target) : object;
-  return { ...converted, apiVersion: apiVersionOf(scope), kind: scope.type.kind };
-}
-
-/** A request-version object as it is stored. */
-export function toStorageVersion(scope: HandlerScope, object: KubeObject): KubeObject {
-  const group = scope.type.group;
-  const version = scope.type.storageVersion;
-  const converted = scope.type.convert && version !== scope.version.version ? scope.type.convert(object, { group, version }) : object;
-  return { ...converted, apiVersion: groupVersionString({ group, version }), kind: scope.type.kind };
-}
 
 /** `299 - "<text>"`, one header value per warning, as the reference writes them. */
 export function addWarnings(res: Response, warnings: readonly string[]): void {

@@ -1,12 +1,14 @@
 /**
  * PUT on an object, its status, or a namespace's finalize: a full replacement, conditional on
- * `metadata.resourceVersion` when the body carries one.
+ * the `metadata.resourceVersion` (and `metadata.uid`) the body carries.
  */
-import { copyJson } from '../apply/json-value';
+import { copyJson } from '../json/value';
 import { parseWriteOptions, queryOf } from '../request/query';
-import { guardedWrite, type WriteTarget } from './guarded-write';
-import { addWarnings, deprecationWarnings, objectKeyOf, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
-import { checkName, checkNamespace, decodeObjectBody, fieldManagerOf, invalidObject } from './write-steps';
+import { operationOptions } from '../registry/store/admission';
+import { objectKeyOf } from '../registry/store/scope';
+import { updateObject, type WriteTarget } from '../registry/store/update';
+import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import { checkName, checkNamespace, decodeObjectBody, fieldManagerOf } from './object-body';
 
 export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
   return async ({ info, req, res }) => {
@@ -15,22 +17,18 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
     const object = decoded.object;
     checkNamespace(scope, object, info.namespace);
     checkName(object, info.name);
-    const resourceVersion = object.metadata.resourceVersion || undefined;
-    if (resourceVersion === undefined && scope.type.requiresResourceVersionOnUpdate) {
-      throw invalidObject(scope, info.name, [
-        { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', detail: 'Invalid value: 0x0: must be specified for an update' },
-      ]);
-    }
-    const result = await guardedWrite({
-      scope,
+    // The reference takes a body's uid as a precondition of the whole update (409 when it differs).
+    const uid = object.metadata.uid || undefined;
+    const result = await updateObject(scope, {
       user: req.user,
       key: objectKeyOf(scope, info),
-      compute: () => copyJson(object),
+      updatedObject: () => copyJson(object),
       target,
       manager: fieldManagerOf(req, options),
       subresource: info.subresource || undefined,
-      preconditions: resourceVersion === undefined ? undefined : { resourceVersion },
+      preconditions: uid === undefined ? undefined : { uid },
       allowCreate: target === 'main' && scope.type.allowCreateOnUpdate === true,
+      options: operationOptions('UpdateOptions', options),
       dryRun: options.dryRun,
     });
     addWarnings(res, [...deprecationWarnings(scope), ...decoded.warnings, ...result.warnings]);

@@ -11,7 +11,8 @@ import { parseListQuery, queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
 import { predicateOf, namespaceScopeOf } from './list';
 import { watchEncoder } from '../codec/respond';
-import { addWarnings, apiVersionOf, deprecationWarnings, endpointOf, groupResourceOf, toServedVersion, type HandlerScope, type ResourceHandler } from './scope';
+import { apiVersionOf, groupResourceOf, toServedVersion } from '../registry/store/scope';
+import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
 import { EVERYTHING, type KubeObject, type Predicate } from '../../storage/objects/types';
 
 const MIN_DEFAULT_TIMEOUT_SECONDS = 1800;

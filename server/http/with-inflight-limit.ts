@@ -14,8 +14,6 @@ import { writeStatus } from '../status/write';
 import { isLongRunning } from './long-running';
 import './request-context';
 
-export const DEFAULT_MAX_REQUESTS_INFLIGHT = 400;
-export const DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT = 200;
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, please try again later.';
 
 const SYSTEM_MASTERS = 'system:masters';

@@ -33,7 +33,6 @@ const GROUP_RESOURCE = ['group', 'resource'] as const;
 
 export type RequestLabel = (typeof REQUEST_LABELS)[number];
 export type RequestLabels = Record<RequestLabel, string>;
-export type InflightKind = 'readOnly' | 'mutating';
 
 export interface ApiserverMetrics {
   readonly registry: Registry;

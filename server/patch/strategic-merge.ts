@@ -9,7 +9,7 @@
  * Written here because no maintained JavaScript library implements this Kubernetes-specific
  * format against an OpenAPI schema.
  */
-import { copyJson } from '../apply/json-value';
+import { copyJson } from '../json/value';
 import { fieldNode, itemNode, patchMergeKey, patchStrategies, type TypedNode } from '../apply/schema-node';
 import { indexIn, normalizeElementOrder, partitionByPresence } from './strategic/element-order';
 

@@ -19,7 +19,7 @@
 import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
 import type { FieldError, ResourceType, Strategy } from './types';
 import { deepEqual } from '../validation/field-errors';
-import { copyJson } from '../apply/json-value';
+import { copyJson } from '../json/value';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../validation/names';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
 

@@ -4,12 +4,14 @@
  * Built-in kinds are declared in server/registry/kinds/; custom resources will be made from
  * CustomResourceDefinitions into the same shape.
  *
- * The generic handlers (server/handlers/) run a write in this fixed order:
- *   decode → (PUT/PATCH: merge onto the current object) → defaults → strategy.prepareForCreate /
- *   prepareForUpdate → admission (later) → strategy.validate / validateUpdate → storage.
+ * The generic store (server/registry/store/) runs every write in one fixed order:
+ *   decode (handlers) → (PUT/PATCH: the new object from the current one) → defaults →
+ *   mutating admission → strategy.prepareForCreate / prepareForUpdate → strategy.validate /
+ *   validateUpdate → validating admission → storage.
  * Status and scale subresources use their own strategy methods in the same places.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { FieldError } from '../status/field-error';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -22,20 +24,17 @@ export interface GroupVersionKind extends GroupVersion {
   readonly kind: string;
 }
 
+export interface GroupVersionResource extends GroupVersion {
+  readonly resource: string;
+}
+
 export interface GroupResource {
   readonly group: string;
   readonly resource: string;
 }
 
-/** One field problem, as the reference's field.Error: rendered into Invalid (422) causes. */
-export interface FieldError {
-  /** `FieldValueRequired`, `FieldValueInvalid`, `FieldValueNotSupported`, `FieldValueDuplicate`, `FieldValueForbidden`, `FieldValueTooLong`, `FieldValueTypeInvalid` */
-  readonly type: string;
-  /** JSON path as the reference prints it: `metadata.name`, `spec.containers[0].image`. */
-  readonly field: string;
-  /** The reference's text after `<field>: <Type>: `, e.g. `Required value` or `Invalid value: "x": ...`. */
-  readonly detail: string;
-}
+/** Kinds' validation speaks in the reference's field errors (server/status/field-error.ts). */
+export type { FieldError };
 
 /**
  * Kind-specific behaviour. Every method is optional: absent means the generic behaviour

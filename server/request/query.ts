@@ -6,11 +6,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
 import { badRequest, invalid } from '../status/catalogue';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { FieldPath, GoValue, forbidden as forbiddenField, invalid as invalidField, notSupported, required as requiredField, tooLong } from '../validation/field-errors';
 
+/** The request's query parameters (a request target has no fragment, so all after `?`). */
 export function queryOf(req: IncomingMessage): URLSearchParams {
-  return new URL(req.url ?? '/', 'http://localhost').searchParams;
+  const url = req.url ?? '';
+  const mark = url.indexOf('?');
+  return new URLSearchParams(mark >= 0 ? url.slice(mark + 1) : '');
 }
 
 /** Go's strconv.ParseBool, which the reference's parameter codec uses. */

@@ -196,3 +196,28 @@ export function matchesLabels(requirements: readonly LabelRequirement[], object:
   const labels = object.metadata?.labels ?? {};
   return requirements.every((requirement) => labelRequirementMatches(requirement, labels));
 }
+
+/**
+ * A LabelSelector object (`matchLabels`, `matchExpressions`) in its string form, as the
+ * reference prints it (`app=web,tier in (a,b)`): requirements sorted by key, values sorted;
+ * '' when it selects everything. Anything not shaped like a selector prints as nothing.
+ */
+export function formatLabelSelector(selector: unknown): string {
+  const fields = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : '')) : []);
+  const { matchLabels, matchExpressions } = fields(selector);
+  const parts = Object.entries(fields(matchLabels)).map(([key, value]) => ({ key, text: `${key}=${typeof value === 'string' ? value : ''}` }));
+  for (const expression of Array.isArray(matchExpressions) ? matchExpressions : []) {
+    const { key: rawKey, operator, values } = fields(expression);
+    const key = typeof rawKey === 'string' ? rawKey : '';
+    const set = `(${strings(values).sort().join(',')})`;
+    if (operator === 'In') parts.push({ key, text: `${key} in ${set}` });
+    else if (operator === 'NotIn') parts.push({ key, text: `${key} notin ${set}` });
+    else if (operator === 'Exists') parts.push({ key, text: key });
+    else if (operator === 'DoesNotExist') parts.push({ key, text: `!${key}` });
+  }
+  return parts
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((part) => part.text)
+    .join(',');
+}

@@ -3,8 +3,15 @@
  * lists as causes and joins into its message.
  */
 
-export type { FieldError } from '../registry/types';
-import type { FieldError } from '../registry/types';
+/** One field problem, as the reference's field.Error: rendered into Invalid (422) causes. */
+export interface FieldError {
+  /** `FieldValueRequired`, `FieldValueInvalid`, `FieldValueNotSupported`, `FieldValueDuplicate`, `FieldValueForbidden`, `FieldValueTooLong`, `FieldValueTypeInvalid` */
+  readonly type: string;
+  /** JSON path as the reference prints it: `metadata.name`, `spec.containers[0].image`. */
+  readonly field: string;
+  /** The reference's text after `<field>: <Type>: `, e.g. `Required value` or `Invalid value: "x": ...`. */
+  readonly detail: string;
+}
 
 /** `<field>: <body>`, as one error of the list (builders: server/validation/field-errors.ts). */
 export function fieldErrorText(error: FieldError): string {

@@ -1,4 +1,5 @@
 /** The shape of a Table's column definitions, and helpers the printers share. */
+import { formatLabelSelector } from '../selectors/label-selector';
 
 export interface ColumnDefinition {
   readonly name: string;
@@ -40,32 +41,7 @@ export function orNone(value: string): string {
 
 /** A label selector as the reference prints it (`app=web,tier in (a,b)`), `<none>` when empty. */
 export function selectorString(selector: unknown): string {
-  const { matchLabels, matchExpressions } = record(selector);
-  const parts = Object.entries(record(matchLabels)).map(([key, value]) => ({ key, text: `${key}=${text(value)}` }));
-  for (const expression of list(matchExpressions)) {
-    const { key, operator, values } = record(expression);
-    const keyText = text(key);
-    const valueTexts = list(values).map(text).sort();
-    switch (operator) {
-      case 'In':
-        parts.push({ key: keyText, text: `${keyText} in (${valueTexts.join(',')})` });
-        break;
-      case 'NotIn':
-        parts.push({ key: keyText, text: `${keyText} notin (${valueTexts.join(',')})` });
-        break;
-      case 'Exists':
-        parts.push({ key: keyText, text: keyText });
-        break;
-      case 'DoesNotExist':
-        parts.push({ key: keyText, text: `!${keyText}` });
-        break;
-    }
-  }
-  if (parts.length === 0) return '<none>';
-  return parts
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((part) => part.text)
-    .join(',');
+  return orNone(formatLabelSelector(selector));
 }
 
 /** A plain map selector (`app=web`), sorted by key, `<none>` when empty. */

@@ -10,6 +10,7 @@ import {
   type ColumnDefinition, type Fields,
 } from './columns';
 import { MORE_PRINTERS } from './more-printers';
+import { DEVICE_PRINTERS } from './device-printers';
 import { convertEvent } from '../registry/conversion/events';
 
 export interface RowCondition {
@@ -387,12 +388,13 @@ const namespacePrinter: Printer = {
 };
 
 const configMapPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Data', 'integer', 'Number of keys in the data and binaryData maps.'), AGE_COLUMN],
+  // The reference types both Data columns `string` while their cells are counts.
+  columns: [NAME_COLUMN, column('Data', 'string', 'Number of keys in the data and binaryData maps.'), AGE_COLUMN],
   print: (object, now) => ({ cells: [object.metadata.name, Object.keys(record(object.data)).length + Object.keys(record(object.binaryData)).length, age(object, now)] }),
 };
 
 const secretPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Type', 'string', 'The type of the secret'), column('Data', 'integer', 'Number of keys in the secret'), AGE_COLUMN],
+  columns: [NAME_COLUMN, column('Type', 'string', 'The type of the secret'), column('Data', 'string', 'Number of keys in the secret'), AGE_COLUMN],
   print: (object, now) => ({ cells: [object.metadata.name, text(object.type), Object.keys(record(object.data)).length, age(object, now)] }),
 };
 
@@ -698,6 +700,7 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
   ['events.k8s.io/events', eventsApiEventPrinter],
   ...MORE_PRINTERS,
+  ...DEVICE_PRINTERS,
 ]);
 
 /** The default table of kinds without a printer: Name and Created At. */

@@ -3,7 +3,7 @@
  * row's object per `includeObject` (default `Metadata`: a PartialObjectMetadata).
  */
 import type { KubeObject } from '../../storage/objects/types';
-import { asPartialObjectMetadata, metaApiVersion, type ListMetadata } from '../codec/partial-metadata';
+import { asPartialObjectMetadata, metaApiVersion, type ListMetadata } from './partial-metadata';
 import { badRequest } from '../status/catalogue';
 import type { ColumnDefinition } from './columns';
 import { printerFor, type Printer, type RowCondition } from './printers';

@@ -3,7 +3,7 @@
  * and never change; the template's restart policy; strategy enums and counts.
  */
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, goLabelSelector, goStringMap, immutable, invalid, notSupported, required } from './field-errors';
 import { selectorMatches, validateEnum, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
 import { validatePodTemplateSpec, type PodTemplateShape } from './pod';

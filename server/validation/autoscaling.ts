@@ -1,6 +1,6 @@
 /** autoscaling/v2 HorizontalPodAutoscaler rules (run on the stored v2 form). */
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { FieldPath, invalid, required } from './field-errors';
 
 interface HPASpec {

@@ -3,7 +3,7 @@
  * selector and template are fixed once created; a CronJob needs a five-field schedule.
  */
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { FieldPath, goLabelSelector, goStringMap, immutable, invalid, notSupported, required } from './field-errors';
 import { maxLenError } from './names';
 import { selectorMatches, validateEnum, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';

@@ -3,7 +3,7 @@
  * users meet most (pods, services, config maps, secrets, namespaces, claims, controllers).
  */
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { deepEqual, duplicate, FieldPath, forbidden, GoValue, goStringMap, immutable, invalid, notSupported, required, tooLong } from './field-errors';
 import { isConfigMapKey, isDNS1123Label, isValidPortName, isValidPortNum } from './names';
 import { validateEnum, validateFinalizers, validateLabels, validateNonnegative } from './object-meta';

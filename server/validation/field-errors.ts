@@ -4,7 +4,7 @@
  * fmt does for the types the reference passes: strings quoted, numbers and booleans bare,
  * string maps and label selectors in `%#v` form, since kubectl users read these texts.
  */
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 
 /** A field path in the reference's notation: `spec.containers[0].ports[1].name`, `metadata.labels[app]`. */
 export class FieldPath {

@@ -1,6 +1,6 @@
 /** networking.k8s.io/v1 rules for Ingresses. */
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { FieldPath, notSupported, required } from './field-errors';
 
 interface IngressPath {

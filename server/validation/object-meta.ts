@@ -3,7 +3,7 @@
  * ValidateObjectMetaUpdate, plus the label, annotation and selector checks other kinds reuse.
  */
 import type { ObjectMeta, OwnerReference } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, immutable, invalid, required, tooLong, notSupported } from './field-errors';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameValidator } from './names';
 

@@ -3,7 +3,7 @@
  * catches the common mistakes (missing containers, names, images, bad ports and enum values),
  * with the reference's paths and texts.
  */
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { deepEqual, duplicate, FieldPath, forbidden, invalid, required } from './field-errors';
 import { isDNS1123Label, isValidPortName, isValidPortNum } from './names';
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';

@@ -1,6 +1,6 @@
 /** rbac.authorization.k8s.io/v1 rules: role references and policy rules. */
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
 import { deepEqual, FieldPath, GoValue, invalid, notSupported, required } from './field-errors';
 import { isValidPathSegmentName } from './names';
 

@@ -4,17 +4,9 @@
  * data lands, its `required` lists can feed the same function.
  */
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
+import type { FieldError } from '../status/field-error';
+import { valueAtPath } from '../json/value';
 import { FieldPath, required } from './field-errors';
-
-function read(object: unknown, path: string): unknown {
-  let value = object;
-  for (const part of path.split('.')) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
-}
 
 function isMissing(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
@@ -22,5 +14,5 @@ function isMissing(value: unknown): boolean {
 
 /** A validator reporting each listed dotted path that is absent or empty. */
 export function requireFields(...paths: string[]): (object: KubeObject) => FieldError[] {
-  return (object) => paths.filter((path) => isMissing(read(object, path))).map((path) => required(FieldPath.root(path)));
+  return (object) => paths.filter((path) => isMissing(valueAtPath(object, path))).map((path) => required(FieldPath.root(path)));
 }

@@ -11,8 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+import type { Admission } from '../../server/admission/types';
 import type { RepresentationSettings } from '../../server/codec/respond';
 import { resourceRoutes } from '../../server/handlers/routes';
+import type { StoreHooks } from '../../server/registry/store/hooks';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
 import { BuiltinRegistry } from '../../server/registry/registry';
@@ -60,11 +62,11 @@ export interface ServedApi {
 
 export async function serveResourceApi(
   storageFor: (type: ResourceType) => ResourceStore,
-  options: { readonly representations?: RepresentationSettings } = {},
+  options: { readonly representations?: RepresentationSettings; readonly admission?: Admission; readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined } = {},
 ): Promise<ServedApi> {
   const app = express();
   app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations }));
+  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations, admission: options.admission, hooksFor: options.hooksFor }));
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
   const server: Server = app.listen(0, '127.0.0.1');

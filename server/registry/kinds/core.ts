@@ -34,7 +34,8 @@ export const EVENT_FIELDS: SelectableFields = {
     'reportingComponent',
     'type',
   ),
-  source: fieldAt('source.component'),
+  // The reference falls back to the reporting controller (JSON `reportingComponent`) of events with no source component.
+  source: (event) => fieldAt('source.component')(event) || fieldAt('reportingComponent')(event),
 };
 
 export const coreKinds: readonly ResourceType[] = [
@@ -147,6 +148,7 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ep'],
     storagePrefix: 'services/endpoints',
+    deprecatedVersions: { v1: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
     behaviour: { defaults: defaults.defaultEndpoints },
   }),
   defineKind({

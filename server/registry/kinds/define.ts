@@ -4,6 +4,7 @@
  * resource, schema definition names) and builds the strategy from the generic one.
  */
 import type { KubeObject } from '../../../storage/objects/types';
+import { valueAtPath } from '../../json/value';
 import { buildStrategy, type KindBehaviour } from '../strategy';
 import type { GroupVersion, ResourceType, SelectableFields, Subresources, Verb } from '../types';
 
@@ -23,6 +24,8 @@ const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
   'networking.k8s.io': 'networking',
   'scheduling.k8s.io': 'scheduling',
   'storage.k8s.io': 'storage',
+  'node.k8s.io': 'node',
+  'resource.k8s.io': 'resource',
   'rbac.authorization.k8s.io': 'rbac',
   'certificates.k8s.io': 'certificates',
 };
@@ -53,6 +56,8 @@ export interface KindDeclaration {
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
   readonly returnsDeletedObject?: true;
   readonly allowCreateOnUpdate?: true;
+  /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
+  readonly deprecatedVersions?: Readonly<Record<string, string>>;
 }
 
 export function defineKind(declaration: KindDeclaration): ResourceType {
@@ -66,7 +71,11 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     kind: declaration.kind,
     listKind: `${declaration.kind}List`,
     namespaced: declaration.namespaced,
-    versions: versions.map((version) => ({ version, definition: definitionName(declaration.group, version, declaration.kind) })),
+    versions: versions.map((version) => {
+      const definition = definitionName(declaration.group, version, declaration.kind);
+      const warning = declaration.deprecatedVersions?.[version];
+      return warning === undefined ? { version, definition } : { version, definition, deprecated: true, deprecationWarning: warning };
+    }),
     storageVersion: declaration.storageVersion ?? versions[0],
     ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
     storagePrefix: declaration.storagePrefix ?? declaration.resource,
@@ -85,13 +94,9 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
 
 /** A selectable field read from a dotted path, printed as the reference's field sets print it. */
 export function fieldAt(path: string): (object: KubeObject) => string | undefined {
-  const parts = path.split('.');
+  const segments = path.split('.');
   return (object) => {
-    let value: unknown = object;
-    for (const part of parts) {
-      if (typeof value !== 'object' || value === null) return undefined;
-      value = (value as Record<string, unknown>)[part];
-    }
+    const value = valueAtPath(object, segments);
     if (value === undefined || value === null) return undefined;
     return typeof value === 'string' ? value : String(value);
   };

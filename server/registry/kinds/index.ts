@@ -9,8 +9,10 @@ import { coreKinds } from './core';
 import { discoveryKinds } from './discovery';
 import { eventsKinds } from './events';
 import { networkingKinds } from './networking';
+import { nodeKinds } from './node';
 import { policyKinds } from './policy';
 import { rbacKinds } from './rbac';
+import { resourceKinds } from './resource';
 import { schedulingKinds } from './scheduling';
 import { storageKinds } from './storage';
 
@@ -26,6 +28,8 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...networkingKinds,
   ...schedulingKinds,
   ...storageKinds,
+  ...nodeKinds,
+  ...resourceKinds,
   ...rbacKinds,
   ...certificatesKinds,
 ];

@@ -7,12 +7,18 @@ import { defineKind } from './define';
 
 const GROUP = 'rbac.authorization.k8s.io';
 
-/** Subjects' apiGroup: "" for service accounts, the RBAC group for users and groups. */
-function defaultSubjects(binding: KubeObject): void {
+/**
+ * A binding's empty API groups, as the reference defaults them: the role reference's is the RBAC
+ * group, and so is a user's or group's subject's; a service account's stays empty (absent on the
+ * wire, as Go omits an empty string).
+ */
+function defaultBinding(binding: KubeObject): void {
+  const roleRef = binding.roleRef as Record<string, unknown> | undefined;
+  if (roleRef !== undefined && roleRef !== null && typeof roleRef === 'object' && !roleRef.apiGroup) roleRef.apiGroup = GROUP;
   for (const subject of items(binding, 'subjects')) {
-    if (subject.apiGroup !== undefined) continue;
-    if (subject.kind === 'ServiceAccount') subject.apiGroup = '';
-    else if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = GROUP;
+    if (subject.apiGroup) continue;
+    if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = GROUP;
+    else delete subject.apiGroup;
   }
 }
 
@@ -26,7 +32,7 @@ export const rbacKinds: readonly ResourceType[] = [
     kind: 'RoleBinding',
     namespaced: true,
     nameRule: 'path-segment',
-    behaviour: { defaults: defaultSubjects, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate },
+    behaviour: { defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate },
   }),
   defineKind({
     group: GROUP,
@@ -35,6 +41,6 @@ export const rbacKinds: readonly ResourceType[] = [
     kind: 'ClusterRoleBinding',
     namespaced: false,
     nameRule: 'path-segment',
-    behaviour: { defaults: defaultSubjects, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate },
+    behaviour: { defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate },
   }),
 ];

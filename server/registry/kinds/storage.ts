@@ -1,6 +1,7 @@
-/** storage.k8s.io/v1 resources. */
+/** storage.k8s.io/v1 resources, with the defaults a 1.34 server fills. */
 import { requireFields } from '../../validation/required';
-import { fill, type Json } from '../defaults/fill';
+import { validateCSIStorageCapacity, validateVolumeAttachment, validateVolumeAttributesClass } from '../../validation/storage';
+import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 
@@ -18,5 +19,58 @@ export const storageKinds: readonly ResourceType[] = [
       },
       validate: requireFields('provisioner'),
     },
+  }),
+  defineKind({
+    group: 'storage.k8s.io',
+    resource: 'csidrivers',
+    kind: 'CSIDriver',
+    namespaced: false,
+    behaviour: {
+      defaults: (driver) => {
+        const spec = child(driver as Json, 'spec');
+        fill(spec, 'attachRequired', true);
+        fill(spec, 'podInfoOnMount', false);
+        fill(spec, 'storageCapacity', false);
+        fill(spec, 'fsGroupPolicy', 'ReadWriteOnceWithFSType');
+        fill(spec, 'requiresRepublish', false);
+        fill(spec, 'seLinuxMount', false);
+        fill(spec, 'volumeLifecycleModes', ['Persistent']);
+      },
+    },
+  }),
+  defineKind({
+    group: 'storage.k8s.io',
+    resource: 'csinodes',
+    kind: 'CSINode',
+    namespaced: false,
+    behaviour: {
+      // The reference's Go type has no omitempty on topologyKeys: a driver without keys says null.
+      defaults: (node) => {
+        for (const driver of items((node as Json).spec as Json | undefined, 'drivers')) if (!('topologyKeys' in driver)) driver.topologyKeys = null;
+      },
+    },
+  }),
+  defineKind({
+    group: 'storage.k8s.io',
+    resource: 'csistoragecapacities',
+    kind: 'CSIStorageCapacity',
+    namespaced: true,
+    behaviour: { validate: validateCSIStorageCapacity },
+  }),
+  defineKind({
+    group: 'storage.k8s.io',
+    resource: 'volumeattachments',
+    kind: 'VolumeAttachment',
+    namespaced: false,
+    subresources: { status: true },
+    behaviour: { initialStatus: () => ({ attached: false }), validate: validateVolumeAttachment },
+  }),
+  defineKind({
+    group: 'storage.k8s.io',
+    resource: 'volumeattributesclasses',
+    kind: 'VolumeAttributesClass',
+    namespaced: false,
+    shortNames: ['vac'],
+    behaviour: { validate: validateVolumeAttributesClass },
   }),
 ];

@@ -38,7 +38,7 @@ describe('parseFlags', () => {
       options([
         '--secure-port=7443', '--bind-address', '127.0.0.2', '--etcd-servers=http://127.0.0.1:2379, http://127.0.0.1:2380',
         '--etcd-prefix', '/capstan', '--etcd-compaction-interval=0', '--shutdown-delay-duration', '1.5s',
-        '--feature-gates=A=true,B=false', '--feature-gates', 'C=1', '--runtime-config=api/all=true,apps/v1beta1',
+        '--feature-gates=AllAlpha=true,APIResponseCompression=false', '--feature-gates', 'kube:CBORServingAndStorage=1', '--runtime-config=api/all=true,apps/v1beta1',
         '--livez-grace-period=30s', '--data-dir=/tmp/x', '--tls-cert-file', 'c.pem', '--tls-private-key-file=k.pem', '--client-ca-file=ca.pem',
       ]),
     ).toEqual({
@@ -51,10 +51,14 @@ describe('parseFlags', () => {
       maxRequestsInflight: 400,
       maxMutatingRequestsInflight: 200,
       requestTimeoutMs: 60_000,
-      featureGates: { A: true, B: false, C: true },
+      featureGates: { AllAlpha: true, APIResponseCompression: false, CBORServingAndStorage: true },
       runtimeConfig: { 'api/all': 'true', 'apps/v1beta1': 'true' },
       livezGracePeriodMs: 30_000,
       dataDir: '/tmp/x',
+      enableAdmissionPlugins: [],
+      disableAdmissionPlugins: [],
+      defaultNotReadyTolerationSeconds: 300,
+      defaultUnreachableTolerationSeconds: 300,
       tlsCertFile: 'c.pem',
       tlsPrivateKeyFile: 'k.pem',
       clientCaFile: 'ca.pem',
@@ -66,7 +70,13 @@ describe('parseFlags', () => {
     [['--secure-port'], 'flag needs an argument: --secure-port'],
     [['--secure-port=http'], 'invalid argument "http" for "--secure-port" flag: not a port number'],
     [['--etcd-compaction-interval=5'], 'invalid argument "5" for "--etcd-compaction-interval" flag: time: missing unit in duration "5"'],
-    [['--feature-gates=A=yes'], 'invalid argument "A=yes" for "--feature-gates" flag: invalid value of A: yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [['--feature-gates=AllAlpha=yes'], 'invalid argument "AllAlpha=yes" for "--feature-gates" flag: invalid value of AllAlpha: yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    // The reference's texts for a name it does not know and a gate locked to its default.
+    [['--feature-gates=NoSuchGate=true'], 'invalid argument "NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate'],
+    [
+      ['--feature-gates=StructuredAuthorizationConfiguration=false'],
+      'invalid argument "StructuredAuthorizationConfiguration=false" for "--feature-gates" flag: cannot set feature gate StructuredAuthorizationConfiguration to false, feature is locked to true',
+    ],
     [['serve'], '"capstan" does not take any arguments, got ["serve"]'],
   ])('%j fails: %s', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(new FlagError(message));

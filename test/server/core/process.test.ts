@@ -61,6 +61,10 @@ describe('the capstan process', () => {
         `certificates generated); later start ${Math.round(second.spawnToListeningMs)} ms from spawn (server reports ${second.reportedStartMs} ms)`,
     );
     expect(second.spawnToListeningMs).toBeLessThan(5_000);
+    // The first start says what it does; both end with where to go next.
+    expect(first.output()).toContain(`generating certificates in ${join(dataDir, 'pki')}`);
+    expect(second.output()).not.toContain('generating certificates');
+    expect(second.output()).toContain(`capstan is serving ${second.url}; try: kubectl --kubeconfig ${second.kubeconfig} get namespaces`);
   });
 
   it('on SIGTERM fails readiness at once, serves through the shutdown delay, then exits 0', async () => {
@@ -82,9 +86,9 @@ describe('the capstan process', () => {
     expect(server.output()).toContain('SIGTERM received: shutting down');
   });
 
-  it('rejects an unknown flag with exit code 1', () => {
+  it('rejects an unknown flag with exit code 2', () => {
     const result = spawnSync(process.execPath, [MAIN, '--no-such-flag=1'], { encoding: 'utf8', timeout: 10_000 });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain('Error: unknown flag: --no-such-flag');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('capstan: unknown flag: --no-such-flag (run with --help for the list of flags)\n');
   });
 });

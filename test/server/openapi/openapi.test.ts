@@ -168,12 +168,18 @@ describe('OpenAPI over HTTP', () => {
     expect(deployment['x-kubernetes-group-version-kind' as keyof typeof deployment]).toEqual([
       { group: 'apps', kind: 'Deployment', version: 'v1' },
     ]);
+    // Descriptions come from the API's Go modules at install time (tools/descriptions), as a
+    // reference's document carries them; a described reference is wrapped like any other.
     expect(deployment.properties.metadata).toEqual({
       allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }],
       default: {},
+      description: expect.stringMatching(/^Standard object's metadata\./),
     });
-    expect(deployment.properties.spec).toEqual({ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' });
-    expect(deployment.properties.apiVersion).toEqual({ type: 'string' });
+    expect(deployment.properties.spec).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }],
+      description: 'Specification of the desired behavior of the Deployment.',
+    });
+    expect(deployment.properties.apiVersion).toEqual({ type: 'string', description: expect.stringMatching(/^APIVersion defines the versioned schema/) });
   });
 
   test('core/v1: cluster-scoped namespaces have no namespace parameter, finalize is PUT only', async () => {

@@ -2,22 +2,22 @@
  * The metadata the server sets on writes: generated names, uid, creation time, deletion marks.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { KubeObject } from '../../storage/objects/types';
-import type { ResourceType } from '../registry/types';
+import type { KubeObject } from '../../../storage/objects/types';
+import type { ResourceType } from '../types';
 
 /** The reference's alphabet for generated suffixes: no vowels, no confusable characters. */
-export const GENERATED_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const GENERATED_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATED_SUFFIX_LENGTH = 5;
 const MAX_NAME_LENGTH = 63;
 
-export function generateName(base: string): string {
+function generateName(base: string): string {
   const prefix = base.length > MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH ? base.slice(0, MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH) : base;
   let suffix = '';
   for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += GENERATED_NAME_ALPHABET[randomInt(GENERATED_NAME_ALPHABET.length)];
   return prefix + suffix;
 }
 
-export function rfc3339(date: Date): string {
+function rfc3339(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -32,10 +32,14 @@ export function fillCreateMetadata(object: KubeObject, now: Date): void {
   delete meta.selfLink;
 }
 
-/** Update: what the stored object keeps whatever the client sent (the reference's BeforeUpdate). */
+/**
+ * Update: what the stored object keeps whatever the client sent (the reference's BeforeUpdate).
+ * An absent uid is the stored one; a different one stays, for validation to refuse it (the uid
+ * is immutable): taking the stored one would let a write meant for another object land.
+ */
 export function keepSystemMetadata(object: KubeObject, old: KubeObject): void {
   const meta = object.metadata;
-  meta.uid = old.metadata.uid;
+  if (!meta.uid) meta.uid = old.metadata.uid;
   meta.creationTimestamp = old.metadata.creationTimestamp;
   if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp = old.metadata.deletionTimestamp;
   else delete meta.deletionTimestamp;

@@ -6,7 +6,7 @@
  * removals need exact member intersection and differences, which the tree's subtree algebra
  * does not give, hence this form beside it.
  */
-import { SELF, type FieldSet } from '../fieldmanager/field-set';
+import { SELF, type FieldSet } from './field-set';
 
 /** Path elements in FieldsV1 form: `f:spec`, `k:{"name":"web"}`, `v:"a"`, `i:0`. */
 export type FieldPath = readonly string[];

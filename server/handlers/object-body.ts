@@ -1,27 +1,20 @@
 /**
- * The steps writes share: reading and decoding an object body, checking it against the URL,
- * the strategy's preparation and validation, and field ownership.
+ * The HTTP side of a write's object: reading and decoding a body (or a patch's result) into an
+ * object of the request's version, and checking it against the URL. What happens to it next
+ * is the store's (server/registry/store/).
  */
 import type { Request } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
-import type { FieldError } from '../registry/types';
-import { groupVersionString } from '../registry/types';
 import { readBody } from '../http/body';
-import { requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
+import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
 import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
-import { badRequest, invalid } from '../status/catalogue';
-import type { StatusError } from '../status/status-error';
-import { decodeValue, parseBody, resolveDefinition, type DecodedObject } from '../validation/decode';
-import { managedFieldsAfterUpdate, managerFromUserAgent, requestedManagedFields, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
-import type { SchemaContext } from '../fieldmanager/field-set';
-import { apiVersionOf, type HandlerScope } from './scope';
-
-/** 422 Invalid with the kind's name, from the registry's field errors (whose detail is the whole body). */
-export function invalidObject(scope: HandlerScope, name: string, errors: readonly FieldError[]): StatusError {
-  return invalid({ group: scope.type.group, kind: scope.type.kind }, name, errors);
-}
+import { badRequest } from '../status/catalogue';
+import { decodeValue, parseBody, type DecodedObject } from '../validation/decode';
+import { managerFromUserAgent } from '../fieldmanager/managed-fields';
+import { apiVersionOf } from '../registry/store/scope';
+import type { HandlerScope } from './scope';
 
 /** The Go package the reference converts into, for its "unknown conversion" text. */
 function internalPackage(group: string): string {
@@ -32,7 +25,7 @@ function internalPackage(group: string): string {
  * The body's apiVersion and kind against the URL's: absent ones default to the URL's; another
  * kind, or a version this kind is not served in, is the reference's 400.
  */
-export function checkTypeMeta(scope: HandlerScope, value: unknown): void {
+function checkTypeMeta(scope: HandlerScope, value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return; // typing reports it
   const record = value as Record<string, unknown>;
   const expectedVersion = apiVersionOf(scope);
@@ -82,20 +75,39 @@ function decodeTyped(
   return decoded;
 }
 
-/** Reads and decodes a POST/PUT body into an object of the request's version. */
-export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
-  let format: Format;
+/**
+ * The format of a full-object body (POST, PUT) by its `Content-Type`: JSON, YAML, protobuf,
+ * CBOR behind its gate. Anything else is a 415, and the unread body is drained.
+ */
+export function objectBodyFormat(scope: HandlerScope, req: Request): Format {
   try {
-    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: scope.context.representations?.cbor ?? false }) });
+    return requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: scope.context.representations?.cbor ?? false }) });
   } catch (error) {
     req.resume();
     throw error;
   }
+}
+
+/** Reads a full-object body of a known format into a plain value, and the fields JSON or YAML repeated. */
+export async function readObjectValue(req: Request, format: Format, options: { expectedKind: string; findDuplicates: boolean }): Promise<{ value: unknown; duplicates: readonly string[] }> {
   const body = await readBody(req);
-  if (format === 'protobuf') return decodeTyped(scope, { value: decodeObject(body), duplicates: [], options, wholeBody: true });
-  if (format === 'cbor') return decodeTyped(scope, { value: decodeCborBody(body), duplicates: [], options, wholeBody: true });
-  const parsed = parseBody({ body, format, expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
-  return decodeTyped(scope, { value: parsed.value, duplicates: parsed.duplicateFields, options, wholeBody: true });
+  if (format === 'protobuf') return { value: decodeObject(body), duplicates: [] };
+  if (format === 'cbor') return { value: decodeCborBody(body), duplicates: [] };
+  const parsed = parseBody({ body, format, expectedKind: options.expectedKind, findDuplicates: options.findDuplicates });
+  return { value: parsed.value, duplicates: parsed.duplicateFields };
+}
+
+/** Reads and decodes a POST/PUT body into an object of the request's version. */
+export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
+  const format = objectBodyFormat(scope, req);
+  const { value, duplicates } = await readObjectValue(req, format, { expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
+  return decodeTyped(scope, { value, duplicates, options, wholeBody: true });
+}
+
+/** The media type a request's `Content-Type` names, without parameters; '' when absent or malformed. */
+export function contentMediaType(req: Request): string {
+  const parsed = parseMediaType(req.headers['content-type'] ?? '');
+  return parsed === undefined ? '' : `${parsed.type}/${parsed.subtype}`;
 }
 
 /** The URL's namespace wins when the body has none; a different one is the reference's 400. */
@@ -122,42 +134,4 @@ export function checkName(object: KubeObject, name: string): void {
 
 export function fieldManagerOf(req: Request, options: WriteOptions): string {
   return options.fieldManager ?? managerFromUserAgent(req.headers['user-agent']);
-}
-
-export function schemaContextOf(scope: HandlerScope): SchemaContext {
-  const definitions = scope.context.definitions;
-  if (definitions === undefined) return {};
-  return { definitions, schema: resolveDefinition(definitions, scope.version.definition) };
-}
-
-/**
- * Sets `object.metadata.managedFields` for a non-apply write of `object` over `previous`
- * (both in the request's version; `previous` absent on create). The entries start from those
- * the request set, else the stored ones; a subresource's request cannot set them, as in the
- * reference. A `[{}]` reset is the caller's to apply first (see guardedWrite), since it also
- * changes what the write is compared against.
- */
-export function recordManagedFields(options: {
-  readonly scope: HandlerScope;
-  readonly object: KubeObject;
-  readonly previous?: KubeObject;
-  readonly manager: string;
-  readonly subresource?: string;
-}): void {
-  const { scope, object, previous } = options;
-  const stored = previous?.metadata.managedFields as ManagedFieldsEntry[] | undefined;
-  const sent = options.subresource ? undefined : object.metadata.managedFields;
-  const withoutManagedFields = (value: KubeObject): unknown => ({ ...value, metadata: { ...value.metadata, managedFields: undefined } });
-  const entries = managedFieldsAfterUpdate({
-    previous: previous === undefined ? undefined : withoutManagedFields(previous),
-    managedFields: requestedManagedFields(sent, stored).entries,
-    next: withoutManagedFields(object),
-    manager: options.manager,
-    apiVersion: apiVersionOf(scope),
-    subresource: options.subresource,
-    now: scope.context.now(),
-    schema: schemaContextOf(scope),
-  });
-  if (entries.length > 0) object.metadata.managedFields = entries;
-  else delete object.metadata.managedFields;
 }

@@ -3,7 +3,7 @@
  * by name, operation and subresource, and, for Update entries only, the apiVersion (an applier
  * keeps one entry whatever version it applies in).
  */
-import type { ManagedFieldsEntry } from '../fieldmanager/managed-fields';
+import type { ManagedFieldsEntry } from './managed-fields';
 
 /** The reference's manager identifier: the entry's JSON without fields, time and (for Apply) apiVersion. */
 export function managerIdentity(entry: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {

@@ -17,3 +17,16 @@ export function copyJson<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * The value at a dotted path (`spec.replicas`, or its segments split once by a caller that reads
+ * it often), undefined where the path leaves the objects.
+ */
+export function valueAtPath(value: unknown, path: string | readonly string[]): unknown {
+  let current = value;
+  for (const segment of typeof path === 'string' ? path.split('.') : path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}

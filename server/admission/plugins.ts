@@ -1,0 +1,104 @@
+/**
+ * The admission plugins a 1.34 server knows, in the order its chain runs them, which of them
+ * are on by default, and the chain `--enable-admission-plugins` / `--disable-admission-plugins`
+ * make of them (disabling wins). A name the reference does not know is refused at start with its
+ * message; a name capstan cannot run yet is refused when asked for by name, and reported when
+ * it is only on by default, so that no one believes it enforced.
+ */
+import type { AdmissionPlugin } from './types';
+import type { StorageOf } from './lookup';
+import { namespaceLifecycle } from './namespace-lifecycle';
+import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
+import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
+import { defaultTolerationSecondsPlugin } from './plugins/default-toleration-seconds';
+import { priorityPlugin } from './plugins/priority';
+import { runtimeClassPlugin } from './plugins/runtime-class';
+import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
+import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
+
+export interface AdmissionDependencies {
+  readonly storageOf: StorageOf;
+  /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`. */
+  readonly tolerationSeconds: { readonly notReady: number; readonly unreachable: number };
+}
+
+interface PluginEntry {
+  readonly name: string;
+  readonly onByDefault: boolean;
+  /** Absent: known to the reference, not available in capstan yet. */
+  readonly make?: (dependencies: AdmissionDependencies) => AdmissionPlugin;
+}
+
+/** The reference's order (its AllOrderedPlugins): mutations that others depend on come first. */
+const PLUGINS: readonly PluginEntry[] = [
+  { name: 'AlwaysAdmit', onByDefault: false, make: alwaysAdmitPlugin },
+  { name: 'NamespaceAutoProvision', onByDefault: false },
+  { name: 'NamespaceLifecycle', onByDefault: true, make: ({ storageOf }) => namespaceLifecycle(storageOf('', 'namespaces')) },
+  { name: 'NamespaceExists', onByDefault: false },
+  { name: 'LimitPodHardAntiAffinityTopology', onByDefault: false },
+  { name: 'LimitRanger', onByDefault: true },
+  { name: 'ServiceAccount', onByDefault: true },
+  { name: 'NodeRestriction', onByDefault: false },
+  { name: 'TaintNodesByCondition', onByDefault: true, make: taintNodesByConditionPlugin },
+  { name: 'AlwaysPullImages', onByDefault: false, make: alwaysPullImagesPlugin },
+  { name: 'ImagePolicyWebhook', onByDefault: false },
+  { name: 'PodSecurity', onByDefault: true },
+  { name: 'PodNodeSelector', onByDefault: false },
+  { name: 'Priority', onByDefault: true, make: ({ storageOf }) => priorityPlugin(storageOf) },
+  { name: 'DefaultTolerationSeconds', onByDefault: true, make: ({ tolerationSeconds }) => defaultTolerationSecondsPlugin(tolerationSeconds) },
+  { name: 'PodTolerationRestriction', onByDefault: false },
+  { name: 'EventRateLimit', onByDefault: false },
+  { name: 'ExtendedResourceToleration', onByDefault: false },
+  { name: 'DefaultStorageClass', onByDefault: true, make: ({ storageOf }) => defaultStorageClassPlugin(storageOf) },
+  { name: 'StorageObjectInUseProtection', onByDefault: true, make: storageObjectInUseProtectionPlugin },
+  { name: 'OwnerReferencesPermissionEnforcement', onByDefault: false },
+  { name: 'PersistentVolumeClaimResize', onByDefault: true },
+  { name: 'RuntimeClass', onByDefault: true, make: ({ storageOf }) => runtimeClassPlugin(storageOf) },
+  { name: 'CertificateApproval', onByDefault: true },
+  { name: 'CertificateSigning', onByDefault: true },
+  { name: 'ClusterTrustBundleAttest', onByDefault: true },
+  { name: 'CertificateSubjectRestriction', onByDefault: true },
+  { name: 'DefaultIngressClass', onByDefault: true, make: ({ storageOf }) => defaultIngressClassPlugin(storageOf) },
+  { name: 'DenyServiceExternalIPs', onByDefault: false },
+  { name: 'PodTopologyLabels', onByDefault: true },
+  { name: 'MutatingAdmissionPolicy', onByDefault: true },
+  { name: 'MutatingAdmissionWebhook', onByDefault: true },
+  { name: 'ValidatingAdmissionPolicy', onByDefault: true },
+  { name: 'ValidatingAdmissionWebhook', onByDefault: true },
+  { name: 'ResourceQuota', onByDefault: true },
+  { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
+];
+
+export class AdmissionConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdmissionConfigError';
+  }
+}
+
+export interface AdmissionSelection {
+  readonly enable: readonly string[];
+  readonly disable: readonly string[];
+}
+
+export interface SelectedPlugins {
+  /** The chain's plugins, in the reference's order. */
+  readonly plugins: readonly AdmissionPlugin[];
+  /** Plugins on by default that capstan cannot run yet (for the start-up log). */
+  readonly unavailable: readonly string[];
+}
+
+/** The chain the flags select. Throws `AdmissionConfigError` with the reference's text for unknown names. */
+export function selectAdmissionPlugins(selection: AdmissionSelection, dependencies: AdmissionDependencies): SelectedPlugins {
+  const known = new Map(PLUGINS.map((entry) => [entry.name, entry]));
+  for (const [flag, names] of [['enable-admission-plugins', selection.enable], ['disable-admission-plugins', selection.disable]] as const) {
+    for (const name of names) if (!known.has(name)) throw new AdmissionConfigError(`${flag} plugin ${JSON.stringify(name)} is unknown`);
+  }
+  const unrunnable = selection.enable.filter((name) => known.get(name)!.make === undefined && !selection.disable.includes(name));
+  if (unrunnable.length > 0) throw new AdmissionConfigError(`admission plugins ${unrunnable.join(', ')} are not available in capstan yet`);
+  const chosen = PLUGINS.filter((entry) => (entry.onByDefault || selection.enable.includes(entry.name)) && !selection.disable.includes(entry.name));
+  return {
+    plugins: chosen.flatMap((entry) => (entry.make ? [entry.make(dependencies)] : [])),
+    unavailable: chosen.filter((entry) => entry.make === undefined).map((entry) => entry.name),
+  };
+}

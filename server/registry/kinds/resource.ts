@@ -1,0 +1,60 @@
+/**
+ * resource.k8s.io/v1 resources (dynamic resource allocation), as a 1.34 server serves them by
+ * default: stored, defaulted and served, so that the reference's scheduler and controller
+ * manager find them. Allocation itself is the scheduler's work, not the API server's.
+ */
+import { validateResourceSlice } from '../../validation/resource';
+import { child, fill, items, type Json } from '../defaults/fill';
+import type { ResourceType } from '../types';
+import { defineKind, selectable } from './define';
+
+/** A claim's requests for exactly one kind of device default to one device. */
+function defaultClaimSpec(spec: Json | undefined): void {
+  const devices = spec?.devices as Json | undefined;
+  for (const request of items(devices, 'requests')) {
+    const exactly = request.exactly as Json | undefined;
+    if (exactly === undefined || exactly === null) continue;
+    fill(exactly, 'allocationMode', 'ExactCount');
+    if (exactly.allocationMode === 'ExactCount') fill(exactly, 'count', 1);
+  }
+}
+
+export const resourceKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'resource.k8s.io',
+    resource: 'deviceclasses',
+    kind: 'DeviceClass',
+    namespaced: false,
+    behaviour: { tracksGeneration: true },
+  }),
+  defineKind({
+    group: 'resource.k8s.io',
+    resource: 'resourceclaims',
+    kind: 'ResourceClaim',
+    namespaced: true,
+    subresources: { status: true },
+    behaviour: { initialStatus: () => ({}), defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined) },
+  }),
+  defineKind({
+    group: 'resource.k8s.io',
+    resource: 'resourceclaimtemplates',
+    kind: 'ResourceClaimTemplate',
+    namespaced: true,
+    behaviour: {
+      defaults: (template) => {
+        const spec = child(template as Json, 'spec');
+        fill(spec, 'metadata', {});
+        defaultClaimSpec(spec.spec as Json | undefined);
+      },
+    },
+  }),
+  defineKind({
+    group: 'resource.k8s.io',
+    resource: 'resourceslices',
+    kind: 'ResourceSlice',
+    namespaced: false,
+    // Kubelets and the scheduler list the slices of one node or driver.
+    selectableFields: selectable('spec.nodeName', 'spec.driver'),
+    behaviour: { tracksGeneration: true, validate: validateResourceSlice },
+  }),
+];

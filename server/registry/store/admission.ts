@@ -1,0 +1,63 @@
+/**
+ * The store's two admission steps: the attributes a plugin sees for one write, then the
+ * chain's mutating phase (before the strategy prepares and validates the object) or its
+ * validating phase (after), as the reference's store runs them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
+import type { AdmissionAttributes, AdmissionOperation, OperationOptions } from '../../admission/types';
+import type { UserInfo } from '../../authn/types';
+import type { StoreScope } from './scope';
+
+/** Who writes, how, and with which options: what every store operation is told besides the object. */
+export interface WriteRequest {
+  readonly user: UserInfo;
+  readonly options: OperationOptions;
+  readonly dryRun: boolean;
+  /** '' or absent for the main resource. */
+  readonly subresource?: string;
+}
+
+/**
+ * The options object a write was sent with, as admission plugins receive it: the parsed
+ * options' fields, with the dry run in its wire form (`dryRun: ["All"]`).
+ */
+export function operationOptions<Sent extends { readonly dryRun: boolean }>(kind: OperationOptions['kind'], sent: Sent): OperationOptions {
+  const options: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
+  for (const [field, value] of Object.entries(sent)) {
+    if (field === 'dryRun') {
+      if (value === true) options.dryRun = ['All'];
+    } else if (value !== undefined) {
+      options[field] = value;
+    }
+  }
+  return options as unknown as OperationOptions;
+}
+
+export function admissionAttributes(
+  scope: StoreScope,
+  write: WriteRequest,
+  step: { readonly operation: AdmissionOperation; readonly key: ObjectKey; readonly object?: KubeObject; readonly oldObject?: KubeObject },
+): AdmissionAttributes {
+  const { type } = scope;
+  const stored = { group: type.storageGroup ?? type.group, version: type.storageVersion };
+  const requested = { group: type.group, version: scope.version.version };
+  const subResource = write.subresource ?? '';
+  return {
+    uid: randomUUID(),
+    kind: { ...stored, kind: type.kind },
+    resource: { ...stored, resource: type.resource },
+    subResource,
+    requestKind: { ...requested, kind: type.kind },
+    requestResource: { ...requested, resource: type.resource },
+    requestSubResource: subResource,
+    name: step.key.name,
+    namespace: step.key.namespace ?? '',
+    operation: step.operation,
+    options: write.options,
+    userInfo: write.user,
+    dryRun: write.dryRun,
+    object: step.object,
+    oldObject: step.oldObject,
+  };
+}

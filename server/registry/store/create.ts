@@ -1,0 +1,118 @@
+/**
+ * Create: the one function every create runs through (POST, and the server's own controllers).
+ * The steps, in the reference's order (its create handler, then its registry store's Create):
+ *
+ *   1. refuse a resourceVersion (400: a create names no version)
+ *   2. the object in the storage version, with the kind's defaults
+ *   3. mutating admission (CREATE)
+ *   4. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
+ *   5. the strategy's prepareForCreate (fresh status, generation 1...)
+ *   6. the strategy's validate (422)
+ *   7. the kind's beginCreate hook (a Service's cluster IP), not on a dry run
+ *   8. validating admission (CREATE), seeing the object as it will be stored
+ *   9. managedFields: the write recorded as its manager's Update
+ *  10. storage; a dry run stops here, having checked the name is free
+ *  11. the hook's finish: what it held is given back when the object was not stored
+ *
+ * A taken generated name starts over with a new one (the reference's RetryGenerateName).
+ */
+import { ObjectError } from '../../../storage/errors';
+import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
+import { copyJson } from '../../json/value';
+import { badRequest } from '../../status/catalogue';
+import { admissionAttributes, type WriteRequest } from './admission';
+import { FINISH_NOTHING, type FinishWrite } from './hooks';
+import { recordManagedFields } from './managed-fields';
+import { fillCreateMetadata } from './object-meta';
+import { invalidObject, objectKeyOf, toServedVersion, toStorageVersion, type StoreScope } from './scope';
+
+/** The reference retries a create whose generated name was taken (RetryGenerateName). */
+const GENERATED_NAME_ATTEMPTS = 8;
+
+export interface CreateRequest extends WriteRequest {
+  /** A decoded object of the scope's version, its namespace already checked; not changed. */
+  readonly object: KubeObject;
+  readonly manager: string;
+}
+
+export interface WriteResult {
+  /** In the scope's version. */
+  readonly object: KubeObject;
+  /** The strategy's warnings, for `Warning` headers. */
+  readonly warnings: readonly string[];
+}
+
+export async function createObject(scope: StoreScope, request: CreateRequest): Promise<WriteResult> {
+  const resourceVersion = request.object.metadata.resourceVersion;
+  if (resourceVersion !== undefined && resourceVersion !== '') throw badRequest('resourceVersion should not be set on objects to be created');
+  const nameIsGenerated = !request.object.metadata.name && Boolean(request.object.metadata.generateName);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createOnce(scope, request);
+    } catch (error) {
+      const taken = error instanceof ObjectError && error.reason === 'AlreadyExists';
+      if (!taken || !nameIsGenerated || attempt >= GENERATED_NAME_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function createOnce(scope: StoreScope, request: CreateRequest): Promise<WriteResult> {
+  // Steps 2-8 change the object; the request's stays as sent for a retry.
+  const prepared = await prepareNewObject(scope, request, copyJson(request.object), async () => undefined);
+  const { object, key } = prepared;
+  let stored = false;
+  try {
+    recordManagedFields({ scope, object, manager: request.manager });
+    const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
+    stored = true;
+    return { object: toServedVersion(scope, created), warnings: prepared.warnings };
+  } finally {
+    await prepared.finish(stored);
+  }
+}
+
+export interface PreparedObject {
+  /** In the storage version, ready to store but for its managedFields. */
+  readonly object: KubeObject;
+  readonly key: ObjectKey;
+  readonly warnings: readonly string[];
+  /** The kind's hook's finish; call it once the write is stored or has failed. */
+  readonly finish: FinishWrite;
+}
+
+/**
+ * Steps 2-8 of a create, shared with the create an update may make (PUT or apply of a
+ * missing object). `authorize` runs after validation, before validating admission: an update
+ * that creates needs the caller's `create` permission besides its own verb.
+ */
+export async function prepareNewObject(scope: StoreScope, write: WriteRequest, sent: KubeObject, authorize: () => Promise<void>): Promise<PreparedObject> {
+  const { strategy } = scope.type;
+  // 2. Storage version and defaults.
+  const object = toStorageVersion(scope, sent);
+  strategy.applyDefaults?.(object, scope.type.storageVersion);
+  // 3. Mutating admission.
+  const attributes = admissionAttributes(scope, write, { operation: 'CREATE', key: objectKeyOf(scope, keyFields(object)), object });
+  await scope.context.admission.admit(attributes);
+  // 4-6. System metadata, preparation, validation.
+  fillCreateMetadata(object, scope.context.now());
+  strategy.prepareForCreate?.(object);
+  const errors = strategy.validate?.(object) ?? [];
+  if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
+  await authorize();
+  // 7. The kind's hook: what it takes is given back if anything below fails.
+  const beginCreate = write.dryRun ? undefined : scope.context.hooksFor?.(scope.type)?.beginCreate;
+  const finish = beginCreate ? await beginCreate(object) : FINISH_NOTHING;
+  try {
+    // 8. Validating admission, with the name generated in step 4.
+    const key = objectKeyOf(scope, keyFields(object));
+    await scope.context.admission.validate({ ...attributes, name: key.name });
+    return { object, key, warnings: strategy.warnings?.(object, undefined) ?? [], finish };
+  } catch (error) {
+    await finish(false);
+    throw error;
+  }
+}
+
+function keyFields(object: KubeObject): { namespace?: string; name: string } {
+  return { namespace: object.metadata.namespace, name: object.metadata.name ?? '' };
+}

@@ -1,0 +1,165 @@
+/**
+ * The scale subresource: an autoscaling/v1 Scale read from, and written through, the parent's
+ * replica count (kubectl scale PATCHes it; autoscalers may server-side apply it). Field
+ * ownership of such writes is tracked on the Scale and mapped back onto the parent's
+ * managedFields, as the reference's scale storage does.
+ */
+import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
+import { serverSideApply } from '../../apply/apply';
+import { rootSchemaNode } from '../../apply/schema-node';
+import { managedFieldsAfterUpdate, type ManagedFieldsEntry } from '../../fieldmanager/managed-fields';
+import { SCALE_API_VERSION, toParentManagedFields, toScaleManagedFields, type ReplicasMapping } from '../../fieldmanager/scale-fields';
+import { valueAtPath } from '../../json/value';
+import { formatLabelSelector } from '../../selectors/label-selector';
+import { badRequest } from '../../status/catalogue';
+import { StatusError } from '../../status/status-error';
+import { resolveDefinition } from '../../validation/decode';
+import { groupVersionString, type ScaleSubresource } from '../types';
+import type { WriteRequest } from './admission';
+import { apiVersionOf, type StoreScope } from './scope';
+import { updateObject } from './update';
+
+function writePath(object: Record<string, unknown>, path: string, value: unknown): void {
+  const segments = path.split('.');
+  let current = object;
+  for (const segment of segments.slice(0, -1)) {
+    if (typeof current[segment] !== 'object' || current[segment] === null) current[segment] = {};
+    current = current[segment] as Record<string, unknown>;
+  }
+  current[segments[segments.length - 1]] = value;
+}
+
+/** The Scale a parent object shows: its replicas (spec and status) and selector. */
+export function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject {
+  // Built-in workloads keep their selector in spec.selector (an object); the path names where
+  // custom resources keep theirs, so an absent value there falls back to spec.selector.
+  const declared = paths.labelSelectorPath ? valueAtPath(parent, paths.labelSelectorPath) : undefined;
+  const selector = declared ?? valueAtPath(parent, 'spec.selector');
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = parent.metadata;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name, ...(namespace ? { namespace } : {}), uid, resourceVersion, creationTimestamp },
+    spec: { replicas: (valueAtPath(parent, paths.specReplicasPath) as number | undefined) ?? 0 },
+    status: {
+      replicas: (valueAtPath(parent, paths.statusReplicasPath) as number | undefined) ?? 0,
+      ...(typeof selector === 'string' && selector !== '' ? { selector } : {}),
+      ...(typeof selector === 'object' && selector !== null ? { selector: formatLabelSelector(selector) } : {}),
+    },
+  };
+}
+
+function replicasOf(scale: unknown, name: string): number {
+  const replicas = valueAtPath(scale, 'spec.replicas') ?? 0;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
+    throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`);
+  }
+  if (replicas < 0) {
+    throw new StatusError({
+      code: 422,
+      reason: 'Invalid',
+      message: `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`,
+      details: {
+        name,
+        group: 'autoscaling',
+        kind: 'Scale',
+        causes: [{ type: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }],
+      },
+    });
+  }
+  return replicas;
+}
+
+/** The parent's replicas field in every version it is served in, for the managedFields mapping. */
+function replicasMapping(scope: StoreScope, paths: ScaleSubresource): ReplicasMapping {
+  const path = paths.specReplicasPath.split('.').map((segment) => `f:${segment}`);
+  return { replicasPaths: new Map(scope.type.versions.map((served) => [groupVersionString({ group: scope.type.group, version: served.version }), path])) };
+}
+
+/** How the new Scale is made from the current one: a whole Scale (PUT), a patch, or a server-side apply. */
+export type ScaleChange =
+  | { readonly kind: 'replace'; readonly scale: KubeObject }
+  /** A patch of the current Scale (the request's patch type and document, applied). */
+  | { readonly kind: 'patch'; readonly apply: (current: KubeObject) => unknown }
+  | { readonly kind: 'apply'; readonly config: Record<string, unknown>; readonly force: boolean };
+
+const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
+
+function withoutManagedFields(object: KubeObject): KubeObject {
+  return { ...object, metadata: { ...object.metadata, managedFields: undefined } };
+}
+
+/**
+ * The new Scale and its managedFields: ownership is tracked on the Scale (see scale-fields.ts),
+ * an apply through the apply engine, any other write as an Update of the Scale.
+ */
+function changedScale(scope: StoreScope, options: { current: KubeObject; change: ScaleChange; manager: string }): KubeObject {
+  const { current, change, manager } = options;
+  const definitions = scope.context.definitions;
+  const now = scope.context.now();
+  if (change.kind === 'apply') {
+    return serverSideApply({
+      live: current,
+      config: change.config,
+      manager,
+      apiVersion: SCALE_API_VERSION,
+      kind: 'Scale',
+      subresource: 'scale',
+      force: change.force,
+      now,
+      schema: rootSchemaNode(definitions, SCALE_DEFINITION),
+    }).object;
+  }
+  const next = change.kind === 'replace' ? structuredClone(change.scale) : (change.apply(current) as KubeObject);
+  const entries = managedFieldsAfterUpdate({
+    previous: withoutManagedFields(current),
+    // A subresource's request cannot set managedFields: the current ones count.
+    managedFields: (current.metadata.managedFields ?? []) as ManagedFieldsEntry[],
+    next: withoutManagedFields(next),
+    manager,
+    apiVersion: SCALE_API_VERSION,
+    subresource: 'scale',
+    now,
+    schema: definitions === undefined ? {} : { definitions, schema: resolveDefinition(definitions, SCALE_DEFINITION) },
+  });
+  return { ...next, metadata: { ...(next.metadata ?? {}), managedFields: entries } };
+}
+
+export interface ScaleUpdateRequest extends WriteRequest {
+  readonly key: ObjectKey;
+  readonly paths: ScaleSubresource;
+  readonly change: ScaleChange;
+  readonly manager: string;
+}
+
+/**
+ * A write of the Scale: an update of the parent (see update.ts for its steps) whose new state is
+ * the parent with the Scale's replicas, the Scale's field ownership mapped onto the parent's
+ * managedFields. Answers the Scale the stored parent shows.
+ */
+export async function updateScale(scope: StoreScope, request: ScaleUpdateRequest): Promise<KubeObject> {
+  const { paths, change, ...write } = request;
+  const mapping = replicasMapping(scope, paths);
+  const result = await updateObject(scope, {
+    ...write,
+    updatedObject: (current) => {
+      const parent = current!;
+      const parentEntries = parent.metadata.managedFields as ManagedFieldsEntry[] | undefined;
+      const before = scaleOf(parent, paths);
+      before.metadata.managedFields = toScaleManagedFields(parentEntries, mapping);
+      const scale = changedScale(scope, { current: before, change, manager: write.manager });
+      // A resourceVersion the Scale carries (sent, or kept by a patch) is the parent's
+      // update precondition, as the reference's scale storage makes it.
+      if (scale.metadata?.resourceVersion) parent.metadata.resourceVersion = scale.metadata.resourceVersion;
+      writePath(parent, paths.specReplicasPath, replicasOf(scale, request.key.name));
+      const entries = toParentManagedFields({ parentEntries, scaleEntries: scale.metadata.managedFields as ManagedFieldsEntry[], mapping, apiVersion: apiVersionOf(scope) });
+      if (entries.length > 0) parent.metadata.managedFields = entries;
+      else delete parent.metadata.managedFields;
+      return parent;
+    },
+    target: 'main',
+    subresource: 'scale',
+    managedFieldsComputed: true,
+  });
+  return scaleOf(result.object, paths);
+}

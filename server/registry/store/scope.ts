@@ -1,0 +1,76 @@
+/**
+ * What the generic store works with: the type it writes, the version the caller speaks, that
+ * type's storage, and the context every write shares (registry, schema, clock, admission,
+ * authorizer, feature gates, the kinds' store hooks). No HTTP request in sight: handlers,
+ * controllers and reviews all call the store with one of these.
+ */
+import type { KubeObject, ObjectKey, ObjectStorage } from '../../../storage/objects/types';
+import type { Admission } from '../../admission/types';
+import type { Authorizer } from '../../authz/types';
+import type { GroupResource } from '../../status/catalogue';
+import { invalid } from '../../status/catalogue';
+import type { StatusError } from '../../status/status-error';
+import type { Definitions } from '../../validation/decode';
+import { groupVersionString, type FieldError, type ResourceRegistry, type ResourceType, type ServedVersion } from '../types';
+import type { StoreHooks } from './hooks';
+
+export interface StoreContext {
+  readonly registry: ResourceRegistry;
+  /** OpenAPI-style definitions of the built-in kinds; absent: objects are taken as they are. */
+  readonly definitions?: Definitions;
+  /** The time written into creationTimestamp, deletionTimestamp and managedFields. */
+  readonly now: () => Date;
+  /** Mutating then validating plugins; an empty chain admits everything. */
+  readonly admission: Admission;
+  /** Asked for permissions beyond the request's own verb (create on apply, unsafe delete). */
+  readonly authorizer?: Authorizer;
+  /** `--feature-gates`; absent gates are off. */
+  readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** A kind's own steps around storage (Services: cluster IPs); absent: none. */
+  readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
+}
+
+export interface StoreScope {
+  readonly type: ResourceType;
+  /** The version the caller speaks: objects in and out of the store are in it. */
+  readonly version: ServedVersion;
+  readonly storage: ObjectStorage;
+  readonly context: StoreContext;
+}
+
+export function groupResourceOf(type: ResourceType): GroupResource {
+  return { group: type.group, resource: type.resource };
+}
+
+export function apiVersionOf(scope: StoreScope): string {
+  return groupVersionString({ group: scope.type.group, version: scope.version.version });
+}
+
+export function objectKeyOf(scope: StoreScope, address: { readonly namespace?: string; readonly name: string }): ObjectKey {
+  return scope.type.namespaced ? { namespace: address.namespace ?? '', name: address.name } : { name: address.name };
+}
+
+/**
+ * The stored object as the scope's version shows it. Below the top level it shares the stored
+ * object (the watch cache hands one object to every reader), so its users only read it:
+ * encoders do, and update functions get it from the private copy the storage gives them. A
+ * deep copy here cost most of a list's CPU.
+ */
+export function toServedVersion(scope: StoreScope, object: KubeObject): KubeObject {
+  const target = { group: scope.type.group, version: scope.version.version };
+  const converted = scope.type.convert ? scope.type.convert(object, target) : object;
+  return { ...converted, apiVersion: apiVersionOf(scope), kind: scope.type.kind };
+}
+
+/** A served-version object as it is stored. */
+export function toStorageVersion(scope: StoreScope, object: KubeObject): KubeObject {
+  const group = scope.type.group;
+  const version = scope.type.storageVersion;
+  const converted = scope.type.convert && version !== scope.version.version ? scope.type.convert(object, { group, version }) : object;
+  return { ...converted, apiVersion: groupVersionString({ group, version }), kind: scope.type.kind };
+}
+
+/** 422 Invalid naming the kind, from the strategy's field errors. */
+export function invalidObject(scope: StoreScope, name: string, errors: readonly FieldError[]): StatusError {
+  return invalid({ group: scope.type.group, kind: scope.type.kind }, name, errors);
+}

@@ -1,0 +1,183 @@
+/**
+ * Update: the one function every write to an existing object runs through (PUT, PATCH, apply,
+ * status, scale, finalize, and the server's controllers). A guaranteed update: the storage reads
+ * the current object, this computes the new one, and a lost race starts over on fresh state.
+ * The steps of one attempt, in the reference's order (its registry store's Update):
+ *
+ *   1. the new object from the current one (the caller's: a body, a patch, an apply), in the
+ *      storage version with the kind's defaults
+ *   2. mutating admission (UPDATE)
+ *   3. preconditions: a resourceVersion the object carries must be the current one (409); none
+ *      at all is refused for kinds that take no unconditional update (422)
+ *   4. system metadata kept from the stored object (uid when absent, creationTimestamp,
+ *      deletion marks), then the strategy's prepareForUpdate / prepareForStatusUpdate, or
+ *      finalize's own (only spec.finalizers changes)
+ *   5. the strategy's validateUpdate (422; a different uid is refused here, as immutable)
+ *   6. validating admission (UPDATE)
+ *   7. managedFields: the write recorded as its manager's Update (apply brings its own)
+ *   8. storage; a dry run stops here. A terminating object left with no finalizer is removed
+ *      instead of written.
+ *
+ * A missing object is a 404, unless the caller may create it (PUT of kinds that allow it,
+ * apply): then the create's steps run (see prepareNewObject).
+ */
+import { ObjectError } from '../../../storage/errors';
+import type { KubeObject, ObjectKey, Preconditions } from '../../../storage/objects/types';
+import { copyJson } from '../../json/value';
+import { notFound, objectModified } from '../../status/catalogue';
+import { admissionAttributes, type WriteRequest } from './admission';
+import { prepareNewObject, type PreparedObject } from './create';
+import { ownershipBefore, recordManagedFields } from './managed-fields';
+import { keepSystemMetadata, pendingFinalizers } from './object-meta';
+import { groupResourceOf, invalidObject, toServedVersion, toStorageVersion, type StoreScope } from './scope';
+
+/** Which strategy methods prepare the write. */
+export type WriteTarget = 'main' | 'status' | 'finalize';
+
+export interface UpdateRequest extends WriteRequest {
+  readonly key: ObjectKey;
+  /**
+   * The new object in the scope's version, from the current one (a private copy it may change);
+   * `undefined` when the object is missing and the caller may create it.
+   */
+  readonly updatedObject: (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+  readonly target: WriteTarget;
+  readonly manager: string;
+  /**
+   * Preconditions stated beside the object: a PUT body's uid (the reference takes it as one),
+   * the resourceVersion of a Scale, which the parent object does not carry.
+   */
+  readonly preconditions?: Preconditions;
+  readonly allowCreate?: boolean;
+  /** Asked once the created object is validated: a write that may create needs `create` permission too. */
+  readonly authorizeCreate?: () => Promise<void>;
+  /**
+   * The computed object already carries its managedFields (server-side apply writes its own):
+   * recording this write as an Update on top would credit the defaults to a false manager.
+   */
+  readonly managedFieldsComputed?: boolean;
+}
+
+export interface UpdateResult {
+  /** In the scope's version. */
+  readonly object: KubeObject;
+  readonly created: boolean;
+  /** The write removed the object (its last finalizer went). */
+  readonly deleted: boolean;
+  readonly warnings: readonly string[];
+}
+
+/** Thrown inside the update function when the object must be removed rather than written. */
+class RemoveInstead extends Error {
+  constructor(readonly current: KubeObject) {
+    super('remove instead of update');
+  }
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** True when nothing holds a terminating object any longer. */
+function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
+  return object.metadata.deletionTimestamp !== undefined && pendingFinalizers(scope.type, object).length === 0;
+}
+
+export async function updateObject(scope: StoreScope, request: UpdateRequest): Promise<UpdateResult> {
+  const { key } = request;
+  for (let attempt = 1; ; attempt++) {
+    let warnings: readonly string[] = [];
+    // The create an attempt may make holds what its kind's hook took until the write is settled.
+    let creating: PreparedObject | undefined;
+    const settle = async (stored: boolean): Promise<void> => {
+      const finish = creating?.finish;
+      creating = undefined;
+      await finish?.(stored);
+    };
+    try {
+      const result = await scope.storage.update(
+        key,
+        async (current) => {
+          await settle(false); // a lost race: the last attempt's create was not stored
+          if (current === undefined) {
+            if (!request.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
+            creating = await prepareNewObject(scope, request, await request.updatedObject(undefined), request.authorizeCreate ?? noCheck);
+            const { object } = creating;
+            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, manager: request.manager, subresource: request.subresource });
+            warnings = creating.warnings;
+            return object;
+          }
+          const object = await prepareUpdate(scope, request, current);
+          warnings = scope.type.strategy.warnings?.(object, current) ?? [];
+          if (shouldRemove(scope, object)) throw new RemoveInstead(current);
+          return object;
+        },
+        { preconditions: request.preconditions, allowCreate: request.allowCreate, dryRun: request.dryRun },
+      );
+      await settle(true);
+      return { object: toServedVersion(scope, result.object), created: result.created, deleted: false, warnings };
+    } catch (error) {
+      await settle(false);
+      if (!(error instanceof RemoveInstead)) throw error;
+      try {
+        const removed = await removeExactly(scope, key, error.current, request.dryRun);
+        return { object: toServedVersion(scope, removed), created: false, deleted: true, warnings };
+      } catch (removeError) {
+        // A write raced the removal: start over from fresh state unless the caller pinned a version.
+        const raced = removeError instanceof ObjectError && (removeError.reason === 'Conflict' || removeError.reason === 'NotFound');
+        if (!raced || request.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;
+      }
+    }
+  }
+}
+
+async function noCheck(): Promise<void> {}
+
+/** Steps 1-7 on an existing object: the object to store. */
+async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current: KubeObject): Promise<KubeObject> {
+  const { strategy } = scope.type;
+  const name = request.key.name;
+  // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
+  const object = toStorageVersion(scope, await request.updatedObject(toServedVersion(scope, copyJson(current))));
+  strategy.applyDefaults?.(object, scope.type.storageVersion);
+  // 2. Mutating admission.
+  const attributes = admissionAttributes(scope, request, { operation: 'UPDATE', key: request.key, object, oldObject: current });
+  await scope.context.admission.admit(attributes);
+  // 3. The object's own resourceVersion is a precondition; none means "whatever is current".
+  const resourceVersion = object.metadata.resourceVersion;
+  if (resourceVersion !== undefined && resourceVersion !== '') {
+    if (resourceVersion !== current.metadata.resourceVersion) throw objectModified(groupResourceOf(scope.type), name);
+  } else if (scope.type.requiresResourceVersionOnUpdate) {
+    throw invalidObject(scope, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', detail: 'Invalid value: 0x0: must be specified for an update' }]);
+  }
+  // 4. System metadata and the strategy's preparation.
+  keepSystemMetadata(object, current);
+  if (request.target === 'status') strategy.prepareForStatusUpdate?.(object, current);
+  else if (request.target === 'finalize') keepAllButSpecFinalizers(object, current);
+  else strategy.prepareForUpdate?.(object, current);
+  // 5. Validation.
+  const errors = strategy.validateUpdate?.(object, current) ?? [];
+  if (errors.length > 0) throw invalidObject(scope, name, errors);
+  // 6. Validating admission.
+  await scope.context.admission.validate(attributes);
+  // 7. Field ownership.
+  if (!request.managedFieldsComputed) {
+    recordManagedFields({ scope, object, previous: ownershipBefore(object, current, request.subresource), manager: request.manager, subresource: request.subresource });
+  }
+  return object;
+}
+
+/** PUT /finalize changes spec.finalizers and nothing else. */
+function keepAllButSpecFinalizers(object: KubeObject, current: KubeObject): void {
+  const finalizers = (object.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
+  Object.assign(object, copyJson(current));
+  object.spec = { ...((current.spec as object | undefined) ?? {}), finalizers };
+  if (finalizers === undefined) delete (object.spec as { finalizers?: unknown }).finalizers;
+}
+
+/** Removes the object only if it is still exactly `current`. */
+export function removeExactly(scope: StoreScope, key: ObjectKey, current: KubeObject, dryRun: boolean): Promise<KubeObject> {
+  return scope.storage.delete(key, {
+    preconditions: { uid: current.metadata.uid, resourceVersion: current.metadata.resourceVersion },
+    dryRun,
+  });
+}

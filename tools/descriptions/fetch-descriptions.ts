@@ -1,0 +1,108 @@
+/**
+ * `node dist/tools/descriptions/fetch-descriptions.js <out.json>`: writes the field descriptions
+ * of the built-in kinds, for `kubectl explain`, from the API's Go modules. The project may not
+ * carry the reference's description texts, so they are taken at install time from the very
+ * modules (and versions) tools/schemagen reads: each group-version package ships its
+ * descriptions as Go maps in `types_swagger_doc_generated.go`.
+ *
+ * A module's zip comes from the local Go module cache when Go downloaded it already, else from
+ * the Go module proxy (`GOPROXY`, default proxy.golang.org). Go itself is not needed.
+ *
+ * Output: `{ "<definition name>": { "": "<type description>", "<json field>": "<description>" } }`,
+ * limited to the definitions of server/schema/generated/definitions.json.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { swaggerDocsOf } from './swagger-doc';
+
+const REPO = join(__dirname, '..', '..', '..');
+const GO_MOD = join(REPO, 'tools', 'schemagen', 'go.mod');
+const DEFINITIONS = join(REPO, 'server', 'schema', 'generated', 'definitions.json');
+/** The modules whose packages define the served kinds. */
+const MODULES = ['k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiextensions-apiserver', 'k8s.io/kube-aggregator'];
+const FETCH_TIMEOUT_MS = 20_000;
+const TYPE_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.TypeMeta';
+
+/** The version tools/schemagen pins for `module`. */
+function pinnedVersion(goMod: string, module: string): string {
+  const match = new RegExp(`^\\s*${module.replace(/\./g, '\\.')}\\s+(v\\S+)`, 'm').exec(goMod);
+  if (!match) throw new Error(`${module} is not required by ${GO_MOD}`);
+  return match[1];
+}
+
+function localZip(module: string, version: string): string | undefined {
+  const modCache = process.env.GOMODCACHE || join(process.env.GOPATH || join(homedir(), 'go'), 'pkg', 'mod');
+  const file = join(modCache, 'cache', 'download', module, '@v', `${version}.zip`);
+  return existsSync(file) ? file : undefined;
+}
+
+/** The first proxy of GOPROXY that is a URL (not `direct` or `off`). */
+function proxyBase(): string {
+  const proxies = (process.env.GOPROXY || 'https://proxy.golang.org').split(/[,|]/);
+  const url = proxies.find((entry) => /^https?:\/\//.test(entry));
+  if (url === undefined) throw new Error(`GOPROXY=${process.env.GOPROXY} names no proxy to download from`);
+  return url.replace(/\/+$/, '');
+}
+
+async function moduleZip(module: string, version: string): Promise<Uint8Array> {
+  const local = localZip(module, version);
+  if (local !== undefined) return readFileSync(local);
+  const url = `${proxyBase()}/${module}/@v/${version}.zip`;
+  const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) }).catch((error: Error) => {
+    // fetch's own message is only "fetch failed"; the cause says why (DNS, TLS, refused).
+    throw new Error(`${url}: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+  });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** `k8s.io/api@v0.34.13/apps/v1/x.go` → `io.k8s.api.apps.v1`, the prefix of its definitions' names. */
+function definitionPrefix(zipPath: string): string {
+  const [moduleAtVersion, ...rest] = zipPath.split('@');
+  const afterVersion = rest.join('@').split('/').slice(1, -1);
+  const [domain, ...modulePath] = moduleAtVersion.split('/');
+  const reversedDomain = domain.split('.').reverse();
+  return [...reversedDomain, ...modulePath, ...afterVersion].join('.');
+}
+
+async function main(out: string): Promise<void> {
+  const goMod = readFileSync(GO_MOD, 'utf8');
+  const definitions = (JSON.parse(readFileSync(DEFINITIONS, 'utf8')) as { definitions: Record<string, { properties?: object }> }).definitions;
+  const known = new Set(Object.keys(definitions));
+  const descriptions: Record<string, Record<string, string>> = {};
+  for (const module of MODULES) {
+    const version = pinnedVersion(goMod, module);
+    const files = unzipSync(await moduleZip(module, version), { filter: (file) => file.name.endsWith('/types_swagger_doc_generated.go') });
+    for (const [path, bytes] of Object.entries(files)) {
+      const prefix = definitionPrefix(path);
+      for (const [type, fields] of swaggerDocsOf(new TextDecoder().decode(bytes))) {
+        const name = `${prefix}.${type}`;
+        if (known.has(name)) descriptions[name] = fields;
+      }
+    }
+  }
+  // apiVersion and kind come from the embedded TypeMeta, whose map documents them once.
+  const typeMeta = descriptions[TYPE_META] ?? {};
+  for (const [name, definition] of Object.entries(definitions)) {
+    for (const field of ['apiVersion', 'kind']) {
+      if (definition.properties === undefined || !(field in definition.properties) || typeMeta[field] === undefined) continue;
+      const fields = (descriptions[name] ??= {});
+      fields[field] ??= typeMeta[field];
+    }
+  }
+  writeFileSync(out, JSON.stringify(descriptions));
+  process.stderr.write(`field descriptions for ${Object.keys(descriptions).length} definitions written to ${out}\n`);
+}
+
+const out = process.argv[2];
+if (out === undefined || !existsSync(dirname(out))) {
+  process.stderr.write('usage: fetch-descriptions <out.json> (in an existing directory)\n');
+  process.exit(2);
+}
+main(out).catch((error: unknown) => {
+  // Descriptions are a convenience: say why they are missing, in one line, and let the caller go on.
+  process.stderr.write(`capstan: no field descriptions for kubectl explain (${(error as Error).message})\n`);
+  process.exit(1);
+});

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type express from 'express';
 import { Compactor } from '../storage/compactor';
 import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
+import type { WatchCache } from '../storage/cache/watch-cache';
 import { openEtcdStore } from '../storage/etcd/etcd-store';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../storage/store';
@@ -24,8 +25,8 @@ import type { ServerOptions } from './config/flags';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { recordCompactions } from './metrics/compaction-metrics';
-import { instrumentStore, resourceByKeyPrefix } from './metrics/store-metrics';
-import { observeWatchCaches } from './metrics/watch-cache-metrics';
+import { instrumentStore, resourceByKeyPrefix, type StoredResource } from './metrics/store-metrics';
+import { observeWatchCaches, type ObservedCache } from './metrics/watch-cache-metrics';
 import { apiOperations } from './controllers/api-operations';
 import type { ObjectOperations } from './controllers/operations';
 import { bootstrapClusterObjects } from './controllers/bootstrap';
@@ -44,9 +45,9 @@ import { functionCheck, PostStartHook } from './health/checks';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
 import { serviceClusterIPHooks } from './registry/allocators/cluster-ip-hooks';
-import { BuiltinRegistry } from './registry/registry';
+import { ResourceTypeRegistry, type MutableResourceRegistry } from './registry/registry';
 import { BUILTIN_KINDS } from './registry/kinds';
-import type { ResourceRegistry, ResourceType } from './registry/types';
+import type { ResourceType } from './registry/types';
 import { schemaData } from './schema/definitions';
 import type { HealthOptions } from './app';
 
@@ -56,7 +57,8 @@ const STORE_CHECK_TIMEOUT_MS = 2_000;
 
 export interface ControlPlane {
   readonly store: RevisionedStore;
-  readonly registry: ResourceRegistry;
+  /** Served types; add and remove types here while serving (custom resources), and everything follows. */
+  readonly registry: MutableResourceRegistry;
   readonly caches: CacheSet;
   /** Pass to `createServer` so `/metrics` shows the store, cache and compaction metrics too. */
   readonly metrics: ApiserverMetrics;
@@ -88,17 +90,54 @@ function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
   return `${options.etcdPrefix.replace(/\/+$/, '')}/${type.storagePrefix}`;
 }
 
-/** One cached resource per storage prefix: kinds that share storage (Events) share a cache. */
-function cachedResources(options: ServerOptions, registry: ResourceRegistry): CachedResource[] {
+/**
+ * One cached resource per storage prefix: kinds that share storage (Events) share a cache, and
+ * virtual kinds (reviews) store nothing. Keyed by key prefix.
+ */
+function cachedResources(options: ServerOptions, types: readonly ResourceType[]): Map<string, CachedResource> {
   const byPrefix = new Map<string, CachedResource>();
-  for (const type of registry.all()) {
+  for (const type of types) {
     if (type.virtual) continue;
     const keyPrefix = keyPrefixOf(options, type);
     if (!byPrefix.has(keyPrefix)) {
       byPrefix.set(keyPrefix, { keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
     }
   }
-  return [...byPrefix.values()];
+  return byPrefix;
+}
+
+/**
+ * Keeps one watch cache (and its metrics) per stored prefix of the registry's types, adding and
+ * removing caches as types come and go. Runs synchronously inside the registry's change, so a
+ * type's cache exists before any request can reach it, and a removed type's watches end with it.
+ */
+function followRegistry(options: {
+  serverOptions: ServerOptions;
+  registry: MutableResourceRegistry;
+  caches: CacheSet;
+  /** Mutated: the resource each cached prefix holds, which the store metrics name. */
+  storedResources: Map<string, StoredResource>;
+  /** Mutated: the caches the watch cache metrics read. */
+  observed: Map<string, ObservedCache>;
+}): void {
+  const { serverOptions, registry, caches, storedResources, observed } = options;
+  const track = (resource: CachedResource, cache: WatchCache) => {
+    storedResources.set(resource.keyPrefix, resource.qualifiedResource);
+    observed.set(resource.keyPrefix, { ...resource.qualifiedResource, cache });
+  };
+  for (const resource of cachedResources(serverOptions, registry.all()).values()) track(resource, caches.cacheFor(resource.keyPrefix));
+  registry.onChange(() => {
+    const wanted = cachedResources(serverOptions, registry.all());
+    for (const [keyPrefix, resource] of wanted) {
+      if (!caches.has(keyPrefix)) track(resource, caches.add(resource));
+    }
+    for (const keyPrefix of [...storedResources.keys()]) {
+      if (wanted.has(keyPrefix)) continue;
+      caches.remove(keyPrefix);
+      storedResources.delete(keyPrefix);
+      observed.delete(keyPrefix);
+    }
+  });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -112,15 +151,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   const metrics = createApiserverMetrics();
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
-  const registry = new BuiltinRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
-  const resources = cachedResources(options, registry);
-  const store = instrumentStore({
-    store: await openStore(options),
-    metrics,
-    resourceOfKey: resourceByKeyPrefix(new Map(resources.map((resource) => [resource.keyPrefix, resource.qualifiedResource]))),
-  });
-  const caches = await startCacheSet({ store, resources });
-  observeWatchCaches(metrics, resources.map((resource) => ({ ...resource.qualifiedResource, cache: caches.cacheFor(resource.keyPrefix) })));
+  const registry = new ResourceTypeRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
+  const storedResources = new Map<string, StoredResource>();
+  const store = instrumentStore({ store: await openStore(options), metrics, resourceOfKey: resourceByKeyPrefix(storedResources) });
+  const startupResources = [...cachedResources(options, registry.all()).values()];
+  const caches = await startCacheSet({ store, resources: startupResources });
+  const observed = new Map<string, ObservedCache>();
+  followRegistry({ serverOptions: options, registry, caches, storedResources, observed });
+  observeWatchCaches(metrics, () => observed.values());
   const storageFor = (type: ResourceType): ObjectStorage => caches.cacheFor(keyPrefixOf(options, type));
   const compactor = new Compactor({ store, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) });
   compactor.start();
@@ -171,8 +209,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     health: {
       checks: [functionCheck('etcd', async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store')))],
       readinessChecks: [
+        // The caches made at start only: a type added while serving (a custom resource) lists
+        // on its own meanwhile (its reads go to the store), and must not take the replica out.
         functionCheck('informer-sync', async () => {
-          if (!(await caches.whenReady(0))) throw new Error('watch caches are not synced');
+          const started = startupResources.filter(({ keyPrefix }) => caches.has(keyPrefix));
+          const ready = await Promise.all(started.map(({ keyPrefix }) => caches.cacheFor(keyPrefix).whenReady(0)));
+          if (!ready.every(Boolean)) throw new Error('watch caches are not synced');
         }),
       ],
       postStartHooks: [bootstrapHook],

@@ -15,6 +15,7 @@ import { priorityPlugin } from './plugins/priority';
 import { runtimeClassPlugin } from './plugins/runtime-class';
 import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
+import { validatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy';
 
 export interface AdmissionDependencies {
   readonly storageOf: StorageOf;
@@ -63,7 +64,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'PodTopologyLabels', onByDefault: true },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
   { name: 'MutatingAdmissionWebhook', onByDefault: true },
-  { name: 'ValidatingAdmissionPolicy', onByDefault: true },
+  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf }) => validatingAdmissionPolicyPlugin(storageOf) },
   { name: 'ValidatingAdmissionWebhook', onByDefault: true },
   { name: 'ResourceQuota', onByDefault: true },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },

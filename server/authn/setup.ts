@@ -19,7 +19,8 @@ import type { ObjectOperations } from '../controllers/operations';
 import { startRootCaPublisher } from '../controllers/root-ca-publisher';
 import { startServiceAccountController } from '../controllers/service-account-controller';
 import { ensureServiceAccountKey } from '../pki/service-account-key';
-import type { ResourceRegistry, ResourceType } from '../registry/types';
+import type { MutableResourceRegistry } from '../registry/registry';
+import type { ResourceType } from '../registry/types';
 import { audienceAgnostic } from './audiences';
 import { parseCaBundle } from './certificate-chain';
 import { requestHeaderAuthenticator } from './request-header';
@@ -29,11 +30,10 @@ import { bootstrapTokenAuthenticator } from './bootstrap-token';
 import { liveAuthenticationConfig, type LiveAuthenticationConfig } from './config-reload';
 import { jwtAuthenticator } from './jwt-authenticator';
 import { oidcFlagsAsJwtConfig, validateOidcFlags } from './oidc';
-import { mountReviewRoutes } from './reviews/review-routes';
+import { registerAuthenticationResources } from './resource-types';
 import { serviceAccountAuthenticator, type ObjectLookup } from './service-account/authenticator';
 import { parsePublicKeys, parseSigningKey, type SigningKey, type VerifyingKey } from './service-account/keys';
 import { mountOpenIdRoutes } from './service-account/openid';
-import { mountTokenRequestRoute } from './service-account/token-routes';
 import { tokenFileAuthenticator } from './token-file';
 import { tokenWebhookAuthenticator } from './token-webhook';
 import { webhookClientFromKubeconfig } from './webhook-client';
@@ -51,7 +51,7 @@ export interface Authentication {
   /** Every bearer-token method: what a TokenReview asks. */
   readonly tokens: TokenAuthenticator;
   readonly apiAudiences: readonly string[];
-  /** Mounts the reviews, TokenRequest and the issuer's discovery documents. */
+  /** Mounts the issuer's discovery documents (the reviews and TokenRequest are in the registry's slots). */
   routes(app: Application, listening: { readonly externalAddress: () => string }): void;
   /** What runs on the leader: extension-apiserver-authentication, the `default` ServiceAccounts, the `kube-root-ca.crt` maps, the bootstrap-token controllers. */
   controllers(cluster: { readonly caPem: string }): LeaderController[];
@@ -60,7 +60,7 @@ export interface Authentication {
 export interface AuthenticationDeps {
   /** `--client-ca-file`, or the generated CA. */
   readonly clientCaPem: string;
-  readonly registry: ResourceRegistry;
+  readonly registry: MutableResourceRegistry;
   /** Where the configuration file's reload metrics go. */
   readonly metrics?: Registry;
   readonly storageFor: (type: ResourceType) => ObjectStorage;
@@ -194,6 +194,11 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
     );
   }
   const tokens = tokenUnion(tokenMethods);
+  registerAuthenticationResources(deps.registry, {
+    tokens,
+    apiAudiences,
+    tokenRequest: { lookup, signingKey: keys.signing, issuer: issuers[0], apiAudiences, maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds },
+  });
   const proxy = requestHeaderOf(options);
   return {
     authenticators: [
@@ -211,14 +216,6 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
     tokens,
     apiAudiences,
     routes(app, listening) {
-      mountReviewRoutes(app, { tokens, apiAudiences });
-      mountTokenRequestRoute(app, {
-        lookup,
-        signingKey: keys.signing,
-        issuer: issuers[0],
-        apiAudiences,
-        maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
-      });
       mountOpenIdRoutes(app, { issuer: issuers[0], keys: keys.verifying, jwksUri: options.serviceAccountJwksUri, externalAddress: listening.externalAddress });
     },
     controllers: ({ caPem }) => [

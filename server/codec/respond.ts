@@ -11,6 +11,7 @@ import { stringify as yamlStringify } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
 import { StatusError, type Status } from '../status/status-error';
 import { includeObjectOf, tableInParts, tableOf, type IncludeObject } from '../table/table';
+import type { Printer } from '../table/printers';
 import { queryOf } from '../request/query';
 import {
   negotiateOutput, serializersFor, wantsPretty, NO_TRANSFORMS,
@@ -47,6 +48,8 @@ export interface Endpoint {
   readonly protobuf: boolean;
   /** Kinds that are stored objects print as tables; reviews do not. */
   readonly table: boolean;
+  /** The served version's own table printer; absent: the built-in one of `resource`. */
+  readonly printer?: Printer;
 }
 
 export interface Exchange {
@@ -119,6 +122,7 @@ function transformObject(options: { negotiated: Negotiated; endpoint: Endpoint; 
     case 'Table':
       return tableOf({
         resource: options.endpoint.resource,
+        printer: options.endpoint.printer,
         version: transform.version,
         includeObject: options.includeObject,
         now: new Date(),
@@ -185,6 +189,7 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
   if (transform?.kind === 'Table') {
     const tableOptions = {
       resource: exchange.endpoint.resource,
+      printer: exchange.endpoint.printer,
       version: transform.version,
       includeObject: includeObjectOf(queryOf(exchange.req)),
       now: new Date(),
@@ -233,6 +238,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
       const bookmark = type === 'BOOKMARK';
       const table = tableOf({
         resource: exchange.endpoint.resource,
+      printer: exchange.endpoint.printer,
         version: transform.version,
         includeObject,
         now: new Date(),

@@ -10,6 +10,7 @@ import { createObject } from '../registry/store/create';
 import { deleteObject } from '../registry/store/delete';
 import type { StoreContext, StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
+import { withTypeDefinitions } from '../registry/type-definitions';
 import type { ResourceType } from '../registry/types';
 import { StatusError } from '../status/status-error';
 import type { ObjectOperations } from './operations';
@@ -30,7 +31,7 @@ export function apiOperations(options: { context: StoreContext; storageFor: (typ
     type,
     version: type.versions.find((served) => served.version === type.storageVersion) ?? type.versions[0],
     storage: options.storageFor(type),
-    context: options.context,
+    context: withTypeDefinitions(options.context, type),
   });
   const write = { user: APISERVER_USER, dryRun: false };
   return {

@@ -7,16 +7,26 @@
  * - an owner terminating with the `orphan` finalizer has its reference removed from every
  *   dependent, then loses the finalizer.
  * Owners are recognised by uid across every served type, so the graph needs one informer per
- * type; informers that have not synced yet make the collector wait rather than delete.
+ * type (following the registry as types come and go); informers that have not synced yet
+ * make the collector wait rather than delete.
  */
 import type { KubeObject, OwnerReference } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
 import { startInformer, type Informer } from './informer';
 import type { ObjectOperations } from './operations';
+import { startWorkQueue } from './work-queue';
 
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 export const ORPHAN_FINALIZER = 'orphan';
-const RETRY_MS = 500;
+/** How soon an owner in foreground deletion is looked at again while dependents remain. */
+const DEPENDENTS_RECHECK_MS = 500;
+
+/** The informer of one stored prefix, and the type its objects are handled as now. */
+interface Watched {
+  type: ResourceType;
+  synced: boolean;
+  readonly informer: Informer;
+}
 
 interface Node {
   readonly type: ResourceType;
@@ -35,9 +45,6 @@ function keyOf(object: KubeObject): { namespace?: string; name: string } {
 export function startGarbageCollector(operations: ObjectOperations, stop: AbortSignal): { synced: Promise<void> } {
   const byUid = new Map<string, Node>();
   const dependentsOf = new Map<string, Set<string>>(); // owner uid → dependent uids
-  const pending = new Set<string>();
-  let running = false;
-  let allSynced = false;
 
   const index = (type: ResourceType, object: KubeObject, old: KubeObject | undefined): void => {
     const uid = String(object.metadata.uid);
@@ -113,43 +120,43 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
     return true;
   };
 
-  const work = async (): Promise<void> => {
-    if (running || !allSynced) return;
-    running = true;
-    try {
-      while (pending.size > 0 && !stop.aborted) {
-        const uid = pending.values().next().value as string;
-        pending.delete(uid);
-        const node = byUid.get(uid);
-        if (!node) continue;
-        let done = false;
-        try {
-          done = (await processOwner(node)) && (await processDependent(node));
-        } catch {
-          done = false;
-        }
-        if (!done) setTimeout(() => enqueue(uid), RETRY_MS);
-      }
-    } finally {
-      running = false;
-    }
-  };
+  const queue = startWorkQueue<string>({
+    stop,
+    handle: async (uid) => {
+      const node = byUid.get(uid);
+      if (!node) return;
+      const done = (await processOwner(node)) && (await processDependent(node));
+      // An owner in foreground deletion waits for its dependents; their deletion events enqueue it too.
+      if (!done) queue.addAfter(uid, DEPENDENTS_RECHECK_MS);
+    },
+  });
+  // Owners are found by uid among every type: while an informer has not listed yet, a missing
+  // owner may only be unlisted, so keys wait until every informer has synced (at start, and
+  // again while a type added later lists).
+  const waiting = new Set<string>();
+  const watched = new Map<string, Watched>();
+  let unsynced = 0;
   const enqueue = (uid: string): void => {
-    if (stop.aborted) return;
-    pending.add(uid);
-    void work();
+    if (unsynced > 0) waiting.add(uid);
+    else queue.add(uid);
+  };
+  const markSynced = (entry: Watched): void => {
+    if (entry.synced) return;
+    entry.synced = true;
+    unsynced--;
+    if (unsynced > 0) return;
+    for (const uid of waiting) queue.add(uid);
+    waiting.clear();
   };
 
-  const informers: Informer[] = [];
-  // Types that share storage (core and events.k8s.io Events) are one set of objects: watch once.
-  const watchedPrefixes = new Set<string>();
-  for (const type of operations.registry.all()) {
-    if (type.virtual || !type.verbs.includes('watch') || watchedPrefixes.has(type.storagePrefix)) continue;
-    watchedPrefixes.add(type.storagePrefix);
-    informers.push(
-      startInformer(operations.storageFor(type), {
+  const watch = (type: ResourceType): Watched => {
+    unsynced++;
+    const entry: Watched = {
+      type,
+      synced: false,
+      informer: startInformer(operations.storageFor(type), {
         onUpsert: (object, old) => {
-          index(type, object, old);
+          index(entry.type, object, old);
           enqueue(String(object.metadata.uid));
           // A terminating owner may need its dependents handled.
           if (object.metadata.deletionTimestamp) for (const dependent of dependents(String(object.metadata.uid))) enqueue(String(dependent.object.metadata.uid));
@@ -161,13 +168,44 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
           for (const ref of ownerRefs(object)) enqueue(ref.uid);
         },
       }),
-    );
-  }
-  const synced = Promise.all(informers.map((informer) => informer.synced)).then(() => {
-    allSynced = true;
-    for (const uid of byUid.keys()) pending.add(uid);
-    void work();
-  });
-  stop.addEventListener('abort', () => informers.forEach((informer) => informer.stop()), { once: true });
+    };
+    void entry.informer.synced.then(() => markSynced(entry));
+    return entry;
+  };
+
+  // One informer per stored prefix of the watchable types, following the registry. Types that
+  // share storage (core and events.k8s.io Events) are one set of objects: watched once. A type
+  // gone takes its objects out of the graph without touching their dependents (the objects were
+  // not seen deleted). The control plane adds a type's watch cache before this listener runs.
+  const follow = (): void => {
+    const wanted = new Map<string, ResourceType>();
+    for (const type of operations.registry.all()) {
+      if (type.virtual || !type.verbs.includes('watch') || wanted.has(type.storagePrefix)) continue;
+      wanted.set(type.storagePrefix, type);
+    }
+    for (const [prefix, type] of wanted) {
+      const entry = watched.get(prefix);
+      if (entry) entry.type = type;
+      else watched.set(prefix, watch(type));
+    }
+    for (const [prefix, entry] of watched) {
+      if (wanted.has(prefix)) continue;
+      watched.delete(prefix);
+      entry.informer.stop();
+      for (const object of entry.informer.objects.values()) unindex(object);
+      markSynced(entry);
+    }
+  };
+  follow();
+  const synced = Promise.all([...watched.values()].map((entry) => entry.informer.synced)).then(() => undefined);
+  const unsubscribe = operations.registry.onChange(follow);
+  stop.addEventListener(
+    'abort',
+    () => {
+      unsubscribe();
+      for (const entry of watched.values()) entry.informer.stop();
+    },
+    { once: true },
+  );
   return { synced };
 }

@@ -9,9 +9,13 @@ import { EVERYTHING } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
 import { startInformer } from './informer';
 import type { ObjectOperations } from './operations';
+import { startWorkQueue } from './work-queue';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
-const RETRY_MS = 1000;
+/** How soon a terminating namespace whose content is still being deleted is looked at again. */
+const CONTENT_RECHECK_MS = 1000;
+/** The reference's namespace controller caps its retries at a minute. */
+const NAMESPACE_MAX_BACKOFF_MS = 60_000;
 
 function namespaceType(operations: ObjectOperations): ResourceType {
   const type = operations.registry.find({ group: '', version: 'v1' }, 'namespaces');
@@ -47,39 +51,21 @@ export async function finalizeNamespace(operations: ObjectOperations, namespace:
 
 export function startNamespaceController(operations: ObjectOperations, stop: AbortSignal): void {
   const type = namespaceType(operations);
-  const pending = new Set<string>();
-  let running = false;
-
-  const work = async (): Promise<void> => {
-    if (running) return;
-    running = true;
-    try {
-      while (pending.size > 0 && !stop.aborted) {
-        const name = pending.values().next().value as string;
-        pending.delete(name);
-        const namespace = informer.objects.get(name);
-        if (!namespace?.metadata.deletionTimestamp) continue;
-        try {
-          const remaining = await deleteContent(operations, name);
-          if (remaining === 0) await finalizeNamespace(operations, namespace);
-          else setTimeout(() => enqueue(name), RETRY_MS);
-        } catch {
-          setTimeout(() => enqueue(name), RETRY_MS);
-        }
-      }
-    } finally {
-      running = false;
-    }
-  };
-  const enqueue = (name: string): void => {
-    if (stop.aborted) return;
-    pending.add(name);
-    void work();
-  };
-
+  const queue = startWorkQueue<string>({
+    stop,
+    backoff: { maxMs: NAMESPACE_MAX_BACKOFF_MS },
+    // Failures retry with the queue's backoff; content still going is looked at again in a second.
+    handle: async (name) => {
+      const namespace = informer.objects.get(name);
+      if (!namespace?.metadata.deletionTimestamp) return;
+      const remaining = await deleteContent(operations, name);
+      if (remaining === 0) await finalizeNamespace(operations, namespace);
+      else queue.addAfter(name, CONTENT_RECHECK_MS);
+    },
+  });
   const informer = startInformer(operations.storageFor(type), {
     onUpsert: (object) => {
-      if (object.metadata.deletionTimestamp) enqueue(String(object.metadata.name));
+      if (object.metadata.deletionTimestamp) queue.add(String(object.metadata.name));
     },
   });
   stop.addEventListener('abort', () => informer.stop(), { once: true });

@@ -1,28 +1,35 @@
 /**
  * The subresources a resource type serves, as discovery and OpenAPI describe them: which kind
- * each answers with and which verbs it accepts. Status and finalize answer with the parent's
- * kind; scale answers with autoscaling/v1 Scale for every built-in kind, as the reference does.
+ * each answers with, its schema definition and which verbs it accepts. Status and finalize
+ * answer with the parent's kind; scale answers with autoscaling/v1 Scale for every built-in
+ * kind, as the reference does; the type's own subresources (its handler slots) say theirs.
  */
 import type { GroupVersion, GroupVersionKind, ResourceType, Verb } from '../registry/types';
 
-export type SubresourceName = 'finalize' | 'scale' | 'status';
-
 export interface ServedSubresource {
-  readonly name: SubresourceName;
+  readonly name: string;
   readonly responseKind: GroupVersionKind;
+  /** OpenAPI definition name of `responseKind`. */
+  readonly definition: string;
   /** Sorted, as discovery lists verbs. */
   readonly verbs: readonly Verb[];
 }
 
 export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
 /** The subresources of `type` served in `groupVersion`, sorted by name. */
 export function servedSubresources(type: ResourceType, groupVersion: GroupVersion): ServedSubresource[] {
   const parentKind: GroupVersionKind = { group: groupVersion.group, version: groupVersion.version, kind: type.kind };
+  const parentDefinition = type.versions.find(({ version }) => version === groupVersion.version)?.definition ?? '';
   const readWrite: readonly Verb[] = ['get', 'patch', 'update'];
   const subresources: ServedSubresource[] = [];
-  if (type.subresources.finalize) subresources.push({ name: 'finalize', responseKind: parentKind, verbs: ['update'] });
-  if (type.subresources.scale) subresources.push({ name: 'scale', responseKind: SCALE_KIND, verbs: readWrite });
-  if (type.subresources.status) subresources.push({ name: 'status', responseKind: parentKind, verbs: readWrite });
-  return subresources;
+  if (type.subresources.finalize) subresources.push({ name: 'finalize', responseKind: parentKind, definition: parentDefinition, verbs: ['update'] });
+  if (type.subresources.scale) subresources.push({ name: 'scale', responseKind: SCALE_KIND, definition: SCALE_DEFINITION, verbs: readWrite });
+  if (type.subresources.status) subresources.push({ name: 'status', responseKind: parentKind, definition: parentDefinition, verbs: readWrite });
+  for (const [name, endpoint] of Object.entries(type.handlers?.subresources ?? {})) {
+    const verbs = (Object.keys(endpoint.handlers) as Verb[]).sort();
+    subresources.push({ name, responseKind: endpoint.kind, definition: endpoint.definition, verbs });
+  }
+  return subresources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

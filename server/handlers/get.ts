@@ -8,6 +8,6 @@ export function getHandler(scope: HandlerScope): ResourceHandler {
     const resourceVersion = queryOf(req).get('resourceVersion') ?? undefined;
     const object = await scope.storage.get(objectKeyOf(scope, info), { resourceVersion });
     addWarnings(res, deprecationWarnings(scope));
-    await writeResponse(scope, res, 200, toServedVersion(scope, object));
+    await writeResponse(scope, res, 200, await toServedVersion(scope, object));
   };
 }

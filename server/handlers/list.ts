@@ -4,7 +4,7 @@ import { parseListQuery, queryOf, type ListQuery } from '../request/query';
 import { compilePredicate, SelectorParseError } from '../selectors/predicate';
 import { badRequest } from '../status/catalogue';
 import { writeList } from '../codec/respond';
-import { apiVersionOf, toServedVersion } from '../registry/store/scope';
+import { apiVersionOf, toServedVersions } from '../registry/store/scope';
 import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
 
 /** Selectors of a list or watch as the storage predicate; a bad selector is a 400 with the parser's text. */
@@ -35,6 +35,8 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
       continue: query.continue,
       predicate: predicateOf(scope, query),
     });
+    const served = toServedVersions(scope, result.items);
+    const items = served instanceof Promise ? await served : served;
     addWarnings(res, deprecationWarnings(scope));
     await writeList({
       req,
@@ -50,7 +52,7 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
           ...(result.remainingItemCount !== undefined && result.continue ? { remainingItemCount: result.remainingItemCount } : {}),
         },
       },
-      items: result.items.map((item) => toServedVersion(scope, item)),
+      items,
     });
   };
 }

@@ -81,7 +81,7 @@ function decodeTyped(
  */
 export function objectBodyFormat(scope: HandlerScope, req: Request): Format {
   try {
-    return requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: scope.context.representations?.cbor ?? false }) });
+    return requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: scope.type.protobuf !== false, cbor: scope.context.representations?.cbor ?? false }) });
   } catch (error) {
     req.resume();
     throw error;

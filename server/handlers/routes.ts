@@ -2,12 +2,16 @@
  * Mounts the resource handlers: every request the chain marked as a resource request for a
  * served type goes to the handler of its verb (and subresource). Verbs a type does not declare
  * are 405 MethodNotAllowed; paths no type serves fall through to the chain's 404.
+ *
+ * The registry may change while serving: each request looks its type up afresh, and handlers
+ * are built per type object, so a removed type's paths are 404 from its removal on.
  */
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ObjectStorage } from '../../storage/objects/types';
 import '../http/request-context';
 import type { RequestInfo } from '../http/request-info';
-import type { ResourceRegistry, ResourceType, Verb } from '../registry/types';
+import { withTypeDefinitions } from '../registry/type-definitions';
+import type { HandlerFactory, ResourceRegistry, ResourceType, Verb } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
 import { StatusError } from '../status/status-error';
 import type { Definitions } from '../validation/decode';
@@ -49,8 +53,29 @@ interface ServedHandlers {
   readonly subresources: Readonly<Record<string, Partial<Record<string, ResourceHandler>>>>;
 }
 
+function genericHandlers(scope: HandlerScope): Partial<Record<Verb, ResourceHandler>> {
+  return {
+    get: getHandler(scope),
+    list: listHandler(scope),
+    watch: watchHandler(scope),
+    create: createHandler(scope),
+    update: updateHandler(scope),
+    patch: patchHandler(scope),
+    delete: deleteHandler(scope),
+    deletecollection: deleteCollectionHandler(scope),
+  };
+}
+
+function builtHandlers(scope: HandlerScope, factories: Readonly<Partial<Record<Verb, HandlerFactory>>>): Partial<Record<Verb, ResourceHandler>> {
+  return Object.fromEntries(Object.entries(factories).map(([verb, factory]) => [verb, factory(scope)]));
+}
+
+/**
+ * The generic handlers (none for a virtual type, which stores nothing) with the type's own
+ * handlers in their slots: generic subresources from the type's data, then its own.
+ */
 function buildHandlers(scope: HandlerScope): ServedHandlers {
-  const { subresources } = scope.type;
+  const { subresources, handlers: slots = {} } = scope.type;
   const sub: Record<string, Partial<Record<string, ResourceHandler>>> = {};
   if (subresources.status) {
     sub.status = { get: getHandler(scope), update: updateHandler(scope, 'status'), patch: patchHandler(scope, 'status') };
@@ -60,17 +85,9 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
     sub.scale = { get: scaleGetHandler(scope, paths), update: scaleWriteHandler(scope, paths, 'update'), patch: scaleWriteHandler(scope, paths, 'patch') };
   }
   if (subresources.finalize) sub.finalize = { update: updateHandler(scope, 'finalize') };
+  for (const [name, endpoint] of Object.entries(slots.subresources ?? {})) sub[name] = builtHandlers(scope, endpoint.handlers);
   return {
-    main: {
-      get: getHandler(scope),
-      list: listHandler(scope),
-      watch: watchHandler(scope),
-      create: createHandler(scope),
-      update: updateHandler(scope),
-      patch: patchHandler(scope),
-      delete: deleteHandler(scope),
-      deletecollection: deleteCollectionHandler(scope),
-    },
+    main: { ...(scope.type.virtual ? {} : genericHandlers(scope)), ...builtHandlers(scope, slots.verbs ?? {}) },
     subresources: sub,
   };
 }
@@ -92,7 +109,7 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): 
     return handlers.main[verb] ?? 'not-allowed';
   }
   const subresource = handlers.subresources[info.subresource];
-  if (subresource === undefined) return undefined; // other modules serve pods/log, eviction, token...
+  if (subresource === undefined) return undefined; // not served: the chain's 404
   return subresource[info.verb] ?? 'not-allowed';
 }
 
@@ -103,6 +120,14 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo): 
 function routeMethodNotAllowed(): StatusError {
   return new StatusError({ code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', details: {} });
 }
+
+/** Virtual types store nothing: a handler of theirs that reaches for storage is a bug, not a bad request. */
+function refuseStorage(): Promise<never> {
+  return Promise.reject(new Error('a virtual resource type stores nothing'));
+}
+const NOTHING_STORED: ObjectStorage = {
+  get: refuseStorage, list: refuseStorage, create: refuseStorage, update: refuseStorage, delete: refuseStorage, watch: refuseStorage,
+};
 
 export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
   const context: HandlerContext = {
@@ -115,15 +140,22 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     authorizer: options.authorizer,
     featureGates: options.featureGates,
   };
-  const built = new Map<string, ServedHandlers>();
+  // Keyed by the type object: a type replaced or removed from the registry takes its handlers
+  // (and through them its storage) with it, and a new one gets new handlers at its first request.
+  const built = new WeakMap<ResourceType, Map<string, ServedHandlers>>();
   const handlersFor = (type: ResourceType, version: string): ServedHandlers | undefined => {
-    const key = `${type.group}/${version}/${type.resource}`;
-    let handlers = built.get(key);
+    let byVersion = built.get(type);
+    if (byVersion === undefined) {
+      byVersion = new Map();
+      built.set(type, byVersion);
+    }
+    let handlers = byVersion.get(version);
     if (handlers === undefined) {
       const served = type.versions.find((v) => v.version === version);
       if (served === undefined) return undefined;
-      handlers = buildHandlers({ type, version: served, storage: options.storageFor(type), context });
-      built.set(key, handlers);
+      const storage = type.virtual ? NOTHING_STORED : options.storageFor(type);
+      handlers = buildHandlers({ type, version: served, storage, context: withTypeDefinitions(context, type) });
+      byVersion.set(version, handlers);
     }
     return handlers;
   };
@@ -132,7 +164,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     const info = req.requestInfo;
     if (!info?.isResourceRequest) return next();
     const type = options.registry.find({ group: info.apiGroup, version: info.apiVersion }, info.resource);
-    if (type === undefined || type.virtual) return next();
+    if (type === undefined) return next();
     const handlers = handlersFor(type, info.apiVersion);
     if (handlers === undefined) return next();
     const handler = pick(type, handlers, info);

@@ -5,7 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
-import type { ResourceType } from '../registry/types';
+import type { ResourceType, ServedVersion } from '../registry/types';
 import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
 import { writeObject, type Endpoint, type RepresentationSettings } from '../codec/respond';
@@ -43,13 +43,14 @@ export function deprecationWarnings(scope: HandlerScope): string[] {
   ];
 }
 
-/** What the type's answers can be encoded as: built-in kinds have protobuf; stored kinds print as tables. */
+/** What the type's answers can be encoded as: protobuf unless the type has none; stored kinds print as tables, with the version's printer. */
 export function endpointOf(scope: HandlerScope): Endpoint {
-  return endpointOfType(scope.type);
+  return endpointOfType(scope.type, scope.version);
 }
 
-export function endpointOfType(type: ResourceType): Endpoint {
-  return { resource: groupResourceOf(type), protobuf: true, table: !type.virtual };
+/** Without a version, as far as negotiation needs it (the printer is the version's). */
+export function endpointOfType(type: ResourceType, version?: ServedVersion): Endpoint {
+  return { resource: groupResourceOf(type), protobuf: type.protobuf !== false, table: !type.virtual, printer: version?.printer };
 }
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */

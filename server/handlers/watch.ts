@@ -81,10 +81,11 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
           await writeEvent(res, encoder.encode('ERROR', status));
           break;
         }
-        const object =
+        const served =
           event.type === 'BOOKMARK'
             ? { ...event.object, apiVersion: apiVersionOf(scope), kind: scope.type.kind }
             : toServedVersion(scope, event.object);
+        const object = served instanceof Promise ? await served : served;
         if (!(await writeEvent(res, encoder.encode(event.type, object)))) break;
       }
     } finally {

@@ -13,10 +13,11 @@ export interface ObservedCache extends StoredResource {
   readonly cache: { stats(): WatchCacheStats };
 }
 
-export function observeWatchCaches(metrics: ApiserverMetrics, caches: readonly ObservedCache[]): void {
-  const terminatedSeen = new Map<ObservedCache, number>();
+/** `caches` is asked at each scrape: caches come and go with resource types. */
+export function observeWatchCaches(metrics: ApiserverMetrics, caches: () => Iterable<ObservedCache>): void {
+  const terminatedSeen = new WeakMap<ObservedCache, number>();
   metrics.addCollector(() => {
-    for (const observed of caches) {
+    for (const observed of caches()) {
       const labels = { group: observed.group, resource: observed.resource };
       const stats = observed.cache.stats();
       metrics.watchCacheResourceVersion.set(labels, stats.revision);

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IRouter, Request, Response } from 'express';
-import type { ResourceRegistry } from '../registry/types';
+import type { ResourceRegistry, ResourceType } from '../registry/types';
 import { StatusError } from '../status/status-error';
 import { parseAccept, rangeMatchesType } from '../codec/media-type';
 import { memoizeOnRegistry } from '../discovery/registry-snapshot';
@@ -53,6 +53,12 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   let info: DocumentInfo | undefined;
   const documentInfo = () => (info ??= { title: 'Kubernetes', version: options.serverVersion ?? versionInfo().gitVersion });
 
+  // Types that bring their own schemas (custom resources) add them over the built-in ones.
+  const definitionsOf = (types: readonly ResourceType[]): Definitions => {
+    const own = types.flatMap((type) => (type.definitions ? [type.definitions] : []));
+    return own.length === 0 ? loadDefinitions() : Object.assign({}, loadDefinitions(), ...own);
+  };
+
   const groups = memoizeOnRegistry(registry, servedGroups);
   // One lazily built document per group-version; the map itself is rebuilt with the registry.
   const v3Documents = memoizeOnRegistry(registry, () => new Map<string, EncodedDocument>());
@@ -63,7 +69,8 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     if (cached) return cached;
     const groupVersion = findServedGroupVersion(groups(), group, version);
     if (!groupVersion) return undefined;
-    const encoded = encode(openAPIV3Document({ groupVersion, definitions: loadDefinitions(), info: documentInfo() }));
+    const definitions = definitionsOf(groupVersion.resources.map((resource) => resource.type));
+    const encoded = encode(openAPIV3Document({ groupVersion, definitions, info: documentInfo() }));
     documents.set(key, encoded);
     return encoded;
   };
@@ -77,7 +84,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     }
     return Buffer.from(JSON.stringify(openAPIV3Root(hashes)));
   });
-  const v2Json = memoizeOnRegistry(registry, () => openAPIV2Document({ groups: groups(), definitions: loadDefinitions(), info: documentInfo() }));
+  const v2Json = memoizeOnRegistry(registry, (types) => openAPIV2Document({ groups: groups(), definitions: definitionsOf(types), info: documentInfo() }));
   const v2Document = memoizeOnRegistry(registry, () => encode(v2Json()));
   // The reference reuses the JSON form's ETag for the protobuf form (answers vary by Accept).
   const v2Protobuf = memoizeOnRegistry(registry, (): EncodedDocument => ({ body: encodeOpenAPIV2Protobuf(v2Json()), hash: v2Document().hash }));

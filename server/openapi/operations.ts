@@ -28,7 +28,6 @@ export const WELL_KNOWN_DEFINITIONS = {
   apiResourceList: `${META}.APIResourceList`,
   deleteOptions: `${META}.DeleteOptions`,
   patch: `${META}.Patch`,
-  scale: 'io.k8s.api.autoscaling.v1.Scale',
   status: `${META}.Status`,
   watchEvent: `${META}.WatchEvent`,
 } as const;
@@ -136,6 +135,10 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   const definition = resource.served.definition;
   const listDefinition = listDefinitionOf(resource);
   const can = (verb: Verb) => type.verbs.includes(verb);
+  // A type without a protobuf form (a custom resource) does not offer it.
+  const served = (mediaTypes: readonly string[]) => (type.protobuf === false ? mediaTypes.filter((mediaType) => !mediaType.includes('protobuf')) : mediaTypes);
+  const objectMediaTypes = served(OBJECT_MEDIA_TYPES);
+  const listMediaTypes = served([...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES]);
   const scope = type.namespaced ? 'Namespaced' : '';
   const id = (verb: string, suffix = '', scoped = scope) => `${verb}${naming.groupVersion}${scoped}${type.kind}${suffix}`;
   const operation = (fields: Omit<ApiOperation, 'tag' | 'kind'> & { kind?: GroupVersionKind }): ApiOperation => ({
@@ -161,7 +164,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         description: `list or watch objects of kind ${type.kind}`,
         parameters: LIST_PARAMETERS,
         responses: [ok(listDefinition), UNAUTHORIZED],
-        responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+        responseMediaTypes: listMediaTypes,
       }),
     );
   }
@@ -175,7 +178,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         parameters: CREATE_PARAMETERS,
         requestBody: { definition, mediaTypes: ANY_MEDIA_TYPE, required: true },
         responses: [ok(definition), created(definition), accepted(definition), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -189,7 +192,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         parameters: DELETE_COLLECTION_PARAMETERS,
         requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
         responses: [ok(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -204,7 +207,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         description: `read the specified ${type.kind}`,
         parameters: [],
         responses: [ok(definition), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -220,7 +223,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         parameters: DELETE_PARAMETERS,
         requestBody: { definition: WELL_KNOWN_DEFINITIONS.deleteOptions, mediaTypes: ANY_MEDIA_TYPE, required: false },
         responses: [ok(WELL_KNOWN_DEFINITIONS.status), accepted(WELL_KNOWN_DEFINITIONS.status), UNAUTHORIZED],
-        responseMediaTypes: OBJECT_MEDIA_TYPES,
+        responseMediaTypes: objectMediaTypes,
       }),
     );
   }
@@ -242,7 +245,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           description: `list or watch objects of kind ${type.kind}`,
           parameters: LIST_PARAMETERS,
           responses: [ok(listDefinition), UNAUTHORIZED],
-          responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+          responseMediaTypes: listMediaTypes,
         }),
       ],
     });
@@ -257,7 +260,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
         description: `watch individual changes to a list of ${type.kind}`,
         parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
         responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
-        responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+        responseMediaTypes: listMediaTypes,
       });
     paths.push(
       { path: watchCollectionPath, parameters: scopeParameters, operations: [watchList(id('watch', 'List'))] },
@@ -272,7 +275,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
             description: `watch changes to an object of kind ${type.kind}`,
             parameters: [...LIST_PARAMETERS, PARAMETERS.pretty],
             responses: [ok(WELL_KNOWN_DEFINITIONS.watchEvent), UNAUTHORIZED],
-            responseMediaTypes: [...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES],
+            responseMediaTypes: listMediaTypes,
           }),
         ],
       },
@@ -287,7 +290,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   }
 
   for (const subresource of servedSubresources(type, groupVersion)) {
-    paths.push(subresourcePath({ type, subresource, definition, itemPath: `${collectionPath}/{name}`, itemParameters, id }));
+    paths.push(subresourcePath({ type, subresource, itemPath: `${collectionPath}/{name}`, itemParameters, id }));
   }
   return paths;
 
@@ -300,7 +303,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
       parameters: UPDATE_PARAMETERS,
       requestBody: { definition: options.definition, mediaTypes: ANY_MEDIA_TYPE, required: true },
       responses: [ok(options.definition), created(options.definition), UNAUTHORIZED],
-      responseMediaTypes: OBJECT_MEDIA_TYPES,
+      responseMediaTypes: objectMediaTypes,
       ...(options.kind ? { kind: options.kind } : {}),
     });
   }
@@ -314,7 +317,7 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
       parameters: PATCH_PARAMETERS,
       requestBody: { definition: WELL_KNOWN_DEFINITIONS.patch, mediaTypes: PATCH_MEDIA_TYPES, required: true },
       responses: [ok(options.definition), created(options.definition), UNAUTHORIZED],
-      responseMediaTypes: OBJECT_MEDIA_TYPES,
+      responseMediaTypes: objectMediaTypes,
       ...(options.kind ? { kind: options.kind } : {}),
     });
   }
@@ -322,15 +325,13 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   function subresourcePath(options: {
     type: ResourceType;
     subresource: ServedSubresource;
-    definition: string;
     itemPath: string;
     itemParameters: readonly ParameterSpec[];
     id: (verb: string, suffix?: string) => string;
   }): ApiPath {
     const { subresource } = options;
     const suffix = capitalize(subresource.name);
-    const isScale = subresource.name === 'scale';
-    const subresourceDefinition = isScale ? WELL_KNOWN_DEFINITIONS.scale : options.definition;
+    const subresourceDefinition = subresource.definition;
     const what = `${subresource.name} of the specified ${options.type.kind}`;
     const operations: ApiOperation[] = [];
     if (subresource.verbs.includes('get')) {
@@ -342,7 +343,22 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           description: `read ${what}`,
           parameters: [],
           responses: [ok(subresourceDefinition), UNAUTHORIZED],
-          responseMediaTypes: OBJECT_MEDIA_TYPES,
+          responseMediaTypes: objectMediaTypes,
+          kind: subresource.responseKind,
+        }),
+      );
+    }
+    if (subresource.verbs.includes('create')) {
+      operations.push(
+        operation({
+          method: 'post',
+          action: 'post',
+          operationId: options.id('create', suffix),
+          description: `create ${what}`,
+          parameters: CREATE_PARAMETERS,
+          requestBody: { definition: subresourceDefinition, mediaTypes: ANY_MEDIA_TYPE, required: true },
+          responses: [ok(subresourceDefinition), created(subresourceDefinition), accepted(subresourceDefinition), UNAUTHORIZED],
+          responseMediaTypes: objectMediaTypes,
           kind: subresource.responseKind,
         }),
       );

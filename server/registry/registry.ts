@@ -1,40 +1,91 @@
 /**
- * The registry of built-in resource types: lookups by group-version-resource and by kind,
- * limited to what is enabled (the `--runtime-config` decides through `enabled`).
+ * The registry of served resource types: lookups by group-version-resource and by kind, and
+ * changes while serving. It starts with the built-in kinds that `--runtime-config` enables and
+ * takes types added later (custom resources) as they come.
+ *
+ * Everything derived from it follows its changes: routes look types up per request and build
+ * handlers per type object, discovery and OpenAPI rebuild when `all()` returns a new array, and
+ * the control plane adds and removes watch caches from `onChange`. A change is one synchronous
+ * step: when `add` returns, the type is served.
  */
 import { BUILTIN_KINDS } from './kinds';
-import type { GroupVersion, GroupVersionKind, ResourceRegistry, ResourceType } from './types';
+import {
+  qualifiedResourceString,
+  storageGroupVersion,
+  type GroupResource,
+  type GroupVersion,
+  type GroupVersionKind,
+  type RegistryChange,
+  type RegistryListener,
+  type ResourceRegistry,
+  type ResourceType,
+} from './types';
 
-export interface BuiltinRegistryOptions {
-  /** Whether `<group>/<version>/<resource>` is served; default: every built-in one is. */
+export interface RegistryOptions {
+  /** Whether `<group>/<version>/<resource>` of a starting type is served; default: every one is. */
   readonly enabled?: (groupVersion: GroupVersion, resource: string) => boolean;
-  /** The types to serve; default: every built-in kind. */
+  /** The types to start with; default: every built-in kind. */
   readonly types?: readonly ResourceType[];
+}
+
+/** A registry that can change while serving. */
+export interface MutableResourceRegistry extends ResourceRegistry {
+  /**
+   * Serves `type`, replacing the type of the same group and resource if there is one. Throws
+   * when one of its versions would serve a kind another resource already serves there.
+   */
+  add(type: ResourceType): void;
+  /** Stops serving the resource; returns the type it was. */
+  remove(resource: GroupResource): ResourceType | undefined;
 }
 
 function servedKey(group: string, version: string, name: string): string {
   return `${group}/${version}/${name}`;
 }
 
-export class BuiltinRegistry implements ResourceRegistry {
+function resourceKey({ group, resource }: GroupResource): string {
+  return `${group}/${resource}`;
+}
+
+/**
+ * Two stored types may share a storage prefix only when they store the same objects (core and
+ * events.k8s.io Events), and neither prefix may hold the other's keys: the cache of one prefix
+ * would list the other's objects as its own.
+ */
+function checkStorageApart(type: ResourceType, other: ResourceType): void {
+  const a = type.storagePrefix;
+  const b = other.storagePrefix;
+  if (a === b) {
+    const [mine, theirs] = [storageGroupVersion(type), storageGroupVersion(other)];
+    const same = mine.group === theirs.group && mine.version === theirs.version && type.kind === other.kind && type.namespaced === other.namespaced;
+    if (same) return;
+  } else if (!a.startsWith(`${b}/`) && !b.startsWith(`${a}/`)) {
+    return;
+  }
+  throw new Error(`${qualifiedResourceString(type)} cannot be stored under ${a}: ${qualifiedResourceString(other)} is stored under ${b}`);
+}
+
+function compareTypes(a: ResourceType, b: ResourceType): number {
+  return a.group === b.group ? a.resource.localeCompare(b.resource) : a.group.localeCompare(b.group);
+}
+
+export class ResourceTypeRegistry implements MutableResourceRegistry {
+  /** By `<group>/<resource>`. */
+  private readonly types = new Map<string, ResourceType>();
   private readonly byResource = new Map<string, ResourceType>();
   private readonly byKind = new Map<string, ResourceType>();
-  private readonly served: readonly ResourceType[];
+  /** Rebuilt on every change, so its identity tells readers the set changed. */
+  private served: readonly ResourceType[] = [];
+  private readonly listeners = new Set<RegistryListener>();
 
-  constructor(options: BuiltinRegistryOptions = {}) {
+  constructor(options: RegistryOptions = {}) {
     const enabled = options.enabled ?? (() => true);
-    const served: ResourceType[] = [];
     for (const type of options.types ?? BUILTIN_KINDS) {
       const versions = type.versions.filter(({ version }) => enabled({ group: type.group, version }, type.resource));
       if (versions.length === 0) continue;
-      const narrowed: ResourceType = versions.length === type.versions.length ? type : { ...type, versions };
-      served.push(narrowed);
-      for (const { version } of versions) {
-        this.byResource.set(servedKey(type.group, version, type.resource), narrowed);
-        this.byKind.set(servedKey(type.group, version, type.kind), narrowed);
-      }
+      this.index(versions.length === type.versions.length ? type : { ...type, versions });
     }
-    this.served = served.sort((a, b) => (a.group === b.group ? a.resource.localeCompare(b.resource) : a.group.localeCompare(b.group)));
+    this.sortServed();
   }
 
   find(groupVersion: GroupVersion, resource: string): ResourceType | undefined {
@@ -47,5 +98,62 @@ export class BuiltinRegistry implements ResourceRegistry {
 
   all(): readonly ResourceType[] {
     return this.served;
+  }
+
+  add(type: ResourceType): void {
+    const previous = this.types.get(resourceKey(type));
+    for (const { version } of type.versions) {
+      const holder = this.byKind.get(servedKey(type.group, version, type.kind));
+      if (holder !== undefined && holder !== previous) {
+        throw new Error(`${type.group}/${version} ${type.kind} is already served by ${qualifiedResourceString(holder)}`);
+      }
+    }
+    if (!type.virtual) {
+      for (const other of this.types.values()) {
+        if (other !== previous && !other.virtual) checkStorageApart(type, other);
+      }
+    }
+    if (previous) this.unindex(previous);
+    this.index(type);
+    this.sortServed();
+    this.notify({ added: [type], removed: previous ? [previous] : [] });
+  }
+
+  remove(resource: GroupResource): ResourceType | undefined {
+    const previous = this.types.get(resourceKey(resource));
+    if (previous === undefined) return undefined;
+    this.unindex(previous);
+    this.sortServed();
+    this.notify({ added: [], removed: [previous] });
+    return previous;
+  }
+
+  onChange(listener: RegistryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private index(type: ResourceType): void {
+    this.types.set(resourceKey(type), type);
+    for (const { version } of type.versions) {
+      this.byResource.set(servedKey(type.group, version, type.resource), type);
+      this.byKind.set(servedKey(type.group, version, type.kind), type);
+    }
+  }
+
+  private unindex(type: ResourceType): void {
+    this.types.delete(resourceKey(type));
+    for (const { version } of type.versions) {
+      this.byResource.delete(servedKey(type.group, version, type.resource));
+      this.byKind.delete(servedKey(type.group, version, type.kind));
+    }
+  }
+
+  private sortServed(): void {
+    this.served = [...this.types.values()].sort(compareTypes);
+  }
+
+  private notify(change: RegistryChange): void {
+    for (const listener of this.listeners) listener(change);
   }
 }

@@ -11,7 +11,10 @@
  * Status and scale subresources use their own strategy methods in the same places.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import type { FieldError } from '../status/field-error';
+import type { Printer } from '../table/printers';
+import type { Definitions } from '../validation/decode';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -73,12 +76,49 @@ export interface Subresources {
 /** A field selector key beyond metadata.name/metadata.namespace, and how to read it. */
 export type SelectableFields = Readonly<Record<string, (object: KubeObject) => string | undefined>>;
 
+/** Builds the handler of one endpoint for one served version, from what the generic handlers are built from. */
+export type HandlerFactory = (scope: HandlerScope) => ResourceHandler;
+
+/**
+ * A subresource served by handlers of its own (`serviceaccounts/token`, `pods/eviction`),
+ * beyond the generic status, scale and finalize.
+ */
+export interface SubresourceEndpoint {
+  /** The kind its requests and answers carry (authentication.k8s.io/v1 TokenRequest), as discovery shows it. */
+  readonly kind: GroupVersionKind;
+  /** OpenAPI definition name of that kind. */
+  readonly definition: string;
+  /** One handler per verb it serves (the request's verb: `create` for POST, `get` for GET...). */
+  readonly handlers: Readonly<Partial<Record<Verb, HandlerFactory>>>;
+}
+
+/**
+ * Handlers a type brings beyond the generic ones. Routes dispatch them like the generic ones:
+ * same request information, same scope, same negotiation and error handling. A built-in kind
+ * whose handler needs what exists only once the server starts (a signing key) gets it by
+ * replacing its type: `registry.add({ ...registry.find(v1, 'serviceaccounts'), handlers })`.
+ */
+export interface HandlerSlots {
+  /**
+   * Handlers of the resource itself that take the place of the generic one of their verb (a
+   * review's create, which answers and stores nothing). The verb must also be in `verbs`.
+   */
+  readonly verbs?: Readonly<Partial<Record<Verb, HandlerFactory>>>;
+  /** Subresources by name. */
+  readonly subresources?: Readonly<Record<string, SubresourceEndpoint>>;
+}
+
 export interface ServedVersion {
   readonly version: string;
   /** OpenAPI definition name of the kind in this version, e.g. `io.k8s.api.apps.v1.Deployment`. */
   readonly definition: string;
   readonly deprecated?: boolean;
   readonly deprecationWarning?: string;
+  /**
+   * Table columns for `kubectl get` in this version (a custom resource's additionalPrinterColumns);
+   * absent: the built-in printer of the resource, or Name and Created At.
+   */
+  readonly printer?: Printer;
 }
 
 export interface ResourceType {
@@ -111,11 +151,29 @@ export interface ResourceType {
    * Convert an object of this type between two of its versions (including between groups that
    * share storage, like core/v1 and events.k8s.io/v1 Events). Absent: only apiVersion changes.
    * Must not mutate its input; to the version the object already has, it returns the input
-   * itself (served objects are shared and only read, see toServedVersion).
+   * itself (served objects are shared and only read, see toServedVersion). May answer later (a
+   * custom resource's conversion webhook); built-in conversions answer at once, and callers
+   * only wait when given a promise.
    */
-  convert?(object: KubeObject, to: GroupVersion): KubeObject;
-  /** Resources that are operations rather than stored objects (reviews): create only, nothing stored. */
+  convert?(object: KubeObject, to: GroupVersion): KubeObject | Promise<KubeObject>;
+  /**
+   * Resources that are operations rather than stored objects (reviews): nothing stored, no
+   * watch cache, no table; their verbs are served by `handlers.verbs`.
+   */
   readonly virtual?: boolean;
+  /** Handlers beyond the generic ones: custom subresources and a virtual type's verbs. */
+  readonly handlers?: HandlerSlots;
+  /**
+   * Schema definitions the type brings (a custom resource's), looked up before the built-in
+   * ones: its versions' `definition` names may name one of these, which may refer to built-in
+   * definitions (ObjectMeta) by `$ref`. Absent: the built-in definitions alone.
+   */
+  readonly definitions?: Definitions;
+  /**
+   * Whether objects have a protobuf form; absent: they do (every built-in kind). Without one,
+   * a protobuf `Accept` is 406 and a protobuf body 415, as for the reference's custom resources.
+   */
+  readonly protobuf?: boolean;
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */
@@ -137,12 +195,22 @@ export function qualifiedResourceString({ group, resource }: GroupResource): str
   return group === '' ? resource : `${resource}.${group}`;
 }
 
+/** What one change of the registry did. A replaced type is in both lists (its old and its new object). */
+export interface RegistryChange {
+  readonly added: readonly ResourceType[];
+  readonly removed: readonly ResourceType[];
+}
+
+export type RegistryListener = (change: RegistryChange) => void;
+
 /** Every served resource type, looked up the ways requests and discovery need. */
 export interface ResourceRegistry {
   /** The type served at `<group>/<version>/<resource>`, when that version is enabled. */
   find(groupVersion: GroupVersion, resource: string): ResourceType | undefined;
   /** The type that serves this kind in this group-version. */
   findKind(gvk: GroupVersionKind): ResourceType | undefined;
-  /** All served types, in a stable order (group, then resource). */
+  /** All served types, in a stable order (group, then resource); a new array after every change. */
   all(): readonly ResourceType[];
+  /** Calls `listener` after every change (types come and go while serving), synchronously; returns a function that stops it. */
+  onChange(listener: RegistryListener): () => void;
 }

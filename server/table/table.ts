@@ -48,7 +48,13 @@ function row(printer: Printer, object: KubeObject, options: TableOptions): Table
   return { ...printed, ...(embedded === undefined ? {} : { object: embedded }) };
 }
 
-export type TableOfOptions = TableOptions & { resource: { group: string; resource: string }; objects: readonly KubeObject[]; metadata: ListMetadata };
+export type TableOfOptions = TableOptions & {
+  resource: { group: string; resource: string };
+  /** The served version's own printer (a custom resource's columns); absent: the built-in one of `resource`. */
+  printer?: Printer;
+  objects: readonly KubeObject[];
+  metadata: ListMetadata;
+};
 
 export function tableOf(options: TableOfOptions): Table {
   const { head, rows } = tableInParts(options);
@@ -61,7 +67,7 @@ export function tableOf(options: TableOfOptions): Table {
  * without all its rows existing at once.
  */
 export function tableInParts(options: TableOfOptions): { head: Omit<Table, 'rows'>; rows: Iterable<TableRow> } {
-  const printer = printerFor(options.resource);
+  const printer = options.printer ?? printerFor(options.resource);
   return {
     head: {
       kind: 'Table',

@@ -66,6 +66,12 @@ import { WatcherSet } from './watcher-set';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
+/** A watch that has ended: no events. */
+const ENDED_WATCH: ObjectWatch = {
+  stop() {},
+  [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
+};
+
 export interface WatchCacheTuning {
   readonly ring?: EventRingOptions;
   /** Live events a watcher may have waiting before it counts as blocked (default 100). */
@@ -265,17 +271,17 @@ export class WatchCache implements ObjectStorage, FeedListener {
     const listPrefix = scopePrefix(this.keySpace, scope);
     const resourceVersion = options.resourceVersion ?? '';
     const requested = parseResourceVersion(resourceVersion);
-    if (!this.ready && !(await this.whenReady(this.tuning.readyWaitMs))) return this.objects.watch(scope, options);
+    if (!this.ready && !(await this.whenReady(this.tuning.readyWaitMs))) return this.watchStore(scope, options);
     if (resourceVersion === '') {
       const fresh = await this.catchUpWithStore();
-      if (!fresh || !this.ready) return this.objects.watch(scope, options);
+      if (!fresh || !this.ready) return this.watchStore(scope, options);
     } else if (requested > 0 && options.sendInitialEvents === true) {
       // The state sent must be at least as new as asked; the failure is in-band, as for any watch.
       if (!(await this.feed.waitForRevision(requested, this.tuning.tooLargeWaitMs))) {
         return new ErrorWatch(tooLargeResourceVersion({ requested, current: this.feed.revision }));
       }
     }
-    if (!this.ready) return this.objects.watch(scope, options);
+    if (!this.ready) return this.watchStore(scope, options);
     const namespace = this.namespaced ? scope.namespace : undefined;
     const { predicate } = options;
     const current = this.feed.revision;
@@ -358,6 +364,15 @@ export class WatchCache implements ObjectStorage, FeedListener {
   }
 
   // ---- internals ----
+
+  /**
+   * The store's watch while the cache cannot serve one; none once the cache is stopped (its
+   * resource type was removed while the watch waited): that watch ends at once, as the
+   * cache's own watchers did.
+   */
+  private watchStore(scope: Scope, options: WatchOptions): Promise<ObjectWatch> {
+    return this.state === 'stopped' ? Promise.resolve(ENDED_WATCH) : this.objects.watch(scope, options);
+  }
 
   private async relist(): Promise<void> {
     const generation = ++this.generation;

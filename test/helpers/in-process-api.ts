@@ -17,7 +17,7 @@ import { resourceRoutes } from '../../server/handlers/routes';
 import type { StoreHooks } from '../../server/registry/store/hooks';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
-import { BuiltinRegistry } from '../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../server/registry/registry';
 import type { ResourceType } from '../../server/registry/types';
 import { schemaData } from '../../server/schema/definitions';
 import { ResourceStore } from '../../storage/objects/resource-store';
@@ -66,7 +66,7 @@ export async function serveResourceApi(
 ): Promise<ServedApi> {
   const app = express();
   app.use(withRequestInfo());
-  app.use(resourceRoutes({ registry: new BuiltinRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations, admission: options.admission, hooksFor: options.hooksFor }));
+  app.use(resourceRoutes({ registry: new ResourceTypeRegistry(), storageFor, definitions: schemaData().definitions, representations: options.representations, admission: options.admission, hooksFor: options.hooksFor }));
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
   const server: Server = app.listen(0, '127.0.0.1');

@@ -64,7 +64,7 @@ export interface KubeconfigCredentials {
   readonly key: Buffer;
 }
 
-function credentialsOf(kubeconfigPath: string): KubeconfigCredentials {
+export function credentialsOf(kubeconfigPath: string): KubeconfigCredentials {
   const config = parseYaml(readFileSync(kubeconfigPath, 'utf8')) as {
     clusters: { cluster: { 'certificate-authority-data': string } }[];
     users: { user: { 'client-certificate-data': string; 'client-key-data': string } }[];
@@ -77,7 +77,7 @@ function credentialsOf(kubeconfigPath: string): KubeconfigCredentials {
   };
 }
 
-function httpsCall(url: URL, credentials: KubeconfigCredentials, method: string, options: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult> {
+export function httpsCall(url: URL, credentials: KubeconfigCredentials, method: string, options: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     // A body goes with its length (Node would otherwise send DELETE bodies neither sized nor chunked).
     const headers = options.body === undefined ? options.headers : { 'content-length': String(Buffer.byteLength(options.body)), ...options.headers };
@@ -151,20 +151,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     credentials,
     request,
     output: () => running.output(),
-    kubectl(kubectlArgs, kubectlOptions = {}) {
-      return new Promise((resolve) => {
-        const child = execFile(
-          KUBECTL,
-          ['--kubeconfig', kubeconfig, ...kubectlArgs],
-          { env: { ...process.env, ...kubectlOptions.env }, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
-          (error, stdout, stderr) => {
-            const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-            resolve({ code, stdout, stderr });
-          },
-        );
-        if (kubectlOptions.input !== undefined) child.stdin?.end(kubectlOptions.input);
-      });
-    },
+    kubectl: (kubectlArgs, kubectlOptions) => runKubectl(kubeconfig, kubectlArgs, kubectlOptions),
     async stop() {
       running.process.kill('SIGTERM');
       await waitForExit(running);
@@ -176,4 +163,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs kubectl 1.33 with `kubeconfig`; never throws on a non-zero exit. */
+export function runKubectl(kubeconfig: string, args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<KubectlResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      KUBECTL,
+      ['--kubeconfig', kubeconfig, ...args],
+      { env: { ...process.env, ...options.env }, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
 }

@@ -26,6 +26,7 @@ const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
   'storage.k8s.io': 'storage',
   'node.k8s.io': 'node',
   'resource.k8s.io': 'resource',
+  'admissionregistration.k8s.io': 'admissionregistration',
   'rbac.authorization.k8s.io': 'rbac',
   'certificates.k8s.io': 'certificates',
 };

@@ -65,7 +65,7 @@ async function createOnce(scope: StoreScope, request: CreateRequest): Promise<Wr
     recordManagedFields({ scope, object, manager: request.manager });
     const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
     stored = true;
-    return { object: toServedVersion(scope, created), warnings: prepared.warnings };
+    return { object: await toServedVersion(scope, created), warnings: prepared.warnings };
   } finally {
     await prepared.finish(stored);
   }
@@ -88,7 +88,7 @@ export interface PreparedObject {
 export async function prepareNewObject(scope: StoreScope, write: WriteRequest, sent: KubeObject, authorize: () => Promise<void>): Promise<PreparedObject> {
   const { strategy } = scope.type;
   // 2. Storage version and defaults.
-  const object = toStorageVersion(scope, sent);
+  const object = await toStorageVersion(scope, sent);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   // 3. Mutating admission.
   const attributes = admissionAttributes(scope, write, { operation: 'CREATE', key: objectKeyOf(scope, keyFields(object)), object });

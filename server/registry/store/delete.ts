@@ -86,11 +86,11 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
         },
         { preconditions: deletion.preconditions, dryRun: request.dryRun },
       );
-      return { object: toServedVersion(scope, result.object), deleted: false };
+      return { object: await toServedVersion(scope, result.object), deleted: false };
     } catch (error) {
       if (!(error instanceof RemoveNow)) throw error;
       try {
-        return { object: toServedVersion(scope, await removeExactly(scope, key, error.current, request.dryRun)), deleted: true };
+        return { object: await toServedVersion(scope, await removeExactly(scope, key, error.current, request.dryRun)), deleted: true };
       } catch (removeError) {
         const raced = removeError instanceof ObjectError && removeError.reason === 'Conflict';
         if (!raced || deletion.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;

@@ -51,23 +51,44 @@ export function objectKeyOf(scope: StoreScope, address: { readonly namespace?: s
 }
 
 /**
+ * A value, or a promise of it when a type's conversion is asynchronous (a conversion webhook).
+ * Built-in conversions are synchronous, and their path stays free of promises and awaits.
+ */
+export type Converted<T> = T | Promise<T>;
+
+/**
  * The stored object as the scope's version shows it. Below the top level it shares the stored
  * object (the watch cache hands one object to every reader), so its users only read it:
  * encoders do, and update functions get it from the private copy the storage gives them. A
  * deep copy here cost most of a list's CPU.
  */
-export function toServedVersion(scope: StoreScope, object: KubeObject): KubeObject {
-  const target = { group: scope.type.group, version: scope.version.version };
-  const converted = scope.type.convert ? scope.type.convert(object, target) : object;
+export function toServedVersion(scope: StoreScope, object: KubeObject): Converted<KubeObject> {
+  const { type } = scope;
+  // No closures here: this runs once per listed item and watch event.
+  if (!type.convert) return servedAs(scope, object);
+  const converted = type.convert(object, { group: type.group, version: scope.version.version });
+  return converted instanceof Promise ? converted.then((later) => servedAs(scope, later)) : servedAs(scope, converted);
+}
+
+function servedAs(scope: StoreScope, converted: KubeObject): KubeObject {
   return { ...converted, apiVersion: apiVersionOf(scope), kind: scope.type.kind };
 }
 
+/** Every object as the scope's version shows it: an array, or a promise of one when a conversion is asynchronous. */
+export function toServedVersions(scope: StoreScope, objects: readonly KubeObject[]): Converted<KubeObject[]> {
+  const served = objects.map((object) => toServedVersion(scope, object));
+  return served.some((object) => object instanceof Promise) ? Promise.all(served) : (served as KubeObject[]);
+}
+
 /** A served-version object as it is stored. */
-export function toStorageVersion(scope: StoreScope, object: KubeObject): KubeObject {
-  const group = scope.type.group;
-  const version = scope.type.storageVersion;
-  const converted = scope.type.convert && version !== scope.version.version ? scope.type.convert(object, { group, version }) : object;
-  return { ...converted, apiVersion: groupVersionString({ group, version }), kind: scope.type.kind };
+export function toStorageVersion(scope: StoreScope, object: KubeObject): Converted<KubeObject> {
+  const { type } = scope;
+  const group = type.group;
+  const version = type.storageVersion;
+  const stored = (converted: KubeObject): KubeObject => ({ ...converted, apiVersion: groupVersionString({ group, version }), kind: type.kind });
+  if (!type.convert || version === scope.version.version) return stored(object);
+  const converted = type.convert(object, { group, version });
+  return converted instanceof Promise ? converted.then(stored) : stored(converted);
 }
 
 /** 422 Invalid naming the kind, from the strategy's field errors. */

@@ -113,13 +113,13 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
         { preconditions: request.preconditions, allowCreate: request.allowCreate, dryRun: request.dryRun },
       );
       await settle(true);
-      return { object: toServedVersion(scope, result.object), created: result.created, deleted: false, warnings };
+      return { object: await toServedVersion(scope, result.object), created: result.created, deleted: false, warnings };
     } catch (error) {
       await settle(false);
       if (!(error instanceof RemoveInstead)) throw error;
       try {
         const removed = await removeExactly(scope, key, error.current, request.dryRun);
-        return { object: toServedVersion(scope, removed), created: false, deleted: true, warnings };
+        return { object: await toServedVersion(scope, removed), created: false, deleted: true, warnings };
       } catch (removeError) {
         // A write raced the removal: start over from fresh state unless the caller pinned a version.
         const raced = removeError instanceof ObjectError && (removeError.reason === 'Conflict' || removeError.reason === 'NotFound');
@@ -136,7 +136,7 @@ async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current:
   const { strategy } = scope.type;
   const name = request.key.name;
   // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
-  const object = toStorageVersion(scope, await request.updatedObject(toServedVersion(scope, copyJson(current))));
+  const object = await toStorageVersion(scope, await request.updatedObject(await toServedVersion(scope, copyJson(current))));
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   // 2. Mutating admission.
   const attributes = admissionAttributes(scope, request, { operation: 'UPDATE', key: request.key, object, oldObject: current });

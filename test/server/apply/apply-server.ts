@@ -18,7 +18,7 @@ import { DEFAULT_OPTIONS } from '../../../server/config/flags';
 import { resourceRoutes } from '../../../server/handlers/routes';
 import { issueLeaf, type IssuedCertificate } from '../../../server/pki/certificates';
 import { ensurePki } from '../../../server/pki/pki';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import type { ResourceType } from '../../../server/registry/types';
 import { schemaData } from '../../../server/schema/definitions';
 import { ResourceStore } from '../../../storage/objects/resource-store';
@@ -77,7 +77,7 @@ export async function startApplyServer(options: { representations?: Representati
       routes: (app) => {
         app.use(
           resourceRoutes({
-            registry: new BuiltinRegistry(),
+            registry: new ResourceTypeRegistry(),
             storageFor,
             definitions: schemaData().definitions,
             representations: options.representations,

@@ -15,7 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { mountDiscovery } from '../../../server/discovery/mount-discovery';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
 import { openAPIV2DocumentType } from '../../../server/openapi/openapi-v2-protobuf';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -36,7 +36,7 @@ beforeAll(async () => {
     }
     next();
   });
-  const registry = new BuiltinRegistry();
+  const registry = new ResourceTypeRegistry();
   mountDiscovery(app, { registry });
   mountOpenAPI(app, { registry });
   server = app.listen(0, '127.0.0.1');

@@ -6,7 +6,7 @@ import { chooseDiscoveryRepresentation, mountDiscovery } from '../../../server/d
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
 import { servedGroups, type ServedGroupVersion } from '../../../server/discovery/served-groups';
 import { apiResourceListDocument } from '../../../server/discovery/legacy-documents';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import type { APIGroupDiscoveryList } from '../../../server/discovery/aggregated-documents';
 import type { APIGroupList, APIResourceList } from '../../../server/discovery/legacy-documents';
 import { FIXTURE_TYPES, fixtureRegistry } from './fixtures';
@@ -233,20 +233,21 @@ describe('discovery over HTTP', () => {
 
   test('documents follow the registry when its types change', async () => {
     const before = (await get('/apis', { accept: V2 })).headers.get('etag');
-    registry.replace(FIXTURE_TYPES.filter((type) => type.group !== 'authorization.k8s.io'));
+    const removed = FIXTURE_TYPES.filter((type) => type.group === 'authorization.k8s.io');
+    for (const type of removed) registry.remove(type);
     try {
       const response = await get('/apis', { accept: V2 });
       expect(response.headers.get('etag')).not.toBe(before);
       expect(((await response.json()) as APIGroupDiscoveryList).items).toHaveLength(1);
       expect((await get('/apis/authorization.k8s.io')).status).toBe(404);
     } finally {
-      registry.replace(FIXTURE_TYPES);
+      for (const type of removed) registry.add(type);
     }
   });
 });
 
 describe('discovery of the built-in registry', () => {
-  const groups = servedGroups(new BuiltinRegistry().all());
+  const groups = servedGroups(new ResourceTypeRegistry().all());
   const resourcesOf = (group: string, version: string) =>
     apiResourceListDocument(groups.find((g) => g.name === group)?.versions.find((v) => v.version === version) as ServedGroupVersion)
       .resources;

@@ -3,7 +3,8 @@
  * scale (Deployment), a cluster-scoped one with finalize (Namespace), a plain core kind (Pod),
  * and a create-only review (SelfSubjectAccessReview), in two groups plus core.
  */
-import type { ResourceRegistry, ResourceType } from '../../../server/registry/types';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import type { ResourceType } from '../../../server/registry/types';
 import type { Definitions } from '../../../server/openapi/component-schemas';
 
 type Declared = Pick<
@@ -81,21 +82,9 @@ export const FIXTURE_TYPES: readonly ResourceType[] = [
   }),
 ];
 
-/** A registry over a fixed list of types; `replace` swaps the list, as adding a custom resource would. */
-export function fixtureRegistry(initial: readonly ResourceType[] = FIXTURE_TYPES): ResourceRegistry & {
-  replace(types: readonly ResourceType[]): void;
-} {
-  let types = initial;
-  return {
-    all: () => types,
-    find: ({ group, version }, resource) =>
-      types.find((t) => t.group === group && t.resource === resource && t.versions.some((v) => v.version === version)),
-    findKind: ({ group, version, kind }) =>
-      types.find((t) => t.group === group && t.kind === kind && t.versions.some((v) => v.version === version)),
-    replace: (next) => {
-      types = next;
-    },
-  };
+/** The registry as the server has it, starting with the fixture types instead of the built-in ones. */
+export function fixtureRegistry(initial: readonly ResourceType[] = FIXTURE_TYPES): ResourceTypeRegistry {
+  return new ResourceTypeRegistry({ types: initial });
 }
 
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` });

@@ -138,7 +138,8 @@ describe('storage metrics on SQLite', () => {
     });
     try {
       expect(await caches.whenReady(5_000)).toBe(true);
-      observeWatchCaches(metrics, [{ group: 'apps', resource: 'deployments', cache: caches.cacheFor('/registry/deployments') }]);
+      const deployments = { group: 'apps', resource: 'deployments', cache: caches.cacheFor('/registry/deployments') };
+      observeWatchCaches(metrics, () => [deployments]);
       recordWatchCacheInitialization(metrics, { group: 'apps', resource: 'deployments' });
       recordWatchCacheDispatch(metrics, { group: 'apps', resource: 'deployments' }, 3);
       const revision = await store.currentRevision();

@@ -4,7 +4,7 @@
  */
 import { runtimeConfigEnabled, RuntimeConfigError } from '../../../server/config/runtime-config';
 import { BUILTIN_KINDS } from '../../../server/registry/kinds';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import type { GroupVersion, ResourceType } from '../../../server/registry/types';
 
 const deployments = BUILTIN_KINDS.find((type) => type.group === 'apps' && type.resource === 'deployments')!;
@@ -24,7 +24,7 @@ const types = [...BUILTIN_KINDS, widgets];
 const known: GroupVersion[] = types.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
 
 function served(config: Record<string, string>): (group: string, version: string, resource: string) => boolean {
-  const registry = new BuiltinRegistry({ types, enabled: runtimeConfigEnabled({ config, known }) });
+  const registry = new ResourceTypeRegistry({ types, enabled: runtimeConfigEnabled({ config, known }) });
   return (group, version, resource) => registry.find({ group, version }, resource) !== undefined;
 }
 

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { servedGroups } from '../../../server/discovery/served-groups';
 import { openAPIV3Document, openAPIV3PathKey } from '../../../server/openapi/documents';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { schemaData } from '../../../server/schema/definitions';
 import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
 
@@ -220,12 +220,13 @@ describe('OpenAPI over HTTP', () => {
 
   test('documents follow the registry: a changed set of types changes the root', async () => {
     const before = await root();
-    registry.replace(FIXTURE_TYPES.filter((type) => type.group !== 'authorization.k8s.io'));
+    const removed = FIXTURE_TYPES.filter((type) => type.group === 'authorization.k8s.io');
+    for (const type of removed) registry.remove(type);
     try {
       expect(Object.keys(await root()).sort()).toEqual(['api/v1', 'apis/apps/v1']);
       expect((await root())['apis/apps/v1']).toEqual(before['apis/apps/v1']);
     } finally {
-      registry.replace(FIXTURE_TYPES);
+      for (const type of removed) registry.add(type);
     }
   });
 
@@ -259,7 +260,7 @@ describe('OpenAPI over HTTP', () => {
 });
 
 describe('OpenAPI documents of the built-in registry', () => {
-  const groups = servedGroups(new BuiltinRegistry().all());
+  const groups = servedGroups(new ResourceTypeRegistry().all());
 
   test.each(groups.flatMap((group) => group.versions.map((groupVersion) => [openAPIV3PathKey(groupVersion), groupVersion] as const)))(
     '%s: every served kind has its schema; refs resolve; fieldValidation on every write',

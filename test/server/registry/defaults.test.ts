@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../../storage/objects/types';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { defaultImagePullPolicy } from '../../../server/registry/defaults/pod';
 
-const registry = new BuiltinRegistry();
+const registry = new ResourceTypeRegistry();
 
 /** What a create does before admission: defaults on the storage version, then prepareForCreate. */
 function created(group: string, resource: string, object: KubeObject): KubeObject {

@@ -1,7 +1,7 @@
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { storageGroupVersion, type ResourceType } from '../../../server/registry/types';
 
-const registry = new BuiltinRegistry();
+const registry = new ResourceTypeRegistry();
 
 /** [group, version, resource, kind, namespaced, shortNames, storagePrefix] */
 const EXPECTED: [string, string, string, string, boolean, string[], string][] = [
@@ -45,7 +45,7 @@ const EXPECTED: [string, string, string, string, boolean, string[], string][] = 
   ['autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa'], 'horizontalpodautoscalers'],
 ];
 
-describe('BuiltinRegistry lookups', () => {
+describe('ResourceTypeRegistry lookups', () => {
   test.each(EXPECTED)('%s/%s %s resolves by resource and by kind', (group, version, resource, kind, namespaced, shortNames, storagePrefix) => {
     const byResource = registry.find({ group, version }, resource);
     expect(byResource).toBeDefined();
@@ -120,7 +120,7 @@ describe('BuiltinRegistry lookups', () => {
   });
 
   test('enabled() narrows what is served', () => {
-    const narrowed = new BuiltinRegistry({ enabled: (gv, resource) => !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets' });
+    const narrowed = new ResourceTypeRegistry({ enabled: (gv, resource) => !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets' });
     expect(narrowed.find({ group: 'batch', version: 'v1' }, 'jobs')).toBeUndefined();
     expect(narrowed.find({ group: '', version: 'v1' }, 'secrets')).toBeUndefined();
     expect(narrowed.find({ group: 'autoscaling', version: 'v1' }, 'horizontalpodautoscalers')).toBeUndefined();
@@ -159,5 +159,74 @@ describe('store behaviour facts of the built-in kinds, as the reference sets the
 
   it('takes an unconditional PUT for every built-in kind', () => {
     expect(qualified((type) => type.requiresResourceVersionOnUpdate)).toEqual([]);
+  });
+});
+
+describe('ResourceTypeRegistry changes while serving', () => {
+  const deployments = new ResourceTypeRegistry().find({ group: 'apps', version: 'v1' }, 'deployments') as ResourceType;
+  const widgets: ResourceType = {
+    ...deployments,
+    group: 'example.dev',
+    resource: 'widgets',
+    singular: 'widget',
+    kind: 'Widget',
+    listKind: 'WidgetList',
+    versions: [{ version: 'v1', definition: 'dev.example.v1.Widget' }],
+    storageVersion: 'v1',
+    storagePrefix: 'example.dev/widgets',
+    shortNames: [],
+    categories: [],
+  };
+
+  test('add, replace and remove are seen at once by lookups, all() and listeners', () => {
+    const registry = new ResourceTypeRegistry();
+    const changes: { added: string[]; removed: string[] }[] = [];
+    const stop = registry.onChange(({ added, removed }) => changes.push({ added: added.map((t) => t.kind), removed: removed.map((t) => t.kind) }));
+    const before = registry.all();
+
+    registry.add(widgets);
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'widgets')).toBe(widgets);
+    expect(registry.findKind({ group: 'example.dev', version: 'v1', kind: 'Widget' })).toBe(widgets);
+    expect(registry.all()).not.toBe(before);
+    expect(registry.all()).toContain(widgets);
+    expect(registry.all().map((t) => `${t.group}/${t.resource}`)).toEqual([...registry.all().map((t) => `${t.group}/${t.resource}`)].sort((a, b) => a.localeCompare(b)));
+
+    // A replacement that serves another version: the old version's paths are gone.
+    const v2: ResourceType = { ...widgets, versions: [{ version: 'v2', definition: 'dev.example.v2.Widget' }], storageVersion: 'v2' };
+    registry.add(v2);
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'widgets')).toBeUndefined();
+    expect(registry.find({ group: 'example.dev', version: 'v2' }, 'widgets')).toBe(v2);
+
+    expect(registry.remove({ group: 'example.dev', resource: 'widgets' })).toBe(v2);
+    expect(registry.find({ group: 'example.dev', version: 'v2' }, 'widgets')).toBeUndefined();
+    expect(registry.findKind({ group: 'example.dev', version: 'v2', kind: 'Widget' })).toBeUndefined();
+    expect(registry.remove({ group: 'example.dev', resource: 'widgets' })).toBeUndefined();
+    expect(registry.all().map((t) => t.kind)).toEqual(before.map((t) => t.kind));
+
+    stop();
+    registry.add(widgets);
+    expect(changes).toEqual([
+      { added: ['Widget'], removed: [] },
+      { added: ['Widget'], removed: ['Widget'] },
+      { added: [], removed: ['Widget'] },
+    ]);
+  });
+
+  test('a kind another resource serves in the same group-version is refused', () => {
+    const registry = new ResourceTypeRegistry();
+    registry.add(widgets);
+    expect(() => registry.add({ ...widgets, resource: 'gizmos', storagePrefix: 'example.dev/gizmos' })).toThrow(
+      'example.dev/v1 Widget is already served by widgets.example.dev',
+    );
+    expect(registry.find({ group: 'example.dev', version: 'v1' }, 'gizmos')).toBeUndefined();
+  });
+
+  test('storage prefixes stay apart unless they store the same objects', () => {
+    const registry = new ResourceTypeRegistry();
+    // The keys of one would be listed by the other's cache.
+    expect(() => registry.add({ ...widgets, storagePrefix: 'deployments/widgets' })).toThrow('deployments.apps is stored under deployments');
+    expect(() => registry.add({ ...widgets, storagePrefix: 'pods' })).toThrow('pods is stored under pods');
+    // A review stores nothing, wherever its prefix would be.
+    registry.add({ ...widgets, storagePrefix: 'pods', virtual: true, verbs: ['create'] });
   });
 });

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../../storage/objects/types';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 
-const registry = new BuiltinRegistry();
+const registry = new ResourceTypeRegistry();
 const deployments = registry.find({ group: 'apps', version: 'v1' }, 'deployments')!;
 const configmaps = registry.find({ group: '', version: 'v1' }, 'configmaps')!;
 const nodes = registry.find({ group: '', version: 'v1' }, 'nodes')!;

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../../storage/objects/types';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import type { FieldError } from '../../../server/registry/types';
 
-const registry = new BuiltinRegistry();
+const registry = new ResourceTypeRegistry();
 
 function typeOf(group: string, resource: string) {
   const type = registry.find({ group, version: 'v1' }, resource);

@@ -8,7 +8,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../../server/admis
 import { admissionChain } from '../../../server/admission/types';
 import { ClusterIPAllocator, ipAddressReservations } from '../../../server/registry/allocators/cluster-ip';
 import { serviceClusterIPHooks } from '../../../server/registry/allocators/cluster-ip-hooks';
-import { BuiltinRegistry } from '../../../server/registry/registry';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { forbidden } from '../../../server/status/catalogue';
 import type { KubeObject } from '../../../storage/objects/types';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
@@ -41,7 +41,7 @@ let api: ServedApi;
 
 beforeAll(async () => {
   testStore = await openTestStore();
-  const registry = new BuiltinRegistry();
+  const registry = new ResourceTypeRegistry();
   const services = registry.find({ group: '', version: 'v1' }, 'services')!;
   const ipAddresses = registry.find({ group: 'networking.k8s.io', version: 'v1' }, 'ipaddresses')!;
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(testStore.storageFor(ipAddresses)) });

@@ -1,0 +1,238 @@
+/**
+ * The CEL environment: one for every place the API uses expressions (authentication claim rules,
+ * authorization match conditions, admission policies, CustomResourceDefinition validation rules).
+ *
+ * Engine: `@marcbachmann/cel-js`, chosen by measurement on this machine (Node 24, 2 cores, shared):
+ *   rule `self.spec.replicas <= 5 && self.metadata.name.startsWith('a')`, plain objects:
+ *     cel-js 2.3 µs/eval, @bufbuild/cel 35 µs/eval;
+ *   `self.items.all(i, i.value < 1000) && self.items.map(i, i.value).size() == 100`, 100 items:
+ *     cel-js 76 µs/eval, @bufbuild/cel 1,210 µs/eval.
+ *   Through this environment (schema types, cost metering, range checks) the first rule takes
+ *   ~2.3 µs on values converted once (`celValues`); converting a 100-item object costs ~60 µs.
+ *   cel-spec conformance (test/cel/conformance.test.ts): 968 of the 1,018 applicable tests of the
+ *   core suites pass (95.1%); 161 more need protobuf messages, heterogeneous literals or
+ *   unchecked expressions, none of which a Kubernetes environment accepts (82.1% counting them).
+ *   @bufbuild/cel passes 99.4% of the core suites (notes/libraries.md) but needs protobuf types
+ *   for objects and has no type-checked environment API.
+ * cel-js has a type checker, custom types, receiver functions and optional syntax; what it lacks
+ * is added here: the Kubernetes libraries (libraries/), RE2 regular expressions (linear time, so
+ * no expression can hang the server), cost tracking (runtime-cost.ts) and estimation
+ * (estimated-cost.ts), range checks, and the reference's error texts (compile-errors.ts).
+ *
+ * Use: `new ExpressionCompiler(variables)` declares the variables of one place (CEL types or
+ * OpenAPI schemas), `compile(expression)` type-checks one expression, `estimateMaxCost()` gives
+ * its static worst case, and `evaluate(values, { budget })` runs it against JSON values under the
+ * per-call limit and the request's budget.
+ */
+import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
+import { celEquals } from './libraries/compare';
+import { CelFunctionError, type CelLibrary } from './libraries/library';
+import { listsLibrary } from './libraries/lists';
+import { quantityLibrary } from './libraries/quantity';
+import { regexLibrary } from './libraries/regex';
+import { standardLibrary, verifyRange } from './libraries/standard';
+import { stringsLibrary } from './libraries/strings';
+import { urlsLibrary } from './libraries/urls';
+import { formatCompileError } from './compile-errors';
+import { estimateMaxCost } from './estimated-cost';
+import { instrument, type Instrumentation } from './instrumentation';
+import {
+  CostLimitExceededError,
+  CostMeter,
+  PER_CALL_COST_LIMIT,
+  RequestCostBudget,
+  withMeter,
+} from './runtime-cost';
+import { celTypeOf, valueForSchema, type CelSchema, type DeclaredTypes, type ObjectTypeDeclaration } from './schema-types';
+import { fromJson, type CelValue } from './values';
+
+/** A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a schema. */
+export type VariableType = string | { readonly schema: CelSchema };
+
+export type VariableDeclarations = Readonly<Record<string, VariableType>>;
+
+export const LIBRARIES: readonly CelLibrary[] = [
+  standardLibrary,
+  stringsLibrary,
+  listsLibrary,
+  regexLibrary,
+  urlsLibrary,
+  quantityLibrary,
+  authorizerLibrary,
+];
+
+const INSTRUMENTATION: Instrumentation = {
+  callCosts: new Map(LIBRARIES.flatMap((library) => Object.entries(library.costs ?? {}))),
+  overrides: new Map(LIBRARIES.flatMap((library) => Object.entries(library.overrides ?? {}))),
+  verifyResult: verifyRange,
+};
+
+function baseEnvironment(): Environment {
+  const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
+  for (const library of LIBRARIES) library.declare(env);
+  return env;
+}
+
+let sharedBase: Environment | undefined;
+
+export interface EvaluateOptions {
+  /** The request's shared budget; each evaluation spends from it. */
+  readonly budget?: RequestCostBudget;
+  /** This call's limit (default: the reference's per-call limit, 1,000,000). */
+  readonly callLimit?: number;
+}
+
+export type EvaluationResult =
+  | { readonly ok: true; readonly value: unknown; readonly cost: number }
+  | { readonly ok: false; readonly error: string; readonly cost: number; readonly costExceeded: boolean };
+
+/** Schemas standing for variables declared with a scalar CEL type, for cost estimates. */
+const SCALAR_SCHEMAS: Readonly<Record<string, CelSchema>> = {
+  string: { type: 'string' },
+  int: { type: 'integer' },
+  double: { type: 'number' },
+  bool: { type: 'boolean' },
+};
+
+/** A type-checked expression ready to run. */
+export class CompiledExpression {
+  constructor(
+    readonly expression: string,
+    /** The CEL type the checker infers for the result (`bool`, `string`, `list<string>`, `dyn`, ...). */
+    readonly outputType: string,
+    readonly ast: ASTNode,
+    private readonly run: (context: Readonly<Record<string, CelValue>>) => unknown,
+    private readonly variables: VariableDeclarations,
+  ) {}
+
+  /** The worst-case cost the reference's static estimator would give (see estimated-cost.ts). */
+  estimateMaxCost(): number {
+    const schemas = new Map<string, CelSchema | undefined>();
+    for (const [name, type] of Object.entries(this.variables)) {
+      schemas.set(name, typeof type === 'object' ? type.schema : SCALAR_SCHEMAS[type]);
+    }
+    return estimateMaxCost(this.ast, schemas);
+  }
+
+  /**
+   * Runs the expression on `values` (JSON, or library values such as an authorizer). Variables
+   * missing from `values` are unbound; using one is an evaluation error.
+   */
+  evaluate(values: Readonly<Record<string, unknown>>, options: EvaluateOptions = {}): EvaluationResult {
+    return this.evaluateCelValues(celValuesOf(this.variables, values), options);
+  }
+
+  /**
+   * `evaluateCelValues`, waiting for authorization checks that answer later: an evaluation that
+   * asked one is abandoned, and run again once the answers are in (expressions have no side
+   * effects). Only the run that counts is charged to the budget.
+   */
+  async evaluateAwaitingChecks(
+    context: Readonly<Record<string, CelValue>>,
+    options: EvaluateOptions = {},
+  ): Promise<EvaluationResult> {
+    const authorizers = Object.values(context).filter((value): value is CelAuthorizer => value instanceof CelAuthorizer);
+    for (;;) {
+      const scratch = options.budget ? new RequestCostBudget(options.budget.remaining) : undefined;
+      const result = this.evaluateCelValues(context, { ...options, budget: scratch });
+      const settled = await Promise.all(authorizers.map((authorizer) => authorizer.settle()));
+      if (settled.includes(true)) continue;
+      if (options.budget && scratch) options.budget.remaining = scratch.remaining;
+      return result;
+    }
+  }
+
+  /** Runs the expression on values already in CEL's representation (see values.ts). */
+  evaluateCelValues(context: Readonly<Record<string, CelValue>>, options: EvaluateOptions = {}): EvaluationResult {
+    const budget = options.budget;
+    const limit = Math.min(options.callLimit ?? PER_CALL_COST_LIMIT, budget?.remaining ?? Infinity);
+    const meter = new CostMeter(limit);
+    try {
+      const value = withMeter(meter, () => this.run(context));
+      if (meter.exceeded) throw new CostLimitExceededError();
+      return { ok: true, value, cost: meter.cost };
+    } catch (error) {
+      if (meter.exceeded || error instanceof CostLimitExceededError) {
+        return { ok: false, error: new CostLimitExceededError().message, cost: meter.cost, costExceeded: true };
+      }
+      return { ok: false, error: evaluationMessage(error), cost: meter.cost, costExceeded: false };
+    } finally {
+      if (budget) budget.remaining -= Math.min(meter.cost, budget.remaining);
+    }
+  }
+}
+
+/** `values` (JSON, or library values) in CEL's representation for the declared variables. */
+function celValuesOf(variables: VariableDeclarations, values: Readonly<Record<string, unknown>>): Record<string, CelValue> {
+  const context: Record<string, CelValue> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const type = variables[name];
+    if (type === undefined) continue;
+    context[name] = typeof type === 'object' ? valueForSchema(type.schema, value) : fromJson(value);
+  }
+  return context;
+}
+
+function evaluationMessage(error: unknown): string {
+  if (error instanceof CelFunctionError) return error.message;
+  if (error instanceof Error) return (error as { summary?: string }).summary ?? error.message.split('\n')[0];
+  return String(error);
+}
+
+function compileError(expression: string, error: unknown): string {
+  const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
+  return formatCompileError(expression, summary, (error as { range?: { start: number } }).range?.start);
+}
+
+export type CompileResult =
+  | { readonly ok: true; readonly compiled: CompiledExpression }
+  | { readonly ok: false; readonly error: string };
+
+/** Compiles expressions against one set of declared variables. */
+export class ExpressionCompiler {
+  private readonly env: Environment;
+
+  constructor(private readonly variables: VariableDeclarations) {
+    sharedBase ??= baseEnvironment();
+    this.env = sharedBase.clone();
+    const types: ObjectTypeDeclaration[] = [];
+    const declared: DeclaredTypes = new Map();
+    const variableTypes: Record<string, string> = {};
+    for (const [name, type] of Object.entries(variables)) {
+      variableTypes[name] = typeof type === 'object' ? celTypeOf(type.schema, `${name}.type`, types, declared) : type;
+    }
+    // Nested types are declared before the types that hold them.
+    for (const type of types) {
+      this.env.registerType(type.name, { fields: type.fields });
+      this.env.registerOperator(`${type.name} == ${type.name}`, celEquals);
+    }
+    for (const [name, type] of Object.entries(variableTypes)) this.env.registerVariable(name, type);
+  }
+
+  /**
+   * `values` converted once for many expressions of this compiler (for `evaluateCelValues`):
+   * converting an object costs about a microsecond per field, more than most rules.
+   */
+  celValues(values: Readonly<Record<string, unknown>>): Record<string, CelValue> {
+    return celValuesOf(this.variables, values);
+  }
+
+  compile(expression: string): CompileResult {
+    let parsed;
+    try {
+      parsed = this.env.parse(expression);
+    } catch (error) {
+      return { ok: false, error: compileError(expression, error) };
+    }
+    const checked = parsed.check();
+    if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
+    instrument(parsed.ast, INSTRUMENTATION);
+    return {
+      ok: true,
+      compiled: new CompiledExpression(expression, checked.type ?? 'dyn', parsed.ast, parsed, this.variables),
+    };
+  }
+}
+
+export { RequestCostBudget };

@@ -1,0 +1,284 @@
+/**
+ * Static cost estimate of a checked expression: the worst case the reference's estimator
+ * assumes, from the sizes the schemas allow (maxLength, maxItems, maxProperties; without them,
+ * as much as fits in a request of 3 MiB). CustomResourceDefinition rules are refused at write
+ * time when the estimate exceeds the per-expression limit, with the reference's message.
+ *
+ * The estimate follows the runtime prices (runtime-cost.ts): a comprehension costs its body
+ * times the most elements its range can hold, string functions 0.1 per character of the
+ * longest string, list functions one per element, an authorization check 350,000.
+ */
+import {
+  LIST_CREATE_COST,
+  MAP_CREATE_COST,
+  SELECT_COST,
+  STRING_TRAVERSAL_FACTOR,
+} from './runtime-cost';
+import { AUTHORIZER_CHECK_COST } from './libraries/authorizer';
+import type { CelSchema } from './schema-types';
+
+/** Largest cost one CustomResourceDefinition rule may be estimated at. */
+export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
+/** Largest total estimate of all of a CustomResourceDefinition's rules. */
+export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
+/** The request size bound that caps values no schema bounds. */
+export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
+
+const REGEX_LENGTH_FACTOR = 0.25;
+
+/** The reference's text for an estimate over its limit (`costName`: "estimated rule cost", ...). */
+export function costExceededMessage(costName: string, cost: number, limit: number): string {
+  const factor = cost / limit;
+  const shown = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return (
+    `${costName} exceeds budget by factor of ${shown} (try simplifying the rule, or adding maxItems, ` +
+    'maxProperties, and maxLength where arrays, maps, and strings are declared)'
+  );
+}
+
+/** The least number of bytes one serialized value of `schema` takes, for unbounded sizes. */
+function minSerializedSize(schema: CelSchema | undefined): number {
+  switch (schema?.type) {
+    case 'string':
+    case 'object':
+    case 'array':
+      return 2; // "", {}, []
+    default:
+      return 1;
+  }
+}
+
+/** The most characters, elements or entries a value of `schema` can have. */
+export function maxSizeOf(schema: CelSchema | undefined): number {
+  const unbounded = (elementMinSize: number): number => Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (elementMinSize + 1));
+  if (schema === undefined) return MAX_REQUEST_SIZE_BYTES;
+  switch (schema.type) {
+    case 'string':
+      return schema.maxLength ?? MAX_REQUEST_SIZE_BYTES - 2;
+    case 'array':
+      return schema.maxItems ?? unbounded(minSerializedSize(schema.items));
+    case 'object':
+      if (schema.properties) return Object.keys(schema.properties).length;
+      return schema.maxProperties ?? unbounded(4 + minSerializedSize(typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined));
+    default:
+      return schema['x-kubernetes-int-or-string'] || schema['x-kubernetes-preserve-unknown-fields'] ? MAX_REQUEST_SIZE_BYTES : 1;
+  }
+}
+
+/** What the estimator knows of a value: the schema it follows (if any) and its largest size. */
+interface Shape {
+  readonly schema?: CelSchema;
+  readonly size: number;
+}
+
+interface Estimate {
+  readonly cost: number;
+  readonly shape: Shape;
+}
+
+const UNKNOWN: Shape = { size: MAX_REQUEST_SIZE_BYTES };
+
+function shapeOf(schema: CelSchema | undefined): Shape {
+  return schema === undefined ? UNKNOWN : { schema, size: maxSizeOf(schema) };
+}
+
+function fieldSchema(schema: CelSchema | undefined, field: string): CelSchema | undefined {
+  if (!schema) return undefined;
+  if (schema.properties) {
+    for (const [name, child] of Object.entries(schema.properties)) if (name === field || escapeMatches(name, field)) return child;
+    return undefined;
+  }
+  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+}
+
+// Escaped names (`a__dash__b`) select the property `a-b`; comparing after unescaping is enough here.
+function escapeMatches(property: string, field: string): boolean {
+  return (
+    field
+      .replace(/__underscores__/g, '__')
+      .replace(/__dot__/g, '.')
+      .replace(/__dash__/g, '-')
+      .replace(/__slash__/g, '/')
+      .replace(/^__(.*)__$/, '$1') === property
+  );
+}
+
+function elementSchema(schema: CelSchema | undefined): CelSchema | undefined {
+  if (schema?.type === 'array') return schema.items;
+  if (schema?.type === 'object' && !schema.properties) return { type: 'string' }; // iterating a map gives its keys
+  return undefined;
+}
+
+/** The engine's AST node, as far as the estimator reads it. */
+interface Node {
+  readonly op: string;
+  readonly args: unknown;
+  readonly meta: { readonly alternate?: Node; readonly macro?: Node };
+}
+
+const traversal = (size: number): number => Math.ceil(size * STRING_TRAVERSAL_FACTOR);
+
+/** Extra cost of a call by name, from its receiver's and arguments' shapes. */
+function callCost(name: string, shapes: readonly Shape[]): number {
+  const [first, second] = shapes;
+  switch (name) {
+    case 'matches':
+    case 'find':
+    case 'findAll':
+      return Math.ceil((1 + (first?.size ?? 0)) * STRING_TRAVERSAL_FACTOR) * Math.ceil((second?.size ?? 0) * REGEX_LENGTH_FACTOR);
+    case 'contains':
+      return Math.ceil((first?.size ?? 0) * (second?.size ?? 0) * STRING_TRAVERSAL_FACTOR);
+    case 'startsWith':
+    case 'endsWith':
+      return traversal(second?.size ?? 0);
+    case 'indexOf':
+    case 'lastIndexOf':
+      return first?.schema?.type === 'array' ? first.size : traversal(first?.size ?? 0) + traversal(second?.size ?? 0);
+    case 'lowerAscii':
+    case 'upperAscii':
+    case 'replace':
+    case 'split':
+    case 'substring':
+    case 'trim':
+    case 'join':
+    case 'url':
+    case 'isURL':
+    case 'quantity':
+    case 'isQuantity':
+    case 'format':
+    case 'quote':
+      return traversal(first?.size ?? 0);
+    case 'isSorted':
+    case 'sum':
+    case 'min':
+    case 'max':
+      return first?.size ?? 0;
+    case 'check':
+      return AUTHORIZER_CHECK_COST;
+    default:
+      return 0;
+  }
+}
+
+class Estimator {
+  private readonly scopes: Array<Map<string, Shape>> = [];
+
+  constructor(private readonly variables: ReadonlyMap<string, Shape>) {}
+
+  private lookup(name: string): Shape {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const shape = this.scopes[i].get(name);
+      if (shape) return shape;
+    }
+    return this.variables.get(name) ?? UNKNOWN;
+  }
+
+  estimate(node: Node): Estimate {
+    if (node.meta.alternate) return this.estimate(node.meta.alternate);
+    const macro = node.meta.macro;
+    if (macro && 'op' in macro) return this.estimate(macro);
+    if (macro) {
+      // An optional-type macro (orValue, or): its receiver and argument.
+      const { receiver, arg } = macro as unknown as { receiver: Node; arg: Node };
+      const parts = [this.estimate(receiver), this.estimate(arg)];
+      return { cost: parts[0].cost + parts[1].cost, shape: parts[1].shape };
+    }
+    const args = node.args;
+    switch (node.op) {
+      case 'value':
+        return { cost: 0, shape: { size: typeof args === 'string' ? args.length : 1 } };
+      case 'id':
+        return { cost: SELECT_COST, shape: this.lookup(args as string) };
+      case 'accuValue':
+        return { cost: SELECT_COST, shape: UNKNOWN };
+      case '.':
+      case '.?': {
+        const [target, field] = args as [Node, string];
+        const inner = this.estimate(target);
+        return { cost: inner.cost + SELECT_COST, shape: shapeOf(fieldSchema(inner.shape.schema, field)) };
+      }
+      case '[]':
+      case '[?]': {
+        const [target, index] = args as [Node, Node];
+        const inner = this.estimate(target);
+        const key = this.estimate(index);
+        const schema = inner.shape.schema;
+        const child = schema?.type === 'array' ? schema.items : fieldSchema(schema, '');
+        return { cost: inner.cost + key.cost + SELECT_COST, shape: shapeOf(child) };
+      }
+      case 'list': {
+        const items = (args as Node[]).map((item) => this.estimate(item));
+        return { cost: LIST_CREATE_COST + items.reduce((sum, item) => sum + item.cost, 0), shape: { size: items.length } };
+      }
+      case 'map': {
+        const entries = (args as Array<[Node, Node]>).flatMap(([k, v]) => [this.estimate(k), this.estimate(v)]);
+        return { cost: MAP_CREATE_COST + entries.reduce((sum, e) => sum + e.cost, 0), shape: { size: entries.length / 2 } };
+      }
+      case '?:': {
+        const [condition, then, otherwise] = (args as Node[]).map((n) => this.estimate(n));
+        const worse = then.cost >= otherwise.cost ? then : otherwise;
+        return { cost: condition.cost + worse.cost, shape: worse.shape };
+      }
+      case 'comprehension':
+        return this.comprehension(args as { iterable: Node; iterVarName: string; init: Node; step: Node });
+      case 'call':
+      case 'rcall': {
+        const name = (args as unknown[])[0] as string;
+        const argNodes = node.op === 'call' ? ((args as unknown[])[1] as Node[]) : [(args as unknown[])[1] as Node, ...((args as unknown[])[2] as Node[])];
+        const estimates = argNodes.map((n) => this.estimate(n));
+        const shapes = estimates.map((e) => e.shape);
+        const cost = 1 + callCost(name, shapes) + estimates.reduce((sum, e) => sum + e.cost, 0);
+        // Results derived from a string (a case change, a split) are at most that string's size.
+        const derived = ['lowerAscii', 'upperAscii', 'trim', 'substring', 'replace', 'format', 'split', 'findAll'];
+        return { cost, shape: { size: derived.includes(name) ? (shapes[0]?.size ?? 1) : 1 } };
+      }
+      default:
+        return this.operator(node);
+    }
+  }
+
+  private operator(node: Node): Estimate {
+    const operands = (Array.isArray(node.args) ? (node.args as Node[]) : [node.args as Node]).map((n) => this.estimate(n));
+    const cost = operands.reduce((sum, e) => sum + e.cost, 0);
+    const [left, right] = operands.map((e) => e.shape);
+    switch (node.op) {
+      case '&&':
+      case '||':
+        return { cost, shape: { size: 1 } };
+      case '==':
+      case '!=': {
+        const size = Math.min(left.size, right?.size ?? 0);
+        const stringLike = left.schema?.type === 'string' || right?.schema?.type === 'string';
+        return { cost: cost + 1 + (stringLike ? traversal(size) : left.schema?.type === 'array' ? size : 0), shape: { size: 1 } };
+      }
+      case 'in':
+        return { cost: cost + 1 + (right?.schema?.type === 'array' ? right.size : 0), shape: { size: 1 } };
+      case '+': {
+        const size = left.size + (right?.size ?? 0);
+        const isString = left.schema?.type === 'string' || right?.schema?.type === 'string';
+        return { cost: cost + 1 + (isString ? traversal(size) : 0), shape: { size } };
+      }
+      default:
+        return { cost: cost + 1, shape: { size: 1 } };
+    }
+  }
+
+  private comprehension(args: { iterable: Node; iterVarName: string; init: Node; step: Node }): Estimate {
+    const range = this.estimate(args.iterable);
+    const init = this.estimate(args.init);
+    this.scopes.push(new Map([[args.iterVarName, shapeOf(elementSchema(range.shape.schema))]]));
+    try {
+      const step = this.estimate(args.step);
+      // Each turn evaluates the step and the loop condition (1).
+      return { cost: range.cost + init.cost + range.shape.size * (step.cost + 1), shape: { size: range.shape.size } };
+    } finally {
+      this.scopes.pop();
+    }
+  }
+}
+
+/** Worst-case cost of the checked expression whose tree is `root`, given its variables' schemas. */
+export function estimateMaxCost(root: unknown, variables: ReadonlyMap<string, CelSchema | undefined>): number {
+  const shapes = new Map([...variables].map(([name, schema]) => [name, shapeOf(schema)]));
+  return new Estimator(shapes).estimate(root as Node).cost;
+}

@@ -1,0 +1,213 @@
+/**
+ * Instrumentation of a type-checked expression's tree: every node charges the running
+ * evaluation's cost meter for what it did (the prices of runtime-cost.ts, by the values it saw),
+ * calls named in the overrides go to capstan's implementation instead of the engine's, and the
+ * results of arithmetic and calls are checked against CEL's ranges (the engine lets an int
+ * exceed 64 bits, for one).
+ */
+import type { ASTNode } from '@marcbachmann/cel-js';
+import {
+  CostLimitExceededError,
+  LIST_CREATE_COST,
+  MAP_CREATE_COST,
+  SELECT_COST,
+  STRING_TRAVERSAL_FACTOR,
+  currentMeter,
+  sizeOf,
+  traversalCost,
+  type CallCost,
+} from './runtime-cost';
+
+export interface Instrumentation {
+  /** A call's cost by name: `name` for a global function, `.name` for a receiver-style one. */
+  readonly callCosts: ReadonlyMap<string, CallCost>;
+  /** Replacements of the engine's functions: `.name/arity` (method) or `name/arity`. */
+  readonly overrides: ReadonlyMap<string, (...args: never[]) => unknown>;
+  /** Throws when a computed value is out of CEL's range. */
+  readonly verifyResult: (value: unknown) => void;
+}
+
+interface NodeMeta {
+  alternate?: InstrumentedNode;
+  macro?: InstrumentedNode;
+  evaluate: EvaluateFn;
+}
+type EvaluateFn = (ev: unknown, ast: InstrumentedNode, ctx: unknown) => unknown;
+type Handle = (args: unknown[], a: unknown, b: unknown) => unknown;
+/** The engine's AST node as instrumentation sees it (its published type omits these members). */
+interface InstrumentedNode {
+  readonly op: string;
+  readonly args: unknown;
+  meta: NodeMeta;
+  evaluate: EvaluateFn;
+  handle?: Handle;
+  lastValue?: unknown;
+}
+
+/** Operators and calls: the nodes that compute a new value (rather than select or combine). */
+const COMPUTING_OPS = new Set(['call', 'rcall', '+', '-', '*', '/', '%', '-_']);
+
+function isNode(value: unknown): value is InstrumentedNode {
+  return typeof value === 'object' && value !== null && 'op' in value && 'meta' in value;
+}
+
+function childNodes(node: InstrumentedNode): InstrumentedNode[] {
+  const found: InstrumentedNode[] = [];
+  const visit = (value: unknown): void => {
+    if (isNode(value)) found.push(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+  };
+  if (node.op === 'comprehension') {
+    // Its arguments also hold the loop's context, which leads back up the tree.
+    const { iterable, init, step } = node.args as { iterable?: unknown; init?: unknown; step?: unknown };
+    [iterable, init, step].forEach(visit);
+  } else {
+    visit(node.args);
+  }
+  if (node.meta.alternate) found.push(node.meta.alternate);
+  const macro: unknown = node.meta.macro;
+  if (isNode(macro)) found.push(macro);
+  else if (macro) {
+    // The optional-type macros (orValue, or) keep their operands on a descriptor, not a node.
+    const { receiver, arg } = macro as { receiver?: unknown; arg?: unknown };
+    [receiver, arg].forEach(visit);
+  }
+  return found;
+}
+
+function callArgumentNodes(node: InstrumentedNode): InstrumentedNode[] {
+  const args = node.args as unknown[];
+  if (node.op === 'call') return args[1] as InstrumentedNode[];
+  return [args[1] as InstrumentedNode, ...(args[2] as InstrumentedNode[])];
+}
+
+function operatorCost(node: InstrumentedNode, result: unknown): number {
+  if (!Array.isArray(node.args)) return 1; // a unary operator
+  const operands = (node.args as InstrumentedNode[]).map((operand) => operand.lastValue);
+  switch (node.op) {
+    case '==':
+    case '!=': {
+      const [left, right] = operands;
+      if (typeof left === 'string' || left instanceof Uint8Array) {
+        return 1 + Math.ceil(Math.min(sizeOf(left), sizeOf(right)) * STRING_TRAVERSAL_FACTOR);
+      }
+      if (Array.isArray(left) || left instanceof Map) return 1 + Math.min(sizeOf(left), sizeOf(right));
+      return 1;
+    }
+    case 'in':
+      return 1 + (Array.isArray(operands[1]) ? sizeOf(operands[1]) : 0);
+    case '+':
+      if (typeof result === 'string' || result instanceof Uint8Array) return 1 + traversalCost(result);
+      if (Array.isArray(result)) return LIST_CREATE_COST;
+      return 1;
+    default:
+      return 1;
+  }
+}
+
+/** A node's price: a constant, or a function of its result (and its operands' values). */
+type Price = number | ((result: unknown) => number);
+
+/** Operators whose price depends on their operands' sizes. */
+const SIZED_OPERATORS = new Set(['==', '!=', 'in', '+']);
+
+function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']): Price {
+  switch (node.op) {
+    case 'value':
+    case '&&':
+    case '||':
+    case '?:':
+    case 'comprehension':
+    case 'accuInc':
+    case 'accuPush':
+      return 0;
+    case 'id':
+    case 'accuValue':
+    case '.':
+    case '.?':
+    case '[]':
+    case '[?]':
+      return SELECT_COST;
+    case 'list':
+      return LIST_CREATE_COST;
+    case 'map':
+      return MAP_CREATE_COST;
+    case 'call':
+    case 'rcall': {
+      const name = (node.args as unknown[])[0] as string;
+      const cost = callCosts.get(node.op === 'rcall' ? `.${name}` : name);
+      if (!cost) return 1;
+      const argumentNodes = callArgumentNodes(node);
+      return (result) => cost(argumentNodes.map((arg) => arg.lastValue), result);
+    }
+    default:
+      return SIZED_OPERATORS.has(node.op) ? (result) => operatorCost(node, result) : 1;
+  }
+}
+
+/** The nodes whose values a sized price reads: operands of sized operators and priced calls. */
+function operandsRead(node: InstrumentedNode, price: Price): InstrumentedNode[] {
+  if (typeof price === 'number') return [];
+  if (node.op === 'call' || node.op === 'rcall') return callArgumentNodes(node);
+  return Array.isArray(node.args) ? (node.args as InstrumentedNode[]) : [];
+}
+
+function innerEvaluate(node: InstrumentedNode): EvaluateFn {
+  const { alternate, macro, evaluate } = node.meta;
+  if (alternate) return (ev, _ast, ctx) => alternate.evaluate(ev, alternate, ctx);
+  if (macro) return (ev, _ast, ctx) => (macro.evaluate as EvaluateFn)(ev, macro, ctx);
+  return evaluate;
+}
+
+/**
+ * Makes a type-checked expression charge the active meter as it runs, and routes the calls named
+ * in `overrides` to their replacement (the library's own `matches` is not RE2, for instance).
+ */
+export function instrument(root: ASTNode, { callCosts, overrides, verifyResult }: Instrumentation): void {
+  const seen = new Set<InstrumentedNode>();
+  const loopSteps = new Set<InstrumentedNode>();
+  const pending: InstrumentedNode[] = [root as unknown as InstrumentedNode];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.op === 'comprehension') {
+      const step = (node.args as unknown as { step: unknown }).step;
+      if (isNode(step)) loopSteps.add(step);
+    }
+    pending.push(...childNodes(node));
+  }
+  const prices = new Map<InstrumentedNode, Price>();
+  const keepValue = new Set<InstrumentedNode>();
+  for (const node of seen) {
+    const price = priceOf(node, callCosts);
+    prices.set(node, price);
+    for (const operand of operandsRead(node, price)) keepValue.add(operand);
+  }
+  for (const node of seen) {
+    if ((node.op === 'call' || node.op === 'rcall') && node.handle) {
+      const name = (node.args as unknown[])[0] as string;
+      const arity = callArgumentNodes(node).length - (node.op === 'rcall' ? 1 : 0);
+      const replacement = overrides.get(`${node.op === 'rcall' ? '.' : ''}${name}/${arity}`);
+      if (replacement) {
+        const fn = replacement as (...args: unknown[]) => unknown;
+        node.handle = (args) => fn(...args);
+      }
+    }
+    const inner = innerEvaluate(node);
+    const price = prices.get(node)!;
+    const loopCost = loopSteps.has(node) ? 1 : 0;
+    const fixed = typeof price === 'number' ? price + loopCost : undefined;
+    const computes = COMPUTING_OPS.has(node.op);
+    const keeps = keepValue.has(node);
+    node.evaluate = (ev, ast, ctx) => {
+      const meter = currentMeter();
+      if (meter?.exceeded) throw new CostLimitExceededError();
+      const value = inner(ev, ast, ctx);
+      if (computes) verifyResult(value);
+      if (keeps) node.lastValue = value;
+      if (meter) meter.charge(fixed ?? (price as (result: unknown) => number)(value) + loopCost);
+      return value;
+    };
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * What a CEL library adds to the environment: its types and functions, the prices of its calls,
+ * and replacements for functions the engine already has with other semantics.
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import type { CallCost } from '../runtime-cost';
+
+export interface CelLibrary {
+  /** Registers the library's types and function signatures. */
+  declare(env: Environment): void;
+  /** Runtime prices by call name (`name` for a global function, `.name` for a method). */
+  readonly costs?: Readonly<Record<string, CallCost>>;
+  /** Replacements of built-in functions, keyed `.name/arity` (method) or `name/arity`. */
+  readonly overrides?: Readonly<Record<string, (...args: never[]) => unknown>>;
+}
+
+/** An error raised by a library function: evaluation fails with this message. */
+export class CelFunctionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CelFunctionError';
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * The Kubernetes CEL libraries, each function against the results the reference documents for it
+ * (the examples of the Kubernetes CEL reference page and of the libraries' Go documentation).
+ */
+import { ExpressionCompiler } from '../../server/cel/environment';
+import { CelAuthorizer, type AuthorizationCheck } from '../../server/cel/libraries/authorizer';
+import { toJson } from '../../server/cel/values';
+
+const compiler = new ExpressionCompiler({});
+
+function run(expression: string): unknown {
+  const compiled = compiler.compile(expression);
+  if (!compiled.ok) throw new Error(compiled.error);
+  const result = compiled.compiled.evaluate({});
+  if (!result.ok) return { error: result.error };
+  return toJson(result.value);
+}
+
+type Case = readonly [expression: string, expected: unknown];
+
+function cases(list: readonly Case[]): void {
+  test.each(list)('%s', (expression, expected) => {
+    const actual = run(expression);
+    if (expected !== null && typeof expected === 'object' && 'error' in expected) {
+      expect(actual).toEqual({ error: expect.stringContaining((expected as { error: string }).error) });
+    } else {
+      expect(actual).toEqual(expected);
+    }
+  });
+}
+
+describe('list library', () => {
+  cases([
+    ['[1, 2, 3].isSorted()', true],
+    ["['a', 'b', 'b', 'c'].isSorted()", true],
+    ['[2.0, 1.0].isSorted()', false],
+    ['[1].isSorted()', true],
+    ['[1, 2, 3].sum()', 6],
+    ['[1.0, 2.0, 3.5].sum()', 6.5],
+    ["[duration('1s'), duration('1m')].sum() == duration('61s')", true],
+    ['[1, 3].max()', 3],
+    ['[1, 3].min()', 1],
+    ["['b', 'a', 'c'].min()", 'a'],
+    ['[1, 2, 3].indexOf(2)', 1],
+    ['[1, 2, 2, 3].lastIndexOf(2)', 2],
+    ["['a', 'b', 'b', 'c'].indexOf('b')", 1],
+    ['[1, 2, 3].indexOf(4)', -1],
+  ]);
+  test('min of an empty list is an error', () => {
+    const compiled = new ExpressionCompiler({ l: 'list<int>' }).compile('l.min()');
+    if (!compiled.ok) throw new Error(compiled.error);
+    expect(compiled.compiled.evaluate({ l: [] })).toMatchObject({ ok: false });
+  });
+});
+
+describe('string library', () => {
+  cases([
+    ["'hello'.charAt(4)", 'o'],
+    ["'hello'.charAt(5)", ''],
+    ["'hello'.charAt(6)", { error: 'index out of range: 6' }],
+    ["'hello mellow'.indexOf('')", 0],
+    ["'hello mellow'.indexOf('ello')", 1],
+    ["'hello mellow'.indexOf('jello')", -1],
+    ["'hello mellow'.indexOf('', 2)", 2],
+    ["'hello mellow'.indexOf('ello', 2)", 7],
+    ["'hello mellow'.indexOf('ello', 20)", { error: 'index out of range: 20' }],
+    ["'hello mellow'.lastIndexOf('')", 12],
+    ["'hello mellow'.lastIndexOf('ello')", 7],
+    ["'hello mellow'.lastIndexOf('jello')", -1],
+    ["'hello mellow'.lastIndexOf('ello', 6)", 1],
+    ["'hello mellow'.lastIndexOf('ello', -1)", { error: 'index out of range: -1' }],
+    ["'😀a😀b'.indexOf('b')", 3],
+    ["'TacoCat'.lowerAscii()", 'tacocat'],
+    ["'TacoCÆt Xii'.lowerAscii()", 'tacocÆt xii'],
+    ["'TacoCat'.upperAscii()", 'TACOCAT'],
+    ["'TacoCÆt Xii'.upperAscii()", 'TACOCÆT XII'],
+    ["'hello hello'.replace('he', 'we')", 'wello wello'],
+    ["'hello hello'.replace('he', 'we', -1)", 'wello wello'],
+    ["'hello hello'.replace('he', 'we', 1)", 'wello hello'],
+    ["'hello hello'.replace('he', 'we', 0)", 'hello hello'],
+    ["'hello hello'.replace('', '_')", '_h_e_l_l_o_ _h_e_l_l_o_'],
+    ["'hello hello'.replace('h', '')", 'ello ello'],
+    ["'hello hello hello'.split(' ')", ['hello', 'hello', 'hello']],
+    ["'hello hello hello'.split(' ', 0)", []],
+    ["'hello hello hello'.split(' ', 1)", ['hello hello hello']],
+    ["'hello hello hello'.split(' ', 2)", ['hello', 'hello hello']],
+    ["'hello hello hello'.split(' ', -1)", ['hello', 'hello', 'hello']],
+    ["'tacocat'.substring(4)", 'cat'],
+    ["'tacocat'.substring(0, 4)", 'taco'],
+    ["'tacocat'.substring(-1)", { error: 'index out of range: -1' }],
+    ["'tacocat'.substring(2, 1)", { error: 'invalid substring range. start: 2, end: 1' }],
+    ["'  \\ttrim\\n    '.trim()", 'trim'],
+    ["['hello', 'mellow'].join()", 'hellomellow'],
+    ["['hello', 'mellow'].join(' ')", 'hello mellow'],
+    ['strings.quote(\'single-quote with "double quote"\')', '"single-quote with \\"double quote\\""'],
+    ['strings.quote("two escape sequences \\a\\n")', '"two escape sequences \\a\\n"'],
+    // Lists must be homogeneous in Kubernetes; the documentation's `["str", 42]` needs dyn().
+    ['"this is a string: %s\\nand an integer: %d".format([dyn("str"), dyn(42)])', 'this is a string: str\nand an integer: 42'],
+    ['"a double substituted with %%s: %s".format([64.2])', 'a double substituted with %s: 64.2'],
+    ['"%f".format([3.14])', '3.140000'],
+    ['"%.2f".format([3.14159])', '3.14'],
+    ['"scientific notation: %e".format([2.71828])', 'scientific notation: 2.718280e+00'],
+    ['"5 in binary: %b".format([5])', '5 in binary: 101'],
+    ['"26 in hex: %x".format([26])', '26 in hex: 1a'],
+    ['"26 in hex (uppercase): %X".format([26])', '26 in hex (uppercase): 1A'],
+    ['"30 in octal: %o".format([30])', '30 in octal: 36'],
+    ["'gums'.reverse()", 'smug'],
+  ]);
+});
+
+describe('regex library (RE2)', () => {
+  cases([
+    ["'abc 123'.find('[0-9]+')", '123'],
+    ["'abc 123'.find('xyz')", ''],
+    ["'123 abc 456'.findAll('[0-9]+')", ['123', '456']],
+    ["'123 abc 456'.findAll('[0-9]+', 1)", ['123']],
+    ["'123 abc 456'.findAll('xyz')", []],
+    ["'abc'.matches('^a')", true],
+    ["matches('abc', 'c$')", true],
+    ["'abc'.matches('(')", { error: 'error parsing regexp' }],
+  ]);
+  test('a pattern that makes a backtracking engine explode runs in linear time', () => {
+    const compiled = new ExpressionCompiler({ s: 'string' }).compile("s.matches('^(a+)+$')");
+    if (!compiled.ok) throw new Error(compiled.error);
+    const started = Date.now();
+    const result = compiled.compiled.evaluate({ s: `${'a'.repeat(50_000)}b` });
+    expect(result).toMatchObject({ ok: true, value: false });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('URL library', () => {
+  cases([
+    ["url('https://user:pass@example.com:80/path?query=val#fragment').getScheme()", 'https'],
+    ["url('/absolute-path').getScheme()", ''],
+    ["url('https://example.com:80/').getHost()", 'example.com:80'],
+    ["url('https://example.com/').getHost()", 'example.com'],
+    ["url('https://[::1]:80/').getHost()", '[::1]:80'],
+    ["url('https://[::1]/').getHost()", '[::1]'],
+    ["url('/absolute-path').getHost()", ''],
+    ["url('https://example.com:80/').getHostname()", 'example.com'],
+    ["url('https://127.0.0.1:80/').getHostname()", '127.0.0.1'],
+    ["url('https://[::1]:80/').getHostname()", '::1'],
+    ["url('/absolute-path').getHostname()", ''],
+    ["url('https://example.com:80/').getPort()", '80'],
+    ["url('https://example.com/').getPort()", ''],
+    ["url('/absolute-path').getPort()", ''],
+    ["url('https://example.com/path').getEscapedPath()", '/path'],
+    ["url('https://example.com/path with spaces/').getEscapedPath()", '/path%20with%20spaces/'],
+    ["url('https://example.com').getEscapedPath()", ''],
+    ["url('https://example.com/path?k1=a&k2=b&k2=c').getQuery()", { k1: ['a'], k2: ['b', 'c'] }],
+    ["url('https://example.com/path?key with spaces=value with spaces').getQuery()", { 'key with spaces': ['value with spaces'] }],
+    ["url('https://example.com/path?').getQuery()", {}],
+    ["url('https://example.com/path').getQuery()", {}],
+    ["isURL('https://user:pass@example.com:80/path?query=val#fragment')", true],
+    ["isURL('/absolute-path')", true],
+    ["isURL('https://a:b:c/')", false],
+    ["isURL('../relative-path')", false],
+    ["url('../relative-path')", { error: 'URL parse error during conversion from string' }],
+  ]);
+});
+
+describe('quantity library', () => {
+  cases([
+    ["quantity('50000000G').isInteger()", true],
+    ["quantity('50k').isInteger()", true],
+    ["quantity('9999999999999999999999999999999999999G').isInteger()", false],
+    ["quantity('9999999999999999999999999999999999999G').asInteger()", { error: 'cannot convert value to integer' }],
+    ["quantity('50k').asInteger()", 50000],
+    ["quantity('50k').sign()", 1],
+    ["quantity('-50k').sign()", -1],
+    ["quantity('0').sign()", 0],
+    ["quantity('50.703k').asApproximateFloat()", 50703],
+    ["quantity('1Gi').asInteger()", 1073741824],
+    ["quantity('500m').isInteger()", false],
+    ["quantity('50k').add(quantity('20k')).compareTo(quantity('70k'))", 0],
+    ["quantity('50k').sub(20000).compareTo(quantity('30k'))", 0],
+    ["quantity('50k').add(20).sub(quantity('100k')).sub(-50000).compareTo(quantity('20'))", 0],
+    ["quantity('200M').compareTo(quantity('0.2G'))", 0],
+    ["quantity('150Mi').isGreaterThan(quantity('100Mi'))", true],
+    ["quantity('50M').isLessThan(quantity('100M'))", true],
+    ["quantity('1e3').asInteger()", 1000],
+    ["isQuantity('1.3G')", true],
+    ["isQuantity('1.3Gi')", true],
+    ["isQuantity('1,3G')", false],
+    ["isQuantity('10000k')", true],
+    ["isQuantity('200K')", false],
+    ["isQuantity('Three')", false],
+    ["isQuantity('Mi')", false],
+    ["quantity('Three')", { error: 'quantities must match the regular expression' }],
+  ]);
+});
+
+describe('optional types', () => {
+  cases([
+    ['optional.of(1).hasValue()', true],
+    ['optional.of(1).value()', 1],
+    ['optional.none().hasValue()', false],
+    ['optional.none().orValue(2)', 2],
+    ["{'a': 1}[?'b'].orValue(3)", 3],
+    ["{'a': 1}[?'a'].orValue(3)", 1],
+  ]);
+  test('?. on a schema-typed object', () => {
+    const schema = { type: 'object', properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } } };
+    const compiled = new ExpressionCompiler({ self: { schema } }).compile("self.?spec.?x.orValue('default')");
+    if (!compiled.ok) throw new Error(compiled.error);
+    expect(compiled.compiled.evaluate({ self: { spec: {} } })).toMatchObject({ ok: true, value: 'default' });
+    expect(compiled.compiled.evaluate({ self: { spec: { x: 'set' } } })).toMatchObject({ ok: true, value: 'set' });
+  });
+});
+
+describe('authorizer library', () => {
+  const compile = (expression: string) => {
+    const compiled = new ExpressionCompiler({ authorizer: 'kubernetes.authorization.Authorizer' }).compile(expression);
+    if (!compiled.ok) throw new Error(compiled.error);
+    return compiled.compiled;
+  };
+  const checks: AuthorizationCheck[] = [];
+  const authorizer = new CelAuthorizer({ name: 'alice', groups: ['dev'] }, (check) => {
+    checks.push(check);
+    const allowed = check.user.name === 'alice' && check.resource?.resource === 'pods' && check.verb === 'create';
+    return { decision: allowed ? 'allow' : 'no-opinion', reason: allowed ? 'rbac says yes' : '' };
+  });
+
+  beforeEach(() => checks.splice(0));
+
+  test('resource check with namespace', () => {
+    const result = compile("authorizer.group('').resource('pods').namespace('default').check('create').allowed()").evaluate({ authorizer });
+    expect(result).toMatchObject({ ok: true, value: true });
+    expect(checks).toEqual([
+      {
+        user: { name: 'alice', groups: ['dev'] },
+        verb: 'create',
+        resource: { group: '', resource: 'pods', subresource: '', namespace: 'default', name: '' },
+      },
+    ]);
+  });
+
+  test('reason, subresource and name', () => {
+    const result = compile("authorizer.group('apps').resource('deployments').subresource('scale').name('web').check('update').reason()").evaluate({ authorizer });
+    expect(result).toMatchObject({ ok: true, value: '' });
+    expect(checks[0].resource).toEqual({ group: 'apps', resource: 'deployments', subresource: 'scale', namespace: '', name: 'web' });
+  });
+
+  test('path check', () => {
+    const result = compile("authorizer.path('/healthz').check('get').allowed()").evaluate({ authorizer });
+    expect(result).toMatchObject({ ok: true, value: false });
+    expect(checks[0]).toMatchObject({ path: '/healthz', verb: 'get' });
+  });
+
+  test('service account', () => {
+    compile("authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').check('delete').allowed()").evaluate({ authorizer });
+    expect(checks[0].user).toEqual({
+      name: 'system:serviceaccount:default:builder',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:default'],
+    });
+  });
+
+  test('an authorizer failure is an errored decision', () => {
+    const failing = new CelAuthorizer({ name: 'bob', groups: [] }, () => {
+      throw new Error('webhook unreachable');
+    });
+    const result = compile("authorizer.path('/x').check('get').errored() && authorizer.path('/x').check('get').error() == 'webhook unreachable'").evaluate({ authorizer: failing });
+    expect(result).toMatchObject({ ok: true, value: true });
+  });
+
+  test('each check costs 350,000: three in one expression exceed the per-call limit', () => {
+    const three = compile("authorizer.path('/a').check('get').allowed() || authorizer.path('/b').check('get').allowed() || authorizer.path('/c').check('get').allowed()");
+    expect(three.evaluate({ authorizer })).toMatchObject({ ok: false, costExceeded: true });
+  });
+});
+
+describe('schema types', () => {
+  test('escaped property names, int-or-string, maps and object equality', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        'x-name': { type: 'string' },
+        if: { type: 'integer' },
+        'a.b/c__d': { type: 'boolean' },
+        port: { 'x-kubernetes-int-or-string': true },
+        labels: { type: 'object', additionalProperties: { type: 'string' } },
+        created: { type: 'string', format: 'date-time' },
+        timeout: { type: 'string', format: 'duration' },
+      },
+    };
+    const env = new ExpressionCompiler({ self: { schema }, oldSelf: { schema } });
+    const value = {
+      'x-name': 'n',
+      if: 3,
+      'a.b/c__d': true,
+      port: '50%',
+      labels: { app: 'web' },
+      created: '2024-01-02T03:04:05Z',
+      timeout: '1m30s',
+    };
+    const expect1 = (expression: string, expected: unknown) => {
+      const compiled = env.compile(expression);
+      if (!compiled.ok) throw new Error(compiled.error);
+      expect(toJson((compiled.compiled.evaluate({ self: value, oldSelf: value }) as { value: unknown }).value)).toEqual(expected);
+    };
+    expect1('self.x__dash__name', 'n');
+    expect1('self.__if__ + 1', 4);
+    expect1('self.a__dot__b__slash__c__underscores__d', true);
+    expect1("self.port == '50%'", true);
+    expect1("self.labels['app']", 'web');
+    expect1('self.created.getFullYear()', 2024);
+    expect1("self.timeout == duration('90s')", true);
+    expect1('self == oldSelf', true);
+    const wrong = env.compile('self.nope');
+    expect(wrong.ok).toBe(false);
+  });
+});
+
+describe('compile errors in the reference words', () => {
+  const compiler = new ExpressionCompiler({ self: { schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } } } } } });
+  const error = (expression: string) => {
+    const result = compiler.compile(expression);
+    return result.ok ? undefined : result.error;
+  };
+  test.each([
+    ['x == 1', "ERROR: <input>:1:1: undeclared reference to 'x' (in container '')\n | x == 1\n | ^"],
+    ['self.spec.nope', "undefined field 'nope'"],
+    ["self.spec.replicas + 'a'", "found no matching overload for '_+_' applied to '(int, string)'"],
+    ["'a'.charAt('b')", "found no matching overload for 'charAt' applied to 'string.(string)'"],
+  ])('%s', (expression, expected) => {
+    expect(error(expression)).toContain(expected);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * A whole capstan replica inside the test's own process: the real HTTPS server, chain and
+ * control plane (embedded SQLite, watch caches, controllers), put together as server/main.ts
+ * does, so that a test can reach into the control plane while clients (kubectl, raw HTTPS) talk
+ * to it over the wire: add resource types to its registry, say. Tests that only need the
+ * server from outside use test/helpers/server.ts (a separate process).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '../../server/app';
+import { parseFlags } from '../../server/config/flags';
+import { startControlPlane, type ControlPlane } from '../../server/control-plane';
+import { writeAdminKubeconfig } from '../../server/kubeconfig';
+import { ensurePki } from '../../server/pki/pki';
+import { credentialsOf, httpsCall, runKubectl, type TestServer } from './server';
+
+export interface InProcessServer extends Pick<TestServer, 'url' | 'dataDir' | 'kubeconfig' | 'credentials' | 'kubectl' | 'request'> {
+  readonly plane: ControlPlane;
+  stop(): Promise<void>;
+}
+
+export async function startInProcessServer(flags: readonly string[] = []): Promise<InProcessServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'capstan-inproc-'));
+  const parsed = parseFlags(['--data-dir', dataDir, '--secure-port', '0', '--shutdown-delay-duration', '0s', ...flags]);
+  if ('help' in parsed) throw new Error('unexpected --help');
+  const { options } = parsed;
+  const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
+  const server = createServer({
+    options,
+    tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
+    routes: (app) => plane.routes(app),
+    health: plane.health,
+    authorizer: plane.authorizer,
+    metrics: plane.metrics,
+  });
+  const { port } = await server.listen();
+  await plane.start({ advertiseAddress: '127.0.0.1', port });
+  const url = `https://127.0.0.1:${port}`;
+  const kubeconfig = writeAdminKubeconfig({
+    dataDir,
+    serverUrl: url,
+    caPem: pki.ca.certPem,
+    clientCertPem: pki.admin.certPem,
+    clientKeyPem: pki.admin.keyPem,
+  });
+  const credentials = credentialsOf(kubeconfig);
+  return {
+    plane,
+    url,
+    dataDir,
+    kubeconfig,
+    credentials,
+    request: (method, path, requestOptions = {}) => httpsCall(new URL(path, url), credentials, method, requestOptions),
+    kubectl: (args, kubectlOptions) => runKubectl(kubeconfig, args, kubectlOptions),
+    async stop() {
+      await server.shutdown();
+      await plane.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

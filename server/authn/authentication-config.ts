@@ -2,15 +2,47 @@
  * `--authentication-config`: an `apiserver.config.k8s.io/v1` AuthenticationConfiguration
  * (YAML or JSON) with up to 64 `jwt` authenticators and the `anonymous` section. It is checked
  * as the reference checks it, with the reference's field-error wording, so a bad file stops
- * the start with a message that names the field. Expressions (CEL) are refused for now: the
- * server has no expression environment yet.
+ * the start with a message that names the field. Expressions are CEL, type-checked here
+ * against the server's expression environment (`claims` for claim rules and mappings, `user`
+ * for user rules).
  */
 import { parse } from 'yaml';
-import { JWT_ALGORITHMS, type ClaimMapping, type JwtAuthenticatorConfig } from './jwt-authenticator';
+import { ExpressionCompiler, type CompiledExpression } from '../cel/environment';
+import { JWT_ALGORITHMS, type ClaimMapping, type ClaimValidationRule, type JwtAuthenticatorConfig } from './jwt-authenticator';
 
 export const MAX_JWT_AUTHENTICATORS = 64;
 const API_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.config.k8s.io/v1beta1', 'apiserver.config.k8s.io/v1alpha1'];
-export const CEL_NOT_SUPPORTED = 'CEL expressions are not supported yet';
+
+let claimsCompiler: ExpressionCompiler | undefined;
+let userCompiler: ExpressionCompiler | undefined;
+
+/** Compiles `expression` over `claims` (or `user`), checking its result type; records a field error on failure. */
+function compileAt(
+  expression: unknown,
+  at: string,
+  errors: string[],
+  options: { readonly over: 'claims' | 'user'; readonly types: readonly string[] },
+): CompiledExpression | undefined {
+  if (typeof expression !== 'string' || expression === '') {
+    errors.push(`${at}: Required value: expression is required`);
+    return undefined;
+  }
+  const compiler =
+    options.over === 'claims'
+      ? (claimsCompiler ??= new ExpressionCompiler({ claims: 'map<string, dyn>' }))
+      : (userCompiler ??= new ExpressionCompiler({ user: 'map<string, dyn>' }));
+  const result = compiler.compile(expression);
+  if (!result.ok) {
+    errors.push(`${at}: Invalid value: ${quote(expression)}: compilation failed: ${result.error}`);
+    return undefined;
+  }
+  const type = result.compiled.outputType;
+  if (type !== 'dyn' && !options.types.includes(type)) {
+    errors.push(`${at}: Invalid value: ${quote(expression)}: must evaluate to one of ${options.types.join(', ')}, got ${type}`);
+    return undefined;
+  }
+  return result.compiled;
+}
 
 export interface AnonymousConfig {
   readonly enabled: boolean;
@@ -144,33 +176,69 @@ function parseJwt(entry: unknown, path: string, errors: string[], serviceAccount
     errors.push(`${path}.issuer.certificateAuthority: Invalid value: "<omitted>": data does not contain any valid RSA or ECDSA certificates`);
   }
 
-  const claimValidationRules: { claim: string; requiredValue: string }[] = [];
+  const claimValidationRules: ClaimValidationRule[] = [];
   const rules = Array.isArray(entry.claimValidationRules) ? entry.claimValidationRules : [];
   rules.forEach((rule, index) => {
     const at = `${path}.claimValidationRules[${index}]`;
     if (!isObject(rule)) return errors.push(`${at}: Invalid value: must be an object`);
-    if (rule.expression !== undefined) return errors.push(`${at}.expression: Invalid value: ${quote(rule.expression)}: ${CEL_NOT_SUPPORTED}`);
+    if (rule.expression !== undefined && rule.expression !== '') {
+      if (rule.claim !== undefined && rule.claim !== '') return errors.push(`${at}: Invalid value: claim and expression cannot both be set`);
+      const compiled = compileAt(rule.expression, `${at}.expression`, errors, { over: 'claims', types: ['bool'] });
+      if (compiled) claimValidationRules.push({ expression: compiled, message: typeof rule.message === 'string' ? rule.message : '' });
+      return;
+    }
     if (typeof rule.claim !== 'string' || rule.claim === '') return errors.push(`${at}: Required value: claim or expression is required`);
-    if (claimValidationRules.some((known) => known.claim === rule.claim)) return errors.push(`${at}.claim: Duplicate value: ${quote(rule.claim)}`);
+    if (claimValidationRules.some((known) => 'claim' in known && known.claim === rule.claim)) return errors.push(`${at}.claim: Duplicate value: ${quote(rule.claim)}`);
     claimValidationRules.push({ claim: rule.claim, requiredValue: typeof rule.requiredValue === 'string' ? rule.requiredValue : '' });
   });
 
   const mappings = isObject(entry.claimMappings) ? entry.claimMappings : {};
-  const username = mapping(mappings.username, `${path}.claimMappings.username`, errors, { required: true, prefixRequired: true });
-  const groups = mappings.groups === undefined ? undefined : mapping(mappings.groups, `${path}.claimMappings.groups`, errors, { required: false, prefixRequired: false });
-  const uid = mappings.uid === undefined ? undefined : mapping(mappings.uid, `${path}.claimMappings.uid`, errors, { required: false, prefixRequired: false, noPrefix: true });
-  if (Array.isArray(mappings.extra) && mappings.extra.length > 0) {
-    errors.push(`${path}.claimMappings.extra[0].valueExpression: Invalid value: ${quote((mappings.extra[0] as Json)?.valueExpression)}: ${CEL_NOT_SUPPORTED}`);
-  }
-  if (Array.isArray(entry.userValidationRules) && entry.userValidationRules.length > 0) {
-    errors.push(`${path}.userValidationRules[0].expression: Invalid value: ${quote((entry.userValidationRules[0] as Json)?.expression)}: ${CEL_NOT_SUPPORTED}`);
+  const username = mapping(mappings.username, `${path}.claimMappings.username`, errors, { required: true, prefixRequired: true, types: ['string'] });
+  const groups = mappings.groups === undefined ? undefined : mapping(mappings.groups, `${path}.claimMappings.groups`, errors, { required: false, prefixRequired: false, types: ['string', 'list<string>', 'list', 'list<dyn>'] });
+  const uid = mappings.uid === undefined ? undefined : mapping(mappings.uid, `${path}.claimMappings.uid`, errors, { required: false, prefixRequired: false, noPrefix: true, types: ['string'] });
+  const extra: { key: string; valueExpression: CompiledExpression }[] = [];
+  (Array.isArray(mappings.extra) ? mappings.extra : []).forEach((item: unknown, index) => {
+    const at = `${path}.claimMappings.extra[${index}]`;
+    const key = isObject(item) && typeof item.key === 'string' ? item.key : '';
+    if (key === '') return errors.push(`${at}.key: Required value`);
+    if (key !== key.toLowerCase()) return errors.push(`${at}.key: Invalid value: ${quote(key)}: key must be lowercase`);
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/./.test(key)) return errors.push(`${at}.key: Invalid value: ${quote(key)}: must be a domain-prefixed path (such as "acme.io/foo")`);
+    const domain = key.slice(0, key.indexOf('/'));
+    if (['kubernetes.io', 'k8s.io'].some((reserved) => domain === reserved || domain.endsWith(`.${reserved}`))) {
+      return errors.push(`${at}.key: Invalid value: ${quote(key)}: k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use`);
+    }
+    if (extra.some((known) => known.key === key)) return errors.push(`${at}.key: Duplicate value: ${quote(key)}`);
+    const compiled = compileAt(isObject(item) ? item.valueExpression : undefined, `${at}.valueExpression`, errors, { over: 'claims', types: ['string', 'list<string>', 'list', 'list<dyn>'] });
+    if (compiled) extra.push({ key, valueExpression: compiled });
+  });
+  const userValidationRules: { expression: CompiledExpression; message: string }[] = [];
+  (Array.isArray(entry.userValidationRules) ? entry.userValidationRules : []).forEach((rule: unknown, index) => {
+    const at = `${path}.userValidationRules[${index}]`;
+    const compiled = compileAt(isObject(rule) ? rule.expression : undefined, `${at}.expression`, errors, { over: 'user', types: ['bool'] });
+    if (compiled) userValidationRules.push({ expression: compiled, message: isObject(rule) && typeof rule.message === 'string' ? rule.message : '' });
+  });
+  // An email is an identity only once verified: the reference insists the expressions look.
+  const usernameExpression = username?.expression?.expression ?? '';
+  if (/claims\.email(?!_)/.test(usernameExpression)) {
+    const checked = [usernameExpression, ...extra.map((item) => item.valueExpression.expression), ...claimValidationRules.map((rule) => ('expression' in rule ? rule.expression.expression : ''))];
+    if (!checked.some((expression) => expression.includes('claims.email_verified'))) {
+      errors.push(
+        `${path}.claimMappings.username.expression: Invalid value: ${quote(usernameExpression)}: claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression`,
+      );
+    }
   }
   if (errors.length > before || username === undefined) return undefined;
   return {
     issuer: { url, ...(discoveryURL ? { discoveryURL } : {}), ...(certificateAuthority ? { certificateAuthority } : {}), audiences: audiences as string[] },
     algorithms: JWT_ALGORITHMS,
     claimValidationRules,
-    claimMappings: { username, ...(groups && groups.claim ? { groups } : {}), ...(uid && uid.claim ? { uid: { claim: uid.claim } } : {}) },
+    claimMappings: {
+      username,
+      ...(groups && (groups.claim || groups.expression) ? { groups } : {}),
+      ...(uid && (uid.claim || uid.expression) ? { uid } : {}),
+      ...(extra.length > 0 ? { extra } : {}),
+    },
+    ...(userValidationRules.length > 0 ? { userValidationRules } : {}),
   };
 }
 
@@ -178,12 +246,20 @@ function mapping(
   value: unknown,
   path: string,
   errors: string[],
-  rules: { readonly required: boolean; readonly prefixRequired: boolean; readonly noPrefix?: boolean },
+  rules: { readonly required: boolean; readonly prefixRequired: boolean; readonly noPrefix?: boolean; readonly types: readonly string[] },
 ): ClaimMapping | undefined {
   const object = isObject(value) ? value : {};
   if (object.expression !== undefined && object.expression !== '') {
-    errors.push(`${path}.expression: Invalid value: ${quote(object.expression)}: ${CEL_NOT_SUPPORTED}`);
-    return undefined;
+    if (typeof object.claim === 'string' && object.claim !== '') {
+      errors.push(`${path}: Invalid value: "": claim and expression cannot both be set`);
+      return undefined;
+    }
+    if (object.prefix !== undefined) {
+      errors.push(`${path}.prefix: Invalid value: ${quote(object.prefix)}: may not be specified when expression is set`);
+      return undefined;
+    }
+    const compiled = compileAt(object.expression, `${path}.expression`, errors, { over: 'claims', types: rules.types });
+    return compiled ? { claim: '', expression: compiled } : undefined;
   }
   const claim = typeof object.claim === 'string' ? object.claim : '';
   if (claim === '') {

@@ -6,14 +6,21 @@
  */
 import type { JWTPayload } from 'jose';
 import { decodeJwt } from 'jose';
+import type { CompiledExpression } from '../cel/environment';
 import { IssuerKeys } from './oidc';
 import type { AuthenticationResult, TokenAuthenticator } from './types';
 
+/** A mapping by claim (and prefix), or by a CEL expression over `claims`. */
 export interface ClaimMapping {
   readonly claim: string;
   /** Required for username (may be ""); optional for groups. */
   readonly prefix?: string;
+  readonly expression?: CompiledExpression;
 }
+
+export type ClaimValidationRule =
+  | { readonly claim: string; readonly requiredValue: string }
+  | { readonly expression: CompiledExpression; readonly message: string };
 
 export interface JwtAuthenticatorConfig {
   readonly issuer: {
@@ -23,12 +30,23 @@ export interface JwtAuthenticatorConfig {
     readonly audiences: readonly string[];
   };
   readonly algorithms: readonly string[];
-  readonly claimValidationRules: readonly { readonly claim: string; readonly requiredValue: string }[];
+  readonly claimValidationRules: readonly ClaimValidationRule[];
   readonly claimMappings: {
     readonly username: ClaimMapping;
     readonly groups?: ClaimMapping;
-    readonly uid?: { readonly claim: string };
+    readonly uid?: ClaimMapping;
+    readonly extra?: readonly { readonly key: string; readonly valueExpression: CompiledExpression }[];
   };
+  /** CEL over `user`; all must hold. */
+  readonly userValidationRules?: readonly { readonly expression: CompiledExpression; readonly message: string }[];
+}
+
+/** A CEL result as a string list: a string is one item; null or "" none. */
+function stringsOf(value: unknown): string[] | undefined {
+  if (value === null || value === undefined || value === '') return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.filter((item) => item !== '');
+  return undefined;
 }
 
 export const JWT_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
@@ -64,28 +82,62 @@ export function jwtAuthenticator(config: JwtAuthenticatorConfig): TokenAuthentic
       } catch (error) {
         return { error: `jwt: verify token: ${(error as Error).message}` };
       }
+      const values = { claims };
       for (const rule of config.claimValidationRules) {
+        if ('expression' in rule) {
+          const result = rule.expression.evaluate(values);
+          if (!result.ok) return { error: `oidc: error evaluating claim validation expression: ${result.error}` };
+          if (result.value !== true) return { error: `oidc: error evaluating claim validation expression: expression '${rule.expression.expression}' resulted in error: ${rule.message}` };
+          continue;
+        }
         const got = claims[rule.claim];
         if (got === undefined) return { error: `oidc: required claim ${rule.claim} not present in ID token` };
         if (got !== rule.requiredValue) return { error: `oidc: required claim ${rule.claim} value does not match. Got = ${String(got)}, want = ${rule.requiredValue}` };
       }
-      const name = stringClaim(claims, username.claim);
+      /** A mapping's value: the expression's result, or the claim's. */
+      const mapped = (mapping: ClaimMapping): { value: unknown } | { error: string } => {
+        if (!mapping.expression) return { value: claims[mapping.claim] };
+        const result = mapping.expression.evaluate(values);
+        return result.ok ? { value: result.value } : { error: `oidc: error evaluating expression '${mapping.expression.expression}': ${result.error}` };
+      };
+
+      const usernameValue = mapped(username);
+      if ('error' in usernameValue) return usernameValue;
+      const name = typeof usernameValue.value === 'string' ? usernameValue.value : undefined;
       if (name === undefined || name === '') return { error: `oidc: parse username claims "${username.claim}": claim not present` };
-      if (username.claim === 'email' && claims.email_verified !== undefined && claims.email_verified !== true) return { error: 'oidc: email not verified' };
+      if (!username.expression && username.claim === 'email' && claims.email_verified !== undefined && claims.email_verified !== true) {
+        return { error: 'oidc: email not verified' };
+      }
       let groupNames: string[] = [];
-      if (groups && claims[groups.claim] !== undefined) {
-        const value = claims[groups.claim];
-        if (typeof value === 'string') groupNames = [value];
-        else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) groupNames = value as string[];
-        else return { error: `oidc: parse groups claim "${groups.claim}": expected a string or a list of strings` };
-        groupNames = groupNames.map((group) => `${groups.prefix ?? ''}${group}`);
+      if (groups) {
+        const value = mapped(groups);
+        if ('error' in value) return value;
+        const list = stringsOf(value.value);
+        if (list === undefined) return { error: `oidc: parse groups claim "${groups.claim}": expected a string or a list of strings` };
+        groupNames = list.map((group) => `${groups.prefix ?? ''}${group}`);
       }
       let uidValue: string | undefined;
       if (uid) {
-        uidValue = stringClaim(claims, uid.claim);
-        if (uidValue === undefined) return { error: `oidc: parse uid claim "${uid.claim}": claim not present` };
+        const value = mapped(uid);
+        if ('error' in value) return value;
+        if (typeof value.value !== 'string') return { error: `oidc: parse uid claim "${uid.claim}": claim not present` };
+        uidValue = value.value;
       }
-      return { user: { name: `${username.prefix ?? ''}${name}`, ...(uidValue ? { uid: uidValue } : {}), groups: groupNames } };
+      const extra: Record<string, string[]> = {};
+      for (const { key, valueExpression } of config.claimMappings.extra ?? []) {
+        const result = valueExpression.evaluate(values);
+        if (!result.ok) return { error: `oidc: error evaluating extra expression '${valueExpression.expression}': ${result.error}` };
+        const list = stringsOf(result.value);
+        if (list === undefined) return { error: `oidc: extra mapping ${key}: expected a string or a list of strings` };
+        if (list.length > 0) extra[key] = list;
+      }
+      const user = { name: `${username.prefix ?? ''}${name}`, ...(uidValue ? { uid: uidValue } : {}), groups: groupNames, extra };
+      for (const rule of config.userValidationRules ?? []) {
+        const result = rule.expression.evaluate({ user: { username: user.name, uid: user.uid ?? '', groups: user.groups, extra: user.extra } });
+        if (!result.ok) return { error: `oidc: error evaluating user info validation rule: ${result.error}` };
+        if (result.value !== true) return { error: `oidc: error evaluating user info validation rule: validation expression '${rule.expression.expression}' failed: ${rule.message}` };
+      }
+      return { user };
     },
   };
 }

@@ -83,6 +83,35 @@ test('claim mappings, a rejecting validation rule, anonymous on one path only', 
   expect(await get('/version')).toBe(401);
 });
 
+test('CEL: claim rules, mappings of username, groups, uid and extra, user rules', async () => {
+  const path = join(dir, 'authn.json');
+  const config = JSON.parse(configText()) as { jwt: Record<string, unknown>[] };
+  config.jwt[0].claimValidationRules = [{ expression: "claims.hd == 'example.com'", message: 'wrong domain' }];
+  config.jwt[0].claimMappings = {
+    username: { expression: "'cel:' + claims.sub" },
+    groups: { expression: "claims.roles.map(r, r)" },
+    uid: { expression: 'claims.uid' },
+    extra: [{ key: 'example.com/hd', valueExpression: 'claims.hd' }],
+  };
+  config.jwt[0].userValidationRules = [{ expression: "!user.username.startsWith('cel:blocked')", message: 'blocked' }];
+  writeFileSync(path, JSON.stringify(config));
+  const kubeconfig = writeKubeconfig(server, dir, 'cel', { token: await token() });
+  const deadline = Date.now() + 20_000;
+  while ((await whoami(kubeconfig)).username !== 'cel:frank') {
+    if (Date.now() > deadline) throw new Error('not reloaded');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  expect(await whoami(kubeconfig)).toEqual({
+    username: 'cel:frank',
+    uid: 'f-1',
+    groups: ['system:masters', 'eng', 'system:authenticated'],
+    extra: { 'example.com/hd': ['example.com'] },
+  });
+  expect(await get('/version', { authorization: `Bearer ${await token({ hd: 'evil.com' })}` })).toBe(401);
+  expect(await get('/version', { authorization: `Bearer ${await token({ sub: 'blocked-1' })}` })).toBe(401);
+  writeFileSync(path, configText());
+});
+
 test('a changed file is reloaded; a bad one keeps the last good configuration', async () => {
   const kubeconfig = writeKubeconfig(server, dir, 'frank', { token: await token() });
   writeFileSync(join(dir, 'authn.json'), configText({ prefix: 'corp:' }));
@@ -106,7 +135,8 @@ test('a changed file is reloaded; a bad one keeps the last good configuration', 
 test.each([
   ['no audiences', (c: Record<string, unknown>) => ((c.jwt as { issuer: { audiences: string[] } }[])[0].issuer.audiences = []), 'jwt[0].issuer.audiences: Required value'],
   ['plain http', (c: Record<string, unknown>) => ((c.jwt as { issuer: { url: string } }[])[0].issuer.url = 'http://127.0.0.1:1'), 'jwt[0].issuer.url: Invalid value: "http://127.0.0.1:1": URL scheme must be https'],
-  ['a CEL mapping', (c: Record<string, unknown>) => ((c.jwt as { claimMappings: unknown }[])[0].claimMappings = { username: { expression: 'claims.sub' } }), 'CEL expressions are not supported yet'],
+  ['a CEL mapping of the wrong type', (c: Record<string, unknown>) => ((c.jwt as { claimMappings: unknown }[])[0].claimMappings = { username: { expression: 'claims.sub == "a"' } }), 'jwt[0].claimMappings.username.expression: Invalid value: "claims.sub == \\"a\\"": must evaluate to one of string, got bool'],
+  ['an unverified email', (c: Record<string, unknown>) => ((c.jwt as { claimMappings: unknown }[])[0].claimMappings = { username: { expression: 'claims.email' } }), 'claims.email_verified must be used'],
   ['no username prefix', (c: Record<string, unknown>) => ((c.jwt as { claimMappings: unknown }[])[0].claimMappings = { username: { claim: 'sub' } }), 'jwt[0].claimMappings.username.prefix: Required value'],
 ])('a bad file stops the start: %s', async (_name, spoil, message) => {
   const config = JSON.parse(configText()) as Record<string, unknown>;

@@ -54,6 +54,8 @@ import type { HealthOptions } from './app';
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
 const STORE_CHECK_TIMEOUT_MS = 2_000;
+/** How often the controllers, once leading, look again whether the watch caches are ready. */
+const CACHE_READY_POLL_MS = 1_000;
 
 export interface ControlPlane {
   readonly store: RevisionedStore;
@@ -148,6 +150,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** True once every watch cache is ready; false if `abandoned` fires first. */
+async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Promise<boolean> {
+  while (!abandoned.aborted) {
+    if (await caches.whenReady(CACHE_READY_POLL_MS)) return !abandoned.aborted;
+  }
+  return false;
+}
+
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   const metrics = createApiserverMetrics();
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
@@ -228,10 +238,15 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         name: CONTROLLERS_LEASE,
         identity: `${hostname()}_${randomUUID()}`,
         onStartedLeading: (lost) => {
-          startNamespaceController(operations, lost);
-          startGarbageCollector(operations, lost);
-          startServiceIPRepair(operations, allocator, lost);
-          for (const controller of controllers) controller(operations, lost);
+          // Their informers list from the watch caches: started before those are ready, they
+          // would read every object from the store a second time, unpaged, while the caches do.
+          void cachesReadyUnless(caches, lost).then((ready) => {
+            if (!ready) return;
+            startNamespaceController(operations, lost);
+            startGarbageCollector(operations, lost);
+            startServiceIPRepair(operations, allocator, lost);
+            for (const controller of controllers) controller(operations, lost);
+          });
         },
       });
     },

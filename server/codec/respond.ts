@@ -224,6 +224,12 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
 /** Encodes the events of one watch in the negotiated form. */
 export interface WatchEncoder {
   readonly contentType: string;
+  /**
+   * Encoders with the same key turn the same event into the same bytes, so watchers may share
+   * them; absent when the bytes depend on the watch itself (Table rows: columns go with the
+   * first event only, and ages are computed at the time of sending).
+   */
+  readonly shareKey: string | undefined;
   encode(type: string, object: KubeObject | Status): Buffer;
 }
 
@@ -231,6 +237,8 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
   const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint, { watch: true });
   const transform = negotiated.transform;
   const includeObject = includeObjectOf(queryOf(exchange.req));
+  const format = negotiated.serializer.format;
+  const shareKey = transform?.kind === 'Table' ? undefined : transform === undefined ? format : `${format};as=${transform.kind};v=${transform.version}`;
   let columnsSent = false;
   const shown = (type: string, object: KubeObject | Status): unknown => {
     if (transform === undefined || isStatus(object)) return object;
@@ -252,21 +260,24 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
     }
     return asPartialObjectMetadata(object, transform.version);
   };
-  if (negotiated.serializer.format === 'protobuf') {
+  if (format === 'protobuf') {
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      shareKey,
       encode: (type, object) => encodeWatchFrame(type, shown(type, object) as JsonObject),
     };
   }
-  if (negotiated.serializer.format === 'cbor') {
+  if (format === 'cbor') {
     // A CBOR sequence: one self-described data item per event.
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      shareKey,
       encode: (type, object) => encodeCbor({ type, object: shown(type, object) }),
     };
   }
   return {
     contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+    shareKey,
     encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(type, object) }) + '\n'),
   };
 }

@@ -301,6 +301,11 @@ const validatingAdmissionPolicyBindingPrinter: Printer = {
   },
 };
 
+const webhookConfigurationPrinter: Printer = {
+  columns: [NAME_COLUMN, column('Webhooks', 'integer', 'The number of webhooks the configuration holds.'), AGE_COLUMN],
+  print: (object, now) => ({ cells: [object.metadata.name, list(object.webhooks).length, age(object, now)] }),
+};
+
 /** Keyed `group/resource`, merged into the printers of printers.ts. */
 export const MORE_PRINTERS: ReadonlyArray<[string, Printer]> = [
   ['/podtemplates', podTemplatePrinter],
@@ -318,4 +323,6 @@ export const MORE_PRINTERS: ReadonlyArray<[string, Printer]> = [
   ['certificates.k8s.io/certificatesigningrequests', certificateSigningRequestPrinter],
   ['admissionregistration.k8s.io/validatingadmissionpolicies', validatingAdmissionPolicyPrinter],
   ['admissionregistration.k8s.io/validatingadmissionpolicybindings', validatingAdmissionPolicyBindingPrinter],
+  ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
 ];

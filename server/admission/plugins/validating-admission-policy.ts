@@ -5,16 +5,16 @@
  * read from the watch caches; a policy is compiled once per resourceVersion.
  *
  * Not yet: params (policies with paramKind are refused when created), the `authorizer`
- * variable, Warn results as Warning headers and Audit annotations (no audit log yet), and the
- * status.typeChecking controller.
+ * variable, Audit annotations (no audit log yet), and the status.typeChecking controller.
  */
 import type { KubeObject } from '../../../storage/objects/types';
 import { qualifiedResource } from '../../status/catalogue';
 import { StatusError } from '../../status/status-error';
 import { CompiledPolicy } from '../policy/evaluate';
-import type { AdmissionAttributes as PolicyAttributes, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../policy/types';
+import { matchingAttributes } from '../policy/attributes';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../policy/types';
 import { getCached, listCached, type StorageOf } from '../lookup';
-import type { AdmissionAttributes, AdmissionPlugin } from '../types';
+import type { AdmissionPlugin } from '../types';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -24,21 +24,6 @@ interface CacheEntry {
   readonly compiled: CompiledPolicy;
 }
 
-function policyAttributes(attributes: AdmissionAttributes): PolicyAttributes {
-  return {
-    operation: attributes.operation,
-    resource: attributes.resource,
-    kind: attributes.kind,
-    subresource: attributes.subResource,
-    namespace: attributes.namespace,
-    name: attributes.name,
-    object: attributes.object ?? null,
-    oldObject: attributes.oldObject ?? null,
-    userInfo: attributes.userInfo,
-    dryRun: attributes.dryRun,
-    options: attributes.options,
-  };
-}
 
 export function validatingAdmissionPolicyPlugin(storageOf: StorageOf): AdmissionPlugin {
   const compiledPolicies = new Map<string, CacheEntry>();
@@ -61,12 +46,13 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf): Admission
       if (bindings.length === 0) return;
       const policies = storageOf(GROUP, 'validatingadmissionpolicies');
       const namespaceObject = attributes.namespace === '' ? null : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
-      const request = policyAttributes(attributes);
+      const request = matchingAttributes(attributes);
       for (const binding of bindings) {
         const policyName = (binding.spec as { policyName?: string } | undefined)?.policyName;
         const policy = policyName ? await getCached(policies, policyName) : undefined;
         if (policy === undefined) continue;
         const outcome = await compiledFor(policy).evaluate(binding as unknown as ValidatingAdmissionPolicyBinding, { attributes: request, namespaceObject, params: null });
+        attributes.warnings.push(...outcome.warnings);
         if (outcome.denial === undefined) continue;
         const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
         throw new StatusError({

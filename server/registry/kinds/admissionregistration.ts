@@ -1,7 +1,7 @@
 /**
- * admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy and its binding, enforced by the
- * ValidatingAdmissionPolicy admission plugin. The webhook configurations are not served until
- * webhooks are called: storing one that nothing enforces would be a silent lie.
+ * admissionregistration.k8s.io/v1: ValidatingAdmissionPolicy and its binding, enforced by the
+ * ValidatingAdmissionPolicy admission plugin, and the two webhook configurations, called by the
+ * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/).
  */
 import type { KubeObject } from '../../../storage/objects/types';
 import { FieldPath, forbidden, required } from '../../validation/field-errors';
@@ -40,6 +40,36 @@ function validateBinding(binding: KubeObject): FieldError[] {
   return errors;
 }
 
+/** A webhook configuration's webhooks as the reference defaults them. */
+function defaultWebhooks(mutating: boolean): (configuration: KubeObject) => void {
+  return (configuration) => {
+    for (const webhook of items(configuration as Json, 'webhooks')) {
+      fill(webhook, 'failurePolicy', 'Fail');
+      fill(webhook, 'matchPolicy', 'Equivalent');
+      fill(webhook, 'namespaceSelector', {});
+      fill(webhook, 'objectSelector', {});
+      fill(webhook, 'timeoutSeconds', 10);
+      if (mutating) fill(webhook, 'reinvocationPolicy', 'Never');
+      for (const rule of items(webhook, 'rules')) fill(rule, 'scope', '*');
+      const service = (webhook.clientConfig as Json | undefined)?.service as Json | undefined;
+      if (service !== undefined && service !== null) fill(service, 'port', 443);
+    }
+  };
+}
+
+function validateWebhooks(configuration: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [index, webhook] of items(configuration as Json, 'webhooks').entries()) {
+    const path = FieldPath.root('webhooks').index(index);
+    if (!webhook.name) errors.push(required(path.child('name')));
+    const clientConfig = (webhook.clientConfig ?? {}) as Json;
+    if (!clientConfig.url && !clientConfig.service) errors.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
+    if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
+    if (items(webhook, 'admissionReviewVersions').length === 0) errors.push(required(path.child('admissionReviewVersions')));
+  }
+  return errors;
+}
+
 export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
@@ -73,5 +103,21 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
       },
       validate: validateBinding,
     },
+  }),
+  defineKind({
+    group: GROUP,
+    resource: 'mutatingwebhookconfigurations',
+    kind: 'MutatingWebhookConfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+    behaviour: { tracksGeneration: true, defaults: defaultWebhooks(true), validate: validateWebhooks },
+  }),
+  defineKind({
+    group: GROUP,
+    resource: 'validatingwebhookconfigurations',
+    kind: 'ValidatingWebhookConfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+    behaviour: { tracksGeneration: true, defaults: defaultWebhooks(false), validate: validateWebhooks },
   }),
 ];

@@ -106,7 +106,7 @@ export async function prepareNewObject(scope: StoreScope, write: WriteRequest, s
     // 8. Validating admission, with the name generated in step 4.
     const key = objectKeyOf(scope, keyFields(object));
     await scope.context.admission.validate({ ...attributes, name: key.name });
-    return { object, key, warnings: strategy.warnings?.(object, undefined) ?? [], finish };
+    return { object, key, warnings: [...(strategy.warnings?.(object, undefined) ?? []), ...attributes.warnings], finish };
   } catch (error) {
     await finish(false);
     throw error;

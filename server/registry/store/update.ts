@@ -105,8 +105,8 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
             warnings = creating.warnings;
             return object;
           }
-          const object = await prepareUpdate(scope, request, current);
-          warnings = scope.type.strategy.warnings?.(object, current) ?? [];
+          const { object, admissionWarnings } = await prepareUpdate(scope, request, current);
+          warnings = [...(scope.type.strategy.warnings?.(object, current) ?? []), ...admissionWarnings];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;
         },
@@ -131,8 +131,8 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
 
 async function noCheck(): Promise<void> {}
 
-/** Steps 1-7 on an existing object: the object to store. */
-async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current: KubeObject): Promise<KubeObject> {
+/** Steps 1-7 on an existing object: the object to store, and what admission warned of. */
+async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current: KubeObject): Promise<{ object: KubeObject; admissionWarnings: readonly string[] }> {
   const { strategy } = scope.type;
   const name = request.key.name;
   // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
@@ -162,7 +162,7 @@ async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current:
   if (!request.managedFieldsComputed) {
     recordManagedFields({ scope, object, previous: ownershipBefore(object, current, request.subresource), manager: request.manager, subresource: request.subresource });
   }
-  return object;
+  return { object, admissionWarnings: attributes.warnings };
 }
 
 /** PUT /finalize changes spec.finalizers and nothing else. */

@@ -58,6 +58,8 @@ export interface ServerTls {
   readonly keyPem: string;
   /** PEM bundle that verifies client certificates. */
   readonly clientCaPem: string;
+  /** Further CAs whose client certificates the handshake accepts (an authenticating proxy's); the methods tell them apart. */
+  readonly extraClientCaPem?: string;
 }
 
 export interface HealthOptions {
@@ -75,8 +77,10 @@ export interface CreateServerOptions {
   /** Mounts the API's routes; they run after the whole chain (request info, authn, authz). */
   readonly routes?: (app: express.Application) => void;
   readonly health?: HealthOptions;
-  /** Tried after client certificates (bearer tokens, ...). */
+  /** Every authentication method, in order (server/authn/setup.ts); default: client certificates alone. */
   readonly authenticators?: readonly Authenticator[];
+  /** Whether a request to this path without credentials is served as `system:anonymous`; default: `--anonymous-auth`. */
+  readonly anonymous?: (path: string) => boolean;
   /** Decides every request (server/authz/server-authorizer.ts); default: `serverAuthorizer()`. */
   readonly authorizer?: Authorizer;
   /** The reference's `--request-timeout`; default: the options' (60 s). */
@@ -124,8 +128,8 @@ export function createServer(create: CreateServerOptions): CapstanServer {
 
   app.use(
     handlerChain({
-      authenticator: authenticatorUnion([x509Authenticator(), ...(create.authenticators ?? [])]),
-      anonymous: true,
+      authenticator: authenticatorUnion(create.authenticators ?? [x509Authenticator()]),
+      anonymous: create.anonymous ?? (() => options.anonymousAuth),
       authorizer: create.authorizer ?? serverAuthorizer(),
       inFlight,
       requestTimeoutMs,
@@ -156,7 +160,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     {
       cert: create.tls.certPem,
       key: create.tls.keyPem,
-      ca: create.tls.clientCaPem,
+      ca: create.tls.extraClientCaPem ? [create.tls.clientCaPem, create.tls.extraClientCaPem] : create.tls.clientCaPem,
       requestCert: true,
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,

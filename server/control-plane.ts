@@ -30,6 +30,7 @@ import { observeWatchCaches, type ObservedCache } from './metrics/watch-cache-me
 import { startCRDController } from './apiextensions/crd-controller';
 import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './controllers/api-operations';
+import type { ObjectOperations } from './controllers/operations';
 import { bootstrapClusterObjects } from './controllers/bootstrap';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
@@ -77,10 +78,16 @@ export interface ControlPlane {
   readonly authorizer: Authorizer;
   /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
   readonly unavailableAdmissionPlugins: readonly string[];
-  /** After the server listens: bootstrap objects, then campaign for the controllers. */
-  start(listening: { readonly advertiseAddress: string; readonly port: number }): Promise<void>;
+  /**
+   * After the server listens: bootstrap objects, then campaign for the controllers.
+   * `controllers` run on the leader next to the plane's own (authentication's, for one).
+   */
+  start(listening: { readonly advertiseAddress: string; readonly port: number; readonly controllers?: readonly LeaderController[] }): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** A controller that runs while this replica leads; it stops when `lost` aborts. */
+export type LeaderController = (operations: ObjectOperations, lost: AbortSignal) => void;
 
 export function openStore(options: ServerOptions): Promise<RevisionedStore> {
   if (options.etcdServers.length > 0) return openEtcdStore({ endpoints: [...options.etcdServers] });
@@ -236,7 +243,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       ],
       postStartHooks: [bootstrapHook, rbacHook],
     },
-    async start({ advertiseAddress, port }) {
+    async start({ advertiseAddress, port, controllers = [] }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
       bootstrapHook.finish();
       await reconcileBootstrapPolicy(operations);
@@ -257,6 +264,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             startServiceIPRepair(operations, allocator, lost);
             startClusterRoleAggregation(operations, lost);
             startCRDController(operations, lost);
+            for (const controller of controllers) controller(operations, lost);
           });
         },
       });

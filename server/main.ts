@@ -48,12 +48,13 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new StartupFailure(`${error.message} (run with --help for the list of flags)`, EXIT_BAD_CONFIGURATION);
   }
 
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }] = await Promise.all([
+  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }, { setUpAuthentication }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
     import('./kubeconfig'),
     import('./control-plane'),
     import('./metrics/deprecated-apis'),
+    import('./authn/setup'),
   ]);
   await startupStep(`creating the data dir ${options.dataDir} (--data-dir)`, () => mkdirSync(options.dataDir, { recursive: true }));
   if (!options.tlsCertFile && !existsSync(join(options.dataDir, 'pki', 'ca.crt'))) progress(`generating certificates in ${join(options.dataDir, 'pki')}`);
@@ -63,11 +64,25 @@ async function main(argv: readonly string[]): Promise<void> {
     startupStep('reading the certificates', () => ensurePki(options)),
     startupStep(`opening ${store}`, () => startControlPlane(options)),
   ]);
+  const authentication = await startupStep('setting up authentication', () =>
+    setUpAuthentication(options, {
+      clientCaPem: pki.clientCaPem,
+      registry: plane.registry,
+      storageFor: plane.storageFor,
+      metrics: plane.metrics.registry,
+    }),
+  );
+  let externalAddress = '';
   const server = await startupStep('loading the serving certificate', () =>
     createServer({
       options,
-      tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
-      routes: (app) => plane.routes(app),
+      tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem, extraClientCaPem: authentication.extraClientCaPem },
+      authenticators: authentication.authenticators,
+      anonymous: authentication.anonymous,
+      routes: (app) => {
+        authentication.routes(app, { externalAddress: () => externalAddress });
+        plane.routes(app);
+      },
       health: plane.health,
       authorizer: plane.authorizer,
       metrics: plane.metrics,
@@ -76,8 +91,14 @@ async function main(argv: readonly string[]): Promise<void> {
   );
   if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
   const { port, url } = await startupStep('serving HTTPS', () => server.listen());
+  externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
-  await plane.start({ advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''), port });
+  await plane.start({
+    advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''),
+    port,
+    // With an operator's serving certificate, the client CA is the best guess at what verifies it.
+    controllers: authentication.controllers({ caPem: pki.servingSignedByCa ? pki.ca.certPem : pki.clientCaPem }),
+  });
 
   if (pki.servingSignedByCa) {
     const kubeconfig = writeAdminKubeconfig({

@@ -7,31 +7,40 @@
  * verification result is read here. Results are kept per connection, since a connection's
  * certificate cannot change.
  */
+import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
+import { chainsTo } from './certificate-chain';
 import type { AuthenticationResult, Authenticator } from './types';
 
 const CLIENT_AUTH_USAGE = '1.3.6.1.5.5.7.3.2';
 const ANY_USAGE = '2.5.29.37.0';
 
-export function x509Authenticator(): Authenticator {
+/**
+ * `clientCas`: the CAs of `--client-ca-file`, needed when the TLS layer also trusts other CAs
+ * (an authenticating proxy's); absent, whatever the TLS layer verified is believed.
+ */
+export function x509Authenticator(clientCas?: readonly X509Certificate[]): Authenticator {
   const byConnection = new WeakMap<TLSSocket, AuthenticationResult>();
   return {
     authenticate(request) {
       const socket = request.socket as TLSSocket;
       if (byConnection.has(socket)) return byConnection.get(socket);
-      const result = authenticateConnection(socket);
+      const result = authenticateConnection(socket, clientCas);
       byConnection.set(socket, result);
       return result;
     },
   };
 }
 
-function authenticateConnection(socket: TLSSocket): AuthenticationResult {
+function authenticateConnection(socket: TLSSocket, clientCas: readonly X509Certificate[] | undefined): AuthenticationResult {
   if (typeof socket.getPeerCertificate !== 'function') return undefined;
   const certificate = socket.getPeerCertificate();
   if (!certificate || Object.keys(certificate).length === 0) return undefined;
   if (!socket.authorized) {
     return { error: `verifying certificate SN=${certificate.serialNumber}, failed: ${socket.authorizationError}` };
+  }
+  if (clientCas && !chainsTo(socket, clientCas)) {
+    return { error: `verifying certificate SN=${certificate.serialNumber}, failed: x509: certificate signed by unknown authority` };
   }
   // A certificate restricted to other uses (say, serving) must not log anyone in; one
   // without the extension may be used for anything, as in Go's verifier.

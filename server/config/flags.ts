@@ -29,6 +29,34 @@ export interface ServerOptions {
   readonly runtimeConfig: Readonly<Record<string, string>>;
   readonly livezGracePeriodMs: number;
   readonly dataDir: string;
+  /** `--anonymous-auth` (default true): requests without any credential are `system:anonymous`. */
+  readonly anonymousAuth: boolean;
+  /** Set when `--anonymous-auth` was given, which `--authentication-config`'s anonymous section excludes. */
+  readonly anonymousAuthSet?: boolean;
+  readonly tokenAuthFile?: string;
+  /** PEM files of keys that verify service-account tokens; empty: the signing key (generated under the data dir when not given). */
+  readonly serviceAccountKeyFiles: readonly string[];
+  readonly serviceAccountSigningKeyFile?: string;
+  /** The first issues tokens; all are accepted. Empty: `https://kubernetes.default.svc.cluster.local`. */
+  readonly serviceAccountIssuers: readonly string[];
+  readonly serviceAccountLookup: boolean;
+  /** 0: no maximum. */
+  readonly serviceAccountMaxTokenExpirationSeconds: number;
+  readonly serviceAccountJwksUri?: string;
+  /** Empty: the service-account issuers. */
+  readonly apiAudiences: readonly string[];
+  readonly requestheaderUsernameHeaders: readonly string[];
+  readonly requestheaderUidHeaders: readonly string[];
+  readonly requestheaderGroupHeaders: readonly string[];
+  readonly requestheaderExtraHeadersPrefix: readonly string[];
+  readonly requestheaderClientCaFile?: string;
+  readonly requestheaderAllowedNames: readonly string[];
+  readonly authenticationTokenWebhookConfigFile?: string;
+  readonly authenticationTokenWebhookCacheTtlMs: number;
+  readonly authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
+  readonly enableBootstrapTokenAuth: boolean;
+  readonly oidc: OidcFlags;
+  readonly authenticationConfig?: string;
   /** Admission plugins on besides the default ones, and plugins off (disabling wins). */
   readonly enableAdmissionPlugins: readonly string[];
   readonly disableAdmissionPlugins: readonly string[];
@@ -48,6 +76,19 @@ export interface ServerOptions {
   readonly authorizationWebhookUnauthorizedTtlMs: number;
 }
 
+/** The `--oidc-*` flags. */
+export interface OidcFlags {
+  readonly issuerUrl?: string;
+  readonly clientId?: string;
+  readonly usernameClaim: string;
+  readonly usernamePrefix?: string;
+  readonly groupsClaim?: string;
+  readonly groupsPrefix?: string;
+  readonly requiredClaims: Readonly<Record<string, string>>;
+  readonly caFile?: string;
+  readonly signingAlgs: readonly string[];
+}
+
 export const DEFAULT_OPTIONS: ServerOptions = {
   securePort: 6443,
   bindAddress: '127.0.0.1',
@@ -62,6 +103,21 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   runtimeConfig: {},
   livezGracePeriodMs: 0,
   dataDir: './data',
+  anonymousAuth: true,
+  serviceAccountKeyFiles: [],
+  serviceAccountIssuers: [],
+  serviceAccountLookup: true,
+  serviceAccountMaxTokenExpirationSeconds: 0,
+  apiAudiences: [],
+  requestheaderUsernameHeaders: [],
+  requestheaderUidHeaders: [],
+  requestheaderGroupHeaders: [],
+  requestheaderExtraHeadersPrefix: [],
+  requestheaderAllowedNames: [],
+  authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
+  authenticationTokenWebhookVersion: 'v1beta1',
+  enableBootstrapTokenAuth: false,
+  oidc: { usernameClaim: 'sub', requiredClaims: {}, signingAlgs: ['RS256'] },
   enableAdmissionPlugins: [],
   disableAdmissionPlugins: [],
   defaultNotReadyTolerationSeconds: 300,
@@ -84,6 +140,8 @@ interface FlagSpec {
   readonly usage: string;
   /** Parses the value into the options; throws a plain Error whose text follows "invalid argument". */
   readonly apply: (options: Options, value: string) => void;
+  /** A Go bool flag: bare `--name` means true; a value needs `=`. */
+  readonly boolean?: true;
 }
 
 const FLAGS: Readonly<Record<string, FlagSpec>> = {
@@ -174,6 +232,71 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.authorizationWebhookUnauthorizedTtlMs = parseNonNegativeDuration(v)),
   },
   'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store (default ./data)', apply: (o, v) => (o.dataDir = v) },
+  'anonymous-auth': {
+    usage: 'requests without credentials are system:anonymous (default true)',
+    boolean: true,
+    apply: (o, v) => {
+      o.anonymousAuth = parseBool(v);
+      o.anonymousAuthSet = true;
+    },
+  },
+  'token-auth-file': { usage: 'CSV of bearer tokens: token,user,uid[,"group1,group2"]', apply: (o, v) => (o.tokenAuthFile = v) },
+  'service-account-key-file': {
+    usage: 'PEM keys (RSA or ECDSA, public or private) verifying service-account tokens; repeatable',
+    apply: (o, v) => (o.serviceAccountKeyFiles = [...o.serviceAccountKeyFiles, v]),
+  },
+  'service-account-signing-key-file': { usage: 'PEM private key signing service-account tokens; default: generated under --data-dir', apply: (o, v) => (o.serviceAccountSigningKeyFile = v) },
+  'service-account-issuer': {
+    usage: 'issuer of service-account tokens; repeatable, the first issues (default https://kubernetes.default.svc.cluster.local)',
+    apply: (o, v) => (o.serviceAccountIssuers = [...o.serviceAccountIssuers, v]),
+  },
+  'service-account-lookup': {
+    usage: 'reject tokens of deleted service accounts and bound objects (default true)',
+    boolean: true,
+    apply: (o, v) => (o.serviceAccountLookup = parseBool(v)),
+  },
+  'service-account-max-token-expiration': {
+    usage: 'Go duration capping TokenRequest lifetimes (default: none)',
+    apply: (o, v) => (o.serviceAccountMaxTokenExpirationSeconds = Math.floor(parseNonNegativeDuration(v) / 1000)),
+  },
+  'service-account-jwks-uri': { usage: 'jwks_uri in the OpenID discovery document (default https://<this server>/openid/v1/jwks)', apply: (o, v) => (o.serviceAccountJwksUri = v) },
+  'api-audiences': { usage: 'audiences of the API server (default: the service-account issuers)', apply: (o, v) => (o.apiAudiences = splitList(v)) },
+  'requestheader-username-headers': { usage: 'headers an authenticating proxy names the user in', apply: (o, v) => (o.requestheaderUsernameHeaders = splitList(v)) },
+  'requestheader-uid-headers': { usage: 'headers an authenticating proxy names the uid in', apply: (o, v) => (o.requestheaderUidHeaders = splitList(v)) },
+  'requestheader-group-headers': { usage: 'headers an authenticating proxy names groups in', apply: (o, v) => (o.requestheaderGroupHeaders = splitList(v)) },
+  'requestheader-extra-headers-prefix': { usage: 'header prefixes an authenticating proxy puts extra in', apply: (o, v) => (o.requestheaderExtraHeadersPrefix = splitList(v)) },
+  'requestheader-client-ca-file': { usage: "CA bundle verifying an authenticating proxy's client certificate", apply: (o, v) => (o.requestheaderClientCaFile = v) },
+  'requestheader-allowed-names': { usage: 'Common Names a proxy certificate may have (default: any)', apply: (o, v) => (o.requestheaderAllowedNames = splitList(v)) },
+  'authentication-token-webhook-config-file': { usage: 'kubeconfig of a TokenReview webhook', apply: (o, v) => (o.authenticationTokenWebhookConfigFile = v) },
+  'authentication-token-webhook-cache-ttl': {
+    usage: 'Go duration the webhook answers are kept (default 2m0s)',
+    apply: (o, v) => (o.authenticationTokenWebhookCacheTtlMs = parseNonNegativeDuration(v)),
+  },
+  'authentication-token-webhook-version': {
+    usage: 'TokenReview version sent to the webhook: v1beta1 (default) or v1',
+    apply: (o, v) => {
+      if (v !== 'v1' && v !== 'v1beta1') throw new Error('must be v1 or v1beta1');
+      o.authenticationTokenWebhookVersion = v;
+    },
+  },
+  'enable-bootstrap-token-auth': {
+    usage: 'accept bootstrap tokens (kube-system secrets of type bootstrap.kubernetes.io/token)',
+    boolean: true,
+    apply: (o, v) => (o.enableBootstrapTokenAuth = parseBool(v)),
+  },
+  'oidc-issuer-url': { usage: 'https URL of an OpenID issuer whose ID tokens are accepted', apply: (o, v) => (o.oidc = { ...o.oidc, issuerUrl: v }) },
+  'oidc-client-id': { usage: 'audience OIDC tokens must name', apply: (o, v) => (o.oidc = { ...o.oidc, clientId: v }) },
+  'oidc-username-claim': { usage: 'claim naming the user (default sub)', apply: (o, v) => (o.oidc = { ...o.oidc, usernameClaim: v }) },
+  'oidc-username-prefix': { usage: "prefix of OIDC usernames ('-': none)", apply: (o, v) => (o.oidc = { ...o.oidc, usernamePrefix: v }) },
+  'oidc-groups-claim': { usage: 'claim holding the groups', apply: (o, v) => (o.oidc = { ...o.oidc, groupsClaim: v }) },
+  'oidc-groups-prefix': { usage: 'prefix of OIDC groups', apply: (o, v) => (o.oidc = { ...o.oidc, groupsPrefix: v }) },
+  'oidc-required-claim': {
+    usage: 'key=value a token must hold; repeatable',
+    apply: (o, v) => (o.oidc = { ...o.oidc, requiredClaims: { ...o.oidc.requiredClaims, ...parseKeyValues(v) } }),
+  },
+  'oidc-ca-file': { usage: "CA verifying the issuer's certificate (default: system roots)", apply: (o, v) => (o.oidc = { ...o.oidc, caFile: v }) },
+  'oidc-signing-algs': { usage: 'accepted algorithms (default RS256)', apply: (o, v) => (o.oidc = { ...o.oidc, signingAlgs: splitList(v) }) },
+  'authentication-config': { usage: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1); reloaded on change', apply: (o, v) => (o.authenticationConfig = v) },
 };
 
 export type ParseResult = { readonly options: ServerOptions } | { readonly help: string };
@@ -195,6 +318,7 @@ export function parseFlags(argv: readonly string[]): ParseResult {
     if (spec === undefined) throw new FlagError(`unknown flag: --${name}`);
     let value: string;
     if (equals >= 0) value = arg.slice(equals + 1);
+    else if (spec.boolean) value = 'true';
     else if (i + 1 < argv.length) value = argv[++i];
     else throw new FlagError(`flag needs an argument: --${name}`);
     try {
@@ -244,6 +368,22 @@ export const GO_BOOLEANS: Readonly<Record<string, boolean>> = {
   '1': true, t: true, T: true, true: true, TRUE: true, True: true,
   '0': false, f: false, F: false, false: false, FALSE: false, False: false,
 };
+
+function parseBool(value: string): boolean {
+  const parsed = GO_BOOLEANS[value];
+  if (parsed === undefined) throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+  return parsed;
+}
+
+function parseKeyValues(value: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const entry of splitList(value)) {
+    const equals = entry.indexOf('=');
+    if (equals <= 0) throw new Error(`${entry} must be formatted as key=value`);
+    pairs[entry.slice(0, equals)] = entry.slice(equals + 1);
+  }
+  return pairs;
+}
 
 function parseFeatureGates(value: string): Record<string, boolean> {
   const gates: Record<string, boolean> = {};

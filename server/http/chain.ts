@@ -12,6 +12,7 @@ import { withRequestMetrics, type DeprecatedApi } from '../metrics/with-request-
 import { withInFlightTracking, type InFlightRequests } from './in-flight';
 import { withAuthentication } from './with-authentication';
 import { withAuthorization } from './with-authorization';
+import { withImpersonation } from './with-impersonation';
 import { withCacheControl } from './with-cache-control';
 import { withInflightLimit } from './with-inflight-limit';
 import { withRequestDeadline } from './with-request-deadline';
@@ -21,7 +22,7 @@ import { withRequestTimeout } from './with-request-timeout';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
-  readonly anonymous: boolean;
+  readonly anonymous: (path: string) => boolean;
   readonly authorizer: Authorizer;
   readonly inFlight: InFlightRequests;
   readonly requestTimeoutMs: number;
@@ -42,7 +43,8 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
     withAuthentication({ authenticator: options.authenticator, anonymous: options.anonymous }),
-    // Impersonation and audit go here, in this order, when they come.
+    withImpersonation({ authorizer: options.authorizer }),
+    // Audit goes here when it comes.
     withInflightLimit({
       maxReadOnly: options.maxRequestsInflight,
       maxMutating: options.maxMutatingRequestsInflight,

@@ -4,29 +4,23 @@
  * enabled. Authenticated users also get the group `system:authenticated`.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import {
-  ANONYMOUS_USER,
-  AUTHENTICATED_GROUP,
-  UNAUTHENTICATED_GROUP,
-  type AuthenticationResult,
-  type Authenticator,
-  type UserInfo,
-} from '../authn/types';
+import { withAuthenticatedGroup } from '../authn/authenticated-group';
+import { ANONYMOUS_USER, type AuthenticationResult, type Authenticator } from '../authn/types';
 import { unauthorized } from '../status/catalogue';
 import { writeStatus } from '../status/write';
 import './request-context';
 
 export interface AuthenticationOptions {
   readonly authenticator: Authenticator;
-  /** The reference's `--anonymous-auth` (default true). */
-  readonly anonymous: boolean;
+  /** Whether a request to this path without credentials is served as anonymous (`--anonymous-auth`, or the configuration file's conditions). */
+  readonly anonymous: (path: string) => boolean;
 }
 
 export function withAuthentication(options: AuthenticationOptions): RequestHandler {
   const decide = (result: AuthenticationResult, req: Request, res: Response, next: NextFunction) => {
     if (result && 'user' in result) {
       req.user = withAuthenticatedGroup(result.user);
-    } else if (result === undefined && options.anonymous) {
+    } else if (result === undefined && options.anonymous(req.requestInfo.path)) {
       req.user = ANONYMOUS_USER;
     } else {
       writeStatus(res, unauthorized());
@@ -39,9 +33,4 @@ export function withAuthentication(options: AuthenticationOptions): RequestHandl
     if (result instanceof Promise) result.then((settled) => decide(settled, req, res, next), next);
     else decide(result, req, res, next);
   };
-}
-
-function withAuthenticatedGroup(user: UserInfo): UserInfo {
-  if (user.groups.includes(AUTHENTICATED_GROUP) || user.groups.includes(UNAUTHENTICATED_GROUP)) return user;
-  return { ...user, groups: [...user.groups, AUTHENTICATED_GROUP] };
 }

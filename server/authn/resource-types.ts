@@ -1,0 +1,86 @@
+/**
+ * Authentication's resources in the registry's handler slots: the create-only reviews
+ * `authentication.k8s.io/v1` SelfSubjectReview and TokenReview (virtual: stored nowhere), and
+ * the `token` subresource of ServiceAccounts (TokenRequest). Registered once the server has
+ * what they need (the token methods, the signing key), so discovery, OpenAPI and routing
+ * treat them like any other endpoint.
+ */
+import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import { writeResponse } from '../handlers/scope';
+import type { MutableResourceRegistry } from '../registry/registry';
+import { buildStrategy } from '../registry/strategy';
+import type { ResourceType } from '../registry/types';
+import { readReviewBody } from './reviews/review-body-io';
+import { selfSubjectReview } from './reviews/self-subject-review';
+import { tokenReview } from './reviews/token-review';
+import { tokenRequest, type TokenRequestDeps } from './service-account/token-request';
+import type { TokenAuthenticator } from './types';
+
+const GROUP = 'authentication.k8s.io';
+
+function reviewType(resource: string, kind: string, create: (scope: HandlerScope) => ResourceHandler): ResourceType {
+  return {
+    group: GROUP,
+    resource,
+    singular: kind.toLowerCase(),
+    kind,
+    listKind: `${kind}List`,
+    namespaced: false,
+    versions: [{ version: 'v1', definition: `io.k8s.api.authentication.v1.${kind}` }],
+    storageVersion: 'v1',
+    storagePrefix: `${GROUP}/${resource}`,
+    shortNames: [],
+    categories: [],
+    verbs: ['create'],
+    subresources: {},
+    nameRule: 'dns-subdomain',
+    selectableFields: {},
+    strategy: buildStrategy({ namespaced: false, nameRule: 'dns-subdomain', hasStatus: false }),
+    virtual: true,
+    handlers: { verbs: { create } },
+  };
+}
+
+export interface AuthenticationResourceDeps {
+  readonly tokens: TokenAuthenticator;
+  readonly apiAudiences: readonly string[];
+  readonly tokenRequest: TokenRequestDeps;
+  readonly now?: () => Date;
+}
+
+export function registerAuthenticationResources(registry: MutableResourceRegistry, deps: AuthenticationResourceDeps): void {
+  const now = deps.now ?? (() => new Date());
+  registry.add(
+    reviewType('selfsubjectreviews', 'SelfSubjectReview', (scope) => async ({ req, res }) => {
+      const body = await readReviewBody(req, 'SelfSubjectReview');
+      await writeResponse(scope, res, 201, selfSubjectReview({ body, user: req.user, now: now() }));
+    }),
+  );
+  registry.add(
+    reviewType('tokenreviews', 'TokenReview', (scope) => async ({ req, res, info }) => {
+      const body = await readReviewBody(req, 'TokenReview');
+      await writeResponse(scope, res, 201, await tokenReview({ body, namespace: info.namespace, tokens: deps.tokens, apiAudiences: deps.apiAudiences }));
+    }),
+  );
+  const serviceAccounts = registry.find({ group: '', version: 'v1' }, 'serviceaccounts');
+  if (serviceAccounts === undefined) return;
+  registry.add({
+    ...serviceAccounts,
+    handlers: {
+      ...serviceAccounts.handlers,
+      subresources: {
+        ...serviceAccounts.handlers?.subresources,
+        token: {
+          kind: { group: GROUP, version: 'v1', kind: 'TokenRequest' },
+          definition: 'io.k8s.api.authentication.v1.TokenRequest',
+          handlers: {
+            create: (scope) => async ({ req, res, info }) => {
+              const body = await readReviewBody(req, 'TokenRequest');
+              await writeResponse(scope, res, 201, await tokenRequest({ body, namespace: info.namespace, name: info.name }, deps.tokenRequest));
+            },
+          },
+        },
+      },
+    },
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * The service-account issuer's OpenID Connect discovery, so that other systems can verify this
+ * cluster's tokens: `/.well-known/openid-configuration` and `/openid/v1/jwks`. Served only when
+ * the issuer is an https URL, as in the reference; what may read them is the authorizer's call
+ * (the reference's `system:service-account-issuer-discovery` role).
+ */
+import type { Application, Request, Response } from 'express';
+import '../../http/request-context';
+import { jwkOf, type VerifyingKey } from './keys';
+
+export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
+export const JWKS_PATH = '/openid/v1/jwks';
+
+export interface OpenIdOptions {
+  readonly issuer: string;
+  readonly keys: readonly VerifyingKey[];
+  /** `--service-account-jwks-uri`; absent: `https://<address the server is reached at>/openid/v1/jwks`. */
+  readonly jwksUri?: string;
+  readonly externalAddress: () => string;
+}
+
+export function openIdConfiguration(options: OpenIdOptions): Record<string, unknown> {
+  return {
+    issuer: options.issuer,
+    jwks_uri: options.jwksUri ?? `https://${options.externalAddress()}${JWKS_PATH}`,
+    response_types_supported: ['id_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [...new Set(options.keys.map((key) => key.alg))].sort(),
+  };
+}
+
+export function jwks(keys: readonly VerifyingKey[]): { keys: Record<string, string>[] } {
+  return { keys: keys.map(jwkOf) };
+}
+
+function isHttpsUrl(issuer: string): boolean {
+  try {
+    return new URL(issuer).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): void {
+  if (!isHttpsUrl(options.issuer)) return;
+  const send = (res: Response, contentType: string, body: unknown) => {
+    const bytes = Buffer.from(JSON.stringify(body));
+    res.setHeader('Content-Type', contentType);
+    // Keys change rarely; the reference lets caches keep these for an hour.
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.setHeader('Content-Length', bytes.length);
+    res.end(bytes);
+  };
+  app.get(OPENID_CONFIGURATION_PATH, (_req: Request, res: Response) => send(res, 'application/json', openIdConfiguration(options)));
+  app.get(JWKS_PATH, (_req: Request, res: Response) => send(res, 'application/jwk-set+json', jwks(options.keys)));
+}

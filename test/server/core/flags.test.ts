@@ -42,29 +42,21 @@ describe('parseFlags', () => {
         '--livez-grace-period=30s', '--data-dir=/tmp/x', '--tls-cert-file', 'c.pem', '--tls-private-key-file=k.pem', '--client-ca-file=ca.pem',
       ]),
     ).toEqual({
+      // Every option not given keeps its default.
+      ...DEFAULT_OPTIONS,
       securePort: 7443,
       bindAddress: '127.0.0.2',
       etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:2380'],
       etcdPrefix: '/capstan',
       etcdCompactionIntervalMs: 0,
       shutdownDelayMs: 1500,
-      maxRequestsInflight: 400,
-      maxMutatingRequestsInflight: 200,
-      requestTimeoutMs: 60_000,
       featureGates: { AllAlpha: true, APIResponseCompression: false, CBORServingAndStorage: true },
       runtimeConfig: { 'api/all': 'true', 'apps/v1beta1': 'true' },
       livezGracePeriodMs: 30_000,
       dataDir: '/tmp/x',
-      enableAdmissionPlugins: [],
-      disableAdmissionPlugins: [],
-      defaultNotReadyTolerationSeconds: 300,
-      defaultUnreachableTolerationSeconds: 300,
       tlsCertFile: 'c.pem',
       tlsPrivateKeyFile: 'k.pem',
       clientCaFile: 'ca.pem',
-      authorizationWebhookVersion: 'v1beta1',
-      authorizationWebhookAuthorizedTtlMs: 300_000,
-      authorizationWebhookUnauthorizedTtlMs: 30_000,
     });
   });
 

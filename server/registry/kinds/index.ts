@@ -15,8 +15,9 @@ import { rbacKinds } from './rbac';
 import { resourceKinds } from './resource';
 import { schedulingKinds } from './scheduling';
 import { storageKinds } from './storage';
+import { withBuiltinSubresources } from '../../subresources/builtin-slots';
 
-export const BUILTIN_KINDS: readonly ResourceType[] = [
+export const BUILTIN_KINDS: readonly ResourceType[] = withBuiltinSubresources([
   ...coreKinds,
   ...appsKinds,
   ...batchKinds,
@@ -32,4 +33,4 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...resourceKinds,
   ...rbacKinds,
   ...certificatesKinds,
-];
+]);

@@ -1,0 +1,27 @@
+/**
+ * The built-in kinds' own subresources (the reference's pods/binding, pods/eviction ...), put
+ * into their types' handler slots. Kept apart from the kinds' declarations: those say what a
+ * kind is, these how its operations behave.
+ */
+import type { GroupResource, ResourceType, SubresourceEndpoint } from '../registry/types';
+import { podBindingCreate } from './binding';
+import { podEvictionCreate } from './eviction';
+
+const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoints: Readonly<Record<string, SubresourceEndpoint>> }> = [
+  {
+    of: { group: '', resource: 'pods' },
+    endpoints: {
+      binding: { kind: { group: '', version: 'v1', kind: 'Binding' }, definition: 'io.k8s.api.core.v1.Binding', handlers: { create: podBindingCreate } },
+      eviction: { kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, definition: 'io.k8s.api.policy.v1.Eviction', handlers: { create: podEvictionCreate } },
+    },
+  },
+];
+
+/** `kinds` with the subresource handlers of each kind that has some, beside any it already had. */
+export function withBuiltinSubresources(kinds: readonly ResourceType[]): ResourceType[] {
+  return kinds.map((type) => {
+    const own = SUBRESOURCES.find(({ of }) => of.group === type.group && of.resource === type.resource);
+    if (own === undefined) return type;
+    return { ...type, handlers: { ...type.handlers, subresources: { ...type.handlers?.subresources, ...own.endpoints } } };
+  });
+}

@@ -17,6 +17,7 @@
  *   finalizers) then the kind's rules; validateUpdate adds what may not change.
  */
 import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
+import type { UserInfo } from '../authn/types';
 import type { FieldError, ResourceType, Strategy } from './types';
 import { deepEqual } from '../validation/field-errors';
 import { copyJson } from '../json/value';
@@ -34,7 +35,7 @@ export interface KindBehaviour {
   /** Further fields whose change bumps generation (Deployments: `metadata.annotations`). */
   readonly generationAlsoFollows?: (object: KubeObject) => unknown;
   /** Extra create preparation after the generic one (may mutate). */
-  readonly prepareForCreate?: (object: KubeObject) => void;
+  readonly prepareForCreate?: (object: KubeObject, user?: UserInfo) => void;
   /** Extra update preparation after the generic one (may mutate `object`). */
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject) => void;
   readonly validate?: (object: KubeObject) => FieldError[];
@@ -78,11 +79,11 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     applyDefaults(object, version) {
       kind.defaults?.(object, version);
     },
-    prepareForCreate(object) {
+    prepareForCreate(object, user) {
       if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object);
       if (kind.tracksGeneration) object.metadata.generation = 1;
       else delete object.metadata.generation;
-      kind.prepareForCreate?.(object);
+      kind.prepareForCreate?.(object, user);
     },
     prepareForUpdate(object, old) {
       if (facts.hasStatus) {

@@ -5,6 +5,7 @@
  */
 import type { GroupResource, ResourceType, SubresourceEndpoint } from '../registry/types';
 import { podBindingCreate } from './binding';
+import { approvalHandlers } from './certificate-approval';
 import { podEvictionCreate } from './eviction';
 
 const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoints: Readonly<Record<string, SubresourceEndpoint>> }> = [
@@ -13,6 +14,16 @@ const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoin
     endpoints: {
       binding: { kind: { group: '', version: 'v1', kind: 'Binding' }, definition: 'io.k8s.api.core.v1.Binding', handlers: { create: podBindingCreate } },
       eviction: { kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, definition: 'io.k8s.api.policy.v1.Eviction', handlers: { create: podEvictionCreate } },
+    },
+  },
+  {
+    of: { group: 'certificates.k8s.io', resource: 'certificatesigningrequests' },
+    endpoints: {
+      approval: {
+        kind: { group: 'certificates.k8s.io', version: 'v1', kind: 'CertificateSigningRequest' },
+        definition: 'io.k8s.api.certificates.v1.CertificateSigningRequest',
+        handlers: approvalHandlers,
+      },
     },
   },
 ];

@@ -6,7 +6,10 @@
 import type { GroupResource, ResourceType, SubresourceEndpoint } from '../registry/types';
 import { podBindingCreate } from './binding';
 import { approvalHandlers } from './certificate-approval';
+import { ephemeralContainersHandlers } from './ephemeral-containers';
 import { podEvictionCreate } from './eviction';
+
+const POD_KIND = { group: '', version: 'v1', kind: 'Pod' };
 
 const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoints: Readonly<Record<string, SubresourceEndpoint>> }> = [
   {
@@ -14,6 +17,7 @@ const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoin
     endpoints: {
       binding: { kind: { group: '', version: 'v1', kind: 'Binding' }, definition: 'io.k8s.api.core.v1.Binding', handlers: { create: podBindingCreate } },
       eviction: { kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, definition: 'io.k8s.api.policy.v1.Eviction', handlers: { create: podEvictionCreate } },
+      ephemeralcontainers: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: ephemeralContainersHandlers },
     },
   },
   {

@@ -6,10 +6,16 @@
 import type { GroupResource, ResourceType, SubresourceEndpoint } from '../registry/types';
 import { podBindingCreate } from './binding';
 import { approvalHandlers } from './certificate-approval';
+import * as connect from './connect';
 import { ephemeralContainersHandlers } from './ephemeral-containers';
 import { podEvictionCreate } from './eviction';
 
 const POD_KIND = { group: '', version: 'v1', kind: 'Pod' };
+
+/** A connect subresource: discovery names the core v1 options kind it takes. */
+function coreOptions(kind: string, handlers: SubresourceEndpoint['handlers']): SubresourceEndpoint {
+  return { kind: { group: '', version: 'v1', kind }, definition: `io.k8s.api.core.v1.${kind}`, handlers };
+}
 
 const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoints: Readonly<Record<string, SubresourceEndpoint>> }> = [
   {
@@ -18,7 +24,20 @@ const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoin
       binding: { kind: { group: '', version: 'v1', kind: 'Binding' }, definition: 'io.k8s.api.core.v1.Binding', handlers: { create: podBindingCreate } },
       eviction: { kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, definition: 'io.k8s.api.policy.v1.Eviction', handlers: { create: podEvictionCreate } },
       ephemeralcontainers: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: ephemeralContainersHandlers },
+      log: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: connect.podLogHandlers },
+      exec: coreOptions('PodExecOptions', connect.podExecHandlers),
+      attach: coreOptions('PodAttachOptions', connect.podAttachHandlers),
+      portforward: coreOptions('PodPortForwardOptions', connect.podPortForwardHandlers),
+      proxy: coreOptions('PodProxyOptions', connect.podProxyHandlers),
     },
+  },
+  {
+    of: { group: '', resource: 'nodes' },
+    endpoints: { proxy: coreOptions('NodeProxyOptions', connect.nodeProxyHandlers) },
+  },
+  {
+    of: { group: '', resource: 'services' },
+    endpoints: { proxy: coreOptions('ServiceProxyOptions', connect.serviceProxyHandlers) },
   },
   {
     of: { group: 'certificates.k8s.io', resource: 'certificatesigningrequests' },

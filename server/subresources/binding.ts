@@ -1,5 +1,5 @@
 /**
- * `pods/binding`: the scheduler's way of assigning a pod
+ * `pods/binding` and the legacy `bindings` collection: the scheduler's way of assigning a pod
  * to a node. As in the reference, the pod is written straight through its storage, with the
  * Binding's uid and resourceVersion as preconditions: only spec.nodeName, the Binding's
  * annotations and the PodScheduled condition change, and no managedFields entry is recorded.
@@ -11,6 +11,8 @@ import { writeResponse, type HandlerScope, type ResourceHandler } from '../handl
 import { parseWriteOptions, queryOf } from '../request/query';
 import { badRequest, conflict, notFound } from '../status/catalogue';
 import { upsertCondition } from './conditions';
+import { relatedScope } from './related-scope';
+import type { StoreScope } from '../registry/store/scope';
 
 interface Binding {
   readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly uid?: string; readonly resourceVersion?: string; readonly annotations?: Record<string, string> };
@@ -28,7 +30,7 @@ async function readBinding(scope: HandlerScope, req: Request): Promise<Binding> 
 }
 
 /** Sets the pod's node once; a pod already on a node, or being deleted, is a conflict. */
-export async function assignPod(scope: HandlerScope, key: ObjectKey, binding: Binding, dryRun: boolean): Promise<void> {
+export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Binding, dryRun: boolean): Promise<void> {
   const nodeName = binding.target?.name ?? '';
   // The reference answers this with a 500 (a bare field error); a bad request is what it is.
   if (nodeName === '') throw badRequest('target.name: Required value');
@@ -68,3 +70,16 @@ export function podBindingCreate(scope: HandlerScope): ResourceHandler {
   };
 }
 
+
+/** POST namespaces/<ns>/bindings: the legacy form, the pod named by the Binding itself. */
+export function legacyBindingCreate(scope: HandlerScope): ResourceHandler {
+  return async ({ info, req, res }) => {
+    const options = parseWriteOptions(queryOf(req), 'CreateOptions');
+    const binding = await readBinding(scope, req);
+    const name = binding.metadata?.name ?? '';
+    if (name === '') throw badRequest('Name parameter required.');
+    const pods = relatedScope(scope, { group: '', version: 'v1', resource: 'pods' });
+    await assignPod(pods, { namespace: info.namespace, name }, binding, options.dryRun);
+    await writeResponse(scope, res, 201, CREATED_STATUS);
+  };
+}

@@ -4,7 +4,8 @@
  * kind is, these how its operations behave.
  */
 import type { GroupResource, ResourceType, SubresourceEndpoint } from '../registry/types';
-import { podBindingCreate } from './binding';
+import { defineKind } from '../registry/kinds/define';
+import { legacyBindingCreate, podBindingCreate } from './binding';
 import { approvalHandlers } from './certificate-approval';
 import * as connect from './connect';
 import { ephemeralContainersHandlers } from './ephemeral-containers';
@@ -59,3 +60,13 @@ export function withBuiltinSubresources(kinds: readonly ResourceType[]): Resourc
     return { ...type, handlers: { ...type.handlers, subresources: { ...type.handlers?.subresources, ...own.endpoints } } };
   });
 }
+
+/**
+ * The legacy `bindings` collection of core v1: POST a Binding naming the pod. Stores nothing of
+ * its own (a virtual type), writes the pod as pods/binding does.
+ */
+export const LEGACY_BINDINGS: ResourceType = {
+  ...defineKind({ group: '', resource: 'bindings', kind: 'Binding', namespaced: true, verbs: ['create'] }),
+  virtual: true,
+  handlers: { verbs: { create: legacyBindingCreate } },
+};

@@ -14,10 +14,10 @@ import { operationOptions, type WriteRequest } from '../registry/store/admission
 import { deleteObject, type Deletion } from '../registry/store/delete';
 import type { StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
-import { withTypeDefinitions } from '../registry/type-definitions';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { matchesLabels, parseLabelSelector, formatLabelSelector } from '../selectors/label-selector';
 import { badRequest, forbidden, internalError } from '../status/catalogue';
+import { relatedScope } from './related-scope';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import { StatusError } from '../status/status-error';
 import { CREATED_STATUS } from './binding';
@@ -49,13 +49,6 @@ function budgetRefusal(cause: string, retryAfterSeconds?: number): StatusError {
     message: "Cannot evict pod as it would violate the pod's disruption budget.",
     details: { causes: [{ type: 'DisruptionBudget', message: cause }], ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
   });
-}
-
-function budgetScope(scope: HandlerScope): StoreScope {
-  const type = scope.context.registry.find({ group: 'policy', version: 'v1' }, 'poddisruptionbudgets');
-  const storageFor = scope.context.storageFor;
-  if (type === undefined || storageFor === undefined) throw internalError('PodDisruptionBudgets are not served');
-  return { type, version: type.versions.find((v) => v.version === 'v1') ?? type.versions[0], storage: storageFor(type), context: withTypeDefinitions(scope.context, type) };
 }
 
 /** Pods that are not running disrupt nothing a budget counts. */
@@ -114,7 +107,7 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
     const write: WriteRequest = { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'eviction' };
     const pod = await scope.storage.get(key);
     if (!ignoresBudgets(pod)) {
-      const budgets = budgetScope(scope);
+      const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });
       const { items } = await budgets.storage.list({ namespace: info.namespace }, { predicate: { everything: true, matches: () => true } });
       const selecting = items.filter((budget) => {
         const selector = (budget.spec as { selector?: unknown } | undefined)?.selector;

@@ -15,10 +15,11 @@ import { rbacKinds } from './rbac';
 import { resourceKinds } from './resource';
 import { schedulingKinds } from './scheduling';
 import { storageKinds } from './storage';
-import { withBuiltinSubresources } from '../../subresources/builtin-slots';
+import { LEGACY_BINDINGS, withBuiltinSubresources } from '../../subresources/builtin-slots';
 
 export const BUILTIN_KINDS: readonly ResourceType[] = withBuiltinSubresources([
   ...coreKinds,
+  LEGACY_BINDINGS,
   ...appsKinds,
   ...batchKinds,
   ...autoscalingKinds,

@@ -78,9 +78,26 @@ describe('pods/binding and pods/eviction', () => {
     expect(noTarget.json()).toMatchObject({ message: 'target.name: Required value' });
   });
 
+  it('binds through the legacy bindings collection, as the reference does', async () => {
+    await createPod('legacy');
+    const bound = await post(`${NS}/bindings`, binding('legacy', 'n1'));
+    expect(bound.status).toBe(201);
+    expect(bound.json()).toEqual(CREATED);
+    expect((await server.request('GET', `${NS}/pods/legacy`)).json<PodShape>().spec.nodeName).toBe('n1');
+    const again = await post(`${NS}/bindings`, binding('legacy', 'n2'));
+    expect(again.status).toBe(409);
+    expect(again.json()).toMatchObject({ message: 'Operation cannot be fulfilled on pods/binding "legacy": pod legacy is already assigned to node "n1"' });
+    const unnamed = await post(`${NS}/bindings`, JSON.stringify({ apiVersion: 'v1', kind: 'Binding', metadata: {}, target: { kind: 'Node', name: 'n1' } }));
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.json()).toMatchObject({ message: 'Name parameter required.', reason: 'BadRequest' });
+    const missing = await post(`${NS}/bindings`, binding('zz', 'n1'));
+    expect(missing.json()).toMatchObject({ message: 'pods "zz" not found', reason: 'NotFound', code: 404 });
+  });
+
   it('lists the subresources in discovery with the reference kinds and verbs', async () => {
     const list = (await server.request('GET', '/api/v1')).json<{ resources: Record<string, unknown>[] }>();
     const byName = new Map(list.resources.map((resource) => [resource.name, resource]));
+    expect(byName.get('bindings')).toEqual({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
     expect(byName.get('pods/binding')).toEqual({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
     expect(byName.get('pods/eviction')).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
   });

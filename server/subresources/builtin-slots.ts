@@ -10,6 +10,7 @@ import { approvalHandlers } from './certificate-approval';
 import * as connect from './connect';
 import { ephemeralContainersHandlers } from './ephemeral-containers';
 import { podEvictionCreate } from './eviction';
+import { resizeHandlers } from './pod-resize';
 
 const POD_KIND = { group: '', version: 'v1', kind: 'Pod' };
 
@@ -25,6 +26,7 @@ const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoin
       binding: { kind: { group: '', version: 'v1', kind: 'Binding' }, definition: 'io.k8s.api.core.v1.Binding', handlers: { create: podBindingCreate } },
       eviction: { kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, definition: 'io.k8s.api.policy.v1.Eviction', handlers: { create: podEvictionCreate } },
       ephemeralcontainers: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: ephemeralContainersHandlers },
+      resize: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: resizeHandlers },
       log: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: connect.podLogHandlers },
       exec: coreOptions('PodExecOptions', connect.podExecHandlers),
       attach: coreOptions('PodAttachOptions', connect.podAttachHandlers),

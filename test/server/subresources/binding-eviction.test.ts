@@ -174,6 +174,22 @@ describe('pods/binding and pods/eviction', () => {
       });
     });
 
+    it('lets kubectl drain evict through it', async () => {
+      expect((await post('/api/v1/nodes', JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'drained' } }))).status).toBe(201);
+      for (const name of ['drain-a', 'drain-b']) {
+        await createPod(name, { app: 'drained' });
+        expect((await post(`${NS}/pods/${name}/binding`, binding(name, 'drained'))).status).toBe(201);
+        await running(name);
+      }
+      const drain = await server.kubectl(['drain', 'drained', '--force', '--ignore-daemonsets', '--timeout=20s']);
+      expect(drain.code).toBe(0);
+      expect(drain.stdout).toContain('evicting pod default/drain-a');
+      expect(drain.stdout).toContain('node/drained drained');
+      for (const name of ['drain-a', 'drain-b']) expect((await server.request('GET', `${NS}/pods/${name}`)).status).toBe(404);
+      const node = (await server.request('GET', '/api/v1/nodes/drained')).json<{ spec: { unschedulable?: boolean } }>();
+      expect(node.spec.unschedulable).toBe(true);
+    }, 30_000);
+
     it('answers a missing pod and a name mismatch as the reference does', async () => {
       const missing = await post(`${NS}/pods/zz/eviction`, eviction('zz'));
       expect(missing.status).toBe(404);

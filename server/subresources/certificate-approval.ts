@@ -8,11 +8,8 @@
 import type { KubeObject } from '../../storage/objects/types';
 import { copyJson } from '../json/value';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
-import { getHandler } from '../handlers/get';
-import { patchHandler } from '../handlers/patch';
-import type { HandlerScope, ResourceHandler } from '../handlers/scope';
-import { updateHandler } from '../handlers/update';
-import type { FieldError, Strategy } from '../registry/types';
+import type { FieldError } from '../registry/types';
+import { partialWriteHandlers } from './partial-write';
 import { duplicate, FieldPath, forbidden, invalid } from '../validation/field-errors';
 
 interface CSRCondition {
@@ -69,19 +66,7 @@ export function validateApprovalUpdate(object: KubeObject, old: KubeObject): Fie
   return errors;
 }
 
-/** The CSR's scope with the approval's preparation and rules in the status write's places. */
-function approvalScope(scope: HandlerScope): HandlerScope {
-  const base = scope.type.strategy;
-  const strategy: Strategy = {
-    ...base,
-    prepareForStatusUpdate: prepareApproval(scope.context.now),
-    validateUpdate: (object, old) => [...(base.validateUpdate?.(object, old) ?? []), ...validateApprovalUpdate(object, old)],
-  };
-  return { ...scope, type: { ...scope.type, strategy } };
-}
-
-export const approvalHandlers: Readonly<Record<'get' | 'update' | 'patch', (scope: HandlerScope) => ResourceHandler>> = {
-  get: getHandler,
-  update: (scope) => updateHandler(approvalScope(scope), 'status'),
-  patch: (scope) => patchHandler(approvalScope(scope), 'status'),
-};
+export const approvalHandlers = partialWriteHandlers((base, scope) => ({
+  prepareForStatusUpdate: prepareApproval(scope.context.now),
+  validateUpdate: (object, old) => [...(base.validateUpdate?.(object, old) ?? []), ...validateApprovalUpdate(object, old)],
+}));

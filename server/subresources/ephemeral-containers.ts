@@ -6,11 +6,8 @@
  */
 import type { KubeObject } from '../../storage/objects/types';
 import { copyJson } from '../json/value';
-import { getHandler } from '../handlers/get';
-import { patchHandler } from '../handlers/patch';
-import type { HandlerScope, ResourceHandler } from '../handlers/scope';
-import { updateHandler } from '../handlers/update';
-import type { FieldError, Strategy } from '../registry/types';
+import type { FieldError } from '../registry/types';
+import { partialWriteHandlers } from './partial-write';
 import { deepEqual, FieldPath, forbidden } from '../validation/field-errors';
 
 interface EphemeralContainer {
@@ -47,25 +44,13 @@ export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeO
   return errors;
 }
 
-/** The pod's scope with the ephemeral containers' preparation and rules in the status write's places. */
-function ephemeralScope(scope: HandlerScope): HandlerScope {
-  const base = scope.type.strategy;
-  const strategy: Strategy = {
-    ...base,
-    prepareForStatusUpdate: keepAllButEphemeralContainers,
-    validateUpdate: (object, old) => {
-      const own = validateEphemeralContainersUpdate(object, old);
-      if (own.length > 0) return own;
-      // The pod's own update rules, which forbid spec changes, judge everything else.
-      const oldWithSent: KubeObject = { ...old, spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) } };
-      return base.validateUpdate?.(object, oldWithSent) ?? [];
-    },
-  };
-  return { ...scope, type: { ...scope.type, strategy } };
-}
-
-export const ephemeralContainersHandlers: Readonly<Record<'get' | 'update' | 'patch', (scope: HandlerScope) => ResourceHandler>> = {
-  get: getHandler,
-  update: (scope) => updateHandler(ephemeralScope(scope), 'status'),
-  patch: (scope) => patchHandler(ephemeralScope(scope), 'status'),
-};
+export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
+  prepareForStatusUpdate: keepAllButEphemeralContainers,
+  validateUpdate: (object, old) => {
+    const own = validateEphemeralContainersUpdate(object, old);
+    if (own.length > 0) return own;
+    // The pod's own update rules, which forbid spec changes, judge everything else.
+    const oldWithSent: KubeObject = { ...old, spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) } };
+    return base.validateUpdate?.(object, oldWithSent) ?? [];
+  },
+}));

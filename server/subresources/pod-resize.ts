@@ -6,12 +6,9 @@
  */
 import type { KubeObject } from '../../storage/objects/types';
 import { copyJson } from '../json/value';
-import { getHandler } from '../handlers/get';
-import { patchHandler } from '../handlers/patch';
-import type { HandlerScope, ResourceHandler } from '../handlers/scope';
-import { updateHandler } from '../handlers/update';
 import { podQOSClass } from '../registry/defaults/pod';
-import type { FieldError, Strategy } from '../registry/types';
+import type { FieldError } from '../registry/types';
+import { partialWriteHandlers } from './partial-write';
 import { deepEqual, FieldPath, invalid } from '../validation/field-errors';
 
 type Container = Record<string, unknown> & { readonly name?: string };
@@ -50,24 +47,13 @@ export function validateResize(object: KubeObject, old: KubeObject): FieldError[
   return [];
 }
 
-function resizeScope(scope: HandlerScope): HandlerScope {
-  const base = scope.type.strategy;
-  const strategy: Strategy = {
-    ...base,
-    prepareForStatusUpdate: keepAllButResources,
-    validateUpdate: (object, old) => {
-      const own = validateResize(object, old);
-      if (own.length > 0) return own;
-      // The pod's own rules, which forbid most spec changes, judge the pod with its new resources.
-      const oldResized: KubeObject = { ...old, spec: { ...specOf(old), containers: containersOf(object) } };
-      return base.validateUpdate?.(object, oldResized) ?? [];
-    },
-  };
-  return { ...scope, type: { ...scope.type, strategy } };
-}
-
-export const resizeHandlers: Readonly<Record<'get' | 'update' | 'patch', (scope: HandlerScope) => ResourceHandler>> = {
-  get: getHandler,
-  update: (scope) => updateHandler(resizeScope(scope), 'status'),
-  patch: (scope) => patchHandler(resizeScope(scope), 'status'),
-};
+export const resizeHandlers = partialWriteHandlers((base) => ({
+  prepareForStatusUpdate: keepAllButResources,
+  validateUpdate: (object, old) => {
+    const own = validateResize(object, old);
+    if (own.length > 0) return own;
+    // The pod's own rules, which forbid most spec changes, judge the pod with its new resources.
+    const oldResized: KubeObject = { ...old, spec: { ...specOf(old), containers: containersOf(object) } };
+    return base.validateUpdate?.(object, oldResized) ?? [];
+  },
+}));

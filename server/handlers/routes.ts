@@ -151,6 +151,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     representations: options.representations,
     authorizer: options.authorizer,
     featureGates: options.featureGates,
+    storageFor: options.storageFor,
   };
   // Keyed by the type object: a type replaced or removed from the registry takes its handlers
   // (and through them its storage) with it, and a new one gets new handlers at its first request.

@@ -4,7 +4,7 @@
  * small pieces every verb's answer uses: Warning headers and the negotiated encoding.
  */
 import type { Request, Response } from 'express';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
 import type { ResourceType, ServedVersion } from '../registry/types';
 import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
@@ -14,6 +14,8 @@ import { groupResourceOf, type StoreContext, type StoreScope } from '../registry
 export interface HandlerContext extends StoreContext {
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
   readonly representations?: RepresentationSettings;
+  /** The storage of another served type, for subresources that write more than their parent (an eviction updates a PodDisruptionBudget). */
+  readonly storageFor?: (type: ResourceType) => ObjectStorage;
 }
 
 export interface HandlerScope extends StoreScope {

@@ -18,6 +18,7 @@
  *   finalizers) then the kind's rules; validateUpdate adds what may not change.
  */
 import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
+import type { UserInfo } from '../authn/types';
 import type { FieldError, ResourceType, Strategy } from './types';
 import { deepEqual } from '../validation/field-errors';
 import { copyJson } from '../json/value';
@@ -35,7 +36,7 @@ export interface KindBehaviour {
   /** Further fields whose change bumps generation (Deployments: `metadata.annotations`). */
   readonly generationAlsoFollows?: (object: KubeObject) => unknown;
   /** Extra create preparation after the generic one (may mutate). */
-  readonly prepareForCreate?: (object: KubeObject) => void;
+  readonly prepareForCreate?: (object: KubeObject, user?: UserInfo) => void;
   /** Extra update preparation after the generic one (may mutate `object`). */
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject) => void;
   /** Metadata a status write keeps from the stored object, beyond generation and deletionTimestamp. */
@@ -85,11 +86,11 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     applyDefaults(object, version) {
       kind.defaults?.(object, version);
     },
-    prepareForCreate(object) {
+    prepareForCreate(object, user) {
       if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object);
       if (kind.tracksGeneration) object.metadata.generation = 1;
       else delete object.metadata.generation;
-      kind.prepareForCreate?.(object);
+      kind.prepareForCreate?.(object, user);
     },
     prepareForUpdate(object, old) {
       if (facts.hasStatus) {

@@ -11,6 +11,7 @@
  * Status and scale subresources use their own strategy methods in the same places.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { UserInfo } from '../authn/types';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import type { FieldError } from '../status/field-error';
 import type { Printer } from '../table/printers';
@@ -46,8 +47,12 @@ export type { FieldError };
 export interface Strategy {
   /** Fill defaults in place (may mutate `object`). Runs on create and update, after decode. */
   applyDefaults?(object: KubeObject, version: string): void;
-  /** Clear what a create may not set (status when a status subresource exists...). May mutate `object`. */
-  prepareForCreate?(object: KubeObject): void;
+  /**
+   * Clear what a create may not set (status when a status subresource exists...). May mutate
+   * `object`. `user` is who creates it (a CertificateSigningRequest records its requester);
+   * the store always passes it.
+   */
+  prepareForCreate?(object: KubeObject, user?: UserInfo): void;
   /** Keep what an update of the main resource may not change (status...). May mutate `object`, not `old`. */
   prepareForUpdate?(object: KubeObject, old: KubeObject): void;
   /** On the status subresource: keep everything but status from `old`. May mutate `object`. */

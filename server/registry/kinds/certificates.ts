@@ -1,7 +1,28 @@
 /** certificates.k8s.io/v1 resources. */
+import type { KubeObject } from '../../../storage/objects/types';
+import type { UserInfo } from '../../authn/types';
 import { requireFields } from '../../validation/required';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
+
+/**
+ * A CSR says who asked for it: the server fills spec.username, uid, groups and extra from the
+ * requesting user, whatever the body said, as the reference does (signers and approvers trust them).
+ */
+function recordRequester(csr: KubeObject, user: UserInfo | undefined): void {
+  const spec = { ...((csr.spec as Record<string, unknown> | undefined) ?? {}) };
+  delete spec.username;
+  delete spec.uid;
+  delete spec.groups;
+  delete spec.extra;
+  if (user !== undefined) {
+    if (user.name !== '') spec.username = user.name;
+    if (user.uid) spec.uid = user.uid;
+    if (user.groups.length > 0) spec.groups = [...user.groups];
+    if (user.extra !== undefined && Object.keys(user.extra).length > 0) spec.extra = Object.fromEntries(Object.entries(user.extra).map(([key, values]) => [key, [...values]]));
+  }
+  csr.spec = spec;
+}
 
 export const certificatesKinds: readonly ResourceType[] = [
   defineKind({
@@ -12,6 +33,6 @@ export const certificatesKinds: readonly ResourceType[] = [
     shortNames: ['csr'],
     subresources: { status: true },
     selectableFields: selectable('spec.signerName'),
-    behaviour: { initialStatus: () => ({}), validate: requireFields('spec.request', 'spec.signerName', 'spec.usages') },
+    behaviour: { initialStatus: () => ({}), prepareForCreate: recordRequester, validate: requireFields('spec.request', 'spec.signerName', 'spec.usages') },
   }),
 ];

@@ -17,9 +17,11 @@ import { rbacKinds } from './rbac';
 import { resourceKinds } from './resource';
 import { schedulingKinds } from './scheduling';
 import { storageKinds } from './storage';
+import { LEGACY_BINDINGS, withBuiltinSubresources } from '../../subresources/builtin-slots';
 
-export const BUILTIN_KINDS: readonly ResourceType[] = [
+export const BUILTIN_KINDS: readonly ResourceType[] = withBuiltinSubresources([
   ...coreKinds,
+  LEGACY_BINDINGS,
   ...appsKinds,
   ...batchKinds,
   ...autoscalingKinds,
@@ -36,4 +38,4 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...certificatesKinds,
   ...apiextensionsKinds,
   ...admissionRegistrationKinds,
-];
+]);

@@ -103,7 +103,7 @@ export async function prepareNewObject(scope: StoreScope, write: WriteRequest, s
   await scope.context.admission.admit(attributes);
   // 4-6. System metadata, preparation, validation.
   fillCreateMetadata(object, scope.context.now());
-  strategy.prepareForCreate?.(object);
+  strategy.prepareForCreate?.(object, write.user);
   const errors = strategy.validate?.(object) ?? [];
   if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
   await authorize();

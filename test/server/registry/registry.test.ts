@@ -68,7 +68,7 @@ describe('ResourceTypeRegistry lookups', () => {
   test('all() is ordered by group, then resource', () => {
     const keys = registry.all().map((t) => `${t.group}/${t.resource}`);
     expect(keys).toEqual([...keys].sort((a, b) => a.localeCompare(b)));
-    expect(keys[0]).toBe('/configmaps');
+    expect(keys[0]).toBe('/bindings'); // the legacy core v1 bindings collection, as the reference serves it
   });
 
   test('autoscaling serves v2 (preferred, stored) and v1', () => {

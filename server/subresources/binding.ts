@@ -1,0 +1,85 @@
+/**
+ * `pods/binding` and the legacy `bindings` collection: the scheduler's way of assigning a pod
+ * to a node. As in the reference, the pod is written straight through its storage, with the
+ * Binding's uid and resourceVersion as preconditions: only spec.nodeName, the Binding's
+ * annotations and the PodScheduled condition change, and no managedFields entry is recorded.
+ */
+import type { Request } from 'express';
+import type { KubeObject, ObjectKey, Preconditions } from '../../storage/objects/types';
+import { readObjectValue, objectBodyFormat } from '../handlers/object-body';
+import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
+import { parseWriteOptions, queryOf } from '../request/query';
+import { badRequest, conflict, notFound } from '../status/catalogue';
+import { upsertCondition } from './conditions';
+import { relatedScope } from './related-scope';
+import type { StoreScope } from '../registry/store/scope';
+
+interface Binding {
+  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly uid?: string; readonly resourceVersion?: string; readonly annotations?: Record<string, string> };
+  readonly target?: { readonly name?: string };
+}
+
+/** The reference's Status for a Create that succeeded without an object to return. */
+export const CREATED_STATUS = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as const;
+
+const BINDING_RESOURCE = { group: '', resource: 'pods/binding' };
+
+async function readBinding(scope: HandlerScope, req: Request): Promise<Binding> {
+  const { value } = await readObjectValue(req, objectBodyFormat(scope, req), { expectedKind: 'Binding', findDuplicates: false });
+  return (value ?? {}) as Binding;
+}
+
+/** Sets the pod's node once; a pod already on a node, or being deleted, is a conflict. */
+export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Binding, dryRun: boolean): Promise<void> {
+  const nodeName = binding.target?.name ?? '';
+  // The reference answers this with a 500 (a bare field error); a bad request is what it is.
+  if (nodeName === '') throw badRequest('target.name: Required value');
+  const preconditions: Preconditions = { uid: binding.metadata?.uid || undefined, resourceVersion: binding.metadata?.resourceVersion || undefined };
+  await scope.storage.update(
+    key,
+    (current) => {
+      if (current === undefined) throw notFound({ group: '', resource: 'pods' }, key.name);
+      if (current.metadata.deletionTimestamp !== undefined) {
+        throw conflict(BINDING_RESOURCE, key.name, `pod ${key.name} is being deleted, cannot be assigned to a host`);
+      }
+      const spec = (current.spec ?? {}) as Record<string, unknown>;
+      if (typeof spec.nodeName === 'string' && spec.nodeName !== '') {
+        throw conflict(BINDING_RESOURCE, key.name, `pod ${key.name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
+      }
+      const pod: KubeObject = structuredClone(current);
+      (pod.spec as Record<string, unknown>) = { ...spec, nodeName };
+      const annotations = binding.metadata?.annotations;
+      if (annotations !== undefined && Object.keys(annotations).length > 0) {
+        pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...annotations };
+      }
+      upsertCondition(pod, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, scope.context.now());
+      return pod;
+    },
+    { preconditions, dryRun },
+  );
+}
+
+/** POST pods/<name>/binding: the Binding names the pod the URL names. */
+export function podBindingCreate(scope: HandlerScope): ResourceHandler {
+  return async ({ info, req, res }) => {
+    const options = parseWriteOptions(queryOf(req), 'CreateOptions');
+    const binding = await readBinding(scope, req);
+    if ((binding.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Binding object');
+    await assignPod(scope, { namespace: info.namespace, name: info.name }, binding, options.dryRun);
+    await writeResponse(scope, res, 201, CREATED_STATUS);
+  };
+}
+
+
+/** POST namespaces/<ns>/bindings: the legacy form, the pod named by the Binding itself. */
+export function legacyBindingCreate(scope: HandlerScope): ResourceHandler {
+  return async ({ info, req, res }) => {
+    const options = parseWriteOptions(queryOf(req), 'CreateOptions');
+    const binding = await readBinding(scope, req);
+    const name = binding.metadata?.name ?? '';
+    if (name === '') throw badRequest('Name parameter required.');
+    const pods = relatedScope(scope, { group: '', version: 'v1', resource: 'pods' });
+    await assignPod(pods, { namespace: info.namespace, name }, binding, options.dryRun);
+    await writeResponse(scope, res, 201, CREATED_STATUS);
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * `pods/ephemeralcontainers`: how `kubectl debug` adds a container to a running pod. A write
+ * through it changes spec.ephemeralContainers and nothing else of the pod (metadata, the rest of
+ * spec and status stay as stored); ephemeral containers once added may be neither changed nor
+ * removed, with the reference's messages.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { copyJson } from '../json/value';
+import type { FieldError } from '../registry/types';
+import { partialWriteHandlers } from './partial-write';
+import { deepEqual, FieldPath, forbidden } from '../validation/field-errors';
+
+interface EphemeralContainer {
+  readonly name?: string;
+  readonly [field: string]: unknown;
+}
+
+function ephemeralContainersOf(pod: KubeObject): EphemeralContainer[] | undefined {
+  return (pod.spec as { ephemeralContainers?: EphemeralContainer[] } | undefined)?.ephemeralContainers;
+}
+
+/** The stored pod with the ephemeral containers the write sends. */
+function keepAllButEphemeralContainers(object: KubeObject, old: KubeObject): void {
+  const sent = ephemeralContainersOf(object);
+  for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
+  Object.assign(object, copyJson(old));
+  const spec = { ...((object.spec as Record<string, unknown> | undefined) ?? {}) };
+  if (sent === undefined || sent.length === 0) delete spec.ephemeralContainers;
+  else spec.ephemeralContainers = sent;
+  object.spec = spec;
+}
+
+export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeObject): FieldError[] {
+  const path = FieldPath.root('spec', 'ephemeralContainers');
+  const next = new Map((ephemeralContainersOf(object) ?? []).map((container) => [container.name ?? '', container]));
+  const errors: FieldError[] = [];
+  for (const previous of ephemeralContainersOf(old) ?? []) {
+    const name = previous.name ?? '';
+    const current = next.get(name);
+    // The reference appends a diff of the Go structs to both messages; the first line is the rule.
+    if (current === undefined) errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
+    else if (!deepEqual(current, previous)) errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n`));
+  }
+  return errors;
+}
+
+export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
+  prepareForStatusUpdate: keepAllButEphemeralContainers,
+  validateUpdate: (object, old) => {
+    const own = validateEphemeralContainersUpdate(object, old);
+    if (own.length > 0) return own;
+    // The pod's own update rules, which forbid spec changes, judge everything else.
+    const oldWithSent: KubeObject = { ...old, spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) } };
+    return base.validateUpdate?.(object, oldWithSent) ?? [];
+  },
+}));

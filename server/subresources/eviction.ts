@@ -1,0 +1,142 @@
+/**
+ * `pods/eviction`: a delete that honours PodDisruptionBudgets (kubectl drain, the descheduler).
+ * As in the reference: a pod that is not running (Pending, Succeeded, Failed) or already
+ * terminating is deleted without asking a budget; otherwise the one budget selecting it must
+ * allow a disruption (429 TooManyRequests with the budget's reason when it does not), its
+ * status.disruptionsAllowed is decremented and the pod recorded in disruptedPods, then the pod
+ * gets the DisruptionTarget condition and is deleted.
+ */
+import type { Request } from 'express';
+import type { KubeObject, ObjectKey } from '../../storage/objects/types';
+import { readObjectValue, objectBodyFormat, fieldManagerOf } from '../handlers/object-body';
+import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
+import { operationOptions, type WriteRequest } from '../registry/store/admission';
+import { deleteObject, type Deletion } from '../registry/store/delete';
+import type { StoreScope } from '../registry/store/scope';
+import { updateObject } from '../registry/store/update';
+import { parseWriteOptions, queryOf } from '../request/query';
+import { matchesLabels, parseLabelSelector, formatLabelSelector } from '../selectors/label-selector';
+import { badRequest, forbidden, internalError } from '../status/catalogue';
+import { relatedScope } from './related-scope';
+import { rfc3339Seconds } from '../fieldmanager/managed-fields';
+import { StatusError } from '../status/status-error';
+import { CREATED_STATUS } from './binding';
+import { upsertCondition } from './conditions';
+
+interface Eviction {
+  readonly metadata?: { readonly name?: string };
+  readonly deleteOptions?: { readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string }; readonly propagationPolicy?: Deletion['propagationPolicy'] };
+}
+
+interface BudgetStatus {
+  observedGeneration?: number;
+  disruptionsAllowed?: number;
+  currentHealthy?: number;
+  desiredHealthy?: number;
+  disruptedPods?: Record<string, string>;
+}
+
+/** The reference refuses to track more unconfirmed evictions than this per budget. */
+const MAX_DISRUPTED_PODS = 2000;
+/** What the reference tells a client to wait while a new budget's status is computed. */
+const UNPROCESSED_RETRY_SECONDS = 10;
+const APISERVER_MANAGER = 'kube-apiserver';
+
+function budgetRefusal(cause: string, retryAfterSeconds?: number): StatusError {
+  return new StatusError({
+    code: 429,
+    reason: 'TooManyRequests',
+    message: "Cannot evict pod as it would violate the pod's disruption budget.",
+    details: { causes: [{ type: 'DisruptionBudget', message: cause }], ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
+  });
+}
+
+/** Pods that are not running disrupt nothing a budget counts. */
+function ignoresBudgets(pod: KubeObject): boolean {
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  return pod.metadata.deletionTimestamp !== undefined || phase === 'Pending' || phase === 'Succeeded' || phase === 'Failed';
+}
+
+/** Takes one disruption from the budget, or refuses as the reference does. */
+async function takeDisruption(scope: StoreScope, budgetKey: ObjectKey, podName: string, write: WriteRequest): Promise<void> {
+  await updateObject(scope, {
+    ...write,
+    key: budgetKey,
+    target: 'status',
+    subresource: 'status',
+    manager: APISERVER_MANAGER,
+    updatedObject: (current) => {
+      const budget = current!;
+      const status = ((budget.status ??= {}) as BudgetStatus);
+      const name = budget.metadata.name ?? '';
+      if ((status.observedGeneration ?? 0) < (budget.metadata.generation ?? 0)) {
+        throw budgetRefusal(`The disruption budget ${name} is still being processed by the server.`, UNPROCESSED_RETRY_SECONDS);
+      }
+      const allowed = status.disruptionsAllowed ?? 0;
+      if (allowed < 0) throw forbidden({ group: 'policy', resource: 'poddisruptionbudgets' }, name, 'pdb disruptions allowed is negative');
+      if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_PODS) {
+        throw forbidden({ group: 'policy', resource: 'poddisruptionbudgets' }, name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+      }
+      if (allowed === 0) {
+        throw budgetRefusal(`The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`);
+      }
+      status.disruptionsAllowed = allowed - 1;
+      status.disruptedPods = { ...(status.disruptedPods ?? {}), [podName]: rfc3339Seconds(scope.context.now()) };
+      const sufficient = status.disruptionsAllowed > 0;
+      upsertCondition(
+        budget,
+        { type: 'DisruptionAllowed', status: sufficient ? 'True' : 'False', observedGeneration: budget.metadata.generation, reason: sufficient ? 'SufficientPods' : 'InsufficientPods', message: '' },
+        scope.context.now(),
+      );
+      return budget;
+    },
+  });
+}
+
+async function readEviction(scope: HandlerScope, req: Request): Promise<Eviction> {
+  const { value } = await readObjectValue(req, objectBodyFormat(scope, req), { expectedKind: 'Eviction', findDuplicates: false });
+  return (value ?? {}) as Eviction;
+}
+
+export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
+  return async ({ info, req, res }) => {
+    const query = parseWriteOptions(queryOf(req), 'CreateOptions');
+    const eviction = await readEviction(scope, req);
+    if ((eviction.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Eviction object');
+    const key = { namespace: info.namespace, name: info.name };
+    const write: WriteRequest = { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'eviction' };
+    const pod = await scope.storage.get(key);
+    if (!ignoresBudgets(pod)) {
+      const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });
+      const { items } = await budgets.storage.list({ namespace: info.namespace }, { predicate: { everything: true, matches: () => true } });
+      const selecting = items.filter((budget) => {
+        const selector = (budget.spec as { selector?: unknown } | undefined)?.selector;
+        // A budget without a selector selects nothing in policy/v1's reading of a nil selector.
+        return selector !== undefined && selector !== null && matchesLabels(parseLabelSelector(formatLabelSelector(selector)), pod);
+      });
+      if (selecting.length > 1) throw internalError('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+      if (selecting.length === 1) {
+        const budgetKey = { namespace: info.namespace, name: selecting[0].metadata.name ?? '' };
+        await takeDisruption(budgets, budgetKey, info.name, write);
+      }
+    }
+    await updateObject(scope, {
+      ...write,
+      key,
+      target: 'status',
+      subresource: 'status',
+      manager: fieldManagerOf(req, query),
+      preconditions: { uid: pod.metadata.uid },
+      updatedObject: (current) => {
+        const next = current!;
+        if (next.metadata.deletionTimestamp === undefined) {
+          upsertCondition(next, { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' }, scope.context.now());
+        }
+        return next;
+      },
+    });
+    const deletion: Deletion = { preconditions: eviction.deleteOptions?.preconditions, propagationPolicy: eviction.deleteOptions?.propagationPolicy };
+    await deleteObject(scope, { ...write, key, deletion, options: operationOptions('DeleteOptions', { dryRun: query.dryRun, ...deletion }) });
+    await writeResponse(scope, res, 201, CREATED_STATUS);
+  };
+}

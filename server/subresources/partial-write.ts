@@ -1,0 +1,23 @@
+/**
+ * Subresources that write part of their parent (a CSR's approval, a pod's ephemeral containers
+ * or resources): GET answers the parent, PUT and PATCH run the store's status write with the
+ * subresource's own preparation (what it may change, the rest kept as stored) and rules in the
+ * strategy's places, so decoding, patching, admission, managedFields and preconditions are the
+ * generic ones.
+ */
+import { getHandler } from '../handlers/get';
+import { patchHandler } from '../handlers/patch';
+import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import { updateHandler } from '../handlers/update';
+import type { Strategy } from '../registry/types';
+
+export type PartialWriteRules = (base: Strategy, scope: HandlerScope) => Required<Pick<Strategy, 'prepareForStatusUpdate' | 'validateUpdate'>>;
+
+export function partialWriteHandlers(rules: PartialWriteRules): Readonly<Record<'get' | 'update' | 'patch', (scope: HandlerScope) => ResourceHandler>> {
+  const scoped = (scope: HandlerScope): HandlerScope => ({ ...scope, type: { ...scope.type, strategy: { ...scope.type.strategy, ...rules(scope.type.strategy, scope) } } });
+  return {
+    get: getHandler,
+    update: (scope) => updateHandler(scoped(scope), 'status'),
+    patch: (scope) => patchHandler(scoped(scope), 'status'),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * `pods/resize`: in-place changes of the containers' resources. A write through it changes
+ * spec.containers[*].resources and resizePolicy and nothing else (matched by container name),
+ * bumps metadata.generation when they change, and may not change the pod's QoS class, with the
+ * reference's message; the pod's own rules judge the resulting pod.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { copyJson } from '../json/value';
+import { podQOSClass } from '../registry/defaults/pod';
+import type { FieldError } from '../registry/types';
+import { partialWriteHandlers } from './partial-write';
+import { deepEqual, FieldPath, invalid } from '../validation/field-errors';
+
+type Container = Record<string, unknown> & { readonly name?: string };
+const RESIZABLE = ['resources', 'resizePolicy'] as const;
+
+function specOf(pod: KubeObject): Record<string, unknown> {
+  return (pod.spec as Record<string, unknown> | undefined) ?? {};
+}
+
+function containersOf(pod: KubeObject): Container[] {
+  return (specOf(pod).containers as Container[] | undefined) ?? [];
+}
+
+/** The stored pod with the resizable fields of each of its containers as the write sends them. */
+function keepAllButResources(object: KubeObject, old: KubeObject): void {
+  const sent = new Map(containersOf(object).map((container) => [container.name, container]));
+  for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
+  Object.assign(object, copyJson(old));
+  const containers = containersOf(object).map((container) => {
+    const resized = sent.get(container.name);
+    if (resized === undefined) return container;
+    const next: Container = { ...container };
+    for (const field of RESIZABLE) {
+      if (resized[field] === undefined) delete next[field];
+      else next[field] = resized[field];
+    }
+    return next;
+  });
+  object.spec = { ...specOf(object), containers };
+  if (!deepEqual(containers, containersOf(old))) object.metadata.generation = (old.metadata.generation ?? 0) + 1;
+}
+
+export function validateResize(object: KubeObject, old: KubeObject): FieldError[] {
+  const before = podQOSClass(specOf(old));
+  if (podQOSClass(specOf(object)) !== before) return [invalid(FieldPath.root('spec'), before, 'Pod QOS Class may not change as a result of resizing')];
+  return [];
+}
+
+export const resizeHandlers = partialWriteHandlers((base) => ({
+  prepareForStatusUpdate: keepAllButResources,
+  validateUpdate: (object, old) => {
+    const own = validateResize(object, old);
+    if (own.length > 0) return own;
+    // The pod's own rules, which forbid most spec changes, judge the pod with its new resources.
+    const oldResized: KubeObject = { ...old, spec: { ...specOf(old), containers: containersOf(object) } };
+    return base.validateUpdate?.(object, oldResized) ?? [];
+  },
+}));

@@ -25,7 +25,11 @@ import { upsertCondition } from './conditions';
 
 interface Eviction {
   readonly metadata?: { readonly name?: string };
-  readonly deleteOptions?: { readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string }; readonly propagationPolicy?: Deletion['propagationPolicy'] };
+  readonly deleteOptions?: {
+    readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+    readonly propagationPolicy?: Deletion['propagationPolicy'];
+    readonly gracePeriodSeconds?: number;
+  };
 }
 
 interface BudgetStatus {
@@ -47,7 +51,7 @@ function budgetRefusal(cause: string, retryAfterSeconds?: number): StatusError {
     code: 429,
     reason: 'TooManyRequests',
     message: "Cannot evict pod as it would violate the pod's disruption budget.",
-    details: { causes: [{ type: 'DisruptionBudget', message: cause }], ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
+    details: { causes: [{ reason: 'DisruptionBudget', message: cause }], ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
   });
 }
 
@@ -135,7 +139,13 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
         return next;
       },
     });
-    const deletion: Deletion = { preconditions: eviction.deleteOptions?.preconditions, propagationPolicy: eviction.deleteOptions?.propagationPolicy };
+    // The eviction's own grace period decides how long the pod lingers (kubectl drain --grace-period).
+    const grace = eviction.deleteOptions?.gracePeriodSeconds;
+    const deletion: Deletion = {
+      preconditions: eviction.deleteOptions?.preconditions,
+      propagationPolicy: eviction.deleteOptions?.propagationPolicy,
+      ...(typeof grace === 'number' && Number.isInteger(grace) ? { gracePeriodSeconds: grace } : {}),
+    };
     await deleteObject(scope, { ...write, key, deletion, options: operationOptions('DeleteOptions', { dryRun: query.dryRun, ...deletion }) });
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };

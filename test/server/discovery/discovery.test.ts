@@ -23,7 +23,8 @@ describe('Accept parsing', () => {
       ['application', 'json', { as: 'Table', v: 'v1', g: 'meta.k8s.io' }, 0.9],
     ]],
     ['quoted values may hold separators', 'text/plain;x="a,b;c"', [['text', 'plain', { x: 'a,b;c' }, 1]]],
-    ['q=0 and malformed ranges dropped', 'application/json;q=0, garbage, */*', [['*', '*', {}, 1]]],
+    // q=0 ranges stay, last, as the reference keeps them (server/codec/media-type.ts).
+    ['malformed ranges dropped, q=0 kept last', 'application/json;q=0, garbage, */*', [['*', '*', {}, 1], ['application', 'json', {}, 0]]],
   ])('%s', (_name, header, expected) => {
     const ranges = parseAccept(header).map((r) => [r.type, r.subtype, r.parameters, r.quality]);
     expect(ranges).toEqual(expected);

@@ -32,6 +32,7 @@ import { bootstrapClusterObjects } from './controllers/bootstrap';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
 import { startNamespaceController } from './controllers/namespace-controller';
+import { startQuotaController } from './controllers/quota-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
@@ -222,6 +223,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         identity: `${hostname()}_${randomUUID()}`,
         onStartedLeading: (lost) => {
           startNamespaceController(operations, lost);
+          startQuotaController(operations, lost);
           startGarbageCollector(operations, lost);
           startServiceIPRepair(operations, allocator, lost);
         },

@@ -9,6 +9,7 @@ import type { KubeObject } from '../../storage/objects/types';
 import { EVERYTHING } from '../../storage/objects/types';
 import { deepEqual } from '../validation/field-errors';
 import { addAmounts, formatAmount, isTerminalPod, usageOf, ZERO, type Amount } from '../quota/usage';
+import { quotaCounts } from '../quota/scopes';
 import type { ResourceType } from '../registry/types';
 import { objectMapKey, startInformer, type Informer } from './informer';
 import type { ObjectOperations } from './operations';
@@ -36,8 +37,8 @@ function typeOf(operations: ObjectOperations, group: string, resource: string): 
   return operations.registry.all().find((type) => type.group === group && type.resource === resource && type.namespaced);
 }
 
-/** `status.used` for `hard` in `namespace`, from the objects stored now. */
-async function measure(operations: ObjectOperations, namespace: string, hard: Record<string, unknown>): Promise<Record<string, string>> {
+/** `status.used` for `hard` in the quota's namespace, from the objects stored now that the quota counts. */
+async function measure(operations: ObjectOperations, quota: KubeObject, hard: Record<string, unknown>): Promise<Record<string, string>> {
   const totals = new Map<string, Amount>(Object.keys(hard).map((name) => [name, ZERO]));
   const byType = new Map<string, { group: string; resource: string; names: string[] }>();
   for (const name of totals.keys()) {
@@ -48,8 +49,9 @@ async function measure(operations: ObjectOperations, namespace: string, hard: Re
   for (const { group, resource, names } of byType.values()) {
     const type = typeOf(operations, group, resource);
     if (type === undefined) continue;
-    const { items } = await operations.storageFor(type).list({ namespace }, { predicate: EVERYTHING });
+    const { items } = await operations.storageFor(type).list({ namespace: quota.metadata.namespace }, { predicate: EVERYTHING });
     for (const item of items) {
+      if (!quotaCounts(quota, group, resource, item)) continue;
       const usage = usageOf(group, resource, item);
       for (const name of names) {
         const amount = usage.get(name);
@@ -72,7 +74,7 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
       if (quota === undefined) return;
       const namespace = String(quota.metadata.namespace);
       const hard = (quota.spec as { hard?: Record<string, unknown> } | undefined)?.hard ?? {};
-      const used = await measure(operations, namespace, hard);
+      const used = await measure(operations, quota, hard);
       // Sorted, as the reference's maps are written.
       const status = { hard: Object.fromEntries(Object.entries(hard).sort(([a], [b]) => (a < b ? -1 : 1))), used };
       if (deepEqual(quota.status, status)) return;

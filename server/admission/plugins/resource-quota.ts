@@ -7,13 +7,14 @@
  * write then fails is given back by the quota controller's next recount.
  *
  * Only quotas whose status the controller has filled take part (the reference decides by
- * `status.hard`); quotas with scopes are not enforced yet.
+ * `status.hard`), and scoped quotas only for the pods their scopes match.
  */
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
 import { EVERYTHING } from '../../../storage/objects/types';
 import { ObjectError } from '../../../storage/errors';
 import { forbidden } from '../../status/catalogue';
 import { addAmounts, amountOf, formatAmount, missingPodCompute, usageOf, ZERO, type Amount, type Usage } from '../../quota/usage';
+import { quotaCounts } from '../../quota/scopes';
 import type { StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
@@ -31,11 +32,6 @@ function amounts(value: unknown): Map<string, Amount> {
     if (amount !== undefined) result.set(name, amount);
   }
   return result;
-}
-
-export function isScoped(quota: KubeObject): boolean {
-  const spec = record(quota.spec);
-  return (Array.isArray(spec.scopes) && spec.scopes.length > 0) || spec.scopeSelector !== undefined;
 }
 
 /** What the write adds: the new object's usage less the old one's, where it grows. */
@@ -99,7 +95,8 @@ export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
       const quotas = storageOf('', 'resourcequotas');
       const request = charge(attributes);
       if (request.size === 0) return;
-      const applicable = (quota: KubeObject) => !isScoped(quota) && [...request.keys()].some((name) => name in record(record(quota.status).hard));
+      const { group, resource } = attributes.resource;
+      const applicable = (quota: KubeObject) => quotaCounts(quota, group, resource, attributes.object!) && [...request.keys()].some((name) => name in record(record(quota.status).hard));
       const candidates = (await quotasOf(quotas, attributes.namespace)).filter(applicable);
       // Check every quota on the cached state first, so a refusal by one charges none.
       for (const quota of candidates) charged(attributes, structuredClone(quota), request);

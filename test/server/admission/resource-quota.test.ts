@@ -97,6 +97,19 @@ describe('ResourceQuota', () => {
     expect((await quotaStatus('q-race', 'q1'))?.used).toEqual({ pods: '1' });
   });
 
+  it('counts only the pods a scoped quota selects', async () => {
+    expect((await server.kubectl(['create', 'namespace', 'q-scope'])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'be', namespace: 'q-scope' }, spec: { hard: { pods: '1' }, scopes: ['BestEffort'] } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes('q-scope', 'be', { hard: { pods: '1' }, used: { pods: '0' } });
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-scope', 'p4') })).code).toBe(0);
+    const second = await server.kubectl(['create', '-f', '-'], { input: pod('q-scope', 'p5') });
+    expect(second.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": pods "p5" is forbidden: exceeded quota: be, requested: pods=1, used: pods=1, limited: pods=1');
+    // Not best-effort: outside the scope.
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-scope', 'p1', '{"requests":{"cpu":"500m"}}') })).code).toBe(0);
+    expect((await quotaStatus('q-scope', 'be'))?.used).toEqual({ pods: '1' });
+  });
+
   it('charges nothing for a dry run', async () => {
     await setUp('q-dry', { pods: '1' });
     expect((await server.kubectl(['create', '-f', '-', '--dry-run=server'], { input: pod('q-dry', 'd') })).code).toBe(0);

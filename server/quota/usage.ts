@@ -46,20 +46,36 @@ function addTo(usage: Usage, name: string, amount: Amount): void {
 
 const one = (): Amount => ({ value: new Quantity(1n), binary: false });
 
-/** The per-container compute names the reference's pod evaluator derives from requests and limits. */
-function containerUsage(container: Fields): Usage {
-  const resources = record(container.resources);
+/**
+ * A pod's `requests` or `limits` by resource: the sum over its containers, raised to any init
+ * container's that asks for more (init containers run one at a time, before the others).
+ */
+export function podTotals(spec: Fields, field: 'requests' | 'limits'): Usage {
+  const total: Usage = new Map();
+  for (const container of containersOf(spec, 'containers')) {
+    for (const [name, text] of Object.entries(record(record(container.resources)[field]))) {
+      const amount = amountOf(text);
+      if (amount !== undefined) addTo(total, name, amount);
+    }
+  }
+  for (const container of containersOf(spec, 'initContainers')) {
+    for (const [name, text] of Object.entries(record(record(container.resources)[field]))) {
+      const amount = amountOf(text);
+      const current = total.get(name);
+      if (amount !== undefined && (current === undefined || current.value.compareTo(amount.value) < 0)) total.set(name, amount);
+    }
+  }
+  return total;
+}
+
+/** The quota names one container states (`requests.cpu` and `cpu`, `limits.memory`, ...). */
+function computeNames(requests: Usage, limits: Usage): Usage {
   const usage: Usage = new Map();
-  for (const [name, text] of Object.entries(record(resources.requests))) {
-    const amount = amountOf(text);
-    if (amount === undefined) continue;
-    addTo(usage, `requests.${name}`, amount);
-    if (name === 'cpu' || name === 'memory' || name === 'ephemeral-storage') addTo(usage, name, amount);
+  for (const [name, amount] of requests) {
+    usage.set(`requests.${name}`, amount);
+    if (name === 'cpu' || name === 'memory' || name === 'ephemeral-storage') usage.set(name, amount);
   }
-  for (const [name, text] of Object.entries(record(resources.limits))) {
-    const amount = amountOf(text);
-    if (amount !== undefined) addTo(usage, `limits.${name}`, amount);
-  }
+  for (const [name, amount] of limits) usage.set(`limits.${name}`, amount);
   return usage;
 }
 
@@ -67,16 +83,9 @@ function containersOf(spec: Fields, field: 'containers' | 'initContainers'): Fie
   return Array.isArray(spec[field]) ? (spec[field] as unknown[]).map(record) : [];
 }
 
-/** A pod's compute: the sum over its containers, at least each init container's, plus the overhead. */
+/** A pod's compute quota names: its totals plus the pod overhead on what it states. */
 function podComputeUsage(spec: Fields): Usage {
-  const total: Usage = new Map();
-  for (const container of containersOf(spec, 'containers')) for (const [name, amount] of containerUsage(container)) addTo(total, name, amount);
-  for (const container of containersOf(spec, 'initContainers')) {
-    for (const [name, amount] of containerUsage(container)) {
-      const current = total.get(name);
-      if (current === undefined || current.value.compareTo(amount.value) < 0) total.set(name, amount);
-    }
-  }
+  const total = computeNames(podTotals(spec, 'requests'), podTotals(spec, 'limits'));
   for (const [name, text] of Object.entries(record(spec.overhead))) {
     const amount = amountOf(text);
     if (amount === undefined) continue;
@@ -137,7 +146,7 @@ export function missingPodCompute(pod: KubeObject, hard: ReadonlySet<string>): s
   const spec = record(pod.spec);
   const missing = new Map<string, string[]>();
   for (const container of [...containersOf(spec, 'initContainers'), ...containersOf(spec, 'containers')]) {
-    const stated = containerUsage(container);
+    const stated = computeNames(podTotals({ containers: [container] }, 'requests'), podTotals({ containers: [container] }, 'limits'));
     for (const name of required) if (!stated.has(name)) missing.set(name, [...(missing.get(name) ?? []), String(container.name)]);
   }
   if (missing.size === 0) return undefined;

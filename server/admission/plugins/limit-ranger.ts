@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../../storage/objects/types';
 import { EVERYTHING } from '../../../storage/objects/types';
 import { forbidden } from '../../status/catalogue';
-import { addAmounts, amountOf, formatAmount, type Amount } from '../../quota/usage';
+import { amountOf, formatAmount, podTotals, type Amount } from '../../quota/usage';
 import { writes, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
@@ -126,22 +126,6 @@ function violations(item: LimitItem, subject: string, requests: Amounts, limits:
   return found;
 }
 
-function podTotals(pod: KubeObject, field: 'requests' | 'limits'): Amounts {
-  const total: Amounts = new Map();
-  for (const { label, container } of containersOf(pod)) {
-    if (label.startsWith('init ')) continue;
-    for (const [name, amount] of amounts(record(container.resources)[field])) total.set(name, total.has(name) ? addAmounts(total.get(name)!, amount) : amount);
-  }
-  for (const { label, container } of containersOf(pod)) {
-    if (!label.startsWith('init ')) continue;
-    for (const [name, amount] of amounts(record(container.resources)[field])) {
-      const current = total.get(name);
-      if (current === undefined || current.value.compareTo(amount.value) < 0) total.set(name, amount);
-    }
-  }
-  return total;
-}
-
 function podViolations(pod: KubeObject, items: readonly LimitItem[]): string[] {
   const found: string[] = [];
   for (const item of items) {
@@ -151,7 +135,7 @@ function podViolations(pod: KubeObject, items: readonly LimitItem[]): string[] {
         found.push(...violations(item, 'Container', amounts(resources.requests), amounts(resources.limits)));
       }
     } else if (item.type === 'Pod') {
-      found.push(...violations(item, 'Pod', podTotals(pod, 'requests'), podTotals(pod, 'limits')));
+      found.push(...violations(item, 'Pod', podTotals(record(pod.spec), 'requests'), podTotals(record(pod.spec), 'limits')));
     }
   }
   return found;
@@ -184,7 +168,9 @@ export function limitRangerPlugin(storageOf: StorageOf): AdmissionPlugin {
     },
     async validate(attributes) {
       if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
-      const isPod = applies(attributes, 'pods');
+      // Pods only on create, as the reference: their containers' resources cannot change later,
+      // and a pod older than the LimitRange must stay updatable.
+      const isPod = attributes.operation === 'CREATE' && applies(attributes, 'pods');
       if (!isPod && !applies(attributes, 'persistentvolumeclaims')) return;
       const items = await limitItems(storageOf, attributes.namespace);
       if (items.length === 0) return;

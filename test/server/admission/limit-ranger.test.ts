@@ -79,6 +79,14 @@ describe('LimitRanger', () => {
       'Error from server (Forbidden): error when creating "STDIN": pods "small" is forbidden: [minimum cpu usage per Container is 50m, but request is 10m, cpu max limit to request ratio per Container is 10, but provided ratio is 20.000000]');
   });
 
+  it('leaves a pod older than the LimitRange updatable', async () => {
+    expect((await server.kubectl(['create', 'namespace', 'lold'])).code).toBe(0);
+    const old = pod('old', '[{name: c, image: x, resources: {limits: {cpu: "3"}}}]').replace('namespace: lref', 'namespace: lold');
+    expect((await server.kubectl(['create', '-f', '-'], { input: old })).code).toBe(0);
+    expect((await server.kubectl(['create', '-f', '-'], { input: LIMIT_RANGE.replace('namespace: lref', 'namespace: lold') })).code).toBe(0);
+    expect((await server.kubectl(['label', 'pod', 'old', '-n', 'lold', 'touched=yes'])).code).toBe(0);
+  });
+
   it('bounds a claim\'s storage request', async () => {
     expect(await refusal(claim('pvc', '5Gi'))).toBe(
       'Error from server (Forbidden): error when creating "STDIN": persistentvolumeclaims "pvc" is forbidden: maximum storage usage per PersistentVolumeClaim is 2Gi, but request is 5Gi');

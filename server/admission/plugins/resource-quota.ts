@@ -49,6 +49,8 @@ function charge(attributes: AdmissionAttributes): Usage {
   return growth;
 }
 
+const isPodCreate = (attributes: AdmissionAttributes) => attributes.resource.group === '' && attributes.resource.resource === 'pods' && attributes.operation === 'CREATE';
+
 const list = (entries: [string, Amount][]) => entries.map(([name, amount]) => `${name}=${formatAmount(amount)}`).join(',');
 
 /**
@@ -60,7 +62,7 @@ function charged(attributes: AdmissionAttributes, quota: KubeObject, request: Us
   const status = record(quota.status);
   const hard = amounts(status.hard);
   const used = amounts(status.used);
-  if (attributes.resource.group === '' && attributes.resource.resource === 'pods' && attributes.operation === 'CREATE') {
+  if (isPodCreate(attributes)) {
     const missing = missingPodCompute(attributes.object!, new Set(hard.keys()));
     if (missing !== undefined) throw forbidden(attributes.resource, attributes.name, `failed quota: ${name}: must specify ${missing}`);
   }
@@ -96,7 +98,12 @@ export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
       const request = charge(attributes);
       if (request.size === 0) return;
       const { group, resource } = attributes.resource;
-      const applicable = (quota: KubeObject) => quotaCounts(quota, group, resource, attributes.object!) && [...request.keys()].some((name) => name in record(record(quota.status).hard));
+      // A quota takes part when it tracks what the write uses, or (for a new pod) compute the pod leaves unstated.
+      const applicable = (quota: KubeObject) => {
+        if (!quotaCounts(quota, group, resource, attributes.object!)) return false;
+        const hard = record(record(quota.status).hard);
+        return [...request.keys()].some((name) => name in hard) || (isPodCreate(attributes) && missingPodCompute(attributes.object!, new Set(Object.keys(hard))) !== undefined);
+      };
       const candidates = (await quotasOf(quotas, attributes.namespace)).filter(applicable);
       // Check every quota on the cached state first, so a refusal by one charges none.
       for (const quota of candidates) charged(attributes, structuredClone(quota), request);

@@ -110,6 +110,12 @@ describe('ResourceQuota', () => {
     expect((await quotaStatus('q-scope', 'be'))?.used).toEqual({ pods: '1' });
   });
 
+  it('refuses a pod that leaves unstated the compute a quota tracks, though it tracks no pod count', async () => {
+    await setUp('q-compute', { 'requests.cpu': '1' });
+    const refused = await server.kubectl(['create', '-f', '-'], { input: pod('q-compute', 'bare') });
+    expect(refused.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": pods "bare" is forbidden: failed quota: q1: must specify requests.cpu for: c');
+  });
+
   it('charges nothing for a dry run', async () => {
     await setUp('q-dry', { pods: '1' });
     expect((await server.kubectl(['create', '-f', '-', '--dry-run=server'], { input: pod('q-dry', 'd') })).code).toBe(0);

@@ -14,13 +14,12 @@
  * Server CPU per request is the server process's user+system time over the step (from
  * /proc), so the cost of a request can be told from the client's share of the two cores.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Benchmark, BenchmarkContext, ResultRow } from './benchmark';
 import { startCapstanProcess, type CapstanProcess, type ServerPki } from './capstan-process';
 import { startCeilingServer, type CeilingBodies } from './ceiling-server';
 import { httpsTarget, type HttpsCall, type HttpsTarget } from './https-client';
-import { measureThroughput, percentile } from './measure';
+import { measureThroughput, percentile, processCpuMs } from './measure';
 import { benchPod } from './pod';
 import { ETCD_BACKEND } from './storage-backends';
 
@@ -228,16 +227,6 @@ function resultRow(result: StepResult): ResultRow {
       `p50 ${ms(result.p50Ms)}, p99 ${ms(result.p99Ms)}; server CPU ${ms(result.serverCpuMsPerRequest)}/req; ` +
       `${result.operations.toLocaleString('en-US')} in ${(result.elapsedMs / 1000).toFixed(1)} s, ${result.concurrency} in flight`,
   };
-}
-
-/** User + system CPU time of a process so far (Linux /proc), in ms. */
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Linux's USER_HZ, the unit of those fields, is 100 on every architecture Node runs on.
-  const ticksPerSecond = 100;
-  return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
 }
 
 function podName(index: number): string {

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpsTarget, type ClientCredentials } from './https-client';
 import { sleep } from './measure';
-import { killOnExit, scratchDir } from './scratch';
+import { killOnExit, scratchDir, type ScratchDir } from './scratch';
 
 const MAIN = join(__dirname, '..', 'server', 'main.js');
 const START_TIMEOUT_MS = 30_000;
@@ -41,10 +41,12 @@ export interface CapstanProcessOptions {
   readonly nodeArgs?: readonly string[];
   /** The working directory, where `--cpu-prof` writes its profile. */
   readonly cwd?: string;
+  /** A data dir the benchmark filled beforehand (removed on stop like a fresh one); absent: a fresh one. */
+  readonly dataDir?: ScratchDir;
 }
 
 export async function startCapstanProcess(options: CapstanProcessOptions = {}): Promise<CapstanProcess> {
-  const dataDir = scratchDir({ prefix: 'capstan-bench-server-', inMemory: false });
+  const dataDir = options.dataDir ?? scratchDir({ prefix: 'capstan-bench-server-', inMemory: false });
   const args = ['--data-dir', dataDir.path, '--secure-port', '0', '--shutdown-delay-duration', '0s'];
   if (options.etcdEndpoint) args.push('--etcd-servers', options.etcdEndpoint);
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, ...args], {

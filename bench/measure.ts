@@ -3,6 +3,7 @@
  * count and at a deadline, whichever comes first, so a slow backend makes a run shorter in
  * samples, never longer in time.
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 export interface Throughput {
@@ -81,4 +82,14 @@ export function settledMemory(): MemoryUsage | undefined {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** User + system CPU time of a process so far (Linux /proc), in ms. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Linux's USER_HZ, the unit of those fields, is 100 on every architecture Node runs on.
+  const ticksPerSecond = 100;
+  return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
 }

@@ -6,8 +6,8 @@
  *    runs meanwhile, as in the server, but no cache holds these objects);
  * 2. 10,000 Pods are stored; a fresh process lists them into a WatchCache, and its heap and
  *    RSS growth after a collection is the memory of 10,000 cached objects (cache-memory.ts);
- * 3. gets/s from that cache at resourceVersion "0" and consistent (unset, which the cache
- *    hands to the store by design);
+ * 3. gets/s from that cache at resourceVersion "0" and consistent (unset: one store revision
+ *    check, shared by the gets in flight, then memory);
  * 4. a full list of the 10,000 at resourceVersion "0" and consistent, median of several;
  * 5. watch fan-out: 1,000 watchers on another resource, sequential updates, time until the
  *    event reached the first and the last watcher.
@@ -183,13 +183,13 @@ async function getRows(cache: WatchCache): Promise<ResultRow[]> {
       metric: 'gets, consistent (resourceVersion unset)',
       value: consistent.perSecond,
       unit: '/s',
-      note: `${sampleOf(consistent, 'gets')}; the cache sends these to the store`,
+      note: `${sampleOf(consistent, 'gets')}; a store revision check each, then memory`,
     },
     {
       metric: 'gets, consistent, 16 in flight',
       value: consistentConcurrent.perSecond,
       unit: '/s',
-      note: sampleOf(consistentConcurrent, 'gets'),
+      note: `${sampleOf(consistentConcurrent, 'gets')}; the gets in flight share a store revision check`,
     },
   ];
 }

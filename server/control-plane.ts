@@ -36,7 +36,11 @@ import { startQuotaController } from './controllers/quota-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
-import { serverAuthorizer } from './authz/server-authorizer';
+import { configureAuthorization } from './authz/configured-authorization';
+import { rbacEscalationPrevention } from './authz/rbac/escalation-admission';
+import { accessReviewKinds } from './authz/review-kinds';
+import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
+import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
 import { representationSettingsFrom } from './codec/respond';
 import type { StoreContext } from './registry/store/scope';
@@ -54,6 +58,8 @@ import type { HealthOptions } from './app';
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
 const STORE_CHECK_TIMEOUT_MS = 2_000;
+/** How often the controllers, once leading, look again whether the watch caches are ready. */
+const CACHE_READY_POLL_MS = 1_000;
 
 export interface ControlPlane {
   readonly store: RevisionedStore;
@@ -142,6 +148,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** True once every watch cache is ready; false if `abandoned` fires first. */
+async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Promise<boolean> {
+  while (!abandoned.aborted) {
+    if (await caches.whenReady(CACHE_READY_POLL_MS)) return !abandoned.aborted;
+  }
+  return false;
+}
+
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   const metrics = createApiserverMetrics();
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
@@ -171,7 +185,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
     },
   );
-  const admission = admissionChain(admissionPlugins.plugins);
+  const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
+  const { authorizer } = authorization;
+  for (const review of accessReviewKinds(authorizer)) registry.add(review);
+  // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
+  // checks before its generic store admits anything.
+  const admission = admissionChain([rbacEscalationPrevention(authorization.ruleResolver, authorizer), ...admissionPlugins.plugins]);
   const services = find('', 'services');
   const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
   const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
@@ -179,8 +198,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
 
-  const authorizer = serverAuthorizer();
   const bootstrapHook = new PostStartHook('bootstrap-controller');
+  const rbacHook = new PostStartHook('rbac/bootstrap-roles');
   let election: LeaderElection | undefined;
 
   return {
@@ -211,26 +230,36 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           if (!ready.every(Boolean)) throw new Error('watch caches are not synced');
         }),
       ],
-      postStartHooks: [bootstrapHook],
+      postStartHooks: [bootstrapHook, rbacHook],
     },
     async start({ advertiseAddress, port }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
       bootstrapHook.finish();
+      await reconcileBootstrapPolicy(operations);
+      await authorization.rbacSynced;
+      rbacHook.finish();
       election = startLeaderElection({
         leases: storageFor(find('coordination.k8s.io', 'leases')),
         namespace: 'kube-system',
         name: CONTROLLERS_LEASE,
         identity: `${hostname()}_${randomUUID()}`,
         onStartedLeading: (lost) => {
-          startNamespaceController(operations, lost);
-          startQuotaController(operations, lost);
-          startGarbageCollector(operations, lost);
-          startServiceIPRepair(operations, allocator, lost);
+          // Their informers list from the watch caches: started before those are ready, they
+          // would read every object from the store a second time, unpaged, while the caches do.
+          void cachesReadyUnless(caches, lost).then((ready) => {
+            if (!ready) return;
+            startNamespaceController(operations, lost);
+            startQuotaController(operations, lost);
+            startGarbageCollector(operations, lost);
+            startServiceIPRepair(operations, allocator, lost);
+            startClusterRoleAggregation(operations, lost);
+          });
         },
       });
     },
     async stop() {
       await election?.stop();
+      authorization.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

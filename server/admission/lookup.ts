@@ -15,10 +15,10 @@ export async function listCached(storage: ObjectStorage): Promise<readonly KubeO
   return (await storage.list({}, { resourceVersion: '0', predicate: EVERYTHING })).items;
 }
 
-/** One object of a cluster-scoped resource, or undefined. */
-export async function getCached(storage: ObjectStorage, name: string): Promise<KubeObject | undefined> {
+/** One object (of a cluster-scoped resource when `namespace` is absent), or undefined. */
+export async function getCached(storage: ObjectStorage, name: string, namespace?: string): Promise<KubeObject | undefined> {
   try {
-    return await storage.get({ name }, { resourceVersion: '0' });
+    return await storage.get(namespace === undefined ? { name } : { namespace, name }, { resourceVersion: '0' });
   } catch (error) {
     if (error instanceof ObjectError && error.reason === 'NotFound') return undefined;
     throw error;

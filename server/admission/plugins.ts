@@ -17,6 +17,8 @@ import { resourceQuotaPlugin } from './plugins/resource-quota';
 import { runtimeClassPlugin } from './plugins/runtime-class';
 import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
+import { validatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy';
+import { mutatingAdmissionWebhookPlugin, validatingAdmissionWebhookPlugin } from './webhook/dispatch';
 
 export interface AdmissionDependencies {
   readonly storageOf: StorageOf;
@@ -64,9 +66,9 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'DenyServiceExternalIPs', onByDefault: false },
   { name: 'PodTopologyLabels', onByDefault: true },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
-  { name: 'MutatingAdmissionWebhook', onByDefault: true },
-  { name: 'ValidatingAdmissionPolicy', onByDefault: true },
-  { name: 'ValidatingAdmissionWebhook', onByDefault: true },
+  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf }) => mutatingAdmissionWebhookPlugin(storageOf) },
+  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf }) => validatingAdmissionPolicyPlugin(storageOf) },
+  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf }) => validatingAdmissionWebhookPlugin(storageOf) },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];

@@ -46,6 +46,8 @@ export interface AdmissionAttributes {
   readonly object?: KubeObject;
   /** The stored object an UPDATE or DELETE replaces. */
   readonly oldObject?: KubeObject;
+  /** Warnings plugins add for the client (webhooks' `warnings`): sent as `Warning` headers. */
+  readonly warnings: string[];
 }
 
 export interface AdmissionPlugin {

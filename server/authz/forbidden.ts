@@ -4,19 +4,23 @@ import type { StatusError } from '../status/status-error';
 import type { Attributes } from './types';
 
 export function forbiddenError(attributes: Attributes, reason: string): StatusError {
-  const { request, user } = attributes;
+  return forbidden({ group: attributes.apiGroup, resource: attributes.resource }, attributes.name, forbiddenMessage(attributes, reason));
+}
+
+/** `User "u" cannot list resource "pods" in API group "" in the namespace "ns"[: reason]`. */
+export function forbiddenMessage(attributes: Attributes, reason: string): string {
+  const { user, verb } = attributes;
   let message: string;
-  if (!request.isResourceRequest) {
-    message = `User ${JSON.stringify(user.name)} cannot ${request.verb} path ${JSON.stringify(request.path)}`;
+  if (!attributes.isResourceRequest) {
+    message = `User ${JSON.stringify(user.name)} cannot ${verb} path ${JSON.stringify(attributes.path)}`;
   } else {
-    const resource = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
-    const subject = `User ${JSON.stringify(user.name)} cannot ${request.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(request.apiGroup)}`;
-    message = request.namespace
-      ? `${subject} in the namespace ${JSON.stringify(request.namespace)}`
+    const resource = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
+    const subject = `User ${JSON.stringify(user.name)} cannot ${verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(attributes.apiGroup)}`;
+    message = attributes.namespace
+      ? `${subject} in the namespace ${JSON.stringify(attributes.namespace)}`
       : `${subject} at the cluster scope`;
   }
   // The reference escapes HTML in the part it builds from the request.
   message = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  if (reason) message = `${message}: ${reason}`;
-  return forbidden({ group: request.apiGroup, resource: request.resource }, request.name, message);
+  return reason ? `${message}: ${reason}` : message;
 }

@@ -2,10 +2,12 @@
  * Consults authorizers in order: the first allow or deny decides; if all have no opinion, the
  * answer is no opinion with their reasons, which the chain turns into a denial.
  */
-import { NO_OPINION, type AuthorizationResult, type Authorizer } from './types';
+import type { UserInfo } from '../authn/types';
+import { NO_OPINION, type AuthorizationResult, type Authorizer, type SubjectRules } from './types';
 
 export function union(authorizers: readonly Authorizer[]): Authorizer {
   return {
+    rulesFor: (user, namespace) => unionRules(authorizers, user, namespace),
     authorize(attributes) {
       const reasons: string[] = [];
       for (let i = 0; i < authorizers.length; i++) {
@@ -36,4 +38,24 @@ async function finishAsync(
 
 function noOpinion(reasons: readonly string[]): AuthorizationResult {
   return reasons.length === 0 ? NO_OPINION : { decision: 'no-opinion', reason: reasons.join('\n') };
+}
+
+/** Every mode's rules together; a mode that cannot list its rules makes the answer incomplete. */
+async function unionRules(authorizers: readonly Authorizer[], user: UserInfo, namespace: string): Promise<SubjectRules> {
+  const resourceRules: SubjectRules['resourceRules'][number][] = [];
+  const nonResourceRules: SubjectRules['nonResourceRules'][number][] = [];
+  const evaluationErrors: string[] = [];
+  let incomplete = false;
+  for (const authorizer of authorizers) {
+    if (authorizer.rulesFor === undefined) {
+      incomplete = true;
+      continue;
+    }
+    const rules = await authorizer.rulesFor(user, namespace);
+    resourceRules.push(...rules.resourceRules);
+    nonResourceRules.push(...rules.nonResourceRules);
+    evaluationErrors.push(...rules.evaluationErrors);
+    incomplete ||= rules.incomplete;
+  }
+  return { resourceRules, nonResourceRules, incomplete, evaluationErrors };
 }

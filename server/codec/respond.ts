@@ -174,6 +174,16 @@ async function writeJsonWithArray(body: ResponseBody, options: { head: object; m
 }
 
 /**
+ * An item of a built-in kind's list as the reference writes it: a typed list's items carry no
+ * apiVersion and kind (the list names them once); custom resources' unstructured items, table
+ * rows and watch events keep theirs.
+ */
+function withoutTypeMeta(item: KubeObject): JsonObject {
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = item;
+  return rest as unknown as JsonObject;
+}
+
+/**
  * A list: JSON, protobuf and JSON tables item by item (no whole-list string or buffer, at most
  * a piece of the answer at once); YAML, pretty JSON and other tables whole.
  */
@@ -209,7 +219,9 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
   const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
   const itemsShown: readonly JsonObject[] = metadataOnly
     ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
-    : (items as unknown as JsonObject[]);
+    : exchange.endpoint.protobuf
+      ? items.map(withoutTypeMeta)
+      : (items as unknown as JsonObject[]);
   const format = negotiated.serializer.format;
   if (format === 'protobuf') {
     for (const chunk of encodeListChunks(listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject }, itemsShown)) await body.write(chunk);
@@ -224,6 +236,12 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
 /** Encodes the events of one watch in the negotiated form. */
 export interface WatchEncoder {
   readonly contentType: string;
+  /**
+   * Encoders with the same key turn the same event into the same bytes, so watchers may share
+   * them; absent when the bytes depend on the watch itself (Table rows: columns go with the
+   * first event only, and ages are computed at the time of sending).
+   */
+  readonly shareKey: string | undefined;
   encode(type: string, object: KubeObject | Status): Buffer;
 }
 
@@ -231,6 +249,8 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
   const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint, { watch: true });
   const transform = negotiated.transform;
   const includeObject = includeObjectOf(queryOf(exchange.req));
+  const format = negotiated.serializer.format;
+  const shareKey = transform?.kind === 'Table' ? undefined : transform === undefined ? format : `${format};as=${transform.kind};v=${transform.version}`;
   let columnsSent = false;
   const shown = (type: string, object: KubeObject | Status): unknown => {
     if (transform === undefined || isStatus(object)) return object;
@@ -252,21 +272,24 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
     }
     return asPartialObjectMetadata(object, transform.version);
   };
-  if (negotiated.serializer.format === 'protobuf') {
+  if (format === 'protobuf') {
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      shareKey,
       encode: (type, object) => encodeWatchFrame(type, shown(type, object) as JsonObject),
     };
   }
-  if (negotiated.serializer.format === 'cbor') {
+  if (format === 'cbor') {
     // A CBOR sequence: one self-described data item per event.
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      shareKey,
       encode: (type, object) => encodeCbor({ type, object: shown(type, object) }),
     };
   }
   return {
     contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+    shareKey,
     encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(type, object) }) + '\n'),
   };
 }

@@ -4,8 +4,8 @@
  * is on, and the body reaches 128 KiB (smaller bodies go out whole, with a Content-Length).
  * Watches never come here: their events must not wait in a compressor.
  */
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 
 /** The reference's `defaultGzipThresholdBytes`. */
@@ -57,9 +57,9 @@ export class ResponseBody {
       return;
     }
     if (this.gzip !== undefined) {
-      const finished = once(this.res, 'finish');
+      const finished = firstOf(this.res, 'finish', this.res, 'close');
       this.gzip.end();
-      await Promise.race([finished, once(this.res, 'close')]);
+      await finished;
       return;
     }
     this.res.end();
@@ -80,8 +80,22 @@ export class ResponseBody {
   private async send(bytes: Buffer): Promise<void> {
     if (this.res.destroyed) throw new Error('client went away');
     const target = this.gzip ?? this.res;
-    if (!target.write(bytes)) {
-      await Promise.race([once(target, 'drain'), once(this.res, 'close')]);
-    }
+    if (!target.write(bytes)) await firstOf(target, 'drain', this.res, 'close');
   }
+}
+
+/**
+ * Settles at whichever of two events comes first, removing both listeners: a body of many
+ * back-pressured chunks must not leave one listener behind per chunk.
+ */
+function firstOf(one: Writable, oneEvent: string, other: Writable, otherEvent: string): Promise<void> {
+  return new Promise((resolve) => {
+    const settle = (): void => {
+      one.off(oneEvent, settle);
+      other.off(otherEvent, settle);
+      resolve();
+    };
+    one.on(oneEvent, settle);
+    other.on(otherEvent, settle);
+  });
 }

@@ -35,6 +35,17 @@ export interface ServerOptions {
   /** tolerationSeconds of the not-ready and unreachable tolerations DefaultTolerationSeconds adds. */
   readonly defaultNotReadyTolerationSeconds: number;
   readonly defaultUnreachableTolerationSeconds: number;
+  /** `--authorization-mode`, in order; absent when not given (RBAC then, unless `--authorization-config`). */
+  readonly authorizationModes?: readonly string[];
+  /** `--authorization-config`: an AuthorizationConfiguration file, reloaded when it changes. */
+  readonly authorizationConfigFile?: string;
+  /** `--authorization-policy-file`: the ABAC policy, one JSON object a line. */
+  readonly authorizationPolicyFile?: string;
+  readonly authorizationWebhookConfigFile?: string;
+  /** `authorization.k8s.io/<this>` SubjectAccessReviews to the webhook: v1beta1 (default) or v1. */
+  readonly authorizationWebhookVersion: string;
+  readonly authorizationWebhookAuthorizedTtlMs: number;
+  readonly authorizationWebhookUnauthorizedTtlMs: number;
 }
 
 export const DEFAULT_OPTIONS: ServerOptions = {
@@ -55,6 +66,9 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   disableAdmissionPlugins: [],
   defaultNotReadyTolerationSeconds: 300,
   defaultUnreachableTolerationSeconds: 300,
+  authorizationWebhookVersion: 'v1beta1',
+  authorizationWebhookAuthorizedTtlMs: 5 * 60_000,
+  authorizationWebhookUnauthorizedTtlMs: 30_000,
 };
 
 export class FlagError extends Error {
@@ -130,6 +144,34 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'default-unreachable-toleration-seconds': {
     usage: 'tolerationSeconds of the unreachable:NoExecute toleration added to pods (default 300)',
     apply: (o, v) => (o.defaultUnreachableTolerationSeconds = parseCount(v)),
+  },
+  'authorization-mode': {
+    usage: 'comma list of AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node, Webhook, asked in order (default RBAC)',
+    apply: (o, v) => (o.authorizationModes = splitList(v)),
+  },
+  'authorization-config': {
+    usage: 'AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode or --authorization-webhook-*',
+    apply: (o, v) => (o.authorizationConfigFile = v),
+  },
+  'authorization-policy-file': { usage: 'ABAC policy file, one JSON Policy a line (with --authorization-mode=ABAC)', apply: (o, v) => (o.authorizationPolicyFile = v) },
+  'authorization-webhook-config-file': {
+    usage: 'kubeconfig-format file of the authorization webhook (with --authorization-mode=Webhook)',
+    apply: (o, v) => (o.authorizationWebhookConfigFile = v),
+  },
+  'authorization-webhook-version': {
+    usage: 'authorization.k8s.io version of the SubjectAccessReviews sent to the webhook: v1beta1 (default) or v1',
+    apply: (o, v) => {
+      if (v !== 'v1' && v !== 'v1beta1') throw new Error('must be v1 or v1beta1');
+      o.authorizationWebhookVersion = v;
+    },
+  },
+  'authorization-webhook-cache-authorized-ttl': {
+    usage: 'Go duration to cache allowed answers of the webhook (default 5m0s)',
+    apply: (o, v) => (o.authorizationWebhookAuthorizedTtlMs = parseNonNegativeDuration(v)),
+  },
+  'authorization-webhook-cache-unauthorized-ttl': {
+    usage: 'Go duration to cache denied answers of the webhook (default 30s)',
+    apply: (o, v) => (o.authorizationWebhookUnauthorizedTtlMs = parseNonNegativeDuration(v)),
   },
   'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store (default ./data)', apply: (o, v) => (o.dataDir = v) },
 };

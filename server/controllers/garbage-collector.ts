@@ -3,7 +3,11 @@
  * - an object all of whose owners are gone is deleted (background propagation); owners that
  *   are gone are dropped from an object that still has a live one;
  * - an owner terminating with the `foregroundDeletion` finalizer has its dependents deleted
- *   first, and loses the finalizer (and so disappears) once none is left;
+ *   first, and loses the finalizer (and so disappears) once none that blocks it is left (a
+ *   dependent blocks when its reference says `blockOwnerDeletion: true`);
+ * - a cycle of foreground deletions is broken as the reference breaks it: a dependent whose
+ *   owner deletes in foreground, and which is itself the owner of an object deleting in
+ *   foreground, stops blocking its owners before it is deleted;
  * - an owner terminating with the `orphan` finalizer has its reference removed from every
  *   dependent, then loses the finalizer.
  * Owners are recognised by uid across every served type, so the graph needs one informer per
@@ -62,6 +66,12 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
     for (const ref of ownerRefs(object)) dependentsOf.get(ref.uid)?.delete(uid);
   };
 
+  /** Whether an object's reference to this owner holds the owner's foreground deletion. */
+  const blocks = (dependent: Node, ownerUid: string): boolean => ownerRefs(dependent.object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true);
+
+  const deletingInForeground = (object: KubeObject | undefined): boolean =>
+    object?.metadata.deletionTimestamp !== undefined && (object.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER);
+
   /** Dependents of this uid that still exist. */
   const dependents = (uid: string): Node[] =>
     [...(dependentsOf.get(uid) ?? [])].map((dependent) => byUid.get(dependent)).filter((node): node is Node => node !== undefined);
@@ -88,11 +98,9 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
     }
     if (finalizers.includes(FOREGROUND_FINALIZER)) {
       const left = dependents(uid);
-      for (const dependent of left) {
-        if (dependent.object.metadata.deletionTimestamp) continue;
-        await operations.deleteObject(dependent.type, keyOf(dependent.object), { propagationPolicy: 'Foreground', uid: dependent.object.metadata.uid });
-      }
-      if (left.length > 0) return false;
+      // Each is deleted as a dependent of an owner in foreground (cycles broken there).
+      for (const dependent of left) await processDependent(dependent);
+      if (left.some((dependent) => blocks(dependent, uid))) return false;
       await removeFinalizer(node, FOREGROUND_FINALIZER);
     }
     return true;
@@ -102,13 +110,19 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
     const refs = ownerRefs(node.object);
     if (refs.length === 0 || node.object.metadata.deletionTimestamp) return true;
     const live = refs.filter((ref) => byUid.has(ref.uid));
-    const deletingInForeground = live.some((ref) => {
-      const owner = byUid.get(ref.uid)?.object.metadata;
-      return owner?.deletionTimestamp !== undefined && (owner.finalizers ?? []).includes(FOREGROUND_FINALIZER);
-    });
-    if (live.length === 0 || deletingInForeground) {
+    const ownerInForeground = live.some((ref) => deletingInForeground(byUid.get(ref.uid)?.object));
+    const uid = String(node.object.metadata.uid);
+    const inCycle = ownerInForeground && dependents(uid).some((dependent) => deletingInForeground(dependent.object));
+    if (inCycle && refs.some((ref) => ref.blockOwnerDeletion === true)) {
+      // Its owner waits for it, and it (in foreground) would wait for a dependent that waits in
+      // turn: the reference's collector makes its references non-blocking, then deletes it.
+      await operations.updateObject(node.type, keyOf(node.object), (object) => {
+        object.metadata.ownerReferences = ownerRefs(object).map((ref) => (ref.blockOwnerDeletion === true ? { ...ref, blockOwnerDeletion: false } : ref));
+      });
+    }
+    if (live.length === 0 || ownerInForeground) {
       await operations.deleteObject(node.type, keyOf(node.object), {
-        propagationPolicy: deletingInForeground ? 'Foreground' : 'Background',
+        propagationPolicy: ownerInForeground ? 'Foreground' : 'Background',
         uid: node.object.metadata.uid,
       });
     } else if (live.length < refs.length) {

@@ -21,9 +21,12 @@ export interface ManagedFieldsEntry {
   subresource?: string;
 }
 
-/** The reference takes the User-Agent up to its first `/` (`kubectl/v1.33.0 (linux/amd64) ...` → `kubectl`). */
+/**
+ * The reference takes the User-Agent up to its first `/` (`kubectl/v1.33.0 (linux/amd64) ...` →
+ * `kubectl`), and names a request without one (or with an empty prefix) `unknown`.
+ */
 export function managerFromUserAgent(userAgent: string | undefined): string {
-  return (userAgent ?? '').split('/')[0];
+  return (userAgent ?? '').split('/')[0] || 'unknown';
 }
 
 export function rfc3339Seconds(date: Date): string {

@@ -17,6 +17,7 @@ import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/sc
 import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions } from '../request/query';
 import { forbidden, internalError, invalid } from '../status/catalogue';
 import { invalid as invalidField, FieldPath } from '../validation/field-errors';
+import { attributesFrom } from '../authz/types';
 import { namespaceScopeOf, predicateOf } from './list';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
@@ -26,7 +27,7 @@ const UNSAFE_DELETE_VERB = 'unsafe-delete-ignore-read-errors';
 async function authorizeUnsafeDelete(scope: HandlerScope, request: { info: RequestInfo; user: UserInfo }): Promise<void> {
   const { authorizer } = scope.context;
   if (authorizer === undefined) throw internalError('no authorizer provided, unable to authorize unsafe delete');
-  const result = await authorizer.authorize({ user: request.user, request: { ...request.info, verb: UNSAFE_DELETE_VERB } });
+  const result = await authorizer.authorize(attributesFrom(request.info, request.user, { verb: UNSAFE_DELETE_VERB }));
   if (result.decision === 'allow') return;
   throw forbidden(groupResourceOf(scope.type), request.info.name, `not permitted to do ${JSON.stringify(UNSAFE_DELETE_VERB)}, reason: ${result.reason}`);
 }

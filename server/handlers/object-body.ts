@@ -133,5 +133,6 @@ export function checkName(object: KubeObject, name: string): void {
 }
 
 export function fieldManagerOf(req: Request, options: WriteOptions): string {
-  return options.fieldManager ?? managerFromUserAgent(req.headers['user-agent']);
+  // An empty fieldManager is no manager, as in the reference.
+  return options.fieldManager || managerFromUserAgent(req.headers['user-agent']);
 }

@@ -10,6 +10,7 @@ import { rootSchemaNode } from '../apply/schema-node';
 import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
 import { readBody } from '../http/body';
 import { parseWriteOptions, queryOf } from '../request/query';
+import { attributesFrom } from '../authz/types';
 import { conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
 import type { UserInfo } from '../authn/types';
 import type { RequestInfo } from '../http/request-info';
@@ -124,7 +125,7 @@ async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req
 async function authorizeCreate(scope: HandlerScope, info: RequestInfo, user: UserInfo): Promise<void> {
   const { authorizer } = scope.context;
   if (authorizer === undefined) throw internalError('no authorizer provided, unable to authorize a create on update');
-  const result = await authorizer.authorize({ user, request: { ...info, verb: 'create' } });
+  const result = await authorizer.authorize(attributesFrom(info, user, { verb: 'create' }));
   if (result.decision !== 'allow') throw forbidden(groupResourceOf(scope.type), info.name, result.reason);
 }
 

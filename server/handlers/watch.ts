@@ -1,36 +1,41 @@
 /**
- * Watch: newline-delimited JSON events over a chunked 200 response whose headers go out at
- * once. Writes wait for `drain` when the socket is full, so a slow client slows its own
- * iteration (and the storage drops it if it falls too far behind) instead of growing memory.
- * An in-band failure is one ERROR event carrying a Status, then the end of the stream.
+ * Watch: newline-delimited JSON events (or protobuf frames, CBOR, Table rows) over a chunked
+ * 200 response whose headers go out at once. An in-band failure is one ERROR event carrying a
+ * Status, then the end of the stream.
+ *
+ * Memory per watch is bounded twice: the watch's own queue in the cache (events and bytes of
+ * objects, see CacheWatcher) and the bytes this handler has handed to the connection and the
+ * client has not taken yet (`WATCH_BUFFER_BYTES`, see WatchWriter). A client that stops reading
+ * fills the second, so the handler stops reading the watch, so the first fills and the cache
+ * closes the watch; the handler then ends the stream and drops the connection if the client
+ * does not take the end within `WATCH_END_LINGER_MS`.
+ *
+ * An event's bytes are made once for every watcher that shows it alike (same served version,
+ * same encoding): the watch cache hands the same event object to all of them.
  */
-import { once } from 'node:events';
 import type { Response } from 'express';
 import { openWatchesOf } from '../http/open-watches';
 import { parseListQuery, queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
 import { predicateOf, namespaceScopeOf } from './list';
-import { watchEncoder } from '../codec/respond';
+import { watchEncoder, type WatchEncoder } from '../codec/respond';
 import { apiVersionOf, groupResourceOf, toServedVersion } from '../registry/store/scope';
 import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
-import { EVERYTHING, type KubeObject, type Predicate } from '../../storage/objects/types';
+import { EVERYTHING, type KubeObject, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
+import { WatchWriter } from './watch-writer';
+import { recordWatchEvent } from '../metrics/with-request-metrics';
 
 const MIN_DEFAULT_TIMEOUT_SECONDS = 1800;
+
+/** Bytes handed to a watch's connection and not yet taken by its client before the handler stops reading the watch. */
+export const WATCH_BUFFER_BYTES = 1024 * 1024;
+
+/** How long a watch's client has to take the end of its stream before it is disconnected. */
+export const WATCH_END_LINGER_MS = 5_000;
 
 /** The reference's default: random in [30 min, 60 min) so that watchers do not all reconnect together. */
 export function defaultWatchTimeoutSeconds(): number {
   return MIN_DEFAULT_TIMEOUT_SECONDS + Math.floor(Math.random() * MIN_DEFAULT_TIMEOUT_SECONDS);
-}
-
-async function writeEvent(res: Response, event: Buffer): Promise<boolean> {
-  if (res.destroyed || res.writableEnded) return false;
-  const flushed = res.write(event);
-  if (!flushed) {
-    await Promise.race([once(res, 'drain'), once(res, 'close')]);
-  }
-  // compression() holds chunks back unless told to flush.
-  (res as Response & { flush?: () => void }).flush?.();
-  return !res.destroyed;
 }
 
 /** Settles when the last chunk has been handed to the socket, or the connection is gone. */
@@ -52,11 +57,48 @@ function withName(predicate: Predicate, name: string): Predicate {
   };
 }
 
+/**
+ * Encoded forms of the events in flight, by sharing key: every watcher that shows an event alike
+ * takes the same bytes. Held only as long as the event is (a watcher's queue, a handler).
+ */
+const sharedEncodings = new WeakMap<ObjectWatchEvent, Map<string, Buffer>>();
+
+function encodedOnce(event: ObjectWatchEvent, shareKey: string | undefined, encode: () => Buffer): Buffer {
+  if (shareKey === undefined) return encode();
+  let forms = sharedEncodings.get(event);
+  if (forms === undefined) {
+    forms = new Map();
+    sharedEncodings.set(event, forms);
+  }
+  let bytes = forms.get(shareKey);
+  if (bytes === undefined) {
+    bytes = encode();
+    forms.set(shareKey, bytes);
+  }
+  return bytes;
+}
+
+/** The event's bytes; a promise of them only when the type's conversion answers later (a webhook). */
+function encodeEvent(scope: HandlerScope, encoder: WatchEncoder, shareKey: string | undefined, event: ObjectWatchEvent): Buffer | Promise<Buffer> {
+  if (event.type === 'ERROR') {
+    return encoder.encode('ERROR', statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) }).status);
+  }
+  if (event.type === 'BOOKMARK') {
+    return encoder.encode('BOOKMARK', { ...event.object, apiVersion: apiVersionOf(scope), kind: scope.type.kind });
+  }
+  const served = toServedVersion(scope, event.object);
+  // Converted later (per watcher, by a webhook): encoded for this watcher alone.
+  if (served instanceof Promise) return served.then((object) => encoder.encode(event.type, object));
+  return encodedOnce(event, shareKey, () => encoder.encode(event.type, served));
+}
+
 export function watchHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseListQuery(queryOf(req), true);
     // Negotiated before the watch starts, so that a 406 is a plain answer.
     const encoder = watchEncoder({ req, res, settings: scope.context.representations, endpoint: endpointOf(scope) });
+    // The served version and resource decide the bytes as much as the encoding does.
+    const shareKey = encoder.shareKey === undefined ? undefined : `${apiVersionOf(scope)}/${groupResourceOf(scope.type).resource};${encoder.shareKey}`;
     const watch = await scope.storage.watch(namespaceScopeOf(scope, info.namespace), {
       resourceVersion: query.resourceVersion,
       predicate: withName(predicateOf(scope, query), info.name),
@@ -74,25 +116,31 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
     res.setHeader('Transfer-Encoding', 'chunked');
     res.setHeader('Cache-Control', 'no-cache, private');
     res.flushHeaders();
+    const writer = new WatchWriter(res, WATCH_BUFFER_BYTES);
+    let watchEnded = false;
+    void watch.done.then(() => {
+      watchEnded = true;
+      writer.interrupt();
+    });
+    const events = watch[Symbol.asyncIterator]();
     try {
-      for await (const event of watch) {
-        if (event.type === 'ERROR') {
-          const status = statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) }).status;
-          await writeEvent(res, encoder.encode('ERROR', status));
-          break;
-        }
-        const served =
-          event.type === 'BOOKMARK'
-            ? { ...event.object, apiVersion: apiVersionOf(scope), kind: scope.type.kind }
-            : toServedVersion(scope, event.object);
-        const object = served instanceof Promise ? await served : served;
-        if (!(await writeEvent(res, encoder.encode(event.type, object)))) break;
+      for (;;) {
+        // Once the watch has ended, what it still yields is bounded: it goes out without waiting.
+        if (writer.full && !watchEnded) await writer.whenRoom();
+        if (!writer.open) break;
+        const next = await events.next();
+        if (next.done) break;
+        const encoded = encodeEvent(scope, encoder, shareKey, next.value);
+        const bytes = encoded instanceof Promise ? await encoded : encoded;
+        writer.send(bytes);
+        recordWatchEvent(res, bytes.length);
+        if (next.value.type === 'ERROR') break;
       }
     } finally {
       registration?.remove();
       res.off('close', stop);
       watch.stop();
-      if (!res.writableEnded) res.end();
+      writer.end(WATCH_END_LINGER_MS);
     }
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Stage: records every request in `apiserver_request_total` and
  * `apiserver_request_duration_seconds` when its response ends, keeps long-running requests in
- * `apiserver_longrunning_requests` while they run, counts the events a watch writes
- * (`apiserver_watch_events_total`, `apiserver_watch_events_sizes`: the watch handler writes one
- * event per `write`), and marks requested deprecated APIs in `apiserver_requested_deprecated_apis`.
+ * `apiserver_longrunning_requests` while they run, counts the events a watch sends
+ * (`apiserver_watch_events_total`, `apiserver_watch_events_sizes`: the watch handler reports
+ * each through `recordWatchEvent`, as one write may carry several), and marks requested
+ * deprecated APIs in `apiserver_requested_deprecated_apis`.
  *
  * It runs right after request info, so that answers of every later stage (401, 403, 429, 504)
  * are counted too.
@@ -58,14 +59,16 @@ export function withRequestMetrics(options: RequestMetricsOptions): RequestHandl
   };
 }
 
+const watchEventCounters = new WeakMap<Response, (bytes: number) => void>();
+
+/** Counts one event of a watch response, of `bytes` as encoded (a no-op when metrics are off). */
+export function recordWatchEvent(res: Response, bytes: number): void {
+  watchEventCounters.get(res)?.(bytes);
+}
+
 function countWatchEvents(res: Response, metrics: ApiserverMetrics, labels: { group: string; version: string; resource: string }): void {
-  const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    if (res.statusCode === 200 && chunk !== undefined) {
-      metrics.watchEventsTotal.inc(labels);
-      const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : (chunk as Uint8Array).byteLength;
-      metrics.watchEventsSizes.observe(labels, size);
-    }
-    return write(chunk, ...rest);
-  }) as Response['write'];
+  watchEventCounters.set(res, (bytes) => {
+    metrics.watchEventsTotal.inc(labels);
+    metrics.watchEventsSizes.observe(labels, bytes);
+  });
 }

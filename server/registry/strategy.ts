@@ -9,10 +9,11 @@
  *   generation start at 1.
  * - update of the main resource: status is kept from the stored object; generation goes up
  *   by one when anything outside metadata and status changed.
- * - update of the status subresource: everything but status is kept from the stored object,
- *   including the metadata a status writer may not change (labels, annotations, finalizers,
- *   owner references, generation, deletionTimestamp), as the reference's
- *   ResetObjectMetaForStatus does.
+ * - update of the status subresource: everything outside metadata and status is kept from the
+ *   stored object, and so are generation and deletionTimestamp; the rest of metadata is the
+ *   writer's, as most of the reference's status strategies let it through (a deployment
+ *   controller records its revision annotation with a status write). A kind names the further
+ *   metadata its status writes keep (`statusKeepsMetadata`).
  * - validate: metadata rules (name rule, namespace, labels, annotations, owner references,
  *   finalizers) then the kind's rules; validateUpdate adds what may not change.
  */
@@ -37,6 +38,8 @@ export interface KindBehaviour {
   readonly prepareForCreate?: (object: KubeObject) => void;
   /** Extra update preparation after the generic one (may mutate `object`). */
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject) => void;
+  /** Metadata a status write keeps from the stored object, beyond generation and deletionTimestamp. */
+  readonly statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
   readonly validate?: (object: KubeObject) => FieldError[];
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
@@ -62,10 +65,12 @@ function specPart(object: KubeObject): Record<string, unknown> {
   return rest;
 }
 
-/** Metadata a status write may not change (the reference's ResetObjectMetaForStatus). */
-const STATUS_PROTECTED_METADATA: readonly (keyof ObjectMeta)[] = [
-  'deletionTimestamp',
-  'generation',
+/** Metadata no status write changes (the reference's generic update keeps them). */
+const STATUS_PROTECTED_METADATA: readonly (keyof ObjectMeta)[] = ['deletionTimestamp', 'generation'];
+
+/** All the metadata the reference's ResetObjectMetaForStatus keeps, for kinds whose status strategy calls it. */
+export const RESET_OBJECT_META_FOR_STATUS: readonly (keyof ObjectMeta)[] = [
+  ...STATUS_PROTECTED_METADATA,
   'labels',
   'annotations',
   'finalizers',
@@ -107,7 +112,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       }
       for (const [key, value] of Object.entries(specPart(old))) object[key] = copyJson(value);
       if (status === undefined) delete object.status;
-      for (const key of STATUS_PROTECTED_METADATA) {
+      for (const key of [...STATUS_PROTECTED_METADATA, ...(kind.statusKeepsMetadata ?? [])]) {
         if (old.metadata[key] === undefined) delete object.metadata[key];
         else object.metadata[key] = copyJson(old.metadata[key]);
       }

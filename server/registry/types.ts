@@ -174,6 +174,11 @@ export interface ResourceType {
    * a protobuf `Accept` is 406 and a protobuf body 415, as for the reference's custom resources.
    */
   readonly protobuf?: boolean;
+  /**
+   * Kinds deleted gracefully (Pods): the grace period a deletion gets, from the one it asked for
+   * (the reference's CheckGracefulDelete). The object lingers, marked, until the grace is 0.
+   */
+  readonly deletionGracePeriod?: (object: KubeObject, requested: number | undefined) => number;
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

@@ -271,6 +271,41 @@ const certificateSigningRequestPrinter: Printer = {
   },
 };
 
+const validatingAdmissionPolicyPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Validations', 'integer', 'The number of validations the policy holds.'),
+    column('ParamKind', 'string', 'The kind of the params the policy reads.'),
+    AGE_COLUMN,
+  ],
+  print: (object, now) => {
+    const spec = record(object.spec);
+    const paramKind = record(spec.paramKind);
+    const shownKind = spec.paramKind ? `${text(paramKind.apiVersion)}/${text(paramKind.kind)}` : '<unset>';
+    return { cells: [object.metadata.name, list(spec.validations).length, shownKind, age(object, now)] };
+  },
+};
+
+const validatingAdmissionPolicyBindingPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('PolicyName', 'string', 'The policy the binding binds.'),
+    column('ParamRef', 'string', 'The params the binding gives the policy.'),
+    AGE_COLUMN,
+  ],
+  print: (object, now) => {
+    const spec = record(object.spec);
+    const paramRef = record(spec.paramRef);
+    const shownRef = spec.paramRef ? [text(paramRef.namespace), text(paramRef.name)].filter((part) => part !== '').join('/') || '*' : '<unset>';
+    return { cells: [object.metadata.name, text(spec.policyName), shownRef, age(object, now)] };
+  },
+};
+
+const webhookConfigurationPrinter: Printer = {
+  columns: [NAME_COLUMN, column('Webhooks', 'integer', 'The number of webhooks the configuration holds.'), AGE_COLUMN],
+  print: (object, now) => ({ cells: [object.metadata.name, list(object.webhooks).length, age(object, now)] }),
+};
+
 /** Keyed `group/resource`, merged into the printers of printers.ts. */
 export const MORE_PRINTERS: ReadonlyArray<[string, Printer]> = [
   ['/podtemplates', podTemplatePrinter],
@@ -286,4 +321,8 @@ export const MORE_PRINTERS: ReadonlyArray<[string, Printer]> = [
   ['networking.k8s.io/ipaddresses', ipAddressPrinter],
   ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
   ['certificates.k8s.io/certificatesigningrequests', certificateSigningRequestPrinter],
+  ['admissionregistration.k8s.io/validatingadmissionpolicies', validatingAdmissionPolicyPrinter],
+  ['admissionregistration.k8s.io/validatingadmissionpolicybindings', validatingAdmissionPolicyBindingPrinter],
+  ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
 ];

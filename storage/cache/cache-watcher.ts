@@ -2,10 +2,13 @@
  * One client's watch on a cache: first its synthetic events (initial state), then the live
  * events the cache offers it, through a bounded queue the reader drains at its own pace.
  *
- * The cache never waits for a reader. When the queue is full the cache grants a short grace
- * (see DispatchBudget) during which the queue may grow up to twice its size; a reader still
- * behind when the grace ends, or past twice the size, is closed: its iteration just ends and the
- * client resumes from the last resource version it saw.
+ * The cache never waits for a reader. The queue is full at `bufferSize` events or at
+ * `bufferBytes` bytes of objects, whichever comes first (a few large objects weigh as much as
+ * many small ones). When it is full the cache grants a short grace (see DispatchBudget) during
+ * which the queue may grow up to twice either bound; a reader still behind when the grace ends,
+ * or past twice a bound, is closed: its iteration just ends, its queue is dropped, `done`
+ * settles (so a reader waiting on its client learns of it), and the client resumes from the
+ * last resource version it saw.
  */
 import { withResourceVersion } from '../objects/codec';
 import type { KubeObject, ObjectWatch, ObjectWatchEvent, Predicate } from '../objects/types';
@@ -24,6 +27,8 @@ export interface CacheWatcherOptions {
   readonly predicate: Predicate;
   /** Live events the queue holds before the watcher counts as blocked. */
   readonly bufferSize: number;
+  /** Bytes of objects (as stored) the queue holds before the watcher counts as blocked. */
+  readonly bufferBytes: number;
   /** Live events at or below this revision are not delivered (the initial state covers them). */
   readonly startAfter: number;
   /** Synthetic events delivered before any live one. */
@@ -79,10 +84,16 @@ export class CacheWatcher implements ObjectWatch {
   nextBookmarkAt = 0;
   readonly deadline: number | undefined;
   private readonly bufferSize: number;
+  private readonly bufferBytes: number;
   private readonly onStop: (watcher: CacheWatcher) => void;
   private initial: Iterator<ObjectWatchEvent> | undefined;
   private queue: ObjectWatchEvent[] = [];
+  /** Bytes charged for each queued event, in step with `queue`. */
+  private sizes: number[] = [];
   private head = 0;
+  private queuedBytes = 0;
+  private readonly ended: Promise<void>;
+  private settleEnded!: () => void;
   private waiting: ((result: IteratorResult<ObjectWatchEvent>) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private grace: Grace | undefined;
@@ -94,7 +105,9 @@ export class CacheWatcher implements ObjectWatch {
     this.allowBookmarks = options.allowBookmarks;
     this.startAfter = options.startAfter;
     this.bufferSize = options.bufferSize;
+    this.bufferBytes = options.bufferBytes;
     this.onStop = options.onStop;
+    this.ended = new Promise((resolve) => (this.settleEnded = resolve));
     this.initial = options.initialEvents;
     if (options.timeoutMs !== undefined) {
       this.deadline = Date.now() + options.timeoutMs;
@@ -104,6 +117,10 @@ export class CacheWatcher implements ObjectWatch {
 
   get closed(): boolean {
     return this.stopped;
+  }
+
+  get done(): Promise<void> {
+    return this.ended;
   }
 
   /** Events waiting for the reader. */
@@ -121,26 +138,25 @@ export class CacheWatcher implements ObjectWatch {
    * caller either grants one (`overflow`) or closes the watcher. 'closed' means past twice
    * the size during a grace: the caller must close it.
    */
-  offer(event: ObjectWatchEvent): 'queued' | 'full' | 'closed' {
+  offer(event: ObjectWatchEvent, size: number): 'queued' | 'full' | 'closed' {
     if (this.stopped) return 'queued';
-    const queued = this.queued;
-    if (queued >= this.bufferSize) {
+    if (this.behind) {
       if (!this.grace) return 'full';
-      if (queued >= 2 * this.bufferSize) return 'closed';
+      if (this.queued >= 2 * this.bufferSize || this.queuedBytes >= 2 * this.bufferBytes) return 'closed';
     }
-    this.push(event);
+    this.push(event, size);
     return 'queued';
   }
 
   /** Queues `event` past the size, under `grace`. */
-  overflow(event: ObjectWatchEvent, grace: Grace): void {
+  overflow(event: ObjectWatchEvent, size: number, grace: Grace): void {
     this.grace = grace;
-    this.push(event);
+    this.push(event, size);
   }
 
-  /** Still behind when its grace ends. */
+  /** At either bound of its queue (still behind, when its grace ends). */
   get behind(): boolean {
-    return this.queued >= this.bufferSize;
+    return this.queued >= this.bufferSize || this.queuedBytes >= this.bufferBytes;
   }
 
   endGrace(): void {
@@ -149,8 +165,8 @@ export class CacheWatcher implements ObjectWatch {
 
   /** Queues a bookmark when there is room; a bookmark is never worth a blocked reader. */
   offerBookmark(event: ObjectWatchEvent): boolean {
-    if (this.stopped || this.queued >= this.bufferSize) return false;
-    this.push(event);
+    if (this.stopped || this.behind) return false;
+    this.push(event, 0);
     return true;
   }
 
@@ -159,13 +175,16 @@ export class CacheWatcher implements ObjectWatch {
     this.stopped = true;
     clearTimeout(this.timer);
     this.queue = [];
+    this.sizes = [];
     this.head = 0;
+    this.queuedBytes = 0;
     this.initial = undefined;
     this.grace = undefined;
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.(DONE);
     this.onStop(this);
+    this.settleEnded();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ObjectWatchEvent> {
@@ -192,7 +211,7 @@ export class CacheWatcher implements ObjectWatch {
     });
   }
 
-  private push(event: ObjectWatchEvent): void {
+  private push(event: ObjectWatchEvent, size: number): void {
     if (this.waiting && this.initial === undefined) {
       const waiting = this.waiting;
       this.waiting = undefined;
@@ -200,20 +219,26 @@ export class CacheWatcher implements ObjectWatch {
       return;
     }
     this.queue.push(event);
+    this.sizes.push(size);
+    this.queuedBytes += size;
   }
 
   private shift(): ObjectWatchEvent | undefined {
     if (this.head >= this.queue.length) return undefined;
     const event = this.queue[this.head];
+    this.queuedBytes -= this.sizes[this.head];
     this.head++;
     if (this.head >= this.queue.length) {
       this.queue = [];
+      this.sizes = [];
       this.head = 0;
+      this.queuedBytes = 0;
     } else if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
       this.queue = this.queue.slice(this.head);
+      this.sizes = this.sizes.slice(this.head);
       this.head = 0;
     }
-    if (this.grace && this.queued < this.bufferSize) {
+    if (this.grace && !this.behind) {
       const grace = this.grace;
       this.grace = undefined;
       grace.caughtUp(this);
@@ -225,11 +250,16 @@ export class CacheWatcher implements ObjectWatch {
 /** A watch that reports one in-band failure and ends (e.g. 410 for a resource version that is too old). */
 export class ErrorWatch implements ObjectWatch {
   private delivered = false;
+  readonly done: Promise<void>;
+  private settleDone!: () => void;
 
-  constructor(private readonly error: Error) {}
+  constructor(private readonly error: Error) {
+    this.done = new Promise((resolve) => (this.settleDone = resolve));
+  }
 
   stop(): void {
     this.delivered = true;
+    this.settleDone();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ObjectWatchEvent> {

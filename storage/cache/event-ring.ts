@@ -20,6 +20,8 @@ export interface CacheEvent {
   readonly prevObject: KubeObject | undefined;
   /** When the cache recorded it (ms since epoch), for the ring's sizing. */
   readonly recordedAt: number;
+  /** Bytes of the stored object, for the watchers' byte budgets. */
+  readonly size: number;
 }
 
 export interface EventRingOptions {

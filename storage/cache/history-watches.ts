@@ -60,6 +60,10 @@ class CountedWatch implements ObjectWatch {
     this.end();
   }
 
+  get done(): Promise<void> {
+    return this.inner.done;
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<ObjectWatchEvent> {
     const events = this.inner[Symbol.asyncIterator]();
     return {

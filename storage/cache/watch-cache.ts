@@ -6,7 +6,10 @@
  * ResourceStore it wraps, so callers cannot tell the two apart except by speed.
  *
  * Where each read is served (the spec's resource-version table):
- *   get     ""  → store (one key read costs what confirming freshness would)
+ *   get     ""  → cache once it has reached the store's current revision (≤ consistentReadWaitMs,
+ *                 else store), the revision check shared by the reads of a burst; a key the
+ *                 cache lacks is read from the store (it answers NotFound, or why it cannot
+ *                 read the object)
  *           "0" → cache;  N → cache once it has reached N (≤ tooLargeWaitMs, else 504)
  *   list    ""  → cache once it has reached the store's current revision (≤ consistentReadWaitMs,
  *                 else store); "0" → cache, whole list (limit ignored)
@@ -62,12 +65,14 @@ import type { DispatchBudgetOptions } from './dispatch-budget';
 import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
 import type { FeedListener, StoreFeed } from './feed';
 import { HistoryWatches } from './history-watches';
+import { SharedRevisionCheck } from './revision-check';
 import { WatcherSet } from './watcher-set';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 /** A watch that has ended: no events. */
 const ENDED_WATCH: ObjectWatch = {
+  done: Promise.resolve(),
   stop() {},
   [Symbol.asyncIterator]: () => ({ next: () => Promise.resolve({ done: true, value: undefined }) }),
 };
@@ -76,6 +81,8 @@ export interface WatchCacheTuning {
   readonly ring?: EventRingOptions;
   /** Live events a watcher may have waiting before it counts as blocked (default 100). */
   readonly watcherBufferSize?: number;
+  /** Bytes of objects a watcher may have waiting before it counts as blocked (default 16 MiB). */
+  readonly watcherBufferBytes?: number;
   readonly bookmarkIntervalMs?: number;
   readonly deadlineBookmarkLeadMs?: number;
   readonly dispatchBudget?: DispatchBudgetOptions;
@@ -129,6 +136,8 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private readonly keyPrefix: string;
   private readonly namespaced: boolean;
   private readonly keySpace: ResourceKeySpace;
+  /** One store revision request for the consistent reads of a burst. */
+  private readonly revisionCheck: SharedRevisionCheck;
   private readonly resourceName: string;
   private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget' | 'maxHistoryWatches'>> & Pick<WatchCacheTuning, 'ring'>;
   private readonly watchers: WatcherSet;
@@ -156,6 +165,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     this.tuning = {
       ring: tuning.ring,
       watcherBufferSize: tuning.watcherBufferSize ?? 100,
+      watcherBufferBytes: tuning.watcherBufferBytes ?? 16 * 1024 * 1024,
       bookmarkIntervalMs: tuning.bookmarkIntervalMs ?? 60_000,
       deadlineBookmarkLeadMs: tuning.deadlineBookmarkLeadMs ?? 2_000,
       consistentReadWaitMs: tuning.consistentReadWaitMs ?? 100,
@@ -171,6 +181,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       currentRevision: () => this.feed.revision,
     });
     this.historyWatches = new HistoryWatches(tuning.maxHistoryWatches ?? 100);
+    this.revisionCheck = new SharedRevisionCheck(() => this.feed.store.currentRevision());
     this.ring = new EventRing(tuning.ring ?? {}, 0);
     this.feed.register(this);
     void this.relist();
@@ -240,8 +251,12 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
     const resourceVersion = options.resourceVersion ?? '';
-    if (resourceVersion === '' || !this.ready) return this.objects.get(key, options);
+    if (!this.ready) return this.objects.get(key, options);
     const storeKey = objectKey(this.keySpace, key);
+    if (resourceVersion === '') {
+      const fresh = (await this.catchUpWithStore()) && this.ready;
+      return (fresh ? this.tree.get(storeKey) : undefined) ?? this.objects.get(key, options);
+    }
     const revision = parseResourceVersion(resourceVersion);
     await this.waitForRevision(revision);
     if (!this.ready) return this.objects.get(key, options);
@@ -307,6 +322,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       namespace,
       predicate,
       bufferSize: this.tuning.watcherBufferSize,
+      bufferBytes: this.tuning.watcherBufferBytes,
       startAfter,
       initialEvents,
       allowBookmarks: options.allowWatchBookmarks === true,
@@ -423,7 +439,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   private apply(events: readonly StoreEvent[]): void {
     const recordedAt = Date.now();
-    for (const { type, kv } of events) {
+    for (const { type, kv, prevKv } of events) {
       const previous = this.tree.get(kv.key);
       let object: KubeObject;
       if (type === 'put') {
@@ -443,6 +459,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
         object,
         prevObject: previous,
         recordedAt,
+        size: type === 'put' ? kv.value.length : (prevKv?.value.length ?? 0),
       };
       this.ring.push(event);
       this.watchers.dispatch(event);
@@ -497,7 +514,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
   /** True once the cache holds every write the store had when asked (false: too slow, ask the store). */
   private async catchUpWithStore(): Promise<boolean> {
-    const revision = await this.feed.store.currentRevision();
+    const revision = await this.revisionCheck.current();
     return this.feed.waitForRevision(revision, this.tuning.consistentReadWaitMs);
   }
 

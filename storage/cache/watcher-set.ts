@@ -81,6 +81,7 @@ export class WatcherSet {
 
   dispatch(event: CacheEvent): void {
     let blocked: { watcher: CacheWatcher; event: ObjectWatchEvent }[] | undefined;
+    const size = event.size;
     const watchEvents = new WatchEventsOf(event);
     const offerTo = (bucket: WatcherBucket | undefined) => {
       if (!bucket) return;
@@ -89,7 +90,7 @@ export class WatcherSet {
         if (watcher.namespace !== undefined && watcher.namespace !== event.namespace) continue;
         const watchEvent = watchEvents.for(watcher.predicate);
         if (!watchEvent) continue;
-        const outcome = watcher.offer(watchEvent);
+        const outcome = watcher.offer(watchEvent, size);
         if (outcome === 'full') (blocked ??= []).push({ watcher, event: watchEvent });
         else if (outcome === 'closed') this.terminate(watcher);
       }
@@ -97,10 +98,10 @@ export class WatcherSet {
     offerTo(this.everywhere);
     offerTo(this.byNamespace.get(event.namespace));
     offerTo(this.byName.get(event.name));
-    if (blocked) this.graceOrClose(blocked);
+    if (blocked) this.graceOrClose(blocked, size);
   }
 
-  private graceOrClose(blocked: { watcher: CacheWatcher; event: ObjectWatchEvent }[]): void {
+  private graceOrClose(blocked: { watcher: CacheWatcher; event: ObjectWatchEvent }[], size: number): void {
     const grantedMs = this.budget.take();
     if (grantedMs < 1) {
       for (const { watcher } of blocked) this.terminate(watcher);
@@ -125,7 +126,7 @@ export class WatcherSet {
     }, grantedMs);
     for (const { watcher, event } of blocked) {
       pending.add(watcher);
-      watcher.overflow(event, grace);
+      watcher.overflow(event, size, grace);
     }
   }
 

@@ -162,6 +162,11 @@ export interface WatchOptions {
  */
 export interface ObjectWatch extends AsyncIterable<ObjectWatchEvent> {
   stop(): void;
+  /**
+   * Settles once the watch has ended, whoever ended it (the reader, its timeout, or the source
+   * closing it for being too slow): a reader busy waiting on its client learns of it here.
+   */
+  readonly done: Promise<void>;
 }
 
 export interface ObjectStorage {

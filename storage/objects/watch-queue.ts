@@ -18,8 +18,12 @@ export class WatchQueue implements ObjectWatch {
   /** No more events are accepted; the reader still drains what is buffered. */
   private ended = false;
   private closed = false;
+  readonly done: Promise<void>;
+  private settleDone!: () => void;
 
-  constructor(private readonly options: WatchQueueOptions) {}
+  constructor(private readonly options: WatchQueueOptions) {
+    this.done = new Promise((resolve) => (this.settleDone = resolve));
+  }
 
   /** Offers an event; false when the watch has ended or the reader was just dropped for being too slow. */
   push(event: ObjectWatchEvent): boolean {
@@ -87,5 +91,6 @@ export class WatchQueue implements ObjectWatch {
     if (this.closed) return;
     this.closed = true;
     this.options.onClose?.();
+    this.settleDone();
   }
 }

@@ -53,16 +53,27 @@ const SCHEMA = `
     old_value BLOB
   );
   CREATE UNIQUE INDEX IF NOT EXISTS log_name_prev_revision ON log (name, prev_revision);
-  CREATE INDEX IF NOT EXISTS log_name_id ON log (name, id);
+  CREATE INDEX IF NOT EXISTS log_name_id_deleted ON log (name, id, deleted);
+  DROP INDEX IF EXISTS log_name_id;
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 `;
 
-/** The newest row of every name in the range as of a revision, tombstones included. */
-const LATEST_IN_RANGE = `
-  SELECT log.* FROM log
-  JOIN (SELECT MAX(id) AS id FROM log WHERE name >= :start AND name < :end AND id <= :revision GROUP BY name) AS latest
-    ON log.id = latest.id
-  WHERE log.deleted = 0`;
+/*
+ * The live rows of a range as of a revision: per name the row with the highest id at or below
+ * it, unless that is a tombstone. With one MAX() aggregate SQLite takes the other columns from
+ * the row holding the maximum, and groups in index order (name, id), so a page reads only the
+ * names it returns (and their history) and stops at its limit, instead of grouping the whole
+ * range first. Counting reads the index alone (it holds `deleted`).
+ */
+const LIVE_IN_RANGE = `
+  SELECT id, name, created, deleted, create_revision, prev_revision, value, old_value, MAX(id) AS newest
+  FROM log WHERE name >= :start AND name < :end AND id <= :revision
+  GROUP BY name HAVING deleted = 0 ORDER BY name LIMIT :limit`;
+
+const COUNT_LIVE_IN_RANGE = `
+  SELECT COUNT(*) AS count FROM (
+    SELECT deleted, MAX(id) FROM log WHERE name >= :start AND name < :end AND id <= :revision GROUP BY name
+  ) WHERE deleted = 0`;
 
 const COMPACTED_REVISION_KEY = 'compacted_revision';
 
@@ -84,8 +95,8 @@ export class RevisionLog {
     db.exec(SCHEMA);
     this.statements = {
       latestOf: db.prepare('SELECT * FROM log WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1'),
-      rangeAt: db.prepare(`${LATEST_IN_RANGE} ORDER BY log.name LIMIT :limit`),
-      countAt: db.prepare(`SELECT COUNT(*) AS count FROM (${LATEST_IN_RANGE})`),
+      rangeAt: db.prepare(LIVE_IN_RANGE),
+      countAt: db.prepare(COUNT_LIVE_IN_RANGE),
       rowsSince: db.prepare(
         'SELECT * FROM log WHERE id >= :from AND id <= :to AND name >= :start AND name < :end ORDER BY id LIMIT :limit',
       ),

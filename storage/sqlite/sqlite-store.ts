@@ -85,7 +85,9 @@ class SqliteStore implements RevisionedStore {
       const range = { start: keyBytes(request.startKey ?? request.prefix), end: prefixEnd(request.prefix) };
       const limit = request.limit ?? 0;
       const kvs = this.log.liveRowsAt(range, revision, limit).map(keyValueOf);
-      const remaining = limit > 0 && kvs.length === limit ? this.log.countLiveAt(range, revision) - kvs.length : 0;
+      // Counted after the page, not from its start: the count reads every name it covers.
+      const after = { start: keyBytes(`${kvs.at(-1)?.key ?? ''}\u0000`), end: range.end };
+      const remaining = limit > 0 && kvs.length === limit ? this.log.countLiveAt(after, revision) : 0;
       return { revision, kvs, remaining };
     });
   }

@@ -314,6 +314,22 @@ describe.each(BACKENDS)('kubectl 1.33 on $name', (backend) => {
     });
   });
 
+  test('a foreground deletion of an ownerReference cycle finishes (the collector breaks the cycle)', async () => {
+    const ns = await freshNamespace();
+    const uidOf = async (name: string) => ok('-n', ns, 'get', 'configmap', name, '-o', 'jsonpath={.metadata.uid}');
+    expectSuccess(await kubectl('-n', ns, 'create', 'configmap', 'first'));
+    expectSuccess(await kubectl('-n', ns, 'create', 'configmap', 'second'));
+    const owner = (name: string, uid: string) => ({ ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name, uid, blockOwnerDeletion: true }] });
+    const [first, second] = [await uidOf('first'), await uidOf('second')];
+    expectSuccess(await kubectl('-n', ns, 'patch', 'configmap', 'first', '--type=merge', '-p', JSON.stringify({ metadata: owner('second', second) })));
+    expectSuccess(await kubectl('-n', ns, 'patch', 'configmap', 'second', '--type=merge', '-p', JSON.stringify({ metadata: owner('first', first) })));
+    await ok('-n', ns, 'delete', 'configmap', 'first', '--cascade=foreground', '--wait=false');
+    await eventually('both ConfigMaps are gone', async () => {
+      const left = await ok('-n', ns, 'get', 'configmaps', '-o', 'name');
+      return !left.includes('configmap/first') && !left.includes('configmap/second');
+    });
+  });
+
   test('the default/kubernetes Service has a clusterIP', async () => {
     const clusterIP = await ok('-n', 'default', 'get', 'service', 'kubernetes', '-o', 'jsonpath={.spec.clusterIP}');
     expect(clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);

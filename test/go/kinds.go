@@ -9,6 +9,7 @@ import (
 	"encoding/pem"
 	"time"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -19,8 +20,10 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -84,7 +87,12 @@ func policy(c *kubernetes.Clientset) rest.Interface       { return c.PolicyV1().
 func networking(c *kubernetes.Clientset) rest.Interface   { return c.NetworkingV1().RESTClient() }
 func scheduling(c *kubernetes.Clientset) rest.Interface   { return c.SchedulingV1().RESTClient() }
 func storage(c *kubernetes.Clientset) rest.Interface      { return c.StorageV1().RESTClient() }
-func rbac(c *kubernetes.Clientset) rest.Interface         { return c.RbacV1().RESTClient() }
+func node(c *kubernetes.Clientset) rest.Interface         { return c.NodeV1().RESTClient() }
+func dra(c *kubernetes.Clientset) rest.Interface          { return c.ResourceV1().RESTClient() }
+func admissionregistration(c *kubernetes.Clientset) rest.Interface {
+	return c.AdmissionregistrationV1().RESTClient()
+}
+func rbac(c *kubernetes.Clientset) rest.Interface { return c.RbacV1().RESTClient() }
 func certificates(c *kubernetes.Clientset) rest.Interface {
 	return c.CertificatesV1().RESTClient()
 }
@@ -284,6 +292,77 @@ func kindCases(suffix string, ipOctet int) []kindCase {
 				Request: certificateRequest(), SignerName: "example.com/signer", Usages: []certificatesv1.KeyUsage{certificatesv1.UsageDigitalSignature},
 				ExpirationSeconds: ptr(int32(3600)),
 			}}
+		}},
+		{"storage.k8s.io", "v1", "csidrivers", false, storage, func(ns string) runtime.Object {
+			return &storagev1.CSIDriver{ObjectMeta: objectMeta(name+".example.com", ns, false), Spec: storagev1.CSIDriverSpec{AttachRequired: ptr(false)}}
+		}},
+		{"storage.k8s.io", "v1", "csinodes", false, storage, func(ns string) runtime.Object {
+			return &storagev1.CSINode{ObjectMeta: objectMeta(name, ns, false), Spec: storagev1.CSINodeSpec{Drivers: []storagev1.CSINodeDriver{{
+				Name: "cg.example.com", NodeID: "node-1", TopologyKeys: []string{"topology.example.com/zone"},
+			}}}}
+		}},
+		{"storage.k8s.io", "v1", "csistoragecapacities", true, storage, func(ns string) runtime.Object {
+			return &storagev1.CSIStorageCapacity{ObjectMeta: objectMeta(name, ns, true), StorageClassName: "fast", Capacity: ptr(resource.MustParse("10Gi"))}
+		}},
+		{"storage.k8s.io", "v1", "volumeattachments", false, storage, func(ns string) runtime.Object {
+			return &storagev1.VolumeAttachment{ObjectMeta: objectMeta(name, ns, false), Spec: storagev1.VolumeAttachmentSpec{
+				Attacher: "cg.example.com", NodeName: "node-1", Source: storagev1.VolumeAttachmentSource{PersistentVolumeName: ptr("pv-1")},
+			}}
+		}},
+		{"storage.k8s.io", "v1", "volumeattributesclasses", false, storage, func(ns string) runtime.Object {
+			return &storagev1.VolumeAttributesClass{ObjectMeta: objectMeta(name, ns, false), DriverName: "cg.example.com", Parameters: map[string]string{"iops": "3000"}}
+		}},
+		{"node.k8s.io", "v1", "runtimeclasses", false, node, func(ns string) runtime.Object {
+			return &nodev1.RuntimeClass{ObjectMeta: objectMeta(name, ns, false), Handler: "runc"}
+		}},
+		{"resource.k8s.io", "v1", "deviceclasses", false, dra, func(ns string) runtime.Object {
+			return &resourcev1.DeviceClass{ObjectMeta: objectMeta(name, ns, false), Spec: resourcev1.DeviceClassSpec{
+				Selectors: []resourcev1.DeviceSelector{{CEL: &resourcev1.CELDeviceSelector{Expression: `device.driver == "cg.example.com"`}}},
+			}}
+		}},
+		{"resource.k8s.io", "v1", "resourceclaims", true, dra, func(ns string) runtime.Object {
+			return &resourcev1.ResourceClaim{ObjectMeta: objectMeta(name, ns, true), Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{
+				Requests: []resourcev1.DeviceRequest{{Name: "gpu", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "cg"}}},
+			}}}
+		}},
+		{"resource.k8s.io", "v1", "resourceclaimtemplates", true, dra, func(ns string) runtime.Object {
+			return &resourcev1.ResourceClaimTemplate{ObjectMeta: objectMeta(name, ns, true), Spec: resourcev1.ResourceClaimTemplateSpec{Spec: resourcev1.ResourceClaimSpec{Devices: resourcev1.DeviceClaim{
+				Requests: []resourcev1.DeviceRequest{{Name: "gpu", Exactly: &resourcev1.ExactDeviceRequest{DeviceClassName: "cg"}}},
+			}}}}
+		}},
+		{"resource.k8s.io", "v1", "resourceslices", false, dra, func(ns string) runtime.Object {
+			return &resourcev1.ResourceSlice{ObjectMeta: objectMeta(name, ns, false), Spec: resourcev1.ResourceSliceSpec{
+				Driver: "cg.example.com", NodeName: ptr("node-1"), Pool: resourcev1.ResourcePool{Name: "pool", ResourceSliceCount: 1},
+				Devices: []resourcev1.Device{{Name: "gpu-0"}},
+			}}
+		}},
+		{"admissionregistration.k8s.io", "v1", "validatingadmissionpolicies", false, admissionregistration, func(ns string) runtime.Object {
+			return &admissionregistrationv1.ValidatingAdmissionPolicy{ObjectMeta: objectMeta(name, ns, false), Spec: admissionregistrationv1.ValidatingAdmissionPolicySpec{
+				MatchConstraints: &admissionregistrationv1.MatchResources{ResourceRules: []admissionregistrationv1.NamedRuleWithOperations{{RuleWithOperations: admissionregistrationv1.RuleWithOperations{
+					Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},
+					Rule:       admissionregistrationv1.Rule{APIGroups: []string{"example.com"}, APIVersions: []string{"v1"}, Resources: []string{"widgets"}},
+				}}}},
+				Validations: []admissionregistrationv1.Validation{{Expression: "object.spec.size <= 3"}},
+			}}
+		}},
+		{"admissionregistration.k8s.io", "v1", "validatingadmissionpolicybindings", false, admissionregistration, func(ns string) runtime.Object {
+			return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{ObjectMeta: objectMeta(name, ns, false), Spec: admissionregistrationv1.ValidatingAdmissionPolicyBindingSpec{
+				PolicyName: name, ValidationActions: []admissionregistrationv1.ValidationAction{admissionregistrationv1.Deny},
+			}}
+		}},
+		{"admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations", false, admissionregistration, func(ns string) runtime.Object {
+			return &admissionregistrationv1.MutatingWebhookConfiguration{ObjectMeta: objectMeta(name, ns, false), Webhooks: []admissionregistrationv1.MutatingWebhook{{
+				Name: "m.cg.example.com", ClientConfig: admissionregistrationv1.WebhookClientConfig{URL: ptr("https://127.0.0.1:1/m")},
+				Rules:       []admissionregistrationv1.RuleWithOperations{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Rule: admissionregistrationv1.Rule{APIGroups: []string{"example.com"}, APIVersions: []string{"v1"}, Resources: []string{"widgets"}}}},
+				SideEffects: ptr(admissionregistrationv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}, FailurePolicy: ptr(admissionregistrationv1.Ignore),
+			}}}
+		}},
+		{"admissionregistration.k8s.io", "v1", "validatingwebhookconfigurations", false, admissionregistration, func(ns string) runtime.Object {
+			return &admissionregistrationv1.ValidatingWebhookConfiguration{ObjectMeta: objectMeta(name, ns, false), Webhooks: []admissionregistrationv1.ValidatingWebhook{{
+				Name: "v.cg.example.com", ClientConfig: admissionregistrationv1.WebhookClientConfig{URL: ptr("https://127.0.0.1:1/v")},
+				Rules:       []admissionregistrationv1.RuleWithOperations{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Rule: admissionregistrationv1.Rule{APIGroups: []string{"example.com"}, APIVersions: []string{"v1"}, Resources: []string{"widgets"}}}},
+				SideEffects: ptr(admissionregistrationv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}, FailurePolicy: ptr(admissionregistrationv1.Ignore),
+			}}}
 		}},
 	}
 }

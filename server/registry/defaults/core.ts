@@ -26,12 +26,21 @@ export function defaultService(service: KubeObject): void {
   }
   if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') fill(spec, 'externalTrafficPolicy', 'Cluster');
   if (spec.type === 'LoadBalancer') fill(spec, 'allocateLoadBalancerNodePorts', true);
-  if (spec.type !== 'ExternalName') {
-    fill(spec, 'internalTrafficPolicy', 'Cluster');
-    // This server allocates from one IPv4 range: every service is single-stack IPv4.
-    fill(spec, 'ipFamilyPolicy', 'SingleStack');
-    fill(spec, 'ipFamilies', ['IPv4']);
-  }
+  if (spec.type !== 'ExternalName') fill(spec, 'internalTrafficPolicy', 'Cluster');
+}
+
+/**
+ * A Service's IP families: the reference's registry sets them with its cluster IPs, after the
+ * request's ownership is recorded, so they are no defaults and no manager owns them. An update
+ * keeps the stored ones; this server allocates from one IPv4 range, so the rest is single-stack
+ * IPv4.
+ */
+export function fillServiceIPFamilies(service: KubeObject, old?: KubeObject): void {
+  const spec = child(service as Json, 'spec');
+  if (spec.type === 'ExternalName') return;
+  const oldSpec = (old?.spec ?? {}) as Json;
+  fill(spec, 'ipFamilyPolicy', oldSpec.ipFamilyPolicy ?? 'SingleStack');
+  fill(spec, 'ipFamilies', oldSpec.ipFamilies ?? ['IPv4']);
 }
 
 export function defaultNamespace(namespace: KubeObject): void {

@@ -19,6 +19,8 @@ export const appsKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       // Annotation changes also start a rollout evaluation in the reference.
       generationAlsoFollows: (deployment) => deployment.metadata.annotations ?? {},
+      // The reference's deployment status strategy keeps labels; annotations (the revision) pass.
+      statusKeepsMetadata: ['labels'],
       validate: apps.validateDeployment,
       validateUpdate: apps.validateDeploymentUpdate,
     },

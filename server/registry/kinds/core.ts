@@ -21,6 +21,18 @@ const POD_FIELDS: SelectableFields = {
   'status.podIPs': (pod) => ((pod.status as { podIPs?: { ip: string }[] } | undefined)?.podIPs ?? []).map((p) => p.ip).join(',') || undefined,
 };
 
+/**
+ * A Pod's grace period (the reference's pod CheckGracefulDelete): the one asked for, else its
+ * spec's terminationGracePeriodSeconds (defaulted to 30), but 0 for a Pod no node runs (nothing
+ * would confirm its end) or one that already finished.
+ */
+function podDeletionGracePeriod(pod: KubeObject, requested: number | undefined): number {
+  const spec = (pod.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+  return requested ?? spec.terminationGracePeriodSeconds ?? 0;
+}
+
 export const EVENT_FIELDS: SelectableFields = {
   ...selectable(
     'involvedObject.kind',
@@ -68,6 +80,7 @@ export const coreKinds: readonly ResourceType[] = [
     group: '',
     resource: 'pods',
     returnsDeletedObject: true,
+    deletionGracePeriod: podDeletionGracePeriod,
     kind: 'Pod',
     namespaced: true,
     shortNames: ['po'],
@@ -78,6 +91,8 @@ export const coreKinds: readonly ResourceType[] = [
       defaults: defaults.defaultPod,
       initialStatus: (pod) => ({ phase: 'Pending', qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}) }),
       tracksGeneration: true,
+      // The reference keeps pods/status away from owner references (old kubelets corrupted them).
+      statusKeepsMetadata: ['ownerReferences'],
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,
     },
@@ -85,6 +100,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'services',
+    returnsDeletedObject: true,
     allowCreateOnUpdate: true,
     kind: 'Service',
     namespaced: true,
@@ -96,6 +112,8 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: selectable('spec.clusterIP', 'spec.type'),
     behaviour: {
       defaults: defaults.defaultService,
+      prepareForCreate: (service) => defaults.fillServiceIPFamilies(service),
+      prepareForUpdate: (service, old) => defaults.fillServiceIPFamilies(service, old),
       initialStatus: () => ({ loadBalancer: {} }),
       validate: core.validateService,
       validateUpdate: core.validateServiceUpdate,
@@ -117,7 +135,7 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: selectable('type'),
     behaviour: { defaults: defaults.defaultSecret, validate: core.validateSecret, validateUpdate: core.validateSecretUpdate },
   }),
-  defineKind({ group: '', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] }),
+  defineKind({ group: '', resource: 'serviceaccounts', returnsDeletedObject: true, kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] }),
   defineKind({
     group: '',
     resource: 'nodes',
@@ -154,6 +172,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'persistentvolumes',
+    returnsDeletedObject: true,
     kind: 'PersistentVolume',
     namespaced: false,
     shortNames: ['pv'],
@@ -167,6 +186,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'persistentvolumeclaims',
+    returnsDeletedObject: true,
     kind: 'PersistentVolumeClaim',
     namespaced: true,
     shortNames: ['pvc'],

@@ -26,7 +26,9 @@ const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
   'storage.k8s.io': 'storage',
   'node.k8s.io': 'node',
   'resource.k8s.io': 'resource',
+  'admissionregistration.k8s.io': 'admissionregistration',
   'rbac.authorization.k8s.io': 'rbac',
+  'authorization.k8s.io': 'authorization',
   'certificates.k8s.io': 'certificates',
 };
 
@@ -55,6 +57,7 @@ export interface KindDeclaration {
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
   readonly returnsDeletedObject?: true;
+  readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
   readonly allowCreateOnUpdate?: true;
   /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
   readonly deprecatedVersions?: Readonly<Record<string, string>>;
@@ -88,6 +91,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     strategy: buildStrategy({ namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true }, declaration.behaviour),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
+    ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
   };
 }

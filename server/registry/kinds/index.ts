@@ -1,5 +1,6 @@
 /** Every built-in resource type, grouped as the API serves them. */
 import type { ResourceType } from '../types';
+import { admissionRegistrationKinds } from './admissionregistration';
 import { appsKinds } from './apps';
 import { autoscalingKinds } from './autoscaling';
 import { batchKinds } from './batch';
@@ -32,4 +33,5 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...resourceKinds,
   ...rbacKinds,
   ...certificatesKinds,
+  ...admissionRegistrationKinds,
 ];

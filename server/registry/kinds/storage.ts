@@ -3,6 +3,7 @@ import { requireFields } from '../../validation/required';
 import { validateCSIStorageCapacity, validateVolumeAttachment, validateVolumeAttributesClass } from '../../validation/storage';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import { defineKind } from './define';
 
 export const storageKinds: readonly ResourceType[] = [
@@ -60,10 +61,11 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'volumeattachments',
+    returnsDeletedObject: true,
     kind: 'VolumeAttachment',
     namespaced: false,
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({ attached: false }), validate: validateVolumeAttachment },
+    behaviour: { initialStatus: () => ({ attached: false }), statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS, validate: validateVolumeAttachment },
   }),
   defineKind({
     group: 'storage.k8s.io',

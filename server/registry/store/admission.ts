@@ -59,5 +59,6 @@ export function admissionAttributes(
     dryRun: write.dryRun,
     object: step.object,
     oldObject: step.oldObject,
+    warnings: [],
   };
 }

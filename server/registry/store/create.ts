@@ -10,7 +10,8 @@
  *   6. the strategy's validate (422)
  *   7. the kind's beginCreate hook (a Service's cluster IP), not on a dry run
  *   8. validating admission (CREATE), seeing the object as it will be stored
- *   9. managedFields: the write recorded as its manager's Update
+ *   9. managedFields: the write recorded as its manager's Update, crediting it with the object
+ *      as of step 2 (what it sent, defaulted), not what admission or the server set later
  *  10. storage; a dry run stops here, having checked the name is free
  *  11. the hook's finish: what it held is given back when the object was not stored
  *
@@ -62,7 +63,7 @@ async function createOnce(scope: StoreScope, request: CreateRequest): Promise<Wr
   const { object, key } = prepared;
   let stored = false;
   try {
-    recordManagedFields({ scope, object, manager: request.manager });
+    recordManagedFields({ scope, object, written: prepared.written, manager: request.manager });
     const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
     stored = true;
     return { object: await toServedVersion(scope, created), warnings: prepared.warnings };
@@ -75,6 +76,12 @@ export interface PreparedObject {
   /** In the storage version, ready to store but for its managedFields. */
   readonly object: KubeObject;
   readonly key: ObjectKey;
+  /**
+   * The object as its manager is credited with writing it: sent and defaulted, before admission
+   * and the server's own fields (status, a Namespace's finalizers, a Service's IP families), as
+   * the reference records ownership in its handler before its registry fills them.
+   */
+  readonly written: KubeObject;
   readonly warnings: readonly string[];
   /** The kind's hook's finish; call it once the write is stored or has failed. */
   readonly finish: FinishWrite;
@@ -90,6 +97,7 @@ export async function prepareNewObject(scope: StoreScope, write: WriteRequest, s
   // 2. Storage version and defaults.
   const object = await toStorageVersion(scope, sent);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
+  const written = copyJson(object);
   // 3. Mutating admission.
   const attributes = admissionAttributes(scope, write, { operation: 'CREATE', key: objectKeyOf(scope, keyFields(object)), object });
   await scope.context.admission.admit(attributes);
@@ -106,7 +114,7 @@ export async function prepareNewObject(scope: StoreScope, write: WriteRequest, s
     // 8. Validating admission, with the name generated in step 4.
     const key = objectKeyOf(scope, keyFields(object));
     await scope.context.admission.validate({ ...attributes, name: key.name });
-    return { object, key, warnings: strategy.warnings?.(object, undefined) ?? [], finish };
+    return { object, key, written, warnings: [...(strategy.warnings?.(object, undefined) ?? []), ...attributes.warnings], finish };
   } catch (error) {
     await finish(false);
     throw error;

@@ -6,8 +6,12 @@
  *   1. a missing object is a 404; the caller's preconditions (uid, resourceVersion) hold (409)
  *   2. admission (DELETE), with the current object as the old one
  *   3. the garbage collector's finalizer the propagation policy asks for
- *   4. nothing holds the object any longer: it is removed, if still exactly what was read
- *   5. else it is only marked: deletionTimestamp, deletionGracePeriodSeconds 0, generation + 1
+ *   4. a kind deleted gracefully (Pods) is marked with its grace period: deletionTimestamp
+ *      that far ahead, deletionGracePeriodSeconds, generation + 1; a later deletion may only
+ *      shorten it, a longer or equal one changes nothing
+ *   5. nothing holds the object any longer (and its grace, if any, is 0): it is removed, if
+ *      still exactly what was read; the answer carries the deletion marks
+ *   6. else it is only marked: deletionTimestamp, deletionGracePeriodSeconds 0, generation + 1
  *      (namespaces also go to phase Terminating), through the update
  *
  * A dry run runs every step but writes nothing.
@@ -31,6 +35,7 @@ export interface Deletion {
   readonly preconditions?: Preconditions;
   readonly propagationPolicy?: PropagationPolicy;
   readonly orphanDependents?: boolean;
+  readonly gracePeriodSeconds?: number;
 }
 
 export interface DeleteRequest extends WriteRequest {
@@ -56,10 +61,42 @@ function finalizersForPropagation(current: readonly string[], deletion: Deletion
   return finalizers;
 }
 
+/** Thrown out of the update to remove the object: `current` as read, `answer` as the caller is told. */
 class RemoveNow extends Error {
-  constructor(readonly current: KubeObject) {
+  constructor(
+    readonly current: KubeObject,
+    readonly answer: KubeObject,
+  ) {
     super('remove now');
   }
+}
+
+/** Thrown out of the update when a graceful deletion is already under way with no longer grace. */
+class AlreadyDeleting extends Error {
+  constructor(readonly current: KubeObject) {
+    super('already deleting');
+  }
+}
+
+/**
+ * The grace period a deletion of a gracefully deleted kind gets (undefined for other kinds); a
+ * negative one is taken as 1, as the reference's BeforeDelete takes it.
+ */
+function gracePeriodOf(scope: StoreScope, current: KubeObject, deletion: Deletion): number | undefined {
+  const grace = scope.type.deletionGracePeriod?.(current, deletion.gracePeriodSeconds);
+  return grace !== undefined && grace < 0 ? 1 : grace;
+}
+
+/**
+ * Marks `next` for a graceful deletion of `grace` seconds (the reference's BeforeDelete): false
+ * when a deletion already under way has a grace no longer than this one, which changes nothing.
+ */
+function markGracefully(next: KubeObject, grace: number, now: Date): boolean {
+  const meta = next.metadata;
+  if (meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds <= grace)) return false;
+  markAsDeleting(next, new Date(now.getTime() + grace * 1000));
+  meta.deletionGracePeriodSeconds = grace;
+  return true;
 }
 
 export async function deleteObject(scope: StoreScope, request: DeleteRequest): Promise<DeleteOutcome> {
@@ -73,11 +110,13 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
           const attributes = admissionAttributes(scope, request, { operation: 'DELETE', key, oldObject: current });
           await scope.context.admission.admit(attributes);
           await scope.context.admission.validate(attributes);
-          const finalizers = finalizersForPropagation(current.metadata.finalizers ?? [], deletion);
           const next: KubeObject = { ...current, metadata: { ...current.metadata } };
+          const grace = gracePeriodOf(scope, current, deletion);
+          if (grace !== undefined && !markGracefully(next, grace, scope.context.now())) throw new AlreadyDeleting(current);
+          const finalizers = finalizersForPropagation(current.metadata.finalizers ?? [], deletion);
           if (finalizers.length > 0) next.metadata.finalizers = finalizers;
           else delete next.metadata.finalizers;
-          if (pendingFinalizers(scope.type, next).length === 0) throw new RemoveNow(current);
+          if (pendingFinalizers(scope.type, next).length === 0 && (grace === undefined || grace === 0)) throw new RemoveNow(current, grace === undefined ? current : next);
           if (next.metadata.deletionTimestamp === undefined) {
             markAsDeleting(next, scope.context.now());
             if (scope.type.subresources.finalize) next.status = { ...((next.status as object | undefined) ?? {}), phase: 'Terminating' };
@@ -88,9 +127,11 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
       );
       return { object: await toServedVersion(scope, result.object), deleted: false };
     } catch (error) {
+      if (error instanceof AlreadyDeleting) return { object: await toServedVersion(scope, error.current), deleted: false };
       if (!(error instanceof RemoveNow)) throw error;
       try {
-        return { object: await toServedVersion(scope, await removeExactly(scope, key, error.current, request.dryRun)), deleted: true };
+        const removed = await removeExactly(scope, key, error.current, request.dryRun);
+        return { object: await toServedVersion(scope, error.answer === error.current ? removed : error.answer), deleted: true };
       } catch (removeError) {
         const raced = removeError instanceof ObjectError && removeError.reason === 'Conflict';
         if (!raced || deletion.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;

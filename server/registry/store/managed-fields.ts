@@ -19,12 +19,14 @@ function schemaContextOf(scope: StoreScope): SchemaContext {
  * (`previous` absent on create). The entries start from those the request set, else the stored
  * ones; a subresource's request cannot set them, as in the reference. A `[{}]` reset is the
  * caller's to apply first (see ownershipBefore), since it also changes what the write is
- * compared against.
+ * compared against. `written` is what the manager is credited with, when that is not `object`
+ * itself (a create: the object before the server filled its own fields).
  */
 export function recordManagedFields(options: {
   readonly scope: StoreScope;
   readonly object: KubeObject;
   readonly previous?: KubeObject;
+  readonly written?: KubeObject;
   readonly manager: string;
   readonly subresource?: string;
 }): void {
@@ -35,7 +37,7 @@ export function recordManagedFields(options: {
   const entries = managedFieldsAfterUpdate({
     previous: previous === undefined ? undefined : withoutManagedFields(previous),
     managedFields: requestedManagedFields(sent, stored).entries,
-    next: withoutManagedFields(object),
+    next: withoutManagedFields(options.written ?? object),
     manager: options.manager,
     apiVersion: apiVersionOf(scope),
     subresource: options.subresource,

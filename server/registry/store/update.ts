@@ -76,9 +76,13 @@ class RemoveInstead extends Error {
 
 const MAX_ATTEMPTS = 5;
 
-/** True when nothing holds a terminating object any longer. */
+/**
+ * True when nothing holds a terminating object any longer: no finalizers, and no grace period
+ * still running (a Pod's kubelet confirms its end with a deletion of grace 0, not an update).
+ */
 function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
-  return object.metadata.deletionTimestamp !== undefined && pendingFinalizers(scope.type, object).length === 0;
+  const meta = object.metadata;
+  return meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds ?? 0) === 0 && pendingFinalizers(scope.type, object).length === 0;
 }
 
 export async function updateObject(scope: StoreScope, request: UpdateRequest): Promise<UpdateResult> {
@@ -101,12 +105,12 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
             if (!request.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
             creating = await prepareNewObject(scope, request, await request.updatedObject(undefined), request.authorizeCreate ?? noCheck);
             const { object } = creating;
-            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, manager: request.manager, subresource: request.subresource });
+            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, written: creating.written, manager: request.manager, subresource: request.subresource });
             warnings = creating.warnings;
             return object;
           }
-          const object = await prepareUpdate(scope, request, current);
-          warnings = scope.type.strategy.warnings?.(object, current) ?? [];
+          const { object, admissionWarnings } = await prepareUpdate(scope, request, current);
+          warnings = [...(scope.type.strategy.warnings?.(object, current) ?? []), ...admissionWarnings];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;
         },
@@ -131,8 +135,8 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
 
 async function noCheck(): Promise<void> {}
 
-/** Steps 1-7 on an existing object: the object to store. */
-async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current: KubeObject): Promise<KubeObject> {
+/** Steps 1-7 on an existing object: the object to store, and what admission warned of. */
+async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current: KubeObject): Promise<{ object: KubeObject; admissionWarnings: readonly string[] }> {
   const { strategy } = scope.type;
   const name = request.key.name;
   // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
@@ -162,7 +166,7 @@ async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current:
   if (!request.managedFieldsComputed) {
     recordManagedFields({ scope, object, previous: ownershipBefore(object, current, request.subresource), manager: request.manager, subresource: request.subresource });
   }
-  return object;
+  return { object, admissionWarnings: attributes.warnings };
 }
 
 /** PUT /finalize changes spec.finalizers and nothing else. */

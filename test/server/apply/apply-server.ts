@@ -43,7 +43,7 @@ export interface ApplyServer {
 
 function devGrant(verbs: ReadonlySet<string>): Authorizer {
   return {
-    authorize: ({ user, request: info }) => (user.groups.includes('dev') && info.isResourceRequest && verbs.has(info.verb) ? ALLOW : NO_OPINION),
+    authorize: (info) => (info.user.groups.includes('dev') && info.isResourceRequest && verbs.has(info.verb) ? ALLOW : NO_OPINION),
   };
 }
 

@@ -62,6 +62,9 @@ describe('parseFlags', () => {
       tlsCertFile: 'c.pem',
       tlsPrivateKeyFile: 'k.pem',
       clientCaFile: 'ca.pem',
+      authorizationWebhookVersion: 'v1beta1',
+      authorizationWebhookAuthorizedTtlMs: 300_000,
+      authorizationWebhookUnauthorizedTtlMs: 30_000,
     });
   });
 

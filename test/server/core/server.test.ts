@@ -2,6 +2,11 @@
  * The HTTPS server in-process on a free loopback port: TLS and client certificates, the
  * handler chain's answers, health endpoints, /version, and the shutdown sequence.
  */
+import { bootstrapPolicy } from '../../../server/authz/rbac/bootstrap-policy';
+import { staticPolicySource } from '../../../server/authz/rbac/policy-source';
+import { rbacAuthorizer } from '../../../server/authz/rbac/rbac-authorizer';
+import { RuleResolver } from '../../../server/authz/rbac/rule-resolver';
+import { serverAuthorizer } from '../../../server/authz/server-authorizer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +41,8 @@ describe('the HTTPS server', () => {
     server = createServer({
       options: { ...DEFAULT_OPTIONS, securePort: 0, dataDir, shutdownDelayMs: 300 },
       tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
+      // RBAC over the default policy, as a whole server has it, without the store behind it.
+      authorizer: serverAuthorizer([rbacAuthorizer(new RuleResolver(staticPolicySource(Object.values(bootstrapPolicy()).flat())))]),
       health: {
         checks: [
           functionCheck('etcd', () => {

@@ -7,6 +7,7 @@ import {
   StoreUnavailableError,
 } from '../../../storage/errors';
 import { forbiddenError } from '../../../server/authz/forbidden';
+import { attributesFrom } from '../../../server/authz/types';
 import { resolveRequestInfo } from '../../../server/http/request-info';
 import * as catalogue from '../../../server/status/catalogue';
 import { statusErrorFrom } from '../../../server/status/from-error';
@@ -110,7 +111,7 @@ describe('forbiddenError', () => {
     { name: 'non-resource path', method: 'GET', path: '/metrics', message: 'forbidden: User "system:anonymous" cannot get path "/metrics"' },
   ];
   it.each(cases)('$name', ({ method, path, message }) => {
-    const error = forbiddenError({ user: anonymous, request: resolveRequestInfo({ method, path, query: '' }) }, '');
+    const error = forbiddenError(attributesFrom(resolveRequestInfo({ method, path, query: '' }), anonymous), '');
     expect(error.status.code).toBe(403);
     expect(error.status.reason).toBe('Forbidden');
     expect(error.message).toBe(message);
@@ -118,7 +119,7 @@ describe('forbiddenError', () => {
 
   it('appends the authorizer reason and escapes HTML from the request', () => {
     const error = forbiddenError(
-      { user: anonymous, request: resolveRequestInfo({ method: 'GET', path: '/<b>', query: '' }) },
+      attributesFrom(resolveRequestInfo({ method: 'GET', path: '/<b>', query: '' }), anonymous),
       'RBAC: role "x" not found',
     );
     expect(error.message).toBe('forbidden: User "system:anonymous" cannot get path "/&lt;b&gt;": RBAC: role "x" not found');

@@ -13,7 +13,7 @@ import { metricsHandler } from '../../../server/metrics/metrics-handler';
 import { requestLabels } from '../../../server/metrics/request-labels';
 import { instrumentStore, resourceByKeyPrefix } from '../../../server/metrics/store-metrics';
 import { observeWatchCaches, recordWatchCacheDispatch, recordWatchCacheInitialization } from '../../../server/metrics/watch-cache-metrics';
-import { withRequestMetrics } from '../../../server/metrics/with-request-metrics';
+import { recordWatchEvent, withRequestMetrics } from '../../../server/metrics/with-request-metrics';
 import { startCacheSet } from '../../../storage/cache/cache-set';
 import { Compactor } from '../../../storage/compactor';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
@@ -58,8 +58,10 @@ describe('/metrics', () => {
         app.use((req, res) => {
           if (req.requestInfo.verb === 'watch') {
             res.writeHead(200, { 'Content-Type': 'application/json' });
-            res.write(JSON.stringify({ type: 'ADDED', object: { kind: 'Pod' } }) + '\n');
-            res.write(JSON.stringify({ type: 'MODIFIED', object: { kind: 'Pod' } }) + '\n');
+            // As the watch handler does: events of one turn in one write, each reported.
+            const events = ['ADDED', 'MODIFIED'].map((type) => Buffer.from(JSON.stringify({ type, object: { kind: 'Pod' } }) + '\n'));
+            res.write(Buffer.concat(events));
+            for (const event of events) recordWatchEvent(res, event.length);
             res.end();
             return;
           }

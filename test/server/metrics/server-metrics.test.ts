@@ -33,7 +33,7 @@ describe('the server with metrics and limits', () => {
       options: { ...DEFAULT_OPTIONS, securePort: 0, dataDir, maxRequestsInflight: 1, requestTimeoutMs: 5_000 },
       tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
       // Jane may read configmaps (what RBAC would grant), so her requests reach the handler and stay in flight.
-      authorizer: serverAuthorizer([{ authorize: ({ user, request }) => (user.name === 'jane' && request.resource === 'configmaps' ? ALLOW : NO_OPINION) }]),
+      authorizer: serverAuthorizer([{ authorize: ({ user, resource }) => (user.name === 'jane' && resource === 'configmaps' ? ALLOW : NO_OPINION) }]),
       routes: (app) =>
         app.get('/api/v1/namespaces/a/configmaps/x', async (_req, res) => {
           await gate;

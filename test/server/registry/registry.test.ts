@@ -136,8 +136,18 @@ describe('store behaviour facts of the built-in kinds, as the reference sets the
       .map((type) => (type.group ? `${type.resource}.${type.group}` : type.resource))
       .sort();
 
-  it('returns the deleted object from DELETE only for pods and namespaces', () => {
-    expect(qualified((type) => type.returnsDeletedObject)).toEqual(['namespaces', 'pods']);
+  it('returns the deleted object from DELETE for the kinds the reference returns it for', () => {
+    // Asked of a v1.34.4 server: a Service, ServiceAccount, PVC and VolumeAttachment come back
+    // whole; a ConfigMap, Secret, Node, Deployment answer a Status.
+    expect(qualified((type) => type.returnsDeletedObject)).toEqual([
+      'namespaces',
+      'persistentvolumeclaims',
+      'persistentvolumes',
+      'pods',
+      'serviceaccounts',
+      'services',
+      'volumeattachments.storage.k8s.io',
+    ]);
   });
 
   it('creates on PUT only where the reference allows it', () => {

@@ -19,6 +19,7 @@ function event(i: number, namespace: string, previous?: KubeObject): CacheEvent 
     object,
     prevObject: previous,
     recordedAt: Date.now(),
+    size: 0,
   };
 }
 
@@ -28,6 +29,7 @@ function watcherOf(set: WatcherSet, options: { namespace?: string; predicate?: P
     namespace: options.namespace,
     predicate: options.predicate ?? EVERYTHING,
     bufferSize: 10_000,
+    bufferBytes: Infinity,
     startAfter: 0,
     allowBookmarks: false,
     onStop: (stopped) => set.remove(stopped),

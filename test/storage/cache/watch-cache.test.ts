@@ -91,16 +91,16 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
   }
 
   describe('get', () => {
-    it('serves "" from the store, "0" and N from the cache', async () => {
-      const { cache, create, modify, settled } = await setup();
+    it('serves "", "0" and N from the cache, "" once it has every acknowledged write', async () => {
+      const { cache, create, modify } = await setup();
       await create('a');
       const updated = await modify('a', (object) => {
         object.spec = { n: 1 };
       });
-      await settled(updated);
-      const fromStore = await cache.get({ namespace: 'ns', name: 'a' });
-      expect(fromStore).toEqual(updated);
-      expect(await cache.get({ namespace: 'ns', name: 'a' })).not.toBe(fromStore);
+      // No waiting for the feed: a consistent read sees the write acknowledged before it.
+      const consistent = await cache.get({ namespace: 'ns', name: 'a' });
+      expect(consistent).toEqual(updated);
+      expect(await cache.get({ namespace: 'ns', name: 'a' })).toBe(consistent);
 
       const any = await cache.get({ namespace: 'ns', name: 'a' }, { resourceVersion: '0' });
       const notOlder = await cache.get({ namespace: 'ns', name: 'a' }, { resourceVersion: updated.metadata.resourceVersion });
@@ -109,6 +109,44 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
 
       const missing = await objectError(cache.get({ namespace: 'ns', name: 'nope' }, { resourceVersion: '0' }));
       expect([missing.reason, missing.message]).toEqual(['NotFound', 'pods "nope" not found']);
+      // A key the cache lacks is the store's to answer.
+      const missingNow = await objectError(cache.get({ namespace: 'ns', name: 'nope' }));
+      expect([missingNow.reason, missingNow.message]).toEqual(['NotFound', 'pods "nope" not found']);
+    });
+
+    it('shares one store revision request among a burst of consistent reads', async () => {
+      let revisionRequests = 0;
+      const counting = new Proxy(store, {
+        get(target, property) {
+          if (property === 'currentRevision') {
+            return () => {
+              revisionRequests++;
+              return target.currentRevision();
+            };
+          }
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const keyPrefix = freshPrefix('pods');
+      const replica = await startReplica({ store: counting, resources: [podsResource(keyPrefix)], tuning: FAST });
+      replicas.push(replica);
+      const cache = replica.cacheFor(keyPrefix);
+      const names = Array.from({ length: 20 }, (_, i) => `p${i}`);
+      const written = await Promise.all(names.map((name) => cache.create({ namespace: 'ns', name }, pod(name))));
+
+      revisionRequests = 0;
+      const [gets, lists] = await Promise.all([
+        Promise.all(names.map((name) => cache.get({ namespace: 'ns', name }))),
+        Promise.all(names.map(() => cache.list({ namespace: 'ns' }, { predicate: EVERYTHING }))),
+      ]);
+      // One request answers the burst; one more at most for reads that came while it was in flight.
+      expect(revisionRequests).toBeLessThanOrEqual(2);
+      expect(gets).toEqual(written);
+      const inKeyOrder = [...written].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+      for (const list of lists) expect(list.items).toEqual(inKeyOrder);
+      // Served from memory: the cache's own objects.
+      for (const [i, name] of names.entries()) expect(gets[i]).toBe(await cache.get({ namespace: 'ns', name }, { resourceVersion: '0' }));
     });
 
     it('answers 504 for a revision not reached within the wait', async () => {
@@ -490,6 +528,19 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       expect(await readWatch(slow).next()).toBe('end');
       expect(cache.stats().watchers).toBe(1);
       fast.stop();
+    });
+
+    it('drops a watcher whose queue holds too many bytes, well before too many events', async () => {
+      // Each pod is a few hundred bytes stored: 2 KiB of them fill the queue long before 1,000 events do.
+      const { cache, create } = await setup({ ...FAST, watcherBufferSize: 1_000, watcherBufferBytes: 2_048, dispatchBudget: { maxMs: 20, refillMsPerSecond: 20 } });
+      const slow = await cache.watch({}, { resourceVersion: '0', predicate: EVERYTHING });
+      let ended = false;
+      void slow.done.then(() => (ended = true));
+      for (let i = 0; i < 40 && !ended; i++) await create(`p${i}`);
+      await waitUntil(() => cache.stats().terminatedWatchers === 1);
+      expect(ended).toBe(true);
+      expect(await readWatch(slow).next()).toBe('end');
+      expect(cache.stats().watchers).toBe(0);
     });
   });
 

@@ -1,0 +1,172 @@
+/**
+ * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins: for every write, each
+ * configured webhook that matches it (rules, namespace and object selectors, matchConditions in
+ * CEL) is sent an AdmissionReview v1, mutating ones one after another (their JSON patches
+ * applied in turn), validating ones too. A denial refuses the write with the webhook's status;
+ * a webhook that cannot be called, or answers nonsense, fails the write or is skipped as its
+ * failurePolicy says; a dry run is refused by a webhook that may have side effects.
+ *
+ * Not yet: reinvocation (reinvocationPolicy IfNeeded runs once), conversion of the object to the
+ * rule's version under matchPolicy Equivalent (the stored version is sent), audit annotations.
+ */
+import { applyPatch, type Operation } from 'fast-json-patch';
+import { ExpressionCompiler, type CompiledExpression } from '../../cel/environment';
+import { StatusError } from '../../status/status-error';
+import { internalError, badRequest } from '../../status/catalogue';
+import { getCached, listCached, type StorageOf } from '../lookup';
+import { matchingAttributes } from '../policy/attributes';
+import { matchResources } from '../policy/matching';
+import type { AdmissionAttributes, AdmissionPlugin } from '../types';
+import { callWebhook, type AdmissionResponse } from './client';
+import type { ConfiguredWebhook, Webhook } from './types';
+
+const GROUP = 'admissionregistration.k8s.io';
+const DEFAULT_TIMEOUT_SECONDS = 10;
+const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn' } as const;
+
+type Phase = 'mutating' | 'validating';
+
+/** Compiled match conditions, kept per expression text. */
+const conditionCompiler = new ExpressionCompiler(CONDITION_VARIABLES);
+const compiledConditions = new Map<string, CompiledExpression | string>();
+
+function compiledCondition(expression: string): CompiledExpression | string {
+  let compiled = compiledConditions.get(expression);
+  if (compiled === undefined) {
+    const result = conditionCompiler.compile(expression);
+    compiled = result.ok ? result.compiled : result.error;
+    if (compiledConditions.size > 1024) compiledConditions.clear();
+    compiledConditions.set(expression, compiled);
+  }
+  return compiled;
+}
+
+/** The review's request, as webhooks receive it. */
+function reviewRequest(attributes: AdmissionAttributes): Record<string, unknown> {
+  const { userInfo } = attributes;
+  return {
+    uid: attributes.uid,
+    kind: attributes.kind,
+    resource: attributes.resource,
+    ...(attributes.subResource ? { subResource: attributes.subResource } : {}),
+    requestKind: attributes.requestKind,
+    requestResource: attributes.requestResource,
+    ...(attributes.requestSubResource ? { requestSubResource: attributes.requestSubResource } : {}),
+    name: attributes.name,
+    namespace: attributes.namespace,
+    operation: attributes.operation,
+    userInfo: { username: userInfo.name, ...(userInfo.uid ? { uid: userInfo.uid } : {}), groups: [...userInfo.groups], ...(userInfo.extra ? { extra: userInfo.extra } : {}) },
+    object: attributes.object ?? null,
+    oldObject: attributes.oldObject ?? null,
+    dryRun: attributes.dryRun,
+    options: attributes.options,
+  };
+}
+
+/** Whether the webhook's match conditions admit the request: true, false, or the error to handle by failurePolicy. */
+function conditionsAdmit(webhook: Webhook, attributes: AdmissionAttributes, request: Record<string, unknown>): boolean | Error {
+  let failure: Error | undefined;
+  for (const { name, expression } of webhook.matchConditions ?? []) {
+    const compiled = compiledCondition(expression);
+    if (typeof compiled === 'string') {
+      failure ??= new Error(`compilation failed: ${compiled}`);
+      continue;
+    }
+    const result = compiled.evaluate({ object: attributes.object ?? null, oldObject: attributes.oldObject ?? null, request });
+    if (result.ok && result.value === false) return false;
+    if (!result.ok) failure ??= new Error(`failed to evaluate match condition '${name}': ${result.error}`);
+  }
+  return failure ?? true;
+}
+
+/** The webhooks of every configuration of `phase`, by configuration name, then in their order. */
+async function configuredWebhooks(storageOf: StorageOf, phase: Phase): Promise<ConfiguredWebhook[]> {
+  const resource = phase === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
+  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
+  return configurations.flatMap((configuration) => ((configuration.webhooks ?? []) as Webhook[]).map((webhook) => ({ configuration: String(configuration.metadata.name), webhook })));
+}
+
+/** A denial: the webhook's status, at least 400, its message after the reference's prefix. */
+function denial(name: string, response: AdmissionResponse): StatusError {
+  const status = response.status ?? {};
+  const deniedBy = `admission webhook ${JSON.stringify(name)} denied the request`;
+  const message = status.message ? `${deniedBy}: ${status.message}` : status.reason ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`;
+  return new StatusError({ code: !status.code || status.code < 400 ? 400 : status.code, reason: status.reason ?? '', message });
+}
+
+function callFailure(name: string, error: unknown): StatusError {
+  return internalError(`failed calling webhook ${JSON.stringify(name)}: failed to call webhook: ${(error as Error).message}`);
+}
+
+/** Replaces `target`'s members with `source`'s: the store holds `target`, so it must change in place. */
+function replaceInPlace(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key of Object.keys(target)) if (!(key in source)) delete target[key];
+  Object.assign(target, source);
+}
+
+function applyResponsePatch(name: string, attributes: AdmissionAttributes, response: AdmissionResponse): void {
+  if (!response.patch) return;
+  if (response.patchType !== 'JSONPatch') throw internalError(`received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${JSON.stringify(name)}`);
+  if (attributes.object === undefined) return;
+  let operations: Operation[];
+  try {
+    operations = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as Operation[];
+    const patched = applyPatch(structuredClone(attributes.object), operations, true, false).newDocument;
+    replaceInPlace(attributes.object as Record<string, unknown>, patched as Record<string, unknown>);
+  } catch (error) {
+    throw internalError(`JSON Patch: ${(error as Error).message}`);
+  }
+}
+
+function webhookPlugin(phase: Phase, storageOf: StorageOf): AdmissionPlugin {
+  const run = async (attributes: AdmissionAttributes, warnings: string[]): Promise<void> => {
+    // Webhooks never judge their own configurations, so a broken webhook cannot block its repair.
+    if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations')) return;
+    const webhooks = await configuredWebhooks(storageOf, phase);
+    if (webhooks.length === 0) return;
+    const namespaceObject = attributes.namespace === '' ? undefined : await getCached(storageOf('', 'namespaces'), attributes.namespace);
+    const namespaceLabels = attributes.namespace === '' ? undefined : (namespaceObject?.metadata.labels ?? {});
+    for (const { webhook } of webhooks) {
+      const failOpen = webhook.failurePolicy === 'Ignore';
+      const matching = matchingAttributes(attributes);
+      if (!matchResources({ resourceRules: webhook.rules ?? [], namespaceSelector: webhook.namespaceSelector, objectSelector: webhook.objectSelector }, matching, namespaceLabels)) continue;
+      const request = reviewRequest(attributes);
+      const admitted = conditionsAdmit(webhook, attributes, request);
+      if (admitted === false) continue;
+      if (admitted instanceof Error) {
+        if (failOpen) continue;
+        throw callFailure(webhook.name, admitted);
+      }
+      if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
+        throw badRequest(`admission webhook ${JSON.stringify(webhook.name)} does not support dry run`);
+      }
+      const timeoutSeconds = webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+      let response: AdmissionResponse;
+      try {
+        response = await callWebhook({
+          config: webhook.clientConfig,
+          review: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request },
+          timeoutSeconds,
+          storageOf,
+        });
+        if (response.uid !== undefined && response.uid !== attributes.uid) throw new Error(`expected response.uid=${attributes.uid}, got ${response.uid}`);
+      } catch (error) {
+        if (failOpen) continue;
+        throw callFailure(webhook.name, error);
+      }
+      warnings.push(...(response.warnings ?? []));
+      if (response.allowed !== true) throw denial(webhook.name, response);
+      if (phase === 'mutating') applyResponsePatch(webhook.name, attributes, response);
+    }
+  };
+  const name = phase === 'mutating' ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook';
+  return phase === 'mutating' ? { name, admit: (attributes) => run(attributes, attributes.warnings) } : { name, validate: (attributes) => run(attributes, attributes.warnings) };
+}
+
+export function mutatingAdmissionWebhookPlugin(storageOf: StorageOf): AdmissionPlugin {
+  return webhookPlugin('mutating', storageOf);
+}
+
+export function validatingAdmissionWebhookPlugin(storageOf: StorageOf): AdmissionPlugin {
+  return webhookPlugin('validating', storageOf);
+}

@@ -1,0 +1,203 @@
+/**
+ * The authorization.k8s.io reviews, answered by the server's whole authorizer: whether a user
+ * (SubjectAccessReview), a user in one namespace (LocalSubjectAccessReview) or the caller
+ * (SelfSubjectAccessReview) may do something, and what the caller may do in a namespace
+ * (SelfSubjectRulesReview). They are operations, not stored objects: each function takes the
+ * decoded review (v1 or v1beta1) and answers it with its `status` filled, or throws the
+ * Status error the reference answers.
+ */
+import type { UserInfo } from '../authn/types';
+import type { KubeObject } from '../../storage/objects/types';
+import { parseFieldSelector, type FieldRequirement } from '../selectors/field-selector';
+import { parseLabelSelector, type LabelOperator, type LabelRequirement } from '../selectors/label-selector';
+import { invalid as invalidObject } from '../status/catalogue';
+import type { StatusError } from '../status/status-error';
+import { FieldPath, invalid, required } from '../validation/field-errors';
+import type { FieldError } from '../registry/types';
+import type { Attributes, Authorizer } from './types';
+
+export const AUTHORIZATION_GROUP = 'authorization.k8s.io';
+
+interface SelectorRequirement {
+  key?: string;
+  operator?: string;
+  values?: string[];
+}
+
+interface ResourceAttributes {
+  namespace?: string;
+  verb?: string;
+  group?: string;
+  version?: string;
+  resource?: string;
+  subresource?: string;
+  name?: string;
+  fieldSelector?: { rawSelector?: string; requirements?: SelectorRequirement[] };
+  labelSelector?: { rawSelector?: string; requirements?: SelectorRequirement[] };
+}
+
+interface NonResourceAttributes {
+  path?: string;
+  verb?: string;
+}
+
+interface ReviewSpec {
+  resourceAttributes?: ResourceAttributes;
+  nonResourceAttributes?: NonResourceAttributes;
+  user?: string;
+  /** v1 */
+  groups?: string[];
+  /** v1beta1 spells it `group`. */
+  group?: string[];
+  uid?: string;
+  extra?: Record<string, string[]>;
+}
+
+export interface AccessReviewStatus {
+  allowed: boolean;
+  denied?: boolean;
+  reason?: string;
+  evaluationError?: string;
+}
+
+function specOf(review: KubeObject): ReviewSpec {
+  return (review.spec as ReviewSpec | undefined) ?? {};
+}
+
+function rejectInvalid(review: KubeObject, errors: readonly FieldError[]): void {
+  if (errors.length > 0) throw invalidObject({ group: AUTHORIZATION_GROUP, kind: review.kind ?? '' }, String(review.metadata?.name ?? ''), errors) as StatusError;
+}
+
+function attributeErrors(spec: ReviewSpec): FieldError[] {
+  const path = FieldPath.root('spec');
+  if (spec.resourceAttributes && spec.nonResourceAttributes) {
+    return [invalid(path.child('nonResourceAttributes'), spec.nonResourceAttributes, 'cannot be specified in combination with resourceAttributes')];
+  }
+  if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
+    return [invalid(path.child('resourceAttributes'), null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified')];
+  }
+  return [];
+}
+
+const LABEL_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+
+/** Selector requirements of a review; ones that do not parse are left out, as the reference ignores them with a reason. */
+function fieldRequirements(selector: ResourceAttributes['fieldSelector']): readonly FieldRequirement[] | undefined {
+  if (selector === undefined) return undefined;
+  try {
+    if (selector.rawSelector) return parseFieldSelector(selector.rawSelector);
+  } catch {
+    return undefined;
+  }
+  return (selector.requirements ?? []).flatMap(({ key = '', operator, values = [] }): FieldRequirement[] => {
+    if (values.length !== 1) return [];
+    if (operator === 'In') return [{ field: key, operator: '=', value: values[0] }];
+    if (operator === 'NotIn') return [{ field: key, operator: '!=', value: values[0] }];
+    return [];
+  });
+}
+
+function labelRequirements(selector: ResourceAttributes['labelSelector']): readonly LabelRequirement[] | undefined {
+  if (selector === undefined) return undefined;
+  try {
+    if (selector.rawSelector) return parseLabelSelector(selector.rawSelector);
+  } catch {
+    return undefined;
+  }
+  return (selector.requirements ?? []).flatMap(({ key = '', operator = '', values = [] }) =>
+    LABEL_OPERATORS[operator] ? [{ key, operator: LABEL_OPERATORS[operator], values }] : [],
+  );
+}
+
+/** The attributes a review asks about, for this user. */
+export function reviewAttributes(spec: ReviewSpec, user: UserInfo): Attributes {
+  const resource = spec.resourceAttributes;
+  if (resource) {
+    return {
+      user,
+      verb: resource.verb ?? '',
+      isResourceRequest: true,
+      path: '',
+      namespace: resource.namespace ?? '',
+      apiGroup: resource.group ?? '',
+      apiVersion: resource.version ?? '',
+      resource: resource.resource ?? '',
+      subresource: resource.subresource ?? '',
+      name: resource.name ?? '',
+      fieldSelector: fieldRequirements(resource.fieldSelector),
+      labelSelector: labelRequirements(resource.labelSelector),
+    };
+  }
+  const nonResource = spec.nonResourceAttributes ?? {};
+  return {
+    user, verb: nonResource.verb ?? '', isResourceRequest: false, path: nonResource.path ?? '',
+    namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '',
+  };
+}
+
+async function decide(authorizer: Authorizer, attributes: Attributes): Promise<AccessReviewStatus> {
+  try {
+    const result = await authorizer.authorize(attributes);
+    const status: AccessReviewStatus = { allowed: result.decision === 'allow' };
+    if (result.decision === 'deny') status.denied = true;
+    if (result.reason) status.reason = result.reason;
+    return status;
+  } catch (error) {
+    return { allowed: false, evaluationError: (error as Error).message };
+  }
+}
+
+function answered(review: KubeObject, status: AccessReviewStatus | object): KubeObject {
+  return { ...review, metadata: { ...(review.metadata ?? {}), creationTimestamp: null } as KubeObject['metadata'], status };
+}
+
+function userOf(spec: ReviewSpec): UserInfo {
+  return { name: spec.user ?? '', uid: spec.uid, groups: spec.groups ?? spec.group ?? [], extra: spec.extra };
+}
+
+export async function subjectAccessReview(review: KubeObject, authorizer: Authorizer): Promise<KubeObject> {
+  const spec = specOf(review);
+  const errors = attributeErrors(spec);
+  if (!spec.user && (spec.groups ?? spec.group ?? []).length === 0) {
+    errors.push(invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'));
+  }
+  rejectInvalid(review, errors);
+  return answered(review, await decide(authorizer, reviewAttributes(spec, userOf(spec))));
+}
+
+/** `namespace` is the one in the request's path, which the review must name too. */
+export async function localSubjectAccessReview(review: KubeObject, namespace: string, authorizer: Authorizer): Promise<KubeObject> {
+  const spec = specOf(review);
+  const errors = attributeErrors(spec);
+  if (spec.nonResourceAttributes) errors.push(invalid(FieldPath.root('spec', 'nonResourceAttributes'), spec.nonResourceAttributes, 'disallowed on this kind of request'));
+  if (!spec.user && (spec.groups ?? spec.group ?? []).length === 0) {
+    errors.push(invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'));
+  }
+  const reviewNamespace = review.metadata?.namespace ?? '';
+  if (reviewNamespace !== '' && reviewNamespace !== namespace) errors.push(invalid(FieldPath.root('metadata', 'namespace'), reviewNamespace, 'must match the namespace of the request'));
+  if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== namespace) {
+    errors.push(invalid(FieldPath.root('spec', 'resourceAttributes', 'namespace'), spec.resourceAttributes.namespace ?? '', 'must match metadata.namespace'));
+  }
+  rejectInvalid(review, errors);
+  return answered(review, await decide(authorizer, reviewAttributes(spec, userOf(spec))));
+}
+
+/** The caller's own access: the spec names no user, the request's does. */
+export async function selfSubjectAccessReview(review: KubeObject, requester: UserInfo, authorizer: Authorizer): Promise<KubeObject> {
+  const spec = specOf(review);
+  rejectInvalid(review, attributeErrors(spec));
+  return answered(review, await decide(authorizer, reviewAttributes(spec, requester)));
+}
+
+export async function selfSubjectRulesReview(review: KubeObject, requester: UserInfo, authorizer: Authorizer): Promise<KubeObject> {
+  const namespace = ((review.spec as { namespace?: string } | undefined) ?? {}).namespace ?? '';
+  if (namespace === '') rejectInvalid(review, [required(FieldPath.root('spec', 'namespace'))]);
+  if (authorizer.rulesFor === undefined) return answered(review, { resourceRules: [], nonResourceRules: [], incomplete: true });
+  const rules = await authorizer.rulesFor(requester, namespace);
+  return answered(review, {
+    resourceRules: rules.resourceRules,
+    nonResourceRules: rules.nonResourceRules,
+    incomplete: rules.incomplete,
+    ...(rules.evaluationErrors.length > 0 ? { evaluationError: rules.evaluationErrors.join(', ') } : {}),
+  });
+}

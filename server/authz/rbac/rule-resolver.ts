@@ -1,0 +1,102 @@
+/**
+ * Which rules apply to a user in a namespace: those of the cluster roles bound to them by
+ * ClusterRoleBindings, then, inside a namespace, those of the roles and cluster roles bound to
+ * them there by RoleBindings. The authorizer stops at the first rule that allows; the reviews
+ * and escalation checks collect them all. A binding whose role is missing contributes an error,
+ * which the reference reports in its denial reason.
+ */
+import type { UserInfo } from '../../authn/types';
+import type { KubeObject } from '../../../storage/objects/types';
+import { roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from './policy';
+import type { PolicySource } from './policy-source';
+
+export const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+
+/** Returns false to stop visiting. `rule` is absent when `error` says why a binding gave none. */
+export type RuleVisitor = (source: string, rule: PolicyRule | undefined, error: string | undefined) => boolean;
+
+export interface ResolvedRules {
+  readonly rules: readonly PolicyRule[];
+  readonly errors: readonly string[];
+}
+
+export class RuleResolver {
+  constructor(private readonly source: PolicySource) {}
+
+  visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
+    for (const binding of this.source.clusterRoleBindings()) {
+      const subject = appliesTo(user, subjectsOf(binding), '');
+      if (subject === undefined) continue;
+      const ref = roleRefOf(binding);
+      const resolved = this.roleRefRules(ref, '');
+      const source = `ClusterRoleBinding ${JSON.stringify(binding.metadata.name)} of ${ref.kind} ${JSON.stringify(ref.name)} to ${describe(subject)}`;
+      if (!visitAll(source, resolved, visit)) return;
+    }
+    if (namespace === '') return;
+    for (const binding of this.source.roleBindings(namespace)) {
+      const subject = appliesTo(user, subjectsOf(binding), namespace);
+      if (subject === undefined) continue;
+      const ref = roleRefOf(binding);
+      const resolved = this.roleRefRules(ref, namespace);
+      const source = `RoleBinding ${JSON.stringify(`${binding.metadata.name}/${namespace}`)} of ${ref.kind} ${JSON.stringify(ref.name)} to ${describe(subject)}`;
+      if (!visitAll(source, resolved, visit)) return;
+    }
+  }
+
+  rulesFor(user: UserInfo, namespace: string): ResolvedRules {
+    const rules: PolicyRule[] = [];
+    const errors: string[] = [];
+    this.visitRulesFor(user, namespace, (_, rule, error) => {
+      if (rule) rules.push(rule);
+      if (error) errors.push(error);
+      return true;
+    });
+    return { rules, errors };
+  }
+
+  /** The rules a role reference grants; a Role is looked up in the binding's namespace. */
+  roleRefRules(ref: RoleRef, namespace: string): { readonly rules: readonly PolicyRule[]; readonly error?: string } {
+    let role: KubeObject | undefined;
+    if (ref.kind === 'ClusterRole') {
+      role = this.source.clusterRole(ref.name);
+      if (role === undefined) return { rules: [], error: `clusterrole.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
+    } else if (ref.kind === 'Role' && namespace !== '') {
+      role = this.source.role(namespace, ref.name);
+      if (role === undefined) return { rules: [], error: `role.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
+    } else {
+      return { rules: [], error: `unsupported role reference kind: ${JSON.stringify(ref.kind)}` };
+    }
+    return { rules: rulesOf(role) };
+  }
+}
+
+function visitAll(source: string, resolved: { rules: readonly PolicyRule[]; error?: string }, visit: RuleVisitor): boolean {
+  if (resolved.error !== undefined && !visit(source, undefined, resolved.error)) return false;
+  for (const rule of resolved.rules) if (!visit(source, rule, undefined)) return false;
+  return true;
+}
+
+/** The first subject naming this user; a ServiceAccount subject without a namespace is in the binding's. */
+export function appliesTo(user: UserInfo, subjects: readonly Subject[], bindingNamespace: string): Subject | undefined {
+  return subjects.find((subject) => subjectMatches(user, subject, bindingNamespace));
+}
+
+function subjectMatches(user: UserInfo, subject: Subject, bindingNamespace: string): boolean {
+  switch (subject.kind) {
+    case 'User':
+      return user.name === subject.name;
+    case 'Group':
+      return user.groups.includes(subject.name);
+    case 'ServiceAccount': {
+      const namespace = subject.namespace || bindingNamespace;
+      return namespace !== '' && user.name === `${SERVICE_ACCOUNT_PREFIX}${namespace}:${subject.name}`;
+    }
+    default:
+      return false;
+  }
+}
+
+function describe(subject: Subject): string {
+  const name = subject.kind === 'ServiceAccount' && subject.namespace ? `${subject.namespace}/${subject.name}` : subject.name;
+  return `${subject.kind} ${JSON.stringify(name)}`;
+}

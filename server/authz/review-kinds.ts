@@ -1,0 +1,35 @@
+/**
+ * The four access reviews as resources of authorization.k8s.io/v1: create only, nothing stored
+ * (virtual), each create answered by the server's authorizer with the review's `status`. They
+ * take their handler when the server starts, since it needs the authorizer; decoding,
+ * negotiation and errors are the generic handlers' own.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { decodeObjectBody } from '../handlers/object-body';
+import { writeResponse, type HandlerScope, type ResourceRequest } from '../handlers/scope';
+import '../http/request-context';
+import { defineKind } from '../registry/kinds/define';
+import type { ResourceType } from '../registry/types';
+import { parseWriteOptions, queryOf } from '../request/query';
+import { localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview, AUTHORIZATION_GROUP } from './access-reviews';
+import type { Authorizer } from './types';
+
+type Answer = (review: KubeObject, request: ResourceRequest) => Promise<KubeObject>;
+
+function reviewKind(resource: string, kind: string, namespaced: boolean, answer: Answer): ResourceType {
+  const type = defineKind({ group: AUTHORIZATION_GROUP, resource, kind, namespaced, verbs: ['create'] });
+  const create = (scope: HandlerScope) => async (request: ResourceRequest) => {
+    const { object } = await decodeObjectBody(scope, request.req, parseWriteOptions(queryOf(request.req), 'CreateOptions'));
+    await writeResponse(scope, request.res, 201, await answer(object, request));
+  };
+  return { ...type, virtual: true, handlers: { verbs: { create } } };
+}
+
+export function accessReviewKinds(authorizer: Authorizer): ResourceType[] {
+  return [
+    reviewKind('subjectaccessreviews', 'SubjectAccessReview', false, (review) => subjectAccessReview(review, authorizer)),
+    reviewKind('selfsubjectaccessreviews', 'SelfSubjectAccessReview', false, (review, { req }) => selfSubjectAccessReview(review, req.user, authorizer)),
+    reviewKind('selfsubjectrulesreviews', 'SelfSubjectRulesReview', false, (review, { req }) => selfSubjectRulesReview(review, req.user, authorizer)),
+    reviewKind('localsubjectaccessreviews', 'LocalSubjectAccessReview', true, (review, { info }) => localSubjectAccessReview(review, info.namespace, authorizer)),
+  ];
+}

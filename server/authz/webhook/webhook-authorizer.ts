@@ -1,0 +1,171 @@
+/**
+ * The Webhook mode: asks a remote service with a SubjectAccessReview (authorization.k8s.io
+ * v1 or v1beta1, whose `spec.group` is v1's `spec.groups`) carrying the resource or non-resource
+ * attributes, the user, and selector requirements when the request has them. `allowed` allows,
+ * `denied` denies at once, neither is no opinion. Answers are cached by the review they
+ * answer: allowed ones for `authorizedTtlMs` (5 min), the others for `unauthorizedTtlMs` (30 s).
+ * A failed call (unreachable, timeout, non-2xx, malformed answer) follows `failurePolicy`: no
+ * opinion (the flag-configured webhook) or deny.
+ */
+import { request as httpsRequest } from 'node:https';
+import type { FieldRequirement } from '../../selectors/field-selector';
+import type { LabelRequirement } from '../../selectors/label-selector';
+import type { Attributes, AuthorizationResult, Authorizer } from '../types';
+import type { WebhookClientConfig } from './client-config';
+
+export interface WebhookOptions {
+  readonly client: WebhookClientConfig;
+  readonly version: 'v1' | 'v1beta1';
+  readonly authorizedTtlMs: number;
+  readonly unauthorizedTtlMs: number;
+  readonly cacheAuthorized: boolean;
+  readonly cacheUnauthorized: boolean;
+  readonly timeoutMs: number;
+  readonly failurePolicy: 'NoOpinion' | 'Deny';
+  /** Names the webhook in reasons (the configuration's `name`). */
+  readonly name?: string;
+  /** Skips the webhook (no opinion) unless every condition holds; throws when one cannot be evaluated. */
+  readonly matches?: (review: SubjectAccessReview) => boolean;
+}
+
+export interface SubjectAccessReview {
+  readonly apiVersion: string;
+  readonly kind: 'SubjectAccessReview';
+  readonly spec: Record<string, unknown>;
+}
+
+const MAX_ANSWER_BYTES = 1 << 20;
+
+function selectorRequirements(fields: readonly FieldRequirement[] | undefined, labels: readonly LabelRequirement[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (fields !== undefined && fields.length > 0) {
+    out.fieldSelector = { requirements: fields.map(({ field, operator, value }) => ({ key: field, operator: operator === '=' ? 'In' : 'NotIn', values: [value] })) };
+  }
+  if (labels !== undefined && labels.length > 0) {
+    const operators: Record<string, string> = { '=': 'In', in: 'In', '!=': 'NotIn', notin: 'NotIn', exists: 'Exists', '!': 'DoesNotExist' };
+    out.labelSelector = { requirements: labels.map(({ key, operator, values }) => ({ key, operator: operators[operator], ...(values.length > 0 ? { values } : {}) })) };
+  }
+  return out;
+}
+
+/** The review the reference sends for these attributes. */
+export function reviewFor(attributes: Attributes, version: 'v1' | 'v1beta1'): SubjectAccessReview {
+  const { user } = attributes;
+  const spec: Record<string, unknown> = { user: user.name, [version === 'v1' ? 'groups' : 'group']: [...user.groups] };
+  if (user.uid) spec.uid = user.uid;
+  if (user.extra && Object.keys(user.extra).length > 0) spec.extra = user.extra;
+  if (attributes.isResourceRequest) {
+    spec.resourceAttributes = {
+      namespace: attributes.namespace,
+      verb: attributes.verb,
+      group: attributes.apiGroup,
+      version: attributes.apiVersion,
+      resource: attributes.resource,
+      subresource: attributes.subresource,
+      name: attributes.name,
+      ...selectorRequirements(attributes.fieldSelector, attributes.labelSelector),
+    };
+  } else {
+    spec.nonResourceAttributes = { path: attributes.path, verb: attributes.verb };
+  }
+  return { apiVersion: `authorization.k8s.io/${version}`, kind: 'SubjectAccessReview', spec };
+}
+
+interface ReviewStatus {
+  allowed?: unknown;
+  denied?: unknown;
+  reason?: unknown;
+  evaluationError?: unknown;
+}
+
+function post(options: WebhookOptions, review: SubjectAccessReview): Promise<ReviewStatus> {
+  const { client } = options;
+  const body = JSON.stringify(review);
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      client.url,
+      {
+        method: 'POST',
+        ca: client.ca,
+        cert: client.cert,
+        key: client.key,
+        rejectUnauthorized: !client.insecureSkipTLSVerify,
+        timeout: options.timeoutMs,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(client.token ? { authorization: `Bearer ${client.token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) req.destroy(new Error('the webhook answer is too large'));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) {
+            reject(new Error(`the webhook answered HTTP ${res.statusCode}`));
+            return;
+          }
+          try {
+            const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { apiVersion?: unknown; kind?: unknown; status?: ReviewStatus };
+            if (answer.kind !== 'SubjectAccessReview' || answer.apiVersion !== review.apiVersion) {
+              throw new Error(`expected a ${review.apiVersion} SubjectAccessReview, got ${String(answer.apiVersion)} ${String(answer.kind)}`);
+            }
+            resolve(answer.status ?? {});
+          } catch (error) {
+            reject(new Error(`malformed webhook answer: ${(error as Error).message}`));
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`the webhook did not answer within ${options.timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export function webhookAuthorizer(options: WebhookOptions): Authorizer {
+  const cache = new Map<string, { result: AuthorizationResult; expires: number }>();
+  const label = options.name ? `webhook ${JSON.stringify(options.name)}` : 'webhook';
+  const failed = (message: string): AuthorizationResult =>
+    options.failurePolicy === 'Deny' ? { decision: 'deny', reason: `${label}: ${message}` } : { decision: 'no-opinion', reason: `${label}: ${message}` };
+
+  return {
+    async authorize(attributes) {
+      const review = reviewFor(attributes, options.version);
+      if (options.matches) {
+        try {
+          // Match conditions always see the v1 form of the review.
+          if (!options.matches(options.version === 'v1' ? review : reviewFor(attributes, 'v1'))) return { decision: 'no-opinion', reason: '' };
+        } catch (error) {
+          return failed(`match condition error: ${(error as Error).message}`);
+        }
+      }
+      const key = JSON.stringify(review.spec);
+      const now = Date.now();
+      const cached = cache.get(key);
+      if (cached !== undefined && cached.expires > now) return cached.result;
+      let status: ReviewStatus;
+      try {
+        status = await post(options, review);
+      } catch (error) {
+        return failed((error as Error).message);
+      }
+      const reason = typeof status.reason === 'string' ? status.reason : '';
+      const result: AuthorizationResult =
+        status.allowed === true ? { decision: 'allow', reason } : status.denied === true ? { decision: 'deny', reason } : { decision: 'no-opinion', reason };
+      const allowed = result.decision === 'allow';
+      if (allowed ? options.cacheAuthorized : options.cacheUnauthorized) {
+        cache.set(key, { result, expires: now + (allowed ? options.authorizedTtlMs : options.unauthorizedTtlMs) });
+        if (cache.size > 10_000) cache.delete(cache.keys().next().value as string);
+      }
+      return result;
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The default RBAC policy at every start, as the reference's `rbac/bootstrap-roles` post-start
+ * hook keeps it: missing roles and bindings are created; existing ones gain the rules, labels,
+ * annotations, aggregation selectors and subjects they lack, unless an administrator set their
+ * autoupdate annotation to "false"; a default binding whose roleRef changed is recreated, since
+ * roleRef cannot be updated. What administrators added is never removed. Every replica runs it
+ * (creating what exists is not an error, updates retry on conflicts), so the policy is there
+ * before a replica reports ready.
+ */
+import { ObjectError } from '../../storage/errors';
+import type { KubeObject, ObjectKey } from '../../storage/objects/types';
+import { AUTOUPDATE_ANNOTATION, bootstrapPolicy } from '../authz/rbac/bootstrap-policy';
+import { uncoveredRules } from '../authz/rbac/covers';
+import { RBAC_GROUP, roleRefOf, rulesOf, subjectsOf, type PolicyRule, type Subject } from '../authz/rbac/policy';
+import type { ResourceType } from '../registry/types';
+import { deepEqual } from '../validation/field-errors';
+import type { ObjectOperations } from './operations';
+
+interface AggregationRule {
+  clusterRoleSelectors?: unknown[];
+}
+
+export async function reconcileBootstrapPolicy(operations: ObjectOperations): Promise<void> {
+  const policy = bootstrapPolicy();
+  const type = (resource: string): ResourceType => {
+    const found = operations.registry.find({ group: RBAC_GROUP, version: 'v1' }, resource);
+    if (!found) throw new Error(`${RBAC_GROUP}/v1 ${resource} are not served`);
+    return found;
+  };
+  for (const role of policy.clusterRoles) await reconcileRole(operations, type('clusterroles'), role);
+  for (const role of policy.roles) await reconcileRole(operations, type('roles'), role);
+  for (const binding of policy.clusterRoleBindings) await reconcileBinding(operations, type('clusterrolebindings'), binding);
+  for (const binding of policy.roleBindings) await reconcileBinding(operations, type('rolebindings'), binding);
+}
+
+function keyOf(object: KubeObject): ObjectKey {
+  return { namespace: object.metadata.namespace, name: String(object.metadata.name) };
+}
+
+async function current(operations: ObjectOperations, type: ResourceType, key: ObjectKey): Promise<KubeObject | undefined> {
+  try {
+    return await operations.storageFor(type).get(key);
+  } catch (error) {
+    if (error instanceof ObjectError && error.reason === 'NotFound') return undefined;
+    throw error;
+  }
+}
+
+function autoupdateDisabled(object: KubeObject): boolean {
+  return object.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false';
+}
+
+/** Adds the expected labels and annotations an object lacks; its own values win. Reports whether it changed. */
+function addMissingMetadata(object: KubeObject, expected: KubeObject): boolean {
+  let changed = false;
+  for (const field of ['labels', 'annotations'] as const) {
+    for (const [key, value] of Object.entries(expected.metadata[field] ?? {})) {
+      const existing = (object.metadata[field] ??= {});
+      if (existing[key] === undefined) {
+        existing[key] = value;
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+async function reconcileRole(operations: ObjectOperations, type: ResourceType, expected: KubeObject): Promise<void> {
+  const existing = await current(operations, type, keyOf(expected));
+  if (existing === undefined) {
+    await operations.createObject(type, expected);
+    return;
+  }
+  if (autoupdateDisabled(existing)) return;
+  const reconcile = (role: KubeObject): boolean => {
+    let changed = addMissingMetadata(role, expected);
+    const missing = rulesOf(expected).filter((rule) => uncoveredRules(rulesOf(role), [rule]).length > 0);
+    if (missing.length > 0 && expected.aggregationRule === undefined) {
+      role.rules = [...rulesOf(role), ...missing] as PolicyRule[];
+      changed = true;
+    }
+    const wantedSelectors = (expected.aggregationRule as AggregationRule | undefined)?.clusterRoleSelectors ?? [];
+    if (wantedSelectors.length > 0) {
+      const aggregation = ((role.aggregationRule as AggregationRule | undefined) ?? {}) as AggregationRule;
+      const selectors = aggregation.clusterRoleSelectors ?? [];
+      const absent = wantedSelectors.filter((wanted) => !selectors.some((selector) => deepEqual(selector, wanted)));
+      if (absent.length > 0) {
+        role.aggregationRule = { ...aggregation, clusterRoleSelectors: [...selectors, ...absent] };
+        changed = true;
+      }
+    }
+    return changed;
+  };
+  if (!reconcile(structuredClone(existing))) return;
+  await operations.updateObject(type, keyOf(expected), (role) => void reconcile(role));
+}
+
+async function reconcileBinding(operations: ObjectOperations, type: ResourceType, expected: KubeObject): Promise<void> {
+  const key = keyOf(expected);
+  const existing = await current(operations, type, key);
+  if (existing === undefined) {
+    await operations.createObject(type, expected);
+    return;
+  }
+  if (autoupdateDisabled(existing)) return;
+  if (!deepEqual(roleRefOf(existing), roleRefOf(expected))) {
+    // roleRef cannot change: the default binding comes back whole, keeping the subjects it had.
+    const subjects = [...subjectsOf(existing), ...missingSubjects(subjectsOf(existing), subjectsOf(expected))];
+    await operations.deleteObject(type, key, { uid: existing.metadata.uid });
+    await operations.createObject(type, { ...expected, subjects });
+    return;
+  }
+  const reconcile = (binding: KubeObject): boolean => {
+    let changed = addMissingMetadata(binding, expected);
+    const missing = missingSubjects(subjectsOf(binding), subjectsOf(expected));
+    if (missing.length > 0) {
+      binding.subjects = [...subjectsOf(binding), ...missing];
+      changed = true;
+    }
+    return changed;
+  };
+  if (!reconcile(structuredClone(existing))) return;
+  await operations.updateObject(type, key, (binding) => void reconcile(binding));
+}
+
+function missingSubjects(existing: readonly Subject[], expected: readonly Subject[]): Subject[] {
+  const same = (a: Subject, b: Subject) => a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
+  return expected.filter((wanted) => !existing.some((subject) => same(subject, wanted)));
+}

@@ -1,0 +1,125 @@
+/**
+ * Admission webhooks served for real by the test (HTTPS on loopback, a certificate of the
+ * test's own CA given as caBundle): a mutating webhook's JSON patch lands and its warning
+ * reaches kubectl; a validating one refuses with its message; a webhook that times out fails
+ * the write or is skipped as its failurePolicy says; a dry run is refused by a webhook with
+ * side effects. Messages are the reference's (kube-apiserver v1.34.4's webhook errors).
+ */
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { issueCa, issueLeaf } from '../../../server/pki/certificates';
+import { startServer, type TestServer } from '../../helpers/server';
+
+interface Review {
+  request: { uid: string; operation: string; name: string; namespace: string; dryRun: boolean; userInfo: { username: string }; object: { metadata: { labels?: Record<string, string> }; data?: Record<string, string> } };
+}
+
+describe('admission webhooks', () => {
+  let server: TestServer;
+  let webhookServer: Server;
+  let base: string;
+  let caBundle: string;
+  const received: Review[] = [];
+
+  beforeAll(async () => {
+    const ca = await issueCa({ commonName: 'webhook-test-ca', validDays: 1 });
+    const leaf = await issueLeaf({ ca, subject: 'CN=127.0.0.1', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'], validDays: 1 });
+    caBundle = Buffer.from(ca.certPem).toString('base64');
+    webhookServer = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString()) as Review;
+        received.push(review);
+        const { uid, object } = review.request;
+        const answer = (response: object) => {
+          res.setHeader('Content-Type', 'application/json');
+          res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, ...response } }));
+        };
+        const path = new URL(req.url ?? '/', 'https://x').pathname;
+        if (path === '/mutate') {
+          const patch = object.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }];
+          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['mutated by the test webhook'] });
+        } else if (path === '/validate') {
+          if (object.data?.verdict === 'bad') answer({ allowed: false, status: { code: 403, message: 'bad data' } });
+          else answer({ allowed: true });
+        } else if (path === '/slow') {
+          // Answers after the webhook's 1 s timeout; unref'd so it holds nothing once the test ends.
+          setTimeout(() => answer({ allowed: true }), 3_000).unref();
+        } else {
+          answer({ allowed: true });
+        }
+      });
+    });
+    await new Promise<void>((resolve) => webhookServer.listen(0, '127.0.0.1', resolve));
+    base = `https://127.0.0.1:${(webhookServer.address() as AddressInfo).port}`;
+    server = await startServer();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    webhookServer?.closeAllConnections();
+    await new Promise((resolve) => webhookServer?.close(resolve));
+  });
+
+  const configuration = (kind: 'Mutating' | 'Validating', name: string, webhook: string) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ${kind}WebhookConfiguration
+metadata: {name: ${name}}
+webhooks:
+${webhook}`;
+  const webhook = (name: string, path: string, extra = '', namespace = 'default') => `- name: ${name}
+  clientConfig: {url: "${base}${path}", caBundle: ${caBundle}}
+  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ${namespace}}}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+${extra}`;
+
+  async function apply(yaml: string): Promise<void> {
+    const result = await server.kubectl(['apply', '-f', '-'], { input: yaml });
+    if (result.code !== 0) throw new Error(result.stderr);
+  }
+
+  it('a mutating webhook adds a label and a warning; a validating one refuses with its message', async () => {
+    await server.kubectl(['create', 'namespace', 'hooks']);
+    await apply(configuration('Mutating', 'mutate', webhook('m.example.com', '/mutate', '', 'hooks')));
+    await apply(configuration('Validating', 'validate', webhook('v.example.com', '/validate', '', 'hooks')));
+    const created = await server.kubectl(['create', 'configmap', 'good', '-n', 'hooks', '--from-literal=verdict=good', '-o', 'json']);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).metadata.labels).toEqual({ mutated: 'true' });
+    expect(created.stderr).toContain('Warning: mutated by the test webhook');
+    const review = received.find((r) => r.request.name === 'good' && r.request.operation === 'CREATE');
+    expect(review?.request).toMatchObject({ namespace: 'hooks', dryRun: false, userInfo: { username: 'kubernetes-admin' } });
+
+    const refused = await server.kubectl(['create', 'configmap', 'bad', '-n', 'hooks', '--from-literal=verdict=bad']);
+    expect(refused.stderr.trim()).toBe('error: failed to create configmap: admission webhook "v.example.com" denied the request: bad data');
+    expect((await server.kubectl(['get', 'configmap', 'bad', '-n', 'hooks'])).code).not.toBe(0);
+  });
+
+  it('a webhook that times out fails the write under Fail and is skipped under Ignore', async () => {
+    await server.kubectl(['create', 'namespace', 'slow']);
+    await apply(configuration('Validating', 'slow', webhook('slow.example.com', '/slow', '  timeoutSeconds: 1\n  failurePolicy: Fail\n', 'slow')));
+    const failed = await server.request('POST', '/api/v1/namespaces/slow/configmaps', { body: JSON.stringify({ metadata: { name: 'c1' } }), headers: { 'Content-Type': 'application/json' } });
+    expect(failed.status).toBe(500);
+    expect(failed.json()).toMatchObject({
+      reason: 'InternalError',
+      message: `Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "${base}/slow?timeout=1s": context deadline exceeded`,
+    });
+    await apply(configuration('Validating', 'slow', webhook('slow.example.com', '/slow', '  timeoutSeconds: 1\n  failurePolicy: Ignore\n', 'slow')));
+    let ignored = await server.kubectl(['create', 'configmap', 'c2', '-n', 'slow']);
+    for (let attempt = 0; ignored.code !== 0 && attempt < 20; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ignored = await server.kubectl(['create', 'configmap', 'c2', '-n', 'slow']);
+    }
+    expect(ignored.code).toBe(0);
+  });
+
+  it('a dry run is refused by a webhook with side effects', async () => {
+    await server.kubectl(['create', 'namespace', 'effects']);
+    await apply(configuration('Validating', 'effects', webhook('se.example.com', '/other', '', 'effects').replace('sideEffects: None', 'sideEffects: Some')));
+    const dryRun = await server.request('POST', '/api/v1/namespaces/effects/configmaps?dryRun=All', { body: JSON.stringify({ metadata: { name: 'd1' } }), headers: { 'Content-Type': 'application/json' } });
+    expect(dryRun.status).toBe(400);
+    expect(dryRun.json()).toMatchObject({ reason: 'BadRequest', message: 'admission webhook "se.example.com" does not support dry run' });
+    expect((await server.kubectl(['create', 'configmap', 'd2', '-n', 'effects'])).code).toBe(0);
+  });
+});

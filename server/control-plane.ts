@@ -35,6 +35,7 @@ import { bootstrapClusterObjects } from './controllers/bootstrap';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
 import { startNamespaceController } from './controllers/namespace-controller';
+import { startQuotaController } from './controllers/quota-controller';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
@@ -260,6 +261,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           void cachesReadyUnless(caches, lost).then((ready) => {
             if (!ready) return;
             startNamespaceController(operations, lost);
+            startQuotaController(operations, lost);
             startGarbageCollector(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
             startClusterRoleAggregation(operations, lost);

@@ -11,7 +11,9 @@ import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
 import { defaultTolerationSecondsPlugin } from './plugins/default-toleration-seconds';
+import { limitRangerPlugin } from './plugins/limit-ranger';
 import { priorityPlugin } from './plugins/priority';
+import { resourceQuotaPlugin } from './plugins/resource-quota';
 import { runtimeClassPlugin } from './plugins/runtime-class';
 import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
@@ -38,7 +40,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'NamespaceLifecycle', onByDefault: true, make: ({ storageOf }) => namespaceLifecycle(storageOf('', 'namespaces')) },
   { name: 'NamespaceExists', onByDefault: false },
   { name: 'LimitPodHardAntiAffinityTopology', onByDefault: false },
-  { name: 'LimitRanger', onByDefault: true },
+  { name: 'LimitRanger', onByDefault: true, make: ({ storageOf }) => limitRangerPlugin(storageOf) },
   { name: 'ServiceAccount', onByDefault: true },
   { name: 'NodeRestriction', onByDefault: false },
   { name: 'TaintNodesByCondition', onByDefault: true, make: taintNodesByConditionPlugin },
@@ -67,7 +69,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf }) => mutatingAdmissionWebhookPlugin(storageOf) },
   { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf }) => validatingAdmissionPolicyPlugin(storageOf) },
   { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf }) => validatingAdmissionWebhookPlugin(storageOf) },
-  { name: 'ResourceQuota', onByDefault: true },
+  { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];
 

@@ -1,0 +1,122 @@
+/**
+ * The ResourceQuota plugin: a write that would take a namespace past a quota's `status.hard` is
+ * refused with the reference's message, and one that fits is charged to each quota it touches
+ * (`status.used` raised) before it is stored, as the reference does. Each charge is a
+ * compare-and-swap update of the quota that checks the limit again against the quota it
+ * replaces, so two concurrent creates against the last unit cannot both pass. A charge whose
+ * write then fails is given back by the quota controller's next recount.
+ *
+ * Only quotas whose status the controller has filled take part (the reference decides by
+ * `status.hard`), and scoped quotas only for the pods their scopes match.
+ */
+import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
+import { EVERYTHING } from '../../../storage/objects/types';
+import { ObjectError } from '../../../storage/errors';
+import { forbidden } from '../../status/catalogue';
+import { addAmounts, amountOf, formatAmount, missingPodCompute, usageOf, ZERO, type Amount, type Usage } from '../../quota/usage';
+import { quotaCounts } from '../../quota/scopes';
+import type { StorageOf } from '../lookup';
+import type { AdmissionAttributes, AdmissionPlugin } from '../types';
+
+type Fields = Record<string, unknown>;
+
+function record(value: unknown): Fields {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
+}
+
+/** The names of a quota's `status.hard` (or `status.used`) with their amounts. */
+function amounts(value: unknown): Map<string, Amount> {
+  const result = new Map<string, Amount>();
+  for (const [name, text] of Object.entries(record(value))) {
+    const amount = amountOf(text);
+    if (amount !== undefined) result.set(name, amount);
+  }
+  return result;
+}
+
+/** What the write adds: the new object's usage less the old one's, where it grows. */
+function charge(attributes: AdmissionAttributes): Usage {
+  const { group, resource } = attributes.resource;
+  const added = usageOf(group, resource, attributes.object!);
+  if (attributes.operation !== 'UPDATE' || attributes.oldObject === undefined) return added;
+  const before = usageOf(group, resource, attributes.oldObject);
+  const growth: Usage = new Map();
+  for (const [name, amount] of added) {
+    const previous = before.get(name);
+    if (previous === undefined) growth.set(name, amount);
+    else if (previous.value.compareTo(amount.value) < 0) growth.set(name, { value: amount.value.add(previous.value.negate()), binary: amount.binary });
+  }
+  return growth;
+}
+
+const isPodCreate = (attributes: AdmissionAttributes) => attributes.resource.group === '' && attributes.resource.resource === 'pods' && attributes.operation === 'CREATE';
+
+const list = (entries: [string, Amount][]) => entries.map(([name, amount]) => `${name}=${formatAmount(amount)}`).join(',');
+
+/**
+ * The quota with the request charged, or the reference's refusal. Works on `quota` as read now
+ * (the caller passes the current state on every compare-and-swap attempt).
+ */
+function charged(attributes: AdmissionAttributes, quota: KubeObject, request: Usage): KubeObject {
+  const name = String(quota.metadata.name);
+  const status = record(quota.status);
+  const hard = amounts(status.hard);
+  const used = amounts(status.used);
+  if (isPodCreate(attributes)) {
+    const missing = missingPodCompute(attributes.object!, new Set(hard.keys()));
+    if (missing !== undefined) throw forbidden(attributes.resource, attributes.name, `failed quota: ${name}: must specify ${missing}`);
+  }
+  const exceeded: string[] = [];
+  const newUsed = { ...record(status.used) };
+  for (const [resource, amount] of [...request.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const limit = hard.get(resource);
+    if (limit === undefined) continue;
+    const total = addAmounts(used.get(resource) ?? ZERO, amount);
+    if (total.value.compareTo(limit.value) > 0) exceeded.push(resource);
+    newUsed[resource] = formatAmount(total);
+  }
+  if (exceeded.length > 0) {
+    const pick = (source: Map<string, Amount>) => exceeded.map((resource): [string, Amount] => [resource, source.get(resource) ?? ZERO]);
+    throw forbidden(attributes.resource, attributes.name,
+      `exceeded quota: ${name}, requested: ${list(pick(request))}, used: ${list(pick(used))}, limited: ${list(pick(hard))}`);
+  }
+  quota.status = { ...status, used: newUsed };
+  return quota;
+}
+
+async function quotasOf(storage: ObjectStorage, namespace: string): Promise<readonly KubeObject[]> {
+  return (await storage.list({ namespace }, { resourceVersion: '0', predicate: EVERYTHING })).items;
+}
+
+export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
+  return {
+    name: 'ResourceQuota',
+    async validate(attributes) {
+      if (attributes.namespace === '' || attributes.subResource !== '' || attributes.object === undefined) return;
+      if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
+      const quotas = storageOf('', 'resourcequotas');
+      const request = charge(attributes);
+      if (request.size === 0) return;
+      const { group, resource } = attributes.resource;
+      // A quota takes part when it tracks what the write uses, or (for a new pod) compute the pod leaves unstated.
+      const applicable = (quota: KubeObject) => {
+        if (!quotaCounts(quota, group, resource, attributes.object!)) return false;
+        const hard = record(record(quota.status).hard);
+        return [...request.keys()].some((name) => name in hard) || (isPodCreate(attributes) && missingPodCompute(attributes.object!, new Set(Object.keys(hard))) !== undefined);
+      };
+      const candidates = (await quotasOf(quotas, attributes.namespace)).filter(applicable);
+      // Check every quota on the cached state first, so a refusal by one charges none.
+      for (const quota of candidates) charged(attributes, structuredClone(quota), request);
+      if (attributes.dryRun) return;
+      for (const quota of candidates) {
+        const key = { namespace: attributes.namespace, name: String(quota.metadata.name) };
+        try {
+          await quotas.update(key, (current) => (current !== undefined && applicable(current) ? charged(attributes, current, request) : current!), { preconditions: { uid: quota.metadata.uid } });
+        } catch (error) {
+          // A quota deleted meanwhile no longer limits anything.
+          if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;
+        }
+      }
+    },
+  };
+}

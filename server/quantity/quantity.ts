@@ -1,0 +1,103 @@
+/**
+ * Kubernetes quantities (`1.5Gi`, `500m`, `2e3`), held exactly as a fraction of big integers:
+ * parsed, added, compared, and written back in the reference's canonical form. Shared by the CEL
+ * quantity library and the quota and limit admission plugins.
+ */
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
+
+const BINARY_SUFFIXES: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+const DECIMAL_EXPONENTS: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+
+function gcd(a: bigint, b: bigint): bigint {
+  let x = a < 0n ? -a : a;
+  let y = b;
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x === 0n ? 1n : x;
+}
+
+export class Quantity {
+  readonly numerator: bigint;
+  readonly denominator: bigint;
+
+  constructor(numerator: bigint, denominator = 1n) {
+    const divisor = gcd(numerator, denominator);
+    this.numerator = numerator / divisor;
+    this.denominator = denominator / divisor;
+  }
+
+  compareTo(other: Quantity): number {
+    const left = this.numerator * other.denominator;
+    const right = other.numerator * this.denominator;
+    return left < right ? -1 : left > right ? 1 : 0;
+  }
+
+  add(other: Quantity): Quantity {
+    return new Quantity(
+      this.numerator * other.denominator + other.numerator * this.denominator,
+      this.denominator * other.denominator,
+    );
+  }
+
+  negate(): Quantity {
+    return new Quantity(-this.numerator, this.denominator);
+  }
+
+  isInteger(): boolean {
+    return this.denominator === 1n && this.numerator >= INT64_MIN && this.numerator <= INT64_MAX;
+  }
+}
+
+/** The quantity `text` writes, or undefined when it is not one. */
+export function parseQuantity(text: string): Quantity | undefined {
+  const match = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/.exec(text);
+  if (!match) return undefined;
+  const [, sign, number, suffix = ''] = match;
+  const [whole, fraction = ''] = number.split('.');
+  let numerator = BigInt(`${whole}${fraction}` || '0');
+  let denominator = 10n ** BigInt(fraction.length);
+  if (suffix in BINARY_SUFFIXES) {
+    numerator *= BINARY_SUFFIXES[suffix];
+  } else {
+    const exponent = suffix in DECIMAL_EXPONENTS ? DECIMAL_EXPONENTS[suffix] : Number(suffix.slice(1));
+    if (Math.abs(exponent) > 1000) return undefined;
+    if (exponent >= 0) numerator *= 10n ** BigInt(exponent);
+    else denominator *= 10n ** BigInt(-exponent);
+  }
+  return new Quantity(sign === '-' ? -numerator : numerator, denominator);
+}
+
+
+/** Whether `text` was written with a binary suffix (the reference keeps that format on sums). */
+export function isBinaryFormat(text: string): boolean {
+  return /(Ki|Mi|Gi|Ti|Pi|Ei)$/.test(text);
+}
+
+const BINARY_ORDER = ['Ei', 'Pi', 'Ti', 'Gi', 'Mi', 'Ki'] as const;
+const DECIMAL_ORDER = [['E', 18], ['P', 15], ['T', 12], ['G', 9], ['M', 6], ['k', 3], ['', 0], ['m', -3], ['u', -6], ['n', -9]] as const;
+
+/**
+ * The canonical text of a quantity, as the reference writes it: the largest binary suffix that
+ * keeps an integer (binary format, whole values of at least 1024), else the largest decimal SI
+ * suffix that does; a value finer than nano is rounded up to it, as the reference rounds.
+ */
+export function formatQuantity(quantity: Quantity, binary = false): string {
+  const { numerator, denominator } = quantity;
+  const magnitude = numerator < 0n ? -numerator : numerator;
+  const sign = numerator < 0n ? '-' : '';
+  if (numerator === 0n) return '0';
+  if (binary && denominator === 1n && magnitude >= 1024n) {
+    for (const suffix of BINARY_ORDER) {
+      const unit = BINARY_SUFFIXES[suffix];
+      if (magnitude % unit === 0n) return `${sign}${magnitude / unit}${suffix}`;
+    }
+    return `${sign}${magnitude}`;
+  }
+  for (const [suffix, exponent] of DECIMAL_ORDER) {
+    const scaledNumerator = exponent >= 0 ? magnitude : magnitude * 10n ** BigInt(-exponent);
+    const scaledDenominator = exponent >= 0 ? denominator * 10n ** BigInt(exponent) : denominator;
+    if (scaledNumerator % scaledDenominator === 0n) return `${sign}${scaledNumerator / scaledDenominator}${suffix}`;
+  }
+  const nanos = (magnitude * 10n ** 9n + denominator - 1n) / denominator;
+  return `${sign}${nanos}n`;
+}

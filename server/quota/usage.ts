@@ -1,0 +1,154 @@
+/**
+ * What one object consumes of a ResourceQuota, by the reference's resource names: the generic
+ * count `count/<resource>[.<group>]` for everything, the standard counts (`pods`, `services`,
+ * `configmaps`, ...), and the compute and storage amounts of pods and claims. Shared by the
+ * ResourceQuota admission plugin (the charge of one write) and the quota controller (the sum
+ * over a namespace), so both count alike.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { formatQuantity, isBinaryFormat, parseQuantity, Quantity } from '../quantity/quantity';
+
+/** An amount and whether it is written in binary suffixes (kept on sums, as the reference does). */
+export interface Amount {
+  readonly value: Quantity;
+  readonly binary: boolean;
+}
+
+export type Usage = Map<string, Amount>;
+
+type Fields = Record<string, unknown>;
+
+export const ZERO: Amount = { value: new Quantity(0n), binary: false };
+
+function record(value: unknown): Fields {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
+}
+
+export function amountOf(text: unknown): Amount | undefined {
+  if (typeof text === 'number') return { value: new Quantity(BigInt(Math.trunc(text))), binary: false };
+  if (typeof text !== 'string') return undefined;
+  const value = parseQuantity(text);
+  return value === undefined ? undefined : { value, binary: isBinaryFormat(text) };
+}
+
+/** The sum keeps the left side's format, or the right side's when the left is zero (as Quantity.Add does). */
+export function addAmounts(left: Amount, right: Amount): Amount {
+  return { value: left.value.add(right.value), binary: left.value.compareTo(ZERO.value) === 0 ? right.binary : left.binary };
+}
+
+export function formatAmount(amount: Amount): string {
+  return formatQuantity(amount.value, amount.binary);
+}
+
+function addTo(usage: Usage, name: string, amount: Amount): void {
+  usage.set(name, addAmounts(usage.get(name) ?? ZERO, amount));
+}
+
+const one = (): Amount => ({ value: new Quantity(1n), binary: false });
+
+/**
+ * A pod's `requests` or `limits` by resource: the sum over its containers, raised to any init
+ * container's that asks for more (init containers run one at a time, before the others).
+ */
+export function podTotals(spec: Fields, field: 'requests' | 'limits'): Usage {
+  const total: Usage = new Map();
+  for (const container of containersOf(spec, 'containers')) {
+    for (const [name, text] of Object.entries(record(record(container.resources)[field]))) {
+      const amount = amountOf(text);
+      if (amount !== undefined) addTo(total, name, amount);
+    }
+  }
+  for (const container of containersOf(spec, 'initContainers')) {
+    for (const [name, text] of Object.entries(record(record(container.resources)[field]))) {
+      const amount = amountOf(text);
+      const current = total.get(name);
+      if (amount !== undefined && (current === undefined || current.value.compareTo(amount.value) < 0)) total.set(name, amount);
+    }
+  }
+  return total;
+}
+
+/** The quota names one container states (`requests.cpu` and `cpu`, `limits.memory`, ...). */
+function computeNames(requests: Usage, limits: Usage): Usage {
+  const usage: Usage = new Map();
+  for (const [name, amount] of requests) {
+    usage.set(`requests.${name}`, amount);
+    if (name === 'cpu' || name === 'memory' || name === 'ephemeral-storage') usage.set(name, amount);
+  }
+  for (const [name, amount] of limits) usage.set(`limits.${name}`, amount);
+  return usage;
+}
+
+function containersOf(spec: Fields, field: 'containers' | 'initContainers'): Fields[] {
+  return Array.isArray(spec[field]) ? (spec[field] as unknown[]).map(record) : [];
+}
+
+/** A pod's compute quota names: its totals plus the pod overhead on what it states. */
+function podComputeUsage(spec: Fields): Usage {
+  const total = computeNames(podTotals(spec, 'requests'), podTotals(spec, 'limits'));
+  for (const [name, text] of Object.entries(record(spec.overhead))) {
+    const amount = amountOf(text);
+    if (amount === undefined) continue;
+    for (const prefixed of [`requests.${name}`, `limits.${name}`, name]) if (total.has(prefixed)) addTo(total, prefixed, amount);
+  }
+  return total;
+}
+
+/** A pod that has finished (or is being deleted past its grace) no longer holds quota. */
+export function isTerminalPod(pod: KubeObject): boolean {
+  const phase = record(pod.status).phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+/** The generic object-count name of a resource: `count/pods`, `count/deployments.apps`. */
+export function countName(group: string, resource: string): string {
+  return group === '' ? `count/${resource}` : `count/${resource}.${group}`;
+}
+
+const STANDARD_COUNTS = new Set(['pods', 'services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas']);
+
+/** Everything `object` of `group/resource` consumes. */
+export function usageOf(group: string, resource: string, object: KubeObject): Usage {
+  const usage: Usage = new Map();
+  if (group === '' && resource === 'pods' && isTerminalPod(object)) return usage;
+  usage.set(countName(group, resource), one());
+  if (group !== '') return usage;
+  if (STANDARD_COUNTS.has(resource)) usage.set(resource, one());
+  const spec = record(object.spec);
+  if (resource === 'pods') for (const [name, amount] of podComputeUsage(spec)) usage.set(name, amount);
+  if (resource === 'services') {
+    const ports = Array.isArray(spec.ports) ? spec.ports.length : 0;
+    if (spec.type === 'LoadBalancer') usage.set('services.loadbalancers', one());
+    if (spec.type === 'LoadBalancer' || spec.type === 'NodePort') usage.set('services.nodeports', { value: new Quantity(BigInt(ports)), binary: false });
+  }
+  if (resource === 'persistentvolumeclaims') {
+    const storage = amountOf(record(record(spec.resources).requests).storage);
+    const className = typeof spec.storageClassName === 'string' && spec.storageClassName !== '' ? spec.storageClassName : undefined;
+    if (className !== undefined) usage.set(`${className}.storageclass.storage.k8s.io/persistentvolumeclaims`, one());
+    if (storage !== undefined) {
+      usage.set('requests.storage', storage);
+      if (className !== undefined) usage.set(`${className}.storageclass.storage.k8s.io/requests.storage`, storage);
+    }
+  }
+  return usage;
+}
+
+/** The compute names a quota can require every container of a pod to state (the reference's validation set). */
+const REQUIRED_COMPUTE = ['cpu', 'limits.cpu', 'limits.memory', 'memory', 'requests.cpu', 'requests.memory'];
+
+/**
+ * What a new pod leaves unstated that the quota's `hard` tracks, as the reference words it:
+ * `limits.memory for: c; requests.cpu for: c`; undefined when nothing is missing.
+ */
+export function missingPodCompute(pod: KubeObject, hard: ReadonlySet<string>): string | undefined {
+  const required = REQUIRED_COMPUTE.filter((name) => hard.has(name));
+  if (required.length === 0) return undefined;
+  const spec = record(pod.spec);
+  const missing = new Map<string, string[]>();
+  for (const container of [...containersOf(spec, 'initContainers'), ...containersOf(spec, 'containers')]) {
+    const stated = computeNames(podTotals({ containers: [container] }, 'requests'), podTotals({ containers: [container] }, 'limits'));
+    for (const name of required) if (!stated.has(name)) missing.set(name, [...(missing.get(name) ?? []), String(container.name)]);
+  }
+  if (missing.size === 0) return undefined;
+  return [...missing.entries()].map(([name, containers]) => `${name} for: ${containers.join(',')}`).join('; ');
+}

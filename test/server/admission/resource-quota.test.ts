@@ -1,0 +1,124 @@
+/**
+ * ResourceQuota through kubectl and HTTPS against a running capstan: the quota controller fills
+ * `status.hard` and follows creates and deletes in `status.used`; the admission plugin refuses
+ * what exceeds a quota with the messages kube-apiserver v1.34.4 gives for the same requests
+ * (asked of the reference with the same quota status), writes nothing then, and lets exactly
+ * one of two concurrent creates through against the last unit.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { startServer, type TestServer } from '../../helpers/server';
+
+interface Quota {
+  status?: { hard?: Record<string, string>; used?: Record<string, string> };
+}
+
+const pod = (namespace: string, name: string, resources = '') =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: [{ name: 'c', image: 'x', ...(resources ? { resources: JSON.parse(resources) } : {}) }] } });
+
+describe('ResourceQuota', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function quotaStatus(namespace: string, name: string): Promise<Quota['status']> {
+    const response = await server.request('GET', `/api/v1/namespaces/${namespace}/resourcequotas/${name}`);
+    return response.json<Quota>().status;
+  }
+
+  /** Polls until the quota's status is `expected` (the controller works asynchronously). */
+  async function statusBecomes(namespace: string, name: string, expected: Quota['status']): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    let status = await quotaStatus(namespace, name);
+    while (!isDeepStrictEqual(status, expected) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = await quotaStatus(namespace, name);
+    }
+    expect(status).toEqual(expected);
+  }
+
+  async function setUp(namespace: string, hard: Record<string, string>): Promise<void> {
+    expect((await server.kubectl(['create', 'namespace', namespace])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q1', namespace }, spec: { hard } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    const zero = Object.fromEntries(Object.keys(hard).map((name) => [name, '0']));
+    await statusBecomes(namespace, 'q1', { hard, used: zero });
+  }
+
+  it('charges creates, refuses the next with the reference message, and gives back on delete', async () => {
+    const hard = { 'count/configmaps': '3', 'limits.memory': '1Gi', pods: '1', 'requests.cpu': '1' };
+    await setUp('q-basic', hard);
+    const resources = '{"requests":{"cpu":"500m"},"limits":{"memory":"100Mi"}}';
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-basic', 'p1', resources) })).code).toBe(0);
+    expect((await quotaStatus('q-basic', 'q1'))?.used).toEqual({ 'count/configmaps': '0', 'limits.memory': '100Mi', pods: '1', 'requests.cpu': '500m' });
+
+    const refused = await server.kubectl(['create', '-f', '-'], { input: pod('q-basic', 'p3', resources.replace('500m', '700m')) });
+    expect(refused.code).not.toBe(0);
+    // The reference's answer to the same request.
+    expect(refused.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": pods "p3" is forbidden: exceeded quota: q1, requested: pods=1,requests.cpu=700m, used: pods=1,requests.cpu=500m, limited: pods=1,requests.cpu=1');
+    expect((await server.kubectl(['get', 'pod', 'p3', '-n', 'q-basic'])).code).not.toBe(0);
+    expect((await quotaStatus('q-basic', 'q1'))?.used?.pods).toBe('1');
+
+    const unstated = await server.kubectl(['create', '-f', '-'], { input: pod('q-basic', 'p4') });
+    expect(unstated.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": pods "p4" is forbidden: failed quota: q1: must specify limits.memory for: c; requests.cpu for: c');
+
+    for (const name of ['c1', 'c2', 'c3']) expect((await server.kubectl(['create', 'configmap', name, '-n', 'q-basic'])).code).toBe(0);
+    const fourth = await server.kubectl(['create', 'configmap', 'c4', '-n', 'q-basic']);
+    expect(fourth.stderr.trim()).toBe('error: failed to create configmap: configmaps "c4" is forbidden: exceeded quota: q1, requested: count/configmaps=1, used: count/configmaps=3, limited: count/configmaps=3');
+
+    expect((await server.kubectl(['delete', 'pod', 'p1', '-n', 'q-basic', '--wait=false'])).code).toBe(0);
+    expect((await server.kubectl(['delete', 'configmap', 'c1', '-n', 'q-basic'])).code).toBe(0);
+    await statusBecomes('q-basic', 'q1', { hard, used: { 'count/configmaps': '2', 'limits.memory': '0', pods: '0', 'requests.cpu': '0' } });
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-basic', 'p5', resources) })).code).toBe(0);
+  });
+
+  it('sums in the reference format, and recounts when spec.hard changes', async () => {
+    const hard = { 'limits.memory': '1Gi', 'requests.cpu': '2' };
+    await setUp('q-sums', hard);
+    const resources = '{"requests":{"cpu":"500m"},"limits":{"memory":"100Mi"}}';
+    for (const name of ['a', 'b']) expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-sums', name, resources) })).code).toBe(0);
+    expect((await quotaStatus('q-sums', 'q1'))?.used).toEqual({ 'limits.memory': '200Mi', 'requests.cpu': '1' });
+    expect((await server.kubectl(['patch', 'resourcequota', 'q1', '-n', 'q-sums', '--type=merge', '-p', '{"spec":{"hard":{"pods":"5"}}}'])).code).toBe(0);
+    await statusBecomes('q-sums', 'q1', { hard: { ...hard, pods: '5' }, used: { 'limits.memory': '200Mi', pods: '2', 'requests.cpu': '1' } });
+  });
+
+  it('admits exactly one of two concurrent creates against a quota of one', async () => {
+    await setUp('q-race', { pods: '1' });
+    const results = await Promise.all(['r1', 'r2'].map((name) =>
+      server.request('POST', '/api/v1/namespaces/q-race/pods', { body: pod('q-race', name), headers: { 'content-type': 'application/json' } })));
+    expect(results.map((result) => result.status).sort()).toEqual([201, 403]);
+    const pods = (await server.request('GET', '/api/v1/namespaces/q-race/pods')).json<{ items: unknown[] }>();
+    expect(pods.items).toHaveLength(1);
+    expect((await quotaStatus('q-race', 'q1'))?.used).toEqual({ pods: '1' });
+  });
+
+  it('counts only the pods a scoped quota selects', async () => {
+    expect((await server.kubectl(['create', 'namespace', 'q-scope'])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'be', namespace: 'q-scope' }, spec: { hard: { pods: '1' }, scopes: ['BestEffort'] } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes('q-scope', 'be', { hard: { pods: '1' }, used: { pods: '0' } });
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-scope', 'p4') })).code).toBe(0);
+    const second = await server.kubectl(['create', '-f', '-'], { input: pod('q-scope', 'p5') });
+    expect(second.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": pods "p5" is forbidden: exceeded quota: be, requested: pods=1, used: pods=1, limited: pods=1');
+    // Not best-effort: outside the scope.
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-scope', 'p1', '{"requests":{"cpu":"500m"}}') })).code).toBe(0);
+    expect((await quotaStatus('q-scope', 'be'))?.used).toEqual({ pods: '1' });
+  });
+
+  it('refuses a pod that leaves unstated the compute a quota tracks, though it tracks no pod count', async () => {
+    await setUp('q-compute', { 'requests.cpu': '1' });
+    const refused = await server.kubectl(['create', '-f', '-'], { input: pod('q-compute', 'bare') });
+    expect(refused.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": pods "bare" is forbidden: failed quota: q1: must specify requests.cpu for: c');
+  });
+
+  it('charges nothing for a dry run', async () => {
+    await setUp('q-dry', { pods: '1' });
+    expect((await server.kubectl(['create', '-f', '-', '--dry-run=server'], { input: pod('q-dry', 'd') })).code).toBe(0);
+    expect((await quotaStatus('q-dry', 'q1'))?.used).toEqual({ pods: '0' });
+  });
+});

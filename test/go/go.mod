@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	k8s.io/api v0.34.13
+	k8s.io/apiextensions-apiserver v0.34.13
 	k8s.io/apimachinery v0.34.13
 	k8s.io/client-go v0.34.13
 )

@@ -26,6 +26,8 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiextensionsclientset "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -34,11 +36,18 @@ import (
 	"k8s.io/client-go/rest"
 )
 
+// clients are the typed clientsets whose REST clients the cases write through: client-go's
+// own, and apiextensions-apiserver's for CustomResourceDefinitions.
+type clients struct {
+	*kubernetes.Clientset
+	apiextensions *apiextensionsclientset.Clientset
+}
+
 // kindCase is one served (group, version, resource) and a valid object of its kind.
 type kindCase struct {
 	group, version, resource string
 	namespaced               bool
-	client                   func(*kubernetes.Clientset) rest.Interface
+	client                   func(*clients) rest.Interface
 	object                   func(namespace string) runtime.Object
 }
 
@@ -75,25 +84,26 @@ func certificateRequest() []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: der})
 }
 
-func core(c *kubernetes.Clientset) rest.Interface         { return c.CoreV1().RESTClient() }
-func apps(c *kubernetes.Clientset) rest.Interface         { return c.AppsV1().RESTClient() }
-func batch(c *kubernetes.Clientset) rest.Interface        { return c.BatchV1().RESTClient() }
-func hpa1(c *kubernetes.Clientset) rest.Interface         { return c.AutoscalingV1().RESTClient() }
-func hpa2(c *kubernetes.Clientset) rest.Interface         { return c.AutoscalingV2().RESTClient() }
-func coordination(c *kubernetes.Clientset) rest.Interface { return c.CoordinationV1().RESTClient() }
-func events(c *kubernetes.Clientset) rest.Interface       { return c.EventsV1().RESTClient() }
-func discovery(c *kubernetes.Clientset) rest.Interface    { return c.DiscoveryV1().RESTClient() }
-func policy(c *kubernetes.Clientset) rest.Interface       { return c.PolicyV1().RESTClient() }
-func networking(c *kubernetes.Clientset) rest.Interface   { return c.NetworkingV1().RESTClient() }
-func scheduling(c *kubernetes.Clientset) rest.Interface   { return c.SchedulingV1().RESTClient() }
-func storage(c *kubernetes.Clientset) rest.Interface      { return c.StorageV1().RESTClient() }
-func node(c *kubernetes.Clientset) rest.Interface         { return c.NodeV1().RESTClient() }
-func dra(c *kubernetes.Clientset) rest.Interface          { return c.ResourceV1().RESTClient() }
-func admissionregistration(c *kubernetes.Clientset) rest.Interface {
+func core(c *clients) rest.Interface          { return c.CoreV1().RESTClient() }
+func apps(c *clients) rest.Interface          { return c.AppsV1().RESTClient() }
+func batch(c *clients) rest.Interface         { return c.BatchV1().RESTClient() }
+func hpa1(c *clients) rest.Interface          { return c.AutoscalingV1().RESTClient() }
+func hpa2(c *clients) rest.Interface          { return c.AutoscalingV2().RESTClient() }
+func coordination(c *clients) rest.Interface  { return c.CoordinationV1().RESTClient() }
+func events(c *clients) rest.Interface        { return c.EventsV1().RESTClient() }
+func discovery(c *clients) rest.Interface     { return c.DiscoveryV1().RESTClient() }
+func policy(c *clients) rest.Interface        { return c.PolicyV1().RESTClient() }
+func networking(c *clients) rest.Interface    { return c.NetworkingV1().RESTClient() }
+func scheduling(c *clients) rest.Interface    { return c.SchedulingV1().RESTClient() }
+func storage(c *clients) rest.Interface       { return c.StorageV1().RESTClient() }
+func node(c *clients) rest.Interface          { return c.NodeV1().RESTClient() }
+func dra(c *clients) rest.Interface           { return c.ResourceV1().RESTClient() }
+func apiextensions(c *clients) rest.Interface { return c.apiextensions.ApiextensionsV1().RESTClient() }
+func admissionregistration(c *clients) rest.Interface {
 	return c.AdmissionregistrationV1().RESTClient()
 }
-func rbac(c *kubernetes.Clientset) rest.Interface { return c.RbacV1().RESTClient() }
-func certificates(c *kubernetes.Clientset) rest.Interface {
+func rbac(c *clients) rest.Interface { return c.RbacV1().RESTClient() }
+func certificates(c *clients) rest.Interface {
 	return c.CertificatesV1().RESTClient()
 }
 
@@ -363,6 +373,18 @@ func kindCases(suffix string, ipOctet int) []kindCase {
 				Rules:       []admissionregistrationv1.RuleWithOperations{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Rule: admissionregistrationv1.Rule{APIGroups: []string{"example.com"}, APIVersions: []string{"v1"}, Resources: []string{"widgets"}}}},
 				SideEffects: ptr(admissionregistrationv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}, FailurePolicy: ptr(admissionregistrationv1.Ignore),
 			}}}
+		}},
+		{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false, apiextensions, func(ns string) runtime.Object {
+			group := "cg-" + suffix + ".example.com"
+			return &apiextensionsv1.CustomResourceDefinition{ObjectMeta: objectMeta("widgets."+group, ns, false), Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+				Group: group, Scope: apiextensionsv1.NamespaceScoped,
+				Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "widgets", Singular: "widget", Kind: "Widget", ListKind: "WidgetList"},
+				Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Storage: true, Schema: &apiextensionsv1.CustomResourceValidation{
+					OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+						"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"size": {Type: "integer"}}},
+					}},
+				}}},
+			}}
 		}},
 	}
 }

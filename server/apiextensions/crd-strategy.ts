@@ -14,8 +14,9 @@ import { validateCRD, validateCRDUpdate } from './crd-validation';
 
 export function defaultCRD(object: KubeObject): void {
   const crd = asCRD(object);
+  // A body without a spec is Go's zero spec: validation names what it lacks.
+  if (crd.spec === undefined || crd.spec === null) (crd as { spec: unknown }).spec = {};
   const spec = crd.spec;
-  if (spec === undefined || spec === null) return;
   const names = spec.names;
   if (names !== undefined) {
     if (!names.singular && names.kind) names.singular = names.kind.toLowerCase();

@@ -29,6 +29,7 @@ const DEVIATIONS: readonly { readonly ids: RegExp; readonly code: number | '4xx'
   { ids: /\/strategic\//, code: 400, why: 'the reference passes strategic-merge directive errors (unknown $patch, bad $setElementOrder, a list item without its merge key) through as 500' },
   { ids: /\/apply\//, code: 400, why: 'the reference answers typed-patch errors of apply (a member of the wrong type, a list item without its key) with 500' },
   { ids: /^schema\/core\/Service\//, code: '4xx', why: 'the reference with no controller manager never answers some Service creates (cluster IP allocation waits)' },
+  { ids: /^schema\/core\/Binding\//, code: '4xx', why: 'the reference answers a legacy Binding without a usable target, or for a pod that does not exist, with 500' },
 ];
 
 /**

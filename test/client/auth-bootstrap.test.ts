@@ -5,8 +5,12 @@
  * (checked here with an HMAC the test computes itself), and drops the signature at expiry.
  */
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server';
+import { kubectlWith, whoami, writeKubeconfig } from './auth-helpers';
 
 jest.setTimeout(90_000);
 
@@ -70,6 +74,9 @@ test('authenticates until expiry, signs cluster-info, then is refused, unsigned 
   }));
 
   expect(await statusWith(TOKEN)).toBe(200);
+  const dir = mkdtempSync(join(tmpdir(), 'capstan-bootstrap-whoami-'));
+  const kubeconfig = writeKubeconfig(server, dir, 'bootstrap', { token: TOKEN });
+  expect(await whoami(kubeconfig)).toEqual({ username: `system:bootstrap:${ID}`, groups: ['system:bootstrappers', 'system:bootstrappers:workers', 'system:authenticated'] });
   expect(await statusWith(`${ID}.ffffffffffffffff`)).toBe(401);
   const review = JSON.parse(await kubectlOk(['create', '--raw', '/apis/authentication.k8s.io/v1/tokenreviews', '-f', '-'], JSON.stringify({
     apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: TOKEN },
@@ -88,6 +95,10 @@ test('authenticates until expiry, signs cluster-info, then is refused, unsigned 
   expect(await signature()).toBe(expectedSignature(KUBECONFIG_CONTENT, ID, TOKEN));
 
   await eventually(async () => (await statusWith(TOKEN)) === 401, 'expiry', 40_000);
+  const expired = await kubectlWith(kubeconfig, ['auth', 'whoami', '-o', 'json']);
+  expect(expired.code).not.toBe(0);
+  expect(expired.stderr).toContain('Unauthorized');
+  rmSync(dir, { recursive: true, force: true });
   await eventually(async () => (await signature()) === undefined, 'the signature to go');
   await eventually(async () => (await server.kubectl(['get', 'secret', `bootstrap-token-${ID}`, '-n', 'kube-system'])).code !== 0, 'the tokencleaner');
 });

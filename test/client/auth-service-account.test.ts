@@ -10,7 +10,10 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { base64url, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { startServer, type TestServer } from '../helpers/server';
+import { kubectlWith, whoami, writeKubeconfig } from './auth-helpers';
 
 jest.setTimeout(90_000);
 
@@ -101,6 +104,15 @@ test('kubectl create token: the reference claims, accepted, rejected once the ac
     },
     audiences: ['https://kubernetes.default.svc.cluster.local'],
   });
+  // kubectl auth whoami with the token itself (system:basic-user lets every authenticated user ask).
+  const dir = mkdtempSync(join(tmpdir(), 'capstan-sa-whoami-'));
+  const kubeconfig = writeKubeconfig(server, dir, 'short-lived', { token });
+  expect(await whoami(kubeconfig)).toEqual({
+    username: 'system:serviceaccount:team:short-lived',
+    uid,
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated'],
+    extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${String(claims.jti)}`] },
+  });
   // An authenticated service account, though not allowed to list namespaces: 403, not 401.
   expect(await withToken(token, '/api/v1/namespaces')).toBe(403);
   // For another audience: not this token.
@@ -108,6 +120,10 @@ test('kubectl create token: the reference claims, accepted, rejected once the ac
 
   await kubectlOk(['delete', 'sa', 'short-lived', '-n', 'team']);
   expect(await withToken(token, '/api/v1/namespaces')).toBe(401);
+  const refused = await kubectlWith(kubeconfig, ['auth', 'whoami', '-o', 'json']);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain('Unauthorized');
+  rmSync(dir, { recursive: true, force: true });
   expect((await review(token)).status).toEqual({ authenticated: false, error: 'serviceaccounts "short-lived" not found' });
 });
 

@@ -42,20 +42,30 @@ describe('ResourceQuota', () => {
     expect(status).toEqual(expected);
   }
 
+  /**
+   * A namespace with the quota `hard`, once its status is filled. Every namespace gets the
+   * `kube-root-ca.crt` ConfigMap from the leader's publisher, as on a real cluster: it is waited
+   * for first, and counts as one ConfigMap.
+   */
   async function setUp(namespace: string, hard: Record<string, string>): Promise<void> {
     expect((await server.kubectl(['create', 'namespace', namespace])).code).toBe(0);
+    const deadline = Date.now() + 15_000;
+    while ((await server.request('GET', `/api/v1/namespaces/${namespace}/configmaps/kube-root-ca.crt`)).status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q1', namespace }, spec: { hard } };
     expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
-    const zero = Object.fromEntries(Object.keys(hard).map((name) => [name, '0']));
+    const zero = Object.fromEntries(Object.keys(hard).map((name) => [name, name === 'count/configmaps' ? '1' : '0']));
     await statusBecomes(namespace, 'q1', { hard, used: zero });
   }
 
   it('charges creates, refuses the next with the reference message, and gives back on delete', async () => {
-    const hard = { 'count/configmaps': '3', 'limits.memory': '1Gi', pods: '1', 'requests.cpu': '1' };
+    // kube-root-ca.crt is the first of four ConfigMaps.
+    const hard = { 'count/configmaps': '4', 'limits.memory': '1Gi', pods: '1', 'requests.cpu': '1' };
     await setUp('q-basic', hard);
     const resources = '{"requests":{"cpu":"500m"},"limits":{"memory":"100Mi"}}';
     expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-basic', 'p1', resources) })).code).toBe(0);
-    expect((await quotaStatus('q-basic', 'q1'))?.used).toEqual({ 'count/configmaps': '0', 'limits.memory': '100Mi', pods: '1', 'requests.cpu': '500m' });
+    expect((await quotaStatus('q-basic', 'q1'))?.used).toEqual({ 'count/configmaps': '1', 'limits.memory': '100Mi', pods: '1', 'requests.cpu': '500m' });
 
     const refused = await server.kubectl(['create', '-f', '-'], { input: pod('q-basic', 'p3', resources.replace('500m', '700m')) });
     expect(refused.code).not.toBe(0);
@@ -69,11 +79,11 @@ describe('ResourceQuota', () => {
 
     for (const name of ['c1', 'c2', 'c3']) expect((await server.kubectl(['create', 'configmap', name, '-n', 'q-basic'])).code).toBe(0);
     const fourth = await server.kubectl(['create', 'configmap', 'c4', '-n', 'q-basic']);
-    expect(fourth.stderr.trim()).toBe('error: failed to create configmap: configmaps "c4" is forbidden: exceeded quota: q1, requested: count/configmaps=1, used: count/configmaps=3, limited: count/configmaps=3');
+    expect(fourth.stderr.trim()).toBe('error: failed to create configmap: configmaps "c4" is forbidden: exceeded quota: q1, requested: count/configmaps=1, used: count/configmaps=4, limited: count/configmaps=4');
 
     expect((await server.kubectl(['delete', 'pod', 'p1', '-n', 'q-basic', '--wait=false'])).code).toBe(0);
     expect((await server.kubectl(['delete', 'configmap', 'c1', '-n', 'q-basic'])).code).toBe(0);
-    await statusBecomes('q-basic', 'q1', { hard, used: { 'count/configmaps': '2', 'limits.memory': '0', pods: '0', 'requests.cpu': '0' } });
+    await statusBecomes('q-basic', 'q1', { hard, used: { 'count/configmaps': '3', 'limits.memory': '0', pods: '0', 'requests.cpu': '0' } });
     expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-basic', 'p5', resources) })).code).toBe(0);
   });
 

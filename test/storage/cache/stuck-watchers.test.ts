@@ -114,10 +114,16 @@ describe('watchers that never read', () => {
       if (generation % 25 === 0) peakRss = Math.max(peakRss, await rss());
     }
 
-    // The server ended the stuck watches although their clients read nothing: only the reader's is open.
-    const metrics = (await server.request('GET', '/metrics')).body;
+    // The server ended the stuck watches although their clients read nothing: only the reader's is
+    // open once each stuck connection's 5 s to take the end of its stream (WATCH_END_LINGER_MS) is over.
+    let metrics = (await server.request('GET', '/metrics')).body;
     expect(sample(metrics, 'apiserver_terminated_watchers_total')).toBeGreaterThanOrEqual(STUCK_WATCHERS);
-    expect(sample(metrics, 'apiserver_longrunning_requests', 'verb="WATCH",group="",version="v1",resource="configmaps"')).toBe(1);
+    const openWatches = () => sample(metrics, 'apiserver_longrunning_requests', 'verb="WATCH",group="",version="v1",resource="configmaps"');
+    for (let attempt = 0; openWatches() !== 1 && attempt < 40; attempt++) {
+      await sleep(250);
+      metrics = (await server.request('GET', '/metrics')).body;
+    }
+    expect(openWatches()).toBe(1);
     // What the stuck clients find when they read again: what was in flight, then the end of the stream.
     for (const { socket } of stuck) socket.resume();
     const closed = await Promise.race([Promise.all(stuck.map(({ ended }) => ended)).then(() => true), sleep(10_000).then(() => false)]);

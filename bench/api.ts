@@ -65,7 +65,7 @@ const STEPS = {
   },
   update: {
     metric: 'update (PUT)',
-    call: (index) => ({ method: 'PUT', path: `${POD_PATH}/${podName(index % PODS)}`, body: podBody(index % PODS, { round: String(index) }) }),
+    call: (index) => ({ method: 'PUT', path: `${POD_PATH}/${podName(index % PODS)}`, body: podBody(index % PODS, { round: String(index) }, ADMITTED_SPEC) }),
     expectStatus: 200,
     concurrency: CONCURRENCY,
     maxOperations: PODS,
@@ -237,9 +237,22 @@ function podName(index: number): string {
  * The storage benchmark's pod as a client sends it: no uid, timestamps or status (the server
  * sets those), and no owner (the garbage collector would delete pods of a missing ReplicaSet).
  */
-function podBody(index: number, extraLabels: Record<string, string> = {}): Buffer {
+/**
+ * What the default admission plugins (Priority, DefaultTolerationSeconds) add to a pod at create:
+ * a replacing PUT carries it, as one made from a GET does, since a pod's spec may not change.
+ */
+const ADMITTED_SPEC = {
+  priority: 0,
+  preemptionPolicy: 'PreemptLowerPriority',
+  tolerations: [
+    { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  ],
+};
+
+function podBody(index: number, extraLabels: Record<string, string> = {}, admitted: object = {}): Buffer {
   const pod = benchPod({ namespace: NAMESPACE, name: podName(index), index });
   const { name, namespace, labels } = pod.metadata;
   const metadata = { name, namespace, labels: { ...labels, ...extraLabels } };
-  return Buffer.from(JSON.stringify({ apiVersion: pod.apiVersion, kind: pod.kind, metadata, spec: pod.spec }));
+  return Buffer.from(JSON.stringify({ apiVersion: pod.apiVersion, kind: pod.kind, metadata, spec: { ...(pod.spec as object), ...admitted } }));
 }

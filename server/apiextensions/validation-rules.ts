@@ -7,10 +7,9 @@
  * unless it sets `optionalOldSelf`. A failed rule reports its message, its evaluated
  * messageExpression or `failed rule: <rule>`, at its node or at its `fieldPath`, with its
  * `reason`. Evaluation shares the request's cost budget; a rule over the per-call limit ends
- * the evaluation.
- *
- * Not done: the static cost estimate at CRD write time (server/cel/ has no estimator yet), so
- * only the runtime limits hold.
+ * the evaluation. When the CRD is written, each rule's static worst case, times how many times it
+ * can run (the sizes of the lists and maps above it), must stay within 10,000,000, and all the
+ * schema's rules together within 100,000,000, as the reference checks them.
  */
 import type { CompiledExpression, RequestCostBudget } from '../cel/environment';
 import type { CelSchema } from '../cel/schema-types';
@@ -21,7 +20,15 @@ import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { itemsOf } from './schema-validation';
 
 type CelEnvironment = typeof import('../cel/environment');
+type CelCosts = typeof import('../cel/estimated-cost');
 let celEnvironment: CelEnvironment | undefined;
+let celCosts: CelCosts | undefined;
+
+/** The static cost estimate's limits and texts, loaded with the engine. */
+function costs(): CelCosts {
+  celCosts ??= require('../cel/estimated-cost') as CelCosts;
+  return celCosts;
+}
 
 /**
  * The CEL environment, loaded on the first rule: most servers start without any CRD rule to
@@ -95,7 +102,16 @@ function goRule(rule: ValidationRule): string {
 }
 
 /** The rules' problems at CRD write time: their fields, then what compiling them said. */
-function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolean, errors: FieldError[]): void {
+/** Where a node's rules sit: how many times they can run, and the schema's running total of cost. */
+interface CostContext {
+  readonly cardinality: number;
+  readonly total: { cost: number; readonly rules: Array<{ readonly at: FieldPath; readonly cost: number }> };
+}
+
+/** How many of the costliest rules the reference names when the schema's total is over budget. */
+const EXPENSIVE_RULES_NAMED = 4;
+
+function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolean, errors: FieldError[], cost: CostContext): void {
   const rules = schema['x-kubernetes-validations'] ?? [];
   rules.forEach((rule, index) => {
     const at = path.child('x-kubernetes-validations').index(index);
@@ -117,20 +133,45 @@ function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolea
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
       errors.push(invalid(at.child('optionalOldSelf'), compiled.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
     }
+    if (compiled.program !== undefined) {
+      const { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } = costs();
+      const estimated = compiled.program.estimateMaxCost() * cost.cardinality;
+      cost.total.cost += estimated;
+      cost.total.rules.push({ at: at.child('rule'), cost: estimated });
+      if (estimated > STATIC_ESTIMATED_COST_LIMIT) {
+        errors.push(forbidden(at.child('rule'), costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT)));
+      }
+    }
   });
+}
+
+/** How many values a list's items or a map's values can be (its bound, else what a request can hold). */
+function elementsOf(node: JSONSchemaProps, bound: number | undefined, atRoot: boolean): number {
+  return bound ?? costs().maxSizeOf(celSchemaOf(node, atRoot));
 }
 
 /** Every rule problem of a version's schema (for CRD validation); `path` is the schema's. */
 export function validationRuleErrors(schema: JSONSchemaProps, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  const walk = (node: JSONSchemaProps, at: FieldPath, atRoot: boolean) => {
-    nodeRuleErrors(node, at, atRoot, errors);
-    for (const [name, property] of Object.entries(node.properties ?? {})) walk(property, at.child('properties').key(name), false);
-    if (typeof node.additionalProperties === 'object') walk(node.additionalProperties, at.child('additionalProperties'), false);
+  const total: CostContext['total'] = { cost: 0, rules: [] };
+  const walk = (node: JSONSchemaProps, at: FieldPath, atRoot: boolean, cardinality: number) => {
+    nodeRuleErrors(node, at, atRoot, errors, { cardinality, total });
+    for (const [name, property] of Object.entries(node.properties ?? {})) walk(property, at.child('properties').key(name), false, cardinality);
+    if (typeof node.additionalProperties === 'object') {
+      walk(node.additionalProperties, at.child('additionalProperties'), false, cardinality * elementsOf(node, node.maxProperties, atRoot));
+    }
     const items = itemsOf(node);
-    if (items !== undefined) walk(items, at.child('items'), false);
+    if (items !== undefined) walk(items, at.child('items'), false, cardinality * elementsOf(node, node.maxItems, atRoot));
   };
-  walk(schema, path, true);
+  walk(schema, path, true, 1);
+  if (total.cost > 0) {
+    const { STATIC_ESTIMATED_CRD_COST_LIMIT, costExceededMessage } = costs();
+    if (total.cost > STATIC_ESTIMATED_CRD_COST_LIMIT) {
+      const costliest = [...total.rules].sort((a, b) => b.cost - a.cost).slice(0, EXPENSIVE_RULES_NAMED);
+      for (const { at } of costliest) errors.push(forbidden(at, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
+      errors.push(forbidden(path, costExceededMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.cost, STATIC_ESTIMATED_CRD_COST_LIMIT)));
+    }
+  }
   return errors;
 }
 

@@ -98,3 +98,26 @@ test('CRD write time: compile errors and rule field checks with the reference te
   ]);
   expect(compiled[0].detail).toContain(': compilation failed: ERROR: <input>:1:');
 });
+
+test('CRD write time: a rule whose worst case is over budget is refused with the reference texts; bounds make it fit', () => {
+  // Each name matched against every other: without maxItems and maxLength the worst case is what a
+  // 3 MiB request can hold. kube-apiserver v1.34.4 refuses the same schema with these three errors.
+  const names = (bounds: Partial<JSONSchemaProps>, items: JSONSchemaProps): JSONSchemaProps => ({
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: { names: { type: 'array', ...bounds, items, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }] } },
+      },
+    },
+  });
+  const root = FieldPath.root('spec', 'validation', 'openAPIV3Schema');
+  const rule = 'spec.validation.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule';
+  const advice = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
+  expect(validationRuleErrors(names({}, { type: 'string' }), root).map((error) => `${error.field}: ${error.detail}`)).toEqual([
+    `${rule}: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${advice}`,
+    `${rule}: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+    `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${advice}`,
+  ]);
+  expect(validationRuleErrors(names({ maxItems: 5 }, { type: 'string', maxLength: 10 }), root)).toEqual([]);
+});

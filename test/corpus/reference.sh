@@ -5,7 +5,8 @@
 #   test/corpus/reference.sh /tmp/ref [kube-apiserver binary]
 set -euo pipefail
 DIR=${1:?work dir}
-BIN=${2:-/root/.cache/kube-ref/bin/kube-apiserver}
+# Built by tools/reference/build-kube-apiserver.sh.
+BIN=${2:-$HOME/.cache/kube-ref/bin/kube-apiserver}
 mkdir -p "$DIR" && cd "$DIR"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 if [ ! -f ca.crt ]; then

@@ -124,6 +124,15 @@ describe('kubectl auth can-i under RBAC', () => {
     expect(forbidden(outcome)).toBe(!answer);
   });
 
+  it.each(CASES.filter(({ who }) => who === 'alice'))('the admin asking --as alice: can-i $canI agrees with the real request made --as her', async ({ canI: question, real }) => {
+    // Impersonation: the admin's own rights do not leak into the answer or the request.
+    const asAlice = ['--as', 'alice', '--as-group', 'developers'];
+    const admin = (args: readonly string[]) => server.kubectl([...args, ...asAlice]);
+    const answer = await canI(admin, question);
+    expect(answer).toBe(EXPECTED[`alice ${question.join(' ')}`]);
+    expect(forbidden(await admin(real))).toBe(!answer);
+  });
+
   it('--list shows what the bindings grant in the namespace, and nothing of other namespaces', async () => {
     const alice = users.get('alice')!;
     const list = await alice(['auth', 'can-i', '--list', '-n', 'team']);

@@ -106,3 +106,28 @@ export async function waitForExit(running: RunningCapstan): Promise<number | nul
     clearTimeout(timer);
   }
 }
+
+/** A start that is expected to fail: its exit code, the last line of stderr, and the whole of it. */
+export interface FailedStart {
+  readonly code: number | null;
+  readonly lastLine: string;
+  readonly stderr: string;
+}
+
+/** Runs the server with `args` to its exit (killed after 30 s, which fails the caller). */
+export function failingStart(args: readonly string[]): Promise<FailedStart> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`still running after 30 s:\n${stderr}`));
+    }, 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      const lines = stderr.trimEnd().split('\n');
+      resolve({ code, lastLine: lines[lines.length - 1], stderr });
+    });
+  });
+}

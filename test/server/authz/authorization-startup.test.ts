@@ -1,28 +1,10 @@
 /** Authorization configurations the server refuses to start with: one line, exit code 2. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, MAIN } from '../../helpers/capstan-process';
+import { ensureBuilt, failingStart } from '../../helpers/capstan-process';
 
 jest.setTimeout(60_000);
-
-function failingStart(args: readonly string[]): Promise<{ code: number | null; lastLine: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`still running after 30 s:\n${stderr}`));
-    }, 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      const lines = stderr.trimEnd().split('\n');
-      resolve({ code, lastLine: lines[lines.length - 1] });
-    });
-  });
-}
 
 describe('authorization start-up failures', () => {
   let dir: string;

@@ -3,31 +3,13 @@
  * what failed, and a non-zero exit code (2 for flags, 1 for what the machine refused), never a
  * stack trace.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, MAIN } from '../../helpers/capstan-process';
+import { ensureBuilt, failingStart, MAIN } from '../../helpers/capstan-process';
 import { freePort } from '../../helpers/ports';
-
-/** Runs the server to its exit; the last line of stderr is the failure, and nothing looks like a stack. */
-function failingStart(args: readonly string[], execPath = process.execPath): Promise<{ code: number | null; lastLine: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`still running after 30 s:\n${stderr}`));
-    }, 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      const lines = stderr.trimEnd().split('\n');
-      resolve({ code, lastLine: lines[lines.length - 1], stderr });
-    });
-  });
-}
 
 describe('start-up failures', () => {
   let dataDir: string;

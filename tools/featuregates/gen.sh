@@ -12,12 +12,7 @@ scratch=${KUBE_SCRATCH:-$HOME/.cache/capstan-featuregates}
 export PATH="$PATH:/usr/local/go/bin"
 mkdir -p "$scratch/cmd"
 cd "$scratch"
-[ -f go.mod ] || go mod init scratch >/dev/null 2>&1
-go mod edit -require="k8s.io/kubernetes@v$VERSION"
-dir=$(go mod download -json "k8s.io/kubernetes@v$VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-for module in $(grep -oE 'k8s.io/[a-z0-9-]+ => ./staging' "$dir/go.mod" | awk '{print $1}'); do
-  go mod edit -replace="$module=$module@v0.${VERSION#1.}"
-done
+. "$here/../reference/scratch-module.sh"
 cp "$here/main.go" cmd/main.go
 go mod tidy >/dev/null 2>&1
 KUBE_VERSION=$VERSION go run ./cmd > "$out.tmp"

@@ -10,13 +10,9 @@ VERSION=${KUBE_VERSION:-1.34.4}
 CACHE=${KUBE_REF_CACHE:-$HOME/.cache/kube-ref}
 export PATH="$PATH:/usr/local/go/bin"
 mkdir -p "$CACHE/bin"
+here=$(cd "$(dirname "$0")" && pwd)
 cd "$CACHE"
-[ -f go.mod ] || go mod init scratch >/dev/null 2>&1
-go mod edit -require="k8s.io/kubernetes@v$VERSION"
-dir=$(go mod download -json "k8s.io/kubernetes@v$VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-for module in $(grep -oE 'k8s.io/[a-z0-9-]+ => ./staging' "$dir/go.mod" | awk '{print $1}'); do
-  go mod edit -replace="$module=$module@v0.${VERSION#1.}"
-done
+. "$here/scratch-module.sh"
 cat > tools.go <<'GO'
 //go:build tools
 

@@ -1,0 +1,10 @@
+# Sourced by the tools that build from k8s.io/kubernetes: makes the current directory a scratch
+# Go module requiring k8s.io/kubernetes v$VERSION, with every k8s.io/* staging module its go.mod
+# points at a local folder replaced by that module's published release (v0.<minor>.<patch>).
+# k8s.io/kubernetes cannot be required otherwise (../shared/notes/reference-server.md).
+[ -f go.mod ] || go mod init scratch >/dev/null 2>&1
+go mod edit -require="k8s.io/kubernetes@v$VERSION"
+kubernetes_dir=$(go mod download -json "k8s.io/kubernetes@v$VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+for module in $(grep -oE 'k8s.io/[a-z0-9-]+ => ./staging' "$kubernetes_dir/go.mod" | awk '{print $1}'); do
+  go mod edit -replace="$module=$module@v0.${VERSION#1.}"
+done

@@ -4,13 +4,9 @@
  * no printer for (CSIStorageCapacity) keep the default Name / Created At table.
  */
 import type { KubeObject } from '../../storage/objects/types';
-import { ageSince } from './human-duration';
+import { ageOf } from './human-duration';
 import { AGE_COLUMN, NAME_COLUMN, column, list, record, text } from './columns';
 import type { Printer } from './printers';
-
-function age(object: KubeObject, now: Date): string {
-  return ageSince(object.metadata.creationTimestamp, now);
-}
 
 const csiDriverPrinter: Printer = {
   columns: [
@@ -35,7 +31,7 @@ const csiDriverPrinter: Printer = {
         tokenRequests,
         spec.requiresRepublish === true,
         list(spec.volumeLifecycleModes).map(text).join(','),
-        age(object, now),
+        ageOf(object, now),
       ],
     };
   },
@@ -43,7 +39,7 @@ const csiDriverPrinter: Printer = {
 
 const csiNodePrinter: Printer = {
   columns: [NAME_COLUMN, column('Drivers', 'integer', 'The number of CSI drivers registered on the node.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, list(record(object.spec).drivers).length, age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, list(record(object.spec).drivers).length, ageOf(object, now)] }),
 };
 
 const volumeAttachmentPrinter: Printer = {
@@ -58,24 +54,24 @@ const volumeAttachmentPrinter: Printer = {
   print: (object, now) => {
     const spec = record(object.spec);
     return {
-      cells: [object.metadata.name, text(spec.attacher), text(record(spec.source).persistentVolumeName), text(spec.nodeName), record(object.status).attached === true, age(object, now)],
+      cells: [object.metadata.name, text(spec.attacher), text(record(spec.source).persistentVolumeName), text(spec.nodeName), record(object.status).attached === true, ageOf(object, now)],
     };
   },
 };
 
 const volumeAttributesClassPrinter: Printer = {
   columns: [NAME_COLUMN, column('DriverName', 'string', 'The CSI driver of the class.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, text(object.driverName), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, text(object.driverName), ageOf(object, now)] }),
 };
 
 const runtimeClassPrinter: Printer = {
   columns: [NAME_COLUMN, column('Handler', 'string', ''), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, text(object.handler), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, text(object.handler), ageOf(object, now)] }),
 };
 
 const nameAndAgePrinter: Printer = {
   columns: [NAME_COLUMN, AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, ageOf(object, now)] }),
 };
 
 /** deleted, then allocated or pending, then reserved: the reference's summary of a claim. */
@@ -90,7 +86,7 @@ function resourceClaimState(object: KubeObject): string {
 
 const resourceClaimPrinter: Printer = {
   columns: [NAME_COLUMN, column('State', 'string', 'A summary of the current state (allocated, pending, reserved, etc.).'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, resourceClaimState(object), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, resourceClaimState(object), ageOf(object, now)] }),
 };
 
 const resourceSlicePrinter: Printer = {
@@ -103,7 +99,7 @@ const resourceSlicePrinter: Printer = {
   ],
   print: (object, now) => {
     const spec = record(object.spec);
-    return { cells: [object.metadata.name, text(spec.nodeName), text(spec.driver), text(record(spec.pool).name), age(object, now)] };
+    return { cells: [object.metadata.name, text(spec.nodeName), text(spec.driver), text(record(spec.pool).name), ageOf(object, now)] };
   },
 };
 

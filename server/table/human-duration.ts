@@ -42,3 +42,8 @@ export function ageSince(timestamp: unknown, now: Date): string {
   if (Number.isNaN(at)) return '<unknown>';
   return humanDuration(now.getTime() - at);
 }
+
+/** The Age column of a printed object: the time since its creationTimestamp. */
+export function ageOf(object: { readonly metadata: { readonly creationTimestamp?: unknown } }, now: Date): string {
+  return ageSince(object.metadata.creationTimestamp, now);
+}

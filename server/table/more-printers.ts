@@ -6,16 +6,12 @@
  * so it keeps the default Name / Created At table.
  */
 import type { KubeObject } from '../../storage/objects/types';
-import { ageSince, humanDuration } from './human-duration';
+import { ageOf, humanDuration } from './human-duration';
 import {
   AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, SELECTOR_COLUMN,
   column, containersAndImages, integer, list, mapSelectorString, record, selectorString, text,
 } from './columns';
 import type { Printer } from './printers';
-
-function age(object: KubeObject, now: Date): string {
-  return ageSince(object.metadata.creationTimestamp, now);
-}
 
 /** `key=value,...` sorted by key, `<none>` when empty (the reference's labels.FormatLabels). */
 const formatLabels = mapSelectorString;
@@ -72,7 +68,7 @@ const replicationControllerPrinter: Printer = {
     const status = record(object.status);
     const { names, images } = containersAndImages(record(spec.template).spec);
     return {
-      cells: [object.metadata.name, integer(spec.replicas), integer(status.replicas), integer(status.readyReplicas), age(object, now), names, images, formatLabels(spec.selector)],
+      cells: [object.metadata.name, integer(spec.replicas), integer(status.replicas), integer(status.readyReplicas), ageOf(object, now), names, images, formatLabels(spec.selector)],
     };
   },
 };
@@ -90,7 +86,7 @@ function controllerOf(object: KubeObject): string {
 
 const controllerRevisionPrinter: Printer = {
   columns: [NAME_COLUMN, column('Controller', 'string', 'Controller of the object'), column('Revision', 'string', 'Revision indicates the revision of the state represented by Data.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, controllerOf(object), integer(object.revision), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, controllerOf(object), integer(object.revision), ageOf(object, now)] }),
 };
 
 const resourceQuotaPrinter: Printer = {
@@ -111,7 +107,7 @@ const resourceQuotaPrinter: Printer = {
       const entry = `${resource}: ${text(used[resource]) || '0'}/${text(hard[resource])}`;
       (resource.split('.')[0] === 'limits' && resource.includes('.') ? limits : requests).push(entry);
     }
-    return { cells: [object.metadata.name, age(object, now), requests.join(', '), limits.join(', ')] };
+    return { cells: [object.metadata.name, ageOf(object, now), requests.join(', '), limits.join(', ')] };
   },
 };
 
@@ -126,7 +122,7 @@ const podDisruptionBudgetPrinter: Printer = {
   print(object, now) {
     const spec = record(object.spec);
     const shown = (value: unknown) => (value === undefined || value === null ? 'N/A' : intOrString(value));
-    return { cells: [object.metadata.name, shown(spec.minAvailable), shown(spec.maxUnavailable), integer(record(object.status).disruptionsAllowed), age(object, now)] };
+    return { cells: [object.metadata.name, shown(spec.minAvailable), shown(spec.maxUnavailable), integer(record(object.status).disruptionsAllowed), ageOf(object, now)] };
   },
 };
 
@@ -160,7 +156,7 @@ const persistentVolumePrinter: Printer = {
         storageClass,
         text(spec.volumeAttributesClassName) || '<unset>',
         text(status.reason),
-        age(object, now),
+        ageOf(object, now),
         text(spec.volumeMode) || '<unset>',
       ],
     };
@@ -188,7 +184,7 @@ const storageClassPrinter: Printer = {
       text(object.reclaimPolicy) || 'Delete',
       text(object.volumeBindingMode) || 'Immediate',
       object.allowVolumeExpansion === true,
-      age(object, now),
+      ageOf(object, now),
     ],
   }),
 };
@@ -205,13 +201,13 @@ const ingressClassPrinter: Printer = {
     const parameters = spec.parameters === undefined || spec.parameters === null ? undefined : record(spec.parameters);
     const group = parameters === undefined ? '' : text(parameters.apiGroup);
     const shown = parameters === undefined ? '<none>' : `${text(parameters.kind)}${group === '' ? '' : `.${group}`}/${text(parameters.name)}`;
-    return { cells: [object.metadata.name, text(spec.controller), shown, age(object, now)] };
+    return { cells: [object.metadata.name, text(spec.controller), shown, ageOf(object, now)] };
   },
 };
 
 const networkPolicyPrinter: Printer = {
   columns: [NAME_COLUMN, column('Pod-Selector', 'string', 'The pods this policy applies to.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, selectorString(record(object.spec).podSelector), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, selectorString(record(object.spec).podSelector), ageOf(object, now)] }),
 };
 
 const endpointSlicePrinter: Printer = {
@@ -225,13 +221,13 @@ const endpointSlicePrinter: Printer = {
   print(object, now) {
     const ports = list(object.ports).map(record).map((port) => (port.port !== undefined ? String(integer(port.port)) : text(port.name) || '*'));
     const addresses = list(object.endpoints).flatMap((endpoint) => list(record(endpoint).addresses).map(text));
-    return { cells: [object.metadata.name, text(object.addressType), listWithMore(ports), listWithMore(addresses), age(object, now)] };
+    return { cells: [object.metadata.name, text(object.addressType), listWithMore(ports), listWithMore(addresses), ageOf(object, now)] };
   },
 };
 
 const serviceCIDRPrinter: Printer = {
   columns: [NAME_COLUMN, column('CIDRs', 'string', 'The IP ranges of this ServiceCIDR.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, list(record(object.spec).cidrs).map(text).join(','), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, list(record(object.spec).cidrs).map(text).join(','), ageOf(object, now)] }),
 };
 
 const ipAddressPrinter: Printer = {
@@ -267,7 +263,7 @@ const certificateSigningRequestPrinter: Printer = {
   print(object, now) {
     const spec = record(object.spec);
     const requested = typeof spec.expirationSeconds === 'number' ? humanDuration(spec.expirationSeconds * 1000) : '<none>';
-    return { cells: [object.metadata.name, age(object, now), text(spec.signerName) || '<none>', text(spec.username), requested, csrCondition(object)] };
+    return { cells: [object.metadata.name, ageOf(object, now), text(spec.signerName) || '<none>', text(spec.username), requested, csrCondition(object)] };
   },
 };
 
@@ -282,7 +278,7 @@ const validatingAdmissionPolicyPrinter: Printer = {
     const spec = record(object.spec);
     const paramKind = record(spec.paramKind);
     const shownKind = spec.paramKind ? `${text(paramKind.apiVersion)}/${text(paramKind.kind)}` : '<unset>';
-    return { cells: [object.metadata.name, list(spec.validations).length, shownKind, age(object, now)] };
+    return { cells: [object.metadata.name, list(spec.validations).length, shownKind, ageOf(object, now)] };
   },
 };
 
@@ -297,13 +293,13 @@ const validatingAdmissionPolicyBindingPrinter: Printer = {
     const spec = record(object.spec);
     const paramRef = record(spec.paramRef);
     const shownRef = spec.paramRef ? [text(paramRef.namespace), text(paramRef.name)].filter((part) => part !== '').join('/') || '*' : '<unset>';
-    return { cells: [object.metadata.name, text(spec.policyName), shownRef, age(object, now)] };
+    return { cells: [object.metadata.name, text(spec.policyName), shownRef, ageOf(object, now)] };
   },
 };
 
 const webhookConfigurationPrinter: Printer = {
   columns: [NAME_COLUMN, column('Webhooks', 'integer', 'The number of webhooks the configuration holds.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, list(object.webhooks).length, age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, list(object.webhooks).length, ageOf(object, now)] }),
 };
 
 /** Keyed `group/resource`, merged into the printers of printers.ts. */

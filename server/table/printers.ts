@@ -3,7 +3,7 @@
  * Kinds without a printer here get the default Name / Created At table.
  */
 import type { KubeObject } from '../../storage/objects/types';
-import { ageSince } from './human-duration';
+import { ageOf, ageSince } from './human-duration';
 import {
   AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, SELECTOR_COLUMN,
   column, containersAndImages, integer, list, mapSelectorString, orNone, record, selectorString, text,
@@ -26,10 +26,6 @@ export interface PrintedRow {
 export interface Printer {
   readonly columns: readonly ColumnDefinition[];
   print(object: KubeObject, now: Date): PrintedRow;
-}
-
-function age(object: KubeObject, now: Date): string {
-  return ageSince(object.metadata.creationTimestamp, now);
 }
 
 function specOf(object: KubeObject): Fields {
@@ -147,7 +143,7 @@ const podPrinter: Printer = {
         `${ready}/${total}`,
         reason,
         restartText,
-        age(pod, now),
+        ageOf(pod, now),
         orNone(text(status.podIP)),
         orNone(text(spec.nodeName)),
         orNone(text(status.nominatedNodeName)),
@@ -181,7 +177,7 @@ const deploymentPrinter: Printer = {
         `${integer(status.readyReplicas)}/${integer(specOf(object).replicas)}`,
         integer(status.updatedReplicas),
         integer(status.availableReplicas),
-        age(object, now),
+        ageOf(object, now),
         names,
         images,
         selectorString(specOf(object).selector),
@@ -205,7 +201,7 @@ const replicaSetPrinter: Printer = {
     const status = statusOf(object);
     const { names, images } = containersAndImages(templateSpec(object));
     return {
-      cells: [object.metadata.name, integer(specOf(object).replicas), integer(status.replicas), integer(status.readyReplicas), age(object, now), names, images, selectorString(specOf(object).selector)],
+      cells: [object.metadata.name, integer(specOf(object).replicas), integer(status.replicas), integer(status.readyReplicas), ageOf(object, now), names, images, selectorString(specOf(object).selector)],
     };
   },
 };
@@ -214,7 +210,7 @@ const statefulSetPrinter: Printer = {
   columns: [NAME_COLUMN, column('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN],
   print(object, now) {
     const { names, images } = containersAndImages(templateSpec(object));
-    return { cells: [object.metadata.name, `${integer(statusOf(object).readyReplicas)}/${integer(specOf(object).replicas)}`, age(object, now), names, images] };
+    return { cells: [object.metadata.name, `${integer(statusOf(object).readyReplicas)}/${integer(specOf(object).replicas)}`, ageOf(object, now), names, images] };
   },
 };
 
@@ -244,7 +240,7 @@ const daemonSetPrinter: Printer = {
         integer(status.updatedNumberScheduled),
         integer(status.numberAvailable),
         mapSelectorString(templateSpec(object).nodeSelector),
-        age(object, now),
+        ageOf(object, now),
         names,
         images,
         selectorString(specOf(object).selector),
@@ -287,7 +283,7 @@ const jobPrinter: Printer = {
     const end = Date.parse(text(status.completionTime));
     const duration = Number.isNaN(start) ? '' : ageSince(new Date(start).toISOString(), Number.isNaN(end) ? now : new Date(end));
     const { names, images } = containersAndImages(templateSpec(object));
-    return { cells: [object.metadata.name, jobStatus(status, spec), completions, duration, age(object, now), names, images, selectorString(spec.selector)] };
+    return { cells: [object.metadata.name, jobStatus(status, spec), completions, duration, ageOf(object, now), names, images, selectorString(spec.selector)] };
   },
 };
 
@@ -318,7 +314,7 @@ const cronJobPrinter: Printer = {
         spec.suspend === true,
         list(status.active).length,
         last === '' ? '<none>' : ageSince(last, now),
-        age(object, now),
+        ageOf(object, now),
         names,
         images,
         selectorString(jobSpec.selector),
@@ -375,7 +371,7 @@ const servicePrinter: Printer = {
         orNone(text(spec.clusterIP)),
         serviceExternalIP(spec, statusOf(object)),
         servicePorts(spec),
-        age(object, now),
+        ageOf(object, now),
         mapSelectorString(spec.selector),
       ],
     };
@@ -384,23 +380,23 @@ const servicePrinter: Printer = {
 
 const namespacePrinter: Printer = {
   columns: [NAME_COLUMN, column('Status', 'string', 'The status of the namespace'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, text(statusOf(object).phase), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, text(statusOf(object).phase), ageOf(object, now)] }),
 };
 
 const configMapPrinter: Printer = {
   // The reference types both Data columns `string` while their cells are counts.
   columns: [NAME_COLUMN, column('Data', 'string', 'Number of keys in the data and binaryData maps.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, Object.keys(record(object.data)).length + Object.keys(record(object.binaryData)).length, age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, Object.keys(record(object.data)).length + Object.keys(record(object.binaryData)).length, ageOf(object, now)] }),
 };
 
 const secretPrinter: Printer = {
   columns: [NAME_COLUMN, column('Type', 'string', 'The type of the secret'), column('Data', 'string', 'Number of keys in the secret'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, text(object.type), Object.keys(record(object.data)).length, age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, text(object.type), Object.keys(record(object.data)).length, ageOf(object, now)] }),
 };
 
 const serviceAccountPrinter: Printer = {
   columns: [NAME_COLUMN, column('Secrets', 'string', 'Number of secrets referenced by the service account'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, list(object.secrets).length, age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, list(object.secrets).length, ageOf(object, now)] }),
 };
 
 function nodeRoles(labels: Record<string, string> | undefined): string {
@@ -442,7 +438,7 @@ const nodePrinter: Printer = {
         object.metadata.name,
         states.join(','),
         nodeRoles(object.metadata.labels),
-        age(object, now),
+        ageOf(object, now),
         text(info.kubeletVersion),
         address('InternalIP'),
         address('ExternalIP'),
@@ -510,7 +506,7 @@ const endpointsPrinter: Printer = {
     }
     const shown = addresses.slice(0, 3).join(',');
     const more = addresses.length > 3 ? ` + ${addresses.length - 3} more...` : '';
-    return { cells: [object.metadata.name, addresses.length === 0 ? '<none>' : shown + more, age(object, now)] };
+    return { cells: [object.metadata.name, addresses.length === 0 ? '<none>' : shown + more, ageOf(object, now)] };
   },
 };
 
@@ -540,7 +536,7 @@ const pvcPrinter: Printer = {
         bound ? modes.join(',') : '',
         text(spec.storageClassName) || text(object.metadata.annotations?.['volume.beta.kubernetes.io/storage-class']),
         orNone(text(spec.volumeAttributesClassName)) === '<none>' ? '<unset>' : text(spec.volumeAttributesClassName),
-        age(object, now),
+        ageOf(object, now),
         text(spec.volumeMode) || '<unset>',
       ],
     };
@@ -552,7 +548,7 @@ const pvcPrinter: Printer = {
 
 const leasePrinter: Printer = {
   columns: [NAME_COLUMN, column('Holder', 'string', 'The holder of the lease.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, text(specOf(object).holderIdentity), age(object, now)] }),
+  print: (object, now) => ({ cells: [object.metadata.name, text(specOf(object).holderIdentity), ageOf(object, now)] }),
 };
 
 const rolePrinter: Printer = {
@@ -577,7 +573,7 @@ const roleBindingPrinter: Printer = {
         .filter((subject) => subject.kind === kind)
         .map((subject) => (kind === 'ServiceAccount' ? `${text(subject.namespace)}:${text(subject.name)}` : text(subject.name)))
         .join(', ');
-    return { cells: [object.metadata.name, `${text(roleRef.kind)}/${text(roleRef.name)}`, age(object, now), of('User'), of('Group'), of('ServiceAccount')] };
+    return { cells: [object.metadata.name, `${text(roleRef.kind)}/${text(roleRef.name)}`, ageOf(object, now), of('User'), of('Group'), of('ServiceAccount')] };
   },
 };
 
@@ -602,7 +598,7 @@ const ingressPrinter: Printer = {
         hostText,
         addresses.join(','),
         list(spec.tls).length > 0 ? '80, 443' : '80',
-        age(object, now),
+        ageOf(object, now),
       ],
     };
   },
@@ -631,7 +627,7 @@ const hpaPrinter: Printer = {
         minPods,
         integer(spec.maxReplicas),
         integer(status.currentReplicas),
-        age(object, now),
+        ageOf(object, now),
       ],
     };
   },
@@ -670,7 +666,7 @@ const priorityClassPrinter: Printer = {
     AGE_COLUMN,
     column('PreemptionPolicy', 'string', 'The policy for preempting pods with lower priority.'),
   ],
-  print: (object, now) => ({ cells: [object.metadata.name, integer(object.value), object.globalDefault === true, age(object, now), text(object.preemptionPolicy) || 'PreemptLowerPriority'] }),
+  print: (object, now) => ({ cells: [object.metadata.name, integer(object.value), object.globalDefault === true, ageOf(object, now), text(object.preemptionPolicy) || 'PreemptLowerPriority'] }),
 };
 
 const PRINTERS: ReadonlyMap<string, Printer> = new Map([

@@ -48,6 +48,11 @@ export interface AdmissionAttributes {
   readonly oldObject?: KubeObject;
   /** Warnings plugins add for the client (webhooks' `warnings`): sent as `Warning` headers. */
   readonly warnings: string[];
+  /**
+   * Annotations plugins add to the request's audit event (`<plugin key>/<name>` → value, as the
+   * reference's AddAnnotation); the request's audit event carries them.
+   */
+  readonly auditAnnotations: Record<string, string>;
 }
 
 export interface AdmissionPlugin {

@@ -60,5 +60,6 @@ export function admissionAttributes(
     object: step.object,
     oldObject: step.oldObject,
     warnings: [],
+    auditAnnotations: {},
   };
 }

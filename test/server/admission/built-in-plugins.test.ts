@@ -117,7 +117,7 @@ describe('choosing admission plugins', () => {
         uid: 'u', kind: { group: '', version: 'v1', kind: 'ConfigMap' }, resource: { group: '', version: 'v1', resource: 'configmaps' }, subResource: '',
         requestKind: { group: '', version: 'v1', kind: 'ConfigMap' }, requestResource: { group: '', version: 'v1', resource: 'configmaps' }, requestSubResource: '',
         name: 'x', namespace: 'default', operation: 'CREATE', options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
-        userInfo: { name: 'someone', groups: [] }, dryRun: false, warnings: [],
+        userInfo: { name: 'someone', groups: [] }, dryRun: false, warnings: [], auditAnnotations: {},
       }),
     ).rejects.toMatchObject({ status: { code: 403, reason: 'Forbidden', message: 'configmaps "x" is forbidden: admission control is denying all modifications' } });
   });

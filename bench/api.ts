@@ -29,7 +29,7 @@ const CONCURRENCY = 32;
 const LIST_CONCURRENCY = 2;
 const POD_PATH = `/api/v1/namespaces/${NAMESPACE}/pods`;
 
-interface Step {
+export interface Step {
   readonly metric: string;
   readonly call: (index: number) => HttpsCall;
   readonly expectStatus: number;
@@ -168,7 +168,7 @@ async function benchCeiling(captured: { pki: ServerPki; bodies: CeilingBodies },
   }
 }
 
-interface StepResult {
+export interface StepResult {
   readonly metric: string;
   readonly operations: number;
   readonly elapsedMs: number;
@@ -182,7 +182,7 @@ interface StepResult {
   readonly sample: Buffer;
 }
 
-async function measureStep(options: { target: HttpsTarget; step: Step; serverPid: number }): Promise<StepResult> {
+export async function measureStep(options: { target: HttpsTarget; step: Step; serverPid: number }): Promise<StepResult> {
   const { target, step, serverPid } = options;
   const latencies: number[] = [];
   let sample: Buffer | undefined;

@@ -17,8 +17,24 @@ export interface ResultTable {
   readonly rows: readonly ResultRow[];
 }
 
+/** Several servers' figures for the same metrics, with capstan's ratio to the reference and the goal. */
+export interface ComparisonTable {
+  readonly title: string;
+  /** The servers, in the order of each row's values. */
+  readonly columns: readonly string[];
+  readonly rows: readonly ComparisonRow[];
+}
+
+export interface ComparisonRow {
+  readonly metric: string;
+  readonly values: readonly number[];
+  readonly ratio: number;
+  readonly goal: string;
+}
+
 export interface BenchmarkContext {
   report(table: ResultTable): void;
+  compare(table: ComparisonTable): void;
   /** Progress for the person waiting; not part of the results. */
   log(message: string): void;
 }

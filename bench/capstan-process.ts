@@ -30,6 +30,8 @@ export interface CapstanProcess {
   readonly url: string;
   readonly pki: ServerPki;
   readonly pid: number;
+  /** The data dir, whose `pki/` other servers of a side-by-side run share. */
+  readonly dataDir: string;
   /** SIGTERM, wait for the exit (SIGKILL after a while), remove the data dir. */
   stop(): Promise<void>;
 }
@@ -43,13 +45,23 @@ export interface CapstanProcessOptions {
   readonly cwd?: string;
   /** A data dir the benchmark filled beforehand (removed on stop like a fresh one); absent: a fresh one. */
   readonly dataDir?: ScratchDir;
+  /** Leave the data dir on stop, for a later start on the same data (the caller removes it). */
+  readonly keepDataDir?: boolean;
+  /** Server flags after the ones set here. */
+  readonly extraArgs?: readonly string[];
+  /** CPUs to pin the process to (`taskset -c` list, e.g. `0`); absent: wherever the kernel runs it. */
+  readonly cpus?: string;
 }
 
 export async function startCapstanProcess(options: CapstanProcessOptions = {}): Promise<CapstanProcess> {
   const dataDir = options.dataDir ?? scratchDir({ prefix: 'capstan-bench-server-', inMemory: false });
   const args = ['--data-dir', dataDir.path, '--secure-port', '0', '--shutdown-delay-duration', '0s'];
   if (options.etcdEndpoint) args.push('--etcd-servers', options.etcdEndpoint);
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, ...args], {
+  args.push(...(options.extraArgs ?? []));
+  const command = [process.execPath, ...(options.nodeArgs ?? []), MAIN, ...args];
+  // taskset execs the command in place, so the pid is the server's.
+  const pinned = options.cpus === undefined ? command : ['taskset', '-c', options.cpus, ...command];
+  const child = spawn(pinned[0], pinned.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
   });
@@ -72,7 +84,7 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
       await exited;
       clearTimeout(killer);
     }
-    await dataDir.remove();
+    if (!options.keepDataDir) await dataDir.remove();
   };
 
   try {
@@ -85,7 +97,7 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
       servingKeyPem: pem('apiserver.key').toString('utf8'),
     };
     await untilReady(url, pki.client);
-    return { url, pki, pid: child.pid ?? 0, stop };
+    return { url, pki, pid: child.pid ?? 0, dataDir: dataDir.path, stop };
   } catch (error) {
     await stop();
     throw new Error(`capstan did not start: ${(error as Error).message}\n${output}`);
@@ -105,7 +117,8 @@ async function startedUrl(server: { output(): string; running(): boolean }): Pro
   }
 }
 
-async function untilReady(url: string, credentials: ClientCredentials): Promise<void> {
+/** Polls `/readyz` every 50 ms until it answers 200. */
+export async function untilReady(url: string, credentials: ClientCredentials): Promise<void> {
   const target = httpsTarget({ url, credentials, maxSockets: 1 });
   try {
     const deadline = Date.now() + START_TIMEOUT_MS;

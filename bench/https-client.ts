@@ -12,10 +12,12 @@ export interface ClientCredentials {
 }
 
 export interface HttpsCall {
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   /** Path and query. */
   readonly path: string;
   readonly body?: Buffer;
+  /** The body's media type; JSON when absent. */
+  readonly contentType?: string;
 }
 
 export interface HttpsAnswer {
@@ -36,7 +38,7 @@ export function httpsTarget(options: { url: string; credentials: ClientCredentia
     new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { Accept: 'application/json' };
       if (call.body) {
-        headers['Content-Type'] = 'application/json';
+        headers['Content-Type'] = call.contentType ?? 'application/json';
         headers['Content-Length'] = call.body.length;
       }
       const outgoing = httpsRequest({ agent, hostname, port, method: call.method, path: call.path, headers }, (incoming) => {

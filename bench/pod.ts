@@ -91,3 +91,13 @@ export function benchPod(identity: { namespace: string; name: string; index: num
     },
   };
 }
+
+/**
+ * The pod as a client sends it for a create: no uid, timestamps or status (the server sets
+ * those), and no owner (the garbage collector would delete pods of a missing ReplicaSet).
+ */
+export function benchPodRequest(identity: { namespace: string; name: string; index: number }, extraLabels: Record<string, string> = {}): Buffer {
+  const pod = benchPod(identity);
+  const { name, namespace, labels } = pod.metadata;
+  return Buffer.from(JSON.stringify({ apiVersion: pod.apiVersion, kind: pod.kind, metadata: { name, namespace, labels: { ...labels, ...extraLabels } }, spec: pod.spec }));
+}

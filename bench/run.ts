@@ -8,21 +8,25 @@ import { cpus, loadavg } from 'node:os';
 import { apiBenchmark } from './api';
 import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
-import { formatTable } from './report';
+import { formatComparison, formatTable } from './report';
 import { patchBenchmark } from './patch';
+import { sideBySideBenchmark } from './side-by-side';
 import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
 const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark];
+// Needs the reference binary and a quiet machine: run only when named.
+const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark];
 
 async function main(names: string[]): Promise<number> {
-  const unknown = names.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));
+  const known = [...BENCHMARKS, ...ON_REQUEST];
+  const unknown = names.filter((name) => !known.some((benchmark) => benchmark.name === name));
   if (unknown.length > 0) {
-    console.error(`unknown benchmark: ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+    console.error(`unknown benchmark: ${unknown.join(', ')}; known: ${known.map((b) => b.name).join(', ')}`);
     return 2;
   }
-  const selected = names.length === 0 ? BENCHMARKS : BENCHMARKS.filter((benchmark) => names.includes(benchmark.name));
+  const selected = names.length === 0 ? BENCHMARKS : known.filter((benchmark) => names.includes(benchmark.name));
   // The load average says how much the figures were shared with other work on the machine.
   console.log(
     `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), load average ${loadavg()[0].toFixed(1)}, ` +
@@ -33,6 +37,7 @@ async function main(names: string[]): Promise<number> {
     const began = Date.now();
     await benchmark.run({
       report: (table) => console.log(`\n${formatTable(table)}`),
+      compare: (table) => console.log(`\n${formatComparison(table)}`),
       log: (message) => console.error(`[${benchmark.name} ${((Date.now() - began) / 1000).toFixed(0)}s] ${message}`),
     });
   }

@@ -11,9 +11,9 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import type { Benchmark } from './benchmark';
 import { startCapstanProcess, type CapstanProcess } from './capstan-process';
-import { httpsTarget, type HttpsTarget } from './https-client';
+import { httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
 import { measureThroughput, processCpuMs, sleep } from './measure';
-import { benchPod } from './pod';
+import { benchPodRequest } from './pod';
 
 const WATCHERS = 1_000;
 const PODS = 10;
@@ -35,7 +35,7 @@ export const watchFanoutBenchmark: Benchmark = {
       context.log(`${UPDATES} updates without watchers`);
       const alone = await timedUpdates(target, server, 0);
       context.log(`opening ${WATCHERS} watchers`);
-      const watchers = await openWatchers(server, WATCHERS);
+      const watchers = await openWatchers({ url: server.url, credentials: server.pki.client }, POD_PATH, WATCHERS);
       try {
         context.log(`${UPDATES} updates with ${WATCHERS} watchers`);
         const counted = watchers.delivered();
@@ -100,12 +100,16 @@ async function timedUpdates(
   return { cpuMs: processCpuMs(server.pid) - cpuBefore, elapsedMs: performance.now() - began };
 }
 
-/** `count` watches from now, each counting the events (JSON lines) it reads. */
-async function openWatchers(server: CapstanProcess, count: number): Promise<{ delivered(): number; close(): void }> {
-  const agent = new Agent({ keepAlive: false, maxSockets: Infinity, ...server.pki.client });
+/** `count` watches of a collection from now, each its own TLS connection, counting the events (JSON lines) it reads. */
+export async function openWatchers(
+  server: { readonly url: string; readonly credentials: ClientCredentials },
+  collectionPath: string,
+  count: number,
+): Promise<{ delivered(): number; close(): void }> {
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity, ...server.credentials });
   const { hostname, port } = new URL(server.url);
-  const list = httpsTarget({ url: server.url, credentials: server.pki.client, maxSockets: 1 });
-  const listed = await list.request({ method: 'GET', path: `${POD_PATH}?limit=1` });
+  const list = httpsTarget({ url: server.url, credentials: server.credentials, maxSockets: 1 });
+  const listed = await list.request({ method: 'GET', path: `${collectionPath}?limit=1` });
   list.close();
   const resourceVersion = (JSON.parse(listed.body.toString('utf8')) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
   let events = 0;
@@ -114,7 +118,7 @@ async function openWatchers(server: CapstanProcess, count: number): Promise<{ de
       { length: count },
       () =>
         new Promise<ReturnType<typeof httpsRequest>>((resolve, reject) => {
-          const path = `${POD_PATH}?watch=1&resourceVersion=${resourceVersion}`;
+          const path = `${collectionPath}?watch=1&resourceVersion=${resourceVersion}`;
           const req = httpsRequest({ agent, hostname, port, path, headers: { Accept: 'application/json' } }, (res) => {
             if (res.statusCode !== 200) reject(new Error(`watch: ${res.statusCode}`));
             res.on('data', (chunk: Buffer) => {
@@ -138,7 +142,5 @@ async function openWatchers(server: CapstanProcess, count: number): Promise<{ de
 }
 
 function podBody(index: number, round: string): Buffer {
-  const pod = benchPod({ namespace: NAMESPACE, name: `pod-${index}`, index });
-  const { name, namespace, labels } = pod.metadata;
-  return Buffer.from(JSON.stringify({ apiVersion: pod.apiVersion, kind: pod.kind, metadata: { name, namespace, labels: { ...labels, round } }, spec: pod.spec }));
+  return benchPodRequest({ namespace: NAMESPACE, name: `pod-${index}`, index }, { round });
 }

@@ -1,0 +1,333 @@
+/**
+ * capstan next to the reference kube-apiserver (v1.34, built from its Go module into a cache
+ * outside the tree, see reference-process.ts), measured the same way: one etcd shared by the
+ * reference and capstan-on-etcd (each under its own key prefix), capstan on SQLite as a third
+ * contender, every server pinned to CPU 0 and the load generator (this process, and the etcd
+ * it starts) to CPU 1. Each scenario runs against the three in turn before the next begins, so
+ * a change in the machine's load shows in every column alike.
+ *
+ * Scenarios: idle RSS after start; create ConfigMap; 10,000 pods created; consistent GET by
+ * name and `resourceVersion=0` GET; consistent LIST of the 10,000 pods; RSS with them stored
+ * and listed; server CPU per watch event delivered to 1,000 watchers; then the store filled to
+ * 100,000 objects and each server restarted, timed from spawn to `/readyz` 200.
+ *
+ * Not in CI: it needs the reference binary (built on first use, about 10 minutes) and a quiet
+ * machine. `npm run bench -- reference`.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { measureStep, type StepResult } from './api';
+import type { Benchmark, BenchmarkContext, ComparisonRow } from './benchmark';
+import { startCapstanProcess, type CapstanProcess } from './capstan-process';
+import { httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
+import { measureThroughput, median, processCpuMs, sleep, timeRuns } from './measure';
+import { benchPodRequest } from './pod';
+import { referenceBinary, referenceVersion, startReferenceProcess, type ReferenceProcess } from './reference-process';
+
+import { scratchDir, type ScratchDir } from './scratch';
+import { ETCD_BACKEND } from './storage-backends';
+import { openWatchers } from './watch-fanout';
+
+const SERVER_CPU = '0';
+const LOAD_CPU = '1';
+const CONCURRENCY = 32;
+const PODS = 10_000;
+const STORED_OBJECTS = 100_000;
+const WATCHERS = 1_000;
+const WATCH_PODS = 10;
+const WATCH_UPDATES = 100;
+const WATCH_UPDATE_CONCURRENCY = 4;
+const DELIVERY_WAIT_MS = 60_000;
+const IDLE_SETTLE_MS = 5_000;
+// Both servers run every default admission plugin but this one: the reference's would refuse
+// every pod without a controller manager creating `default` accounts.
+const DISABLED_ADMISSION = ['--disable-admission-plugins', 'ServiceAccount'];
+
+/** A server under test, restartable on the same data. */
+interface Contender {
+  readonly label: string;
+  readonly url: () => string;
+  readonly pid: () => number;
+  readonly credentials: ClientCredentials;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** One contender's figures, by scenario. */
+type Figures = Record<string, number>;
+
+export const sideBySideBenchmark: Benchmark = {
+  name: 'reference',
+  description: 'capstan next to kube-apiserver 1.34 on one etcd, each server pinned to one core, the same scenarios in turn',
+  run: async (context) => {
+    const binary = referenceBinary(context.log);
+    // etcd, started below, inherits this process's CPU.
+    execFileSync('taskset', ['-a', '-cp', LOAD_CPU, String(process.pid)], { stdio: 'ignore' });
+    const etcd = await ETCD_BACKEND.open();
+    const endpoint = etcd.address.kind === 'etcd' ? etcd.address.endpoint : '';
+    const contenders: Contender[] = [];
+    try {
+      context.log('starting capstan on etcd, capstan on SQLite and the reference');
+      const onEtcd = await capstanContender('capstan on etcd', endpoint);
+      contenders.push(onEtcd);
+      contenders.unshift(await referenceContender(binary, endpoint, onEtcd));
+      contenders.push(await capstanContender('capstan on SQLite', undefined));
+      const figures = await runScenarios(contenders, context);
+      context.compare({
+        title:
+          `Side by side, ${new Date().toISOString().slice(0, 10)}: ${referenceVersion(binary)} and capstan, ${ETCD_BACKEND.describe()}; ` +
+          `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU}; ServiceAccount admission off on both`,
+        columns: contenders.map((contender) => contender.label),
+        rows: comparisonRows(figures),
+      });
+    } finally {
+      for (const contender of contenders) await contender.stop();
+      await etcd.close();
+    }
+  },
+};
+
+async function capstanContender(label: string, etcdEndpoint: string | undefined): Promise<Contender & { readonly pkiDir: string }> {
+  const dataDir: ScratchDir = scratchDir({ prefix: 'capstan-bench-side-', inMemory: false });
+  const start = () => startCapstanProcess({ dataDir, keepDataDir: true, etcdEndpoint, cpus: SERVER_CPU, extraArgs: DISABLED_ADMISSION });
+  let server: CapstanProcess | undefined = await start();
+  const credentials = server.pki.client;
+  return {
+    label,
+    pkiDir: join(dataDir.path, 'pki'),
+    url: () => server!.url,
+    pid: () => server!.pid,
+    credentials,
+    restart: async () => {
+      await server?.stop();
+      server = undefined;
+      server = await start();
+    },
+    stop: async () => {
+      await server?.stop();
+      server = undefined;
+      await dataDir.remove();
+    },
+  };
+}
+
+/** The reference on the same etcd under its own prefix, with capstan-on-etcd's certificates. */
+async function referenceContender(binary: string, etcdEndpoint: string, capstan: Contender & { readonly pkiDir: string }): Promise<Contender> {
+  const { pkiDir } = capstan;
+  const pem = (name: string) => readFileSync(join(pkiDir, name));
+  const pki = { client: capstan.credentials, servingCertPem: pem('apiserver.crt').toString('utf8'), servingKeyPem: pem('apiserver.key').toString('utf8') };
+  const start = () => startReferenceProcess(binary, { etcdEndpoint, etcdPrefix: '/reference-registry', pkiDir, pki, cpus: SERVER_CPU });
+  let server: ReferenceProcess | undefined = await start();
+  return {
+    label: 'reference',
+    url: () => server!.url,
+    pid: () => server!.pid,
+    credentials: capstan.credentials,
+    restart: async () => {
+      await server?.stop();
+      server = undefined;
+      server = await start();
+    },
+    stop: async () => {
+      await server?.stop();
+      server = undefined;
+    },
+  };
+}
+
+async function runScenarios(contenders: readonly Contender[], context: BenchmarkContext): Promise<Map<string, Figures>> {
+  const figures = new Map(contenders.map((contender) => [contender.label, {} as Figures]));
+  const each = async (scenario: string, measure: (contender: Contender, target: HttpsTarget) => Promise<void>) => {
+    for (const contender of contenders) {
+      context.log(`${contender.label}: ${scenario}`);
+      const target = httpsTarget({ url: contender.url(), credentials: contender.credentials, maxSockets: CONCURRENCY });
+      try {
+        await measure(contender, target);
+      } finally {
+        target.close();
+      }
+    }
+  };
+  const record = (contender: Contender, values: Figures) => Object.assign(figures.get(contender.label)!, values);
+
+  await each('idle RSS', async (contender) => {
+    await sleep(IDLE_SETTLE_MS);
+    record(contender, { idleRssMiB: rssMiB(contender.pid()) });
+  });
+  await each('namespaces', async (_contender, target) => {
+    for (const name of ['bench', 'fanout', 'fill']) await expectStatus(target, { method: 'POST', path: '/api/v1/namespaces', body: json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }) }, 201);
+  });
+  const createdConfigMaps = new Map<string, number>();
+  await each('create ConfigMap', async (contender, target) => {
+    const result = await step(contender, target, {
+      metric: 'create ConfigMap',
+      call: (index) => ({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', body: configMapBody(`cm-${index}`, index) }),
+      expectStatus: 201,
+      concurrency: CONCURRENCY,
+      maxOperations: 30_000,
+      maxMs: 8_000,
+    });
+    createdConfigMaps.set(contender.label, result.operations);
+    record(contender, { createPerSecond: result.perSecond, createP99Ms: result.p99Ms });
+  });
+  await each(`create ${PODS} pods`, async (contender, target) => {
+    const result = await step(contender, target, {
+      metric: 'create pods',
+      call: (index) => ({ method: 'POST', path: '/api/v1/namespaces/bench/pods', body: benchPodRequest({ namespace: 'bench', name: `pod-${index}`, index }) }),
+      expectStatus: 201,
+      concurrency: CONCURRENCY,
+      maxOperations: PODS,
+      maxMs: 300_000,
+    });
+    if (result.operations < PODS) throw new Error(`${contender.label}: only ${result.operations} of ${PODS} pods created`);
+  });
+  await each('consistent GET', async (contender, target) => {
+    const result = await step(contender, target, getStep(''));
+    record(contender, { getPerSecond: result.perSecond, getP99Ms: result.p99Ms });
+  });
+  await each('GET resourceVersion=0', async (contender, target) => {
+    const result = await step(contender, target, getStep('?resourceVersion=0'));
+    record(contender, { cachedGetPerSecond: result.perSecond, cachedGetP99Ms: result.p99Ms });
+  });
+  await each('consistent LIST', async (contender, target) => {
+    const durations = await timeRuns({
+      run: () => expectStatus(target, { method: 'GET', path: '/api/v1/namespaces/bench/pods' }, 200),
+      runs: 10,
+      maxMs: 20_000,
+    });
+    record(contender, { listMs: median(durations), rssListedMiB: rssMiB(contender.pid()) });
+  });
+  await each('watch fan-out', async (contender, target) => {
+    record(contender, { watchEventUs: await watchEventCostUs(contender, target) });
+  });
+  await each(`fill to ${STORED_OBJECTS} objects`, async (contender, target) => {
+    const missing = STORED_OBJECTS - PODS - WATCH_PODS - (createdConfigMaps.get(contender.label) ?? 0);
+    const filled = await measureThroughput({
+      operation: (index) => expectStatus(target, { method: 'POST', path: '/api/v1/namespaces/fill/configmaps', body: configMapBody(`fill-${index}`, index) }, 201),
+      concurrency: CONCURRENCY,
+      maxOperations: missing,
+      maxMs: 600_000,
+    });
+    if (filled.operations < missing) throw new Error(`${contender.label}: only ${filled.operations} of ${missing} objects written`);
+  });
+  await each('restart with data', async (contender) => {
+    const began = performance.now();
+    await contender.restart();
+    record(contender, { startMs: performance.now() - began, startCpuMs: processCpuMs(contender.pid()) });
+  });
+  return figures;
+}
+
+function step(contender: Contender, target: HttpsTarget, definition: Parameters<typeof measureStep>[0]['step']): Promise<StepResult> {
+  return measureStep({ target, step: definition, serverPid: contender.pid() });
+}
+
+function getStep(query: string): Parameters<typeof measureStep>[0]['step'] {
+  return {
+    metric: `GET${query}`,
+    call: (index) => ({ method: 'GET', path: `/api/v1/namespaces/bench/pods/pod-${index % PODS}${query}` }),
+    expectStatus: 200,
+    concurrency: CONCURRENCY,
+    maxOperations: 60_000,
+    maxMs: 8_000,
+  };
+}
+
+/**
+ * Server CPU per event delivered: label patches of a few pods with no watcher open, then the
+ * same patches with 1,000 watchers reading; the difference in the server's CPU time over the
+ * events the watchers read.
+ */
+async function watchEventCostUs(contender: Contender, target: HttpsTarget): Promise<number> {
+  const path = '/api/v1/namespaces/fanout/pods';
+  for (let index = 0; index < WATCH_PODS; index++) {
+    await expectStatus(target, { method: 'POST', path, body: benchPodRequest({ namespace: 'fanout', name: `pod-${index}`, index }) }, 201);
+  }
+  const patches = async (round: string, delivered?: () => boolean) => {
+    const cpuBefore = processCpuMs(contender.pid());
+    await measureThroughput({
+      operation: (index) =>
+        expectStatus(
+          target,
+          { method: 'PATCH', path: `${path}/pod-${index % WATCH_PODS}`, contentType: 'application/merge-patch+json', body: json({ metadata: { labels: { round: `${round}-${index}` } } }) },
+          200,
+        ),
+      concurrency: WATCH_UPDATE_CONCURRENCY,
+      maxOperations: WATCH_UPDATES,
+      maxMs: DELIVERY_WAIT_MS,
+    });
+    const deadline = performance.now() + DELIVERY_WAIT_MS;
+    while (delivered && !delivered() && performance.now() < deadline) await sleep(20);
+    return processCpuMs(contender.pid()) - cpuBefore;
+  };
+  const alone = await patches('alone');
+  const watchers = await openWatchers({ url: contender.url(), credentials: contender.credentials }, path, WATCHERS);
+  try {
+    const counted = watchers.delivered();
+    const withWatchers = await patches('watched', () => watchers.delivered() - counted >= WATCH_UPDATES * WATCHERS);
+    const delivered = watchers.delivered() - counted;
+    if (delivered < WATCH_UPDATES * WATCHERS) throw new Error(`${contender.label}: ${delivered} of ${WATCH_UPDATES * WATCHERS} watch events delivered`);
+    return ((withWatchers - alone) * 1000) / delivered;
+  } finally {
+    watchers.close();
+  }
+}
+
+interface Goal {
+  readonly metric: string;
+  readonly figure: string;
+  readonly unit: string;
+  /** Whether more is better (req/s) or less (ms, MiB, µs). */
+  readonly higherIsBetter: boolean;
+  readonly goal: string;
+  /** Whether capstan on etcd meets the goal, from its figure and the reference's. */
+  readonly met: (capstan: number, reference: number) => boolean;
+}
+
+const GOALS: readonly Goal[] = [
+  { metric: 'consistent GET by name', figure: 'getPerSecond', unit: 'req/s', higherIsBetter: true, goal: '≥ 2×', met: (c, r) => c >= 2 * r },
+  { metric: 'consistent GET by name, p99', figure: 'getP99Ms', unit: 'ms', higherIsBetter: false, goal: '≤ reference', met: (c, r) => c <= r },
+  { metric: 'GET resourceVersion=0', figure: 'cachedGetPerSecond', unit: 'req/s', higherIsBetter: true, goal: '≥ 4×', met: (c, r) => c >= 4 * r },
+  { metric: 'create ConfigMap', figure: 'createPerSecond', unit: 'req/s', higherIsBetter: true, goal: '≥ 2×', met: (c, r) => c >= 2 * r },
+  { metric: 'create ConfigMap, p99', figure: 'createP99Ms', unit: 'ms', higherIsBetter: false, goal: '≤ reference', met: (c, r) => c <= r },
+  { metric: `consistent LIST ${PODS.toLocaleString('en-US')} pods`, figure: 'listMs', unit: 'ms', higherIsBetter: false, goal: '≤ ⅓', met: (c, r) => c * 3 <= r },
+  { metric: `server CPU per watch event (${WATCHERS.toLocaleString('en-US')} watchers)`, figure: 'watchEventUs', unit: 'µs', higherIsBetter: false, goal: '≤ ½', met: (c, r) => c * 2 <= r },
+  { metric: `start to /readyz, ${STORED_OBJECTS.toLocaleString('en-US')} objects`, figure: 'startMs', unit: 'ms', higherIsBetter: false, goal: '≤ ½', met: (c, r) => c * 2 <= r },
+  { metric: `RSS, ${PODS.toLocaleString('en-US')} pods stored and listed`, figure: 'rssListedMiB', unit: 'MiB', higherIsBetter: false, goal: '≤ ⅓', met: (c, r) => c * 3 <= r },
+  { metric: 'RSS idle after start', figure: 'idleRssMiB', unit: 'MiB', higherIsBetter: false, goal: '< 80 MiB', met: (c) => c < 80 },
+];
+
+function comparisonRows(figures: Map<string, Figures>): ComparisonRow[] {
+  const reference = figures.get('reference')!;
+  const onEtcd = figures.get('capstan on etcd')!;
+  return GOALS.map((goal) => {
+    const ratio = onEtcd[goal.figure] / reference[goal.figure];
+    return {
+      metric: `${goal.metric}, ${goal.unit}`,
+      values: [...figures.values()].map((contender) => contender[goal.figure]),
+      ratio,
+      goal: `${goal.goal}: ${goal.met(onEtcd[goal.figure], reference[goal.figure]) ? 'met' : 'not met'}`,
+    };
+  });
+}
+
+async function expectStatus(target: HttpsTarget, call: Parameters<HttpsTarget['request']>[0], status: number): Promise<void> {
+  const answer = await target.request(call);
+  if (answer.status !== status) throw new Error(`${call.method} ${call.path}: ${answer.status} (expected ${status}): ${answer.body.toString('utf8').slice(0, 300)}`);
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
+  return kib / 1024;
+}
+
+function configMapBody(name: string, index: number): Buffer {
+  return json({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { index: String(index), note: 'x'.repeat(200) } });
+}
+
+function json(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}

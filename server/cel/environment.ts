@@ -204,7 +204,7 @@ export class ExpressionCompiler {
     }
     // Nested types are declared before the types that hold them.
     for (const type of types) {
-      this.env.registerType(type.name, { fields: type.fields });
+      this.env.registerType(type.name, { ctor: type.ctor, fields: type.fields });
       this.env.registerOperator(`${type.name} == ${type.name}`, celEquals);
     }
     for (const [name, type] of Object.entries(variableTypes)) this.env.registerVariable(name, type);

@@ -29,10 +29,30 @@ export interface CelSchema {
   readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
 }
 
-/** An object type to register with the CEL environment: its name and its fields' CEL types. */
+/** An object type to register with the CEL environment: its name, its fields' CEL types and its values' class. */
 export interface ObjectTypeDeclaration {
   readonly name: string;
   readonly fields: Record<string, string>;
+  readonly ctor: new () => SchemaObject;
+}
+
+/**
+ * A value of an object schema: its set fields by CEL name. Each object schema has its own
+ * subclass, registered as the constructor of the schema's CEL type, so the engine knows the
+ * value's type wherever it sits (a list item, a map value), not only as a variable or a field
+ * it converts on the way (an item of a list of objects was otherwise a plain map at run time).
+ */
+export class SchemaObject extends Map<string, CelValue> {}
+
+const classesBySchema = new WeakMap<CelSchema, new () => SchemaObject>();
+
+function classOf(schema: CelSchema): new () => SchemaObject {
+  let ctor = classesBySchema.get(schema);
+  if (ctor === undefined) {
+    ctor = class extends SchemaObject {};
+    classesBySchema.set(schema, ctor);
+  }
+  return ctor;
 }
 
 const EMBEDDED_METADATA: CelSchema = {
@@ -107,7 +127,7 @@ export function celTypeOf(
           const field = escapePropertyName(property);
           if (field !== undefined) fields[field] = celTypeOf(propertySchema, `${typeName}.${field}`, out, declared);
         }
-        out.push({ name: typeName, fields });
+        out.push({ name: typeName, fields, ctor: classOf(schema) });
         return typeName;
       }
       const additional = schema.additionalProperties;
@@ -184,13 +204,13 @@ export function valueForSchema(schema: CelSchema, value: unknown): CelValue {
       if (typeof value !== 'object' || Array.isArray(value)) return fromJson(value);
       const fieldsOfSchema = objectFields(schema);
       if (fieldsOfSchema) {
-        const fields: Record<string, CelValue> = {};
+        const fields = new (classOf(schema))();
         for (const property in value) {
           const field = fieldsOfSchema.get(property);
           if (field === undefined) continue;
           const propertyValue = (value as Record<string, unknown>)[property];
           if (propertyValue === null && !field.schema.nullable) continue;
-          fields[field.name] = valueForSchema(field.schema, propertyValue);
+          fields.set(field.name, valueForSchema(field.schema, propertyValue));
         }
         return fields;
       }

@@ -23,18 +23,20 @@ const SCHEMA: JSONSchemaProps = {
   },
 };
 
-/**
- * List-map items are matched to their old selves by key. (No rule sits above the list: the CEL
- * environment cannot yet type a rule's `self` that holds a list of objects.)
- */
+/** List-map items are matched to their old selves by key; rules over the list see its items as objects. */
 const LIST_SCHEMA: JSONSchemaProps = {
   type: 'object',
   properties: {
     spec: {
       type: 'object',
+      'x-kubernetes-validations': [{ rule: "self.items.size() == 0 || self.items[0].name != 'first'", message: 'no item named first comes first' }],
       properties: {
         items: {
           type: 'array',
+          'x-kubernetes-validations': [
+            { rule: "self.all(i, i.name != '')", message: 'items have names' },
+            { rule: "self.map(i, i.name).filter(n, n == 'x').size() <= 1 && self[self.size() - 1].name != 'last'", message: 'no item named last comes last' },
+          ],
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
           items: {
@@ -74,6 +76,14 @@ test('transition rules compare with the stored object, also in list-map items ma
   const old = widget('w1', { items: [{ name: 'x', size: 5 }, { name: 'y', size: 1 }] });
   const next = widget('w1', { items: [{ name: 'y', size: 2 }, { name: 'x', size: 4 }, { name: 'z', size: 0 }] });
   expect(texts(next, old, LIST_SCHEMA)).toEqual(['spec.items[1].size: Invalid value: "integer": size may only grow']);
+});
+
+test('rules over a list of objects read its items by index and by macro', () => {
+  expect(texts(widget('w1', { items: [{ name: 'first' }, { name: '' }, { name: 'last' }] }), undefined, LIST_SCHEMA)).toEqual([
+    'spec: Invalid value: "object": no item named first comes first',
+    'spec.items: Invalid value: "array": items have names',
+    'spec.items: Invalid value: "array": no item named last comes last',
+  ]);
 });
 
 test('CRD write time: compile errors and rule field checks with the reference texts', () => {

@@ -26,7 +26,7 @@
  */
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
-import { celEquals } from './libraries/compare';
+import { celEquals, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
 import { listsLibrary } from './libraries/lists';
 import { quantityLibrary } from './libraries/quantity';
@@ -65,6 +65,7 @@ export const LIBRARIES: readonly CelLibrary[] = [
 const INSTRUMENTATION: Instrumentation = {
   callCosts: new Map(LIBRARIES.flatMap((library) => Object.entries(library.costs ?? {}))),
   overrides: new Map(LIBRARIES.flatMap((library) => Object.entries(library.overrides ?? {}))),
+  equals: unorderedListEquals,
   verifyResult: verifyRange,
 };
 

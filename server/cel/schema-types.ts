@@ -9,6 +9,7 @@
  */
 import { Duration } from './engine-values';
 import { escapePropertyName } from './escaping';
+import { withListSemantics, type ListSemantics } from './libraries/compare';
 import { fromJson, type CelValue } from './values';
 
 /** The parts of a CustomResourceDefinition's structural schema that CEL typing reads. */
@@ -27,6 +28,7 @@ export interface CelSchema {
   readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
   readonly 'x-kubernetes-embedded-resource'?: boolean;
   readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  readonly 'x-kubernetes-list-map-keys'?: readonly string[];
 }
 
 /** An object type to register with the CEL environment: its name, its fields' CEL types and its values' class. */
@@ -173,6 +175,20 @@ function objectFields(schema: CelSchema): ReadonlyMap<string, { name: string; sc
   return fields;
 }
 
+/** How a list of `schema` compares: set and map lists without regard to order. */
+function listSemantics(schema: CelSchema): ListSemantics | undefined {
+  switch (schema['x-kubernetes-list-type']) {
+    case 'set':
+      return { type: 'set' };
+    case 'map': {
+      const keys = (schema['x-kubernetes-list-map-keys'] ?? []).map(escapePropertyName);
+      return keys.every((key) => key !== undefined) ? { type: 'map', keys: keys as string[] } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** `value` (decoded JSON) as the CEL value of `schema`'s type. */
 export function valueForSchema(schema: CelSchema, value: unknown): CelValue {
   if (value === null || value === undefined) return null;
@@ -197,9 +213,12 @@ export function valueForSchema(schema: CelSchema, value: unknown): CelValue {
         default:
           return value;
       }
-    case 'array':
+    case 'array': {
       if (!Array.isArray(value)) return fromJson(value);
-      return schema.items ? value.map((item) => valueForSchema(schema.items!, item)) : value.map(fromJson);
+      const list = schema.items ? value.map((item) => valueForSchema(schema.items!, item)) : value.map(fromJson);
+      const semantics = listSemantics(schema);
+      return semantics ? withListSemantics(list, semantics) : list;
+    }
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) return fromJson(value);
       const fieldsOfSchema = objectFields(schema);

@@ -131,3 +131,47 @@ test('CRD write time: a rule whose worst case is over budget is refused with the
   ]);
   expect(validationRuleErrors(names({ maxItems: 5 }, { type: 'string', maxLength: 10 }), root)).toEqual([]);
 });
+
+describe('lists marked set or map compare without order, as the left operand says (answers of kube-apiserver 1.34)', () => {
+  const setOf: JSONSchemaProps = { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } };
+  const mapOf: JSONSchemaProps = {
+    type: 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['k'],
+    items: { type: 'object', required: ['k'], properties: { k: { type: 'string' }, v: { type: 'integer' } } },
+  };
+  const schema = (rule: string): JSONSchemaProps => ({
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        'x-kubernetes-validations': [{ rule, message: 'unequal' }],
+        properties: { s: setOf, s2: setOf, a: { type: 'array', items: { type: 'string' } }, m: mapOf, o: { type: 'object', properties: { s: setOf } } },
+      },
+    },
+  });
+  const before = widget('w1', { s: ['a', 'b'], s2: ['b', 'a'], a: ['a', 'b'], o: { s: ['a', 'b'] }, m: [{ k: 'p', v: 1 }, { k: 'q', v: 2 }] });
+  const after = widget('w1', { s: ['b', 'a'], s2: ['b', 'a'], a: ['a', 'b'], o: { s: ['b', 'a'] }, m: [{ k: 'q', v: 2 }, { k: 'p', v: 1 }] });
+  test.each([
+    ["self.s == ['a', 'b']", true],
+    ["['a', 'b'] == self.s", false],
+    ["self.s != ['a', 'b']", false],
+    ["self.s == ['c', 'a']", false],
+    ["self.s == ['b', 'b', 'a']", false],
+    ['self.s == self.s2', true],
+    ['self.a == self.s2', false],
+    ['self.s2 == self.a', true],
+    // Same size, and every item of the right in the left: the reference's set equality says so too.
+    ["self.s == ['a', 'a']", true],
+    ['self.s == oldSelf.s', true],
+    ['self.m == oldSelf.m', true],
+    ['self.o == oldSelf.o', true],
+    ["self.m == oldSelf.m.map(i, i).filter(i, i.k == 'p')", false],
+  ])('%s is %s', (rule, holds) => {
+    expect(texts(after, before, schema(rule))).toEqual(holds ? [] : ['spec: Invalid value: "object": unequal']);
+  });
+  test('a map list item that changed is unequal', () => {
+    const changed = widget('w1', { m: [{ k: 'q', v: 3 }, { k: 'p', v: 1 }] });
+    expect(texts(changed, before, schema('self.m == oldSelf.m'))).toEqual(['spec: Invalid value: "object": unequal']);
+  });
+});

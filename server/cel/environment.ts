@@ -28,9 +28,12 @@ import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
 import { celEquals, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
+import { cidrLibrary } from './libraries/cidr';
+import { ipLibrary } from './libraries/ip';
 import { listsLibrary } from './libraries/lists';
 import { quantityLibrary } from './libraries/quantity';
 import { regexLibrary } from './libraries/regex';
+import { semverLibrary } from './libraries/semver';
 import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
@@ -60,6 +63,10 @@ export const LIBRARIES: readonly CelLibrary[] = [
   urlsLibrary,
   quantityLibrary,
   authorizerLibrary,
+  // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
+  ipLibrary,
+  cidrLibrary,
+  semverLibrary,
 ];
 
 const INSTRUMENTATION: Instrumentation = {

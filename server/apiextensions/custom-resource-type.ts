@@ -1,7 +1,7 @@
 /**
  * A CustomResourceDefinition made into the `ResourceType` the generic handlers serve: its
  * names, scope and served versions (preferred first, as discovery orders them), storage under
- * `/registry/<group>/<plural>`, the status and scale subresources, selectable fields, bodies
+ * `/registry/<group>/<plural>`, each version's status and scale subresources and selectable fields, bodies
  * decoded unstructured and pruned by the schema (unknown fields for `fieldValidation`), and a
  * strategy that defaults by the schema, drops status on create when status is a subresource,
  * counts generations and validates by the schema; the schema of each version as OpenAPI
@@ -13,7 +13,7 @@ import type { KubeObject } from '../../storage/objects/types';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
-import { groupVersionString, type FieldError, type GroupVersion, type HandlerFactory, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
+import { groupVersionString, type FieldError, type GroupVersion, type HandlerFactory, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion, type Strategy } from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
 import { methodNotSupported } from '../status/catalogue';
@@ -103,18 +103,37 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
   const { group, names, scope } = crd.spec;
   const served = servedVersions(crd);
   const storage = crd.spec.versions.find((version) => version.storage) ?? served[0];
-  // Subresources and selectable fields of the preferred version stand for the type.
-  const preferred = served[0] ?? storage;
-  const hasStatus = preferred.subresources?.status !== undefined;
-  const scale = scaleOf(preferred);
   const namespaced = scope === 'Namespaced';
+  const schemaFor = (version: string) => schemaOf(crd, version);
+  // The strategy differs by whether the version's status is a subresource (a write of the main
+  // resource then keeps the stored status); one strategy for each answer.
+  const strategies = new Map<boolean, Strategy>();
+  const strategyFor = (hasStatus: boolean): Strategy => {
+    let strategy = strategies.get(hasStatus);
+    if (strategy === undefined) {
+      strategy = customResourceStrategy({ namespaced, hasStatus, schemaFor, storageVersion: storage.name });
+      strategies.set(hasStatus, strategy);
+    }
+    return strategy;
+  };
+  // Each served version has its own subresources and selectable fields, as the reference serves
+  // them; the preferred version's stand for the type where no version is asked for.
+  const ownOf = (version: CustomResourceDefinitionVersion) => {
+    const hasStatus = version.subresources?.status !== undefined;
+    const scale = scaleOf(version);
+    return {
+      subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
+      selectableFields: selectableFieldsOf(version),
+      strategy: strategyFor(hasStatus),
+    };
+  };
   const versions: ServedVersion[] = served.map((version) => ({
     version: version.name,
     definition: customDefinitionName(group, version.name, names.kind),
     printer: customResourcePrinter(version.additionalPrinterColumns),
+    own: ownOf(version),
     ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
   }));
-  const schemaFor = (version: string) => schemaOf(crd, version);
   const convert = webhookConvert(crd);
   return {
     group,
@@ -129,27 +148,8 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     shortNames: names.shortNames ?? [],
     categories: names.categories ?? [],
     verbs: ALL_VERBS,
-    subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
+    ...ownOf(served[0] ?? storage),
     nameRule: 'dns-subdomain',
-    selectableFields: selectableFieldsOf(preferred),
-    strategy: buildStrategy(
-      { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
-      {
-        // Bodies were pruned when decoded (prune below); objects made inside the server were not.
-        defaults: (object, version) => {
-          const schema = schemaFor(version);
-          if (schema === undefined) return;
-          pruneBySchema(object, schema);
-          applySchemaDefaults(object, schema);
-        },
-        prepareForCreate: (object) => {
-          if (hasStatus) delete object.status;
-        },
-        tracksGeneration: true,
-        validate: (object) => validateCustomResource(object, undefined, schemaFor(storage.name)),
-        validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storage.name)),
-      },
-    ),
     requiresResourceVersionOnUpdate: true,
     prune: (object, version) => {
       const schema = schemaFor(version);
@@ -160,6 +160,34 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     ...(convert ? { convert } : {}),
     ...(crd.metadata.deletionTimestamp ? { handlers: { verbs: { create: refuseCreate(group, names.plural) } } } : {}),
   };
+}
+
+/** A custom resource's strategy: schema defaults, status kept apart when it is a subresource, generations, schema and rule validation. */
+function customResourceStrategy(options: {
+  readonly namespaced: boolean;
+  readonly hasStatus: boolean;
+  readonly schemaFor: (version: string) => JSONSchemaProps | undefined;
+  readonly storageVersion: string;
+}): Strategy {
+  const { namespaced, hasStatus, schemaFor, storageVersion } = options;
+  return buildStrategy(
+    { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
+    {
+      // Bodies were pruned when decoded (prune below); objects made inside the server were not.
+      defaults: (object, version) => {
+        const schema = schemaFor(version);
+        if (schema === undefined) return;
+        pruneBySchema(object, schema);
+        applySchemaDefaults(object, schema);
+      },
+      prepareForCreate: (object) => {
+        if (hasStatus) delete object.status;
+      },
+      tracksGeneration: true,
+      validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
+      validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
+    },
+  );
 }
 
 /** A CRD schema node as an OpenAPI definition node (the same keys; nested versions recursively). */

@@ -124,6 +124,12 @@ export interface ServedVersion {
    * absent: the built-in printer of the resource, or Name and Created At.
    */
   readonly printer?: Printer;
+  /**
+   * What this version serves differently from the type (a custom resource's versions each have
+   * their own subresources and selectable fields, and the strategy its status subresource
+   * implies); see `typeAtVersion`.
+   */
+  readonly own?: Partial<Pick<ResourceType, 'subresources' | 'selectableFields' | 'strategy'>>;
 }
 
 export interface ResourceType {
@@ -197,6 +203,11 @@ export interface ResourceType {
   readonly allowCreateOnUpdate?: boolean;
   /** A PUT must carry metadata.resourceVersion (custom resources); built-in kinds take an unconditional one. */
   readonly requiresResourceVersionOnUpdate?: boolean;
+}
+
+/** The type as requests at `version` see it: the type's facts with the version's own in their place. */
+export function typeAtVersion(type: ResourceType, version: ServedVersion | undefined): ResourceType {
+  return version?.own === undefined ? type : { ...type, ...version.own };
 }
 
 export function groupVersionString({ group, version }: GroupVersion): string {

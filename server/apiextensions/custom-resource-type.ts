@@ -10,6 +10,7 @@
  * apiVersion only (strategy None) or through the CRD's webhook.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { StorageOf } from '../admission/lookup';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
@@ -69,13 +70,13 @@ function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: st
 }
 
 /** Conversion through the CRD's webhook; absent for strategy None, where only apiVersion changes. */
-function webhookConvert(crd: CustomResourceDefinition): ResourceType['convert'] {
+function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | undefined): ResourceType['convert'] {
   const conversion = crd.spec.conversion;
   if (conversion?.strategy !== 'Webhook') return undefined;
   return async (object: KubeObject, to: GroupVersion) => {
     const apiVersion = groupVersionString(to);
     if (object.apiVersion === apiVersion) return object;
-    const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind });
+    const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind }, storageOf);
     return converted;
   };
 }
@@ -99,7 +100,11 @@ function validateCustomResource(object: KubeObject, old: KubeObject | undefined,
   return errors;
 }
 
-export function customResourceType(crd: CustomResourceDefinition): ResourceType {
+/**
+ * `storageOf` reads what serving needs beyond the CRD: the Service and Endpoints of a conversion
+ * webhook given by Service.
+ */
+export function customResourceType(crd: CustomResourceDefinition, storageOf?: StorageOf): ResourceType {
   const { group, names, scope } = crd.spec;
   const served = servedVersions(crd);
   const storage = crd.spec.versions.find((version) => version.storage) ?? served[0];
@@ -134,7 +139,7 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     own: ownOf(version),
     ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
   }));
-  const convert = webhookConvert(crd);
+  const convert = webhookConvert(crd, storageOf);
   return {
     group,
     resource: names.plural,

@@ -7,7 +7,8 @@
  * counts generations and validates by the schema; the schema of each version as OpenAPI
  * definitions (for server-side apply, explain and the OpenAPI documents); each version's Table
  * printer of its columns; no protobuf form; and conversion between versions:
- * apiVersion only (strategy None) or through the CRD's webhook.
+ * apiVersion only (strategy None) or through the CRD's webhook; reads default stored objects by
+ * the storage version's schema.
  */
 import type { KubeObject } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
@@ -21,7 +22,7 @@ import { methodNotSupported } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
-import { applySchemaDefaults } from './schema-defaulting';
+import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
 import { pruneBySchema } from './schema-pruning';
 import { validateBySchema } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
@@ -140,6 +141,10 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
   }));
   const convert = webhookConvert(crd, storageOf);
+  // Reads default by the storage version's schema, before any conversion: a default that only
+  // the served version's schema declares is not filled in (as kube-apiserver 1.34 answers).
+  const storageSchema = schemaFor(storage.name);
+  const readDefaults = storageSchema !== undefined && hasSchemaDefaults(storageSchema) ? (object: KubeObject) => withSchemaDefaults(object, storageSchema) : undefined;
   return {
     group,
     resource: names.plural,
@@ -163,6 +168,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     definitions: customResourceDefinitions(crd),
     protobuf: false,
     ...(convert ? { convert } : {}),
+    ...(readDefaults ? { readDefaults } : {}),
     ...(crd.metadata.deletionTimestamp ? { handlers: { verbs: { create: refuseCreate(group, names.plural) } } } : {}),
   };
 }

@@ -197,6 +197,13 @@ export interface ResourceType {
    * May mutate `object`. Absent: bodies are typed against the definitions.
    */
   prune?(object: KubeObject, version: string): string[];
+  /**
+   * Custom resources whose storage schema has defaults: the stored object as reads (get, list,
+   * watch) show it, defaults added since it was written filled in, as the reference defaults
+   * what it decodes from storage. Answers the object itself when nothing is missing, else a
+   * copy; never changes it. Absent: objects are served as stored.
+   */
+  readDefaults?(object: KubeObject): KubeObject;
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

@@ -123,8 +123,8 @@ const MAX_IP_BYTES = 16;
 
 /**
  * Cost of a call by name (not counting its arguments), from its receiver's and arguments'
- * shapes. The functions of the ip, cidr and semver libraries are priced as the reference's
- * estimator prices them; the others at 1 more than their traversals.
+ * shapes. The functions of the url, quantity, ip, cidr and semver libraries are priced as the
+ * reference's estimator prices them; the others at 1 more than their traversals.
  */
 function callCost(name: string, shapes: readonly Shape[]): number {
   const [first, second] = shapes;
@@ -148,10 +148,6 @@ function callCost(name: string, shapes: readonly Shape[]): number {
     case 'substring':
     case 'trim':
     case 'join':
-    case 'url':
-    case 'isURL':
-    case 'quantity':
-    case 'isQuantity':
     case 'format':
     case 'quote':
       return 1 + traversal(first?.size ?? 0);
@@ -162,6 +158,9 @@ function callCost(name: string, shapes: readonly Shape[]): number {
       return 1 + (first?.size ?? 0);
     case 'check':
       return 1 + AUTHORIZER_CHECK_COST;
+    case 'url':
+    case 'quantity':
+    case 'isQuantity':
     case 'ip':
     case 'cidr':
     case 'isIP':

@@ -309,7 +309,7 @@ describe('semver library', () => {
   ]);
 });
 
-describe('runtime costs of the network and semver libraries, by the reference\'s rules', () => {
+describe('runtime costs of the network, semver, quantity and URL libraries, by the reference\'s rules', () => {
   test.each([
     // parsing: 0.1 per character, rounded up; accessors 1
     ["ip('255.255.255.255').isGlobalUnicast()", 3],
@@ -320,6 +320,10 @@ describe('runtime costs of the network and semver libraries, by the reference\'s
     // containsCIDR: the same, plus the prefix's bytes at 0.1 and 1
     ["cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/25'))", 2 + 2 + 1 + 1 + 1],
     ["semver('1.2.3').major()", 1 + 1],
+    ["quantity('1.5Gi').isInteger()", 1 + 1],
+    ["url('https://example.com/a').getHost()", 3 + 1],
+    // isURL has no price of its own: 1, as any call
+    ["isURL('https://example.com/a')", 1],
   ])('%s costs %d', (expression, cost) => {
     const compiled = compiler.compile(expression);
     if (!compiled.ok) throw new Error(compiled.error);

@@ -207,7 +207,11 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
   // Every replica serves the established CRDs' types, leader or not; the stored ones before it answers.
-  const crdServing = startCRDServing({ crds: storageFor(find('apiextensions.k8s.io', 'customresourcedefinitions')), registry });
+  const crdServing = startCRDServing({
+    crds: storageFor(find('apiextensions.k8s.io', 'customresourcedefinitions')),
+    registry,
+    storageOf: (group, resource) => storageFor(find(group, resource)),
+  });
   await crdServing.synced;
 
   const bootstrapHook = new PostStartHook('bootstrap-controller');

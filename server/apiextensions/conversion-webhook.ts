@@ -6,19 +6,19 @@
  * object sent, each of the wanted apiVersion and the same kind, name, namespace and uid. The
  * converted object keeps the original's metadata except the labels and annotations the webhook
  * chose. Failures are the reference's texts, as internal errors (500), as the reference
- * answers them.
- *
- * Only `url` client configs are served: a `service` reference would need the cluster's
- * service network, which a capstan replica does not route to.
+ * answers them. A `service` client config is reached as admission webhooks by Service are (at
+ * the Service's endpoints, with the Service's DNS name checked in the certificate).
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
+import { webhookTarget, type WebhookTarget } from '../admission/webhook/client';
+import type { StorageOf } from '../admission/lookup';
 import { isObject } from '../json/value';
 import { internalError } from '../status/catalogue';
 import { validateAnnotations, validateLabels } from '../validation/object-meta';
 import { FieldPath } from '../validation/field-errors';
-import type { CustomResourceConversion } from './crd-types';
+import type { CustomResourceConversion, WebhookClientConfig } from './crd-types';
 
 /** The reference's timeout for conversion webhook calls. */
 const WEBHOOK_TIMEOUT_MS = 30_000;
@@ -39,7 +39,7 @@ function reviewVersion(conversion: CustomResourceConversion): string {
 }
 
 /** POSTs `body` as JSON and answers the parsed JSON reply. */
-function postJSON(url: URL, body: unknown, caBundle: string | undefined): Promise<unknown> {
+function postJSON({ url, serverName }: WebhookTarget, body: unknown, caBundle: string | undefined): Promise<unknown> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     const req = request(
@@ -48,6 +48,7 @@ function postJSON(url: URL, body: unknown, caBundle: string | undefined): Promis
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': payload.length },
         ...(caBundle ? { ca: Buffer.from(caBundle, 'base64').toString('utf8') } : {}),
+        ...(serverName ? { servername: serverName } : {}),
         timeout: WEBHOOK_TIMEOUT_MS,
       },
       (response) => {
@@ -77,6 +78,12 @@ function postJSON(url: URL, body: unknown, caBundle: string | undefined): Promis
     req.on('error', (error) => reject(error.message.startsWith('Post ') ? error : new Error(`Post "${url.href}": ${error.message}`)));
     req.end(payload);
   });
+}
+
+async function endpointOf(config: WebhookClientConfig, storageOf: StorageOf | undefined): Promise<WebhookTarget> {
+  if (config.url !== undefined) return { url: new URL(config.url) };
+  if (storageOf === undefined) throw new Error('webhook by service reference, and no Service lookup given');
+  return webhookTarget(config, storageOf);
 }
 
 /** The converted objects of a review response, or the reference's complaint about it. */
@@ -150,14 +157,21 @@ function checkConverted(original: KubeObject, converted: unknown, target: Conver
   }
 }
 
-/** Converts `objects` (all of one kind) to `target` through the webhook; throws a 500 StatusError on any failure. */
-export async function convertThroughWebhook(conversion: CustomResourceConversion, objects: readonly KubeObject[], target: ConversionTarget): Promise<KubeObject[]> {
+/**
+ * Converts `objects` (all of one kind) to `target` through the webhook; throws a 500 StatusError
+ * on any failure. `storageOf` reads the Service and Endpoints of a webhook given by Service.
+ */
+export async function convertThroughWebhook(
+  conversion: CustomResourceConversion,
+  objects: readonly KubeObject[],
+  target: ConversionTarget,
+  storageOf?: StorageOf,
+): Promise<KubeObject[]> {
   const first = objects[0];
   if (first === undefined) return [];
   try {
     const version = reviewVersion(conversion);
-    const config = conversion.webhook?.clientConfig;
-    if (config?.url === undefined) throw new Error('conversion webhooks by service reference are not supported; use clientConfig.url');
+    const config = conversion.webhook?.clientConfig ?? {};
     const uid = randomUUID();
     const review = {
       apiVersion: `apiextensions.k8s.io/${version}`,
@@ -166,7 +180,7 @@ export async function convertThroughWebhook(conversion: CustomResourceConversion
     };
     let answer: unknown;
     try {
-      answer = await postJSON(new URL(config.url), review, config.caBundle);
+      answer = await postJSON(await endpointOf(config, storageOf), review, config.caBundle);
     } catch (error) {
       throw new Error(`conversion webhook for ${gvkText(first)} failed: ${(error as Error).message}`);
     }

@@ -3,31 +3,43 @@
  * reference's messages: what OpenAPI v3 a CRD may use at all (no $ref, no patternProperties,
  * ...), the list and map markers, and the structural-schema invariants (every node typed,
  * objects at the root, no types or defaults inside allOf/anyOf/oneOf/not, metadata restricted
- * to name and generateName, embedded resources as objects, valid patterns).
+ * to name and generateName, embedded resources as objects, RE2 patterns, the int-or-string
+ * anyOf forms); with status as a subresource, only the root fields that survive status being
+ * validated apart; no defaults in a resource's metadata, kind or apiVersion.
  *
- * Defaults must validate against their node and hold nothing pruning would remove.
+ * Defaults must validate against their node and hold nothing pruning would remove; a default
+ * of the whole resource names its apiVersion and kind.
  *
  * Not checked yet: that value validations only name fields the structure specifies
  * (structural completeness).
  */
 import type { FieldError } from '../registry/types';
-import { goSharpValue } from '../apply/go-print';
 import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../validation/field-errors';
-import { copyJson } from '../json/value';
-import type { JSONSchemaProps } from './crd-types';
+import { RE2JS } from 're2js';
+import { copyJson, isObject } from '../json/value';
+import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { pruneValueBySchema } from './schema-pruning';
-import { validateValueBySchema } from './schema-validation';
+import { embeddedResourceErrors, validateValueBySchema } from './schema-validation';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const META_FIELDS = new Set(['metadata', 'kind', 'apiVersion']);
 
 type Level = 'root' | 'item' | 'field';
 
+/** Where a node sits, as the OpenAPI rules care: inside a resource's metadata, and why defaults are refused there. */
+interface OpenAPIContext {
+  readonly insideResourceMeta: boolean;
+  /** Set: defaults are refused here, for this reason (`in top-level metadata`, ...). */
+  readonly defaultsForbidden?: string;
+}
+
 /** The OpenAPI v3 subset a CRD may use (the reference's specStandardValidatorV3 and its callers). */
-function openAPIRules(schema: JSONSchemaProps, path: FieldPath, insideResourceMeta: boolean, errors: FieldError[]): void {
+function openAPIRules(schema: JSONSchemaProps, path: FieldPath, { insideResourceMeta, defaultsForbidden }: OpenAPIContext, errors: FieldError[]): void {
   if (schema.type !== undefined && schema.type !== '' && schema.type !== 'null' && !OPENAPI_V3_TYPES.includes(schema.type)) {
     errors.push(notSupported(path.child('type'), schema.type, OPENAPI_V3_TYPES));
   }
+  // Pruning a value of a default there could not be told from the server's own metadata.
+  if (schema.default !== undefined && defaultsForbidden !== undefined) errors.push(forbidden(path.child('default'), `must not be set ${defaultsForbidden}`));
   if (schema.id !== undefined && schema.id !== '') errors.push(forbidden(path.child('id'), 'id is not supported'));
   if (schema.additionalItems !== undefined) errors.push(forbidden(path.child('additionalItems'), 'additionalItems is not supported'));
   if (schema.patternProperties !== undefined && Object.keys(schema.patternProperties).length > 0) {
@@ -130,9 +142,11 @@ function structuralRules(schema: JSONSchemaProps, level: Level, path: FieldPath,
   }
   if (intOrString && preserve) errors.push(invalid(path.child('x-kubernetes-preserve-unknown-fields'), true, 'must be false if x-kubernetes-int-or-string is true'));
   if (intOrString && embedded) errors.push(invalid(path.child('x-kubernetes-embedded-resource'), true, 'must be false if x-kubernetes-int-or-string is true'));
-  for (const [name, parts] of [['allOf', schema.allOf], ['anyOf', schema.anyOf], ['oneOf', schema.oneOf]] as const) {
-    parts?.forEach((part, index) => nestedRules(part, path.child(name).index(index), errors));
-  }
+  // The two int-or-string forms: anyOf [integer, string], or that as allOf's first anyOf.
+  if (!isIntOrStringAnyOf(schema.anyOf)) schema.anyOf?.forEach((part, index) => nestedRules(part, path.child('anyOf').index(index), errors));
+  const allOfFirstIntOrString = isIntOrStringAnyOf(schema.allOf?.[0]?.anyOf);
+  schema.allOf?.forEach((part, index) => nestedRules(part, path.child('allOf').index(index), errors, index === 0 && allOfFirstIntOrString));
+  schema.oneOf?.forEach((part, index) => nestedRules(part, path.child('oneOf').index(index), errors));
   if (schema.not !== undefined) nestedRules(schema.not, path.child('not'), errors);
   if (schema.pattern !== undefined) patternRule(schema.pattern, path, errors);
   if (embedded && schema.type !== 'object') errors.push(...typeMustBe(schema, path, 'object', 'must be object if x-kubernetes-embedded-resource is true'));
@@ -171,16 +185,23 @@ function onlyNameAndGenerateName(metadata: JSONSchemaProps): boolean {
   return Object.keys(rest).length === 0 && names.every((name) => name === 'name' || name === 'generateName');
 }
 
+/** Patterns are RE2's (Go's regexp), with its error texts: no lookaround, no backreferences. */
 function patternRule(pattern: string, path: FieldPath, errors: FieldError[]): void {
   try {
-    new RegExp(pattern, 'u');
+    RE2JS.compile(pattern);
   } catch (error) {
     errors.push(invalid(path.child('pattern'), pattern, `must be a valid regular expression, but isn't: ${(error as Error).message}`));
   }
 }
 
-/** Inside allOf/anyOf/oneOf/not only value validations may appear. */
-function nestedRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldError[]): void {
+/** `anyOf: [{type: integer}, {type: string}]`, the one place value validations may name types (int-or-string). */
+function isIntOrStringAnyOf(parts: readonly JSONSchemaProps[] | undefined): boolean {
+  const only = (part: JSONSchemaProps, type: string) => Object.keys(part).length === 1 && part.type === type;
+  return parts?.length === 2 && only(parts[0], 'integer') && only(parts[1], 'string');
+}
+
+/** Inside allOf/anyOf/oneOf/not only value validations may appear (`skipAnyOf`: its anyOf is the int-or-string form). */
+function nestedRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldError[], skipAnyOf = false): void {
   const forbiddenHere: ReadonlyArray<[keyof JSONSchemaProps, string]> = [
     ['type', 'must be empty to be structural'],
     ['additionalProperties', 'must be undefined to be structural'],
@@ -204,29 +225,39 @@ function nestedRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErro
   if (schema.properties?.metadata !== undefined) errors.push(forbidden(path.child('properties').key('metadata'), 'must not be specified in a nested context'));
   for (const [name, property] of Object.entries(schema.properties ?? {})) nestedRules(property, path.child('properties').key(name), errors);
   if (schema.items !== undefined && !Array.isArray(schema.items)) nestedRules(schema.items, path.child('items'), errors);
-  for (const [name, parts] of [['allOf', schema.allOf], ['anyOf', schema.anyOf], ['oneOf', schema.oneOf]] as const) {
-    parts?.forEach((part, index) => nestedRules(part, path.child(name).index(index), errors));
-  }
+  if (!skipAnyOf) schema.anyOf?.forEach((part, index) => nestedRules(part, path.child('anyOf').index(index), errors));
+  schema.allOf?.forEach((part, index) => nestedRules(part, path.child('allOf').index(index), errors));
+  schema.oneOf?.forEach((part, index) => nestedRules(part, path.child('oneOf').index(index), errors));
   if (schema.not !== undefined) nestedRules(schema.not, path.child('not'), errors);
 }
 
-function walk(schema: JSONSchemaProps, level: Level, path: FieldPath, insideResourceMeta: boolean, errors: { openAPI: FieldError[]; structural: FieldError[] }): void {
-  openAPIRules(schema, path, insideResourceMeta, errors.openAPI);
+function walk(schema: JSONSchemaProps, level: Level, path: FieldPath, context: OpenAPIContext, errors: { openAPI: FieldError[]; structural: FieldError[] }): void {
+  openAPIRules(schema, path, context, errors.openAPI);
   structuralRules(schema, level, path, errors.structural);
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const meta = (level === 'root' || schema['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(name);
-    walk(property, 'field', path.child('properties').key(name), insideResourceMeta || meta, errors);
+    const inner: OpenAPIContext = meta
+      ? { insideResourceMeta: true, defaultsForbidden: level === 'root' ? `in top-level ${name}` : context.defaultsForbidden }
+      : context;
+    walk(property, 'field', path.child('properties').key(name), inner, errors);
   }
-  if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties, 'field', path.child('additionalProperties'), insideResourceMeta, errors);
-  if (schema.items !== undefined && !Array.isArray(schema.items)) walk(schema.items, 'item', path.child('items'), insideResourceMeta, errors);
+  if (typeof schema.additionalProperties === 'object') {
+    const inner: OpenAPIContext = context.insideResourceMeta ? { insideResourceMeta: true, defaultsForbidden: 'inside additionalProperties applying to object metadata' } : context;
+    walk(schema.additionalProperties, 'field', path.child('additionalProperties'), inner, errors);
+  }
+  if (schema.items !== undefined && !Array.isArray(schema.items)) walk(schema.items, 'item', path.child('items'), context, errors);
 }
 
-/** Each `default` below `schema`: pruned already, and valid for its node (the reference's ValidateDefaults). */
-function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldError[]): void {
+/**
+ * Each `default` below `schema`: pruned already, and valid for its node (the reference's
+ * ValidateDefaults); a default of the whole resource must name its apiVersion and kind.
+ */
+function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldError[], atRoot = false): void {
   if (schema.default !== undefined) {
     const at = path.child('default');
+    if (atRoot && isObject(schema.default)) errors.push(...embeddedResourceErrors(at, schema.default));
     const pruned = copyJson(schema.default);
-    if (pruneValueBySchema(pruned, schema).length > 0) errors.push(invalid(at, new GoValue(goSharpValue(schema.default)), 'must not have unknown fields'));
+    if (pruneValueBySchema(pruned, schema).length > 0) errors.push(invalid(at, new GoValue(goJSON(schema.default)), 'must not have unknown fields'));
     for (const error of validateValueBySchema(schema.default, schema)) {
       errors.push({ ...error, field: error.field === '' ? at.toString() : `${at.toString()}.${error.field}` });
     }
@@ -237,20 +268,153 @@ function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErr
 }
 
 /**
+ * The fields of the reference's internal JSONSchemaProps, in its order, by JSON name: how each
+ * prints when the reference shows a schema as a value (Go's JSON of the struct: Go field names,
+ * every field, zero values included), and whether the root may set it when status is a
+ * subresource (the rest of a root schema would be lost when status is validated on its own).
+ */
+const GO_SCHEMA_FIELDS: ReadonlyArray<{ readonly json: string; readonly go: string; readonly zero: unknown; readonly allowedAtStatusRoot?: true; readonly kind?: 'schema' | 'schemas' | 'schemaMap' | 'orArray' | 'orBool' | 'dependencies' | 'docs' | 'rules' }> = [
+  { json: 'id', go: 'ID', zero: '' },
+  { json: '$schema', go: 'Schema', zero: '' },
+  { json: '$ref', go: 'Ref', zero: null },
+  { json: 'description', go: 'Description', zero: '', allowedAtStatusRoot: true },
+  { json: 'type', go: 'Type', zero: '', allowedAtStatusRoot: true },
+  { json: 'nullable', go: 'Nullable', zero: false },
+  { json: 'format', go: 'Format', zero: '', allowedAtStatusRoot: true },
+  { json: 'title', go: 'Title', zero: '', allowedAtStatusRoot: true },
+  { json: 'default', go: 'Default', zero: null },
+  { json: 'maximum', go: 'Maximum', zero: null, allowedAtStatusRoot: true },
+  { json: 'exclusiveMaximum', go: 'ExclusiveMaximum', zero: false, allowedAtStatusRoot: true },
+  { json: 'minimum', go: 'Minimum', zero: null, allowedAtStatusRoot: true },
+  { json: 'exclusiveMinimum', go: 'ExclusiveMinimum', zero: false, allowedAtStatusRoot: true },
+  { json: 'maxLength', go: 'MaxLength', zero: null, allowedAtStatusRoot: true },
+  { json: 'minLength', go: 'MinLength', zero: null, allowedAtStatusRoot: true },
+  { json: 'pattern', go: 'Pattern', zero: '', allowedAtStatusRoot: true },
+  { json: 'maxItems', go: 'MaxItems', zero: null, allowedAtStatusRoot: true },
+  { json: 'minItems', go: 'MinItems', zero: null, allowedAtStatusRoot: true },
+  { json: 'uniqueItems', go: 'UniqueItems', zero: false, allowedAtStatusRoot: true },
+  { json: 'multipleOf', go: 'MultipleOf', zero: null, allowedAtStatusRoot: true },
+  { json: 'enum', go: 'Enum', zero: null },
+  { json: 'maxProperties', go: 'MaxProperties', zero: null },
+  { json: 'minProperties', go: 'MinProperties', zero: null },
+  { json: 'required', go: 'Required', zero: null, allowedAtStatusRoot: true },
+  { json: 'items', go: 'Items', zero: null, allowedAtStatusRoot: true, kind: 'orArray' },
+  { json: 'allOf', go: 'AllOf', zero: null, kind: 'schemas' },
+  { json: 'oneOf', go: 'OneOf', zero: null, kind: 'schemas' },
+  { json: 'anyOf', go: 'AnyOf', zero: null, kind: 'schemas' },
+  { json: 'not', go: 'Not', zero: null, kind: 'schema' },
+  { json: 'properties', go: 'Properties', zero: null, allowedAtStatusRoot: true, kind: 'schemaMap' },
+  { json: 'additionalProperties', go: 'AdditionalProperties', zero: null, kind: 'orBool' },
+  { json: 'patternProperties', go: 'PatternProperties', zero: null, kind: 'schemaMap' },
+  { json: 'dependencies', go: 'Dependencies', zero: null, kind: 'dependencies' },
+  { json: 'additionalItems', go: 'AdditionalItems', zero: null, kind: 'orBool' },
+  { json: 'definitions', go: 'Definitions', zero: null, kind: 'schemaMap' },
+  { json: 'externalDocs', go: 'ExternalDocs', zero: null, allowedAtStatusRoot: true, kind: 'docs' },
+  { json: 'example', go: 'Example', zero: null, allowedAtStatusRoot: true },
+  { json: 'x-kubernetes-preserve-unknown-fields', go: 'XPreserveUnknownFields', zero: null, allowedAtStatusRoot: true },
+  { json: 'x-kubernetes-embedded-resource', go: 'XEmbeddedResource', zero: false },
+  { json: 'x-kubernetes-int-or-string', go: 'XIntOrString', zero: false },
+  { json: 'x-kubernetes-list-map-keys', go: 'XListMapKeys', zero: null },
+  { json: 'x-kubernetes-list-type', go: 'XListType', zero: null },
+  { json: 'x-kubernetes-map-type', go: 'XMapType', zero: null },
+  { json: 'x-kubernetes-validations', go: 'XValidations', zero: null, allowedAtStatusRoot: true, kind: 'rules' },
+];
+
+/** Go's JSON of a value whose map keys it sorts. */
+function goJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(goJSON).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${goJSON(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A schema as the reference prints its internal JSONSchemaProps (see GO_SCHEMA_FIELDS). */
+function goSchemaJSON(schema: JSONSchemaProps): string {
+  const record = schema as unknown as Record<string, unknown>;
+  const schemaMap = (map: Record<string, JSONSchemaProps>) => `{${Object.keys(map).sort().map((key) => `${JSON.stringify(key)}:${goSchemaJSON(map[key])}`).join(',')}}`;
+  const fields = GO_SCHEMA_FIELDS.map(({ json, go, zero, kind }) => {
+    const value = record[json];
+    if (value === undefined) return `"${go}":${JSON.stringify(zero)}`;
+    let text: string;
+    switch (kind) {
+      case 'schema':
+        text = goSchemaJSON(value as JSONSchemaProps);
+        break;
+      case 'schemas':
+        text = `[${(value as JSONSchemaProps[]).map(goSchemaJSON).join(',')}]`;
+        break;
+      case 'schemaMap':
+        text = schemaMap(value as Record<string, JSONSchemaProps>);
+        break;
+      case 'orArray':
+        text = Array.isArray(value) ? `{"Schema":null,"JSONSchemas":[${value.map(goSchemaJSON).join(',')}]}` : `{"Schema":${goSchemaJSON(value as JSONSchemaProps)},"JSONSchemas":null}`;
+        break;
+      case 'orBool':
+        text = typeof value === 'boolean' ? `{"Allows":${value},"Schema":null}` : `{"Allows":true,"Schema":${goSchemaJSON(value as JSONSchemaProps)}}`;
+        break;
+      case 'dependencies':
+        text = `{${Object.keys(value as object).sort().map((key) => {
+          const dependency = (value as Record<string, unknown>)[key];
+          const inner = Array.isArray(dependency) ? `{"Schema":null,"Property":${goJSON(dependency)}}` : `{"Schema":${goSchemaJSON(dependency as JSONSchemaProps)},"Property":null}`;
+          return `${JSON.stringify(key)}:${inner}`;
+        }).join(',')}}`;
+        break;
+      case 'docs': {
+        const docs = value as { description?: string; url?: string };
+        text = `{"Description":${JSON.stringify(docs.description ?? '')},"URL":${JSON.stringify(docs.url ?? '')}}`;
+        break;
+      }
+      case 'rules':
+        text = `[${(value as ValidationRule[]).map((rule) => `{"Rule":${JSON.stringify(rule.rule ?? '')},"Message":${JSON.stringify(rule.message ?? '')},"MessageExpression":${JSON.stringify(rule.messageExpression ?? '')},"Reason":${JSON.stringify(rule.reason ?? null)},"FieldPath":${JSON.stringify(rule.fieldPath ?? '')},"OptionalOldSelf":${JSON.stringify(rule.optionalOldSelf ?? null)}}`).join(',')}]`;
+        break;
+      default:
+        text = goJSON(value);
+    }
+    return `"${go}":${text}`;
+  });
+  return `{${fields.join(',')}}`;
+}
+
+const ALLOWED_AT_STATUS_ROOT = `[${GO_SCHEMA_FIELDS.filter((field) => field.allowedAtStatusRoot).map((field) => field.go).join(' ')}]`;
+
+/**
+ * With status as a subresource, the root may be typed object only and set only the fields that
+ * survive taking `properties.status` apart (the first offending field, in the reference's field
+ * order, is reported, once).
+ */
+function statusRootRule(schema: JSONSchemaProps, path: FieldPath): FieldError | undefined {
+  const record = schema as unknown as Record<string, unknown>;
+  for (const field of GO_SCHEMA_FIELDS) {
+    const value = record[field.json];
+    // Booleans and strings that are not pointers are unset when false or empty.
+    if (value === undefined || (value === field.zero && (field.zero === false || field.zero === ''))) continue;
+    if (field.json === 'type') {
+      if (value !== 'object') return invalid(path.child('type'), value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled');
+      continue;
+    }
+    if (!field.allowedAtStatusRoot) {
+      return invalid(path, new GoValue(goSchemaJSON(schema)), `only ${ALLOWED_AT_STATUS_ROOT} fields are allowed at the root of the schema if the status subresource is enabled`);
+    }
+  }
+  return undefined;
+}
+
+/**
  * Every problem of one version's schema, the structural ones sorted by their text as the
  * reference sorts them. `statusEnabled`: the status subresource is on, which limits the root.
  */
 export function validateCRDSchema(schema: JSONSchemaProps, path: FieldPath, statusEnabled: boolean): FieldError[] {
   const errors: FieldError[] = [];
-  if (statusEnabled && schema.type !== undefined && schema.type !== 'object') {
-    errors.push(invalid(path.child('type'), schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
-  }
+  const statusRoot = statusEnabled ? statusRootRule(schema, path) : undefined;
+  if (statusRoot) errors.push(statusRoot);
   if (schema.nullable === true) errors.push(forbidden(path.child('nullable'), 'nullable cannot be true at the root'));
   const found = { openAPI: [] as FieldError[], structural: [] as FieldError[] };
-  walk(schema, 'root', path, false, found);
+  walk(schema, 'root', path, { insideResourceMeta: false }, found);
   const text = (error: FieldError) => `${error.field}: ${error.detail}`;
   found.structural.sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
   // Defaults are only judged against a schema that is structural.
-  if (found.structural.length === 0) defaultRules(schema, path, found.structural);
+  if (found.structural.length === 0) defaultRules(schema, path, found.structural, true);
   return [...errors, ...found.structural, ...found.openAPI];
 }

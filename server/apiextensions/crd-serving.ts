@@ -7,6 +7,7 @@
  * status the types follow is written by the leader's CRD controller (crd-controller.ts).
  */
 import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
+import type { StorageOf } from '../admission/lookup';
 import { startInformer } from '../controllers/informer';
 import type { MutableResourceRegistry } from '../registry/registry';
 import { asCRD, isConditionTrue, type CustomResourceDefinition } from './crd-types';
@@ -26,6 +27,8 @@ function servedFacts(crd: CustomResourceDefinition): string {
 export function startCRDServing(options: {
   readonly crds: ObjectStorage;
   readonly registry: MutableResourceRegistry;
+  /** Reads the Services and Endpoints of conversion webhooks given by Service. */
+  readonly storageOf?: StorageOf;
   /** Told when a CRD cannot be served (its kind taken by another resource); the CRD stays unserved. */
   readonly onError?: (crd: CustomResourceDefinition, error: Error) => void;
 }): CRDServing {
@@ -52,7 +55,7 @@ export function startCRDServing(options: {
     if (current?.facts === facts) return;
     // A CRD's plural cannot change, so the resource stays the same; the replace is one step.
     try {
-      registry.add(customResourceType(crd));
+      registry.add(customResourceType(crd, options.storageOf));
       served.set(name, { facts, group: crd.spec.group, resource: crd.spec.names.plural });
     } catch (error) {
       unserve(name);

@@ -9,7 +9,9 @@
  */
 import type { KubeObject } from '../../storage/objects/types';
 import type { KindBehaviour } from '../registry/strategy';
-import { asCRD, storageVersionOf, type CustomResourceDefinition } from './crd-types';
+import { isDeepStrictEqual } from 'node:util';
+import { asCRD, storageVersionOf, type CustomResourceDefinition, type JSONSchemaProps } from './crd-types';
+import { isRecognizedFormat } from './string-formats';
 import { validateCRD, validateCRDUpdate } from './crd-validation';
 
 export function defaultCRD(object: KubeObject): void {
@@ -36,6 +38,38 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
   if (!stored.includes(storage.name)) stored.push(storage.name);
 }
 
+/** The formats of string nodes in `schema` that the server does not recognize, in walk order. */
+function unrecognizedFormats(schema: JSONSchemaProps | undefined): string[] {
+  if (schema === undefined) return [];
+  const own = schema.format && schema.type === 'string' && !isRecognizedFormat(schema.format) ? [schema.format] : [];
+  const children = [
+    ...(Array.isArray(schema.items) ? schema.items : schema.items ? [schema.items] : []),
+    ...(schema.allOf ?? []),
+    ...(schema.anyOf ?? []),
+    ...(schema.oneOf ?? []),
+    ...(schema.not ? [schema.not] : []),
+    ...Object.values(schema.properties ?? {}),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+  ];
+  return [...own, ...children.flatMap(unrecognizedFormats)];
+}
+
+/** Every version's unrecognized formats; a schema all versions share counts once (the reference reads it as the top-level one). */
+function crdUnrecognizedFormats(crd: CustomResourceDefinition): string[] {
+  const versions = crd.spec?.versions ?? [];
+  const schemas = versions.map((version) => version.schema?.openAPIV3Schema);
+  const shared = schemas.every((schema) => isDeepStrictEqual(schema, schemas[0]));
+  return (shared ? schemas.slice(0, 1) : schemas).flatMap(unrecognizedFormats);
+}
+
+/** `unrecognized format "x"` for each format the CRD names and the server does not know; on update, only those it newly names. */
+function formatWarnings(object: KubeObject, old: KubeObject | undefined): string[] {
+  const known = new Set(old === undefined ? [] : crdUnrecognizedFormats(asCRD(old)));
+  return crdUnrecognizedFormats(asCRD(object))
+    .filter((format) => !known.has(format))
+    .map((format) => `unrecognized format ${JSON.stringify(format)}`);
+}
+
 /** Deleting a CRD first deletes its custom resources (server/apiextensions/crd-controller.ts). */
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
@@ -53,4 +87,5 @@ export const CRD_BEHAVIOUR: KindBehaviour = {
   prepareForUpdate: (object) => recordStorageVersion(asCRD(object)),
   validate: validateCRD,
   validateUpdate: validateCRDUpdate,
+  warnings: formatWarnings,
 };

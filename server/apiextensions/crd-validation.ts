@@ -5,6 +5,7 @@
  * schema (crd-schema-rules.ts), subresources, printer columns, selectable fields, conversion
  * and stored versions; on update, what may not change.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../registry/types';
 import { duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required } from '../validation/field-errors';
@@ -142,21 +143,66 @@ function validateDeprecationWarning(version: CustomResourceDefinitionVersion, pa
   return errors;
 }
 
-function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPath): FieldError[] {
+/**
+ * The per-version fields the reference checks once, at the top of the spec, because every
+ * version has the same value: it reads a v1 CRD whose versions agree on schema, subresources,
+ * printer columns or selectable fields as one with a top-level `validation`, `subresources`,
+ * ... and reports their problems at those paths (`spec.validation.openAPIV3Schema...`).
+ */
+interface SharedFields {
+  readonly schema: boolean;
+  readonly subresources: boolean;
+  readonly columns: boolean;
+  readonly selectableFields: boolean;
+}
+
+/** Go's semantic equality for these fields: an absent list is an empty one. */
+function sameInEveryVersion(versions: readonly CustomResourceDefinitionVersion[], value: (version: CustomResourceDefinitionVersion) => unknown): boolean {
+  const first = versions[0] === undefined ? undefined : value(versions[0]);
+  return versions.every((version) => isDeepStrictEqual(value(version), first));
+}
+
+function sharedFields(versions: readonly CustomResourceDefinitionVersion[]): SharedFields {
+  return {
+    schema: sameInEveryVersion(versions, (version) => version.schema),
+    subresources: sameInEveryVersion(versions, (version) => version.subresources),
+    columns: sameInEveryVersion(versions, (version) => version.additionalPrinterColumns ?? []),
+    selectableFields: sameInEveryVersion(versions, (version) => version.selectableFields ?? []),
+  };
+}
+
+/** A version's schema (with its rules), at `path`; `statusEnabled` limits its root. */
+function validateSchema(schema: JSONSchemaProps, path: FieldPath, statusEnabled: boolean): FieldError[] {
+  const schemaErrors = validateCRDSchema(schema, path, statusEnabled);
+  // Rules are compiled against the schema's types, so only a valid schema has them checked.
+  return schemaErrors.length === 0 ? validationRuleErrors(schema, path) : schemaErrors;
+}
+
+function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPath, shared: SharedFields): FieldError[] {
   const errors = [...dns1035(path.child('name'), version.name ?? '')];
   errors.push(...validateDeprecationWarning(version, path));
   const schema = version.schema?.openAPIV3Schema;
   if (schema === undefined) errors.push(required(path.child('schema').child('openAPIV3Schema')));
-  else {
-    const schemaPath = path.child('schema').child('openAPIV3Schema');
-    const schemaErrors = validateCRDSchema(schema, schemaPath, version.subresources?.status !== undefined);
-    errors.push(...schemaErrors);
-    // Rules are compiled against the schema's types, so only a valid schema has them checked.
-    if (schemaErrors.length === 0) errors.push(...validationRuleErrors(schema, schemaPath));
+  else if (!shared.schema) errors.push(...validateSchema(schema, path.child('schema').child('openAPIV3Schema'), version.subresources?.status !== undefined));
+  if (!shared.subresources) errors.push(...validateSubresources(version.subresources, path.child('subresources')));
+  if (!shared.columns) (version.additionalPrinterColumns ?? []).forEach((column, index) => errors.push(...validateColumn(column, path.child('additionalPrinterColumns').index(index))));
+  if (!shared.selectableFields) errors.push(...validateSelectableFields(version, path.child('selectableFields')));
+  return errors;
+}
+
+/** The shared fields, once, at the top-level paths (after the names, where the reference checks them). */
+function validateSharedFields(versions: readonly CustomResourceDefinitionVersion[], shared: SharedFields): FieldError[] {
+  const first = versions[0];
+  if (first === undefined) return [];
+  const errors: FieldError[] = [];
+  const schema = first.schema?.openAPIV3Schema;
+  const anyStatus = versions.some((version) => version.subresources?.status !== undefined);
+  if (shared.schema && schema !== undefined) errors.push(...validateSchema(schema, spec.child('validation').child('openAPIV3Schema'), anyStatus));
+  if (shared.subresources) errors.push(...validateSubresources(first.subresources, spec.child('subresources')));
+  if (shared.columns) (first.additionalPrinterColumns ?? []).forEach((column, index) => errors.push(...validateColumn(column, spec.child('additionalPrinterColumns').index(index))));
+  if (shared.selectableFields && (first.selectableFields ?? []).length > 0) {
+    errors.push(...(schema === undefined ? [invalid(spec.child('selectableFields'), '', 'may only be set when validations.schema is included')] : validateSelectableFields(first, spec.child('selectableFields'))));
   }
-  errors.push(...validateSubresources(version.subresources, path.child('subresources')));
-  (version.additionalPrinterColumns ?? []).forEach((column, index) => errors.push(...validateColumn(column, path.child('additionalPrinterColumns').index(index))));
-  errors.push(...validateSelectableFields(version, path.child('selectableFields')));
   return errors;
 }
 
@@ -234,7 +280,8 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
   if (hasDefaults && crd.spec.preserveUnknownFields === true) {
     errors.push(invalid(spec.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
   }
-  versions.forEach((version, index) => errors.push(...validateVersion(version, spec.child('versions').index(index))));
+  const shared = sharedFields(versions);
+  versions.forEach((version, index) => errors.push(...validateVersion(version, spec.child('versions').index(index), shared)));
   const versionNames = new Set(versions.map((version) => version.name));
   if (versionNames.size !== versions.length) errors.push(invalid(spec.child('versions'), versions, 'must contain unique version names'));
   if (versions.filter((version) => version.storage).length !== 1) {
@@ -244,6 +291,7 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
     if (!names?.[field]) errors.push(required(spec.child('names', field)));
   }
   errors.push(...validateNames(names, spec.child('names')));
+  errors.push(...validateSharedFields(versions, shared));
   if (crd.spec.conversion !== undefined && crd.spec.conversion.strategy !== 'None' && crd.spec.preserveUnknownFields === true) {
     errors.push(invalid(spec.child('conversion').child('strategy'), crd.spec.conversion.strategy, 'must be None if spec.preserveUnknownFields is true'));
   }

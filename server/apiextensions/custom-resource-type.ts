@@ -1,26 +1,28 @@
 /**
  * A CustomResourceDefinition made into the `ResourceType` the generic handlers serve: its
  * names, scope and served versions (preferred first, as discovery orders them), storage under
- * `/registry/<group>/<plural>`, the status and scale subresources, selectable fields, bodies
+ * `/registry/<group>/<plural>`, each version's status and scale subresources and selectable fields, bodies
  * decoded unstructured and pruned by the schema (unknown fields for `fieldValidation`), and a
  * strategy that defaults by the schema, drops status on create when status is a subresource,
  * counts generations and validates by the schema; the schema of each version as OpenAPI
  * definitions (for server-side apply, explain and the OpenAPI documents); each version's Table
  * printer of its columns; no protobuf form; and conversion between versions:
- * apiVersion only (strategy None) or through the CRD's webhook.
+ * apiVersion only (strategy None) or through the CRD's webhook; reads default stored objects by
+ * the storage version's schema.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { StorageOf } from '../admission/lookup';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
-import { groupVersionString, type FieldError, type GroupVersion, type HandlerFactory, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion } from '../registry/types';
+import { groupVersionString, type FieldError, type GroupVersion, type HandlerFactory, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion, type Strategy } from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
 import { methodNotSupported } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
-import { applySchemaDefaults } from './schema-defaulting';
+import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
 import { pruneBySchema } from './schema-pruning';
 import { validateBySchema } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
@@ -69,13 +71,13 @@ function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: st
 }
 
 /** Conversion through the CRD's webhook; absent for strategy None, where only apiVersion changes. */
-function webhookConvert(crd: CustomResourceDefinition): ResourceType['convert'] {
+function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | undefined): ResourceType['convert'] {
   const conversion = crd.spec.conversion;
   if (conversion?.strategy !== 'Webhook') return undefined;
   return async (object: KubeObject, to: GroupVersion) => {
     const apiVersion = groupVersionString(to);
     if (object.apiVersion === apiVersion) return object;
-    const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind });
+    const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind }, storageOf);
     return converted;
   };
 }
@@ -99,23 +101,50 @@ function validateCustomResource(object: KubeObject, old: KubeObject | undefined,
   return errors;
 }
 
-export function customResourceType(crd: CustomResourceDefinition): ResourceType {
+/**
+ * `storageOf` reads what serving needs beyond the CRD: the Service and Endpoints of a conversion
+ * webhook given by Service.
+ */
+export function customResourceType(crd: CustomResourceDefinition, storageOf?: StorageOf): ResourceType {
   const { group, names, scope } = crd.spec;
   const served = servedVersions(crd);
   const storage = crd.spec.versions.find((version) => version.storage) ?? served[0];
-  // Subresources and selectable fields of the preferred version stand for the type.
-  const preferred = served[0] ?? storage;
-  const hasStatus = preferred.subresources?.status !== undefined;
-  const scale = scaleOf(preferred);
   const namespaced = scope === 'Namespaced';
+  const schemaFor = (version: string) => schemaOf(crd, version);
+  // The strategy differs by whether the version's status is a subresource (a write of the main
+  // resource then keeps the stored status); one strategy for each answer.
+  const strategies = new Map<boolean, Strategy>();
+  const strategyFor = (hasStatus: boolean): Strategy => {
+    let strategy = strategies.get(hasStatus);
+    if (strategy === undefined) {
+      strategy = customResourceStrategy({ namespaced, hasStatus, schemaFor, storageVersion: storage.name });
+      strategies.set(hasStatus, strategy);
+    }
+    return strategy;
+  };
+  // Each served version has its own subresources and selectable fields, as the reference serves
+  // them; the preferred version's stand for the type where no version is asked for.
+  const ownOf = (version: CustomResourceDefinitionVersion) => {
+    const hasStatus = version.subresources?.status !== undefined;
+    const scale = scaleOf(version);
+    return {
+      subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
+      selectableFields: selectableFieldsOf(version),
+      strategy: strategyFor(hasStatus),
+    };
+  };
   const versions: ServedVersion[] = served.map((version) => ({
     version: version.name,
     definition: customDefinitionName(group, version.name, names.kind),
     printer: customResourcePrinter(version.additionalPrinterColumns),
+    own: ownOf(version),
     ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
   }));
-  const schemaFor = (version: string) => schemaOf(crd, version);
-  const convert = webhookConvert(crd);
+  const convert = webhookConvert(crd, storageOf);
+  // Reads default by the storage version's schema, before any conversion: a default that only
+  // the served version's schema declares is not filled in (as kube-apiserver 1.34 answers).
+  const storageSchema = schemaFor(storage.name);
+  const readDefaults = storageSchema !== undefined && hasSchemaDefaults(storageSchema) ? (object: KubeObject) => withSchemaDefaults(object, storageSchema) : undefined;
   return {
     group,
     resource: names.plural,
@@ -129,27 +158,8 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     shortNames: names.shortNames ?? [],
     categories: names.categories ?? [],
     verbs: ALL_VERBS,
-    subresources: { ...(hasStatus ? { status: true as const } : {}), ...(scale ? { scale } : {}) },
+    ...ownOf(served[0] ?? storage),
     nameRule: 'dns-subdomain',
-    selectableFields: selectableFieldsOf(preferred),
-    strategy: buildStrategy(
-      { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
-      {
-        // Bodies were pruned when decoded (prune below); objects made inside the server were not.
-        defaults: (object, version) => {
-          const schema = schemaFor(version);
-          if (schema === undefined) return;
-          pruneBySchema(object, schema);
-          applySchemaDefaults(object, schema);
-        },
-        prepareForCreate: (object) => {
-          if (hasStatus) delete object.status;
-        },
-        tracksGeneration: true,
-        validate: (object) => validateCustomResource(object, undefined, schemaFor(storage.name)),
-        validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storage.name)),
-      },
-    ),
     requiresResourceVersionOnUpdate: true,
     prune: (object, version) => {
       const schema = schemaFor(version);
@@ -158,8 +168,37 @@ export function customResourceType(crd: CustomResourceDefinition): ResourceType 
     definitions: customResourceDefinitions(crd),
     protobuf: false,
     ...(convert ? { convert } : {}),
+    ...(readDefaults ? { readDefaults } : {}),
     ...(crd.metadata.deletionTimestamp ? { handlers: { verbs: { create: refuseCreate(group, names.plural) } } } : {}),
   };
+}
+
+/** A custom resource's strategy: schema defaults, status kept apart when it is a subresource, generations, schema and rule validation. */
+function customResourceStrategy(options: {
+  readonly namespaced: boolean;
+  readonly hasStatus: boolean;
+  readonly schemaFor: (version: string) => JSONSchemaProps | undefined;
+  readonly storageVersion: string;
+}): Strategy {
+  const { namespaced, hasStatus, schemaFor, storageVersion } = options;
+  return buildStrategy(
+    { namespaced, nameRule: 'dns-subdomain', hasStatus, apiextensions: true },
+    {
+      // Bodies were pruned when decoded (prune below); objects made inside the server were not.
+      defaults: (object, version) => {
+        const schema = schemaFor(version);
+        if (schema === undefined) return;
+        pruneBySchema(object, schema);
+        applySchemaDefaults(object, schema);
+      },
+      prepareForCreate: (object) => {
+        if (hasStatus) delete object.status;
+      },
+      tracksGeneration: true,
+      validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
+      validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
+    },
+  );
 }
 
 /** A CRD schema node as an OpenAPI definition node (the same keys; nested versions recursively). */

@@ -51,6 +51,56 @@ function fillDefaults(value: unknown, schema: JSONSchemaProps | undefined): void
   }
 }
 
+// Per schema node, whether a default sits at or below it: reads of types without defaults skip the walk.
+const defaultsBelow = new WeakMap<JSONSchemaProps, boolean>();
+
+/** Whether `schema` declares a default anywhere. */
+export function hasSchemaDefaults(schema: JSONSchemaProps): boolean {
+  let found = defaultsBelow.get(schema);
+  if (found === undefined) {
+    const items = itemsOf(schema);
+    found =
+      schema.default !== undefined ||
+      Object.values(schema.properties ?? {}).some(hasSchemaDefaults) ||
+      (typeof schema.additionalProperties === 'object' && hasSchemaDefaults(schema.additionalProperties)) ||
+      (items !== undefined && hasSchemaDefaults(items));
+    defaultsBelow.set(schema, found);
+  }
+  return found;
+}
+
+/** Whether defaulting would change `value`: a default whose member is missing (or a null it replaces). */
+function lacksDefaults(value: unknown, schema: JSONSchemaProps): boolean {
+  if (!hasSchemaDefaults(schema)) return false;
+  if (Array.isArray(value)) {
+    const items = itemsOf(schema);
+    return items !== undefined && value.some((item) => (isDisallowedNull(item, items) && items.default !== undefined) || lacksDefaults(item, items));
+  }
+  if (!isObject(value)) return false;
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    if (property.default !== undefined && (!(key in value) || isDisallowedNull(value[key], property))) return true;
+  }
+  for (const key of Object.keys(value)) {
+    const member = memberSchema(schema, key);
+    if (member === undefined) continue;
+    if (isDisallowedNull(value[key], member) && member.default !== undefined) return true;
+    if (lacksDefaults(value[key], member)) return true;
+  }
+  return false;
+}
+
+/**
+ * `object` as read from storage, defaulted as the reference defaults what it decodes: the
+ * object itself when nothing is missing (stored objects are shared by readers and never
+ * changed), else a defaulted copy; storage keeps what was written.
+ */
+export function withSchemaDefaults<T extends Record<string, unknown>>(object: T, schema: JSONSchemaProps): T {
+  if (!lacksDefaults(object, schema)) return object;
+  const copy = copyJson(object);
+  fillDefaults(copy, schema);
+  return copy;
+}
+
 /** Applies the schema's defaults to a whole resource, in place. */
 export function applySchemaDefaults(object: Record<string, unknown>, schema: JSONSchemaProps): void {
   dropDisallowedNulls(object, schema);

@@ -10,6 +10,7 @@
  * their own way and know nothing of nullable, int-or-string or the list markers; the texts are
  * what kubectl users read.
  */
+import { RE2JS } from 're2js';
 import type { FieldError } from '../registry/types';
 import { goSharpValue, goValue } from '../apply/go-print';
 import { isObject } from '../json/value';
@@ -56,13 +57,17 @@ function runeLength(value: string): number {
   return count;
 }
 
-/** Go's RE2 patterns run as JavaScript regular expressions; the two agree on what CRDs use. */
-const compiledPatterns = new Map<string, RegExp | null>();
-function patternOf(source: string): RegExp | null {
+/**
+ * Patterns are RE2's, as the reference's (Go's regexp): what they accept, and linear time, so
+ * that no CRD's pattern can make a write of its objects hang (a backtracking JavaScript RegExp
+ * can take exponential time on `(a+)+$`).
+ */
+const compiledPatterns = new Map<string, RE2JS | null>();
+function patternOf(source: string): RE2JS | null {
   let compiled = compiledPatterns.get(source);
   if (compiled === undefined) {
     try {
-      compiled = new RegExp(source, 'u');
+      compiled = RE2JS.compile(source);
     } catch {
       compiled = null;
     }
@@ -216,7 +221,8 @@ function reportRepeats(path: FieldPath, values: readonly unknown[], errors: Fiel
   });
 }
 
-function embeddedResourceErrors(path: FieldPath, value: Record<string, unknown>): FieldError[] {
+/** An embedded resource's (or a root default's) apiVersion and kind problems. */
+export function embeddedResourceErrors(path: FieldPath, value: Record<string, unknown>): FieldError[] {
   const errors: FieldError[] = [];
   const { apiVersion, kind } = value;
   if (apiVersion === undefined) errors.push(required(path.child('apiVersion')));

@@ -83,6 +83,16 @@ const CHECKS: Readonly<Record<string, (text: string) => boolean>> = {
   k8slongname: (text) => text.length <= 253 && K8S_LONG_NAME.test(text),
 };
 
+/**
+ * Whether a 1.34 server recognizes `format` when a CRD is written: the formats of its
+ * compatibility version (1.33), which are all of CHECKS but the two names 1.34 added
+ * (k8s-short-name, k8s-long-name). A CRD naming another gets a warning, not an error.
+ */
+export function isRecognizedFormat(format: string): boolean {
+  const normalized = format.replaceAll('-', '');
+  return normalized in CHECKS && normalized !== 'k8sshortname' && normalized !== 'k8slongname';
+}
+
 /** True when `text` does not have `format`; unknown formats never fail. */
 export function formatError(format: string, text: string): boolean {
   const check = CHECKS[format.replaceAll('-', '')];

@@ -26,11 +26,14 @@
  */
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
-import { celEquals } from './libraries/compare';
+import { celEquals, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
+import { cidrLibrary } from './libraries/cidr';
+import { ipLibrary } from './libraries/ip';
 import { listsLibrary } from './libraries/lists';
 import { quantityLibrary } from './libraries/quantity';
 import { regexLibrary } from './libraries/regex';
+import { semverLibrary } from './libraries/semver';
 import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
@@ -60,11 +63,16 @@ export const LIBRARIES: readonly CelLibrary[] = [
   urlsLibrary,
   quantityLibrary,
   authorizerLibrary,
+  // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
+  ipLibrary,
+  cidrLibrary,
+  semverLibrary,
 ];
 
 const INSTRUMENTATION: Instrumentation = {
   callCosts: new Map(LIBRARIES.flatMap((library) => Object.entries(library.costs ?? {}))),
   overrides: new Map(LIBRARIES.flatMap((library) => Object.entries(library.overrides ?? {}))),
+  equals: unorderedListEquals,
   verifyResult: verifyRange,
 };
 
@@ -204,7 +212,7 @@ export class ExpressionCompiler {
     }
     // Nested types are declared before the types that hold them.
     for (const type of types) {
-      this.env.registerType(type.name, { fields: type.fields });
+      this.env.registerType(type.name, { ctor: type.ctor, fields: type.fields });
       this.env.registerOperator(`${type.name} == ${type.name}`, celEquals);
     }
     for (const [name, type] of Object.entries(variableTypes)) this.env.registerVariable(name, type);

@@ -118,22 +118,29 @@ interface Node {
 
 const traversal = (size: number): number => Math.ceil(size * STRING_TRAVERSAL_FACTOR);
 
-/** Extra cost of a call by name, from its receiver's and arguments' shapes. */
+/** Largest size of a parsed IP address in bytes (IPv6), for the CIDR functions. */
+const MAX_IP_BYTES = 16;
+
+/**
+ * Cost of a call by name (not counting its arguments), from its receiver's and arguments'
+ * shapes. The functions of the url, quantity, ip, cidr and semver libraries are priced as the
+ * reference's estimator prices them; the others at 1 more than their traversals.
+ */
 function callCost(name: string, shapes: readonly Shape[]): number {
   const [first, second] = shapes;
   switch (name) {
     case 'matches':
     case 'find':
     case 'findAll':
-      return Math.ceil((1 + (first?.size ?? 0)) * STRING_TRAVERSAL_FACTOR) * Math.ceil((second?.size ?? 0) * REGEX_LENGTH_FACTOR);
+      return 1 + Math.ceil((1 + (first?.size ?? 0)) * STRING_TRAVERSAL_FACTOR) * Math.ceil((second?.size ?? 0) * REGEX_LENGTH_FACTOR);
     case 'contains':
-      return Math.ceil((first?.size ?? 0) * (second?.size ?? 0) * STRING_TRAVERSAL_FACTOR);
+      return 1 + Math.ceil((first?.size ?? 0) * (second?.size ?? 0) * STRING_TRAVERSAL_FACTOR);
     case 'startsWith':
     case 'endsWith':
-      return traversal(second?.size ?? 0);
+      return 1 + traversal(second?.size ?? 0);
     case 'indexOf':
     case 'lastIndexOf':
-      return first?.schema?.type === 'array' ? first.size : traversal(first?.size ?? 0) + traversal(second?.size ?? 0);
+      return 1 + (first?.schema?.type === 'array' ? first.size : traversal(first?.size ?? 0) + traversal(second?.size ?? 0));
     case 'lowerAscii':
     case 'upperAscii':
     case 'replace':
@@ -141,22 +148,37 @@ function callCost(name: string, shapes: readonly Shape[]): number {
     case 'substring':
     case 'trim':
     case 'join':
-    case 'url':
-    case 'isURL':
-    case 'quantity':
-    case 'isQuantity':
     case 'format':
     case 'quote':
-      return traversal(first?.size ?? 0);
+      return 1 + traversal(first?.size ?? 0);
     case 'isSorted':
     case 'sum':
     case 'min':
     case 'max':
-      return first?.size ?? 0;
+      return 1 + (first?.size ?? 0);
     case 'check':
-      return AUTHORIZER_CHECK_COST;
+      return 1 + AUTHORIZER_CHECK_COST;
+    case 'url':
+    case 'quantity':
+    case 'isQuantity':
+    case 'ip':
+    case 'cidr':
+    case 'isIP':
+    case 'isCIDR':
+    case 'semver':
+    case 'isSemver':
+      // `ip()` of a CIDR reads a field; every other form parses its string.
+      return first?.schema?.type === 'string' || first?.size !== 1 ? traversal(first?.size ?? 0) : 1;
+    case 'isCanonical':
+      return Math.ceil((second?.size ?? 0) * 2 * STRING_TRAVERSAL_FACTOR);
+    case 'containsIP':
+    case 'containsCIDR': {
+      // Comparing two addresses of at most 16 bytes; containsCIDR also masks and compares lengths.
+      const compare = traversal(2 * MAX_IP_BYTES) + (name === 'containsCIDR' ? traversal(MAX_IP_BYTES) + 1 : 0);
+      return compare + (second?.schema?.type === 'string' || (second?.size ?? 1) > 1 ? traversal(second?.size ?? 0) : 0);
+    }
     default:
-      return 0;
+      return 1;
   }
 }
 
@@ -227,7 +249,7 @@ class Estimator {
         const argNodes = node.op === 'call' ? ((args as unknown[])[1] as Node[]) : [(args as unknown[])[1] as Node, ...((args as unknown[])[2] as Node[])];
         const estimates = argNodes.map((n) => this.estimate(n));
         const shapes = estimates.map((e) => e.shape);
-        const cost = 1 + callCost(name, shapes) + estimates.reduce((sum, e) => sum + e.cost, 0);
+        const cost = callCost(name, shapes) + estimates.reduce((sum, e) => sum + e.cost, 0);
         // Results derived from a string (a case change, a split) are at most that string's size.
         const derived = ['lowerAscii', 'upperAscii', 'trim', 'substring', 'replace', 'format', 'split', 'findAll'];
         return { cost, shape: { size: derived.includes(name) ? (shapes[0]?.size ?? 1) : 1 } };

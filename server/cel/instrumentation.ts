@@ -1,7 +1,8 @@
 /**
  * Instrumentation of a type-checked expression's tree: every node charges the running
  * evaluation's cost meter for what it did (the prices of runtime-cost.ts, by the values it saw),
- * calls named in the overrides go to capstan's implementation instead of the engine's, and the
+ * calls named in the overrides go to capstan's implementation instead of the engine's, equality
+ * asks `equals` first (lists a schema marks as sets or maps compare without order), and the
  * results of arithmetic and calls are checked against CEL's ranges (the engine lets an int
  * exceed 64 bits, for one).
  */
@@ -23,6 +24,8 @@ export interface Instrumentation {
   readonly callCosts: ReadonlyMap<string, CallCost>;
   /** Replacements of the engine's functions: `.name/arity` (method) or `name/arity`. */
   readonly overrides: ReadonlyMap<string, (...args: never[]) => unknown>;
+  /** `left == right` where capstan's equality differs from the engine's, else undefined. */
+  readonly equals: (left: unknown, right: unknown) => boolean | undefined;
   /** Throws when a computed value is out of CEL's range. */
   readonly verifyResult: (value: unknown) => void;
 }
@@ -33,7 +36,7 @@ interface NodeMeta {
   evaluate: EvaluateFn;
 }
 type EvaluateFn = (ev: unknown, ast: InstrumentedNode, ctx: unknown) => unknown;
-type Handle = (args: unknown[], a: unknown, b: unknown) => unknown;
+type Handle = (...args: unknown[]) => unknown;
 /** The engine's AST node as instrumentation sees it (its published type omits these members). */
 interface InstrumentedNode {
   readonly op: string;
@@ -163,7 +166,7 @@ function innerEvaluate(node: InstrumentedNode): EvaluateFn {
  * Makes a type-checked expression charge the active meter as it runs, and routes the calls named
  * in `overrides` to their replacement (the library's own `matches` is not RE2, for instance).
  */
-export function instrument(root: ASTNode, { callCosts, overrides, verifyResult }: Instrumentation): void {
+export function instrument(root: ASTNode, { callCosts, overrides, equals, verifyResult }: Instrumentation): void {
   const seen = new Set<InstrumentedNode>();
   const loopSteps = new Set<InstrumentedNode>();
   const pending: InstrumentedNode[] = [root as unknown as InstrumentedNode];
@@ -191,8 +194,16 @@ export function instrument(root: ASTNode, { callCosts, overrides, verifyResult }
       const replacement = overrides.get(`${node.op === 'rcall' ? '.' : ''}${name}/${arity}`);
       if (replacement) {
         const fn = replacement as (...args: unknown[]) => unknown;
-        node.handle = (args) => fn(...args);
+        node.handle = (args) => fn(...(args as unknown[]));
       }
+    }
+    if ((node.op === '==' || node.op === '!=') && node.handle) {
+      const engine = node.handle;
+      const negate = node.op === '!=';
+      node.handle = (left, right, ...rest) => {
+        const equal = equals(left, right);
+        return equal === undefined ? engine(left, right, ...rest) : equal !== negate;
+      };
     }
     const inner = innerEvaluate(node);
     const price = prices.get(node)!;

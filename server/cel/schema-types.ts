@@ -9,6 +9,7 @@
  */
 import { Duration } from './engine-values';
 import { escapePropertyName } from './escaping';
+import { withListSemantics, type ListSemantics } from './libraries/compare';
 import { fromJson, type CelValue } from './values';
 
 /** The parts of a CustomResourceDefinition's structural schema that CEL typing reads. */
@@ -27,12 +28,33 @@ export interface CelSchema {
   readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
   readonly 'x-kubernetes-embedded-resource'?: boolean;
   readonly 'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  readonly 'x-kubernetes-list-map-keys'?: readonly string[];
 }
 
-/** An object type to register with the CEL environment: its name and its fields' CEL types. */
+/** An object type to register with the CEL environment: its name, its fields' CEL types and its values' class. */
 export interface ObjectTypeDeclaration {
   readonly name: string;
   readonly fields: Record<string, string>;
+  readonly ctor: new () => SchemaObject;
+}
+
+/**
+ * A value of an object schema: its set fields by CEL name. Each object schema has its own
+ * subclass, registered as the constructor of the schema's CEL type, so the engine knows the
+ * value's type wherever it sits (a list item, a map value), not only as a variable or a field
+ * it converts on the way (an item of a list of objects was otherwise a plain map at run time).
+ */
+export class SchemaObject extends Map<string, CelValue> {}
+
+const classesBySchema = new WeakMap<CelSchema, new () => SchemaObject>();
+
+function classOf(schema: CelSchema): new () => SchemaObject {
+  let ctor = classesBySchema.get(schema);
+  if (ctor === undefined) {
+    ctor = class extends SchemaObject {};
+    classesBySchema.set(schema, ctor);
+  }
+  return ctor;
 }
 
 const EMBEDDED_METADATA: CelSchema = {
@@ -107,7 +129,7 @@ export function celTypeOf(
           const field = escapePropertyName(property);
           if (field !== undefined) fields[field] = celTypeOf(propertySchema, `${typeName}.${field}`, out, declared);
         }
-        out.push({ name: typeName, fields });
+        out.push({ name: typeName, fields, ctor: classOf(schema) });
         return typeName;
       }
       const additional = schema.additionalProperties;
@@ -153,6 +175,20 @@ function objectFields(schema: CelSchema): ReadonlyMap<string, { name: string; sc
   return fields;
 }
 
+/** How a list of `schema` compares: set and map lists without regard to order. */
+function listSemantics(schema: CelSchema): ListSemantics | undefined {
+  switch (schema['x-kubernetes-list-type']) {
+    case 'set':
+      return { type: 'set' };
+    case 'map': {
+      const keys = (schema['x-kubernetes-list-map-keys'] ?? []).map(escapePropertyName);
+      return keys.every((key) => key !== undefined) ? { type: 'map', keys: keys as string[] } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** `value` (decoded JSON) as the CEL value of `schema`'s type. */
 export function valueForSchema(schema: CelSchema, value: unknown): CelValue {
   if (value === null || value === undefined) return null;
@@ -177,20 +213,23 @@ export function valueForSchema(schema: CelSchema, value: unknown): CelValue {
         default:
           return value;
       }
-    case 'array':
+    case 'array': {
       if (!Array.isArray(value)) return fromJson(value);
-      return schema.items ? value.map((item) => valueForSchema(schema.items!, item)) : value.map(fromJson);
+      const list = schema.items ? value.map((item) => valueForSchema(schema.items!, item)) : value.map(fromJson);
+      const semantics = listSemantics(schema);
+      return semantics ? withListSemantics(list, semantics) : list;
+    }
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) return fromJson(value);
       const fieldsOfSchema = objectFields(schema);
       if (fieldsOfSchema) {
-        const fields: Record<string, CelValue> = {};
+        const fields = new (classOf(schema))();
         for (const property in value) {
           const field = fieldsOfSchema.get(property);
           if (field === undefined) continue;
           const propertyValue = (value as Record<string, unknown>)[property];
           if (propertyValue === null && !field.schema.nullable) continue;
-          fields[field.name] = valueForSchema(field.schema, propertyValue);
+          fields.set(field.name, valueForSchema(field.schema, propertyValue));
         }
         return fields;
       }

@@ -4,7 +4,7 @@
  * answer with the parent's kind; scale answers with autoscaling/v1 Scale for every built-in
  * kind, as the reference does; the type's own subresources (its handler slots) say theirs.
  */
-import type { GroupVersion, GroupVersionKind, ResourceType, Verb } from '../registry/types';
+import { typeAtVersion, type GroupVersion, type GroupVersionKind, type ResourceType, type Verb } from '../registry/types';
 
 export interface ServedSubresource {
   readonly name: string;
@@ -19,9 +19,11 @@ export const SCALE_KIND: GroupVersionKind = { group: 'autoscaling', version: 'v1
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
 /** The subresources of `type` served in `groupVersion`, sorted by name. */
-export function servedSubresources(type: ResourceType, groupVersion: GroupVersion): ServedSubresource[] {
-  const parentKind: GroupVersionKind = { group: groupVersion.group, version: groupVersion.version, kind: type.kind };
-  const parentDefinition = type.versions.find(({ version }) => version === groupVersion.version)?.definition ?? '';
+export function servedSubresources(servedType: ResourceType, groupVersion: GroupVersion): ServedSubresource[] {
+  const parentKind: GroupVersionKind = { group: groupVersion.group, version: groupVersion.version, kind: servedType.kind };
+  const served = servedType.versions.find(({ version }) => version === groupVersion.version);
+  const type = typeAtVersion(servedType, served);
+  const parentDefinition = served?.definition ?? '';
   const readWrite: readonly Verb[] = ['get', 'patch', 'update'];
   const subresources: ServedSubresource[] = [];
   if (type.subresources.finalize) subresources.push({ name: 'finalize', responseKind: parentKind, definition: parentDefinition, verbs: ['update'] });

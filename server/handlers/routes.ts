@@ -11,7 +11,7 @@ import type { ObjectStorage } from '../../storage/objects/types';
 import '../http/request-context';
 import type { RequestInfo } from '../http/request-info';
 import { withTypeDefinitions } from '../registry/type-definitions';
-import type { HandlerFactory, ResourceRegistry, ResourceType, Verb } from '../registry/types';
+import { typeAtVersion, type HandlerFactory, type ResourceRegistry, type ResourceType, type Verb } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
 import { StatusError } from '../status/status-error';
 import type { Definitions } from '../validation/decode';
@@ -167,7 +167,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       const served = type.versions.find((v) => v.version === version);
       if (served === undefined) return undefined;
       const storage = type.virtual ? NOTHING_STORED : options.storageFor(type);
-      handlers = buildHandlers({ type, version: served, storage, context: withTypeDefinitions(context, type) });
+      handlers = buildHandlers({ type: typeAtVersion(type, served), version: served, storage, context: withTypeDefinitions(context, type) });
       byVersion.set(version, handlers);
     }
     return handlers;

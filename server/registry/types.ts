@@ -124,6 +124,12 @@ export interface ServedVersion {
    * absent: the built-in printer of the resource, or Name and Created At.
    */
   readonly printer?: Printer;
+  /**
+   * What this version serves differently from the type (a custom resource's versions each have
+   * their own subresources and selectable fields, and the strategy its status subresource
+   * implies); see `typeAtVersion`.
+   */
+  readonly own?: Partial<Pick<ResourceType, 'subresources' | 'selectableFields' | 'strategy'>>;
 }
 
 export interface ResourceType {
@@ -191,12 +197,24 @@ export interface ResourceType {
    * May mutate `object`. Absent: bodies are typed against the definitions.
    */
   prune?(object: KubeObject, version: string): string[];
+  /**
+   * Custom resources whose storage schema has defaults: the stored object as reads (get, list,
+   * watch) show it, defaults added since it was written filled in, as the reference defaults
+   * what it decodes from storage. Answers the object itself when nothing is missing, else a
+   * copy; never changes it. Absent: objects are served as stored.
+   */
+  readDefaults?(object: KubeObject): KubeObject;
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */
   readonly allowCreateOnUpdate?: boolean;
   /** A PUT must carry metadata.resourceVersion (custom resources); built-in kinds take an unconditional one. */
   readonly requiresResourceVersionOnUpdate?: boolean;
+}
+
+/** The type as requests at `version` see it: the type's facts with the version's own in their place. */
+export function typeAtVersion(type: ResourceType, version: ServedVersion | undefined): ResourceType {
+  return version?.own === undefined ? type : { ...type, ...version.own };
 }
 
 export function groupVersionString({ group, version }: GroupVersion): string {

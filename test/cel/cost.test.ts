@@ -123,4 +123,16 @@ describe('static estimate', () => {
     expect(expression.evaluate({ self: { ports: [{ name: 'http', port: 80 }] } })).toMatchObject({ ok: true, value: true });
     expect(expression.estimateMaxCost()).toBeLessThan(200);
   });
+
+  test('the network and semver functions, as the reference estimates them', () => {
+    const estimate = (expression: string) => compile({ s: { schema: { type: 'string', maxLength: 1000 } } }, expression).estimateMaxCost();
+    // Reading s (1), then parsing its 1,000 characters at 0.1 each.
+    expect(estimate('isIP(s)')).toBe(1 + 100);
+    expect(estimate('isSemver(s)')).toBe(1 + 100);
+    expect(estimate('ip.isCanonical(s)')).toBe(1 + 200);
+    // Parsing the literal (1); comparing up to 16 bytes twice at 0.1 (4), masking (2) and 1; then
+    // reading s (1) and parsing it, in the call or by ip().
+    expect(estimate("cidr('10.0.0.0/8').containsCIDR(s)")).toBe(1 + 4 + 2 + 1 + 1 + 100);
+    expect(estimate("cidr('10.0.0.0/8').containsIP(ip(s))")).toBe(1 + 4 + 1 + 100);
+  });
 });

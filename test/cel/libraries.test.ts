@@ -191,6 +191,146 @@ describe('quantity library', () => {
   ]);
 });
 
+// Error texts as kube-apiserver 1.34 gave them for the same strings (rules on a CRD's fields).
+describe('IP library', () => {
+  cases([
+    ["ip('1.2.3.4').family()", 4],
+    ["ip('2001:db8::1').family()", 6],
+    ["isIP('1.2.3.4')", true],
+    ["isIP('fe80::1%eth0')", false],
+    ["isIP('::ffff:1.2.3.4')", false],
+    ["ip.isCanonical('2001:db8::1')", true],
+    ["ip.isCanonical('2001:DB8::1')", false],
+    ["ip.isCanonical('2001:db8:0:0:0:0:0:1')", false],
+    ["string(ip('2001:DB8:0:0:1:0:0:1'))", '2001:db8::1:0:0:1'],
+    ["string(ip('1:0:0:1:0:0:0:1'))", '1:0:0:1::1'],
+    ["ip('127.0.0.1').isLoopback()", true],
+    ["ip('::1').isLoopback()", true],
+    ["ip('0.0.0.0').isUnspecified()", true],
+    ["ip('::').isUnspecified()", true],
+    ["ip('169.254.1.1').isLinkLocalUnicast()", true],
+    ["ip('fe80::1').isLinkLocalUnicast()", true],
+    ["ip('224.0.0.1').isLinkLocalMulticast()", true],
+    ["ip('ff02::1').isLinkLocalMulticast()", true],
+    ["ip('10.0.0.1').isGlobalUnicast()", true],
+    ["ip('255.255.255.255').isGlobalUnicast()", false],
+    ["ip('1.2.3.4') == ip('1.2.3.4')", true],
+    ["ip('::1') == ip('0:0::1')", true],
+    ["ip('1.2.3')", { error: 'IP Address "1.2.3" parse error during conversion from string: ParseAddr("1.2.3"): IPv4 address too short' }],
+    ["ip('01.2.3.4')", { error: 'ParseAddr("01.2.3.4"): IPv4 field has octet with leading zero' }],
+    ["ip('256.1.1.1')", { error: 'ParseAddr("256.1.1.1"): IPv4 field has value >255' }],
+    ["ip('1.2.3.4.5')", { error: 'ParseAddr("1.2.3.4.5"): IPv4 address too long' }],
+    ["ip('1..2.3')", { error: 'ParseAddr("1..2.3"): IPv4 field must have at least one digit (at ".2.3")' }],
+    ["ip('a.b.c.d')", { error: 'ParseAddr("a.b.c.d"): unexpected character (at "a.b.c.d")' }],
+    ["ip('1.2.3.4%x')", { error: 'ParseAddr("1.2.3.4%x"): unexpected character (at "%x")' }],
+    ["ip('%x')", { error: 'ParseAddr("%x"): missing IPv6 address' }],
+    ["ip('foo')", { error: 'ParseAddr("foo"): unable to parse IP' }],
+    ["ip('fe80::1%eth0')", { error: 'IP address "fe80::1%eth0" with zone value is not allowed' }],
+    ["ip('::ffff:1.2.3.4')", { error: 'IPv4-mapped IPv6 address "::ffff:1.2.3.4" is not allowed' }],
+    ["ip('1:2:3:4:5:6:7:8:9')", { error: 'ParseAddr("1:2:3:4:5:6:7:8:9"): trailing garbage after address (at "9")' }],
+    ["ip('12345::')", { error: 'ParseAddr("12345::"): each group must have 4 or less digits (at "12345::")' }],
+    ["ip('::1::')", { error: 'ParseAddr("::1::"): multiple :: in address (at ":")' }],
+    ["ip('1:2')", { error: 'ParseAddr("1:2"): address string too short' }],
+    ["ip('::g')", { error: 'ParseAddr("::g"): each colon-separated field must have at least one digit (at "g")' }],
+    ["ip(':1')", { error: 'ParseAddr(":1"): each colon-separated field must have at least one digit (at ":1")' }],
+    ["ip('1:')", { error: 'ParseAddr("1:"): colon must be followed by more characters (at ":")' }],
+    ["ip('1:2:3:4:5:6:7::8')", { error: 'ParseAddr("1:2:3:4:5:6:7::8"): the :: must expand to at least one field of zeros' }],
+  ]);
+});
+
+describe('CIDR library', () => {
+  const parseError = 'network address parse error during conversion from string: network address parse error during conversion from string: ';
+  cases([
+    ["cidr('192.168.0.0/24').containsIP('192.168.0.1')", true],
+    ["cidr('192.168.0.0/24').containsIP(ip('192.168.1.1'))", false],
+    ["cidr('::/0').containsIP('1.2.3.4')", false],
+    ["cidr('192.168.0.0/24').containsCIDR('192.168.0.0/25')", true],
+    ["cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/23'))", false],
+    ["cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/24'))", true],
+    ["cidr('2001:db8::/32').containsCIDR('2001:db8:1::/48')", true],
+    ["cidr('192.168.1.5/24').prefixLength()", 24],
+    ["string(cidr('192.168.1.5/24').masked())", '192.168.1.0/24'],
+    ["string(cidr('192.168.1.5/24'))", '192.168.1.5/24'],
+    ["cidr('192.168.1.5/24').ip() == ip('192.168.1.5')", true],
+    ["cidr('192.168.1.5/24').masked() == cidr('192.168.1.0/24')", true],
+    ["isCIDR('1.2.3.4/33')", false],
+    ["isCIDR('::/128')", true],
+    ["cidr('1.2.3.4')", { error: `${parseError}netip.ParsePrefix("1.2.3.4"): no '/'` }],
+    ["cidr('1.2.3.4/33')", { error: `${parseError}netip.ParsePrefix("1.2.3.4/33"): prefix length out of range` }],
+    ["cidr('1.2.3.4/01')", { error: `${parseError}netip.ParsePrefix("1.2.3.4/01"): bad bits after slash: "01"` }],
+    ["cidr('1.2.3.4/-1')", { error: `${parseError}netip.ParsePrefix("1.2.3.4/-1"): bad bits after slash: "-1"` }],
+    ["cidr('1.2.3.4/x')", { error: `${parseError}netip.ParsePrefix("1.2.3.4/x"): bad bits after slash: "x"` }],
+    ["cidr('1.2.3/8')", { error: `${parseError}netip.ParsePrefix("1.2.3/8"): ParseAddr("1.2.3"): IPv4 address too short` }],
+    ["cidr('fe80::1%e/64')", { error: `${parseError}netip.ParsePrefix("fe80::1%e/64"): IPv6 zones cannot be present in a prefix` }],
+    ["cidr('::/129')", { error: `${parseError}netip.ParsePrefix("::/129"): prefix length out of range` }],
+    ["cidr('::ffff:1.2.3.4/96')", { error: 'network address parse error during conversion from string: IPv4-mapped IPv6 address "::ffff:1.2.3.4/96" is not allowed' }],
+  ]);
+});
+
+describe('semver library', () => {
+  cases([
+    ["semver('1.2.3').major()", 1],
+    ["semver('1.2.3').minor()", 2],
+    ["semver('1.2.3').patch()", 3],
+    ["semver('1.2.3').compareTo(semver('1.2.3'))", 0],
+    ["semver('1.2.3').compareTo(semver('2.0.0'))", -1],
+    ["semver('1.2.3').compareTo(semver('0.1.2'))", 1],
+    ["semver('1.0.0-alpha').isLessThan(semver('1.0.0'))", true],
+    ["semver('1.0.0-rc.10').isGreaterThan(semver('1.0.0-rc.9'))", true],
+    ["semver('1.0.0-alpha').isGreaterThan(semver('1.0.0-1'))", true],
+    ["semver('1.0.0-alpha').isLessThan(semver('1.0.0-alpha.1'))", true],
+    ["semver('1.0.0+a') == semver('1.0.0+b')", true],
+    ["isSemver('1.0.0')", true],
+    ["isSemver('hello')", false],
+    ["isSemver('v1.0')", false],
+    ["isSemver('v1.0', true)", true],
+    ["semver('v1.0.0', true) == semver('1.0.0')", true],
+    ["semver('1.0', true) == semver('1.0.0')", true],
+    ["semver('01.01.01', true) == semver('1.1.1')", true],
+    ["semver('v01.02.03-rc.1', true).patch()", 3],
+    ["semver('00.0.0', true).major()", 0],
+    ["semver('200K')", { error: 'No Major.Minor.Patch elements found' }],
+    ["semver('')", { error: 'Version string empty' }],
+    ["semver('01.0.0')", { error: 'Major number must not contain leading zeroes "01"' }],
+    ["semver('1.02.0')", { error: 'Minor number must not contain leading zeroes "02"' }],
+    ["semver('1.0.03')", { error: 'Patch number must not contain leading zeroes "03"' }],
+    ["semver('1.0.x')", { error: 'Invalid character(s) found in patch number "x"' }],
+    ["semver('a.b.c')", { error: 'Invalid character(s) found in major number "a"' }],
+    ["semver('v1.0.0')", { error: 'Invalid character(s) found in major number "v1"' }],
+    ["semver('1.0.0-')", { error: 'Prerelease is empty' }],
+    ["semver('1.0.0-a..b')", { error: 'Prerelease is empty' }],
+    ["semver('1.0.0-01')", { error: 'Numeric PreRelease version must not contain leading zeroes "01"' }],
+    ["semver('1.0.0-a_b')", { error: 'Invalid character(s) found in prerelease "a_b"' }],
+    ["semver('1.0.0+')", { error: 'Build meta data is empty' }],
+    ["semver('99999999999999999999.0.0')", { error: 'strconv.ParseUint: parsing "99999999999999999999": value out of range' }],
+    ["semver('1.0-alpha', true)", { error: 'short version cannot contain PreRelease/Build meta data' }],
+    ["semver('1.+a', true)", { error: 'short version cannot contain PreRelease/Build meta data' }],
+    ["semver('v', true)", { error: 'strconv.ParseUint: parsing "": invalid syntax' }],
+  ]);
+});
+
+describe('runtime costs of the network, semver, quantity and URL libraries, by the reference\'s rules', () => {
+  test.each([
+    // parsing: 0.1 per character, rounded up; accessors 1
+    ["ip('255.255.255.255').isGlobalUnicast()", 3],
+    // (1 more than the reference: capstan reads the `ip.` namespace as a constant, at 1)
+    ["ip.isCanonical('2001:db8::1')", 1 + 3],
+    // containsIP: twice the prefix's bytes at 0.1, plus parsing a string operand
+    ["cidr('192.168.0.0/24').containsIP('192.168.0.1')", 2 + 1 + 2],
+    // containsCIDR: the same, plus the prefix's bytes at 0.1 and 1
+    ["cidr('192.168.0.0/24').containsCIDR(cidr('192.168.0.0/25'))", 2 + 2 + 1 + 1 + 1],
+    ["semver('1.2.3').major()", 1 + 1],
+    ["quantity('1.5Gi').isInteger()", 1 + 1],
+    ["url('https://example.com/a').getHost()", 3 + 1],
+    // isURL has no price of its own: 1, as any call
+    ["isURL('https://example.com/a')", 1],
+  ])('%s costs %d', (expression, cost) => {
+    const compiled = compiler.compile(expression);
+    if (!compiled.ok) throw new Error(compiled.error);
+    expect(compiled.compiled.evaluate({}).cost).toBe(cost);
+  });
+});
+
 describe('optional types', () => {
   cases([
     ['optional.of(1).hasValue()', true],

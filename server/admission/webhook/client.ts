@@ -23,13 +23,15 @@ export interface AdmissionResponse {
 /** An AdmissionReview answer bigger than this is refused (the reference caps them at 30 MB too). */
 const MAX_RESPONSE_BYTES = 30 * 1024 * 1024;
 
-interface Target {
+/** Where a webhook is called: its URL, and the name its serving certificate must carry. */
+export interface WebhookTarget {
   readonly url: URL;
   /** The name the serving certificate must carry when it differs from the URL's host. */
   readonly serverName?: string;
 }
 
-async function targetOf(config: WebhookClientConfig, storageOf: StorageOf): Promise<Target> {
+/** The target of a webhook client config (also a CRD conversion webhook's): its URL, or its Service's endpoints. */
+export async function webhookTarget(config: WebhookClientConfig, storageOf: StorageOf): Promise<WebhookTarget> {
   if (config.url) return { url: new URL(config.url) };
   const service = config.service;
   if (!service) throw new Error('webhook has neither url nor service');
@@ -62,7 +64,7 @@ export async function callWebhook(options: {
   readonly timeoutSeconds: number;
   readonly storageOf: StorageOf;
 }): Promise<AdmissionResponse> {
-  const target = await targetOf(options.config, options.storageOf);
+  const target = await webhookTarget(options.config, options.storageOf);
   // The reference tells the webhook its deadline in a `timeout` query parameter.
   target.url.searchParams.set('timeout', `${options.timeoutSeconds}s`);
   const timeoutMs = options.timeoutSeconds * 1000;

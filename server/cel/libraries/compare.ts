@@ -3,9 +3,62 @@
  * isSorted) and for equality of schema object types: numbers across int, uint and double,
  * strings by code point, bytes, bools, timestamps, durations, lists and maps (an object of a
  * schema type is a map of its set fields).
+ *
+ * A list a schema marks `x-kubernetes-list-type: set` or `map` compares as the reference compares
+ * it, without regard to order: as a set, or as a map from its items' keys to its items. As in the
+ * reference, the left operand's kind of list decides (`['b', 'a'] == self.set` is ordered).
  */
 import { Duration, UnsignedInt } from '../engine-values';
 import { CelFunctionError } from './library';
+
+/** How a list from a schema compares: as a set, or as a map keyed by some of its items' fields. */
+export type ListSemantics = { readonly type: 'set' } | { readonly type: 'map'; readonly keys: readonly string[] };
+
+const LIST_SEMANTICS = Symbol('listSemantics');
+
+/** Marks `list` to compare as `semantics` say (the mark is not enumerable: the list stays a list). */
+export function withListSemantics<T extends unknown[]>(list: T, semantics: ListSemantics): T {
+  Object.defineProperty(list, LIST_SEMANTICS, { value: semantics });
+  return list;
+}
+
+function listSemanticsOf(list: unknown[]): ListSemantics | undefined {
+  return (list as unknown as { [LIST_SEMANTICS]?: ListSemantics })[LIST_SEMANTICS];
+}
+
+/** An item's field by its JSON name (the key fields of a list-map are plain identifiers, never escaped). */
+function itemField(item: unknown, key: string): unknown {
+  return item instanceof Map ? item.get(key) : undefined;
+}
+
+function sameKeys(a: unknown, b: unknown, keys: readonly string[]): boolean {
+  return keys.every((key) => celEquals(itemField(a, key), itemField(b, key)));
+}
+
+function listsEqual(a: unknown[], b: unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  const semantics = listSemanticsOf(a);
+  switch (semantics?.type) {
+    case 'set':
+      return b.every((item) => a.some((candidate) => celEquals(candidate, item)));
+    case 'map':
+      return b.every((item) => {
+        const match = a.find((candidate) => sameKeys(candidate, item, semantics.keys));
+        return match !== undefined && celEquals(match, item);
+      });
+    default:
+      return a.every((item, i) => celEquals(item, b[i]));
+  }
+}
+
+/**
+ * `left == right` when `left` is a list a schema marks as a set or a map, else undefined (the
+ * engine's own equality holds).
+ */
+export function unorderedListEquals(left: unknown, right: unknown): boolean | undefined {
+  if (!Array.isArray(left) || listSemanticsOf(left) === undefined) return undefined;
+  return Array.isArray(right) && listsEqual(left, right);
+}
 
 function numeric(value: unknown): number | bigint | undefined {
   if (typeof value === 'bigint' || typeof value === 'number') return value;
@@ -57,7 +110,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (a instanceof Duration && b instanceof Duration) return a.valueOf() === b.valueOf();
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => celEquals(item, b[i]));
+  if (Array.isArray(a) && Array.isArray(b)) return listsEqual(a, b);
   if (a instanceof Map && b instanceof Map) {
     const left = entries(a);
     const right = entries(b);

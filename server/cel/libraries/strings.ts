@@ -86,7 +86,7 @@ function replace(text: string, from: string, to: string, limit = -1n): string {
 }
 
 /** Go's strconv.Quote for the characters CEL strings hold. */
-function quote(text: string): string {
+export function goQuote(text: string): string {
   let out = '"';
   for (const c of text) {
     switch (c) {
@@ -184,7 +184,7 @@ export const stringsLibrary: CelLibrary = {
       .registerFunction('string.reverse(): string', (text: string) => codePoints(text).reverse().join(''))
       .registerType('kubernetes.StringsNamespace', StringsNamespace)
       .registerConstant('strings', 'kubernetes.StringsNamespace', new StringsNamespace())
-      .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_ns: StringsNamespace, text: string) => quote(text));
+      .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_ns: StringsNamespace, text: string) => goQuote(text));
   },
   costs: {
     '.charAt': () => 1,

@@ -62,9 +62,10 @@ export type Converted<T> = T | Promise<T>;
  * encoders do, and update functions get it from the private copy the storage gives them. A
  * deep copy here cost most of a list's CPU.
  */
-export function toServedVersion(scope: StoreScope, object: KubeObject): Converted<KubeObject> {
+export function toServedVersion(scope: StoreScope, stored: KubeObject): Converted<KubeObject> {
   const { type } = scope;
   // No closures here: this runs once per listed item and watch event.
+  const object = type.readDefaults ? type.readDefaults(stored) : stored;
   if (!type.convert) return servedAs(scope, object);
   const converted = type.convert(object, { group: type.group, version: scope.version.version });
   return converted instanceof Promise ? converted.then((later) => servedAs(scope, later)) : servedAs(scope, converted);

@@ -1,12 +1,16 @@
 /**
  * A ConversionReview webhook the tests serve over real HTTPS (a CA and serving certificate
  * issued for 127.0.0.1): converts Widgets between example.com/v1 (`spec.size: "3"`, a string)
- * and example.com/v2 (`spec.size: 3`, a number), and counts the reviews it answered.
+ * and example.com/v2 (`spec.size: 3`, a number), and counts the reviews it answered. Its
+ * certificate also names it as a Service's DNS name, for webhooks given by Service.
  * `misbehave` makes it answer wrongly, to see the server's complaints.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { issueCa, issueLeaf } from '../../../server/pki/certificates';
+
+/** The webhook's name as the Service `converter` in namespace `webhooks` (its certificate carries it). */
+export const SERVICE_DNS_NAME = 'converter.webhooks.svc';
 
 export type Misbehaviour = 'none' | 'wrong-uid' | 'failure' | 'wrong-version' | 'rename';
 
@@ -30,7 +34,7 @@ function convert(object: Json, desired: string): Json {
 
 export async function startConversionWebhook(): Promise<ConversionWebhook> {
   const ca = await issueCa({ commonName: 'webhook-ca', validDays: 1 });
-  const leaf = await issueLeaf({ ca, subject: 'CN=webhook', usage: 'server', ipAddresses: ['127.0.0.1'], validDays: 1 });
+  const leaf = await issueLeaf({ ca, subject: 'CN=webhook', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: [SERVICE_DNS_NAME], validDays: 1 });
   let reviews = 0;
   const state = { misbehave: 'none' as Misbehaviour };
   const server: Server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {

@@ -2,7 +2,9 @@
 import { convertThroughWebhook } from '../../../server/apiextensions/conversion-webhook';
 import type { CustomResourceConversion } from '../../../server/apiextensions/crd-types';
 import { StatusError } from '../../../server/status/status-error';
-import { startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+import { BUILTIN_KINDS } from '../../../server/registry/kinds';
+import { openTestStore } from '../../helpers/in-process-api';
+import { SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
 
 let webhook: ConversionWebhook;
 let conversion: CustomResourceConversion;
@@ -53,4 +55,42 @@ test('a webhook whose certificate the CA bundle does not vouch for is refused', 
   const untrusted: CustomResourceConversion = { ...conversion, webhook: { clientConfig: { url: webhook.url }, conversionReviewVersions: ['v1'] } };
   const failure = await convertThroughWebhook(untrusted, [original], toV2).catch((error: unknown) => error);
   expect((failure as StatusError).status.message).toMatch(/^Internal error occurred: conversion webhook for example.com\/v1, Kind=Widget failed: Post "https:\/\/127.0.0.1:\d+\/convert": /);
+});
+
+test('a webhook given by Service is reached at its endpoints, its certificate checked for the Service\'s name', async () => {
+  const testStore = await openTestStore();
+  try {
+    const storageOf = (group: string, resource: string) => testStore.storageFor(BUILTIN_KINDS.find((type) => type.group === group && type.resource === resource)!);
+    const port = Number(new URL(webhook.url).port);
+    const [name, namespace] = SERVICE_DNS_NAME.split('.');
+    await storageOf('', 'services').create({ namespace, name }, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name, namespace },
+      spec: { ports: [{ name: 'https', port: 8443, targetPort: port }] },
+    });
+    const byService: CustomResourceConversion = {
+      strategy: 'Webhook',
+      webhook: { clientConfig: { service: { namespace, name, path: '/convert', port: 8443 }, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] },
+    };
+    // No endpoints yet: nowhere to send the review.
+    const unreachable = await convertThroughWebhook(byService, [original], toV2, storageOf).catch((error: unknown) => error);
+    expect((unreachable as StatusError).status).toMatchObject({ code: 500, message: expect.stringContaining(`service "${name}" has no ready endpoints`) });
+    await storageOf('', 'endpoints').create({ namespace, name }, {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name, namespace },
+      subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }],
+    });
+    const [v2] = await convertThroughWebhook(byService, [original], toV2, storageOf);
+    expect(v2.spec).toEqual({ size: 3 });
+    // A certificate without the Service's name is refused.
+    const wrongName = { ...byService, webhook: { ...byService.webhook!, clientConfig: { ...byService.webhook!.clientConfig, service: { namespace: 'webhooks', name: 'other', path: '/convert', port: 8443 } } } };
+    await storageOf('', 'services').create({ namespace, name: 'other' }, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'other', namespace }, spec: { ports: [{ name: 'https', port: 8443, targetPort: port }] } });
+    await storageOf('', 'endpoints').create({ namespace, name: 'other' }, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'other', namespace }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }] });
+    const refused = await convertThroughWebhook(wrongName, [original], toV2, storageOf).catch((error: unknown) => error);
+    expect((refused as StatusError).status.message).toContain("Hostname/IP does not match certificate's altnames");
+  } finally {
+    await testStore.close();
+  }
 });

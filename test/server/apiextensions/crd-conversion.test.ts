@@ -1,10 +1,11 @@
 /**
  * A CRD with two versions converted by a webhook the test serves over HTTPS, on a whole
  * in-process replica: objects written in one version are stored in the storage version and
- * read back in either, round-tripping through the webhook; YAML is served, protobuf is not.
+ * read back in either, round-tripping through the webhook (by URL, or by Service through the
+ * Service's endpoints); YAML is served, protobuf is not.
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
-import { startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+import { SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
 
 let server: InProcessServer;
 let webhook: ConversionWebhook;
@@ -86,4 +87,33 @@ test('objects round-trip between versions through the conversion webhook', async
   expect(failed.status).toBe(500);
   expect(failed.body.message).toContain('conversion webhook for example.com/v1, Kind=Gadget failed: cannot convert this one');
   webhook.misbehave = 'none';
+});
+
+test('a conversion webhook given by Service round-trips through the Service\'s endpoints', async () => {
+  const [name, namespace] = SERVICE_DNS_NAME.split('.');
+  const port = Number(new URL(webhook.url).port);
+  expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })).status).toBe(201);
+  const service = { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: 'https', port: 443, targetPort: port }] } };
+  expect((await call('POST', `/api/v1/namespaces/${namespace}/services`, service)).status).toBe(201);
+  const endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }] };
+  expect((await call('POST', `/api/v1/namespaces/${namespace}/endpoints`, endpoints)).status).toBe(201);
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'doodads.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'doodads', kind: 'Doodad' },
+      versions: [version('v1', 'string', true), version('v2', 'integer', false)],
+      conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace, name, path: '/convert' }, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } },
+    },
+  };
+  expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  const v1 = '/apis/example.com/v1/namespaces/default/doodads';
+  const v2 = '/apis/example.com/v2/namespaces/default/doodads';
+  await eventually('doodads are served in v2', async () => (await call('GET', v2)).status === 200);
+  expect((await call('POST', v2, { apiVersion: 'example.com/v2', kind: 'Doodad', metadata: { name: 'd' }, spec: { size: 7 } })).status).toBe(201);
+  expect((await call('GET', `${v1}/d`)).body.spec).toEqual({ size: '7' });
+  expect((await call('GET', `${v2}/d`)).body).toMatchObject({ apiVersion: 'example.com/v2', spec: { size: 7 }, metadata: { labels: { converted: 'yes' } } });
 });

@@ -54,7 +54,7 @@ test('the type carries the CRD names, scope, storage and subresources', () => {
     categories: ['all'],
     subresources: { status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' } },
   });
-  expect(type.versions.map(({ printer: _printer, ...version }) => version)).toEqual([{ version: 'v1', definition: 'com.example.v1.Widget' }]);
+  expect(type.versions.map(({ printer: _printer, own: _own, ...version }) => version)).toEqual([{ version: 'v1', definition: 'com.example.v1.Widget' }]);
   expect(type.versions[0].printer?.columns.map((column) => column.name)).toEqual(['Name', 'Color', 'Replicas', 'Age']);
   expect(Object.keys(type.selectableFields)).toEqual(['spec.color']);
   expect(customResourceDefinitions(crd)[customDefinitionName('example.com', 'v1', 'Widget')]).toMatchObject({
@@ -145,7 +145,7 @@ test('a deprecated version warns with the reference text, naming the newer versi
     { ...v1, name: 'v1' },
     { ...v1, name: 'v1alpha1', storage: false, deprecated: true, deprecationWarning: 'old, do not use' },
   ];
-  expect(customResourceType(twoVersions).versions.map(({ printer: _printer, ...version }) => version)).toEqual([
+  expect(customResourceType(twoVersions).versions.map(({ printer: _printer, own: _own, ...version }) => version)).toEqual([
     { version: 'v1', definition: 'com.example.v1.Widget' },
     { version: 'v1beta1', definition: 'com.example.v1beta1.Widget', deprecated: true, deprecationWarning: 'example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget' },
     { version: 'v1alpha1', definition: 'com.example.v1alpha1.Widget', deprecated: true, deprecationWarning: 'old, do not use' },

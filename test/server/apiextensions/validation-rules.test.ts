@@ -23,18 +23,20 @@ const SCHEMA: JSONSchemaProps = {
   },
 };
 
-/**
- * List-map items are matched to their old selves by key. (No rule sits above the list: the CEL
- * environment cannot yet type a rule's `self` that holds a list of objects.)
- */
+/** List-map items are matched to their old selves by key; rules over the list see its items as objects. */
 const LIST_SCHEMA: JSONSchemaProps = {
   type: 'object',
   properties: {
     spec: {
       type: 'object',
+      'x-kubernetes-validations': [{ rule: "self.items.size() == 0 || self.items[0].name != 'first'", message: 'no item named first comes first' }],
       properties: {
         items: {
           type: 'array',
+          'x-kubernetes-validations': [
+            { rule: "self.all(i, i.name != '')", message: 'items have names' },
+            { rule: "self.map(i, i.name).filter(n, n == 'x').size() <= 1 && self[self.size() - 1].name != 'last'", message: 'no item named last comes last' },
+          ],
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
           items: {
@@ -74,6 +76,14 @@ test('transition rules compare with the stored object, also in list-map items ma
   const old = widget('w1', { items: [{ name: 'x', size: 5 }, { name: 'y', size: 1 }] });
   const next = widget('w1', { items: [{ name: 'y', size: 2 }, { name: 'x', size: 4 }, { name: 'z', size: 0 }] });
   expect(texts(next, old, LIST_SCHEMA)).toEqual(['spec.items[1].size: Invalid value: "integer": size may only grow']);
+});
+
+test('rules over a list of objects read its items by index and by macro', () => {
+  expect(texts(widget('w1', { items: [{ name: 'first' }, { name: '' }, { name: 'last' }] }), undefined, LIST_SCHEMA)).toEqual([
+    'spec: Invalid value: "object": no item named first comes first',
+    'spec.items: Invalid value: "array": items have names',
+    'spec.items: Invalid value: "array": no item named last comes last',
+  ]);
 });
 
 test('CRD write time: compile errors and rule field checks with the reference texts', () => {
@@ -120,4 +130,48 @@ test('CRD write time: a rule whose worst case is over budget is refused with the
     `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${advice}`,
   ]);
   expect(validationRuleErrors(names({ maxItems: 5 }, { type: 'string', maxLength: 10 }), root)).toEqual([]);
+});
+
+describe('lists marked set or map compare without order, as the left operand says (answers of kube-apiserver 1.34)', () => {
+  const setOf: JSONSchemaProps = { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } };
+  const mapOf: JSONSchemaProps = {
+    type: 'array',
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': ['k'],
+    items: { type: 'object', required: ['k'], properties: { k: { type: 'string' }, v: { type: 'integer' } } },
+  };
+  const schema = (rule: string): JSONSchemaProps => ({
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        'x-kubernetes-validations': [{ rule, message: 'unequal' }],
+        properties: { s: setOf, s2: setOf, a: { type: 'array', items: { type: 'string' } }, m: mapOf, o: { type: 'object', properties: { s: setOf } } },
+      },
+    },
+  });
+  const before = widget('w1', { s: ['a', 'b'], s2: ['b', 'a'], a: ['a', 'b'], o: { s: ['a', 'b'] }, m: [{ k: 'p', v: 1 }, { k: 'q', v: 2 }] });
+  const after = widget('w1', { s: ['b', 'a'], s2: ['b', 'a'], a: ['a', 'b'], o: { s: ['b', 'a'] }, m: [{ k: 'q', v: 2 }, { k: 'p', v: 1 }] });
+  test.each([
+    ["self.s == ['a', 'b']", true],
+    ["['a', 'b'] == self.s", false],
+    ["self.s != ['a', 'b']", false],
+    ["self.s == ['c', 'a']", false],
+    ["self.s == ['b', 'b', 'a']", false],
+    ['self.s == self.s2', true],
+    ['self.a == self.s2', false],
+    ['self.s2 == self.a', true],
+    // Same size, and every item of the right in the left: the reference's set equality says so too.
+    ["self.s == ['a', 'a']", true],
+    ['self.s == oldSelf.s', true],
+    ['self.m == oldSelf.m', true],
+    ['self.o == oldSelf.o', true],
+    ["self.m == oldSelf.m.map(i, i).filter(i, i.k == 'p')", false],
+  ])('%s is %s', (rule, holds) => {
+    expect(texts(after, before, schema(rule))).toEqual(holds ? [] : ['spec: Invalid value: "object": unequal']);
+  });
+  test('a map list item that changed is unequal', () => {
+    const changed = widget('w1', { m: [{ k: 'q', v: 3 }, { k: 'p', v: 1 }] });
+    expect(texts(changed, before, schema('self.m == oldSelf.m'))).toEqual(['spec: Invalid value: "object": unequal']);
+  });
 });

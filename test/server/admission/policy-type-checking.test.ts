@@ -1,0 +1,95 @@
+/**
+ * Type-checking of ValidatingAdmissionPolicies against the kinds they match, with the built-in
+ * registry and schemas: the warnings are those kube-controller-manager v1.34.4's
+ * validatingadmissionpolicy-status controller wrote for the same policies (running against
+ * kube-apiserver v1.34.4), text for text.
+ */
+import { kindOfResource, schemaOfKind } from '../../../server/admission/policy/kind-schemas';
+import { typeCheckPolicy, typesToCheck, type KindResolver } from '../../../server/admission/policy/type-checking';
+import type { ValidatingAdmissionPolicySpec } from '../../../server/admission/policy/types';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import { schemaData } from '../../../server/schema/definitions';
+
+const registry = new ResourceTypeRegistry();
+const definitions = schemaData().definitions;
+const resolver: KindResolver = {
+  kindOfResource: (resource) => kindOfResource(registry, definitions, resource),
+  schemaOfKind: (gvk) => schemaOfKind(registry, definitions, gvk),
+};
+
+const rule = (apiGroups: string[], apiVersions: string[], resources: string[]) => ({ apiGroups, apiVersions, resources, operations: ['CREATE'] });
+
+describe('ValidatingAdmissionPolicy type checking', () => {
+  it('warns per kind, kinds sorted, with cel-go renderings of the errors', () => {
+    const spec: ValidatingAdmissionPolicySpec = {
+      matchConstraints: { resourceRules: [rule(['apps'], ['v1'], ['deployments']), rule([''], ['v1'], ['configmaps'])] },
+      validations: [
+        { expression: 'object.spec.replicas > 1' },
+        { expression: "object.foo == 'x'", messageExpression: "object.bar + 'x'" },
+        { expression: 'object.metadata.name == 1' },
+      ],
+      variables: [{ name: 'v', expression: 'object.spec.nope' }],
+      matchConditions: [{ name: 'm', expression: "object.spec.x == 'y'" }],
+    };
+    expect(typeCheckPolicy(spec, resolver)).toEqual([
+      {
+        fieldRef: 'spec.validations[0].expression',
+        warning: "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'spec'\n | object.spec.replicas > 1\n | ......^\n",
+      },
+      {
+        fieldRef: 'spec.validations[1].expression',
+        warning:
+          "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'foo'\n | object.foo == 'x'\n | ......^\n\napps/v1, Kind=Deployment: ERROR: <input>:1:7: undefined field 'foo'\n | object.foo == 'x'\n | ......^\n",
+      },
+      {
+        fieldRef: 'spec.validations[1].messageExpression',
+        warning:
+          "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'bar'\n | object.bar + 'x'\n | ......^\n\napps/v1, Kind=Deployment: ERROR: <input>:1:7: undefined field 'bar'\n | object.bar + 'x'\n | ......^\n",
+      },
+      {
+        fieldRef: 'spec.validations[2].expression',
+        warning:
+          "/v1, Kind=ConfigMap: ERROR: <input>:1:22: found no matching overload for '_==_' applied to '(string, int)'\n | object.metadata.name == 1\n | .....................^\n\napps/v1, Kind=Deployment: ERROR: <input>:1:22: found no matching overload for '_==_' applied to '(string, int)'\n | object.metadata.name == 1\n | .....................^\n",
+      },
+    ]);
+  });
+
+  it('types variables by their expressions, and leaves a variable that does not check dynamic', () => {
+    const spec: ValidatingAdmissionPolicySpec = {
+      matchConstraints: { resourceRules: [rule(['batch'], ['v1'], ['jobs', 'cronjobs']), rule(['apps'], ['v1'], ['deployments/scale', 'replicasets'])] },
+      variables: [
+        { name: 'r', expression: 'object.spec.replicas' },
+        { name: 's', expression: 'object.metadata.name' },
+      ],
+      validations: [{ expression: 'variables.s == 1' }, { expression: "variables.r == 'x'" }, { expression: 'object.spec.parallelism > 0' }],
+    };
+    expect(typeCheckPolicy(spec, resolver)).toEqual([
+      {
+        fieldRef: 'spec.validations[0].expression',
+        warning:
+          "apps/v1, Kind=ReplicaSet: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(string, int)'\n | variables.s == 1\n | ............^\n\nbatch/v1, Kind=CronJob: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(string, int)'\n | variables.s == 1\n | ............^\n\nbatch/v1, Kind=Job: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(string, int)'\n | variables.s == 1\n | ............^\n",
+      },
+      {
+        fieldRef: 'spec.validations[1].expression',
+        warning: "apps/v1, Kind=ReplicaSet: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(int, string)'\n | variables.r == 'x'\n | ............^\n",
+      },
+      {
+        fieldRef: 'spec.validations[2].expression',
+        warning:
+          "apps/v1, Kind=ReplicaSet: ERROR: <input>:1:12: undefined field 'parallelism'\n | object.spec.parallelism > 0\n | ...........^\n\nbatch/v1, Kind=CronJob: ERROR: <input>:1:12: undefined field 'parallelism'\n | object.spec.parallelism > 0\n | ...........^\n",
+      },
+    ]);
+  });
+
+  it('checks nothing for wildcard groups, versions or resources, and nothing that checks clean', () => {
+    const wrong = [{ expression: 'object.foo == 1' }];
+    expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['apps'], ['*'], ['deployments'])] }, validations: wrong }, resolver)).toEqual([]);
+    expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['*'], ['v1'], ['deployments']), rule(['apps'], ['v1'], ['*'])] }, validations: wrong }, resolver)).toEqual([]);
+    expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['apps'], ['v1'], ['deployments'])] }, validations: [{ expression: 'object.spec.replicas > 1' }] }, resolver)).toEqual([]);
+  });
+
+  it('checks at most ten kinds', () => {
+    const resources = ['configmaps', 'secrets', 'pods', 'services', 'endpoints', 'events', 'limitranges', 'namespaces', 'nodes', 'persistentvolumes', 'persistentvolumeclaims', 'podtemplates'];
+    expect(typesToCheck({ matchConstraints: { resourceRules: [rule([''], ['v1'], resources)] } }, resolver)).toHaveLength(10);
+  });
+});

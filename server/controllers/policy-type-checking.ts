@@ -47,11 +47,13 @@ export function startPolicyTypeChecking(operations: ObjectOperations, definition
       (current) => {
         // A newer generation written meanwhile is checked on its own turn.
         if (Number(current.metadata.generation ?? 0) !== generation) return;
-        current.status = {
-          ...(current.status as Record<string, unknown> | undefined),
-          observedGeneration: generation,
-          typeChecking: warnings.length > 0 ? { expressionWarnings: warnings } : {},
-        };
+        const status = { ...(current.status as { typeChecking?: { expressionWarnings?: unknown[] } } | undefined), observedGeneration: generation };
+        // The reference applies `typeChecking: {expressionWarnings}` with server-side apply: an
+        // empty list leaves `{}`, except where warnings were, which it removes with their parent.
+        if (warnings.length > 0) status.typeChecking = { expressionWarnings: warnings };
+        else if (status.typeChecking?.expressionWarnings?.length) delete status.typeChecking;
+        else status.typeChecking = {};
+        current.status = status;
       },
       'status',
     );

@@ -2,13 +2,15 @@
  * Type-checking of ValidatingAdmissionPolicies against the kinds they match, with the built-in
  * registry and schemas: the warnings are those kube-controller-manager v1.34.4's
  * validatingadmissionpolicy-status controller wrote for the same policies (running against
- * kube-apiserver v1.34.4), text for text.
+ * kube-apiserver v1.34.4), text for text; through kubectl, the server's controller writes
+ * them into status.typeChecking with status.observedGeneration, once per generation.
  */
 import { kindOfResource, schemaOfKind } from '../../../server/admission/policy/kind-schemas';
 import { typeCheckPolicy, typesToCheck, type KindResolver } from '../../../server/admission/policy/type-checking';
 import type { ValidatingAdmissionPolicySpec } from '../../../server/admission/policy/types';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { schemaData } from '../../../server/schema/definitions';
+import { startServer, type TestServer } from '../../helpers/server';
 
 const registry = new ResourceTypeRegistry();
 const definitions = schemaData().definitions;
@@ -91,5 +93,60 @@ describe('ValidatingAdmissionPolicy type checking', () => {
   it('checks at most ten kinds', () => {
     const resources = ['configmaps', 'secrets', 'pods', 'services', 'endpoints', 'events', 'limitranges', 'namespaces', 'nodes', 'persistentvolumes', 'persistentvolumeclaims', 'podtemplates'];
     expect(typesToCheck({ matchConstraints: { resourceRules: [rule([''], ['v1'], resources)] } }, resolver)).toHaveLength(10);
+  });
+});
+
+describe('status.typeChecking written by the server', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function statusAt(generation: number): Promise<unknown> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const read = await server.request('GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/checked');
+      const policy = read.json<{ metadata: { generation: number }; status?: { observedGeneration?: number } }>();
+      if (policy.status?.observedGeneration === generation) return policy.status;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`status.observedGeneration never reached ${generation}`);
+  }
+
+  const setValidation = (expression: string) =>
+    server.kubectl(['patch', 'validatingadmissionpolicy', 'checked', '--type=merge', '-p', JSON.stringify({ spec: { validations: [{ expression }] } })]);
+
+  it('follows each generation as the reference does', async () => {
+    const created = await server.kubectl(['apply', '-f', '-'], {
+      input: `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: checked}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE"], resources: ["deployments"]}
+    - {apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE"], resources: ["configmaps"]}
+  validations:
+  - expression: "object.spec.replicas > 1"
+`,
+    });
+    expect(created.code).toBe(0);
+    expect(await statusAt(1)).toEqual({
+      observedGeneration: 1,
+      typeChecking: {
+        expressionWarnings: [
+          { fieldRef: 'spec.validations[0].expression', warning: "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'spec'\n | object.spec.replicas > 1\n | ......^\n" },
+        ],
+      },
+    });
+    // Warnings gone: the reference's apply removes typeChecking; the next clean one leaves it empty.
+    expect((await setValidation('object.metadata.name != "a"')).code).toBe(0);
+    expect(await statusAt(2)).toEqual({ observedGeneration: 2 });
+    expect((await setValidation('object.metadata.name != "b"')).code).toBe(0);
+    expect(await statusAt(3)).toEqual({ observedGeneration: 3, typeChecking: {} });
   });
 });

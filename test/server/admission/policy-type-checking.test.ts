@@ -8,6 +8,8 @@
 import { kindOfResource, schemaOfKind } from '../../../server/admission/policy/kind-schemas';
 import { typeCheckPolicy, typesToCheck, type KindResolver } from '../../../server/admission/policy/type-checking';
 import type { ValidatingAdmissionPolicySpec } from '../../../server/admission/policy/types';
+import { asCRD } from '../../../server/apiextensions/crd-types';
+import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { schemaData } from '../../../server/schema/definitions';
 import { startServer, type TestServer } from '../../helpers/server';
@@ -88,6 +90,75 @@ describe('ValidatingAdmissionPolicy type checking', () => {
     expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['apps'], ['*'], ['deployments'])] }, validations: wrong }, resolver)).toEqual([]);
     expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['*'], ['v1'], ['deployments']), rule(['apps'], ['v1'], ['*'])] }, validations: wrong }, resolver)).toEqual([]);
     expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['apps'], ['v1'], ['deployments'])] }, validations: [{ expression: 'object.spec.replicas > 1' }] }, resolver)).toEqual([]);
+  });
+
+  it("types a custom resource by its schema and params by the paramKind's", () => {
+    const crd = asCRD({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      size: { type: 'integer' },
+                      color: { type: 'string' },
+                      parts: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    });
+    const withWidgets = new ResourceTypeRegistry();
+    withWidgets.add(customResourceType(crd));
+    const widgetResolver: KindResolver = {
+      kindOfResource: (resource) => kindOfResource(withWidgets, definitions, resource),
+      schemaOfKind: (gvk) => schemaOfKind(withWidgets, definitions, gvk),
+    };
+    const spec: ValidatingAdmissionPolicySpec = {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: [rule(['example.com'], ['v1'], ['widgets'])] },
+      validations: [
+        { expression: 'object.spec.size == params.data.max' },
+        { expression: 'object.spec.color == 1' },
+        { expression: "object.spec.parts.all(p, p.nam == 'x')" },
+        { expression: 'params.spec.x == 1' },
+      ],
+    };
+    expect(typeCheckPolicy(spec, widgetResolver)).toEqual([
+      {
+        fieldRef: 'spec.validations[0].expression',
+        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:18: found no matching overload for '_==_' applied to '(int, string)'\n | object.spec.size == params.data.max\n | .................^\n",
+      },
+      {
+        fieldRef: 'spec.validations[1].expression',
+        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:19: found no matching overload for '_==_' applied to '(string, int)'\n | object.spec.color == 1\n | ..................^\n",
+      },
+      {
+        fieldRef: 'spec.validations[2].expression',
+        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:27: undefined field 'nam'\n | object.spec.parts.all(p, p.nam == 'x')\n | ..........................^\n",
+      },
+      {
+        fieldRef: 'spec.validations[3].expression',
+        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:7: undefined field 'spec'\n | params.spec.x == 1\n | ......^\n",
+      },
+    ]);
   });
 
   it('checks at most ten kinds', () => {

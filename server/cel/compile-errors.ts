@@ -15,6 +15,13 @@ function referenceType(type: string): string {
   return type.replace(/</g, '(').replace(/>/g, ')');
 }
 
+/** A type as cel-go names it (`null_type`, `optional_type(int)`, `list(dyn)`), from the engine's name. */
+export function referenceTypeName(type: string): string {
+  if (type === 'null') return 'null_type';
+  const named = type.replace(/\boptional</g, 'optional_type<').replace(/\b[TKV]\b/g, 'dyn');
+  return referenceType(named);
+}
+
 export function referenceMessage(summary: string): string {
   let match = /^Unknown variable: (.+)$/.exec(summary);
   if (match) return `undeclared reference to '${match[1]}' (in container '')`;

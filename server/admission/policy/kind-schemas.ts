@@ -31,6 +31,11 @@ function definitionName(ref: string): string {
   return ref.slice(ref.lastIndexOf('/') + 1);
 }
 
+/** The CEL schema of one definition (`io.k8s.api.core.v1.Namespace`), `$ref`s followed. */
+export function schemaOfDefinition(definitions: Definitions, name: string): CelSchema {
+  return convertDefinition(definitions, name);
+}
+
 function convertDefinition(definitions: Definitions, name: string): CelSchema {
   let byName = converted.get(definitions);
   if (byName === undefined) {

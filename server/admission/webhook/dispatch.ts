@@ -1,8 +1,8 @@
 /**
  * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins: for every write, each
  * configured webhook that matches it (rules, namespace and object selectors, matchConditions in
- * CEL, with the `authorizer` variable) is sent an AdmissionReview v1, mutating ones one after another (their JSON patches
- * applied in turn), validating ones too. A denial refuses the write with the webhook's status;
+ * CEL, with the `authorizer` variable) is sent an AdmissionReview v1, mutating ones one after
+ * another (their JSON patches applied in turn), validating ones too. A denial refuses the write with the webhook's status;
  * a webhook that cannot be called, or answers nonsense, fails the write or is skipped as its
  * failurePolicy says; a dry run is refused by a webhook that may have side effects.
  *

@@ -16,6 +16,8 @@ import type { ObjectOperations } from './operations';
 import { startWorkQueue } from './work-queue';
 
 const GROUP = 'admissionregistration.k8s.io';
+/** The reference controller's field manager. */
+const MANAGER = 'validatingadmissionpolicy-status';
 
 function observedGeneration(policy: KubeObject): number {
   return Number((policy.status as { observedGeneration?: number } | undefined)?.observedGeneration ?? 0);
@@ -41,21 +43,18 @@ export function startPolicyTypeChecking(operations: ObjectOperations, definition
     const generation = Number(policy.metadata.generation ?? 0);
     if (generation <= observedGeneration(policy)) return;
     const warnings = typeCheckPolicy(policy.spec as ValidatingAdmissionPolicySpec, resolver);
-    await operations.updateObject(
+    // Applied as the reference's controller applies it: with no warnings, `typeChecking: {}`
+    // (which server-side apply then drops where it held warnings before).
+    await operations.applyStatus(
       type,
       { name },
-      (current) => {
-        // A newer generation written meanwhile is checked on its own turn.
-        if (Number(current.metadata.generation ?? 0) !== generation) return;
-        const status = { ...(current.status as { typeChecking?: { expressionWarnings?: unknown[] } } | undefined), observedGeneration: generation };
-        // The reference applies `typeChecking: {expressionWarnings}` with server-side apply: an
-        // empty list leaves `{}`, except where warnings were, which it removes with their parent.
-        if (warnings.length > 0) status.typeChecking = { expressionWarnings: warnings };
-        else if (status.typeChecking?.expressionWarnings?.length) delete status.typeChecking;
-        else status.typeChecking = {};
-        current.status = status;
+      {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name },
+        status: { observedGeneration: generation, typeChecking: warnings.length > 0 ? { expressionWarnings: warnings } : {} },
       },
-      'status',
+      MANAGER,
     );
   };
   stop.addEventListener('abort', () => informer.stop(), { once: true });

@@ -219,5 +219,13 @@ spec:
     expect(await statusAt(2)).toEqual({ observedGeneration: 2 });
     expect((await setValidation('object.metadata.name != "b"')).code).toBe(0);
     expect(await statusAt(3)).toEqual({ observedGeneration: 3, typeChecking: {} });
+    // Applied by the reference controller's manager, on the status subresource.
+    const read = await server.request('GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/checked');
+    const entries = read.json<{ metadata: { managedFields: Array<Record<string, unknown>> } }>().metadata.managedFields;
+    expect(entries.find((entry) => entry.manager === 'validatingadmissionpolicy-status')).toMatchObject({
+      operation: 'Apply',
+      subresource: 'status',
+      fieldsV1: { 'f:status': { 'f:observedGeneration': {}, 'f:typeChecking': {} } },
+    });
   });
 });

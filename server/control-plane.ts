@@ -36,6 +36,7 @@ import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
 import { startNamespaceController } from './controllers/namespace-controller';
 import { startQuotaController } from './controllers/quota-controller';
+import { startPolicyTypeChecking } from './controllers/policy-type-checking';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
@@ -186,16 +187,17 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
+  const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
+  const { authorizer } = authorization;
   const admissionPlugins = selectAdmissionPlugins(
     { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
     {
       // Resolved per request: plugins read other kinds' caches by group and resource.
       storageOf: (group, resource) => storageFor(find(group, resource)),
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
+      authorizer,
     },
   );
-  const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
-  const { authorizer } = authorization;
   for (const review of accessReviewKinds(authorizer)) registry.add(review);
   // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
   // checks before its generic store admits anything.
@@ -270,6 +272,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             startServiceIPRepair(operations, allocator, lost);
             startClusterRoleAggregation(operations, lost);
             startCRDController(operations, lost);
+            startPolicyTypeChecking(operations, definitions, lost);
             for (const controller of controllers) controller(operations, lost);
           });
         },

@@ -7,6 +7,7 @@
  */
 import type { AdmissionPlugin } from './types';
 import type { StorageOf } from './lookup';
+import type { Authorizer } from '../authz/types';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
@@ -24,6 +25,8 @@ export interface AdmissionDependencies {
   readonly storageOf: StorageOf;
   /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`. */
   readonly tolerationSeconds: { readonly notReady: number; readonly unreachable: number };
+  /** The server's authorizer, which admission expressions' `authorizer` variable asks. */
+  readonly authorizer: Authorizer;
 }
 
 interface PluginEntry {
@@ -66,9 +69,9 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'DenyServiceExternalIPs', onByDefault: false },
   { name: 'PodTopologyLabels', onByDefault: true },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
-  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf }) => mutatingAdmissionWebhookPlugin(storageOf) },
-  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf }) => validatingAdmissionPolicyPlugin(storageOf) },
-  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf }) => validatingAdmissionWebhookPlugin(storageOf) },
+  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer) },
+  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionPolicyPlugin(storageOf, authorizer) },
+  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionWebhookPlugin(storageOf, authorizer) },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];

@@ -3,7 +3,7 @@
  * apply set and its new one does not is removed from the object when no manager owns it or
  * anything below it. A list item's key fields stay while the item stays. A free-form map or a
  * list left empty by a removal goes too, as Go's `omitempty` drops them when the reference
- * serializes the object.
+ * serializes the object, and so does a struct the reference holds by pointer.
  */
 import { comparePaths, type FieldPath, type PathSet } from '../fieldmanager/path-set';
 import { isObject } from '../json/value';
@@ -84,8 +84,15 @@ function isKeyOfKeptItem(steps: readonly Step[]): boolean {
 function wasDroppable(step: Step): boolean {
   const value = Array.isArray(step.container) ? step.container[step.at as number] : step.container[step.at as string];
   if (Array.isArray(value)) return true;
-  // A map with a value schema (labels, annotations) rather than declared properties.
-  return isObject(value) && step.schema !== undefined && step.schema.node.properties === undefined;
+  if (!isObject(value) || step.schema === undefined) return false;
+  // A map with a value schema (labels, annotations) rather than declared properties, or a struct
+  // the reference holds by pointer (`status.typeChecking`): its structured merge leaves an
+  // emptied map null, which such a field omits, where a struct held by value prints as `{}`.
+  return step.schema.node.properties === undefined || isPointerField(step.schema);
+}
+
+function isPointerField(schema: TypedNode): boolean {
+  return (schema.declared as { 'x-capstan-protobuf'?: { pointer?: boolean } })['x-capstan-protobuf']?.pointer === true;
 }
 
 function deleteStep(step: Step): void {

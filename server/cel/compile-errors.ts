@@ -15,6 +15,13 @@ function referenceType(type: string): string {
   return type.replace(/</g, '(').replace(/>/g, ')');
 }
 
+/** A type as cel-go names it (`null_type`, `optional_type(int)`, `list(dyn)`), from the engine's name. */
+export function referenceTypeName(type: string): string {
+  if (type === 'null') return 'null_type';
+  const named = type.replace(/\boptional</g, 'optional_type<').replace(/\b[TKV]\b/g, 'dyn');
+  return referenceType(named);
+}
+
 export function referenceMessage(summary: string): string {
   let match = /^Unknown variable: (.+)$/.exec(summary);
   if (match) return `undeclared reference to '${match[1]}' (in container '')`;
@@ -43,4 +50,28 @@ export function formatCompileError(expression: string, summary: string, start: n
   const column = start - lineStart;
   const sourceLine = expression.slice(lineStart).split('\n')[0];
   return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${'.'.repeat(column)}^`;
+}
+
+interface ErrorNode {
+  readonly op?: string;
+  readonly args?: ReadonlyArray<{ readonly range?: { readonly end: number } }>;
+}
+
+/**
+ * Where cel-go places an error the engine reports at `start` (the offset of the node in error):
+ * cel-go points at a binary operator rather than at its left operand, and at the `.` of a field
+ * selection rather than at the field's name.
+ */
+export function referencePosition(expression: string, start: number, node: ErrorNode | undefined): number {
+  const op = node?.op;
+  const leftEnd = node?.args?.[0]?.range?.end;
+  if (op !== undefined && op in OPERATOR_FUNCTIONS && node?.args?.length === 2 && leftEnd !== undefined) {
+    const at = expression.indexOf(op, leftEnd);
+    if (at >= 0) return at;
+  }
+  if (op === '.') {
+    const dot = expression.lastIndexOf('.', start);
+    if (dot >= 0) return dot;
+  }
+  return start;
 }

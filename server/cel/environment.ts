@@ -37,7 +37,7 @@ import { semverLibrary } from './libraries/semver';
 import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
-import { formatCompileError } from './compile-errors';
+import { formatCompileError, referencePosition } from './compile-errors';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import {
@@ -190,7 +190,8 @@ function evaluationMessage(error: unknown): string {
 
 function compileError(expression: string, error: unknown): string {
   const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
-  return formatCompileError(expression, summary, (error as { range?: { start: number } }).range?.start);
+  const { range, node } = error as { range?: { start: number }; node?: Parameters<typeof referencePosition>[2] };
+  return formatCompileError(expression, summary, range === undefined ? undefined : referencePosition(expression, range.start, node));
 }
 
 export type CompileResult =

@@ -10,6 +10,9 @@ import { createObject } from '../registry/store/create';
 import { deleteObject } from '../registry/store/delete';
 import type { StoreContext, StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
+import { serverSideApply } from '../apply/apply';
+import { rootSchemaNode } from '../apply/schema-node';
+import { apiVersionOf } from '../registry/store/scope';
 import { withTypeDefinitions } from '../registry/type-definitions';
 import type { ResourceType } from '../registry/types';
 import { StatusError } from '../status/status-error';
@@ -66,6 +69,29 @@ export function apiOperations(options: { context: StoreContext; storageFor: (typ
           manager: MANAGER,
           subresource: target === 'main' ? undefined : target,
           options: operationOptions('UpdateOptions', { dryRun: false, fieldManager: MANAGER }),
+        });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    },
+    async applyStatus(type, key, config, manager) {
+      const scope = scopeOf(type);
+      const schema = rootSchemaNode(scope.context.definitions, scope.version.definition);
+      try {
+        await updateObject(scope, {
+          ...write,
+          key,
+          updatedObject: (current: KubeObject | undefined) => {
+            if (current === undefined) throw new ObjectError('NotFound', `${type.resource} "${key.name}" not found`);
+            const now = scope.context.now();
+            const applied = serverSideApply({ live: current, config, manager, apiVersion: apiVersionOf(scope), kind: type.kind, subresource: 'status', force: true, now, schema, scope: 'status-only' });
+            return applied.object;
+          },
+          target: 'status',
+          manager,
+          subresource: 'status',
+          managedFieldsComputed: true,
+          options: operationOptions('PatchOptions', { dryRun: false, fieldManager: manager, force: true }),
         });
       } catch (error) {
         if (!isNotFound(error)) throw error;

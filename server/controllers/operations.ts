@@ -22,4 +22,10 @@ export interface ObjectOperations {
    * subresource, which alone may change status); a missing object is not an error.
    */
   updateObject(type: ResourceType, key: ObjectKey, mutate: (object: KubeObject) => void, target?: 'main' | 'finalize' | 'status'): Promise<void>;
+  /**
+   * Server-side apply of `config` (apiVersion, kind, metadata.name and the fields the controller
+   * owns) to the `status` subresource as `manager`, forced, as the reference's controllers
+   * apply their status; a missing object is not an error.
+   */
+  applyStatus(type: ResourceType, key: ObjectKey, config: Record<string, unknown>, manager: string): Promise<void>;
 }

@@ -4,8 +4,10 @@
  * the write with the reference's 422 (or the validation's reason). Policies and bindings are
  * read from the watch caches; a policy is compiled once per resourceVersion.
  *
- * Not yet: params (policies with paramKind are refused when created), the `authorizer`
- * variable, Audit annotations (no audit log yet), and the status.typeChecking controller.
+ * Expressions' `authorizer` asks the server's authorizer on behalf of the requesting user.
+ *
+ * Not yet: params (policies with paramKind are refused when created), Audit annotations (no
+ * audit log yet).
  */
 import type { KubeObject } from '../../../storage/objects/types';
 import { qualifiedResource } from '../../status/catalogue';
@@ -15,6 +17,9 @@ import { matchingAttributes } from '../policy/attributes';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../policy/types';
 import { getCached, listCached, type StorageOf } from '../lookup';
 import type { AdmissionPlugin } from '../types';
+import type { Authorizer } from '../../authz/types';
+import { celAuthorizationChecker } from '../../authz/cel-checker';
+import { requestAuthorizer } from '../request-authorizer';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -25,7 +30,8 @@ interface CacheEntry {
 }
 
 
-export function validatingAdmissionPolicyPlugin(storageOf: StorageOf): AdmissionPlugin {
+export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
+  const checker = celAuthorizationChecker(authorizer);
   const compiledPolicies = new Map<string, CacheEntry>();
 
   const compiledFor = (policy: KubeObject): CompiledPolicy => {
@@ -47,11 +53,12 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf): Admission
       const policies = storageOf(GROUP, 'validatingadmissionpolicies');
       const namespaceObject = attributes.namespace === '' ? null : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
       const request = matchingAttributes(attributes);
+      const authorizerValue = requestAuthorizer(checker, request);
       for (const binding of bindings) {
         const policyName = (binding.spec as { policyName?: string } | undefined)?.policyName;
         const policy = policyName ? await getCached(policies, policyName) : undefined;
         if (policy === undefined) continue;
-        const outcome = await compiledFor(policy).evaluate(binding as unknown as ValidatingAdmissionPolicyBinding, { attributes: request, namespaceObject, params: null });
+        const outcome = await compiledFor(policy).evaluate(binding as unknown as ValidatingAdmissionPolicyBinding, { attributes: request, namespaceObject, params: null, authorizer: authorizerValue });
         attributes.warnings.push(...outcome.warnings);
         if (outcome.denial === undefined) continue;
         const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);

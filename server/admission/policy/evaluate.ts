@@ -13,7 +13,8 @@
  * binding's validationActions turn failures into a denial, warnings and audit annotations.
  */
 import { ExpressionCompiler, type CompiledExpression, RequestCostBudget } from '../../cel/environment';
-import { AUTHORIZER_TYPE, type CelAuthorizer } from '../../cel/libraries/authorizer';
+import type { CelAuthorizer } from '../../cel/libraries/authorizer';
+import { AUTHORIZER_VARIABLES } from '../request-authorizer';
 import { fromJson, type CelValue } from '../../cel/values';
 import { matchResources } from './matching';
 import type { AdmissionAttributes, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidationAction } from './types';
@@ -33,7 +34,7 @@ export interface PolicyInputs {
   readonly namespaceObject: Readonly<Record<string, unknown>> | null;
   /** The binding's param object, or null when the policy has no paramKind. */
   readonly params: Readonly<Record<string, unknown>> | null;
-  /** Checks on behalf of the requesting user; without it, the `authorizer` variable is unbound. */
+  /** Checks on behalf of the requesting user (see request-authorizer.ts); without it, `authorizer` is unbound. */
   readonly authorizer?: CelAuthorizer;
   /** The cost budget of this evaluation (default: a fresh 10,000,000, the reference's per binding). */
   readonly budget?: RequestCostBudget;
@@ -56,15 +57,17 @@ export interface PolicyOutcome {
 
 const NOT_MATCHED: PolicyOutcome = { matched: false, warnings: [], auditAnnotations: {} };
 
-const POLICY_VARIABLES = {
+/** What messageExpressions see: as the reference, no `authorizer`. */
+const MESSAGE_VARIABLES = {
   object: 'dyn',
   oldObject: 'dyn',
   request: 'dyn',
   params: 'dyn',
   namespaceObject: 'dyn',
   variables: 'map<string, dyn>',
-  authorizer: AUTHORIZER_TYPE,
 } as const;
+
+const POLICY_VARIABLES = { ...MESSAGE_VARIABLES, ...AUTHORIZER_VARIABLES } as const;
 
 type Compiled = { readonly ok: true; readonly expression: CompiledExpression } | { readonly ok: false; readonly error: string };
 
@@ -79,6 +82,7 @@ interface Failure {
 /** A policy with its expressions compiled once, to evaluate for many requests and bindings. */
 export class CompiledPolicy {
   private readonly compiler = new ExpressionCompiler(POLICY_VARIABLES);
+  private readonly messageCompiler = new ExpressionCompiler(MESSAGE_VARIABLES);
   private readonly matchConditions: ReadonlyArray<{ name: string; compiled: Compiled }>;
   private readonly variables: ReadonlyArray<{ name: string; compiled: Compiled }>;
   private readonly validations: ReadonlyArray<{ rule: Compiled; message?: Compiled }>;
@@ -90,13 +94,13 @@ export class CompiledPolicy {
     this.variables = (spec.variables ?? []).map(({ name, expression }) => ({ name, compiled: this.compile(expression) }));
     this.validations = (spec.validations ?? []).map((validation) => ({
       rule: this.compile(validation.expression),
-      message: validation.messageExpression ? this.compile(validation.messageExpression) : undefined,
+      message: validation.messageExpression ? this.compile(validation.messageExpression, this.messageCompiler) : undefined,
     }));
     this.auditAnnotations = (spec.auditAnnotations ?? []).map(({ key, valueExpression }) => ({ key, compiled: this.compile(valueExpression) }));
   }
 
-  private compile(expression: string): Compiled {
-    const result = this.compiler.compile(expression);
+  private compile(expression: string, compiler = this.compiler): Compiled {
+    const result = compiler.compile(expression);
     return result.ok ? { ok: true, expression: result.compiled } : { ok: false, error: `compilation failed: ${result.error}` };
   }
 
@@ -120,9 +124,9 @@ export class CompiledPolicy {
     };
     if (inputs.authorizer) context.authorizer = inputs.authorizer;
 
-    const run = async (compiled: Compiled, source: string): Promise<RunResult> => {
+    const run = async (compiled: Compiled, source: string, on: Readonly<Record<string, CelValue>> = context): Promise<RunResult> => {
       if (!compiled.ok) return { ok: false, error: `expression '${source}' resulted in error: ${compiled.error}` };
-      const result = await compiled.expression.evaluateAwaitingChecks(context, { budget });
+      const result = await compiled.expression.evaluateAwaitingChecks(on, { budget });
       if (result.ok) return result;
       // Past the binding's budget nothing more runs; past one call's limit, that expression errs.
       const error =
@@ -146,13 +150,27 @@ export class CompiledPolicy {
       failures.push({ message: conditionError, reason: 'Invalid' });
     }
 
-    if (failures.length === 0) {
-      // Variables, in order; one that errs is left unset, so only the expressions using it fail.
-      const variables = context.variables as Map<string, CelValue>;
+    // Variables, in order; one that errs is left unset, so only the expressions using it fail.
+    const computeVariables = async (on: Record<string, CelValue>): Promise<Record<string, CelValue>> => {
+      const variables = new Map<string, CelValue>();
+      on.variables = variables;
       for (const [index, { name, compiled }] of this.variables.entries()) {
-        const result = await run(compiled, this.policy.spec.variables![index].expression);
+        const result = await run(compiled, this.policy.spec.variables![index].expression, on);
         if (result.ok) variables.set(name, result.value as CelValue);
       }
+      return on;
+    };
+    // Messages are evaluated without `authorizer`, so variables that ask it are unset there too
+    // (the reference evaluates variables lazily, in the message's own activation).
+    let messageContext: Promise<Record<string, CelValue>> | undefined;
+    const runMessage = async (compiled: Compiled, source: string): Promise<RunResult> => {
+      const { authorizer: _authorizer, ...withoutAuthorizer } = context;
+      messageContext ??= computeVariables(withoutAuthorizer);
+      return run(compiled, source, await messageContext);
+    };
+
+    if (failures.length === 0) {
+      await computeVariables(context);
 
       for (const [index, { rule, message }] of this.validations.entries()) {
         if (budget.remaining <= 0) break;
@@ -164,7 +182,7 @@ export class CompiledPolicy {
         }
         if (result.value === true) continue;
         failures.push({
-          message: await this.failureMessage(validation, message, run),
+          message: await this.failureMessage(validation, message, runMessage),
           reason: validation.reason ?? 'Invalid',
           expressionIndex: index,
         });

@@ -1,8 +1,8 @@
 /**
  * The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins: for every write, each
  * configured webhook that matches it (rules, namespace and object selectors, matchConditions in
- * CEL) is sent an AdmissionReview v1, mutating ones one after another (their JSON patches
- * applied in turn), validating ones too. A denial refuses the write with the webhook's status;
+ * CEL, with the `authorizer` variable) is sent an AdmissionReview v1, mutating ones one after
+ * another (their JSON patches applied in turn), validating ones too. A denial refuses the write with the webhook's status;
  * a webhook that cannot be called, or answers nonsense, fails the write or is skipped as its
  * failurePolicy says; a dry run is refused by a webhook that may have side effects.
  *
@@ -16,13 +16,18 @@ import { internalError, badRequest } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
 import { matchingAttributes } from '../policy/attributes';
 import { matchResources } from '../policy/matching';
+import { AUTHORIZER_VARIABLES, requestAuthorizer } from '../request-authorizer';
+import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
+import { celAuthorizationChecker } from '../../authz/cel-checker';
+import type { Authorizer } from '../../authz/types';
+import { fromJson } from '../../cel/values';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
 import type { ConfiguredWebhook, Webhook } from './types';
 
 const GROUP = 'admissionregistration.k8s.io';
 const DEFAULT_TIMEOUT_SECONDS = 10;
-const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn' } as const;
+const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn', ...AUTHORIZER_VARIABLES } as const;
 
 type Phase = 'mutating' | 'validating';
 
@@ -64,7 +69,19 @@ function reviewRequest(attributes: AdmissionAttributes): Record<string, unknown>
 }
 
 /** Whether the webhook's match conditions admit the request: true, false, or the error to handle by failurePolicy. */
-function conditionsAdmit(webhook: Webhook, attributes: AdmissionAttributes, request: Record<string, unknown>): boolean | Error {
+async function conditionsAdmit(
+  webhook: Webhook,
+  attributes: AdmissionAttributes,
+  request: Record<string, unknown>,
+  checker: AuthorizationChecker,
+): Promise<boolean | Error> {
+  if (!webhook.matchConditions?.length) return true;
+  const context = {
+    object: fromJson(attributes.object ?? null),
+    oldObject: fromJson(attributes.oldObject ?? null),
+    request: fromJson(request),
+    authorizer: requestAuthorizer(checker, { ...attributes, subresource: attributes.subResource }),
+  };
   let failure: Error | undefined;
   for (const { name, expression } of webhook.matchConditions ?? []) {
     const compiled = compiledCondition(expression);
@@ -72,7 +89,7 @@ function conditionsAdmit(webhook: Webhook, attributes: AdmissionAttributes, requ
       failure ??= new Error(`compilation failed: ${compiled}`);
       continue;
     }
-    const result = compiled.evaluate({ object: attributes.object ?? null, oldObject: attributes.oldObject ?? null, request });
+    const result = await compiled.evaluateAwaitingChecks(context);
     if (result.ok && result.value === false) return false;
     if (!result.ok) failure ??= new Error(`failed to evaluate match condition '${name}': ${result.error}`);
   }
@@ -118,7 +135,8 @@ function applyResponsePatch(name: string, attributes: AdmissionAttributes, respo
   }
 }
 
-function webhookPlugin(phase: Phase, storageOf: StorageOf): AdmissionPlugin {
+function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
+  const checker = celAuthorizationChecker(authorizer);
   const run = async (attributes: AdmissionAttributes, warnings: string[]): Promise<void> => {
     // Webhooks never judge their own configurations, so a broken webhook cannot block its repair.
     if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations')) return;
@@ -131,7 +149,7 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf): AdmissionPlugin {
       const matching = matchingAttributes(attributes);
       if (!matchResources({ resourceRules: webhook.rules ?? [], namespaceSelector: webhook.namespaceSelector, objectSelector: webhook.objectSelector }, matching, namespaceLabels)) continue;
       const request = reviewRequest(attributes);
-      const admitted = conditionsAdmit(webhook, attributes, request);
+      const admitted = await conditionsAdmit(webhook, attributes, request, checker);
       if (admitted === false) continue;
       if (admitted instanceof Error) {
         if (failOpen) continue;
@@ -163,10 +181,10 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf): AdmissionPlugin {
   return phase === 'mutating' ? { name, admit: (attributes) => run(attributes, attributes.warnings) } : { name, validate: (attributes) => run(attributes, attributes.warnings) };
 }
 
-export function mutatingAdmissionWebhookPlugin(storageOf: StorageOf): AdmissionPlugin {
-  return webhookPlugin('mutating', storageOf);
+export function mutatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
+  return webhookPlugin('mutating', storageOf, authorizer);
 }
 
-export function validatingAdmissionWebhookPlugin(storageOf: StorageOf): AdmissionPlugin {
-  return webhookPlugin('validating', storageOf);
+export function validatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
+  return webhookPlugin('validating', storageOf, authorizer);
 }

@@ -8,6 +8,10 @@ import { FieldPath, forbidden, required } from '../../validation/field-errors';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
+import { validatePolicyExpressions } from '../../admission/policy/expression-validation';
+import { schemaOfDefinition } from '../../admission/policy/kind-schemas';
+import type { ValidatingAdmissionPolicySpec } from '../../admission/policy/types';
+import { schemaData } from '../../schema/definitions';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -29,6 +33,8 @@ function validatePolicy(policy: KubeObject): FieldError[] {
   if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
     errors.push(required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'));
   }
+  const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
+  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespace));
   return errors;
 }
 

@@ -22,6 +22,7 @@ import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
 import type { ServerOptions } from './config/flags';
+import { featureEnabled } from './config/feature-enabled';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { recordCompactions } from './metrics/compaction-metrics';
@@ -186,16 +187,18 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     return type;
   };
   const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
+  const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
+  const { authorizer } = authorization;
   const admissionPlugins = selectAdmissionPlugins(
     { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
     {
       // Resolved per request: plugins read other kinds' caches by group and resource.
       storageOf: (group, resource) => storageFor(find(group, resource)),
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
+      authorizer,
+      featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
     },
   );
-  const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
-  const { authorizer } = authorization;
   for (const review of accessReviewKinds(authorizer)) registry.add(review);
   // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
   // checks before its generic store admits anything.

@@ -5,7 +5,10 @@
  * what they need (the token methods, the signing key), so discovery, OpenAPI and routing
  * treat them like any other endpoint.
  */
+import type { KubeObject } from '../../storage/objects/types';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
+import { parseWriteOptions, queryOf } from '../request/query';
 import { writeResponse } from '../handlers/scope';
 import type { MutableResourceRegistry } from '../registry/registry';
 import { buildStrategy } from '../registry/strategy';
@@ -76,6 +79,13 @@ export function registerAuthenticationResources(registry: MutableResourceRegistr
           handlers: {
             create: (scope) => async ({ req, res, info }) => {
               const body = await readReviewBody(req, 'TokenRequest');
+              // Admitted as the reference does (NodeRestriction keeps a node to tokens of its own pods).
+              const query = parseWriteOptions(queryOf(req), 'CreateOptions');
+              await admitSubresourceCreate(
+                scope,
+                { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'token' },
+                { key: { namespace: info.namespace, name: info.name }, kind: { group: GROUP, version: 'v1', kind: 'TokenRequest' }, object: body as KubeObject },
+              );
               await writeResponse(scope, res, 201, await tokenRequest({ body, namespace: info.namespace, name: info.name }, deps.tokenRequest));
             },
           },

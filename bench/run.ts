@@ -10,11 +10,12 @@ import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
 import { formatTable } from './report';
 import { patchBenchmark } from './patch';
+import { rbacBenchmark } from './rbac';
 import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark];
 
 async function main(names: string[]): Promise<number> {
   const unknown = names.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));

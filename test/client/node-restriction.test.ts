@@ -59,6 +59,16 @@ spec:
   resourceClaims: [{name: gpu, resourceClaimName: gpu-theirs}]
   volumes: [{name: token, projected: {sources: [{serviceAccountToken: {path: token}}]}}]
 ---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: apps}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: uses-data, namespace: apps}
+spec: {nodeName: n1, containers: [{name: c, image: busybox}], volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]}
+---
 apiVersion: storage.k8s.io/v1
 kind: VolumeAttachment
 metadata: {name: va-n1}
@@ -195,6 +205,17 @@ describe('a node under the Node authorizer and NodeRestriction', () => {
     expect(survivor.metadata.deletionTimestamp).toBeUndefined();
     expect(survivor.status.message).toBeUndefined();
     expect(survivor.status.conditions ?? []).toEqual([]);
+  });
+
+  it("reports only a claim's capacity and conditions through its status", async () => {
+    const status = (patch: object) => asNode('PATCH', '/api/v1/namespaces/apps/persistentvolumeclaims/data/status', patch, 'application/merge-patch+json');
+    expect((await status({ status: { capacity: { storage: '1Gi' }, conditions: [{ type: 'Resizing', status: 'True' }] } })).status).toBe(200);
+    const phase = await status({ status: { phase: 'Lost' } });
+    expect(phase.status).toBe(403);
+    // The reference appends a Go diff of the two objects; capstan names the top-level fields that differ.
+    expect(phase.json<{ message: string }>().message).toBe('persistentvolumeclaims "data" is forbidden: node "n1" is not allowed to update fields other than status.quantity and status.conditions: status');
+    const stored = (await server.request('GET', '/api/v1/namespaces/apps/persistentvolumeclaims/data')).json<{ status: { phase?: string; capacity?: object } }>();
+    expect(stored.status).toMatchObject({ phase: 'Pending', capacity: { storage: '1Gi' } });
   });
 
   it('requests tokens only bound to its own pods, and holds only its own Lease', async () => {

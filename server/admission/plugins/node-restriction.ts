@@ -111,7 +111,7 @@ export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }:
     if (owner.blockOwnerDeletion === true) throw refuse(`node ${quoted(node)} must not set blockOwnerDeletion on an owner reference`);
     const nodeObject = await getCached(storageOf('', 'nodes'), node);
     if (nodeObject === undefined) throw notFound({ group: '', resource: 'nodes' }, node);
-    if (owner.uid !== nodeObject.metadata.uid) throw refuse(`node ${node} UID mismatch: expected ${String(nodeObject.metadata.uid)} got ${String(owner.uid)}`);
+    if (owner.uid !== nodeObject.metadata.uid) throw refuse(`node ${node} UID mismatch: expected ${String(owner.uid)} got ${String(nodeObject.metadata.uid)}`);
     const reference = apiObjectReference(pod);
     if (reference !== undefined) throw refuse(`node ${quoted(node)} can not create pods that reference ${reference}`);
   }

@@ -16,6 +16,7 @@ import { certificateApprovalPlugin, certificateSigningPlugin, certificateSubject
 import { limitRangerPlugin } from './plugins/limit-ranger';
 import { nodeRestrictionPlugin } from './plugins/node-restriction';
 import { persistentVolumeClaimResizePlugin } from './plugins/persistent-volume-claim-resize';
+import { podTopologyLabelsPlugin } from './plugins/pod-topology-labels';
 import { priorityPlugin } from './plugins/priority';
 import { resourceQuotaPlugin } from './plugins/resource-quota';
 import { runtimeClassPlugin } from './plugins/runtime-class';
@@ -72,7 +73,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'CertificateSubjectRestriction', onByDefault: true, make: certificateSubjectRestrictionPlugin },
   { name: 'DefaultIngressClass', onByDefault: true, make: ({ storageOf }) => defaultIngressClassPlugin(storageOf) },
   { name: 'DenyServiceExternalIPs', onByDefault: false },
-  { name: 'PodTopologyLabels', onByDefault: true },
+  { name: 'PodTopologyLabels', onByDefault: true, make: ({ storageOf, featureEnabled }) => podTopologyLabelsPlugin(storageOf, featureEnabled('PodTopologyLabelsAdmission')) },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
   { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf }) => mutatingAdmissionWebhookPlugin(storageOf) },
   { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf }) => validatingAdmissionPolicyPlugin(storageOf) },

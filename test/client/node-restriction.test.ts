@@ -135,6 +135,13 @@ describe('a node under the Node authorizer and NodeRestriction', () => {
     expect((await node(['get', 'serviceaccount', 'runner', '-n', 'apps'])).code).toBe(0);
   });
 
+  it('says its rules cannot be listed, as the reference does for node identities', async () => {
+    const review = await asNode('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'apps' } });
+    expect(review.json<{ status: object }>().status).toMatchObject({ incomplete: true, evaluationError: 'node authorizer does not support user rule resolution' });
+    const admin = await server.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'apps' } }), headers: { 'content-type': 'application/json' } });
+    expect(admin.json<{ status: { incomplete: boolean } }>().status.incomplete).toBe(false);
+  });
+
   it('publishes ResourceSlices for itself only, and lists them only by its node name', async () => {
     expect((await node(['create', '-f', '-'], { input: slice('mine', 'n1') })).code).toBe(0);
     expect(await stderrOf(node(['create', '-f', '-'], { input: slice('theirs', 'n2') }))).toBe(

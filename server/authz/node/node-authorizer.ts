@@ -11,7 +11,7 @@ import type { UserInfo } from '../../authn/types';
 import { bootstrapPolicy } from '../rbac/bootstrap-policy';
 import { rulesOf, type PolicyRule } from '../rbac/policy';
 import { ruleAllows } from '../rbac/rule-matching';
-import { ALLOW, NO_OPINION, type Attributes, type AuthorizationResult, type Authorizer } from '../types';
+import { ALLOW, NO_OPINION, NO_RULES, type Attributes, type AuthorizationResult, type Authorizer } from '../types';
 import type { ClusterObjectKind, NamespacedObjectKind, NodeGraph } from './node-graph';
 
 export const NODES_GROUP = 'system:nodes';
@@ -140,5 +140,7 @@ export function nodeAuthorizer(graph: NodeGraph): Authorizer {
       const resource = attributes.apiGroup === '' ? attributes.resource : `${attributes.resource}.${attributes.apiGroup}`;
       return decide[resource]?.(node, attributes) ?? byNodeRules(attributes);
     },
+    // A node's permissions follow its graph, which no list of rules can say.
+    rulesFor: (user) => (nodeIdentity(user) === undefined ? NO_RULES : { ...NO_RULES, incomplete: true, evaluationErrors: ['node authorizer does not support user rule resolution'] }),
   };
 }

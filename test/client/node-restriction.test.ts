@@ -172,6 +172,16 @@ describe('a node under the Node authorizer and NodeRestriction', () => {
     expect(await labels('n1')).toEqual({ 'node.kubernetes.io/pool': 'a', 'topology.kubernetes.io/zone': 'z' });
   });
 
+  it('registers itself only without labels it may not set', async () => {
+    const n3 = await kubectlAs(server, 'system:node:n3', ['system:nodes']);
+    const registration = (labels: string) => `apiVersion: v1\nkind: Node\nmetadata: {name: n3, labels: {${labels}}}\n`;
+    expect(await stderrOf(n3(['create', '--validate=false', '-f', '-'], { input: registration('node-restriction.kubernetes.io/pool: "a", kubernetes.io/hostname: "n3", example.k8s.io/x: "y"') }))).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": nodes "n3" is forbidden: node "n3" is not allowed to set the following labels: example.k8s.io/x, node-restriction.kubernetes.io/pool',
+    );
+    expect((await server.request('GET', '/api/v1/nodes/n3')).status).toBe(404);
+    expect((await n3(['create', '--validate=false', '-f', '-'], { input: registration('kubernetes.io/hostname: "n3", kubelet.kubernetes.io/role: "x"') })).code).toBe(0);
+  });
+
   it('creates only mirror pods of its own that name no API object', async () => {
     const mirror = (name: string, extra: object = {}) => ({
       apiVersion: 'v1',
@@ -208,6 +218,10 @@ describe('a node under the Node authorizer and NodeRestriction', () => {
     const eviction = await asNode('POST', '/api/v1/namespaces/apps/pods/on-n2/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'on-n2', namespace: 'apps' } });
     expect(eviction.status).toBe(403);
     expect(eviction.json<{ message: string }>().message).toBe('pods "on-n2" is forbidden: node n1 can only evict pods with spec.nodeName set to itself');
+    const own = await asNode('POST', '/api/v1/namespaces/apps/pods/static/eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'static', namespace: 'apps' } });
+    expect(own.status).toBe(201);
+    const evicted = await server.request('GET', '/api/v1/namespaces/apps/pods/static');
+    expect(evicted.status === 404 || evicted.json<{ metadata: { deletionTimestamp?: string } }>().metadata.deletionTimestamp !== undefined).toBe(true);
     const survivor = (await server.request('GET', '/api/v1/namespaces/apps/pods/on-n2')).json<{ metadata: { deletionTimestamp?: string }; status: { message?: string; conditions?: unknown[] } }>();
     expect(survivor.metadata.deletionTimestamp).toBeUndefined();
     expect(survivor.status.message).toBeUndefined();

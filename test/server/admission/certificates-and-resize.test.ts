@@ -118,4 +118,12 @@ spec: {storageClassName: growable, accessModes: [ReadWriteOnce], resources: {req
     expect(await requested('a')).toBe('1Gi');
     expect(await requested('b')).toBe('2Gi');
   });
+
+  it("keeps an unbound claim's spec as made, but for the volume it is given", async () => {
+    expect((await server.kubectl(['create', '-f', '-'], { input: 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: unbound, namespace: default}\nspec: {storageClassName: growable, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n' })).code).toBe(0);
+    const grown = await server.kubectl(['patch', 'pvc', 'unbound', '-p', '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}']);
+    // The reference adds a diff of the two specs after the first line.
+    expect(grown.stderr.trim().split('\n')[0]).toBe('The PersistentVolumeClaim "unbound" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims');
+    expect((await server.kubectl(['patch', 'pvc', 'unbound', '-p', '{"spec":{"volumeName":"pv-x"}}'])).code).toBe(0);
+  });
 });

@@ -10,12 +10,13 @@ import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
 import { formatComparison, formatTable } from './report';
 import { patchBenchmark } from './patch';
+import { rbacBenchmark } from './rbac';
 import { sideBySideBenchmark } from './side-by-side';
 import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark];
 // Needs the reference binary and a quiet machine: run only when named.
 const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark];
 

@@ -22,6 +22,7 @@ import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
 import type { ServerOptions } from './config/flags';
+import { featureEnabled } from './config/feature-enabled';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { recordCompactions } from './metrics/compaction-metrics';
@@ -196,6 +197,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       storageOf: (group, resource) => storageFor(find(group, resource)),
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
       authorizer,
+      featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
     },
   );
   for (const review of accessReviewKinds(authorizer)) registry.add(review);

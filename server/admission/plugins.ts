@@ -5,14 +5,18 @@
  * message; a name capstan cannot run yet is refused when asked for by name, and reported when
  * it is only on by default, so that no one believes it enforced.
  */
+import type { Authorizer } from '../authz/types';
 import type { AdmissionPlugin } from './types';
 import type { StorageOf } from './lookup';
-import type { Authorizer } from '../authz/types';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
 import { defaultTolerationSecondsPlugin } from './plugins/default-toleration-seconds';
+import { certificateApprovalPlugin, certificateSigningPlugin, certificateSubjectRestrictionPlugin } from './plugins/certificates';
 import { limitRangerPlugin } from './plugins/limit-ranger';
+import { nodeRestrictionPlugin } from './plugins/node-restriction';
+import { persistentVolumeClaimResizePlugin } from './plugins/persistent-volume-claim-resize';
+import { podTopologyLabelsPlugin } from './plugins/pod-topology-labels';
 import { priorityPlugin } from './plugins/priority';
 import { resourceQuotaPlugin } from './plugins/resource-quota';
 import { runtimeClassPlugin } from './plugins/runtime-class';
@@ -25,8 +29,10 @@ export interface AdmissionDependencies {
   readonly storageOf: StorageOf;
   /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`. */
   readonly tolerationSeconds: { readonly notReady: number; readonly unreachable: number };
-  /** The server's authorizer, which admission expressions' `authorizer` variable asks. */
+  /** The server's authorizer, for plugins that ask whether the requester may do more (signers, token audiences) and for admission expressions' `authorizer` variable. */
   readonly authorizer: Authorizer;
+  /** Whether a feature gate is on (`--feature-gates`, else the 1.34 default). */
+  readonly featureEnabled: (gate: string) => boolean;
 }
 
 interface PluginEntry {
@@ -45,7 +51,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'LimitPodHardAntiAffinityTopology', onByDefault: false },
   { name: 'LimitRanger', onByDefault: true, make: ({ storageOf }) => limitRangerPlugin(storageOf) },
   { name: 'ServiceAccount', onByDefault: true },
-  { name: 'NodeRestriction', onByDefault: false },
+  { name: 'NodeRestriction', onByDefault: false, make: nodeRestrictionPlugin },
   { name: 'TaintNodesByCondition', onByDefault: true, make: taintNodesByConditionPlugin },
   { name: 'AlwaysPullImages', onByDefault: false, make: alwaysPullImagesPlugin },
   { name: 'ImagePolicyWebhook', onByDefault: false },
@@ -59,15 +65,15 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'DefaultStorageClass', onByDefault: true, make: ({ storageOf }) => defaultStorageClassPlugin(storageOf) },
   { name: 'StorageObjectInUseProtection', onByDefault: true, make: storageObjectInUseProtectionPlugin },
   { name: 'OwnerReferencesPermissionEnforcement', onByDefault: false },
-  { name: 'PersistentVolumeClaimResize', onByDefault: true },
+  { name: 'PersistentVolumeClaimResize', onByDefault: true, make: ({ storageOf }) => persistentVolumeClaimResizePlugin(storageOf) },
   { name: 'RuntimeClass', onByDefault: true, make: ({ storageOf }) => runtimeClassPlugin(storageOf) },
-  { name: 'CertificateApproval', onByDefault: true },
-  { name: 'CertificateSigning', onByDefault: true },
+  { name: 'CertificateApproval', onByDefault: true, make: ({ authorizer }) => certificateApprovalPlugin(authorizer) },
+  { name: 'CertificateSigning', onByDefault: true, make: ({ authorizer }) => certificateSigningPlugin(authorizer) },
   { name: 'ClusterTrustBundleAttest', onByDefault: true },
-  { name: 'CertificateSubjectRestriction', onByDefault: true },
+  { name: 'CertificateSubjectRestriction', onByDefault: true, make: certificateSubjectRestrictionPlugin },
   { name: 'DefaultIngressClass', onByDefault: true, make: ({ storageOf }) => defaultIngressClassPlugin(storageOf) },
   { name: 'DenyServiceExternalIPs', onByDefault: false },
-  { name: 'PodTopologyLabels', onByDefault: true },
+  { name: 'PodTopologyLabels', onByDefault: true, make: ({ storageOf, featureEnabled }) => podTopologyLabelsPlugin(storageOf, featureEnabled('PodTopologyLabelsAdmission')) },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
   { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer) },
   { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionPolicyPlugin(storageOf, authorizer) },

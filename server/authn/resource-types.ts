@@ -5,8 +5,12 @@
  * what they need (the token methods, the signing key), so discovery, OpenAPI and routing
  * treat them like any other endpoint.
  */
+import type { KubeObject } from '../../storage/objects/types';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
+import { parseWriteOptions, queryOf } from '../request/query';
 import { writeResponse } from '../handlers/scope';
+import { virtualCreateHandler } from '../handlers/virtual-create';
 import type { MutableResourceRegistry } from '../registry/registry';
 import { buildStrategy } from '../registry/strategy';
 import type { ResourceType } from '../registry/types';
@@ -51,16 +55,10 @@ export interface AuthenticationResourceDeps {
 export function registerAuthenticationResources(registry: MutableResourceRegistry, deps: AuthenticationResourceDeps): void {
   const now = deps.now ?? (() => new Date());
   registry.add(
-    reviewType('selfsubjectreviews', 'SelfSubjectReview', (scope) => async ({ req, res }) => {
-      const body = await readReviewBody(req, 'SelfSubjectReview');
-      await writeResponse(scope, res, 201, selfSubjectReview({ body, user: req.user, now: now() }));
-    }),
+    reviewType('selfsubjectreviews', 'SelfSubjectReview', virtualCreateHandler(async (body, { req }) => selfSubjectReview({ body, user: req.user, now: now() }))),
   );
   registry.add(
-    reviewType('tokenreviews', 'TokenReview', (scope) => async ({ req, res, info }) => {
-      const body = await readReviewBody(req, 'TokenReview');
-      await writeResponse(scope, res, 201, await tokenReview({ body, namespace: info.namespace, tokens: deps.tokens, apiAudiences: deps.apiAudiences }));
-    }),
+    reviewType('tokenreviews', 'TokenReview', virtualCreateHandler((body, { info }) => tokenReview({ body, namespace: info.namespace, tokens: deps.tokens, apiAudiences: deps.apiAudiences }))),
   );
   const serviceAccounts = registry.find({ group: '', version: 'v1' }, 'serviceaccounts');
   if (serviceAccounts === undefined) return;
@@ -76,6 +74,13 @@ export function registerAuthenticationResources(registry: MutableResourceRegistr
           handlers: {
             create: (scope) => async ({ req, res, info }) => {
               const body = await readReviewBody(req, 'TokenRequest');
+              // Admitted as the reference does (NodeRestriction keeps a node to tokens of its own pods).
+              const query = parseWriteOptions(queryOf(req), 'CreateOptions');
+              await admitSubresourceCreate(
+                scope,
+                { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'token' },
+                { key: { namespace: info.namespace, name: info.name }, kind: { group: GROUP, version: 'v1', kind: 'TokenRequest' }, object: body as KubeObject },
+              );
               await writeResponse(scope, res, 201, await tokenRequest({ body, namespace: info.namespace, name: info.name }, deps.tokenRequest));
             },
           },

@@ -52,8 +52,9 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
     nodeAuthorizer(
       (nodeGraph ??= new NodeGraph({
         pods: storageOf('', 'pods'),
-        persistentVolumeClaims: storageOf('', 'persistentvolumeclaims'),
         persistentVolumes: storageOf('', 'persistentvolumes'),
+        volumeAttachments: storageOf('storage.k8s.io', 'volumeattachments'),
+        resourceSlices: storageOf('resource.k8s.io', 'resourceslices'),
       })),
     );
   const rbac = () => rbacAuthorizer(ruleResolver);

@@ -5,12 +5,11 @@
  * negotiation and errors are the generic handlers' own.
  */
 import type { KubeObject } from '../../storage/objects/types';
-import { decodeObjectBody } from '../handlers/object-body';
-import { writeResponse, type HandlerScope, type ResourceRequest } from '../handlers/scope';
+import type { ResourceRequest } from '../handlers/scope';
+import { virtualCreateHandler } from '../handlers/virtual-create';
 import '../http/request-context';
 import { defineKind } from '../registry/kinds/define';
 import type { ResourceType } from '../registry/types';
-import { parseWriteOptions, queryOf } from '../request/query';
 import { localSubjectAccessReview, selfSubjectAccessReview, selfSubjectRulesReview, subjectAccessReview, AUTHORIZATION_GROUP } from './access-reviews';
 import type { Authorizer } from './types';
 
@@ -18,11 +17,7 @@ type Answer = (review: KubeObject, request: ResourceRequest) => Promise<KubeObje
 
 function reviewKind(resource: string, kind: string, namespaced: boolean, answer: Answer): ResourceType {
   const type = defineKind({ group: AUTHORIZATION_GROUP, resource, kind, namespaced, verbs: ['create'] });
-  const create = (scope: HandlerScope) => async (request: ResourceRequest) => {
-    const { object } = await decodeObjectBody(scope, request.req, parseWriteOptions(queryOf(request.req), 'CreateOptions'));
-    await writeResponse(scope, request.res, 201, await answer(object, request));
-  };
-  return { ...type, virtual: true, handlers: { verbs: { create } } };
+  return { ...type, virtual: true, handlers: { verbs: { create: virtualCreateHandler(answer) } } };
 }
 
 export function accessReviewKinds(authorizer: Authorizer): ResourceType[] {

@@ -19,7 +19,7 @@ const BACKDATE_MS = 5 * 60 * 1000;
 
 type X509Module = typeof import('@peculiar/x509');
 
-function loadX509(): X509Module {
+export function loadX509(): X509Module {
   // tsyringe, used inside @peculiar/x509, needs the Reflect metadata polyfill first.
   require('reflect-metadata');
   const x509 = require('@peculiar/x509') as X509Module;

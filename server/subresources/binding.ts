@@ -8,15 +8,17 @@ import type { Request } from 'express';
 import type { KubeObject, ObjectKey, Preconditions } from '../../storage/objects/types';
 import { readObjectValue, objectBodyFormat } from '../handlers/object-body';
 import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
-import { parseWriteOptions, queryOf } from '../request/query';
+import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
 import { badRequest, conflict, notFound } from '../status/catalogue';
 import { upsertCondition } from './conditions';
 import { relatedScope } from './related-scope';
 import type { StoreScope } from '../registry/store/scope';
+import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
+import { featureEnabled } from '../config/feature-enabled';
 
 interface Binding {
-  readonly metadata?: { readonly name?: string; readonly namespace?: string; readonly uid?: string; readonly resourceVersion?: string; readonly annotations?: Record<string, string> };
-  readonly target?: { readonly name?: string };
+  metadata?: { readonly name?: string; readonly namespace?: string; readonly uid?: string; readonly resourceVersion?: string; readonly annotations?: Record<string, string>; readonly labels?: Record<string, string> };
+  readonly target?: { readonly name?: string; readonly kind?: string };
 }
 
 /** The reference's Status for a Create that succeeded without an object to return. */
@@ -27,6 +29,13 @@ const BINDING_RESOURCE = { group: '', resource: 'pods/binding' };
 async function readBinding(scope: HandlerScope, req: Request): Promise<Binding> {
   const { value } = await readObjectValue(req, objectBodyFormat(scope, req), { expectedKind: 'Binding', findDuplicates: false });
   return (value ?? {}) as Binding;
+}
+
+/** Admission of the Binding as the create it is (`pods/binding`, or the legacy `bindings`); mutating plugins may label it. */
+async function admitBinding(scope: HandlerScope, req: Request, target: { key: ObjectKey; binding: Binding; subresource: string }, options: WriteOptions): Promise<void> {
+  const write = { user: req.user, dryRun: options.dryRun, options: operationOptions('CreateOptions', options), subresource: target.subresource };
+  const object = target.binding as unknown as KubeObject;
+  await admitSubresourceCreate(scope, write, { key: target.key, kind: { group: '', version: 'v1', kind: 'Binding' }, object });
 }
 
 /** Sets the pod's node once; a pod already on a node, or being deleted, is a conflict. */
@@ -52,6 +61,11 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
       if (annotations !== undefined && Object.keys(annotations).length > 0) {
         pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...annotations };
       }
+      // The node's topology labels, which PodTopologyLabels put on the Binding, behind its gate.
+      const labels = binding.metadata?.labels;
+      if (labels !== undefined && Object.keys(labels).length > 0 && featureEnabled(scope.context.featureGates ?? {}, 'PodTopologyLabelsAdmission')) {
+        pod.metadata.labels = { ...(pod.metadata.labels ?? {}), ...labels };
+      }
       upsertCondition(pod, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, scope.context.now());
       return pod;
     },
@@ -65,7 +79,9 @@ export function podBindingCreate(scope: HandlerScope): ResourceHandler {
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
     const binding = await readBinding(scope, req);
     if ((binding.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Binding object');
-    await assignPod(scope, { namespace: info.namespace, name: info.name }, binding, options.dryRun);
+    const key = { namespace: info.namespace, name: info.name };
+    await admitBinding(scope, req, { key, binding, subresource: 'binding' }, options);
+    await assignPod(scope, key, binding, options.dryRun);
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };
 }
@@ -78,6 +94,7 @@ export function legacyBindingCreate(scope: HandlerScope): ResourceHandler {
     const binding = await readBinding(scope, req);
     const name = binding.metadata?.name ?? '';
     if (name === '') throw badRequest('Name parameter required.');
+    await admitBinding(scope, req, { key: { namespace: info.namespace, name }, binding, subresource: '' }, options);
     const pods = relatedScope(scope, { group: '', version: 'v1', resource: 'pods' });
     await assignPod(pods, { namespace: info.namespace, name }, binding, options.dryRun);
     await writeResponse(scope, res, 201, CREATED_STATUS);

@@ -10,7 +10,7 @@ import type { Request } from 'express';
 import type { KubeObject, ObjectKey } from '../../storage/objects/types';
 import { readObjectValue, objectBodyFormat, fieldManagerOf } from '../handlers/object-body';
 import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
-import { operationOptions, type WriteRequest } from '../registry/store/admission';
+import { admitSubresourceCreate, operationOptions, type WriteRequest } from '../registry/store/admission';
 import { deleteObject, type Deletion } from '../registry/store/delete';
 import type { StoreScope } from '../registry/store/scope';
 import { updateObject } from '../registry/store/update';
@@ -45,6 +45,7 @@ const MAX_DISRUPTED_PODS = 2000;
 /** What the reference tells a client to wait while a new budget's status is computed. */
 const UNPROCESSED_RETRY_SECONDS = 10;
 const APISERVER_MANAGER = 'kube-apiserver';
+const EVICTION_KIND = { group: 'policy', version: 'v1', kind: 'Eviction' };
 
 function budgetRefusal(cause: string, retryAfterSeconds?: number): StatusError {
   return new StatusError({
@@ -109,6 +110,7 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
     if ((eviction.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Eviction object');
     const key = { namespace: info.namespace, name: info.name };
     const write: WriteRequest = { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'eviction' };
+    await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
     const pod = await scope.storage.get(key);
     if (!ignoresBudgets(pod)) {
       const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });

@@ -1,107 +1,61 @@
 /**
- * What each node may reach, kept current by informers over pods, persistent volume claims and
- * persistent volumes: the pods bound to it (`spec.nodeName`), and through them the secrets,
- * config maps, claims and service accounts they use; through their claims the bound volumes,
- * and the secrets those volumes name. The Node authorizer asks it per request, in memory.
+ * What each node may reach, kept current by informers, with the edges of the reference's node
+ * authorizer graph (1.34): the pods bound to a node (`spec.nodeName`); through a pod that is not
+ * a mirror pod, the secrets, config maps, claims, service account and resource claims it uses;
+ * through a claim, the persistent volumes whose `claimRef` names it, and the secrets those
+ * volumes hand to the kubelet; and the volume attachments and resource slices whose
+ * `spec.nodeName` is the node. The Node authorizer asks it per request, in memory.
  */
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
 import { startInformer, type Informer } from '../../controllers/informer';
+import { podReferences, volumeSecrets } from './pod-references';
 
-export type NodeObjectKind = 'pods' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts';
+/** What a node's graph may lead to by name within a pod's namespace. */
+export type NamespacedObjectKind = 'pods' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'resourceclaims';
+/** Cluster-scoped objects the graph ties to one node. */
+export type ClusterObjectKind = 'persistentvolumes' | 'volumeattachments' | 'resourceslices';
 
 type Fields = Record<string, unknown>;
-
 const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
-const list = (value: unknown): Fields[] => (Array.isArray(value) ? value.map(record) : []);
-const name = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
-/** The secrets a volume source of a pod names (its namespace's), as the reference visits them. */
-const POD_VOLUME_SECRETS: readonly [string, string][] = [
-  ['secret', 'secretName'], ['azureFile', 'secretName'],
-];
-const POD_VOLUME_SECRET_REFS: readonly string[] = ['cephfs', 'cinder', 'flexVolume', 'iscsi', 'rbd', 'scaleIO', 'storageos'];
-
-/** Every object of the pod's namespace it uses, keyed `<kind>/<name>`. */
-export function podReferences(pod: KubeObject): Set<string> {
-  const refs = new Set<string>();
-  const add = (kind: NodeObjectKind, value: unknown) => {
-    const found = name(value);
-    if (found) refs.add(`${kind}/${found}`);
-  };
-  const spec = record(pod.spec);
-  add('serviceaccounts', spec.serviceAccountName ?? 'default');
-  for (const secret of list(spec.imagePullSecrets)) add('secrets', secret.name);
-  for (const container of [...list(spec.containers), ...list(spec.initContainers), ...list(spec.ephemeralContainers)]) {
-    for (const env of list(container.env)) {
-      const from = record(env.valueFrom);
-      add('secrets', record(from.secretKeyRef).name);
-      add('configmaps', record(from.configMapKeyRef).name);
-    }
-    for (const envFrom of list(container.envFrom)) {
-      add('secrets', record(envFrom.secretRef).name);
-      add('configmaps', record(envFrom.configMapRef).name);
-    }
-  }
-  for (const volume of list(spec.volumes)) {
-    for (const [source, field] of POD_VOLUME_SECRETS) add('secrets', record(volume[source])[field]);
-    for (const source of POD_VOLUME_SECRET_REFS) add('secrets', record(record(volume[source]).secretRef).name);
-    add('secrets', record(record(volume.csi).nodePublishSecretRef).name);
-    add('configmaps', record(volume.configMap).name);
-    for (const projection of list(record(volume.projected).sources)) {
-      add('secrets', record(projection.secret).name);
-      add('configmaps', record(projection.configMap).name);
-    }
-    add('persistentvolumeclaims', record(volume.persistentVolumeClaim).claimName);
-    // A generic ephemeral volume's claim is named after the pod and the volume.
-    if (volume.ephemeral !== undefined) add('persistentvolumeclaims', `${pod.metadata.name}-${String(volume.name)}`);
-  }
-  return refs;
-}
-
-const PV_SECRET_REF_SOURCES: readonly string[] = ['cephfs', 'cinder', 'flexVolume', 'iscsi', 'rbd', 'scaleIO', 'storageos'];
-const CSI_SECRET_REFS: readonly string[] = ['controllerPublishSecretRef', 'nodeStageSecretRef', 'nodePublishSecretRef', 'controllerExpandSecretRef', 'nodeExpandSecretRef'];
-
-/** The secrets (`namespace/name`) a persistent volume names; `claimNamespace` for refs without a namespace. */
-export function volumeSecrets(volume: KubeObject, claimNamespace: string): string[] {
-  const spec = record(volume.spec);
-  const secrets: string[] = [];
-  const add = (ref: Fields) => {
-    const secret = name(ref.name);
-    if (secret) secrets.push(`${name(ref.namespace) ?? claimNamespace}/${secret}`);
-  };
-  const azure = record(spec.azureFile);
-  if (name(azure.secretName)) secrets.push(`${name(azure.secretNamespace) ?? claimNamespace}/${String(azure.secretName)}`);
-  for (const source of PV_SECRET_REF_SOURCES) add(record(record(spec[source]).secretRef));
-  for (const field of CSI_SECRET_REFS) add(record(record(spec.csi)[field]));
-  return secrets;
-}
+const nameOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export interface NodeGraphStorages {
   readonly pods: ObjectStorage;
-  readonly persistentVolumeClaims: ObjectStorage;
   readonly persistentVolumes: ObjectStorage;
+  readonly volumeAttachments: ObjectStorage;
+  readonly resourceSlices: ObjectStorage;
 }
 
 export class NodeGraph {
-  /** node → pod `namespace/name` → what it references. */
+  /** node → pod `namespace/name` → what it references (`<kind>/<name>`). */
   private readonly podsByNode = new Map<string, Map<string, Set<string>>>();
   private readonly nodeOfPod = new Map<string, string>();
-  private readonly claims: Informer;
+  /** claim `namespace/name` → the persistent volumes whose claimRef names it. */
+  private readonly volumesByClaim = new Map<string, Set<string>>();
   private readonly volumes: Informer;
+  private readonly attachments: Informer;
+  private readonly slices: Informer;
   private readonly informers: Informer[];
   readonly synced: Promise<void>;
 
   constructor(storages: NodeGraphStorages) {
     const pods = startInformer(storages.pods, { onUpsert: (pod) => this.setPod(pod), onDelete: (pod) => this.removePod(pod) });
-    this.claims = startInformer(storages.persistentVolumeClaims, {});
-    this.volumes = startInformer(storages.persistentVolumes, {});
-    this.informers = [pods, this.claims, this.volumes];
+    this.volumes = startInformer(storages.persistentVolumes, {
+      onUpsert: (volume, old) => {
+        if (old !== undefined) this.unindexVolume(old);
+        this.indexVolume(volume);
+      },
+      onDelete: (volume) => this.unindexVolume(volume),
+    });
+    this.attachments = startInformer(storages.volumeAttachments, {});
+    this.slices = startInformer(storages.resourceSlices, {});
+    this.informers = [pods, this.volumes, this.attachments, this.slices];
     this.synced = Promise.all(this.informers.map((informer) => informer.synced)).then(() => undefined);
   }
 
   private setPod(pod: KubeObject): void {
     this.removePod(pod);
-    const node = name(record(pod.spec).nodeName);
+    const node = nameOf(record(pod.spec).nodeName);
     if (node === undefined) return;
     const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
     let pods = this.podsByNode.get(node);
@@ -120,38 +74,62 @@ export class NodeGraph {
     if (pods?.size === 0) this.podsByNode.delete(node);
   }
 
+  private claimOf(volume: KubeObject): string | undefined {
+    const claimRef = record(record(volume.spec).claimRef);
+    const claim = nameOf(claimRef.name);
+    return claim === undefined ? undefined : `${nameOf(claimRef.namespace) ?? ''}/${claim}`;
+  }
+
+  private indexVolume(volume: KubeObject): void {
+    const claim = this.claimOf(volume);
+    if (claim === undefined) return;
+    let names = this.volumesByClaim.get(claim);
+    if (names === undefined) this.volumesByClaim.set(claim, (names = new Set()));
+    names.add(String(volume.metadata.name));
+  }
+
+  private unindexVolume(volume: KubeObject): void {
+    const claim = this.claimOf(volume);
+    const names = claim === undefined ? undefined : this.volumesByClaim.get(claim);
+    names?.delete(String(volume.metadata.name));
+    if (names?.size === 0) this.volumesByClaim.delete(claim!);
+  }
+
   /** Whether a pod bound to `node` uses this object of its namespace (or is this pod). */
-  reaches(node: string, kind: NodeObjectKind, namespace: string, objectName: string): boolean {
+  reaches(node: string, kind: NamespacedObjectKind, namespace: string, objectName: string): boolean {
     const pods = this.podsByNode.get(node);
     if (pods === undefined) return false;
     if (kind === 'pods') return pods.has(`${namespace}/${objectName}`);
-    const ref = `${kind}/${objectName}`;
+    if (this.podsUsing(pods, `${kind}/${objectName}`, namespace)) return true;
+    return kind === 'secrets' && this.volumesOf(node).some((volume) => volumeSecrets(volume).includes(`${namespace}/${objectName}`));
+  }
+
+  /** Whether this cluster-scoped object leads to `node`. */
+  reachesClusterObject(node: string, kind: ClusterObjectKind, objectName: string): boolean {
+    if (kind === 'persistentvolumes') return this.volumesOf(node).some((volume) => volume.metadata.name === objectName);
+    const informer = kind === 'volumeattachments' ? this.attachments : this.slices;
+    return nameOf(record(informer.objects.get(objectName)?.spec).nodeName) === node;
+  }
+
+  private podsUsing(pods: ReadonlyMap<string, ReadonlySet<string>>, ref: string, namespace: string): boolean {
     for (const [podKey, refs] of pods) if (podKey.startsWith(`${namespace}/`) && refs.has(ref)) return true;
-    return kind === 'secrets' && this.volumeSecretsOf(node).has(`${namespace}/${objectName}`);
+    return false;
   }
 
-  /** Whether a claim used by a pod of `node` is bound to this persistent volume. */
-  reachesVolume(node: string, volumeName: string): boolean {
-    return this.boundVolumes(node).some(({ volume }) => volume.metadata.name === volumeName);
-  }
-
-  private boundVolumes(node: string): { volume: KubeObject; claimNamespace: string }[] {
-    const found: { volume: KubeObject; claimNamespace: string }[] = [];
+  /** The persistent volumes whose claim a pod of `node` uses. */
+  private volumesOf(node: string): KubeObject[] {
+    const found: KubeObject[] = [];
     for (const [podKey, refs] of this.podsByNode.get(node) ?? []) {
       const namespace = podKey.slice(0, podKey.indexOf('/'));
       for (const ref of refs) {
         if (!ref.startsWith('persistentvolumeclaims/')) continue;
-        const claim = this.claims.objects.get(`${namespace}/${ref.slice('persistentvolumeclaims/'.length)}`);
-        const volumeName = name(record(claim?.spec).volumeName);
-        const volume = volumeName === undefined ? undefined : this.volumes.objects.get(volumeName);
-        if (volume !== undefined) found.push({ volume, claimNamespace: namespace });
+        for (const volumeName of this.volumesByClaim.get(`${namespace}/${ref.slice('persistentvolumeclaims/'.length)}`) ?? []) {
+          const volume = this.volumes.objects.get(volumeName);
+          if (volume !== undefined) found.push(volume);
+        }
       }
     }
     return found;
-  }
-
-  private volumeSecretsOf(node: string): Set<string> {
-    return new Set(this.boundVolumes(node).flatMap(({ volume, claimNamespace }) => volumeSecrets(volume, claimNamespace)));
   }
 
   stop(): void {

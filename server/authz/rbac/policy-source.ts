@@ -1,16 +1,41 @@
 /**
  * Where the RBAC authorizer reads roles and bindings: in-memory maps that informers keep
  * current from the watch caches, so no request reads the store. Role bindings are indexed by
- * namespace, since a request only ever needs those of its own namespace.
+ * namespace, since a request only ever needs those of its own namespace, and all bindings by
+ * the subjects they name, since a request only needs those that may name its user.
  */
+import type { UserInfo } from '../../authn/types';
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
 import { startInformer } from '../../controllers/informer';
+import { BindingIndex } from './binding-index';
 
 export interface PolicySource {
   clusterRole(name: string): KubeObject | undefined;
   role(namespace: string, name: string): KubeObject | undefined;
-  clusterRoleBindings(): Iterable<KubeObject>;
-  roleBindings(namespace: string): Iterable<KubeObject>;
+  /** The ClusterRoleBindings that may name `user` (their subjects still to be matched). */
+  clusterRoleBindingsFor(user: UserInfo): Iterable<KubeObject>;
+  /** The RoleBindings of `namespace` that may name `user`. */
+  roleBindingsFor(namespace: string, user: UserInfo): Iterable<KubeObject>;
+}
+
+/** RoleBindings by namespace, each namespace's indexed by subject. */
+class NamespacedBindings {
+  private readonly byNamespace = new Map<string, BindingIndex>();
+
+  upsert(binding: KubeObject): void {
+    const namespace = String(binding.metadata.namespace);
+    let index = this.byNamespace.get(namespace);
+    if (index === undefined) this.byNamespace.set(namespace, (index = new BindingIndex()));
+    index.upsert(binding);
+  }
+
+  remove(binding: KubeObject): void {
+    this.byNamespace.get(String(binding.metadata.namespace))?.remove(binding);
+  }
+
+  candidates(namespace: string, user: UserInfo): KubeObject[] {
+    return this.byNamespace.get(namespace)?.candidates(user) ?? [];
+  }
 }
 
 export interface RbacStorages {
@@ -27,31 +52,25 @@ export interface InformedPolicySource extends PolicySource {
 }
 
 export function informedPolicySource(storages: RbacStorages): InformedPolicySource {
-  const bindingsByNamespace = new Map<string, Map<string, KubeObject>>();
+  const clusterBindings = new BindingIndex();
+  const namespacedBindings = new NamespacedBindings();
   const roles = startInformer(storages.roles, {});
   const clusterRoles = startInformer(storages.clusterRoles, {});
-  const clusterRoleBindings = startInformer(storages.clusterRoleBindings, {});
+  const clusterRoleBindings = startInformer(storages.clusterRoleBindings, {
+    onUpsert: (binding) => clusterBindings.upsert(binding),
+    onDelete: (binding) => clusterBindings.remove(binding),
+  });
   const roleBindings = startInformer(storages.roleBindings, {
-    onUpsert(binding) {
-      const namespace = String(binding.metadata.namespace);
-      let bindings = bindingsByNamespace.get(namespace);
-      if (bindings === undefined) bindingsByNamespace.set(namespace, (bindings = new Map()));
-      bindings.set(String(binding.metadata.name), binding);
-    },
-    onDelete(binding) {
-      const namespace = String(binding.metadata.namespace);
-      const bindings = bindingsByNamespace.get(namespace);
-      bindings?.delete(String(binding.metadata.name));
-      if (bindings?.size === 0) bindingsByNamespace.delete(namespace);
-    },
+    onUpsert: (binding) => namespacedBindings.upsert(binding),
+    onDelete: (binding) => namespacedBindings.remove(binding),
   });
   const informers = [roles, clusterRoles, clusterRoleBindings, roleBindings];
   return {
     synced: Promise.all(informers.map((informer) => informer.synced)).then(() => undefined),
     clusterRole: (name) => clusterRoles.objects.get(name),
     role: (namespace, name) => roles.objects.get(`${namespace}/${name}`),
-    clusterRoleBindings: () => clusterRoleBindings.objects.values(),
-    roleBindings: (namespace) => bindingsByNamespace.get(namespace)?.values() ?? [],
+    clusterRoleBindingsFor: (user) => clusterBindings.candidates(user),
+    roleBindingsFor: (namespace, user) => namespacedBindings.candidates(namespace, user),
     stop() {
       for (const informer of informers) informer.stop();
     },
@@ -61,18 +80,18 @@ export function informedPolicySource(storages: RbacStorages): InformedPolicySour
 /** A fixed set of objects, for checking a policy that is not stored (the bootstrap policy on its own, tests). */
 export function staticPolicySource(objects: readonly KubeObject[]): PolicySource {
   const byKey = new Map<string, KubeObject>();
-  const clusterRoleBindings: KubeObject[] = [];
-  const roleBindings = new Map<string, KubeObject[]>();
+  const clusterBindings = new BindingIndex();
+  const namespacedBindings = new NamespacedBindings();
   for (const object of objects) {
     const { name, namespace } = object.metadata;
     if (object.kind === 'ClusterRole' || object.kind === 'Role') byKey.set(`${object.kind}/${namespace ?? ''}/${name}`, object);
-    else if (object.kind === 'ClusterRoleBinding') clusterRoleBindings.push(object);
-    else if (object.kind === 'RoleBinding') roleBindings.set(String(namespace), [...(roleBindings.get(String(namespace)) ?? []), object]);
+    else if (object.kind === 'ClusterRoleBinding') clusterBindings.upsert(object);
+    else if (object.kind === 'RoleBinding') namespacedBindings.upsert(object);
   }
   return {
     clusterRole: (name) => byKey.get(`ClusterRole//${name}`),
     role: (namespace, name) => byKey.get(`Role/${namespace}/${name}`),
-    clusterRoleBindings: () => clusterRoleBindings,
-    roleBindings: (namespace) => roleBindings.get(namespace) ?? [],
+    clusterRoleBindingsFor: (user) => clusterBindings.candidates(user),
+    roleBindingsFor: (namespace, user) => namespacedBindings.candidates(namespace, user),
   };
 }

@@ -24,7 +24,7 @@ export class RuleResolver {
   constructor(private readonly source: PolicySource) {}
 
   visitRulesFor(user: UserInfo, namespace: string, visit: RuleVisitor): void {
-    for (const binding of this.source.clusterRoleBindings()) {
+    for (const binding of this.source.clusterRoleBindingsFor(user)) {
       const subject = appliesTo(user, subjectsOf(binding), '');
       if (subject === undefined) continue;
       const ref = roleRefOf(binding);
@@ -33,7 +33,7 @@ export class RuleResolver {
       if (!visitAll(source, resolved, visit)) return;
     }
     if (namespace === '') return;
-    for (const binding of this.source.roleBindings(namespace)) {
+    for (const binding of this.source.roleBindingsFor(namespace, user)) {
       const subject = appliesTo(user, subjectsOf(binding), namespace);
       if (subject === undefined) continue;
       const ref = roleRefOf(binding);

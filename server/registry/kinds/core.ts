@@ -1,6 +1,7 @@
 /** The core group (`/api/v1`) resources served by default. */
 import type { KubeObject } from '../../../storage/objects/types';
 import * as core from '../../validation/core';
+import { validatePersistentVolumeClaimUpdate } from '../../validation/claim-update';
 import { podQOSClass } from '../defaults/pod';
 import * as defaults from '../defaults/core';
 import type { ResourceType, SelectableFields } from '../types';
@@ -195,6 +196,7 @@ export const coreKinds: readonly ResourceType[] = [
       defaults: defaults.defaultPersistentVolumeClaim,
       initialStatus: () => ({ phase: 'Pending' }),
       validate: core.validatePersistentVolumeClaim,
+      validateUpdate: validatePersistentVolumeClaimUpdate,
     },
   }),
   defineKind({

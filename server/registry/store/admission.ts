@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
 import type { AdmissionAttributes, AdmissionOperation, OperationOptions } from '../../admission/types';
 import type { UserInfo } from '../../authn/types';
+import type { GroupVersionKind } from '../types';
 import type { StoreScope } from './scope';
 
 /** Who writes, how, and with which options: what every store operation is told besides the object. */
@@ -62,4 +63,20 @@ export function admissionAttributes(
     warnings: [],
     auditAnnotations: {},
   };
+}
+
+/**
+ * Both admission phases for the create of a subresource's own kind (an Eviction, a
+ * TokenRequest), which is stored nowhere: plugins and webhooks see `CREATE` of
+ * `<resource>/<subresource>` with that object, as the reference admits such requests.
+ */
+export async function admitSubresourceCreate(
+  scope: StoreScope,
+  write: WriteRequest,
+  step: { readonly key: ObjectKey; readonly kind: GroupVersionKind; readonly object: KubeObject },
+): Promise<void> {
+  step.object.metadata ??= {};
+  const attributes = { ...admissionAttributes(scope, write, { operation: 'CREATE', key: step.key, object: step.object }), kind: step.kind, requestKind: step.kind };
+  await scope.context.admission.admit(attributes);
+  await scope.context.admission.validate(attributes);
 }

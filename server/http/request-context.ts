@@ -15,6 +15,8 @@ declare global {
       /** Raw query string without `?` (parse with `new URLSearchParams` where needed). */
       rawQuery: string;
       user: UserInfo;
+      /** The request's audit ID (its `Audit-ID` header, or made up): answered in `Audit-Id`, named in its audit events. */
+      auditID: string;
       /** Epoch milliseconds by which a short request should answer; absent for long-running ones. */
       deadline?: number;
     }

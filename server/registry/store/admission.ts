@@ -16,6 +16,11 @@ export interface WriteRequest {
   readonly dryRun: boolean;
   /** '' or absent for the main resource. */
   readonly subresource?: string;
+  /**
+   * The request's audit annotations (server/audit/request-audit.ts), which admission plugins
+   * write into as they run; absent when the request is not audited.
+   */
+  readonly auditAnnotations?: Record<string, string>;
 }
 
 /**
@@ -60,6 +65,6 @@ export function admissionAttributes(
     object: step.object,
     oldObject: step.oldObject,
     warnings: [],
-    auditAnnotations: {},
+    auditAnnotations: write.auditAnnotations ?? {},
   };
 }

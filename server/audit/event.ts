@@ -11,7 +11,8 @@ import type { RequestInfo } from '../http/request-info';
 import type { AuditLevel, AuditStage } from './policy';
 
 export interface EventUser {
-  readonly username: string;
+  /** Absent for a request that failed authentication. */
+  readonly username?: string;
   readonly uid?: string;
   readonly groups?: readonly string[];
   readonly extra?: Readonly<Record<string, readonly string[]>>;
@@ -67,7 +68,7 @@ const USER_AGENT_TRUNCATED = '...TRUNCATED';
 
 export function eventUser(user: UserInfo): EventUser {
   return {
-    username: user.name,
+    ...(user.name ? { username: user.name } : {}),
     ...(user.uid ? { uid: user.uid } : {}),
     ...(user.groups.length > 0 ? { groups: user.groups } : {}),
     ...(user.extra && Object.keys(user.extra).length > 0 ? { extra: user.extra } : {}),

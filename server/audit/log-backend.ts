@@ -110,7 +110,7 @@ function legacyLine(event: AuditEvent): string {
   const quoteAll = (values: readonly string[]) => values.map((value) => JSON.stringify(value)).join(',');
   const username = event.user.username || '<none>';
   const groups = event.user.username && event.user.groups?.length ? quoteAll(event.user.groups) : '<none>';
-  const as = event.impersonatedUser?.username ?? '<self>';
+  const as = event.impersonatedUser ? (event.impersonatedUser.username ?? '') : '<self>';
   const asGroups = event.impersonatedUser?.groups ? quoteAll(event.impersonatedUser.groups) : '<lookup>';
   const fields: [string, string][] = [
     ['id', event.auditID],

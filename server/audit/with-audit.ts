@@ -8,7 +8,9 @@
  *
  * With no policy file the stage is not in the chain at all (`withAudit` returns undefined).
  */
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { UserInfo } from '../authn/types';
+import type { Status } from '../status/status-error';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import type { DeprecatedApi } from '../metrics/with-request-metrics';
 import { isLongRunning } from '../http/long-running';
@@ -18,7 +20,7 @@ import { internalError } from '../status/catalogue';
 import { writeStatus } from '../status/write';
 import { nowMicros, objectReferenceOf, sourceIPsOf, userAgentOf } from './event';
 import type { AuditPolicy } from './policy';
-import { evaluatePolicy } from './policy-rules';
+import { evaluatePolicy, type RequestAuditConfig } from './policy-rules';
 import { RequestAudit, type EventSink } from './request-audit';
 
 export interface AuditStageOptions {
@@ -46,18 +48,7 @@ export function withAudit(options: AuditStageOptions): RequestHandler {
       next();
       return;
     }
-    const audit = new RequestAudit({
-      config,
-      auditID: req.auditID,
-      requestURI: req.originalUrl,
-      verb: info.verb,
-      user: req.user,
-      sourceIPs: sourceIPsOf(req),
-      userAgent: userAgentOf(req),
-      objectRef: objectReferenceOf(info),
-      receivedMicros,
-      sink,
-    });
+    const audit = requestAudit({ req, config, user: req.user, receivedMicros, sink });
     req.audit = audit;
     if (!audit.emit('RequestReceived')) {
       metrics.auditRequestsRejected.inc();
@@ -83,6 +74,40 @@ export function withAudit(options: AuditStageOptions): RequestHandler {
     });
     next();
   };
+}
+
+/**
+ * For the authentication stage: a request answered 401 is audited by itself, as the
+ * reference's, with one ResponseStarted event and no user, at the level the policy gives a
+ * request of nobody.
+ */
+export function auditUnauthenticated(options: Omit<AuditStageOptions, 'deprecatedApi'>): (req: Request, status: Status) => void {
+  return (req, status) => {
+    const config = evaluatePolicy(options.policy, NOBODY, req.requestInfo);
+    options.metrics.auditLevels.inc({ level: config.level });
+    if (config.level === 'None') return;
+    const audit = requestAudit({ req, config, user: NOBODY, receivedMicros: nowMicros(), sink: options.sink });
+    audit.setResponseStatus({ metadata: {}, status: status.status, message: status.message, reason: status.reason, code: status.code });
+    audit.emit('ResponseStarted');
+  };
+}
+
+const NOBODY: UserInfo = { name: '', groups: [] };
+
+function requestAudit(options: { req: Request; config: RequestAuditConfig; user: UserInfo; receivedMicros: number; sink: EventSink }): RequestAudit {
+  const { req } = options;
+  return new RequestAudit({
+    config: options.config,
+    auditID: req.auditID,
+    requestURI: req.originalUrl,
+    verb: req.requestInfo.verb,
+    user: options.user,
+    sourceIPs: sourceIPsOf(req),
+    userAgent: userAgentOf(req),
+    objectRef: objectReferenceOf(req.requestInfo),
+    receivedMicros: options.receivedMicros,
+    sink: options.sink,
+  });
 }
 
 /** What the event says of an answer that never started: the client went away first. */

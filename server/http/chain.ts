@@ -5,7 +5,7 @@
  */
 import type { RequestHandler, Response } from 'express';
 import type { Authenticator } from '../authn/types';
-import { withAudit } from '../audit/with-audit';
+import { auditUnauthenticated, withAudit } from '../audit/with-audit';
 import { withAuditId } from '../audit/with-audit-id';
 import type { AuditPolicy } from '../audit/policy';
 import type { EventSink } from '../audit/request-audit';
@@ -50,7 +50,11 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
-    withAuthentication({ authenticator: options.authenticator, anonymous: options.anonymous }),
+    withAuthentication({
+      authenticator: options.authenticator,
+      anonymous: options.anonymous,
+      onUnauthenticated: audit && auditUnauthenticated({ policy: audit.policy, sink: audit.sink, metrics: options.metrics }),
+    }),
     // Before impersonation, as the reference's: the policy judges who authenticated.
     ...(audit ? [withAudit({ policy: audit.policy, sink: audit.sink, metrics: options.metrics, deprecatedApi: options.deprecatedApi })] : []),
     withImpersonation({ authorizer: options.authorizer }),

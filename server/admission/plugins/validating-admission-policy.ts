@@ -4,8 +4,10 @@
  * the write with the reference's 422 (or the validation's reason). Policies and bindings are
  * read from the watch caches; a policy is compiled once per resourceVersion.
  *
+ * Audit annotations (and the failures of Audit bindings) go into the request's audit event.
+ *
  * Not yet: params (policies with paramKind are refused when created), the `authorizer`
- * variable, Audit annotations (no audit log yet), and the status.typeChecking controller.
+ * variable, and the status.typeChecking controller.
  */
 import type { KubeObject } from '../../../storage/objects/types';
 import { qualifiedResource } from '../../status/catalogue';
@@ -53,6 +55,7 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf): Admission
         if (policy === undefined) continue;
         const outcome = await compiledFor(policy).evaluate(binding as unknown as ValidatingAdmissionPolicyBinding, { attributes: request, namespaceObject, params: null });
         attributes.warnings.push(...outcome.warnings);
+        Object.assign(attributes.auditAnnotations, outcome.auditAnnotations);
         if (outcome.denial === undefined) continue;
         const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
         throw new StatusError({

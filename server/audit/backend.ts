@@ -31,9 +31,12 @@ export interface BufferSettings {
 export interface AuditOutput {
   /** Hands the event to every backend; false when a blocking-strict backend could not take it. */
   readonly sink: EventSink;
-  /** Sends what is buffered and closes the backends. */
+  /** Sends what is buffered (for at most a few seconds) and closes the backends. */
   stop(): Promise<void>;
 }
+
+/** How long shutdown waits for the buffers to drain. */
+const DRAIN_TIMEOUT_MS = 5_000;
 
 /** The buffers of the blocking modes send as soon as they can, up to this many events at once. */
 const BLOCKING_BATCH = 100;
@@ -63,7 +66,11 @@ export function auditOutput(backends: readonly { backend: AuditBackend; settings
       return kept;
     },
     async stop() {
-      await Promise.all(outputs.map(({ buffer }) => buffer.flush()));
+      // A backend that does not answer must not hold the shutdown: what it has not taken by then is lost.
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)));
+      await Promise.race([Promise.all(outputs.map(({ buffer }) => buffer.flush())), budget]);
+      clearTimeout(timer);
       await Promise.all(outputs.map(({ backend }) => backend.close()));
     },
   };

@@ -5,6 +5,7 @@
  * `--audit-webhook-initial-backoff`, growing by half each time, five tries in all, as the
  * reference's; the bounded buffer in front keeps requests from waiting on any of it.
  */
+import type { ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { readWebhookClientConfig } from '../authz/webhook/client-config';
 import type { AuditBackend } from './backend';
@@ -25,6 +26,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export function openWebhookBackend(options: WebhookBackendOptions): AuditBackend {
   const client = readWebhookClientConfig(options.kubeconfigFile);
   let closing = false;
+  const inFlight = new Set<ClientRequest>();
   const post = (body: Buffer) =>
     new Promise<void>((resolve, reject) => {
       const req = httpsRequest(
@@ -55,6 +57,8 @@ export function openWebhookBackend(options: WebhookBackendOptions): AuditBackend
       );
       req.once('timeout', () => req.destroy(new Error(`the audit webhook did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
       req.once('error', reject);
+      inFlight.add(req);
+      req.once('close', () => inFlight.delete(req));
       req.end(body);
     });
   return {
@@ -76,6 +80,7 @@ export function openWebhookBackend(options: WebhookBackendOptions): AuditBackend
     },
     async close() {
       closing = true;
+      for (const req of inFlight) req.destroy(new Error('the server is shutting down'));
     },
   };
 }

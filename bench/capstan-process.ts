@@ -41,6 +41,8 @@ export interface CapstanProcessOptions {
   readonly nodeArgs?: readonly string[];
   /** The working directory, where `--cpu-prof` writes its profile. */
   readonly cwd?: string;
+  /** Server flags besides the data dir, port and store ones. */
+  readonly flags?: readonly string[];
   /** A data dir the benchmark filled beforehand (removed on stop like a fresh one); absent: a fresh one. */
   readonly dataDir?: ScratchDir;
 }
@@ -49,6 +51,7 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
   const dataDir = options.dataDir ?? scratchDir({ prefix: 'capstan-bench-server-', inMemory: false });
   const args = ['--data-dir', dataDir.path, '--secure-port', '0', '--shutdown-delay-duration', '0s'];
   if (options.etcdEndpoint) args.push('--etcd-servers', options.etcdEndpoint);
+  args.push(...(options.flags ?? []));
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,

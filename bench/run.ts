@@ -6,6 +6,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { apiBenchmark } from './api';
+import { auditBenchmark } from './audit';
 import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
 import { formatTable } from './report';
@@ -14,7 +15,7 @@ import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, auditBenchmark];
 
 async function main(names: string[]): Promise<number> {
   const unknown = names.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));

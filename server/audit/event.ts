@@ -96,9 +96,12 @@ export function objectReferenceOf(info: RequestInfo): ObjectReference | undefine
 
 /** Members in the reference's order, whatever order they were filled in. */
 export function orderedObjectReference(ref: ObjectReference): ObjectReference {
-  const { resource, namespace, name, uid, apiGroup, apiVersion, resourceVersion, subresource } = ref;
-  return JSON.parse(JSON.stringify({ resource, namespace, name, uid, apiGroup, apiVersion, resourceVersion, subresource })) as ObjectReference;
+  const ordered: ObjectReference = {};
+  for (const member of OBJECT_REFERENCE_MEMBERS) if (ref[member]) ordered[member] = ref[member];
+  return ordered;
 }
+
+const OBJECT_REFERENCE_MEMBERS = ['resource', 'namespace', 'name', 'uid', 'apiGroup', 'apiVersion', 'resourceVersion', 'subresource'] as const;
 
 /** `X-Forwarded-For`'s addresses, then `X-Real-Ip`'s, then the peer's, each once. */
 export function sourceIPsOf(req: IncomingMessage): string[] {
@@ -125,10 +128,14 @@ export function nowMicros(): number {
   return Math.round((performance.timeOrigin + performance.now()) * 1000);
 }
 
+/** The date and time of the last second formatted, which most stamps share. */
+let formattedSecond = { second: Number.NaN, text: '' };
+
 /** metav1.MicroTime's text: RFC 3339 in UTC with six fractional digits. */
 export function microTime(micros: number): string {
-  const iso = new Date(Math.floor(micros / 1000)).toISOString();
-  return `${iso.slice(0, 19)}.${String(micros % 1_000_000).padStart(6, '0')}Z`;
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== formattedSecond.second) formattedSecond = { second, text: new Date(second * 1000).toISOString().slice(0, 19) };
+  return `${formattedSecond.text}.${String(micros % 1_000_000).padStart(6, '0')}Z`;
 }
 
 const GO_ESCAPED = /[<>&\u2028\u2029]/g;

@@ -4,6 +4,7 @@ import { pathNotFound } from '../status/catalogue';
 import { statusErrorFrom } from '../status/from-error';
 import { writeStatus } from '../status/write';
 import { StatusError } from '../status/status-error';
+import { ObjectError } from '../../storage/errors';
 import { auditPanic } from '../audit/request-audit';
 
 export function notFoundHandler(): RequestHandler {
@@ -15,7 +16,7 @@ export function statusErrorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const status = statusErrorFrom(error);
     // What no stage or handler meant to answer is the reference's panic, for audit.
-    if (!(error instanceof StatusError) && status.status.reason === 'InternalError') auditPanic(req, error);
+    if (!(error instanceof StatusError) && !(error instanceof ObjectError) && status.status.code === 500) auditPanic(req, error);
     if (status.code >= 500) console.error('request failed:', error);
     writeStatus(res, status);
   };

@@ -5,6 +5,7 @@
  * `apiserver_audit_error_total{plugin}` (`buffered` for drops in batch mode, as the reference's
  * buffered backend names them; the backend's own name otherwise).
  */
+import type { AuditFlags } from '../config/flags';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { BoundedBuffer } from './bounded-buffer';
 import type { AuditEvent } from './event';
@@ -18,8 +19,7 @@ export interface AuditBackend {
 }
 
 /** `batch`: buffered and batched; `blocking`: each event sent at once; `blocking-strict`: and a request whose first event is lost fails. */
-export type AuditMode = 'batch' | 'blocking' | 'blocking-strict';
-export const AUDIT_MODES: readonly AuditMode[] = ['batch', 'blocking', 'blocking-strict'];
+export type AuditMode = AuditFlags['logMode'];
 
 export interface BufferSettings {
   readonly mode: AuditMode;

@@ -60,10 +60,6 @@ export class RequestAudit {
     return LEVEL_ORDER[this.level] >= LEVEL_ORDER[level];
   }
 
-  get hasResponseStatus(): boolean {
-    return this.responseStatus !== undefined;
-  }
-
   setResponseStatus(status: ResponseStatus): void {
     this.responseStatus = status;
   }

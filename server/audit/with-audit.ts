@@ -6,7 +6,7 @@
  * its headers; ResponseComplete when the answer ends, or Panic when a handler failed with an
  * unexpected error. Each event goes to the bounded buffers and never waits for a backend.
  *
- * With no policy file the stage is not in the chain at all (`withAudit` returns undefined).
+ * With no policy file (or no backend) the stage is not in the chain at all (server/http/chain.ts).
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { UserInfo } from '../authn/types';

@@ -8,6 +8,7 @@
 import type { AuditFlags } from '../config/flags';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { BoundedBuffer } from './bounded-buffer';
+import { truncatingBackend, type TruncateSettings } from './truncate';
 import type { AuditEvent } from './event';
 import type { EventSink } from './request-audit';
 
@@ -23,6 +24,8 @@ export type AuditMode = AuditFlags['logMode'];
 
 export interface BufferSettings {
   readonly mode: AuditMode;
+  /** `--audit-*-truncate-enabled` and its sizes; absent: events go whole. */
+  readonly truncate?: TruncateSettings;
   readonly bufferSize: number;
   readonly maxBatchSize: number;
   readonly maxWaitMs: number;
@@ -42,7 +45,10 @@ const DRAIN_TIMEOUT_MS = 5_000;
 const BLOCKING_BATCH = 100;
 
 export function auditOutput(backends: readonly { backend: AuditBackend; settings: BufferSettings }[], metrics: ApiserverMetrics): AuditOutput {
-  const outputs = backends.map(({ backend, settings }) => {
+  const outputs = backends.map(({ backend: whole, settings }) => {
+    const backend = settings.truncate
+      ? truncatingBackend(whole, settings.truncate, (count) => metrics.auditErrors.inc({ plugin: 'truncate' }, count))
+      : whole;
     const blocking = settings.mode !== 'batch';
     const buffer = new BoundedBuffer<AuditEvent>({
       bufferSize: settings.bufferSize,

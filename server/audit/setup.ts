@@ -31,13 +31,25 @@ export function setUpAudit(flags: AuditFlags, metrics: ApiserverMetrics): Audit 
         maxAgeDays: flags.logMaxAgeDays,
         compress: flags.logCompress,
       }),
-      settings: { mode: flags.logMode, bufferSize: flags.logBatchBufferSize, maxBatchSize: flags.logBatchMaxSize, maxWaitMs: flags.logBatchMaxWaitMs },
+      settings: {
+        mode: flags.logMode,
+        bufferSize: flags.logBatchBufferSize,
+        maxBatchSize: flags.logBatchMaxSize,
+        maxWaitMs: flags.logBatchMaxWaitMs,
+        truncate: flags.logTruncate.enabled ? flags.logTruncate : undefined,
+      },
     });
   }
   if (flags.webhookConfigFile !== undefined) {
     backends.push({
       backend: webhookBackendOf(flags.webhookConfigFile, flags.webhookInitialBackoffMs),
-      settings: { mode: flags.webhookMode, bufferSize: flags.webhookBatchBufferSize, maxBatchSize: flags.webhookBatchMaxSize, maxWaitMs: flags.webhookBatchMaxWaitMs },
+      settings: {
+        mode: flags.webhookMode,
+        bufferSize: flags.webhookBatchBufferSize,
+        maxBatchSize: flags.webhookBatchMaxSize,
+        maxWaitMs: flags.webhookBatchMaxWaitMs,
+        truncate: flags.webhookTruncate.enabled ? flags.webhookTruncate : undefined,
+      },
     });
   }
   return { policy, output: auditOutput(backends, metrics) };

@@ -97,7 +97,19 @@ export interface AuditFlags {
   readonly webhookBatchMaxSize: number;
   readonly webhookBatchMaxWaitMs: number;
   readonly webhookInitialBackoffMs: number;
+  readonly logTruncate: AuditTruncateFlags;
+  readonly webhookTruncate: AuditTruncateFlags;
 }
+
+/** `--audit-*-truncate-*`; off by default: events go whole, whatever their size. */
+export interface AuditTruncateFlags {
+  readonly enabled: boolean;
+  readonly maxEventSize: number;
+  readonly maxBatchSize: number;
+}
+
+/** The reference's defaults: off, 100 KiB an event, 10 MiB a batch. */
+const DEFAULT_AUDIT_TRUNCATE: AuditTruncateFlags = { enabled: false, maxEventSize: 102_400, maxBatchSize: 10_485_760 };
 
 /** The `--oidc-*` flags. */
 export interface OidcFlags {
@@ -163,6 +175,8 @@ export const DEFAULT_OPTIONS: ServerOptions = {
     webhookBatchMaxSize: 400,
     webhookBatchMaxWaitMs: 30_000,
     webhookInitialBackoffMs: 10_000,
+    logTruncate: DEFAULT_AUDIT_TRUNCATE,
+    webhookTruncate: DEFAULT_AUDIT_TRUNCATE,
   },
 };
 
@@ -362,6 +376,8 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'audit-webhook-batch-max-size': { usage: 'audit events in one webhook request (default 400)', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxSize: parsePositive(v) }) },
   'audit-webhook-batch-max-wait': { usage: 'Go duration a batch waits to fill (default 30s)', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxWaitMs: parseNonNegativeDuration(v) }) },
   'audit-webhook-initial-backoff': { usage: 'Go duration before the first retry of a failed webhook request (default 10s)', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
+  ...auditTruncateFlags('log'),
+  ...auditTruncateFlags('webhook'),
   'audit-webhook-version': { usage: 'audit.k8s.io/v1, the only version sent', apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version') },
   'authentication-config': { usage: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1); reloaded on change', apply: (o, v) => (o.authenticationConfig = v) },
 };
@@ -415,6 +431,27 @@ function parsePort(value: string): number {
 function parseCount(value: string): number {
   if (!/^\d+$/.test(value)) throw new Error('not a non-negative integer');
   return Number(value);
+}
+
+/** `--audit-<backend>-truncate-enabled`, `-max-event-size`, `-max-batch-size`. */
+function auditTruncateFlags(backend: 'log' | 'webhook'): Record<string, FlagSpec> {
+  const key = backend === 'log' ? 'logTruncate' : 'webhookTruncate';
+  const set = (o: Options, change: Partial<AuditTruncateFlags>) => (o.audit = { ...o.audit, [key]: { ...o.audit[key], ...change } });
+  return {
+    [`audit-${backend}-truncate-enabled`]: {
+      usage: `cut the objects from ${backend} events past the maximum size, and split batches`,
+      boolean: true,
+      apply: (o, v) => set(o, { enabled: parseBool(v) }),
+    },
+    [`audit-${backend}-truncate-max-event-size`]: {
+      usage: 'bytes of an event before its objects are cut, or it is dropped (default 102400)',
+      apply: (o, v) => set(o, { maxEventSize: parsePositive(v) }),
+    },
+    [`audit-${backend}-truncate-max-batch-size`]: {
+      usage: 'bytes of a batch before it is split (default 10485760)',
+      apply: (o, v) => set(o, { maxBatchSize: parsePositive(v) }),
+    },
+  };
 }
 
 function parsePositive(value: string): number {

@@ -8,6 +8,7 @@
 import type { AuditFlags } from '../config/flags';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { BoundedBuffer } from './bounded-buffer';
+import { throttled, type ThrottleSettings } from './throttle';
 import { truncatingBackend, type TruncateSettings } from './truncate';
 import type { AuditEvent } from './event';
 import type { EventSink } from './request-audit';
@@ -24,6 +25,8 @@ export type AuditMode = AuditFlags['logMode'];
 
 export interface BufferSettings {
   readonly mode: AuditMode;
+  /** `--audit-*-batch-throttle-*` in batch mode; absent: batches go as fast as the backend takes them. */
+  readonly throttle?: ThrottleSettings;
   /** `--audit-*-truncate-enabled` and its sizes; absent: events go whole. */
   readonly truncate?: TruncateSettings;
   readonly bufferSize: number;
@@ -54,7 +57,7 @@ export function auditOutput(backends: readonly { backend: AuditBackend; settings
       bufferSize: settings.bufferSize,
       maxBatchSize: blocking ? BLOCKING_BATCH : settings.maxBatchSize,
       maxWaitMs: blocking ? 0 : settings.maxWaitMs,
-      send: (batch) => backend.send(batch),
+      send: blocking || !settings.throttle ? (batch) => backend.send(batch) : throttled((batch) => backend.send(batch), settings.throttle),
       onError: (_error, batch) => metrics.auditErrors.inc({ plugin: backend.name }, batch.length),
     });
     const dropPlugin = blocking ? backend.name : 'buffered';

@@ -4,7 +4,8 @@
  * and at least one backend, as in the reference; otherwise nothing is added to the chain.
  * A bad policy, log path or webhook kubeconfig fails the start.
  */
-import type { AuditFlags } from '../config/flags';
+import type { AuditFlags, AuditThrottleFlags } from '../config/flags';
+import type { ThrottleSettings } from './throttle';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { AuditConfigError } from './config-error';
 import { auditOutput, type AuditBackend, type AuditOutput, type BufferSettings } from './backend';
@@ -36,6 +37,7 @@ export function setUpAudit(flags: AuditFlags, metrics: ApiserverMetrics): Audit 
         bufferSize: flags.logBatchBufferSize,
         maxBatchSize: flags.logBatchMaxSize,
         maxWaitMs: flags.logBatchMaxWaitMs,
+        throttle: throttleOf(flags.logThrottle),
         truncate: flags.logTruncate.enabled ? flags.logTruncate : undefined,
       },
     });
@@ -48,11 +50,17 @@ export function setUpAudit(flags: AuditFlags, metrics: ApiserverMetrics): Audit 
         bufferSize: flags.webhookBatchBufferSize,
         maxBatchSize: flags.webhookBatchMaxSize,
         maxWaitMs: flags.webhookBatchMaxWaitMs,
+        throttle: throttleOf(flags.webhookThrottle),
         truncate: flags.webhookTruncate.enabled ? flags.webhookTruncate : undefined,
       },
     });
   }
   return { policy, output: auditOutput(backends, metrics) };
+}
+
+/** A throttle without a rate would never send: the reference refuses one, here it means none. */
+function throttleOf(flags: AuditThrottleFlags): ThrottleSettings | undefined {
+  return flags.enabled && flags.qps > 0 ? { qps: flags.qps, burst: flags.burst } : undefined;
 }
 
 function webhookBackendOf(kubeconfigFile: string, initialBackoffMs: number): AuditBackend {

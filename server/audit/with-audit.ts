@@ -18,7 +18,7 @@ import type { RequestInfo } from '../http/request-info';
 import '../http/request-context';
 import { internalError } from '../status/catalogue';
 import { writeStatus } from '../status/write';
-import { nowMicros, objectReferenceOf, sourceIPsOf, userAgentOf } from './event';
+import { objectReferenceOf, sourceIPsOf, userAgentOf } from './event';
 import type { AuditPolicy } from './policy';
 import { evaluatePolicy, type RequestAuditConfig } from './policy-rules';
 import { RequestAudit, type EventSink } from './request-audit';
@@ -40,7 +40,6 @@ const PANIC_PREFIX = "APIServer panic'd: ";
 export function withAudit(options: AuditStageOptions): RequestHandler {
   const { policy, sink, metrics } = options;
   return (req, res, next) => {
-    const receivedMicros = nowMicros();
     const info = req.requestInfo;
     const config = evaluatePolicy(policy, req.user, info);
     metrics.auditLevels.inc({ level: config.level });
@@ -48,7 +47,7 @@ export function withAudit(options: AuditStageOptions): RequestHandler {
       next();
       return;
     }
-    const audit = requestAudit({ req, config, user: req.user, receivedMicros, sink });
+    const audit = requestAudit({ req, config, user: req.user, sink });
     req.audit = audit;
     if (!audit.emit('RequestReceived')) {
       metrics.auditRequestsRejected.inc();
@@ -86,7 +85,7 @@ export function auditUnauthenticated(options: Omit<AuditStageOptions, 'deprecate
     const config = evaluatePolicy(options.policy, NOBODY, req.requestInfo);
     options.metrics.auditLevels.inc({ level: config.level });
     if (config.level === 'None') return;
-    const audit = requestAudit({ req, config, user: NOBODY, receivedMicros: nowMicros(), sink: options.sink });
+    const audit = requestAudit({ req, config, user: NOBODY, sink: options.sink });
     audit.setResponseStatus({ metadata: {}, status: status.status, message: status.message, reason: status.reason, code: status.code });
     audit.emit('ResponseStarted');
   };
@@ -94,7 +93,7 @@ export function auditUnauthenticated(options: Omit<AuditStageOptions, 'deprecate
 
 const NOBODY: UserInfo = { name: '', groups: [] };
 
-function requestAudit(options: { req: Request; config: RequestAuditConfig; user: UserInfo; receivedMicros: number; sink: EventSink }): RequestAudit {
+function requestAudit(options: { req: Request; config: RequestAuditConfig; user: UserInfo; sink: EventSink }): RequestAudit {
   const { req } = options;
   return new RequestAudit({
     config: options.config,
@@ -105,7 +104,7 @@ function requestAudit(options: { req: Request; config: RequestAuditConfig; user:
     sourceIPs: sourceIPsOf(req),
     userAgent: userAgentOf(req),
     objectRef: objectReferenceOf(req.requestInfo),
-    receivedMicros: options.receivedMicros,
+    receivedMicros: req.receivedMicros,
     sink: options.sink,
   });
 }

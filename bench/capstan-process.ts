@@ -43,12 +43,12 @@ export interface CapstanProcessOptions {
   readonly nodeArgs?: readonly string[];
   /** The working directory, where `--cpu-prof` writes its profile. */
   readonly cwd?: string;
+  /** Server flags besides the data dir, port and store ones. */
+  readonly flags?: readonly string[];
   /** A data dir the benchmark filled beforehand (removed on stop like a fresh one); absent: a fresh one. */
   readonly dataDir?: ScratchDir;
   /** Leave the data dir on stop, for a later start on the same data (the caller removes it). */
   readonly keepDataDir?: boolean;
-  /** Server flags after the ones set here. */
-  readonly extraArgs?: readonly string[];
   /** CPUs to pin the process to (`taskset -c` list, e.g. `0`); absent: wherever the kernel runs it. */
   readonly cpus?: string;
 }
@@ -57,7 +57,7 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
   const dataDir = options.dataDir ?? scratchDir({ prefix: 'capstan-bench-server-', inMemory: false });
   const args = ['--data-dir', dataDir.path, '--secure-port', '0', '--shutdown-delay-duration', '0s'];
   if (options.etcdEndpoint) args.push('--etcd-servers', options.etcdEndpoint);
-  args.push(...(options.extraArgs ?? []));
+  args.push(...(options.flags ?? []));
   const command = [process.execPath, ...(options.nodeArgs ?? []), MAIN, ...args];
   // taskset execs the command in place, so the pid is the server's.
   const pinned = options.cpus === undefined ? command : ['taskset', '-c', options.cpus, ...command];

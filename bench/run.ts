@@ -6,6 +6,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { apiBenchmark } from './api';
+import { auditBenchmark } from './audit';
 import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
 import { formatComparison, formatTable } from './report';
@@ -16,7 +17,7 @@ import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark, auditBenchmark];
 // Needs the reference binary and a quiet machine: run only when named.
 const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark];
 

@@ -91,7 +91,7 @@ export const sideBySideBenchmark: Benchmark = {
 
 async function capstanContender(label: string, etcdEndpoint: string | undefined): Promise<Contender & { readonly pkiDir: string }> {
   const dataDir: ScratchDir = scratchDir({ prefix: 'capstan-bench-side-', inMemory: false });
-  const start = () => startCapstanProcess({ dataDir, keepDataDir: true, etcdEndpoint, cpus: SERVER_CPU, extraArgs: DISABLED_ADMISSION });
+  const start = () => startCapstanProcess({ dataDir, keepDataDir: true, etcdEndpoint, cpus: SERVER_CPU, flags: DISABLED_ADMISSION });
   let server: CapstanProcess | undefined = await start();
   const credentials = server.pki.client;
   return {

@@ -33,6 +33,7 @@ import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserv
 import { metricsHandler } from './metrics/metrics-handler';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './http/request-info';
+import { setUpAudit, type Audit } from './audit/setup';
 
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
 const WATCH_END_TIMEOUT_MS = 5_000;
@@ -89,6 +90,8 @@ export interface CreateServerOptions {
   readonly metrics?: ApiserverMetrics;
   /** Marks requested deprecated APIs in `apiserver_requested_deprecated_apis`. */
   readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
+  /** Audit policy and backends (server/audit/setup.ts); default: from the options' `--audit-*` flags. */
+  readonly audit?: Audit;
 }
 
 export interface CapstanServer {
@@ -117,6 +120,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   const inFlight = new InFlightRequests();
   const metrics = create.metrics ?? createApiserverMetrics();
   const openWatches = new OpenWatches();
+  const audit = create.audit ?? setUpAudit(options.audit, metrics);
 
   const requestTimeoutMs = create.requestTimeoutMs ?? options.requestTimeoutMs;
   // Node requires the headers to be due no later than the whole request.
@@ -137,6 +141,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       maxRequestsInflight: options.maxRequestsInflight,
       maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
       deprecatedApi: create.deprecatedApi,
+      audit: audit && { policy: audit.policy, sink: audit.output.sink },
     }),
   );
 
@@ -199,6 +204,8 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     await Promise.all([inFlight.drained(), openWatches.endAll({ timeoutMs: WATCH_END_TIMEOUT_MS })]);
     https.closeAllConnections();
     await closed;
+    // The events of the last requests reach the backends before the process exits.
+    await audit?.output.stop();
   }
 
   return {

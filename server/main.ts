@@ -56,6 +56,7 @@ async function main(argv: readonly string[]): Promise<void> {
     import('./metrics/deprecated-apis'),
     import('./authn/setup'),
   ]);
+  const { setUpAudit } = await import('./audit/setup');
   await startupStep(`creating the data dir ${options.dataDir} (--data-dir)`, () => mkdirSync(options.dataDir, { recursive: true }));
   if (!options.tlsCertFile && !existsSync(join(options.dataDir, 'pki', 'ca.crt'))) progress(`generating certificates in ${join(options.dataDir, 'pki')}`);
   const store = options.etcdServers.length > 0 ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)` : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
@@ -72,6 +73,7 @@ async function main(argv: readonly string[]): Promise<void> {
       metrics: plane.metrics.registry,
     }),
   );
+  const audit = await startupStep('setting up audit', () => setUpAudit(options.audit, plane.metrics));
   let externalAddress = '';
   const server = await startupStep('loading the serving certificate', () =>
     createServer({
@@ -87,6 +89,7 @@ async function main(argv: readonly string[]): Promise<void> {
       authorizer: plane.authorizer,
       metrics: plane.metrics,
       deprecatedApi: deprecatedApisOf(plane.registry),
+      audit,
     }),
   );
   if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);

@@ -8,6 +8,7 @@
  */
 import { StoreUnavailableError } from '../storage/errors';
 import { AdmissionConfigError } from './admission/plugins';
+import { AuditConfigError } from './audit/config-error';
 import { FlagError } from './config/flags';
 import { RuntimeConfigError } from './config/runtime-config';
 
@@ -61,6 +62,7 @@ export function describeStartupFailure(what: string, error: unknown): unknown {
   // Found while the control plane starts, but the flag is what to fix.
   if (error instanceof RuntimeConfigError) return new StartupFailure(`invalid --runtime-config: ${error.message}`, EXIT_BAD_CONFIGURATION);
   if (error instanceof AdmissionConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
+  if (error instanceof AuditConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof StoreUnavailableError) return new StartupFailure(`${what}: ${firstLine(error.message)}`, EXIT_UNAVAILABLE);
   if (!(error instanceof Error)) return error;
   const system = error as SystemError;

@@ -22,6 +22,7 @@ import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from './protobuf-e
 import type { JsonObject } from './protobuf';
 import { acceptsGzip, ResponseBody } from './response-body';
 import { encodeCbor } from './cbor';
+import { auditOf, auditResponseStatus } from '../audit/request-audit';
 
 /** Server-wide switches of the representations (feature gates). */
 export interface RepresentationSettings {
@@ -140,10 +141,24 @@ function notAcceptableTransform(message: string): StatusError {
   return new StatusError({ code: 406, reason: 'NotAcceptable', message });
 }
 
+/**
+ * The answer as the request's audit event keeps it: a Status's fields always, the object itself
+ * (as sent: a Table when the client asked for one) only at level RequestResponse, which is the
+ * only time `value` is called.
+ */
+export function auditResponse(res: ServerResponse, value: unknown | (() => unknown)): void {
+  const audit = auditOf(res.req);
+  if (!audit) return;
+  const resolve = () => (typeof value === 'function' ? (value as () => unknown)() : value);
+  if (typeof value !== 'function' && isStatus(value)) auditResponseStatus(res, value);
+  audit.setResponseObject(resolve);
+}
+
 /** One object (get, create, update, patch, delete) with its status code. */
 export async function writeObject(exchange: Exchange & { endpoint: Endpoint; code: number; object: KubeObject; negotiated?: Negotiated }): Promise<void> {
   const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint);
   const value = transformObject({ negotiated, endpoint: exchange.endpoint, object: exchange.object, includeObject: includeObjectOf(queryOf(exchange.req)) });
+  auditResponse(exchange.res, value);
   const body = new ResponseBody(exchange.res, { code: exchange.code, contentType: contentTypeOf(negotiated), compress: compressionAllowed(exchange) });
   await body.write(encodeWhole(exchange.req, negotiated, value));
   await body.end();
@@ -206,6 +221,7 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
       objects: items,
       metadata: head.metadata,
     };
+    auditResponse(exchange.res, () => tableOf(tableOptions));
     if (streamsJson) {
       const { head: tableHead, rows } = tableInParts(tableOptions);
       await writeJsonWithArray(body, { head: tableHead, member: 'rows', values: rows });
@@ -222,6 +238,7 @@ export async function writeList(exchange: Exchange & { endpoint: Endpoint; head:
     : exchange.endpoint.protobuf
       ? items.map(withoutTypeMeta)
       : (items as unknown as JsonObject[]);
+  auditResponse(exchange.res, () => ({ ...listHead, items: itemsShown }));
   const format = negotiated.serializer.format;
   if (format === 'protobuf') {
     for (const chunk of encodeListChunks(listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject }, itemsShown)) await body.write(chunk);

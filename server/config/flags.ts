@@ -74,7 +74,51 @@ export interface ServerOptions {
   readonly authorizationWebhookVersion: string;
   readonly authorizationWebhookAuthorizedTtlMs: number;
   readonly authorizationWebhookUnauthorizedTtlMs: number;
+  readonly audit: AuditFlags;
 }
+
+/** The `--audit-*` flags (server/audit/). */
+export interface AuditFlags {
+  readonly policyFile?: string;
+  /** `-`: standard output. */
+  readonly logPath?: string;
+  readonly logFormat: 'json' | 'legacy';
+  readonly logMaxAgeDays: number;
+  readonly logMaxBackups: number;
+  readonly logMaxSizeMB: number;
+  readonly logCompress: boolean;
+  readonly logMode: 'batch' | 'blocking' | 'blocking-strict';
+  readonly logBatchBufferSize: number;
+  readonly logBatchMaxSize: number;
+  readonly logBatchMaxWaitMs: number;
+  readonly webhookConfigFile?: string;
+  readonly webhookMode: 'batch' | 'blocking' | 'blocking-strict';
+  readonly webhookBatchBufferSize: number;
+  readonly webhookBatchMaxSize: number;
+  readonly webhookBatchMaxWaitMs: number;
+  readonly webhookInitialBackoffMs: number;
+  readonly logThrottle: AuditThrottleFlags;
+  readonly webhookThrottle: AuditThrottleFlags;
+  readonly logTruncate: AuditTruncateFlags;
+  readonly webhookTruncate: AuditTruncateFlags;
+}
+
+/** `--audit-*-batch-throttle-*`: batches a second on average, and at once. */
+export interface AuditThrottleFlags {
+  readonly enabled: boolean;
+  readonly qps: number;
+  readonly burst: number;
+}
+
+/** `--audit-*-truncate-*`; off by default: events go whole, whatever their size. */
+export interface AuditTruncateFlags {
+  readonly enabled: boolean;
+  readonly maxEventSize: number;
+  readonly maxBatchSize: number;
+}
+
+/** The reference's defaults: off, 100 KiB an event, 10 MiB a batch. */
+const DEFAULT_AUDIT_TRUNCATE: AuditTruncateFlags = { enabled: false, maxEventSize: 102_400, maxBatchSize: 10_485_760 };
 
 /** The `--oidc-*` flags. */
 export interface OidcFlags {
@@ -125,6 +169,27 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   authorizationWebhookVersion: 'v1beta1',
   authorizationWebhookAuthorizedTtlMs: 5 * 60_000,
   authorizationWebhookUnauthorizedTtlMs: 30_000,
+  audit: {
+    logFormat: 'json',
+    logMaxAgeDays: 0,
+    logMaxBackups: 0,
+    logMaxSizeMB: 0,
+    logCompress: false,
+    logMode: 'blocking',
+    logBatchBufferSize: 10_000,
+    logBatchMaxSize: 1,
+    logBatchMaxWaitMs: 0,
+    webhookMode: 'batch',
+    webhookBatchBufferSize: 10_000,
+    webhookBatchMaxSize: 400,
+    webhookBatchMaxWaitMs: 30_000,
+    webhookInitialBackoffMs: 10_000,
+    // The reference's: the log unthrottled, the webhook at 10 batches a second, 15 at once.
+    logThrottle: { enabled: false, qps: 0, burst: 0 },
+    webhookThrottle: { enabled: true, qps: 10, burst: 15 },
+    logTruncate: DEFAULT_AUDIT_TRUNCATE,
+    webhookTruncate: DEFAULT_AUDIT_TRUNCATE,
+  },
 };
 
 export class FlagError extends Error {
@@ -296,6 +361,38 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   },
   'oidc-ca-file': { usage: "CA verifying the issuer's certificate (default: system roots)", apply: (o, v) => (o.oidc = { ...o.oidc, caFile: v }) },
   'oidc-signing-algs': { usage: 'accepted algorithms (default RS256)', apply: (o, v) => (o.oidc = { ...o.oidc, signingAlgs: splitList(v) }) },
+  'audit-policy-file': { usage: 'audit.k8s.io/v1 Policy: which requests are audited, at which level', apply: (o, v) => (o.audit = { ...o.audit, policyFile: v }) },
+  'audit-log-path': { usage: "file the audit events are written to, one a line ('-': standard output)", apply: (o, v) => (o.audit = { ...o.audit, logPath: v }) },
+  'audit-log-format': {
+    usage: 'json (default, audit.k8s.io/v1 Events) or legacy (one line of text an event)',
+    apply: (o, v) => (o.audit = { ...o.audit, logFormat: oneOf(v, ['json', 'legacy'], 'format') }),
+  },
+  'audit-log-maxage': { usage: 'days to keep rotated audit logs, by the time in their names (default: no limit)', apply: (o, v) => (o.audit = { ...o.audit, logMaxAgeDays: parseCount(v) }) },
+  'audit-log-maxbackup': { usage: 'rotated audit logs to keep (default 0: all)', apply: (o, v) => (o.audit = { ...o.audit, logMaxBackups: parseCount(v) }) },
+  'audit-log-maxsize': { usage: 'megabytes of the audit log before it is rotated (default 0: 100)', apply: (o, v) => (o.audit = { ...o.audit, logMaxSizeMB: parseCount(v) }) },
+  'audit-log-compress': { usage: 'gzip rotated audit logs', boolean: true, apply: (o, v) => (o.audit = { ...o.audit, logCompress: parseBool(v) }) },
+  'audit-log-mode': {
+    usage: 'batch, blocking (default) or blocking-strict (a request whose first event cannot be kept fails)',
+    apply: (o, v) => (o.audit = { ...o.audit, logMode: oneOf(v, AUDIT_MODE_NAMES, 'mode') }),
+  },
+  'audit-log-batch-buffer-size': { usage: 'audit events waiting for the log before new ones are dropped (default 10000)', apply: (o, v) => (o.audit = { ...o.audit, logBatchBufferSize: parsePositive(v) }) },
+  'audit-log-batch-max-size': { usage: 'audit events written at once in batch mode (default 1)', apply: (o, v) => (o.audit = { ...o.audit, logBatchMaxSize: parsePositive(v) }) },
+  'audit-log-batch-max-wait': { usage: 'Go duration a batch waits to fill in batch mode (default 0s)', apply: (o, v) => (o.audit = { ...o.audit, logBatchMaxWaitMs: parseNonNegativeDuration(v) }) },
+  'audit-log-version': { usage: 'audit.k8s.io/v1, the only version written', apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version') },
+  'audit-webhook-config-file': { usage: 'kubeconfig of the audit webhook, which is POSTed EventLists', apply: (o, v) => (o.audit = { ...o.audit, webhookConfigFile: v }) },
+  'audit-webhook-mode': {
+    usage: 'batch (default), blocking or blocking-strict',
+    apply: (o, v) => (o.audit = { ...o.audit, webhookMode: oneOf(v, AUDIT_MODE_NAMES, 'mode') }),
+  },
+  'audit-webhook-batch-buffer-size': { usage: 'audit events waiting for the webhook before new ones are dropped (default 10000)', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchBufferSize: parsePositive(v) }) },
+  'audit-webhook-batch-max-size': { usage: 'audit events in one webhook request (default 400)', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxSize: parsePositive(v) }) },
+  'audit-webhook-batch-max-wait': { usage: 'Go duration a batch waits to fill (default 30s)', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxWaitMs: parseNonNegativeDuration(v) }) },
+  'audit-webhook-initial-backoff': { usage: 'Go duration before the first retry of a failed webhook request (default 10s)', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
+  ...auditThrottleFlags('log'),
+  ...auditThrottleFlags('webhook'),
+  ...auditTruncateFlags('log'),
+  ...auditTruncateFlags('webhook'),
+  'audit-webhook-version': { usage: 'audit.k8s.io/v1, the only version sent', apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version') },
   'authentication-config': { usage: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1); reloaded on change', apply: (o, v) => (o.authenticationConfig = v) },
 };
 
@@ -348,6 +445,63 @@ function parsePort(value: string): number {
 function parseCount(value: string): number {
   if (!/^\d+$/.test(value)) throw new Error('not a non-negative integer');
   return Number(value);
+}
+
+/** `--audit-<backend>-batch-throttle-enable`, `-qps`, `-burst` (batch mode only). */
+function auditThrottleFlags(backend: 'log' | 'webhook'): Record<string, FlagSpec> {
+  const key = backend === 'log' ? 'logThrottle' : 'webhookThrottle';
+  const set = (o: Options, change: Partial<AuditThrottleFlags>) => (o.audit = { ...o.audit, [key]: { ...o.audit[key], ...change } });
+  const defaults = DEFAULT_OPTIONS.audit[key];
+  return {
+    [`audit-${backend}-batch-throttle-enable`]: {
+      usage: `limit the ${backend}'s batches a second in batch mode (default ${defaults.enabled})`,
+      boolean: true,
+      apply: (o, v) => set(o, { enabled: parseBool(v) }),
+    },
+    [`audit-${backend}-batch-throttle-qps`]: {
+      usage: `batches a second on average (default ${defaults.qps})`,
+      apply: (o, v) => {
+        const qps = Number(v);
+        if (!Number.isFinite(qps) || qps < 0 || v.trim() === '') throw new Error('not a non-negative number');
+        set(o, { qps });
+      },
+    },
+    [`audit-${backend}-batch-throttle-burst`]: { usage: `batches at once after a quiet spell (default ${defaults.burst})`, apply: (o, v) => set(o, { burst: parseCount(v) }) },
+  };
+}
+
+/** `--audit-<backend>-truncate-enabled`, `-max-event-size`, `-max-batch-size`. */
+function auditTruncateFlags(backend: 'log' | 'webhook'): Record<string, FlagSpec> {
+  const key = backend === 'log' ? 'logTruncate' : 'webhookTruncate';
+  const set = (o: Options, change: Partial<AuditTruncateFlags>) => (o.audit = { ...o.audit, [key]: { ...o.audit[key], ...change } });
+  return {
+    [`audit-${backend}-truncate-enabled`]: {
+      usage: `cut the objects from ${backend} events past the maximum size, and split batches`,
+      boolean: true,
+      apply: (o, v) => set(o, { enabled: parseBool(v) }),
+    },
+    [`audit-${backend}-truncate-max-event-size`]: {
+      usage: 'bytes of an event before its objects are cut, or it is dropped (default 102400)',
+      apply: (o, v) => set(o, { maxEventSize: parsePositive(v) }),
+    },
+    [`audit-${backend}-truncate-max-batch-size`]: {
+      usage: 'bytes of a batch before it is split (default 10485760)',
+      apply: (o, v) => set(o, { maxBatchSize: parsePositive(v) }),
+    },
+  };
+}
+
+function parsePositive(value: string): number {
+  const count = parseCount(value);
+  if (count === 0) throw new Error('must be greater than 0');
+  return count;
+}
+
+const AUDIT_MODE_NAMES = ['batch', 'blocking', 'blocking-strict'] as const;
+
+function oneOf<T extends string>(value: string, known: readonly T[], what: string): T {
+  if (!(known as readonly string[]).includes(value)) throw new Error(`invalid audit log ${what} ${JSON.stringify(value)}, allowed ${what}s are ${JSON.stringify(known.join(','))}`);
+  return value as T;
 }
 
 function parseNonNegativeDuration(value: string): number {

@@ -5,9 +5,11 @@
  * it lingers; once gone, the object for kinds that return it, else a Success Status naming it.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import type { Request } from 'express';
 import type { UserInfo } from '../authn/types';
 import { optionsBodyAsJson } from '../codec/options-body';
 import { readBody } from '../http/body';
+import { auditAnnotationsOf, auditDeleteOptions } from '../audit/request-audit';
 import type { RequestInfo } from '../http/request-info';
 import { operationOptions, type WriteRequest } from '../registry/store/admission';
 import { deleteObject, type DeleteOutcome, type Deletion } from '../registry/store/delete';
@@ -48,9 +50,10 @@ function successStatus(scope: HandlerScope, object: KubeObject): object {
 }
 
 /** Who deletes and with which options, as the store is told. */
-function writeRequestOf(options: DeleteRequestOptions, user: UserInfo): WriteRequest & { readonly deletion: Deletion } {
+function writeRequestOf(options: DeleteRequestOptions, req: Request): WriteRequest & { readonly deletion: Deletion } {
   return {
-    user,
+    user: req.user,
+    auditAnnotations: auditAnnotationsOf(req),
     options: operationOptions('DeleteOptions', options),
     dryRun: options.dryRun,
     deletion: options,
@@ -59,8 +62,10 @@ function writeRequestOf(options: DeleteRequestOptions, user: UserInfo): WriteReq
 
 export function deleteHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
-    const options = parseDeleteOptions(queryOf(req), optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations }), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
-    const request = { ...writeRequestOf(options, req.user), key: objectKeyOf(scope, info) };
+    const body = optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations });
+    const options = parseDeleteOptions(queryOf(req), body, { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
+    auditDeleteOptions(req, body);
+    const request = { ...writeRequestOf(options, req), key: objectKeyOf(scope, info) };
     let outcome: DeleteOutcome;
     if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
       await authorizeUnsafeDelete(scope, { info, user: req.user });
@@ -97,7 +102,7 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
     }
     const listQuery = parseListQuery(query, false);
     const result = await deleteCollection(scope, {
-      ...writeRequestOf(options, req.user),
+      ...writeRequestOf(options, req),
       namespace: namespaceScopeOf(scope, info.namespace).namespace,
       predicate: predicateOf(scope, listQuery),
       resourceVersion: listQuery.resourceVersion,

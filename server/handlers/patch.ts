@@ -15,6 +15,7 @@ import { conflict, forbidden, internalError, unsupportedMediaType } from '../sta
 import type { UserInfo } from '../authn/types';
 import type { RequestInfo } from '../http/request-info';
 import { operationOptions } from '../registry/store/admission';
+import { auditAnnotationsOf, auditRequestPatch } from '../audit/request-audit';
 import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
 import { updateObject, type UpdateResult, type WriteTarget } from '../registry/store/update';
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
@@ -45,7 +46,9 @@ export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'):
 
 async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req }: ResourceRequest, patchType: PatchType): Promise<PatchOutcome> {
   const options = parseWriteOptions(queryOf(req), 'PatchOptions');
-  const patch = patchType.parse(await readBody(req));
+  const body = await readBody(req);
+  auditRequestPatch(req, body);
+  const patch = patchType.parse(body);
   let decodeWarnings: readonly string[] = [];
   const result = await updateObject(scope, {
     user: req.user,
@@ -66,6 +69,7 @@ async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req
     subresource: info.subresource || undefined,
     options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
+    auditAnnotations: auditAnnotationsOf(req),
   });
   return { result, warnings: decodeWarnings };
 }
@@ -78,7 +82,9 @@ function ownershipScopeOf(scope: HandlerScope, target: WriteTarget): OwnershipSc
 
 async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req }: ResourceRequest, format: ApplyBodyFormat): Promise<PatchOutcome> {
   const options = parseWriteOptions(queryOf(req), 'ApplyPatchOptions');
-  const { config, warnings } = parseApplyBody({ body: await readBody(req), format, fieldValidation: options.fieldValidation });
+  const body = await readBody(req);
+  auditRequestPatch(req, body);
+  const { config, warnings } = parseApplyBody({ body, format, fieldValidation: options.fieldValidation });
   const schema = rootSchemaNode(scope.context.definitions, scope.version.definition);
   const manager = options.fieldManager!;
   const subresource = info.subresource || undefined;
@@ -114,6 +120,7 @@ async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req
     managedFieldsComputed: true,
     options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
+    auditAnnotations: auditAnnotationsOf(req),
   });
   return { result, warnings };
 }

@@ -3,6 +3,7 @@
  * and PATCH (a patch of the current Scale, or an apply) are read here and written by the
  * store (server/registry/store/scale.ts).
  */
+import { auditAnnotationsOf } from '../audit/request-audit';
 import type { KubeObject } from '../../storage/objects/types';
 import type { ScaleSubresource } from '../registry/types';
 import { parseApplyBody } from '../apply/apply-body';
@@ -56,6 +57,7 @@ export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, 
       manager: fieldManagerOf(req, options),
       options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
       dryRun: options.dryRun,
+      auditAnnotations: auditAnnotationsOf(req),
     });
     await writeResponse(scope, res, 200, scale);
   };

@@ -5,6 +5,10 @@
  */
 import type { RequestHandler, Response } from 'express';
 import type { Authenticator } from '../authn/types';
+import { auditUnauthenticated, withAudit } from '../audit/with-audit';
+import { withAuditId } from '../audit/with-audit-id';
+import type { AuditPolicy } from '../audit/policy';
+import type { EventSink } from '../audit/request-audit';
 import type { Authorizer } from '../authz/types';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { requestLabels } from '../metrics/request-labels';
@@ -32,19 +36,28 @@ export interface ChainOptions {
   readonly maxMutatingRequestsInflight: number;
   /** For `apiserver_requested_deprecated_apis`: whether a requested group-version-resource is deprecated. */
   readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
+  /** `--audit-policy-file` and where its events go; absent: no audit stage at all. */
+  readonly audit?: { readonly policy: AuditPolicy; readonly sink: EventSink };
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
+  const { audit } = options;
   return [
+    withAuditId(),
     withRequestInfo(),
     withRequestMetrics({ metrics: options.metrics, deprecatedApi: options.deprecatedApi }),
     withCacheControl(),
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
-    withAuthentication({ authenticator: options.authenticator, anonymous: options.anonymous }),
+    withAuthentication({
+      authenticator: options.authenticator,
+      anonymous: options.anonymous,
+      onUnauthenticated: audit && auditUnauthenticated({ policy: audit.policy, sink: audit.sink, metrics: options.metrics }),
+    }),
+    // Before impersonation, as the reference's: the policy judges who authenticated.
+    ...(audit ? [withAudit({ policy: audit.policy, sink: audit.sink, metrics: options.metrics, deprecatedApi: options.deprecatedApi })] : []),
     withImpersonation({ authorizer: options.authorizer }),
-    // Audit goes here when it comes.
     withInflightLimit({
       maxReadOnly: options.maxRequestsInflight,
       maxMutating: options.maxMutatingRequestsInflight,

@@ -15,6 +15,10 @@ declare global {
       /** Raw query string without `?` (parse with `new URLSearchParams` where needed). */
       rawQuery: string;
       user: UserInfo;
+      /** The request's audit ID (its `Audit-ID` header, or made up): answered in `Audit-Id`, named in its audit events. */
+      auditID: string;
+      /** When the request arrived, epoch microseconds (its audit events' requestReceivedTimestamp). */
+      receivedMicros: number;
       /** Epoch milliseconds by which a short request should answer; absent for long-running ones. */
       deadline?: number;
     }

@@ -8,12 +8,15 @@ import { withAuthenticatedGroup } from '../authn/authenticated-group';
 import { ANONYMOUS_USER, type AuthenticationResult, type Authenticator } from '../authn/types';
 import { unauthorized } from '../status/catalogue';
 import { writeStatus } from '../status/write';
+import type { Status } from '../status/status-error';
 import './request-context';
 
 export interface AuthenticationOptions {
   readonly authenticator: Authenticator;
   /** Whether a request to this path without credentials is served as anonymous (`--anonymous-auth`, or the configuration file's conditions). */
   readonly anonymous: (path: string) => boolean;
+  /** Told of each request answered 401 (audit records it). */
+  readonly onUnauthenticated?: (req: Request, status: Status) => void;
 }
 
 export function withAuthentication(options: AuthenticationOptions): RequestHandler {
@@ -23,7 +26,9 @@ export function withAuthentication(options: AuthenticationOptions): RequestHandl
     } else if (result === undefined && options.anonymous(req.requestInfo.path)) {
       req.user = ANONYMOUS_USER;
     } else {
-      writeStatus(res, unauthorized());
+      const error = unauthorized();
+      writeStatus(res, error);
+      options.onUnauthenticated?.(req, error.status);
       return;
     }
     next();

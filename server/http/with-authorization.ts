@@ -5,6 +5,11 @@ import { requestAttributes } from '../authz/request-attributes';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authz/types';
 import { writeStatus } from '../status/write';
 import './request-context';
+import { addAuditAnnotation } from '../audit/request-audit';
+
+/** The audit annotations of the decision, as the reference names them. */
+export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
+export const REASON_ANNOTATION = 'authorization.k8s.io/reason';
 
 export interface AuthorizationOptions {
   readonly authorizer: Authorizer;
@@ -12,7 +17,10 @@ export interface AuthorizationOptions {
 
 export function withAuthorization(options: AuthorizationOptions): RequestHandler {
   const decide = (result: AuthorizationResult, attributes: Attributes, res: Response, next: NextFunction) => {
-    if (result.decision === 'allow') {
+    const allowed = result.decision === 'allow';
+    addAuditAnnotation(res.req, DECISION_ANNOTATION, allowed ? 'allow' : 'forbid');
+    addAuditAnnotation(res.req, REASON_ANNOTATION, result.reason);
+    if (allowed) {
       next();
       return;
     }

@@ -16,6 +16,7 @@ import type { Authorizer } from '../authz/types';
 import { internalError } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { writeStatus } from '../status/write';
+import { auditImpersonatedUser } from '../audit/request-audit';
 import './request-context';
 
 const USER_HEADER = 'impersonate-user';
@@ -128,6 +129,7 @@ export function withImpersonation(options: { readonly authorizer: Authorizer }):
       if (result.decision !== 'allow') throw forbiddenError(attributes, result.reason);
     }
     req.user = impersonatedUser(requests, (req.headersDistinct[GROUP_HEADER] ?? []).length > 0);
+    auditImpersonatedUser(req, req.user);
     removeImpersonationHeaders(req.headers);
   };
   return (req: Request, res: Response, next: NextFunction) => {

@@ -50,6 +50,10 @@ export interface ApiserverMetrics {
   readonly storageObjects: Gauge<'resource'>;
   readonly etcdRequestDuration: Histogram<'operation' | 'group' | 'resource'>;
   readonly requestedDeprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
+  readonly auditEvents: Counter;
+  readonly auditErrors: Counter<'plugin'>;
+  readonly auditLevels: Counter<'level'>;
+  readonly auditRequestsRejected: Counter;
   /** capstan's own: compactions this replica ran (one replica per interval wins the round). */
   readonly compactions: Counter;
   /** The revision this replica last compacted the store to. */
@@ -165,6 +169,28 @@ export function createApiserverMetrics(options: ApiserverMetricsOptions = {}): A
       name: 'apiserver_requested_deprecated_apis',
       help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
       labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
+      registers,
+    }),
+    auditEvents: new Counter({
+      name: 'apiserver_audit_event_total',
+      help: 'Counter of audit events generated and sent to the audit backend.',
+      registers,
+    }),
+    auditErrors: new Counter({
+      name: 'apiserver_audit_error_total',
+      help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.',
+      labelNames: ['plugin'],
+      registers,
+    }),
+    auditLevels: new Counter({
+      name: 'apiserver_audit_level_total',
+      help: 'Counter of policy levels for audit events (1 per request).',
+      labelNames: ['level'],
+      registers,
+    }),
+    auditRequestsRejected: new Counter({
+      name: 'apiserver_audit_requests_rejected_total',
+      help: 'Counter of apiserver requests rejected due to an error in audit logging backend.',
       registers,
     }),
     compactions: new Counter({

@@ -1,7 +1,7 @@
 /** The one place a `StatusError` becomes an HTTP response. */
 import type { ServerResponse } from 'node:http';
 import type { StatusError } from './status-error';
-import { encodeStatus } from '../codec/respond';
+import { auditResponse, encodeStatus } from '../codec/respond';
 
 /**
  * Writes the Status in the type the client accepts (a protobuf client gets protobuf), JSON
@@ -14,6 +14,7 @@ export function writeStatus(res: ServerResponse, error: StatusError): void {
     return;
   }
   const { contentType, body } = encodeStatus({ req: res.req }, error.status);
+  auditResponse(res, error.status);
   const retryAfter = error.status.details?.retryAfterSeconds;
   if (retryAfter) res.setHeader('Retry-After', String(retryAfter));
   res.statusCode = error.status.code;

@@ -6,6 +6,7 @@
  * status.disruptionsAllowed is decremented and the pod recorded in disruptedPods, then the pod
  * gets the DisruptionTarget condition and is deleted.
  */
+import { auditAnnotationsOf } from '../audit/request-audit';
 import type { Request } from 'express';
 import type { KubeObject, ObjectKey } from '../../storage/objects/types';
 import { readObjectValue, objectBodyFormat, fieldManagerOf } from '../handlers/object-body';
@@ -109,7 +110,7 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
     const eviction = await readEviction(scope, req);
     if ((eviction.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Eviction object');
     const key = { namespace: info.namespace, name: info.name };
-    const write: WriteRequest = { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'eviction' };
+    const write: WriteRequest = { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'eviction', auditAnnotations: auditAnnotationsOf(req) };
     await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
     const pod = await scope.storage.get(key);
     if (!ignoresBudgets(pod)) {

@@ -5,9 +5,9 @@
  * read from the watch caches; a policy is compiled once per resourceVersion.
  *
  * Expressions' `authorizer` asks the server's authorizer on behalf of the requesting user.
+ * Audit annotations (and the failures of Audit bindings) go into the request's audit event.
  *
- * Not yet: params (policies with paramKind are refused when created), Audit annotations (no
- * audit log yet).
+ * Not yet: params (policies with paramKind are refused when created).
  */
 import type { KubeObject } from '../../../storage/objects/types';
 import { qualifiedResource } from '../../status/catalogue';
@@ -60,6 +60,7 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer
         if (policy === undefined) continue;
         const outcome = await compiledFor(policy).evaluate(binding as unknown as ValidatingAdmissionPolicyBinding, { attributes: request, namespaceObject, params: null, authorizer: authorizerValue });
         attributes.warnings.push(...outcome.warnings);
+        Object.assign(attributes.auditAnnotations, outcome.auditAnnotations);
         if (outcome.denial === undefined) continue;
         const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
         throw new StatusError({

@@ -173,6 +173,8 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorize
         throw callFailure(webhook.name, error);
       }
       warnings.push(...(response.warnings ?? []));
+      // Kept for the request's audit event, allowed or not, under the webhook's name.
+      for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) attributes.auditAnnotations[`${webhook.name}/${key}`] = value;
       if (response.allowed !== true) throw denial(webhook.name, response);
       if (phase === 'mutating') applyResponsePatch(webhook.name, attributes, response);
     }

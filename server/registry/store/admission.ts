@@ -17,6 +17,11 @@ export interface WriteRequest {
   readonly dryRun: boolean;
   /** '' or absent for the main resource. */
   readonly subresource?: string;
+  /**
+   * The request's audit annotations (server/audit/request-audit.ts), which admission plugins
+   * write into as they run; absent when the request is not audited.
+   */
+  readonly auditAnnotations?: Record<string, string>;
 }
 
 /**
@@ -61,7 +66,7 @@ export function admissionAttributes(
     object: step.object,
     oldObject: step.oldObject,
     warnings: [],
-    auditAnnotations: {},
+    auditAnnotations: write.auditAnnotations ?? {},
   };
 }
 

@@ -15,6 +15,7 @@ import { limitRangerPlugin } from './plugins/limit-ranger';
 import { priorityPlugin } from './plugins/priority';
 import { resourceQuotaPlugin } from './plugins/resource-quota';
 import { runtimeClassPlugin } from './plugins/runtime-class';
+import { serviceAccountPlugin } from './plugins/service-account';
 import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
 import { validatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy';
@@ -41,7 +42,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'NamespaceExists', onByDefault: false },
   { name: 'LimitPodHardAntiAffinityTopology', onByDefault: false },
   { name: 'LimitRanger', onByDefault: true, make: ({ storageOf }) => limitRangerPlugin(storageOf) },
-  { name: 'ServiceAccount', onByDefault: true },
+  { name: 'ServiceAccount', onByDefault: true, make: ({ storageOf }) => serviceAccountPlugin(storageOf) },
   { name: 'NodeRestriction', onByDefault: false },
   { name: 'TaintNodesByCondition', onByDefault: true, make: taintNodesByConditionPlugin },
   { name: 'AlwaysPullImages', onByDefault: false, make: alwaysPullImagesPlugin },

@@ -21,6 +21,7 @@ import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
+import { NO_PLUGIN_CONFIGURATIONS, readAdmissionConfiguration } from './admission/admission-configuration';
 import type { ServerOptions } from './config/flags';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -192,6 +193,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       // Resolved per request: plugins read other kinds' caches by group and resource.
       storageOf: (group, resource) => storageFor(find(group, resource)),
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
+      pluginConfigurations: options.admissionControlConfigFile ? readAdmissionConfiguration(options.admissionControlConfigFile) : NO_PLUGIN_CONFIGURATIONS,
+      featureGates: options.featureGates,
     },
   );
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));

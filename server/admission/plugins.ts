@@ -6,12 +6,15 @@
  * it is only on by default, so that no one believes it enforced.
  */
 import type { AdmissionPlugin } from './types';
+import type { PluginConfigurations } from './admission-configuration';
 import type { StorageOf } from './lookup';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
 import { defaultTolerationSecondsPlugin } from './plugins/default-toleration-seconds';
 import { limitRangerPlugin } from './plugins/limit-ranger';
+import { podSecurityConfiguration } from './plugins/pod-security/configuration';
+import { podSecurityPlugin } from './plugins/pod-security/plugin';
 import { priorityPlugin } from './plugins/priority';
 import { resourceQuotaPlugin } from './plugins/resource-quota';
 import { runtimeClassPlugin } from './plugins/runtime-class';
@@ -25,6 +28,10 @@ export interface AdmissionDependencies {
   readonly storageOf: StorageOf;
   /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds`. */
   readonly tolerationSeconds: { readonly notReady: number; readonly unreachable: number };
+  /** Each plugin's part of `--admission-control-config-file`. */
+  readonly pluginConfigurations: PluginConfigurations;
+  /** `--feature-gates` as given (gates not named keep their defaults). */
+  readonly featureGates: Readonly<Record<string, boolean>>;
 }
 
 interface PluginEntry {
@@ -47,7 +54,16 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'TaintNodesByCondition', onByDefault: true, make: taintNodesByConditionPlugin },
   { name: 'AlwaysPullImages', onByDefault: false, make: alwaysPullImagesPlugin },
   { name: 'ImagePolicyWebhook', onByDefault: false },
-  { name: 'PodSecurity', onByDefault: true },
+  {
+    name: 'PodSecurity',
+    onByDefault: true,
+    make: ({ storageOf, pluginConfigurations, featureGates }) =>
+      podSecurityPlugin({
+        storageOf,
+        configuration: podSecurityConfiguration(pluginConfigurations('PodSecurity')),
+        checks: { relaxForUserNamespacePods: featureGates.UserNamespacesPodSecurityStandards === true },
+      }),
+  },
   { name: 'PodNodeSelector', onByDefault: false },
   { name: 'Priority', onByDefault: true, make: ({ storageOf }) => priorityPlugin(storageOf) },
   { name: 'DefaultTolerationSeconds', onByDefault: true, make: ({ tolerationSeconds }) => defaultTolerationSecondsPlugin(tolerationSeconds) },

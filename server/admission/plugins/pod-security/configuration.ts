@@ -1,0 +1,77 @@
+/**
+ * The PodSecurity plugin's configuration (PodSecurityConfiguration of
+ * pod-security.admission.config.k8s.io/v1, v1beta1 or v1alpha1, from the AdmissionConfiguration
+ * file): the policy of namespaces without labels (privileged:latest by default), and the users,
+ * runtime classes and namespaces exempt from it. Invalid configuration stops the start, with
+ * the reference's field errors.
+ */
+import { FieldPath, duplicate, invalid } from '../../../validation/field-errors';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../../validation/names';
+import { aggregateFieldErrors, type FieldError } from '../../../status/field-error';
+import { LATEST, MODES, levelError, parseLevel, parseVersion, versionError, type Policy } from './levels';
+
+const API_VERSIONS = ['pod-security.admission.config.k8s.io/v1', 'pod-security.admission.config.k8s.io/v1beta1', 'pod-security.admission.config.k8s.io/v1alpha1'];
+
+export interface PodSecurityConfiguration {
+  readonly defaults: Policy;
+  readonly exemptions: {
+    readonly usernames: readonly string[];
+    readonly namespaces: readonly string[];
+    readonly runtimeClasses: readonly string[];
+  };
+}
+
+export const DEFAULT_CONFIGURATION: PodSecurityConfiguration = {
+  defaults: { enforce: { level: 'privileged', version: LATEST }, audit: { level: 'privileged', version: LATEST }, warn: { level: 'privileged', version: LATEST } },
+  exemptions: { usernames: [], namespaces: [], runtimeClasses: [] },
+};
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+function exemptionErrors(field: string, values: readonly string[], problem: (value: string) => string | undefined): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    const path = FieldPath.root('exemptions', field).index(index);
+    const detail = problem(value);
+    if (detail !== undefined) errors.push(invalid(path, value, detail));
+    else if (seen.has(value)) errors.push(duplicate(path, value));
+    else seen.add(value);
+  });
+  return errors;
+}
+
+/** The configuration from its decoded form; undefined gives the defaults. Throws on invalid input. */
+export function podSecurityConfiguration(raw: unknown): PodSecurityConfiguration {
+  if (raw === undefined) return DEFAULT_CONFIGURATION;
+  const document = (raw ?? {}) as Record<string, unknown>;
+  if (document.kind !== 'PodSecurityConfiguration' || !API_VERSIONS.includes(String(document.apiVersion))) {
+    throw new Error(`PodSecurity configuration error: expected a PodSecurityConfiguration of ${API_VERSIONS.join(', ')}`);
+  }
+  const defaults = (document.defaults ?? {}) as Record<string, unknown>;
+  const exemptions = (document.exemptions ?? {}) as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  const text = (key: string, fallback: string) => (typeof defaults[key] === 'string' && defaults[key] !== '' ? (defaults[key] as string) : fallback);
+  // Validated in the reference's order: enforce, warn, audit.
+  for (const mode of ['enforce', 'warn', 'audit'] as const) {
+    const level = text(mode, 'privileged');
+    const version = text(`${mode}-version`, 'latest');
+    const badLevel = levelError(level);
+    if (badLevel !== undefined) errors.push(invalid(FieldPath.root('defaults', mode), level, badLevel));
+    const badVersion = versionError(version);
+    if (badVersion !== undefined) errors.push(invalid(FieldPath.root('defaults', `${mode}-version`), version, badVersion));
+  }
+  const configuration: PodSecurityConfiguration = {
+    defaults: Object.fromEntries(
+      MODES.map((mode) => [mode, { level: parseLevel(text(mode, 'privileged')) ?? 'privileged', version: parseVersion(text(`${mode}-version`, 'latest')) ?? LATEST }]),
+    ) as unknown as Policy,
+    exemptions: { usernames: strings(exemptions.usernames), namespaces: strings(exemptions.namespaces), runtimeClasses: strings(exemptions.runtimeClasses) },
+  };
+  errors.push(
+    ...exemptionErrors('namespaces', configuration.exemptions.namespaces, (name) => isDNS1123Label(name).join(', ') || undefined),
+    ...exemptionErrors('runtimeClasses', configuration.exemptions.runtimeClasses, (name) => isDNS1123Subdomain(name).join(', ') || undefined),
+    ...exemptionErrors('usernames', configuration.exemptions.usernames, (name) => (name === '' ? 'username must not be empty' : undefined)),
+  );
+  if (errors.length > 0) throw new Error(`PodSecurity invalid: ${aggregateFieldErrors(errors)}`);
+  return configuration;
+}

@@ -57,6 +57,14 @@ describe('PodSecurity', () => {
       code: 1,
       stderr: 'Error from server (Forbidden): error when creating "STDIN": pods "caps" is forbidden: violates PodSecurity "baseline:v1.33": host namespaces (hostNetwork=true)',
     });
+    // Before 1.19 seccomp was set by annotations, and restricted did not yet ask to drop capabilities.
+    expect((await server.kubectl(['create', 'namespace', 'v18'])).code).toBe(0);
+    expect((await server.kubectl(['label', 'ns', 'v18', 'pod-security.kubernetes.io/enforce=restricted', 'pod-security.kubernetes.io/enforce-version=v1.18'])).code).toBe(0);
+    const annotated =
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: seccompann, namespace: v18, annotations: {seccomp.security.alpha.kubernetes.io/pod: unconfined, container.seccomp.security.alpha.kubernetes.io/c: unconfined}}\nspec: {containers: [{name: c, image: nginx}]}\n';
+    expect((await create(annotated)).stderr.split('\n').pop()).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": pods "seccompann" is forbidden: violates PodSecurity "restricted:v1.18": seccompProfile (forbidden annotations container.seccomp.security.alpha.kubernetes.io/c="unconfined", seccomp.security.alpha.kubernetes.io/pod="unconfined"), allowPrivilegeEscalation != false (container "c" must set securityContext.allowPrivilegeEscalation=false), runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true)',
+    );
     // kubectl run, as a user would: admitted at baseline, warned about restricted.
     const run = await server.kubectl(['run', 'web', '-n', 'psb', '--image=nginx']);
     expect({ code: run.code, stderr: run.stderr.trim() }).toEqual({
@@ -181,9 +189,13 @@ describe('PodSecurity audit annotations', () => {
     expect(byRuntimeClass.auditAnnotations).toEqual({ 'pod-security.kubernetes.io/exempt': 'runtimeClass' });
   });
 
-  it('refuses an invalid configuration at start, naming each field error', () => {
-    expect(() => podSecurityConfiguration({ apiVersion: 'pod-security.admission.config.k8s.io/v1', kind: 'PodSecurityConfiguration', defaults: { enforce: 'strict' }, exemptions: { usernames: ['a', 'a'] } })).toThrow(
-      'PodSecurity invalid: [defaults.enforce: Invalid value: "strict": must be one of privileged, baseline, restricted, exemptions.usernames[1]: Duplicate value: "a"]',
+  it('refuses an invalid configuration at start with the reference messages', () => {
+    const configuration = (body: object) => () => podSecurityConfiguration({ apiVersion: 'pod-security.admission.config.k8s.io/v1', kind: 'PodSecurityConfiguration', ...body });
+    expect(configuration({ defaults: { enforce: 'strict' }, exemptions: { usernames: ['a', 'a'] } })).toThrow(
+      'failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',
+    );
+    expect(configuration({ defaults: { enforce: 'baseline' }, exemptions: { usernames: ['a', 'a', ''], namespaces: ['Bad_NS'] } })).toThrow(
+      'failed to initialize admission plugin "PodSecurity": PodSecurity invalid: [exemptions.namespaces[0]: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\'), exemptions.usernames[1]: Duplicate value: "a", exemptions.usernames[2]: Invalid value: "": username must not be empty]',
     );
   });
 });

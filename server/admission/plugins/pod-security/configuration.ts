@@ -26,6 +26,11 @@ export const DEFAULT_CONFIGURATION: PodSecurityConfiguration = {
   exemptions: { usernames: [], namespaces: [], runtimeClasses: [] },
 };
 
+const FAILED = 'failed to initialize admission plugin "PodSecurity":';
+
+/** Go's aggregate error text: the one message, or all of them in brackets. */
+const goAggregate = (messages: readonly string[]) => (messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`);
+
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 function exemptionErrors(field: string, values: readonly string[], problem: (value: string) => string | undefined): FieldError[] {
@@ -46,32 +51,29 @@ export function podSecurityConfiguration(raw: unknown): PodSecurityConfiguration
   if (raw === undefined) return DEFAULT_CONFIGURATION;
   const document = (raw ?? {}) as Record<string, unknown>;
   if (document.kind !== 'PodSecurityConfiguration' || !API_VERSIONS.includes(String(document.apiVersion))) {
-    throw new Error(`PodSecurity configuration error: expected a PodSecurityConfiguration of ${API_VERSIONS.join(', ')}`);
+    throw new Error(`${FAILED} expected a PodSecurityConfiguration of ${API_VERSIONS.join(', ')}`);
   }
   const defaults = (document.defaults ?? {}) as Record<string, unknown>;
   const exemptions = (document.exemptions ?? {}) as Record<string, unknown>;
-  const errors: FieldError[] = [];
   const text = (key: string, fallback: string) => (typeof defaults[key] === 'string' && defaults[key] !== '' ? (defaults[key] as string) : fallback);
-  // Validated in the reference's order: enforce, warn, audit.
-  for (const mode of ['enforce', 'warn', 'audit'] as const) {
-    const level = text(mode, 'privileged');
-    const version = text(`${mode}-version`, 'latest');
-    const badLevel = levelError(level);
-    if (badLevel !== undefined) errors.push(invalid(FieldPath.root('defaults', mode), level, badLevel));
-    const badVersion = versionError(version);
-    if (badVersion !== undefined) errors.push(invalid(FieldPath.root('defaults', `${mode}-version`), version, badVersion));
-  }
+  // The defaults are read first, as the reference's plugin completes its configuration before validating it.
+  const defaultErrors = MODES.flatMap((mode) => {
+    const level = levelError(text(mode, 'privileged'));
+    const version = versionError(text(`${mode}-version`, 'latest'));
+    return [...(level ? [`${mode}: ${level}`] : []), ...(version ? [`${mode}-version: ${version}`] : [])];
+  });
+  if (defaultErrors.length > 0) throw new Error(`${FAILED} PodSecurity configuration error: ${goAggregate(defaultErrors)}`);
   const configuration: PodSecurityConfiguration = {
     defaults: Object.fromEntries(
       MODES.map((mode) => [mode, { level: parseLevel(text(mode, 'privileged')) ?? 'privileged', version: parseVersion(text(`${mode}-version`, 'latest')) ?? LATEST }]),
     ) as unknown as Policy,
     exemptions: { usernames: strings(exemptions.usernames), namespaces: strings(exemptions.namespaces), runtimeClasses: strings(exemptions.runtimeClasses) },
   };
-  errors.push(
+  const errors = [
     ...exemptionErrors('namespaces', configuration.exemptions.namespaces, (name) => isDNS1123Label(name).join(', ') || undefined),
     ...exemptionErrors('runtimeClasses', configuration.exemptions.runtimeClasses, (name) => isDNS1123Subdomain(name).join(', ') || undefined),
     ...exemptionErrors('usernames', configuration.exemptions.usernames, (name) => (name === '' ? 'username must not be empty' : undefined)),
-  );
-  if (errors.length > 0) throw new Error(`PodSecurity invalid: ${aggregateFieldErrors(errors)}`);
+  ];
+  if (errors.length > 0) throw new Error(`${FAILED} PodSecurity invalid: ${aggregateFieldErrors(errors)}`);
   return configuration;
 }

@@ -6,7 +6,7 @@
  * it is only on by default, so that no one believes it enforced.
  */
 import type { AdmissionPlugin } from './types';
-import type { PluginConfigurations } from './admission-configuration';
+import { AdmissionConfigError, type PluginConfigurations } from './admission-configuration';
 import type { StorageOf } from './lookup';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
@@ -90,12 +90,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];
 
-export class AdmissionConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdmissionConfigError';
-  }
-}
+export { AdmissionConfigError };
 
 export interface AdmissionSelection {
   readonly enable: readonly string[];

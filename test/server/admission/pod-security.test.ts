@@ -13,6 +13,7 @@ import { podSecurityConfiguration } from '../../../server/admission/plugins/pod-
 import { podSecurityPlugin } from '../../../server/admission/plugins/pod-security/plugin';
 import type { AdmissionAttributes } from '../../../server/admission/types';
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
+import { ensureBuilt, failingStart } from '../../helpers/capstan-process';
 import { startServer, type TestServer } from '../../helpers/server';
 
 const pod = (name: string, spec: string, namespace: string) =>
@@ -152,6 +153,20 @@ describe('PodSecurity configured by --admission-control-config-file', () => {
     expect((await run('p4', 'dflt', '--as', 'someone-else')).stderr.trim()).toBe(
       'Error from server (Forbidden): pods "p4" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)',
     );
+  }, 60_000);
+
+  it('does not start with an invalid PodSecurity configuration, giving the reference message', async () => {
+    ensureBuilt();
+    const dir = mkdtempSync(join(tmpdir(), 'capstan-podsecurity-bad-'));
+    writeFileSync(
+      join(dir, 'admission.yaml'),
+      'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  configuration: {apiVersion: pod-security.admission.config.k8s.io/v1, kind: PodSecurityConfiguration, defaults: {enforce: strict}}\n',
+    );
+    const failed = await failingStart(['--data-dir', join(dir, 'data'), '--secure-port', '0', '--admission-control-config-file', join(dir, 'admission.yaml')]);
+    expect({ code: failed.code, lastLine: failed.lastLine }).toEqual({
+      code: 2,
+      lastLine: 'capstan: failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',
+    });
   }, 60_000);
 });
 

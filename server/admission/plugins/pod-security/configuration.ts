@@ -7,6 +7,7 @@
  */
 import { FieldPath, duplicate, invalid } from '../../../validation/field-errors';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../validation/names';
+import { AdmissionConfigError } from '../../admission-configuration';
 import { aggregateFieldErrors, type FieldError } from '../../../status/field-error';
 import { LATEST, MODES, levelError, parseLevel, parseVersion, versionError, type Policy } from './levels';
 
@@ -51,7 +52,7 @@ export function podSecurityConfiguration(raw: unknown): PodSecurityConfiguration
   if (raw === undefined) return DEFAULT_CONFIGURATION;
   const document = (raw ?? {}) as Record<string, unknown>;
   if (document.kind !== 'PodSecurityConfiguration' || !API_VERSIONS.includes(String(document.apiVersion))) {
-    throw new Error(`${FAILED} expected a PodSecurityConfiguration of ${API_VERSIONS.join(', ')}`);
+    throw new AdmissionConfigError(`${FAILED} expected a PodSecurityConfiguration of ${API_VERSIONS.join(', ')}`);
   }
   const defaults = (document.defaults ?? {}) as Record<string, unknown>;
   const exemptions = (document.exemptions ?? {}) as Record<string, unknown>;
@@ -62,7 +63,7 @@ export function podSecurityConfiguration(raw: unknown): PodSecurityConfiguration
     const version = versionError(text(`${mode}-version`, 'latest'));
     return [...(level ? [`${mode}: ${level}`] : []), ...(version ? [`${mode}-version: ${version}`] : [])];
   });
-  if (defaultErrors.length > 0) throw new Error(`${FAILED} PodSecurity configuration error: ${goAggregate(defaultErrors)}`);
+  if (defaultErrors.length > 0) throw new AdmissionConfigError(`${FAILED} PodSecurity configuration error: ${goAggregate(defaultErrors)}`);
   const configuration: PodSecurityConfiguration = {
     defaults: Object.fromEntries(
       MODES.map((mode) => [mode, { level: parseLevel(text(mode, 'privileged')) ?? 'privileged', version: parseVersion(text(`${mode}-version`, 'latest')) ?? LATEST }]),
@@ -74,6 +75,6 @@ export function podSecurityConfiguration(raw: unknown): PodSecurityConfiguration
     ...exemptionErrors('runtimeClasses', configuration.exemptions.runtimeClasses, (name) => isDNS1123Subdomain(name).join(', ') || undefined),
     ...exemptionErrors('usernames', configuration.exemptions.usernames, (name) => (name === '' ? 'username must not be empty' : undefined)),
   ];
-  if (errors.length > 0) throw new Error(`${FAILED} PodSecurity invalid: ${aggregateFieldErrors(errors)}`);
+  if (errors.length > 0) throw new AdmissionConfigError(`${FAILED} PodSecurity invalid: ${aggregateFieldErrors(errors)}`);
   return configuration;
 }

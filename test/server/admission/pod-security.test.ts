@@ -108,6 +108,19 @@ describe('PodSecurity', () => {
     // Loosening warns about nothing.
     expect((await server.kubectl(['label', '--overwrite', 'ns', 'tight', 'pod-security.kubernetes.io/enforce=baseline'])).stderr).toBe('');
   }, 60_000);
+
+  it('checks a pod update only when it changes images or adds ephemeral containers', async () => {
+    expect((await server.kubectl(['create', 'namespace', 'upd'])).code).toBe(0);
+    expect((await server.kubectl(['run', 'u', '-n', 'upd', '--image=nginx'])).code).toBe(0);
+    expect((await server.kubectl(['label', 'ns', 'upd', 'pod-security.kubernetes.io/enforce=restricted'])).code).toBe(0);
+    expect(await server.kubectl(['label', 'pod', 'u', '-n', 'upd', 'x=y'])).toMatchObject({ code: 0, stdout: 'pod/u labeled\n' });
+    const image = await server.kubectl(['set', 'image', 'pod/u', '-n', 'upd', 'u=nginx:2']);
+    expect(image.stderr.trim()).toBe(`error: failed to patch image update to pod template: pods "u" is forbidden: violates PodSecurity "restricted:latest": ${RESTRICTED_PLAIN_C.replaceAll('"c"', '"u"')}`);
+    const debug = await server.kubectl(['debug', '-n', 'upd', 'u', '--image=busybox', '-c', 'dbg']);
+    expect(debug.stderr.trim().split('\n').pop()).toBe(
+      'Error from server (Forbidden): pods "u" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (containers "u", "dbg" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (containers "u", "dbg" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or containers "u", "dbg" must set securityContext.runAsNonRoot=true), seccompProfile (pod or containers "u", "dbg" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
+    );
+  }, 60_000);
 });
 
 describe('PodSecurity configured by --admission-control-config-file', () => {

@@ -67,6 +67,9 @@ describe('ServiceAccount admission', () => {
     const quiet = await run('a1', 'default', { spec: { serviceAccountName: 'pulls' } });
     expect(quiet.pod!.spec.volumes).toBeUndefined();
     expect(quiet.pod!.spec.imagePullSecrets).toEqual([{ name: 'reg' }]);
+    // The deprecated spelling names the account too, and is written back equal to the name, as the reference converts it.
+    const deprecated = await run('a0', 'default', { spec: { serviceAccount: 'pulls' } });
+    expect(deprecated.pod!.spec).toMatchObject({ serviceAccountName: 'pulls', serviceAccount: 'pulls', imagePullSecrets: [{ name: 'reg' }] });
     const asked = await run('a2', 'default', { spec: { serviceAccountName: 'pulls', automountServiceAccountToken: true, imagePullSecrets: [{ name: 'own' }] } });
     expect(asked.pod!.spec.volumes).toHaveLength(1);
     expect(asked.pod!.spec.imagePullSecrets).toEqual([{ name: 'own' }]);

@@ -21,6 +21,7 @@ import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
+import { NO_PLUGIN_CONFIGURATIONS, readAdmissionConfiguration } from './admission/admission-configuration';
 import type { ServerOptions } from './config/flags';
 import { featureEnabled } from './config/feature-enabled';
 import { runtimeConfigEnabled } from './config/runtime-config';
@@ -198,6 +199,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
       authorizer,
       featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
+      pluginConfigurations: options.admissionControlConfigFile ? readAdmissionConfiguration(options.admissionControlConfigFile) : NO_PLUGIN_CONFIGURATIONS,
     },
   );
   for (const review of accessReviewKinds(authorizer)) registry.add(review);

@@ -10,7 +10,8 @@ import type { AdmissionAttributes, AdmissionPlugin } from './types';
 
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
-async function findNamespace(namespaces: ObjectStorage, name: string): Promise<KubeObject | undefined> {
+/** The namespace from the cache, or from the store when the cache has not seen it yet. */
+export async function findNamespace(namespaces: ObjectStorage, name: string): Promise<KubeObject | undefined> {
   // A namespace created a moment ago may not be in the cache yet: confirm a miss with a consistent read.
   for (const resourceVersion of ['0', '']) {
     try {

@@ -7,6 +7,7 @@
  */
 import type { Authorizer } from '../authz/types';
 import type { AdmissionPlugin } from './types';
+import { AdmissionConfigError, type PluginConfigurations } from './admission-configuration';
 import type { StorageOf } from './lookup';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
@@ -17,9 +18,12 @@ import { limitRangerPlugin } from './plugins/limit-ranger';
 import { nodeRestrictionPlugin } from './plugins/node-restriction';
 import { persistentVolumeClaimResizePlugin } from './plugins/persistent-volume-claim-resize';
 import { podTopologyLabelsPlugin } from './plugins/pod-topology-labels';
+import { podSecurityConfiguration } from './plugins/pod-security/configuration';
+import { podSecurityPlugin } from './plugins/pod-security/plugin';
 import { priorityPlugin } from './plugins/priority';
 import { resourceQuotaPlugin } from './plugins/resource-quota';
 import { runtimeClassPlugin } from './plugins/runtime-class';
+import { serviceAccountPlugin } from './plugins/service-account';
 import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
 import { validatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy';
@@ -33,6 +37,8 @@ export interface AdmissionDependencies {
   readonly authorizer: Authorizer;
   /** Whether a feature gate is on (`--feature-gates`, else the 1.34 default). */
   readonly featureEnabled: (gate: string) => boolean;
+  /** Each plugin's part of `--admission-control-config-file`. */
+  readonly pluginConfigurations: PluginConfigurations;
 }
 
 interface PluginEntry {
@@ -50,12 +56,21 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'NamespaceExists', onByDefault: false },
   { name: 'LimitPodHardAntiAffinityTopology', onByDefault: false },
   { name: 'LimitRanger', onByDefault: true, make: ({ storageOf }) => limitRangerPlugin(storageOf) },
-  { name: 'ServiceAccount', onByDefault: true },
+  { name: 'ServiceAccount', onByDefault: true, make: ({ storageOf }) => serviceAccountPlugin(storageOf) },
   { name: 'NodeRestriction', onByDefault: false, make: nodeRestrictionPlugin },
   { name: 'TaintNodesByCondition', onByDefault: true, make: taintNodesByConditionPlugin },
   { name: 'AlwaysPullImages', onByDefault: false, make: alwaysPullImagesPlugin },
   { name: 'ImagePolicyWebhook', onByDefault: false },
-  { name: 'PodSecurity', onByDefault: true },
+  {
+    name: 'PodSecurity',
+    onByDefault: true,
+    make: ({ storageOf, pluginConfigurations, featureEnabled }) =>
+      podSecurityPlugin({
+        storageOf,
+        configuration: podSecurityConfiguration(pluginConfigurations('PodSecurity')),
+        checks: { relaxForUserNamespacePods: featureEnabled('UserNamespacesPodSecurityStandards') },
+      }),
+  },
   { name: 'PodNodeSelector', onByDefault: false },
   { name: 'Priority', onByDefault: true, make: ({ storageOf }) => priorityPlugin(storageOf) },
   { name: 'DefaultTolerationSeconds', onByDefault: true, make: ({ tolerationSeconds }) => defaultTolerationSecondsPlugin(tolerationSeconds) },
@@ -82,12 +97,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];
 
-export class AdmissionConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdmissionConfigError';
-  }
-}
+export { AdmissionConfigError };
 
 export interface AdmissionSelection {
   readonly enable: readonly string[];

@@ -60,6 +60,8 @@ export interface ServerOptions {
   /** Admission plugins on besides the default ones, and plugins off (disabling wins). */
   readonly enableAdmissionPlugins: readonly string[];
   readonly disableAdmissionPlugins: readonly string[];
+  /** `--admission-control-config-file`: an AdmissionConfiguration giving plugins their configuration. */
+  readonly admissionControlConfigFile?: string;
   /** tolerationSeconds of the not-ready and unreachable tolerations DefaultTolerationSeconds adds. */
   readonly defaultNotReadyTolerationSeconds: number;
   readonly defaultUnreachableTolerationSeconds: number;
@@ -259,6 +261,10 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'disable-admission-plugins': {
     usage: 'admission plugins not to run, default ones included (comma-separated)',
     apply: (o, v) => (o.disableAdmissionPlugins = splitList(v)),
+  },
+  'admission-control-config-file': {
+    usage: 'AdmissionConfiguration file with the configuration of admission plugins',
+    apply: (o, v) => (o.admissionControlConfigFile = v),
   },
   'default-not-ready-toleration-seconds': {
     usage: 'tolerationSeconds of the not-ready:NoExecute toleration added to pods (default 300)',

@@ -62,7 +62,7 @@ let server: TestServer;
 let client: Sender;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ flags: ['--disable-admission-plugins', 'ServiceAccount'] });
   client = sender(server.url, server.credentials);
   for (const fixture of fixtures()) expect((await client.send(fixture)).code).toBe(201);
 }, 180_000);

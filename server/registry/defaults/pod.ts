@@ -88,8 +88,19 @@ function defaultVolume(volume: Json): void {
   if (hostPath) fill(hostPath, 'type', '');
 }
 
+/**
+ * `serviceAccount` is the deprecated spelling of `serviceAccountName`: the reference's v1
+ * conversion reads it when the name is missing and always writes it equal to the name.
+ */
+function pairServiceAccountFields(spec: Json): void {
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === 'string' && spec.serviceAccount !== '') spec.serviceAccountName = spec.serviceAccount;
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '') spec.serviceAccount = spec.serviceAccountName;
+  else delete spec.serviceAccount;
+}
+
 /** Defaults of every pod spec, in Pods and in templates (SetDefaults_PodSpec and below). */
 export function defaultPodSpec(spec: Json): void {
+  pairServiceAccountFields(spec);
   fill(spec, 'dnsPolicy', 'ClusterFirst');
   fill(spec, 'restartPolicy', 'Always');
   fill(spec, 'terminationGracePeriodSeconds', 30);

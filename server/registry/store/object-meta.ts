@@ -10,7 +10,8 @@ const GENERATED_NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATED_SUFFIX_LENGTH = 5;
 const MAX_NAME_LENGTH = 63;
 
-function generateName(base: string): string {
+/** `base` and a random suffix of the reference's alphabet (its SimpleNameGenerator). */
+export function generateName(base: string): string {
   const prefix = base.length > MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH ? base.slice(0, MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH) : base;
   let suffix = '';
   for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += GENERATED_NAME_ALPHABET[randomInt(GENERATED_NAME_ALPHABET.length)];

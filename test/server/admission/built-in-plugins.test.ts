@@ -114,6 +114,7 @@ describe('choosing admission plugins', () => {
       tolerationSeconds: { notReady: 300, unreachable: 300 },
       authorizer: { authorize: () => { throw new Error('not asked'); } },
       featureEnabled: () => false,
+      pluginConfigurations: () => undefined,
     });
     const deny = plugins[plugins.length - 1];
     expect(deny.name).toBe('AlwaysDeny');

@@ -15,7 +15,8 @@ describe('connect subresources without a reachable node', () => {
   let server: InProcessServer;
 
   beforeAll(async () => {
-    server = await startInProcessServer();
+    // This server runs no service-account controller, so no `default` account: its pods are not the point here.
+    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
     const pod = (name: string, containers: string[], nodeName?: string) => ({
       apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { ...(nodeName ? { nodeName } : {}), containers: containers.map((c) => ({ name: c, image: 'busybox' })) },
     });

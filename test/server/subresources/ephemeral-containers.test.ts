@@ -16,7 +16,8 @@ describe('pods/ephemeralcontainers', () => {
   let server: InProcessServer;
 
   beforeAll(async () => {
-    server = await startInProcessServer();
+    // This server runs no service-account controller, so no `default` account: its pods are not the point here.
+    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'target', labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
     expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: { 'Content-Type': 'application/json' } })).status).toBe(201);
   }, 30_000);

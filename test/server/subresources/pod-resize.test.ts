@@ -16,7 +16,8 @@ describe('pods/resize', () => {
   let server: InProcessServer;
 
   beforeAll(async () => {
-    server = await startInProcessServer();
+    // This server runs no service-account controller, so no `default` account: its pods are not the point here.
+    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
     const pods = [
       { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'burstable' }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } } }] } },
       { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'besteffort' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },

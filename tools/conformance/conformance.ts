@@ -4,8 +4,9 @@
  * prints the table, writes the full results to test-results/conformance.{txt,json}, and fails
  * when a spec of expected-pass.txt does not pass. Specs that pass but are not listed are named,
  * to be added to the list.
- *   node dist/tools/conformance/conformance.js [--parallel 2] [--timeout 240] [--focus REGEX]
- * `--focus` keeps the listed specs whose text matches (a JavaScript regular expression).
+ *   node dist/tools/conformance/conformance.js [--parallel 2] [--timeout 240] [--focus REGEX] [--specs FILE]
+ * `--focus` keeps the listed specs whose text matches (a JavaScript regular expression);
+ * `--specs` runs another list (say, the failures of a run) instead of api-only.txt.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,10 +23,11 @@ async function main(): Promise<number> {
       parallel: { type: 'string', default: '2' },
       timeout: { type: 'string', default: '240' },
       focus: { type: 'string' },
+      specs: { type: 'string', default: API_ONLY_LIST },
     },
   });
   const focus = values.focus === undefined ? undefined : new RegExp(values.focus);
-  const specs = readSpecList(API_ONLY_LIST).filter((spec) => focus === undefined || focus.test(spec));
+  const specs = readSpecList(values.specs).filter((spec) => focus === undefined || focus.test(spec));
   const expectedPass = readSpecList(EXPECTED_PASS_LIST);
 
   const server = await startServer();
@@ -36,7 +38,7 @@ async function main(): Promise<number> {
       kubeconfig: server.kubeconfig,
       parallel: Number(values.parallel),
       timeoutMs: Number(values.timeout) * 1000,
-      onResult: (result, done, total) => console.log(`[${done}/${total}] ${result.outcome} ${result.seconds}s ${result.spec}`),
+      onResult: (result, done, total) => console.log(`[${done}/${total}] ${result.outcome} ${result.seconds}s ${result.spec}${result.firstError ? `\n    ${result.firstError}` : ''}`),
     });
   } finally {
     await server.stop();

@@ -18,7 +18,8 @@ export const E2E_TEST = join(process.env.KUBE_REF_CACHE ?? join(homedir(), '.cac
  */
 const CLUSTER_FLAGS = ['--provider=skeleton', '--allowed-not-ready-nodes=-1', '--minStartupPods=-1', '--num-nodes=1', `--kubectl-path=${KUBECTL}`, '--ginkgo.no-color'];
 
-export type SpecOutcome = 'passed' | 'failed' | 'timedout';
+/** `skipped`: the spec skipped itself at run time (a feature it looks for is missing). */
+export type SpecOutcome = 'passed' | 'failed' | 'timedout' | 'skipped';
 
 export interface SpecResult {
   /** The spec's full text, as ginkgo joins its container and leaf texts. */
@@ -122,11 +123,12 @@ export async function runSpec(spec: string, kubeconfig: string, timeoutMs: numbe
   const own = specs.find((report) => report.LeafNodeType === 'It' && fullText(report) === spec);
   // A failed suite set-up skips the spec: its own report then says nothing, the set-up's does.
   const failedSetUp = specs.find((report) => report.LeafNodeType !== 'It' && report.State !== 'passed' && report.Failure);
-  if (own === undefined || (own.State === 'skipped' && failedSetUp === undefined)) {
-    const reason = own === undefined ? 'no report for the spec (killed after its timeout?)' : 'skipped by the suite';
-    return { spec, outcome: own === undefined ? 'timedout' : 'failed', firstError: `${reason}: ${firstLine(output.split('\n').slice(-3).join('\n'))}`, seconds };
+  if (own === undefined) {
+    return { spec, outcome: 'timedout', firstError: `no report for the spec (killed after its timeout?): ${firstLine(output.split('\n').slice(-3).join('\n'))}`, seconds };
   }
   if (own.State === 'passed') return { spec, outcome: 'passed', firstError: '', seconds };
+  // A spec that skips itself (a feature it finds missing) says why in its failure message.
+  if (own.State === 'skipped' && failedSetUp === undefined) return { spec, outcome: 'skipped', firstError: firstLine(own.Failure?.Message ?? 'skipped'), seconds };
   const failure = own.Failure ?? failedSetUp?.Failure;
   const outcome: SpecOutcome = own.State === 'timedout' || own.State === 'interrupted' ? 'timedout' : 'failed';
   return { spec, outcome, firstError: firstLine(failure?.Message ?? own.State), seconds };

@@ -1,7 +1,7 @@
 # The README's commands. `make run` starts a server on the embedded store: it needs only the npm
 # packages (which bring Node 24) and rebuilds the server only when its sources changed. `make test`
 # also installs what the tests use (Debian's etcd and haproxy, helm) and runs every test.
-.PHONY: run test bench deps build schemas
+.PHONY: run test bench deps build schemas conformance
 
 # What the server is built from: a change to any of these rebuilds it before `make run`.
 SERVER_INPUTS := $(shell find server storage tools -name '*.ts' -o -name 'definitions.json') tsconfig.json tsconfig.server.json
@@ -38,3 +38,11 @@ bench: deps
 
 schemas:
 	cd tools/schemagen && PATH="$$PATH:/usr/local/go/bin" go run . -out ../../server/schema/generated
+
+# The reference suite's API-only specs of sig-api-machinery and sig-auth against a fresh capstan
+# (tools/conformance/conformance.ts). The first run builds the suite's binary into
+# ~/.cache/kube-ref (about 15 minutes on 2 cores); `ARGS='--focus Watchers'` runs a part.
+conformance: node_modules/.package-lock.json
+	./tools/conformance/build-e2e-test.sh
+	npm run --silent build
+	npx node dist/tools/conformance/conformance.js $(ARGS)

@@ -5,9 +5,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 
-const ROOT = join(__dirname, '..', '..');
+// The repository, from this source file or from its compiled copy under dist/ (tools/conformance runs that one).
+const ROOT = basename(join(__dirname, '..', '..')) === 'dist' ? join(__dirname, '..', '..', '..') : join(__dirname, '..', '..');
 export const MAIN = join(ROOT, 'dist', 'server', 'main.js');
 const START_TIMEOUT_MS = 15_000;
 const EXIT_TIMEOUT_MS = 10_000;

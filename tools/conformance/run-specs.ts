@@ -1,0 +1,52 @@
+/**
+ * Runs a list of the reference suite's specs against one server, each in its own process, a
+ * few at a time, and renders the outcome as a table (spec, result, first error line).
+ */
+import { runSpec, type SpecResult } from './e2e-suite';
+
+export interface RunOptions {
+  readonly kubeconfig: string;
+  /** How many spec processes at once. */
+  readonly parallel: number;
+  /** Per spec. */
+  readonly timeoutMs: number;
+  /** Called as each spec ends, in the order they end. */
+  readonly onResult?: (result: SpecResult, done: number, total: number) => void;
+}
+
+/**
+ * The results in the order of `specs`. Specs marked `[Serial]` (the suite's word for "nothing
+ * else may run meanwhile") run one by one after the others.
+ */
+export async function runSpecs(specs: readonly string[], options: RunOptions): Promise<SpecResult[]> {
+  const results: SpecResult[] = new Array(specs.length);
+  const indices = specs.map((_, index) => index);
+  const serial = indices.filter((index) => specs[index].includes('[Serial]'));
+  let done = 0;
+  const runAll = async (queue: number[], parallel: number) => {
+    const worker = async () => {
+      for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
+        results[index] = await runSpec(specs[index], options.kubeconfig, options.timeoutMs);
+        options.onResult?.(results[index], ++done, specs.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, parallel) }, worker));
+  };
+  await runAll(indices.filter((index) => !serial.includes(index)), options.parallel);
+  await runAll(serial, 1);
+  return results;
+}
+
+/** One line per spec: result, seconds, spec text, first error line (cut to `errorWidth`). */
+export function resultTable(results: readonly SpecResult[], errorWidth = Infinity): string {
+  const lines = results.map((result) => {
+    const error = result.firstError.length > errorWidth ? `${result.firstError.slice(0, errorWidth - 1)}…` : result.firstError;
+    return [result.outcome.toUpperCase().padEnd(8), `${result.seconds}s`.padStart(5), result.spec, error].join(' | ').replace(/ \| $/, '');
+  });
+  return ['RESULT   |  TIME | SPEC | FIRST ERROR', ...lines].join('\n');
+}
+
+export function countOf(results: readonly SpecResult[]): string {
+  const passed = results.filter((result) => result.outcome === 'passed').length;
+  return `${passed} of ${results.length} specs passed`;
+}

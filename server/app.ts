@@ -33,6 +33,7 @@ import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserv
 import { metricsHandler } from './metrics/metrics-handler';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './http/request-info';
+import type { FlowControl } from './flowcontrol/flow-control';
 
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
 const WATCH_END_TIMEOUT_MS = 5_000;
@@ -89,6 +90,8 @@ export interface CreateServerOptions {
   readonly metrics?: ApiserverMetrics;
   /** Marks requested deprecated APIs in `apiserver_requested_deprecated_apis`. */
   readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
+  /** API Priority and Fairness (server/flowcontrol/); absent: the plain in-flight limits. */
+  readonly flowControl?: FlowControl;
 }
 
 export interface CapstanServer {
@@ -137,6 +140,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       maxRequestsInflight: options.maxRequestsInflight,
       maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
       deprecatedApi: create.deprecatedApi,
+      flowControl: create.flowControl,
     }),
   );
 

@@ -87,6 +87,7 @@ async function main(argv: readonly string[]): Promise<void> {
       authorizer: plane.authorizer,
       metrics: plane.metrics,
       deprecatedApi: deprecatedApisOf(plane.registry),
+      flowControl: plane.flowControl,
     }),
   );
   if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);

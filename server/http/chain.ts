@@ -15,6 +15,8 @@ import { withAuthorization } from './with-authorization';
 import { withImpersonation } from './with-impersonation';
 import { withCacheControl } from './with-cache-control';
 import { withInflightLimit } from './with-inflight-limit';
+import { withPriorityAndFairness } from './with-priority-and-fairness';
+import type { FlowControl } from '../flowcontrol/flow-control';
 import { withRequestDeadline } from './with-request-deadline';
 import { withRequestInfo } from './with-request-info';
 import type { RequestInfo } from './request-info';
@@ -32,6 +34,8 @@ export interface ChainOptions {
   readonly maxMutatingRequestsInflight: number;
   /** For `apiserver_requested_deprecated_apis`: whether a requested group-version-resource is deprecated. */
   readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
+  /** API Priority and Fairness; when given, it limits requests in place of the in-flight pools. */
+  readonly flowControl?: FlowControl;
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
@@ -45,12 +49,14 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     withAuthentication({ authenticator: options.authenticator, anonymous: options.anonymous }),
     withImpersonation({ authorizer: options.authorizer }),
     // Audit goes here when it comes.
-    withInflightLimit({
-      maxReadOnly: options.maxRequestsInflight,
-      maxMutating: options.maxMutatingRequestsInflight,
-      onCountChange: (pool, inFlight) => options.metrics.currentInflightRequests.set({ request_kind: pool }, inFlight),
-      onRejected: (_pool, res) => recordTermination(options.metrics, res),
-    }),
+    options.flowControl
+      ? withPriorityAndFairness({ flowControl: options.flowControl, onRejected: (res) => recordTermination(options.metrics, res) })
+      : withInflightLimit({
+          maxReadOnly: options.maxRequestsInflight,
+          maxMutating: options.maxMutatingRequestsInflight,
+          onCountChange: (pool, inFlight) => options.metrics.currentInflightRequests.set({ request_kind: pool }, inFlight),
+          onRejected: (_pool, res) => recordTermination(options.metrics, res),
+        }),
     withAuthorization({ authorizer: options.authorizer }),
   ];
 }

@@ -58,6 +58,8 @@ import type { ResourceType } from './registry/types';
 import { schemaData } from './schema/definitions';
 import type { HealthOptions } from './app';
 import { FlowControl } from './flowcontrol/flow-control';
+import { componentStatusKind } from './componentstatus/component-status-kind';
+import { defaultComponents } from './componentstatus/probes';
 import { startConfigConsumer, type ConfigConsumer } from './flowcontrol/config-consumer';
 import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
 import { startDanglingConditions } from './flowcontrol/dangling-condition';
@@ -216,6 +218,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const crdServing = startCRDServing({ crds: storageFor(find('apiextensions.k8s.io', 'customresourcedefinitions')), registry });
   await crdServing.synced;
   const storeAnswers = async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
+  registry.add(componentStatusKind(defaultComponents(storeAnswers)));
 
   // API Priority and Fairness shares the two in-flight limits among its priority levels.
   let flowControl: FlowControl | undefined;

@@ -81,5 +81,5 @@ export function tableInParts(options: TableOfOptions): { head: Omit<Table, 'rows
 }
 
 function* rowsOf(printer: Printer, options: TableOfOptions): Iterable<TableRow> {
-  for (const object of options.objects) yield row(printer, object, options);
+  for (const object of printer.order?.(options.objects) ?? options.objects) yield row(printer, object, options);
 }

@@ -8,13 +8,14 @@ import { cpus, loadavg } from 'node:os';
 import { apiBenchmark } from './api';
 import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
+import { flowControlBenchmark } from './flow-control';
 import { formatTable } from './report';
 import { patchBenchmark } from './patch';
 import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, flowControlBenchmark];
 
 async function main(names: string[]): Promise<number> {
   const unknown = names.filter((name) => !BENCHMARKS.some((benchmark) => benchmark.name === name));

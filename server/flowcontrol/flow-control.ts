@@ -27,8 +27,6 @@ export interface DispatchHandlers {
   reject(reason: RejectReason): void;
 }
 
-const NOTHING_TO_CANCEL = () => undefined;
-
 function levelSpec(level: KubeObject): LevelSpec {
   return (level.spec as LevelSpec | undefined) ?? {};
 }
@@ -89,9 +87,10 @@ export class FlowControl {
 
   /**
    * Runs, queues or refuses the request; a queued one gives up after `waitLimitMs` (refused as
-   * `time-out`). Returns what to call when the client goes away while it waits.
+   * `time-out`). Returns what to call when the client goes away while it waits; undefined when
+   * the request did not wait.
    */
-  dispatch(classification: Classification, waitLimitMs: number, handlers: DispatchHandlers): () => void {
+  dispatch(classification: Classification, waitLimitMs: number, handlers: DispatchHandlers): (() => void) | undefined {
     const levelName = String(classification.level.metadata.name);
     const metrics = this.metricsFor(String(classification.schema.metadata.name), levelName);
     const queues = this.queues.get(levelName);
@@ -109,7 +108,7 @@ export class FlowControl {
     };
     if (queues === undefined) {
       run();
-      return NOTHING_TO_CANCEL;
+      return undefined;
     }
     let waiting = false;
     let timer: NodeJS.Timeout | undefined;
@@ -124,9 +123,9 @@ export class FlowControl {
     if (admission.outcome === 'rejected') {
       metrics.rejected(admission.reason, 0);
       handlers.reject(admission.reason);
-      return NOTHING_TO_CANCEL;
+      return undefined;
     }
-    if (admission.outcome === 'dispatched') return NOTHING_TO_CANCEL;
+    if (admission.outcome === 'dispatched') return undefined;
     waiting = true;
     metrics.inQueue(1);
     const giveUp = (reason: RejectReason) => {

@@ -62,6 +62,6 @@ export function withPriorityAndFairness(options: PriorityAndFairnessOptions): Re
         options.onRejected?.(res);
       },
     });
-    res.once('close', cancel);
+    if (cancel !== undefined) res.once('close', cancel);
   };
 }

@@ -96,6 +96,10 @@ describe('flowcontrol and the server surface', () => {
     const answer = await server.request('GET', '/api/v1/namespaces/default');
     expect(answer.headers['x-kubernetes-pf-flowschema-uid']).toBe(schemas.get('exempt')?.metadata.uid);
     expect(answer.headers['x-kubernetes-pf-prioritylevel-uid']).toBe(levels.get('exempt')?.metadata.uid);
+    const metrics = (await server.request('GET', '/metrics')).body;
+    expect(metrics).toMatch(/^apiserver_flowcontrol_dispatched_requests_total\{flow_schema="exempt",priority_level="exempt"\} [1-9]/m);
+    expect(metrics).toMatch(/^apiserver_flowcontrol_current_executing_requests\{flow_schema="exempt",priority_level="exempt"\} 1$/m);
+    expect(metrics).toMatch(/^apiserver_flowcontrol_request_wait_duration_seconds_bucket\{flow_schema="exempt",priority_level="exempt",execute="true",le="0.005"\} [1-9]/m);
   });
 
   it('names its health checks as the reference does, one path per check, with exclusions', async () => {
@@ -163,4 +167,19 @@ describe('flowcontrol and the server surface', () => {
     expect(levels.has('nope')).toBe(true);
     expect(byName(await items('flowschemas')).has('probes')).toBe(true);
   }, 60_000);
+});
+
+describe('with --enable-priority-and-fairness=false', () => {
+  let server: InProcessServer;
+  beforeAll(async () => {
+    server = await startInProcessServer(['--enable-priority-and-fairness=false']);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('limits with the in-flight pools, keeps no bootstrap configuration and registers no APF hooks', async () => {
+    const answer = await server.request('GET', '/api/v1/namespaces/default');
+    expect(answer.headers['x-kubernetes-pf-flowschema-uid']).toBeUndefined();
+    expect((await server.request('GET', `${FLOWCONTROL}/flowschemas`)).json<{ items: unknown[] }>().items).toEqual([]);
+    expect((await server.request('GET', '/healthz?verbose')).body).not.toContain('priority-and-fairness');
+  });
 });

@@ -299,7 +299,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       await authorization.rbacSynced;
       rbacHook.finish();
       if (flowHooks) {
-        await ensureBootstrapConfiguration(operations);
+        await ensureBootstrapConfiguration(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }));
         flowHooks.producer.finish();
       }
       election = startLeaderElection({
@@ -318,7 +318,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             startServiceIPRepair(operations, allocator, lost);
             startClusterRoleAggregation(operations, lost);
             startCRDController(operations, lost);
-            if (flowControl) startDanglingConditions(operations, lost);
+            if (flowControl) startDanglingConditions(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-consumer-v1' }), lost);
             for (const controller of controllers) controller(operations, lost);
           });
         },

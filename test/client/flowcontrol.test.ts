@@ -56,6 +56,11 @@ describe('flowcontrol and the server surface', () => {
       matchingPrecedence: 2,
       rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:unauthenticated' } }, { kind: 'Group', group: { name: 'system:authenticated' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/readyz', '/livez'] }] }],
     });
+    const managers = (await server.request('GET', `${FLOWCONTROL}/flowschemas/catch-all`)).json<{ metadata: { managedFields: { manager: string; subresource?: string }[] } }>().metadata.managedFields;
+    expect(managers.map(({ manager, subresource }) => [manager, subresource])).toEqual([
+      ['api-priority-and-fairness-config-consumer-v1', 'status'],
+      ['api-priority-and-fairness-config-producer-v1', undefined],
+    ]);
     expect(schemas.get('catch-all')?.status?.conditions).toEqual([
       { type: 'Dangling', status: 'False', lastTransitionTime: expect.any(String), reason: 'Found', message: 'This FlowSchema references the PriorityLevelConfiguration object named "catch-all" and it exists' },
     ]);

@@ -38,10 +38,12 @@ function sharesOf(spec: LevelSpec): number {
 export class FlowControl {
   private classifier: FlowClassifier;
   private readonly queues = new Map<string, LevelQueues>();
+  /** Each level's nominal seats (the `apiserver_flowcontrol_nominal_limit_seats` gauge). */
+  private nominalLimits: ReadonlyMap<string, number> = new Map();
   private readonly metricsFor: (schema: string, level: string) => FlowMetrics;
 
   constructor(private readonly options: { readonly serverConcurrencyLimit: number; readonly registry: Registry }) {
-    this.metricsFor = flowcontrolMetrics(options.registry);
+    this.metricsFor = flowcontrolMetrics(options.registry, () => this.nominalLimits);
     this.classifier = this.configure(MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS);
   }
 
@@ -55,6 +57,7 @@ export class FlowControl {
     // Without its mandatory objects (deleted a moment ago), the server still has somewhere to put requests.
     for (const mandatory of MANDATORY_PRIORITY_LEVELS) if (!levels.has(String(mandatory.metadata.name))) levels.set(String(mandatory.metadata.name), mandatory);
     const totalShares = [...levels.values()].reduce((sum, level) => sum + sharesOf(levelSpec(level)), 0);
+    this.nominalLimits = new Map([...levels].map(([name, level]) => [name, this.nominalLimitOf(sharesOf(levelSpec(level)), totalShares)]));
     for (const [name, level] of levels) {
       const spec = levelSpec(level);
       if (spec.type === 'Exempt') {
@@ -72,9 +75,13 @@ export class FlowControl {
     return new FlowClassifier(schemas, levels, { schema: catchAll, level: levels.get('catch-all')! });
   }
 
+  /** NominalCL = ceil(ServerCL × NCS / ΣNCS), as the reference shares the server's seats. */
+  private nominalLimitOf(shares: number, totalShares: number): number {
+    return totalShares === 0 ? 0 : Math.ceil((this.options.serverConcurrencyLimit * shares) / totalShares);
+  }
+
   private settingsOf(spec: LevelSpec, totalShares: number): LevelSettings {
-    const shares = spec.limited?.nominalConcurrencyShares ?? 30;
-    const concurrencyLimit = totalShares === 0 ? 0 : Math.ceil((this.options.serverConcurrencyLimit * shares) / totalShares);
+    const concurrencyLimit = this.nominalLimitOf(sharesOf(spec), totalShares);
     const response = spec.limited?.limitResponse;
     if (response?.type !== 'Queue') return { concurrencyLimit };
     const queuing = response.queuing ?? {};

@@ -75,8 +75,12 @@ function waitSamples(counts: Counts, execute: 'true' | 'false', into: WaitHistog
   return samples;
 }
 
-export function flowcontrolMetrics(registry: Registry): (schema: string, level: string) => FlowMetrics {
+/** `nominalLimits`: each priority level's nominal seats, read at scrape time. */
+export function flowcontrolMetrics(registry: Registry, nominalLimits: () => ReadonlyMap<string, number>): (schema: string, level: string) => FlowMetrics {
   const all = new Map<string, Counts>();
+  register(registry, 'apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', 'gauge', () =>
+    [...nominalLimits()].map(([level, seats]) => ({ labels: { priority_level: level }, value: seats })),
+  );
   const each = <T>(pick: (counts: Counts) => T[]): T[] => [...all.values()].flatMap(pick);
   register(registry, 'apiserver_flowcontrol_dispatched_requests_total', 'Number of requests executed by API Priority and Fairness subsystem', 'counter', () =>
     each((counts) => (counts.dispatched > 0 ? [{ labels: counts.labels, value: counts.dispatched }] : [])),

@@ -36,7 +36,7 @@ describe('flowcontrol and the server surface', () => {
 
   async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
     let value = await read();
-    for (let i = 0; i < 100 && !done(value); i++) {
+    for (let i = 0; i < 300 && !done(value); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       value = await read();
     }
@@ -103,6 +103,9 @@ describe('flowcontrol and the server surface', () => {
     expect(answer.headers['x-kubernetes-pf-prioritylevel-uid']).toBe(levels.get('exempt')?.metadata.uid);
     const metrics = (await server.request('GET', '/metrics')).body;
     expect(metrics).toMatch(/^apiserver_flowcontrol_dispatched_requests_total\{flow_schema="exempt",priority_level="exempt"\} [1-9]/m);
+    // ceil(600 seats × shares / 275 shares): the bootstrap levels' 245 and the test's level `nope` (30), as the reference shares them.
+    expect(metrics).toMatch(/^apiserver_flowcontrol_nominal_limit_seats\{priority_level="workload-low"\} 219$/m);
+    expect(metrics).toMatch(/^apiserver_flowcontrol_nominal_limit_seats\{priority_level="exempt"\} 0$/m);
     expect(metrics).toMatch(/^apiserver_flowcontrol_current_executing_requests\{flow_schema="exempt",priority_level="exempt"\} 1$/m);
     expect(metrics).toMatch(/^apiserver_flowcontrol_request_wait_duration_seconds_bucket\{flow_schema="exempt",priority_level="exempt",execute="true",le="0.005"\} [1-9]/m);
   });

@@ -242,6 +242,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const flowHooks = flowControl === undefined ? undefined : { consumer: hook('priority-and-fairness-config-consumer'), filter: hook('priority-and-fairness-filter', true), producer: hook('priority-and-fairness-config-producer') };
   void flowConfig?.synced.then(() => flowHooks?.consumer.finish());
   const namespacesHook = hook('start-system-namespaces-controller');
+  // The repair runs on the leader; the hook says this replica has put it up for election.
+  const serviceIPRepairHook = hook('start-service-ip-repair-controllers');
   const bootstrapHook = hook('bootstrap-controller');
   const rbacHook = hook('rbac/bootstrap-roles');
   const priorityClassesHook = hook('scheduling/bootstrap-system-priority-classes');
@@ -251,6 +253,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ...(flowHooks ? [flowHooks.consumer, flowHooks.filter] : []),
     ...crdSyncedHooks,
     namespacesHook,
+    serviceIPRepairHook,
     rbacHook,
     priorityClassesHook,
     ...(flowHooks ? [flowHooks.producer] : []),
@@ -323,6 +326,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           });
         },
       });
+      serviceIPRepairHook.finish();
     },
     async stop() {
       await election?.stop();

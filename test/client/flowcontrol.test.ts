@@ -124,6 +124,7 @@ describe('flowcontrol and the server surface', () => {
       '[+]poststarthook/start-apiextensions-controllers ok',
       '[+]poststarthook/crd-informer-synced ok',
       '[+]poststarthook/start-system-namespaces-controller ok',
+      '[+]poststarthook/start-service-ip-repair-controllers ok',
       '[+]poststarthook/rbac/bootstrap-roles ok',
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
       '[+]poststarthook/priority-and-fairness-config-producer ok',

@@ -9,6 +9,7 @@ import { apiBenchmark } from './api';
 import { auditBenchmark } from './audit';
 import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
+import { flowControlBenchmark } from './flow-control';
 import { formatComparison, formatTable } from './report';
 import { patchBenchmark } from './patch';
 import { rbacBenchmark } from './rbac';
@@ -17,7 +18,7 @@ import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark, auditBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark, auditBenchmark, flowControlBenchmark];
 // Needs the reference binary and a quiet machine: run only when named.
 const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark];
 

@@ -34,6 +34,7 @@ import { metricsHandler } from './metrics/metrics-handler';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './http/request-info';
 import { setUpAudit, type Audit } from './audit/setup';
+import type { FlowControl } from './flowcontrol/flow-control';
 
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
 const WATCH_END_TIMEOUT_MS = 5_000;
@@ -92,6 +93,8 @@ export interface CreateServerOptions {
   readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
   /** Audit policy and backends (server/audit/setup.ts); default: from the options' `--audit-*` flags. */
   readonly audit?: Audit;
+  /** API Priority and Fairness (server/flowcontrol/); absent: the plain in-flight limits. */
+  readonly flowControl?: FlowControl;
 }
 
 export interface CapstanServer {
@@ -142,6 +145,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       maxMutatingRequestsInflight: options.maxMutatingRequestsInflight,
       deprecatedApi: create.deprecatedApi,
       audit: audit && { policy: audit.policy, sink: audit.output.sink },
+      flowControl: create.flowControl,
     }),
   );
 

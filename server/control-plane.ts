@@ -60,6 +60,12 @@ import { BUILTIN_KINDS } from './registry/kinds';
 import type { ResourceType } from './registry/types';
 import { schemaData } from './schema/definitions';
 import type { HealthOptions } from './app';
+import { FlowControl } from './flowcontrol/flow-control';
+import { componentStatusKind } from './componentstatus/component-status-kind';
+import { defaultComponents } from './componentstatus/probes';
+import { startConfigConsumer, type ConfigConsumer } from './flowcontrol/config-consumer';
+import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
+import { startDanglingConditions } from './flowcontrol/dangling-condition';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
@@ -78,6 +84,8 @@ export interface ControlPlane {
   /** Mounts discovery, OpenAPI and the resource API after the handler chain. */
   routes(app: express.Application): void;
   readonly health: HealthOptions;
+  /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
+  readonly flowControl?: FlowControl;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
   /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
@@ -219,9 +227,48 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageOf: (group, resource) => storageFor(find(group, resource)),
   });
   await crdServing.synced;
+  const storeAnswers = async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
+  registry.add(componentStatusKind(defaultComponents(storeAnswers)));
 
-  const bootstrapHook = new PostStartHook('bootstrap-controller');
-  const rbacHook = new PostStartHook('rbac/bootstrap-roles');
+  // API Priority and Fairness shares the two in-flight limits among its priority levels.
+  let flowControl: FlowControl | undefined;
+  let flowConfig: ConfigConsumer | undefined;
+  if (options.enablePriorityAndFairness) {
+    const serverConcurrencyLimit = Math.max(1, options.maxRequestsInflight + options.maxMutatingRequestsInflight);
+    flowControl = new FlowControl({ serverConcurrencyLimit, registry: metrics.registry });
+    flowConfig = startConfigConsumer(flowControl, {
+      schemas: storageFor(find('flowcontrol.apiserver.k8s.io', 'flowschemas')),
+      levels: storageFor(find('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations')),
+    });
+  }
+
+  // Post-start hooks, named and ordered as the reference's for the work capstan does.
+  const hook = (name: string, finished = false): PostStartHook => {
+    const created = new PostStartHook(name);
+    if (finished) created.finish();
+    return created;
+  };
+  const crdSyncedHooks = [hook('start-apiextensions-informers', true), hook('start-apiextensions-controllers', true), hook('crd-informer-synced', true)];
+  const flowHooks = flowControl === undefined ? undefined : { consumer: hook('priority-and-fairness-config-consumer'), filter: hook('priority-and-fairness-filter', true), producer: hook('priority-and-fairness-config-producer') };
+  void flowConfig?.synced.then(() => flowHooks?.consumer.finish());
+  const namespacesHook = hook('start-system-namespaces-controller');
+  // The repair runs on the leader; the hook says this replica has put it up for election.
+  const serviceIPRepairHook = hook('start-service-ip-repair-controllers');
+  const bootstrapHook = hook('bootstrap-controller');
+  const rbacHook = hook('rbac/bootstrap-roles');
+  const priorityClassesHook = hook('scheduling/bootstrap-system-priority-classes');
+  const postStartHooks = [
+    hook('start-apiserver-admission-initializer', true),
+    hook('generic-apiserver-start-informers', true),
+    ...(flowHooks ? [flowHooks.consumer, flowHooks.filter] : []),
+    ...crdSyncedHooks,
+    namespacesHook,
+    serviceIPRepairHook,
+    rbacHook,
+    priorityClassesHook,
+    ...(flowHooks ? [flowHooks.producer] : []),
+    bootstrapHook,
+  ];
   let election: LeaderElection | undefined;
 
   return {
@@ -232,6 +279,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     metrics,
     storageFor,
     authorizer,
+    flowControl,
     routes(app) {
       mountDiscovery(app, { registry });
       mountOpenAPI(app, { registry });
@@ -242,8 +290,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       });
     },
     health: {
-      checks: [functionCheck('etcd', async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store')))],
+      checks: [functionCheck('etcd', storeAnswers)],
       readinessChecks: [
+        functionCheck('etcd-readiness', storeAnswers),
         // The caches made at start only: a type added while serving (a custom resource) lists
         // on its own meanwhile (its reads go to the store), and must not take the replica out.
         functionCheck('informer-sync', async () => {
@@ -252,14 +301,20 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           if (!ready.every(Boolean)) throw new Error('watch caches are not synced');
         }),
       ],
-      postStartHooks: [bootstrapHook, rbacHook],
+      postStartHooks,
     },
     async start({ advertiseAddress, port, controllers = [] }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
+      namespacesHook.finish();
+      priorityClassesHook.finish();
       bootstrapHook.finish();
       await reconcileBootstrapPolicy(operations);
       await authorization.rbacSynced;
       rbacHook.finish();
+      if (flowHooks) {
+        await ensureBootstrapConfiguration(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }));
+        flowHooks.producer.finish();
+      }
       election = startLeaderElection({
         leases: storageFor(find('coordination.k8s.io', 'leases')),
         namespace: 'kube-system',
@@ -277,14 +332,17 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             startClusterRoleAggregation(operations, lost);
             startCRDController(operations, lost);
             startPolicyTypeChecking(operations, definitions, lost);
+            if (flowControl) startDanglingConditions(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-consumer-v1' }), lost);
             for (const controller of controllers) controller(operations, lost);
           });
         },
       });
+      serviceIPRepairHook.finish();
     },
     async stop() {
       await election?.stop();
       authorization.stop();
+      flowConfig?.stop();
       crdServing.stop();
       await compactor.stop();
       caches.stop();

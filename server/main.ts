@@ -90,6 +90,7 @@ async function main(argv: readonly string[]): Promise<void> {
       metrics: plane.metrics,
       deprecatedApi: deprecatedApisOf(plane.registry),
       audit,
+      flowControl: plane.flowControl,
     }),
   );
   if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);

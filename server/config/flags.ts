@@ -22,6 +22,8 @@ export interface ServerOptions {
   readonly maxRequestsInflight: number;
   /** Short mutating requests served at once; more are answered 429 (0: no limit). */
   readonly maxMutatingRequestsInflight: number;
+  /** `--enable-priority-and-fairness`: API Priority and Fairness in place of the two in-flight limits. */
+  readonly enablePriorityAndFairness: boolean;
   /** Deadline of short requests; the `timeout` query parameter may only shorten it. */
   readonly requestTimeoutMs: number;
   readonly featureGates: Readonly<Record<string, boolean>>;
@@ -144,6 +146,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   shutdownDelayMs: 0,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
+  enablePriorityAndFairness: true,
   requestTimeoutMs: 60_000,
   featureGates: {},
   runtimeConfig: {},
@@ -240,6 +243,11 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'max-mutating-requests-inflight': {
     usage: 'short mutating requests in flight before 429s (default 200; 0: no limit)',
     apply: (o, v) => (o.maxMutatingRequestsInflight = parseCount(v)),
+  },
+  'enable-priority-and-fairness': {
+    usage: 'classify, queue and shed requests by FlowSchemas and priority levels, sharing the two in-flight limits (default true)',
+    boolean: true,
+    apply: (o, v) => (o.enablePriorityAndFairness = parseBool(v)),
   },
   'request-timeout': {
     usage: 'Go duration after which a short request is answered 504 (default 1m0s)',

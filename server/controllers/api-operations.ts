@@ -19,7 +19,7 @@ import { StatusError } from '../status/status-error';
 import type { ObjectOperations } from './operations';
 
 export const APISERVER_USER: UserInfo = { name: 'system:apiserver', groups: ['system:authenticated', 'system:masters'] };
-const MANAGER = 'kube-apiserver';
+const DEFAULT_MANAGER = 'kube-apiserver';
 
 function isNotFound(error: unknown): boolean {
   return (error instanceof ObjectError && error.reason === 'NotFound') || (error instanceof StatusError && error.status.code === 404);
@@ -29,7 +29,9 @@ function isAlreadyExists(error: unknown): boolean {
   return (error instanceof ObjectError && error.reason === 'AlreadyExists') || (error instanceof StatusError && error.status.reason === 'AlreadyExists');
 }
 
-export function apiOperations(options: { context: StoreContext; storageFor: (type: ResourceType) => ObjectStorage }): ObjectOperations {
+/** `manager`: the field manager the writes are recorded under (default `kube-apiserver`), as the reference's controllers name their own. */
+export function apiOperations(options: { context: StoreContext; storageFor: (type: ResourceType) => ObjectStorage; manager?: string }): ObjectOperations {
+  const manager = options.manager ?? DEFAULT_MANAGER;
   const scopeOf = (type: ResourceType): StoreScope => ({
     type,
     version: type.versions.find((served) => served.version === type.storageVersion) ?? type.versions[0],
@@ -42,7 +44,7 @@ export function apiOperations(options: { context: StoreContext; storageFor: (typ
     storageFor: options.storageFor,
     async createObject(type, object) {
       try {
-        await createObject(scopeOf(type), { ...write, object, manager: MANAGER, options: operationOptions('CreateOptions', { dryRun: false, fieldManager: MANAGER }) });
+        await createObject(scopeOf(type), { ...write, object, manager, options: operationOptions('CreateOptions', { dryRun: false, fieldManager: manager }) });
       } catch (error) {
         if (!isAlreadyExists(error)) throw error;
       }
@@ -66,9 +68,9 @@ export function apiOperations(options: { context: StoreContext; storageFor: (typ
             return current;
           },
           target,
-          manager: MANAGER,
+          manager,
           subresource: target === 'main' ? undefined : target,
-          options: operationOptions('UpdateOptions', { dryRun: false, fieldManager: MANAGER }),
+          options: operationOptions('UpdateOptions', { dryRun: false, fieldManager: manager }),
         });
       } catch (error) {
         if (!isNotFound(error)) throw error;

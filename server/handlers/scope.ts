@@ -10,6 +10,7 @@ import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
 import { writeObject, type Endpoint, type RepresentationSettings } from '../codec/respond';
 import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
+import { hasOwnPrinter } from '../table/printers';
 
 export interface HandlerContext extends StoreContext {
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
@@ -45,14 +46,15 @@ export function deprecationWarnings(scope: HandlerScope): string[] {
   ];
 }
 
-/** What the type's answers can be encoded as: protobuf unless the type has none; stored kinds print as tables, with the version's printer. */
+/** What the type's answers can be encoded as: protobuf unless the type has none; stored kinds (and virtual ones with a printer) print as tables, with the version's printer. */
 export function endpointOf(scope: HandlerScope): Endpoint {
   return endpointOfType(scope.type, scope.version);
 }
 
 /** Without a version, as far as negotiation needs it (the printer is the version's). */
 export function endpointOfType(type: ResourceType, version?: ServedVersion): Endpoint {
-  return { resource: groupResourceOf(type), protobuf: type.protobuf !== false, table: !type.virtual, printer: version?.printer };
+  const resource = groupResourceOf(type);
+  return { resource, protobuf: type.protobuf !== false, table: !type.virtual || hasOwnPrinter(resource), printer: version?.printer };
 }
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */

@@ -19,6 +19,8 @@ import { withAuthorization } from './with-authorization';
 import { withImpersonation } from './with-impersonation';
 import { withCacheControl } from './with-cache-control';
 import { withInflightLimit } from './with-inflight-limit';
+import { withPriorityAndFairness } from './with-priority-and-fairness';
+import type { FlowControl } from '../flowcontrol/flow-control';
 import { withRequestDeadline } from './with-request-deadline';
 import { withRequestInfo } from './with-request-info';
 import type { RequestInfo } from './request-info';
@@ -38,6 +40,8 @@ export interface ChainOptions {
   readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
   /** `--audit-policy-file` and where its events go; absent: no audit stage at all. */
   readonly audit?: { readonly policy: AuditPolicy; readonly sink: EventSink };
+  /** API Priority and Fairness; when given, it limits requests in place of the in-flight pools. */
+  readonly flowControl?: FlowControl;
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
@@ -58,12 +62,14 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     // Before impersonation, as the reference's: the policy judges who authenticated.
     ...(audit ? [withAudit({ policy: audit.policy, sink: audit.sink, metrics: options.metrics, deprecatedApi: options.deprecatedApi })] : []),
     withImpersonation({ authorizer: options.authorizer }),
-    withInflightLimit({
-      maxReadOnly: options.maxRequestsInflight,
-      maxMutating: options.maxMutatingRequestsInflight,
-      onCountChange: (pool, inFlight) => options.metrics.currentInflightRequests.set({ request_kind: pool }, inFlight),
-      onRejected: (_pool, res) => recordTermination(options.metrics, res),
-    }),
+    options.flowControl
+      ? withPriorityAndFairness({ flowControl: options.flowControl, onRejected: (res) => recordTermination(options.metrics, res) })
+      : withInflightLimit({
+          maxReadOnly: options.maxRequestsInflight,
+          maxMutating: options.maxMutatingRequestsInflight,
+          onCountChange: (pool, inFlight) => options.metrics.currentInflightRequests.set({ request_kind: pool }, inFlight),
+          onRejected: (_pool, res) => recordTermination(options.metrics, res),
+        }),
     withAuthorization({ authorizer: options.authorizer }),
   ];
 }

@@ -302,6 +302,70 @@ const webhookConfigurationPrinter: Printer = {
   print: (object, now) => ({ cells: [object.metadata.name, list(object.webhooks).length, ageOf(object, now)] }),
 };
 
+const flowSchemaPrinter: Printer = {
+  // The reference declares MatchingPrecedence a string column yet fills it with the number.
+  columns: [
+    NAME_COLUMN,
+    column('PriorityLevel', 'string', 'The name of the priority level configuration being referenced.'),
+    column('MatchingPrecedence', 'string', 'Chooses among the FlowSchemas that match a request: the numerically lowest wins.'),
+    column('DistinguisherMethod', 'string', 'How the flow distinguisher is computed for requests that match this schema.'),
+    AGE_COLUMN,
+    column('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration'),
+  ],
+  print(object, now) {
+    const spec = record(object.spec);
+    const dangling = list(record(object.status).conditions).map(record).find((condition) => condition.type === 'Dangling');
+    return {
+      cells: [
+        object.metadata.name,
+        text(record(spec.priorityLevelConfiguration).name),
+        integer(spec.matchingPrecedence),
+        text(record(spec.distinguisherMethod).type) || '<none>',
+        ageOf(object, now),
+        dangling === undefined ? '?' : text(dangling.status),
+      ],
+    };
+  },
+  // Matching order: precedence, then name.
+  order: (objects) =>
+    [...objects].sort((a, b) => {
+      const precedence = (object: KubeObject) => integer(record(object.spec).matchingPrecedence);
+      const [x, y] = [String(a.metadata.name), String(b.metadata.name)];
+      return precedence(a) - precedence(b) || (x < y ? -1 : x > y ? 1 : 0);
+    }),
+};
+
+const priorityLevelPrinter: Printer = {
+  // String columns the reference fills with numbers where the level has them.
+  columns: [
+    NAME_COLUMN,
+    column('Type', 'string', 'Whether this priority level is subject to limitation on request execution.'),
+    column('NominalConcurrencyShares', 'string', "This level's share of the server's concurrency limit."),
+    column('Queues', 'string', 'The number of queues for this priority level.'),
+    column('HandSize', 'string', 'How many queues shuffle sharding deals each flow.'),
+    column('QueueLengthLimit', 'string', 'The most requests one queue of this level holds waiting.'),
+    AGE_COLUMN,
+  ],
+  print(object, now) {
+    const spec = record(object.spec);
+    const limited = spec.limited === undefined ? undefined : record(spec.limited);
+    const queuing = limited === undefined ? undefined : record(record(limited.limitResponse).queuing);
+    const queued = queuing !== undefined && Object.keys(queuing).length > 0;
+    const orNoneNumber = (value: unknown) => (queued ? integer(value) : '<none>');
+    return {
+      cells: [
+        object.metadata.name,
+        text(spec.type),
+        limited === undefined ? '<none>' : integer(limited.nominalConcurrencyShares),
+        orNoneNumber(queuing?.queues),
+        orNoneNumber(queuing?.handSize),
+        orNoneNumber(queuing?.queueLengthLimit),
+        ageOf(object, now),
+      ],
+    };
+  },
+};
+
 /** Keyed `group/resource`, merged into the printers of printers.ts. */
 export const MORE_PRINTERS: ReadonlyArray<[string, Printer]> = [
   ['/podtemplates', podTemplatePrinter],
@@ -321,4 +385,6 @@ export const MORE_PRINTERS: ReadonlyArray<[string, Printer]> = [
   ['admissionregistration.k8s.io/validatingadmissionpolicybindings', validatingAdmissionPolicyBindingPrinter],
   ['admissionregistration.k8s.io/mutatingwebhookconfigurations', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/validatingwebhookconfigurations', webhookConfigurationPrinter],
+  ['flowcontrol.apiserver.k8s.io/flowschemas', flowSchemaPrinter],
+  ['flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', priorityLevelPrinter],
 ];

@@ -26,6 +26,8 @@ export interface PrintedRow {
 export interface Printer {
   readonly columns: readonly ColumnDefinition[];
   print(object: KubeObject, now: Date): PrintedRow;
+  /** The rows' order in a list's table when the reference's printer sorts them (FlowSchemas); absent: the list's order. */
+  order?(objects: readonly KubeObject[]): readonly KubeObject[];
 }
 
 function specOf(object: KubeObject): Fields {
@@ -669,7 +671,24 @@ const priorityClassPrinter: Printer = {
   print: (object, now) => ({ cells: [object.metadata.name, integer(object.value), object.globalDefault === true, ageOf(object, now), text(object.preemptionPolicy) || 'PreemptLowerPriority'] }),
 };
 
+/** Every condition's status as Healthy or Unhealthy, with their messages and errors (the reference's componentstatus printer). */
+const componentStatusPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Status', 'string', 'Status of the component conditions'),
+    column('Message', 'string', 'Message of the component conditions'),
+    column('Error', 'string', 'Error of the component conditions'),
+  ],
+  print(object) {
+    const conditions = list(object.conditions).map(record);
+    const statuses = conditions.map((condition) => (condition.status === 'True' ? 'Healthy' : 'Unhealthy'));
+    const join = (key: string) => conditions.map((condition) => text(condition[key])).filter((value) => value !== '').join(',');
+    return { cells: [object.metadata.name, statuses.length === 0 ? 'Unknown' : statuses.join(','), join('message'), join('error')] };
+  },
+};
+
 const PRINTERS: ReadonlyMap<string, Printer> = new Map([
+  ['/componentstatuses', componentStatusPrinter],
   ['/pods', podPrinter],
   ['/services', servicePrinter],
   ['/namespaces', namespacePrinter],
@@ -707,6 +726,11 @@ export const DEFAULT_PRINTER: Printer = {
   ],
   print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
 };
+
+/** Whether the resource has a printer of its own (virtual kinds print as tables only then). */
+export function hasOwnPrinter(resource: { group: string; resource: string }): boolean {
+  return PRINTERS.has(`${resource.group}/${resource.resource}`);
+}
 
 export function printerFor(resource: { group: string; resource: string }): Printer {
   return PRINTERS.get(`${resource.group}/${resource.resource}`) ?? DEFAULT_PRINTER;

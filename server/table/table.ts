@@ -20,7 +20,8 @@ export interface Table {
   readonly kind: 'Table';
   readonly apiVersion: string;
   readonly metadata: ListMetadata;
-  readonly columnDefinitions?: readonly ColumnDefinition[];
+  /** `null` in watch events after the first, as the reference writes it (a nil slice). */
+  readonly columnDefinitions: readonly ColumnDefinition[] | null;
   readonly rows: TableRow[];
 }
 
@@ -29,7 +30,7 @@ export interface TableOptions {
   readonly version: string;
   readonly includeObject: IncludeObject;
   readonly now: Date;
-  /** Leave the column definitions out (watch events after the first). */
+  /** Column definitions `null` (watch events after the first). */
   readonly omitColumns?: boolean;
 }
 
@@ -73,12 +74,12 @@ export function tableInParts(options: TableOfOptions): { head: Omit<Table, 'rows
       kind: 'Table',
       apiVersion: metaApiVersion(options.version),
       metadata: options.metadata,
-      ...(options.omitColumns ? {} : { columnDefinitions: printer.columns }),
+      columnDefinitions: options.omitColumns ? null : printer.columns,
     },
     rows: rowsOf(printer, options),
   };
 }
 
 function* rowsOf(printer: Printer, options: TableOfOptions): Iterable<TableRow> {
-  for (const object of options.objects) yield row(printer, object, options);
+  for (const object of printer.order?.(options.objects) ?? options.objects) yield row(printer, object, options);
 }

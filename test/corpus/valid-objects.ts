@@ -36,6 +36,14 @@ export const VALID_BODIES: Readonly<Record<string, JsonObject>> = {
   },
   'batch/CronJob': { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { containers: [container], restartPolicy: 'Never' } } } } } },
   'batch/Job': { spec: { template: { spec: { containers: [container], restartPolicy: 'Never' } } } },
+  'flowcontrol.apiserver.k8s.io/FlowSchema': {
+    spec: {
+      priorityLevelConfiguration: { name: 'global-default' },
+      matchingPrecedence: 5000,
+      rules: [{ subjects: [{ kind: 'User', user: { name: 'corpus' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], namespaces: ['corpus'] }] }],
+    },
+  },
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': { spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } } },
   'certificates.k8s.io/CertificateSigningRequest': {
     spec: { request: 'bm90IGEgcmVxdWVzdA==', signerName: 'example.com/signer', usages: ['client auth'] },
   },

@@ -19,6 +19,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	eventsv1 "k8s.io/api/events/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -103,6 +104,7 @@ func admissionregistration(c *clients) rest.Interface {
 	return c.AdmissionregistrationV1().RESTClient()
 }
 func rbac(c *clients) rest.Interface { return c.RbacV1().RESTClient() }
+func flowcontrol(c *clients) rest.Interface { return c.FlowcontrolV1().RESTClient() }
 func certificates(c *clients) rest.Interface {
 	return c.CertificatesV1().RESTClient()
 }
@@ -373,6 +375,22 @@ func kindCases(suffix string, ipOctet int) []kindCase {
 				Rules:       []admissionregistrationv1.RuleWithOperations{{Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create}, Rule: admissionregistrationv1.Rule{APIGroups: []string{"example.com"}, APIVersions: []string{"v1"}, Resources: []string{"widgets"}}}},
 				SideEffects: ptr(admissionregistrationv1.SideEffectClassNone), AdmissionReviewVersions: []string{"v1"}, FailurePolicy: ptr(admissionregistrationv1.Ignore),
 			}}}
+		}},
+		{"flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations", false, flowcontrol, func(ns string) runtime.Object {
+			return &flowcontrolv1.PriorityLevelConfiguration{ObjectMeta: objectMeta(name, ns, false), Spec: flowcontrolv1.PriorityLevelConfigurationSpec{
+				Type: flowcontrolv1.PriorityLevelEnablementLimited, Limited: &flowcontrolv1.LimitedPriorityLevelConfiguration{
+					NominalConcurrencyShares: ptr(int32(1)), LimitResponse: flowcontrolv1.LimitResponse{Type: flowcontrolv1.LimitResponseTypeReject},
+				},
+			}}
+		}},
+		{"flowcontrol.apiserver.k8s.io", "v1", "flowschemas", false, flowcontrol, func(ns string) runtime.Object {
+			return &flowcontrolv1.FlowSchema{ObjectMeta: objectMeta(name, ns, false), Spec: flowcontrolv1.FlowSchemaSpec{
+				PriorityLevelConfiguration: flowcontrolv1.PriorityLevelConfigurationReference{Name: name}, MatchingPrecedence: 5000,
+				Rules: []flowcontrolv1.PolicyRulesWithSubjects{{
+					Subjects:      []flowcontrolv1.Subject{{Kind: flowcontrolv1.SubjectKindUser, User: &flowcontrolv1.UserSubject{Name: "cg"}}},
+					ResourceRules: []flowcontrolv1.ResourcePolicyRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}, Namespaces: []string{"*"}}},
+				}},
+			}}
 		}},
 		{"apiextensions.k8s.io", "v1", "customresourcedefinitions", false, apiextensions, func(ns string) runtime.Object {
 			group := "cg-" + suffix + ".example.com"

@@ -33,6 +33,7 @@ export async function startInProcessServer(flags: readonly string[] = []): Promi
     health: plane.health,
     authorizer: plane.authorizer,
     metrics: plane.metrics,
+    flowControl: plane.flowControl,
   });
   const { port } = await server.listen();
   await plane.start({ advertiseAddress: '127.0.0.1', port });

@@ -30,6 +30,7 @@ const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
   'rbac.authorization.k8s.io': 'rbac',
   'authorization.k8s.io': 'authorization',
   'certificates.k8s.io': 'certificates',
+  'flowcontrol.apiserver.k8s.io': 'flowcontrol',
 };
 
 export function definitionName(group: string, version: string, kind: string): string {

@@ -10,6 +10,7 @@ import { coordinationKinds } from './coordination';
 import { coreKinds } from './core';
 import { discoveryKinds } from './discovery';
 import { eventsKinds } from './events';
+import { flowcontrolKinds } from './flowcontrol';
 import { networkingKinds } from './networking';
 import { nodeKinds } from './node';
 import { policyKinds } from './policy';
@@ -38,4 +39,5 @@ export const BUILTIN_KINDS: readonly ResourceType[] = withBuiltinSubresources([
   ...certificatesKinds,
   ...apiextensionsKinds,
   ...admissionRegistrationKinds,
+  ...flowcontrolKinds,
 ]);

@@ -15,7 +15,6 @@ import type express from 'express';
 import { Compactor } from '../storage/compactor';
 import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
 import type { WatchCache } from '../storage/cache/watch-cache';
-import { openEtcdStore } from '../storage/etcd/etcd-store';
 import { openSqliteStore } from '../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
@@ -101,8 +100,10 @@ export interface ControlPlane {
 /** A controller that runs while this replica leads; it stops when `lost` aborts. */
 export type LeaderController = (operations: ObjectOperations, lost: AbortSignal) => void;
 
-export function openStore(options: ServerOptions): Promise<RevisionedStore> {
-  if (options.etcdServers.length > 0) return openEtcdStore({ endpoints: [...options.etcdServers] });
+export async function openStore(options: ServerOptions): Promise<RevisionedStore> {
+  // Loaded only for etcd: its client (gRPC, protobuf descriptors, OpenTelemetry) is a few MiB
+  // of heap and code an embedded-store server never uses.
+  if (options.etcdServers.length > 0) return (await import('../storage/etcd/etcd-store')).openEtcdStore({ endpoints: [...options.etcdServers] });
   return openSqliteStore({ path: join(options.dataDir, 'capstan.db') });
 }
 

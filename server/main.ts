@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { FlagError, parseFlags, type ServerOptions } from './config/flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
+import { releaseStartUpMemory } from './start-up-memory';
 
 /** The oldest Node.js major the server runs on (`engines` in package.json). */
 const OLDEST_NODE_MAJOR = 22;
@@ -28,6 +29,11 @@ if (nodeMajor < OLDEST_NODE_MAJOR) {
 // server noticeably faster from the second start on. It must be on before they are loaded,
 // hence the dynamic imports below.
 nodeModule.enableCompileCache();
+
+/** How long to wait for the watch caches to fill before giving start-up memory back anyway. */
+const CACHES_READY_WAIT_MS = 120_000;
+/** The pause after the caches are ready before start-up memory goes back (controllers' first pass). */
+const SETTLE_AFTER_START_MS = 3_000;
 
 /** Progress of a start, for the operator watching it (stderr keeps stdout to the summary lines). */
 function progress(line: string): void {
@@ -121,6 +127,12 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(`started in ${Math.round(performance.now())} ms`);
     console.log(`capstan is serving ${url}`);
   }
+
+  // Once the watch caches hold the stored objects and the controllers have had a moment for
+  // their first pass, the memory start-up grew into and no longer needs goes back.
+  void plane.caches.whenReady(CACHES_READY_WAIT_MS).then(() => {
+    setTimeout(releaseStartUpMemory, SETTLE_AFTER_START_MS).unref();
+  });
 
   const stop = (signal: string) => {
     console.log(`${signal} received: shutting down`);

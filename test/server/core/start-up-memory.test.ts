@@ -1,0 +1,37 @@
+import { getHeapSpaceStatistics } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { releaseStartUpMemory } from '../../../server/start-up-memory';
+
+/** Committed bytes of V8's young generation. */
+function youngGenerationBytes(): number {
+  const space = getHeapSpaceStatistics().find(({ space_name }) => space_name === 'new_space');
+  if (!space) throw new Error('no new_space in the heap statistics');
+  return space.physical_space_size;
+}
+
+/** Allocates short-lived objects fast, as start-up does, so that V8 grows the young generation. */
+function allocateLikeStartUp(): number {
+  let kept = 0;
+  for (let round = 0; round < 200; round++) {
+    const batch = Array.from({ length: 20_000 }, (_, index) => ({ index, name: `object-${round}-${index}` }));
+    kept += batch.length;
+  }
+  return kept;
+}
+
+describe('releaseStartUpMemory', () => {
+  it('shrinks the young generation that a burst of allocation grew', () => {
+    allocateLikeStartUp();
+    const grown = youngGenerationBytes();
+    expect(grown).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+
+    releaseStartUpMemory();
+
+    expect(youngGenerationBytes()).toBeLessThanOrEqual(grown / 4);
+  });
+
+  it('leaves gc unexposed to contexts made afterwards', () => {
+    releaseStartUpMemory();
+    expect(runInNewContext('typeof gc')).toBe('undefined');
+  });
+});

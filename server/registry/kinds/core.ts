@@ -6,6 +6,7 @@ import * as defaults from '../defaults/core';
 import type { ResourceType, SelectableFields } from '../types';
 import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from './define';
 import { convertEvent } from '../conversion/events';
+import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 
 /** A field read with the value the reference prints when the field is absent (`false`, `0`). */
 function fieldOr(path: string, absent: string): (object: KubeObject) => string {
@@ -157,6 +158,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['ev'],
     selectableFields: EVENT_FIELDS,
     convert: convertEvent,
+    behaviour: { validate: validateEventCreate('core'), validateUpdate: validateEventUpdate('core') },
   }),
   defineKind({
     group: '',

@@ -203,6 +203,32 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
   if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes')));
   const capacity = spec.capacity as Record<string, string> | undefined;
   if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
+  errors.push(...volumeSourceCountErrors(spec, specPath));
+  return errors;
+}
+
+/**
+ * A volume's sources in the order the reference counts them: its member name and the name its
+ * errors give the path (`cephfs` is `cephFS` there). A flex volume counts without being refused.
+ */
+const PERSISTENT_VOLUME_SOURCES: readonly (readonly [string, string])[] = [
+  ['hostPath', 'hostPath'], ['gcePersistentDisk', 'gcePersistentDisk'], ['awsElasticBlockStore', 'awsElasticBlockStore'],
+  ['glusterfs', 'glusterfs'], ['flocker', 'flocker'], ['nfs', 'nfs'], ['rbd', 'rbd'], ['quobyte', 'quobyte'], ['cephfs', 'cephFS'],
+  ['iscsi', 'iscsi'], ['cinder', 'cinder'], ['fc', 'fc'], ['flexVolume', 'flexVolume'], ['azureFile', 'azureFile'],
+  ['vsphereVolume', 'vsphereVolume'], ['photonPersistentDisk', 'photonPersistentDisk'], ['portworxVolume', 'portworxVolume'],
+  ['azureDisk', 'azureDisk'], ['scaleIO', 'scaleIO'], ['local', 'local'], ['storageos', 'storageos'], ['csi', 'csi'],
+];
+
+/** Exactly one volume source: every one after the first is refused by its name. */
+function volumeSourceCountErrors(spec: Json, specPath: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  let count = 0;
+  for (const [member, pathName] of PERSISTENT_VOLUME_SOURCES) {
+    if (spec[member] === undefined) continue;
+    if (count > 0 && member !== 'flexVolume') errors.push(forbidden(specPath.child(pathName), 'may not specify more than 1 volume type'));
+    else count++;
+  }
+  if (count === 0) errors.push(required(specPath, 'must specify a volume type'));
   return errors;
 }
 

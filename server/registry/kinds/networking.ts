@@ -1,6 +1,6 @@
 /** networking.k8s.io/v1 resources. */
 import type { KubeObject } from '../../../storage/objects/types';
-import { validateIngress } from '../../validation/networking';
+import { validateIngress, validateIPAddress, validateServiceCIDR } from '../../validation/networking';
 import { requireFields } from '../../validation/required';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
@@ -49,6 +49,8 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'IPAddress',
     namespaced: false,
     shortNames: ['ip'],
+    nameRule: 'ip-address',
+    behaviour: { validate: validateIPAddress },
   }),
   defineKind({
     group: 'networking.k8s.io',
@@ -56,6 +58,6 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'ServiceCIDR',
     namespaced: false,
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}) },
+    behaviour: { initialStatus: () => ({}), validate: validateServiceCIDR },
   }),
 ];

@@ -15,12 +15,21 @@ function field<T>(object: KubeObject, name: string): T | undefined {
   return object[name] as T | undefined;
 }
 
-export function validatePod(pod: KubeObject): FieldError[] {
+function validatePodSpecOf(pod: KubeObject): FieldError[] {
   return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'));
 }
 
+/** Ephemeral containers are only ever added to a running pod, through their subresource. */
+export function validatePod(pod: KubeObject): FieldError[] {
+  const errors = validatePodSpecOf(pod);
+  if ((field<PodSpecShape>(pod, 'spec')?.ephemeralContainers as unknown[] | undefined)?.length) {
+    errors.push(forbidden(FieldPath.root('spec', 'ephemeralContainers'), 'cannot be set on create'));
+  }
+  return errors;
+}
+
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
-  return [...validatePod(pod), ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec'))];
+  return [...validatePodSpecOf(pod), ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec'))];
 }
 
 export function validatePodTemplate(template: KubeObject): FieldError[] {

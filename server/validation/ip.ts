@@ -53,6 +53,11 @@ export function isValidIP(value: string): string[] {
   return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
 }
 
+/** Fields that predate the strict rules take any address Go's sloppy parser takes (leading zeros too). */
+export function isValidIPForLegacyField(value: string): string[] {
+  return isIP(value) !== 0 || isSloppyIPv4(value) ? [] : [INVALID_IP];
+}
+
 export function isValidCIDR(value: string): string[] {
   const slash = value.indexOf('/');
   const address = value.slice(0, slash);

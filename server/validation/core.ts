@@ -5,8 +5,8 @@
 import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../status/field-error';
 import { deepEqual, duplicate, FieldPath, forbidden, GoValue, goStringMap, immutable, invalid, notSupported, required, tooLong } from './field-errors';
-import { isConfigMapKey, isDNS1123Label, isValidPortName, isValidPortNum } from './names';
-import { validateEnum, validateFinalizers, validateLabels, validateNonnegative } from './object-meta';
+import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
+import { validateEnum, validateFinalizers, validateLabels, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
 import { validatePodSpec, validatePodSpecUpdate, validatePodTemplateSpec, type PodSpecShape, type PodTemplateShape } from './pod';
 
 type Json = Record<string, unknown>;
@@ -52,9 +52,11 @@ interface ServiceSpec {
   externalName?: string;
   sessionAffinity?: string;
   selector?: Record<string, string>;
+  ipFamilies?: string[];
 }
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+const IP_FAMILIES = ['IPv4', 'IPv6'];
 
 export function validateService(service: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
@@ -83,6 +85,13 @@ export function validateService(service: KubeObject): FieldError[] {
   errors.push(...validateEnum(spec.type, SERVICE_TYPES, specPath.child('type'), true));
   if (spec.type === 'ExternalName' && !spec.externalName) errors.push(required(specPath.child('externalName')));
   errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
+  const families = new Set<string>();
+  (spec.ipFamilies ?? []).forEach((family, i) => {
+    const at = specPath.child('ipFamilies').index(i);
+    if (!IP_FAMILIES.includes(family)) errors.push(notSupported(at, family, IP_FAMILIES));
+    if (families.has(family)) errors.push(duplicate(at, family));
+    families.add(family);
+  });
   errors.push(...validateLabels(spec.selector, specPath.child('selector')));
   return errors;
 }
@@ -184,25 +193,56 @@ export function validateNamespace(namespace: KubeObject): FieldError[] {
   return validateFinalizers(spec?.finalizers, FieldPath.root('spec', 'finalizers'));
 }
 
-interface ClaimSpec {
+interface DataSourceReference {
+  apiGroup?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+}
+
+export interface ClaimSpec {
   accessModes?: string[];
   resources?: { requests?: Record<string, string> };
   volumeMode?: string;
+  selector?: LabelSelectorShape;
+  dataSource?: DataSourceReference;
+  dataSourceRef?: DataSourceReference;
 }
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
-export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
+/** A claim's data source (or its newer form, which may name another namespace). */
+function validateDataSource(source: DataSourceReference, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  const spec = field<ClaimSpec>(claim, 'spec') ?? {};
-  const specPath = FieldPath.root('spec');
+  if (!source.name) errors.push(required(path.child('name')));
+  if (!source.kind) errors.push(required(path.child('kind')));
+  const apiGroup = source.apiGroup ?? '';
+  if (apiGroup === '' && source.kind !== 'PersistentVolumeClaim') {
+    errors.push(invalid(path, source.kind ?? '', "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
+  }
+  if (apiGroup !== '') for (const message of isDNS1123Subdomain(apiGroup)) errors.push(invalid(path.child('apiGroup'), apiGroup, message));
+  if (source.namespace) for (const message of isDNS1123Label(source.namespace)) errors.push(invalid(path.child('namespace'), source.namespace, message));
+  return errors;
+}
+
+/** A claim's spec, also a StatefulSet's claim templates' and an ephemeral volume's. */
+export function validatePersistentVolumeClaimSpec(claimSpec: ClaimSpec | undefined, specPath: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = claimSpec ?? {};
   if (!spec.accessModes || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
   (spec.accessModes ?? []).forEach((mode) => {
     if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
   });
+  errors.push(...validateLabelSelector(spec.selector, specPath.child('selector')));
   if (spec.resources?.requests?.storage === undefined) errors.push(required(specPath.child('resources').key('storage')));
   errors.push(...validateEnum(spec.volumeMode, ['Block', 'Filesystem'], specPath.child('volumeMode')));
+  if (spec.dataSource !== undefined) errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource')));
+  if (spec.dataSourceRef !== undefined) errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef')));
   return errors;
+}
+
+export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
+  return validatePersistentVolumeClaimSpec(field<ClaimSpec>(claim, 'spec'), FieldPath.root('spec'));
 }
 
 export function validatePersistentVolume(volume: KubeObject): FieldError[] {

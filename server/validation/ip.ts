@@ -58,6 +58,15 @@ export function isValidIPForLegacyField(value: string): string[] {
   return isIP(value) !== 0 || isSloppyIPv4(value) ? [] : [INVALID_IP];
 }
 
+/** Fields that predate the strict rules take any CIDR Go's sloppy parser takes. */
+export function isValidCIDRForLegacyField(value: string): string[] {
+  const [address, length, ...rest] = value.split('/');
+  const family = isIP(address);
+  const bits = family === 6 ? 128 : 32;
+  const parses = rest.length === 0 && length !== undefined && /^\d+$/.test(length) && Number(length) <= bits && (family !== 0 || isSloppyIPv4(address));
+  return parses ? [] : [INVALID_CIDR];
+}
+
 export function isValidCIDR(value: string): string[] {
   const slash = value.indexOf('/');
   const address = value.slice(0, slash);

@@ -19,7 +19,8 @@ const BACKDATE_MS = 5 * 60 * 1000;
 
 type X509Module = typeof import('@peculiar/x509');
 
-function loadX509(): X509Module {
+/** The library, loaded on first need (CSR validation parses requests with it too). */
+export function loadX509(): X509Module {
   // tsyringe, used inside @peculiar/x509, needs the Reflect metadata polyfill first.
   require('reflect-metadata');
   const x509 = require('@peculiar/x509') as X509Module;

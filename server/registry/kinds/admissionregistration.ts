@@ -29,6 +29,9 @@ function validatePolicy(policy: KubeObject): FieldError[] {
   if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
     errors.push(required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'));
   }
+  items(spec, 'validations').forEach((validation, i) => {
+    if (!validation.expression) errors.push(required(FieldPath.root('spec', 'validations').index(i).child('expression'), 'expression is not specified'));
+  });
   return errors;
 }
 

@@ -1,10 +1,12 @@
 /**
  * Event validation, after the reference's ValidateEventCreate: core v1 Events get only the
  * legacy rules (kept loose for old clients), events.k8s.io/v1 Events the strict ones besides.
- * Both APIs store the core v1 shape, so the rules read the core field names (`involvedObject`,
- * `reportingComponent`, `count`, `source`), and name the field by the API that wrote it.
+ * The reference judges its internal Event, whose field names are core v1's: an events.k8s.io
+ * Event is converted to that shape first (`regarding` is judged as `involvedObject`), and only
+ * the reporting controller keeps the name of the API that wrote it.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import { convertEvent } from '../registry/conversion/events';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, invalid, required } from './field-errors';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
@@ -89,10 +91,17 @@ function strictErrors(event: StoredEvent): FieldError[] {
   return errors;
 }
 
+function coreShape(object: KubeObject, api: EventApi): KubeObject {
+  return api === 'core' ? object : convertEvent(object, { group: '', version: 'v1' });
+}
+
 export function validateEventCreate(api: EventApi): (object: KubeObject) => FieldError[] {
-  return (object) => [...legacyErrors(object, api), ...(api === 'core' ? [] : strictErrors(object as StoredEvent))];
+  return (object) => {
+    const event = coreShape(object, api);
+    return [...legacyErrors(event, api), ...(api === 'core' ? [] : strictErrors(event as StoredEvent))];
+  };
 }
 
 export function validateEventUpdate(api: EventApi): (object: KubeObject) => FieldError[] {
-  return (object) => legacyErrors(object, api);
+  return (object) => legacyErrors(coreShape(object, api), api);
 }

@@ -4,6 +4,7 @@
  * delete.ts): an object something still holds lingers, marked; the answer is the object while
  * it lingers; once gone, the object for kinds that return it, else a Success Status naming it.
  */
+import { decodeContinueToken } from '../../storage/objects/continue-token';
 import type { KubeObject } from '../../storage/objects/types';
 import type { Request } from 'express';
 import type { UserInfo } from '../authn/types';
@@ -101,6 +102,8 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
       throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [field]);
     }
     const listQuery = parseListQuery(query, false);
+    // The reference lists what it deletes with the request's list options: a malformed continue token is refused as a list refuses it.
+    if (listQuery.continue) decodeContinueToken(listQuery.continue, '/');
     const result = await deleteCollection(scope, {
       ...writeRequestOf(options, req),
       namespace: namespaceScopeOf(scope, info.namespace).namespace,

@@ -10,7 +10,9 @@ import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '
 import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
-import { badRequest } from '../status/catalogue';
+import { badRequest, invalid } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
+import { FieldPath, invalid as invalidField } from '../validation/field-errors';
 import { decodeValue, parseBody, type DecodedObject } from '../validation/decode';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
 import { apiVersionOf } from '../registry/store/scope';
@@ -45,8 +47,18 @@ function checkTypeMeta(scope: HandlerScope, value: unknown): void {
   throw badRequest(`${prefix}: converting (${gv.version}.${kind}) to (${internalPackage(scope.type.group)}.${scope.type.kind}): unknown conversion`);
 }
 
-/** Decodes a patch's result; decodeObjectBody decodes a request body. */
+/**
+ * Decodes a patch's result; decodeObjectBody decodes a request body. A result of another kind
+ * or version is the patch's fault: the reference answers 422 on the `patch` field, with the
+ * patched object and the decoding error, where a body gets the 400 above.
+ */
 export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: readonly string[], options: WriteOptions): DecodedObject {
+  try {
+    checkTypeMeta(scope, value);
+  } catch (error) {
+    if (!(error instanceof StatusError)) throw error;
+    throw invalid({ group: '', kind: '' }, '', [invalidField(FieldPath.root('patch'), JSON.stringify(value), error.status.message ?? '')]);
+  }
   return decodeTyped(scope, { value, duplicates, options, wholeBody: false });
 }
 

@@ -11,7 +11,7 @@ import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
 import { readBody } from '../http/body';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { attributesFrom } from '../authz/types';
-import { conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
+import { badRequest, conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
 import type { UserInfo } from '../authn/types';
 import type { RequestInfo } from '../http/request-info';
 import { operationOptions } from '../registry/store/admission';
@@ -61,6 +61,8 @@ async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req
       const decoded = decodeParsed(scope, patched, [], options);
       decodeWarnings = decoded.warnings;
       checkNamespace(scope, decoded.object, info.namespace);
+      // A patch that removes the name leaves nothing to check against the URL: the reference refuses it.
+      if (!decoded.object.metadata.name) throw badRequest(`the name of the object (${info.name} based on URL) was undeterminable: name must be provided`);
       checkName(decoded.object, info.name);
       return decoded.object;
     },

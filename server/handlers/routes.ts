@@ -97,8 +97,9 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo, m
   // A cluster-scoped kind has no route under a namespace (`/api/v1/namespaces/x/nodes`); a
   // namespace's own path (`/api/v1/namespaces/x`, `/namespaces/x/status`) names it as its namespace.
   if (!type.namespaced && info.namespace !== '' && !isNamespaceOwnPath(info)) return undefined;
-  // The legacy `/watch/` paths are routed for GET only.
-  if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD') return 'not-allowed';
+  // The legacy `/watch/` paths are routed for GET only, and only for kinds that can be watched:
+  // another method there is 405, or 404 when the kind has no such path at all.
+  if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD') return type.verbs.includes('watch') ? 'not-allowed' : undefined;
   if (info.subresource === '') {
     const verb = info.verb as Verb;
     // PUT and PATCH name an object: on a collection there is no such route.

@@ -19,6 +19,7 @@ const BACKDATE_MS = 5 * 60 * 1000;
 
 type X509Module = typeof import('@peculiar/x509');
 
+/** The library, loaded on first need (CSR validation parses requests with it too). */
 export function loadX509(): X509Module {
   // tsyringe, used inside @peculiar/x509, needs the Reflect metadata polyfill first.
   require('reflect-metadata');

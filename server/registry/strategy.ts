@@ -23,6 +23,7 @@ import type { FieldError, ResourceType, Strategy } from './types';
 import { deepEqual } from '../validation/field-errors';
 import { copyJson } from '../json/value';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../validation/names';
+import { isValidIP } from '../validation/ip';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
 
 /** What a kind adds to the generic behaviour; everything optional. */
@@ -60,6 +61,8 @@ const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
   'dns-label': nameIsDNSLabel,
   'dns1035-label': nameIsDNS1035Label,
   'path-segment': nameIsPathSegment,
+  // IPAddresses are named by the address they hold; their names are never generated.
+  'ip-address': (name) => isValidIP(name),
 };
 
 /** Everything of an object outside metadata and status: what "the spec changed" compares. */

@@ -6,6 +6,7 @@ import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, goLabelSelector, goStringMap, immutable, invalid, notSupported, required } from './field-errors';
 import { selectorMatches, validateEnum, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
+import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
 import { validatePodTemplateSpec, type PodTemplateShape } from './pod';
 
 interface WorkloadSpec {
@@ -18,6 +19,7 @@ interface WorkloadSpec {
   strategy?: { type?: string; rollingUpdate?: unknown };
   updateStrategy?: { type?: string };
   podManagementPolicy?: string;
+  volumeClaimTemplates?: { spec?: ClaimSpec }[];
   [field: string]: unknown;
 }
 
@@ -137,6 +139,7 @@ export function validateStatefulSet(statefulSet: KubeObject): FieldError[] {
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateSelectorAndTemplate(spec, 'empty selector is invalid for statefulset'),
+    ...(spec.volumeClaimTemplates ?? []).flatMap((template, i) => validatePersistentVolumeClaimSpec(template.spec, SPEC.child('volumeClaimTemplates').index(i).child('spec'))),
   ];
 }
 
@@ -157,10 +160,19 @@ export function validateStatefulSetUpdate(statefulSet: KubeObject, old: KubeObje
   return errors;
 }
 
-export function validateControllerRevision(revision: KubeObject): FieldError[] {
+function validateRevisionNumber(revision: KubeObject): FieldError[] {
   return validateNonnegative(revision.revision as number | undefined, FieldPath.root('revision'));
 }
 
+/** A new revision holds its data, a JSON object (the member takes any JSON value when decoded). */
+export function validateControllerRevision(revision: KubeObject): FieldError[] {
+  const errors = validateRevisionNumber(revision);
+  const data = revision.data;
+  if (data === undefined || data === null) errors.push(required(FieldPath.root('data'), 'data is mandatory'));
+  else if (typeof data !== 'object' || Array.isArray(data)) errors.push(required(FieldPath.root('data'), 'data must be a valid JSON object'));
+  return errors;
+}
+
 export function validateControllerRevisionUpdate(revision: KubeObject, old: KubeObject): FieldError[] {
-  return [...validateControllerRevision(revision), ...immutable(FieldPath.root('data'), revision.data, old.data)];
+  return [...validateRevisionNumber(revision), ...immutable(FieldPath.root('data'), revision.data, old.data)];
 }

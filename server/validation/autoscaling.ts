@@ -1,12 +1,171 @@
 /** autoscaling/v2 HorizontalPodAutoscaler rules (run on the stored v2 form). */
 import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, invalid, required } from './field-errors';
+import { parseQuantity } from '../quantity/quantity';
+import { FieldPath, forbidden, invalid, notSupported, required } from './field-errors';
+import { isDNS1123Label, isValidPathSegmentName } from './names';
+
+interface MetricTarget {
+  type?: string;
+  value?: string;
+  averageValue?: string;
+  averageUtilization?: number;
+}
+
+/** The members of every metric source, each optional; which ones a source has is the schema's business. */
+interface MetricSource {
+  describedObject?: { kind?: string; name?: string };
+  metric?: { name?: string };
+  name?: string;
+  container?: string;
+  target?: MetricTarget;
+}
+
+type MetricSourceName = 'object' | 'external' | 'pods' | 'resource' | 'containerResource';
+
+type MetricSpec = { type?: string } & { [source in MetricSourceName]?: MetricSource };
+
+interface ScalingRules {
+  stabilizationWindowSeconds?: number;
+  selectPolicy?: string;
+  policies?: { type?: string; value?: number; periodSeconds?: number }[];
+}
 
 interface HPASpec {
   scaleTargetRef?: { kind?: string; name?: string };
   minReplicas?: number;
   maxReplicas?: number;
+  metrics?: MetricSpec[];
+  behavior?: { scaleUp?: ScalingRules; scaleDown?: ScalingRules };
+}
+
+/** The metric source member each metric type names, in the order the reference checks them. */
+const METRIC_SOURCES: readonly (readonly [MetricSourceName, string])[] = [
+  ['object', 'Object'],
+  ['external', 'External'],
+  ['pods', 'Pods'],
+  ['resource', 'Resource'],
+  ['containerResource', 'ContainerResource'],
+];
+const METRIC_TYPES = METRIC_SOURCES.map(([, type]) => type).sort();
+const TARGET_TYPES = ['Utilization', 'Value', 'AverageValue'];
+const POLICY_TYPES = ['Percent', 'Pods'];
+const SELECT_POLICIES = ['Disabled', 'Max', 'Min'];
+const MAX_PERIOD_SECONDS = 1800;
+const MAX_STABILIZATION_WINDOW_SECONDS = 3600;
+
+function isPositiveQuantity(text: string): boolean {
+  const quantity = parseQuantity(text);
+  return quantity !== undefined && quantity.numerator > 0n;
+}
+
+function validateMetricTarget(target: MetricTarget, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!target.type) errors.push(required(path.child('type'), 'must specify a metric target type'));
+  if (!TARGET_TYPES.includes(target.type ?? '')) errors.push(invalid(path.child('type'), target.type ?? '', 'must be either Utilization, Value, or AverageValue'));
+  if (target.value !== undefined && !isPositiveQuantity(target.value)) errors.push(invalid(path.child('value'), target.value, 'must be positive'));
+  if (target.averageValue !== undefined && !isPositiveQuantity(target.averageValue)) errors.push(invalid(path.child('averageValue'), target.averageValue, 'must be positive'));
+  if (target.averageUtilization !== undefined && target.averageUtilization < 1) {
+    errors.push(invalid(path.child('averageUtilization'), target.averageUtilization, 'must be greater than 0'));
+  }
+  return errors;
+}
+
+function validateMetricName(name: string | undefined, path: FieldPath): FieldError[] {
+  if (!name) return [required(path, 'must specify a metric name')];
+  return isValidPathSegmentName(name).map((message) => invalid(path, name, message));
+}
+
+function validateObjectReference(reference: { kind?: string; name?: string } | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const member of ['kind', 'name'] as const) {
+    const value = reference?.[member];
+    if (!value) errors.push(required(path.child(member)));
+    else for (const message of isValidPathSegmentName(value)) errors.push(invalid(path.child(member), value, message));
+  }
+  return errors;
+}
+
+/** The rules of one metric source, by its kind. */
+function validateMetricSource(name: MetricSourceName, source: MetricSource, path: FieldPath): FieldError[] {
+  const target = source.target ?? {};
+  const targetPath = path.child('target');
+  const errors: FieldError[] = [];
+  switch (name) {
+    case 'object':
+      errors.push(...validateObjectReference(source.describedObject, path.child('describedObject')));
+      errors.push(...validateMetricName(source.metric?.name, path.child('metric', 'name')), ...validateMetricTarget(target, targetPath));
+      if (target.value === undefined && target.averageValue === undefined) errors.push(required(targetPath.child('averageValue'), 'must set either a target value or averageValue'));
+      break;
+    case 'external':
+      errors.push(...validateMetricName(source.metric?.name, path.child('metric', 'name')), ...validateMetricTarget(target, targetPath));
+      if (target.value === undefined && target.averageValue === undefined) {
+        errors.push(required(targetPath.child('averageValue'), 'must set either a target value for metric or a per-pod target'));
+      }
+      if (target.value !== undefined && target.averageValue !== undefined) {
+        errors.push(forbidden(targetPath.child('value'), 'may not set both a target value for metric and a per-pod target'));
+      }
+      break;
+    case 'pods':
+      errors.push(...validateMetricName(source.metric?.name, path.child('metric', 'name')), ...validateMetricTarget(target, targetPath));
+      if (target.averageValue === undefined) errors.push(required(targetPath.child('averageValue'), 'must specify a positive target averageValue'));
+      break;
+    case 'resource':
+    case 'containerResource':
+      if (!source.name) errors.push(required(path.child('name'), 'must specify a resource name'));
+      if (name === 'containerResource') {
+        if (!source.container) errors.push(required(path.child('container'), 'must specify a container'));
+        else for (const message of isDNS1123Label(source.container)) errors.push(invalid(path.child('container'), source.container, message));
+      }
+      errors.push(...validateMetricTarget(target, targetPath));
+      if (target.averageUtilization === undefined && target.averageValue === undefined) {
+        errors.push(required(targetPath.child('averageUtilization'), 'must set either a target raw value or a target utilization'));
+      }
+      if (target.averageUtilization !== undefined && target.averageValue !== undefined) {
+        errors.push(forbidden(targetPath.child('averageValue'), 'may not set both a target raw value and a target utilization'));
+      }
+      break;
+  }
+  return errors;
+}
+
+/** One metric: a known type, and exactly the source that type names (only the first present is judged). */
+function validateMetricSpec(metric: MetricSpec, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const type = metric.type ?? '';
+  if (type === '') errors.push(required(path.child('type'), 'must specify a metric source type'));
+  if (!METRIC_TYPES.includes(type)) errors.push(notSupported(path.child('type'), type, METRIC_TYPES));
+  const present = METRIC_SOURCES.filter(([name]) => metric[name] !== undefined).map(([name]) => name);
+  if (present.length > 0) errors.push(...validateMetricSource(present[0], metric[present[0]]!, path.child(present[0])));
+  const expected = METRIC_SOURCES.find(([, sourceType]) => sourceType === type)?.[0];
+  // An unknown type was reported above (the reference reports it twice, and its aggregate prints it once).
+  if (expected !== undefined && metric[expected] === undefined) errors.push(required(path.child(expected), 'must populate information for the given metric source'));
+  if (present.length !== 1) {
+    for (const name of present) if (name !== expected) errors.push(forbidden(path.child(name), 'must populate the given metric source only'));
+  }
+  return errors;
+}
+
+function validateScalingRules(rules: ScalingRules | undefined, path: FieldPath): FieldError[] {
+  if (rules === undefined) return [];
+  const errors: FieldError[] = [];
+  const window = rules.stabilizationWindowSeconds;
+  if (window !== undefined && window < 0) errors.push(invalid(path.child('stabilizationWindowSeconds'), window, 'must be greater than or equal to zero'));
+  if (window !== undefined && window > MAX_STABILIZATION_WINDOW_SECONDS) {
+    errors.push(invalid(path.child('stabilizationWindowSeconds'), window, `must be less than or equal to ${MAX_STABILIZATION_WINDOW_SECONDS}`));
+  }
+  if (rules.selectPolicy !== undefined && !SELECT_POLICIES.includes(rules.selectPolicy)) errors.push(notSupported(path.child('selectPolicy'), rules.selectPolicy, SELECT_POLICIES));
+  const policies = rules.policies ?? [];
+  if (policies.length === 0) errors.push(required(path.child('policies'), 'must specify at least one Policy'));
+  policies.forEach((policy, i) => {
+    const at = path.child('policies').index(i);
+    if (!POLICY_TYPES.includes(policy.type ?? '')) errors.push(notSupported(at.child('type'), policy.type ?? '', POLICY_TYPES));
+    if ((policy.value ?? 0) <= 0) errors.push(invalid(at.child('value'), policy.value ?? 0, 'must be greater than zero'));
+    const period = policy.periodSeconds ?? 0;
+    if (period <= 0) errors.push(invalid(at.child('periodSeconds'), period, 'must be greater than zero'));
+    if (period > MAX_PERIOD_SECONDS) errors.push(invalid(at.child('periodSeconds'), period, `must be less than or equal to ${MAX_PERIOD_SECONDS}`));
+  });
+  return errors;
 }
 
 export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
@@ -19,5 +178,8 @@ export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
   if (minReplicas < 1) errors.push(invalid(path.child('minReplicas'), minReplicas, 'must be greater than or equal to 1'));
   if (spec.maxReplicas === undefined || spec.maxReplicas < 1) errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas ?? 0, 'must be greater than 0'));
   else if (spec.maxReplicas < minReplicas) errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas, 'must be greater than or equal to `minReplicas`'));
+  (spec.metrics ?? []).forEach((metric, i) => errors.push(...validateMetricSpec(metric, path.child('metrics').index(i))));
+  errors.push(...validateScalingRules(spec.behavior?.scaleUp, path.child('behavior', 'scaleUp')));
+  errors.push(...validateScalingRules(spec.behavior?.scaleDown, path.child('behavior', 'scaleDown')));
   return errors;
 }

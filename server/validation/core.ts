@@ -5,8 +5,8 @@
 import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../status/field-error';
 import { deepEqual, duplicate, FieldPath, forbidden, GoValue, goStringMap, immutable, invalid, notSupported, required, tooLong } from './field-errors';
-import { isConfigMapKey, isDNS1123Label, isValidPortName, isValidPortNum } from './names';
-import { validateEnum, validateFinalizers, validateLabels, validateNonnegative } from './object-meta';
+import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
+import { validateEnum, validateFinalizers, validateLabels, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
 import { validatePodSpec, validatePodSpecUpdate, validatePodTemplateSpec, type PodSpecShape, type PodTemplateShape } from './pod';
 
 type Json = Record<string, unknown>;
@@ -15,12 +15,21 @@ function field<T>(object: KubeObject, name: string): T | undefined {
   return object[name] as T | undefined;
 }
 
-export function validatePod(pod: KubeObject): FieldError[] {
+function validatePodSpecOf(pod: KubeObject): FieldError[] {
   return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'));
 }
 
+/** Ephemeral containers are only ever added to a running pod, through their subresource. */
+export function validatePod(pod: KubeObject): FieldError[] {
+  const errors = validatePodSpecOf(pod);
+  if ((field<PodSpecShape>(pod, 'spec')?.ephemeralContainers as unknown[] | undefined)?.length) {
+    errors.push(forbidden(FieldPath.root('spec', 'ephemeralContainers'), 'cannot be set on create'));
+  }
+  return errors;
+}
+
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
-  return [...validatePod(pod), ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec'))];
+  return [...validatePodSpecOf(pod), ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec'))];
 }
 
 export function validatePodTemplate(template: KubeObject): FieldError[] {
@@ -43,9 +52,11 @@ interface ServiceSpec {
   externalName?: string;
   sessionAffinity?: string;
   selector?: Record<string, string>;
+  ipFamilies?: string[];
 }
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+const IP_FAMILIES = ['IPv4', 'IPv6'];
 
 export function validateService(service: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
@@ -74,6 +85,13 @@ export function validateService(service: KubeObject): FieldError[] {
   errors.push(...validateEnum(spec.type, SERVICE_TYPES, specPath.child('type'), true));
   if (spec.type === 'ExternalName' && !spec.externalName) errors.push(required(specPath.child('externalName')));
   errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
+  const families = new Set<string>();
+  (spec.ipFamilies ?? []).forEach((family, i) => {
+    const at = specPath.child('ipFamilies').index(i);
+    if (!IP_FAMILIES.includes(family)) errors.push(notSupported(at, family, IP_FAMILIES));
+    if (families.has(family)) errors.push(duplicate(at, family));
+    families.add(family);
+  });
   errors.push(...validateLabels(spec.selector, specPath.child('selector')));
   return errors;
 }
@@ -175,25 +193,56 @@ export function validateNamespace(namespace: KubeObject): FieldError[] {
   return validateFinalizers(spec?.finalizers, FieldPath.root('spec', 'finalizers'));
 }
 
-interface ClaimSpec {
+interface DataSourceReference {
+  apiGroup?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+}
+
+export interface ClaimSpec {
   accessModes?: string[];
   resources?: { requests?: Record<string, string> };
   volumeMode?: string;
+  selector?: LabelSelectorShape;
+  dataSource?: DataSourceReference;
+  dataSourceRef?: DataSourceReference;
 }
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
-export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
+/** A claim's data source (or its newer form, which may name another namespace). */
+function validateDataSource(source: DataSourceReference, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  const spec = field<ClaimSpec>(claim, 'spec') ?? {};
-  const specPath = FieldPath.root('spec');
+  if (!source.name) errors.push(required(path.child('name')));
+  if (!source.kind) errors.push(required(path.child('kind')));
+  const apiGroup = source.apiGroup ?? '';
+  if (apiGroup === '' && source.kind !== 'PersistentVolumeClaim') {
+    errors.push(invalid(path, source.kind ?? '', "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
+  }
+  if (apiGroup !== '') for (const message of isDNS1123Subdomain(apiGroup)) errors.push(invalid(path.child('apiGroup'), apiGroup, message));
+  if (source.namespace) for (const message of isDNS1123Label(source.namespace)) errors.push(invalid(path.child('namespace'), source.namespace, message));
+  return errors;
+}
+
+/** A claim's spec, also a StatefulSet's claim templates' and an ephemeral volume's. */
+export function validatePersistentVolumeClaimSpec(claimSpec: ClaimSpec | undefined, specPath: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = claimSpec ?? {};
   if (!spec.accessModes || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
   (spec.accessModes ?? []).forEach((mode) => {
     if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
   });
+  errors.push(...validateLabelSelector(spec.selector, specPath.child('selector')));
   if (spec.resources?.requests?.storage === undefined) errors.push(required(specPath.child('resources').key('storage')));
   errors.push(...validateEnum(spec.volumeMode, ['Block', 'Filesystem'], specPath.child('volumeMode')));
+  if (spec.dataSource !== undefined) errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource')));
+  if (spec.dataSourceRef !== undefined) errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef')));
   return errors;
+}
+
+export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
+  return validatePersistentVolumeClaimSpec(field<ClaimSpec>(claim, 'spec'), FieldPath.root('spec'));
 }
 
 export function validatePersistentVolume(volume: KubeObject): FieldError[] {
@@ -203,6 +252,32 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
   if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes')));
   const capacity = spec.capacity as Record<string, string> | undefined;
   if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
+  errors.push(...volumeSourceCountErrors(spec, specPath));
+  return errors;
+}
+
+/**
+ * A volume's sources in the order the reference counts them: its member name and the name its
+ * errors give the path (`cephfs` is `cephFS` there). A flex volume counts without being refused.
+ */
+const PERSISTENT_VOLUME_SOURCES: readonly (readonly [string, string])[] = [
+  ['hostPath', 'hostPath'], ['gcePersistentDisk', 'gcePersistentDisk'], ['awsElasticBlockStore', 'awsElasticBlockStore'],
+  ['glusterfs', 'glusterfs'], ['flocker', 'flocker'], ['nfs', 'nfs'], ['rbd', 'rbd'], ['quobyte', 'quobyte'], ['cephfs', 'cephFS'],
+  ['iscsi', 'iscsi'], ['cinder', 'cinder'], ['fc', 'fc'], ['flexVolume', 'flexVolume'], ['azureFile', 'azureFile'],
+  ['vsphereVolume', 'vsphereVolume'], ['photonPersistentDisk', 'photonPersistentDisk'], ['portworxVolume', 'portworxVolume'],
+  ['azureDisk', 'azureDisk'], ['scaleIO', 'scaleIO'], ['local', 'local'], ['storageos', 'storageos'], ['csi', 'csi'],
+];
+
+/** Exactly one volume source: every one after the first is refused by its name. */
+function volumeSourceCountErrors(spec: Json, specPath: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  let count = 0;
+  for (const [member, pathName] of PERSISTENT_VOLUME_SOURCES) {
+    if (spec[member] === undefined) continue;
+    if (count > 0 && member !== 'flexVolume') errors.push(forbidden(specPath.child(pathName), 'may not specify more than 1 volume type'));
+    else count++;
+  }
+  if (count === 0) errors.push(required(specPath, 'must specify a volume type'));
   return errors;
 }
 

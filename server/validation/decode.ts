@@ -407,6 +407,15 @@ function acceptedBits(node: SchemaNode): number {
 }
 
 /**
+ * Go types that keep the raw JSON they are given, whatever its type (runtime.RawExtension,
+ * metav1.FieldsV1): decoding takes any value there, and validation judges it, as the
+ * reference's does.
+ */
+function holdsAnyJson(definition: string | undefined): boolean {
+  return definition !== undefined && (definition.endsWith('.runtime.RawExtension') || definition.endsWith('.FieldsV1'));
+}
+
+/**
  * A schema node prepared for typing values: what it accepts and its children, looked up in
  * maps. Reading the same facts off the schema's JSON objects, which come in hundreds of
  * shapes, made every property access a slow (megamorphic) one; typing a pod cost ~80 us.
@@ -429,7 +438,7 @@ class TypeNode {
     readonly schema: ResolvedSchema,
   ) {
     const { node } = schema;
-    this.accepted = acceptedBits(node);
+    this.accepted = holdsAnyJson(schema.definition) ? ANY : acceptedBits(node);
     this.isInt32 = node.type === 'integer' && node.format === 'int32';
     this.preserveUnknown = Boolean(node['x-kubernetes-preserve-unknown-fields']);
     this.structName = structName(schema.definition);

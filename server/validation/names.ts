@@ -50,6 +50,20 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errors;
 }
 
+const DNS1123_SUBDOMAIN_UNDERSCORE_LABEL_FMT = '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN_UNDERSCORE_FMT = `${DNS1123_SUBDOMAIN_UNDERSCORE_LABEL_FMT}(\\.${DNS1123_SUBDOMAIN_UNDERSCORE_LABEL_FMT})*`;
+const DNS1123_SUBDOMAIN_UNDERSCORE_ERR =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_UNDERSCORE = new RegExp(`^${DNS1123_SUBDOMAIN_UNDERSCORE_FMT}$`);
+
+/** A DNS subdomain whose labels may start with or hold '_' (DNS search paths, SRV-style names). */
+export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (!DNS1123_SUBDOMAIN_UNDERSCORE.test(value)) errors.push(regexError(DNS1123_SUBDOMAIN_UNDERSCORE_ERR, DNS1123_SUBDOMAIN_UNDERSCORE_FMT, 'example.com'));
+  return errors;
+}
+
 const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const DNS1035_LABEL_ERR =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";

@@ -4,9 +4,12 @@
  * with the reference's paths and texts.
  */
 import type { FieldError } from '../status/field-error';
-import { deepEqual, duplicate, FieldPath, forbidden, invalid, required } from './field-errors';
-import { isDNS1123Label, isValidPortName, isValidPortNum } from './names';
+import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from './field-errors';
+import { isValidIPForLegacyField } from './ip';
+import { isDNS1123Label, isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore, isValidPortName, isValidPortNum } from './names';
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';
+import { validateReadinessGates, validateSchedulingGates, validateTolerations, validateTopologySpreadConstraints } from './pod-scheduling';
+import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
 
 type Json = Record<string, unknown>;
 
@@ -17,6 +20,41 @@ interface ContainerPort {
   protocol?: string;
 }
 
+type PortNumOrName = number | string;
+
+/** A probe's or lifecycle hook's handler: exactly one of these members. */
+interface Handler {
+  exec?: { command?: string[] };
+  httpGet?: { port?: PortNumOrName };
+  tcpSocket?: { port?: PortNumOrName };
+  grpc?: { port?: number };
+  sleep?: unknown;
+}
+
+interface Probe extends Handler {
+  initialDelaySeconds?: number;
+  timeoutSeconds?: number;
+  periodSeconds?: number;
+  successThreshold?: number;
+  failureThreshold?: number;
+  terminationGracePeriodSeconds?: number;
+}
+
+interface SecurityProfile {
+  type?: string;
+  localhostProfile?: string;
+}
+
+interface SecurityContext {
+  seccompProfile?: SecurityProfile;
+  appArmorProfile?: SecurityProfile;
+}
+
+interface ResourceRequirements {
+  limits?: Record<string, unknown>;
+  requests?: Record<string, unknown>;
+}
+
 interface Container {
   name?: string;
   image?: string;
@@ -24,6 +62,11 @@ interface Container {
   env?: { name?: string }[];
   imagePullPolicy?: string;
   terminationMessagePolicy?: string;
+  resources?: ResourceRequirements;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
+  securityContext?: SecurityContext;
 }
 
 export interface PodSpecShape {
@@ -47,6 +90,134 @@ const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['FallbackToLogsOnError', 'File'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
+const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
+const HANDLER_TYPES = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep'] as const;
+const MAX_DNS_NAMESERVERS = 3;
+const MAX_DNS_SEARCH_PATHS = 32;
+const MAX_DNS_SEARCH_LIST_CHARS = 2048;
+const SYSCTL_MAX_LENGTH = 253;
+const SYSCTL_NAME_FMT = '([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
+const SYSCTL_NAME = new RegExp(`^${SYSCTL_NAME_FMT}$`);
+
+function portNumOrNameErrors(port: PortNumOrName | undefined, path: FieldPath): FieldError[] {
+  if (typeof port === 'string') return isValidPortName(port).map((message) => invalid(path, port, message));
+  return isValidPortNum(port ?? 0).map((message) => invalid(path, port ?? 0, message));
+}
+
+/** Exactly one handler, judged by its kind; the ones after the first are refused by name. */
+function validateHandler(handler: Handler, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  let count = 0;
+  for (const type of HANDLER_TYPES) {
+    if (handler[type] === undefined) continue;
+    if (count++ > 0) {
+      errors.push(forbidden(path.child(type), 'may not specify more than 1 handler type'));
+      continue;
+    }
+    const at = path.child(type);
+    if (type === 'exec' && (handler.exec?.command ?? []).length === 0) errors.push(required(at.child('command')));
+    if (type === 'httpGet' || type === 'tcpSocket') errors.push(...portNumOrNameErrors(handler[type]?.port, at.child('port')));
+    if (type === 'grpc') errors.push(...portNumOrNameErrors(handler.grpc?.port ?? 0, at.child('port')));
+  }
+  if (count === 0) errors.push(required(path, 'must specify a handler type'));
+  return errors;
+}
+
+function validateProbe(probe: Probe | undefined, path: FieldPath): FieldError[] {
+  if (probe === undefined) return [];
+  const errors = validateHandler(probe, path);
+  for (const member of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
+    errors.push(...validateNonnegative(probe[member], path.child(member)));
+  }
+  if (probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds <= 0) {
+    errors.push(invalid(path.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'));
+  }
+  return errors;
+}
+
+/** A seccomp or AppArmor profile: a known type, and a localhost profile exactly when the type is Localhost. */
+function validateProfile(profile: SecurityProfile | undefined, kind: 'seccomp' | 'AppArmor', path: FieldPath): FieldError[] {
+  if (profile === undefined) return [];
+  const errors: FieldError[] = [];
+  const type = profile.type ?? '';
+  const member = kind === 'seccomp' ? 'seccompProfile' : 'appArmorProfile';
+  if (type === '') errors.push(required(path.child('type'), `type is required when ${member} is set`));
+  else if (!PROFILE_TYPES.includes(type)) errors.push(notSupported(path.child('type'), type, PROFILE_TYPES));
+  if (type === 'Localhost' && !profile.localhostProfile) {
+    errors.push(required(path.child('localhostProfile'), `must be set when ${kind} type is Localhost`));
+  } else if (type !== 'Localhost' && type !== '' && profile.localhostProfile !== undefined) {
+    errors.push(invalid(path.child('localhostProfile'), profile.localhostProfile, `can only be set when ${kind} type is Localhost`));
+  }
+  return errors;
+}
+
+function validateSecurityProfiles(context: SecurityContext | undefined, path: FieldPath): FieldError[] {
+  return [
+    ...validateProfile(context?.seccompProfile, 'seccomp', path.child('seccompProfile')),
+    ...validateProfile(context?.appArmorProfile, 'AppArmor', path.child('appArmorProfile')),
+  ];
+}
+
+function validateSysctls(sysctls: readonly { name?: string }[] | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  (sysctls ?? []).forEach((sysctl, i) => {
+    const at = path.index(i).child('name');
+    const name = sysctl.name ?? '';
+    if (name === '') errors.push(required(at));
+    else if (name.length > SYSCTL_MAX_LENGTH || !SYSCTL_NAME.test(name)) {
+      errors.push(invalid(at, name, `must have at most ${SYSCTL_MAX_LENGTH} characters and match regex ^${SYSCTL_NAME_FMT}$`));
+    } else if (names.has(name)) errors.push(duplicate(at, name));
+    names.add(name);
+  });
+  return errors;
+}
+
+function validateHostAliases(aliases: readonly { ip?: string; hostnames?: string[] }[] | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  (aliases ?? []).forEach((alias, i) => {
+    const at = path.index(i);
+    for (const message of isValidIPForLegacyField(alias.ip ?? '')) errors.push(invalid(at.child('ip'), alias.ip ?? '', message));
+    (alias.hostnames ?? []).forEach((hostname, j) => {
+      for (const message of isDNS1123Subdomain(hostname)) errors.push(invalid(at.child('hostnames').index(j), hostname, message));
+    });
+  });
+  return errors;
+}
+
+interface DNSConfig {
+  nameservers?: string[];
+  searches?: string[];
+  options?: { name?: string }[];
+}
+
+function validateDNSConfig(config: DNSConfig | undefined, dnsPolicy: string | undefined, path: FieldPath): FieldError[] {
+  if (dnsPolicy === 'None') {
+    if (config === undefined) return [required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if ((config.nameservers ?? []).length === 0) return [required(path.child('nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+  }
+  if (config === undefined) return [];
+  const errors: FieldError[] = [];
+  const nameservers = config.nameservers ?? [];
+  const searches = config.searches ?? [];
+  if (nameservers.length > MAX_DNS_NAMESERVERS) errors.push(invalid(path.child('nameservers'), nameservers, `must not have more than ${MAX_DNS_NAMESERVERS} nameservers`));
+  nameservers.forEach((nameserver, i) => {
+    for (const message of isValidIPForLegacyField(nameserver)) errors.push(invalid(path.child('nameservers').index(i), nameserver, message));
+  });
+  if (searches.length > MAX_DNS_SEARCH_PATHS) errors.push(invalid(path.child('searches'), searches, `must not have more than ${MAX_DNS_SEARCH_PATHS} search paths`));
+  if (searches.join(' ').length > MAX_DNS_SEARCH_LIST_CHARS) {
+    errors.push(invalid(path.child('searches'), searches, `must not have more than ${MAX_DNS_SEARCH_LIST_CHARS} characters (including spaces) in the search list`));
+  }
+  searches.forEach((search, i) => {
+    if (search === '.') return;
+    const trimmed = search.endsWith('.') ? search.slice(0, -1) : search;
+    for (const message of isDNS1123SubdomainWithUnderscore(trimmed)) errors.push(invalid(path.child('searches').index(i), trimmed, message));
+  });
+  (config.options ?? []).forEach((option, i) => {
+    if (!option.name) errors.push(required(path.child('options').index(i), 'must not be empty'));
+  });
+  return errors;
+}
 
 function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
@@ -67,7 +238,21 @@ function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldE
   return errors;
 }
 
-function validateContainers(containers: readonly Container[], path: FieldPath, seenNames: Set<string>): FieldError[] {
+/** Init and ephemeral containers take no probes (a restartable init container does, as a sidecar). */
+function probeErrors(container: Container & { restartPolicy?: string }, role: ContainerRole, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    if (container[probe] === undefined) continue;
+    if (role === 'ephemeral') errors.push(forbidden(path.child(probe), 'cannot be set for an Ephemeral Container'));
+    else if (role === 'init' && container.restartPolicy !== 'Always') errors.push(forbidden(path.child(probe), 'may not be set for init containers without restartPolicy=Always'));
+    else errors.push(...validateProbe(container[probe], path.child(probe)));
+  }
+  return errors;
+}
+
+type ContainerRole = 'regular' | 'init' | 'ephemeral';
+
+function validateContainers(containers: readonly Container[], path: FieldPath, seenNames: Set<string>, role: ContainerRole = 'regular'): FieldError[] {
   const errors: FieldError[] = [];
   containers.forEach((container, i) => {
     const at = path.index(i);
@@ -81,6 +266,9 @@ function validateContainers(containers: readonly Container[], path: FieldPath, s
     }
     if (!container.image) errors.push(required(at.child('image')));
     errors.push(...validatePorts(container.ports ?? [], at.child('ports')));
+    errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
+    errors.push(...probeErrors(container, role, at));
+    errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
     (container.env ?? []).forEach((env, j) => {
       if (!env.name) errors.push(required(at.child('env').index(j).child('name')));
     });
@@ -105,13 +293,27 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
   const containerNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
   else errors.push(...validateContainers(podSpec.containers, path.child('containers'), containerNames));
-  errors.push(...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames));
+  errors.push(...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, 'init'));
+  errors.push(...validateContainers((podSpec.ephemeralContainers as Container[] | undefined) ?? [], path.child('ephemeralContainers'), containerNames, 'ephemeral'));
   errors.push(...validateEnum(podSpec.restartPolicy, RESTART_POLICIES, path.child('restartPolicy'), true));
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
   errors.push(...validateNonnegative(podSpec.terminationGracePeriodSeconds, path.child('terminationGracePeriodSeconds')));
   if (typeof podSpec.activeDeadlineSeconds === 'number' && podSpec.activeDeadlineSeconds < 1) {
     errors.push(invalid(path.child('activeDeadlineSeconds'), podSpec.activeDeadlineSeconds, 'must be between 1 and 2147483647, inclusive'));
   }
+  const securityContext = podSpec.securityContext as (SecurityContext & { sysctls?: { name?: string }[] }) | undefined;
+  errors.push(...validateSysctls(securityContext?.sysctls, path.child('securityContext', 'sysctls')));
+  errors.push(...validateSecurityProfiles(securityContext, path.child('securityContext')));
+  errors.push(...validateHostAliases(podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined, path.child('hostAliases')));
+  errors.push(...validateDNSConfig(podSpec.dnsConfig as DNSConfig | undefined, podSpec.dnsPolicy, path.child('dnsConfig')));
+  errors.push(...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')));
+  errors.push(...validateTopologySpreadConstraints(podSpec.topologySpreadConstraints as Parameters<typeof validateTopologySpreadConstraints>[0], path.child('topologySpreadConstraints')));
+  errors.push(...validateSchedulingGates(podSpec.schedulingGates as { name?: string }[] | undefined, path.child('schedulingGates')));
+  errors.push(...validateReadinessGates(podSpec.readinessGates as { conditionType?: string }[] | undefined, path.child('readinessGates')));
+  if (podSpec.overhead !== undefined) {
+    errors.push(...validateResourceListNames({ limits: podSpec.overhead as Record<string, unknown> }, path.child('overhead'), validateContainerResourceName));
+  }
+  errors.push(...validateResourceListNames(podSpec.resources as ResourceRequirements | undefined, path.child('resources'), validatePodResourceName));
   return errors;
 }
 

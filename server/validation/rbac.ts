@@ -3,6 +3,7 @@ import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../status/field-error';
 import { deepEqual, FieldPath, GoValue, invalid, notSupported, required } from './field-errors';
 import { isValidPathSegmentName } from './names';
+import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
 interface PolicyRule {
   verbs?: string[];
@@ -22,6 +23,18 @@ export function validatePolicyRules(object: KubeObject): FieldError[] {
     if (hasResources && !rule.apiGroups) errors.push(required(at.child('apiGroups'), 'resource rules must supply at least one api group'));
     if (hasResources && hasNonResource) errors.push(invalid(at.child('nonResourceURLs'), rule.nonResourceURLs, 'rules cannot apply to both regular resources and non-resource URLs'));
   });
+  return errors;
+}
+
+/** A ClusterRole's rules, and the selectors of the roles it aggregates when it aggregates. */
+export function validateClusterRole(role: KubeObject): FieldError[] {
+  const errors = validatePolicyRules(role);
+  const aggregationRule = role.aggregationRule as { clusterRoleSelectors?: LabelSelectorShape[] } | undefined;
+  if (aggregationRule === undefined) return errors;
+  const path = FieldPath.root('aggregationRule', 'clusterRoleSelectors');
+  const selectors = aggregationRule.clusterRoleSelectors ?? [];
+  if (selectors.length === 0) errors.push(required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
+  selectors.forEach((selector, i) => errors.push(...validateLabelSelector(selector, path.index(i))));
   return errors;
 }
 

@@ -1,8 +1,8 @@
 /** Rules of the storage.k8s.io kinds beyond required fields, with the reference's texts. */
 import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../registry/types';
-import { FieldPath, invalid, required } from './field-errors';
-import { isDNS1123Subdomain } from './names';
+import { deepEqual, duplicate, FieldPath, invalid, required, tooLong } from './field-errors';
+import { isDNS1123Subdomain, isQualifiedName } from './names';
 
 /** A VolumeAttachment names its attacher and exactly one source. */
 export function validateVolumeAttachment(object: KubeObject): FieldError[] {
@@ -30,4 +30,86 @@ export function validateVolumeAttributesClass(object: KubeObject): FieldError[] 
 export function validateCSIStorageCapacity(object: KubeObject): FieldError[] {
   const name = typeof object.storageClassName === 'string' ? object.storageClassName : '';
   return isDNS1123Subdomain(name).map((message) => invalid(FieldPath.root('storageClassName'), name, message));
+}
+
+interface TopologyTerm {
+  matchLabelExpressions?: { key?: string; values?: string[] }[];
+}
+
+/** One term's expressions as key → sorted values, and their errors. */
+function topologyTermErrors(term: TopologyTerm, path: FieldPath): { expressions: Record<string, string[]>; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const expressions: Record<string, string[]> = {};
+  (term.matchLabelExpressions ?? []).forEach((expression, i) => {
+    const at = path.child('matchLabelExpressions').index(i);
+    const key = expression.key ?? '';
+    const values = expression.values ?? [];
+    if (values.length === 0) errors.push(required(at.child('values')));
+    values.forEach((value, j) => {
+      if (values.indexOf(value) !== j) errors.push(duplicate(at.child('values').index(j), value));
+    });
+    for (const message of isQualifiedName(key)) errors.push(invalid(at.child('key'), key, message));
+    if (key in expressions) errors.push(duplicate(at.child('key'), key));
+    expressions[key] = [...new Set(values)].sort();
+  });
+  return { expressions, errors };
+}
+
+/**
+ * A StorageClass names its provisioner; its allowed topology terms differ from each other.
+ * The reference compares each term with as many empty ones as there are terms besides those
+ * before it, so a term without expressions is always reported as a duplicate.
+ */
+export function validateStorageClass(object: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!object.provisioner) errors.push(required(FieldPath.root('provisioner')));
+  const terms = (object.allowedTopologies as TopologyTerm[] | undefined) ?? [];
+  const seen: Record<string, string[]>[] = terms.map(() => ({}));
+  terms.forEach((term, i) => {
+    const at = FieldPath.root('allowedTopologies').index(i);
+    const { expressions, errors: termErrors } = topologyTermErrors(term, at);
+    errors.push(...termErrors);
+    for (const earlier of seen) if (deepEqual(earlier, expressions)) errors.push(duplicate(at.child('matchLabelExpressions'), ''));
+    seen.push(expressions);
+  });
+  return errors;
+}
+
+const CSI_DRIVER_NAME_MAX = 63;
+/** The longer node ID limit a 1.34 server allows. */
+const CSI_NODE_ID_MAX = 256;
+
+interface CSINodeDriver {
+  name?: string;
+  nodeID?: string;
+  allocatable?: { count?: number };
+  topologyKeys?: string[] | null;
+}
+
+/** A CSINode's drivers: a driver name, a node ID, qualified topology keys, each driver once. */
+export function validateCSINode(object: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  (((object.spec as { drivers?: CSINodeDriver[] } | undefined)?.drivers) ?? []).forEach((driver, i) => {
+    const at = FieldPath.root('spec', 'drivers').index(i);
+    const name = driver.name ?? '';
+    if (name === '') errors.push(required(at.child('name')));
+    if (name.length > CSI_DRIVER_NAME_MAX) errors.push(tooLong(at.child('name'), CSI_DRIVER_NAME_MAX));
+    for (const message of isDNS1123Subdomain(name.toLowerCase())) errors.push(invalid(at.child('name'), name, message));
+    const nodeID = driver.nodeID ?? '';
+    if (nodeID === '') errors.push(required(at.child('nodeID')));
+    if (nodeID.length > CSI_NODE_ID_MAX) errors.push(invalid(at.child('nodeID'), nodeID, `must be ${CSI_NODE_ID_MAX} characters or less`));
+    const count = driver.allocatable?.count;
+    if (count !== undefined && count < 0) errors.push(invalid(at.child('allocatable', 'count'), count, 'must be greater than or equal to 0'));
+    if (names.has(name)) errors.push(duplicate(at.child('name'), name));
+    names.add(name);
+    const keys = new Set<string>();
+    for (const key of driver.topologyKeys ?? []) {
+      if (key === '') errors.push(required(at));
+      if (keys.has(key)) errors.push(duplicate(at, key));
+      keys.add(key);
+      for (const message of isQualifiedName(key)) errors.push(invalid(at, key, message));
+    }
+  });
+  return errors;
 }

@@ -26,7 +26,8 @@ export function validatePolicyExpressions(spec: ValidatingAdmissionPolicySpec, n
   const errors: FieldError[] = [];
   const root = FieldPath.root('spec');
   const check = (compiler: ExpressionCompiler, path: FieldPath, expression: string | undefined, allowed?: readonly string[]) => {
-    if (typeof expression !== 'string') return;
+    // An empty expression is refused as required by the kind's validation, not compiled.
+    if (typeof expression !== 'string' || expression.trim() === '') return;
     const error = expressionError(compiler.compile(expression), path, expression, allowed);
     if (error) errors.push(error);
   };

@@ -33,6 +33,9 @@ function validatePolicy(policy: KubeObject): FieldError[] {
   if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
     errors.push(required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'));
   }
+  items(spec, 'validations').forEach((validation, i) => {
+    if (typeof validation.expression !== 'string' || validation.expression.trim() === '') errors.push(required(FieldPath.root('spec', 'validations').index(i).child('expression'), 'expression is not specified'));
+  });
   const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
   errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespace));
   return errors;

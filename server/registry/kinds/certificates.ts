@@ -1,7 +1,7 @@
 /** certificates.k8s.io/v1 resources. */
 import type { KubeObject } from '../../../storage/objects/types';
 import type { UserInfo } from '../../authn/types';
-import { requireFields } from '../../validation/required';
+import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from '../../validation/certificates';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
 
@@ -33,6 +33,11 @@ export const certificatesKinds: readonly ResourceType[] = [
     shortNames: ['csr'],
     subresources: { status: true },
     selectableFields: selectable('spec.signerName'),
-    behaviour: { initialStatus: () => ({}), prepareForCreate: recordRequester, validate: requireFields('spec.request', 'spec.signerName', 'spec.usages') },
+    behaviour: {
+      initialStatus: () => ({}),
+      prepareForCreate: recordRequester,
+      validate: validateCertificateSigningRequest,
+      validateUpdate: validateCertificateSigningRequestUpdate,
+    },
   }),
 ];

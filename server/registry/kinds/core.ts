@@ -7,6 +7,12 @@ import * as defaults from '../defaults/core';
 import type { ResourceType, SelectableFields } from '../types';
 import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from './define';
 import { convertEvent } from '../conversion/events';
+import { validateEventCreate, validateEventUpdate } from '../../validation/events';
+import { validateEndpoints } from '../../validation/endpoints';
+import { validateNodeTaints } from '../../validation/pod-scheduling';
+import { validateLimitRange, validateResourceQuota } from '../../validation/quota';
+import { randomUUID } from 'node:crypto';
+import { prepareClaimDataSources } from './claim-data-sources';
 
 /** A field read with the value the reference prints when the field is absent (`false`, `0`). */
 function fieldOr(path: string, absent: string): (object: KubeObject) => string {
@@ -50,6 +56,10 @@ export const EVENT_FIELDS: SelectableFields = {
   // The reference falls back to the reporting controller (JSON `reportingComponent`) of events with no source component.
   source: (event) => fieldAt('source.component')(event) || fieldAt('reportingComponent')(event),
 };
+
+function nameIfUnnamed(object: KubeObject): void {
+  if (!object.metadata.name) object.metadata.name = randomUUID();
+}
 
 export const coreKinds: readonly ResourceType[] = [
   defineKind({
@@ -147,7 +157,7 @@ export const coreKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: { 'spec.unschedulable': fieldOr('spec.unschedulable', 'false') },
     // Nodes may set their status on create: no initialStatus.
-    behaviour: { defaults: defaults.defaultNode },
+    behaviour: { defaults: defaults.defaultNode, validate: (node) => validateNodeTaints((node.spec as { taints?: [] } | undefined)?.taints) },
   }),
   defineKind({
     group: '',
@@ -158,6 +168,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['ev'],
     selectableFields: EVENT_FIELDS,
     convert: convertEvent,
+    behaviour: { validate: validateEventCreate('core'), validateUpdate: validateEventUpdate('core') },
   }),
   defineKind({
     group: '',
@@ -168,7 +179,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['ep'],
     storagePrefix: 'services/endpoints',
     deprecatedVersions: { v1: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
-    behaviour: { defaults: defaults.defaultEndpoints },
+    behaviour: { defaults: defaults.defaultEndpoints, validate: validateEndpoints },
   }),
   defineKind({
     group: '',
@@ -195,6 +206,8 @@ export const coreKinds: readonly ResourceType[] = [
     behaviour: {
       defaults: defaults.defaultPersistentVolumeClaim,
       initialStatus: () => ({ phase: 'Pending' }),
+      prepareForCreate: (claim) => prepareClaimDataSources(claim),
+      prepareForUpdate: prepareClaimDataSources,
       validate: core.validatePersistentVolumeClaim,
       validateUpdate: validatePersistentVolumeClaimUpdate,
     },
@@ -206,7 +219,8 @@ export const coreKinds: readonly ResourceType[] = [
     kind: 'LimitRange',
     namespaced: true,
     shortNames: ['limits'],
-    behaviour: { defaults: defaults.defaultLimitRange },
+    // The reference names a LimitRange created without a name itself.
+    behaviour: { defaults: defaults.defaultLimitRange, prepareForCreate: nameIfUnnamed, validate: validateLimitRange },
   }),
   defineKind({
     group: '',
@@ -215,7 +229,7 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['quota'],
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}) },
+    behaviour: { initialStatus: () => ({}), validate: validateResourceQuota },
   }),
   defineKind({
     group: '',

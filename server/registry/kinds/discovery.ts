@@ -1,6 +1,6 @@
 /** discovery.k8s.io/v1 resources. */
 import { items } from '../defaults/fill';
-import { requireFields } from '../../validation/required';
+import { validateEndpointSlice } from '../../validation/discovery';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 
@@ -19,7 +19,7 @@ export const discoveryKinds: readonly ResourceType[] = [
         }
       },
       tracksGeneration: true,
-      validate: requireFields('addressType'),
+      validate: validateEndpointSlice,
     },
   }),
 ];

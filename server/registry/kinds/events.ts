@@ -3,6 +3,7 @@ import { convertEvent } from '../conversion/events';
 import type { ResourceType } from '../types';
 import { EVENT_FIELDS } from './core';
 import { defineKind } from './define';
+import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 
 export const eventsKinds: readonly ResourceType[] = [
   defineKind({
@@ -18,5 +19,6 @@ export const eventsKinds: readonly ResourceType[] = [
     storagePrefix: 'events',
     selectableFields: EVENT_FIELDS,
     convert: convertEvent,
+    behaviour: { validate: validateEventCreate('events.k8s.io'), validateUpdate: validateEventUpdate('events.k8s.io') },
   }),
 ];

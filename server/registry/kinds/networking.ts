@@ -1,7 +1,6 @@
 /** networking.k8s.io/v1 resources. */
 import type { KubeObject } from '../../../storage/objects/types';
-import { validateIngress } from '../../validation/networking';
-import { requireFields } from '../../validation/required';
+import { validateIngress, validateIngressClass, validateIPAddress, validateNetworkPolicy, validateServiceCIDR } from '../../validation/networking';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
@@ -14,6 +13,12 @@ function defaultNetworkPolicy(policy: KubeObject): void {
   for (const rule of [...items(spec, 'ingress'), ...egress]) {
     for (const port of items(rule, 'ports')) fill(port, 'protocol', 'TCP');
   }
+}
+
+/** Parameters of an IngressClass are cluster-scoped unless they say otherwise. */
+function defaultIngressClass(ingressClass: KubeObject): void {
+  const parameters = (ingressClass.spec as Json | undefined)?.parameters as Json | undefined;
+  if (parameters) fill(parameters, 'scope', 'Cluster');
 }
 
 export const networkingKinds: readonly ResourceType[] = [
@@ -32,7 +37,7 @@ export const networkingKinds: readonly ResourceType[] = [
     resource: 'ingressclasses',
     kind: 'IngressClass',
     namespaced: false,
-    behaviour: { tracksGeneration: true, validate: requireFields('spec.controller') },
+    behaviour: { defaults: defaultIngressClass, tracksGeneration: true, validate: validateIngressClass },
   }),
   defineKind({
     group: 'networking.k8s.io',
@@ -40,7 +45,7 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'NetworkPolicy',
     namespaced: true,
     shortNames: ['netpol'],
-    behaviour: { defaults: defaultNetworkPolicy, tracksGeneration: true },
+    behaviour: { defaults: defaultNetworkPolicy, tracksGeneration: true, validate: validateNetworkPolicy },
   }),
   // Service IP bookkeeping: the cluster IP allocator holds each address as an IPAddress object.
   defineKind({
@@ -49,6 +54,8 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'IPAddress',
     namespaced: false,
     shortNames: ['ip'],
+    nameRule: 'ip-address',
+    behaviour: { validate: validateIPAddress },
   }),
   defineKind({
     group: 'networking.k8s.io',
@@ -56,6 +63,6 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'ServiceCIDR',
     namespaced: false,
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}) },
+    behaviour: { initialStatus: () => ({}), validate: validateServiceCIDR },
   }),
 ];

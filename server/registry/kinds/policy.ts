@@ -1,4 +1,5 @@
 /** policy/v1 resources. */
+import { validatePodDisruptionBudget } from '../../validation/policy';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 
@@ -13,6 +14,7 @@ export const policyKinds: readonly ResourceType[] = [
     behaviour: {
       initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
       tracksGeneration: true,
+      validate: validatePodDisruptionBudget,
     },
   }),
 ];

@@ -1,6 +1,6 @@
 /** rbac.authorization.k8s.io/v1 resources: names are path segments, not DNS names. */
 import type { KubeObject } from '../../../storage/objects/types';
-import { validatePolicyRules, validateRoleBinding, validateRoleBindingUpdate } from '../../validation/rbac';
+import { validateClusterRole, validatePolicyRules, validateRoleBinding, validateRoleBindingUpdate } from '../../validation/rbac';
 import { items } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
@@ -24,7 +24,7 @@ function defaultBinding(binding: KubeObject): void {
 
 export const rbacKinds: readonly ResourceType[] = [
   defineKind({ group: GROUP, resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', allowCreateOnUpdate: true, behaviour: { validate: validatePolicyRules } }),
-  defineKind({ group: GROUP, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', allowCreateOnUpdate: true, behaviour: { validate: validatePolicyRules } }),
+  defineKind({ group: GROUP, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', allowCreateOnUpdate: true, behaviour: { validate: validateClusterRole } }),
   defineKind({
     group: GROUP,
     resource: 'rolebindings',

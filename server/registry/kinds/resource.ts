@@ -3,7 +3,7 @@
  * default: stored, defaulted and served, so that the reference's scheduler and controller
  * manager find them. Allocation itself is the scheduler's work, not the API server's.
  */
-import { validateResourceSlice } from '../../validation/resource';
+import { validateDeviceClass, validateResourceClaim, validateResourceClaimTemplate, validateResourceSlice } from '../../validation/resource';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
@@ -25,7 +25,7 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'deviceclasses',
     kind: 'DeviceClass',
     namespaced: false,
-    behaviour: { tracksGeneration: true },
+    behaviour: { tracksGeneration: true, validate: validateDeviceClass },
   }),
   defineKind({
     group: 'resource.k8s.io',
@@ -33,7 +33,7 @@ export const resourceKinds: readonly ResourceType[] = [
     kind: 'ResourceClaim',
     namespaced: true,
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}), defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined) },
+    behaviour: { initialStatus: () => ({}), defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined), validate: validateResourceClaim },
   }),
   defineKind({
     group: 'resource.k8s.io',
@@ -46,6 +46,7 @@ export const resourceKinds: readonly ResourceType[] = [
         fill(spec, 'metadata', {});
         defaultClaimSpec(spec.spec as Json | undefined);
       },
+      validate: validateResourceClaimTemplate,
     },
   }),
   defineKind({

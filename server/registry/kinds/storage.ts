@@ -1,6 +1,5 @@
 /** storage.k8s.io/v1 resources, with the defaults a 1.34 server fills. */
-import { requireFields } from '../../validation/required';
-import { validateCSIStorageCapacity, validateVolumeAttachment, validateVolumeAttributesClass } from '../../validation/storage';
+import { validateCSINode, validateCSIStorageCapacity, validateStorageClass, validateVolumeAttachment, validateVolumeAttributesClass } from '../../validation/storage';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
@@ -18,7 +17,7 @@ export const storageKinds: readonly ResourceType[] = [
         fill(storageClass as Json, 'reclaimPolicy', 'Delete');
         fill(storageClass as Json, 'volumeBindingMode', 'Immediate');
       },
-      validate: requireFields('provisioner'),
+      validate: validateStorageClass,
     },
   }),
   defineKind({
@@ -49,6 +48,7 @@ export const storageKinds: readonly ResourceType[] = [
       defaults: (node) => {
         for (const driver of items((node as Json).spec as Json | undefined, 'drivers')) if (!('topologyKeys' in driver)) driver.topologyKeys = null;
       },
+      validate: validateCSINode,
     },
   }),
   defineKind({

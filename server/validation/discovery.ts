@@ -1,0 +1,68 @@
+/**
+ * discovery.k8s.io/v1 EndpointSlice rules, after the reference's: an address type, and for
+ * each endpoint its addresses (of that type), node name, hostname and hints. As for Endpoints
+ * (endpoints.ts), loopback and link-local addresses are not refused.
+ */
+import { isIPv4, isIPv6 } from 'node:net';
+import type { KubeObject } from '../../storage/objects/types';
+import type { FieldError } from '../status/field-error';
+import { duplicate, FieldPath, invalid, required } from './field-errors';
+import { isValidIP, isValidIPForLegacyField } from './ip';
+import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from './names';
+
+interface Endpoint {
+  addresses?: string[];
+  nodeName?: string;
+  hostname?: string;
+  hints?: { forZones?: { name?: string }[]; forNodes?: { name?: string }[] };
+}
+
+function addressErrors(address: string, addressType: string, path: FieldPath, listPath: FieldPath): FieldError[] {
+  if (addressType === 'IPv4') {
+    const messages = isValidIPForLegacyField(address);
+    if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
+    return isIPv4(address) || !isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
+  }
+  if (addressType === 'IPv6') {
+    const messages = isValidIP(address);
+    if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
+    return isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv6 address')];
+  }
+  return [];
+}
+
+/** Each hint names a zone (a label value) or a node, each once. */
+function hintErrors(hints: NonNullable<Endpoint['hints']>, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const lists = [
+    ['forZones', isValidLabelValue],
+    ['forNodes', isDNS1123Subdomain],
+  ] as const;
+  for (const [list, check] of lists) {
+    const seen = new Set<string>();
+    (hints[list] ?? []).forEach((hint, i) => {
+      const at = path.child(list).index(i).child('name');
+      const name = hint.name ?? '';
+      if (seen.has(name)) errors.push(duplicate(at, name));
+      seen.add(name);
+      for (const message of check(name)) errors.push(invalid(at, name, message));
+    });
+  }
+  return errors;
+}
+
+export function validateEndpointSlice(slice: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const addressType = typeof slice.addressType === 'string' ? slice.addressType : '';
+  if (addressType === '') errors.push(required(FieldPath.root('addressType')));
+  ((slice.endpoints as Endpoint[] | undefined) ?? []).forEach((endpoint, i) => {
+    const at = FieldPath.root('endpoints').index(i);
+    const addresses = endpoint.addresses ?? [];
+    if (addresses.length === 0) errors.push(required(at.child('addresses'), 'must contain at least 1 address'));
+    addresses.forEach((address, j) => errors.push(...addressErrors(address, addressType, at.child('addresses').index(j), at.child('addresses'))));
+    if (endpoint.nodeName !== undefined) for (const message of isDNS1123Subdomain(endpoint.nodeName)) errors.push(invalid(at.child('nodeName'), endpoint.nodeName, message));
+    if (endpoint.hostname !== undefined) for (const message of isDNS1123Label(endpoint.hostname)) errors.push(invalid(at.child('hostname'), endpoint.hostname, message));
+    if (endpoint.hints !== undefined) errors.push(...hintErrors(endpoint.hints, at.child('hints')));
+  });
+  return errors;
+}

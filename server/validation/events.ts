@@ -1,0 +1,107 @@
+/**
+ * Event validation, after the reference's ValidateEventCreate: core v1 Events get only the
+ * legacy rules (kept loose for old clients), events.k8s.io/v1 Events the strict ones besides.
+ * The reference judges its internal Event, whose field names are core v1's: an events.k8s.io
+ * Event is converted to that shape first (`regarding` is judged as `involvedObject`), and only
+ * the reporting controller keeps the name of the API that wrote it.
+ */
+import type { KubeObject } from '../../storage/objects/types';
+import { convertEvent } from '../registry/conversion/events';
+import type { FieldError } from '../status/field-error';
+import { FieldPath, invalid, required } from './field-errors';
+import { isDNS1123Subdomain, isQualifiedName } from './names';
+
+/** Which API wrote the Event: the strict rules and one field's name depend on it. */
+export type EventApi = 'core' | 'events.k8s.io';
+
+const REPORTING_INSTANCE_MAX = 128;
+const ACTION_MAX = 128;
+const REASON_MAX = 128;
+const NOTE_MAX = 1024;
+const EVENT_TYPES = ['Normal', 'Warning'];
+
+interface StoredEvent {
+  eventTime?: string | null;
+  involvedObject?: { namespace?: string };
+  reportingComponent?: string;
+  reportingInstance?: string;
+  action?: string;
+  reason?: string;
+  message?: string;
+  type?: string;
+  firstTimestamp?: string | null;
+  lastTimestamp?: string | null;
+  count?: number;
+  source?: { component?: string; host?: string };
+  series?: { count?: number; lastObservedTime?: string | null };
+}
+
+function isSet(time: string | null | undefined): boolean {
+  return time !== undefined && time !== null && time !== '';
+}
+
+function maxLength(path: FieldPath, value: string | undefined, max: number): FieldError[] {
+  return (value ?? '').length > max ? [invalid(path, '', `can have at most ${max} characters`)] : [];
+}
+
+/** The rules every Event meets, whichever API wrote it. */
+function legacyErrors(object: KubeObject, api: EventApi): FieldError[] {
+  const event = object as StoredEvent;
+  const errors: FieldError[] = [];
+  const namespace = object.metadata.namespace ?? '';
+  const involvedNamespace = event.involvedObject?.namespace ?? '';
+  const involvedPath = FieldPath.root('involvedObject', 'namespace');
+  if (!isSet(event.eventTime)) {
+    // An old-style Event: its namespace agrees with the object it is about.
+    const agrees = involvedNamespace === '' ? namespace === '' || namespace === 'default' : namespace === involvedNamespace;
+    if (!agrees) errors.push(invalid(involvedPath, involvedNamespace, 'does not match event.namespace'));
+  } else {
+    if (involvedNamespace === '' && namespace !== 'default' && namespace !== 'kube-system') {
+      errors.push(invalid(involvedPath, involvedNamespace, 'does not match event.namespace'));
+    }
+    const controllerPath = FieldPath.root(api === 'core' ? 'reportingComponent' : 'reportingController');
+    const controller = event.reportingComponent ?? '';
+    if (controller === '') errors.push(required(controllerPath));
+    for (const message of isQualifiedName(controller)) errors.push(invalid(controllerPath, controller, message));
+    if (!event.reportingInstance) errors.push(required(FieldPath.root('reportingInstance')));
+    errors.push(...maxLength(FieldPath.root('reportingInstance'), event.reportingInstance, REPORTING_INSTANCE_MAX));
+    if (!event.action) errors.push(required(FieldPath.root('action')));
+    errors.push(...maxLength(FieldPath.root('action'), event.action, ACTION_MAX));
+    if (!event.reason) errors.push(required(FieldPath.root('reason')));
+    errors.push(...maxLength(FieldPath.root('reason'), event.reason, REASON_MAX));
+    errors.push(...maxLength(FieldPath.root('message'), event.message, NOTE_MAX));
+  }
+  for (const message of isDNS1123Subdomain(namespace)) errors.push(invalid(FieldPath.root('namespace'), namespace, message));
+  return errors;
+}
+
+/** What the events.k8s.io API adds on create: a new-style Event, none of the deprecated fields. */
+function strictErrors(event: StoredEvent): FieldError[] {
+  const errors: FieldError[] = [];
+  if (event.series !== undefined && event.series !== null) {
+    if ((event.series.count ?? 0) < 2) errors.push(invalid(FieldPath.root('series.count'), '', 'should be at least 2'));
+    if (!isSet(event.series.lastObservedTime)) errors.push(required(FieldPath.root('series.lastObservedTime')));
+  }
+  if (!isSet(event.eventTime)) errors.push(required(FieldPath.root('eventTime')));
+  if (!EVENT_TYPES.includes(event.type ?? '')) errors.push(invalid(FieldPath.root('type'), '', `has invalid value: ${event.type ?? ''}`));
+  if (isSet(event.firstTimestamp)) errors.push(invalid(FieldPath.root('firstTimestamp'), '', 'needs to be unset'));
+  if (isSet(event.lastTimestamp)) errors.push(invalid(FieldPath.root('lastTimestamp'), '', 'needs to be unset'));
+  if ((event.count ?? 0) !== 0) errors.push(invalid(FieldPath.root('count'), '', 'needs to be unset'));
+  if (event.source?.component || event.source?.host) errors.push(invalid(FieldPath.root('source'), '', 'needs to be unset'));
+  return errors;
+}
+
+function coreShape(object: KubeObject, api: EventApi): KubeObject {
+  return api === 'core' ? object : convertEvent(object, { group: '', version: 'v1' });
+}
+
+export function validateEventCreate(api: EventApi): (object: KubeObject) => FieldError[] {
+  return (object) => {
+    const event = coreShape(object, api);
+    return [...legacyErrors(event, api), ...(api === 'core' ? [] : strictErrors(event as StoredEvent))];
+  };
+}
+
+export function validateEventUpdate(api: EventApi): (object: KubeObject) => FieldError[] {
+  return (object) => legacyErrors(coreShape(object, api), api);
+}

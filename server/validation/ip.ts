@@ -1,0 +1,93 @@
+/**
+ * IP address and CIDR rules with the reference's texts (its IsValidIP and IsValidCIDR, strict
+ * form): the value parses, has no leading zeros, is no IPv4-mapped IPv6 address, and is
+ * written in canonical form (IPv6 compressed and lowercase, a CIDR's host bits clear).
+ */
+import { isIP, isIPv4 } from 'node:net';
+
+const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+const INVALID_CIDR = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';
+
+/** Dotted decimal with leading zeros: what Go's sloppy parser still takes as IPv4. */
+const SLOPPY_IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+function isSloppyIPv4(value: string): boolean {
+  const match = SLOPPY_IPV4.exec(value);
+  return match !== null && match.slice(1).every((octet) => Number(octet) <= 255);
+}
+
+/** `::ffff:a.b.c.d`, however written: ten zero bytes, then two 0xff. */
+function isIPv4Mapped(value: string): boolean {
+  if (isIP(value) !== 6) return false;
+  const bytes = bytesOf(value);
+  return bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+}
+
+function canonicalIPv6(value: string): string {
+  return new URL(`http://[${value}]`).hostname.slice(1, -1);
+}
+
+/** The address's bytes (4 or 16); the value must already be a valid address. */
+function bytesOf(value: string): number[] {
+  if (isIPv4(value)) return value.split('.').map(Number);
+  const groups = canonicalIPv6(value).split(':');
+  const empty = groups.indexOf('');
+  const expanded = empty === -1 ? groups : [...groups.slice(0, empty), ...Array(8 - groups.filter((g) => g !== '').length).fill('0'), ...groups.slice(empty).filter((g) => g !== '')];
+  return expanded.flatMap((group) => {
+    const word = parseInt(group, 16);
+    return [word >> 8, word & 0xff];
+  });
+}
+
+function addressOf(bytes: readonly number[]): string {
+  if (bytes.length === 4) return bytes.join('.');
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
+  return canonicalIPv6(groups.join(':'));
+}
+
+export function isValidIP(value: string): string[] {
+  if (isIP(value) === 0) return [isSloppyIPv4(value) ? 'must not have leading 0s' : INVALID_IP];
+  if (isIPv4Mapped(value)) return ['must not be an IPv4-mapped IPv6 address'];
+  const canonical = isIPv4(value) ? value : canonicalIPv6(value);
+  return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
+}
+
+/** Fields that predate the strict rules take any address Go's sloppy parser takes (leading zeros too). */
+export function isValidIPForLegacyField(value: string): string[] {
+  return isIP(value) !== 0 || isSloppyIPv4(value) ? [] : [INVALID_IP];
+}
+
+/** Fields that predate the strict rules take any CIDR Go's sloppy parser takes. */
+export function isValidCIDRForLegacyField(value: string): string[] {
+  const [address, length, ...rest] = value.split('/');
+  const family = isIP(address);
+  const bits = family === 6 ? 128 : 32;
+  const parses = rest.length === 0 && length !== undefined && /^\d+$/.test(length) && Number(length) <= bits && (family !== 0 || isSloppyIPv4(address));
+  return parses ? [] : [INVALID_CIDR];
+}
+
+export function isValidCIDR(value: string): string[] {
+  const slash = value.indexOf('/');
+  const address = value.slice(0, slash);
+  const length = value.slice(slash + 1);
+  const family = isIP(address);
+  const sloppy = family === 0 && isSloppyIPv4(address);
+  const bits = family === 6 ? 128 : 32;
+  if (slash === -1 || (family === 0 && !sloppy) || !/^\d+$/.test(length) || Number(length) > bits) return [INVALID_CIDR];
+  if (sloppy || (length.length > 1 && length.startsWith('0'))) return ['must not have leading 0s in IP or prefix length'];
+  if (isIPv4Mapped(address)) return ['must not have an IPv4-mapped IPv6 address'];
+  const bytes = bytesOf(address);
+  const masked = bytes.map((byte, i) => {
+    const kept = Math.max(0, Math.min(8, Number(length) - i * 8));
+    return byte & ((0xff << (8 - kept)) & 0xff);
+  });
+  if (masked.some((byte, i) => byte !== bytes[i])) return ['must not have bits set beyond the prefix length'];
+  const canonical = `${addressOf(masked)}/${Number(length)}`;
+  return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
+}
+
+/** 4 or 6 for a valid address or CIDR, 0 otherwise. */
+export function ipFamilyOf(value: string): 0 | 4 | 6 {
+  return isIP(value.split('/')[0]) as 0 | 4 | 6;
+}

@@ -10,6 +10,7 @@ import type { FieldValidation } from '../request/query';
 import { checkNestingDepth } from '../request/nesting';
 import { badRequest } from '../status/catalogue';
 import { isObject } from '../json/value';
+import { yamlRepeatedKeyLines } from '../validation/decode';
 
 export type ApplyBodyFormat = 'yaml' | 'cbor';
 
@@ -49,21 +50,11 @@ function parseYaml(text: string, fieldValidation: FieldValidation): ApplyBody {
   checkNestingDepth(value, 'yaml');
   const config = asConfiguration(value, 'YAML');
   if (fieldValidation === 'Ignore') return { config, warnings: [] };
-  const duplicates = parseDocument(text, { uniqueKeys: true, version: '1.1' })
-    .errors.filter((error) => error.code === 'DUPLICATE_KEY')
-    .map((error) => `line ${error.linePos?.[0].line ?? 0}: key ${JSON.stringify(keyAt(text, error.pos[0]))} already set in map`);
+  const duplicates = yamlRepeatedKeyLines(text);
   if (duplicates.length === 0) return { config, warnings: [] };
   const problem = `error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicates.join('\n  ')}`;
   if (fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${problem}`);
   return { config, warnings: [problem] };
-}
-
-/** The key that starts at `offset`: a quoted or plain scalar. */
-function keyAt(text: string, offset: number): string {
-  const rest = text.slice(offset);
-  const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(rest) ?? /^'((?:[^']|'')*)'/.exec(rest);
-  if (quoted) return rest.startsWith('"') ? (JSON.parse(`"${quoted[1]}"`) as string) : quoted[1].replace(/''/g, "'");
-  return /^[^:\s,{}[\]]*/.exec(rest)?.[0] ?? '';
 }
 
 /** CBOR bodies through the codec's strict decoder (duplicate map keys are refused there). */

@@ -13,7 +13,7 @@ import type { WriteOptions } from '../request/query';
 import { badRequest, invalid } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { FieldPath, invalid as invalidField } from '../validation/field-errors';
-import { decodeValue, parseBody, type DecodedObject } from '../validation/decode';
+import { decodeValue, NO_REPEATED_KEYS, parseBody, type DecodedObject, type RepeatedKeys } from '../validation/decode';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
 import { apiVersionOf } from '../registry/store/scope';
 import type { HandlerScope } from './scope';
@@ -52,7 +52,7 @@ function checkTypeMeta(scope: HandlerScope, value: unknown): void {
  * or version is the patch's fault: the reference answers 422 on the `patch` field, with the
  * patched object and the decoding error, where a body gets the 400 above.
  */
-export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: readonly string[], options: WriteOptions): DecodedObject {
+export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: RepeatedKeys, options: WriteOptions): DecodedObject {
   try {
     checkTypeMeta(scope, value);
   } catch (error) {
@@ -64,7 +64,7 @@ export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: re
 
 function decodeTyped(
   scope: HandlerScope,
-  input: { value: unknown; duplicates: readonly string[]; options: WriteOptions; wholeBody: boolean },
+  input: { value: unknown; duplicates: RepeatedKeys; options: WriteOptions; wholeBody: boolean },
 ): DecodedObject {
   const { value, duplicates, options } = input;
   checkTypeMeta(scope, value);
@@ -104,12 +104,12 @@ export function objectBodyFormat(scope: HandlerScope, req: Request): Format {
 }
 
 /** Reads a full-object body of a known format into a plain value, and the fields JSON or YAML repeated. */
-export async function readObjectValue(req: Request, format: Format, options: { expectedKind: string; findDuplicates: boolean }): Promise<{ value: unknown; duplicates: readonly string[] }> {
+export async function readObjectValue(req: Request, format: Format, options: { expectedKind: string; findDuplicates: boolean }): Promise<{ value: unknown; duplicates: RepeatedKeys }> {
   const body = await readBody(req);
-  if (format === 'protobuf') return { value: decodeObject(body), duplicates: [] };
-  if (format === 'cbor') return { value: decodeCborBody(body), duplicates: [] };
+  if (format === 'protobuf') return { value: decodeObject(body), duplicates: NO_REPEATED_KEYS };
+  if (format === 'cbor') return { value: decodeCborBody(body), duplicates: NO_REPEATED_KEYS };
   const parsed = parseBody({ body, format, expectedKind: options.expectedKind, findDuplicates: options.findDuplicates });
-  return { value: parsed.value, duplicates: parsed.duplicateFields };
+  return { value: parsed.value, duplicates: parsed.repeatedKeys };
 }
 
 /** Reads and decodes a POST/PUT body into an object of the request's version. */

@@ -21,6 +21,7 @@ import { updateObject, type UpdateResult, type WriteTarget } from '../registry/s
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler, type ResourceRequest } from './scope';
 import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
+import { NO_REPEATED_KEYS } from '../validation/decode';
 
 interface PatchOutcome {
   readonly result: UpdateResult;
@@ -58,7 +59,7 @@ async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req
     updatedObject: (current) => {
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, patch);
-      const decoded = decodeParsed(scope, patched, [], options);
+      const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options);
       decodeWarnings = decoded.warnings;
       checkNamespace(scope, decoded.object, info.namespace);
       // A patch that removes the name leaves nothing to check against the URL: the reference refuses it.

@@ -15,6 +15,9 @@ import { relatedScope } from './related-scope';
 import type { StoreScope } from '../registry/store/scope';
 import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
 import { featureEnabled } from '../config/feature-enabled';
+import { decodeValue } from '../validation/decode';
+
+const BINDING_DEFINITION = 'io.k8s.api.core.v1.Binding';
 
 interface Binding {
   metadata?: { readonly name?: string; readonly namespace?: string; readonly uid?: string; readonly resourceVersion?: string; readonly annotations?: Record<string, string>; readonly labels?: Record<string, string> };
@@ -26,9 +29,15 @@ export const CREATED_STATUS = { kind: 'Status', apiVersion: 'v1', metadata: {}, 
 
 const BINDING_RESOURCE = { group: '', resource: 'pods/binding' };
 
-async function readBinding(scope: HandlerScope, req: Request): Promise<Binding> {
-  const { value } = await readObjectValue(req, objectBodyFormat(scope, req), { expectedKind: 'Binding', findDuplicates: false });
-  return (value ?? {}) as Binding;
+async function readBinding(scope: HandlerScope, req: Request, options: WriteOptions): Promise<Binding> {
+  const { value, duplicates } = await readObjectValue(req, objectBodyFormat(scope, req), { expectedKind: 'Binding', findDuplicates: options.fieldValidation !== 'Ignore' });
+  // Typed before anything is looked up, so a wrong-typed body is the reference's 400, not a missing pod.
+  const decoded = decodeValue(
+    { definitions: scope.context.definitions, definition: BINDING_DEFINITION, expectedKind: 'Binding', servedVersion: 'v1', fieldValidation: options.fieldValidation, wholeBody: true },
+    value ?? {},
+    duplicates,
+  );
+  return decoded.object as Binding;
 }
 
 /** Admission of the Binding as the create it is (`pods/binding`, or the legacy `bindings`); mutating plugins may label it. */
@@ -77,7 +86,7 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
 export function podBindingCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
-    const binding = await readBinding(scope, req);
+    const binding = await readBinding(scope, req, options);
     if ((binding.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Binding object');
     const key = { namespace: info.namespace, name: info.name };
     await admitBinding(scope, req, { key, binding, subresource: 'binding' }, options);
@@ -91,7 +100,7 @@ export function podBindingCreate(scope: HandlerScope): ResourceHandler {
 export function legacyBindingCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
-    const binding = await readBinding(scope, req);
+    const binding = await readBinding(scope, req, options);
     const name = binding.metadata?.name ?? '';
     if (name === '') throw badRequest('Name parameter required.');
     await admitBinding(scope, req, { key: { namespace: info.namespace, name }, binding, subresource: '' }, options);

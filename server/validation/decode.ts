@@ -10,7 +10,7 @@
  * `x-kubernetes-preserve-unknown-fields`, is taken as it is.
  */
 import { visit } from 'jsonc-parser';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, parseDocument } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
 import { checkNestingDepth } from '../request/nesting';
 import { isObject } from '../json/value';
@@ -71,8 +71,33 @@ export type BodyFormat = 'json' | 'yaml';
 
 export interface ParsedBody {
   readonly value: unknown;
-  /** Paths of keys seen twice in one object (`spec.replicas`), JSON only, when asked. */
-  readonly duplicateFields: readonly string[];
+  /** Keys seen twice in one object, when asked. */
+  readonly repeatedKeys: RepeatedKeys;
+}
+
+/** Keys a body repeats in one object, as the reference's strict decoders report them. */
+export interface RepeatedKeys {
+  /** JSON: paths of the keys (`spec.replicas`). */
+  readonly fieldPaths: readonly string[];
+  /** YAML: `line 7: key "a" already set in map`, as the YAML library words them. */
+  readonly yamlLines: readonly string[];
+}
+
+export const NO_REPEATED_KEYS: RepeatedKeys = { fieldPaths: [], yamlLines: [] };
+
+/** The keys a YAML text repeats, one line each in the words of the reference's YAML library. */
+export function yamlRepeatedKeyLines(text: string): string[] {
+  return parseDocument(text, { uniqueKeys: true, version: '1.1' })
+    .errors.filter((error) => error.code === 'DUPLICATE_KEY')
+    .map((error) => `line ${error.linePos?.[0].line ?? 0}: key ${JSON.stringify(keyAt(text, error.pos[0]))} already set in map`);
+}
+
+/** The key that starts at `offset`: a quoted or plain scalar. */
+function keyAt(text: string, offset: number): string {
+  const rest = text.slice(offset);
+  const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(rest) ?? /^'((?:[^']|'')*)'/.exec(rest);
+  if (quoted) return rest.startsWith('"') ? (JSON.parse(`"${quoted[1]}"`) as string) : quoted[1].replace(/''/g, "'");
+  return /^[^:\s,{}[\]]*/.exec(rest)?.[0] ?? '';
 }
 
 /** The reference's text when a body does not parse: the Go error wrapped with the expected kind. */
@@ -114,7 +139,7 @@ export function parseBody(options: {
     }
     const value = yamlToValue(first, options.expectedKind, options.body);
     checkNestingDepth(value, 'yaml');
-    return { value, duplicateFields: [] };
+    return { value, repeatedKeys: options.findDuplicates ? { fieldPaths: [], yamlLines: yamlRepeatedKeyLines(text) } : NO_REPEATED_KEYS };
   }
   let value: unknown;
   try {
@@ -124,7 +149,7 @@ export function parseBody(options: {
   }
   checkNestingDepth(value, 'json');
   const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
-  return { value, duplicateFields: scan ? findDuplicateKeys(text) : [] };
+  return { value, repeatedKeys: scan ? { fieldPaths: findDuplicateKeys(text), yamlLines: [] } : NO_REPEATED_KEYS };
 }
 
 /**
@@ -671,7 +696,7 @@ function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): Ty
  * field validation level. Throws 400 for a type mismatch or, under Strict, for unknown or
  * duplicate fields.
  */
-export function decodeValue(request: DecodeRequest, value: unknown, duplicateFields: readonly string[]): DecodedObject {
+export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys: RepeatedKeys): DecodedObject {
   // Protobuf and CBOR bodies and patch results arrive here parsed by others: typing recurses.
   checkNestingDepth(value, 'object');
   const typed = request.prune !== undefined && isObject(value) ? pruned(value as KubeObject, request.prune) : typeAgainstSchema(request.definitions, request.definition, value);
@@ -684,14 +709,17 @@ export function decodeValue(request: DecodeRequest, value: unknown, duplicateFie
   }
   const problems = [
     ...typed.unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`),
-    ...duplicateFields.map((path) => `duplicate field ${JSON.stringify(path)}`),
+    ...repeatedKeys.fieldPaths.map((path) => `duplicate field ${JSON.stringify(path)}`),
   ];
-  if (request.fieldValidation === 'Strict' && problems.length > 0) {
-    const strictError = `strict decoding error: ${problems.join(', ')}`;
+  const { yamlLines } = repeatedKeys;
+  if (request.fieldValidation === 'Strict' && problems.length + yamlLines.length > 0) {
+    // The YAML decoder's own error comes first, its lines indented under one heading.
+    const yamlError = yamlLines.length > 0 ? [`yaml: unmarshal errors:\n  ${yamlLines.join('\n  ')}`] : [];
+    const strictError = `strict decoding error: ${[...yamlError, ...problems].join(', ')}`;
     throw badRequest(request.wholeBody ? `${handledAs}: ${strictError}` : strictError);
   }
   return {
     object: typed.object as KubeObject,
-    warnings: request.fieldValidation === 'Warn' ? problems : [],
+    warnings: request.fieldValidation === 'Warn' ? [...yamlLines, ...problems] : [],
   };
 }

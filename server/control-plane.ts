@@ -196,6 +196,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       storageOf: (group, resource) => storageFor(find(group, resource)),
       tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
       authorizer,
+      paramKinds: (gvk) => {
+        const type = registry.findKind(gvk);
+        return type && { storage: storageFor(type), namespaced: type.namespaced };
+      },
     },
   );
   for (const review of accessReviewKinds(authorizer)) registry.add(review);

@@ -8,6 +8,7 @@
 import type { AdmissionPlugin } from './types';
 import type { StorageOf } from './lookup';
 import type { Authorizer } from '../authz/types';
+import type { ParamKindLookup } from './policy/params';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
@@ -27,6 +28,8 @@ export interface AdmissionDependencies {
   readonly tolerationSeconds: { readonly notReady: number; readonly unreachable: number };
   /** The server's authorizer, which admission expressions' `authorizer` variable asks. */
   readonly authorizer: Authorizer;
+  /** The served kind of a policy's paramKind (its cache and scope), for the params bindings select. */
+  readonly paramKinds: ParamKindLookup;
 }
 
 interface PluginEntry {
@@ -70,7 +73,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'PodTopologyLabels', onByDefault: true },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
   { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer) },
-  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionPolicyPlugin(storageOf, authorizer) },
+  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer, paramKinds }) => validatingAdmissionPolicyPlugin(storageOf, authorizer, paramKinds) },
   { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionWebhookPlugin(storageOf, authorizer) },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },

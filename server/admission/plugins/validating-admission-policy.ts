@@ -1,22 +1,28 @@
 /**
  * The ValidatingAdmissionPolicy plugin: every binding's policy is evaluated for every write it
- * matches (server/admission/policy/ holds the evaluation), and a Deny binding's failure refuses
- * the write with the reference's 422 (or the validation's reason). Policies and bindings are
- * read from the watch caches; a policy is compiled once per resourceVersion.
+ * matches (server/admission/policy/ holds the evaluation), once per param object the binding
+ * selects, and a Deny binding's failure refuses the write with the reference's 422 (or the
+ * validation's reason). Policies, bindings and params are read from the watch caches; a policy
+ * is compiled once per resourceVersion, and forgotten once no binding reaches it.
+ *
+ * A policy or binding that cannot be configured (its paramKind not served, its params missing
+ * under `Deny`) refuses the write when the policy's failurePolicy is Fail, whatever the
+ * binding's actions, as the reference does.
  *
  * Expressions' `authorizer` asks the server's authorizer on behalf of the requesting user.
- *
- * Not yet: params (policies with paramKind are refused when created), Audit annotations (no
- * audit log yet).
+ * Audit annotations are written into the request's record as the reference writes them: the
+ * first Audit failure under `validation.policy.admission.k8s.io/validation_failure`, and each
+ * policy's `<policy>/<key>` with its distinct values joined by ", ".
  */
 import type { KubeObject } from '../../../storage/objects/types';
 import { qualifiedResource } from '../../status/catalogue';
 import { StatusError } from '../../status/status-error';
-import { CompiledPolicy } from '../policy/evaluate';
+import { CompiledPolicy, VALIDATION_FAILURE_AUDIT_KEY, type PolicyDenial } from '../policy/evaluate';
 import { matchingAttributes } from '../policy/attributes';
+import { collectParams, type ParamKindLookup } from '../policy/params';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../policy/types';
 import { getCached, listCached, type StorageOf } from '../lookup';
-import type { AdmissionPlugin } from '../types';
+import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import type { Authorizer } from '../../authz/types';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import { requestAuthorizer } from '../request-authorizer';
@@ -29,8 +35,27 @@ interface CacheEntry {
   readonly compiled: CompiledPolicy;
 }
 
+export interface ValidatingAdmissionPolicyPlugin extends AdmissionPlugin {
+  /** How many compiled policies are kept (for tests: the cache must not outgrow the policies in use). */
+  readonly compiledPolicyCount: () => number;
+}
 
-export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
+function refusal(attributes: AdmissionAttributes, denial: PolicyDenial): StatusError {
+  const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
+  return new StatusError({
+    code: denial.code,
+    reason: denial.reason,
+    message: `${subject} is forbidden: ${denial.message}`,
+    details: {
+      name: attributes.name,
+      group: attributes.resource.group,
+      kind: attributes.resource.resource,
+      causes: [{ message: denial.message }],
+    },
+  });
+}
+
+export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer: Authorizer, paramKinds: ParamKindLookup): ValidatingAdmissionPolicyPlugin {
   const checker = celAuthorizationChecker(authorizer);
   const compiledPolicies = new Map<string, CacheEntry>();
 
@@ -43,37 +68,63 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer
     return compiled;
   };
 
+  /** Drops the compiled policies no binding reached in this request: deleted, or unbound. */
+  const forgetAllBut = (inUse: ReadonlySet<string>): void => {
+    for (const name of compiledPolicies.keys()) if (!inUse.has(name)) compiledPolicies.delete(name);
+  };
+
   return {
     name: 'ValidatingAdmissionPolicy',
+    compiledPolicyCount: () => compiledPolicies.size,
     async validate(attributes) {
       // Policies never judge their own kinds, so a bad policy cannot lock out its own repair.
       if (attributes.resource.group === GROUP) return;
       const bindings = await listCached(storageOf(GROUP, 'validatingadmissionpolicybindings'));
-      if (bindings.length === 0) return;
       const policies = storageOf(GROUP, 'validatingadmissionpolicies');
+      const bound = new Map<string, KubeObject[]>();
+      for (const binding of bindings) {
+        const policyName = (binding.spec as { policyName?: string } | undefined)?.policyName;
+        if (policyName) bound.set(policyName, [...(bound.get(policyName) ?? []), binding]);
+      }
+      const inUse = new Set<string>();
       const namespaceObject = attributes.namespace === '' ? null : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
       const request = matchingAttributes(attributes);
       const authorizerValue = requestAuthorizer(checker, request);
-      for (const binding of bindings) {
-        const policyName = (binding.spec as { policyName?: string } | undefined)?.policyName;
-        const policy = policyName ? await getCached(policies, policyName) : undefined;
+      let denial: PolicyDenial | undefined;
+      for (const [policyName, policyBindings] of bound) {
+        const policy = await getCached(policies, policyName);
         if (policy === undefined) continue;
-        const outcome = await compiledFor(policy).evaluate(binding as unknown as ValidatingAdmissionPolicyBinding, { attributes: request, namespaceObject, params: null, authorizer: authorizerValue });
-        attributes.warnings.push(...outcome.warnings);
-        if (outcome.denial === undefined) continue;
-        const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
-        throw new StatusError({
-          code: outcome.denial.code,
-          reason: outcome.denial.reason,
-          message: `${subject} is forbidden: ${outcome.denial.message}`,
-          details: {
-            name: attributes.name,
-            group: attributes.resource.group,
-            kind: attributes.resource.resource,
-            causes: [{ message: outcome.denial.message }],
-          },
-        });
+        inUse.add(policyName);
+        const compiled = compiledFor(policy);
+        const failClosed = (compiled.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
+        // The policy's audit annotations: distinct values per key, over its bindings and params.
+        const annotationValues = new Map<string, string[]>();
+        for (const object of policyBindings) {
+          const binding = object as unknown as ValidatingAdmissionPolicyBinding;
+          if (!compiled.matches(binding, request, namespaceObject)) continue;
+          const collected = await collectParams(compiled.policy, binding, attributes.namespace, paramKinds);
+          if (!collected.ok) {
+            if (!failClosed) continue;
+            const subject = collected.scope === 'policy' ? `ValidatingAdmissionPolicy '${policyName}'` : `ValidatingAdmissionPolicy '${policyName}' with binding '${binding.metadata.name}'`;
+            denial ??= { message: `${subject} denied request: failed to configure ${collected.scope}: ${collected.error}`, reason: 'Invalid', code: 422 };
+            continue;
+          }
+          for (const params of collected.params) {
+            const outcome = await compiled.evaluate(binding, { attributes: request, namespaceObject, params, authorizer: authorizerValue });
+            attributes.warnings.push(...outcome.warnings);
+            denial ??= outcome.denial;
+            if (outcome.validationFailure !== undefined) attributes.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY] ??= outcome.validationFailure;
+            for (const [key, value] of Object.entries(outcome.auditAnnotations)) {
+              const values = annotationValues.get(key) ?? [];
+              if (!values.includes(value)) annotationValues.set(key, [...values, value]);
+            }
+          }
+        }
+        // As the reference's AddAnnotation: the first value written under a key stays.
+        for (const [key, values] of annotationValues) attributes.auditAnnotations[key] ??= values.join(', ');
       }
+      forgetAllBut(inUse);
+      if (denial !== undefined) throw refusal(attributes, denial);
     },
   };
 }

@@ -111,7 +111,8 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer
           }
           for (const params of collected.params) {
             const outcome = await compiled.evaluate(binding, { attributes: request, namespaceObject, params, authorizer: authorizerValue });
-            attributes.warnings.push(...outcome.warnings);
+            // The reference's warning recorder keeps one of identical texts (one per param here).
+            for (const warning of outcome.warnings) if (!attributes.warnings.includes(warning)) attributes.warnings.push(warning);
             denial ??= outcome.denial;
             if (outcome.validationFailure !== undefined) attributes.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY] ??= outcome.validationFailure;
             for (const [key, value] of Object.entries(outcome.auditAnnotations)) {

@@ -6,8 +6,13 @@
  * a webhook that cannot be called, or answers nonsense, fails the write or is skipped as its
  * failurePolicy says; a dry run is refused by a webhook that may have side effects.
  *
- * Not yet: reinvocation (reinvocationPolicy IfNeeded runs once), conversion of the object to the
- * rule's version under matchPolicy Equivalent (the stored version is sent), audit annotations.
+ * Reinvocation, as the reference's rules: when a mutating webhook changes the object, every
+ * webhook with reinvocationPolicy IfNeeded called before it (and not since marked) is called
+ * once more after the first pass, and only once. Unlike the reference, the in-tree mutating
+ * plugins are not run again (none of them runs after the webhooks).
+ *
+ * Not yet: conversion of the object to the rule's version under matchPolicy Equivalent (the
+ * stored version is sent), audit annotations.
  */
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { ExpressionCompiler, type CompiledExpression } from '../../cel/environment';
@@ -21,6 +26,7 @@ import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import type { Authorizer } from '../../authz/types';
 import { fromJson } from '../../cel/values';
+import { deepEqual } from '../../validation/field-errors';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
 import type { ConfiguredWebhook, Webhook } from './types';
@@ -121,15 +127,18 @@ function replaceInPlace(target: Record<string, unknown>, source: Record<string, 
   Object.assign(target, source);
 }
 
-function applyResponsePatch(name: string, attributes: AdmissionAttributes, response: AdmissionResponse): void {
-  if (!response.patch) return;
+/** Applies the webhook's patch to the object; whether the object changed. */
+function applyResponsePatch(name: string, attributes: AdmissionAttributes, response: AdmissionResponse): boolean {
+  if (!response.patch) return false;
   if (response.patchType !== 'JSONPatch') throw internalError(`received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${JSON.stringify(name)}`);
-  if (attributes.object === undefined) return;
+  if (attributes.object === undefined) return false;
   let operations: Operation[];
   try {
     operations = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as Operation[];
     const patched = applyPatch(structuredClone(attributes.object), operations, true, false).newDocument;
+    if (deepEqual(patched, attributes.object)) return false;
     replaceInPlace(attributes.object as Record<string, unknown>, patched as Record<string, unknown>);
+    return true;
   } catch (error) {
     throw internalError(`JSON Patch: ${(error as Error).message}`);
   }
@@ -137,14 +146,22 @@ function applyResponsePatch(name: string, attributes: AdmissionAttributes, respo
 
 function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
   const checker = celAuthorizationChecker(authorizer);
-  const run = async (attributes: AdmissionAttributes, warnings: string[]): Promise<void> => {
+  /**
+   * One pass over the webhooks (on reinvocation, only those in `reinvoking`, by their place in
+   * the list); gives the IfNeeded webhooks a later change asks to call again.
+   */
+  const run = async (attributes: AdmissionAttributes, warnings: string[], reinvoking?: ReadonlySet<number>): Promise<ReadonlySet<number>> => {
+    const toReinvoke = new Set<number>();
     // Webhooks never judge their own configurations, so a broken webhook cannot block its repair.
-    if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations')) return;
+    if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations')) return toReinvoke;
     const webhooks = await configuredWebhooks(storageOf, phase);
-    if (webhooks.length === 0) return;
+    if (webhooks.length === 0) return toReinvoke;
     const namespaceObject = attributes.namespace === '' ? undefined : await getCached(storageOf('', 'namespaces'), attributes.namespace);
     const namespaceLabels = attributes.namespace === '' ? undefined : (namespaceObject?.metadata.labels ?? {});
-    for (const { webhook } of webhooks) {
+    // IfNeeded webhooks called since the last change: a change makes them due again.
+    const reinvocable = new Set<number>();
+    for (const [place, { webhook }] of webhooks.entries()) {
+      if (reinvoking !== undefined && !reinvoking.has(place)) continue;
       const failOpen = webhook.failurePolicy === 'Ignore';
       const matching = matchingAttributes(attributes);
       if (!matchResources({ resourceRules: webhook.rules ?? [], namespaceSelector: webhook.namespaceSelector, objectSelector: webhook.objectSelector }, matching, namespaceLabels)) continue;
@@ -174,11 +191,24 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorize
       }
       warnings.push(...(response.warnings ?? []));
       if (response.allowed !== true) throw denial(webhook.name, response);
-      if (phase === 'mutating') applyResponsePatch(webhook.name, attributes, response);
+      if (phase !== 'mutating') continue;
+      if (applyResponsePatch(webhook.name, attributes, response)) {
+        for (const earlier of reinvocable) toReinvoke.add(earlier);
+        reinvocable.clear();
+      }
+      if (webhook.reinvocationPolicy === 'IfNeeded') reinvocable.add(place);
     }
+    return toReinvoke;
   };
   const name = phase === 'mutating' ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook';
-  return phase === 'mutating' ? { name, admit: (attributes) => run(attributes, attributes.warnings) } : { name, validate: (attributes) => run(attributes, attributes.warnings) };
+  if (phase === 'validating') return { name, validate: async (attributes) => void (await run(attributes, attributes.warnings)) };
+  return {
+    name,
+    async admit(attributes) {
+      const again = await run(attributes, attributes.warnings);
+      if (again.size > 0) await run(attributes, attributes.warnings, again);
+    },
+  };
 }
 
 export function mutatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {

@@ -31,7 +31,7 @@ function memoryCaches() {
     configMaps: storage('configmaps'),
     put(resource: string, object: Record<string, unknown>) {
       const metadata: Record<string, unknown> = { ...(object.metadata as Record<string, unknown>), resourceVersion: String(++revision) };
-      of(resource).set(`${String(metadata.namespace ?? "")}/${String(metadata.name)}`, { ...object, metadata } as unknown as KubeObject);
+      of(resource).set(`${String(metadata.namespace ?? '')}/${String(metadata.name)}`, { ...object, metadata } as unknown as KubeObject);
     },
     remove(resource: string, name: string) {
       of(resource).delete(`/${name}`);

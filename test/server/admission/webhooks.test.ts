@@ -40,6 +40,12 @@ describe('admission webhooks', () => {
         if (path === '/mutate') {
           const patch = object.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }];
           answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['mutated by the test webhook'] });
+        } else if (path === '/label-a' || path === '/label-b') {
+          // Adds its label when missing: a change the first time, none after.
+          const label = path.slice('/label-'.length);
+          const labels = object.metadata.labels ?? {};
+          const patch = label in labels ? [] : [{ op: 'add', path: '/metadata/labels', value: { ...labels, [label]: String(Object.keys(labels).length) } }];
+          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
         } else if (path === '/validate') {
           if (object.data?.verdict === 'bad') answer({ allowed: false, status: { code: 403, message: 'bad data' } });
           else answer({ allowed: true });
@@ -94,6 +100,30 @@ ${extra}`;
     const refused = await server.kubectl(['create', 'configmap', 'bad', '-n', 'hooks', '--from-literal=verdict=bad']);
     expect(refused.stderr.trim()).toBe('error: failed to create configmap: admission webhook "v.example.com" denied the request: bad data');
     expect((await server.kubectl(['get', 'configmap', 'bad', '-n', 'hooks'])).code).not.toBe(0);
+  });
+
+  it('reinvokes an IfNeeded mutating webhook once when a later webhook changed the object', async () => {
+    await server.kubectl(['create', 'namespace', 'again']);
+    // Configurations run in name order: a-… (IfNeeded) before b-… (Never).
+    await apply(configuration('Mutating', 'a-reinvoked', webhook('a.example.com', '/label-a', '  reinvocationPolicy: IfNeeded\n', 'again')));
+    await apply(configuration('Mutating', 'b-changes', webhook('b.example.com', '/label-b', '  reinvocationPolicy: IfNeeded\n', 'again')));
+    const created = await server.kubectl(['create', 'configmap', 'twice', '-n', 'again', '-o', 'json']);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).metadata.labels).toEqual({ a: '0', b: '1' });
+    const calls = (name: string) => received.filter((r) => r.request.name === name).map((r) => Object.keys(r.request.object.metadata.labels ?? {}).sort().join(','));
+    // a again after b's change (seeing it); b not again: nothing changed after it.
+    expect(calls('twice')).toEqual(['', 'a', 'a,b']);
+    // A Never webhook is not called again, even when a later one changes the object.
+    await apply(configuration('Mutating', 'a-reinvoked', webhook('a.example.com', '/label-a', '  reinvocationPolicy: Never\n', 'again')));
+    // (until the cache has the new policy: then a is called once and b once)
+    let name = '';
+    for (let attempt = 0; attempt < 20; attempt++) {
+      name = `once${attempt}`;
+      expect((await server.kubectl(['create', 'configmap', name, '-n', 'again'])).code).toBe(0);
+      if (calls(name).length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(calls(name)).toEqual(['', 'a']);
   });
 
   it('a webhook that times out fails the write under Fail and is skipped under Ignore', async () => {

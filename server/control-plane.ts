@@ -200,6 +200,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         const type = registry.findKind(gvk);
         return type && { storage: storageFor(type), namespaced: type.namespaced };
       },
+      servedType: (resource) => registry.find(resource, resource.resource),
     },
   );
   for (const review of accessReviewKinds(authorizer)) registry.add(review);

@@ -9,6 +9,7 @@ import type { AdmissionPlugin } from './types';
 import type { StorageOf } from './lookup';
 import type { Authorizer } from '../authz/types';
 import type { ParamKindLookup } from './policy/params';
+import type { ServedTypeLookup } from './webhook/versions';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
@@ -30,6 +31,8 @@ export interface AdmissionDependencies {
   readonly authorizer: Authorizer;
   /** The served kind of a policy's paramKind (its cache and scope), for the params bindings select. */
   readonly paramKinds: ParamKindLookup;
+  /** The served type of a group-version-resource, for webhooks' matchPolicy Equivalent. */
+  readonly servedType: ServedTypeLookup;
 }
 
 interface PluginEntry {
@@ -72,9 +75,9 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'DenyServiceExternalIPs', onByDefault: false },
   { name: 'PodTopologyLabels', onByDefault: true },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
-  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer) },
+  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
   { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer, paramKinds }) => validatingAdmissionPolicyPlugin(storageOf, authorizer, paramKinds) },
-  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionWebhookPlugin(storageOf, authorizer) },
+  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => validatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];

@@ -109,7 +109,7 @@ describe('choosing admission plugins', () => {
   });
 
   it('AlwaysDeny refuses every write with the reference message', async () => {
-    const { plugins } = selectAdmissionPlugins({ enable: ['AlwaysDeny'], disable: ['NamespaceLifecycle'] }, { storageOf: () => { throw new Error('not asked'); }, tolerationSeconds: { notReady: 300, unreachable: 300 }, authorizer: { authorize: () => { throw new Error('not asked'); } }, paramKinds: () => undefined });
+    const { plugins } = selectAdmissionPlugins({ enable: ['AlwaysDeny'], disable: ['NamespaceLifecycle'] }, { storageOf: () => { throw new Error('not asked'); }, tolerationSeconds: { notReady: 300, unreachable: 300 }, authorizer: { authorize: () => { throw new Error('not asked'); } }, paramKinds: () => undefined, servedType: () => undefined });
     const deny = plugins[plugins.length - 1];
     expect(deny.name).toBe('AlwaysDeny');
     await expect(

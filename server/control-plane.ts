@@ -198,7 +198,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       authorizer,
       paramKinds: (gvk) => {
         const type = registry.findKind(gvk);
-        return type && { storage: storageFor(type), namespaced: type.namespaced };
+        return type && { type, storage: storageFor(type) };
       },
       servedType: (resource) => registry.find(resource, resource.resource),
     },

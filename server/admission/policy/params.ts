@@ -3,17 +3,20 @@
  * when the policy has no paramKind or the binding no paramRef (one evaluation with null
  * `params`); otherwise the object named, or every object the selector matches, read from the
  * param kind's watch cache. A namespaced param kind is read in paramRef.namespace, else in the
- * request's namespace (a cluster-scoped request cannot use one). No param found: no evaluation
- * with `Allow`, a configuration error with `Deny` (the default).
+ * request's namespace (a cluster-scoped request cannot use one), and converted to the
+ * paramKind's version. No param found: no evaluation with `Allow`, a configuration error with
+ * `Deny`.
  */
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
 import { getCached } from '../lookup';
 import { selectorMatches } from './matching';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './types';
 import { EVERYTHING } from '../../../storage/objects/types';
+import type { ResourceType } from '../../registry/types';
+import { convertObject } from '../webhook/versions';
 
-/** The served kind a paramKind names: its cache and scope; undefined when it is not served. */
-export type ParamKindLookup = (gvk: { group: string; version: string; kind: string }) => { readonly storage: ObjectStorage; readonly namespaced: boolean } | undefined;
+/** The served kind a paramKind names: its type and cache; undefined when it is not served. */
+export type ParamKindLookup = (gvk: { group: string; version: string; kind: string }) => { readonly type: ResourceType; readonly storage: ObjectStorage } | undefined;
 
 export type CollectedParams =
   | { readonly ok: true; readonly params: ReadonlyArray<Readonly<Record<string, unknown>> | null> }
@@ -43,7 +46,7 @@ export async function collectParams(
   if (!paramRef) return { ok: true, params: [null] };
 
   let namespace: string | undefined;
-  if (served.namespaced) {
+  if (served.type.namespaced) {
     namespace = paramRef.namespace || requestNamespace;
     if (!namespace) return { ok: false, scope: 'binding', error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources' };
   }
@@ -55,8 +58,9 @@ export async function collectParams(
     const listed = await served.storage.list(namespace === undefined ? {} : { namespace }, { resourceVersion: '0', predicate: EVERYTHING });
     params = listed.items.filter((item) => selectorMatches(paramRef.selector ?? {}, item.metadata.labels ?? {}));
   }
-  if (params.length > 0) return { ok: true, params };
-  if ((paramRef.parameterNotFoundAction ?? 'Deny') === 'Deny') {
+  // The caches hold the storage version; expressions see the paramKind's.
+  if (params.length > 0) return { ok: true, params: await Promise.all(params.map((param) => convertObject(served.type, param, gvk))) };
+  if (paramRef.parameterNotFoundAction !== 'Allow') {
     return { ok: false, scope: 'binding', error: 'no params found for policy binding with `Deny` parameterNotFoundAction' };
   }
   return { ok: true, params: [] };

@@ -8,6 +8,7 @@ import { ObjectError } from '../../../storage/errors';
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
 import { validatingAdmissionPolicyPlugin } from '../../../server/admission/plugins/validating-admission-policy';
 import type { AdmissionAttributes } from '../../../server/admission/types';
+import { ResourceTypeRegistry } from '../../../server/registry/registry';
 
 /** Objects by resource, each keyed by `<namespace>/<name>`; a fake of the watch caches' reads. */
 function memoryCaches() {
@@ -82,7 +83,7 @@ const denyAll = { authorize: async () => ({ decision: 'NoOpinion' as const, reas
 describe('ValidatingAdmissionPolicy plugin', () => {
   it('writes Audit failures and auditAnnotations into the request record', async () => {
     const caches = memoryCaches();
-    const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, (gvk) => (gvk.kind === 'ConfigMap' ? { storage: caches.configMaps, namespaced: true } : undefined));
+    const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, (gvk) => (gvk.kind === 'ConfigMap' ? { type: new ResourceTypeRegistry().find(gvk, 'configmaps')!, storage: caches.configMaps } : undefined));
     caches.put('validatingadmissionpolicies', policy('audited', {
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       auditAnnotations: [{ key: 'tier', valueExpression: 'params.data.tier' }, { key: 'empty', valueExpression: "''" }],
@@ -103,6 +104,28 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     const fine = secretCreate('fine');
     await plugin.validate!(fine);
     expect(fine.auditAnnotations).toEqual({ 'audited/tier': 'gold, silver' });
+  });
+
+  it('shows params in the paramKind version, converted from the stored one', async () => {
+    const caches = memoryCaches();
+    const hpas = caches.storageOf('autoscaling', 'horizontalpodautoscalers');
+    const registry = new ResourceTypeRegistry();
+    const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, (gvk) => {
+      const type = registry.findKind(gvk);
+      return type && { type, storage: hpas };
+    });
+    caches.put('validatingadmissionpolicies', policy('by-hpa', {
+      paramKind: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler' },
+      validations: [{ expression: "params.apiVersion == 'autoscaling/v1' && params.spec.targetCPUUtilizationPercentage == 50", messageExpression: "'saw ' + params.apiVersion" }],
+    }));
+    caches.put('validatingadmissionpolicybindings', binding('by-hpa', 'by-hpa', ['Deny'], { name: 'web', parameterNotFoundAction: 'Deny' }));
+    caches.put('horizontalpodautoscalers', {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+    });
+    await expect(plugin.validate!(secretCreate('any'))).resolves.toBeUndefined();
   });
 
   it('forgets compiled policies that are deleted, replaced or unbound', async () => {

@@ -4,7 +4,7 @@
  * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/).
  */
 import type { KubeObject } from '../../../storage/objects/types';
-import { FieldPath, forbidden, notSupported, required } from '../../validation/field-errors';
+import { FieldPath, forbidden, invalid, notSupported, required } from '../../validation/field-errors';
 import { validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
@@ -50,10 +50,18 @@ function validateBinding(binding: KubeObject): FieldError[] {
   return errors;
 }
 
+/** Why a name cannot be one segment of a URL path (the reference's path-segment rule). */
+function pathSegmentProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((character) => name.includes(character)).map((character) => `may not contain '${character}'`);
+}
+
 /** A binding's paramRef, with the reference's messages and in its order. */
 function validateParamRef(paramRef: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const hasSelector = paramRef.selector !== undefined && paramRef.selector !== null;
+  // paramRef.namespace goes unchecked, as in the reference.
+  if (typeof paramRef.name === 'string') for (const message of pathSegmentProblems(paramRef.name)) errors.push(invalid(path.child('name'), paramRef.name, message));
   if (paramRef.name && hasSelector) {
     errors.push(forbidden(path.child('name'), 'name and selector are mutually exclusive'));
     errors.push(forbidden(path.child('selector'), 'name and selector are mutually exclusive'));

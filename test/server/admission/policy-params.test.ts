@@ -91,6 +91,14 @@ describe('ValidatingAdmissionPolicy params', () => {
         '* spec.paramRef.parameterNotFoundAction: Required value',
       ].join('\n'),
     );
+    const badName = await server.kubectl(['apply', '-f', '-'], { input: binding('bad3', '{name: "a/b%", namespace: "..", parameterNotFoundAction: Allow}') });
+    expect(badName.stderr.trim()).toBe(
+      [
+        'The ValidatingAdmissionPolicyBinding "bad3" is invalid: ',
+        `* spec.paramRef.name: Invalid value: "a/b%": may not contain '/'`,
+        `* spec.paramRef.name: Invalid value: "a/b%": may not contain '%'`,
+      ].join('\n'),
+    );
   });
 
   it('denies with the configuration error when no param is found and the action is Deny', async () => {

@@ -76,7 +76,7 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'PodTopologyLabels', onByDefault: true },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
   { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
-  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer, paramKinds }) => validatingAdmissionPolicyPlugin(storageOf, authorizer, paramKinds) },
+  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer, paramKinds, servedType }) => validatingAdmissionPolicyPlugin(storageOf, authorizer, paramKinds, servedType) },
   { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => validatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },

@@ -1,7 +1,8 @@
 /**
  * The ValidatingAdmissionPolicy plugin: every binding's policy is evaluated for every write it
  * matches (server/admission/policy/ holds the evaluation), once per param object the binding
- * selects, and a Deny binding's failure refuses the write with the reference's 422 (or the
+ * selects, in the version the policy's matchConstraints match (under Equivalent, another
+ * version the resource is served in, with the objects converted to it), and a Deny binding's failure refuses the write with the reference's 422 (or the
  * validation's reason). Policies, bindings and params are read from the watch caches; a policy
  * is compiled once per resourceVersion, and forgotten once no binding reaches it.
  *
@@ -26,6 +27,8 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import type { Authorizer } from '../../authz/types';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import { requestAuthorizer } from '../request-authorizer';
+import { candidateVersions, viewIn, type ServedTypeLookup } from '../webhook/versions';
+import type { GroupVersion } from '../../registry/types';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -55,7 +58,12 @@ function refusal(attributes: AdmissionAttributes, denial: PolicyDenial): StatusE
   });
 }
 
-export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer: Authorizer, paramKinds: ParamKindLookup): ValidatingAdmissionPolicyPlugin {
+export function validatingAdmissionPolicyPlugin(
+  storageOf: StorageOf,
+  authorizer: Authorizer,
+  paramKinds: ParamKindLookup,
+  servedType: ServedTypeLookup,
+): ValidatingAdmissionPolicyPlugin {
   const checker = celAuthorizationChecker(authorizer);
   const compiledPolicies = new Map<string, CacheEntry>();
 
@@ -88,20 +96,26 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer
       }
       const inUse = new Set<string>();
       const namespaceObject = attributes.namespace === '' ? null : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
-      const request = matchingAttributes(attributes);
-      const authorizerValue = requestAuthorizer(checker, request);
+      const requestIn = (version: GroupVersion) =>
+        matchingAttributes({ ...attributes, resource: { ...version, resource: attributes.resource.resource }, kind: { ...version, kind: attributes.kind.kind } });
+      const authorizerValue = requestAuthorizer(checker, matchingAttributes(attributes));
       let denial: PolicyDenial | undefined;
       for (const [policyName, policyBindings] of bound) {
         const policy = await getCached(policies, policyName);
         if (policy === undefined) continue;
         inUse.add(policyName);
         const compiled = compiledFor(policy);
+        // The version the policy matches the request in (matchPolicy); its objects are shown in it.
+        const candidates = candidateVersions(attributes, compiled.policy.spec.matchConstraints?.matchPolicy, servedType);
+        const version = candidates.find((candidate) => compiled.matchesPolicy(requestIn(candidate), namespaceObject));
+        if (version === undefined) continue;
+        const request = matchingAttributes({ ...attributes, ...(await viewIn(attributes, version, servedType)) });
         const failClosed = (compiled.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
         // The policy's audit annotations: distinct values per key, over its bindings and params.
         const annotationValues = new Map<string, string[]>();
         for (const object of policyBindings) {
           const binding = object as unknown as ValidatingAdmissionPolicyBinding;
-          if (!compiled.matches(binding, request, namespaceObject)) continue;
+          if (!compiled.matchesBinding(binding, request, namespaceObject)) continue;
           const collected = await collectParams(compiled.policy, binding, attributes.namespace, paramKinds);
           if (!collected.ok) {
             if (!failClosed) continue;

@@ -107,10 +107,19 @@ export class CompiledPolicy {
     return result.ok ? { ok: true, expression: result.compiled } : { ok: false, error: `compilation failed: ${result.error}` };
   }
 
-  /** Whether the request falls under the policy's matchConstraints and the binding's matchResources. */
+  /** Whether the request falls under the policy's matchConstraints. */
+  matchesPolicy(attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
+    return matchResources(this.policy.spec.matchConstraints, attributes, labelsOfNamespace(namespaceObject));
+  }
+
+  /** Whether the request falls under the binding's matchResources. */
+  matchesBinding(binding: ValidatingAdmissionPolicyBinding, attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
+    return matchResources(binding.spec.matchResources, attributes, labelsOfNamespace(namespaceObject));
+  }
+
+  /** Whether the request falls under both. */
   matches(binding: ValidatingAdmissionPolicyBinding, attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
-    const namespaceLabels = namespaceObject ? ((namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
-    return matchResources(this.policy.spec.matchConstraints, attributes, namespaceLabels) && matchResources(binding.spec.matchResources, attributes, namespaceLabels);
+    return this.matchesPolicy(attributes, namespaceObject) && this.matchesBinding(binding, attributes, namespaceObject);
   }
 
   async evaluate(binding: ValidatingAdmissionPolicyBinding, inputs: PolicyInputs): Promise<PolicyOutcome> {
@@ -260,6 +269,11 @@ export class CompiledPolicy {
         : undefined;
     return { matched: true, ...(denial ? { denial } : {}), warnings, auditAnnotations, ...(validationFailure ? { validationFailure } : {}) };
   }
+}
+
+/** The namespace's labels; undefined for a cluster-scoped request. */
+function labelsOfNamespace(namespaceObject: PolicyInputs['namespaceObject']): Readonly<Record<string, string>> | undefined {
+  return namespaceObject ? ((namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
 }
 
 /** The `request` variable: the AdmissionRequest fields expressions read. */

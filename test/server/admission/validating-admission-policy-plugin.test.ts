@@ -83,7 +83,7 @@ const denyAll = { authorize: async () => ({ decision: 'NoOpinion' as const, reas
 describe('ValidatingAdmissionPolicy plugin', () => {
   it('writes Audit failures and auditAnnotations into the request record', async () => {
     const caches = memoryCaches();
-    const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, (gvk) => (gvk.kind === 'ConfigMap' ? { type: new ResourceTypeRegistry().find(gvk, 'configmaps')!, storage: caches.configMaps } : undefined));
+    const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, (gvk) => (gvk.kind === 'ConfigMap' ? { type: new ResourceTypeRegistry().find(gvk, 'configmaps')!, storage: caches.configMaps } : undefined), () => undefined);
     caches.put('validatingadmissionpolicies', policy('audited', {
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
       auditAnnotations: [{ key: 'tier', valueExpression: 'params.data.tier' }, { key: 'empty', valueExpression: "''" }],
@@ -113,7 +113,7 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, (gvk) => {
       const type = registry.findKind(gvk);
       return type && { type, storage: hpas };
-    });
+    }, () => undefined);
     caches.put('validatingadmissionpolicies', policy('by-hpa', {
       paramKind: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler' },
       validations: [{ expression: "params.apiVersion == 'autoscaling/v1' && params.spec.targetCPUUtilizationPercentage == 50", messageExpression: "'saw ' + params.apiVersion" }],
@@ -130,7 +130,7 @@ describe('ValidatingAdmissionPolicy plugin', () => {
 
   it('forgets compiled policies that are deleted, replaced or unbound', async () => {
     const caches = memoryCaches();
-    const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, () => undefined);
+    const plugin = validatingAdmissionPolicyPlugin(caches.storageOf, denyAll as never, () => undefined, () => undefined);
     for (let cycle = 0; cycle < 3; cycle++) {
       for (let index = 0; index < 20; index++) {
         caches.put('validatingadmissionpolicies', policy(`p${index}`));

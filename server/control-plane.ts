@@ -209,6 +209,11 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       authorizer,
       featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
       pluginConfigurations: options.admissionControlConfigFile ? readAdmissionConfiguration(options.admissionControlConfigFile) : NO_PLUGIN_CONFIGURATIONS,
+      paramKinds: (gvk) => {
+        const type = registry.findKind(gvk);
+        return type && { type, storage: storageFor(type) };
+      },
+      servedType: (resource) => registry.find(resource, resource.resource),
     },
   );
   for (const review of accessReviewKinds(authorizer)) registry.add(review);

@@ -9,6 +9,8 @@ import type { Authorizer } from '../authz/types';
 import type { AdmissionPlugin } from './types';
 import { AdmissionConfigError, type PluginConfigurations } from './admission-configuration';
 import type { StorageOf } from './lookup';
+import type { ParamKindLookup } from './policy/params';
+import type { ServedTypeLookup } from './webhook/versions';
 import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
@@ -39,6 +41,10 @@ export interface AdmissionDependencies {
   readonly featureEnabled: (gate: string) => boolean;
   /** Each plugin's part of `--admission-control-config-file`. */
   readonly pluginConfigurations: PluginConfigurations;
+  /** The served kind of a policy's paramKind (its cache and scope), for the params bindings select. */
+  readonly paramKinds: ParamKindLookup;
+  /** The served type of a group-version-resource, for webhooks' matchPolicy Equivalent. */
+  readonly servedType: ServedTypeLookup;
 }
 
 interface PluginEntry {
@@ -90,9 +96,9 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'DenyServiceExternalIPs', onByDefault: false },
   { name: 'PodTopologyLabels', onByDefault: true, make: ({ storageOf, featureEnabled }) => podTopologyLabelsPlugin(storageOf, featureEnabled('PodTopologyLabelsAdmission')) },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
-  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer) },
-  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionPolicyPlugin(storageOf, authorizer) },
-  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer }) => validatingAdmissionWebhookPlugin(storageOf, authorizer) },
+  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
+  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer, paramKinds, servedType }) => validatingAdmissionPolicyPlugin(storageOf, authorizer, paramKinds, servedType) },
+  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => validatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];

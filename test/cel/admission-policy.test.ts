@@ -227,7 +227,8 @@ describe('validation actions and audit annotations', () => {
     expect(outcome.warnings).toHaveLength(1);
     expect(outcome.auditAnnotations['max-replicas/replicas']).toBe('replicas=6');
     expect(outcome.auditAnnotations).not.toHaveProperty('max-replicas/skipped');
-    expect(JSON.parse(outcome.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY])).toEqual([
+    expect(outcome.auditAnnotations).not.toHaveProperty(VALIDATION_FAILURE_AUDIT_KEY);
+    expect(JSON.parse(outcome.validationFailure!)).toEqual([
       { message: 'too many', policy: 'max-replicas', binding: 'max-replicas-binding', expressionIndex: 0, validationActions: ['Audit', 'Warn'] },
     ]);
   });

@@ -1,25 +1,34 @@
 /**
  * The ValidatingAdmissionPolicy plugin: every binding's policy is evaluated for every write it
- * matches (server/admission/policy/ holds the evaluation), and a Deny binding's failure refuses
- * the write with the reference's 422 (or the validation's reason). Policies and bindings are
- * read from the watch caches; a policy is compiled once per resourceVersion.
+ * matches (server/admission/policy/ holds the evaluation), once per param object the binding
+ * selects, in the version the policy's matchConstraints match (under Equivalent, another
+ * version the resource is served in, with the objects converted to it), and a Deny binding's
+ * failure refuses the write with the reference's 422 (or the validation's reason). Policies, bindings and params are read from the watch caches; a policy
+ * is compiled once per resourceVersion, and forgotten once no binding reaches it.
+ *
+ * A policy or binding that cannot be configured (its paramKind not served, its params missing
+ * under `Deny`) refuses the write when the policy's failurePolicy is Fail, whatever the
+ * binding's actions, as the reference does.
  *
  * Expressions' `authorizer` asks the server's authorizer on behalf of the requesting user.
- * Audit annotations (and the failures of Audit bindings) go into the request's audit event.
- *
- * Not yet: params (policies with paramKind are refused when created).
+ * Audit annotations are written into the request's record as the reference writes them: the
+ * first Audit failure under `validation.policy.admission.k8s.io/validation_failure`, and each
+ * policy's `<policy>/<key>` with its distinct values joined by ", ".
  */
 import type { KubeObject } from '../../../storage/objects/types';
 import { qualifiedResource } from '../../status/catalogue';
 import { StatusError } from '../../status/status-error';
-import { CompiledPolicy } from '../policy/evaluate';
+import { CompiledPolicy, VALIDATION_FAILURE_AUDIT_KEY, type PolicyDenial } from '../policy/evaluate';
 import { matchingAttributes } from '../policy/attributes';
+import { collectParams, type ParamKindLookup } from '../policy/params';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../policy/types';
 import { getCached, listCached, type StorageOf } from '../lookup';
-import type { AdmissionPlugin } from '../types';
+import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import type { Authorizer } from '../../authz/types';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import { requestAuthorizer } from '../request-authorizer';
+import { candidateVersions, viewIn, type ServedTypeLookup } from '../webhook/versions';
+import type { GroupVersion } from '../../registry/types';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -29,8 +38,32 @@ interface CacheEntry {
   readonly compiled: CompiledPolicy;
 }
 
+export interface ValidatingAdmissionPolicyPlugin extends AdmissionPlugin {
+  /** How many compiled policies are kept (for tests: the cache must not outgrow the policies in use). */
+  readonly compiledPolicyCount: () => number;
+}
 
-export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
+function refusal(attributes: AdmissionAttributes, denial: PolicyDenial): StatusError {
+  const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
+  return new StatusError({
+    code: denial.code,
+    reason: denial.reason,
+    message: `${subject} is forbidden: ${denial.message}`,
+    details: {
+      name: attributes.name,
+      group: attributes.resource.group,
+      kind: attributes.resource.resource,
+      causes: [{ message: denial.message }],
+    },
+  });
+}
+
+export function validatingAdmissionPolicyPlugin(
+  storageOf: StorageOf,
+  authorizer: Authorizer,
+  paramKinds: ParamKindLookup,
+  servedType: ServedTypeLookup,
+): ValidatingAdmissionPolicyPlugin {
   const checker = celAuthorizationChecker(authorizer);
   const compiledPolicies = new Map<string, CacheEntry>();
 
@@ -43,38 +76,70 @@ export function validatingAdmissionPolicyPlugin(storageOf: StorageOf, authorizer
     return compiled;
   };
 
+  /** Drops the compiled policies no binding reached in this request: deleted, or unbound. */
+  const forgetAllBut = (inUse: ReadonlySet<string>): void => {
+    for (const name of compiledPolicies.keys()) if (!inUse.has(name)) compiledPolicies.delete(name);
+  };
+
   return {
     name: 'ValidatingAdmissionPolicy',
+    compiledPolicyCount: () => compiledPolicies.size,
     async validate(attributes) {
       // Policies never judge their own kinds, so a bad policy cannot lock out its own repair.
       if (attributes.resource.group === GROUP) return;
       const bindings = await listCached(storageOf(GROUP, 'validatingadmissionpolicybindings'));
-      if (bindings.length === 0) return;
       const policies = storageOf(GROUP, 'validatingadmissionpolicies');
-      const namespaceObject = attributes.namespace === '' ? null : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
-      const request = matchingAttributes(attributes);
-      const authorizerValue = requestAuthorizer(checker, request);
+      const bound = new Map<string, KubeObject[]>();
       for (const binding of bindings) {
         const policyName = (binding.spec as { policyName?: string } | undefined)?.policyName;
-        const policy = policyName ? await getCached(policies, policyName) : undefined;
-        if (policy === undefined) continue;
-        const outcome = await compiledFor(policy).evaluate(binding as unknown as ValidatingAdmissionPolicyBinding, { attributes: request, namespaceObject, params: null, authorizer: authorizerValue });
-        attributes.warnings.push(...outcome.warnings);
-        Object.assign(attributes.auditAnnotations, outcome.auditAnnotations);
-        if (outcome.denial === undefined) continue;
-        const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
-        throw new StatusError({
-          code: outcome.denial.code,
-          reason: outcome.denial.reason,
-          message: `${subject} is forbidden: ${outcome.denial.message}`,
-          details: {
-            name: attributes.name,
-            group: attributes.resource.group,
-            kind: attributes.resource.resource,
-            causes: [{ message: outcome.denial.message }],
-          },
-        });
+        if (policyName) bound.set(policyName, [...(bound.get(policyName) ?? []), binding]);
       }
+      const inUse = new Set<string>();
+      const namespaceObject = attributes.namespace === '' ? null : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
+      const requestIn = (version: GroupVersion) =>
+        matchingAttributes({ ...attributes, resource: { ...version, resource: attributes.resource.resource }, kind: { ...version, kind: attributes.kind.kind } });
+      const authorizerValue = requestAuthorizer(checker, matchingAttributes(attributes));
+      let denial: PolicyDenial | undefined;
+      for (const [policyName, policyBindings] of bound) {
+        const policy = await getCached(policies, policyName);
+        if (policy === undefined) continue;
+        inUse.add(policyName);
+        const compiled = compiledFor(policy);
+        // The version the policy matches the request in (matchPolicy); its objects are shown in it.
+        const candidates = candidateVersions(attributes, compiled.policy.spec.matchConstraints?.matchPolicy, servedType);
+        const version = candidates.find((candidate) => compiled.matchesPolicy(requestIn(candidate), namespaceObject));
+        if (version === undefined) continue;
+        const request = matchingAttributes({ ...attributes, ...(await viewIn(attributes, version, servedType)) });
+        const failClosed = (compiled.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
+        // The policy's audit annotations: distinct values per key, over its bindings and params.
+        const annotationValues = new Map<string, string[]>();
+        for (const object of policyBindings) {
+          const binding = object as unknown as ValidatingAdmissionPolicyBinding;
+          if (!compiled.matchesBinding(binding, request, namespaceObject)) continue;
+          const collected = await collectParams(compiled.policy, binding, attributes.namespace, paramKinds);
+          if (!collected.ok) {
+            if (!failClosed) continue;
+            const subject = collected.scope === 'policy' ? `ValidatingAdmissionPolicy '${policyName}'` : `ValidatingAdmissionPolicy '${policyName}' with binding '${binding.metadata.name}'`;
+            denial ??= { message: `${subject} denied request: failed to configure ${collected.scope}: ${collected.error}`, reason: 'Invalid', code: 422 };
+            continue;
+          }
+          for (const params of collected.params) {
+            const outcome = await compiled.evaluate(binding, { attributes: request, namespaceObject, params, authorizer: authorizerValue });
+            // The reference's warning recorder keeps one of identical texts (one per param here).
+            for (const warning of outcome.warnings) if (!attributes.warnings.includes(warning)) attributes.warnings.push(warning);
+            denial ??= outcome.denial;
+            if (outcome.validationFailure !== undefined) attributes.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY] ??= outcome.validationFailure;
+            for (const [key, value] of Object.entries(outcome.auditAnnotations)) {
+              const values = annotationValues.get(key) ?? [];
+              if (!values.includes(value)) annotationValues.set(key, [...values, value]);
+            }
+          }
+        }
+        // As the reference's AddAnnotation: the first value written under a key stays.
+        for (const [key, values] of annotationValues) attributes.auditAnnotations[key] ??= values.join(', ');
+      }
+      forgetAllBut(inUse);
+      if (denial !== undefined) throw refusal(attributes, denial);
     },
   };
 }

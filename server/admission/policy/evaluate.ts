@@ -52,7 +52,10 @@ export interface PolicyOutcome {
   readonly matched: boolean;
   readonly denial?: PolicyDenial;
   readonly warnings: readonly string[];
+  /** The policy's auditAnnotations, by `<policy>/<key>`. */
   readonly auditAnnotations: Readonly<Record<string, string>>;
+  /** With an Audit action and a failure: the value of `validation.policy.admission.k8s.io/validation_failure`. */
+  readonly validationFailure?: string;
 }
 
 const NOT_MATCHED: PolicyOutcome = { matched: false, warnings: [], auditAnnotations: {} };
@@ -104,13 +107,24 @@ export class CompiledPolicy {
     return result.ok ? { ok: true, expression: result.compiled } : { ok: false, error: `compilation failed: ${result.error}` };
   }
 
+  /** Whether the request falls under the policy's matchConstraints. */
+  matchesPolicy(attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
+    return matchResources(this.policy.spec.matchConstraints, attributes, labelsOfNamespace(namespaceObject));
+  }
+
+  /** Whether the request falls under the binding's matchResources. */
+  matchesBinding(binding: ValidatingAdmissionPolicyBinding, attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
+    return matchResources(binding.spec.matchResources, attributes, labelsOfNamespace(namespaceObject));
+  }
+
+  /** Whether the request falls under both. */
+  matches(binding: ValidatingAdmissionPolicyBinding, attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
+    return this.matchesPolicy(attributes, namespaceObject) && this.matchesBinding(binding, attributes, namespaceObject);
+  }
+
   async evaluate(binding: ValidatingAdmissionPolicyBinding, inputs: PolicyInputs): Promise<PolicyOutcome> {
     const { attributes } = inputs;
-    const namespaceLabels = inputs.namespaceObject
-      ? ((inputs.namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {})
-      : undefined;
-    if (!matchResources(this.policy.spec.matchConstraints, attributes, namespaceLabels)) return NOT_MATCHED;
-    if (!matchResources(binding.spec.matchResources, attributes, namespaceLabels)) return NOT_MATCHED;
+    if (!this.matches(binding, attributes, inputs.namespaceObject)) return NOT_MATCHED;
 
     const failClosed = (this.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
     const budget = inputs.budget ?? new RequestCostBudget();
@@ -197,7 +211,8 @@ export class CompiledPolicy {
         if (failClosed) failures.push({ message: result.error, reason: 'Invalid' });
         continue;
       }
-      if (typeof result.value === 'string') auditAnnotations[`${this.policy.metadata.name}/${key}`] = result.value;
+      // null or an empty string leaves the annotation out.
+      if (typeof result.value === 'string' && result.value !== '') auditAnnotations[`${this.policy.metadata.name}/${key}`] = result.value;
     }
 
     return this.outcome(binding, failures, auditAnnotations);
@@ -229,18 +244,21 @@ export class CompiledPolicy {
     const warnings = actions.has('Warn')
       ? failures.map((f) => `Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${f.message}`)
       : [];
-    if (actions.has('Audit') && failures.length > 0) {
-      auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY] = JSON.stringify(
-        failures.map((f) => ({
-          message: f.message,
-          policy: policyName,
-          binding: bindingName,
-          expressionIndex: f.expressionIndex ?? 0,
-          validationActions: binding.spec.validationActions,
-        })),
-      );
-    }
     const first = failures[0];
+    // The reference writes each failure as a one-element list under the same key, and the
+    // first written stays: the annotation tells the first failure.
+    const validationFailure =
+      actions.has('Audit') && first
+        ? JSON.stringify([
+            {
+              message: first.message,
+              policy: policyName,
+              binding: bindingName,
+              expressionIndex: first.expressionIndex ?? 0,
+              validationActions: binding.spec.validationActions,
+            },
+          ])
+        : undefined;
     const denial =
       actions.has('Deny') && first
         ? {
@@ -249,8 +267,13 @@ export class CompiledPolicy {
             code: REASON_CODES[first.reason] ?? 422,
           }
         : undefined;
-    return { matched: true, ...(denial ? { denial } : {}), warnings, auditAnnotations };
+    return { matched: true, ...(denial ? { denial } : {}), warnings, auditAnnotations, ...(validationFailure ? { validationFailure } : {}) };
   }
+}
+
+/** The namespace's labels; undefined for a cluster-scoped request. */
+function labelsOfNamespace(namespaceObject: PolicyInputs['namespaceObject']): Readonly<Record<string, string>> | undefined {
+  return namespaceObject ? ((namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
 }
 
 /** The `request` variable: the AdmissionRequest fields expressions read. */

@@ -6,8 +6,14 @@
  * a webhook that cannot be called, or answers nonsense, fails the write or is skipped as its
  * failurePolicy says; a dry run is refused by a webhook that may have side effects.
  *
- * Not yet: reinvocation (reinvocationPolicy IfNeeded runs once), conversion of the object to the
- * rule's version under matchPolicy Equivalent (the stored version is sent), audit annotations.
+ * Reinvocation, as the reference's rules: when a mutating webhook changes the object, every
+ * webhook with reinvocationPolicy IfNeeded called before it (and not since marked) is called
+ * once more after the first pass, and only once. Unlike the reference, the in-tree mutating
+ * plugins are not run again (none of them runs after the webhooks).
+ *
+ * matchPolicy: a webhook is matched in the request's version, and under Equivalent in the
+ * other versions the resource is served in, and sees the objects in the version it matched
+ * (versions.ts); its patch comes back to the chain's version.
  */
 import { applyPatch, type Operation } from 'fast-json-patch';
 import { ExpressionCompiler, type CompiledExpression } from '../../cel/environment';
@@ -21,9 +27,13 @@ import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import type { Authorizer } from '../../authz/types';
 import { fromJson } from '../../cel/values';
+import { deepEqual } from '../../validation/field-errors';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
 import type { ConfiguredWebhook, Webhook } from './types';
+import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
+import type { KubeObject } from '../../../storage/objects/types';
+import type { GroupVersion } from '../../registry/types';
 
 const GROUP = 'admissionregistration.k8s.io';
 const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -121,35 +131,62 @@ function replaceInPlace(target: Record<string, unknown>, source: Record<string, 
   Object.assign(target, source);
 }
 
-function applyResponsePatch(name: string, attributes: AdmissionAttributes, response: AdmissionResponse): void {
-  if (!response.patch) return;
+/**
+ * Applies the webhook's patch to the object as the webhook saw it (`viewed`), back in the
+ * chain's version; whether the object changed.
+ */
+async function applyResponsePatch(name: string, attributes: AdmissionAttributes, viewed: AdmissionAttributes, servedType: ServedTypeLookup, response: AdmissionResponse): Promise<boolean> {
+  if (!response.patch) return false;
   if (response.patchType !== 'JSONPatch') throw internalError(`received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${JSON.stringify(name)}`);
-  if (attributes.object === undefined) return;
-  let operations: Operation[];
+  if (attributes.object === undefined || viewed.object === undefined) return false;
+  let patched: KubeObject;
   try {
-    operations = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as Operation[];
-    const patched = applyPatch(structuredClone(attributes.object), operations, true, false).newDocument;
-    replaceInPlace(attributes.object as Record<string, unknown>, patched as Record<string, unknown>);
+    const operations = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8')) as Operation[];
+    patched = applyPatch(structuredClone(viewed.object), operations, true, false).newDocument;
   } catch (error) {
     throw internalError(`JSON Patch: ${(error as Error).message}`);
   }
+  if (viewed.kind.version !== attributes.kind.version || viewed.kind.group !== attributes.kind.group) {
+    patched = await convertObject(servedType(viewed.resource), patched, attributes.kind);
+    patched = { ...patched, kind: attributes.kind.kind };
+  }
+  if (deepEqual(patched, attributes.object)) return false;
+  replaceInPlace(attributes.object as Record<string, unknown>, patched as Record<string, unknown>);
+  return true;
 }
 
-function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
+/** The group-version the webhook matches the request in (see versions.ts), or undefined. */
+function matchedVersion(webhook: Webhook, attributes: AdmissionAttributes, namespaceLabels: Readonly<Record<string, string>> | undefined, servedType: ServedTypeLookup): GroupVersion | undefined {
+  const match = { resourceRules: webhook.rules ?? [], namespaceSelector: webhook.namespaceSelector, objectSelector: webhook.objectSelector };
+  return candidateVersions(attributes, webhook.matchPolicy, servedType).find((version) =>
+    matchResources(match, matchingAttributes({ ...attributes, resource: { ...version, resource: attributes.resource.resource }, kind: { ...version, kind: attributes.kind.kind } }), namespaceLabels),
+  );
+}
+
+function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorizer, servedType: ServedTypeLookup): AdmissionPlugin {
   const checker = celAuthorizationChecker(authorizer);
-  const run = async (attributes: AdmissionAttributes, warnings: string[]): Promise<void> => {
+  /**
+   * One pass over the webhooks (on reinvocation, only those in `reinvoking`, by their place in
+   * the list); gives the IfNeeded webhooks a later change asks to call again.
+   */
+  const run = async (attributes: AdmissionAttributes, warnings: string[], reinvoking?: ReadonlySet<number>): Promise<ReadonlySet<number>> => {
+    const toReinvoke = new Set<number>();
     // Webhooks never judge their own configurations, so a broken webhook cannot block its repair.
-    if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations')) return;
+    if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations')) return toReinvoke;
     const webhooks = await configuredWebhooks(storageOf, phase);
-    if (webhooks.length === 0) return;
+    if (webhooks.length === 0) return toReinvoke;
     const namespaceObject = attributes.namespace === '' ? undefined : await getCached(storageOf('', 'namespaces'), attributes.namespace);
     const namespaceLabels = attributes.namespace === '' ? undefined : (namespaceObject?.metadata.labels ?? {});
-    for (const { webhook } of webhooks) {
+    // IfNeeded webhooks called since the last change: a change makes them due again.
+    const reinvocable = new Set<number>();
+    for (const [place, { webhook }] of webhooks.entries()) {
+      if (reinvoking !== undefined && !reinvoking.has(place)) continue;
       const failOpen = webhook.failurePolicy === 'Ignore';
-      const matching = matchingAttributes(attributes);
-      if (!matchResources({ resourceRules: webhook.rules ?? [], namespaceSelector: webhook.namespaceSelector, objectSelector: webhook.objectSelector }, matching, namespaceLabels)) continue;
-      const request = reviewRequest(attributes);
-      const admitted = await conditionsAdmit(webhook, attributes, request, checker);
+      const version = matchedVersion(webhook, attributes, namespaceLabels, servedType);
+      if (version === undefined) continue;
+      const viewed: AdmissionAttributes = { ...attributes, ...(await viewIn(attributes, version, servedType)) };
+      const request = reviewRequest(viewed);
+      const admitted = await conditionsAdmit(webhook, viewed, request, checker);
       if (admitted === false) continue;
       if (admitted instanceof Error) {
         if (failOpen) continue;
@@ -176,17 +213,30 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorize
       // Kept for the request's audit event, allowed or not, under the webhook's name.
       for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) attributes.auditAnnotations[`${webhook.name}/${key}`] = value;
       if (response.allowed !== true) throw denial(webhook.name, response);
-      if (phase === 'mutating') applyResponsePatch(webhook.name, attributes, response);
+      if (phase !== 'mutating') continue;
+      if (await applyResponsePatch(webhook.name, attributes, viewed, servedType, response)) {
+        for (const earlier of reinvocable) toReinvoke.add(earlier);
+        reinvocable.clear();
+      }
+      if (webhook.reinvocationPolicy === 'IfNeeded') reinvocable.add(place);
     }
+    return toReinvoke;
   };
   const name = phase === 'mutating' ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook';
-  return phase === 'mutating' ? { name, admit: (attributes) => run(attributes, attributes.warnings) } : { name, validate: (attributes) => run(attributes, attributes.warnings) };
+  if (phase === 'validating') return { name, validate: async (attributes) => void (await run(attributes, attributes.warnings)) };
+  return {
+    name,
+    async admit(attributes) {
+      const again = await run(attributes, attributes.warnings);
+      if (again.size > 0) await run(attributes, attributes.warnings, again);
+    },
+  };
 }
 
-export function mutatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
-  return webhookPlugin('mutating', storageOf, authorizer);
+export function mutatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer, servedType: ServedTypeLookup): AdmissionPlugin {
+  return webhookPlugin('mutating', storageOf, authorizer, servedType);
 }
 
-export function validatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer): AdmissionPlugin {
-  return webhookPlugin('validating', storageOf, authorizer);
+export function validatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer, servedType: ServedTypeLookup): AdmissionPlugin {
+  return webhookPlugin('validating', storageOf, authorizer, servedType);
 }

@@ -4,7 +4,8 @@
  * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/).
  */
 import type { KubeObject } from '../../../storage/objects/types';
-import { FieldPath, forbidden, required } from '../../validation/field-errors';
+import { FieldPath, forbidden, invalid, notSupported, required } from '../../validation/field-errors';
+import { validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
@@ -26,9 +27,11 @@ function defaultMatchResources(match: Json): void {
 function validatePolicy(policy: KubeObject): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const errors: FieldError[] = [];
-  // Params are not looked up yet: refuse what would otherwise be evaluated without them.
   if (spec.paramKind !== undefined && spec.paramKind !== null) {
-    errors.push(forbidden(FieldPath.root('spec', 'paramKind'), 'policies with params are not supported by this server yet'));
+    const paramKind = spec.paramKind as Json;
+    const path = FieldPath.root('spec', 'paramKind');
+    if (!paramKind.apiVersion) errors.push(required(path.child('apiVersion')));
+    if (!paramKind.kind) errors.push(required(path.child('kind')));
   }
   if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
     errors.push(required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'));
@@ -46,6 +49,31 @@ function validateBinding(binding: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   if (!spec.policyName) errors.push(required(FieldPath.root('spec', 'policyName')));
   if (items(spec, 'validationActions').length === 0) errors.push(required(FieldPath.root('spec', 'validationActions')));
+  if (spec.paramRef !== undefined && spec.paramRef !== null) errors.push(...validateParamRef(spec.paramRef as Json, FieldPath.root('spec', 'paramRef')));
+  return errors;
+}
+
+/** Why a name cannot be one segment of a URL path (the reference's path-segment rule). */
+function pathSegmentProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return ['/', '%'].filter((character) => name.includes(character)).map((character) => `may not contain '${character}'`);
+}
+
+/** A binding's paramRef, with the reference's messages and in its order. */
+function validateParamRef(paramRef: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const hasSelector = paramRef.selector !== undefined && paramRef.selector !== null;
+  // paramRef.namespace goes unchecked, as in the reference.
+  if (typeof paramRef.name === 'string') for (const message of pathSegmentProblems(paramRef.name)) errors.push(invalid(path.child('name'), paramRef.name, message));
+  if (paramRef.name && hasSelector) {
+    errors.push(forbidden(path.child('name'), 'name and selector are mutually exclusive'));
+    errors.push(forbidden(path.child('selector'), 'name and selector are mutually exclusive'));
+  }
+  if (!paramRef.name && !hasSelector) errors.push(required(path, 'one of name or selector must be specified'));
+  if (hasSelector) errors.push(...validateLabelSelector(paramRef.selector as LabelSelectorShape, path.child('selector')));
+  const action = paramRef.parameterNotFoundAction;
+  if (!action) errors.push(required(path.child('parameterNotFoundAction')));
+  else if (action !== 'Deny' && action !== 'Allow') errors.push(notSupported(path.child('parameterNotFoundAction'), action, ['Deny', 'Allow']));
   return errors;
 }
 

@@ -115,6 +115,8 @@ describe('choosing admission plugins', () => {
       authorizer: { authorize: () => { throw new Error('not asked'); } },
       featureEnabled: () => false,
       pluginConfigurations: () => undefined,
+      paramKinds: () => undefined,
+      servedType: () => undefined,
     });
     const deny = plugins[plugins.length - 1];
     expect(deny.name).toBe('AlwaysDeny');

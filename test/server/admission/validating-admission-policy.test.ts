@@ -82,6 +82,49 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(admitted.code).toBe(0);
   });
 
+  it('matchPolicy Equivalent: a policy on autoscaling/v1 judges a v2 request in v1; an Exact one ignores it', async () => {
+    const hpaPolicy = (name: string, matchPolicy: string, limit: number) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: ${name}}
+spec:
+  matchConstraints:
+    matchPolicy: ${matchPolicy}
+    resourceRules: [{apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}]
+  validations:
+  - expression: "object.apiVersion == 'autoscaling/v1' && object.spec.targetCPUUtilizationPercentage <= ${limit}"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: ${name}}
+spec:
+  policyName: ${name}
+  validationActions: [Deny]
+`;
+    expect((await server.kubectl(['apply', '-f', '-'], { input: hpaPolicy('cpu-exact', 'Exact', 10) })).code).toBe(0);
+    const hpa = (name: string, utilization: number) =>
+      JSON.stringify({
+        apiVersion: 'autoscaling/v2',
+        kind: 'HorizontalPodAutoscaler',
+        metadata: { name },
+        spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } } }] },
+      });
+    const create = (name: string, utilization: number) =>
+      server.request('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', { body: hpa(name, utilization), headers: { 'Content-Type': 'application/json' } });
+    // The Exact policy names v1 only: a v2 request passes it.
+    expect((await create('exact', 50)).status).toBe(201);
+    expect((await server.kubectl(['apply', '-f', '-'], { input: hpaPolicy('cpu-equivalent', 'Equivalent', 80) })).code).toBe(0);
+    let refused = await create('hot', 90);
+    for (let attempt = 0; refused.status === 201 && attempt < 20; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      refused = await create(`hot${attempt}`, 90);
+    }
+    expect(refused.status).toBe(422);
+    expect((refused.json() as { message: string }).message).toMatch(
+      /^horizontalpodautoscalers.autoscaling "hot\d*" is forbidden: ValidatingAdmissionPolicy 'cpu-equivalent' with binding 'cpu-equivalent' denied request: failed expression: object.apiVersion == 'autoscaling\/v1' && object.spec.targetCPUUtilizationPercentage <= 80$/,
+    );
+    expect((await create('cool', 60)).status).toBe(201);
+  });
+
   it('a Warn-only binding does not refuse', async () => {
     const warnOnly = await server.kubectl(['patch', 'validatingadmissionpolicybinding', 'max-replicas-binding', '--type=merge', '-p', '{"spec":{"validationActions":["Warn"]}}']);
     expect(warnOnly.code).toBe(0);

@@ -40,6 +40,14 @@ describe('admission webhooks', () => {
         if (path === '/mutate') {
           const patch = object.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }];
           answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['mutated by the test webhook'] });
+        } else if (path === '/label-a' || path === '/label-b') {
+          // Adds its label when missing: a change the first time, none after.
+          const label = path.slice('/label-'.length);
+          const labels = object.metadata.labels ?? {};
+          const patch = label in labels ? [] : [{ op: 'add', path: '/metadata/labels', value: { ...labels, [label]: String(Object.keys(labels).length) } }];
+          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+        } else if (path === '/hpa') {
+          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/maxReplicas', value: 7 }])).toString('base64') });
         } else if (path === '/validate') {
           if (object.data?.verdict === 'bad') answer({ allowed: false, status: { code: 403, message: 'bad data' } });
           else answer({ allowed: true });
@@ -94,6 +102,62 @@ ${extra}`;
     const refused = await server.kubectl(['create', 'configmap', 'bad', '-n', 'hooks', '--from-literal=verdict=bad']);
     expect(refused.stderr.trim()).toBe('error: failed to create configmap: admission webhook "v.example.com" denied the request: bad data');
     expect((await server.kubectl(['get', 'configmap', 'bad', '-n', 'hooks'])).code).not.toBe(0);
+  });
+
+  it('reinvokes an IfNeeded mutating webhook once when a later webhook changed the object', async () => {
+    await server.kubectl(['create', 'namespace', 'again']);
+    // Configurations run in name order: a-… (IfNeeded) before b-… (Never).
+    await apply(configuration('Mutating', 'a-reinvoked', webhook('a.example.com', '/label-a', '  reinvocationPolicy: IfNeeded\n', 'again')));
+    await apply(configuration('Mutating', 'b-changes', webhook('b.example.com', '/label-b', '  reinvocationPolicy: IfNeeded\n', 'again')));
+    const created = await server.kubectl(['create', 'configmap', 'twice', '-n', 'again', '-o', 'json']);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).metadata.labels).toEqual({ a: '0', b: '1' });
+    const calls = (name: string) => received.filter((r) => r.request.name === name).map((r) => Object.keys(r.request.object.metadata.labels ?? {}).sort().join(','));
+    // a again after b's change (seeing it); b not again: nothing changed after it.
+    expect(calls('twice')).toEqual(['', 'a', 'a,b']);
+    // A Never webhook is not called again, even when a later one changes the object.
+    await apply(configuration('Mutating', 'a-reinvoked', webhook('a.example.com', '/label-a', '  reinvocationPolicy: Never\n', 'again')));
+    // (until the cache has the new policy: then a is called once and b once)
+    let name = '';
+    for (let attempt = 0; attempt < 20; attempt++) {
+      name = `once${attempt}`;
+      expect((await server.kubectl(['create', 'configmap', name, '-n', 'again'])).code).toBe(0);
+      if (calls(name).length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(calls(name)).toEqual(['', 'a']);
+  });
+
+  it('matchPolicy Equivalent: a v1 rule sees a v2 request in v1, and its patch lands in v2', async () => {
+    await server.kubectl(['create', 'namespace', 'scale']);
+    const hpaWebhook = (name: string, extra: string) =>
+      webhook(name, '/hpa', extra, 'scale').replace('rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]', 'rules: [{apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}]');
+    await apply(configuration('Mutating', 'hpa-equivalent', hpaWebhook('equivalent.example.com', '')));
+    await apply(configuration('Validating', 'hpa-exact', hpaWebhook('exact.example.com', '  matchPolicy: Exact\n')));
+    const hpa = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', namespace: 'scale' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        minReplicas: 1,
+        maxReplicas: 3,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
+      },
+    };
+    const created = await server.request('POST', '/apis/autoscaling/v2/namespaces/scale/horizontalpodautoscalers', { body: JSON.stringify(hpa), headers: { 'Content-Type': 'application/json' } });
+    expect(created.status).toBe(201);
+    expect(created.json()).toMatchObject({ apiVersion: 'autoscaling/v2', spec: { maxReplicas: 7, metrics: hpa.spec.metrics } });
+    const reviews = received.filter((r) => r.request.name === 'web' && r.request.namespace === 'scale') as unknown as Array<{ request: Record<string, unknown> }>;
+    // Only the Equivalent webhook was called (the Exact one names v1 only), with the object in v1.
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0].request).toMatchObject({
+      kind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+      resource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
+      requestKind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+      requestResource: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
+      object: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', spec: { maxReplicas: 3, targetCPUUtilizationPercentage: 50 } },
+    });
   });
 
   it('a webhook that times out fails the write under Fail and is skipped under Ignore', async () => {

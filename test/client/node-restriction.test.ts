@@ -67,7 +67,7 @@ spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
 apiVersion: v1
 kind: Pod
 metadata: {name: uses-data, namespace: apps}
-spec: {nodeName: n1, containers: [{name: c, image: busybox}], volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]}
+spec: {nodeName: n1, serviceAccountName: runner, containers: [{name: c, image: busybox}], volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]}
 ---
 apiVersion: storage.k8s.io/v1
 kind: VolumeAttachment

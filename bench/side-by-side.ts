@@ -20,11 +20,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { measureStep, type StepResult } from './api';
 import type { Benchmark, BenchmarkContext, ComparisonRow } from './benchmark';
-import { startCapstanProcess, type CapstanProcess } from './capstan-process';
+import { startCapstanProcess } from './capstan-process';
 import { httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
 import { measureThroughput, median, processCpuMs, sleep, timeRuns } from './measure';
 import { benchPodRequest } from './pod';
-import { referenceBinary, referenceVersion, startReferenceProcess, type ReferenceProcess } from './reference-process';
+import { referenceBinary, referenceVersion, startReferenceProcess } from './reference-process';
 
 import { scratchDir, type ScratchDir } from './scratch';
 import { ETCD_BACKEND } from './storage-backends';
@@ -92,25 +92,9 @@ export const sideBySideBenchmark: Benchmark = {
 async function capstanContender(label: string, etcdEndpoint: string | undefined): Promise<Contender & { readonly pkiDir: string }> {
   const dataDir: ScratchDir = scratchDir({ prefix: 'capstan-bench-side-', inMemory: false });
   const start = () => startCapstanProcess({ dataDir, keepDataDir: true, etcdEndpoint, cpus: SERVER_CPU, flags: DISABLED_ADMISSION });
-  let server: CapstanProcess | undefined = await start();
-  const credentials = server.pki.client;
-  return {
-    label,
-    pkiDir: join(dataDir.path, 'pki'),
-    url: () => server!.url,
-    pid: () => server!.pid,
-    credentials,
-    restart: async () => {
-      await server?.stop();
-      server = undefined;
-      server = await start();
-    },
-    stop: async () => {
-      await server?.stop();
-      server = undefined;
-      await dataDir.remove();
-    },
-  };
+  const first = await start();
+  const contender = restartable({ label, credentials: first.pki.client, first, start, removeData: () => dataDir.remove() });
+  return { ...contender, pkiDir: join(dataDir.path, 'pki') };
 }
 
 /** The reference on the same etcd under its own prefix, with capstan-on-etcd's certificates. */
@@ -119,20 +103,36 @@ async function referenceContender(binary: string, etcdEndpoint: string, capstan:
   const pem = (name: string) => readFileSync(join(pkiDir, name));
   const pki = { client: capstan.credentials, servingCertPem: pem('apiserver.crt').toString('utf8'), servingKeyPem: pem('apiserver.key').toString('utf8') };
   const start = () => startReferenceProcess(binary, { etcdEndpoint, etcdPrefix: '/reference-registry', pkiDir, pki, cpus: SERVER_CPU });
-  let server: ReferenceProcess | undefined = await start();
+  return restartable({ label: 'reference', credentials: capstan.credentials, first: await start(), start, removeData: async () => undefined });
+}
+
+/** A contender around its running process: restarted on the same data, stopped for good with its data removed. */
+function restartable<P extends { readonly url: string; readonly pid: number; stop(): Promise<void> }>(options: {
+  label: string;
+  credentials: ClientCredentials;
+  first: P;
+  start: () => Promise<P>;
+  removeData: () => Promise<void>;
+}): Contender {
+  let server: P | undefined = options.first;
+  const running = (): P => {
+    if (server === undefined) throw new Error(`${options.label} is not running`);
+    return server;
+  };
   return {
-    label: 'reference',
-    url: () => server!.url,
-    pid: () => server!.pid,
-    credentials: capstan.credentials,
+    label: options.label,
+    credentials: options.credentials,
+    url: () => running().url,
+    pid: () => running().pid,
     restart: async () => {
       await server?.stop();
       server = undefined;
-      server = await start();
+      server = await options.start();
     },
     stop: async () => {
       await server?.stop();
       server = undefined;
+      await options.removeData();
     },
   };
 }

@@ -4,7 +4,7 @@
  * prints the table, writes the full results to test-results/conformance.{txt,json}, and fails
  * when a spec of expected-pass.txt does not pass. Specs that pass but are not listed are named,
  * to be added to the list.
- *   node dist/tools/conformance/conformance.js [--parallel 2] [--timeout 240] [--focus REGEX] [--specs FILE]
+ *   node dist/tools/conformance/conformance.js [--parallel 2] [--timeout 330] [--focus REGEX] [--specs FILE]
  * `--focus` keeps the listed specs whose text matches (a JavaScript regular expression);
  * `--specs` runs another list (say, the failures of a run) instead of api-only.txt.
  */
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       parallel: { type: 'string', default: '2' },
-      timeout: { type: 'string', default: '240' },
+      timeout: { type: 'string', default: '330' },
       focus: { type: 'string' },
       specs: { type: 'string', default: API_ONLY_LIST },
     },

@@ -34,12 +34,17 @@ function amounts(value: unknown): Map<string, Amount> {
   return result;
 }
 
-/** What the write adds: the new object's usage less the old one's, where it grows. */
-function charge(attributes: AdmissionAttributes): Usage {
+/**
+ * What the write adds to `quota`: the new object's usage, less the old one's where the old
+ * object was already counted by this quota (an update that moves a pod into a quota's scopes,
+ * say by giving it `activeDeadlineSeconds`, is charged in full there, as the reference does).
+ */
+function charge(attributes: AdmissionAttributes, quota: KubeObject): Usage {
   const { group, resource } = attributes.resource;
   const added = usageOf(group, resource, attributes.object!);
-  if (attributes.operation !== 'UPDATE' || attributes.oldObject === undefined) return added;
-  const before = usageOf(group, resource, attributes.oldObject);
+  const old = attributes.operation === 'UPDATE' ? attributes.oldObject : undefined;
+  if (old === undefined || !quotaCounts(quota, group, resource, old)) return added;
+  const before = usageOf(group, resource, old);
   const growth: Usage = new Map();
   for (const [name, amount] of added) {
     const previous = before.get(name);
@@ -57,7 +62,8 @@ const list = (entries: [string, Amount][]) => entries.map(([name, amount]) => `$
  * The quota with the request charged, or the reference's refusal. Works on `quota` as read now
  * (the caller passes the current state on every compare-and-swap attempt).
  */
-function charged(attributes: AdmissionAttributes, quota: KubeObject, request: Usage): KubeObject {
+function charged(attributes: AdmissionAttributes, quota: KubeObject): KubeObject {
+  const request = charge(attributes, quota);
   const name = String(quota.metadata.name);
   const status = record(quota.status);
   const hard = amounts(status.hard);
@@ -95,23 +101,21 @@ export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
       if (attributes.namespace === '' || attributes.subResource !== '' || attributes.object === undefined) return;
       if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
       const quotas = storageOf('', 'resourcequotas');
-      const request = charge(attributes);
-      if (request.size === 0) return;
       const { group, resource } = attributes.resource;
-      // A quota takes part when it tracks what the write uses, or (for a new pod) compute the pod leaves unstated.
+      // A quota takes part when the write adds to what it tracks, or (for a new pod) the pod leaves compute it tracks unstated.
       const applicable = (quota: KubeObject) => {
         if (!quotaCounts(quota, group, resource, attributes.object!)) return false;
         const hard = record(record(quota.status).hard);
-        return [...request.keys()].some((name) => name in hard) || (isPodCreate(attributes) && missingPodCompute(attributes.object!, new Set(Object.keys(hard))) !== undefined);
+        return [...charge(attributes, quota).keys()].some((name) => name in hard) || (isPodCreate(attributes) && missingPodCompute(attributes.object!, new Set(Object.keys(hard))) !== undefined);
       };
       const candidates = (await quotasOf(quotas, attributes.namespace)).filter(applicable);
       // Check every quota on the cached state first, so a refusal by one charges none.
-      for (const quota of candidates) charged(attributes, structuredClone(quota), request);
+      for (const quota of candidates) charged(attributes, structuredClone(quota));
       if (attributes.dryRun) return;
       for (const quota of candidates) {
         const key = { namespace: attributes.namespace, name: String(quota.metadata.name) };
         try {
-          await quotas.update(key, (current) => (current !== undefined && applicable(current) ? charged(attributes, current, request) : current!), { preconditions: { uid: quota.metadata.uid } });
+          await quotas.update(key, (current) => (current !== undefined && applicable(current) ? charged(attributes, current) : current!), { preconditions: { uid: quota.metadata.uid } });
         } catch (error) {
           // A quota deleted meanwhile no longer limits anything.
           if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;

@@ -120,6 +120,22 @@ describe('ResourceQuota', () => {
     expect((await quotaStatus('q-scope', 'be'))?.used).toEqual({ pods: '1' });
   });
 
+  it('charges a pod an update moves into a quota\'s scope in full there', async () => {
+    expect((await server.kubectl(['create', 'namespace', 'q-term'])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'term', namespace: 'q-term' }, spec: { hard: { pods: '1' }, scopes: ['Terminating'] } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes('q-term', 'term', { hard: { pods: '1' }, used: { pods: '0' } });
+    const terminating = JSON.parse(pod('q-term', 't1'));
+    terminating.spec.activeDeadlineSeconds = 3600;
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(terminating) })).code).toBe(0);
+    // Outside the scope until it gains a deadline; then it is a second terminating pod.
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-term', 'p2') })).code).toBe(0);
+    const moved = await server.kubectl(['patch', 'pod', 'p2', '-n', 'q-term', '--type=merge', '-p', '{"spec":{"activeDeadlineSeconds":3600}}']);
+    // The reference's answer to the same request.
+    expect(moved.stderr.trim()).toBe('Error from server (Forbidden): pods "p2" is forbidden: exceeded quota: term, requested: pods=1, used: pods=1, limited: pods=1');
+    expect((await quotaStatus('q-term', 'term'))?.used).toEqual({ pods: '1' });
+  });
+
   it('refuses a pod that leaves unstated the compute a quota tracks, though it tracks no pod count', async () => {
     await setUp('q-compute', { 'requests.cpu': '1' });
     const refused = await server.kubectl(['create', '-f', '-'], { input: pod('q-compute', 'bare') });

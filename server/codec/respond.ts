@@ -269,22 +269,23 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
   const format = negotiated.serializer.format;
   const shareKey = transform?.kind === 'Table' ? undefined : transform === undefined ? format : `${format};as=${transform.kind};v=${transform.version}`;
   let columnsSent = false;
-  const shown = (type: string, object: KubeObject | Status): unknown => {
+  const shown = (object: KubeObject | Status): unknown => {
     if (transform === undefined || isStatus(object)) return object;
     if (transform.kind === 'Table') {
-      const bookmark = type === 'BOOKMARK';
+      // A bookmark is a row like any event (the reference converts whatever it sends); the
+      // initial-events-end annotation reaches the client in that row's object.
       const table = tableOf({
         resource: exchange.endpoint.resource,
-      printer: exchange.endpoint.printer,
+        printer: exchange.endpoint.printer,
         version: transform.version,
         includeObject,
         now: new Date(),
-        objects: bookmark ? [] : [object],
+        objects: [object],
         metadata: object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {},
         // The reference sends the column definitions with the first event only.
-        omitColumns: columnsSent || bookmark,
+        omitColumns: columnsSent,
       });
-      if (!bookmark) columnsSent = true;
+      columnsSent = true;
       return table;
     }
     return asPartialObjectMetadata(object, transform.version);
@@ -293,7 +294,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
       shareKey,
-      encode: (type, object) => encodeWatchFrame(type, shown(type, object) as JsonObject),
+      encode: (type, object) => encodeWatchFrame(type, shown(object) as JsonObject),
     };
   }
   if (format === 'cbor') {
@@ -301,13 +302,13 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
       shareKey,
-      encode: (type, object) => encodeCbor({ type, object: shown(type, object) }),
+      encode: (type, object) => encodeCbor({ type, object: shown(object) }),
     };
   }
   return {
     contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
     shareKey,
-    encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(type, object) }) + '\n'),
+    encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(object) }) + '\n'),
   };
 }
 

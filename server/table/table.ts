@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../storage/objects/types';
 import { asPartialObjectMetadata, metaApiVersion, type ListMetadata } from './partial-metadata';
 import { badRequest } from '../status/catalogue';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../../storage/objects/store-watch';
 import type { ColumnDefinition } from './columns';
 import { printerFor, type Printer, type RowCondition } from './printers';
 
@@ -42,10 +43,15 @@ export function includeObjectOf(query: URLSearchParams): IncludeObject {
   throw badRequest(`unrecognized includeObject value: "${value}"`);
 }
 
+/** The initial-events-end bookmark keeps its metadata even with `includeObject=None`: its annotation is what the client waits for. */
+function includeObjectFor(object: KubeObject, includeObject: IncludeObject): IncludeObject {
+  return includeObject === 'None' && object.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true' ? 'Metadata' : includeObject;
+}
+
 function row(printer: Printer, object: KubeObject, options: TableOptions): TableRow {
   const printed = printer.print(object, options.now);
-  const embedded =
-    options.includeObject === 'None' ? undefined : options.includeObject === 'Object' ? object : asPartialObjectMetadata(object, options.version);
+  const includeObject = includeObjectFor(object, options.includeObject);
+  const embedded = includeObject === 'None' ? undefined : includeObject === 'Object' ? object : asPartialObjectMetadata(object, options.version);
   return { ...printed, ...(embedded === undefined ? {} : { object: embedded }) };
 }
 

@@ -180,6 +180,23 @@ describe('tables', () => {
     expect(Object.keys(events[1].object)).toEqual(['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows']);
     expect(events[1].object.columnDefinitions).toBeNull();
   });
+
+  test('a watch-list as tables sends the initial rows, then a one-row bookmark whose object carries the initial-events-end annotation', async () => {
+    for (const name of ['l1', 'l2']) {
+      await call('POST', CMS, { body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { watchlist: 'table' } } }), headers: { 'content-type': 'application/json' } });
+    }
+    // includeObject=None: the reference still gives the end bookmark's row its metadata, for the annotation.
+    const query = 'watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=watchlist%3Dtable&includeObject=None&timeoutSeconds=1';
+    const answer = await call('GET', `${CMS}?${query}`, { headers: { accept: TABLE } });
+    const events = answer.body.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: JsonObject });
+    const rows = (event: { object: JsonObject }) => event.object.rows as JsonObject[];
+    expect(events.map((event) => [event.type, rows(event).length])).toEqual([['ADDED', 1], ['ADDED', 1], ['BOOKMARK', 1]]);
+    expect(rows(events[0]).map((row) => (row.cells as unknown[])[0])).toEqual(['l1']);
+    expect(rows(events[0])[0].object).toBeUndefined();
+    const bookmarkObject = rows(events[2])[0].object as JsonObject;
+    expect(bookmarkObject.kind).toBe('PartialObjectMetadata');
+    expect((bookmarkObject.metadata as JsonObject).annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+  });
 });
 
 describe('negotiation edges', () => {

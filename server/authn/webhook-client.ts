@@ -20,6 +20,9 @@ interface NamedEntry<T> {
 
 type Fields = Record<string, unknown>;
 
+/** An answer past this is refused, so a webhook cannot make this server buffer without bound. */
+const MAX_ANSWER_BYTES = 1 << 20;
+
 export interface WebhookClient {
   /** POSTs a JSON body; resolves with the status code and the parsed answer. */
   post(body: unknown, timeoutMs: number): Promise<{ status: number; body: unknown }>;
@@ -74,7 +77,12 @@ export function webhookClientFromKubeconfig(path: string): WebhookClient {
           },
           (res) => {
             const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            let size = 0;
+            res.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size > MAX_ANSWER_BYTES) req.destroy(new Error('the webhook answer is too large'));
+              else chunks.push(chunk);
+            });
             res.on('end', () => {
               try {
                 resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });

@@ -21,12 +21,14 @@ beforeAll(async () => {
   webhook = await startHttpsFixture((req, res, body) => {
     const review = JSON.parse(body) as (typeof received)[number];
     received.push(review);
-    const ok = review.spec.token === 'webhook-token';
+    const ok = review.spec.token === 'webhook-token' || review.spec.token === 'huge-answer-token';
+    // Past the server's 1 MiB bound on a webhook answer.
+    const padding = review.spec.token === 'huge-answer-token' ? { 'example.com/padding': ['x'.repeat(2 << 20)] } : {};
     sendJson(res, 200, {
       apiVersion: review.apiVersion,
       kind: 'TokenReview',
       status: ok
-        ? { authenticated: true, user: { username: 'dave', uid: 'dave-uid', groups: ['system:masters', 'remote'], extra: { 'example.com/idp': ['corp'] } } }
+        ? { authenticated: true, user: { username: 'dave', uid: 'dave-uid', groups: ['system:masters', 'remote'], extra: { 'example.com/idp': ['corp'], ...padding } } }
         : { authenticated: false, error: 'no such token' },
     });
   });
@@ -68,6 +70,13 @@ test('the webhook names the user; its answers are cached; refused tokens are 401
     expect(received[0]).toMatchObject({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'TokenReview', spec: { token: 'webhook-token', audiences: ['https://kubernetes.default.svc.cluster.local'] } });
 
     const refused = await kubectlWith(writeKubeconfig(server, dir, 'eve', { token: 'bad-token' }), ['auth', 'whoami']);
+    expect(refused.stderr).toContain('Unauthorized');
+  });
+});
+
+test('an answer past 1 MiB is not read to its end nor believed: the token is 401', async () => {
+  await withServer([], async (server) => {
+    const refused = await kubectlWith(writeKubeconfig(server, dir, 'dave', { token: 'huge-answer-token' }), ['auth', 'whoami']);
     expect(refused.stderr).toContain('Unauthorized');
   });
 });

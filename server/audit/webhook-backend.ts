@@ -5,9 +5,8 @@
  * `--audit-webhook-initial-backoff`, growing by half each time, five tries in all, as the
  * reference's; the bounded buffer in front keeps requests from waiting on any of it.
  */
-import type { ClientRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { readWebhookClientConfig } from '../authz/webhook/client-config';
+import { readWebhookKubeconfig } from '../webhook-client/kubeconfig';
+import { postJson } from '../webhook-client/post-json';
 import type { AuditBackend } from './backend';
 import { AUDIT_EVENT_VERSION, goJson, type AuditEvent } from './event';
 
@@ -24,43 +23,12 @@ const ATTEMPTS = 5;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export function openWebhookBackend(options: WebhookBackendOptions): AuditBackend {
-  const client = readWebhookClientConfig(options.kubeconfigFile);
-  let closing = false;
-  const inFlight = new Set<ClientRequest>();
-  const post = (body: Buffer) =>
-    new Promise<void>((resolve, reject) => {
-      const req = httpsRequest(
-        client.url,
-        {
-          method: 'POST',
-          ca: client.ca,
-          cert: client.cert,
-          key: client.key,
-          rejectUnauthorized: !client.insecureSkipTLSVerify,
-          timeout: REQUEST_TIMEOUT_MS,
-          headers: {
-            'Content-Type': 'application/json',
-            Accept: 'application/json',
-            'Content-Length': String(body.length),
-            ...(client.token ? { Authorization: `Bearer ${client.token}` } : {}),
-          },
-        },
-        (res) => {
-          res.resume();
-          res.once('end', () => {
-            const status = res.statusCode ?? 0;
-            if (status >= 200 && status < 300) resolve();
-            else reject(new Error(`the audit webhook answered ${status}`));
-          });
-          res.once('error', reject);
-        },
-      );
-      req.once('timeout', () => req.destroy(new Error(`the audit webhook did not answer within ${REQUEST_TIMEOUT_MS} ms`)));
-      req.once('error', reject);
-      inFlight.add(req);
-      req.once('close', () => inFlight.delete(req));
-      req.end(body);
-    });
+  const client = readWebhookKubeconfig(options.kubeconfigFile);
+  const shutdown = new AbortController();
+  const post = async (body: Buffer) => {
+    const answer = await postJson(client, body, { timeoutMs: REQUEST_TIMEOUT_MS, signal: shutdown.signal });
+    if (answer.status < 200 || answer.status >= 300) throw new Error(`the audit webhook answered ${answer.status}`);
+  };
   return {
     name: 'webhook',
     async send(events: readonly AuditEvent[]) {
@@ -71,7 +39,7 @@ export function openWebhookBackend(options: WebhookBackendOptions): AuditBackend
           await post(body);
           return;
         } catch (error) {
-          if (attempt >= ATTEMPTS || closing) throw error;
+          if (attempt >= ATTEMPTS || shutdown.signal.aborted) throw error;
         }
         const jittered = delayMs * (1 + BACKOFF_JITTER * Math.random());
         await new Promise((resolve) => setTimeout(resolve, jittered).unref());
@@ -79,8 +47,7 @@ export function openWebhookBackend(options: WebhookBackendOptions): AuditBackend
       }
     },
     async close() {
-      closing = true;
-      for (const req of inFlight) req.destroy(new Error('the server is shutting down'));
+      shutdown.abort(new Error('the server is shutting down'));
     },
   };
 }

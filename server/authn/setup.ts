@@ -36,7 +36,7 @@ import { parsePublicKeys, parseSigningKey, type SigningKey, type VerifyingKey } 
 import { mountOpenIdRoutes } from './service-account/openid';
 import { tokenFileAuthenticator } from './token-file';
 import { tokenWebhookAuthenticator } from './token-webhook';
-import { webhookClientFromKubeconfig } from './webhook-client';
+import { readWebhookKubeconfig } from '../webhook-client/kubeconfig';
 import type { Authenticator, TokenAuthenticator } from './types';
 
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -186,7 +186,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
   if (options.authenticationTokenWebhookConfigFile) {
     tokenMethods.push(
       tokenWebhookAuthenticator({
-        client: webhookClientFromKubeconfig(options.authenticationTokenWebhookConfigFile),
+        client: readWebhookKubeconfig(options.authenticationTokenWebhookConfigFile),
         version: options.authenticationTokenWebhookVersion,
         cacheTtlMs: options.authenticationTokenWebhookCacheTtlMs,
         apiAudiences,

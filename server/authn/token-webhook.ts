@@ -9,13 +9,14 @@
 import { createHash } from 'node:crypto';
 import { goQuoted, intersectAudiences } from './audiences';
 import type { AuthenticationResult, TokenAuthenticator } from './types';
-import type { WebhookClient } from './webhook-client';
+import type { WebhookClientConfig } from '../webhook-client/kubeconfig';
+import { postJson } from '../webhook-client/post-json';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_CACHED = 10_000;
 
 export interface TokenWebhookOptions {
-  readonly client: WebhookClient;
+  readonly client: WebhookClientConfig;
   readonly version: 'v1' | 'v1beta1';
   readonly cacheTtlMs: number;
   readonly apiAudiences: readonly string[];
@@ -36,9 +37,15 @@ export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAu
 
   const ask = async (token: string, wanted: readonly string[]): Promise<AuthenticationResult> => {
     const review = { apiVersion, kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token, ...(wanted.length > 0 ? { audiences: wanted } : {}) }, status: {} };
-    const answer = await options.client.post(review, REQUEST_TIMEOUT_MS);
+    const answer = await postJson(options.client, JSON.stringify(review), { timeoutMs: REQUEST_TIMEOUT_MS });
     if (answer.status < 200 || answer.status >= 300) throw new Error(`the webhook answered ${answer.status}`);
-    const status = ((answer.body as { status?: ReviewStatus }).status ?? {}) as ReviewStatus;
+    let parsed: { status?: ReviewStatus } | null;
+    try {
+      parsed = JSON.parse(answer.body.toString('utf8')) as { status?: ReviewStatus } | null;
+    } catch (error) {
+      throw new Error(`the webhook's answer is not JSON: ${(error as Error).message}`);
+    }
+    const status = parsed?.status ?? {};
     if (status.authenticated !== true) return status.error ? { error: status.error } : undefined;
     if (!status.user?.username) return { error: 'the webhook authenticated the token without a username' };
     const granted = status.audiences && status.audiences.length > 0 ? status.audiences : [...options.apiAudiences];

@@ -19,7 +19,7 @@ import { RuleResolver } from './rbac/rule-resolver';
 import { reloadingAuthorizer } from './reloading-authorizer';
 import { serverAuthorizer } from './server-authorizer';
 import type { Authorizer } from './types';
-import { readWebhookClientConfig } from './webhook/client-config';
+import { readWebhookKubeconfig } from '../webhook-client/kubeconfig';
 import { webhookAuthorizer, type SubjectAccessReview } from './webhook/webhook-authorizer';
 import { ExpressionCompiler } from '../cel/environment';
 
@@ -75,7 +75,7 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
       abac: () => abacAuthorizer(readPolicyFile(String(options.authorizationPolicyFile))),
       webhook: () =>
         webhookAuthorizer({
-          client: readWebhookClientConfig(String(options.authorizationWebhookConfigFile)),
+          client: readWebhookKubeconfig(String(options.authorizationWebhookConfigFile)),
           version: options.authorizationWebhookVersion === 'v1' ? 'v1' : 'v1beta1',
           authorizedTtlMs: options.authorizationWebhookAuthorizedTtlMs,
           unauthorizedTtlMs: options.authorizationWebhookUnauthorizedTtlMs,
@@ -120,7 +120,7 @@ function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Auth
   return webhookAuthorizer({
     ...(webhook.matchConditions.length > 0 ? { matches: compileMatchConditions(name, webhook.matchConditions) } : {}),
     name,
-    client: readWebhookClientConfig(webhook.kubeConfigFile),
+    client: readWebhookKubeconfig(webhook.kubeConfigFile),
     version: webhook.subjectAccessReviewVersion,
     authorizedTtlMs: webhook.authorizedTtlMs,
     unauthorizedTtlMs: webhook.unauthorizedTtlMs,

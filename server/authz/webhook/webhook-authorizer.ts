@@ -7,11 +7,11 @@
  * A failed call (unreachable, timeout, non-2xx, malformed answer) follows `failurePolicy`: no
  * opinion (the flag-configured webhook) or deny.
  */
-import { request as httpsRequest } from 'node:https';
 import type { FieldRequirement } from '../../selectors/field-selector';
 import type { LabelRequirement } from '../../selectors/label-selector';
 import type { Attributes, AuthorizationResult, Authorizer } from '../types';
-import type { WebhookClientConfig } from './client-config';
+import type { WebhookClientConfig } from '../../webhook-client/kubeconfig';
+import { postJson } from '../../webhook-client/post-json';
 
 export interface WebhookOptions {
   readonly client: WebhookClientConfig;
@@ -33,8 +33,6 @@ export interface SubjectAccessReview {
   readonly kind: 'SubjectAccessReview';
   readonly spec: Record<string, unknown>;
 }
-
-const MAX_ANSWER_BYTES = 1 << 20;
 
 function selectorRequirements(fields: readonly FieldRequirement[] | undefined, labels: readonly LabelRequirement[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -78,56 +76,18 @@ interface ReviewStatus {
   evaluationError?: unknown;
 }
 
-function post(options: WebhookOptions, review: SubjectAccessReview): Promise<ReviewStatus> {
-  const { client } = options;
-  const body = JSON.stringify(review);
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      client.url,
-      {
-        method: 'POST',
-        ca: client.ca,
-        cert: client.cert,
-        key: client.key,
-        rejectUnauthorized: !client.insecureSkipTLSVerify,
-        timeout: options.timeoutMs,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'content-length': Buffer.byteLength(body),
-          ...(client.token ? { authorization: `Bearer ${client.token}` } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) req.destroy(new Error('the webhook answer is too large'));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => {
-          if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) {
-            reject(new Error(`the webhook answered HTTP ${res.statusCode}`));
-            return;
-          }
-          try {
-            const answer = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { apiVersion?: unknown; kind?: unknown; status?: ReviewStatus };
-            if (answer.kind !== 'SubjectAccessReview' || answer.apiVersion !== review.apiVersion) {
-              throw new Error(`expected a ${review.apiVersion} SubjectAccessReview, got ${String(answer.apiVersion)} ${String(answer.kind)}`);
-            }
-            resolve(answer.status ?? {});
-          } catch (error) {
-            reject(new Error(`malformed webhook answer: ${(error as Error).message}`));
-          }
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`the webhook did not answer within ${options.timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
+async function post(options: WebhookOptions, review: SubjectAccessReview): Promise<ReviewStatus> {
+  const answer = await postJson(options.client, JSON.stringify(review), { timeoutMs: options.timeoutMs });
+  if (answer.status < 200 || answer.status >= 300) throw new Error(`the webhook answered HTTP ${answer.status}`);
+  try {
+    const parsed = JSON.parse(answer.body.toString('utf8')) as { apiVersion?: unknown; kind?: unknown; status?: ReviewStatus } | null;
+    if (parsed?.kind !== 'SubjectAccessReview' || parsed.apiVersion !== review.apiVersion) {
+      throw new Error(`expected a ${review.apiVersion} SubjectAccessReview, got ${String(parsed?.apiVersion)} ${String(parsed?.kind)}`);
+    }
+    return parsed.status ?? {};
+  } catch (error) {
+    throw new Error(`malformed webhook answer: ${(error as Error).message}`);
+  }
 }
 
 export function webhookAuthorizer(options: WebhookOptions): Authorizer {

@@ -7,7 +7,7 @@ import { chainFromConfig } from '../../../server/authz/configured-authorization'
 import { reloadingAuthorizer } from '../../../server/authz/reloading-authorizer';
 import { requestAttributes } from '../../../server/authz/request-attributes';
 import { ALLOW, NO_OPINION, attributesFrom, type Authorizer } from '../../../server/authz/types';
-import { readWebhookClientConfig } from '../../../server/authz/webhook/client-config';
+import { readWebhookKubeconfig } from '../../../server/webhook-client/kubeconfig';
 import { webhookAuthorizer, type WebhookOptions } from '../../../server/authz/webhook/webhook-authorizer';
 import type { UserInfo } from '../../../server/authn/types';
 import { resolveRequestInfo } from '../../../server/http/request-info';
@@ -36,7 +36,7 @@ describe('the webhook authorizer', () => {
   beforeEach(() => webhook.reviews.splice(0));
 
   const options = (overrides: Partial<WebhookOptions> = {}): WebhookOptions => ({
-    client: readWebhookClientConfig(webhook.kubeconfigFor(dir)),
+    client: readWebhookKubeconfig(webhook.kubeconfigFor(dir)),
     version: 'v1',
     authorizedTtlMs: 300_000,
     unauthorizedTtlMs: 30_000,

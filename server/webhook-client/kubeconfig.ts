@@ -1,0 +1,63 @@
+/**
+ * The kubeconfig-format file that says how this server reaches a webhook it is configured with
+ * by flag or file (the token webhook, the authorization webhooks, the audit webhook): the
+ * current context names the remote service (`clusters`: an https `server` and the CA that
+ * verifies it) and this server's credentials towards it (`users`: a client certificate and key,
+ * or a bearer token). As the reference's loader: a file whose current context, or that
+ * context's cluster, is missing is refused; a context naming a missing user means no
+ * credentials. Relative file paths are relative to the file, as in client-go.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+export interface WebhookClientConfig {
+  readonly url: URL;
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+  readonly token?: string;
+  readonly insecureSkipTLSVerify: boolean;
+}
+
+interface Named {
+  readonly name?: unknown;
+  readonly cluster?: Fields;
+  readonly user?: Fields;
+  readonly context?: Fields;
+}
+
+type Fields = Record<string, unknown>;
+
+/** The reference's words for a file that names no usable cluster. */
+const NO_CONFIGURATION = 'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
+
+const entries = (value: unknown): Named[] => (Array.isArray(value) ? value.filter((entry): entry is Named => entry !== null && typeof entry === 'object') : []);
+
+export function readWebhookKubeconfig(path: string): WebhookClientConfig {
+  const config = parseYaml(readFileSync(path, 'utf8')) as unknown;
+  if (config === null || typeof config !== 'object') throw new Error(`${path}: ${NO_CONFIGURATION}`);
+  const { clusters, users, contexts, 'current-context': current } = config as Fields;
+  const context = entries(contexts).find((entry) => entry.name === current)?.context;
+  const cluster = context === undefined ? undefined : entries(clusters).find((entry) => entry.name === context.cluster)?.cluster;
+  if (cluster === undefined || typeof cluster.server !== 'string' || cluster.server === '') throw new Error(`${path}: ${NO_CONFIGURATION}`);
+  const user = entries(users).find((entry) => entry.name === context?.user)?.user ?? {};
+  const url = new URL(cluster.server);
+  if (url.protocol !== 'https:') throw new Error(`${path}: the webhook server must be https, got ${JSON.stringify(cluster.server)}`);
+  const base = dirname(path);
+  const material = (fields: Fields, name: string): string | undefined => {
+    const inline = fields[`${name}-data`];
+    if (typeof inline === 'string' && inline !== '') return Buffer.from(inline, 'base64').toString('utf8');
+    const file = fields[name];
+    if (typeof file === 'string' && file !== '') return readFileSync(isAbsolute(file) ? file : join(base, file), 'utf8');
+    return undefined;
+  };
+  return {
+    url,
+    ca: material(cluster, 'certificate-authority'),
+    cert: material(user, 'client-certificate'),
+    key: material(user, 'client-key'),
+    token: typeof user.token === 'string' && user.token !== '' ? user.token : undefined,
+    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
+  };
+}

@@ -26,6 +26,7 @@ import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './sc
 import { pruneBySchema } from './schema-pruning';
 import { validateBySchema } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
+import { RatchetPosition } from './ratcheting';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -93,11 +94,25 @@ function refuseCreate(group: string, resource: string): HandlerFactory {
   };
 }
 
-/** The schema's value checks, then its CEL rules (`old`: the stored object, on update). */
+/**
+ * Rule failures ratcheted away on an update (ratcheting.ts), by the object validated: the
+ * reference returns them as warnings of the update, which the strategy's `warnings` reads.
+ */
+const ratchetedRuleFailures = new WeakMap<KubeObject, string[]>();
+
+/**
+ * The schema's value checks, then its CEL rules (`old`: the stored object, on update, where
+ * errors on unchanged values are dropped: ratcheting.ts).
+ */
 function validateCustomResource(object: KubeObject, old: KubeObject | undefined, schema: JSONSchemaProps | undefined): FieldError[] {
   if (schema === undefined) return [];
-  const errors = validateBySchema(object, schema);
-  if (hasValidationRules(schema)) errors.push(...validateByRules(object, old, schema));
+  const ratchet = old === undefined ? undefined : RatchetPosition.of(object, old, schema);
+  const errors = validateBySchema(object, schema, ratchet && { old, ratchet });
+  if (hasValidationRules(schema)) {
+    const warnings: string[] = [];
+    errors.push(...validateByRules(object, old, schema, ratchet && { ratchet, warnings }));
+    if (warnings.length > 0) ratchetedRuleFailures.set(object, warnings);
+  }
   return errors;
 }
 
@@ -197,6 +212,7 @@ function customResourceStrategy(options: {
       tracksGeneration: true,
       validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
       validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
+      warnings: (object) => ratchetedRuleFailures.get(object) ?? [],
     },
   );
 }

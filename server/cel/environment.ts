@@ -24,7 +24,7 @@
  * its static worst case, and `evaluate(values, { budget })` runs it against JSON values under the
  * per-call limit and the request's budget.
  */
-import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
 import { celEquals, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
@@ -50,8 +50,12 @@ import {
 import { celTypeOf, valueForSchema, type CelSchema, type DeclaredTypes, type ObjectTypeDeclaration } from './schema-types';
 import { fromJson, type CelValue } from './values';
 
-/** A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a schema. */
-export type VariableType = string | { readonly schema: CelSchema };
+/**
+ * A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a
+ * schema; `optional` makes it `optional_type(<schema's type>)`, bound to `optional.none()` when
+ * its value is absent (a CRD rule's `oldSelf` with `optionalOldSelf`).
+ */
+export type VariableType = string | { readonly schema: CelSchema; readonly optional?: boolean };
 
 export type VariableDeclarations = Readonly<Record<string, VariableType>>;
 
@@ -177,7 +181,9 @@ function celValuesOf(variables: VariableDeclarations, values: Readonly<Record<st
   for (const [name, value] of Object.entries(values)) {
     const type = variables[name];
     if (type === undefined) continue;
-    context[name] = typeof type === 'object' ? valueForSchema(type.schema, value) : fromJson(value);
+    if (typeof type !== 'object') context[name] = fromJson(value);
+    else if (!type.optional) context[name] = valueForSchema(type.schema, value);
+    else context[name] = value === undefined ? Optional.none() : Optional.of(valueForSchema(type.schema, value));
   }
   return context;
 }
@@ -209,7 +215,11 @@ export class ExpressionCompiler {
     const declared: DeclaredTypes = new Map();
     const variableTypes: Record<string, string> = {};
     for (const [name, type] of Object.entries(variables)) {
-      variableTypes[name] = typeof type === 'object' ? celTypeOf(type.schema, `${name}.type`, types, declared) : type;
+      if (typeof type !== 'object') variableTypes[name] = type;
+      else {
+        const declaredType = celTypeOf(type.schema, `${name}.type`, types, declared);
+        variableTypes[name] = type.optional ? `optional<${declaredType}>` : declaredType;
+      }
     }
     // Nested types are declared before the types that hold them.
     for (const type of types) {

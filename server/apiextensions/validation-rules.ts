@@ -13,6 +13,7 @@
  */
 import type { CompiledExpression, RequestCostBudget } from '../cel/environment';
 import type { CelSchema } from '../cel/schema-types';
+import { goJson } from '../audit/event';
 import { isObject } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { duplicate, FieldPath, forbidden, invalid, required } from '../validation/field-errors';
@@ -101,11 +102,16 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
   return found;
 }
 
-/** Go's `%#v` of an apiextensions.ValidationRule, the value the reference shows with compile errors. */
-function goRule(rule: ValidationRule): string {
-  const reason = rule.reason === undefined ? '(*apiextensions.FieldValueErrorReason)(nil)' : `"${rule.reason}"`;
-  const optional = rule.optionalOldSelf === undefined ? '(*bool)(nil)' : `${rule.optionalOldSelf}`;
-  return `apiextensions.ValidationRule{Rule:${JSON.stringify(rule.rule)}, Message:${JSON.stringify(rule.message ?? '')}, MessageExpression:${JSON.stringify(rule.messageExpression ?? '')}, Reason:${reason}, FieldPath:${JSON.stringify(rule.fieldPath ?? '')}, OptionalOldSelf:${optional}}`;
+/** A rule as the reference shows it with compile errors: Go's JSON of its internal ValidationRule. */
+function shownRule(rule: ValidationRule): string {
+  return goJson({
+    Rule: rule.rule,
+    Message: rule.message ?? '',
+    MessageExpression: rule.messageExpression ?? '',
+    Reason: rule.reason ?? null,
+    FieldPath: rule.fieldPath ?? '',
+    OptionalOldSelf: rule.optionalOldSelf ?? null,
+  });
 }
 
 /** The rules' problems at CRD write time: their fields, then what compiling them said. */
@@ -134,9 +140,8 @@ function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolea
   if (errors.length > 0 || rules.length === 0) return;
   compileNode(schema, atRoot).forEach((compiled, index) => {
     const at = path.child('x-kubernetes-validations').index(index);
-    const shown = { toString: () => goRule(compiled.rule) };
-    if (compiled.ruleError) errors.push({ type: 'FieldValueInvalid', field: at.child('rule').toString(), detail: `Invalid value: ${shown.toString()}: ${compiled.ruleError}` });
-    if (compiled.messageError) errors.push({ type: 'FieldValueInvalid', field: at.child('messageExpression').toString(), detail: `Invalid value: ${shown.toString()}: ${compiled.messageError}` });
+    if (compiled.ruleError) errors.push({ type: 'FieldValueInvalid', field: at.child('rule').toString(), detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.ruleError}` });
+    if (compiled.messageError) errors.push({ type: 'FieldValueInvalid', field: at.child('messageExpression').toString(), detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.messageError}` });
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
       errors.push(invalid(at.child('optionalOldSelf'), compiled.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
     }

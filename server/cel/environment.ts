@@ -37,7 +37,7 @@ import { semverLibrary } from './libraries/semver';
 import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
-import { formatCompileError, referencePosition } from './compile-errors';
+import { formatCompileError, referencePosition, syntaxError } from './compile-errors';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import {
@@ -200,6 +200,15 @@ function compileError(expression: string, error: unknown): string {
   return formatCompileError(expression, summary, range === undefined ? undefined : referencePosition(expression, range.start, node));
 }
 
+/** A parse error as cel-go's parser words and places it (`Syntax error: ...`). */
+function parseError(expression: string, error: unknown): string {
+  const { range } = error as { range?: { start: number; end: number } };
+  if (range === undefined) return compileError(expression, error);
+  const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
+  const { message, start } = syntaxError(expression, summary, range);
+  return formatCompileError(expression, message, start);
+}
+
 export type CompileResult =
   | { readonly ok: true; readonly compiled: CompiledExpression }
   | { readonly ok: false; readonly error: string };
@@ -242,7 +251,7 @@ export class ExpressionCompiler {
     try {
       parsed = this.env.parse(expression);
     } catch (error) {
-      return { ok: false, error: compileError(expression, error) };
+      return { ok: false, error: parseError(expression, error) };
     }
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };

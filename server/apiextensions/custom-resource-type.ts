@@ -101,6 +101,12 @@ function refuseCreate(group: string, resource: string): HandlerFactory {
 const ratchetedRuleFailures = new WeakMap<KubeObject, string[]>();
 
 /**
+ * Schema errors after which the reference runs no CEL rule (the rules could not trust the
+ * value's shape), saying so instead.
+ */
+const RULE_BLOCKING_ERRORS = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+
+/**
  * The schema's value checks, then its CEL rules (`old`: the stored object, on update, where
  * errors on unchanged values are dropped: ratcheting.ts).
  */
@@ -108,7 +114,10 @@ function validateCustomResource(object: KubeObject, old: KubeObject | undefined,
   if (schema === undefined) return [];
   const ratchet = old === undefined ? undefined : RatchetPosition.of(object, old, schema);
   const errors = validateBySchema(object, schema, ratchet && { old, ratchet });
-  if (hasValidationRules(schema)) {
+  if (!hasValidationRules(schema)) return errors;
+  if (errors.some((error) => RULE_BLOCKING_ERRORS.has(error.type))) {
+    errors.push({ type: 'FieldValueInvalid', field: '<nil>', detail: 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
+  } else {
     const warnings: string[] = [];
     errors.push(...validateByRules(object, old, schema, ratchet && { ratchet, warnings }));
     if (warnings.length > 0) ratchetedRuleFailures.set(object, warnings);

@@ -23,12 +23,11 @@ import { StatusError } from '../status/status-error';
 import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
+import { publishedKindSchema, publishedListSchema } from './published-schema';
 import { pruneBySchema } from './schema-pruning';
 import { validateBySchema } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
 import { RatchetPosition } from './ratcheting';
-
-const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
 /** The reference's definition name of a custom kind: the group reversed, then version and kind (`com.example.v1.Widget`). */
 export function customDefinitionName(group: string, version: string, kind: string): string {
@@ -226,37 +225,17 @@ function customResourceStrategy(options: {
   );
 }
 
-/** A CRD schema node as an OpenAPI definition node (the same keys; nested versions recursively). */
-function toSchemaNode(schema: JSONSchemaProps): SchemaNode {
-  const { properties, items, additionalProperties, ...rest } = schema;
-  const node: Record<string, unknown> = { ...rest };
-  if (properties !== undefined) node.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, toSchemaNode(value)]));
-  const item = Array.isArray(items) ? items[0] : items;
-  if (item !== undefined) node.items = toSchemaNode(item);
-  if (additionalProperties !== undefined) node.additionalProperties = typeof additionalProperties === 'boolean' ? additionalProperties : toSchemaNode(additionalProperties);
-  return node as SchemaNode;
-}
-
 /**
- * Each served version's schema as an OpenAPI definition keyed by its definition name, with the
- * resource's apiVersion, kind and metadata as the reference publishes them (metadata as
- * ObjectMeta), and the group-version-kind the definition serves.
+ * Each served version's schema as an OpenAPI definition keyed by its definition name, and its
+ * list's, as the reference publishes them (published-schema.ts).
  */
 export function customResourceDefinitions(crd: CustomResourceDefinition): Record<string, SchemaNode> {
   const definitions: Record<string, SchemaNode> = {};
+  const { group, names } = crd.spec;
   for (const version of servedVersions(crd)) {
-    const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-    const node = toSchemaNode(schema) as Record<string, unknown>;
-    node.type = 'object';
-    node.properties = {
-      ...((node.properties as Record<string, SchemaNode> | undefined) ?? {}),
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { $ref: `#/definitions/${OBJECT_META}` },
-    };
-    node['x-kubernetes-group-version-kind'] = [{ group: crd.spec.group, version: version.name, kind: crd.spec.names.kind }];
-    definitions[customDefinitionName(crd.spec.group, version.name, crd.spec.names.kind)] = node as SchemaNode;
+    const definition = customDefinitionName(group, version.name, names.kind);
+    definitions[definition] = publishedKindSchema(crd, version);
+    definitions[customDefinitionName(group, version.name, names.listKind ?? `${names.kind}List`)] = publishedListSchema(crd, version, definition);
   }
   return definitions;
 }
-

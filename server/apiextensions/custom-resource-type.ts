@@ -196,6 +196,23 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
   };
 }
 
+/** Finalizers the API server itself knows; any other name should be domain-qualified. */
+const STANDARD_FINALIZERS = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
+
+/**
+ * The reference's advice on the finalizers a write adds (sorted, as it lists them): a name
+ * without a domain may clash with another writer's, and one with a domain wants a path.
+ */
+function finalizerWarnings(object: KubeObject, old: KubeObject | undefined): string[] {
+  const before = new Set(old?.metadata.finalizers ?? []);
+  const added = [...new Set(object.metadata.finalizers ?? [])].filter((name) => !before.has(name)).sort();
+  return added.flatMap((name) => {
+    if (name.includes('/') || STANDARD_FINALIZERS.has(name)) return [];
+    const advice = name.includes('.') ? 'prefer a domain-qualified finalizer name including a path (/)' : 'prefer a domain-qualified finalizer name';
+    return [`metadata.finalizers: ${JSON.stringify(name)}: ${advice} to avoid accidental conflicts with other finalizer writers`];
+  });
+}
+
 /** A custom resource's strategy: schema defaults, status kept apart when it is a subresource, generations, schema and rule validation. */
 function customResourceStrategy(options: {
   readonly namespaced: boolean;
@@ -220,7 +237,7 @@ function customResourceStrategy(options: {
       tracksGeneration: true,
       validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
       validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
-      warnings: (object) => ratchetedRuleFailures.get(object) ?? [],
+      warnings: (object, old) => [...(ratchetedRuleFailures.get(object) ?? []), ...finalizerWarnings(object, old)],
     },
   );
 }

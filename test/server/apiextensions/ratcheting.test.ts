@@ -72,6 +72,18 @@ describe('schema errors', () => {
     expect(schemaErrors(relabelled, before, ENUM_SCHEMA)).toEqual([]);
   });
 
+  test('an object holding a member its schema does not declare is never unchanged (kube-apiserver v1.34.4 answers the same)', () => {
+    const schema: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', maxProperties: 1, 'x-kubernetes-preserve-unknown-fields': true, properties: { k: { type: 'string' } } },
+        known: { type: 'object', maxProperties: 1, properties: { a: { type: 'string' }, b: { type: 'string' } } },
+      },
+    };
+    const stored = resource({ spec: { k: 'x', u: 1 }, known: { a: '1', b: '2' } });
+    expect(schemaErrors({ ...stored, metadata: { name: 'w', labels: { x: 'y' } } }, stored, schema)).toEqual(['spec']);
+  });
+
   test('set duplicates are checked only when the stored object had none', () => {
     const schema: JSONSchemaProps = { type: 'object', properties: { tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } } };
     expect(schemaErrors(resource({ tags: ['a', 'a', 'b'] }), resource({ tags: ['a', 'a'] }), schema)).toEqual([]);

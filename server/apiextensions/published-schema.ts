@@ -2,10 +2,11 @@
  * A CRD version's schema as the reference publishes it in its OpenAPI documents (and types
  * server-side apply with): the kind's definition and its list's.
  *
- * The kind's (OpenAPI v3 form): the version's schema with int-or-string nodes unfolded to
- * `anyOf: [integer, string]`, embedded resources given apiVersion, kind and metadata (and made
- * to require apiVersion and kind), and at the root apiVersion, kind and metadata with their
- * descriptions; the group-version-kind and the selectable fields as extensions.
+ * The kind's (OpenAPI v3 form): the version's schema with only the keywords of a structural
+ * schema (no `example` or `externalDocs`), int-or-string nodes unfolded to `anyOf: [integer,
+ * string]`, embedded resources given apiVersion, kind and metadata (and made to require
+ * apiVersion and kind), and at the root apiVersion, kind and metadata with their descriptions;
+ * the group-version-kind and the selectable fields as extensions.
  *
  * The OpenAPI v2 document differs, for kubectl's sake (it reads v2 schemas strictly): a root
  * that preserves unknown fields is published as a bare `type: object`; elsewhere junctors
@@ -54,13 +55,40 @@ function eachNode(node: Node, change: (node: Node) => void): void {
   if (node.additionalProperties !== undefined && typeof node.additionalProperties === 'object') eachNode(node.additionalProperties as Node, change);
 }
 
-/** A deep copy as plain nodes (a CRD's `items` may be a one-element list). */
+/**
+ * The keywords a structural schema holds (the rest, such as `example` and `externalDocs`, are
+ * not published), and those of them that are left out when false.
+ */
+const STRUCTURAL_KEYWORDS = new Set([
+  'type', 'nullable', 'description', 'title', 'default', 'format', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
+  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'enum', 'maxProperties', 'minProperties',
+  'required', 'allOf', 'oneOf', 'anyOf', 'not', 'properties', 'items', 'additionalProperties',
+  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string', 'x-kubernetes-list-map-keys',
+  'x-kubernetes-list-type', 'x-kubernetes-map-type', 'x-kubernetes-validations',
+]);
+const OMITTED_WHEN_FALSE = new Set(['nullable', 'exclusiveMaximum', 'exclusiveMinimum', 'uniqueItems', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string']);
+
+/** A rule as published: its empty optional fields left out. */
+function publishedRule(rule: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(rule).filter(([key, value]) => key === 'rule' || (value !== '' && value !== null && value !== undefined)));
+}
+
+/** A structural copy as plain nodes (a CRD's `items` may be a one-element list), junctor parts included. */
 function copyOf(schema: JSONSchemaProps): Node {
-  const copy = JSON.parse(JSON.stringify(schema)) as Node;
-  eachNode(copy, (node) => {
-    if (Array.isArray(node.items)) node.items = node.items[0];
-  });
-  return copy;
+  const copy = (value: unknown): Node => {
+    const node: Node = {};
+    for (const [key, child] of Object.entries(value as Node)) {
+      if (!STRUCTURAL_KEYWORDS.has(key) || (OMITTED_WHEN_FALSE.has(key) && child === false)) continue;
+      if (key === 'properties') node[key] = Object.fromEntries(Object.entries(child as Node).map(([name, property]) => [name, copy(property)]));
+      else if (key === 'items') node[key] = copy(Array.isArray(child) ? child[0] : child);
+      else if (key === 'additionalProperties' || key === 'not') node[key] = typeof child === 'object' ? copy(child) : child;
+      else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') node[key] = (child as unknown[]).map(copy);
+      else if (key === 'x-kubernetes-validations') node[key] = (child as Array<Record<string, unknown>>).map(publishedRule);
+      else node[key] = JSON.parse(JSON.stringify(child)) as unknown;
+    }
+    return node;
+  };
+  return copy(schema);
 }
 
 const INT_OR_STRING_ANY_OF = [{ type: 'integer' }, { type: 'string' }];

@@ -30,6 +30,29 @@ function mapItemKey(item: unknown, keys: readonly string[]): string | undefined 
 }
 
 /**
+ * Old lists' items by key (the first item with a key wins), built once per list and keys: a
+ * walk looks up every new item, and a linear search each time would make a long list's update
+ * quadratic.
+ */
+const oldItemIndexes = new WeakMap<readonly unknown[], Map<string, Map<string, unknown>>>();
+
+function oldItemIndex(oldList: readonly unknown[], keys: readonly string[]): Map<string, unknown> {
+  let byKeys = oldItemIndexes.get(oldList);
+  if (byKeys === undefined) oldItemIndexes.set(oldList, (byKeys = new Map()));
+  const keysText = JSON.stringify(keys);
+  let index = byKeys.get(keysText);
+  if (index === undefined) {
+    index = new Map();
+    for (const candidate of oldList) {
+      const key = mapItemKey(candidate, keys);
+      if (key !== undefined && !index.has(key)) index.set(key, candidate);
+    }
+    byKeys.set(keysText, index);
+  }
+  return index;
+}
+
+/**
  * The old item of a list-type map with the same keys as `item` (undefined for other lists, or
  * when none matches): how both ratcheting and the rules' `oldSelf` match list items.
  */
@@ -37,8 +60,7 @@ export function correlatedListItem(schema: JSONSchemaProps, item: unknown, oldLi
   if (schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(oldList)) return undefined;
   const keys = schema['x-kubernetes-list-map-keys'] ?? [];
   const wanted = mapItemKey(item, keys);
-  if (wanted === undefined) return undefined;
-  return oldList.find((candidate) => mapItemKey(candidate, keys) === wanted);
+  return wanted === undefined ? undefined : oldItemIndex(oldList, keys).get(wanted);
 }
 
 /** A node of the new object matched with its old value, comparing lazily and once. */

@@ -23,11 +23,11 @@ import { StatusError } from '../status/status-error';
 import { convertThroughWebhook } from './conversion-webhook';
 import { customResourcePrinter } from './printer-columns';
 import { applySchemaDefaults, hasSchemaDefaults, withSchemaDefaults } from './schema-defaulting';
+import { publishedKindSchema, publishedListSchema } from './published-schema';
 import { pruneBySchema } from './schema-pruning';
 import { validateBySchema } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
-
-const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+import { RatchetPosition } from './ratcheting';
 
 /** The reference's definition name of a custom kind: the group reversed, then version and kind (`com.example.v1.Widget`). */
 export function customDefinitionName(group: string, version: string, kind: string): string {
@@ -93,11 +93,34 @@ function refuseCreate(group: string, resource: string): HandlerFactory {
   };
 }
 
-/** The schema's value checks, then its CEL rules (`old`: the stored object, on update). */
+/**
+ * Rule failures ratcheted away on an update (ratcheting.ts), by the object validated: the
+ * reference returns them as warnings of the update, which the strategy's `warnings` reads.
+ */
+const ratchetedRuleFailures = new WeakMap<KubeObject, string[]>();
+
+/**
+ * Schema errors after which the reference runs no CEL rule (the rules could not trust the
+ * value's shape), saying so instead.
+ */
+const RULE_BLOCKING_ERRORS = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+
+/**
+ * The schema's value checks, then its CEL rules (`old`: the stored object, on update, where
+ * errors on unchanged values are dropped: ratcheting.ts).
+ */
 function validateCustomResource(object: KubeObject, old: KubeObject | undefined, schema: JSONSchemaProps | undefined): FieldError[] {
   if (schema === undefined) return [];
-  const errors = validateBySchema(object, schema);
-  if (hasValidationRules(schema)) errors.push(...validateByRules(object, old, schema));
+  const ratchet = old === undefined ? undefined : RatchetPosition.of(object, old, schema);
+  const errors = validateBySchema(object, schema, ratchet && { old, ratchet });
+  if (!hasValidationRules(schema)) return errors;
+  if (errors.some((error) => RULE_BLOCKING_ERRORS.has(error.type))) {
+    errors.push({ type: 'FieldValueInvalid', field: '<nil>', detail: 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
+  } else {
+    const warnings: string[] = [];
+    errors.push(...validateByRules(object, old, schema, ratchet && { ratchet, warnings }));
+    if (warnings.length > 0) ratchetedRuleFailures.set(object, warnings);
+  }
   return errors;
 }
 
@@ -173,6 +196,23 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
   };
 }
 
+/** Finalizers the API server itself knows; any other name should be domain-qualified. */
+const STANDARD_FINALIZERS = new Set(['orphan', 'foregroundDeletion', 'kubernetes']);
+
+/**
+ * The reference's advice on the finalizers a write adds (sorted, as it lists them): a name
+ * without a domain may clash with another writer's, and one with a domain wants a path.
+ */
+function finalizerWarnings(object: KubeObject, old: KubeObject | undefined): string[] {
+  const before = new Set(old?.metadata.finalizers ?? []);
+  const added = [...new Set(object.metadata.finalizers ?? [])].filter((name) => !before.has(name)).sort();
+  return added.flatMap((name) => {
+    if (name.includes('/') || STANDARD_FINALIZERS.has(name)) return [];
+    const advice = name.includes('.') ? 'prefer a domain-qualified finalizer name including a path (/)' : 'prefer a domain-qualified finalizer name';
+    return [`metadata.finalizers: ${JSON.stringify(name)}: ${advice} to avoid accidental conflicts with other finalizer writers`];
+  });
+}
+
 /** A custom resource's strategy: schema defaults, status kept apart when it is a subresource, generations, schema and rule validation. */
 function customResourceStrategy(options: {
   readonly namespaced: boolean;
@@ -197,41 +237,22 @@ function customResourceStrategy(options: {
       tracksGeneration: true,
       validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
       validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
+      warnings: (object, old) => [...(ratchetedRuleFailures.get(object) ?? []), ...finalizerWarnings(object, old)],
     },
   );
 }
 
-/** A CRD schema node as an OpenAPI definition node (the same keys; nested versions recursively). */
-function toSchemaNode(schema: JSONSchemaProps): SchemaNode {
-  const { properties, items, additionalProperties, ...rest } = schema;
-  const node: Record<string, unknown> = { ...rest };
-  if (properties !== undefined) node.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, toSchemaNode(value)]));
-  const item = Array.isArray(items) ? items[0] : items;
-  if (item !== undefined) node.items = toSchemaNode(item);
-  if (additionalProperties !== undefined) node.additionalProperties = typeof additionalProperties === 'boolean' ? additionalProperties : toSchemaNode(additionalProperties);
-  return node as SchemaNode;
-}
-
 /**
- * Each served version's schema as an OpenAPI definition keyed by its definition name, with the
- * resource's apiVersion, kind and metadata as the reference publishes them (metadata as
- * ObjectMeta), and the group-version-kind the definition serves.
+ * Each served version's schema as an OpenAPI definition keyed by its definition name, and its
+ * list's, as the reference publishes them (published-schema.ts).
  */
 export function customResourceDefinitions(crd: CustomResourceDefinition): Record<string, SchemaNode> {
   const definitions: Record<string, SchemaNode> = {};
+  const { group, names } = crd.spec;
   for (const version of servedVersions(crd)) {
-    const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-    const node = toSchemaNode(schema) as Record<string, unknown>;
-    node.type = 'object';
-    node.properties = {
-      ...((node.properties as Record<string, SchemaNode> | undefined) ?? {}),
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
-      metadata: { $ref: `#/definitions/${OBJECT_META}` },
-    };
-    node['x-kubernetes-group-version-kind'] = [{ group: crd.spec.group, version: version.name, kind: crd.spec.names.kind }];
-    definitions[customDefinitionName(crd.spec.group, version.name, crd.spec.names.kind)] = node as SchemaNode;
+    const definition = customDefinitionName(group, version.name, names.kind);
+    definitions[definition] = publishedKindSchema(crd, version);
+    definitions[customDefinitionName(group, version.name, names.listKind ?? `${names.kind}List`)] = publishedListSchema(crd, version, definition);
   }
   return definitions;
 }
-

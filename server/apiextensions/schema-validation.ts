@@ -18,6 +18,7 @@ import { deepEqual, duplicate, FieldPath, GoValue, invalid, notSupported, requir
 import { isDNS1035Label } from '../validation/names';
 import { formatError } from './string-formats';
 import type { JSONSchemaProps } from './crd-types';
+import type { RatchetPosition } from './ratcheting';
 
 /** The JSON type of a decoded value as the schema validator names it. */
 function jsonType(value: unknown): string {
@@ -240,40 +241,65 @@ export function embeddedResourceErrors(path: FieldPath, value: Record<string, un
 
 interface Walk {
   readonly valueErrors: FieldError[];
-  readonly structureErrors: FieldError[];
+  readonly embeddedErrors: FieldError[];
+  readonly listErrors: FieldError[];
 }
 
-function walk(state: Walk, name: string, path: FieldPath, value: unknown, schema: JSONSchemaProps, atRoot: boolean): void {
+function newWalk(): Walk {
+  return { valueErrors: [], embeddedErrors: [], listErrors: [] };
+}
+
+/** `ratchet`: where an update stands (see ratcheting.ts); absent on create. */
+function walk(state: Walk, name: string, path: FieldPath, value: unknown, schema: JSONSchemaProps, atRoot: boolean, ratchet?: RatchetPosition): void {
   const before = state.valueErrors.length;
   checkNode(name, value, schema, state.valueErrors);
-  if (state.valueErrors.length > before && !typeMatches(schema, jsonType(value))) return;
+  const failed = state.valueErrors.length > before;
+  if (failed && ratchet?.ratchets()) state.valueErrors.length = before;
+  if (failed && !typeMatches(schema, jsonType(value))) return;
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
-    if (items !== undefined) value.forEach((item, index) => walk(state, `${name}[${index}]`, path.index(index), item, items, false));
-    listDuplicates(path, value, schema, state.structureErrors);
+    if (items !== undefined) value.forEach((item, index) => walk(state, `${name}[${index}]`, path.index(index), item, items, false, ratchet?.index(index)));
+    listDuplicates(path, value, schema, state.listErrors);
     return;
   }
   if (!isObject(value)) return;
-  if (schema['x-kubernetes-embedded-resource'] === true) state.structureErrors.push(...embeddedResourceErrors(path, value));
+  if (schema['x-kubernetes-embedded-resource'] === true) state.embeddedErrors.push(...embeddedResourceErrors(path, value));
   for (const [key, member] of Object.entries(value)) {
     // metadata, apiVersion and kind of the root are checked by the generic object rules.
     if (atRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
     const property = schema.properties?.[key];
-    if (property !== undefined) walk(state, child(name, key), path.child(key), member, property, false);
-    else if (typeof schema.additionalProperties === 'object') walk(state, child(name, key), path.key(key), member, schema.additionalProperties, false);
+    if (property !== undefined) walk(state, child(name, key), path.child(key), member, property, false, ratchet?.key(key));
+    else if (typeof schema.additionalProperties === 'object') walk(state, child(name, key), path.key(key), member, schema.additionalProperties, false, ratchet?.key(key));
   }
 }
 
-/** Every schema problem of `object` (a whole custom resource, already pruned and defaulted). */
-export function validateBySchema(object: unknown, schema: JSONSchemaProps): FieldError[] {
-  const state: Walk = { valueErrors: [], structureErrors: [] };
-  walk(state, '', FieldPath.root(), object, schema, true);
-  return [...state.valueErrors, ...state.structureErrors];
+/** An update's stored object and where ratcheting starts (ratcheting.ts). */
+export interface SchemaUpdate {
+  readonly old: unknown;
+  readonly ratchet: RatchetPosition;
+}
+
+/**
+ * Every schema problem of `object` (a whole custom resource, already pruned and defaulted), in
+ * the reference's order: value checks, embedded resources, list uniqueness. On an update, value
+ * problems of unchanged values are dropped, and list uniqueness is checked only when the stored
+ * object had no such problem (as the reference ratchets it, all or nothing).
+ */
+export function validateBySchema(object: unknown, schema: JSONSchemaProps, update?: SchemaUpdate): FieldError[] {
+  const state = newWalk();
+  walk(state, '', FieldPath.root(), object, schema, true, update?.ratchet);
+  let listErrors = state.listErrors;
+  if (listErrors.length > 0 && update !== undefined) {
+    const stored = newWalk();
+    walk(stored, '', FieldPath.root(), update.old, schema, true);
+    if (stored.listErrors.length > 0) listErrors = [];
+  }
+  return [...state.valueErrors, ...state.embeddedErrors, ...listErrors];
 }
 
 /** Every schema problem of a value that is not a whole resource (a schema's `default`). */
 export function validateValueBySchema(value: unknown, schema: JSONSchemaProps): FieldError[] {
-  const state: Walk = { valueErrors: [], structureErrors: [] };
+  const state = newWalk();
   walk(state, '', FieldPath.root(), value, schema, false);
-  return [...state.valueErrors, ...state.structureErrors];
+  return [...state.valueErrors, ...state.embeddedErrors, ...state.listErrors];
 }

@@ -13,10 +13,12 @@
  */
 import type { CompiledExpression, RequestCostBudget } from '../cel/environment';
 import type { CelSchema } from '../cel/schema-types';
+import { goJson } from '../audit/event';
 import { isObject } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { duplicate, FieldPath, forbidden, invalid, required } from '../validation/field-errors';
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
+import { correlatedListItem, RatchetPosition } from './ratcheting';
 import { itemsOf } from './schema-validation';
 
 type CelEnvironment = typeof import('../cel/environment');
@@ -71,8 +73,14 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
   else {
     const celSchema = celSchemaOf(schema, atRoot);
     const compiler = new (cel().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema } });
+    // Rules with optionalOldSelf see oldSelf as an optional, absent where there is no old value.
+    let optionalCompiler: InstanceType<CelEnvironment['ExpressionCompiler']> | undefined;
     found = rules.map((rule) => {
-      const compiledRule = compiler.compile(rule.rule);
+      const ruleCompiler =
+        rule.optionalOldSelf === true
+          ? (optionalCompiler ??= new (cel().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema, optional: true } }))
+          : compiler;
+      const compiledRule = ruleCompiler.compile(rule.rule);
       const oldSelf = usesOldSelf(rule.rule);
       let ruleError: string | undefined;
       let program: CompiledExpression | undefined;
@@ -82,7 +90,7 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
       let message: CompiledExpression | undefined;
       let messageError: string | undefined;
       if (rule.messageExpression) {
-        const compiledMessage = compiler.compile(rule.messageExpression);
+        const compiledMessage = ruleCompiler.compile(rule.messageExpression);
         if (!compiledMessage.ok) messageError = `messageExpression compilation failed: ${compiledMessage.error}`;
         else if (compiledMessage.compiled.outputType !== 'string' && compiledMessage.compiled.outputType !== 'dyn') messageError = 'messageExpression must evaluate to a string';
         else message = compiledMessage.compiled;
@@ -94,11 +102,16 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
   return found;
 }
 
-/** Go's `%#v` of an apiextensions.ValidationRule, the value the reference shows with compile errors. */
-function goRule(rule: ValidationRule): string {
-  const reason = rule.reason === undefined ? '(*apiextensions.FieldValueErrorReason)(nil)' : `"${rule.reason}"`;
-  const optional = rule.optionalOldSelf === undefined ? '(*bool)(nil)' : `${rule.optionalOldSelf}`;
-  return `apiextensions.ValidationRule{Rule:${JSON.stringify(rule.rule)}, Message:${JSON.stringify(rule.message ?? '')}, MessageExpression:${JSON.stringify(rule.messageExpression ?? '')}, Reason:${reason}, FieldPath:${JSON.stringify(rule.fieldPath ?? '')}, OptionalOldSelf:${optional}}`;
+/** A rule as the reference shows it with compile errors: Go's JSON of its internal ValidationRule. */
+function shownRule(rule: ValidationRule): string {
+  return goJson({
+    Rule: rule.rule,
+    Message: rule.message ?? '',
+    MessageExpression: rule.messageExpression ?? '',
+    Reason: rule.reason ?? null,
+    FieldPath: rule.fieldPath ?? '',
+    OptionalOldSelf: rule.optionalOldSelf ?? null,
+  });
 }
 
 /** The rules' problems at CRD write time: their fields, then what compiling them said. */
@@ -127,9 +140,8 @@ function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolea
   if (errors.length > 0 || rules.length === 0) return;
   compileNode(schema, atRoot).forEach((compiled, index) => {
     const at = path.child('x-kubernetes-validations').index(index);
-    const shown = { toString: () => goRule(compiled.rule) };
-    if (compiled.ruleError) errors.push({ type: 'FieldValueInvalid', field: at.child('rule').toString(), detail: `Invalid value: ${shown.toString()}: ${compiled.ruleError}` });
-    if (compiled.messageError) errors.push({ type: 'FieldValueInvalid', field: at.child('messageExpression').toString(), detail: `Invalid value: ${shown.toString()}: ${compiled.messageError}` });
+    if (compiled.ruleError) errors.push({ type: 'FieldValueInvalid', field: at.child('rule').toString(), detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.ruleError}` });
+    if (compiled.messageError) errors.push({ type: 'FieldValueInvalid', field: at.child('messageExpression').toString(), detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.messageError}` });
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
       errors.push(invalid(at.child('optionalOldSelf'), compiled.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
     }
@@ -180,6 +192,8 @@ export function validationRuleErrors(schema: JSONSchemaProps, path: FieldPath): 
 interface Evaluation {
   readonly budget: RequestCostBudget;
   readonly errors: FieldError[];
+  /** Failures of rules ratcheted away (unchanged values on update), as the reference warns of them. */
+  readonly warnings: string[];
   stopped: boolean;
 }
 
@@ -212,13 +226,14 @@ function withFieldPath(path: FieldPath, fieldPath: string | undefined): FieldPat
   return path.child(fieldPath.trim().replace(/^\./, ''));
 }
 
-function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean): void {
+function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean, ratchet: RatchetPosition): void {
   const type = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'string' : 'object');
   for (const compiled of compileNode(schema, atRoot)) {
     if (state.stopped || compiled.program === undefined) continue;
     const hasOld = old !== undefined;
-    if (compiled.usesOldSelf && !hasOld && compiled.rule.optionalOldSelf !== true) continue;
-    const values = { self: value, ...(hasOld ? { oldSelf: old } : {}) };
+    const optionalOldSelf = compiled.rule.optionalOldSelf === true;
+    if (compiled.usesOldSelf && !hasOld && !optionalOldSelf) continue;
+    const values = { self: value, ...(hasOld || optionalOldSelf ? { oldSelf: old } : {}) };
     const result = compiled.program.evaluate(values, { budget: state.budget });
     if (!result.ok) {
       if (result.costExceeded) {
@@ -236,24 +251,20 @@ function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPat
       const message = compiled.message.evaluate(values, { budget: state.budget });
       if (message.ok && typeof message.value === 'string' && message.value.trim() !== '' && !/\n/.test(message.value.trim())) detail = message.value.trim();
     }
-    state.errors.push(failure(at, type, detail, compiled.rule.reason));
+    const error = failure(at, type, detail, compiled.rule.reason);
+    // Transition rules are never ratcheted: they are about the change itself.
+    if (!compiled.usesOldSelf && ratchet.ratchets()) state.warnings.push(`${error.field}: ${error.detail}`);
+    else state.errors.push(error);
   }
 }
 
-/** Old list items matched to new ones by their map keys (list-type map), else none. */
-function oldItemFor(schema: JSONSchemaProps, item: unknown, old: unknown): unknown {
-  if (schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old) || !isObject(item)) return undefined;
-  const keys = schema['x-kubernetes-list-map-keys'] ?? [];
-  return old.find((candidate) => isObject(candidate) && keys.every((key) => candidate[key] === item[key]));
-}
-
-function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean): void {
+function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean, ratchet: RatchetPosition): void {
   if (state.stopped || value === undefined) return;
-  evaluateNode(state, schema, path, value, old, atRoot);
+  evaluateNode(state, schema, path, value, old, atRoot, ratchet);
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
     if (items === undefined) return;
-    value.forEach((item, index) => walk(state, items, path.index(index), item, oldItemFor(schema, item, old), false));
+    value.forEach((item, index) => walk(state, items, path.index(index), item, correlatedListItem(schema, item, old), false, ratchet.index(index)));
     return;
   }
   if (!isObject(value)) return;
@@ -263,15 +274,18 @@ function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value
     if (atRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
     const property = schema.properties?.[key];
     const memberOld = correlated ? oldObject?.[key] : undefined;
-    if (property !== undefined) walk(state, property, path.child(key), member, memberOld, false);
-    else if (typeof schema.additionalProperties === 'object') walk(state, schema.additionalProperties, path.key(key), member, memberOld, false);
+    if (property !== undefined) walk(state, property, path.child(key), member, memberOld, false, ratchet.key(key));
+    else if (typeof schema.additionalProperties === 'object') walk(state, schema.additionalProperties, path.key(key), member, memberOld, false, ratchet.key(key));
   }
 }
 
-/** The rule failures of a whole custom resource; `old` on update. */
-export function validateByRules(object: unknown, old: unknown, schema: JSONSchemaProps): FieldError[] {
-  const state: Evaluation = { budget: new (cel().RequestCostBudget)(), errors: [], stopped: false };
-  walk(state, schema, FieldPath.root(), object, old, true);
+/**
+ * The rule failures of a whole custom resource; `old` on update, with where ratcheting starts
+ * (ratcheting.ts) and where the failures it drops go as warnings.
+ */
+export function validateByRules(object: unknown, old: unknown, schema: JSONSchemaProps, update?: { readonly ratchet: RatchetPosition; readonly warnings: string[] }): FieldError[] {
+  const state: Evaluation = { budget: new (cel().RequestCostBudget)(), errors: [], warnings: update?.warnings ?? [], stopped: false };
+  walk(state, schema, FieldPath.root(), object, old, true, update?.ratchet ?? RatchetPosition.NONE);
   return state.errors;
 }
 

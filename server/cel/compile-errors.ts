@@ -75,3 +75,54 @@ export function referencePosition(expression: string, start: number, node: Error
   }
   return start;
 }
+
+/** What cel-go's grammar accepts where an operand must start. */
+const OPERAND_STARTS = ["'['", "'{'", "'('", "'.'", "'-'", "'!'", "'true'", "'false'", "'null'", 'NUM_FLOAT', 'NUM_INT', 'NUM_UINT', 'STRING', 'BYTES', 'IDENTIFIER'];
+
+/** The engine's names of closing tokens, as cel-go's grammar writes them. */
+const CLOSING_TOKENS: Readonly<Record<string, string>> = { RPAREN: "')'", RBRACKET: "']'", RBRACE: "'}'", COLON: "':'" };
+
+/** Characters that only start two-character operators (`==`, `&&`, `||`): cel-go's lexer reads one more before giving up. */
+const PAIR_STARTS = new Set(['=', '&', '|']);
+
+/** The operands expected after the text before `start`: a call's arguments may also close, an index may be optional (`[?`). */
+function operandsExpected(expression: string, start: number): string {
+  const before = expression.slice(0, start).trimEnd();
+  const expected = [...OPERAND_STARTS];
+  if (before.endsWith('(') && /[\w\]]\s*\($/.test(before)) expected.splice(3, 0, "')'");
+  if (before.endsWith('[')) expected.splice(6, 0, "'?'");
+  return `{${expected.join(', ')}}`;
+}
+
+/**
+ * A parse error in cel-go's words (the first of those cel-go reports; it recovers and may report
+ * more, which the engine does not), and where cel-go places it: `Syntax error: mismatched input
+ * '<EOF>' expecting {...}`, `extraneous input ')' expecting <EOF>`, `missing ')' at '<EOF>'`,
+ * `token recognition error at: '= '`.
+ */
+export function syntaxError(expression: string, summary: string, range: { readonly start: number; readonly end: number }): { message: string; start: number } {
+  const { start, end } = range;
+  const text = (from: number, to: number) => (from >= expression.length ? '<EOF>' : expression.slice(from, to));
+  let match = /^Unexpected character: (.)$/.exec(summary);
+  if (match) {
+    const length = PAIR_STARTS.has(match[1]) && start + 1 < expression.length ? 2 : 1;
+    return { message: `Syntax error: token recognition error at: '${expression.slice(start, start + length)}'`, start };
+  }
+  if (/^Unterminated string$|^Newlines not allowed/.test(summary)) {
+    const quote = Math.max(expression.lastIndexOf("'", start), expression.lastIndexOf('"', start));
+    const from = quote >= 0 ? quote : start;
+    const newline = expression.indexOf('\n', from);
+    return { message: `Syntax error: token recognition error at: '${expression.slice(from, newline < 0 ? expression.length : newline + 1)}'`, start: from };
+  }
+  match = /^Unexpected character: '.'$/.exec(summary);
+  if (match) return { message: `Syntax error: extraneous input '${text(start, end)}' expecting <EOF>`, start };
+  match = /^Expected (\w+), got/.exec(summary);
+  if (match && CLOSING_TOKENS[match[1]]) return { message: `Syntax error: missing ${CLOSING_TOKENS[match[1]]} at '${text(start, end)}'`, start };
+  if (/^Unexpected token: /.test(summary)) {
+    // cel-go drops a stray token when an operand follows it, and reports the mismatch otherwise.
+    const following = expression.slice(end).trimStart();
+    const kind = start < expression.length && /^[\w'"([{.!-]/.test(following) ? 'extraneous' : 'mismatched';
+    return { message: `Syntax error: ${kind} input '${text(start, end)}' expecting ${operandsExpected(expression, start)}`, start };
+  }
+  return { message: `Syntax error: ${summary}`, start };
+}

@@ -24,7 +24,7 @@
  * its static worst case, and `evaluate(values, { budget })` runs it against JSON values under the
  * per-call limit and the request's budget.
  */
-import { Environment, type ASTNode } from '@marcbachmann/cel-js';
+import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
 import { celEquals, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
@@ -37,7 +37,7 @@ import { semverLibrary } from './libraries/semver';
 import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
-import { formatCompileError, referencePosition } from './compile-errors';
+import { formatCompileError, referencePosition, syntaxError } from './compile-errors';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import {
@@ -50,8 +50,12 @@ import {
 import { celTypeOf, valueForSchema, type CelSchema, type DeclaredTypes, type ObjectTypeDeclaration } from './schema-types';
 import { fromJson, type CelValue } from './values';
 
-/** A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a schema. */
-export type VariableType = string | { readonly schema: CelSchema };
+/**
+ * A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a
+ * schema; `optional` makes it `optional_type(<schema's type>)`, bound to `optional.none()` when
+ * its value is absent (a CRD rule's `oldSelf` with `optionalOldSelf`).
+ */
+export type VariableType = string | { readonly schema: CelSchema; readonly optional?: boolean };
 
 export type VariableDeclarations = Readonly<Record<string, VariableType>>;
 
@@ -177,7 +181,9 @@ function celValuesOf(variables: VariableDeclarations, values: Readonly<Record<st
   for (const [name, value] of Object.entries(values)) {
     const type = variables[name];
     if (type === undefined) continue;
-    context[name] = typeof type === 'object' ? valueForSchema(type.schema, value) : fromJson(value);
+    if (typeof type !== 'object') context[name] = fromJson(value);
+    else if (!type.optional) context[name] = valueForSchema(type.schema, value);
+    else context[name] = value === undefined ? Optional.none() : Optional.of(valueForSchema(type.schema, value));
   }
   return context;
 }
@@ -192,6 +198,15 @@ function compileError(expression: string, error: unknown): string {
   const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
   const { range, node } = error as { range?: { start: number }; node?: Parameters<typeof referencePosition>[2] };
   return formatCompileError(expression, summary, range === undefined ? undefined : referencePosition(expression, range.start, node));
+}
+
+/** A parse error as cel-go's parser words and places it (`Syntax error: ...`). */
+function parseError(expression: string, error: unknown): string {
+  const { range } = error as { range?: { start: number; end: number } };
+  if (range === undefined) return compileError(expression, error);
+  const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
+  const { message, start } = syntaxError(expression, summary, range);
+  return formatCompileError(expression, message, start);
 }
 
 export type CompileResult =
@@ -209,7 +224,11 @@ export class ExpressionCompiler {
     const declared: DeclaredTypes = new Map();
     const variableTypes: Record<string, string> = {};
     for (const [name, type] of Object.entries(variables)) {
-      variableTypes[name] = typeof type === 'object' ? celTypeOf(type.schema, `${name}.type`, types, declared) : type;
+      if (typeof type !== 'object') variableTypes[name] = type;
+      else {
+        const declaredType = celTypeOf(type.schema, `${name}.type`, types, declared);
+        variableTypes[name] = type.optional ? `optional<${declaredType}>` : declaredType;
+      }
     }
     // Nested types are declared before the types that hold them.
     for (const type of types) {
@@ -232,7 +251,7 @@ export class ExpressionCompiler {
     try {
       parsed = this.env.parse(expression);
     } catch (error) {
-      return { ok: false, error: compileError(expression, error) };
+      return { ok: false, error: parseError(expression, error) };
     }
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };

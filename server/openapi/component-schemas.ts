@@ -26,6 +26,8 @@ const PRIVATE_KEYWORD_PREFIX = 'x-capstan-';
 /** The types a v3 document offers as `oneOf` where v2 says `type: string` (IntOrString, Quantity). */
 const V3_ONE_OF_KEYWORD = 'x-capstan-openapi-v3-one-of';
 const GVK_EXTENSION = 'x-kubernetes-group-version-kind';
+/** A definition's OpenAPI v2 form, where it differs from the v3 one (custom resources: published-schema.ts). */
+export const OPENAPI_V2_FORM = 'x-capstan-openapi-v2';
 
 /**
  * A stand-in for a definition the schema data lacks (a custom resource before its schema is
@@ -89,6 +91,8 @@ export function refTo(name: string, flavour: OpenAPIFlavour): string {
 function renderSchema(value: unknown, flavour: OpenAPIFlavour): unknown {
   if (Array.isArray(value)) return value.map((item) => renderSchema(item, flavour));
   if (value === null || typeof value !== 'object') return value;
+  const v2Form = (value as Record<string, unknown>)[OPENAPI_V2_FORM];
+  if (flavour === 'v2' && v2Form !== undefined) return renderSchema(v2Form, flavour);
   const result: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     if (key.startsWith(PRIVATE_KEYWORD_PREFIX)) continue;

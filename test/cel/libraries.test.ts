@@ -467,3 +467,29 @@ describe('compile errors in the reference words', () => {
     expect(error(expression)).toContain(expected);
   });
 });
+
+/** Parse errors as kube-apiserver v1.34.4 words the first of them (asked with these rules on a CRD). */
+describe('syntax errors in the reference words', () => {
+  const compiler = new ExpressionCompiler({ self: { schema: { type: 'object', properties: { a: { type: 'string' } } } } });
+  const firstError = (expression: string) => {
+    const result = compiler.compile(expression);
+    return result.ok ? undefined : result.error.split('\n').slice(0, 3).join('\n');
+  };
+  const OPERANDS = "'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER";
+  test.each([
+    ['self = 42', "ERROR: <input>:1:6: Syntax error: token recognition error at: '= '\n | self = 42\n | .....^"],
+    ["self.a == 'x' &&", `ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>' expecting {${OPERANDS}}\n | self.a == 'x' &&\n | ................^`],
+    ["self.a == 'x' || )", `ERROR: <input>:1:18: Syntax error: mismatched input ')' expecting {${OPERANDS}}\n | self.a == 'x' || )\n | .................^`],
+    ['self.a == "x', 'ERROR: <input>:1:11: Syntax error: token recognition error at: \'"x\'\n | self.a == "x\n | ..........^'],
+    ['(self.a', "ERROR: <input>:1:8: Syntax error: missing ')' at '<EOF>'\n | (self.a\n | .......^"],
+    ["self.a == 'x')", "ERROR: <input>:1:14: Syntax error: extraneous input ')' expecting <EOF>\n | self.a == 'x')\n | .............^"],
+    ['1 +* 2', `ERROR: <input>:1:4: Syntax error: extraneous input '*' expecting {${OPERANDS}}\n | 1 +* 2\n | ...^`],
+    ['self.#a', "ERROR: <input>:1:6: Syntax error: token recognition error at: '#'\n | self.#a\n | .....^"],
+    ['self.a.b(', "ERROR: <input>:1:10: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.a.b(\n | .........^"],
+    ["self.a == 'x' 'y'", "ERROR: <input>:1:15: Syntax error: extraneous input ''y'' expecting <EOF>\n | self.a == 'x' 'y'\n | ..............^"],
+    ["self.a == 'x' & true", "ERROR: <input>:1:15: Syntax error: token recognition error at: '& '\n | self.a == 'x' & true\n | ..............^"],
+    ['self[', "ERROR: <input>:1:6: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self[\n | .....^"],
+  ])('%s', (expression, expected) => {
+    expect(firstError(expression)).toBe(expected);
+  });
+});

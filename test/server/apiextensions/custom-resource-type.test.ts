@@ -79,6 +79,25 @@ test('an invalid object is rejected with the schema messages', async () => {
   );
 });
 
+test('finalizers a write adds without a domain (or with a domain and no path) are warned of, as kube-apiserver v1.34.4 words it', async () => {
+  const headers = { 'content-type': 'application/json' };
+  const finalizers = ['foo', 'a.b', 'x/y', 'kubernetes', 'orphan', 'Abc'];
+  const created = await fetch(api.base + WIDGETS, { method: 'POST', headers, body: JSON.stringify(widget('fin', { color: 'red' }, { metadata: { name: 'fin', finalizers } })) });
+  expect(created.status).toBe(201);
+  expect(created.headers.get('warning')).toBe(
+    [
+      '299 - "metadata.finalizers: \\"Abc\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"',
+      '299 - "metadata.finalizers: \\"a.b\\": prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"',
+      '299 - "metadata.finalizers: \\"foo\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"',
+    ].join(', '),
+  );
+  // Only the finalizers the update adds.
+  const patched = await fetch(`${api.base}${WIDGETS}/fin`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { finalizers: ['foo', 'bar', 'a.b/c'] } }) });
+  expect(patched.status).toBe(200);
+  expect(patched.headers.get('warning')).toBe('299 - "metadata.finalizers: \\"bar\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"');
+  await fetch(`${api.base}${WIDGETS}/fin`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { finalizers: null } }) });
+});
+
 test('status and scale subresources read and write their parts', async () => {
   const current = await call('GET', `${WIDGETS}/a`);
   const status = await call('PUT', `${WIDGETS}/a/status`, { ...current.body, spec: { color: 'blue' }, status: { replicas: 1, selector: 'app=a' } });

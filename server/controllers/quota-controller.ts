@@ -156,6 +156,16 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
       replenishers.set(key, { type, informer });
     }
   };
+  // Once per burst of changes (the first list of a thousand quotas is one).
+  let followQueued = false;
+  const followSoon = (): void => {
+    if (followQueued) return;
+    followQueued = true;
+    setImmediate(() => {
+      followQueued = false;
+      if (!stop.aborted) follow();
+    });
+  };
 
   const quotas = startInformer(quotaStorage, {
     // Not on status changes: the admission plugin's charges would be recounted away before
@@ -163,15 +173,15 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
     onUpsert: (quota, old) => {
       if (old !== undefined && deepEqual(old.spec, quota.spec)) return;
       queue.add(objectMapKey(quota));
-      follow();
+      followSoon();
     },
     onDelete: (quota) => {
       replenish('', 'resourcequotas', quota.metadata.namespace);
-      follow();
+      followSoon();
     },
   });
   follow();
-  const unsubscribe = operations.registry.onChange(follow);
+  const unsubscribe = operations.registry.onChange(followSoon);
   const resync = setInterval(() => {
     for (const key of quotas.objects.keys()) queue.add(key);
   }, resyncMs);

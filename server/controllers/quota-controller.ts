@@ -168,12 +168,15 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
   };
 
   const quotas = startInformer(quotaStorage, {
-    // Not on status changes: the admission plugin's charges would be recounted away before
-    // the objects they admit are stored (the reference likewise watches only spec.hard).
+    // Not on changes of status.used: the admission plugin's charges would be recounted away
+    // before the objects they admit are stored (the reference watches only spec.hard). A
+    // status.hard that is not spec.hard, though, was written by someone else: put right at
+    // once where the reference waits for its resync.
     onUpsert: (quota, old) => {
-      if (old !== undefined && deepEqual(old.spec, quota.spec)) return;
+      const specChanged = old === undefined || !deepEqual(old.spec, quota.spec);
+      if (!specChanged && deepEqual((quota.status as { hard?: unknown } | undefined)?.hard, hardOf(quota))) return;
       queue.add(objectMapKey(quota));
-      followSoon();
+      if (specChanged) followSoon();
     },
     onDelete: (quota) => {
       replenish('', 'resourcequotas', quota.metadata.namespace);

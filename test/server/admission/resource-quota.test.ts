@@ -249,4 +249,14 @@ describe('ResourceQuota', () => {
     expect((await server.kubectl(['patch', 'pod', 'p', '-n', 'q-leave', '--type=merge', '-p', '{"spec":{"activeDeadlineSeconds":3600}}'])).code).toBe(0);
     await statusBecomes('q-leave', 'long', { hard, used: { pods: '0' } });
   });
+
+  it('puts back at once a status.hard someone else wrote, keeping status.used as counted', async () => {
+    const hard = { pods: '2' };
+    await setUp('q-reset', hard);
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-reset', 'p') })).code).toBe(0);
+    const patched = await server.kubectl(['patch', 'resourcequota', 'q1', '-n', 'q-reset', '--subresource=status', '--type=merge', '-p', '{"status":{"hard":{"pods":"7"}}}']);
+    expect(patched.code).toBe(0);
+    // The reference's controller waits for its resync (5 minutes) to do the same.
+    await statusBecomes('q-reset', 'q1', { hard, used: { pods: '1' } });
+  });
 });

@@ -37,6 +37,8 @@ import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
 import { startNamespaceController } from './controllers/namespace-controller';
 import { startQuotaController } from './controllers/quota-controller';
+import { startStorageProtection } from './controllers/storage-protection';
+import { startVolumeBinder } from './controllers/volume-binder';
 import { startPolicyTypeChecking } from './controllers/policy-type-checking';
 import { startServiceIPRepair } from './controllers/service-ip-repair';
 import { mountDiscovery } from './discovery/mount-discovery';
@@ -333,6 +335,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             if (!ready) return;
             startNamespaceController(operations, lost);
             startQuotaController(operations, lost);
+            startStorageProtection(operations, lost);
+            startVolumeBinder(operations, lost);
             startGarbageCollector(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
             startClusterRoleAggregation(operations, lost);

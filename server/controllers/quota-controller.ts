@@ -1,15 +1,17 @@
 /**
  * The resource quota controller, as the reference's: keeps each ResourceQuota's `status.hard`
  * equal to `spec.hard` and `status.used` equal to what the namespace's objects consume now.
- * A quota is recounted when it is created or changed, when an object it may count is deleted
- * (or a pod finishes), and on every resync, which also gives back charges the ResourceQuota
- * admission plugin made for writes that then failed.
+ * A quota is recounted when it is created or changed, when an object of a resource it tracks
+ * is deleted or changed in a way that gives quota back (the reference's replenishment: a pod
+ * finishes or changes Terminating scope, a Service stops being a NodePort or LoadBalancer, a
+ * claim changes VolumeAttributesClass or expanded size), and on every resync, which also gives
+ * back charges the ResourceQuota admission plugin made for writes that then failed.
  */
 import type { KubeObject } from '../../storage/objects/types';
 import { EVERYTHING } from '../../storage/objects/types';
 import { deepEqual } from '../validation/field-errors';
-import { addAmounts, formatAmount, isTerminalPod, usageOf, ZERO, type Amount } from '../quota/usage';
-import { quotaCounts } from '../quota/scopes';
+import { addAmounts, claimQuotaChanged, DEVICE_CLASS_SUFFIX, formatAmount, isTerminalPod, usageOf, ZERO, type Amount } from '../quota/usage';
+import { isTerminatingPod, quotaCounts } from '../quota/scopes';
 import type { ResourceType } from '../registry/types';
 import { objectMapKey, startInformer, type Informer } from './informer';
 import type { ObjectOperations } from './operations';
@@ -18,8 +20,8 @@ import { startWorkQueue } from './work-queue';
 /** The reference's full recount period. */
 export const QUOTA_RESYNC_MS = 5 * 60_000;
 
-/** The core resources whose deletion gives quota back at once (the reference's replenishment set). */
-const REPLENISHED = ['pods', 'services', 'persistentvolumeclaims', 'configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas'];
+/** The core resources with a quota name of their own (`pods`, `services`, ...). */
+const STANDARD = ['pods', 'services', 'persistentvolumeclaims', 'configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas'];
 
 /** The group and resource a quota name counts: `count/deployments.apps`, `requests.cpu` (pods), ... */
 function countedResource(name: string): { group: string; resource: string } {
@@ -29,12 +31,38 @@ function countedResource(name: string): { group: string; resource: string } {
   }
   if (name.startsWith('services')) return { group: '', resource: 'services' };
   if (name === 'persistentvolumeclaims' || name === 'requests.storage' || name.includes('.storageclass.storage.k8s.io/')) return { group: '', resource: 'persistentvolumeclaims' };
-  if (REPLENISHED.includes(name)) return { group: '', resource: name };
+  if (name.endsWith(DEVICE_CLASS_SUFFIX)) return { group: 'resource.k8s.io', resource: 'resourceclaims' };
+  if (STANDARD.includes(name)) return { group: '', resource: name };
   return { group: '', resource: 'pods' };
+}
+
+function hardOf(quota: KubeObject): Record<string, unknown> {
+  return (quota.spec as { hard?: Record<string, unknown> } | undefined)?.hard ?? {};
 }
 
 function typeOf(operations: ObjectOperations, group: string, resource: string): ResourceType | undefined {
   return operations.registry.all().find((type) => type.group === group && type.resource === resource && type.namespaced);
+}
+
+/** The type of Service quota tracks by itself: `services.nodeports`, `services.loadbalancers`. */
+function quotaServiceType(service: KubeObject): string {
+  const type = (service.spec as { type?: unknown } | undefined)?.type;
+  return type === 'NodePort' || type === 'LoadBalancer' ? type : '';
+}
+
+/**
+ * Whether an update may have lowered what an object holds or moved it out of a quota's scope,
+ * so its quotas are recounted now rather than at the next resync (the reference's update
+ * filter). Growth needs no recount: the admission plugin charged it.
+ */
+function givesQuotaBack(group: string, resource: string, old: KubeObject, object: KubeObject): boolean {
+  if (group !== '') return false;
+  switch (resource) {
+    case 'pods': return isTerminatingPod(old) !== isTerminatingPod(object) || (!isTerminalPod(old) && isTerminalPod(object));
+    case 'services': return quotaServiceType(old) !== quotaServiceType(object);
+    case 'persistentvolumeclaims': return claimQuotaChanged(old, object);
+    default: return false;
+  }
 }
 
 /** `status.used` for `hard` in the quota's namespace, from the objects stored now that the quota counts. */
@@ -73,7 +101,7 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
       const quota = quotas.objects.get(key);
       if (quota === undefined) return;
       const namespace = String(quota.metadata.namespace);
-      const hard = (quota.spec as { hard?: Record<string, unknown> } | undefined)?.hard ?? {};
+      const hard = hardOf(quota);
       const used = await measure(operations, quota, hard);
       // Sorted, as the reference's maps are written.
       const status = { hard: Object.fromEntries(Object.entries(hard).sort(([a], [b]) => (a < b ? -1 : 1))), used };
@@ -91,33 +119,80 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
       }
     },
   });
-  const enqueueNamespace = (namespace: unknown): void => {
-    for (const [key, quota] of quotas.objects) if (quota.metadata.namespace === namespace) queue.add(key);
+  /** The quotas of `namespace` that track a name counted in `group/resource`. */
+  const replenish = (group: string, resource: string, namespace: unknown): void => {
+    for (const [key, quota] of quotas.objects) {
+      if (quota.metadata.namespace !== namespace) continue;
+      if (Object.keys(hardOf(quota)).some((name) => { const counted = countedResource(name); return counted.group === group && counted.resource === resource; })) queue.add(key);
+    }
   };
+
+  // One informer per resource some quota tracks (and the standard ones always, as their
+  // deletions are the common case), following the quotas and the registry: a custom resource's
+  // type may come after the quota that counts it. Quotas themselves are the quota informer's.
+  const replenishers = new Map<string, { type: ResourceType; informer: Informer }>();
+  const follow = (): void => {
+    const wanted = new Map<string, { group: string; resource: string }>();
+    const want = (counted: { group: string; resource: string }) => {
+      if (counted.group !== '' || counted.resource !== 'resourcequotas') wanted.set(`${counted.group}/${counted.resource}`, counted);
+    };
+    for (const resource of STANDARD) want({ group: '', resource });
+    for (const quota of quotas.objects.values()) for (const name of Object.keys(hardOf(quota))) want(countedResource(name));
+    for (const [key, entry] of replenishers) {
+      const counted = wanted.get(key);
+      if (counted !== undefined && typeOf(operations, counted.group, counted.resource) === entry.type) continue;
+      entry.informer.stop();
+      replenishers.delete(key);
+    }
+    for (const [key, { group, resource }] of wanted) {
+      const type = typeOf(operations, group, resource);
+      if (replenishers.has(key) || type === undefined || !type.verbs.includes('watch')) continue;
+      const informer = startInformer(operations.storageFor(type), {
+        onDelete: (object: KubeObject) => replenish(group, resource, object.metadata.namespace),
+        onUpsert: (object, old) => {
+          if (old !== undefined && givesQuotaBack(group, resource, old, object)) replenish(group, resource, object.metadata.namespace);
+        },
+      });
+      replenishers.set(key, { type, informer });
+    }
+  };
+  // Once per burst of changes (the first list of a thousand quotas is one).
+  let followQueued = false;
+  const followSoon = (): void => {
+    if (followQueued) return;
+    followQueued = true;
+    setImmediate(() => {
+      followQueued = false;
+      if (!stop.aborted) follow();
+    });
+  };
+
   const quotas = startInformer(quotaStorage, {
-    // Not on status changes: the admission plugin's charges would be recounted away before
-    // the objects they admit are stored (the reference likewise watches only spec.hard).
+    // Not on changes of status.used: the admission plugin's charges would be recounted away
+    // before the objects they admit are stored (the reference watches only spec.hard). A
+    // status.hard that is not spec.hard, though, was written by someone else: put right at
+    // once where the reference waits for its resync.
     onUpsert: (quota, old) => {
-      if (old === undefined || !deepEqual(old.spec, quota.spec)) queue.add(objectMapKey(quota));
+      const specChanged = old === undefined || !deepEqual(old.spec, quota.spec);
+      if (!specChanged && deepEqual((quota.status as { hard?: unknown } | undefined)?.hard, hardOf(quota))) return;
+      queue.add(objectMapKey(quota));
+      if (specChanged) followSoon();
+    },
+    onDelete: (quota) => {
+      replenish('', 'resourcequotas', quota.metadata.namespace);
+      followSoon();
     },
   });
-  const informers: Informer[] = [quotas];
-  for (const resource of REPLENISHED) {
-    const type = typeOf(operations, '', resource);
-    if (type === undefined || resource === 'resourcequotas') continue;
-    informers.push(startInformer(operations.storageFor(type), {
-      onDelete: (object: KubeObject) => enqueueNamespace(object.metadata.namespace),
-      onUpsert: (object, old) => {
-        if (resource === 'pods' && old !== undefined && isTerminalPod(object) && !isTerminalPod(old)) enqueueNamespace(object.metadata.namespace);
-      },
-    }));
-  }
+  follow();
+  const unsubscribe = operations.registry.onChange(followSoon);
   const resync = setInterval(() => {
     for (const key of quotas.objects.keys()) queue.add(key);
   }, resyncMs);
   resync.unref();
   stop.addEventListener('abort', () => {
     clearInterval(resync);
-    for (const informer of informers) informer.stop();
+    unsubscribe();
+    quotas.stop();
+    for (const { informer } of replenishers.values()) informer.stop();
   }, { once: true });
 }

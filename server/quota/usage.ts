@@ -6,6 +6,7 @@
  * over a namespace), so both count alike.
  */
 import type { KubeObject } from '../../storage/objects/types';
+import { volumeAttributesClassesOf } from './scopes';
 import { formatQuantity, isBinaryFormat, parseQuantity, Quantity } from '../quantity/quantity';
 
 /** An amount and whether it is written in binary suffixes (kept on sums, as the reference does). */
@@ -79,8 +80,12 @@ function computeNames(requests: Usage, limits: Usage): Usage {
   return usage;
 }
 
+function records(value: unknown): Fields[] {
+  return Array.isArray(value) ? value.map(record) : [];
+}
+
 function containersOf(spec: Fields, field: 'containers' | 'initContainers'): Fields[] {
-  return Array.isArray(spec[field]) ? (spec[field] as unknown[]).map(record) : [];
+  return records(spec[field]);
 }
 
 /** A pod's compute quota names: its totals plus the pod overhead on what it states. */
@@ -107,12 +112,93 @@ export function countName(group: string, resource: string): string {
 
 const STANDARD_COUNTS = new Set(['pods', 'services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas']);
 
-/** Everything `object` of `group/resource` consumes. */
+/** The class a claim is provisioned from: the beta annotation when set, as the reference still honours it, else the field. */
+function storageClassOf(claim: KubeObject): string | undefined {
+  const annotated = claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'];
+  if (typeof annotated === 'string' && annotated !== '') return annotated;
+  const named = record(claim.spec).storageClassName;
+  return typeof named === 'string' && named !== '' ? named : undefined;
+}
+
+/** Storage is charged in whole units: a fractional request counts as the next integer. */
+function roundedUp(amount: Amount): Amount {
+  const { numerator, denominator } = amount.value;
+  if (denominator === 1n) return amount;
+  const whole = numerator / denominator + (numerator > 0n ? 1n : 0n);
+  return { value: new Quantity(whole), binary: amount.binary };
+}
+
+/**
+ * The storage a claim holds: its request, or the size the volume was expanded to when that is
+ * larger (a failed expansion still holds the larger size until it is recovered).
+ */
+function claimStorage(claim: KubeObject): Amount | undefined {
+  const requested = amountOf(record(record(record(claim.spec).resources).requests).storage);
+  if (requested === undefined) return undefined;
+  const allocated = amountOf(record(record(claim.status).allocatedResources).storage);
+  return roundedUp(allocated !== undefined && allocated.value.compareTo(requested.value) > 0 ? allocated : requested);
+}
+
+function claimUsage(usage: Usage, claim: KubeObject): void {
+  const className = storageClassOf(claim);
+  if (className !== undefined) usage.set(`${className}.storageclass.storage.k8s.io/persistentvolumeclaims`, one());
+  const storage = claimStorage(claim);
+  if (storage === undefined) return;
+  usage.set('requests.storage', storage);
+  if (className !== undefined) usage.set(`${className}.storageclass.storage.k8s.io/requests.storage`, storage);
+}
+
+/**
+ * Whether a claim's update changes what quota sees of it beyond its spec: the size it was
+ * expanded to, or the VolumeAttributesClasses that put it in a quota's scope.
+ */
+export function claimQuotaChanged(old: KubeObject, claim: KubeObject): boolean {
+  const expanded = (object: KubeObject) => record(record(object.status).allocatedResources).storage;
+  const classes = (object: KubeObject) => volumeAttributesClassesOf(object).sort().join();
+  return expanded(old) !== expanded(claim) || classes(old) !== classes(claim);
+}
+
+/** The quota name of the devices of one DeviceClass a ResourceClaim asks for. */
+export const DEVICE_CLASS_SUFFIX = '.deviceclass.resource.k8s.io/devices';
+
+/** A request for all devices of a class is charged as the most one claim can be allocated. */
+const ALLOCATION_RESULTS_MAX_SIZE = 32n;
+
+function devicesAsked(request: Fields): bigint {
+  if (request.allocationMode === 'All') return ALLOCATION_RESULTS_MAX_SIZE;
+  if (request.allocationMode === 'ExactCount' && typeof request.count === 'number') return BigInt(Math.trunc(request.count));
+  return 0n;
+}
+
+/**
+ * A ResourceClaim's devices by class: each exact request counts its devices; a request with
+ * alternatives (`firstAvailable`) counts, per class, the most any alternative of it asks.
+ */
+function resourceClaimUsage(usage: Usage, claim: KubeObject): void {
+  for (const request of records(record(record(claim.spec).devices).requests)) {
+    const asked = new Map<string, bigint>();
+    const firstAvailable = records(request.firstAvailable);
+    const alternatives = firstAvailable.length > 0 ? firstAvailable : [record(request.exactly)];
+    for (const alternative of alternatives) {
+      if (typeof alternative.deviceClassName !== 'string') continue;
+      const name = `${alternative.deviceClassName}${DEVICE_CLASS_SUFFIX}`;
+      const devices = devicesAsked(alternative);
+      if (devices >= (asked.get(name) ?? 0n)) asked.set(name, devices);
+    }
+    for (const [name, devices] of asked) addTo(usage, name, { value: new Quantity(devices), binary: false });
+  }
+}
+
+/**
+ * Everything `object` of `group/resource` consumes. Every stored object counts in
+ * `count/<resource>[.<group>]`, a finished pod too; a finished pod holds nothing else.
+ */
 export function usageOf(group: string, resource: string, object: KubeObject): Usage {
   const usage: Usage = new Map();
-  if (group === '' && resource === 'pods' && isTerminalPod(object)) return usage;
   usage.set(countName(group, resource), one());
+  if (group === 'resource.k8s.io' && resource === 'resourceclaims') resourceClaimUsage(usage, object);
   if (group !== '') return usage;
+  if (resource === 'pods' && isTerminalPod(object)) return usage;
   if (STANDARD_COUNTS.has(resource)) usage.set(resource, one());
   const spec = record(object.spec);
   if (resource === 'pods') for (const [name, amount] of podComputeUsage(spec)) usage.set(name, amount);
@@ -121,15 +207,7 @@ export function usageOf(group: string, resource: string, object: KubeObject): Us
     if (spec.type === 'LoadBalancer') usage.set('services.loadbalancers', one());
     if (spec.type === 'LoadBalancer' || spec.type === 'NodePort') usage.set('services.nodeports', { value: new Quantity(BigInt(ports)), binary: false });
   }
-  if (resource === 'persistentvolumeclaims') {
-    const storage = amountOf(record(record(spec.resources).requests).storage);
-    const className = typeof spec.storageClassName === 'string' && spec.storageClassName !== '' ? spec.storageClassName : undefined;
-    if (className !== undefined) usage.set(`${className}.storageclass.storage.k8s.io/persistentvolumeclaims`, one());
-    if (storage !== undefined) {
-      usage.set('requests.storage', storage);
-      if (className !== undefined) usage.set(`${className}.storageclass.storage.k8s.io/requests.storage`, storage);
-    }
-  }
+  if (resource === 'persistentvolumeclaims') claimUsage(usage, object);
   return usage;
 }
 

@@ -7,13 +7,14 @@
  * write then fails is given back by the quota controller's next recount.
  *
  * Only quotas whose status the controller has filled take part (the reference decides by
- * `status.hard`), and scoped quotas only for the pods their scopes match.
+ * `status.hard`), and scoped quotas only for the objects their scopes match (pods, and claims
+ * by VolumeAttributesClass).
  */
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
 import { EVERYTHING } from '../../../storage/objects/types';
 import { ObjectError } from '../../../storage/errors';
 import { forbidden } from '../../status/catalogue';
-import { addAmounts, amountOf, formatAmount, missingPodCompute, usageOf, ZERO, type Amount, type Usage } from '../../quota/usage';
+import { addAmounts, amountOf, claimQuotaChanged, formatAmount, missingPodCompute, usageOf, ZERO, type Amount, type Usage } from '../../quota/usage';
 import { quotaCounts } from '../../quota/scopes';
 import type { StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
@@ -81,13 +82,25 @@ function charged(attributes: AdmissionAttributes, quota: KubeObject): KubeObject
     if (total.value.compareTo(limit.value) > 0) exceeded.push(resource);
     newUsed[resource] = formatAmount(total);
   }
-  if (exceeded.length > 0) {
+  // A status update reports what already happened (a volume changed class): charged, never refused.
+  if (exceeded.length > 0 && attributes.subResource !== 'status') {
     const pick = (source: Map<string, Amount>) => exceeded.map((resource): [string, Amount] => [resource, source.get(resource) ?? ZERO]);
     throw forbidden(attributes.resource, attributes.name,
       `exceeded quota: ${name}, requested: ${list(pick(request))}, used: ${list(pick(used))}, limited: ${list(pick(hard))}`);
   }
   quota.status = { ...status, used: newUsed };
   return quota;
+}
+
+/**
+ * Writes quota looks at: creates and updates of the object itself, and status updates of a
+ * claim that change what it holds or which VolumeAttributesClass scopes it falls in.
+ */
+function handles(attributes: AdmissionAttributes): boolean {
+  if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return false;
+  if (attributes.subResource === '') return true;
+  const { group, resource } = attributes.resource;
+  return attributes.subResource === 'status' && group === '' && resource === 'persistentvolumeclaims' && attributes.oldObject !== undefined && claimQuotaChanged(attributes.oldObject, attributes.object!);
 }
 
 async function quotasOf(storage: ObjectStorage, namespace: string): Promise<readonly KubeObject[]> {
@@ -98,8 +111,7 @@ export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
   return {
     name: 'ResourceQuota',
     async validate(attributes) {
-      if (attributes.namespace === '' || attributes.subResource !== '' || attributes.object === undefined) return;
-      if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
+      if (attributes.namespace === '' || attributes.object === undefined || !handles(attributes)) return;
       const quotas = storageOf('', 'resourcequotas');
       const { group, resource } = attributes.resource;
       // A quota takes part when the write adds to what it tracks, or (for a new pod) the pod leaves compute it tracks unstated.

@@ -8,14 +8,18 @@ import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
 
-/** A claim's requests for exactly one kind of device default to one device. */
+/** A request for one kind of device (exactly, or one of the alternatives) defaults to one device. */
+function defaultDeviceCount(request: Json): void {
+  fill(request, 'allocationMode', 'ExactCount');
+  if (request.allocationMode === 'ExactCount') fill(request, 'count', 1);
+}
+
 function defaultClaimSpec(spec: Json | undefined): void {
   const devices = spec?.devices as Json | undefined;
   for (const request of items(devices, 'requests')) {
     const exactly = request.exactly as Json | undefined;
-    if (exactly === undefined || exactly === null) continue;
-    fill(exactly, 'allocationMode', 'ExactCount');
-    if (exactly.allocationMode === 'ExactCount') fill(exactly, 'count', 1);
+    if (exactly !== undefined && exactly !== null) defaultDeviceCount(exactly);
+    for (const alternative of items(request, 'firstAvailable')) defaultDeviceCount(alternative);
   }
 }
 

@@ -147,4 +147,116 @@ describe('ResourceQuota', () => {
     expect((await server.kubectl(['create', '-f', '-', '--dry-run=server'], { input: pod('q-dry', 'd') })).code).toBe(0);
     expect((await quotaStatus('q-dry', 'q1'))?.used).toEqual({ pods: '0' });
   });
+
+  /** A quota of `spec` in a new namespace, once the controller has counted it as `used`. */
+  async function quotaIn(namespace: string, name: string, spec: Record<string, unknown>, used: Record<string, string>): Promise<void> {
+    if ((await server.request('GET', `/api/v1/namespaces/${namespace}`)).status === 404) expect((await server.kubectl(['create', 'namespace', namespace])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, namespace }, spec };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes(namespace, name, { hard: spec.hard as Record<string, string>, used });
+  }
+
+  const claim = (namespace: string, name: string, spec: Record<string, unknown>) =>
+    JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec } });
+
+  it('counts claims by storage class and by VolumeAttributesClass, and gives back at once when a claim leaves a class', async () => {
+    const byClass = { hard: { 'gold.storageclass.storage.k8s.io/persistentvolumeclaims': '5', 'gold.storageclass.storage.k8s.io/requests.storage': '10Gi' } };
+    await quotaIn('q-vac', 'by-class', byClass, { 'gold.storageclass.storage.k8s.io/persistentvolumeclaims': '0', 'gold.storageclass.storage.k8s.io/requests.storage': '0' });
+    const scoped = { hard: { persistentvolumeclaims: '1', 'requests.storage': '5Gi' }, scopeSelector: { matchExpressions: [{ scopeName: 'VolumeAttributesClass', operator: 'In', values: ['gold'] }] } };
+    await quotaIn('q-vac', 'vac', scoped, { persistentvolumeclaims: '0', 'requests.storage': '0' });
+
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('q-vac', 'sc', { storageClassName: 'gold' }) })).code).toBe(0);
+    expect((await quotaStatus('q-vac', 'by-class'))?.used).toEqual({ 'gold.storageclass.storage.k8s.io/persistentvolumeclaims': '1', 'gold.storageclass.storage.k8s.io/requests.storage': '1Gi' });
+    expect((await quotaStatus('q-vac', 'vac'))?.used).toEqual({ persistentvolumeclaims: '0', 'requests.storage': '0' });
+
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('q-vac', 'g1', { storageClassName: '', volumeAttributesClassName: 'gold' }) })).code).toBe(0);
+    expect((await quotaStatus('q-vac', 'vac'))?.used).toEqual({ persistentvolumeclaims: '1', 'requests.storage': '1Gi' });
+    const refused = await server.kubectl(['create', '-f', '-'], { input: claim('q-vac', 'g2', { storageClassName: '', volumeAttributesClassName: 'gold' }) });
+    // The reference's answer to the same request.
+    expect(refused.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": persistentvolumeclaims "g2" is forbidden: exceeded quota: vac, requested: persistentvolumeclaims=1, used: persistentvolumeclaims=1, limited: persistentvolumeclaims=1');
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('q-vac', 's1', { storageClassName: '', volumeAttributesClassName: 'silver' }) })).code).toBe(0);
+
+    // A bound claim (as the volume binder leaves it) asked to change class holds the old one until the volume has changed.
+    expect((await server.kubectl(['patch', 'pvc', 'g1', '-n', 'q-vac', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Bound"}}'])).code).toBe(0);
+    expect((await server.kubectl(['patch', 'pvc', 'g1', '-n', 'q-vac', '--type=merge', '-p', '{"spec":{"volumeAttributesClassName":"silver"}}'])).code).toBe(0);
+    expect((await server.kubectl(['patch', 'pvc', 'g1', '-n', 'q-vac', '--subresource=status', '--type=merge', '-p', '{"status":{"currentVolumeAttributesClassName":"gold"}}'])).code).toBe(0);
+    expect((await quotaStatus('q-vac', 'vac'))?.used).toEqual({ persistentvolumeclaims: '1', 'requests.storage': '1Gi' });
+    // The volume changed: recounted on the event, not at the next resync (5 minutes).
+    expect((await server.kubectl(['patch', 'pvc', 'g1', '-n', 'q-vac', '--subresource=status', '--type=merge', '-p', '{"status":{"currentVolumeAttributesClassName":"silver"}}'])).code).toBe(0);
+    await statusBecomes('q-vac', 'vac', { hard: scoped.hard, used: { persistentvolumeclaims: '0', 'requests.storage': '0' } });
+    // A status update is charged even past the limit (the reference refuses none): s1 and g1 both become gold.
+    expect((await server.kubectl(['patch', 'pvc', 's1', '-n', 'q-vac', '--subresource=status', '--type=merge', '-p', '{"status":{"currentVolumeAttributesClassName":"gold"}}'])).code).toBe(0);
+    expect((await server.kubectl(['patch', 'pvc', 'g1', '-n', 'q-vac', '--subresource=status', '--type=merge', '-p', '{"status":{"currentVolumeAttributesClassName":"gold"}}'])).code).toBe(0);
+    expect((await quotaStatus('q-vac', 'vac'))?.used).toEqual({ persistentvolumeclaims: '2', 'requests.storage': '2Gi' });
+  });
+
+  it('counts ResourceClaims and their devices by DeviceClass, and gives back at once on delete', async () => {
+    const hard = { 'count/resourceclaims.resource.k8s.io': '5', 'gold.deviceclass.resource.k8s.io/devices': '3' };
+    await quotaIn('q-dra', 'dra', { hard }, { 'count/resourceclaims.resource.k8s.io': '0', 'gold.deviceclass.resource.k8s.io/devices': '0' });
+    const resourceClaim = (name: string, requests: unknown[]) =>
+      JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name, namespace: 'q-dra' }, spec: { devices: { requests } } });
+    // Two gold devices, and one more from the first alternative (the most any gold alternative asks).
+    const requests = [
+      { name: 'a', exactly: { deviceClassName: 'gold', count: 2 } },
+      { name: 'b', firstAvailable: [{ name: 'x', deviceClassName: 'gold' }, { name: 'y', deviceClassName: 'silver', allocationMode: 'All' }] },
+    ];
+    expect((await server.kubectl(['create', '-f', '-'], { input: resourceClaim('c1', requests) })).code).toBe(0);
+    expect((await quotaStatus('q-dra', 'dra'))?.used).toEqual({ 'count/resourceclaims.resource.k8s.io': '1', 'gold.deviceclass.resource.k8s.io/devices': '3' });
+    const all = await server.kubectl(['create', '-f', '-'], { input: resourceClaim('c2', [{ name: 'a', exactly: { deviceClassName: 'gold', allocationMode: 'All' } }]) });
+    // The reference's answer to the same request: all devices count as the most one claim can hold.
+    expect(all.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": resourceclaims.resource.k8s.io "c2" is forbidden: exceeded quota: dra, requested: gold.deviceclass.resource.k8s.io/devices=32, used: gold.deviceclass.resource.k8s.io/devices=3, limited: gold.deviceclass.resource.k8s.io/devices=3');
+    expect((await server.kubectl(['delete', 'resourceclaim', 'c1', '-n', 'q-dra'])).code).toBe(0);
+    await statusBecomes('q-dra', 'dra', { hard, used: { 'count/resourceclaims.resource.k8s.io': '0', 'gold.deviceclass.resource.k8s.io/devices': '0' } });
+  });
+
+  it('counts custom resources, and gives back at once on delete', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.quota.example.com' },
+      spec: { group: 'quota.example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(crd) })).code).toBe(0);
+    expect((await server.kubectl(['wait', '--for=condition=Established', 'crd/widgets.quota.example.com', '--timeout=30s'])).code).toBe(0);
+    const hard = { 'count/widgets.quota.example.com': '1' };
+    await quotaIn('q-cr', 'cr', { hard }, { 'count/widgets.quota.example.com': '0' });
+    const widget = (name: string) => JSON.stringify({ apiVersion: 'quota.example.com/v1', kind: 'Widget', metadata: { name, namespace: 'q-cr' } });
+    expect((await server.kubectl(['create', '-f', '-'], { input: widget('w1') })).code).toBe(0);
+    const second = await server.kubectl(['create', '-f', '-'], { input: widget('w2') });
+    expect(second.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": widgets.quota.example.com "w2" is forbidden: exceeded quota: cr, requested: count/widgets.quota.example.com=1, used: count/widgets.quota.example.com=1, limited: count/widgets.quota.example.com=1');
+    expect((await server.kubectl(['delete', 'widget', 'w1', '-n', 'q-cr'])).code).toBe(0);
+    await statusBecomes('q-cr', 'cr', { hard, used: { 'count/widgets.quota.example.com': '0' } });
+  });
+
+  it('counts the pods whose affinity looks at other namespaces in a CrossNamespacePodAffinity quota', async () => {
+    const spec = { hard: { pods: '5' }, scopeSelector: { matchExpressions: [{ scopeName: 'CrossNamespacePodAffinity', operator: 'Exists' }] } };
+    await quotaIn('q-affinity', 'cross', spec, { pods: '0' });
+    const withTerm = (name: string, term: Record<string, unknown>) => {
+      const object = JSON.parse(pod('q-affinity', name));
+      object.spec.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { topologyKey: 'region', ...term } }] } };
+      return JSON.stringify(object);
+    };
+    expect((await server.kubectl(['create', '-f', '-'], { input: withTerm('local', {}) })).code).toBe(0);
+    expect((await server.kubectl(['create', '-f', '-'], { input: withTerm('named', { namespaces: ['other'] }) })).code).toBe(0);
+    expect((await server.kubectl(['create', '-f', '-'], { input: withTerm('selected', { namespaceSelector: {} }) })).code).toBe(0);
+    expect((await quotaStatus('q-affinity', 'cross'))?.used).toEqual({ pods: '2' });
+  });
+
+  it('recounts at once the quota a pod leaves by gaining a deadline', async () => {
+    const hard = { pods: '5' };
+    await quotaIn('q-leave', 'long', { hard, scopeSelector: { matchExpressions: [{ scopeName: 'NotTerminating', operator: 'Exists' }] } }, { pods: '0' });
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-leave', 'p') })).code).toBe(0);
+    expect((await quotaStatus('q-leave', 'long'))?.used).toEqual({ pods: '1' });
+    expect((await server.kubectl(['patch', 'pod', 'p', '-n', 'q-leave', '--type=merge', '-p', '{"spec":{"activeDeadlineSeconds":3600}}'])).code).toBe(0);
+    await statusBecomes('q-leave', 'long', { hard, used: { pods: '0' } });
+  });
+
+  it('puts back at once a status.hard someone else wrote, keeping status.used as counted', async () => {
+    const hard = { pods: '2' };
+    await setUp('q-reset', hard);
+    expect((await server.kubectl(['create', '-f', '-'], { input: pod('q-reset', 'p') })).code).toBe(0);
+    const patched = await server.kubectl(['patch', 'resourcequota', 'q1', '-n', 'q-reset', '--subresource=status', '--type=merge', '-p', '{"status":{"hard":{"pods":"7"}}}']);
+    expect(patched.code).toBe(0);
+    // The reference's controller waits for its resync (5 minutes) to do the same.
+    await statusBecomes('q-reset', 'q1', { hard, used: { pods: '1' } });
+  });
 });

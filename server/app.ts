@@ -69,8 +69,11 @@ export interface HealthOptions {
   readonly checks?: readonly HealthCheck[];
   /** In `/readyz` only, before the post-start hooks: e.g. `informer-sync`. */
   readonly readinessChecks?: readonly HealthCheck[];
-  /** Everywhere, last but for `shutdown`; in `/livez` they pass during `--livez-grace-period`. */
-  readonly postStartHooks?: readonly PostStartHook[];
+  /**
+   * Everywhere, last but for `shutdown`; in `/livez` they pass during `--livez-grace-period`.
+   * Mostly post-start hooks, with the checks the reference lists among them (`autoregister-completion`).
+   */
+  readonly postStartHooks?: readonly (PostStartHook | HealthCheck)[];
 }
 
 export interface CreateServerOptions {

@@ -65,6 +65,8 @@ import { defaultComponents } from './componentstatus/probes';
 import { startConfigConsumer, type ConfigConsumer } from './flowcontrol/config-consumer';
 import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
 import { startDanglingConditions } from './flowcontrol/dangling-condition';
+import { startAggregator } from './aggregator/aggregator';
+import { readProxyClientCertificate } from './aggregator/extension-transport';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
@@ -235,6 +237,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   await crdServing.synced;
   const storeAnswers = async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
   registry.add(componentStatusKind(defaultComponents(storeAnswers)));
+  const aggregator = startAggregator({
+    registry,
+    storageOf: (group, resource) => storageFor(find(group, resource)),
+    operations,
+    clientCertificate: readProxyClientCertificate(options),
+  });
 
   // API Priority and Fairness shares the two in-flight limits among its priority levels.
   let flowControl: FlowControl | undefined;
@@ -274,6 +282,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     priorityClassesHook,
     ...(flowHooks ? [flowHooks.producer] : []),
     bootstrapHook,
+    ...aggregator.healthChecks,
   ];
   let election: LeaderElection | undefined;
 
@@ -287,7 +296,8 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     authorizer,
     flowControl,
     routes(app) {
-      mountDiscovery(app, { registry });
+      app.use(aggregator.proxy);
+      mountDiscovery(app, { registry, extensions: aggregator.extensions });
       mountOpenAPI(app, { registry });
       mountResourceRoutes(app as express.Express, {
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
@@ -350,6 +360,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       authorization.stop();
       flowConfig?.stop();
       crdServing.stop();
+      aggregator.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

@@ -214,7 +214,7 @@ describe('discovery over HTTP', () => {
     const body = (await (await get('/api', { accept: KUBECTL_ACCEPT })).json()) as APIGroupDiscoveryList;
     expect(body.items).toHaveLength(1);
     expect(body.items[0].metadata).toEqual({});
-    const namespaces = body.items[0].versions[0].resources[0];
+    const namespaces = body.items[0].versions[0].resources?.[0];
     expect(namespaces).toMatchObject({
       resource: 'namespaces',
       responseKind: { group: '', version: 'v1', kind: 'Namespace' },

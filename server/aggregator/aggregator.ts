@@ -1,0 +1,93 @@
+/**
+ * The aggregation layer, put together: one informer on APIServices feeds autoregistration (a
+ * local APIService per served group-version), the availability controller (the Available
+ * condition), discovery of the extension servers, and the proxy. Every replica runs all of it,
+ * as every reference kube-apiserver does. Its health checks carry the reference's names and
+ * pass once the part they name has done its first pass.
+ */
+import type { RequestHandler } from 'express';
+import type { StorageOf } from '../admission/lookup';
+import { startInformer } from '../controllers/informer';
+import type { ObjectOperations } from '../controllers/operations';
+import type { ExtensionGroups } from '../discovery/extension-groups';
+import { functionCheck, PostStartHook, type HealthCheck } from '../health/checks';
+import type { ResourceRegistry, ResourceType } from '../registry/types';
+import { APIREGISTRATION_GROUP } from './apiservice';
+import { startAutoregistration } from './autoregistration';
+import { startAvailabilityController } from './availability';
+import { ExtensionDiscovery } from './extension-discovery';
+import type { ProxyClientCertificate } from './extension-transport';
+import { aggregatorProxy } from './proxy';
+
+export interface Aggregator {
+  /** Mount before the resource routes: it takes the requests of remote APIServices' group-versions. */
+  readonly proxy: RequestHandler;
+  /** For discovery (server/discovery/mount-discovery.ts). */
+  readonly extensions: ExtensionGroups;
+  /** In the reference's order, to follow the other post-start hooks. */
+  readonly healthChecks: readonly HealthCheck[];
+  stop(): void;
+}
+
+export function startAggregator(options: {
+  readonly registry: ResourceRegistry;
+  readonly storageOf: StorageOf;
+  /** Writes as `kube-apiserver`, as the reference's aggregator controllers do. */
+  readonly operations: ObjectOperations;
+  readonly clientCertificate: ProxyClientCertificate | undefined;
+  readonly onError?: (error: unknown) => void;
+}): Aggregator {
+  const { registry, storageOf, operations, clientCertificate } = options;
+  const type = registry.find({ group: APIREGISTRATION_GROUP, version: 'v1' }, 'apiservices') as ResourceType;
+  const changed = (name: string) => {
+    autoregistration.request();
+    availability.request(name);
+    void discovery.refresh(name);
+  };
+  const informer = startInformer(storageOf(APIREGISTRATION_GROUP, 'apiservices'), {
+    onUpsert: (object) => changed(String(object.metadata.name)),
+    onDelete: (object) => changed(String(object.metadata.name)),
+  });
+  const current = informer.objects;
+  const discovery = new ExtensionDiscovery({ current, storageOf, clientCertificate });
+  const availability = startAvailabilityController({ current, synced: informer.synced, storageOf, operations, type, clientCertificate });
+  // Reconciling before the informer lists would create what is already stored.
+  let autoregistration = { request: () => {}, stop: () => {} };
+  const autoregistered = informer.synced.then(() => {
+    const started = startAutoregistration({ registry, current, operations, type, onError: options.onError });
+    autoregistration = started;
+    return started.completed;
+  });
+
+  const hook = (name: string, done: Promise<unknown>): PostStartHook => {
+    const created = new PostStartHook(name);
+    void done.then(() => created.finish());
+    return created;
+  };
+  let autoregisterComplete = false;
+  void autoregistered.then(() => (autoregisterComplete = true));
+  const discoverySynced = informer.synced.then(() => Promise.all([...current.keys()].map((name) => discovery.refresh(name))));
+  const healthChecks: HealthCheck[] = [
+    hook('start-kube-aggregator-informers', informer.synced),
+    hook('apiservice-status-local-available-controller', availability.firstSync),
+    hook('apiservice-status-remote-available-controller', availability.firstSync),
+    hook('apiservice-registration-controller', informer.synced),
+    hook('apiservice-discovery-controller', discoverySynced),
+    hook('kube-apiserver-autoregistration', informer.synced),
+    functionCheck('autoregister-completion', () => {
+      if (!autoregisterComplete) throw new Error('missing APIService');
+    }),
+  ];
+
+  return {
+    proxy: aggregatorProxy({ current, storageOf, clientCertificate }),
+    extensions: discovery,
+    healthChecks,
+    stop() {
+      informer.stop();
+      availability.stop();
+      autoregistration.stop();
+      discovery.stop();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The Available condition of every APIService, as the reference's two availability controllers
+ * keep it: a local APIService is always available; a remote one is available once its Service
+ * exists and listens on the port, its EndpointSlices have a ready address for that port, and the
+ * extension server answers its discovery path (`/apis/<group>/<version>`) with a 2xx or 3xx
+ * within 5 s. Each check runs when the APIService changes and again every resync period, since
+ * Services, endpoints and servers change without the APIService knowing. The status is written
+ * only when the condition changed; its transition time moves only when its status did.
+ */
+import { request } from 'node:https';
+import type { KubeObject } from '../../storage/objects/types';
+import type { StorageOf } from '../admission/lookup';
+import type { ObjectOperations } from '../controllers/operations';
+import type { ResourceType } from '../registry/types';
+import { availableConditionOf, groupVersionOf, serviceOf, specOf, type AvailableCondition } from './apiservice';
+import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { endpointOrigin, resolveServiceEndpoint } from './service-endpoint';
+
+/** The reference re-checks every APIService this often (its informer's resync period). */
+export const AVAILABILITY_RESYNC_MS = 30_000;
+const DISCOVERY_CHECK_TIMEOUT_MS = 5_000;
+
+export type CheckedCondition = Pick<AvailableCondition, 'status' | 'reason' | 'message'>;
+
+const LOCAL: CheckedCondition = { status: 'True', reason: 'Local', message: 'Local APIServices are always available' };
+/** The identity of the check itself, which any extension server must let read its discovery. */
+const CHECKER = { name: 'system:kube-aggregator', groups: ['system:masters'] };
+
+/** What the reference's controllers would say of `apiService` now. */
+export async function checkAvailability(apiService: KubeObject, storageOf: StorageOf, clientCertificate: ProxyClientCertificate | undefined): Promise<CheckedCondition> {
+  const service = serviceOf(apiService);
+  if (service === undefined) return LOCAL;
+  const resolution = await resolveServiceEndpoint(service, storageOf);
+  if (!resolution.ok) return { status: 'False', reason: resolution.reason, message: resolution.message };
+  const { group, version } = groupVersionOf(apiService);
+  const path = apiService.metadata.name === 'v1.' ? `/api/${version}` : `/apis/${group}/${version}`;
+  const url = `${endpointOrigin(resolution.endpoint)}${path}`;
+  const failure = await discoveryCheck({ url, path, tls: extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate, skipVerify: true }) });
+  if (failure !== undefined) return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${url}: ${failure}` };
+  return { status: 'True', reason: 'Passed', message: 'all checks passed' };
+}
+
+/** Undefined when the server answered 2xx or 3xx; else what went wrong, in Go's words where they are shown. */
+function discoveryCheck(options: { url: string; path: string; tls: ReturnType<typeof extensionTlsOptions> }): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const req = request({ ...options.tls, method: 'GET', path: options.path, headers: identityHeaders(CHECKER), timeout: DISCOVERY_CHECK_TIMEOUT_MS }, (res) => {
+      res.resume();
+      const code = res.statusCode ?? 0;
+      resolve(code >= 200 && code < 400 ? undefined : `bad status from ${options.url}: ${code}`);
+    });
+    const deadline = setTimeout(() => req.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')), DISCOVERY_CHECK_TIMEOUT_MS);
+    req.on('close', () => clearTimeout(deadline));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const host = `${options.tls.host}:${options.tls.port}`;
+      const cause = error.code === 'ECONNREFUSED' ? `dial tcp ${host}: connect: connection refused` : error.message;
+      resolve(`Get ${JSON.stringify(options.url)}: ${cause}`);
+    });
+    req.end();
+  });
+}
+
+function conditionChanged(current: AvailableCondition | undefined, next: CheckedCondition): boolean {
+  return current === undefined || current.status !== next.status || current.reason !== next.reason || current.message !== next.message;
+}
+
+/** Now, at the second, as the API's timestamps are. */
+function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+export interface AvailabilityController {
+  /** Resolves once every APIService there was at start has been checked (`apiservice-status-*-available-controller`). */
+  readonly firstSync: Promise<void>;
+  /** Checks this APIService again soon (it changed). */
+  request(name: string): void;
+  stop(): void;
+}
+
+export function startAvailabilityController(options: {
+  readonly current: ReadonlyMap<string, KubeObject>;
+  /** Resolves when `current` holds the stored APIServices. */
+  readonly synced: Promise<void>;
+  readonly storageOf: StorageOf;
+  readonly operations: ObjectOperations;
+  readonly type: ResourceType;
+  readonly clientCertificate: ProxyClientCertificate | undefined;
+  readonly resyncMs?: number;
+}): AvailabilityController {
+  const running = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+  let stopped = false;
+
+  async function sync(name: string): Promise<void> {
+    const apiService = options.current.get(name);
+    if (apiService === undefined) return;
+    const checked = await checkAvailability(apiService, options.storageOf, options.clientCertificate);
+    // The object may have changed while the check ran; the condition is merged into the latest.
+    if (!conditionChanged(availableConditionOf(options.current.get(name) ?? apiService), checked)) return;
+    await options.operations.updateObject(
+      options.type,
+      { name },
+      (object) => {
+        const status = (object.status ?? {}) as { conditions?: AvailableCondition[] };
+        const conditions = Array.isArray(status.conditions) ? [...status.conditions] : [];
+        const index = conditions.findIndex((condition) => condition.type === 'Available');
+        const previous = index >= 0 ? conditions[index] : undefined;
+        const lastTransitionTime = previous !== undefined && previous.status === checked.status && previous.lastTransitionTime ? previous.lastTransitionTime : nowTimestamp();
+        const next: AvailableCondition = { type: 'Available', status: checked.status, lastTransitionTime, reason: checked.reason, message: checked.message };
+        if (index >= 0) conditions[index] = next;
+        else conditions.push(next);
+        object.status = { ...status, conditions };
+      },
+      'status',
+    );
+  }
+
+  function request(name: string): void {
+    if (stopped) return;
+    if (running.has(name)) {
+      again.add(name);
+      return;
+    }
+    const run = sync(name)
+      .catch(() => {
+        // A failed write (a conflict with another replica, the store away) is retried by the next event or resync.
+      })
+      .finally(() => {
+        running.delete(name);
+        if (again.delete(name)) request(name);
+      });
+    running.set(name, run);
+  }
+
+  const firstSync = options.synced.then(async () => {
+    const names = [...options.current.keys()];
+    names.forEach(request);
+    await Promise.all(names.map((name) => running.get(name)));
+  });
+  const resync = setInterval(() => {
+    for (const name of options.current.keys()) request(name);
+  }, options.resyncMs ?? AVAILABILITY_RESYNC_MS);
+  resync.unref();
+
+  return {
+    firstSync,
+    request,
+    stop() {
+      stopped = true;
+      clearInterval(resync);
+    },
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * What the extension API servers serve, for discovery: each available remote APIService's
+ * `/apis/<group>/<version>` (an APIResourceList) fetched from its server, as the aggregator
+ * identity, and turned into the aggregated form. A version not (yet) discovered, or whose
+ * APIService is unavailable, is listed without resources and marked `Stale`, as the reference
+ * lists it. Groups and versions are ordered by the APIServices' priorities.
+ */
+import { request } from 'node:https';
+import type { KubeObject } from '../../storage/objects/types';
+import type { StorageOf } from '../admission/lookup';
+import type { APIResourceDiscovery, APISubresourceDiscovery } from '../discovery/aggregated-documents';
+import type { ExtensionGroup, ExtensionGroups } from '../discovery/extension-groups';
+import { compareKubeAwareVersions } from '../discovery/group-priority';
+import type { APIResource } from '../discovery/legacy-documents';
+import { groupVersionOf, isAvailable, serviceOf, specOf } from './apiservice';
+import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { resolveServiceEndpoint } from './service-endpoint';
+
+/** A discovery document bigger than this is refused: extension servers are trusted, but not without bound. */
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 5_000;
+/** Available extension servers are asked again this often, since their resources may change without their APIService changing. */
+export const REDISCOVERY_MS = 60_000;
+const DISCOVERER = { name: 'system:kube-aggregator', groups: ['system:masters'] };
+
+/** An APIResourceList's entries in the aggregated form: `x/y` entries become subresource `y` of `x`. */
+export function aggregatedResources(resources: readonly APIResource[]): APIResourceDiscovery[] {
+  const parents = new Map<string, APIResourceDiscovery & { subresources: APISubresourceDiscovery[] }>();
+  for (const resource of resources) {
+    if (resource.name.includes('/')) continue;
+    parents.set(resource.name, {
+      resource: resource.name,
+      responseKind: { group: resource.group ?? '', version: resource.version ?? '', kind: resource.kind },
+      scope: resource.namespaced ? 'Namespaced' : 'Cluster',
+      singularResource: resource.singularName,
+      verbs: resource.verbs,
+      ...(resource.shortNames?.length ? { shortNames: resource.shortNames } : {}),
+      ...(resource.categories?.length ? { categories: resource.categories } : {}),
+      subresources: [],
+    });
+  }
+  for (const resource of resources) {
+    const [parent, subresource] = resource.name.split('/', 2);
+    if (subresource === undefined) continue;
+    parents.get(parent)?.subresources.push({ subresource, responseKind: { group: resource.group ?? '', version: resource.version ?? '', kind: resource.kind }, verbs: resource.verbs });
+  }
+  return [...parents.values()].map(({ subresources, ...entry }) => (subresources.length > 0 ? { ...entry, subresources } : entry));
+}
+
+function fetchJson(options: ReturnType<typeof extensionTlsOptions>, path: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = request({ ...options, method: 'GET', path, headers: { ...identityHeaders(DISCOVERER), Accept: 'application/json' }, timeout: FETCH_TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_DOCUMENT_BYTES) req.destroy(new Error('discovery document too large'));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export class ExtensionDiscovery implements ExtensionGroups {
+  /** APIService name → its discovered resources and the object they were fetched for. */
+  private readonly discovered = new Map<string, { readonly from: string; readonly resources: readonly APIResourceDiscovery[] }>();
+  private changes = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly options: {
+      /** The APIService informer's map. */
+      readonly current: ReadonlyMap<string, KubeObject>;
+      readonly storageOf: StorageOf;
+      readonly clientCertificate: ProxyClientCertificate | undefined;
+    },
+  ) {
+    this.timer = setInterval(() => {
+      for (const name of this.options.current.keys()) void this.refresh(name, { force: true });
+    }, REDISCOVERY_MS);
+    this.timer.unref();
+  }
+
+  revision(): number {
+    return this.changes;
+  }
+
+  /** An APIService changed (or went): its versions' entries follow, fetched again when it is available. */
+  async refresh(name: string, options: { force?: boolean } = {}): Promise<void> {
+    this.changes++;
+    const apiService = this.options.current.get(name);
+    if (apiService === undefined || serviceOf(apiService) === undefined || !isAvailable(apiService)) {
+      this.discovered.delete(name);
+      return;
+    }
+    const from = JSON.stringify([apiService.metadata.uid, apiService.spec]);
+    if (!options.force && this.discovered.get(name)?.from === from) return;
+    try {
+      const resolution = await resolveServiceEndpoint(serviceOf(apiService)!, this.options.storageOf);
+      if (!resolution.ok) throw new Error(resolution.message);
+      const { group, version } = groupVersionOf(apiService);
+      const tls = extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate: this.options.clientCertificate });
+      const list = (await fetchJson(tls, `/apis/${group}/${version}`)) as { resources?: readonly APIResource[] };
+      this.discovered.set(name, { from, resources: aggregatedResources(list.resources ?? []) });
+    } catch {
+      // Unreachable or not a discovery document: the version stays listed as stale.
+      this.discovered.delete(name);
+    }
+    this.changes++;
+  }
+
+  groups(): readonly ExtensionGroup[] {
+    const byGroup = new Map<string, { priority: number; versions: { version: string; priority: number; resources?: readonly APIResourceDiscovery[] }[] }>();
+    for (const [name, apiService] of this.options.current) {
+      if (serviceOf(apiService) === undefined) continue;
+      const spec = specOf(apiService);
+      const { group, version } = groupVersionOf(apiService);
+      const entry = byGroup.get(group) ?? { priority: 0, versions: [] };
+      byGroup.set(group, entry);
+      entry.priority = Math.max(entry.priority, spec.groupPriorityMinimum ?? 0);
+      entry.versions.push({ version, priority: spec.versionPriority ?? 0, resources: this.discovered.get(name)?.resources });
+    }
+    return [...byGroup].map(([name, { priority, versions }]) => ({
+      name,
+      priority,
+      versions: versions
+        .sort((a, b) => (a.priority !== b.priority ? b.priority - a.priority : compareKubeAwareVersions(a.version, b.version)))
+        .map(({ version, resources }) => (resources === undefined ? { version } : { version, resources })),
+    }));
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

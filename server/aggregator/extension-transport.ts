@@ -1,0 +1,59 @@
+/**
+ * How the aggregator speaks to an extension API server: TLS verified against the APIService's
+ * caBundle (or not at all with insecureSkipTLSVerify) for the Service's DNS name, capstan's
+ * front-proxy client certificate (`--proxy-client-cert-file`/`--proxy-client-key-file`) as its
+ * credential, and the user it vouches for in the request-header form the extension server's
+ * `--requestheader-*` settings read: `X-Remote-User`, `X-Remote-Uid`, one `X-Remote-Group` per
+ * group and `X-Remote-Extra-<key>` (the key percent-encoded) per extra value.
+ */
+import { readFileSync } from 'node:fs';
+import type { RequestOptions } from 'node:https';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { UserInfo } from '../authn/types';
+import type { APIServiceSpec } from './apiservice';
+import type { ServiceEndpoint } from './service-endpoint';
+
+/** The front-proxy client certificate and key, PEM; absent: the aggregator presents none. */
+export interface ProxyClientCertificate {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+export function readProxyClientCertificate(options: { proxyClientCertFile?: string; proxyClientKeyFile?: string }): ProxyClientCertificate | undefined {
+  if (!options.proxyClientCertFile || !options.proxyClientKeyFile) return undefined;
+  return { certPem: readFileSync(options.proxyClientCertFile, 'utf8'), keyPem: readFileSync(options.proxyClientKeyFile, 'utf8') };
+}
+
+/** TLS and address options of a request to the extension server behind `endpoint`. */
+export function extensionTlsOptions(options: {
+  readonly spec: APIServiceSpec;
+  readonly endpoint: ServiceEndpoint;
+  readonly clientCertificate: ProxyClientCertificate | undefined;
+  /** The availability check trusts any serving certificate, as the reference's does: it proves reachability, not identity. */
+  readonly skipVerify?: boolean;
+}): RequestOptions {
+  const { spec, endpoint, clientCertificate } = options;
+  const insecure = options.skipVerify === true || spec.insecureSkipTLSVerify === true;
+  const ca = spec.caBundle ? Buffer.from(spec.caBundle, 'base64').toString('utf8') : undefined;
+  return {
+    host: endpoint.host,
+    port: endpoint.port,
+    servername: endpoint.serverName,
+    rejectUnauthorized: !insecure,
+    ...(ca !== undefined && !insecure ? { ca } : {}),
+    ...(clientCertificate ? { cert: clientCertificate.certPem, key: clientCertificate.keyPem } : {}),
+    // One connection per request keeps certificates and CA changes of an APIService effective at once.
+    agent: false,
+  };
+}
+
+/** The request-header identity of `user`, for the extension server to authenticate by. */
+export function identityHeaders(user: UserInfo): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { 'X-Remote-User': user.name };
+  if (user.uid) headers['X-Remote-Uid'] = user.uid;
+  if (user.groups.length > 0) headers['X-Remote-Group'] = [...user.groups];
+  for (const [key, values] of Object.entries(user.extra ?? {})) {
+    if (values.length > 0) headers[`X-Remote-Extra-${encodeURIComponent(key)}`] = [...values];
+  }
+  return headers;
+}

@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type express from 'express';
+import type { IncomingMessage } from 'node:http';
 import { Compactor } from '../storage/compactor';
 import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
 import type { WatchCache } from '../storage/cache/watch-cache';
@@ -87,6 +88,8 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
   readonly flowControl?: FlowControl;
+  /** Upgrade requests the aggregator's proxy switches itself: give it to the HTTPS server (`upgrades`). */
+  readonly upgrades: (request: IncomingMessage) => boolean;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
   /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
@@ -295,6 +298,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageFor,
     authorizer,
     flowControl,
+    upgrades: (request) => aggregator.upgrades(request),
     routes(app) {
       app.use(aggregator.proxy);
       mountDiscovery(app, { registry, extensions: aggregator.extensions });

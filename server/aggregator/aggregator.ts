@@ -5,6 +5,7 @@
  * as every reference kube-apiserver does. Its health checks carry the reference's names and
  * pass once the part they name has done its first pass.
  */
+import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { StorageOf } from '../admission/lookup';
 import { startInformer } from '../controllers/informer';
@@ -17,11 +18,13 @@ import { startAutoregistration } from './autoregistration';
 import { startAvailabilityController } from './availability';
 import { ExtensionDiscovery } from './extension-discovery';
 import type { ProxyClientCertificate } from './extension-transport';
-import { aggregatorProxy } from './proxy';
+import { aggregatorProxy, isProxied } from './proxy';
 
 export interface Aggregator {
   /** Mount before the resource routes: it takes the requests of remote APIServices' group-versions. */
   readonly proxy: RequestHandler;
+  /** Whether an upgrade request is the proxy's to switch (`CreateServerOptions.upgrades`). */
+  upgrades(request: IncomingMessage): boolean;
   /** For discovery (server/discovery/mount-discovery.ts). */
   readonly extensions: ExtensionGroups;
   /** In the reference's order, to follow the other post-start hooks. */
@@ -81,6 +84,7 @@ export function startAggregator(options: {
 
   return {
     proxy: aggregatorProxy({ current, storageOf, clientCertificate }),
+    upgrades: (request) => isProxied(request, current),
     extensions: discovery,
     healthChecks,
     stop() {

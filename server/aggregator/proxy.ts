@@ -3,12 +3,15 @@
  * Service goes, once the handler chain has authenticated and authorized it, to the extension
  * server behind that Service, over TLS with capstan's front-proxy client certificate and the
  * user (after impersonation) in request headers; the client's own credentials stay here. The
- * answer streams back as it comes, so watches and long lists pass through unbuffered. An
+ * answer streams back as it comes, so watches and long lists pass through unbuffered, and a
+ * protocol switch (exec, attach, port-forward of an extension's resources) joins the client's
+ * connection to the extension server's once the server agrees to it. An
  * APIService that is not Available, or whose Service has no endpoint, is answered 503
  * `service unavailable`, the reference's text.
  */
 import { request as httpsRequest } from 'node:https';
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
@@ -35,6 +38,27 @@ function forwardedHeaders(incoming: IncomingHttpHeaders): OutgoingHttpHeaders {
   return headers;
 }
 
+/** Whether the client asks to switch protocols (`Connection: Upgrade` with an `Upgrade` header). */
+export function asksUpgrade(headers: IncomingHttpHeaders): boolean {
+  return headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(String(headers.connection ?? ''));
+}
+
+/** The extension server agreed to switch: its 101 goes to the client as it came, then bytes flow both ways until either side ends. */
+function joinConnections(client: Duplex, answer: IncomingMessage, upstream: Duplex, head: Buffer): void {
+  const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage ?? ''}`];
+  for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+  client.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (head.length > 0) client.write(head);
+  const close = () => {
+    client.destroy();
+    upstream.destroy();
+  };
+  client.on('close', close).on('error', close);
+  upstream.on('close', close).on('error', close);
+  upstream.pipe(client);
+  client.pipe(upstream);
+}
+
 function unavailable(res: Response, message = 'service unavailable'): void {
   if (res.headersSent) {
     res.destroy();
@@ -43,6 +67,13 @@ function unavailable(res: Response, message = 'service unavailable'): void {
   res.status(503).setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.end(`${message}\n`);
+}
+
+/** Whether `request` is one the proxy takes (its group-version's APIService names a Service), for upgrades to reach it. */
+export function isProxied(request: IncomingMessage, current: ReadonlyMap<string, KubeObject>): boolean {
+  const name = apiServiceNameOfPath(new URL(request.url ?? '/', 'https://x').pathname);
+  const apiService = name === undefined ? undefined : current.get(name);
+  return apiService !== undefined && serviceOf(apiService) !== undefined;
 }
 
 export function aggregatorProxy(options: {
@@ -74,7 +105,11 @@ export function aggregatorProxy(options: {
             ...extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate: options.clientCertificate }),
             method: req.method,
             path: req.originalUrl,
-            headers: { ...forwardedHeaders(req.headers), ...identityHeaders(req.user) },
+            headers: {
+              ...forwardedHeaders(req.headers),
+              ...(asksUpgrade(req.headers) ? { Connection: 'Upgrade', Upgrade: req.headers.upgrade } : {}),
+              ...identityHeaders(req.user),
+            },
           },
           (answer) => {
             const headers: OutgoingHttpHeaders = {};
@@ -88,6 +123,7 @@ export function aggregatorProxy(options: {
             answer.on('error', () => res.destroy());
           },
         );
+        upstream.on('upgrade', (answer, socket, head) => joinConnections(req.socket, answer, socket, head));
         upstream.on('error', (error) => unavailable(res, `Error trying to reach service: '${error.message}'`));
         // A client that goes away ends the extension server's request too (a watch, say).
         res.on('close', () => upstream.destroy());

@@ -11,6 +11,8 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import type { Duplex } from 'node:stream';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
@@ -120,9 +122,22 @@ beforeAll(async () => {
   // The extension server trusts the front-proxy CA for its request headers, as metrics-server's --requestheader-client-ca-file.
   extension = createHttpsServer({ cert: serving.certPem, key: serving.keyPem, ca: frontProxyCa.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     record(req);
+    if (new URL(req.url ?? '/', 'https://x').searchParams.get('watch') === 'true') {
+      // One event now, the stream held open: a proxy that buffers would deliver nothing.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(`${JSON.stringify({ type: 'ADDED', object: NODE_METRICS.items[0] })}\n`);
+      return;
+    }
     const answer = answerOf((req.url ?? '').split('?')[0]);
     res.writeHead(answer ? 200 : 404, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(answer ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 }));
+  });
+  // A protocol switch answered by echoing in upper case, as an exec stream would answer.
+  extension.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+    record(req);
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n');
+    socket.on('data', (chunk: Buffer) => socket.write(chunk.toString('utf8').toUpperCase()));
+    socket.on('error', () => socket.destroy());
   });
   await new Promise<void>((resolve) => extension.listen(0, '127.0.0.1', resolve));
   extensionPort = (extension.address() as AddressInfo).port;
@@ -197,6 +212,54 @@ test('the extension server sees the user in headers and the front-proxy certific
     clientName: 'front-proxy-client',
     authorization: undefined,
   });
+});
+
+test('a watch streams through: the first event arrives while the extension server holds the stream open', async () => {
+  const url = new URL('/apis/metrics.k8s.io/v1beta1/nodes?watch=true', server.url);
+  const first = await new Promise<string>((resolve, reject) => {
+    const req = httpsRequest(url, { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key }, (res) => {
+      res.once('data', (chunk: Buffer) => {
+        resolve(chunk.toString('utf8'));
+        req.destroy();
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  expect(JSON.parse(first)).toEqual({ type: 'ADDED', object: NODE_METRICS.items[0] });
+});
+
+test('an upgrade (an exec-like stream) is switched through to the extension server, as the user', async () => {
+  seen.length = 0;
+  const url = new URL('/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web-0/exec', server.url);
+  const echoed = await new Promise<string>((resolve, reject) => {
+    const req = httpsRequest(url, { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key, headers: { Connection: 'Upgrade', Upgrade: 'echo' } });
+    req.on('upgrade', (res, socket) => {
+      expect(res.statusCode).toBe(101);
+      socket.once('data', (chunk: Buffer) => {
+        resolve(chunk.toString('utf8'));
+        socket.destroy();
+      });
+      socket.write('hello');
+    });
+    req.on('response', (res) => reject(new Error(`answered ${res.statusCode} instead of switching`)));
+    req.on('error', reject);
+    req.end();
+  });
+  expect(echoed).toBe('HELLO');
+  // Refused by capstan's authorization, the switch is answered like any request, and never reaches the server.
+  const refused = await new Promise<number>((resolve, reject) => {
+    const req = httpsRequest(url, { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key, headers: { Connection: 'Upgrade', Upgrade: 'echo', 'Impersonate-User': 'nobody' } });
+    req.on('upgrade', () => reject(new Error('switched for a user without access')));
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  expect(refused).toBe(403);
+  expect(seen).toMatchObject([{ path: '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web-0/exec', user: 'kubernetes-admin', authorizedClient: true }]);
 });
 
 test('capstan authorizes before proxying: a user without access never reaches the extension server', async () => {

@@ -13,12 +13,14 @@ import type { ObjectOperations } from '../controllers/operations';
 import type { ExtensionGroups } from '../discovery/extension-groups';
 import { functionCheck, PostStartHook, type HealthCheck } from '../health/checks';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
-import { APIREGISTRATION_GROUP } from './apiservice';
+import type { KubeObject } from '../../storage/objects/types';
+import { APIREGISTRATION_GROUP, serviceOf } from './apiservice';
 import { startAutoregistration } from './autoregistration';
 import { startAvailabilityController } from './availability';
 import { ExtensionDiscovery } from './extension-discovery';
 import type { ProxyClientCertificate } from './extension-transport';
 import { aggregatorProxy, isProxied } from './proxy';
+import { SERVICE_NAME_LABEL } from './service-endpoint';
 
 export interface Aggregator {
   /** Mount before the resource routes: it takes the requests of remote APIServices' group-versions. */
@@ -52,6 +54,22 @@ export function startAggregator(options: {
     onDelete: (object) => changed(String(object.metadata.name)),
   });
   const current = informer.objects;
+  // A Service or its endpoints changing changes the availability of the APIServices behind it at once.
+  const serviceChanged = (namespace: string | undefined, name: string | undefined) => {
+    for (const [apiServiceName, apiService] of current) {
+      const service = serviceOf(apiService);
+      if (service !== undefined && service.namespace === namespace && service.name === name) {
+        availability.request(apiServiceName);
+        void discovery.refresh(apiServiceName);
+      }
+    }
+  };
+  const onService = (object: KubeObject) => serviceChanged(object.metadata.namespace, object.metadata.name);
+  const onSlice = (object: KubeObject) => serviceChanged(object.metadata.namespace, object.metadata.labels?.[SERVICE_NAME_LABEL]);
+  const serviceInformers = [
+    startInformer(storageOf('', 'services'), { onUpsert: onService, onDelete: onService }),
+    startInformer(storageOf('discovery.k8s.io', 'endpointslices'), { onUpsert: onSlice, onDelete: onSlice }),
+  ];
   const discovery = new ExtensionDiscovery({ current, storageOf, clientCertificate });
   const availability = startAvailabilityController({ current, synced: informer.synced, storageOf, operations, type, clientCertificate });
   // Reconciling before the informer lists would create what is already stored.
@@ -89,6 +107,7 @@ export function startAggregator(options: {
     healthChecks,
     stop() {
       informer.stop();
+      for (const serviceInformer of serviceInformers) serviceInformer.stop();
       availability.stop();
       autoregistration.stop();
       discovery.stop();

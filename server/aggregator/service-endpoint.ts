@@ -20,7 +20,8 @@ export type EndpointResolution =
   | { readonly ok: true; readonly endpoint: ServiceEndpoint }
   | { readonly ok: false; readonly reason: string; readonly message: string };
 
-const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+/** Names the Service an EndpointSlice belongs to. */
+export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 
 interface ServicePort {
   readonly port: number;

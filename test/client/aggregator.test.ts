@@ -344,6 +344,14 @@ test('an APIService whose Service is missing says so', async () => {
   const aggregated = await server.request('GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
   const entry = aggregated.json<{ items: { metadata: { name: string }; versions: unknown[] }[] }>().items.find((item) => item.metadata.name === 'nosvc.example.com');
   expect(entry?.versions).toEqual([{ version: 'v1', freshness: 'Stale' }]);
+  // The Service appearing is seen at once (not at the next resync), and the next check fails further on.
+  const service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'nothere', namespace: 'default' }, spec: { ports: [{ port: 443 }] } };
+  expect((await server.kubectl(['apply', '-f', '-'], { input: JSON.stringify(service) })).stderr).toBe('');
+  const next = await waitFor('the EndpointsNotFound condition', async () => {
+    const current = await availableCondition('v1.nosvc.example.com');
+    return current?.reason === 'ServiceNotFound' ? undefined : current;
+  }, 10_000);
+  expect(next).toMatchObject({ status: 'False', reason: 'EndpointsNotFound', message: 'cannot find endpointslices for service/nothere in "default"' });
 });
 
 test('when the extension server goes away the APIService becomes unavailable and requests get 503', async () => {

@@ -1,14 +1,15 @@
 /**
  * What the extension API servers serve, for discovery: each available remote APIService's
- * `/apis/<group>/<version>` (an APIResourceList) fetched from its server, as the aggregator
- * identity, and turned into the aggregated form. A version not (yet) discovered, or whose
+ * group-version as its server's aggregated discovery document (`/apis`) describes it, or, from a
+ * server that answers no aggregated document, its `/apis/<group>/<version>` (an APIResourceList)
+ * turned into the aggregated form; both fetched as the aggregator's identity. A version not (yet) discovered, or whose
  * APIService is unavailable, is listed without resources and marked `Stale`, as the reference
  * lists it. Groups and versions are ordered by the APIServices' priorities.
  */
 import { request } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
-import type { APIResourceDiscovery, APISubresourceDiscovery } from '../discovery/aggregated-documents';
+import type { APIGroupDiscoveryList, APIResourceDiscovery, APISubresourceDiscovery } from '../discovery/aggregated-documents';
 import type { ExtensionGroup, ExtensionGroups } from '../discovery/extension-groups';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import type { APIResource } from '../discovery/legacy-documents';
@@ -47,9 +48,17 @@ export function aggregatedResources(resources: readonly APIResource[]): APIResou
   return [...parents.values()].map(({ subresources, ...entry }) => (subresources.length > 0 ? { ...entry, subresources } : entry));
 }
 
-function fetchJson(options: ReturnType<typeof extensionTlsOptions>, path: string): Promise<unknown> {
+const AGGREGATED_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+
+interface FetchedJson {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: unknown;
+}
+
+function fetchJson(options: ReturnType<typeof extensionTlsOptions>, path: string, accept: string): Promise<FetchedJson> {
   return new Promise((resolve, reject) => {
-    const req = request({ ...options, method: 'GET', path, headers: { ...identityHeaders(DISCOVERER), Accept: 'application/json' }, timeout: FETCH_TIMEOUT_MS }, (res) => {
+    const req = request({ ...options, method: 'GET', path, headers: { ...identityHeaders(DISCOVERER), Accept: accept }, timeout: FETCH_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -58,9 +67,11 @@ function fetchJson(options: ReturnType<typeof extensionTlsOptions>, path: string
         else chunks.push(chunk);
       });
       res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`));
+        const status = res.statusCode ?? 0;
+        const contentType = res.headers['content-type'] ?? '';
+        if (status !== 200) return resolve({ status, contentType, body: undefined });
         try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          resolve({ status, contentType, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
         } catch (error) {
           reject(error as Error);
         }
@@ -71,6 +82,20 @@ function fetchJson(options: ReturnType<typeof extensionTlsOptions>, path: string
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The group-version's resources: from the aggregated document when the server answers one, else from its resource list. */
+async function discoverVersion(tls: ReturnType<typeof extensionTlsOptions>, group: string, version: string): Promise<readonly APIResourceDiscovery[]> {
+  const aggregated = await fetchJson(tls, '/apis', AGGREGATED_ACCEPT);
+  if (aggregated.status === 200 && aggregated.contentType.includes('as=APIGroupDiscoveryList')) {
+    const list = aggregated.body as APIGroupDiscoveryList;
+    const entry = list.items?.find((item) => item.metadata?.name === group)?.versions?.find((candidate) => candidate.version === version);
+    if (entry === undefined) throw new Error(`${group}/${version} is not in the server's discovery document`);
+    return entry.resources ?? [];
+  }
+  const listed = await fetchJson(tls, `/apis/${group}/${version}`, 'application/json');
+  if (listed.status !== 200) throw new Error(`status ${listed.status}`);
+  return aggregatedResources((listed.body as { resources?: readonly APIResource[] }).resources ?? []);
 }
 
 export class ExtensionDiscovery implements ExtensionGroups {
@@ -112,8 +137,7 @@ export class ExtensionDiscovery implements ExtensionGroups {
       if (!resolution.ok) throw new Error(resolution.message);
       const { group, version } = groupVersionOf(apiService);
       const tls = extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate: this.options.clientCertificate });
-      const list = (await fetchJson(tls, `/apis/${group}/${version}`)) as { resources?: readonly APIResource[] };
-      this.discovered.set(name, { from, resources: aggregatedResources(list.resources ?? []) });
+      this.discovered.set(name, { from, resources: await discoverVersion(tls, group, version) });
     } catch {
       // Unreachable or not a discovery document: the version stays listed as stale.
       this.discovered.delete(name);

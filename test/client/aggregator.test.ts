@@ -45,6 +45,17 @@ const RESOURCE_LIST = {
     { name: 'pods', singularName: '', namespaced: true, kind: 'PodMetrics', verbs: ['get', 'list'] },
   ],
 };
+/** The aggregated discovery document the extension server answers `/apis` with (as a 1.34 generic API server does). */
+const AGGREGATED_RESOURCES = [
+  { resource: 'nodes', responseKind: { group: 'metrics.k8s.io', version: 'v1beta1', kind: 'NodeMetrics' }, scope: 'Cluster', singularResource: '', verbs: ['get', 'list'] },
+  { resource: 'pods', responseKind: { group: 'metrics.k8s.io', version: 'v1beta1', kind: 'PodMetrics' }, scope: 'Namespaced', singularResource: '', verbs: ['get', 'list'] },
+];
+const AGGREGATED = {
+  kind: 'APIGroupDiscoveryList',
+  apiVersion: 'apidiscovery.k8s.io/v2',
+  metadata: {},
+  items: [{ metadata: { name: 'metrics.k8s.io' }, versions: [{ version: 'v1beta1', resources: AGGREGATED_RESOURCES, freshness: 'Current' }] }],
+};
 const NODE_METRICS = {
   kind: 'NodeMetricsList',
   apiVersion: 'metrics.k8s.io/v1beta1',
@@ -126,6 +137,11 @@ beforeAll(async () => {
       // One event now, the stream held open: a proxy that buffers would deliver nothing.
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write(`${JSON.stringify({ type: 'ADDED', object: NODE_METRICS.items[0] })}\n`);
+      return;
+    }
+    if (req.url === '/apis' && (req.headers.accept ?? '').includes('as=APIGroupDiscoveryList')) {
+      res.writeHead(200, { 'Content-Type': 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+      res.end(JSON.stringify(AGGREGATED));
       return;
     }
     const answer = answerOf((req.url ?? '').split('?')[0]);
@@ -288,16 +304,8 @@ test('discovery lists the extension group, in /apis, /apis/<group> and the aggre
   expect(resourceList).toEqual(RESOURCE_LIST);
   const aggregated = await server.request('GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
   const metrics = aggregated.json<{ items: { metadata: { name: string }; versions: unknown[] }[] }>().items.find((item) => item.metadata.name === 'metrics.k8s.io');
-  expect(metrics?.versions).toEqual([
-    {
-      version: 'v1beta1',
-      resources: [
-        { resource: 'nodes', responseKind: { group: '', version: '', kind: 'NodeMetrics' }, scope: 'Cluster', singularResource: '', verbs: ['get', 'list'] },
-        { resource: 'pods', responseKind: { group: '', version: '', kind: 'PodMetrics' }, scope: 'Namespaced', singularResource: '', verbs: ['get', 'list'] },
-      ],
-      freshness: 'Current',
-    },
-  ]);
+  // Taken from the extension server's own aggregated document.
+  expect(metrics?.versions).toEqual([{ version: 'v1beta1', resources: AGGREGATED_RESOURCES, freshness: 'Current' }]);
   const apiResources = await server.kubectl(['api-resources', '--api-group', 'metrics.k8s.io']);
   expect(apiResources.stdout).toMatch(/nodes\s+metrics\.k8s\.io\/v1beta1\s+false\s+NodeMetrics/);
 });

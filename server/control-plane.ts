@@ -245,6 +245,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageOf: (group, resource) => storageFor(find(group, resource)),
     operations,
     clientCertificate: readProxyClientCertificate(options),
+    metrics,
   });
 
   // API Priority and Fairness shares the two in-flight limits among its priority levels.

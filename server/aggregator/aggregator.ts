@@ -17,6 +17,8 @@ import type { KubeObject } from '../../storage/objects/types';
 import { APIREGISTRATION_GROUP, serviceOf } from './apiservice';
 import { startAutoregistration } from './autoregistration';
 import { startAvailabilityController } from './availability';
+import { availabilityMetrics } from './availability-metrics';
+import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { ExtensionDiscovery } from './extension-discovery';
 import type { ProxyClientCertificate } from './extension-transport';
 import { aggregatorProxy, isProxied } from './proxy';
@@ -40,6 +42,8 @@ export function startAggregator(options: {
   /** Writes as `kube-apiserver`, as the reference's aggregator controllers do. */
   readonly operations: ObjectOperations;
   readonly clientCertificate: ProxyClientCertificate | undefined;
+  /** Where the aggregator's metrics go (`/metrics`). */
+  readonly metrics: ApiserverMetrics;
   readonly onError?: (error: unknown) => void;
 }): Aggregator {
   const { registry, storageOf, operations, clientCertificate } = options;
@@ -71,7 +75,8 @@ export function startAggregator(options: {
     startInformer(storageOf('discovery.k8s.io', 'endpointslices'), { onUpsert: onSlice, onDelete: onSlice }),
   ];
   const discovery = new ExtensionDiscovery({ current, storageOf, clientCertificate });
-  const availability = startAvailabilityController({ current, synced: informer.synced, storageOf, operations, type, clientCertificate });
+  const metrics = availabilityMetrics(options.metrics, current);
+  const availability = startAvailabilityController({ current, synced: informer.synced, storageOf, operations, type, clientCertificate, metrics });
   // Reconciling before the informer lists would create what is already stored.
   let autoregistration = { request: () => {}, stop: () => {} };
   const autoregistered = informer.synced.then(() => {

@@ -13,6 +13,7 @@ import type { StorageOf } from '../admission/lookup';
 import type { ObjectOperations } from '../controllers/operations';
 import type { ResourceType } from '../registry/types';
 import { availableConditionOf, groupVersionOf, serviceOf, specOf, type AvailableCondition } from './apiservice';
+import type { AvailabilityMetrics } from './availability-metrics';
 import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
 import { endpointOrigin, resolveServiceEndpoint } from './service-endpoint';
 
@@ -85,6 +86,7 @@ export function startAvailabilityController(options: {
   readonly type: ResourceType;
   readonly clientCertificate: ProxyClientCertificate | undefined;
   readonly resyncMs?: number;
+  readonly metrics?: AvailabilityMetrics;
 }): AvailabilityController {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
@@ -95,7 +97,9 @@ export function startAvailabilityController(options: {
     if (apiService === undefined) return;
     const checked = await checkAvailability(apiService, options.storageOf, options.clientCertificate);
     // The object may have changed while the check ran; the condition is merged into the latest.
-    if (!conditionChanged(availableConditionOf(options.current.get(name) ?? apiService), checked)) return;
+    const previous = availableConditionOf(options.current.get(name) ?? apiService);
+    if (!conditionChanged(previous, checked)) return;
+    options.metrics?.transitioned(name, previous, checked);
     await options.operations.updateObject(
       options.type,
       { name },

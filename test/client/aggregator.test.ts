@@ -379,4 +379,8 @@ test('when the extension server goes away the APIService becomes unavailable and
   const answer = await server.request('GET', '/apis/metrics.k8s.io/v1beta1/nodes');
   expect(answer).toMatchObject({ status: 503, body: 'service unavailable\n' });
   expect((await server.kubectl(['get', 'apiservice', 'v1beta1.metrics.k8s.io'])).stdout).toMatch(/False \(FailedDiscoveryCheck\)/);
+  const metrics = (await server.request('GET', '/metrics')).body;
+  expect(metrics).toContain('aggregator_unavailable_apiservice{name="v1beta1.metrics.k8s.io"} 1\n');
+  expect(metrics).toContain('aggregator_unavailable_apiservice{name="v1.apps"} 0\n');
+  expect(metrics).toContain('aggregator_unavailable_apiservice_total{name="v1beta1.metrics.k8s.io",reason="FailedDiscoveryCheck"} 1\n');
 });

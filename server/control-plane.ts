@@ -303,7 +303,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     routes(app) {
       app.use(aggregator.proxy);
       mountDiscovery(app, { registry, extensions: aggregator.extensions });
-      mountOpenAPI(app, { registry });
+      mountOpenAPI(app, { registry, extensions: aggregator.openapi });
       mountResourceRoutes(app as express.Express, {
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,

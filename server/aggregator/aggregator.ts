@@ -1,7 +1,7 @@
 /**
  * The aggregation layer, put together: one informer on APIServices feeds autoregistration (a
  * local APIService per served group-version), the availability controller (the Available
- * condition), discovery of the extension servers, and the proxy. Every replica runs all of it,
+ * condition), discovery and OpenAPI of the extension servers, and the proxy. Every replica runs all of it,
  * as every reference kube-apiserver does. Its health checks carry the reference's names and
  * pass once the part they name has done its first pass.
  */
@@ -20,6 +20,8 @@ import { startAvailabilityController } from './availability';
 import { availabilityMetrics } from './availability-metrics';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { ExtensionDiscovery } from './extension-discovery';
+import { ExtensionOpenAPIDocuments } from './extension-openapi';
+import type { ExtensionOpenAPI } from '../openapi/extension-documents';
 import type { ProxyClientCertificate } from './extension-transport';
 import { aggregatorProxy, isProxied } from './proxy';
 import { SERVICE_NAME_LABEL } from './service-endpoint';
@@ -31,6 +33,8 @@ export interface Aggregator {
   upgrades(request: IncomingMessage): boolean;
   /** For discovery (server/discovery/mount-discovery.ts). */
   readonly extensions: ExtensionGroups;
+  /** For the OpenAPI handlers (server/openapi/mount-openapi.ts). */
+  readonly openapi: ExtensionOpenAPI;
   /** In the reference's order, to follow the other post-start hooks. */
   readonly healthChecks: readonly HealthCheck[];
   stop(): void;
@@ -52,6 +56,7 @@ export function startAggregator(options: {
     autoregistration.request();
     availability.request(name);
     void discovery.refresh(name);
+    void openapi.refresh(name);
   };
   const informer = startInformer(storageOf(APIREGISTRATION_GROUP, 'apiservices'), {
     onUpsert: (object) => changed(String(object.metadata.name)),
@@ -65,6 +70,7 @@ export function startAggregator(options: {
       if (service !== undefined && service.namespace === namespace && service.name === name) {
         availability.request(apiServiceName);
         void discovery.refresh(apiServiceName);
+        void openapi.refresh(apiServiceName);
       }
     }
   };
@@ -75,6 +81,7 @@ export function startAggregator(options: {
     startInformer(storageOf('discovery.k8s.io', 'endpointslices'), { onUpsert: onSlice, onDelete: onSlice }),
   ];
   const discovery = new ExtensionDiscovery({ current, storageOf, clientCertificate });
+  const openapi = new ExtensionOpenAPIDocuments({ current, storageOf, clientCertificate });
   const metrics = availabilityMetrics(options.metrics, current);
   const availability = startAvailabilityController({ current, synced: informer.synced, storageOf, operations, type, clientCertificate, metrics });
   // Reconciling before the informer lists would create what is already stored.
@@ -93,6 +100,7 @@ export function startAggregator(options: {
   let autoregisterComplete = false;
   void autoregistered.then(() => (autoregisterComplete = true));
   const discoverySynced = informer.synced.then(() => Promise.all([...current.keys()].map((name) => discovery.refresh(name))));
+  const openapiSynced = informer.synced.then(() => Promise.all([...current.keys()].map((name) => openapi.refresh(name))));
   const healthChecks: HealthCheck[] = [
     hook('start-kube-aggregator-informers', informer.synced),
     hook('apiservice-status-local-available-controller', availability.firstSync),
@@ -103,12 +111,15 @@ export function startAggregator(options: {
     functionCheck('autoregister-completion', () => {
       if (!autoregisterComplete) throw new Error('missing APIService');
     }),
+    hook('apiservice-openapi-controller', openapiSynced),
+    hook('apiservice-openapiv3-controller', openapiSynced),
   ];
 
   return {
     proxy: aggregatorProxy({ current, storageOf, clientCertificate }),
     upgrades: (request) => isProxied(request, current),
     extensions: discovery,
+    openapi,
     healthChecks,
     stop() {
       informer.stop();
@@ -116,6 +127,7 @@ export function startAggregator(options: {
       availability.stop();
       autoregistration.stop();
       discovery.stop();
+      openapi.stop();
     },
   };
 }

@@ -6,7 +6,6 @@
  * APIService is unavailable, is listed without resources and marked `Stale`, as the reference
  * lists it. Groups and versions are ordered by the APIServices' priorities.
  */
-import { request } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
 import type { APIGroupDiscoveryList, APIResourceDiscovery, APISubresourceDiscovery } from '../discovery/aggregated-documents';
@@ -14,15 +13,11 @@ import type { ExtensionGroup, ExtensionGroups } from '../discovery/extension-gro
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import type { APIResource } from '../discovery/legacy-documents';
 import { groupVersionOf, isAvailable, serviceOf, specOf } from './apiservice';
-import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { extensionTlsOptions, fetchFromExtension, type ProxyClientCertificate } from './extension-transport';
 import { resolveServiceEndpoint } from './service-endpoint';
 
-/** A discovery document bigger than this is refused: extension servers are trusted, but not without bound. */
-const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-const FETCH_TIMEOUT_MS = 5_000;
 /** Available extension servers are asked again this often, since their resources may change without their APIService changing. */
 export const REDISCOVERY_MS = 60_000;
-const DISCOVERER = { name: 'system:kube-aggregator', groups: ['system:masters'] };
 
 /** An APIResourceList's entries in the aggregated form: `x/y` entries become subresource `y` of `x`. */
 export function aggregatedResources(resources: readonly APIResource[]): APIResourceDiscovery[] {
@@ -50,52 +45,18 @@ export function aggregatedResources(resources: readonly APIResource[]): APIResou
 
 const AGGREGATED_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
-interface FetchedJson {
-  readonly status: number;
-  readonly contentType: string;
-  readonly body: unknown;
-}
-
-function fetchJson(options: ReturnType<typeof extensionTlsOptions>, path: string, accept: string): Promise<FetchedJson> {
-  return new Promise((resolve, reject) => {
-    const req = request({ ...options, method: 'GET', path, headers: { ...identityHeaders(DISCOVERER), Accept: accept }, timeout: FETCH_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_DOCUMENT_BYTES) req.destroy(new Error('discovery document too large'));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        const contentType = res.headers['content-type'] ?? '';
-        if (status !== 200) return resolve({ status, contentType, body: undefined });
-        try {
-          resolve({ status, contentType, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-        } catch (error) {
-          reject(error as Error);
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 /** The group-version's resources: from the aggregated document when the server answers one, else from its resource list. */
 async function discoverVersion(tls: ReturnType<typeof extensionTlsOptions>, group: string, version: string): Promise<readonly APIResourceDiscovery[]> {
-  const aggregated = await fetchJson(tls, '/apis', AGGREGATED_ACCEPT);
+  const aggregated = await fetchFromExtension(tls, '/apis', AGGREGATED_ACCEPT);
   if (aggregated.status === 200 && aggregated.contentType.includes('as=APIGroupDiscoveryList')) {
-    const list = aggregated.body as APIGroupDiscoveryList;
+    const list = aggregated.json() as APIGroupDiscoveryList;
     const entry = list.items?.find((item) => item.metadata?.name === group)?.versions?.find((candidate) => candidate.version === version);
     if (entry === undefined) throw new Error(`${group}/${version} is not in the server's discovery document`);
     return entry.resources ?? [];
   }
-  const listed = await fetchJson(tls, `/apis/${group}/${version}`, 'application/json');
+  const listed = await fetchFromExtension(tls, `/apis/${group}/${version}`, 'application/json');
   if (listed.status !== 200) throw new Error(`status ${listed.status}`);
-  return aggregatedResources((listed.body as { resources?: readonly APIResource[] }).resources ?? []);
+  return aggregatedResources((listed.json() as { resources?: readonly APIResource[] }).resources ?? []);
 }
 
 export class ExtensionDiscovery implements ExtensionGroups {

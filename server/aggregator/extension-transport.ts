@@ -7,7 +7,7 @@
  * group and `X-Remote-Extra-<key>` (the key percent-encoded) per extra value.
  */
 import { readFileSync } from 'node:fs';
-import type { RequestOptions } from 'node:https';
+import { request, type RequestOptions } from 'node:https';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../authn/types';
 import type { APIServiceSpec } from './apiservice';
@@ -56,4 +56,42 @@ export function identityHeaders(user: UserInfo): OutgoingHttpHeaders {
     if (values.length > 0) headers[`X-Remote-Extra-${encodeURIComponent(key)}`] = [...values];
   }
   return headers;
+}
+
+/** The aggregator's own identity toward extension servers (discovery, OpenAPI), which they must let read. */
+const AGGREGATOR_USER: UserInfo = { name: 'system:kube-aggregator', groups: ['system:masters'] };
+/** A document bigger than this is refused: extension servers are trusted, but not without bound. */
+const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 5_000;
+
+export interface FetchedDocument {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
+  /** The body parsed as JSON; throws when it is not. */
+  json(): unknown;
+}
+
+/** GETs `path` from the extension server as the aggregator, within 5 s; non-2xx answers resolve too, transport failures reject. */
+export function fetchFromExtension(tls: RequestOptions, path: string, accept: string): Promise<FetchedDocument> {
+  return new Promise((resolve, reject) => {
+    const req = request({ ...tls, method: 'GET', path, headers: { ...identityHeaders(AGGREGATOR_USER), Accept: accept }, timeout: FETCH_TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_DOCUMENT_BYTES) req.destroy(new Error(`${path}: document larger than ${MAX_DOCUMENT_BYTES} bytes`));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', body, json: () => JSON.parse(body.toString('utf8')) as unknown });
+      });
+      res.on('error', reject);
+    });
+    const deadline = setTimeout(() => req.destroy(new Error(`${path}: no answer within ${FETCH_TIMEOUT_MS} ms`)), FETCH_TIMEOUT_MS);
+    req.on('close', () => clearTimeout(deadline));
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -56,6 +56,34 @@ const AGGREGATED = {
   metadata: {},
   items: [{ metadata: { name: 'metrics.k8s.io' }, versions: [{ version: 'v1beta1', resources: AGGREGATED_RESOURCES, freshness: 'Current' }] }],
 };
+/** The extension server's OpenAPI: a v3 document for its group-version, and v2 with the same schema. */
+const NODE_METRICS_SCHEMA = {
+  description: 'NodeMetrics sets resource usage metrics of a node.',
+  type: 'object',
+  properties: {
+    apiVersion: { type: 'string' },
+    kind: { type: 'string' },
+    timestamp: { type: 'string', format: 'date-time' },
+    window: { type: 'string' },
+    usage: { type: 'object', description: 'The memory and CPU usage.', additionalProperties: { type: 'string' } },
+  },
+  'x-kubernetes-group-version-kind': [{ group: 'metrics.k8s.io', version: 'v1beta1', kind: 'NodeMetrics' }],
+};
+const OPENAPI_V3 = {
+  openapi: '3.0.0',
+  info: { title: 'Kubernetes', version: 'v0.8.0' },
+  paths: { '/apis/metrics.k8s.io/v1beta1/nodes': { get: { operationId: 'listMetricsV1beta1NodeMetrics', responses: { '200': { description: 'OK' } } } } },
+  components: { schemas: { 'io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics': NODE_METRICS_SCHEMA } },
+};
+const OPENAPI_V2 = {
+  swagger: '2.0',
+  info: { title: 'Kubernetes', version: 'v0.8.0' },
+  paths: {
+    '/apis/metrics.k8s.io/v1beta1/nodes': { get: { operationId: 'listMetricsV1beta1NodeMetrics', responses: { '200': { description: 'OK' } } } },
+    '/version': { get: { operationId: 'getCodeVersion', responses: { '200': { description: 'OK' } } } },
+  },
+  definitions: { 'io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics': NODE_METRICS_SCHEMA },
+};
 const NODE_METRICS = {
   kind: 'NodeMetricsList',
   apiVersion: 'metrics.k8s.io/v1beta1',
@@ -78,6 +106,9 @@ const POD_METRICS = {
 
 /** metrics-server's answers, keyed by path without query. */
 function answerOf(path: string): object | undefined {
+  if (path === '/openapi/v3') return { paths: { 'apis/metrics.k8s.io/v1beta1': { serverRelativeURL: '/openapi/v3/apis/metrics.k8s.io/v1beta1?hash=ABC' } } };
+  if (path === '/openapi/v3/apis/metrics.k8s.io/v1beta1') return OPENAPI_V3;
+  if (path === '/openapi/v2') return OPENAPI_V2;
   if (path === '/apis/metrics.k8s.io/v1beta1') return RESOURCE_LIST;
   if (path === '/apis/metrics.k8s.io/v1beta1/nodes') return NODE_METRICS;
   if (path === '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods' || path === '/apis/metrics.k8s.io/v1beta1/pods') return POD_METRICS;
@@ -308,6 +339,21 @@ test('discovery lists the extension group, in /apis, /apis/<group> and the aggre
   expect(metrics?.versions).toEqual([{ version: 'v1beta1', resources: AGGREGATED_RESOURCES, freshness: 'Current' }]);
   const apiResources = await server.kubectl(['api-resources', '--api-group', 'metrics.k8s.io']);
   expect(apiResources.stdout).toMatch(/nodes\s+metrics\.k8s\.io\/v1beta1\s+false\s+NodeMetrics/);
+});
+
+test("the extension server's OpenAPI is served with capstan's: its v3 document, and its group's paths in v2", async () => {
+  const index = await waitFor('the extension group in the OpenAPI v3 index', async () => {
+    const paths = (await server.request('GET', '/openapi/v3')).json<{ paths: Record<string, { serverRelativeURL: string }> }>().paths;
+    return paths['apis/metrics.k8s.io/v1beta1'] ? paths : undefined;
+  });
+  expect(index['apis/apps/v1']).toBeDefined();
+  const document = await server.request('GET', index['apis/metrics.k8s.io/v1beta1'].serverRelativeURL);
+  expect(document.status).toBe(200);
+  expect(document.json()).toEqual(OPENAPI_V3);
+  const v2 = (await server.request('GET', '/openapi/v2')).json<{ paths: Record<string, unknown>; definitions: Record<string, unknown> }>();
+  expect(v2.paths['/apis/metrics.k8s.io/v1beta1/nodes']).toEqual(OPENAPI_V2.paths['/apis/metrics.k8s.io/v1beta1/nodes']);
+  expect(v2.paths['/apis/apps/v1/deployments']).toBeDefined();
+  expect(v2.definitions['io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics']).toEqual(NODE_METRICS_SCHEMA);
 });
 
 test('custom resource versions get automanaged APIServices that go with them', async () => {

@@ -51,7 +51,8 @@ export function startAggregator(options: {
   readonly onError?: (error: unknown) => void;
 }): Aggregator {
   const { registry, storageOf, operations, clientCertificate } = options;
-  const type = registry.find({ group: APIREGISTRATION_GROUP, version: 'v1' }, 'apiservices') as ResourceType;
+  const type: ResourceType | undefined = registry.find({ group: APIREGISTRATION_GROUP, version: 'v1' }, 'apiservices');
+  if (type === undefined) throw new Error(`${APIREGISTRATION_GROUP}/v1 apiservices is not served (--runtime-config?)`);
   const changed = (name: string) => {
     autoregistration.request();
     availability.request(name);

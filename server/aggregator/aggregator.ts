@@ -103,7 +103,7 @@ export function startAggregator(options: {
   const discoverySynced = informer.synced.then(() => Promise.all([...current.keys()].map((name) => discovery.refresh(name))));
   const openapiSynced = informer.synced.then(() => Promise.all([...current.keys()].map((name) => openapi.refresh(name))));
   const healthChecks: HealthCheck[] = [
-    hook('start-kube-aggregator-informers', informer.synced),
+    hook('start-kube-aggregator-informers', Promise.all([informer, ...serviceInformers].map(({ synced }) => synced))),
     hook('apiservice-status-local-available-controller', availability.firstSync),
     hook('apiservice-status-remote-available-controller', availability.firstSync),
     hook('apiservice-registration-controller', informer.synced),

@@ -62,6 +62,8 @@ async function discoverVersion(tls: ReturnType<typeof extensionTlsOptions>, grou
 export class ExtensionDiscovery implements ExtensionGroups {
   /** APIService name → its discovered resources and the object they were fetched for. */
   private readonly discovered = new Map<string, { readonly from: string; readonly resources: readonly APIResourceDiscovery[] }>();
+  /** The remote APIServices seen, so that one going away changes the groups. */
+  private readonly remote = new Set<string>();
   private changes = 0;
   private readonly timer: NodeJS.Timeout;
 
@@ -85,16 +87,23 @@ export class ExtensionDiscovery implements ExtensionGroups {
 
   /** An APIService changed (or went): its versions' entries follow, fetched again when it is available. */
   async refresh(name: string, options: { force?: boolean } = {}): Promise<void> {
-    this.changes++;
     const apiService = this.options.current.get(name);
-    if (apiService === undefined || serviceOf(apiService) === undefined || !isAvailable(apiService)) {
+    const service = apiService && serviceOf(apiService);
+    // Local APIServices are discovered from the registry: their changes change nothing here.
+    if (service !== undefined || this.remote.delete(name)) this.changes++;
+    if (apiService === undefined || service === undefined) {
+      this.discovered.delete(name);
+      return;
+    }
+    this.remote.add(name);
+    if (!isAvailable(apiService)) {
       this.discovered.delete(name);
       return;
     }
     const from = JSON.stringify([apiService.metadata.uid, apiService.spec]);
     if (!options.force && this.discovered.get(name)?.from === from) return;
     try {
-      const resolution = await resolveServiceEndpoint(serviceOf(apiService)!, this.options.storageOf);
+      const resolution = await resolveServiceEndpoint(service, this.options.storageOf);
       if (!resolution.ok) throw new Error(resolution.message);
       const { group, version } = groupVersionOf(apiService);
       const tls = extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate: this.options.clientCertificate });

@@ -48,7 +48,6 @@ export function startAggregator(options: {
   readonly clientCertificate: ProxyClientCertificate | undefined;
   /** Where the aggregator's metrics go (`/metrics`). */
   readonly metrics: ApiserverMetrics;
-  readonly onError?: (error: unknown) => void;
 }): Aggregator {
   const { registry, storageOf, operations, clientCertificate } = options;
   const type: ResourceType | undefined = registry.find({ group: APIREGISTRATION_GROUP, version: 'v1' }, 'apiservices');
@@ -88,7 +87,7 @@ export function startAggregator(options: {
   // Reconciling before the informer lists would create what is already stored.
   let autoregistration = { request: () => {}, stop: () => {} };
   const autoregistered = informer.synced.then(() => {
-    const started = startAutoregistration({ registry, current, operations, type, onError: options.onError });
+    const started = startAutoregistration({ registry, current, operations, type });
     autoregistration = started;
     return started.completed;
   });

@@ -11,6 +11,7 @@
  */
 import type { KubeObject } from '../../storage/objects/types';
 import type { ObjectOperations } from '../controllers/operations';
+import { startWorkQueue } from '../controllers/work-queue';
 import { CUSTOM_GROUP_PRIORITY, CUSTOM_VERSION_PRIORITY, priorityOf } from '../discovery/group-priority';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
 import { deepEqual } from '../validation/field-errors';
@@ -97,12 +98,10 @@ export async function reconcileLocalAPIServices(options: {
   }
 }
 
-const RETRY_AFTER_ERROR_MS = 1_000;
-
 export interface Autoregistration {
   /** Resolves after the first reconciliation: the reference's `autoregister-completion`. */
   readonly completed: Promise<void>;
-  /** Asks for a reconciliation (an APIService changed); runs are serialized and coalesced. */
+  /** Asks for a reconciliation (an APIService changed); runs are serialized and coalesced, failures retried with backoff. */
   request(): void;
   stop(): void;
 }
@@ -113,43 +112,26 @@ export function startAutoregistration(options: {
   readonly current: ReadonlyMap<string, KubeObject>;
   readonly operations: ObjectOperations;
   readonly type: ResourceType;
-  readonly onError?: (error: unknown) => void;
 }): Autoregistration {
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
+  const stopping = new AbortController();
   let complete: () => void = () => {};
   const completed = new Promise<void>((resolve) => (complete = resolve));
-
-  async function run(): Promise<void> {
-    do {
-      again = false;
-      try {
-        await reconcileLocalAPIServices({ wanted: localAPIServices(options.registry.all()), current: options.current, operations: options.operations, type: options.type });
-        complete();
-      } catch (error) {
-        options.onError?.(error);
-        // The store or admission refused for now: try again shortly rather than stay wrong.
-        setTimeout(request, RETRY_AFTER_ERROR_MS).unref();
-      }
-    } while (again && !stopped);
-    running = undefined;
-  }
-  function request(): void {
-    if (stopped) return;
-    if (running !== undefined) {
-      again = true;
-      return;
-    }
-    running = run();
-  }
+  // One key: every change asks for the same whole reconciliation.
+  const queue = startWorkQueue<'all'>({
+    stop: stopping.signal,
+    handle: async () => {
+      await reconcileLocalAPIServices({ wanted: localAPIServices(options.registry.all()), current: options.current, operations: options.operations, type: options.type });
+      complete();
+    },
+  });
+  const request = () => queue.add('all');
   const unsubscribe = options.registry.onChange(request);
   request();
   return {
     completed,
     request,
     stop() {
-      stopped = true;
+      stopping.abort();
       unsubscribe();
     },
   };

@@ -11,6 +11,7 @@ import { request } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
 import type { ObjectOperations } from '../controllers/operations';
+import { startWorkQueue } from '../controllers/work-queue';
 import type { ResourceType } from '../registry/types';
 import { availableConditionOf, groupVersionOf, serviceOf, specOf, type AvailableCondition } from './apiservice';
 import type { AvailabilityMetrics } from './availability-metrics';
@@ -77,6 +78,9 @@ export interface AvailabilityController {
   stop(): void;
 }
 
+/** The reference runs this many checks at once: one slow extension server does not hold up the others. */
+const WORKERS = 5;
+
 export function startAvailabilityController(options: {
   readonly current: ReadonlyMap<string, KubeObject>;
   /** Resolves when `current` holds the stored APIServices. */
@@ -88,69 +92,67 @@ export function startAvailabilityController(options: {
   readonly resyncMs?: number;
   readonly metrics?: AvailabilityMetrics;
 }): AvailabilityController {
-  const running = new Map<string, Promise<void>>();
-  const again = new Set<string>();
-  let stopped = false;
+  const stopping = new AbortController();
+  /** APIServices of the first pass not yet checked. */
+  let firstPass: Set<string> | undefined;
+  let firstPassDone: () => void = () => {};
+  const firstSync = new Promise<void>((resolve) => (firstPassDone = resolve));
 
+  /** Writes the condition when it changed; throws after a failed discovery check, so the check is retried with backoff, as the reference requeues it. */
   async function sync(name: string): Promise<void> {
     const apiService = options.current.get(name);
     if (apiService === undefined) return;
     const checked = await checkAvailability(apiService, options.storageOf, options.clientCertificate);
     // The object may have changed while the check ran; the condition is merged into the latest.
     const previous = availableConditionOf(options.current.get(name) ?? apiService);
-    if (!conditionChanged(previous, checked)) return;
-    options.metrics?.transitioned(name, previous, checked);
-    await options.operations.updateObject(
-      options.type,
-      { name },
-      (object) => {
-        const status = (object.status ?? {}) as { conditions?: AvailableCondition[] };
-        const conditions = Array.isArray(status.conditions) ? [...status.conditions] : [];
-        const index = conditions.findIndex((condition) => condition.type === 'Available');
-        const previous = index >= 0 ? conditions[index] : undefined;
-        const lastTransitionTime = previous !== undefined && previous.status === checked.status && previous.lastTransitionTime ? previous.lastTransitionTime : nowTimestamp();
-        const next: AvailableCondition = { type: 'Available', status: checked.status, lastTransitionTime, reason: checked.reason, message: checked.message };
-        if (index >= 0) conditions[index] = next;
-        else conditions.push(next);
-        object.status = { ...status, conditions };
-      },
-      'status',
-    );
-  }
-
-  function request(name: string): void {
-    if (stopped) return;
-    if (running.has(name)) {
-      again.add(name);
-      return;
+    if (conditionChanged(previous, checked)) {
+      options.metrics?.transitioned(name, previous, checked);
+      await options.operations.updateObject(options.type, { name }, (object) => setAvailableCondition(object, checked), 'status');
     }
-    const run = sync(name)
-      .catch(() => {
-        // A failed write (a conflict with another replica, the store away) is retried by the next event or resync.
-      })
-      .finally(() => {
-        running.delete(name);
-        if (again.delete(name)) request(name);
-      });
-    running.set(name, run);
+    if (checked.reason === 'FailedDiscoveryCheck') throw new Error(checked.message);
   }
 
-  const firstSync = options.synced.then(async () => {
-    const names = [...options.current.keys()];
-    names.forEach(request);
-    await Promise.all(names.map((name) => running.get(name)));
+  const queue = startWorkQueue<string>({
+    stop: stopping.signal,
+    workers: WORKERS,
+    handle: async (name) => {
+      try {
+        await sync(name);
+      } finally {
+        if (firstPass?.delete(name) && firstPass.size === 0) firstPassDone();
+      }
+    },
+  });
+
+  void options.synced.then(() => {
+    firstPass = new Set(options.current.keys());
+    if (firstPass.size === 0) firstPassDone();
+    for (const name of firstPass) queue.add(name);
   });
   const resync = setInterval(() => {
-    for (const name of options.current.keys()) request(name);
+    for (const name of options.current.keys()) queue.add(name);
   }, options.resyncMs ?? AVAILABILITY_RESYNC_MS);
   resync.unref();
 
   return {
     firstSync,
-    request,
+    request: (name) => queue.add(name),
     stop() {
-      stopped = true;
+      stopping.abort();
       clearInterval(resync);
     },
   };
+}
+
+/** Puts `checked` in the object's Available condition; its transition time moves only when its status does. May mutate `object`. */
+function setAvailableCondition(object: KubeObject, checked: CheckedCondition): void {
+  const status = (object.status ?? {}) as { conditions?: AvailableCondition[] };
+  const conditions = Array.isArray(status.conditions) ? [...status.conditions] : [];
+  const index = conditions.findIndex((condition) => condition.type === 'Available');
+  const previous = index >= 0 ? conditions[index] : undefined;
+  const lastTransitionTime = previous !== undefined && previous.status === checked.status && previous.lastTransitionTime ? previous.lastTransitionTime : nowTimestamp();
+  const next: AvailableCondition = { type: 'Available', status: checked.status, lastTransitionTime, reason: checked.reason, message: checked.message };
+  if (index >= 0) conditions[index] = next;
+  else conditions.push(next);
+  object.status = { ...status, conditions };
 }

@@ -15,7 +15,7 @@ import { startWorkQueue } from '../controllers/work-queue';
 import type { ResourceType } from '../registry/types';
 import { availableConditionOf, groupVersionOf, serviceOf, specOf, type AvailableCondition } from './apiservice';
 import type { AvailabilityMetrics } from './availability-metrics';
-import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { dialErrorText, extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
 import { endpointOrigin, resolveServiceEndpoint } from './service-endpoint';
 
 /** The reference re-checks every APIService this often (its informer's resync period). */
@@ -52,11 +52,7 @@ function discoveryCheck(options: { url: string; path: string; tls: ReturnType<ty
     });
     const deadline = setTimeout(() => req.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')), DISCOVERY_CHECK_TIMEOUT_MS);
     req.on('close', () => clearTimeout(deadline));
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const host = `${options.tls.host}:${options.tls.port}`;
-      const cause = error.code === 'ECONNREFUSED' ? `dial tcp ${host}: connect: connection refused` : error.message;
-      resolve(`Get ${JSON.stringify(options.url)}: ${cause}`);
-    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(`Get ${JSON.stringify(options.url)}: ${dialErrorText(error, options.tls.host, options.tls.port)}`));
     req.end();
   });
 }

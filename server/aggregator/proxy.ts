@@ -7,7 +7,8 @@
  * protocol switch (exec, attach, port-forward of an extension's resources) joins the client's
  * connection to the extension server's once the server agrees to it. An
  * APIService that is not Available, or whose Service has no endpoint, is answered 503
- * `service unavailable`, the reference's text.
+ * `service unavailable`, and one whose server cannot be reached 503 `error trying to reach
+ * service: <why>`, the reference's texts.
  */
 import { request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
@@ -16,7 +17,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
 import { apiServiceName, isAvailable, serviceOf, specOf } from './apiservice';
-import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { dialErrorText, extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
 import { resolveServiceEndpoint } from './service-endpoint';
 
 /** Headers that describe one connection, not the request (RFC 9110 §7.6.1), plus those this server consumed. */
@@ -124,7 +125,9 @@ export function aggregatorProxy(options: {
           },
         );
         upstream.on('upgrade', (answer, socket, head) => joinConnections(req.socket, answer, socket, head));
-        upstream.on('error', (error) => unavailable(res, `Error trying to reach service: '${error.message}'`));
+        upstream.on('error', (error: NodeJS.ErrnoException) =>
+          unavailable(res, `error trying to reach service: ${dialErrorText(error, resolution.endpoint.host, resolution.endpoint.port)}`),
+        );
         // A client that goes away ends the extension server's request too (a watch, say).
         res.on('close', () => upstream.destroy());
         req.pipe(upstream);

@@ -411,6 +411,9 @@ test('an APIService whose Service is missing says so', async () => {
 test('when the extension server goes away the APIService becomes unavailable and requests get 503', async () => {
   extension.closeAllConnections();
   await new Promise((resolve) => extension.close(resolve));
+  // Still Available until the next check: the proxy says what went wrong, in the reference's words.
+  const unreachable = await server.request('GET', '/apis/metrics.k8s.io/v1beta1/nodes');
+  expect(unreachable).toMatchObject({ status: 503, body: `error trying to reach service: dial tcp 127.0.0.1:${extensionPort}: connect: connection refused\n` });
   // Any change of the APIService makes the controller look again at once (else its 30 s resync would).
   await server.kubectl(['annotate', 'apiservice', 'v1beta1.metrics.k8s.io', 'touched=1']);
   const condition = await waitFor('the FailedDiscoveryCheck condition', async () => {

@@ -72,7 +72,16 @@ const NODE_METRICS_SCHEMA = {
 const OPENAPI_V3 = {
   openapi: '3.0.0',
   info: { title: 'Kubernetes', version: 'v0.8.0' },
-  paths: { '/apis/metrics.k8s.io/v1beta1/nodes': { get: { operationId: 'listMetricsV1beta1NodeMetrics', responses: { '200': { description: 'OK' } } } } },
+  paths: {
+    '/apis/metrics.k8s.io/v1beta1/nodes': {
+      get: {
+        operationId: 'listMetricsV1beta1NodeMetrics',
+        responses: { '200': { description: 'OK' } },
+        'x-kubernetes-action': 'list',
+        'x-kubernetes-group-version-kind': { group: 'metrics.k8s.io', version: 'v1beta1', kind: 'NodeMetrics' },
+      },
+    },
+  },
   components: { schemas: { 'io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics': NODE_METRICS_SCHEMA } },
 };
 const OPENAPI_V2 = {
@@ -354,6 +363,9 @@ test("the extension server's OpenAPI is served with capstan's: its v3 document, 
   expect(v2.paths['/apis/metrics.k8s.io/v1beta1/nodes']).toEqual(OPENAPI_V2.paths['/apis/metrics.k8s.io/v1beta1/nodes']);
   expect(v2.paths['/apis/apps/v1/deployments']).toBeDefined();
   expect(v2.definitions['io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics']).toEqual(NODE_METRICS_SCHEMA);
+  const explained = await server.kubectl(['explain', '--api-version=metrics.k8s.io/v1beta1', 'nodes.usage']);
+  expect(explained.stderr).toBe('');
+  expect(explained.stdout).toContain('The memory and CPU usage.');
 });
 
 test('custom resource versions get automanaged APIServices that go with them', async () => {

@@ -62,8 +62,6 @@ async function discoverVersion(tls: ReturnType<typeof extensionTlsOptions>, grou
 export class ExtensionDiscovery implements ExtensionGroups {
   /** APIService name → its discovered resources and the object they were fetched for. */
   private readonly discovered = new Map<string, { readonly from: string; readonly resources: readonly APIResourceDiscovery[] }>();
-  /** The remote APIServices seen, so that one going away changes the groups. */
-  private readonly remote = new Set<string>();
   private changes = 0;
   private readonly timer: NodeJS.Timeout;
 
@@ -87,16 +85,11 @@ export class ExtensionDiscovery implements ExtensionGroups {
 
   /** An APIService changed (or went): its versions' entries follow, fetched again when it is available. */
   async refresh(name: string, options: { force?: boolean } = {}): Promise<void> {
+    // Any APIService may change the groups: a local one of a group nothing here serves is listed too.
+    this.changes++;
     const apiService = this.options.current.get(name);
     const service = apiService && serviceOf(apiService);
-    // Local APIServices are discovered from the registry: their changes change nothing here.
-    if (service !== undefined || this.remote.delete(name)) this.changes++;
-    if (apiService === undefined || service === undefined) {
-      this.discovered.delete(name);
-      return;
-    }
-    this.remote.add(name);
-    if (!isAvailable(apiService)) {
+    if (apiService === undefined || service === undefined || !isAvailable(apiService)) {
       this.discovered.delete(name);
       return;
     }
@@ -115,23 +108,28 @@ export class ExtensionDiscovery implements ExtensionGroups {
     this.changes++;
   }
 
+  /**
+   * Every APIService's group, as `/apis` lists them; the groups this server serves itself are
+   * left out where they are merged (server/discovery/extension-groups.ts), so that the local
+   * APIServices here are those of groups nothing serves, which only `/apis` lists.
+   */
   groups(): readonly ExtensionGroup[] {
-    const byGroup = new Map<string, { priority: number; versions: { version: string; priority: number; resources?: readonly APIResourceDiscovery[] }[] }>();
+    type Version = { version: string; priority: number; local: boolean; resources?: readonly APIResourceDiscovery[] };
+    const byGroup = new Map<string, { priority: number; versions: Version[] }>();
     for (const [name, apiService] of this.options.current) {
-      if (serviceOf(apiService) === undefined) continue;
       const spec = specOf(apiService);
       const { group, version } = groupVersionOf(apiService);
       const entry = byGroup.get(group) ?? { priority: 0, versions: [] };
       byGroup.set(group, entry);
       entry.priority = Math.max(entry.priority, spec.groupPriorityMinimum ?? 0);
-      entry.versions.push({ version, priority: spec.versionPriority ?? 0, resources: this.discovered.get(name)?.resources });
+      entry.versions.push({ version, priority: spec.versionPriority ?? 0, local: serviceOf(apiService) === undefined, resources: this.discovered.get(name)?.resources });
     }
     return [...byGroup].map(([name, { priority, versions }]) => ({
       name,
       priority,
       versions: versions
         .sort((a, b) => (a.priority !== b.priority ? b.priority - a.priority : compareKubeAwareVersions(a.version, b.version)))
-        .map(({ version, resources }) => (resources === undefined ? { version } : { version, resources })),
+        .map(({ version, local, resources }) => ({ version, ...(local ? { local } : {}), ...(resources === undefined ? {} : { resources }) })),
     }));
   }
 

@@ -12,6 +12,11 @@ import type { APIGroup } from './legacy-documents';
 
 export interface ExtensionVersion {
   readonly version: string;
+  /**
+   * A local APIService of a group this server does not serve: listed in `/apis` (which lists
+   * every APIService's group) but not in the aggregated document (which lists what is served).
+   */
+  readonly local?: boolean;
   /** The discovered resources; absent while the extension server has not answered (the entry is then `Stale`). */
   readonly resources?: readonly APIResourceDiscovery[];
 }
@@ -86,7 +91,7 @@ export function mergeAggregatedGroups(local: readonly APIGroupDiscovery[], exten
       const versions = group.versions.map((v) => v.version);
       return { name, priority: groupPriority(name, versions), apiServiceKey: apiServiceKey(name, versions), entry: group };
     }),
-    ...remoteOnly(named, extensions).map((group) => ({
+    ...remoteOnly(named, extensions.map((group) => ({ ...group, versions: group.versions.filter((version) => !version.local) }))).map((group) => ({
       name: group.name,
       priority: group.priority,
       apiServiceKey: '',

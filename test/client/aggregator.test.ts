@@ -394,6 +394,27 @@ test('custom resource versions get automanaged APIServices that go with them', a
   await waitFor('the CRD APIService to go', async () => ((await server.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.example.com')).status === 404 ? true : undefined));
 });
 
+test('a local APIService of a group nothing serves is listed in /apis, not in the aggregated document', async () => {
+  const apiService = {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: 'v1.local.example.com' },
+    spec: { group: 'local.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 100 },
+  };
+  expect((await server.kubectl(['apply', '-f', '-'], { input: JSON.stringify(apiService) })).stderr).toBe('');
+  const groups = await waitFor('the local group in /apis', async () => {
+    const names = (await server.request('GET', '/apis')).json<{ groups: { name: string }[] }>().groups.map((group) => group.name);
+    return names.includes('local.example.com') ? names : undefined;
+  });
+  // Priority ties go by APIService name, as the reference orders them: v1.local... before v1beta1.metrics...
+  expect(groups.slice(-2)).toEqual(['local.example.com', 'metrics.k8s.io']);
+  expect((await server.request('GET', '/apis/local.example.com')).json()).toMatchObject({ kind: 'APIGroup', name: 'local.example.com' });
+  const aggregated = await server.request('GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+  expect(aggregated.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name)).not.toContain('local.example.com');
+  expect(await waitFor('the Local condition', () => availableCondition('v1.local.example.com'))).toMatchObject({ status: 'True', reason: 'Local' });
+  expect((await server.kubectl(['delete', 'apiservice', 'v1.local.example.com'])).code).toBe(0);
+});
+
 test('an APIService whose Service is missing says so', async () => {
   const apiService = {
     apiVersion: 'apiregistration.k8s.io/v1',

@@ -119,6 +119,8 @@ export class ExtensionDiscovery implements ExtensionGroups {
     for (const [name, apiService] of this.options.current) {
       const spec = specOf(apiService);
       const { group, version } = groupVersionOf(apiService);
+      // The core group (`v1.`) is listed at `/api`, never among the named groups.
+      if (group === '') continue;
       const entry = byGroup.get(group) ?? { priority: 0, versions: [] };
       byGroup.set(group, entry);
       entry.priority = Math.max(entry.priority, spec.groupPriorityMinimum ?? 0);

@@ -332,6 +332,7 @@ test('discovery lists the extension group, in /apis, /apis/<group> and the aggre
   // Priority 100 is below every built-in group's.
   expect(groups.indexOf('metrics.k8s.io')).toBe(groups.length - 1);
   expect(groups[0]).toBe('apiregistration.k8s.io');
+  expect(groups).not.toContain('');
   const group = (await server.request('GET', '/apis/metrics.k8s.io')).json();
   expect(group).toEqual({
     kind: 'APIGroup',

@@ -61,6 +61,8 @@ function joinConnections(client: Duplex, answer: IncomingMessage, upstream: Dupl
 }
 
 function unavailable(res: Response, message = 'service unavailable'): void {
+  // The client went away first (and the extension server's request was ended for it).
+  if (res.destroyed || res.writableEnded) return;
   if (res.headersSent) {
     res.destroy();
     return;

@@ -1,9 +1,11 @@
 /**
- * Groups served by extension API servers (the aggregator's remote APIServices), merged into the
- * discovery documents of the groups this server serves itself. Every named group is ordered by
- * its priority, highest first (a local group's from the reference's table, a remote one's from
- * its APIServices' groupPriorityMinimum); ties go by the name of the group's first APIService in
- * `/apis` and by group name in the aggregated document, as the reference orders them.
+ * Groups of the aggregator's APIServices that this server does not serve itself (those of
+ * extension API servers, and local APIServices of groups nothing serves, which only `/apis`
+ * lists), merged into the discovery documents of the groups this server serves. Every named
+ * group is ordered by its priority, highest first (a served group's from the reference's table,
+ * another's from its APIServices' groupPriorityMinimum); ties go by the name of the group's
+ * first APIService in `/apis` and by group name in the aggregated document, as the reference
+ * orders them.
  */
 import { groupVersionString } from '../registry/types';
 import type { APIGroupDiscovery, APIResourceDiscovery } from './aggregated-documents';
@@ -56,7 +58,7 @@ function byPriority<T>(tieBreak: 'apiservice' | 'group'): (a: Ordered<T>, b: Ord
 }
 
 /** The extension groups whose names no local group has (a local group is served by this server, whatever an APIService says). */
-function remoteOnly(local: readonly { name: string }[], extensions: readonly ExtensionGroup[]): ExtensionGroup[] {
+function notServedHere(local: readonly { name: string }[], extensions: readonly ExtensionGroup[]): ExtensionGroup[] {
   const names = new Set(local.map((group) => group.name));
   return extensions.filter((group) => !names.has(group.name) && group.versions.length > 0);
 }
@@ -73,7 +75,7 @@ export function mergeGroupList(local: readonly APIGroup[], extensions: readonly 
       const versions = group.versions.map((v) => v.version);
       return { name: group.name, priority: groupPriority(group.name, versions), apiServiceKey: apiServiceKey(group.name, versions), entry: group };
     }),
-    ...remoteOnly(local, extensions).map((group) => ({
+    ...notServedHere(local, extensions).map((group) => ({
       name: group.name,
       priority: group.priority,
       apiServiceKey: apiServiceKey(group.name, group.versions.map((v) => v.version)),
@@ -91,7 +93,7 @@ export function mergeAggregatedGroups(local: readonly APIGroupDiscovery[], exten
       const versions = group.versions.map((v) => v.version);
       return { name, priority: groupPriority(name, versions), apiServiceKey: apiServiceKey(name, versions), entry: group };
     }),
-    ...remoteOnly(named, extensions.map((group) => ({ ...group, versions: group.versions.filter((version) => !version.local) }))).map((group) => ({
+    ...notServedHere(named, extensions.map((group) => ({ ...group, versions: group.versions.filter((version) => !version.local) }))).map((group) => ({
       name: group.name,
       priority: group.priority,
       apiServiceKey: '',

@@ -30,11 +30,17 @@ export function apiServiceNameOfPath(path: string): string | undefined {
   return match ? apiServiceName({ group: match[1], version: match[2] }) : undefined;
 }
 
-function forwardedHeaders(incoming: IncomingHttpHeaders): OutgoingHttpHeaders {
+/** The client's headers that go on, with the client's address appended to `X-Forwarded-For` as the reference appends it. */
+export function forwardedHeaders(incoming: IncomingHttpHeaders, clientAddress: string | undefined): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined || NOT_FORWARDED.has(name) || IDENTITY_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     headers[name] = value;
+  }
+  if (clientAddress) {
+    const address = clientAddress.replace(/^::ffff:/, '');
+    const prior = incoming['x-forwarded-for'];
+    headers['x-forwarded-for'] = prior ? `${prior}, ${address}` : address;
   }
   return headers;
 }
@@ -109,7 +115,7 @@ export function aggregatorProxy(options: {
             method: req.method,
             path: req.originalUrl,
             headers: {
-              ...forwardedHeaders(req.headers),
+              ...forwardedHeaders(req.headers, req.socket.remoteAddress),
               ...(asksUpgrade(req.headers) ? { Connection: 'Upgrade', Upgrade: req.headers.upgrade } : {}),
               ...identityHeaders(req.user),
             },

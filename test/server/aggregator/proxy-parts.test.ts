@@ -1,6 +1,6 @@
 /** The proxy's small decisions: which APIService a path belongs to, what an upgrade is, how the user is told to the extension server. */
 import { identityHeaders } from '../../../server/aggregator/extension-transport';
-import { apiServiceNameOfPath, asksUpgrade } from '../../../server/aggregator/proxy';
+import { apiServiceNameOfPath, asksUpgrade, forwardedHeaders } from '../../../server/aggregator/proxy';
 
 test.each([
   ['/apis/metrics.k8s.io/v1beta1', 'v1beta1.metrics.k8s.io'],
@@ -27,4 +27,21 @@ test('the user in request headers: one group header per group, extra keys percen
     'X-Remote-Extra-example.com%2Fteam': ['blue', 'green'],
   });
   expect(identityHeaders({ name: 'system:anonymous', groups: [] })).toEqual({ 'X-Remote-User': 'system:anonymous' });
+});
+
+test("the client's credentials, connection headers and claimed identities stay here; its address is appended to X-Forwarded-For", () => {
+  expect(
+    forwardedHeaders(
+      {
+        authorization: 'Bearer secret',
+        'impersonate-user': 'bob',
+        'x-remote-user': 'mallory',
+        connection: 'keep-alive',
+        host: 'capstan:6443',
+        accept: 'application/json',
+        'x-forwarded-for': '10.0.0.7',
+      },
+      '::ffff:127.0.0.1',
+    ),
+  ).toEqual({ accept: 'application/json', 'x-forwarded-for': '10.0.0.7, 127.0.0.1' });
 });

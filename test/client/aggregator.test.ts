@@ -395,6 +395,22 @@ test('custom resource versions get automanaged APIServices that go with them', a
   await waitFor('the CRD APIService to go', async () => ((await server.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.example.com')).status === 404 ? true : undefined));
 });
 
+test('an automanaged APIService deleted or changed is put back', async () => {
+  const before = (await server.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.apps')).json<{ metadata: { uid: string } }>();
+  expect((await server.kubectl(['delete', 'apiservice', 'v1.apps'])).code).toBe(0);
+  const recreated = await waitFor('v1.apps to come back', async () => {
+    const answer = await server.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.apps');
+    return answer.status === 200 ? answer.json<{ metadata: { uid: string; labels: Record<string, string> }; spec: unknown }>() : undefined;
+  });
+  expect(recreated.metadata.uid).not.toBe(before.metadata.uid);
+  expect(recreated).toMatchObject({ metadata: { labels: { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' } }, spec: { group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 } });
+  expect((await server.kubectl(['patch', 'apiservice', 'v1.apps', '--type=merge', '-p', '{"spec":{"versionPriority":3}}'])).code).toBe(0);
+  await waitFor('the priority to be restored', async () => {
+    const answer = (await server.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.apps')).json<{ spec: { versionPriority: number } }>();
+    return answer.spec.versionPriority === 15 ? true : undefined;
+  });
+});
+
 test('a local APIService of a group nothing serves is listed in /apis, not in the aggregated document', async () => {
   const apiService = {
     apiVersion: 'apiregistration.k8s.io/v1',

@@ -7,6 +7,7 @@
  *   process.once('SIGTERM', () => server.shutdown().then(() => process.exit(0)));
  */
 import express from 'express';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { union as authenticatorUnion } from './authn/union';
@@ -69,8 +70,11 @@ export interface HealthOptions {
   readonly checks?: readonly HealthCheck[];
   /** In `/readyz` only, before the post-start hooks: e.g. `informer-sync`. */
   readonly readinessChecks?: readonly HealthCheck[];
-  /** Everywhere, last but for `shutdown`; in `/livez` they pass during `--livez-grace-period`. */
-  readonly postStartHooks?: readonly PostStartHook[];
+  /**
+   * Everywhere, last but for `shutdown`; in `/livez` they pass during `--livez-grace-period`.
+   * Mostly post-start hooks, with the checks the reference lists among them (`autoregister-completion`).
+   */
+  readonly postStartHooks?: readonly (PostStartHook | HealthCheck)[];
 }
 
 export interface CreateServerOptions {
@@ -95,6 +99,12 @@ export interface CreateServerOptions {
   readonly audit?: Audit;
   /** API Priority and Fairness (server/flowcontrol/); absent: the plain in-flight limits. */
   readonly flowControl?: FlowControl;
+  /**
+   * Whether a request asking to switch protocols (`Upgrade`) goes to a route that completes the
+   * switch itself on the socket (the aggregator's proxy); it still passes the whole chain.
+   * Absent or false: it is served as a plain request.
+   */
+  readonly upgrades?: (request: IncomingMessage) => boolean;
 }
 
 export interface CapstanServer {
@@ -181,9 +191,22 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       requestTimeout: requestTimeoutMs,
       // How often those deadlines are checked (Node's default, 30 s, would let them run over).
       connectionsCheckingInterval: 1_000,
+      shouldUpgradeCallback: (request) => create.upgrades?.(request) ?? false,
     },
     app,
   );
+  // The chain answers an upgrade request on its raw socket like any other (a 403, say); a
+  // route that switches protocols writes its 101 there itself. Answered otherwise, the
+  // connection ends with the answer: it has left HTTP's keep-alive handling.
+  https.on('upgrade', (request: IncomingMessage, socket, head: Buffer) => {
+    if (head.length > 0) socket.unshift(head);
+    const response = new ServerResponse(request);
+    // Says `Connection: close`, so that no client sends another request on it.
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+    response.once('finish', () => socket.end());
+    app(request, response);
+  });
   // Node's own answers to malformed requests, but for oversized headers Go's, with a body.
   // The answer is written and the socket destroyed, not ended: a socket whose TLS handshake
   // never finished would wait for it forever.

@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type express from 'express';
+import type { IncomingMessage } from 'node:http';
 import { Compactor } from '../storage/compactor';
 import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
 import type { WatchCache } from '../storage/cache/watch-cache';
@@ -67,6 +68,8 @@ import { defaultComponents } from './componentstatus/probes';
 import { startConfigConsumer, type ConfigConsumer } from './flowcontrol/config-consumer';
 import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
 import { startDanglingConditions } from './flowcontrol/dangling-condition';
+import { startAggregator } from './aggregator/aggregator';
+import { readProxyClientCertificate } from './aggregator/extension-transport';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
@@ -87,6 +90,8 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
   readonly flowControl?: FlowControl;
+  /** Upgrade requests the aggregator's proxy switches itself: give it to the HTTPS server (`upgrades`). */
+  readonly upgrades: (request: IncomingMessage) => boolean;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
   /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
@@ -237,6 +242,13 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   await crdServing.synced;
   const storeAnswers = async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
   registry.add(componentStatusKind(defaultComponents(storeAnswers)));
+  const aggregator = startAggregator({
+    registry,
+    storageOf: (group, resource) => storageFor(find(group, resource)),
+    operations,
+    clientCertificate: readProxyClientCertificate(options),
+    metrics,
+  });
 
   // API Priority and Fairness shares the two in-flight limits among its priority levels.
   let flowControl: FlowControl | undefined;
@@ -276,6 +288,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     priorityClassesHook,
     ...(flowHooks ? [flowHooks.producer] : []),
     bootstrapHook,
+    ...aggregator.healthChecks,
   ];
   let election: LeaderElection | undefined;
 
@@ -288,9 +301,11 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageFor,
     authorizer,
     flowControl,
+    upgrades: (request) => aggregator.upgrades(request),
     routes(app) {
-      mountDiscovery(app, { registry });
-      mountOpenAPI(app, { registry });
+      app.use(aggregator.proxy);
+      mountDiscovery(app, { registry, extensions: aggregator.extensions });
+      mountOpenAPI(app, { registry, extensions: aggregator.openapi });
       mountResourceRoutes(app as express.Express, {
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
@@ -354,6 +369,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       authorization.stop();
       flowConfig?.stop();
       crdServing.stop();
+      aggregator.stop();
       await compactor.stop();
       caches.stop();
       await store.close();

@@ -97,6 +97,7 @@ async function main(argv: readonly string[]): Promise<void> {
       deprecatedApi: deprecatedApisOf(plane.registry),
       audit,
       flowControl: plane.flowControl,
+      upgrades: plane.upgrades,
     }),
   );
   if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);

@@ -53,6 +53,9 @@ export interface ServerOptions {
   readonly requestheaderExtraHeadersPrefix: readonly string[];
   readonly requestheaderClientCaFile?: string;
   readonly requestheaderAllowedNames: readonly string[];
+  /** The client certificate and key the aggregator presents to extension API servers. */
+  readonly proxyClientCertFile?: string;
+  readonly proxyClientKeyFile?: string;
   readonly authenticationTokenWebhookConfigFile?: string;
   readonly authenticationTokenWebhookCacheTtlMs: number;
   readonly authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
@@ -346,6 +349,8 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'requestheader-extra-headers-prefix': { usage: 'header prefixes an authenticating proxy puts extra in', apply: (o, v) => (o.requestheaderExtraHeadersPrefix = splitList(v)) },
   'requestheader-client-ca-file': { usage: "CA bundle verifying an authenticating proxy's client certificate", apply: (o, v) => (o.requestheaderClientCaFile = v) },
   'requestheader-allowed-names': { usage: 'Common Names a proxy certificate may have (default: any)', apply: (o, v) => (o.requestheaderAllowedNames = splitList(v)) },
+  'proxy-client-cert-file': { usage: 'client certificate the aggregator presents to extension API servers', apply: (o, v) => (o.proxyClientCertFile = v) },
+  'proxy-client-key-file': { usage: 'private key of --proxy-client-cert-file', apply: (o, v) => (o.proxyClientKeyFile = v) },
   'authentication-token-webhook-config-file': { usage: 'kubeconfig of a TokenReview webhook', apply: (o, v) => (o.authenticationTokenWebhookConfigFile = v) },
   'authentication-token-webhook-cache-ttl': {
     usage: 'Go duration the webhook answers are kept (default 2m0s)',

@@ -28,9 +28,10 @@ export interface APIResourceDiscovery {
 
 export interface APIVersionDiscovery {
   readonly version: string;
-  readonly resources: readonly APIResourceDiscovery[];
-  /** Always `Current`: every group here is served by this process, never a stale peer. */
-  readonly freshness: 'Current';
+  /** Absent for a `Stale` version. */
+  readonly resources?: readonly APIResourceDiscovery[];
+  /** `Current` for what this process serves; `Stale` for an extension server's version it could not discover. */
+  readonly freshness: 'Current' | 'Stale';
 }
 
 export interface APIGroupDiscovery {

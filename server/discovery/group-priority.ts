@@ -9,7 +9,7 @@
  */
 import type { GroupVersion } from '../registry/types';
 
-interface Priority {
+export interface Priority {
   readonly group: number;
   readonly version: number;
 }
@@ -17,8 +17,8 @@ interface Priority {
 /** The aggregator lists its own group before every delegated one. */
 const AGGREGATOR_GROUP_PRIORITY = 18100;
 /** What the reference's CRD auto-registration gives a custom group and its versions. */
-const CUSTOM_GROUP_PRIORITY = 1000;
-const CUSTOM_VERSION_PRIORITY = 100;
+export const CUSTOM_GROUP_PRIORITY = 1000;
+export const CUSTOM_VERSION_PRIORITY = 100;
 
 const PRIORITIES: Readonly<Record<string, Priority>> = {
   'v1': { group: 18000, version: 1 },
@@ -69,7 +69,7 @@ const PRIORITIES: Readonly<Record<string, Priority>> = {
   'storagemigration.k8s.io/v1alpha1': { group: 15800, version: 9 },
 };
 
-function priorityOf({ group, version }: GroupVersion): Priority | undefined {
+export function priorityOf({ group, version }: GroupVersion): Priority | undefined {
   return PRIORITIES[group === '' ? version : `${group}/${version}`];
 }
 

@@ -19,6 +19,7 @@ import {
   apiVersionsDocument,
 } from './legacy-documents';
 import { memoizeOnRegistry } from './registry-snapshot';
+import { extensionAPIGroup, mergeAggregatedGroups, mergeGroupList, type ExtensionGroups } from './extension-groups';
 import { findServedGroupVersion, servedGroups } from './served-groups';
 
 export interface DiscoveryOptions {
@@ -28,6 +29,8 @@ export interface DiscoveryOptions {
    * `--advertise-address` and secure port). Absent: the local address the request arrived on.
    */
   readonly serverAddress?: string;
+  /** Groups of extension API servers (server/aggregator/), merged into `/apis` and served at `/apis/<group>`. */
+  readonly extensions?: ExtensionGroups;
 }
 
 const JSON_TYPE = 'application/json';
@@ -78,19 +81,27 @@ function encode(document: unknown): EncodedDocument {
 }
 
 export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
-  const { registry } = options;
+  const { registry, extensions } = options;
+  const extensionGroups = () => extensions?.groups() ?? [];
+  const extensionsRevision = () => extensions?.revision() ?? 0;
   const groups = memoizeOnRegistry(registry, servedGroups);
   const aggregated = memoizeOnRegistry(registry, () => {
     const all = groups();
     const core = all.filter((group) => group.name === '');
     const named = all.filter((group) => group.name !== '');
-    const build = (selection: typeof all) =>
+    const build = (selection: typeof all, merge: boolean) =>
       Object.fromEntries(
-        AGGREGATED_VERSIONS.map((version) => [version, encode(aggregatedDiscoveryDocument({ groups: selection, version }))]),
+        AGGREGATED_VERSIONS.map((version) => {
+          const document = aggregatedDiscoveryDocument({ groups: selection, version });
+          return [version, encode(merge ? { ...document, items: mergeAggregatedGroups(document.items, extensionGroups()) } : document)];
+        }),
       ) as Record<AggregatedDiscoveryVersion, EncodedDocument>;
-    return { api: build(core), apis: build(named) };
-  });
-  const groupList = memoizeOnRegistry(registry, () => JSON.stringify(apiGroupListDocument(groups())));
+    return { api: build(core, false), apis: build(named, true) };
+  }, extensionsRevision);
+  const groupList = memoizeOnRegistry(registry, () => {
+    const document = apiGroupListDocument(groups());
+    return JSON.stringify({ ...document, groups: mergeGroupList(document.groups, extensionGroups()) });
+  }, extensionsRevision);
 
   app.get('/api', (request, response) => {
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
@@ -126,7 +137,9 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
   app.get('/apis/:group', (request, response, next) => {
     serveLegacy(request, response, next, () => {
       const group = groups().find((candidate) => candidate.name !== '' && candidate.name === request.params.group);
-      return group && apiGroupDocument(group);
+      if (group !== undefined) return apiGroupDocument(group);
+      const extension = extensionGroups().find((candidate) => candidate.name === request.params.group);
+      return extension && { kind: 'APIGroup', apiVersion: 'v1', ...extensionAPIGroup(extension) };
     });
   });
 

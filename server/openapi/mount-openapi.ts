@@ -20,6 +20,7 @@ import { schemaData } from '../schema/definitions';
 import type { Definitions } from './component-schemas';
 import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
 import { encodeOpenAPIV2Protobuf, OPENAPI_V2_PROTOBUF_SUBTYPES, OPENAPI_V2_PROTOBUF_TYPE } from './openapi-v2-protobuf';
+import { mergeV2, type ExtensionOpenAPI } from './extension-documents';
 
 export interface OpenAPIOptions {
   readonly registry: ResourceRegistry;
@@ -30,6 +31,8 @@ export interface OpenAPIOptions {
   readonly definitions?: () => Definitions;
   /** Shown as the documents' `info.version`; default: the `gitVersion` of `/version`. */
   readonly serverVersion?: string;
+  /** Documents of extension API servers (server/aggregator/), served and merged with this server's. */
+  readonly extensions?: ExtensionOpenAPI;
 }
 
 interface EncodedDocument {
@@ -47,7 +50,8 @@ function encode(document: object): EncodedDocument {
 }
 
 export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
-  const { registry } = options;
+  const { registry, extensions } = options;
+  const extensionsRevision = () => extensions?.revision() ?? 0;
   let definitions: Definitions | undefined;
   const loadDefinitions = () => (definitions ??= (options.definitions ?? (() => schemaData().definitions))());
   let info: DocumentInfo | undefined;
@@ -82,12 +86,17 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
         if (document) hashes.set(openAPIV3PathKey({ group: group.name, version }), document.hash);
       }
     }
+    for (const [key, document] of extensions?.v3Documents() ?? []) if (!hashes.has(key)) hashes.set(key, document.hash);
     return Buffer.from(JSON.stringify(openAPIV3Root(hashes)));
-  });
-  const v2Json = memoizeOnRegistry(registry, (types) => openAPIV2Document({ groups: groups(), definitions: definitionsOf(types), info: documentInfo() }));
-  const v2Document = memoizeOnRegistry(registry, () => encode(v2Json()));
+  }, extensionsRevision);
+  const v2Json = memoizeOnRegistry(
+    registry,
+    (types) => mergeV2(openAPIV2Document({ groups: groups(), definitions: definitionsOf(types), info: documentInfo() }), extensions?.v2Parts() ?? []),
+    extensionsRevision,
+  );
+  const v2Document = memoizeOnRegistry(registry, () => encode(v2Json()), extensionsRevision);
   // The reference reuses the JSON form's ETag for the protobuf form (answers vary by Accept).
-  const v2Protobuf = memoizeOnRegistry(registry, (): EncodedDocument => ({ body: encodeOpenAPIV2Protobuf(v2Json()), hash: v2Document().hash }));
+  const v2Protobuf = memoizeOnRegistry(registry, (): EncodedDocument => ({ body: encodeOpenAPIV2Protobuf(v2Json()), hash: v2Document().hash }), extensionsRevision);
 
   app.get('/openapi/v3', (request, response) => {
     if (!acceptsJson(request)) return sendNotAcceptable(response);
@@ -96,7 +105,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   });
 
   const serveGroupVersion = (request: Request, response: Response, group: string, version: string, next: () => void) => {
-    const document = v3Document(group, version);
+    const document = v3Document(group, version) ?? extensions?.v3Documents().get(openAPIV3PathKey({ group, version }));
     if (!document) return next();
     if (!acceptsJson(request)) return sendNotAcceptable(response);
     const requestedHash = typeof request.query.hash === 'string' ? request.query.hash : '';

@@ -11,6 +11,7 @@ import {
 } from './columns';
 import { MORE_PRINTERS } from './more-printers';
 import { DEVICE_PRINTERS } from './device-printers';
+import { apiServicePrinter } from '../aggregator/apiservice-printer';
 import { convertEvent } from '../registry/conversion/events';
 
 export interface RowCondition {
@@ -716,6 +717,7 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['events.k8s.io/events', eventsApiEventPrinter],
   ...MORE_PRINTERS,
   ...DEVICE_PRINTERS,
+  ['apiregistration.k8s.io/apiservices', apiServicePrinter],
 ]);
 
 /** The default table of kinds without a printer: Name and Created At. */

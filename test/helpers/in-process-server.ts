@@ -34,6 +34,7 @@ export async function startInProcessServer(flags: readonly string[] = []): Promi
     authorizer: plane.authorizer,
     metrics: plane.metrics,
     flowControl: plane.flowControl,
+    upgrades: plane.upgrades,
   });
   const { port } = await server.listen();
   await plane.start({ advertiseAddress: '127.0.0.1', port });

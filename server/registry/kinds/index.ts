@@ -2,6 +2,7 @@
 import type { ResourceType } from '../types';
 import { admissionRegistrationKinds } from './admissionregistration';
 import { apiextensionsKinds } from './apiextensions';
+import { apiregistrationKinds } from './apiregistration';
 import { appsKinds } from './apps';
 import { autoscalingKinds } from './autoscaling';
 import { batchKinds } from './batch';
@@ -40,4 +41,5 @@ export const BUILTIN_KINDS: readonly ResourceType[] = withBuiltinSubresources([
   ...apiextensionsKinds,
   ...admissionRegistrationKinds,
   ...flowcontrolKinds,
+  ...apiregistrationKinds,
 ]);

@@ -1,0 +1,33 @@
+/** apiregistration.k8s.io/v1: APIServices, which the aggregator (server/aggregator/) serves locally or proxies. */
+import type { KubeObject } from '../../../storage/objects/types';
+import { validateAPIService, validateAPIServiceStatus } from '../../validation/apiregistration';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
+import type { ResourceType } from '../types';
+import { defineKind } from './define';
+
+/** A service reference without a port means the HTTPS port. */
+function defaultAPIService(object: KubeObject): void {
+  const service = (object.spec as { service?: { port?: number } | null } | undefined)?.service;
+  if (service !== undefined && service !== null && service.port === undefined) service.port = 443;
+}
+
+export const apiregistrationKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'apiregistration.k8s.io',
+    resource: 'apiservices',
+    kind: 'APIService',
+    namespaced: false,
+    definitionPrefix: 'io.k8s.kube-aggregator.pkg.apis.apiregistration',
+    nameRule: 'path-segment',
+    categories: ['api-extensions'],
+    subresources: { status: true },
+    behaviour: {
+      defaults: defaultAPIService,
+      initialStatus: () => ({}),
+      // The reference's status strategy keeps labels, annotations, finalizers and owners too.
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      validate: validateAPIService,
+      validateUpdate: (object) => [...validateAPIService(object), ...validateAPIServiceStatus(object)],
+    },
+  }),
+];

@@ -272,6 +272,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const flowHooks = flowControl === undefined ? undefined : { consumer: hook('priority-and-fairness-config-consumer'), filter: hook('priority-and-fairness-filter', true), producer: hook('priority-and-fairness-config-producer') };
   void flowConfig?.synced.then(() => flowHooks?.consumer.finish());
   const namespacesHook = hook('start-system-namespaces-controller');
+  // The publisher of extension-apiserver-authentication runs on the leader; as the repair below,
+  // the hook says this replica has put it up for election.
+  const authenticationInfoHook = hook('start-cluster-authentication-info-controller');
   // The repair runs on the leader; the hook says this replica has put it up for election.
   const serviceIPRepairHook = hook('start-service-ip-repair-controllers');
   const bootstrapHook = hook('bootstrap-controller');
@@ -283,6 +286,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ...(flowHooks ? [flowHooks.consumer, flowHooks.filter] : []),
     ...crdSyncedHooks,
     namespacesHook,
+    authenticationInfoHook,
     serviceIPRepairHook,
     rbacHook,
     priorityClassesHook,
@@ -362,6 +366,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           });
         },
       });
+      authenticationInfoHook.finish();
       serviceIPRepairHook.finish();
     },
     async stop() {

@@ -6,7 +6,7 @@
  * not one per event, and no event waits longer than the turn. One immediate flushes every
  * writer with something gathered, in the order they gathered it.
  *
- * A chunked HTTP/1.1 response's chunk is framed here and handed to the socket in one write:
+ * A chunked response's chunk is framed here and handed to the socket in one write:
  * through `res.write` each chunk costs three socket writes (size line, data, CRLF) gathered by
  * a cork and a `writev` on the next tick, a few microseconds a write, which a fan-out to
  * thousands of watchers pays thousands of times per event. Watchers whose batches are the same
@@ -64,7 +64,7 @@ export class WatchWriter {
     private readonly res: ServerResponse,
     private readonly maxBufferedBytes: number,
   ) {
-    // Decided when the headers went out: chunked unless the client speaks HTTP/1.0.
+    // Decided when the headers went out (the watch handler asks for chunks, whatever the HTTP version).
     this.socket = res.headersSent && res.chunkedEncoding ? (res.socket ?? undefined) : undefined;
     (this.socket ?? res).on('drain', this.onRoom);
     res.on('close', this.interrupt);

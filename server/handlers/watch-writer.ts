@@ -57,7 +57,7 @@ export class WatchWriter {
   private scheduled = false;
   private wake: (() => void) | undefined;
   private ended = false;
-  /** The connection this writer frames chunks for itself (a chunked HTTP/1.1 response); absent: `res.write` frames them. */
+  /** The connection this writer frames chunks for itself (a chunked response); absent: `res.write` writes the bytes. */
   private readonly socket: Socket | undefined;
 
   constructor(
@@ -130,7 +130,7 @@ export class WatchWriter {
     res.on('close', finished);
   }
 
-  /** Writes what is gathered (called when the turn ends, or at the end). */
+  /** Writes what is gathered: when the turn ends (`flushDue`), or at the end. */
   flush(): void {
     this.scheduled = false;
     if (this.pending.length === 0) return;

@@ -2,6 +2,7 @@
  * The generic resource handlers over HTTP: a port-0 plain HTTP server with the request-info
  * stage, the real built-in registry and a real SQLite store in a temp dir.
  */
+import { connect } from 'node:net';
 import type { KubeObject } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
@@ -421,6 +422,58 @@ describe('watch', () => {
     });
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     expect(events[0].object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'watched' } });
+  });
+
+  /** The raw bytes of a one-second watch of config maps sent as `httpVersion`, while two are created. */
+  async function rawWatch(httpVersion: '1.0' | '1.1', names: readonly string[]): Promise<{ head: string; body: Buffer }> {
+    const rv = (await call('GET', CM)).body.metadata.resourceVersion;
+    const { hostname, port } = new URL(base);
+    const socket = connect({ host: hostname, port: Number(port) });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const timer = setTimeout(() => socket.destroy(), 5000);
+    socket.write(`GET ${CM}?watch=1&resourceVersion=${rv}&timeoutSeconds=1 HTTP/${httpVersion}\r\nHost: test\r\nConnection: close\r\n\r\n`);
+    while (!Buffer.concat(chunks).includes('\r\n\r\n')) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const name of names) await call('POST', CM, configMap(name));
+    await closed;
+    clearTimeout(timer);
+    const all = Buffer.concat(chunks);
+    const headEnd = all.indexOf('\r\n\r\n');
+    return { head: all.subarray(0, headEnd).toString('latin1'), body: all.subarray(headEnd + 4) };
+  }
+
+  function eventsIn(text: string): Array<{ type: string; object: any }> {
+    return text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+  }
+
+  // The handler sets `Transfer-Encoding: chunked` itself, so an HTTP/1.0 client gets chunks too.
+  test.each(['1.1', '1.0'] as const)('over HTTP/%s the events go out as well-formed chunks of whole events, then the last chunk', async (httpVersion) => {
+    const { head, body } = await rawWatch(httpVersion, [`chunked-${httpVersion}-1`, `chunked-${httpVersion}-2`]);
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    expect(head.toLowerCase()).toContain('transfer-encoding: chunked');
+    const payloads: Buffer[] = [];
+    let at = 0;
+    for (;;) {
+      const lineEnd = body.indexOf('\r\n', at);
+      expect(lineEnd).toBeGreaterThan(at);
+      const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+      const data = body.subarray(lineEnd + 2, lineEnd + 2 + size);
+      expect(body.subarray(lineEnd + 2 + size, lineEnd + 4 + size).toString('latin1')).toBe('\r\n');
+      at = lineEnd + 4 + size;
+      if (size === 0) break;
+      expect(data.toString('utf8').endsWith('\n')).toBe(true);
+      payloads.push(data);
+    }
+    expect(at).toBe(body.length);
+    const events = eventsIn(Buffer.concat(payloads).toString('utf8'));
+    expect(events.map((event) => [event.type, event.object.metadata.name])).toEqual([
+      ['ADDED', `chunked-${httpVersion}-1`],
+      ['ADDED', `chunked-${httpVersion}-2`],
+    ]);
   });
 
   test('a compacted start is an in-band 410 ERROR, then the end', async () => {

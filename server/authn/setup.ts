@@ -15,6 +15,7 @@ import type { LeaderController } from '../control-plane';
 import { startAuthenticationInfoPublisher } from '../controllers/authentication-info-publisher';
 import { startBootstrapSigner } from '../controllers/bootstrap-signer';
 import { startBootstrapTokenCleaner } from '../controllers/bootstrap-token-cleaner';
+import { startLegacyTokenTracking } from '../controllers/legacy-token-tracking';
 import type { ObjectOperations } from '../controllers/operations';
 import { startRootCaPublisher } from '../controllers/root-ca-publisher';
 import { startServiceAccountController } from '../controllers/service-account-controller';
@@ -237,6 +238,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
         ),
       (operations, lost) => startServiceAccountController(operations, lost),
       (operations, lost) => startRootCaPublisher(operations, caPem, lost),
+      (operations, lost) => startLegacyTokenTracking(operations, lost),
       // The reference leaves these two off unless asked for; bootstrap tokens are how one asks here.
       ...(options.enableBootstrapTokenAuth
         ? [(operations: ObjectOperations, lost: AbortSignal) => startBootstrapTokenCleaner(operations, lost), (operations: ObjectOperations, lost: AbortSignal) => startBootstrapSigner(operations, lost)]

@@ -1,0 +1,273 @@
+/**
+ * The reference kube-controller-manager and kube-scheduler 1.34 and the node simulator kwok run
+ * against capstan as ordinary clients (test/cluster/reference-controllers.ts), on SQLite and on
+ * etcd, and kubectl 1.33 drives them as a user would: a Deployment rolls out onto the simulated
+ * nodes and back, a Job completes, a drain evicts through pods/eviction and stops at a
+ * PodDisruptionBudget, a CSR approved with kubectl is signed by the controller manager. The
+ * controllers run as their own service accounts (the audit log tells who wrote what, and that
+ * no one of them was refused), and their logs show no error the server caused. The binaries
+ * are built from their Go modules when the cache lacks them, so the first run is slow.
+ */
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEtcd, type EtcdServer } from '../helpers/etcd';
+import { runKubectl, startServer, type KubectlResult, type TestServer } from '../helpers/server';
+import { buildReferenceControllers, serverFlagsForControllers, startReferenceControllers, type ReferenceControllers, type ReferenceProcessName } from './reference-controllers';
+
+const BUILD_TIMEOUT_MS = 40 * 60_000;
+const START_TIMEOUT_MS = 120_000;
+const STEP_TIMEOUT_MS = 90_000;
+const WAIT_MS = 60_000;
+const POLL_MS = 500;
+const NODES = ['kwok-node-0', 'kwok-node-1'];
+const IMAGE = 'registry.k8s.io/pause:3.10';
+const NEXT_IMAGE = 'registry.k8s.io/pause:3.9';
+
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: Metadata
+`;
+
+function fakeNode(name: string): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
+    },
+    status: {
+      allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
+      capacity: { cpu: '32', memory: '256Gi', pods: '110' },
+    },
+  });
+}
+
+interface AuditEvent {
+  readonly verb: string;
+  readonly user: { readonly username?: string };
+  readonly objectRef?: { readonly resource?: string; readonly subresource?: string; readonly namespace?: string; readonly name?: string };
+  readonly responseStatus?: { readonly code?: number; readonly message?: string };
+  readonly requestURI: string;
+}
+
+/** A controller's, the scheduler's or the controller manager's own identity. */
+function isControlPlaneUser(username: string | undefined): boolean {
+  return username !== undefined && (username.startsWith('system:serviceaccount:kube-system:') || username === 'system:kube-controller-manager' || username === 'system:kube-scheduler');
+}
+
+/**
+ * Lines of the controllers' logs that would mean the server failed them: a list or watch that
+ * did not work, a kind or subresource it does not serve, a refusal, a server error.
+ */
+const SERVER_FAULTS: readonly RegExp[] = [
+  /failed to list/i,
+  /failed to watch/i,
+  /the server could not find the requested resource/i,
+  /is forbidden/i,
+  /the server (has received too many requests|is currently unable|was unable to return a response)/i,
+  /Internal error occurred/i,
+  /\b50[0-4]\b.*(Internal Server Error|Service Unavailable|Gateway)/i,
+  /unable to sync caches/i,
+  /couldn't get resource list/i,
+  /Unhandled Error/i,
+];
+
+/** Lines a real cluster's controllers print too, each for a reason the server does not cause. */
+const BENIGN: readonly RegExp[] = [];
+
+function serverFaults(log: string): string[] {
+  return log.split('\n').filter((line) => SERVER_FAULTS.some((fault) => fault.test(line)) && !BENIGN.some((benign) => benign.test(line)));
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = WAIT_MS): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+function succeeded(result: KubectlResult): string {
+  if (result.code !== 0) throw new Error(`kubectl failed (${result.code}): ${result.stderr}${result.stdout}`);
+  return result.stdout;
+}
+
+describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan on %s', (backend) => {
+  let etcd: EtcdServer | undefined;
+  let server: TestServer;
+  let plane: ReferenceControllers;
+  let workDir: string;
+  const kubectl = (...args: string[]) => server.kubectl(args);
+  const jsonpath = async (args: string[], path: string) => (await kubectl(...args, '-o', `jsonpath=${path}`)).stdout;
+  const audit = (): AuditEvent[] =>
+    readFileSync(join(workDir, 'audit.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as AuditEvent);
+
+  beforeAll(() => buildReferenceControllers(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), 'capstan-controllers-'));
+    writeFileSync(join(workDir, 'policy.yaml'), AUDIT_POLICY);
+    const flags = [...(await serverFlagsForControllers(workDir)), `--audit-policy-file=${join(workDir, 'policy.yaml')}`, `--audit-log-path=${join(workDir, 'audit.log')}`, '--audit-log-maxsize=0'];
+    if (backend === 'etcd') {
+      etcd = await startEtcd();
+      server = await startServer({ etcdServers: etcd.endpoints, flags });
+    } else {
+      server = await startServer({ flags });
+    }
+    plane = await startReferenceControllers(server);
+    for (const name of NODES) succeeded(await server.kubectl(['apply', '-f', '-'], { input: fakeNode(name) }));
+    for (const name of NODES) {
+      await waitFor(`node ${name} Ready`, async () => ((await jsonpath(['get', 'node', name], '{.status.conditions[?(@.type=="Ready")].status}')) === 'True' ? true : undefined), START_TIMEOUT_MS);
+    }
+  }, START_TIMEOUT_MS + 30_000);
+
+  afterAll(async () => {
+    await plane?.stop();
+    await server?.stop();
+    await etcd?.stop();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  test('a Deployment gets its ReplicaSet and Pods, scheduled onto the simulated nodes and Running; rollout status succeeds', async () => {
+    succeeded(await kubectl('create', 'deployment', 'web', `--image=${IMAGE}`, '--replicas=3'));
+    expect(succeeded(await kubectl('rollout', 'status', 'deployment/web', '--timeout=60s'))).toContain('successfully rolled out');
+    const replicaSets = await jsonpath(['get', 'replicasets', '-l', 'app=web'], '{range .items[*]}{.metadata.ownerReferences[0].name}{" "}{.status.readyReplicas}{"\\n"}{end}');
+    expect(replicaSets.trim()).toBe('web 3');
+    const pods = await jsonpath(['get', 'pods', '-l', 'app=web'], '{range .items[*]}{.spec.nodeName}{" "}{.status.phase}{"\\n"}{end}');
+    const rows = pods.trim().split('\n');
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      const [node, phase] = row.split(' ');
+      expect(NODES).toContain(node);
+      expect(phase).toBe('Running');
+    }
+  }, STEP_TIMEOUT_MS);
+
+  test('an image change rolls out a second ReplicaSet, and rollout undo brings the first image back', async () => {
+    succeeded(await kubectl('set', 'image', 'deployment/web', `pause=${NEXT_IMAGE}`));
+    succeeded(await kubectl('rollout', 'status', 'deployment/web', '--timeout=60s'));
+    expect(await jsonpath(['get', 'deployment', 'web'], '{.metadata.annotations.deployment\\.kubernetes\\.io/revision}')).toBe('2');
+    expect(succeeded(await kubectl('rollout', 'undo', 'deployment/web'))).toContain('rolled back');
+    succeeded(await kubectl('rollout', 'status', 'deployment/web', '--timeout=60s'));
+    expect(await jsonpath(['get', 'deployment', 'web'], '{.spec.template.spec.containers[0].image}')).toBe(IMAGE);
+    expect(await jsonpath(['get', 'deployment', 'web'], '{.metadata.annotations.deployment\\.kubernetes\\.io/revision}')).toBe('3');
+    const history = succeeded(await kubectl('rollout', 'history', 'deployment/web'));
+    expect(history).toMatch(/^2\s/m);
+    expect(history).toMatch(/^3\s/m);
+  }, STEP_TIMEOUT_MS);
+
+  test('a Job completes', async () => {
+    succeeded(await kubectl('create', 'job', 'once', `--image=${IMAGE}`));
+    succeeded(await kubectl('wait', '--for=condition=complete', 'job/once', '--timeout=60s'));
+    expect(await jsonpath(['get', 'job', 'once'], '{.status.succeeded}')).toBe('1');
+  }, STEP_TIMEOUT_MS);
+
+  test('kubectl drain evicts through pods/eviction and stops at a PodDisruptionBudget that allows no disruption', async () => {
+    const node = NODES[0];
+    const onNode = async (selector: string) => jsonpath(['get', 'pods', '-l', selector, '--field-selector', `spec.nodeName=${node}`], '{.items[*].status.phase}');
+    succeeded(await kubectl('create', 'deployment', 'guarded', `--image=${IMAGE}`, '--replicas=2'));
+    succeeded(
+      await kubectl('patch', 'deployment', 'guarded', '--type=merge', '-p', JSON.stringify({ spec: { template: { spec: { nodeSelector: { 'kubernetes.io/hostname': node } } } } })),
+    );
+    succeeded(await kubectl('rollout', 'status', 'deployment/guarded', '--timeout=60s'));
+    succeeded(await kubectl('create', 'poddisruptionbudget', 'guarded', '--selector=app=guarded', '--min-available=2'));
+    await waitFor('the disruption controller to fill the budget', async () =>
+      (await jsonpath(['get', 'pdb', 'guarded'], '{.status.currentHealthy}/{.status.disruptionsAllowed}')) === '2/0' ? true : undefined,
+    );
+
+    const blocked = await kubectl('drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=8s');
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.stderr).toContain("Cannot evict pod as it would violate the pod's disruption budget");
+    expect(await onNode('app=guarded')).toBe('Running Running');
+    expect(await jsonpath(['get', 'node', node], '{.spec.unschedulable}')).toBe('true');
+
+    succeeded(await kubectl('delete', 'pdb', 'guarded'));
+    const drained = await kubectl('drain', node, '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=60s');
+    expect(drained.stdout + drained.stderr).toMatch(/evicting pod default\/guarded-/);
+    expect(drained.code).toBe(0);
+    expect(await onNode('app in (guarded,web)')).toBe('');
+    // The web pods the drain moved run on the other node again, through the controllers and the scheduler.
+    succeeded(await kubectl('rollout', 'status', 'deployment/web', '--timeout=60s'));
+    expect(new Set((await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].spec.nodeName}')).split(' '))).toEqual(new Set([NODES[1]]));
+    succeeded(await kubectl('uncordon', node));
+    succeeded(await kubectl('delete', 'deployment', 'guarded'));
+  }, STEP_TIMEOUT_MS * 2);
+
+  test('kubectl certificate approve: the controller manager signs the request with the cluster CA, and the certificate logs in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capstan-csr-'));
+    try {
+      const keyFile = join(dir, 'alice.key');
+      const csr = execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=alice/O=developers', '-keyout', keyFile], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const request = {
+        apiVersion: 'certificates.k8s.io/v1',
+        kind: 'CertificateSigningRequest',
+        metadata: { name: 'alice' },
+        spec: { request: csr.toString('base64'), signerName: 'kubernetes.io/kube-apiserver-client', usages: ['client auth'], expirationSeconds: 3600 },
+      };
+      succeeded(await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(request) }));
+      expect(succeeded(await kubectl('certificate', 'approve', 'alice'))).toContain('approved');
+      const issued = await waitFor('the signed certificate', async () => (await jsonpath(['get', 'csr', 'alice'], '{.status.certificate}')) || undefined);
+      const certificate = new X509Certificate(Buffer.from(issued, 'base64'));
+      const ca = new X509Certificate(readFileSync(join(server.dataDir, 'pki', 'ca.crt')));
+      expect(certificate.verify(ca.publicKey)).toBe(true);
+      expect(certificate.subject).toContain('CN=alice');
+
+      const kubeconfig = join(dir, 'alice.kubeconfig');
+      const b64 = (data: string | Buffer) => Buffer.from(data).toString('base64');
+      writeFileSync(
+        kubeconfig,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'capstan', cluster: { server: server.url, 'certificate-authority-data': b64(ca.toString()) } }],
+          users: [{ name: 'alice', user: { 'client-certificate-data': b64(certificate.toString()), 'client-key-data': b64(readFileSync(keyFile)) } }],
+          contexts: [{ name: 'alice', context: { cluster: 'capstan', user: 'alice' } }],
+          'current-context': 'alice',
+        }),
+      );
+      expect(succeeded(await runKubectl(kubeconfig, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']))).toBe('alice');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, STEP_TIMEOUT_MS);
+
+  test('each controller writes as its own service account, the scheduler binds as itself, and no one of them is refused', () => {
+    const events = audit();
+    const writers = (verb: string, resource: string, subresource?: string) =>
+      new Set(events.filter((e) => e.verb === verb && e.objectRef?.resource === resource && e.objectRef?.subresource === subresource && (e.responseStatus?.code ?? 0) < 300).map((e) => e.user.username));
+    expect(writers('create', 'replicasets')).toEqual(new Set(['system:serviceaccount:kube-system:deployment-controller']));
+    expect(writers('create', 'pods')).toEqual(new Set(['system:serviceaccount:kube-system:replicaset-controller', 'system:serviceaccount:kube-system:job-controller']));
+    expect(writers('create', 'pods', 'binding')).toEqual(new Set(['system:kube-scheduler']));
+    expect(writers('create', 'pods', 'eviction')).toEqual(new Set(['kubernetes-admin']));
+    expect(writers('update', 'certificatesigningrequests', 'status')).toEqual(new Set(['system:serviceaccount:kube-system:certificate-controller']));
+    const refusedOrFailed = events.filter((e) => isControlPlaneUser(e.user.username) && ((e.responseStatus?.code ?? 0) === 403 || (e.responseStatus?.code ?? 0) >= 500));
+    expect(refusedOrFailed.map((e) => `${e.responseStatus?.code} ${e.user.username} ${e.verb} ${e.requestURI}`)).toEqual([]);
+  });
+
+  test.each<[ReferenceProcessName]>([['kube-controller-manager'], ['kube-scheduler']])('every cache %s waits for syncs: no kind or watch is missing', (name) => {
+    const log = plane.logs(name);
+    const controllers = (pattern: RegExp) => new Set([...log.matchAll(pattern)].map((match) => match[1]));
+    const waiting = controllers(/"Waiting for caches to sync" controller="([^"]+)"/g);
+    const synced = controllers(/"Caches are synced" controller="([^"]+)"/g);
+    expect(waiting.size).toBeGreaterThan(name === 'kube-controller-manager' ? 30 : 2);
+    expect([...waiting].filter((controller) => !synced.has(controller))).toEqual([]);
+  });
+
+  test.each<[ReferenceProcessName]>([['kube-controller-manager'], ['kube-scheduler'], ['kwok']])('%s logs no error the server caused', (name) => {
+    expect(serverFaults(plane.logs(name))).toEqual([]);
+  });
+});

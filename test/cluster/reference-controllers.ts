@@ -28,6 +28,8 @@ const KWOK_STAGES = join(CACHE, 'kwok-stages.yaml');
 /** As kwokctl runs it: nodes renew a Lease, as kubelets do, well inside the node monitor's grace period. */
 const NODE_LEASE_SECONDS = 40;
 const STOP_TIMEOUT_MS = 10_000;
+const SERVING_TIMEOUT_MS = 60_000;
+const BIND_ATTEMPTS = 3;
 
 export type ReferenceProcessName = 'kube-controller-manager' | 'kube-scheduler' | 'kwok';
 
@@ -44,17 +46,20 @@ export function buildReferenceControllers(timeoutMs: number): void {
 }
 
 /**
- * Flags capstan needs for the controllers as a kubeadm cluster has them: an authenticating
- * proxy's CA and headers, which capstan publishes in kube-system/extension-apiserver-
- * authentication. The controllers' own HTTPS servers read that ConfigMap and, finding no proxy
- * CA there, log an error every few seconds (as they do against the reference configured so).
- * The front-proxy CA is written under `dir`.
+ * Flags capstan needs next to the controllers: none of its own copies of the controller
+ * manager's controllers, and, as a kubeadm cluster has them, an authenticating proxy's CA and
+ * headers, which capstan publishes in kube-system/extension-apiserver-authentication. The
+ * controllers' own HTTPS servers read that ConfigMap and, finding no proxy CA there, log an
+ * error every few seconds (as they do against the reference configured so). The front-proxy
+ * CA is written under `dir`.
  */
 export async function serverFlagsForControllers(dir: string): Promise<string[]> {
   const frontProxyCa = await issueCa({ commonName: 'front-proxy-ca', validDays: 1 });
   const caFile = join(dir, 'front-proxy-ca.crt');
   writeFileSync(caFile, frontProxyCa.certPem);
   return [
+    // The controller manager runs the controllers capstan otherwise runs itself: none of capstan's copies.
+    '--controllers=',
     `--requestheader-client-ca-file=${caFile}`,
     '--requestheader-allowed-names=front-proxy-client',
     '--requestheader-username-headers=X-Remote-User',
@@ -110,11 +115,33 @@ async function stopProcess(running: Running): Promise<void> {
   clearTimeout(timer);
 }
 
+/**
+ * Starts a component that serves HTTPS on a free port, and waits until it serves there. A port
+ * free when asked may be taken by another process before the component binds it (other tests
+ * run on this machine): the component then exits, and starts again on another port.
+ */
+async function runServing(binary: string, args: (port: number) => readonly string[]): Promise<Running> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const running = run(binary, args(port));
+    const deadline = Date.now() + SERVING_TIMEOUT_MS;
+    while (!running.output.includes(`Serving securely on 127.0.0.1:${port}`)) {
+      const exited = running.child.exitCode !== null || running.child.signalCode !== null;
+      if (exited && running.output.includes('address already in use') && attempt < BIND_ATTEMPTS) break;
+      if (exited || Date.now() > deadline) {
+        await stopProcess(running);
+        throw new Error(`${binary} did not start serving:\n${running.output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (running.output.includes(`Serving securely on 127.0.0.1:${port}`)) return running;
+  }
+}
+
 export async function startReferenceControllers(server: TestServer): Promise<ReferenceControllers> {
   const pki = join(server.dataDir, 'pki');
   const controllerManager = await writeKubeconfig(server, { file: 'controller-manager.kubeconfig', subject: 'CN=system:kube-controller-manager' });
   const scheduler = await writeKubeconfig(server, { file: 'scheduler.kubeconfig', subject: 'CN=system:kube-scheduler' });
-  const [controllerManagerPort, schedulerPort, kwokPort] = [await freePort(), await freePort(), await freePort()];
   // Each serves its health and metrics on a free port, authenticating and authorizing callers
   // through capstan (TokenReview, SubjectAccessReview and the extension-apiserver-authentication
   // ConfigMap), as kubeadm runs them.
@@ -125,9 +152,12 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
     '--bind-address=127.0.0.1',
     `--secure-port=${port}`,
   ];
-  const processes: Record<ReferenceProcessName, Running> = {
-    'kube-controller-manager': run('kube-controller-manager', [
-      ...serving(controllerManager, controllerManagerPort),
+  const started: Running[] = [];
+  try {
+    const kwok = run('kwok', [`--kubeconfig=${server.kubeconfig}`, `--config=${KWOK_STAGES}`, '--manage-all-nodes=true', `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`]);
+    started.push(kwok);
+    const kubeControllerManager = await runServing('kube-controller-manager', (port) => [
+      ...serving(controllerManager, port),
       '--controllers=*',
       '--use-service-account-credentials=true',
       `--service-account-private-key-file=${join(pki, 'sa.key')}`,
@@ -135,20 +165,19 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
       `--cluster-signing-cert-file=${join(pki, 'ca.crt')}`,
       `--cluster-signing-key-file=${join(pki, 'ca.key')}`,
       '--v=2',
-    ]),
-    'kube-scheduler': run('kube-scheduler', [...serving(scheduler, schedulerPort), '--v=2']),
-    kwok: run('kwok', [
-      `--kubeconfig=${server.kubeconfig}`,
-      `--config=${KWOK_STAGES}`,
-      '--manage-all-nodes=true',
-      `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`,
-      `--server-address=127.0.0.1:${kwokPort}`,
-    ]),
-  };
-  return {
-    logs: (name) => processes[name].output,
-    stop: async () => {
-      await Promise.all(Object.values(processes).map(stopProcess));
-    },
-  };
+    ]);
+    started.push(kubeControllerManager);
+    const kubeScheduler = await runServing('kube-scheduler', (port) => [...serving(scheduler, port), '--v=2']);
+    started.push(kubeScheduler);
+    const processes: Record<ReferenceProcessName, Running> = { 'kube-controller-manager': kubeControllerManager, 'kube-scheduler': kubeScheduler, kwok };
+    return {
+      logs: (name) => processes[name].output,
+      stop: async () => {
+        await Promise.all(Object.values(processes).map(stopProcess));
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map(stopProcess));
+    throw error;
+  }
 }

@@ -259,16 +259,62 @@ describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan
     }
   }, STEP_TIMEOUT_MS);
 
+  test('a StatefulSet and a DaemonSet roll out, and a Service gets an EndpointSlice of the ready pods', async () => {
+    const statefulSet = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db' },
+      spec: { serviceName: 'db', replicas: 2, selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: IMAGE }] } } },
+    };
+    const daemonSet = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent' },
+      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: IMAGE }] } } },
+    };
+    succeeded(await server.kubectl(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [statefulSet, daemonSet] }) }));
+    succeeded(await kubectl('rollout', 'status', 'statefulset/db', '--timeout=60s'));
+    expect((await jsonpath(['get', 'pods', '-l', 'app=db'], '{.items[*].metadata.name}')).split(' ').sort()).toEqual(['db-0', 'db-1']);
+    succeeded(await kubectl('rollout', 'status', 'daemonset/agent', '--timeout=60s'));
+    expect((await jsonpath(['get', 'pods', '-l', 'app=agent'], '{.items[*].spec.nodeName}')).split(' ').sort()).toEqual(NODES);
+
+    succeeded(await kubectl('expose', 'deployment', 'web', '--port=80'));
+    const podIPs = (await jsonpath(['get', 'pods', '-l', 'app=web'], '{.items[*].status.podIP}')).split(' ').sort();
+    const endpoints = await waitFor('the EndpointSlice of the web Service', async () => {
+      const addresses = await jsonpath(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web'], '{.items[*].endpoints[?(@.conditions.ready==true)].addresses[0]}');
+      return addresses.split(' ').length === podIPs.length ? addresses.split(' ').sort() : undefined;
+    });
+    expect(endpoints).toEqual(podIPs);
+  }, STEP_TIMEOUT_MS);
+
+  test('the controller manager keeps a ResourceQuota\'s usage and empties and removes a deleted namespace', async () => {
+    succeeded(await kubectl('create', 'namespace', 'scratch'));
+    succeeded(await kubectl('create', 'quota', 'pods', '-n', 'scratch', '--hard=pods=10,configmaps=20'));
+    succeeded(await kubectl('create', 'deployment', 'tmp', '-n', 'scratch', `--image=${IMAGE}`, '--replicas=2'));
+    succeeded(await kubectl('create', 'configmap', 'settings', '-n', 'scratch'));
+    succeeded(await kubectl('rollout', 'status', 'deployment/tmp', '-n', 'scratch', '--timeout=60s'));
+    // Two pods; the ConfigMap made here and kube-root-ca.crt, which the root-CA publisher puts in every namespace.
+    await waitFor('the quota usage', async () => ((await jsonpath(['get', 'quota', 'pods', '-n', 'scratch'], '{.status.used.pods}/{.status.used.configmaps}')) === '2/2' ? true : undefined));
+    succeeded(await kubectl('delete', 'namespace', 'scratch', '--timeout=60s'));
+    expect((await kubectl('get', 'namespace', 'scratch')).stderr).toContain('NotFound');
+  }, STEP_TIMEOUT_MS);
+
   test('each controller writes as its own service account, the scheduler binds as itself, and no one of them is refused', () => {
     const events = audit();
     const writers = (verb: string, resource: string, subresource?: string) =>
       new Set(events.filter((e) => e.verb === verb && e.objectRef?.resource === resource && e.objectRef?.subresource === subresource && (e.responseStatus?.code ?? 0) < 300).map((e) => e.user.username));
-    expect(writers('create', 'replicasets')).toEqual(new Set(['system:serviceaccount:kube-system:deployment-controller']));
-    expect(writers('create', 'pods')).toEqual(new Set(['system:serviceaccount:kube-system:replicaset-controller', 'system:serviceaccount:kube-system:job-controller']));
+    const controller = (name: string) => `system:serviceaccount:kube-system:${name}`;
+    expect(writers('create', 'replicasets')).toEqual(new Set([controller('deployment-controller')]));
+    expect(writers('create', 'pods')).toEqual(new Set(['replicaset-controller', 'job-controller', 'statefulset-controller', 'daemon-set-controller'].map(controller)));
+    expect(writers('create', 'endpointslices')).toEqual(new Set([controller('endpointslice-controller')]));
+    expect(writers('update', 'resourcequotas', 'status')).toEqual(new Set([controller('resourcequota-controller')]));
+    expect(writers('update', 'namespaces', 'finalize')).toEqual(new Set([controller('namespace-controller')]));
     expect(writers('create', 'pods', 'binding')).toEqual(new Set(['system:kube-scheduler']));
     expect(writers('create', 'pods', 'eviction')).toEqual(new Set(['kubernetes-admin']));
-    expect(writers('update', 'certificatesigningrequests', 'status')).toEqual(new Set(['system:serviceaccount:kube-system:certificate-controller']));
-    const refusedOrFailed = events.filter((e) => isControlPlaneUser(e.user.username) && ((e.responseStatus?.code ?? 0) === 403 || (e.responseStatus?.code ?? 0) >= 500));
+    expect(writers('update', 'certificatesigningrequests', 'status')).toEqual(new Set([controller('certificate-controller')]));
+    // A namespace being deleted refuses new objects with 403, as the reference's NamespaceLifecycle does; controllers expect it.
+    const terminating = (e: AuditEvent) => /because it is being terminated/.test(e.responseStatus?.message ?? '');
+    const refusedOrFailed = events.filter((e) => isControlPlaneUser(e.user.username) && (((e.responseStatus?.code ?? 0) === 403 && !terminating(e)) || (e.responseStatus?.code ?? 0) >= 500));
     expect(refusedOrFailed.map((e) => `${e.responseStatus?.code} ${e.user.username} ${e.verb} ${e.requestURI}`)).toEqual([]);
   });
 

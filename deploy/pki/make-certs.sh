@@ -1,8 +1,9 @@
 #!/bin/sh
 # Makes the shared certificates of a compose cluster once: a CA, one serving certificate for
 # every replica and the balancer, client certificates for the admin and Prometheus (both in
-# system:masters), and an admin kubeconfig pointing at the balancer. Idempotent: an existing
-# CA is kept. Usage: make-certs.sh <dir> [extra SAN DNS names...]
+# system:masters), an admin kubeconfig pointing at the balancer, the service-account signing
+# key, and kubeconfigs for the optional controller manager, scheduler and kwok. Idempotent: an
+# existing CA is kept. Usage: make-certs.sh <dir> [extra SAN DNS names...]
 set -eu
 dir=${1:?usage: make-certs.sh <dir> [dns names...]}
 shift || true
@@ -29,25 +30,37 @@ extendedKeyUsage=serverAuth"
 leaf admin "/O=system:masters/CN=kubernetes-admin" "extendedKeyUsage=clientAuth"
 leaf prometheus "/O=system:masters/CN=prometheus" "extendedKeyUsage=clientAuth"
 
+leaf controller-manager "/CN=system:kube-controller-manager" "extendedKeyUsage=clientAuth"
+leaf scheduler "/CN=system:kube-scheduler" "extendedKeyUsage=clientAuth"
+# One key signs every replica's service-account tokens, so any replica accepts any token.
+openssl genrsa -out sa.key 2048
+
 b64() { base64 < "$1" | tr -d '\n'; }
-cat > admin.kubeconfig <<KUBECONFIG
+kubeconfig() { # file server client-certificate-name
+  cat > "$1" <<KUBECONFIG
 apiVersion: v1
 kind: Config
 clusters:
 - name: capstan
   cluster:
-    server: https://localhost:6443
+    server: $2
     certificate-authority-data: $(b64 ca.crt)
 users:
-- name: admin
+- name: $3
   user:
-    client-certificate-data: $(b64 admin.crt)
-    client-key-data: $(b64 admin.key)
+    client-certificate-data: $(b64 "$3.crt")
+    client-key-data: $(b64 "$3.key")
 contexts:
 - name: capstan
-  context: {cluster: capstan, user: admin}
+  context: {cluster: capstan, user: $3}
 current-context: capstan
 KUBECONFIG
+}
+kubeconfig admin.kubeconfig https://localhost:6443 admin
+# For the optional controllers (compose profile "controllers"), inside the compose network.
+kubeconfig controller-manager.kubeconfig https://haproxy:6443 controller-manager
+kubeconfig scheduler.kubeconfig https://haproxy:6443 scheduler
+kubeconfig kwok.kubeconfig https://haproxy:6443 admin
 # Replicas run as an unprivileged user and must read the keys.
-chmod 0644 ./*.crt ./*.key admin.kubeconfig
+chmod 0644 ./*.crt ./*.key ./*.kubeconfig
 echo "certificates written to $dir"

@@ -38,17 +38,6 @@ fi
 
 # kwok's go.mod has no replace directives, so it installs straight from its module.
 [ -x "$BIN/kwok" ] || GOBIN="$BIN" nice go install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
-# kwok runs no stage it is not given: the "fast" set its kwokctl clusters use (nodes Ready at
-# once with lease heartbeats, pods Running at once, Job pods Succeeded, deleted pods gone), as
-# the module ships them.
 STAGES="$CACHE/kwok-stages.yaml"
-if [ ! -s "$STAGES" ]; then
-  kwok_dir=$(go mod download -json "sigs.k8s.io/kwok@v$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-  for stage in "$kwok_dir"/kustomize/stage/node/fast/*.yaml "$kwok_dir"/kustomize/stage/node/heartbeat-with-lease/*.yaml "$kwok_dir"/kustomize/stage/pod/fast/*.yaml; do
-    [ "$(basename "$stage")" = kustomization.yaml ] && continue
-    echo '---'
-    cat "$stage"
-  done > "$STAGES.tmp"
-  mv "$STAGES.tmp" "$STAGES"
-fi
+[ -s "$STAGES" ] || KWOK_VERSION="$KWOK_VERSION" sh "$here/kwok-stages.sh" "$STAGES"
 echo "$BIN/kube-controller-manager $BIN/kube-scheduler $BIN/kwok $STAGES" >&2

@@ -10,6 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
+import { get as httpsGet } from 'node:https';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +110,16 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
+/** The status of a GET with a bearer token; the components serve with self-signed certificates, so the server is not verified. */
+function metricsStatus(url: URL, bearer: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    httpsGet(url, { rejectUnauthorized: false, headers: { authorization: `Bearer ${bearer}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
+
 function succeeded(result: KubectlResult): string {
   if (result.code !== 0) throw new Error(`kubectl failed (${result.code}): ${result.stderr}${result.stdout}`);
   return result.stdout;
@@ -181,10 +192,19 @@ describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan
     expect(history).toMatch(/^3\s/m);
   }, STEP_TIMEOUT_MS);
 
-  test('a Job completes', async () => {
+  test('a Job completes; one with ttlSecondsAfterFinished is removed once finished', async () => {
     succeeded(await kubectl('create', 'job', 'once', `--image=${IMAGE}`));
     succeeded(await kubectl('wait', '--for=condition=complete', 'job/once', '--timeout=60s'));
     expect(await jsonpath(['get', 'job', 'once'], '{.status.succeeded}')).toBe('1');
+
+    const shortLived = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'short-lived' },
+      spec: { ttlSecondsAfterFinished: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'once', image: IMAGE }] } } },
+    };
+    succeeded(await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(shortLived) }));
+    await waitFor('the finished Job to be removed', async () => ((await kubectl('get', 'job', 'short-lived')).stderr.includes('NotFound') ? true : undefined));
   }, STEP_TIMEOUT_MS);
 
   test('kubectl drain evicts through pods/eviction and stops at a PodDisruptionBudget that allows no disruption', async () => {
@@ -297,6 +317,19 @@ describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan
     await waitFor('the quota usage', async () => ((await jsonpath(['get', 'quota', 'pods', '-n', 'scratch'], '{.status.used.pods}/{.status.used.configmaps}')) === '2/2' ? true : undefined));
     succeeded(await kubectl('delete', 'namespace', 'scratch', '--timeout=60s'));
     expect((await kubectl('get', 'namespace', 'scratch')).stderr).toContain('NotFound');
+  }, STEP_TIMEOUT_MS);
+
+  test('the controller manager and the scheduler authenticate and authorize their own callers through capstan (TokenReview, SubjectAccessReview)', async () => {
+    succeeded(await kubectl('create', 'serviceaccount', 'scraper'));
+    succeeded(await kubectl('create', 'serviceaccount', 'stranger'));
+    succeeded(await kubectl('create', 'clusterrole', 'metrics-reader', '--verb=get', '--non-resource-url=/metrics'));
+    succeeded(await kubectl('create', 'clusterrolebinding', 'scraper', '--clusterrole=metrics-reader', '--serviceaccount=default:scraper'));
+    const token = async (account: string) => succeeded(await kubectl('create', 'token', account)).trim();
+    const [scraper, stranger] = [await token('scraper'), await token('stranger')];
+    for (const url of Object.values(plane.servingUrls)) {
+      const status = (bearer: string) => metricsStatus(new URL('/metrics', url), bearer);
+      expect({ url, scraper: await status(scraper), stranger: await status(stranger) }).toEqual({ url, scraper: 200, stranger: 403 });
+    }
   }, STEP_TIMEOUT_MS);
 
   test('each controller writes as its own service account, the scheduler binds as itself, and no one of them is refused', () => {

@@ -36,6 +36,8 @@ export type ReferenceProcessName = 'kube-controller-manager' | 'kube-scheduler' 
 export interface ReferenceControllers {
   /** What the process wrote to stderr (klog's lines) and stdout so far. */
   logs(name: ReferenceProcessName): string;
+  /** Where the controller manager and the scheduler serve their health and metrics. */
+  readonly servingUrls: Readonly<Record<'kube-controller-manager' | 'kube-scheduler', string>>;
   /** SIGTERM to each, waiting for the exits (SIGKILL after 10 s). */
   stop(): Promise<void>;
 }
@@ -94,13 +96,14 @@ async function writeKubeconfig(server: TestServer, identity: Identity): Promise<
 
 interface Running {
   readonly child: ChildProcess;
+  readonly port?: number;
   readonly exited: Promise<void>;
   output: string;
 }
 
-function run(binary: string, args: readonly string[]): Running {
+function run(binary: string, args: readonly string[], port?: number): Running {
   const child = spawn(join(BIN, binary), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const running: Running = { child, exited: new Promise((resolve) => child.once('exit', () => resolve())), output: '' };
+  const running: Running = { child, port, exited: new Promise((resolve) => child.once('exit', () => resolve())), output: '' };
   const keep = (chunk: Buffer) => (running.output += chunk.toString());
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -123,7 +126,7 @@ async function stopProcess(running: Running): Promise<void> {
 async function runServing(binary: string, args: (port: number) => readonly string[]): Promise<Running> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const running = run(binary, args(port));
+    const running = run(binary, args(port), port);
     const deadline = Date.now() + SERVING_TIMEOUT_MS;
     while (!running.output.includes(`Serving securely on 127.0.0.1:${port}`)) {
       const exited = running.child.exitCode !== null || running.child.signalCode !== null;
@@ -172,6 +175,7 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
     const processes: Record<ReferenceProcessName, Running> = { 'kube-controller-manager': kubeControllerManager, 'kube-scheduler': kubeScheduler, kwok };
     return {
       logs: (name) => processes[name].output,
+      servingUrls: { 'kube-controller-manager': `https://127.0.0.1:${kubeControllerManager.port}`, 'kube-scheduler': `https://127.0.0.1:${kubeScheduler.port}` },
       stop: async () => {
         await Promise.all(Object.values(processes).map(stopProcess));
       },

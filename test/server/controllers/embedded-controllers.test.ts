@@ -47,6 +47,17 @@ describe('a server with --controllers=*,-garbage-collector-controller,-serviceac
     await server?.stop();
   });
 
+  test("the remaining controllers' Lease has the uid and creation time every stored object has", async () => {
+    const read = () => server.kubectl(['get', 'lease', 'capstan-controllers', '-n', 'kube-system', '-o', 'jsonpath={.metadata.uid} {.metadata.creationTimestamp}']);
+    const deadline = Date.now() + 10_000;
+    let lease = await read();
+    while (lease.code !== 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      lease = await read();
+    }
+    expect(lease.stdout).toMatch(/^[0-9a-f-]{36} \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  });
+
   test('leaves dependents of a deleted owner and namespaces without a default ServiceAccount, and still publishes the root CA', async () => {
     const owner = await server.kubectl(['create', 'configmap', 'owner', '-o', 'jsonpath={.metadata.uid}']);
     expect(owner.code).toBe(0);

@@ -164,12 +164,13 @@ describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan
     }
   }, START_TIMEOUT_MS + 30_000);
 
+  // Past the components' own 10 s to stop (and SIGKILL after): a shorter hook would let the run end with them still running.
   afterAll(async () => {
     await plane?.stop();
     await server?.stop();
     await etcd?.stop();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
-  });
+  }, 30_000);
 
   test('a Deployment gets its ReplicaSet and Pods, scheduled onto the simulated nodes and Running; rollout status succeeds', async () => {
     succeeded(await kubectl('create', 'deployment', 'web', `--image=${IMAGE}`, '--replicas=3'));

@@ -30,7 +30,12 @@ import (
 GO
   go mod tidy >/dev/null
   MINOR=$(echo "$VERSION" | cut -d. -f2)
-  LDFLAGS="-X k8s.io/component-base/version.gitVersion=v$VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$MINOR"
+  # Both version packages, as the reference's own build sets them: client-go's names the
+  # release in every request's User-Agent (kube-controller-manager/v1.34.4 ...).
+  LDFLAGS=""
+  for package in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    LDFLAGS="$LDFLAGS -X $package.gitVersion=v$VERSION -X $package.gitMajor=1 -X $package.gitMinor=$MINOR"
+  done
   for command in kube-controller-manager kube-scheduler; do
     [ -x "$BIN/$command" ] || nice go build -ldflags "$LDFLAGS" -o "$BIN/$command" "k8s.io/kubernetes/cmd/$command"
   done

@@ -52,6 +52,14 @@ export const MAX_HEADER_BYTES = 1024 * 1024;
  */
 export const HANDSHAKE_AND_HEADERS_TIMEOUT_MS = 32_000;
 
+/**
+ * How long a kept-alive connection may sit idle between requests: the reference's IdleTimeout,
+ * which matches the 90 s Go clients keep idle connections. Node's default (5 s) closes them
+ * under clients that still hold them, and a request sent in that moment is reset (the
+ * controller manager's POSTs and DELETEs, which Go does not retry, failed so).
+ */
+export const IDLE_CONNECTION_TIMEOUT_MS = 90_000;
+
 /** Go's answer when the request line and headers exceed MaxHeaderBytes. */
 const HEADERS_TOO_LARGE_RESPONSE =
   'HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large';
@@ -192,6 +200,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       // How often those deadlines are checked (Node's default, 30 s, would let them run over).
       connectionsCheckingInterval: 1_000,
       shouldUpgradeCallback: (request) => create.upgrades?.(request) ?? false,
+      keepAliveTimeout: IDLE_CONNECTION_TIMEOUT_MS,
     },
     app,
   );

@@ -34,6 +34,7 @@ import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './controllers/api-operations';
 import type { ObjectOperations } from './controllers/operations';
 import { bootstrapClusterObjects } from './controllers/bootstrap';
+import { controllerEnabled, type EmbeddedController } from './controllers/embedded-controllers';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
 import { startNamespaceController } from './controllers/namespace-controller';
@@ -352,15 +353,16 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           // would read every object from the store a second time, unpaged, while the caches do.
           void cachesReadyUnless(caches, lost).then((ready) => {
             if (!ready) return;
-            startNamespaceController(operations, lost);
-            startQuotaController(operations, lost);
-            startStorageProtection(operations, lost);
-            startVolumeBinder(operations, lost);
-            startGarbageCollector(operations, lost);
+            const runs = (name: EmbeddedController) => controllerEnabled(options.controllers, name);
+            if (runs('namespace-controller')) startNamespaceController(operations, lost);
+            if (runs('resourcequota-controller')) startQuotaController(operations, lost);
+            if (runs('persistentvolumeclaim-protection-controller') && runs('persistentvolume-protection-controller')) startStorageProtection(operations, lost);
+            if (runs('persistentvolume-binder-controller')) startVolumeBinder(operations, lost);
+            if (runs('garbage-collector-controller')) startGarbageCollector(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
-            startClusterRoleAggregation(operations, lost);
+            if (runs('clusterrole-aggregation-controller')) startClusterRoleAggregation(operations, lost);
             startCRDController(operations, lost);
-            startPolicyTypeChecking(operations, definitions, lost);
+            if (runs('validatingadmissionpolicy-status-controller')) startPolicyTypeChecking(operations, definitions, lost);
             if (flowControl) startDanglingConditions(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-consumer-v1' }), lost);
             for (const controller of controllers) controller(operations, lost);
           });

@@ -15,6 +15,8 @@ import type { LeaderController } from '../control-plane';
 import { startAuthenticationInfoPublisher } from '../controllers/authentication-info-publisher';
 import { startBootstrapSigner } from '../controllers/bootstrap-signer';
 import { startBootstrapTokenCleaner } from '../controllers/bootstrap-token-cleaner';
+import { controllerEnabled, type EmbeddedController } from '../controllers/embedded-controllers';
+import { startLegacyTokenTracking } from '../controllers/legacy-token-tracking';
 import type { ObjectOperations } from '../controllers/operations';
 import { startRootCaPublisher } from '../controllers/root-ca-publisher';
 import { startServiceAccountController } from '../controllers/service-account-controller';
@@ -200,6 +202,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
     tokenRequest: { lookup, signingKey: keys.signing, issuer: issuers[0], apiAudiences, maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds },
   });
   const proxy = requestHeaderOf(options);
+  const runs = (name: EmbeddedController) => controllerEnabled(options.controllers, name);
   return {
     authenticators: [
       ...(proxy ? [proxy.authenticator] : []),
@@ -235,12 +238,12 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
           },
           lost,
         ),
-      (operations, lost) => startServiceAccountController(operations, lost),
-      (operations, lost) => startRootCaPublisher(operations, caPem, lost),
+      ...(runs('serviceaccount-controller') ? [(operations: ObjectOperations, lost: AbortSignal) => startServiceAccountController(operations, lost)] : []),
+      ...(runs('root-ca-certificate-publisher-controller') ? [(operations: ObjectOperations, lost: AbortSignal) => startRootCaPublisher(operations, caPem, lost)] : []),
+      (operations, lost) => startLegacyTokenTracking(operations, lost),
       // The reference leaves these two off unless asked for; bootstrap tokens are how one asks here.
-      ...(options.enableBootstrapTokenAuth
-        ? [(operations: ObjectOperations, lost: AbortSignal) => startBootstrapTokenCleaner(operations, lost), (operations: ObjectOperations, lost: AbortSignal) => startBootstrapSigner(operations, lost)]
-        : []),
+      ...(options.enableBootstrapTokenAuth && runs('token-cleaner-controller') ? [(operations: ObjectOperations, lost: AbortSignal) => startBootstrapTokenCleaner(operations, lost)] : []),
+      ...(options.enableBootstrapTokenAuth && runs('bootstrap-signer-controller') ? [(operations: ObjectOperations, lost: AbortSignal) => startBootstrapSigner(operations, lost)] : []),
     ],
   };
 }

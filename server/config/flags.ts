@@ -2,6 +2,7 @@
  * Command-line flags, named as the reference server names them so operators bring what they
  * know. Both `--flag=value` and `--flag value` are accepted.
  */
+import { checkControllerSelection } from '../controllers/embedded-controllers';
 import { parseGoDuration } from './duration';
 import { FEATURE_GATES } from './feature-gates';
 
@@ -60,6 +61,8 @@ export interface ServerOptions {
   readonly authenticationTokenWebhookCacheTtlMs: number;
   readonly authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
   readonly enableBootstrapTokenAuth: boolean;
+  /** `--controllers`: which of capstan's copies of the controller manager's controllers run (server/controllers/embedded-controllers.ts). */
+  readonly controllers: readonly string[];
   readonly oidc: OidcFlags;
   readonly authenticationConfig?: string;
   /** Admission plugins on besides the default ones, and plugins off (disabling wins). */
@@ -169,6 +172,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
   authenticationTokenWebhookVersion: 'v1beta1',
   enableBootstrapTokenAuth: false,
+  controllers: ['*'],
   oidc: { usernameClaim: 'sub', requiredClaims: {}, signingAlgs: ['RS256'] },
   enableAdmissionPlugins: [],
   disableAdmissionPlugins: [],
@@ -361,6 +365,14 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => {
       if (v !== 'v1' && v !== 'v1beta1') throw new Error('must be v1 or v1beta1');
       o.authenticationTokenWebhookVersion = v;
+    },
+  },
+  controllers: {
+    usage: "capstan's own copies of kube-controller-manager's controllers, in its --controllers syntax: '*' all (default), 'name' on, '-name' off, empty none; off where a controller manager runs",
+    apply: (o, v) => {
+      const selection = splitList(v);
+      checkControllerSelection(selection);
+      o.controllers = selection;
     },
   },
   'enable-bootstrap-token-auth': {

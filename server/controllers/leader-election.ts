@@ -7,6 +7,7 @@
  */
 import { ObjectError } from '../../storage/errors';
 import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
+import { fillCreateMetadata } from '../registry/store/object-meta';
 
 export interface LeaderElectionOptions {
   readonly leases: ObjectStorage;
@@ -69,7 +70,10 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       current = await options.leases.get(key);
     } catch (error) {
       if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;
-      await options.leases.create(key, leaseFor(mine));
+      // Written past the generic store: the uid and creation time every stored object has are set here.
+      const lease = leaseFor(mine);
+      fillCreateMetadata(lease, now);
+      await options.leases.create(key, lease);
       return true;
     }
     const spec = (current.spec ?? {}) as LeaseSpec;

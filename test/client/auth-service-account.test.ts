@@ -78,6 +78,17 @@ test('every namespace gets a default ServiceAccount and the kube-root-ca.crt Con
   await eventually(async () => ((await server.kubectl(['get', 'serviceaccount', 'default', '-n', 'team'])).code === 0 ? true : undefined), 'default SA again');
 });
 
+test('kube-system/kube-apiserver-legacy-service-account-token-tracking says since when legacy tokens are tracked (the controller manager\'s cleaner reads it)', async () => {
+  const read = async () => {
+    const result = await server.kubectl(['get', 'configmap', 'kube-apiserver-legacy-service-account-token-tracking', '-n', 'kube-system', '-o', 'jsonpath={.data.since}']);
+    return result.code === 0 && result.stdout !== '' ? result.stdout : undefined;
+  };
+  expect(await eventually(read, 'the tracking ConfigMap')).toBe(new Date().toISOString().slice(0, 10));
+  // A date that does not parse is set to today again.
+  await kubectlOk(['patch', 'configmap', 'kube-apiserver-legacy-service-account-token-tracking', '-n', 'kube-system', '--type=merge', '-p', '{"data":{"since":"yesterday"}}']);
+  expect(await eventually(async () => ((await read()) === 'yesterday' ? undefined : read()), 'the date put back')).toBe(new Date().toISOString().slice(0, 10));
+});
+
 test('kubectl create token: the reference claims, accepted, rejected once the account is deleted', async () => {
   await kubectlOk(['create', 'serviceaccount', 'short-lived', '-n', 'team']);
   const uid = (await kubectlOk(['get', 'sa', 'short-lived', '-n', 'team', '-o', 'jsonpath={.metadata.uid}'])).trim();

@@ -44,7 +44,7 @@ describe('docker-compose.yml', () => {
       const replica = services[name];
       expect(replica.build).toEqual({ context: '.', dockerfile: 'deploy/Dockerfile' });
       expect(replica.command).toContain(`--etcd-servers=${etcd.map((member) => `http://${member}:2379`).join(',')}`);
-      expect(replica.command).toEqual(expect.arrayContaining(['--tls-cert-file=/pki/serving.crt', '--client-ca-file=/pki/ca.crt']));
+      expect(replica.command).toEqual(expect.arrayContaining(['--tls-cert-file=/pki/serving.crt', '--client-ca-file=/pki/ca.crt', '--service-account-signing-key-file=/pki/sa.key']));
       expect(replica.depends_on).toMatchObject({ pki: { condition: 'service_completed_successfully' } });
       expect(replica.volumes).toContain('pki:/pki:ro');
     }
@@ -58,6 +58,20 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(existsSync(join(ROOT, 'deploy', 'Dockerfile'))).toBe(true);
+  });
+
+  it('runs the reference controller manager, scheduler and kwok, from their upstream images, only with the "controllers" profile', () => {
+    const { services } = compose() as { services: Record<string, ComposeService & { profiles?: string[] }> };
+    expect(services['kube-controller-manager'].image).toBe('registry.k8s.io/kube-controller-manager:v1.34.4');
+    expect(services['kube-scheduler'].image).toBe('registry.k8s.io/kube-scheduler:v1.34.4');
+    expect(services.kwok.image).toBe('registry.k8s.io/kwok/kwok:v0.8.0');
+    for (const name of ['kube-controller-manager', 'kube-scheduler', 'kwok-stages', 'kwok']) expect(services[name].profiles).toEqual(['controllers']);
+    expect(services['kube-controller-manager'].command).toEqual(
+      expect.arrayContaining(['--kubeconfig=/pki/controller-manager.kubeconfig', '--use-service-account-credentials=true', '--service-account-private-key-file=/pki/sa.key']),
+    );
+    expect(services.kwok.command).toEqual(expect.arrayContaining(['--kubeconfig=/pki/kwok.kubeconfig', '--config=/kwok/stages.yaml', '--manage-all-nodes=true']));
+    // The replicas leave their own copies of those controllers off when asked (CAPSTAN_CONTROLLERS=).
+    expect(services.replica1.command).toContain('--controllers=${CAPSTAN_CONTROLLERS-*}');
   });
 
   it('has Prometheus scrape every replica with a client certificate', () => {
@@ -109,7 +123,7 @@ describe('the certificates of deploy/pki/make-certs.sh', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('serve a replica that kubectl reaches with the admin kubeconfig, and Prometheus with its certificate', async () => {
+  it('serve a replica that kubectl reaches with the admin kubeconfig, Prometheus with its certificate, and the controllers with theirs', async () => {
     const pki = join(dir, 'pki');
     const server = await startCapstan([
       '--secure-port=0',
@@ -117,6 +131,7 @@ describe('the certificates of deploy/pki/make-certs.sh', () => {
       `--tls-cert-file=${join(pki, 'serving.crt')}`,
       `--tls-private-key-file=${join(pki, 'serving.key')}`,
       `--client-ca-file=${join(pki, 'ca.crt')}`,
+      `--service-account-signing-key-file=${join(pki, 'sa.key')}`,
     ]);
     try {
       const kubeconfig = join(dir, 'admin.kubeconfig');
@@ -129,6 +144,12 @@ describe('the certificates of deploy/pki/make-certs.sh', () => {
         { encoding: 'utf8' },
       );
       expect(prometheus.stdout).toContain('apiserver_current_inflight_requests');
+      // The controllers' kubeconfigs (written for the compose network) log in as their own users.
+      for (const [file, user] of [['controller-manager.kubeconfig', 'system:kube-controller-manager'], ['scheduler.kubeconfig', 'system:kube-scheduler'], ['kwok.kubeconfig', 'kubernetes-admin']]) {
+        const local = join(dir, file);
+        writeFileSync(local, readFileSync(join(pki, file), 'utf8').replace('https://haproxy:6443', server.url.replace('127.0.0.1', 'localhost')));
+        expect(execFileSync(KUBECTL, ['--kubeconfig', local, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], { encoding: 'utf8' })).toBe(user);
+      }
     } finally {
       server.process.kill('SIGTERM');
       await waitForExit(server);

@@ -81,6 +81,30 @@ test('a body sent a byte at a time is cut off after --request-timeout', async ()
   expect(elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS + 5_000);
 });
 
+test('an idle kept-alive connection stays open past Node\'s 5 s default, as the reference keeps it 90 s: a request on it then is answered', async () => {
+  const socket = tlsConnect({ host: '127.0.0.1', port, ca: pki.ca.certPem, cert: pki.admin.certPem, key: pki.admin.keyPem });
+  let received = '';
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  const answered = async (count: number) => {
+    while ((received.match(/HTTP\/1\.1 200/g) ?? []).length < count && !closed) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const request = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n';
+  try {
+    await new Promise<void>((resolve) => socket.once('secureConnect', () => resolve()));
+    socket.write(request);
+    await answered(1);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(closed).toBe(false);
+    socket.write(request);
+    await answered(2);
+    expect((received.match(/HTTP\/1\.1 200/g) ?? []).length).toBe(2);
+  } finally {
+    socket.destroy();
+  }
+}, 15_000);
+
 test('a connection that never starts its TLS handshake is closed within the headers timeout', async () => {
   const elapsedMs = await new Promise<number>((resolve, reject) => {
     const started = Date.now();

@@ -1,0 +1,187 @@
+/**
+ * The reference kube-controller-manager and kube-scheduler (1.34, built from their Go module by
+ * tools/reference/build-controllers.sh) and the node simulator kwok, run against a capstan as
+ * ordinary clients, each as the identity a real cluster gives it: the controller manager as
+ * `system:kube-controller-manager` (and its controllers as their own service accounts), the
+ * scheduler as `system:kube-scheduler`, kwok as an admin (it plays every kubelet). Their stderr
+ * is kept for the test to read.
+ *
+ *   buildReferenceControllers();                      // once, long the first time
+ *   const plane = await startReferenceControllers(server);
+ *   ...
+ *   plane.logs('kube-controller-manager');
+ *   await plane.stop();
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { issueCa, issueLeaf } from '../../server/pki/certificates';
+import type { TestServer } from '../helpers/server';
+import { freePort } from '../helpers/ports';
+
+const BUILD_SCRIPT = join(__dirname, '..', '..', 'tools', 'reference', 'build-controllers.sh');
+const CACHE = process.env.KUBE_REF_CACHE ?? join(homedir(), '.cache', 'kube-ref');
+const BIN = join(CACHE, 'bin');
+/** kwok's stages, written by the build script from kwok's module. */
+const KWOK_STAGES = join(CACHE, 'kwok-stages.yaml');
+/** As kwokctl runs it: nodes renew a Lease, as kubelets do, well inside the node monitor's grace period. */
+const NODE_LEASE_SECONDS = 40;
+const STOP_TIMEOUT_MS = 10_000;
+const SERVING_TIMEOUT_MS = 60_000;
+const BIND_ATTEMPTS = 3;
+
+export type ReferenceProcessName = 'kube-controller-manager' | 'kube-scheduler' | 'kwok';
+
+export interface ReferenceControllers {
+  /** What the process wrote to stderr (klog's lines) and stdout so far. */
+  logs(name: ReferenceProcessName): string;
+  /** Where the controller manager and the scheduler serve their health and metrics. */
+  readonly servingUrls: Readonly<Record<'kube-controller-manager' | 'kube-scheduler', string>>;
+  /** SIGTERM to each, waiting for the exits (SIGKILL after 10 s). */
+  stop(): Promise<void>;
+}
+
+/** Builds what the cache lacks; skips the rest. Synchronous: the test cannot start without them. */
+export function buildReferenceControllers(timeoutMs: number): void {
+  execFileSync(BUILD_SCRIPT, { stdio: 'inherit', timeout: timeoutMs });
+}
+
+/**
+ * Flags capstan needs next to the controllers: none of its own copies of the controller
+ * manager's controllers, and, as a kubeadm cluster has them, an authenticating proxy's CA and
+ * headers, which capstan publishes in kube-system/extension-apiserver-authentication. The
+ * controllers' own HTTPS servers read that ConfigMap and, finding no proxy CA there, log an
+ * error every few seconds (as they do against the reference configured so). The front-proxy
+ * CA is written under `dir`.
+ */
+export async function serverFlagsForControllers(dir: string): Promise<string[]> {
+  const frontProxyCa = await issueCa({ commonName: 'front-proxy-ca', validDays: 1 });
+  const caFile = join(dir, 'front-proxy-ca.crt');
+  writeFileSync(caFile, frontProxyCa.certPem);
+  return [
+    // The controller manager runs the controllers capstan otherwise runs itself: none of capstan's copies.
+    '--controllers=',
+    `--requestheader-client-ca-file=${caFile}`,
+    '--requestheader-allowed-names=front-proxy-client',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+  ];
+}
+
+interface Identity {
+  readonly file: string;
+  readonly subject: string;
+}
+
+/** A kubeconfig holding a client certificate for `subject`, signed by the server's own CA (its data dir keeps the key). */
+async function writeKubeconfig(server: TestServer, identity: Identity): Promise<string> {
+  const pki = join(server.dataDir, 'pki');
+  const ca = { certPem: readFileSync(join(pki, 'ca.crt'), 'utf8'), keyPem: readFileSync(join(pki, 'ca.key'), 'utf8') };
+  const leaf = await issueLeaf({ ca, subject: identity.subject, usage: 'client', validDays: 1 });
+  const b64 = (pem: string) => Buffer.from(pem).toString('base64');
+  const config = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'capstan', cluster: { server: server.url, 'certificate-authority-data': b64(ca.certPem) } }],
+    users: [{ name: 'user', user: { 'client-certificate-data': b64(leaf.certPem), 'client-key-data': b64(leaf.keyPem) } }],
+    contexts: [{ name: 'capstan', context: { cluster: 'capstan', user: 'user' } }],
+    'current-context': 'capstan',
+  };
+  const path = join(server.dataDir, identity.file);
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly port?: number;
+  readonly exited: Promise<void>;
+  output: string;
+}
+
+function run(binary: string, args: readonly string[], port?: number): Running {
+  const child = spawn(join(BIN, binary), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const running: Running = { child, port, exited: new Promise((resolve) => child.once('exit', () => resolve())), output: '' };
+  const keep = (chunk: Buffer) => (running.output += chunk.toString());
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return running;
+}
+
+async function stopProcess(running: Running): Promise<void> {
+  if (running.child.exitCode !== null || running.child.signalCode !== null) return;
+  running.child.kill('SIGTERM');
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await running.exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts a component that serves HTTPS on a free port, and waits until it serves there. A port
+ * free when asked may be taken by another process before the component binds it (other tests
+ * run on this machine): the component then exits, and starts again on another port.
+ */
+async function runServing(binary: string, args: (port: number) => readonly string[]): Promise<Running> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const running = run(binary, args(port), port);
+    const deadline = Date.now() + SERVING_TIMEOUT_MS;
+    while (!running.output.includes(`Serving securely on 127.0.0.1:${port}`)) {
+      const exited = running.child.exitCode !== null || running.child.signalCode !== null;
+      if (exited && running.output.includes('address already in use') && attempt < BIND_ATTEMPTS) break;
+      if (exited || Date.now() > deadline) {
+        await stopProcess(running);
+        throw new Error(`${binary} did not start serving:\n${running.output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (running.output.includes(`Serving securely on 127.0.0.1:${port}`)) return running;
+  }
+}
+
+export async function startReferenceControllers(server: TestServer): Promise<ReferenceControllers> {
+  const pki = join(server.dataDir, 'pki');
+  const controllerManager = await writeKubeconfig(server, { file: 'controller-manager.kubeconfig', subject: 'CN=system:kube-controller-manager' });
+  const scheduler = await writeKubeconfig(server, { file: 'scheduler.kubeconfig', subject: 'CN=system:kube-scheduler' });
+  // Each serves its health and metrics on a free port, authenticating and authorizing callers
+  // through capstan (TokenReview, SubjectAccessReview and the extension-apiserver-authentication
+  // ConfigMap), as kubeadm runs them.
+  const serving = (kubeconfig: string, port: number) => [
+    `--kubeconfig=${kubeconfig}`,
+    `--authentication-kubeconfig=${kubeconfig}`,
+    `--authorization-kubeconfig=${kubeconfig}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${port}`,
+  ];
+  const started: Running[] = [];
+  try {
+    const kwok = run('kwok', [`--kubeconfig=${server.kubeconfig}`, `--config=${KWOK_STAGES}`, '--manage-all-nodes=true', `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`]);
+    started.push(kwok);
+    const kubeControllerManager = await runServing('kube-controller-manager', (port) => [
+      ...serving(controllerManager, port),
+      '--controllers=*',
+      '--use-service-account-credentials=true',
+      `--service-account-private-key-file=${join(pki, 'sa.key')}`,
+      `--root-ca-file=${join(pki, 'ca.crt')}`,
+      `--cluster-signing-cert-file=${join(pki, 'ca.crt')}`,
+      `--cluster-signing-key-file=${join(pki, 'ca.key')}`,
+      '--v=2',
+    ]);
+    started.push(kubeControllerManager);
+    const kubeScheduler = await runServing('kube-scheduler', (port) => [...serving(scheduler, port), '--v=2']);
+    started.push(kubeScheduler);
+    const processes: Record<ReferenceProcessName, Running> = { 'kube-controller-manager': kubeControllerManager, 'kube-scheduler': kubeScheduler, kwok };
+    return {
+      logs: (name) => processes[name].output,
+      servingUrls: { 'kube-controller-manager': `https://127.0.0.1:${kubeControllerManager.port}`, 'kube-scheduler': `https://127.0.0.1:${kubeScheduler.port}` },
+      stop: async () => {
+        await Promise.all(Object.values(processes).map(stopProcess));
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map(stopProcess));
+    throw error;
+  }
+}

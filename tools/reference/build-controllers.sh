@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the reference kube-controller-manager and kube-scheduler (k8s.io/kubernetes at the
+# pinned release) and the node simulator kwok (sigs.k8s.io/kwok) from their Go modules into a
+# cache outside the tree, for running them against capstan as ordinary clients
+# (test/cluster/controllers.test.ts). The controllers get a scratch module of their own, so this
+# build never rewrites the one tools/reference/build-kube-apiserver.sh keeps. What is already
+# built is skipped. About 15 minutes on 2 cores with a warm module cache.
+#   tools/reference/build-controllers.sh   # -> ~/.cache/kube-ref/bin/{kube-controller-manager,kube-scheduler,kwok}
+set -euo pipefail
+VERSION=${KUBE_VERSION:-1.34.4}
+KWOK_VERSION=${KWOK_VERSION:-0.8.0}
+CACHE=${KUBE_REF_CACHE:-$HOME/.cache/kube-ref}
+BIN="$CACHE/bin"
+export PATH="$PATH:/usr/local/go/bin"
+mkdir -p "$BIN" "$CACHE/controllers"
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BIN/kube-scheduler" ]; then
+  cd "$CACHE/controllers"
+  . "$here/scratch-module.sh"
+  cat > tools.go <<'GO'
+//go:build tools
+
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+)
+GO
+  go mod tidy >/dev/null
+  MINOR=$(echo "$VERSION" | cut -d. -f2)
+  # Both version packages, as the reference's own build sets them: client-go's names the
+  # release in every request's User-Agent (kube-controller-manager/v1.34.4 ...).
+  LDFLAGS=""
+  for package in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    LDFLAGS="$LDFLAGS -X $package.gitVersion=v$VERSION -X $package.gitMajor=1 -X $package.gitMinor=$MINOR"
+  done
+  for command in kube-controller-manager kube-scheduler; do
+    [ -x "$BIN/$command" ] || nice go build -ldflags "$LDFLAGS" -o "$BIN/$command" "k8s.io/kubernetes/cmd/$command"
+  done
+fi
+
+# kwok's go.mod has no replace directives, so it installs straight from its module.
+[ -x "$BIN/kwok" ] || GOBIN="$BIN" nice go install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
+STAGES="$CACHE/kwok-stages.yaml"
+[ -s "$STAGES" ] || KWOK_VERSION="$KWOK_VERSION" sh "$here/kwok-stages.sh" "$STAGES"
+echo "$BIN/kube-controller-manager $BIN/kube-scheduler $BIN/kwok $STAGES" >&2

@@ -59,12 +59,14 @@ export function openLogBackend(options: LogBackendOptions): AuditBackend {
 function streamBackend(stream: NodeJS.WritableStream | RotatingFileStream, format: AuditLogFormat, close: () => Promise<void>): AuditBackend {
   return {
     name: 'log',
+    // One write per event: the rotating stream checks its size after each write, so a file
+    // passes --audit-log-maxsize by at most one event, however many a batch holds.
     send: (events) =>
-      new Promise((resolve, reject) => {
-        let text = '';
-        for (const event of events) text += eventLine(event, format);
-        stream.write(text, (error?: Error | null) => (error ? reject(error) : resolve()));
-      }),
+      Promise.all(
+        events.map(
+          (event) => new Promise<void>((resolve, reject) => stream.write(eventLine(event, format), (error?: Error | null) => (error ? reject(error) : resolve()))),
+        ),
+      ).then(() => undefined),
     close,
   };
 }

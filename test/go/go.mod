@@ -7,6 +7,7 @@ require (
 	k8s.io/apiextensions-apiserver v0.34.13
 	k8s.io/apimachinery v0.34.13
 	k8s.io/client-go v0.34.13
+	k8s.io/kube-aggregator v0.34.13
 )
 
 require (

@@ -35,13 +35,17 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+	aggregatorclientset "k8s.io/kube-aggregator/pkg/client/clientset_generated/clientset"
 )
 
 // clients are the typed clientsets whose REST clients the cases write through: client-go's
-// own, and apiextensions-apiserver's for CustomResourceDefinitions.
+// own, apiextensions-apiserver's for CustomResourceDefinitions and kube-aggregator's for
+// APIServices.
 type clients struct {
 	*kubernetes.Clientset
 	apiextensions *apiextensionsclientset.Clientset
+	aggregator    *aggregatorclientset.Clientset
 }
 
 // kindCase is one served (group, version, resource) and a valid object of its kind.
@@ -100,10 +104,13 @@ func storage(c *clients) rest.Interface       { return c.StorageV1().RESTClient(
 func node(c *clients) rest.Interface          { return c.NodeV1().RESTClient() }
 func dra(c *clients) rest.Interface           { return c.ResourceV1().RESTClient() }
 func apiextensions(c *clients) rest.Interface { return c.apiextensions.ApiextensionsV1().RESTClient() }
+func apiregistration(c *clients) rest.Interface {
+	return c.aggregator.ApiregistrationV1().RESTClient()
+}
 func admissionregistration(c *clients) rest.Interface {
 	return c.AdmissionregistrationV1().RESTClient()
 }
-func rbac(c *clients) rest.Interface { return c.RbacV1().RESTClient() }
+func rbac(c *clients) rest.Interface        { return c.RbacV1().RESTClient() }
 func flowcontrol(c *clients) rest.Interface { return c.FlowcontrolV1().RESTClient() }
 func certificates(c *clients) rest.Interface {
 	return c.CertificatesV1().RESTClient()
@@ -402,6 +409,14 @@ func kindCases(suffix string, ipOctet int) []kindCase {
 						"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"size": {Type: "integer"}}},
 					}},
 				}}},
+			}}
+		}},
+		// A remote APIService whose Service does not exist: stored and served, never available.
+		{"apiregistration.k8s.io", "v1", "apiservices", false, apiregistration, func(ns string) runtime.Object {
+			group := "cg-" + suffix + ".example.com"
+			return &apiregistrationv1.APIService{ObjectMeta: objectMeta("v1."+group, ns, false), Spec: apiregistrationv1.APIServiceSpec{
+				Group: group, Version: "v1", GroupPriorityMinimum: 1000, VersionPriority: 15, InsecureSkipTLSVerify: true,
+				Service: &apiregistrationv1.ServiceReference{Namespace: "default", Name: "cg-missing", Port: ptr(int32(443))},
 			}}
 		}},
 	}

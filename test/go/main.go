@@ -31,6 +31,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	aggregatorclientset "k8s.io/kube-aggregator/pkg/client/clientset_generated/clientset"
 )
 
 func itoa(value int) string { return strconv.Itoa(value) }
@@ -116,7 +117,12 @@ func main() {
 		fmt.Println("apiextensions clientset:", err)
 		os.Exit(2)
 	}
-	both := &clients{Clientset: clientset, apiextensions: extensions}
+	aggregator, err := aggregatorclientset.NewForConfig(config)
+	if err != nil {
+		fmt.Println("aggregator clientset:", err)
+		os.Exit(2)
+	}
+	both := &clients{Clientset: clientset, apiextensions: extensions, aggregator: aggregator}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 

@@ -34,6 +34,7 @@
  * names have no characters beyond U+D7FF (names are DNS labels and subdomains), so pages and
  * continue tokens match the store's.
  */
+import { setImmediate } from 'node:timers/promises';
 import BTree from 'sorted-btree';
 import { ObjectError } from '../errors';
 import { decodeObject, withResourceVersion } from '../objects/codec';
@@ -69,6 +70,8 @@ import { SharedRevisionCheck } from './revision-check';
 import { WatcherSet } from './watcher-set';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+/** Objects decoded between two turns of the event loop while listing. */
+const DECODE_SLICE = 1_000;
 
 /** A watch that has ended: no events. */
 const ENDED_WATCH: ObjectWatch = {
@@ -430,7 +433,13 @@ export class WatchCache implements ObjectStorage, FeedListener {
     let startKey = this.prefix;
     for (;;) {
       const page = await this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
-      for (const kv of page.kvs) entries.push([kv.key, decodeObject(kv)]);
+      for (let index = 0; index < page.kvs.length; index++) {
+        // Decoding a page takes a while: let requests (health checks, reads the store answers
+        // meanwhile) in between slices of it, and between pages of a store that reads in place.
+        if (index % DECODE_SLICE === 0) await setImmediate();
+        const kv = page.kvs[index];
+        entries.push([kv.key, decodeObject(kv)]);
+      }
       if (page.remaining === 0 || page.kvs.length === 0) break;
       startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
     }

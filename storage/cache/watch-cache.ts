@@ -60,7 +60,7 @@ import type {
   UpdateResult,
   WatchOptions,
 } from '../objects/types';
-import type { StoreEvent } from '../store';
+import type { RangeResult, StoreEvent } from '../store';
 import { bookmarkEvent, CacheWatcher, ErrorWatch, WatchEventsOf } from './cache-watcher';
 import type { DispatchBudgetOptions } from './dispatch-budget';
 import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
@@ -430,9 +430,15 @@ export class WatchCache implements ObjectStorage, FeedListener {
     // "now" to the store, whose writes the feed then delivers again on top of the list.
     if (revision === 0) return new BTree([], compareKeys);
     const entries: [string, KubeObject][] = [];
-    let startKey = this.prefix;
-    for (;;) {
-      const page = await this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
+    const pageFrom = (startKey: string) => this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
+    let next: Promise<RangeResult> | undefined = pageFrom(this.prefix);
+    while (next !== undefined) {
+      const page: RangeResult = await next;
+      const more = page.remaining > 0 && page.kvs.length > 0;
+      // The next page is asked for before this one is decoded: a remote store (etcd) reads and
+      // sends it meanwhile, on its own core. Its failure is the await's above, on the next turn.
+      next = more ? pageFrom(`${page.kvs[page.kvs.length - 1].key}\u0000`) : undefined;
+      next?.catch(() => undefined);
       for (let index = 0; index < page.kvs.length; index++) {
         // Decoding a page takes a while: let requests (health checks, reads the store answers
         // meanwhile) in between slices of it, and between pages of a store that reads in place.
@@ -440,8 +446,6 @@ export class WatchCache implements ObjectStorage, FeedListener {
         const kv = page.kvs[index];
         entries.push([kv.key, decodeObject(kv)]);
       }
-      if (page.remaining === 0 || page.kvs.length === 0) break;
-      startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
     }
     return new BTree(entries, compareKeys);
   }

@@ -8,6 +8,7 @@
  * server), extra Node flags for profiling, and cleanup when the benchmark is interrupted.
  */
 import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpsTarget, type ClientCredentials } from './https-client';
@@ -30,6 +31,8 @@ export interface CapstanProcess {
   readonly url: string;
   readonly pki: ServerPki;
   readonly pid: number;
+  /** From spawning to the server's "listening" line: when it answers HTTP (health checks) while it still loads its data. */
+  readonly listeningMs: number;
   /** The data dir, whose `pki/` other servers of a side-by-side run share. */
   readonly dataDir: string;
   /** SIGTERM, wait for the exit (SIGKILL after a while), remove the data dir. */
@@ -61,6 +64,7 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
   const command = [process.execPath, ...(options.nodeArgs ?? []), MAIN, ...args];
   // taskset execs the command in place, so the pid is the server's.
   const pinned = options.cpus === undefined ? command : ['taskset', '-c', options.cpus, ...command];
+  const spawnedAt = performance.now();
   const child = spawn(pinned[0], pinned.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
@@ -88,7 +92,8 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
   };
 
   try {
-    const url = await startedUrl({ output: () => output, running: () => running });
+    let listeningMs = Number.NaN;
+    const url = await startedUrl({ output: () => output, running: () => running, listening: () => (listeningMs = performance.now() - spawnedAt) });
     const pkiDir = join(dataDir.path, 'pki');
     const pem = (name: string) => readFileSync(join(pkiDir, name));
     const pki: ServerPki = {
@@ -97,19 +102,24 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
       servingKeyPem: pem('apiserver.key').toString('utf8'),
     };
     await untilReady(url, pki.client);
-    return { url, pki, pid: child.pid ?? 0, dataDir: dataDir.path, stop };
+    return { url, pki, pid: child.pid ?? 0, listeningMs, dataDir: dataDir.path, stop };
   } catch (error) {
     await stop();
     throw new Error(`capstan did not start: ${(error as Error).message}\n${output}`);
   }
 }
 
-/** The URL from the "listening" line, once the server also said it started. */
-async function startedUrl(server: { output(): string; running(): boolean }): Promise<string> {
+/** The URL from the "listening" line (`listening` called once it appears), once the server also said it started. */
+async function startedUrl(server: { output(): string; running(): boolean; listening(): void }): Promise<string> {
   const deadline = Date.now() + START_TIMEOUT_MS;
+  let heard = false;
   for (;;) {
     const output = server.output();
     const listening = /capstan listening on (\S+)/.exec(output);
+    if (listening && !heard) {
+      heard = true;
+      server.listening();
+    }
     if (listening && /started in \d+ ms/.test(output)) return listening[1];
     if (!server.running()) throw new Error('the process exited');
     if (Date.now() > deadline) throw new Error(`no start within ${START_TIMEOUT_MS} ms`);

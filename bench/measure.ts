@@ -93,3 +93,20 @@ export function processCpuMs(pid: number): number {
   const ticksPerSecond = 100;
   return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
 }
+
+/** A process's resident memory (Linux /proc), in MiB: all of it, and the anonymous and file-backed parts. */
+export interface ResidentMemory {
+  readonly rssMiB: number;
+  /** The heap, stacks and the like: what the process allocated. */
+  readonly anonymousMiB: number;
+  /** Pages of mapped files, mostly the node binary's code and data, shared with other node processes. */
+  readonly fileMiB: number;
+}
+
+export function residentMemory(pid: number): ResidentMemory {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? Number.NaN);
+  const rss = kib('Rss');
+  const anonymous = kib('Anonymous');
+  return { rssMiB: rss / 1024, anonymousMiB: anonymous / 1024, fileMiB: (rss - anonymous) / 1024 };
+}

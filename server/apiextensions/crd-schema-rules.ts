@@ -15,7 +15,7 @@
  */
 import type { FieldError } from '../registry/types';
 import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../validation/field-errors';
-import { RE2JS } from 're2js';
+import { compileRe2 } from '../regex/re2';
 import { copyJson, isObject } from '../json/value';
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { pruneValueBySchema } from './schema-pruning';
@@ -188,7 +188,7 @@ function onlyNameAndGenerateName(metadata: JSONSchemaProps): boolean {
 /** Patterns are RE2's (Go's regexp), with its error texts: no lookaround, no backreferences. */
 function patternRule(pattern: string, path: FieldPath, errors: FieldError[]): void {
   try {
-    RE2JS.compile(pattern);
+    compileRe2(pattern);
   } catch (error) {
     errors.push(invalid(path.child('pattern'), pattern, `must be a valid regular expression, but isn't: ${(error as Error).message}`));
   }

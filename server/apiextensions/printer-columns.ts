@@ -5,7 +5,7 @@
  * is evaluated by jsonpath-plus, whose syntax covers what printer columns use (dotted paths,
  * indexes, filters such as `[?(@.type=="Ready")]`).
  */
-import { JSONPath } from 'jsonpath-plus';
+import type { JSONPath as JSONPathFunction } from 'jsonpath-plus';
 import type { KubeObject } from '../../storage/objects/types';
 import { goValue } from '../apply/go-print';
 import { isObject } from '../json/value';
@@ -16,8 +16,12 @@ import type { CustomResourceColumnDefinition } from './crd-types';
 
 const AGE: CustomResourceColumnDefinition = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
+// Loaded on the first table of a custom resource, not at start: idle memory counts.
+let jsonPathEngine: typeof JSONPathFunction | undefined;
+
 function firstResult(object: KubeObject, jsonPath: string): unknown {
-  const results = JSONPath({ path: `$${jsonPath}`, json: object, wrap: true, eval: 'safe' }) as unknown[];
+  jsonPathEngine ??= (require('jsonpath-plus') as typeof import('jsonpath-plus')).JSONPath;
+  const results = jsonPathEngine({ path: `$${jsonPath}`, json: object, wrap: true, eval: 'safe' }) as unknown[];
   return results.length === 0 ? undefined : results[0];
 }
 

@@ -10,7 +10,8 @@
  * their own way and know nothing of nullable, int-or-string or the list markers; the texts are
  * what kubectl users read.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { compileRe2 } from '../regex/re2';
 import type { FieldError } from '../registry/types';
 import { goSharpValue, goValue } from '../apply/go-print';
 import { isObject } from '../json/value';
@@ -68,7 +69,7 @@ function patternOf(source: string): RE2JS | null {
   let compiled = compiledPatterns.get(source);
   if (compiled === undefined) {
     try {
-      compiled = RE2JS.compile(source);
+      compiled = compileRe2(source);
     } catch {
       compiled = null;
     }

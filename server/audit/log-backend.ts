@@ -9,7 +9,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { createStream, type RotatingFileStream } from 'rotating-file-stream';
+import type { RotatingFileStream } from 'rotating-file-stream';
 import type { AuditBackend } from './backend';
 import { goJson, type AuditEvent } from './event';
 
@@ -46,6 +46,8 @@ export function openLogBackend(options: LogBackendOptions): AuditBackend {
   const stem = basename(options.path, extname(options.path));
   const ext = extname(options.path);
   const directory = dirname(options.path);
+  // Loaded here, not at start: only a server given --audit-log-path writes a rotated file.
+  const { createStream } = require('rotating-file-stream') as typeof import('rotating-file-stream');
   const stream = createStream(
     (time, index) => (time === null ? basename(options.path) : backupName(stem, ext, time, index, options.compress)),
     { path: `${directory}/`, size: `${options.maxSizeMB || DEFAULT_MAX_SIZE_MB}M`, mode: 0o600, ...(options.compress ? { compress: 'gzip' as const } : {}) },

@@ -4,10 +4,11 @@
  * every group, comma-separated, and a later line with the same token wins.
  */
 import { readFileSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
 import type { TokenAuthenticator, UserInfo } from './types';
 
 export function parseTokenFile(path: string, text: string, warn: (message: string) => void = () => {}): Map<string, UserInfo> {
+  // Loaded here, not at start: only a server given --token-auth-file needs a CSV parser.
+  const { parse } = require('csv-parse/sync') as typeof import('csv-parse/sync');
   const records = parse(text, { relax_column_count: true, skip_empty_lines: true, relax_quotes: false }) as string[][];
   const tokens = new Map<string, UserInfo>();
   records.forEach((record, index) => {

@@ -171,7 +171,10 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
       informer: startInformer(operations.storageFor(type), {
         onUpsert: (object, old) => {
           index(entry.type, object, old);
-          enqueue(String(object.metadata.uid));
+          // Only an object with owners or in deletion has work (`handle` does nothing for the
+          // rest): not queueing the rest keeps the first list of a large store from queueing
+          // every object, as the reference's graph builder queues only those.
+          if (ownerRefs(object).length > 0 || object.metadata.deletionTimestamp) enqueue(String(object.metadata.uid));
           // A terminating owner may need its dependents handled.
           if (object.metadata.deletionTimestamp) for (const dependent of dependents(String(object.metadata.uid))) enqueue(String(dependent.object.metadata.uid));
         },

@@ -4,6 +4,7 @@
  * slow-reader drop, 410 Expired, store trouble) it lists again and reports the differences, so
  * callbacks see every object's latest state even across gaps.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
 import { EVERYTHING } from '../../storage/objects/types';
 
@@ -26,6 +27,8 @@ export function objectMapKey(object: KubeObject): string {
 }
 
 const RETRY_DELAY_MS = 500;
+/** Objects handled between two turns of the event loop while a list is delivered. */
+const RELIST_SLICE = 1_000;
 const WATCH_TIMEOUT_SECONDS = 300;
 
 export function startInformer(storage: ObjectStorage, handlers: InformerHandlers): Informer {
@@ -51,10 +54,15 @@ export function startInformer(storage: ObjectStorage, handlers: InformerHandlers
   const relist = async (): Promise<string> => {
     const list = await storage.list({}, { predicate: EVERYTHING });
     const seen = new Set<string>();
-    for (const item of list.items) {
+    for (let index = 0; index < list.items.length; index++) {
+      // Tens of thousands of objects at start: let requests in between slices of them.
+      if (index > 0 && index % RELIST_SLICE === 0) await setImmediate();
+      if (stopped) break;
+      const item = list.items[index];
       seen.add(objectMapKey(item));
       upsert(item);
     }
+    if (stopped) return list.resourceVersion;
     for (const [key, object] of objects) if (!seen.has(key)) remove(object);
     return list.resourceVersion;
   };

@@ -72,8 +72,24 @@ export function startWorkQueue<K>(options: WorkQueueOptions<K>): WorkQueue<K> {
   const { handle, stop } = options;
   const workers = options.workers ?? 1;
   const backoff = new ExponentialBackoff<K>(options.backoff);
-  // A Set keeps insertion order: a queue without duplicates.
+  // The queue in order, and its members. Not one Set read from its front: a Set keeps deleted
+  // entries as holes until it shrinks, so taking the first key after k removals scans k holes,
+  // and draining the tens of thousands of keys a controller queues at start went quadratic.
   const queued = new Set<K>();
+  let order: K[] = [];
+  let head = 0;
+  const take = (): K | undefined => {
+    while (head < order.length) {
+      const key = order[head++];
+      // Drop the consumed front once it is most of the array, so memory follows the queue.
+      if (head > 1024 && head * 2 > order.length) {
+        order = order.slice(head);
+        head = 0;
+      }
+      if (queued.delete(key)) return key;
+    }
+    return undefined;
+  };
   const processing = new Set<K>();
   /** Added while being handled: queue again when done. */
   const dirty = new Set<K>();
@@ -90,9 +106,8 @@ export function startWorkQueue<K>(options: WorkQueueOptions<K>): WorkQueue<K> {
 
   const pump = (): void => {
     while (active < workers && !stop.aborted) {
-      const key = first(queued);
+      const key = take();
       if (key === undefined) break;
-      queued.delete(key);
       processing.add(key);
       active++;
       void handle(key).then(
@@ -115,7 +130,10 @@ export function startWorkQueue<K>(options: WorkQueueOptions<K>): WorkQueue<K> {
       dirty.add(key);
       return;
     }
-    queued.add(key);
+    if (!queued.has(key)) {
+      queued.add(key);
+      order.push(key);
+    }
     pump();
   };
 
@@ -136,6 +154,8 @@ export function startWorkQueue<K>(options: WorkQueueOptions<K>): WorkQueue<K> {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       queued.clear();
+      order = [];
+      head = 0;
       dirty.clear();
       settleIdle();
     },
@@ -152,9 +172,4 @@ export function startWorkQueue<K>(options: WorkQueueOptions<K>): WorkQueue<K> {
       });
     },
   };
-}
-
-function first<K>(set: ReadonlySet<K>): K | undefined {
-  for (const key of set) return key;
-  return undefined;
 }

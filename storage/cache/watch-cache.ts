@@ -34,6 +34,7 @@
  * names have no characters beyond U+D7FF (names are DNS labels and subdomains), so pages and
  * continue tokens match the store's.
  */
+import { setImmediate } from 'node:timers/promises';
 import BTree from 'sorted-btree';
 import { ObjectError } from '../errors';
 import { decodeObject, withResourceVersion } from '../objects/codec';
@@ -59,7 +60,7 @@ import type {
   UpdateResult,
   WatchOptions,
 } from '../objects/types';
-import type { StoreEvent } from '../store';
+import type { RangeResult, StoreEvent } from '../store';
 import { bookmarkEvent, CacheWatcher, ErrorWatch, WatchEventsOf } from './cache-watcher';
 import type { DispatchBudgetOptions } from './dispatch-budget';
 import { type CacheEvent, EventRing, type EventRingOptions } from './event-ring';
@@ -69,6 +70,8 @@ import { SharedRevisionCheck } from './revision-check';
 import { WatcherSet } from './watcher-set';
 
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+/** Objects decoded between two turns of the event loop while listing. */
+const DECODE_SLICE = 1_000;
 
 /** A watch that has ended: no events. */
 const ENDED_WATCH: ObjectWatch = {
@@ -427,12 +430,22 @@ export class WatchCache implements ObjectStorage, FeedListener {
     // "now" to the store, whose writes the feed then delivers again on top of the list.
     if (revision === 0) return new BTree([], compareKeys);
     const entries: [string, KubeObject][] = [];
-    let startKey = this.prefix;
-    for (;;) {
-      const page = await this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
-      for (const kv of page.kvs) entries.push([kv.key, decodeObject(kv)]);
-      if (page.remaining === 0 || page.kvs.length === 0) break;
-      startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
+    const pageFrom = (startKey: string) => this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
+    let next: Promise<RangeResult> | undefined = pageFrom(this.prefix);
+    while (next !== undefined) {
+      const page: RangeResult = await next;
+      const more = page.remaining > 0 && page.kvs.length > 0;
+      // The next page is asked for before this one is decoded: a remote store (etcd) reads and
+      // sends it meanwhile, on its own core. Its failure is the await's above, on the next turn.
+      next = more ? pageFrom(`${page.kvs[page.kvs.length - 1].key}\u0000`) : undefined;
+      next?.catch(() => undefined);
+      for (let index = 0; index < page.kvs.length; index++) {
+        // Decoding a page takes a while: let requests (health checks, reads the store answers
+        // meanwhile) in between slices of it, and between pages of a store that reads in place.
+        if (index % DECODE_SLICE === 0) await setImmediate();
+        const kv = page.kvs[index];
+        entries.push([kv.key, decodeObject(kv)]);
+      }
     }
     return new BTree(entries, compareKeys);
   }

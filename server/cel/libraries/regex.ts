@@ -6,7 +6,8 @@
 import type { Environment } from '@marcbachmann/cel-js';
 // re2js: RE2 ported to JavaScript, linear time like the native library, with nothing to build
 // at install time (the native binding compiles for minutes, which `make run` cannot afford).
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { compileRe2 } from '../../regex/re2';
 import { sizeOf, STRING_TRAVERSAL_FACTOR } from '../runtime-cost';
 import { CelFunctionError, type CelLibrary } from './library';
 
@@ -20,7 +21,7 @@ function regex(pattern: string): RE2JS {
   let re = compiled.get(pattern);
   if (re === undefined) {
     try {
-      re = RE2JS.compile(pattern);
+      re = compileRe2(pattern);
     } catch (error) {
       const message = (error as Error).message;
       throw new CelFunctionError(message.startsWith(PARSE_ERROR_PREFIX) ? message : `${PARSE_ERROR_PREFIX}${message}`);

@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { KUBECTL, startServer, type KubectlResult, type TestServer } from '../helpers/server';
@@ -233,6 +234,10 @@ describe.each(BACKENDS)('kubectl 1.33 on $name', (backend) => {
     expect(resources).toMatch(/\nnamespaces\s+ns\s+v1\s+false\s+Namespace\n/);
     expect(resources).toMatch(/\nhorizontalpodautoscalers\s+hpa\s+autoscaling\/v2\s+true\s+HorizontalPodAutoscaler\n/);
     expect(resources).toMatch(/\nleases\s+coordination\.k8s\.io\/v1\s+true\s+Lease\n/);
+
+    // Recorded from kube-apiserver v1.34.4 with its defaults: the same groups, versions, kinds,
+    // verbs, short names and categories, to the column.
+    expect(await ok('api-resources', '-o', 'wide')).toBe(readFileSync(fixture('reference-api-resources-wide.txt'), 'utf8'));
 
     const versions = (await ok('api-versions')).trim().split('\n');
     expect(versions).toEqual(expect.arrayContaining(['v1', 'apps/v1', 'batch/v1', 'autoscaling/v1', 'autoscaling/v2', 'events.k8s.io/v1', 'rbac.authorization.k8s.io/v1']));

@@ -234,8 +234,8 @@ export interface Cluster {
 }
 
 /**
- * A fresh capstan (embedded SQLite) as a cluster: the reference controllers in place of its own
- * copies, and `nodes` simulated nodes named kwok-node-0, 1, ..., Ready. The binaries must be
+ * A fresh capstan (embedded SQLite) as a kubeadm cluster: the Node authorizer and NodeRestriction
+ * on, the reference controllers in place of its own copies, and `nodes` simulated nodes named kwok-node-0, 1, ..., Ready. The binaries must be
  * built (buildReferenceControllers).
  */
 export async function startCluster(options: { readonly nodes: number }): Promise<Cluster> {
@@ -244,7 +244,10 @@ export async function startCluster(options: { readonly nodes: number }): Promise
   let server: TestServer | undefined;
   let plane: ReferenceControllers | undefined;
   try {
-    server = await startServer({ flags: await serverFlagsForControllers(dir) });
+    // As kubeadm runs kube-apiserver: kubelets (kwok's nodes, the suite's node identities) read
+    // what their pods use through the Node authorizer, and NodeRestriction keeps their writes to their own objects.
+    const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction'];
+    server = await startServer({ flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags] });
     plane = await startReferenceControllers(server);
     await addSimulatedNodes(server, Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`), NODES_READY_TIMEOUT_MS);
   } catch (error) {

@@ -229,9 +229,13 @@ export async function addSimulatedNodes(server: TestServer, names: readonly stri
 export interface Cluster {
   readonly server: TestServer;
   readonly plane: ReferenceControllers;
+  /** Writes each reference process's output so far to `<dir>/<prefix><name>.log` (a controller manager that exited says why there). */
+  writeLogs(dir: string, prefix: string): void;
   /** Stops the controllers, then capstan, and removes what was written. */
   stop(): Promise<void>;
 }
+
+const PROCESS_NAMES: readonly ReferenceProcessName[] = ['kube-controller-manager', 'kube-scheduler', 'kwok'];
 
 /**
  * A fresh capstan (embedded SQLite) as a kubeadm cluster: the Node authorizer and NodeRestriction
@@ -260,6 +264,9 @@ export async function startCluster(options: { readonly nodes: number }): Promise
   return {
     server: started,
     plane: controllers,
+    writeLogs: (logDir, prefix) => {
+      for (const name of PROCESS_NAMES) writeFileSync(join(logDir, `${prefix}${name}.log`), controllers.logs(name));
+    },
     stop: async () => {
       await controllers.stop();
       await started.stop();

@@ -9,6 +9,7 @@
  * 2 cores), so the first run is slow.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLUSTER_NODES, type SpecResult } from '../../tools/conformance/e2e-suite';
 import { runSpecs } from '../../tools/conformance/run-specs';
@@ -21,6 +22,7 @@ const BUILD_TIMEOUT_MS = 40 * 60_000;
 // in a spec's run depends on the clock.
 const SPEC_TIMEOUT_MS = 330_000;
 const RUN_TIMEOUT_MS = 40 * 60_000;
+const RESULTS_DIR = join(__dirname, '..', '..', 'test-results');
 
 const expectedPass = readSpecList(EXPECTED_PASS_LIST);
 const results = new Map<string, SpecResult>();
@@ -40,6 +42,9 @@ beforeAll(async () => {
 }, RUN_TIMEOUT_MS);
 
 afterAll(async () => {
+  // The controllers' logs, for a spec that failed because one of them did.
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  cluster?.writeLogs(RESULTS_DIR, 'conformance-');
   await cluster?.stop();
 });
 

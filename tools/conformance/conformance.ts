@@ -3,7 +3,8 @@
  * reference controller manager, scheduler and simulated nodes (test/cluster/reference-controllers.ts,
  * built by tools/reference/build-controllers.sh), runs the reference
  * suite's API-only specs of sig-api-machinery and sig-auth against it one process per spec,
- * prints the table, writes the full results to test-results/conformance.{txt,json}, and fails
+ * prints the table, writes the full results to test-results/conformance.{txt,json} (and the
+ * reference processes' logs to test-results/conformance-<name>.log), and fails
  * when a spec of expected-pass.txt does not pass. Specs that pass but are not listed are named,
  * to be added to the list.
  *   node dist/tools/conformance/conformance.js [--parallel 2] [--timeout 330] [--focus REGEX] [--specs FILE]
@@ -45,6 +46,8 @@ async function main(): Promise<number> {
       onResult: (result, done, total) => console.log(`[${done}/${total}] ${result.outcome} ${result.seconds}s ${result.spec}${result.firstError ? `\n    ${result.firstError}` : ''}`),
     });
   } finally {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    cluster.writeLogs(RESULTS_DIR, 'conformance-');
     await cluster.stop();
   }
 

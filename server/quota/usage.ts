@@ -108,10 +108,41 @@ export function countName(group: string, resource: string): string {
 const STANDARD_COUNTS = new Set(['pods', 'services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas']);
 
 /** Everything `object` of `group/resource` consumes. */
+/** The most devices a request with allocation mode All may get (the reference's AllocationResultsMaxSize). */
+const ALL_DEVICES = 32n;
+
+/** How many devices a request (or subrequest) may be allocated: its count, the most for All, none for a mode unknown. */
+function devicesOf(request: Fields): bigint {
+  if (request.allocationMode === 'All') return ALL_DEVICES;
+  if (request.allocationMode === 'ExactCount' && typeof request.count === 'number') return BigInt(request.count);
+  return 0n;
+}
+
+/**
+ * A ResourceClaim's devices per DeviceClass (`<class>.deviceclass.resource.k8s.io/devices`), as
+ * the reference's claim evaluator charges them: a request's own, or for a request with
+ * alternatives (firstAvailable) the most any alternative of each class may get.
+ */
+function claimDeviceUsage(spec: Fields, usage: Usage): void {
+  const requests = record(spec.devices).requests;
+  for (const request of (Array.isArray(requests) ? requests : []).map(record)) {
+    // Neither form: a request type the reference cannot charge either.
+    const alternatives = Array.isArray(request.firstAvailable) && request.firstAvailable.length > 0 ? request.firstAvailable.map(record) : request.exactly !== undefined ? [record(request.exactly)] : [];
+    const most = new Map<string, bigint>();
+    for (const alternative of alternatives) {
+      const name = `${String(alternative.deviceClassName)}.deviceclass.resource.k8s.io/devices`;
+      const devices = devicesOf(alternative);
+      if (devices > (most.get(name) ?? -1n)) most.set(name, devices);
+    }
+    for (const [name, devices] of most) usage.set(name, addAmounts(usage.get(name) ?? ZERO, { value: new Quantity(devices), binary: false }));
+  }
+}
+
 export function usageOf(group: string, resource: string, object: KubeObject): Usage {
   const usage: Usage = new Map();
   if (group === '' && resource === 'pods' && isTerminalPod(object)) return usage;
   usage.set(countName(group, resource), one());
+  if (group === 'resource.k8s.io' && resource === 'resourceclaims') claimDeviceUsage(record(object.spec), usage);
   if (group !== '') return usage;
   if (STANDARD_COUNTS.has(resource)) usage.set(resource, one());
   const spec = record(object.spec);

@@ -148,6 +148,23 @@ describe('ResourceQuota', () => {
     expect((await quotaStatus('q-vac', 'vac'))?.used).toEqual({ persistentvolumeclaims: '1', 'requests.storage': '1Gi' });
   });
 
+  it('charges a ResourceClaim its devices per DeviceClass, the most of its alternatives, at admission', async () => {
+    const hard = { 'count/resourceclaims.resource.k8s.io': '2', 'gold.deviceclass.resource.k8s.io/devices': '3' };
+    expect((await server.kubectl(['create', 'namespace', 'q-claims'])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'devices', namespace: 'q-claims' }, spec: { hard } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes('q-claims', 'devices', { hard, used: { 'count/resourceclaims.resource.k8s.io': '0', 'gold.deviceclass.resource.k8s.io/devices': '0' } });
+    const claim = (name: string, requests: object[]) => JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name, namespace: 'q-claims' }, spec: { devices: { requests } } });
+    const firstAvailable = [
+      { name: 'big', deviceClassName: 'gold', allocationMode: 'ExactCount', count: 2 },
+      { name: 'small', deviceClassName: 'gold', allocationMode: 'ExactCount', count: 1 },
+    ];
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('either', [{ name: 'r', firstAvailable }]) })).code).toBe(0);
+    expect((await quotaStatus('q-claims', 'devices'))?.used).toEqual({ 'count/resourceclaims.resource.k8s.io': '1', 'gold.deviceclass.resource.k8s.io/devices': '2' });
+    const over = await server.kubectl(['create', '-f', '-'], { input: claim('two', [{ name: 'r', exactly: { deviceClassName: 'gold', allocationMode: 'ExactCount', count: 2 } }]) });
+    expect(over.stderr).toContain('exceeded quota: devices, requested: gold.deviceclass.resource.k8s.io/devices=2, used: gold.deviceclass.resource.k8s.io/devices=2, limited: gold.deviceclass.resource.k8s.io/devices=3');
+  });
+
   it('counts only the pods whose affinity looks across namespaces for a CrossNamespacePodAffinity quota', async () => {
     expect((await server.kubectl(['create', 'namespace', 'q-affinity'])).code).toBe(0);
     const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'cross', namespace: 'q-affinity' }, spec: { hard: { pods: '2' }, scopes: ['CrossNamespacePodAffinity'] } };

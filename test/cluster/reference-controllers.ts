@@ -8,8 +8,8 @@
  *
  *   buildReferenceControllers();                      // once, long the first time
  *   const plane = await startReferenceControllers(server);
- *   ...
  *   await addSimulatedNodes(server, ['kwok-node-0'], 120_000);
+ *   ...
  *   plane.logs('kube-controller-manager');
  *   await plane.stop();
  *
@@ -239,8 +239,8 @@ const PROCESS_NAMES: readonly ReferenceProcessName[] = ['kube-controller-manager
 
 /**
  * A fresh capstan (embedded SQLite) as a kubeadm cluster: the Node authorizer and NodeRestriction
- * on, the reference controllers in place of its own copies, and `nodes` simulated nodes named kwok-node-0, 1, ..., Ready. The binaries must be
- * built (buildReferenceControllers).
+ * on, the reference controllers in place of its own copies, and `nodes` simulated nodes
+ * (kwok-node-0, 1, ...), Ready. The binaries must be built (buildReferenceControllers).
  */
 export async function startCluster(options: { readonly nodes: number }): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'capstan-cluster-'));
@@ -248,8 +248,8 @@ export async function startCluster(options: { readonly nodes: number }): Promise
   let server: TestServer | undefined;
   let plane: ReferenceControllers | undefined;
   try {
-    // As kubeadm runs kube-apiserver: kubelets (kwok's nodes, the suite's node identities) read
-    // what their pods use through the Node authorizer, and NodeRestriction keeps their writes to their own objects.
+    // As kubeadm runs kube-apiserver: kubelets (the suite's node identities) read what their
+    // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own objects.
     const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction'];
     server = await startServer({ flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags] });
     plane = await startReferenceControllers(server);

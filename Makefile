@@ -40,9 +40,11 @@ schemas:
 	cd tools/schemagen && PATH="$$PATH:/usr/local/go/bin" go run . -out ../../server/schema/generated
 
 # The reference suite's API-only specs of sig-api-machinery and sig-auth against a fresh capstan
-# (tools/conformance/conformance.ts). The first run builds the suite's binary into
+# with the reference controller manager, scheduler and simulated nodes
+# (tools/conformance/conformance.ts). The first run builds the suite's and their binaries into
 # ~/.cache/kube-ref (about 15 minutes on 2 cores); `ARGS='--focus Watchers'` runs a part.
 conformance: node_modules/.package-lock.json
 	./tools/conformance/build-e2e-test.sh
+	./tools/reference/build-controllers.sh
 	npm run --silent build
 	npx node dist/tools/conformance/conformance.js $(ARGS)

@@ -50,6 +50,12 @@ function successStatus(scope: HandlerScope, object: KubeObject): object {
   };
 }
 
+/** The kind's warning for a deletion that says nothing of dependents (Jobs: their pods are kept). */
+function propagationWarnings(scope: HandlerScope, options: DeleteRequestOptions): string[] {
+  const unset = options.propagationPolicy === undefined && options.orphanDependents === undefined;
+  return unset && scope.type.unsetPropagationWarning !== undefined ? [scope.type.unsetPropagationWarning] : [];
+}
+
 /** Who deletes and with which options, as the store is told. */
 function writeRequestOf(options: DeleteRequestOptions, req: Request): WriteRequest & { readonly deletion: Deletion } {
   return {
@@ -82,7 +88,7 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
     } else {
       outcome = await deleteObject(scope, request);
     }
-    addWarnings(res, deprecationWarnings(scope));
+    addWarnings(res, [...deprecationWarnings(scope), ...propagationWarnings(scope, options)]);
     if (!outcome.deleted) {
       // The reference answers 202 only for a lingering object whose caller asked for cascading (orphanDependents=false).
       await writeResponse(scope, res, options.orphanDependents === false ? 202 : 200, outcome.object);
@@ -111,7 +117,7 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
       resourceVersion: listQuery.resourceVersion,
       resourceVersionMatch: listQuery.resourceVersionMatch,
     });
-    addWarnings(res, deprecationWarnings(scope));
+    addWarnings(res, [...deprecationWarnings(scope), ...propagationWarnings(scope, options)]);
     await writeResponse(scope, res, 200, {
       kind: scope.type.listKind,
       apiVersion: apiVersionOf(scope),

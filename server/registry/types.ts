@@ -204,6 +204,15 @@ export interface ResourceType {
    * copy; never changes it. Absent: objects are served as stored.
    */
   readDefaults?(object: KubeObject): KubeObject;
+  /**
+   * What a deletion does to dependents when neither its options nor the object's finalizers say
+   * (the reference's DefaultGarbageCollectionPolicy): `OrphanDependents` (v1 ReplicationControllers
+   * and batch/v1 Jobs, kept for old clients), `Unsupported` (Events: never a garbage collector
+   * finalizer). Absent: the collector deletes them in the background.
+   */
+  readonly garbageCollectionPolicy?: 'OrphanDependents' | 'Unsupported';
+  /** A `Warning` for a DELETE that says nothing of dependents (Jobs: their pods are kept). */
+  readonly unsetPropagationWarning?: string;
   /** DELETE answers the deleted object rather than a Success Status (the reference's ReturnDeletedObject). */
   readonly returnsDeletedObject?: boolean;
   /** A PUT of a missing object creates it (AllowCreateOnUpdate). */

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { runKubectl, startServer, type KubectlResult, type TestServer } from '../helpers/server';
-import { buildReferenceControllers, serverFlagsForControllers, startReferenceControllers, type ReferenceControllers, type ReferenceProcessName } from './reference-controllers';
+import { addSimulatedNodes, buildReferenceControllers, serverFlagsForControllers, startReferenceControllers, type ReferenceControllers, type ReferenceProcessName } from './reference-controllers';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000;
 const START_TIMEOUT_MS = 120_000;
@@ -33,22 +33,6 @@ omitStages: [RequestReceived]
 rules:
 - level: Metadata
 `;
-
-function fakeNode(name: string): string {
-  return JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name,
-      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
-      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
-    },
-    status: {
-      allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
-      capacity: { cpu: '32', memory: '256Gi', pods: '110' },
-    },
-  });
-}
 
 interface AuditEvent {
   readonly verb: string;
@@ -158,10 +142,7 @@ describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan
       server = await startServer({ flags });
     }
     plane = await startReferenceControllers(server);
-    for (const name of NODES) succeeded(await server.kubectl(['apply', '-f', '-'], { input: fakeNode(name) }));
-    for (const name of NODES) {
-      await waitFor(`node ${name} Ready`, async () => ((await jsonpath(['get', 'node', name], '{.status.conditions[?(@.type=="Ready")].status}')) === 'True' ? true : undefined), START_TIMEOUT_MS);
-    }
+    await addSimulatedNodes(server, NODES, START_TIMEOUT_MS);
   }, START_TIMEOUT_MS + 30_000);
 
   // Past the components' own 10 s to stop (and SIGKILL after): a shorter hook would let the run end with them still running.

@@ -8,16 +8,19 @@
  *
  *   buildReferenceControllers();                      // once, long the first time
  *   const plane = await startReferenceControllers(server);
+ *   await addSimulatedNodes(server, ['kwok-node-0'], 120_000);
  *   ...
  *   plane.logs('kube-controller-manager');
  *   await plane.stop();
+ *
+ * `startCluster` does all of it for a fresh capstan (the conformance suite's cluster).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
-import type { TestServer } from '../helpers/server';
+import { startServer, type TestServer } from '../helpers/server';
 import { freePort } from '../helpers/ports';
 
 const BUILD_SCRIPT = join(__dirname, '..', '..', 'tools', 'reference', 'build-controllers.sh');
@@ -30,6 +33,8 @@ const NODE_LEASE_SECONDS = 40;
 const STOP_TIMEOUT_MS = 10_000;
 const SERVING_TIMEOUT_MS = 60_000;
 const BIND_ATTEMPTS = 3;
+const NODE_POLL_MS = 500;
+const NODES_READY_TIMEOUT_MS = 120_000;
 
 export type ReferenceProcessName = 'kube-controller-manager' | 'kube-scheduler' | 'kwok';
 
@@ -184,4 +189,92 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
     await Promise.all(started.map(stopProcess));
     throw error;
   }
+}
+
+/** A Node kwok plays (its annotation says so), with a kubelet's usual room; kwok makes it Ready and keeps its Lease. */
+function simulatedNode(name: string): object {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
+    },
+    status: {
+      allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
+      capacity: { cpu: '32', memory: '256Gi', pods: '110' },
+    },
+  };
+}
+
+interface NodeStatus {
+  readonly status?: { readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
+}
+
+/** Creates the nodes for kwok (running) to play, and waits until each is Ready. */
+export async function addSimulatedNodes(server: TestServer, names: readonly string[], timeoutMs: number): Promise<void> {
+  for (const name of names) {
+    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name)), headers: { 'content-type': 'application/json' } });
+    if (created.status !== 201) throw new Error(`creating node ${name}: ${created.status} ${created.body}`);
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (const name of names) {
+    for (;;) {
+      const node = await server.request('GET', `/api/v1/nodes/${name}`);
+      const ready = node.status === 200 && node.json<NodeStatus>().status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True');
+      if (ready) break;
+      if (Date.now() > deadline) throw new Error(`node ${name} not Ready after ${timeoutMs} ms: ${node.status} ${node.body}`);
+      await new Promise((resolve) => setTimeout(resolve, NODE_POLL_MS));
+    }
+  }
+}
+
+export interface Cluster {
+  readonly server: TestServer;
+  readonly plane: ReferenceControllers;
+  /** Writes each reference process's output so far to `<dir>/<prefix><name>.log` (a controller manager that exited says why there). */
+  writeLogs(dir: string, prefix: string): void;
+  /** Stops the controllers, then capstan, and removes what was written. */
+  stop(): Promise<void>;
+}
+
+const PROCESS_NAMES: readonly ReferenceProcessName[] = ['kube-controller-manager', 'kube-scheduler', 'kwok'];
+
+/**
+ * A fresh capstan (embedded SQLite) as a kubeadm cluster: the Node authorizer and NodeRestriction
+ * on, the reference controllers in place of its own copies, and `nodes` simulated nodes
+ * (kwok-node-0, 1, ...), Ready. The binaries must be built (buildReferenceControllers).
+ */
+export async function startCluster(options: { readonly nodes: number }): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'capstan-cluster-'));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  let server: TestServer | undefined;
+  let plane: ReferenceControllers | undefined;
+  try {
+    // As kubeadm runs kube-apiserver: kubelets (the suite's node identities) read what their
+    // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own objects.
+    const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction'];
+    server = await startServer({ flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags] });
+    plane = await startReferenceControllers(server);
+    await addSimulatedNodes(server, Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`), NODES_READY_TIMEOUT_MS);
+  } catch (error) {
+    await plane?.stop();
+    await server?.stop();
+    removeDir();
+    throw error;
+  }
+  const [started, controllers] = [server, plane];
+  return {
+    server: started,
+    plane: controllers,
+    writeLogs: (logDir, prefix) => {
+      for (const name of PROCESS_NAMES) writeFileSync(join(logDir, `${prefix}${name}.log`), controllers.logs(name));
+    },
+    stop: async () => {
+      await controllers.stop();
+      await started.stop();
+      removeDir();
+    },
+  };
 }

@@ -1,17 +1,20 @@
 /**
  * The reference conformance suite's specs capstan passes now (tools/conformance/expected-pass.txt)
  * still pass: each is one test here, run by the reference `e2e.test` in its own process against
- * a fresh capstan, two at a time. `make conformance` runs the whole API-only list and names new
- * passes; this is the part CI runs (tools/run-tests.sh runs it alone, after the other suites).
- * The suite's binary is built from its Go module when the cache lacks it (about 15 minutes on
+ * a fresh capstan, two at a time. capstan runs as a cluster: the reference controller manager and
+ * scheduler and simulated nodes (kwok) with it, as many specs wait on them. `make conformance`
+ * runs the whole API-only list and names new passes; this is the part CI runs
+ * (tools/run-tests.sh runs it alone, after the other suites). The suite's and the controllers'
+ * binaries are built from their Go modules when the cache lacks them (about 15 minutes each on
  * 2 cores), so the first run is slow.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SpecResult } from '../../tools/conformance/e2e-suite';
+import { CLUSTER_NODES, type SpecResult } from '../../tools/conformance/e2e-suite';
 import { runSpecs } from '../../tools/conformance/run-specs';
 import { EXPECTED_PASS_LIST, readSpecList } from '../../tools/conformance/spec-lists';
-import { startServer, type TestServer } from '../helpers/server';
+import { buildReferenceControllers, startCluster, type Cluster } from '../cluster/reference-controllers';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000;
 // Above five minutes: a few specs wait for the ResourceQuota controller's full resync, which
@@ -19,24 +22,30 @@ const BUILD_TIMEOUT_MS = 40 * 60_000;
 // in a spec's run depends on the clock.
 const SPEC_TIMEOUT_MS = 330_000;
 const RUN_TIMEOUT_MS = 40 * 60_000;
+const RESULTS_DIR = join(__dirname, '..', '..', 'test-results');
 
 const expectedPass = readSpecList(EXPECTED_PASS_LIST);
 const results = new Map<string, SpecResult>();
-let server: TestServer | undefined;
+let cluster: Cluster | undefined;
 
 beforeAll(() => {
   execFileSync(join(__dirname, '..', '..', 'tools', 'conformance', 'build-e2e-test.sh'), { stdio: 'inherit', timeout: BUILD_TIMEOUT_MS });
 }, BUILD_TIMEOUT_MS);
 
+beforeAll(() => buildReferenceControllers(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
+
 beforeAll(async () => {
-  server = await startServer();
-  for (const result of await runSpecs(expectedPass, { kubeconfig: server.kubeconfig, parallel: 2, timeoutMs: SPEC_TIMEOUT_MS })) {
+  cluster = await startCluster({ nodes: CLUSTER_NODES });
+  for (const result of await runSpecs(expectedPass, { kubeconfig: cluster.server.kubeconfig, parallel: 2, timeoutMs: SPEC_TIMEOUT_MS })) {
     results.set(result.spec, result);
   }
 }, RUN_TIMEOUT_MS);
 
 afterAll(async () => {
-  await server?.stop();
+  // The controllers' logs, for a spec that failed because one of them did.
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  cluster?.writeLogs(RESULTS_DIR, 'conformance-');
+  await cluster?.stop();
 });
 
 test.each(expectedPass)('%s', (spec) => {

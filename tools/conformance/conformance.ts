@@ -1,7 +1,10 @@
 /**
- * `make conformance`: starts capstan (embedded SQLite, a fresh data dir), runs the reference
+ * `make conformance`: starts capstan (embedded SQLite, a fresh data dir) as a cluster, with the
+ * reference controller manager, scheduler and simulated nodes (test/cluster/reference-controllers.ts,
+ * built by tools/reference/build-controllers.sh), runs the reference
  * suite's API-only specs of sig-api-machinery and sig-auth against it one process per spec,
- * prints the table, writes the full results to test-results/conformance.{txt,json}, and fails
+ * prints the table, writes the full results to test-results/conformance.{txt,json} (and the
+ * reference processes' logs to test-results/conformance-<name>.log), and fails
  * when a spec of expected-pass.txt does not pass. Specs that pass but are not listed are named,
  * to be added to the list.
  *   node dist/tools/conformance/conformance.js [--parallel 2] [--timeout 330] [--focus REGEX] [--specs FILE]
@@ -11,8 +14,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startServer } from '../../test/helpers/server';
+import { startCluster } from '../../test/cluster/reference-controllers';
 import { countOf, resultTable, runSpecs } from './run-specs';
+import { CLUSTER_NODES } from './e2e-suite';
 import { API_ONLY_LIST, EXPECTED_PASS_LIST, judge, readSpecList } from './spec-lists';
 
 const RESULTS_DIR = join(process.cwd(), 'test-results');
@@ -30,8 +34,9 @@ async function main(): Promise<number> {
   const specs = readSpecList(values.specs).filter((spec) => focus === undefined || focus.test(spec));
   const expectedPass = readSpecList(EXPECTED_PASS_LIST);
 
-  const server = await startServer();
-  console.log(`capstan at ${server.url}; ${specs.length} specs, ${values.parallel} at a time`);
+  const cluster = await startCluster({ nodes: CLUSTER_NODES });
+  const server = cluster.server;
+  console.log(`capstan at ${server.url} with the reference controllers and ${CLUSTER_NODES} nodes; ${specs.length} specs, ${values.parallel} at a time`);
   let results;
   try {
     results = await runSpecs(specs, {
@@ -41,7 +46,9 @@ async function main(): Promise<number> {
       onResult: (result, done, total) => console.log(`[${done}/${total}] ${result.outcome} ${result.seconds}s ${result.spec}${result.firstError ? `\n    ${result.firstError}` : ''}`),
     });
   } finally {
-    await server.stop();
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    cluster.writeLogs(RESULTS_DIR, 'conformance-');
+    await cluster.stop();
   }
 
   const { regressions, newPasses } = judge(results, expectedPass);

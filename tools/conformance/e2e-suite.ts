@@ -11,12 +11,16 @@ import { KUBECTL } from '../../test/helpers/server';
 
 export const E2E_TEST = join(process.env.KUBE_REF_CACHE ?? join(homedir(), '.cache', 'kube-ref'), 'bin', 'e2e.test');
 
+/** How many simulated nodes the cluster the suite runs against has (test/cluster/reference-controllers.ts startCluster). */
+export const CLUSTER_NODES = 2;
+
 /**
- * What the suite needs against a lone API server (../shared/notes/reference-server.md): the
- * skeleton provider (no cloud), no wait for nodes or system pods to be ready, one node assumed;
- * the kubectl the tests use, for the specs that run it (`kubectl explain` of custom resources).
+ * What the suite needs against capstan with the reference controllers and simulated nodes
+ * (../shared/notes/reference-server.md): the skeleton provider (no cloud), no wait for system
+ * pods (there are none: kwok runs no containers), the nodes there are; the kubectl the tests
+ * use, for the specs that run it (`kubectl explain` of custom resources).
  */
-const CLUSTER_FLAGS = ['--provider=skeleton', '--allowed-not-ready-nodes=-1', '--minStartupPods=-1', '--num-nodes=1', `--kubectl-path=${KUBECTL}`, '--ginkgo.no-color'];
+const CLUSTER_FLAGS = ['--provider=skeleton', '--allowed-not-ready-nodes=-1', '--minStartupPods=-1', `--num-nodes=${CLUSTER_NODES}`, `--kubectl-path=${KUBECTL}`, '--ginkgo.no-color'];
 
 /** `skipped`: the spec skipped itself at run time (a feature it looks for is missing). */
 export type SpecOutcome = 'passed' | 'failed' | 'timedout' | 'skipped';

@@ -39,6 +39,9 @@ export const batchKinds: readonly ResourceType[] = [
     kind: 'Job',
     namespaced: true,
     categories: ['all'],
+    // batch/v1 keeps a deleted Job's pods unless told otherwise, as it always has.
+    garbageCollectionPolicy: 'OrphanDependents',
+    unsetPropagationWarning: 'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
     subresources: { status: true },
     selectableFields: { 'status.successful': (job) => fieldAt('status.succeeded')(job) ?? '0' },
     behaviour: {

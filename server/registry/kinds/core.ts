@@ -168,6 +168,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['ev'],
     selectableFields: EVENT_FIELDS,
     convert: convertEvent,
+    garbageCollectionPolicy: 'Unsupported',
     behaviour: { validate: validateEventCreate('core'), validateUpdate: validateEventUpdate('core') },
   }),
   defineKind({
@@ -247,6 +248,8 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['rc'],
     categories: ['all'],
     storagePrefix: 'controllers',
+    // v1 keeps a deleted controller's pods unless told otherwise, as it always has.
+    garbageCollectionPolicy: 'OrphanDependents',
     subresources: { status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' } },
     selectableFields: { 'status.replicas': fieldOr('status.replicas', '0') },
     behaviour: {

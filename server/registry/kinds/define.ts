@@ -63,6 +63,8 @@ export interface KindDeclaration {
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
   readonly returnsDeletedObject?: true;
   readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
+  readonly garbageCollectionPolicy?: ResourceType['garbageCollectionPolicy'];
+  readonly unsetPropagationWarning?: string;
   readonly allowCreateOnUpdate?: true;
   /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
   readonly deprecatedVersions?: Readonly<Record<string, string>>;
@@ -103,6 +105,8 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     ...(declaration.convert ? { convert: declaration.convert } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
     ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),
+    ...(declaration.garbageCollectionPolicy ? { garbageCollectionPolicy: declaration.garbageCollectionPolicy } : {}),
+    ...(declaration.unsetPropagationWarning ? { unsetPropagationWarning: declaration.unsetPropagationWarning } : {}),
     ...(declaration.allowCreateOnUpdate ? { allowCreateOnUpdate: true } : {}),
   };
 }

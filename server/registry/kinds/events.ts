@@ -19,6 +19,7 @@ export const eventsKinds: readonly ResourceType[] = [
     storagePrefix: 'events',
     selectableFields: EVENT_FIELDS,
     convert: convertEvent,
+    garbageCollectionPolicy: 'Unsupported',
     behaviour: { validate: validateEventCreate('events.k8s.io'), validateUpdate: validateEventUpdate('events.k8s.io') },
   }),
 ];

@@ -5,7 +5,8 @@
  *
  *   1. a missing object is a 404; the caller's preconditions (uid, resourceVersion) hold (409)
  *   2. admission (DELETE), with the current object as the old one
- *   3. the garbage collector's finalizer the propagation policy asks for
+ *   3. the garbage collector's finalizer the propagation asks for (the options, else the finalizer
+ *      the object carries, else the kind's default policy)
  *   4. a kind deleted gracefully (Pods) is marked with its grace period: deletionTimestamp
  *      that far ahead, deletionGracePeriodSeconds, generation + 1; a later deletion may only
  *      shorten it, a longer or equal one changes nothing
@@ -21,6 +22,7 @@ import type { KubeObject, ObjectKey, Preconditions } from '../../../storage/obje
 import { notFound } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { markAsDeleting, pendingFinalizers } from './object-meta';
+import type { ResourceType } from '../types';
 import { groupResourceOf, toServedVersion, type StoreScope } from './scope';
 import { removeExactly } from './update';
 
@@ -49,16 +51,29 @@ export interface DeleteOutcome {
   readonly deleted: boolean;
 }
 
-/** The garbage collector's finalizer the request's propagation asks for, replacing the other one. */
-function finalizersForPropagation(current: readonly string[], deletion: Deletion): string[] {
-  const orphan = deletion.propagationPolicy === 'Orphan' || (deletion.propagationPolicy === undefined && deletion.orphanDependents === true);
-  const foreground = deletion.propagationPolicy === 'Foreground';
-  const background = deletion.propagationPolicy === 'Background' || deletion.orphanDependents === false;
-  let finalizers = [...current];
-  if (orphan || foreground || background) finalizers = finalizers.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
-  if (orphan) finalizers.push(ORPHAN_FINALIZER);
-  if (foreground) finalizers.push(FOREGROUND_FINALIZER);
-  return finalizers;
+/**
+ * How dependents go, as the reference's store decides: the request's options, else the garbage
+ * collector's finalizer the object already carries, else the kind's default.
+ */
+function propagationOf(current: readonly string[], deletion: Deletion, policy: ResourceType['garbageCollectionPolicy']): PropagationPolicy {
+  if (deletion.orphanDependents !== undefined) return deletion.orphanDependents ? 'Orphan' : 'Background';
+  if (deletion.propagationPolicy !== undefined) return deletion.propagationPolicy;
+  const carried = current.find((finalizer) => finalizer === ORPHAN_FINALIZER || finalizer === FOREGROUND_FINALIZER);
+  if (carried !== undefined) return carried === ORPHAN_FINALIZER ? 'Orphan' : 'Foreground';
+  return policy === 'OrphanDependents' ? 'Orphan' : 'Background';
+}
+
+/**
+ * The object's finalizers with the garbage collector's one the propagation asks for in place
+ * of the other (none for a kind that does not support it); unchanged when that is what it has.
+ */
+function finalizersForPropagation(current: readonly string[], deletion: Deletion, policy: ResourceType['garbageCollectionPolicy']): readonly string[] {
+  const finalizers = current.filter((finalizer) => finalizer !== ORPHAN_FINALIZER && finalizer !== FOREGROUND_FINALIZER);
+  const propagation = policy === 'Unsupported' ? 'Background' : propagationOf(current, deletion, policy);
+  if (propagation === 'Orphan') finalizers.push(ORPHAN_FINALIZER);
+  if (propagation === 'Foreground') finalizers.push(FOREGROUND_FINALIZER);
+  const same = finalizers.length === new Set(current).size && finalizers.every((finalizer) => current.includes(finalizer));
+  return same ? current : finalizers;
 }
 
 /** Thrown out of the update to remove the object: `current` as read, `answer` as the caller is told. */
@@ -113,8 +128,8 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
           const next: KubeObject = { ...current, metadata: { ...current.metadata } };
           const grace = gracePeriodOf(scope, current, deletion);
           if (grace !== undefined && !markGracefully(next, grace, scope.context.now())) throw new AlreadyDeleting(current);
-          const finalizers = finalizersForPropagation(current.metadata.finalizers ?? [], deletion);
-          if (finalizers.length > 0) next.metadata.finalizers = finalizers;
+          const finalizers = finalizersForPropagation(current.metadata.finalizers ?? [], deletion, scope.type.garbageCollectionPolicy);
+          if (finalizers.length > 0) next.metadata.finalizers = [...finalizers];
           else delete next.metadata.finalizers;
           if (pendingFinalizers(scope.type, next).length === 0 && (grace === undefined || grace === 0)) throw new RemoveNow(current, grace === undefined ? current : next);
           if (next.metadata.deletionTimestamp === undefined) {

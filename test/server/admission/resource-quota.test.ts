@@ -120,6 +120,68 @@ describe('ResourceQuota', () => {
     expect((await quotaStatus('q-scope', 'be'))?.used).toEqual({ pods: '1' });
   });
 
+  it('counts only the claims that name a VolumeAttributesClass a quota selects', async () => {
+    expect((await server.kubectl(['create', 'namespace', 'q-vac-admission'])).code).toBe(0);
+    const hard = { persistentvolumeclaims: '1', 'requests.storage': '5Gi' };
+    const scopeSelector = { matchExpressions: [{ scopeName: 'VolumeAttributesClass', operator: 'In', values: ['gold'] }] };
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'vac', namespace: 'q-vac-admission' }, spec: { hard, scopeSelector } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes('q-vac-admission', 'vac', { hard, used: { persistentvolumeclaims: '0', 'requests.storage': '0' } });
+    const claim = (name: string, volumeAttributesClassName?: string) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name, namespace: 'q-vac-admission' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '', ...(volumeAttributesClassName ? { volumeAttributesClassName } : {}) },
+      });
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('gold-1', 'gold') })).code).toBe(0);
+    // Charged at admission, as the reference charges it: the quota controller never counts creates.
+    expect((await quotaStatus('q-vac-admission', 'vac'))?.used).toEqual({ persistentvolumeclaims: '1', 'requests.storage': '1Gi' });
+    const second = await server.kubectl(['create', '-f', '-'], { input: claim('gold-2', 'gold') });
+    // Only what is exceeded is named, as the reference names it.
+    expect(second.stderr.trim()).toBe(
+      'Error from server (Forbidden): error when creating "STDIN": persistentvolumeclaims "gold-2" is forbidden: exceeded quota: vac, requested: persistentvolumeclaims=1, used: persistentvolumeclaims=1, limited: persistentvolumeclaims=1',
+    );
+    // Another class, or none: outside the scope.
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('silver', 'silver') })).code).toBe(0);
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('plain') })).code).toBe(0);
+    expect((await quotaStatus('q-vac-admission', 'vac'))?.used).toEqual({ persistentvolumeclaims: '1', 'requests.storage': '1Gi' });
+  });
+
+  it('charges a ResourceClaim its devices per DeviceClass, the most of its alternatives, at admission', async () => {
+    const hard = { 'count/resourceclaims.resource.k8s.io': '2', 'gold.deviceclass.resource.k8s.io/devices': '3' };
+    expect((await server.kubectl(['create', 'namespace', 'q-claims'])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'devices', namespace: 'q-claims' }, spec: { hard } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes('q-claims', 'devices', { hard, used: { 'count/resourceclaims.resource.k8s.io': '0', 'gold.deviceclass.resource.k8s.io/devices': '0' } });
+    const claim = (name: string, requests: object[]) => JSON.stringify({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name, namespace: 'q-claims' }, spec: { devices: { requests } } });
+    const firstAvailable = [
+      { name: 'big', deviceClassName: 'gold', allocationMode: 'ExactCount', count: 2 },
+      { name: 'small', deviceClassName: 'gold', allocationMode: 'ExactCount', count: 1 },
+    ];
+    expect((await server.kubectl(['create', '-f', '-'], { input: claim('either', [{ name: 'r', firstAvailable }]) })).code).toBe(0);
+    expect((await quotaStatus('q-claims', 'devices'))?.used).toEqual({ 'count/resourceclaims.resource.k8s.io': '1', 'gold.deviceclass.resource.k8s.io/devices': '2' });
+    const over = await server.kubectl(['create', '-f', '-'], { input: claim('two', [{ name: 'r', exactly: { deviceClassName: 'gold', allocationMode: 'ExactCount', count: 2 } }]) });
+    expect(over.stderr).toContain('exceeded quota: devices, requested: gold.deviceclass.resource.k8s.io/devices=2, used: gold.deviceclass.resource.k8s.io/devices=2, limited: gold.deviceclass.resource.k8s.io/devices=3');
+  });
+
+  it('counts only the pods whose affinity looks across namespaces for a CrossNamespacePodAffinity quota', async () => {
+    expect((await server.kubectl(['create', 'namespace', 'q-affinity-admission'])).code).toBe(0);
+    const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'cross', namespace: 'q-affinity-admission' }, spec: { hard: { pods: '2' }, scopes: ['CrossNamespacePodAffinity'] } };
+    expect((await server.kubectl(['create', '-f', '-'], { input: JSON.stringify(quota) })).code).toBe(0);
+    await statusBecomes('q-affinity-admission', 'cross', { hard: { pods: '2' }, used: { pods: '0' } });
+    const withAffinity = (name: string, term: object) => {
+      const object = JSON.parse(pod('q-affinity-admission', name));
+      object.spec.affinity = { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'zone', ...term }] } };
+      return JSON.stringify(object);
+    };
+    expect((await server.kubectl(['create', '-f', '-'], { input: withAffinity('local', {}) })).code).toBe(0);
+    expect((await quotaStatus('q-affinity-admission', 'cross'))?.used).toEqual({ pods: '0' });
+    expect((await server.kubectl(['create', '-f', '-'], { input: withAffinity('listed', { namespaces: ['other'] }) })).code).toBe(0);
+    expect((await server.kubectl(['create', '-f', '-'], { input: withAffinity('selected', { namespaceSelector: {} }) })).code).toBe(0);
+    expect((await quotaStatus('q-affinity-admission', 'cross'))?.used).toEqual({ pods: '2' });
+  });
+
   it('charges a pod an update moves into a quota\'s scope in full there', async () => {
     expect((await server.kubectl(['create', 'namespace', 'q-term'])).code).toBe(0);
     const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'term', namespace: 'q-term' }, spec: { hard: { pods: '1' }, scopes: ['Terminating'] } };

@@ -290,3 +290,47 @@ describe("a list's items (as the reference writes them)", () => {
     expect(rows[0].object).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'listed' } });
   });
 });
+
+describe('what a deletion does to dependents when it does not say (as the reference answered)', () => {
+  const JOB_WARNING = '299 - "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning"';
+  const RC = { apiVersion: 'v1', kind: 'ReplicationController', spec: { selector: { app: 'x' }, template: { metadata: { labels: { app: 'x' } }, spec: POD_SPEC } } };
+  const JOB = { apiVersion: 'batch/v1', kind: 'Job', spec: { template: { spec: { ...POD_SPEC, restartPolicy: 'Never' } } } };
+  const EVENT = { apiVersion: 'v1', kind: 'Event', involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', message: 'm' };
+
+  async function remove(path: string): Promise<{ answer: Answer; warning: string | null }> {
+    const response = await fetch(api.base + path, { method: 'DELETE' });
+    return { answer: { status: response.status, body: await response.json() }, warning: response.headers.get('warning') };
+  }
+
+  it('a v1 ReplicationController and a batch/v1 Job keep their dependents: they linger with the orphan finalizer; the Job warns', async () => {
+    await create('/api/v1/namespaces/default/replicationcontrollers', { ...RC, metadata: { name: 'kept-rc' } });
+    const rc = await remove('/api/v1/namespaces/default/replicationcontrollers/kept-rc');
+    expect(rc.answer.status).toBe(200);
+    expect(rc.answer.body.metadata.finalizers).toEqual(['orphan']);
+    expect(rc.answer.body.metadata.deletionTimestamp).toEqual(expect.any(String));
+    expect(rc.warning).toBeNull();
+
+    await create('/apis/batch/v1/namespaces/default/jobs', { ...JOB, metadata: { name: 'kept-job' } });
+    const job = await remove('/apis/batch/v1/namespaces/default/jobs/kept-job');
+    expect(job.answer.body.metadata.finalizers).toEqual(['orphan']);
+    expect(job.warning).toBe(JOB_WARNING);
+  });
+
+  it('what the options or a finalizer the object carries say comes first, without the warning', async () => {
+    await create('/apis/batch/v1/namespaces/default/jobs', { ...JOB, metadata: { name: 'cascaded-job' } });
+    const cascaded = await remove('/apis/batch/v1/namespaces/default/jobs/cascaded-job?propagationPolicy=Background');
+    expect(cascaded.answer.body).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect(cascaded.warning).toBeNull();
+
+    await create('/api/v1/namespaces/default/replicationcontrollers', { ...RC, metadata: { name: 'foreground-rc', finalizers: ['foregroundDeletion'] } });
+    const foreground = await remove('/api/v1/namespaces/default/replicationcontrollers/foreground-rc');
+    expect(foreground.answer.body.metadata.finalizers).toEqual(['foregroundDeletion']);
+  });
+
+  it('an Event never gets a garbage collector finalizer, even when asked for one', async () => {
+    await create('/api/v1/namespaces/default/events', { ...EVENT, metadata: { name: 'gone-event' } });
+    const event = await remove('/api/v1/namespaces/default/events/gone-event?propagationPolicy=Foreground');
+    expect(event.answer.body).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect((await call('GET', '/api/v1/namespaces/default/events/gone-event')).status).toBe(404);
+  });
+});

@@ -4,11 +4,18 @@
  */
 import { runSpec, type SpecResult } from './e2e-suite';
 
+/**
+ * The least a spec marked `[Slow]` gets: the chunking spec that waits for a compaction polls for
+ * twice the reference's default compaction interval (5 minutes), and the server compacts on
+ * that interval too.
+ */
+const SLOW_SPEC_TIMEOUT_MS = 11 * 60_000;
+
 export interface RunOptions {
   readonly kubeconfig: string;
   /** How many spec processes at once. */
   readonly parallel: number;
-  /** Per spec. */
+  /** Per spec (at least SLOW_SPEC_TIMEOUT_MS for a `[Slow]` one). */
   readonly timeoutMs: number;
   /** Called as each spec ends, in the order they end. */
   readonly onResult?: (result: SpecResult, done: number, total: number) => void;
@@ -26,7 +33,8 @@ export async function runSpecs(specs: readonly string[], options: RunOptions): P
   const runAll = async (queue: number[], parallel: number) => {
     const worker = async () => {
       for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-        results[index] = await runSpec(specs[index], options.kubeconfig, options.timeoutMs);
+        const timeoutMs = specs[index].includes('[Slow]') ? Math.max(options.timeoutMs, SLOW_SPEC_TIMEOUT_MS) : options.timeoutMs;
+        results[index] = await runSpec(specs[index], options.kubeconfig, timeoutMs);
         options.onResult?.(results[index], ++done, specs.length);
       }
     };

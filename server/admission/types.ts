@@ -39,7 +39,8 @@ export interface AdmissionAttributes {
   /** '' for cluster-scoped resources. */
   readonly namespace: string;
   readonly operation: AdmissionOperation;
-  readonly options: OperationOptions;
+  /** Absent for CONNECT, which has no options object of its own (the reference sends none). */
+  readonly options?: OperationOptions;
   readonly userInfo: UserInfo;
   readonly dryRun: boolean;
   /** The object to be stored (absent on DELETE); mutating plugins may change it in place. */

@@ -13,7 +13,8 @@ import type { StoreScope } from './scope';
 /** Who writes, how, and with which options: what every store operation is told besides the object. */
 export interface WriteRequest {
   readonly user: UserInfo;
-  readonly options: OperationOptions;
+  /** Absent for CONNECT. */
+  readonly options?: OperationOptions;
   readonly dryRun: boolean;
   /** '' or absent for the main resource. */
   readonly subresource?: string;
@@ -82,6 +83,23 @@ export async function admitSubresourceCreate(
 ): Promise<void> {
   step.object.metadata ??= {};
   const attributes = { ...admissionAttributes(scope, write, { operation: 'CREATE', key: step.key, object: step.object }), kind: step.kind, requestKind: step.kind };
+  await scope.context.admission.admit(attributes);
+  await scope.context.admission.validate(attributes);
+}
+
+/**
+ * Both admission phases for a CONNECT (`pods/exec`, `attach`, `portforward`, `proxy`,
+ * `nodes/proxy`, `services/proxy`): plugins and webhooks see the connection's options object
+ * (`PodAttachOptions`, ...) as the object, before the pod or node is even looked up, as the
+ * reference admits a connection ahead of making it.
+ */
+export async function admitConnect(
+  scope: StoreScope,
+  connection: { readonly user: UserInfo; readonly subresource: string; readonly auditAnnotations?: Record<string, string> },
+  step: { readonly key: ObjectKey; readonly kind: GroupVersionKind; readonly object: KubeObject },
+): Promise<void> {
+  const write: WriteRequest = { ...connection, dryRun: false };
+  const attributes = { ...admissionAttributes(scope, write, { operation: 'CONNECT', key: step.key, object: step.object }), kind: step.kind, requestKind: step.kind };
   await scope.context.admission.admit(attributes);
   await scope.context.admission.validate(attributes);
 }

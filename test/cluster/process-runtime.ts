@@ -1,0 +1,328 @@
+/**
+ * The part of a kubelet kwok does not play: running a pod's containers. kwok reports pods
+ * Running with an address from their node's pod CIDR (a loopback range here); this runtime runs,
+ * as host processes, the containers whose image is a test image built here from its Go module
+ * (agnhost, the reference suite's webhook and conversion servers among its commands), so a
+ * Service in front of such a pod reaches a real server. There is no container: a process sees
+ * the host's file system and network. A container's volume mounts are files under the pod's own
+ * directory, and every argument and environment value naming a mount path is pointed there; a
+ * listener binds every address, so the pod's address reaches it (two pods serving the same port
+ * at once cannot both run). The volumes it writes are emptyDir, Secret, ConfigMap, the downward
+ * API's pod metadata, and projected ones of those and of service account tokens (every pod's
+ * `kube-api-access-*`). Containers of other images, and containers mounting a volume of another
+ * kind, are left to kwok's pretence.
+ *
+ *   const runtime = startProcessRuntime(server, join(cache, 'bin'), dir);
+ *   ...
+ *   runtime.logs();       // every container's output, for a failed test
+ *   await runtime.stop();
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { TestServer } from '../helpers/server';
+
+/** The test images this runtime runs: what names them, and the entry point of the binary that stands for them. */
+const IMAGES: readonly { readonly pattern: RegExp; readonly binary: string; readonly entrypoint: string }[] = [
+  { pattern: /(^|\/)e2e-test-images\/agnhost:/, binary: 'agnhost', entrypoint: '/agnhost' },
+];
+/** A kubelet's reconcile loop, polled: a missed change cannot leave a process behind, only delay it. */
+const POLL_MS = 500;
+/** A container that exits is started again after this (doubling, capped), as a kubelet's back-off. */
+const RESTART_BACKOFF_MS = { first: 500, max: 8_000 };
+const STOP_GRACE_MS = 2_000;
+/** Each container's output kept for the logs: the last this many characters. */
+const LOG_TAIL_CHARS = 64 * 1024;
+
+interface Container {
+  readonly name: string;
+  readonly image?: string;
+  readonly command?: readonly string[];
+  readonly args?: readonly string[];
+  readonly env?: readonly { readonly name: string; readonly value?: string; readonly valueFrom?: unknown }[];
+  readonly volumeMounts?: readonly { readonly name: string; readonly mountPath: string; readonly subPath?: string }[];
+}
+
+interface KeyToPath {
+  readonly key: string;
+  readonly path: string;
+}
+
+interface ObjectSource {
+  readonly items?: readonly KeyToPath[];
+  readonly optional?: boolean;
+}
+
+interface DownwardItems {
+  readonly items?: readonly { readonly path: string; readonly fieldRef?: { readonly fieldPath: string } }[];
+}
+
+interface Volume {
+  readonly name: string;
+  readonly emptyDir?: object;
+  readonly secret?: ObjectSource & { readonly secretName?: string };
+  readonly configMap?: ObjectSource & { readonly name?: string };
+  readonly downwardAPI?: DownwardItems;
+  /** What every pod has (its service account's token, the cluster CA, its namespace), and more. */
+  readonly projected?: {
+    readonly sources?: readonly {
+      readonly secret?: ObjectSource & { readonly name?: string };
+      readonly configMap?: ObjectSource & { readonly name?: string };
+      readonly downwardAPI?: DownwardItems;
+      readonly serviceAccountToken?: { readonly audience?: string; readonly expirationSeconds?: number; readonly path: string };
+    }[];
+  };
+}
+
+interface Pod {
+  readonly metadata: {
+    readonly name: string;
+    readonly namespace: string;
+    readonly uid: string;
+    readonly deletionTimestamp?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+  };
+  readonly spec: { readonly containers: readonly Container[]; readonly volumes?: readonly Volume[]; readonly restartPolicy?: string; readonly serviceAccountName?: string };
+  readonly status?: { readonly phase?: string; readonly podIP?: string };
+}
+
+/** One container's process, started again after it exits while its pod runs. */
+interface RunningContainer {
+  readonly label: string;
+  child?: ChildProcess;
+  restartTimer?: NodeJS.Timeout;
+  backoffMs: number;
+  stopped: boolean;
+  output: string;
+}
+
+export interface ProcessRuntime {
+  /** Every container's recent output, each under a header naming its pod. */
+  logs(): string;
+  /** Stops polling and every process (SIGTERM, SIGKILL after a grace period), and removes the pods' files. */
+  stop(): Promise<void>;
+}
+
+/** The binary and argv standing for `container`, or undefined when its image is not one this runtime runs. */
+function commandOf(container: Container, binDir: string): string[] | undefined {
+  const image = IMAGES.find((candidate) => candidate.pattern.test(container.image ?? ''));
+  if (image === undefined) return undefined;
+  const binary = join(binDir, image.binary);
+  if (container.command === undefined || container.command.length === 0) return [binary, ...(container.args ?? [])];
+  const [executable, ...rest] = container.command;
+  if (executable !== image.entrypoint && executable !== image.binary) return undefined;
+  return [binary, ...rest, ...(container.args ?? [])];
+}
+
+/** Points every mount path in `value` (the whole value, or what follows a flag's `=`) at the directory standing for it. */
+function remapPaths(value: string, mounts: readonly { readonly from: string; readonly to: string }[]): string {
+  for (const { from, to } of mounts) {
+    const pattern = new RegExp(`(^|=)${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$)`);
+    if (pattern.test(value)) return value.replace(pattern, (_, before: string) => `${before}${to}`);
+  }
+  return value;
+}
+
+type Files = [string, Buffer][];
+/** A volume's files; `missing` when a Secret or ConfigMap it needs is not there yet (a later poll tries again); `unsupported` for a kind this runtime does not write. */
+type VolumeContent = Files | 'missing' | 'unsupported';
+
+const fromBase64 = (data: unknown) => Object.fromEntries(Object.entries((data ?? {}) as Record<string, string>).map(([key, value]) => [key, Buffer.from(value, 'base64')]));
+const fromText = (data: unknown) => Object.fromEntries(Object.entries((data ?? {}) as Record<string, string>).map(([key, value]) => [key, Buffer.from(value)]));
+
+/** A Secret's or ConfigMap's keys (or the listed items) as files. */
+async function objectFiles(server: TestServer, pod: Pod, kind: 'secrets' | 'configmaps', name: string | undefined, source: ObjectSource): Promise<VolumeContent> {
+  const answer = await server.request('GET', `/api/v1/namespaces/${pod.metadata.namespace}/${kind}/${name ?? ''}`);
+  if (answer.status === 404) return source.optional === true ? [] : 'missing';
+  if (answer.status !== 200) throw new Error(`GET ${kind} ${name}: ${answer.status} ${answer.body}`);
+  const object = answer.json<Record<string, unknown>>();
+  const data: Record<string, Buffer> = kind === 'secrets' ? fromBase64(object.data) : { ...fromText(object.data), ...fromBase64(object.binaryData) };
+  if (source.items === undefined) return Object.entries(data);
+  return source.items.filter((item) => item.key in data).map((item) => [item.path, data[item.key]]);
+}
+
+/** The downward API's files for the pod's own metadata; `unsupported` for a field it does not give. */
+function downwardFiles(pod: Pod, source: DownwardItems): VolumeContent {
+  const asLines = (map: Readonly<Record<string, string>> = {}) => Object.entries(map).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n');
+  const fields: Record<string, string> = {
+    'metadata.name': pod.metadata.name,
+    'metadata.namespace': pod.metadata.namespace,
+    'metadata.uid': pod.metadata.uid,
+    'metadata.labels': asLines(pod.metadata.labels),
+    'metadata.annotations': asLines(pod.metadata.annotations),
+  };
+  const files: Files = [];
+  for (const item of source.items ?? []) {
+    const value = item.fieldRef === undefined ? undefined : fields[item.fieldRef.fieldPath];
+    if (value === undefined) return 'unsupported';
+    files.push([item.path, Buffer.from(value)]);
+  }
+  return files;
+}
+
+/** A token of the pod's service account, bound to the pod, as a kubelet requests one (TokenRequest). */
+async function tokenFile(server: TestServer, pod: Pod, source: { readonly audience?: string; readonly expirationSeconds?: number; readonly path: string }): Promise<Files> {
+  const account = pod.spec.serviceAccountName ?? 'default';
+  const request = {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: {
+      audiences: source.audience ? [source.audience] : [],
+      expirationSeconds: source.expirationSeconds ?? 3607,
+      boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid },
+    },
+  };
+  const path = `/api/v1/namespaces/${pod.metadata.namespace}/serviceaccounts/${account}/token`;
+  const answer = await server.request('POST', path, { body: JSON.stringify(request), headers: { 'content-type': 'application/json' } });
+  if (answer.status !== 201) throw new Error(`POST ${path}: ${answer.status} ${answer.body}`);
+  return [[source.path, Buffer.from(answer.json<{ status: { token: string } }>().status.token)]];
+}
+
+async function volumeContent(server: TestServer, pod: Pod, volume: Volume): Promise<VolumeContent> {
+  if (volume.emptyDir !== undefined) return [];
+  if (volume.secret !== undefined) return objectFiles(server, pod, 'secrets', volume.secret.secretName, volume.secret);
+  if (volume.configMap !== undefined) return objectFiles(server, pod, 'configmaps', volume.configMap.name, volume.configMap);
+  if (volume.downwardAPI !== undefined) return downwardFiles(pod, volume.downwardAPI);
+  if (volume.projected === undefined) return 'unsupported';
+  const files: Files = [];
+  for (const source of volume.projected.sources ?? []) {
+    let content: VolumeContent;
+    if (source.secret !== undefined) content = await objectFiles(server, pod, 'secrets', source.secret.name, source.secret);
+    else if (source.configMap !== undefined) content = await objectFiles(server, pod, 'configmaps', source.configMap.name, source.configMap);
+    else if (source.downwardAPI !== undefined) content = downwardFiles(pod, source.downwardAPI);
+    else if (source.serviceAccountToken !== undefined) content = await tokenFile(server, pod, source.serviceAccountToken);
+    else content = 'unsupported';
+    if (typeof content === 'string') return content;
+    files.push(...content);
+  }
+  return files;
+}
+
+/**
+ * Writes the pod's volumes under `podDir`, one directory each; resolves with the directory of
+ * each volume it could write, or `missing` when a Secret or ConfigMap is not there yet.
+ */
+async function writeVolumes(server: TestServer, pod: Pod, podDir: string): Promise<Map<string, string> | 'missing'> {
+  const directories = new Map<string, string>();
+  for (const volume of pod.spec.volumes ?? []) {
+    const content = await volumeContent(server, pod, volume);
+    if (content === 'missing') return content;
+    if (content === 'unsupported') continue;
+    const dir = join(podDir, 'volumes', volume.name);
+    mkdirSync(dir, { recursive: true });
+    for (const [path, data] of content) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), data);
+    }
+    directories.set(volume.name, dir);
+  }
+  return directories;
+}
+
+/** Runs `argv` again whenever it exits, until stopped; its output is kept in `running.output`. */
+function supervise(running: RunningContainer, argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, restartPolicy: string): void {
+  const keep = (chunk: Buffer) => {
+    running.output = (running.output + chunk.toString()).slice(-LOG_TAIL_CHARS);
+  };
+  const start = () => {
+    running.restartTimer = undefined;
+    if (running.stopped) return;
+    const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.child = child;
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (error) => keep(Buffer.from(`start failed: ${error.message}\n`)));
+    child.on('exit', (code, signal) => {
+      running.child = undefined;
+      keep(Buffer.from(`[exited: ${signal ?? code}]\n`));
+      const again = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && code !== 0);
+      if (running.stopped || !again) return;
+      running.restartTimer = setTimeout(start, running.backoffMs);
+      running.backoffMs = Math.min(running.backoffMs * 2, RESTART_BACKOFF_MS.max);
+    });
+  };
+  start();
+}
+
+async function stopContainer(running: RunningContainer): Promise<void> {
+  running.stopped = true;
+  clearTimeout(running.restartTimer);
+  const child = running.child;
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts the runtime: it runs the test-image containers of every Running pod of `server`, with the binaries of `binDir`, under `rootDir`. */
+export function startProcessRuntime(server: TestServer, binDir: string, rootDir: string): ProcessRuntime {
+  /** By pod uid: the pod's containers that run here. */
+  const pods = new Map<string, { readonly dir: string; readonly containers: RunningContainer[] }>();
+  /** Output of containers whose pods are gone, for the logs. */
+  const finished: string[] = [];
+  let polling = true;
+  let pollError = '';
+  const apiServer = new URL(server.url);
+
+  const startPod = async (pod: Pod): Promise<void> => {
+    const runnable = pod.spec.containers.map((container) => ({ container, argv: commandOf(container, binDir) })).filter((each) => each.argv !== undefined);
+    if (runnable.length === 0) return;
+    const dir = join(rootDir, pod.metadata.uid);
+    const volumes = await writeVolumes(server, pod, dir);
+    if (volumes === 'missing') return;
+    const containers: RunningContainer[] = [];
+    for (const { container, argv } of runnable) {
+      const mounts = (container.volumeMounts ?? []).filter((mount) => mount.subPath === undefined).map((mount) => ({ from: mount.mountPath.replace(/\/+$/, ''), to: volumes.get(mount.name) }));
+      // A mount this runtime cannot stand for (a volume kind it does not write) keeps the container to kwok's pretence.
+      if (mounts.some((mount) => mount.to === undefined) || (container.volumeMounts ?? []).some((mount) => mount.subPath !== undefined)) continue;
+      const paths = (mounts as { from: string; to: string }[]).sort((a, b) => b.from.length - a.from.length);
+      // A kubelet names the API server's Service to every container; here the server is reached at its own address.
+      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, KUBERNETES_SERVICE_HOST: apiServer.hostname, KUBERNETES_SERVICE_PORT: apiServer.port };
+      for (const variable of container.env ?? []) if (variable.value !== undefined) env[variable.name] = remapPaths(variable.value, paths);
+      const running: RunningContainer = { label: `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`, backoffMs: RESTART_BACKOFF_MS.first, stopped: false, output: '' };
+      supervise(running, (argv as string[]).map((arg) => remapPaths(arg, paths)), env, dir, pod.spec.restartPolicy ?? 'Always');
+      containers.push(running);
+    }
+    pods.set(pod.metadata.uid, { dir, containers });
+  };
+
+  const stopPod = async (uid: string): Promise<void> => {
+    const pod = pods.get(uid);
+    if (pod === undefined) return;
+    pods.delete(uid);
+    await Promise.all(pod.containers.map(stopContainer));
+    for (const container of pod.containers) finished.push(`== ${container.label} (pod gone)\n${container.output}`);
+    rmSync(pod.dir, { recursive: true, force: true });
+  };
+
+  const reconcile = async (): Promise<void> => {
+    const answer = await server.request('GET', '/api/v1/pods?fieldSelector=status.phase%3DRunning');
+    if (answer.status !== 200) throw new Error(`listing pods: ${answer.status} ${answer.body}`);
+    const running = answer.json<{ items: Pod[] }>().items.filter((pod) => pod.metadata.deletionTimestamp === undefined && pod.status?.podIP);
+    const wanted = new Set(running.map((pod) => pod.metadata.uid));
+    await Promise.all([...pods.keys()].filter((uid) => !wanted.has(uid)).map(stopPod));
+    for (const pod of running) if (!pods.has(pod.metadata.uid)) await startPod(pod);
+  };
+
+  const loop = (async () => {
+    while (polling) {
+      await reconcile().then(
+        () => (pollError = ''),
+        (error: unknown) => (pollError = `poll failed: ${String(error)}\n`),
+      );
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  })();
+
+  return {
+    logs: () => [...finished, ...[...pods.values()].flatMap((pod) => pod.containers.map((container) => `== ${container.label}\n${container.output}`)), pollError].join('\n'),
+    stop: async () => {
+      polling = false;
+      await loop;
+      await Promise.all([...pods.keys()].map(stopPod));
+    },
+  };
+}

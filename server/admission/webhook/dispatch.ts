@@ -16,13 +16,12 @@
  * (versions.ts); its patch comes back to the chain's version.
  */
 import { applyPatch, type Operation } from 'fast-json-patch';
-import { ExpressionCompiler, type CompiledExpression } from '../../cel/environment';
 import { StatusError } from '../../status/status-error';
 import { internalError, badRequest } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
 import { matchingAttributes } from '../policy/attributes';
 import { matchResources } from '../policy/matching';
-import { AUTHORIZER_VARIABLES, requestAuthorizer } from '../request-authorizer';
+import { requestAuthorizer } from '../request-authorizer';
 import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import type { Authorizer } from '../../authz/types';
@@ -30,6 +29,7 @@ import { fromJson } from '../../cel/values';
 import { deepEqual } from '../../validation/field-errors';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
+import { compileMatchCondition } from './match-conditions';
 import type { ConfiguredWebhook, Webhook } from './types';
 import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
 import type { KubeObject } from '../../../storage/objects/types';
@@ -37,24 +37,8 @@ import type { GroupVersion } from '../../registry/types';
 
 const GROUP = 'admissionregistration.k8s.io';
 const DEFAULT_TIMEOUT_SECONDS = 10;
-const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn', ...AUTHORIZER_VARIABLES } as const;
 
 type Phase = 'mutating' | 'validating';
-
-/** Compiled match conditions, kept per expression text. */
-const conditionCompiler = new ExpressionCompiler(CONDITION_VARIABLES);
-const compiledConditions = new Map<string, CompiledExpression | string>();
-
-function compiledCondition(expression: string): CompiledExpression | string {
-  let compiled = compiledConditions.get(expression);
-  if (compiled === undefined) {
-    const result = conditionCompiler.compile(expression);
-    compiled = result.ok ? result.compiled : result.error;
-    if (compiledConditions.size > 1024) compiledConditions.clear();
-    compiledConditions.set(expression, compiled);
-  }
-  return compiled;
-}
 
 /** The review's request, as webhooks receive it. */
 function reviewRequest(attributes: AdmissionAttributes): Record<string, unknown> {
@@ -94,12 +78,12 @@ async function conditionsAdmit(
   };
   let failure: Error | undefined;
   for (const { name, expression } of webhook.matchConditions ?? []) {
-    const compiled = compiledCondition(expression);
-    if (typeof compiled === 'string') {
-      failure ??= new Error(`compilation failed: ${compiled}`);
+    const compiled = compileMatchCondition(expression);
+    if (!compiled.ok) {
+      failure ??= new Error(`compilation failed: ${compiled.error}`);
       continue;
     }
-    const result = await compiled.evaluateAwaitingChecks(context);
+    const result = await compiled.compiled.evaluateAwaitingChecks(context);
     if (result.ok && result.value === false) return false;
     if (!result.ok) failure ??= new Error(`failed to evaluate match condition '${name}': ${result.error}`);
   }
@@ -133,7 +117,9 @@ function replaceInPlace(target: Record<string, unknown>, source: Record<string, 
 
 /**
  * Applies the webhook's patch to the object as the webhook saw it (`viewed`), back in the
- * chain's version; whether the object changed.
+ * chain's version; whether the object changed. The patched object is defaulted (a custom
+ * resource also pruned by its schema) in the webhook's version, as the reference decodes it: a
+ * container a webhook adds gets its defaults, a field the schema does not know goes.
  */
 async function applyResponsePatch(name: string, attributes: AdmissionAttributes, viewed: AdmissionAttributes, servedType: ServedTypeLookup, response: AdmissionResponse): Promise<boolean> {
   if (!response.patch) return false;
@@ -146,6 +132,7 @@ async function applyResponsePatch(name: string, attributes: AdmissionAttributes,
   } catch (error) {
     throw internalError(`JSON Patch: ${(error as Error).message}`);
   }
+  servedType(viewed.resource)?.strategy.applyDefaults?.(patched, viewed.kind.version);
   if (viewed.kind.version !== attributes.kind.version || viewed.kind.group !== attributes.kind.group) {
     patched = await convertObject(servedType(viewed.resource), patched, attributes.kind);
     patched = { ...patched, kind: attributes.kind.kind };

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../storage/objects/types';
 import type { FieldError } from '../registry/types';
-import { duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required } from '../validation/field-errors';
+import { duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required, tooMany } from '../validation/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { validateCRDSchema } from './crd-schema-rules';
 import { validationRuleErrors } from './validation-rules';
@@ -125,7 +125,7 @@ function validateSelectableFields(version: CustomResourceDefinitionVersion, path
     seen.add(jsonPath);
   });
   if (seen.size > MAX_SELECTABLE_FIELDS) {
-    errors.push({ type: 'FieldValueTooMany', field: path.toString(), detail: `Too many: ${seen.size}: must have at most ${MAX_SELECTABLE_FIELDS} items` });
+    errors.push(tooMany(path, seen.size, MAX_SELECTABLE_FIELDS));
   }
   return errors;
 }

@@ -65,6 +65,10 @@ export function duplicate(path: FieldPath, value: unknown): FieldError {
   return { type: 'FieldValueDuplicate', field: path.toString(), detail: `Duplicate value: ${formatValue(value)}` };
 }
 
+export function tooMany(path: FieldPath, actual: number, max: number): FieldError {
+  return { type: 'FieldValueTooMany', field: path.toString(), detail: `Too many: ${actual}: must have at most ${max} ${max === 1 ? 'item' : 'items'}` };
+}
+
 export function forbidden(path: FieldPath, detail: string): FieldError {
   return { type: 'FieldValueForbidden', field: path.toString(), detail: withDetail('Forbidden', detail) };
 }

@@ -1,13 +1,17 @@
 /**
- * Write-time validation of a ValidatingAdmissionPolicy's expressions, as the reference refuses
- * them (422): each expression must compile with the policy's variables (declarations.ts, with
- * `object` and `oldObject` dynamic) and give its place's type: a bool for matchConditions and
- * validations, a string for messageExpressions, a string or null for auditAnnotations. A
- * dynamic result does not count as any of them. Variables may give anything.
+ * Write-time validation of admission expressions, as the reference refuses them (422): a
+ * ValidatingAdmissionPolicy's expressions must compile with the policy's variables
+ * (declarations.ts, with `object` and `oldObject` dynamic) and give its place's type: a bool for
+ * matchConditions and validations, a string for messageExpressions, a string or null for
+ * auditAnnotations. A dynamic result does not count as any of them. Variables may give
+ * anything. A webhook's matchConditions are named, at most 64, and compile to a bool with the
+ * webhook's variables (match-conditions.ts).
  */
 import type { CompileResult, ExpressionCompiler } from '../../cel/environment';
 import { referenceTypeName } from '../../cel/compile-errors';
-import { FieldPath, invalid } from '../../validation/field-errors';
+import { duplicate, FieldPath, invalid, required, tooMany } from '../../validation/field-errors';
+import { isQualifiedName } from '../../validation/names';
+import { compileMatchCondition } from '../webhook/match-conditions';
 import type { FieldError } from '../../registry/types';
 import type { CelSchema } from '../../cel/schema-types';
 import { policyCompilers } from './declarations';
@@ -48,6 +52,31 @@ export function validatePolicyExpressions(spec: ValidatingAdmissionPolicySpec, n
   }
   for (const [index, annotation] of (spec.auditAnnotations ?? []).entries()) {
     check(compilers.expressions, root.child('auditAnnotations').index(index).child('valueExpression'), annotation.valueExpression, ['string', 'null']);
+  }
+  return errors;
+}
+
+/** The most matchConditions a webhook may have. */
+const MAX_MATCH_CONDITIONS = 64;
+
+/** The errors of a webhook's matchConditions (at `path`), in the reference's order. */
+export function validateWebhookMatchConditions(conditions: readonly { readonly name?: unknown; readonly expression?: unknown }[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (conditions.length > MAX_MATCH_CONDITIONS) errors.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
+  const names = new Set<string>();
+  for (const [index, condition] of conditions.entries()) {
+    const at = path.index(index);
+    const expression = typeof condition.expression === 'string' ? condition.expression.trim() : '';
+    if (expression === '') errors.push(required(at.child('expression')));
+    else {
+      const error = expressionError(compileMatchCondition(expression), at.child('expression'), expression, ['bool']);
+      if (error) errors.push(error);
+    }
+    const name = typeof condition.name === 'string' ? condition.name : '';
+    if (name === '') errors.push(required(at.child('name')));
+    else for (const message of isQualifiedName(name)) errors.push(invalid(at.child('name'), name, message));
+    if (name !== '' && names.has(name)) errors.push(duplicate(at.child('name'), name));
+    names.add(name);
   }
   return errors;
 }

@@ -9,7 +9,7 @@ import { validateLabelSelector, type LabelSelectorShape } from '../../validation
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
-import { validatePolicyExpressions } from '../../admission/policy/expression-validation';
+import { validatePolicyExpressions, validateWebhookMatchConditions } from '../../admission/policy/expression-validation';
 import { schemaOfDefinition } from '../../admission/policy/kind-schemas';
 import type { ValidatingAdmissionPolicySpec } from '../../admission/policy/types';
 import { schemaData } from '../../schema/definitions';
@@ -103,6 +103,7 @@ function validateWebhooks(configuration: KubeObject): FieldError[] {
     if (!clientConfig.url && !clientConfig.service) errors.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
     if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
     if (items(webhook, 'admissionReviewVersions').length === 0) errors.push(required(path.child('admissionReviewVersions')));
+    errors.push(...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions')));
   }
   return errors;
 }

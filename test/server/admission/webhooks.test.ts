@@ -3,7 +3,10 @@
  * test's own CA given as caBundle): a mutating webhook's JSON patch lands and its warning
  * reaches kubectl; a validating one refuses with its message; a webhook that times out fails
  * the write or is skipped as its failurePolicy says; a dry run is refused by a webhook with
- * side effects. Messages are the reference's (kube-apiserver v1.34.4's webhook errors).
+ * side effects; a connection (CONNECT pods/attach) is admitted with its options object before
+ * anything is looked up; a patched object is defaulted (a custom resource pruned) as the
+ * reference decodes it; a configuration whose matchCondition does not compile is refused.
+ * Messages are the reference's (kube-apiserver v1.34.4's webhook errors).
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +14,17 @@ import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 import { startServer, type TestServer } from '../../helpers/server';
 
 interface Review {
-  request: { uid: string; operation: string; name: string; namespace: string; dryRun: boolean; userInfo: { username: string }; object: { metadata: { labels?: Record<string, string> }; data?: Record<string, string> } };
+  request: {
+    uid: string;
+    operation: string;
+    name: string;
+    namespace: string;
+    subResource?: string;
+    dryRun: boolean;
+    userInfo: { username: string };
+    options?: unknown;
+    object: { kind?: string; metadata: { labels?: Record<string, string> }; data?: Record<string, string>; stdin?: boolean; container?: string };
+  };
 }
 
 describe('admission webhooks', () => {
@@ -48,6 +61,18 @@ describe('admission webhooks', () => {
           answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
         } else if (path === '/hpa') {
           answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/maxReplicas', value: 7 }])).toString('base64') });
+        } else if (path === '/deny-attach') {
+          const attach = review.request.operation === 'CONNECT' && object.kind === 'PodAttachOptions' && object.stdin === true && object.container === 'c1';
+          answer(attach ? { allowed: false, status: { code: 403, message: 'attaching is not allowed' } } : { allowed: true });
+        } else if (path === '/add-init-container') {
+          const patch = [{ op: 'add', path: '/spec/initContainers', value: [{ name: 'init', image: 'registry.k8s.io/pause:3.10' }] }];
+          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+        } else if (path === '/add-fields') {
+          const patch = [
+            { op: 'add', path: '/spec/known', value: 'added' },
+            { op: 'add', path: '/spec/unknown', value: 'pruned' },
+          ];
+          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
         } else if (path === '/validate') {
           if (object.data?.verdict === 'bad') answer({ allowed: false, status: { code: 403, message: 'bad data' } });
           else answer({ allowed: true });
@@ -185,5 +210,84 @@ ${extra}`;
     expect(dryRun.status).toBe(400);
     expect(dryRun.json()).toMatchObject({ reason: 'BadRequest', message: 'admission webhook "se.example.com" does not support dry run' });
     expect((await server.kubectl(['create', 'configmap', 'd2', '-n', 'effects'])).code).toBe(0);
+  });
+
+  /** Retries `request` while it answers `pending` (the webhook configuration not yet in the server's cache), bounded. */
+  async function once(request: () => Promise<{ status: number }>, pending: number): Promise<Awaited<ReturnType<TestServer['request']>>> {
+    let answer = (await request()) as Awaited<ReturnType<TestServer['request']>>;
+    for (let attempt = 0; answer.status === pending && attempt < 30; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = (await request()) as Awaited<ReturnType<TestServer['request']>>;
+    }
+    return answer;
+  }
+
+  it('admits a connection (CONNECT pods/attach) with its options object, before the pod is looked up', async () => {
+    await server.kubectl(['create', 'namespace', 'connect']);
+    const rule = '  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CONNECT], resources: [pods/attach]}]\n';
+    await apply(configuration('Validating', 'deny-attach', webhook('attach.example.com', '/deny-attach', '', 'connect').replace(/  rules: .*\n/, rule)));
+    const attach = (query: string) => () => server.request('POST', `/api/v1/namespaces/connect/pods/nowhere/attach?${query}`);
+    const refused = await once(attach('container=c1&stdin=true&stdout=true'), 404);
+    expect(refused.status).toBe(403);
+    // The webhook's own status, as the reference passes it on (its reason empty, as the webhook left it).
+    expect(refused.json()).toMatchObject({ code: 403, reason: '', message: 'admission webhook "attach.example.com" denied the request: attaching is not allowed' });
+    const review = received.find((r) => r.request.operation === 'CONNECT');
+    expect(review?.request).toMatchObject({ name: 'nowhere', namespace: 'connect', subResource: 'attach', object: { kind: 'PodAttachOptions', apiVersion: 'v1', container: 'c1', stdin: true, stdout: true } });
+    expect(review?.request.options).toBeUndefined();
+    // Allowed through, the connection goes on to the pod, which does not exist.
+    expect((await server.request('POST', '/api/v1/namespaces/connect/pods/nowhere/attach?container=c2&stdin=true')).status).toBe(404);
+  });
+
+  it("defaults what a webhook's patch adds, and prunes a custom resource's unknown fields", async () => {
+    await server.kubectl(['create', 'namespace', 'defaults']);
+    const podRule = '  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n';
+    await apply(configuration('Mutating', 'add-init', webhook('init.example.com', '/add-init-container', '', 'defaults').replace(/  rules: .*\n/, podRule)));
+    await server.request('POST', '/api/v1/namespaces/defaults/serviceaccounts', { body: JSON.stringify({ metadata: { name: 'default' } }), headers: { 'Content-Type': 'application/json' } });
+    const pod = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] } };
+    const createPod = () => server.request('POST', '/api/v1/namespaces/defaults/pods', { body: JSON.stringify(pod), headers: { 'Content-Type': 'application/json' } });
+    let created = await createPod();
+    for (let attempt = 0; created.status === 201 && !created.body.includes('initContainers') && attempt < 30; attempt++) {
+      await server.request('DELETE', '/api/v1/namespaces/defaults/pods/p?gracePeriodSeconds=0');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      created = await createPod();
+    }
+    expect(created.status).toBe(201);
+    expect(created.json<{ spec: { initContainers: object[] } }>().spec.initContainers[0]).toMatchObject({ name: 'init', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', terminationMessagePath: '/dev/termination-log' });
+
+    await apply(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {known: {type: string}}}
+`);
+    const crRule = '  rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [gadgets]}]\n';
+    await apply(configuration('Mutating', 'add-fields', webhook('fields.example.com', '/add-fields', '', 'defaults').replace(/  rules: .*\n/, crRule)));
+    const createGadget = (name: string) => () =>
+      server.request('POST', '/apis/example.com/v1/namespaces/defaults/gadgets', { body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, spec: {} }), headers: { 'Content-Type': 'application/json' } });
+    let gadget = await once(createGadget('g0'), 404);
+    for (let attempt = 1; gadget.status === 201 && !gadget.body.includes('added') && attempt < 30; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gadget = await createGadget(`g${attempt}`)();
+    }
+    expect(gadget.status).toBe(201);
+    expect(gadget.json<{ spec: object }>().spec).toEqual({ known: 'added' });
+  });
+
+  it('refuses a webhook configuration whose matchCondition does not compile', async () => {
+    const conditions = '  matchConditions: [{name: broken, expression: "... [] bad expression"}]\n';
+    const refused = await server.kubectl(['apply', '-f', '-'], { input: configuration('Validating', 'broken', webhook('broken.example.com', '/other', conditions)) });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('webhooks[0].matchConditions[0].expression: Invalid value: "... [] bad expression": compilation failed: ERROR: <input>:1:1: Syntax error');
   });
 });

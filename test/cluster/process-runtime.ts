@@ -2,12 +2,13 @@
  * The part of a kubelet kwok does not play: running a pod's containers. kwok reports pods
  * Running with an address from their node's pod CIDR (a loopback range here); this runtime runs,
  * as host processes, the containers whose image is a test image built here from its Go module
- * (agnhost, the reference suite's webhook and conversion servers among its commands), so a
- * Service in front of such a pod reaches a real server. There is no container: a process sees
+ * (agnhost, the reference suite's webhook and conversion servers among its commands; the sample
+ * API server) or Debian's etcd, so a Service in front of such a pod reaches a real server. There is no container: a process sees
  * the host's file system and network. A container's volume mounts are files under the pod's own
  * directory, and every argument and environment value naming a mount path is pointed there; a
  * listener binds every address, so the pod's address reaches it (two pods serving the same port
- * at once cannot both run). The volumes it writes are emptyDir, Secret, ConfigMap, the downward
+ * at once cannot both run). Mounts under /run, the service account's credentials among them,
+ * are bind-mounted at their own paths when this runs as root (withBindMounts). The volumes it writes are emptyDir, Secret, ConfigMap, the downward
  * API's pod metadata, and projected ones of those and of service account tokens (every pod's
  * `kube-api-access-*`). Containers of other images, and containers mounting a volume of another
  * kind, are left to kwok's pretence.
@@ -22,9 +23,15 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TestServer } from '../helpers/server';
 
-/** The test images this runtime runs: what names them, and the entry point of the binary that stands for them. */
-const IMAGES: readonly { readonly pattern: RegExp; readonly binary: string; readonly entrypoint: string }[] = [
+/**
+ * The test images this runtime runs: what names them, the binary that stands for them (built
+ * into the cache's bin directory by tools/reference/build-controllers.sh, or, `onPath`, the
+ * host's own: Debian's etcd), and the entry point a container's command may name it by.
+ */
+const IMAGES: readonly { readonly pattern: RegExp; readonly binary: string; readonly onPath?: true; readonly entrypoint: string }[] = [
   { pattern: /(^|\/)e2e-test-images\/agnhost:/, binary: 'agnhost', entrypoint: '/agnhost' },
+  { pattern: /(^|\/)e2e-test-images\/sample-apiserver:/, binary: 'sample-apiserver', entrypoint: '/sample-apiserver' },
+  { pattern: /(^|\/)etcd:/, binary: 'etcd', onPath: true, entrypoint: '/usr/local/bin/etcd' },
 ];
 /** A kubelet's reconcile loop, polled: a missed change cannot leave a process behind, only delay it. */
 const POLL_MS = 500;
@@ -108,7 +115,7 @@ export interface ProcessRuntime {
 function commandOf(container: Container, binDir: string): string[] | undefined {
   const image = IMAGES.find((candidate) => candidate.pattern.test(container.image ?? ''));
   if (image === undefined) return undefined;
-  const binary = join(binDir, image.binary);
+  const binary = image.onPath ? image.binary : join(binDir, image.binary);
   if (container.command === undefined || container.command.length === 0) return [binary, ...(container.args ?? [])];
   const [executable, ...rest] = container.command;
   if (executable !== image.entrypoint && executable !== image.binary) return undefined;
@@ -220,6 +227,24 @@ async function writeVolumes(server: TestServer, pod: Pod, podDir: string): Promi
   return directories;
 }
 
+/**
+ * Mounts under /run (where a pod's service account credentials are: `/var/run/secrets/
+ * kubernetes.io/serviceaccount`, a path in-cluster clients hard-code) cannot be pointed
+ * elsewhere; as root they are bind-mounted there instead, in a mount namespace of the process's
+ * own over a fresh /run, so the host's /run is neither seen nor touched. Not root: they are
+ * remapped like the others, and an in-cluster client in the container fails.
+ */
+const BIND_MOUNTS = process.getuid?.() === 0;
+const UNDER_RUN = /^\/(var\/)?run\//;
+const BIND_SCRIPT = 'mount -t tmpfs -o size=1m,mode=755 capstan-pod-run /run || exit 1; while [ "$1" != -- ]; do mkdir -p "$2" && mount --bind "$1" "$2" || exit 1; shift 2; done; shift; exec "$@"';
+
+/** `argv`, run with each mount bound at its path first (unshare and sh from util-linux and the base system); `argv` itself when there are none. */
+function withBindMounts(mounts: readonly { readonly from: string; readonly to: string }[], argv: readonly string[]): string[] {
+  if (mounts.length === 0) return [...argv];
+  const pairs = mounts.flatMap((mount) => [mount.to, mount.from]);
+  return ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', BIND_SCRIPT, 'sh', ...pairs, '--', ...argv];
+}
+
 /** Runs `argv` again whenever it exits, until stopped; its output is kept in `running.output`. */
 function supervise(running: RunningContainer, argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, restartPolicy: string): void {
   const keep = (chunk: Buffer) => {
@@ -278,12 +303,14 @@ export function startProcessRuntime(server: TestServer, binDir: string, rootDir:
       const mounts = (container.volumeMounts ?? []).filter((mount) => mount.subPath === undefined).map((mount) => ({ from: mount.mountPath.replace(/\/+$/, ''), to: volumes.get(mount.name) }));
       // A mount this runtime cannot stand for (a volume kind it does not write) keeps the container to kwok's pretence.
       if (mounts.some((mount) => mount.to === undefined) || (container.volumeMounts ?? []).some((mount) => mount.subPath !== undefined)) continue;
-      const paths = (mounts as { from: string; to: string }[]).sort((a, b) => b.from.length - a.from.length);
+      const all = mounts as { from: string; to: string }[];
+      const bound = BIND_MOUNTS ? all.filter((mount) => UNDER_RUN.test(mount.from)) : [];
+      const paths = all.filter((mount) => !bound.includes(mount)).sort((a, b) => b.from.length - a.from.length);
       // A kubelet names the API server's Service to every container; here the server is reached at its own address.
       const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, KUBERNETES_SERVICE_HOST: apiServer.hostname, KUBERNETES_SERVICE_PORT: apiServer.port };
       for (const variable of container.env ?? []) if (variable.value !== undefined) env[variable.name] = remapPaths(variable.value, paths);
       const running: RunningContainer = { label: `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`, backoffMs: RESTART_BACKOFF_MS.first, stopped: false, output: '' };
-      supervise(running, (argv as string[]).map((arg) => remapPaths(arg, paths)), env, dir, pod.spec.restartPolicy ?? 'Always');
+      supervise(running, withBindMounts(bound, (argv as string[]).map((arg) => remapPaths(arg, paths))), env, dir, pod.spec.restartPolicy ?? 'Always');
       containers.push(running);
     }
     pods.set(pod.metadata.uid, { dir, containers });

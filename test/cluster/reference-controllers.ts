@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
 import { startServer, type TestServer } from '../helpers/server';
 import { freePort } from '../helpers/ports';
+import { startProcessRuntime } from './process-runtime';
 
 const BUILD_SCRIPT = join(__dirname, '..', '..', 'tools', 'reference', 'build-controllers.sh');
 const CACHE = process.env.KUBE_REF_CACHE ?? join(homedir(), '.cache', 'kube-ref');
@@ -55,16 +56,23 @@ export function buildReferenceControllers(timeoutMs: number): void {
 /**
  * Flags capstan needs next to the controllers: none of its own copies of the controller
  * manager's controllers, and, as a kubeadm cluster has them, an authenticating proxy's CA and
- * headers, which capstan publishes in kube-system/extension-apiserver-authentication. The
- * controllers' own HTTPS servers read that ConfigMap and, finding no proxy CA there, log an
+ * headers, which capstan publishes in kube-system/extension-apiserver-authentication, and the
+ * client certificate of that CA capstan presents to the extension API servers it proxies to.
+ * The controllers' own HTTPS servers read that ConfigMap and, finding no proxy CA there, log an
  * error every few seconds (as they do against the reference configured so). The front-proxy
- * CA is written under `dir`.
+ * CA and the client certificate are written under `dir`.
  */
 export async function serverFlagsForControllers(dir: string): Promise<string[]> {
   const frontProxyCa = await issueCa({ commonName: 'front-proxy-ca', validDays: 1 });
   const caFile = join(dir, 'front-proxy-ca.crt');
   writeFileSync(caFile, frontProxyCa.certPem);
+  // What the server presents to extension API servers it proxies to, as kubeadm issues it.
+  const proxyClient = await issueLeaf({ ca: frontProxyCa, subject: 'CN=front-proxy-client', usage: 'client', validDays: 1 });
+  writeFileSync(join(dir, 'front-proxy-client.crt'), proxyClient.certPem);
+  writeFileSync(join(dir, 'front-proxy-client.key'), proxyClient.keyPem);
   return [
+    `--proxy-client-cert-file=${join(dir, 'front-proxy-client.crt')}`,
+    `--proxy-client-key-file=${join(dir, 'front-proxy-client.key')}`,
     // The controller manager runs the controllers capstan otherwise runs itself: none of capstan's copies.
     '--controllers=',
     `--requestheader-client-ca-file=${caFile}`,
@@ -191,8 +199,14 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
   }
 }
 
-/** A Node kwok plays (its annotation says so), with a kubelet's usual room; kwok makes it Ready and keeps its Lease. */
-function simulatedNode(name: string): object {
+/**
+ * A Node kwok plays (its annotation says so), with a kubelet's usual room; kwok makes it Ready
+ * and keeps its Lease. Its pod CIDR (the `index`th /24 of 127.100.0.0/16) is where kwok gives
+ * its pods their addresses: loopback ones, which reach a pod's process when the process runtime
+ * runs it (test/cluster/process-runtime.ts).
+ */
+function simulatedNode(name: string, index: number): object {
+  const podCidr = `127.100.${index}.0/24`;
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -201,6 +215,7 @@ function simulatedNode(name: string): object {
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
       labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
     },
+    spec: { podCIDR: podCidr, podCIDRs: [podCidr] },
     status: {
       allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
       capacity: { cpu: '32', memory: '256Gi', pods: '110' },
@@ -214,8 +229,8 @@ interface NodeStatus {
 
 /** Creates the nodes for kwok (running) to play, and waits until each is Ready. */
 export async function addSimulatedNodes(server: TestServer, names: readonly string[], timeoutMs: number): Promise<void> {
-  for (const name of names) {
-    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name)), headers: { 'content-type': 'application/json' } });
+  for (const [index, name] of names.entries()) {
+    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name, index)), headers: { 'content-type': 'application/json' } });
     if (created.status !== 201) throw new Error(`creating node ${name}: ${created.status} ${created.body}`);
   }
   const deadline = Date.now() + timeoutMs;
@@ -233,7 +248,10 @@ export async function addSimulatedNodes(server: TestServer, names: readonly stri
 export interface Cluster {
   readonly server: TestServer;
   readonly plane: ReferenceControllers;
-  /** Writes each reference process's output so far to `<dir>/<prefix><name>.log` (a controller manager that exited says why there). */
+  /**
+   * Writes each reference process's output so far to `<dir>/<prefix><name>.log` (a controller
+   * manager that exited says why there), and the pods' processes' to `<dir>/<prefix>pods.log`.
+   */
   writeLogs(dir: string, prefix: string): void;
   /** Stops the controllers, then capstan, and removes what was written. */
   stop(): Promise<void>;
@@ -244,7 +262,8 @@ const PROCESS_NAMES: readonly ReferenceProcessName[] = ['kube-controller-manager
 /**
  * A fresh capstan (embedded SQLite) as a kubeadm cluster: the Node authorizer and NodeRestriction
  * on, the reference controllers in place of its own copies, and `nodes` simulated nodes
- * (kwok-node-0, 1, ...), Ready. The binaries must be built (buildReferenceControllers).
+ * (kwok-node-0, 1, ...), Ready, whose pods of the suite's test image run as processes
+ * (process-runtime.ts). The binaries must be built (buildReferenceControllers).
  */
 export async function startCluster(options: { readonly nodes: number }): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'capstan-cluster-'));
@@ -265,13 +284,16 @@ export async function startCluster(options: { readonly nodes: number }): Promise
     throw error;
   }
   const [started, controllers] = [server, plane];
+  const runtime = startProcessRuntime(started, BIN, join(dir, 'pods'));
   return {
     server: started,
     plane: controllers,
     writeLogs: (logDir, prefix) => {
       for (const name of PROCESS_NAMES) writeFileSync(join(logDir, `${prefix}${name}.log`), controllers.logs(name));
+      writeFileSync(join(logDir, `${prefix}pods.log`), runtime.logs());
     },
     stop: async () => {
+      await runtime.stop();
       await controllers.stop();
       await started.stop();
       removeDir();

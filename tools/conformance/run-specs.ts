@@ -11,6 +11,13 @@ import { runSpec, type SpecResult } from './e2e-suite';
  */
 const SLOW_SPEC_TIMEOUT_MS = 11 * 60_000;
 
+/**
+ * Specs whose webhook or conversion server is a pod's process (test/cluster/process-runtime.ts):
+ * the suite serves each on a fixed port and those processes share the host's network, so two of
+ * these specs at once would collide; they take turns, beside the other specs.
+ */
+const SERVES_FROM_A_POD = /^\[sig-api-machinery\] (AdmissionWebhook|CustomResourceConversionWebhook|CustomResourceFieldSelectors) /;
+
 export interface RunOptions {
   readonly kubeconfig: string;
   /** How many spec processes at once. */
@@ -23,19 +30,40 @@ export interface RunOptions {
 
 /**
  * The results in the order of `specs`. Specs marked `[Serial]` (the suite's word for "nothing
- * else may run meanwhile") run one by one after the others.
+ * else may run meanwhile") run one by one after the others; specs serving from a pod run one at
+ * a time among the others.
  */
 export async function runSpecs(specs: readonly string[], options: RunOptions): Promise<SpecResult[]> {
   const results: SpecResult[] = new Array(specs.length);
   const indices = specs.map((_, index) => index);
   const serial = indices.filter((index) => specs[index].includes('[Serial]'));
   let done = 0;
+  let podTurn: Promise<void> | undefined;
   const runAll = async (queue: number[], parallel: number) => {
+    // The next spec that may start now: a spec serving from a pod waits while another runs.
+    const take = () => {
+      const at = queue.findIndex((index) => podTurn === undefined || !SERVES_FROM_A_POD.test(specs[index]));
+      return at < 0 ? undefined : queue.splice(at, 1)[0];
+    };
+    const run = async (index: number) => {
+      const timeoutMs = specs[index].includes('[Slow]') ? Math.max(options.timeoutMs, SLOW_SPEC_TIMEOUT_MS) : options.timeoutMs;
+      results[index] = await runSpec(specs[index], options.kubeconfig, timeoutMs);
+      options.onResult?.(results[index], ++done, specs.length);
+    };
     const worker = async () => {
-      for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-        const timeoutMs = specs[index].includes('[Slow]') ? Math.max(options.timeoutMs, SLOW_SPEC_TIMEOUT_MS) : options.timeoutMs;
-        results[index] = await runSpec(specs[index], options.kubeconfig, timeoutMs);
-        options.onResult?.(results[index], ++done, specs.length);
+      while (queue.length > 0) {
+        const index = take();
+        if (index === undefined) {
+          await podTurn;
+          continue;
+        }
+        if (!SERVES_FROM_A_POD.test(specs[index])) {
+          await run(index);
+          continue;
+        }
+        podTurn = run(index);
+        await podTurn;
+        podTurn = undefined;
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, parallel) }, worker));

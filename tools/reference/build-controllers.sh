@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the reference kube-controller-manager and kube-scheduler (k8s.io/kubernetes at the
-# pinned release) and the node simulator kwok (sigs.k8s.io/kwok) from their Go modules into a
+# pinned release), the suite's test-image binaries agnhost (its webhook and conversion servers)
+# and the sample API server (k8s.io/sample-apiserver), which test/cluster/process-runtime.ts runs
+# as pods' processes, and the node simulator kwok (sigs.k8s.io/kwok) from their Go modules into a
 # cache outside the tree, for running them against capstan as ordinary clients
 # (test/cluster/controllers.test.ts). The controllers get a scratch module of their own, so this
 # build never rewrites the one tools/reference/build-kube-apiserver.sh keeps. What is already
 # built is skipped. About 15 minutes on 2 cores with a warm module cache.
-#   tools/reference/build-controllers.sh   # -> ~/.cache/kube-ref/bin/{kube-controller-manager,kube-scheduler,kwok}
+#   tools/reference/build-controllers.sh   # -> ~/.cache/kube-ref/bin/{kube-controller-manager,kube-scheduler,agnhost,sample-apiserver,kwok}
 set -euo pipefail
 VERSION=${KUBE_VERSION:-1.34.4}
 KWOK_VERSION=${KWOK_VERSION:-0.8.0}
@@ -15,7 +17,7 @@ export PATH="$PATH:/usr/local/go/bin"
 mkdir -p "$BIN" "$CACHE/controllers"
 here=$(cd "$(dirname "$0")" && pwd)
 
-if [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BIN/kube-scheduler" ]; then
+if [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BIN/kube-scheduler" ] || [ ! -x "$BIN/agnhost" ]; then
   cd "$CACHE/controllers"
   . "$here/scratch-module.sh"
   cat > tools.go <<'GO'
@@ -26,6 +28,7 @@ package tools
 import (
 	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
 	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/test/images/agnhost"
 )
 GO
   go mod tidy >/dev/null
@@ -39,10 +42,13 @@ GO
   for command in kube-controller-manager kube-scheduler; do
     [ -x "$BIN/$command" ] || nice go build -ldflags "$LDFLAGS" -o "$BIN/$command" "k8s.io/kubernetes/cmd/$command"
   done
+  [ -x "$BIN/agnhost" ] || nice go build -o "$BIN/agnhost" k8s.io/kubernetes/test/images/agnhost
 fi
 
+# The sample API server's module, like kwok's, has no replace directives: it installs straight from the release.
+[ -x "$BIN/sample-apiserver" ] || GOBIN="$BIN" nice go install "k8s.io/sample-apiserver@v0.${VERSION#1.}"
 # kwok's go.mod has no replace directives, so it installs straight from its module.
 [ -x "$BIN/kwok" ] || GOBIN="$BIN" nice go install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
 STAGES="$CACHE/kwok-stages.yaml"
 [ -s "$STAGES" ] || KWOK_VERSION="$KWOK_VERSION" sh "$here/kwok-stages.sh" "$STAGES"
-echo "$BIN/kube-controller-manager $BIN/kube-scheduler $BIN/kwok $STAGES" >&2
+echo "$BIN/kube-controller-manager $BIN/kube-scheduler $BIN/agnhost $BIN/sample-apiserver $BIN/kwok $STAGES" >&2

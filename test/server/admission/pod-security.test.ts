@@ -6,7 +6,7 @@
  * request. Audit annotations are checked on the plugin itself (the request's audit event takes
  * them from there).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { podSecurityConfiguration } from '../../../server/admission/plugins/pod-security/configuration';
@@ -125,9 +125,10 @@ describe('PodSecurity', () => {
 
 describe('PodSecurity configured by --admission-control-config-file', () => {
   let server: TestServer;
+  let dir: string;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'capstan-podsecurity-'));
+    dir = mkdtempSync(join(tmpdir(), 'capstan-podsecurity-'));
     // The plugin's part in a file of its own, named by a path relative to the AdmissionConfiguration.
     writeFileSync(
       join(dir, 'pod-security.yaml'),
@@ -141,6 +142,7 @@ describe('PodSecurity configured by --admission-control-config-file', () => {
 
   afterAll(async () => {
     await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('applies the default policy to unlabelled namespaces and spares exempt namespaces and users', async () => {
@@ -170,12 +172,13 @@ describe('PodSecurity configured by --admission-control-config-file', () => {
 
   it('does not start with an invalid PodSecurity configuration, giving the reference message', async () => {
     ensureBuilt();
-    const dir = mkdtempSync(join(tmpdir(), 'capstan-podsecurity-bad-'));
+    const bad = mkdtempSync(join(tmpdir(), 'capstan-podsecurity-bad-'));
     writeFileSync(
-      join(dir, 'admission.yaml'),
+      join(bad, 'admission.yaml'),
       'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  configuration: {apiVersion: pod-security.admission.config.k8s.io/v1, kind: PodSecurityConfiguration, defaults: {enforce: strict}}\n',
     );
-    const failed = await failingStart(['--data-dir', join(dir, 'data'), '--secure-port', '0', '--admission-control-config-file', join(dir, 'admission.yaml')]);
+    const failed = await failingStart(['--data-dir', join(bad, 'data'), '--secure-port', '0', '--admission-control-config-file', join(bad, 'admission.yaml')]);
+    rmSync(bad, { recursive: true, force: true });
     expect({ code: failed.code, lastLine: failed.lastLine }).toEqual({
       code: 2,
       lastLine: 'capstan: failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',

@@ -35,6 +35,11 @@ async function main(): Promise<number> {
   const expectedPass = readSpecList(EXPECTED_PASS_LIST);
 
   const cluster = await startCluster({ nodes: CLUSTER_NODES });
+  // Interrupted, the cluster goes with the run: no server, controller or pod process left behind
+  // (a spec's suite process, its server gone, ends on its own).
+  const interrupted = () => void cluster.stop().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const server = cluster.server;
   console.log(`capstan at ${server.url} with the reference controllers and ${CLUSTER_NODES} nodes; ${specs.length} specs, ${values.parallel} at a time`);
   let results;

@@ -21,7 +21,7 @@ import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions 
 import { forbidden, internalError, invalid } from '../status/catalogue';
 import { invalid as invalidField, FieldPath } from '../validation/field-errors';
 import { attributesFrom } from '../authz/types';
-import { namespaceScopeOf, predicateOf } from './list';
+import { namespaceScopeOf, selectionOf } from './list';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 
 const UNSAFE_DELETE_VERB = 'unsafe-delete-ignore-read-errors';
@@ -110,10 +110,12 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
     const listQuery = parseListQuery(query, false);
     // The reference lists what it deletes with the request's list options: a malformed continue token is refused as a list refuses it.
     if (listQuery.continue) decodeContinueToken(listQuery.continue, '/');
+    const selection = selectionOf(scope, listQuery);
     const result = await deleteCollection(scope, {
       ...writeRequestOf(options, req),
       namespace: namespaceScopeOf(scope, info.namespace).namespace,
-      predicate: predicateOf(scope, listQuery),
+      predicate: selection.predicate,
+      ...(selection.servedFields ? { servedFields: selection.servedFields } : {}),
       resourceVersion: listQuery.resourceVersion,
       resourceVersionMatch: listQuery.resourceVersionMatch,
     });

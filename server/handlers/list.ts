@@ -1,20 +1,21 @@
 /** GET on a collection: a `<Kind>List` of one namespace or all, paged and filtered. */
-import type { Predicate } from '../../storage/objects/types';
 import { parseListQuery, queryOf, type ListQuery } from '../request/query';
-import { compilePredicate, SelectorParseError } from '../selectors/predicate';
+import { compileSelection, SelectorParseError, type Selection } from '../selectors/predicate';
 import { badRequest } from '../status/catalogue';
 import { writeList } from '../codec/respond';
 import { apiVersionOf, toServedVersions } from '../registry/store/scope';
 import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
 
-/** Selectors of a list or watch as the storage predicate; a bad selector is a 400 with the parser's text. */
-export function predicateOf(scope: HandlerScope, query: ListQuery): Predicate {
+/**
+ * The selectors of a list, watch or deletecollection; a bad selector is a 400 with the parser's
+ * text. A kind that converts between versions, asked for in another version than it stores,
+ * has its own fields checked on each object as served (`servedFields`): they may exist only
+ * there, as a custom resource's selectable fields of a webhook-converted version do.
+ */
+export function selectionOf(scope: HandlerScope, query: ListQuery): Selection {
   try {
-    return compilePredicate({
-      labelSelector: query.labelSelector,
-      fieldSelector: query.fieldSelector,
-      selectableFields: scope.type.selectableFields,
-    });
+    const onServed = scope.type.convert !== undefined && scope.version.version !== scope.type.storageVersion;
+    return compileSelection({ labelSelector: query.labelSelector, fieldSelector: query.fieldSelector, selectableFields: scope.type.selectableFields }, onServed);
   } catch (error) {
     if (error instanceof SelectorParseError) throw badRequest(error.message);
     throw error;
@@ -28,15 +29,18 @@ export function namespaceScopeOf(scope: HandlerScope, namespace: string): { name
 export function listHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseListQuery(queryOf(req), false);
+    const selection = selectionOf(scope, query);
     const result = await scope.storage.list(namespaceScopeOf(scope, info.namespace), {
       resourceVersion: query.resourceVersion,
       resourceVersionMatch: query.resourceVersionMatch,
       limit: query.limit,
       continue: query.continue,
-      predicate: predicateOf(scope, query),
+      predicate: selection.predicate,
     });
     const served = toServedVersions(scope, result.items);
-    const items = served instanceof Promise ? await served : served;
+    const convertedItems = served instanceof Promise ? await served : served;
+    // A page may then hold fewer items than its limit, as the API allows.
+    const items = selection.servedFields ? convertedItems.filter(selection.servedFields) : convertedItems;
     addWarnings(res, deprecationWarnings(scope));
     await writeList({
       req,

@@ -17,7 +17,8 @@ import type { Response } from 'express';
 import { openWatchesOf } from '../http/open-watches';
 import { parseListQuery, queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
-import { predicateOf, namespaceScopeOf } from './list';
+import { selectionOf, namespaceScopeOf } from './list';
+import { servedEvent } from './served-selection';
 import { watchEncoder, type WatchEncoder } from '../codec/respond';
 import { apiVersionOf, groupResourceOf, toServedVersion } from '../registry/store/scope';
 import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
@@ -99,9 +100,10 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
     const encoder = watchEncoder({ req, res, settings: scope.context.representations, endpoint: endpointOf(scope) });
     // The served version and resource decide the bytes as much as the encoding does.
     const shareKey = encoder.shareKey === undefined ? undefined : `${apiVersionOf(scope)}/${groupResourceOf(scope.type).resource};${encoder.shareKey}`;
+    const selection = selectionOf(scope, query);
     const watch = await scope.storage.watch(namespaceScopeOf(scope, info.namespace), {
       resourceVersion: query.resourceVersion,
-      predicate: withName(predicateOf(scope, query), info.name),
+      predicate: withName(selection.predicate, info.name),
       allowWatchBookmarks: query.allowWatchBookmarks,
       sendInitialEvents: query.sendInitialEvents,
       timeoutSeconds: query.timeoutSeconds ?? defaultWatchTimeoutSeconds(),
@@ -130,11 +132,20 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
         if (!writer.open) break;
         const next = await events.next();
         if (next.done) break;
-        const encoded = encodeEvent(scope, encoder, shareKey, next.value);
-        const bytes = encoded instanceof Promise ? await encoded : encoded;
+        const event = next.value;
+        let bytes: Buffer;
+        if (selection.servedFields !== undefined && event.type !== 'BOOKMARK' && event.type !== 'ERROR') {
+          // Judged on the objects as served: converted for this watcher alone.
+          const served = await servedEvent(event, (object) => toServedVersion(scope, object), selection.servedFields);
+          if (served === undefined) continue;
+          bytes = encoder.encode(served.type, served.object);
+        } else {
+          const encoded = encodeEvent(scope, encoder, shareKey, event);
+          bytes = encoded instanceof Promise ? await encoded : encoded;
+        }
         writer.send(bytes);
         recordWatchEvent(res, bytes.length);
-        if (next.value.type === 'ERROR') break;
+        if (event.type === 'ERROR') break;
       }
     } finally {
       registration?.remove();

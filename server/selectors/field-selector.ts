@@ -72,6 +72,11 @@ const METADATA_FIELDS: SelectableFields = {
   'metadata.namespace': (object) => object.metadata?.namespace,
 };
 
+/** `metadata.name` and `metadata.namespace`: the fields every kind selects on, the same in every version. */
+export function isMetadataField(field: string): boolean {
+  return field in METADATA_FIELDS;
+}
+
 export interface FieldSelectorTarget {
   readonly selectableFields: SelectableFields;
   /** Types whose kinds declare their own fields answer with the shorter reference text. */

@@ -1,9 +1,12 @@
 /**
- * Compiles a request's `labelSelector` and `fieldSelector` into the storage `Predicate`.
+ * Compiles a request's `labelSelector` and `fieldSelector` into the storage `Predicate`, or, when
+ * the kind's own fields can only be read on the object as served (a kind that converts between
+ * versions, selected in another version than it stores), into a `Selection` whose storage
+ * predicate holds the labels and metadata fields and whose `servedFields` the rest.
  */
-import { EVERYTHING, type Predicate } from '../../storage/objects/types';
+import { EVERYTHING, type KubeObject, type Predicate } from '../../storage/objects/types';
 import type { SelectableFields } from '../registry/types';
-import { checkSelectableFields, matchesFields, parseFieldSelector } from './field-selector';
+import { checkSelectableFields, isMetadataField, matchesFields, parseFieldSelector } from './field-selector';
 import { matchesLabels, parseLabelSelector } from './label-selector';
 
 export { SelectorParseError } from './label-selector';
@@ -14,16 +17,31 @@ export interface SelectorInput {
   readonly selectableFields: SelectableFields;
 }
 
+export interface Selection {
+  /** What the storage filters by. */
+  readonly predicate: Predicate;
+  /** The field requirements left for each object as served; absent when the predicate is the whole selection. */
+  readonly servedFields?: (served: KubeObject) => boolean;
+}
+
 /** Throws `SelectorParseError` (a 400 for the caller) on a malformed or unsupported selector. */
-export function compilePredicate({ labelSelector, fieldSelector, selectableFields }: SelectorInput): Predicate {
+export function compilePredicate(input: SelectorInput): Predicate {
+  return compileSelection(input, false).predicate;
+}
+
+/** As compilePredicate; with `fieldsOnServedObjects`, the kind's own fields are left to `servedFields`. */
+export function compileSelection({ labelSelector, fieldSelector, selectableFields }: SelectorInput, fieldsOnServedObjects: boolean): Selection {
   const labels = parseLabelSelector(labelSelector ?? '');
   const fields = parseFieldSelector(fieldSelector ?? '');
   checkSelectableFields(fields, { selectableFields, hasCustomFields: Object.keys(selectableFields).length > 0 });
-  if (labels.length === 0 && fields.length === 0) return EVERYTHING;
-  const pinnedName = fields.find((r) => r.field === 'metadata.name' && r.operator === '=')?.value;
+  const stored = fieldsOnServedObjects ? fields.filter((requirement) => isMetadataField(requirement.field)) : fields;
+  const served = fields.filter((requirement) => !stored.includes(requirement));
+  const servedFields = served.length === 0 ? undefined : (object: KubeObject) => matchesFields(served, selectableFields, object);
+  if (labels.length === 0 && fields.length === 0) return { predicate: EVERYTHING };
+  const pinnedName = stored.find((r) => r.field === 'metadata.name' && r.operator === '=')?.value;
   return {
-    everything: false,
-    name: pinnedName,
-    matches: (object) => matchesLabels(labels, object) && matchesFields(fields, selectableFields, object),
+    // Not `everything` even when only served fields select: the storage's count of what is left would be wrong.
+    predicate: { everything: false, name: pinnedName, matches: (object) => matchesLabels(labels, object) && matchesFields(stored, selectableFields, object) },
+    ...(servedFields ? { servedFields } : {}),
   };
 }

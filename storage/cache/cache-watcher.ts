@@ -63,7 +63,7 @@ export class WatchEventsOf {
     }
     const matchesNow = predicate.matches(event.object);
     const matchedBefore = event.prevObject !== undefined && predicate.matches(event.prevObject);
-    if (matchesNow && matchedBefore) return (this.modified ??= { type: 'MODIFIED', object: event.object });
+    if (matchesNow && matchedBefore) return (this.modified ??= { type: 'MODIFIED', object: event.object, previous: event.prevObject });
     if (matchesNow) return (this.added ??= { type: 'ADDED', object: event.object });
     if (!matchedBefore) return undefined;
     // Leaving the selection: the last state the watcher saw, at the revision it went away.

@@ -139,7 +139,12 @@ export interface DeleteOptions {
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 export type ObjectWatchEvent =
-  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: KubeObject }
+  | {
+      readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+      readonly object: KubeObject;
+      /** MODIFIED: the state before the change, where the source has it (the watch cache does). */
+      readonly previous?: KubeObject;
+    }
   /** `object` carries only metadata.resourceVersion (and annotations for initial-events-end). */
   | { readonly type: 'BOOKMARK'; readonly object: KubeObject }
   /** In-band failure (e.g. Expired); the stream ends after it. */

@@ -8,12 +8,14 @@ import type { KubeObject, Predicate, ResourceVersionMatch } from '../../../stora
 import { StatusError } from '../../status/status-error';
 import type { WriteRequest } from './admission';
 import { deleteObject, type Deletion } from './delete';
-import type { StoreScope } from './scope';
+import { toServedVersion, type StoreScope } from './scope';
 
 export interface DeleteCollectionRequest extends WriteRequest {
   /** Absent: every namespace (or a cluster-scoped kind). */
   readonly namespace?: string;
   readonly predicate: Predicate;
+  /** Field requirements checked on each listed object as the scope's version serves it (see handlers/list.ts selectionOf). */
+  readonly servedFields?: (served: KubeObject) => boolean;
   readonly resourceVersion?: string;
   readonly resourceVersionMatch?: ResourceVersionMatch;
   readonly deletion: Deletion;
@@ -35,6 +37,7 @@ export async function deleteCollection(scope: StoreScope, request: DeleteCollect
   const deletion: Deletion = { ...request.deletion, preconditions: undefined };
   const items: KubeObject[] = [];
   for (const item of listed.items) {
+    if (request.servedFields && !request.servedFields(await toServedVersion(scope, item))) continue;
     const key = { namespace: item.metadata.namespace, name: item.metadata.name ?? '' };
     try {
       items.push((await deleteObject(scope, { ...request, key, deletion })).object);

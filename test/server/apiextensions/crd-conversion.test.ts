@@ -2,7 +2,8 @@
  * A CRD with two versions converted by a webhook the test serves over HTTPS, on a whole
  * in-process replica: objects written in one version are stored in the storage version and
  * read back in either, round-tripping through the webhook (by URL, or by Service through the
- * Service's endpoints); YAML is served, protobuf is not.
+ * Service's endpoints); YAML is served, protobuf is not. A field selector of the version served
+ * judges the objects as converted, in lists, watches and deletecollection.
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
@@ -33,11 +34,12 @@ async function eventually(what: string, check: () => Promise<boolean>): Promise<
   }
 }
 
-function version(name: string, sizeType: string, storage: boolean) {
+function version(name: string, sizeType: string, storage: boolean, selectable = false) {
   return {
     name,
     served: true,
     storage,
+    ...(selectable ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
     schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } } } },
   };
 }
@@ -116,4 +118,50 @@ test('a conversion webhook given by Service round-trips through the Service\'s e
   expect((await call('POST', v2, { apiVersion: 'example.com/v2', kind: 'Doodad', metadata: { name: 'd' }, spec: { size: 7 } })).status).toBe(201);
   expect((await call('GET', `${v1}/d`)).body.spec).toEqual({ size: '7' });
   expect((await call('GET', `${v2}/d`)).body).toMatchObject({ apiVersion: 'example.com/v2', spec: { size: 7 }, metadata: { labels: { converted: 'yes' } } });
+});
+
+test('a field selector of the served version judges objects as converted: list, watch and deletecollection', async () => {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'sprockets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'sprockets', kind: 'Sprocket' },
+      versions: [version('v1', 'string', true, true), version('v2', 'integer', false, true)],
+      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } },
+    },
+  };
+  expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  const v1 = '/apis/example.com/v1/namespaces/default/sprockets';
+  const v2 = '/apis/example.com/v2/namespaces/default/sprockets';
+  await eventually('sprockets are served in v2', async () => (await call('GET', v2)).status === 200);
+  // Stored in v1 as strings; v2 converts them to numbers, so "03" and "3" are both 3 there.
+  for (const [name, size] of [['a', '03'], ['b', '3'], ['c', '4']]) {
+    expect((await call('POST', v1, { apiVersion: 'example.com/v1', kind: 'Sprocket', metadata: { name }, spec: { size } })).status).toBe(201);
+  }
+  const names = (list: { items: { metadata: { name: string } }[] }) => list.items.map((item) => item.metadata.name);
+  const listed = await call('GET', `${v2}?fieldSelector=spec.size%3D3`);
+  expect(names(listed.body)).toEqual(['a', 'b']);
+  expect(names((await call('GET', `${v1}?fieldSelector=spec.size%3D3`)).body)).toEqual(['b']);
+
+  // a leaves the selection, c enters it: a watch from the list's revision sees both changes.
+  const patch = (name: string, size: string) => server.request('PATCH', `${v1}/${name}`, { body: JSON.stringify({ spec: { size } }), headers: { 'content-type': 'application/merge-patch+json' } });
+  expect((await patch('a', '04')).status).toBe(200);
+  expect((await patch('c', '003')).status).toBe(200);
+  const watched = await server.request('GET', `${v2}?watch=1&fieldSelector=spec.size%3D3&resourceVersion=${listed.body.metadata.resourceVersion}&timeoutSeconds=1`);
+  const events = watched.body
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { type: string; object: { apiVersion: string; metadata: { name: string }; spec: { size: number } } });
+  expect(events.map((event) => [event.type, event.object.metadata.name, event.object.apiVersion, event.object.spec.size])).toEqual([
+    ['DELETED', 'a', 'example.com/v2', 3],
+    ['ADDED', 'c', 'example.com/v2', 3],
+  ]);
+
+  const deleted = await call('DELETE', `${v2}?fieldSelector=spec.size%3D3`);
+  expect(deleted.status).toBe(200);
+  expect(names(deleted.body)).toEqual(['b', 'c']);
+  expect(names((await call('GET', v1)).body)).toEqual(['a']);
 });

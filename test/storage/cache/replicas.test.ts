@@ -131,7 +131,8 @@ describe('watch caches of two replicas on one etcd', () => {
       );
       await expect(stale).rejects.toMatchObject({ reason: 'Conflict' });
     }
-    expect(await reader.take(1)).toEqual([{ type: 'MODIFIED', object: updated.object }]);
+    // A modification carries the state before it, as the cache holds it.
+    expect(await reader.take(1)).toEqual([{ type: 'MODIFIED', object: updated.object, previous: created }]);
     const fromOne = await one.list({ namespace: 'ns' }, { predicate: EVERYTHING });
     expect(fromOne.items).toEqual([updated.object]);
     watch.stop();

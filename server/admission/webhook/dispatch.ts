@@ -16,7 +16,8 @@
  * (versions.ts); its patch comes back to the chain's version.
  */
 import { applyPatch, type Operation } from 'fast-json-patch';
-import { ExpressionCompiler, type CompiledExpression } from '../../cel/environment';
+import type { CompiledExpression, ExpressionCompiler } from '../../cel/environment';
+import { celEnvironment } from '../../cel/lazy';
 import { StatusError } from '../../status/status-error';
 import { internalError, badRequest } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
@@ -26,7 +27,6 @@ import { AUTHORIZER_VARIABLES, requestAuthorizer } from '../request-authorizer';
 import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import type { Authorizer } from '../../authz/types';
-import { fromJson } from '../../cel/values';
 import { deepEqual } from '../../validation/field-errors';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
@@ -41,13 +41,14 @@ const CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn', .
 
 type Phase = 'mutating' | 'validating';
 
-/** Compiled match conditions, kept per expression text. */
-const conditionCompiler = new ExpressionCompiler(CONDITION_VARIABLES);
+/** Compiled match conditions, kept per expression text; the compiler is made for the first one. */
+let conditionCompiler: ExpressionCompiler | undefined;
 const compiledConditions = new Map<string, CompiledExpression | string>();
 
 function compiledCondition(expression: string): CompiledExpression | string {
   let compiled = compiledConditions.get(expression);
   if (compiled === undefined) {
+    conditionCompiler ??= new (celEnvironment().ExpressionCompiler)(CONDITION_VARIABLES);
     const result = conditionCompiler.compile(expression);
     compiled = result.ok ? result.compiled : result.error;
     if (compiledConditions.size > 1024) compiledConditions.clear();
@@ -86,6 +87,7 @@ async function conditionsAdmit(
   checker: AuthorizationChecker,
 ): Promise<boolean | Error> {
   if (!webhook.matchConditions?.length) return true;
+  const { fromJson } = celEnvironment();
   const context = {
     object: fromJson(attributes.object ?? null),
     oldObject: fromJson(attributes.oldObject ?? null),

@@ -34,6 +34,7 @@ import type { ConfiguredWebhook, Webhook } from './types';
 import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
 import type { KubeObject } from '../../../storage/objects/types';
 import type { GroupVersion } from '../../registry/types';
+import { compareStrings } from '../../string-order';
 
 const GROUP = 'admissionregistration.k8s.io';
 const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -111,7 +112,7 @@ async function conditionsAdmit(
 /** The webhooks of every configuration of `phase`, by configuration name, then in their order. */
 async function configuredWebhooks(storageOf: StorageOf, phase: Phase): Promise<ConfiguredWebhook[]> {
   const resource = phase === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
-  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
+  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) => compareStrings(String(a.metadata.name), String(b.metadata.name)));
   return configurations.flatMap((configuration) => ((configuration.webhooks ?? []) as Webhook[]).map((webhook) => ({ configuration: String(configuration.metadata.name), webhook })));
 }
 

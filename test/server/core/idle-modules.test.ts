@@ -2,8 +2,9 @@
  * What an idle server has loaded, read from the real process's module table when it exits: a
  * start with no admission policy, webhook, CRD validation rule or CEL in its authentication and
  * authorization keeps the CEL engine out, and the .proto parser that only the protobuf form of
- * `/openapi/v2` needs; a restart, which finds its certificates, keeps the X.509 library out.
- * Each of them is loaded on first use (server/cel/lazy.ts, server/openapi/openapi-v2-protobuf.ts,
+ * `/openapi/v2` needs, and the parser that names repeated keys in a JSON body; a restart, which
+ * finds its certificates, keeps the X.509 library out. Each is loaded on first use
+ * (server/cel/lazy.ts, server/openapi/openapi-v2-protobuf.ts, server/validation/decode.ts,
  * server/pki/certificates.ts), and idle memory counts.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,7 +49,7 @@ describe('an idle server', () => {
 
   const loaded = (modules: readonly string[], fragment: string) => modules.some((file) => file.includes(fragment));
 
-  it('has not loaded the CEL engine, the .proto parser or, on a restart, the X.509 library', async () => {
+  it('has not loaded the CEL engine, the .proto parser, the JSON duplicate-key scanner or, on a restart, the X.509 library', async () => {
     const dataDir = join(dir, 'data');
     const first = await modulesLoadedByIdleStart(dataDir, 'first');
     // The probe sees the server's modules at all (a check that would pass on an empty list proves nothing).
@@ -56,6 +57,7 @@ describe('an idle server', () => {
     expect(loaded(first, join('node_modules', '@marcbachmann', 'cel-js'))).toBe(false);
     expect(loaded(first, join('dist', 'server', 'cel', 'environment.js'))).toBe(false);
     expect(loaded(first, join('node_modules', 'protobufjs', 'src', 'parse.js'))).toBe(false);
+    expect(loaded(first, join('node_modules', 'jsonc-parser'))).toBe(false);
     // The first start issued the certificates with it.
     expect(loaded(first, join('node_modules', '@peculiar', 'x509'))).toBe(true);
 

@@ -11,7 +11,8 @@
  * can run (the sizes of the lists and maps above it), must stay within 10,000,000, and all the
  * schema's rules together within 100,000,000, as the reference checks them.
  */
-import type { CompiledExpression, RequestCostBudget } from '../cel/environment';
+import type { CompiledExpression, ExpressionCompiler, RequestCostBudget } from '../cel/environment';
+import { celEnvironment } from '../cel/lazy';
 import type { CelSchema } from '../cel/schema-types';
 import { goJson } from '../audit/event';
 import { isObject } from '../json/value';
@@ -21,24 +22,13 @@ import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { correlatedListItem, RatchetPosition } from './ratcheting';
 import { itemsOf } from './schema-validation';
 
-type CelEnvironment = typeof import('../cel/environment');
 type CelCosts = typeof import('../cel/estimated-cost');
-let celEnvironment: CelEnvironment | undefined;
 let celCosts: CelCosts | undefined;
 
 /** The static cost estimate's limits and texts, loaded with the engine. */
 function costs(): CelCosts {
   celCosts ??= require('../cel/estimated-cost') as CelCosts;
   return celCosts;
-}
-
-/**
- * The CEL environment, loaded on the first rule: most servers start without any CRD rule to
- * compile, and loading the engine and its libraries costs start-up time (a few hundred ms).
- */
-function cel(): CelEnvironment {
-  celEnvironment ??= require('../cel/environment') as CelEnvironment;
-  return celEnvironment;
 }
 
 const SUPPORTED_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -72,13 +62,13 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
   if (rules.length === 0) found = [];
   else {
     const celSchema = celSchemaOf(schema, atRoot);
-    const compiler = new (cel().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema } });
+    const compiler = new (celEnvironment().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema } });
     // Rules with optionalOldSelf see oldSelf as an optional, absent where there is no old value.
-    let optionalCompiler: InstanceType<CelEnvironment['ExpressionCompiler']> | undefined;
+    let optionalCompiler: ExpressionCompiler | undefined;
     found = rules.map((rule) => {
       const ruleCompiler =
         rule.optionalOldSelf === true
-          ? (optionalCompiler ??= new (cel().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema, optional: true } }))
+          ? (optionalCompiler ??= new (celEnvironment().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema, optional: true } }))
           : compiler;
       const compiledRule = ruleCompiler.compile(rule.rule);
       const oldSelf = usesOldSelf(rule.rule);
@@ -284,7 +274,7 @@ function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value
  * (ratcheting.ts) and where the failures it drops go as warnings.
  */
 export function validateByRules(object: unknown, old: unknown, schema: JSONSchemaProps, update?: { readonly ratchet: RatchetPosition; readonly warnings: string[] }): FieldError[] {
-  const state: Evaluation = { budget: new (cel().RequestCostBudget)(), errors: [], warnings: update?.warnings ?? [], stopped: false };
+  const state: Evaluation = { budget: new (celEnvironment().RequestCostBudget)(), errors: [], warnings: update?.warnings ?? [], stopped: false };
   walk(state, schema, FieldPath.root(), object, old, true, update?.ratchet ?? RatchetPosition.NONE);
   return state.errors;
 }

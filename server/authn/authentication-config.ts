@@ -7,7 +7,8 @@
  * for user rules).
  */
 import { parse } from 'yaml';
-import { ExpressionCompiler, type CompiledExpression } from '../cel/environment';
+import type { CompiledExpression, ExpressionCompiler } from '../cel/environment';
+import { celEnvironment } from '../cel/lazy';
 import { JWT_ALGORITHMS, type ClaimMapping, type ClaimValidationRule, type JwtAuthenticatorConfig } from './jwt-authenticator';
 
 export const MAX_JWT_AUTHENTICATORS = 64;
@@ -27,6 +28,7 @@ function compileAt(
     errors.push(`${at}: Required value: expression is required`);
     return undefined;
   }
+  const { ExpressionCompiler } = celEnvironment();
   const compiler =
     options.over === 'claims'
       ? (claimsCompiler ??= new ExpressionCompiler({ claims: 'map<string, dyn>' }))

@@ -21,7 +21,7 @@ import { serverAuthorizer } from './server-authorizer';
 import type { Authorizer } from './types';
 import { readWebhookKubeconfig } from '../webhook-client/kubeconfig';
 import { webhookAuthorizer, type SubjectAccessReview } from './webhook/webhook-authorizer';
-import { ExpressionCompiler } from '../cel/environment';
+import { celEnvironment } from '../cel/lazy';
 
 export type StorageOf = (group: string, resource: string) => ObjectStorage;
 
@@ -143,7 +143,7 @@ function configurationFailure(error: unknown): unknown {
  * is thrown, for the failure policy to decide. Expressions that do not compile refuse the file.
  */
 function compileMatchConditions(name: string, expressions: readonly string[]): (review: SubjectAccessReview) => boolean {
-  const compiler = new ExpressionCompiler({ request: 'map<string, dyn>' });
+  const compiler = new (celEnvironment().ExpressionCompiler)({ request: 'map<string, dyn>' });
   const compiled = expressions.map((expression, i) => {
     const result = compiler.compile(expression);
     if (!result.ok) throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions[${i}].expression: ${result.error}`);

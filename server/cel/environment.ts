@@ -263,4 +263,4 @@ export class ExpressionCompiler {
   }
 }
 
-export { RequestCostBudget };
+export { RequestCostBudget, fromJson };

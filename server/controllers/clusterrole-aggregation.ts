@@ -11,6 +11,7 @@ import { labelRequirementMatches, type LabelOperator, type LabelRequirement } fr
 import { deepEqual } from '../validation/field-errors';
 import { startInformer } from './informer';
 import type { ObjectOperations } from './operations';
+import { compareStrings } from '../string-order';
 
 interface LabelSelector {
   matchLabels?: Record<string, string>;
@@ -35,7 +36,7 @@ export function aggregatedRules(role: KubeObject, all: Iterable<KubeObject>): Po
   const selectors = ((role.aggregationRule as { clusterRoleSelectors?: LabelSelector[] }).clusterRoleSelectors ?? [])
     .map(selectorRequirements)
     .filter((requirements): requirements is LabelRequirement[] => requirements !== undefined);
-  const others = [...all].filter((other) => other.metadata.name !== role.metadata.name).sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
+  const others = [...all].filter((other) => other.metadata.name !== role.metadata.name).sort((a, b) => compareStrings(String(a.metadata.name), String(b.metadata.name)));
   const rules: PolicyRule[] = [];
   for (const requirements of selectors) {
     for (const other of others) {

@@ -5,6 +5,7 @@
  */
 import type { ResourceType, ServedVersion } from '../registry/types';
 import { compareGroups, compareVersionsInGroup } from './group-priority';
+import { compareStrings } from '../string-order';
 
 export interface ServedResource {
   readonly type: ResourceType;
@@ -65,8 +66,4 @@ export function findServedGroupVersion(
   version: string,
 ): ServedGroupVersion | undefined {
   return groups.find((candidate) => candidate.name === group)?.versions.find((v) => v.version === version);
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

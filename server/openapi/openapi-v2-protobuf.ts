@@ -6,9 +6,8 @@
  * are gnostic `Any`s carrying the value as YAML text, which is how kubectl reads
  * `x-kubernetes-group-version-kind` back.
  */
-import { common, parse, Root, type Type } from 'protobufjs';
+import type { Type } from 'protobufjs';
 import { stringify as yamlStringify } from 'yaml';
-import { OPENAPI_V2_PROTO } from './openapi-v2-schema';
 
 /** The Content-Type the reference answers with (it also accepts the older `@v1.0` spelling). */
 export const OPENAPI_V2_PROTOBUF_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
@@ -21,8 +20,15 @@ type Message = { [field: string]: unknown };
 
 let documentType: Type | undefined;
 
+/**
+ * The message type, made on the first protobuf `/openapi/v2` with protobufjs's full build (its
+ * .proto parser) and the schema text, both loaded then: only kubectl explain and client-side
+ * validation ask for this form, and an idle server keeps neither (about 0.4 MiB of heap).
+ */
 export function openAPIV2DocumentType(): Type {
   if (documentType === undefined) {
+    const { common, parse, Root } = require('protobufjs') as typeof import('protobufjs');
+    const { OPENAPI_V2_PROTO } = require('./openapi-v2-schema') as typeof import('./openapi-v2-schema');
     const root = new Root();
     const any = common.get('google/protobuf/any.proto');
     if (any?.nested) root.addJSON(any.nested);

@@ -8,6 +8,7 @@
  * the control plane adds and removes watch caches from `onChange`. A change is one synchronous
  * step: when `add` returns, the type is served.
  */
+import { compareStrings } from '../string-order';
 import { BUILTIN_KINDS } from './kinds';
 import {
   qualifiedResourceString,
@@ -66,7 +67,7 @@ function checkStorageApart(type: ResourceType, other: ResourceType): void {
 }
 
 function compareTypes(a: ResourceType, b: ResourceType): number {
-  return a.group === b.group ? a.resource.localeCompare(b.resource) : a.group.localeCompare(b.group);
+  return a.group === b.group ? compareStrings(a.resource, b.resource) : compareStrings(a.group, b.group);
 }
 
 export class ResourceTypeRegistry implements MutableResourceRegistry {

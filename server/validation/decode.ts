@@ -9,7 +9,6 @@
  * `io.k8s.api.apps.v1.Deployment`); an object without a definition, or a node marked
  * `x-kubernetes-preserve-unknown-fields`, is taken as it is.
  */
-import { visit } from 'jsonc-parser';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import type { KubeObject } from '../../storage/objects/types';
 import { checkNestingDepth } from '../request/nesting';
@@ -17,6 +16,9 @@ import { isObject } from '../json/value';
 import { badRequest, invalid } from '../status/catalogue';
 import { FieldPath, invalid as invalidField } from './field-errors';
 import type { StatusError } from '../status/status-error';
+
+type JsoncParser = typeof import('jsonc-parser');
+let jsoncParser: JsoncParser | undefined;
 
 export interface SchemaNode {
   readonly type?: string;
@@ -302,11 +304,15 @@ function parsedMemberCount(value: unknown): number {
   return count;
 }
 
-/** Paths of repeated keys, in the order they are met, printed as the reference does. */
+/**
+ * Paths of repeated keys, in the order they are met, printed as the reference does. The parser
+ * that finds them is loaded with the first body that repeats a key: most servers never see one.
+ */
 export function findDuplicateKeys(text: string): string[] {
+  jsoncParser ??= require('jsonc-parser') as JsoncParser;
   const duplicates: string[] = [];
   const seen: Set<string>[] = [];
-  visit(text, {
+  jsoncParser.visit(text, {
     onObjectBegin: () => {
       seen.push(new Set());
     },

@@ -55,9 +55,10 @@ export interface RunningCapstan {
   exited: Promise<number | null>;
 }
 
-export async function startCapstan(args: readonly string[]): Promise<RunningCapstan> {
+/** `nodeArgs` go to Node itself, before the script (e.g. `--require` of a probe). */
+export async function startCapstan(args: readonly string[], nodeArgs: readonly string[] = []): Promise<RunningCapstan> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -6,7 +6,8 @@
  * by what each earlier variable's expression gives, and `authorizer` everywhere but in
  * messageExpressions.
  */
-import { ExpressionCompiler, type CompileResult, type VariableDeclarations } from '../../cel/environment';
+import type { CompileResult, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
+import { celEnvironment } from '../../cel/lazy';
 import type { CelSchema } from '../../cel/schema-types';
 import { AUTHORIZER_VARIABLES } from '../request-authorizer';
 
@@ -96,6 +97,7 @@ export function policyCompilers(
   variables: ReadonlyArray<{ readonly name: string; readonly expression: string }>,
   onVariable?: (index: number, result: CompileResult) => void,
 ): PolicyCompilers {
+  const { ExpressionCompiler } = celEnvironment();
   const typed: Record<string, CelSchema> = {};
   let compiler = new ExpressionCompiler(declarations(types, typed, true));
   for (const [index, { name, expression }] of variables.entries()) {

@@ -12,10 +12,11 @@
  * request when failurePolicy is Fail (the default) and is skipped when it is Ignore. The
  * binding's validationActions turn failures into a denial, warnings and audit annotations.
  */
-import { ExpressionCompiler, type CompiledExpression, RequestCostBudget } from '../../cel/environment';
+import type { CompiledExpression, ExpressionCompiler, RequestCostBudget } from '../../cel/environment';
+import { celEnvironment } from '../../cel/lazy';
 import type { CelAuthorizer } from '../../cel/libraries/authorizer';
 import { AUTHORIZER_VARIABLES } from '../request-authorizer';
-import { fromJson, type CelValue } from '../../cel/values';
+import type { CelValue } from '../../cel/values';
 import { matchResources } from './matching';
 import type { AdmissionAttributes, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidationAction } from './types';
 
@@ -84,14 +85,17 @@ interface Failure {
 
 /** A policy with its expressions compiled once, to evaluate for many requests and bindings. */
 export class CompiledPolicy {
-  private readonly compiler = new ExpressionCompiler(POLICY_VARIABLES);
-  private readonly messageCompiler = new ExpressionCompiler(MESSAGE_VARIABLES);
+  private readonly compiler: ExpressionCompiler;
+  private readonly messageCompiler: ExpressionCompiler;
   private readonly matchConditions: ReadonlyArray<{ name: string; compiled: Compiled }>;
   private readonly variables: ReadonlyArray<{ name: string; compiled: Compiled }>;
   private readonly validations: ReadonlyArray<{ rule: Compiled; message?: Compiled }>;
   private readonly auditAnnotations: ReadonlyArray<{ key: string; compiled: Compiled }>;
 
   constructor(readonly policy: ValidatingAdmissionPolicy) {
+    const { ExpressionCompiler } = celEnvironment();
+    this.compiler = new ExpressionCompiler(POLICY_VARIABLES);
+    this.messageCompiler = new ExpressionCompiler(MESSAGE_VARIABLES);
     const spec = policy.spec;
     this.matchConditions = (spec.matchConditions ?? []).map(({ name, expression }) => ({ name, compiled: this.compile(expression) }));
     this.variables = (spec.variables ?? []).map(({ name, expression }) => ({ name, compiled: this.compile(expression) }));
@@ -127,6 +131,7 @@ export class CompiledPolicy {
     if (!this.matches(binding, attributes, inputs.namespaceObject)) return NOT_MATCHED;
 
     const failClosed = (this.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
+    const { fromJson, RequestCostBudget } = celEnvironment();
     const budget = inputs.budget ?? new RequestCostBudget();
     const context: Record<string, CelValue> = {
       object: fromJson(attributes.object),

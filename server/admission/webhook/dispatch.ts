@@ -16,6 +16,7 @@
  * (versions.ts); its patch comes back to the chain's version.
  */
 import { applyPatch, type Operation } from 'fast-json-patch';
+import { celEnvironment } from '../../cel/lazy';
 import { StatusError } from '../../status/status-error';
 import { internalError, badRequest } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
@@ -25,7 +26,6 @@ import { requestAuthorizer } from '../request-authorizer';
 import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import type { Authorizer } from '../../authz/types';
-import { fromJson } from '../../cel/values';
 import { deepEqual } from '../../validation/field-errors';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
@@ -34,6 +34,7 @@ import type { ConfiguredWebhook, Webhook } from './types';
 import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
 import type { KubeObject } from '../../../storage/objects/types';
 import type { GroupVersion } from '../../registry/types';
+import { compareStrings } from '../../string-order';
 
 const GROUP = 'admissionregistration.k8s.io';
 const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -70,6 +71,7 @@ async function conditionsAdmit(
   checker: AuthorizationChecker,
 ): Promise<boolean | Error> {
   if (!webhook.matchConditions?.length) return true;
+  const { fromJson } = celEnvironment();
   const context = {
     object: fromJson(attributes.object ?? null),
     oldObject: fromJson(attributes.oldObject ?? null),
@@ -93,7 +95,7 @@ async function conditionsAdmit(
 /** The webhooks of every configuration of `phase`, by configuration name, then in their order. */
 async function configuredWebhooks(storageOf: StorageOf, phase: Phase): Promise<ConfiguredWebhook[]> {
   const resource = phase === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
-  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
+  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) => compareStrings(String(a.metadata.name), String(b.metadata.name)));
   return configurations.flatMap((configuration) => ((configuration.webhooks ?? []) as Webhook[]).map((webhook) => ({ configuration: String(configuration.metadata.name), webhook })));
 }
 

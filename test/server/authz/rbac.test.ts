@@ -166,6 +166,17 @@ describe('aggregation', () => {
     ]);
     expect(aggregatedRules(other, [view, a])).toBeUndefined();
   });
+
+  it('orders the roles as the reference (Go string order: by byte, upper case before lower case)', () => {
+    const view = rbac('ClusterRole', 'view', { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'x/aggregate-to-view': 'true' } }] }, rules: [] });
+    const lower = rbac('ClusterRole', 'a-role', { rules: [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }] });
+    const upper = rbac('ClusterRole', 'Z-role', { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] });
+    for (const role of [lower, upper]) role.metadata.labels = { 'x/aggregate-to-view': 'true' };
+    expect(aggregatedRules(view, [view, lower, upper])).toEqual([
+      { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+      { verbs: ['list'], apiGroups: [''], resources: ['pods'] },
+    ]);
+  });
 });
 
 describe('the bootstrap policy', () => {

@@ -9,10 +9,10 @@
  * 2 cores), so the first run is slow.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLUSTER_NODES, type SpecResult } from '../../tools/conformance/e2e-suite';
-import { runSpecs } from '../../tools/conformance/run-specs';
+import { countOf, resultTable, runSpecs } from '../../tools/conformance/run-specs';
 import { EXPECTED_PASS_LIST, readSpecList } from '../../tools/conformance/spec-lists';
 import { buildReferenceControllers, startCluster, type Cluster } from '../cluster/reference-controllers';
 
@@ -42,8 +42,10 @@ beforeAll(async () => {
 }, RUN_TIMEOUT_MS);
 
 afterAll(async () => {
-  // The controllers' logs, for a spec that failed because one of them did.
+  // The controllers' logs, for a spec that failed because one of them did, and each spec's time.
   mkdirSync(RESULTS_DIR, { recursive: true });
+  const ran = [...results.values()];
+  writeFileSync(join(RESULTS_DIR, 'conformance-ci.txt'), `${resultTable(ran)}\n${countOf(ran)}\n`);
   cluster?.writeLogs(RESULTS_DIR, 'conformance-');
   await cluster?.stop();
 });

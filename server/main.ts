@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { FlagError, parseFlags, type ServerOptions } from './config/flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseStartUpMemory } from './start-up-memory';
+import { stopPretenuring } from './pretenuring';
 
 /** The oldest Node.js major the server runs on (`engines` in package.json). */
 const OLDEST_NODE_MAJOR = 22;
@@ -132,6 +133,8 @@ async function main(argv: readonly string[]): Promise<void> {
   // Once the watch caches hold the stored objects and the controllers have had a moment for
   // their first pass, the memory start-up grew into and no longer needs goes back.
   void plane.caches.whenReady(CACHES_READY_WAIT_MS).then(() => {
+    // From here on most allocation lives as long as a request (see pretenuring.ts).
+    stopPretenuring();
     setTimeout(releaseStartUpMemory, SETTLE_AFTER_START_MS).unref();
   });
 

@@ -191,8 +191,14 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
   }
 }
 
+export interface Taint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
 /** A Node kwok plays (its annotation says so), with a kubelet's usual room; kwok makes it Ready and keeps its Lease. */
-function simulatedNode(name: string): object {
+function simulatedNode(name: string, taints: readonly Taint[]): object {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -201,6 +207,7 @@ function simulatedNode(name: string): object {
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
       labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
     },
+    ...(taints.length > 0 ? { spec: { taints } } : {}),
     status: {
       allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
       capacity: { cpu: '32', memory: '256Gi', pods: '110' },
@@ -212,10 +219,13 @@ interface NodeStatus {
   readonly status?: { readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
 }
 
-/** Creates the nodes for kwok (running) to play, and waits until each is Ready. */
-export async function addSimulatedNodes(server: TestServer, names: readonly string[], timeoutMs: number): Promise<void> {
+/**
+ * Creates the nodes for kwok (running) to play, and waits until each is Ready. `taints` are on
+ * each from its creation, so no pod that does not tolerate them is ever scheduled there.
+ */
+export async function addSimulatedNodes(server: TestServer, names: readonly string[], timeoutMs: number, taints: readonly Taint[] = []): Promise<void> {
   for (const name of names) {
-    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name)), headers: { 'content-type': 'application/json' } });
+    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name, taints)), headers: { 'content-type': 'application/json' } });
     if (created.status !== 201) throw new Error(`creating node ${name}: ${created.status} ${created.body}`);
   }
   const deadline = Date.now() + timeoutMs;

@@ -1,11 +1,16 @@
 /**
  * The NamespaceLifecycle plugin: nothing is created in a namespace that does not exist or is
- * being terminated, and the system namespaces cannot be deleted.
+ * being terminated, and the system namespaces cannot be deleted. Like the reference's, it is a
+ * mutating plugin, first in the chain: a create in a terminating namespace is refused as such
+ * before later plugins look at the namespace's content (ServiceAccount would otherwise refuse it
+ * for a default service account the namespace controller already deleted, and controllers,
+ * which ignore the NamespaceTerminating refusal, would report that one as a failure).
  */
 import { ObjectError } from '../../storage/errors';
 import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
 import { forbidden, notFound, qualifiedResource } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
+import { refusedName } from './refused-name';
 import type { AdmissionAttributes, AdmissionPlugin } from './types';
 
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
@@ -26,7 +31,7 @@ export async function findNamespace(namespaces: ObjectStorage, name: string): Pr
 export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    async validate(request: AdmissionAttributes) {
+    async admit(request: AdmissionAttributes) {
       const resource = { group: request.resource.group, resource: request.resource.resource };
       if (resource.group === '' && resource.resource === 'namespaces') {
         if (request.operation === 'DELETE' && IMMORTAL_NAMESPACES.has(request.name)) {
@@ -40,12 +45,13 @@ export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
       if (!namespace) throw notFound({ group: '', resource: 'namespaces' }, request.namespace);
       if (namespace.metadata.deletionTimestamp) {
         const message = `unable to create new content in namespace ${request.namespace} because it is being terminated`;
+        const name = refusedName(request);
         throw new StatusError({
           code: 403,
           reason: 'Forbidden',
-          message: `${qualifiedResource(resource)} "${request.name}" is forbidden: ${message}`,
+          message: `${qualifiedResource(resource)} "${name}" is forbidden: ${message}`,
           details: {
-            name: request.name,
+            name,
             group: resource.group,
             kind: resource.resource,
             causes: [{ reason: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],

@@ -226,6 +226,18 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
     });
     expect(await configMapNames(path)).toEqual([]);
 
+    // As the reference's, the plugin refuses first, in the mutating phase: before the name is
+    // generated (the refusal names the prefix) and before ServiceAccount looks for the default
+    // account the namespace controller deletes (a controller ignores only the terminating refusal).
+    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'late-' }, spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10' }] } });
+    const refusedPod = await server.request('POST', `${namespacePath}/pods`, { body: pod, headers: JSON_HEADERS });
+    expect(refusedPod.status).toBe(403);
+    expect(statusOf(refusedPod)).toMatchObject({
+      reason: 'Forbidden',
+      message: `pods "late-" is forbidden: unable to create new content in namespace ${terminating} because it is being terminated`,
+      details: { name: 'late-', kind: 'pods', causes: [{ reason: 'NamespaceTerminating', message: `namespace ${terminating} is being terminated`, field: 'metadata.namespace' }] },
+    });
+
     const release = JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]);
     expect((await server.request('PATCH', namespacePath, { body: release, headers: { 'content-type': 'application/json-patch+json' } })).status).toBe(200);
   });

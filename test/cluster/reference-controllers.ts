@@ -199,14 +199,23 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
   }
 }
 
+export interface Taint {
+  readonly key: string;
+  readonly value?: string;
+  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+}
+
+/** Nodes made so far by this process: each gets the next /24 of 127.100.0.0/16 (wrapping at 256). */
+let simulatedNodesMade = 0;
+
 /**
  * A Node kwok plays (its annotation says so), with a kubelet's usual room; kwok makes it Ready
- * and keeps its Lease. Its pod CIDR (the `index`th /24 of 127.100.0.0/16) is where kwok gives
- * its pods their addresses: loopback ones, which reach a pod's process when the process runtime
- * runs it (test/cluster/process-runtime.ts).
+ * and keeps its Lease. Its pod CIDR (a /24 of 127.100.0.0/16 of its own) is where kwok gives its
+ * pods their addresses: loopback ones, which reach a pod's process when the process runtime runs
+ * it (test/cluster/process-runtime.ts).
  */
-function simulatedNode(name: string, index: number): object {
-  const podCidr = `127.100.${index}.0/24`;
+function simulatedNode(name: string, taints: readonly Taint[]): object {
+  const podCidr = `127.100.${simulatedNodesMade++ % 256}.0/24`;
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -215,7 +224,7 @@ function simulatedNode(name: string, index: number): object {
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
       labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
     },
-    spec: { podCIDR: podCidr, podCIDRs: [podCidr] },
+    spec: { podCIDR: podCidr, podCIDRs: [podCidr], ...(taints.length > 0 ? { taints } : {}) },
     status: {
       allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
       capacity: { cpu: '32', memory: '256Gi', pods: '110' },
@@ -227,10 +236,13 @@ interface NodeStatus {
   readonly status?: { readonly conditions?: readonly { readonly type: string; readonly status: string }[] };
 }
 
-/** Creates the nodes for kwok (running) to play, and waits until each is Ready. */
-export async function addSimulatedNodes(server: TestServer, names: readonly string[], timeoutMs: number): Promise<void> {
-  for (const [index, name] of names.entries()) {
-    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name, index)), headers: { 'content-type': 'application/json' } });
+/**
+ * Creates the nodes for kwok (running) to play, and waits until each is Ready. `taints` are on
+ * each from its creation, so no pod that does not tolerate them is ever scheduled there.
+ */
+export async function addSimulatedNodes(server: TestServer, names: readonly string[], timeoutMs: number, taints: readonly Taint[] = []): Promise<void> {
+  for (const name of names) {
+    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name, taints)), headers: { 'content-type': 'application/json' } });
     if (created.status !== 201) throw new Error(`creating node ${name}: ${created.status} ${created.body}`);
   }
   const deadline = Date.now() + timeoutMs;

@@ -13,6 +13,7 @@ import { podSecretNames } from '../../authz/node/pod-references';
 import { generateName } from '../../registry/store/object-meta';
 import { forbidden } from '../../status/catalogue';
 import { writes, type StorageOf } from '../lookup';
+import { refusedName } from '../refused-name';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
 type Fields = Record<string, unknown>;
@@ -144,7 +145,7 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
   const accounts = () => storageOf('', 'serviceaccounts');
   const applies = (attributes: AdmissionAttributes) =>
     attributes.resource.group === '' && attributes.resource.resource === 'pods' && attributes.object !== undefined && (attributes.subResource === '' || attributes.subResource === 'ephemeralcontainers');
-  const refuse = (attributes: AdmissionAttributes, reason: string) => forbidden(attributes.resource, attributes.name, reason);
+  const refuse = (attributes: AdmissionAttributes, reason: string) => forbidden(attributes.resource, refusedName(attributes), reason);
 
   async function accountOf(attributes: AdmissionAttributes, name: string): Promise<KubeObject> {
     const account = await findAccount(accounts(), attributes.namespace, name);

@@ -3,6 +3,7 @@
  * (refuses every write; deprecated, for tests) and AlwaysPullImages (every container of a Pod
  * pulls its image at each start, so a private image needs valid credentials every time).
  */
+import { refusedName } from '../refused-name';
 import { forbidden } from '../../status/catalogue';
 import { writes } from '../lookup';
 import type { AdmissionPlugin } from '../types';
@@ -15,7 +16,7 @@ export function alwaysDenyPlugin(): AdmissionPlugin {
   return {
     name: 'AlwaysDeny',
     async validate(attributes) {
-      throw forbidden(attributes.resource, attributes.name, 'admission control is denying all modifications');
+      throw forbidden(attributes.resource, refusedName(attributes), 'admission control is denying all modifications');
     },
   };
 }

@@ -7,6 +7,7 @@
  * revoke). A signer is the resource `signers` of certificates.k8s.io, named by the signer name
  * or by its domain's wildcard `<domain>/*`.
  */
+import { refusedName } from '../refused-name';
 import type { UserInfo } from '../../authn/types';
 import type { Authorizer } from '../../authz/types';
 import { csrSubject } from '../../pki/csr-subject';
@@ -43,7 +44,7 @@ export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlug
       if (attributes.operation !== 'UPDATE' || !requestsOf(attributes, 'approval')) return;
       const signer = signerOf(attributes);
       if (!(await mayUseSigner(authorizer, attributes.userInfo, 'approve', signer))) {
-        throw forbidden(attributes.resource, attributes.name, `user not permitted to approve requests with signerName ${JSON.stringify(signer)}`);
+        throw forbidden(attributes.resource, refusedName(attributes), `user not permitted to approve requests with signerName ${JSON.stringify(signer)}`);
       }
     },
   };
@@ -58,7 +59,7 @@ export function certificateSigningPlugin(authorizer: Authorizer): AdmissionPlugi
       if (status.certificate === oldStatus.certificate && deepEqual(status.conditions ?? [], oldStatus.conditions ?? [])) return;
       const signer = signerOf(attributes);
       if (!(await mayUseSigner(authorizer, attributes.userInfo, 'sign', signer))) {
-        throw forbidden(attributes.resource, attributes.name, `user not permitted to sign requests with signerName ${JSON.stringify(signer)}`);
+        throw forbidden(attributes.resource, refusedName(attributes), `user not permitted to sign requests with signerName ${JSON.stringify(signer)}`);
       }
     },
   };
@@ -71,7 +72,7 @@ export function certificateSubjectRestrictionPlugin(): AdmissionPlugin {
       if (attributes.operation !== 'CREATE' || !requestsOf(attributes, '')) return;
       const spec = record(attributes.object?.spec);
       if (spec.signerName !== KUBE_APISERVER_CLIENT_SIGNER) return;
-      const refuse = (reason: string) => forbidden(attributes.resource, attributes.name, reason);
+      const refuse = (reason: string) => forbidden(attributes.resource, refusedName(attributes), reason);
       let organizations: readonly string[];
       try {
         ({ organizations } = csrSubject(spec.request));

@@ -5,6 +5,7 @@
  * `maxLimitRequestRatio`, per Container, per Pod and per PersistentVolumeClaim, with the
  * reference's messages (several at once as `[a, b]`).
  */
+import { refusedName } from '../refused-name';
 import type { KubeObject } from '../../../storage/objects/types';
 import { EVERYTHING } from '../../../storage/objects/types';
 import { forbidden } from '../../status/catalogue';
@@ -149,7 +150,7 @@ function claimViolations(claim: KubeObject, items: readonly LimitItem[]): string
 
 function refuse(attributes: AdmissionAttributes, found: readonly string[]): void {
   if (found.length === 0) return;
-  throw forbidden(attributes.resource, attributes.name, found.length === 1 ? found[0] : `[${found.join(', ')}]`);
+  throw forbidden(attributes.resource, refusedName(attributes), found.length === 1 ? found[0] : `[${found.join(', ')}]`);
 }
 
 export function limitRangerPlugin(storageOf: StorageOf): AdmissionPlugin {

@@ -3,6 +3,7 @@
  * it keeps the class that provisioned it and that StorageClass says `allowVolumeExpansion`, so
  * that no one asks a volume plugin for a growth it cannot give. Shrinking is validation's call.
  */
+import { refusedName } from '../refused-name';
 import type { KubeObject } from '../../../storage/objects/types';
 import { parseQuantity } from '../../quantity/quantity';
 import { forbidden } from '../../status/catalogue';
@@ -35,7 +36,7 @@ export function persistentVolumeClaimResizePlugin(storageOf: StorageOf): Admissi
       if (resource.group !== '' || resource.resource !== 'persistentvolumeclaims' || subResource !== '') return;
       if (object === undefined || oldObject === undefined) return;
       if (requestedStorage(object).compareTo(requestedStorage(oldObject)) <= 0) return;
-      const refuse = (reason: string) => forbidden(resource, attributes.name, reason);
+      const refuse = (reason: string) => forbidden(resource, refusedName(attributes), reason);
       if (record(oldObject.status).phase !== 'Bound') throw refuse('Only bound persistent volume claims can be expanded');
       const className = classOf(object);
       const storageClass = className !== '' && className === classOf(oldObject) ? await getCached(storageOf('storage.k8s.io', 'storageclasses'), className) : undefined;

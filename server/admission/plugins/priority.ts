@@ -3,6 +3,7 @@
  * (or the cluster's default class, else 0 and PreemptLowerPriority), and a Pod may not state
  * other values itself; only one PriorityClass may be the global default.
  */
+import { refusedName } from '../refused-name';
 import type { KubeObject } from '../../../storage/objects/types';
 import { forbidden } from '../../status/catalogue';
 import { getCached, listCached, writes, type StorageOf } from '../lookup';
@@ -31,7 +32,7 @@ export function priorityPlugin(storageOf: StorageOf): AdmissionPlugin {
   async function computed(attributes: AdmissionAttributes, className: string | undefined): Promise<Computed> {
     if (className) {
       const found = await getCached(classes(), className);
-      if (found === undefined) throw forbidden(attributes.resource, attributes.name, `no PriorityClass with name ${className} was found`);
+      if (found === undefined) throw forbidden(attributes.resource, refusedName(attributes), `no PriorityClass with name ${className} was found`);
       return fromClass(found);
     }
     const globalDefault = (await listCached(classes())).filter((candidate) => candidate.globalDefault === true);
@@ -70,7 +71,7 @@ export function priorityPlugin(storageOf: StorageOf): AdmissionPlugin {
       if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
       const other = (await listCached(classes())).find((candidate) => candidate.globalDefault === true && candidate.metadata.name !== attributes.name);
       if (other !== undefined) {
-        throw forbidden(attributes.resource, attributes.name, `PriorityClass ${other.metadata.name} is already marked as default. Only one default can exist`);
+        throw forbidden(attributes.resource, refusedName(attributes), `PriorityClass ${other.metadata.name} is already marked as default. Only one default can exist`);
       }
     },
   };

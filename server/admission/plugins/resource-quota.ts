@@ -10,6 +10,7 @@
  * `status.hard`), and scoped quotas only for the objects their scopes match (pods, and claims
  * by VolumeAttributesClass).
  */
+import { refusedName } from '../refused-name';
 import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
 import { EVERYTHING } from '../../../storage/objects/types';
 import { ObjectError } from '../../../storage/errors';
@@ -71,7 +72,7 @@ function charged(attributes: AdmissionAttributes, quota: KubeObject): KubeObject
   const used = amounts(status.used);
   if (isPodCreate(attributes)) {
     const missing = missingPodCompute(attributes.object!, new Set(hard.keys()));
-    if (missing !== undefined) throw forbidden(attributes.resource, attributes.name, `failed quota: ${name}: must specify ${missing}`);
+    if (missing !== undefined) throw forbidden(attributes.resource, refusedName(attributes), `failed quota: ${name}: must specify ${missing}`);
   }
   const exceeded: string[] = [];
   const newUsed = { ...record(status.used) };
@@ -85,7 +86,7 @@ function charged(attributes: AdmissionAttributes, quota: KubeObject): KubeObject
   // A status update reports what already happened (a volume changed class): charged, never refused.
   if (exceeded.length > 0 && attributes.subResource !== 'status') {
     const pick = (source: Map<string, Amount>) => exceeded.map((resource): [string, Amount] => [resource, source.get(resource) ?? ZERO]);
-    throw forbidden(attributes.resource, attributes.name,
+    throw forbidden(attributes.resource, refusedName(attributes),
       `exceeded quota: ${name}, requested: ${list(pick(request))}, used: ${list(pick(used))}, limited: ${list(pick(hard))}`);
   }
   quota.status = { ...status, used: newUsed };

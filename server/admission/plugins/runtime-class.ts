@@ -4,6 +4,7 @@
  * exist, when its own overhead or node selector disagrees with the class's, or when it states
  * an overhead without a class that defines one.
  */
+import { refusedName } from '../refused-name';
 import { deepEqual } from '../../validation/field-errors';
 import { forbidden } from '../../status/catalogue';
 import { getCached, writes, type StorageOf } from '../lookup';
@@ -16,7 +17,7 @@ function record(value: unknown): Fields | undefined {
 }
 
 function rejected(attributes: AdmissionAttributes, reason: string): Error {
-  return forbidden(attributes.resource, attributes.name, reason);
+  return forbidden(attributes.resource, refusedName(attributes), reason);
 }
 
 export function runtimeClassPlugin(storageOf: StorageOf): AdmissionPlugin {

@@ -58,6 +58,12 @@ describe('built-in admission plugins', () => {
       code: 1,
       stderr: 'Error from server (Forbidden): error when creating "STDIN": pods "unknown-class" is forbidden: no PriorityClass with name nope was found',
     });
+    // Refused before the name is generated: named by its prefix, as the reference's admission errors name it.
+    const generated = pod('unused', 'priorityClassName: nope, ').replace('name: unused', 'generateName: gen-');
+    expect(await create(generated)).toMatchObject({
+      code: 1,
+      stderr: 'Error from server (Forbidden): error when creating "STDIN": pods "gen-" is forbidden: no PriorityClass with name nope was found',
+    });
     expect(await create(pod('stated', 'priority: 5, '))).toMatchObject({
       code: 1,
       stderr:

@@ -7,6 +7,7 @@
  * violate it. Exempt users, namespaces and runtime classes and the default policy come from the
  * plugin's configuration.
  */
+import { refusedName } from '../../refused-name';
 import type { KubeObject } from '../../../../storage/objects/types';
 import { EVERYTHING } from '../../../../storage/objects/types';
 import { aggregateFieldErrors, type FieldError } from '../../../status/field-error';
@@ -169,7 +170,7 @@ export function podSecurityPlugin(options: { storageOf: StorageOf; configuration
       annotate(attributes, 'enforce-policy', levelVersionString(policy.enforce));
       const result = resultAt(policy.enforce);
       if (result.reasons.length > 0) {
-        refusal = forbidden(attributes.resource, attributes.name, `violates PodSecurity ${JSON.stringify(levelVersionString(policy.enforce))}: ${violationText(result)}`);
+        refusal = forbidden(attributes.resource, refusedName(attributes), `violates PodSecurity ${JSON.stringify(levelVersionString(policy.enforce))}: ${violationText(result)}`);
       }
     }
     const audit = resultAt(policy.audit);

@@ -1,18 +1,9 @@
 /** apiregistration.k8s.io rules (APIService), with the reference's texts. */
 import type { KubeObject } from '../../storage/objects/types';
+import { apiServiceName, type APIServiceSpec } from '../aggregator/apiservice';
 import type { FieldError } from '../registry/types';
 import { FieldPath, invalid, notSupported, required } from './field-errors';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName, isValidPortNum } from './names';
-
-interface APIServiceSpec {
-  readonly group?: string;
-  readonly version?: string;
-  readonly groupPriorityMinimum?: number;
-  readonly versionPriority?: number;
-  readonly service?: { readonly namespace?: string; readonly name?: string; readonly port?: number } | null;
-  readonly caBundle?: string;
-  readonly insecureSkipTLSVerify?: boolean;
-}
 
 const spec = FieldPath.root('spec');
 
@@ -28,7 +19,7 @@ export function validateAPIService(object: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   const name = String(object.metadata.name ?? '');
   // The name's own rule (path segment) is the generic metadata check; this is the rest of it.
-  const requiredName = `${version}.${group}`;
+  const requiredName = apiServiceName({ group, version });
   if (name !== '' && isValidPathSegmentName(name).length === 0 && name !== requiredName) {
     errors.push(invalid(FieldPath.root('metadata', 'name'), name, `must be \`spec.version+"."+spec.group\`: ${JSON.stringify(requiredName)}`));
   }

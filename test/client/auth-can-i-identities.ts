@@ -3,22 +3,15 @@
  * server's own CA (`CN` the user, one `O` per group), in a kubeconfig of its own, and kubectl
  * 1.33 run with it.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueLeaf } from '../../server/pki/certificates';
-import { KUBECTL, type KubectlResult, type TestServer } from '../helpers/server';
+import { runKubectl as runKubectlWith, type KubectlResult, type TestServer } from '../helpers/server';
 
 export type Kubectl = (args: readonly string[], options?: { input?: string }) => Promise<KubectlResult>;
 
 export function runKubectl(kubeconfig: string): Kubectl {
-  return (args, options = {}) =>
-    new Promise((resolve) => {
-      const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      });
-      if (options.input !== undefined) child.stdin?.end(options.input);
-    });
+  return (args, options = {}) => runKubectlWith(kubeconfig, args, options);
 }
 
 /** kubectl as `user` in `groups`, with a certificate from the server's CA. */

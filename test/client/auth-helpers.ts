@@ -2,10 +2,9 @@
  * kubectl as someone other than the admin: kubeconfigs for a token, an exec plugin or a client
  * certificate against a test server, and `kubectl auth whoami -o json` read back.
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KUBECTL, type KubectlResult, type TestServer } from '../helpers/server';
+import { runKubectl, type KubectlResult, type TestServer } from '../helpers/server';
 
 export interface KubeconfigUser {
   readonly token?: string;
@@ -33,12 +32,7 @@ export function writeKubeconfig(server: TestServer, dir: string, name: string, u
 }
 
 export function kubectlWith(kubeconfig: string, args: readonly string[], input?: string): Promise<KubectlResult> {
-  return new Promise((resolve) => {
-    const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(input ?? '');
-  });
+  return runKubectl(kubeconfig, args, { input: input ?? '' });
 }
 
 export interface WhoAmI {

@@ -165,12 +165,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   };
 }
 
-/** Runs kubectl 1.33 with `kubeconfig`; never throws on a non-zero exit. */
+/**
+ * Runs kubectl 1.33 with `kubeconfig`; never throws on a non-zero exit. Its discovery cache
+ * lives beside the kubeconfig: the shared ~/.kube/cache is keyed by host and port, and a test
+ * server that reuses an earlier one's port would otherwise be read through that server's
+ * cached discovery (kubectl then skips the requests a test may count on).
+ */
 export function runKubectl(kubeconfig: string, args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
       KUBECTL,
-      ['--kubeconfig', kubeconfig, ...args],
+      ['--kubeconfig', kubeconfig, '--cache-dir', `${kubeconfig}.cache`, ...args],
       { env: { ...process.env, ...options.env }, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

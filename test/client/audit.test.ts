@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { failingStart } from '../helpers/capstan-process';
-import { KUBECTL, runKubectl, startServer, type TestServer } from '../helpers/server';
+import { KUBECTL, kubectlConnection, runKubectl, startServer, type TestServer } from '../helpers/server';
 
 /** The members of an event, in the order the reference writes them (audit.k8s.io/v1 Event). */
 const EVENT_MEMBERS = [
@@ -191,7 +191,7 @@ describe('an audit log of a kubectl session', () => {
   });
 
   test('a watch: RequestReceived, ResponseStarted when the stream starts, ResponseComplete when it ends', async () => {
-    const child = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'get', 'configmaps', '--watch', '-n', 'kube-system'], { stdio: 'ignore' });
+    const child = spawn(KUBECTL, [...kubectlConnection(server.kubeconfig), 'get', 'configmaps', '--watch', '-n', 'kube-system'], { stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     const started = await eventsOnceThere(logPath, (e) => forResource('configmaps', 'watch')(e) && e.stage === 'ResponseStarted');
     expect(readEvents(logPath).filter((e) => e.auditID === started[0].auditID).map((e) => e.stage)).toEqual(['RequestReceived', 'ResponseStarted']);

@@ -3,7 +3,7 @@
  * test run takes them from the API's Go modules (tools/descriptions) before the tests start, and
  * the OpenAPI documents carry them.
  */
-import { KUBECTL, startServer, type TestServer } from '../helpers/server';
+import { startServer, type TestServer } from '../helpers/server';
 
 describe('kubectl explain', () => {
   let server: TestServer;

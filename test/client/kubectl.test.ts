@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEtcd, type EtcdServer } from '../helpers/etcd';
-import { KUBECTL, startServer, type KubectlResult, type TestServer } from '../helpers/server';
+import { KUBECTL, kubectlConnection, startServer, type KubectlResult, type TestServer } from '../helpers/server';
 
 const FIXTURES = join(__dirname, 'fixtures');
 const fixture = (name: string) => join(FIXTURES, name);
@@ -143,7 +143,7 @@ describe.each(BACKENDS)('kubectl 1.33 on $name', (backend) => {
   test('get -w sees a change arrive', async () => {
     const ns = await freshNamespace();
     await ok('-n', ns, 'create', 'configmap', 'before', '--from-literal=a=1');
-    const watcher = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, '-n', ns, 'get', 'configmaps', '--watch', '--field-selector', 'metadata.name!=kube-root-ca.crt', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const watcher = spawn(KUBECTL, [...kubectlConnection(server.kubeconfig), '-n', ns, 'get', 'configmaps', '--watch', '--field-selector', 'metadata.name!=kube-root-ca.crt', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     watcher.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

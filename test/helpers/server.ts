@@ -166,16 +166,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
 }
 
 /**
- * Runs kubectl 1.33 with `kubeconfig`; never throws on a non-zero exit. Its discovery cache
- * lives beside the kubeconfig: the shared ~/.kube/cache is keyed by host and port, and a test
- * server that reuses an earlier one's port would otherwise be read through that server's
- * cached discovery (kubectl then skips the requests a test may count on).
+ * kubectl's arguments for `kubeconfig`, with its discovery cache beside the kubeconfig: the
+ * shared ~/.kube/cache is keyed by host and port, and a test server that reuses an earlier
+ * one's port would otherwise be read through that server's cached discovery (kubectl then skips
+ * the requests a test may count on, or maps a resource to a group that server had).
  */
+export function kubectlConnection(kubeconfig: string): string[] {
+  return ['--kubeconfig', kubeconfig, '--cache-dir', `${kubeconfig}.cache`];
+}
+
+/** Runs kubectl 1.33 with `kubeconfig`; never throws on a non-zero exit. */
 export function runKubectl(kubeconfig: string, args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
       KUBECTL,
-      ['--kubeconfig', kubeconfig, '--cache-dir', `${kubeconfig}.cache`, ...args],
+      [...kubectlConnection(kubeconfig), ...args],
       { env: { ...process.env, ...options.env }, timeout: 30_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

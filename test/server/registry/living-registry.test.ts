@@ -16,7 +16,7 @@ import type { KubeObject } from '../../../storage/objects/types';
 import { parseWriteOptions, queryOf } from '../../../server/request/query';
 import { column, NAME_COLUMN, record } from '../../../server/table/columns';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
-import { KUBECTL } from '../../helpers/server';
+import { KUBECTL, kubectlConnection } from '../../helpers/server';
 
 const GROUP = 'example.capstan.dev';
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -200,7 +200,7 @@ describe('a resource type added and removed while serving', () => {
     expect(Object.keys(document.paths[`${WIDGETS_PATH.replace('/default/', '/{namespace}/')}/{name}`]?.get?.responses?.['200']?.content ?? {})).toEqual(['application/json', 'application/yaml']);
 
     // kubectl: a watch first, then create and list.
-    const watch = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'get', 'widgets', '-n', 'default', '--watch', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn(KUBECTL, [...kubectlConnection(server.kubeconfig), 'get', 'widgets', '-n', 'default', '--watch', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let watched = '';
     let watchErrors = '';
     watch.stdout.on('data', (chunk: Buffer) => (watched += chunk.toString('utf8')));

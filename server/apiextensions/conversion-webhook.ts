@@ -10,11 +10,11 @@
  * the Service's endpoints, with the Service's DNS name checked in the certificate).
  */
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
-import { webhookTarget, type WebhookTarget } from '../admission/webhook/client';
+import { caOf, webhookTarget, type WebhookTarget } from '../admission/webhook/client';
 import type { StorageOf } from '../admission/lookup';
 import { isObject } from '../json/value';
+import { postJson } from '../webhook-client/post-json';
 import { internalError } from '../status/catalogue';
 import { validateAnnotations, validateLabels } from '../validation/object-meta';
 import { FieldPath } from '../validation/field-errors';
@@ -38,46 +38,13 @@ function reviewVersion(conversion: CustomResourceConversion): string {
   return chosen;
 }
 
-/** POSTs `body` as JSON and answers the parsed JSON reply. */
-function postJSON({ url, serverName }: WebhookTarget, body: unknown, caBundle: string | undefined): Promise<unknown> {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': payload.length },
-        ...(caBundle ? { ca: Buffer.from(caBundle, 'base64').toString('utf8') } : {}),
-        ...(serverName ? { servername: serverName } : {}),
-        timeout: WEBHOOK_TIMEOUT_MS,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) req.destroy(new Error('response too large'));
-          else chunks.push(chunk);
-        });
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((response.statusCode ?? 0) >= 300) {
-            reject(new Error(`the server responded with status ${response.statusCode}: ${text.slice(0, 200)}`));
-            return;
-          }
-          try {
-            resolve(JSON.parse(text));
-          } catch (error) {
-            reject(error as Error);
-          }
-        });
-        response.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`Post "${url.href}": context deadline exceeded`)));
-    req.on('error', (error) => reject(error.message.startsWith('Post ') ? error : new Error(`Post "${url.href}": ${error.message}`)));
-    req.end(payload);
-  });
+/** POSTs the review and answers the parsed JSON reply. */
+async function postReview(config: WebhookClientConfig, review: object, storageOf: StorageOf | undefined): Promise<unknown> {
+  const target = await endpointOf(config, storageOf);
+  const answer = await postJson({ ...target, ca: caOf(config) }, JSON.stringify(review), { timeoutMs: WEBHOOK_TIMEOUT_MS, maxAnswerBytes: MAX_RESPONSE_BYTES });
+  const text = answer.body.toString('utf8');
+  if (answer.status >= 300) throw new Error(`the server responded with status ${answer.status}: ${text.slice(0, 200)}`);
+  return JSON.parse(text);
 }
 
 async function endpointOf(config: WebhookClientConfig, storageOf: StorageOf | undefined): Promise<WebhookTarget> {
@@ -180,7 +147,7 @@ export async function convertThroughWebhook(
     };
     let answer: unknown;
     try {
-      answer = await postJSON(await endpointOf(config, storageOf), review, config.caBundle);
+      answer = await postReview(config, review, storageOf);
     } catch (error) {
       throw new Error(`conversion webhook for ${gvkText(first)} failed: ${(error as Error).message}`);
     }

@@ -9,14 +9,13 @@
 import { createHash } from 'node:crypto';
 import { goQuoted, intersectAudiences } from './audiences';
 import type { AuthenticationResult, TokenAuthenticator } from './types';
-import type { WebhookClientConfig } from '../webhook-client/kubeconfig';
-import { postJson } from '../webhook-client/post-json';
+import { postJson, type PostDestination } from '../webhook-client/post-json';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const MAX_CACHED = 10_000;
 
 export interface TokenWebhookOptions {
-  readonly client: WebhookClientConfig;
+  readonly client: PostDestination;
   readonly version: 'v1' | 'v1beta1';
   readonly cacheTtlMs: number;
   readonly apiAudiences: readonly string[];

@@ -10,15 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-
-export interface WebhookClientConfig {
-  readonly url: URL;
-  readonly ca?: string;
-  readonly cert?: string;
-  readonly key?: string;
-  readonly token?: string;
-  readonly insecureSkipTLSVerify: boolean;
-}
+import type { PostDestination } from './post-json';
 
 interface Named {
   readonly name?: unknown;
@@ -34,7 +26,7 @@ const NO_CONFIGURATION = 'invalid configuration: no configuration has been provi
 
 const entries = (value: unknown): Named[] => (Array.isArray(value) ? value.filter((entry): entry is Named => entry !== null && typeof entry === 'object') : []);
 
-export function readWebhookKubeconfig(path: string): WebhookClientConfig {
+export function readWebhookKubeconfig(path: string): PostDestination {
   const config = parseYaml(readFileSync(path, 'utf8')) as unknown;
   if (config === null || typeof config !== 'object') throw new Error(`${path}: ${NO_CONFIGURATION}`);
   const { clusters, users, contexts, 'current-context': current } = config as Fields;

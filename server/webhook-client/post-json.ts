@@ -1,16 +1,34 @@
 /**
- * One JSON POST to a webhook configured by kubeconfig (kubeconfig.ts): the CA, client
- * certificate or bearer token of its file, a deadline, and an answer read up to 1 MiB, so a
- * webhook cannot make this server buffer without bound (past that the request is destroyed and
- * the call fails). The caller judges the status and the body.
+ * One JSON POST to a webhook, the one way this server calls out to a webhook of any kind
+ * (token review, authorization, audit, admission, CRD conversion): the destination's CA,
+ * client certificate or bearer token, a deadline for the whole call, and an answer read up to
+ * a bound, so a webhook cannot make this server wait or buffer without end (past either, the
+ * request is destroyed and the call fails). Failures read as Go's HTTP client words them,
+ * `Post "<url>": <cause>`, which the reference puts in its own messages. The caller judges the
+ * status and the body.
  */
 import { request as httpsRequest } from 'node:https';
-import type { WebhookClientConfig } from './kubeconfig';
 
-const MAX_ANSWER_BYTES = 1 << 20;
+/** The default bound on an answer; admission and conversion reviews allow more. */
+const DEFAULT_MAX_ANSWER_BYTES = 1 << 20;
+
+/** Where a POST goes and how the connection is trusted. */
+export interface PostDestination {
+  readonly url: URL;
+  /** PEM of the CAs the server's certificate must chain to; the system's when absent. */
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+  readonly token?: string;
+  readonly insecureSkipTLSVerify?: boolean;
+  /** The name the serving certificate must carry when it differs from the URL's host (a Service reached at its endpoint). */
+  readonly serverName?: string;
+}
 
 export interface PostOptions {
+  /** The whole call, not only an idle socket, ends by then. */
   readonly timeoutMs: number;
+  readonly maxAnswerBytes?: number;
   /** Ends the call early (the audit backend's shutdown). */
   readonly signal?: AbortSignal;
 }
@@ -20,24 +38,33 @@ export interface WebhookAnswer {
   readonly body: Buffer;
 }
 
-export function postJson(client: WebhookClientConfig, body: string | Buffer, options: PostOptions): Promise<WebhookAnswer> {
+export function postJson(destination: PostDestination, body: string | Buffer, options: PostOptions): Promise<WebhookAnswer> {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const failed = (cause: string) => new Error(`Post "${destination.url.href}": ${cause}`);
   return new Promise((resolve, reject) => {
+    // The first failure settles the call; destroying the request then adds its own errors.
+    const fail = (error: Error) => reject(error.message.startsWith('Post "') ? error : failed(error.message));
+    const abandon = (cause: string) => {
+      fail(failed(cause));
+      req.destroy();
+    };
     const req = httpsRequest(
-      client.url,
+      destination.url,
       {
         method: 'POST',
-        ca: client.ca,
-        cert: client.cert,
-        key: client.key,
-        rejectUnauthorized: !client.insecureSkipTLSVerify,
-        timeout: options.timeoutMs,
+        ca: destination.ca,
+        cert: destination.cert,
+        key: destination.key,
+        // Node checks the certificate against `servername` when it is given.
+        servername: destination.serverName,
+        rejectUnauthorized: !destination.insecureSkipTLSVerify,
         signal: options.signal,
         headers: {
           'Content-Type': 'application/json',
           Accept: 'application/json',
           'Content-Length': String(bytes.length),
-          ...(client.token ? { Authorization: `Bearer ${client.token}` } : {}),
+          ...(destination.token ? { Authorization: `Bearer ${destination.token}` } : {}),
         },
       },
       (res) => {
@@ -45,15 +72,16 @@ export function postJson(client: WebhookClientConfig, body: string | Buffer, opt
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) req.destroy(new Error('the webhook answer is too large'));
+          if (size > maxAnswerBytes) abandon(`the answer is larger than ${maxAnswerBytes} bytes`);
           else chunks.push(chunk);
         });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
+        res.on('error', fail);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`the webhook did not answer within ${options.timeoutMs} ms`)));
-    req.on('error', reject);
+    const deadline = setTimeout(() => abandon('context deadline exceeded'), options.timeoutMs);
+    req.on('close', () => clearTimeout(deadline));
+    req.on('error', fail);
     req.end(bytes);
   });
 }

@@ -10,11 +10,10 @@
 import type { FieldRequirement } from '../../selectors/field-selector';
 import type { LabelRequirement } from '../../selectors/label-selector';
 import type { Attributes, AuthorizationResult, Authorizer } from '../types';
-import type { WebhookClientConfig } from '../../webhook-client/kubeconfig';
-import { postJson } from '../../webhook-client/post-json';
+import { postJson, type PostDestination } from '../../webhook-client/post-json';
 
 export interface WebhookOptions {
-  readonly client: WebhookClientConfig;
+  readonly client: PostDestination;
   readonly version: 'v1' | 'v1beta1';
   readonly authorizedTtlMs: number;
   readonly unauthorizedTtlMs: number;

@@ -57,6 +57,18 @@ test('a webhook whose certificate the CA bundle does not vouch for is refused', 
   expect((failure as StatusError).status.message).toMatch(/^Internal error occurred: conversion webhook for example.com\/v1, Kind=Widget failed: Post "https:\/\/127.0.0.1:\d+\/convert": /);
 });
 
+/** What the EndpointSlice controller writes for a Service with one ready address, 127.0.0.1. */
+function endpointSliceOf(service: string, namespace: string, port: number) {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: service, namespace, labels: { 'kubernetes.io/service-name': service } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
+    ports: [{ name: 'https', port, protocol: 'TCP' }],
+  };
+}
+
 test('a webhook given by Service is reached at its endpoints, its certificate checked for the Service\'s name', async () => {
   const testStore = await openTestStore();
   try {
@@ -75,19 +87,14 @@ test('a webhook given by Service is reached at its endpoints, its certificate ch
     };
     // No endpoints yet: nowhere to send the review.
     const unreachable = await convertThroughWebhook(byService, [original], toV2, storageOf).catch((error: unknown) => error);
-    expect((unreachable as StatusError).status).toMatchObject({ code: 500, message: expect.stringContaining(`service "${name}" has no ready endpoints`) });
-    await storageOf('', 'endpoints').create({ namespace, name }, {
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: { name, namespace },
-      subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }],
-    });
+    expect((unreachable as StatusError).status).toMatchObject({ code: 500, message: expect.stringContaining(`cannot find endpointslices for service/${name} in "${namespace}"`) });
+    await storageOf('discovery.k8s.io', 'endpointslices').create({ namespace, name }, endpointSliceOf(name, namespace, port));
     const [v2] = await convertThroughWebhook(byService, [original], toV2, storageOf);
     expect(v2.spec).toEqual({ size: 3 });
     // A certificate without the Service's name is refused.
     const wrongName = { ...byService, webhook: { ...byService.webhook!, clientConfig: { ...byService.webhook!.clientConfig, service: { namespace: 'webhooks', name: 'other', path: '/convert', port: 8443 } } } };
     await storageOf('', 'services').create({ namespace, name: 'other' }, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'other', namespace }, spec: { ports: [{ name: 'https', port: 8443, targetPort: port }] } });
-    await storageOf('', 'endpoints').create({ namespace, name: 'other' }, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'other', namespace }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }] });
+    await storageOf('discovery.k8s.io', 'endpointslices').create({ namespace, name: 'other' }, endpointSliceOf('other', namespace, port));
     const refused = await convertThroughWebhook(wrongName, [original], toV2, storageOf).catch((error: unknown) => error);
     expect((refused as StatusError).status.message).toContain("Hostname/IP does not match certificate's altnames");
   } finally {

@@ -91,14 +91,21 @@ test('objects round-trip between versions through the conversion webhook', async
   webhook.misbehave = 'none';
 });
 
-test('a conversion webhook given by Service round-trips through the Service\'s endpoints', async () => {
+test('a conversion webhook given by Service round-trips through the Service\'s EndpointSlice', async () => {
   const [name, namespace] = SERVICE_DNS_NAME.split('.');
   const port = Number(new URL(webhook.url).port);
   expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })).status).toBe(201);
   const service = { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: 'https', port: 443, targetPort: port }] } };
   expect((await call('POST', `/api/v1/namespaces/${namespace}/services`, service)).status).toBe(201);
-  const endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port }] }] };
-  expect((await call('POST', `/api/v1/namespaces/${namespace}/endpoints`, endpoints)).status).toBe(201);
+  const slice = {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name, labels: { 'kubernetes.io/service-name': name } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
+    ports: [{ name: 'https', port, protocol: 'TCP' }],
+  };
+  expect((await call('POST', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, slice)).status).toBe(201);
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

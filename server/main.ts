@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { FlagError, parseFlags, type ServerOptions } from './config/flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
-import { releaseStartUpMemory } from './start-up-memory';
+import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
 import { stopPretenuring } from './pretenuring';
 
 /** The oldest Node.js major the server runs on (`engines` in package.json). */
@@ -135,7 +135,10 @@ async function main(argv: readonly string[]): Promise<void> {
   void plane.caches.whenReady(CACHES_READY_WAIT_MS).then(() => {
     // From here on most allocation lives as long as a request (see pretenuring.ts).
     stopPretenuring();
-    setTimeout(releaseStartUpMemory, SETTLE_AFTER_START_MS).unref();
+    setTimeout(() => {
+      releaseStartUpMemory();
+      releaseAfterLoads();
+    }, SETTLE_AFTER_START_MS).unref();
   });
 
   const stop = (signal: string) => {

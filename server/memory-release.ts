@@ -1,0 +1,152 @@
+/**
+ * Gives back memory the server grew into for a burst of work and no longer needs: start-up's,
+ * and a load's once the server has gone quiet.
+ *
+ * A burst allocates fast (start-up's modules, schema tables and first lists; a load's requests),
+ * so V8 grows the young generation to its maximum (128 MiB committed under a load of creates
+ * and lists here) and keeps those pages committed afterwards. V8's own memory reducer gives them
+ * back only sometimes: after 8 s without a full collection, and not at all once it has run its
+ * few collections (measured: 10,000 pods created and listed, then 20 quiet seconds, RSS still
+ * 392 MiB). A memory-reducing full collection (V8's "last resort" collection, what a low-memory
+ * notification runs) shrinks the young generation back to its minimum, compacts the old one and
+ * returns the freed pages to the system. The young generation grows again as soon as a load
+ * allocates as fast, so throughput under load is unchanged; a fixed `--max-semi-space-size`
+ * would not give that.
+ */
+import { performance } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** V8's default number of collections a function's bytecode survives unused before it is flushed. */
+const DEFAULT_BYTECODE_OLD_AGE = 6;
+
+/** The options V8's `gc` extension takes (src/extensions/gc-extension.cc). */
+interface GcOptions {
+  readonly type: 'major' | 'minor';
+  readonly execution: 'sync' | 'async';
+  readonly flavor: 'regular' | 'last-resort';
+}
+
+/** Runs one memory-reducing full collection, synchronously: tens to hundreds of milliseconds. */
+function collectReducingMemory(): void {
+  // V8 offers no other way in from JavaScript: `gc` is installed on contexts made while
+  // --expose-gc is set. The flag is reset at once so no other context gets it.
+  setFlagsFromString('--expose-gc');
+  let gc: (options: GcOptions) => void;
+  try {
+    gc = runInNewContext('gc') as typeof gc;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+/** Start-up's memory, and the bytecode of what only start-up ran; once, when the server has settled. */
+export function releaseStartUpMemory(): void {
+  // Bytecode and baseline code of functions not run since the previous collection (start-up's
+  // own: module bodies, bootstrap) are flushed by this one; they compile again if ever called.
+  setFlagsFromString('--bytecode-old-age=1');
+  setFlagsFromString('--flush-baseline-code');
+  try {
+    collectReducingMemory();
+  } finally {
+    setFlagsFromString(`--bytecode-old-age=${DEFAULT_BYTECODE_OLD_AGE}`);
+    setFlagsFromString('--no-flush-baseline-code');
+  }
+}
+
+/** How often the process's CPU time and heap are looked at. */
+const CHECK_INTERVAL_MS = 2_000;
+/** A window is quiet when the process used less CPU than this share of it. */
+const QUIET_CPU_SHARE = 0.05;
+/** Quiet windows in a row before memory is given back: a pause between requests is not the end of a load. */
+const QUIET_WINDOWS = 2;
+/** A young generation committed beyond this was grown by a load (its minimum is 1 MiB). */
+const GROWN_YOUNG_GENERATION_BYTES = 8 << 20;
+/**
+ * Old-generation pages committed and unused beyond what the last release left (a compaction
+ * leaves some: fragmentation) by this much are worth compacting away.
+ */
+const SLACK_OLD_GENERATION_BYTES = 32 << 20;
+/** At most one release in this long, so a load that comes and goes costs at most three pauses a minute. */
+const MIN_RELEASE_INTERVAL_MS = 20_000;
+
+/** The statistics a release is decided on, read from V8 and the process. */
+export interface MemoryProbe {
+  /** Microseconds of CPU the process has used. */
+  cpuMicros(): number;
+  heap(): MemoryFigures;
+}
+
+/** Committed bytes of the young generation, and committed and used bytes of the old one. */
+export interface MemoryFigures {
+  readonly youngCommitted: number;
+  readonly oldCommitted: number;
+  readonly oldUsed: number;
+}
+
+/** This process's CPU time and V8's heap spaces. */
+export const processMemoryProbe: MemoryProbe = {
+  cpuMicros: () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  },
+  heap: () => {
+    const spaces = getHeapSpaceStatistics();
+    const space = (name: string) => spaces.find(({ space_name }) => space_name === name);
+    return {
+      youngCommitted: space('new_space')?.physical_space_size ?? 0,
+      oldCommitted: space('old_space')?.physical_space_size ?? 0,
+      oldUsed: space('old_space')?.space_used_size ?? 0,
+    };
+  },
+};
+
+/**
+ * Whether to give memory back now: the last windows were quiet, a load grew the heap, and no
+ * release ran lately. A plain function of what was measured, so the policy is tested apart from
+ * the timer.
+ */
+export function shouldRelease(
+  state: { quietWindows: number; msSinceRelease: number; heap: MemoryFigures; slackAfterRelease: number },
+  minReleaseIntervalMs = MIN_RELEASE_INTERVAL_MS,
+): boolean {
+  if (state.quietWindows < QUIET_WINDOWS || state.msSinceRelease < minReleaseIntervalMs) return false;
+  return state.heap.youngCommitted > GROWN_YOUNG_GENERATION_BYTES || oldSlack(state.heap) > state.slackAfterRelease + SLACK_OLD_GENERATION_BYTES;
+}
+
+function oldSlack(heap: MemoryFigures): number {
+  return heap.oldCommitted - heap.oldUsed;
+}
+
+/**
+ * Watches for the end of a load and gives its memory back then; stop() ends the watch. The
+ * timer does not keep the process alive.
+ */
+export function releaseAfterLoads(
+  options: { probe?: MemoryProbe; release?: () => void; intervalMs?: number; minReleaseIntervalMs?: number } = {},
+): { stop(): void } {
+  const probe = options.probe ?? processMemoryProbe;
+  const release = options.release ?? collectReducingMemory;
+  const intervalMs = options.intervalMs ?? CHECK_INTERVAL_MS;
+  let lastCpu = probe.cpuMicros();
+  let quietWindows = 0;
+  // Start-up's release has just run.
+  let lastReleaseAt = performance.now();
+  let slackAfterRelease = oldSlack(probe.heap());
+  const timer = setInterval(() => {
+    const cpu = probe.cpuMicros();
+    quietWindows = cpu - lastCpu < intervalMs * 1000 * QUIET_CPU_SHARE ? quietWindows + 1 : 0;
+    lastCpu = cpu;
+    const state = { quietWindows, msSinceRelease: performance.now() - lastReleaseAt, heap: probe.heap(), slackAfterRelease };
+    if (!shouldRelease(state, options.minReleaseIntervalMs)) return;
+    release();
+    lastReleaseAt = performance.now();
+    slackAfterRelease = oldSlack(probe.heap());
+    quietWindows = 0;
+    // The collection's own CPU is not a load.
+    lastCpu = probe.cpuMicros();
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../storage/objects/types';
-import { caOf, webhookTarget, type WebhookTarget } from '../admission/webhook/client';
+import { webhookDestination } from '../admission/webhook/client';
 import type { StorageOf } from '../admission/lookup';
 import { isObject } from '../json/value';
 import { postJson } from '../webhook-client/post-json';
@@ -40,17 +40,11 @@ function reviewVersion(conversion: CustomResourceConversion): string {
 
 /** POSTs the review and answers the parsed JSON reply. */
 async function postReview(config: WebhookClientConfig, review: object, storageOf: StorageOf | undefined): Promise<unknown> {
-  const target = await endpointOf(config, storageOf);
-  const answer = await postJson({ ...target, ca: caOf(config) }, JSON.stringify(review), { timeoutMs: WEBHOOK_TIMEOUT_MS, maxAnswerBytes: MAX_RESPONSE_BYTES });
+  const destination = await webhookDestination(config, storageOf);
+  const answer = await postJson(destination, JSON.stringify(review), { timeoutMs: WEBHOOK_TIMEOUT_MS, maxAnswerBytes: MAX_RESPONSE_BYTES });
   const text = answer.body.toString('utf8');
   if (answer.status >= 300) throw new Error(`the server responded with status ${answer.status}: ${text.slice(0, 200)}`);
   return JSON.parse(text);
-}
-
-async function endpointOf(config: WebhookClientConfig, storageOf: StorageOf | undefined): Promise<WebhookTarget> {
-  if (config.url !== undefined) return { url: new URL(config.url) };
-  if (storageOf === undefined) throw new Error('webhook by service reference, and no Service lookup given');
-  return webhookTarget(config, storageOf);
 }
 
 /** The converted objects of a review response, or the reference's complaint about it. */

@@ -43,10 +43,10 @@ export function postJson(destination: PostDestination, body: string | Buffer, op
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const failed = (cause: string) => new Error(`Post "${destination.url.href}": ${cause}`);
   return new Promise((resolve, reject) => {
+    const fail = (error: Error) => reject(failed(error.message));
     // The first failure settles the call; destroying the request then adds its own errors.
-    const fail = (error: Error) => reject(error.message.startsWith('Post "') ? error : failed(error.message));
     const abandon = (cause: string) => {
-      fail(failed(cause));
+      reject(failed(cause));
       req.destroy();
     };
     const req = httpsRequest(

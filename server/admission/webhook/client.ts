@@ -4,7 +4,7 @@
  * no cluster network of its own, with the Service's DNS name checked in the certificate), within
  * its timeout; the review's response back. Failures are errors for the caller's failure policy.
  */
-import { postJson } from '../../webhook-client/post-json';
+import { postJson, type PostDestination } from '../../webhook-client/post-json';
 import { endpointOrigin, resolveServiceEndpoint } from '../../aggregator/service-endpoint';
 import type { StorageOf } from '../lookup';
 import type { WebhookClientConfig } from './types';
@@ -23,25 +23,21 @@ export interface AdmissionResponse {
 /** An AdmissionReview answer bigger than this is refused (the reference caps them at 30 MB too). */
 const MAX_RESPONSE_BYTES = 30 * 1024 * 1024;
 
-/** Where a webhook is called: its URL, and the name its serving certificate must carry. */
-export interface WebhookTarget {
-  readonly url: URL;
-  /** The name the serving certificate must carry when it differs from the URL's host. */
-  readonly serverName?: string;
-}
-
 /**
- * The target of a webhook client config (also a CRD conversion webhook's): its URL, or its
- * Service's endpoint, resolved as the aggregator resolves an APIService's (the reference gives
- * webhooks and the aggregator one service resolver).
+ * Where a webhook client config (also a CRD conversion webhook's) is called, and the CAs its
+ * caBundle trusts: its URL, or its Service's endpoint, resolved as the aggregator resolves an
+ * APIService's (the reference gives webhooks and the aggregator one service resolver).
+ * `storageOf` reads the Service and its EndpointSlices; a URL needs none.
  */
-export async function webhookTarget(config: WebhookClientConfig, storageOf: StorageOf): Promise<WebhookTarget> {
-  if (config.url) return { url: new URL(config.url) };
+export async function webhookDestination(config: WebhookClientConfig, storageOf: StorageOf | undefined): Promise<PostDestination> {
+  const ca = config.caBundle ? Buffer.from(config.caBundle, 'base64').toString('utf8') : undefined;
+  if (config.url) return { url: new URL(config.url), ca };
   const service = config.service;
   if (!service) throw new Error('webhook has neither url nor service');
+  if (storageOf === undefined) throw new Error('webhook by service reference, and no Service lookup given');
   const resolution = await resolveServiceEndpoint({ namespace: service.namespace, name: service.name, port: service.port ?? 443 }, storageOf);
   if (!resolution.ok) throw new Error(resolution.message);
-  return { url: new URL(`${endpointOrigin(resolution.endpoint)}${service.path ?? ''}`), serverName: resolution.endpoint.serverName };
+  return { url: new URL(`${endpointOrigin(resolution.endpoint)}${service.path ?? ''}`), serverName: resolution.endpoint.serverName, ca };
 }
 
 /** POSTs the review and resolves with its response; rejects on transport errors, non-2xx, bad bodies and the timeout. */
@@ -51,10 +47,10 @@ export async function callWebhook(options: {
   readonly timeoutSeconds: number;
   readonly storageOf: StorageOf;
 }): Promise<AdmissionResponse> {
-  const target = await webhookTarget(options.config, options.storageOf);
+  const destination = await webhookDestination(options.config, options.storageOf);
   // The reference tells the webhook its deadline in a `timeout` query parameter.
-  target.url.searchParams.set('timeout', `${options.timeoutSeconds}s`);
-  const answer = await postJson({ ...target, ca: caOf(options.config) }, JSON.stringify(options.review), {
+  destination.url.searchParams.set('timeout', `${options.timeoutSeconds}s`);
+  const answer = await postJson(destination, JSON.stringify(options.review), {
     timeoutMs: options.timeoutSeconds * 1000,
     maxAnswerBytes: MAX_RESPONSE_BYTES,
   });
@@ -62,9 +58,4 @@ export async function callWebhook(options: {
   const review = JSON.parse(answer.body.toString('utf8')) as { response?: AdmissionResponse };
   if (!review.response) throw new Error('the webhook answered no response');
   return review.response;
-}
-
-/** The PEM of a webhook client config's caBundle; the system's CAs when it has none. */
-export function caOf(config: WebhookClientConfig): string | undefined {
-  return config.caBundle ? Buffer.from(config.caBundle, 'base64').toString('utf8') : undefined;
 }

@@ -12,6 +12,18 @@ import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 /** The webhook's name as the Service `converter` in namespace `webhooks` (its certificate carries it). */
 export const SERVICE_DNS_NAME = 'converter.webhooks.svc';
 
+/** What the EndpointSlice controller writes for a Service whose one ready address is this webhook's, 127.0.0.1:`port`. */
+export function endpointSliceOf(service: string, namespace: string, port: number) {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: service, namespace, labels: { 'kubernetes.io/service-name': service } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
+    ports: [{ name: 'https', port, protocol: 'TCP' }],
+  };
+}
+
 export type Misbehaviour = 'none' | 'wrong-uid' | 'failure' | 'wrong-version' | 'rename';
 
 export interface ConversionWebhook {

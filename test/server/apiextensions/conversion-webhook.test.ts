@@ -4,7 +4,7 @@ import type { CustomResourceConversion } from '../../../server/apiextensions/crd
 import { StatusError } from '../../../server/status/status-error';
 import { BUILTIN_KINDS } from '../../../server/registry/kinds';
 import { openTestStore } from '../../helpers/in-process-api';
-import { SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+import { endpointSliceOf, SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
 
 let webhook: ConversionWebhook;
 let conversion: CustomResourceConversion;
@@ -56,18 +56,6 @@ test('a webhook whose certificate the CA bundle does not vouch for is refused', 
   const failure = await convertThroughWebhook(untrusted, [original], toV2).catch((error: unknown) => error);
   expect((failure as StatusError).status.message).toMatch(/^Internal error occurred: conversion webhook for example.com\/v1, Kind=Widget failed: Post "https:\/\/127.0.0.1:\d+\/convert": /);
 });
-
-/** What the EndpointSlice controller writes for a Service with one ready address, 127.0.0.1. */
-function endpointSliceOf(service: string, namespace: string, port: number) {
-  return {
-    apiVersion: 'discovery.k8s.io/v1',
-    kind: 'EndpointSlice',
-    metadata: { name: service, namespace, labels: { 'kubernetes.io/service-name': service } },
-    addressType: 'IPv4',
-    endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
-    ports: [{ name: 'https', port, protocol: 'TCP' }],
-  };
-}
 
 test('a webhook given by Service is reached at its endpoints, its certificate checked for the Service\'s name', async () => {
   const testStore = await openTestStore();

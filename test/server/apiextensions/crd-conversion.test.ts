@@ -6,7 +6,7 @@
  * judges the objects as converted, in lists, watches and deletecollection.
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
-import { SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+import { endpointSliceOf, SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
 
 let server: InProcessServer;
 let webhook: ConversionWebhook;
@@ -97,15 +97,7 @@ test('a conversion webhook given by Service round-trips through the Service\'s E
   expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })).status).toBe(201);
   const service = { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: 'https', port: 443, targetPort: port }] } };
   expect((await call('POST', `/api/v1/namespaces/${namespace}/services`, service)).status).toBe(201);
-  const slice = {
-    apiVersion: 'discovery.k8s.io/v1',
-    kind: 'EndpointSlice',
-    metadata: { name, labels: { 'kubernetes.io/service-name': name } },
-    addressType: 'IPv4',
-    endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
-    ports: [{ name: 'https', port, protocol: 'TCP' }],
-  };
-  expect((await call('POST', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, slice)).status).toBe(201);
+  expect((await call('POST', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, endpointSliceOf(name, namespace, port))).status).toBe(201);
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { FlagError, parseFlags, type ServerOptions } from './config/flags';
+import { FlagError, parseFlags, personalityOf, type ServerOptions } from './config/flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
 import { stopPretenuring } from './pretenuring';
@@ -44,7 +44,7 @@ function progress(line: string): void {
 async function main(argv: readonly string[]): Promise<void> {
   let options: ServerOptions;
   try {
-    const parsed = parseFlags(argv);
+    const parsed = parseFlags(argv, personalityOf(process.argv0));
     if ('help' in parsed) {
       process.stdout.write(parsed.help);
       return;

@@ -2,6 +2,7 @@
  * Command-line flags, named as the reference server names them so operators bring what they
  * know. Both `--flag=value` and `--flag value` are accepted.
  */
+import { basename } from 'node:path';
 import { checkControllerSelection } from '../controllers/embedded-controllers';
 import { parseGoDuration } from './duration';
 import { FEATURE_GATES } from './feature-gates';
@@ -429,13 +430,25 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
 
 export type ParseResult = { readonly options: ServerOptions } | { readonly help: string };
 
+/**
+ * The name the process was started under (bin/kube-apiserver or bin/capstan). As
+ * `kube-apiserver` capstan stands in for the reference server alone, so suites written against
+ * it see what it does: none of capstan's copies of the controller manager's controllers run
+ * unless `--controllers` asks for them.
+ */
+export type Personality = 'capstan' | 'kube-apiserver';
+
+export function personalityOf(argv0: string): Personality {
+  return basename(argv0) === 'kube-apiserver' ? 'kube-apiserver' : 'capstan';
+}
+
 /** Parses argv (without `node` and the script). Throws `FlagError` with a message for the operator. */
-export function parseFlags(argv: readonly string[]): ParseResult {
-  const options: Options = { ...DEFAULT_OPTIONS };
+export function parseFlags(argv: readonly string[], personality: Personality = 'capstan'): ParseResult {
+  const options: Options = { ...DEFAULT_OPTIONS, controllers: personality === 'kube-apiserver' ? [] : DEFAULT_OPTIONS.controllers };
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--help' || arg === '-h') return { help: usage() };
+    if (arg === '--help' || arg === '-h') return { help: usage(personality) };
     if (!arg.startsWith('--')) {
       positional.push(arg);
       continue;
@@ -456,14 +469,14 @@ export function parseFlags(argv: readonly string[]): ParseResult {
     }
   }
   if (positional.length > 0) {
-    throw new FlagError(`"capstan" does not take any arguments, got ${JSON.stringify(positional)}`);
+    throw new FlagError(`${JSON.stringify(personality)} does not take any arguments, got ${JSON.stringify(positional)}`);
   }
   return { options };
 }
 
-export function usage(): string {
+export function usage(personality: Personality = 'capstan'): string {
   const lines = Object.entries(FLAGS).map(([name, spec]) => `  --${name.padEnd(28)} ${spec.usage}`);
-  return `Usage: capstan [flags]\n\nFlags:\n${lines.join('\n')}\n`;
+  return `Usage: ${personality} [flags]\n\nFlags:\n${lines.join('\n')}\n`;
 }
 
 function parsePort(value: string): number {

@@ -35,6 +35,8 @@ export interface ServerOptions {
   /** `group/version` (or `api/all`, ...) → `true`/`false`, a bare key meaning `true`. */
   readonly runtimeConfig: Readonly<Record<string, string>>;
   readonly livezGracePeriodMs: number;
+  /** `-v`: klog's verbosity; from 3 on every request is logged (server/http/with-request-log.ts). */
+  readonly logVerbosity: number;
   readonly dataDir: string;
   /** `--anonymous-auth` (default true): requests without any credential are `system:anonymous`. */
   readonly anonymousAuth: boolean;
@@ -163,6 +165,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   featureGates: {},
   runtimeConfig: {},
   livezGracePeriodMs: 0,
+  logVerbosity: 0,
   dataDir: './data',
   anonymousAuth: true,
   serviceAccountKeyFiles: [],
@@ -433,6 +436,10 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'audit-webhook-initial-backoff': { usage: 'Go duration before the first retry of a failed webhook request', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
   // The deprecated name of the same setting, still read by the reference.
   'audit-webhook-batch-initial-backoff': { usage: 'deprecated name of --audit-webhook-initial-backoff', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
+  v: {
+    usage: 'log verbosity: from 3 on, one line for every request, as the reference logs them',
+    apply: (o, v) => (o.logVerbosity = Number(canonicalFlagValue('Level', v))),
+  },
   'storage-backend': {
     usage: "etcd3, the only backend (capstan's embedded store is chosen by giving no --etcd-servers)",
     apply: (_o, v) => {

@@ -45,7 +45,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'log-text-info-buffer-size': 'capstan writes its log lines unbuffered',
   'log-text-split-stream': 'capstan writes all its log lines to standard error',
   vmodule: 'capstan has no per-file log verbosity',
-  v: 'capstan has no log verbosity levels',
   'encryption-provider-config': 'encryption at rest is not built yet (the one-etcd issue)',
   'encryption-provider-config-automatic-reload': 'encryption at rest is not built yet (the one-etcd issue)',
   'storage-media-type': 'capstan stores values as JSON until the one-etcd issue brings protobuf values',

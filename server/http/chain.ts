@@ -25,6 +25,7 @@ import { withRequestDeadline } from './with-request-deadline';
 import { withRequestInfo } from './with-request-info';
 import type { RequestInfo } from './request-info';
 import { withRequestTimeout } from './with-request-timeout';
+import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
@@ -42,12 +43,16 @@ export interface ChainOptions {
   readonly audit?: { readonly policy: AuditPolicy; readonly sink: EventSink };
   /** API Priority and Fairness; when given, it limits requests in place of the in-flight pools. */
   readonly flowControl?: FlowControl;
+  /** `-v`: from 3 on, a line for every request (to `logWrite`, standard error by default). */
+  readonly logVerbosity?: number;
+  readonly logWrite?: (line: string) => void;
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
   const { audit } = options;
   return [
     withAuditId(),
+    ...((options.logVerbosity ?? 0) >= REQUEST_LOG_VERBOSITY ? [withRequestLog({ write: options.logWrite ?? ((line) => process.stderr.write(line)) })] : []),
     withRequestInfo(),
     withRequestMetrics({ metrics: options.metrics, deprecatedApi: options.deprecatedApi }),
     withCacheControl(),

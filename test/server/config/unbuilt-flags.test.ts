@@ -61,9 +61,12 @@ describe('a flag capstan does not act on', () => {
 });
 
 describe('pflag syntax', () => {
-  it('takes the shorthand -v in every spelling, at its default', () => {
-    expect(() => options(['-v', '0', '-v=0', '-v0', '--v=0'])).not.toThrow();
-    expect(() => parseFlags(['-v=2'])).toThrow('--v=2: capstan has no log verbosity levels');
+  it('takes the shorthand -v in every spelling', () => {
+    expect(options(['-v', '2']).logVerbosity).toBe(2);
+    expect(options(['-v=3']).logVerbosity).toBe(3);
+    expect(options(['-v4']).logVerbosity).toBe(4);
+    expect(options(['--v=5']).logVerbosity).toBe(5);
+    expect(() => parseFlags(['-v=-1'])).toThrow('invalid argument "-1" for "--v" flag: strconv.ParseUint: parsing "-1": invalid syntax');
     expect(() => parseFlags(['-q'])).toThrow("unknown shorthand flag: 'q' in -q");
   });
 

@@ -165,6 +165,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       audit: audit && { policy: audit.policy, sink: audit.output.sink },
       flowControl: create.flowControl,
       logVerbosity: options.logVerbosity,
+      strictTransportSecurityDirectives: options.strictTransportSecurityDirectives,
     }),
   );
 

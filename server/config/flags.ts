@@ -35,6 +35,8 @@ export interface ServerOptions {
   /** `group/version` (or `api/all`, ...) → `true`/`false`, a bare key meaning `true`. */
   readonly runtimeConfig: Readonly<Record<string, string>>;
   readonly livezGracePeriodMs: number;
+  /** `Strict-Transport-Security` directives of every answer; empty: none. */
+  readonly strictTransportSecurityDirectives: readonly string[];
   /** `-v`: klog's verbosity; from 3 on every request is logged (server/http/with-request-log.ts). */
   readonly logVerbosity: number;
   readonly dataDir: string;
@@ -166,6 +168,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   runtimeConfig: {},
   livezGracePeriodMs: 0,
   logVerbosity: 0,
+  strictTransportSecurityDirectives: [],
   dataDir: './data',
   anonymousAuth: true,
   serviceAccountKeyFiles: [],
@@ -436,6 +439,15 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'audit-webhook-initial-backoff': { usage: 'Go duration before the first retry of a failed webhook request', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
   // The deprecated name of the same setting, still read by the reference.
   'audit-webhook-batch-initial-backoff': { usage: 'deprecated name of --audit-webhook-initial-backoff', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
+  'strict-transport-security-directives': {
+    usage: 'directives of the Strict-Transport-Security header sent with every answer, e.g. max-age=31536000,includeSubDomains,preload',
+    apply: (o, v) => {
+      // As pflag reads the list: empty items kept, so that the check below can refuse them.
+      const directives = v === '' ? [] : v.split(',');
+      checkStrictTransportSecurityDirectives(directives);
+      o.strictTransportSecurityDirectives = directives;
+    },
+  },
   v: {
     usage: 'log verbosity: from 3 on, one line for every request, as the reference logs them',
     apply: (o, v) => (o.logVerbosity = Number(canonicalFlagValue('Level', v))),
@@ -618,6 +630,20 @@ function helpHead(name: string, flag: ReferenceFlag): string {
   const printedType = PRINTED_TYPES[flag.type] ?? flag.type;
   const bare = flag.noOptDefault !== undefined && flag.type !== 'bool' ? `[=${flag.noOptDefault}]` : '';
   return `  ${flag.shorthand ? `-${flag.shorthand}, ` : '    '}--${name}${printedType === '' ? '' : ` ${printedType}${bare}`}`;
+}
+
+/** The reference's check of the directives: each `max-age=<anything>`, `includeSubDomains` or `preload`. */
+function checkStrictTransportSecurityDirectives(directives: readonly string[]): void {
+  for (const directive of directives) {
+    if (directive.trim() === '') throw new FlagError('empty value in strict-transport-security-directives');
+    if (directive === 'includeSubDomains' || directive === 'preload') continue;
+    const parts = directive.split('=');
+    if (parts.length !== 2 || parts[0] !== 'max-age') {
+      throw new FlagError(
+        '--strict-transport-security-directives invalid, allowed values: max-age=expireTime, includeSubDomains, preload. see https://tools.ietf.org/html/rfc6797#section-6.1 for more information',
+      );
+    }
+  }
 }
 
 function parsePort(value: string): number {

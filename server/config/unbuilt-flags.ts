@@ -14,7 +14,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'permit-port-sharing': 'capstan does not listen with SO_REUSEPORT',
   'max-connection-bytes-per-sec': 'capstan does not throttle connections by bytes',
   'cors-allowed-origins': 'capstan answers no CORS requests',
-  'strict-transport-security-directives': 'capstan sends no Strict-Transport-Security header',
   'external-hostname': 'capstan derives its external address from the request',
   'delete-collection-workers': 'capstan deletes a collection in one pass',
   'enable-garbage-collector': "capstan's deletion always honours owner references and finalizers",

@@ -26,6 +26,7 @@ import { withRequestInfo } from './with-request-info';
 import type { RequestInfo } from './request-info';
 import { withRequestTimeout } from './with-request-timeout';
 import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
+import { withStrictTransportSecurity } from './with-strict-transport-security';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
@@ -46,6 +47,8 @@ export interface ChainOptions {
   /** `-v`: from 3 on, a line for every request (to `logWrite`, standard error by default). */
   readonly logVerbosity?: number;
   readonly logWrite?: (line: string) => void;
+  /** `--strict-transport-security-directives`; empty: no header. */
+  readonly strictTransportSecurityDirectives?: readonly string[];
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
@@ -56,6 +59,7 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     withRequestInfo(),
     withRequestMetrics({ metrics: options.metrics, deprecatedApi: options.deprecatedApi }),
     withCacheControl(),
+    ...(options.strictTransportSecurityDirectives?.length ? [withStrictTransportSecurity(options.strictTransportSecurityDirectives)] : []),
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),

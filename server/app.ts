@@ -166,6 +166,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       flowControl: create.flowControl,
       logVerbosity: options.logVerbosity,
       strictTransportSecurityDirectives: options.strictTransportSecurityDirectives,
+      corsAllowedOrigins: options.corsAllowedOrigins,
     }),
   );
 

@@ -9,6 +9,7 @@ import { FEATURE_GATES } from './feature-gates';
 import { canonicalFlagValue, GO_BOOLEANS, parseBool, splitList } from './flag-values';
 import { REFERENCE_FLAG_SECTIONS, REFERENCE_FLAGS, type ReferenceFlag } from './reference-flags';
 import { unbuiltReason } from './unbuilt-flags';
+import { compileRe2 } from '../regex/re2';
 
 export interface ServerOptions {
   /** 0 asks the system for a free port (tests). */
@@ -35,6 +36,8 @@ export interface ServerOptions {
   /** `group/version` (or `api/all`, ...) → `true`/`false`, a bare key meaning `true`. */
   readonly runtimeConfig: Readonly<Record<string, string>>;
   readonly livezGracePeriodMs: number;
+  /** Go regular expressions of the origins CORS answers; empty: none. */
+  readonly corsAllowedOrigins: readonly string[];
   /** `Strict-Transport-Security` directives of every answer; empty: none. */
   readonly strictTransportSecurityDirectives: readonly string[];
   /** `-v`: klog's verbosity; from 3 on every request is logged (server/http/with-request-log.ts). */
@@ -169,6 +172,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   livezGracePeriodMs: 0,
   logVerbosity: 0,
   strictTransportSecurityDirectives: [],
+  corsAllowedOrigins: [],
   dataDir: './data',
   anonymousAuth: true,
   serviceAccountKeyFiles: [],
@@ -439,6 +443,14 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'audit-webhook-initial-backoff': { usage: 'Go duration before the first retry of a failed webhook request', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
   // The deprecated name of the same setting, still read by the reference.
   'audit-webhook-batch-initial-backoff': { usage: 'deprecated name of --audit-webhook-initial-backoff', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
+  'cors-allowed-origins': {
+    usage: "Go regular expressions of the origins whose browsers may call the API (CORS), each pinned to the host: '^' or '//' before it, '$' or ':' after it, e.g. //example\\.com(:|$)",
+    apply: (o, v) => {
+      const patterns = v === '' ? [] : v.split(',');
+      patterns.forEach(checkCorsOrigin);
+      o.corsAllowedOrigins = patterns;
+    },
+  },
   'strict-transport-security-directives': {
     usage: 'directives of the Strict-Transport-Security header sent with every answer, e.g. max-age=31536000,includeSubDomains,preload',
     apply: (o, v) => {
@@ -563,6 +575,11 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
   // --authorization-config is given; capstan alone authorizes by RBAC then.
   const authorizationGiven = options.authorizationModes !== undefined || options.authorizationConfigFile !== undefined || options.authorizationWebhookConfigFile !== undefined;
   if (personality === 'kube-apiserver' && !authorizationGiven) options.authorizationModes = ['AlwaysAllow'];
+  // As the reference: an anonymous request must never meet an authorizer that allows anything.
+  if (options.anonymousAuth && options.authorizationModes?.includes('AlwaysAllow')) {
+    options.anonymousAuth = false;
+    warnings.push('--anonymous-auth is set to false: the AlwaysAllow authorizer would let anonymous requests do anything');
+  }
   return { options, warnings };
 }
 
@@ -630,6 +647,24 @@ function helpHead(name: string, flag: ReferenceFlag): string {
   const printedType = PRINTED_TYPES[flag.type] ?? flag.type;
   const bare = flag.noOptDefault !== undefined && flag.type !== 'bool' ? `[=${flag.noOptDefault}]` : '';
   return `  ${flag.shorthand ? `-${flag.shorthand}, ` : '    '}--${name}${printedType === '' ? '' : ` ${printedType}${bare}`}`;
+}
+
+/**
+ * The reference's check of an allowed origin: a Go regular expression anchored to the start of
+ * the host (`^` first, or `//` in it) and to its end (`$` last, or `:` in it), so that
+ * `example.com` cannot be matched by `example.com.attacker.net`.
+ */
+function checkCorsOrigin(pattern: string): void {
+  const invalid = (why: string) => new FlagError(`--cors-allowed-origins has an invalid regular expression: ${why}`);
+  if (pattern === '') throw new FlagError('empty value in --cors-allowed-origins');
+  try {
+    compileRe2(pattern);
+  } catch (error) {
+    throw invalid((error as Error).message);
+  }
+  const pinnedStart = pattern.startsWith('^') || pattern.includes('//');
+  const pinnedEnd = pattern.endsWith('$') || pattern.includes(':');
+  if (!pinnedStart || !pinnedEnd) throw invalid('regular expression does not pin to start/end of host in the origin header');
 }
 
 /** The reference's check of the directives: each `max-age=<anything>`, `includeSubDomains` or `preload`. */

@@ -27,6 +27,7 @@ import type { RequestInfo } from './request-info';
 import { withRequestTimeout } from './with-request-timeout';
 import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
 import { withStrictTransportSecurity } from './with-strict-transport-security';
+import { withCors } from './with-cors';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
@@ -47,6 +48,8 @@ export interface ChainOptions {
   /** `-v`: from 3 on, a line for every request (to `logWrite`, standard error by default). */
   readonly logVerbosity?: number;
   readonly logWrite?: (line: string) => void;
+  /** `--cors-allowed-origins`: Go regular expressions an `Origin` is matched with; empty: no CORS. */
+  readonly corsAllowedOrigins?: readonly string[];
   /** `--strict-transport-security-directives`; empty: no header. */
   readonly strictTransportSecurityDirectives?: readonly string[];
 }
@@ -63,6 +66,8 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
+    // Before authentication, as the reference's: a browser's preflight carries no credentials.
+    ...(options.corsAllowedOrigins?.length ? [withCors(options.corsAllowedOrigins)] : []),
     withAuthentication({
       authenticator: options.authenticator,
       anonymous: options.anonymous,

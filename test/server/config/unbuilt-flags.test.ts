@@ -91,9 +91,16 @@ describe('defaults by the name started under', () => {
   });
 
   it("as kube-apiserver: the reference's bind address, authorization and no controller copies", () => {
-    expect(options([], 'kube-apiserver')).toMatchObject({ bindAddress: '0.0.0.0', controllers: [], authorizationModes: ['AlwaysAllow'] });
+    expect(options([], 'kube-apiserver')).toMatchObject({ bindAddress: '0.0.0.0', controllers: [], authorizationModes: ['AlwaysAllow'], anonymousAuth: false });
     expect(options(['--authorization-mode=RBAC', '--controllers=namespace-controller'], 'kube-apiserver')).toMatchObject({ authorizationModes: ['RBAC'], controllers: ['namespace-controller'] });
     expect(options(['--authorization-config=/etc/authz.yaml'], 'kube-apiserver').authorizationModes).toBeUndefined();
+  });
+
+  it('refuses anonymous requests wherever AlwaysAllow authorizes, as the reference', () => {
+    const { options: allowAll, warnings } = parsed(['--authorization-mode=RBAC,AlwaysAllow']);
+    expect(allowAll.anonymousAuth).toBe(false);
+    expect(warnings).toEqual(['--anonymous-auth is set to false: the AlwaysAllow authorizer would let anonymous requests do anything']);
+    expect(options(['--authorization-mode=RBAC']).anonymousAuth).toBe(true);
   });
 
   it('as capstan: loopback, RBAC unless asked otherwise, and its controller copies', () => {

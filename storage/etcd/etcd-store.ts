@@ -29,9 +29,12 @@ import { EtcdWatch } from './etcd-watch';
 export interface EtcdStoreOptions {
   /** Client URLs, e.g. `http://127.0.0.1:2379` (the `--etcd-servers` flag). */
   readonly endpoints: string[];
-  /** PEM contents for TLS to etcd (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`). */
+  /**
+   * PEM contents for TLS to etcd (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`); give it
+   * for https endpoints only. Without `ca` the system's roots verify the servers.
+   */
   readonly tls?: {
-    readonly ca: Buffer;
+    readonly ca?: Buffer;
     readonly cert?: Buffer;
     readonly key?: Buffer;
   };
@@ -69,7 +72,8 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Revision
   const clientOptions: IOptions = {
     hosts: options.endpoints,
     credentials: options.tls && {
-      rootCertificate: options.tls.ca,
+      // gRPC's createSsl takes null for the system's roots; etcd3's type asks a Buffer regardless.
+      rootCertificate: options.tls.ca ?? (null as unknown as Buffer),
       privateKey: options.tls.key,
       certChain: options.tls.cert,
     },

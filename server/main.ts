@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { FlagError, parseFlags, personalityOf, type ServerOptions } from './config/flags';
+import { FlagError, parseFlags, personalityOf, serviceIPRangesOf, type ServerOptions } from './config/flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
 import { stopPretenuring } from './pretenuring';
@@ -55,6 +55,8 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new StartupFailure(`${error.message} (run with --help for the list of flags)`, EXIT_BAD_CONFIGURATION);
   }
 
+  // Chosen before anything opens: a host with no usable address is a configuration to fix.
+  const advertiseAddress = await startupStep('choosing the advertise address (--advertise-address)', () => chooseAdvertiseAddress(options));
   const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }, { setUpAuthentication }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
@@ -106,7 +108,7 @@ async function main(argv: readonly string[]): Promise<void> {
   externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
   await plane.start({
-    advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''),
+    advertiseAddress,
     port,
     // With an operator's serving certificate, the client CA is the best guess at what verifies it.
     controllers: authentication.controllers({ caPem: pki.servingSignedByCa ? pki.ca.certPem : pki.clientCaPem }),
@@ -156,6 +158,26 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * `--advertise-address`, or the reference's default; its family must be the primary service
+ * range's, since the `kubernetes` Service is single-stack and its endpoints must be reachable
+ * by its clients.
+ */
+async function chooseAdvertiseAddress(options: ServerOptions): Promise<string> {
+  const { defaultAdvertiseAddress, readHostNetwork } = await import('./advertise-address');
+  let address: string;
+  try {
+    address = options.advertiseAddress ?? defaultAdvertiseAddress(options.bindAddress, readHostNetwork());
+  } catch (error) {
+    throw new FlagError((error as Error).message);
+  }
+  const { primary } = serviceIPRangesOf(options);
+  if ((primary.family === 'IPv4') !== (isIP(address) === 4)) {
+    throw new FlagError(`service IP family ${JSON.stringify(primary.cidr)} must match public address family ${JSON.stringify(address)}`);
+  }
+  return address;
 }
 
 /** Where the admin reaches this server: the bind address when it is one, else loopback. */

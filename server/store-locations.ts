@@ -57,17 +57,30 @@ export function etcdTransport(servers: readonly string[], tls: EtcdTls): { reado
   return { tls };
 }
 
-async function openEtcd(servers: readonly string[], tls: EtcdTls): Promise<RevisionedStore> {
+async function openEtcd(servers: readonly string[], tls: EtcdTls, flag: string): Promise<RevisionedStore> {
   // Loaded only for etcd: its client (gRPC, protobuf descriptors, OpenTelemetry) is a few MiB
   // of heap and code an embedded-store server never uses.
   const { openEtcdStore } = await import('../storage/etcd/etcd-store');
   try {
     return await openEtcdStore({ endpoints: [...servers], ...etcdTransport(servers, tls) });
   } catch (error) {
-    // Which etcd did not answer, when there are several.
-    if (error instanceof StoreUnavailableError) throw new StoreUnavailableError(`${servers.join(',')}: ${error.message}`, { cause: error });
-    throw error;
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    // Which etcd did not answer when there are several, and what to fix when TLS failed.
+    const where = flag === '--etcd-servers' ? '' : `${servers.join(',')} (${flag}): `;
+    throw new StoreUnavailableError(`${where}${explainTlsFailure(error.message) ?? error.message}`, { cause: error });
   }
+}
+
+/**
+ * OpenSSL's words for a failed handshake, as the flag to look at: gRPC reports them as a long
+ * line of library internals.
+ */
+export function explainTlsFailure(message: string): string | undefined {
+  const alert = /alert (bad certificate|certificate required|unknown ca|certificate unknown|certificate expired)/.exec(message);
+  if (alert) return `etcd refused the TLS handshake (${alert[0]}): it wants a client certificate signed by its --trusted-ca-file (--etcd-certfile, --etcd-keyfile)`;
+  const unverified = /unable to verify the first certificate|self[- ]signed certificate|unable to get local issuer certificate|certificate has expired|Hostname\/IP does not match certificate's altnames[^.]*/.exec(message);
+  if (unverified) return `etcd's serving certificate is not trusted (${unverified[0]}): --etcd-cafile must hold the CA that signed it, for the address of the URL`;
+  return undefined;
 }
 
 /** The same servers in another order are the same location, as the reference dedupes its override health checks. */
@@ -87,14 +100,14 @@ export async function openStoreLocations(options: ServerOptions): Promise<StoreL
   const opened: RevisionedStore[] = [];
   const closeAll = () => Promise.all(opened.map((store) => store.close())).then(() => undefined);
   try {
-    const open = async (servers: readonly string[]) => {
-      const store = await openEtcd(servers, tls);
+    const open = async (servers: readonly string[], flag: string) => {
+      const store = await openEtcd(servers, tls, flag);
       opened.push(store);
       return store;
     };
-    const main: StoreLocation = { store: await open(options.etcdServers), servers: options.etcdServers };
+    const main: StoreLocation = { store: await open(options.etcdServers, '--etcd-servers'), servers: options.etcdServers };
     const overrides: StoreLocation[] = [];
-    for (const servers of bySet.values()) overrides.push({ store: await open(servers), servers });
+    for (const servers of bySet.values()) overrides.push({ store: await open(servers, '--etcd-servers-overrides'), servers });
     const byResource = new Map<string, StoreLocation>();
     // A later override of the same resource wins, as the reference's last SetEtcdLocation does.
     for (const { group, resource, servers } of options.etcdServersOverrides) {

@@ -1,9 +1,11 @@
 /**
  * Objects a 1.34 cluster has from its first start: the four system namespaces, the
- * `default/kubernetes` Service (the first address of the service range) with the Endpoints of
- * the replica that writes them, and the two system PriorityClasses that critical pods name. Every replica runs this at start; creating what already exists
- * is not an error, so replicas may race.
+ * `default/kubernetes` Service (the first address of the service range) with the Endpoints and
+ * EndpointSlice of the replica that writes them (its advertise address), and the two system
+ * PriorityClasses that critical pods name. Every replica runs this at start; creating what
+ * already exists is not an error, so replicas may race.
  */
+import { isIP } from 'node:net';
 import type { KubeObject } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from './operations';
@@ -53,6 +55,18 @@ export function kubernetesEndpoints(options: BootstrapOptions): KubeObject {
   };
 }
 
+/** The slice the reference writes next to the Endpoints, of the advertise address's family. */
+export function kubernetesEndpointSlice(options: BootstrapOptions): KubeObject {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    addressType: isIP(options.advertiseAddress) === 6 ? 'IPv6' : 'IPv4',
+    endpoints: [{ addresses: [options.advertiseAddress], conditions: { ready: true } }],
+    ports: [{ name: 'https', protocol: 'TCP', port: options.securePort }],
+  };
+}
+
 /** The reference's system priority classes (scheduling/bootstrap-system-priority-classes). */
 export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
   {
@@ -78,6 +92,8 @@ export async function bootstrapClusterObjects(operations: ObjectOperations, opti
   }
   await operations.createObject(coreType(operations, 'services'), kubernetesService(options));
   await operations.createObject(coreType(operations, 'endpoints'), kubernetesEndpoints(options));
+  const endpointSlices = operations.registry.find({ group: 'discovery.k8s.io', version: 'v1' }, 'endpointslices');
+  if (endpointSlices) await operations.createObject(endpointSlices, kubernetesEndpointSlice(options));
   const priorityClasses = operations.registry.find({ group: 'scheduling.k8s.io', version: 'v1' }, 'priorityclasses');
   if (priorityClasses) for (const priorityClass of SYSTEM_PRIORITY_CLASSES) await operations.createObject(priorityClasses, priorityClass);
 }

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
-import { parseAddr } from './cel/libraries/netip';
+import { parseAddr } from './net/netip';
 
 const IPV4_ROUTES = '/proc/net/route';
 const IPV6_ROUTES = '/proc/net/ipv6_route';

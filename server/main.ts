@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { FlagError, parseFlags, personalityOf, serviceIPRangesOf, type ServerOptions } from './config/flags';
+import { FlagError, parseFlags, personalityOf, serviceIPRangesOf, type Personality, type ServerOptions } from './config/flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
 import { stopPretenuring } from './pretenuring';
@@ -42,9 +42,10 @@ function progress(line: string): void {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
+  const personality = personalityOf(process.argv0);
   let options: ServerOptions;
   try {
-    const parsed = parseFlags(argv, personalityOf(process.argv0));
+    const parsed = parseFlags(argv, personality);
     if ('help' in parsed) {
       process.stdout.write(parsed.help);
       return;
@@ -56,7 +57,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 
   // Chosen before anything opens: a host with no usable address is a configuration to fix.
-  const advertiseAddress = await startupStep('choosing the advertise address (--advertise-address)', () => chooseAdvertiseAddress(options));
+  const advertiseAddress = await startupStep('choosing the advertise address (--advertise-address)', () => chooseAdvertiseAddress(options, personality));
   const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }, { setUpAuthentication }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
@@ -163,17 +164,20 @@ async function main(argv: readonly string[]): Promise<void> {
 /**
  * `--advertise-address`, or the reference's default; its family must be the primary service
  * range's, since the `kubernetes` Service is single-stack and its endpoints must be reachable
- * by its clients.
+ * by its clients. A host without a usable address (a laptop offline) stops kube-apiserver, as
+ * the reference; capstan, meant to start with no flags anywhere, advertises loopback instead.
  */
-async function chooseAdvertiseAddress(options: ServerOptions): Promise<string> {
+async function chooseAdvertiseAddress(options: ServerOptions, personality: Personality): Promise<string> {
   const { defaultAdvertiseAddress, readHostNetwork } = await import('./advertise-address');
+  const { primary } = serviceIPRangesOf(options);
   let address: string;
   try {
     address = options.advertiseAddress ?? defaultAdvertiseAddress(options.bindAddress, readHostNetwork());
   } catch (error) {
-    throw new FlagError((error as Error).message);
+    if (personality === 'kube-apiserver') throw new FlagError((error as Error).message);
+    address = primary.family === 'IPv4' ? '127.0.0.1' : '::1';
+    progress(`advertising ${address} in the kubernetes endpoints: this host has no address to advertise (set --advertise-address)`);
   }
-  const { primary } = serviceIPRangesOf(options);
   if ((primary.family === 'IPv4') !== (isIP(address) === 4)) {
     throw new FlagError(`service IP family ${JSON.stringify(primary.cidr)} must match public address family ${JSON.stringify(address)}`);
   }

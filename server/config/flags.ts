@@ -7,7 +7,7 @@ import { checkControllerSelection } from '../controllers/embedded-controllers';
 import { parseGoDuration } from './duration';
 import { FEATURE_GATES } from './feature-gates';
 import { featureEnabled } from './feature-enabled';
-import { parseAddr } from '../cel/libraries/netip';
+import { parseAddr } from '../net/netip';
 import { parseServiceIPRanges, type ServiceIPRanges } from '../registry/allocators/service-cidr';
 
 export interface ServerOptions {

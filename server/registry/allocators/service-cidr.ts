@@ -7,7 +7,7 @@
  * Addresses are counted as bigints from the range's network address, so IPv6 ranges of any size
  * work the same as IPv4 ones.
  */
-import { NetAddr, NetPrefix, parseAddr, parsePrefix } from '../../cel/libraries/netip';
+import { NetAddr, NetPrefix, parseAddr, parsePrefix } from '../../net/netip';
 
 export type IPFamily = 'IPv4' | 'IPv6';
 

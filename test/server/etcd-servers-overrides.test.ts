@@ -16,7 +16,11 @@ let eventsStore: RevisionedStore;
 
 beforeAll(async () => {
   [main, events] = await Promise.all([startEtcd(), startEtcd()]);
-  server = await startInProcessServer(['--etcd-servers', main.endpoints[0], '--etcd-servers-overrides', `/events#${events.endpoints[0]}`]);
+  server = await startInProcessServer([
+    '--etcd-servers', main.endpoints[0], '--etcd-servers-overrides', `/events#${events.endpoints[0]}`,
+    // Short, so that the test sees both stores compacted.
+    '--etcd-compaction-interval=1s',
+  ]);
   mainStore = await openEtcdStore({ endpoints: main.endpoints });
   eventsStore = await openEtcdStore({ endpoints: events.endpoints });
 });
@@ -88,4 +92,13 @@ test('each location is checked by /readyz and /healthz, named as the reference n
   const healthy = await server.request('GET', '/healthz?verbose', {});
   expect(healthy.body).toContain('[+]etcd-override-0 ok');
   expect(healthy.body).not.toContain('etcd-override-readiness-0');
+});
+
+test('each etcd is compacted, each through its own compact_rev_key', async () => {
+  const deadline = Date.now() + 15_000;
+  const compacted = async (store: RevisionedStore) => (await store.compactedRevision()) > 0 && (await store.get('compact_rev_key')).kv !== undefined;
+  while (!((await compacted(mainStore)) && (await compacted(eventsStore)))) {
+    if (Date.now() > deadline) throw new Error('both etcds were not compacted within 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 });

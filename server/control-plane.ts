@@ -34,7 +34,7 @@ import { startCRDController } from './apiextensions/crd-controller';
 import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './controllers/api-operations';
 import type { ObjectOperations } from './controllers/operations';
-import { bootstrapClusterObjects } from './controllers/bootstrap';
+import { bootstrapClusterObjects, ensureDefaultServiceCIDR } from './controllers/bootstrap';
 import { controllerEnabled, type EmbeddedController } from './controllers/embedded-controllers';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
@@ -290,6 +290,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const authenticationInfoHook = hook('start-cluster-authentication-info-controller');
   // The repair runs on the leader; the hook says this replica has put it up for election.
   const serviceIPRepairHook = hook('start-service-ip-repair-controllers');
+  const serviceCIDRHook = hook('start-kubernetes-service-cidr-controller');
   const bootstrapHook = hook('bootstrap-controller');
   const rbacHook = hook('rbac/bootstrap-roles');
   const priorityClassesHook = hook('scheduling/bootstrap-system-priority-classes');
@@ -305,6 +306,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     priorityClassesHook,
     ...(flowHooks ? [flowHooks.producer] : []),
     bootstrapHook,
+    serviceCIDRHook,
     ...aggregator.healthChecks,
   ];
   let election: LeaderElection | undefined;
@@ -346,6 +348,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     },
     async start({ advertiseAddress, port, controllers = [] }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
+      const serviceCIDRs = [allocator.ranges.primary.cidr, ...(allocator.ranges.secondary ? [allocator.ranges.secondary.cidr] : [])];
+      await ensureDefaultServiceCIDR(operations, serviceCIDRs, new Date());
+      serviceCIDRHook.finish();
       namespacesHook.finish();
       priorityClassesHook.finish();
       bootstrapHook.finish();

@@ -224,6 +224,7 @@ test('the kubernetes Service has the first address of the service subnet; its en
   expect(await kubectl(superAdmin, '-n', 'default', 'get', 'endpoints', 'kubernetes', '-o', 'jsonpath={.subsets[0].addresses[0].ip}:{.subsets[0].ports[0].port}')).toBe(
     `${ADVERTISE_ADDRESS}:${securePort}`,
   );
+  expect(await kubectl(superAdmin, 'get', 'servicecidr', 'kubernetes', '-o', 'jsonpath={.spec.cidrs} {.status.conditions[0].type}={.status.conditions[0].status}')).toBe('["10.96.0.0/12"] Ready=True');
   const slice = JSON.parse(await kubectl(superAdmin, '-n', 'default', 'get', 'endpointslice', 'kubernetes', '-o', 'json')) as Record<string, unknown>;
   expect(slice).toMatchObject({
     metadata: { labels: { 'kubernetes.io/service-name': 'kubernetes' } },

@@ -78,7 +78,7 @@ async function openEtcd(servers: readonly string[], tls: EtcdTls, flag: string):
 export function explainTlsFailure(message: string): string | undefined {
   const alert = /alert (bad certificate|certificate required|unknown ca|certificate unknown|certificate expired)/.exec(message);
   if (alert) return `etcd refused the TLS handshake (${alert[0]}): it wants a client certificate signed by its --trusted-ca-file (--etcd-certfile, --etcd-keyfile)`;
-  const unverified = /unable to verify the first certificate|self[- ]signed certificate|unable to get local issuer certificate|certificate has expired|Hostname\/IP does not match certificate's altnames[^.]*/.exec(message);
+  const unverified = /unable to verify the first certificate|self[- ]signed certificate|unable to get local issuer certificate|certificate has expired|Hostname\/IP does not match certificate's altnames[^;]*/.exec(message);
   if (unverified) return `etcd's serving certificate is not trusted (${unverified[0]}): --etcd-cafile must hold the CA that signed it, for the address of the URL`;
   return undefined;
 }

@@ -72,7 +72,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const store = options.etcdServers.length > 0 ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)` : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
   progress(`opening ${store}`);
   const [pki, plane] = await Promise.all([
-    startupStep('reading the certificates', () => ensurePki(options)),
+    startupStep('reading the certificates', () => ensurePki({ ...options, alternateIPs: [serviceIPRangesOf(options).primary.firstAddress(), advertiseAddress] })),
     startupStep(`opening ${store}`, () => startControlPlane(options)),
   ]);
   const authentication = await startupStep('setting up authentication', () =>

@@ -9,7 +9,6 @@
  * bootstrap objects and begins campaigning for the controllers' lease.
  */
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type express from 'express';
 import type { IncomingMessage } from 'node:http';

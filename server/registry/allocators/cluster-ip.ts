@@ -76,6 +76,7 @@ interface ServiceSpec {
   clusterIP?: string;
   clusterIPs?: string[];
   ipFamilies?: string[];
+  ipFamilyPolicy?: string;
 }
 
 /** Dynamic picks draw from at most this many addresses, so the draw stays exact in a double (an IPv6 /64 has 2^64). */
@@ -121,6 +122,8 @@ export class ClusterIPAllocator {
     const spec = (service.spec ?? (service.spec = {})) as ServiceSpec;
     if (spec.type === 'ExternalName') return [];
     const asked = spec.clusterIP || spec.clusterIPs?.[0] || '';
+    const unconfigured = this.unconfiguredFamilies(spec, asked);
+    if (unconfigured.length > 0) return unconfigured;
     if (asked === 'None') {
       spec.clusterIP = 'None';
       spec.clusterIPs = ['None'];
@@ -162,6 +165,28 @@ export class ClusterIPAllocator {
       }
     }
     return [invalid(path, '', `failed to allocate IP: range is full (${range.cidr})`)];
+  }
+
+  /**
+   * What the reference refuses of a Service's families on this cluster's ranges: dual-stack
+   * demanded of a single-stack cluster, an address or a family of a family it has no range
+   * for. (An IPv4 family is not checked: it may be the kind's default, see rangeFor.)
+   */
+  private unconfiguredFamilies(spec: ServiceSpec, asked: string): FieldError[] {
+    const { primary, secondary } = this.ranges;
+    const families = new Set<IPFamily>(secondary ? [primary.family, secondary.family] : [primary.family]);
+    const errors: FieldError[] = [];
+    if (spec.ipFamilyPolicy === 'RequireDualStack' && families.size < 2) {
+      errors.push(invalid(FieldPath.root('spec', 'ipFamilyPolicy'), spec.ipFamilyPolicy, 'this cluster is not configured for dual-stack services'));
+    }
+    const askedFamily = asked !== '' && asked !== 'None' ? familyOf(asked) : undefined;
+    if (askedFamily !== undefined && !families.has(askedFamily)) {
+      errors.push(invalid(FieldPath.root('spec', 'clusterIPs').index(0), new GoValue(`[]string{${(spec.clusterIPs ?? [asked]).map((ip) => JSON.stringify(ip)).join(', ')}}`), `${askedFamily} is not configured on this cluster`));
+    }
+    (spec.ipFamilies ?? []).forEach((family, i) => {
+      if (family === 'IPv6' && !families.has('IPv6')) errors.push(invalid(FieldPath.root('spec', 'ipFamilies').index(i), family, 'not configured on this cluster'));
+    });
+    return errors;
   }
 
   /** Frees the addresses of a deleted Service (or of one whose create failed). */

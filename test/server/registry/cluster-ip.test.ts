@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KubeObject } from '../../../storage/objects/types';
+import { EVERYTHING, type KubeObject } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
 import { ResourceStore } from '../../../storage/objects/resource-store';
@@ -120,5 +120,23 @@ describe('ClusterIPAllocator over the ranges of --service-cluster-ip-range', () 
     const asked = service('c', { clusterIP: 'fd00:10:96::50' });
     expect(await allocator.allocate(asked)).toEqual([]);
     expect(asked.spec).toMatchObject({ clusterIPs: ['fd00:10:96::50'], ipFamilies: ['IPv6'] });
+  });
+});
+
+describe('families a cluster has no range for, refused as the reference refuses them', () => {
+  const details = (errors: { field: string; detail: string }[]) => errors.map((e) => `${e.field}: ${e.detail}`);
+
+  test('on a single-stack IPv4 cluster', async () => {
+    const allocator = new ClusterIPAllocator({ ranges: KUBEADM_RANGE, reservations: ipAddressReservations(ipAddresses) });
+    expect(details(await allocator.allocate(service('a', { ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] })))).toEqual([
+      'spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services',
+      'spec.ipFamilies[1]: Invalid value: "IPv6": not configured on this cluster',
+    ]);
+    expect(details(await allocator.allocate(service('b', { clusterIP: 'fd00::5', clusterIPs: ['fd00::5'] })))).toEqual([
+      'spec.clusterIPs[0]: Invalid value: []string{"fd00::5"}: IPv6 is not configured on this cluster',
+    ]);
+    expect(details(await allocator.allocate(service('c', { ipFamilies: ['IPv6'] })))).toEqual(['spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster']);
+    // Nothing was reserved for the refused Services.
+    expect((await ipAddresses.list({}, { predicate: EVERYTHING })).items).toEqual([]);
   });
 });

@@ -26,6 +26,8 @@ import { withRequestInfo } from './with-request-info';
 import type { RequestInfo } from './request-info';
 import { withRequestTimeout } from './with-request-timeout';
 
+import { withProbabilisticGoaway } from './goaway';
+
 export interface ChainOptions {
   readonly authenticator: Authenticator;
   readonly anonymous: (path: string) => boolean;
@@ -42,11 +44,16 @@ export interface ChainOptions {
   readonly audit?: { readonly policy: AuditPolicy; readonly sink: EventSink };
   /** API Priority and Fairness; when given, it limits requests in place of the in-flight pools. */
   readonly flowControl?: FlowControl;
+  /** `--goaway-chance`: the fraction of requests whose connection closes after the answer; 0: none. */
+  readonly goawayChance?: number;
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
   const { audit } = options;
+  const goaway = withProbabilisticGoaway({ chance: options.goawayChance ?? 0 });
   return [
+    // Outside everything else, as the reference's: an answer refused later still closes.
+    ...(goaway ? [goaway] : []),
     withAuditId(),
     withRequestInfo(),
     withRequestMetrics({ metrics: options.metrics, deprecatedApi: options.deprecatedApi }),

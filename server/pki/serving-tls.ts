@@ -1,0 +1,118 @@
+/**
+ * The HTTPS server's TLS settings from `--tls-min-version`, `--tls-cipher-suites` and
+ * `--tls-sni-cert-key`, turned into Node's (OpenSSL's) terms with the reference's rules:
+ *
+ * - TLS 1.2 is the floor unless the flag lowers it. OpenSSL 3 refuses TLS 1.0 and 1.1 at its
+ *   default security level, where Go serves them when asked; asked for them, the ciphers go to
+ *   level 0 so that the versions the operator allowed really handshake.
+ * - Cipher suites govern TLS 1.2 and below. Go lets nobody choose TLS 1.3's, so the TLS 1.3
+ *   names are accepted and TLS 1.3 keeps its defaults, as in the reference.
+ * - The reference serves HTTP/2 by default, and Go's HTTP/2 server refuses to start when TLS 1.2
+ *   may be negotiated with suites that lack an HTTP/2-required one; capstan refuses the same
+ *   lists with the same message, so a configuration moves between the two unchanged.
+ * - RC4 and 3DES suites, which Go still lists as insecure, are not in Node's OpenSSL: asked for,
+ *   capstan says so at start rather than serve without them.
+ * - SNI: the client's server name picks a certificate by exact name, then with its first label
+ *   as `*`; explicit names win over names taken from a certificate, earlier flags over later
+ *   ones; no match (or no server name) gets the default certificate.
+ */
+import { readFileSync } from 'node:fs';
+import { createSecureContext, getCiphers, type SecureContext, type SecureContextOptions } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
+import { FlagError } from '../config/flags';
+import { GO_CIPHER_SUITES, TLS_VERSIONS, type NamedCertKey, type TlsVersionName } from '../config/tls-flags';
+
+const HTTP2_REQUIRED = ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'];
+
+export interface ServingTlsFlags {
+  readonly tlsMinVersion?: TlsVersionName;
+  readonly tlsCipherSuites: readonly string[];
+}
+
+/** `minVersion` and `ciphers` for Node's TLS; throws FlagError for what the reference (or OpenSSL) cannot serve. */
+export function servingTlsSettings(flags: ServingTlsFlags): Pick<SecureContextOptions, 'minVersion' | 'ciphers'> {
+  const minVersion = TLS_VERSIONS[flags.tlsMinVersion ?? 'VersionTLS12'];
+  const belowTls12 = minVersion === 'TLSv1' || minVersion === 'TLSv1.1';
+  if (flags.tlsCipherSuites.length === 0) return belowTls12 ? { minVersion, ciphers: 'DEFAULT@SECLEVEL=0' } : { minVersion };
+  if (minVersion !== 'TLSv1.3' && !flags.tlsCipherSuites.some((name) => HTTP2_REQUIRED.includes(name))) {
+    throw new FlagError(
+      'error configuring http2: http2: TLSConfig.CipherSuites is missing an HTTP/2-required AES_128_GCM_SHA256 cipher (need at least one of TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256)',
+    );
+  }
+  const available = new Set(getCiphers());
+  const openssl: string[] = [];
+  for (const name of flags.tlsCipherSuites) {
+    const suite = GO_CIPHER_SUITES[name].openssl;
+    if (suite === undefined) continue;
+    if (!available.has(suite.toLowerCase())) throw new FlagError(`--tls-cipher-suites: ${name} (OpenSSL ${suite}) is not available in this server's TLS library`);
+    if (!openssl.includes(suite)) openssl.push(suite);
+  }
+  // Only TLS 1.3 names: TLS 1.2 has no suite left, as in Go; `!ALL` says so to OpenSSL.
+  const ciphers = openssl.length > 0 ? openssl.join(':') : '!ALL';
+  return { minVersion, ciphers: belowTls12 ? `${ciphers}@SECLEVEL=0` : ciphers };
+}
+
+/** A certificate of `--tls-sni-cert-key`, read, with the names it serves and whether they were given. */
+export interface SniCertificate {
+  readonly certPem: string;
+  readonly keyPem: string;
+  readonly names: readonly string[];
+  readonly explicit: boolean;
+}
+
+export function readSniCertificates(entries: readonly NamedCertKey[]): SniCertificate[] {
+  return entries.map(({ certFile, keyFile, names }) => {
+    const certPem = readFileSync(certFile, 'utf8');
+    const keyPem = readFileSync(keyFile, 'utf8');
+    return { certPem, keyPem, names: names.length > 0 ? names : certificateNames(certPem), explicit: names.length > 0 };
+  });
+}
+
+/** DNS-1123 subdomain, as the reference checks the Common Name before using it as a name. */
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * The names the reference takes from a certificate: its Common Name when that is a host name
+ * (`*`, or a DNS subdomain after an optional `*.`) and not an IP, then its DNS SANs. IP SANs
+ * never, since SNI carries no IPs.
+ */
+export function certificateNames(certPem: string): string[] {
+  const cert = new X509Certificate(certPem);
+  const names: string[] = [];
+  const cn = /^CN=(.*)$/m.exec(cert.subject)?.[1];
+  if (cn !== undefined && isIP(cn) === 0) {
+    const bare = cn.startsWith('*.') ? cn.slice(2) : cn;
+    if (cn === '*' || (bare.length <= 253 && DNS_SUBDOMAIN.test(bare))) names.push(cn);
+  }
+  for (const entry of (cert.subjectAltName ?? '').split(', ')) {
+    if (entry.startsWith('DNS:')) names.push(entry.slice(4));
+  }
+  return names;
+}
+
+/**
+ * Node's SNICallback over the certificates: each gets a context like the default one (`base`:
+ * client CAs, versions, ciphers) with its own certificate and key.
+ */
+export function sniCallback(certificates: readonly SniCertificate[], base: SecureContextOptions): ((servername: string, done: (error: Error | null, context?: SecureContext) => void) => void) | undefined {
+  if (certificates.length === 0) return undefined;
+  const byName = new Map<string, SecureContext>();
+  const explicit = new Map<string, SecureContext>();
+  // Last to first, so that an earlier flag's certificate takes a name a later one also has.
+  for (const certificate of [...certificates].reverse()) {
+    const context = createSecureContext({ ...base, cert: certificate.certPem, key: certificate.keyPem });
+    for (const name of certificate.names) (certificate.explicit ? explicit : byName).set(name, context);
+  }
+  for (const [name, context] of explicit) byName.set(name, context);
+  return (servername, done) => {
+    const name = servername.toLowerCase();
+    let context = byName.get(name);
+    if (context === undefined && name !== '') {
+      const labels = name.split('.');
+      labels[0] = '*';
+      context = byName.get(labels.join('.'));
+    }
+    done(null, context);
+  };
+}

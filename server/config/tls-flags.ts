@@ -85,3 +85,8 @@ export function parseNamedCertKey(value: string): NamedCertKey {
   if (files.length !== 2) throw new Error('expected comma separated certificate and key file paths');
   return { certFile: files[0].trim(), keyFile: files[1].trim(), names };
 }
+
+/** The insecure names among those given, which the reference warns about at start. */
+export function insecureCipherSuites(names: readonly string[]): string[] {
+  return names.filter((name) => GO_CIPHER_SUITES[name]?.insecure === true);
+}

@@ -14,11 +14,12 @@
  *   V8 counterpart: 404 `Unknown profile`, as Go answers a name it does not know.
  *
  * One profile at a time, as Go allows one CPU profile: a second meanwhile is answered 500 with
- * Go's words. The inspector session lives for the request only.
+ * Go's words. The inspector session lives for the request only, and the inspector and the
+ * encoder are loaded on the first profile: an idle server never loads them.
  */
 import type { RequestHandler, Response } from 'express';
-import { Session } from 'node:inspector/promises';
-import { cpuProfileData, encodePprof, heapProfileData, type V8CpuProfile, type V8HeapNode } from './pprof-encoding';
+import type { Session } from 'node:inspector/promises';
+import type { V8CpuProfile, V8HeapNode } from './pprof-encoding';
 
 export const PPROF_PATH = '/debug/pprof/';
 const DEFAULT_SECONDS = 30;
@@ -56,11 +57,13 @@ export function pprofHandler(): RequestHandler {
   const profiled = async (res: Response, seconds: number, run: (session: Session, wait: () => Promise<void>) => Promise<Buffer>, name: string) => {
     if (busy) return plain(res, 500, 'Could not enable CPU profiling: cpu profiling already in use\n');
     busy = true;
-    const session = new Session();
-    session.connect();
+    let session: Session | undefined;
     let closed = false;
     res.once('close', () => (closed = true));
     try {
+      const { Session } = await import('node:inspector/promises');
+      session = new Session();
+      session.connect();
       const wait = () => new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, seconds * 1000);
         res.once('close', () => (clearTimeout(timer), resolve()));
@@ -68,7 +71,7 @@ export function pprofHandler(): RequestHandler {
       const profile = await run(session, wait);
       if (!closed) sendProfile(res, name, profile);
     } finally {
-      session.disconnect();
+      session?.disconnect();
       busy = false;
     }
   };
@@ -94,6 +97,7 @@ export function pprofHandler(): RequestHandler {
         await session.post('Profiler.start');
         await wait();
         const { profile } = (await session.post('Profiler.stop')) as { profile: V8CpuProfile };
+        const { cpuProfileData, encodePprof } = await import('./pprof-encoding');
         return encodePprof(cpuProfileData(profile, CPU_INTERVAL_MICROS));
       }, 'profile').catch(failed);
       return;
@@ -104,6 +108,7 @@ export function pprofHandler(): RequestHandler {
       await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_INTERVAL_BYTES });
       await wait();
       const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: V8HeapNode } };
+      const { encodePprof, heapProfileData } = await import('./pprof-encoding');
       return encodePprof(heapProfileData(profile.head, Number(process.hrtime.bigint() - started), HEAP_INTERVAL_BYTES));
     }, 'heap').catch(failed);
   };

@@ -103,6 +103,13 @@ describe('a replica at the reference defaults', () => {
       const raw = await goToolPprofRaw(file);
       expect(raw).toContain(`Samples:\n${sampleType}\n`);
     }
+    // One profile at a time, as Go allows one CPU profile.
+    const first = getBinary(server, '/debug/pprof/profile?seconds=1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = await server.request('GET', '/debug/pprof/heap?seconds=1');
+    expect(second.status).toBe(500);
+    expect(second.body).toBe('Could not enable CPU profiling: cpu profiling already in use\n');
+    expect((await first).length).toBeGreaterThan(0);
     expect((await server.request('GET', '/debug/pprof/goroutine')).status).toBe(404);
     expect((await server.request('GET', '/debug/pprof/profile?seconds=x')).status).toBe(400);
   }, 20_000);

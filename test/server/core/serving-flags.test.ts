@@ -4,6 +4,7 @@
  * value). What each flag does is tested in serving-flags-server.test.ts.
  */
 import { DEFAULT_OPTIONS, FlagError, parseFlags } from '../../../server/config/flags';
+import { insecureCipherSuites } from '../../../server/config/tls-flags';
 import { parseWatchCacheSize, watchCacheDisabled } from '../../../server/config/watch-cache-sizes';
 import { defaultWatchTimeoutSeconds } from '../../../server/handlers/watch';
 import { metricShown } from '../../../server/metrics/hidden-metrics';
@@ -137,6 +138,13 @@ describe('TLS settings', () => {
     expect(() => servingTlsSettings({ tlsCipherSuites: ['TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384'] })).toThrow(new FlagError(message));
     expect(() => servingTlsSettings({ tlsCipherSuites: ['TLS_AES_128_GCM_SHA256'] })).toThrow(new FlagError(message));
     expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS13', tlsCipherSuites: ['TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384'] })).toEqual({ minVersion: 'TLSv1.3', ciphers: 'ECDHE-RSA-AES256-GCM-SHA384' });
+  });
+
+  it('names the insecure suites, which the reference warns about', () => {
+    expect(insecureCipherSuites(['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_RSA_WITH_AES_128_CBC_SHA', 'TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256'])).toEqual([
+      'TLS_RSA_WITH_AES_128_CBC_SHA',
+      'TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256',
+    ]);
   });
 
   it('says so when OpenSSL has no such suite (RC4, 3DES)', () => {

@@ -36,7 +36,7 @@ import { pprofHandler } from './debug/pprof';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './http/request-info';
 import { setUpAudit, type Audit } from './audit/setup';
-import { readSniCertificates, servingTlsSettings, sniCallback } from './pki/serving-tls';
+import { readSniCertificates, servingTlsSettings, sniSelection } from './pki/serving-tls';
 import type { FlowControl } from './flowcontrol/flow-control';
 
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
@@ -191,12 +191,13 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     ca: create.tls.extraClientCaPem ? [create.tls.clientCaPem, create.tls.extraClientCaPem] : create.tls.clientCaPem,
     ...servingTlsSettings(options),
   };
+  const sni = sniSelection(readSniCertificates(options.tlsSniCertKeys), secureContext);
   const https = createHttpsServer(
     {
       cert: create.tls.certPem,
       key: create.tls.keyPem,
       ...secureContext,
-      SNICallback: sniCallback(readSniCertificates(options.tlsSniCertKeys), secureContext),
+      SNICallback: sni?.callback,
       requestCert: true,
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,
@@ -213,6 +214,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     },
     app,
   );
+  sni?.attach(https);
   // The chain answers an upgrade request on its raw socket like any other (a 403, say); a
   // route that switches protocols writes its 101 there itself. Answered otherwise, the
   // connection ends with the answer: it has left HTTP's keep-alive handling.

@@ -14,12 +14,13 @@
  *   capstan says so at start rather than serve without them.
  * - SNI: the client's server name picks a certificate by exact name, then with its first label
  *   as `*`; explicit names win over names taken from a certificate, earlier flags over later
- *   ones; no match (or no server name) gets the default certificate.
+ *   ones; a client without a server name gets the certificate named by the IP it connected to;
+ *   no match gets the default certificate.
  */
 import { readFileSync } from 'node:fs';
-import { createSecureContext, getCiphers, type SecureContext, type SecureContextOptions } from 'node:tls';
+import { createSecureContext, getCiphers, type SecureContext, type SecureContextOptions, type Server } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { FlagError } from '../config/flags';
 import { GO_CIPHER_SUITES, TLS_VERSIONS, type NamedCertKey, type TlsVersionName } from '../config/tls-flags';
 
@@ -91,11 +92,32 @@ export function certificateNames(certPem: string): string[] {
   return names;
 }
 
+type SniCallback = (servername: string, done: (error: Error | null, context?: SecureContext) => void) => void;
+
+/** What `--tls-sni-cert-key` adds to the HTTPS server: give `callback` as its SNICallback, then `attach` it. */
+export interface SniSelection {
+  readonly callback: SniCallback;
+  /**
+   * For clients that send no server name, the reference picks the certificate named by the IP
+   * the connection arrived at (names given on the command line may be IPs). Node asks for a
+   * context only when a name is sent, so the server's own context is chosen per connection,
+   * before its handshake starts, from its local address; with no IP among the names nothing is
+   * installed.
+   */
+  attach(server: TlsServer): void;
+}
+
 /**
- * Node's SNICallback over the certificates: each gets a context like the default one (`base`:
+ * Node's tls.Server, with the one internal this relies on: `_sharedCreds`, the context each new
+ * connection takes, read synchronously by the server's own connection listener (Node 22 and 24).
+ */
+type TlsServer = Server & { _sharedCreds?: SecureContext };
+
+/**
+ * The SNI selection over the certificates: each gets a context like the default one (`base`:
  * client CAs, versions, ciphers) with its own certificate and key.
  */
-export function sniCallback(certificates: readonly SniCertificate[], base: SecureContextOptions): ((servername: string, done: (error: Error | null, context?: SecureContext) => void) => void) | undefined {
+export function sniSelection(certificates: readonly SniCertificate[], base: SecureContextOptions): SniSelection | undefined {
   if (certificates.length === 0) return undefined;
   const byName = new Map<string, SecureContext>();
   const explicit = new Map<string, SecureContext>();
@@ -105,14 +127,28 @@ export function sniCallback(certificates: readonly SniCertificate[], base: Secur
     for (const name of certificate.names) (certificate.explicit ? explicit : byName).set(name, context);
   }
   for (const [name, context] of explicit) byName.set(name, context);
-  return (servername, done) => {
-    const name = servername.toLowerCase();
-    let context = byName.get(name);
-    if (context === undefined && name !== '') {
-      const labels = name.split('.');
-      labels[0] = '*';
-      context = byName.get(labels.join('.'));
-    }
-    done(null, context);
+  // The server's own context, for names nothing matches (it may differ from the connection's).
+  let fallback: SecureContext | undefined;
+  return {
+    callback: (servername, done) => {
+      const name = servername.toLowerCase();
+      let context = byName.get(name);
+      if (context === undefined && name !== '') {
+        const labels = name.split('.');
+        labels[0] = '*';
+        context = byName.get(labels.join('.'));
+      }
+      done(null, context ?? fallback);
+    },
+    attach(server) {
+      fallback = server._sharedCreds;
+      const byAddress = new Map([...byName].filter(([name]) => isIP(name) !== 0));
+      if (byAddress.size === 0 || fallback === undefined) return;
+      const serverContext = fallback;
+      server.prependListener('connection', (socket: Socket) => {
+        const local = socket.localAddress?.replace(/^::ffff:/, '');
+        server._sharedCreds = (local !== undefined && byAddress.get(local)) || serverContext;
+      });
+    },
   };
 }

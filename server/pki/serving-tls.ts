@@ -6,7 +6,9 @@
  *   default security level, where Go serves them when asked; asked for them, the ciphers go to
  *   level 0 so that the versions the operator allowed really handshake.
  * - Cipher suites govern TLS 1.2 and below. Go lets nobody choose TLS 1.3's, so the TLS 1.3
- *   names are accepted and TLS 1.3 keeps its defaults, as in the reference.
+ *   names are accepted and TLS 1.3 keeps its defaults, as in the reference. Without the flag
+ *   the suites are Go's defaults (not OpenSSL's, which add DHE and CBC-SHA256/384 ones), and the
+ *   server prefers them in Go's order, as Go's server does.
  * - The reference serves HTTP/2 by default, and Go's HTTP/2 server refuses to start when TLS 1.2
  *   may be negotiated with suites that lack an HTTP/2-required one; capstan refuses the same
  *   lists with the same message, so a configuration moves between the two unchanged.
@@ -22,7 +24,7 @@ import { createSecureContext, getCiphers, type SecureContext, type SecureContext
 import { X509Certificate } from 'node:crypto';
 import { isIP, type Socket } from 'node:net';
 import { FlagError } from '../config/flags';
-import { GO_CIPHER_SUITES, TLS_VERSIONS, type NamedCertKey, type TlsVersionName } from '../config/tls-flags';
+import { GO_CIPHER_SUITES, GO_DEFAULT_CIPHER_SUITES, GO_PREFERENCE_ORDER, TLS_VERSIONS, type NamedCertKey, type TlsVersionName } from '../config/tls-flags';
 
 const HTTP2_REQUIRED = ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'];
 
@@ -31,27 +33,43 @@ export interface ServingTlsFlags {
   readonly tlsCipherSuites: readonly string[];
 }
 
-/** `minVersion` and `ciphers` for Node's TLS; throws FlagError for what the reference (or OpenSSL) cannot serve. */
-export function servingTlsSettings(flags: ServingTlsFlags): Pick<SecureContextOptions, 'minVersion' | 'ciphers'> {
+/** OpenSSL's names of the TLS 1.2 suites among Go's names, in Go's order of preference. */
+function opensslSuites(names: readonly string[]): string[] {
+  const rank = (name: string) => GO_PREFERENCE_ORDER.indexOf(canonicalName(name));
+  const available = new Set(getCiphers());
+  const suites: string[] = [];
+  for (const name of [...names].sort((a, b) => rank(a) - rank(b))) {
+    const suite = GO_CIPHER_SUITES[name].openssl;
+    if (suite === undefined) continue;
+    if (!available.has(suite.toLowerCase())) throw new FlagError(`--tls-cipher-suites: ${name} (OpenSSL ${suite}) is not available in this server's TLS library`);
+    if (!suites.includes(suite)) suites.push(suite);
+  }
+  return suites;
+}
+
+/** The reference's legacy ChaCha20 names stand for Go's current ones. */
+function canonicalName(name: string): string {
+  return name.endsWith('_CHACHA20_POLY1305') ? `${name}_SHA256` : name;
+}
+
+/**
+ * `minVersion`, `ciphers` and `honorCipherOrder` for Node's TLS: Go's default suites when none
+ * are given, and Go's order of preference over the client's, as Go's server chooses. Throws
+ * FlagError for what the reference (or OpenSSL) cannot serve.
+ */
+export function servingTlsSettings(flags: ServingTlsFlags): Pick<SecureContextOptions, 'minVersion' | 'ciphers' | 'honorCipherOrder'> {
   const minVersion = TLS_VERSIONS[flags.tlsMinVersion ?? 'VersionTLS12'];
-  const belowTls12 = minVersion === 'TLSv1' || minVersion === 'TLSv1.1';
-  if (flags.tlsCipherSuites.length === 0) return belowTls12 ? { minVersion, ciphers: 'DEFAULT@SECLEVEL=0' } : { minVersion };
-  if (minVersion !== 'TLSv1.3' && !flags.tlsCipherSuites.some((name) => HTTP2_REQUIRED.includes(name))) {
+  const given = flags.tlsCipherSuites;
+  if (given.length > 0 && minVersion !== 'TLSv1.3' && !given.some((name) => HTTP2_REQUIRED.includes(name))) {
     throw new FlagError(
       'error configuring http2: http2: TLSConfig.CipherSuites is missing an HTTP/2-required AES_128_GCM_SHA256 cipher (need at least one of TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256)',
     );
   }
-  const available = new Set(getCiphers());
-  const openssl: string[] = [];
-  for (const name of flags.tlsCipherSuites) {
-    const suite = GO_CIPHER_SUITES[name].openssl;
-    if (suite === undefined) continue;
-    if (!available.has(suite.toLowerCase())) throw new FlagError(`--tls-cipher-suites: ${name} (OpenSSL ${suite}) is not available in this server's TLS library`);
-    if (!openssl.includes(suite)) openssl.push(suite);
-  }
+  const suites = opensslSuites(given.length > 0 ? given : GO_DEFAULT_CIPHER_SUITES);
   // Only TLS 1.3 names: TLS 1.2 has no suite left, as in Go; `!ALL` says so to OpenSSL.
-  const ciphers = openssl.length > 0 ? openssl.join(':') : '!ALL';
-  return { minVersion, ciphers: belowTls12 ? `${ciphers}@SECLEVEL=0` : ciphers };
+  const ciphers = suites.length > 0 ? suites.join(':') : '!ALL';
+  const belowTls12 = minVersion === 'TLSv1' || minVersion === 'TLSv1.1';
+  return { minVersion, ciphers: belowTls12 ? `${ciphers}@SECLEVEL=0` : ciphers, honorCipherOrder: true };
 }
 
 /** A certificate of `--tls-sni-cert-key`, read, with the names it serves and whether they were given. */

@@ -119,16 +119,20 @@ describe('--show-hidden-metrics-for-version', () => {
 });
 
 describe('TLS settings', () => {
-  it('maps Go names to OpenSSL, keeps TLS 1.3 as it is, and lowers the security level for TLS 1.0 and 1.1', () => {
-    expect(servingTlsSettings({ tlsCipherSuites: [] })).toEqual({ minVersion: 'TLSv1.2' });
-    expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS13', tlsCipherSuites: [] })).toEqual({ minVersion: 'TLSv1.3' });
-    expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS10', tlsCipherSuites: [] })).toEqual({ minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0' });
+  it("maps Go names to OpenSSL in Go's order, keeps TLS 1.3 as it is, and lowers the security level for TLS 1.0 and 1.1", () => {
+    const goDefaults =
+      'ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:' +
+      'ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA:ECDHE-ECDSA-AES256-SHA:ECDHE-RSA-AES256-SHA';
+    expect(servingTlsSettings({ tlsCipherSuites: [] })).toEqual({ minVersion: 'TLSv1.2', ciphers: goDefaults, honorCipherOrder: true });
+    expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS13', tlsCipherSuites: [] })).toEqual({ minVersion: 'TLSv1.3', ciphers: goDefaults, honorCipherOrder: true });
+    expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS10', tlsCipherSuites: [] })).toEqual({ minVersion: 'TLSv1', ciphers: `${goDefaults}@SECLEVEL=0`, honorCipherOrder: true });
     expect(
-      servingTlsSettings({ tlsCipherSuites: ['TLS_AES_128_GCM_SHA256', 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305', 'TLS_RSA_WITH_AES_128_CBC_SHA'] }),
-    ).toEqual({ minVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-CHACHA20-POLY1305:AES128-SHA' });
+      servingTlsSettings({ tlsCipherSuites: ['TLS_AES_128_GCM_SHA256', 'TLS_RSA_WITH_AES_128_CBC_SHA', 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305', 'TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256'] }),
+    ).toEqual({ minVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-CHACHA20-POLY1305:AES128-SHA', honorCipherOrder: true });
     expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS11', tlsCipherSuites: ['TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'] })).toEqual({
       minVersion: 'TLSv1.1',
       ciphers: 'ECDHE-ECDSA-AES128-GCM-SHA256@SECLEVEL=0',
+      honorCipherOrder: true,
     });
   });
 
@@ -137,7 +141,11 @@ describe('TLS settings', () => {
       'error configuring http2: http2: TLSConfig.CipherSuites is missing an HTTP/2-required AES_128_GCM_SHA256 cipher (need at least one of TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256)';
     expect(() => servingTlsSettings({ tlsCipherSuites: ['TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384'] })).toThrow(new FlagError(message));
     expect(() => servingTlsSettings({ tlsCipherSuites: ['TLS_AES_128_GCM_SHA256'] })).toThrow(new FlagError(message));
-    expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS13', tlsCipherSuites: ['TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384'] })).toEqual({ minVersion: 'TLSv1.3', ciphers: 'ECDHE-RSA-AES256-GCM-SHA384' });
+    expect(servingTlsSettings({ tlsMinVersion: 'VersionTLS13', tlsCipherSuites: ['TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384'] })).toEqual({
+      minVersion: 'TLSv1.3',
+      ciphers: 'ECDHE-RSA-AES256-GCM-SHA384',
+      honorCipherOrder: true,
+    });
   });
 
   it('names the insecure suites, which the reference warns about', () => {

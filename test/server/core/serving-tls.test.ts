@@ -85,6 +85,14 @@ describe('--tls-min-version', () => {
 });
 
 describe('--tls-cipher-suites', () => {
+  it("serves Go's default suites, not OpenSSL's, in Go's order", async () => {
+    const port = await serve([]);
+    expect((await handshake(port, { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES256-SHA384' })).error).toBeDefined();
+    expect((await handshake(port, { maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-SHA:ECDHE-ECDSA-AES128-GCM-SHA256' })).cipher).toBe(
+      'ECDHE-ECDSA-AES128-GCM-SHA256',
+    );
+  });
+
   it('offers TLS 1.2 clients the listed suites only and leaves TLS 1.3 as it is', async () => {
     const port = await serve(['--tls-cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305']);
     expect((await handshake(port, { maxVersion: 'TLSv1.2' })).cipher).toBe('ECDHE-ECDSA-AES128-GCM-SHA256');

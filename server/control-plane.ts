@@ -122,12 +122,25 @@ function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
   return `${options.etcdPrefix.replace(/\/+$/, '')}/${type.storagePrefix}`;
 }
 
-/** `--watch-cache-sizes` (with the reference's defaults) serves this built-in type straight from the store; custom resources always have a cache, as in the reference. */
-function uncached(options: ServerOptions, type: ResourceType): boolean {
-  return BUILTIN_TYPES.has(type) && watchCacheDisabled(options.watchCacheSizes, type.group, type.resource);
+/**
+ * The built-in types `--watch-cache-sizes` (with the reference's defaults) serves straight from
+ * the store; custom resources always have a cache, as in the reference. Worked out once per
+ * options: admission plugins ask for storage on every request.
+ */
+function uncachedTypes(options: ServerOptions): ReadonlySet<ResourceType> {
+  let types = UNCACHED_TYPES.get(options);
+  if (types === undefined) {
+    types = new Set(BUILTIN_KINDS.filter((type) => watchCacheDisabled(options.watchCacheSizes, type.group, type.resource)));
+    UNCACHED_TYPES.set(options, types);
+  }
+  return types;
 }
 
-const BUILTIN_TYPES: ReadonlySet<ResourceType> = new Set(BUILTIN_KINDS);
+const UNCACHED_TYPES = new WeakMap<ServerOptions, ReadonlySet<ResourceType>>();
+
+function uncached(options: ServerOptions, type: ResourceType): boolean {
+  return uncachedTypes(options).has(type);
+}
 
 /**
  * One cached resource per storage prefix: kinds that share storage (Events) share a cache, and

@@ -92,6 +92,11 @@ describe('a replica at the reference defaults', () => {
   });
 
   it('serves a CPU and a heap profile at /debug/pprof/, which go tool pprof reads', async () => {
+    // Authorized as any non-resource path: anonymous may not read it.
+    const anonymous = await new Promise<number>((resolve, reject) =>
+      request(new URL('/debug/pprof/', server.url), { ca: server.credentials.ca }, (res) => (res.resume(), resolve(res.statusCode ?? 0))).on('error', reject).end(),
+    );
+    expect(anonymous).toBe(403);
     const index = await server.request('GET', '/debug/pprof/');
     expect(index.status).toBe(200);
     expect(index.body).toContain('href="profile?debug=0"');

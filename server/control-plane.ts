@@ -16,6 +16,9 @@ import { Compactor } from '../storage/compactor';
 import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
 import type { WatchCache } from '../storage/cache/watch-cache';
 import { routedCacheSet } from '../storage/cache/routed-cache-set';
+import { ResourceStore } from '../storage/objects/resource-store';
+import { watchCacheDisabled } from './config/watch-cache-sizes';
+import { setClusterPolicy } from './validation/cluster-policy';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
@@ -113,13 +116,34 @@ function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
 }
 
 /**
+ * The built-in types `--watch-cache-sizes` (with the reference's defaults) serves straight from
+ * the store; custom resources always have a cache, as in the reference. Worked out once per
+ * options: admission plugins ask for storage on every request.
+ */
+function uncachedTypes(options: ServerOptions): ReadonlySet<ResourceType> {
+  let types = UNCACHED_TYPES.get(options);
+  if (types === undefined) {
+    types = new Set(BUILTIN_KINDS.filter((type) => watchCacheDisabled(options.watchCacheSizes, type.group, type.resource)));
+    UNCACHED_TYPES.set(options, types);
+  }
+  return types;
+}
+
+const UNCACHED_TYPES = new WeakMap<ServerOptions, ReadonlySet<ResourceType>>();
+
+function uncached(options: ServerOptions, type: ResourceType): boolean {
+  return uncachedTypes(options).has(type);
+}
+
+/**
  * One cached resource per storage prefix: kinds that share storage (Events) share a cache, and
- * virtual kinds (reviews) store nothing. Keyed by key prefix.
+ * virtual kinds (reviews) store nothing, nor do kinds `--watch-cache-sizes` leaves uncached.
+ * Keyed by key prefix.
  */
 function cachedResources(options: ServerOptions, types: readonly ResourceType[]): Map<string, CachedResource> {
   const byPrefix = new Map<string, CachedResource>();
   for (const type of types) {
-    if (type.virtual) continue;
+    if (type.virtual || uncached(options, type)) continue;
     const keyPrefix = keyPrefixOf(options, type);
     if (!byPrefix.has(keyPrefix)) {
       byPrefix.set(keyPrefix, { keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
@@ -179,6 +203,7 @@ async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Prom
 }
 
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
+  setClusterPolicy({ allowPrivileged: options.allowPrivileged });
   const metrics = createApiserverMetrics();
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
   const registry = new ResourceTypeRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
@@ -203,7 +228,21 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const observed = new Map<string, ObservedCache>();
   followRegistry({ serverOptions: options, registry, caches, storedResources, observed });
   observeWatchCaches(metrics, () => observed.values());
-  const storageFor = (type: ResourceType): ObjectStorage => caches.cacheFor(keyPrefixOf(options, type));
+  // Types without a watch cache read and watch their store itself, one object layer per stored
+  // group-resource (both Events share a prefix, and each names itself in its messages).
+  const uncachedStorage = new Map<string, ObjectStorage>();
+  const storageFor = (type: ResourceType): ObjectStorage => {
+    const keyPrefix = keyPrefixOf(options, type);
+    if (!uncached(options, type)) return caches.cacheFor(keyPrefix);
+    const key = `${keyPrefix}\u0000${type.group}`;
+    let storage = uncachedStorage.get(key);
+    if (storage === undefined) {
+      const located = stores[1 + locations.overrides.indexOf(locations.locationOf({ group: type.group, resource: type.resource }))];
+      storage = new ResourceStore({ store: located, keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+      uncachedStorage.set(key, storage);
+    }
+    return storage;
+  };
   // Each etcd compacts its own history, as the reference runs a compactor per storage location.
   const compactors = stores.map((located) => new Compactor({ store: located, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) }));
   for (const compactor of compactors) compactor.start();
@@ -267,7 +306,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   let flowConfig: ConfigConsumer | undefined;
   if (options.enablePriorityAndFairness) {
     const serverConcurrencyLimit = Math.max(1, options.maxRequestsInflight + options.maxMutatingRequestsInflight);
-    flowControl = new FlowControl({ serverConcurrencyLimit, registry: metrics.registry });
+    flowControl = new FlowControl({ serverConcurrencyLimit, registry: metrics.registry, showHiddenMetrics: options.showHiddenMetricsForVersion !== undefined });
     flowConfig = startConfigConsumer(flowControl, {
       schemas: storageFor(find('flowcontrol.apiserver.k8s.io', 'flowschemas')),
       levels: storageFor(find('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations')),
@@ -328,6 +367,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
+        minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       });
     },
     health: {

@@ -9,6 +9,7 @@ import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { FlagError, parseFlags, personalityOf, serviceIPRangesOf, type Personality, type ServerOptions } from './config/flags';
+import { insecureCipherSuites } from './config/tls-flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
 import { stopPretenuring } from './pretenuring';
@@ -62,6 +63,7 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new StartupFailure(`${error.message} (run with --help for the list of flags)`, EXIT_BAD_CONFIGURATION);
   }
 
+  for (const name of insecureCipherSuites(options.tlsCipherSuites)) progress(`Use of insecure cipher '${name}' detected.`);
   // Chosen before anything opens: a host with no usable address is a configuration to fix.
   const advertiseAddress = await startupStep('choosing the advertise address (--advertise-address)', () => chooseAdvertiseAddress(options, personality));
   const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }, { setUpAuthentication }] = await Promise.all([

@@ -13,6 +13,9 @@ import { compileRe2 } from '../regex/re2';
 import { featureEnabled } from './feature-enabled';
 import { parseAddr } from '../net/netip';
 import { parseServiceIPRanges, type ServiceIPRanges } from '../registry/allocators/service-cidr';
+import { checkCipherSuiteNames, parseNamedCertKey, tlsVersionName, type NamedCertKey, type TlsVersionName } from './tls-flags';
+import { parseWatchCacheSize } from './watch-cache-sizes';
+import { checkShowHiddenMetricsVersion } from '../metrics/hidden-metrics';
 
 export interface ServerOptions {
   /** 0 asks the system for a free port (tests). */
@@ -111,6 +114,24 @@ export interface ServerOptions {
   readonly authorizationWebhookAuthorizedTtlMs: number;
   readonly authorizationWebhookUnauthorizedTtlMs: number;
   readonly audit: AuditFlags;
+  /** `--allow-privileged` (default false): pods may ask for privileged and hostProcess containers. */
+  readonly allowPrivileged: boolean;
+  /** `--tls-min-version`: VersionTLS10..13; absent: TLS 1.2. */
+  readonly tlsMinVersion?: TlsVersionName;
+  /** `--tls-cipher-suites`: Go's names (TLS 1.2 and below; TLS 1.3's are not configurable); empty: the defaults. */
+  readonly tlsCipherSuites: readonly string[];
+  /** `--tls-sni-cert-key`, repeated: certificates chosen by the name the client asks for. */
+  readonly tlsSniCertKeys: readonly NamedCertKey[];
+  /** `--min-request-timeout` (seconds): a watch without `timeoutSeconds` runs [min, 2·min); 0: no end. */
+  readonly minRequestTimeoutSeconds: number;
+  /** `--goaway-chance`: the fraction of requests whose connection is closed after the answer (0 to 0.02). */
+  readonly goawayChance: number;
+  /** `--watch-cache-sizes`, as `resource[.group]` → size; only 0 means something (no watch cache). */
+  readonly watchCacheSizes: Readonly<Record<string, number>>;
+  /** `--profiling` (default true): `/debug/pprof/` serves CPU and heap profiles. */
+  readonly profiling: boolean;
+  /** `--show-hidden-metrics-for-version`: the previous minor (`1.33`) shows the metrics deprecated before this one again. */
+  readonly showHiddenMetricsForVersion?: string;
 }
 
 /** One entry of `--etcd-servers-overrides`: `group/resource#url;url`. */
@@ -177,6 +198,13 @@ export interface OidcFlags {
 }
 
 export const DEFAULT_OPTIONS: ServerOptions = {
+  allowPrivileged: false,
+  tlsCipherSuites: [],
+  tlsSniCertKeys: [],
+  minRequestTimeoutSeconds: 1800,
+  goawayChance: 0,
+  watchCacheSizes: {},
+  profiling: true,
   securePort: 6443,
   bindAddress: '127.0.0.1',
   etcdServers: [],
@@ -512,6 +540,51 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   ...auditTruncateFlags('log'),
   ...auditTruncateFlags('webhook'),
   'audit-webhook-version': { usage: 'audit.k8s.io/v1, the only version sent', apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version') },
+  'allow-privileged': {
+    usage: 'privileged containers may be created (pods and pod templates); refused with 422 otherwise',
+    boolean: true,
+    apply: (o, v) => (o.allowPrivileged = parseBool(v)),
+  },
+  'tls-min-version': {
+    usage: 'Minimum TLS version supported. Possible values: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13 (default: VersionTLS12)',
+    apply: (o, v) => (o.tlsMinVersion = tlsVersionName(v)),
+  },
+  'tls-cipher-suites': {
+    usage: "Comma-separated list of Go's cipher suite names for TLS 1.2 and below (default: the defaults)",
+    apply: (o, v) => (o.tlsCipherSuites = [...o.tlsCipherSuites, ...checkCipherSuiteNames(splitList(v))]),
+  },
+  'tls-sni-cert-key': {
+    usage: 'cert,key[:name1,name2]: a certificate served to clients asking for one of the names (default: the names in the certificate); repeatable',
+    apply: (o, v) => (o.tlsSniCertKeys = [...o.tlsSniCertKeys, parseNamedCertKey(v)]),
+  },
+  'min-request-timeout': {
+    usage: 'seconds a watch without timeoutSeconds runs at least; it ends at random before twice this',
+    apply: (o, v) => (o.minRequestTimeoutSeconds = parseGoInt(v, '--min-request-timeout can not be negative value')),
+  },
+  'goaway-chance': {
+    usage: 'fraction of requests whose connection is closed after the answer, so that clients spread over replicas (at most 0.02)',
+    apply: (o, v) => (o.goawayChance = parseGoawayChance(v)),
+  },
+  'watch-cache-sizes': {
+    usage: 'resource[.group]#size,...: size 0 serves that resource without a watch cache; other sizes keep it (caches size themselves)',
+    apply: (o, v) => (o.watchCacheSizes = { ...o.watchCacheSizes, ...Object.fromEntries(splitList(v).map(parseWatchCacheSize)) }),
+  },
+  profiling: {
+    usage: 'serve CPU and heap profiles at /debug/pprof/',
+    boolean: true,
+    apply: (o, v) => (o.profiling = parseBool(v)),
+  },
+  'contention-profiling': {
+    usage: "block profiling (Go's); Node.js has no block profile, so only false is accepted",
+    boolean: true,
+    apply: (_o, v) => {
+      if (parseBool(v)) throw new Error('capstan has no block profile to serve (Node.js measures no lock contention): only false is supported');
+    },
+  },
+  'show-hidden-metrics-for-version': {
+    usage: 'the previous minor version (1.33) shows the metrics deprecated before 1.34 again',
+    apply: (o, v) => (o.showHiddenMetricsForVersion = checkShowHiddenMetricsVersion(v)),
+  },
   'authentication-config': { usage: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1); reloaded on change', apply: (o, v) => (o.authenticationConfig = v) },
 };
 
@@ -727,6 +800,22 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (port > 65535) throw new Error('port must be at most 65535');
   return port;
+}
+
+/** Go's strconv.Atoi, then a lower bound of 0 with the reference's own message. */
+function parseGoInt(value: string, negativeMessage: string): number {
+  if (!/^[+-]?\d+$/.test(value)) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+  const parsed = Number(value);
+  if (parsed < 0) throw new Error(negativeMessage);
+  return parsed;
+}
+
+/** A Go float64 between 0 and 0.02, as the reference validates `--goaway-chance`. */
+function parseGoawayChance(value: string): number {
+  const chance = Number(value);
+  if (value.trim() === '' || Number.isNaN(chance)) throw new Error(`strconv.ParseFloat: parsing ${JSON.stringify(value)}: invalid syntax`);
+  if (chance < 0 || chance > 0.02) throw new Error('--goaway-chance can not be less than 0 or greater than 0.02');
+  return chance;
 }
 
 function parseCount(value: string): number {

@@ -45,6 +45,8 @@ export interface ResourceRoutesOptions {
   readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
   readonly representations?: RepresentationSettings;
+  /** `--min-request-timeout` in seconds (default 1800): how long watches without `timeoutSeconds` run. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 /** Handlers of one served (type, version), built once. */
@@ -153,6 +155,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     authorizer: options.authorizer,
     featureGates: options.featureGates,
     storageFor: options.storageFor,
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
   };
   // Keyed by the type object: a type replaced or removed from the registry takes its handlers
   // (and through them its storage) with it, and a new one gets new handlers at its first request.

@@ -17,6 +17,8 @@ export interface HandlerContext extends StoreContext {
   readonly representations?: RepresentationSettings;
   /** The storage of another served type, for subresources that write more than their parent (an eviction updates a PodDisruptionBudget). */
   readonly storageFor?: (type: ResourceType) => ObjectStorage;
+  /** `--min-request-timeout`: a watch without `timeoutSeconds` ends after [min, 2·min) seconds; 0: never. Default 1800. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 export interface HandlerScope extends StoreScope {

@@ -29,6 +29,8 @@ import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
 import { withStrictTransportSecurity } from './with-strict-transport-security';
 import { withCors } from './with-cors';
 
+import { withProbabilisticGoaway } from './goaway';
+
 export interface ChainOptions {
   readonly authenticator: Authenticator;
   readonly anonymous: (path: string) => boolean;
@@ -52,11 +54,16 @@ export interface ChainOptions {
   readonly corsAllowedOrigins?: readonly string[];
   /** `--strict-transport-security-directives`; empty: no header. */
   readonly strictTransportSecurityDirectives?: readonly string[];
+  /** `--goaway-chance`: the fraction of requests whose connection closes after the answer; 0: none. */
+  readonly goawayChance?: number;
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
   const { audit } = options;
+  const goaway = withProbabilisticGoaway({ chance: options.goawayChance ?? 0 });
   return [
+    // Outside everything else, as the reference's: an answer refused later still closes.
+    ...(goaway ? [goaway] : []),
     withAuditId(),
     ...((options.logVerbosity ?? 0) >= REQUEST_LOG_VERBOSITY ? [withRequestLog({ write: options.logWrite ?? ((line) => process.stderr.write(line)) })] : []),
     withRequestInfo(),

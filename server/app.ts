@@ -164,6 +164,9 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       deprecatedApi: create.deprecatedApi,
       audit: audit && { policy: audit.policy, sink: audit.output.sink },
       flowControl: create.flowControl,
+      logVerbosity: options.logVerbosity,
+      strictTransportSecurityDirectives: options.strictTransportSecurityDirectives,
+      corsAllowedOrigins: options.corsAllowedOrigins,
     }),
   );
 

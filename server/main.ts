@@ -49,6 +49,12 @@ async function main(argv: readonly string[]): Promise<void> {
       process.stdout.write(parsed.help);
       return;
     }
+    if ('version' in parsed) {
+      const { versionInfo, rawVersion } = await import('./discovery/version');
+      process.stdout.write(parsed.version === 'raw' ? `${rawVersion(versionInfo())}\n` : `Kubernetes ${versionInfo().gitVersion}\n`);
+      return;
+    }
+    for (const warning of parsed.warnings) progress(warning);
     options = parsed.options;
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;

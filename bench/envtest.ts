@@ -213,7 +213,7 @@ function comparisonRows(reference: Samples, capstan: Samples): ComparisonRow[] {
     metric: row.metric,
     values: [row.reference, row.capstan],
     ratio: row.capstan / row.reference,
-    goal: row.goal === undefined ? '—' : `${row.goal.text}: ${row.goal.met ? 'met' : 'not met'}`,
+    goal: row.goal === undefined ? '—' : `${row.goal.text}: ${row.goal.met ? 'met' : Number.isNaN(row.capstan) ? 'not met (no figure)' : 'not met'}`,
   }));
 }
 

@@ -18,7 +18,7 @@
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Benchmark, BenchmarkContext, ComparisonRow } from './benchmark';
+import type { Benchmark, ComparisonRow } from './benchmark';
 import { envtestPki, startAsEnvtest, type EnvtestPki, type EnvtestServer } from './envtest-server';
 import type { HttpsTarget } from './https-client';
 import { median, sleep } from './measure';
@@ -74,7 +74,7 @@ export const envtestBenchmark: Benchmark = {
     let suiteName = 'pkg/envtest';
     try {
       const suite = controllerRuntimeSuite('envtest');
-      suiteName = `controller-runtime ${suite.binary.split('/').at(-2)?.replace('controller-runtime-', '') ?? ''} pkg/envtest`;
+      suiteName = suite.title;
       for (const contender of contenders) {
         context.log(`${contender.label}: the ${suiteName} suite`);
         const run = await runSuite(suite, contender.binary);

@@ -20,6 +20,8 @@ const OUTPUT_TAIL_CHARS = 8_000;
 const ANSI_ESCAPE = /\x1b\[[0-9;]*m/g;
 
 export interface OutsideSuite {
+  /** e.g. `controller-runtime v0.22.5 pkg/envtest`. */
+  readonly title: string;
   /** The compiled test binary. */
   readonly binary: string;
   /** Where it runs from: its package in the module cache. */
@@ -44,7 +46,7 @@ export function controllerRuntimeSuite(pkg: string): OutsideSuite {
   const packageDir = join(goModCache(), 'sigs.k8s.io', `controller-runtime@${CONTROLLER_RUNTIME}`, 'pkg', pkg);
   if (!existsSync(binary)) throw new Error(`${binary} is not built (see /work/shared/notes/outside-suites.md)`);
   if (!existsSync(packageDir)) throw new Error(`${packageDir} is not in the module cache`);
-  return { binary, packageDir };
+  return { title: `controller-runtime ${CONTROLLER_RUNTIME} pkg/${pkg}`, binary, packageDir };
 }
 
 /** Runs the whole suite against `apiServer` (the binary envtest starts) and a fresh etcd per control plane. */

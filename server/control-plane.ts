@@ -9,20 +9,20 @@
  * bootstrap objects and begins campaigning for the controllers' lease.
  */
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type express from 'express';
 import type { IncomingMessage } from 'node:http';
 import { Compactor } from '../storage/compactor';
 import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
 import type { WatchCache } from '../storage/cache/watch-cache';
-import { openSqliteStore } from '../storage/sqlite/sqlite-store';
+import { routedCacheSet } from '../storage/cache/routed-cache-set';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
 import { NO_PLUGIN_CONFIGURATIONS, readAdmissionConfiguration } from './admission/admission-configuration';
-import type { ServerOptions } from './config/flags';
+import { serviceIPRangesOf, type ServerOptions } from './config/flags';
+import { openStoreLocations, type StoreLocation } from './store-locations';
 import { featureEnabled } from './config/feature-enabled';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -33,7 +33,7 @@ import { startCRDController } from './apiextensions/crd-controller';
 import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './controllers/api-operations';
 import type { ObjectOperations } from './controllers/operations';
-import { bootstrapClusterObjects } from './controllers/bootstrap';
+import { bootstrapClusterObjects, ensureDefaultServiceCIDR } from './controllers/bootstrap';
 import { controllerEnabled, type EmbeddedController } from './controllers/embedded-controllers';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
@@ -107,13 +107,6 @@ export interface ControlPlane {
 
 /** A controller that runs while this replica leads; it stops when `lost` aborts. */
 export type LeaderController = (operations: ObjectOperations, lost: AbortSignal) => void;
-
-export async function openStore(options: ServerOptions): Promise<RevisionedStore> {
-  // Loaded only for etcd: its client (gRPC, protobuf descriptors, OpenTelemetry) is a few MiB
-  // of heap and code an embedded-store server never uses.
-  if (options.etcdServers.length > 0) return (await import('../storage/etcd/etcd-store')).openEtcdStore({ endpoints: [...options.etcdServers] });
-  return openSqliteStore({ path: join(options.dataDir, 'capstan.db') });
-}
 
 function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
   return `${options.etcdPrefix.replace(/\/+$/, '')}/${type.storagePrefix}`;
@@ -190,22 +183,37 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
   const registry = new ResourceTypeRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
   const storedResources = new Map<string, StoredResource>();
-  const store = instrumentStore({ store: await openStore(options), metrics, resourceOfKey: resourceByKeyPrefix(storedResources) });
+  const locations = await openStoreLocations(options);
+  const instrumented = (location: StoreLocation) => instrumentStore({ store: location.store, metrics, resourceOfKey: resourceByKeyPrefix(storedResources) });
+  // The main store first: what is not overridden (custom resources included) lives there.
+  const stores = [instrumented(locations.main), ...locations.overrides.map(instrumented)];
+  const [store] = stores;
   const startupResources = [...cachedResources(options, registry.all()).values()];
-  const caches = await startCacheSet({ store, resources: startupResources });
+  // Overrides name built-in resources only, all known at start.
+  const storeIndexOfPrefix = new Map<string, number>();
+  for (const resource of startupResources) {
+    const location = locations.locationOf(resource.qualifiedResource);
+    if (location !== locations.main) storeIndexOfPrefix.set(resource.keyPrefix, 1 + locations.overrides.indexOf(location));
+  }
+  const storeIndexOf = (keyPrefix: string) => storeIndexOfPrefix.get(keyPrefix) ?? 0;
+  const cacheSets = await Promise.all(
+    stores.map((located, index) => startCacheSet({ store: located, resources: startupResources.filter(({ keyPrefix }) => storeIndexOf(keyPrefix) === index) })),
+  );
+  const caches = routedCacheSet({ sets: cacheSets, setOf: storeIndexOf });
   const observed = new Map<string, ObservedCache>();
   followRegistry({ serverOptions: options, registry, caches, storedResources, observed });
   observeWatchCaches(metrics, () => observed.values());
   const storageFor = (type: ResourceType): ObjectStorage => caches.cacheFor(keyPrefixOf(options, type));
-  const compactor = new Compactor({ store, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) });
-  compactor.start();
+  // Each etcd compacts its own history, as the reference runs a compactor per storage location.
+  const compactors = stores.map((located) => new Compactor({ store: located, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) }));
+  for (const compactor of compactors) compactor.start();
 
   const find = (group: string, resource: string): ResourceType => {
     const type = registry.find({ group, version: 'v1' }, resource);
     if (!type) throw new Error(`${group}/v1 ${resource} is not served`);
     return type;
   };
-  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
+  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))), ranges: serviceIPRangesOf(options) });
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
   const { authorizer } = authorization;
   const admissionPlugins = selectAdmissionPlugins(
@@ -241,7 +249,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageOf: (group, resource) => storageFor(find(group, resource)),
   });
   await crdServing.synced;
-  const storeAnswers = async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
+  const answers = (located: RevisionedStore) => async () => void (await withTimeout(located.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
+  const storeAnswers = answers(store);
+  // Named as the reference names its checks of the override locations.
+  const overrideChecks = stores.slice(1).map((located, i) => ({ live: functionCheck(`etcd-override-${i}`, answers(located)), ready: functionCheck(`etcd-override-readiness-${i}`, answers(located)) }));
   registry.add(componentStatusKind(defaultComponents(storeAnswers)));
   const aggregator = startAggregator({
     registry,
@@ -278,6 +289,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const authenticationInfoHook = hook('start-cluster-authentication-info-controller');
   // The repair runs on the leader; the hook says this replica has put it up for election.
   const serviceIPRepairHook = hook('start-service-ip-repair-controllers');
+  const serviceCIDRHook = hook('start-kubernetes-service-cidr-controller');
   const bootstrapHook = hook('bootstrap-controller');
   const rbacHook = hook('rbac/bootstrap-roles');
   const priorityClassesHook = hook('scheduling/bootstrap-system-priority-classes');
@@ -293,6 +305,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     priorityClassesHook,
     ...(flowHooks ? [flowHooks.producer] : []),
     bootstrapHook,
+    serviceCIDRHook,
     ...aggregator.healthChecks,
   ];
   let election: LeaderElection | undefined;
@@ -318,9 +331,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       });
     },
     health: {
-      checks: [functionCheck('etcd', storeAnswers)],
+      checks: [functionCheck('etcd', storeAnswers), ...overrideChecks.map(({ live }) => live)],
       readinessChecks: [
         functionCheck('etcd-readiness', storeAnswers),
+        ...overrideChecks.map(({ ready }) => ready),
         // The caches made at start only: a type added while serving (a custom resource) lists
         // on its own meanwhile (its reads go to the store), and must not take the replica out.
         functionCheck('informer-sync', async () => {
@@ -333,6 +347,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     },
     async start({ advertiseAddress, port, controllers = [] }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
+      const serviceCIDRs = [allocator.ranges.primary.cidr, ...(allocator.ranges.secondary ? [allocator.ranges.secondary.cidr] : [])];
+      await ensureDefaultServiceCIDR(operations, serviceCIDRs, new Date());
+      serviceCIDRHook.finish();
       namespacesHook.finish();
       priorityClassesHook.finish();
       bootstrapHook.finish();
@@ -377,9 +394,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       flowConfig?.stop();
       crdServing.stop();
       aggregator.stop();
-      await compactor.stop();
+      await Promise.all(compactors.map((compactor) => compactor.stop()));
       caches.stop();
-      await store.close();
+      await Promise.all(stores.map((located) => located.close()));
     },
   };
 }

@@ -10,6 +10,9 @@ import { canonicalFlagValue, GO_BOOLEANS, parseBool, splitList } from './flag-va
 import { REFERENCE_FLAG_SECTIONS, REFERENCE_FLAGS, type ReferenceFlag } from './reference-flags';
 import { unbuiltReason } from './unbuilt-flags';
 import { compileRe2 } from '../regex/re2';
+import { featureEnabled } from './feature-enabled';
+import { parseAddr } from '../net/netip';
+import { parseServiceIPRanges, type ServiceIPRanges } from '../registry/allocators/service-cidr';
 
 export interface ServerOptions {
   /** 0 asks the system for a free port (tests). */
@@ -21,6 +24,16 @@ export interface ServerOptions {
   /** Empty: the embedded SQLite store under the data dir. */
   readonly etcdServers: readonly string[];
   readonly etcdPrefix: string;
+  /** `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`: TLS to etcd for https endpoints. */
+  readonly etcdCaFile?: string;
+  readonly etcdCertFile?: string;
+  readonly etcdKeyFile?: string;
+  /** `--etcd-servers-overrides`: built-in resources kept on etcd servers of their own. */
+  readonly etcdServersOverrides: readonly EtcdServersOverride[];
+  /** `--service-cluster-ip-range` as given ('' for the default); see serviceIPRangesOf. */
+  readonly serviceClusterIPRange: string;
+  /** `--advertise-address`; absent: the bind address, or the host's default interface's (advertise-address.ts). */
+  readonly advertiseAddress?: string;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
   readonly shutdownDelayMs: number;
@@ -100,6 +113,13 @@ export interface ServerOptions {
   readonly audit: AuditFlags;
 }
 
+/** One entry of `--etcd-servers-overrides`: `group/resource#url;url`. */
+export interface EtcdServersOverride {
+  readonly group: string;
+  readonly resource: string;
+  readonly servers: readonly string[];
+}
+
 /** The `--audit-*` flags (server/audit/). */
 export interface AuditFlags {
   readonly policyFile?: string;
@@ -161,6 +181,8 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   bindAddress: '127.0.0.1',
   etcdServers: [],
   etcdPrefix: '/registry',
+  etcdServersOverrides: [],
+  serviceClusterIPRange: '',
   etcdCompactionIntervalMs: 5 * 60_000,
   shutdownDelayMs: 0,
   maxRequestsInflight: 400,
@@ -252,6 +274,21 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.etcdServers = splitList(v)),
   },
   'etcd-prefix': { usage: 'key prefix', apply: (o, v) => (o.etcdPrefix = v) },
+  'etcd-cafile': { usage: 'CA bundle verifying the servers of https etcd URLs; none: the system roots', apply: (o, v) => (o.etcdCaFile = v) },
+  'etcd-certfile': { usage: 'client certificate presented to https etcd servers (with --etcd-keyfile)', apply: (o, v) => (o.etcdCertFile = v) },
+  'etcd-keyfile': { usage: 'private key of --etcd-certfile', apply: (o, v) => (o.etcdKeyFile = v) },
+  'etcd-servers-overrides': {
+    usage: 'per-resource etcd servers, comma separated, each group/resource#servers with the URLs semicolon separated, e.g. "/events#http://etcd6:2379" (built-in resources only)',
+    apply: (o, v) => (o.etcdServersOverrides = [...o.etcdServersOverrides, ...parseEtcdServersOverrides(v)]),
+  },
+  'service-cluster-ip-range': {
+    usage: 'CIDR of Service cluster IPs, or two of different families (dual-stack), the primary first',
+    apply: (o, v) => (o.serviceClusterIPRange = v),
+  },
+  'advertise-address': {
+    usage: "IP address the kubernetes Service's endpoints name (none given: --bind-address, else the default interface's)",
+    apply: (o, v) => (o.advertiseAddress = parseIP(v)),
+  },
   'etcd-compaction-interval': {
     usage: 'Go duration between compactions (0 disables)',
     apply: (o, v) => (o.etcdCompactionIntervalMs = parseNonNegativeDuration(v)),
@@ -564,6 +601,7 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
     try {
       spec.apply(options, value);
     } catch (error) {
+      // Checks the reference makes after parsing, in its own words.
       if (error instanceof FlagError) throw error;
       throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: ${(error as Error).message}`);
     }
@@ -580,6 +618,9 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
     options.anonymousAuth = false;
     warnings.push('--anonymous-auth is set to false: the AlwaysAllow authorizer would let anonymous requests do anything');
   }
+  checkEtcdFlags(options);
+  // Refused at once rather than when the control plane opens.
+  serviceIPRangesOf(options);
   return { options, warnings };
 }
 
@@ -793,4 +834,48 @@ function parseRuntimeConfig(value: string): Record<string, string> {
     else config[entry.slice(0, equals)] = entry.slice(equals + 1);
   }
   return config;
+}
+
+/** The ranges of `--service-cluster-ip-range`; throws `FlagError` with the reference's message. */
+export function serviceIPRangesOf(options: Pick<ServerOptions, 'serviceClusterIPRange' | 'featureGates'>): ServiceIPRanges {
+  try {
+    // MultiCIDRServiceAllocator is locked on in 1.34, so DisableAllocatorDualWrite alone decides.
+    return parseServiceIPRanges(options.serviceClusterIPRange, { limitSize: !featureEnabled(options.featureGates, 'DisableAllocatorDualWrite') });
+  } catch (error) {
+    throw new FlagError((error as Error).message);
+  }
+}
+
+const OVERRIDES_INVALID = '--etcd-servers-overrides invalid, must be of format: group/resource#servers, where servers are URLs, semicolon separated';
+
+/** pflag's string slice: comma separated (an empty value is an empty list); checked as the reference's ParseEtcdServersOverrides. */
+function parseEtcdServersOverrides(value: string): EtcdServersOverride[] {
+  if (value === '') return [];
+  return value.split(',').map((override) => {
+    const tokens = override.split('#');
+    if (tokens.length !== 2) throw new FlagError(OVERRIDES_INVALID);
+    const groupResource = tokens[0].split('/');
+    if (groupResource.length !== 2) throw new FlagError(OVERRIDES_INVALID);
+    const servers = tokens[1].split(';');
+    if (servers.some((server) => server === '')) throw new FlagError(OVERRIDES_INVALID);
+    return { group: groupResource[0], resource: groupResource[1], servers };
+  });
+}
+
+/** The reference's rules for the TLS files (etcd's client TLSInfo), found before anything opens. */
+function checkEtcdFlags(options: ServerOptions): void {
+  if (Boolean(options.etcdCertFile) !== Boolean(options.etcdKeyFile)) {
+    throw new FlagError(`KeyFile and CertFile must both be present[key: ${options.etcdKeyFile ?? ''}, cert: ${options.etcdCertFile ?? ''}] (--etcd-keyfile, --etcd-certfile)`);
+  }
+  if (options.etcdServersOverrides.length > 0 && options.etcdServers.length === 0) {
+    throw new FlagError('--etcd-servers-overrides needs --etcd-servers (the embedded store keeps every resource)');
+  }
+}
+
+/** pflag's IP flag: Go's net.ParseIP of the trimmed value, kept in its canonical form. */
+function parseIP(value: string): string | undefined {
+  if (value === '') return undefined;
+  const addr = parseAddr(value.trim());
+  if (typeof addr === 'string' || addr.zone !== '') throw new Error(`failed to parse IP: ${JSON.stringify(value)}`);
+  return addr.toString();
 }

@@ -395,13 +395,19 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       namespacesHook.finish();
       priorityClassesHook.finish();
       bootstrapHook.finish();
-      await reconcileBootstrapPolicy(operations);
-      await authorization.rbacSynced;
-      rbacHook.finish();
-      if (flowHooks) {
-        await ensureBootstrapConfiguration(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }));
-        flowHooks.producer.finish();
-      }
+      // Independent of each other, as the reference's post-start hooks run side by side.
+      await Promise.all([
+        (async () => {
+          await reconcileBootstrapPolicy(operations);
+          await authorization.rbacSynced;
+          rbacHook.finish();
+        })(),
+        flowHooks &&
+          (async () => {
+            await ensureBootstrapConfiguration(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }));
+            flowHooks.producer.finish();
+          })(),
+      ]);
       election = startLeaderElection({
         leases: storageFor(find('coordination.k8s.io', 'leases')),
         namespace: 'kube-system',

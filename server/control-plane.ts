@@ -71,6 +71,7 @@ import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
 import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
+import { createKubeletClient } from './kubelet/kubelet-client';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
@@ -243,6 +244,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   await crdServing.synced;
   const storeAnswers = async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
   registry.add(componentStatusKind(defaultComponents(storeAnswers)));
+  const kubelet = createKubeletClient(options.kubelet);
   const aggregator = startAggregator({
     registry,
     storageOf: (group, resource) => storageFor(find(group, resource)),
@@ -315,6 +317,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
+        kubelet,
       });
     },
     health: {

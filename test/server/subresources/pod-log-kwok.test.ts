@@ -1,0 +1,118 @@
+/**
+ * `kubectl logs` (1.33) against a replica in this process whose node is played by kwok, which
+ * serves the kubelet API on loopback and a container's log from a file (its ClusterLogs
+ * configuration): the log as written, its options passed on to the kubelet, `logs -f` seeing
+ * lines appended while it follows, and the reference's answers to options it refuses.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { freePort } from '../../helpers/ports';
+import { KUBECTL } from '../../helpers/server';
+import { addSimulatedNodes, buildKwok, startKwok, type Kwok } from '../../cluster/reference-controllers';
+
+const NS = '/api/v1/namespaces/default';
+const JSON_BODY = { 'Content-Type': 'application/json' };
+const NODE = 'kwok-node-0';
+
+/** A line as a container runtime writes it (CRI log format), which kwok reads back. */
+const criLine = (second: number, text: string) => `2024-01-01T00:00:${String(second).padStart(2, '0')}.000000000Z stdout F ${text}\n`;
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('pods/log through kwok as the kubelet', () => {
+  let server: InProcessServer;
+  let kwok: Kwok;
+  let logFile: string;
+
+  beforeAll(async () => {
+    buildKwok(10 * 60_000);
+    // kwok's nodes report their name as Hostname, which no resolver knows here: reach them by InternalIP.
+    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount', '--kubelet-preferred-address-types=InternalIP']);
+    logFile = join(server.dataDir, 'container.log');
+    writeFileSync(logFile, criLine(1, 'first line') + criLine(2, 'second line') + criLine(3, 'third line'));
+    const logsConfig = join(server.dataDir, 'kwok-logs.yaml');
+    writeFileSync(
+      logsConfig,
+      JSON.stringify({ apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'ClusterLogs', metadata: { name: 'logs' }, spec: { selector: { matchNamespaces: ['default'] }, logs: [{ containers: ['app'], logsFile: logFile, follow: true }] } }),
+    );
+    const port = await freePort();
+    kwok = startKwok(server.kubeconfig, [`--config=${logsConfig}`, `--server-address=127.0.0.1:${port}`, '--node-ip=127.0.0.1', `--node-port=${port}`]);
+    await addSimulatedNodes(server, [NODE], 60_000);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: NODE, containers: [{ name: 'app', image: 'busybox' }] } };
+    expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: JSON_BODY })).status).toBe(201);
+    // kwok reports the kubelet's port once it has taken the node on.
+    await waitFor('the node to report its kubelet port', async () => {
+      const node = (await server.request('GET', `/api/v1/nodes/${NODE}`)).json<{ status?: { daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } } }>();
+      return node.status?.daemonEndpoints?.kubeletEndpoint?.Port === port ? true : undefined;
+    });
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    await kwok?.stop();
+    await server?.stop();
+  });
+
+  it('kubectl logs prints the container log, and passes tail and timestamps on', async () => {
+    const all = await server.kubectl(['logs', 'web']);
+    expect(all).toMatchObject({ code: 0, stdout: 'first line\nsecond line\nthird line\n' });
+    const tail = await server.kubectl(['logs', 'web', '--tail=1']);
+    expect(tail).toMatchObject({ code: 0, stdout: 'third line\n' });
+    const stamped = await server.kubectl(['logs', 'web', '-c', 'app', '--timestamps', '--tail=1']);
+    expect(stamped).toMatchObject({ code: 0, stdout: '2024-01-01T00:00:03.000000000Z third line\n' });
+    const limited = await server.request('GET', `${NS}/pods/web/log?limitBytes=5`);
+    expect({ status: limited.status, type: limited.headers['content-type'], body: limited.body }).toEqual({ status: 200, type: 'text/plain', body: 'first' });
+  });
+
+  it('kubectl logs -f follows lines as they are written', async () => {
+    const child = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'logs', '-f', 'web'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await waitFor('the first lines', async () => (out.includes('third line') ? true : undefined), 20_000);
+      appendFileSync(logFile, criLine(4, 'written while following'));
+      await waitFor('the appended line', async () => (out.includes('written while following') ? true : undefined), 20_000);
+      expect(out).toBe('first line\nsecond line\nthird line\nwritten while following\n');
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('refuses options as the reference validates them', async () => {
+    const invalid = await server.request('GET', `${NS}/pods/web/log?tailLines=-1&sinceSeconds=1&sinceTime=2020-01-01T00:00:00Z`);
+    expect(invalid.status).toBe(422);
+    expect(invalid.json()).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Invalid', code: 422,
+      message: 'PodLogOptions "web" is invalid: [tailLines: Invalid value: -1: must be greater than or equal to 0, []: Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified]',
+      details: {
+        name: 'web', kind: 'PodLogOptions',
+        causes: [
+          { reason: 'FieldValueInvalid', message: 'Invalid value: -1: must be greater than or equal to 0', field: 'tailLines' },
+          { reason: 'FieldValueForbidden', message: 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified', field: '[]' },
+        ],
+      },
+    });
+    const cases: [string, number, string][] = [
+      ['limitBytes=0', 422, 'PodLogOptions "web" is invalid: limitBytes: Invalid value: 0: must be greater than 0'],
+      ['sinceSeconds=0', 422, 'PodLogOptions "web" is invalid: sinceSeconds: Invalid value: 0: must be greater than 0'],
+      ['stream=All', 422, 'PodLogOptions "web" is invalid: stream: Forbidden: may not be specified'],
+      ['tailLines=abc', 400, 'strconv.ParseInt: parsing "abc": invalid syntax'],
+      ['sinceSeconds=', 400, 'strconv.ParseInt: parsing "": invalid syntax'],
+      ['sinceTime=bad', 400, 'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'],
+    ];
+    for (const [query, code, message] of cases) {
+      const answer = await server.request('GET', `${NS}/pods/web/log?${query}`);
+      expect({ query, code: answer.status, message: answer.json<{ message: string }>().message }).toEqual({ query, code, message });
+    }
+  });
+});

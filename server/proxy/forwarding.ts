@@ -56,6 +56,7 @@ export function dialErrorText(error: NodeJS.ErrnoException, host: string | null 
   if (error.code === 'ECONNREFUSED') return `dial tcp ${address}: connect: connection refused`;
   if (error.code === 'ETIMEDOUT') return `dial tcp ${address}: i/o timeout`;
   if (error.code === 'EHOSTUNREACH') return `dial tcp ${address}: connect: no route to host`;
+  if (error.code === 'ENOTFOUND') return `dial tcp: lookup ${host ?? ''}: no such host`;
   if (error.code === 'ENETUNREACH') return `dial tcp ${address}: connect: network is unreachable`;
   return error.message;
 }

@@ -119,8 +119,12 @@ interface Running {
   output: string;
 }
 
-function run(binary: string, args: readonly string[], port?: number): Running {
-  const child = spawn(join(BIN, binary), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+type Launch = (argv: readonly string[]) => [string, string[]];
+const directly: Launch = ([command, ...rest]) => [command, rest];
+
+function run(binary: string, args: readonly string[], port?: number, launch: Launch = directly): Running {
+  const [command, commandArgs] = launch([join(BIN, binary), ...args]);
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   const running: Running = { child, port, exited: new Promise((resolve) => child.once('exit', () => resolve())), output: '' };
   const keep = (chunk: Buffer) => (running.output += chunk.toString());
   child.stdout?.on('data', keep);
@@ -159,8 +163,8 @@ async function runServing(binary: string, args: (port: number) => readonly strin
   }
 }
 
-function runKwok(kubeconfig: string, args: readonly string[] = []): Running {
-  return run('kwok', [`--kubeconfig=${kubeconfig}`, `--config=${KWOK_STAGES}`, '--manage-all-nodes=true', `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`, ...args]);
+function runKwok(kubeconfig: string, args: readonly string[] = [], launch: Launch = directly): Running {
+  return run('kwok', [`--kubeconfig=${kubeconfig}`, `--config=${KWOK_STAGES}`, '--manage-all-nodes=true', `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`, ...args], undefined, launch);
 }
 
 export interface Kwok {
@@ -172,10 +176,11 @@ export interface Kwok {
 /**
  * kwok alone, playing every node of the server behind `kubeconfig`: `args` add its own flags
  * (`--server-address` to serve the kubelet API, `--node-ip`, more `--config` files with its
- * ClusterLogs, ClusterExec ... configurations).
+ * ClusterLogs, ClusterExec ... configurations); `launch` turns its command line into the one run
+ * (a network namespace's `nsenter`).
  */
-export function startKwok(kubeconfig: string, args: readonly string[] = []): Kwok {
-  const kwok = runKwok(kubeconfig, args);
+export function startKwok(kubeconfig: string, args: readonly string[] = [], launch: Launch = directly): Kwok {
+  const kwok = runKwok(kubeconfig, args, launch);
   return { logs: () => kwok.output, stop: () => stopProcess(kwok) };
 }
 

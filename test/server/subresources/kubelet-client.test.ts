@@ -38,7 +38,7 @@ async function startFakeKubelet(tls: { certPem: string; keyPem: string }): Promi
   const peers: string[] = [];
   const server = createHttpsServer({ cert: tls.certPem, key: tls.keyPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     const peer = (req.socket as TLSSocket).getPeerCertificate();
-    peers.push(peer?.subject?.CN ?? '');
+    peers.push(String(peer?.subject?.CN ?? ''));
     const url = new URL(req.url ?? '/', 'https://kubelet');
     if (url.pathname === '/containerLogs/default/web/app' && url.searchParams.get('follow') === 'true') {
       res.writeHead(200, { 'Content-Type': 'text/plain' });

@@ -72,6 +72,7 @@ import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
 import { createKubeletClient } from './kubelet/kubelet-client';
+import { isConnectUpgrade } from './subresources/connect';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
@@ -92,7 +93,7 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
   readonly flowControl?: FlowControl;
-  /** Upgrade requests the aggregator's proxy switches itself: give it to the HTTPS server (`upgrades`). */
+  /** Upgrade requests a route switches itself (the aggregator's proxy, exec, attach, portforward, the proxies): give it to the HTTPS server (`upgrades`). */
   readonly upgrades: (request: IncomingMessage) => boolean;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
@@ -308,7 +309,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageFor,
     authorizer,
     flowControl,
-    upgrades: (request) => aggregator.upgrades(request),
+    upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request),
     routes(app) {
       app.use(aggregator.proxy);
       mountDiscovery(app, { registry, extensions: aggregator.extensions });

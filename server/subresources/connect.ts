@@ -9,8 +9,9 @@
  * without an address, an address the reference will not proxy to (loopback, link-local) are
  * its answers. Everything streams through pipes: a client that stops reading holds the backend
  * back, never the server's memory.
- *
- * exec, attach and portforward stop where they would dial the kubelet: 503.
+ * exec, attach and portforward pass the client's protocol switch (SPDY, or WebSocket with the
+ * kubelet's own protocols) to the kubelet and join the connections; the reference's translation
+ * of WebSocket `v5.channel.k8s.io` to SPDY toward the kubelet is not done here.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -245,18 +246,77 @@ async function admit(scope: HandlerScope, connection: Connection, info: RequestI
 
 type StreamConnection = 'exec' | 'attach' | 'portforward';
 
-/** exec, attach and portforward: checked as the reference checks them, up to the kubelet, which they do not reach yet. */
+/** The kubelet's parameters of a stream, as the reference's streamParams writes them (url.Values: keys in order). */
+function streamQuery(kind: StreamConnection, query: URLSearchParams): string {
+  const params = new URLSearchParams();
+  const flag = (name: string) => {
+    const text = query.get(name);
+    return text !== null && parseBool(text);
+  };
+  if (kind === 'portforward') {
+    const ports = query.getAll('ports').map(parseInteger);
+    if (ports.length > 0) params.set('port', ports.join(','));
+  } else {
+    if (kind === 'exec') for (const command of query.getAll('command')) params.append('command', command);
+    if (flag('stderr')) params.set('error', '1');
+    if (flag('stdin')) params.set('input', '1');
+    if (flag('stdout')) params.set('output', '1');
+    if (flag('tty')) params.set('tty', '1');
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * The WebSocket protocols the reference translates to SPDY toward the kubelet (which speaks
+ * neither): `v5.channel.k8s.io` for exec and attach, port-forward's tunnel. capstan does not
+ * translate, and refuses them before the switch, so that clients (kubectl) fall back to SPDY,
+ * which passes to the kubelet as it is.
+ */
+const TRANSLATED_PROTOCOLS: ReadonlySet<string> = new Set(['v5.channel.k8s.io', 'SPDY/3.1+portforward.k8s.io']);
+
+function refuseTranslation(req: Request): void {
+  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return;
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim());
+  const translated = offered.find((protocol) => TRANSLATED_PROTOCOLS.has(protocol));
+  if (translated !== undefined) {
+    throw new StatusError({ code: 501, reason: '', message: `capstan does not translate the WebSocket protocol ${translated} to the kubelet's SPDY: connect with SPDY, or with a channel protocol the kubelet speaks (v4.channel.k8s.io)` });
+  }
+}
+
+const KUBELET_STREAM_PATHS: Readonly<Record<StreamConnection, string>> = { exec: 'exec', attach: 'attach', portforward: 'portForward' };
+
+/**
+ * exec, attach and portforward: checked as the reference checks them, then the client's
+ * protocol switch passed to the kubelet's `/exec`, `/attach` or `/portForward`, and the two
+ * connections joined once the kubelet agrees; a request that asks no switch is 400.
+ */
 function podStream(kind: StreamConnection): Factory {
-  return (scope) => async ({ info, req }) => {
-    req.resume();
+  return (scope) => async (request) => {
+    const { info, req } = request;
     await admit(scope, kind, info, req);
+    const query = queryOf(req);
     const pod = await scope.storage.get({ namespace: info.namespace, name: info.name });
-    if (kind !== 'portforward') containerOf(pod, queryOf(req).get('container') ?? '');
+    const container = kind === 'portforward' ? undefined : containerOf(pod, query.get('container') ?? '');
     const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
     if (nodeName === '') throw badRequest(`pod ${info.name} does not have a host assigned`);
-    kubeletOf(scope).endpointOf(await nodeOfPod(scope, nodeName));
-    throw serviceUnavailable('capstan does not connect to kubelets for exec, attach or portforward yet');
+    const kubelet = kubeletOf(scope);
+    const endpoint = kubelet.endpointOf(await nodeOfPod(scope, nodeName));
+    if (!asksUpgrade(req.headers)) throw badRequest('Upgrade request required');
+    refuseTranslation(req);
+    const segments = [pod.metadata.namespace ?? '', pod.metadata.name ?? '', ...(container === undefined ? [] : [container])].map(encodeURIComponent).join('/');
+    const target = { options: kubelet.requestOptions(endpoint), secure: true, timeoutMs: kubelet.timeoutMs };
+    await forward(target, request, { path: `/${KUBELET_STREAM_PATHS[kind]}/${segments}${streamQuery(kind, query)}`, requestPath: requestPathOf(req), rewrite: false });
   };
+}
+
+/** Connection upgrades that these subresources switch themselves: the HTTPS server hands them their raw socket. */
+const CONNECT_UPGRADE_PATH = /^\/api\/v1\/(?:namespaces\/[^/]+\/pods\/[^/]+\/(?:exec|attach|portforward|proxy)|namespaces\/[^/]+\/services\/[^/]+\/proxy|nodes\/[^/]+\/proxy)(?:\/|$)/;
+
+export function isConnectUpgrade(request: { readonly url?: string }): boolean {
+  const url = request.url ?? '/';
+  const query = url.indexOf('?');
+  return CONNECT_UPGRADE_PATH.test(query < 0 ? url : url.slice(0, query));
 }
 
 /** Where a proxy request goes: the backend's address and transport, and the path its location starts with. */
@@ -300,51 +360,76 @@ function rewriteLocation(location: string, backendHost: string, requestHost: str
   return `${path}${target.search}${target.hash}`;
 }
 
-/**
- * Passes the request on to `target` at the proxy's subpath, and its answer back. A GET of the
- * proxy's root without a slash is redirected to it, as the reference does, so that relative
- * links resolve. A backend that cannot be reached is 503 `error trying to reach service: ...`.
- */
-async function proxyTo(target: ProxyTarget, { info, req, res }: Parameters<ResourceHandler>[0]): Promise<void> {
-  const subpath = rawSubpath(req, info);
-  const upgrade = asksUpgrade(req.headers);
+function requestPathOf(req: Request): string {
   const url = req.originalUrl;
-  const queryAt = url.indexOf('?');
-  const requestPath = queryAt < 0 ? url : url.slice(0, queryAt);
-  const query = queryAt < 0 ? '' : url.slice(queryAt);
-  if (subpath === '' && !upgrade && (req.method === 'GET' || req.method === 'HEAD')) {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/**
+ * Passes the request on to `target` at `path`, and its answer back: a protocol switch joins
+ * the two connections once the backend agrees to it. With `rewrite` (the proxies), the
+ * backend's redirects to itself come back under the proxy's path and its CORS headers are
+ * dropped, as the reference's proxy transport does. A backend that cannot be reached is 503
+ * `error trying to reach service: ...`.
+ */
+async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHandler>[0], route: { readonly path: string; readonly requestPath: string; readonly rewrite: boolean; readonly pathPrepend?: string }): Promise<void> {
+  const upgrade = asksUpgrade(req.headers);
+  const backendHost = `${String(target.options.host ?? '').includes(':') ? `[${target.options.host}]` : target.options.host}:${target.options.port}`;
+  const upstream = openUpstream({
+    ...target,
+    method: req.method,
+    path: route.path,
+    headers: {
+      ...forwardedHeaders(req.headers, req.socket.remoteAddress),
+      host: backendHost,
+      ...(route.rewrite ? { 'x-forwarded-uri': route.requestPath } : {}),
+      ...(upgrade ? { connection: 'Upgrade', upgrade: req.headers.upgrade } : {}),
+    },
+    body: req,
+  });
+  res.on('close', () => {
+    if (!switched) upstream.abort();
+  });
+  let switched = false;
+  const answered = await upstream.answer.catch((error: Error) => {
+    throw serviceUnavailable(`error trying to reach service: ${error.message.replace(/^[A-Za-z]+ "[^"]*": /, '')}`);
+  });
+  if (answered.upgraded) {
+    switched = true;
+    joinConnections(req.socket, answered.answer, answered.socket, answered.head);
+    return;
+  }
+  if (!route.rewrite) {
+    streamAnswer(answered.answer, res);
+    return;
+  }
+  const location = answered.answer.headers.location;
+  streamAnswer(answered.answer, res, {
+    drop: CORS_HEADERS,
+    headers: location === undefined ? {} : { location: rewriteLocation(location, backendHost, req.headers.host, route.pathPrepend ?? route.requestPath) },
+  });
+}
+
+/**
+ * A proxy's request passed on at the path after `.../proxy`, the query kept. A GET of the
+ * proxy's root without a slash is redirected to it, as the reference does, so that relative
+ * links resolve.
+ */
+async function proxyTo(target: ProxyTarget, request: Parameters<ResourceHandler>[0]): Promise<void> {
+  const { info, req, res } = request;
+  const subpath = rawSubpath(req, info);
+  const requestPath = requestPathOf(req);
+  const queryAt = req.originalUrl.indexOf('?');
+  const query = queryAt < 0 ? '' : req.originalUrl.slice(queryAt);
+  if (subpath === '' && !asksUpgrade(req.headers) && (req.method === 'GET' || req.method === 'HEAD')) {
     req.resume();
     res.status(301).setHeader('Location', `${requestPath}/${query}`);
     res.end();
     return;
   }
-  const backendHost = `${String(target.options.host ?? '').includes(':') ? `[${target.options.host}]` : target.options.host}:${target.options.port}`;
-  const upstream = openUpstream({
-    ...target,
-    method: req.method,
-    path: `${subpath || '/'}${query}`,
-    headers: {
-      ...forwardedHeaders(req.headers, req.socket.remoteAddress),
-      host: backendHost,
-      'x-forwarded-uri': requestPath,
-      ...(upgrade ? { connection: 'Upgrade', upgrade: req.headers.upgrade } : {}),
-    },
-    body: req,
-  });
-  res.on('close', () => upstream.abort());
-  const answered = await upstream.answer.catch((error: Error & { reason?: string }) => {
-    throw serviceUnavailable(`error trying to reach service: ${error.message.replace(/^[A-Za-z]+ "[^"]*": /, '')}`);
-  });
-  if (answered.upgraded) {
-    joinConnections(req.socket, answered.answer, answered.socket, answered.head);
-    return;
-  }
-  const location = answered.answer.headers.location;
   const pathPrepend = subpath === '' ? requestPath : requestPath.slice(0, requestPath.length - subpath.length);
-  streamAnswer(answered.answer, res, {
-    drop: CORS_HEADERS,
-    headers: location === undefined ? {} : { location: rewriteLocation(location, backendHost, req.headers.host, pathPrepend) },
-  });
+  await forward(target, request, { path: `${subpath || '/'}${query}`, requestPath, rewrite: true, pathPrepend });
 }
 
 function plainTarget(scheme: string, host: string, port: number): ProxyTarget {

@@ -2,7 +2,8 @@
  * `kubectl logs` (1.33) against a replica in this process whose node is played by kwok, which
  * serves the kubelet API on loopback and a container's log from a file (its ClusterLogs
  * configuration): the log as written, its options passed on to the kubelet, `logs -f` seeing
- * lines appended while it follows, and the reference's answers to options it refuses.
+ * lines appended while it follows, and the reference's answers to options it refuses; and
+ * `kubectl exec`, its SPDY connection joined to kwok's (its ClusterExec runs a local command).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -45,8 +46,13 @@ describe('pods/log through kwok as the kubelet', () => {
       logsConfig,
       JSON.stringify({ apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'ClusterLogs', metadata: { name: 'logs' }, spec: { selector: { matchNamespaces: ['default'] }, logs: [{ containers: ['app'], logsFile: logFile, follow: true }] } }),
     );
+    const execConfig = join(server.dataDir, 'kwok-exec.yaml');
+    writeFileSync(
+      execConfig,
+      JSON.stringify({ apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'ClusterExec', metadata: { name: 'exec' }, spec: { selector: { matchNamespaces: ['default'] }, execs: [{ containers: ['app'], local: { workDir: server.dataDir } }] } }),
+    );
     const port = await freePort();
-    kwok = startKwok(server.kubeconfig, [`--config=${logsConfig}`, `--server-address=127.0.0.1:${port}`, '--node-ip=127.0.0.1', `--node-port=${port}`]);
+    kwok = startKwok(server.kubeconfig, [`--config=${logsConfig}`, `--config=${execConfig}`, `--server-address=127.0.0.1:${port}`, '--node-ip=127.0.0.1', `--node-port=${port}`]);
     await addSimulatedNodes(server, [NODE], 60_000);
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: NODE, containers: [{ name: 'app', image: 'busybox' }] } };
     expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: JSON_BODY })).status).toBe(201);
@@ -86,6 +92,24 @@ describe('pods/log through kwok as the kubelet', () => {
     } finally {
       child.kill();
     }
+  });
+
+  it('kubectl exec runs the command kwok runs for the container, stdin and stdout joined through the server', async () => {
+    const echoed = await server.kubectl(['exec', 'web', '--', 'echo', 'hello', 'from', 'exec']);
+    expect(echoed).toMatchObject({ code: 0, stdout: 'hello from exec\n' });
+    // kwok's local exec never closes a command's stdin: the command reads one line, not to the end.
+    const piped = await server.kubectl(['exec', '-i', 'web', '--', 'sh', '-c', 'head -n1 | tr a-z A-Z; pwd'], { input: 'through stdin\n' });
+    expect(piped).toMatchObject({ code: 0, stdout: `THROUGH STDIN\n${server.dataDir}\n` });
+    const failing = await server.kubectl(['exec', 'web', '--', 'sh', '-c', 'exit 3']);
+    // kwok reports a command's failure as an error of its own, not as the command's exit status.
+    expect(failing).toMatchObject({ code: 1, stderr: 'error: Internal error occurred: error executing command in container: cmd wait: sh -c exit 3: exit status 3\n' });
+    // kubectl asks WebSocket v5 first, which is refused (not translated to SPDY), and falls back to SPDY.
+    const verbose = await server.kubectl(['-v=7', 'exec', 'web', '--', 'true']);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toContain('RemoteCommand fallback: unable to upgrade streaming request: capstan does not translate the WebSocket protocol v5.channel.k8s.io');
+    // Without a protocol switch there is nothing to join.
+    const plain = await server.request('POST', `${NS}/pods/web/exec?command=ls&stdout=true`);
+    expect(plain.json()).toMatchObject({ code: 400, reason: 'BadRequest', message: 'Upgrade request required' });
   });
 
   it('refuses options as the reference validates them', async () => {

@@ -3,10 +3,14 @@
  * serves the kubelet API on loopback and a container's log from a file (its ClusterLogs
  * configuration): the log as written, its options passed on to the kubelet, `logs -f` seeing
  * lines appended while it follows, and the reference's answers to options it refuses; and
- * `kubectl exec`, its SPDY connection joined to kwok's (its ClusterExec runs a local command).
+ * `kubectl exec` and `port-forward`, their SPDY connections joined to kwok's (its ClusterExec
+ * runs a local command, its ClusterPortForward reaches a server of this test), and only with
+ * `create` on pods/exec.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { freePort } from '../../helpers/ports';
@@ -34,6 +38,7 @@ describe('pods/log through kwok as the kubelet', () => {
   let server: InProcessServer;
   let kwok: Kwok;
   let logFile: string;
+  let backend: Server;
 
   beforeAll(async () => {
     buildKwok(10 * 60_000);
@@ -51,8 +56,21 @@ describe('pods/log through kwok as the kubelet', () => {
       execConfig,
       JSON.stringify({ apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'ClusterExec', metadata: { name: 'exec' }, spec: { selector: { matchNamespaces: ['default'] }, execs: [{ containers: ['app'], local: { workDir: server.dataDir } }] } }),
     );
+    backend = createServer((req, res) => {
+      req.resume();
+      res.end(`forwarded to the test's server: ${req.url}\n`);
+    });
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    const forwardConfig = join(server.dataDir, 'kwok-forward.yaml');
+    writeFileSync(
+      forwardConfig,
+      JSON.stringify({
+        apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'ClusterPortForward', metadata: { name: 'forward' },
+        spec: { selector: { matchNamespaces: ['default'] }, forwards: [{ ports: [80], target: { address: '127.0.0.1', port: (backend.address() as AddressInfo).port } }] },
+      }),
+    );
     const port = await freePort();
-    kwok = startKwok(server.kubeconfig, [`--config=${logsConfig}`, `--config=${execConfig}`, `--server-address=127.0.0.1:${port}`, '--node-ip=127.0.0.1', `--node-port=${port}`]);
+    kwok = startKwok(server.kubeconfig, [`--config=${logsConfig}`, `--config=${execConfig}`, `--config=${forwardConfig}`, `--server-address=127.0.0.1:${port}`, '--node-ip=127.0.0.1', `--node-port=${port}`]);
     await addSimulatedNodes(server, [NODE], 60_000);
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: NODE, containers: [{ name: 'app', image: 'busybox' }] } };
     expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: JSON_BODY })).status).toBe(201);
@@ -64,6 +82,7 @@ describe('pods/log through kwok as the kubelet', () => {
   }, 30 * 60_000);
 
   afterAll(async () => {
+    backend?.close();
     await kwok?.stop();
     await server?.stop();
   });
@@ -110,6 +129,35 @@ describe('pods/log through kwok as the kubelet', () => {
     // Without a protocol switch there is nothing to join.
     const plain = await server.request('POST', `${NS}/pods/web/exec?command=ls&stdout=true`);
     expect(plain.json()).toMatchObject({ code: 400, reason: 'BadRequest', message: 'Upgrade request required' });
+  });
+
+  it('kubectl port-forward reaches the port kwok forwards to', async () => {
+    const local = await freePort();
+    const child = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, 'port-forward', 'pod/web', `${local}:80`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      await waitFor('port-forward to listen', async () => (out.includes(`Forwarding from 127.0.0.1:${local}`) ? true : undefined), 20_000);
+      const answer = await fetch(`http://127.0.0.1:${local}/through/the/tunnel`);
+      expect(await answer.text()).toBe("forwarded to the test's server: /through/the/tunnel\n");
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('lets exec through only with create on pods/exec', async () => {
+    const asBob = (args: readonly string[]) => server.kubectl(['--as=bob', ...args]);
+    expect((await server.kubectl(['create', 'role', 'pod-reader', '--verb=get', '--resource=pods,pods/exec'])).code).toBe(0);
+    expect((await server.kubectl(['create', 'rolebinding', 'bob-reads', '--role=pod-reader', '--user=bob'])).code).toBe(0);
+    // get lets the WebSocket request through authorization; the SPDY one is a POST: create.
+    expect(await asBob(['exec', 'web', '--', 'true'])).toMatchObject({
+      code: 1,
+      stderr: 'Error from server (Forbidden): pods "web" is forbidden: User "bob" cannot create resource "pods/exec" in API group "" in the namespace "default"\n',
+    });
+    expect((await server.kubectl(['create', 'role', 'pod-exec', '--verb=create', '--resource=pods/exec'])).code).toBe(0);
+    expect((await server.kubectl(['create', 'rolebinding', 'bob-execs', '--role=pod-exec', '--user=bob'])).code).toBe(0);
+    expect(await asBob(['exec', 'web', '--', 'echo', 'bob was here'])).toMatchObject({ code: 0, stdout: 'bob was here\n' });
   });
 
   it('refuses options as the reference validates them', async () => {

@@ -15,6 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
+import { auditSwitchedProtocols } from '../audit/request-audit';
 import { apiServiceName, isAvailable, serviceOf, specOf } from './apiservice';
 import { asksUpgrade, dialErrorText, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
 import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
@@ -83,7 +84,10 @@ export function aggregatorProxy(options: {
           // Watches send events as they happen: each chunk goes out at once.
           (answer) => streamAnswer(answer, res),
         );
-        upstream.on('upgrade', (answer, socket, head) => joinConnections(req.socket, answer, socket, head));
+        upstream.on('upgrade', (answer, socket, head) => {
+          auditSwitchedProtocols(req, answer.statusCode ?? 101);
+          joinConnections(req.socket, answer, socket, head);
+        });
         upstream.on('error', (error: NodeJS.ErrnoException) =>
           unavailable(res, `error trying to reach service: ${dialErrorText(error, resolution.endpoint.host, resolution.endpoint.port)}`),
         );

@@ -17,7 +17,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Request, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
-import { auditAnnotationsOf } from '../audit/request-audit';
+import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/request-audit';
 import type { RequestInfo } from '../http/request-info';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import type { KubeletClient } from '../kubelet/kubelet-client';
@@ -397,6 +397,7 @@ async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHan
   });
   if (answered.upgraded) {
     switched = true;
+    auditSwitchedProtocols(req, answered.answer.statusCode ?? 101);
     joinConnections(req.socket, answered.answer, answered.socket, answered.head);
     return;
   }

@@ -8,7 +8,8 @@
  * `create` on pods/exec.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -39,11 +40,17 @@ describe('pods/log through kwok as the kubelet', () => {
   let kwok: Kwok;
   let logFile: string;
   let backend: Server;
+  let auditDir: string;
 
   beforeAll(async () => {
     buildKwok(10 * 60_000);
     // kwok's nodes report their name as Hostname, which no resolver knows here: reach them by InternalIP.
-    server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount', '--kubelet-preferred-address-types=InternalIP']);
+    auditDir = mkdtempSync(join(tmpdir(), 'kwok-audit-'));
+    writeFileSync(join(auditDir, 'policy.yaml'), JSON.stringify({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'Metadata', resources: [{ group: '', resources: ['pods/exec'] }] }, { level: 'None' }] }));
+    server = await startInProcessServer([
+      '--disable-admission-plugins', 'ServiceAccount', '--kubelet-preferred-address-types=InternalIP',
+      `--audit-policy-file=${join(auditDir, 'policy.yaml')}`, `--audit-log-path=${join(auditDir, 'audit.log')}`,
+    ]);
     logFile = join(server.dataDir, 'container.log');
     writeFileSync(logFile, criLine(1, 'first line') + criLine(2, 'second line') + criLine(3, 'third line'));
     const logsConfig = join(server.dataDir, 'kwok-logs.yaml');
@@ -85,6 +92,7 @@ describe('pods/log through kwok as the kubelet', () => {
     backend?.close();
     await kwok?.stop();
     await server?.stop();
+    if (auditDir) rmSync(auditDir, { recursive: true, force: true });
   });
 
   it('kubectl logs prints the container log, and passes tail and timestamps on', async () => {
@@ -116,6 +124,12 @@ describe('pods/log through kwok as the kubelet', () => {
   it('kubectl exec runs the command kwok runs for the container, stdin and stdout joined through the server', async () => {
     const echoed = await server.kubectl(['exec', 'web', '--', 'echo', 'hello', 'from', 'exec']);
     expect(echoed).toMatchObject({ code: 0, stdout: 'hello from exec\n' });
+    // The switch is audited as the reference audits it: the 101 starts the response and ends it.
+    type Event = { stage: string; verb: string; requestURI: string; responseStatus?: { code: number } };
+    const execEvents = () => readFileSync(join(auditDir, 'audit.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Event).filter((event) => event.verb === 'create' && event.requestURI.includes('command=hello'));
+    // The server sees the connection close a moment after kubectl does.
+    const switched = await waitFor('the exec to be audited to its end', async () => (execEvents().length === 3 ? execEvents() : undefined), 5_000);
+    expect(switched.map((event) => [event.stage, event.responseStatus?.code])).toEqual([['RequestReceived', undefined], ['ResponseStarted', 101], ['ResponseComplete', 101]]);
     // kwok's local exec never closes a command's stdin: the command reads one line, not to the end.
     const piped = await server.kubectl(['exec', '-i', 'web', '--', 'sh', '-c', 'head -n1 | tr a-z A-Z; pwd'], { input: 'through stdin\n' });
     expect(piped).toMatchObject({ code: 0, stdout: `THROUGH STDIN\n${server.dataDir}\n` });

@@ -270,7 +270,7 @@ function streamQuery(kind: StreamConnection, query: URLSearchParams): string {
 /**
  * The WebSocket protocols the reference translates to SPDY toward the kubelet (which speaks
  * neither): `v5.channel.k8s.io` for exec and attach, port-forward's tunnel. capstan does not
- * translate, and refuses them before the switch, so that clients (kubectl) fall back to SPDY,
+ * translate, and refuses them (400) before the switch, so that clients (kubectl) fall back to SPDY,
  * which passes to the kubelet as it is.
  */
 const TRANSLATED_PROTOCOLS: ReadonlySet<string> = new Set(['v5.channel.k8s.io', 'SPDY/3.1+portforward.k8s.io']);
@@ -280,7 +280,8 @@ function refuseTranslation(req: Request): void {
   const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim());
   const translated = offered.find((protocol) => TRANSLATED_PROTOCOLS.has(protocol));
   if (translated !== undefined) {
-    throw new StatusError({ code: 501, reason: '', message: `capstan does not translate the WebSocket protocol ${translated} to the kubelet's SPDY: connect with SPDY, or with a channel protocol the kubelet speaks (v4.channel.k8s.io)` });
+    // 400, as a kubelet answers a protocol it does not speak (what a server that passed WebSocket through answered).
+    throw badRequest(`capstan does not translate the WebSocket protocol ${translated} to the kubelet's SPDY: connect with SPDY, or with a channel protocol the kubelet speaks (v4.channel.k8s.io)`);
   }
 }
 

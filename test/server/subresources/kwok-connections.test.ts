@@ -35,7 +35,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
-describe('pods/log through kwok as the kubelet', () => {
+describe('connections through kwok as the kubelet', () => {
   let server: InProcessServer;
   let kwok: Kwok;
   let logFile: string;
@@ -63,6 +63,11 @@ describe('pods/log through kwok as the kubelet', () => {
       execConfig,
       JSON.stringify({ apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'ClusterExec', metadata: { name: 'exec' }, spec: { selector: { matchNamespaces: ['default'] }, execs: [{ containers: ['app'], local: { workDir: server.dataDir } }] } }),
     );
+    const attachConfig = join(server.dataDir, 'kwok-attach.yaml');
+    writeFileSync(
+      attachConfig,
+      JSON.stringify({ apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'ClusterAttach', metadata: { name: 'attach' }, spec: { selector: { matchNamespaces: ['default'] }, attaches: [{ containers: ['app'], logsFile: logFile }] } }),
+    );
     backend = createServer((req, res) => {
       req.resume();
       res.end(`forwarded to the test's server: ${req.url}\n`);
@@ -77,7 +82,7 @@ describe('pods/log through kwok as the kubelet', () => {
       }),
     );
     const port = await freePort();
-    kwok = startKwok(server.kubeconfig, [`--config=${logsConfig}`, `--config=${execConfig}`, `--config=${forwardConfig}`, `--server-address=127.0.0.1:${port}`, '--node-ip=127.0.0.1', `--node-port=${port}`]);
+    kwok = startKwok(server.kubeconfig, [`--config=${logsConfig}`, `--config=${execConfig}`, `--config=${forwardConfig}`, `--config=${attachConfig}`, `--server-address=127.0.0.1:${port}`, '--node-ip=127.0.0.1', `--node-port=${port}`]);
     await addSimulatedNodes(server, [NODE], 60_000);
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: NODE, containers: [{ name: 'app', image: 'busybox' }] } };
     expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: JSON_BODY })).status).toBe(201);
@@ -143,6 +148,35 @@ describe('pods/log through kwok as the kubelet', () => {
     // Without a protocol switch there is nothing to join.
     const plain = await server.request('POST', `${NS}/pods/web/exec?command=ls&stdout=true`);
     expect(plain.json()).toMatchObject({ code: 400, reason: 'BadRequest', message: 'Upgrade request required' });
+  });
+
+  it('kubectl attach streams what the container writes from then on (kwok: its log file)', async () => {
+    const child = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, '-v=6', 'attach', 'web', '-c', 'app'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    try {
+      await waitFor('the switch to SPDY', async () => (err.includes('101 Switching Protocols') ? true : undefined), 20_000);
+      // kwok starts reading at the file's end once it has the streams: write until a line comes through.
+      let second = 10;
+      await waitFor('a line written while attached', async () => {
+        if (out.includes('written while attached')) return true;
+        appendFileSync(logFile, criLine(second++, 'written while attached'));
+        return undefined;
+      }, 20_000);
+      expect(out).toMatch(/^(written while attached\n)+$/);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('kubectl cp copies a file out of the container (tar through exec)', async () => {
+    const target = join(auditDir, 'copied.log');
+    // kwok runs the container's commands in its workDir: the file is the log file there.
+    const copied = await server.kubectl(['cp', 'web:container.log', target]);
+    expect(copied.code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe(readFileSync(logFile, 'utf8'));
   });
 
   it('kubectl port-forward reaches the port kwok forwards to', async () => {

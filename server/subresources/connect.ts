@@ -14,6 +14,7 @@
  * of WebSocket `v5.channel.k8s.io` to SPDY toward the kubelet is not done here.
  */
 import { lookup } from 'node:dns/promises';
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Request, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
@@ -314,7 +315,8 @@ function podStream(kind: StreamConnection): Factory {
 /** Connection upgrades that these subresources switch themselves: the HTTPS server hands them their raw socket. */
 const CONNECT_UPGRADE_PATH = /^\/api\/v1\/(?:namespaces\/[^/]+\/pods\/[^/]+\/(?:exec|attach|portforward|proxy)|namespaces\/[^/]+\/services\/[^/]+\/proxy|nodes\/[^/]+\/proxy)(?:\/|$)/;
 
-export function isConnectUpgrade(request: { readonly url?: string }): boolean {
+export function isConnectUpgrade(request: IncomingMessage): boolean {
+  if (!asksUpgrade(request.headers)) return false;
   const url = request.url ?? '/';
   const query = url.indexOf('?');
   return CONNECT_UPGRADE_PATH.test(query < 0 ? url : url.slice(0, query));

@@ -3,9 +3,10 @@
  * serves the kubelet API on loopback and a container's log from a file (its ClusterLogs
  * configuration): the log as written, its options passed on to the kubelet, `logs -f` seeing
  * lines appended while it follows, and the reference's answers to options it refuses; and
- * `kubectl exec` and `port-forward`, their SPDY connections joined to kwok's (its ClusterExec
- * runs a local command, its ClusterPortForward reaches a server of this test), and only with
- * `create` on pods/exec.
+ * `kubectl exec`, `attach`, `cp` and `port-forward`, their SPDY connections joined to kwok's
+ * (its ClusterExec runs a local command, ClusterAttach follows a file, ClusterPortForward reaches
+ * a server of this test), exec only with `create` on pods/exec, and audited as the reference
+ * audits a protocol switch.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

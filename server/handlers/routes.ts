@@ -48,6 +48,8 @@ export interface ResourceRoutesOptions {
   readonly representations?: RepresentationSettings;
   /** How pods/log and nodes/proxy reach kubelets; default: the reference's defaults (`--kubelet-*` unset). */
   readonly kubelet?: KubeletClient;
+  /** `--min-request-timeout` in seconds (default 1800): how long watches without `timeoutSeconds` run. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 /** Handlers of one served (type, version), built once. */
@@ -157,6 +159,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     featureGates: options.featureGates,
     storageFor: options.storageFor,
     kubelet: options.kubelet ?? createKubeletClient(DEFAULT_KUBELET_CLIENT_CONFIG),
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
   };
   // Keyed by the type object: a type replaced or removed from the registry takes its handlers
   // (and through them its storage) with it, and a new one gets new handlers at its first request.

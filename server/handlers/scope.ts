@@ -20,6 +20,8 @@ export interface HandlerContext extends StoreContext {
   readonly storageFor?: (type: ResourceType) => ObjectStorage;
   /** How pods/log and nodes/proxy reach kubelets (`--kubelet-*`). */
   readonly kubelet?: KubeletClient;
+  /** `--min-request-timeout`: a watch without `timeoutSeconds` ends after [min, 2·min) seconds; 0: never. Default 1800. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 export interface HandlerScope extends StoreScope {

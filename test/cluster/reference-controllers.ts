@@ -314,8 +314,9 @@ export async function startCluster(options: { readonly nodes: number }): Promise
   let plane: ReferenceControllers | undefined;
   try {
     // As kubeadm runs kube-apiserver: kubelets (the suite's node identities) read what their
-    // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own objects.
-    const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction'];
+    // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own
+    // objects; kubeadm allows privileged containers too (the suite's host-level pods ask for them).
+    const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', '--allow-privileged=true'];
     server = await startServer({ flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags] });
     plane = await startReferenceControllers(server);
     await addSimulatedNodes(server, Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`), NODES_READY_TIMEOUT_MS);

@@ -14,7 +14,7 @@
  * of WebSocket `v5.channel.k8s.io` to SPDY toward the kubelet is not done here.
  */
 import { lookup } from 'node:dns/promises';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { Request, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
@@ -271,19 +271,23 @@ function streamQuery(kind: StreamConnection, query: URLSearchParams): string {
 /**
  * The WebSocket protocols the reference translates to SPDY toward the kubelet (which speaks
  * neither): `v5.channel.k8s.io` for exec and attach, port-forward's tunnel. capstan does not
- * translate, and refuses them (400) before the switch, so that clients (kubectl) fall back to SPDY,
- * which passes to the kubelet as it is.
+ * translate: they are taken out of what the client offers, so the kubelet chooses among the
+ * rest (client-node offers v5 to v1: the kubelet takes v4). A client that offers nothing else
+ * (kubectl) is refused before the switch, with 400 as a kubelet refuses a protocol it does not
+ * speak, and falls back to SPDY, which passes to the kubelet as it is.
  */
 const TRANSLATED_PROTOCOLS: ReadonlySet<string> = new Set(['v5.channel.k8s.io', 'SPDY/3.1+portforward.k8s.io']);
 
-function refuseTranslation(req: Request): void {
-  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return;
-  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim());
+/** The WebSocket protocols to offer the kubelet; undefined when the request is no WebSocket one. */
+function kubeletWebSocketProtocols(req: Request): string | undefined {
+  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return undefined;
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim()).filter((protocol) => protocol !== '');
+  const spoken = offered.filter((protocol) => !TRANSLATED_PROTOCOLS.has(protocol));
   const translated = offered.find((protocol) => TRANSLATED_PROTOCOLS.has(protocol));
-  if (translated !== undefined) {
-    // 400, as a kubelet answers a protocol it does not speak (what a server that passed WebSocket through answered).
+  if (spoken.length === 0 && translated !== undefined) {
     throw badRequest(`capstan does not translate the WebSocket protocol ${translated} to the kubelet's SPDY: connect with SPDY, or with a channel protocol the kubelet speaks (v4.channel.k8s.io)`);
   }
+  return spoken.join(', ');
 }
 
 const KUBELET_STREAM_PATHS: Readonly<Record<StreamConnection, string>> = { exec: 'exec', attach: 'attach', portforward: 'portForward' };
@@ -305,10 +309,15 @@ function podStream(kind: StreamConnection): Factory {
     const kubelet = kubeletOf(scope);
     const endpoint = kubelet.endpointOf(await nodeOfPod(scope, nodeName));
     if (!asksUpgrade(req.headers)) throw badRequest('Upgrade request required');
-    refuseTranslation(req);
+    const protocols = kubeletWebSocketProtocols(req);
     const segments = [pod.metadata.namespace ?? '', pod.metadata.name ?? '', ...(container === undefined ? [] : [container])].map(encodeURIComponent).join('/');
     const target = { options: kubelet.requestOptions(endpoint), secure: true, timeoutMs: kubelet.timeoutMs };
-    await forward(target, request, { path: `/${KUBELET_STREAM_PATHS[kind]}/${segments}${streamQuery(kind, query)}`, requestPath: requestPathOf(req), rewrite: false });
+    await forward(target, request, {
+      path: `/${KUBELET_STREAM_PATHS[kind]}/${segments}${streamQuery(kind, query)}`,
+      requestPath: requestPathOf(req),
+      rewrite: false,
+      headers: protocols === undefined ? {} : { 'sec-websocket-protocol': protocols },
+    });
   };
 }
 
@@ -376,7 +385,7 @@ function requestPathOf(req: Request): string {
  * dropped, as the reference's proxy transport does. A backend that cannot be reached is 503
  * `error trying to reach service: ...`.
  */
-async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHandler>[0], route: { readonly path: string; readonly requestPath: string; readonly rewrite: boolean; readonly pathPrepend?: string }): Promise<void> {
+async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHandler>[0], route: { readonly path: string; readonly requestPath: string; readonly rewrite: boolean; readonly pathPrepend?: string; readonly headers?: OutgoingHttpHeaders }): Promise<void> {
   const upgrade = asksUpgrade(req.headers);
   const backendHost = `${String(target.options.host ?? '').includes(':') ? `[${target.options.host}]` : target.options.host}:${target.options.port}`;
   const upstream = openUpstream({
@@ -388,6 +397,7 @@ async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHan
       host: backendHost,
       ...(route.rewrite ? { 'x-forwarded-uri': route.requestPath } : {}),
       ...(upgrade ? { connection: 'Upgrade', upgrade: req.headers.upgrade } : {}),
+      ...route.headers,
     },
     body: req,
   });

@@ -151,6 +151,17 @@ describe('connections through kwok as the kubelet', () => {
     expect(plain.json()).toMatchObject({ code: 400, reason: 'BadRequest', message: 'Upgrade request required' });
   });
 
+  it("client-node's WebSocket exec reaches the kubelet with a protocol it speaks (v4: v5 is taken out)", async () => {
+    const child = spawn(process.execPath, [join(__dirname, 'client-node-exec.mjs'), server.kubeconfig, 'default', 'web', 'app', 'echo', 'over', 'websocket'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(JSON.parse(out)).toEqual({ stdout: 'over websocket\n', status: { status: 'Success' }, protocol: 'v4.channel.k8s.io' });
+  });
+
   it('kubectl attach streams what the container writes from then on (kwok: its log file)', async () => {
     const child = spawn(KUBECTL, ['--kubeconfig', server.kubeconfig, '-v=6', 'attach', 'web', '-c', 'app'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

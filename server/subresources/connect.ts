@@ -244,7 +244,6 @@ async function admit(scope: HandlerScope, connection: Connection, info: RequestI
   await admitConnect(scope, { user: req.user, subresource: info.subresource, auditAnnotations: auditAnnotationsOf(req) }, { key, kind: { group: '', version: 'v1', kind: CONNECT_OPTIONS[connection].kind }, object });
 }
 
-
 type StreamConnection = 'exec' | 'attach' | 'portforward';
 
 /** The kubelet's parameters of a stream, as the reference's streamParams writes them (url.Values: keys in order). */
@@ -287,7 +286,7 @@ function kubeletWebSocketProtocols(req: Request): string | undefined {
   if (spoken.length === 0 && translated !== undefined) {
     throw badRequest(`capstan does not translate the WebSocket protocol ${translated} to the kubelet's SPDY: connect with SPDY, or with a channel protocol the kubelet speaks (v4.channel.k8s.io)`);
   }
-  return spoken.join(', ');
+  return spoken.length > 0 ? spoken.join(', ') : undefined;
 }
 
 const KUBELET_STREAM_PATHS: Readonly<Record<StreamConnection, string>> = { exec: 'exec', attach: 'attach', portforward: 'portForward' };
@@ -401,10 +400,11 @@ async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHan
     },
     body: req,
   });
+  // Once switched, the joined connections end each other; before, a client gone ends the backend's request.
+  let switched = false;
   res.on('close', () => {
     if (!switched) upstream.abort();
   });
-  let switched = false;
   const answered = await upstream.answer.catch((error: Error) => {
     throw serviceUnavailable(`error trying to reach service: ${error.message.replace(/^[A-Za-z]+ "[^"]*": /, '')}`);
   });

@@ -218,9 +218,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const startupResources = [...cachedResources(options, registry.all()).values()];
   // Overrides name built-in resources only, all known at start.
   const storeIndexOfPrefix = new Map<string, number>();
-  for (const resource of startupResources) {
-    const location = locations.locationOf(resource.qualifiedResource);
-    if (location !== locations.main) storeIndexOfPrefix.set(resource.keyPrefix, 1 + locations.overrides.indexOf(location));
+  // By key prefix, uncached types included: kinds sharing a prefix (core and events.k8s.io
+  // Events) share the store the override names for either.
+  for (const type of registry.all()) {
+    if (type.virtual) continue;
+    const location = locations.locationOf({ group: type.group, resource: type.resource });
+    if (location !== locations.main) storeIndexOfPrefix.set(keyPrefixOf(options, type), 1 + locations.overrides.indexOf(location));
   }
   const storeIndexOf = (keyPrefix: string) => storeIndexOfPrefix.get(keyPrefix) ?? 0;
   const cacheSets = await Promise.all(
@@ -239,8 +242,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     const key = `${keyPrefix}\u0000${type.group}`;
     let storage = uncachedStorage.get(key);
     if (storage === undefined) {
-      const located = stores[1 + locations.overrides.indexOf(locations.locationOf({ group: type.group, resource: type.resource }))];
-      storage = new ResourceStore({ store: located, keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+      storage = new ResourceStore({ store: stores[storeIndexOf(keyPrefix)], keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
       uncachedStorage.set(key, storage);
     }
     return storage;

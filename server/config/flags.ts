@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { checkControllerSelection } from '../controllers/embedded-controllers';
 import { parseGoDuration } from './duration';
 import { FEATURE_GATES } from './feature-gates';
-import { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from '../kubelet/kubelet-client';
+import { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from '../kubelet/kubelet-config';
 import { canonicalFlagValue, GO_BOOLEANS, parseBool, splitList } from './flag-values';
 import { REFERENCE_FLAG_SECTIONS, REFERENCE_FLAGS, type ReferenceFlag } from './reference-flags';
 import { unbuiltReason } from './unbuilt-flags';

@@ -14,24 +14,13 @@ import { readFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
 import { unclassified } from '../status/catalogue';
+import type { KubeletClientConfig } from './kubelet-config';
+
+export { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from './kubelet-config';
 
 /** The reference's default kubelet port, for nodes that report none. */
 export const DEFAULT_KUBELET_PORT = 10250;
 const HOSTNAME_LABEL = 'kubernetes.io/hostname';
-
-export interface KubeletClientConfig {
-  readonly clientCertificate?: string;
-  readonly clientKey?: string;
-  readonly certificateAuthority?: string;
-  readonly preferredAddressTypes: readonly string[];
-  readonly timeoutMs: number;
-}
-
-/** The reference's defaults: every address type, host names first; 5 s. */
-export const DEFAULT_KUBELET_CLIENT_CONFIG: KubeletClientConfig = {
-  preferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
-  timeoutMs: 5_000,
-};
 
 /** Where one kubelet listens. */
 export interface KubeletEndpoint {

@@ -6,11 +6,13 @@
  * `--kubelet-client-certificate`/`--kubelet-client-key`, and verifying the kubelet's serving
  * certificate against `--kubelet-certificate-authority` only: without it, it is not verified.
  *
+ * The files are read again when they change (a rotated client certificate).
+ *
  * `--kubelet-timeout` bounds connecting and waiting for the kubelet's answer headers (the
  * reference stores the flag and uses it nowhere); a stream, once answered, runs as long as the
  * client reads it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
 import type { KubeObject } from '../../storage/objects/types';
 import { unclassified } from '../status/catalogue';
@@ -65,14 +67,36 @@ export function kubeletPortOf(node: KubeObject): number {
   return port > 0 ? port : DEFAULT_KUBELET_PORT;
 }
 
-/** Reads the flags' files once, at start: a file that cannot be read stops the server, as it stops the reference. */
+/**
+ * A PEM file read at start (one that cannot be read stops the server, as it stops the
+ * reference) and read again when it changes, as the reference reloads its kubelet TLS files:
+ * a rotated client certificate is presented from the next connection on. A file that cannot be
+ * read later (mid-rotation) keeps the last contents.
+ */
+function reloadingFile(path: string): () => string {
+  let contents = readFileSync(path, 'utf8');
+  let stamp = statSync(path).mtimeMs;
+  return () => {
+    try {
+      const now = statSync(path).mtimeMs;
+      if (now !== stamp) {
+        contents = readFileSync(path, 'utf8');
+        stamp = now;
+      }
+    } catch {
+      // Kept: the reference also keeps what it last loaded.
+    }
+    return contents;
+  };
+}
+
 export function createKubeletClient(config: KubeletClientConfig): KubeletClient {
   if ((config.clientCertificate === undefined) !== (config.clientKey === undefined)) {
     throw new Error('--kubelet-client-certificate and --kubelet-client-key must be given together');
   }
-  const cert = config.clientCertificate === undefined ? undefined : readFileSync(config.clientCertificate, 'utf8');
-  const key = config.clientKey === undefined ? undefined : readFileSync(config.clientKey, 'utf8');
-  const ca = config.certificateAuthority === undefined ? undefined : readFileSync(config.certificateAuthority, 'utf8');
+  const cert = config.clientCertificate === undefined ? undefined : reloadingFile(config.clientCertificate);
+  const key = config.clientKey === undefined ? undefined : reloadingFile(config.clientKey);
+  const ca = config.certificateAuthority === undefined ? undefined : reloadingFile(config.certificateAuthority);
   return {
     endpointOf: (node) => ({ host: preferredNodeAddress(node, config.preferredAddressTypes), port: kubeletPortOf(node) }),
     requestOptions: (endpoint, insecureSkipVerify = false) => {
@@ -81,8 +105,8 @@ export function createKubeletClient(config: KubeletClientConfig): KubeletClient 
         host: endpoint.host,
         port: endpoint.port,
         rejectUnauthorized: verify,
-        ...(verify ? { ca } : {}),
-        ...(cert !== undefined && key !== undefined ? { cert, key } : {}),
+        ...(verify ? { ca: ca() } : {}),
+        ...(cert !== undefined && key !== undefined ? { cert: cert(), key: key() } : {}),
         // A kubelet stream holds its connection for as long as it runs; none is kept for another.
         agent: false,
       };

@@ -6,7 +6,7 @@
  * refusal in the reference's words; and backpressure: a client that stops reading a followed
  * log holds the kubelet back at a bounded number of bytes, and takes the rest once it reads again.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createHttpsServer, type Server } from 'node:https';
@@ -96,6 +96,8 @@ describe('the kubelet client against a kubelet served here', () => {
   let verifying: InProcessServer;
   let wrongCa: InProcessServer;
   let dir: string;
+  let written: { ca: string; other: string; cert: string; key: string };
+  let caKeyPem: string;
 
   beforeAll(async () => {
     const kubeletCa = await issueCa({ commonName: 'kubelet-ca', validDays: 1 });
@@ -104,7 +106,8 @@ describe('the kubelet client against a kubelet served here', () => {
     const otherCa = await issueCa({ commonName: 'other-ca', validDays: 1 });
     const client = await issueLeaf({ ca: kubeletCa, subject: 'CN=kube-apiserver-kubelet-client', usage: 'client', validDays: 1 });
     dir = mkdtempSync(join(tmpdir(), 'kubelet-client-'));
-    const written = { ca: join(dir, 'kubelet-ca.crt'), other: join(dir, 'other-ca.crt'), cert: join(dir, 'client.crt'), key: join(dir, 'client.key') };
+    caKeyPem = kubeletCa.keyPem;
+    written = { ca: join(dir, 'kubelet-ca.crt'), other: join(dir, 'other-ca.crt'), cert: join(dir, 'client.crt'), key: join(dir, 'client.key') };
     writeFileSync(written.ca, kubeletCa.certPem);
     writeFileSync(written.other, otherCa.certPem);
     writeFileSync(written.cert, client.certPem);
@@ -133,6 +136,20 @@ describe('the kubelet client against a kubelet served here', () => {
     // The first preferred type a node has: n2's hostname label stands for the Hostname it does not report.
     const labelled = await verifying.request('GET', `${NS}/pods/labelled/log?container=app`);
     expect(labelled.json()).toMatchObject({ code: 500, message: `Get "https://n2.invalid:${kubelet.port}/containerLogs/default/labelled/app": dial tcp: lookup n2.invalid: no such host` });
+  });
+
+  it('presents a rotated client certificate from the next request on', async () => {
+    const kubeletCa = { certPem: readFileSync(written.ca, 'utf8'), keyPem: caKeyPem };
+    const rotated = await issueLeaf({ ca: kubeletCa, subject: 'CN=rotated-kubelet-client', usage: 'client', validDays: 1 });
+    // The key first, as a rotation writes them; then the certificate, with a later time.
+    writeFileSync(written.key, rotated.keyPem);
+    writeFileSync(written.cert, rotated.certPem);
+    const later = new Date(Date.now() + 2_000);
+    utimesSync(written.cert, later, later);
+    utimesSync(written.key, later, later);
+    const answer = await verifying.request('GET', `${NS}/pods/web/log?container=app`);
+    expect(answer.status).toBe(200);
+    expect(kubelet.peers.at(-1)).toBe('rotated-kubelet-client');
   });
 
   it('refuses a kubelet its CA did not sign, unless insecureSkipTLSVerifyBackend', async () => {

@@ -74,6 +74,8 @@ import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
 import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
+import { createKubeletClient } from './kubelet/kubelet-client';
+import { isConnectUpgrade } from './subresources/connect';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
@@ -94,7 +96,7 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
   readonly flowControl?: FlowControl;
-  /** Upgrade requests the aggregator's proxy switches itself: give it to the HTTPS server (`upgrades`). */
+  /** Upgrade requests a route switches itself (the aggregator's proxy, exec, attach, portforward, the proxies): give it to the HTTPS server (`upgrades`). */
   readonly upgrades: (request: IncomingMessage) => boolean;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
@@ -295,6 +297,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   // Named as the reference names its checks of the override locations.
   const overrideChecks = stores.slice(1).map((located, i) => ({ live: functionCheck(`etcd-override-${i}`, answers(located)), ready: functionCheck(`etcd-override-readiness-${i}`, answers(located)) }));
   registry.add(componentStatusKind(defaultComponents(storeAnswers)));
+  const kubelet = createKubeletClient(options.kubelet);
   const aggregator = startAggregator({
     registry,
     storageOf: (group, resource) => storageFor(find(group, resource)),
@@ -360,7 +363,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageFor,
     authorizer,
     flowControl,
-    upgrades: (request) => aggregator.upgrades(request),
+    upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request),
     routes(app) {
       app.use(aggregator.proxy);
       mountDiscovery(app, { registry, extensions: aggregator.extensions });
@@ -369,6 +372,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
+        kubelet,
         minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       });
     },

@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { checkControllerSelection } from '../controllers/embedded-controllers';
 import { parseGoDuration } from './duration';
 import { FEATURE_GATES } from './feature-gates';
+import { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from '../kubelet/kubelet-config';
 import { canonicalFlagValue, GO_BOOLEANS, parseBool, splitList } from './flag-values';
 import { REFERENCE_FLAG_SECTIONS, REFERENCE_FLAGS, type ReferenceFlag } from './reference-flags';
 import { unbuiltReason } from './unbuilt-flags';
@@ -86,6 +87,8 @@ export interface ServerOptions {
   /** The client certificate and key the aggregator presents to extension API servers. */
   readonly proxyClientCertFile?: string;
   readonly proxyClientKeyFile?: string;
+  /** `--kubelet-*`: how pods/log, exec, attach, portforward and nodes/proxy reach a node's kubelet (server/kubelet/). */
+  readonly kubelet: KubeletClientConfig;
   readonly authenticationTokenWebhookConfigFile?: string;
   readonly authenticationTokenWebhookCacheTtlMs: number;
   readonly authenticationTokenWebhookVersion: 'v1' | 'v1beta1';
@@ -236,6 +239,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   requestheaderGroupHeaders: [],
   requestheaderExtraHeadersPrefix: [],
   requestheaderAllowedNames: [],
+  kubelet: DEFAULT_KUBELET_CLIENT_CONFIG,
   authenticationTokenWebhookCacheTtlMs: 2 * 60_000,
   authenticationTokenWebhookVersion: 'v1beta1',
   enableBootstrapTokenAuth: false,
@@ -442,6 +446,20 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'requestheader-allowed-names': { usage: 'Common Names a proxy certificate may have (default: any)', apply: (o, v) => (o.requestheaderAllowedNames = splitList(v)) },
   'proxy-client-cert-file': { usage: 'client certificate the aggregator presents to extension API servers', apply: (o, v) => (o.proxyClientCertFile = v) },
   'proxy-client-key-file': { usage: 'private key of --proxy-client-cert-file', apply: (o, v) => (o.proxyClientKeyFile = v) },
+  'kubelet-client-certificate': { usage: 'client certificate (PEM) presented to kubelets', apply: (o, v) => (o.kubelet = { ...o.kubelet, clientCertificate: v }) },
+  'kubelet-client-key': { usage: 'private key of --kubelet-client-certificate', apply: (o, v) => (o.kubelet = { ...o.kubelet, clientKey: v }) },
+  'kubelet-certificate-authority': {
+    usage: "CA bundle verifying kubelets' serving certificates; without it they are not verified",
+    apply: (o, v) => (o.kubelet = { ...o.kubelet, certificateAuthority: v }),
+  },
+  'kubelet-preferred-address-types': {
+    usage: 'node address types a kubelet is reached by, in order',
+    apply: (o, v) => (o.kubelet = { ...o.kubelet, preferredAddressTypes: splitList(v) }),
+  },
+  'kubelet-timeout': {
+    usage: "Go duration to connect to a kubelet and get its answer's headers",
+    apply: (o, v) => (o.kubelet = { ...o.kubelet, timeoutMs: parseGoDuration(v) }),
+  },
   'authentication-token-webhook-config-file': { usage: 'kubeconfig of a TokenReview webhook', apply: (o, v) => (o.authenticationTokenWebhookConfigFile = v) },
   'authentication-token-webhook-cache-ttl': {
     usage: 'Go duration the webhook answers are kept',

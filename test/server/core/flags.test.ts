@@ -60,7 +60,18 @@ describe('parseFlags', () => {
     });
   });
 
+  it('takes the --kubelet-* flags with the reference defaults', () => {
+    expect(DEFAULT_OPTIONS.kubelet).toEqual({ preferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'], timeoutMs: 5_000 });
+    expect(
+      options([
+        '--kubelet-client-certificate=c.crt', '--kubelet-client-key', 'c.key', '--kubelet-certificate-authority=ca.crt',
+        '--kubelet-preferred-address-types=InternalIP, ExternalIP', '--kubelet-timeout=1m30s',
+      ]).kubelet,
+    ).toEqual({ clientCertificate: 'c.crt', clientKey: 'c.key', certificateAuthority: 'ca.crt', preferredAddressTypes: ['InternalIP', 'ExternalIP'], timeoutMs: 90_000 });
+  });
+
   it.each([
+    [['--kubelet-timeout=5'], 'invalid argument "5" for "--kubelet-timeout" flag: time: missing unit in duration "5"'],
     [['--no-such-flag=1'], 'unknown flag: --no-such-flag'],
     [['--secure-port'], 'flag needs an argument: --secure-port'],
     [['--secure-port=http'], 'invalid argument "http" for "--secure-port" flag: not a port number'],

@@ -74,7 +74,7 @@ describe('the server with metrics and limits', () => {
 
   it('takes the limits and the timeout from flags', () => {
     const parsed = parseFlags(['--max-requests-inflight=10', '--max-mutating-requests-inflight', '0', '--request-timeout=30s']);
-    expect(parsed).toEqual({ options: expect.objectContaining({ maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, requestTimeoutMs: 30_000 }) });
+    expect(parsed).toEqual({ options: expect.objectContaining({ maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, requestTimeoutMs: 30_000 }), warnings: [] });
     expect(() => parseFlags(['--max-requests-inflight=-1'])).toThrow('invalid argument "-1" for "--max-requests-inflight" flag');
   });
 });

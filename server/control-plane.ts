@@ -205,7 +205,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     if (!type) throw new Error(`${group}/v1 ${resource} is not served`);
     return type;
   };
-  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))) });
+  const allocator = new ClusterIPAllocator({
+    reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))),
+    cidr: options.serviceClusterIpRange,
+  });
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
   const { authorizer } = authorization;
   const admissionPlugins = selectAdmissionPlugins(

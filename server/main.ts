@@ -1,13 +1,14 @@
 /**
- * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates under the data
- * dir, open the store and the control plane, serve HTTPS, write the admin kubeconfig, and shut
- * down gracefully on SIGTERM/SIGINT. Failures an operator can fix end the process with one line
+ * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates in the
+ * certificate directory (server/config/file-locations.ts), open the store and the control
+ * plane, serve HTTPS, write the admin kubeconfig, and shut down gracefully on SIGTERM/SIGINT. Failures an operator can fix end the process with one line
  * and an exit code (server/startup-failure.ts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { fileLocationsOf } from './config/file-locations';
 import { FlagError, parseFlags, personalityOf, type ServerOptions } from './config/flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
@@ -64,8 +65,10 @@ async function main(argv: readonly string[]): Promise<void> {
     import('./authn/setup'),
   ]);
   const { setUpAudit } = await import('./audit/setup');
-  await startupStep(`creating the data dir ${options.dataDir} (--data-dir)`, () => mkdirSync(options.dataDir, { recursive: true }));
-  if (!options.tlsCertFile && !existsSync(join(options.dataDir, 'pki', 'ca.crt'))) progress(`generating certificates in ${join(options.dataDir, 'pki')}`);
+  const files = fileLocationsOf(options);
+  const { dataDir } = files;
+  if (dataDir !== undefined) await startupStep(`creating the data dir ${dataDir} (--data-dir)`, () => mkdirSync(dataDir, { recursive: true }));
+  if (!options.tlsCertFile && !existsSync(join(files.certDir, 'ca.crt'))) progress(`generating certificates in ${files.certDir}`);
   const store = options.etcdServers.length > 0 ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)` : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
   progress(`opening ${store}`);
   const [pki, plane] = await Promise.all([
@@ -114,7 +117,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
   if (pki.servingSignedByCa) {
     const kubeconfig = writeAdminKubeconfig({
-      dataDir: options.dataDir,
+      dir: files.kubeconfigDir,
       serverUrl: `https://${kubeconfigHost(options.bindAddress)}:${port}`,
       caPem: pki.ca.certPem,
       clientCertPem: pki.admin.certPem,
@@ -125,7 +128,7 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(`started in ${Math.round(performance.now())} ms`);
     console.log(`capstan is serving ${url}; try: kubectl --kubeconfig ${resolve(kubeconfig)} get namespaces`);
   } else {
-    console.log('admin kubeconfig: not written (the serving certificate comes from --tls-cert-file)');
+    console.log('admin kubeconfig: not written (the serving certificate is not of the generated CA: --tls-cert-file, or apiserver.crt in --cert-dir)');
     console.log(`started in ${Math.round(performance.now())} ms`);
     console.log(`capstan is serving ${url}`);
   }

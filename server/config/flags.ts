@@ -4,6 +4,7 @@
  */
 import { basename } from 'node:path';
 import { checkControllerSelection } from '../controllers/embedded-controllers';
+import { checkServiceCIDR, DEFAULT_SERVICE_CIDR } from '../registry/allocators/cluster-ip';
 import { parseGoDuration } from './duration';
 import { FEATURE_GATES } from './feature-gates';
 
@@ -33,6 +34,10 @@ export interface ServerOptions {
   readonly runtimeConfig: Readonly<Record<string, string>>;
   readonly livezGracePeriodMs: number;
   readonly dataDir: string;
+  /** `--cert-dir`: the serving pair and every generated file (server/config/file-locations.ts); absent: `<data-dir>/pki`. */
+  readonly certDir?: string;
+  /** `--service-cluster-ip-range`: one IPv4 range Services' cluster IPs come from; absent: 10.96.0.0/12. */
+  readonly serviceClusterIpRange?: string;
   /** `--anonymous-auth` (default true): requests without any credential are `system:anonymous`. */
   readonly anonymousAuth: boolean;
   /** Set when `--anonymous-auth` was given, which `--authentication-config`'s anonymous section excludes. */
@@ -228,7 +233,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.securePort = parsePort(v)),
   },
   'bind-address': { usage: 'address to listen on (default 127.0.0.1)', apply: (o, v) => (o.bindAddress = v) },
-  'tls-cert-file': { usage: 'serving certificate (PEM); default: generated under --data-dir', apply: (o, v) => (o.tlsCertFile = v) },
+  'tls-cert-file': { usage: 'serving certificate (PEM); default: apiserver.crt of --cert-dir, generated when absent', apply: (o, v) => (o.tlsCertFile = v) },
   'tls-private-key-file': { usage: 'key of --tls-cert-file (PEM)', apply: (o, v) => (o.tlsPrivateKeyFile = v) },
   'client-ca-file': { usage: 'CA bundle verifying client certificates; default: the generated CA', apply: (o, v) => (o.clientCaFile = v) },
   'etcd-servers': {
@@ -318,7 +323,28 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: 'Go duration to cache denied answers of the webhook (default 30s)',
     apply: (o, v) => (o.authorizationWebhookUnauthorizedTtlMs = parseNonNegativeDuration(v)),
   },
-  'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store (default ./data)', apply: (o, v) => (o.dataDir = v) },
+  'data-dir': { usage: 'directory of the SQLite store, and of the certificates (pki/) and admin kubeconfig without --cert-dir (default ./data)', apply: (o, v) => (o.dataDir = v) },
+  'service-cluster-ip-range': {
+    usage: `the IPv4 CIDR Services' cluster IPs are allocated from, its first address the kubernetes Service's (default ${DEFAULT_SERVICE_CIDR}; one range, no dual-stack yet)`,
+    apply: (o, v) => {
+      checkServiceCIDR(v);
+      o.serviceClusterIpRange = v;
+    },
+  },
+  'allow-privileged': {
+    usage: 'allow privileged containers: only true is supported, as capstan does not refuse them yet',
+    boolean: true,
+    apply: (_o, v) => {
+      if (!parseBool(v)) throw new Error('capstan does not refuse privileged containers yet: only true is supported');
+    },
+  },
+  'cert-dir': {
+    usage: 'directory of the serving pair apiserver.crt/apiserver.key (read, or generated when absent; not with --tls-cert-file) and of every file capstan generates (default <data-dir>/pki)',
+    apply: (o, v) => {
+      if (v === '') throw new Error('must name a directory');
+      o.certDir = v;
+    },
+  },
   'anonymous-auth': {
     usage: 'requests without credentials are system:anonymous (default true)',
     boolean: true,

@@ -76,6 +76,11 @@ function formatIPv4(n: number): string {
   return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
 }
 
+/** Throws when `cidr` is not a service range the allocator can serve (`--service-cluster-ip-range`). */
+export function checkServiceCIDR(cidr: string): void {
+  parseCIDR(cidr);
+}
+
 function parseCIDR(cidr: string): Range {
   const [address, bits] = cidr.split('/');
   const base = parseIPv4(address);

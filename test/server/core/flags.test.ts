@@ -40,6 +40,7 @@ describe('parseFlags', () => {
         '--etcd-prefix', '/capstan', '--etcd-compaction-interval=0', '--shutdown-delay-duration', '1.5s',
         '--feature-gates=AllAlpha=true,APIResponseCompression=false', '--feature-gates', 'kube:CBORServingAndStorage=1', '--runtime-config=api/all=true,apps/v1beta1',
         '--livez-grace-period=30s', '--data-dir=/tmp/x', '--tls-cert-file', 'c.pem', '--tls-private-key-file=k.pem', '--client-ca-file=ca.pem',
+        '--cert-dir=/tmp/certs', '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
       ]),
     ).toEqual({
       // Every option not given keeps its default.
@@ -57,6 +58,8 @@ describe('parseFlags', () => {
       tlsCertFile: 'c.pem',
       tlsPrivateKeyFile: 'k.pem',
       clientCaFile: 'ca.pem',
+      certDir: '/tmp/certs',
+      serviceClusterIpRange: '10.0.0.0/24',
     });
   });
 
@@ -73,6 +76,10 @@ describe('parseFlags', () => {
       'invalid argument "StructuredAuthorizationConfiguration=false" for "--feature-gates" flag: cannot set feature gate StructuredAuthorizationConfiguration to false, feature is locked to true',
     ],
     [['serve'], '"capstan" does not take any arguments, got ["serve"]'],
+    [['--cert-dir='], 'invalid argument "" for "--cert-dir" flag: must name a directory'],
+    [['--service-cluster-ip-range=10.0.0.0'], 'invalid argument "10.0.0.0" for "--service-cluster-ip-range" flag: invalid service CIDR "10.0.0.0"'],
+    // Until pod validation refuses privileged containers, only the value that describes capstan is taken.
+    [['--allow-privileged=false'], 'invalid argument "false" for "--allow-privileged" flag: capstan does not refuse privileged containers yet: only true is supported'],
   ])('%j fails: %s', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(new FlagError(message));
   });

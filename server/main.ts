@@ -115,6 +115,24 @@ async function main(argv: readonly string[]): Promise<void> {
     controllers: authentication.controllers({ caPem: pki.servingSignedByCa ? pki.ca.certPem : pki.clientCaPem }),
   });
 
+  // Before the lines that tell a supervisor the server is up: a SIGTERM sent on reading them
+  // must find its handler, not the default action that ends the process at once.
+  const stop = (signal: string) => {
+    console.log(`${signal} received: shutting down`);
+    server
+      .shutdown()
+      .then(() => plane.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('shutdown failed:', error);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+
   if (pki.servingSignedByCa) {
     const kubeconfig = writeAdminKubeconfig({
       dir: files.kubeconfigDir,
@@ -143,22 +161,6 @@ async function main(argv: readonly string[]): Promise<void> {
       releaseAfterLoads();
     }, SETTLE_AFTER_START_MS).unref();
   });
-
-  const stop = (signal: string) => {
-    console.log(`${signal} received: shutting down`);
-    server
-      .shutdown()
-      .then(() => plane.stop())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error('shutdown failed:', error);
-          process.exit(1);
-        },
-      );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
 }
 
 /** Where the admin reaches this server: the bind address when it is one, else loopback. */

@@ -98,44 +98,60 @@ function writePem(path: string, pem: string): void {
   writeFileSync(path, pem, { mode: 0o640 });
 }
 
+/**
+ * What envtest writes into --cert-dir before the start: its serving pair, its service-account
+ * signer (a CA pair whose certificate verifies), and the CA of its users' client certificates;
+ * and the admin's client certificate it gives its clients.
+ */
+async function writeEnvtestFiles(certDir: string): Promise<{ ca: IssuedCertificate; admin: IssuedCertificate }> {
+  mkdirSync(certDir);
+  const ca = await issueCa({ commonName: 'envtest-environment', validDays: 1 });
+  const serving = await issueLeaf({ ca, subject: 'CN=localhost, O=envtest', usage: 'server', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1 });
+  writePem(join(certDir, 'apiserver.crt'), serving.certPem);
+  writePem(join(certDir, 'apiserver.key'), serving.keyPem);
+  const signer = await issueCa({ commonName: 'envtest-sa', validDays: 1 });
+  writePem(join(certDir, 'sa-signer.crt'), signer.certPem);
+  writePem(join(certDir, 'sa-signer.key'), signer.keyPem);
+  writePem(join(certDir, 'client-cert-auth-ca.crt'), ca.certPem);
+  const admin = await issueLeaf({ ca, subject: 'CN=admin, O=system:masters', usage: 'client', validDays: 1 });
+  return { ca, admin };
+}
+
+function envtestFileFlags(certDir: string): string[] {
+  return [
+    `--service-account-key-file=${join(certDir, 'sa-signer.crt')}`,
+    `--service-account-signing-key-file=${join(certDir, 'sa-signer.key')}`,
+    `--client-ca-file=${join(certDir, 'client-cert-auth-ca.crt')}`,
+  ];
+}
+
+/** A JSON request as envtest's admin. */
+function adminCall(server: Started, identity: { ca: IssuedCertificate; admin: IssuedCertificate }, token?: string) {
+  return (method: string, path: string, body?: unknown): Promise<Reply> =>
+    httpsRequest({
+      url: server.url + path,
+      caPem: identity.ca.certPem,
+      identity: token ? undefined : identity.admin,
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    });
+}
+
 describe('bin/kube-apiserver as envtest starts it', () => {
   let cwd: string;
   let certDir: string;
   let ca: IssuedCertificate;
   let admin: IssuedCertificate;
   let server: Started;
-  const call = (method: string, path: string, body?: unknown, token?: string): Promise<Reply> =>
-    httpsRequest({
-      url: server.url + path,
-      caPem: ca.certPem,
-      identity: token ? undefined : admin,
-      method,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    });
+  const call = (method: string, path: string, body?: unknown, token?: string): Promise<Reply> => adminCall(server, { ca, admin }, token)(method, path, body);
 
   beforeAll(async () => {
     cwd = join(root, 'caller');
     certDir = join(root, 'envtest-certs');
     mkdirSync(cwd);
-    mkdirSync(certDir);
-    // What envtest writes before the start: its serving pair, its service-account signer (a
-    // CA pair whose certificate verifies), and the CA of its users' client certificates.
-    ca = await issueCa({ commonName: 'envtest-environment', validDays: 1 });
-    const serving = await issueLeaf({ ca, subject: 'CN=localhost, O=envtest', usage: 'server', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: 1 });
-    writePem(join(certDir, 'apiserver.crt'), serving.certPem);
-    writePem(join(certDir, 'apiserver.key'), serving.keyPem);
-    const signer = await issueCa({ commonName: 'envtest-sa', validDays: 1 });
-    writePem(join(certDir, 'sa-signer.crt'), signer.certPem);
-    writePem(join(certDir, 'sa-signer.key'), signer.keyPem);
-    writePem(join(certDir, 'client-cert-auth-ca.crt'), ca.certPem);
-    admin = await issueLeaf({ ca, subject: 'CN=admin, O=system:masters', usage: 'client', validDays: 1 });
-
-    server = await startAsEnvtest(cwd, certDir, [
-      `--service-account-key-file=${join(certDir, 'sa-signer.crt')}`,
-      `--service-account-signing-key-file=${join(certDir, 'sa-signer.key')}`,
-      `--client-ca-file=${join(certDir, 'client-cert-auth-ca.crt')}`,
-    ]);
+    ({ ca, admin } = await writeEnvtestFiles(certDir));
+    server = await startAsEnvtest(cwd, certDir, envtestFileFlags(certDir));
   });
 
   afterAll(async () => {
@@ -224,5 +240,34 @@ describe('--cert-dir without a serving pair', () => {
     }
     expect(readdirSync(cwd)).toEqual([]);
     expect(readdirSync(certDir).sort()).toEqual(['admin.crt', 'admin.key', 'admin.kubeconfig', 'apiserver.crt', 'apiserver.key', 'ca.crt', 'ca.key', 'sa.key']);
+  });
+});
+
+describe('--controllers under the kube-apiserver name', () => {
+  it('runs namespace deletion and garbage collection when asked, as envtest users may', async () => {
+    const cwd = join(root, 'controllers-caller');
+    const certDir = join(root, 'controllers-certs');
+    mkdirSync(cwd);
+    const identity = await writeEnvtestFiles(certDir);
+    const server = await startAsEnvtest(cwd, certDir, [...envtestFileFlags(certDir), '--etcd-prefix=/controllers', '--controllers=namespace-controller,garbage-collector-controller']);
+    try {
+      const call = adminCall(server, identity);
+      await within(HEALTHZ_WAIT_MS, `the default namespace\n${server.output()}`, async () => (await call('GET', '/api/v1/namespaces/default')).status === 200);
+      // Garbage collection: a ConfigMap owned by a deleted one goes.
+      const owner = JSON.parse((await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } })).body);
+      const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid }];
+      expect((await call('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owned', ownerReferences } })).status).toBe(201);
+      expect((await call('DELETE', '/api/v1/namespaces/default/configmaps/owner')).status).toBe(200);
+      await within(20_000, 'the owned ConfigMap collected', async () => (await call('GET', '/api/v1/namespaces/default/configmaps/owned')).status === 404);
+      // Namespace deletion: the namespace and what is in it go.
+      expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } })).status).toBe(201);
+      expect((await call('POST', '/api/v1/namespaces/doomed/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'inside' } })).status).toBe(201);
+      expect((await call('DELETE', '/api/v1/namespaces/doomed')).status).toBe(200);
+      await within(20_000, 'the namespace deleted', async () => (await call('GET', '/api/v1/namespaces/doomed')).status === 404);
+      // Without the service-account controller, still no default ServiceAccount appears.
+      expect((await call('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status).toBe(404);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
   });
 });

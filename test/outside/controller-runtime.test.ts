@@ -75,6 +75,10 @@ function runSuite(name: string): Promise<{ output: string; code: number | null; 
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), SUITE_TIMEOUT_MS);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve({ output: `${output}\n${error.message}`, code: null, seconds: Math.round((Date.now() - began) / 1000) });
+    });
     child.once('exit', (code) => {
       clearTimeout(timer);
       resolve({ output, code, seconds: Math.round((Date.now() - began) / 1000) });

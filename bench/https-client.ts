@@ -25,13 +25,18 @@ export interface HttpsAnswer {
   readonly body: Buffer;
 }
 
+/** A client that trusts the server's CA and presents no certificate: `system:anonymous`. */
+export interface AnonymousCredentials {
+  readonly ca: Buffer;
+}
+
 export interface HttpsTarget {
   request(call: HttpsCall): Promise<HttpsAnswer>;
   /** Closes the agent's sockets. */
   close(): void;
 }
 
-export function httpsTarget(options: { url: string; credentials: ClientCredentials; maxSockets: number }): HttpsTarget {
+export function httpsTarget(options: { url: string; credentials: ClientCredentials | AnonymousCredentials; maxSockets: number }): HttpsTarget {
   const { hostname, port } = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, ...options.credentials });
   const request = (call: HttpsCall): Promise<HttpsAnswer> =>

@@ -9,6 +9,7 @@ import { apiBenchmark } from './api';
 import { auditBenchmark } from './audit';
 import type { Benchmark } from './benchmark';
 import { encodingsBenchmark } from './encodings';
+import { envtestBenchmark } from './envtest';
 import { flowControlBenchmark } from './flow-control';
 import { formatComparison, formatTable } from './report';
 import { patchBenchmark } from './patch';
@@ -19,8 +20,8 @@ import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
 const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark, auditBenchmark, flowControlBenchmark];
-// Needs the reference binary and a quiet machine: run only when named.
-const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark];
+// Need the reference binary (and envtest, controller-runtime's test binary) and a quiet machine: run only when named.
+const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark, envtestBenchmark];
 
 async function main(names: string[]): Promise<number> {
   const known = [...BENCHMARKS, ...ON_REQUEST];

@@ -32,9 +32,11 @@ import { InFlightRequests } from './http/in-flight';
 import { attachOpenWatches, OpenWatches } from './http/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { metricsHandler } from './metrics/metrics-handler';
+import { pprofHandler } from './debug/pprof';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './http/request-info';
 import { setUpAudit, type Audit } from './audit/setup';
+import { readSniCertificates, servingTlsSettings, sniSelection } from './pki/serving-tls';
 import type { FlowControl } from './flowcontrol/flow-control';
 
 /** How long shutdown waits for watch clients to take the last bytes of their streams. */
@@ -164,6 +166,10 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       deprecatedApi: create.deprecatedApi,
       audit: audit && { policy: audit.policy, sink: audit.output.sink },
       flowControl: create.flowControl,
+      logVerbosity: options.logVerbosity,
+      strictTransportSecurityDirectives: options.strictTransportSecurityDirectives,
+      corsAllowedOrigins: options.corsAllowedOrigins,
+      goawayChance: options.goawayChance,
     }),
   );
 
@@ -179,15 +185,22 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   );
   app.get('/version', versionHandler());
   app.use(metricsHandler(metrics));
+  if (options.profiling) app.use(pprofHandler());
   create.routes?.(app);
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
 
+  const secureContext = {
+    ca: create.tls.extraClientCaPem ? [create.tls.clientCaPem, create.tls.extraClientCaPem] : create.tls.clientCaPem,
+    ...servingTlsSettings(options),
+  };
+  const sni = sniSelection(readSniCertificates(options.tlsSniCertKeys), secureContext);
   const https = createHttpsServer(
     {
       cert: create.tls.certPem,
       key: create.tls.keyPem,
-      ca: create.tls.extraClientCaPem ? [create.tls.clientCaPem, create.tls.extraClientCaPem] : create.tls.clientCaPem,
+      ...secureContext,
+      SNICallback: sni?.callback,
       requestCert: true,
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,
@@ -204,6 +217,7 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     },
     app,
   );
+  sni?.attach(https);
   // The chain answers an upgrade request on its raw socket like any other (a 403, say); a
   // route that switches protocols writes its 101 there itself. Answered otherwise, the
   // connection ends with the answer: it has left HTTP's keep-alive handling.

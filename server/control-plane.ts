@@ -9,20 +9,23 @@
  * bootstrap objects and begins campaigning for the controllers' lease.
  */
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type express from 'express';
 import type { IncomingMessage } from 'node:http';
 import { Compactor } from '../storage/compactor';
 import { startCacheSet, type CachedResource, type CacheSet } from '../storage/cache/cache-set';
 import type { WatchCache } from '../storage/cache/watch-cache';
-import { openSqliteStore } from '../storage/sqlite/sqlite-store';
+import { routedCacheSet } from '../storage/cache/routed-cache-set';
+import { ResourceStore } from '../storage/objects/resource-store';
+import { watchCacheDisabled } from './config/watch-cache-sizes';
+import { setClusterPolicy } from './validation/cluster-policy';
 import type { RevisionedStore } from '../storage/store';
 import type { ObjectStorage } from '../storage/objects/types';
 import { admissionChain } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
 import { NO_PLUGIN_CONFIGURATIONS, readAdmissionConfiguration } from './admission/admission-configuration';
-import type { ServerOptions } from './config/flags';
+import { serviceIPRangesOf, type ServerOptions } from './config/flags';
+import { openStoreLocations, type StoreLocation } from './store-locations';
 import { featureEnabled } from './config/feature-enabled';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -33,7 +36,7 @@ import { startCRDController } from './apiextensions/crd-controller';
 import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './controllers/api-operations';
 import type { ObjectOperations } from './controllers/operations';
-import { bootstrapClusterObjects } from './controllers/bootstrap';
+import { bootstrapClusterObjects, ensureDefaultServiceCIDR } from './controllers/bootstrap';
 import { controllerEnabled, type EmbeddedController } from './controllers/embedded-controllers';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
@@ -71,6 +74,8 @@ import { ensureBootstrapConfiguration } from './flowcontrol/config-producer';
 import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
+import { createKubeletClient } from './kubelet/kubelet-client';
+import { isConnectUpgrade } from './subresources/connect';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
@@ -91,7 +96,7 @@ export interface ControlPlane {
   readonly health: HealthOptions;
   /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
   readonly flowControl?: FlowControl;
-  /** Upgrade requests the aggregator's proxy switches itself: give it to the HTTPS server (`upgrades`). */
+  /** Upgrade requests a route switches itself (the aggregator's proxy, exec, attach, portforward, the proxies): give it to the HTTPS server (`upgrades`). */
   readonly upgrades: (request: IncomingMessage) => boolean;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
@@ -108,25 +113,39 @@ export interface ControlPlane {
 /** A controller that runs while this replica leads; it stops when `lost` aborts. */
 export type LeaderController = (operations: ObjectOperations, lost: AbortSignal) => void;
 
-export async function openStore(options: ServerOptions): Promise<RevisionedStore> {
-  // Loaded only for etcd: its client (gRPC, protobuf descriptors, OpenTelemetry) is a few MiB
-  // of heap and code an embedded-store server never uses.
-  if (options.etcdServers.length > 0) return (await import('../storage/etcd/etcd-store')).openEtcdStore({ endpoints: [...options.etcdServers] });
-  return openSqliteStore({ path: join(options.dataDir, 'capstan.db') });
-}
-
 function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
   return `${options.etcdPrefix.replace(/\/+$/, '')}/${type.storagePrefix}`;
 }
 
 /**
+ * The built-in types `--watch-cache-sizes` (with the reference's defaults) serves straight from
+ * the store; custom resources always have a cache, as in the reference. Worked out once per
+ * options: admission plugins ask for storage on every request.
+ */
+function uncachedTypes(options: ServerOptions): ReadonlySet<ResourceType> {
+  let types = UNCACHED_TYPES.get(options);
+  if (types === undefined) {
+    types = new Set(BUILTIN_KINDS.filter((type) => watchCacheDisabled(options.watchCacheSizes, type.group, type.resource)));
+    UNCACHED_TYPES.set(options, types);
+  }
+  return types;
+}
+
+const UNCACHED_TYPES = new WeakMap<ServerOptions, ReadonlySet<ResourceType>>();
+
+function uncached(options: ServerOptions, type: ResourceType): boolean {
+  return uncachedTypes(options).has(type);
+}
+
+/**
  * One cached resource per storage prefix: kinds that share storage (Events) share a cache, and
- * virtual kinds (reviews) store nothing. Keyed by key prefix.
+ * virtual kinds (reviews) store nothing, nor do kinds `--watch-cache-sizes` leaves uncached.
+ * Keyed by key prefix.
  */
 function cachedResources(options: ServerOptions, types: readonly ResourceType[]): Map<string, CachedResource> {
   const byPrefix = new Map<string, CachedResource>();
   for (const type of types) {
-    if (type.virtual) continue;
+    if (type.virtual || uncached(options, type)) continue;
     const keyPrefix = keyPrefixOf(options, type);
     if (!byPrefix.has(keyPrefix)) {
       byPrefix.set(keyPrefix, { keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
@@ -186,29 +205,58 @@ async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Prom
 }
 
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
+  setClusterPolicy({ allowPrivileged: options.allowPrivileged });
   const metrics = createApiserverMetrics();
   const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
   const registry = new ResourceTypeRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
   const storedResources = new Map<string, StoredResource>();
-  const store = instrumentStore({ store: await openStore(options), metrics, resourceOfKey: resourceByKeyPrefix(storedResources) });
+  const locations = await openStoreLocations(options);
+  const instrumented = (location: StoreLocation) => instrumentStore({ store: location.store, metrics, resourceOfKey: resourceByKeyPrefix(storedResources) });
+  // The main store first: what is not overridden (custom resources included) lives there.
+  const stores = [instrumented(locations.main), ...locations.overrides.map(instrumented)];
+  const [store] = stores;
   const startupResources = [...cachedResources(options, registry.all()).values()];
-  const caches = await startCacheSet({ store, resources: startupResources });
+  // Overrides name built-in resources only, all known at start.
+  const storeIndexOfPrefix = new Map<string, number>();
+  // By key prefix, uncached types included: kinds sharing a prefix (core and events.k8s.io
+  // Events) share the store the override names for either.
+  for (const type of registry.all()) {
+    if (type.virtual) continue;
+    const location = locations.locationOf({ group: type.group, resource: type.resource });
+    if (location !== locations.main) storeIndexOfPrefix.set(keyPrefixOf(options, type), 1 + locations.overrides.indexOf(location));
+  }
+  const storeIndexOf = (keyPrefix: string) => storeIndexOfPrefix.get(keyPrefix) ?? 0;
+  const cacheSets = await Promise.all(
+    stores.map((located, index) => startCacheSet({ store: located, resources: startupResources.filter(({ keyPrefix }) => storeIndexOf(keyPrefix) === index) })),
+  );
+  const caches = routedCacheSet({ sets: cacheSets, setOf: storeIndexOf });
   const observed = new Map<string, ObservedCache>();
   followRegistry({ serverOptions: options, registry, caches, storedResources, observed });
   observeWatchCaches(metrics, () => observed.values());
-  const storageFor = (type: ResourceType): ObjectStorage => caches.cacheFor(keyPrefixOf(options, type));
-  const compactor = new Compactor({ store, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) });
-  compactor.start();
+  // Types without a watch cache read and watch their store itself, one object layer per stored
+  // group-resource (both Events share a prefix, and each names itself in its messages).
+  const uncachedStorage = new Map<string, ObjectStorage>();
+  const storageFor = (type: ResourceType): ObjectStorage => {
+    const keyPrefix = keyPrefixOf(options, type);
+    if (!uncached(options, type)) return caches.cacheFor(keyPrefix);
+    const key = `${keyPrefix}\u0000${type.group}`;
+    let storage = uncachedStorage.get(key);
+    if (storage === undefined) {
+      storage = new ResourceStore({ store: stores[storeIndexOf(keyPrefix)], keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+      uncachedStorage.set(key, storage);
+    }
+    return storage;
+  };
+  // Each etcd compacts its own history, as the reference runs a compactor per storage location.
+  const compactors = stores.map((located) => new Compactor({ store: located, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) }));
+  for (const compactor of compactors) compactor.start();
 
   const find = (group: string, resource: string): ResourceType => {
     const type = registry.find({ group, version: 'v1' }, resource);
     if (!type) throw new Error(`${group}/v1 ${resource} is not served`);
     return type;
   };
-  const allocator = new ClusterIPAllocator({
-    reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))),
-    cidr: options.serviceClusterIpRange,
-  });
+  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))), ranges: serviceIPRangesOf(options) });
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
   const { authorizer } = authorization;
   const admissionPlugins = selectAdmissionPlugins(
@@ -244,8 +292,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageOf: (group, resource) => storageFor(find(group, resource)),
   });
   await crdServing.synced;
-  const storeAnswers = async () => void (await withTimeout(store.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
+  const answers = (located: RevisionedStore) => async () => void (await withTimeout(located.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
+  const storeAnswers = answers(store);
+  // Named as the reference names its checks of the override locations.
+  const overrideChecks = stores.slice(1).map((located, i) => ({ live: functionCheck(`etcd-override-${i}`, answers(located)), ready: functionCheck(`etcd-override-readiness-${i}`, answers(located)) }));
   registry.add(componentStatusKind(defaultComponents(storeAnswers)));
+  const kubelet = createKubeletClient(options.kubelet);
   const aggregator = startAggregator({
     registry,
     storageOf: (group, resource) => storageFor(find(group, resource)),
@@ -259,7 +311,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   let flowConfig: ConfigConsumer | undefined;
   if (options.enablePriorityAndFairness) {
     const serverConcurrencyLimit = Math.max(1, options.maxRequestsInflight + options.maxMutatingRequestsInflight);
-    flowControl = new FlowControl({ serverConcurrencyLimit, registry: metrics.registry });
+    flowControl = new FlowControl({ serverConcurrencyLimit, registry: metrics.registry, showHiddenMetrics: options.showHiddenMetricsForVersion !== undefined });
     flowConfig = startConfigConsumer(flowControl, {
       schemas: storageFor(find('flowcontrol.apiserver.k8s.io', 'flowschemas')),
       levels: storageFor(find('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations')),
@@ -281,6 +333,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const authenticationInfoHook = hook('start-cluster-authentication-info-controller');
   // The repair runs on the leader; the hook says this replica has put it up for election.
   const serviceIPRepairHook = hook('start-service-ip-repair-controllers');
+  const serviceCIDRHook = hook('start-kubernetes-service-cidr-controller');
   const bootstrapHook = hook('bootstrap-controller');
   const rbacHook = hook('rbac/bootstrap-roles');
   const priorityClassesHook = hook('scheduling/bootstrap-system-priority-classes');
@@ -296,6 +349,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     priorityClassesHook,
     ...(flowHooks ? [flowHooks.producer] : []),
     bootstrapHook,
+    serviceCIDRHook,
     ...aggregator.healthChecks,
   ];
   let election: LeaderElection | undefined;
@@ -309,7 +363,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageFor,
     authorizer,
     flowControl,
-    upgrades: (request) => aggregator.upgrades(request),
+    upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request),
     routes(app) {
       app.use(aggregator.proxy);
       mountDiscovery(app, { registry, extensions: aggregator.extensions });
@@ -318,12 +372,15 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
+        kubelet,
+        minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       });
     },
     health: {
-      checks: [functionCheck('etcd', storeAnswers)],
+      checks: [functionCheck('etcd', storeAnswers), ...overrideChecks.map(({ live }) => live)],
       readinessChecks: [
         functionCheck('etcd-readiness', storeAnswers),
+        ...overrideChecks.map(({ ready }) => ready),
         // The caches made at start only: a type added while serving (a custom resource) lists
         // on its own meanwhile (its reads go to the store), and must not take the replica out.
         functionCheck('informer-sync', async () => {
@@ -336,16 +393,25 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     },
     async start({ advertiseAddress, port, controllers = [] }) {
       await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
+      const serviceCIDRs = [allocator.ranges.primary.cidr, ...(allocator.ranges.secondary ? [allocator.ranges.secondary.cidr] : [])];
+      await ensureDefaultServiceCIDR(operations, serviceCIDRs, new Date());
+      serviceCIDRHook.finish();
       namespacesHook.finish();
       priorityClassesHook.finish();
       bootstrapHook.finish();
-      await reconcileBootstrapPolicy(operations);
-      await authorization.rbacSynced;
-      rbacHook.finish();
-      if (flowHooks) {
-        await ensureBootstrapConfiguration(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }));
-        flowHooks.producer.finish();
-      }
+      // Independent of each other, as the reference's post-start hooks run side by side.
+      await Promise.all([
+        (async () => {
+          await reconcileBootstrapPolicy(operations);
+          await authorization.rbacSynced;
+          rbacHook.finish();
+        })(),
+        flowHooks &&
+          (async () => {
+            await ensureBootstrapConfiguration(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }));
+            flowHooks.producer.finish();
+          })(),
+      ]);
       election = startLeaderElection({
         leases: storageFor(find('coordination.k8s.io', 'leases')),
         namespace: 'kube-system',
@@ -380,9 +446,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       flowConfig?.stop();
       crdServing.stop();
       aggregator.stop();
-      await compactor.stop();
+      await Promise.all(compactors.map((compactor) => compactor.stop()));
       caches.stop();
-      await store.close();
+      await Promise.all(stores.map((located) => located.close()));
     },
   };
 }

@@ -1,15 +1,17 @@
 /**
  * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates in the
  * certificate directory (server/config/file-locations.ts), open the store and the control
- * plane, serve HTTPS, write the admin kubeconfig, and shut down gracefully on SIGTERM/SIGINT. Failures an operator can fix end the process with one line
- * and an exit code (server/startup-failure.ts).
+ * plane, serve HTTPS, write the admin kubeconfig, and shut down gracefully on SIGTERM/SIGINT.
+ * Failures an operator can fix end the process with one line and an exit code
+ * (server/startup-failure.ts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileLocationsOf } from './config/file-locations';
-import { FlagError, parseFlags, personalityOf, type ServerOptions } from './config/flags';
+import { FlagError, parseFlags, personalityOf, serviceIPRangesOf, type Personality, type ServerOptions } from './config/flags';
+import { insecureCipherSuites } from './config/tls-flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
 import { stopPretenuring } from './pretenuring';
@@ -43,19 +45,29 @@ function progress(line: string): void {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
+  const personality = personalityOf(process.argv0);
   let options: ServerOptions;
   try {
-    const parsed = parseFlags(argv, personalityOf(process.argv0));
+    const parsed = parseFlags(argv, personality);
     if ('help' in parsed) {
       process.stdout.write(parsed.help);
       return;
     }
+    if ('version' in parsed) {
+      const { versionInfo, rawVersion } = await import('./discovery/version');
+      process.stdout.write(parsed.version === 'raw' ? `${rawVersion(versionInfo())}\n` : `Kubernetes ${versionInfo().gitVersion}\n`);
+      return;
+    }
+    for (const warning of parsed.warnings) progress(warning);
     options = parsed.options;
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
     throw new StartupFailure(`${error.message} (run with --help for the list of flags)`, EXIT_BAD_CONFIGURATION);
   }
 
+  for (const name of insecureCipherSuites(options.tlsCipherSuites)) progress(`Use of insecure cipher '${name}' detected.`);
+  // Chosen before anything opens: a host with no usable address is a configuration to fix.
+  const advertiseAddress = await startupStep('choosing the advertise address (--advertise-address)', () => chooseAdvertiseAddress(options, personality));
   const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }, { setUpAuthentication }] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
@@ -72,7 +84,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const store = options.etcdServers.length > 0 ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)` : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
   progress(`opening ${store}`);
   const [pki, plane] = await Promise.all([
-    startupStep('reading the certificates', () => ensurePki(options)),
+    startupStep('reading the certificates', () => ensurePki({ ...options, alternateIPs: [serviceIPRangesOf(options).primary.firstAddress(), advertiseAddress] })),
     startupStep(`opening ${store}`, () => startControlPlane(options)),
   ]);
   const authentication = await startupStep('setting up authentication', () =>
@@ -109,7 +121,7 @@ async function main(argv: readonly string[]): Promise<void> {
   externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
   console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
   await plane.start({
-    advertiseAddress: kubeconfigHost(options.bindAddress).replace(/^\[|\]$/g, ''),
+    advertiseAddress,
     port,
     // With an operator's serving certificate, the client CA is the best guess at what verifies it.
     controllers: authentication.controllers({ caPem: pki.servingSignedByCa ? pki.ca.certPem : pki.clientCaPem }),
@@ -161,6 +173,32 @@ async function main(argv: readonly string[]): Promise<void> {
       releaseAfterLoads();
     }, SETTLE_AFTER_START_MS).unref();
   });
+}
+
+/**
+ * `--advertise-address`, or the reference's default; its family must be the primary service
+ * range's, since the `kubernetes` Service is single-stack and its endpoints must be reachable
+ * by its clients. A host without a usable address (a laptop offline) stops kube-apiserver, as
+ * the reference; capstan, meant to start with no flags anywhere, advertises loopback instead.
+ * capstan bound to a loopback address (its default) advertises that address: it is the only
+ * one it answers on, where the reference's rule would name the host's, on which nothing listens.
+ */
+async function chooseAdvertiseAddress(options: ServerOptions, personality: Personality): Promise<string> {
+  const { defaultAdvertiseAddress, readHostNetwork } = await import('./advertise-address');
+  const { primary } = serviceIPRangesOf(options);
+  const loopbackBound = isIP(options.bindAddress) !== 0 && (options.bindAddress.startsWith('127.') || options.bindAddress === '::1');
+  let address: string;
+  try {
+    address = options.advertiseAddress ?? (personality === 'capstan' && loopbackBound ? options.bindAddress : defaultAdvertiseAddress(options.bindAddress, readHostNetwork()));
+  } catch (error) {
+    if (personality === 'kube-apiserver') throw new FlagError((error as Error).message);
+    address = primary.family === 'IPv4' ? '127.0.0.1' : '::1';
+    progress(`advertising ${address} in the kubernetes endpoints: this host has no address to advertise (set --advertise-address)`);
+  }
+  if ((primary.family === 'IPv4') !== (isIP(address) === 4)) {
+    throw new FlagError(`service IP family ${JSON.stringify(primary.cidr)} must match public address family ${JSON.stringify(address)}`);
+  }
+  return address;
 }
 
 /** Where the admin reaches this server: the bind address when it is one, else loopback. */

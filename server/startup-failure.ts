@@ -7,7 +7,7 @@
  * the machine refused (ports, files, the store).
  */
 import { StoreUnavailableError } from '../storage/errors';
-import { AdmissionConfigError } from './admission/plugins';
+import { AdmissionConfigError } from './admission/config-error';
 import { AuditConfigError } from './audit/config-error';
 import { FlagError } from './config/flags';
 import { RuntimeConfigError } from './config/runtime-config';

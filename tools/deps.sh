@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh machine: the server's npm packages (tools/deps-npm.sh),
-# Debian's etcd for the storage and client tests, haproxy for the cluster tests, and helm for the
+# Debian's etcd for the storage and client tests, haproxy for the cluster tests, ip and nsenter
+# for the proxy tests' network namespace, and helm for the
 # chart's tests. `make run` needs none of these but the npm packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,9 @@ missing=()
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 # The cluster tests put haproxy in front of the replicas.
 command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
+# The proxy tests run in a network namespace of their own (test/helpers/network-namespace.ts).
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v nsenter >/dev/null 2>&1 || missing+=(util-linux)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${missing[*]} from Debian" >&2

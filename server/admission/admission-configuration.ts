@@ -7,14 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-
-/** Admission configured wrongly (flags, the configuration file, a plugin's part of it): the server does not start. */
-export class AdmissionConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdmissionConfigError';
-  }
-}
+import { AdmissionConfigError } from './config-error';
 
 const API_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1alpha1', 'apiserver.config.k8s.io/v1alpha1'];
 

@@ -7,7 +7,8 @@
  */
 import type { Authorizer } from '../authz/types';
 import type { AdmissionPlugin } from './types';
-import { AdmissionConfigError, type PluginConfigurations } from './admission-configuration';
+import type { PluginConfigurations } from './admission-configuration';
+import { AdmissionConfigError } from './config-error';
 import type { StorageOf } from './lookup';
 import type { ParamKindLookup } from './policy/params';
 import type { ServedTypeLookup } from './webhook/versions';
@@ -103,7 +104,6 @@ const PLUGINS: readonly PluginEntry[] = [
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];
 
-export { AdmissionConfigError };
 
 export interface AdmissionSelection {
   readonly enable: readonly string[];

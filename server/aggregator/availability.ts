@@ -15,7 +15,8 @@ import { startWorkQueue } from '../controllers/work-queue';
 import type { ResourceType } from '../registry/types';
 import { availableConditionOf, groupVersionOf, serviceOf, specOf, type AvailableCondition } from './apiservice';
 import type { AvailabilityMetrics } from './availability-metrics';
-import { dialErrorText, extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { dialErrorText } from '../proxy/forwarding';
+import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
 import { endpointOrigin, resolveServiceEndpoint } from './service-endpoint';
 
 /** The reference re-checks every APIService this often (its informer's resync period). */

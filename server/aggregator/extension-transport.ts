@@ -95,12 +95,3 @@ export function fetchFromExtension(tls: RequestOptions, path: string, accept: st
     req.end();
   });
 }
-
-/** A connection failure in the words of Go's dialer, which the reference's messages carry (`dial tcp 10.0.0.1:443: connect: connection refused`). */
-export function dialErrorText(error: NodeJS.ErrnoException, host: string | null | undefined, port: number | string | null | undefined): string {
-  const address = `${String(host ?? '').includes(':') ? `[${host}]` : (host ?? '')}:${port ?? ''}`;
-  if (error.code === 'ECONNREFUSED') return `dial tcp ${address}: connect: connection refused`;
-  if (error.code === 'ETIMEDOUT') return `dial tcp ${address}: i/o timeout`;
-  if (error.code === 'EHOSTUNREACH') return `dial tcp ${address}: connect: no route to host`;
-  return error.message;
-}

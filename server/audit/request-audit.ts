@@ -42,6 +42,8 @@ export class RequestAudit {
   impersonatedUser?: EventUser;
   /** Set when a handler failed with an unexpected error: the request ends in the Panic stage. */
   panic?: string;
+  /** Set when a route switched protocols on the raw socket: the code it answered with there. */
+  switchedCode?: number;
   private objectRef?: ObjectReference;
   private responseStatus?: ResponseStatus;
   private requestObject?: unknown;
@@ -178,6 +180,18 @@ export function addAuditAnnotation(req: IncomingMessage, key: string, value: str
 export function auditImpersonatedUser(req: IncomingMessage, user: UserInfo): void {
   const audit = auditOf(req);
   if (audit) audit.impersonatedUser = eventUser(user);
+}
+
+/**
+ * A route switched protocols on the raw socket (exec, a proxied upgrade), past the response
+ * object: its answer (101) starts the response now, and is what the events record to the end.
+ */
+export function auditSwitchedProtocols(req: IncomingMessage, code: number): void {
+  const audit = auditOf(req);
+  if (!audit) return;
+  audit.switchedCode = code;
+  audit.setResponseCode(code);
+  audit.emit('ResponseStarted');
 }
 
 /** Marks the request as failed by an unexpected error (the reference's panic). */

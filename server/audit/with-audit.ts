@@ -67,7 +67,8 @@ export function withAudit(options: AuditStageOptions): RequestHandler {
         audit.emit('Panic');
         return;
       }
-      if (res.headersSent) audit.setResponseCode(res.statusCode);
+      if (audit.switchedCode !== undefined) audit.setResponseCode(audit.switchedCode);
+      else if (res.headersSent) audit.setResponseCode(res.statusCode);
       else audit.setResponseStatus(CLOSED_EARLY);
       audit.emit('ResponseComplete');
     });

@@ -200,7 +200,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
   registerAuthenticationResources(deps.registry, {
     tokens,
     apiAudiences,
-    tokenRequest: { lookup, signingKey: keys.signing, issuer: issuers[0], apiAudiences, maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds },
+    tokenRequest: { lookup, signingKey: keys.signing, issuer: issuers[0], apiAudiences, maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds, extendExpiration: options.serviceAccountExtendTokenExpiration },
   });
   const proxy = requestHeaderOf(options);
   const runs = (name: EmbeddedController) => controllerEnabled(options.controllers, name);

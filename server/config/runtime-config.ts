@@ -9,7 +9,7 @@
  *   const registry = builtinRegistry({ enabled });
  */
 import type { GroupVersion } from '../registry/types';
-import { GO_BOOLEANS } from './flags';
+import { GO_BOOLEANS } from './flag-values';
 
 export class RuntimeConfigError extends Error {
   constructor(message: string) {

@@ -1,9 +1,11 @@
 /**
  * Objects a 1.34 cluster has from its first start: the four system namespaces, the
- * `default/kubernetes` Service (the first address of the service range) with the Endpoints of
- * the replica that writes them, and the two system PriorityClasses that critical pods name. Every replica runs this at start; creating what already exists
- * is not an error, so replicas may race.
+ * `default/kubernetes` Service (the first address of the service range) with the Endpoints and
+ * EndpointSlice of the replica that writes them (its advertise address), and the two system
+ * PriorityClasses that critical pods name. Every replica runs this at start; creating what
+ * already exists is not an error, so replicas may race.
  */
+import { isIP } from 'node:net';
 import type { KubeObject } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from './operations';
@@ -53,6 +55,18 @@ export function kubernetesEndpoints(options: BootstrapOptions): KubeObject {
   };
 }
 
+/** The slice the reference writes next to the Endpoints, of the advertise address's family. */
+export function kubernetesEndpointSlice(options: BootstrapOptions): KubeObject {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    addressType: isIP(options.advertiseAddress) === 6 ? 'IPv6' : 'IPv4',
+    endpoints: [{ addresses: [options.advertiseAddress], conditions: { ready: true } }],
+    ports: [{ name: 'https', protocol: 'TCP', port: options.securePort }],
+  };
+}
+
 /** The reference's system priority classes (scheduling/bootstrap-system-priority-classes). */
 export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
   {
@@ -71,6 +85,50 @@ export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
   },
 ];
 
+/** The ServiceCIDR the reference's apiserver keeps for its flag's ranges, and who sets its status. */
+export const DEFAULT_SERVICE_CIDR_NAME = 'kubernetes';
+const SERVICE_CIDR_MANAGER = 'kubernetes-service-cidr-controller';
+
+interface Condition {
+  type: string;
+  status: string;
+}
+
+/**
+ * The default ServiceCIDR, as the reference's default-servicecidr controller keeps it: created
+ * with the flag's ranges; upgraded from single- to dual-stack when a second range is added to
+ * the same first one; marked Ready when it matches the flags and nothing said otherwise. A
+ * ServiceCIDR that does not match is left alone (the operator changed the flag: the reference
+ * only reports it).
+ */
+export async function ensureDefaultServiceCIDR(operations: ObjectOperations, cidrs: readonly string[], now: Date): Promise<void> {
+  const type = operations.registry.find({ group: 'networking.k8s.io', version: 'v1' }, 'servicecidrs');
+  if (!type) return;
+  const key = { name: DEFAULT_SERVICE_CIDR_NAME };
+  await operations.createObject(type, { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: DEFAULT_SERVICE_CIDR_NAME }, spec: { cidrs: [...cidrs] } });
+  const current = await operations.storageFor(type).get(key);
+  const stored = ((current.spec ?? {}) as { cidrs?: string[] }).cidrs ?? [];
+  if (cidrs.length === 2 && stored.length === 1 && stored[0] === cidrs[0]) {
+    await operations.updateObject(type, key, (serviceCIDR) => void ((serviceCIDR.spec as { cidrs: string[] }).cidrs = [...cidrs]));
+    return;
+  }
+  if (current.metadata.deletionTimestamp || stored.join(',') !== cidrs.join(',')) return;
+  const ready = (((current.status ?? {}) as { conditions?: Condition[] }).conditions ?? []).find((condition) => condition.type === 'Ready');
+  if (ready !== undefined && ready.status !== 'Unknown') return;
+  await operations.applyStatus(
+    type,
+    key,
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'ServiceCIDR',
+      metadata: { name: DEFAULT_SERVICE_CIDR_NAME },
+      // The reference sets no reason; its Go type writes the empty one all the same.
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: '', message: 'Kubernetes default Service CIDR is ready', lastTransitionTime: now.toISOString().replace(/\.\d+Z$/, 'Z') }] },
+    },
+    SERVICE_CIDR_MANAGER,
+  );
+}
+
 export async function bootstrapClusterObjects(operations: ObjectOperations, options: BootstrapOptions): Promise<void> {
   const namespaces = coreType(operations, 'namespaces');
   for (const name of SYSTEM_NAMESPACES) {
@@ -78,6 +136,8 @@ export async function bootstrapClusterObjects(operations: ObjectOperations, opti
   }
   await operations.createObject(coreType(operations, 'services'), kubernetesService(options));
   await operations.createObject(coreType(operations, 'endpoints'), kubernetesEndpoints(options));
+  const endpointSlices = operations.registry.find({ group: 'discovery.k8s.io', version: 'v1' }, 'endpointslices');
+  if (endpointSlices) await operations.createObject(endpointSlices, kubernetesEndpointSlice(options));
   const priorityClasses = operations.registry.find({ group: 'scheduling.k8s.io', version: 'v1' }, 'priorityclasses');
   if (priorityClasses) for (const priorityClass of SYSTEM_PRIORITY_CLASSES) await operations.createObject(priorityClasses, priorityClass);
 }

@@ -14,6 +14,7 @@ import { uncoveredRules } from '../authz/rbac/covers';
 import { RBAC_GROUP, roleRefOf, rulesOf, subjectsOf, type PolicyRule, type Subject } from '../authz/rbac/policy';
 import type { ResourceType } from '../registry/types';
 import { deepEqual } from '../validation/field-errors';
+import { forEachConcurrently } from './concurrently';
 import type { ObjectOperations } from './operations';
 
 interface AggregationRule {
@@ -27,11 +28,18 @@ export async function reconcileBootstrapPolicy(operations: ObjectOperations): Pr
     if (!found) throw new Error(`${RBAC_GROUP}/v1 ${resource} are not served`);
     return found;
   };
-  for (const role of policy.clusterRoles) await reconcileRole(operations, type('clusterroles'), role);
-  for (const role of policy.roles) await reconcileRole(operations, type('roles'), role);
-  for (const binding of policy.clusterRoleBindings) await reconcileBinding(operations, type('clusterrolebindings'), binding);
-  for (const binding of policy.roleBindings) await reconcileBinding(operations, type('rolebindings'), binding);
+  // Each object is reconciled on its own (the aggregation controller fills aggregated roles
+  // later), so they go in parallel: a start waits one store round trip a write.
+  await Promise.all([
+    forEachConcurrently(policy.clusterRoles, RECONCILE_CONCURRENCY, (role) => reconcileRole(operations, type('clusterroles'), role)),
+    forEachConcurrently(policy.roles, RECONCILE_CONCURRENCY, (role) => reconcileRole(operations, type('roles'), role)),
+    forEachConcurrently(policy.clusterRoleBindings, RECONCILE_CONCURRENCY, (binding) => reconcileBinding(operations, type('clusterrolebindings'), binding)),
+    forEachConcurrently(policy.roleBindings, RECONCILE_CONCURRENCY, (binding) => reconcileBinding(operations, type('rolebindings'), binding)),
+  ]);
 }
+
+/** Writes in flight per kind of policy object. */
+const RECONCILE_CONCURRENCY = 8;
 
 function keyOf(object: KubeObject): ObjectKey {
   return { namespace: object.metadata.namespace, name: String(object.metadata.name) };

@@ -51,6 +51,12 @@ export function versionInfo(): VersionInfo {
 
 const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm' };
 
+/** `--version=raw`: the fields as Go's `%#v` prints the reference's `version.Info`. */
+export function rawVersion(info: VersionInfo): string {
+  const fields = Object.entries(info).map(([name, value]) => `${name.charAt(0).toUpperCase()}${name.slice(1)}:${JSON.stringify(value)}`);
+  return `version.Info{${fields.join(', ')}}`;
+}
+
 export function versionHandler(): RequestHandler {
   let body: string | undefined;
   return (_req, res) => {

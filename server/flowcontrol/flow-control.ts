@@ -42,8 +42,8 @@ export class FlowControl {
   private nominalLimits: ReadonlyMap<string, number> = new Map();
   private readonly metricsFor: (schema: string, level: string) => FlowMetrics;
 
-  constructor(private readonly options: { readonly serverConcurrencyLimit: number; readonly registry: Registry }) {
-    this.metricsFor = flowcontrolMetrics(options.registry, () => this.nominalLimits);
+  constructor(private readonly options: { readonly serverConcurrencyLimit: number; readonly registry: Registry; readonly showHiddenMetrics?: boolean }) {
+    this.metricsFor = flowcontrolMetrics(options.registry, () => this.nominalLimits, options.showHiddenMetrics);
     this.classifier = this.configure(MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS);
   }
 

@@ -7,6 +7,7 @@
  */
 import type { Metric, MetricObjectWithValues, MetricValue, MetricValueWithName, Registry } from 'prom-client';
 import type { RejectReason } from './level-queues';
+import { deprecatedHelp, metricShown } from '../metrics/hidden-metrics';
 
 /** The reference's wait-duration buckets (seconds). */
 const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
@@ -75,13 +76,33 @@ function waitSamples(counts: Counts, execute: 'true' | 'false', into: WaitHistog
   return samples;
 }
 
-/** `nominalLimits`: each priority level's nominal seats, read at scrape time. */
-export function flowcontrolMetrics(registry: Registry, nominalLimits: () => ReadonlyMap<string, number>): (schema: string, level: string) => FlowMetrics {
+/**
+ * `nominalLimits`: each priority level's nominal seats, read at scrape time. `showHidden`
+ * (`--show-hidden-metrics-for-version`) registers the two metrics the reference deprecated in
+ * 1.30 and 1.31 for the seat gauges: with one seat a request, as here, seats in use are the
+ * requests executing.
+ */
+export function flowcontrolMetrics(
+  registry: Registry,
+  nominalLimits: () => ReadonlyMap<string, number>,
+  showHidden = false,
+): (schema: string, level: string) => FlowMetrics {
   const all = new Map<string, Counts>();
-  register(registry, 'apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', 'gauge', () =>
-    [...nominalLimits()].map(([level, seats]) => ({ labels: { priority_level: level }, value: seats })),
-  );
+  const limitSamples = () => [...nominalLimits()].map(([level, seats]) => ({ labels: { priority_level: level }, value: seats }));
+  register(registry, 'apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', 'gauge', limitSamples);
   const each = <T>(pick: (counts: Counts) => T[]): T[] => [...all.values()].flatMap(pick);
+  if (metricShown('1.30.0', showHidden)) {
+    register(registry, 'apiserver_flowcontrol_request_concurrency_limit', deprecatedHelp('1.30.0', 'Nominal number of execution seats configured for each priority level'), 'gauge', limitSamples);
+  }
+  if (metricShown('1.31.0', showHidden)) {
+    register(
+      registry,
+      'apiserver_flowcontrol_request_concurrency_in_use',
+      deprecatedHelp('1.31.0', 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem'),
+      'gauge',
+      () => each((counts) => [{ labels: counts.labels, value: counts.executing }]),
+    );
+  }
   register(registry, 'apiserver_flowcontrol_dispatched_requests_total', 'Number of requests executed by API Priority and Fairness subsystem', 'counter', () =>
     each((counts) => (counts.dispatched > 0 ? [{ labels: counts.labels, value: counts.dispatched }] : [])),
   );

@@ -28,6 +28,7 @@ import { groupResourceOf } from '../registry/store/scope';
 import type { StoreHooks } from '../registry/store/hooks';
 import { endpointOfType, type HandlerContext, type HandlerScope, type ResourceHandler } from './scope';
 import { updateHandler } from './update';
+import { createKubeletClient, DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClient } from '../kubelet/kubelet-client';
 import { watchHandler } from './watch';
 
 export interface ResourceRoutesOptions {
@@ -45,6 +46,10 @@ export interface ResourceRoutesOptions {
   readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
   readonly representations?: RepresentationSettings;
+  /** How pods/log and nodes/proxy reach kubelets; default: the reference's defaults (`--kubelet-*` unset). */
+  readonly kubelet?: KubeletClient;
+  /** `--min-request-timeout` in seconds (default 1800): how long watches without `timeoutSeconds` run. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 /** Handlers of one served (type, version), built once. */
@@ -153,6 +158,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     authorizer: options.authorizer,
     featureGates: options.featureGates,
     storageFor: options.storageFor,
+    kubelet: options.kubelet ?? createKubeletClient(DEFAULT_KUBELET_CLIENT_CONFIG),
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
   };
   // Keyed by the type object: a type replaced or removed from the registry takes its handlers
   // (and through them its storage) with it, and a new one gets new handlers at its first request.
@@ -189,7 +196,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     }
     try {
       // The answer's type is agreed before anything happens: a 406 must not follow a write.
-      negotiateResponse({ req, res, settings: options.representations }, endpointOfType(type), { watch: info.verb === 'watch' });
+      // A connection (a log, a proxy) answers in its backend's type: nothing to agree on.
+      if (!isConnection(type, info)) negotiateResponse({ req, res, settings: options.representations }, endpointOfType(type), { watch: info.verb === 'watch' });
     } catch (error) {
       req.resume();
       return next(error);
@@ -197,6 +205,11 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     // Storage errors name no resource; the reference's Status details do.
     handler({ info, req, res }).catch((error: unknown) => next(statusErrorFrom(error, { resource: groupResourceOf(type), name: info.name || undefined })));
   };
+}
+
+/** A subresource that streams what a backend answers (its endpoint says so). */
+function isConnection(type: ResourceType, info: RequestInfo): boolean {
+  return info.subresource !== '' && type.handlers?.subresources?.[info.subresource]?.connection === true;
 }
 
 /** Mounts the resource routes on an app whose chain already set `req.requestInfo`. */

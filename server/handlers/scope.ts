@@ -8,6 +8,7 @@ import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
 import type { ResourceType, ServedVersion } from '../registry/types';
 import { groupVersionString } from '../registry/types';
 import type { RequestInfo } from '../http/request-info';
+import type { KubeletClient } from '../kubelet/kubelet-client';
 import { writeObject, type Endpoint, type RepresentationSettings } from '../codec/respond';
 import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
 import { hasOwnPrinter } from '../table/printers';
@@ -17,6 +18,10 @@ export interface HandlerContext extends StoreContext {
   readonly representations?: RepresentationSettings;
   /** The storage of another served type, for subresources that write more than their parent (an eviction updates a PodDisruptionBudget). */
   readonly storageFor?: (type: ResourceType) => ObjectStorage;
+  /** How pods/log and nodes/proxy reach kubelets (`--kubelet-*`). */
+  readonly kubelet?: KubeletClient;
+  /** `--min-request-timeout`: a watch without `timeoutSeconds` ends after [min, 2·min) seconds; 0: never. Default 1800. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 export interface HandlerScope extends StoreScope {

@@ -26,17 +26,23 @@ import { EVERYTHING, type KubeObject, type ObjectWatchEvent, type Predicate } fr
 import { WatchWriter } from './watch-writer';
 import { recordWatchEvent } from '../metrics/with-request-metrics';
 
-const MIN_DEFAULT_TIMEOUT_SECONDS = 1800;
-
 /** Bytes handed to a watch's connection and not yet taken by its client before the handler stops reading the watch. */
 export const WATCH_BUFFER_BYTES = 1024 * 1024;
 
 /** How long a watch's client has to take the end of its stream before it is disconnected. */
 export const WATCH_END_LINGER_MS = 5_000;
 
-/** The reference's default: random in [30 min, 60 min) so that watchers do not all reconnect together. */
-export function defaultWatchTimeoutSeconds(): number {
-  return MIN_DEFAULT_TIMEOUT_SECONDS + Math.floor(Math.random() * MIN_DEFAULT_TIMEOUT_SECONDS);
+/** `--min-request-timeout`'s default, in seconds. */
+export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
+
+/**
+ * How long a watch runs when its client gives no `timeoutSeconds` (or 0), as the reference
+ * decides it: random in [min, 2·min) so that watchers do not all reconnect together, or no end
+ * at all when `--min-request-timeout` is 0.
+ */
+export function defaultWatchTimeoutSeconds(minRequestTimeoutSeconds: number = DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS): number | undefined {
+  if (minRequestTimeoutSeconds <= 0) return undefined;
+  return minRequestTimeoutSeconds * (1 + Math.random());
 }
 
 /** Settles when the last chunk has been handed to the socket, or the connection is gone. */
@@ -106,7 +112,8 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
       predicate: withName(selection.predicate, info.name),
       allowWatchBookmarks: query.allowWatchBookmarks,
       sendInitialEvents: query.sendInitialEvents,
-      timeoutSeconds: query.timeoutSeconds ?? defaultWatchTimeoutSeconds(),
+      // The reference treats `timeoutSeconds=0` as not given.
+      timeoutSeconds: query.timeoutSeconds || defaultWatchTimeoutSeconds(scope.context.minRequestTimeoutSeconds),
     });
     const stop = (): void => watch.stop();
     res.on('close', stop);

@@ -25,6 +25,11 @@ import { withRequestDeadline } from './with-request-deadline';
 import { withRequestInfo } from './with-request-info';
 import type { RequestInfo } from './request-info';
 import { withRequestTimeout } from './with-request-timeout';
+import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
+import { withStrictTransportSecurity } from './with-strict-transport-security';
+import { withCors } from './with-cors';
+
+import { withProbabilisticGoaway } from './goaway';
 
 export interface ChainOptions {
   readonly authenticator: Authenticator;
@@ -42,18 +47,34 @@ export interface ChainOptions {
   readonly audit?: { readonly policy: AuditPolicy; readonly sink: EventSink };
   /** API Priority and Fairness; when given, it limits requests in place of the in-flight pools. */
   readonly flowControl?: FlowControl;
+  /** `-v`: from 3 on, a line for every request (to `logWrite`, standard error by default). */
+  readonly logVerbosity?: number;
+  readonly logWrite?: (line: string) => void;
+  /** `--cors-allowed-origins`: Go regular expressions an `Origin` is matched with; empty: no CORS. */
+  readonly corsAllowedOrigins?: readonly string[];
+  /** `--strict-transport-security-directives`; empty: no header. */
+  readonly strictTransportSecurityDirectives?: readonly string[];
+  /** `--goaway-chance`: the fraction of requests whose connection closes after the answer; 0: none. */
+  readonly goawayChance?: number;
 }
 
 export function handlerChain(options: ChainOptions): RequestHandler[] {
   const { audit } = options;
+  const goaway = withProbabilisticGoaway({ chance: options.goawayChance ?? 0 });
   return [
+    // Outside everything else, as the reference's: an answer refused later still closes.
+    ...(goaway ? [goaway] : []),
     withAuditId(),
+    ...((options.logVerbosity ?? 0) >= REQUEST_LOG_VERBOSITY ? [withRequestLog({ write: options.logWrite ?? ((line) => process.stderr.write(line)) })] : []),
     withRequestInfo(),
     withRequestMetrics({ metrics: options.metrics, deprecatedApi: options.deprecatedApi }),
     withCacheControl(),
+    ...(options.strictTransportSecurityDirectives?.length ? [withStrictTransportSecurity(options.strictTransportSecurityDirectives)] : []),
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
+    // Before authentication, as the reference's: a browser's preflight carries no credentials.
+    ...(options.corsAllowedOrigins?.length ? [withCors(options.corsAllowedOrigins)] : []),
     withAuthentication({
       authenticator: options.authenticator,
       anonymous: options.anonymous,

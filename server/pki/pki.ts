@@ -31,7 +31,12 @@ export interface PkiOptions {
   readonly tlsCertFile?: string;
   readonly tlsPrivateKeyFile?: string;
   readonly clientCaFile?: string;
+  /** Where in-cluster clients reach this server: the `kubernetes` Service's IP and the advertise address. */
+  readonly alternateIPs?: readonly string[];
 }
+
+/** The `kubernetes` Service's names, which the reference's generated certificate holds too. */
+const SERVICE_NAMES = ['kubernetes.default.svc', 'kubernetes.default', 'kubernetes'];
 
 const CA_VALID_DAYS = 3650;
 const LEAF_VALID_DAYS = 365;
@@ -63,17 +68,18 @@ export async function ensurePki(options: PkiOptions): Promise<Pki> {
   // serves whatever pair it finds in --cert-dir; a pair of ours is renewed as it ages.
   const found = readPair(dir, 'apiserver');
   if (found !== undefined && !issuedBy(found, ca)) return { serving: found, clientCaPem, ca, admin, servingSignedByCa: false };
-  const addresses = servingAddresses(options.bindAddress);
+  const addresses = [...new Set([...servingAddresses(options.bindAddress), ...(options.alternateIPs ?? [])])];
+  const dnsNames = ['localhost', ...SERVICE_NAMES];
   const serving = await reuseOrIssue(
     dir,
     'apiserver',
-    (cert) => isFresh(cert) && addresses.every((ip) => cert.checkIP(ip) !== undefined),
+    (cert) => isFresh(cert) && addresses.every((ip) => cert.checkIP(ip) !== undefined) && dnsNames.every((name) => cert.checkHost(name) !== undefined),
     () =>
       issueLeaf({
         ca,
         subject: 'CN=capstan-apiserver',
         usage: 'server',
-        dnsNames: ['localhost'],
+        dnsNames,
         ipAddresses: addresses,
         validDays: LEAF_VALID_DAYS,
       }),

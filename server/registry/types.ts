@@ -95,6 +95,8 @@ export interface SubresourceEndpoint {
   readonly definition: string;
   /** One handler per verb it serves (the request's verb: `create` for POST, `get` for GET...). */
   readonly handlers: Readonly<Partial<Record<Verb, HandlerFactory>>>;
+  /** It streams a backend's answer (pods/log, the proxies, exec): no representation is negotiated for it. */
+  readonly connection?: true;
 }
 
 /**

@@ -16,7 +16,7 @@ const POD_KIND = { group: '', version: 'v1', kind: 'Pod' };
 
 /** A connect subresource: discovery names the core v1 options kind it takes. */
 function coreOptions(kind: string, handlers: SubresourceEndpoint['handlers']): SubresourceEndpoint {
-  return { kind: { group: '', version: 'v1', kind }, definition: `io.k8s.api.core.v1.${kind}`, handlers };
+  return { kind: { group: '', version: 'v1', kind }, definition: `io.k8s.api.core.v1.${kind}`, handlers, connection: true };
 }
 
 const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoints: Readonly<Record<string, SubresourceEndpoint>> }> = [
@@ -27,7 +27,7 @@ const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoin
       eviction: { kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, definition: 'io.k8s.api.policy.v1.Eviction', handlers: { create: podEvictionCreate } },
       ephemeralcontainers: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: ephemeralContainersHandlers },
       resize: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: resizeHandlers },
-      log: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: connect.podLogHandlers },
+      log: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: connect.podLogHandlers, connection: true },
       exec: coreOptions('PodExecOptions', connect.podExecHandlers),
       attach: coreOptions('PodAttachOptions', connect.podAttachHandlers),
       portforward: coreOptions('PodPortForwardOptions', connect.podPortForwardHandlers),

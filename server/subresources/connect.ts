@@ -1,23 +1,35 @@
 /**
- * The subresources that connect through a node to a container or a pod (`pods/log`, `exec`,
- * `attach`, `portforward`, `proxy`, `nodes/proxy`, `services/proxy`). capstan runs no kubelet
- * client and proxies nothing, but a served subresource answers as the reference does up to the
- * point where it would dial: a connection admitted first (CONNECT, with its options object:
- * webhooks may refuse it), then the pod or node looked up, the container checked, a pod without
- * a node (log: 204 No Content; exec, attach, portforward: 400), a node missing or without an
- * address, an address the reference will not proxy to. Past that point the answer is 503: the
- * backend cannot be reached from here.
+ * The subresources that connect through a node to a container or a pod, as the reference serves
+ * them: `pods/log` streamed from the kubelet's `/containerLogs/...`; `pods/proxy`,
+ * `nodes/proxy` and `services/proxy`, any method, to the pod's address, the node's kubelet (or
+ * another port of the node) and a ready endpoint of the Service, with the path after `proxy`,
+ * the query and the body passed on and the answer streamed back. A connection is admitted first
+ * (CONNECT, with its options object: webhooks may refuse it), then what it names is looked up:
+ * a pod without a node (log: 204 No Content; exec, attach, portforward: 400), a node missing or
+ * without an address, an address the reference will not proxy to (loopback, link-local) are
+ * its answers. Everything streams through pipes: a client that stops reading holds the backend
+ * back, never the server's memory.
+ * exec, attach and portforward pass the client's protocol switch (SPDY, or WebSocket with the
+ * kubelet's own protocols) to the kubelet and join the connections; the reference's translation
+ * of WebSocket `v5.channel.k8s.io` to SPDY toward the kubelet is not done here.
  */
+import { lookup } from 'node:dns/promises';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { KubeObject } from '../../storage/objects/types';
-import { auditAnnotationsOf } from '../audit/request-audit';
+import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/request-audit';
 import type { RequestInfo } from '../http/request-info';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import type { KubeletClient } from '../kubelet/kubelet-client';
+import { asksUpgrade, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
+import { openUpstream, type UpstreamInit } from '../proxy/upstream';
 import { admitConnect } from '../registry/store/admission';
 import { parseBool, parseInteger, queryOf } from '../request/query';
-import { badRequest, notFound, serviceUnavailable, unclassified } from '../status/catalogue';
+import { badRequest, internalError, notFound, serviceUnavailable, unclassified } from '../status/catalogue';
+import { StatusError } from '../status/status-error';
 import type { Verb } from '../registry/types';
+import { kubeletLogQuery, parsePodLogOptions, validatePodLogOptions } from './pod-log-options';
 
 type Factory = (scope: HandlerScope) => ResourceHandler;
 
@@ -30,48 +42,63 @@ function containerNames(pod: KubeObject, field: string): string[] {
   return list.map((container) => container.name ?? '');
 }
 
-/** The container a log, exec or attach names, or the pod's only one; the reference's 400s otherwise. */
-function checkContainer(pod: KubeObject, requested: string): void {
+/**
+ * The container a log, exec or attach names, or the pod's only one; the reference's 400s
+ * otherwise (the choice lists init, regular and ephemeral containers, in that order).
+ */
+function containerOf(pod: KubeObject, requested: string): string {
   const name = pod.metadata.name ?? '';
-  const containers = containerNames(pod, 'containers');
+  const all = ['initContainers', 'containers', 'ephemeralContainers'].flatMap((field) => containerNames(pod, field));
   if (requested === '') {
-    if (containers.length === 1) return;
-    const init = containerNames(pod, 'initContainers');
-    throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]${init.length > 0 ? ` or one of the init containers: [${init.join(' ')}]` : ''}`);
+    const containers = containerNames(pod, 'containers');
+    if (containers.length === 1) return containers[0];
+    if (containers.length === 0) throw badRequest(`a container name must be specified for pod ${name}`);
+    throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${all.join(' ')}]`);
   }
-  const known = [...containers, ...containerNames(pod, 'initContainers'), ...containerNames(pod, 'ephemeralContainers')];
-  if (!known.includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${name}`);
+  if (!all.includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${name}`);
+  return requested;
 }
 
-/** The address types the reference prefers to reach a kubelet by, in order. */
-const PREFERRED_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
-
-interface NodeAddress {
-  readonly type?: string;
-  readonly address?: string;
-}
-
-/** The address a node is reached by; the reference's 500 when it has none of a preferred type. */
-function nodeAddress(node: KubeObject): string {
-  const addresses = (node.status as { addresses?: NodeAddress[] } | undefined)?.addresses ?? [];
-  for (const type of PREFERRED_ADDRESS_TYPES) {
-    const found = addresses.find((address) => address.type === type && address.address);
-    if (found) return found.address!;
+/** Go's net.IP.IsGlobalUnicast: the reference proxies to no loopback, link-local, multicast or unspecified address. */
+function globalUnicast(address: string): boolean {
+  const version = isIP(address);
+  if (version === 4) {
+    const [a, b] = address.split('.').map(Number);
+    return !(a === 127 || a === 0 || (a === 169 && b === 254) || a >= 224);
   }
-  const known = addresses.map((address) => `{${address.type ?? ''} ${address.address ?? ''}}`).join(' ');
-  throw unclassified(`no preferred addresses found; known addresses: [${known}]`);
+  if (version === 6) {
+    const lower = address.toLowerCase();
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+    if (mapped) return globalUnicast(mapped[1]);
+    return !(lower === '::1' || lower === '::' || /^fe[89ab]/.test(lower) || lower.startsWith('ff'));
+  }
+  return false;
 }
 
-/** The reference proxies to no loopback, link-local or unspecified address. */
-function proxyable(address: string | undefined): boolean {
-  if (address === undefined || isIP(address) === 0) return false;
-  if (isIP(address) === 4) return !(address.startsWith('127.') || address.startsWith('169.254.') || address === '0.0.0.0');
-  const lower = address.toLowerCase();
-  return !(lower === '::1' || lower === '::' || lower.startsWith('fe80:'));
+/** The reference's isProxyableHostname: every address the name resolves to must be global unicast. */
+async function checkProxyableHost(host: string): Promise<void> {
+  let addresses: { address: string }[];
+  try {
+    addresses = await lookup(host, { all: true });
+  } catch {
+    throw badRequest(`lookup ${host}: no such host`);
+  }
+  if (addresses.length === 0) throw badRequest('no addresses for hostname');
+  if (!addresses.every(({ address }) => globalUnicast(address))) throw badRequest('address not allowed');
 }
 
-function unreachable(): never {
-  throw serviceUnavailable('capstan does not connect to kubelets, pods or services');
+/** `name`, `name:port` or `scheme:name:port` (scheme empty, http or https), the reference's SplitSchemeNamePort. */
+function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
+  const parts = id.split(':');
+  const [scheme, name, port] = parts.length === 1 ? ['', parts[0], ''] : parts.length === 2 ? ['', parts[0], parts[1]] : parts.length === 3 ? parts : [];
+  if (name === undefined || name === '' || !['', 'http', 'https'].includes(scheme)) return undefined;
+  return { scheme, name, port };
+}
+
+function kubeletOf(scope: HandlerScope): KubeletClient {
+  const kubelet = scope.context.kubelet;
+  if (kubelet === undefined) throw new Error('the server was assembled without a kubelet client');
+  return kubelet;
 }
 
 async function getNode(scope: HandlerScope, name: string): Promise<KubeObject | undefined> {
@@ -81,11 +108,83 @@ async function getNode(scope: HandlerScope, name: string): Promise<KubeObject | 
 }
 
 /** A pod's node as the kubelet connection sees it: a missing node is the reference's `pods "<node>" not found`. */
-async function kubeletAddressOf(scope: HandlerScope, nodeName: string): Promise<string> {
+async function nodeOfPod(scope: HandlerScope, nodeName: string): Promise<KubeObject> {
   const node = await getNode(scope, nodeName);
   if (node === undefined) throw notFound({ group: '', resource: 'pods' }, nodeName);
-  return nodeAddress(node);
+  return node;
 }
+
+/** Up to this much of a refusing kubelet's body becomes the error's message, as the reference reads. */
+const MAX_ERROR_BODY_BYTES = 4096;
+
+async function readLimited(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (size < MAX_ERROR_BODY_BYTES) chunks.push(chunk.subarray(0, MAX_ERROR_BODY_BYTES - size));
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** What the reference's GenericHttpResponseChecker makes of a kubelet's non-2xx answer. */
+const ANSWER_REASONS: Readonly<Record<number, readonly [string, string]>> = {
+  404: ['NotFound', 'the server could not find the requested resource'],
+  401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+  405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+  409: ['Conflict', 'the server reported a conflict'],
+  422: ['Invalid', 'the server rejected our request due to an error in our request'],
+  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+  503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+};
+
+function kubeletAnswerError(code: number, body: string, name: string): StatusError {
+  if (code === 500) return internalError(body);
+  if (code === 400) return badRequest(body);
+  const [reason, text] =
+    code === 403 ? ['Forbidden', body] : (ANSWER_REASONS[code] ?? (code >= 500 ? ['InternalError', `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`] : ['', `the server responded with the status code ${code} but did not return more information`]));
+  return new StatusError({ code, reason, message: `${text} ( pods/log ${name})`, details: { name, kind: 'pods/log' } });
+}
+
+/**
+ * `pods/log`: options read and validated, the container chosen, then the kubelet's log streamed
+ * as it comes (`text/plain`); a pod without a node has no log yet (204).
+ */
+const podLog: Factory = (scope) => async ({ info, req, res }) => {
+  req.resume();
+  const parsed = parsePodLogOptions(queryOf(req));
+  validatePodLogOptions(info.name, parsed);
+  const { options } = parsed;
+  const pod = await scope.storage.get({ namespace: info.namespace, name: info.name });
+  const container = containerOf(pod, options.container);
+  const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
+  if (nodeName === '') {
+    res.status(204).end();
+    return;
+  }
+  const kubelet = kubeletOf(scope);
+  const endpoint = kubelet.endpointOf(await nodeOfPod(scope, nodeName));
+  const segments = [pod.metadata.namespace ?? '', pod.metadata.name ?? '', container].map(encodeURIComponent).join('/');
+  const upstream = openUpstream({
+    options: kubelet.requestOptions(endpoint, options.insecureSkipTLSVerifyBackend),
+    secure: true,
+    method: 'GET',
+    path: `/containerLogs/${segments}${kubeletLogQuery(options)}`,
+    timeoutMs: kubelet.timeoutMs,
+  });
+  res.on('close', () => upstream.abort());
+  const answered = await upstream.answer.catch((error: Error) => {
+    throw unclassified(error.message);
+  });
+  const { answer } = answered;
+  const code = answer.statusCode ?? 0;
+  if (code < 200 || code > 206) throw kubeletAnswerError(code, await readLimited(answer), info.name);
+  res.status(200).setHeader('Content-Type', 'text/plain');
+  res.flushHeaders();
+  answer.pipe(res);
+  answer.on('error', () => res.destroy());
+};
 
 /** The options kind of each connection, and the fields its query gives (the reference's connect options types). */
 const CONNECT_OPTIONS = {
@@ -145,59 +244,318 @@ async function admit(scope: HandlerScope, connection: Connection, info: RequestI
   await admitConnect(scope, { user: req.user, subresource: info.subresource, auditAnnotations: auditAnnotationsOf(req) }, { key, kind: { group: '', version: 'v1', kind: CONNECT_OPTIONS[connection].kind }, object });
 }
 
-type PodConnection = 'log' | 'exec' | 'attach' | 'portforward';
+type StreamConnection = 'exec' | 'attach' | 'portforward';
 
-function podConnect(kind: PodConnection): Factory {
-  return (scope) => async ({ info, req, res }) => {
-    req.resume();
-    // A log is read, not connected to: the reference admits no GET.
-    if (kind !== 'log') await admit(scope, kind, info, req);
+/** The kubelet's parameters of a stream, as the reference's streamParams writes them (url.Values: keys in order). */
+function streamQuery(kind: StreamConnection, query: URLSearchParams): string {
+  const params = new URLSearchParams();
+  const flag = (name: string) => {
+    const text = query.get(name);
+    return text !== null && parseBool(text);
+  };
+  if (kind === 'portforward') {
+    const ports = query.getAll('ports').map(parseInteger);
+    if (ports.length > 0) params.set('port', ports.join(','));
+  } else {
+    if (kind === 'exec') for (const command of query.getAll('command')) params.append('command', command);
+    if (flag('stderr')) params.set('error', '1');
+    if (flag('stdin')) params.set('input', '1');
+    if (flag('stdout')) params.set('output', '1');
+    if (flag('tty')) params.set('tty', '1');
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * The WebSocket protocols the reference translates to SPDY toward the kubelet (which speaks
+ * neither): `v5.channel.k8s.io` for exec and attach, port-forward's tunnel. capstan does not
+ * translate: they are taken out of what the client offers, so the kubelet chooses among the
+ * rest (client-node offers v5 to v1: the kubelet takes v4). A client that offers nothing else
+ * (kubectl) is refused before the switch, with 400 as a kubelet refuses a protocol it does not
+ * speak, and falls back to SPDY, which passes to the kubelet as it is.
+ */
+const TRANSLATED_PROTOCOLS: ReadonlySet<string> = new Set(['v5.channel.k8s.io', 'SPDY/3.1+portforward.k8s.io']);
+
+/** The WebSocket protocols to offer the kubelet; undefined when the request is no WebSocket one. */
+function kubeletWebSocketProtocols(req: Request): string | undefined {
+  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return undefined;
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim()).filter((protocol) => protocol !== '');
+  const spoken = offered.filter((protocol) => !TRANSLATED_PROTOCOLS.has(protocol));
+  const translated = offered.find((protocol) => TRANSLATED_PROTOCOLS.has(protocol));
+  if (spoken.length === 0 && translated !== undefined) {
+    throw badRequest(`capstan does not translate the WebSocket protocol ${translated} to the kubelet's SPDY: connect with SPDY, or with a channel protocol the kubelet speaks (v4.channel.k8s.io)`);
+  }
+  return spoken.length > 0 ? spoken.join(', ') : undefined;
+}
+
+const KUBELET_STREAM_PATHS: Readonly<Record<StreamConnection, string>> = { exec: 'exec', attach: 'attach', portforward: 'portForward' };
+
+/**
+ * exec, attach and portforward: checked as the reference checks them, then the client's
+ * protocol switch passed to the kubelet's `/exec`, `/attach` or `/portForward`, and the two
+ * connections joined once the kubelet agrees; a request that asks no switch is 400.
+ */
+function podStream(kind: StreamConnection): Factory {
+  return (scope) => async (request) => {
+    const { info, req } = request;
+    await admit(scope, kind, info, req);
+    const query = queryOf(req);
     const pod = await scope.storage.get({ namespace: info.namespace, name: info.name });
-    if (kind !== 'portforward') checkContainer(pod, queryOf(req).get('container') ?? '');
+    const container = kind === 'portforward' ? undefined : containerOf(pod, query.get('container') ?? '');
     const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
-    if (nodeName === '') {
-      if (kind === 'log') {
-        res.status(204).end();
-        return;
-      }
-      throw badRequest(`pod ${info.name} does not have a host assigned`);
-    }
-    await kubeletAddressOf(scope, nodeName);
-    unreachable();
+    if (nodeName === '') throw badRequest(`pod ${info.name} does not have a host assigned`);
+    const kubelet = kubeletOf(scope);
+    const endpoint = kubelet.endpointOf(await nodeOfPod(scope, nodeName));
+    if (!asksUpgrade(req.headers)) throw badRequest('Upgrade request required');
+    const protocols = kubeletWebSocketProtocols(req);
+    const segments = [pod.metadata.namespace ?? '', pod.metadata.name ?? '', ...(container === undefined ? [] : [container])].map(encodeURIComponent).join('/');
+    const target = { options: kubelet.requestOptions(endpoint), secure: true, timeoutMs: kubelet.timeoutMs };
+    await forward(target, request, {
+      path: `/${KUBELET_STREAM_PATHS[kind]}/${segments}${streamQuery(kind, query)}`,
+      requestPath: requestPathOf(req),
+      rewrite: false,
+      headers: protocols === undefined ? {} : { 'sec-websocket-protocol': protocols },
+    });
   };
 }
 
-const podProxy: Factory = (scope) => async ({ info, req }) => {
-  req.resume();
+/** Connection upgrades that these subresources switch themselves: the HTTPS server hands them their raw socket. */
+const CONNECT_UPGRADE_PATH = /^\/api\/v1\/(?:namespaces\/[^/]+\/pods\/[^/]+\/(?:exec|attach|portforward|proxy)|namespaces\/[^/]+\/services\/[^/]+\/proxy|nodes\/[^/]+\/proxy)(?:\/|$)/;
+
+export function isConnectUpgrade(request: IncomingMessage): boolean {
+  if (!asksUpgrade(request.headers)) return false;
+  const url = request.url ?? '/';
+  const query = url.indexOf('?');
+  return CONNECT_UPGRADE_PATH.test(query < 0 ? url : url.slice(0, query));
+}
+
+/** Where a proxy request goes: the backend's address and transport, and the path its location starts with. */
+interface ProxyTarget {
+  readonly options: UpstreamInit['options'];
+  readonly secure: boolean;
+  readonly timeoutMs: number;
+}
+
+/** The escaped path after `.../proxy` (empty, or starting with `/`; a trailing slash kept), from the request's own URL. */
+function rawSubpath(req: Request, info: RequestInfo): string {
+  const url = req.originalUrl;
+  const query = url.indexOf('?');
+  const rawPath = query < 0 ? url : url.slice(0, query);
+  // `/api/v1[/namespaces/<ns>]/<resource>/<name>/proxy`: the segments before the subpath.
+  const prefix = 3 + (info.namespace === '' ? 0 : 2) + 3;
+  const segments = rawPath.split('/');
+  return segments.length > prefix ? `/${segments.slice(prefix).join('/')}` : '';
+}
+
+/** CORS is the API server's to answer, not the backend's: the reference drops the backend's. */
+const CORS_HEADERS: ReadonlySet<string> = new Set(['access-control-allow-credentials', 'access-control-allow-headers', 'access-control-allow-methods', 'access-control-allow-origin']);
+
+/**
+ * The reference's rewrite of a backend's redirect to the same host (or a path alone): it goes
+ * through the proxy again, under the proxy's path.
+ */
+function rewriteLocation(location: string, backendHost: string, requestHost: string | undefined, pathPrepend: string): string {
+  let target: URL;
+  try {
+    target = new URL(location, 'http://relative.invalid');
+  } catch {
+    return location;
+  }
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(location) || location.startsWith('//');
+  const host = absolute ? target.host : '';
+  const differentHost = host !== '' && host !== backendHost && host !== requestHost;
+  if (differentHost || !(absolute ? target.pathname : location).startsWith('/')) return location;
+  let path = target.pathname;
+  if (!path.startsWith(pathPrepend)) path = `${pathPrepend}${path === '/' ? '' : path}${path.endsWith('/') ? '/' : ''}`.replace(/\/{2,}/g, '/');
+  return `${path}${target.search}${target.hash}`;
+}
+
+function requestPathOf(req: Request): string {
+  const url = req.originalUrl;
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/**
+ * Passes the request on to `target` at `path`, and its answer back: a protocol switch joins
+ * the two connections once the backend agrees to it. With `rewrite` (the proxies), the
+ * backend's redirects to itself come back under the proxy's path and its CORS headers are
+ * dropped, as the reference's proxy transport does. A backend that cannot be reached is 503
+ * `error trying to reach service: ...`.
+ */
+async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHandler>[0], route: { readonly path: string; readonly requestPath: string; readonly rewrite: boolean; readonly pathPrepend?: string; readonly headers?: OutgoingHttpHeaders }): Promise<void> {
+  const upgrade = asksUpgrade(req.headers);
+  const backendHost = `${String(target.options.host ?? '').includes(':') ? `[${target.options.host}]` : target.options.host}:${target.options.port}`;
+  const upstream = openUpstream({
+    ...target,
+    method: req.method,
+    path: route.path,
+    headers: {
+      ...forwardedHeaders(req.headers, req.socket.remoteAddress),
+      host: backendHost,
+      ...(route.rewrite ? { 'x-forwarded-uri': route.requestPath } : {}),
+      ...(upgrade ? { connection: 'Upgrade', upgrade: req.headers.upgrade } : {}),
+      ...route.headers,
+    },
+    body: req,
+  });
+  // Once switched, the joined connections end each other; before, a client gone ends the backend's request.
+  let switched = false;
+  res.on('close', () => {
+    if (!switched) upstream.abort();
+  });
+  const answered = await upstream.answer.catch((error: Error) => {
+    throw serviceUnavailable(`error trying to reach service: ${error.message.replace(/^[A-Za-z]+ "[^"]*": /, '')}`);
+  });
+  if (answered.upgraded) {
+    switched = true;
+    auditSwitchedProtocols(req, answered.answer.statusCode ?? 101);
+    joinConnections(req.socket, answered.answer, answered.socket, answered.head);
+    return;
+  }
+  if (!route.rewrite) {
+    streamAnswer(answered.answer, res);
+    return;
+  }
+  const location = answered.answer.headers.location;
+  streamAnswer(answered.answer, res, {
+    drop: CORS_HEADERS,
+    headers: location === undefined ? {} : { location: rewriteLocation(location, backendHost, req.headers.host, route.pathPrepend ?? route.requestPath) },
+  });
+}
+
+/**
+ * A proxy's request passed on at the path after `.../proxy`, the query kept. A GET of the
+ * proxy's root without a slash is redirected to it, as the reference does, so that relative
+ * links resolve.
+ */
+async function proxyTo(target: ProxyTarget, request: Parameters<ResourceHandler>[0]): Promise<void> {
+  const { info, req, res } = request;
+  const subpath = rawSubpath(req, info);
+  const requestPath = requestPathOf(req);
+  const queryAt = req.originalUrl.indexOf('?');
+  const query = queryAt < 0 ? '' : req.originalUrl.slice(queryAt);
+  if (subpath === '' && !asksUpgrade(req.headers) && (req.method === 'GET' || req.method === 'HEAD')) {
+    req.resume();
+    res.status(301).setHeader('Location', `${requestPath}/${query}`);
+    res.end();
+    return;
+  }
+  const pathPrepend = subpath === '' ? requestPath : requestPath.slice(0, requestPath.length - subpath.length);
+  await forward(target, request, { path: `${subpath || '/'}${query}`, requestPath, rewrite: true, pathPrepend });
+}
+
+function plainTarget(scheme: string, host: string, port: number): ProxyTarget {
+  const secure = scheme === 'https';
+  // The reference's proxy transport verifies no backend certificate: the address came from the API, not from a name.
+  return { options: { host, port, agent: false, ...(secure ? { rejectUnauthorized: false } : {}) }, secure, timeoutMs: 0 };
+}
+
+function parsedId(info: RequestInfo, what: string): { scheme: string; name: string; port: string } {
+  const id = splitSchemeNamePort(info.name);
+  if (id === undefined) throw badRequest(`invalid ${what} request ${JSON.stringify(info.name)}`);
+  return id;
+}
+
+/** `pods/proxy`: the pod's address, at the port named or the first one its containers declare. */
+const podProxy: Factory = (scope) => async (request) => {
+  const { info, req } = request;
   await admit(scope, 'pods/proxy', info, req);
-  const pod = await scope.storage.get({ namespace: info.namespace, name: info.name });
-  if (!proxyable((pod.status as { podIP?: string } | undefined)?.podIP)) throw badRequest('address not allowed');
-  unreachable();
+  const id = parsedId(info, 'pod');
+  const pod = await scope.storage.get({ namespace: info.namespace, name: id.name });
+  const spec = pod.spec as { containers?: { ports?: { containerPort?: number }[] }[] } | undefined;
+  const port = id.port || String(spec?.containers?.find((container) => (container.ports ?? []).length > 0)?.ports?.[0].containerPort ?? '');
+  const status = pod.status as { podIP?: string; podIPs?: { ip?: string }[] } | undefined;
+  const podIP = status?.podIPs?.[0]?.ip ?? status?.podIP ?? '';
+  if (!globalUnicast(podIP)) throw badRequest('address not allowed');
+  await proxyTo(plainTarget(id.scheme, podIP, port === '' ? 80 : Number(port)), request);
 };
 
-const nodeProxy: Factory = (scope) => async ({ info, req }) => {
-  req.resume();
+/** `nodes/proxy`: the node's kubelet, or another port of the node's address. */
+const nodeProxy: Factory = (scope) => async (request) => {
+  const { info, req } = request;
   await admit(scope, 'nodes/proxy', info, req);
-  const node = await scope.storage.get({ name: info.name });
-  if (!proxyable(nodeAddress(node))) throw badRequest('address not allowed');
-  unreachable();
+  const id = parsedId(info, 'node');
+  const kubelet = kubeletOf(scope);
+  const node = await scope.storage.get({ name: id.name });
+  const endpoint = kubelet.endpointOf(node);
+  await checkProxyableHost(endpoint.host);
+  const target =
+    id.port === '' || id.port === String(endpoint.port)
+      ? { options: kubelet.requestOptions(endpoint), secure: true, timeoutMs: kubelet.timeoutMs }
+      : plainTarget(id.scheme, endpoint.host, Number(id.port));
+  await proxyTo(target, request);
 };
 
-/** capstan keeps no endpoints to proxy to: the reference answers a service without any as not found. */
-const serviceProxy: Factory = (scope) => async ({ info, req }) => {
-  req.resume();
+interface EndpointsObject {
+  readonly subsets?: readonly {
+    readonly addresses?: readonly { readonly ip?: string; readonly targetRef?: { readonly kind?: string; readonly namespace?: string; readonly name?: string } }[];
+    readonly ports?: readonly { readonly name?: string; readonly port?: number }[];
+  }[];
+}
+
+async function storageOfCore(scope: HandlerScope, resource: string) {
+  const type = scope.context.registry.find({ group: '', version: 'v1' }, resource);
+  if (type === undefined || scope.context.storageFor === undefined) throw new Error(`core v1 ${resource} is not served`);
+  return scope.context.storageFor(type);
+}
+
+/** Whether the address belongs to a pod of the namespace that has that IP: the reference proxies to pods only. */
+async function isPodAddress(scope: HandlerScope, namespace: string, address: { ip?: string; targetRef?: { namespace?: string; name?: string } }): Promise<boolean> {
+  const ref = address.targetRef;
+  if (ref === undefined || ref.namespace !== namespace || !ref.name) return false;
+  const pod = await (await storageOfCore(scope, 'pods')).get({ namespace, name: ref.name }).catch(() => undefined);
+  const ips = ((pod?.status as { podIPs?: { ip?: string }[] } | undefined)?.podIPs ?? []).map((entry) => entry.ip);
+  return ips.includes(address.ip);
+}
+
+/**
+ * `services/proxy`: a ready address of the Service's Endpoints that belongs to one of its pods,
+ * at the port named (a Service port's number names the port of that name), as the reference
+ * chooses one (from a random subset and address on).
+ */
+const serviceProxy: Factory = (scope) => async (request) => {
+  const { info, req } = request;
   await admit(scope, 'services/proxy', info, req);
-  await scope.storage.get({ namespace: info.namespace, name: info.name });
-  throw notFound({ group: '', resource: 'services' }, info.name);
+  const id = parsedId(info, 'service');
+  let portName = id.port;
+  if (/^[+-]?\d+$/.test(id.port)) {
+    const service = await scope.storage.get({ namespace: info.namespace, name: id.name });
+    const number = Number(id.port);
+    const declared = ((service.spec as { ports?: { port?: number; name?: string }[] } | undefined)?.ports ?? []).find((port) => port.port === number);
+    if (declared === undefined) throw serviceUnavailable(`no service port ${number} found for service ${JSON.stringify(id.name)}`);
+    portName = declared.name ?? '';
+  }
+  const endpoints = (await (await storageOfCore(scope, 'endpoints')).get({ namespace: info.namespace, name: id.name }).catch(() => {
+    throw notFound({ group: '', resource: 'services' }, id.name);
+  })) as KubeObject & EndpointsObject;
+  const subsets = endpoints.subsets ?? [];
+  if (subsets.length === 0) throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(id.name)}`);
+  const subsetSeed = Math.floor(Math.random() * subsets.length);
+  for (let s = 0; s < subsets.length; s++) {
+    const subset = subsets[(subsetSeed + s) % subsets.length];
+    const addresses = subset.addresses ?? [];
+    const port = (subset.ports ?? []).find((candidate) => (candidate.name ?? '') === portName);
+    if (addresses.length === 0 || port?.port === undefined) continue;
+    const addressSeed = Math.floor(Math.random() * addresses.length);
+    for (let a = 0; a < addresses.length; a++) {
+      const address = addresses[(addressSeed + a) % addresses.length];
+      if (!(await isPodAddress(scope, info.namespace, address))) continue;
+      await proxyTo(plainTarget(id.scheme, address.ip ?? '', port.port), request);
+      return;
+    }
+  }
+  throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(info.name)}`);
 };
 
 const PROXY_VERBS: readonly Verb[] = ['create', 'delete', 'get', 'patch', 'update'];
 const forVerbs = (verbs: readonly Verb[], factory: Factory): Partial<Record<Verb, Factory>> => Object.fromEntries(verbs.map((verb) => [verb, factory]));
 
-export const podLogHandlers = { get: podConnect('log') };
-export const podExecHandlers = forVerbs(['create', 'get'], podConnect('exec'));
-export const podAttachHandlers = forVerbs(['create', 'get'], podConnect('attach'));
-export const podPortForwardHandlers = forVerbs(['create', 'get'], podConnect('portforward'));
+export const podLogHandlers = { get: podLog };
+export const podExecHandlers = forVerbs(['create', 'get'], podStream('exec'));
+export const podAttachHandlers = forVerbs(['create', 'get'], podStream('attach'));
+export const podPortForwardHandlers = forVerbs(['create', 'get'], podStream('portforward'));
 export const podProxyHandlers = forVerbs(PROXY_VERBS, podProxy);
 export const nodeProxyHandlers = forVerbs(PROXY_VERBS, nodeProxy);
 export const serviceProxyHandlers = forVerbs(PROXY_VERBS, serviceProxy);

@@ -5,6 +5,7 @@
  */
 import type { FieldError } from '../status/field-error';
 import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from './field-errors';
+import { clusterPolicy } from './cluster-policy';
 import { isValidIPForLegacyField } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore, isValidPortName, isValidPortNum } from './names';
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';
@@ -48,6 +49,8 @@ interface SecurityProfile {
 interface SecurityContext {
   seccompProfile?: SecurityProfile;
   appArmorProfile?: SecurityProfile;
+  privileged?: boolean;
+  windowsOptions?: { hostProcess?: boolean };
 }
 
 interface ResourceRequirements {
@@ -268,6 +271,9 @@ function validateContainers(containers: readonly Container[], path: FieldPath, s
     errors.push(...validatePorts(container.ports ?? [], at.child('ports')));
     errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
     errors.push(...probeErrors(container, role, at));
+    if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
+      errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
+    }
     errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
     (container.env ?? []).forEach((env, j) => {
       if (!env.name) errors.push(required(at.child('env').index(j).child('name')));
@@ -275,6 +281,33 @@ function validateContainers(containers: readonly Container[], path: FieldPath, s
     errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
     errors.push(...validateEnum(container.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES, at.child('terminationMessagePolicy'), true));
   });
+  return errors;
+}
+
+/**
+ * Windows hostProcess containers, as the reference checks them: the pod's and a container's
+ * setting agree, all containers or none are hostProcess, such a pod uses the host network, and
+ * only a cluster that allows privileged containers takes one.
+ */
+function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const podHostProcess = (spec.securityContext as SecurityContext | undefined)?.windowsOptions?.hostProcess;
+  let containerCount = 0;
+  let hostProcessCount = 0;
+  for (const field of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
+    ((spec[field] as Container[] | undefined) ?? []).forEach((container, i) => {
+      containerCount++;
+      const hostProcess = container.securityContext?.windowsOptions?.hostProcess;
+      if (podHostProcess !== undefined && hostProcess !== undefined && podHostProcess !== hostProcess) {
+        errors.push(invalid(path.child(field).index(i).child('securityContext', 'windowsOptions', 'hostProcess'), hostProcess, `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`));
+      }
+      if (hostProcess === true || (hostProcess === undefined && podHostProcess === true)) hostProcessCount++;
+    });
+  }
+  if (hostProcessCount === 0) return errors;
+  if (hostProcessCount !== containerCount) errors.push(invalid(path, '', 'If pod contains any hostProcess containers then all containers must be HostProcess containers'));
+  if (spec.hostNetwork !== true) errors.push(invalid(path.child('hostNetwork'), spec.hostNetwork === true, 'hostNetwork must be true if pod contains any hostProcess containers'));
+  if (!clusterPolicy().allowPrivileged) errors.push(forbidden(path, 'hostProcess containers are disallowed by cluster policy'));
   return errors;
 }
 
@@ -308,6 +341,7 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
   errors.push(...validateDNSConfig(podSpec.dnsConfig as DNSConfig | undefined, podSpec.dnsPolicy, path.child('dnsConfig')));
   errors.push(...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')));
   errors.push(...validateTopologySpreadConstraints(podSpec.topologySpreadConstraints as Parameters<typeof validateTopologySpreadConstraints>[0], path.child('topologySpreadConstraints')));
+  errors.push(...validateWindowsHostProcess(podSpec, path));
   errors.push(...validateSchedulingGates(podSpec.schedulingGates as { name?: string }[] | undefined, path.child('schedulingGates')));
   errors.push(...validateReadinessGates(podSpec.readinessGates as { conditionType?: string }[] | undefined, path.child('readinessGates')));
   if (podSpec.overhead !== undefined) {

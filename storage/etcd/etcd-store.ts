@@ -29,9 +29,12 @@ import { EtcdWatch } from './etcd-watch';
 export interface EtcdStoreOptions {
   /** Client URLs, e.g. `http://127.0.0.1:2379` (the `--etcd-servers` flag). */
   readonly endpoints: string[];
-  /** PEM contents for TLS to etcd (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`). */
+  /**
+   * PEM contents for TLS to etcd (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`); give it
+   * for https endpoints only. Without `ca` the system's roots verify the servers.
+   */
   readonly tls?: {
-    readonly ca: Buffer;
+    readonly ca?: Buffer;
     readonly cert?: Buffer;
     readonly key?: Buffer;
   };
@@ -63,13 +66,32 @@ function hostCircuitBreaker() {
   return circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1_000, breaker: new ConsecutiveBreaker(3) });
 }
 
+/**
+ * gRPC gives Node the URL's host as the TLS server name, and Node warns (DEP0123) on every
+ * process that reaches etcd by IP address, as kubeadm's https://127.0.0.1:2379: a warning an
+ * operator cannot act on (the certificate is still checked against the address). Only that
+ * warning is dropped.
+ */
+let ipServerNameWarningDropped = false;
+function dropIpServerNameWarning(): void {
+  if (ipServerNameWarningDropped) return;
+  ipServerNameWarningDropped = true;
+  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  process.emitWarning = ((...args: unknown[]) => {
+    const code = typeof args[1] === 'object' && args[1] !== null ? (args[1] as { code?: unknown }).code : args[2];
+    if (code !== 'DEP0123') emitWarning(...args);
+  }) as typeof process.emitWarning;
+}
+
 /** Opens the store and checks that etcd answers; throws `StoreUnavailableError` when it does not. */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<RevisionedStore> {
+  if (options.tls) dropIpServerNameWarning();
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const clientOptions: IOptions = {
     hosts: options.endpoints,
     credentials: options.tls && {
-      rootCertificate: options.tls.ca,
+      // gRPC's createSsl takes null for the system's roots; etcd3's type asks a Buffer regardless.
+      rootCertificate: options.tls.ca ?? (null as unknown as Buffer),
       privateKey: options.tls.key,
       certChain: options.tls.cert,
     },

@@ -131,6 +131,7 @@ describe('flowcontrol and the server surface', () => {
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
       '[+]poststarthook/priority-and-fairness-config-producer ok',
       '[+]poststarthook/bootstrap-controller ok',
+      '[+]poststarthook/start-kubernetes-service-cidr-controller ok',
       '[+]poststarthook/start-kube-aggregator-informers ok',
       '[+]poststarthook/apiservice-status-local-available-controller ok',
       '[+]poststarthook/apiservice-status-remote-available-controller ok',

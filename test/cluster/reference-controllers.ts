@@ -53,6 +53,11 @@ export function buildReferenceControllers(timeoutMs: number): void {
   execFileSync(BUILD_SCRIPT, { stdio: 'inherit', timeout: timeoutMs });
 }
 
+/** Builds kwok and its stages alone when the cache lacks them (what tests of the kubelet API need). */
+export function buildKwok(timeoutMs: number): void {
+  execFileSync(BUILD_SCRIPT, ['kwok'], { stdio: 'inherit', timeout: timeoutMs });
+}
+
 /**
  * Flags capstan needs next to the controllers: none of its own copies of the controller
  * manager's controllers, and, as a kubeadm cluster has them, an authenticating proxy's CA and
@@ -114,8 +119,12 @@ interface Running {
   output: string;
 }
 
-function run(binary: string, args: readonly string[], port?: number): Running {
-  const child = spawn(join(BIN, binary), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+type Launch = (argv: readonly string[]) => [string, string[]];
+const directly: Launch = ([command, ...rest]) => [command, rest];
+
+function run(binary: string, args: readonly string[], port?: number, launch: Launch = directly): Running {
+  const [command, commandArgs] = launch([join(BIN, binary), ...args]);
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   const running: Running = { child, port, exited: new Promise((resolve) => child.once('exit', () => resolve())), output: '' };
   const keep = (chunk: Buffer) => (running.output += chunk.toString());
   child.stdout?.on('data', keep);
@@ -154,6 +163,27 @@ async function runServing(binary: string, args: (port: number) => readonly strin
   }
 }
 
+function runKwok(kubeconfig: string, args: readonly string[] = [], launch: Launch = directly): Running {
+  return run('kwok', [`--kubeconfig=${kubeconfig}`, `--config=${KWOK_STAGES}`, '--manage-all-nodes=true', `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`, ...args], undefined, launch);
+}
+
+export interface Kwok {
+  /** What kwok wrote so far. */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * kwok alone, playing every node of the server behind `kubeconfig`: `args` add its own flags
+ * (`--server-address` to serve the kubelet API, `--node-ip`, more `--config` files with its
+ * ClusterLogs, ClusterExec ... configurations); `launch` turns its command line into the one run
+ * (a network namespace's `nsenter`).
+ */
+export function startKwok(kubeconfig: string, args: readonly string[] = [], launch: Launch = directly): Kwok {
+  const kwok = runKwok(kubeconfig, args, launch);
+  return { logs: () => kwok.output, stop: () => stopProcess(kwok) };
+}
+
 export async function startReferenceControllers(server: TestServer): Promise<ReferenceControllers> {
   const pki = join(server.dataDir, 'pki');
   const controllerManager = await writeKubeconfig(server, { file: 'controller-manager.kubeconfig', subject: 'CN=system:kube-controller-manager' });
@@ -170,7 +200,7 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
   ];
   const started: Running[] = [];
   try {
-    const kwok = run('kwok', [`--kubeconfig=${server.kubeconfig}`, `--config=${KWOK_STAGES}`, '--manage-all-nodes=true', `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`]);
+    const kwok = runKwok(server.kubeconfig);
     started.push(kwok);
     const kubeControllerManager = await runServing('kube-controller-manager', (port) => [
       ...serving(controllerManager, port),
@@ -240,7 +270,7 @@ interface NodeStatus {
  * Creates the nodes for kwok (running) to play, and waits until each is Ready. `taints` are on
  * each from its creation, so no pod that does not tolerate them is ever scheduled there.
  */
-export async function addSimulatedNodes(server: TestServer, names: readonly string[], timeoutMs: number, taints: readonly Taint[] = []): Promise<void> {
+export async function addSimulatedNodes(server: Pick<TestServer, 'request'>, names: readonly string[], timeoutMs: number, taints: readonly Taint[] = []): Promise<void> {
   for (const name of names) {
     const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name, taints)), headers: { 'content-type': 'application/json' } });
     if (created.status !== 201) throw new Error(`creating node ${name}: ${created.status} ${created.body}`);
@@ -284,8 +314,9 @@ export async function startCluster(options: { readonly nodes: number }): Promise
   let plane: ReferenceControllers | undefined;
   try {
     // As kubeadm runs kube-apiserver: kubelets (the suite's node identities) read what their
-    // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own objects.
-    const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction'];
+    // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own
+    // objects; kubeadm allows privileged containers too (the suite's host-level pods ask for them).
+    const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', '--allow-privileged=true'];
     server = await startServer({ flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags] });
     plane = await startReferenceControllers(server);
     await addSimulatedNodes(server, Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`), NODES_READY_TIMEOUT_MS);

@@ -55,10 +55,18 @@ export interface RunningCapstan {
   exited: Promise<number | null>;
 }
 
-/** `nodeArgs` go to Node itself, before the script (e.g. `--require` of a probe). */
-export async function startCapstan(args: readonly string[], nodeArgs: readonly string[] = []): Promise<RunningCapstan> {
+/**
+ * `nodeArgs` go to Node itself, before the script (e.g. `--require` of a probe); `launch` turns
+ * the command line into the one run (a network namespace's `nsenter`, say).
+ */
+export async function startCapstan(
+  args: readonly string[],
+  nodeArgs: readonly string[] = [],
+  launch: (argv: readonly string[]) => [string, string[]] = ([command, ...rest]) => [command, rest],
+): Promise<RunningCapstan> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, commandArgs] = launch([process.execPath, ...nodeArgs, MAIN, ...args]);
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -23,7 +23,7 @@ export interface InProcessServer extends Pick<TestServer, 'url' | 'dataDir' | 'k
 export async function startInProcessServer(flags: readonly string[] = []): Promise<InProcessServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'capstan-inproc-'));
   const parsed = parseFlags(['--data-dir', dataDir, '--secure-port', '0', '--shutdown-delay-duration', '0s', ...flags]);
-  if ('help' in parsed) throw new Error('unexpected --help');
+  if (!('options' in parsed)) throw new Error('unexpected --help or --version');
   const { options } = parsed;
   const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
   const server = createServer({

@@ -56,6 +56,14 @@ export interface StartServerOptions {
    * and HTTPS client use its admin certificate. Absent: the server makes its own PKI.
    */
   readonly pkiDir?: string;
+  /**
+   * Runs the server inside a network namespace (test/helpers/network-namespace.ts): clients of
+   * the returned server, kubectl among them, reach it through a port outside.
+   */
+  readonly network?: {
+    inside(argv: readonly string[]): [string, string[]];
+    reachInside(port: number): Promise<number>;
+  };
 }
 
 export interface KubeconfigCredentials {
@@ -123,14 +131,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   }
   let running: RunningCapstan;
   try {
-    running = await startCapstan(args);
+    running = await startCapstan(args, [], options.network?.inside);
   } catch (error) {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const kubeconfig = options.pkiDir ? writePkiKubeconfig({ pkiDir: options.pkiDir, dataDir, url: running.url }) : running.kubeconfig;
+  const url = options.network ? `https://127.0.0.1:${await options.network.reachInside(Number(new URL(running.url).port))}` : running.url;
+  let kubeconfig = options.pkiDir ? writePkiKubeconfig({ pkiDir: options.pkiDir, dataDir, url }) : running.kubeconfig;
+  if (url !== running.url && !options.pkiDir) {
+    kubeconfig = join(dataDir, 'outside.kubeconfig');
+    writeFileSync(kubeconfig, readFileSync(running.kubeconfig, 'utf8').split(running.url).join(url));
+  }
   const credentials = credentialsOf(kubeconfig);
-  const request: TestServer['request'] = (method, path, requestOptions = {}) => httpsCall(new URL(path, running.url), credentials, method, requestOptions);
+  const request: TestServer['request'] = (method, path, requestOptions = {}) => httpsCall(new URL(path, url), credentials, method, requestOptions);
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
@@ -145,7 +158,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
   }
 
   return {
-    url: running.url,
+    url,
     dataDir,
     kubeconfig,
     credentials,

@@ -8,6 +8,7 @@
 # build never rewrites the one tools/reference/build-kube-apiserver.sh keeps. What is already
 # built is skipped. About 15 minutes on 2 cores with a warm module cache.
 #   tools/reference/build-controllers.sh   # -> ~/.cache/kube-ref/bin/{kube-controller-manager,kube-scheduler,agnhost,sample-apiserver,kwok}
+#   tools/reference/build-controllers.sh kwok   # kwok and its stages alone (a minute or two)
 set -euo pipefail
 VERSION=${KUBE_VERSION:-1.34.4}
 KWOK_VERSION=${KWOK_VERSION:-0.8.0}
@@ -17,7 +18,9 @@ export PATH="$PATH:/usr/local/go/bin"
 mkdir -p "$BIN" "$CACHE/controllers"
 here=$(cd "$(dirname "$0")" && pwd)
 
-if [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BIN/kube-scheduler" ] || [ ! -x "$BIN/agnhost" ]; then
+only=${1:-all}
+
+if [ "$only" = all ] && { [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BIN/kube-scheduler" ] || [ ! -x "$BIN/agnhost" ]; }; then
   cd "$CACHE/controllers"
   . "$here/scratch-module.sh"
   cat > tools.go <<'GO'
@@ -46,7 +49,7 @@ GO
 fi
 
 # The sample API server's module, like kwok's, has no replace directives: it installs straight from the release.
-[ -x "$BIN/sample-apiserver" ] || GOBIN="$BIN" nice go install "k8s.io/sample-apiserver@v0.${VERSION#1.}"
+[ "$only" != all ] || [ -x "$BIN/sample-apiserver" ] || GOBIN="$BIN" nice go install "k8s.io/sample-apiserver@v0.${VERSION#1.}"
 # kwok's go.mod has no replace directives, so it installs straight from its module.
 [ -x "$BIN/kwok" ] || GOBIN="$BIN" nice go install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
 STAGES="$CACHE/kwok-stages.yaml"

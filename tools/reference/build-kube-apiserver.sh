@@ -10,6 +10,11 @@ VERSION=${KUBE_VERSION:-1.34.4}
 CACHE=${KUBE_REF_CACHE:-$HOME/.cache/kube-ref}
 export PATH="$PATH:/usr/local/go/bin"
 mkdir -p "$CACHE/bin"
+# Built already for this release: nothing to do.
+if [ -x "$CACHE/bin/kube-apiserver" ] && "$CACHE/bin/kube-apiserver" --version 2>/dev/null | grep -qx "Kubernetes v$VERSION"; then
+  echo "$CACHE/bin/kube-apiserver" >&2
+  exit 0
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$CACHE"
 . "$here/scratch-module.sh"

@@ -29,6 +29,8 @@ export interface TokenRequestDeps {
   readonly apiAudiences: readonly string[];
   /** 0: no cap. */
   readonly maxExpirationSeconds: number;
+  /** `--service-account-extend-token-expiration`: the kubelet's hour-long pod tokens live a year, with `warnafter`. */
+  readonly extendExpiration: boolean;
   readonly now?: () => Date;
   readonly newId?: () => string;
 }
@@ -93,7 +95,7 @@ export async function tokenRequest(input: { readonly body: unknown; readonly nam
   if (deps.maxExpirationSeconds > 0 && lifetime > deps.maxExpirationSeconds) lifetime = deps.maxExpirationSeconds;
   let warnAfterSeconds: number | undefined;
   const forApiServer = spec.audiences.length === deps.apiAudiences.length && spec.audiences.every((a) => deps.apiAudiences.includes(a));
-  if (bound.pod && expiration === WARN_ONLY_BOUND_EXPIRATION_SECONDS && forApiServer) {
+  if (deps.extendExpiration && bound.pod && expiration === WARN_ONLY_BOUND_EXPIRATION_SECONDS && forApiServer) {
     warnAfterSeconds = lifetime;
     lifetime = EXTENDED_EXPIRATION_SECONDS;
   }

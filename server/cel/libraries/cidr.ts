@@ -8,8 +8,8 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { STRING_TRAVERSAL_FACTOR, traversalCost } from '../runtime-cost';
 import { toIP } from './ip';
 import { CelFunctionError, type CelLibrary } from './library';
-import { NetAddr, NetPrefix, parsePrefix } from './netip';
-import { goQuote } from './strings';
+import { NetAddr, NetPrefix, parsePrefix } from '../../net/netip';
+import { goQuote } from '../../go-quote';
 
 const PARSE_ERROR = 'network address parse error during conversion from string';
 

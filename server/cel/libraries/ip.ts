@@ -8,8 +8,8 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { STRING_TRAVERSAL_FACTOR, sizeOf, traversalCost } from '../runtime-cost';
 import { CelFunctionError, type CelLibrary } from './library';
-import { NetAddr, parseAddr } from './netip';
-import { goQuote } from './strings';
+import { NetAddr, parseAddr } from '../../net/netip';
+import { goQuote } from '../../go-quote';
 
 /** The address `text` denotes, or the reference's reason for refusing it. */
 export function parseIP(text: string): NetAddr | string {

@@ -10,6 +10,7 @@ import { UnsignedInt } from '../engine-values';
 import { traversalCost, sizeOf } from '../runtime-cost';
 import { CelFunctionError, type CelLibrary } from './library';
 import { listIndexOf, listLastIndexOf } from './lists';
+import { goQuote } from '../../go-quote';
 
 function codePoints(text: string): string[] {
   return Array.from(text);
@@ -83,29 +84,6 @@ function replace(text: string, from: string, to: string, limit = -1n): string {
     remaining--;
   }
   return out + rest;
-}
-
-/** Go's strconv.Quote for the characters CEL strings hold. */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const c of text) {
-    switch (c) {
-      case '"': out += '\\"'; break;
-      case '\\': out += '\\\\'; break;
-      case '\n': out += '\\n'; break;
-      case '\r': out += '\\r'; break;
-      case '\t': out += '\\t'; break;
-      case '\b': out += '\\b'; break;
-      case '\f': out += '\\f'; break;
-      case '\v': out += '\\v'; break;
-      case '\x07': out += '\\a'; break;
-      default: {
-        const code = c.codePointAt(0)!;
-        out += code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : c;
-      }
-    }
-  }
-  return `${out}"`;
 }
 
 function formatNumber(value: unknown, verb: string, precision: number | undefined): string {

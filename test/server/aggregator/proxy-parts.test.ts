@@ -1,6 +1,7 @@
 /** The proxy's small decisions: which APIService a path belongs to, what an upgrade is, how the user is told to the extension server. */
 import { identityHeaders } from '../../../server/aggregator/extension-transport';
-import { apiServiceNameOfPath, asksUpgrade, forwardedHeaders } from '../../../server/aggregator/proxy';
+import { apiServiceNameOfPath } from '../../../server/aggregator/proxy';
+import { asksUpgrade, forwardedHeaders } from '../../../server/proxy/forwarding';
 
 test.each([
   ['/apis/metrics.k8s.io/v1beta1', 'v1beta1.metrics.k8s.io'],

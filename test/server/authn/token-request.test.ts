@@ -15,7 +15,17 @@ const objects = new Map<string, KubeObject>([
 ]);
 const lookup: ObjectLookup = async (resource, namespace, name) => objects.get(`${resource}/${namespace}/${name}`);
 const now = new Date('2026-01-01T00:00:00Z');
-const deps = { lookup, signingKey, issuer: ISSUER, apiAudiences: [ISSUER], maxExpirationSeconds: 0, now: () => now, newId: () => 'jti-1' };
+const deps = { lookup, signingKey, issuer: ISSUER, apiAudiences: [ISSUER], maxExpirationSeconds: 0, extendExpiration: true, now: () => now, newId: () => 'jti-1' };
+
+test('with --service-account-extend-token-expiration=false the kubelet token lives its hour, without warnafter', async () => {
+  const answer = await tokenRequest(
+    { body: { spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'pod-uid' } } }, namespace: 'ns', name: 'builder' },
+    { ...deps, extendExpiration: false },
+  );
+  const claims = decodeJwt(answer.status.token);
+  expect(claims.exp).toBe(now.getTime() / 1000 + 3607);
+  expect((claims['kubernetes.io'] as Record<string, unknown>).warnafter).toBeUndefined();
+});
 
 test('a pod-bound kubelet token: extended to a year with warnafter, naming the pod and its node', async () => {
   const answer = await tokenRequest(

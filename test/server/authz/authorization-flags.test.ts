@@ -4,7 +4,7 @@ import { parseFlags, type ServerOptions } from '../../../server/config/flags';
 
 function options(argv: string[]): ServerOptions {
   const parsed = parseFlags(argv);
-  if ('help' in parsed) throw new Error('unexpected help');
+  if (!('options' in parsed)) throw new Error('unexpected help');
   return parsed.options;
 }
 

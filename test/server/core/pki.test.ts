@@ -34,6 +34,13 @@ describe('ensurePki', () => {
     expect(second).toEqual(first);
   });
 
+  it("names the kubernetes Service's addresses and names, as the reference's generated certificate", async () => {
+    const pki = await ensurePki({ dataDir, bindAddress: '127.0.0.1', alternateIPs: ['10.96.0.1', '192.0.2.10'] });
+    const serving = new X509Certificate(pki.serving.certPem);
+    for (const ip of ['10.96.0.1', '192.0.2.10', '127.0.0.1']) expect(serving.checkIP(ip)).toBe(ip);
+    for (const name of ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'localhost']) expect(serving.checkHost(name)).toBe(name);
+  });
+
   it('reissues the serving certificate when the bind address is not among its names', async () => {
     const before = await ensurePki({ dataDir, bindAddress: '127.0.0.1' });
     const after = await ensurePki({ dataDir, bindAddress: '127.0.0.2' });

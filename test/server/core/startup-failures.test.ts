@@ -83,6 +83,19 @@ describe('start-up failures', () => {
     expectOneLine(invalid);
   });
 
+  it('TLS flags the reference refuses at start, and an SNI certificate that is missing', async () => {
+    const http2 = await failingStart(['--data-dir', dataDir, '--secure-port', '0', '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384']);
+    expect(http2.code).toBe(2);
+    expect(http2.lastLine).toBe(
+      'capstan: loading the serving certificate: error configuring http2: http2: TLSConfig.CipherSuites is missing an HTTP/2-required AES_128_GCM_SHA256 cipher (need at least one of TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256)',
+    );
+    expectOneLine(http2);
+    const sni = await failingStart(['--data-dir', dataDir, '--secure-port', '0', '--tls-sni-cert-key=/no/such.crt,/no/such.key']);
+    expect(sni.code).toBe(1);
+    expect(sni.lastLine).toBe('capstan: loading the serving certificate: /no/such.crt: no such file or directory');
+    expectOneLine(sni);
+  });
+
   it('an etcd that does not answer: the endpoint and what was tried', async () => {
     const port = await freePort();
     const result = await failingStart(['--data-dir', dataDir, '--secure-port', '0', '--etcd-servers', `http://127.0.0.1:${port}`]);

@@ -7,6 +7,7 @@
 import type { AdmissionAttributes, AdmissionPlugin } from '../../../server/admission/types';
 import { admissionChain } from '../../../server/admission/types';
 import { ClusterIPAllocator, ipAddressReservations } from '../../../server/registry/allocators/cluster-ip';
+import { parseServiceIPRanges } from '../../../server/registry/allocators/service-cidr';
 import { serviceClusterIPHooks } from '../../../server/registry/allocators/cluster-ip-hooks';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { forbidden } from '../../../server/status/catalogue';
@@ -44,7 +45,7 @@ beforeAll(async () => {
   const registry = new ResourceTypeRegistry();
   const services = registry.find({ group: '', version: 'v1' }, 'services')!;
   const ipAddresses = registry.find({ group: 'networking.k8s.io', version: 'v1' }, 'ipaddresses')!;
-  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(testStore.storageFor(ipAddresses)) });
+  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(testStore.storageFor(ipAddresses)), ranges: parseServiceIPRanges('10.96.0.0/12', { limitSize: false }) });
   const hooks = serviceClusterIPHooks(allocator, testStore.storageFor(services));
   api = await serveResourceApi(testStore.storageFor, {
     admission: admissionChain([breaker, recorder]),

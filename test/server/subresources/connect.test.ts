@@ -84,9 +84,9 @@ describe('connect subresources without a reachable node', () => {
     expect((await server.request('GET', '/api/v1/nodes/bare/proxy/x')).json()).toEqual(ADDRESS_NOT_ALLOWED);
     const missingNode = await server.request('GET', '/api/v1/nodes/n1/proxy/');
     expect(missingNode.json()).toMatchObject({ message: 'nodes "n1" not found', reason: 'NotFound', details: { name: 'n1', kind: 'nodes' }, code: 404 });
-    // A service with no endpoints is what the reference calls not found.
+    // Its Endpoints name the server's own address, which is no pod's: the reference proxies to pods only.
     const service = await server.request('GET', `${NS}/services/kubernetes/proxy/`);
-    expect(service.json()).toMatchObject({ message: 'services "kubernetes" not found', reason: 'NotFound', details: { name: 'kubernetes', kind: 'services' }, code: 404 });
+    expect(service.json()).toMatchObject({ message: 'no endpoints available for service "kubernetes"', reason: 'ServiceUnavailable', code: 503 });
   });
 
   it('lists them in discovery with the reference kinds and verbs', async () => {

@@ -7,7 +7,7 @@
  */
 import { FieldPath, duplicate, invalid } from '../../../validation/field-errors';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../../validation/names';
-import { AdmissionConfigError } from '../../admission-configuration';
+import { AdmissionConfigError } from '../../config-error';
 import { aggregateFieldErrors, type FieldError } from '../../../status/field-error';
 import { LATEST, MODES, levelError, parseLevel, parseVersion, versionError, type Policy } from './levels';
 

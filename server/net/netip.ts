@@ -1,10 +1,11 @@
 /**
- * IP addresses and prefixes as Go's net/netip reads and writes them, for the ip and cidr
- * libraries: the reference's results (which strings parse, canonical forms, containment) and its
- * error texts are netip's, which Node's `net` does not reproduce (it has no prefixes, and says
- * nothing of why a string is not an address).
+ * IP addresses and prefixes as Go's net/netip reads and writes them, for CEL's ip and cidr
+ * libraries, the service IP ranges and the address flags: the reference's results (which
+ * strings parse, canonical forms, containment) and its error texts are netip's, which Node's
+ * `net` does not reproduce (it has no prefixes, and says nothing of why a string is not an
+ * address). Apart from CEL so that the flags do not load its engine.
  */
-import { goQuote } from './strings';
+import { goQuote } from '../go-quote';
 
 /** An address: 4 bytes (IPv4) or 16 (IPv6), with the zone an IPv6 address may name. */
 export class NetAddr {

@@ -1,0 +1,71 @@
+/**
+ * Why a kube-apiserver flag capstan knows but does not act on is accepted only at its default:
+ * a flag is never silently ignored, so any other value stops the start with one line naming the
+ * flag and this reason. Keyed by flag name; a name not here falls back to its section's reason.
+ */
+
+const BY_FLAG: Readonly<Record<string, string>> = {
+  'tracing-config-file': 'capstan exports no traces',
+  'egress-selector-config-file': 'capstan has no egress selector: it dials clusters and webhooks directly',
+  'debug-socket-path': 'capstan serves no debug socket',
+  'disable-http2-serving': 'capstan serves HTTP/1.1 only',
+  'http2-max-streams-per-connection': 'capstan serves HTTP/1.1 only',
+  'permit-address-sharing': 'capstan does not listen with SO_REUSEADDR',
+  'permit-port-sharing': 'capstan does not listen with SO_REUSEPORT',
+  'max-connection-bytes-per-sec': 'capstan does not throttle connections by bytes',
+  'external-hostname': 'capstan derives its external address from the request',
+  'delete-collection-workers': 'capstan deletes a collection in one pass',
+  'enable-garbage-collector': "capstan's deletion always honours owner references and finalizers",
+  'watch-cache': "capstan's reads are served by its watch caches, which cannot be turned off",
+  'storage-initialization-timeout': 'capstan waits for its store without this bound',
+  'etcd-healthcheck-timeout': "capstan's etcd health check has its own fixed timeout",
+  'etcd-readycheck-timeout': "capstan's etcd readiness check has its own fixed timeout",
+  'etcd-count-metric-poll-period': 'capstan counts objects from its watch caches',
+  'etcd-db-metric-poll-interval': 'capstan does not poll the etcd database size',
+  'emulated-version': 'capstan serves 1.34 only and emulates no earlier release',
+  'emulation-forward-compatible': 'capstan serves 1.34 only and emulates no earlier release',
+  'runtime-config-emulation-forward-compatible': 'capstan serves 1.34 only and emulates no earlier release',
+  'enable-aggregator-routing': "capstan's aggregator always routes to endpoint addresses",
+  'aggregator-reject-forwarding-redirect': "capstan's aggregator never follows an extension server's redirect",
+  'shutdown-send-retry-after': 'capstan closes its listener on shutdown instead of answering 429s',
+  'shutdown-watch-termination-grace-period': 'capstan ends watches at once on shutdown',
+  'peer-advertise-ip': 'capstan does not proxy requests to peer API servers (mixed-version proxy)',
+  'peer-advertise-port': 'capstan does not proxy requests to peer API servers (mixed-version proxy)',
+  'peer-ca-file': 'capstan does not proxy requests to peer API servers (mixed-version proxy)',
+  'service-account-signing-endpoint': 'capstan signs service-account tokens with a key file only',
+  'allow-metric-labels': 'capstan does not filter metric labels',
+  'allow-metric-labels-manifest': 'capstan does not filter metric labels',
+  'disabled-metrics': 'capstan cannot turn metrics off one by one',
+  'logging-format': 'capstan writes its log as text only',
+  'log-flush-frequency': 'capstan writes its log lines unbuffered',
+  'log-json-info-buffer-size': 'capstan writes its log as text only',
+  'log-json-split-stream': 'capstan writes its log as text only',
+  'log-text-info-buffer-size': 'capstan writes its log lines unbuffered',
+  'log-text-split-stream': 'capstan writes all its log lines to standard error',
+  vmodule: 'capstan has no per-file log verbosity',
+  'encryption-provider-config': 'encryption at rest is not built yet (the one-etcd issue)',
+  'encryption-provider-config-automatic-reload': 'encryption at rest is not built yet (the one-etcd issue)',
+  'storage-media-type': 'capstan stores values as JSON until the one-etcd issue brings protobuf values',
+  'event-ttl': 'Events do not expire yet (the one-etcd issue)',
+  'lease-reuse-duration-seconds': 'Events do not expire through etcd leases yet (the one-etcd issue)',
+  'service-node-port-range': 'node ports are not allocated yet (the connections issue)',
+  'kubernetes-service-node-port': 'node ports are not allocated yet (the connections issue)',
+  'apiserver-count': 'the kubernetes Service endpoint leases are not built yet (the connections issue)',
+  'default-watch-cache-size': "capstan's watch caches keep a window of events by time, not by count",
+  'coordinated-leadership-lease-duration': 'coordinated leader election (alpha) is not built',
+  'coordinated-leadership-renew-deadline': 'coordinated leader election (alpha) is not built',
+  'coordinated-leadership-retry-period': 'coordinated leader election (alpha) is not built',
+  'enable-logs-handler': 'capstan serves no /logs',
+  'admission-control': 'the deprecated plugin list is not read: name plugins with --enable-admission-plugins and --disable-admission-plugins',
+  'endpoint-reconciler-type': 'the kubernetes Service endpoint leases are not built yet (the connections issue)',
+};
+
+const BY_SECTION: Readonly<Record<string, string>> = {
+  'egress selector': 'capstan has no egress selector',
+  traces: 'capstan exports no traces',
+  logs: 'capstan writes its log as plain text to standard error',
+};
+
+export function unbuiltReason(name: string, section: string): string {
+  return BY_FLAG[name] ?? BY_SECTION[section] ?? 'capstan does not act on this flag';
+}

@@ -1,10 +1,10 @@
-/** The admin's kubeconfig, so that `kubectl --kubeconfig <data-dir>/admin.kubeconfig` works at once. */
+/** The admin's kubeconfig, so that `kubectl --kubeconfig <data-dir>/admin.kubeconfig` works at once (server/config/file-locations.ts). */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 
 export interface AdminKubeconfigOptions {
-  readonly dataDir: string;
+  readonly dir: string;
   /** e.g. `https://127.0.0.1:6443` */
   readonly serverUrl: string;
   readonly caPem: string;
@@ -12,7 +12,7 @@ export interface AdminKubeconfigOptions {
   readonly clientKeyPem: string;
 }
 
-/** Writes `<data-dir>/admin.kubeconfig` (mode 0600: it holds a key) and returns its path. */
+/** Writes `<dir>/admin.kubeconfig` (mode 0600: it holds a key) and returns its path. */
 export function writeAdminKubeconfig(options: AdminKubeconfigOptions): string {
   const base64 = (pem: string) => Buffer.from(pem).toString('base64');
   const config = {
@@ -37,7 +37,7 @@ export function writeAdminKubeconfig(options: AdminKubeconfigOptions): string {
     'current-context': 'capstan',
     preferences: {},
   };
-  const path = join(options.dataDir, 'admin.kubeconfig');
+  const path = join(options.dir, 'admin.kubeconfig');
   writeFileSync(path, stringify(config), { mode: 0o600 });
   return path;
 }

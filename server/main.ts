@@ -1,13 +1,15 @@
 /**
- * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates under the data
- * dir, open the store and the control plane, serve HTTPS, write the admin kubeconfig, and shut
- * down gracefully on SIGTERM/SIGINT. Failures an operator can fix end the process with one line
- * and an exit code (server/startup-failure.ts).
+ * `node dist/server/main.js [flags]`: parse flags, make or reuse the certificates in the
+ * certificate directory (server/config/file-locations.ts), open the store and the control
+ * plane, serve HTTPS, write the admin kubeconfig, and shut down gracefully on SIGTERM/SIGINT.
+ * Failures an operator can fix end the process with one line and an exit code
+ * (server/startup-failure.ts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { fileLocationsOf } from './config/file-locations';
 import { FlagError, parseFlags, personalityOf, serviceIPRangesOf, type Personality, type ServerOptions } from './config/flags';
 import { insecureCipherSuites } from './config/tls-flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
@@ -75,8 +77,10 @@ async function main(argv: readonly string[]): Promise<void> {
     import('./authn/setup'),
   ]);
   const { setUpAudit } = await import('./audit/setup');
-  await startupStep(`creating the data dir ${options.dataDir} (--data-dir)`, () => mkdirSync(options.dataDir, { recursive: true }));
-  if (!options.tlsCertFile && !existsSync(join(options.dataDir, 'pki', 'ca.crt'))) progress(`generating certificates in ${join(options.dataDir, 'pki')}`);
+  const files = fileLocationsOf(options);
+  const { dataDir } = files;
+  if (dataDir !== undefined) await startupStep(`creating the data dir ${dataDir} (--data-dir)`, () => mkdirSync(dataDir, { recursive: true }));
+  if (!options.tlsCertFile && !existsSync(join(files.certDir, 'ca.crt'))) progress(`generating certificates in ${files.certDir}`);
   const store = options.etcdServers.length > 0 ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)` : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
   progress(`opening ${store}`);
   const [pki, plane] = await Promise.all([
@@ -123,35 +127,8 @@ async function main(argv: readonly string[]): Promise<void> {
     controllers: authentication.controllers({ caPem: pki.servingSignedByCa ? pki.ca.certPem : pki.clientCaPem }),
   });
 
-  if (pki.servingSignedByCa) {
-    const kubeconfig = writeAdminKubeconfig({
-      dataDir: options.dataDir,
-      serverUrl: `https://${kubeconfigHost(options.bindAddress)}:${port}`,
-      caPem: pki.ca.certPem,
-      clientCertPem: pki.admin.certPem,
-      clientKeyPem: pki.admin.keyPem,
-    });
-    console.log(`admin kubeconfig: ${resolve(kubeconfig)}`);
-    // performance.now() counts from process start, so this includes loading the modules.
-    console.log(`started in ${Math.round(performance.now())} ms`);
-    console.log(`capstan is serving ${url}; try: kubectl --kubeconfig ${resolve(kubeconfig)} get namespaces`);
-  } else {
-    console.log('admin kubeconfig: not written (the serving certificate comes from --tls-cert-file)');
-    console.log(`started in ${Math.round(performance.now())} ms`);
-    console.log(`capstan is serving ${url}`);
-  }
-
-  // Once the watch caches hold the stored objects and the controllers have had a moment for
-  // their first pass, the memory start-up grew into and no longer needs goes back.
-  void plane.caches.whenReady(CACHES_READY_WAIT_MS).then(() => {
-    // From here on most allocation lives as long as a request (see pretenuring.ts).
-    stopPretenuring();
-    setTimeout(() => {
-      releaseStartUpMemory();
-      releaseAfterLoads();
-    }, SETTLE_AFTER_START_MS).unref();
-  });
-
+  // Before the lines that tell a supervisor the server is up: a SIGTERM sent on reading them
+  // must find its handler, not the default action that ends the process at once.
   const stop = (signal: string) => {
     console.log(`${signal} received: shutting down`);
     server
@@ -167,6 +144,35 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+
+  if (pki.servingSignedByCa) {
+    const kubeconfig = writeAdminKubeconfig({
+      dir: files.kubeconfigDir,
+      serverUrl: `https://${kubeconfigHost(options.bindAddress)}:${port}`,
+      caPem: pki.ca.certPem,
+      clientCertPem: pki.admin.certPem,
+      clientKeyPem: pki.admin.keyPem,
+    });
+    console.log(`admin kubeconfig: ${resolve(kubeconfig)}`);
+    // performance.now() counts from process start, so this includes loading the modules.
+    console.log(`started in ${Math.round(performance.now())} ms`);
+    console.log(`capstan is serving ${url}; try: kubectl --kubeconfig ${resolve(kubeconfig)} get namespaces`);
+  } else {
+    console.log('admin kubeconfig: not written (the serving certificate is not of the generated CA: --tls-cert-file, or apiserver.crt in --cert-dir)');
+    console.log(`started in ${Math.round(performance.now())} ms`);
+    console.log(`capstan is serving ${url}`);
+  }
+
+  // Once the watch caches hold the stored objects and the controllers have had a moment for
+  // their first pass, the memory start-up grew into and no longer needs goes back.
+  void plane.caches.whenReady(CACHES_READY_WAIT_MS).then(() => {
+    // From here on most allocation lives as long as a request (see pretenuring.ts).
+    stopPretenuring();
+    setTimeout(() => {
+      releaseStartUpMemory();
+      releaseAfterLoads();
+    }, SETTLE_AFTER_START_MS).unref();
+  });
 }
 
 /**

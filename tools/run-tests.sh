@@ -4,8 +4,10 @@
 # also kept in test-results/summary.txt so .ci/run can repeat it last.
 #
 # The first-run tests (test/first-run: a fresh clone's `make run`, timed as a user meets it) run
-# alone after the rest, on a machine the other suites no longer load; so do the reference
-# conformance suite's expected passes (test/conformance), whose spec processes have timeouts.
+# alone after the rest, on a machine the other suites no longer load; so do controller-runtime's
+# suites through envtest (test/outside), some of whose specs give the server one second, and the
+# reference conformance suite's expected passes (test/conformance), whose spec processes have
+# timeouts.
 # Arguments go to one jest run instead (`make test ARGS=...` is not needed: `./tools/run-tests.sh test/client`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +24,10 @@ if [ $# -gt 0 ]; then
   reports=(test-results/jest.json)
   npx jest --json --outputFile=test-results/jest.json "$@" || status=$?
 else
-  reports=(test-results/jest.json test-results/jest-first-run.json test-results/jest-conformance.json)
-  npx jest --json --outputFile=test-results/jest.json --testPathIgnorePatterns '/test/(first-run|conformance)/' || status=$?
+  reports=(test-results/jest.json test-results/jest-first-run.json test-results/jest-outside.json test-results/jest-conformance.json)
+  npx jest --json --outputFile=test-results/jest.json --testPathIgnorePatterns '/test/(first-run|outside|conformance)/' || status=$?
   npx jest --json --outputFile=test-results/jest-first-run.json test/first-run || status=$?
+  npx jest --json --outputFile=test-results/jest-outside.json test/outside || status=$?
   npx jest --json --outputFile=test-results/jest-conformance.json test/conformance || status=$?
 fi
 

@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import { ObjectError } from '../../storage/errors';
 import type { ObjectStorage } from '../../storage/objects/types';
+import { certDirOf } from '../config/file-locations';
 import { FlagError, type ServerOptions } from '../config/flags';
 import type { LeaderController } from '../control-plane';
 import { startAuthenticationInfoPublisher } from '../controllers/authentication-info-publisher';
@@ -91,11 +92,11 @@ export function objectLookup(deps: AuthenticationDeps): ObjectLookup {
   };
 }
 
-/** The signing key (the flag's, or the one generated under the data dir) and every key that verifies. */
+/** The signing key (the flag's, or the one generated in the certificate directory) and every key that verifies. */
 export function serviceAccountKeysOf(options: ServerOptions): { signing: SigningKey; verifying: VerifyingKey[] } {
   const signing = options.serviceAccountSigningKeyFile
     ? parseSigningKey(readFileSync(options.serviceAccountSigningKeyFile, 'utf8'), options.serviceAccountSigningKeyFile)
-    : parseSigningKey(ensureServiceAccountKey(options.dataDir).keyPem, 'the generated service-account key');
+    : parseSigningKey(ensureServiceAccountKey(certDirOf(options)).keyPem, 'the generated service-account key');
   const verifying: VerifyingKey[] = [signing];
   for (const file of options.serviceAccountKeyFiles) {
     for (const key of parsePublicKeys(readFileSync(file, 'utf8'), file)) {

@@ -60,6 +60,8 @@ export interface ServerOptions {
   /** `-v`: klog's verbosity; from 3 on every request is logged (server/http/with-request-log.ts). */
   readonly logVerbosity: number;
   readonly dataDir: string;
+  /** `--cert-dir`: the serving pair and every generated file (server/config/file-locations.ts); absent: `<data-dir>/pki`. */
+  readonly certDir?: string;
   /** `--anonymous-auth` (default true): requests without any credential are `system:anonymous`. */
   readonly anonymousAuth: boolean;
   /** Set when `--anonymous-auth` was given, which `--authentication-config`'s anonymous section excludes. */
@@ -298,7 +300,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.securePort = parsePort(v)),
   },
   'bind-address': { usage: 'address to listen on', apply: (o, v) => (o.bindAddress = v) },
-  'tls-cert-file': { usage: 'serving certificate (PEM); default: generated under --data-dir', apply: (o, v) => (o.tlsCertFile = v) },
+  'tls-cert-file': { usage: 'serving certificate (PEM); default: apiserver.crt of --cert-dir, generated when absent', apply: (o, v) => (o.tlsCertFile = v) },
   'tls-private-key-file': { usage: 'key of --tls-cert-file (PEM)', apply: (o, v) => (o.tlsPrivateKeyFile = v) },
   'client-ca-file': { usage: 'CA bundle verifying client certificates; default: the generated CA', apply: (o, v) => (o.clientCaFile = v) },
   'etcd-servers': {
@@ -403,7 +405,14 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: 'Go duration to cache denied answers of the webhook',
     apply: (o, v) => (o.authorizationWebhookUnauthorizedTtlMs = parseNonNegativeDuration(v)),
   },
-  'data-dir': { usage: 'directory for generated certificates, kubeconfig and the SQLite store', apply: (o, v) => (o.dataDir = v) },
+  'data-dir': { usage: 'directory of the SQLite store, and of the certificates (pki/) and admin kubeconfig without --cert-dir', apply: (o, v) => (o.dataDir = v) },
+  'cert-dir': {
+    usage: 'directory of the serving pair apiserver.crt/apiserver.key (read, or generated when absent; not with --tls-cert-file) and of every file capstan generates; none given: <data-dir>/pki',
+    apply: (o, v) => {
+      if (v === '') throw new Error('must name a directory');
+      o.certDir = v;
+    },
+  },
   'anonymous-auth': {
     usage: 'requests without credentials are system:anonymous',
     boolean: true,

@@ -1,11 +1,14 @@
 /**
- * The certificates a start needs: made under `<data-dir>/pki/` on the first start and reused
- * afterwards, unless the operator brings their own with the reference's flags.
+ * The certificates a start needs: made in the certificate directory (`--cert-dir`, or
+ * `<data-dir>/pki/`) on the first start and reused afterwards, unless the operator brings
+ * their own with the reference's flags: `--tls-cert-file`, or a serving pair
+ * `apiserver.crt`/`apiserver.key` put in `--cert-dir` (envtest writes its own there).
  */
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { certDirOf } from '../config/file-locations';
 import { issueCa, issueLeaf, type IssuedCertificate } from './certificates';
 
 export interface Pki {
@@ -23,6 +26,7 @@ export interface Pki {
 
 export interface PkiOptions {
   readonly dataDir: string;
+  readonly certDir?: string;
   readonly bindAddress: string;
   readonly tlsCertFile?: string;
   readonly tlsPrivateKeyFile?: string;
@@ -40,7 +44,7 @@ const LEAF_VALID_DAYS = 365;
 const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
 
 export async function ensurePki(options: PkiOptions): Promise<Pki> {
-  const dir = join(options.dataDir, 'pki');
+  const dir = certDirOf(options);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 
   const ca = await reuseOrIssue(dir, 'ca', () => true, () => issueCa({ commonName: 'capstan-ca', validDays: CA_VALID_DAYS }));
@@ -60,6 +64,10 @@ export async function ensurePki(options: PkiOptions): Promise<Pki> {
     return { serving, clientCaPem, ca, admin, servingSignedByCa: false };
   }
 
+  // A pair another CA signed was put there on purpose, and is served as found, as the reference
+  // serves whatever pair it finds in --cert-dir; a pair of ours is renewed as it ages.
+  const found = readPair(dir, 'apiserver');
+  if (found !== undefined && !issuedBy(found, ca)) return { serving: found, clientCaPem, ca, admin, servingSignedByCa: false };
   const addresses = [...new Set([...servingAddresses(options.bindAddress), ...(options.alternateIPs ?? [])])];
   const dnsNames = ['localhost', ...SERVICE_NAMES];
   const serving = await reuseOrIssue(
@@ -97,17 +105,28 @@ async function reuseOrIssue(
   stillGood: (cert: X509Certificate) => boolean,
   issue: () => Promise<IssuedCertificate>,
 ): Promise<IssuedCertificate> {
-  const certPath = join(dir, `${name}.crt`);
-  const keyPath = join(dir, `${name}.key`);
-  if (existsSync(certPath) && existsSync(keyPath)) {
-    const existing = { certPem: readFileSync(certPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8') };
-    if (stillGood(new X509Certificate(existing.certPem))) return existing;
-  }
+  const existing = readPair(dir, name);
+  if (existing !== undefined && stillGood(new X509Certificate(existing.certPem))) return existing;
   const issued = await issue();
   // Key first, each written whole then renamed, so a crash never leaves a cert without its key.
-  writeAtomically(keyPath, issued.keyPem, 0o600);
-  writeAtomically(certPath, issued.certPem, 0o644);
+  writeAtomically(join(dir, `${name}.key`), issued.keyPem, 0o600);
+  writeAtomically(join(dir, `${name}.crt`), issued.certPem, 0o644);
   return issued;
+}
+
+/** `<name>.crt` and `<name>.key` of `dir`, when both are there. */
+function readPair(dir: string, name: string): IssuedCertificate | undefined {
+  const certPath = join(dir, `${name}.crt`);
+  const keyPath = join(dir, `${name}.key`);
+  if (!existsSync(certPath) || !existsSync(keyPath)) return undefined;
+  return { certPem: readFileSync(certPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8') };
+}
+
+/** True when `ca` signed the (first) certificate of `pair`. */
+function issuedBy(pair: IssuedCertificate, ca: IssuedCertificate): boolean {
+  const cert = new X509Certificate(pair.certPem);
+  const issuer = new X509Certificate(ca.certPem);
+  return cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
 }
 
 function writeAtomically(path: string, content: string, mode: number): void {

@@ -83,16 +83,18 @@ export class ResourceStore implements ObjectStorage {
 
   async create(key: ObjectKey, object: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
     const storeKey = objectKey(this.keySpace, key);
-    if (object.metadata.resourceVersion !== undefined && object.metadata.resourceVersion !== '') {
-      throw new ObjectError('Invalid', 'resourceVersion should not be set on objects to be created', {
-        name: key.name,
-      });
-    }
     const value = encodeObject(object);
+    // A dry run only looks for the key, as the reference's dry-run storage does: the object
+    // comes back as given, resourceVersion and all, since nothing is written.
     if (options.dryRun) {
       const existing = await this.store.get(storeKey);
       if (existing.kv !== undefined) throw this.alreadyExists(key.name);
       return structuredClone(object);
+    }
+    if (object.metadata.resourceVersion !== undefined && object.metadata.resourceVersion !== '') {
+      throw new ObjectError('Invalid', 'resourceVersion should not be set on objects to be created', {
+        name: key.name,
+      });
     }
     const result = await this.store.create(storeKey, value);
     if (!result.succeeded || result.kv === undefined) throw this.alreadyExists(key.name);

@@ -177,7 +177,7 @@ export interface ObjectWatch extends AsyncIterable<ObjectWatchEvent> {
 export interface ObjectStorage {
   get(key: ObjectKey, options?: GetOptions): Promise<KubeObject>;
   list(scope: Scope, options: ListOptions): Promise<ListResult>;
-  /** 409 AlreadyExists when the key exists; `metadata.resourceVersion` must be unset. */
+  /** 409 AlreadyExists when the key exists; `metadata.resourceVersion` must be unset unless it is a dry run. */
   create(key: ObjectKey, object: KubeObject, options?: { dryRun?: boolean }): Promise<KubeObject>;
   /** Read-modify-write with retry on lost races ("guaranteed update"). */
   update(key: ObjectKey, update: UpdateFunction, options?: UpdateOptions): Promise<UpdateResult>;

@@ -40,7 +40,7 @@ export async function startInProcessServer(flags: readonly string[] = []): Promi
   await plane.start({ advertiseAddress: '127.0.0.1', port });
   const url = `https://127.0.0.1:${port}`;
   const kubeconfig = writeAdminKubeconfig({
-    dataDir,
+    dir: dataDir,
     serverUrl: url,
     caPem: pki.ca.certPem,
     clientCertPem: pki.admin.certPem,

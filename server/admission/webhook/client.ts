@@ -4,6 +4,7 @@
  * no cluster network of its own, with the Service's DNS name checked in the certificate), within
  * its timeout; the review's response back. Failures are errors for the caller's failure policy.
  */
+import { posix } from 'node:path';
 import { postJson, type PostDestination } from '../../webhook-client/post-json';
 import { endpointOrigin, resolveServiceEndpoint } from '../../aggregator/service-endpoint';
 import type { StorageOf } from '../lookup';
@@ -31,13 +32,28 @@ const MAX_RESPONSE_BYTES = 30 * 1024 * 1024;
  */
 export async function webhookDestination(config: WebhookClientConfig, storageOf: StorageOf | undefined): Promise<PostDestination> {
   const ca = config.caBundle ? Buffer.from(config.caBundle, 'base64').toString('utf8') : undefined;
-  if (config.url) return { url: new URL(config.url), ca };
+  if (config.url) {
+    const url = new URL(config.url);
+    url.pathname = requestPath(url.pathname);
+    return { url, ca };
+  }
   const service = config.service;
   if (!service) throw new Error('webhook has neither url nor service');
   if (storageOf === undefined) throw new Error('webhook by service reference, and no Service lookup given');
   const resolution = await resolveServiceEndpoint({ namespace: service.namespace, name: service.name, port: service.port ?? 443 }, storageOf);
   if (!resolution.ok) throw new Error(resolution.message);
-  return { url: new URL(`${endpointOrigin(resolution.endpoint)}${service.path ?? ''}`), serverName: resolution.endpoint.serverName, ca };
+  return { url: new URL(`${endpointOrigin(resolution.endpoint)}${requestPath(service.path ?? '')}`), serverName: resolution.endpoint.serverName, ca };
+}
+
+/**
+ * The path the reference's webhook client requests: its REST client joins the configured path
+ * onto `/` with Go's path.Join, which collapses repeated slashes, resolves `.` and `..` and
+ * drops a trailing slash. envtest's URLs (`https://host:port/` + a path that starts with `/`)
+ * depend on it: a Go webhook server redirects `//path` instead of serving it.
+ */
+export function requestPath(path: string): string {
+  const cleaned = posix.normalize(`/${path}`);
+  return cleaned.length > 1 && cleaned.endsWith('/') ? cleaned.slice(0, -1) : cleaned;
 }
 
 /** POSTs the review and resolves with its response; rejects on transport errors, non-2xx, bad bodies and the timeout. */

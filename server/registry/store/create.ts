@@ -2,18 +2,20 @@
  * Create: the one function every create runs through (POST, and the server's own controllers).
  * The steps, in the reference's order (its create handler, then its registry store's Create):
  *
- *   1. refuse a resourceVersion (400: a create names no version)
- *   2. the object in the storage version, with the kind's defaults
- *   3. mutating admission (CREATE)
- *   4. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
- *   5. the strategy's prepareForCreate (fresh status, generation 1...)
- *   6. the strategy's validate (422)
- *   7. the kind's beginCreate hook (a Service's cluster IP), not on a dry run
- *   8. validating admission (CREATE), seeing the object as it will be stored
- *   9. managedFields: the write recorded as its manager's Update, crediting it with the object
- *      as of step 2 (what it sent, defaulted), not what admission or the server set later
- *  10. storage; a dry run stops here, having checked the name is free
- *  11. the hook's finish: what it held is given back when the object was not stored
+ *   1. the object in the storage version, with the kind's defaults
+ *   2. mutating admission (CREATE)
+ *   3. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
+ *   4. the strategy's prepareForCreate (fresh status, generation 1...)
+ *   5. the strategy's validate (422)
+ *   6. the kind's beginCreate hook (a Service's cluster IP), not on a dry run
+ *   7. validating admission (CREATE), seeing the object as it will be stored
+ *   8. managedFields: the write recorded as its manager's Update, crediting it with the object
+ *      as of step 1 (what it sent, defaulted), not what admission or the server set later
+ *   9. storage: a resourceVersion is refused here (400: a create names no version), where the
+ *      reference's etcd storage refuses it, so an invalid object is a 422 first and a dry run,
+ *      which never reaches that storage, accepts it; a dry run stops here, having checked the
+ *      name is free
+ *  10. the hook's finish: what it held is given back when the object was not stored
  *
  * A taken generated name starts over with a new one (the reference's RetryGenerateName).
  */
@@ -44,8 +46,6 @@ export interface WriteResult {
 }
 
 export async function createObject(scope: StoreScope, request: CreateRequest): Promise<WriteResult> {
-  const resourceVersion = request.object.metadata.resourceVersion;
-  if (resourceVersion !== undefined && resourceVersion !== '') throw badRequest('resourceVersion should not be set on objects to be created');
   const nameIsGenerated = !request.object.metadata.name && Boolean(request.object.metadata.generateName);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -58,12 +58,14 @@ export async function createObject(scope: StoreScope, request: CreateRequest): P
 }
 
 async function createOnce(scope: StoreScope, request: CreateRequest): Promise<WriteResult> {
-  // Steps 2-8 change the object; the request's stays as sent for a retry.
+  // Steps 1-7 change the object; the request's stays as sent for a retry.
   const prepared = await prepareNewObject(scope, request, copyJson(request.object), async () => undefined);
   const { object, key } = prepared;
   let stored = false;
   try {
     recordManagedFields({ scope, object, written: prepared.written, manager: request.manager });
+    const { resourceVersion } = object.metadata;
+    if (!request.dryRun && resourceVersion !== undefined && resourceVersion !== '') throw badRequest('resourceVersion should not be set on objects to be created');
     const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
     stored = true;
     return { object: await toServedVersion(scope, created), warnings: prepared.warnings };
@@ -88,30 +90,30 @@ export interface PreparedObject {
 }
 
 /**
- * Steps 2-8 of a create, shared with the create an update may make (PUT or apply of a
+ * Steps 1-7 of a create, shared with the create an update may make (PUT or apply of a
  * missing object). `authorize` runs after validation, before validating admission: an update
  * that creates needs the caller's `create` permission besides its own verb.
  */
 export async function prepareNewObject(scope: StoreScope, write: WriteRequest, sent: KubeObject, authorize: () => Promise<void>): Promise<PreparedObject> {
   const { strategy } = scope.type;
-  // 2. Storage version and defaults.
+  // 1. Storage version and defaults.
   const object = await toStorageVersion(scope, sent);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   const written = copyJson(object);
-  // 3. Mutating admission.
+  // 2. Mutating admission.
   const attributes = admissionAttributes(scope, write, { operation: 'CREATE', key: objectKeyOf(scope, keyFields(object)), object });
   await scope.context.admission.admit(attributes);
-  // 4-6. System metadata, preparation, validation.
+  // 3-5. System metadata, preparation, validation.
   fillCreateMetadata(object, scope.context.now());
   strategy.prepareForCreate?.(object, write.user);
   const errors = strategy.validate?.(object) ?? [];
   if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
   await authorize();
-  // 7. The kind's hook: what it takes is given back if anything below fails.
+  // 6. The kind's hook: what it takes is given back if anything below fails.
   const beginCreate = write.dryRun ? undefined : scope.context.hooksFor?.(scope.type)?.beginCreate;
   const finish = beginCreate ? await beginCreate(object) : FINISH_NOTHING;
   try {
-    // 8. Validating admission, with the name generated in step 4.
+    // 7. Validating admission, with the name generated in step 3.
     const key = objectKeyOf(scope, keyFields(object));
     await scope.context.admission.validate({ ...attributes, name: key.name });
     return { object, key, written, warnings: [...(strategy.warnings?.(object, undefined) ?? []), ...attributes.warnings], finish };

@@ -40,6 +40,7 @@ describe('parseFlags', () => {
         '--etcd-prefix', '/capstan', '--etcd-compaction-interval=0', '--shutdown-delay-duration', '1.5s',
         '--feature-gates=AllAlpha=true,APIResponseCompression=false', '--feature-gates', 'kube:CBORServingAndStorage=1', '--runtime-config=api/all=true,apps/v1beta1',
         '--livez-grace-period=30s', '--data-dir=/tmp/x', '--tls-cert-file', 'c.pem', '--tls-private-key-file=k.pem', '--client-ca-file=ca.pem',
+        '--cert-dir=/tmp/certs', '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
       ]),
     ).toEqual({
       // Every option not given keeps its default.
@@ -57,6 +58,9 @@ describe('parseFlags', () => {
       tlsCertFile: 'c.pem',
       tlsPrivateKeyFile: 'k.pem',
       clientCaFile: 'ca.pem',
+      certDir: '/tmp/certs',
+      serviceClusterIPRange: '10.0.0.0/24',
+      allowPrivileged: true,
     });
   });
 
@@ -84,6 +88,7 @@ describe('parseFlags', () => {
       'invalid argument "StructuredAuthorizationConfiguration=false" for "--feature-gates" flag: cannot set feature gate StructuredAuthorizationConfiguration to false, feature is locked to true',
     ],
     [['serve'], '"capstan" does not take any arguments, got ["serve"]'],
+    [['--cert-dir='], 'invalid argument "" for "--cert-dir" flag: must name a directory'],
   ])('%j fails: %s', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(new FlagError(message));
   });

@@ -1,7 +1,8 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 import { ensurePki } from '../../../server/pki/pki';
 
 describe('ensurePki', () => {
@@ -46,5 +47,21 @@ describe('ensurePki', () => {
     expect(after.serving.certPem).not.toBe(before.serving.certPem);
     expect(new X509Certificate(after.serving.certPem).checkIP('127.0.0.2')).toBe('127.0.0.2');
     expect(after.ca).toEqual(before.ca);
+  });
+
+  it('with --cert-dir, serves a pair another CA signed as found, and writes only there', async () => {
+    const certDir = join(dataDir, 'envtest-certs');
+    mkdirSync(certDir);
+    const theirs = await issueCa({ commonName: 'envtest-environment', validDays: 1 });
+    const pair = await issueLeaf({ ca: theirs, subject: 'CN=localhost', usage: 'server', ipAddresses: ['127.0.0.1'], validDays: 1 });
+    writeFileSync(join(certDir, 'apiserver.crt'), pair.certPem);
+    writeFileSync(join(certDir, 'apiserver.key'), pair.keyPem);
+    const unused = join(dataDir, 'unused-data-dir');
+
+    const pki = await ensurePki({ dataDir: unused, certDir, bindAddress: '127.0.0.2' });
+    expect(pki.serving).toEqual(pair);
+    expect(pki.servingSignedByCa).toBe(false);
+    expect(readdirSync(certDir).sort()).toEqual(['admin.crt', 'admin.key', 'apiserver.crt', 'apiserver.key', 'ca.crt', 'ca.key']);
+    expect(readdirSync(dataDir)).not.toContain('unused-data-dir');
   });
 });

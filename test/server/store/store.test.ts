@@ -310,6 +310,27 @@ describe('preconditions of an update', () => {
     expect(answer.body).toMatchObject({ reason: 'BadRequest', message: 'resourceVersion should not be set on objects to be created' });
     expect((await call('GET', `${CM}/with-version`)).status).toBe(404);
   });
+
+  test('the resourceVersion is checked at the storage step: an invalid object carrying one is a 422', async () => {
+    const object = configMap('invalid-with-version', { broken: 'not a valid label value!' });
+    object.metadata.resourceVersion = '42';
+    const answer = await call('POST', CM, object);
+    expect(answer.status).toBe(422);
+    expect(answer.body.reason).toBe('Invalid');
+  });
+
+  test('a dry-run create carrying a resourceVersion is accepted, as the reference dry-run storage accepts it, and stores nothing', async () => {
+    const object = configMap('dry-with-version');
+    object.metadata.resourceVersion = '42';
+    const answer = await call('POST', `${CM}?dryRun=All`, object);
+    expect(answer.status).toBe(201);
+    expect(answer.body.metadata).toMatchObject({ name: 'dry-with-version', resourceVersion: '42' });
+    expect(answer.body.metadata.uid).toEqual(expect.any(String));
+    expect((await call('GET', `${CM}/dry-with-version`)).status).toBe(404);
+    // A name that is taken is still refused in a dry run.
+    const taken = await create(configMap('dry-taken'));
+    expect((await call('POST', `${CM}?dryRun=All`, taken)).status).toBe(409);
+  });
 });
 
 describe('a list whose field selector pins one object', () => {

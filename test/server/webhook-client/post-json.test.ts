@@ -2,7 +2,7 @@
  * The one webhook POST against an HTTPS server the test serves: what reaches the webhook, the
  * bound on its answer, the deadline of the whole call (a webhook that keeps the connection busy
  * with a trickle of bytes must not hold the caller past it) and the check of the name a Service
- * endpoint's certificate carries.
+ * endpoint's certificate carries, and which certificates a caBundle makes trusted.
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -14,12 +14,14 @@ const SERVICE_NAME = 'hook.webhooks.svc';
 let server: Server;
 let base: URL;
 let ca: string;
+let leafPem: string;
 const seen: Array<{ path: string; authorization?: string; contentType?: string; body: string }> = [];
 
 beforeAll(async () => {
   const authority = await issueCa({ commonName: 'post-json-ca', validDays: 1 });
   const leaf = await issueLeaf({ ca: authority, subject: 'CN=hook', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: [SERVICE_NAME], validDays: 1 });
   ca = authority.certPem;
+  leafPem = leaf.certPem;
   server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -75,4 +77,12 @@ test('a Service endpoint is trusted only under the name its certificate carries'
 test('a certificate no given CA vouches for is refused unless verification is turned off', async () => {
   await expect(postJson({ url: new URL('/review', base) }, '{}', { timeoutMs: 5_000 })).rejects.toThrow(/^Post "https:\/\/127\.0\.0\.1:\d+\/review": /);
   await expect(postJson({ url: new URL('/review', base), insecureSkipTLSVerify: true }, '{}', { timeoutMs: 5_000 })).resolves.toMatchObject({ status: 201 });
+});
+
+test('a caBundle holding the serving certificate itself trusts it, as Go trusts any certificate of its pool', async () => {
+  // envtest's webhook caBundle is the webhook's serving certificate, not the CA that signed it.
+  await expect(postJson(at('/review', { ca: leafPem }), '{}', { timeoutMs: 5_000 })).resolves.toMatchObject({ status: 201 });
+  const other = await issueCa({ commonName: 'other-ca', validDays: 1 });
+  const stranger = await issueLeaf({ ca: other, subject: 'CN=hook', usage: 'server', ipAddresses: ['127.0.0.1'], validDays: 1 });
+  await expect(postJson(at('/review', { ca: stranger.certPem }), '{}', { timeoutMs: 5_000 })).rejects.toThrow(/^Post "https:\/\/127\.0\.0\.1:\d+\/review": /);
 });

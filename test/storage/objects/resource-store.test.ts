@@ -49,6 +49,10 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
       const resources = pods();
       const invalid = await objectError(resources.create({ namespace: 'ns', name: 'a' }, pod('a', { resourceVersion: '5' })));
       expect([invalid.reason, invalid.message]).toEqual(['Invalid', 'resourceVersion should not be set on objects to be created']);
+      // A dry run writes nothing, so it takes the object as given, as the reference's dry-run storage does.
+      const dryRun = await resources.create({ namespace: 'ns', name: 'dry' }, pod('dry', { resourceVersion: '5' }), { dryRun: true });
+      expect(dryRun.metadata.resourceVersion).toBe('5');
+      await expect(resources.get({ namespace: 'ns', name: 'dry' })).rejects.toMatchObject({ reason: 'NotFound' });
 
       await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));
       const exists = await objectError(resources.create({ namespace: 'ns', name: 'a' }, pod('a')));

@@ -6,9 +6,8 @@
  * envtest gives each control plane its own temporary `--cert-dir`, and suites started in
  * parallel from one directory share no state. Not given, capstan's own layout stands: the
  * data dir (`./data`) holds `pki/`, `admin.kubeconfig` and the embedded store, so one
- * command gives a working server and a kubeconfig for it. (The reference's default
- * `/var/run/kubernetes` needs root, and would separate the certificates from the store
- * they belong to.)
+ * command gives a working server and a kubeconfig for it. (Started as `kube-apiserver`, the
+ * reference's default `/var/run/kubernetes` is given instead: server/config/flags.ts.)
  */
 import { join } from 'node:path';
 

@@ -727,13 +727,14 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
 /**
  * Where `capstan` and the reference differ in their defaults, the reference's, which hold when
  * started as `kube-apiserver`. capstan alone serves loopback only (a first `make run` must not
- * open a server to the network) and runs its copies of the controller manager's controllers
- * so that it works without one.
+ * open a server to the network), keeps its certificates beside its store under the data dir
+ * (the reference's /var/run/kubernetes needs root) and runs its copies of the controller
+ * manager's controllers so that it works without one.
  */
-const KUBE_APISERVER_DEFAULTS: Partial<Options> = { bindAddress: '0.0.0.0', controllers: [] };
+const KUBE_APISERVER_DEFAULTS: Partial<Options> = { bindAddress: '0.0.0.0', controllers: [], certDir: '/var/run/kubernetes' };
 
 /** capstan's defaults as `--help` prints them, where they are not the reference's. */
-const CAPSTAN_PRINTED_DEFAULTS: Readonly<Record<string, string>> = { 'bind-address': '127.0.0.1', 'authorization-mode': '[RBAC]' };
+const CAPSTAN_PRINTED_DEFAULTS: Readonly<Record<string, string>> = { 'bind-address': '127.0.0.1', 'authorization-mode': '[RBAC]', 'cert-dir': '' };
 
 /** pflag's names in `--help` for the types that it prints otherwise than their `Type()`. */
 const PRINTED_TYPES: Readonly<Record<string, string>> = { bool: '', float64: 'float', int64: 'int', uint64: 'uint', stringSlice: 'strings' };

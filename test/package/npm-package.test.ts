@@ -54,7 +54,7 @@ test('the installed kube-apiserver serves from the packaged files, writing only 
   const cwd = join(scratch, 'caller');
   mkdirSync(cwd);
   const dataDir = join(scratch, 'data');
-  const child = spawn(join(prefix, 'bin', 'kube-apiserver'), ['--secure-port=0', '--bind-address=127.0.0.1', `--data-dir=${dataDir}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(prefix, 'bin', 'kube-apiserver'), ['--secure-port=0', '--bind-address=127.0.0.1', `--data-dir=${dataDir}`, `--cert-dir=${join(dataDir, 'pki')}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`code ${code}, signal ${signal}`)));
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -91,7 +91,7 @@ describe('defaults by the name started under', () => {
   });
 
   it("as kube-apiserver: the reference's bind address, authorization and no controller copies", () => {
-    expect(options([], 'kube-apiserver')).toMatchObject({ bindAddress: '0.0.0.0', controllers: [], authorizationModes: ['AlwaysAllow'], anonymousAuth: false });
+    expect(options([], 'kube-apiserver')).toMatchObject({ bindAddress: '0.0.0.0', controllers: [], authorizationModes: ['AlwaysAllow'], anonymousAuth: false, certDir: '/var/run/kubernetes' });
     expect(options(['--authorization-mode=RBAC', '--controllers=namespace-controller'], 'kube-apiserver')).toMatchObject({ authorizationModes: ['RBAC'], controllers: ['namespace-controller'] });
     expect(options(['--authorization-config=/etc/authz.yaml'], 'kube-apiserver').authorizationModes).toBeUndefined();
   });
@@ -106,6 +106,7 @@ describe('defaults by the name started under', () => {
   it('as capstan: loopback, RBAC unless asked otherwise, and its controller copies', () => {
     const capstan = options([]);
     expect(capstan).toMatchObject({ bindAddress: '127.0.0.1', controllers: ['*'] });
+    expect(capstan.certDir).toBeUndefined();
     expect(capstan.authorizationModes).toBeUndefined();
   });
 });

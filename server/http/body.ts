@@ -1,7 +1,7 @@
 /**
  * Reading a request body, for the handlers that take one: there is no global body parser, so
- * that reads and watches never pay for it. The limit is the reference's
- * `--max-request-body-bytes` (3 MiB by default); a larger body is a 413.
+ * that reads and watches never pay for it. The limit is the reference's MaxRequestBodyBytes
+ * (3 MiB, a server setting no flag changes); a larger body is a 413.
  */
 import type { IncomingMessage } from 'node:http';
 import { requestEntityTooLarge } from '../status/catalogue';

@@ -556,6 +556,17 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: 'log verbosity: from 3 on, one line for every request, as the reference logs them',
     apply: (o, v) => (o.logVerbosity = Number(canonicalFlagValue('Level', v))),
   },
+  'emulated-version': {
+    usage: 'kube=1.34 (or 1.34): the one version capstan emulates, its own; the reference also emulates 1.31 to 1.33, which capstan refuses',
+    apply: (_o, v) => {
+      for (const entry of splitList(v)) {
+        const [component, version] = entry.includes('=') ? entry.split('=', 2) : ['kube', entry];
+        if (component !== 'kube') throw new FlagError(`component not registered: ${component}`);
+        if (!/^\d+\.\d+$/.test(version)) throw new FlagError(`illegal version string ${JSON.stringify(version)}`);
+        if (version !== '1.34') throw new FlagError(`--emulated-version=${entry}: capstan serves 1.34 only and emulates no earlier release`);
+      }
+    },
+  },
   'storage-backend': {
     usage: "etcd3, the only backend (capstan's embedded store is chosen by giving no --etcd-servers)",
     apply: (_o, v) => {

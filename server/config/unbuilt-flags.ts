@@ -22,7 +22,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'etcd-readycheck-timeout': "capstan's etcd readiness check has its own fixed timeout",
   'etcd-count-metric-poll-period': 'capstan counts objects from its watch caches',
   'etcd-db-metric-poll-interval': 'capstan does not poll the etcd database size',
-  'emulated-version': 'capstan serves 1.34 only and emulates no earlier release',
   'emulation-forward-compatible': 'capstan serves 1.34 only and emulates no earlier release',
   'runtime-config-emulation-forward-compatible': 'capstan serves 1.34 only and emulates no earlier release',
   'enable-aggregator-routing': "capstan's aggregator always routes to endpoint addresses",

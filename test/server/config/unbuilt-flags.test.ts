@@ -126,3 +126,15 @@ describe('flags whose whole meaning capstan has', () => {
     expect(options(['--service-account-extend-token-expiration=false']).serviceAccountExtendTokenExpiration).toBe(false);
   });
 });
+
+describe('--emulated-version', () => {
+  it('takes its own version, 1.34, in either spelling', () => {
+    expect(() => options(['--emulated-version=1.34', '--emulated-version=kube=1.34'])).not.toThrow();
+  });
+
+  it('refuses an earlier release, which the reference would emulate, and what the reference refuses', () => {
+    expect(() => parseFlags(['--emulated-version=1.33'])).toThrow('--emulated-version=1.33: capstan serves 1.34 only and emulates no earlier release');
+    expect(() => parseFlags(['--emulated-version=wardle=1.2'])).toThrow('component not registered: wardle');
+    expect(() => parseFlags(['--emulated-version=kube=one'])).toThrow(FlagError);
+  });
+});

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
 import { startServer, type TestServer } from '../helpers/server';
+import { waitFor as pollUntil } from '../helpers/wait-for';
 
 jest.setTimeout(120_000);
 
@@ -138,14 +139,9 @@ function record(req: IncomingMessage): void {
   });
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+/** The shared poll, at this file's pace. */
+function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  return pollUntil(what, probe, timeoutMs, 250);
 }
 
 interface Condition {

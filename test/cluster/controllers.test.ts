@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { runKubectl, startServer, type KubectlResult, type TestServer } from '../helpers/server';
 import { addSimulatedNodes, buildReferenceControllers, serverFlagsForControllers, startReferenceControllers, type ReferenceControllers, type ReferenceProcessName } from './reference-controllers';
+import { waitFor as pollUntil } from '../helpers/wait-for';
 
 const BUILD_TIMEOUT_MS = 40 * 60_000;
 const START_TIMEOUT_MS = 120_000;
@@ -140,14 +141,9 @@ interface Lease {
   readonly spec: { readonly renewTime?: string };
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = WAIT_MS): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+/** The shared poll, at this file's pace. */
+function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = WAIT_MS): Promise<T> {
+  return pollUntil(what, probe, timeoutMs, POLL_MS);
 }
 
 /** The status of a GET with a bearer token; the components serve with self-signed certificates, so the server is not verified. */

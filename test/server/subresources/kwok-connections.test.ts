@@ -18,6 +18,7 @@ import { startInProcessServer, type InProcessServer } from '../../helpers/in-pro
 import { freePort } from '../../helpers/ports';
 import { KUBECTL } from '../../helpers/server';
 import { addSimulatedNodes, buildKwok, startKwok, type Kwok } from '../../cluster/reference-controllers';
+import { waitFor } from '../../helpers/wait-for';
 
 const NS = '/api/v1/namespaces/default';
 const JSON_BODY = { 'Content-Type': 'application/json' };
@@ -26,15 +27,6 @@ const NODE = 'kwok-node-0';
 /** A line as a container runtime writes it (CRI log format), which kwok reads back. */
 const criLine = (second: number, text: string) => `2024-01-01T00:00:${String(second).padStart(2, '0')}.000000000Z stdout F ${text}\n`;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('connections through kwok as the kubelet', () => {
   let server: InProcessServer;

@@ -4,7 +4,7 @@
 .PHONY: run test bench deps build schemas conformance
 
 # What the server is built from: a change to any of these rebuilds it before `make run`.
-SERVER_INPUTS := $(shell find server storage tools -name '*.ts' -o -name 'definitions.json') tsconfig.json tsconfig.server.json
+SERVER_INPUTS := $(shell find api server storage tools -name '*.ts' -o -name 'definitions.json') tsconfig.json tsconfig.server.json
 DESCRIPTIONS := server/schema/generated/descriptions.json
 
 node_modules/.package-lock.json: package.json package-lock.json

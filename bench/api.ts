@@ -65,7 +65,11 @@ const STEPS = {
   },
   update: {
     metric: 'update (PUT)',
-    call: (index) => ({ method: 'PUT', path: `${POD_PATH}/${podName(index % PODS)}`, body: podBody(index % PODS, { round: String(index) }, ADMITTED_SPEC) }),
+    call: (index) => ({
+      method: 'PUT',
+      path: `${POD_PATH}/${podName(index % PODS)}`,
+      body: podBody(index % PODS, { round: String(index) }, ADMITTED_SPEC),
+    }),
     expectStatus: 200,
     concurrency: CONCURRENCY,
     maxOperations: PODS,
@@ -99,9 +103,13 @@ export const apiBenchmark: Benchmark = {
       // The storage benchmark's etcd (its store client stays idle), reached by the server process.
       const etcd = backend === 'etcd' ? await ETCD_BACKEND.open() : undefined;
       try {
-        const server = await startCapstanProcess({ etcdEndpoint: etcd?.address.kind === 'etcd' ? etcd.address.endpoint : undefined });
+        const server = await startCapstanProcess({
+          etcdEndpoint: etcd?.address.kind === 'etcd' ? etcd.address.endpoint : undefined,
+        });
         try {
-          const { rows, bodies } = await benchCapstan(server, (message) => context.log(`capstan on ${backend}: ${message}`));
+          const { rows, bodies } = await benchCapstan(server, (message) =>
+            context.log(`capstan on ${backend}: ${message}`),
+          );
           captured ??= { pki: server.pki, bodies };
           const store = etcd ? ETCD_BACKEND.describe() : 'embedded SQLite (file on disk)';
           context.report({ title: `capstan on ${store}`, rows });
@@ -124,14 +132,20 @@ export const apiBenchmark: Benchmark = {
 async function defaultServiceAccount(target: ReturnType<typeof httpsTarget>): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const answer = await target.request({ method: 'GET', path: `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/default` });
+    const answer = await target.request({
+      method: 'GET',
+      path: `/api/v1/namespaces/${NAMESPACE}/serviceaccounts/default`,
+    });
     if (answer.status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the default ServiceAccount of ${NAMESPACE} did not appear within 30 s`);
 }
 
-async function benchCapstan(server: CapstanProcess, log: (message: string) => void): Promise<{ rows: ResultRow[]; bodies: CeilingBodies }> {
+async function benchCapstan(
+  server: CapstanProcess,
+  log: (message: string) => void,
+): Promise<{ rows: ResultRow[]; bodies: CeilingBodies }> {
   const target = httpsTarget({ url: server.url, credentials: server.pki.client, maxSockets: CONCURRENCY });
   try {
     const namespace = await target.request({
@@ -139,7 +153,8 @@ async function benchCapstan(server: CapstanProcess, log: (message: string) => vo
       path: '/api/v1/namespaces',
       body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } })),
     });
-    if (namespace.status !== 201) throw new Error(`creating the namespace: ${namespace.status} ${namespace.body.toString('utf8')}`);
+    if (namespace.status !== 201)
+      throw new Error(`creating the namespace: ${namespace.status} ${namespace.body.toString('utf8')}`);
     await defaultServiceAccount(target);
     const measure = (step: Step) => {
       log(step.metric);
@@ -147,7 +162,8 @@ async function benchCapstan(server: CapstanProcess, log: (message: string) => vo
     };
     const create = await measure(STEPS.create);
     // Every later step reads the pods this one made.
-    if (create.operations < PODS) throw new Error(`only ${create.operations} of ${PODS} pods were created in ${STEPS.create.maxMs} ms`);
+    if (create.operations < PODS)
+      throw new Error(`only ${create.operations} of ${PODS} pods were created in ${STEPS.create.maxMs} ms`);
     const getConsistent = await measure(STEPS.getConsistent);
     const getCached = await measure(STEPS.getCached);
     const update = await measure(STEPS.update);
@@ -164,7 +180,10 @@ async function benchCapstan(server: CapstanProcess, log: (message: string) => vo
   }
 }
 
-async function benchCeiling(captured: { pki: ServerPki; bodies: CeilingBodies }, context: BenchmarkContext): Promise<void> {
+async function benchCeiling(
+  captured: { pki: ServerPki; bodies: CeilingBodies },
+  context: BenchmarkContext,
+): Promise<void> {
   context.log('ceiling: starting');
   const ceiling = await startCeilingServer(captured);
   const target = httpsTarget({ url: ceiling.url, credentials: captured.pki.client, maxSockets: CONCURRENCY });
@@ -173,7 +192,12 @@ async function benchCeiling(captured: { pki: ServerPki; bodies: CeilingBodies },
     // GET answers the same bytes with or without resourceVersion, so one GET figure.
     for (const step of [STEPS.create, STEPS.getCached, STEPS.update, STEPS.listCached]) {
       context.log(`ceiling: ${step.metric}`);
-      const metric = step === STEPS.getCached ? 'GET by name' : step === STEPS.listCached ? `LIST ${PODS.toLocaleString('en-US')} pods` : step.metric;
+      const metric =
+        step === STEPS.getCached
+          ? 'GET by name'
+          : step === STEPS.listCached
+            ? `LIST ${PODS.toLocaleString('en-US')} pods`
+            : step.metric;
       rows.push(resultRow({ ...(await measureStep({ target, step, serverPid: ceiling.pid })), metric }));
     }
     const sizes = `pod ${captured.bodies.get.length.toLocaleString('en-US')} B, list ${(captured.bodies.list.length / 1024 / 1024).toFixed(1)} MiB`;
@@ -198,7 +222,11 @@ export interface StepResult {
   readonly sample: Buffer;
 }
 
-export async function measureStep(options: { target: HttpsTarget; step: Step; serverPid: number }): Promise<StepResult> {
+export async function measureStep(options: {
+  target: HttpsTarget;
+  step: Step;
+  serverPid: number;
+}): Promise<StepResult> {
   const { target, step, serverPid } = options;
   const latencies: number[] = [];
   let sample: Buffer | undefined;
@@ -210,7 +238,9 @@ export async function measureStep(options: { target: HttpsTarget; step: Step; se
       const answer = await target.request(call);
       latencies.push(performance.now() - begin);
       if (answer.status !== step.expectStatus) {
-        throw new Error(`${call.method} ${call.path}: ${answer.status} (expected ${step.expectStatus}): ${answer.body.toString('utf8').slice(0, 500)}`);
+        throw new Error(
+          `${call.method} ${call.path}: ${answer.status} (expected ${step.expectStatus}): ${answer.body.toString('utf8').slice(0, 500)}`,
+        );
       }
       sample ??= answer.body;
     },
@@ -270,5 +300,12 @@ function podBody(index: number, extraLabels: Record<string, string> = {}, admitt
   const pod = benchPod({ namespace: NAMESPACE, name: podName(index), index });
   const { name, namespace, labels } = pod.metadata;
   const metadata = { name, namespace, labels: { ...labels, ...extraLabels } };
-  return Buffer.from(JSON.stringify({ apiVersion: pod.apiVersion, kind: pod.kind, metadata, spec: { ...(pod.spec as object), ...admitted } }));
+  return Buffer.from(
+    JSON.stringify({
+      apiVersion: pod.apiVersion,
+      kind: pod.kind,
+      metadata,
+      spec: { ...(pod.spec as object), ...admitted },
+    }),
+  );
 }

@@ -18,11 +18,11 @@ import { httpsTarget, type HttpsCall } from './https-client';
 import { measureThroughput, processCpuMs } from './measure';
 import { scratchDir } from './scratch';
 import { eventLine } from '../server/audit/log-backend';
-import type { AuditPolicy } from '../server/audit/policy';
-import { evaluatePolicy } from '../server/audit/policy-rules';
-import { RequestAudit } from '../server/audit/request-audit';
-import { nowMicros } from '../server/audit/event';
-import type { RequestInfo } from '../server/http/request-info';
+import type { AuditPolicy } from '../server/audit/record/policy';
+import { evaluatePolicy } from '../server/audit/record/policy-rules';
+import { RequestAudit } from '../server/audit/record/request-audit';
+import { nowMicros } from '../server/audit/record/event';
+import type { RequestInfo } from '../server/request/request-info';
 
 const CONCURRENCY = 16;
 const MAX_OPERATIONS = 6_000;
@@ -36,13 +36,24 @@ const POLICIES: ReadonlyArray<{ name: string; level?: string }> = [
 ];
 
 const STEPS: ReadonlyArray<{ metric: string; call: (index: number) => HttpsCall; expectStatus: number }> = [
-  { metric: 'GET ConfigMap (cache)', call: () => ({ method: 'GET', path: `${CONFIGMAPS}/read-me?resourceVersion=0` }), expectStatus: 200 },
+  {
+    metric: 'GET ConfigMap (cache)',
+    call: () => ({ method: 'GET', path: `${CONFIGMAPS}/read-me?resourceVersion=0` }),
+    expectStatus: 200,
+  },
   {
     metric: 'POST ConfigMap',
     call: (index) => ({
       method: 'POST',
       path: CONFIGMAPS,
-      body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${index}-${Date.now()}` }, data: { key: 'value' } })),
+      body: Buffer.from(
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `cm-${index}-${Date.now()}` },
+          data: { key: 'value' },
+        }),
+      ),
     }),
     expectStatus: 201,
   },
@@ -52,14 +63,24 @@ async function runPolicy(context: BenchmarkContext, policy: { name: string; leve
   const dir = scratchDir({ prefix: 'capstan-bench-audit-', inMemory: false });
   const flags: string[] = [];
   if (policy.level) {
-    writeFileSync(join(dir.path, 'policy.yaml'), `apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: ${policy.level}\n`);
-    flags.push(`--audit-policy-file=${join(dir.path, 'policy.yaml')}`, `--audit-log-path=${join(dir.path, 'audit.log')}`);
+    writeFileSync(
+      join(dir.path, 'policy.yaml'),
+      `apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: ${policy.level}\n`,
+    );
+    flags.push(
+      `--audit-policy-file=${join(dir.path, 'policy.yaml')}`,
+      `--audit-log-path=${join(dir.path, 'audit.log')}`,
+    );
   }
   const server = await startCapstanProcess({ flags });
   const target = httpsTarget({ url: server.url, credentials: server.pki.client, maxSockets: CONCURRENCY });
   const rows: ResultRow[] = [];
   try {
-    const seeded = await target.request({ method: 'POST', path: CONFIGMAPS, body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'read-me' } })) });
+    const seeded = await target.request({
+      method: 'POST',
+      path: CONFIGMAPS,
+      body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'read-me' } })),
+    });
     if (seeded.status !== 201) throw new Error(`seeding answered ${seeded.status}`);
     for (const step of STEPS) {
       context.log(`${policy.name}: ${step.metric}`);
@@ -70,12 +91,23 @@ async function runPolicy(context: BenchmarkContext, policy: { name: string; leve
         maxMs: MAX_MS,
         operation: async (index) => {
           const answer = await target.request(step.call(index));
-          if (answer.status !== step.expectStatus) throw new Error(`${step.metric} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
+          if (answer.status !== step.expectStatus)
+            throw new Error(`${step.metric} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
         },
       });
       const cpuUsPerRequest = ((processCpuMs(server.pid) - cpuBefore) * 1000) / result.operations;
-      rows.push({ metric: `${step.metric}: server CPU per request`, value: Math.round(cpuUsPerRequest), unit: 'µs', note: `${result.operations} requests` });
-      rows.push({ metric: `${step.metric}: throughput`, value: Math.round(result.perSecond), unit: 'req/s', note: `${CONCURRENCY} in flight` });
+      rows.push({
+        metric: `${step.metric}: server CPU per request`,
+        value: Math.round(cpuUsPerRequest),
+        unit: 'µs',
+        note: `${result.operations} requests`,
+      });
+      rows.push({
+        metric: `${step.metric}: throughput`,
+        value: Math.round(result.perSecond),
+        unit: 'req/s',
+        note: `${CONCURRENCY} in flight`,
+      });
     }
   } finally {
     target.close();
@@ -93,23 +125,67 @@ function auditWorkMicros(level: 'Metadata' | 'RequestResponse'): number {
     omitStages: [],
     omitManagedFields: false,
     rules: [
-      { level: 'None', users: [], userGroups: [], verbs: [], resources: [], namespaces: [], nonResourceURLs: ['/healthz*', '/readyz'], omitStages: [] },
-      { level, users: [], userGroups: [], verbs: [], resources: [], namespaces: [], nonResourceURLs: [], omitStages: [] },
+      {
+        level: 'None',
+        users: [],
+        userGroups: [],
+        verbs: [],
+        resources: [],
+        namespaces: [],
+        nonResourceURLs: ['/healthz*', '/readyz'],
+        omitStages: [],
+      },
+      {
+        level,
+        users: [],
+        userGroups: [],
+        verbs: [],
+        resources: [],
+        namespaces: [],
+        nonResourceURLs: [],
+        omitStages: [],
+      },
     ],
   };
   const user = { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
   const info: RequestInfo = {
-    isResourceRequest: true, path: `${CONFIGMAPS}/read-me`, verb: 'get', apiPrefix: 'api', apiGroup: '', apiVersion: 'v1',
-    namespace: 'default', resource: 'configmaps', subresource: '', name: 'read-me', parts: ['configmaps', 'read-me'],
+    isResourceRequest: true,
+    path: `${CONFIGMAPS}/read-me`,
+    verb: 'get',
+    apiPrefix: 'api',
+    apiGroup: '',
+    apiVersion: 'v1',
+    namespace: 'default',
+    resource: 'configmaps',
+    subresource: '',
+    name: 'read-me',
+    parts: ['configmaps', 'read-me'],
   };
-  const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'read-me', namespace: 'default', uid: '0c1b4e8e-5d2c-4a43-9f49-1f0a3c2b7d11', resourceVersion: '12' }, data: { key: 'value' } };
+  const object = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'read-me',
+      namespace: 'default',
+      uid: '0c1b4e8e-5d2c-4a43-9f49-1f0a3c2b7d11',
+      resourceVersion: '12',
+    },
+    data: { key: 'value' },
+  };
   let bytes = 0;
   const run = () => {
     const config = evaluatePolicy(policy, user, info);
     const audit = new RequestAudit({
-      config, auditID: 'b6c1f4a2-9f3e-4c55-8a1e-3d2f6b7a9c01', requestURI: `${CONFIGMAPS}/read-me?resourceVersion=0`, verb: info.verb, user,
-      sourceIPs: ['127.0.0.1'], userAgent: 'kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0', objectRef: { resource: 'configmaps', namespace: 'default', name: 'read-me', apiVersion: 'v1' },
-      receivedMicros: nowMicros(), sink: (event) => ((bytes += eventLine(event, 'json').length), true),
+      config,
+      auditID: 'b6c1f4a2-9f3e-4c55-8a1e-3d2f6b7a9c01',
+      requestURI: `${CONFIGMAPS}/read-me?resourceVersion=0`,
+      verb: info.verb,
+      user,
+      sourceIPs: ['127.0.0.1'],
+      userAgent: 'kubectl/v1.33.1 (linux/amd64) kubernetes/8adc0f0',
+      objectRef: { resource: 'configmaps', namespace: 'default', name: 'read-me', apiVersion: 'v1' },
+      receivedMicros: nowMicros(),
+      sink: (event) => ((bytes += eventLine(event, 'json').length), true),
     });
     audit.emit('RequestReceived');
     audit.annotations['authorization.k8s.io/decision'] = 'allow';
@@ -141,6 +217,7 @@ export const auditBenchmark: Benchmark = {
         note: `${IN_PROCESS_ITERATIONS} requests`,
       })),
     });
-    for (const policy of POLICIES) context.report({ title: `audit: ${policy.name}`, rows: await runPolicy(context, policy) });
+    for (const policy of POLICIES)
+      context.report({ title: `audit: ${policy.name}`, rows: await runPolicy(context, policy) });
   },
 };

@@ -93,7 +93,11 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
 
   try {
     let listeningMs = Number.NaN;
-    const url = await startedUrl({ output: () => output, running: () => running, listening: () => (listeningMs = performance.now() - spawnedAt) });
+    const url = await startedUrl({
+      output: () => output,
+      running: () => running,
+      listening: () => (listeningMs = performance.now() - spawnedAt),
+    });
     const pkiDir = join(dataDir.path, 'pki');
     const pem = (name: string) => readFileSync(join(pkiDir, name));
     const pki: ServerPki = {
@@ -135,7 +139,8 @@ export async function untilReady(url: string, credentials: ClientCredentials): P
     for (;;) {
       const ready = await target.request({ method: 'GET', path: '/readyz' }).catch(() => undefined);
       if (ready?.status === 200) return;
-      if (Date.now() > deadline) throw new Error(`not ready within ${START_TIMEOUT_MS} ms: ${ready?.body.toString('utf8') ?? ''}`);
+      if (Date.now() > deadline)
+        throw new Error(`not ready within ${START_TIMEOUT_MS} ms: ${ready?.body.toString('utf8') ?? ''}`);
       await sleep(50);
     }
   } finally {

@@ -50,7 +50,8 @@ export async function startCeilingServer(options: { pki: ServerPki; bodies: Ceil
   writeFileSync(join(dir.path, FILES.cert), pki.servingCertPem);
   writeFileSync(join(dir.path, FILES.key), pki.servingKeyPem);
   writeFileSync(join(dir.path, FILES.ca), pki.client.ca);
-  for (const name of ['get', 'list', 'create', 'update'] as const) writeFileSync(join(dir.path, FILES[name]), bodies[name]);
+  for (const name of ['get', 'list', 'create', 'update'] as const)
+    writeFileSync(join(dir.path, FILES[name]), bodies[name]);
 
   const child = fork(__filename, [dir.path], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   killOnExit(child);
@@ -64,7 +65,10 @@ export async function startCeilingServer(options: { pki: ServerPki; bodies: Ceil
   };
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the ceiling server did not listen within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the ceiling server did not listen within ${START_TIMEOUT_MS} ms`)),
+        START_TIMEOUT_MS,
+      );
       child.once('message', (message: { port: number }) => {
         clearTimeout(timer);
         resolve(message.port);
@@ -80,9 +84,20 @@ export async function startCeilingServer(options: { pki: ServerPki; bodies: Ceil
 
 function serve(dir: string): void {
   const read = (name: keyof typeof FILES) => readFileSync(join(dir, FILES[name]));
-  const bodies: CeilingBodies = { get: read('get'), list: read('list'), create: read('create'), update: read('update') };
+  const bodies: CeilingBodies = {
+    get: read('get'),
+    list: read('list'),
+    create: read('create'),
+    update: read('update'),
+  };
   // As capstan's server (server/app.ts): certificates requested, unauthenticated requests let through.
-  const tls: ServerOptions = { cert: read('cert'), key: read('key'), ca: read('ca'), requestCert: true, rejectUnauthorized: false };
+  const tls: ServerOptions = {
+    cert: read('cert'),
+    key: read('key'),
+    ca: read('ca'),
+    requestCert: true,
+    rejectUnauthorized: false,
+  };
   const server = createServer(tls, (request, response) => {
     const pathname = (request.url ?? '/').split('?')[0];
     const [status, body] =

@@ -25,12 +25,21 @@ const MB = 1024 * 1024;
 const ENCODINGS: ReadonlyArray<{ name: string; accept: string }> = [
   { name: 'JSON', accept: 'application/json' },
   { name: 'Protobuf', accept: 'application/vnd.kubernetes.protobuf' },
-  { name: 'Table', accept: 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=Table;v=v1beta1;g=meta.k8s.io, application/json' },
+  {
+    name: 'Table',
+    accept:
+      'application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=Table;v=v1beta1;g=meta.k8s.io, application/json',
+  },
 ];
 
 interface Client {
   /** The answer's status and byte count; the body is read and dropped as it arrives. */
-  call(options: { method: 'GET' | 'POST'; path: string; accept: string; body?: Buffer }): Promise<{ status: number; bytes: number }>;
+  call(options: {
+    method: 'GET' | 'POST';
+    path: string;
+    accept: string;
+    body?: Buffer;
+  }): Promise<{ status: number; bytes: number }>;
   close(): void;
 }
 
@@ -84,8 +93,18 @@ async function createPods(client: Client): Promise<void> {
     operation: async (index) => {
       const pod = benchPod({ namespace: NAMESPACE, name: `web-${index}`, index });
       // No owner: the garbage collector would delete pods of a ReplicaSet that does not exist.
-      const body = Buffer.from(JSON.stringify({ ...pod, metadata: { ...pod.metadata, uid: undefined, creationTimestamp: undefined, ownerReferences: undefined } }));
-      const answer = await client.call({ method: 'POST', path: `/api/v1/namespaces/${NAMESPACE}/pods`, accept: 'application/json', body });
+      const body = Buffer.from(
+        JSON.stringify({
+          ...pod,
+          metadata: { ...pod.metadata, uid: undefined, creationTimestamp: undefined, ownerReferences: undefined },
+        }),
+      );
+      const answer = await client.call({
+        method: 'POST',
+        path: `/api/v1/namespaces/${NAMESPACE}/pods`,
+        accept: 'application/json',
+        body,
+      });
       if (answer.status !== 201) throw new Error(`create answered ${answer.status}`);
     },
     concurrency: 16,
@@ -120,7 +139,12 @@ export const encodingsBenchmark: Benchmark = {
           runs: LIST_RUNS,
           maxMs: LIST_MAX_MS,
         });
-        rows.push({ metric: `${encoding.name} list, median`, value: Math.round(median(durations)), unit: 'ms', note: `${durations.length} runs, ${(size / MB).toFixed(1)} MB answer` });
+        rows.push({
+          metric: `${encoding.name} list, median`,
+          value: Math.round(median(durations)),
+          unit: 'ms',
+          note: `${durations.length} runs, ${(size / MB).toFixed(1)} MB answer`,
+        });
       }
       for (const encoding of ENCODINGS) {
         context.log(`${encoding.name}: ${CONCURRENT_LISTS} lists at once`);
@@ -128,7 +152,11 @@ export const encodingsBenchmark: Benchmark = {
         const before = rssBytes(server.pid);
         const began = Date.now();
         const peak = await peakRssDuring(server.pid, () =>
-          Promise.all(Array.from({ length: CONCURRENT_LISTS }, () => client.call({ method: 'GET', path, accept: encoding.accept }))),
+          Promise.all(
+            Array.from({ length: CONCURRENT_LISTS }, () =>
+              client.call({ method: 'GET', path, accept: encoding.accept }),
+            ),
+          ),
         );
         // Growth over the RSS just before: earlier runs leave the heap grown, so the absolute
         // peak says less than what these ten lists added.

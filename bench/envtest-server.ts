@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { issueCa, issueLeaf, type IssuedCertificate } from '../server/pki/certificates';
+import { envtestFlags } from '../test/helpers/envtest-flags';
 import { startEtcd, type EtcdServer } from '../test/helpers/etcd';
 import { freePort } from '../test/helpers/ports';
 import { httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
@@ -44,10 +45,22 @@ export interface EnvtestPki {
 
 export async function envtestPki(): Promise<EnvtestPki> {
   const ca = await issueCa({ commonName: 'envtest-environment', validDays: VALID_DAYS });
-  const serving = await issueLeaf({ ca, subject: 'CN=localhost, O=envtest', usage: 'server', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], validDays: VALID_DAYS });
+  const serving = await issueLeaf({
+    ca,
+    subject: 'CN=localhost, O=envtest',
+    usage: 'server',
+    dnsNames: ['localhost'],
+    ipAddresses: ['127.0.0.1'],
+    validDays: VALID_DAYS,
+  });
   const serviceAccount = await issueCa({ commonName: 'envtest-service-accounts', validDays: VALID_DAYS });
   const admin = await issueLeaf({ ca, subject: 'CN=admin, O=system:masters', usage: 'client', validDays: VALID_DAYS });
-  return { ca, serving, serviceAccount, admin: { ca: Buffer.from(ca.certPem), cert: Buffer.from(admin.certPem), key: Buffer.from(admin.keyPem) } };
+  return {
+    ca,
+    serving,
+    serviceAccount,
+    admin: { ca: Buffer.from(ca.certPem), cert: Buffer.from(admin.certPem), key: Buffer.from(admin.keyPem) },
+  };
 }
 
 export interface EnvtestServer {
@@ -84,7 +97,12 @@ export async function startAsEnvtest(binary: string, pki: EnvtestPki): Promise<E
     const help = await promisify(execFile)(binary, ['--help'], { cwd: workDir.path, maxBuffer: 16 * 1024 * 1024 });
     const helpMs = performance.now() - helpBegan;
     const port = await freePort();
-    const args = envtestFlags({ etcd, certDir: certDir.path, port, insecurePortKnown: /^\s*--insecure-port\b/m.test(help.stdout + help.stderr) });
+    const args = flagsOf({
+      etcd,
+      certDir: certDir.path,
+      port,
+      insecurePortKnown: /^\s*--insecure-port\b/m.test(help.stdout + help.stderr),
+    });
     return await spawnUntilReady({ binary, args, cwd: workDir.path, port, pki, helpMs, cleanUp });
   } catch (error) {
     await cleanUp();
@@ -102,18 +120,10 @@ function writeCertDir(certDir: ScratchDir, pki: EnvtestPki): void {
 }
 
 /** envtest's defaults for a secure-only API server (apiserver.go `defaultArgs`, auth.go). */
-function envtestFlags(options: { etcd: EtcdServer; certDir: string; port: number; insecurePortKnown: boolean }): string[] {
-  const { certDir, port } = options;
+function flagsOf(options: { etcd: EtcdServer; certDir: string; port: number; insecurePortKnown: boolean }): string[] {
+  const { certDir } = options;
   return [
-    `--etcd-servers=${options.etcd.endpoints[0]}`,
-    `--cert-dir=${certDir}`,
-    `--secure-port=${port}`,
-    '--bind-address=127.0.0.1',
-    '--service-cluster-ip-range=10.0.0.0/24',
-    '--allow-privileged=true',
-    '--disable-admission-plugins=ServiceAccount',
-    '--authorization-mode=RBAC',
-    `--service-account-issuer=https://127.0.0.1:${port}/`,
+    ...envtestFlags({ etcdServer: options.etcd.endpoints[0], certDir, port: options.port }),
     `--service-account-key-file=${join(certDir, 'sa-signer.crt')}`,
     `--service-account-signing-key-file=${join(certDir, 'sa-signer.key')}`,
     `--client-ca-file=${join(certDir, 'client-cert-auth-ca.crt')}`,
@@ -161,9 +171,22 @@ async function spawnUntilReady(options: {
     return stopMs;
   };
   try {
-    const healthyMs = await pollUntil200({ target: anonymous, path: '/healthz', intervalMs: HEALTHZ_POLL_MS, deadlineMs: began + START_TIMEOUT_MS, running: () => running }) - began;
+    const healthyMs =
+      (await pollUntil200({
+        target: anonymous,
+        path: '/healthz',
+        intervalMs: HEALTHZ_POLL_MS,
+        deadlineMs: began + START_TIMEOUT_MS,
+        running: () => running,
+      })) - began;
     const readyMs =
-      (await pollUntil200({ target: admin, path: '/api/v1/namespaces/default', intervalMs: DEFAULT_NAMESPACE_POLL_MS, deadlineMs: performance.now() + DEFAULT_NAMESPACE_TIMEOUT_MS, running: () => running })) - began;
+      (await pollUntil200({
+        target: admin,
+        path: '/api/v1/namespaces/default',
+        intervalMs: DEFAULT_NAMESPACE_POLL_MS,
+        deadlineMs: performance.now() + DEFAULT_NAMESPACE_TIMEOUT_MS,
+        running: () => running,
+      })) - began;
     const readyCpuMs = processCpuMs(child.pid ?? 0);
     anonymous.close();
     return { url, pid: child.pid ?? 0, helpMs: options.helpMs, healthyMs, readyMs, readyCpuMs, admin, stop };
@@ -174,7 +197,13 @@ async function spawnUntilReady(options: {
 }
 
 /** Asks at once, then every `intervalMs` after each answer or refusal; resolves to when the 200 came (performance.now()). */
-async function pollUntil200(options: { target: HttpsTarget; path: string; intervalMs: number; deadlineMs: number; running: () => boolean }): Promise<number> {
+async function pollUntil200(options: {
+  target: HttpsTarget;
+  path: string;
+  intervalMs: number;
+  deadlineMs: number;
+  running: () => boolean;
+}): Promise<number> {
   let last = 'no answer';
   for (;;) {
     const answer = await options.target.request({ method: 'GET', path: options.path }).catch((error: Error) => error);

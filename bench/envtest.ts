@@ -60,7 +60,12 @@ export const envtestBenchmark: Benchmark = {
       { label: 'reference', binary: reference },
       { label: 'capstan', binary: CAPSTAN_BINARY },
     ];
-    const samples = new Map<Contender['label'], Samples>(contenders.map((c) => [c.label, { helpMs: [], healthyMs: [], readyMs: [], readyCpuMs: [], crdMs: [], stopMs: [], failures: [] }]));
+    const samples = new Map<Contender['label'], Samples>(
+      contenders.map((c) => [
+        c.label,
+        { helpMs: [], healthyMs: [], readyMs: [], readyCpuMs: [], crdMs: [], stopMs: [], failures: [] },
+      ]),
+    );
     const pki = await envtestPki();
     for (let round = 1; round <= STARTS; round++) {
       for (const contender of contenders) {
@@ -79,7 +84,9 @@ export const envtestBenchmark: Benchmark = {
         context.log(`${contender.label}: the ${suiteName} suite`);
         const run = await runSuite(suite, contender.binary);
         samples.get(contender.label)!.suite = run;
-        context.log(`${contender.label}: ${run.passed} of ${run.total} specs passed in ${(run.wallMs / 1000).toFixed(1)} s (exit ${run.exitCode})`);
+        context.log(
+          `${contender.label}: ${run.passed} of ${run.total} specs passed in ${(run.wallMs / 1000).toFixed(1)} s (exit ${run.exitCode})`,
+        );
         for (const line of run.failures) context.log(`${contender.label}:   ${line}`);
       }
     } catch (error) {
@@ -112,20 +119,29 @@ async function startAndCreateCrd(contender: Contender, pki: EnvtestPki, own: Sam
 /** From the POST of a CRD to its resource listed in its group version's discovery; then checks a LIST of it answers. */
 async function crdServedMs(admin: HttpsTarget): Promise<number> {
   const began = performance.now();
-  const created = await admin.request({ method: 'POST', path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', body: Buffer.from(JSON.stringify(widgetCrd())) });
-  if (created.status !== 201) throw new Error(`CRD create: ${created.status} ${created.body.toString('utf8').slice(0, 300)}`);
+  const created = await admin.request({
+    method: 'POST',
+    path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+    body: Buffer.from(JSON.stringify(widgetCrd())),
+  });
+  if (created.status !== 201)
+    throw new Error(`CRD create: ${created.status} ${created.body.toString('utf8').slice(0, 300)}`);
   const discovery = `/apis/${CRD_GROUP}/${CRD_VERSION}`;
   let last = '';
   for (;;) {
     const answer = await admin.request({ method: 'GET', path: discovery });
     if (answer.status === 200 && listsWidgets(answer.body)) break;
     last = `${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`;
-    if (performance.now() - began > CRD_TIMEOUT_MS) throw new Error(`CRD not in discovery within ${CRD_TIMEOUT_MS} ms; last GET ${discovery}: ${last}`);
+    if (performance.now() - began > CRD_TIMEOUT_MS)
+      throw new Error(`CRD not in discovery within ${CRD_TIMEOUT_MS} ms; last GET ${discovery}: ${last}`);
     await sleep(CRD_POLL_MS);
   }
   const servedMs = performance.now() - began;
   const listed = await admin.request({ method: 'GET', path: `${discovery}/namespaces/default/${CRD_PLURAL}` });
-  if (listed.status !== 200) throw new Error(`CRD in discovery but its LIST answered ${listed.status}: ${listed.body.toString('utf8').slice(0, 300)}`);
+  if (listed.status !== 200)
+    throw new Error(
+      `CRD in discovery but its LIST answered ${listed.status}: ${listed.body.toString('utf8').slice(0, 300)}`,
+    );
   return servedMs;
 }
 
@@ -154,7 +170,11 @@ function widgetCrd(): object {
             openAPIV3Schema: {
               type: 'object',
               properties: {
-                spec: { type: 'object', properties: { replicas: { type: 'integer', minimum: 0 }, image: { type: 'string' } }, required: ['image'] },
+                spec: {
+                  type: 'object',
+                  properties: { replicas: { type: 'integer', minimum: 0 }, image: { type: 'string' } },
+                  required: ['image'],
+                },
                 status: { type: 'object', properties: { ready: { type: 'integer' } } },
               },
             },
@@ -179,10 +199,19 @@ function comparisonRows(reference: Samples, capstan: Samples): ComparisonRow[] {
   const med = (values: readonly number[]) => (values.length === 0 ? Number.NaN : median(values));
   const starts = (samples: Samples) => `${samples.readyMs.length}`;
   const suiteSeconds = (samples: Samples) => (samples.suite?.wallMs ?? Number.NaN) / 1000;
-  const allPassed = (samples: Samples) => samples.suite !== undefined && samples.suite.exitCode === 0 && samples.suite.passed === samples.suite.total;
+  const allPassed = (samples: Samples) =>
+    samples.suite !== undefined && samples.suite.exitCode === 0 && samples.suite.passed === samples.suite.total;
   const rows: Row[] = [
-    { metric: '`kube-apiserver --help` (envtest runs it first), median, ms', reference: med(reference.helpMs), capstan: med(capstan.helpMs) },
-    { metric: 'spawn to /healthz 200 (100 ms polls), median, ms', reference: med(reference.healthyMs), capstan: med(capstan.healthyMs) },
+    {
+      metric: '`kube-apiserver --help` (envtest runs it first), median, ms',
+      reference: med(reference.helpMs),
+      capstan: med(capstan.helpMs),
+    },
+    {
+      metric: 'spawn to /healthz 200 (100 ms polls), median, ms',
+      reference: med(reference.healthyMs),
+      capstan: med(capstan.healthyMs),
+    },
     {
       metric: `spawn to ready (then namespaces/default), median of ${starts(reference)}/${starts(capstan)}, ms`,
       reference: med(reference.readyMs),
@@ -191,7 +220,11 @@ function comparisonRows(reference: Samples, capstan: Samples): ComparisonRow[] {
     },
     { metric: 'spawn to ready, fastest, ms', reference: low(reference.readyMs), capstan: low(capstan.readyMs) },
     { metric: 'spawn to ready, slowest, ms', reference: high(reference.readyMs), capstan: high(capstan.readyMs) },
-    { metric: 'server CPU by ready, median, ms', reference: med(reference.readyCpuMs), capstan: med(capstan.readyCpuMs) },
+    {
+      metric: 'server CPU by ready, median, ms',
+      reference: med(reference.readyCpuMs),
+      capstan: med(capstan.readyCpuMs),
+    },
     {
       metric: `CRD create to served in discovery (${CRD_POLL_MS} ms polls), median, ms`,
       reference: med(reference.crdMs),
@@ -205,15 +238,24 @@ function comparisonRows(reference: Samples, capstan: Samples): ComparisonRow[] {
       metric: 'pkg/envtest suite wall time, s',
       reference: suiteSeconds(reference),
       capstan: suiteSeconds(capstan),
-      goal: { text: '≥ 2× faster, all specs passed', met: allPassed(capstan) && suiteSeconds(capstan) * 2 <= suiteSeconds(reference) },
+      goal: {
+        text: '≥ 2× faster, all specs passed',
+        met: allPassed(capstan) && suiteSeconds(capstan) * 2 <= suiteSeconds(reference),
+      },
     },
-    { metric: `pkg/envtest specs passed (of ${reference.suite?.total ?? capstan.suite?.total ?? '?'})`, reference: reference.suite?.passed ?? Number.NaN, capstan: capstan.suite?.passed ?? Number.NaN },
+    {
+      metric: `pkg/envtest specs passed (of ${reference.suite?.total ?? capstan.suite?.total ?? '?'})`,
+      reference: reference.suite?.passed ?? Number.NaN,
+      capstan: capstan.suite?.passed ?? Number.NaN,
+    },
   ];
   return rows.map((row) => ({
     metric: row.metric,
     values: [row.reference, row.capstan],
     ratio: row.capstan / row.reference,
-    goal: row.goal === undefined ? '—' : `${row.goal.text}: ${row.goal.met ? 'met' : Number.isNaN(row.capstan) ? 'not met (no figure)' : 'not met'}`,
+    goal:
+      row.goal === undefined
+        ? '—'
+        : `${row.goal.text}: ${row.goal.met ? 'met' : Number.isNaN(row.capstan) ? 'not met (no figure)' : 'not met'}`,
   }));
 }
-

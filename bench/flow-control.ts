@@ -10,10 +10,15 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Request, RequestHandler, Response } from 'express';
 import { Registry } from 'prom-client';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from '../server/flowcontrol/bootstrap-configuration';
+import {
+  MANDATORY_FLOW_SCHEMAS,
+  MANDATORY_PRIORITY_LEVELS,
+  SUGGESTED_FLOW_SCHEMAS,
+  SUGGESTED_PRIORITY_LEVELS,
+} from '../api/flowcontrol-bootstrap';
 import { FlowControl } from '../server/flowcontrol/flow-control';
-import type { UserInfo } from '../server/authn/types';
-import type { RequestInfo } from '../server/http/request-info';
+import type { UserInfo } from '../api/user-info';
+import type { RequestInfo } from '../server/request/request-info';
 import { withInflightLimit } from '../server/http/with-inflight-limit';
 import { withPriorityAndFairness } from '../server/http/with-priority-and-fairness';
 import type { Benchmark, ResultRow } from './benchmark';
@@ -38,15 +43,29 @@ const INFO: RequestInfo = {
 const USERS: ReadonlyArray<[string, UserInfo]> = [
   ['system:masters (exempt)', { name: 'admin', groups: ['system:masters', 'system:authenticated'] }],
   ['ordinary user (global-default)', { name: 'alice', groups: ['system:authenticated'] }],
-  ['service account (workload-low)', { name: 'system:serviceaccount:app:default', groups: ['system:serviceaccounts', 'system:serviceaccounts:app', 'system:authenticated'] }],
+  [
+    'service account (workload-low)',
+    {
+      name: 'system:serviceaccount:app:default',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:app', 'system:authenticated'],
+    },
+  ],
 ];
 
 /** Mean µs per request of `stage`, each request released (response closed) before the next. */
 function microsPerRequest(stage: RequestHandler, user: UserInfo): number {
   const run = (count: number) => {
     for (let i = 0; i < count; i++) {
-      const res = Object.assign(new EventEmitter(), { setHeader: () => undefined, writeHead: () => undefined }) as unknown as Response;
-      const req = { requestInfo: INFO, user, deadline: Date.now() + 60_000, resume: () => undefined } as unknown as Request;
+      const res = Object.assign(new EventEmitter(), {
+        setHeader: () => undefined,
+        writeHead: () => undefined,
+      }) as unknown as Response;
+      const req = {
+        requestInfo: INFO,
+        user,
+        deadline: Date.now() + 60_000,
+        resume: () => undefined,
+      } as unknown as Request;
       (res as { req?: Request }).req = req;
       let passed = false;
       void stage(req, res, () => (passed = true));
@@ -65,14 +84,27 @@ export const flowControlBenchmark: Benchmark = {
   description: 'µs per request of API Priority and Fairness and of the in-flight limit it replaces',
   async run({ report, log }) {
     const flowControl = new FlowControl({ serverConcurrencyLimit: 600, registry: new Registry() });
-    flowControl.reconfigure([...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS], [...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS]);
+    flowControl.reconfigure(
+      [...MANDATORY_FLOW_SCHEMAS, ...SUGGESTED_FLOW_SCHEMAS],
+      [...MANDATORY_PRIORITY_LEVELS, ...SUGGESTED_PRIORITY_LEVELS],
+    );
     const priorityAndFairness = withPriorityAndFairness({ flowControl });
     const inflightLimit = withInflightLimit({ maxReadOnly: 400, maxMutating: 200 });
     const rows: ResultRow[] = [];
     for (const [label, user] of USERS) {
       log(label);
-      rows.push({ metric: `priority and fairness, ${label}`, value: Number(microsPerRequest(priorityAndFairness, user).toFixed(2)), unit: 'µs/request', note: `${REQUESTS} requests` });
-      rows.push({ metric: `in-flight limit, ${label}`, value: Number(microsPerRequest(inflightLimit, user).toFixed(2)), unit: 'µs/request', note: `${REQUESTS} requests` });
+      rows.push({
+        metric: `priority and fairness, ${label}`,
+        value: Number(microsPerRequest(priorityAndFairness, user).toFixed(2)),
+        unit: 'µs/request',
+        note: `${REQUESTS} requests`,
+      });
+      rows.push({
+        metric: `in-flight limit, ${label}`,
+        value: Number(microsPerRequest(inflightLimit, user).toFixed(2)),
+        unit: 'µs/request',
+        note: `${REQUESTS} requests`,
+      });
     }
     report({ title: 'Cost of the limiting stage per request (in process, one at a time)', rows });
   },

@@ -36,7 +36,11 @@ export interface HttpsTarget {
   close(): void;
 }
 
-export function httpsTarget(options: { url: string; credentials: ClientCredentials | AnonymousCredentials; maxSockets: number }): HttpsTarget {
+export function httpsTarget(options: {
+  url: string;
+  credentials: ClientCredentials | AnonymousCredentials;
+  maxSockets: number;
+}): HttpsTarget {
   const { hostname, port } = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, ...options.credentials });
   const request = (call: HttpsCall): Promise<HttpsAnswer> =>
@@ -46,12 +50,15 @@ export function httpsTarget(options: { url: string; credentials: ClientCredentia
         headers['Content-Type'] = call.contentType ?? 'application/json';
         headers['Content-Length'] = call.body.length;
       }
-      const outgoing = httpsRequest({ agent, hostname, port, method: call.method, path: call.path, headers }, (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        incoming.on('error', reject);
-      });
+      const outgoing = httpsRequest(
+        { agent, hostname, port, method: call.method, path: call.path, headers },
+        (incoming) => {
+          const chunks: Buffer[] = [];
+          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) }));
+          incoming.on('error', reject);
+        },
+      );
       outgoing.on('error', reject);
       outgoing.end(call.body);
     });

@@ -39,7 +39,11 @@ export async function measureThroughput(options: {
 }
 
 /** Durations (ms) of `run`, one after another, at most `runs` times and until `maxMs` has passed. */
-export async function timeRuns(options: { run: () => Promise<unknown>; runs: number; maxMs: number }): Promise<number[]> {
+export async function timeRuns(options: {
+  run: () => Promise<unknown>;
+  runs: number;
+  maxMs: number;
+}): Promise<number[]> {
   const durations: number[] = [];
   const deadline = performance.now() + options.maxMs;
   while (durations.length < options.runs && performance.now() < deadline) {

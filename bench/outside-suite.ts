@@ -16,7 +16,6 @@ const CONTROLLER_RUNTIME = 'v0.22.5';
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const SUITE_TIMEOUT_MS = 20 * 60_000;
 const OUTPUT_TAIL_CHARS = 8_000;
-// eslint-disable-next-line no-control-regex
 const ANSI_ESCAPE = /\x1b\[[0-9;]*m/g;
 
 export interface OutsideSuite {
@@ -51,11 +50,19 @@ export function controllerRuntimeSuite(pkg: string): OutsideSuite {
 
 /** Runs the whole suite against `apiServer` (the binary envtest starts) and a fresh etcd per control plane. */
 export async function runSuite(suite: OutsideSuite, apiServer: string): Promise<SuiteRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TEST_ASSET_KUBE_APISERVER: apiServer, TEST_ASSET_ETCD: etcdBinary() };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEST_ASSET_KUBE_APISERVER: apiServer,
+    TEST_ASSET_ETCD: etcdBinary(),
+  };
   if (existsSync(KUBECTL)) env.TEST_ASSET_KUBECTL = KUBECTL;
   const began = performance.now();
   // Plain output: Ginkgo colours its summary, which the counts are read from.
-  const child = spawn(suite.binary, ['-ginkgo.no-color'], { cwd: suite.packageDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(suite.binary, ['-ginkgo.no-color'], {
+    cwd: suite.packageDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   killOnExit(child);
   let tail = '';
   const failures: string[] = [];

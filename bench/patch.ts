@@ -10,7 +10,7 @@ import { rootSchemaNode } from '../server/apply/schema-node';
 import { applyStrategicMergePatch } from '../server/patch/strategic-merge';
 import { schemaData } from '../server/schema/definitions';
 import type { Definitions } from '../server/validation/decode';
-import type { KubeObject } from '../storage/objects/types';
+import type { KubeObject } from '../api/objects';
 import type { Benchmark } from './benchmark';
 
 const CONTAINERS = 50;
@@ -28,7 +28,12 @@ function podConfig(image: (index: number) => string): Record<string, unknown> {
     ],
     resources: { requests: { cpu: '10m', memory: '16Mi' } },
   }));
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'big', namespace: 'default', labels: { app: 'big' } }, spec: { containers } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'big', namespace: 'default', labels: { app: 'big' } },
+    spec: { containers },
+  };
 }
 
 /** Runs `operation` until the count or the deadline, whichever comes first. */
@@ -39,18 +44,29 @@ function opsPerSecond(operation: (index: number) => void): { perSecond: number; 
   return { perSecond: (operations / (performance.now() - begin)) * 1000, operations };
 }
 
-export function measurePatchEngines(): { apply: { perSecond: number; operations: number }; strategic: { perSecond: number; operations: number } } {
+export function measurePatchEngines(): {
+  apply: { perSecond: number; operations: number };
+  strategic: { perSecond: number; operations: number };
+} {
   const definitions = schemaData().definitions as unknown as Definitions;
   const schema = rootSchemaNode(definitions, 'io.k8s.api.core.v1.Pod');
   const now = new Date('2025-01-01T00:00:00Z');
   const request = { manager: 'bench', apiVersion: 'v1', kind: 'Pod', force: false, now, schema } as const;
   const live = serverSideApply({ ...request, live: undefined, config: podConfig(() => 'img:1') }).object as KubeObject;
   const apply = opsPerSecond((index) => {
-    serverSideApply({ ...request, live, config: podConfig((container) => (container === index % CONTAINERS ? 'img:2' : 'img:1')) });
+    serverSideApply({
+      ...request,
+      live,
+      config: podConfig((container) => (container === index % CONTAINERS ? 'img:2' : 'img:1')),
+    });
   });
   const strategic = opsPerSecond((index) => {
     const name = `c${index % CONTAINERS}`;
-    applyStrategicMergePatch(live, { spec: { containers: [{ name, image: 'img:3', env: [{ name: 'EXTRA', value: 'x' }] }] } }, schema);
+    applyStrategicMergePatch(
+      live,
+      { spec: { containers: [{ name, image: 'img:3', env: [{ name: 'EXTRA', value: 'x' }] }] } },
+      schema,
+    );
   });
   return { apply, strategic };
 }
@@ -64,8 +80,18 @@ export const patchBenchmark: Benchmark = {
     context.report({
       title: `Patch engines, ${CONTAINERS}-container pod`,
       rows: [
-        { metric: 'server-side apply (re-apply, one image changed)', value: Math.round(apply.perSecond), unit: 'ops/s', note: `${apply.operations} ops` },
-        { metric: 'strategic merge patch (one container)', value: Math.round(strategic.perSecond), unit: 'ops/s', note: `${strategic.operations} ops` },
+        {
+          metric: 'server-side apply (re-apply, one image changed)',
+          value: Math.round(apply.perSecond),
+          unit: 'ops/s',
+          note: `${apply.operations} ops`,
+        },
+        {
+          metric: 'strategic merge patch (one container)',
+          value: Math.round(strategic.perSecond),
+          unit: 'ops/s',
+          note: `${strategic.operations} ops`,
+        },
       ],
     });
   },

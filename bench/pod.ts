@@ -3,7 +3,7 @@
  * a probe and resources, volumes, a running status): about 2.4 KB of JSON, the size the
  * storage figures are meant to speak for.
  */
-import type { KubeObject } from '../storage/objects/types';
+import type { KubeObject } from '../api/objects';
 
 export function benchPod(identity: { namespace: string; name: string; index: number }): KubeObject {
   const { namespace, name, index } = identity;
@@ -39,7 +39,9 @@ export function benchPod(identity: { namespace: string; name: string; index: num
           env: [{ name: 'LOG_LEVEL', value: 'info' }],
           resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
           readinessProbe: { httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' }, periodSeconds: 10 },
-          volumeMounts: [{ name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }],
+          volumeMounts: [
+            { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
+          ],
           terminationMessagePath: '/dev/termination-log',
           terminationMessagePolicy: 'File',
           imagePullPolicy: 'IfNotPresent',
@@ -83,7 +85,8 @@ export function benchPod(identity: { namespace: string; name: string; index: num
           started: true,
           restartCount: 0,
           image: 'registry.example.com/team/web:1.27.3',
-          imageID: 'registry.example.com/team/web@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+          imageID:
+            'registry.example.com/team/web@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
           containerID: `containerd://${index.toString(16).padStart(64, '0')}`,
           state: { running: { startedAt: created } },
         },
@@ -96,8 +99,18 @@ export function benchPod(identity: { namespace: string; name: string; index: num
  * The pod as a client sends it for a create: no uid, timestamps or status (the server sets
  * those), and no owner (the garbage collector would delete pods of a missing ReplicaSet).
  */
-export function benchPodRequest(identity: { namespace: string; name: string; index: number }, extraLabels: Record<string, string> = {}): Buffer {
+export function benchPodRequest(
+  identity: { namespace: string; name: string; index: number },
+  extraLabels: Record<string, string> = {},
+): Buffer {
   const pod = benchPod(identity);
   const { name, namespace, labels } = pod.metadata;
-  return Buffer.from(JSON.stringify({ apiVersion: pod.apiVersion, kind: pod.kind, metadata: { name, namespace, labels: { ...labels, ...extraLabels } }, spec: pod.spec }));
+  return Buffer.from(
+    JSON.stringify({
+      apiVersion: pod.apiVersion,
+      kind: pod.kind,
+      metadata: { name, namespace, labels: { ...labels, ...extraLabels } },
+      spec: pod.spec,
+    }),
+  );
 }

@@ -11,8 +11,8 @@ import { rbacAuthorizer } from '../server/authz/rbac/rbac-authorizer';
 import { staticPolicySource, type PolicySource } from '../server/authz/rbac/policy-source';
 import { RuleResolver } from '../server/authz/rbac/rule-resolver';
 import type { Attributes } from '../server/authz/types';
-import type { UserInfo } from '../server/authn/types';
-import type { KubeObject } from '../storage/objects/types';
+import type { UserInfo } from '../api/user-info';
+import type { KubeObject } from '../api/objects';
 import type { Benchmark } from './benchmark';
 
 const BINDINGS = 1000;
@@ -23,16 +23,41 @@ const RBAC = 'rbac.authorization.k8s.io/v1';
 
 function policy(): KubeObject[] {
   const objects: KubeObject[] = [
-    { apiVersion: RBAC, kind: 'Role', metadata: { name: 'reader', namespace: NAMESPACE }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] },
+    {
+      apiVersion: RBAC,
+      kind: 'Role',
+      metadata: { name: 'reader', namespace: NAMESPACE },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }],
+    },
     // A few cluster-wide bindings every cluster has, none naming the users below.
     ...['system:masters', 'system:nodes', 'system:kube-controller-manager'].map((group, index): KubeObject => ({
-      apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name: `cluster-${index}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'Group', name: group }],
+      apiVersion: RBAC,
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `cluster-${index}` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ kind: 'Group', name: group }],
     })),
-    { apiVersion: RBAC, kind: 'ClusterRole', metadata: { name: 'cluster-admin' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
+    {
+      apiVersion: RBAC,
+      kind: 'ClusterRole',
+      metadata: { name: 'cluster-admin' },
+      rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+    },
   ];
   for (let index = 0; index < BINDINGS; index++) {
-    const subject = index === BINDINGS - 1 ? { kind: 'Group', name: 'team-last' } : index === BINDINGS - 2 ? { kind: 'ServiceAccount', name: 'builder' } : { kind: 'User', name: `member-${index}` };
-    objects.push({ apiVersion: RBAC, kind: 'RoleBinding', metadata: { name: `member-${index}`, namespace: NAMESPACE }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' }, subjects: [subject] });
+    const subject =
+      index === BINDINGS - 1
+        ? { kind: 'Group', name: 'team-last' }
+        : index === BINDINGS - 2
+          ? { kind: 'ServiceAccount', name: 'builder' }
+          : { kind: 'User', name: `member-${index}` };
+    objects.push({
+      apiVersion: RBAC,
+      kind: 'RoleBinding',
+      metadata: { name: `member-${index}`, namespace: NAMESPACE },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+      subjects: [subject],
+    });
   }
   return objects;
 }
@@ -65,15 +90,32 @@ type Figure = ReturnType<typeof checksPerSecond>;
 export function measureRbacChecks(source: PolicySource): { denied: Figure; byGroup: Figure; byServiceAccount: Figure } {
   const authorizer = rbacAuthorizer(new RuleResolver(source));
   const attributes = (user: UserInfo): Attributes => ({
-    user, verb: 'get', isResourceRequest: true, path: '', namespace: NAMESPACE, apiGroup: '', apiVersion: 'v1', resource: 'configmaps', subresource: '', name: 'settings',
+    user,
+    verb: 'get',
+    isResourceRequest: true,
+    path: '',
+    namespace: NAMESPACE,
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource: 'configmaps',
+    subresource: '',
+    name: 'settings',
   });
   const outsider = attributes({ name: 'outsider', groups: ['developers', 'system:authenticated'] });
   const grouped = attributes({ name: 'newcomer', groups: ['team-last', 'system:authenticated'] });
-  const builder = attributes({ name: `system:serviceaccount:${NAMESPACE}:builder`, groups: ['system:serviceaccounts', `system:serviceaccounts:${NAMESPACE}`, 'system:authenticated'] });
+  const builder = attributes({
+    name: `system:serviceaccount:${NAMESPACE}:builder`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${NAMESPACE}`, 'system:authenticated'],
+  });
   const expect = (input: Attributes, decision: string) => () => {
-    if (authorizer.authorize(input).decision !== decision) throw new Error(`expected ${decision} for ${input.user.name}`);
+    if (authorizer.authorize(input).decision !== decision)
+      throw new Error(`expected ${decision} for ${input.user.name}`);
   };
-  return { denied: checksPerSecond(expect(outsider, 'no-opinion')), byGroup: checksPerSecond(expect(grouped, 'allow')), byServiceAccount: checksPerSecond(expect(builder, 'allow')) };
+  return {
+    denied: checksPerSecond(expect(outsider, 'no-opinion')),
+    byGroup: checksPerSecond(expect(grouped, 'allow')),
+    byServiceAccount: checksPerSecond(expect(builder, 'allow')),
+  };
 }
 
 export const rbacBenchmark: Benchmark = {
@@ -84,7 +126,12 @@ export const rbacBenchmark: Benchmark = {
     const objects = policy();
     const indexed = measureRbacChecks(staticPolicySource(objects));
     const scanned = measureRbacChecks(scanningSource(objects));
-    const row = (metric: string, figure: Figure) => ({ metric, value: Number(figure.microseconds.toFixed(2)), unit: 'µs/check', note: `${figure.checks} checks` });
+    const row = (metric: string, figure: Figure) => ({
+      metric,
+      value: Number(figure.microseconds.toFixed(2)),
+      unit: 'µs/check',
+      note: `${figure.checks} checks`,
+    });
     context.report({
       title: `RBAC checks, ${BINDINGS} RoleBindings in one namespace`,
       rows: [

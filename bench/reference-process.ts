@@ -89,7 +89,10 @@ export async function startReferenceProcess(binary: string, options: ReferenceOp
   };
   const url = `https://127.0.0.1:${port}`;
   try {
-    await Promise.race([untilReady(url, options.pki.client), exited.then(() => Promise.reject(new Error('the process exited')))]);
+    await Promise.race([
+      untilReady(url, options.pki.client),
+      exited.then(() => Promise.reject(new Error('the process exited'))),
+    ]);
     return { url, pid: child.pid ?? 0, stop };
   } catch (error) {
     await stop();

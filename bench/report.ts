@@ -1,5 +1,5 @@
 /**
- * Results as Markdown tables: readable in a terminal and pasted as they are into the README.
+ * Results as Markdown tables: readable in a terminal and pasted as they are into docs/benchmarks.md.
  */
 import type { ComparisonTable, ResultRow, ResultTable } from './benchmark';
 
@@ -12,13 +12,23 @@ export function formatTable(table: ResultTable): string {
 /** One row a metric, one column a server, then capstan's ratio to the reference and the goal. */
 export function formatComparison(table: ComparisonTable): string {
   const header = ['metric', ...table.columns, 'ratio', 'goal'];
-  const cells = table.rows.map((row) => [row.metric, ...row.values.map(formatValue), `${formatValue(row.ratio)}×`, row.goal]);
+  const cells = table.rows.map((row) => [
+    row.metric,
+    ...row.values.map(formatValue),
+    `${formatValue(row.ratio)}×`,
+    row.goal,
+  ]);
   const numeric = new Set(Array.from({ length: table.columns.length + 1 }, (_, index) => index + 1));
   return markdown(table.title, header, cells, numeric);
 }
 
 /** A titled Markdown table, the `numeric` columns right-aligned. */
-function markdown(title: string, header: readonly string[], cells: readonly string[][], numeric: ReadonlySet<number>): string {
+function markdown(
+  title: string,
+  header: readonly string[],
+  cells: readonly string[][],
+  numeric: ReadonlySet<number>,
+): string {
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column].length)));
   const line = (values: readonly string[]) =>
     `| ${values.map((value, column) => (numeric.has(column) ? value.padStart(widths[column]) : value.padEnd(widths[column]))).join(' | ')} |`;

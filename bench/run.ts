@@ -19,7 +19,17 @@ import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
-const BENCHMARKS: readonly Benchmark[] = [storageBenchmark, patchBenchmark, apiBenchmark, encodingsBenchmark, watchFanoutBenchmark, startupBenchmark, rbacBenchmark, auditBenchmark, flowControlBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  storageBenchmark,
+  patchBenchmark,
+  apiBenchmark,
+  encodingsBenchmark,
+  watchFanoutBenchmark,
+  startupBenchmark,
+  rbacBenchmark,
+  auditBenchmark,
+  flowControlBenchmark,
+];
 // Need the reference binary (and envtest, controller-runtime's test binary) and a quiet machine: run only when named.
 const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark, envtestBenchmark];
 

@@ -65,7 +65,8 @@ type Figures = Record<string, number>;
 
 export const sideBySideBenchmark: Benchmark = {
   name: 'reference',
-  description: 'capstan next to kube-apiserver 1.34 on one etcd, each server pinned to one core, the same scenarios in turn',
+  description:
+    'capstan next to kube-apiserver 1.34 on one etcd, each server pinned to one core, the same scenarios in turn',
   run: async (context) => {
     const binary = referenceBinary(context.log);
     // etcd, started below, inherits this process's CPU.
@@ -94,21 +95,46 @@ export const sideBySideBenchmark: Benchmark = {
   },
 };
 
-async function capstanContender(label: string, etcdEndpoint: string | undefined): Promise<Contender & { readonly pkiDir: string }> {
+async function capstanContender(
+  label: string,
+  etcdEndpoint: string | undefined,
+): Promise<Contender & { readonly pkiDir: string }> {
   const dataDir: ScratchDir = scratchDir({ prefix: 'capstan-bench-side-', inMemory: false });
-  const start = () => startCapstanProcess({ dataDir, keepDataDir: true, etcdEndpoint, cpus: SERVER_CPU, flags: DISABLED_ADMISSION });
+  const start = () =>
+    startCapstanProcess({ dataDir, keepDataDir: true, etcdEndpoint, cpus: SERVER_CPU, flags: DISABLED_ADMISSION });
   const first = await start();
-  const contender = restartable({ label, credentials: first.pki.client, first, start, removeData: () => dataDir.remove() });
+  const contender = restartable({
+    label,
+    credentials: first.pki.client,
+    first,
+    start,
+    removeData: () => dataDir.remove(),
+  });
   return { ...contender, pkiDir: join(dataDir.path, 'pki') };
 }
 
 /** The reference on the same etcd under its own prefix, with capstan-on-etcd's certificates. */
-async function referenceContender(binary: string, etcdEndpoint: string, capstan: Contender & { readonly pkiDir: string }): Promise<Contender> {
+async function referenceContender(
+  binary: string,
+  etcdEndpoint: string,
+  capstan: Contender & { readonly pkiDir: string },
+): Promise<Contender> {
   const { pkiDir } = capstan;
   const pem = (name: string) => readFileSync(join(pkiDir, name));
-  const pki = { client: capstan.credentials, servingCertPem: pem('apiserver.crt').toString('utf8'), servingKeyPem: pem('apiserver.key').toString('utf8') };
-  const start = () => startReferenceProcess(binary, { etcdEndpoint, etcdPrefix: '/reference-registry', pkiDir, pki, cpus: SERVER_CPU });
-  return restartable({ label: 'reference', credentials: capstan.credentials, first: await start(), start, removeData: async () => undefined });
+  const pki = {
+    client: capstan.credentials,
+    servingCertPem: pem('apiserver.crt').toString('utf8'),
+    servingKeyPem: pem('apiserver.key').toString('utf8'),
+  };
+  const start = () =>
+    startReferenceProcess(binary, { etcdEndpoint, etcdPrefix: '/reference-registry', pkiDir, pki, cpus: SERVER_CPU });
+  return restartable({
+    label: 'reference',
+    credentials: capstan.credentials,
+    first: await start(),
+    start,
+    removeData: async () => undefined,
+  });
 }
 
 /** A contender around its running process: restarted on the same data, stopped for good with its data removed. */
@@ -142,7 +168,10 @@ function restartable<P extends { readonly url: string; readonly pid: number; sto
   };
 }
 
-async function runScenarios(contenders: readonly Contender[], context: BenchmarkContext): Promise<Map<string, Figures>> {
+async function runScenarios(
+  contenders: readonly Contender[],
+  context: BenchmarkContext,
+): Promise<Map<string, Figures>> {
   const figures = new Map(contenders.map((contender) => [contender.label, {} as Figures]));
   const each = async (scenario: string, measure: (contender: Contender, target: HttpsTarget) => Promise<void>) => {
     for (const contender of contenders) {
@@ -162,13 +191,26 @@ async function runScenarios(contenders: readonly Contender[], context: Benchmark
     record(contender, { idleRssMiB: rssMiB(contender.pid()) });
   });
   await each('namespaces', async (_contender, target) => {
-    for (const name of ['bench', 'fanout', 'fill']) await expectStatus(target, { method: 'POST', path: '/api/v1/namespaces', body: json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }) }, 201);
+    for (const name of ['bench', 'fanout', 'fill'])
+      await expectStatus(
+        target,
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces',
+          body: json({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+        },
+        201,
+      );
   });
   const createdConfigMaps = new Map<string, number>();
   await each('create ConfigMap', async (contender, target) => {
     const result = await step(contender, target, {
       metric: 'create ConfigMap',
-      call: (index) => ({ method: 'POST', path: '/api/v1/namespaces/bench/configmaps', body: configMapBody(`cm-${index}`, index) }),
+      call: (index) => ({
+        method: 'POST',
+        path: '/api/v1/namespaces/bench/configmaps',
+        body: configMapBody(`cm-${index}`, index),
+      }),
       expectStatus: 201,
       concurrency: CONCURRENCY,
       maxOperations: 30_000,
@@ -180,13 +222,18 @@ async function runScenarios(contenders: readonly Contender[], context: Benchmark
   await each(`create ${PODS} pods`, async (contender, target) => {
     const result = await step(contender, target, {
       metric: 'create pods',
-      call: (index) => ({ method: 'POST', path: '/api/v1/namespaces/bench/pods', body: benchPodRequest({ namespace: 'bench', name: `pod-${index}`, index }) }),
+      call: (index) => ({
+        method: 'POST',
+        path: '/api/v1/namespaces/bench/pods',
+        body: benchPodRequest({ namespace: 'bench', name: `pod-${index}`, index }),
+      }),
       expectStatus: 201,
       concurrency: CONCURRENCY,
       maxOperations: PODS,
       maxMs: 300_000,
     });
-    if (result.operations < PODS) throw new Error(`${contender.label}: only ${result.operations} of ${PODS} pods created`);
+    if (result.operations < PODS)
+      throw new Error(`${contender.label}: only ${result.operations} of ${PODS} pods created`);
   });
   await each('consistent GET', async (contender, target) => {
     const result = await step(contender, target, getStep(''));
@@ -212,12 +259,18 @@ async function runScenarios(contenders: readonly Contender[], context: Benchmark
   await each(`fill to ${STORED_OBJECTS} objects`, async (contender, target) => {
     const missing = STORED_OBJECTS - PODS - WATCH_PODS - (createdConfigMaps.get(contender.label) ?? 0);
     const filled = await measureThroughput({
-      operation: (index) => expectStatus(target, { method: 'POST', path: '/api/v1/namespaces/fill/configmaps', body: configMapBody(`fill-${index}`, index) }, 201),
+      operation: (index) =>
+        expectStatus(
+          target,
+          { method: 'POST', path: '/api/v1/namespaces/fill/configmaps', body: configMapBody(`fill-${index}`, index) },
+          201,
+        ),
       concurrency: CONCURRENCY,
       maxOperations: missing,
       maxMs: 600_000,
     });
-    if (filled.operations < missing) throw new Error(`${contender.label}: only ${filled.operations} of ${missing} objects written`);
+    if (filled.operations < missing)
+      throw new Error(`${contender.label}: only ${filled.operations} of ${missing} objects written`);
   });
   await each('restart with data', async (contender) => {
     const began = performance.now();
@@ -227,7 +280,11 @@ async function runScenarios(contenders: readonly Contender[], context: Benchmark
   return figures;
 }
 
-function step(contender: Contender, target: HttpsTarget, definition: Parameters<typeof measureStep>[0]['step']): Promise<StepResult> {
+function step(
+  contender: Contender,
+  target: HttpsTarget,
+  definition: Parameters<typeof measureStep>[0]['step'],
+): Promise<StepResult> {
   return measureStep({ target, step: definition, serverPid: contender.pid() });
 }
 
@@ -250,7 +307,11 @@ function getStep(query: string): Parameters<typeof measureStep>[0]['step'] {
 async function watchEventCostUs(contender: Contender, target: HttpsTarget): Promise<number> {
   const path = '/api/v1/namespaces/fanout/pods';
   for (let index = 0; index < WATCH_PODS; index++) {
-    await expectStatus(target, { method: 'POST', path, body: benchPodRequest({ namespace: 'fanout', name: `pod-${index}`, index }) }, 201);
+    await expectStatus(
+      target,
+      { method: 'POST', path, body: benchPodRequest({ namespace: 'fanout', name: `pod-${index}`, index }) },
+      201,
+    );
   }
   const patches = async (round: string, delivered?: () => boolean) => {
     const cpuBefore = processCpuMs(contender.pid());
@@ -258,7 +319,12 @@ async function watchEventCostUs(contender: Contender, target: HttpsTarget): Prom
       operation: (index) =>
         expectStatus(
           target,
-          { method: 'PATCH', path: `${path}/pod-${index % WATCH_PODS}`, contentType: 'application/merge-patch+json', body: json({ metadata: { labels: { round: `${round}-${index}` } } }) },
+          {
+            method: 'PATCH',
+            path: `${path}/pod-${index % WATCH_PODS}`,
+            contentType: 'application/merge-patch+json',
+            body: json({ metadata: { labels: { round: `${round}-${index}` } } }),
+          },
           200,
         ),
       concurrency: WATCH_UPDATE_CONCURRENCY,
@@ -275,7 +341,8 @@ async function watchEventCostUs(contender: Contender, target: HttpsTarget): Prom
     const counted = watchers.delivered();
     const withWatchers = await patches('watched', () => watchers.delivered() - counted >= WATCH_UPDATES * WATCHERS);
     const delivered = watchers.delivered() - counted;
-    if (delivered < WATCH_UPDATES * WATCHERS) throw new Error(`${contender.label}: ${delivered} of ${WATCH_UPDATES * WATCHERS} watch events delivered`);
+    if (delivered < WATCH_UPDATES * WATCHERS)
+      throw new Error(`${contender.label}: ${delivered} of ${WATCH_UPDATES * WATCHERS} watch events delivered`);
     return ((withWatchers - alone) * 1000) / delivered;
   } finally {
     watchers.close();
@@ -294,17 +361,94 @@ interface Goal {
 }
 
 const GOALS: readonly Goal[] = [
-  { metric: 'consistent GET by name', figure: 'getPerSecond', unit: 'req/s', higherIsBetter: true, goal: '≥ 2×', met: (c, r) => c >= 2 * r },
-  { metric: 'consistent GET by name, p99', figure: 'getP99Ms', unit: 'ms', higherIsBetter: false, goal: '≤ reference', met: (c, r) => c <= r },
-  { metric: 'GET resourceVersion=0', figure: 'cachedGetPerSecond', unit: 'req/s', higherIsBetter: true, goal: '≥ 4×', met: (c, r) => c >= 4 * r },
-  { metric: 'create ConfigMap', figure: 'createPerSecond', unit: 'req/s', higherIsBetter: true, goal: '≥ 2×', met: (c, r) => c >= 2 * r },
-  { metric: 'create ConfigMap, p99', figure: 'createP99Ms', unit: 'ms', higherIsBetter: false, goal: '≤ reference', met: (c, r) => c <= r },
-  { metric: `consistent LIST ${PODS.toLocaleString('en-US')} pods`, figure: 'listMs', unit: 'ms', higherIsBetter: false, goal: '≤ ⅓', met: (c, r) => c * 3 <= r },
-  { metric: `server CPU per watch event (${WATCHERS.toLocaleString('en-US')} watchers)`, figure: 'watchEventUs', unit: 'µs', higherIsBetter: false, goal: '≤ ½', met: (c, r) => c * 2 <= r },
-  { metric: `start to /readyz, ${STORED_OBJECTS.toLocaleString('en-US')} objects`, figure: 'startMs', unit: 'ms', higherIsBetter: false, goal: '≤ ½', met: (c, r) => c * 2 <= r },
-  { metric: `RSS, ${PODS.toLocaleString('en-US')} pods stored and listed`, figure: 'rssListedMiB', unit: 'MiB', higherIsBetter: false, goal: '≤ ⅓', met: (c, r) => c * 3 <= r },
-  { metric: `RSS, the same, ${LOADED_SETTLE_MS / 1000} s later`, figure: 'rssSettledMiB', unit: 'MiB', higherIsBetter: false, goal: '≤ ⅓', met: (c, r) => c * 3 <= r },
-  { metric: 'RSS idle after start', figure: 'idleRssMiB', unit: 'MiB', higherIsBetter: false, goal: '< 80 MiB', met: (c) => c < 80 },
+  {
+    metric: 'consistent GET by name',
+    figure: 'getPerSecond',
+    unit: 'req/s',
+    higherIsBetter: true,
+    goal: '≥ 2×',
+    met: (c, r) => c >= 2 * r,
+  },
+  {
+    metric: 'consistent GET by name, p99',
+    figure: 'getP99Ms',
+    unit: 'ms',
+    higherIsBetter: false,
+    goal: '≤ reference',
+    met: (c, r) => c <= r,
+  },
+  {
+    metric: 'GET resourceVersion=0',
+    figure: 'cachedGetPerSecond',
+    unit: 'req/s',
+    higherIsBetter: true,
+    goal: '≥ 4×',
+    met: (c, r) => c >= 4 * r,
+  },
+  {
+    metric: 'create ConfigMap',
+    figure: 'createPerSecond',
+    unit: 'req/s',
+    higherIsBetter: true,
+    goal: '≥ 2×',
+    met: (c, r) => c >= 2 * r,
+  },
+  {
+    metric: 'create ConfigMap, p99',
+    figure: 'createP99Ms',
+    unit: 'ms',
+    higherIsBetter: false,
+    goal: '≤ reference',
+    met: (c, r) => c <= r,
+  },
+  {
+    metric: `consistent LIST ${PODS.toLocaleString('en-US')} pods`,
+    figure: 'listMs',
+    unit: 'ms',
+    higherIsBetter: false,
+    goal: '≤ ⅓',
+    met: (c, r) => c * 3 <= r,
+  },
+  {
+    metric: `server CPU per watch event (${WATCHERS.toLocaleString('en-US')} watchers)`,
+    figure: 'watchEventUs',
+    unit: 'µs',
+    higherIsBetter: false,
+    goal: '≤ ½',
+    met: (c, r) => c * 2 <= r,
+  },
+  {
+    metric: `start to /readyz, ${STORED_OBJECTS.toLocaleString('en-US')} objects`,
+    figure: 'startMs',
+    unit: 'ms',
+    higherIsBetter: false,
+    goal: '≤ ½',
+    met: (c, r) => c * 2 <= r,
+  },
+  {
+    metric: `RSS, ${PODS.toLocaleString('en-US')} pods stored and listed`,
+    figure: 'rssListedMiB',
+    unit: 'MiB',
+    higherIsBetter: false,
+    goal: '≤ ⅓',
+    met: (c, r) => c * 3 <= r,
+  },
+  {
+    metric: `RSS, the same, ${LOADED_SETTLE_MS / 1000} s later`,
+    figure: 'rssSettledMiB',
+    unit: 'MiB',
+    higherIsBetter: false,
+    goal: '≤ ⅓',
+    met: (c, r) => c * 3 <= r,
+  },
+  {
+    metric: 'RSS idle after start',
+    figure: 'idleRssMiB',
+    unit: 'MiB',
+    higherIsBetter: false,
+    goal: '< 80 MiB',
+    met: (c) => c < 80,
+  },
 ];
 
 function comparisonRows(figures: Map<string, Figures>): ComparisonRow[] {
@@ -321,9 +465,16 @@ function comparisonRows(figures: Map<string, Figures>): ComparisonRow[] {
   });
 }
 
-async function expectStatus(target: HttpsTarget, call: Parameters<HttpsTarget['request']>[0], status: number): Promise<void> {
+async function expectStatus(
+  target: HttpsTarget,
+  call: Parameters<HttpsTarget['request']>[0],
+  status: number,
+): Promise<void> {
   const answer = await target.request(call);
-  if (answer.status !== status) throw new Error(`${call.method} ${call.path}: ${answer.status} (expected ${status}): ${answer.body.toString('utf8').slice(0, 300)}`);
+  if (answer.status !== status)
+    throw new Error(
+      `${call.method} ${call.path}: ${answer.status} (expected ${status}): ${answer.body.toString('utf8').slice(0, 300)}`,
+    );
 }
 
 function rssMiB(pid: number): number {
@@ -333,7 +484,12 @@ function rssMiB(pid: number): number {
 }
 
 function configMapBody(name: string, index: number): Buffer {
-  return json({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { index: String(index), note: 'x'.repeat(200) } });
+  return json({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, labels: { app: 'bench' } },
+    data: { index: String(index), note: 'x'.repeat(200) },
+  });
 }
 
 function json(value: unknown): Buffer {

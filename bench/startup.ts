@@ -63,7 +63,12 @@ export const startupBenchmark: Benchmark = {
         const etcdEndpoint = etcd.address.kind === 'etcd' ? etcd.address.endpoint : '';
         context.log(`writing ${PODS} pods into etcd`);
         await fill(etcd.store);
-        rows.push(startRow(`${PODS.toLocaleString('en-US')} pods on etcd`, await timedStart(context, { dataDir, etcdEndpoint })));
+        rows.push(
+          startRow(
+            `${PODS.toLocaleString('en-US')} pods on etcd`,
+            await timedStart(context, { dataDir, etcdEndpoint }),
+          ),
+        );
       } finally {
         await etcd.close();
       }
@@ -84,7 +89,10 @@ function startRow(what: string, start: TimedStart): ResultRow {
 }
 
 /** Wall time to ready, when the server began to listen, and its CPU time by then. */
-async function timedStart(context: BenchmarkContext, options: { dataDir: ScratchDir; etcdEndpoint?: string }): Promise<TimedStart> {
+async function timedStart(
+  context: BenchmarkContext,
+  options: { dataDir: ScratchDir; etcdEndpoint?: string },
+): Promise<TimedStart> {
   context.log(`starting on ${options.etcdEndpoint ? 'etcd' : 'SQLite'}`);
   const began = performance.now();
   // Resolves once /readyz answers 200 (polled every 50 ms).

@@ -6,14 +6,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { openEtcdStore } from '../storage/etcd/etcd-store';
-import { openSqliteStore } from '../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../storage/store';
 // The tests' etcd launcher (compiled into dist/ with the rest): one way to run etcd here.
 import { startEtcd } from '../test/helpers/etcd';
 import { scratchDir } from './scratch';
 
-export type StoreAddress = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'etcd'; readonly endpoint: string };
+export type StoreAddress =
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'etcd'; readonly endpoint: string };
 
 export interface OpenBackend {
   readonly address: StoreAddress;
@@ -29,8 +28,11 @@ export interface Backend {
   open(): Promise<OpenBackend>;
 }
 
-export function openStoreAt(address: StoreAddress): Promise<RevisionedStore> {
-  return address.kind === 'sqlite' ? openSqliteStore({ path: address.path }) : openEtcdStore({ endpoints: [address.endpoint] });
+/** Loads only the backend's own modules, as the server does, so a probe process holds one client. */
+export async function openStoreAt(address: StoreAddress): Promise<RevisionedStore> {
+  if (address.kind === 'sqlite')
+    return (await import('../storage/sqlite/sqlite-store')).openSqliteStore({ path: address.path });
+  return (await import('../storage/etcd/etcd-store')).openEtcdStore({ endpoints: [address.endpoint] });
 }
 
 /** Opens the store at `address`; `release` frees what the backend started, on close or on failure. */

@@ -43,15 +43,33 @@ export const watchFanoutBenchmark: Benchmark = {
       const watchers = await openWatchers({ url: server.url, credentials: server.pki.client }, POD_PATH, WATCHERS);
       try {
         context.log(`${UPDATES} updates with ${WATCHERS} watchers, ${UPDATE_CONCURRENCY} in flight`);
-        const burst = await watchedUpdates({ target, server, watchers, round: 'watched', concurrency: UPDATE_CONCURRENCY, alone });
+        const burst = await watchedUpdates({
+          target,
+          server,
+          watchers,
+          round: 'watched',
+          concurrency: UPDATE_CONCURRENCY,
+          alone,
+        });
         context.log(`${UPDATES} updates with ${WATCHERS} watchers, one at a time`);
-        const oneByOne = await watchedUpdates({ target, server, watchers, round: 'watched-one', concurrency: 1, alone: aloneOneByOne });
+        const oneByOne = await watchedUpdates({
+          target,
+          server,
+          watchers,
+          round: 'watched-one',
+          concurrency: 1,
+          alone: aloneOneByOne,
+        });
         context.report({
           title: `capstan on embedded SQLite, ${WATCHERS.toLocaleString('en-US')} watchers, ${UPDATES} updates`,
           rows: [
             { metric: `server CPU per watch event delivered, ${UPDATE_CONCURRENCY} updates in flight`, ...burst },
             { metric: 'server CPU per watch event delivered, one update at a time (an event a write)', ...oneByOne },
-            { metric: 'events not delivered', value: 2 * UPDATES * WATCHERS - burst.delivered - oneByOne.delivered, unit: '' },
+            {
+              metric: 'events not delivered',
+              value: 2 * UPDATES * WATCHERS - burst.delivered - oneByOne.delivered,
+              unit: '',
+            },
           ],
         });
       } finally {
@@ -70,9 +88,14 @@ async function prepare(target: HttpsTarget): Promise<void> {
     path: '/api/v1/namespaces',
     body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } })),
   });
-  if (namespace.status !== 201) throw new Error(`creating the namespace: ${namespace.status} ${namespace.body.toString('utf8')}`);
+  if (namespace.status !== 201)
+    throw new Error(`creating the namespace: ${namespace.status} ${namespace.body.toString('utf8')}`);
   for (let index = 0; index < PODS; index++) {
-    const created = await target.request({ method: 'POST', path: POD_PATH, body: benchPodRequest({ namespace: NAMESPACE, name: `pod-${index}`, index }) });
+    const created = await target.request({
+      method: 'POST',
+      path: POD_PATH,
+      body: benchPodRequest({ namespace: NAMESPACE, name: `pod-${index}`, index }),
+    });
     if (created.status !== 201) throw new Error(`creating a pod: ${created.status} ${created.body.toString('utf8')}`);
   }
 }
@@ -118,7 +141,8 @@ async function timedUpdates(options: {
   const { target, server, round, delivered } = options;
   const readUpTo = async (updates: number) => {
     const deadline = performance.now() + DELIVERY_WAIT_MS;
-    while (delivered && !delivered(updates) && performance.now() < deadline) await sleep(options.concurrency === 1 ? 1 : 20);
+    while (delivered && !delivered(updates) && performance.now() < deadline)
+      await sleep(options.concurrency === 1 ? 1 : 20);
   };
   const cpuBefore = processCpuMs(server.pid);
   const began = performance.now();
@@ -131,7 +155,8 @@ async function timedUpdates(options: {
         contentType: 'application/merge-patch+json',
         body: Buffer.from(JSON.stringify({ metadata: { labels: { round: `${round}-${index}` } } })),
       });
-      if (answer.status !== 200) throw new Error(`update: ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`);
+      if (answer.status !== 200)
+        throw new Error(`update: ${answer.status} ${answer.body.toString('utf8').slice(0, 300)}`);
       if (options.concurrency === 1) await readUpTo(index + 1);
     },
     concurrency: options.concurrency,
@@ -153,7 +178,8 @@ export async function openWatchers(
   const list = httpsTarget({ url: server.url, credentials: server.credentials, maxSockets: 1 });
   const listed = await list.request({ method: 'GET', path: `${collectionPath}?limit=1` });
   list.close();
-  const resourceVersion = (JSON.parse(listed.body.toString('utf8')) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  const resourceVersion = (JSON.parse(listed.body.toString('utf8')) as { metadata: { resourceVersion: string } })
+    .metadata.resourceVersion;
   let events = 0;
   const requests = await Promise.all(
     Array.from(

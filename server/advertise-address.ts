@@ -55,7 +55,8 @@ function chooseHostAddress(families: readonly Family[], host: HostNetwork): stri
   for (const family of families) {
     for (const route of routes) {
       if (route.family !== family) continue;
-      const address = globalAddress(host.interfaces[route.interface] ?? [], family) ?? loopbackGlobalAddress(host, family);
+      const address =
+        globalAddress(host.interfaces[route.interface] ?? [], family) ?? loopbackGlobalAddress(host, family);
       if (address !== undefined) return address;
     }
   }
@@ -103,7 +104,9 @@ function loopbackGlobalAddress(host: HostNetwork, family: Family): string | unde
 }
 
 function anyInterfaceAddress(families: readonly Family[], host: HostNetwork): string {
-  const external = Object.values(host.interfaces).filter((addresses) => addresses !== undefined && !addresses.some((info) => info.internal));
+  const external = Object.values(host.interfaces).filter(
+    (addresses) => addresses !== undefined && !addresses.some((info) => info.internal),
+  );
   if (Object.keys(host.interfaces).length === 0) throw new Error('no interfaces found on host.');
   for (const family of families) {
     for (const addresses of external) {

@@ -10,6 +10,7 @@ import express from 'express';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { union as authenticatorUnion } from './authn/union';
 import type { Authenticator } from './authn/types';
 import { x509Authenticator } from './authn/x509';
@@ -29,13 +30,14 @@ import { healthHandler } from './health/endpoints';
 import { handlerChain } from './http/chain';
 import { notFoundHandler, statusErrorHandler } from './http/errors';
 import { InFlightRequests } from './http/in-flight';
-import { attachOpenWatches, OpenWatches } from './http/open-watches';
+import { goAnswerToParserError, refuseAsGo } from './http/protocol-refusals';
+import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { metricsHandler } from './metrics/metrics-handler';
 import { pprofHandler } from './debug/pprof';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
-import type { RequestInfo } from './http/request-info';
-import { setUpAudit, type Audit } from './audit/setup';
+import type { RequestInfo } from './request/request-info';
+import { setUpAudit, type Audit } from './audit-setup';
 import { readSniCertificates, servingTlsSettings, sniSelection } from './pki/serving-tls';
 import type { FlowControl } from './flowcontrol/flow-control';
 
@@ -65,12 +67,14 @@ export const IDLE_CONNECTION_TIMEOUT_MS = 90_000;
 /** Go's answer when the request line and headers exceed MaxHeaderBytes. */
 const HEADERS_TOO_LARGE_RESPONSE =
   'HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large';
+/** How long a connection refused by the HTTP parser reads on after its answer (Go's rstAvoidanceDelay). */
+const RESET_AVOIDANCE_MS = 500;
 
 export interface ServerTls {
   readonly certPem: string;
   readonly keyPem: string;
-  /** PEM bundle that verifies client certificates. */
-  readonly clientCaPem: string;
+  /** PEM bundle that verifies client certificates; without one (and no proxy CA), none is asked for. */
+  readonly clientCaPem?: string;
   /** Further CAs whose client certificates the handshake accepts (an authenticating proxy's); the methods tell them apart. */
   readonly extraClientCaPem?: string;
 }
@@ -78,6 +82,8 @@ export interface ServerTls {
 export interface HealthOptions {
   /** In `/livez`, `/readyz` and `/healthz`, after `ping` and `log`: e.g. `etcd`. */
   readonly checks?: readonly HealthCheck[];
+  /** In `/healthz` and `/readyz`, not `/livez`, after `checks`: e.g. `kms-providers`. */
+  readonly nonLivenessChecks?: readonly HealthCheck[];
   /** In `/readyz` only, before the post-start hooks: e.g. `informer-sync`. */
   readonly readinessChecks?: readonly HealthCheck[];
   /**
@@ -93,7 +99,7 @@ export interface CreateServerOptions {
   /** Mounts the API's routes; they run after the whole chain (request info, authn, authz). */
   readonly routes?: (app: express.Application) => void;
   readonly health?: HealthOptions;
-  /** Every authentication method, in order (server/authn/setup.ts); default: client certificates alone. */
+  /** Every authentication method, in order (server/authentication-setup.ts); default: client certificates alone. */
   readonly authenticators?: readonly Authenticator[];
   /** Whether a request to this path without credentials is served as `system:anonymous`; default: `--anonymous-auth`. */
   readonly anonymous?: (path: string) => boolean;
@@ -105,7 +111,7 @@ export interface CreateServerOptions {
   readonly metrics?: ApiserverMetrics;
   /** Marks requested deprecated APIs in `apiserver_requested_deprecated_apis`. */
   readonly deprecatedApi?: (info: RequestInfo) => DeprecatedApi | undefined;
-  /** Audit policy and backends (server/audit/setup.ts); default: from the options' `--audit-*` flags. */
+  /** Audit policy and backends (server/audit-setup.ts); default: from the options' `--audit-*` flags. */
   readonly audit?: Audit;
   /** API Priority and Fairness (server/flowcontrol/); absent: the plain in-flight limits. */
   readonly flowControl?: FlowControl;
@@ -147,7 +153,10 @@ export function createServer(create: CreateServerOptions): CapstanServer {
 
   const requestTimeoutMs = create.requestTimeoutMs ?? options.requestTimeoutMs;
   // Node requires the headers to be due no later than the whole request.
-  const headersTimeoutMs = requestTimeoutMs > 0 ? Math.min(HANDSHAKE_AND_HEADERS_TIMEOUT_MS, requestTimeoutMs) : HANDSHAKE_AND_HEADERS_TIMEOUT_MS;
+  const headersTimeoutMs =
+    requestTimeoutMs > 0
+      ? Math.min(HANDSHAKE_AND_HEADERS_TIMEOUT_MS, requestTimeoutMs)
+      : HANDSHAKE_AND_HEADERS_TIMEOUT_MS;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -175,12 +184,19 @@ export function createServer(create: CreateServerOptions): CapstanServer {
 
   const checks = [pingCheck, logCheck, ...(create.health?.checks ?? [])];
   const hooks = create.health?.postStartHooks ?? [];
+  const nonLiveness = create.health?.nonLivenessChecks ?? [];
   const graceEndsAt = startedAt + options.livezGracePeriodMs;
   app.use(
     healthHandler({
       livez: [...checks, ...hooks.map((hook) => withGracePeriod(hook, graceEndsAt))],
-      readyz: [...checks, ...(create.health?.readinessChecks ?? []), ...hooks, shutdownCheck(() => shuttingDown)],
-      healthz: [...checks, ...hooks],
+      readyz: [
+        ...checks,
+        ...nonLiveness,
+        ...(create.health?.readinessChecks ?? []),
+        ...hooks,
+        shutdownCheck(() => shuttingDown),
+      ],
+      healthz: [...checks, ...nonLiveness, ...hooks],
     }),
   );
   app.get('/version', versionHandler());
@@ -190,8 +206,11 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   app.use(notFoundHandler());
   app.use(statusErrorHandler());
 
+  const clientCas = [create.tls.clientCaPem, create.tls.extraClientCaPem].filter(
+    (pem): pem is string => pem !== undefined,
+  );
   const secureContext = {
-    ca: create.tls.extraClientCaPem ? [create.tls.clientCaPem, create.tls.extraClientCaPem] : create.tls.clientCaPem,
+    ca: clientCas.length > 0 ? clientCas : undefined,
     ...servingTlsSettings(options),
   };
   const sni = sniSelection(readSniCertificates(options.tlsSniCertKeys), secureContext);
@@ -201,7 +220,8 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       key: create.tls.keyPem,
       ...secureContext,
       SNICallback: sni?.callback,
-      requestCert: true,
+      // Without a CA of its own, Node would verify client certificates against the public roots.
+      requestCert: clientCas.length > 0,
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,
       maxHeaderSize: MAX_HEADER_BYTES,
@@ -215,35 +235,52 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       shouldUpgradeCallback: (request) => create.upgrades?.(request) ?? false,
       keepAliveTimeout: IDLE_CONNECTION_TIMEOUT_MS,
     },
-    app,
+    (request, response) => {
+      if (!refuseAsGo(request, response)) app(request, response);
+    },
   );
   sni?.attach(https);
   // The chain answers an upgrade request on its raw socket like any other (a 403, say); a
   // route that switches protocols writes its 101 there itself. Answered otherwise, the
   // connection ends with the answer: it has left HTTP's keep-alive handling.
-  https.on('upgrade', (request: IncomingMessage, socket, head: Buffer) => {
+  // CONNECT is routed like any other method, as Go's router does (a 405 on an API path, a 404
+  // on a host and port), rather than left to Node, which drops it unanswered.
+  const answerOnSocket = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (head.length > 0) socket.unshift(head);
     const response = new ServerResponse(request);
     // Says `Connection: close`, so that no client sends another request on it.
     response.shouldKeepAlive = false;
     response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
     response.once('finish', () => socket.end());
-    app(request, response);
-  });
-  // Node's own answers to malformed requests, but for oversized headers Go's, with a body.
-  // The answer is written and the socket destroyed, not ended: a socket whose TLS handshake
-  // never finished would wait for it forever.
+    if (!refuseAsGo(request, response)) app(request, response);
+  };
+  https.on('upgrade', answerOnSocket);
+  https.on('connect', answerOnSocket);
+  // Node's own answers to malformed requests, but Go's for oversized headers (with a body), for
+  // a protocol version it does not serve and for a transfer coding it does not take.
+  // The socket is always destroyed, at most RESET_AVOIDANCE_MS after the answer: ended alone, a
+  // socket whose TLS handshake never finished would wait for it forever.
   https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     const answer =
-      error.code === 'HPE_HEADER_OVERFLOW'
+      goAnswerToParserError(error.code) ??
+      (error.code === 'HPE_HEADER_OVERFLOW'
         ? HEADERS_TOO_LARGE_RESPONSE
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
           : error.code?.startsWith('HPE_')
             ? 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'
-            : undefined;
-    if (answer !== undefined && socket.writable) socket.write(answer);
-    socket.destroy();
+            : undefined);
+    if (answer === undefined || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // As Go's server closes such a connection: the answer, a half-close, and what more the client
+    // sends read and dropped for a moment before the socket goes. Destroyed at once with the
+    // client's bytes unread, the connection ended in a reset that could discard the answer
+    // before the client read it (seen for a 1 MiB header).
+    socket.on('data', () => undefined);
+    socket.end(answer);
+    setTimeout(() => socket.destroy(), RESET_AVOIDANCE_MS).unref();
   });
 
   async function shutdown(): Promise<void> {

@@ -25,6 +25,7 @@ import { admissionChain } from './admission/types';
 import { selectAdmissionPlugins } from './admission/plugins';
 import { NO_PLUGIN_CONFIGURATIONS, readAdmissionConfiguration } from './admission/admission-configuration';
 import { serviceIPRangesOf, type ServerOptions } from './config/flags';
+import { moveOldKeyPrefixes } from './moved-key-prefixes';
 import { openStoreLocations, type StoreLocation } from './store-locations';
 import { featureEnabled } from './config/feature-enabled';
 import { runtimeConfigEnabled } from './config/runtime-config';
@@ -34,10 +35,15 @@ import { instrumentStore, resourceByKeyPrefix, type StoredResource } from './met
 import { observeWatchCaches, type ObservedCache } from './metrics/watch-cache-metrics';
 import { startCRDController } from './apiextensions/crd-controller';
 import { startCRDServing } from './apiextensions/crd-serving';
-import { apiOperations } from './controllers/api-operations';
-import type { ObjectOperations } from './controllers/operations';
+import { apiOperations } from './client/api-operations';
+import type { ObjectOperations } from './client/operations';
 import { bootstrapClusterObjects, ensureDefaultServiceCIDR } from './controllers/bootstrap';
-import { controllerEnabled, type EmbeddedController } from './controllers/embedded-controllers';
+import {
+  MASTER_LEASE_TTL_SECONDS,
+  startEndpointLeaseReconciler,
+  type EndpointLeaseReconciler,
+} from './controllers/endpoint-leases';
+import { controllerEnabled, type EmbeddedController } from './config/controller-selection';
 import { startGarbageCollector } from './controllers/garbage-collector';
 import { startLeaderElection, type LeaderElection } from './controllers/leader-election';
 import { startNamespaceController } from './controllers/namespace-controller';
@@ -50,19 +56,25 @@ import { mountDiscovery } from './discovery/mount-discovery';
 import { mountResourceRoutes } from './handlers/routes';
 import { configureAuthorization } from './authz/configured-authorization';
 import { rbacEscalationPrevention } from './authz/rbac/escalation-admission';
-import { accessReviewKinds } from './authz/review-kinds';
+import { accessReviewKinds } from './subresources/access-review-kinds';
 import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation';
 import { reconcileBootstrapPolicy } from './controllers/rbac-bootstrap';
 import type { Authorizer } from './authz/types';
-import { representationSettingsFrom } from './codec/respond';
+import { representationSettingsFrom } from './codec/representation-settings';
+import { storageValueCodec } from './codec/storage-value';
 import type { StoreContext } from './registry/store/scope';
 import type { StoreHooks } from './registry/store/hooks';
 import { functionCheck, PostStartHook } from './health/checks';
+import { startEncryptionAtRest } from './encryption/encryption-at-rest';
+import type { GroupResource } from './encryption/encryption-providers';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
-import { serviceClusterIPHooks } from './registry/allocators/cluster-ip-hooks';
-import { ResourceTypeRegistry, type MutableResourceRegistry } from './registry/registry';
-import { BUILTIN_KINDS } from './registry/kinds';
+import { serviceAllocationHooks } from './registry/allocators/service-hooks';
+import { ServiceNodePorts } from './registry/allocators/node-ports';
+import { SharedPortBitmap } from './registry/allocators/port-bitmap';
+import { startNodePortRepair } from './controllers/node-port-repair';
+import type { MutableResourceRegistry } from './registry/registry';
+import { BUILTIN_TYPES, builtinRegistry } from './builtin-types';
 import type { ResourceType } from './registry/types';
 import { schemaData } from './schema/definitions';
 import type { HealthOptions } from './app';
@@ -106,7 +118,13 @@ export interface ControlPlane {
    * After the server listens: bootstrap objects, then campaign for the controllers.
    * `controllers` run on the leader next to the plane's own (authentication's, for one).
    */
-  start(listening: { readonly advertiseAddress: string; readonly port: number; readonly controllers?: readonly LeaderController[] }): Promise<void>;
+  start(listening: {
+    readonly advertiseAddress: string;
+    readonly port: number;
+    readonly controllers?: readonly LeaderController[];
+  }): Promise<void>;
+  /** As shutdown begins, before requests drain: this replica leaves the `kubernetes` Endpoints, as the reference's pre-shutdown hook takes it out. */
+  beginShutdown(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -118,6 +136,36 @@ function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
 }
 
 /**
+ * The stored resource a key (or a key prefix) belongs to, custom resources included, for
+ * encryption at rest: the resource whose prefix is the key's longest parent path. Kinds that
+ * share storage (both Events) are the core group's, which is how the configuration names them.
+ */
+function storedResourceOfKey(
+  options: ServerOptions,
+  registry: MutableResourceRegistry,
+): (key: string) => GroupResource | undefined {
+  let byPrefix: Map<string, GroupResource> | undefined;
+  registry.onChange(() => (byPrefix = undefined));
+  const prefixes = () => {
+    const map = new Map<string, GroupResource>();
+    for (const type of registry.all()) {
+      const keyPrefix = keyPrefixOf(options, type);
+      if (!type.virtual && (!map.has(keyPrefix) || type.group === ''))
+        map.set(keyPrefix, { group: type.group, resource: type.resource });
+    }
+    return map;
+  };
+  return (key) => {
+    byPrefix ??= prefixes();
+    for (let end = key.lastIndexOf('/'); end > 0; end = key.lastIndexOf('/', end - 1)) {
+      const found = byPrefix.get(key.slice(0, end));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+}
+
+/**
  * The built-in types `--watch-cache-sizes` (with the reference's defaults) serves straight from
  * the store; custom resources always have a cache, as in the reference. Worked out once per
  * options: admission plugins ask for storage on every request.
@@ -125,7 +173,9 @@ function keyPrefixOf(options: ServerOptions, type: ResourceType): string {
 function uncachedTypes(options: ServerOptions): ReadonlySet<ResourceType> {
   let types = UNCACHED_TYPES.get(options);
   if (types === undefined) {
-    types = new Set(BUILTIN_KINDS.filter((type) => watchCacheDisabled(options.watchCacheSizes, type.group, type.resource)));
+    types = new Set(
+      BUILTIN_TYPES.filter((type) => watchCacheDisabled(options.watchCacheSizes, type.group, type.resource)),
+    );
     UNCACHED_TYPES.set(options, types);
   }
   return types;
@@ -135,6 +185,12 @@ const UNCACHED_TYPES = new WeakMap<ServerOptions, ReadonlySet<ResourceType>>();
 
 function uncached(options: ServerOptions, type: ResourceType): boolean {
   return uncachedTypes(options).has(type);
+}
+
+/** Events (core/v1 and events.k8s.io/v1, one storage) expire `--event-ttl` after their last write, as in the reference. */
+function ttlSecondsOf(options: ServerOptions, type: ResourceType): number | undefined {
+  const isEvent = type.resource === 'events' && (type.group === '' || type.group === 'events.k8s.io');
+  return isEvent && options.eventTtlSeconds > 0 ? options.eventTtlSeconds : undefined;
 }
 
 /**
@@ -148,7 +204,13 @@ function cachedResources(options: ServerOptions, types: readonly ResourceType[])
     if (type.virtual || uncached(options, type)) continue;
     const keyPrefix = keyPrefixOf(options, type);
     if (!byPrefix.has(keyPrefix)) {
-      byPrefix.set(keyPrefix, { keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+      byPrefix.set(keyPrefix, {
+        keyPrefix,
+        qualifiedResource: { group: type.group, resource: type.resource },
+        namespaced: type.namespaced,
+        codec: storageValueCodec(type, options.storageMediaType),
+        ttlSeconds: ttlSecondsOf(options, type),
+      });
     }
   }
   return byPrefix;
@@ -173,7 +235,8 @@ function followRegistry(options: {
     storedResources.set(resource.keyPrefix, resource.qualifiedResource);
     observed.set(resource.keyPrefix, { ...resource.qualifiedResource, cache });
   };
-  for (const resource of cachedResources(serverOptions, registry.all()).values()) track(resource, caches.cacheFor(resource.keyPrefix));
+  for (const resource of cachedResources(serverOptions, registry.all()).values())
+    track(resource, caches.cacheFor(resource.keyPrefix));
   registry.onChange(() => {
     const wanted = cachedResources(serverOptions, registry.all());
     for (const [keyPrefix, resource] of wanted) {
@@ -207,11 +270,30 @@ async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Prom
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   setClusterPolicy({ allowPrivileged: options.allowPrivileged });
   const metrics = createApiserverMetrics();
-  const known = BUILTIN_KINDS.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
-  const registry = new ResourceTypeRegistry({ enabled: runtimeConfigEnabled({ config: options.runtimeConfig, known }) });
+  const known = BUILTIN_TYPES.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
+  const registry = builtinRegistry(runtimeConfigEnabled({ config: options.runtimeConfig, known }));
   const storedResources = new Map<string, StoredResource>();
+  // Before the stores open: a configuration refused leaves nothing to close.
+  const encryption = options.encryptionProviderConfig
+    ? await startEncryptionAtRest({
+        path: options.encryptionProviderConfig,
+        automaticReload: options.encryptionProviderConfigAutomaticReload,
+        registry: metrics.registry,
+        serverId: `${hostname()}_${process.pid}`,
+      })
+    : undefined;
   const locations = await openStoreLocations(options);
-  const instrumented = (location: StoreLocation) => instrumentStore({ store: location.store, metrics, resourceOfKey: resourceByKeyPrefix(storedResources) });
+  await moveOldKeyPrefixes(locations.main.store, options.etcdPrefix);
+  const resourceOfKey = storedResourceOfKey(options, registry);
+  // Encryption outside the metrics' wrapper: etcd_request_duration_seconds times the store alone.
+  const instrumented = (location: StoreLocation) => {
+    const store = instrumentStore({
+      store: location.store,
+      metrics,
+      resourceOfKey: resourceByKeyPrefix(storedResources),
+    });
+    return encryption === undefined ? store : encryption.wrap(store, resourceOfKey);
+  };
   // The main store first: what is not overridden (custom resources included) lives there.
   const stores = [instrumented(locations.main), ...locations.overrides.map(instrumented)];
   const [store] = stores;
@@ -223,11 +305,17 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   for (const type of registry.all()) {
     if (type.virtual) continue;
     const location = locations.locationOf({ group: type.group, resource: type.resource });
-    if (location !== locations.main) storeIndexOfPrefix.set(keyPrefixOf(options, type), 1 + locations.overrides.indexOf(location));
+    if (location !== locations.main)
+      storeIndexOfPrefix.set(keyPrefixOf(options, type), 1 + locations.overrides.indexOf(location));
   }
   const storeIndexOf = (keyPrefix: string) => storeIndexOfPrefix.get(keyPrefix) ?? 0;
   const cacheSets = await Promise.all(
-    stores.map((located, index) => startCacheSet({ store: located, resources: startupResources.filter(({ keyPrefix }) => storeIndexOf(keyPrefix) === index) })),
+    stores.map((located, index) =>
+      startCacheSet({
+        store: located,
+        resources: startupResources.filter(({ keyPrefix }) => storeIndexOf(keyPrefix) === index),
+      }),
+    ),
   );
   const caches = routedCacheSet({ sets: cacheSets, setOf: storeIndexOf });
   const observed = new Map<string, ObservedCache>();
@@ -242,13 +330,27 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     const key = `${keyPrefix}\u0000${type.group}`;
     let storage = uncachedStorage.get(key);
     if (storage === undefined) {
-      storage = new ResourceStore({ store: stores[storeIndexOf(keyPrefix)], keyPrefix, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+      storage = new ResourceStore({
+        store: stores[storeIndexOf(keyPrefix)],
+        keyPrefix,
+        qualifiedResource: { group: type.group, resource: type.resource },
+        namespaced: type.namespaced,
+        codec: storageValueCodec(type, options.storageMediaType),
+        ttlSeconds: ttlSecondsOf(options, type),
+      });
       uncachedStorage.set(key, storage);
     }
     return storage;
   };
   // Each etcd compacts its own history, as the reference runs a compactor per storage location.
-  const compactors = stores.map((located) => new Compactor({ store: located, intervalMs: options.etcdCompactionIntervalMs, onCompacted: recordCompactions(metrics) }));
+  const compactors = stores.map(
+    (located) =>
+      new Compactor({
+        store: located,
+        intervalMs: options.etcdCompactionIntervalMs,
+        onCompacted: recordCompactions(metrics),
+      }),
+  );
   for (const compactor of compactors) compactor.start();
 
   const find = (group: string, resource: string): ResourceType => {
@@ -256,7 +358,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     if (!type) throw new Error(`${group}/v1 ${resource} is not served`);
     return type;
   };
-  const allocator = new ClusterIPAllocator({ reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))), ranges: serviceIPRangesOf(options) });
+  const allocator = new ClusterIPAllocator({
+    reservations: ipAddressReservations(storageFor(find('networking.k8s.io', 'ipaddresses'))),
+    ranges: serviceIPRangesOf(options),
+  });
   const authorization = configureAuthorization(options, (group, resource) => storageFor(find(group, resource)));
   const { authorizer } = authorization;
   const admissionPlugins = selectAdmissionPlugins(
@@ -264,23 +369,48 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     {
       // Resolved per request: plugins read other kinds' caches by group and resource.
       storageOf: (group, resource) => storageFor(find(group, resource)),
-      tolerationSeconds: { notReady: options.defaultNotReadyTolerationSeconds, unreachable: options.defaultUnreachableTolerationSeconds },
+      tolerationSeconds: {
+        notReady: options.defaultNotReadyTolerationSeconds,
+        unreachable: options.defaultUnreachableTolerationSeconds,
+      },
       authorizer,
       featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
-      pluginConfigurations: options.admissionControlConfigFile ? readAdmissionConfiguration(options.admissionControlConfigFile) : NO_PLUGIN_CONFIGURATIONS,
+      pluginConfigurations: options.admissionControlConfigFile
+        ? readAdmissionConfiguration(options.admissionControlConfigFile)
+        : NO_PLUGIN_CONFIGURATIONS,
       paramKinds: (gvk) => {
         const type = registry.findKind(gvk);
         return type && { type, storage: storageFor(type) };
       },
       servedType: (resource) => registry.find(resource, resource.resource),
+      // Through the store's whole create, as the reference's plugin creates it with its loopback
+      // client; `operations`, made from the chain these plugins join, exists before any request.
+      createNamespace: (name) =>
+        operations.createObject(find('', 'namespaces'), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+      servedKind: (gvk) => registry.findKind(gvk),
     },
   );
   for (const review of accessReviewKinds(authorizer)) registry.add(review);
   // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
   // checks before its generic store admits anything.
-  const admission = admissionChain([rbacEscalationPrevention(authorization.ruleResolver, authorizer), ...admissionPlugins.plugins]);
+  const admission = admissionChain([
+    rbacEscalationPrevention(authorization.ruleResolver, authorizer),
+    ...admissionPlugins.plugins,
+  ]);
   const services = find('', 'services');
-  const serviceHooks = serviceClusterIPHooks(allocator, storageFor(services));
+  // Where the reference keeps its node port bitmap, beside the Services.
+  const nodePortBitmap = new SharedPortBitmap({
+    store: stores[storeIndexOf(keyPrefixOf(options, services))],
+    key: `${options.etcdPrefix.replace(/\/+$/, '')}/ranges/servicenodeports`,
+    range: options.serviceNodePortRange,
+  });
+  const serviceHooks = serviceAllocationHooks({
+    clusterIPs: allocator,
+    nodePorts: new ServiceNodePorts(nodePortBitmap),
+    services: storageFor(services),
+    endpoints: storageFor(find('', 'endpoints')),
+  });
+  const nodePortRepairStop = new AbortController();
   const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
   const definitions = schemaData().definitions;
   const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
@@ -292,10 +422,14 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageOf: (group, resource) => storageFor(find(group, resource)),
   });
   await crdServing.synced;
-  const answers = (located: RevisionedStore) => async () => void (await withTimeout(located.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
+  const answers = (located: RevisionedStore) => async () =>
+    void (await withTimeout(located.currentRevision(), STORE_CHECK_TIMEOUT_MS, 'the store'));
   const storeAnswers = answers(store);
   // Named as the reference names its checks of the override locations.
-  const overrideChecks = stores.slice(1).map((located, i) => ({ live: functionCheck(`etcd-override-${i}`, answers(located)), ready: functionCheck(`etcd-override-readiness-${i}`, answers(located)) }));
+  const overrideChecks = stores.slice(1).map((located, i) => ({
+    live: functionCheck(`etcd-override-${i}`, answers(located)),
+    ready: functionCheck(`etcd-override-readiness-${i}`, answers(located)),
+  }));
   registry.add(componentStatusKind(defaultComponents(storeAnswers)));
   const kubelet = createKubeletClient(options.kubelet);
   const aggregator = startAggregator({
@@ -311,7 +445,11 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   let flowConfig: ConfigConsumer | undefined;
   if (options.enablePriorityAndFairness) {
     const serverConcurrencyLimit = Math.max(1, options.maxRequestsInflight + options.maxMutatingRequestsInflight);
-    flowControl = new FlowControl({ serverConcurrencyLimit, registry: metrics.registry, showHiddenMetrics: options.showHiddenMetricsForVersion !== undefined });
+    flowControl = new FlowControl({
+      serverConcurrencyLimit,
+      registry: metrics.registry,
+      showHiddenMetrics: options.showHiddenMetricsForVersion !== undefined,
+    });
     flowConfig = startConfigConsumer(flowControl, {
       schemas: storageFor(find('flowcontrol.apiserver.k8s.io', 'flowschemas')),
       levels: storageFor(find('flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations')),
@@ -324,8 +462,19 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     if (finished) created.finish();
     return created;
   };
-  const crdSyncedHooks = [hook('start-apiextensions-informers', true), hook('start-apiextensions-controllers', true), hook('crd-informer-synced', true)];
-  const flowHooks = flowControl === undefined ? undefined : { consumer: hook('priority-and-fairness-config-consumer'), filter: hook('priority-and-fairness-filter', true), producer: hook('priority-and-fairness-config-producer') };
+  const crdSyncedHooks = [
+    hook('start-apiextensions-informers', true),
+    hook('start-apiextensions-controllers', true),
+    hook('crd-informer-synced', true),
+  ];
+  const flowHooks =
+    flowControl === undefined
+      ? undefined
+      : {
+          consumer: hook('priority-and-fairness-config-consumer'),
+          filter: hook('priority-and-fairness-filter', true),
+          producer: hook('priority-and-fairness-config-producer'),
+        };
   void flowConfig?.synced.then(() => flowHooks?.consumer.finish());
   const namespacesHook = hook('start-system-namespaces-controller');
   // The publisher of extension-apiserver-authentication runs on the leader; as the repair below,
@@ -340,6 +489,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const postStartHooks = [
     hook('start-apiserver-admission-initializer', true),
     hook('generic-apiserver-start-informers', true),
+    ...(options.encryptionProviderConfigAutomaticReload
+      ? [hook('start-encryption-provider-config-automatic-reload', true)]
+      : []),
     ...(flowHooks ? [flowHooks.consumer, flowHooks.filter] : []),
     ...crdSyncedHooks,
     namespacesHook,
@@ -353,6 +505,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ...aggregator.healthChecks,
   ];
   let election: LeaderElection | undefined;
+  let endpointLeases: EndpointLeaseReconciler | undefined;
 
   return {
     store,
@@ -369,7 +522,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       mountDiscovery(app, { registry, extensions: aggregator.extensions });
       mountOpenAPI(app, { registry, extensions: aggregator.openapi });
       mountResourceRoutes(app as express.Express, {
-        registry, storageFor, definitions, admission, hooksFor, representations: representationSettingsFrom(options.featureGates),
+        registry,
+        storageFor,
+        definitions,
+        admission,
+        hooksFor,
+        representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
         kubelet,
@@ -378,6 +536,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     },
     health: {
       checks: [functionCheck('etcd', storeAnswers), ...overrideChecks.map(({ live }) => live)],
+      nonLivenessChecks: encryption?.healthChecks,
       readinessChecks: [
         functionCheck('etcd-readiness', storeAnswers),
         ...overrideChecks.map(({ ready }) => ready),
@@ -392,8 +551,29 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       postStartHooks,
     },
     async start({ advertiseAddress, port, controllers = [] }) {
-      await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), advertiseAddress, securePort: port });
-      const serviceCIDRs = [allocator.ranges.primary.cidr, ...(allocator.ranges.secondary ? [allocator.ranges.secondary.cidr] : [])];
+      await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), securePort: port });
+      const endpoints = find('', 'endpoints');
+      if (options.endpointReconcilerType === 'lease') {
+        endpointLeases = await startEndpointLeaseReconciler(operations, {
+          // Where the reference keeps them, as Endpoints objects encoded as it encodes Endpoints.
+          leases: new ResourceStore({
+            store: stores[storeIndexOf(keyPrefixOf(options, endpoints))],
+            keyPrefix: `${options.etcdPrefix.replace(/\/+$/, '')}/masterleases`,
+            qualifiedResource: { group: '', resource: 'endpoints' },
+            namespaced: false,
+            codec: storageValueCodec(endpoints, options.storageMediaType),
+            ttlSeconds: MASTER_LEASE_TTL_SECONDS,
+          }),
+          endpoints,
+          endpointSlices: registry.find({ group: 'discovery.k8s.io', version: 'v1' }, 'endpointslices'),
+          advertiseAddress,
+          securePort: port,
+        });
+      }
+      const serviceCIDRs = [
+        allocator.ranges.primary.cidr,
+        ...(allocator.ranges.secondary ? [allocator.ranges.secondary.cidr] : []),
+      ];
       await ensureDefaultServiceCIDR(operations, serviceCIDRs, new Date());
       serviceCIDRHook.finish();
       namespacesHook.finish();
@@ -408,7 +588,9 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         })(),
         flowHooks &&
           (async () => {
-            await ensureBootstrapConfiguration(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }));
+            await ensureBootstrapConfiguration(
+              apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-producer-v1' }),
+            );
             flowHooks.producer.finish();
           })(),
       ]);
@@ -425,22 +607,43 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
             const runs = (name: EmbeddedController) => controllerEnabled(options.controllers, name);
             if (runs('namespace-controller')) startNamespaceController(operations, lost);
             if (runs('resourcequota-controller')) startQuotaController(operations, lost);
-            if (runs('persistentvolumeclaim-protection-controller') && runs('persistentvolume-protection-controller')) startStorageProtection(operations, lost);
+            if (runs('persistentvolumeclaim-protection-controller') && runs('persistentvolume-protection-controller'))
+              startStorageProtection(operations, lost);
             if (runs('persistentvolume-binder-controller')) startVolumeBinder(operations, lost);
             if (runs('garbage-collector-controller')) startGarbageCollector(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
             if (runs('clusterrole-aggregation-controller')) startClusterRoleAggregation(operations, lost);
             startCRDController(operations, lost);
-            if (runs('validatingadmissionpolicy-status-controller')) startPolicyTypeChecking(operations, definitions, lost);
-            if (flowControl) startDanglingConditions(apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-consumer-v1' }), lost);
+            if (runs('validatingadmissionpolicy-status-controller'))
+              startPolicyTypeChecking(operations, definitions, lost);
+            if (flowControl)
+              startDanglingConditions(
+                apiOperations({ context, storageFor, manager: 'api-priority-and-fairness-config-consumer-v1' }),
+                lost,
+              );
             for (const controller of controllers) controller(operations, lost);
           });
         },
       });
       authenticationInfoHook.finish();
-      serviceIPRepairHook.finish();
+      // Every replica repairs the node port bitmap, as every reference server does; the hook
+      // (and so readiness) waits for its first pass, as the reference's does.
+      void startNodePortRepair({
+        services: storageFor(services),
+        bitmap: nodePortBitmap,
+        stop: nodePortRepairStop.signal,
+      }).then(() => serviceIPRepairHook.finish());
+    },
+    async beginShutdown() {
+      await endpointLeases?.stop();
+      endpointLeases = undefined;
     },
     async stop() {
+      // Not left already (beginShutdown): leave now, but let nothing here keep the stores open.
+      await endpointLeases
+        ?.stop()
+        .catch((error: unknown) => console.error('leaving the kubernetes Endpoints failed:', error));
+      nodePortRepairStop.abort();
       await election?.stop();
       authorization.stop();
       flowConfig?.stop();
@@ -448,6 +651,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       aggregator.stop();
       await Promise.all(compactors.map((compactor) => compactor.stop()));
       caches.stop();
+      encryption?.stop();
       await Promise.all(stores.map((located) => located.close()));
     },
   };

@@ -10,7 +10,14 @@ import * as nodeModule from 'node:module';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileLocationsOf } from './config/file-locations';
-import { FlagError, parseFlags, personalityOf, serviceIPRangesOf, type Personality, type ServerOptions } from './config/flags';
+import {
+  FlagError,
+  parseFlags,
+  personalityOf,
+  serviceIPRangesOf,
+  type Personality,
+  type ServerOptions,
+} from './config/flags';
 import { insecureCipherSuites } from './config/tls-flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
 import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
@@ -55,7 +62,9 @@ async function main(argv: readonly string[]): Promise<void> {
     }
     if ('version' in parsed) {
       const { versionInfo, rawVersion } = await import('./discovery/version');
-      process.stdout.write(parsed.version === 'raw' ? `${rawVersion(versionInfo())}\n` : `Kubernetes ${versionInfo().gitVersion}\n`);
+      process.stdout.write(
+        parsed.version === 'raw' ? `${rawVersion(versionInfo())}\n` : `Kubernetes ${versionInfo().gitVersion}\n`,
+      );
       return;
     }
     for (const warning of parsed.warnings) progress(warning);
@@ -65,26 +74,44 @@ async function main(argv: readonly string[]): Promise<void> {
     throw new StartupFailure(`${error.message} (run with --help for the list of flags)`, EXIT_BAD_CONFIGURATION);
   }
 
-  for (const name of insecureCipherSuites(options.tlsCipherSuites)) progress(`Use of insecure cipher '${name}' detected.`);
+  for (const name of insecureCipherSuites(options.tlsCipherSuites))
+    progress(`Use of insecure cipher '${name}' detected.`);
   // Chosen before anything opens: a host with no usable address is a configuration to fix.
-  const advertiseAddress = await startupStep('choosing the advertise address (--advertise-address)', () => chooseAdvertiseAddress(options, personality));
-  const [{ createServer }, { ensurePki }, { writeAdminKubeconfig }, { startControlPlane }, { deprecatedApisOf }, { setUpAuthentication }] = await Promise.all([
+  const advertiseAddress = await startupStep('choosing the advertise address (--advertise-address)', () =>
+    chooseAdvertiseAddress(options, personality),
+  );
+  const [
+    { createServer },
+    { servingPki },
+    { writeAdminKubeconfig },
+    { startControlPlane },
+    { deprecatedApisOf },
+    { setUpAuthentication },
+  ] = await Promise.all([
     import('./app'),
     import('./pki/pki'),
     import('./kubeconfig'),
     import('./control-plane'),
     import('./metrics/deprecated-apis'),
-    import('./authn/setup'),
+    import('./authentication-setup'),
   ]);
-  const { setUpAudit } = await import('./audit/setup');
+  const { setUpAudit } = await import('./audit-setup');
   const files = fileLocationsOf(options);
   const { dataDir } = files;
-  if (dataDir !== undefined) await startupStep(`creating the data dir ${dataDir} (--data-dir)`, () => mkdirSync(dataDir, { recursive: true }));
-  if (!options.tlsCertFile && !existsSync(join(files.certDir, 'ca.crt'))) progress(`generating certificates in ${files.certDir}`);
-  const store = options.etcdServers.length > 0 ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)` : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
+  if (dataDir !== undefined)
+    await startupStep(`creating the data dir ${dataDir} (--data-dir)`, () => mkdirSync(dataDir, { recursive: true }));
+  const certificateMade = (name: string) => existsSync(join(files.certDir, name));
+  if (!options.tlsCertFile && !certificateMade('ca.crt') && !certificateMade('apiserver.crt'))
+    progress(`generating certificates in ${files.certDir}`);
+  const store =
+    options.etcdServers.length > 0
+      ? `etcd at ${options.etcdServers.join(',')} (--etcd-servers)`
+      : `the embedded store in ${join(options.dataDir, 'capstan.db')}`;
   progress(`opening ${store}`);
   const [pki, plane] = await Promise.all([
-    startupStep('reading the certificates', () => ensurePki({ ...options, alternateIPs: [serviceIPRangesOf(options).primary.firstAddress(), advertiseAddress] })),
+    startupStep('reading the certificates', () =>
+      servingPki({ ...options, alternateIPs: [serviceIPRangesOf(options).primary.firstAddress(), advertiseAddress] }),
+    ),
     startupStep(`opening ${store}`, () => startControlPlane(options)),
   ]);
   const authentication = await startupStep('setting up authentication', () =>
@@ -100,7 +127,12 @@ async function main(argv: readonly string[]): Promise<void> {
   const server = await startupStep('loading the serving certificate', () =>
     createServer({
       options,
-      tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem, extraClientCaPem: authentication.extraClientCaPem },
+      tls: {
+        certPem: pki.serving.certPem,
+        keyPem: pki.serving.keyPem,
+        clientCaPem: pki.clientCaPem,
+        extraClientCaPem: authentication.extraClientCaPem,
+      },
       authenticators: authentication.authenticators,
       anonymous: authentication.anonymous,
       routes: (app) => {
@@ -116,23 +148,32 @@ async function main(argv: readonly string[]): Promise<void> {
       upgrades: plane.upgrades,
     }),
   );
-  if (plane.unavailableAdmissionPlugins.length > 0) progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
+  if (plane.unavailableAdmissionPlugins.length > 0)
+    progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
   const { port, url } = await startupStep('serving HTTPS', () => server.listen());
   externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
-  console.log(`capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`);
+  console.log(
+    `capstan listening on ${url} (store: ${options.etcdServers.length > 0 ? `etcd ${options.etcdServers.join(',')}` : 'embedded SQLite'})`,
+  );
   await plane.start({
     advertiseAddress,
     port,
-    // With an operator's serving certificate, the client CA is the best guess at what verifies it.
-    controllers: authentication.controllers({ caPem: pki.servingSignedByCa ? pki.ca.certPem : pki.clientCaPem }),
+    // With an operator's serving certificate, the client CA is the best guess at what verifies it,
+    // and the serving chain itself when there is none.
+    controllers: authentication.controllers({
+      caPem: pki.generated?.ca.certPem ?? pki.clientCaPem ?? pki.serving.certPem,
+    }),
   });
 
   // Before the lines that tell a supervisor the server is up: a SIGTERM sent on reading them
   // must find its handler, not the default action that ends the process at once.
   const stop = (signal: string) => {
     console.log(`${signal} received: shutting down`);
-    server
-      .shutdown()
+    plane
+      .beginShutdown()
+      // Leaving the kubernetes Endpoints is a courtesy to clients: failing it must not cut the drain short.
+      .catch((error: unknown) => console.error('leaving the kubernetes Endpoints failed:', error))
+      .then(() => server.shutdown())
       .then(() => plane.stop())
       .then(
         () => process.exit(0),
@@ -145,20 +186,22 @@ async function main(argv: readonly string[]): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 
-  if (pki.servingSignedByCa) {
+  if (pki.generated) {
     const kubeconfig = writeAdminKubeconfig({
       dir: files.kubeconfigDir,
       serverUrl: `https://${kubeconfigHost(options.bindAddress)}:${port}`,
-      caPem: pki.ca.certPem,
-      clientCertPem: pki.admin.certPem,
-      clientKeyPem: pki.admin.keyPem,
+      caPem: pki.generated.ca.certPem,
+      clientCertPem: pki.generated.admin.certPem,
+      clientKeyPem: pki.generated.admin.keyPem,
     });
     console.log(`admin kubeconfig: ${resolve(kubeconfig)}`);
     // performance.now() counts from process start, so this includes loading the modules.
     console.log(`started in ${Math.round(performance.now())} ms`);
     console.log(`capstan is serving ${url}; try: kubectl --kubeconfig ${resolve(kubeconfig)} get namespaces`);
   } else {
-    console.log('admin kubeconfig: not written (the serving certificate is not of the generated CA: --tls-cert-file, or apiserver.crt in --cert-dir)');
+    console.log(
+      'admin kubeconfig: not written (the serving certificate is not of the generated CA: --tls-cert-file, or apiserver.crt in --cert-dir)',
+    );
     console.log(`started in ${Math.round(performance.now())} ms`);
     console.log(`capstan is serving ${url}`);
   }
@@ -186,17 +229,26 @@ async function main(argv: readonly string[]): Promise<void> {
 async function chooseAdvertiseAddress(options: ServerOptions, personality: Personality): Promise<string> {
   const { defaultAdvertiseAddress, readHostNetwork } = await import('./advertise-address');
   const { primary } = serviceIPRangesOf(options);
-  const loopbackBound = isIP(options.bindAddress) !== 0 && (options.bindAddress.startsWith('127.') || options.bindAddress === '::1');
+  const loopbackBound =
+    isIP(options.bindAddress) !== 0 && (options.bindAddress.startsWith('127.') || options.bindAddress === '::1');
   let address: string;
   try {
-    address = options.advertiseAddress ?? (personality === 'capstan' && loopbackBound ? options.bindAddress : defaultAdvertiseAddress(options.bindAddress, readHostNetwork()));
+    address =
+      options.advertiseAddress ??
+      (personality === 'capstan' && loopbackBound
+        ? options.bindAddress
+        : defaultAdvertiseAddress(options.bindAddress, readHostNetwork()));
   } catch (error) {
     if (personality === 'kube-apiserver') throw new FlagError((error as Error).message);
     address = primary.family === 'IPv4' ? '127.0.0.1' : '::1';
-    progress(`advertising ${address} in the kubernetes endpoints: this host has no address to advertise (set --advertise-address)`);
+    progress(
+      `advertising ${address} in the kubernetes endpoints: this host has no address to advertise (set --advertise-address)`,
+    );
   }
   if ((primary.family === 'IPv4') !== (isIP(address) === 4)) {
-    throw new FlagError(`service IP family ${JSON.stringify(primary.cidr)} must match public address family ${JSON.stringify(address)}`);
+    throw new FlagError(
+      `service IP family ${JSON.stringify(primary.cidr)} must match public address family ${JSON.stringify(address)}`,
+    );
   }
   return address;
 }

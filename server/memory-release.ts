@@ -112,7 +112,10 @@ export function shouldRelease(
   minReleaseIntervalMs = MIN_RELEASE_INTERVAL_MS,
 ): boolean {
   if (state.quietWindows < QUIET_WINDOWS || state.msSinceRelease < minReleaseIntervalMs) return false;
-  return state.heap.youngCommitted > GROWN_YOUNG_GENERATION_BYTES || oldSlack(state.heap) > state.slackAfterRelease + SLACK_OLD_GENERATION_BYTES;
+  return (
+    state.heap.youngCommitted > GROWN_YOUNG_GENERATION_BYTES ||
+    oldSlack(state.heap) > state.slackAfterRelease + SLACK_OLD_GENERATION_BYTES
+  );
 }
 
 function oldSlack(heap: MemoryFigures): number {
@@ -138,7 +141,12 @@ export function releaseAfterLoads(
     const cpu = probe.cpuMicros();
     quietWindows = cpu - lastCpu < intervalMs * 1000 * QUIET_CPU_SHARE ? quietWindows + 1 : 0;
     lastCpu = cpu;
-    const state = { quietWindows, msSinceRelease: performance.now() - lastReleaseAt, heap: probe.heap(), slackAfterRelease };
+    const state = {
+      quietWindows,
+      msSinceRelease: performance.now() - lastReleaseAt,
+      heap: probe.heap(),
+      slackAfterRelease,
+    };
     if (!shouldRelease(state, options.minReleaseIntervalMs)) return;
     release();
     lastReleaseAt = performance.now();

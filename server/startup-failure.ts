@@ -8,9 +8,11 @@
  */
 import { StoreUnavailableError } from '../storage/errors';
 import { AdmissionConfigError } from './admission/config-error';
-import { AuditConfigError } from './audit/config-error';
+import { AuditConfigError } from './audit/record/config-error';
+import { AuthorizationConfigError } from './authz/config-error';
 import { FlagError } from './config/flags';
 import { RuntimeConfigError } from './config/runtime-config';
+import { EncryptionConfigError } from './encryption/encryption-config';
 
 export const EXIT_BAD_CONFIGURATION = 2;
 export const EXIT_UNAVAILABLE = 1;
@@ -46,9 +48,12 @@ const SYSTEM_REASONS: Readonly<Record<string, string>> = {
 
 function listenFailure(error: SystemError): string | undefined {
   const where = `${error.address ?? ''}:${error.port ?? ''}`;
-  if (error.code === 'EADDRINUSE') return `cannot listen on ${where}: the address is already in use (choose another port with --secure-port)`;
-  if (error.code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges; see --secure-port)`;
-  if (error.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: the address is not on this machine (see --bind-address)`;
+  if (error.code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the address is already in use (choose another port with --secure-port)`;
+  if (error.code === 'EACCES')
+    return `cannot listen on ${where}: permission denied (ports below 1024 need privileges; see --secure-port)`;
+  if (error.code === 'EADDRNOTAVAIL')
+    return `cannot listen on ${where}: the address is not on this machine (see --bind-address)`;
   return undefined;
 }
 
@@ -60,10 +65,14 @@ export function describeStartupFailure(what: string, error: unknown): unknown {
   if (error instanceof StartupFailure) return error;
   if (error instanceof FlagError) return new StartupFailure(`${what}: ${error.message}`, EXIT_BAD_CONFIGURATION);
   // Found while the control plane starts, but the flag is what to fix.
-  if (error instanceof RuntimeConfigError) return new StartupFailure(`invalid --runtime-config: ${error.message}`, EXIT_BAD_CONFIGURATION);
+  if (error instanceof RuntimeConfigError)
+    return new StartupFailure(`invalid --runtime-config: ${error.message}`, EXIT_BAD_CONFIGURATION);
   if (error instanceof AdmissionConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
   if (error instanceof AuditConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
-  if (error instanceof StoreUnavailableError) return new StartupFailure(`${what}: ${firstLine(error.message)}`, EXIT_UNAVAILABLE);
+  if (error instanceof AuthorizationConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
+  if (error instanceof EncryptionConfigError) return new StartupFailure(error.message, EXIT_BAD_CONFIGURATION);
+  if (error instanceof StoreUnavailableError)
+    return new StartupFailure(`${what}: ${firstLine(error.message)}`, EXIT_UNAVAILABLE);
   if (!(error instanceof Error)) return error;
   const system = error as SystemError;
   if (system.syscall === 'listen') {
@@ -73,16 +82,23 @@ export function describeStartupFailure(what: string, error: unknown): unknown {
   if (system.code !== undefined && system.path !== undefined && SYSTEM_REASONS[system.code] !== undefined) {
     return new StartupFailure(`${what}: ${system.path}: ${SYSTEM_REASONS[system.code]}`, EXIT_UNAVAILABLE);
   }
-  if (system.code === 'ERR_SQLITE_ERROR') return new StartupFailure(`${what}: ${firstLine(system.message)}`, EXIT_UNAVAILABLE);
+  if (system.code === 'ERR_SQLITE_ERROR')
+    return new StartupFailure(`${what}: ${firstLine(system.message)}`, EXIT_UNAVAILABLE);
   // OpenSSL's refusals of a certificate or key file's content.
   if (system.code?.startsWith('ERR_OSSL') || system.code === 'ERR_INVALID_ARG_VALUE') {
-    return new StartupFailure(`${what}: not a valid PEM certificate or key (${firstLine(system.message)})`, EXIT_UNAVAILABLE);
+    return new StartupFailure(
+      `${what}: not a valid PEM certificate or key (${firstLine(system.message)})`,
+      EXIT_UNAVAILABLE,
+    );
   }
   return error;
 }
 
 function firstLine(text: string): string {
-  return text.split('\n')[0].replace(/\s*Resolution note:\s*$/, '').trim();
+  return text
+    .split('\n')[0]
+    .replace(/\s*Resolution note:\s*$/, '')
+    .trim();
 }
 
 /** Runs one start-up step, turning the failures an operator can fix into `StartupFailure`s. */

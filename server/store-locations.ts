@@ -39,30 +39,41 @@ export interface StoreLocations {
   close(): Promise<void>;
 }
 
-export async function readEtcdTls(options: Pick<ServerOptions, 'etcdCaFile' | 'etcdCertFile' | 'etcdKeyFile'>): Promise<EtcdTls> {
+export async function readEtcdTls(
+  options: Pick<ServerOptions, 'etcdCaFile' | 'etcdCertFile' | 'etcdKeyFile'>,
+): Promise<EtcdTls> {
   const read = (path: string | undefined) => (path ? readFile(path) : Promise.resolve(undefined));
-  const [ca, cert, key] = await Promise.all([read(options.etcdCaFile), read(options.etcdCertFile), read(options.etcdKeyFile)]);
+  const [ca, cert, key] = await Promise.all([
+    read(options.etcdCaFile),
+    read(options.etcdCertFile),
+    read(options.etcdKeyFile),
+  ]);
   return { ca, cert, key };
 }
 
 /**
  * The etcd client's transport for `servers`: TLS for https URLs, plain for http ones, as the
- * reference's client picks by the URL's scheme. A mix cannot share one client here (etcd3
- * refuses it), so it is refused at start.
+ * reference's client picks by the URL's scheme. The client takes one transport for all its
+ * members, so a mix is refused at start.
  */
 export function etcdTransport(servers: readonly string[], tls: EtcdTls): { readonly tls?: EtcdTls } {
   const secure = servers.filter((server) => server.startsWith('https://')).length;
   if (secure === 0) return {};
-  if (secure < servers.length) throw new FlagError(`etcd servers ${servers.join(',')} mix http and https URLs; use one scheme`);
+  if (secure < servers.length)
+    throw new FlagError(`etcd servers ${servers.join(',')} mix http and https URLs; use one scheme`);
   return { tls };
 }
 
-async function openEtcd(servers: readonly string[], tls: EtcdTls, flag: string): Promise<RevisionedStore> {
-  // Loaded only for etcd: its client (gRPC, protobuf descriptors, OpenTelemetry) is a few MiB
-  // of heap and code an embedded-store server never uses.
+async function openEtcd(
+  servers: readonly string[],
+  tls: EtcdTls,
+  flag: string,
+  leaseReuseDurationSeconds: number,
+): Promise<RevisionedStore> {
+  // Loaded only for etcd: code an embedded-store server never uses.
   const { openEtcdStore } = await import('../storage/etcd/etcd-store');
   try {
-    return await openEtcdStore({ endpoints: [...servers], ...etcdTransport(servers, tls) });
+    return await openEtcdStore({ endpoints: [...servers], ...etcdTransport(servers, tls), leaseReuseDurationSeconds });
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
     // Which etcd did not answer when there are several, and what to fix when TLS failed.
@@ -76,10 +87,17 @@ async function openEtcd(servers: readonly string[], tls: EtcdTls, flag: string):
  * line of library internals.
  */
 export function explainTlsFailure(message: string): string | undefined {
-  const alert = /alert (bad certificate|certificate required|unknown ca|certificate unknown|certificate expired)/.exec(message);
-  if (alert) return `etcd refused the TLS handshake (${alert[0]}): it wants a client certificate signed by its --trusted-ca-file (--etcd-certfile, --etcd-keyfile)`;
-  const unverified = /unable to verify the first certificate|self[- ]signed certificate|unable to get local issuer certificate|certificate has expired|Hostname\/IP does not match certificate's altnames[^;]*/.exec(message);
-  if (unverified) return `etcd's serving certificate is not trusted (${unverified[0]}): --etcd-cafile must hold the CA that signed it, for the address of the URL`;
+  const alert = /alert (bad certificate|certificate required|unknown ca|certificate unknown|certificate expired)/.exec(
+    message,
+  );
+  if (alert)
+    return `etcd refused the TLS handshake (${alert[0]}): it wants a client certificate signed by its --trusted-ca-file (--etcd-certfile, --etcd-keyfile)`;
+  const unverified =
+    /unable to verify the first certificate|self[- ]signed certificate|unable to get local issuer certificate|certificate has expired|Hostname\/IP does not match certificate's altnames[^;]*/.exec(
+      message,
+    );
+  if (unverified)
+    return `etcd's serving certificate is not trusted (${unverified[0]}): --etcd-cafile must hold the CA that signed it, for the address of the URL`;
   return undefined;
 }
 
@@ -96,22 +114,30 @@ export async function openStoreLocations(options: ServerOptions): Promise<StoreL
   }
   const tls = await readEtcdTls(options);
   const bySet = new Map<string, readonly string[]>();
-  for (const { servers } of options.etcdServersOverrides) if (!bySet.has(serverSetKey(servers))) bySet.set(serverSetKey(servers), servers);
+  for (const { servers } of options.etcdServersOverrides)
+    if (!bySet.has(serverSetKey(servers))) bySet.set(serverSetKey(servers), servers);
   const opened: RevisionedStore[] = [];
   const closeAll = () => Promise.all(opened.map((store) => store.close())).then(() => undefined);
   try {
     const open = async (servers: readonly string[], flag: string) => {
-      const store = await openEtcd(servers, tls, flag);
+      const store = await openEtcd(servers, tls, flag, options.leaseReuseDurationSeconds);
       opened.push(store);
       return store;
     };
-    const main: StoreLocation = { store: await open(options.etcdServers, '--etcd-servers'), servers: options.etcdServers };
+    const main: StoreLocation = {
+      store: await open(options.etcdServers, '--etcd-servers'),
+      servers: options.etcdServers,
+    };
     const overrides: StoreLocation[] = [];
-    for (const servers of bySet.values()) overrides.push({ store: await open(servers, '--etcd-servers-overrides'), servers });
+    for (const servers of bySet.values())
+      overrides.push({ store: await open(servers, '--etcd-servers-overrides'), servers });
     const byResource = new Map<string, StoreLocation>();
     // A later override of the same resource wins, as the reference's last SetEtcdLocation does.
     for (const { group, resource, servers } of options.etcdServersOverrides) {
-      byResource.set(`${group}/${resource}`, overrides.find((location) => serverSetKey(location.servers) === serverSetKey(servers))!);
+      byResource.set(
+        `${group}/${resource}`,
+        overrides.find((location) => serverSetKey(location.servers) === serverSetKey(servers))!,
+      );
     }
     return {
       main,

@@ -101,3 +101,8 @@ export class ObjectError extends Error {
     this.name = 'ObjectError';
   }
 }
+
+/** True for the object layer's "not found": the answer that means "absent" to a caller that reads to decide. */
+export function isNotFoundError(error: unknown): error is ObjectError {
+  return error instanceof ObjectError && error.reason === 'NotFound';
+}

@@ -25,6 +25,13 @@ export interface KeyValue {
   readonly createRevision: number;
   /** Revision of the write that last changed it (for a deletion event: the deletion's revision). */
   readonly modRevision: number;
+  /**
+   * Set by encryption at rest (storage/transform): the value was read with a key or provider
+   * other than the one writes use now, so an update rewrites it even when nothing changed.
+   */
+  readonly stale?: boolean;
+  /** Set by encryption at rest: the stored value did not decrypt; `value` holds it as stored. */
+  readonly transformError?: Error;
 }
 
 export interface RangeRequest {
@@ -87,6 +94,16 @@ export interface WatchRequest {
   readonly onError: (error: Error) => void;
 }
 
+export interface WriteOptions {
+  /**
+   * The key is deleted this many seconds after the write (or a little later), unless written
+   * again first; the deletion is a write like any other, with its revision and delete event.
+   * Every write sets the key's expiry anew: one without a TTL makes the key permanent. etcd
+   * does it with leases, SQLite with an expiry table it sweeps.
+   */
+  readonly ttlSeconds?: number;
+}
+
 export interface StoreWatch {
   close(): void;
 }
@@ -96,9 +113,9 @@ export interface RevisionedStore {
   get(key: string, options?: { revision?: number }): Promise<GetResult>;
   range(request: RangeRequest): Promise<RangeResult>;
   /** Writes only when the key does not exist. */
-  create(key: string, value: Buffer): Promise<WriteResult>;
+  create(key: string, value: Buffer, options?: WriteOptions): Promise<WriteResult>;
   /** Writes only when the key exists with this mod revision. */
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<WriteResult>;
+  update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult>;
   /** Deletes only when the key exists with this mod revision. */
   delete(key: string, expectedModRevision: number): Promise<WriteResult>;
   watch(request: WatchRequest): StoreWatch;

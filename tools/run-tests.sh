@@ -8,6 +8,9 @@
 # suites through envtest (test/outside), some of whose specs give the server one second, and the
 # reference conformance suite's expected passes (test/conformance), whose spec processes have
 # timeouts.
+# A full run first runs `npm run lint` (import cycles and layers, .dependency-cruiser.cjs, and
+# prettier's check of the formatting); its
+# failure counts as one failure in the summary line.
 # Arguments go to one jest run instead (`make test ARGS=...` is not needed: `./tools/run-tests.sh test/client`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,11 +23,13 @@ descriptions=server/schema/generated/descriptions.json
 [ -f "$descriptions" ] || npx node dist/tools/descriptions/fetch-descriptions.js "$descriptions" || true
 
 status=0
+lint_failures=0
 if [ $# -gt 0 ]; then
   reports=(test-results/jest.json)
   npx jest --json --outputFile=test-results/jest.json "$@" || status=$?
 else
   reports=(test-results/jest.json test-results/jest-first-run.json test-results/jest-outside.json test-results/jest-conformance.json)
+  npm run --silent lint || { status=1; lint_failures=1; }
   npx jest --json --outputFile=test-results/jest.json --testPathIgnorePatterns '/test/(first-run|outside|conformance)/' || status=$?
   npx jest --json --outputFile=test-results/jest-first-run.json test/first-run || status=$?
   npx jest --json --outputFile=test-results/jest-outside.json test/outside || status=$?
@@ -32,9 +37,9 @@ else
 fi
 
 # A report that is missing or unreadable (jest itself failed) counts as one failure.
-npx node -e '
+LINT_FAILURES=$lint_failures npx node -e '
 const fs = require("fs");
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0, failed = Number(process.env.LINT_FAILURES), skipped = 0;
 for (const file of process.argv.slice(1)) {
   let r;
   try { r = JSON.parse(fs.readFileSync(file, "utf8")); }

@@ -21,25 +21,37 @@ function parseFile(path: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new AdmissionConfigError(`unable to read admission control configuration from "${path}" [${(error as Error).message}]`);
+    throw new AdmissionConfigError(
+      `unable to read admission control configuration from "${path}" [${(error as Error).message}]`,
+    );
   }
   try {
     return parseYaml(text);
   } catch (error) {
-    throw new AdmissionConfigError(`unable to parse admission control configuration from "${path}": ${(error as Error).message}`);
+    throw new AdmissionConfigError(
+      `unable to parse admission control configuration from "${path}": ${(error as Error).message}`,
+    );
   }
 }
 
 export function readAdmissionConfiguration(path: string): PluginConfigurations {
   const document = parseFile(path) as { apiVersion?: unknown; kind?: unknown; plugins?: unknown } | null;
-  if (document === null || typeof document !== 'object' || document.kind !== 'AdmissionConfiguration' || !API_VERSIONS.includes(String(document.apiVersion))) {
-    throw new AdmissionConfigError(`admission control configuration "${path}" is not an AdmissionConfiguration of ${API_VERSIONS.join(', ')}`);
+  if (
+    document === null ||
+    typeof document !== 'object' ||
+    document.kind !== 'AdmissionConfiguration' ||
+    !API_VERSIONS.includes(String(document.apiVersion))
+  ) {
+    throw new AdmissionConfigError(
+      `admission control configuration "${path}" is not an AdmissionConfiguration of ${API_VERSIONS.join(', ')}`,
+    );
   }
   const byName = new Map<string, unknown>();
   for (const entry of Array.isArray(document.plugins) ? (document.plugins as Array<Record<string, unknown>>) : []) {
     const name = String(entry?.name ?? '');
     if (entry.configuration !== undefined && entry.configuration !== null) byName.set(name, entry.configuration);
-    else if (typeof entry.path === 'string' && entry.path !== '') byName.set(name, parseFile(isAbsolute(entry.path) ? entry.path : join(dirname(path), entry.path)));
+    else if (typeof entry.path === 'string' && entry.path !== '')
+      byName.set(name, parseFile(isAbsolute(entry.path) ? entry.path : join(dirname(path), entry.path)));
   }
   return (pluginName) => byName.get(pluginName);
 }

@@ -4,9 +4,10 @@
  * the reference's plugins read their informers. Never the store per request.
  */
 import { ObjectError } from '../../storage/errors';
-import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
+import type { ObjectStorage } from '../../storage/objects/types';
 import { EVERYTHING } from '../../storage/objects/types';
 
+import type { KubeObject } from '../../api/objects';
 /** The storage of a served group/resource (the watch cache over the store). */
 export type StorageOf = (group: string, resource: string) => ObjectStorage;
 
@@ -16,7 +17,11 @@ export async function listCached(storage: ObjectStorage): Promise<readonly KubeO
 }
 
 /** One object (of a cluster-scoped resource when `namespace` is absent), or undefined. */
-export async function getCached(storage: ObjectStorage, name: string, namespace?: string): Promise<KubeObject | undefined> {
+export async function getCached(
+  storage: ObjectStorage,
+  name: string,
+  namespace?: string,
+): Promise<KubeObject | undefined> {
   try {
     return await storage.get(namespace === undefined ? { name } : { namespace, name }, { resourceVersion: '0' });
   } catch (error) {
@@ -30,14 +35,24 @@ export function defaultClass(classes: readonly KubeObject[], annotation: string)
   let chosen: KubeObject | undefined;
   for (const candidate of classes) {
     if (candidate.metadata.annotations?.[annotation] !== 'true') continue;
-    const newer = chosen === undefined || String(candidate.metadata.creationTimestamp) > String(chosen.metadata.creationTimestamp);
-    const sameTimeEarlierName = chosen !== undefined && candidate.metadata.creationTimestamp === chosen.metadata.creationTimestamp && String(candidate.metadata.name) < String(chosen.metadata.name);
+    const newer =
+      chosen === undefined || String(candidate.metadata.creationTimestamp) > String(chosen.metadata.creationTimestamp);
+    const sameTimeEarlierName =
+      chosen !== undefined &&
+      candidate.metadata.creationTimestamp === chosen.metadata.creationTimestamp &&
+      String(candidate.metadata.name) < String(chosen.metadata.name);
     if (newer || sameTimeEarlierName) chosen = candidate;
   }
   return chosen;
 }
 
 /** Whether the write is a create or update of the main resource `group/resource`. */
-export function writes(attributes: { resource: { group: string; resource: string }; subResource: string }, group: string, resource: string): boolean {
-  return attributes.resource.group === group && attributes.resource.resource === resource && attributes.subResource === '';
+export function writes(
+  attributes: { resource: { group: string; resource: string }; subResource: string },
+  group: string,
+  resource: string,
+): boolean {
+  return (
+    attributes.resource.group === group && attributes.resource.resource === resource && attributes.subResource === ''
+  );
 }

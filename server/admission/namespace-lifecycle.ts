@@ -7,12 +7,14 @@
  * which ignore the NamespaceTerminating refusal, would report that one as a failure).
  */
 import { ObjectError } from '../../storage/errors';
-import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
-import { forbidden, notFound, qualifiedResource } from '../status/catalogue';
+import type { ObjectStorage } from '../../storage/objects/types';
+import { forbidden, notFound } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { refusedName } from './refused-name';
 import type { AdmissionAttributes, AdmissionPlugin } from './types';
 
+import { qualifiedResource } from '../../api/identity';
+import type { KubeObject } from '../../api/objects';
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 /** The namespace from the cache, or from the store when the cache has not seen it yet. */
@@ -54,7 +56,13 @@ export function namespaceLifecycle(namespaces: ObjectStorage): AdmissionPlugin {
             name,
             group: resource.group,
             kind: resource.resource,
-            causes: [{ reason: 'NamespaceTerminating', message: `namespace ${request.namespace} is being terminated`, field: 'metadata.namespace' }],
+            causes: [
+              {
+                reason: 'NamespaceTerminating',
+                message: `namespace ${request.namespace} is being terminated`,
+                field: 'metadata.namespace',
+              },
+            ],
           },
         });
       }

@@ -16,10 +16,31 @@ import { namespaceLifecycle } from './namespace-lifecycle';
 import { alwaysAdmitPlugin, alwaysDenyPlugin, alwaysPullImagesPlugin } from './plugins/always';
 import { defaultIngressClassPlugin, defaultStorageClassPlugin } from './plugins/default-classes';
 import { defaultTolerationSecondsPlugin } from './plugins/default-toleration-seconds';
-import { certificateApprovalPlugin, certificateSigningPlugin, certificateSubjectRestrictionPlugin } from './plugins/certificates';
+import { denyServiceExternalIPsPlugin } from './plugins/deny-service-external-ips';
+import { eventRateLimitConfiguration, eventRateLimitPlugin } from './plugins/event-rate-limit';
+import { extendedResourceTolerationPlugin } from './plugins/extended-resource-toleration';
+import { limitPodHardAntiAffinityTopologyPlugin } from './plugins/limit-pod-hard-anti-affinity-topology';
+import { namespaceAutoProvisionPlugin, type NamespaceCreator } from './plugins/namespace-auto-provision';
+import { namespaceExistsPlugin } from './plugins/namespace-exists';
+import {
+  certificateApprovalPlugin,
+  certificateSigningPlugin,
+  certificateSubjectRestrictionPlugin,
+} from './plugins/certificates';
+import { clusterTrustBundleAttestPlugin } from './plugins/cluster-trust-bundle-attest';
+import { imagePolicyConfiguration, imagePolicyWebhookPlugin } from './plugins/image-policy-webhook';
 import { limitRangerPlugin } from './plugins/limit-ranger';
 import { nodeRestrictionPlugin } from './plugins/node-restriction';
+import {
+  ownerReferencesPermissionEnforcementPlugin,
+  type ServedKindLookup,
+} from './plugins/owner-references-permission-enforcement';
 import { persistentVolumeClaimResizePlugin } from './plugins/persistent-volume-claim-resize';
+import { podNodeSelectorConfiguration, podNodeSelectorPlugin } from './plugins/pod-node-selector';
+import {
+  podTolerationRestrictionConfiguration,
+  podTolerationRestrictionPlugin,
+} from './plugins/pod-toleration-restriction';
 import { podTopologyLabelsPlugin } from './plugins/pod-topology-labels';
 import { podSecurityConfiguration } from './plugins/pod-security/configuration';
 import { podSecurityPlugin } from './plugins/pod-security/plugin';
@@ -46,6 +67,10 @@ export interface AdmissionDependencies {
   readonly paramKinds: ParamKindLookup;
   /** The served type of a group-version-resource, for webhooks' matchPolicy Equivalent. */
   readonly servedType: ServedTypeLookup;
+  /** Creates a namespace as the server, for NamespaceAutoProvision. */
+  readonly createNamespace: NamespaceCreator;
+  /** The served type of a kind, for the owners OwnerReferencesPermissionEnforcement checks. */
+  readonly servedKind: ServedKindLookup;
 }
 
 interface PluginEntry {
@@ -58,16 +83,34 @@ interface PluginEntry {
 /** The reference's order (its AllOrderedPlugins): mutations that others depend on come first. */
 const PLUGINS: readonly PluginEntry[] = [
   { name: 'AlwaysAdmit', onByDefault: false, make: alwaysAdmitPlugin },
-  { name: 'NamespaceAutoProvision', onByDefault: false },
-  { name: 'NamespaceLifecycle', onByDefault: true, make: ({ storageOf }) => namespaceLifecycle(storageOf('', 'namespaces')) },
-  { name: 'NamespaceExists', onByDefault: false },
-  { name: 'LimitPodHardAntiAffinityTopology', onByDefault: false },
+  {
+    name: 'NamespaceAutoProvision',
+    onByDefault: false,
+    make: ({ storageOf, createNamespace }) =>
+      namespaceAutoProvisionPlugin(storageOf('', 'namespaces'), createNamespace),
+  },
+  {
+    name: 'NamespaceLifecycle',
+    onByDefault: true,
+    make: ({ storageOf }) => namespaceLifecycle(storageOf('', 'namespaces')),
+  },
+  {
+    name: 'NamespaceExists',
+    onByDefault: false,
+    make: ({ storageOf }) => namespaceExistsPlugin(storageOf('', 'namespaces')),
+  },
+  { name: 'LimitPodHardAntiAffinityTopology', onByDefault: false, make: limitPodHardAntiAffinityTopologyPlugin },
   { name: 'LimitRanger', onByDefault: true, make: ({ storageOf }) => limitRangerPlugin(storageOf) },
   { name: 'ServiceAccount', onByDefault: true, make: ({ storageOf }) => serviceAccountPlugin(storageOf) },
   { name: 'NodeRestriction', onByDefault: false, make: nodeRestrictionPlugin },
   { name: 'TaintNodesByCondition', onByDefault: true, make: taintNodesByConditionPlugin },
   { name: 'AlwaysPullImages', onByDefault: false, make: alwaysPullImagesPlugin },
-  { name: 'ImagePolicyWebhook', onByDefault: false },
+  {
+    name: 'ImagePolicyWebhook',
+    onByDefault: false,
+    make: ({ pluginConfigurations }) =>
+      imagePolicyWebhookPlugin(imagePolicyConfiguration(pluginConfigurations('ImagePolicyWebhook'))),
+  },
   {
     name: 'PodSecurity',
     onByDefault: true,
@@ -78,32 +121,88 @@ const PLUGINS: readonly PluginEntry[] = [
         checks: { relaxForUserNamespacePods: featureEnabled('UserNamespacesPodSecurityStandards') },
       }),
   },
-  { name: 'PodNodeSelector', onByDefault: false },
+  {
+    name: 'PodNodeSelector',
+    onByDefault: false,
+    make: ({ storageOf, pluginConfigurations }) =>
+      podNodeSelectorPlugin(
+        storageOf('', 'namespaces'),
+        podNodeSelectorConfiguration(pluginConfigurations('PodNodeSelector')),
+      ),
+  },
   { name: 'Priority', onByDefault: true, make: ({ storageOf }) => priorityPlugin(storageOf) },
-  { name: 'DefaultTolerationSeconds', onByDefault: true, make: ({ tolerationSeconds }) => defaultTolerationSecondsPlugin(tolerationSeconds) },
-  { name: 'PodTolerationRestriction', onByDefault: false },
-  { name: 'EventRateLimit', onByDefault: false },
-  { name: 'ExtendedResourceToleration', onByDefault: false },
+  {
+    name: 'DefaultTolerationSeconds',
+    onByDefault: true,
+    make: ({ tolerationSeconds }) => defaultTolerationSecondsPlugin(tolerationSeconds),
+  },
+  {
+    name: 'PodTolerationRestriction',
+    onByDefault: false,
+    make: ({ storageOf, pluginConfigurations }) =>
+      podTolerationRestrictionPlugin(
+        storageOf('', 'namespaces'),
+        podTolerationRestrictionConfiguration(pluginConfigurations('PodTolerationRestriction')),
+      ),
+  },
+  {
+    name: 'EventRateLimit',
+    onByDefault: false,
+    make: ({ pluginConfigurations }) =>
+      eventRateLimitPlugin(eventRateLimitConfiguration(pluginConfigurations('EventRateLimit'))),
+  },
+  { name: 'ExtendedResourceToleration', onByDefault: false, make: extendedResourceTolerationPlugin },
   { name: 'DefaultStorageClass', onByDefault: true, make: ({ storageOf }) => defaultStorageClassPlugin(storageOf) },
   { name: 'StorageObjectInUseProtection', onByDefault: true, make: storageObjectInUseProtectionPlugin },
-  { name: 'OwnerReferencesPermissionEnforcement', onByDefault: false },
-  { name: 'PersistentVolumeClaimResize', onByDefault: true, make: ({ storageOf }) => persistentVolumeClaimResizePlugin(storageOf) },
+  {
+    name: 'OwnerReferencesPermissionEnforcement',
+    onByDefault: false,
+    make: ({ authorizer, servedKind }) => ownerReferencesPermissionEnforcementPlugin(authorizer, servedKind),
+  },
+  {
+    name: 'PersistentVolumeClaimResize',
+    onByDefault: true,
+    make: ({ storageOf }) => persistentVolumeClaimResizePlugin(storageOf),
+  },
   { name: 'RuntimeClass', onByDefault: true, make: ({ storageOf }) => runtimeClassPlugin(storageOf) },
   { name: 'CertificateApproval', onByDefault: true, make: ({ authorizer }) => certificateApprovalPlugin(authorizer) },
   { name: 'CertificateSigning', onByDefault: true, make: ({ authorizer }) => certificateSigningPlugin(authorizer) },
-  { name: 'ClusterTrustBundleAttest', onByDefault: true },
+  {
+    name: 'ClusterTrustBundleAttest',
+    onByDefault: true,
+    make: ({ authorizer, featureEnabled }) =>
+      clusterTrustBundleAttestPlugin(authorizer, featureEnabled('ClusterTrustBundle')),
+  },
   { name: 'CertificateSubjectRestriction', onByDefault: true, make: certificateSubjectRestrictionPlugin },
   { name: 'DefaultIngressClass', onByDefault: true, make: ({ storageOf }) => defaultIngressClassPlugin(storageOf) },
-  { name: 'DenyServiceExternalIPs', onByDefault: false },
-  { name: 'PodTopologyLabels', onByDefault: true, make: ({ storageOf, featureEnabled }) => podTopologyLabelsPlugin(storageOf, featureEnabled('PodTopologyLabelsAdmission')) },
+  { name: 'DenyServiceExternalIPs', onByDefault: false, make: denyServiceExternalIPsPlugin },
+  {
+    name: 'PodTopologyLabels',
+    onByDefault: true,
+    make: ({ storageOf, featureEnabled }) =>
+      podTopologyLabelsPlugin(storageOf, featureEnabled('PodTopologyLabelsAdmission')),
+  },
   { name: 'MutatingAdmissionPolicy', onByDefault: true },
-  { name: 'MutatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
-  { name: 'ValidatingAdmissionPolicy', onByDefault: true, make: ({ storageOf, authorizer, paramKinds, servedType }) => validatingAdmissionPolicyPlugin(storageOf, authorizer, paramKinds, servedType) },
-  { name: 'ValidatingAdmissionWebhook', onByDefault: true, make: ({ storageOf, authorizer, servedType }) => validatingAdmissionWebhookPlugin(storageOf, authorizer, servedType) },
+  {
+    name: 'MutatingAdmissionWebhook',
+    onByDefault: true,
+    make: ({ storageOf, authorizer, servedType }) => mutatingAdmissionWebhookPlugin(storageOf, authorizer, servedType),
+  },
+  {
+    name: 'ValidatingAdmissionPolicy',
+    onByDefault: true,
+    make: ({ storageOf, authorizer, paramKinds, servedType }) =>
+      validatingAdmissionPolicyPlugin(storageOf, authorizer, paramKinds, servedType),
+  },
+  {
+    name: 'ValidatingAdmissionWebhook',
+    onByDefault: true,
+    make: ({ storageOf, authorizer, servedType }) =>
+      validatingAdmissionWebhookPlugin(storageOf, authorizer, servedType),
+  },
   { name: 'ResourceQuota', onByDefault: true, make: ({ storageOf }) => resourceQuotaPlugin(storageOf) },
   { name: 'AlwaysDeny', onByDefault: false, make: alwaysDenyPlugin },
 ];
-
 
 export interface AdmissionSelection {
   readonly enable: readonly string[];
@@ -118,14 +217,26 @@ export interface SelectedPlugins {
 }
 
 /** The chain the flags select. Throws `AdmissionConfigError` with the reference's text for unknown names. */
-export function selectAdmissionPlugins(selection: AdmissionSelection, dependencies: AdmissionDependencies): SelectedPlugins {
+export function selectAdmissionPlugins(
+  selection: AdmissionSelection,
+  dependencies: AdmissionDependencies,
+): SelectedPlugins {
   const known = new Map(PLUGINS.map((entry) => [entry.name, entry]));
-  for (const [flag, names] of [['enable-admission-plugins', selection.enable], ['disable-admission-plugins', selection.disable]] as const) {
-    for (const name of names) if (!known.has(name)) throw new AdmissionConfigError(`${flag} plugin ${JSON.stringify(name)} is unknown`);
+  for (const [flag, names] of [
+    ['enable-admission-plugins', selection.enable],
+    ['disable-admission-plugins', selection.disable],
+  ] as const) {
+    for (const name of names)
+      if (!known.has(name)) throw new AdmissionConfigError(`${flag} plugin ${JSON.stringify(name)} is unknown`);
   }
-  const unrunnable = selection.enable.filter((name) => known.get(name)!.make === undefined && !selection.disable.includes(name));
-  if (unrunnable.length > 0) throw new AdmissionConfigError(`admission plugins ${unrunnable.join(', ')} are not available in capstan yet`);
-  const chosen = PLUGINS.filter((entry) => (entry.onByDefault || selection.enable.includes(entry.name)) && !selection.disable.includes(entry.name));
+  const unrunnable = selection.enable.filter(
+    (name) => known.get(name)!.make === undefined && !selection.disable.includes(name),
+  );
+  if (unrunnable.length > 0)
+    throw new AdmissionConfigError(`admission plugins ${unrunnable.join(', ')} are not available in capstan yet`);
+  const chosen = PLUGINS.filter(
+    (entry) => (entry.onByDefault || selection.enable.includes(entry.name)) && !selection.disable.includes(entry.name),
+  );
   return {
     plugins: chosen.flatMap((entry) => (entry.make ? [entry.make(dependencies)] : [])),
     unavailable: chosen.filter((entry) => entry.make === undefined).map((entry) => entry.name),

@@ -5,9 +5,9 @@
  * A plugin refuses a request by throwing a `StatusError`. The chain is always present: an empty
  * one admits everything.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import type { UserInfo } from '../authn/types';
-import type { GroupVersionKind, GroupVersionResource } from '../registry/types';
+import type { KubeObject } from '../../api/objects';
+import type { UserInfo } from '../../api/user-info';
+import type { GroupVersionKind, GroupVersionResource } from '../../api/identity';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 

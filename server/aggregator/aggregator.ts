@@ -8,13 +8,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { StorageOf } from '../admission/lookup';
-import { startInformer } from '../controllers/informer';
-import type { ObjectOperations } from '../controllers/operations';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import type { ExtensionGroups } from '../discovery/extension-groups';
 import { functionCheck, PostStartHook, type HealthCheck } from '../health/checks';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
-import type { KubeObject } from '../../storage/objects/types';
-import { APIREGISTRATION_GROUP, serviceOf } from './apiservice';
+import type { KubeObject } from '../../api/objects';
+import { APIREGISTRATION_GROUP, serviceOf } from '../../api/apiregistration';
 import { startAutoregistration } from './autoregistration';
 import { startAvailabilityController } from './availability';
 import { availabilityMetrics } from './availability-metrics';
@@ -24,7 +24,7 @@ import { ExtensionOpenAPIDocuments } from './extension-openapi';
 import type { ExtensionOpenAPI } from '../openapi/extension-documents';
 import type { ProxyClientCertificate } from './extension-transport';
 import { aggregatorProxy, isProxied } from './proxy';
-import { SERVICE_NAME_LABEL } from './service-endpoint';
+import { SERVICE_NAME_LABEL } from '../proxy/service-endpoint';
 
 export interface Aggregator {
   /** Mount before the resource routes: it takes the requests of remote APIServices' group-versions. */
@@ -75,7 +75,8 @@ export function startAggregator(options: {
     }
   };
   const onService = (object: KubeObject) => serviceChanged(object.metadata.namespace, object.metadata.name);
-  const onSlice = (object: KubeObject) => serviceChanged(object.metadata.namespace, object.metadata.labels?.[SERVICE_NAME_LABEL]);
+  const onSlice = (object: KubeObject) =>
+    serviceChanged(object.metadata.namespace, object.metadata.labels?.[SERVICE_NAME_LABEL]);
   const serviceInformers = [
     startInformer(storageOf('', 'services'), { onUpsert: onService, onDelete: onService }),
     startInformer(storageOf('discovery.k8s.io', 'endpointslices'), { onUpsert: onSlice, onDelete: onSlice }),
@@ -83,7 +84,15 @@ export function startAggregator(options: {
   const discovery = new ExtensionDiscovery({ current, storageOf, clientCertificate });
   const openapi = new ExtensionOpenAPIDocuments({ current, storageOf, clientCertificate });
   const metrics = availabilityMetrics(options.metrics, current);
-  const availability = startAvailabilityController({ current, synced: informer.synced, storageOf, operations, type, clientCertificate, metrics });
+  const availability = startAvailabilityController({
+    current,
+    synced: informer.synced,
+    storageOf,
+    operations,
+    type,
+    clientCertificate,
+    metrics,
+  });
   // Reconciling before the informer lists would create what is already stored.
   let autoregistration = { request: () => {}, stop: () => {} };
   const autoregistered = informer.synced.then(() => {
@@ -99,8 +108,12 @@ export function startAggregator(options: {
   };
   let autoregisterComplete = false;
   void autoregistered.then(() => (autoregisterComplete = true));
-  const discoverySynced = informer.synced.then(() => Promise.all([...current.keys()].map((name) => discovery.refresh(name))));
-  const openapiSynced = informer.synced.then(() => Promise.all([...current.keys()].map((name) => openapi.refresh(name))));
+  const discoverySynced = informer.synced.then(() =>
+    Promise.all([...current.keys()].map((name) => discovery.refresh(name))),
+  );
+  const openapiSynced = informer.synced.then(() =>
+    Promise.all([...current.keys()].map((name) => openapi.refresh(name))),
+  );
   const healthChecks: HealthCheck[] = [
     hook('start-kube-aggregator-informers', Promise.all([informer, ...serviceInformers].map(({ synced }) => synced))),
     hook('apiservice-status-local-available-controller', availability.firstSync),

@@ -9,13 +9,18 @@
  * Every replica runs it (each serves every type); two replicas writing the same object meet as
  * AlreadyExists or NotFound, which the operations treat as done.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import type { ObjectOperations } from '../controllers/operations';
-import { startWorkQueue } from '../controllers/work-queue';
+import type { KubeObject } from '../../api/objects';
+import type { ObjectOperations } from '../client/operations';
+import { startWorkQueue } from '../client/work-queue';
 import { CUSTOM_GROUP_PRIORITY, CUSTOM_VERSION_PRIORITY, priorityOf } from '../discovery/group-priority';
 import type { ResourceRegistry, ResourceType } from '../registry/types';
-import { deepEqual } from '../validation/field-errors';
-import { APIREGISTRATION_GROUP, AUTOMANAGED_LABEL, apiServiceName, type APIServiceSpec } from './apiservice';
+import { deepEqual } from '../status/field-errors';
+import {
+  APIREGISTRATION_GROUP,
+  AUTOMANAGED_LABEL,
+  apiServiceName,
+  type APIServiceSpec,
+} from '../../api/apiregistration';
 
 export interface LocalAPIService {
   readonly name: string;
@@ -57,7 +62,9 @@ export function localAPIServices(types: readonly ResourceType[]): Map<string, Lo
 /** The spec fields autoregistration owns, in the reference's order; a local APIService has no service. */
 function ownedSpec(spec: LocalAPIService['spec']): Record<string, unknown> {
   const { group, version, groupPriorityMinimum, versionPriority } = spec;
-  return group === '' ? { groupPriorityMinimum, version, versionPriority } : { group, groupPriorityMinimum, version, versionPriority };
+  return group === ''
+    ? { groupPriorityMinimum, version, versionPriority }
+    : { group, groupPriorityMinimum, version, versionPriority };
 }
 
 function specMatches(object: KubeObject, wanted: LocalAPIService): boolean {
@@ -120,7 +127,12 @@ export function startAutoregistration(options: {
   const queue = startWorkQueue<'all'>({
     stop: stopping.signal,
     handle: async () => {
-      await reconcileLocalAPIServices({ wanted: localAPIServices(options.registry.all()), current: options.current, operations: options.operations, type: options.type });
+      await reconcileLocalAPIServices({
+        wanted: localAPIServices(options.registry.all()),
+        current: options.current,
+        operations: options.operations,
+        type: options.type,
+      });
       complete();
     },
   });

@@ -5,16 +5,23 @@
  * by reason).
  */
 import { Counter, Gauge } from 'prom-client';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
-import { isAvailable, type AvailableCondition } from './apiservice';
+import { isAvailable, type AvailableCondition } from '../../api/apiregistration';
 
 export interface AvailabilityMetrics {
   /** A check changed an APIService's condition from `previous` to `next`. */
-  transitioned(name: string, previous: AvailableCondition | undefined, next: Pick<AvailableCondition, 'status' | 'reason'>): void;
+  transitioned(
+    name: string,
+    previous: AvailableCondition | undefined,
+    next: Pick<AvailableCondition, 'status' | 'reason'>,
+  ): void;
 }
 
-export function availabilityMetrics(metrics: ApiserverMetrics, current: ReadonlyMap<string, KubeObject>): AvailabilityMetrics {
+export function availabilityMetrics(
+  metrics: ApiserverMetrics,
+  current: ReadonlyMap<string, KubeObject>,
+): AvailabilityMetrics {
   const registers = [metrics.registry];
   const unavailable = new Gauge({
     name: 'aggregator_unavailable_apiservice',
@@ -35,7 +42,8 @@ export function availabilityMetrics(metrics: ApiserverMetrics, current: Readonly
   return {
     transitioned(name, previous, next) {
       if (next.status === 'True') return;
-      if (previous?.status !== next.status || previous.reason !== next.reason) unavailableTotal.inc({ name, reason: next.reason ?? '' });
+      if (previous?.status !== next.status || previous.reason !== next.reason)
+        unavailableTotal.inc({ name, reason: next.reason ?? '' });
     },
   };
 }

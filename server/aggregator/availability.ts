@@ -8,16 +8,22 @@
  * only when the condition changed; its transition time moves only when its status did.
  */
 import { request } from 'node:https';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
-import type { ObjectOperations } from '../controllers/operations';
-import { startWorkQueue } from '../controllers/work-queue';
+import type { ObjectOperations } from '../client/operations';
+import { startWorkQueue } from '../client/work-queue';
 import type { ResourceType } from '../registry/types';
-import { availableConditionOf, groupVersionOf, serviceOf, specOf, type AvailableCondition } from './apiservice';
+import {
+  availableConditionOf,
+  groupVersionOf,
+  serviceOf,
+  specOf,
+  type AvailableCondition,
+} from '../../api/apiregistration';
 import type { AvailabilityMetrics } from './availability-metrics';
 import { dialErrorText } from '../proxy/forwarding';
 import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
-import { endpointOrigin, resolveServiceEndpoint } from './service-endpoint';
+import { endpointOrigin, resolveServiceEndpoint } from '../proxy/service-endpoint';
 
 /** The reference re-checks every APIService this often (its informer's resync period). */
 export const AVAILABILITY_RESYNC_MS = 30_000;
@@ -30,7 +36,11 @@ const LOCAL: CheckedCondition = { status: 'True', reason: 'Local', message: 'Loc
 const CHECKER = { name: 'system:kube-aggregator', groups: ['system:masters'] };
 
 /** What the reference's controllers would say of `apiService` now. */
-export async function checkAvailability(apiService: KubeObject, storageOf: StorageOf, clientCertificate: ProxyClientCertificate | undefined): Promise<CheckedCondition> {
+export async function checkAvailability(
+  apiService: KubeObject,
+  storageOf: StorageOf,
+  clientCertificate: ProxyClientCertificate | undefined,
+): Promise<CheckedCondition> {
   const service = serviceOf(apiService);
   if (service === undefined) return LOCAL;
   const resolution = await resolveServiceEndpoint(service, storageOf);
@@ -38,28 +48,65 @@ export async function checkAvailability(apiService: KubeObject, storageOf: Stora
   const { group, version } = groupVersionOf(apiService);
   const path = apiService.metadata.name === 'v1.' ? `/api/${version}` : `/apis/${group}/${version}`;
   const url = `${endpointOrigin(resolution.endpoint)}${path}`;
-  const failure = await discoveryCheck({ url, path, tls: extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate, skipVerify: true }) });
-  if (failure !== undefined) return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${url}: ${failure}` };
+  const failure = await discoveryCheck({
+    url,
+    path,
+    tls: extensionTlsOptions({
+      spec: specOf(apiService),
+      endpoint: resolution.endpoint,
+      clientCertificate,
+      skipVerify: true,
+    }),
+  });
+  if (failure !== undefined)
+    return {
+      status: 'False',
+      reason: 'FailedDiscoveryCheck',
+      message: `failing or missing response from ${url}: ${failure}`,
+    };
   return { status: 'True', reason: 'Passed', message: 'all checks passed' };
 }
 
 /** Undefined when the server answered 2xx or 3xx; else what went wrong, in Go's words where they are shown. */
-function discoveryCheck(options: { url: string; path: string; tls: ReturnType<typeof extensionTlsOptions> }): Promise<string | undefined> {
+function discoveryCheck(options: {
+  url: string;
+  path: string;
+  tls: ReturnType<typeof extensionTlsOptions>;
+}): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const req = request({ ...options.tls, method: 'GET', path: options.path, headers: identityHeaders(CHECKER), timeout: DISCOVERY_CHECK_TIMEOUT_MS }, (res) => {
-      res.resume();
-      const code = res.statusCode ?? 0;
-      resolve(code >= 200 && code < 400 ? undefined : `bad status from ${options.url}: ${code}`);
-    });
-    const deadline = setTimeout(() => req.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')), DISCOVERY_CHECK_TIMEOUT_MS);
+    const req = request(
+      {
+        ...options.tls,
+        method: 'GET',
+        path: options.path,
+        headers: identityHeaders(CHECKER),
+        timeout: DISCOVERY_CHECK_TIMEOUT_MS,
+      },
+      (res) => {
+        res.resume();
+        const code = res.statusCode ?? 0;
+        resolve(code >= 200 && code < 400 ? undefined : `bad status from ${options.url}: ${code}`);
+      },
+    );
+    const deadline = setTimeout(
+      () => req.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')),
+      DISCOVERY_CHECK_TIMEOUT_MS,
+    );
     req.on('close', () => clearTimeout(deadline));
-    req.on('error', (error: NodeJS.ErrnoException) => resolve(`Get ${JSON.stringify(options.url)}: ${dialErrorText(error, options.tls.host, options.tls.port)}`));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(`Get ${JSON.stringify(options.url)}: ${dialErrorText(error, options.tls.host, options.tls.port)}`),
+    );
     req.end();
   });
 }
 
 function conditionChanged(current: AvailableCondition | undefined, next: CheckedCondition): boolean {
-  return current === undefined || current.status !== next.status || current.reason !== next.reason || current.message !== next.message;
+  return (
+    current === undefined ||
+    current.status !== next.status ||
+    current.reason !== next.reason ||
+    current.message !== next.message
+  );
 }
 
 /** Now, at the second, as the API's timestamps are. */
@@ -104,7 +151,12 @@ export function startAvailabilityController(options: {
     const previous = availableConditionOf(options.current.get(name) ?? apiService);
     if (conditionChanged(previous, checked)) {
       options.metrics?.transitioned(name, previous, checked);
-      await options.operations.updateObject(options.type, { name }, (object) => setAvailableCondition(object, checked), 'status');
+      await options.operations.updateObject(
+        options.type,
+        { name },
+        (object) => setAvailableCondition(object, checked),
+        'status',
+      );
     }
     if (checked.reason === 'FailedDiscoveryCheck') throw new Error(checked.message);
   }
@@ -147,8 +199,17 @@ function setAvailableCondition(object: KubeObject, checked: CheckedCondition): v
   const conditions = Array.isArray(status.conditions) ? [...status.conditions] : [];
   const index = conditions.findIndex((condition) => condition.type === 'Available');
   const previous = index >= 0 ? conditions[index] : undefined;
-  const lastTransitionTime = previous !== undefined && previous.status === checked.status && previous.lastTransitionTime ? previous.lastTransitionTime : nowTimestamp();
-  const next: AvailableCondition = { type: 'Available', status: checked.status, lastTransitionTime, reason: checked.reason, message: checked.message };
+  const lastTransitionTime =
+    previous !== undefined && previous.status === checked.status && previous.lastTransitionTime
+      ? previous.lastTransitionTime
+      : nowTimestamp();
+  const next: AvailableCondition = {
+    type: 'Available',
+    status: checked.status,
+    lastTransitionTime,
+    reason: checked.reason,
+    message: checked.message,
+  };
   if (index >= 0) conditions[index] = next;
   else conditions.push(next);
   object.status = { ...status, conditions };

@@ -6,15 +6,19 @@
  * APIService is unavailable, is listed without resources and marked `Stale`, as the reference
  * lists it. Groups and versions are ordered by the APIServices' priorities.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
-import type { APIGroupDiscoveryList, APIResourceDiscovery, APISubresourceDiscovery } from '../discovery/aggregated-documents';
+import type {
+  APIGroupDiscoveryList,
+  APIResourceDiscovery,
+  APISubresourceDiscovery,
+} from '../discovery/aggregated-documents';
 import type { ExtensionGroup, ExtensionGroups } from '../discovery/extension-groups';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import type { APIResource } from '../discovery/legacy-documents';
-import { groupVersionOf, isAvailable, serviceOf, specOf } from './apiservice';
+import { groupVersionOf, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
 import { extensionTlsOptions, fetchFromExtension, type ProxyClientCertificate } from './extension-transport';
-import { resolveServiceEndpoint } from './service-endpoint';
+import { resolveServiceEndpoint } from '../proxy/service-endpoint';
 
 /** Available extension servers are asked again this often, since their resources may change without their APIService changing. */
 export const REDISCOVERY_MS = 60_000;
@@ -38,19 +42,32 @@ export function aggregatedResources(resources: readonly APIResource[]): APIResou
   for (const resource of resources) {
     const [parent, subresource] = resource.name.split('/', 2);
     if (subresource === undefined) continue;
-    parents.get(parent)?.subresources.push({ subresource, responseKind: { group: resource.group ?? '', version: resource.version ?? '', kind: resource.kind }, verbs: resource.verbs });
+    parents.get(parent)?.subresources.push({
+      subresource,
+      responseKind: { group: resource.group ?? '', version: resource.version ?? '', kind: resource.kind },
+      verbs: resource.verbs,
+    });
   }
-  return [...parents.values()].map(({ subresources, ...entry }) => (subresources.length > 0 ? { ...entry, subresources } : entry));
+  return [...parents.values()].map(({ subresources, ...entry }) =>
+    subresources.length > 0 ? { ...entry, subresources } : entry,
+  );
 }
 
-const AGGREGATED_ACCEPT = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+const AGGREGATED_ACCEPT =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 /** The group-version's resources: from the aggregated document when the server answers one, else from its resource list. */
-async function discoverVersion(tls: ReturnType<typeof extensionTlsOptions>, group: string, version: string): Promise<readonly APIResourceDiscovery[]> {
+async function discoverVersion(
+  tls: ReturnType<typeof extensionTlsOptions>,
+  group: string,
+  version: string,
+): Promise<readonly APIResourceDiscovery[]> {
   const aggregated = await fetchFromExtension(tls, '/apis', AGGREGATED_ACCEPT);
   if (aggregated.status === 200 && aggregated.contentType.includes('as=APIGroupDiscoveryList')) {
     const list = aggregated.json() as APIGroupDiscoveryList;
-    const entry = list.items?.find((item) => item.metadata?.name === group)?.versions?.find((candidate) => candidate.version === version);
+    const entry = list.items
+      ?.find((item) => item.metadata?.name === group)
+      ?.versions?.find((candidate) => candidate.version === version);
     if (entry === undefined) throw new Error(`${group}/${version} is not in the server's discovery document`);
     return entry.resources ?? [];
   }
@@ -61,7 +78,10 @@ async function discoverVersion(tls: ReturnType<typeof extensionTlsOptions>, grou
 
 export class ExtensionDiscovery implements ExtensionGroups {
   /** APIService name → its discovered resources and the object they were fetched for. */
-  private readonly discovered = new Map<string, { readonly from: string; readonly resources: readonly APIResourceDiscovery[] }>();
+  private readonly discovered = new Map<
+    string,
+    { readonly from: string; readonly resources: readonly APIResourceDiscovery[] }
+  >();
   private changes = 0;
   private readonly timer: NodeJS.Timeout;
 
@@ -99,7 +119,11 @@ export class ExtensionDiscovery implements ExtensionGroups {
       const resolution = await resolveServiceEndpoint(service, this.options.storageOf);
       if (!resolution.ok) throw new Error(resolution.message);
       const { group, version } = groupVersionOf(apiService);
-      const tls = extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate: this.options.clientCertificate });
+      const tls = extensionTlsOptions({
+        spec: specOf(apiService),
+        endpoint: resolution.endpoint,
+        clientCertificate: this.options.clientCertificate,
+      });
       this.discovered.set(name, { from, resources: await discoverVersion(tls, group, version) });
     } catch {
       // Unreachable or not a discovery document: the version stays listed as stale.
@@ -124,14 +148,25 @@ export class ExtensionDiscovery implements ExtensionGroups {
       const entry = byGroup.get(group) ?? { priority: 0, versions: [] };
       byGroup.set(group, entry);
       entry.priority = Math.max(entry.priority, spec.groupPriorityMinimum ?? 0);
-      entry.versions.push({ version, priority: spec.versionPriority ?? 0, local: serviceOf(apiService) === undefined, resources: this.discovered.get(name)?.resources });
+      entry.versions.push({
+        version,
+        priority: spec.versionPriority ?? 0,
+        local: serviceOf(apiService) === undefined,
+        resources: this.discovered.get(name)?.resources,
+      });
     }
     return [...byGroup].map(([name, { priority, versions }]) => ({
       name,
       priority,
       versions: versions
-        .sort((a, b) => (a.priority !== b.priority ? b.priority - a.priority : compareKubeAwareVersions(a.version, b.version)))
-        .map(({ version, local, resources }) => ({ version, ...(local ? { local } : {}), ...(resources === undefined ? {} : { resources }) })),
+        .sort((a, b) =>
+          a.priority !== b.priority ? b.priority - a.priority : compareKubeAwareVersions(a.version, b.version),
+        )
+        .map(({ version, local, resources }) => ({
+          version,
+          ...(local ? { local } : {}),
+          ...(resources === undefined ? {} : { resources }),
+        })),
     }));
   }
 

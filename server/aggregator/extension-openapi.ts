@@ -6,13 +6,13 @@
  * APIService that is gone or unavailable takes its documents with it.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
 import type { ExtensionOpenAPI, ExtensionV2Part, ExtensionV3Document } from '../openapi/extension-documents';
 import { openAPIV3PathKey } from '../openapi/documents';
-import { groupVersionOf, isAvailable, serviceOf, specOf } from './apiservice';
+import { groupVersionOf, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
 import { extensionTlsOptions, fetchFromExtension, type ProxyClientCertificate } from './extension-transport';
-import { resolveServiceEndpoint } from './service-endpoint';
+import { resolveServiceEndpoint } from '../proxy/service-endpoint';
 
 /** The reference's OpenAPI controllers download the specs again this often. */
 export const OPENAPI_REFRESH_MS = 60_000;
@@ -24,8 +24,13 @@ interface Downloaded {
 }
 
 /** The paths of `/apis/<group>/<version>` and below, and every definition, of a v2 document. */
-function v2PartOf(document: { paths?: Record<string, unknown>; definitions?: Record<string, unknown> }, prefix: string): ExtensionV2Part {
-  const paths = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => path === prefix || path.startsWith(`${prefix}/`)));
+function v2PartOf(
+  document: { paths?: Record<string, unknown>; definitions?: Record<string, unknown> },
+  prefix: string,
+): ExtensionV2Part {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths ?? {}).filter(([path]) => path === prefix || path.startsWith(`${prefix}/`)),
+  );
   return { paths, definitions: document.definitions ?? {} };
 }
 
@@ -72,7 +77,11 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
     }
     const resolution = await resolveServiceEndpoint(service, this.options.storageOf);
     if (!resolution.ok) return;
-    const tls = extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate: this.options.clientCertificate });
+    const tls = extensionTlsOptions({
+      spec: specOf(apiService),
+      endpoint: resolution.endpoint,
+      clientCertificate: this.options.clientCertificate,
+    });
     const groupVersion = groupVersionOf(apiService);
     const key = openAPIV3PathKey(groupVersion);
     const [v3, v2] = await Promise.all([this.downloadV3(tls, key), this.downloadV2(tls, `/${key}`)]);
@@ -82,11 +91,15 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
     this.changes++;
   }
 
-  private async downloadV3(tls: ReturnType<typeof extensionTlsOptions>, key: string): Promise<ExtensionV3Document | undefined> {
+  private async downloadV3(
+    tls: ReturnType<typeof extensionTlsOptions>,
+    key: string,
+  ): Promise<ExtensionV3Document | undefined> {
     try {
       const index = await fetchFromExtension(tls, '/openapi/v3', 'application/json');
       if (index.status !== 200) return undefined;
-      const url = (index.json() as { paths?: Record<string, { serverRelativeURL?: string }> }).paths?.[key]?.serverRelativeURL;
+      const url = (index.json() as { paths?: Record<string, { serverRelativeURL?: string }> }).paths?.[key]
+        ?.serverRelativeURL;
       if (url === undefined) return undefined;
       const document = await fetchFromExtension(tls, url, 'application/json');
       if (document.status !== 200) return undefined;
@@ -98,11 +111,17 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
     }
   }
 
-  private async downloadV2(tls: ReturnType<typeof extensionTlsOptions>, prefix: string): Promise<ExtensionV2Part | undefined> {
+  private async downloadV2(
+    tls: ReturnType<typeof extensionTlsOptions>,
+    prefix: string,
+  ): Promise<ExtensionV2Part | undefined> {
     try {
       const document = await fetchFromExtension(tls, '/openapi/v2', 'application/json');
       if (document.status !== 200) return undefined;
-      return v2PartOf(document.json() as { paths?: Record<string, unknown>; definitions?: Record<string, unknown> }, prefix);
+      return v2PartOf(
+        document.json() as { paths?: Record<string, unknown>; definitions?: Record<string, unknown> },
+        prefix,
+      );
     } catch {
       return undefined;
     }

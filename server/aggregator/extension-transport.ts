@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { UserInfo } from '../authn/types';
-import type { APIServiceSpec } from './apiservice';
-import type { ServiceEndpoint } from './service-endpoint';
+import type { UserInfo } from '../../api/user-info';
+import type { APIServiceSpec } from '../../api/apiregistration';
+import type { ServiceEndpoint } from '../proxy/service-endpoint';
 
 /** The front-proxy client certificate and key, PEM; absent: the aggregator presents none. */
 export interface ProxyClientCertificate {
@@ -19,9 +19,15 @@ export interface ProxyClientCertificate {
   readonly keyPem: string;
 }
 
-export function readProxyClientCertificate(options: { proxyClientCertFile?: string; proxyClientKeyFile?: string }): ProxyClientCertificate | undefined {
+export function readProxyClientCertificate(options: {
+  proxyClientCertFile?: string;
+  proxyClientKeyFile?: string;
+}): ProxyClientCertificate | undefined {
   if (!options.proxyClientCertFile || !options.proxyClientKeyFile) return undefined;
-  return { certPem: readFileSync(options.proxyClientCertFile, 'utf8'), keyPem: readFileSync(options.proxyClientKeyFile, 'utf8') };
+  return {
+    certPem: readFileSync(options.proxyClientCertFile, 'utf8'),
+    keyPem: readFileSync(options.proxyClientKeyFile, 'utf8'),
+  };
 }
 
 /** TLS and address options of a request to the extension server behind `endpoint`. */
@@ -75,21 +81,39 @@ export interface FetchedDocument {
 /** GETs `path` from the extension server as the aggregator, within 5 s; non-2xx answers resolve too, transport failures reject. */
 export function fetchFromExtension(tls: RequestOptions, path: string, accept: string): Promise<FetchedDocument> {
   return new Promise((resolve, reject) => {
-    const req = request({ ...tls, method: 'GET', path, headers: { ...identityHeaders(AGGREGATOR_USER), Accept: accept }, timeout: FETCH_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_DOCUMENT_BYTES) req.destroy(new Error(`${path}: document larger than ${MAX_DOCUMENT_BYTES} bytes`));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        const body = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', body, json: () => JSON.parse(body.toString('utf8')) as unknown });
-      });
-      res.on('error', reject);
-    });
-    const deadline = setTimeout(() => req.destroy(new Error(`${path}: no answer within ${FETCH_TIMEOUT_MS} ms`)), FETCH_TIMEOUT_MS);
+    const req = request(
+      {
+        ...tls,
+        method: 'GET',
+        path,
+        headers: { ...identityHeaders(AGGREGATOR_USER), Accept: accept },
+        timeout: FETCH_TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_DOCUMENT_BYTES)
+            req.destroy(new Error(`${path}: document larger than ${MAX_DOCUMENT_BYTES} bytes`));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'] ?? '',
+            body,
+            json: () => JSON.parse(body.toString('utf8')) as unknown,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    const deadline = setTimeout(
+      () => req.destroy(new Error(`${path}: no answer within ${FETCH_TIMEOUT_MS} ms`)),
+      FETCH_TIMEOUT_MS,
+    );
     req.on('close', () => clearTimeout(deadline));
     req.on('error', reject);
     req.end();

@@ -13,13 +13,13 @@
 import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
-import { auditSwitchedProtocols } from '../audit/request-audit';
-import { apiServiceName, isAvailable, serviceOf, specOf } from './apiservice';
+import { auditSwitchedProtocols } from '../audit/record/request-audit';
+import { apiServiceName, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
 import { asksUpgrade, dialErrorText, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
 import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
-import { resolveServiceEndpoint } from './service-endpoint';
+import { resolveServiceEndpoint } from '../proxy/service-endpoint';
 
 /** The APIService name a path's group-version would have (`/apis/<group>/<version>[/...]`). */
 export function apiServiceNameOfPath(path: string): string | undefined {
@@ -72,7 +72,11 @@ export function aggregatorProxy(options: {
         }
         const upstream = httpsRequest(
           {
-            ...extensionTlsOptions({ spec: specOf(apiService), endpoint: resolution.endpoint, clientCertificate: options.clientCertificate }),
+            ...extensionTlsOptions({
+              spec: specOf(apiService),
+              endpoint: resolution.endpoint,
+              clientCertificate: options.clientCertificate,
+            }),
             method: req.method,
             path: req.originalUrl,
             headers: {
@@ -89,7 +93,10 @@ export function aggregatorProxy(options: {
           joinConnections(req.socket, answer, socket, head);
         });
         upstream.on('error', (error: NodeJS.ErrnoException) =>
-          unavailable(res, `error trying to reach service: ${dialErrorText(error, resolution.endpoint.host, resolution.endpoint.port)}`),
+          unavailable(
+            res,
+            `error trying to reach service: ${dialErrorText(error, resolution.endpoint.host, resolution.endpoint.port)}`,
+          ),
         );
         // A client that goes away ends the extension server's request too (a watch, say).
         res.on('close', () => upstream.destroy());

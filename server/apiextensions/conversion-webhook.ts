@@ -10,14 +10,14 @@
  * the Service's endpoints, with the Service's DNS name checked in the certificate).
  */
 import { randomUUID } from 'node:crypto';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { webhookDestination } from '../admission/webhook/client';
 import type { StorageOf } from '../admission/lookup';
 import { isObject } from '../json/value';
 import { postJson } from '../webhook-client/post-json';
 import { internalError } from '../status/catalogue';
 import { validateAnnotations, validateLabels } from '../validation/object-meta';
-import { FieldPath } from '../validation/field-errors';
+import { FieldPath } from '../status/field-errors';
 import type { CustomResourceConversion, WebhookClientConfig } from './crd-types';
 
 /** The reference's timeout for conversion webhook calls. */
@@ -39,9 +39,16 @@ function reviewVersion(conversion: CustomResourceConversion): string {
 }
 
 /** POSTs the review and answers the parsed JSON reply. */
-async function postReview(config: WebhookClientConfig, review: object, storageOf: StorageOf | undefined): Promise<unknown> {
+async function postReview(
+  config: WebhookClientConfig,
+  review: object,
+  storageOf: StorageOf | undefined,
+): Promise<unknown> {
   const destination = await webhookDestination(config, storageOf);
-  const answer = await postJson(destination, JSON.stringify(review), { timeoutMs: WEBHOOK_TIMEOUT_MS, maxAnswerBytes: MAX_RESPONSE_BYTES });
+  const answer = await postJson(destination, JSON.stringify(review), {
+    timeoutMs: WEBHOOK_TIMEOUT_MS,
+    maxAnswerBytes: MAX_RESPONSE_BYTES,
+  });
   const text = answer.body.toString('utf8');
   if (answer.status >= 300) throw new Error(`the server responded with status ${answer.status}: ${text.slice(0, 200)}`);
   return JSON.parse(text);
@@ -49,13 +56,18 @@ async function postReview(config: WebhookClientConfig, review: object, storageOf
 
 /** The converted objects of a review response, or the reference's complaint about it. */
 function convertedObjects(review: unknown, version: string, uid: string): unknown[] {
-  if (!isObject(review) || review.kind !== 'ConversionReview' || review.apiVersion !== `apiextensions.k8s.io/${version}`) {
+  if (
+    !isObject(review) ||
+    review.kind !== 'ConversionReview' ||
+    review.apiVersion !== `apiextensions.k8s.io/${version}`
+  ) {
     const got = isObject(review) ? `${String(review.apiVersion ?? '')}, Kind=${String(review.kind ?? '')}` : 'nothing';
     throw new Error(`expected webhook response of apiextensions.k8s.io/${version}, Kind=ConversionReview, got ${got}`);
   }
   const response = review.response;
   if (!isObject(response)) throw new Error('no response provided');
-  if (response.uid !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`);
+  if (response.uid !== uid)
+    throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`);
   const result = isObject(response.result) ? response.result : {};
   if (result.status !== 'Success') {
     if (typeof result.message === 'string' && result.message !== '') throw new Error(result.message);
@@ -83,10 +95,14 @@ function restoreMetadata(original: KubeObject, converted: Record<string, unknown
     }
     if (!isObject(chosen)) throw new Error(`invalid metadata.${field} of type ${typeof chosen} in converted object`);
     for (const [key, value] of Object.entries(chosen)) {
-      if (typeof value !== 'string') throw new Error(`metadata.${field}[${key}] must be a string, but is ${typeof value} in converted object`);
+      if (typeof value !== 'string')
+        throw new Error(`metadata.${field}[${key}] must be a string, but is ${typeof value} in converted object`);
     }
     const strings = chosen as Record<string, string>;
-    const errors = field === 'labels' ? validateLabels(strings, FieldPath.root('metadata', 'labels')) : validateAnnotations(strings, FieldPath.root('metadata', 'annotation'));
+    const errors =
+      field === 'labels'
+        ? validateLabels(strings, FieldPath.root('metadata', 'labels'))
+        : validateAnnotations(strings, FieldPath.root('metadata', 'annotation'));
     if (errors.length > 0) throw new Error(errors.map((error) => `${error.field}: ${error.detail}`).join(', '));
     restored[field] = strings;
   }
@@ -97,9 +113,12 @@ function checkConverted(original: KubeObject, converted: unknown, target: Conver
   const prefix = `conversion webhook for ${gvkText(original)} returned invalid converted object at index ${index}`;
   if (!isObject(converted)) throw new Error(`${prefix}: invalid type, expected=Unstructured, got=${typeof converted}`);
   if (converted.apiVersion !== target.apiVersion) {
-    throw new Error(`${prefix}: invalid groupVersion (expected ${target.apiVersion}, received ${String(converted.apiVersion ?? '')})`);
+    throw new Error(
+      `${prefix}: invalid groupVersion (expected ${target.apiVersion}, received ${String(converted.apiVersion ?? '')})`,
+    );
   }
-  if (converted.kind !== target.kind) throw new Error(`${prefix}: invalid kind (expected ${target.kind}, received ${String(converted.kind ?? '')})`);
+  if (converted.kind !== target.kind)
+    throw new Error(`${prefix}: invalid kind (expected ${target.kind}, received ${String(converted.kind ?? '')})`);
   const meta = isObject(converted.metadata) ? converted.metadata : {};
   const same: ReadonlyArray<['name' | 'namespace' | 'uid', string]> = [
     ['name', 'name'],
@@ -109,12 +128,15 @@ function checkConverted(original: KubeObject, converted: unknown, target: Conver
   for (const [field, word] of same) {
     const expected = original.metadata[field] ?? '';
     const actual = meta[field] ?? '';
-    if (expected !== actual) throw new Error(`${prefix}: must have the same ${word}: ${String(expected)} != ${String(actual)}`);
+    if (expected !== actual)
+      throw new Error(`${prefix}: must have the same ${word}: ${String(expected)} != ${String(actual)}`);
   }
   try {
     return restoreMetadata(original, converted);
   } catch (error) {
-    throw new Error(`conversion webhook for ${gvkText(original)} returned invalid metadata in object at index ${index}: ${(error as Error).message}`);
+    throw new Error(
+      `conversion webhook for ${gvkText(original)} returned invalid metadata in object at index ${index}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -152,7 +174,9 @@ export async function convertThroughWebhook(
       throw new Error(`conversion webhook for ${gvkText(first)} failed: ${(error as Error).message}`);
     }
     if (converted.length !== objects.length) {
-      throw new Error(`conversion webhook for ${gvkText(first)} returned ${converted.length} objects, expected ${objects.length}`);
+      throw new Error(
+        `conversion webhook for ${gvkText(first)} returned ${converted.length} objects, expected ${objects.length}`,
+      );
     }
     return converted.map((object, index) => checkConverted(objects[index], object, target, index));
   } catch (error) {

@@ -12,7 +12,7 @@ import {
   type CustomResourceDefinitionCondition,
   type CustomResourceDefinitionNames,
 } from './crd-types';
-import { deepEqual } from '../validation/field-errors';
+import { deepEqual } from '../status/field-errors';
 
 export const NAMES_ACCEPTED = 'NamesAccepted';
 export const ESTABLISHED = 'Established';
@@ -50,7 +50,10 @@ export interface NamingResult {
   readonly established: CustomResourceDefinitionCondition;
 }
 
-export function calculateNamesAndConditions(crd: CustomResourceDefinition, all: readonly CustomResourceDefinition[]): NamingResult {
+export function calculateNamesAndConditions(
+  crd: CustomResourceDefinition,
+  all: readonly CustomResourceDefinition[],
+): NamingResult {
   const used = usedNames(crd.spec.group, all, crd.metadata.name);
   const requested = crd.spec.names;
   const accepted: CustomResourceDefinitionNames = crd.status?.acceptedNames ?? { plural: '', kind: '' };
@@ -60,7 +63,11 @@ export function calculateNamesAndConditions(crd: CustomResourceDefinition, all: 
     if (message === undefined) accept();
     else failure = { reason, message };
   };
-  check('PluralConflict', conflict(requested.plural, accepted.plural, used.resources), () => (next.plural = requested.plural));
+  check(
+    'PluralConflict',
+    conflict(requested.plural, accepted.plural, used.resources),
+    () => (next.plural = requested.plural),
+  );
   check('SingularConflict', conflict(requested.singular ?? '', accepted.singular ?? '', used.resources), () => {
     if (requested.singular) next.singular = requested.singular;
     else delete next.singular;
@@ -72,7 +79,8 @@ export function calculateNamesAndConditions(crd: CustomResourceDefinition, all: 
       .map((name) => conflict(name, '', used.resources))
       .filter((message): message is string => message !== undefined);
     // Several conflicts read as the reference's aggregate: one, or `[a, b]`.
-    const message = problems.length === 0 ? undefined : problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`;
+    const message =
+      problems.length === 0 ? undefined : problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`;
     check('ShortNamesConflict', message, () => {
       if (requested.shortNames && requested.shortNames.length > 0) next.shortNames = requested.shortNames;
       else delete next.shortNames;
@@ -99,7 +107,12 @@ export function calculateNamesAndConditions(crd: CustomResourceDefinition, all: 
   // The reference sets Installing here and True a moment later in its establishing
   // controller; both happen in this one step, since the type is served as soon as it is.
   if (established.status !== 'True' && namesAccepted.status === 'True') {
-    established = { type: ESTABLISHED, status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' };
+    established = {
+      type: ESTABLISHED,
+      status: 'True',
+      reason: 'InitialNamesAccepted',
+      message: 'the initial names have been accepted',
+    };
   }
   return { acceptedNames: next, namesAccepted, established };
 }
@@ -108,15 +121,26 @@ export function calculateNamesAndConditions(crd: CustomResourceDefinition, all: 
  * Sets a condition as the reference's SetCRDCondition does: a changed status moves
  * lastTransitionTime; same status keeps it and takes the new reason and message. Mutates `crd`.
  */
-export function setCondition(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition, now: Date): void {
+export function setCondition(
+  crd: CustomResourceDefinition,
+  condition: CustomResourceDefinitionCondition,
+  now: Date,
+): void {
   const status = (crd.status ??= {});
   const conditions = (status.conditions ??= []);
   const index = conditions.findIndex((existing) => existing.type === condition.type);
   const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const existing = index < 0 ? undefined : conditions[index];
-  const lastTransitionTime = existing !== undefined && existing.status === condition.status ? (existing.lastTransitionTime ?? stamp) : stamp;
+  const lastTransitionTime =
+    existing !== undefined && existing.status === condition.status ? (existing.lastTransitionTime ?? stamp) : stamp;
   // Members in the order the reference writes them.
-  const next = { type: condition.type, status: condition.status, lastTransitionTime, reason: condition.reason, message: condition.message };
+  const next = {
+    type: condition.type,
+    status: condition.status,
+    lastTransitionTime,
+    reason: condition.reason,
+    message: condition.message,
+  };
   if (index < 0) conditions.push(next);
   else conditions[index] = next;
 }

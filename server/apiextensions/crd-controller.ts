@@ -6,16 +6,17 @@
  * (each delete honouring the resource's own finalizers), look again until none is left, then
  * drop the finalizer so the CRD goes, and with it (crd-serving.ts) its endpoints.
  */
-import { EVERYTHING, type KubeObject } from '../../storage/objects/types';
-import { startInformer } from '../controllers/informer';
-import type { ObjectOperations } from '../controllers/operations';
-import { startWorkQueue } from '../controllers/work-queue';
+import { EVERYTHING } from '../../storage/objects/types';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
+import { startWorkQueue } from '../client/work-queue';
 import type { ResourceType } from '../registry/types';
-import { deepEqual } from '../validation/field-errors';
+import { deepEqual } from '../status/field-errors';
 import { CLEANUP_FINALIZER } from './crd-strategy';
 import { calculateNamesAndConditions, setCondition, TERMINATING } from './crd-conditions';
 import { APIEXTENSIONS_GROUP, asCRD, isConditionTrue, type CustomResourceDefinition } from './crd-types';
 
+import type { KubeObject } from '../../api/objects';
 /** How soon a CRD whose custom resources are still going is looked at again. */
 const INSTANCES_RECHECK_MS = 1000;
 
@@ -27,7 +28,9 @@ function crdType(operations: ObjectOperations): ResourceType {
 
 /** The served type of a CRD's custom resources, if it is served. */
 function servedTypeOf(operations: ObjectOperations, crd: CustomResourceDefinition): ResourceType | undefined {
-  return operations.registry.all().find((type) => type.group === crd.spec.group && type.resource === crd.spec.names.plural);
+  return operations.registry
+    .all()
+    .find((type) => type.group === crd.spec.group && type.resource === crd.spec.names.plural);
 }
 
 /** Deletes the custom resources still there; answers how many exist (terminating ones included). */
@@ -36,44 +39,85 @@ async function deleteInstances(operations: ObjectOperations, type: ResourceType)
   for (const item of items) {
     if (item.metadata.deletionTimestamp) continue;
     const { namespace, name } = item.metadata;
-    await operations.deleteObject(type, { ...(namespace ? { namespace } : {}), name: String(name) }, { propagationPolicy: 'Background' });
+    await operations.deleteObject(
+      type,
+      { ...(namespace ? { namespace } : {}), name: String(name) },
+      { propagationPolicy: 'Background' },
+    );
   }
   return items.length;
 }
 
-async function writeStatus(operations: ObjectOperations, crd: CustomResourceDefinition, change: (next: CustomResourceDefinition) => void): Promise<void> {
+async function writeStatus(
+  operations: ObjectOperations,
+  crd: CustomResourceDefinition,
+  change: (next: CustomResourceDefinition) => void,
+): Promise<void> {
   const type = crdType(operations);
   await operations.updateObject(type, { name: String(crd.metadata.name) }, (object) => change(asCRD(object)), 'status');
 }
 
-async function finalize(operations: ObjectOperations, crd: CustomResourceDefinition, now: () => Date): Promise<'done' | 'pending'> {
+async function finalize(
+  operations: ObjectOperations,
+  crd: CustomResourceDefinition,
+  now: () => Date,
+): Promise<'done' | 'pending'> {
   const served = servedTypeOf(operations, crd);
   if (served !== undefined && isConditionTrue(crd, 'Established')) {
     if (!isConditionTrue(crd, TERMINATING)) {
       await writeStatus(operations, crd, (next) =>
-        setCondition(next, { type: TERMINATING, status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now()),
+        setCondition(
+          next,
+          {
+            type: TERMINATING,
+            status: 'True',
+            reason: 'InstanceDeletionInProgress',
+            message: 'CustomResource deletion is in progress',
+          },
+          now(),
+        ),
       );
     }
     if ((await deleteInstances(operations, served)) > 0) return 'pending';
     await writeStatus(operations, crd, (next) =>
-      setCondition(next, { type: TERMINATING, status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now()),
+      setCondition(
+        next,
+        { type: TERMINATING, status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' },
+        now(),
+      ),
     );
   }
   await operations.updateObject(crdType(operations), { name: String(crd.metadata.name) }, (object) => {
-    object.metadata.finalizers = (object.metadata.finalizers ?? []).filter((finalizer) => finalizer !== CLEANUP_FINALIZER);
+    object.metadata.finalizers = (object.metadata.finalizers ?? []).filter(
+      (finalizer) => finalizer !== CLEANUP_FINALIZER,
+    );
   });
   return 'done';
 }
 
 /** Writes accepted names and conditions when they differ from what is stored. */
-async function reconcileNames(operations: ObjectOperations, crd: CustomResourceDefinition, all: readonly CustomResourceDefinition[], now: () => Date): Promise<void> {
+async function reconcileNames(
+  operations: ObjectOperations,
+  crd: CustomResourceDefinition,
+  all: readonly CustomResourceDefinition[],
+  now: () => Date,
+): Promise<void> {
   const result = calculateNamesAndConditions(crd, all);
   const stored = crd.status ?? {};
   const conditionUnchanged = (type: string, wanted: { status: string; reason?: string; message?: string }) => {
     const found = stored.conditions?.find((condition) => condition.type === type);
-    return found !== undefined && found.status === wanted.status && found.reason === wanted.reason && found.message === wanted.message;
+    return (
+      found !== undefined &&
+      found.status === wanted.status &&
+      found.reason === wanted.reason &&
+      found.message === wanted.message
+    );
   };
-  if (deepEqual(stored.acceptedNames, result.acceptedNames) && conditionUnchanged('NamesAccepted', result.namesAccepted) && conditionUnchanged('Established', result.established)) {
+  if (
+    deepEqual(stored.acceptedNames, result.acceptedNames) &&
+    conditionUnchanged('NamesAccepted', result.namesAccepted) &&
+    conditionUnchanged('Established', result.established)
+  ) {
     return;
   }
   await writeStatus(operations, crd, (next) => {
@@ -83,7 +127,11 @@ async function reconcileNames(operations: ObjectOperations, crd: CustomResourceD
   });
 }
 
-export function startCRDController(operations: ObjectOperations, stop: AbortSignal, now: () => Date = () => new Date()): void {
+export function startCRDController(
+  operations: ObjectOperations,
+  stop: AbortSignal,
+  now: () => Date = () => new Date(),
+): void {
   const type = crdType(operations);
   const all = (): CustomResourceDefinition[] => [...informer.objects.values()].map(asCRD);
   const queue = startWorkQueue<string>({
@@ -105,11 +153,13 @@ export function startCRDController(operations: ObjectOperations, stop: AbortSign
       queue.add(String(object.metadata.name));
       // Names another CRD of the group gave up may now be free for a CRD that wanted them.
       if (old !== undefined && !deepEqual(asCRD(old).status?.acceptedNames, asCRD(object).status?.acceptedNames)) {
-        for (const other of all()) if (other.spec.group === asCRD(object).spec.group) queue.add(String(other.metadata.name));
+        for (const other of all())
+          if (other.spec.group === asCRD(object).spec.group) queue.add(String(other.metadata.name));
       }
     },
     onDelete: (object) => {
-      for (const other of all()) if (other.spec.group === asCRD(object).spec.group) queue.add(String(other.metadata.name));
+      for (const other of all())
+        if (other.spec.group === asCRD(object).spec.group) queue.add(String(other.metadata.name));
     },
   });
   stop.addEventListener('abort', () => informer.stop(), { once: true });

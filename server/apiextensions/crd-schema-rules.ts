@@ -14,7 +14,7 @@
  * (structural completeness).
  */
 import type { FieldError } from '../registry/types';
-import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../validation/field-errors';
+import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../status/field-errors';
 import { compileRe2 } from '../regex/re2';
 import { copyJson, isObject } from '../json/value';
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
@@ -34,33 +34,59 @@ interface OpenAPIContext {
 }
 
 /** The OpenAPI v3 subset a CRD may use (the reference's specStandardValidatorV3 and its callers). */
-function openAPIRules(schema: JSONSchemaProps, path: FieldPath, { insideResourceMeta, defaultsForbidden }: OpenAPIContext, errors: FieldError[]): void {
-  if (schema.type !== undefined && schema.type !== '' && schema.type !== 'null' && !OPENAPI_V3_TYPES.includes(schema.type)) {
+function openAPIRules(
+  schema: JSONSchemaProps,
+  path: FieldPath,
+  { insideResourceMeta, defaultsForbidden }: OpenAPIContext,
+  errors: FieldError[],
+): void {
+  if (
+    schema.type !== undefined &&
+    schema.type !== '' &&
+    schema.type !== 'null' &&
+    !OPENAPI_V3_TYPES.includes(schema.type)
+  ) {
     errors.push(notSupported(path.child('type'), schema.type, OPENAPI_V3_TYPES));
   }
   // Pruning a value of a default there could not be told from the server's own metadata.
-  if (schema.default !== undefined && defaultsForbidden !== undefined) errors.push(forbidden(path.child('default'), `must not be set ${defaultsForbidden}`));
+  if (schema.default !== undefined && defaultsForbidden !== undefined)
+    errors.push(forbidden(path.child('default'), `must not be set ${defaultsForbidden}`));
   if (schema.id !== undefined && schema.id !== '') errors.push(forbidden(path.child('id'), 'id is not supported'));
-  if (schema.additionalItems !== undefined) errors.push(forbidden(path.child('additionalItems'), 'additionalItems is not supported'));
+  if (schema.additionalItems !== undefined)
+    errors.push(forbidden(path.child('additionalItems'), 'additionalItems is not supported'));
   if (schema.patternProperties !== undefined && Object.keys(schema.patternProperties).length > 0) {
     errors.push(forbidden(path.child('patternProperties'), 'patternProperties is not supported'));
   }
   if (schema.definitions !== undefined && Object.keys(schema.definitions).length > 0) {
     errors.push(forbidden(path.child('definitions'), 'definitions is not supported'));
   }
-  if (schema.dependencies !== undefined) errors.push(forbidden(path.child('dependencies'), 'dependencies is not supported'));
+  if (schema.dependencies !== undefined)
+    errors.push(forbidden(path.child('dependencies'), 'dependencies is not supported'));
   if (schema.$ref !== undefined) errors.push(forbidden(path.child('$ref'), '$ref is not supported'));
-  if (schema.type === 'null') errors.push(forbidden(path.child('type'), 'type cannot be set to null, use nullable as an alternative'));
-  if (Array.isArray(schema.items)) errors.push(forbidden(path.child('items'), 'items must be a schema object and not an array'));
+  if (schema.type === 'null')
+    errors.push(forbidden(path.child('type'), 'type cannot be set to null, use nullable as an alternative'));
+  if (Array.isArray(schema.items))
+    errors.push(forbidden(path.child('items'), 'items must be a schema object and not an array'));
   if (insideResourceMeta && schema['x-kubernetes-embedded-resource'] === true) {
     errors.push(forbidden(path.child('x-kubernetes-embedded-resource'), 'must not be used inside of resource meta'));
   }
   if (schema.uniqueItems === true) {
-    errors.push(forbidden(path.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+    errors.push(
+      forbidden(
+        path.child('uniqueItems'),
+        'uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
+      ),
+    );
   }
-  if (schema.additionalProperties !== undefined && schema.properties !== undefined && Object.keys(schema.properties).length > 0) {
+  if (
+    schema.additionalProperties !== undefined &&
+    schema.properties !== undefined &&
+    Object.keys(schema.properties).length > 0
+  ) {
     if (schema.additionalProperties !== true) {
-      errors.push(forbidden(path.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
+      errors.push(
+        forbidden(path.child('additionalProperties'), 'additionalProperties and properties are mutual exclusive'),
+      );
     }
   }
   if (schema['x-kubernetes-preserve-unknown-fields'] === false) {
@@ -78,7 +104,8 @@ function markerRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErro
   const mapType = schema['x-kubernetes-map-type'];
   if (mapType !== undefined) {
     errors.push(...typeMustBe(schema, path, 'object', 'must be object if x-kubernetes-map-type is specified'));
-    if (mapType !== 'atomic' && mapType !== 'granular') errors.push(notSupported(path.child('x-kubernetes-map-type'), mapType, ['atomic', 'granular']));
+    if (mapType !== 'atomic' && mapType !== 'granular')
+      errors.push(notSupported(path.child('x-kubernetes-map-type'), mapType, ['atomic', 'granular']));
   }
   const listType = schema['x-kubernetes-list-type'];
   const items = Array.isArray(schema.items) ? undefined : schema.items;
@@ -88,45 +115,98 @@ function markerRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErro
       errors.push(notSupported(path.child('x-kubernetes-list-type'), listType, ['atomic', 'set', 'map']));
     }
     if (listType === 'set' && items?.type === 'object' && items['x-kubernetes-map-type'] !== 'atomic') {
-      errors.push(invalid(path.child('items', 'x-kubernetes-map-type'), listType, 'must be atomic as item of a list with x-kubernetes-list-type=set'));
+      errors.push(
+        invalid(
+          path.child('items', 'x-kubernetes-map-type'),
+          listType,
+          'must be atomic as item of a list with x-kubernetes-list-type=set',
+        ),
+      );
     }
     if (listType === 'set' && items?.type === 'array' && (items['x-kubernetes-list-type'] ?? 'atomic') !== 'atomic') {
-      errors.push(invalid(path.child('items', 'x-kubernetes-list-type'), items['x-kubernetes-list-type'], 'must be atomic as item of a list with x-kubernetes-list-type=set'));
+      errors.push(
+        invalid(
+          path.child('items', 'x-kubernetes-list-type'),
+          items['x-kubernetes-list-type'],
+          'must be atomic as item of a list with x-kubernetes-list-type=set',
+        ),
+      );
     }
     if ((listType === 'set' || listType === 'map') && items?.nullable === true) {
-      errors.push(forbidden(path.child('items', 'nullable'), `cannot be nullable when x-kubernetes-list-type is ${listType}`));
+      errors.push(
+        forbidden(path.child('items', 'nullable'), `cannot be nullable when x-kubernetes-list-type is ${listType}`),
+      );
     }
   }
   const keys = schema['x-kubernetes-list-map-keys'] ?? [];
   if (keys.length > 0) {
-    if (listType === undefined) errors.push(required(path.child('x-kubernetes-list-type'), 'must be map if x-kubernetes-list-map-keys is non-empty'));
-    else if (listType !== 'map') errors.push(invalid(path.child('x-kubernetes-list-type'), listType, 'must be map if x-kubernetes-list-map-keys is non-empty'));
+    if (listType === undefined)
+      errors.push(
+        required(path.child('x-kubernetes-list-type'), 'must be map if x-kubernetes-list-map-keys is non-empty'),
+      );
+    else if (listType !== 'map')
+      errors.push(
+        invalid(
+          path.child('x-kubernetes-list-type'),
+          listType,
+          'must be map if x-kubernetes-list-map-keys is non-empty',
+        ),
+      );
   }
   if (listType !== 'map') return;
-  if (keys.length === 0) errors.push(required(path.child('x-kubernetes-list-map-keys'), 'must not be empty if x-kubernetes-list-type is map'));
-  if (schema.items === undefined) errors.push(required(path.child('items'), 'must have a schema if x-kubernetes-list-type is map'));
+  if (keys.length === 0)
+    errors.push(
+      required(path.child('x-kubernetes-list-map-keys'), 'must not be empty if x-kubernetes-list-type is map'),
+    );
+  if (schema.items === undefined)
+    errors.push(required(path.child('items'), 'must have a schema if x-kubernetes-list-type is map'));
   if (items === undefined) return;
   if (items.type !== 'object') {
-    errors.push(invalid(path.child('items', 'type'), items.type ?? '', "must be object if parent array's x-kubernetes-list-type is map"));
+    errors.push(
+      invalid(
+        path.child('items', 'type'),
+        items.type ?? '',
+        "must be object if parent array's x-kubernetes-list-type is map",
+      ),
+    );
     return;
   }
   const seen = new Set<string>();
   for (const key of keys) {
     const property = items.properties?.[key];
     if (property === undefined) {
-      errors.push(invalid(path.child('x-kubernetes-list-map-keys'), keys, 'entries must all be names of item properties'));
+      errors.push(
+        invalid(path.child('x-kubernetes-list-map-keys'), keys, 'entries must all be names of item properties'),
+      );
     } else {
       if (property.type === 'array' || property.type === 'object') {
-        errors.push(invalid(path.child('items', 'properties').key(key).child('type'), items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+        errors.push(
+          invalid(
+            path.child('items', 'properties').key(key).child('type'),
+            items.type,
+            "must be a scalar type if parent array's x-kubernetes-list-type is map",
+          ),
+        );
       }
       if (property.default === undefined && !(items.required ?? []).includes(key)) {
-        errors.push(required(path.child('items', 'properties').key(key).child('default'), 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+        errors.push(
+          required(
+            path.child('items', 'properties').key(key).child('default'),
+            'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+          ),
+        );
       }
       if (property.nullable === true) {
-        errors.push(forbidden(path.child('items', 'properties').key(key).child('nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
+        errors.push(
+          forbidden(
+            path.child('items', 'properties').key(key).child('nullable'),
+            'this property is in x-kubernetes-list-map-keys, so it cannot be nullable',
+          ),
+        );
       }
     }
-    if (seen.has(key)) errors.push(invalid(path.child('x-kubernetes-list-map-keys'), keys, 'must not contain duplicate entries'));
+    if (seen.has(key))
+      errors.push(invalid(path.child('x-kubernetes-list-map-keys'), keys, 'must not contain duplicate entries'));
     seen.add(key);
   }
 }
@@ -136,28 +216,54 @@ function structuralRules(schema: JSONSchemaProps, level: Level, path: FieldPath,
   const embedded = schema['x-kubernetes-embedded-resource'] === true;
   const intOrString = schema['x-kubernetes-int-or-string'] === true;
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
-  if (schema.type === 'array' && schema.items === undefined) errors.push(required(path.child('items'), 'must be specified'));
+  if (schema.type === 'array' && schema.items === undefined)
+    errors.push(required(path.child('items'), 'must be specified'));
   if (schema.additionalProperties !== undefined && schema.additionalProperties !== false && level === 'root') {
     errors.push(forbidden(path.child('additionalProperties'), 'must not be used at the root'));
   }
-  if (intOrString && preserve) errors.push(invalid(path.child('x-kubernetes-preserve-unknown-fields'), true, 'must be false if x-kubernetes-int-or-string is true'));
-  if (intOrString && embedded) errors.push(invalid(path.child('x-kubernetes-embedded-resource'), true, 'must be false if x-kubernetes-int-or-string is true'));
+  if (intOrString && preserve)
+    errors.push(
+      invalid(
+        path.child('x-kubernetes-preserve-unknown-fields'),
+        true,
+        'must be false if x-kubernetes-int-or-string is true',
+      ),
+    );
+  if (intOrString && embedded)
+    errors.push(
+      invalid(
+        path.child('x-kubernetes-embedded-resource'),
+        true,
+        'must be false if x-kubernetes-int-or-string is true',
+      ),
+    );
   // The two int-or-string forms: anyOf [integer, string], or that as allOf's first anyOf.
-  if (!isIntOrStringAnyOf(schema.anyOf)) schema.anyOf?.forEach((part, index) => nestedRules(part, path.child('anyOf').index(index), errors));
+  if (!isIntOrStringAnyOf(schema.anyOf))
+    schema.anyOf?.forEach((part, index) => nestedRules(part, path.child('anyOf').index(index), errors));
   const allOfFirstIntOrString = isIntOrStringAnyOf(schema.allOf?.[0]?.anyOf);
-  schema.allOf?.forEach((part, index) => nestedRules(part, path.child('allOf').index(index), errors, index === 0 && allOfFirstIntOrString));
+  schema.allOf?.forEach((part, index) =>
+    nestedRules(part, path.child('allOf').index(index), errors, index === 0 && allOfFirstIntOrString),
+  );
   schema.oneOf?.forEach((part, index) => nestedRules(part, path.child('oneOf').index(index), errors));
   if (schema.not !== undefined) nestedRules(schema.not, path.child('not'), errors);
   if (schema.pattern !== undefined) patternRule(schema.pattern, path, errors);
-  if (embedded && schema.type !== 'object') errors.push(...typeMustBe(schema, path, 'object', 'must be object if x-kubernetes-embedded-resource is true'));
+  if (embedded && schema.type !== 'object')
+    errors.push(...typeMustBe(schema, path, 'object', 'must be object if x-kubernetes-embedded-resource is true'));
   else if ((schema.type === undefined || schema.type === '') && !intOrString && !preserve) {
-    const detail = { root: 'must not be empty at the root', item: 'must not be empty for specified array items', field: 'must not be empty for specified object fields' }[level];
+    const detail = {
+      root: 'must not be empty at the root',
+      item: 'must not be empty for specified array items',
+      field: 'must not be empty for specified object fields',
+    }[level];
     errors.push(required(path.child('type'), detail));
   }
   if (embedded && schema.additionalProperties !== undefined) {
-    errors.push(forbidden(path.child('additionalProperties'), 'must not be used if x-kubernetes-embedded-resource is set'));
+    errors.push(
+      forbidden(path.child('additionalProperties'), 'must not be used if x-kubernetes-embedded-resource is set'),
+    );
   }
-  if (level === 'root' && schema.type && schema.type !== 'object') errors.push(invalid(path.child('type'), schema.type, 'must be object at the root'));
+  if (level === 'root' && schema.type && schema.type !== 'object')
+    errors.push(invalid(path.child('type'), schema.type, 'must be object at the root'));
   const checkMetadata = level === 'root' || embedded;
   for (const field of ['kind', 'apiVersion'] as const) {
     const property = schema.properties?.[field];
@@ -168,13 +274,24 @@ function structuralRules(schema: JSONSchemaProps, level: Level, path: FieldPath,
   const metadata = schema.properties?.metadata;
   if (metadata !== undefined) {
     const metadataPath = path.child('properties').key('metadata');
-    if (checkMetadata && metadata.type !== 'object') errors.push(invalid(metadataPath.child('type'), metadata.type ?? '', 'must be object'));
+    if (checkMetadata && metadata.type !== 'object')
+      errors.push(invalid(metadataPath.child('type'), metadata.type ?? '', 'must be object'));
     if (level === 'root' && !onlyNameAndGenerateName(metadata)) {
-      errors.push(forbidden(metadataPath, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
+      errors.push(
+        forbidden(
+          metadataPath,
+          'must not specify anything other than name and generateName, but metadata is implicitly specified',
+        ),
+      );
     }
   }
   if (embedded && !preserve && Object.keys(schema.properties ?? {}).length === 0) {
-    errors.push(required(path.child('properties'), 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
+    errors.push(
+      required(
+        path.child('properties'),
+        'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+      ),
+    );
   }
 }
 
@@ -190,7 +307,13 @@ function patternRule(pattern: string, path: FieldPath, errors: FieldError[]): vo
   try {
     compileRe2(pattern);
   } catch (error) {
-    errors.push(invalid(path.child('pattern'), pattern, `must be a valid regular expression, but isn't: ${(error as Error).message}`));
+    errors.push(
+      invalid(
+        path.child('pattern'),
+        pattern,
+        `must be a valid regular expression, but isn't: ${(error as Error).message}`,
+      ),
+    );
   }
 }
 
@@ -219,33 +342,49 @@ function nestedRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErro
   ];
   for (const [key, detail] of forbiddenHere) {
     const value = schema[key];
-    if (value === undefined || value === false || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+    if (value === undefined || value === false || value === '' || (Array.isArray(value) && value.length === 0))
+      continue;
     errors.push(forbidden(path.child(key), detail));
   }
-  if (schema.properties?.metadata !== undefined) errors.push(forbidden(path.child('properties').key('metadata'), 'must not be specified in a nested context'));
-  for (const [name, property] of Object.entries(schema.properties ?? {})) nestedRules(property, path.child('properties').key(name), errors);
-  if (schema.items !== undefined && !Array.isArray(schema.items)) nestedRules(schema.items, path.child('items'), errors);
+  if (schema.properties?.metadata !== undefined)
+    errors.push(forbidden(path.child('properties').key('metadata'), 'must not be specified in a nested context'));
+  for (const [name, property] of Object.entries(schema.properties ?? {}))
+    nestedRules(property, path.child('properties').key(name), errors);
+  if (schema.items !== undefined && !Array.isArray(schema.items))
+    nestedRules(schema.items, path.child('items'), errors);
   if (!skipAnyOf) schema.anyOf?.forEach((part, index) => nestedRules(part, path.child('anyOf').index(index), errors));
   schema.allOf?.forEach((part, index) => nestedRules(part, path.child('allOf').index(index), errors));
   schema.oneOf?.forEach((part, index) => nestedRules(part, path.child('oneOf').index(index), errors));
   if (schema.not !== undefined) nestedRules(schema.not, path.child('not'), errors);
 }
 
-function walk(schema: JSONSchemaProps, level: Level, path: FieldPath, context: OpenAPIContext, errors: { openAPI: FieldError[]; structural: FieldError[] }): void {
+function walk(
+  schema: JSONSchemaProps,
+  level: Level,
+  path: FieldPath,
+  context: OpenAPIContext,
+  errors: { openAPI: FieldError[]; structural: FieldError[] },
+): void {
   openAPIRules(schema, path, context, errors.openAPI);
   structuralRules(schema, level, path, errors.structural);
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const meta = (level === 'root' || schema['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(name);
     const inner: OpenAPIContext = meta
-      ? { insideResourceMeta: true, defaultsForbidden: level === 'root' ? `in top-level ${name}` : context.defaultsForbidden }
+      ? {
+          insideResourceMeta: true,
+          defaultsForbidden: level === 'root' ? `in top-level ${name}` : context.defaultsForbidden,
+        }
       : context;
     walk(property, 'field', path.child('properties').key(name), inner, errors);
   }
   if (typeof schema.additionalProperties === 'object') {
-    const inner: OpenAPIContext = context.insideResourceMeta ? { insideResourceMeta: true, defaultsForbidden: 'inside additionalProperties applying to object metadata' } : context;
+    const inner: OpenAPIContext = context.insideResourceMeta
+      ? { insideResourceMeta: true, defaultsForbidden: 'inside additionalProperties applying to object metadata' }
+      : context;
     walk(schema.additionalProperties, 'field', path.child('additionalProperties'), inner, errors);
   }
-  if (schema.items !== undefined && !Array.isArray(schema.items)) walk(schema.items, 'item', path.child('items'), context, errors);
+  if (schema.items !== undefined && !Array.isArray(schema.items))
+    walk(schema.items, 'item', path.child('items'), context, errors);
 }
 
 /**
@@ -257,14 +396,18 @@ function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErr
     const at = path.child('default');
     if (atRoot && isObject(schema.default)) errors.push(...embeddedResourceErrors(at, schema.default));
     const pruned = copyJson(schema.default);
-    if (pruneValueBySchema(pruned, schema).length > 0) errors.push(invalid(at, new GoValue(goJSON(schema.default)), 'must not have unknown fields'));
+    if (pruneValueBySchema(pruned, schema).length > 0)
+      errors.push(invalid(at, new GoValue(goJSON(schema.default)), 'must not have unknown fields'));
     for (const error of validateValueBySchema(schema.default, schema)) {
       errors.push({ ...error, field: error.field === '' ? at.toString() : `${at.toString()}.${error.field}` });
     }
   }
-  for (const [name, property] of Object.entries(schema.properties ?? {})) defaultRules(property, path.child('properties').key(name), errors);
-  if (typeof schema.additionalProperties === 'object') defaultRules(schema.additionalProperties, path.child('additionalProperties'), errors);
-  if (schema.items !== undefined && !Array.isArray(schema.items)) defaultRules(schema.items, path.child('items'), errors);
+  for (const [name, property] of Object.entries(schema.properties ?? {}))
+    defaultRules(property, path.child('properties').key(name), errors);
+  if (typeof schema.additionalProperties === 'object')
+    defaultRules(schema.additionalProperties, path.child('additionalProperties'), errors);
+  if (schema.items !== undefined && !Array.isArray(schema.items))
+    defaultRules(schema.items, path.child('items'), errors);
 }
 
 /**
@@ -273,7 +416,13 @@ function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErr
  * every field, zero values included), and whether the root may set it when status is a
  * subresource (the rest of a root schema would be lost when status is validated on its own).
  */
-const GO_SCHEMA_FIELDS: ReadonlyArray<{ readonly json: string; readonly go: string; readonly zero: unknown; readonly allowedAtStatusRoot?: true; readonly kind?: 'schema' | 'schemas' | 'schemaMap' | 'orArray' | 'orBool' | 'dependencies' | 'docs' | 'rules' }> = [
+const GO_SCHEMA_FIELDS: ReadonlyArray<{
+  readonly json: string;
+  readonly go: string;
+  readonly zero: unknown;
+  readonly allowedAtStatusRoot?: true;
+  readonly kind?: 'schema' | 'schemas' | 'schemaMap' | 'orArray' | 'orBool' | 'dependencies' | 'docs' | 'rules';
+}> = [
   { json: 'id', go: 'ID', zero: '' },
   { json: '$schema', go: 'Schema', zero: '' },
   { json: '$ref', go: 'Ref', zero: null },
@@ -325,7 +474,10 @@ function goJSON(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(goJSON).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${goJSON(record[key])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${goJSON(record[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -333,7 +485,11 @@ function goJSON(value: unknown): string {
 /** A schema as the reference prints its internal JSONSchemaProps (see GO_SCHEMA_FIELDS). */
 function goSchemaJSON(schema: JSONSchemaProps): string {
   const record = schema as unknown as Record<string, unknown>;
-  const schemaMap = (map: Record<string, JSONSchemaProps>) => `{${Object.keys(map).sort().map((key) => `${JSON.stringify(key)}:${goSchemaJSON(map[key])}`).join(',')}}`;
+  const schemaMap = (map: Record<string, JSONSchemaProps>) =>
+    `{${Object.keys(map)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${goSchemaJSON(map[key])}`)
+      .join(',')}}`;
   const fields = GO_SCHEMA_FIELDS.map(({ json, go, zero, kind }) => {
     const value = record[json];
     if (value === undefined) return `"${go}":${JSON.stringify(zero)}`;
@@ -349,17 +505,27 @@ function goSchemaJSON(schema: JSONSchemaProps): string {
         text = schemaMap(value as Record<string, JSONSchemaProps>);
         break;
       case 'orArray':
-        text = Array.isArray(value) ? `{"Schema":null,"JSONSchemas":[${value.map(goSchemaJSON).join(',')}]}` : `{"Schema":${goSchemaJSON(value as JSONSchemaProps)},"JSONSchemas":null}`;
+        text = Array.isArray(value)
+          ? `{"Schema":null,"JSONSchemas":[${value.map(goSchemaJSON).join(',')}]}`
+          : `{"Schema":${goSchemaJSON(value as JSONSchemaProps)},"JSONSchemas":null}`;
         break;
       case 'orBool':
-        text = typeof value === 'boolean' ? `{"Allows":${value},"Schema":null}` : `{"Allows":true,"Schema":${goSchemaJSON(value as JSONSchemaProps)}}`;
+        text =
+          typeof value === 'boolean'
+            ? `{"Allows":${value},"Schema":null}`
+            : `{"Allows":true,"Schema":${goSchemaJSON(value as JSONSchemaProps)}}`;
         break;
       case 'dependencies':
-        text = `{${Object.keys(value as object).sort().map((key) => {
-          const dependency = (value as Record<string, unknown>)[key];
-          const inner = Array.isArray(dependency) ? `{"Schema":null,"Property":${goJSON(dependency)}}` : `{"Schema":${goSchemaJSON(dependency as JSONSchemaProps)},"Property":null}`;
-          return `${JSON.stringify(key)}:${inner}`;
-        }).join(',')}}`;
+        text = `{${Object.keys(value as object)
+          .sort()
+          .map((key) => {
+            const dependency = (value as Record<string, unknown>)[key];
+            const inner = Array.isArray(dependency)
+              ? `{"Schema":null,"Property":${goJSON(dependency)}}`
+              : `{"Schema":${goSchemaJSON(dependency as JSONSchemaProps)},"Property":null}`;
+            return `${JSON.stringify(key)}:${inner}`;
+          })
+          .join(',')}}`;
         break;
       case 'docs': {
         const docs = value as { description?: string; url?: string };
@@ -377,7 +543,9 @@ function goSchemaJSON(schema: JSONSchemaProps): string {
   return `{${fields.join(',')}}`;
 }
 
-const ALLOWED_AT_STATUS_ROOT = `[${GO_SCHEMA_FIELDS.filter((field) => field.allowedAtStatusRoot).map((field) => field.go).join(' ')}]`;
+const ALLOWED_AT_STATUS_ROOT = `[${GO_SCHEMA_FIELDS.filter((field) => field.allowedAtStatusRoot)
+  .map((field) => field.go)
+  .join(' ')}]`;
 
 /**
  * With status as a subresource, the root may be typed object only and set only the fields that
@@ -391,11 +559,20 @@ function statusRootRule(schema: JSONSchemaProps, path: FieldPath): FieldError | 
     // Booleans and strings that are not pointers are unset when false or empty.
     if (value === undefined || (value === field.zero && (field.zero === false || field.zero === ''))) continue;
     if (field.json === 'type') {
-      if (value !== 'object') return invalid(path.child('type'), value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled');
+      if (value !== 'object')
+        return invalid(
+          path.child('type'),
+          value,
+          'only "object" is allowed as the type at the root of the schema if the status subresource is enabled',
+        );
       continue;
     }
     if (!field.allowedAtStatusRoot) {
-      return invalid(path, new GoValue(goSchemaJSON(schema)), `only ${ALLOWED_AT_STATUS_ROOT} fields are allowed at the root of the schema if the status subresource is enabled`);
+      return invalid(
+        path,
+        new GoValue(goSchemaJSON(schema)),
+        `only ${ALLOWED_AT_STATUS_ROOT} fields are allowed at the root of the schema if the status subresource is enabled`,
+      );
     }
   }
   return undefined;

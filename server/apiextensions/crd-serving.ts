@@ -6,13 +6,14 @@
  * cache. Every replica runs this, leader or not, since every replica serves every type; the
  * status the types follow is written by the leader's CRD controller (crd-controller.ts).
  */
-import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
+import type { ObjectStorage } from '../../storage/objects/types';
 import type { StorageOf } from '../admission/lookup';
-import { startInformer } from '../controllers/informer';
+import { startInformer } from '../client/informer';
 import type { MutableResourceRegistry } from '../registry/registry';
 import { asCRD, isConditionTrue, type CustomResourceDefinition } from './crd-types';
 import { customResourceType } from './custom-resource-type';
 
+import type { KubeObject } from '../../api/objects';
 export interface CRDServing {
   /** Resolves once the CRDs stored at start are served. */
   readonly synced: Promise<void>;
@@ -21,7 +22,12 @@ export interface CRDServing {
 
 /** What a served type is made from: a change here means the type must be made again. */
 function servedFacts(crd: CustomResourceDefinition): string {
-  return JSON.stringify([crd.metadata.uid, crd.metadata.generation, crd.spec, crd.metadata.deletionTimestamp !== undefined]);
+  return JSON.stringify([
+    crd.metadata.uid,
+    crd.metadata.generation,
+    crd.spec,
+    crd.metadata.deletionTimestamp !== undefined,
+  ]);
 }
 
 export function startCRDServing(options: {

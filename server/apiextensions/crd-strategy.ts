@@ -7,7 +7,7 @@
  * The cleanup finalizer is set at create: the reference's CRD storage adds it in its own
  * DELETE, and here the generic DELETE then only has to honour it, as it honours any finalizer.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { KindBehaviour } from '../registry/strategy';
 import { isDeepStrictEqual } from 'node:util';
 import { asCRD, storageVersionOf, type CustomResourceDefinition, type JSONSchemaProps } from './crd-types';

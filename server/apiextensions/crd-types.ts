@@ -4,7 +4,7 @@
  * as plain JSON already typed against the generated definitions, so these interfaces only
  * name what is there; every field a client may omit is optional.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 
 export const APIEXTENSIONS_GROUP = 'apiextensions.k8s.io';
 
@@ -169,7 +169,10 @@ export function storageVersionOf(crd: CustomResourceDefinition): CustomResourceD
   return (crd.spec.versions ?? []).find((version) => version.storage);
 }
 
-export function conditionOf(crd: CustomResourceDefinition, type: string): CustomResourceDefinitionCondition | undefined {
+export function conditionOf(
+  crd: CustomResourceDefinition,
+  type: string,
+): CustomResourceDefinitionCondition | undefined {
   return crd.status?.conditions?.find((condition) => condition.type === type);
 }
 

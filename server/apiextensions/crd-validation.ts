@@ -6,9 +6,18 @@
  * and stored versions; on update, what may not change.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../registry/types';
-import { duplicate, FieldPath, forbidden, immutable, invalid, notSupported, required, tooMany } from '../validation/field-errors';
+import {
+  duplicate,
+  FieldPath,
+  forbidden,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+  tooMany,
+} from '../status/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { validateCRDSchema } from './crd-schema-rules';
 import { validationRuleErrors } from './validation-rules';
@@ -44,9 +53,14 @@ export function validateNames(names: CustomResourceDefinitionNames | undefined, 
   const mixedCase = 'may have mixed case, but should otherwise match: ';
   if (names.kind) errors.push(...dns1035(path.child('kind'), names.kind, mixedCase));
   if (names.listKind) errors.push(...dns1035(path.child('listKind'), names.listKind, mixedCase));
-  (names.shortNames ?? []).forEach((name, index) => errors.push(...dns1035(path.child('shortNames').index(index), name)));
-  if (names.kind && names.kind === names.listKind) errors.push(invalid(path.child('listKind'), names.listKind, 'kind and listKind may not be the same'));
-  (names.categories ?? []).forEach((name, index) => errors.push(...dns1035(path.child('categories').index(index), name)));
+  (names.shortNames ?? []).forEach((name, index) =>
+    errors.push(...dns1035(path.child('shortNames').index(index), name)),
+  );
+  if (names.kind && names.kind === names.listKind)
+    errors.push(invalid(path.child('listKind'), names.listKind, 'kind and listKind may not be the same'));
+  (names.categories ?? []).forEach((name, index) =>
+    errors.push(...dns1035(path.child('categories').index(index), name)),
+  );
   return errors;
 }
 
@@ -72,7 +86,13 @@ function validateSubresources(subresources: CustomResourceSubresources | undefin
   };
   check('specReplicasPath', scale.specReplicasPath, ['.spec.'], 'should be a json path under .spec', true);
   check('statusReplicasPath', scale.statusReplicasPath, ['.status.'], 'should be a json path under .status', true);
-  check('labelSelectorPath', scale.labelSelectorPath, ['.spec.', '.status.'], 'should be a json path under either .spec or .status', false);
+  check(
+    'labelSelectorPath',
+    scale.labelSelectorPath,
+    ['.spec.', '.status.'],
+    'should be a json path under either .spec or .status',
+    false,
+  );
   return errors;
 }
 
@@ -94,7 +114,9 @@ function validateColumn(column: CustomResourceColumnDefinition, path: FieldPath)
 function schemaAtPath(schema: JSONSchemaProps, jsonPath: string): JSONSchemaProps | undefined {
   let node: JSONSchemaProps | undefined = schema;
   for (const part of jsonPath.replace(/^\./, '').split('.')) {
-    node = node?.properties?.[part] ?? (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
+    node =
+      node?.properties?.[part] ??
+      (typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined);
   }
   return node;
 }
@@ -103,7 +125,8 @@ function validateSelectableFields(version: CustomResourceDefinitionVersion, path
   const fields = version.selectableFields ?? [];
   if (fields.length === 0) return [];
   const schema = version.schema?.openAPIV3Schema;
-  if (schema === undefined) return [invalid(path, '', 'may only be set when `version.schema.openAPIV3Schema` is not included')];
+  if (schema === undefined)
+    return [invalid(path, '', 'may only be set when `version.schema.openAPIV3Schema` is not included')];
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   fields.forEach(({ jsonPath }, index) => {
@@ -117,9 +140,16 @@ function validateSelectableFields(version: CustomResourceDefinitionVersion, path
       errors.push(invalid(at, jsonPath, `is an invalid path: does not refer to a valid field`));
       return;
     }
-    if (jsonPath.replace(/^\./, '').split('.')[0] === 'metadata') errors.push(invalid(at, jsonPath, 'must not point to fields in metadata'));
+    if (jsonPath.replace(/^\./, '').split('.')[0] === 'metadata')
+      errors.push(invalid(at, jsonPath, 'must not point to fields in metadata'));
     if (!['string', 'boolean', 'integer'].includes(node.type ?? '')) {
-      errors.push(invalid(at, jsonPath, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
+      errors.push(
+        invalid(
+          at,
+          jsonPath,
+          'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.',
+        ),
+      );
     }
     if (seen.has(jsonPath)) errors.push(duplicate(at, jsonPath));
     seen.add(jsonPath);
@@ -139,7 +169,10 @@ function validateDeprecationWarning(version: CustomResourceDefinitionVersion, pa
   if (Buffer.byteLength(warning) > 256) errors.push(invalid(at, warning, 'must be <= 256 characters long'));
   if (warning.length === 0) errors.push(invalid(at, warning, 'must not be an empty string'));
   const control = [...warning].findIndex((char) => /\p{Cc}/u.test(char));
-  if (control >= 0) errors.push(invalid(at, warning, `must only contain printable UTF-8 characters; control character found at index ${control}`));
+  if (control >= 0)
+    errors.push(
+      invalid(at, warning, `must only contain printable UTF-8 characters; control character found at index ${control}`),
+    );
   return errors;
 }
 
@@ -157,7 +190,10 @@ interface SharedFields {
 }
 
 /** Go's semantic equality for these fields: an absent list is an empty one. */
-function sameInEveryVersion(versions: readonly CustomResourceDefinitionVersion[], value: (version: CustomResourceDefinitionVersion) => unknown): boolean {
+function sameInEveryVersion(
+  versions: readonly CustomResourceDefinitionVersion[],
+  value: (version: CustomResourceDefinitionVersion) => unknown,
+): boolean {
   const first = versions[0] === undefined ? undefined : value(versions[0]);
   return versions.every((version) => isDeepStrictEqual(value(version), first));
 }
@@ -178,30 +214,55 @@ function validateSchema(schema: JSONSchemaProps, path: FieldPath, statusEnabled:
   return schemaErrors.length === 0 ? validationRuleErrors(schema, path) : schemaErrors;
 }
 
-function validateVersion(version: CustomResourceDefinitionVersion, path: FieldPath, shared: SharedFields): FieldError[] {
+function validateVersion(
+  version: CustomResourceDefinitionVersion,
+  path: FieldPath,
+  shared: SharedFields,
+): FieldError[] {
   const errors = [...dns1035(path.child('name'), version.name ?? '')];
   errors.push(...validateDeprecationWarning(version, path));
   const schema = version.schema?.openAPIV3Schema;
   if (schema === undefined) errors.push(required(path.child('schema').child('openAPIV3Schema')));
-  else if (!shared.schema) errors.push(...validateSchema(schema, path.child('schema').child('openAPIV3Schema'), version.subresources?.status !== undefined));
+  else if (!shared.schema)
+    errors.push(
+      ...validateSchema(
+        schema,
+        path.child('schema').child('openAPIV3Schema'),
+        version.subresources?.status !== undefined,
+      ),
+    );
   if (!shared.subresources) errors.push(...validateSubresources(version.subresources, path.child('subresources')));
-  if (!shared.columns) (version.additionalPrinterColumns ?? []).forEach((column, index) => errors.push(...validateColumn(column, path.child('additionalPrinterColumns').index(index))));
+  if (!shared.columns)
+    (version.additionalPrinterColumns ?? []).forEach((column, index) =>
+      errors.push(...validateColumn(column, path.child('additionalPrinterColumns').index(index))),
+    );
   if (!shared.selectableFields) errors.push(...validateSelectableFields(version, path.child('selectableFields')));
   return errors;
 }
 
 /** The shared fields, once, at the top-level paths (after the names, where the reference checks them). */
-function validateSharedFields(versions: readonly CustomResourceDefinitionVersion[], shared: SharedFields): FieldError[] {
+function validateSharedFields(
+  versions: readonly CustomResourceDefinitionVersion[],
+  shared: SharedFields,
+): FieldError[] {
   const first = versions[0];
   if (first === undefined) return [];
   const errors: FieldError[] = [];
   const schema = first.schema?.openAPIV3Schema;
   const anyStatus = versions.some((version) => version.subresources?.status !== undefined);
-  if (shared.schema && schema !== undefined) errors.push(...validateSchema(schema, spec.child('validation').child('openAPIV3Schema'), anyStatus));
+  if (shared.schema && schema !== undefined)
+    errors.push(...validateSchema(schema, spec.child('validation').child('openAPIV3Schema'), anyStatus));
   if (shared.subresources) errors.push(...validateSubresources(first.subresources, spec.child('subresources')));
-  if (shared.columns) (first.additionalPrinterColumns ?? []).forEach((column, index) => errors.push(...validateColumn(column, spec.child('additionalPrinterColumns').index(index))));
+  if (shared.columns)
+    (first.additionalPrinterColumns ?? []).forEach((column, index) =>
+      errors.push(...validateColumn(column, spec.child('additionalPrinterColumns').index(index))),
+    );
   if (shared.selectableFields && (first.selectableFields ?? []).length > 0) {
-    errors.push(...(schema === undefined ? [invalid(spec.child('selectableFields'), '', 'may only be set when validations.schema is included')] : validateSelectableFields(first, spec.child('selectableFields'))));
+    errors.push(
+      ...(schema === undefined
+        ? [invalid(spec.child('selectableFields'), '', 'may only be set when validations.schema is included')]
+        : validateSelectableFields(first, spec.child('selectableFields'))),
+    );
   }
   return errors;
 }
@@ -210,18 +271,22 @@ function validateConversion(conversion: CustomResourceConversion | undefined, pa
   if (conversion === undefined) return [];
   const errors: FieldError[] = [];
   if (!conversion.strategy) errors.push(required(path.child('strategy')));
-  else if (conversion.strategy !== 'None' && conversion.strategy !== 'Webhook') errors.push(notSupported(path.child('strategy'), conversion.strategy, ['None', 'Webhook']));
+  else if (conversion.strategy !== 'None' && conversion.strategy !== 'Webhook')
+    errors.push(notSupported(path.child('strategy'), conversion.strategy, ['None', 'Webhook']));
   if (conversion.strategy === 'Webhook') {
     const config = conversion.webhook?.clientConfig;
     const configPath = path.child('webhook').child('clientConfig');
     if (config === undefined) errors.push(required(configPath, 'required when strategy is set to Webhook'));
-    else if ((config.url === undefined) === (config.service === undefined)) errors.push(required(configPath, 'exactly one of url or service is required'));
+    else if ((config.url === undefined) === (config.service === undefined))
+      errors.push(required(configPath, 'exactly one of url or service is required'));
     else if (config.url !== undefined) errors.push(...validateWebhookURL(config.url, configPath.child('url')));
     const versions = conversion.webhook?.conversionReviewVersions ?? [];
     const versionsPath = path.child('webhook').child('conversionReviewVersions');
     if (versions.length === 0) errors.push(required(versionsPath));
     else if (!versions.some((version) => CONVERSION_REVIEW_VERSIONS.includes(version))) {
-      errors.push(invalid(versionsPath, versions, `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(', ')}`));
+      errors.push(
+        invalid(versionsPath, versions, `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(', ')}`),
+      );
     }
   } else if (conversion.webhook !== undefined) {
     errors.push(forbidden(path.child('webhook'), 'should not be set when strategy is not set to Webhook'));
@@ -239,7 +304,8 @@ function validateWebhookURL(url: string, path: FieldPath): FieldError[] {
   if (parsed.protocol !== 'https:') return [invalid(path, url, "'https' is the only allowed URL scheme")];
   if (parsed.hash !== '') return [invalid(path, url, 'fragments are not permitted in the URL')];
   if (parsed.search !== '') return [invalid(path, url, 'query parameters are not permitted in the URL')];
-  if (parsed.username !== '' || parsed.password !== '') return [invalid(path, url, 'user information is not permitted in the URL')];
+  if (parsed.username !== '' || parsed.password !== '')
+    return [invalid(path, url, 'user information is not permitted in the URL')];
   return [];
 }
 
@@ -250,7 +316,8 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
   const errors: FieldError[] = [];
   const remaining = new Map(stored.map((version, index) => [version, index]));
   for (const version of crd.spec.versions ?? []) {
-    if (version.storage && !remaining.has(version.name)) errors.push(invalid(path, stored, `must have the storage version ${version.name}`));
+    if (version.storage && !remaining.has(version.name))
+      errors.push(invalid(path, stored, `must have the storage version ${version.name}`));
     remaining.delete(version.name);
   }
   for (const [version, index] of remaining) {
@@ -272,18 +339,27 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
   else {
     const problems = isDNS1123Subdomain(group);
     if (problems.length > 0) errors.push(invalid(spec.child('group'), group, problems.join(',')));
-    else if (group.split('.').length < 2) errors.push(invalid(spec.child('group'), group, 'should be a domain with at least one dot'));
+    else if (group.split('.').length < 2)
+      errors.push(invalid(spec.child('group'), group, 'should be a domain with at least one dot'));
   }
   if (!scope) errors.push(required(spec.child('scope')));
-  else if (scope !== 'Cluster' && scope !== 'Namespaced') errors.push(notSupported(spec.child('scope'), scope, ['Cluster', 'Namespaced']));
-  const hasDefaults = versions.some((version) => version.schema?.openAPIV3Schema !== undefined && schemaHasDefaults(version.schema.openAPIV3Schema));
+  else if (scope !== 'Cluster' && scope !== 'Namespaced')
+    errors.push(notSupported(spec.child('scope'), scope, ['Cluster', 'Namespaced']));
+  const hasDefaults = versions.some(
+    (version) => version.schema?.openAPIV3Schema !== undefined && schemaHasDefaults(version.schema.openAPIV3Schema),
+  );
   if (hasDefaults && crd.spec.preserveUnknownFields === true) {
-    errors.push(invalid(spec.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
+    errors.push(
+      invalid(spec.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'),
+    );
   }
   const shared = sharedFields(versions);
-  versions.forEach((version, index) => errors.push(...validateVersion(version, spec.child('versions').index(index), shared)));
+  versions.forEach((version, index) =>
+    errors.push(...validateVersion(version, spec.child('versions').index(index), shared)),
+  );
   const versionNames = new Set(versions.map((version) => version.name));
-  if (versionNames.size !== versions.length) errors.push(invalid(spec.child('versions'), versions, 'must contain unique version names'));
+  if (versionNames.size !== versions.length)
+    errors.push(invalid(spec.child('versions'), versions, 'must contain unique version names'));
   if (versions.filter((version) => version.storage).length !== 1) {
     errors.push(invalid(spec.child('versions'), versions, 'must have exactly one version marked as storage version'));
   }
@@ -292,8 +368,18 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
   }
   errors.push(...validateNames(names, spec.child('names')));
   errors.push(...validateSharedFields(versions, shared));
-  if (crd.spec.conversion !== undefined && crd.spec.conversion.strategy !== 'None' && crd.spec.preserveUnknownFields === true) {
-    errors.push(invalid(spec.child('conversion').child('strategy'), crd.spec.conversion.strategy, 'must be None if spec.preserveUnknownFields is true'));
+  if (
+    crd.spec.conversion !== undefined &&
+    crd.spec.conversion.strategy !== 'None' &&
+    crd.spec.preserveUnknownFields === true
+  ) {
+    errors.push(
+      invalid(
+        spec.child('conversion').child('strategy'),
+        crd.spec.conversion.strategy,
+        'must be None if spec.preserveUnknownFields is true',
+      ),
+    );
   }
   errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion')));
   return errors;
@@ -313,7 +399,9 @@ function schemaHasDefaults(schema: JSONSchemaProps): boolean {
 function validateName(crd: CustomResourceDefinition): FieldError[] {
   const name = crd.metadata.name ?? '';
   const expected = `${crd.spec.names?.plural ?? ''}.${crd.spec.group ?? ''}`;
-  return name === expected ? [] : [invalid(FieldPath.root('metadata', 'name'), name, 'must be spec.names.plural+"."+spec.group')];
+  return name === expected
+    ? []
+    : [invalid(FieldPath.root('metadata', 'name'), name, 'must be spec.names.plural+"."+spec.group')];
 }
 
 export function validateCRD(object: KubeObject): FieldError[] {

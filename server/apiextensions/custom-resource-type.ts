@@ -10,12 +10,18 @@
  * apiVersion only (strategy None) or through the CRD's webhook; reads default stored objects by
  * the storage version's schema.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import { buildStrategy } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
-import { groupVersionString, type FieldError, type GroupVersion, type HandlerFactory, type ResourceType, type ScaleSubresource, type SelectableFields, type ServedVersion, type Strategy } from '../registry/types';
+import {
+  type FieldError,
+  type ResourceType,
+  type ScaleSubresource,
+  type ServedVersion,
+  type Strategy,
+} from '../registry/types';
 import type { SchemaNode } from '../validation/decode';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps } from './crd-types';
 import { methodNotSupported } from '../status/catalogue';
@@ -29,6 +35,9 @@ import { validateBySchema } from './schema-validation';
 import { hasValidationRules, validateByRules } from './validation-rules';
 import { RatchetPosition } from './ratcheting';
 
+import { groupVersionString, type GroupVersion } from '../../api/identity';
+import type { SelectableFields } from '../selectors/field-selector';
+import type { HandlerFactory } from '../handlers/slots';
 /** The reference's definition name of a custom kind: the group reversed, then version and kind (`com.example.v1.Widget`). */
 export function customDefinitionName(group: string, version: string, kind: string): string {
   return [...group.split('.').reverse(), version, kind].join('.');
@@ -50,7 +59,9 @@ function scaleOf(version: CustomResourceDefinitionVersion): ScaleSubresource | u
 }
 
 function selectableFieldsOf(version: CustomResourceDefinitionVersion): SelectableFields {
-  return Object.fromEntries((version.selectableFields ?? []).map(({ jsonPath }) => [dotted(jsonPath), fieldAt(dotted(jsonPath))]));
+  return Object.fromEntries(
+    (version.selectableFields ?? []).map(({ jsonPath }) => [dotted(jsonPath), fieldAt(dotted(jsonPath))]),
+  );
 }
 
 export function schemaOf(crd: CustomResourceDefinition, version: string): JSONSchemaProps | undefined {
@@ -66,7 +77,9 @@ export function servedVersions(crd: CustomResourceDefinition): CustomResourceDef
 function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: string): string {
   const { group, names } = crd.spec;
   const text = `${group}/${deprecated} ${names.kind} is deprecated`;
-  const newer = servedVersions(crd).find((version) => !version.deprecated && compareKubeAwareVersions(version.name, deprecated) < 0);
+  const newer = servedVersions(crd).find(
+    (version) => !version.deprecated && compareKubeAwareVersions(version.name, deprecated) < 0,
+  );
   return newer === undefined ? text : `${text}; use ${group}/${newer.name} ${names.kind}`;
 }
 
@@ -77,7 +90,12 @@ function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | un
   return async (object: KubeObject, to: GroupVersion) => {
     const apiVersion = groupVersionString(to);
     if (object.apiVersion === apiVersion) return object;
-    const [converted] = await convertThroughWebhook(conversion, [object], { apiVersion, kind: crd.spec.names.kind }, storageOf);
+    const [converted] = await convertThroughWebhook(
+      conversion,
+      [object],
+      { apiVersion, kind: crd.spec.names.kind },
+      storageOf,
+    );
     return converted;
   };
 }
@@ -89,7 +107,12 @@ function webhookConvert(crd: CustomResourceDefinition, storageOf: StorageOf | un
 function refuseCreate(group: string, resource: string): HandlerFactory {
   return () => async () => {
     const { code, reason, details } = methodNotSupported({ group, resource }, 'create').status;
-    throw new StatusError({ code, reason, details, message: 'create not allowed while custom resource definition is terminating' });
+    throw new StatusError({
+      code,
+      reason,
+      details,
+      message: 'create not allowed while custom resource definition is terminating',
+    });
   };
 }
 
@@ -103,19 +126,34 @@ const ratchetedRuleFailures = new WeakMap<KubeObject, string[]>();
  * Schema errors after which the reference runs no CEL rule (the rules could not trust the
  * value's shape), saying so instead.
  */
-const RULE_BLOCKING_ERRORS = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+const RULE_BLOCKING_ERRORS = new Set([
+  'FieldValueNotSupported',
+  'FieldValueRequired',
+  'FieldValueTooLong',
+  'FieldValueTooMany',
+  'FieldValueTypeInvalid',
+]);
 
 /**
  * The schema's value checks, then its CEL rules (`old`: the stored object, on update, where
  * errors on unchanged values are dropped: ratcheting.ts).
  */
-function validateCustomResource(object: KubeObject, old: KubeObject | undefined, schema: JSONSchemaProps | undefined): FieldError[] {
+function validateCustomResource(
+  object: KubeObject,
+  old: KubeObject | undefined,
+  schema: JSONSchemaProps | undefined,
+): FieldError[] {
   if (schema === undefined) return [];
   const ratchet = old === undefined ? undefined : RatchetPosition.of(object, old, schema);
   const errors = validateBySchema(object, schema, ratchet && { old, ratchet });
   if (!hasValidationRules(schema)) return errors;
   if (errors.some((error) => RULE_BLOCKING_ERRORS.has(error.type))) {
-    errors.push({ type: 'FieldValueInvalid', field: '<nil>', detail: 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation' });
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: '<nil>',
+      detail:
+        'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    });
   } else {
     const warnings: string[] = [];
     errors.push(...validateByRules(object, old, schema, ratchet && { ratchet, warnings }));
@@ -161,13 +199,21 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     definition: customDefinitionName(group, version.name, names.kind),
     printer: customResourcePrinter(version.additionalPrinterColumns),
     own: ownOf(version),
-    ...(version.deprecated ? { deprecated: true, deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
+    ...(version.deprecated
+      ? {
+          deprecated: true,
+          deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name),
+        }
+      : {}),
   }));
   const convert = webhookConvert(crd, storageOf);
   // Reads default by the storage version's schema, before any conversion: a default that only
   // the served version's schema declares is not filled in (as kube-apiserver 1.34 answers).
   const storageSchema = schemaFor(storage.name);
-  const readDefaults = storageSchema !== undefined && hasSchemaDefaults(storageSchema) ? (object: KubeObject) => withSchemaDefaults(object, storageSchema) : undefined;
+  const readDefaults =
+    storageSchema !== undefined && hasSchemaDefaults(storageSchema)
+      ? (object: KubeObject) => withSchemaDefaults(object, storageSchema)
+      : undefined;
   return {
     group,
     resource: names.plural,
@@ -208,8 +254,12 @@ function finalizerWarnings(object: KubeObject, old: KubeObject | undefined): str
   const added = [...new Set(object.metadata.finalizers ?? [])].filter((name) => !before.has(name)).sort();
   return added.flatMap((name) => {
     if (name.includes('/') || STANDARD_FINALIZERS.has(name)) return [];
-    const advice = name.includes('.') ? 'prefer a domain-qualified finalizer name including a path (/)' : 'prefer a domain-qualified finalizer name';
-    return [`metadata.finalizers: ${JSON.stringify(name)}: ${advice} to avoid accidental conflicts with other finalizer writers`];
+    const advice = name.includes('.')
+      ? 'prefer a domain-qualified finalizer name including a path (/)'
+      : 'prefer a domain-qualified finalizer name';
+    return [
+      `metadata.finalizers: ${JSON.stringify(name)}: ${advice} to avoid accidental conflicts with other finalizer writers`,
+    ];
   });
 }
 
@@ -252,7 +302,11 @@ export function customResourceDefinitions(crd: CustomResourceDefinition): Record
   for (const version of servedVersions(crd)) {
     const definition = customDefinitionName(group, version.name, names.kind);
     definitions[definition] = publishedKindSchema(crd, version);
-    definitions[customDefinitionName(group, version.name, names.listKind ?? `${names.kind}List`)] = publishedListSchema(crd, version, definition);
+    definitions[customDefinitionName(group, version.name, names.listKind ?? `${names.kind}List`)] = publishedListSchema(
+      crd,
+      version,
+      definition,
+    );
   }
   return definitions;
 }

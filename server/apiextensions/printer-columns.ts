@@ -6,12 +6,12 @@
  * indexes, filters such as `[?(@.type=="Ready")]`).
  */
 import type { JSONPath as JSONPathFunction } from 'jsonpath-plus';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { goValue } from '../apply/go-print';
 import { isObject } from '../json/value';
 import { NAME_COLUMN, type ColumnDefinition } from '../table/columns';
 import { ageSince } from '../table/human-duration';
-import type { Printer } from '../table/printers';
+import type { Printer } from '../table/printer';
 import type { CustomResourceColumnDefinition } from './crd-types';
 
 const AGE: CustomResourceColumnDefinition = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -61,7 +61,10 @@ export function customResourcePrinter(columns: readonly CustomResourceColumnDefi
   return {
     columns: [NAME_COLUMN, ...definitions],
     print: (object, now) => ({
-      cells: [object.metadata.name, ...declared.map((column) => cell(column.type, firstResult(object, column.jsonPath), now))],
+      cells: [
+        object.metadata.name,
+        ...declared.map((column) => cell(column.type, firstResult(object, column.jsonPath), now)),
+      ],
     }),
   };
 }

@@ -35,12 +35,21 @@ const TYPE_META_PROPERTIES = {
   },
 };
 
-const METADATA_PROPERTY = { description: `Standard object's metadata. More info: ${CONVENTIONS}#metadata`, $ref: `#/definitions/${OBJECT_META}` };
+const METADATA_PROPERTY = {
+  description: `Standard object's metadata. More info: ${CONVENTIONS}#metadata`,
+  $ref: `#/definitions/${OBJECT_META}`,
+};
 
 /** What an embedded resource is given (the reference's own, lower-case, descriptions). */
 const EMBEDDED_PROPERTIES = {
-  apiVersion: { description: `apiVersion defines the versioned schema of this representation of an object. More info: ${CONVENTIONS}#resources`, type: 'string' },
-  kind: { description: `kind is a string value representing the type of this object. In CamelCase. More info: ${CONVENTIONS}#types-kinds`, type: 'string' },
+  apiVersion: {
+    description: `apiVersion defines the versioned schema of this representation of an object. More info: ${CONVENTIONS}#resources`,
+    type: 'string',
+  },
+  kind: {
+    description: `kind is a string value representing the type of this object. In CamelCase. More info: ${CONVENTIONS}#types-kinds`,
+    type: 'string',
+  },
   metadata: METADATA_PROPERTY,
 };
 
@@ -52,7 +61,8 @@ function eachNode(node: Node, change: (node: Node) => void): void {
   const properties = node.properties as Record<string, Node> | undefined;
   for (const property of Object.values(properties ?? {})) eachNode(property, change);
   if (node.items !== undefined && typeof node.items === 'object') eachNode(node.items as Node, change);
-  if (node.additionalProperties !== undefined && typeof node.additionalProperties === 'object') eachNode(node.additionalProperties as Node, change);
+  if (node.additionalProperties !== undefined && typeof node.additionalProperties === 'object')
+    eachNode(node.additionalProperties as Node, change);
 }
 
 /**
@@ -60,17 +70,59 @@ function eachNode(node: Node, change: (node: Node) => void): void {
  * not published), and those of them that are left out when false.
  */
 const STRUCTURAL_KEYWORDS = new Set([
-  'type', 'nullable', 'description', 'title', 'default', 'format', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'enum', 'maxProperties', 'minProperties',
-  'required', 'allOf', 'oneOf', 'anyOf', 'not', 'properties', 'items', 'additionalProperties',
-  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string', 'x-kubernetes-list-map-keys',
-  'x-kubernetes-list-type', 'x-kubernetes-map-type', 'x-kubernetes-validations',
+  'type',
+  'nullable',
+  'description',
+  'title',
+  'default',
+  'format',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'enum',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
+  'properties',
+  'items',
+  'additionalProperties',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-list-type',
+  'x-kubernetes-map-type',
+  'x-kubernetes-validations',
 ]);
-const OMITTED_WHEN_FALSE = new Set(['nullable', 'exclusiveMaximum', 'exclusiveMinimum', 'uniqueItems', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string']);
+const OMITTED_WHEN_FALSE = new Set([
+  'nullable',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'uniqueItems',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+]);
 
 /** A rule as published: its empty optional fields left out. */
 function publishedRule(rule: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(rule).filter(([key, value]) => key === 'rule' || (value !== '' && value !== null && value !== undefined)));
+  return Object.fromEntries(
+    Object.entries(rule).filter(
+      ([key, value]) => key === 'rule' || (value !== '' && value !== null && value !== undefined),
+    ),
+  );
 }
 
 /** A structural copy as plain nodes (a CRD's `items` may be a one-element list), junctor parts included. */
@@ -79,11 +131,14 @@ function copyOf(schema: JSONSchemaProps): Node {
     const node: Node = {};
     for (const [key, child] of Object.entries(value as Node)) {
       if (!STRUCTURAL_KEYWORDS.has(key) || (OMITTED_WHEN_FALSE.has(key) && child === false)) continue;
-      if (key === 'properties') node[key] = Object.fromEntries(Object.entries(child as Node).map(([name, property]) => [name, copy(property)]));
+      if (key === 'properties')
+        node[key] = Object.fromEntries(Object.entries(child as Node).map(([name, property]) => [name, copy(property)]));
       else if (key === 'items') node[key] = copy(Array.isArray(child) ? child[0] : child);
-      else if (key === 'additionalProperties' || key === 'not') node[key] = typeof child === 'object' ? copy(child) : child;
+      else if (key === 'additionalProperties' || key === 'not')
+        node[key] = typeof child === 'object' ? copy(child) : child;
       else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') node[key] = (child as unknown[]).map(copy);
-      else if (key === 'x-kubernetes-validations') node[key] = (child as Array<Record<string, unknown>>).map(publishedRule);
+      else if (key === 'x-kubernetes-validations')
+        node[key] = (child as Array<Record<string, unknown>>).map(publishedRule);
       else node[key] = JSON.parse(JSON.stringify(child)) as unknown;
     }
     return node;
@@ -94,7 +149,13 @@ function copyOf(schema: JSONSchemaProps): Node {
 const INT_OR_STRING_ANY_OF = [{ type: 'integer' }, { type: 'string' }];
 
 function isIntOrStringAnyOf(anyOf: unknown): boolean {
-  return Array.isArray(anyOf) && anyOf.length === 2 && (anyOf as Node[]).every((part, index) => Object.keys(part).length === 1 && part.type === INT_OR_STRING_ANY_OF[index].type);
+  return (
+    Array.isArray(anyOf) &&
+    anyOf.length === 2 &&
+    (anyOf as Node[]).every(
+      (part, index) => Object.keys(part).length === 1 && part.type === INT_OR_STRING_ANY_OF[index].type,
+    )
+  );
 }
 
 /** int-or-string nodes say so with `anyOf`, as the reference unfolds them. */
@@ -145,16 +206,29 @@ function kindExtensions(crd: CustomResourceDefinition, version: CustomResourceDe
   const fields = version.selectableFields ?? [];
   return {
     'x-kubernetes-group-version-kind': [{ group: crd.spec.group, kind, version: version.name }],
-    ...(fields.length > 0 ? { 'x-kubernetes-selectable-fields': fields.map(({ jsonPath }) => ({ fieldPath: jsonPath.replace(/^\./, '') })) } : {}),
+    ...(fields.length > 0
+      ? { 'x-kubernetes-selectable-fields': fields.map(({ jsonPath }) => ({ fieldPath: jsonPath.replace(/^\./, '') })) }
+      : {}),
   };
 }
 
 function withRootProperties(node: Node): Node {
-  return { ...node, type: 'object', properties: { ...((node.properties as Node | undefined) ?? {}), ...TYPE_META_PROPERTIES, metadata: METADATA_PROPERTY } };
+  return {
+    ...node,
+    type: 'object',
+    properties: {
+      ...((node.properties as Node | undefined) ?? {}),
+      ...TYPE_META_PROPERTIES,
+      metadata: METADATA_PROPERTY,
+    },
+  };
 }
 
 /** The kind's definition: its v3 form, carrying its v2 form. */
-export function publishedKindSchema(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion): SchemaNode {
+export function publishedKindSchema(
+  crd: CustomResourceDefinition,
+  version: CustomResourceDefinitionVersion,
+): SchemaNode {
   const schema = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   const extensions = kindExtensions(crd, version, crd.spec.names.kind);
   const v3 = copyOf(schema);
@@ -174,7 +248,11 @@ export function publishedKindSchema(crd: CustomResourceDefinition, version: Cust
 }
 
 /** The list kind's definition (the same in v2 and v3). */
-export function publishedListSchema(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, itemDefinition: string): SchemaNode {
+export function publishedListSchema(
+  crd: CustomResourceDefinition,
+  version: CustomResourceDefinitionVersion,
+  itemDefinition: string,
+): SchemaNode {
   const { kind, plural } = crd.spec.names;
   const listKind = crd.spec.names.listKind ?? `${kind}List`;
   return {
@@ -183,8 +261,15 @@ export function publishedListSchema(crd: CustomResourceDefinition, version: Cust
     required: ['items'],
     properties: {
       ...TYPE_META_PROPERTIES,
-      items: { description: `List of ${plural}. More info: ${CONVENTIONS}`, type: 'array', items: { $ref: `#/definitions/${itemDefinition}` } },
-      metadata: { description: `Standard list metadata. More info: ${CONVENTIONS}#types-kinds`, $ref: `#/definitions/${LIST_META}` },
+      items: {
+        description: `List of ${plural}. More info: ${CONVENTIONS}`,
+        type: 'array',
+        items: { $ref: `#/definitions/${itemDefinition}` },
+      },
+      metadata: {
+        description: `Standard list metadata. More info: ${CONVENTIONS}#types-kinds`,
+        $ref: `#/definitions/${LIST_META}`,
+      },
     },
     ...kindExtensions(crd, version, listKind),
   } as SchemaNode;

@@ -13,9 +13,9 @@
  * item matches and is equal; other lists and scalars by deep equality.
  */
 import { isObject } from '../json/value';
-import { deepEqual } from '../validation/field-errors';
+import { deepEqual } from '../status/field-errors';
 import type { JSONSchemaProps } from './crd-types';
-import { itemsOf, memberSchema } from './schema-validation';
+import { itemsOf, memberSchema } from './schema-members';
 
 /** A list-map item's key, or undefined when a key is missing or not a scalar (such items match nothing). */
 function mapItemKey(item: unknown, keys: readonly string[]): string | undefined {
@@ -79,7 +79,13 @@ export class Correlation {
     if (this.children.has(field)) return this.children.get(field);
     let child: Correlation | undefined;
     const schema = memberSchema(this.schema, field);
-    if (isObject(this.value) && isObject(this.old) && field in this.value && field in this.old && schema !== undefined) {
+    if (
+      isObject(this.value) &&
+      isObject(this.old) &&
+      field in this.value &&
+      field in this.old &&
+      schema !== undefined
+    ) {
       child = new Correlation(this.value[field], this.old[field], schema);
     }
     this.children.set(field, child);
@@ -106,7 +112,8 @@ export class Correlation {
 
   private compare(): boolean {
     const { value, old } = this;
-    if (value === undefined || value === null || old === undefined || old === null) return (value ?? null) === (old ?? null);
+    if (value === undefined || value === null || old === undefined || old === null)
+      return (value ?? null) === (old ?? null);
     if (Array.isArray(value) !== Array.isArray(old) || isObject(value) !== isObject(old)) return false;
     if (Array.isArray(value) && Array.isArray(old)) {
       if (value.length !== old.length) return false;
@@ -133,7 +140,9 @@ export class RatchetPosition {
 
   /** The root of an update (`old` the stored object), or nowhere (a create: nothing ratchets). */
   static of(object: unknown, old: unknown, schema: JSONSchemaProps): RatchetPosition {
-    return old === undefined ? RatchetPosition.NONE : new RatchetPosition(new Correlation(object, old, schema), undefined);
+    return old === undefined
+      ? RatchetPosition.NONE
+      : new RatchetPosition(new Correlation(object, old, schema), undefined);
   }
 
   static readonly NONE = new RatchetPosition(undefined, undefined);

@@ -6,7 +6,7 @@
  */
 import { copyJson, isObject } from '../json/value';
 import type { JSONSchemaProps } from './crd-types';
-import { itemsOf, memberSchema } from './schema-validation';
+import { itemsOf, memberSchema } from './schema-members';
 
 function isDisallowedNull(value: unknown, schema: JSONSchemaProps | undefined): boolean {
   return value === null && schema !== undefined && schema.nullable !== true;
@@ -46,7 +46,8 @@ function fillDefaults(value: unknown, schema: JSONSchemaProps | undefined): void
   for (const key of Object.keys(value)) {
     const member = memberSchema(schema, key);
     if (member === undefined) continue;
-    if (schema.properties?.[key] === undefined && isDisallowedNull(value[key], member) && member.default !== undefined) value[key] = copyJson(member.default);
+    if (schema.properties?.[key] === undefined && isDisallowedNull(value[key], member) && member.default !== undefined)
+      value[key] = copyJson(member.default);
     fillDefaults(value[key], member);
   }
 }
@@ -74,7 +75,10 @@ function lacksDefaults(value: unknown, schema: JSONSchemaProps): boolean {
   if (!hasSchemaDefaults(schema)) return false;
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
-    return items !== undefined && value.some((item) => (isDisallowedNull(item, items) && items.default !== undefined) || lacksDefaults(item, items));
+    return (
+      items !== undefined &&
+      value.some((item) => (isDisallowedNull(item, items) && items.default !== undefined) || lacksDefaults(item, items))
+    );
   }
   if (!isObject(value)) return false;
   for (const [key, property] of Object.entries(schema.properties ?? {})) {

@@ -8,7 +8,7 @@
  */
 import { isObject } from '../json/value';
 import type { JSONSchemaProps } from './crd-types';
-import { itemsOf } from './schema-validation';
+import { itemsOf } from './schema-members';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -57,7 +57,8 @@ function prune(value: unknown, schema: JSONSchemaProps | undefined, path: string
 function pruneDeclaredOnly(value: unknown, schema: JSONSchemaProps, path: string, removed: string[]): void {
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
-    if (items !== undefined) value.forEach((item, index) => pruneDeclaredOnly(item, items, `${path}[${index}]`, removed));
+    if (items !== undefined)
+      value.forEach((item, index) => pruneDeclaredOnly(item, items, `${path}[${index}]`, removed));
     return;
   }
   if (!isObject(value)) return;
@@ -66,7 +67,8 @@ function pruneDeclaredOnly(value: unknown, schema: JSONSchemaProps, path: string
     const property = schema.properties?.[key];
     const additional = additionalSchema(schema);
     if (property !== undefined) prune(value[key], property, joinKey(path, key), removed);
-    else if (additional !== 'none' && additional !== undefined) prune(value[key], additional, joinKey(path, key), removed);
+    else if (additional !== 'none' && additional !== undefined)
+      prune(value[key], additional, joinKey(path, key), removed);
   }
 }
 

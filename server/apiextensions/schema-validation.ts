@@ -15,11 +15,21 @@ import { compileRe2 } from '../regex/re2';
 import type { FieldError } from '../registry/types';
 import { goSharpValue, goValue } from '../apply/go-print';
 import { isObject } from '../json/value';
-import { deepEqual, duplicate, FieldPath, GoValue, invalid, notSupported, required, tooLong } from '../validation/field-errors';
+import {
+  deepEqual,
+  duplicate,
+  FieldPath,
+  GoValue,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+} from '../status/field-errors';
 import { isDNS1035Label } from '../validation/names';
 import { formatError } from './string-formats';
 import type { JSONSchemaProps } from './crd-types';
 import type { RatchetPosition } from './ratcheting';
+import { itemsOf } from './schema-members';
 
 /** The JSON type of a decoded value as the schema validator names it. */
 function jsonType(value: unknown): string {
@@ -45,7 +55,11 @@ function typeInvalid(name: string, shown: unknown, message: string): FieldError 
 }
 
 function tooMany(name: string, actual: number, max: number): FieldError {
-  return { type: 'FieldValueTooMany', field: name, detail: `Too many: ${actual}: must have at most ${max} ${max === 1 ? 'item' : 'items'}` };
+  return {
+    type: 'FieldValueTooMany',
+    field: name,
+    detail: `Too many: ${actual}: must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
+  };
 }
 
 function invalidValue(name: string, value: unknown, message: string): FieldError {
@@ -88,8 +102,10 @@ function typeMatches(schema: JSONSchemaProps, actual: string): boolean {
 function checkNode(name: string, value: unknown, schema: JSONSchemaProps, errors: FieldError[]): void {
   const actual = jsonType(value);
   if (actual === 'null') {
-    if (schema.type && !schema.nullable) errors.push(typeInvalid(name, 'null', `${name} in body must be of type ${schema.type}: "null"`));
-    else if (schema.enum !== undefined && !schema.enum.some((member) => member === null)) checkEnum(name, value, schema.enum, errors);
+    if (schema.type && !schema.nullable)
+      errors.push(typeInvalid(name, 'null', `${name} in body must be of type ${schema.type}: "null"`));
+    else if (schema.enum !== undefined && !schema.enum.some((member) => member === null))
+      checkEnum(name, value, schema.enum, errors);
     return;
   }
   if (schema['x-kubernetes-int-or-string'] === true && schema.type === undefined) {
@@ -107,14 +123,16 @@ function checkNode(name: string, value: unknown, schema: JSONSchemaProps, errors
     if (schema.minItems !== undefined && value.length < schema.minItems) {
       errors.push(invalidValue(name, value.length, `${name} in body should have at least ${schema.minItems} items`));
     }
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(tooMany(name, value.length, schema.maxItems));
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      errors.push(tooMany(name, value.length, schema.maxItems));
   }
   if (isObject(value)) {
     const size = Object.keys(value).length;
     if (schema.minProperties !== undefined && size < schema.minProperties) {
       errors.push(invalidValue(name, size, `${name} in body should have at least ${schema.minProperties} properties`));
     }
-    if (schema.maxProperties !== undefined && size > schema.maxProperties) errors.push(tooMany(name, size, schema.maxProperties));
+    if (schema.maxProperties !== undefined && size > schema.maxProperties)
+      errors.push(tooMany(name, size, schema.maxProperties));
     for (const key of schema.required ?? []) {
       if (!(key in value)) errors.push(required(pathOf(child(name, key))));
     }
@@ -131,9 +149,15 @@ function checkString(name: string, value: string, schema: JSONSchemaProps, error
   }
   if (schema.pattern !== undefined) {
     const pattern = patternOf(schema.pattern);
-    if (pattern !== null && !pattern.test(value)) errors.push(invalid(pathOf(name), value, `${name} in body should match '${schema.pattern}'`));
+    if (pattern !== null && !pattern.test(value))
+      errors.push(invalid(pathOf(name), value, `${name} in body should match '${schema.pattern}'`));
   }
-  if (schema.format !== undefined && schema.format !== '' && schema.type === 'string' && formatError(schema.format, value)) {
+  if (
+    schema.format !== undefined &&
+    schema.format !== '' &&
+    schema.type === 'string' &&
+    formatError(schema.format, value)
+  ) {
     errors.push(typeInvalid(name, value, `${name} in body must be of type ${schema.format}: ${JSON.stringify(value)}`));
   }
 }
@@ -156,7 +180,9 @@ function checkNumber(name: string, value: number, schema: JSONSchemaProps, error
 function checkEnum(name: string, value: unknown, members: readonly unknown[], errors: FieldError[]): void {
   if (members.some((member) => deepEqual(member, value))) return;
   const supported = members.map((member) => (typeof member === 'string' ? member : JSON.stringify(member)));
-  errors.push(notSupported(pathOf(name), typeof value === 'string' ? value : new GoValue(goSharpValue(value)), supported));
+  errors.push(
+    notSupported(pathOf(name), typeof value === 'string' ? value : new GoValue(goSharpValue(value)), supported),
+  );
 }
 
 function nodeErrors(name: string, value: unknown, schema: JSONSchemaProps): FieldError[] {
@@ -169,37 +195,47 @@ function nodeErrors(name: string, value: unknown, schema: JSONSchemaProps): Fiel
 function checkJunctors(name: string, value: unknown, schema: JSONSchemaProps, errors: FieldError[]): void {
   for (const part of schema.allOf ?? []) errors.push(...nodeErrors(name, value, part));
   const quoted = JSON.stringify(name);
-  if (schema.anyOf !== undefined && schema.anyOf.length > 0 && !schema.anyOf.some((part) => nodeErrors(name, value, part).length === 0)) {
+  if (
+    schema.anyOf !== undefined &&
+    schema.anyOf.length > 0 &&
+    !schema.anyOf.some((part) => nodeErrors(name, value, part).length === 0)
+  ) {
     errors.push(invalid(FieldPath.root(), '', `${quoted} must validate at least one schema (anyOf)`));
   }
   if (schema.oneOf !== undefined && schema.oneOf.length > 0) {
     const passing = schema.oneOf.filter((part) => nodeErrors(name, value, part).length === 0).length;
-    if (passing !== 1) errors.push(invalid(FieldPath.root(), '', `${quoted} must validate one and only one schema (oneOf). ${passing === 0 ? 'Found none valid' : `Found ${passing} valid alternatives`}`));
+    if (passing !== 1)
+      errors.push(
+        invalid(
+          FieldPath.root(),
+          '',
+          `${quoted} must validate one and only one schema (oneOf). ${passing === 0 ? 'Found none valid' : `Found ${passing} valid alternatives`}`,
+        ),
+      );
   }
   if (schema.not !== undefined && nodeErrors(name, value, schema.not).length === 0) {
     errors.push(invalid(FieldPath.root(), '', `${quoted} must not validate the schema (not)`));
   }
 }
 
-/** The item schema of a list (structural schemas have exactly one). */
-export function itemsOf(schema: JSONSchemaProps): JSONSchemaProps | undefined {
-  return Array.isArray(schema.items) ? schema.items[0] : schema.items;
-}
-
-/** The schema of member `key` of an object: a declared property, else the additionalProperties schema. */
-export function memberSchema(schema: JSONSchemaProps, key: string): JSONSchemaProps | undefined {
-  const property = schema.properties?.[key];
-  if (property !== undefined) return property;
-  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-}
-
 /** Field paths of list-set and list-map duplicates print like `spec.ports[1]`, as the reference's field paths do. */
-function listDuplicates(path: FieldPath, list: readonly unknown[], schema: JSONSchemaProps, errors: FieldError[]): void {
+function listDuplicates(
+  path: FieldPath,
+  list: readonly unknown[],
+  schema: JSONSchemaProps,
+  errors: FieldError[],
+): void {
   const listType = schema['x-kubernetes-list-type'];
   if (listType === 'map') {
     const index = list.findIndex((item) => item !== null && !isObject(item));
     if (index >= 0) {
-      errors.push(invalid(path.index(index), new GoValue(goSharpValue(list[index])), 'must be an object for an array of list-type map'));
+      errors.push(
+        invalid(
+          path.index(index),
+          new GoValue(goSharpValue(list[index])),
+          'must be an object for an array of list-type map',
+        ),
+      );
       return;
     }
     const keys = schema['x-kubernetes-list-map-keys'] ?? [];
@@ -218,7 +254,8 @@ function reportRepeats(path: FieldPath, values: readonly unknown[], errors: Fiel
   const seen = new Set<string>();
   values.forEach((value, index) => {
     const key = JSON.stringify(value, Object.keys(isObject(value) ? value : {}).sort());
-    if (seen.has(key)) errors.push(duplicate(path.index(index), typeof value === 'string' ? value : new GoValue(goSharpValue(value))));
+    if (seen.has(key))
+      errors.push(duplicate(path.index(index), typeof value === 'string' ? value : new GoValue(goSharpValue(value))));
     seen.add(key);
   });
 }
@@ -228,14 +265,19 @@ export function embeddedResourceErrors(path: FieldPath, value: Record<string, un
   const errors: FieldError[] = [];
   const { apiVersion, kind } = value;
   if (apiVersion === undefined) errors.push(required(path.child('apiVersion')));
-  else if (typeof apiVersion !== 'string') errors.push(invalid(path.child('apiVersion'), new GoValue(goSharpValue(apiVersion)), 'must be a string'));
+  else if (typeof apiVersion !== 'string')
+    errors.push(invalid(path.child('apiVersion'), new GoValue(goSharpValue(apiVersion)), 'must be a string'));
   else if (apiVersion === '') errors.push(invalid(path.child('apiVersion'), apiVersion, 'must not be empty'));
   if (kind === undefined) errors.push(required(path.child('kind')));
-  else if (typeof kind !== 'string') errors.push(invalid(path.child('kind'), new GoValue(goSharpValue(kind)), 'must be a string'));
+  else if (typeof kind !== 'string')
+    errors.push(invalid(path.child('kind'), new GoValue(goSharpValue(kind)), 'must be a string'));
   else if (kind === '') errors.push(invalid(path.child('kind'), kind, 'must not be empty'));
   else {
     const problems = isDNS1035Label(kind.toLowerCase());
-    if (problems.length > 0) errors.push(invalid(path.child('kind'), kind, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
+    if (problems.length > 0)
+      errors.push(
+        invalid(path.child('kind'), kind, `may have mixed case, but should otherwise match: ${problems.join(',')}`),
+      );
   }
   return errors;
 }
@@ -251,7 +293,15 @@ function newWalk(): Walk {
 }
 
 /** `ratchet`: where an update stands (see ratcheting.ts); absent on create. */
-function walk(state: Walk, name: string, path: FieldPath, value: unknown, schema: JSONSchemaProps, atRoot: boolean, ratchet?: RatchetPosition): void {
+function walk(
+  state: Walk,
+  name: string,
+  path: FieldPath,
+  value: unknown,
+  schema: JSONSchemaProps,
+  atRoot: boolean,
+  ratchet?: RatchetPosition,
+): void {
   const before = state.valueErrors.length;
   checkNode(name, value, schema, state.valueErrors);
   const failed = state.valueErrors.length > before;
@@ -259,18 +309,24 @@ function walk(state: Walk, name: string, path: FieldPath, value: unknown, schema
   if (failed && !typeMatches(schema, jsonType(value))) return;
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
-    if (items !== undefined) value.forEach((item, index) => walk(state, `${name}[${index}]`, path.index(index), item, items, false, ratchet?.index(index)));
+    if (items !== undefined)
+      value.forEach((item, index) =>
+        walk(state, `${name}[${index}]`, path.index(index), item, items, false, ratchet?.index(index)),
+      );
     listDuplicates(path, value, schema, state.listErrors);
     return;
   }
   if (!isObject(value)) return;
-  if (schema['x-kubernetes-embedded-resource'] === true) state.embeddedErrors.push(...embeddedResourceErrors(path, value));
+  if (schema['x-kubernetes-embedded-resource'] === true)
+    state.embeddedErrors.push(...embeddedResourceErrors(path, value));
   for (const [key, member] of Object.entries(value)) {
     // metadata, apiVersion and kind of the root are checked by the generic object rules.
     if (atRoot && (key === 'metadata' || key === 'apiVersion' || key === 'kind')) continue;
     const property = schema.properties?.[key];
-    if (property !== undefined) walk(state, child(name, key), path.child(key), member, property, false, ratchet?.key(key));
-    else if (typeof schema.additionalProperties === 'object') walk(state, child(name, key), path.key(key), member, schema.additionalProperties, false, ratchet?.key(key));
+    if (property !== undefined)
+      walk(state, child(name, key), path.child(key), member, property, false, ratchet?.key(key));
+    else if (typeof schema.additionalProperties === 'object')
+      walk(state, child(name, key), path.key(key), member, schema.additionalProperties, false, ratchet?.key(key));
   }
 }
 

@@ -10,18 +10,22 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 const UUID3 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const UUID4 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
 const UUID5 = /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i;
-const MAC = /^([0-9a-f]{2}[:-]){5}([0-9a-f]{2})$|^([0-9a-f]{2}[:-]){7}([0-9a-f]{2})$|^([0-9a-f]{2}[:-]){19}([0-9a-f]{2})$|^([0-9a-f]{4}\.){2}([0-9a-f]{4})$/i;
-const HOSTNAME = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
+const MAC =
+  /^([0-9a-f]{2}[:-]){5}([0-9a-f]{2})$|^([0-9a-f]{2}[:-]){7}([0-9a-f]{2})$|^([0-9a-f]{2}[:-]){19}([0-9a-f]{2})$|^([0-9a-f]{4}\.){2}([0-9a-f]{4})$/i;
+const HOSTNAME =
+  /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 const EMAIL = /^[^\s@<>()]+@[^\s@<>()]+$/;
 const BSON_OBJECT_ID = /^[0-9a-f]{24}$/i;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const DURATION = /^(?:[-+]?(\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^\d+\s*(ns|us|µs|ms|s|m|h|d|w|nanos?|nanoseconds?|micros?|microseconds?|millis?|milliseconds?|seconds?|sec|minutes?|min|hours?|hrs?|days?|weeks?)$/;
+const DURATION =
+  /^(?:[-+]?(\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^\d+\s*(ns|us|µs|ms|s|m|h|d|w|nanos?|nanoseconds?|micros?|microseconds?|millis?|milliseconds?|seconds?|sec|minutes?|min|hours?|hrs?|days?|weeks?)$/;
 const HEX_COLOR = /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 const RGB_COLOR = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/;
 const SSN = /^\d{3}[- ]?\d{2}[- ]?\d{4}$/;
-const CREDIT_CARD = /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/;
+const CREDIT_CARD =
+  /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/;
 const ISBN10 = /^(?:[0-9]{9}X|[0-9]{10})$/;
 const ISBN13 = /^(?:[0-9]{13})$/;
 const K8S_LONG_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -14,13 +14,13 @@
 import type { CompiledExpression, ExpressionCompiler, RequestCostBudget } from '../cel/environment';
 import { celEnvironment } from '../cel/lazy';
 import type { CelSchema } from '../cel/schema-types';
-import { goJson } from '../audit/event';
+import { goJson } from '../audit/record/event';
 import { isObject } from '../json/value';
 import type { FieldError } from '../registry/types';
-import { duplicate, FieldPath, forbidden, invalid, required } from '../validation/field-errors';
+import { duplicate, FieldPath, forbidden, invalid, required } from '../status/field-errors';
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { correlatedListItem, RatchetPosition } from './ratcheting';
-import { itemsOf } from './schema-validation';
+import { itemsOf } from './schema-members';
 
 type CelCosts = typeof import('../cel/estimated-cost');
 let celCosts: CelCosts | undefined;
@@ -62,30 +62,45 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
   if (rules.length === 0) found = [];
   else {
     const celSchema = celSchemaOf(schema, atRoot);
-    const compiler = new (celEnvironment().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema } });
+    const compiler = new (celEnvironment().ExpressionCompiler)({
+      self: { schema: celSchema },
+      oldSelf: { schema: celSchema },
+    });
     // Rules with optionalOldSelf see oldSelf as an optional, absent where there is no old value.
     let optionalCompiler: ExpressionCompiler | undefined;
     found = rules.map((rule) => {
       const ruleCompiler =
         rule.optionalOldSelf === true
-          ? (optionalCompiler ??= new (celEnvironment().ExpressionCompiler)({ self: { schema: celSchema }, oldSelf: { schema: celSchema, optional: true } }))
+          ? (optionalCompiler ??= new (celEnvironment().ExpressionCompiler)({
+              self: { schema: celSchema },
+              oldSelf: { schema: celSchema, optional: true },
+            }))
           : compiler;
       const compiledRule = ruleCompiler.compile(rule.rule);
       const oldSelf = usesOldSelf(rule.rule);
       let ruleError: string | undefined;
       let program: CompiledExpression | undefined;
       if (!compiledRule.ok) ruleError = `compilation failed: ${compiledRule.error}`;
-      else if (compiledRule.compiled.outputType !== 'bool' && compiledRule.compiled.outputType !== 'dyn') ruleError = 'cel expression must evaluate to a bool';
+      else if (compiledRule.compiled.outputType !== 'bool' && compiledRule.compiled.outputType !== 'dyn')
+        ruleError = 'cel expression must evaluate to a bool';
       else program = compiledRule.compiled;
       let message: CompiledExpression | undefined;
       let messageError: string | undefined;
       if (rule.messageExpression) {
         const compiledMessage = ruleCompiler.compile(rule.messageExpression);
         if (!compiledMessage.ok) messageError = `messageExpression compilation failed: ${compiledMessage.error}`;
-        else if (compiledMessage.compiled.outputType !== 'string' && compiledMessage.compiled.outputType !== 'dyn') messageError = 'messageExpression must evaluate to a string';
+        else if (compiledMessage.compiled.outputType !== 'string' && compiledMessage.compiled.outputType !== 'dyn')
+          messageError = 'messageExpression must evaluate to a string';
         else message = compiledMessage.compiled;
       }
-      return { rule, usesOldSelf: oldSelf, ...(program ? { program } : {}), ...(message ? { message } : {}), ...(ruleError ? { ruleError } : {}), ...(messageError ? { messageError } : {}) };
+      return {
+        rule,
+        usesOldSelf: oldSelf,
+        ...(program ? { program } : {}),
+        ...(message ? { message } : {}),
+        ...(ruleError ? { ruleError } : {}),
+        ...(messageError ? { messageError } : {}),
+      };
     });
   }
   compiledNodes.set(schema, found);
@@ -114,26 +129,56 @@ interface CostContext {
 /** How many of the costliest rules the reference names when the schema's total is over budget. */
 const EXPENSIVE_RULES_NAMED = 4;
 
-function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolean, errors: FieldError[], cost: CostContext): void {
+function nodeRuleErrors(
+  schema: JSONSchemaProps,
+  path: FieldPath,
+  atRoot: boolean,
+  errors: FieldError[],
+  cost: CostContext,
+): void {
   const rules = schema['x-kubernetes-validations'] ?? [];
   rules.forEach((rule, index) => {
     const at = path.child('x-kubernetes-validations').index(index);
     if (!rule.rule || rule.rule.trim() === '') errors.push(required(at.child('rule'), 'rule is not specified'));
-    else if (rule.message !== undefined && rule.message !== '' && rule.message.trim() === '') errors.push(invalid(at.child('message'), rule.message, 'must be non-empty if specified'));
-    else if (/\n/.test((rule.message ?? '').trim())) errors.push(invalid(at.child('message'), rule.message, 'must not contain line breaks'));
-    else if (/\n/.test(rule.rule.trim()) && !(rule.message ?? '').trim()) errors.push(required(at.child('message'), 'message must be specified if rule contains line breaks'));
+    else if (rule.message !== undefined && rule.message !== '' && rule.message.trim() === '')
+      errors.push(invalid(at.child('message'), rule.message, 'must be non-empty if specified'));
+    else if (/\n/.test((rule.message ?? '').trim()))
+      errors.push(invalid(at.child('message'), rule.message, 'must not contain line breaks'));
+    else if (/\n/.test(rule.rule.trim()) && !(rule.message ?? '').trim())
+      errors.push(required(at.child('message'), 'message must be specified if rule contains line breaks'));
     if (rule.messageExpression !== undefined && rule.messageExpression !== '' && rule.messageExpression.trim() === '') {
       errors.push(required(at.child('messageExpression'), 'messageExpression must be non-empty if specified'));
     }
-    if (rule.reason !== undefined && !SUPPORTED_REASONS.includes(rule.reason)) errors.push({ ...invalid(at.child('reason'), rule.reason, ''), type: 'FieldValueNotSupported', detail: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${SUPPORTED_REASONS.map((r) => JSON.stringify(r)).join(', ')}` });
+    if (rule.reason !== undefined && !SUPPORTED_REASONS.includes(rule.reason))
+      errors.push({
+        ...invalid(at.child('reason'), rule.reason, ''),
+        type: 'FieldValueNotSupported',
+        detail: `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${SUPPORTED_REASONS.map((r) => JSON.stringify(r)).join(', ')}`,
+      });
   });
   if (errors.length > 0 || rules.length === 0) return;
   compileNode(schema, atRoot).forEach((compiled, index) => {
     const at = path.child('x-kubernetes-validations').index(index);
-    if (compiled.ruleError) errors.push({ type: 'FieldValueInvalid', field: at.child('rule').toString(), detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.ruleError}` });
-    if (compiled.messageError) errors.push({ type: 'FieldValueInvalid', field: at.child('messageExpression').toString(), detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.messageError}` });
+    if (compiled.ruleError)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: at.child('rule').toString(),
+        detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.ruleError}`,
+      });
+    if (compiled.messageError)
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: at.child('messageExpression').toString(),
+        detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.messageError}`,
+      });
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
-      errors.push(invalid(at.child('optionalOldSelf'), compiled.rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+      errors.push(
+        invalid(
+          at.child('optionalOldSelf'),
+          compiled.rule.optionalOldSelf,
+          'may not be set if oldSelf is not used in rule',
+        ),
+      );
     }
     if (compiled.program !== undefined) {
       const { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } = costs();
@@ -141,7 +186,12 @@ function nodeRuleErrors(schema: JSONSchemaProps, path: FieldPath, atRoot: boolea
       cost.total.cost += estimated;
       cost.total.rules.push({ at: at.child('rule'), cost: estimated });
       if (estimated > STATIC_ESTIMATED_COST_LIMIT) {
-        errors.push(forbidden(at.child('rule'), costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT)));
+        errors.push(
+          forbidden(
+            at.child('rule'),
+            costExceededMessage('estimated rule cost', estimated, STATIC_ESTIMATED_COST_LIMIT),
+          ),
+        );
       }
     }
   });
@@ -158,20 +208,39 @@ export function validationRuleErrors(schema: JSONSchemaProps, path: FieldPath): 
   const total: CostContext['total'] = { cost: 0, rules: [] };
   const walk = (node: JSONSchemaProps, at: FieldPath, atRoot: boolean, cardinality: number) => {
     nodeRuleErrors(node, at, atRoot, errors, { cardinality, total });
-    for (const [name, property] of Object.entries(node.properties ?? {})) walk(property, at.child('properties').key(name), false, cardinality);
+    for (const [name, property] of Object.entries(node.properties ?? {}))
+      walk(property, at.child('properties').key(name), false, cardinality);
     if (typeof node.additionalProperties === 'object') {
-      walk(node.additionalProperties, at.child('additionalProperties'), false, cardinality * elementsOf(node, node.maxProperties, atRoot));
+      walk(
+        node.additionalProperties,
+        at.child('additionalProperties'),
+        false,
+        cardinality * elementsOf(node, node.maxProperties, atRoot),
+      );
     }
     const items = itemsOf(node);
-    if (items !== undefined) walk(items, at.child('items'), false, cardinality * elementsOf(node, node.maxItems, atRoot));
+    if (items !== undefined)
+      walk(items, at.child('items'), false, cardinality * elementsOf(node, node.maxItems, atRoot));
   };
   walk(schema, path, true, 1);
   if (total.cost > 0) {
     const { STATIC_ESTIMATED_CRD_COST_LIMIT, costExceededMessage } = costs();
     if (total.cost > STATIC_ESTIMATED_CRD_COST_LIMIT) {
       const costliest = [...total.rules].sort((a, b) => b.cost - a.cost).slice(0, EXPENSIVE_RULES_NAMED);
-      for (const { at } of costliest) errors.push(forbidden(at, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'));
-      errors.push(forbidden(path, costExceededMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.cost, STATIC_ESTIMATED_CRD_COST_LIMIT)));
+      for (const { at } of costliest)
+        errors.push(
+          forbidden(at, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema'),
+        );
+      errors.push(
+        forbidden(
+          path,
+          costExceededMessage(
+            'x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema',
+            total.cost,
+            STATIC_ESTIMATED_CRD_COST_LIMIT,
+          ),
+        ),
+      );
     }
   }
   return errors;
@@ -216,7 +285,15 @@ function withFieldPath(path: FieldPath, fieldPath: string | undefined): FieldPat
   return path.child(fieldPath.trim().replace(/^\./, ''));
 }
 
-function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean, ratchet: RatchetPosition): void {
+function evaluateNode(
+  state: Evaluation,
+  schema: JSONSchemaProps,
+  path: FieldPath,
+  value: unknown,
+  old: unknown,
+  atRoot: boolean,
+  ratchet: RatchetPosition,
+): void {
   const type = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'string' : 'object');
   for (const compiled of compileNode(schema, atRoot)) {
     if (state.stopped || compiled.program === undefined) continue;
@@ -227,10 +304,20 @@ function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPat
     const result = compiled.program.evaluate(values, { budget: state.budget });
     if (!result.ok) {
       if (result.costExceeded) {
-        state.errors.push({ ...invalid(path, type, `'${result.error}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText(compiled.rule)}`), field: pathText(path) });
+        state.errors.push({
+          ...invalid(
+            path,
+            type,
+            `'${result.error}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText(compiled.rule)}`,
+          ),
+          field: pathText(path),
+        });
         state.stopped = true;
       } else {
-        state.errors.push({ ...invalid(path, type, `${result.error} evaluating rule: ${ruleText(compiled.rule)}`), field: pathText(path) });
+        state.errors.push({
+          ...invalid(path, type, `${result.error} evaluating rule: ${ruleText(compiled.rule)}`),
+          field: pathText(path),
+        });
       }
       continue;
     }
@@ -239,7 +326,13 @@ function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPat
     let detail = compiled.rule.message?.trim() || `failed rule: ${ruleText(compiled.rule)}`;
     if (compiled.message !== undefined) {
       const message = compiled.message.evaluate(values, { budget: state.budget });
-      if (message.ok && typeof message.value === 'string' && message.value.trim() !== '' && !/\n/.test(message.value.trim())) detail = message.value.trim();
+      if (
+        message.ok &&
+        typeof message.value === 'string' &&
+        message.value.trim() !== '' &&
+        !/\n/.test(message.value.trim())
+      )
+        detail = message.value.trim();
     }
     const error = failure(at, type, detail, compiled.rule.reason);
     // Transition rules are never ratcheted: they are about the change itself.
@@ -248,13 +341,23 @@ function evaluateNode(state: Evaluation, schema: JSONSchemaProps, path: FieldPat
   }
 }
 
-function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value: unknown, old: unknown, atRoot: boolean, ratchet: RatchetPosition): void {
+function walk(
+  state: Evaluation,
+  schema: JSONSchemaProps,
+  path: FieldPath,
+  value: unknown,
+  old: unknown,
+  atRoot: boolean,
+  ratchet: RatchetPosition,
+): void {
   if (state.stopped || value === undefined) return;
   evaluateNode(state, schema, path, value, old, atRoot, ratchet);
   if (Array.isArray(value)) {
     const items = itemsOf(schema);
     if (items === undefined) return;
-    value.forEach((item, index) => walk(state, items, path.index(index), item, correlatedListItem(schema, item, old), false, ratchet.index(index)));
+    value.forEach((item, index) =>
+      walk(state, items, path.index(index), item, correlatedListItem(schema, item, old), false, ratchet.index(index)),
+    );
     return;
   }
   if (!isObject(value)) return;
@@ -265,7 +368,8 @@ function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value
     const property = schema.properties?.[key];
     const memberOld = correlated ? oldObject?.[key] : undefined;
     if (property !== undefined) walk(state, property, path.child(key), member, memberOld, false, ratchet.key(key));
-    else if (typeof schema.additionalProperties === 'object') walk(state, schema.additionalProperties, path.key(key), member, memberOld, false, ratchet.key(key));
+    else if (typeof schema.additionalProperties === 'object')
+      walk(state, schema.additionalProperties, path.key(key), member, memberOld, false, ratchet.key(key));
   }
 }
 
@@ -273,8 +377,18 @@ function walk(state: Evaluation, schema: JSONSchemaProps, path: FieldPath, value
  * The rule failures of a whole custom resource; `old` on update, with where ratcheting starts
  * (ratcheting.ts) and where the failures it drops go as warnings.
  */
-export function validateByRules(object: unknown, old: unknown, schema: JSONSchemaProps, update?: { readonly ratchet: RatchetPosition; readonly warnings: string[] }): FieldError[] {
-  const state: Evaluation = { budget: new (celEnvironment().RequestCostBudget)(), errors: [], warnings: update?.warnings ?? [], stopped: false };
+export function validateByRules(
+  object: unknown,
+  old: unknown,
+  schema: JSONSchemaProps,
+  update?: { readonly ratchet: RatchetPosition; readonly warnings: string[] },
+): FieldError[] {
+  const state: Evaluation = {
+    budget: new (celEnvironment().RequestCostBudget)(),
+    errors: [],
+    warnings: update?.warnings ?? [],
+    stopped: false,
+  };
   walk(state, schema, FieldPath.root(), object, old, true, update?.ratchet ?? RatchetPosition.NONE);
   return state.errors;
 }

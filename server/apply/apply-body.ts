@@ -20,7 +20,8 @@ export interface ApplyBody {
   readonly warnings: readonly string[];
 }
 
-function goTypeOf(value: unknown): string {
+/** How Go's encoding/json names a decoded JSON value's type in its errors (`cannot unmarshal <type> into ...`). */
+export function goTypeOf(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'number') return 'number';
@@ -31,14 +32,20 @@ function goTypeOf(value: unknown): string {
 function asConfiguration(value: unknown, format: 'YAML' | 'CBOR'): Record<string, unknown> {
   // An empty document is an empty configuration, which the type check then rejects.
   if (value === null || value === undefined) return {};
-  if (!isObject(value)) throw badRequest(`error decoding ${format}: json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`);
+  if (!isObject(value))
+    throw badRequest(
+      `error decoding ${format}: json: cannot unmarshal ${goTypeOf(value)} into Go value of type map[string]interface {}`,
+    );
   return value;
 }
 
 function parseYaml(text: string, fieldValidation: FieldValidation): ApplyBody {
   // YAML 1.1, as the reference's YAML library reads it (yes/no are booleans).
   const document = parseDocument(text, { uniqueKeys: false, version: '1.1' });
-  if (document.errors.length > 0) throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${document.errors[0].message.split('\n')[0]}`);
+  if (document.errors.length > 0)
+    throw badRequest(
+      `error decoding YAML: error converting YAML to JSON: yaml: ${document.errors[0].message.split('\n')[0]}`,
+    );
   let value: unknown;
   try {
     // Aliases expand into copies: past 100 uses the library stops ("billion laughs").
@@ -69,6 +76,12 @@ function parseCbor(body: Buffer): ApplyBody {
   }
 }
 
-export function parseApplyBody(options: { readonly body: Buffer; readonly format: ApplyBodyFormat; readonly fieldValidation: FieldValidation }): ApplyBody {
-  return options.format === 'cbor' ? parseCbor(options.body) : parseYaml(options.body.toString('utf8'), options.fieldValidation);
+export function parseApplyBody(options: {
+  readonly body: Buffer;
+  readonly format: ApplyBodyFormat;
+  readonly fieldValidation: FieldValidation;
+}): ApplyBody {
+  return options.format === 'cbor'
+    ? parseCbor(options.body)
+    : parseYaml(options.body.toString('utf8'), options.fieldValidation);
 }

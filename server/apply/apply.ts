@@ -14,9 +14,9 @@
  * A pure function of its inputs: storage, defaulting and validation stay with the handler.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { changedFields, withoutServerOwnedFields } from '../fieldmanager/field-set';
-import { rfc3339Seconds, type ManagedFieldsEntry } from '../fieldmanager/managed-fields';
+import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import { badRequest } from '../status/catalogue';
 import { copyJson, isObject } from '../json/value';
 import { appliedFieldSet } from './applied-fields';
@@ -29,6 +29,7 @@ import type { TypedNode } from './schema-node';
 import { mergeConfiguration } from './structured-merge';
 import { typedPatchError, typingErrors } from './typed-patch';
 
+import type { ManagedFieldsEntry } from '../fieldmanager/managed-fields-entry';
 /**
  * Which part of the object a write may own: the reference's reset fields. The main resource
  * of a kind with a status subresource does not own status; the status subresource owns only
@@ -74,9 +75,20 @@ interface ManagerState {
 }
 
 /** The fields no manager owns: identity and bookkeeping the server sets. */
-const SERVER_OWNED = new PathSet(
-  [['f:apiVersion'], ['f:kind'], ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'generation', 'managedFields', 'resourceVersion'].map((field) => ['f:metadata', `f:${field}`])],
-);
+const SERVER_OWNED = new PathSet([
+  ['f:apiVersion'],
+  ['f:kind'],
+  ...[
+    'name',
+    'namespace',
+    'creationTimestamp',
+    'selfLink',
+    'uid',
+    'generation',
+    'managedFields',
+    'resourceVersion',
+  ].map((field) => ['f:metadata', `f:${field}`]),
+]);
 
 function withinScope(set: PathSet, scope: OwnershipScope): PathSet {
   const owned = set.minusSubtrees(SERVER_OWNED);
@@ -103,7 +115,12 @@ function checkConfiguration(request: ApplyRequest): void {
     throw badRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
   }
   const metadata = config.metadata as Record<string, unknown> | undefined;
-  if (metadata !== undefined && metadata !== null && metadata.managedFields !== undefined && metadata.managedFields !== null) {
+  if (
+    metadata !== undefined &&
+    metadata !== null &&
+    metadata.managedFields !== undefined &&
+    metadata.managedFields !== null
+  ) {
     throw badRequest('metadata.managedFields must be nil');
   }
   const errors = typingErrors(config, request.schema);
@@ -122,7 +139,11 @@ function decodeManagers(request: ApplyRequest, liveBody: Record<string, unknown>
   if (request.live !== undefined && managers.size === 0) {
     const fields = withoutServerOwnedFields(changedFields(undefined, liveBody, {}));
     const set = withinScope(pathsOfFieldsV1(fields), request.scope ?? 'whole-object');
-    const entry: ManagedFieldsEntry = { manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: request.apiVersion };
+    const entry: ManagedFieldsEntry = {
+      manager: BEFORE_FIRST_APPLY,
+      operation: 'Update',
+      apiVersion: request.apiVersion,
+    };
     if (!set.isEmpty()) managers.set(managerIdentity(entry), { entry, set, time: rfc3339Seconds(request.now) });
   }
   return managers;
@@ -191,7 +212,10 @@ function clientSideAppliedFields(request: ApplyRequest, liveBody: Record<string,
   // Fields whose live value differs from (or is missing against) the annotation were changed
   // since by someone else; those stay conflicts.
   const comparison = compareObjects(lastApplied, liveBody, request.schema);
-  return appliedFieldSet(lastApplied, request.schema).minus(comparison.modified).minus(comparison.added).minus(comparison.removed);
+  return appliedFieldSet(lastApplied, request.schema)
+    .minus(comparison.modified)
+    .minus(comparison.added)
+    .minus(comparison.removed);
 }
 
 /**
@@ -199,7 +223,11 @@ function clientSideAppliedFields(request: ApplyRequest, liveBody: Record<string,
  * their name), conflicts that all lie on client-side applied fields are no conflicts at all,
  * and the apply goes on as forced; otherwise those fields drop out of the reported ones.
  */
-function withoutClientSideApplied(conflicts: readonly FieldConflict[], request: ApplyRequest, liveBody: Record<string, unknown>): readonly FieldConflict[] {
+function withoutClientSideApplied(
+  conflicts: readonly FieldConflict[],
+  request: ApplyRequest,
+  liveBody: Record<string, unknown>,
+): readonly FieldConflict[] {
   if (conflicts.length === 0 || request.manager !== KUBECTL) return conflicts;
   const forgiven = clientSideAppliedFields(request, liveBody);
   return forgiven === undefined ? conflicts : conflicts.filter((conflict) => !forgiven.has(conflict.path));
@@ -212,14 +240,22 @@ export function serverSideApply(request: ApplyRequest): ApplyResult {
   const liveBody = withoutManagedFields(request.live);
   const managers = decodeManagers(request, liveBody);
 
-  const applierEntry: ManagedFieldsEntry = { manager: request.manager, operation: 'Apply', apiVersion: request.apiVersion, subresource: request.subresource };
+  const applierEntry: ManagedFieldsEntry = {
+    manager: request.manager,
+    operation: 'Apply',
+    apiVersion: request.apiVersion,
+    subresource: request.subresource,
+  };
   const applierId = managerIdentity(applierEntry);
   const previous = managers.get(applierId);
   const lastSet = previous?.set ?? new PathSet();
   const appliedSet = withinScope(appliedFieldSet(request.config, schema), scope);
 
   const merged = (mergeConfiguration(liveBody, request.config, schema) ?? {}) as Record<string, unknown>;
-  const owned = [...managers.entries()].reduce((all, [id, state]) => (id === applierId ? all : all.union(state.set)), appliedSet);
+  const owned = [...managers.entries()].reduce(
+    (all, [id, state]) => (id === applierId ? all : all.union(state.set)),
+    appliedSet,
+  );
   removeReleasedFields({ object: merged, released: lastSet.minus(appliedSet), owned, schema });
 
   const comparison = compareObjects(liveBody, merged, schema);
@@ -268,5 +304,9 @@ function setManagedFields(object: KubeObject, entries: ManagedFieldsEntry[], liv
   }
   const before = new Set(liveKeys.slice(0, position));
   const members = Object.entries(metadata);
-  object.metadata = Object.fromEntries([...members.filter(([key]) => before.has(key)), ['managedFields', entries], ...members.filter(([key]) => !before.has(key))]);
+  object.metadata = Object.fromEntries([
+    ...members.filter(([key]) => before.has(key)),
+    ['managedFields', entries],
+    ...members.filter(([key]) => !before.has(key)),
+  ]);
 }

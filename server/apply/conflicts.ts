@@ -13,7 +13,9 @@ export interface FieldConflict {
 }
 
 export function sortConflicts(conflicts: readonly FieldConflict[]): FieldConflict[] {
-  return [...conflicts].sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : comparePaths(a.path, b.path)));
+  return [...conflicts].sort((a, b) =>
+    a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : comparePaths(a.path, b.path),
+  );
 }
 
 function conflictMessage(conflicts: readonly FieldConflict[]): string {

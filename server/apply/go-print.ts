@@ -40,7 +40,10 @@ export function goValue(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
   if (typeof value === 'number') return goFloat(value);
   if (Array.isArray(value)) return `[${value.map(goValue).join(' ')}]`;
-  if (isObject(value)) return `map[${sortedEntries(value).map(([key, member]) => `${key}:${goValue(member)}`).join(' ')}]`;
+  if (isObject(value))
+    return `map[${sortedEntries(value)
+      .map(([key, member]) => `${key}:${goValue(member)}`)
+      .join(' ')}]`;
   return String(value);
 }
 
@@ -50,6 +53,9 @@ export function goSharpValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') return goFloat(value);
   if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpValue).join(', ')}}`;
-  if (isObject(value)) return `map[string]interface {}{${sortedEntries(value).map(([key, member]) => `${JSON.stringify(key)}:${goSharpValue(member)}`).join(', ')}}`;
+  if (isObject(value))
+    return `map[string]interface {}{${sortedEntries(value)
+      .map(([key, member]) => `${JSON.stringify(key)}:${goSharpValue(member)}`)
+      .join(', ')}}`;
   return String(value);
 }

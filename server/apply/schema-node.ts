@@ -25,7 +25,10 @@ function typed(definitions: Definitions, declared: SchemaNode): TypedNode {
 }
 
 /** The schema of a definition (`io.k8s.api.apps.v1.Deployment`), if the definitions hold it. */
-export function rootSchemaNode(definitions: Definitions | undefined, definition: string | undefined): TypedNode | undefined {
+export function rootSchemaNode(
+  definitions: Definitions | undefined,
+  definition: string | undefined,
+): TypedNode | undefined {
   if (definitions === undefined || definition === undefined) return undefined;
   const node = definitions[definition];
   return node === undefined ? undefined : { definitions, declared: node, node };
@@ -34,7 +37,9 @@ export function rootSchemaNode(definitions: Definitions | undefined, definition:
 /** Whether a node keeps content it does not describe as it is (no further typing below it). */
 function isUntyped(schema: TypedNode): boolean {
   const { node } = schema;
-  return node['x-kubernetes-preserve-unknown-fields'] === true && node.properties === undefined && node.items === undefined;
+  return (
+    node['x-kubernetes-preserve-unknown-fields'] === true && node.properties === undefined && node.items === undefined
+  );
 }
 
 /** The schema of a map's member `key`: a declared property, else the map's value schema. */
@@ -66,7 +71,10 @@ export function patchStrategies(schema: TypedNode | undefined): string[] {
   const value = marker(schema, 'x-kubernetes-patch-strategy') as string | readonly string[] | undefined;
   if (value === undefined) return [];
   const list = typeof value === 'string' ? [value] : [...value];
-  return list.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return list
+    .flatMap((entry) => entry.split(','))
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 export function patchMergeKey(schema: TypedNode | undefined): string | undefined {

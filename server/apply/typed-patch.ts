@@ -30,7 +30,12 @@ type StructuralType = 'string' | 'numeric' | 'boolean' | 'any-scalar' | 'map' | 
 function structuralType(schema: TypedNode | undefined): StructuralType {
   if (schema === undefined) return 'deduced';
   const { node } = schema;
-  if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string' || node['x-capstan-openapi-v3-one-of'] !== undefined) return 'any-scalar';
+  if (
+    node['x-kubernetes-int-or-string'] ||
+    node.format === 'int-or-string' ||
+    node['x-capstan-openapi-v3-one-of'] !== undefined
+  )
+    return 'any-scalar';
   switch (node.type) {
     case 'object':
       if (node['x-kubernetes-preserve-unknown-fields'] === true && node.properties === undefined) return 'deduced';
@@ -55,7 +60,9 @@ function scalarError(type: StructuralType, value: unknown): string | undefined {
     case 'numeric':
       return typeof value === 'number' ? undefined : `expected numeric (int or float), got ${goTypeName(value)}`;
     case 'string':
-      return typeof value === 'string' ? undefined : `expected string, got &value.valueUnstructured{Value:${goSharpValue(value)}}`;
+      return typeof value === 'string'
+        ? undefined
+        : `expected string, got &value.valueUnstructured{Value:${goSharpValue(value)}}`;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `expected boolean, got &{${goValue(value)}}`;
     case 'any-scalar':
@@ -82,7 +89,10 @@ function walk(value: unknown, schema: TypedNode | undefined, path: FieldPath, fo
       return;
     }
     const { node } = schema!;
-    const declaresFieldsOnly = node.properties !== undefined && typeof node.additionalProperties !== 'object' && node['x-kubernetes-preserve-unknown-fields'] !== true;
+    const declaresFieldsOnly =
+      node.properties !== undefined &&
+      typeof node.additionalProperties !== 'object' &&
+      node['x-kubernetes-preserve-unknown-fields'] !== true;
     for (const [key, member] of Object.entries(value)) {
       const memberPath = [...path, `f:${key}`];
       if (declaresFieldsOnly && node.properties?.[key] === undefined) {
@@ -104,7 +114,10 @@ function walk(value: unknown, schema: TypedNode | undefined, path: FieldPath, fo
     for (const [index, item] of value.entries()) {
       // A null item of a keyed list names no element (the reference refuses it; it would be a TypeError here).
       if ((item === null || item === undefined) && keys.length > 0) {
-        found.push({ path, message: `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(keys[0])} (and doesn't have default value)` });
+        found.push({
+          path,
+          message: `element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(keys[0])} (and doesn't have default value)`,
+        });
         return;
       }
       walk(item, items, [...path, granular ? itemElement(item, schema) : `i:${index}`], found);

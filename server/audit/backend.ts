@@ -10,15 +10,9 @@ import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { BoundedBuffer } from './bounded-buffer';
 import { throttled, type ThrottleSettings } from './throttle';
 import { truncatingBackend, type TruncateSettings } from './truncate';
-import type { AuditEvent } from './event';
-import type { EventSink } from './request-audit';
-
-export interface AuditBackend {
-  /** The plugin name metrics carry (`log`, `webhook`). */
-  readonly name: string;
-  send(events: readonly AuditEvent[]): Promise<void>;
-  close(): Promise<void>;
-}
+import type { AuditEvent } from './record/event';
+import type { EventSink } from './record/request-audit';
+import type { AuditBackend } from './audit-backend';
 
 /** `batch`: buffered and batched; `blocking`: each event sent at once; `blocking-strict`: and a request whose first event is lost fails. */
 export type AuditMode = AuditFlags['logMode'];
@@ -47,7 +41,10 @@ const DRAIN_TIMEOUT_MS = 5_000;
 /** The buffers of the blocking modes send as soon as they can, up to this many events at once. */
 const BLOCKING_BATCH = 100;
 
-export function auditOutput(backends: readonly { backend: AuditBackend; settings: BufferSettings }[], metrics: ApiserverMetrics): AuditOutput {
+export function auditOutput(
+  backends: readonly { backend: AuditBackend; settings: BufferSettings }[],
+  metrics: ApiserverMetrics,
+): AuditOutput {
   const outputs = backends.map(({ backend: whole, settings }) => {
     const backend = settings.truncate
       ? truncatingBackend(whole, settings.truncate, (count) => metrics.auditErrors.inc({ plugin: 'truncate' }, count))
@@ -57,7 +54,10 @@ export function auditOutput(backends: readonly { backend: AuditBackend; settings
       bufferSize: settings.bufferSize,
       maxBatchSize: blocking ? BLOCKING_BATCH : settings.maxBatchSize,
       maxWaitMs: blocking ? 0 : settings.maxWaitMs,
-      send: blocking || !settings.throttle ? (batch) => backend.send(batch) : throttled((batch) => backend.send(batch), settings.throttle),
+      send:
+        blocking || !settings.throttle
+          ? (batch) => backend.send(batch)
+          : throttled((batch) => backend.send(batch), settings.throttle),
       onError: (_error, batch) => metrics.auditErrors.inc({ plugin: backend.name }, batch.length),
     });
     const dropPlugin = blocking ? backend.name : 'buffered';

@@ -10,8 +10,8 @@
 import { closeSync, mkdirSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { RotatingFileStream } from 'rotating-file-stream';
-import type { AuditBackend } from './backend';
-import { goJson, type AuditEvent } from './event';
+import type { AuditBackend } from './audit-backend';
+import { goJson, type AuditEvent } from './record/event';
 
 export type AuditLogFormat = 'json' | 'legacy';
 
@@ -50,7 +50,12 @@ export function openLogBackend(options: LogBackendOptions): AuditBackend {
   const { createStream } = require('rotating-file-stream') as typeof import('rotating-file-stream');
   const stream = createStream(
     (time, index) => (time === null ? basename(options.path) : backupName(stem, ext, time, index, options.compress)),
-    { path: `${directory}/`, size: `${options.maxSizeMB || DEFAULT_MAX_SIZE_MB}M`, mode: 0o600, ...(options.compress ? { compress: 'gzip' as const } : {}) },
+    {
+      path: `${directory}/`,
+      size: `${options.maxSizeMB || DEFAULT_MAX_SIZE_MB}M`,
+      mode: 0o600,
+      ...(options.compress ? { compress: 'gzip' as const } : {}),
+    },
   );
   stream.on('rotated', () => removeOldBackups(directory, stem, ext, options));
   // Write failures surface through each write's callback; the stream must not crash the process.
@@ -58,7 +63,11 @@ export function openLogBackend(options: LogBackendOptions): AuditBackend {
   return streamBackend(stream, options.format, () => new Promise((resolve) => stream.end(resolve)));
 }
 
-function streamBackend(stream: NodeJS.WritableStream | RotatingFileStream, format: AuditLogFormat, close: () => Promise<void>): AuditBackend {
+function streamBackend(
+  stream: NodeJS.WritableStream | RotatingFileStream,
+  format: AuditLogFormat,
+  close: () => Promise<void>,
+): AuditBackend {
   return {
     name: 'log',
     // One write per event: the rotating stream checks its size after each write, so a file
@@ -66,7 +75,10 @@ function streamBackend(stream: NodeJS.WritableStream | RotatingFileStream, forma
     send: (events) =>
       Promise.all(
         events.map(
-          (event) => new Promise<void>((resolve, reject) => stream.write(eventLine(event, format), (error?: Error | null) => (error ? reject(error) : resolve()))),
+          (event) =>
+            new Promise<void>((resolve, reject) =>
+              stream.write(eventLine(event, format), (error?: Error | null) => (error ? reject(error) : resolve())),
+            ),
         ),
       ).then(() => undefined),
     close,
@@ -74,7 +86,13 @@ function streamBackend(stream: NodeJS.WritableStream | RotatingFileStream, forma
 }
 
 /** lumberjack's backup name: `audit-2006-01-02T15-04-05.000.log`. */
-function backupName(stem: string, ext: string, time: number | Date, index: number | undefined, compress: boolean): string {
+function backupName(
+  stem: string,
+  ext: string,
+  time: number | Date,
+  index: number | undefined,
+  compress: boolean,
+): string {
   const stamp = new Date(time).toISOString().slice(0, 23).replace(/:/g, '-');
   // A second rotation within the same millisecond needs a name of its own.
   const suffix = index !== undefined && index > 1 ? `-${index}` : '';

@@ -8,7 +8,10 @@ export interface ThrottleSettings {
   readonly burst: number;
 }
 
-export function throttled<T>(send: (batch: T[]) => Promise<void>, settings: ThrottleSettings): (batch: T[]) => Promise<void> {
+export function throttled<T>(
+  send: (batch: T[]) => Promise<void>,
+  settings: ThrottleSettings,
+): (batch: T[]) => Promise<void> {
   const burst = Math.max(1, settings.burst);
   let tokens = burst;
   let refilledAt = performance.now();

@@ -5,8 +5,8 @@
  * (`apiserver_audit_error_total{plugin="truncate"}`). Batches are split so that none exceeds the
  * maximum batch size.
  */
-import type { AuditBackend } from './backend';
-import { goJson, type AuditEvent } from './event';
+import type { AuditBackend } from './audit-backend';
+import { goJson, type AuditEvent } from './record/event';
 
 export interface TruncateSettings {
   readonly maxEventSize: number;
@@ -25,7 +25,11 @@ function truncated(event: AuditEvent): AuditEvent {
   return { ...rest, annotations: { ...event.annotations, [TRUNCATED_ANNOTATION]: 'true' } };
 }
 
-export function truncatingBackend(backend: AuditBackend, settings: TruncateSettings, onDropped: (count: number) => void): AuditBackend {
+export function truncatingBackend(
+  backend: AuditBackend,
+  settings: TruncateSettings,
+  onDropped: (count: number) => void,
+): AuditBackend {
   return {
     name: backend.name,
     close: () => backend.close(),

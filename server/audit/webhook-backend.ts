@@ -6,19 +6,16 @@
  * reference's; the bounded buffer in front keeps requests from waiting on any of it.
  */
 import { readWebhookKubeconfig } from '../webhook-client/kubeconfig';
+import { withBackoff } from '../webhook-client/backoff';
 import { postJson } from '../webhook-client/post-json';
-import type { AuditBackend } from './backend';
-import { AUDIT_EVENT_VERSION, goJson, type AuditEvent } from './event';
+import type { AuditBackend } from './audit-backend';
+import { AUDIT_EVENT_VERSION, goJson, type AuditEvent } from './record/event';
 
 export interface WebhookBackendOptions {
   readonly kubeconfigFile: string;
   readonly initialBackoffMs: number;
 }
 
-/** The reference's retry schedule after the first failure: ×1.5 each step, five attempts, ±20 % jitter. */
-const BACKOFF_FACTOR = 1.5;
-const BACKOFF_JITTER = 0.2;
-const ATTEMPTS = 5;
 /** Per POST. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -32,19 +29,14 @@ export function openWebhookBackend(options: WebhookBackendOptions): AuditBackend
   return {
     name: 'webhook',
     async send(events: readonly AuditEvent[]) {
-      const body = Buffer.from(goJson({ kind: 'EventList', apiVersion: AUDIT_EVENT_VERSION, metadata: {}, items: events }));
-      let delayMs = options.initialBackoffMs;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await post(body);
-          return;
-        } catch (error) {
-          if (attempt >= ATTEMPTS || shutdown.signal.aborted) throw error;
-        }
-        const jittered = delayMs * (1 + BACKOFF_JITTER * Math.random());
-        await new Promise((resolve) => setTimeout(resolve, jittered).unref());
-        delayMs *= BACKOFF_FACTOR;
-      }
+      const body = Buffer.from(
+        goJson({ kind: 'EventList', apiVersion: AUDIT_EVENT_VERSION, metadata: {}, items: events }),
+      );
+      await withBackoff(
+        options.initialBackoffMs,
+        () => post(body),
+        () => !shutdown.signal.aborted,
+      );
     },
     async close() {
       shutdown.abort(new Error('the server is shutting down'));

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import '../http/request-context';
-import { nowMicros } from './event';
+import '../request/request-context';
+import { nowMicros } from './record/event';
 
 export const AUDIT_ID_HEADER = 'Audit-Id';
 

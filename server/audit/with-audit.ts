@@ -9,19 +9,19 @@
  * With no policy file (or no backend) the stage is not in the chain at all (server/http/chain.ts).
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { UserInfo } from '../authn/types';
+import type { UserInfo } from '../../api/user-info';
 import type { Status } from '../status/status-error';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import type { DeprecatedApi } from '../metrics/with-request-metrics';
-import { isLongRunning } from '../http/long-running';
-import type { RequestInfo } from '../http/request-info';
-import '../http/request-context';
+import { isLongRunning } from '../request/long-running';
+import type { RequestInfo } from '../request/request-info';
+import '../request/request-context';
 import { internalError } from '../status/catalogue';
-import { writeStatus } from '../status/write';
-import { objectReferenceOf, sourceIPsOf, userAgentOf } from './event';
-import type { AuditPolicy } from './policy';
-import { evaluatePolicy, type RequestAuditConfig } from './policy-rules';
-import { RequestAudit, type EventSink } from './request-audit';
+import { writeStatus } from '../responsewriters/write-status';
+import { objectReferenceOf, sourceIPsOf, userAgentOf } from './record/event';
+import type { AuditPolicy } from './record/policy';
+import { evaluatePolicy, type RequestAuditConfig } from './record/policy-rules';
+import { RequestAudit, type EventSink } from './record/request-audit';
 
 export interface AuditStageOptions {
   readonly policy: AuditPolicy;
@@ -63,7 +63,13 @@ export function withAudit(options: AuditStageOptions): RequestHandler {
     if (isLongRunning(info)) emitWhenHeadersGo(res, audit);
     res.once('close', () => {
       if (audit.panic !== undefined) {
-        audit.setResponseStatus({ metadata: {}, status: 'Failure', message: PANIC_PREFIX + audit.panic, reason: 'InternalError', code: 500 });
+        audit.setResponseStatus({
+          metadata: {},
+          status: 'Failure',
+          message: PANIC_PREFIX + audit.panic,
+          reason: 'InternalError',
+          code: 500,
+        });
         audit.emit('Panic');
         return;
       }
@@ -81,20 +87,33 @@ export function withAudit(options: AuditStageOptions): RequestHandler {
  * reference's, with one ResponseStarted event and no user, at the level the policy gives a
  * request of nobody.
  */
-export function auditUnauthenticated(options: Omit<AuditStageOptions, 'deprecatedApi'>): (req: Request, status: Status) => void {
+export function auditUnauthenticated(
+  options: Omit<AuditStageOptions, 'deprecatedApi'>,
+): (req: Request, status: Status) => void {
   return (req, status) => {
     const config = evaluatePolicy(options.policy, NOBODY, req.requestInfo);
     options.metrics.auditLevels.inc({ level: config.level });
     if (config.level === 'None') return;
     const audit = requestAudit({ req, config, user: NOBODY, sink: options.sink });
-    audit.setResponseStatus({ metadata: {}, status: status.status, message: status.message, reason: status.reason, code: status.code });
+    audit.setResponseStatus({
+      metadata: {},
+      status: status.status,
+      message: status.message,
+      reason: status.reason,
+      code: status.code,
+    });
     audit.emit('ResponseStarted');
   };
 }
 
 const NOBODY: UserInfo = { name: '', groups: [] };
 
-function requestAudit(options: { req: Request; config: RequestAuditConfig; user: UserInfo; sink: EventSink }): RequestAudit {
+function requestAudit(options: {
+  req: Request;
+  config: RequestAuditConfig;
+  user: UserInfo;
+  sink: EventSink;
+}): RequestAudit {
   const { req } = options;
   return new RequestAudit({
     config: options.config,

@@ -9,10 +9,19 @@
 import { parse } from 'yaml';
 import type { CompiledExpression, ExpressionCompiler } from '../cel/environment';
 import { celEnvironment } from '../cel/lazy';
-import { JWT_ALGORITHMS, type ClaimMapping, type ClaimValidationRule, type JwtAuthenticatorConfig } from './jwt-authenticator';
+import {
+  JWT_ALGORITHMS,
+  type ClaimMapping,
+  type ClaimValidationRule,
+  type JwtAuthenticatorConfig,
+} from './jwt-authenticator';
 
 export const MAX_JWT_AUTHENTICATORS = 64;
-const API_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.config.k8s.io/v1beta1', 'apiserver.config.k8s.io/v1alpha1'];
+const API_VERSIONS = [
+  'apiserver.config.k8s.io/v1',
+  'apiserver.config.k8s.io/v1beta1',
+  'apiserver.config.k8s.io/v1alpha1',
+];
 
 let claimsCompiler: ExpressionCompiler | undefined;
 let userCompiler: ExpressionCompiler | undefined;
@@ -40,7 +49,9 @@ function compileAt(
   }
   const type = result.compiled.outputType;
   if (type !== 'dyn' && !options.types.includes(type)) {
-    errors.push(`${at}: Invalid value: ${quote(expression)}: must evaluate to one of ${options.types.join(', ')}, got ${type}`);
+    errors.push(
+      `${at}: Invalid value: ${quote(expression)}: must evaluate to one of ${options.types.join(', ')}, got ${type}`,
+    );
     return undefined;
   }
   return result.compiled;
@@ -66,7 +77,10 @@ function isObject(value: unknown): value is Json {
 const quote = (value: unknown) => JSON.stringify(value);
 
 /** Parses and checks the file's text; throws one Error listing every problem. */
-export function parseAuthenticationConfig(text: string, context: { readonly serviceAccountIssuers: readonly string[] }): AuthenticationConfig {
+export function parseAuthenticationConfig(
+  text: string,
+  context: { readonly serviceAccountIssuers: readonly string[] },
+): AuthenticationConfig {
   let document: unknown;
   try {
     document = parse(text);
@@ -75,23 +89,28 @@ export function parseAuthenticationConfig(text: string, context: { readonly serv
   }
   if (!isObject(document)) throw new Error('failed to decode authentication config: not an object');
   if (document.kind !== 'AuthenticationConfiguration' || !API_VERSIONS.includes(String(document.apiVersion))) {
-    throw new Error(`failed to decode authentication config: no kind "${String(document.kind)}" is registered for version "${String(document.apiVersion)}"`);
+    throw new Error(
+      `failed to decode authentication config: no kind "${String(document.kind)}" is registered for version "${String(document.apiVersion)}"`,
+    );
   }
   const errors: string[] = [];
   const rawJwt = document.jwt ?? [];
   const jwt: JwtAuthenticatorConfig[] = [];
   if (!Array.isArray(rawJwt)) errors.push('jwt: Invalid value: must be a list');
   else {
-    if (rawJwt.length > MAX_JWT_AUTHENTICATORS) errors.push(`jwt: Too many: ${rawJwt.length}: must have at most ${MAX_JWT_AUTHENTICATORS} items`);
+    if (rawJwt.length > MAX_JWT_AUTHENTICATORS)
+      errors.push(`jwt: Too many: ${rawJwt.length}: must have at most ${MAX_JWT_AUTHENTICATORS} items`);
     const urls = new Set<string>();
     const discoveryUrls = new Set<string>();
     rawJwt.forEach((entry, index) => {
       const parsed = parseJwt(entry, `jwt[${index}]`, errors, context.serviceAccountIssuers);
       if (parsed === undefined) return;
-      if (urls.has(parsed.issuer.url)) errors.push(`jwt[${index}].issuer.url: Duplicate value: ${quote(parsed.issuer.url)}`);
+      if (urls.has(parsed.issuer.url))
+        errors.push(`jwt[${index}].issuer.url: Duplicate value: ${quote(parsed.issuer.url)}`);
       urls.add(parsed.issuer.url);
       if (parsed.issuer.discoveryURL !== undefined) {
-        if (discoveryUrls.has(parsed.issuer.discoveryURL)) errors.push(`jwt[${index}].issuer.discoveryURL: Duplicate value: ${quote(parsed.issuer.discoveryURL)}`);
+        if (discoveryUrls.has(parsed.issuer.discoveryURL))
+          errors.push(`jwt[${index}].issuer.discoveryURL: Duplicate value: ${quote(parsed.issuer.discoveryURL)}`);
         discoveryUrls.add(parsed.issuer.discoveryURL);
       }
       jwt.push(parsed);
@@ -108,12 +127,15 @@ export function parseAuthenticationConfig(text: string, context: { readonly serv
       if (conditions !== undefined) {
         if (!Array.isArray(conditions)) errors.push('anonymous.conditions: Invalid value: must be a list');
         else {
-          if (!enabled && conditions.length > 0) errors.push('anonymous.conditions: Invalid value: conditions can only be set when anonymous is enabled');
+          if (!enabled && conditions.length > 0)
+            errors.push('anonymous.conditions: Invalid value: conditions can only be set when anonymous is enabled');
           paths = [];
           conditions.forEach((condition, index) => {
             const path = isObject(condition) ? condition.path : undefined;
-            if (typeof path !== 'string' || path === '') errors.push(`anonymous.conditions[${index}].path: Required value`);
-            else if (paths?.includes(path)) errors.push(`anonymous.conditions[${index}].path: Duplicate value: ${quote(path)}`);
+            if (typeof path !== 'string' || path === '')
+              errors.push(`anonymous.conditions[${index}].path: Required value`);
+            else if (paths?.includes(path))
+              errors.push(`anonymous.conditions[${index}].path: Duplicate value: ${quote(path)}`);
             else paths?.push(path);
           });
         }
@@ -138,7 +160,12 @@ function httpsUrlProblem(value: string): string | undefined {
   }
 }
 
-function parseJwt(entry: unknown, path: string, errors: string[], serviceAccountIssuers: readonly string[]): JwtAuthenticatorConfig | undefined {
+function parseJwt(
+  entry: unknown,
+  path: string,
+  errors: string[],
+  serviceAccountIssuers: readonly string[],
+): JwtAuthenticatorConfig | undefined {
   if (!isObject(entry)) {
     errors.push(`${path}: Invalid value: must be an object`);
     return undefined;
@@ -151,31 +178,50 @@ function parseJwt(entry: unknown, path: string, errors: string[], serviceAccount
     const problem = httpsUrlProblem(url);
     if (problem) errors.push(`${path}.issuer.url: Invalid value: ${quote(url)}: ${problem}`);
     if (serviceAccountIssuers.includes(url)) {
-      errors.push(`${path}.issuer.url: Invalid value: ${quote(url)}: URL must not overlap with disallowed issuers: ${quote(serviceAccountIssuers)}`);
+      errors.push(
+        `${path}.issuer.url: Invalid value: ${quote(url)}: URL must not overlap with disallowed issuers: ${quote(serviceAccountIssuers)}`,
+      );
     }
   }
-  const discoveryURL = typeof issuer.discoveryURL === 'string' && issuer.discoveryURL !== '' ? issuer.discoveryURL : undefined;
+  const discoveryURL =
+    typeof issuer.discoveryURL === 'string' && issuer.discoveryURL !== '' ? issuer.discoveryURL : undefined;
   if (discoveryURL !== undefined) {
     const problem = httpsUrlProblem(discoveryURL);
     if (problem) errors.push(`${path}.issuer.discoveryURL: Invalid value: ${quote(discoveryURL)}: ${problem}`);
-    if (discoveryURL === url) errors.push(`${path}.issuer.discoveryURL: Invalid value: ${quote(discoveryURL)}: discoveryURL must be different from URL`);
+    if (discoveryURL === url)
+      errors.push(
+        `${path}.issuer.discoveryURL: Invalid value: ${quote(discoveryURL)}: discoveryURL must be different from URL`,
+      );
   }
   const audiences = Array.isArray(issuer.audiences) ? issuer.audiences : [];
-  if (audiences.length === 0) errors.push(`${path}.issuer.audiences: Required value: at least one issuer.audiences is required`);
+  if (audiences.length === 0)
+    errors.push(`${path}.issuer.audiences: Required value: at least one issuer.audiences is required`);
   audiences.forEach((audience, index) => {
-    if (typeof audience !== 'string' || audience === '') errors.push(`${path}.issuer.audiences[${index}]: Required value: audience can't be empty`);
-    else if (audiences.indexOf(audience) !== index) errors.push(`${path}.issuer.audiences[${index}]: Duplicate value: ${quote(audience)}`);
+    if (typeof audience !== 'string' || audience === '')
+      errors.push(`${path}.issuer.audiences[${index}]: Required value: audience can't be empty`);
+    else if (audiences.indexOf(audience) !== index)
+      errors.push(`${path}.issuer.audiences[${index}]: Duplicate value: ${quote(audience)}`);
   });
   const policy = issuer.audienceMatchPolicy ?? '';
   if (audiences.length > 1 && policy !== 'MatchAny') {
-    errors.push(`${path}.issuer.audienceMatchPolicy: Invalid value: ${quote(policy)}: audienceMatchPolicy must be MatchAny for multiple audiences`);
+    errors.push(
+      `${path}.issuer.audienceMatchPolicy: Invalid value: ${quote(policy)}: audienceMatchPolicy must be MatchAny for multiple audiences`,
+    );
   } else if (policy !== '' && policy !== 'MatchAny') {
-    errors.push(`${path}.issuer.audienceMatchPolicy: Invalid value: ${quote(policy)}: audienceMatchPolicy must be empty or MatchAny for single audience`);
+    errors.push(
+      `${path}.issuer.audienceMatchPolicy: Invalid value: ${quote(policy)}: audienceMatchPolicy must be empty or MatchAny for single audience`,
+    );
   }
-  if (issuer.egressSelectorType !== undefined) errors.push(`${path}.issuer.egressSelectorType: Forbidden: egressSelectorType is not supported`);
-  const certificateAuthority = typeof issuer.certificateAuthority === 'string' && issuer.certificateAuthority !== '' ? issuer.certificateAuthority : undefined;
+  if (issuer.egressSelectorType !== undefined)
+    errors.push(`${path}.issuer.egressSelectorType: Forbidden: egressSelectorType is not supported`);
+  const certificateAuthority =
+    typeof issuer.certificateAuthority === 'string' && issuer.certificateAuthority !== ''
+      ? issuer.certificateAuthority
+      : undefined;
   if (certificateAuthority !== undefined && !certificateAuthority.includes('-----BEGIN CERTIFICATE-----')) {
-    errors.push(`${path}.issuer.certificateAuthority: Invalid value: "<omitted>": data does not contain any valid RSA or ECDSA certificates`);
+    errors.push(
+      `${path}.issuer.certificateAuthority: Invalid value: "<omitted>": data does not contain any valid RSA or ECDSA certificates`,
+    );
   }
 
   const claimValidationRules: ClaimValidationRule[] = [];
@@ -184,45 +230,93 @@ function parseJwt(entry: unknown, path: string, errors: string[], serviceAccount
     const at = `${path}.claimValidationRules[${index}]`;
     if (!isObject(rule)) return errors.push(`${at}: Invalid value: must be an object`);
     if (rule.expression !== undefined && rule.expression !== '') {
-      if (rule.claim !== undefined && rule.claim !== '') return errors.push(`${at}: Invalid value: claim and expression cannot both be set`);
+      if (rule.claim !== undefined && rule.claim !== '')
+        return errors.push(`${at}: Invalid value: claim and expression cannot both be set`);
       const compiled = compileAt(rule.expression, `${at}.expression`, errors, { over: 'claims', types: ['bool'] });
-      if (compiled) claimValidationRules.push({ expression: compiled, message: typeof rule.message === 'string' ? rule.message : '' });
+      if (compiled)
+        claimValidationRules.push({
+          expression: compiled,
+          message: typeof rule.message === 'string' ? rule.message : '',
+        });
       return;
     }
-    if (typeof rule.claim !== 'string' || rule.claim === '') return errors.push(`${at}: Required value: claim or expression is required`);
-    if (claimValidationRules.some((known) => 'claim' in known && known.claim === rule.claim)) return errors.push(`${at}.claim: Duplicate value: ${quote(rule.claim)}`);
-    claimValidationRules.push({ claim: rule.claim, requiredValue: typeof rule.requiredValue === 'string' ? rule.requiredValue : '' });
+    if (typeof rule.claim !== 'string' || rule.claim === '')
+      return errors.push(`${at}: Required value: claim or expression is required`);
+    if (claimValidationRules.some((known) => 'claim' in known && known.claim === rule.claim))
+      return errors.push(`${at}.claim: Duplicate value: ${quote(rule.claim)}`);
+    claimValidationRules.push({
+      claim: rule.claim,
+      requiredValue: typeof rule.requiredValue === 'string' ? rule.requiredValue : '',
+    });
   });
 
   const mappings = isObject(entry.claimMappings) ? entry.claimMappings : {};
-  const username = mapping(mappings.username, `${path}.claimMappings.username`, errors, { required: true, prefixRequired: true, types: ['string'] });
-  const groups = mappings.groups === undefined ? undefined : mapping(mappings.groups, `${path}.claimMappings.groups`, errors, { required: false, prefixRequired: false, types: ['string', 'list<string>', 'list', 'list<dyn>'] });
-  const uid = mappings.uid === undefined ? undefined : mapping(mappings.uid, `${path}.claimMappings.uid`, errors, { required: false, prefixRequired: false, noPrefix: true, types: ['string'] });
+  const username = mapping(mappings.username, `${path}.claimMappings.username`, errors, {
+    required: true,
+    prefixRequired: true,
+    types: ['string'],
+  });
+  const groups =
+    mappings.groups === undefined
+      ? undefined
+      : mapping(mappings.groups, `${path}.claimMappings.groups`, errors, {
+          required: false,
+          prefixRequired: false,
+          types: ['string', 'list<string>', 'list', 'list<dyn>'],
+        });
+  const uid =
+    mappings.uid === undefined
+      ? undefined
+      : mapping(mappings.uid, `${path}.claimMappings.uid`, errors, {
+          required: false,
+          prefixRequired: false,
+          noPrefix: true,
+          types: ['string'],
+        });
   const extra: { key: string; valueExpression: CompiledExpression }[] = [];
   (Array.isArray(mappings.extra) ? mappings.extra : []).forEach((item: unknown, index) => {
     const at = `${path}.claimMappings.extra[${index}]`;
     const key = isObject(item) && typeof item.key === 'string' ? item.key : '';
     if (key === '') return errors.push(`${at}.key: Required value`);
     if (key !== key.toLowerCase()) return errors.push(`${at}.key: Invalid value: ${quote(key)}: key must be lowercase`);
-    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/./.test(key)) return errors.push(`${at}.key: Invalid value: ${quote(key)}: must be a domain-prefixed path (such as "acme.io/foo")`);
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/./.test(key))
+      return errors.push(
+        `${at}.key: Invalid value: ${quote(key)}: must be a domain-prefixed path (such as "acme.io/foo")`,
+      );
     const domain = key.slice(0, key.indexOf('/'));
     if (['kubernetes.io', 'k8s.io'].some((reserved) => domain === reserved || domain.endsWith(`.${reserved}`))) {
-      return errors.push(`${at}.key: Invalid value: ${quote(key)}: k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use`);
+      return errors.push(
+        `${at}.key: Invalid value: ${quote(key)}: k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use`,
+      );
     }
     if (extra.some((known) => known.key === key)) return errors.push(`${at}.key: Duplicate value: ${quote(key)}`);
-    const compiled = compileAt(isObject(item) ? item.valueExpression : undefined, `${at}.valueExpression`, errors, { over: 'claims', types: ['string', 'list<string>', 'list', 'list<dyn>'] });
+    const compiled = compileAt(isObject(item) ? item.valueExpression : undefined, `${at}.valueExpression`, errors, {
+      over: 'claims',
+      types: ['string', 'list<string>', 'list', 'list<dyn>'],
+    });
     if (compiled) extra.push({ key, valueExpression: compiled });
   });
   const userValidationRules: { expression: CompiledExpression; message: string }[] = [];
   (Array.isArray(entry.userValidationRules) ? entry.userValidationRules : []).forEach((rule: unknown, index) => {
     const at = `${path}.userValidationRules[${index}]`;
-    const compiled = compileAt(isObject(rule) ? rule.expression : undefined, `${at}.expression`, errors, { over: 'user', types: ['bool'] });
-    if (compiled) userValidationRules.push({ expression: compiled, message: isObject(rule) && typeof rule.message === 'string' ? rule.message : '' });
+    const compiled = compileAt(isObject(rule) ? rule.expression : undefined, `${at}.expression`, errors, {
+      over: 'user',
+      types: ['bool'],
+    });
+    if (compiled)
+      userValidationRules.push({
+        expression: compiled,
+        message: isObject(rule) && typeof rule.message === 'string' ? rule.message : '',
+      });
   });
   // An email is an identity only once verified: the reference insists the expressions look.
   const usernameExpression = username?.expression?.expression ?? '';
   if (/claims\.email(?!_)/.test(usernameExpression)) {
-    const checked = [usernameExpression, ...extra.map((item) => item.valueExpression.expression), ...claimValidationRules.map((rule) => ('expression' in rule ? rule.expression.expression : ''))];
+    const checked = [
+      usernameExpression,
+      ...extra.map((item) => item.valueExpression.expression),
+      ...claimValidationRules.map((rule) => ('expression' in rule ? rule.expression.expression : '')),
+    ];
     if (!checked.some((expression) => expression.includes('claims.email_verified'))) {
       errors.push(
         `${path}.claimMappings.username.expression: Invalid value: ${quote(usernameExpression)}: claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression`,
@@ -231,7 +325,12 @@ function parseJwt(entry: unknown, path: string, errors: string[], serviceAccount
   }
   if (errors.length > before || username === undefined) return undefined;
   return {
-    issuer: { url, ...(discoveryURL ? { discoveryURL } : {}), ...(certificateAuthority ? { certificateAuthority } : {}), audiences: audiences as string[] },
+    issuer: {
+      url,
+      ...(discoveryURL ? { discoveryURL } : {}),
+      ...(certificateAuthority ? { certificateAuthority } : {}),
+      audiences: audiences as string[],
+    },
     algorithms: JWT_ALGORITHMS,
     claimValidationRules,
     claimMappings: {
@@ -248,7 +347,12 @@ function mapping(
   value: unknown,
   path: string,
   errors: string[],
-  rules: { readonly required: boolean; readonly prefixRequired: boolean; readonly noPrefix?: boolean; readonly types: readonly string[] },
+  rules: {
+    readonly required: boolean;
+    readonly prefixRequired: boolean;
+    readonly noPrefix?: boolean;
+    readonly types: readonly string[];
+  },
 ): ClaimMapping | undefined {
   const object = isObject(value) ? value : {};
   if (object.expression !== undefined && object.expression !== '') {
@@ -257,7 +361,9 @@ function mapping(
       return undefined;
     }
     if (object.prefix !== undefined) {
-      errors.push(`${path}.prefix: Invalid value: ${quote(object.prefix)}: may not be specified when expression is set`);
+      errors.push(
+        `${path}.prefix: Invalid value: ${quote(object.prefix)}: may not be specified when expression is set`,
+      );
       return undefined;
     }
     const compiled = compileAt(object.expression, `${path}.expression`, errors, { over: 'claims', types: rules.types });
@@ -271,7 +377,9 @@ function mapping(
   if (rules.noPrefix) return { claim };
   if (typeof object.prefix !== 'string') {
     if (rules.prefixRequired) {
-      errors.push(`${path}.prefix: Required value: prefix is required when claim is set. It can be set to an empty string to disable prefixing`);
+      errors.push(
+        `${path}.prefix: Required value: prefix is required when claim is set. It can be set to an empty string to disable prefixing`,
+      );
       return undefined;
     }
     return { claim };

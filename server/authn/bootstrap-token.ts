@@ -7,7 +7,7 @@
  * accepted, as in the reference (it becomes a 401 unless another method takes it).
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { ObjectLookup } from './service-account/authenticator';
 import type { TokenAuthenticator } from './types';
 
@@ -20,7 +20,8 @@ const DEFAULT_GROUP = 'system:bootstrappers';
 
 /** The decoded data of a bootstrap-token Secret; undefined for any other Secret. */
 export function bootstrapTokenData(secret: KubeObject): Record<string, string> | undefined {
-  if (secret.type !== BOOTSTRAP_TOKEN_SECRET_TYPE || typeof secret.data !== 'object' || secret.data === null) return undefined;
+  if (secret.type !== BOOTSTRAP_TOKEN_SECRET_TYPE || typeof secret.data !== 'object' || secret.data === null)
+    return undefined;
   const data: Record<string, string> = {};
   for (const [key, value] of Object.entries(secret.data as Record<string, unknown>)) {
     if (typeof value === 'string') data[key] = Buffer.from(value, 'base64').toString('utf8');
@@ -32,7 +33,9 @@ export function bootstrapTokenData(secret: KubeObject): Record<string, string> |
 export function bootstrapTokenExpiry(data: Record<string, string>): number | undefined {
   const expiration = data.expiration;
   if (expiration === undefined || expiration === '') return undefined;
-  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(expiration) ? Date.parse(expiration) : NaN;
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(expiration)
+    ? Date.parse(expiration)
+    : NaN;
   return Number.isNaN(at) ? 0 : at;
 }
 
@@ -59,7 +62,10 @@ function sameSecret(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export function bootstrapTokenAuthenticator(options: { readonly lookup: ObjectLookup; readonly now?: () => number }): TokenAuthenticator {
+export function bootstrapTokenAuthenticator(options: {
+  readonly lookup: ObjectLookup;
+  readonly now?: () => number;
+}): TokenAuthenticator {
   const now = options.now ?? Date.now;
   return {
     async authenticateToken(token) {

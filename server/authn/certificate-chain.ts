@@ -8,7 +8,9 @@ import { X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 
 export function parseCaBundle(pem: string): X509Certificate[] {
-  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)].map((match) => new X509Certificate(match[0]));
+  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)].map(
+    (match) => new X509Certificate(match[0]),
+  );
 }
 
 /** The presented chain, leaf first (the TLS layer fills `issuerCertificate` up to the anchor). */

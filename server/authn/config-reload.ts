@@ -41,7 +41,8 @@ function authenticatorsOf(config: AuthenticationConfig, apiAudiences: readonly s
 /** Loads the file (a bad one throws: the server does not start) and follows its changes. */
 export function liveAuthenticationConfig(options: LiveConfigOptions): LiveAuthenticationConfig {
   const log = options.log ?? ((message: string) => console.error(message));
-  const load = (text: string) => parseAuthenticationConfig(text, { serviceAccountIssuers: options.serviceAccountIssuers });
+  const load = (text: string) =>
+    parseAuthenticationConfig(text, { serviceAccountIssuers: options.serviceAccountIssuers });
   let text = readFileSync(options.path, 'utf8');
   let config = load(text);
   let tokens = authenticatorsOf(config, options.apiAudiences);
@@ -81,7 +82,9 @@ export function liveAuthenticationConfig(options: LiveConfigOptions): LiveAuthen
       tokens = authenticatorsOf(config, options.apiAudiences);
       record('success');
     } catch (error) {
-      log(`authentication config reload: invalid authentication config: ${(error as Error).message}; keeping the last good configuration`);
+      log(
+        `authentication config reload: invalid authentication config: ${(error as Error).message}; keeping the last good configuration`,
+      );
       record('failure');
     }
   };

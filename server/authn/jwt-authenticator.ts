@@ -7,7 +7,7 @@
 import type { JWTPayload } from 'jose';
 import { decodeJwt } from 'jose';
 import type { CompiledExpression } from '../cel/environment';
-import { IssuerKeys } from './oidc';
+import { IssuerKeys } from './issuer-keys';
 import type { AuthenticationResult, TokenAuthenticator } from './types';
 
 /** A mapping by claim (and prefix), or by a CEL expression over `claims`. */
@@ -45,11 +45,22 @@ export interface JwtAuthenticatorConfig {
 function stringsOf(value: unknown): string[] | undefined {
   if (value === null || value === undefined || value === '') return [];
   if (typeof value === 'string') return [value];
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.filter((item) => item !== '');
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+    return value.filter((item) => item !== '');
   return undefined;
 }
 
-export const JWT_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+export const JWT_ALGORITHMS: readonly string[] = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'PS256',
+  'PS384',
+  'PS512',
+];
 
 export function discoveryUrlOf(issuer: string): string {
   return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
@@ -62,7 +73,11 @@ function stringClaim(claims: JWTPayload, name: string): string | undefined {
 
 export function jwtAuthenticator(config: JwtAuthenticatorConfig): TokenAuthenticator {
   const issuer = config.issuer.url;
-  const keys = new IssuerKeys({ issuer, discoveryUrl: config.issuer.discoveryURL ?? discoveryUrlOf(issuer), ca: config.issuer.certificateAuthority });
+  const keys = new IssuerKeys({
+    issuer,
+    discoveryUrl: config.issuer.discoveryURL ?? discoveryUrlOf(issuer),
+    ca: config.issuer.certificateAuthority,
+  });
   // Start now, so the first token does not wait; a failure is retried when tokens arrive.
   keys.refresh(false).catch(() => {});
   const { username, groups, uid } = config.claimMappings;
@@ -87,25 +102,39 @@ export function jwtAuthenticator(config: JwtAuthenticatorConfig): TokenAuthentic
         if ('expression' in rule) {
           const result = rule.expression.evaluate(values);
           if (!result.ok) return { error: `oidc: error evaluating claim validation expression: ${result.error}` };
-          if (result.value !== true) return { error: `oidc: error evaluating claim validation expression: expression '${rule.expression.expression}' resulted in error: ${rule.message}` };
+          if (result.value !== true)
+            return {
+              error: `oidc: error evaluating claim validation expression: expression '${rule.expression.expression}' resulted in error: ${rule.message}`,
+            };
           continue;
         }
         const got = claims[rule.claim];
         if (got === undefined) return { error: `oidc: required claim ${rule.claim} not present in ID token` };
-        if (got !== rule.requiredValue) return { error: `oidc: required claim ${rule.claim} value does not match. Got = ${String(got)}, want = ${rule.requiredValue}` };
+        if (got !== rule.requiredValue)
+          return {
+            error: `oidc: required claim ${rule.claim} value does not match. Got = ${String(got)}, want = ${rule.requiredValue}`,
+          };
       }
       /** A mapping's value: the expression's result, or the claim's. */
       const mapped = (mapping: ClaimMapping): { value: unknown } | { error: string } => {
         if (!mapping.expression) return { value: claims[mapping.claim] };
         const result = mapping.expression.evaluate(values);
-        return result.ok ? { value: result.value } : { error: `oidc: error evaluating expression '${mapping.expression.expression}': ${result.error}` };
+        return result.ok
+          ? { value: result.value }
+          : { error: `oidc: error evaluating expression '${mapping.expression.expression}': ${result.error}` };
       };
 
       const usernameValue = mapped(username);
       if ('error' in usernameValue) return usernameValue;
       const name = typeof usernameValue.value === 'string' ? usernameValue.value : undefined;
-      if (name === undefined || name === '') return { error: `oidc: parse username claims "${username.claim}": claim not present` };
-      if (!username.expression && username.claim === 'email' && claims.email_verified !== undefined && claims.email_verified !== true) {
+      if (name === undefined || name === '')
+        return { error: `oidc: parse username claims "${username.claim}": claim not present` };
+      if (
+        !username.expression &&
+        username.claim === 'email' &&
+        claims.email_verified !== undefined &&
+        claims.email_verified !== true
+      ) {
         return { error: 'oidc: email not verified' };
       }
       let groupNames: string[] = [];
@@ -113,29 +142,42 @@ export function jwtAuthenticator(config: JwtAuthenticatorConfig): TokenAuthentic
         const value = mapped(groups);
         if ('error' in value) return value;
         const list = stringsOf(value.value);
-        if (list === undefined) return { error: `oidc: parse groups claim "${groups.claim}": expected a string or a list of strings` };
+        if (list === undefined)
+          return { error: `oidc: parse groups claim "${groups.claim}": expected a string or a list of strings` };
         groupNames = list.map((group) => `${groups.prefix ?? ''}${group}`);
       }
       let uidValue: string | undefined;
       if (uid) {
         const value = mapped(uid);
         if ('error' in value) return value;
-        if (typeof value.value !== 'string') return { error: `oidc: parse uid claim "${uid.claim}": claim not present` };
+        if (typeof value.value !== 'string')
+          return { error: `oidc: parse uid claim "${uid.claim}": claim not present` };
         uidValue = value.value;
       }
       const extra: Record<string, string[]> = {};
       for (const { key, valueExpression } of config.claimMappings.extra ?? []) {
         const result = valueExpression.evaluate(values);
-        if (!result.ok) return { error: `oidc: error evaluating extra expression '${valueExpression.expression}': ${result.error}` };
+        if (!result.ok)
+          return { error: `oidc: error evaluating extra expression '${valueExpression.expression}': ${result.error}` };
         const list = stringsOf(result.value);
         if (list === undefined) return { error: `oidc: extra mapping ${key}: expected a string or a list of strings` };
         if (list.length > 0) extra[key] = list;
       }
-      const user = { name: `${username.prefix ?? ''}${name}`, ...(uidValue ? { uid: uidValue } : {}), groups: groupNames, extra };
+      const user = {
+        name: `${username.prefix ?? ''}${name}`,
+        ...(uidValue ? { uid: uidValue } : {}),
+        groups: groupNames,
+        extra,
+      };
       for (const rule of config.userValidationRules ?? []) {
-        const result = rule.expression.evaluate({ user: { username: user.name, uid: user.uid ?? '', groups: user.groups, extra: user.extra } });
+        const result = rule.expression.evaluate({
+          user: { username: user.name, uid: user.uid ?? '', groups: user.groups, extra: user.extra },
+        });
         if (!result.ok) return { error: `oidc: error evaluating user info validation rule: ${result.error}` };
-        if (result.value !== true) return { error: `oidc: error evaluating user info validation rule: validation expression '${rule.expression.expression}' failed: ${rule.message}` };
+        if (result.value !== true)
+          return {
+            error: `oidc: error evaluating user info validation rule: validation expression '${rule.expression.expression}' failed: ${rule.message}`,
+          };
       }
       return { user };
     },

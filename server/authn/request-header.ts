@@ -29,7 +29,10 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
   const groupHeaders = lower(options.groupHeaders);
   const prefixes = lower(options.extraHeaderPrefixes);
   const isProxyHeader = (header: string) =>
-    usernameHeaders.includes(header) || uidHeaders.includes(header) || groupHeaders.includes(header) || prefixes.some((prefix) => header.startsWith(prefix));
+    usernameHeaders.includes(header) ||
+    uidHeaders.includes(header) ||
+    groupHeaders.includes(header) ||
+    prefixes.some((prefix) => header.startsWith(prefix));
   const strip = (headers: IncomingHttpHeaders) => {
     for (const header of Object.keys(headers)) if (isProxyHeader(header)) delete headers[header];
   };

@@ -4,16 +4,23 @@
  * every group, comma-separated, and a later line with the same token wins.
  */
 import { readFileSync } from 'node:fs';
-import type { TokenAuthenticator, UserInfo } from './types';
+import type { TokenAuthenticator } from './types';
+import type { UserInfo } from '../../api/user-info';
 
-export function parseTokenFile(path: string, text: string, warn: (message: string) => void = () => {}): Map<string, UserInfo> {
+export function parseTokenFile(
+  path: string,
+  text: string,
+  warn: (message: string) => void = () => {},
+): Map<string, UserInfo> {
   // Loaded here, not at start: only a server given --token-auth-file needs a CSV parser.
   const { parse } = require('csv-parse/sync') as typeof import('csv-parse/sync');
   const records = parse(text, { relax_column_count: true, skip_empty_lines: true, relax_quotes: false }) as string[][];
   const tokens = new Map<string, UserInfo>();
   records.forEach((record, index) => {
     if (record.length < 3) {
-      throw new Error(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
+      throw new Error(
+        `token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`,
+      );
     }
     const [token, name, uid, groups] = record;
     if (token === '') {

@@ -35,7 +35,13 @@ export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAu
   const apiVersion = `authentication.k8s.io/${options.version}`;
 
   const ask = async (token: string, wanted: readonly string[]): Promise<AuthenticationResult> => {
-    const review = { apiVersion, kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token, ...(wanted.length > 0 ? { audiences: wanted } : {}) }, status: {} };
+    const review = {
+      apiVersion,
+      kind: 'TokenReview',
+      metadata: { creationTimestamp: null },
+      spec: { token, ...(wanted.length > 0 ? { audiences: wanted } : {}) },
+      status: {},
+    };
     const answer = await postJson(options.client, JSON.stringify(review), { timeoutMs: REQUEST_TIMEOUT_MS });
     if (answer.status < 200 || answer.status >= 300) throw new Error(`the webhook answered ${answer.status}`);
     let parsed: { status?: ReviewStatus } | null;
@@ -50,7 +56,9 @@ export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAu
     const granted = status.audiences && status.audiences.length > 0 ? status.audiences : [...options.apiAudiences];
     const audiences = wanted.length > 0 ? intersectAudiences(wanted, granted) : granted;
     if (wanted.length > 0 && audiences.length === 0) {
-      return { error: `webhook audiences ${goQuoted(granted)} is invalid for the target audiences ${goQuoted(wanted)}` };
+      return {
+        error: `webhook audiences ${goQuoted(granted)} is invalid for the target audiences ${goQuoted(wanted)}`,
+      };
     }
     const { username, uid, groups, extra } = status.user;
     return { user: { name: username, ...(uid ? { uid } : {}), groups: groups ?? [], extra: extra ?? {} }, audiences };

@@ -32,7 +32,10 @@ export function x509Authenticator(clientCas?: readonly X509Certificate[]): Authe
   };
 }
 
-function authenticateConnection(socket: TLSSocket, clientCas: readonly X509Certificate[] | undefined): AuthenticationResult {
+function authenticateConnection(
+  socket: TLSSocket,
+  clientCas: readonly X509Certificate[] | undefined,
+): AuthenticationResult {
   if (typeof socket.getPeerCertificate !== 'function') return undefined;
   const certificate = socket.getPeerCertificate();
   if (!certificate || Object.keys(certificate).length === 0) return undefined;
@@ -40,7 +43,9 @@ function authenticateConnection(socket: TLSSocket, clientCas: readonly X509Certi
     return { error: `verifying certificate SN=${certificate.serialNumber}, failed: ${socket.authorizationError}` };
   }
   if (clientCas && !chainsTo(socket, clientCas)) {
-    return { error: `verifying certificate SN=${certificate.serialNumber}, failed: x509: certificate signed by unknown authority` };
+    return {
+      error: `verifying certificate SN=${certificate.serialNumber}, failed: x509: certificate signed by unknown authority`,
+    };
   }
   // A certificate restricted to other uses (say, serving) must not log anyone in; one
   // without the extension may be used for anything, as in Go's verifier.

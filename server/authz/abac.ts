@@ -7,8 +7,8 @@
  * in v1beta1 a `*` user or group means every authenticated user.
  */
 import { readFileSync } from 'node:fs';
-import type { UserInfo } from '../authn/types';
-import { AUTHENTICATED_GROUP } from '../authn/types';
+import type { UserInfo } from '../../api/user-info';
+import { AUTHENTICATED_GROUP } from '../../api/user-info';
 import { ALLOW, type Attributes, type Authorizer, type SubjectRules } from './types';
 
 export const ABAC_VERSION = 'abac.authorization.kubernetes.io/v1beta1';
@@ -44,7 +44,8 @@ const text = (value: unknown, field: string): string => {
 
 export function parsePolicyLine(line: string): AbacPolicy {
   const parsed = JSON.parse(line) as PolicyLine;
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('a policy must be a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('a policy must be a JSON object');
   if (parsed.apiVersion === undefined && parsed.kind === undefined) {
     const user = text(parsed.user, 'user');
     const group = text(parsed.group, 'group');
@@ -60,7 +61,10 @@ export function parsePolicyLine(line: string): AbacPolicy {
       nonResourcePath: resource === '' ? '*' : '',
     };
   }
-  if (parsed.apiVersion !== ABAC_VERSION) throw new Error(`unknown apiVersion ${JSON.stringify(parsed.apiVersion)}, expected ${JSON.stringify(ABAC_VERSION)}`);
+  if (parsed.apiVersion !== ABAC_VERSION)
+    throw new Error(
+      `unknown apiVersion ${JSON.stringify(parsed.apiVersion)}, expected ${JSON.stringify(ABAC_VERSION)}`,
+    );
   if (parsed.kind !== 'Policy') throw new Error(`unknown kind ${JSON.stringify(parsed.kind)}, expected "Policy"`);
   const spec = parsed.spec ?? {};
   let user = text(spec.user, 'spec.user');
@@ -69,7 +73,8 @@ export function parsePolicyLine(line: string): AbacPolicy {
     user = '';
     group = AUTHENTICATED_GROUP;
   }
-  if (spec.readonly !== undefined && typeof spec.readonly !== 'boolean') throw new Error('spec.readonly must be a boolean');
+  if (spec.readonly !== undefined && typeof spec.readonly !== 'boolean')
+    throw new Error('spec.readonly must be a boolean');
   return {
     user,
     group,
@@ -84,15 +89,17 @@ export function parsePolicyLine(line: string): AbacPolicy {
 /** Throws with the file and line of the first policy that does not parse. */
 export function readPolicyFile(path: string): AbacPolicy[] {
   const policies: AbacPolicy[] = [];
-  readFileSync(path, 'utf8').split('\n').forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
-    try {
-      policies.push(parsePolicyLine(line));
-    } catch (error) {
-      throw new Error(`${path}:${index + 1}: unable to read the ABAC policy: ${(error as Error).message}`);
-    }
-  });
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((raw, index) => {
+      const line = raw.trim();
+      if (line === '' || line.startsWith('#')) return;
+      try {
+        policies.push(parsePolicyLine(line));
+      } catch (error) {
+        throw new Error(`${path}:${index + 1}: unable to read the ABAC policy: ${(error as Error).message}`);
+      }
+    });
   return policies;
 }
 

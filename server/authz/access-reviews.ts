@@ -6,13 +6,13 @@
  * decoded review (v1 or v1beta1) and answers it with its `status` filled, or throws the
  * Status error the reference answers.
  */
-import type { UserInfo } from '../authn/types';
-import type { KubeObject } from '../../storage/objects/types';
+import type { UserInfo } from '../../api/user-info';
+import type { KubeObject } from '../../api/objects';
 import { parseFieldSelector, type FieldRequirement } from '../selectors/field-selector';
 import { parseLabelSelector, type LabelOperator, type LabelRequirement } from '../selectors/label-selector';
 import { invalid as invalidObject } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
-import { FieldPath, invalid, required } from '../validation/field-errors';
+import { FieldPath, invalid, required } from '../status/field-errors';
 import type { FieldError } from '../registry/types';
 import type { Attributes, Authorizer } from './types';
 
@@ -65,21 +65,43 @@ function specOf(review: KubeObject): ReviewSpec {
 }
 
 function rejectInvalid(review: KubeObject, errors: readonly FieldError[]): void {
-  if (errors.length > 0) throw invalidObject({ group: AUTHORIZATION_GROUP, kind: review.kind ?? '' }, String(review.metadata?.name ?? ''), errors) as StatusError;
+  if (errors.length > 0)
+    throw invalidObject(
+      { group: AUTHORIZATION_GROUP, kind: review.kind ?? '' },
+      String(review.metadata?.name ?? ''),
+      errors,
+    ) as StatusError;
 }
 
 function attributeErrors(spec: ReviewSpec): FieldError[] {
   const path = FieldPath.root('spec');
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
-    return [invalid(path.child('nonResourceAttributes'), spec.nonResourceAttributes, 'cannot be specified in combination with resourceAttributes')];
+    return [
+      invalid(
+        path.child('nonResourceAttributes'),
+        spec.nonResourceAttributes,
+        'cannot be specified in combination with resourceAttributes',
+      ),
+    ];
   }
   if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
-    return [invalid(path.child('resourceAttributes'), null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified')];
+    return [
+      invalid(
+        path.child('resourceAttributes'),
+        null,
+        'exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      ),
+    ];
   }
   return [];
 }
 
-const LABEL_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+const LABEL_OPERATORS: Readonly<Record<string, LabelOperator>> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+};
 
 /** Selector requirements of a review; ones that do not parse are left out, as the reference ignores them with a reason. */
 function fieldRequirements(selector: ResourceAttributes['fieldSelector']): readonly FieldRequirement[] | undefined {
@@ -130,8 +152,16 @@ export function reviewAttributes(spec: ReviewSpec, user: UserInfo): Attributes {
   }
   const nonResource = spec.nonResourceAttributes ?? {};
   return {
-    user, verb: nonResource.verb ?? '', isResourceRequest: false, path: nonResource.path ?? '',
-    namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '',
+    user,
+    verb: nonResource.verb ?? '',
+    isResourceRequest: false,
+    path: nonResource.path ?? '',
+    namespace: '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    name: '',
   };
 }
 
@@ -148,7 +178,11 @@ async function decide(authorizer: Authorizer, attributes: Attributes): Promise<A
 }
 
 function answered(review: KubeObject, status: AccessReviewStatus | object): KubeObject {
-  return { ...review, metadata: { ...(review.metadata ?? {}), creationTimestamp: null } as KubeObject['metadata'], status };
+  return {
+    ...review,
+    metadata: { ...(review.metadata ?? {}), creationTimestamp: null } as KubeObject['metadata'],
+    status,
+  };
 }
 
 function userOf(spec: ReviewSpec): UserInfo {
@@ -159,40 +193,73 @@ export async function subjectAccessReview(review: KubeObject, authorizer: Author
   const spec = specOf(review);
   const errors = attributeErrors(spec);
   if (!spec.user && (spec.groups ?? spec.group ?? []).length === 0) {
-    errors.push(invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'));
+    errors.push(
+      invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'),
+    );
   }
   rejectInvalid(review, errors);
   return answered(review, await decide(authorizer, reviewAttributes(spec, userOf(spec))));
 }
 
 /** `namespace` is the one in the request's path, which the review must name too. */
-export async function localSubjectAccessReview(review: KubeObject, namespace: string, authorizer: Authorizer): Promise<KubeObject> {
+export async function localSubjectAccessReview(
+  review: KubeObject,
+  namespace: string,
+  authorizer: Authorizer,
+): Promise<KubeObject> {
   const spec = specOf(review);
   const errors = attributeErrors(spec);
-  if (spec.nonResourceAttributes) errors.push(invalid(FieldPath.root('spec', 'nonResourceAttributes'), spec.nonResourceAttributes, 'disallowed on this kind of request'));
+  if (spec.nonResourceAttributes)
+    errors.push(
+      invalid(
+        FieldPath.root('spec', 'nonResourceAttributes'),
+        spec.nonResourceAttributes,
+        'disallowed on this kind of request',
+      ),
+    );
   if (!spec.user && (spec.groups ?? spec.group ?? []).length === 0) {
-    errors.push(invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'));
+    errors.push(
+      invalid(FieldPath.root('spec', 'user'), spec.user ?? '', 'at least one of user or group must be specified'),
+    );
   }
   const reviewNamespace = review.metadata?.namespace ?? '';
-  if (reviewNamespace !== '' && reviewNamespace !== namespace) errors.push(invalid(FieldPath.root('metadata', 'namespace'), reviewNamespace, 'must match the namespace of the request'));
+  if (reviewNamespace !== '' && reviewNamespace !== namespace)
+    errors.push(
+      invalid(FieldPath.root('metadata', 'namespace'), reviewNamespace, 'must match the namespace of the request'),
+    );
   if (spec.resourceAttributes && (spec.resourceAttributes.namespace ?? '') !== namespace) {
-    errors.push(invalid(FieldPath.root('spec', 'resourceAttributes', 'namespace'), spec.resourceAttributes.namespace ?? '', 'must match metadata.namespace'));
+    errors.push(
+      invalid(
+        FieldPath.root('spec', 'resourceAttributes', 'namespace'),
+        spec.resourceAttributes.namespace ?? '',
+        'must match metadata.namespace',
+      ),
+    );
   }
   rejectInvalid(review, errors);
   return answered(review, await decide(authorizer, reviewAttributes(spec, userOf(spec))));
 }
 
 /** The caller's own access: the spec names no user, the request's does. */
-export async function selfSubjectAccessReview(review: KubeObject, requester: UserInfo, authorizer: Authorizer): Promise<KubeObject> {
+export async function selfSubjectAccessReview(
+  review: KubeObject,
+  requester: UserInfo,
+  authorizer: Authorizer,
+): Promise<KubeObject> {
   const spec = specOf(review);
   rejectInvalid(review, attributeErrors(spec));
   return answered(review, await decide(authorizer, reviewAttributes(spec, requester)));
 }
 
-export async function selfSubjectRulesReview(review: KubeObject, requester: UserInfo, authorizer: Authorizer): Promise<KubeObject> {
+export async function selfSubjectRulesReview(
+  review: KubeObject,
+  requester: UserInfo,
+  authorizer: Authorizer,
+): Promise<KubeObject> {
   const namespace = ((review.spec as { namespace?: string } | undefined) ?? {}).namespace ?? '';
   if (namespace === '') rejectInvalid(review, [required(FieldPath.root('spec', 'namespace'))]);
-  if (authorizer.rulesFor === undefined) return answered(review, { resourceRules: [], nonResourceRules: [], incomplete: true });
+  if (authorizer.rulesFor === undefined)
+    return answered(review, { resourceRules: [], nonResourceRules: [], incomplete: true });
   const rules = await authorizer.rulesFor(requester, namespace);
   return answered(review, {
     resourceRules: rules.resourceRules,

@@ -27,7 +27,9 @@ export function authorizationFlagErrors(options: ServerOptions): string[] {
   const webhookFlagsSet = options.authorizationWebhookConfigFile !== undefined;
   if (options.authorizationConfigFile !== undefined) {
     if (options.authorizationModes !== undefined || webhookFlagsSet) {
-      errors.push('--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined');
+      errors.push(
+        '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+      );
     }
     return errors;
   }
@@ -35,14 +37,19 @@ export function authorizationFlagErrors(options: ServerOptions): string[] {
   if (modes.length === 0) errors.push('at least one authorization-mode must be passed');
   const seen = new Set<string>();
   for (const mode of modes) {
-    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode)) errors.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
+    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode))
+      errors.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
     if (seen.has(mode)) errors.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }
-  if (seen.has('ABAC') && options.authorizationPolicyFile === undefined) errors.push("authorization-mode ABAC's authorization policy file not passed");
-  if (seen.has('Webhook') && !webhookFlagsSet) errors.push("authorization-mode Webhook's authorization config file not passed");
-  if (!seen.has('ABAC') && options.authorizationPolicyFile !== undefined) errors.push('cannot specify --authorization-policy-file without mode ABAC');
-  if (!seen.has('Webhook') && webhookFlagsSet) errors.push('cannot specify --authorization-webhook-config-file without mode Webhook');
+  if (seen.has('ABAC') && options.authorizationPolicyFile === undefined)
+    errors.push("authorization-mode ABAC's authorization policy file not passed");
+  if (seen.has('Webhook') && !webhookFlagsSet)
+    errors.push("authorization-mode Webhook's authorization config file not passed");
+  if (!seen.has('ABAC') && options.authorizationPolicyFile !== undefined)
+    errors.push('cannot specify --authorization-policy-file without mode ABAC');
+  if (!seen.has('Webhook') && webhookFlagsSet)
+    errors.push('cannot specify --authorization-webhook-config-file without mode Webhook');
   return errors;
 }
 

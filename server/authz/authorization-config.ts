@@ -54,15 +54,20 @@ export function parseAuthorizationConfig(text: string): AuthorizationConfig {
   try {
     document = parseYaml(text);
   } catch (error) {
-    throw new AuthorizationConfigError([`unable to parse the authorization configuration: ${(error as Error).message}`]);
+    throw new AuthorizationConfigError([
+      `unable to parse the authorization configuration: ${(error as Error).message}`,
+    ]);
   }
   const problems: string[] = [];
   if (!isObject(document)) throw new AuthorizationConfigError(['the authorization configuration must be an object']);
   if (document.apiVersion !== AUTHORIZATION_CONFIG_VERSION || document.kind !== 'AuthorizationConfiguration') {
-    throw new AuthorizationConfigError([`expected apiVersion ${AUTHORIZATION_CONFIG_VERSION} and kind AuthorizationConfiguration, got ${JSON.stringify(document.apiVersion)} ${JSON.stringify(document.kind)}`]);
+    throw new AuthorizationConfigError([
+      `expected apiVersion ${AUTHORIZATION_CONFIG_VERSION} and kind AuthorizationConfiguration, got ${JSON.stringify(document.apiVersion)} ${JSON.stringify(document.kind)}`,
+    ]);
   }
   const entries = document.authorizers;
-  if (!Array.isArray(entries) || entries.length === 0) problems.push('authorizers: Required value: at least one authorization mode must be defined');
+  if (!Array.isArray(entries) || entries.length === 0)
+    problems.push('authorizers: Required value: at least one authorization mode must be defined');
   const authorizers: AuthorizerConfig[] = [];
   const names = new Set<string>();
   const types = new Set<string>();
@@ -74,17 +79,23 @@ export function parseAuthorizationConfig(text: string): AuthorizationConfig {
     }
     const { type, name } = entry;
     if (type !== 'Webhook' && type !== 'Node' && type !== 'RBAC') {
-      problems.push(type === undefined ? `${at}.type: Required value` : `${at}.type: Unsupported value: ${JSON.stringify(type)}: supported values: "Node", "RBAC", "Webhook"`);
+      problems.push(
+        type === undefined
+          ? `${at}.type: Required value`
+          : `${at}.type: Unsupported value: ${JSON.stringify(type)}: supported values: "Node", "RBAC", "Webhook"`,
+      );
       return;
     }
     if (type !== 'Webhook' && types.has(type)) problems.push(`${at}.type: Duplicate value: ${JSON.stringify(type)}`);
     types.add(type);
     if (typeof name !== 'string' || name === '') problems.push(`${at}.name: Required value`);
-    else if (!NAME.test(name)) problems.push(`${at}.name: Invalid value: ${JSON.stringify(name)}: must be a lowercase DNS-1123 subdomain`);
+    else if (!NAME.test(name))
+      problems.push(`${at}.name: Invalid value: ${JSON.stringify(name)}: must be a lowercase DNS-1123 subdomain`);
     else if (names.has(name)) problems.push(`${at}.name: Duplicate value: ${JSON.stringify(name)}`);
     names.add(String(name));
     if (type !== 'Webhook') {
-      if (entry.webhook !== undefined) problems.push(`${at}.webhook: Invalid value: non-null webhook config is only allowed for type Webhook`);
+      if (entry.webhook !== undefined)
+        problems.push(`${at}.webhook: Invalid value: non-null webhook config is only allowed for type Webhook`);
       authorizers.push({ type, name: String(name) });
       return;
     }
@@ -122,7 +133,8 @@ function parseWebhook(webhook: Fields, at: string, problems: string[]): WebhookA
   const timeoutMs = duration(webhook.timeout, `${at}.timeout`, problems, undefined);
   if (webhook.timeout === undefined) problems.push(`${at}.timeout: Required value`);
   else if (timeoutMs !== undefined && timeoutMs <= 0) problems.push(`${at}.timeout: Invalid value: must be > 0`);
-  else if (timeoutMs !== undefined && timeoutMs > MAX_TIMEOUT_MS) problems.push(`${at}.timeout: Invalid value: must be <= 30s`);
+  else if (timeoutMs !== undefined && timeoutMs > MAX_TIMEOUT_MS)
+    problems.push(`${at}.timeout: Invalid value: must be <= 30s`);
   const boolean = (field: string): boolean => {
     const value = webhook[field];
     if (value === undefined || value === null) return true;
@@ -131,29 +143,52 @@ function parseWebhook(webhook: Fields, at: string, problems: string[]): WebhookA
   };
   const version = webhook.subjectAccessReviewVersion;
   if (version === undefined) problems.push(`${at}.subjectAccessReviewVersion: Required value`);
-  else if (version !== 'v1' && version !== 'v1beta1') problems.push(`${at}.subjectAccessReviewVersion: Unsupported value: ${JSON.stringify(version)}: supported values: "v1", "v1beta1"`);
+  else if (version !== 'v1' && version !== 'v1beta1')
+    problems.push(
+      `${at}.subjectAccessReviewVersion: Unsupported value: ${JSON.stringify(version)}: supported values: "v1", "v1beta1"`,
+    );
   const conditions = webhook.matchConditions ?? [];
   const matchVersion = webhook.matchConditionSubjectAccessReviewVersion;
-  if (Array.isArray(conditions) && conditions.length > 0 && matchVersion === undefined) problems.push(`${at}.matchConditionSubjectAccessReviewVersion: Required value`);
-  else if (matchVersion !== undefined && matchVersion !== 'v1') problems.push(`${at}.matchConditionSubjectAccessReviewVersion: Unsupported value: ${JSON.stringify(matchVersion)}: supported values: "v1"`);
+  if (Array.isArray(conditions) && conditions.length > 0 && matchVersion === undefined)
+    problems.push(`${at}.matchConditionSubjectAccessReviewVersion: Required value`);
+  else if (matchVersion !== undefined && matchVersion !== 'v1')
+    problems.push(
+      `${at}.matchConditionSubjectAccessReviewVersion: Unsupported value: ${JSON.stringify(matchVersion)}: supported values: "v1"`,
+    );
   const failurePolicy = webhook.failurePolicy;
   if (failurePolicy === undefined) problems.push(`${at}.failurePolicy: Required value`);
-  else if (failurePolicy !== 'NoOpinion' && failurePolicy !== 'Deny') problems.push(`${at}.failurePolicy: Unsupported value: ${JSON.stringify(failurePolicy)}: supported values: "Deny", "NoOpinion"`);
+  else if (failurePolicy !== 'NoOpinion' && failurePolicy !== 'Deny')
+    problems.push(
+      `${at}.failurePolicy: Unsupported value: ${JSON.stringify(failurePolicy)}: supported values: "Deny", "NoOpinion"`,
+    );
   const connection = isObject(webhook.connectionInfo) ? webhook.connectionInfo : undefined;
   let kubeConfigFile = '';
-  if (connection === undefined || connection.type === undefined) problems.push(`${at}.connectionInfo.type: Required value`);
-  else if (connection.type === 'InClusterConfig') problems.push(`${at}.connectionInfo.type: Unsupported value: "InClusterConfig": an InClusterConfig webhook is not allowed for kube-apiserver's own authorization`);
-  else if (connection.type !== 'KubeConfigFile') problems.push(`${at}.connectionInfo.type: Unsupported value: ${JSON.stringify(connection.type)}: supported values: "InClusterConfig", "KubeConfigFile"`);
-  else if (typeof connection.kubeConfigFile !== 'string' || connection.kubeConfigFile === '') problems.push(`${at}.connectionInfo.kubeConfigFile: Required value`);
+  if (connection === undefined || connection.type === undefined)
+    problems.push(`${at}.connectionInfo.type: Required value`);
+  else if (connection.type === 'InClusterConfig')
+    problems.push(
+      `${at}.connectionInfo.type: Unsupported value: "InClusterConfig": an InClusterConfig webhook is not allowed for kube-apiserver's own authorization`,
+    );
+  else if (connection.type !== 'KubeConfigFile')
+    problems.push(
+      `${at}.connectionInfo.type: Unsupported value: ${JSON.stringify(connection.type)}: supported values: "InClusterConfig", "KubeConfigFile"`,
+    );
+  else if (typeof connection.kubeConfigFile !== 'string' || connection.kubeConfigFile === '')
+    problems.push(`${at}.connectionInfo.kubeConfigFile: Required value`);
   else kubeConfigFile = connection.kubeConfigFile;
   const expressions: string[] = [];
   if (!Array.isArray(conditions)) problems.push(`${at}.matchConditions: Invalid value: must be a list`);
   else {
-    if (conditions.length > MAX_MATCH_CONDITIONS) problems.push(`${at}.matchConditions: Too many: ${conditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`);
+    if (conditions.length > MAX_MATCH_CONDITIONS)
+      problems.push(
+        `${at}.matchConditions: Too many: ${conditions.length}: must have at most ${MAX_MATCH_CONDITIONS} items`,
+      );
     conditions.forEach((condition: unknown, i) => {
       const expression = isObject(condition) ? condition.expression : undefined;
-      if (typeof expression !== 'string' || expression.trim() === '') problems.push(`${at}.matchConditions[${i}].expression: Required value`);
-      else if (expressions.includes(expression)) problems.push(`${at}.matchConditions[${i}].expression: Duplicate value: ${JSON.stringify(expression)}`);
+      if (typeof expression !== 'string' || expression.trim() === '')
+        problems.push(`${at}.matchConditions[${i}].expression: Required value`);
+      else if (expressions.includes(expression))
+        problems.push(`${at}.matchConditions[${i}].expression: Duplicate value: ${JSON.stringify(expression)}`);
       else expressions.push(expression);
     });
   }

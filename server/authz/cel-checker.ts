@@ -21,7 +21,18 @@ export function celAuthorizationChecker(authorizer: Authorizer): AuthorizationCh
           subresource: resource.subresource,
           name: resource.name,
         }
-      : { user, verb, isResourceRequest: false, path: path ?? '', namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '' };
+      : {
+          user,
+          verb,
+          isResourceRequest: false,
+          path: path ?? '',
+          namespace: '',
+          apiGroup: '',
+          apiVersion: '',
+          resource: '',
+          subresource: '',
+          name: '',
+        };
     return authorizer.authorize(attributes);
   };
 }

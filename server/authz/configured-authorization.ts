@@ -7,7 +7,7 @@
  */
 import type { ObjectStorage } from '../../storage/objects/types';
 import type { ServerOptions } from '../config/flags';
-import { EXIT_BAD_CONFIGURATION, StartupFailure } from '../startup-failure';
+import { AuthorizationConfigError } from './config-error';
 import { abacAuthorizer, readPolicyFile } from './abac';
 import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from './authorization-chain';
 import type { AuthorizationConfig, WebhookAuthorizerConfig } from './authorization-config';
@@ -39,7 +39,7 @@ const RBAC = 'rbac.authorization.k8s.io';
 /** Throws when the flags cannot start a server (both ways of configuring, a bad file, ...). */
 export function configureAuthorization(options: ServerOptions, storageOf: StorageOf): ConfiguredAuthorization {
   const errors = authorizationFlagErrors(options);
-  if (errors.length > 0) throw new StartupFailure(`invalid authorization flags: ${errors.join('; ')}`, EXIT_BAD_CONFIGURATION);
+  if (errors.length > 0) throw new AuthorizationConfigError(`invalid authorization flags: ${errors.join('; ')}`);
   const policy = informedPolicySource({
     roles: storageOf(RBAC, 'roles'),
     clusterRoles: storageOf(RBAC, 'clusterroles'),
@@ -64,7 +64,8 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
       const reloading = reloadingAuthorizer({
         path: options.authorizationConfigFile,
         build: (config) => chainFromConfig(config, { rbac, node }),
-        onRejected: (message) => console.error(`authorization configuration not reloaded, keeping the previous one: ${message}`),
+        onRejected: (message) =>
+          console.error(`authorization configuration not reloaded, keeping the previous one: ${message}`),
         onReloaded: () => console.log(`authorization configuration reloaded from ${options.authorizationConfigFile}`),
       });
       return { chain: [reloading], stopReloading: () => reloading.stop() };
@@ -109,7 +110,10 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
 }
 
 /** The authorizers of a configuration file, in order; Node and RBAC share the server's state across reloads. */
-export function chainFromConfig(config: AuthorizationConfig, shared: { rbac: () => Authorizer; node: () => Authorizer }): Authorizer[] {
+export function chainFromConfig(
+  config: AuthorizationConfig,
+  shared: { rbac: () => Authorizer; node: () => Authorizer },
+): Authorizer[] {
   return config.authorizers.map((entry) => {
     if (entry.type === 'Webhook') return configuredWebhook(entry.name, entry.webhook);
     return entry.type === 'RBAC' ? shared.rbac() : shared.node();
@@ -134,7 +138,7 @@ function configuredWebhook(name: string, webhook: WebhookAuthorizerConfig): Auth
 /** A file that is there but says something the server refuses is the operator's to fix (exit 2); a missing or unreadable one is reported as such by the caller. */
 function configurationFailure(error: unknown): unknown {
   if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== undefined) return error;
-  return new StartupFailure(`invalid authorization configuration: ${error.message.split('\n')[0]}`, EXIT_BAD_CONFIGURATION);
+  return new AuthorizationConfigError(`invalid authorization configuration: ${error.message.split('\n')[0]}`);
 }
 
 /**
@@ -142,13 +146,19 @@ function configurationFailure(error: unknown): unknown {
  * asked only when all are true; one false skips it whatever the others do; otherwise an error
  * is thrown, for the failure policy to decide. Expressions that do not compile refuse the file.
  */
-function compileMatchConditions(name: string, expressions: readonly string[]): (review: SubjectAccessReview) => boolean {
+function compileMatchConditions(
+  name: string,
+  expressions: readonly string[],
+): (review: SubjectAccessReview) => boolean {
   const compiler = new (celEnvironment().ExpressionCompiler)({ request: 'map<string, dyn>' });
   const compiled = expressions.map((expression, i) => {
     const result = compiler.compile(expression);
-    if (!result.ok) throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions[${i}].expression: ${result.error}`);
+    if (!result.ok)
+      throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions[${i}].expression: ${result.error}`);
     if (result.compiled.outputType !== 'bool' && result.compiled.outputType !== 'dyn') {
-      throw new Error(`authorizer ${JSON.stringify(name)}: matchConditions[${i}].expression: must evaluate to bool, not ${result.compiled.outputType}`);
+      throw new Error(
+        `authorizer ${JSON.stringify(name)}: matchConditions[${i}].expression: must evaluate to bool, not ${result.compiled.outputType}`,
+      );
     }
     return result.compiled;
   });

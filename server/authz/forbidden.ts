@@ -4,7 +4,11 @@ import type { StatusError } from '../status/status-error';
 import type { Attributes } from './types';
 
 export function forbiddenError(attributes: Attributes, reason: string): StatusError {
-  return forbidden({ group: attributes.apiGroup, resource: attributes.resource }, attributes.name, forbiddenMessage(attributes, reason));
+  return forbidden(
+    { group: attributes.apiGroup, resource: attributes.resource },
+    attributes.name,
+    forbiddenMessage(attributes, reason),
+  );
 }
 
 /** `User "u" cannot list resource "pods" in API group "" in the namespace "ns"[: reason]`. */

@@ -6,10 +6,9 @@
  * key as the subresource. The authentication stage that reads the Impersonate-* headers asks
  * the server's authorizer with these, so RBAC, webhooks and every other mode govern it.
  */
-import type { UserInfo } from '../authn/types';
+import type { UserInfo } from '../../api/user-info';
 import type { Attributes } from './types';
-
-const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+import { SERVICE_ACCOUNT_USERNAME_PREFIX } from '../authn/service-account/names';
 
 export type ImpersonatedPart =
   | { readonly kind: 'user'; readonly name: string }
@@ -18,11 +17,19 @@ export type ImpersonatedPart =
   | { readonly kind: 'extra'; readonly key: string; readonly value: string };
 
 export function impersonationAttributes(requester: UserInfo, part: ImpersonatedPart): Attributes {
-  const base = { user: requester, verb: 'impersonate', isResourceRequest: true, path: '', apiVersion: '', subresource: '', namespace: '' };
+  const base = {
+    user: requester,
+    verb: 'impersonate',
+    isResourceRequest: true,
+    path: '',
+    apiVersion: '',
+    subresource: '',
+    namespace: '',
+  };
   switch (part.kind) {
     case 'user': {
-      if (part.name.startsWith(SERVICE_ACCOUNT_PREFIX)) {
-        const [namespace, name] = part.name.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+      if (part.name.startsWith(SERVICE_ACCOUNT_USERNAME_PREFIX)) {
+        const [namespace, name] = part.name.slice(SERVICE_ACCOUNT_USERNAME_PREFIX.length).split(':');
         if (namespace && name) return { ...base, apiGroup: '', resource: 'serviceaccounts', namespace, name };
       }
       return { ...base, apiGroup: '', resource: 'users', name: part.name };
@@ -32,6 +39,12 @@ export function impersonationAttributes(requester: UserInfo, part: ImpersonatedP
     case 'uid':
       return { ...base, apiGroup: 'authentication.k8s.io', resource: 'uids', name: part.uid };
     case 'extra':
-      return { ...base, apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: part.key, name: part.value };
+      return {
+        ...base,
+        apiGroup: 'authentication.k8s.io',
+        resource: 'userextras',
+        subresource: part.key,
+        name: part.value,
+      };
   }
 }

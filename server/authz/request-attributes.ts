@@ -4,8 +4,8 @@
  * authorizers may take into account (the reference's AuthorizeWithSelectors, on by default in
  * 1.34). A selector that does not parse is left out: the request fails on it later anyway.
  */
-import type { UserInfo } from '../authn/types';
-import type { RequestInfo } from '../http/request-info';
+import type { UserInfo } from '../../api/user-info';
+import type { RequestInfo } from '../request/request-info';
 import { parseFieldSelector, type FieldRequirement } from '../selectors/field-selector';
 import { parseLabelSelector, type LabelRequirement } from '../selectors/label-selector';
 import { attributesFrom, type Attributes } from './types';
@@ -21,7 +21,10 @@ export function requestAttributes(info: RequestInfo, user: UserInfo, rawQuery: s
   });
 }
 
-function parsedOrAbsent<T extends FieldRequirement | LabelRequirement>(text: string | null, parse: (input: string) => T[]): readonly T[] | undefined {
+function parsedOrAbsent<T extends FieldRequirement | LabelRequirement>(
+  text: string | null,
+  parse: (input: string) => T[],
+): readonly T[] | undefined {
   if (text === null || text === '') return undefined;
   try {
     return parse(text);

@@ -3,8 +3,8 @@
  * What they are asked is a plain `Attributes` record, not an HTTP request, so the handler chain,
  * the access reviews and the CEL authorizer library all ask the same authorizer the same way.
  */
-import type { UserInfo } from '../authn/types';
-import type { RequestInfo } from '../http/request-info';
+import type { UserInfo } from '../../api/user-info';
+import type { RequestInfo } from '../request/request-info';
 import type { FieldRequirement } from '../selectors/field-selector';
 import type { LabelRequirement } from '../selectors/label-selector';
 
@@ -62,7 +62,12 @@ export interface Authorizer {
   rulesFor?(user: UserInfo, namespace: string): SubjectRules | Promise<SubjectRules>;
 }
 
-export const NO_RULES: SubjectRules = { resourceRules: [], nonResourceRules: [], incomplete: false, evaluationErrors: [] };
+export const NO_RULES: SubjectRules = {
+  resourceRules: [],
+  nonResourceRules: [],
+  incomplete: false,
+  evaluationErrors: [],
+};
 
 export const ALL_RULES: SubjectRules = {
   resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],

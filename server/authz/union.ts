@@ -2,7 +2,7 @@
  * Consults authorizers in order: the first allow or deny decides; if all have no opinion, the
  * answer is no opinion with their reasons, which the chain turns into a denial.
  */
-import type { UserInfo } from '../authn/types';
+import type { UserInfo } from '../../api/user-info';
 import { NO_OPINION, type AuthorizationResult, type Authorizer, type SubjectRules } from './types';
 
 export function union(authorizers: readonly Authorizer[]): Authorizer {
@@ -41,7 +41,11 @@ function noOpinion(reasons: readonly string[]): AuthorizationResult {
 }
 
 /** Every mode's rules together; a mode that cannot list its rules makes the answer incomplete. */
-async function unionRules(authorizers: readonly Authorizer[], user: UserInfo, namespace: string): Promise<SubjectRules> {
+async function unionRules(
+  authorizers: readonly Authorizer[],
+  user: UserInfo,
+  namespace: string,
+): Promise<SubjectRules> {
   const resourceRules: SubjectRules['resourceRules'][number][] = [];
   const nonResourceRules: SubjectRules['nonResourceRules'][number][] = [];
   const evaluationErrors: string[] = [];

@@ -6,8 +6,18 @@
  */
 
 const OPERATOR_FUNCTIONS: Readonly<Record<string, string>> = {
-  '+': '_+_', '-': '_-_', '*': '_*_', '/': '_/_', '%': '_%_', '==': '_==_', '!=': '_!=_',
-  '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', in: '@in',
+  '+': '_+_',
+  '-': '_-_',
+  '*': '_*_',
+  '/': '_/_',
+  '%': '_%_',
+  '==': '_==_',
+  '!=': '_!=_',
+  '<': '_<_',
+  '<=': '_<=_',
+  '>': '_>_',
+  '>=': '_>=_',
+  in: '@in',
 };
 
 /** cel-go writes parameterized types with parentheses: `list(int)`, `map(string, dyn)`. */
@@ -34,7 +44,8 @@ export function referenceMessage(summary: string): string {
   match = /^found no matching overload for '(?:(.+)\.)?([A-Za-z_][\w]*)\((.*)\)'$/.exec(summary);
   if (match) {
     const [, receiver, name, args] = match;
-    const applied = receiver === undefined ? `(${referenceType(args)})` : `${referenceType(receiver)}.(${referenceType(args)})`;
+    const applied =
+      receiver === undefined ? `(${referenceType(args)})` : `${referenceType(receiver)}.(${referenceType(args)})`;
     return `found no matching overload for '${name}' applied to '${applied}'`;
   }
   return summary;
@@ -77,10 +88,31 @@ export function referencePosition(expression: string, start: number, node: Error
 }
 
 /** What cel-go's grammar accepts where an operand must start. */
-const OPERAND_STARTS = ["'['", "'{'", "'('", "'.'", "'-'", "'!'", "'true'", "'false'", "'null'", 'NUM_FLOAT', 'NUM_INT', 'NUM_UINT', 'STRING', 'BYTES', 'IDENTIFIER'];
+const OPERAND_STARTS = [
+  "'['",
+  "'{'",
+  "'('",
+  "'.'",
+  "'-'",
+  "'!'",
+  "'true'",
+  "'false'",
+  "'null'",
+  'NUM_FLOAT',
+  'NUM_INT',
+  'NUM_UINT',
+  'STRING',
+  'BYTES',
+  'IDENTIFIER',
+];
 
 /** The engine's names of closing tokens, as cel-go's grammar writes them. */
-const CLOSING_TOKENS: Readonly<Record<string, string>> = { RPAREN: "')'", RBRACKET: "']'", RBRACE: "'}'", COLON: "':'" };
+const CLOSING_TOKENS: Readonly<Record<string, string>> = {
+  RPAREN: "')'",
+  RBRACKET: "']'",
+  RBRACE: "'}'",
+  COLON: "':'",
+};
 
 /** Characters that only start two-character operators (`==`, `&&`, `||`): cel-go's lexer reads one more before giving up. */
 const PAIR_STARTS = new Set(['=', '&', '|']);
@@ -100,7 +132,11 @@ function operandsExpected(expression: string, start: number): string {
  * '<EOF>' expecting {...}`, `extraneous input ')' expecting <EOF>`, `missing ')' at '<EOF>'`,
  * `token recognition error at: '= '`.
  */
-export function syntaxError(expression: string, summary: string, range: { readonly start: number; readonly end: number }): { message: string; start: number } {
+export function syntaxError(
+  expression: string,
+  summary: string,
+  range: { readonly start: number; readonly end: number },
+): { message: string; start: number } {
   const { start, end } = range;
   const text = (from: number, to: number) => (from >= expression.length ? '<EOF>' : expression.slice(from, to));
   let match = /^Unexpected character: (.)$/.exec(summary);
@@ -112,17 +148,24 @@ export function syntaxError(expression: string, summary: string, range: { readon
     const quote = Math.max(expression.lastIndexOf("'", start), expression.lastIndexOf('"', start));
     const from = quote >= 0 ? quote : start;
     const newline = expression.indexOf('\n', from);
-    return { message: `Syntax error: token recognition error at: '${expression.slice(from, newline < 0 ? expression.length : newline + 1)}'`, start: from };
+    return {
+      message: `Syntax error: token recognition error at: '${expression.slice(from, newline < 0 ? expression.length : newline + 1)}'`,
+      start: from,
+    };
   }
   match = /^Unexpected character: '.'$/.exec(summary);
   if (match) return { message: `Syntax error: extraneous input '${text(start, end)}' expecting <EOF>`, start };
   match = /^Expected (\w+), got/.exec(summary);
-  if (match && CLOSING_TOKENS[match[1]]) return { message: `Syntax error: missing ${CLOSING_TOKENS[match[1]]} at '${text(start, end)}'`, start };
+  if (match && CLOSING_TOKENS[match[1]])
+    return { message: `Syntax error: missing ${CLOSING_TOKENS[match[1]]} at '${text(start, end)}'`, start };
   if (/^Unexpected token: /.test(summary)) {
     // cel-go drops a stray token when an operand follows it, and reports the mismatch otherwise.
     const following = expression.slice(end).trimStart();
     const kind = start < expression.length && /^[\w'"([{.!-]/.test(following) ? 'extraneous' : 'mismatched';
-    return { message: `Syntax error: ${kind} input '${text(start, end)}' expecting ${operandsExpected(expression, start)}`, start };
+    return {
+      message: `Syntax error: ${kind} input '${text(start, end)}' expecting ${operandsExpected(expression, start)}`,
+      start,
+    };
   }
   return { message: `Syntax error: ${summary}`, start };
 }

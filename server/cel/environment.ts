@@ -40,14 +40,14 @@ import { urlsLibrary } from './libraries/urls';
 import { formatCompileError, referencePosition, syntaxError } from './compile-errors';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
+import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
 import {
-  CostLimitExceededError,
-  CostMeter,
-  PER_CALL_COST_LIMIT,
-  RequestCostBudget,
-  withMeter,
-} from './runtime-cost';
-import { celTypeOf, valueForSchema, type CelSchema, type DeclaredTypes, type ObjectTypeDeclaration } from './schema-types';
+  celTypeOf,
+  valueForSchema,
+  type CelSchema,
+  type DeclaredTypes,
+  type ObjectTypeDeclaration,
+} from './schema-types';
 import { fromJson, type CelValue } from './values';
 
 /**
@@ -144,7 +144,9 @@ export class CompiledExpression {
     context: Readonly<Record<string, CelValue>>,
     options: EvaluateOptions = {},
   ): Promise<EvaluationResult> {
-    const authorizers = Object.values(context).filter((value): value is CelAuthorizer => value instanceof CelAuthorizer);
+    const authorizers = Object.values(context).filter(
+      (value): value is CelAuthorizer => value instanceof CelAuthorizer,
+    );
     for (;;) {
       const scratch = options.budget ? new RequestCostBudget(options.budget.remaining) : undefined;
       const result = this.evaluateCelValues(context, { ...options, budget: scratch });
@@ -176,7 +178,10 @@ export class CompiledExpression {
 }
 
 /** `values` (JSON, or library values) in CEL's representation for the declared variables. */
-function celValuesOf(variables: VariableDeclarations, values: Readonly<Record<string, unknown>>): Record<string, CelValue> {
+function celValuesOf(
+  variables: VariableDeclarations,
+  values: Readonly<Record<string, unknown>>,
+): Record<string, CelValue> {
   const context: Record<string, CelValue> = {};
   for (const [name, value] of Object.entries(values)) {
     const type = variables[name];
@@ -197,7 +202,11 @@ function evaluationMessage(error: unknown): string {
 function compileError(expression: string, error: unknown): string {
   const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
   const { range, node } = error as { range?: { start: number }; node?: Parameters<typeof referencePosition>[2] };
-  return formatCompileError(expression, summary, range === undefined ? undefined : referencePosition(expression, range.start, node));
+  return formatCompileError(
+    expression,
+    summary,
+    range === undefined ? undefined : referencePosition(expression, range.start, node),
+  );
 }
 
 /** A parse error as cel-go's parser words and places it (`Syntax error: ...`). */
@@ -210,8 +219,7 @@ function parseError(expression: string, error: unknown): string {
 }
 
 export type CompileResult =
-  | { readonly ok: true; readonly compiled: CompiledExpression }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly compiled: CompiledExpression } | { readonly ok: false; readonly error: string };
 
 /** Compiles expressions against one set of declared variables. */
 export class ExpressionCompiler {

@@ -8,12 +8,7 @@
  * times the most elements its range can hold, string functions 0.1 per character of the
  * longest string, list functions one per element, an authorization check 350,000.
  */
-import {
-  LIST_CREATE_COST,
-  MAP_CREATE_COST,
-  SELECT_COST,
-  STRING_TRAVERSAL_FACTOR,
-} from './runtime-cost';
+import { LIST_CREATE_COST, MAP_CREATE_COST, SELECT_COST, STRING_TRAVERSAL_FACTOR } from './runtime-cost';
 import { AUTHORIZER_CHECK_COST } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
 
@@ -59,9 +54,19 @@ export function maxSizeOf(schema: CelSchema | undefined): number {
       return schema.maxItems ?? unbounded(minSerializedSize(schema.items));
     case 'object':
       if (schema.properties) return Object.keys(schema.properties).length;
-      return schema.maxProperties ?? unbounded(4 + minSerializedSize(typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined));
+      return (
+        schema.maxProperties ??
+        unbounded(
+          4 +
+            minSerializedSize(
+              typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined,
+            ),
+        )
+      );
     default:
-      return schema['x-kubernetes-int-or-string'] || schema['x-kubernetes-preserve-unknown-fields'] ? MAX_REQUEST_SIZE_BYTES : 1;
+      return schema['x-kubernetes-int-or-string'] || schema['x-kubernetes-preserve-unknown-fields']
+        ? MAX_REQUEST_SIZE_BYTES
+        : 1;
   }
 }
 
@@ -85,7 +90,8 @@ function shapeOf(schema: CelSchema | undefined): Shape {
 function fieldSchema(schema: CelSchema | undefined, field: string): CelSchema | undefined {
   if (!schema) return undefined;
   if (schema.properties) {
-    for (const [name, child] of Object.entries(schema.properties)) if (name === field || escapeMatches(name, field)) return child;
+    for (const [name, child] of Object.entries(schema.properties))
+      if (name === field || escapeMatches(name, field)) return child;
     return undefined;
   }
   return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
@@ -132,7 +138,11 @@ function callCost(name: string, shapes: readonly Shape[]): number {
     case 'matches':
     case 'find':
     case 'findAll':
-      return 1 + Math.ceil((1 + (first?.size ?? 0)) * STRING_TRAVERSAL_FACTOR) * Math.ceil((second?.size ?? 0) * REGEX_LENGTH_FACTOR);
+      return (
+        1 +
+        Math.ceil((1 + (first?.size ?? 0)) * STRING_TRAVERSAL_FACTOR) *
+          Math.ceil((second?.size ?? 0) * REGEX_LENGTH_FACTOR)
+      );
     case 'contains':
       return 1 + Math.ceil((first?.size ?? 0) * (second?.size ?? 0) * STRING_TRAVERSAL_FACTOR);
     case 'startsWith':
@@ -140,7 +150,9 @@ function callCost(name: string, shapes: readonly Shape[]): number {
       return 1 + traversal(second?.size ?? 0);
     case 'indexOf':
     case 'lastIndexOf':
-      return 1 + (first?.schema?.type === 'array' ? first.size : traversal(first?.size ?? 0) + traversal(second?.size ?? 0));
+      return (
+        1 + (first?.schema?.type === 'array' ? first.size : traversal(first?.size ?? 0) + traversal(second?.size ?? 0))
+      );
     case 'lowerAscii':
     case 'upperAscii':
     case 'replace':
@@ -175,7 +187,9 @@ function callCost(name: string, shapes: readonly Shape[]): number {
     case 'containsCIDR': {
       // Comparing two addresses of at most 16 bytes; containsCIDR also masks and compares lengths.
       const compare = traversal(2 * MAX_IP_BYTES) + (name === 'containsCIDR' ? traversal(MAX_IP_BYTES) + 1 : 0);
-      return compare + (second?.schema?.type === 'string' || (second?.size ?? 1) > 1 ? traversal(second?.size ?? 0) : 0);
+      return (
+        compare + (second?.schema?.type === 'string' || (second?.size ?? 1) > 1 ? traversal(second?.size ?? 0) : 0)
+      );
     }
     default:
       return 1;
@@ -230,11 +244,17 @@ class Estimator {
       }
       case 'list': {
         const items = (args as Node[]).map((item) => this.estimate(item));
-        return { cost: LIST_CREATE_COST + items.reduce((sum, item) => sum + item.cost, 0), shape: { size: items.length } };
+        return {
+          cost: LIST_CREATE_COST + items.reduce((sum, item) => sum + item.cost, 0),
+          shape: { size: items.length },
+        };
       }
       case 'map': {
         const entries = (args as Array<[Node, Node]>).flatMap(([k, v]) => [this.estimate(k), this.estimate(v)]);
-        return { cost: MAP_CREATE_COST + entries.reduce((sum, e) => sum + e.cost, 0), shape: { size: entries.length / 2 } };
+        return {
+          cost: MAP_CREATE_COST + entries.reduce((sum, e) => sum + e.cost, 0),
+          shape: { size: entries.length / 2 },
+        };
       }
       case '?:': {
         const [condition, then, otherwise] = (args as Node[]).map((n) => this.estimate(n));
@@ -246,7 +266,10 @@ class Estimator {
       case 'call':
       case 'rcall': {
         const name = (args as unknown[])[0] as string;
-        const argNodes = node.op === 'call' ? ((args as unknown[])[1] as Node[]) : [(args as unknown[])[1] as Node, ...((args as unknown[])[2] as Node[])];
+        const argNodes =
+          node.op === 'call'
+            ? ((args as unknown[])[1] as Node[])
+            : [(args as unknown[])[1] as Node, ...((args as unknown[])[2] as Node[])];
         const estimates = argNodes.map((n) => this.estimate(n));
         const shapes = estimates.map((e) => e.shape);
         const cost = callCost(name, shapes) + estimates.reduce((sum, e) => sum + e.cost, 0);
@@ -260,7 +283,9 @@ class Estimator {
   }
 
   private operator(node: Node): Estimate {
-    const operands = (Array.isArray(node.args) ? (node.args as Node[]) : [node.args as Node]).map((n) => this.estimate(n));
+    const operands = (Array.isArray(node.args) ? (node.args as Node[]) : [node.args as Node]).map((n) =>
+      this.estimate(n),
+    );
     const cost = operands.reduce((sum, e) => sum + e.cost, 0);
     const [left, right] = operands.map((e) => e.shape);
     switch (node.op) {
@@ -271,7 +296,10 @@ class Estimator {
       case '!=': {
         const size = Math.min(left.size, right?.size ?? 0);
         const stringLike = left.schema?.type === 'string' || right?.schema?.type === 'string';
-        return { cost: cost + 1 + (stringLike ? traversal(size) : left.schema?.type === 'array' ? size : 0), shape: { size: 1 } };
+        return {
+          cost: cost + 1 + (stringLike ? traversal(size) : left.schema?.type === 'array' ? size : 0),
+          shape: { size: 1 },
+        };
       }
       case 'in':
         return { cost: cost + 1 + (right?.schema?.type === 'array' ? right.size : 0), shape: { size: 1 } };

@@ -141,7 +141,11 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
       const cost = callCosts.get(node.op === 'rcall' ? `.${name}` : name);
       if (!cost) return 1;
       const argumentNodes = callArgumentNodes(node);
-      return (result) => cost(argumentNodes.map((arg) => arg.lastValue), result);
+      return (result) =>
+        cost(
+          argumentNodes.map((arg) => arg.lastValue),
+          result,
+        );
     }
     default:
       return SIZED_OPERATORS.has(node.op) ? (result) => operatorCost(node, result) : 1;

@@ -133,7 +133,8 @@ export function celTypeOf(
         return typeName;
       }
       const additional = schema.additionalProperties;
-      if (typeof additional === 'object') return `map<string, ${celTypeOf(additional, `${typeName}.__values__`, out, declared)}>`;
+      if (typeof additional === 'object')
+        return `map<string, ${celTypeOf(additional, `${typeName}.__values__`, out, declared)}>`;
       return 'map<string, dyn>';
     }
     default:
@@ -145,7 +146,7 @@ export function celTypeOf(
 function parseDuration(text: string): Duration | undefined {
   const match = /^([+-])?((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/.exec(text);
   if (!match) return undefined;
-  const units: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+  const units: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
   let seconds = 0;
   for (const part of text.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) {
     seconds += Number(part[1]) * units[part[2]];

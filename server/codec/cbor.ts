@@ -105,7 +105,8 @@ function encodeInto(sink: ByteSink, value: unknown): void {
       return sink.simple(value ? 21 : 20);
     case 'number':
       if (!Number.isFinite(value)) throw new Error(`cbor: cannot encode ${value}`);
-      if (Number.isSafeInteger(value)) return value >= 0 ? sink.head(MAJOR_UNSIGNED, value) : sink.head(MAJOR_NEGATIVE, -1 - value);
+      if (Number.isSafeInteger(value))
+        return value >= 0 ? sink.head(MAJOR_UNSIGNED, value) : sink.head(MAJOR_NEGATIVE, -1 - value);
       return sink.float64(value);
     case 'object': {
       if (Array.isArray(value)) {
@@ -114,7 +115,10 @@ function encodeInto(sink: ByteSink, value: unknown): void {
         return;
       }
       // Dates and other objects with toJSON go out as JSON would show them.
-      const shown = typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
+      const shown =
+        typeof (value as { toJSON?: unknown }).toJSON === 'function'
+          ? (value as { toJSON(): unknown }).toJSON()
+          : value;
       if (shown !== value) return encodeInto(sink, shown);
       const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
       sink.head(MAJOR_MAP, entries.length);
@@ -188,7 +192,8 @@ class CborReader {
         return view(4).getUint32(0);
       case 27: {
         const big = view(8).getBigUint64(0);
-        if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new CborDecodeError('cbor: cannot unmarshal positive integer into Go value of type int64 (overflows)');
+        if (big > BigInt(Number.MAX_SAFE_INTEGER))
+          throw new CborDecodeError('cbor: cannot unmarshal positive integer into Go value of type int64 (overflows)');
         return Number(big);
       }
       default:
@@ -209,7 +214,8 @@ class CborReader {
     const chunks: Uint8Array[] = [];
     while (!this.peekBreak()) {
       const head = this.byte();
-      if (head >> 5 !== major || (head & 31) === INDEFINITE) throw new CborDecodeError('cbor: wrong element type for indefinite-length string');
+      if (head >> 5 !== major || (head & 31) === INDEFINITE)
+        throw new CborDecodeError('cbor: wrong element type for indefinite-length string');
       chunks.push(this.take(this.argument(head & 31)));
     }
     return Buffer.concat(chunks);
@@ -293,7 +299,8 @@ class CborReader {
   private array(length: number, depth: number): JsonValue[] {
     const items: JsonValue[] = [];
     while (length < 0 ? !this.peekBreak() : items.length < length) {
-      if (items.length >= MAX_ARRAY_ELEMENTS) throw new CborDecodeError(`cbor: exceeded max number of elements ${MAX_ARRAY_ELEMENTS} for CBOR array`);
+      if (items.length >= MAX_ARRAY_ELEMENTS)
+        throw new CborDecodeError(`cbor: exceeded max number of elements ${MAX_ARRAY_ELEMENTS} for CBOR array`);
       items.push(this.item(depth + 1));
     }
     return items;
@@ -303,14 +310,18 @@ class CborReader {
     const object: { [key: string]: JsonValue } = {};
     const seen = new Set<string>();
     for (let index = 0; length < 0 ? !this.peekBreak() : index < length; index++) {
-      if (index >= MAX_MAP_PAIRS) throw new CborDecodeError(`cbor: exceeded max number of key-value pairs ${MAX_MAP_PAIRS} for CBOR map`);
+      if (index >= MAX_MAP_PAIRS)
+        throw new CborDecodeError(`cbor: exceeded max number of key-value pairs ${MAX_MAP_PAIRS} for CBOR map`);
       const keyStart = this.offset;
       const key = this.item(depth + 1);
       if (typeof key !== 'string') {
         this.offset = keyStart;
-        throw new CborDecodeError(`cbor: cannot unmarshal ${typeof key === 'number' ? 'integer' : typeof key} map key into Go value of type string`);
+        throw new CborDecodeError(
+          `cbor: cannot unmarshal ${typeof key === 'number' ? 'integer' : typeof key} map key into Go value of type string`,
+        );
       }
-      if (seen.has(key)) throw new CborDecodeError(`cbor: found duplicate map key "${key}" at map element index ${index}`);
+      if (seen.has(key))
+        throw new CborDecodeError(`cbor: found duplicate map key "${key}" at map element index ${index}`);
       seen.add(key);
       object[key] = this.item(depth + 1);
     }
@@ -334,7 +345,8 @@ class CborReader {
       }
       // Epoch-based date/time: RFC 3339 text as the reference turns it into.
       case 1:
-        if (typeof content !== 'number') throw new CborDecodeError('cbor: tag number 1 must be followed by integer or floating-point number');
+        if (typeof content !== 'number')
+          throw new CborDecodeError('cbor: tag number 1 must be followed by integer or floating-point number');
         return new Date(content * 1000).toISOString().replace('.000Z', 'Z');
       default:
         // Self-described CBOR (55799), standard date/time (0) and tags it does not know: the content.
@@ -355,7 +367,10 @@ class CborReader {
 export function decodeCbor(bytes: Uint8Array): JsonValue {
   const reader = new CborReader(bytes);
   const value = reader.item(0);
-  if (!reader.done) throw new CborDecodeError(`cbor: ${bytes.length - reader.offset} bytes of extraneous data starting at index ${reader.offset}`);
+  if (!reader.done)
+    throw new CborDecodeError(
+      `cbor: ${bytes.length - reader.offset} bytes of extraneous data starting at index ${reader.offset}`,
+    );
   return value;
 }
 

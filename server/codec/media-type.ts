@@ -11,6 +11,7 @@
  * only by naming `as`, `g` and `v`, and `*\/*` means the plain form).
  */
 import { notAcceptable, unsupportedMediaType } from '../status/catalogue';
+import { goMediaType } from './go-media-type';
 import type { StatusError } from '../status/status-error';
 
 export interface MediaRange {
@@ -67,7 +68,10 @@ function parseMediaRange(text: string): MediaRange | undefined {
   const slash = fullType.indexOf('/');
   if (slash <= 0 || slash === fullType.length - 1) return undefined;
   const type = fullType.slice(0, slash).trim().toLowerCase();
-  const subtype = fullType.slice(slash + 1).trim().toLowerCase();
+  const subtype = fullType
+    .slice(slash + 1)
+    .trim()
+    .toLowerCase();
   if (type === '' || subtype === '' || (type === '*' && subtype !== '*')) return undefined;
 
   const parameters: Record<string, string> = {};
@@ -139,7 +143,13 @@ export interface SerializerInfo {
 }
 
 const SERIALIZERS: Readonly<Record<Format, SerializerInfo>> = {
-  json: { format: 'json', mediaType: JSON_MEDIA_TYPE, type: 'application', subtype: 'json', streamMediaType: JSON_MEDIA_TYPE },
+  json: {
+    format: 'json',
+    mediaType: JSON_MEDIA_TYPE,
+    type: 'application',
+    subtype: 'json',
+    streamMediaType: JSON_MEDIA_TYPE,
+  },
   yaml: { format: 'yaml', mediaType: YAML_MEDIA_TYPE, type: 'application', subtype: 'yaml' },
   protobuf: {
     format: 'protobuf',
@@ -148,7 +158,13 @@ const SERIALIZERS: Readonly<Record<Format, SerializerInfo>> = {
     subtype: 'vnd.kubernetes.protobuf',
     streamMediaType: `${PROTOBUF_MEDIA_TYPE};stream=watch`,
   },
-  cbor: { format: 'cbor', mediaType: CBOR_MEDIA_TYPE, type: 'application', subtype: 'cbor', streamMediaType: 'application/cbor-seq' },
+  cbor: {
+    format: 'cbor',
+    mediaType: CBOR_MEDIA_TYPE,
+    type: 'application',
+    subtype: 'cbor',
+    streamMediaType: 'application/cbor-seq',
+  },
 };
 
 /**
@@ -185,7 +201,11 @@ export interface EndpointRestrictions {
 /** Errors and other plain answers: no transforms. */
 export const NO_TRANSFORMS: EndpointRestrictions = { table: false, metadata: false };
 
-function allowsTransform(restrictions: EndpointRestrictions, serializer: SerializerInfo, transform: Transform | undefined): boolean {
+function allowsTransform(
+  restrictions: EndpointRestrictions,
+  serializer: SerializerInfo,
+  transform: Transform | undefined,
+): boolean {
   if (transform === undefined) return true;
   if (transform.group !== META_GROUP || !META_VERSIONS.includes(transform.version)) return false;
   switch (transform.kind) {
@@ -230,7 +250,9 @@ export function negotiateOutput(options: NegotiateOptions): Negotiated {
 function notAcceptableFor(options: NegotiateOptions): StatusError {
   if (!options.watch) return notAcceptable(options.serializers.map((serializer) => serializer.mediaType));
   return notAcceptable(
-    options.serializers.filter((serializer) => serializer.streamMediaType !== undefined).map((serializer) => `${serializer.mediaType};stream=watch`),
+    options.serializers
+      .filter((serializer) => serializer.streamMediaType !== undefined)
+      .map((serializer) => `${serializer.mediaType};stream=watch`),
   );
 }
 
@@ -254,8 +276,12 @@ function acceptParameters(
   restrictions: EndpointRestrictions,
 ): Negotiated | undefined {
   const { as, g, v, stream, pretty } = parameters;
-  if (stream !== undefined && stream !== '' && (stream !== 'watch' || serializer.streamMediaType === undefined)) return undefined;
-  const asked = as !== undefined || g !== undefined || v !== undefined ? { group: g ?? '', version: v ?? '', kind: as ?? '' } : undefined;
+  if (stream !== undefined && stream !== '' && (stream !== 'watch' || serializer.streamMediaType === undefined))
+    return undefined;
+  const asked =
+    as !== undefined || g !== undefined || v !== undefined
+      ? { group: g ?? '', version: v ?? '', kind: as ?? '' }
+      : undefined;
   if (!allowsTransform(restrictions, serializer, asked)) return undefined;
   return {
     serializer,
@@ -269,7 +295,11 @@ function acceptParameters(
  * Whether JSON is indented: the clause's `pretty=1`, else the query's `pretty` (a Go boolean),
  * else user agents of browsers and command-line tools (curl, Wget), as the reference does.
  */
-export function wantsPretty(options: { negotiated: Negotiated; query: URLSearchParams; userAgent: string | undefined }): boolean {
+export function wantsPretty(options: {
+  negotiated: Negotiated;
+  query: URLSearchParams;
+  userAgent: string | undefined;
+}): boolean {
   if (options.negotiated.pretty) return true;
   const value = options.query.get('pretty');
   if (value !== null && value !== '') return parseGoBool(value) ?? false;
@@ -288,15 +318,16 @@ export function parseGoBool(value: string): boolean | undefined {
 // Request bodies
 
 /** The format of a full-object request body (POST, PUT) by its `Content-Type`; 415 otherwise. */
-export function requestBodyFormat(options: { contentType: string | undefined; serializers: readonly SerializerInfo[] }): Format {
+export function requestBodyFormat(options: {
+  contentType: string | undefined;
+  serializers: readonly SerializerInfo[];
+}): Format {
   const header = options.contentType?.trim() ?? '';
   // An absent Content-Type is read as JSON, as the reference's default serializer does.
   if (header === '') return options.serializers[0].format;
-  // Go's mime.ParseMediaType refuses a parameter without `=` (`application/json; foo`).
-  const wellFormed = splitOutsideQuotes(header, ';').slice(1).every((parameter) => parameter.indexOf('=') > 0);
-  const parsed = wellFormed ? parseMediaType(header) : undefined;
+  const mediaType = goMediaType(header);
   const found =
-    parsed === undefined ? undefined : options.serializers.find((serializer) => serializer.type === parsed.type && serializer.subtype === parsed.subtype);
+    mediaType === undefined ? undefined : options.serializers.find((serializer) => serializer.mediaType === mediaType);
   if (found === undefined) throw unsupportedMediaType(options.serializers.map((serializer) => serializer.mediaType));
   return found.format;
 }

@@ -7,9 +7,13 @@ import type { IncomingMessage } from 'node:http';
 import { decodeCborBody } from './cbor';
 import { parseMediaType, PROTOBUF_MEDIA_TYPE, CBOR_MEDIA_TYPE } from './media-type';
 import { decodeObject } from './protobuf-envelope';
-import type { RepresentationSettings } from './respond';
+import type { RepresentationSettings } from './representation-settings';
 
-export function optionsBodyAsJson(options: { req: IncomingMessage; body: Buffer; settings?: RepresentationSettings }): Buffer {
+export function optionsBodyAsJson(options: {
+  req: IncomingMessage;
+  body: Buffer;
+  settings?: RepresentationSettings;
+}): Buffer {
   const { req, body } = options;
   if (body.length === 0) return body;
   const header = req.headers['content-type'];

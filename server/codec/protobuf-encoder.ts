@@ -5,7 +5,9 @@
  * into a buffer of exactly that size (`MarshalToSizedBuffer`), so that a nested message's
  * length is known when its prefix is written, with no intermediate buffers, no per-field
  * allocations and no copies. Both passes visit the properties an object has (far fewer than
- * its message's fields: a PodSpec has some forty); the writer puts them in tag order.
+ * its message's fields: a PodSpec has some forty), and then the fields Go writes even when they
+ * hold their zero value (every non-pointer member but slices, maps and bytes) that the object
+ * lacks, so that the bytes are Go's for the same content; the writer puts them in tag order.
  *
  * Sizing alone is what lets a list stream: its total length (which the envelope states before
  * the items) is the sum of its items' sizes, and the items are then written one at a time.
@@ -25,7 +27,7 @@ const SCHEMA_PROPS = `${EXTENSIONS}.JSONSchemaProps`;
 const enum Body {
   /** A JSON object of the message's fields. */
   Fields,
-  /** metav1.Time and MicroTime: an RFC 3339 string as seconds (1) and nanos (2). */
+  /** metav1.Time and MicroTime: an RFC 3339 string as seconds (1) and nanos (2), both always written. */
   Time,
   /** resource.Quantity: the string (1). */
   Quantity,
@@ -101,6 +103,8 @@ interface MessagePlan {
   readonly byName: ReadonlyMap<string, FieldPlan>;
   /** The embedded structs, whose properties sit in this message's JSON object. */
   readonly embedded: readonly FieldPlan[];
+  /** The fields Go writes even when zero (non-pointer members, not repeated, not maps, not bytes). */
+  readonly alwaysWritten: readonly FieldPlan[];
 }
 
 /** One field (or embedded struct) of a message, with everything the writers need precomputed. */
@@ -121,6 +125,8 @@ interface FieldPlan {
   readonly mapValue: FieldPlan | undefined;
   /** A zero time is `null` in JSON and an empty message on the wire. */
   readonly nullIsEmptyMessage: boolean;
+  /** The Go member is a pointer: written only when set. */
+  readonly pointer: boolean;
   /** Resolved on first use: a message's layout may be missing where no value ever needs it. */
   message: MessagePlan | undefined;
 }
@@ -140,6 +146,14 @@ function planFor(name: string): MessagePlan {
       body,
       byName: new Map(fields.filter((field) => !field.embedded).map((field) => [field.name, field])),
       embedded: fields.filter((field) => field.embedded),
+      alwaysWritten: fields.filter(
+        (field) =>
+          !field.embedded &&
+          !field.pointer &&
+          !field.repeated &&
+          field.mapKey === undefined &&
+          field.kind !== Kind.Bytes,
+      ),
     };
     plans.set(name, plan);
   }
@@ -160,14 +174,27 @@ function fieldPlanOf(field: FieldLayout): FieldPlan {
     tag: field.tag,
     type: field.type,
     repeated: field.repeated,
+    pointer: field.pointer,
     ...(field.map === undefined
       ? {}
-      : { mapKey: fieldPlan({ name: '', tag: 1, type: field.map.keyType }), mapValue: fieldPlan({ name: '', tag: 2, type: field.map.valueType }) }),
+      : {
+          mapKey: fieldPlan({ name: '', tag: 1, type: field.map.keyType }),
+          mapValue: fieldPlan({ name: '', tag: 2, type: field.map.valueType }),
+        }),
   });
 }
 
 /** Every plan is made here, so that all share one shape and the writers' property reads stay monomorphic. */
-function fieldPlan(options: { name: string; tag: number; type: string; repeated?: boolean; embedded?: boolean; mapKey?: FieldPlan; mapValue?: FieldPlan }): FieldPlan {
+function fieldPlan(options: {
+  name: string;
+  tag: number;
+  type: string;
+  repeated?: boolean;
+  pointer?: boolean;
+  embedded?: boolean;
+  mapKey?: FieldPlan;
+  mapValue?: FieldPlan;
+}): FieldPlan {
   const { tag, type } = options;
   const scalar = isScalar(type);
   const wire = options.mapKey !== undefined || options.embedded || !scalar ? WIRE_BYTES : wireTypeOf(type);
@@ -185,6 +212,7 @@ function fieldPlan(options: { name: string; tag: number; type: string; repeated?
     mapKey: options.mapKey,
     mapValue: options.mapValue,
     nullIsEmptyMessage: body === Body.Time,
+    pointer: options.pointer === true,
     message: undefined,
   };
 }
@@ -321,7 +349,8 @@ function bodySize(plan: MessagePlan, value: JsonValue): number {
       return fieldsSize(plan, typeof value === 'object' && value !== null ? (value as JsonObject) : EMPTY);
     case Body.Time: {
       parseTime(stringOf(value));
-      return (lastSeconds !== 0 ? 1 + int64Size(lastSeconds) : 0) + (lastNanos !== 0 ? 1 + int64Size(lastNanos) : 0);
+      // A set time writes both, zero or not (Go's Timestamp); a zero time (null) is an empty message.
+      return 1 + int64Size(lastSeconds) + 1 + int64Size(lastNanos);
     }
     case Body.Quantity:
       return lengthDelimitedSize(1, utf8Length(stringOf(value)));
@@ -391,7 +420,57 @@ function fieldsSize(plan: MessagePlan, object: JsonObject): number {
     // Embedded structs are non-pointers in the reference: always written, maybe empty.
     size += lengthDelimitedSize(embedded[index].keySize, bodySize(messageOf(embedded[index]), object));
   }
+  const alwaysWritten = plan.alwaysWritten;
+  for (let index = 0; index < alwaysWritten.length; index++) {
+    const field = alwaysWritten[index];
+    if (lacks(object, field)) size += zeroSize(field);
+  }
   return size;
+}
+
+/** Whether the object leaves out a field Go always writes (absent, or null where null is not a zero time). */
+function lacks(object: JsonObject, field: FieldPlan): boolean {
+  const value = object[field.name];
+  return value === undefined || (value === null && !field.nullIsEmptyMessage);
+}
+
+/**
+ * The JSON value whose encoding is Go's zero value of a message; undefined for an empty body
+ * (a zero time, raw JSON with no bytes, empty lists). A zero Quantity is written as "0".
+ */
+function zeroValueOf(plan: MessagePlan): JsonValue | undefined {
+  switch (plan.body) {
+    case Body.Fields:
+      return EMPTY;
+    case Body.Quantity:
+      return '0';
+    case Body.IntOrString:
+      return 0;
+    case Body.PropsOrBool:
+      return false;
+    default:
+      return undefined;
+  }
+}
+
+/** A field Go writes though zero: its key and zero value. */
+function zeroSize(field: FieldPlan): number {
+  switch (field.kind) {
+    case Kind.Message: {
+      const plan = messageOf(field);
+      const zero = zeroValueOf(plan);
+      return lengthDelimitedSize(field.keySize, zero === undefined ? 0 : bodySize(plan, zero));
+    }
+    case Kind.Double:
+      return field.keySize + 8;
+    case Kind.Float:
+      return field.keySize + 4;
+    case Kind.Unsupported:
+      throw unsupported(field);
+    default:
+      // An empty string's length, or a varint 0.
+      return field.keySize + 1;
+  }
 }
 
 function mapSize(field: FieldPlan, map: JsonObject): number {
@@ -445,7 +524,8 @@ function singleSize(field: FieldPlan, value: JsonValue): number {
 function sortedKeys(map: JsonObject): string[] {
   const keys = Object.keys(map);
   if (keys.length < 2) return keys;
-  if (keys.some((key) => /[\ud800-\udfff]/.test(key))) return keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  if (keys.some((key) => /[\ud800-\udfff]/.test(key)))
+    return keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   return keys.sort();
 }
 
@@ -550,14 +630,10 @@ function writeBody(writer: ReverseWriter, plan: MessagePlan, value: JsonValue): 
       parseTime(stringOf(value));
       const nanos = lastNanos;
       const seconds = lastSeconds;
-      if (nanos !== 0) {
-        writer.int64(nanos);
-        writer.byte((2 << 3) | WIRE_VARINT);
-      }
-      if (seconds !== 0) {
-        writer.int64(seconds);
-        writer.byte((1 << 3) | WIRE_VARINT);
-      }
+      writer.int64(nanos);
+      writer.byte((2 << 3) | WIRE_VARINT);
+      writer.int64(seconds);
+      writer.byte((1 << 3) | WIRE_VARINT);
       return;
     }
     case Body.Quantity:
@@ -591,7 +667,9 @@ function writeBody(writer: ReverseWriter, plan: MessagePlan, value: JsonValue): 
       writer.byte((1 << 3) | WIRE_VARINT);
       return;
     case Body.PropsOrArray:
-      if (Array.isArray(value)) for (let index = value.length - 1; index >= 0; index--) writeNested(writer, (2 << 3) | WIRE_BYTES, value[index]);
+      if (Array.isArray(value))
+        for (let index = value.length - 1; index >= 0; index--)
+          writeNested(writer, (2 << 3) | WIRE_BYTES, value[index]);
       else writeNested(writer, (1 << 3) | WIRE_BYTES, value);
       return;
     case Body.PropsOrStringArray:
@@ -647,11 +725,17 @@ function writeFields(writer: ReverseWriter, plan: MessagePlan, object: JsonObjec
   }
   const embedded = plan.embedded;
   for (let index = 0; index < embedded.length; index++) pushPresent(base, embedded[index], object);
+  const alwaysWritten = plan.alwaysWritten;
+  for (let index = 0; index < alwaysWritten.length; index++) {
+    if (lacks(object, alwaysWritten[index])) pushPresent(base, alwaysWritten[index], ZERO);
+  }
   const top = presentTop;
   for (let index = top - 1; index >= base; index--) {
     const field = presentFields[index];
     const value = presentValues[index];
-    if (field.embedded) {
+    if (value === ZERO) {
+      writeZero(writer, field);
+    } else if (field.embedded) {
       // Embedded structs are non-pointers in the reference: always written, maybe empty.
       const end = writer.position;
       writeBody(writer, messageOf(field), value);
@@ -673,6 +757,32 @@ function writeFields(writer: ReverseWriter, plan: MessagePlan, object: JsonObjec
   // Nested messages used the stack above `top` and gave it back; drop this segment's references.
   for (let index = base; index < top; index++) presentValues[index] = null;
   presentTop = base;
+}
+
+/** Marks, in the present fields, one the object lacks that is written as its zero value. */
+const ZERO: JsonObject = {};
+
+function writeZero(writer: ReverseWriter, field: FieldPlan): void {
+  switch (field.kind) {
+    case Kind.Message: {
+      const end = writer.position;
+      const plan = messageOf(field);
+      const zero = zeroValueOf(plan);
+      if (zero !== undefined) writeBody(writer, plan, zero);
+      writer.varint32(end - writer.position);
+      break;
+    }
+    case Kind.Double:
+    case Kind.Float: {
+      const width = field.kind === Kind.Double ? 8 : 4;
+      writer.position -= width;
+      writer.buffer.fill(0, writer.position, writer.position + width);
+      break;
+    }
+    default:
+      writer.byte(0);
+  }
+  writer.key(field);
 }
 
 function writeMap(writer: ReverseWriter, field: FieldPlan, map: JsonObject): void {
@@ -768,7 +878,8 @@ export function messageEncoder(type: string): MessageEncoder {
       presentTop = 0;
       writeBody(writer, plan, value);
       // Objects served are not copied; one changed between sizing and writing would corrupt the stream.
-      if (end - writer.position !== size) throw new Error(`${type} changed while it was written: sized ${size} bytes, wrote ${end - writer.position}`);
+      if (end - writer.position !== size)
+        throw new Error(`${type} changed while it was written: sized ${size} bytes, wrote ${end - writer.position}`);
       if (tag !== undefined) {
         writer.varint32(size);
         writer.varint32(((tag << 3) | WIRE_BYTES) >>> 0);

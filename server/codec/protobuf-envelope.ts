@@ -22,7 +22,10 @@ export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 /** The message definition of a kind given by apiVersion and kind; undefined when it has no protobuf form. */
 export function messageNameFor(apiVersion: string, kind: string): string | undefined {
   const slash = apiVersion.lastIndexOf('/');
-  const gvk = slash >= 0 ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind } : { group: '', version: apiVersion, kind };
+  const gvk =
+    slash >= 0
+      ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind }
+      : { group: '', version: apiVersion, kind };
   return definitionForKind(gvk)?.name;
 }
 
@@ -146,7 +149,8 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
 /** An enveloped object back to its JSON form, with `apiVersion` and `kind` from the envelope. */
 export function decodeObject(bytes: Uint8Array): JsonObject {
   const envelope = decodeEnvelope(bytes);
-  if (envelope.contentEncoding !== '') throw notProtobuf(`unsupported content encoding ${JSON.stringify(envelope.contentEncoding)}`);
+  if (envelope.contentEncoding !== '')
+    throw notProtobuf(`unsupported content encoding ${JSON.stringify(envelope.contentEncoding)}`);
   const name = messageNameFor(envelope.apiVersion, envelope.kind);
   if (name === undefined) {
     throw notProtobuf(`no kind "${envelope.kind}" is registered for version "${envelope.apiVersion}"`);
@@ -197,7 +201,13 @@ export function* encodeListChunks(head: ListHead, items: readonly JsonObject[]):
   const startLength = start.length + lengthDelimitedFieldSize(LIST_METADATA_TAG, metadataSize);
   const first = Buffer.allocUnsafe(startLength);
   start.copy(first);
-  metadataEncoder.writeInto({ value: head.metadata, size: metadataSize, target: first, end: startLength, tag: LIST_METADATA_TAG });
+  metadataEncoder.writeInto({
+    value: head.metadata,
+    size: metadataSize,
+    target: first,
+    end: startLength,
+    tag: LIST_METADATA_TAG,
+  });
   yield first;
   let next = 0;
   while (next < items.length) {
@@ -212,7 +222,13 @@ export function* encodeListChunks(head: ListHead, items: readonly JsonObject[]):
     let offset = 0;
     for (; next < end; next++) {
       offset += lengthDelimitedFieldSize(LIST_ITEMS_TAG, itemSizes[next]);
-      itemEncoder.writeInto({ value: items[next], size: itemSizes[next], target: chunk, end: offset, tag: LIST_ITEMS_TAG });
+      itemEncoder.writeInto({
+        value: items[next],
+        size: itemSizes[next],
+        target: chunk,
+        end: offset,
+        tag: LIST_ITEMS_TAG,
+      });
     }
     yield chunk;
   }

@@ -116,10 +116,14 @@ function buildLayout(name: string): MessageLayout {
       const facts = schema['x-capstan-protobuf'];
       if (facts !== undefined) fields.push(fieldLayout(property, facts, isZeroDefault(schema.default)));
     }
-    for (const inline of definition['x-capstan-protobuf-inline'] ?? []) inlines.push({ tag: inline.tag, type: inline.type });
+    for (const inline of definition['x-capstan-protobuf-inline'] ?? [])
+      inlines.push({ tag: inline.tag, type: inline.type });
   }
   fields.sort((a, b) => a.tag - b.tag);
-  const ordered = [...fields.map((field) => ({ tag: field.tag, entry: { field } })), ...inlines.map((inline) => ({ tag: inline.tag, entry: { inline } }))]
+  const ordered = [
+    ...fields.map((field) => ({ tag: field.tag, entry: { field } })),
+    ...inlines.map((inline) => ({ tag: inline.tag, entry: { inline } })),
+  ]
     .sort((a, b) => a.tag - b.tag)
     .map(({ entry }) => entry);
   return {

@@ -5,7 +5,14 @@
  * object of their fields. Writing is `protobuf-encoder.ts`.
  */
 import { Reader, util, type Long } from 'protobufjs/minimal';
-import { isScalar, messageLayout, wireTypeOf, WIRE_BYTES, type FieldLayout, type MessageLayout } from './protobuf-layout';
+import {
+  isScalar,
+  messageLayout,
+  wireTypeOf,
+  WIRE_BYTES,
+  type FieldLayout,
+  type MessageLayout,
+} from './protobuf-layout';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -13,6 +20,7 @@ export type JsonObject = { [key: string]: JsonValue };
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const EXTENSIONS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
 const TIME = `${META}.Time`;
+const OBJECT_META = `${META}.ObjectMeta`;
 const MICRO_TIME = `${META}.MicroTime`;
 const FIELDS_V1 = `${META}.FieldsV1`;
 const VERBS = `${META}.Verbs`;
@@ -105,7 +113,10 @@ export function readMessage(reader: Reader, end: number, type: string): JsonValu
       while (reader.pos < end) {
         const key = reader.uint32();
         if (key >>> 3 === 1) schema = readNested(reader, `${EXTENSIONS}.JSONSchemaProps`);
-        else if (key >>> 3 === 2) items.push(type === PROPS_OR_ARRAY ? (readNested(reader, `${EXTENSIONS}.JSONSchemaProps`) ?? {}) : reader.string());
+        else if (key >>> 3 === 2)
+          items.push(
+            type === PROPS_OR_ARRAY ? (readNested(reader, `${EXTENSIONS}.JSONSchemaProps`) ?? {}) : reader.string(),
+          );
         else reader.skipType(key & 7);
       }
       return schema ?? items;
@@ -122,6 +133,8 @@ export function readMessage(reader: Reader, end: number, type: string): JsonValu
   }
   const object: JsonObject = {};
   readFields(reader, end, messageLayout(type), object);
+  // The one Time the reference leaves out of JSON when zero (omitzero since 1.34): a template's.
+  if (type === OBJECT_META && object.creationTimestamp === null) delete object.creationTimestamp;
   return object;
 }
 
@@ -144,7 +157,8 @@ function readFields(reader: Reader, end: number, layout: MessageLayout, object: 
     readField(reader, field, wire, object);
   }
   // A list's items are written even when empty (`"items": []`), as the reference's lists are.
-  if (layout.name.endsWith('List') && layout.byTag.get(2)?.name === 'items' && object.items === undefined) object.items = [];
+  if (layout.name.endsWith('List') && layout.byTag.get(2)?.name === 'items' && object.items === undefined)
+    object.items = [];
 }
 
 function readField(reader: Reader, field: FieldLayout, wire: number, object: JsonObject): void {

@@ -6,7 +6,7 @@
  * users see them from a 1.34 server.
  */
 import { get } from 'node:https';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 
 export interface ProbedComponent {
   readonly name: string;
@@ -23,11 +23,18 @@ export function probeHealthz(url: string): Promise<string> {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`unhealthy http status code: ${res.statusCode} (${body})`))));
+      res.on('end', () =>
+        res.statusCode === 200
+          ? resolve(body)
+          : reject(new Error(`unhealthy http status code: ${res.statusCode} (${body})`)),
+      );
     });
-    request.on('timeout', () => request.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')));
+    request.on('timeout', () =>
+      request.destroy(new Error('context deadline exceeded (Client.Timeout exceeded while awaiting headers)')),
+    );
     request.on('error', (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'ECONNREFUSED' ? `dial tcp ${hostname}:${port}: connect: connection refused` : error.message;
+      const reason =
+        error.code === 'ECONNREFUSED' ? `dial tcp ${hostname}:${port}: connect: connection refused` : error.message;
       reject(new Error(`Get ${JSON.stringify(url)}: ${reason}`));
     });
   });
@@ -44,7 +51,11 @@ export function defaultComponents(storeHealthy: () => Promise<void>): ProbedComp
 export async function componentStatus(component: ProbedComponent): Promise<KubeObject> {
   const condition = await component.probe().then(
     (message) => ({ type: 'Healthy', status: 'True', message }),
-    (error: unknown) => ({ type: 'Healthy', status: 'False', message: error instanceof Error ? error.message : String(error) }),
+    (error: unknown) => ({
+      type: 'Healthy',
+      status: 'False',
+      message: error instanceof Error ? error.message : String(error),
+    }),
   );
   return { kind: 'ComponentStatus', apiVersion: 'v1', metadata: { name: component.name }, conditions: [condition] };
 }

@@ -8,8 +8,8 @@
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,
   us: 1e-3,
-  'µs': 1e-3, // U+00B5 micro sign
-  'μs': 1e-3, // U+03BC Greek mu
+  µs: 1e-3, // U+00B5 micro sign
+  μs: 1e-3, // U+03BC Greek mu
   ms: 1,
   s: 1000,
   m: 60_000,
@@ -52,4 +52,20 @@ export function parseGoDuration(text: string): number {
     total += Number(`${whole || '0'}.${fraction || '0'}`) * unitMs;
   }
   return sign * total;
+}
+
+/** Go's `time.Duration.String()` for durations under a second or more, as the reference prints latencies. */
+export function goDuration(nanoseconds: number): string {
+  if (nanoseconds < 1_000) return `${nanoseconds}ns`;
+  if (nanoseconds < 1_000_000) return `${trim(nanoseconds / 1_000)}µs`;
+  if (nanoseconds < 1_000_000_000) return `${trim(nanoseconds / 1_000_000)}ms`;
+  const seconds = nanoseconds / 1_000_000_000;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = trim(seconds % 60);
+  return `${hours > 0 ? `${hours}h` : ''}${hours > 0 || minutes > 0 ? `${minutes}m` : ''}${rest}s`;
+}
+
+function trim(value: number): string {
+  return String(Number(value.toFixed(6)));
 }

@@ -32,7 +32,12 @@ export function certDirOf(options: Pick<FileLocationOptions, 'dataDir' | 'certDi
 }
 
 export function fileLocationsOf(options: FileLocationOptions): FileLocations {
-  if (options.certDir === undefined) return { certDir: certDirOf(options), kubeconfigDir: options.dataDir, dataDir: options.dataDir };
+  if (options.certDir === undefined)
+    return { certDir: certDirOf(options), kubeconfigDir: options.dataDir, dataDir: options.dataDir };
   const embeddedStore = options.etcdServers.length === 0;
-  return { certDir: options.certDir, kubeconfigDir: options.certDir, dataDir: embeddedStore ? options.dataDir : undefined };
+  return {
+    certDir: options.certDir,
+    kubeconfigDir: options.certDir,
+    dataDir: embeddedStore ? options.dataDir : undefined,
+  };
 }

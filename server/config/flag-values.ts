@@ -9,8 +9,18 @@ import { parseGoDuration } from './duration';
 
 /** The spellings Go's strconv.ParseBool accepts. */
 export const GO_BOOLEANS: Readonly<Record<string, boolean>> = {
-  '1': true, t: true, T: true, true: true, TRUE: true, True: true,
-  '0': false, f: false, F: false, false: false, FALSE: false, False: false,
+  '1': true,
+  t: true,
+  T: true,
+  true: true,
+  TRUE: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  false: false,
+  FALSE: false,
+  False: false,
 };
 
 export function parseBool(value: string): boolean {
@@ -42,20 +52,25 @@ function canonicalInteger(type: string, value: string): string {
   const [low, high] = INTEGER_RANGES[type];
   const unsigned = low === 0n;
   // strconv.ParseInt with base 0: decimal, 0x, 0o, 0b, a leading 0 for octal, and underscores.
-  if (!/^[+-]?(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[0-9][0-9_]*)$/.test(value) || (unsigned && value.startsWith('-'))) {
+  if (
+    !/^[+-]?(0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[0-9][0-9_]*)$/.test(value) ||
+    (unsigned && value.startsWith('-'))
+  ) {
     throw new Error(`strconv.Parse${unsigned ? 'Uint' : 'Int'}: parsing ${JSON.stringify(value)}: invalid syntax`);
   }
   const negative = value.startsWith('-');
   let digits = value.replace(/^[+-]/, '').replaceAll('_', '');
   if (/^0[0-7]+$/.test(digits)) digits = `0o${digits.slice(1)}`;
   const parsed = BigInt(digits) * (negative ? -1n : 1n);
-  if (parsed < low || parsed > high) throw new Error(`strconv.Parse${unsigned ? 'Uint' : 'Int'}: parsing ${JSON.stringify(value)}: value out of range`);
+  if (parsed < low || parsed > high)
+    throw new Error(`strconv.Parse${unsigned ? 'Uint' : 'Int'}: parsing ${JSON.stringify(value)}: value out of range`);
   return parsed.toString();
 }
 
 function canonicalFloat(value: string): string {
   const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new Error(`strconv.ParseFloat: parsing ${JSON.stringify(value)}: invalid syntax`);
+  if (value.trim() === '' || !Number.isFinite(parsed))
+    throw new Error(`strconv.ParseFloat: parsing ${JSON.stringify(value)}: invalid syntax`);
   return String(parsed);
 }
 
@@ -101,7 +116,8 @@ export function canonicalFlagValue(type: string, value: string): string {
   if (type === 'float32' || type === 'float64') return canonicalFloat(value);
   if (type === 'duration') return String(parseGoDuration(value));
   if (type === 'stringSlice' || type === 'stringArray') return listItems(value).join(',');
-  if (type === 'mapStringString' || type === 'stringToString' || type === 'colonSeparatedMultimapStringString') return canonicalMap(value);
+  if (type === 'mapStringString' || type === 'stringToString' || type === 'colonSeparatedMultimapStringString')
+    return canonicalMap(value);
   if (type === 'ip') return canonicalIp(value);
   if (type === 'portRange') return canonicalPortRange(value);
   return value;

@@ -3,20 +3,28 @@
  * know. Both `--flag=value` and `--flag value` are accepted.
  */
 import { basename } from 'node:path';
-import { checkControllerSelection } from '../controllers/embedded-controllers';
+import { checkControllerSelection } from './controller-selection';
 import { parseGoDuration } from './duration';
-import { FEATURE_GATES } from './feature-gates';
-import { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from '../kubelet/kubelet-config';
+import { settleFeatureGates } from './feature-gate-settings';
+import { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from './kubelet-client';
 import { canonicalFlagValue, GO_BOOLEANS, parseBool, splitList } from './flag-values';
 import { REFERENCE_FLAG_SECTIONS, REFERENCE_FLAGS, type ReferenceFlag } from './reference-flags';
 import { unbuiltReason } from './unbuilt-flags';
 import { compileRe2 } from '../regex/re2';
 import { featureEnabled } from './feature-enabled';
 import { parseAddr } from '../net/netip';
-import { parseServiceIPRanges, type ServiceIPRanges } from '../registry/allocators/service-cidr';
-import { checkCipherSuiteNames, parseNamedCertKey, tlsVersionName, type NamedCertKey, type TlsVersionName } from './tls-flags';
+import { parseServiceIPRanges, type ServiceIPRanges } from '../net/service-ip-ranges';
+import { DEFAULT_NODE_PORT_RANGE, parsePortRange, type PortRange } from './port-range';
+import {
+  checkCipherSuiteNames,
+  parseNamedCertKey,
+  tlsVersionName,
+  type NamedCertKey,
+  type TlsVersionName,
+} from './tls-flags';
 import { parseWatchCacheSize } from './watch-cache-sizes';
-import { checkShowHiddenMetricsVersion } from '../metrics/hidden-metrics';
+import { STORAGE_MEDIA_TYPES, type StorageMediaType } from './storage-media-type';
+import { checkShowHiddenMetricsVersion } from './show-hidden-metrics';
 
 export interface ServerOptions {
   /** 0 asks the system for a free port (tests). */
@@ -28,6 +36,12 @@ export interface ServerOptions {
   /** Empty: the embedded SQLite store under the data dir. */
   readonly etcdServers: readonly string[];
   readonly etcdPrefix: string;
+  /** `--storage-media-type`: how built-in kinds' values are stored (server/codec/storage-value.ts). */
+  readonly storageMediaType: StorageMediaType;
+  /** `--encryption-provider-config`: the EncryptionConfiguration of encryption at rest. */
+  readonly encryptionProviderConfig?: string;
+  /** `--encryption-provider-config-automatic-reload`: follow the file's changes. */
+  readonly encryptionProviderConfigAutomaticReload: boolean;
   /** `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`: TLS to etcd for https endpoints. */
   readonly etcdCaFile?: string;
   readonly etcdCertFile?: string;
@@ -36,10 +50,18 @@ export interface ServerOptions {
   readonly etcdServersOverrides: readonly EtcdServersOverride[];
   /** `--service-cluster-ip-range` as given ('' for the default); see serviceIPRangesOf. */
   readonly serviceClusterIPRange: string;
+  /** `--service-node-port-range`: the ports NodePort and LoadBalancer Services are given. */
+  readonly serviceNodePortRange: PortRange;
   /** `--advertise-address`; absent: the bind address, or the host's default interface's (advertise-address.ts). */
   readonly advertiseAddress?: string;
   /** 0 disables compaction. */
   readonly etcdCompactionIntervalMs: number;
+  /** `--event-ttl` in whole seconds, as the reference gives it to its store (0: Events are kept). */
+  readonly eventTtlSeconds: number;
+  /** `--lease-reuse-duration-seconds`: how long one etcd lease serves writes with a TTL. */
+  readonly leaseReuseDurationSeconds: number;
+  /** `--endpoint-reconciler-type`: `lease` keeps every live replica in the `kubernetes` Endpoints; `none` leaves them alone. */
+  readonly endpointReconcilerType: 'lease' | 'none';
   readonly shutdownDelayMs: number;
   /** Short read-only requests served at once; more are answered 429 (0: no limit). */
   readonly maxRequestsInflight: number;
@@ -214,9 +236,15 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   bindAddress: '127.0.0.1',
   etcdServers: [],
   etcdPrefix: '/registry',
+  storageMediaType: 'application/vnd.kubernetes.protobuf',
+  encryptionProviderConfigAutomaticReload: false,
   etcdServersOverrides: [],
   serviceClusterIPRange: '',
+  serviceNodePortRange: parsePortRange(DEFAULT_NODE_PORT_RANGE),
   etcdCompactionIntervalMs: 5 * 60_000,
+  eventTtlSeconds: 60 * 60,
+  leaseReuseDurationSeconds: 60,
+  endpointReconcilerType: 'lease',
   shutdownDelayMs: 0,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
@@ -300,32 +328,92 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.securePort = parsePort(v)),
   },
   'bind-address': { usage: 'address to listen on', apply: (o, v) => (o.bindAddress = v) },
-  'tls-cert-file': { usage: 'serving certificate (PEM); default: apiserver.crt of --cert-dir, generated when absent', apply: (o, v) => (o.tlsCertFile = v) },
+  'tls-cert-file': {
+    usage: 'serving certificate (PEM); default: apiserver.crt of --cert-dir, generated when absent',
+    apply: (o, v) => (o.tlsCertFile = v),
+  },
   'tls-private-key-file': { usage: 'key of --tls-cert-file (PEM)', apply: (o, v) => (o.tlsPrivateKeyFile = v) },
-  'client-ca-file': { usage: 'CA bundle verifying client certificates; default: the generated CA', apply: (o, v) => (o.clientCaFile = v) },
+  'client-ca-file': {
+    usage: 'CA bundle verifying client certificates; default: the generated CA',
+    apply: (o, v) => (o.clientCaFile = v),
+  },
   'etcd-servers': {
     usage: 'comma-separated etcd URLs; none: embedded SQLite store',
     apply: (o, v) => (o.etcdServers = splitList(v)),
   },
   'etcd-prefix': { usage: 'key prefix', apply: (o, v) => (o.etcdPrefix = v) },
-  'etcd-cafile': { usage: 'CA bundle verifying the servers of https etcd URLs; none: the system roots', apply: (o, v) => (o.etcdCaFile = v) },
-  'etcd-certfile': { usage: 'client certificate presented to https etcd servers (with --etcd-keyfile)', apply: (o, v) => (o.etcdCertFile = v) },
+  'storage-media-type': {
+    usage: `media type of stored built-in objects: ${STORAGE_MEDIA_TYPES.join(', ')} (CRDs, APIServices and custom resources are JSON)`,
+    apply: (o, v) => {
+      const allowed: readonly string[] = [...STORAGE_MEDIA_TYPES].sort();
+      if (!allowed.includes(v))
+        throw new FlagError(`--storage-media-type ${JSON.stringify(v)} invalid, allowed values: ${allowed.join(', ')}`);
+      o.storageMediaType = v as StorageMediaType;
+    },
+  },
+  'encryption-provider-config': {
+    usage: 'EncryptionConfiguration file: which resources are encrypted at rest, and how',
+    apply: (o, v) => (o.encryptionProviderConfig = v),
+  },
+  'encryption-provider-config-automatic-reload': {
+    usage: 'reload --encryption-provider-config when its contents change',
+    boolean: true,
+    apply: (o, v) => (o.encryptionProviderConfigAutomaticReload = parseBool(v)),
+  },
+  'etcd-cafile': {
+    usage: 'CA bundle verifying the servers of https etcd URLs; none: the system roots',
+    apply: (o, v) => (o.etcdCaFile = v),
+  },
+  'etcd-certfile': {
+    usage: 'client certificate presented to https etcd servers (with --etcd-keyfile)',
+    apply: (o, v) => (o.etcdCertFile = v),
+  },
   'etcd-keyfile': { usage: 'private key of --etcd-certfile', apply: (o, v) => (o.etcdKeyFile = v) },
   'etcd-servers-overrides': {
-    usage: 'per-resource etcd servers, comma separated, each group/resource#servers with the URLs semicolon separated, e.g. "/events#http://etcd6:2379" (built-in resources only)',
+    usage:
+      'per-resource etcd servers, comma separated, each group/resource#servers with the URLs semicolon separated, e.g. "/events#http://etcd6:2379" (built-in resources only)',
     apply: (o, v) => (o.etcdServersOverrides = [...o.etcdServersOverrides, ...parseEtcdServersOverrides(v)]),
   },
   'service-cluster-ip-range': {
     usage: 'CIDR of Service cluster IPs, or two of different families (dual-stack), the primary first',
     apply: (o, v) => (o.serviceClusterIPRange = v),
   },
+  'service-node-port-range': {
+    usage: 'ports of NodePort and LoadBalancer Services: a-b, a+n (n ports after a) or one port',
+    apply: (o, v) => (o.serviceNodePortRange = parsePortRange(v)),
+  },
   'advertise-address': {
-    usage: "IP address the kubernetes Service's endpoints name (none given: --bind-address, else the default interface's)",
+    usage:
+      "IP address the kubernetes Service's endpoints name (none given: --bind-address, else the default interface's)",
     apply: (o, v) => (o.advertiseAddress = parseIP(v)),
   },
   'etcd-compaction-interval': {
     usage: 'Go duration between compactions (0 disables)',
     apply: (o, v) => (o.etcdCompactionIntervalMs = parseNonNegativeDuration(v)),
+  },
+  'event-ttl': {
+    usage: 'Go duration Events are kept after their last write (under a second: kept for good)',
+    // Whole seconds, as the reference converts it; a TTL of 0 asks its store for no lease.
+    apply: (o, v) => (o.eventTtlSeconds = Math.max(0, Math.floor(parseGoDuration(v) / 1000))),
+  },
+  'endpoint-reconciler-type': {
+    usage: 'lease (every live replica listed in the kubernetes Endpoints, 15 s leases) or none',
+    apply: (o, v) => {
+      if (v === 'master-count')
+        throw new FlagError(
+          '--endpoint-reconciler-type: master-count (the deprecated count of --apiserver-count) is not built: capstan keeps the kubernetes Endpoints by leases',
+        );
+      if (v !== 'lease' && v !== 'none')
+        throw new FlagError(`--endpoint-reconciler-type: Reconciler not implemented: ${v}`);
+      o.endpointReconcilerType = v;
+    },
+  },
+  'lease-reuse-duration-seconds': {
+    usage: 'seconds one etcd lease serves Event writes before another is granted',
+    apply: (o, v) => {
+      if (!/^[+-]?\d+$/.test(v)) throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+      o.leaseReuseDurationSeconds = Number(v);
+    },
   },
   'shutdown-delay-duration': {
     usage: 'Go duration to keep serving after SIGTERM while /readyz fails',
@@ -348,7 +436,10 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: 'Go duration after which a short request is answered 504',
     apply: (o, v) => (o.requestTimeoutMs = parseNonNegativeDuration(v)),
   },
-  'feature-gates': { usage: 'A=true,B=false', apply: (o, v) => (o.featureGates = { ...o.featureGates, ...parseFeatureGates(v) }) },
+  'feature-gates': {
+    usage: 'A=true,B=false',
+    apply: (o, v) => (o.featureGates = { ...o.featureGates, ...parseFeatureGates(v) }),
+  },
   'runtime-config': {
     usage: 'group/version=true|false,... (api/all, api/ga, api/beta, api/alpha too)',
     apply: (o, v) => (o.runtimeConfig = { ...o.runtimeConfig, ...parseRuntimeConfig(v) }),
@@ -382,10 +473,14 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.authorizationModes = splitList(v)),
   },
   'authorization-config': {
-    usage: 'AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode or --authorization-webhook-*',
+    usage:
+      'AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode or --authorization-webhook-*',
     apply: (o, v) => (o.authorizationConfigFile = v),
   },
-  'authorization-policy-file': { usage: 'ABAC policy file, one JSON Policy a line (with --authorization-mode=ABAC)', apply: (o, v) => (o.authorizationPolicyFile = v) },
+  'authorization-policy-file': {
+    usage: 'ABAC policy file, one JSON Policy a line (with --authorization-mode=ABAC)',
+    apply: (o, v) => (o.authorizationPolicyFile = v),
+  },
   'authorization-webhook-config-file': {
     usage: 'kubeconfig-format file of the authorization webhook (with --authorization-mode=Webhook)',
     apply: (o, v) => (o.authorizationWebhookConfigFile = v),
@@ -405,9 +500,13 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: 'Go duration to cache denied answers of the webhook',
     apply: (o, v) => (o.authorizationWebhookUnauthorizedTtlMs = parseNonNegativeDuration(v)),
   },
-  'data-dir': { usage: 'directory of the SQLite store, and of the certificates (pki/) and admin kubeconfig without --cert-dir', apply: (o, v) => (o.dataDir = v) },
+  'data-dir': {
+    usage: 'directory of the SQLite store, and of the certificates (pki/) and admin kubeconfig without --cert-dir',
+    apply: (o, v) => (o.dataDir = v),
+  },
   'cert-dir': {
-    usage: 'directory of the serving pair apiserver.crt/apiserver.key (read, or generated when absent; not with --tls-cert-file) and of every file capstan generates; none given: <data-dir>/pki',
+    usage:
+      'directory of the serving pair apiserver.crt/apiserver.key (read, or generated when absent; not with --tls-cert-file) and of every file capstan generates; none given: <data-dir>/pki',
     apply: (o, v) => {
       if (v === '') throw new Error('must name a directory');
       o.certDir = v;
@@ -421,14 +520,21 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
       o.anonymousAuthSet = true;
     },
   },
-  'token-auth-file': { usage: 'CSV of bearer tokens: token,user,uid[,"group1,group2"]', apply: (o, v) => (o.tokenAuthFile = v) },
+  'token-auth-file': {
+    usage: 'CSV of bearer tokens: token,user,uid[,"group1,group2"]',
+    apply: (o, v) => (o.tokenAuthFile = v),
+  },
   'service-account-key-file': {
     usage: 'PEM keys (RSA or ECDSA, public or private) verifying service-account tokens; repeatable',
     apply: (o, v) => (o.serviceAccountKeyFiles = [...o.serviceAccountKeyFiles, v]),
   },
-  'service-account-signing-key-file': { usage: 'PEM private key signing service-account tokens; default: generated under --data-dir', apply: (o, v) => (o.serviceAccountSigningKeyFile = v) },
+  'service-account-signing-key-file': {
+    usage: 'PEM private key signing service-account tokens; default: generated under --data-dir',
+    apply: (o, v) => (o.serviceAccountSigningKeyFile = v),
+  },
   'service-account-issuer': {
-    usage: 'issuer of service-account tokens; repeatable, the first issues; none given: https://kubernetes.default.svc.cluster.local',
+    usage:
+      'issuer of service-account tokens; repeatable, the first issues; none given: https://kubernetes.default.svc.cluster.local',
     apply: (o, v) => (o.serviceAccountIssuers = [...o.serviceAccountIssuers, v]),
   },
   'service-account-lookup': {
@@ -441,22 +547,59 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.serviceAccountMaxTokenExpirationSeconds = Math.floor(parseNonNegativeDuration(v) / 1000)),
   },
   'service-account-extend-token-expiration': {
-    usage: "issue the kubelet's hour-long pod tokens for a year, with warnafter at the hour, so old clients keep working",
+    usage:
+      "issue the kubelet's hour-long pod tokens for a year, with warnafter at the hour, so old clients keep working",
     boolean: true,
     apply: (o, v) => (o.serviceAccountExtendTokenExpiration = parseBool(v)),
   },
-  'service-account-jwks-uri': { usage: 'jwks_uri in the OpenID discovery document; none given: https://<this server>/openid/v1/jwks', apply: (o, v) => (o.serviceAccountJwksUri = v) },
-  'api-audiences': { usage: 'audiences of the API server (default: the service-account issuers)', apply: (o, v) => (o.apiAudiences = splitList(v)) },
-  'requestheader-username-headers': { usage: 'headers an authenticating proxy names the user in', apply: (o, v) => (o.requestheaderUsernameHeaders = splitList(v)) },
-  'requestheader-uid-headers': { usage: 'headers an authenticating proxy names the uid in', apply: (o, v) => (o.requestheaderUidHeaders = splitList(v)) },
-  'requestheader-group-headers': { usage: 'headers an authenticating proxy names groups in', apply: (o, v) => (o.requestheaderGroupHeaders = splitList(v)) },
-  'requestheader-extra-headers-prefix': { usage: 'header prefixes an authenticating proxy puts extra in', apply: (o, v) => (o.requestheaderExtraHeadersPrefix = splitList(v)) },
-  'requestheader-client-ca-file': { usage: "CA bundle verifying an authenticating proxy's client certificate", apply: (o, v) => (o.requestheaderClientCaFile = v) },
-  'requestheader-allowed-names': { usage: 'Common Names a proxy certificate may have (default: any)', apply: (o, v) => (o.requestheaderAllowedNames = splitList(v)) },
-  'proxy-client-cert-file': { usage: 'client certificate the aggregator presents to extension API servers', apply: (o, v) => (o.proxyClientCertFile = v) },
-  'proxy-client-key-file': { usage: 'private key of --proxy-client-cert-file', apply: (o, v) => (o.proxyClientKeyFile = v) },
-  'kubelet-client-certificate': { usage: 'client certificate (PEM) presented to kubelets', apply: (o, v) => (o.kubelet = { ...o.kubelet, clientCertificate: v }) },
-  'kubelet-client-key': { usage: 'private key of --kubelet-client-certificate', apply: (o, v) => (o.kubelet = { ...o.kubelet, clientKey: v }) },
+  'service-account-jwks-uri': {
+    usage: 'jwks_uri in the OpenID discovery document; none given: https://<this server>/openid/v1/jwks',
+    apply: (o, v) => (o.serviceAccountJwksUri = v),
+  },
+  'api-audiences': {
+    usage: 'audiences of the API server (default: the service-account issuers)',
+    apply: (o, v) => (o.apiAudiences = splitList(v)),
+  },
+  'requestheader-username-headers': {
+    usage: 'headers an authenticating proxy names the user in',
+    apply: (o, v) => (o.requestheaderUsernameHeaders = splitList(v)),
+  },
+  'requestheader-uid-headers': {
+    usage: 'headers an authenticating proxy names the uid in',
+    apply: (o, v) => (o.requestheaderUidHeaders = splitList(v)),
+  },
+  'requestheader-group-headers': {
+    usage: 'headers an authenticating proxy names groups in',
+    apply: (o, v) => (o.requestheaderGroupHeaders = splitList(v)),
+  },
+  'requestheader-extra-headers-prefix': {
+    usage: 'header prefixes an authenticating proxy puts extra in',
+    apply: (o, v) => (o.requestheaderExtraHeadersPrefix = splitList(v)),
+  },
+  'requestheader-client-ca-file': {
+    usage: "CA bundle verifying an authenticating proxy's client certificate",
+    apply: (o, v) => (o.requestheaderClientCaFile = v),
+  },
+  'requestheader-allowed-names': {
+    usage: 'Common Names a proxy certificate may have (default: any)',
+    apply: (o, v) => (o.requestheaderAllowedNames = splitList(v)),
+  },
+  'proxy-client-cert-file': {
+    usage: 'client certificate the aggregator presents to extension API servers',
+    apply: (o, v) => (o.proxyClientCertFile = v),
+  },
+  'proxy-client-key-file': {
+    usage: 'private key of --proxy-client-cert-file',
+    apply: (o, v) => (o.proxyClientKeyFile = v),
+  },
+  'kubelet-client-certificate': {
+    usage: 'client certificate (PEM) presented to kubelets',
+    apply: (o, v) => (o.kubelet = { ...o.kubelet, clientCertificate: v }),
+  },
+  'kubelet-client-key': {
+    usage: 'private key of --kubelet-client-certificate',
+    apply: (o, v) => (o.kubelet = { ...o.kubelet, clientKey: v }),
+  },
   'kubelet-certificate-authority': {
     usage: "CA bundle verifying kubelets' serving certificates; without it they are not verified",
     apply: (o, v) => (o.kubelet = { ...o.kubelet, certificateAuthority: v }),
@@ -469,7 +612,10 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: "Go duration to connect to a kubelet and get its answer's headers",
     apply: (o, v) => (o.kubelet = { ...o.kubelet, timeoutMs: parseGoDuration(v) }),
   },
-  'authentication-token-webhook-config-file': { usage: 'kubeconfig of a TokenReview webhook', apply: (o, v) => (o.authenticationTokenWebhookConfigFile = v) },
+  'authentication-token-webhook-config-file': {
+    usage: 'kubeconfig of a TokenReview webhook',
+    apply: (o, v) => (o.authenticationTokenWebhookConfigFile = v),
+  },
   'authentication-token-webhook-cache-ttl': {
     usage: 'Go duration the webhook answers are kept',
     apply: (o, v) => (o.authenticationTokenWebhookCacheTtlMs = parseNonNegativeDuration(v)),
@@ -482,7 +628,8 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     },
   },
   controllers: {
-    usage: "capstan's own copies of kube-controller-manager's controllers, in its --controllers syntax: '*' all, 'name' on, '-name' off, empty none; default: all as capstan, none as kube-apiserver",
+    usage:
+      "capstan's own copies of kube-controller-manager's controllers, in its --controllers syntax: '*' all, 'name' on, '-name' off, empty none; default: all as capstan, none as kube-apiserver",
     apply: (o, v) => {
       const selection = splitList(v);
       checkControllerSelection(selection);
@@ -494,49 +641,114 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     boolean: true,
     apply: (o, v) => (o.enableBootstrapTokenAuth = parseBool(v)),
   },
-  'oidc-issuer-url': { usage: 'https URL of an OpenID issuer whose ID tokens are accepted', apply: (o, v) => (o.oidc = { ...o.oidc, issuerUrl: v }) },
+  'oidc-issuer-url': {
+    usage: 'https URL of an OpenID issuer whose ID tokens are accepted',
+    apply: (o, v) => (o.oidc = { ...o.oidc, issuerUrl: v }),
+  },
   'oidc-client-id': { usage: 'audience OIDC tokens must name', apply: (o, v) => (o.oidc = { ...o.oidc, clientId: v }) },
-  'oidc-username-claim': { usage: 'claim naming the user', apply: (o, v) => (o.oidc = { ...o.oidc, usernameClaim: v }) },
-  'oidc-username-prefix': { usage: "prefix of OIDC usernames ('-': none)", apply: (o, v) => (o.oidc = { ...o.oidc, usernamePrefix: v }) },
+  'oidc-username-claim': {
+    usage: 'claim naming the user',
+    apply: (o, v) => (o.oidc = { ...o.oidc, usernameClaim: v }),
+  },
+  'oidc-username-prefix': {
+    usage: "prefix of OIDC usernames ('-': none)",
+    apply: (o, v) => (o.oidc = { ...o.oidc, usernamePrefix: v }),
+  },
   'oidc-groups-claim': { usage: 'claim holding the groups', apply: (o, v) => (o.oidc = { ...o.oidc, groupsClaim: v }) },
   'oidc-groups-prefix': { usage: 'prefix of OIDC groups', apply: (o, v) => (o.oidc = { ...o.oidc, groupsPrefix: v }) },
   'oidc-required-claim': {
     usage: 'key=value a token must hold; repeatable',
     apply: (o, v) => (o.oidc = { ...o.oidc, requiredClaims: { ...o.oidc.requiredClaims, ...parseKeyValues(v) } }),
   },
-  'oidc-ca-file': { usage: "CA verifying the issuer's certificate (default: system roots)", apply: (o, v) => (o.oidc = { ...o.oidc, caFile: v }) },
-  'oidc-signing-algs': { usage: 'accepted algorithms', apply: (o, v) => (o.oidc = { ...o.oidc, signingAlgs: splitList(v) }) },
-  'audit-policy-file': { usage: 'audit.k8s.io/v1 Policy: which requests are audited, at which level', apply: (o, v) => (o.audit = { ...o.audit, policyFile: v }) },
-  'audit-log-path': { usage: "file the audit events are written to, one a line ('-': standard output)", apply: (o, v) => (o.audit = { ...o.audit, logPath: v }) },
+  'oidc-ca-file': {
+    usage: "CA verifying the issuer's certificate (default: system roots)",
+    apply: (o, v) => (o.oidc = { ...o.oidc, caFile: v }),
+  },
+  'oidc-signing-algs': {
+    usage: 'accepted algorithms',
+    apply: (o, v) => (o.oidc = { ...o.oidc, signingAlgs: splitList(v) }),
+  },
+  'audit-policy-file': {
+    usage: 'audit.k8s.io/v1 Policy: which requests are audited, at which level',
+    apply: (o, v) => (o.audit = { ...o.audit, policyFile: v }),
+  },
+  'audit-log-path': {
+    usage: "file the audit events are written to, one a line ('-': standard output)",
+    apply: (o, v) => (o.audit = { ...o.audit, logPath: v }),
+  },
   'audit-log-format': {
     usage: 'json (default, audit.k8s.io/v1 Events) or legacy (one line of text an event)',
     apply: (o, v) => (o.audit = { ...o.audit, logFormat: oneOf(v, ['json', 'legacy'], 'format') }),
   },
-  'audit-log-maxage': { usage: 'days to keep rotated audit logs, by the time in their names (default: no limit)', apply: (o, v) => (o.audit = { ...o.audit, logMaxAgeDays: parseCount(v) }) },
-  'audit-log-maxbackup': { usage: 'rotated audit logs to keep (0: all)', apply: (o, v) => (o.audit = { ...o.audit, logMaxBackups: parseCount(v) }) },
-  'audit-log-maxsize': { usage: 'megabytes of the audit log before it is rotated (0: 100)', apply: (o, v) => (o.audit = { ...o.audit, logMaxSizeMB: parseCount(v) }) },
-  'audit-log-compress': { usage: 'gzip rotated audit logs', boolean: true, apply: (o, v) => (o.audit = { ...o.audit, logCompress: parseBool(v) }) },
+  'audit-log-maxage': {
+    usage: 'days to keep rotated audit logs, by the time in their names (default: no limit)',
+    apply: (o, v) => (o.audit = { ...o.audit, logMaxAgeDays: parseCount(v) }),
+  },
+  'audit-log-maxbackup': {
+    usage: 'rotated audit logs to keep (0: all)',
+    apply: (o, v) => (o.audit = { ...o.audit, logMaxBackups: parseCount(v) }),
+  },
+  'audit-log-maxsize': {
+    usage: 'megabytes of the audit log before it is rotated (0: 100)',
+    apply: (o, v) => (o.audit = { ...o.audit, logMaxSizeMB: parseCount(v) }),
+  },
+  'audit-log-compress': {
+    usage: 'gzip rotated audit logs',
+    boolean: true,
+    apply: (o, v) => (o.audit = { ...o.audit, logCompress: parseBool(v) }),
+  },
   'audit-log-mode': {
     usage: 'batch, blocking (default) or blocking-strict (a request whose first event cannot be kept fails)',
     apply: (o, v) => (o.audit = { ...o.audit, logMode: oneOf(v, AUDIT_MODE_NAMES, 'mode') }),
   },
-  'audit-log-batch-buffer-size': { usage: 'audit events waiting for the log before new ones are dropped', apply: (o, v) => (o.audit = { ...o.audit, logBatchBufferSize: parsePositive(v) }) },
-  'audit-log-batch-max-size': { usage: 'audit events written at once in batch mode', apply: (o, v) => (o.audit = { ...o.audit, logBatchMaxSize: parsePositive(v) }) },
-  'audit-log-batch-max-wait': { usage: 'Go duration a batch waits to fill in batch mode', apply: (o, v) => (o.audit = { ...o.audit, logBatchMaxWaitMs: parseNonNegativeDuration(v) }) },
-  'audit-log-version': { usage: 'audit.k8s.io/v1, the only version written', apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version') },
-  'audit-webhook-config-file': { usage: 'kubeconfig of the audit webhook, which is POSTed EventLists', apply: (o, v) => (o.audit = { ...o.audit, webhookConfigFile: v }) },
+  'audit-log-batch-buffer-size': {
+    usage: 'audit events waiting for the log before new ones are dropped',
+    apply: (o, v) => (o.audit = { ...o.audit, logBatchBufferSize: parsePositive(v) }),
+  },
+  'audit-log-batch-max-size': {
+    usage: 'audit events written at once in batch mode',
+    apply: (o, v) => (o.audit = { ...o.audit, logBatchMaxSize: parsePositive(v) }),
+  },
+  'audit-log-batch-max-wait': {
+    usage: 'Go duration a batch waits to fill in batch mode',
+    apply: (o, v) => (o.audit = { ...o.audit, logBatchMaxWaitMs: parseNonNegativeDuration(v) }),
+  },
+  'audit-log-version': {
+    usage: 'audit.k8s.io/v1, the only version written',
+    apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version'),
+  },
+  'audit-webhook-config-file': {
+    usage: 'kubeconfig of the audit webhook, which is POSTed EventLists',
+    apply: (o, v) => (o.audit = { ...o.audit, webhookConfigFile: v }),
+  },
   'audit-webhook-mode': {
     usage: 'batch (default), blocking or blocking-strict',
     apply: (o, v) => (o.audit = { ...o.audit, webhookMode: oneOf(v, AUDIT_MODE_NAMES, 'mode') }),
   },
-  'audit-webhook-batch-buffer-size': { usage: 'audit events waiting for the webhook before new ones are dropped', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchBufferSize: parsePositive(v) }) },
-  'audit-webhook-batch-max-size': { usage: 'audit events in one webhook request', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxSize: parsePositive(v) }) },
-  'audit-webhook-batch-max-wait': { usage: 'Go duration a batch waits to fill', apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxWaitMs: parseNonNegativeDuration(v) }) },
-  'audit-webhook-initial-backoff': { usage: 'Go duration before the first retry of a failed webhook request', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
+  'audit-webhook-batch-buffer-size': {
+    usage: 'audit events waiting for the webhook before new ones are dropped',
+    apply: (o, v) => (o.audit = { ...o.audit, webhookBatchBufferSize: parsePositive(v) }),
+  },
+  'audit-webhook-batch-max-size': {
+    usage: 'audit events in one webhook request',
+    apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxSize: parsePositive(v) }),
+  },
+  'audit-webhook-batch-max-wait': {
+    usage: 'Go duration a batch waits to fill',
+    apply: (o, v) => (o.audit = { ...o.audit, webhookBatchMaxWaitMs: parseNonNegativeDuration(v) }),
+  },
+  'audit-webhook-initial-backoff': {
+    usage: 'Go duration before the first retry of a failed webhook request',
+    apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }),
+  },
   // The deprecated name of the same setting, still read by the reference.
-  'audit-webhook-batch-initial-backoff': { usage: 'deprecated name of --audit-webhook-initial-backoff', apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }) },
+  'audit-webhook-batch-initial-backoff': {
+    usage: 'deprecated name of --audit-webhook-initial-backoff',
+    apply: (o, v) => (o.audit = { ...o.audit, webhookInitialBackoffMs: parseNonNegativeDuration(v) }),
+  },
   'cors-allowed-origins': {
-    usage: "Go regular expressions of the origins whose browsers may call the API (CORS), each pinned to the host: '^' or '//' before it, '$' or ':' after it, e.g. //example\\.com(:|$)",
+    usage:
+      "Go regular expressions of the origins whose browsers may call the API (CORS), each pinned to the host: '^' or '//' before it, '$' or ':' after it, e.g. //example\\.com(:|$)",
     apply: (o, v) => {
       const patterns = v === '' ? [] : v.split(',');
       patterns.forEach(checkCorsOrigin);
@@ -544,7 +756,8 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     },
   },
   'strict-transport-security-directives': {
-    usage: 'directives of the Strict-Transport-Security header sent with every answer, e.g. max-age=31536000,includeSubDomains,preload',
+    usage:
+      'directives of the Strict-Transport-Security header sent with every answer, e.g. max-age=31536000,includeSubDomains,preload',
     apply: (o, v) => {
       // As pflag reads the list: empty items kept, so that the check below can refuse them.
       const directives = v === '' ? [] : v.split(',');
@@ -557,34 +770,43 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.logVerbosity = Number(canonicalFlagValue('Level', v))),
   },
   'emulated-version': {
-    usage: 'kube=1.34 (or 1.34): the one version capstan emulates, its own; the reference also emulates 1.31 to 1.33, which capstan refuses',
+    usage:
+      'kube=1.34 (or 1.34): the one version capstan emulates, its own; the reference also emulates 1.31 to 1.33, which capstan refuses',
     apply: (_o, v) => {
       for (const entry of splitList(v)) {
         const [component, version] = entry.includes('=') ? entry.split('=', 2) : ['kube', entry];
         if (component !== 'kube') throw new FlagError(`component not registered: ${component}`);
         if (!/^\d+\.\d+$/.test(version)) throw new FlagError(`illegal version string ${JSON.stringify(version)}`);
-        if (version !== '1.34') throw new FlagError(`--emulated-version=${entry}: capstan serves 1.34 only and emulates no earlier release`);
+        if (version !== '1.34')
+          throw new FlagError(`--emulated-version=${entry}: capstan serves 1.34 only and emulates no earlier release`);
       }
     },
   },
   'storage-backend': {
     usage: "etcd3, the only backend (capstan's embedded store is chosen by giving no --etcd-servers)",
     apply: (_o, v) => {
-      if (v !== '' && v !== 'etcd3') throw new FlagError(`--storage-backend invalid, allowed values: etcd3. If not specified, it will default to 'etcd3'`);
+      if (v !== '' && v !== 'etcd3')
+        throw new FlagError(
+          `--storage-backend invalid, allowed values: etcd3. If not specified, it will default to 'etcd3'`,
+        );
     },
   },
   ...auditThrottleFlags('log'),
   ...auditThrottleFlags('webhook'),
   ...auditTruncateFlags('log'),
   ...auditTruncateFlags('webhook'),
-  'audit-webhook-version': { usage: 'audit.k8s.io/v1, the only version sent', apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version') },
+  'audit-webhook-version': {
+    usage: 'audit.k8s.io/v1, the only version sent',
+    apply: (_o, v) => void oneOf(v, ['audit.k8s.io/v1'], 'version'),
+  },
   'allow-privileged': {
     usage: 'privileged containers may be created (pods and pod templates); refused with 422 otherwise',
     boolean: true,
     apply: (o, v) => (o.allowPrivileged = parseBool(v)),
   },
   'tls-min-version': {
-    usage: 'Minimum TLS version supported. Possible values: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13 (default: VersionTLS12)',
+    usage:
+      'Minimum TLS version supported. Possible values: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13 (default: VersionTLS12)',
     apply: (o, v) => (o.tlsMinVersion = tlsVersionName(v)),
   },
   'tls-cipher-suites': {
@@ -592,7 +814,8 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.tlsCipherSuites = [...o.tlsCipherSuites, ...checkCipherSuiteNames(splitList(v))]),
   },
   'tls-sni-cert-key': {
-    usage: 'cert,key[:name1,name2]: a certificate served to clients asking for one of the names (default: the names in the certificate); repeatable',
+    usage:
+      'cert,key[:name1,name2]: a certificate served to clients asking for one of the names (default: the names in the certificate); repeatable',
     apply: (o, v) => (o.tlsSniCertKeys = [...o.tlsSniCertKeys, parseNamedCertKey(v)]),
   },
   'min-request-timeout': {
@@ -600,12 +823,15 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     apply: (o, v) => (o.minRequestTimeoutSeconds = parseGoInt(v, '--min-request-timeout can not be negative value')),
   },
   'goaway-chance': {
-    usage: 'fraction of requests whose connection is closed after the answer, so that clients spread over replicas (at most 0.02)',
+    usage:
+      'fraction of requests whose connection is closed after the answer, so that clients spread over replicas (at most 0.02)',
     apply: (o, v) => (o.goawayChance = parseGoawayChance(v)),
   },
   'watch-cache-sizes': {
-    usage: 'resource[.group]#size,...: size 0 serves that resource without a watch cache; other sizes keep it (caches size themselves)',
-    apply: (o, v) => (o.watchCacheSizes = { ...o.watchCacheSizes, ...Object.fromEntries(splitList(v).map(parseWatchCacheSize)) }),
+    usage:
+      'resource[.group]#size,...: size 0 serves that resource without a watch cache; other sizes keep it (caches size themselves)',
+    apply: (o, v) =>
+      (o.watchCacheSizes = { ...o.watchCacheSizes, ...Object.fromEntries(splitList(v).map(parseWatchCacheSize)) }),
   },
   profiling: {
     usage: 'serve CPU and heap profiles at /debug/pprof/',
@@ -616,14 +842,20 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
     usage: "block profiling (Go's); Node.js has no block profile, so only false is accepted",
     boolean: true,
     apply: (_o, v) => {
-      if (parseBool(v)) throw new Error('capstan has no block profile to serve (Node.js measures no lock contention): only false is supported');
+      if (parseBool(v))
+        throw new Error(
+          'capstan has no block profile to serve (Node.js measures no lock contention): only false is supported',
+        );
     },
   },
   'show-hidden-metrics-for-version': {
     usage: 'the previous minor version (1.33) shows the metrics deprecated before 1.34 again',
     apply: (o, v) => (o.showHiddenMetricsForVersion = checkShowHiddenMetricsVersion(v)),
   },
-  'authentication-config': { usage: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1); reloaded on change', apply: (o, v) => (o.authenticationConfig = v) },
+  'authentication-config': {
+    usage: 'AuthenticationConfiguration file (apiserver.config.k8s.io/v1); reloaded on change',
+    apply: (o, v) => (o.authenticationConfig = v),
+  },
 };
 
 export type ParseResult =
@@ -659,7 +891,9 @@ function specOf(name: string): FlagSpec | undefined {
     boolean: reference.type === 'bool' ? true : undefined,
     apply: (_o, value) => {
       if (canonicalFlagValue(reference.type, value) === canonicalFlagValue(reference.type, reference.default)) return;
-      throw new FlagError(`--${name}=${value}: ${unbuiltReason(name, reference.section)}; capstan accepts only its default ${JSON.stringify(reference.default)}`);
+      throw new FlagError(
+        `--${name}=${value}: ${unbuiltReason(name, reference.section)}; capstan accepts only its default ${JSON.stringify(reference.default)}`,
+      );
     },
   };
 }
@@ -674,7 +908,8 @@ function shorthandName(letter: string): string | undefined {
  * `FlagError` with a message for the operator.
  */
 export function parseFlags(argv: readonly string[], personality: Personality = 'capstan'): ParseResult {
-  const options: Options = personality === 'kube-apiserver' ? { ...DEFAULT_OPTIONS, ...KUBE_APISERVER_DEFAULTS } : { ...DEFAULT_OPTIONS };
+  const options: Options =
+    personality === 'kube-apiserver' ? { ...DEFAULT_OPTIONS, ...KUBE_APISERVER_DEFAULTS } : { ...DEFAULT_OPTIONS };
   const positional: string[] = [];
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -703,7 +938,8 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
     else if (bareValue !== undefined) value = bareValue;
     else if (i + 1 < argv.length) value = argv[++i];
     else throw new FlagError(`flag needs an argument: --${name}`);
-    if (REFERENCE_FLAGS[name]?.deprecated) warnings.push(`Flag --${name} has been deprecated in the reference kube-apiserver`);
+    if (REFERENCE_FLAGS[name]?.deprecated)
+      warnings.push(`Flag --${name} has been deprecated in the reference kube-apiserver`);
     if (name === 'version') {
       if (value === 'raw') return { version: 'raw' };
       if (parseBool(value)) return { version: 'true' };
@@ -714,20 +950,36 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
     } catch (error) {
       // Checks the reference makes after parsing, in its own words.
       if (error instanceof FlagError) throw error;
-      throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: ${(error as Error).message}`);
+      throw new FlagError(
+        `invalid argument ${JSON.stringify(value)} for "--${name}" flag: ${(error as Error).message}`,
+      );
     }
   }
   if (positional.length > 0) {
-    throw new FlagError(`${JSON.stringify(personality)} does not take any arguments, got ${JSON.stringify(positional)}`);
+    throw new FlagError(
+      `${JSON.stringify(personality)} does not take any arguments, got ${JSON.stringify(positional)}`,
+    );
   }
   // The reference authorizes everything when neither --authorization-mode nor
   // --authorization-config is given; capstan alone authorizes by RBAC then.
-  const authorizationGiven = options.authorizationModes !== undefined || options.authorizationConfigFile !== undefined || options.authorizationWebhookConfigFile !== undefined;
+  const authorizationGiven =
+    options.authorizationModes !== undefined ||
+    options.authorizationConfigFile !== undefined ||
+    options.authorizationWebhookConfigFile !== undefined;
   if (personality === 'kube-apiserver' && !authorizationGiven) options.authorizationModes = ['AlwaysAllow'];
   // As the reference: an anonymous request must never meet an authorizer that allows anything.
   if (options.anonymousAuth && options.authorizationModes?.includes('AlwaysAllow')) {
     options.anonymousAuth = false;
-    warnings.push('--anonymous-auth is set to false: the AlwaysAllow authorizer would let anonymous requests do anything');
+    warnings.push(
+      '--anonymous-auth is set to false: the AlwaysAllow authorizer would let anonymous requests do anything',
+    );
+  }
+  try {
+    const featureGates = settleFeatureGates(options.featureGates);
+    options.featureGates = featureGates.gates;
+    warnings.push(...featureGates.warnings);
+  } catch (error) {
+    throw new FlagError((error as Error).message);
   }
   checkEtcdFlags(options);
   // Refused at once rather than when the control plane opens.
@@ -742,13 +994,27 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
  * (the reference's /var/run/kubernetes needs root) and runs its copies of the controller
  * manager's controllers so that it works without one.
  */
-const KUBE_APISERVER_DEFAULTS: Partial<Options> = { bindAddress: '0.0.0.0', controllers: [], certDir: '/var/run/kubernetes' };
+const KUBE_APISERVER_DEFAULTS: Partial<Options> = {
+  bindAddress: '0.0.0.0',
+  controllers: [],
+  certDir: '/var/run/kubernetes',
+};
 
 /** capstan's defaults as `--help` prints them, where they are not the reference's. */
-const CAPSTAN_PRINTED_DEFAULTS: Readonly<Record<string, string>> = { 'bind-address': '127.0.0.1', 'authorization-mode': '[RBAC]', 'cert-dir': '' };
+const CAPSTAN_PRINTED_DEFAULTS: Readonly<Record<string, string>> = {
+  'bind-address': '127.0.0.1',
+  'authorization-mode': '[RBAC]',
+  'cert-dir': '',
+};
 
 /** pflag's names in `--help` for the types that it prints otherwise than their `Type()`. */
-const PRINTED_TYPES: Readonly<Record<string, string>> = { bool: '', float64: 'float', int64: 'int', uint64: 'uint', stringSlice: 'strings' };
+const PRINTED_TYPES: Readonly<Record<string, string>> = {
+  bool: '',
+  float64: 'float',
+  int64: 'int',
+  uint64: 'uint',
+  stringSlice: 'strings',
+};
 
 /** The defaults pflag counts as zero, and so does not print, by type; other types: its fallback list. */
 const ZERO_VALUES: Readonly<Record<string, readonly string[]>> = {
@@ -757,7 +1023,9 @@ const ZERO_VALUES: Readonly<Record<string, readonly string[]>> = {
   string: [''],
   stringSlice: ['[]'],
   stringArray: ['[]'],
-  ...Object.fromEntries(['int', 'int32', 'int64', 'uint', 'uint32', 'uint64', 'float32', 'float64'].map((type) => [type, ['0']])),
+  ...Object.fromEntries(
+    ['int', 'int32', 'int64', 'uint', 'uint32', 'uint64', 'float32', 'float64'].map((type) => [type, ['0']]),
+  ),
 };
 
 /** A flag's default as pflag prints it in `--help`: nothing for a zero value, strings quoted. */
@@ -773,7 +1041,13 @@ function printedDefault(flag: ReferenceFlag, value: string): string {
  */
 export function usage(personality: Personality = 'capstan'): string {
   const out = [`Usage: ${personality} [flags]`, ''];
-  const sections = [...REFERENCE_FLAG_SECTIONS.map((section) => ({ title: `${section.charAt(0).toUpperCase()}${section.slice(1)} flags:`, section })), { title: 'capstan flags:', section: '' }];
+  const sections = [
+    ...REFERENCE_FLAG_SECTIONS.map((section) => ({
+      title: `${section.charAt(0).toUpperCase()}${section.slice(1)} flags:`,
+      section,
+    })),
+    { title: 'capstan flags:', section: '' },
+  ];
   for (const { title, section } of sections) {
     const rows: (readonly [head: string, text: string])[] = [];
     if (section === '') {
@@ -782,7 +1056,10 @@ export function usage(personality: Personality = 'capstan'): string {
       for (const name of Object.keys(REFERENCE_FLAGS).sort()) {
         const flag = REFERENCE_FLAGS[name];
         if (flag.section !== section || flag.hidden) continue;
-        const text = name === 'version' ? 'print version information and quit; --version=raw prints more' : (specOf(name) as FlagSpec).usage;
+        const text =
+          name === 'version'
+            ? 'print version information and quit; --version=raw prints more'
+            : (specOf(name) as FlagSpec).usage;
         const value = personality === 'capstan' ? (CAPSTAN_PRINTED_DEFAULTS[name] ?? flag.default) : flag.default;
         rows.push([helpHead(name, flag), `${text}${printedDefault(flag, value)}`]);
       }
@@ -817,7 +1094,8 @@ function checkCorsOrigin(pattern: string): void {
   }
   const pinnedStart = pattern.startsWith('^') || pattern.includes('//');
   const pinnedEnd = pattern.endsWith('$') || pattern.includes(':');
-  if (!pinnedStart || !pinnedEnd) throw invalid('regular expression does not pin to start/end of host in the origin header');
+  if (!pinnedStart || !pinnedEnd)
+    throw invalid('regular expression does not pin to start/end of host in the origin header');
 }
 
 /** The reference's check of the directives: each `max-age=<anything>`, `includeSubDomains` or `preload`. */
@@ -852,7 +1130,8 @@ function parseGoInt(value: string, negativeMessage: string): number {
 /** A Go float64 between 0 and 0.02, as the reference validates `--goaway-chance`. */
 function parseGoawayChance(value: string): number {
   const chance = Number(value);
-  if (value.trim() === '' || Number.isNaN(chance)) throw new Error(`strconv.ParseFloat: parsing ${JSON.stringify(value)}: invalid syntax`);
+  if (value.trim() === '' || Number.isNaN(chance))
+    throw new Error(`strconv.ParseFloat: parsing ${JSON.stringify(value)}: invalid syntax`);
   if (chance < 0 || chance > 0.02) throw new Error('--goaway-chance can not be less than 0 or greater than 0.02');
   return chance;
 }
@@ -865,7 +1144,8 @@ function parseCount(value: string): number {
 /** `--audit-<backend>-batch-throttle-enable`, `-qps`, `-burst` (batch mode only). */
 function auditThrottleFlags(backend: 'log' | 'webhook'): Record<string, FlagSpec> {
   const key = backend === 'log' ? 'logThrottle' : 'webhookThrottle';
-  const set = (o: Options, change: Partial<AuditThrottleFlags>) => (o.audit = { ...o.audit, [key]: { ...o.audit[key], ...change } });
+  const set = (o: Options, change: Partial<AuditThrottleFlags>) =>
+    (o.audit = { ...o.audit, [key]: { ...o.audit[key], ...change } });
   return {
     [`audit-${backend}-batch-throttle-enable`]: {
       usage: `limit the ${backend}'s batches a second in batch mode`,
@@ -880,14 +1160,18 @@ function auditThrottleFlags(backend: 'log' | 'webhook'): Record<string, FlagSpec
         set(o, { qps });
       },
     },
-    [`audit-${backend}-batch-throttle-burst`]: { usage: `batches at once after a quiet spell`, apply: (o, v) => set(o, { burst: parseCount(v) }) },
+    [`audit-${backend}-batch-throttle-burst`]: {
+      usage: `batches at once after a quiet spell`,
+      apply: (o, v) => set(o, { burst: parseCount(v) }),
+    },
   };
 }
 
 /** `--audit-<backend>-truncate-enabled`, `-max-event-size`, `-max-batch-size`. */
 function auditTruncateFlags(backend: 'log' | 'webhook'): Record<string, FlagSpec> {
   const key = backend === 'log' ? 'logTruncate' : 'webhookTruncate';
-  const set = (o: Options, change: Partial<AuditTruncateFlags>) => (o.audit = { ...o.audit, [key]: { ...o.audit[key], ...change } });
+  const set = (o: Options, change: Partial<AuditTruncateFlags>) =>
+    (o.audit = { ...o.audit, [key]: { ...o.audit[key], ...change } });
   return {
     [`audit-${backend}-truncate-enabled`]: {
       usage: `cut the objects from ${backend} events past the maximum size, and split batches`,
@@ -914,7 +1198,10 @@ function parsePositive(value: string): number {
 const AUDIT_MODE_NAMES = ['batch', 'blocking', 'blocking-strict'] as const;
 
 function oneOf<T extends string>(value: string, known: readonly T[], what: string): T {
-  if (!(known as readonly string[]).includes(value)) throw new Error(`invalid audit log ${what} ${JSON.stringify(value)}, allowed ${what}s are ${JSON.stringify(known.join(','))}`);
+  if (!(known as readonly string[]).includes(value))
+    throw new Error(
+      `invalid audit log ${what} ${JSON.stringify(value)}, allowed ${what}s are ${JSON.stringify(known.join(','))}`,
+    );
   return value as T;
 }
 
@@ -923,7 +1210,6 @@ function parseNonNegativeDuration(value: string): number {
   if (ms < 0) throw new Error('must not be negative');
   return ms;
 }
-
 
 function parseKeyValues(value: string): Record<string, string> {
   const pairs: Record<string, string> = {};
@@ -935,21 +1221,23 @@ function parseKeyValues(value: string): Record<string, string> {
   return pairs;
 }
 
+/**
+ * The gates one `--feature-gates` names, checked only for form: the reference checks names and
+ * locks once every flag is read (`settleFeatureGates`). Its texts carry no flag prefix.
+ */
 function parseFeatureGates(value: string): Record<string, boolean> {
   const gates: Record<string, boolean> = {};
   for (const entry of splitList(value)) {
-    const [name, setting, ...extra] = entry.split('=');
-    if (setting === undefined || extra.length > 0) throw new Error(`missing bool value for ${name}`);
+    const equals = entry.indexOf('=');
+    if (equals < 0) throw new FlagError(`missing bool value for ${entry}`);
+    const [name, setting] = [entry.slice(0, equals), entry.slice(equals + 1)];
     const parsed = GO_BOOLEANS[setting];
-    if (parsed === undefined) {
-      throw new Error(`invalid value of ${name}: ${setting}, err: strconv.ParseBool: parsing ${JSON.stringify(setting)}: invalid syntax`);
-    }
+    if (parsed === undefined)
+      throw new FlagError(
+        `invalid value of ${entry}, err: strconv.ParseBool: parsing ${JSON.stringify(setting)}: invalid syntax`,
+      );
     // The reference also takes names qualified by its own component.
-    const gate = name.startsWith('kube:') ? name.slice('kube:'.length) : name;
-    const spec = FEATURE_GATES[gate];
-    if (spec === undefined) throw new Error(`unrecognized feature gate: ${gate}`);
-    if (spec.locked && parsed !== spec.default) throw new Error(`cannot set feature gate ${gate} to ${parsed}, feature is locked to ${spec.default}`);
-    gates[gate] = parsed;
+    gates[name.startsWith('kube:') ? name.slice('kube:'.length) : name] = parsed;
   }
   return gates;
 }
@@ -965,16 +1253,21 @@ function parseRuntimeConfig(value: string): Record<string, string> {
 }
 
 /** The ranges of `--service-cluster-ip-range`; throws `FlagError` with the reference's message. */
-export function serviceIPRangesOf(options: Pick<ServerOptions, 'serviceClusterIPRange' | 'featureGates'>): ServiceIPRanges {
+export function serviceIPRangesOf(
+  options: Pick<ServerOptions, 'serviceClusterIPRange' | 'featureGates'>,
+): ServiceIPRanges {
   try {
     // MultiCIDRServiceAllocator is locked on in 1.34, so DisableAllocatorDualWrite alone decides.
-    return parseServiceIPRanges(options.serviceClusterIPRange, { limitSize: !featureEnabled(options.featureGates, 'DisableAllocatorDualWrite') });
+    return parseServiceIPRanges(options.serviceClusterIPRange, {
+      limitSize: !featureEnabled(options.featureGates, 'DisableAllocatorDualWrite'),
+    });
   } catch (error) {
     throw new FlagError((error as Error).message);
   }
 }
 
-const OVERRIDES_INVALID = '--etcd-servers-overrides invalid, must be of format: group/resource#servers, where servers are URLs, semicolon separated';
+const OVERRIDES_INVALID =
+  '--etcd-servers-overrides invalid, must be of format: group/resource#servers, where servers are URLs, semicolon separated';
 
 /** pflag's string slice: comma separated (an empty value is an empty list); checked as the reference's ParseEtcdServersOverrides. */
 function parseEtcdServersOverrides(value: string): EtcdServersOverride[] {
@@ -993,7 +1286,12 @@ function parseEtcdServersOverrides(value: string): EtcdServersOverride[] {
 /** The reference's rules for the TLS files (etcd's client TLSInfo), found before anything opens. */
 function checkEtcdFlags(options: ServerOptions): void {
   if (Boolean(options.etcdCertFile) !== Boolean(options.etcdKeyFile)) {
-    throw new FlagError(`KeyFile and CertFile must both be present[key: ${options.etcdKeyFile ?? ''}, cert: ${options.etcdCertFile ?? ''}] (--etcd-keyfile, --etcd-certfile)`);
+    throw new FlagError(
+      `KeyFile and CertFile must both be present[key: ${options.etcdKeyFile ?? ''}, cert: ${options.etcdCertFile ?? ''}] (--etcd-keyfile, --etcd-certfile)`,
+    );
+  }
+  if (options.encryptionProviderConfigAutomaticReload && !options.encryptionProviderConfig) {
+    throw new FlagError('--encryption-provider-config-automatic-reload must be set with --encryption-provider-config');
   }
   if (options.etcdServersOverrides.length > 0 && options.etcdServers.length === 0) {
     throw new FlagError('--etcd-servers-overrides needs --etcd-servers (the embedded store keeps every resource)');

@@ -8,7 +8,7 @@
  *   const enabled = runtimeConfigEnabled({ config: options.runtimeConfig, known });
  *   const registry = builtinRegistry({ enabled });
  */
-import type { GroupVersion } from '../registry/types';
+import type { GroupVersion } from '../../api/identity';
 import { GO_BOOLEANS } from './flag-values';
 
 export class RuntimeConfigError extends Error {
@@ -36,7 +36,10 @@ export function runtimeConfigEnabled(options: RuntimeConfigOptions): EnabledFunc
   const unknown: string[] = [];
   for (const [rawKey, rawValue] of Object.entries(options.config)) {
     const value = GO_BOOLEANS[rawValue];
-    if (value === undefined) throw new RuntimeConfigError(`invalid value of ${rawKey}: ${rawValue}, err: strconv.ParseBool: parsing ${JSON.stringify(rawValue)}: invalid syntax`);
+    if (value === undefined)
+      throw new RuntimeConfigError(
+        `invalid value of ${rawKey}: ${rawValue}, err: strconv.ParseBool: parsing ${JSON.stringify(rawValue)}: invalid syntax`,
+      );
     const key = normalizeKey(rawKey);
     if (!['api/all', 'api/ga', 'api/beta', 'api/alpha'].includes(key)) {
       const [group, version] = key.split('/');

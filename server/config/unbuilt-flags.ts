@@ -42,21 +42,16 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'log-text-info-buffer-size': 'capstan writes its log lines unbuffered',
   'log-text-split-stream': 'capstan writes all its log lines to standard error',
   vmodule: 'capstan has no per-file log verbosity',
-  'encryption-provider-config': 'encryption at rest is not built yet (the one-etcd issue)',
-  'encryption-provider-config-automatic-reload': 'encryption at rest is not built yet (the one-etcd issue)',
-  'storage-media-type': 'capstan stores values as JSON until the one-etcd issue brings protobuf values',
-  'event-ttl': 'Events do not expire yet (the one-etcd issue)',
-  'lease-reuse-duration-seconds': 'Events do not expire through etcd leases yet (the one-etcd issue)',
-  'service-node-port-range': 'node ports are not allocated yet (the connections issue)',
   'kubernetes-service-node-port': 'node ports are not allocated yet (the connections issue)',
-  'apiserver-count': 'the kubernetes Service endpoint leases are not built yet (the connections issue)',
+  'apiserver-count':
+    'it counts replicas for the master-count endpoint reconciler, which capstan does not build: it keeps the kubernetes Endpoints by leases',
   'default-watch-cache-size': "capstan's watch caches keep a window of events by time, not by count",
   'coordinated-leadership-lease-duration': 'coordinated leader election (alpha) is not built',
   'coordinated-leadership-renew-deadline': 'coordinated leader election (alpha) is not built',
   'coordinated-leadership-retry-period': 'coordinated leader election (alpha) is not built',
   'enable-logs-handler': 'capstan serves no /logs',
-  'admission-control': 'the deprecated plugin list is not read: name plugins with --enable-admission-plugins and --disable-admission-plugins',
-  'endpoint-reconciler-type': 'the kubernetes Service endpoint leases are not built yet (the connections issue)',
+  'admission-control':
+    'the deprecated plugin list is not read: name plugins with --enable-admission-plugins and --disable-admission-plugins',
 };
 
 const BY_SECTION: Readonly<Record<string, string>> = {

@@ -19,7 +19,8 @@ export function parseWatchCacheSize(entry: string): [string, number] {
   const tokens = entry.split('#');
   if (tokens.length !== 2) throw new Error(`invalid value of watch cache size: ${entry}`);
   // Go's strconv.Atoi: an optional sign and decimal digits, within int64.
-  if (!/^[+-]?\d+$/.test(tokens[1]) || !Number.isSafeInteger(Number(tokens[1]))) throw new Error(`invalid size of watch cache size: ${entry}`);
+  if (!/^[+-]?\d+$/.test(tokens[1]) || !Number.isSafeInteger(Number(tokens[1])))
+    throw new Error(`invalid size of watch cache size: ${entry}`);
   const size = Number(tokens[1]);
   if (size < 0) throw new Error(`watch cache size cannot be negative: ${entry}`);
   const dot = tokens[0].indexOf('.');

@@ -4,9 +4,9 @@
  * requests this server forwards to them. Header lists are JSON arrays, as the reference
  * writes them. A changed or removed map is put back.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import type { KubeObject } from '../../api/objects';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import { coreType } from './per-namespace';
 
 export const AUTHENTICATION_INFO_NAMESPACE = 'kube-system';
@@ -14,7 +14,7 @@ export const AUTHENTICATION_INFO_NAME = 'extension-apiserver-authentication';
 const RETRY_MS = 1000;
 
 export interface AuthenticationInfo {
-  readonly clientCaPem: string;
+  readonly clientCaPem?: string;
   readonly requestHeader?: {
     readonly caPem: string;
     readonly usernameHeaders: readonly string[];
@@ -26,7 +26,8 @@ export interface AuthenticationInfo {
 }
 
 export function authenticationInfoData(info: AuthenticationInfo): Record<string, string> {
-  const data: Record<string, string> = { 'client-ca-file': info.clientCaPem };
+  // Without a client CA the key is left out, as the reference leaves it out.
+  const data: Record<string, string> = info.clientCaPem === undefined ? {} : { 'client-ca-file': info.clientCaPem };
   const proxy = info.requestHeader;
   if (proxy) {
     data['requestheader-client-ca-file'] = proxy.caPem;
@@ -39,7 +40,11 @@ export function authenticationInfoData(info: AuthenticationInfo): Record<string,
   return data;
 }
 
-export function startAuthenticationInfoPublisher(operations: ObjectOperations, info: AuthenticationInfo, stop: AbortSignal): void {
+export function startAuthenticationInfoPublisher(
+  operations: ObjectOperations,
+  info: AuthenticationInfo,
+  stop: AbortSignal,
+): void {
   const type = coreType(operations, 'configmaps');
   const wanted = authenticationInfoData(info);
   const key = `${AUTHENTICATION_INFO_NAMESPACE}/${AUTHENTICATION_INFO_NAME}`;
@@ -52,13 +57,20 @@ export function startAuthenticationInfoPublisher(operations: ObjectOperations, i
     const current = informer.objects.get(key);
     const write =
       current === undefined
-        ? operations.createObject(type, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: AUTHENTICATION_INFO_NAME, namespace: AUTHENTICATION_INFO_NAMESPACE }, data: wanted })
+        ? operations.createObject(type, {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: AUTHENTICATION_INFO_NAME, namespace: AUTHENTICATION_INFO_NAMESPACE },
+            data: wanted,
+          })
         : same(current)
           ? Promise.resolve()
-          : operations.updateObject(type, { namespace: AUTHENTICATION_INFO_NAMESPACE, name: AUTHENTICATION_INFO_NAME }, (object) => void (object.data = { ...wanted }));
-    write
-      .catch(() => setTimeout(reconcile, RETRY_MS))
-      .finally(() => (running = false));
+          : operations.updateObject(
+              type,
+              { namespace: AUTHENTICATION_INFO_NAMESPACE, name: AUTHENTICATION_INFO_NAME },
+              (object) => void (object.data = { ...wanted }),
+            );
+    write.catch(() => setTimeout(reconcile, RETRY_MS)).finally(() => (running = false));
   };
 
   const informer = startInformer(operations.storageFor(type), {

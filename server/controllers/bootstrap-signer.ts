@@ -6,10 +6,15 @@
  * deleted tokens are removed; the map is rewritten only when a signature changes.
  */
 import { FlattenedSign } from 'jose';
-import type { KubeObject } from '../../storage/objects/types';
-import { bootstrapTokenData, bootstrapTokenExpired, bootstrapTokenExpiry, BOOTSTRAP_NAMESPACE } from '../authn/bootstrap-token';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import type { KubeObject } from '../../api/objects';
+import {
+  bootstrapTokenData,
+  bootstrapTokenExpired,
+  bootstrapTokenExpiry,
+  BOOTSTRAP_NAMESPACE,
+} from '../authn/bootstrap-token';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import { coreType } from './per-namespace';
 
 export const CLUSTER_INFO_NAMESPACE = 'kube-public';
@@ -57,15 +62,22 @@ export function startBootstrapSigner(operations: ObjectOperations, stop: AbortSi
       wanted[`${SIGNATURE_PREFIX}${id}`] = await detachedSignature(content, id, secret);
     }
     const present = Object.keys(data).filter((key) => key.startsWith(SIGNATURE_PREFIX));
-    const changed = present.length !== Object.keys(wanted).length || Object.entries(wanted).some(([key, value]) => data[key] !== value);
+    const changed =
+      present.length !== Object.keys(wanted).length ||
+      Object.entries(wanted).some(([key, value]) => data[key] !== value);
     if (!changed) return;
-    await operations.updateObject(configMaps, { namespace: CLUSTER_INFO_NAMESPACE, name: CLUSTER_INFO_NAME }, (object) => {
-      const next: Record<string, string> = {};
-      for (const [key, value] of Object.entries((object.data ?? {}) as Record<string, string>)) if (!key.startsWith(SIGNATURE_PREFIX)) next[key] = value;
-      // Signed what is there now: the kubeconfig may have changed since the informer saw it.
-      if (next.kubeconfig !== content) return;
-      object.data = { ...next, ...wanted };
-    });
+    await operations.updateObject(
+      configMaps,
+      { namespace: CLUSTER_INFO_NAMESPACE, name: CLUSTER_INFO_NAME },
+      (object) => {
+        const next: Record<string, string> = {};
+        for (const [key, value] of Object.entries((object.data ?? {}) as Record<string, string>))
+          if (!key.startsWith(SIGNATURE_PREFIX)) next[key] = value;
+        // Signed what is there now: the kubeconfig may have changed since the informer saw it.
+        if (next.kubeconfig !== content) return;
+        object.data = { ...next, ...wanted };
+      },
+    );
   };
 
   /** Re-signs when the next signing token expires, so its signature goes away on time. */
@@ -103,7 +115,8 @@ export function startBootstrapSigner(operations: ObjectOperations, stop: AbortSi
     onDelete: (object) => object.metadata.namespace === BOOTSTRAP_NAMESPACE && resign(),
   });
   const configMapInformer = startInformer(operations.storageFor(configMaps), {
-    onUpsert: (object) => object.metadata.namespace === CLUSTER_INFO_NAMESPACE && object.metadata.name === CLUSTER_INFO_NAME && resign(),
+    onUpsert: (object) =>
+      object.metadata.namespace === CLUSTER_INFO_NAMESPACE && object.metadata.name === CLUSTER_INFO_NAME && resign(),
   });
   void Promise.all([secretInformer.synced, configMapInformer.synced]).then(resign);
   stop.addEventListener(

@@ -3,8 +3,8 @@
  * `expiration` has passed (checked again at the moment it passes).
  */
 import { bootstrapTokenData, bootstrapTokenExpiry, BOOTSTRAP_NAMESPACE } from '../authn/bootstrap-token';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import { coreType } from './per-namespace';
 
 /** Timers longer than this are re-armed (Node's timers overflow past 2^31 ms). */
@@ -25,12 +25,20 @@ export function startBootstrapTokenCleaner(operations: ObjectOperations, stop: A
     if (expiry === undefined) return;
     const wait = expiry - Date.now();
     if (wait >= 0) {
-      timers.set(name, setTimeout(() => check(name), Math.min(wait + 1, MAX_WAIT_MS)));
+      timers.set(
+        name,
+        setTimeout(() => check(name), Math.min(wait + 1, MAX_WAIT_MS)),
+      );
       return;
     }
-    operations.deleteObject(secrets, { namespace: BOOTSTRAP_NAMESPACE, name }, { uid: String(secret.metadata.uid) }).catch(() => {
-      timers.set(name, setTimeout(() => check(name), 1000));
-    });
+    operations
+      .deleteObject(secrets, { namespace: BOOTSTRAP_NAMESPACE, name }, { uid: String(secret.metadata.uid) })
+      .catch(() => {
+        timers.set(
+          name,
+          setTimeout(() => check(name), 1000),
+        );
+      });
   };
 
   const informer = startInformer(operations.storageFor(secrets), {

@@ -1,22 +1,20 @@
 /**
  * Objects a 1.34 cluster has from its first start: the four system namespaces, the
- * `default/kubernetes` Service (the first address of the service range) with the Endpoints and
- * EndpointSlice of the replica that writes them (its advertise address), and the two system
+ * `default/kubernetes` Service (the first address of the service range; its Endpoints and
+ * EndpointSlice are the endpoint reconciler's, endpoint-leases.ts), and the two system
  * PriorityClasses that critical pods name. Every replica runs this at start; creating what
  * already exists is not an error, so replicas may race.
  */
-import { isIP } from 'node:net';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { ResourceType } from '../registry/types';
-import type { ObjectOperations } from './operations';
+import type { ObjectOperations } from '../client/operations';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
 export interface BootstrapOptions {
   /** The first address of the service range, e.g. 10.96.0.1. */
   readonly kubernetesServiceIP: string;
-  /** Address and port clients of the `kubernetes` Service reach this replica at. */
-  readonly advertiseAddress: string;
+  /** The port the `kubernetes` Service's target port names: this server's. */
   readonly securePort: number;
 }
 
@@ -41,32 +39,6 @@ export function kubernetesService(options: BootstrapOptions): KubeObject {
   };
 }
 
-export function kubernetesEndpoints(options: BootstrapOptions): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Endpoints',
-    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-    subsets: [
-      {
-        addresses: [{ ip: options.advertiseAddress }],
-        ports: [{ name: 'https', port: options.securePort, protocol: 'TCP' }],
-      },
-    ],
-  };
-}
-
-/** The slice the reference writes next to the Endpoints, of the advertise address's family. */
-export function kubernetesEndpointSlice(options: BootstrapOptions): KubeObject {
-  return {
-    apiVersion: 'discovery.k8s.io/v1',
-    kind: 'EndpointSlice',
-    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
-    addressType: isIP(options.advertiseAddress) === 6 ? 'IPv6' : 'IPv4',
-    endpoints: [{ addresses: [options.advertiseAddress], conditions: { ready: true } }],
-    ports: [{ name: 'https', protocol: 'TCP', port: options.securePort }],
-  };
-}
-
 /** The reference's system priority classes (scheduling/bootstrap-system-priority-classes). */
 export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
   {
@@ -81,7 +53,8 @@ export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
     kind: 'PriorityClass',
     metadata: { name: 'system-cluster-critical' },
     value: 2000000000,
-    description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+    description:
+      'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
   },
 ];
 
@@ -101,19 +74,34 @@ interface Condition {
  * ServiceCIDR that does not match is left alone (the operator changed the flag: the reference
  * only reports it).
  */
-export async function ensureDefaultServiceCIDR(operations: ObjectOperations, cidrs: readonly string[], now: Date): Promise<void> {
+export async function ensureDefaultServiceCIDR(
+  operations: ObjectOperations,
+  cidrs: readonly string[],
+  now: Date,
+): Promise<void> {
   const type = operations.registry.find({ group: 'networking.k8s.io', version: 'v1' }, 'servicecidrs');
   if (!type) return;
   const key = { name: DEFAULT_SERVICE_CIDR_NAME };
-  await operations.createObject(type, { apiVersion: 'networking.k8s.io/v1', kind: 'ServiceCIDR', metadata: { name: DEFAULT_SERVICE_CIDR_NAME }, spec: { cidrs: [...cidrs] } });
+  await operations.createObject(type, {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'ServiceCIDR',
+    metadata: { name: DEFAULT_SERVICE_CIDR_NAME },
+    spec: { cidrs: [...cidrs] },
+  });
   const current = await operations.storageFor(type).get(key);
   const stored = ((current.spec ?? {}) as { cidrs?: string[] }).cidrs ?? [];
   if (cidrs.length === 2 && stored.length === 1 && stored[0] === cidrs[0]) {
-    await operations.updateObject(type, key, (serviceCIDR) => void ((serviceCIDR.spec as { cidrs: string[] }).cidrs = [...cidrs]));
+    await operations.updateObject(
+      type,
+      key,
+      (serviceCIDR) => void ((serviceCIDR.spec as { cidrs: string[] }).cidrs = [...cidrs]),
+    );
     return;
   }
   if (current.metadata.deletionTimestamp || stored.join(',') !== cidrs.join(',')) return;
-  const ready = (((current.status ?? {}) as { conditions?: Condition[] }).conditions ?? []).find((condition) => condition.type === 'Ready');
+  const ready = (((current.status ?? {}) as { conditions?: Condition[] }).conditions ?? []).find(
+    (condition) => condition.type === 'Ready',
+  );
   if (ready !== undefined && ready.status !== 'Unknown') return;
   await operations.applyStatus(
     type,
@@ -123,7 +111,17 @@ export async function ensureDefaultServiceCIDR(operations: ObjectOperations, cid
       kind: 'ServiceCIDR',
       metadata: { name: DEFAULT_SERVICE_CIDR_NAME },
       // The reference sets no reason; its Go type writes the empty one all the same.
-      status: { conditions: [{ type: 'Ready', status: 'True', reason: '', message: 'Kubernetes default Service CIDR is ready', lastTransitionTime: now.toISOString().replace(/\.\d+Z$/, 'Z') }] },
+      status: {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: '',
+            message: 'Kubernetes default Service CIDR is ready',
+            lastTransitionTime: now.toISOString().replace(/\.\d+Z$/, 'Z'),
+          },
+        ],
+      },
     },
     SERVICE_CIDR_MANAGER,
   );
@@ -135,9 +133,7 @@ export async function bootstrapClusterObjects(operations: ObjectOperations, opti
     await operations.createObject(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
   await operations.createObject(coreType(operations, 'services'), kubernetesService(options));
-  await operations.createObject(coreType(operations, 'endpoints'), kubernetesEndpoints(options));
-  const endpointSlices = operations.registry.find({ group: 'discovery.k8s.io', version: 'v1' }, 'endpointslices');
-  if (endpointSlices) await operations.createObject(endpointSlices, kubernetesEndpointSlice(options));
   const priorityClasses = operations.registry.find({ group: 'scheduling.k8s.io', version: 'v1' }, 'priorityclasses');
-  if (priorityClasses) for (const priorityClass of SYSTEM_PRIORITY_CLASSES) await operations.createObject(priorityClasses, priorityClass);
+  if (priorityClasses)
+    for (const priorityClass of SYSTEM_PRIORITY_CLASSES) await operations.createObject(priorityClasses, priorityClass);
 }

@@ -5,12 +5,12 @@
  * `aggregate-to-view` shows up in `view` (and, through `view`'s own label, in `edit` and
  * `admin`) as soon as it is written. Runs on the leader, like the reference's controller.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { RBAC_GROUP, rulesOf, type PolicyRule } from '../authz/rbac/policy';
 import { labelRequirementMatches, type LabelOperator, type LabelRequirement } from '../selectors/label-selector';
-import { deepEqual } from '../validation/field-errors';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import { deepEqual } from '../status/field-errors';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import { compareStrings } from '../string-order';
 
 interface LabelSelector {
@@ -18,10 +18,19 @@ interface LabelSelector {
   matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
 }
 
-const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+const EXPRESSION_OPERATORS: Readonly<Record<string, LabelOperator>> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: '!',
+};
 
 function selectorRequirements(selector: LabelSelector): LabelRequirement[] | undefined {
-  const requirements: LabelRequirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({ key, operator: '=', values: [value] }));
+  const requirements: LabelRequirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => ({
+    key,
+    operator: '=',
+    values: [value],
+  }));
   for (const { key, operator, values = [] } of selector.matchExpressions ?? []) {
     const mapped = EXPRESSION_OPERATORS[operator];
     if (mapped === undefined) return undefined; // a selector that cannot match anything
@@ -36,7 +45,9 @@ export function aggregatedRules(role: KubeObject, all: Iterable<KubeObject>): Po
   const selectors = ((role.aggregationRule as { clusterRoleSelectors?: LabelSelector[] }).clusterRoleSelectors ?? [])
     .map(selectorRequirements)
     .filter((requirements): requirements is LabelRequirement[] => requirements !== undefined);
-  const others = [...all].filter((other) => other.metadata.name !== role.metadata.name).sort((a, b) => compareStrings(String(a.metadata.name), String(b.metadata.name)));
+  const others = [...all]
+    .filter((other) => other.metadata.name !== role.metadata.name)
+    .sort((a, b) => compareStrings(String(a.metadata.name), String(b.metadata.name)));
   const rules: PolicyRule[] = [];
   for (const requirements of selectors) {
     for (const other of others) {
@@ -52,7 +63,10 @@ export function startClusterRoleAggregation(operations: ObjectOperations, stop: 
   const type = operations.registry.find({ group: RBAC_GROUP, version: 'v1' }, 'clusterroles');
   if (!type) return;
   let scheduled = false;
-  const informer = startInformer(operations.storageFor(type), { onUpsert: () => schedule(), onDelete: () => schedule() });
+  const informer = startInformer(operations.storageFor(type), {
+    onUpsert: () => schedule(),
+    onDelete: () => schedule(),
+  });
 
   const syncAll = async (): Promise<void> => {
     for (const role of informer.objects.values()) {

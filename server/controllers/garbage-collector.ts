@@ -14,11 +14,11 @@
  * type (following the registry as types come and go); informers that have not synced yet
  * make the collector wait rather than delete.
  */
-import type { KubeObject, OwnerReference } from '../../storage/objects/types';
+import type { KubeObject, OwnerReference } from '../../api/objects';
 import type { ResourceType } from '../registry/types';
-import { startInformer, type Informer } from './informer';
-import type { ObjectOperations } from './operations';
-import { startWorkQueue } from './work-queue';
+import { startInformer, type Informer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
+import { startWorkQueue } from '../client/work-queue';
 
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 export const ORPHAN_FINALIZER = 'orphan';
@@ -67,14 +67,18 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
   };
 
   /** Whether an object's reference to this owner holds the owner's foreground deletion. */
-  const blocks = (dependent: Node, ownerUid: string): boolean => ownerRefs(dependent.object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true);
+  const blocks = (dependent: Node, ownerUid: string): boolean =>
+    ownerRefs(dependent.object).some((ref) => ref.uid === ownerUid && ref.blockOwnerDeletion === true);
 
   const deletingInForeground = (object: KubeObject | undefined): boolean =>
-    object?.metadata.deletionTimestamp !== undefined && (object.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER);
+    object?.metadata.deletionTimestamp !== undefined &&
+    (object.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER);
 
   /** Dependents of this uid that still exist. */
   const dependents = (uid: string): Node[] =>
-    [...(dependentsOf.get(uid) ?? [])].map((dependent) => byUid.get(dependent)).filter((node): node is Node => node !== undefined);
+    [...(dependentsOf.get(uid) ?? [])]
+      .map((dependent) => byUid.get(dependent))
+      .filter((node): node is Node => node !== undefined);
 
   const removeFinalizer = (node: Node, finalizer: string): Promise<void> =>
     operations.updateObject(node.type, keyOf(node.object), (object) => {
@@ -117,7 +121,9 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
       // Its owner waits for it, and it (in foreground) would wait for a dependent that waits in
       // turn: the reference's collector makes its references non-blocking, then deletes it.
       await operations.updateObject(node.type, keyOf(node.object), (object) => {
-        object.metadata.ownerReferences = ownerRefs(object).map((ref) => (ref.blockOwnerDeletion === true ? { ...ref, blockOwnerDeletion: false } : ref));
+        object.metadata.ownerReferences = ownerRefs(object).map((ref) =>
+          ref.blockOwnerDeletion === true ? { ...ref, blockOwnerDeletion: false } : ref,
+        );
       });
     }
     if (live.length === 0 || ownerInForeground) {
@@ -176,11 +182,14 @@ export function startGarbageCollector(operations: ObjectOperations, stop: AbortS
           // every object, as the reference's graph builder queues only those.
           if (ownerRefs(object).length > 0 || object.metadata.deletionTimestamp) enqueue(String(object.metadata.uid));
           // A terminating owner may need its dependents handled.
-          if (object.metadata.deletionTimestamp) for (const dependent of dependents(String(object.metadata.uid))) enqueue(String(dependent.object.metadata.uid));
+          if (object.metadata.deletionTimestamp)
+            for (const dependent of dependents(String(object.metadata.uid)))
+              enqueue(String(dependent.object.metadata.uid));
         },
         onDelete: (object) => {
           unindex(object);
-          for (const dependent of dependents(String(object.metadata.uid))) enqueue(String(dependent.object.metadata.uid));
+          for (const dependent of dependents(String(object.metadata.uid)))
+            enqueue(String(dependent.object.metadata.uid));
           // An owner in foreground deletion waits for its dependents to go.
           for (const ref of ownerRefs(object)) enqueue(ref.uid);
         },

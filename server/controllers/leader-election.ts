@@ -5,10 +5,11 @@
  * own clock, so clock skew between replicas does not matter). Every write is conditional on the
  * lease's resourceVersion, so two candidates can never both win.
  */
-import { ObjectError } from '../../storage/errors';
-import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
+import { isNotFoundError } from '../../storage/errors';
+import type { ObjectStorage } from '../../storage/objects/types';
 import { fillCreateMetadata } from '../registry/store/object-meta';
 
+import type { KubeObject } from '../../api/objects';
 export interface LeaderElectionOptions {
   readonly leases: ObjectStorage;
   readonly namespace: string;
@@ -69,7 +70,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     try {
       current = await options.leases.get(key);
     } catch (error) {
-      if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;
+      if (!isNotFoundError(error)) throw error;
       // Written past the generic store: the uid and creation time every stored object has are set here.
       const lease = leaseFor(mine);
       fillCreateMetadata(lease, now);
@@ -80,7 +81,8 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     const record = JSON.stringify(spec);
     if (observed?.record !== record) observed = { record, at: Date.now() };
     const held = spec.holderIdentity === options.identity;
-    const expired = !spec.holderIdentity || Date.now() - observed.at > (spec.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
+    const expired =
+      !spec.holderIdentity || Date.now() - observed.at > (spec.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
     if (!held && !expired) return false;
     const next: LeaseSpec = held
       ? { ...spec, renewTime: mine.renewTime, leaseDurationSeconds }

@@ -5,9 +5,9 @@
  * manager's legacy-serviceaccount-token-cleaner reads it before it cleans anything, and logs an
  * error while it is missing. Made when missing; a `since` that is no date is set to today.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import type { KubeObject } from '../../api/objects';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import { coreType } from './per-namespace';
 
 export const LEGACY_TOKEN_TRACKING_NAMESPACE = 'kube-system';
@@ -45,15 +45,19 @@ export function startLegacyTokenTracking(operations: ObjectOperations, stop: Abo
             metadata: { name: LEGACY_TOKEN_TRACKING_NAME, namespace: LEGACY_TOKEN_TRACKING_NAMESPACE },
             data: { [SINCE_KEY]: today() },
           })
-        : operations.updateObject(type, { namespace: LEGACY_TOKEN_TRACKING_NAMESPACE, name: LEGACY_TOKEN_TRACKING_NAME }, (object) => {
-            object.data = { ...((object.data as Record<string, string> | undefined) ?? {}), [SINCE_KEY]: today() };
-          });
-    write
-      .catch(() => setTimeout(reconcile, RETRY_MS))
-      .finally(() => (running = false));
+        : operations.updateObject(
+            type,
+            { namespace: LEGACY_TOKEN_TRACKING_NAMESPACE, name: LEGACY_TOKEN_TRACKING_NAME },
+            (object) => {
+              object.data = { ...((object.data as Record<string, string> | undefined) ?? {}), [SINCE_KEY]: today() };
+            },
+          );
+    write.catch(() => setTimeout(reconcile, RETRY_MS)).finally(() => (running = false));
   };
 
-  const isKept = (object: KubeObject) => object.metadata.namespace === LEGACY_TOKEN_TRACKING_NAMESPACE && object.metadata.name === LEGACY_TOKEN_TRACKING_NAME;
+  const isKept = (object: KubeObject) =>
+    object.metadata.namespace === LEGACY_TOKEN_TRACKING_NAMESPACE &&
+    object.metadata.name === LEGACY_TOKEN_TRACKING_NAME;
   const informer = startInformer(operations.storageFor(type), {
     onUpsert: (object) => isKept(object) && reconcile(),
     onDelete: (object) => isKept(object) && reconcile(),

@@ -4,12 +4,12 @@
  * propagation), wait until nothing is left, then drop the `kubernetes` entry of
  * `spec.finalizers` (the finalize step) and remove the namespace.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { EVERYTHING } from '../../storage/objects/types';
 import type { ResourceType } from '../registry/types';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
-import { startWorkQueue } from './work-queue';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
+import { startWorkQueue } from '../client/work-queue';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
 /** How soon a terminating namespace whose content is still being deleted is looked at again. */
@@ -32,7 +32,11 @@ async function deleteContent(operations: ObjectOperations, namespace: string): P
     remaining += items.length;
     for (const item of items) {
       if (item.metadata.deletionTimestamp) continue;
-      await operations.deleteObject(type, { namespace, name: String(item.metadata.name) }, { propagationPolicy: 'Background' });
+      await operations.deleteObject(
+        type,
+        { namespace, name: String(item.metadata.name) },
+        { propagationPolicy: 'Background' },
+      );
     }
   }
   return remaining;
@@ -41,11 +45,16 @@ async function deleteContent(operations: ObjectOperations, namespace: string): P
 export async function finalizeNamespace(operations: ObjectOperations, namespace: KubeObject): Promise<void> {
   const type = namespaceType(operations);
   const name = String(namespace.metadata.name);
-  await operations.updateObject(type, { name }, (object) => {
-    const spec = (object.spec ?? {}) as { finalizers?: string[] };
-    spec.finalizers = (spec.finalizers ?? []).filter((finalizer) => finalizer !== NAMESPACE_FINALIZER);
-    object.spec = spec;
-  }, 'finalize');
+  await operations.updateObject(
+    type,
+    { name },
+    (object) => {
+      const spec = (object.spec ?? {}) as { finalizers?: string[] };
+      spec.finalizers = (spec.finalizers ?? []).filter((finalizer) => finalizer !== NAMESPACE_FINALIZER);
+      object.spec = spec;
+    },
+    'finalize',
+  );
   await operations.deleteObject(type, { name }, { uid: namespace.metadata.uid });
 }
 

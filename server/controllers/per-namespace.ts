@@ -4,10 +4,10 @@
  * retrying failures after a second. Terminating namespaces are left alone (nothing may be
  * created in them).
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { ResourceType } from '../registry/types';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 
 const RETRY_MS = 1000;
 
@@ -25,13 +25,19 @@ export function coreType(operations: ObjectOperations, resource: string): Resour
   return type;
 }
 
-export function startPerNamespaceController(operations: ObjectOperations, kept: PerNamespaceObject, stop: AbortSignal): void {
+export function startPerNamespaceController(
+  operations: ObjectOperations,
+  kept: PerNamespaceObject,
+  stop: AbortSignal,
+): void {
   const type = coreType(operations, kept.resource);
   const pending = new Set<string>();
   let running = false;
 
   const live = (namespace: KubeObject | undefined) =>
-    namespace !== undefined && !namespace.metadata.deletionTimestamp && (namespace.status as { phase?: string } | undefined)?.phase !== 'Terminating';
+    namespace !== undefined &&
+    !namespace.metadata.deletionTimestamp &&
+    (namespace.status as { phase?: string } | undefined)?.phase !== 'Terminating';
 
   const work = async (): Promise<void> => {
     if (running) return;

@@ -6,14 +6,14 @@
  * check: a policy checked before its custom resource was served is not checked again until it
  * changes (as the reference, which checks once per generation too).
  */
-import type { KubeObject } from '../../storage/objects/types';
-import { kindOfResource, schemaOfKind } from '../admission/policy/kind-schemas';
+import type { KubeObject } from '../../api/objects';
+import { kindOfResource, schemaOfKind } from '../validation/admission-cel/kind-schemas';
 import { typeCheckPolicy, type KindResolver } from '../admission/policy/type-checking';
-import type { ValidatingAdmissionPolicySpec } from '../admission/policy/types';
+import type { ValidatingAdmissionPolicySpec } from '../../api/admissionregistration';
 import type { Definitions } from '../validation/decode';
-import { startInformer } from './informer';
-import type { ObjectOperations } from './operations';
-import { startWorkQueue } from './work-queue';
+import { startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
+import { startWorkQueue } from '../client/work-queue';
 
 const GROUP = 'admissionregistration.k8s.io';
 /** The reference controller's field manager. */
@@ -23,7 +23,11 @@ function observedGeneration(policy: KubeObject): number {
   return Number((policy.status as { observedGeneration?: number } | undefined)?.observedGeneration ?? 0);
 }
 
-export function startPolicyTypeChecking(operations: ObjectOperations, definitions: Definitions, stop: AbortSignal): void {
+export function startPolicyTypeChecking(
+  operations: ObjectOperations,
+  definitions: Definitions,
+  stop: AbortSignal,
+): void {
   const type = operations.registry.find({ group: GROUP, version: 'v1' }, 'validatingadmissionpolicies');
   if (!type) return;
   const resolver: KindResolver = {
@@ -52,7 +56,10 @@ export function startPolicyTypeChecking(operations: ObjectOperations, definition
         apiVersion: `${GROUP}/v1`,
         kind: 'ValidatingAdmissionPolicy',
         metadata: { name },
-        status: { observedGeneration: generation, typeChecking: warnings.length > 0 ? { expressionWarnings: warnings } : {} },
+        status: {
+          observedGeneration: generation,
+          typeChecking: warnings.length > 0 ? { expressionWarnings: warnings } : {},
+        },
       },
       MANAGER,
     );

@@ -7,21 +7,38 @@
  * claim changes VolumeAttributesClass or expanded size), and on every resync, which also gives
  * back charges the ResourceQuota admission plugin made for writes that then failed.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { EVERYTHING } from '../../storage/objects/types';
-import { deepEqual } from '../validation/field-errors';
-import { addAmounts, claimQuotaChanged, DEVICE_CLASS_SUFFIX, formatAmount, isTerminalPod, usageOf, ZERO, type Amount } from '../quota/usage';
+import { deepEqual } from '../status/field-errors';
+import {
+  addAmounts,
+  claimQuotaChanged,
+  DEVICE_CLASS_SUFFIX,
+  formatAmount,
+  isTerminalPod,
+  usageOf,
+  ZERO,
+  type Amount,
+} from '../quota/usage';
 import { isTerminatingPod, quotaCounts } from '../quota/scopes';
 import type { ResourceType } from '../registry/types';
-import { objectMapKey, startInformer, type Informer } from './informer';
-import type { ObjectOperations } from './operations';
-import { startWorkQueue } from './work-queue';
+import { objectMapKey, startInformer, type Informer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
+import { startWorkQueue } from '../client/work-queue';
 
 /** The reference's full recount period. */
 export const QUOTA_RESYNC_MS = 5 * 60_000;
 
 /** The core resources with a quota name of their own (`pods`, `services`, ...). */
-const STANDARD = ['pods', 'services', 'persistentvolumeclaims', 'configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas'];
+const STANDARD = [
+  'pods',
+  'services',
+  'persistentvolumeclaims',
+  'configmaps',
+  'secrets',
+  'replicationcontrollers',
+  'resourcequotas',
+];
 
 /** The group and resource a quota name counts: `count/deployments.apps`, `requests.cpu` (pods), ... */
 function countedResource(name: string): { group: string; resource: string } {
@@ -30,7 +47,12 @@ function countedResource(name: string): { group: string; resource: string } {
     return { group: group.join('.'), resource };
   }
   if (name.startsWith('services')) return { group: '', resource: 'services' };
-  if (name === 'persistentvolumeclaims' || name === 'requests.storage' || name.includes('.storageclass.storage.k8s.io/')) return { group: '', resource: 'persistentvolumeclaims' };
+  if (
+    name === 'persistentvolumeclaims' ||
+    name === 'requests.storage' ||
+    name.includes('.storageclass.storage.k8s.io/')
+  )
+    return { group: '', resource: 'persistentvolumeclaims' };
   if (name.endsWith(DEVICE_CLASS_SUFFIX)) return { group: 'resource.k8s.io', resource: 'resourceclaims' };
   if (STANDARD.includes(name)) return { group: '', resource: name };
   return { group: '', resource: 'pods' };
@@ -41,7 +63,9 @@ function hardOf(quota: KubeObject): Record<string, unknown> {
 }
 
 function typeOf(operations: ObjectOperations, group: string, resource: string): ResourceType | undefined {
-  return operations.registry.all().find((type) => type.group === group && type.resource === resource && type.namespaced);
+  return operations.registry
+    .all()
+    .find((type) => type.group === group && type.resource === resource && type.namespaced);
 }
 
 /** The type of Service quota tracks by itself: `services.nodeports`, `services.loadbalancers`. */
@@ -58,15 +82,23 @@ function quotaServiceType(service: KubeObject): string {
 function givesQuotaBack(group: string, resource: string, old: KubeObject, object: KubeObject): boolean {
   if (group !== '') return false;
   switch (resource) {
-    case 'pods': return isTerminatingPod(old) !== isTerminatingPod(object) || (!isTerminalPod(old) && isTerminalPod(object));
-    case 'services': return quotaServiceType(old) !== quotaServiceType(object);
-    case 'persistentvolumeclaims': return claimQuotaChanged(old, object);
-    default: return false;
+    case 'pods':
+      return isTerminatingPod(old) !== isTerminatingPod(object) || (!isTerminalPod(old) && isTerminalPod(object));
+    case 'services':
+      return quotaServiceType(old) !== quotaServiceType(object);
+    case 'persistentvolumeclaims':
+      return claimQuotaChanged(old, object);
+    default:
+      return false;
   }
 }
 
 /** `status.used` for `hard` in the quota's namespace, from the objects stored now that the quota counts. */
-async function measure(operations: ObjectOperations, quota: KubeObject, hard: Record<string, unknown>): Promise<Record<string, string>> {
+async function measure(
+  operations: ObjectOperations,
+  quota: KubeObject,
+  hard: Record<string, unknown>,
+): Promise<Record<string, string>> {
   const totals = new Map<string, Amount>(Object.keys(hard).map((name) => [name, ZERO]));
   const byType = new Map<string, { group: string; resource: string; names: string[] }>();
   for (const name of totals.keys()) {
@@ -77,7 +109,9 @@ async function measure(operations: ObjectOperations, quota: KubeObject, hard: Re
   for (const { group, resource, names } of byType.values()) {
     const type = typeOf(operations, group, resource);
     if (type === undefined) continue;
-    const { items } = await operations.storageFor(type).list({ namespace: quota.metadata.namespace }, { predicate: EVERYTHING });
+    const { items } = await operations
+      .storageFor(type)
+      .list({ namespace: quota.metadata.namespace }, { predicate: EVERYTHING });
     for (const item of items) {
       if (!quotaCounts(quota, group, resource, item)) continue;
       const usage = usageOf(group, resource, item);
@@ -87,10 +121,16 @@ async function measure(operations: ObjectOperations, quota: KubeObject, hard: Re
       }
     }
   }
-  return Object.fromEntries([...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, amount]) => [name, formatAmount(amount)]));
+  return Object.fromEntries(
+    [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, amount]) => [name, formatAmount(amount)]),
+  );
 }
 
-export function startQuotaController(operations: ObjectOperations, stop: AbortSignal, resyncMs = QUOTA_RESYNC_MS): void {
+export function startQuotaController(
+  operations: ObjectOperations,
+  stop: AbortSignal,
+  resyncMs = QUOTA_RESYNC_MS,
+): void {
   const quotaType = typeOf(operations, '', 'resourcequotas');
   if (quotaType === undefined) throw new Error('resourcequotas are not served');
   const quotaStorage = operations.storageFor(quotaType);
@@ -107,13 +147,17 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
       const status = { hard: Object.fromEntries(Object.entries(hard).sort(([a], [b]) => (a < b ? -1 : 1))), used };
       if (deepEqual(quota.status, status)) return;
       try {
-        await quotaStorage.update({ namespace, name: String(quota.metadata.name) }, (current) => {
-          if (current === undefined) return current!;
-          // Spec changed since the count: the informer's next event brings it back here.
-          if (!deepEqual((current.spec as { hard?: unknown } | undefined)?.hard ?? {}, hard)) return current;
-          current.status = status;
-          return current;
-        }, { preconditions: { uid: quota.metadata.uid } });
+        await quotaStorage.update(
+          { namespace, name: String(quota.metadata.name) },
+          (current) => {
+            if (current === undefined) return current!;
+            // Spec changed since the count: the informer's next event brings it back here.
+            if (!deepEqual((current.spec as { hard?: unknown } | undefined)?.hard ?? {}, hard)) return current;
+            current.status = status;
+            return current;
+          },
+          { preconditions: { uid: quota.metadata.uid } },
+        );
       } catch (error) {
         if ((error as { reason?: string }).reason !== 'NotFound') throw error;
       }
@@ -123,7 +167,13 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
   const replenish = (group: string, resource: string, namespace: unknown): void => {
     for (const [key, quota] of quotas.objects) {
       if (quota.metadata.namespace !== namespace) continue;
-      if (Object.keys(hardOf(quota)).some((name) => { const counted = countedResource(name); return counted.group === group && counted.resource === resource; })) queue.add(key);
+      if (
+        Object.keys(hardOf(quota)).some((name) => {
+          const counted = countedResource(name);
+          return counted.group === group && counted.resource === resource;
+        })
+      )
+        queue.add(key);
     }
   };
 
@@ -134,10 +184,12 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
   const follow = (): void => {
     const wanted = new Map<string, { group: string; resource: string }>();
     const want = (counted: { group: string; resource: string }) => {
-      if (counted.group !== '' || counted.resource !== 'resourcequotas') wanted.set(`${counted.group}/${counted.resource}`, counted);
+      if (counted.group !== '' || counted.resource !== 'resourcequotas')
+        wanted.set(`${counted.group}/${counted.resource}`, counted);
     };
     for (const resource of STANDARD) want({ group: '', resource });
-    for (const quota of quotas.objects.values()) for (const name of Object.keys(hardOf(quota))) want(countedResource(name));
+    for (const quota of quotas.objects.values())
+      for (const name of Object.keys(hardOf(quota))) want(countedResource(name));
     for (const [key, entry] of replenishers) {
       const counted = wanted.get(key);
       if (counted !== undefined && typeOf(operations, counted.group, counted.resource) === entry.type) continue;
@@ -150,7 +202,8 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
       const informer = startInformer(operations.storageFor(type), {
         onDelete: (object: KubeObject) => replenish(group, resource, object.metadata.namespace),
         onUpsert: (object, old) => {
-          if (old !== undefined && givesQuotaBack(group, resource, old, object)) replenish(group, resource, object.metadata.namespace);
+          if (old !== undefined && givesQuotaBack(group, resource, old, object))
+            replenish(group, resource, object.metadata.namespace);
         },
       });
       replenishers.set(key, { type, informer });
@@ -189,10 +242,14 @@ export function startQuotaController(operations: ObjectOperations, stop: AbortSi
     for (const key of quotas.objects.keys()) queue.add(key);
   }, resyncMs);
   resync.unref();
-  stop.addEventListener('abort', () => {
-    clearInterval(resync);
-    unsubscribe();
-    quotas.stop();
-    for (const { informer } of replenishers.values()) informer.stop();
-  }, { once: true });
+  stop.addEventListener(
+    'abort',
+    () => {
+      clearInterval(resync);
+      unsubscribe();
+      quotas.stop();
+      for (const { informer } of replenishers.values()) informer.stop();
+    },
+    { once: true },
+  );
 }

@@ -7,16 +7,17 @@
  * (creating what exists is not an error, updates retry on conflicts), so the policy is there
  * before a replica reports ready.
  */
-import { ObjectError } from '../../storage/errors';
-import type { KubeObject, ObjectKey } from '../../storage/objects/types';
+import { isNotFoundError } from '../../storage/errors';
+import type { ObjectKey } from '../../storage/objects/types';
 import { AUTOUPDATE_ANNOTATION, bootstrapPolicy } from '../authz/rbac/bootstrap-policy';
 import { uncoveredRules } from '../authz/rbac/covers';
 import { RBAC_GROUP, roleRefOf, rulesOf, subjectsOf, type PolicyRule, type Subject } from '../authz/rbac/policy';
 import type { ResourceType } from '../registry/types';
-import { deepEqual } from '../validation/field-errors';
+import { deepEqual } from '../status/field-errors';
 import { forEachConcurrently } from './concurrently';
-import type { ObjectOperations } from './operations';
+import type { ObjectOperations } from '../client/operations';
 
+import type { KubeObject } from '../../api/objects';
 interface AggregationRule {
   clusterRoleSelectors?: unknown[];
 }
@@ -31,10 +32,16 @@ export async function reconcileBootstrapPolicy(operations: ObjectOperations): Pr
   // Each object is reconciled on its own (the aggregation controller fills aggregated roles
   // later), so they go in parallel: a start waits one store round trip a write.
   await Promise.all([
-    forEachConcurrently(policy.clusterRoles, RECONCILE_CONCURRENCY, (role) => reconcileRole(operations, type('clusterroles'), role)),
+    forEachConcurrently(policy.clusterRoles, RECONCILE_CONCURRENCY, (role) =>
+      reconcileRole(operations, type('clusterroles'), role),
+    ),
     forEachConcurrently(policy.roles, RECONCILE_CONCURRENCY, (role) => reconcileRole(operations, type('roles'), role)),
-    forEachConcurrently(policy.clusterRoleBindings, RECONCILE_CONCURRENCY, (binding) => reconcileBinding(operations, type('clusterrolebindings'), binding)),
-    forEachConcurrently(policy.roleBindings, RECONCILE_CONCURRENCY, (binding) => reconcileBinding(operations, type('rolebindings'), binding)),
+    forEachConcurrently(policy.clusterRoleBindings, RECONCILE_CONCURRENCY, (binding) =>
+      reconcileBinding(operations, type('clusterrolebindings'), binding),
+    ),
+    forEachConcurrently(policy.roleBindings, RECONCILE_CONCURRENCY, (binding) =>
+      reconcileBinding(operations, type('rolebindings'), binding),
+    ),
   ]);
 }
 
@@ -45,11 +52,15 @@ function keyOf(object: KubeObject): ObjectKey {
   return { namespace: object.metadata.namespace, name: String(object.metadata.name) };
 }
 
-async function current(operations: ObjectOperations, type: ResourceType, key: ObjectKey): Promise<KubeObject | undefined> {
+async function current(
+  operations: ObjectOperations,
+  type: ResourceType,
+  key: ObjectKey,
+): Promise<KubeObject | undefined> {
   try {
     return await operations.storageFor(type).get(key);
   } catch (error) {
-    if (error instanceof ObjectError && error.reason === 'NotFound') return undefined;
+    if (isNotFoundError(error)) return undefined;
     throw error;
   }
 }
@@ -132,6 +143,7 @@ async function reconcileBinding(operations: ObjectOperations, type: ResourceType
 }
 
 function missingSubjects(existing: readonly Subject[], expected: readonly Subject[]): Subject[] {
-  const same = (a: Subject, b: Subject) => a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
+  const same = (a: Subject, b: Subject) =>
+    a.kind === b.kind && a.name === b.name && (a.namespace ?? '') === (b.namespace ?? '');
   return expected.filter((wanted) => !existing.some((subject) => same(subject, wanted)));
 }

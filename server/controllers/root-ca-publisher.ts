@@ -3,8 +3,8 @@
  * `kube-root-ca.crt` holding the CA that verifies this server (`ca.crt`), so workloads can
  * trust `kubernetes.default.svc`. A changed or removed map is put back.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import type { ObjectOperations } from './operations';
+import type { KubeObject } from '../../api/objects';
+import type { ObjectOperations } from '../client/operations';
 import { startPerNamespaceController } from './per-namespace';
 
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
@@ -15,7 +15,12 @@ const DESCRIPTION =
 function upToDate(current: KubeObject, caPem: string): boolean {
   const data = current.data as Record<string, string> | undefined;
   const annotations = current.metadata.annotations as Record<string, string> | undefined;
-  return data !== undefined && Object.keys(data).length === 1 && data['ca.crt'] === caPem && annotations?.[DESCRIPTION_ANNOTATION] === DESCRIPTION;
+  return (
+    data !== undefined &&
+    Object.keys(data).length === 1 &&
+    data['ca.crt'] === caPem &&
+    annotations?.[DESCRIPTION_ANNOTATION] === DESCRIPTION
+  );
 }
 
 export function startRootCaPublisher(operations: ObjectOperations, caPem: string, stop: AbortSignal): void {

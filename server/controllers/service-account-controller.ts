@@ -1,5 +1,5 @@
 /** The reference's serviceaccount controller: every live namespace has a `default` ServiceAccount. */
-import type { ObjectOperations } from './operations';
+import type { ObjectOperations } from '../client/operations';
 import { startPerNamespaceController } from './per-namespace';
 
 export function startServiceAccountController(operations: ObjectOperations, stop: AbortSignal): void {
@@ -10,7 +10,11 @@ export function startServiceAccountController(operations: ObjectOperations, stop
       name: 'default',
       async reconcile(namespace, current, type) {
         if (current !== undefined) return;
-        await operations.createObject(type, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace } });
+        await operations.createObject(type, {
+          apiVersion: 'v1',
+          kind: 'ServiceAccount',
+          metadata: { name: 'default', namespace },
+        });
       },
     },
     stop,

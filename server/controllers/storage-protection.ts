@@ -6,11 +6,11 @@
  * volume being deleted loses `kubernetes.io/pv-protection` once it is not Bound, as the
  * reference's controllers decide.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import { objectMapKey, startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import type { KubeObject } from '../../api/objects';
+import { objectMapKey, startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import { coreType } from './per-namespace';
-import { startWorkQueue } from './work-queue';
+import { startWorkQueue } from '../client/work-queue';
 
 const CLAIM_FINALIZER = 'kubernetes.io/pvc-protection';
 const VOLUME_FINALIZER = 'kubernetes.io/pv-protection';
@@ -37,10 +37,17 @@ function isShutDown(pod: KubeObject): boolean {
 function podUses(pod: KubeObject, claim: KubeObject): boolean {
   if (!record(pod.spec).nodeName) return false;
   const volumes = Array.isArray(record(pod.spec).volumes) ? (record(pod.spec).volumes as unknown[]).map(record) : [];
-  const ownedByPod = (claim.metadata.ownerReferences ?? []).some((owner) => owner.controller === true && owner.uid === pod.metadata.uid);
-  return volumes.some((volume) =>
-    record(volume.persistentVolumeClaim).claimName === claim.metadata.name ||
-    (!isShutDown(pod) && volume.ephemeral !== undefined && `${pod.metadata.name}-${String(volume.name)}` === claim.metadata.name && ownedByPod));
+  const ownedByPod = (claim.metadata.ownerReferences ?? []).some(
+    (owner) => owner.controller === true && owner.uid === pod.metadata.uid,
+  );
+  return volumes.some(
+    (volume) =>
+      record(volume.persistentVolumeClaim).claimName === claim.metadata.name ||
+      (!isShutDown(pod) &&
+        volume.ephemeral !== undefined &&
+        `${pod.metadata.name}-${String(volume.name)}` === claim.metadata.name &&
+        ownedByPod),
+  );
 }
 
 export function startStorageProtection(operations: ObjectOperations, stop: AbortSignal): void {
@@ -49,9 +56,13 @@ export function startStorageProtection(operations: ObjectOperations, stop: Abort
   const podType = coreType(operations, 'pods');
 
   const release = async (type: typeof claimType, object: KubeObject, finalizer: string): Promise<void> => {
-    await operations.updateObject(type, { namespace: object.metadata.namespace, name: String(object.metadata.name) }, (current) => {
-      current.metadata.finalizers = (current.metadata.finalizers ?? []).filter((name) => name !== finalizer);
-    });
+    await operations.updateObject(
+      type,
+      { namespace: object.metadata.namespace, name: String(object.metadata.name) },
+      (current) => {
+        current.metadata.finalizers = (current.metadata.finalizers ?? []).filter((name) => name !== finalizer);
+      },
+    );
   };
 
   const claimQueue = startWorkQueue<string>({
@@ -61,7 +72,8 @@ export function startStorageProtection(operations: ObjectOperations, stop: Abort
       if (claim === undefined || !awaitsRemoval(claim, CLAIM_FINALIZER)) return;
       // Not before every pod is known: one not yet listed may use the claim.
       await pods.synced;
-      for (const pod of pods.objects.values()) if (pod.metadata.namespace === claim.metadata.namespace && podUses(pod, claim)) return;
+      for (const pod of pods.objects.values())
+        if (pod.metadata.namespace === claim.metadata.namespace && podUses(pod, claim)) return;
       await release(claimType, claim, CLAIM_FINALIZER);
     },
   });
@@ -69,7 +81,8 @@ export function startStorageProtection(operations: ObjectOperations, stop: Abort
     stop,
     handle: async (key) => {
       const volume = volumes.objects.get(key);
-      if (volume === undefined || !awaitsRemoval(volume, VOLUME_FINALIZER) || record(volume.status).phase === 'Bound') return;
+      if (volume === undefined || !awaitsRemoval(volume, VOLUME_FINALIZER) || record(volume.status).phase === 'Bound')
+        return;
       await release(volumeType, volume, VOLUME_FINALIZER);
     },
   });
@@ -94,12 +107,17 @@ export function startStorageProtection(operations: ObjectOperations, stop: Abort
   });
   // A pod that goes, or shuts down, may have been the last user of a claim being deleted.
   const recheckClaimsOf = (pod: KubeObject): void => {
-    for (const key of held) if (claims.objects.get(key)?.metadata.namespace === pod.metadata.namespace) claimQueue.add(key);
+    for (const key of held)
+      if (claims.objects.get(key)?.metadata.namespace === pod.metadata.namespace) claimQueue.add(key);
   };
   const pods = startInformer(operations.storageFor(podType), { onDelete: recheckClaimsOf, onUpsert: recheckClaimsOf });
-  stop.addEventListener('abort', () => {
-    claims.stop();
-    volumes.stop();
-    pods.stop();
-  }, { once: true });
+  stop.addEventListener(
+    'abort',
+    () => {
+      claims.stop();
+      volumes.stop();
+      pods.stop();
+    },
+    { once: true },
+  );
 }

@@ -9,11 +9,11 @@
  * Released. Matching a claim to a volume by size and class, provisioning and reclaiming stay
  * the controller manager's.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import { objectMapKey, startInformer } from './informer';
-import type { ObjectOperations } from './operations';
+import type { KubeObject } from '../../api/objects';
+import { objectMapKey, startInformer } from '../client/informer';
+import type { ObjectOperations } from '../client/operations';
 import { coreType } from './per-namespace';
-import { startWorkQueue } from './work-queue';
+import { startWorkQueue } from '../client/work-queue';
 
 const BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
 
@@ -34,7 +34,11 @@ function claimKeyOf(volume: KubeObject): string | undefined {
 /** The reference's IsVolumeBoundToClaim: the claimRef names the claim, and its uid when it has one. */
 function volumeNamesClaim(volume: KubeObject, claim: KubeObject): boolean {
   const ref = record(record(volume.spec).claimRef);
-  return ref.name === claim.metadata.name && ref.namespace === claim.metadata.namespace && (ref.uid === undefined || ref.uid === '' || ref.uid === claim.metadata.uid);
+  return (
+    ref.name === claim.metadata.name &&
+    ref.namespace === claim.metadata.namespace &&
+    (ref.uid === undefined || ref.uid === '' || ref.uid === claim.metadata.uid)
+  );
 }
 
 export function startVolumeBinder(operations: ObjectOperations, stop: AbortSignal): void {
@@ -47,26 +51,53 @@ export function startVolumeBinder(operations: ObjectOperations, stop: AbortSigna
     if (record(record(volume.spec).claimRef).uid !== claim.metadata.uid) {
       await operations.updateObject(volumeType, volumeKey, (current) => {
         const spec = record(current.spec);
-        spec.claimRef = { ...record(spec.claimRef), kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid, resourceVersion: claim.metadata.resourceVersion };
+        spec.claimRef = {
+          ...record(spec.claimRef),
+          kind: 'PersistentVolumeClaim',
+          apiVersion: 'v1',
+          namespace: claim.metadata.namespace,
+          name: claim.metadata.name,
+          uid: claim.metadata.uid,
+          resourceVersion: claim.metadata.resourceVersion,
+        };
       });
     }
     if (phaseOf(volume) !== 'Bound') {
-      await operations.updateObject(volumeType, volumeKey, (current) => {
-        current.status = { ...record(current.status), phase: 'Bound' };
-      }, 'status');
+      await operations.updateObject(
+        volumeType,
+        volumeKey,
+        (current) => {
+          current.status = { ...record(current.status), phase: 'Bound' };
+        },
+        'status',
+      );
     }
     if (claim.metadata.annotations?.[BIND_COMPLETED] !== 'yes') {
       await operations.updateObject(claimType, claimKey, (current) => {
         current.metadata.annotations = { ...current.metadata.annotations, [BIND_COMPLETED]: 'yes' };
       });
     }
-    await operations.updateObject(claimType, claimKey, (current) => {
-      const status = record(current.status);
-      const volumeSpec = record(volume.spec);
-      // The class the volume has becomes the claim's current one as it binds (not later: then a driver changes it).
-      const vac = status.phase !== 'Bound' && typeof volumeSpec.volumeAttributesClassName === 'string' ? { currentVolumeAttributesClassName: volumeSpec.volumeAttributesClassName } : {};
-      current.status = { ...status, phase: 'Bound', accessModes: volumeSpec.accessModes, capacity: volumeSpec.capacity, ...vac };
-    }, 'status');
+    await operations.updateObject(
+      claimType,
+      claimKey,
+      (current) => {
+        const status = record(current.status);
+        const volumeSpec = record(volume.spec);
+        // The class the volume has becomes the claim's current one as it binds (not later: then a driver changes it).
+        const vac =
+          status.phase !== 'Bound' && typeof volumeSpec.volumeAttributesClassName === 'string'
+            ? { currentVolumeAttributesClassName: volumeSpec.volumeAttributesClassName }
+            : {};
+        current.status = {
+          ...status,
+          phase: 'Bound',
+          accessModes: volumeSpec.accessModes,
+          capacity: volumeSpec.capacity,
+          ...vac,
+        };
+      },
+      'status',
+    );
   };
 
   const queue = startWorkQueue<string>({
@@ -77,23 +108,35 @@ export function startVolumeBinder(operations: ObjectOperations, stop: AbortSigna
       if (claim !== undefined) {
         const volumeName = record(claim.spec).volumeName;
         const volume = typeof volumeName === 'string' ? volumes.objects.get(volumeName) : undefined;
-        if (phaseOf(claim) === 'Bound' || claim.metadata.deletionTimestamp !== undefined || volume === undefined || !volumeNamesClaim(volume, claim)) return;
+        if (
+          phaseOf(claim) === 'Bound' ||
+          claim.metadata.deletionTimestamp !== undefined ||
+          volume === undefined ||
+          !volumeNamesClaim(volume, claim)
+        )
+          return;
         await bind(claim, volume);
         return;
       }
       // The claim is gone: a volume still Bound to it is Released.
       for (const volume of volumes.objects.values()) {
         if (claimKeyOf(volume) !== key || phaseOf(volume) !== 'Bound') continue;
-        await operations.updateObject(volumeType, { name: String(volume.metadata.name) }, (current) => {
-          current.status = { ...record(current.status), phase: 'Released' };
-        }, 'status');
+        await operations.updateObject(
+          volumeType,
+          { name: String(volume.metadata.name) },
+          (current) => {
+            current.status = { ...record(current.status), phase: 'Released' };
+          },
+          'status',
+        );
       }
     },
   });
 
   const claims = startInformer(operations.storageFor(claimType), {
     onUpsert: (claim) => {
-      if (typeof record(claim.spec).volumeName === 'string' && phaseOf(claim) !== 'Bound') queue.add(objectMapKey(claim));
+      if (typeof record(claim.spec).volumeName === 'string' && phaseOf(claim) !== 'Bound')
+        queue.add(objectMapKey(claim));
     },
     onDelete: (claim) => queue.add(objectMapKey(claim)),
   });
@@ -103,8 +146,12 @@ export function startVolumeBinder(operations: ObjectOperations, stop: AbortSigna
       if (key !== undefined) queue.add(key);
     },
   });
-  stop.addEventListener('abort', () => {
-    claims.stop();
-    volumes.stop();
-  }, { once: true });
+  stop.addEventListener(
+    'abort',
+    () => {
+      claims.stop();
+      volumes.stop();
+    },
+    { once: true },
+  );
 }

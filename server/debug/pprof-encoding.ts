@@ -63,7 +63,14 @@ export function encodePprof(profile: ProfileData): Buffer {
 
   const writer = Writer.create();
   const valueType = (field: number, [type, unit]: readonly [string, string]) => {
-    writer.uint32((field << 3) | 2).fork().uint32(8).int64(string(type)).uint32(16).int64(string(unit)).ldelim();
+    writer
+      .uint32((field << 3) | 2)
+      .fork()
+      .uint32(8)
+      .int64(string(type))
+      .uint32(16)
+      .int64(string(unit))
+      .ldelim();
   };
   for (const sampleType of profile.sampleTypes) valueType(1, sampleType);
   // Its strings go in the table, which is written before the period type itself.
@@ -84,7 +91,18 @@ export function encodePprof(profile: ProfileData): Buffer {
     writer.ldelim();
   }
   for (const fn of functions.values()) {
-    writer.uint32(42).fork().uint32(8).uint64(fn.id).uint32(16).int64(fn.name).uint32(24).int64(fn.name).uint32(32).int64(fn.file).ldelim();
+    writer
+      .uint32(42)
+      .fork()
+      .uint32(8)
+      .uint64(fn.id)
+      .uint32(16)
+      .int64(fn.name)
+      .uint32(24)
+      .int64(fn.name)
+      .uint32(32)
+      .int64(fn.file)
+      .ldelim();
   }
   for (const text of strings.keys()) writer.uint32(50).string(text);
   writer.uint32(72).int64(profile.timeNanos);
@@ -96,7 +114,11 @@ export function encodePprof(profile: ProfileData): Buffer {
 
 /** V8's CPU profile (Profiler.Profile). */
 export interface V8CpuProfile {
-  readonly nodes: readonly { readonly id: number; readonly callFrame: V8CallFrame; readonly children?: readonly number[] }[];
+  readonly nodes: readonly {
+    readonly id: number;
+    readonly callFrame: V8CallFrame;
+    readonly children?: readonly number[];
+  }[];
   readonly startTime: number;
   readonly endTime: number;
   readonly samples?: readonly number[];
@@ -114,11 +136,15 @@ export function cpuProfileData(profile: V8CpuProfile, intervalMicros: number): P
   for (const [id, count] of hits) {
     const frames: V8CallFrame[] = [];
     // Up to, not including, V8's synthetic "(root)".
-    for (let at: number | undefined = id; at !== undefined && parent.has(at); at = parent.get(at)) frames.push(byId.get(at)!.callFrame);
+    for (let at: number | undefined = id; at !== undefined && parent.has(at); at = parent.get(at))
+      frames.push(byId.get(at)!.callFrame);
     if (frames.length > 0) samples.push({ frames, values: [count, count * periodNanos] });
   }
   return {
-    sampleTypes: [['samples', 'count'], ['cpu', 'nanoseconds']],
+    sampleTypes: [
+      ['samples', 'count'],
+      ['cpu', 'nanoseconds'],
+    ],
     samples,
     periodType: ['cpu', 'nanoseconds'],
     period: periodNanos,

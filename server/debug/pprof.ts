@@ -29,7 +29,8 @@ const CPU_INTERVAL_MICROS = 1000;
 const HEAP_INTERVAL_BYTES = 512 * 1024;
 
 const SERVED: Readonly<Record<string, string>> = {
-  profile: 'CPU profile. You can specify the duration in the seconds GET parameter. After you get the profile file, use the go tool pprof command to investigate the profile.',
+  profile:
+    'CPU profile. You can specify the duration in the seconds GET parameter. After you get the profile file, use the go tool pprof command to investigate the profile.',
   heap: "Sampled allocations still held at the end of the seconds GET parameter's window (V8's sampling heap profiler).",
 };
 
@@ -54,7 +55,12 @@ function sendProfile(res: Response, name: string, profile: Buffer): void {
 
 export function pprofHandler(): RequestHandler {
   let busy = false;
-  const profiled = async (res: Response, seconds: number, run: (session: Session, wait: () => Promise<void>) => Promise<Buffer>, name: string) => {
+  const profiled = async (
+    res: Response,
+    seconds: number,
+    run: (session: Session, wait: () => Promise<void>) => Promise<Buffer>,
+    name: string,
+  ) => {
     if (busy) return plain(res, 500, 'Could not enable CPU profiling: cpu profiling already in use\n');
     busy = true;
     let session: Session | undefined;
@@ -64,10 +70,11 @@ export function pprofHandler(): RequestHandler {
       const { Session } = await import('node:inspector/promises');
       session = new Session();
       session.connect();
-      const wait = () => new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, seconds * 1000);
-        res.once('close', () => (clearTimeout(timer), resolve()));
-      });
+      const wait = () =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, seconds * 1000);
+          res.once('close', () => (clearTimeout(timer), resolve()));
+        });
       const profile = await run(session, wait);
       if (!closed) sendProfile(res, name, profile);
     } finally {
@@ -81,35 +88,52 @@ export function pprofHandler(): RequestHandler {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = req.path.slice(PPROF_PATH.length);
     if (name === '') {
-      const rows = Object.entries(SERVED).map(([profile, about]) => `<tr><td><a href="${profile}?debug=0">${profile}</a></td><td>${about}</td></tr>`);
+      const rows = Object.entries(SERVED).map(
+        ([profile, about]) => `<tr><td><a href="${profile}?debug=0">${profile}</a></td><td>${about}</td></tr>`,
+      );
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(`<html><head><title>/debug/pprof/</title></head><body>/debug/pprof/<br><br>Types of profiles available:<table>${rows.join('')}</table></body></html>\n`);
+      res.end(
+        `<html><head><title>/debug/pprof/</title></head><body>/debug/pprof/<br><br>Types of profiles available:<table>${rows.join('')}</table></body></html>\n`,
+      );
       return;
     }
     if (!(name in SERVED)) return plain(res, 404, 'Unknown profile\n');
     const seconds = secondsOf(req.query.seconds);
     if (seconds === undefined) return plain(res, 400, 'Bad Request: invalid value for "seconds"\n');
-    const failed = (error: unknown) => (res.headersSent ? res.destroy() : plain(res, 500, `Could not write the profile: ${(error as Error).message}\n`));
+    const failed = (error: unknown) =>
+      res.headersSent ? res.destroy() : plain(res, 500, `Could not write the profile: ${(error as Error).message}\n`);
     if (name === 'profile') {
-      profiled(res, seconds, async (session, wait) => {
-        await session.post('Profiler.enable');
-        await session.post('Profiler.setSamplingInterval', { interval: CPU_INTERVAL_MICROS });
-        await session.post('Profiler.start');
-        await wait();
-        const { profile } = (await session.post('Profiler.stop')) as { profile: V8CpuProfile };
-        const { cpuProfileData, encodePprof } = await import('./pprof-encoding');
-        return encodePprof(cpuProfileData(profile, CPU_INTERVAL_MICROS));
-      }, 'profile').catch(failed);
+      profiled(
+        res,
+        seconds,
+        async (session, wait) => {
+          await session.post('Profiler.enable');
+          await session.post('Profiler.setSamplingInterval', { interval: CPU_INTERVAL_MICROS });
+          await session.post('Profiler.start');
+          await wait();
+          const { profile } = (await session.post('Profiler.stop')) as { profile: V8CpuProfile };
+          const { cpuProfileData, encodePprof } = await import('./pprof-encoding');
+          return encodePprof(cpuProfileData(profile, CPU_INTERVAL_MICROS));
+        },
+        'profile',
+      ).catch(failed);
       return;
     }
-    profiled(res, seconds, async (session, wait) => {
-      const started = process.hrtime.bigint();
-      await session.post('HeapProfiler.enable');
-      await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_INTERVAL_BYTES });
-      await wait();
-      const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: V8HeapNode } };
-      const { encodePprof, heapProfileData } = await import('./pprof-encoding');
-      return encodePprof(heapProfileData(profile.head, Number(process.hrtime.bigint() - started), HEAP_INTERVAL_BYTES));
-    }, 'heap').catch(failed);
+    profiled(
+      res,
+      seconds,
+      async (session, wait) => {
+        const started = process.hrtime.bigint();
+        await session.post('HeapProfiler.enable');
+        await session.post('HeapProfiler.startSampling', { samplingInterval: HEAP_INTERVAL_BYTES });
+        await wait();
+        const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: V8HeapNode } };
+        const { encodePprof, heapProfileData } = await import('./pprof-encoding');
+        return encodePprof(
+          heapProfileData(profile.head, Number(process.hrtime.bigint() - started), HEAP_INTERVAL_BYTES),
+        );
+      },
+      'heap',
+    ).catch(failed);
   };
 }

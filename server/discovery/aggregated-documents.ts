@@ -3,10 +3,11 @@
  * in one document, so a client learns the whole API in two requests (`/api`, `/apis`). Both
  * versions share one shape; only `apiVersion` differs.
  */
-import type { GroupVersionKind, Verb } from '../registry/types';
+import type { Verb } from '../registry/types';
 import type { ServedGroup, ServedGroupVersion, ServedResource } from './served-groups';
 import { servedSubresources } from './subresources';
 
+import type { GroupVersionKind } from '../../api/identity';
 export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
 
 export interface APISubresourceDiscovery {

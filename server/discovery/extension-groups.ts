@@ -7,7 +7,7 @@
  * first APIService in `/apis` and by group name in the aggregated document, as the reference
  * orders them.
  */
-import { groupVersionString } from '../registry/types';
+import { groupVersionString } from '../../api/identity';
 import type { APIGroupDiscovery, APIResourceDiscovery } from './aggregated-documents';
 import { groupPriority } from './group-priority';
 import type { APIGroup } from './legacy-documents';
@@ -64,7 +64,10 @@ function notServedHere(local: readonly { name: string }[], extensions: readonly 
 }
 
 export function extensionAPIGroup(group: ExtensionGroup): APIGroup {
-  const versions = group.versions.map(({ version }) => ({ groupVersion: groupVersionString({ group: group.name, version }), version }));
+  const versions = group.versions.map(({ version }) => ({
+    groupVersion: groupVersionString({ group: group.name, version }),
+    version,
+  }));
   return { name: group.name, versions, preferredVersion: versions[0] };
 }
 
@@ -73,12 +76,20 @@ export function mergeGroupList(local: readonly APIGroup[], extensions: readonly 
   const ordered: Ordered<APIGroup>[] = [
     ...local.map((group) => {
       const versions = group.versions.map((v) => v.version);
-      return { name: group.name, priority: groupPriority(group.name, versions), apiServiceKey: apiServiceKey(group.name, versions), entry: group };
+      return {
+        name: group.name,
+        priority: groupPriority(group.name, versions),
+        apiServiceKey: apiServiceKey(group.name, versions),
+        entry: group,
+      };
     }),
     ...notServedHere(local, extensions).map((group) => ({
       name: group.name,
       priority: group.priority,
-      apiServiceKey: apiServiceKey(group.name, group.versions.map((v) => v.version)),
+      apiServiceKey: apiServiceKey(
+        group.name,
+        group.versions.map((v) => v.version),
+      ),
       entry: extensionAPIGroup(group),
     })),
   ];
@@ -86,21 +97,34 @@ export function mergeGroupList(local: readonly APIGroup[], extensions: readonly 
 }
 
 /** The aggregated document's named groups: the local ones and the extensions', in the reference's order. */
-export function mergeAggregatedGroups(local: readonly APIGroupDiscovery[], extensions: readonly ExtensionGroup[]): APIGroupDiscovery[] {
+export function mergeAggregatedGroups(
+  local: readonly APIGroupDiscovery[],
+  extensions: readonly ExtensionGroup[],
+): APIGroupDiscovery[] {
   const named = local.map((group) => ({ name: group.metadata.name ?? '', group }));
   const ordered: Ordered<APIGroupDiscovery>[] = [
     ...named.map(({ name, group }) => {
       const versions = group.versions.map((v) => v.version);
-      return { name, priority: groupPriority(name, versions), apiServiceKey: apiServiceKey(name, versions), entry: group };
+      return {
+        name,
+        priority: groupPriority(name, versions),
+        apiServiceKey: apiServiceKey(name, versions),
+        entry: group,
+      };
     }),
-    ...notServedHere(named, extensions.map((group) => ({ ...group, versions: group.versions.filter((version) => !version.local) }))).map((group) => ({
+    ...notServedHere(
+      named,
+      extensions.map((group) => ({ ...group, versions: group.versions.filter((version) => !version.local) })),
+    ).map((group) => ({
       name: group.name,
       priority: group.priority,
       apiServiceKey: '',
       entry: {
         metadata: { name: group.name },
         versions: group.versions.map((version) =>
-          version.resources === undefined ? { version: version.version, freshness: 'Stale' as const } : { version: version.version, resources: version.resources, freshness: 'Current' as const },
+          version.resources === undefined
+            ? { version: version.version, freshness: 'Stale' as const }
+            : { version: version.version, resources: version.resources, freshness: 'Current' as const },
         ),
       },
     })),

@@ -7,7 +7,7 @@
  * preferred version. The table below holds the reference's numbers for the groups it serves;
  * groups it does not know (custom resources) get the priority the reference gives CRD groups.
  */
-import type { GroupVersion } from '../registry/types';
+import type { GroupVersion } from '../../api/identity';
 
 export interface Priority {
   readonly group: number;
@@ -21,7 +21,7 @@ export const CUSTOM_GROUP_PRIORITY = 1000;
 export const CUSTOM_VERSION_PRIORITY = 100;
 
 const PRIORITIES: Readonly<Record<string, Priority>> = {
-  'v1': { group: 18000, version: 1 },
+  v1: { group: 18000, version: 1 },
   'apiregistration.k8s.io/v1': { group: AGGREGATOR_GROUP_PRIORITY, version: 15 },
   'apps/v1': { group: 17800, version: 15 },
   'events.k8s.io/v1': { group: 17750, version: 15 },

@@ -3,11 +3,12 @@
  * `/apis/<group>/<version>`), as pure functions of the served groups. Field order and omitted
  * fields follow the reference's JSON, so that clients comparing documents see no difference.
  */
-import { groupVersionString, storageGroupVersion, type Verb } from '../registry/types';
+import { storageGroupVersion, type Verb } from '../registry/types';
 import type { ServedGroup, ServedGroupVersion, ServedResource } from './served-groups';
 import { storageVersionHash } from './storage-version-hash';
 import { servedSubresources } from './subresources';
 
+import { groupVersionString } from '../../api/identity';
 export interface ServerAddressByClientCIDR {
   readonly clientCIDR: string;
   readonly serverAddress: string;
@@ -108,16 +109,21 @@ function resourceEntries({ type }: ServedResource, groupVersion: ServedGroupVers
     ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
     ...(type.categories.length > 0 ? { categories: type.categories } : {}),
     // Types that share storage (core and events.k8s.io Events) share the hash, as in the reference.
-    ...(type.virtual ? {} : { storageVersionHash: storageVersionHash({ ...storageGroupVersion(type), kind: type.kind }) }),
+    ...(type.virtual
+      ? {}
+      : { storageVersionHash: storageVersionHash({ ...storageGroupVersion(type), kind: type.kind }) }),
   };
   const subresources = servedSubresources(type, groupVersion).map((subresource): APIResource => {
     const otherGroupVersion =
-      subresource.responseKind.group !== groupVersion.group || subresource.responseKind.version !== groupVersion.version;
+      subresource.responseKind.group !== groupVersion.group ||
+      subresource.responseKind.version !== groupVersion.version;
     return {
       name: `${type.resource}/${subresource.name}`,
       singularName: '',
       namespaced: type.namespaced,
-      ...(otherGroupVersion ? { group: subresource.responseKind.group, version: subresource.responseKind.version } : {}),
+      ...(otherGroupVersion
+        ? { group: subresource.responseKind.group, version: subresource.responseKind.version }
+        : {}),
       kind: subresource.responseKind.kind,
       verbs: subresource.verbs,
     };

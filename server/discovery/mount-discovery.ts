@@ -85,23 +85,36 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
   const extensionGroups = () => extensions?.groups() ?? [];
   const extensionsRevision = () => extensions?.revision() ?? 0;
   const groups = memoizeOnRegistry(registry, servedGroups);
-  const aggregated = memoizeOnRegistry(registry, () => {
-    const all = groups();
-    const core = all.filter((group) => group.name === '');
-    const named = all.filter((group) => group.name !== '');
-    const build = (selection: typeof all, merge: boolean) =>
-      Object.fromEntries(
-        AGGREGATED_VERSIONS.map((version) => {
-          const document = aggregatedDiscoveryDocument({ groups: selection, version });
-          return [version, encode(merge ? { ...document, items: mergeAggregatedGroups(document.items, extensionGroups()) } : document)];
-        }),
-      ) as Record<AggregatedDiscoveryVersion, EncodedDocument>;
-    return { api: build(core, false), apis: build(named, true) };
-  }, extensionsRevision);
-  const groupList = memoizeOnRegistry(registry, () => {
-    const document = apiGroupListDocument(groups());
-    return JSON.stringify({ ...document, groups: mergeGroupList(document.groups, extensionGroups()) });
-  }, extensionsRevision);
+  const aggregated = memoizeOnRegistry(
+    registry,
+    () => {
+      const all = groups();
+      const core = all.filter((group) => group.name === '');
+      const named = all.filter((group) => group.name !== '');
+      const build = (selection: typeof all, merge: boolean) =>
+        Object.fromEntries(
+          AGGREGATED_VERSIONS.map((version) => {
+            const document = aggregatedDiscoveryDocument({ groups: selection, version });
+            return [
+              version,
+              encode(
+                merge ? { ...document, items: mergeAggregatedGroups(document.items, extensionGroups()) } : document,
+              ),
+            ];
+          }),
+        ) as Record<AggregatedDiscoveryVersion, EncodedDocument>;
+      return { api: build(core, false), apis: build(named, true) };
+    },
+    extensionsRevision,
+  );
+  const groupList = memoizeOnRegistry(
+    registry,
+    () => {
+      const document = apiGroupListDocument(groups());
+      return JSON.stringify({ ...document, groups: mergeGroupList(document.groups, extensionGroups()) });
+    },
+    extensionsRevision,
+  );
 
   app.get('/api', (request, response) => {
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
@@ -145,7 +158,11 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
 
   app.get('/apis/:group/:version', (request, response, next) => {
     serveLegacy(request, response, next, () => {
-      const groupVersion = findServedGroupVersion(groups(), String(request.params.group), String(request.params.version));
+      const groupVersion = findServedGroupVersion(
+        groups(),
+        String(request.params.group),
+        String(request.params.version),
+      );
       return groupVersion && groupVersion.group !== '' ? apiResourceListDocument(groupVersion) : undefined;
     });
   });

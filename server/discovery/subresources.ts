@@ -4,8 +4,9 @@
  * answer with the parent's kind; scale answers with autoscaling/v1 Scale for every built-in
  * kind, as the reference does; the type's own subresources (its handler slots) say theirs.
  */
-import { typeAtVersion, type GroupVersion, type GroupVersionKind, type ResourceType, type Verb } from '../registry/types';
+import { typeAtVersion, type ResourceType, type Verb } from '../registry/types';
 
+import type { GroupVersion, GroupVersionKind } from '../../api/identity';
 export interface ServedSubresource {
   readonly name: string;
   readonly responseKind: GroupVersionKind;
@@ -20,15 +21,22 @@ const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 
 /** The subresources of `type` served in `groupVersion`, sorted by name. */
 export function servedSubresources(servedType: ResourceType, groupVersion: GroupVersion): ServedSubresource[] {
-  const parentKind: GroupVersionKind = { group: groupVersion.group, version: groupVersion.version, kind: servedType.kind };
+  const parentKind: GroupVersionKind = {
+    group: groupVersion.group,
+    version: groupVersion.version,
+    kind: servedType.kind,
+  };
   const served = servedType.versions.find(({ version }) => version === groupVersion.version);
   const type = typeAtVersion(servedType, served);
   const parentDefinition = served?.definition ?? '';
   const readWrite: readonly Verb[] = ['get', 'patch', 'update'];
   const subresources: ServedSubresource[] = [];
-  if (type.subresources.finalize) subresources.push({ name: 'finalize', responseKind: parentKind, definition: parentDefinition, verbs: ['update'] });
-  if (type.subresources.scale) subresources.push({ name: 'scale', responseKind: SCALE_KIND, definition: SCALE_DEFINITION, verbs: readWrite });
-  if (type.subresources.status) subresources.push({ name: 'status', responseKind: parentKind, definition: parentDefinition, verbs: readWrite });
+  if (type.subresources.finalize)
+    subresources.push({ name: 'finalize', responseKind: parentKind, definition: parentDefinition, verbs: ['update'] });
+  if (type.subresources.scale)
+    subresources.push({ name: 'scale', responseKind: SCALE_KIND, definition: SCALE_DEFINITION, verbs: readWrite });
+  if (type.subresources.status)
+    subresources.push({ name: 'status', responseKind: parentKind, definition: parentDefinition, verbs: readWrite });
   for (const [name, endpoint] of Object.entries(type.handlers?.subresources ?? {})) {
     const verbs = (Object.keys(endpoint.handlers) as Verb[]).sort();
     subresources.push({ name, responseKind: endpoint.kind, definition: endpoint.definition, verbs });

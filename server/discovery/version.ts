@@ -53,7 +53,9 @@ const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386', a
 
 /** `--version=raw`: the fields as Go's `%#v` prints the reference's `version.Info`. */
 export function rawVersion(info: VersionInfo): string {
-  const fields = Object.entries(info).map(([name, value]) => `${name.charAt(0).toUpperCase()}${name.slice(1)}:${JSON.stringify(value)}`);
+  const fields = Object.entries(info).map(
+    ([name, value]) => `${name.charAt(0).toUpperCase()}${name.slice(1)}:${JSON.stringify(value)}`,
+  );
   return `version.Info{${fields.join(', ')}}`;
 }
 
@@ -89,5 +91,7 @@ function checkoutCommit(): string | undefined {
 
 /** When this file was compiled, as the reference formats build dates. */
 function compiledAt(): string {
-  return statSync(__filename).mtime.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return statSync(__filename)
+    .mtime.toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 }

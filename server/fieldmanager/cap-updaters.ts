@@ -10,7 +10,7 @@
  */
 import { managerIdentity } from './managers';
 import { union } from './field-set';
-import type { ManagedFieldsEntry } from './managed-fields';
+import type { ManagedFieldsEntry } from './managed-fields-entry';
 
 export const MAX_UPDATE_MANAGERS = 10;
 const BUCKET_MANAGER = 'ancient-changes';
@@ -20,11 +20,16 @@ function seconds(time: string | undefined): number {
 }
 
 /** The entries with the oldest updaters merged into buckets; the input is not changed. */
-export function capUpdateManagers(entries: readonly ManagedFieldsEntry[], max = MAX_UPDATE_MANAGERS): ManagedFieldsEntry[] {
+export function capUpdateManagers(
+  entries: readonly ManagedFieldsEntry[],
+  max = MAX_UPDATE_MANAGERS,
+): ManagedFieldsEntry[] {
   const byIdentity = new Map(entries.map((entry) => [managerIdentity(entry), { ...entry }] as const));
   const updaters = [...byIdentity.keys()].filter((id) => byIdentity.get(id)!.operation !== 'Apply');
   if (updaters.length <= max) return [...entries];
-  updaters.sort((a, b) => seconds(byIdentity.get(a)!.time) - seconds(byIdentity.get(b)!.time) || (a < b ? -1 : a > b ? 1 : 0));
+  updaters.sort(
+    (a, b) => seconds(byIdentity.get(a)!.time) - seconds(byIdentity.get(b)!.time) || (a < b ? -1 : a > b ? 1 : 0),
+  );
 
   const firstOfVersion = new Map<string, string>();
   let remaining = updaters.length;
@@ -42,7 +47,13 @@ export function capUpdateManagers(entries: readonly ManagedFieldsEntry[], max = 
     if (!byIdentity.has(bucketId)) {
       const moved = byIdentity.get(first)!;
       byIdentity.delete(first);
-      byIdentity.set(bucketId, { ...moved, manager: BUCKET_MANAGER, operation: 'Update', apiVersion: version, subresource: undefined });
+      byIdentity.set(bucketId, {
+        ...moved,
+        manager: BUCKET_MANAGER,
+        operation: 'Update',
+        apiVersion: version,
+        subresource: undefined,
+      });
     }
     const bucket = byIdentity.get(bucketId)!;
     const merged: ManagedFieldsEntry = {

@@ -78,7 +78,10 @@ function listTypeOf(node: SchemaNode | undefined): ListType {
   const declared = node?.['x-kubernetes-list-type'];
   if (declared) return declared;
   // An unset list type with a merge strategy is read as a map keyed by the merge key.
-  if (markers(node?.['x-kubernetes-patch-merge-key']).length > 0 && markers(node?.['x-kubernetes-patch-strategy']).some((s) => s.split(',').includes('merge'))) {
+  if (
+    markers(node?.['x-kubernetes-patch-merge-key']).length > 0 &&
+    markers(node?.['x-kubernetes-patch-strategy']).some((s) => s.split(',').includes('merge'))
+  ) {
     return 'map';
   }
   return 'atomic';
@@ -97,6 +100,7 @@ class FieldSchema {
   /** The list-map keys, sorted by name as item keys print them. */
   readonly sortedMapKeys: readonly string[];
   private readonly fields = new Map<string, FieldSchema>();
+  private readonly omittedWhenEmpty = new Map<string, boolean>();
   private itemsSchema: FieldSchema | undefined;
 
   constructor(
@@ -105,7 +109,9 @@ class FieldSchema {
   ) {
     this.atomicMap = node?.['x-kubernetes-map-type'] === 'atomic';
     this.listType = listTypeOf(node);
-    this.sortedMapKeys = [...(node?.['x-kubernetes-list-map-keys'] ?? markers(node?.['x-kubernetes-patch-merge-key']))].sort();
+    this.sortedMapKeys = [
+      ...(node?.['x-kubernetes-list-map-keys'] ?? markers(node?.['x-kubernetes-patch-merge-key'])),
+    ].sort();
   }
 
   child(key: string): FieldSchema {
@@ -113,12 +119,37 @@ class FieldSchema {
     if (node === undefined || schemas === undefined) return UNTYPED;
     let found = this.fields.get(key);
     if (found === undefined) {
-      const declared = node.properties !== undefined && Object.hasOwn(node.properties, key) ? node.properties[key] : undefined;
+      const declared =
+        node.properties !== undefined && Object.hasOwn(node.properties, key) ? node.properties[key] : undefined;
       const child = declared ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined);
       found = child === undefined ? UNTYPED : schemas.of(child);
       this.fields.set(key, found);
     }
     return found;
+  }
+
+  /**
+   * Whether the member `key` is a map or list that Go's `omitempty` leaves out when empty: the
+   * reference counts fields on its typed object as JSON, so an empty `labels: {}` is no field.
+   * Only built-in kinds (those with protobuf facts) are Go structs; a custom resource keeps `{}`.
+   */
+  omitsWhenEmpty(key: string): boolean {
+    const node = this.node;
+    if (node?.properties === undefined || !Object.hasOwn(node.properties, key)) return false;
+    let found = this.omittedWhenEmpty.get(key);
+    if (found === undefined) {
+      const facts = (node.properties[key] as { readonly 'x-capstan-protobuf'?: ProtobufFacts })['x-capstan-protobuf'];
+      const required = (node as { readonly required?: readonly string[] }).required ?? [];
+      found = facts !== undefined && (facts.map !== undefined || facts.repeated === true) && !required.includes(key);
+      this.omittedWhenEmpty.set(key, found);
+    }
+    return found;
+  }
+
+  /** `record[key]` as the reference's typed object has it: an omitted empty member is absent. */
+  member(record: Record<string, Json>, key: string): Json {
+    const value = record[key];
+    return isEmptyContainer(value) && this.omitsWhenEmpty(key) ? undefined : value;
   }
 
   items(): FieldSchema {
@@ -130,6 +161,16 @@ class FieldSchema {
 }
 
 const UNTYPED = new FieldSchema(undefined, undefined);
+
+interface ProtobufFacts {
+  readonly map?: unknown;
+  readonly repeated?: boolean;
+}
+
+function isEmptyContainer(value: Json): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  return isObject(value) && Object.keys(value).length === 0;
+}
 
 /** The FieldSchemas of one set of definitions, one per schema node (so recursive schemas stay finite). */
 class FieldSchemas {
@@ -226,8 +267,9 @@ function changedIn(previous: Json, next: Json, schema: FieldSchema): FieldSet {
   if (isObject(next) && !schema.atomicMap) {
     const before = isObject(previous) ? previous : undefined;
     for (const key of Object.keys(next)) {
-      const value = next[key];
-      const old = before?.[key];
+      const value = schema.member(next, key);
+      if (value === undefined) continue;
+      const old = before === undefined ? undefined : schema.member(before, key);
       if (old !== undefined && equalValues(old, value)) continue;
       out[`f:${key}`] = changedChild(old, value, schema.child(key));
     }
@@ -275,11 +317,21 @@ function changedChild(previous: Json, next: Json, schema: FieldSchema): FieldSet
  * has children, children in `order`. Undefined when nothing is left (a set holding only its
  * own `.` is not nothing). Restricting and rewriting in one walk saves building the tree twice.
  */
-export function restrictToObject(set: FieldSet, object: Json, context: SchemaContext, order: (a: string, b: string) => number): FieldSet | undefined {
+export function restrictToObject(
+  set: FieldSet,
+  object: Json,
+  context: SchemaContext,
+  order: (a: string, b: string) => number,
+): FieldSet | undefined {
   return restrictedTo(set, object, fieldSchemaOf(context), order);
 }
 
-function restrictedTo(set: FieldSet, object: Json, schema: FieldSchema, order: (a: string, b: string) => number): FieldSet | undefined {
+function restrictedTo(
+  set: FieldSet,
+  object: Json,
+  schema: FieldSchema,
+  order: (a: string, b: string) => number,
+): FieldSet | undefined {
   const out: FieldSet = {};
   let kept = 0;
   let items: ListItems | undefined;
@@ -292,8 +344,9 @@ function restrictedTo(set: FieldSet, object: Json, schema: FieldSchema, order: (
     let valueSchema: FieldSchema;
     if (key.startsWith('f:')) {
       const name = key.slice(2);
-      if (!isObject(object) || object[name] === undefined) continue;
-      value = object[name];
+      if (!isObject(object)) continue;
+      value = schema.member(object, name);
+      if (value === undefined) continue;
       if (isEmptySet(subtree)) {
         out[key] = {};
         kept++;
@@ -364,7 +417,16 @@ class ListItems {
 }
 
 /** Fields no manager owns: identity and bookkeeping the server sets (the reference's strip set). */
-const SERVER_OWNED_METADATA = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'generation', 'managedFields', 'resourceVersion'];
+const SERVER_OWNED_METADATA = [
+  'name',
+  'namespace',
+  'creationTimestamp',
+  'selfLink',
+  'uid',
+  'generation',
+  'managedFields',
+  'resourceVersion',
+];
 const SERVER_OWNED: FieldSet = {
   'f:apiVersion': {},
   'f:kind': {},

@@ -7,19 +7,19 @@
 import { sortManagedFields } from './managers';
 import { compareElements } from './path-set';
 import { capUpdateManagers } from './cap-updaters';
-import { changedFields, difference, isEmptySet, restrictToObject, union, withoutServerOwnedFields, type FieldSet, type SchemaContext } from './field-set';
+import {
+  changedFields,
+  difference,
+  isEmptySet,
+  restrictToObject,
+  union,
+  withoutServerOwnedFields,
+  type FieldSet,
+  type SchemaContext,
+} from './field-set';
 import { zeroObject } from './zero-object';
 import type { Definitions, SchemaNode } from '../validation/decode';
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update';
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: 'FieldsV1';
-  fieldsV1?: FieldSet;
-  subresource?: string;
-}
+import type { ManagedFieldsEntry } from './managed-fields-entry';
 
 /**
  * The reference takes the User-Agent up to its first `/` (`kubectl/v1.33.0 (linux/amd64) ...` →
@@ -38,6 +38,8 @@ export interface ManagedUpdate {
   readonly previous?: unknown;
   /** The entries the write starts from: the stored ones, or those the request set. */
   readonly managedFields: readonly ManagedFieldsEntry[];
+  /** The request sent `[{}]`: no entries, yet the write is tracked. */
+  readonly reset?: boolean;
   /** The object about to be stored (its managedFields are ignored). */
   readonly next: unknown;
   readonly manager: string;
@@ -88,7 +90,12 @@ function deepFreeze<T>(value: T): T {
 
 /** The managedFields to store after a non-apply write, at most ten updaters, in the reference's order. */
 export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEntry[] {
-  const changed = withoutServerOwnedFields(changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema));
+  // An object nobody owns any field of is no longer tracked: the reference's update records
+  // nothing on it (its skip-non-applied step), until an apply or a `[{}]` reset starts over.
+  if (update.previous !== undefined && update.managedFields.length === 0 && update.reset !== true) return [];
+  const changed = withoutServerOwnedFields(
+    changedFields(update.previous ?? emptyObjectOf(update.schema), update.next, update.schema),
+  );
   const entries: ManagedFieldsEntry[] = [];
   let own: ManagedFieldsEntry | undefined;
   for (const entry of update.managedFields) {
@@ -96,7 +103,12 @@ export function managedFieldsAfterUpdate(update: ManagedUpdate): ManagedFieldsEn
       own = entry;
       continue;
     }
-    const kept = restrictToObject(difference(entry.fieldsV1 ?? {}, changed), update.next, update.schema, compareElements);
+    const kept = restrictToObject(
+      difference(entry.fieldsV1 ?? {}, changed),
+      update.next,
+      update.schema,
+      compareElements,
+    );
     if (kept !== undefined) entries.push({ ...entry, fieldsV1: kept });
   }
   // Restricted sets come out in the reference's order (`.` first, then fields, keys, values,
@@ -126,9 +138,15 @@ export function requestedManagedFields(
   stored: readonly ManagedFieldsEntry[] | undefined,
 ): { readonly entries: readonly ManagedFieldsEntry[]; readonly reset: boolean } {
   if (sent === undefined || sent === null) return { entries: stored ?? [], reset: false };
-  if (Array.isArray(sent) && sent.length === 1 && typeof sent[0] === 'object' && sent[0] !== null && Object.keys(sent[0]).length === 0) {
+  if (
+    Array.isArray(sent) &&
+    sent.length === 1 &&
+    typeof sent[0] === 'object' &&
+    sent[0] !== null &&
+    Object.keys(sent[0]).length === 0
+  ) {
     return { entries: [], reset: true };
   }
   if (Array.isArray(sent) && sent.length === 0) return { entries: stored ?? [], reset: false };
-  return { entries: Array.isArray(sent) ? (sent as ManagedFieldsEntry[]) : stored ?? [], reset: false };
+  return { entries: Array.isArray(sent) ? (sent as ManagedFieldsEntry[]) : (stored ?? []), reset: false };
 }

@@ -3,10 +3,12 @@
  * by name, operation and subresource, and, for Update entries only, the apiVersion (an applier
  * keeps one entry whatever version it applies in).
  */
-import type { ManagedFieldsEntry } from './managed-fields';
+import type { ManagedFieldsEntry } from './managed-fields-entry';
 
 /** The reference's manager identifier: the entry's JSON without fields, time and (for Apply) apiVersion. */
-export function managerIdentity(entry: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>): string {
+export function managerIdentity(
+  entry: Pick<ManagedFieldsEntry, 'manager' | 'operation' | 'apiVersion' | 'subresource'>,
+): string {
   const identity: Record<string, string> = {};
   if (entry.manager) identity.manager = entry.manager;
   if (entry.operation) identity.operation = entry.operation;

@@ -137,7 +137,8 @@ export function fieldsV1Of(set: PathSet): FieldSet {
   const encode = (node: Node): FieldSet => {
     const out: FieldSet = {};
     if (node.member && node.children.size > 0) out[SELF] = {};
-    for (const element of [...node.children.keys()].sort(compareElements)) out[element] = encode(node.children.get(element)!);
+    for (const element of [...node.children.keys()].sort(compareElements))
+      out[element] = encode(node.children.get(element)!);
     return out;
   };
   return encode(root);
@@ -152,7 +153,9 @@ export function formatPath(path: FieldPath): string {
       if (element.startsWith('i:')) return `[${body}]`;
       if (element.startsWith('v:')) return `[=${formatValue(JSON.parse(body))}]`;
       const key = JSON.parse(body) as Record<string, unknown>;
-      return `[${Object.entries(key).map(([name, value]) => `${name}=${formatValue(value)}`).join(',')}]`;
+      return `[${Object.entries(key)
+        .map(([name, value]) => `${name}=${formatValue(value)}`)
+        .join(',')}]`;
     })
     .join('');
 }

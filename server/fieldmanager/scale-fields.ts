@@ -17,7 +17,7 @@
  */
 import { managerIdentity, sortManagedFields } from './managers';
 import { fieldsV1Of, pathsOfFieldsV1, PathSet, type FieldPath } from './path-set';
-import type { ManagedFieldsEntry } from './managed-fields';
+import type { ManagedFieldsEntry } from './managed-fields-entry';
 
 export const SCALE_API_VERSION = 'autoscaling/v1';
 const SCALE_REPLICAS: FieldPath = ['f:spec', 'f:replicas'];
@@ -32,7 +32,10 @@ function byIdentity(entries: readonly ManagedFieldsEntry[] | undefined): Map<str
   return new Map((entries ?? []).map((entry) => [managerIdentity(entry), entry] as const));
 }
 
-function entryWith(entry: ManagedFieldsEntry, changes: { apiVersion: string; set: PathSet; time: string | undefined }): ManagedFieldsEntry {
+function entryWith(
+  entry: ManagedFieldsEntry,
+  changes: { apiVersion: string; set: PathSet; time: string | undefined },
+): ManagedFieldsEntry {
   return {
     manager: entry.manager,
     operation: entry.operation,
@@ -45,12 +48,17 @@ function entryWith(entry: ManagedFieldsEntry, changes: { apiVersion: string; set
 }
 
 /** The Scale's managedFields, from the parent's. */
-export function toScaleManagedFields(parentEntries: readonly ManagedFieldsEntry[] | undefined, mapping: ReplicasMapping): ManagedFieldsEntry[] {
+export function toScaleManagedFields(
+  parentEntries: readonly ManagedFieldsEntry[] | undefined,
+  mapping: ReplicasMapping,
+): ManagedFieldsEntry[] {
   const entries: ManagedFieldsEntry[] = [];
   for (const entry of byIdentity(parentEntries).values()) {
     const path = mapping.replicasPaths.get(entry.apiVersion ?? '');
     if (path === undefined || !pathsOfFieldsV1(entry.fieldsV1).has(path)) continue;
-    entries.push(entryWith(entry, { apiVersion: SCALE_API_VERSION, set: new PathSet([SCALE_REPLICAS]), time: entry.time }));
+    entries.push(
+      entryWith(entry, { apiVersion: SCALE_API_VERSION, set: new PathSet([SCALE_REPLICAS]), time: entry.time }),
+    );
   }
   return sortManagedFields(entries);
 }
@@ -77,13 +85,17 @@ export function toParentManagedFields(options: {
       result.set(id, entry);
     } else {
       const rest = set.minus(new PathSet([path]));
-      if (!rest.isEmpty()) result.set(id, entryWith(entry, { apiVersion: entry.apiVersion ?? '', set: rest, time: entry.time }));
+      if (!rest.isEmpty())
+        result.set(id, entryWith(entry, { apiVersion: entry.apiVersion ?? '', set: rest, time: entry.time }));
     }
   }
   const replicas = mapping.replicasPaths.get(options.apiVersion);
   for (const [id, entry] of scale) {
     if (replicas === undefined || !pathsOfFieldsV1(entry.fieldsV1).has(SCALE_REPLICAS)) continue;
-    result.set(id, entryWith(entry, { apiVersion: options.apiVersion, set: new PathSet([replicas]), time: parent.get(id)?.time }));
+    result.set(
+      id,
+      entryWith(entry, { apiVersion: options.apiVersion, set: new PathSet([replicas]), time: parent.get(id)?.time }),
+    );
   }
   return sortManagedFields([...result.values()]);
 }

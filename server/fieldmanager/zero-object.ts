@@ -15,7 +15,10 @@ interface ProtobufFacts {
   readonly pointer?: boolean;
 }
 
-const TIME_DEFINITIONS = ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime'];
+const TIME_DEFINITIONS = [
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time',
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime',
+];
 
 function isValueTime(declared: SchemaNode, resolved: ResolvedSchema): boolean {
   const facts = (declared as { readonly 'x-capstan-protobuf'?: ProtobufFacts })['x-capstan-protobuf'];
@@ -24,7 +27,12 @@ function isValueTime(declared: SchemaNode, resolved: ResolvedSchema): boolean {
 
 function isAlwaysPresentStruct(declared: SchemaNode, resolved: ResolvedSchema): boolean {
   const fallback = (declared as { readonly default?: unknown }).default;
-  return resolved.node.properties !== undefined && typeof fallback === 'object' && fallback !== null && !Array.isArray(fallback);
+  return (
+    resolved.node.properties !== undefined &&
+    typeof fallback === 'object' &&
+    fallback !== null &&
+    !Array.isArray(fallback)
+  );
 }
 
 export function zeroObject(definitions: Definitions, schema: ResolvedSchema): Record<string, unknown> {

@@ -5,9 +5,10 @@
  * the request belongs to (the schema plus the user's name or the namespace, by its
  * distinguisher). A request no schema matches goes to `catch-all`.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import type { UserInfo } from '../authn/types';
-import type { RequestInfo } from '../http/request-info';
+import type { KubeObject } from '../../api/objects';
+import type { UserInfo } from '../../api/user-info';
+import type { RequestInfo } from '../request/request-info';
+import { SERVICE_ACCOUNT_USERNAME_PREFIX } from '../authn/service-account/names';
 
 export interface FlowRequest {
   readonly user: UserInfo;
@@ -54,8 +55,6 @@ interface SchemaSpec {
   readonly rules?: PolicyRules[];
 }
 
-const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
-
 function specOf(schema: KubeObject): SchemaSpec {
   return (schema.spec as SchemaSpec | undefined) ?? {};
 }
@@ -69,10 +68,12 @@ function subjectMatches(subject: Subject, user: UserInfo): boolean {
     case 'User':
       return subject.user?.name === '*' || subject.user?.name === user.name;
     case 'Group':
-      return subject.group?.name === '*' || (subject.group?.name !== undefined && user.groups.includes(subject.group.name));
+      return (
+        subject.group?.name === '*' || (subject.group?.name !== undefined && user.groups.includes(subject.group.name))
+      );
     case 'ServiceAccount': {
-      if (!user.name.startsWith(SERVICE_ACCOUNT_PREFIX)) return false;
-      const [namespace, name] = user.name.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+      if (!user.name.startsWith(SERVICE_ACCOUNT_USERNAME_PREFIX)) return false;
+      const [namespace, name] = user.name.slice(SERVICE_ACCOUNT_USERNAME_PREFIX.length).split(':');
       const account = subject.serviceAccount;
       return account?.namespace === namespace && (account.name === '*' || account.name === name);
     }
@@ -101,7 +102,9 @@ function nonResourceURLMatches(urls: readonly string[] | undefined, path: string
 function rulesMatch(rules: PolicyRules, { user, info }: FlowRequest): boolean {
   if (!(rules.subjects ?? []).some((subject) => subjectMatches(subject, user))) return false;
   if (info.isResourceRequest) return (rules.resourceRules ?? []).some((rule) => resourceRuleMatches(rule, info));
-  return (rules.nonResourceRules ?? []).some((rule) => has(rule.verbs, info.verb) && nonResourceURLMatches(rule.nonResourceURLs, info.path));
+  return (rules.nonResourceRules ?? []).some(
+    (rule) => has(rule.verbs, info.verb) && nonResourceURLMatches(rule.nonResourceURLs, info.path),
+  );
 }
 
 interface RankedSchema {
@@ -124,7 +127,8 @@ export class FlowClassifier {
     for (const schema of schemas) {
       const spec = specOf(schema);
       const level = levels.get(spec.priorityLevelConfiguration?.name ?? '');
-      if (level !== undefined) ranked.push({ schema, level, rules: spec.rules ?? [], distinguisher: spec.distinguisherMethod?.type });
+      if (level !== undefined)
+        ranked.push({ schema, level, rules: spec.rules ?? [], distinguisher: spec.distinguisherMethod?.type });
     }
     ranked.sort((a, b) => precedence(a.schema) - precedence(b.schema) || compareNames(a.schema, b.schema));
     this.ranked = ranked;
@@ -150,6 +154,7 @@ function compareNames(a: KubeObject, b: KubeObject): number {
 }
 
 function flowKeyOf(candidate: RankedSchema, { user, info }: FlowRequest): string {
-  const distinguisher = candidate.distinguisher === 'ByUser' ? user.name : candidate.distinguisher === 'ByNamespace' ? info.namespace : '';
+  const distinguisher =
+    candidate.distinguisher === 'ByUser' ? user.name : candidate.distinguisher === 'ByNamespace' ? info.namespace : '';
   return `${candidate.schema.metadata.name}/${distinguisher}`;
 }

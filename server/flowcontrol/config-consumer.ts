@@ -4,7 +4,7 @@
  * configuration after every burst of changes.
  */
 import type { ObjectStorage } from '../../storage/objects/types';
-import { startInformer } from '../controllers/informer';
+import { startInformer } from '../client/informer';
 import type { FlowControl } from './flow-control';
 
 export interface ConfigConsumer {
@@ -13,7 +13,10 @@ export interface ConfigConsumer {
   stop(): void;
 }
 
-export function startConfigConsumer(flowControl: FlowControl, storage: { readonly schemas: ObjectStorage; readonly levels: ObjectStorage }): ConfigConsumer {
+export function startConfigConsumer(
+  flowControl: FlowControl,
+  storage: { readonly schemas: ObjectStorage; readonly levels: ObjectStorage },
+): ConfigConsumer {
   let scheduled = false;
   const reconfigure = () => {
     if (scheduled) return;
@@ -27,7 +30,9 @@ export function startConfigConsumer(flowControl: FlowControl, storage: { readonl
   const handlers = { onUpsert: reconfigure, onDelete: reconfigure };
   const schemas = startInformer(storage.schemas, handlers);
   const levels = startInformer(storage.levels, handlers);
-  const synced = Promise.all([schemas.synced, levels.synced]).then(() => flowControl.reconfigure(schemas.objects.values(), levels.objects.values()));
+  const synced = Promise.all([schemas.synced, levels.synced]).then(() =>
+    flowControl.reconfigure(schemas.objects.values(), levels.objects.values()),
+  );
   return {
     synced,
     stop() {

@@ -10,11 +10,11 @@
  * - an object the server does not know but annotated `true` is deleted.
  * Every replica runs it; creating what exists is not an error and updates retry on conflicts.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { EVERYTHING } from '../../storage/objects/types';
-import type { ObjectOperations } from '../controllers/operations';
+import type { ObjectOperations } from '../client/operations';
 import type { ResourceType } from '../registry/types';
-import { deepEqual } from '../validation/field-errors';
+import { deepEqual } from '../status/field-errors';
 import {
   AUTO_UPDATE_ANNOTATION,
   FLOWCONTROL_GROUP,
@@ -22,7 +22,7 @@ import {
   MANDATORY_PRIORITY_LEVELS,
   SUGGESTED_FLOW_SCHEMAS,
   SUGGESTED_PRIORITY_LEVELS,
-} from './bootstrap-configuration';
+} from '../../api/flowcontrol-bootstrap';
 
 export async function ensureBootstrapConfiguration(operations: ObjectOperations): Promise<void> {
   const type = (resource: string): ResourceType => {
@@ -31,17 +31,29 @@ export async function ensureBootstrapConfiguration(operations: ObjectOperations)
     return found;
   };
   // Levels first, so the schemas never dangle on a fresh cluster.
-  await ensureObjects(operations, type('prioritylevelconfigurations'), MANDATORY_PRIORITY_LEVELS, SUGGESTED_PRIORITY_LEVELS);
+  await ensureObjects(
+    operations,
+    type('prioritylevelconfigurations'),
+    MANDATORY_PRIORITY_LEVELS,
+    SUGGESTED_PRIORITY_LEVELS,
+  );
   await ensureObjects(operations, type('flowschemas'), MANDATORY_FLOW_SCHEMAS, SUGGESTED_FLOW_SCHEMAS);
 }
 
 /** The part of the spec the server keeps; the `exempt` level's own tuning is the administrator's. */
 function managedSpec(object: KubeObject): unknown {
   const spec = object.spec as Record<string, unknown> | undefined;
-  return object.kind === 'PriorityLevelConfiguration' && object.metadata.name === 'exempt' ? { ...spec, exempt: undefined } : spec;
+  return object.kind === 'PriorityLevelConfiguration' && object.metadata.name === 'exempt'
+    ? { ...spec, exempt: undefined }
+    : spec;
 }
 
-async function ensureObjects(operations: ObjectOperations, type: ResourceType, mandatory: readonly KubeObject[], suggested: readonly KubeObject[]): Promise<void> {
+async function ensureObjects(
+  operations: ObjectOperations,
+  type: ResourceType,
+  mandatory: readonly KubeObject[],
+  suggested: readonly KubeObject[],
+): Promise<void> {
   const { items } = await operations.storageFor(type).list({}, { predicate: EVERYTHING });
   const existing = new Map(items.map((object) => [String(object.metadata.name), object]));
   const known = new Set([...mandatory, ...suggested].map((object) => String(object.metadata.name)));
@@ -54,7 +66,8 @@ async function ensureObjects(operations: ObjectOperations, type: ResourceType, m
     }
     const isMandatory = mandatory.includes(wanted);
     const annotation = found.metadata.annotations?.[AUTO_UPDATE_ANNOTATION];
-    const autoUpdate = annotation === undefined ? isMandatory || found.metadata.generation === 1 : annotation === 'true';
+    const autoUpdate =
+      annotation === undefined ? isMandatory || found.metadata.generation === 1 : annotation === 'true';
     const specFollows = isMandatory || autoUpdate;
     if (annotation !== undefined && (!specFollows || deepEqual(managedSpec(found), managedSpec(wanted)))) continue;
     await operations.updateObject(type, { name }, (object) => {
@@ -62,7 +75,8 @@ async function ensureObjects(operations: ObjectOperations, type: ResourceType, m
       if (specFollows && !deepEqual(managedSpec(object), managedSpec(wanted))) {
         const keptExempt = (object.spec as Record<string, unknown> | undefined)?.exempt;
         object.spec = structuredClone(wanted.spec);
-        if (managedSpec(wanted) !== wanted.spec && keptExempt !== undefined) (object.spec as Record<string, unknown>).exempt = keptExempt;
+        if (managedSpec(wanted) !== wanted.spec && keptExempt !== undefined)
+          (object.spec as Record<string, unknown>).exempt = keptExempt;
       }
     });
   }

@@ -5,8 +5,8 @@
  * (run, wait, or refuse), with the metrics. Exempt levels run everything at once.
  */
 import type { Registry } from 'prom-client';
-import type { KubeObject } from '../../storage/objects/types';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from './bootstrap-configuration';
+import type { KubeObject } from '../../api/objects';
+import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from '../../api/flowcontrol-bootstrap';
 import { FlowClassifier, type Classification, type FlowRequest } from './classifier';
 import { flowcontrolMetrics, type FlowMetrics } from './flowcontrol-metrics';
 import { LevelQueues, type LevelSettings, type RejectReason } from './level-queues';
@@ -15,7 +15,10 @@ interface LevelSpec {
   readonly type?: string;
   readonly limited?: {
     readonly nominalConcurrencyShares?: number;
-    readonly limitResponse?: { readonly type?: string; readonly queuing?: { queues?: number; handSize?: number; queueLengthLimit?: number } };
+    readonly limitResponse?: {
+      readonly type?: string;
+      readonly queuing?: { queues?: number; handSize?: number; queueLengthLimit?: number };
+    };
   };
   readonly exempt?: { readonly nominalConcurrencyShares?: number };
 }
@@ -32,7 +35,9 @@ function levelSpec(level: KubeObject): LevelSpec {
 }
 
 function sharesOf(spec: LevelSpec): number {
-  return spec.type === 'Exempt' ? (spec.exempt?.nominalConcurrencyShares ?? 0) : (spec.limited?.nominalConcurrencyShares ?? 30);
+  return spec.type === 'Exempt'
+    ? (spec.exempt?.nominalConcurrencyShares ?? 0)
+    : (spec.limited?.nominalConcurrencyShares ?? 30);
 }
 
 export class FlowControl {
@@ -42,7 +47,13 @@ export class FlowControl {
   private nominalLimits: ReadonlyMap<string, number> = new Map();
   private readonly metricsFor: (schema: string, level: string) => FlowMetrics;
 
-  constructor(private readonly options: { readonly serverConcurrencyLimit: number; readonly registry: Registry; readonly showHiddenMetrics?: boolean }) {
+  constructor(
+    private readonly options: {
+      readonly serverConcurrencyLimit: number;
+      readonly registry: Registry;
+      readonly showHiddenMetrics?: boolean;
+    },
+  ) {
     this.metricsFor = flowcontrolMetrics(options.registry, () => this.nominalLimits, options.showHiddenMetrics);
     this.classifier = this.configure(MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS);
   }
@@ -55,9 +66,12 @@ export class FlowControl {
   private configure(schemas: Iterable<KubeObject>, levelObjects: Iterable<KubeObject>): FlowClassifier {
     const levels = new Map([...levelObjects].map((level) => [String(level.metadata.name), level]));
     // Without its mandatory objects (deleted a moment ago), the server still has somewhere to put requests.
-    for (const mandatory of MANDATORY_PRIORITY_LEVELS) if (!levels.has(String(mandatory.metadata.name))) levels.set(String(mandatory.metadata.name), mandatory);
+    for (const mandatory of MANDATORY_PRIORITY_LEVELS)
+      if (!levels.has(String(mandatory.metadata.name))) levels.set(String(mandatory.metadata.name), mandatory);
     const totalShares = [...levels.values()].reduce((sum, level) => sum + sharesOf(levelSpec(level)), 0);
-    this.nominalLimits = new Map([...levels].map(([name, level]) => [name, this.nominalLimitOf(sharesOf(levelSpec(level)), totalShares)]));
+    this.nominalLimits = new Map(
+      [...levels].map(([name, level]) => [name, this.nominalLimitOf(sharesOf(levelSpec(level)), totalShares)]),
+    );
     for (const [name, level] of levels) {
       const spec = levelSpec(level);
       if (spec.type === 'Exempt') {
@@ -70,7 +84,8 @@ export class FlowControl {
       else existing.configure(settings);
     }
     // A level that went away keeps its queues until its requests are done; new ones cannot reach it.
-    for (const [name, queues] of this.queues) if (!levels.has(name) && queues.executing === 0 && queues.waiting === 0) this.queues.delete(name);
+    for (const [name, queues] of this.queues)
+      if (!levels.has(name) && queues.executing === 0 && queues.waiting === 0) this.queues.delete(name);
     const catchAll = MANDATORY_FLOW_SCHEMAS[1];
     return new FlowClassifier(schemas, levels, { schema: catchAll, level: levels.get('catch-all')! });
   }
@@ -85,7 +100,14 @@ export class FlowControl {
     const response = spec.limited?.limitResponse;
     if (response?.type !== 'Queue') return { concurrencyLimit };
     const queuing = response.queuing ?? {};
-    return { concurrencyLimit, queuing: { queues: queuing.queues ?? 64, handSize: queuing.handSize ?? 8, queueLengthLimit: queuing.queueLengthLimit ?? 50 } };
+    return {
+      concurrencyLimit,
+      queuing: {
+        queues: queuing.queues ?? 64,
+        handSize: queuing.handSize ?? 8,
+        queueLengthLimit: queuing.queueLengthLimit ?? 50,
+      },
+    };
   }
 
   classify(request: FlowRequest): Classification {

@@ -51,13 +51,20 @@ function observe(into: WaitHistogram, seconds: number): void {
 type Sample = MetricValue<string> | MetricValueWithName<string>;
 
 /** Registers one scrape-time metric; prom-client formats what `get()` answers (series appear once they have something to say). */
-function register(registry: Registry, name: string, help: string, type: 'counter' | 'gauge' | 'histogram', samples: () => Sample[]): void {
+function register(
+  registry: Registry,
+  name: string,
+  help: string,
+  type: 'counter' | 'gauge' | 'histogram',
+  samples: () => Sample[],
+): void {
   const metric = {
     name,
     help,
     type,
     aggregator: 'sum',
-    get: async (): Promise<MetricObjectWithValues<Sample>> => ({ name, help, type, aggregator: 'sum', values: samples() }) as unknown as MetricObjectWithValues<Sample>,
+    get: async (): Promise<MetricObjectWithValues<Sample>> =>
+      ({ name, help, type, aggregator: 'sum', values: samples() }) as unknown as MetricObjectWithValues<Sample>,
   };
   registry.registerMetric(metric as unknown as Metric);
 }
@@ -88,29 +95,60 @@ export function flowcontrolMetrics(
   showHidden = false,
 ): (schema: string, level: string) => FlowMetrics {
   const all = new Map<string, Counts>();
-  const limitSamples = () => [...nominalLimits()].map(([level, seats]) => ({ labels: { priority_level: level }, value: seats }));
-  register(registry, 'apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', 'gauge', limitSamples);
+  const limitSamples = () =>
+    [...nominalLimits()].map(([level, seats]) => ({ labels: { priority_level: level }, value: seats }));
+  register(
+    registry,
+    'apiserver_flowcontrol_nominal_limit_seats',
+    'Nominal number of execution seats configured for each priority level',
+    'gauge',
+    limitSamples,
+  );
   const each = <T>(pick: (counts: Counts) => T[]): T[] => [...all.values()].flatMap(pick);
   if (metricShown('1.30.0', showHidden)) {
-    register(registry, 'apiserver_flowcontrol_request_concurrency_limit', deprecatedHelp('1.30.0', 'Nominal number of execution seats configured for each priority level'), 'gauge', limitSamples);
+    register(
+      registry,
+      'apiserver_flowcontrol_request_concurrency_limit',
+      deprecatedHelp('1.30.0', 'Nominal number of execution seats configured for each priority level'),
+      'gauge',
+      limitSamples,
+    );
   }
   if (metricShown('1.31.0', showHidden)) {
     register(
       registry,
       'apiserver_flowcontrol_request_concurrency_in_use',
-      deprecatedHelp('1.31.0', 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem'),
+      deprecatedHelp(
+        '1.31.0',
+        'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem',
+      ),
       'gauge',
       () => each((counts) => [{ labels: counts.labels, value: counts.executing }]),
     );
   }
-  register(registry, 'apiserver_flowcontrol_dispatched_requests_total', 'Number of requests executed by API Priority and Fairness subsystem', 'counter', () =>
-    each((counts) => (counts.dispatched > 0 ? [{ labels: counts.labels, value: counts.dispatched }] : [])),
+  register(
+    registry,
+    'apiserver_flowcontrol_dispatched_requests_total',
+    'Number of requests executed by API Priority and Fairness subsystem',
+    'counter',
+    () => each((counts) => (counts.dispatched > 0 ? [{ labels: counts.labels, value: counts.dispatched }] : [])),
   );
-  register(registry, 'apiserver_flowcontrol_rejected_requests_total', 'Number of requests rejected by API Priority and Fairness subsystem', 'counter', () =>
-    each((counts) => [...counts.rejected].map(([reason, value]) => ({ labels: { ...counts.labels, reason }, value }))),
+  register(
+    registry,
+    'apiserver_flowcontrol_rejected_requests_total',
+    'Number of requests rejected by API Priority and Fairness subsystem',
+    'counter',
+    () =>
+      each((counts) =>
+        [...counts.rejected].map(([reason, value]) => ({ labels: { ...counts.labels, reason }, value })),
+      ),
   );
-  register(registry, 'apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', 'gauge', () =>
-    each((counts) => [{ labels: counts.labels, value: counts.inQueue }]),
+  register(
+    registry,
+    'apiserver_flowcontrol_current_inqueue_requests',
+    'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
+    'gauge',
+    () => each((counts) => [{ labels: counts.labels, value: counts.inQueue }]),
   );
   register(
     registry,
@@ -119,11 +157,16 @@ export function flowcontrolMetrics(
     'gauge',
     () => each((counts) => [{ labels: counts.labels, value: counts.executing }]),
   );
-  register(registry, 'apiserver_flowcontrol_request_wait_duration_seconds', 'Length of time a request spent waiting in its queue', 'histogram', () =>
-    each((counts) => [
-      ...(counts.executedWait.count > 0 ? waitSamples(counts, 'true', counts.executedWait) : []),
-      ...(counts.refusedWait.count > 0 ? waitSamples(counts, 'false', counts.refusedWait) : []),
-    ]),
+  register(
+    registry,
+    'apiserver_flowcontrol_request_wait_duration_seconds',
+    'Length of time a request spent waiting in its queue',
+    'histogram',
+    () =>
+      each((counts) => [
+        ...(counts.executedWait.count > 0 ? waitSamples(counts, 'true', counts.executedWait) : []),
+        ...(counts.refusedWait.count > 0 ? waitSamples(counts, 'false', counts.refusedWait) : []),
+      ]),
   );
 
   const recorders = new Map<string, FlowMetrics>();

@@ -1,8 +1,8 @@
 /** POST on a collection: create, answering 201 Created (also for dry runs, as the reference does). */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { operationOptions } from '../registry/store/admission';
-import { auditAnnotationsOf, auditRequestObject } from '../audit/request-audit';
+import { auditAnnotationsOf, auditRequestObject } from '../audit/record/request-audit';
 import { createObject } from '../registry/store/create';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
 import { checkNamespace, decodeObjectBody, fieldManagerOf } from './object-body';
@@ -11,7 +11,9 @@ export function createHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
     const decoded = await decodeObjectBody(scope, req, options);
-    auditRequestObject(req, decoded.object, (copy) => scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version));
+    auditRequestObject(req, decoded.object, (copy) =>
+      scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version),
+    );
     checkNamespace(scope, decoded.object, info.namespace);
     const created = await createObject(scope, {
       object: decoded.object,

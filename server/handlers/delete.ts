@@ -5,13 +5,13 @@
  * it lingers; once gone, the object for kinds that return it, else a Success Status naming it.
  */
 import { decodeContinueToken } from '../../storage/objects/continue-token';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { Request } from 'express';
-import type { UserInfo } from '../authn/types';
+import type { UserInfo } from '../../api/user-info';
 import { optionsBodyAsJson } from '../codec/options-body';
-import { readBody } from '../http/body';
-import { auditAnnotationsOf, auditDeleteOptions } from '../audit/request-audit';
-import type { RequestInfo } from '../http/request-info';
+import { readBody } from '../request/body';
+import { auditAnnotationsOf, auditDeleteOptions } from '../audit/record/request-audit';
+import type { RequestInfo } from '../request/request-info';
 import { operationOptions, type WriteRequest } from '../registry/store/admission';
 import { deleteObject, type DeleteOutcome, type Deletion } from '../registry/store/delete';
 import { deleteCollection } from '../registry/store/delete-collection';
@@ -19,7 +19,7 @@ import { deleteCorruptObject, unsafeDeleteEnabled } from '../registry/store/dele
 import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
 import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions } from '../request/query';
 import { forbidden, internalError, invalid } from '../status/catalogue';
-import { invalid as invalidField, FieldPath } from '../validation/field-errors';
+import { invalid as invalidField, FieldPath } from '../status/field-errors';
 import { attributesFrom } from '../authz/types';
 import { namespaceScopeOf, selectionOf } from './list';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
@@ -27,12 +27,19 @@ import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, typ
 const UNSAFE_DELETE_VERB = 'unsafe-delete-ignore-read-errors';
 
 /** The request's user may also do `unsafe-delete-ignore-read-errors` on this object, or 403. */
-async function authorizeUnsafeDelete(scope: HandlerScope, request: { info: RequestInfo; user: UserInfo }): Promise<void> {
+async function authorizeUnsafeDelete(
+  scope: HandlerScope,
+  request: { info: RequestInfo; user: UserInfo },
+): Promise<void> {
   const { authorizer } = scope.context;
   if (authorizer === undefined) throw internalError('no authorizer provided, unable to authorize unsafe delete');
   const result = await authorizer.authorize(attributesFrom(request.info, request.user, { verb: UNSAFE_DELETE_VERB }));
   if (result.decision === 'allow') return;
-  throw forbidden(groupResourceOf(scope.type), request.info.name, `not permitted to do ${JSON.stringify(UNSAFE_DELETE_VERB)}, reason: ${result.reason}`);
+  throw forbidden(
+    groupResourceOf(scope.type),
+    request.info.name,
+    `not permitted to do ${JSON.stringify(UNSAFE_DELETE_VERB)}, reason: ${result.reason}`,
+  );
 }
 
 function successStatus(scope: HandlerScope, object: KubeObject): object {
@@ -70,7 +77,9 @@ function writeRequestOf(options: DeleteRequestOptions, req: Request): WriteReque
 export function deleteHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const body = optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations });
-    const options = parseDeleteOptions(queryOf(req), body, { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
+    const options = parseDeleteOptions(queryOf(req), body, {
+      allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope),
+    });
     auditDeleteOptions(req, body);
     const request = { ...writeRequestOf(options, req), key: objectKeyOf(scope, info) };
     let outcome: DeleteOutcome;
@@ -79,7 +88,14 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
       const unsafe = await deleteCorruptObject(scope, request);
       if (!('normal' in unsafe)) {
         // Nothing could be read, so the answer names the object only, as the reference's does.
-        const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: request.key.name, kind: scope.type.kind } };
+        const status = {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Success',
+          code: 200,
+          details: { name: request.key.name, kind: scope.type.kind },
+        };
         addWarnings(res, deprecationWarnings(scope));
         await writeResponse(scope, res, 200, status);
         return;
@@ -94,7 +110,12 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
       await writeResponse(scope, res, options.orphanDependents === false ? 202 : 200, outcome.object);
       return;
     }
-    await writeResponse(scope, res, 200, scope.type.returnsDeletedObject ? outcome.object : successStatus(scope, outcome.object));
+    await writeResponse(
+      scope,
+      res,
+      200,
+      scope.type.returnsDeletedObject ? outcome.object : successStatus(scope, outcome.object),
+    );
   };
 }
 
@@ -102,9 +123,17 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
 export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = queryOf(req);
-    const options = parseDeleteOptions(query, optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations }), { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) });
+    const options = parseDeleteOptions(
+      query,
+      optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations }),
+      { allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope) },
+    );
     if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
-      const field = invalidField(FieldPath.root('ignoreStoreReadErrorWithClusterBreakingPotential'), true, 'is not allowed with DELETECOLLECTION, try again after removing the option');
+      const field = invalidField(
+        FieldPath.root('ignoreStoreReadErrorWithClusterBreakingPotential'),
+        true,
+        'is not allowed with DELETECOLLECTION, try again after removing the option',
+      );
       throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [field]);
     }
     const listQuery = parseListQuery(query, false);

@@ -2,7 +2,7 @@
 import { parseListQuery, queryOf, type ListQuery } from '../request/query';
 import { compileSelection, SelectorParseError, type Selection } from '../selectors/predicate';
 import { badRequest } from '../status/catalogue';
-import { writeList } from '../codec/respond';
+import { writeList } from '../responsewriters/respond';
 import { apiVersionOf, toServedVersions } from '../registry/store/scope';
 import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
 
@@ -15,7 +15,14 @@ import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type R
 export function selectionOf(scope: HandlerScope, query: ListQuery): Selection {
   try {
     const onServed = scope.type.convert !== undefined && scope.version.version !== scope.type.storageVersion;
-    return compileSelection({ labelSelector: query.labelSelector, fieldSelector: query.fieldSelector, selectableFields: scope.type.selectableFields }, onServed);
+    return compileSelection(
+      {
+        labelSelector: query.labelSelector,
+        fieldSelector: query.fieldSelector,
+        selectableFields: scope.type.selectableFields,
+      },
+      onServed,
+    );
   } catch (error) {
     if (error instanceof SelectorParseError) throw badRequest(error.message);
     throw error;
@@ -53,7 +60,9 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
         metadata: {
           resourceVersion: result.resourceVersion,
           ...(result.continue ? { continue: result.continue } : {}),
-          ...(result.remainingItemCount !== undefined && result.continue ? { remainingItemCount: result.remainingItemCount } : {}),
+          ...(result.remainingItemCount !== undefined && result.continue
+            ? { remainingItemCount: result.remainingItemCount }
+            : {}),
         },
       },
       items,

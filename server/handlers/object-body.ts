@@ -4,15 +4,15 @@
  * is the store's (server/registry/store/).
  */
 import type { Request } from 'express';
-import type { KubeObject } from '../../storage/objects/types';
-import { readBody } from '../http/body';
+import type { KubeObject } from '../../api/objects';
+import { readBody } from '../request/body';
 import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
 import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
 import { badRequest, invalid } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
-import { FieldPath, invalid as invalidField } from '../validation/field-errors';
+import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import { decodeValue, NO_REPEATED_KEYS, parseBody, type DecodedObject, type RepeatedKeys } from '../validation/decode';
 import { managerFromUserAgent } from '../fieldmanager/managed-fields';
 import { apiVersionOf } from '../registry/store/scope';
@@ -31,20 +31,30 @@ function checkTypeMeta(scope: HandlerScope, value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return; // typing reports it
   const record = value as Record<string, unknown>;
   const expectedVersion = apiVersionOf(scope);
-  const apiVersion = typeof record.apiVersion === 'string' && record.apiVersion !== '' ? record.apiVersion : expectedVersion;
+  const apiVersion =
+    typeof record.apiVersion === 'string' && record.apiVersion !== '' ? record.apiVersion : expectedVersion;
   const kind = typeof record.kind === 'string' && record.kind !== '' ? record.kind : scope.type.kind;
   const slash = apiVersion.lastIndexOf('/');
-  const gv = slash >= 0 ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) } : { group: '', version: apiVersion };
+  const gv =
+    slash >= 0
+      ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) }
+      : { group: '', version: apiVersion };
   if (kind === scope.type.kind && apiVersion === expectedVersion) return;
   const known = scope.context.registry.findKind({ ...gv, kind });
   const prefix = `${kind} in version ${JSON.stringify(gv.version)} cannot be handled as a ${scope.type.kind}`;
   if (known === undefined) {
-    throw badRequest(`${prefix}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    throw badRequest(
+      `${prefix}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+    );
   }
   if (known.group === scope.type.group && known.resource === scope.type.resource) {
-    throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedVersion})`);
+    throw badRequest(
+      `the API version in the data (${apiVersion}) does not match the expected API version (${expectedVersion})`,
+    );
   }
-  throw badRequest(`${prefix}: converting (${gv.version}.${kind}) to (${internalPackage(scope.type.group)}.${scope.type.kind}): unknown conversion`);
+  throw badRequest(
+    `${prefix}: converting (${gv.version}.${kind}) to (${internalPackage(scope.type.group)}.${scope.type.kind}): unknown conversion`,
+  );
 }
 
 /**
@@ -52,12 +62,19 @@ function checkTypeMeta(scope: HandlerScope, value: unknown): void {
  * or version is the patch's fault: the reference answers 422 on the `patch` field, with the
  * patched object and the decoding error, where a body gets the 400 above.
  */
-export function decodeParsed(scope: HandlerScope, value: unknown, duplicates: RepeatedKeys, options: WriteOptions): DecodedObject {
+export function decodeParsed(
+  scope: HandlerScope,
+  value: unknown,
+  duplicates: RepeatedKeys,
+  options: WriteOptions,
+): DecodedObject {
   try {
     checkTypeMeta(scope, value);
   } catch (error) {
     if (!(error instanceof StatusError)) throw error;
-    throw invalid({ group: '', kind: '' }, '', [invalidField(FieldPath.root('patch'), JSON.stringify(value), error.status.message ?? '')]);
+    throw invalid({ group: '', kind: '' }, '', [
+      invalidField(FieldPath.root('patch'), JSON.stringify(value), error.status.message ?? ''),
+    ]);
   }
   return decodeTyped(scope, { value, duplicates, options, wholeBody: false });
 }
@@ -96,7 +113,13 @@ function decodeTyped(
  */
 export function objectBodyFormat(scope: HandlerScope, req: Request): Format {
   try {
-    return requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: scope.type.protobuf !== false, cbor: scope.context.representations?.cbor ?? false }) });
+    return requestBodyFormat({
+      contentType: req.headers['content-type'],
+      serializers: serializersFor({
+        protobuf: scope.type.protobuf !== false,
+        cbor: scope.context.representations?.cbor ?? false,
+      }),
+    });
   } catch (error) {
     req.resume();
     throw error;
@@ -104,18 +127,34 @@ export function objectBodyFormat(scope: HandlerScope, req: Request): Format {
 }
 
 /** Reads a full-object body of a known format into a plain value, and the fields JSON or YAML repeated. */
-export async function readObjectValue(req: Request, format: Format, options: { expectedKind: string; findDuplicates: boolean }): Promise<{ value: unknown; duplicates: RepeatedKeys }> {
+export async function readObjectValue(
+  req: Request,
+  format: Format,
+  options: { expectedKind: string; findDuplicates: boolean },
+): Promise<{ value: unknown; duplicates: RepeatedKeys }> {
   const body = await readBody(req);
   if (format === 'protobuf') return { value: decodeObject(body), duplicates: NO_REPEATED_KEYS };
   if (format === 'cbor') return { value: decodeCborBody(body), duplicates: NO_REPEATED_KEYS };
-  const parsed = parseBody({ body, format, expectedKind: options.expectedKind, findDuplicates: options.findDuplicates });
+  const parsed = parseBody({
+    body,
+    format,
+    expectedKind: options.expectedKind,
+    findDuplicates: options.findDuplicates,
+  });
   return { value: parsed.value, duplicates: parsed.repeatedKeys };
 }
 
 /** Reads and decodes a POST/PUT body into an object of the request's version. */
-export async function decodeObjectBody(scope: HandlerScope, req: Request, options: WriteOptions): Promise<DecodedObject> {
+export async function decodeObjectBody(
+  scope: HandlerScope,
+  req: Request,
+  options: WriteOptions,
+): Promise<DecodedObject> {
   const format = objectBodyFormat(scope, req);
-  const { value, duplicates } = await readObjectValue(req, format, { expectedKind: scope.type.kind, findDuplicates: options.fieldValidation !== 'Ignore' });
+  const { value, duplicates } = await readObjectValue(req, format, {
+    expectedKind: scope.type.kind,
+    findDuplicates: options.fieldValidation !== 'Ignore',
+  });
   return decodeTyped(scope, { value, duplicates, options, wholeBody: true });
 }
 
@@ -139,12 +178,12 @@ export function checkNamespace(scope: HandlerScope, object: KubeObject, namespac
   object.metadata.namespace = namespace;
 }
 
+/** The object names the URL's object: a body without a name is the reference's 400 too. */
 export function checkName(object: KubeObject, name: string): void {
   const sent = object.metadata.name;
-  if (sent !== undefined && sent !== '' && sent !== name) {
-    throw badRequest(`the name of the object (${sent}) does not match the name on the URL (${name})`);
-  }
-  object.metadata.name = name;
+  if (sent === undefined || sent === '')
+    throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+  if (sent !== name) throw badRequest(`the name of the object (${sent}) does not match the name on the URL (${name})`);
 }
 
 export function fieldManagerOf(req: Request, options: WriteOptions): string {

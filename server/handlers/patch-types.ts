@@ -3,7 +3,7 @@
  * (JSON Patch, merge patch, strategic merge), one entry each, and the server-side apply
  * types, which the handler runs through the apply engine instead.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { ApplyBodyFormat } from '../apply/apply-body';
 import { applyJsonPatch, MalformedPatchError, parseJsonPatch, PatchApplyError } from '../patch/json-patch';
 import { applyMergePatch } from '../patch/merge-patch';
@@ -69,7 +69,9 @@ const mergePatch: PatchType = {
   parse(body) {
     const patch = parseJSONDocument(body);
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-      throw badRequest(`json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
+      throw badRequest(
+        `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
+      );
     }
     return patch;
   },
@@ -87,7 +89,8 @@ const strategicMergePatch: PatchType = {
     if (body.toString('utf8').trim() === 'null') return {};
     const patch = mergePatch.parse(body) as Record<string, unknown>;
     // A directive on the whole object would replace or delete it; the reference refuses it.
-    if (patch.$patch === 'replace' || patch.$patch === 'delete') throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);
+    if (patch.$patch === 'replace' || patch.$patch === 'delete')
+      throw badRequest(`$patch: ${String(patch.$patch)} may not be used on the whole object`);
     return patch;
   },
   apply(current, patch) {
@@ -96,7 +99,12 @@ const strategicMergePatch: PatchType = {
     const group = slash >= 0 ? apiVersion.slice(0, slash) : '';
     const version = apiVersion.slice(slash + 1);
     const found = definitionForKind({ group, version, kind: current.kind ?? '' });
-    if (found === undefined) throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+    if (found === undefined)
+      throw unsupportedMediaType([
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        'application/apply-patch+yaml',
+      ]);
     const schema = rootSchemaNode(schemaData().definitions as unknown as Definitions, found.name);
     try {
       return applyStrategicMergePatch(current, patch, schema);
@@ -131,5 +139,8 @@ export function applyBodyFormatOf(mediaType: string, options: { readonly cbor: b
 
 /** Every PATCH type, in the order of the reference's 415 message. */
 export function acceptedPatchTypes(options: { readonly cbor: boolean }): string[] {
-  return [...PATCH_TYPES.keys(), ...[...APPLY_PATCH_TYPES.keys()].filter((type) => applyBodyFormatOf(type, options) !== undefined)];
+  return [
+    ...PATCH_TYPES.keys(),
+    ...[...APPLY_PATCH_TYPES.keys()].filter((type) => applyBodyFormatOf(type, options) !== undefined),
+  ];
 }

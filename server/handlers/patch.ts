@@ -3,23 +3,30 @@
  * object inside the guaranteed update; a server-side apply body goes through the apply engine
  * there instead, which may create the object and writes the managedFields itself.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { parseApplyBody, type ApplyBodyFormat } from '../apply/apply-body';
 import { serverSideApply, type OwnershipScope } from '../apply/apply';
 import { rootSchemaNode } from '../apply/schema-node';
-import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
-import { readBody } from '../http/body';
+import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
+import { readBody } from '../request/body';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { attributesFrom } from '../authz/types';
-import { badRequest, conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
-import type { UserInfo } from '../authn/types';
-import type { RequestInfo } from '../http/request-info';
+import { conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
+import type { UserInfo } from '../../api/user-info';
+import type { RequestInfo } from '../request/request-info';
 import { operationOptions } from '../registry/store/admission';
-import { auditAnnotationsOf, auditRequestPatch } from '../audit/request-audit';
+import { auditAnnotationsOf, auditRequestPatch } from '../audit/record/request-audit';
 import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
 import { updateObject, type UpdateResult, type WriteTarget } from '../registry/store/update';
 import { acceptedPatchTypes, applyBodyFormatOf, PATCH_TYPES, type PatchType } from './patch-types';
-import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler, type ResourceRequest } from './scope';
+import {
+  addWarnings,
+  deprecationWarnings,
+  writeResponse,
+  type HandlerScope,
+  type ResourceHandler,
+  type ResourceRequest,
+} from './scope';
 import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
 import { NO_REPEATED_KEYS } from '../validation/decode';
 
@@ -39,13 +46,21 @@ export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'):
       req.resume();
       throw unsupportedMediaType(acceptedPatchTypes(gates));
     }
-    const outcome = patchType !== undefined ? await patchObject(scope, target, request, patchType) : await applyObject(scope, target, request, applyFormat!);
+    const outcome =
+      patchType !== undefined
+        ? await patchObject(scope, target, request, patchType)
+        : await applyObject(scope, target, request, applyFormat!);
     addWarnings(res, [...deprecationWarnings(scope), ...outcome.warnings, ...outcome.result.warnings]);
     await writeResponse(scope, res, outcome.result.created ? 201 : 200, outcome.result.object);
   };
 }
 
-async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req }: ResourceRequest, patchType: PatchType): Promise<PatchOutcome> {
+async function patchObject(
+  scope: HandlerScope,
+  target: WriteTarget,
+  { info, req }: ResourceRequest,
+  patchType: PatchType,
+): Promise<PatchOutcome> {
   const options = parseWriteOptions(queryOf(req), 'PatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
@@ -62,8 +77,6 @@ async function patchObject(scope: HandlerScope, target: WriteTarget, { info, req
       const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options);
       decodeWarnings = decoded.warnings;
       checkNamespace(scope, decoded.object, info.namespace);
-      // A patch that removes the name leaves nothing to check against the URL: the reference refuses it.
-      if (!decoded.object.metadata.name) throw badRequest(`the name of the object (${info.name} based on URL) was undeterminable: name must be provided`);
       checkName(decoded.object, info.name);
       return decoded.object;
     },
@@ -83,7 +96,12 @@ function ownershipScopeOf(scope: HandlerScope, target: WriteTarget): OwnershipSc
   return scope.type.subresources.status ? 'all-but-status' : 'whole-object';
 }
 
-async function applyObject(scope: HandlerScope, target: WriteTarget, { info, req }: ResourceRequest, format: ApplyBodyFormat): Promise<PatchOutcome> {
+async function applyObject(
+  scope: HandlerScope,
+  target: WriteTarget,
+  { info, req }: ResourceRequest,
+  format: ApplyBodyFormat,
+): Promise<PatchOutcome> {
   const options = parseWriteOptions(queryOf(req), 'ApplyPatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
@@ -149,6 +167,10 @@ function once(run: () => Promise<void>): () => Promise<void> {
 function rejectUidOnCreate(scope: HandlerScope, config: Record<string, unknown>, name: string): void {
   const uid = (config.metadata as { uid?: unknown } | undefined)?.uid;
   if (typeof uid === 'string' && uid !== '') {
-    throw conflict(groupResourceOf(scope.type), name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+    throw conflict(
+      groupResourceOf(scope.type),
+      name,
+      `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`,
+    );
   }
 }

@@ -8,16 +8,16 @@
  */
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ObjectStorage } from '../../storage/objects/types';
-import '../http/request-context';
-import type { RequestInfo } from '../http/request-info';
+import '../request/request-context';
+import type { RequestInfo } from '../request/request-info';
 import { withTypeDefinitions } from '../registry/type-definitions';
-import { typeAtVersion, type HandlerFactory, type ResourceRegistry, type ResourceType, type Verb } from '../registry/types';
+import { typeAtVersion, type ResourceRegistry, type ResourceType, type Verb } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
 import { StatusError } from '../status/status-error';
 import type { Definitions } from '../validation/decode';
 import { admissionChain, type Admission } from '../admission/types';
 import type { Authorizer } from '../authz/types';
-import { negotiateResponse, type RepresentationSettings } from '../codec/respond';
+import { negotiateResponse } from '../responsewriters/respond';
 import { createHandler } from './create';
 import { deleteCollectionHandler, deleteHandler } from './delete';
 import { getHandler } from './get';
@@ -31,6 +31,8 @@ import { updateHandler } from './update';
 import { createKubeletClient, DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClient } from '../kubelet/kubelet-client';
 import { watchHandler } from './watch';
 
+import type { HandlerFactory } from './slots';
+import type { RepresentationSettings } from '../codec/representation-settings';
 export interface ResourceRoutesOptions {
   readonly registry: ResourceRegistry;
   /** The storage of a type (the watch cache over the store, usually), one per type. */
@@ -71,7 +73,10 @@ function genericHandlers(scope: HandlerScope): Partial<Record<Verb, ResourceHand
   };
 }
 
-function builtHandlers(scope: HandlerScope, factories: Readonly<Partial<Record<Verb, HandlerFactory>>>): Partial<Record<Verb, ResourceHandler>> {
+function builtHandlers(
+  scope: HandlerScope,
+  factories: Readonly<Partial<Record<Verb, HandlerFactory>>>,
+): Partial<Record<Verb, ResourceHandler>> {
   return Object.fromEntries(Object.entries(factories).map(([verb, factory]) => [verb, factory(scope)]));
 }
 
@@ -83,14 +88,23 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
   const { subresources, handlers: slots = {} } = scope.type;
   const sub: Record<string, Partial<Record<string, ResourceHandler>>> = {};
   if (subresources.status) {
-    sub.status = { get: getHandler(scope), update: updateHandler(scope, 'status'), patch: patchHandler(scope, 'status') };
+    sub.status = {
+      get: getHandler(scope),
+      update: updateHandler(scope, 'status'),
+      patch: patchHandler(scope, 'status'),
+    };
   }
   if (subresources.scale) {
     const paths = subresources.scale;
-    sub.scale = { get: scaleGetHandler(scope, paths), update: scaleWriteHandler(scope, paths, 'update'), patch: scaleWriteHandler(scope, paths, 'patch') };
+    sub.scale = {
+      get: scaleGetHandler(scope, paths),
+      update: scaleWriteHandler(scope, paths, 'update'),
+      patch: scaleWriteHandler(scope, paths, 'patch'),
+    };
   }
   if (subresources.finalize) sub.finalize = { update: updateHandler(scope, 'finalize') };
-  for (const [name, endpoint] of Object.entries(slots.subresources ?? {})) sub[name] = builtHandlers(scope, endpoint.handlers);
+  for (const [name, endpoint] of Object.entries(slots.subresources ?? {}))
+    sub[name] = builtHandlers(scope, endpoint.handlers);
   return {
     main: { ...(scope.type.virtual ? {} : genericHandlers(scope)), ...builtHandlers(scope, slots.verbs ?? {}) },
     subresources: sub,
@@ -98,13 +112,19 @@ function buildHandlers(scope: HandlerScope): ServedHandlers {
 }
 
 /** The handler for the request, a 405 for a verb the type or subresource does not serve, or undefined to fall through. */
-function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo, method: string): ResourceHandler | 'not-allowed' | undefined {
+function pick(
+  type: ResourceType,
+  handlers: ServedHandlers,
+  info: RequestInfo,
+  method: string,
+): ResourceHandler | 'not-allowed' | undefined {
   // A cluster-scoped kind has no route under a namespace (`/api/v1/namespaces/x/nodes`); a
   // namespace's own path (`/api/v1/namespaces/x`, `/namespaces/x/status`) names it as its namespace.
   if (!type.namespaced && info.namespace !== '' && !isNamespaceOwnPath(info)) return undefined;
   // The legacy `/watch/` paths are routed for GET only, and only for kinds that can be watched:
   // another method there is 405, or 404 when the kind has no such path at all.
-  if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD') return type.verbs.includes('watch') ? 'not-allowed' : undefined;
+  if (info.verb === 'watch' && method !== 'GET' && method !== 'HEAD')
+    return type.verbs.includes('watch') ? 'not-allowed' : undefined;
   if (info.subresource === '') {
     const verb = info.verb as Verb;
     // PUT and PATCH name an object: on a collection there is no such route.
@@ -123,12 +143,19 @@ function pick(type: ResourceType, handlers: ServedHandlers, info: RequestInfo, m
   }
   const subresource = handlers.subresources[info.subresource];
   if (subresource === undefined) return undefined; // not served: the chain's 404
+  // The reference routes `<name>/<subresource>` and nothing below it, but for the proxies.
+  if (info.parts.length > 3 && type.handlers?.subresources?.[info.subresource]?.takesPath !== true) return undefined;
   return subresource[info.verb] ?? 'not-allowed';
 }
 
 /** `/namespaces/<name>[/<subresource>]`: the request info names the namespace as both. */
 function isNamespaceOwnPath(info: RequestInfo): boolean {
-  return info.resource === 'namespaces' && info.parts[0] === 'namespaces' && info.parts[1] === info.namespace && info.name === info.namespace;
+  return (
+    info.resource === 'namespaces' &&
+    info.parts[0] === 'namespaces' &&
+    info.parts[1] === info.namespace &&
+    info.name === info.namespace
+  );
 }
 
 /**
@@ -136,7 +163,12 @@ function isNamespaceOwnPath(info: RequestInfo): boolean {
  * with a generic 405 naming neither the verb nor the resource.
  */
 function routeMethodNotAllowed(): StatusError {
-  return new StatusError({ code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', details: {} });
+  return new StatusError({
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: 'the server does not allow this method on the requested resource',
+    details: {},
+  });
 }
 
 /** Virtual types store nothing: a handler of theirs that reaches for storage is a bug, not a bad request. */
@@ -144,7 +176,12 @@ function refuseStorage(): Promise<never> {
   return Promise.reject(new Error('a virtual resource type stores nothing'));
 }
 const NOTHING_STORED: ObjectStorage = {
-  get: refuseStorage, list: refuseStorage, create: refuseStorage, update: refuseStorage, delete: refuseStorage, watch: refuseStorage,
+  get: refuseStorage,
+  list: refuseStorage,
+  create: refuseStorage,
+  update: refuseStorage,
+  delete: refuseStorage,
+  watch: refuseStorage,
 };
 
 export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
@@ -175,7 +212,12 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
       const served = type.versions.find((v) => v.version === version);
       if (served === undefined) return undefined;
       const storage = type.virtual ? NOTHING_STORED : options.storageFor(type);
-      handlers = buildHandlers({ type: typeAtVersion(type, served), version: served, storage, context: withTypeDefinitions(context, type) });
+      handlers = buildHandlers({
+        type: typeAtVersion(type, served),
+        version: served,
+        storage,
+        context: withTypeDefinitions(context, type),
+      });
       byVersion.set(version, handlers);
     }
     return handlers;
@@ -197,13 +239,18 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     try {
       // The answer's type is agreed before anything happens: a 406 must not follow a write.
       // A connection (a log, a proxy) answers in its backend's type: nothing to agree on.
-      if (!isConnection(type, info)) negotiateResponse({ req, res, settings: options.representations }, endpointOfType(type), { watch: info.verb === 'watch' });
+      if (!isConnection(type, info))
+        negotiateResponse({ req, res, settings: options.representations }, endpointOfType(type), {
+          watch: info.verb === 'watch',
+        });
     } catch (error) {
       req.resume();
       return next(error);
     }
     // Storage errors name no resource; the reference's Status details do.
-    handler({ info, req, res }).catch((error: unknown) => next(statusErrorFrom(error, { resource: groupResourceOf(type), name: info.name || undefined })));
+    handler({ info, req, res }).catch((error: unknown) =>
+      next(statusErrorFrom(error, { resource: groupResourceOf(type), name: info.name || undefined })),
+    );
   };
 }
 

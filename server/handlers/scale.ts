@@ -3,12 +3,12 @@
  * and PATCH (a patch of the current Scale, or an apply) are read here and written by the
  * store (server/registry/store/scale.ts).
  */
-import { auditAnnotationsOf } from '../audit/request-audit';
-import type { KubeObject } from '../../storage/objects/types';
+import { auditAnnotationsOf } from '../audit/record/request-audit';
+import type { KubeObject } from '../../api/objects';
 import type { ScaleSubresource } from '../registry/types';
 import { parseApplyBody } from '../apply/apply-body';
-import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/respond';
-import { readBody } from '../http/body';
+import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-settings';
+import { readBody } from '../request/body';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { unsupportedMediaType } from '../status/catalogue';
 import { operationOptions } from '../registry/store/admission';
@@ -25,7 +25,11 @@ export function scaleGetHandler(scope: HandlerScope, paths: ScaleSubresource): R
 }
 
 /** PUT (a whole Scale) and PATCH (a patch of the current Scale, or an apply) of the parent's replicas. */
-export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, method: 'update' | 'patch'): ResourceHandler {
+export function scaleWriteHandler(
+  scope: HandlerScope,
+  paths: ScaleSubresource,
+  method: 'update' | 'patch',
+): ResourceHandler {
   return async ({ info, req, res }) => {
     const mediaType = contentMediaType(req);
     const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
@@ -36,15 +40,25 @@ export function scaleWriteHandler(scope: HandlerScope, paths: ScaleSubresource, 
       throw unsupportedMediaType(acceptedPatchTypes(gates));
     }
     const format = method === 'update' ? objectBodyFormat(scope, req) : undefined;
-    const optionsKind = method === 'update' ? 'UpdateOptions' : applyFormat !== undefined ? 'ApplyPatchOptions' : 'PatchOptions';
+    const optionsKind =
+      method === 'update' ? 'UpdateOptions' : applyFormat !== undefined ? 'ApplyPatchOptions' : 'PatchOptions';
     const options = parseWriteOptions(queryOf(req), optionsKind);
     let change: ScaleChange;
     if (format !== undefined) {
-      const scale = (await readObjectValue(req, format, { expectedKind: 'Scale', findDuplicates: false })).value as KubeObject;
+      const scale = (await readObjectValue(req, format, { expectedKind: 'Scale', findDuplicates: false }))
+        .value as KubeObject;
       checkName({ ...scale, metadata: { ...(scale.metadata ?? {}) } }, info.name);
       change = { kind: 'replace', scale };
     } else if (applyFormat !== undefined) {
-      change = { kind: 'apply', config: parseApplyBody({ body: await readBody(req), format: applyFormat, fieldValidation: options.fieldValidation }).config, force: options.force ?? false };
+      change = {
+        kind: 'apply',
+        config: parseApplyBody({
+          body: await readBody(req),
+          format: applyFormat,
+          fieldValidation: options.fieldValidation,
+        }).config,
+        force: options.force ?? false,
+      };
     } else {
       const patch = patchType!.parse(await readBody(req));
       change = { kind: 'patch', apply: (current) => patchType!.apply(current, patch) };

@@ -4,15 +4,16 @@
  * small pieces every verb's answer uses: Warning headers and the negotiated encoding.
  */
 import type { Request, Response } from 'express';
-import type { KubeObject, ObjectStorage } from '../../storage/objects/types';
+import type { ObjectStorage } from '../../storage/objects/types';
 import type { ResourceType, ServedVersion } from '../registry/types';
-import { groupVersionString } from '../registry/types';
-import type { RequestInfo } from '../http/request-info';
+import { groupVersionString } from '../../api/identity';
+import type { RequestInfo } from '../request/request-info';
 import type { KubeletClient } from '../kubelet/kubelet-client';
-import { writeObject, type Endpoint, type RepresentationSettings } from '../codec/respond';
+import { writeObject, type Endpoint } from '../responsewriters/respond';
 import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
-import { hasOwnPrinter } from '../table/printers';
 
+import type { KubeObject } from '../../api/objects';
+import type { RepresentationSettings } from '../codec/representation-settings';
 export interface HandlerContext extends StoreContext {
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
   readonly representations?: RepresentationSettings;
@@ -56,14 +57,26 @@ export function endpointOf(scope: HandlerScope): Endpoint {
   return endpointOfType(scope.type, scope.version);
 }
 
-/** Without a version, as far as negotiation needs it (the printer is the version's). */
+/** Without a version, as far as negotiation needs it (the printer is then the type's). */
 export function endpointOfType(type: ResourceType, version?: ServedVersion): Endpoint {
   const resource = groupResourceOf(type);
-  return { resource, protobuf: type.protobuf !== false, table: !type.virtual || hasOwnPrinter(resource), printer: version?.printer };
+  return {
+    resource,
+    protobuf: type.protobuf !== false,
+    table: !type.virtual || type.printer !== undefined,
+    printer: version?.printer ?? type.printer,
+  };
 }
 
 /** The answer in the representation the client negotiated (JSON, YAML, protobuf, Table, metadata). */
 export async function writeResponse(scope: HandlerScope, res: Response, code: number, body: object): Promise<void> {
   // A success Status (delete) is encoded as it is: transforms leave Status bodies alone.
-  await writeObject({ req: res.req, res, settings: scope.context.representations, endpoint: endpointOf(scope), code, object: body as KubeObject });
+  await writeObject({
+    req: res.req,
+    res,
+    settings: scope.context.representations,
+    endpoint: endpointOf(scope),
+    code,
+    object: body as KubeObject,
+  });
 }

@@ -7,13 +7,21 @@
  * state before is unknown is a modification when it selects and a deletion when it does not (a
  * client that holds nothing of the object ignores that deletion).
  */
-import type { KubeObject, ObjectWatchEvent } from '../../storage/objects/types';
+import type { ObjectWatchEvent } from '../../storage/objects/types';
 import type { Converted } from '../registry/store/scope';
 
-type ObjectEvent = Extract<ObjectWatchEvent, { readonly object: KubeObject; readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' }>;
+import type { KubeObject } from '../../api/objects';
+type ObjectEvent = Extract<
+  ObjectWatchEvent,
+  { readonly object: KubeObject; readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' }
+>;
 
 /** The event a watcher with `selects` sees, its object as served; undefined when it sees none. */
-export async function servedEvent(event: ObjectEvent, serve: (stored: KubeObject) => Converted<KubeObject>, selects: (served: KubeObject) => boolean): Promise<ObjectEvent | undefined> {
+export async function servedEvent(
+  event: ObjectEvent,
+  serve: (stored: KubeObject) => Converted<KubeObject>,
+  selects: (served: KubeObject) => boolean,
+): Promise<ObjectEvent | undefined> {
   const object = await serve(event.object);
   const selectsNow = selects(object);
   if (event.type === 'ADDED') return selectsNow ? { type: 'ADDED', object } : undefined;
@@ -23,5 +31,10 @@ export async function servedEvent(event: ObjectEvent, serve: (stored: KubeObject
   const selectedBefore = selects(before);
   if (selectsNow) return { type: selectedBefore ? 'MODIFIED' : 'ADDED', object };
   // Leaving the selection: the last state the watcher saw, at the revision it went away.
-  return selectedBefore ? { type: 'DELETED', object: { ...before, metadata: { ...before.metadata, resourceVersion: object.metadata.resourceVersion } } } : undefined;
+  return selectedBefore
+    ? {
+        type: 'DELETED',
+        object: { ...before, metadata: { ...before.metadata, resourceVersion: object.metadata.resourceVersion } },
+      }
+    : undefined;
 }

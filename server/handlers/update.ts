@@ -2,11 +2,11 @@
  * PUT on an object, its status, or a namespace's finalize: a full replacement, conditional on
  * the `metadata.resourceVersion` (and `metadata.uid`) the body carries.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { operationOptions } from '../registry/store/admission';
-import { auditAnnotationsOf, auditRequestObject } from '../audit/request-audit';
+import { auditAnnotationsOf, auditRequestObject } from '../audit/record/request-audit';
 import { objectKeyOf } from '../registry/store/scope';
 import { updateObject, type WriteTarget } from '../registry/store/update';
 import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
@@ -16,7 +16,9 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
   return async ({ info, req, res }) => {
     const options = parseWriteOptions(queryOf(req), 'UpdateOptions');
     const decoded = await decodeObjectBody(scope, req, options);
-    auditRequestObject(req, decoded.object, (copy) => scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version));
+    auditRequestObject(req, decoded.object, (copy) =>
+      scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version),
+    );
     const object = decoded.object;
     checkNamespace(scope, object, info.namespace);
     checkName(object, info.name);

@@ -4,16 +4,27 @@
  * unknown fields dropped), then answered. The decoder's warnings (unknown or duplicate fields
  * under Warn) and the version's deprecation reach the client as `Warning` headers.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { decodeObjectBody } from './object-body';
-import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler, type ResourceRequest } from './scope';
+import {
+  addWarnings,
+  deprecationWarnings,
+  writeResponse,
+  type HandlerScope,
+  type ResourceHandler,
+  type ResourceRequest,
+} from './scope';
 
 export type VirtualAnswer = (object: KubeObject, request: ResourceRequest) => Promise<object>;
 
 export function virtualCreateHandler(answer: VirtualAnswer): (scope: HandlerScope) => ResourceHandler {
   return (scope) => async (request) => {
-    const decoded = await decodeObjectBody(scope, request.req, parseWriteOptions(queryOf(request.req), 'CreateOptions'));
+    const decoded = await decodeObjectBody(
+      scope,
+      request.req,
+      parseWriteOptions(queryOf(request.req), 'CreateOptions'),
+    );
     const answered = await answer(decoded.object, request);
     addWarnings(request.res, [...deprecationWarnings(scope), ...decoded.warnings]);
     await writeResponse(scope, request.res, 201, answered);

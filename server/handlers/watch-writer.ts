@@ -34,8 +34,16 @@ let lastBatch: { readonly parts: readonly Buffer[]; readonly framed: boolean; re
 function batchBytes(parts: readonly Buffer[], length: number, framed: boolean): Buffer {
   if (parts.length === 1 && !framed) return parts[0];
   const last = lastBatch;
-  if (last !== undefined && last.framed === framed && last.parts.length === parts.length && last.parts.every((part, index) => part === parts[index])) return last.bytes;
-  const bytes = framed ? Buffer.concat([Buffer.from(`${length.toString(16)}\r\n`, 'latin1'), ...parts, CRLF]) : Buffer.concat(parts, length);
+  if (
+    last !== undefined &&
+    last.framed === framed &&
+    last.parts.length === parts.length &&
+    last.parts.every((part, index) => part === parts[index])
+  )
+    return last.bytes;
+  const bytes = framed
+    ? Buffer.concat([Buffer.from(`${length.toString(16)}\r\n`, 'latin1'), ...parts, CRLF])
+    : Buffer.concat(parts, length);
   lastBatch = { parts, framed, bytes };
   return bytes;
 }

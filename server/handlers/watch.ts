@@ -14,18 +14,20 @@
  * same encoding): the watch cache hands the same event object to all of them.
  */
 import type { Response } from 'express';
-import { openWatchesOf } from '../http/open-watches';
+import type { IncomingMessage } from 'node:http';
+import { openWatchesOf } from './open-watches';
 import { parseListQuery, queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
 import { selectionOf, namespaceScopeOf } from './list';
 import { servedEvent } from './served-selection';
-import { watchEncoder, type WatchEncoder } from '../codec/respond';
+import { watchEncoder, type WatchEncoder } from '../responsewriters/respond';
 import { apiVersionOf, groupResourceOf, toServedVersion } from '../registry/store/scope';
 import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
-import { EVERYTHING, type KubeObject, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
+import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
 import { WatchWriter } from './watch-writer';
 import { recordWatchEvent } from '../metrics/with-request-metrics';
 
+import type { KubeObject } from '../../api/objects';
 /** Bytes handed to a watch's connection and not yet taken by its client before the handler stops reading the watch. */
 export const WATCH_BUFFER_BYTES = 1024 * 1024;
 
@@ -40,7 +42,9 @@ export const DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS = 1800;
  * decides it: random in [min, 2·min) so that watchers do not all reconnect together, or no end
  * at all when `--min-request-timeout` is 0.
  */
-export function defaultWatchTimeoutSeconds(minRequestTimeoutSeconds: number = DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS): number | undefined {
+export function defaultWatchTimeoutSeconds(
+  minRequestTimeoutSeconds: number = DEFAULT_MIN_REQUEST_TIMEOUT_SECONDS,
+): number | undefined {
   if (minRequestTimeoutSeconds <= 0) return undefined;
   return minRequestTimeoutSeconds * (1 + Math.random());
 }
@@ -86,7 +90,12 @@ function encodedOnce(event: ObjectWatchEvent, shareKey: string | undefined, enco
 }
 
 /** The event's bytes; a promise of them only when the type's conversion answers later (a webhook). */
-function encodeEvent(scope: HandlerScope, encoder: WatchEncoder, shareKey: string | undefined, event: ObjectWatchEvent): Buffer | Promise<Buffer> {
+function encodeEvent(
+  scope: HandlerScope,
+  encoder: WatchEncoder,
+  shareKey: string | undefined,
+  event: ObjectWatchEvent,
+): Buffer | Promise<Buffer> {
   if (event.type === 'ERROR') {
     return encoder.encode('ERROR', statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) }).status);
   }
@@ -99,13 +108,24 @@ function encodeEvent(scope: HandlerScope, encoder: WatchEncoder, shareKey: strin
   return encodedOnce(event, shareKey, () => encoder.encode(event.type, served));
 }
 
+/** The reference's test for a WebSocket request: `Upgrade: websocket` and `upgrade` among the Connection options. */
+function isWebSocketRequest(req: IncomingMessage): boolean {
+  return (
+    (req.headers.upgrade ?? '').toLowerCase() === 'websocket' &&
+    /(^|,)\s*upgrade\s*($|,)/.test((req.headers.connection ?? '').toLowerCase())
+  );
+}
+
 export function watchHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseListQuery(queryOf(req), true);
     // Negotiated before the watch starts, so that a 406 is a plain answer.
     const encoder = watchEncoder({ req, res, settings: scope.context.representations, endpoint: endpointOf(scope) });
     // The served version and resource decide the bytes as much as the encoding does.
-    const shareKey = encoder.shareKey === undefined ? undefined : `${apiVersionOf(scope)}/${groupResourceOf(scope.type).resource};${encoder.shareKey}`;
+    const shareKey =
+      encoder.shareKey === undefined
+        ? undefined
+        : `${apiVersionOf(scope)}/${groupResourceOf(scope.type).resource};${encoder.shareKey}`;
     const selection = selectionOf(scope, query);
     const watch = await scope.storage.watch(namespaceScopeOf(scope, info.namespace), {
       resourceVersion: query.resourceVersion,
@@ -116,6 +136,13 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
       timeoutSeconds: query.timeoutSeconds || defaultWatchTimeoutSeconds(scope.context.minRequestTimeoutSeconds),
     });
     const stop = (): void => watch.stop();
+    if (isWebSocketRequest(req) && req.headers.origin === undefined) {
+      // The reference hands a WebSocket watch to a handshake that refuses a request with no
+      // Origin: a bare 403, after the watch was set up.
+      stop();
+      res.writeHead(403, { connection: 'close' }).end();
+      return;
+    }
     res.on('close', stop);
     // Shutdown stops the watch like its timeout does: the loop below ends and so does the response.
     const registration = openWatchesOf(req)?.add({ end: stop, finished: streamFinished(res) });

@@ -6,7 +6,7 @@
  */
 import type { RequestHandler, Response } from 'express';
 import type { HealthCheck } from './checks';
-import '../http/request-context';
+import '../request/request-context';
 
 export interface HealthEndpoints {
   readonly livez: readonly HealthCheck[];

@@ -7,8 +7,8 @@ import type { RequestHandler, Response } from 'express';
 import type { Authenticator } from '../authn/types';
 import { auditUnauthenticated, withAudit } from '../audit/with-audit';
 import { withAuditId } from '../audit/with-audit-id';
-import type { AuditPolicy } from '../audit/policy';
-import type { EventSink } from '../audit/request-audit';
+import type { AuditPolicy } from '../audit/record/policy';
+import type { EventSink } from '../audit/record/request-audit';
 import type { Authorizer } from '../authz/types';
 import type { ApiserverMetrics } from '../metrics/apiserver-metrics';
 import { requestLabels } from '../metrics/request-labels';
@@ -23,7 +23,7 @@ import { withPriorityAndFairness } from './with-priority-and-fairness';
 import type { FlowControl } from '../flowcontrol/flow-control';
 import { withRequestDeadline } from './with-request-deadline';
 import { withRequestInfo } from './with-request-info';
-import type { RequestInfo } from './request-info';
+import type { RequestInfo } from '../request/request-info';
 import { withRequestTimeout } from './with-request-timeout';
 import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
 import { withStrictTransportSecurity } from './with-strict-transport-security';
@@ -65,11 +65,15 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     // Outside everything else, as the reference's: an answer refused later still closes.
     ...(goaway ? [goaway] : []),
     withAuditId(),
-    ...((options.logVerbosity ?? 0) >= REQUEST_LOG_VERBOSITY ? [withRequestLog({ write: options.logWrite ?? ((line) => process.stderr.write(line)) })] : []),
+    ...((options.logVerbosity ?? 0) >= REQUEST_LOG_VERBOSITY
+      ? [withRequestLog({ write: options.logWrite ?? ((line) => process.stderr.write(line)) })]
+      : []),
     withRequestInfo(),
     withRequestMetrics({ metrics: options.metrics, deprecatedApi: options.deprecatedApi }),
     withCacheControl(),
-    ...(options.strictTransportSecurityDirectives?.length ? [withStrictTransportSecurity(options.strictTransportSecurityDirectives)] : []),
+    ...(options.strictTransportSecurityDirectives?.length
+      ? [withStrictTransportSecurity(options.strictTransportSecurityDirectives)]
+      : []),
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
@@ -78,17 +82,31 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     withAuthentication({
       authenticator: options.authenticator,
       anonymous: options.anonymous,
-      onUnauthenticated: audit && auditUnauthenticated({ policy: audit.policy, sink: audit.sink, metrics: options.metrics }),
+      onUnauthenticated:
+        audit && auditUnauthenticated({ policy: audit.policy, sink: audit.sink, metrics: options.metrics }),
     }),
     // Before impersonation, as the reference's: the policy judges who authenticated.
-    ...(audit ? [withAudit({ policy: audit.policy, sink: audit.sink, metrics: options.metrics, deprecatedApi: options.deprecatedApi })] : []),
+    ...(audit
+      ? [
+          withAudit({
+            policy: audit.policy,
+            sink: audit.sink,
+            metrics: options.metrics,
+            deprecatedApi: options.deprecatedApi,
+          }),
+        ]
+      : []),
     withImpersonation({ authorizer: options.authorizer }),
     options.flowControl
-      ? withPriorityAndFairness({ flowControl: options.flowControl, onRejected: (res) => recordTermination(options.metrics, res) })
+      ? withPriorityAndFairness({
+          flowControl: options.flowControl,
+          onRejected: (res) => recordTermination(options.metrics, res),
+        })
       : withInflightLimit({
           maxReadOnly: options.maxRequestsInflight,
           maxMutating: options.maxMutatingRequestsInflight,
-          onCountChange: (pool, inFlight) => options.metrics.currentInflightRequests.set({ request_kind: pool }, inFlight),
+          onCountChange: (pool, inFlight) =>
+            options.metrics.currentInflightRequests.set({ request_kind: pool }, inFlight),
           onRejected: (_pool, res) => recordTermination(options.metrics, res),
         }),
     withAuthorization({ authorizer: options.authorizer }),
@@ -99,7 +117,12 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
 function recordTermination(metrics: ApiserverMetrics, res: Response): void {
   const req = res.req;
   metrics.requestTerminations.inc({
-    ...requestLabels({ info: req.requestInfo, method: req.method, rawQuery: req.rawQuery, contentType: req.headers['content-type'] }),
+    ...requestLabels({
+      info: req.requestInfo,
+      method: req.method,
+      rawQuery: req.rawQuery,
+      contentType: req.headers['content-type'],
+    }),
     code: String(res.statusCode),
   });
 }

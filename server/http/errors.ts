@@ -2,10 +2,10 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { pathNotFound } from '../status/catalogue';
 import { statusErrorFrom } from '../status/from-error';
-import { writeStatus } from '../status/write';
+import { writeStatus } from '../responsewriters/write-status';
 import { StatusError } from '../status/status-error';
 import { ObjectError } from '../../storage/errors';
-import { auditPanic } from '../audit/request-audit';
+import { auditPanic } from '../audit/record/request-audit';
 
 export function notFoundHandler(): RequestHandler {
   return (_req, res) => writeStatus(res, pathNotFound());
@@ -16,7 +16,8 @@ export function statusErrorHandler(): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const status = statusErrorFrom(error);
     // What no stage or handler meant to answer is the reference's panic, for audit.
-    if (!(error instanceof StatusError) && !(error instanceof ObjectError) && status.status.code === 500) auditPanic(req, error);
+    if (!(error instanceof StatusError) && !(error instanceof ObjectError) && status.status.code === 500)
+      auditPanic(req, error);
     if (status.code >= 500) console.error('request failed:', error);
     writeStatus(res, status);
   };

@@ -15,7 +15,10 @@
  */
 import type { RequestHandler } from 'express';
 
-export function withProbabilisticGoaway(options: { readonly chance: number; readonly random?: () => number }): RequestHandler | undefined {
+export function withProbabilisticGoaway(options: {
+  readonly chance: number;
+  readonly random?: () => number;
+}): RequestHandler | undefined {
   const { chance } = options;
   if (chance <= 0) return undefined;
   const random = options.random ?? Math.random;

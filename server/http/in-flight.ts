@@ -3,8 +3,8 @@
  * (the reference's wait group). Long-running requests are not waited for.
  */
 import type { RequestHandler } from 'express';
-import { isLongRunning } from './long-running';
-import './request-context';
+import { isLongRunning } from '../request/long-running';
+import '../request/request-context';
 
 export class InFlightRequests {
   private count = 0;

@@ -5,11 +5,12 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { withAuthenticatedGroup } from '../authn/authenticated-group';
-import { ANONYMOUS_USER, type AuthenticationResult, type Authenticator } from '../authn/types';
+import { type AuthenticationResult, type Authenticator } from '../authn/types';
+import { ANONYMOUS_USER } from '../../api/user-info';
 import { unauthorized } from '../status/catalogue';
-import { writeStatus } from '../status/write';
+import { writeStatus } from '../responsewriters/write-status';
 import type { Status } from '../status/status-error';
-import './request-context';
+import '../request/request-context';
 
 export interface AuthenticationOptions {
   readonly authenticator: Authenticator;

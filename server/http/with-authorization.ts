@@ -3,9 +3,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { forbiddenError } from '../authz/forbidden';
 import { requestAttributes } from '../authz/request-attributes';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authz/types';
-import { writeStatus } from '../status/write';
-import './request-context';
-import { addAuditAnnotation } from '../audit/request-audit';
+import { writeStatus } from '../responsewriters/write-status';
+import '../request/request-context';
+import { addAuditAnnotation } from '../audit/record/request-audit';
 
 /** The audit annotations of the decision, as the reference names them. */
 export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';

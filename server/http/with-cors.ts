@@ -9,7 +9,8 @@ import type { RequestHandler } from 'express';
 import { compileRe2 } from '../regex/re2';
 
 const ALLOWED_METHODS = 'POST, GET, OPTIONS, PUT, DELETE, PATCH';
-const ALLOWED_HEADERS = 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since';
+const ALLOWED_HEADERS =
+  'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since';
 const EXPOSED_HEADERS = 'Date';
 
 export function withCors(allowedOrigins: readonly string[]): RequestHandler {

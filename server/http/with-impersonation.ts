@@ -8,16 +8,16 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, ANONYMOUS_USER, type UserInfo } from '../authn/types';
+import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, ANONYMOUS_USER, type UserInfo } from '../../api/user-info';
 import { serviceAccountGroups, splitServiceAccountUsername } from '../authn/service-account/names';
 import { forbiddenError } from '../authz/forbidden';
 import { impersonationAttributes, type ImpersonatedPart } from '../authz/impersonation';
 import type { Authorizer } from '../authz/types';
 import { internalError } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
-import { writeStatus } from '../status/write';
-import { auditImpersonatedUser } from '../audit/request-audit';
-import './request-context';
+import { writeStatus } from '../responsewriters/write-status';
+import { auditImpersonatedUser } from '../audit/record/request-audit';
+import '../request/request-context';
 
 const USER_HEADER = 'impersonate-user';
 const GROUP_HEADER = 'impersonate-group';
@@ -38,7 +38,11 @@ export function impersonationRequests(headersDistinct: Record<string, string[] |
   const user = headersDistinct[USER_HEADER]?.[0] ?? '';
   if (user !== '') {
     const account = splitServiceAccountUsername(user);
-    requests.push(account ? { kind: 'ServiceAccount', namespace: account.namespace, name: account.name } : { kind: 'User', name: user });
+    requests.push(
+      account
+        ? { kind: 'ServiceAccount', namespace: account.namespace, name: account.name }
+        : { kind: 'User', name: user },
+    );
   }
   const groups = headersDistinct[GROUP_HEADER] ?? [];
   for (const group of groups) requests.push({ kind: 'Group', name: group });
@@ -68,8 +72,10 @@ function unescapeExtraKey(key: string): string {
 
 /** Go's `%v` of the reference's ObjectReference list, which its error message shows. */
 function goFormat(requests: readonly ImpersonationRequest[]): string {
-  const version = (request: ImpersonationRequest) => (request.kind === 'UserExtra' || request.kind === 'UID' ? 'authentication.k8s.io/v1' : '');
-  const one = (r: ImpersonationRequest) => `{${[r.kind, r.namespace ?? '', r.name, '', version(r), '', r.extraKey ?? ''].join(' ')}}`;
+  const version = (request: ImpersonationRequest) =>
+    request.kind === 'UserExtra' || request.kind === 'UID' ? 'authentication.k8s.io/v1' : '';
+  const one = (r: ImpersonationRequest) =>
+    `{${[r.kind, r.namespace ?? '', r.name, '', version(r), '', r.extraKey ?? ''].join(' ')}}`;
   return `[${requests.map(one).join(' ')}]`;
 }
 
@@ -106,7 +112,8 @@ export function impersonatedUser(requests: readonly ImpersonationRequest[], grou
     else uid = request.name;
   }
   if (name !== ANONYMOUS_USER.name) {
-    if (!groups.includes(AUTHENTICATED_GROUP) && !groups.includes(UNAUTHENTICATED_GROUP)) groups.push(AUTHENTICATED_GROUP);
+    if (!groups.includes(AUTHENTICATED_GROUP) && !groups.includes(UNAUTHENTICATED_GROUP))
+      groups.push(AUTHENTICATED_GROUP);
   } else if (!groups.includes(UNAUTHENTICATED_GROUP)) {
     groups.push(UNAUTHENTICATED_GROUP);
   }
@@ -115,7 +122,8 @@ export function impersonatedUser(requests: readonly ImpersonationRequest[], grou
 
 function removeImpersonationHeaders(headers: IncomingHttpHeaders): void {
   for (const header of Object.keys(headers)) {
-    if (header === USER_HEADER || header === GROUP_HEADER || header === UID_HEADER || header.startsWith(EXTRA_PREFIX)) delete headers[header];
+    if (header === USER_HEADER || header === GROUP_HEADER || header === UID_HEADER || header.startsWith(EXTRA_PREFIX))
+      delete headers[header];
   }
 }
 

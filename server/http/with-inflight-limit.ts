@@ -10,9 +10,9 @@
  */
 import type { RequestHandler, Response } from 'express';
 import { tooManyRequests } from '../status/catalogue';
-import { writeStatus } from '../status/write';
-import { isLongRunning } from './long-running';
-import './request-context';
+import { writeStatus } from '../responsewriters/write-status';
+import { isLongRunning } from '../request/long-running';
+import '../request/request-context';
 
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, please try again later.';
 

@@ -10,10 +10,10 @@
 import type { RequestHandler, Response } from 'express';
 import type { FlowControl } from '../flowcontrol/flow-control';
 import { tooManyRequests } from '../status/catalogue';
-import { writeStatus } from '../status/write';
-import { isLongRunning } from './long-running';
+import { writeStatus } from '../responsewriters/write-status';
+import { isLongRunning } from '../request/long-running';
 import { TOO_MANY_REQUESTS_MESSAGE } from './with-inflight-limit';
-import './request-context';
+import '../request/request-context';
 
 export const FLOW_SCHEMA_UID_HEADER = 'X-Kubernetes-PF-FlowSchema-UID';
 export const PRIORITY_LEVEL_UID_HEADER = 'X-Kubernetes-PF-PriorityLevel-UID';
@@ -48,7 +48,8 @@ export function withPriorityAndFairness(options: PriorityAndFairnessOptions): Re
     const classification = flowControl.classify({ user, info });
     res.setHeader(FLOW_SCHEMA_UID_HEADER, classification.schema.metadata.uid ?? '');
     res.setHeader(PRIORITY_LEVEL_UID_HEADER, classification.level.metadata.uid ?? '');
-    const waitLimitMs = req.deadline === undefined ? MAX_WAIT_MS : Math.min(MAX_WAIT_MS, Math.max(0, (req.deadline - Date.now()) / 4));
+    const waitLimitMs =
+      req.deadline === undefined ? MAX_WAIT_MS : Math.min(MAX_WAIT_MS, Math.max(0, (req.deadline - Date.now()) / 4));
     const cancel = flowControl.dispatch(classification, waitLimitMs, {
       execute(done) {
         res.once('close', done);

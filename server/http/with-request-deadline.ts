@@ -6,9 +6,9 @@
 import type { RequestHandler } from 'express';
 import { DurationError, parseGoDuration } from '../config/duration';
 import { badRequest } from '../status/catalogue';
-import { writeStatus } from '../status/write';
-import { isLongRunning } from './long-running';
-import './request-context';
+import { writeStatus } from '../responsewriters/write-status';
+import { isLongRunning } from '../request/long-running';
+import '../request/request-context';
 
 export interface RequestDeadlineOptions {
   /** The reference's `--request-timeout`, 1m by default. */

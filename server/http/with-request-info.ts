@@ -1,9 +1,9 @@
 /** Stage: resolve the request's info once and keep it on the request. */
 import type { RequestHandler } from 'express';
 import { badRequest } from '../status/catalogue';
-import { writeStatus } from '../status/write';
-import './request-context';
-import { RequestInfoError, resolveRequestInfo } from './request-info';
+import { writeStatus } from '../responsewriters/write-status';
+import '../request/request-context';
+import { RequestInfoError, resolveRequestInfo } from '../request/request-info';
 
 export function withRequestInfo(): RequestHandler {
   return (req, res, next) => {

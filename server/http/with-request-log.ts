@@ -5,7 +5,8 @@
  * log tooling reads capstan's the same. Below that level the stage is not in the chain at all.
  */
 import type { RequestHandler } from 'express';
-import './request-context';
+import '../request/request-context';
+import { goDuration } from '../config/duration';
 
 /** The verbosity from which the reference logs every request. */
 export const REQUEST_LOG_VERBOSITY = 3;
@@ -35,20 +36,4 @@ function klogHeader(now: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
   const micros = String(now.getUTCMilliseconds() * 1000).padStart(6, '0');
   return `I${two(now.getUTCMonth() + 1)}${two(now.getUTCDate())} ${two(now.getUTCHours())}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())}.${micros} ${String(process.pid).padStart(7)}`;
-}
-
-/** Go's `time.Duration.String()` for durations under a second or more, as the reference prints latencies. */
-export function goDuration(nanoseconds: number): string {
-  if (nanoseconds < 1_000) return `${nanoseconds}ns`;
-  if (nanoseconds < 1_000_000) return `${trim(nanoseconds / 1_000)}µs`;
-  if (nanoseconds < 1_000_000_000) return `${trim(nanoseconds / 1_000_000)}ms`;
-  const seconds = nanoseconds / 1_000_000_000;
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = trim(seconds % 60);
-  return `${hours > 0 ? `${hours}h` : ''}${hours > 0 || minutes > 0 ? `${minutes}m` : ''}${rest}s`;
-}
-
-function trim(value: number): string {
-  return String(Number(value.toFixed(6)));
 }

@@ -8,10 +8,11 @@
  */
 import type { RequestHandler, Response } from 'express';
 import { StatusError } from '../status/status-error';
-import { writeStatus } from '../status/write';
-import './request-context';
+import { writeStatus } from '../responsewriters/write-status';
+import '../request/request-context';
 
-export const REQUEST_TIMEOUT_MESSAGE = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
+export const REQUEST_TIMEOUT_MESSAGE =
+  'Timeout: request did not complete within requested timeout - context deadline exceeded';
 
 export interface RequestTimeoutOptions {
   /** Called when a request is answered with the timeout Status (the terminations metric). */
@@ -24,12 +25,15 @@ export function withRequestTimeout(options: RequestTimeoutOptions = {}): Request
       next();
       return;
     }
-    const timer = setTimeout(() => {
-      if (res.headersSent || res.writableEnded) return;
-      writeStatus(res, requestTimedOut());
-      options.onTimeout?.(res);
-      dropLaterWrites(res);
-    }, Math.max(0, req.deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        if (res.headersSent || res.writableEnded) return;
+        writeStatus(res, requestTimedOut());
+        options.onTimeout?.(res);
+        dropLaterWrites(res);
+      },
+      Math.max(0, req.deadline - Date.now()),
+    );
     res.once('close', () => clearTimeout(timer));
     next();
   };

@@ -14,11 +14,11 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { unclassified } from '../status/catalogue';
-import type { KubeletClientConfig } from './kubelet-config';
+import type { KubeletClientConfig } from '../config/kubelet-client';
 
-export { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from './kubelet-config';
+export { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from '../config/kubelet-client';
 
 /** The reference's default kubelet port, for nodes that report none. */
 export const DEFAULT_KUBELET_PORT = 10250;
@@ -98,7 +98,10 @@ export function createKubeletClient(config: KubeletClientConfig): KubeletClient 
   const key = config.clientKey === undefined ? undefined : reloadingFile(config.clientKey);
   const ca = config.certificateAuthority === undefined ? undefined : reloadingFile(config.certificateAuthority);
   return {
-    endpointOf: (node) => ({ host: preferredNodeAddress(node, config.preferredAddressTypes), port: kubeletPortOf(node) }),
+    endpointOf: (node) => ({
+      host: preferredNodeAddress(node, config.preferredAddressTypes),
+      port: kubeletPortOf(node),
+    }),
     requestOptions: (endpoint, insecureSkipVerify = false) => {
       const verify = ca !== undefined && !insecureSkipVerify;
       return {

@@ -28,7 +28,16 @@ export const ETCD_REQUEST_DURATION_BUCKETS: readonly number[] = [
 /** Watch event sizes (bytes): 1 KiB doubling up to 128 KiB, as the reference. */
 export const WATCH_EVENT_SIZE_BUCKETS: readonly number[] = [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 
-const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+const REQUEST_LABELS = [
+  'verb',
+  'dry_run',
+  'group',
+  'version',
+  'resource',
+  'subresource',
+  'scope',
+  'component',
+] as const;
 const GROUP_RESOURCE = ['group', 'resource'] as const;
 
 export type RequestLabel = (typeof REQUEST_LABELS)[number];

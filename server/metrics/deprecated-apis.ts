@@ -3,7 +3,7 @@
  * version of the requested type says so (the same flag that adds its `Warning` header). The
  * registry is asked per request, so types added or removed at run time are counted right.
  */
-import type { RequestInfo } from '../http/request-info';
+import type { RequestInfo } from '../request/request-info';
 import type { ResourceRegistry } from '../registry/types';
 import type { DeprecatedApi } from './with-request-metrics';
 

@@ -5,19 +5,7 @@
  * again, for one more release, so operators notice before the metric goes for good. A deprecated
  * metric's help says since when.
  */
-
-/** The minor version this server speaks (kube-apiserver 1.34). */
-export const SERVED_VERSION = { major: 1, minor: 34 } as const;
-
-/** The flag's value, when it names the previous minor; the reference's message otherwise. */
-export function checkShowHiddenMetricsVersion(value: string): string | undefined {
-  if (value === '') return undefined;
-  const previous = `${SERVED_VERSION.major}.${SERVED_VERSION.minor - 1}`;
-  if (value !== previous) {
-    throw new Error(`--show-hidden-metrics-for-version must be omitted or have the value '${previous}'. Only the previous minor version is allowed`);
-  }
-  return value;
-}
+import { SERVED_VERSION } from '../config/show-hidden-metrics';
 
 /** A metric deprecated in `deprecatedVersion` (`1.30.0`): whether it is registered at all. */
 export function metricShown(deprecatedVersion: string, showHidden: boolean): boolean {

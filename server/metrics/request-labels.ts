@@ -5,7 +5,7 @@
  * `cluster`, or empty for non-resource paths), and `dry_run` as the sorted, de-duplicated
  * values of the query parameter.
  */
-import type { RequestInfo } from '../http/request-info';
+import type { RequestInfo } from '../request/request-info';
 import type { RequestLabels } from './apiserver-metrics';
 
 export const APISERVER_COMPONENT = 'apiserver';

@@ -37,8 +37,9 @@ export function instrumentStore(options: InstrumentStoreOptions): RevisionedStor
     currentRevision: () => timed('getCurrentResourceVersion', undefined, () => store.currentRevision()),
     get: (key, getOptions) => timed('get', key, () => store.get(key, getOptions)),
     range: (request) => timed('list', request.prefix, () => store.range(request)),
-    create: (key, value) => timed('create', key, () => store.create(key, value)),
-    update: (key, value, expected) => timed('update', key, () => store.update(key, value, expected)),
+    create: (key, value, writeOptions) => timed('create', key, () => store.create(key, value, writeOptions)),
+    update: (key, value, expected, writeOptions) =>
+      timed('update', key, () => store.update(key, value, expected, writeOptions)),
     delete: (key, expected) => timed('delete', key, () => store.delete(key, expected)),
     // A watch is a stream, not a request with a latency.
     watch: (request) => store.watch(request),
@@ -49,7 +50,9 @@ export function instrumentStore(options: InstrumentStoreOptions): RevisionedStor
 }
 
 /** A `resourceOfKey` over resource key prefixes (`/registry/deployments` → apps deployments). */
-export function resourceByKeyPrefix(prefixes: ReadonlyMap<string, StoredResource>): (key: string) => StoredResource | undefined {
+export function resourceByKeyPrefix(
+  prefixes: ReadonlyMap<string, StoredResource>,
+): (key: string) => StoredResource | undefined {
   return (key) => {
     for (const [prefix, resource] of prefixes) {
       if (key === prefix || key.startsWith(prefix + '/')) return resource;

@@ -10,9 +10,9 @@
  * are counted too.
  */
 import type { RequestHandler, Response } from 'express';
-import '../http/request-context';
-import type { RequestInfo } from '../http/request-info';
-import { isLongRunning } from '../http/long-running';
+import '../request/request-context';
+import type { RequestInfo } from '../request/request-info';
+import { isLongRunning } from '../request/long-running';
 import type { ApiserverMetrics } from './apiserver-metrics';
 import { requestLabels } from './request-labels';
 
@@ -32,12 +32,23 @@ export function withRequestMetrics(options: RequestMetricsOptions): RequestHandl
   return (req, res, next) => {
     const startedAt = performance.now();
     const info = req.requestInfo;
-    const labels = requestLabels({ info, method: req.method, rawQuery: req.rawQuery, contentType: req.headers['content-type'] });
+    const labels = requestLabels({
+      info,
+      method: req.method,
+      rawQuery: req.rawQuery,
+      contentType: req.headers['content-type'],
+    });
 
     const deprecated = info.isResourceRequest ? options.deprecatedApi?.(info) : undefined;
     if (deprecated) {
       metrics.requestedDeprecatedApis.set(
-        { group: info.apiGroup, version: info.apiVersion, resource: info.resource, subresource: info.subresource, removed_release: deprecated.removedRelease },
+        {
+          group: info.apiGroup,
+          version: info.apiVersion,
+          resource: info.resource,
+          subresource: info.subresource,
+          removed_release: deprecated.removedRelease,
+        },
         1,
       );
     }
@@ -46,7 +57,8 @@ export function withRequestMetrics(options: RequestMetricsOptions): RequestHandl
     const { dry_run: _dryRun, ...longRunningLabels } = labels;
     if (longRunning) {
       metrics.longrunningRequests.inc(longRunningLabels);
-      if (info.verb === 'watch') countWatchEvents(res, metrics, { group: info.apiGroup, version: info.apiVersion, resource: info.resource });
+      if (info.verb === 'watch')
+        countWatchEvents(res, metrics, { group: info.apiGroup, version: info.apiVersion, resource: info.resource });
     }
 
     // 'close' fires once, whether the response finished or the client went away.
@@ -66,7 +78,11 @@ export function recordWatchEvent(res: Response, bytes: number): void {
   watchEventCounters.get(res)?.(bytes);
 }
 
-function countWatchEvents(res: Response, metrics: ApiserverMetrics, labels: { group: string; version: string; resource: string }): void {
+function countWatchEvents(
+  res: Response,
+  metrics: ApiserverMetrics,
+  labels: { group: string; version: string; resource: string },
+): void {
   watchEventCounters.set(res, (bytes) => {
     metrics.watchEventsTotal.inc(labels);
     metrics.watchEventsSizes.observe(labels, bytes);

@@ -20,7 +20,12 @@ export class NetAddr {
 
   /** An IPv4 address written as IPv6 (`::ffff:1.2.3.4`). */
   get is4In6(): boolean {
-    return !this.is4 && this.bytes.subarray(0, 10).every((b) => b === 0) && this.bytes[10] === 0xff && this.bytes[11] === 0xff;
+    return (
+      !this.is4 &&
+      this.bytes.subarray(0, 10).every((b) => b === 0) &&
+      this.bytes[10] === 0xff &&
+      this.bytes[11] === 0xff
+    );
   }
 
   private group(index: number): number {
@@ -133,7 +138,13 @@ function addrError(input: string, message: string, at = ''): string {
 }
 
 /** The four fields of `input.slice(start, end)` into `out` at `offset`, or netip's complaint. */
-function parseIPv4Fields(input: string, start: number, end: number, out: Uint8Array, offset: number): string | undefined {
+function parseIPv4Fields(
+  input: string,
+  start: number,
+  end: number,
+  out: Uint8Array,
+  offset: number,
+): string | undefined {
   const s = input.slice(start, end);
   let value = 0;
   let position = 0;
@@ -146,7 +157,8 @@ function parseIPv4Fields(input: string, start: number, end: number, out: Uint8Ar
       digits++;
       if (value > 255) return addrError(input, 'IPv4 field has value >255');
     } else if (c === '.') {
-      if (i === 0 || i === s.length - 1 || s[i - 1] === '.') return addrError(input, 'IPv4 field must have at least one digit', s.slice(i));
+      if (i === 0 || i === s.length - 1 || s[i - 1] === '.')
+        return addrError(input, 'IPv4 field must have at least one digit', s.slice(i));
       if (position === 3) return addrError(input, 'IPv4 address too long');
       out[offset + position++] = value;
       value = 0;
@@ -188,8 +200,10 @@ function parseIPv6(input: string): NetAddr | string {
     }
     if (digits === 0) return addrError(input, 'each colon-separated field must have at least one digit', s);
     if (digits < s.length && s[digits] === '.') {
-      if (ellipsis < 0 && i !== 12) return addrError(input, 'embedded IPv4 address must replace the final 2 fields of the address', s);
-      if (i + 4 > 16) return addrError(input, 'too many hex fields to fit an embedded IPv4 at the end of the address', s);
+      if (ellipsis < 0 && i !== 12)
+        return addrError(input, 'embedded IPv4 address must replace the final 2 fields of the address', s);
+      if (i + 4 > 16)
+        return addrError(input, 'too many hex fields to fit an embedded IPv4 at the end of the address', s);
       const end = input.length - (zone ? zone.length + 1 : 0);
       const failed = parseIPv4Fields(input, end - s.length, end, bytes, i);
       if (failed) return failed;

@@ -5,7 +5,7 @@
  * numbers) are stripped; in v3 a `$ref` with sibling keywords becomes `allOf: [{$ref}]` plus the
  * siblings, since OpenAPI 3.0 ignores a reference's siblings (the reference renders it so).
  */
-import type { GroupVersionKind } from '../registry/types';
+import type { GroupVersionKind } from '../../api/identity';
 import { descriptions } from '../schema/descriptions';
 
 /** A JSON Schema object (as served: OpenAPI v2 or v3 form). */
@@ -78,7 +78,10 @@ function withDescriptions(source: object, texts: Readonly<Record<string, string>
   const properties = (source as { properties?: Record<string, object> }).properties;
   if (properties !== undefined) {
     described.properties = Object.fromEntries(
-      Object.entries(properties).map(([field, schema]) => [field, texts[field] === undefined ? schema : { ...schema, description: texts[field] }]),
+      Object.entries(properties).map(([field, schema]) => [
+        field,
+        texts[field] === undefined ? schema : { ...schema, description: texts[field] },
+      ]),
     );
   }
   return described;

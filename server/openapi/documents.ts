@@ -3,10 +3,16 @@
  * the v3 root listing them by content hash, and one v2 (Swagger) document for the whole API
  * (`/openapi/v2`). All pure functions of the served groups and the schema definitions.
  */
-import type { GroupVersionKind } from '../registry/types';
+import type { GroupVersionKind } from '../../api/identity';
 import type { ServedGroup, ServedGroupVersion } from '../discovery/served-groups';
 import { definitionClosure, refTo, renderSchemas, type Definitions } from './component-schemas';
-import { groupVersionPaths, listDefinitionOf, referencedDefinitions, type ApiOperation, type ApiPath } from './operations';
+import {
+  groupVersionPaths,
+  listDefinitionOf,
+  referencedDefinitions,
+  type ApiOperation,
+  type ApiPath,
+} from './operations';
 import type { ParameterSpec } from './parameters';
 
 export interface DocumentInfo {
@@ -65,7 +71,9 @@ export function openAPIV2Document(options: {
   info: DocumentInfo;
 }): object {
   const groupVersions = options.groups.flatMap((group) => group.versions);
-  const paths = groupVersions.flatMap(groupVersionPaths).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const paths = groupVersions
+    .flatMap(groupVersionPaths)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const definitions = renderSchemas({
     definitions: options.definitions,
     names: definitionClosure(options.definitions, referencedDefinitions(paths)),
@@ -85,7 +93,8 @@ export function openAPIV2Document(options: {
 /** Definition name → the kinds it serves as, for every resource (and its list) in these group-versions. */
 function servedKinds(groupVersions: readonly ServedGroupVersion[]): Map<string, GroupVersionKind[]> {
   const kinds = new Map<string, GroupVersionKind[]>();
-  const add = (definition: string, kind: GroupVersionKind) => kinds.set(definition, [...(kinds.get(definition) ?? []), kind]);
+  const add = (definition: string, kind: GroupVersionKind) =>
+    kinds.set(definition, [...(kinds.get(definition) ?? []), kind]);
   for (const groupVersion of groupVersions) {
     for (const resource of groupVersion.resources) {
       const { group, version } = groupVersion;

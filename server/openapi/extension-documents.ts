@@ -25,7 +25,10 @@ export interface ExtensionOpenAPI {
 }
 
 /** `document` (a v2 document as JSON) with the extensions' paths and definitions added. */
-export function mergeV2(document: { paths?: Record<string, unknown>; definitions?: Record<string, unknown> }, parts: readonly ExtensionV2Part[]): object {
+export function mergeV2(
+  document: { paths?: Record<string, unknown>; definitions?: Record<string, unknown> },
+  parts: readonly ExtensionV2Part[],
+): object {
   if (parts.length === 0) return document;
   const paths = { ...document.paths };
   const definitions = { ...document.definitions };

@@ -55,7 +55,8 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   let definitions: Definitions | undefined;
   const loadDefinitions = () => (definitions ??= (options.definitions ?? (() => schemaData().definitions))());
   let info: DocumentInfo | undefined;
-  const documentInfo = () => (info ??= { title: 'Kubernetes', version: options.serverVersion ?? versionInfo().gitVersion });
+  const documentInfo = () =>
+    (info ??= { title: 'Kubernetes', version: options.serverVersion ?? versionInfo().gitVersion });
 
   // Types that bring their own schemas (custom resources) add them over the built-in ones.
   const definitionsOf = (types: readonly ResourceType[]): Definitions => {
@@ -78,25 +79,38 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     documents.set(key, encoded);
     return encoded;
   };
-  const v3Root = memoizeOnRegistry(registry, () => {
-    const hashes = new Map<string, string>();
-    for (const group of groups()) {
-      for (const { version } of group.versions) {
-        const document = v3Document(group.name, version);
-        if (document) hashes.set(openAPIV3PathKey({ group: group.name, version }), document.hash);
+  const v3Root = memoizeOnRegistry(
+    registry,
+    () => {
+      const hashes = new Map<string, string>();
+      for (const group of groups()) {
+        for (const { version } of group.versions) {
+          const document = v3Document(group.name, version);
+          if (document) hashes.set(openAPIV3PathKey({ group: group.name, version }), document.hash);
+        }
       }
-    }
-    for (const [key, document] of extensions?.v3Documents() ?? []) if (!hashes.has(key)) hashes.set(key, document.hash);
-    return Buffer.from(JSON.stringify(openAPIV3Root(hashes)));
-  }, extensionsRevision);
+      for (const [key, document] of extensions?.v3Documents() ?? [])
+        if (!hashes.has(key)) hashes.set(key, document.hash);
+      return Buffer.from(JSON.stringify(openAPIV3Root(hashes)));
+    },
+    extensionsRevision,
+  );
   const v2Json = memoizeOnRegistry(
     registry,
-    (types) => mergeV2(openAPIV2Document({ groups: groups(), definitions: definitionsOf(types), info: documentInfo() }), extensions?.v2Parts() ?? []),
+    (types) =>
+      mergeV2(
+        openAPIV2Document({ groups: groups(), definitions: definitionsOf(types), info: documentInfo() }),
+        extensions?.v2Parts() ?? [],
+      ),
     extensionsRevision,
   );
   const v2Document = memoizeOnRegistry(registry, () => encode(v2Json()), extensionsRevision);
   // The reference reuses the JSON form's ETag for the protobuf form (answers vary by Accept).
-  const v2Protobuf = memoizeOnRegistry(registry, (): EncodedDocument => ({ body: encodeOpenAPIV2Protobuf(v2Json()), hash: v2Document().hash }), extensionsRevision);
+  const v2Protobuf = memoizeOnRegistry(
+    registry,
+    (): EncodedDocument => ({ body: encodeOpenAPIV2Protobuf(v2Json()), hash: v2Document().hash }),
+    extensionsRevision,
+  );
 
   app.get('/openapi/v3', (request, response) => {
     if (!acceptsJson(request)) return sendNotAcceptable(response);
@@ -104,7 +118,13 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     response.end(v3Root());
   });
 
-  const serveGroupVersion = (request: Request, response: Response, group: string, version: string, next: () => void) => {
+  const serveGroupVersion = (
+    request: Request,
+    response: Response,
+    group: string,
+    version: string,
+    next: () => void,
+  ) => {
     const document = v3Document(group, version) ?? extensions?.v3Documents().get(openAPIV3PathKey({ group, version }));
     if (!document) return next();
     if (!acceptsJson(request)) return sendNotAcceptable(response);
@@ -149,7 +169,8 @@ function openAPIV2Form(request: Request): 'json' | 'protobuf' | undefined {
   for (const range of parseAccept(request.headers.accept)) {
     if (range.parameters.as !== undefined) continue;
     if (rangeMatchesType(range, 'application', 'json')) return 'json';
-    if (OPENAPI_V2_PROTOBUF_SUBTYPES.some((subtype) => rangeMatchesType(range, 'application', subtype))) return 'protobuf';
+    if (OPENAPI_V2_PROTOBUF_SUBTYPES.some((subtype) => rangeMatchesType(range, 'application', subtype)))
+      return 'protobuf';
   }
   return undefined;
 }

@@ -11,7 +11,10 @@ import { stringify as yamlStringify } from 'yaml';
 
 /** The Content-Type the reference answers with (it also accepts the older `@v1.0` spelling). */
 export const OPENAPI_V2_PROTOBUF_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
-export const OPENAPI_V2_PROTOBUF_SUBTYPES = ['com.github.proto-openapi.spec.v2.v1.0+protobuf', 'com.github.proto-openapi.spec.v2@v1.0+protobuf'];
+export const OPENAPI_V2_PROTOBUF_SUBTYPES = [
+  'com.github.proto-openapi.spec.v2.v1.0+protobuf',
+  'com.github.proto-openapi.spec.v2@v1.0+protobuf',
+];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonMap = { [key: string]: Json };
@@ -67,7 +70,8 @@ function scalars(source: JsonMap, names: readonly string[]): Message {
   const message: Message = {};
   for (const name of names) {
     const value = source[name];
-    if (value !== undefined && value !== null) message[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
+    if (value !== undefined && value !== null)
+      message[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)] = value;
   }
   return message;
 }
@@ -82,13 +86,22 @@ function named<T>(source: Json | undefined, convert: (value: Json) => T): { name
 function documentMessage(document: JsonMap): Message {
   const message: Message = scalars(document, ['swagger', 'host', 'basePath', 'schemes', 'consumes', 'produces']);
   if (isMap(document.info)) message.info = infoMessage(document.info);
-  if (isMap(document.paths)) message.paths = { path: named(document.paths, pathItemMessage), vendor_extension: vendorExtensions(document.paths) };
-  if (isMap(document.definitions)) message.definitions = { additional_properties: named(document.definitions, schemaMessage) };
-  if (isMap(document.parameters)) message.parameters = { additional_properties: named(document.parameters, parameterMessage) };
-  if (isMap(document.responses)) message.responses = { additional_properties: named(document.responses, responseMessage) };
+  if (isMap(document.paths))
+    message.paths = {
+      path: named(document.paths, pathItemMessage),
+      vendor_extension: vendorExtensions(document.paths),
+    };
+  if (isMap(document.definitions))
+    message.definitions = { additional_properties: named(document.definitions, schemaMessage) };
+  if (isMap(document.parameters))
+    message.parameters = { additional_properties: named(document.parameters, parameterMessage) };
+  if (isMap(document.responses))
+    message.responses = { additional_properties: named(document.responses, responseMessage) };
   if (Array.isArray(document.security)) message.security = document.security.map(securityRequirementMessage);
   if (isMap(document.securityDefinitions)) {
-    message.security_definitions = { additional_properties: named(document.securityDefinitions, securityDefinitionMessage) };
+    message.security_definitions = {
+      additional_properties: named(document.securityDefinitions, securityDefinitionMessage),
+    };
   }
   if (Array.isArray(document.tags)) message.tags = document.tags.filter(isMap).map(tagMessage);
   if (isMap(document.externalDocs)) message.external_docs = externalDocsMessage(document.externalDocs);
@@ -98,8 +111,13 @@ function documentMessage(document: JsonMap): Message {
 
 function infoMessage(info: JsonMap): Message {
   const message = scalars(info, ['title', 'version', 'description', 'termsOfService']);
-  if (isMap(info.contact)) message.contact = { ...scalars(info.contact, ['name', 'url', 'email']), vendor_extension: vendorExtensions(info.contact) };
-  if (isMap(info.license)) message.license = { ...scalars(info.license, ['name', 'url']), vendor_extension: vendorExtensions(info.license) };
+  if (isMap(info.contact))
+    message.contact = {
+      ...scalars(info.contact, ['name', 'url', 'email']),
+      vendor_extension: vendorExtensions(info.contact),
+    };
+  if (isMap(info.license))
+    message.license = { ...scalars(info.license, ['name', 'url']), vendor_extension: vendorExtensions(info.license) };
   return { ...message, vendor_extension: vendorExtensions(info) };
 }
 
@@ -129,7 +147,16 @@ function pathItemMessage(item: Json): Message {
 }
 
 function operationMessage(operation: JsonMap): Message {
-  const message = scalars(operation, ['tags', 'summary', 'description', 'operationId', 'produces', 'consumes', 'schemes', 'deprecated']);
+  const message = scalars(operation, [
+    'tags',
+    'summary',
+    'description',
+    'operationId',
+    'produces',
+    'consumes',
+    'schemes',
+    'deprecated',
+  ]);
   if (isMap(operation.externalDocs)) message.external_docs = externalDocsMessage(operation.externalDocs);
   if (Array.isArray(operation.parameters)) message.parameters = operation.parameters.map(parametersItemMessage);
   if (isMap(operation.responses)) {
@@ -150,8 +177,20 @@ function parametersItemMessage(item: Json): Message {
 
 /** The validation keywords every non-body parameter, header and items object shares. */
 const PRIMITIVE_KEYWORDS = [
-  'type', 'format', 'collectionFormat', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf',
+  'type',
+  'format',
+  'collectionFormat',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
 ];
 
 function primitiveMessage(source: JsonMap): Message {
@@ -179,7 +218,10 @@ function parameterMessage(parameter: Json): Message {
   }
   const field = NON_BODY_FIELDS[String(parameter.in)];
   if (field === undefined) return {};
-  const subSchema = { ...primitiveMessage(parameter), ...scalars(parameter, ['required', 'in', 'description', 'name', 'allowEmptyValue']) };
+  const subSchema = {
+    ...primitiveMessage(parameter),
+    ...scalars(parameter, ['required', 'in', 'description', 'name', 'allowEmptyValue']),
+  };
   return { non_body_parameter: { [field]: subSchema } };
 }
 
@@ -192,10 +234,21 @@ function responseMessage(response: Json): Message {
   if (!isMap(response)) return {};
   const message = scalars(response, ['description']);
   if (isMap(response.schema)) {
-    message.schema = response.schema.type === 'file' ? { file_schema: fileSchemaMessage(response.schema) } : { schema: schemaMessage(response.schema) };
+    message.schema =
+      response.schema.type === 'file'
+        ? { file_schema: fileSchemaMessage(response.schema) }
+        : { schema: schemaMessage(response.schema) };
   }
-  if (isMap(response.headers)) message.headers = { additional_properties: named(response.headers, (header) => (isMap(header) ? { ...primitiveMessage(header), ...scalars(header, ['description']) } : {})) };
-  if (isMap(response.examples)) message.examples = { additional_properties: Object.entries(response.examples).map(([name, value]) => ({ name, value: anyOf(value) })) };
+  if (isMap(response.headers))
+    message.headers = {
+      additional_properties: named(response.headers, (header) =>
+        isMap(header) ? { ...primitiveMessage(header), ...scalars(header, ['description']) } : {},
+      ),
+    };
+  if (isMap(response.examples))
+    message.examples = {
+      additional_properties: Object.entries(response.examples).map(([name, value]) => ({ name, value: anyOf(value) })),
+    };
   return { ...message, vendor_extension: vendorExtensions(response) };
 }
 
@@ -210,22 +263,50 @@ function fileSchemaMessage(schema: JsonMap): Message {
 function schemaMessage(schema: Json): Message {
   if (!isMap(schema)) return {};
   const message = scalars(schema, [
-    'format', 'title', 'description', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-    'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties',
-    'required', 'discriminator', 'readOnly',
+    'format',
+    'title',
+    'description',
+    'multipleOf',
+    'maximum',
+    'exclusiveMaximum',
+    'minimum',
+    'exclusiveMinimum',
+    'maxLength',
+    'minLength',
+    'pattern',
+    'maxItems',
+    'minItems',
+    'uniqueItems',
+    'maxProperties',
+    'minProperties',
+    'required',
+    'discriminator',
+    'readOnly',
   ]);
   if (typeof schema.$ref === 'string') message._ref = schema.$ref;
   if (schema.default !== undefined) message.default = anyOf(schema.default);
   if (Array.isArray(schema.enum)) message.enum = schema.enum.map(anyOf);
-  if (typeof schema.additionalProperties === 'boolean') message.additional_properties = { boolean: schema.additionalProperties };
-  else if (isMap(schema.additionalProperties)) message.additional_properties = { schema: schemaMessage(schema.additionalProperties) };
+  if (typeof schema.additionalProperties === 'boolean')
+    message.additional_properties = { boolean: schema.additionalProperties };
+  else if (isMap(schema.additionalProperties))
+    message.additional_properties = { schema: schemaMessage(schema.additionalProperties) };
   if (typeof schema.type === 'string') message.type = { value: [schema.type] };
   else if (Array.isArray(schema.type)) message.type = { value: schema.type.map(String) };
   if (isMap(schema.items)) message.items = { schema: [schemaMessage(schema.items)] };
   else if (Array.isArray(schema.items)) message.items = { schema: schema.items.map(schemaMessage) };
   if (Array.isArray(schema.allOf)) message.all_of = schema.allOf.map(schemaMessage);
-  if (isMap(schema.properties)) message.properties = { additional_properties: Object.entries(schema.properties).map(([name, value]) => ({ name, value: schemaMessage(value) })) };
-  if (isMap(schema.xml)) message.xml = { ...scalars(schema.xml, ['name', 'namespace', 'prefix', 'attribute', 'wrapped']), vendor_extension: vendorExtensions(schema.xml) };
+  if (isMap(schema.properties))
+    message.properties = {
+      additional_properties: Object.entries(schema.properties).map(([name, value]) => ({
+        name,
+        value: schemaMessage(value),
+      })),
+    };
+  if (isMap(schema.xml))
+    message.xml = {
+      ...scalars(schema.xml, ['name', 'namespace', 'prefix', 'attribute', 'wrapped']),
+      vendor_extension: vendorExtensions(schema.xml),
+    };
   if (isMap(schema.externalDocs)) message.external_docs = externalDocsMessage(schema.externalDocs);
   if (schema.example !== undefined) message.example = anyOf(schema.example);
   message.vendor_extension = vendorExtensions(schema);
@@ -235,15 +316,26 @@ function schemaMessage(schema: Json): Message {
 function securityRequirementMessage(requirement: Json): Message {
   if (!isMap(requirement)) return {};
   return {
-    additional_properties: Object.entries(requirement).map(([name, scopes]) => ({ name, value: { value: Array.isArray(scopes) ? scopes.map(String) : [] } })),
+    additional_properties: Object.entries(requirement).map(([name, scopes]) => ({
+      name,
+      value: { value: Array.isArray(scopes) ? scopes.map(String) : [] },
+    })),
   };
 }
 
-const SECURITY_FIELDS: Readonly<Record<string, string>> = { basic: 'basic_authentication_security', apiKey: 'api_key_security' };
+const SECURITY_FIELDS: Readonly<Record<string, string>> = {
+  basic: 'basic_authentication_security',
+  apiKey: 'api_key_security',
+};
 
 function securityDefinitionMessage(definition: Json): Message {
   if (!isMap(definition)) return {};
   const field = SECURITY_FIELDS[String(definition.type)];
   if (field === undefined) return {};
-  return { [field]: { ...scalars(definition, ['type', 'name', 'in', 'description']), vendor_extension: vendorExtensions(definition) } };
+  return {
+    [field]: {
+      ...scalars(definition, ['type', 'name', 'in', 'description']),
+      vendor_extension: vendorExtensions(definition),
+    },
+  };
 }

@@ -4,7 +4,7 @@
  * parameters, request bodies and responses. Built from the registry, so the documents describe
  * exactly what the handlers serve; operation ids and paths follow the reference's scheme.
  */
-import type { GroupVersion, GroupVersionKind, ResourceType, Verb } from '../registry/types';
+import type { ResourceType, Verb } from '../registry/types';
 import type { ServedGroupVersion, ServedResource } from '../discovery/served-groups';
 import { servedSubresources, type ServedSubresource } from '../discovery/subresources';
 import {
@@ -20,6 +20,7 @@ import {
   type ParameterSpec,
 } from './parameters';
 
+import type { GroupVersion, GroupVersionKind } from '../../api/identity';
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 export type Action = 'get' | 'list' | 'watch' | 'watchlist' | 'put' | 'post' | 'delete' | 'deletecollection' | 'patch';
 
@@ -33,7 +34,10 @@ export const WELL_KNOWN_DEFINITIONS = {
 } as const;
 
 const OBJECT_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
-const STREAM_MEDIA_TYPES = ['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch'] as const;
+const STREAM_MEDIA_TYPES = [
+  'application/json;stream=watch',
+  'application/vnd.kubernetes.protobuf;stream=watch',
+] as const;
 export const PATCH_MEDIA_TYPES = [
   'application/apply-patch+yaml',
   'application/json-patch+json',
@@ -46,7 +50,9 @@ export const PATCH_MEDIA_TYPES = [
  * this list, sends it a merge patch.
  */
 function patchMediaTypesOf(type: ResourceType): readonly string[] {
-  return type.definitions === undefined ? PATCH_MEDIA_TYPES : PATCH_MEDIA_TYPES.filter((mediaType) => mediaType !== 'application/strategic-merge-patch+json');
+  return type.definitions === undefined
+    ? PATCH_MEDIA_TYPES
+    : PATCH_MEDIA_TYPES.filter((mediaType) => mediaType !== 'application/strategic-merge-patch+json');
 }
 /** POST and PUT bodies are decoded by Content-Type among every codec the server has. */
 const ANY_MEDIA_TYPE = ['*/*'] as const;
@@ -106,7 +112,9 @@ export function groupVersionPaths(groupVersion: ServedGroupVersion): ApiPath[] {
     ],
   };
   const paths = [root, ...groupVersion.resources.flatMap((resource) => resourcePaths(resource, groupVersion, naming))];
-  return paths.filter((path) => path.operations.length > 0).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return paths
+    .filter((path) => path.operations.length > 0)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The definition of a served resource's list kind: its kind's definition with the list kind's name. */
@@ -144,18 +152,22 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   const listDefinition = listDefinitionOf(resource);
   const can = (verb: Verb) => type.verbs.includes(verb);
   // A type without a protobuf form (a custom resource) does not offer it.
-  const served = (mediaTypes: readonly string[]) => (type.protobuf === false ? mediaTypes.filter((mediaType) => !mediaType.includes('protobuf')) : mediaTypes);
+  const served = (mediaTypes: readonly string[]) =>
+    type.protobuf === false ? mediaTypes.filter((mediaType) => !mediaType.includes('protobuf')) : mediaTypes;
   const objectMediaTypes = served(OBJECT_MEDIA_TYPES);
   const listMediaTypes = served([...OBJECT_MEDIA_TYPES, ...STREAM_MEDIA_TYPES]);
   const scope = type.namespaced ? 'Namespaced' : '';
-  const id = (verb: string, suffix = '', scoped = scope) => `${verb}${naming.groupVersion}${scoped}${type.kind}${suffix}`;
+  const id = (verb: string, suffix = '', scoped = scope) =>
+    `${verb}${naming.groupVersion}${scoped}${type.kind}${suffix}`;
   const operation = (fields: Omit<ApiOperation, 'tag' | 'kind'> & { kind?: GroupVersionKind }): ApiOperation => ({
     tag: naming.tag,
     kind,
     ...fields,
   });
 
-  const collectionPath = type.namespaced ? `${prefix}/namespaces/{namespace}/${type.resource}` : `${prefix}/${type.resource}`;
+  const collectionPath = type.namespaced
+    ? `${prefix}/namespaces/{namespace}/${type.resource}`
+    : `${prefix}/${type.resource}`;
   const watchCollectionPath = type.namespaced
     ? `${prefix}/watch/namespaces/{namespace}/${type.resource}`
     : `${prefix}/watch/${type.resource}`;
@@ -219,8 +231,10 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
       }),
     );
   }
-  if (can('update')) item.push(replaceOperation({ operationId: id('replace'), what: `the specified ${type.kind}`, definition }));
-  if (can('patch')) item.push(patchOperation({ operationId: id('patch'), what: `the specified ${type.kind}`, definition }));
+  if (can('update'))
+    item.push(replaceOperation({ operationId: id('replace'), what: `the specified ${type.kind}`, definition }));
+  if (can('patch'))
+    item.push(patchOperation({ operationId: id('patch'), what: `the specified ${type.kind}`, definition }));
   if (can('delete')) {
     item.push(
       operation({
@@ -302,7 +316,12 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
   }
   return paths;
 
-  function replaceOperation(options: { operationId: string; what: string; definition: string; kind?: GroupVersionKind }) {
+  function replaceOperation(options: {
+    operationId: string;
+    what: string;
+    definition: string;
+    kind?: GroupVersionKind;
+  }) {
     return operation({
       method: 'put',
       action: 'put',
@@ -365,7 +384,12 @@ function resourcePaths(resource: ServedResource, groupVersion: ServedGroupVersio
           description: `create ${what}`,
           parameters: CREATE_PARAMETERS,
           requestBody: { definition: subresourceDefinition, mediaTypes: ANY_MEDIA_TYPE, required: true },
-          responses: [ok(subresourceDefinition), created(subresourceDefinition), accepted(subresourceDefinition), UNAUTHORIZED],
+          responses: [
+            ok(subresourceDefinition),
+            created(subresourceDefinition),
+            accepted(subresourceDefinition),
+            UNAUTHORIZED,
+          ],
           responseMediaTypes: objectMediaTypes,
           kind: subresource.responseKind,
         }),

@@ -38,10 +38,22 @@ export const PARAMETERS = {
   limit: query('limit', 'integer', 'Most objects to return in one page of a list.'),
   orphanDependents: query('orphanDependents', 'boolean', 'Deprecated: use propagationPolicy.'),
   pretty: query('pretty', 'string', "If 'true', indent the output."),
-  propagationPolicy: query('propagationPolicy', 'string', 'Garbage collection of dependents: Orphan, Background or Foreground.'),
+  propagationPolicy: query(
+    'propagationPolicy',
+    'string',
+    'Garbage collection of dependents: Orphan, Background or Foreground.',
+  ),
   resourceVersion: query('resourceVersion', 'string', 'Which version of the data a read may be served from.'),
-  resourceVersionMatch: query('resourceVersionMatch', 'string', 'How resourceVersion applies to a list: Exact or NotOlderThan.'),
-  sendInitialEvents: query('sendInitialEvents', 'boolean', 'Start a watch with synthetic ADDED events for the current state.'),
+  resourceVersionMatch: query(
+    'resourceVersionMatch',
+    'string',
+    'How resourceVersion applies to a list: Exact or NotOlderThan.',
+  ),
+  sendInitialEvents: query(
+    'sendInitialEvents',
+    'boolean',
+    'Start a watch with synthetic ADDED events for the current state.',
+  ),
   timeoutSeconds: query('timeoutSeconds', 'integer', 'Time limit of a list or watch call.'),
   watch: query('watch', 'boolean', 'Watch for changes instead of listing.'),
 } as const;

@@ -20,12 +20,16 @@ export function parseJsonPatch(body: string): Operation[] {
   // `null` decodes to an empty patch in Go: nothing to do.
   if (parsed === null) return [];
   if (!Array.isArray(parsed)) {
-    throw new MalformedPatchError(`json: cannot unmarshal ${typeof parsed === 'object' ? 'object' : typeof parsed} into Go value of type jsonpatch.Patch`);
+    throw new MalformedPatchError(
+      `json: cannot unmarshal ${typeof parsed === 'object' ? 'object' : typeof parsed} into Go value of type jsonpatch.Patch`,
+    );
   }
   // Each operation decodes into a map: a null one is empty (refused when applied), a scalar or list does not decode.
   for (const item of parsed) {
     if (item !== null && (typeof item !== 'object' || Array.isArray(item))) {
-      throw new MalformedPatchError(`json: cannot unmarshal ${Array.isArray(item) ? 'array' : typeof item} into Go value of type jsonpatch.Operation`);
+      throw new MalformedPatchError(
+        `json: cannot unmarshal ${Array.isArray(item) ? 'array' : typeof item} into Go value of type jsonpatch.Operation`,
+      );
     }
   }
   return parsed as Operation[];
@@ -38,14 +42,25 @@ export function parseJsonPatch(body: string): Operation[] {
 function checkedOperations(operations: readonly unknown[]): Operation[] {
   return operations.map((item) => {
     const operation = item as Record<string, unknown> | null;
-    if (typeof operation !== 'object' || operation === null || Array.isArray(operation) || typeof operation.op !== 'string') {
+    if (
+      typeof operation !== 'object' ||
+      operation === null ||
+      Array.isArray(operation) ||
+      typeof operation.op !== 'string'
+    ) {
       throw new PatchApplyError('Unexpected kind: unknown');
     }
-    if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(operation.op)) throw new PatchApplyError(`Unexpected kind: ${operation.op}`);
-    if (typeof operation.path !== 'string') throw new PatchApplyError(`${operation.op} operation does not apply: doc is missing path: "": missing value`);
+    if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(operation.op))
+      throw new PatchApplyError(`Unexpected kind: ${operation.op}`);
+    if (typeof operation.path !== 'string')
+      throw new PatchApplyError(`${operation.op} operation does not apply: doc is missing path: "": missing value`);
     // The whole document is no member: removing or replacing it is refused, as the reference does.
-    if (operation.path === '' && operation.op !== 'test') throw new PatchApplyError(`${operation.op} operation does not apply: doc is missing path: "": missing value`);
-    if ((operation.op === 'add' || operation.op === 'replace' || operation.op === 'test') && !Object.hasOwn(operation, 'value')) {
+    if (operation.path === '' && operation.op !== 'test')
+      throw new PatchApplyError(`${operation.op} operation does not apply: doc is missing path: "": missing value`);
+    if (
+      (operation.op === 'add' || operation.op === 'replace' || operation.op === 'test') &&
+      !Object.hasOwn(operation, 'value')
+    ) {
       return { ...operation, value: null } as Operation;
     }
     return operation as unknown as Operation;
@@ -77,7 +92,8 @@ export function applyJsonPatch(document: unknown, patch: readonly Operation[]): 
   try {
     return applyPatch(structuredClone(document), operations as Operation[], true, true).newDocument;
   } catch (error) {
-    if (error instanceof JsonPatchError) throw new PatchApplyError(describe(error.operation as Operation | undefined, error));
+    if (error instanceof JsonPatchError)
+      throw new PatchApplyError(describe(error.operation as Operation | undefined, error));
     throw error;
   }
 }

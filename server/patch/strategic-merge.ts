@@ -63,7 +63,10 @@ function badPatchType(directive: Json, map: JsonObject): StrategicMergePatchErro
 export function applyStrategicMergePatch(original: Json, patch: Json, schema: TypedNode | undefined): JsonObject {
   if (!isObject(patch)) {
     const kind = Array.isArray(patch) ? 'array' : patch === null ? 'null' : typeof patch;
-    throw new StrategicMergePatchError(`json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`, 400);
+    throw new StrategicMergePatchError(
+      `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
+      400,
+    );
   }
   return mergeMap(isObject(original) ? original : {}, copyJson(patch), schema);
 }
@@ -156,7 +159,8 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, schema: Type
     if (key === '' || !Array.isArray(order)) throw badSetElementOrder();
     const live = original[key];
     const sent = patch[key];
-    if ((live !== undefined && !Array.isArray(live)) || (sent !== undefined && !Array.isArray(sent))) throw badSetElementOrder();
+    if ((live !== undefined && !Array.isArray(live)) || (sent !== undefined && !Array.isArray(sent)))
+      throw badSetElementOrder();
     if (live === undefined && sent === undefined) continue;
     const child = fieldNode(schema, key);
     const mergeKey = patchMergeKey(child);
@@ -167,7 +171,13 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, schema: Type
     else merged = mergeListField({ original: live, patch: sent, schema: child, deleteList: false });
     const by = { mergeKey };
     const { named, others } = partitionByPresence(merged, order, by);
-    original[key] = normalizeElementOrder({ patchItems: named, serverOnly: others, patchOrder: order, liveOrder: live ?? [], by });
+    original[key] = normalizeElementOrder({
+      patchItems: named,
+      serverOnly: others,
+      patchOrder: order,
+      liveOrder: live ?? [],
+      by,
+    });
     delete patch[key];
   }
 }
@@ -180,12 +190,20 @@ function checkOrderCoversPatch(patchList: readonly Json[], order: readonly Json[
     if (indexIn([order[o]], items[p], { mergeKey }) === 0) p++;
   }
   if (p < items.length) {
-    throw new StrategicMergePatchError(`the order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}`, 500);
+    throw new StrategicMergePatchError(
+      `the order in patch list:\n${JSON.stringify(patchList)}\n doesn't match $setElementOrder list:\n${JSON.stringify(order)}`,
+      500,
+    );
   }
 }
 
 /** A list field: merged when its strategy is `merge`, otherwise replaced by the patch's list. */
-function mergeListField(options: { original: Json[]; patch: Json[]; schema: TypedNode | undefined; deleteList: boolean }): Json[] {
+function mergeListField(options: {
+  original: Json[];
+  patch: Json[];
+  schema: TypedNode | undefined;
+  deleteList: boolean;
+}): Json[] {
   if (!patchStrategies(options.schema).includes('merge')) return withoutDirectives(options.patch) as Json[];
   return mergeList(options);
 }
@@ -201,7 +219,12 @@ function elementKind(original: readonly Json[], patch: readonly Json[]): 'map' |
   return kind;
 }
 
-function mergeList(options: { original: Json[]; patch: Json[]; schema: TypedNode | undefined; deleteList: boolean }): Json[] {
+function mergeList(options: {
+  original: Json[];
+  patch: Json[];
+  schema: TypedNode | undefined;
+  deleteList: boolean;
+}): Json[] {
   const { schema, deleteList } = options;
   let original = options.original;
   let patch = options.patch;
@@ -226,7 +249,11 @@ function mergeList(options: { original: Json[]; patch: Json[]; schema: TypedNode
 }
 
 /** `{$patch: delete, <key>: v}` removes the live items with that key; `{$patch: replace}` makes the patch's items the list. */
-function applyItemDirectives(original: Json[], patch: JsonObject[], mergeKey: string): { original: Json[]; patch: Json[] } {
+function applyItemDirectives(
+  original: Json[],
+  patch: JsonObject[],
+  mergeKey: string,
+): { original: Json[]; patch: Json[] } {
   const plain: JsonObject[] = [];
   let replace = false;
   let remaining = original;
@@ -251,7 +278,12 @@ function applyItemDirectives(original: Json[], patch: JsonObject[], mergeKey: st
   return { original: remaining, patch: plain };
 }
 
-function mergeItems(original: JsonObject[], patch: JsonObject[], mergeKey: string, schema: TypedNode | undefined): Json[] {
+function mergeItems(
+  original: JsonObject[],
+  patch: JsonObject[],
+  mergeKey: string,
+  schema: TypedNode | undefined,
+): Json[] {
   const out: Json[] = [...original];
   for (const item of patch) {
     if (!(mergeKey in item)) throw noMergeKey(item, mergeKey);

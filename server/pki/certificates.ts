@@ -1,10 +1,11 @@
 /**
  * Issues the certificates capstan needs when the operator brings none: a CA, a serving
  * certificate and client certificates, all ECDSA P-256 (fast to make; Go clients and kubectl
- * accept them). `@peculiar/x509` is loaded only here and only when something must be issued,
+ * accept them). `@peculiar/x509` (server/x509-library.ts) is loaded only when something must be issued,
  * so that an ordinary start, which reuses the files, does not pay for loading it.
  */
 import { webcrypto } from 'node:crypto';
+import { loadX509, type X509Module } from '../x509-library';
 
 export interface IssuedCertificate {
   readonly certPem: string;
@@ -16,17 +17,6 @@ const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as con
 const DAY_MS = 24 * 3600 * 1000;
 /** Tolerates clocks a little behind ours. */
 const BACKDATE_MS = 5 * 60 * 1000;
-
-type X509Module = typeof import('@peculiar/x509');
-
-/** The library, loaded on first need (CSR validation parses requests with it too). */
-export function loadX509(): X509Module {
-  // tsyringe, used inside @peculiar/x509, needs the Reflect metadata polyfill first.
-  require('reflect-metadata');
-  const x509 = require('@peculiar/x509') as X509Module;
-  x509.cryptoProvider.set(webcrypto as unknown as Parameters<X509Module['cryptoProvider']['set']>[0]);
-  return x509;
-}
 
 async function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
   return (await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;

@@ -2,7 +2,7 @@
  * The subject of a CertificateSigningRequest's `spec.request` (base64 of a PEM "CERTIFICATE
  * REQUEST" block), which admission decides by: who a certificate would name, and which groups.
  */
-import { loadX509 } from './certificates';
+import { loadX509 } from '../x509-library';
 
 export interface CSRSubject {
   readonly commonName: string;
@@ -15,7 +15,8 @@ const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/;
 export function csrSubject(request: unknown): CSRSubject {
   const pem = typeof request === 'string' ? Buffer.from(request, 'base64').toString('latin1') : '';
   const block = PEM_BLOCK.exec(pem);
-  if (block === null || block[1] !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
+  if (block === null || block[1] !== 'CERTIFICATE REQUEST')
+    throw new Error('PEM block type must be CERTIFICATE REQUEST');
   const x509 = loadX509();
   let parsed: InstanceType<typeof x509.Pkcs10CertificateRequest>;
   try {

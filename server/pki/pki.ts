@@ -11,17 +11,25 @@ import { join } from 'node:path';
 import { certDirOf } from '../config/file-locations';
 import { issueCa, issueLeaf, type IssuedCertificate } from './certificates';
 
+/** Certificates capstan made itself: its CA, an admin's client certificate, and the serving pair. */
 export interface Pki {
   /** What the HTTPS server presents. */
   readonly serving: IssuedCertificate;
-  /** PEM bundle that verifies client certificates. */
+  /** PEM bundle that verifies client certificates: `--client-ca-file`, or the generated CA. */
   readonly clientCaPem: string;
-  /** The generated CA: signs the serving certificate (unless the operator brought one) and the admin's. */
+  /** The generated CA: signs the serving certificate and the admin's. */
   readonly ca: IssuedCertificate;
   /** `CN=kubernetes-admin, O=system:masters`, signed by the generated CA. */
   readonly admin: IssuedCertificate;
-  /** True when the serving certificate is the generated one, so the generated CA verifies it. */
-  readonly servingSignedByCa: boolean;
+}
+
+/** What a start serves with: the operator's certificates as found, or capstan's own. */
+export interface ServingPki {
+  readonly serving: IssuedCertificate;
+  /** Absent when the operator brought the serving pair and no `--client-ca-file`: no client certificates then. */
+  readonly clientCaPem?: string;
+  /** Present when capstan made the serving certificate, so its CA verifies it and an admin kubeconfig can be written. */
+  readonly generated?: Pki;
 }
 
 export interface PkiOptions {
@@ -43,16 +51,13 @@ const LEAF_VALID_DAYS = 365;
 /** Renew leaf certificates this long before they expire. */
 const RENEW_BEFORE_MS = 7 * 24 * 3600 * 1000;
 
-export async function ensurePki(options: PkiOptions): Promise<Pki> {
-  const dir = certDirOf(options);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-
-  const ca = await reuseOrIssue(dir, 'ca', () => true, () => issueCa({ commonName: 'capstan-ca', validDays: CA_VALID_DAYS }));
-  const admin = await reuseOrIssue(dir, 'admin', isFresh, () =>
-    issueLeaf({ ca, subject: 'CN=kubernetes-admin, O=system:masters', usage: 'client', validDays: LEAF_VALID_DAYS }),
-  );
-
-  const clientCaPem = options.clientCaFile ? readFileSync(options.clientCaFile, 'utf8') : ca.certPem;
+/**
+ * The operator's serving pair when there is one (`--tls-cert-file`, or a pair in `--cert-dir`
+ * that capstan's CA did not sign), and then nothing is generated or written, as the reference
+ * writes nothing then; otherwise capstan's own certificates.
+ */
+export async function servingPki(options: PkiOptions): Promise<ServingPki> {
+  const clientCaPem = options.clientCaFile ? readFileSync(options.clientCaFile, 'utf8') : undefined;
   if (options.tlsCertFile || options.tlsPrivateKeyFile) {
     if (!options.tlsCertFile || !options.tlsPrivateKeyFile) {
       throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
@@ -61,19 +66,41 @@ export async function ensurePki(options: PkiOptions): Promise<Pki> {
       certPem: readFileSync(options.tlsCertFile, 'utf8'),
       keyPem: readFileSync(options.tlsPrivateKeyFile, 'utf8'),
     };
-    return { serving, clientCaPem, ca, admin, servingSignedByCa: false };
+    return { serving, clientCaPem };
   }
-
+  const dir = certDirOf(options);
+  const found = readPair(dir, 'apiserver');
+  const ca = readPair(dir, 'ca');
   // A pair another CA signed was put there on purpose, and is served as found, as the reference
   // serves whatever pair it finds in --cert-dir; a pair of ours is renewed as it ages.
-  const found = readPair(dir, 'apiserver');
-  if (found !== undefined && !issuedBy(found, ca)) return { serving: found, clientCaPem, ca, admin, servingSignedByCa: false };
+  if (found !== undefined && (ca === undefined || !issuedBy(found, ca))) return { serving: found, clientCaPem };
+  const generated = await generatedPki(options);
+  return { serving: generated.serving, clientCaPem: generated.clientCaPem, generated };
+}
+
+/** capstan's own CA, admin and serving certificates in the certificate directory: made on the first start, reused and renewed after. */
+export async function generatedPki(options: PkiOptions): Promise<Pki> {
+  const dir = certDirOf(options);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const ca = await reuseOrIssue(
+    dir,
+    'ca',
+    () => true,
+    () => issueCa({ commonName: 'capstan-ca', validDays: CA_VALID_DAYS }),
+  );
+  const admin = await reuseOrIssue(dir, 'admin', isFresh, () =>
+    issueLeaf({ ca, subject: 'CN=kubernetes-admin, O=system:masters', usage: 'client', validDays: LEAF_VALID_DAYS }),
+  );
+  const clientCaPem = options.clientCaFile ? readFileSync(options.clientCaFile, 'utf8') : ca.certPem;
   const addresses = [...new Set([...servingAddresses(options.bindAddress), ...(options.alternateIPs ?? [])])];
   const dnsNames = ['localhost', ...SERVICE_NAMES];
   const serving = await reuseOrIssue(
     dir,
     'apiserver',
-    (cert) => isFresh(cert) && addresses.every((ip) => cert.checkIP(ip) !== undefined) && dnsNames.every((name) => cert.checkHost(name) !== undefined),
+    (cert) =>
+      isFresh(cert) &&
+      addresses.every((ip) => cert.checkIP(ip) !== undefined) &&
+      dnsNames.every((name) => cert.checkHost(name) !== undefined),
     () =>
       issueLeaf({
         ca,
@@ -84,7 +111,7 @@ export async function ensurePki(options: PkiOptions): Promise<Pki> {
         validDays: LEAF_VALID_DAYS,
       }),
   );
-  return { serving, clientCaPem, ca, admin, servingSignedByCa: true };
+  return { serving, clientCaPem, ca, admin };
 }
 
 /** Loopback names plus the bind address when it is a concrete address. */

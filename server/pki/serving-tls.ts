@@ -24,7 +24,14 @@ import { createSecureContext, getCiphers, type SecureContext, type SecureContext
 import { X509Certificate } from 'node:crypto';
 import { isIP, type Socket } from 'node:net';
 import { FlagError } from '../config/flags';
-import { GO_CIPHER_SUITES, GO_DEFAULT_CIPHER_SUITES, GO_PREFERENCE_ORDER, TLS_VERSIONS, type NamedCertKey, type TlsVersionName } from '../config/tls-flags';
+import {
+  GO_CIPHER_SUITES,
+  GO_DEFAULT_CIPHER_SUITES,
+  GO_PREFERENCE_ORDER,
+  TLS_VERSIONS,
+  type NamedCertKey,
+  type TlsVersionName,
+} from '../config/tls-flags';
 
 const HTTP2_REQUIRED = ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'];
 
@@ -41,7 +48,10 @@ function opensslSuites(names: readonly string[]): string[] {
   for (const name of [...names].sort((a, b) => rank(a) - rank(b))) {
     const suite = GO_CIPHER_SUITES[name].openssl;
     if (suite === undefined) continue;
-    if (!available.has(suite.toLowerCase())) throw new FlagError(`--tls-cipher-suites: ${name} (OpenSSL ${suite}) is not available in this server's TLS library`);
+    if (!available.has(suite.toLowerCase()))
+      throw new FlagError(
+        `--tls-cipher-suites: ${name} (OpenSSL ${suite}) is not available in this server's TLS library`,
+      );
     if (!suites.includes(suite)) suites.push(suite);
   }
   return suites;
@@ -57,7 +67,9 @@ function canonicalName(name: string): string {
  * are given, and Go's order of preference over the client's, as Go's server chooses. Throws
  * FlagError for what the reference (or OpenSSL) cannot serve.
  */
-export function servingTlsSettings(flags: ServingTlsFlags): Pick<SecureContextOptions, 'minVersion' | 'ciphers' | 'honorCipherOrder'> {
+export function servingTlsSettings(
+  flags: ServingTlsFlags,
+): Pick<SecureContextOptions, 'minVersion' | 'ciphers' | 'honorCipherOrder'> {
   const minVersion = TLS_VERSIONS[flags.tlsMinVersion ?? 'VersionTLS12'];
   const given = flags.tlsCipherSuites;
   if (given.length > 0 && minVersion !== 'TLSv1.3' && !given.some((name) => HTTP2_REQUIRED.includes(name))) {
@@ -135,7 +147,10 @@ type TlsServer = Server & { _sharedCreds?: SecureContext };
  * The SNI selection over the certificates: each gets a context like the default one (`base`:
  * client CAs, versions, ciphers) with its own certificate and key.
  */
-export function sniSelection(certificates: readonly SniCertificate[], base: SecureContextOptions): SniSelection | undefined {
+export function sniSelection(
+  certificates: readonly SniCertificate[],
+  base: SecureContextOptions,
+): SniSelection | undefined {
   if (certificates.length === 0) return undefined;
   const byName = new Map<string, SecureContext>();
   const explicit = new Map<string, SecureContext>();

@@ -11,14 +11,28 @@ import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerR
 import type { Duplex } from 'node:stream';
 
 /** Headers that describe one connection, not the request (RFC 9110 §7.6.1), plus those this server consumed. */
-export const NOT_FORWARDED: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'authorization']);
+export const NOT_FORWARDED: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+  'authorization',
+]);
 const IDENTITY_PREFIXES = ['x-remote-', 'impersonate-'];
 
 /** The client's headers that go on, with the client's address appended to `X-Forwarded-For` as the reference appends it. */
-export function forwardedHeaders(incoming: IncomingHttpHeaders, clientAddress: string | undefined): OutgoingHttpHeaders {
+export function forwardedHeaders(
+  incoming: IncomingHttpHeaders,
+  clientAddress: string | undefined,
+): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined || NOT_FORWARDED.has(name) || IDENTITY_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
+    if (value === undefined || NOT_FORWARDED.has(name) || IDENTITY_PREFIXES.some((prefix) => name.startsWith(prefix)))
+      continue;
     headers[name] = value;
   }
   if (clientAddress) {
@@ -37,7 +51,8 @@ export function asksUpgrade(headers: IncomingHttpHeaders): boolean {
 /** The backend agreed to switch: its 101 goes to the client as it came, then bytes flow both ways until either side ends. */
 export function joinConnections(client: Duplex, answer: IncomingMessage, upstream: Duplex, head: Buffer): void {
   const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage ?? ''}`];
-  for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+  for (let i = 0; i < answer.rawHeaders.length; i += 2)
+    lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
   client.write(`${lines.join('\r\n')}\r\n\r\n`);
   if (head.length > 0) client.write(head);
   const close = () => {
@@ -51,7 +66,11 @@ export function joinConnections(client: Duplex, answer: IncomingMessage, upstrea
 }
 
 /** A connection failure in the words of Go's dialer, which the reference's messages carry (`dial tcp 10.0.0.1:443: connect: connection refused`). */
-export function dialErrorText(error: NodeJS.ErrnoException, host: string | null | undefined, port: number | string | null | undefined): string {
+export function dialErrorText(
+  error: NodeJS.ErrnoException,
+  host: string | null | undefined,
+  port: number | string | null | undefined,
+): string {
   const address = `${String(host ?? '').includes(':') ? `[${host}]` : (host ?? '')}:${port ?? ''}`;
   if (error.code === 'ECONNREFUSED') return `dial tcp ${address}: connect: connection refused`;
   if (error.code === 'ETIMEDOUT') return `dial tcp ${address}: i/o timeout`;
@@ -66,7 +85,11 @@ export function dialErrorText(error: NodeJS.ErrnoException, host: string | null 
  * connection and `drop`), sent at once, then the body piped, so that a watch or a followed log
  * reaches the client as it comes and a client that stops reading holds the backend back.
  */
-export function streamAnswer(answer: IncomingMessage, res: ServerResponse, options: { readonly drop?: ReadonlySet<string>; readonly headers?: OutgoingHttpHeaders } = {}): void {
+export function streamAnswer(
+  answer: IncomingMessage,
+  res: ServerResponse,
+  options: { readonly drop?: ReadonlySet<string>; readonly headers?: OutgoingHttpHeaders } = {},
+): void {
   const headers: OutgoingHttpHeaders = {};
   for (const [header, value] of Object.entries(answer.headers)) {
     if (value !== undefined && !NOT_FORWARDED.has(header) && !options.drop?.has(header)) headers[header] = value;

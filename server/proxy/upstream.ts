@@ -42,7 +42,12 @@ export function upstreamUrl(init: Pick<UpstreamInit, 'options' | 'secure' | 'pat
 export function openUpstream(init: UpstreamInit): Upstream {
   const method = init.method.charAt(0) + init.method.slice(1).toLowerCase();
   const describe = (why: string) => `${method} ${JSON.stringify(upstreamUrl(init))}: ${why}`;
-  const request = (init.secure ? httpsRequest : httpRequest)({ ...init.options, method: init.method, path: init.path, headers: init.headers });
+  const request = (init.secure ? httpsRequest : httpRequest)({
+    ...init.options,
+    method: init.method,
+    path: init.path,
+    headers: init.headers,
+  });
   const answer = new Promise<UpstreamAnswer>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     if (init.timeoutMs > 0) {
@@ -73,7 +78,12 @@ export function openUpstream(init: UpstreamInit): Upstream {
 
 /** Go's x509 wording for the certificate failures a client most often meets. */
 function tlsErrorText(error: NodeJS.ErrnoException): string | undefined {
-  if (error.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || error.code === 'SELF_SIGNED_CERT_IN_CHAIN' || error.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || error.code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY') {
+  if (
+    error.code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' ||
+    error.code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
+    error.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    error.code === 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY'
+  ) {
     return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
   }
   if (error.code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `tls: failed to verify certificate: x509: ${error.message}`;

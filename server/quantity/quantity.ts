@@ -6,7 +6,14 @@
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 
-const BINARY_SUFFIXES: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+const BINARY_SUFFIXES: Record<string, bigint> = {
+  Ki: 1n << 10n,
+  Mi: 1n << 20n,
+  Gi: 1n << 30n,
+  Ti: 1n << 40n,
+  Pi: 1n << 50n,
+  Ei: 1n << 60n,
+};
 const DECIMAL_EXPONENTS: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -67,14 +74,24 @@ export function parseQuantity(text: string): Quantity | undefined {
   return new Quantity(sign === '-' ? -numerator : numerator, denominator);
 }
 
-
 /** Whether `text` was written with a binary suffix (the reference keeps that format on sums). */
 export function isBinaryFormat(text: string): boolean {
   return /(Ki|Mi|Gi|Ti|Pi|Ei)$/.test(text);
 }
 
 const BINARY_ORDER = ['Ei', 'Pi', 'Ti', 'Gi', 'Mi', 'Ki'] as const;
-const DECIMAL_ORDER = [['E', 18], ['P', 15], ['T', 12], ['G', 9], ['M', 6], ['k', 3], ['', 0], ['m', -3], ['u', -6], ['n', -9]] as const;
+const DECIMAL_ORDER = [
+  ['E', 18],
+  ['P', 15],
+  ['T', 12],
+  ['G', 9],
+  ['M', 6],
+  ['k', 3],
+  ['', 0],
+  ['m', -3],
+  ['u', -6],
+  ['n', -9],
+] as const;
 
 /**
  * The canonical text of a quantity, as the reference writes it: the largest binary suffix that

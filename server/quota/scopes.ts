@@ -5,7 +5,7 @@
  * PersistentVolumeClaims match VolumeAttributesClass. Every other kind never matches a scoped
  * quota (the reference's generic evaluator matches no scope).
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 
 type Fields = Record<string, unknown>;
 
@@ -25,7 +25,11 @@ function list(value: unknown): Fields[] {
 
 function requirementsOf(quota: KubeObject): ScopeRequirement[] {
   const spec = record(quota.spec);
-  const named = (Array.isArray(spec.scopes) ? spec.scopes : []).map((scopeName) => ({ scopeName: String(scopeName), operator: 'Exists', values: [] }));
+  const named = (Array.isArray(spec.scopes) ? spec.scopes : []).map((scopeName) => ({
+    scopeName: String(scopeName),
+    operator: 'Exists',
+    values: [],
+  }));
   const selected = list(record(spec.scopeSelector).matchExpressions).map((expression) => ({
     scopeName: String(expression.scopeName),
     operator: String(expression.operator),
@@ -43,11 +47,16 @@ function requirementsOf(quota: KubeObject): ScopeRequirement[] {
 function namesMatch(requirement: ScopeRequirement, names: readonly string[]): boolean {
   const holds = (name: string | undefined): boolean => {
     switch (requirement.operator) {
-      case 'In': return name !== undefined && requirement.values.includes(name);
-      case 'NotIn': return name === undefined || !requirement.values.includes(name);
-      case 'Exists': return name !== undefined;
-      case 'DoesNotExist': return name === undefined;
-      default: return false;
+      case 'In':
+        return name !== undefined && requirement.values.includes(name);
+      case 'NotIn':
+        return name === undefined || !requirement.values.includes(name);
+      case 'Exists':
+        return name !== undefined;
+      case 'DoesNotExist':
+        return name === undefined;
+      default:
+        return false;
     }
   };
   return names.length === 0 ? holds(undefined) : names.some(holds);
@@ -58,7 +67,9 @@ function isBestEffort(pod: KubeObject): boolean {
   const spec = record(pod.spec);
   return [...list(spec.containers), ...list(spec.initContainers)].every((container) => {
     const resources = record(container.resources);
-    return ['requests', 'limits'].every((field) => !('cpu' in record(resources[field])) && !('memory' in record(resources[field])));
+    return ['requests', 'limits'].every(
+      (field) => !('cpu' in record(resources[field])) && !('memory' in record(resources[field])),
+    );
   });
 }
 
@@ -73,30 +84,46 @@ function usesCrossNamespacePodAffinity(pod: KubeObject): boolean {
   const affinity = record(record(pod.spec).affinity);
   return [affinity.podAffinity, affinity.podAntiAffinity].map(record).some((terms) => {
     const required = list(terms.requiredDuringSchedulingIgnoredDuringExecution);
-    const preferred = list(terms.preferredDuringSchedulingIgnoredDuringExecution).map((weighted) => record(weighted.podAffinityTerm));
-    return [...required, ...preferred].some((term) => (Array.isArray(term.namespaces) && term.namespaces.length > 0) || (term.namespaceSelector !== undefined && term.namespaceSelector !== null));
+    const preferred = list(terms.preferredDuringSchedulingIgnoredDuringExecution).map((weighted) =>
+      record(weighted.podAffinityTerm),
+    );
+    return [...required, ...preferred].some(
+      (term) =>
+        (Array.isArray(term.namespaces) && term.namespaces.length > 0) ||
+        (term.namespaceSelector !== undefined && term.namespaceSelector !== null),
+    );
   });
 }
 
 function podMatches(pod: KubeObject, requirement: ScopeRequirement): boolean {
   switch (requirement.scopeName) {
-    case 'Terminating': return isTerminatingPod(pod);
-    case 'NotTerminating': return !isTerminatingPod(pod);
-    case 'BestEffort': return isBestEffort(pod);
-    case 'NotBestEffort': return !isBestEffort(pod);
+    case 'Terminating':
+      return isTerminatingPod(pod);
+    case 'NotTerminating':
+      return !isTerminatingPod(pod);
+    case 'BestEffort':
+      return isBestEffort(pod);
+    case 'NotBestEffort':
+      return !isBestEffort(pod);
     case 'PriorityClass': {
       const className = record(pod.spec).priorityClassName;
       return namesMatch(requirement, typeof className === 'string' && className !== '' ? [className] : []);
     }
-    case 'CrossNamespacePodAffinity': return usesCrossNamespacePodAffinity(pod);
-    default: return false;
+    case 'CrossNamespacePodAffinity':
+      return usesCrossNamespacePodAffinity(pod);
+    default:
+      return false;
   }
 }
 
 /** The VolumeAttributesClasses a claim names: the one asked for, the current one and the one it is being changed to. */
 export function volumeAttributesClassesOf(claim: KubeObject): string[] {
   const status = record(claim.status);
-  const names = [record(claim.spec).volumeAttributesClassName, status.currentVolumeAttributesClassName, record(status.modifyVolumeStatus).targetVolumeAttributesClassName];
+  const names = [
+    record(claim.spec).volumeAttributesClassName,
+    status.currentVolumeAttributesClassName,
+    record(status.modifyVolumeStatus).targetVolumeAttributesClassName,
+  ];
   return [...new Set(names.filter((name): name is string => typeof name === 'string' && name !== ''))];
 }
 
@@ -108,6 +135,13 @@ function claimMatches(claim: KubeObject, requirement: ScopeRequirement): boolean
 export function quotaCounts(quota: KubeObject, group: string, resource: string, object: KubeObject): boolean {
   const requirements = requirementsOf(quota);
   if (requirements.length === 0) return true;
-  const matches = group !== '' ? undefined : resource === 'pods' ? podMatches : resource === 'persistentvolumeclaims' ? claimMatches : undefined;
+  const matches =
+    group !== ''
+      ? undefined
+      : resource === 'pods'
+        ? podMatches
+        : resource === 'persistentvolumeclaims'
+          ? claimMatches
+          : undefined;
   return matches !== undefined && requirements.every((requirement) => matches(object, requirement));
 }

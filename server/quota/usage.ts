@@ -5,7 +5,7 @@
  * ResourceQuota admission plugin (the charge of one write) and the quota controller (the sum
  * over a namespace), so both count alike.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { volumeAttributesClassesOf } from './scopes';
 import { formatQuantity, isBinaryFormat, parseQuantity, Quantity } from '../quantity/quantity';
 
@@ -34,7 +34,10 @@ export function amountOf(text: unknown): Amount | undefined {
 
 /** The sum keeps the left side's format, or the right side's when the left is zero (as Quantity.Add does). */
 export function addAmounts(left: Amount, right: Amount): Amount {
-  return { value: left.value.add(right.value), binary: left.value.compareTo(ZERO.value) === 0 ? right.binary : left.binary };
+  return {
+    value: left.value.add(right.value),
+    binary: left.value.compareTo(ZERO.value) === 0 ? right.binary : left.binary,
+  };
 }
 
 export function formatAmount(amount: Amount): string {
@@ -63,7 +66,8 @@ export function podTotals(spec: Fields, field: 'requests' | 'limits'): Usage {
     for (const [name, text] of Object.entries(record(record(container.resources)[field]))) {
       const amount = amountOf(text);
       const current = total.get(name);
-      if (amount !== undefined && (current === undefined || current.value.compareTo(amount.value) < 0)) total.set(name, amount);
+      if (amount !== undefined && (current === undefined || current.value.compareTo(amount.value) < 0))
+        total.set(name, amount);
     }
   }
   return total;
@@ -94,7 +98,8 @@ function podComputeUsage(spec: Fields): Usage {
   for (const [name, text] of Object.entries(record(spec.overhead))) {
     const amount = amountOf(text);
     if (amount === undefined) continue;
-    for (const prefixed of [`requests.${name}`, `limits.${name}`, name]) if (total.has(prefixed)) addTo(total, prefixed, amount);
+    for (const prefixed of [`requests.${name}`, `limits.${name}`, name])
+      if (total.has(prefixed)) addTo(total, prefixed, amount);
   }
   return total;
 }
@@ -110,7 +115,15 @@ export function countName(group: string, resource: string): string {
   return group === '' ? `count/${resource}` : `count/${resource}.${group}`;
 }
 
-const STANDARD_COUNTS = new Set(['pods', 'services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas']);
+const STANDARD_COUNTS = new Set([
+  'pods',
+  'services',
+  'configmaps',
+  'secrets',
+  'persistentvolumeclaims',
+  'replicationcontrollers',
+  'resourcequotas',
+]);
 
 /** The class a claim is provisioned from: the beta annotation when set, as the reference still honours it, else the field. */
 function storageClassOf(claim: KubeObject): string | undefined {
@@ -166,7 +179,8 @@ const ALLOCATION_RESULTS_MAX_SIZE = 32n;
 
 function devicesAsked(request: Fields): bigint {
   if (request.allocationMode === 'All') return ALLOCATION_RESULTS_MAX_SIZE;
-  if (request.allocationMode === 'ExactCount' && typeof request.count === 'number') return BigInt(Math.trunc(request.count));
+  if (request.allocationMode === 'ExactCount' && typeof request.count === 'number')
+    return BigInt(Math.trunc(request.count));
   return 0n;
 }
 
@@ -205,7 +219,8 @@ export function usageOf(group: string, resource: string, object: KubeObject): Us
   if (resource === 'services') {
     const ports = Array.isArray(spec.ports) ? spec.ports.length : 0;
     if (spec.type === 'LoadBalancer') usage.set('services.loadbalancers', one());
-    if (spec.type === 'LoadBalancer' || spec.type === 'NodePort') usage.set('services.nodeports', { value: new Quantity(BigInt(ports)), binary: false });
+    if (spec.type === 'LoadBalancer' || spec.type === 'NodePort')
+      usage.set('services.nodeports', { value: new Quantity(BigInt(ports)), binary: false });
   }
   if (resource === 'persistentvolumeclaims') claimUsage(usage, object);
   return usage;
@@ -224,8 +239,12 @@ export function missingPodCompute(pod: KubeObject, hard: ReadonlySet<string>): s
   const spec = record(pod.spec);
   const missing = new Map<string, string[]>();
   for (const container of [...containersOf(spec, 'initContainers'), ...containersOf(spec, 'containers')]) {
-    const stated = computeNames(podTotals({ containers: [container] }, 'requests'), podTotals({ containers: [container] }, 'limits'));
-    for (const name of required) if (!stated.has(name)) missing.set(name, [...(missing.get(name) ?? []), String(container.name)]);
+    const stated = computeNames(
+      podTotals({ containers: [container] }, 'requests'),
+      podTotals({ containers: [container] }, 'limits'),
+    );
+    for (const name of required)
+      if (!stated.has(name)) missing.set(name, [...(missing.get(name) ?? []), String(container.name)]);
   }
   if (missing.size === 0) return undefined;
   return [...missing.entries()].map(([name, containers]) => `${name} for: ${containers.join(',')}`).join('; ');

@@ -9,24 +9,20 @@
  * step: when `add` returns, the type is served.
  */
 import { compareStrings } from '../string-order';
-import { BUILTIN_KINDS } from './kinds';
 import {
-  qualifiedResourceString,
   storageGroupVersion,
-  type GroupResource,
-  type GroupVersion,
-  type GroupVersionKind,
   type RegistryChange,
   type RegistryListener,
   type ResourceRegistry,
   type ResourceType,
 } from './types';
 
+import { qualifiedResource, type GroupResource, type GroupVersion, type GroupVersionKind } from '../../api/identity';
 export interface RegistryOptions {
   /** Whether `<group>/<version>/<resource>` of a starting type is served; default: every one is. */
   readonly enabled?: (groupVersion: GroupVersion, resource: string) => boolean;
-  /** The types to start with; default: every built-in kind. */
-  readonly types?: readonly ResourceType[];
+  /** The types to start with (server/builtin-types.ts has the built-in ones). */
+  readonly types: readonly ResourceType[];
 }
 
 /** A registry that can change while serving. */
@@ -58,12 +54,18 @@ function checkStorageApart(type: ResourceType, other: ResourceType): void {
   const b = other.storagePrefix;
   if (a === b) {
     const [mine, theirs] = [storageGroupVersion(type), storageGroupVersion(other)];
-    const same = mine.group === theirs.group && mine.version === theirs.version && type.kind === other.kind && type.namespaced === other.namespaced;
+    const same =
+      mine.group === theirs.group &&
+      mine.version === theirs.version &&
+      type.kind === other.kind &&
+      type.namespaced === other.namespaced;
     if (same) return;
   } else if (!a.startsWith(`${b}/`) && !b.startsWith(`${a}/`)) {
     return;
   }
-  throw new Error(`${qualifiedResourceString(type)} cannot be stored under ${a}: ${qualifiedResourceString(other)} is stored under ${b}`);
+  throw new Error(
+    `${qualifiedResource(type)} cannot be stored under ${a}: ${qualifiedResource(other)} is stored under ${b}`,
+  );
 }
 
 function compareTypes(a: ResourceType, b: ResourceType): number {
@@ -79,9 +81,9 @@ export class ResourceTypeRegistry implements MutableResourceRegistry {
   private served: readonly ResourceType[] = [];
   private readonly listeners = new Set<RegistryListener>();
 
-  constructor(options: RegistryOptions = {}) {
+  constructor(options: RegistryOptions) {
     const enabled = options.enabled ?? (() => true);
-    for (const type of options.types ?? BUILTIN_KINDS) {
+    for (const type of options.types) {
       const versions = type.versions.filter(({ version }) => enabled({ group: type.group, version }, type.resource));
       if (versions.length === 0) continue;
       this.index(versions.length === type.versions.length ? type : { ...type, versions });
@@ -106,7 +108,7 @@ export class ResourceTypeRegistry implements MutableResourceRegistry {
     for (const { version } of type.versions) {
       const holder = this.byKind.get(servedKey(type.group, version, type.kind));
       if (holder !== undefined && holder !== previous) {
-        throw new Error(`${type.group}/${version} ${type.kind} is already served by ${qualifiedResourceString(holder)}`);
+        throw new Error(`${type.group}/${version} ${type.kind} is already served by ${qualifiedResource(holder)}`);
       }
     }
     if (!type.virtual) {

@@ -17,12 +17,18 @@
  * - validate: metadata rules (name rule, namespace, labels, annotations, owner references,
  *   finalizers) then the kind's rules; validateUpdate adds what may not change.
  */
-import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
-import type { UserInfo } from '../authn/types';
+import type { KubeObject, ObjectMeta } from '../../api/objects';
+import type { UserInfo } from '../../api/user-info';
 import type { FieldError, ResourceType, Strategy } from './types';
-import { deepEqual } from '../validation/field-errors';
+import { deepEqual } from '../status/field-errors';
 import { copyJson } from '../json/value';
-import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, type NameValidator } from '../validation/names';
+import {
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  nameIsPathSegment,
+  type NameValidator,
+} from '../validation/names';
 import { isValidIP } from '../validation/ip';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
 
@@ -84,7 +90,11 @@ export const RESET_OBJECT_META_FOR_STATUS: readonly (keyof ObjectMeta)[] = [
 ];
 
 export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): Required<Strategy> {
-  const metaRules: ObjectMetaRules = { namespaced: facts.namespaced, validateName: NAME_VALIDATORS[facts.nameRule], anyQualifiedFinalizer: facts.apiextensions };
+  const metaRules: ObjectMetaRules = {
+    namespaced: facts.namespaced,
+    validateName: NAME_VALIDATORS[facts.nameRule],
+    anyQualifiedFinalizer: facts.apiextensions,
+  };
   return {
     applyDefaults(object, version) {
       kind.defaults?.(object, version);
@@ -103,7 +113,8 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       if (kind.tracksGeneration) {
         const changed =
           !deepEqual(specPart(object), specPart(old)) ||
-          (kind.generationAlsoFollows !== undefined && !deepEqual(kind.generationAlsoFollows(object), kind.generationAlsoFollows(old)));
+          (kind.generationAlsoFollows !== undefined &&
+            !deepEqual(kind.generationAlsoFollows(object), kind.generationAlsoFollows(old)));
         const oldGeneration = old.metadata.generation ?? 0;
         object.metadata.generation = changed ? oldGeneration + 1 : oldGeneration;
       } else {

@@ -31,7 +31,10 @@ export function definitionsOfType(base: Definitions | undefined, type: ResourceT
  * `context` with the type's own definitions over its built-in ones, for the scopes handlers
  * and the server's own writes work in; `context` itself for a type without definitions.
  */
-export function withTypeDefinitions<C extends { readonly definitions?: Definitions }>(context: C, type: ResourceType): C {
+export function withTypeDefinitions<C extends { readonly definitions?: Definitions }>(
+  context: C,
+  type: ResourceType,
+): C {
   const definitions = definitionsOfType(context.definitions, type);
   return definitions === context.definitions ? context : { ...context, definitions };
 }

@@ -10,32 +10,15 @@
  *   validateUpdate → validating admission → storage.
  * Status and scale subresources use their own strategy methods in the same places.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import type { UserInfo } from '../authn/types';
-import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import type { KubeObject } from '../../api/objects';
+import type { UserInfo } from '../../api/user-info';
 import type { FieldError } from '../status/field-error';
-import type { Printer } from '../table/printers';
+import type { Printer } from '../table/printer';
 import type { Definitions } from '../validation/decode';
+import type { GroupVersion, GroupVersionKind } from '../../api/identity';
+import type { SelectableFields } from '../selectors/field-selector';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
-
-export interface GroupVersion {
-  readonly group: string; // '' for the core group
-  readonly version: string;
-}
-
-export interface GroupVersionKind extends GroupVersion {
-  readonly kind: string;
-}
-
-export interface GroupVersionResource extends GroupVersion {
-  readonly resource: string;
-}
-
-export interface GroupResource {
-  readonly group: string;
-  readonly resource: string;
-}
 
 /** Kinds' validation speaks in the reference's field errors (server/status/field-error.ts). */
 export type { FieldError };
@@ -78,42 +61,13 @@ export interface Subresources {
   readonly finalize?: true;
 }
 
-/** A field selector key beyond metadata.name/metadata.namespace, and how to read it. */
-export type SelectableFields = Readonly<Record<string, (object: KubeObject) => string | undefined>>;
-
-/** Builds the handler of one endpoint for one served version, from what the generic handlers are built from. */
-export type HandlerFactory = (scope: HandlerScope) => ResourceHandler;
-
 /**
- * A subresource served by handlers of its own (`serviceaccounts/token`, `pods/eviction`),
- * beyond the generic status, scale and finalize.
+ * Handlers a type brings beyond the generic ones: server/handlers/slots.ts declares what they
+ * are. A kind only carries them; what a handler is built from (the store's scope, the request)
+ * belongs to the layers above the kinds, so the endpoints layer adds the members to this
+ * interface rather than the kinds layer importing it.
  */
-export interface SubresourceEndpoint {
-  /** The kind its requests and answers carry (authentication.k8s.io/v1 TokenRequest), as discovery shows it. */
-  readonly kind: GroupVersionKind;
-  /** OpenAPI definition name of that kind. */
-  readonly definition: string;
-  /** One handler per verb it serves (the request's verb: `create` for POST, `get` for GET...). */
-  readonly handlers: Readonly<Partial<Record<Verb, HandlerFactory>>>;
-  /** It streams a backend's answer (pods/log, the proxies, exec): no representation is negotiated for it. */
-  readonly connection?: true;
-}
-
-/**
- * Handlers a type brings beyond the generic ones. Routes dispatch them like the generic ones:
- * same request information, same scope, same negotiation and error handling. A built-in kind
- * whose handler needs what exists only once the server starts (a signing key) gets it by
- * replacing its type: `registry.add({ ...registry.find(v1, 'serviceaccounts'), handlers })`.
- */
-export interface HandlerSlots {
-  /**
-   * Handlers of the resource itself that take the place of the generic one of their verb (a
-   * review's create, which answers and stores nothing). The verb must also be in `verbs`.
-   */
-  readonly verbs?: Readonly<Partial<Record<Verb, HandlerFactory>>>;
-  /** Subresources by name. */
-  readonly subresources?: Readonly<Record<string, SubresourceEndpoint>>;
-}
+export interface HandlerSlots {}
 
 export interface ServedVersion {
   readonly version: string;
@@ -123,7 +77,7 @@ export interface ServedVersion {
   readonly deprecationWarning?: string;
   /**
    * Table columns for `kubectl get` in this version (a custom resource's additionalPrinterColumns);
-   * absent: the built-in printer of the resource, or Name and Created At.
+   * absent: the type's printer.
    */
   readonly printer?: Printer;
   /**
@@ -143,6 +97,8 @@ export interface ResourceType {
   readonly namespaced: boolean;
   /** Served versions, preferred first. */
   readonly versions: readonly ServedVersion[];
+  /** Its table for `kubectl get`, as the reference prints the kind; absent: Name and Created At. */
+  readonly printer?: Printer;
   /** The version objects are stored in; others are converted (see `convert`). */
   readonly storageVersion: string;
   /**
@@ -228,17 +184,9 @@ export function typeAtVersion(type: ResourceType, version: ServedVersion | undef
   return version?.own === undefined ? type : { ...type, ...version.own };
 }
 
-export function groupVersionString({ group, version }: GroupVersion): string {
-  return group === '' ? version : `${group}/${version}`;
-}
-
 /** The group-version objects of this type are stored in. */
 export function storageGroupVersion(type: ResourceType): GroupVersion {
   return { group: type.storageGroup ?? type.group, version: type.storageVersion };
-}
-
-export function qualifiedResourceString({ group, resource }: GroupResource): string {
-  return group === '' ? resource : `${resource}.${group}`;
 }
 
 /** What one change of the registry did. A replaced type is in both lists (its old and its new object). */

@@ -7,7 +7,15 @@ import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, GoValue, forbidden as forbiddenField, invalid as invalidField, notSupported, required as requiredField, tooLong } from '../validation/field-errors';
+import {
+  FieldPath,
+  GoValue,
+  forbidden as forbiddenField,
+  invalid as invalidField,
+  notSupported,
+  required as requiredField,
+  tooLong,
+} from '../status/field-errors';
 
 /**
  * The query as Go's url.ParseQuery reads it: a pair whose escapes do not decode (`%zz`) or
@@ -38,7 +46,10 @@ function queryUnescape(text: string): string | undefined {
     return decodeURIComponent(spaced);
   } catch {
     // Escapes that are not UTF-8 stay bytes in Go; as text they are replacement characters.
-    return Buffer.from(spaced.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+    return Buffer.from(
+      spaced.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
   }
 }
 
@@ -57,7 +68,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 export function parseInteger(text: string): number {
   if (!/^[+-]?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
   const value = BigInt(text);
-  if (value < INT64_MIN || value > INT64_MAX) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+  if (value < INT64_MIN || value > INT64_MAX)
+    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
   return Number(value);
 }
 
@@ -132,7 +144,8 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
   const fieldManager = query.get('fieldManager') ?? undefined;
   const force = kind === 'ApplyPatchOptions' || kind === 'PatchOptions' ? optionalBool(query, 'force') : undefined;
   const errors: FieldError[] = [];
-  if (kind === 'PatchOptions' && force !== undefined) errors.push(forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch'));
+  if (kind === 'PatchOptions' && force !== undefined)
+    errors.push(forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch'));
   errors.push(...fieldManagerErrors(fieldManager, kind === 'ApplyPatchOptions'), ...dryRunErrors(dryRun));
   if (fieldValidation !== '' && !FIELD_VALIDATION_VALUES.includes(fieldValidation as FieldValidation)) {
     errors.push(notSupported(FieldPath.root('fieldValidation'), fieldValidation, ['', 'Ignore', 'Strict', 'Warn']));
@@ -176,29 +189,44 @@ export function parseListQuery(query: URLSearchParams, watch: boolean): ListQuer
   const errors: FieldError[] = [];
   if (watch) {
     if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
-      errors.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+      errors.push(
+        forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+      );
     }
     if (match !== '') {
       if (sendInitialEvents === undefined) {
-        errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+        errors.push(
+          forbidden(
+            'resourceVersionMatch',
+            'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+          ),
+        );
       }
       if (match !== 'NotOlderThan') {
         errors.push(notSupported(FieldPath.root('resourceVersionMatch'), match, ['NotOlderThan']));
       }
-      if (continueToken) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      if (continueToken)
+        errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
     }
   } else {
     if (match !== '') {
-      if (!resourceVersion) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-      if (continueToken) errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      if (!resourceVersion)
+        errors.push(
+          forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'),
+        );
+      if (continueToken)
+        errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
       if (match !== 'Exact' && match !== 'NotOlderThan') {
         errors.push(notSupported(FieldPath.root('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', '']));
       }
       if (match === 'Exact' && resourceVersion === '0') {
-        errors.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+        errors.push(
+          forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'),
+        );
       }
     }
-    if (sendInitialEvents !== undefined) errors.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
+    if (sendInitialEvents !== undefined)
+      errors.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
   rejectIfAny('ListOptions', errors);
   return {
@@ -253,7 +281,11 @@ export interface DeleteOptionsFeatures {
 const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
 /** Query parameters first, then a DeleteOptions body (when one was sent) over them, as the reference does. */
-export function parseDeleteOptions(query: URLSearchParams, body: Buffer, features: DeleteOptionsFeatures = {}): DeleteRequestOptions {
+export function parseDeleteOptions(
+  query: URLSearchParams,
+  body: Buffer,
+  features: DeleteOptionsFeatures = {},
+): DeleteRequestOptions {
   let dryRun = query.getAll('dryRun');
   let propagationPolicy = query.get('propagationPolicy') ?? undefined;
   let orphanDependents = optionalBool(query, 'orphanDependents');
@@ -274,7 +306,8 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer, feature
     if (typeof parsed.propagationPolicy === 'string') propagationPolicy = parsed.propagationPolicy;
     if (typeof parsed.orphanDependents === 'boolean') orphanDependents = parsed.orphanDependents;
     if (typeof parsed.gracePeriodSeconds === 'number') gracePeriodSeconds = parsed.gracePeriodSeconds;
-    if (typeof parsed.ignoreStoreReadErrorWithClusterBreakingPotential === 'boolean') ignoreReadError = parsed.ignoreStoreReadErrorWithClusterBreakingPotential;
+    if (typeof parsed.ignoreStoreReadErrorWithClusterBreakingPotential === 'boolean')
+      ignoreReadError = parsed.ignoreStoreReadErrorWithClusterBreakingPotential;
     if (parsed.preconditions && typeof parsed.preconditions === 'object') {
       const { uid, resourceVersion } = parsed.preconditions;
       preconditions = {
@@ -287,10 +320,23 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer, feature
   if (!features.allowUnsafeMalformedObjectDeletion) ignoreReadError = undefined;
   const errors: FieldError[] = [];
   if (propagationPolicy !== undefined && orphanDependents !== undefined) {
-    errors.push(invalidField(FieldPath.root('propagationPolicy'), propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+    errors.push(
+      invalidField(
+        FieldPath.root('propagationPolicy'),
+        propagationPolicy,
+        'orphanDependents and deletionPropagation cannot be both set',
+      ),
+    );
   }
   if (propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(propagationPolicy)) {
-    errors.push(notSupported(FieldPath.root('propagationPolicy'), propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
+    errors.push(
+      notSupported(FieldPath.root('propagationPolicy'), propagationPolicy, [
+        'Foreground',
+        'Background',
+        'Orphan',
+        'nil',
+      ]),
+    );
   }
   errors.push(...dryRunErrors(dryRun));
   if (ignoreReadError === true) {
@@ -303,7 +349,8 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer, feature
       ['preconditions', preconditions !== undefined],
     ];
     for (const [field, set] of alongside) {
-      if (set) errors.push(invalidField(FieldPath.root(IGNORE_READ_ERROR), true, `cannot be set together with .${field}`));
+      if (set)
+        errors.push(invalidField(FieldPath.root(IGNORE_READ_ERROR), true, `cannot be set together with .${field}`));
     }
   }
   rejectIfAny('DeleteOptions', errors);

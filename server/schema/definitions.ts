@@ -5,12 +5,7 @@
 // nothing until a schema is needed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
+import type { GroupVersionKind } from '../../api/identity';
 
 /** A map field's entry message: key at field 1, value at field 2. */
 export interface ProtobufMapPart {
@@ -129,7 +124,8 @@ export function definitionForKind(gvk: GroupVersionKind): { name: string; defini
     }
   }
   const name =
-    kindIndex.get(gvkKey(gvk)) ?? everyGroupVersionKind(kindIndex.get(gvkKey({ group: '', version: 'v1', kind: gvk.kind })));
+    kindIndex.get(gvkKey(gvk)) ??
+    everyGroupVersionKind(kindIndex.get(gvkKey({ group: '', version: 'v1', kind: gvk.kind })));
   return name === undefined ? undefined : { name, definition: schemaData().definitions[name] };
 }
 

@@ -3,9 +3,11 @@
  * escaping `,`, `=` and `!` in values as the reference does. Only the fields a type declares
  * are selectable (metadata.name, metadata.namespace, plus its `selectableFields`).
  */
-import type { KubeObject } from '../../storage/objects/types';
-import type { SelectableFields } from '../registry/types';
+import type { KubeObject } from '../../api/objects';
 import { SelectorParseError } from './label-selector';
+
+/** A field selector key beyond metadata.name/metadata.namespace, and how to read it. */
+export type SelectableFields = Readonly<Record<string, (object: KubeObject) => string | undefined>>;
 
 export interface FieldRequirement {
   readonly field: string;
@@ -53,7 +55,11 @@ function unescapeValue(value: string): string {
 }
 
 function parseTerm(term: string): FieldRequirement {
-  for (const [token, operator] of [['!=', '!='], ['==', '='], ['=', '=']] as const) {
+  for (const [token, operator] of [
+    ['!=', '!='],
+    ['==', '='],
+    ['=', '='],
+  ] as const) {
     const at = term.indexOf(token);
     if (at >= 0) {
       return { field: term.slice(0, at).trim(), operator, value: unescapeValue(term.slice(at + token.length)) };

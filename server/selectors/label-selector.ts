@@ -4,7 +4,7 @@
  * npm package parses this syntax; errors keep the reference parser's shapes so clients print
  * the familiar text.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 
 export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!';
 
@@ -75,7 +75,9 @@ function validateKey(key: string): void {
     );
   }
   if (problems.length > 0) {
-    throw new SelectorParseError(`unable to parse requirement: key: Invalid value: ${JSON.stringify(key)}: ${problems.join('; ')}`);
+    throw new SelectorParseError(
+      `unable to parse requirement: key: Invalid value: ${JSON.stringify(key)}: ${problems.join('; ')}`,
+    );
   }
 }
 
@@ -133,7 +135,7 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
     const first = peek();
     if (first.kind === 'operator' && first.text === '!') {
       next();
-      const key = expectIdentifier('identifier after \'!\'');
+      const key = expectIdentifier("identifier after '!'");
       validateKey(key);
       return { key, operator: '!', values: [] };
     }
@@ -175,7 +177,10 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
   }
 }
 
-export function labelRequirementMatches(requirement: LabelRequirement, labels: Readonly<Record<string, string>>): boolean {
+export function labelRequirementMatches(
+  requirement: LabelRequirement,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   const has = Object.prototype.hasOwnProperty.call(labels, requirement.key);
   const value = has ? labels[requirement.key] : undefined;
   switch (requirement.operator) {
@@ -203,10 +208,15 @@ export function matchesLabels(requirements: readonly LabelRequirement[], object:
  * '' when it selects everything. Anything not shaped like a selector prints as nothing.
  */
 export function formatLabelSelector(selector: unknown): string {
-  const fields = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
-  const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : '')) : []);
+  const fields = (value: unknown): Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const strings = (value: unknown): string[] =>
+    Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : '')) : [];
   const { matchLabels, matchExpressions } = fields(selector);
-  const parts = Object.entries(fields(matchLabels)).map(([key, value]) => ({ key, text: `${key}=${typeof value === 'string' ? value : ''}` }));
+  const parts = Object.entries(fields(matchLabels)).map(([key, value]) => ({
+    key,
+    text: `${key}=${typeof value === 'string' ? value : ''}`,
+  }));
   for (const expression of Array.isArray(matchExpressions) ? matchExpressions : []) {
     const { key: rawKey, operator, values } = fields(expression);
     const key = typeof rawKey === 'string' ? rawKey : '';

@@ -4,11 +4,16 @@
  * versions, selected in another version than it stores), into a `Selection` whose storage
  * predicate holds the labels and metadata fields and whose `servedFields` the rest.
  */
-import { EVERYTHING, type KubeObject, type Predicate } from '../../storage/objects/types';
-import type { SelectableFields } from '../registry/types';
-import { checkSelectableFields, isMetadataField, matchesFields, parseFieldSelector } from './field-selector';
+import { EVERYTHING, type Predicate } from '../../storage/objects/types';
+import {
+  checkSelectableFields,
+  isMetadataField,
+  matchesFields,
+  parseFieldSelector,
+  type SelectableFields,
+} from './field-selector';
 import { matchesLabels, parseLabelSelector } from './label-selector';
-
+import type { KubeObject } from '../../api/objects';
 export { SelectorParseError } from './label-selector';
 
 export interface SelectorInput {
@@ -30,18 +35,26 @@ export function compilePredicate(input: SelectorInput): Predicate {
 }
 
 /** As compilePredicate; with `fieldsOnServedObjects`, the kind's own fields are left to `servedFields`. */
-export function compileSelection({ labelSelector, fieldSelector, selectableFields }: SelectorInput, fieldsOnServedObjects: boolean): Selection {
+export function compileSelection(
+  { labelSelector, fieldSelector, selectableFields }: SelectorInput,
+  fieldsOnServedObjects: boolean,
+): Selection {
   const labels = parseLabelSelector(labelSelector ?? '');
   const fields = parseFieldSelector(fieldSelector ?? '');
   checkSelectableFields(fields, { selectableFields, hasCustomFields: Object.keys(selectableFields).length > 0 });
   const stored = fieldsOnServedObjects ? fields.filter((requirement) => isMetadataField(requirement.field)) : fields;
   const served = fields.filter((requirement) => !stored.includes(requirement));
-  const servedFields = served.length === 0 ? undefined : (object: KubeObject) => matchesFields(served, selectableFields, object);
+  const servedFields =
+    served.length === 0 ? undefined : (object: KubeObject) => matchesFields(served, selectableFields, object);
   if (labels.length === 0 && fields.length === 0) return { predicate: EVERYTHING };
   const pinnedName = stored.find((r) => r.field === 'metadata.name' && r.operator === '=')?.value;
   return {
     // Not `everything` even when only served fields select: the storage's count of what is left would be wrong.
-    predicate: { everything: false, name: pinnedName, matches: (object) => matchesLabels(labels, object) && matchesFields(stored, selectableFields, object) },
+    predicate: {
+      everything: false,
+      name: pinnedName,
+      matches: (object) => matchesLabels(labels, object) && matchesFields(stored, selectableFields, object),
+    },
     ...(servedFields ? { servedFields } : {}),
   };
 }

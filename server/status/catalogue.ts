@@ -4,26 +4,7 @@
  */
 import { StatusError } from './status-error';
 import { aggregateFieldErrors, type FieldError } from './field-error';
-
-/** A resource with its group: `pods`, `deployments.apps`. */
-export interface GroupResource {
-  readonly group: string;
-  readonly resource: string;
-}
-
-/** A kind with its group, for Invalid: `Pod`, `Deployment.apps`. */
-export interface GroupKind {
-  readonly group: string;
-  readonly kind: string;
-}
-
-export function qualifiedResource({ group, resource }: GroupResource): string {
-  return group ? `${resource}.${group}` : resource;
-}
-
-function qualifiedKind({ group, kind }: GroupKind): string {
-  return group ? `${kind}.${group}` : kind;
-}
+import { qualifiedKind, qualifiedResource, type GroupKind, type GroupResource } from '../../api/identity';
 
 export function notFound(resource: GroupResource, name: string): StatusError {
   return new StatusError({
@@ -181,8 +162,14 @@ export function tooLargeResourceVersion(options: {
   });
 }
 
-export function tooManyRequests(message: string, retryAfterSeconds: number): StatusError {
-  return new StatusError({ code: 429, reason: 'TooManyRequests', message, details: { retryAfterSeconds } });
+/** A 429; without `retryAfterSeconds` it has no details and no Retry-After, as the reference's NewTooManyRequestsError. */
+export function tooManyRequests(message: string, retryAfterSeconds?: number): StatusError {
+  return new StatusError({
+    code: 429,
+    reason: 'TooManyRequests',
+    message,
+    ...(retryAfterSeconds === undefined ? {} : { details: { retryAfterSeconds } }),
+  });
 }
 
 export function internalError(cause: string): StatusError {

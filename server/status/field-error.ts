@@ -13,7 +13,7 @@ export interface FieldError {
   readonly detail: string;
 }
 
-/** `<field>: <body>`, as one error of the list (builders: server/validation/field-errors.ts). */
+/** `<field>: <body>`, as one error of the list (builders: server/status/field-errors.ts). */
 export function fieldErrorText(error: FieldError): string {
   return `${error.field}: ${error.detail}`;
 }

@@ -10,8 +10,14 @@ import {
   StoreUnavailableError,
   ValueTooLargeError,
 } from '../../storage/errors';
-import type { GroupResource } from './catalogue';
-import { internalError, requestEntityTooLarge, resourceExpired, tooLargeResourceVersion, unclassified } from './catalogue';
+import type { GroupResource } from '../../api/identity';
+import {
+  internalError,
+  requestEntityTooLarge,
+  resourceExpired,
+  tooLargeResourceVersion,
+  unclassified,
+} from './catalogue';
 import { StatusError, type StatusDetails } from './status-error';
 
 /** What the handler knows about the request, to fill `details` the storage layer leaves out. */
@@ -40,7 +46,12 @@ export function statusErrorFrom(error: unknown, context: ErrorContext = {}): Sta
   // timeout filter answers: 504 Timeout, no Retry-After (measured against kube-apiserver 1.34.4
   // with its etcd stopped). Capstan gives up sooner, with the same answer and the backend's text.
   if (error instanceof StoreUnavailableError) {
-    return new StatusError({ code: 504, reason: 'Timeout', message: `Timeout: request did not complete within requested timeout - ${error.message}`, details: {} });
+    return new StatusError({
+      code: 504,
+      reason: 'Timeout',
+      message: `Timeout: request did not complete within requested timeout - ${error.message}`,
+      details: {},
+    });
   }
   if (error instanceof Error) return unclassified(error.message);
   return unclassified(String(error));
@@ -91,7 +102,11 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
         code: 500,
         reason: 'StorageReadError',
         message: error.message,
-        details: { ...objectDetails, name: error.details.name, causes: error.details.causes?.map(({ type, field, message }) => ({ reason: type, field, message })) },
+        details: {
+          ...objectDetails,
+          name: error.details.name,
+          causes: error.details.causes?.map(({ type, field, message }) => ({ reason: type, field, message })),
+        },
       });
   }
 }

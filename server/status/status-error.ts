@@ -1,6 +1,6 @@
 /**
  * The one error class that reaches clients: it carries a `metav1.Status`, and
- * `server/status/write.ts` is the one place that turns it into a response.
+ * `server/responsewriters/write-status.ts` is the one place that turns it into a response.
  */
 
 export interface StatusCause {

@@ -5,7 +5,7 @@
  * annotations and the PodScheduled condition change, and no managedFields entry is recorded.
  */
 import type { Request } from 'express';
-import type { KubeObject, ObjectKey, Preconditions } from '../../storage/objects/types';
+import type { ObjectKey, Preconditions } from '../../storage/objects/types';
 import { readObjectValue, objectBodyFormat } from '../handlers/object-body';
 import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
 import { parseWriteOptions, queryOf, type WriteOptions } from '../request/query';
@@ -17,10 +17,18 @@ import { admitSubresourceCreate, operationOptions } from '../registry/store/admi
 import { featureEnabled } from '../config/feature-enabled';
 import { decodeValue } from '../validation/decode';
 
+import type { KubeObject } from '../../api/objects';
 const BINDING_DEFINITION = 'io.k8s.api.core.v1.Binding';
 
 interface Binding {
-  metadata?: { readonly name?: string; readonly namespace?: string; readonly uid?: string; readonly resourceVersion?: string; readonly annotations?: Record<string, string>; readonly labels?: Record<string, string> };
+  metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly uid?: string;
+    readonly resourceVersion?: string;
+    readonly annotations?: Record<string, string>;
+    readonly labels?: Record<string, string>;
+  };
   readonly target?: { readonly name?: string; readonly kind?: string };
 }
 
@@ -30,10 +38,20 @@ export const CREATED_STATUS = { kind: 'Status', apiVersion: 'v1', metadata: {}, 
 const BINDING_RESOURCE = { group: '', resource: 'pods/binding' };
 
 async function readBinding(scope: HandlerScope, req: Request, options: WriteOptions): Promise<Binding> {
-  const { value, duplicates } = await readObjectValue(req, objectBodyFormat(scope, req), { expectedKind: 'Binding', findDuplicates: options.fieldValidation !== 'Ignore' });
+  const { value, duplicates } = await readObjectValue(req, objectBodyFormat(scope, req), {
+    expectedKind: 'Binding',
+    findDuplicates: options.fieldValidation !== 'Ignore',
+  });
   // Typed before anything is looked up, so a wrong-typed body is the reference's 400, not a missing pod.
   const decoded = decodeValue(
-    { definitions: scope.context.definitions, definition: BINDING_DEFINITION, expectedKind: 'Binding', servedVersion: 'v1', fieldValidation: options.fieldValidation, wholeBody: true },
+    {
+      definitions: scope.context.definitions,
+      definition: BINDING_DEFINITION,
+      expectedKind: 'Binding',
+      servedVersion: 'v1',
+      fieldValidation: options.fieldValidation,
+      wholeBody: true,
+    },
     value ?? {},
     duplicates,
   );
@@ -41,10 +59,24 @@ async function readBinding(scope: HandlerScope, req: Request, options: WriteOpti
 }
 
 /** Admission of the Binding as the create it is (`pods/binding`, or the legacy `bindings`); mutating plugins may label it. */
-async function admitBinding(scope: HandlerScope, req: Request, target: { key: ObjectKey; binding: Binding; subresource: string }, options: WriteOptions): Promise<void> {
-  const write = { user: req.user, dryRun: options.dryRun, options: operationOptions('CreateOptions', options), subresource: target.subresource };
+async function admitBinding(
+  scope: HandlerScope,
+  req: Request,
+  target: { key: ObjectKey; binding: Binding; subresource: string },
+  options: WriteOptions,
+): Promise<void> {
+  const write = {
+    user: req.user,
+    dryRun: options.dryRun,
+    options: operationOptions('CreateOptions', options),
+    subresource: target.subresource,
+  };
   const object = target.binding as unknown as KubeObject;
-  await admitSubresourceCreate(scope, write, { key: target.key, kind: { group: '', version: 'v1', kind: 'Binding' }, object });
+  await admitSubresourceCreate(scope, write, {
+    key: target.key,
+    kind: { group: '', version: 'v1', kind: 'Binding' },
+    object,
+  });
 }
 
 /** Sets the pod's node once; a pod already on a node, or being deleted, is a conflict. */
@@ -52,7 +84,10 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
   const nodeName = binding.target?.name ?? '';
   // The reference answers this with a 500 (a bare field error); a bad request is what it is.
   if (nodeName === '') throw badRequest('target.name: Required value');
-  const preconditions: Preconditions = { uid: binding.metadata?.uid || undefined, resourceVersion: binding.metadata?.resourceVersion || undefined };
+  const preconditions: Preconditions = {
+    uid: binding.metadata?.uid || undefined,
+    resourceVersion: binding.metadata?.resourceVersion || undefined,
+  };
   await scope.storage.update(
     key,
     (current) => {
@@ -62,7 +97,11 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
       }
       const spec = (current.spec ?? {}) as Record<string, unknown>;
       if (typeof spec.nodeName === 'string' && spec.nodeName !== '') {
-        throw conflict(BINDING_RESOURCE, key.name, `pod ${key.name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
+        throw conflict(
+          BINDING_RESOURCE,
+          key.name,
+          `pod ${key.name} is already assigned to node ${JSON.stringify(spec.nodeName)}`,
+        );
       }
       const pod: KubeObject = structuredClone(current);
       (pod.spec as Record<string, unknown>) = { ...spec, nodeName };
@@ -72,7 +111,11 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
       }
       // The node's topology labels, which PodTopologyLabels put on the Binding, behind its gate.
       const labels = binding.metadata?.labels;
-      if (labels !== undefined && Object.keys(labels).length > 0 && featureEnabled(scope.context.featureGates ?? {}, 'PodTopologyLabelsAdmission')) {
+      if (
+        labels !== undefined &&
+        Object.keys(labels).length > 0 &&
+        featureEnabled(scope.context.featureGates ?? {}, 'PodTopologyLabelsAdmission')
+      ) {
         pod.metadata.labels = { ...(pod.metadata.labels ?? {}), ...labels };
       }
       upsertCondition(pod, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, scope.context.now());
@@ -87,14 +130,14 @@ export function podBindingCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
     const binding = await readBinding(scope, req, options);
-    if ((binding.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Binding object');
+    if ((binding.metadata?.name ?? '') !== info.name)
+      throw badRequest('name in URL does not match name in Binding object');
     const key = { namespace: info.namespace, name: info.name };
     await admitBinding(scope, req, { key, binding, subresource: 'binding' }, options);
     await assignPod(scope, key, binding, options.dryRun);
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };
 }
-
 
 /** POST namespaces/<ns>/bindings: the legacy form, the pod named by the Binding itself. */
 export function legacyBindingCreate(scope: HandlerScope): ResourceHandler {

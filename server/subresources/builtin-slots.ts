@@ -3,7 +3,7 @@
  * into their types' handler slots. Kept apart from the kinds' declarations: those say what a
  * kind is, these how its operations behave.
  */
-import type { GroupResource, ResourceType, SubresourceEndpoint } from '../registry/types';
+import type { ResourceType } from '../registry/types';
 import { defineKind } from '../registry/kinds/define';
 import { legacyBindingCreate, podBindingCreate } from './binding';
 import { approvalHandlers } from './certificate-approval';
@@ -12,35 +12,62 @@ import { ephemeralContainersHandlers } from './ephemeral-containers';
 import { podEvictionCreate } from './eviction';
 import { resizeHandlers } from './pod-resize';
 
+import type { GroupResource } from '../../api/identity';
+import type { SubresourceEndpoint } from '../handlers/slots';
 const POD_KIND = { group: '', version: 'v1', kind: 'Pod' };
 
 /** A connect subresource: discovery names the core v1 options kind it takes. */
 function coreOptions(kind: string, handlers: SubresourceEndpoint['handlers']): SubresourceEndpoint {
-  return { kind: { group: '', version: 'v1', kind }, definition: `io.k8s.api.core.v1.${kind}`, handlers, connection: true };
+  return {
+    kind: { group: '', version: 'v1', kind },
+    definition: `io.k8s.api.core.v1.${kind}`,
+    handlers,
+    connection: true,
+  };
 }
 
-const SUBRESOURCES: ReadonlyArray<{ readonly of: GroupResource; readonly endpoints: Readonly<Record<string, SubresourceEndpoint>> }> = [
+/** A proxy subresource: the rest of the URL is the path it proxies to. */
+function proxyOptions(kind: string, handlers: SubresourceEndpoint['handlers']): SubresourceEndpoint {
+  return { ...coreOptions(kind, handlers), takesPath: true };
+}
+
+const SUBRESOURCES: ReadonlyArray<{
+  readonly of: GroupResource;
+  readonly endpoints: Readonly<Record<string, SubresourceEndpoint>>;
+}> = [
   {
     of: { group: '', resource: 'pods' },
     endpoints: {
-      binding: { kind: { group: '', version: 'v1', kind: 'Binding' }, definition: 'io.k8s.api.core.v1.Binding', handlers: { create: podBindingCreate } },
-      eviction: { kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, definition: 'io.k8s.api.policy.v1.Eviction', handlers: { create: podEvictionCreate } },
-      ephemeralcontainers: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: ephemeralContainersHandlers },
+      binding: {
+        kind: { group: '', version: 'v1', kind: 'Binding' },
+        definition: 'io.k8s.api.core.v1.Binding',
+        handlers: { create: podBindingCreate },
+      },
+      eviction: {
+        kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+        definition: 'io.k8s.api.policy.v1.Eviction',
+        handlers: { create: podEvictionCreate },
+      },
+      ephemeralcontainers: {
+        kind: POD_KIND,
+        definition: 'io.k8s.api.core.v1.Pod',
+        handlers: ephemeralContainersHandlers,
+      },
       resize: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: resizeHandlers },
       log: { kind: POD_KIND, definition: 'io.k8s.api.core.v1.Pod', handlers: connect.podLogHandlers, connection: true },
       exec: coreOptions('PodExecOptions', connect.podExecHandlers),
       attach: coreOptions('PodAttachOptions', connect.podAttachHandlers),
       portforward: coreOptions('PodPortForwardOptions', connect.podPortForwardHandlers),
-      proxy: coreOptions('PodProxyOptions', connect.podProxyHandlers),
+      proxy: proxyOptions('PodProxyOptions', connect.podProxyHandlers),
     },
   },
   {
     of: { group: '', resource: 'nodes' },
-    endpoints: { proxy: coreOptions('NodeProxyOptions', connect.nodeProxyHandlers) },
+    endpoints: { proxy: proxyOptions('NodeProxyOptions', connect.nodeProxyHandlers) },
   },
   {
     of: { group: '', resource: 'services' },
-    endpoints: { proxy: coreOptions('ServiceProxyOptions', connect.serviceProxyHandlers) },
+    endpoints: { proxy: proxyOptions('ServiceProxyOptions', connect.serviceProxyHandlers) },
   },
   {
     of: { group: 'certificates.k8s.io', resource: 'certificatesigningrequests' },
@@ -59,7 +86,10 @@ export function withBuiltinSubresources(kinds: readonly ResourceType[]): Resourc
   return kinds.map((type) => {
     const own = SUBRESOURCES.find(({ of }) => of.group === type.group && of.resource === type.resource);
     if (own === undefined) return type;
-    return { ...type, handlers: { ...type.handlers, subresources: { ...type.handlers?.subresources, ...own.endpoints } } };
+    return {
+      ...type,
+      handlers: { ...type.handlers, subresources: { ...type.handlers?.subresources, ...own.endpoints } },
+    };
   });
 }
 

@@ -5,12 +5,12 @@
  * approval update: no type twice, not Approved and Denied together, and no Approved, Denied
  * or Failed condition taken away once set.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
-import { duplicate, FieldPath, forbidden, invalid } from '../validation/field-errors';
+import { duplicate, FieldPath, forbidden, invalid } from '../status/field-errors';
 
 interface CSRCondition {
   type?: string;
@@ -21,7 +21,7 @@ interface CSRCondition {
 }
 
 function conditionsOf(csr: KubeObject): CSRCondition[] {
-  return ((csr.status as { conditions?: CSRCondition[] } | undefined)?.conditions ?? []);
+  return (csr.status as { conditions?: CSRCondition[] } | undefined)?.conditions ?? [];
 }
 
 /** Conditions that record a decision, which an approval update may not remove. */
@@ -35,7 +35,10 @@ function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject)
     for (const condition of conditions) {
       condition.lastUpdateTime ||= stamp;
       if (!condition.lastTransitionTime) {
-        const same = conditionsOf(old).find((previous) => previous.type === condition.type && previous.status === condition.status && previous.lastTransitionTime);
+        const same = conditionsOf(old).find(
+          (previous) =>
+            previous.type === condition.type && previous.status === condition.status && previous.lastTransitionTime,
+        );
         condition.lastTransitionTime = same?.lastTransitionTime ?? stamp;
       }
     }
@@ -58,15 +61,20 @@ export function validateApprovalUpdate(object: KubeObject, old: KubeObject): Fie
     if (seen.has(type)) errors.push(duplicate(path.index(index).child('type'), type));
     seen.add(type);
   });
-  if (seen.has('Approved') && seen.has('Denied')) errors.push(invalid(path, 'Denied', 'Approved and Denied conditions are mutually exclusive'));
+  if (seen.has('Approved') && seen.has('Denied'))
+    errors.push(invalid(path, 'Denied', 'Approved and Denied conditions are mutually exclusive'));
   for (const type of DECISIONS) {
     const count = (list: CSRCondition[]) => list.filter((condition) => condition.type === type).length;
-    if (count(conditions) < count(conditionsOf(old))) errors.push(forbidden(path, `updates may not remove a condition of type ${JSON.stringify(type)}`));
+    if (count(conditions) < count(conditionsOf(old)))
+      errors.push(forbidden(path, `updates may not remove a condition of type ${JSON.stringify(type)}`));
   }
   return errors;
 }
 
 export const approvalHandlers = partialWriteHandlers((base, scope) => ({
   prepareForStatusUpdate: prepareApproval(scope.context.now),
-  validateUpdate: (object, old) => [...(base.validateUpdate?.(object, old) ?? []), ...validateApprovalUpdate(object, old)],
+  validateUpdate: (object, old) => [
+    ...(base.validateUpdate?.(object, old) ?? []),
+    ...validateApprovalUpdate(object, old),
+  ],
 }));

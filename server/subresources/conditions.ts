@@ -1,5 +1,5 @@
 /** Status conditions as the reference's controllers and subresources set them. */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 
 export interface Condition {
@@ -13,12 +13,15 @@ export interface Condition {
  * moves only when the status changes, as the reference's condition helpers do.
  */
 export function upsertCondition(object: KubeObject, condition: Condition, now: Date): void {
-  const status = ((object.status ??= {}) as { conditions?: Condition[] });
+  const status = (object.status ??= {}) as { conditions?: Condition[] };
   const conditions = status.conditions ?? [];
   const index = conditions.findIndex((existing) => existing.type === condition.type);
   const previous = index >= 0 ? conditions[index] : undefined;
-  const lastTransitionTime = previous !== undefined && previous.status === condition.status && previous.lastTransitionTime ? previous.lastTransitionTime : rfc3339Seconds(now);
+  const lastTransitionTime =
+    previous !== undefined && previous.status === condition.status && previous.lastTransitionTime
+      ? previous.lastTransitionTime
+      : rfc3339Seconds(now);
   const next = { ...condition, lastTransitionTime };
-  status.conditions = index >= 0 ? conditions.map((existing, i) => (i === index ? next : existing)) : [...conditions, next];
+  status.conditions =
+    index >= 0 ? conditions.map((existing, i) => (i === index ? next : existing)) : [...conditions, next];
 }
-

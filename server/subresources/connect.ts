@@ -10,25 +10,31 @@
  * its answers. Everything streams through pipes: a client that stops reading holds the backend
  * back, never the server's memory.
  * exec, attach and portforward pass the client's protocol switch (SPDY, or WebSocket with the
- * kubelet's own protocols) to the kubelet and join the connections; the reference's translation
- * of WebSocket `v5.channel.k8s.io` to SPDY toward the kubelet is not done here.
+ * kubelet's own protocols) to the kubelet and join the connections; WebSocket
+ * `v5.channel.k8s.io` (exec, attach) is translated to SPDY toward the kubelet
+ * (stream-translator.ts) and port-forward's SPDY-in-WebSocket tunneled (stream-tunnel.ts), as
+ * the reference does with their feature gates on.
  */
 import { lookup } from 'node:dns/promises';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { Request, Response } from 'express';
-import type { KubeObject } from '../../storage/objects/types';
-import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/request-audit';
-import type { RequestInfo } from '../http/request-info';
+import type { KubeObject } from '../../api/objects';
+import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/record/request-audit';
+import type { RequestInfo } from '../request/request-info';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { asksUpgrade, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
-import { openUpstream, type UpstreamInit } from '../proxy/upstream';
+import { openUpstream, type UpstreamAnswer, type UpstreamInit } from '../proxy/upstream';
 import { admitConnect } from '../registry/store/admission';
 import { parseBool, parseInteger, queryOf } from '../request/query';
 import { badRequest, internalError, notFound, serviceUnavailable, unclassified } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import type { Verb } from '../registry/types';
+import { featureEnabled } from '../config/feature-enabled';
+import { offersStreamClose, translateToSpdy } from './stream-translator';
+import { isWebSocketRequest, streamOverWebSocket } from './log-websocket';
+import { tunneledProtocols, tunnelToKubelet, WEBSOCKET_HEADERS } from './stream-tunnel';
 import { kubeletLogQuery, parsePodLogOptions, validatePodLogOptions } from './pod-log-options';
 
 type Factory = (scope: HandlerScope) => ResourceHandler;
@@ -90,7 +96,14 @@ async function checkProxyableHost(host: string): Promise<void> {
 /** `name`, `name:port` or `scheme:name:port` (scheme empty, http or https), the reference's SplitSchemeNamePort. */
 function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | undefined {
   const parts = id.split(':');
-  const [scheme, name, port] = parts.length === 1 ? ['', parts[0], ''] : parts.length === 2 ? ['', parts[0], parts[1]] : parts.length === 3 ? parts : [];
+  const [scheme, name, port] =
+    parts.length === 1
+      ? ['', parts[0], '']
+      : parts.length === 2
+        ? ['', parts[0], parts[1]]
+        : parts.length === 3
+          ? parts
+          : [];
   if (name === undefined || name === '' || !['', 'http', 'https'].includes(scheme)) return undefined;
   return { scheme, name, port };
 }
@@ -104,7 +117,10 @@ function kubeletOf(scope: HandlerScope): KubeletClient {
 async function getNode(scope: HandlerScope, name: string): Promise<KubeObject | undefined> {
   const type = scope.context.registry.find({ group: '', version: 'v1' }, 'nodes');
   if (type === undefined || scope.context.storageFor === undefined) return undefined;
-  return scope.context.storageFor(type).get({ name }).catch(() => undefined);
+  return scope.context
+    .storageFor(type)
+    .get({ name })
+    .catch(() => undefined);
 }
 
 /** A pod's node as the kubelet connection sees it: a missing node is the reference's `pods "<node>" not found`. */
@@ -136,14 +152,25 @@ const ANSWER_REASONS: Readonly<Record<number, readonly [string, string]>> = {
   422: ['Invalid', 'the server rejected our request due to an error in our request'],
   429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
   503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
-  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+  504: [
+    'Timeout',
+    'the server was unable to return a response in the time allotted, but may still be processing the request',
+  ],
 };
 
 function kubeletAnswerError(code: number, body: string, name: string): StatusError {
   if (code === 500) return internalError(body);
   if (code === 400) return badRequest(body);
   const [reason, text] =
-    code === 403 ? ['Forbidden', body] : (ANSWER_REASONS[code] ?? (code >= 500 ? ['InternalError', `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`] : ['', `the server responded with the status code ${code} but did not return more information`]));
+    code === 403
+      ? ['Forbidden', body]
+      : (ANSWER_REASONS[code] ??
+        (code >= 500
+          ? [
+              'InternalError',
+              `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`,
+            ]
+          : ['', `the server responded with the status code ${code} but did not return more information`]));
   return new StatusError({ code, reason, message: `${text} ( pods/log ${name})`, details: { name, kind: 'pods/log' } });
 }
 
@@ -151,50 +178,73 @@ function kubeletAnswerError(code: number, body: string, name: string): StatusErr
  * `pods/log`: options read and validated, the container chosen, then the kubelet's log streamed
  * as it comes (`text/plain`); a pod without a node has no log yet (204).
  */
-const podLog: Factory = (scope) => async ({ info, req, res }) => {
-  req.resume();
-  const parsed = parsePodLogOptions(queryOf(req));
-  validatePodLogOptions(info.name, parsed);
-  const { options } = parsed;
-  const pod = await scope.storage.get({ namespace: info.namespace, name: info.name });
-  const container = containerOf(pod, options.container);
-  const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
-  if (nodeName === '') {
-    res.status(204).end();
-    return;
-  }
-  const kubelet = kubeletOf(scope);
-  const endpoint = kubelet.endpointOf(await nodeOfPod(scope, nodeName));
-  const segments = [pod.metadata.namespace ?? '', pod.metadata.name ?? '', container].map(encodeURIComponent).join('/');
-  const upstream = openUpstream({
-    options: kubelet.requestOptions(endpoint, options.insecureSkipTLSVerifyBackend),
-    secure: true,
-    method: 'GET',
-    path: `/containerLogs/${segments}${kubeletLogQuery(options)}`,
-    timeoutMs: kubelet.timeoutMs,
-  });
-  res.on('close', () => upstream.abort());
-  const answered = await upstream.answer.catch((error: Error) => {
-    throw unclassified(error.message);
-  });
-  const { answer } = answered;
-  const code = answer.statusCode ?? 0;
-  if (code < 200 || code > 206) throw kubeletAnswerError(code, await readLimited(answer), info.name);
-  res.status(200).setHeader('Content-Type', 'text/plain');
-  res.flushHeaders();
-  answer.pipe(res);
-  answer.on('error', () => res.destroy());
-};
+const podLog: Factory =
+  (scope) =>
+  async ({ info, req, res }) => {
+    req.resume();
+    const parsed = parsePodLogOptions(queryOf(req));
+    validatePodLogOptions(info.name, parsed);
+    const { options } = parsed;
+    const pod = await scope.storage.get({ namespace: info.namespace, name: info.name });
+    const container = containerOf(pod, options.container);
+    const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
+    if (nodeName === '') {
+      res.status(204).end();
+      return;
+    }
+    const kubelet = kubeletOf(scope);
+    const endpoint = kubelet.endpointOf(await nodeOfPod(scope, nodeName));
+    const segments = [pod.metadata.namespace ?? '', pod.metadata.name ?? '', container]
+      .map(encodeURIComponent)
+      .join('/');
+    const upstream = openUpstream({
+      options: kubelet.requestOptions(endpoint, options.insecureSkipTLSVerifyBackend),
+      secure: true,
+      method: 'GET',
+      path: `/containerLogs/${segments}${kubeletLogQuery(options)}`,
+      timeoutMs: kubelet.timeoutMs,
+    });
+    res.on('close', () => upstream.abort());
+    const answered = await upstream.answer.catch((error: Error) => {
+      throw unclassified(error.message);
+    });
+    const { answer } = answered;
+    const code = answer.statusCode ?? 0;
+    if (code < 200 || code > 206) throw kubeletAnswerError(code, await readLimited(answer), info.name);
+    if (isWebSocketRequest(req)) {
+      await streamOverWebSocket(req, req.socket, answer);
+      return;
+    }
+    res.status(200).setHeader('Content-Type', 'text/plain');
+    res.flushHeaders();
+    answer.pipe(res);
+    answer.on('error', () => res.destroy());
+  };
 
 /** The options kind of each connection, and the fields its query gives (the reference's connect options types). */
 const CONNECT_OPTIONS = {
-  exec: { kind: 'PodExecOptions', bools: ['stdin', 'stdout', 'stderr', 'tty'], strings: ['container'], lists: ['command'] },
+  exec: {
+    kind: 'PodExecOptions',
+    bools: ['stdin', 'stdout', 'stderr', 'tty'],
+    strings: ['container'],
+    lists: ['command'],
+  },
   attach: { kind: 'PodAttachOptions', bools: ['stdin', 'stdout', 'stderr', 'tty'], strings: ['container'], lists: [] },
   portforward: { kind: 'PodPortForwardOptions', bools: [], strings: [], lists: [], ports: true },
   'pods/proxy': { kind: 'PodProxyOptions', bools: [], strings: [], lists: [], subpath: true },
   'nodes/proxy': { kind: 'NodeProxyOptions', bools: [], strings: [], lists: [], subpath: true },
   'services/proxy': { kind: 'ServiceProxyOptions', bools: [], strings: [], lists: [], subpath: true },
-} as const satisfies Record<string, { kind: string; bools: readonly string[]; strings: readonly string[]; lists: readonly string[]; ports?: true; subpath?: true }>;
+} as const satisfies Record<
+  string,
+  {
+    kind: string;
+    bools: readonly string[];
+    strings: readonly string[];
+    lists: readonly string[];
+    ports?: true;
+    subpath?: true;
+  }
+>;
 
 type Connection = keyof typeof CONNECT_OPTIONS;
 
@@ -241,7 +291,11 @@ function connectOptions(connection: Connection, info: RequestInfo, req: Request)
 async function admit(scope: HandlerScope, connection: Connection, info: RequestInfo, req: Request): Promise<void> {
   const object = connectOptions(connection, info, req);
   const key = { namespace: info.namespace || undefined, name: info.name };
-  await admitConnect(scope, { user: req.user, subresource: info.subresource, auditAnnotations: auditAnnotationsOf(req) }, { key, kind: { group: '', version: 'v1', kind: CONNECT_OPTIONS[connection].kind }, object });
+  await admitConnect(
+    scope,
+    { user: req.user, subresource: info.subresource, auditAnnotations: auditAnnotationsOf(req) },
+    { key, kind: { group: '', version: 'v1', kind: CONNECT_OPTIONS[connection].kind }, object },
+  );
 }
 
 type StreamConnection = 'exec' | 'attach' | 'portforward';
@@ -268,28 +322,28 @@ function streamQuery(kind: StreamConnection, query: URLSearchParams): string {
 }
 
 /**
- * The WebSocket protocols the reference translates to SPDY toward the kubelet (which speaks
- * neither): `v5.channel.k8s.io` for exec and attach, port-forward's tunnel. capstan does not
- * translate: they are taken out of what the client offers, so the kubelet chooses among the
- * rest (client-node offers v5 to v1: the kubelet takes v4). A client that offers nothing else
- * (kubectl) is refused before the switch, with 400 as a kubelet refuses a protocol it does not
- * speak, and falls back to SPDY, which passes to the kubelet as it is.
+ * What a WebSocket request offers that the server translates or tunnels itself (v5 for exec and
+ * attach, SPDY tunneling for port-forward), when its feature gate is on; otherwise the protocols
+ * go to the kubelet as they are, which speaks v1 to v4 of the channel protocols itself.
  */
-const TRANSLATED_PROTOCOLS: ReadonlySet<string> = new Set(['v5.channel.k8s.io', 'SPDY/3.1+portforward.k8s.io']);
-
-/** The WebSocket protocols to offer the kubelet; undefined when the request is no WebSocket one. */
-function kubeletWebSocketProtocols(req: Request): string | undefined {
-  if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return undefined;
-  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((protocol) => protocol.trim()).filter((protocol) => protocol !== '');
-  const spoken = offered.filter((protocol) => !TRANSLATED_PROTOCOLS.has(protocol));
-  const translated = offered.find((protocol) => TRANSLATED_PROTOCOLS.has(protocol));
-  if (spoken.length === 0 && translated !== undefined) {
-    throw badRequest(`capstan does not translate the WebSocket protocol ${translated} to the kubelet's SPDY: connect with SPDY, or with a channel protocol the kubelet speaks (v4.channel.k8s.io)`);
-  }
-  return spoken.length > 0 ? spoken.join(', ') : undefined;
+function streamHandling(scope: HandlerScope, kind: StreamConnection, req: Request): 'translate' | 'tunnel' | 'pass' {
+  const gates = scope.context.featureGates ?? {};
+  if (
+    kind !== 'portforward' &&
+    offersStreamClose(req) &&
+    featureEnabled(gates, 'TranslateStreamCloseWebsocketRequests')
+  )
+    return 'translate';
+  if (kind === 'portforward' && tunneledProtocols(req).length > 0 && featureEnabled(gates, 'PortForwardWebsockets'))
+    return 'tunnel';
+  return 'pass';
 }
 
-const KUBELET_STREAM_PATHS: Readonly<Record<StreamConnection, string>> = { exec: 'exec', attach: 'attach', portforward: 'portForward' };
+const KUBELET_STREAM_PATHS: Readonly<Record<StreamConnection, string>> = {
+  exec: 'exec',
+  attach: 'attach',
+  portforward: 'portForward',
+};
 
 /**
  * exec, attach and portforward: checked as the reference checks them, then the client's
@@ -308,20 +362,44 @@ function podStream(kind: StreamConnection): Factory {
     const kubelet = kubeletOf(scope);
     const endpoint = kubelet.endpointOf(await nodeOfPod(scope, nodeName));
     if (!asksUpgrade(req.headers)) throw badRequest('Upgrade request required');
-    const protocols = kubeletWebSocketProtocols(req);
-    const segments = [pod.metadata.namespace ?? '', pod.metadata.name ?? '', ...(container === undefined ? [] : [container])].map(encodeURIComponent).join('/');
+    const segments = [
+      pod.metadata.namespace ?? '',
+      pod.metadata.name ?? '',
+      ...(container === undefined ? [] : [container]),
+    ]
+      .map(encodeURIComponent)
+      .join('/');
     const target = { options: kubelet.requestOptions(endpoint), secure: true, timeoutMs: kubelet.timeoutMs };
+    const path = `/${KUBELET_STREAM_PATHS[kind]}/${segments}${streamQuery(kind, query)}`;
+    const handling = streamHandling(scope, kind, req);
+    if (handling === 'translate') {
+      const flag = (name: string) => parseBool(query.get(name) ?? 'false');
+      const options = { stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr'), tty: flag('tty') };
+      await translateToSpdy(req, req.socket, options, (headers) =>
+        openUpstream({ ...target, method: 'POST', path, headers }),
+      );
+      return;
+    }
     await forward(target, request, {
-      path: `/${KUBELET_STREAM_PATHS[kind]}/${segments}${streamQuery(kind, query)}`,
+      path,
       requestPath: requestPathOf(req),
       rewrite: false,
-      headers: protocols === undefined ? {} : { 'sec-websocket-protocol': protocols },
+      ...(handling === 'tunnel'
+        ? {
+            method: 'POST',
+            drop: WEBSOCKET_HEADERS,
+            headers: { upgrade: 'SPDY/3.1', 'x-stream-protocol-version': tunneledProtocols(req) },
+            switched: (answered) =>
+              void tunnelToKubelet(req, req.socket, answered.answer, answered.socket, answered.head),
+          }
+        : {}),
     });
   };
 }
 
 /** Connection upgrades that these subresources switch themselves: the HTTPS server hands them their raw socket. */
-const CONNECT_UPGRADE_PATH = /^\/api\/v1\/(?:namespaces\/[^/]+\/pods\/[^/]+\/(?:exec|attach|portforward|proxy)|namespaces\/[^/]+\/services\/[^/]+\/proxy|nodes\/[^/]+\/proxy)(?:\/|$)/;
+const CONNECT_UPGRADE_PATH =
+  /^\/api\/v1\/(?:namespaces\/[^/]+\/pods\/[^/]+\/(?:exec|attach|portforward|proxy|log)|namespaces\/[^/]+\/services\/[^/]+\/proxy|nodes\/[^/]+\/proxy)(?:\/|$)/;
 
 export function isConnectUpgrade(request: IncomingMessage): boolean {
   if (!asksUpgrade(request.headers)) return false;
@@ -349,13 +427,23 @@ function rawSubpath(req: Request, info: RequestInfo): string {
 }
 
 /** CORS is the API server's to answer, not the backend's: the reference drops the backend's. */
-const CORS_HEADERS: ReadonlySet<string> = new Set(['access-control-allow-credentials', 'access-control-allow-headers', 'access-control-allow-methods', 'access-control-allow-origin']);
+const CORS_HEADERS: ReadonlySet<string> = new Set([
+  'access-control-allow-credentials',
+  'access-control-allow-headers',
+  'access-control-allow-methods',
+  'access-control-allow-origin',
+]);
 
 /**
  * The reference's rewrite of a backend's redirect to the same host (or a path alone): it goes
  * through the proxy again, under the proxy's path.
  */
-function rewriteLocation(location: string, backendHost: string, requestHost: string | undefined, pathPrepend: string): string {
+function rewriteLocation(
+  location: string,
+  backendHost: string,
+  requestHost: string | undefined,
+  pathPrepend: string,
+): string {
   let target: URL;
   try {
     target = new URL(location, 'http://relative.invalid');
@@ -367,7 +455,8 @@ function rewriteLocation(location: string, backendHost: string, requestHost: str
   const differentHost = host !== '' && host !== backendHost && host !== requestHost;
   if (differentHost || !(absolute ? target.pathname : location).startsWith('/')) return location;
   let path = target.pathname;
-  if (!path.startsWith(pathPrepend)) path = `${pathPrepend}${path === '/' ? '' : path}${path.endsWith('/') ? '/' : ''}`.replace(/\/{2,}/g, '/');
+  if (!path.startsWith(pathPrepend))
+    path = `${pathPrepend}${path === '/' ? '' : path}${path.endsWith('/') ? '/' : ''}`.replace(/\/{2,}/g, '/');
   return `${path}${target.search}${target.hash}`;
 }
 
@@ -377,6 +466,20 @@ function requestPathOf(req: Request): string {
   return query < 0 ? url : url.slice(0, query);
 }
 
+interface ForwardRoute {
+  readonly path: string;
+  readonly requestPath: string;
+  readonly rewrite: boolean;
+  readonly pathPrepend?: string;
+  /** Instead of the client's. */
+  readonly method?: string;
+  readonly headers?: OutgoingHttpHeaders;
+  /** The client's headers not passed on. */
+  readonly drop?: ReadonlySet<string>;
+  /** What to do once the backend has switched, instead of joining the two connections. */
+  readonly switched?: (answered: Extract<UpstreamAnswer, { upgraded: true }>) => void;
+}
+
 /**
  * Passes the request on to `target` at `path`, and its answer back: a protocol switch joins
  * the two connections once the backend agrees to it. With `rewrite` (the proxies), the
@@ -384,15 +487,21 @@ function requestPathOf(req: Request): string {
  * dropped, as the reference's proxy transport does. A backend that cannot be reached is 503
  * `error trying to reach service: ...`.
  */
-async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHandler>[0], route: { readonly path: string; readonly requestPath: string; readonly rewrite: boolean; readonly pathPrepend?: string; readonly headers?: OutgoingHttpHeaders }): Promise<void> {
+async function forward(
+  target: ProxyTarget,
+  { req, res }: Parameters<ResourceHandler>[0],
+  route: ForwardRoute,
+): Promise<void> {
   const upgrade = asksUpgrade(req.headers);
   const backendHost = `${String(target.options.host ?? '').includes(':') ? `[${target.options.host}]` : target.options.host}:${target.options.port}`;
+  const passed = forwardedHeaders(req.headers, req.socket.remoteAddress);
+  for (const header of route.drop ?? []) delete passed[header];
   const upstream = openUpstream({
     ...target,
-    method: req.method,
+    method: route.method ?? req.method,
     path: route.path,
     headers: {
-      ...forwardedHeaders(req.headers, req.socket.remoteAddress),
+      ...passed,
       host: backendHost,
       ...(route.rewrite ? { 'x-forwarded-uri': route.requestPath } : {}),
       ...(upgrade ? { connection: 'Upgrade', upgrade: req.headers.upgrade } : {}),
@@ -410,6 +519,10 @@ async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHan
   });
   if (answered.upgraded) {
     switched = true;
+    if (route.switched !== undefined) {
+      route.switched(answered);
+      return;
+    }
     auditSwitchedProtocols(req, answered.answer.statusCode ?? 101);
     joinConnections(req.socket, answered.answer, answered.socket, answered.head);
     return;
@@ -421,7 +534,12 @@ async function forward(target: ProxyTarget, { req, res }: Parameters<ResourceHan
   const location = answered.answer.headers.location;
   streamAnswer(answered.answer, res, {
     drop: CORS_HEADERS,
-    headers: location === undefined ? {} : { location: rewriteLocation(location, backendHost, req.headers.host, route.pathPrepend ?? route.requestPath) },
+    headers:
+      location === undefined
+        ? {}
+        : {
+            location: rewriteLocation(location, backendHost, req.headers.host, route.pathPrepend ?? route.requestPath),
+          },
   });
 }
 
@@ -449,7 +567,11 @@ async function proxyTo(target: ProxyTarget, request: Parameters<ResourceHandler>
 function plainTarget(scheme: string, host: string, port: number): ProxyTarget {
   const secure = scheme === 'https';
   // The reference's proxy transport verifies no backend certificate: the address came from the API, not from a name.
-  return { options: { host, port, agent: false, ...(secure ? { rejectUnauthorized: false } : {}) }, secure, timeoutMs: 0 };
+  return {
+    options: { host, port, agent: false, ...(secure ? { rejectUnauthorized: false } : {}) },
+    secure,
+    timeoutMs: 0,
+  };
 }
 
 function parsedId(info: RequestInfo, what: string): { scheme: string; name: string; port: string } {
@@ -465,7 +587,9 @@ const podProxy: Factory = (scope) => async (request) => {
   const id = parsedId(info, 'pod');
   const pod = await scope.storage.get({ namespace: info.namespace, name: id.name });
   const spec = pod.spec as { containers?: { ports?: { containerPort?: number }[] }[] } | undefined;
-  const port = id.port || String(spec?.containers?.find((container) => (container.ports ?? []).length > 0)?.ports?.[0].containerPort ?? '');
+  const port =
+    id.port ||
+    String(spec?.containers?.find((container) => (container.ports ?? []).length > 0)?.ports?.[0].containerPort ?? '');
   const status = pod.status as { podIP?: string; podIPs?: { ip?: string }[] } | undefined;
   const podIP = status?.podIPs?.[0]?.ip ?? status?.podIP ?? '';
   if (!globalUnicast(podIP)) throw badRequest('address not allowed');
@@ -490,19 +614,27 @@ const nodeProxy: Factory = (scope) => async (request) => {
 
 interface EndpointsObject {
   readonly subsets?: readonly {
-    readonly addresses?: readonly { readonly ip?: string; readonly targetRef?: { readonly kind?: string; readonly namespace?: string; readonly name?: string } }[];
+    readonly addresses?: readonly {
+      readonly ip?: string;
+      readonly targetRef?: { readonly kind?: string; readonly namespace?: string; readonly name?: string };
+    }[];
     readonly ports?: readonly { readonly name?: string; readonly port?: number }[];
   }[];
 }
 
 async function storageOfCore(scope: HandlerScope, resource: string) {
   const type = scope.context.registry.find({ group: '', version: 'v1' }, resource);
-  if (type === undefined || scope.context.storageFor === undefined) throw new Error(`core v1 ${resource} is not served`);
+  if (type === undefined || scope.context.storageFor === undefined)
+    throw new Error(`core v1 ${resource} is not served`);
   return scope.context.storageFor(type);
 }
 
 /** Whether the address belongs to a pod of the namespace that has that IP: the reference proxies to pods only. */
-async function isPodAddress(scope: HandlerScope, namespace: string, address: { ip?: string; targetRef?: { namespace?: string; name?: string } }): Promise<boolean> {
+async function isPodAddress(
+  scope: HandlerScope,
+  namespace: string,
+  address: { ip?: string; targetRef?: { namespace?: string; name?: string } },
+): Promise<boolean> {
   const ref = address.targetRef;
   if (ref === undefined || ref.namespace !== namespace || !ref.name) return false;
   const pod = await (await storageOfCore(scope, 'pods')).get({ namespace, name: ref.name }).catch(() => undefined);
@@ -523,13 +655,20 @@ const serviceProxy: Factory = (scope) => async (request) => {
   if (/^[+-]?\d+$/.test(id.port)) {
     const service = await scope.storage.get({ namespace: info.namespace, name: id.name });
     const number = Number(id.port);
-    const declared = ((service.spec as { ports?: { port?: number; name?: string }[] } | undefined)?.ports ?? []).find((port) => port.port === number);
-    if (declared === undefined) throw serviceUnavailable(`no service port ${number} found for service ${JSON.stringify(id.name)}`);
+    const declared = ((service.spec as { ports?: { port?: number; name?: string }[] } | undefined)?.ports ?? []).find(
+      (port) => port.port === number,
+    );
+    if (declared === undefined)
+      throw serviceUnavailable(`no service port ${number} found for service ${JSON.stringify(id.name)}`);
     portName = declared.name ?? '';
   }
-  const endpoints = (await (await storageOfCore(scope, 'endpoints')).get({ namespace: info.namespace, name: id.name }).catch(() => {
-    throw notFound({ group: '', resource: 'services' }, id.name);
-  })) as KubeObject & EndpointsObject;
+  const endpoints = (await (
+    await storageOfCore(scope, 'endpoints')
+  )
+    .get({ namespace: info.namespace, name: id.name })
+    .catch(() => {
+      throw notFound({ group: '', resource: 'services' }, id.name);
+    })) as KubeObject & EndpointsObject;
   const subsets = endpoints.subsets ?? [];
   if (subsets.length === 0) throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(id.name)}`);
   const subsetSeed = Math.floor(Math.random() * subsets.length);
@@ -550,7 +689,8 @@ const serviceProxy: Factory = (scope) => async (request) => {
 };
 
 const PROXY_VERBS: readonly Verb[] = ['create', 'delete', 'get', 'patch', 'update'];
-const forVerbs = (verbs: readonly Verb[], factory: Factory): Partial<Record<Verb, Factory>> => Object.fromEntries(verbs.map((verb) => [verb, factory]));
+const forVerbs = (verbs: readonly Verb[], factory: Factory): Partial<Record<Verb, Factory>> =>
+  Object.fromEntries(verbs.map((verb) => [verb, factory]));
 
 export const podLogHandlers = { get: podLog };
 export const podExecHandlers = forVerbs(['create', 'get'], podStream('exec'));

@@ -4,11 +4,11 @@
  * spec and status stay as stored); ephemeral containers once added may be neither changed nor
  * removed, with the reference's messages.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
-import { deepEqual, FieldPath, forbidden } from '../validation/field-errors';
+import { deepEqual, FieldPath, forbidden } from '../status/field-errors';
 
 interface EphemeralContainer {
   readonly name?: string;
@@ -38,8 +38,10 @@ export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeO
     const name = previous.name ?? '';
     const current = next.get(name);
     // The reference appends a diff of the Go structs to both messages; the first line is the rule.
-    if (current === undefined) errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
-    else if (!deepEqual(current, previous)) errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n`));
+    if (current === undefined)
+      errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
+    else if (!deepEqual(current, previous))
+      errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n`));
   }
   return errors;
 }
@@ -50,7 +52,10 @@ export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
     const own = validateEphemeralContainersUpdate(object, old);
     if (own.length > 0) return own;
     // The pod's own update rules, which forbid spec changes, judge everything else.
-    const oldWithSent: KubeObject = { ...old, spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) } };
+    const oldWithSent: KubeObject = {
+      ...old,
+      spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) },
+    };
     return base.validateUpdate?.(object, oldWithSent) ?? [];
   },
 }));

@@ -6,9 +6,9 @@
  * status.disruptionsAllowed is decremented and the pod recorded in disruptedPods, then the pod
  * gets the DisruptionTarget condition and is deleted.
  */
-import { auditAnnotationsOf } from '../audit/request-audit';
+import { auditAnnotationsOf } from '../audit/record/request-audit';
 import type { Request } from 'express';
-import type { KubeObject, ObjectKey } from '../../storage/objects/types';
+import type { ObjectKey } from '../../storage/objects/types';
 import { readObjectValue, objectBodyFormat, fieldManagerOf } from '../handlers/object-body';
 import { writeResponse, type HandlerScope, type ResourceHandler } from '../handlers/scope';
 import { admitSubresourceCreate, operationOptions, type WriteRequest } from '../registry/store/admission';
@@ -24,6 +24,7 @@ import { StatusError } from '../status/status-error';
 import { CREATED_STATUS } from './binding';
 import { upsertCondition } from './conditions';
 
+import type { KubeObject } from '../../api/objects';
 interface Eviction {
   readonly metadata?: { readonly name?: string };
   readonly deleteOptions?: {
@@ -53,18 +54,28 @@ function budgetRefusal(cause: string, retryAfterSeconds?: number): StatusError {
     code: 429,
     reason: 'TooManyRequests',
     message: "Cannot evict pod as it would violate the pod's disruption budget.",
-    details: { causes: [{ reason: 'DisruptionBudget', message: cause }], ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) },
+    details: {
+      causes: [{ reason: 'DisruptionBudget', message: cause }],
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    },
   });
 }
 
 /** Pods that are not running disrupt nothing a budget counts. */
 function ignoresBudgets(pod: KubeObject): boolean {
   const phase = (pod.status as { phase?: string } | undefined)?.phase;
-  return pod.metadata.deletionTimestamp !== undefined || phase === 'Pending' || phase === 'Succeeded' || phase === 'Failed';
+  return (
+    pod.metadata.deletionTimestamp !== undefined || phase === 'Pending' || phase === 'Succeeded' || phase === 'Failed'
+  );
 }
 
 /** Takes one disruption from the budget, or refuses as the reference does. */
-async function takeDisruption(scope: StoreScope, budgetKey: ObjectKey, podName: string, write: WriteRequest): Promise<void> {
+async function takeDisruption(
+  scope: StoreScope,
+  budgetKey: ObjectKey,
+  podName: string,
+  write: WriteRequest,
+): Promise<void> {
   await updateObject(scope, {
     ...write,
     key: budgetKey,
@@ -73,25 +84,45 @@ async function takeDisruption(scope: StoreScope, budgetKey: ObjectKey, podName: 
     manager: APISERVER_MANAGER,
     updatedObject: (current) => {
       const budget = current!;
-      const status = ((budget.status ??= {}) as BudgetStatus);
+      const status = (budget.status ??= {}) as BudgetStatus;
       const name = budget.metadata.name ?? '';
       if ((status.observedGeneration ?? 0) < (budget.metadata.generation ?? 0)) {
-        throw budgetRefusal(`The disruption budget ${name} is still being processed by the server.`, UNPROCESSED_RETRY_SECONDS);
+        throw budgetRefusal(
+          `The disruption budget ${name} is still being processed by the server.`,
+          UNPROCESSED_RETRY_SECONDS,
+        );
       }
       const allowed = status.disruptionsAllowed ?? 0;
-      if (allowed < 0) throw forbidden({ group: 'policy', resource: 'poddisruptionbudgets' }, name, 'pdb disruptions allowed is negative');
+      if (allowed < 0)
+        throw forbidden(
+          { group: 'policy', resource: 'poddisruptionbudgets' },
+          name,
+          'pdb disruptions allowed is negative',
+        );
       if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_PODS) {
-        throw forbidden({ group: 'policy', resource: 'poddisruptionbudgets' }, name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+        throw forbidden(
+          { group: 'policy', resource: 'poddisruptionbudgets' },
+          name,
+          'DisruptedPods map too big - too many evictions not confirmed by PDB controller',
+        );
       }
       if (allowed === 0) {
-        throw budgetRefusal(`The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`);
+        throw budgetRefusal(
+          `The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
+        );
       }
       status.disruptionsAllowed = allowed - 1;
       status.disruptedPods = { ...(status.disruptedPods ?? {}), [podName]: rfc3339Seconds(scope.context.now()) };
       const sufficient = status.disruptionsAllowed > 0;
       upsertCondition(
         budget,
-        { type: 'DisruptionAllowed', status: sufficient ? 'True' : 'False', observedGeneration: budget.metadata.generation, reason: sufficient ? 'SufficientPods' : 'InsufficientPods', message: '' },
+        {
+          type: 'DisruptionAllowed',
+          status: sufficient ? 'True' : 'False',
+          observedGeneration: budget.metadata.generation,
+          reason: sufficient ? 'SufficientPods' : 'InsufficientPods',
+          message: '',
+        },
         scope.context.now(),
       );
       return budget;
@@ -100,7 +131,10 @@ async function takeDisruption(scope: StoreScope, budgetKey: ObjectKey, podName: 
 }
 
 async function readEviction(scope: HandlerScope, req: Request): Promise<Eviction> {
-  const { value } = await readObjectValue(req, objectBodyFormat(scope, req), { expectedKind: 'Eviction', findDuplicates: false });
+  const { value } = await readObjectValue(req, objectBodyFormat(scope, req), {
+    expectedKind: 'Eviction',
+    findDuplicates: false,
+  });
   return (value ?? {}) as Eviction;
 }
 
@@ -108,20 +142,37 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseWriteOptions(queryOf(req), 'CreateOptions');
     const eviction = await readEviction(scope, req);
-    if ((eviction.metadata?.name ?? '') !== info.name) throw badRequest('name in URL does not match name in Eviction object');
+    if ((eviction.metadata?.name ?? '') !== info.name)
+      throw badRequest('name in URL does not match name in Eviction object');
     const key = { namespace: info.namespace, name: info.name };
-    const write: WriteRequest = { user: req.user, dryRun: query.dryRun, options: operationOptions('CreateOptions', query), subresource: 'eviction', auditAnnotations: auditAnnotationsOf(req) };
+    const write: WriteRequest = {
+      user: req.user,
+      dryRun: query.dryRun,
+      options: operationOptions('CreateOptions', query),
+      subresource: 'eviction',
+      auditAnnotations: auditAnnotationsOf(req),
+    };
     await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
     const pod = await scope.storage.get(key);
     if (!ignoresBudgets(pod)) {
       const budgets = relatedScope(scope, { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' });
-      const { items } = await budgets.storage.list({ namespace: info.namespace }, { predicate: { everything: true, matches: () => true } });
+      const { items } = await budgets.storage.list(
+        { namespace: info.namespace },
+        { predicate: { everything: true, matches: () => true } },
+      );
       const selecting = items.filter((budget) => {
         const selector = (budget.spec as { selector?: unknown } | undefined)?.selector;
         // A budget without a selector selects nothing in policy/v1's reading of a nil selector.
-        return selector !== undefined && selector !== null && matchesLabels(parseLabelSelector(formatLabelSelector(selector)), pod);
+        return (
+          selector !== undefined &&
+          selector !== null &&
+          matchesLabels(parseLabelSelector(formatLabelSelector(selector)), pod)
+        );
       });
-      if (selecting.length > 1) throw internalError('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
+      if (selecting.length > 1)
+        throw internalError(
+          'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+        );
       if (selecting.length === 1) {
         const budgetKey = { namespace: info.namespace, name: selecting[0].metadata.name ?? '' };
         await takeDisruption(budgets, budgetKey, info.name, write);
@@ -137,7 +188,17 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
       updatedObject: (current) => {
         const next = current!;
         if (next.metadata.deletionTimestamp === undefined) {
-          upsertCondition(next, { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' }, scope.context.now());
+          upsertCondition(
+            next,
+            {
+              type: 'DisruptionTarget',
+              status: 'True',
+              lastProbeTime: null,
+              reason: 'EvictionByEvictionAPI',
+              message: 'Eviction API: evicting',
+            },
+            scope.context.now(),
+          );
         }
         return next;
       },
@@ -149,7 +210,12 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
       propagationPolicy: eviction.deleteOptions?.propagationPolicy,
       ...(typeof grace === 'number' && Number.isInteger(grace) ? { gracePeriodSeconds: grace } : {}),
     };
-    await deleteObject(scope, { ...write, key, deletion, options: operationOptions('DeleteOptions', { dryRun: query.dryRun, ...deletion }) });
+    await deleteObject(scope, {
+      ...write,
+      key,
+      deletion,
+      options: operationOptions('DeleteOptions', { dryRun: query.dryRun, ...deletion }),
+    });
     await writeResponse(scope, res, 201, CREATED_STATUS);
   };
 }

@@ -11,10 +11,18 @@ import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import { updateHandler } from '../handlers/update';
 import type { Strategy } from '../registry/types';
 
-export type PartialWriteRules = (base: Strategy, scope: HandlerScope) => Required<Pick<Strategy, 'prepareForStatusUpdate' | 'validateUpdate'>>;
+export type PartialWriteRules = (
+  base: Strategy,
+  scope: HandlerScope,
+) => Required<Pick<Strategy, 'prepareForStatusUpdate' | 'validateUpdate'>>;
 
-export function partialWriteHandlers(rules: PartialWriteRules): Readonly<Record<'get' | 'update' | 'patch', (scope: HandlerScope) => ResourceHandler>> {
-  const scoped = (scope: HandlerScope): HandlerScope => ({ ...scope, type: { ...scope.type, strategy: { ...scope.type.strategy, ...rules(scope.type.strategy, scope) } } });
+export function partialWriteHandlers(
+  rules: PartialWriteRules,
+): Readonly<Record<'get' | 'update' | 'patch', (scope: HandlerScope) => ResourceHandler>> {
+  const scoped = (scope: HandlerScope): HandlerScope => ({
+    ...scope,
+    type: { ...scope.type, strategy: { ...scope.type.strategy, ...rules(scope.type.strategy, scope) } },
+  });
   return {
     get: getHandler,
     update: (scope) => updateHandler(scoped(scope), 'status'),

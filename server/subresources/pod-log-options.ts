@@ -6,7 +6,7 @@
  */
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, forbidden, invalid as invalidField } from '../validation/field-errors';
+import { FieldPath, forbidden, invalid as invalidField } from '../status/field-errors';
 import { parseBool, parseInteger } from '../request/query';
 
 export interface PodLogOptions {
@@ -23,7 +23,10 @@ export interface PodLogOptions {
 }
 
 /** The first value of each parameter, converted as the reference's query decoding converts it. */
-export function parsePodLogOptions(query: URLSearchParams): { readonly options: PodLogOptions; readonly stream: boolean } {
+export function parsePodLogOptions(query: URLSearchParams): {
+  readonly options: PodLogOptions;
+  readonly stream: boolean;
+} {
   const flag = (name: string) => {
     const text = query.get(name);
     return text !== null && parseBool(text);
@@ -51,11 +54,16 @@ export function parsePodLogOptions(query: URLSearchParams): { readonly options: 
 }
 
 /** The reference's ValidatePodLogOptions with stream selection off. */
-export function validatePodLogOptions(name: string, parsed: { readonly options: PodLogOptions; readonly stream: boolean }): void {
+export function validatePodLogOptions(
+  name: string,
+  parsed: { readonly options: PodLogOptions; readonly stream: boolean },
+): void {
   const { options } = parsed;
   const errors: FieldError[] = [];
-  if (options.tailLines !== undefined && options.tailLines < 0) errors.push(invalidField(FieldPath.root('tailLines'), options.tailLines, 'must be greater than or equal to 0'));
-  if (options.limitBytes !== undefined && options.limitBytes < 1) errors.push(invalidField(FieldPath.root('limitBytes'), options.limitBytes, 'must be greater than 0'));
+  if (options.tailLines !== undefined && options.tailLines < 0)
+    errors.push(invalidField(FieldPath.root('tailLines'), options.tailLines, 'must be greater than or equal to 0'));
+  if (options.limitBytes !== undefined && options.limitBytes < 1)
+    errors.push(invalidField(FieldPath.root('limitBytes'), options.limitBytes, 'must be greater than 0'));
   if (options.sinceSeconds !== undefined && options.sinceTime !== undefined) {
     // Go prints the empty root path as `[]`.
     errors.push(forbidden(FieldPath.root('[]'), 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
@@ -73,7 +81,8 @@ export function kubeletLogQuery(options: PodLogOptions): string {
   if (options.limitBytes !== undefined) params.set('limitBytes', String(options.limitBytes));
   if (options.previous) params.set('previous', 'true');
   if (options.sinceSeconds !== undefined) params.set('sinceSeconds', String(options.sinceSeconds));
-  if (options.sinceTime !== undefined) params.set('sinceTime', new Date(options.sinceTime * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  if (options.sinceTime !== undefined)
+    params.set('sinceTime', new Date(options.sinceTime * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
   if (options.tailLines !== undefined) params.set('tailLines', String(options.tailLines));
   if (options.timestamps) params.set('timestamps', 'true');
   const text = params.toString();
@@ -82,8 +91,18 @@ export function kubeletLogQuery(options: PodLogOptions): string {
 
 /** Go's layout elements of RFC 3339, each with what it reads; a mismatch is Go's `cannot parse` error. */
 const RFC3339_ELEMENTS: readonly (readonly [string, RegExp])[] = [
-  ['2006', /^\d{4}/], ['-', /^-/], ['01', /^\d{2}/], ['-', /^-/], ['02', /^\d{2}/], ['T', /^T/],
-  ['15', /^\d{2}/], [':', /^:/], ['04', /^\d{2}/], [':', /^:/], ['05', /^\d{2}(?:[.,]\d+)?/], ['Z07:00', /^(?:Z|[+-]\d{2}:\d{2})/],
+  ['2006', /^\d{4}/],
+  ['-', /^-/],
+  ['01', /^\d{2}/],
+  ['-', /^-/],
+  ['02', /^\d{2}/],
+  ['T', /^T/],
+  ['15', /^\d{2}/],
+  [':', /^:/],
+  ['04', /^\d{2}/],
+  [':', /^:/],
+  ['05', /^\d{2}(?:[.,]\d+)?/],
+  ['Z07:00', /^(?:Z|[+-]\d{2}:\d{2})/],
 ];
 const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 
@@ -94,17 +113,34 @@ function parseRfc3339(text: string): number {
   const parts: string[] = [];
   for (const [element, pattern] of RFC3339_ELEMENTS) {
     const match = pattern.exec(rest);
-    if (match === null) throw fail(` as ${JSON.stringify(RFC3339_LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(element)}`);
+    if (match === null)
+      throw fail(
+        ` as ${JSON.stringify(RFC3339_LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(element)}`,
+      );
     parts.push(match[0]);
     rest = rest.slice(match[0].length);
   }
   if (rest !== '') throw fail(`: extra text: ${JSON.stringify(rest)}`);
   const [year, , month, , day, , hour, , minute, , second, zone] = parts;
-  const ranges: readonly [string, number, number, string][] = [[month, 1, 12, 'month'], [day, 1, 31, 'day'], [hour, 0, 23, 'hour'], [minute, 0, 59, 'minute'], [second.slice(0, 2), 0, 59, 'second']];
+  const ranges: readonly [string, number, number, string][] = [
+    [month, 1, 12, 'month'],
+    [day, 1, 31, 'day'],
+    [hour, 0, 23, 'hour'],
+    [minute, 0, 59, 'minute'],
+    [second.slice(0, 2), 0, 59, 'second'],
+  ];
   for (const [value, low, high, what] of ranges) {
     if (Number(value) < low || Number(value) > high) throw fail(`: ${what} out of range`);
   }
-  const offsetMinutes = zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second.slice(0, 2)));
+  const offsetMinutes =
+    zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  const utc = Date.UTC(
+    Number(year),
+    Number(month) - 1,
+    Number(day),
+    Number(hour),
+    Number(minute),
+    Number(second.slice(0, 2)),
+  );
   return Math.floor(utc / 1000) - offsetMinutes * 60;
 }

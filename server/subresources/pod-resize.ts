@@ -4,12 +4,12 @@
  * bumps metadata.generation when they change, and may not change the pod's QoS class, with the
  * reference's message; the pod's own rules judge the resulting pod.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import { podQOSClass } from '../registry/defaults/pod';
 import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
-import { deepEqual, FieldPath, invalid } from '../validation/field-errors';
+import { deepEqual, FieldPath, invalid } from '../status/field-errors';
 
 type Container = Record<string, unknown> & { readonly name?: string };
 const RESIZABLE = ['resources', 'resizePolicy'] as const;
@@ -43,7 +43,8 @@ function keepAllButResources(object: KubeObject, old: KubeObject): void {
 
 export function validateResize(object: KubeObject, old: KubeObject): FieldError[] {
   const before = podQOSClass(specOf(old));
-  if (podQOSClass(specOf(object)) !== before) return [invalid(FieldPath.root('spec'), before, 'Pod QOS Class may not change as a result of resizing')];
+  if (podQOSClass(specOf(object)) !== before)
+    return [invalid(FieldPath.root('spec'), before, 'Pod QOS Class may not change as a result of resizing')];
   return [];
 }
 

@@ -6,13 +6,14 @@
 import type { HandlerScope } from '../handlers/scope';
 import type { StoreScope } from '../registry/store/scope';
 import { withTypeDefinitions } from '../registry/type-definitions';
-import type { GroupVersionResource } from '../registry/types';
+import type { GroupVersionResource } from '../../api/identity';
 import { internalError } from '../status/catalogue';
 
 export function relatedScope(scope: HandlerScope, { group, version, resource }: GroupVersionResource): StoreScope {
   const type = scope.context.registry.find({ group, version }, resource);
   const storageFor = scope.context.storageFor;
   const served = type?.versions.find((candidate) => candidate.version === version);
-  if (type === undefined || served === undefined || storageFor === undefined) throw internalError(`${resource} are not served`);
+  if (type === undefined || served === undefined || storageFor === undefined)
+    throw internalError(`${resource} are not served`);
   return { type, version: served, storage: storageFor(type), context: withTypeDefinitions(scope.context, type) };
 }

@@ -10,7 +10,12 @@ export interface ColumnDefinition {
 }
 
 /** A column; `wide` columns (priority 1) show with `kubectl get -o wide`. */
-export function column(name: string, type: ColumnDefinition['type'], description: string, options: { format?: string; wide?: boolean } = {}): ColumnDefinition {
+export function column(
+  name: string,
+  type: ColumnDefinition['type'],
+  description: string,
+  options: { format?: string; wide?: boolean } = {},
+): ColumnDefinition {
   return { name, type, format: options.format ?? '', description, priority: options.wide ? 1 : 0 };
 }
 
@@ -53,9 +58,18 @@ export function mapSelectorString(selector: unknown): string {
 /** The containers' names and images of a pod template, comma-joined. */
 export function containersAndImages(podSpec: unknown): { names: string; images: string } {
   const containers = list(record(podSpec).containers).map(record);
-  return { names: containers.map((container) => text(container.name)).join(','), images: containers.map((container) => text(container.image)).join(',') };
+  return {
+    names: containers.map((container) => text(container.name)).join(','),
+    images: containers.map((container) => text(container.image)).join(','),
+  };
 }
 
-export const CONTAINERS_COLUMN = column('Containers', 'string', 'Names of each container in the template.', { wide: true });
-export const IMAGES_COLUMN = column('Images', 'string', 'Images referenced by each container in the template.', { wide: true });
-export const SELECTOR_COLUMN = column('Selector', 'string', 'Label selector for the pods this object manages.', { wide: true });
+export const CONTAINERS_COLUMN = column('Containers', 'string', 'Names of each container in the template.', {
+  wide: true,
+});
+export const IMAGES_COLUMN = column('Images', 'string', 'Images referenced by each container in the template.', {
+  wide: true,
+});
+export const SELECTOR_COLUMN = column('Selector', 'string', 'Label selector for the pods this object manages.', {
+  wide: true,
+});

@@ -3,12 +3,12 @@
  * resource.k8s.io), with the columns and cell texts of the reference's printers. Kinds it has
  * no printer for (CSIStorageCapacity) keep the default Name / Created At table.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { ageOf } from './human-duration';
 import { AGE_COLUMN, NAME_COLUMN, column, list, record, text } from './columns';
-import type { Printer } from './printers';
+import type { Printer } from './printer';
 
-const csiDriverPrinter: Printer = {
+export const csiDriverPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('AttachRequired', 'boolean', 'Whether the driver needs an attach operation before mounting.'),
@@ -21,7 +21,12 @@ const csiDriverPrinter: Printer = {
   ],
   print: (object, now) => {
     const spec = record(object.spec);
-    const tokenRequests = spec.tokenRequests === undefined || spec.tokenRequests === null ? '<unset>' : list(spec.tokenRequests).map((request) => text(record(request).audience)).join(',');
+    const tokenRequests =
+      spec.tokenRequests === undefined || spec.tokenRequests === null
+        ? '<unset>'
+        : list(spec.tokenRequests)
+            .map((request) => text(record(request).audience))
+            .join(',');
     return {
       cells: [
         object.metadata.name,
@@ -37,12 +42,14 @@ const csiDriverPrinter: Printer = {
   },
 };
 
-const csiNodePrinter: Printer = {
+export const csiNodePrinter: Printer = {
   columns: [NAME_COLUMN, column('Drivers', 'integer', 'The number of CSI drivers registered on the node.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, list(record(object.spec).drivers).length, ageOf(object, now)] }),
+  print: (object, now) => ({
+    cells: [object.metadata.name, list(record(object.spec).drivers).length, ageOf(object, now)],
+  }),
 };
 
-const volumeAttachmentPrinter: Printer = {
+export const volumeAttachmentPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Attacher', 'string', 'The volume driver that handles the attachment.', { format: 'name' }),
@@ -54,22 +61,29 @@ const volumeAttachmentPrinter: Printer = {
   print: (object, now) => {
     const spec = record(object.spec);
     return {
-      cells: [object.metadata.name, text(spec.attacher), text(record(spec.source).persistentVolumeName), text(spec.nodeName), record(object.status).attached === true, ageOf(object, now)],
+      cells: [
+        object.metadata.name,
+        text(spec.attacher),
+        text(record(spec.source).persistentVolumeName),
+        text(spec.nodeName),
+        record(object.status).attached === true,
+        ageOf(object, now),
+      ],
     };
   },
 };
 
-const volumeAttributesClassPrinter: Printer = {
+export const volumeAttributesClassPrinter: Printer = {
   columns: [NAME_COLUMN, column('DriverName', 'string', 'The CSI driver of the class.'), AGE_COLUMN],
   print: (object, now) => ({ cells: [object.metadata.name, text(object.driverName), ageOf(object, now)] }),
 };
 
-const runtimeClassPrinter: Printer = {
+export const runtimeClassPrinter: Printer = {
   columns: [NAME_COLUMN, column('Handler', 'string', ''), AGE_COLUMN],
   print: (object, now) => ({ cells: [object.metadata.name, text(object.handler), ageOf(object, now)] }),
 };
 
-const nameAndAgePrinter: Printer = {
+export const nameAndAgePrinter: Printer = {
   columns: [NAME_COLUMN, AGE_COLUMN],
   print: (object, now) => ({ cells: [object.metadata.name, ageOf(object, now)] }),
 };
@@ -84,12 +98,16 @@ function resourceClaimState(object: KubeObject): string {
   return states.join(',');
 }
 
-const resourceClaimPrinter: Printer = {
-  columns: [NAME_COLUMN, column('State', 'string', 'A summary of the current state (allocated, pending, reserved, etc.).'), AGE_COLUMN],
+export const resourceClaimPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('State', 'string', 'A summary of the current state (allocated, pending, reserved, etc.).'),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({ cells: [object.metadata.name, resourceClaimState(object), ageOf(object, now)] }),
 };
 
-const resourceSlicePrinter: Printer = {
+export const resourceSlicePrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Node', 'string', 'The node that provides the resources of this pool.'),
@@ -99,19 +117,14 @@ const resourceSlicePrinter: Printer = {
   ],
   print: (object, now) => {
     const spec = record(object.spec);
-    return { cells: [object.metadata.name, text(spec.nodeName), text(spec.driver), text(record(spec.pool).name), ageOf(object, now)] };
+    return {
+      cells: [
+        object.metadata.name,
+        text(spec.nodeName),
+        text(spec.driver),
+        text(record(spec.pool).name),
+        ageOf(object, now),
+      ],
+    };
   },
 };
-
-/** Keyed `group/resource`, merged into the printers of printers.ts. */
-export const DEVICE_PRINTERS: ReadonlyArray<[string, Printer]> = [
-  ['storage.k8s.io/csidrivers', csiDriverPrinter],
-  ['storage.k8s.io/csinodes', csiNodePrinter],
-  ['storage.k8s.io/volumeattachments', volumeAttachmentPrinter],
-  ['storage.k8s.io/volumeattributesclasses', volumeAttributesClassPrinter],
-  ['node.k8s.io/runtimeclasses', runtimeClassPrinter],
-  ['resource.k8s.io/deviceclasses', nameAndAgePrinter],
-  ['resource.k8s.io/resourceclaims', resourceClaimPrinter],
-  ['resource.k8s.io/resourceclaimtemplates', nameAndAgePrinter],
-  ['resource.k8s.io/resourceslices', resourceSlicePrinter],
-];

@@ -2,7 +2,7 @@
  * The metadata-only forms: `PartialObjectMetadata` for one object, `PartialObjectMetadataList`
  * for a collection, in `meta.k8s.io/v1` (or `v1beta1`, which the reference still serves).
  */
-import type { KubeObject, ObjectMeta } from '../../storage/objects/types';
+import type { KubeObject, ObjectMeta } from '../../api/objects';
 
 export interface PartialObjectMetadata {
   readonly kind: 'PartialObjectMetadata';
@@ -25,6 +25,9 @@ export function asPartialObjectMetadata(object: KubeObject, version = 'v1'): Par
 }
 
 /** A list's head in metadata form; items follow one by one (`asPartialObjectMetadata`). */
-export function partialObjectMetadataListHead(metadata: ListMetadata, version = 'v1'): { kind: 'PartialObjectMetadataList'; apiVersion: string; metadata: ListMetadata } {
+export function partialObjectMetadataListHead(
+  metadata: ListMetadata,
+  version = 'v1',
+): { kind: 'PartialObjectMetadataList'; apiVersion: string; metadata: ListMetadata } {
   return { kind: 'PartialObjectMetadataList', apiVersion: metaApiVersion(version), metadata };
 }

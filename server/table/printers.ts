@@ -1,35 +1,29 @@
 /**
- * Per-kind table columns and cells, as the reference's printers show them (`kubectl get`).
+ * The printers of the everyday kinds: table columns and cells as the reference shows them
+ * (`kubectl get`). Each kind is given its printer where it is defined (server/registry/kinds/).
  * Kinds without a printer here get the default Name / Created At table.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { ageOf, ageSince } from './human-duration';
 import {
-  AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, SELECTOR_COLUMN,
-  column, containersAndImages, integer, list, mapSelectorString, orNone, record, selectorString, text,
-  type ColumnDefinition, type Fields,
+  AGE_COLUMN,
+  CONTAINERS_COLUMN,
+  IMAGES_COLUMN,
+  NAME_COLUMN,
+  SELECTOR_COLUMN,
+  column,
+  containersAndImages,
+  integer,
+  list,
+  mapSelectorString,
+  orNone,
+  record,
+  selectorString,
+  text,
+  type Fields,
 } from './columns';
-import { MORE_PRINTERS } from './more-printers';
-import { DEVICE_PRINTERS } from './device-printers';
-import { apiServicePrinter } from '../aggregator/apiservice-printer';
+import type { Printer } from './printer';
 import { convertEvent } from '../registry/conversion/events';
-
-export interface RowCondition {
-  readonly type: 'Completed';
-  readonly status: 'True';
-}
-
-export interface PrintedRow {
-  readonly cells: unknown[];
-  readonly conditions?: RowCondition[];
-}
-
-export interface Printer {
-  readonly columns: readonly ColumnDefinition[];
-  print(object: KubeObject, now: Date): PrintedRow;
-  /** The rows' order in a list's table when the reference's printer sorts them (FlowSchemas); absent: the list's order. */
-  order?(objects: readonly KubeObject[]): readonly KubeObject[];
-}
 
 function specOf(object: KubeObject): Fields {
   return record(object.spec);
@@ -64,7 +58,11 @@ function podStatusReason(pod: KubeObject): { reason: string; completed: boolean 
       if (text(terminated.reason) !== '') reason = `Init:${text(terminated.reason)}`;
       else if (integer(terminated.signal) !== 0) reason = `Init:Signal:${integer(terminated.signal)}`;
       else reason = `Init:ExitCode:${integer(terminated.exitCode)}`;
-    } else if (state.waiting !== undefined && text(waiting.reason) !== '' && text(waiting.reason) !== 'PodInitializing') {
+    } else if (
+      state.waiting !== undefined &&
+      text(waiting.reason) !== '' &&
+      text(waiting.reason) !== 'PodInitializing'
+    ) {
       reason = `Init:${text(waiting.reason)}`;
     } else {
       reason = `Init:${index}/${initSpecs.length}`;
@@ -85,13 +83,18 @@ function podStatusReason(pod: KubeObject): { reason: string; completed: boolean 
       } else if (text(terminated.reason) !== '') {
         reason = text(terminated.reason);
       } else if (state.terminated !== undefined) {
-        reason = integer(terminated.signal) !== 0 ? `Signal:${integer(terminated.signal)}` : `ExitCode:${integer(terminated.exitCode)}`;
+        reason =
+          integer(terminated.signal) !== 0
+            ? `Signal:${integer(terminated.signal)}`
+            : `ExitCode:${integer(terminated.exitCode)}`;
       } else if (container.ready === true && state.running !== undefined) {
         hasRunning = true;
       }
     }
     if (reason === 'Completed' && hasRunning) {
-      const ready = list(status.conditions).map(record).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+      const ready = list(status.conditions)
+        .map(record)
+        .some((condition) => condition.type === 'Ready' && condition.status === 'True');
       reason = ready ? 'Running' : 'NotReady';
     }
   }
@@ -99,12 +102,16 @@ function podStatusReason(pod: KubeObject): { reason: string; completed: boolean 
   return { reason, completed: text(status.phase) === 'Succeeded' || text(status.phase) === 'Failed' };
 }
 
-const podPrinter: Printer = {
+export const podPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
     column('Status', 'string', 'The aggregate status of the containers in this pod.'),
-    column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    column(
+      'Restarts',
+      'string',
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    ),
     AGE_COLUMN,
     column('IP', 'string', 'IP address allocated to the pod.', { wide: true }),
     column('Node', 'string', 'Name of the node the pod is assigned to.', { wide: true }),
@@ -115,7 +122,10 @@ const podPrinter: Printer = {
     const spec = specOf(pod);
     const status = statusOf(pod);
     const sidecars = new Set(
-      list(spec.initContainers).map(record).filter((container) => text(container.restartPolicy) === 'Always').map((container) => text(container.name)),
+      list(spec.initContainers)
+        .map(record)
+        .filter((container) => text(container.restartPolicy) === 'Always')
+        .map((container) => text(container.name)),
     );
     let restarts = 0;
     let ready = 0;
@@ -136,10 +146,21 @@ const podPrinter: Printer = {
     }
     const total = list(spec.containers).length + sidecars.size;
     const { reason, completed } = podStatusReason(pod);
-    const restartText = restarts !== 0 && lastRestart !== 0 ? `${restarts} (${ageSince(new Date(lastRestart).toISOString(), now)} ago)` : String(restarts);
+    const restartText =
+      restarts !== 0 && lastRestart !== 0
+        ? `${restarts} (${ageSince(new Date(lastRestart).toISOString(), now)} ago)`
+        : String(restarts);
     const gates = list(spec.readinessGates).map(record);
-    const trueConditions = new Set(list(status.conditions).map(record).filter((condition) => condition.status === 'True').map((condition) => text(condition.type)));
-    const gatesText = gates.length === 0 ? '<none>' : `${gates.filter((gate) => trueConditions.has(text(gate.conditionType))).length}/${gates.length}`;
+    const trueConditions = new Set(
+      list(status.conditions)
+        .map(record)
+        .filter((condition) => condition.status === 'True')
+        .map((condition) => text(condition.type)),
+    );
+    const gatesText =
+      gates.length === 0
+        ? '<none>'
+        : `${gates.filter((gate) => trueConditions.has(text(gate.conditionType))).length}/${gates.length}`;
     return {
       cells: [
         pod.metadata.name,
@@ -160,12 +181,20 @@ const podPrinter: Printer = {
 // ---------------------------------------------------------------------------------------------
 // Workloads
 
-const deploymentPrinter: Printer = {
+export const deploymentPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Ready', 'string', 'Number of the pod with ready state'),
-    column('Up-to-date', 'integer', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
-    column('Available', 'integer', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    column(
+      'Up-to-date',
+      'integer',
+      'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+    ),
+    column(
+      'Available',
+      'integer',
+      'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+    ),
     AGE_COLUMN,
     CONTAINERS_COLUMN,
     IMAGES_COLUMN,
@@ -189,7 +218,7 @@ const deploymentPrinter: Printer = {
   },
 };
 
-const replicaSetPrinter: Printer = {
+export const replicaSetPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Desired', 'integer', 'Number of desired pods.'),
@@ -204,27 +233,54 @@ const replicaSetPrinter: Printer = {
     const status = statusOf(object);
     const { names, images } = containersAndImages(templateSpec(object));
     return {
-      cells: [object.metadata.name, integer(specOf(object).replicas), integer(status.replicas), integer(status.readyReplicas), ageOf(object, now), names, images, selectorString(specOf(object).selector)],
+      cells: [
+        object.metadata.name,
+        integer(specOf(object).replicas),
+        integer(status.replicas),
+        integer(status.readyReplicas),
+        ageOf(object, now),
+        names,
+        images,
+        selectorString(specOf(object).selector),
+      ],
     };
   },
 };
 
-const statefulSetPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN],
+export const statefulSetPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Ready', 'string', 'Number of the pod with ready state'),
+    AGE_COLUMN,
+    CONTAINERS_COLUMN,
+    IMAGES_COLUMN,
+  ],
   print(object, now) {
     const { names, images } = containersAndImages(templateSpec(object));
-    return { cells: [object.metadata.name, `${integer(statusOf(object).readyReplicas)}/${integer(specOf(object).replicas)}`, ageOf(object, now), names, images] };
+    return {
+      cells: [
+        object.metadata.name,
+        `${integer(statusOf(object).readyReplicas)}/${integer(specOf(object).replicas)}`,
+        ageOf(object, now),
+        names,
+        images,
+      ],
+    };
   },
 };
 
-const daemonSetPrinter: Printer = {
+export const daemonSetPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
     column('Current', 'integer', 'The number of nodes running at least one daemon pod that are supposed to.'),
     column('Ready', 'integer', 'The number of nodes that should be running the daemon pod and have one or more ready.'),
     column('Up-to-date', 'integer', 'The total number of nodes running the updated daemon pod.'),
-    column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more available.'),
+    column(
+      'Available',
+      'integer',
+      'The number of nodes that should be running the daemon pod and have one or more available.',
+    ),
     column('Node Selector', 'string', 'Node selector of the daemon pods.'),
     AGE_COLUMN,
     CONTAINERS_COLUMN,
@@ -254,7 +310,8 @@ const daemonSetPrinter: Printer = {
 
 function jobStatus(status: Fields, spec: Fields): string {
   const conditions = list(status.conditions).map(record);
-  const has = (type: string): boolean => conditions.some((condition) => condition.type === type && condition.status === 'True');
+  const has = (type: string): boolean =>
+    conditions.some((condition) => condition.type === type && condition.status === 'True');
   if (has('Complete')) return 'Complete';
   if (has('Failed')) return 'Failed';
   if (spec.suspend === true || has('Suspended')) return 'Suspended';
@@ -264,7 +321,7 @@ function jobStatus(status: Fields, spec: Fields): string {
   return 'Running';
 }
 
-const jobPrinter: Printer = {
+export const jobPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Status', 'string', 'Status of the job.'),
@@ -280,17 +337,32 @@ const jobPrinter: Printer = {
     const status = statusOf(object);
     const succeeded = integer(status.succeeded);
     let completions: string;
-    if (spec.completions !== undefined && spec.completions !== null) completions = `${succeeded}/${integer(spec.completions)}`;
-    else completions = integer(spec.parallelism) > 1 ? `${succeeded}/1 of ${integer(spec.parallelism)}` : `${succeeded}/1`;
+    if (spec.completions !== undefined && spec.completions !== null)
+      completions = `${succeeded}/${integer(spec.completions)}`;
+    else
+      completions = integer(spec.parallelism) > 1 ? `${succeeded}/1 of ${integer(spec.parallelism)}` : `${succeeded}/1`;
     const start = Date.parse(text(status.startTime));
     const end = Date.parse(text(status.completionTime));
-    const duration = Number.isNaN(start) ? '' : ageSince(new Date(start).toISOString(), Number.isNaN(end) ? now : new Date(end));
+    const duration = Number.isNaN(start)
+      ? ''
+      : ageSince(new Date(start).toISOString(), Number.isNaN(end) ? now : new Date(end));
     const { names, images } = containersAndImages(templateSpec(object));
-    return { cells: [object.metadata.name, jobStatus(status, spec), completions, duration, ageOf(object, now), names, images, selectorString(spec.selector)] };
+    return {
+      cells: [
+        object.metadata.name,
+        jobStatus(status, spec),
+        completions,
+        duration,
+        ageOf(object, now),
+        names,
+        images,
+        selectorString(spec.selector),
+      ],
+    };
   },
 };
 
-const cronJobPrinter: Printer = {
+export const cronJobPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Schedule', 'string', 'The schedule in Cron format.'),
@@ -335,7 +407,9 @@ function servicePorts(spec: Fields): string {
   return ports
     .map((port) => {
       const protocol = text(port.protocol) || 'TCP';
-      return integer(port.nodePort) > 0 ? `${integer(port.port)}:${integer(port.nodePort)}/${protocol}` : `${integer(port.port)}/${protocol}`;
+      return integer(port.nodePort) > 0
+        ? `${integer(port.port)}:${integer(port.nodePort)}/${protocol}`
+        : `${integer(port.port)}/${protocol}`;
     })
     .join(',');
 }
@@ -344,7 +418,9 @@ function serviceExternalIP(spec: Fields, status: Fields): string {
   const externalIPs = list(spec.externalIPs).map(text);
   switch (text(spec.type)) {
     case 'LoadBalancer': {
-      const ingress = list(record(status.loadBalancer).ingress).map(record).map((entry) => text(entry.ip) || text(entry.hostname));
+      const ingress = list(record(status.loadBalancer).ingress)
+        .map(record)
+        .map((entry) => text(entry.ip) || text(entry.hostname));
       const all = [...ingress, ...externalIPs].filter((address) => address !== '');
       return all.length === 0 ? '<pending>' : all.join(',');
     }
@@ -355,7 +431,7 @@ function serviceExternalIP(spec: Fields, status: Fields): string {
   }
 }
 
-const servicePrinter: Printer = {
+export const servicePrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Type', 'string', 'Type determines how the Service is exposed.'),
@@ -363,7 +439,9 @@ const servicePrinter: Printer = {
     column('External-IP', 'string', 'External addresses of the service.'),
     column('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
     AGE_COLUMN,
-    column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', { wide: true }),
+    column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', {
+      wide: true,
+    }),
   ],
   print(object, now) {
     const spec = specOf(object);
@@ -381,24 +459,41 @@ const servicePrinter: Printer = {
   },
 };
 
-const namespacePrinter: Printer = {
+export const namespacePrinter: Printer = {
   columns: [NAME_COLUMN, column('Status', 'string', 'The status of the namespace'), AGE_COLUMN],
   print: (object, now) => ({ cells: [object.metadata.name, text(statusOf(object).phase), ageOf(object, now)] }),
 };
 
-const configMapPrinter: Printer = {
+export const configMapPrinter: Printer = {
   // The reference types both Data columns `string` while their cells are counts.
   columns: [NAME_COLUMN, column('Data', 'string', 'Number of keys in the data and binaryData maps.'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, Object.keys(record(object.data)).length + Object.keys(record(object.binaryData)).length, ageOf(object, now)] }),
+  print: (object, now) => ({
+    cells: [
+      object.metadata.name,
+      Object.keys(record(object.data)).length + Object.keys(record(object.binaryData)).length,
+      ageOf(object, now),
+    ],
+  }),
 };
 
-const secretPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Type', 'string', 'The type of the secret'), column('Data', 'string', 'Number of keys in the secret'), AGE_COLUMN],
-  print: (object, now) => ({ cells: [object.metadata.name, text(object.type), Object.keys(record(object.data)).length, ageOf(object, now)] }),
+export const secretPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Type', 'string', 'The type of the secret'),
+    column('Data', 'string', 'Number of keys in the secret'),
+    AGE_COLUMN,
+  ],
+  print: (object, now) => ({
+    cells: [object.metadata.name, text(object.type), Object.keys(record(object.data)).length, ageOf(object, now)],
+  }),
 };
 
-const serviceAccountPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Secrets', 'string', 'Number of secrets referenced by the service account'), AGE_COLUMN],
+export const serviceAccountPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Secrets', 'string', 'Number of secrets referenced by the service account'),
+    AGE_COLUMN,
+  ],
   print: (object, now) => ({ cells: [object.metadata.name, list(object.secrets).length, ageOf(object, now)] }),
 };
 
@@ -415,7 +510,7 @@ function nodeRoles(labels: Record<string, string> | undefined): string {
   return roles.size === 0 ? '<none>' : [...roles].sort().join(',');
 }
 
-const nodePrinter: Printer = {
+export const nodePrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Status', 'string', 'The status of the node'),
@@ -430,11 +525,27 @@ const nodePrinter: Printer = {
   ],
   print(object, now) {
     const status = statusOf(object);
-    const ready = list(status.conditions).map(record).find((condition) => condition.type === 'Ready');
-    const states = [ready === undefined ? 'Unknown' : ready.status === 'True' ? 'Ready' : ready.status === 'False' ? 'NotReady' : 'Unknown'];
+    const ready = list(status.conditions)
+      .map(record)
+      .find((condition) => condition.type === 'Ready');
+    const states = [
+      ready === undefined
+        ? 'Unknown'
+        : ready.status === 'True'
+          ? 'Ready'
+          : ready.status === 'False'
+            ? 'NotReady'
+            : 'Unknown',
+    ];
     if (specOf(object).unschedulable === true) states.push('SchedulingDisabled');
     const addresses = list(status.addresses).map(record);
-    const address = (type: string): string => orNone(addresses.filter((entry) => entry.type === type).map((entry) => text(entry.address)).join(','));
+    const address = (type: string): string =>
+      orNone(
+        addresses
+          .filter((entry) => entry.type === type)
+          .map((entry) => text(entry.address))
+          .join(','),
+      );
     const info = record(status.nodeInfo);
     return {
       cells: [
@@ -453,7 +564,7 @@ const nodePrinter: Printer = {
   },
 };
 
-const eventPrinter: Printer = {
+export const eventPrinter: Printer = {
   columns: [
     column('Last Seen', 'string', 'Time since the event was last seen.'),
     column('Type', 'string', 'Type of this event (Normal, Warning).'),
@@ -470,8 +581,14 @@ const eventPrinter: Printer = {
     const involved = record(object.involvedObject);
     const source = record(object.source);
     const firstSeen = text(object.firstTimestamp) || text(object.eventTime);
-    const lastSeen = text(object.lastTimestamp) || text(record(object.series).lastObservedTime) || text(object.eventTime);
-    const sourceText = [text(source.component) || text(object.reportingComponent), text(source.host) || text(object.reportingInstance)].filter((part) => part !== '').join(', ');
+    const lastSeen =
+      text(object.lastTimestamp) || text(record(object.series).lastObservedTime) || text(object.eventTime);
+    const sourceText = [
+      text(source.component) || text(object.reportingComponent),
+      text(source.host) || text(object.reportingInstance),
+    ]
+      .filter((part) => part !== '')
+      .join(', ');
     const kind = text(involved.kind).toLowerCase();
     return {
       cells: [
@@ -491,12 +608,12 @@ const eventPrinter: Printer = {
 };
 
 /** events.k8s.io Events print as core Events do: the reference prints both from one internal type. */
-const eventsApiEventPrinter: Printer = {
+export const eventsApiEventPrinter: Printer = {
   columns: eventPrinter.columns,
   print: (object, now) => eventPrinter.print(convertEvent(object, { group: '', version: 'v1' }), now),
 };
 
-const endpointsPrinter: Printer = {
+export const endpointsPrinter: Printer = {
   columns: [NAME_COLUMN, column('Endpoints', 'string', 'Endpoints of the service'), AGE_COLUMN],
   print(object, now) {
     const addresses: string[] = [];
@@ -513,7 +630,7 @@ const endpointsPrinter: Printer = {
   },
 };
 
-const pvcPrinter: Printer = {
+export const pvcPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Status', 'string', 'The phase of the claim.'),
@@ -529,7 +646,12 @@ const pvcPrinter: Printer = {
     const spec = specOf(object);
     const status = statusOf(object);
     const bound = text(spec.volumeName) !== '';
-    const modes = list(status.accessModes).map(text).map((mode) => ({ ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' })[mode] ?? mode);
+    const modes = list(status.accessModes)
+      .map(text)
+      .map(
+        (mode) =>
+          ({ ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' })[mode] ?? mode,
+      );
     return {
       cells: [
         object.metadata.name,
@@ -549,17 +671,17 @@ const pvcPrinter: Printer = {
 // ---------------------------------------------------------------------------------------------
 // Other groups
 
-const leasePrinter: Printer = {
+export const leasePrinter: Printer = {
   columns: [NAME_COLUMN, column('Holder', 'string', 'The holder of the lease.'), AGE_COLUMN],
   print: (object, now) => ({ cells: [object.metadata.name, text(specOf(object).holderIdentity), ageOf(object, now)] }),
 };
 
-const rolePrinter: Printer = {
+export const rolePrinter: Printer = {
   columns: [NAME_COLUMN, column('Created At', 'date', 'Time the object was created.')],
   print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
 };
 
-const roleBindingPrinter: Printer = {
+export const roleBindingPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Role', 'string', 'The role this binding grants.'),
@@ -574,13 +696,24 @@ const roleBindingPrinter: Printer = {
     const of = (kind: string): string =>
       subjects
         .filter((subject) => subject.kind === kind)
-        .map((subject) => (kind === 'ServiceAccount' ? `${text(subject.namespace)}:${text(subject.name)}` : text(subject.name)))
+        .map((subject) =>
+          kind === 'ServiceAccount' ? `${text(subject.namespace)}:${text(subject.name)}` : text(subject.name),
+        )
         .join(', ');
-    return { cells: [object.metadata.name, `${text(roleRef.kind)}/${text(roleRef.name)}`, ageOf(object, now), of('User'), of('Group'), of('ServiceAccount')] };
+    return {
+      cells: [
+        object.metadata.name,
+        `${text(roleRef.kind)}/${text(roleRef.name)}`,
+        ageOf(object, now),
+        of('User'),
+        of('Group'),
+        of('ServiceAccount'),
+      ],
+    };
   },
 };
 
-const ingressPrinter: Printer = {
+export const ingressPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Class', 'string', 'The name of the IngressClass resource.'),
@@ -591,9 +724,17 @@ const ingressPrinter: Printer = {
   ],
   print(object, now) {
     const spec = specOf(object);
-    const hosts = list(spec.rules).map(record).map((rule) => text(rule.host)).filter((host) => host !== '');
-    const hostText = hosts.length === 0 ? '*' : hosts.slice(0, 4).join(',') + (hosts.length > 4 ? ` + ${hosts.length - 4} more...` : '');
-    const addresses = list(record(statusOf(object).loadBalancer).ingress).map(record).map((entry) => text(entry.ip) || text(entry.hostname));
+    const hosts = list(spec.rules)
+      .map(record)
+      .map((rule) => text(rule.host))
+      .filter((host) => host !== '');
+    const hostText =
+      hosts.length === 0
+        ? '*'
+        : hosts.slice(0, 4).join(',') + (hosts.length > 4 ? ` + ${hosts.length - 4} more...` : '');
+    const addresses = list(record(statusOf(object).loadBalancer).ingress)
+      .map(record)
+      .map((entry) => text(entry.ip) || text(entry.hostname));
     return {
       cells: [
         object.metadata.name,
@@ -607,7 +748,7 @@ const ingressPrinter: Printer = {
   },
 };
 
-const hpaPrinter: Printer = {
+export const hpaPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Reference', 'string', 'The object whose scale this autoscaler manages.'),
@@ -641,7 +782,10 @@ function hpaTargets(spec: Fields, status: Fields): string {
   if (metrics.length === 0) {
     // autoscaling/v1's single target.
     if (spec.targetCPUUtilizationPercentage === undefined) return '<none>';
-    const current = status.currentCPUUtilizationPercentage === undefined ? '<unknown>' : `${integer(status.currentCPUUtilizationPercentage)}%`;
+    const current =
+      status.currentCPUUtilizationPercentage === undefined
+        ? '<unknown>'
+        : `${integer(status.currentCPUUtilizationPercentage)}%`;
     return `cpu: ${current}/${integer(spec.targetCPUUtilizationPercentage)}%`;
   }
   const currents = list(status.currentMetrics).map(record);
@@ -661,7 +805,7 @@ function hpaTargets(spec: Fields, status: Fields): string {
   return texts.slice(0, 2).join(', ') + (texts.length > 2 ? ` + ${texts.length - 2} more...` : '');
 }
 
-const priorityClassPrinter: Printer = {
+export const priorityClassPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Value', 'integer', 'The value of this priority class.'),
@@ -669,11 +813,19 @@ const priorityClassPrinter: Printer = {
     AGE_COLUMN,
     column('PreemptionPolicy', 'string', 'The policy for preempting pods with lower priority.'),
   ],
-  print: (object, now) => ({ cells: [object.metadata.name, integer(object.value), object.globalDefault === true, ageOf(object, now), text(object.preemptionPolicy) || 'PreemptLowerPriority'] }),
+  print: (object, now) => ({
+    cells: [
+      object.metadata.name,
+      integer(object.value),
+      object.globalDefault === true,
+      ageOf(object, now),
+      text(object.preemptionPolicy) || 'PreemptLowerPriority',
+    ],
+  }),
 };
 
 /** Every condition's status as Healthy or Unhealthy, with their messages and errors (the reference's componentstatus printer). */
-const componentStatusPrinter: Printer = {
+export const componentStatusPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Status', 'string', 'Status of the component conditions'),
@@ -683,57 +835,18 @@ const componentStatusPrinter: Printer = {
   print(object) {
     const conditions = list(object.conditions).map(record);
     const statuses = conditions.map((condition) => (condition.status === 'True' ? 'Healthy' : 'Unhealthy'));
-    const join = (key: string) => conditions.map((condition) => text(condition[key])).filter((value) => value !== '').join(',');
-    return { cells: [object.metadata.name, statuses.length === 0 ? 'Unknown' : statuses.join(','), join('message'), join('error')] };
+    const join = (key: string) =>
+      conditions
+        .map((condition) => text(condition[key]))
+        .filter((value) => value !== '')
+        .join(',');
+    return {
+      cells: [
+        object.metadata.name,
+        statuses.length === 0 ? 'Unknown' : statuses.join(','),
+        join('message'),
+        join('error'),
+      ],
+    };
   },
 };
-
-const PRINTERS: ReadonlyMap<string, Printer> = new Map([
-  ['/componentstatuses', componentStatusPrinter],
-  ['/pods', podPrinter],
-  ['/services', servicePrinter],
-  ['/namespaces', namespacePrinter],
-  ['/configmaps', configMapPrinter],
-  ['/secrets', secretPrinter],
-  ['/serviceaccounts', serviceAccountPrinter],
-  ['/nodes', nodePrinter],
-  ['/events', eventPrinter],
-  ['/endpoints', endpointsPrinter],
-  ['/persistentvolumeclaims', pvcPrinter],
-  ['apps/deployments', deploymentPrinter],
-  ['apps/replicasets', replicaSetPrinter],
-  ['apps/statefulsets', statefulSetPrinter],
-  ['apps/daemonsets', daemonSetPrinter],
-  ['batch/jobs', jobPrinter],
-  ['batch/cronjobs', cronJobPrinter],
-  ['coordination.k8s.io/leases', leasePrinter],
-  ['rbac.authorization.k8s.io/roles', rolePrinter],
-  ['rbac.authorization.k8s.io/clusterroles', rolePrinter],
-  ['rbac.authorization.k8s.io/rolebindings', roleBindingPrinter],
-  ['rbac.authorization.k8s.io/clusterrolebindings', roleBindingPrinter],
-  ['networking.k8s.io/ingresses', ingressPrinter],
-  ['autoscaling/horizontalpodautoscalers', hpaPrinter],
-  ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
-  ['events.k8s.io/events', eventsApiEventPrinter],
-  ...MORE_PRINTERS,
-  ...DEVICE_PRINTERS,
-  ['apiregistration.k8s.io/apiservices', apiServicePrinter],
-]);
-
-/** The default table of kinds without a printer: Name and Created At. */
-export const DEFAULT_PRINTER: Printer = {
-  columns: [
-    NAME_COLUMN,
-    column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.'),
-  ],
-  print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),
-};
-
-/** Whether the resource has a printer of its own (virtual kinds print as tables only then). */
-export function hasOwnPrinter(resource: { group: string; resource: string }): boolean {
-  return PRINTERS.has(`${resource.group}/${resource.resource}`);
-}
-
-export function printerFor(resource: { group: string; resource: string }): Printer {
-  return PRINTERS.get(`${resource.group}/${resource.resource}`) ?? DEFAULT_PRINTER;
-}

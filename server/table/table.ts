@@ -2,12 +2,12 @@
  * Tables (`meta.k8s.io/v1` or `v1beta1`) of one object, a list page, or a watch event, with each
  * row's object per `includeObject` (default `Metadata`: a PartialObjectMetadata).
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { asPartialObjectMetadata, metaApiVersion, type ListMetadata } from './partial-metadata';
 import { badRequest } from '../status/catalogue';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../storage/objects/store-watch';
 import type { ColumnDefinition } from './columns';
-import { printerFor, type Printer, type RowCondition } from './printers';
+import { DEFAULT_PRINTER, type Printer, type RowCondition } from './printer';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -45,19 +45,25 @@ export function includeObjectOf(query: URLSearchParams): IncludeObject {
 
 /** The initial-events-end bookmark keeps its metadata even with `includeObject=None`: its annotation is what the client waits for. */
 function includeObjectFor(object: KubeObject, includeObject: IncludeObject): IncludeObject {
-  return includeObject === 'None' && object.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true' ? 'Metadata' : includeObject;
+  return includeObject === 'None' && object.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true'
+    ? 'Metadata'
+    : includeObject;
 }
 
 function row(printer: Printer, object: KubeObject, options: TableOptions): TableRow {
   const printed = printer.print(object, options.now);
   const includeObject = includeObjectFor(object, options.includeObject);
-  const embedded = includeObject === 'None' ? undefined : includeObject === 'Object' ? object : asPartialObjectMetadata(object, options.version);
+  const embedded =
+    includeObject === 'None'
+      ? undefined
+      : includeObject === 'Object'
+        ? object
+        : asPartialObjectMetadata(object, options.version);
   return { ...printed, ...(embedded === undefined ? {} : { object: embedded }) };
 }
 
 export type TableOfOptions = TableOptions & {
-  resource: { group: string; resource: string };
-  /** The served version's own printer (a custom resource's columns); absent: the built-in one of `resource`. */
+  /** The kind's printer, or its served version's own (a custom resource's columns); absent: Name and Created At. */
   printer?: Printer;
   objects: readonly KubeObject[];
   metadata: ListMetadata;
@@ -74,7 +80,7 @@ export function tableOf(options: TableOfOptions): Table {
  * without all its rows existing at once.
  */
 export function tableInParts(options: TableOfOptions): { head: Omit<Table, 'rows'>; rows: Iterable<TableRow> } {
-  const printer = options.printer ?? printerFor(options.resource);
+  const printer = options.printer ?? DEFAULT_PRINTER;
   return {
     head: {
       kind: 'Table',

@@ -2,10 +2,25 @@
  * apps/v1 workload rules: selectors that must exist, be non-empty, match the template's labels
  * and never change; the template's restart policy; strategy enums and counts.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, forbidden, goLabelSelector, goStringMap, immutable, invalid, notSupported, required } from './field-errors';
-import { selectorMatches, validateEnum, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
+import {
+  FieldPath,
+  forbidden,
+  goLabelSelector,
+  goStringMap,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+} from '../status/field-errors';
+import {
+  selectorMatches,
+  validateEnum,
+  validateLabelSelector,
+  validateNonnegative,
+  type LabelSelectorShape,
+} from './object-meta';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
 import { validatePodTemplateSpec, type PodTemplateShape } from './pod';
 
@@ -43,9 +58,17 @@ function validateSelectorAndTemplate(spec: WorkloadSpec, emptySelectorMessage: s
   }
   const template = spec.template;
   if (template === undefined) return [...errors, required(SPEC.child('template'))];
-  const nonEmpty = selector !== undefined && Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length > 0;
+  const nonEmpty =
+    selector !== undefined &&
+    Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length > 0;
   if (nonEmpty && !selectorMatches(selector, template.metadata?.labels)) {
-    errors.push(invalid(SPEC.child('template', 'metadata', 'labels'), goStringMap(template.metadata?.labels), '`selector` does not match template `labels`'));
+    errors.push(
+      invalid(
+        SPEC.child('template', 'metadata', 'labels'),
+        goStringMap(template.metadata?.labels),
+        '`selector` does not match template `labels`',
+      ),
+    );
   }
   errors.push(...validatePodTemplateSpec(template, SPEC.child('template')));
   const restartPolicy = template.spec?.restartPolicy;
@@ -53,13 +76,23 @@ function validateSelectorAndTemplate(spec: WorkloadSpec, emptySelectorMessage: s
     errors.push(notSupported(SPEC.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
   }
   if (template.spec?.activeDeadlineSeconds !== undefined) {
-    errors.push(forbidden(SPEC.child('template', 'spec', 'activeDeadlineSeconds'), 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+    errors.push(
+      forbidden(
+        SPEC.child('template', 'spec', 'activeDeadlineSeconds'),
+        'activeDeadlineSeconds in ReplicaSet is not Supported',
+      ),
+    );
   }
   return errors;
 }
 
 function selectorImmutable(object: KubeObject, old: KubeObject): FieldError[] {
-  return immutable(SPEC.child('selector'), specOf(object).selector, specOf(old).selector, goLabelSelector(specOf(object).selector));
+  return immutable(
+    SPEC.child('selector'),
+    specOf(object).selector,
+    specOf(old).selector,
+    goLabelSelector(specOf(object).selector),
+  );
 }
 
 export function validateDeployment(deployment: KubeObject): FieldError[] {
@@ -72,7 +105,9 @@ export function validateDeployment(deployment: KubeObject): FieldError[] {
     ...validateEnum(spec.strategy?.type, ['Recreate', 'RollingUpdate'], SPEC.child('strategy', 'type'), true),
   ];
   if (spec.strategy?.type === 'Recreate' && spec.strategy.rollingUpdate !== undefined) {
-    errors.push(forbidden(SPEC.child('strategy', 'rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"));
+    errors.push(
+      forbidden(SPEC.child('strategy', 'rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"),
+    );
   }
   const rollingUpdate = spec.strategy?.rollingUpdate;
   if (typeof rollingUpdate === 'object' && rollingUpdate !== null) {
@@ -85,7 +120,13 @@ export function validateDeployment(deployment: KubeObject): FieldError[] {
   if (spec.progressDeadlineSeconds !== undefined) {
     errors.push(...validateNonnegative(spec.progressDeadlineSeconds, SPEC.child('progressDeadlineSeconds')));
     if (spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) {
-      errors.push(invalid(SPEC.child('progressDeadlineSeconds'), spec.progressDeadlineSeconds, 'must be greater than minReadySeconds'));
+      errors.push(
+        invalid(
+          SPEC.child('progressDeadlineSeconds'),
+          spec.progressDeadlineSeconds,
+          'must be greater than minReadySeconds',
+        ),
+      );
     }
   }
   return errors;
@@ -95,7 +136,13 @@ export function validateDeployment(deployment: KubeObject): FieldError[] {
 function validateIntOrPercent(value: unknown, path: FieldPath): FieldError[] {
   if (typeof value === 'string') {
     if (/^[0-9]+%$/.test(value)) return [];
-    return [invalid(path, value, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")];
+    return [
+      invalid(
+        path,
+        value,
+        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+      ),
+    ];
   }
   return typeof value === 'number' ? validateNonnegative(value, path) : [];
 }
@@ -123,7 +170,12 @@ export function validateDaemonSet(daemonSet: KubeObject): FieldError[] {
     ...validateSelectorAndTemplate(spec, 'empty selector is invalid for daemonset'),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
-    ...validateEnum(spec.updateStrategy?.type, ['OnDelete', 'RollingUpdate'], SPEC.child('updateStrategy', 'type'), true),
+    ...validateEnum(
+      spec.updateStrategy?.type,
+      ['OnDelete', 'RollingUpdate'],
+      SPEC.child('updateStrategy', 'type'),
+      true,
+    ),
   ];
 }
 
@@ -139,15 +191,25 @@ export function validateStatefulSet(statefulSet: KubeObject): FieldError[] {
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateSelectorAndTemplate(spec, 'empty selector is invalid for statefulset'),
-    ...(spec.volumeClaimTemplates ?? []).flatMap((template, i) => validatePersistentVolumeClaimSpec(template.spec, SPEC.child('volumeClaimTemplates').index(i).child('spec'))),
+    ...(spec.volumeClaimTemplates ?? []).flatMap((template, i) =>
+      validatePersistentVolumeClaimSpec(template.spec, SPEC.child('volumeClaimTemplates').index(i).child('spec')),
+    ),
   ];
 }
 
 /** Fields of a StatefulSet spec an update may change. */
-const STATEFULSET_MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+const STATEFULSET_MUTABLE = [
+  'replicas',
+  'ordinals',
+  'template',
+  'updateStrategy',
+  'persistentVolumeClaimRetentionPolicy',
+  'minReadySeconds',
+];
 
 export function validateStatefulSetUpdate(statefulSet: KubeObject, old: KubeObject): FieldError[] {
-  const rest = (spec: WorkloadSpec) => Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
+  const rest = (spec: WorkloadSpec) =>
+    Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
   const errors = validateStatefulSet(statefulSet);
   if (immutable(SPEC, rest(specOf(statefulSet)), rest(specOf(old))).length > 0) {
     errors.push(
@@ -169,7 +231,8 @@ export function validateControllerRevision(revision: KubeObject): FieldError[] {
   const errors = validateRevisionNumber(revision);
   const data = revision.data;
   if (data === undefined || data === null) errors.push(required(FieldPath.root('data'), 'data is mandatory'));
-  else if (typeof data !== 'object' || Array.isArray(data)) errors.push(required(FieldPath.root('data'), 'data must be a valid JSON object'));
+  else if (typeof data !== 'object' || Array.isArray(data))
+    errors.push(required(FieldPath.root('data'), 'data must be a valid JSON object'));
   return errors;
 }
 

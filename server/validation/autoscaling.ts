@@ -1,8 +1,8 @@
 /** autoscaling/v2 HorizontalPodAutoscaler rules (run on the stored v2 form). */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { parseQuantity } from '../quantity/quantity';
-import { FieldPath, forbidden, invalid, notSupported, required } from './field-errors';
+import { FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { isDNS1123Label, isValidPathSegmentName } from './names';
 
 interface MetricTarget {
@@ -62,9 +62,12 @@ function isPositiveQuantity(text: string): boolean {
 function validateMetricTarget(target: MetricTarget, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (!target.type) errors.push(required(path.child('type'), 'must specify a metric target type'));
-  if (!TARGET_TYPES.includes(target.type ?? '')) errors.push(invalid(path.child('type'), target.type ?? '', 'must be either Utilization, Value, or AverageValue'));
-  if (target.value !== undefined && !isPositiveQuantity(target.value)) errors.push(invalid(path.child('value'), target.value, 'must be positive'));
-  if (target.averageValue !== undefined && !isPositiveQuantity(target.averageValue)) errors.push(invalid(path.child('averageValue'), target.averageValue, 'must be positive'));
+  if (!TARGET_TYPES.includes(target.type ?? ''))
+    errors.push(invalid(path.child('type'), target.type ?? '', 'must be either Utilization, Value, or AverageValue'));
+  if (target.value !== undefined && !isPositiveQuantity(target.value))
+    errors.push(invalid(path.child('value'), target.value, 'must be positive'));
+  if (target.averageValue !== undefined && !isPositiveQuantity(target.averageValue))
+    errors.push(invalid(path.child('averageValue'), target.averageValue, 'must be positive'));
   if (target.averageUtilization !== undefined && target.averageUtilization < 1) {
     errors.push(invalid(path.child('averageUtilization'), target.averageUtilization, 'must be greater than 0'));
   }
@@ -76,7 +79,10 @@ function validateMetricName(name: string | undefined, path: FieldPath): FieldErr
   return isValidPathSegmentName(name).map((message) => invalid(path, name, message));
 }
 
-function validateObjectReference(reference: { kind?: string; name?: string } | undefined, path: FieldPath): FieldError[] {
+function validateObjectReference(
+  reference: { kind?: string; name?: string } | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const member of ['kind', 'name'] as const) {
     const value = reference?.[member];
@@ -94,35 +100,59 @@ function validateMetricSource(name: MetricSourceName, source: MetricSource, path
   switch (name) {
     case 'object':
       errors.push(...validateObjectReference(source.describedObject, path.child('describedObject')));
-      errors.push(...validateMetricName(source.metric?.name, path.child('metric', 'name')), ...validateMetricTarget(target, targetPath));
-      if (target.value === undefined && target.averageValue === undefined) errors.push(required(targetPath.child('averageValue'), 'must set either a target value or averageValue'));
+      errors.push(
+        ...validateMetricName(source.metric?.name, path.child('metric', 'name')),
+        ...validateMetricTarget(target, targetPath),
+      );
+      if (target.value === undefined && target.averageValue === undefined)
+        errors.push(required(targetPath.child('averageValue'), 'must set either a target value or averageValue'));
       break;
     case 'external':
-      errors.push(...validateMetricName(source.metric?.name, path.child('metric', 'name')), ...validateMetricTarget(target, targetPath));
+      errors.push(
+        ...validateMetricName(source.metric?.name, path.child('metric', 'name')),
+        ...validateMetricTarget(target, targetPath),
+      );
       if (target.value === undefined && target.averageValue === undefined) {
-        errors.push(required(targetPath.child('averageValue'), 'must set either a target value for metric or a per-pod target'));
+        errors.push(
+          required(targetPath.child('averageValue'), 'must set either a target value for metric or a per-pod target'),
+        );
       }
       if (target.value !== undefined && target.averageValue !== undefined) {
-        errors.push(forbidden(targetPath.child('value'), 'may not set both a target value for metric and a per-pod target'));
+        errors.push(
+          forbidden(targetPath.child('value'), 'may not set both a target value for metric and a per-pod target'),
+        );
       }
       break;
     case 'pods':
-      errors.push(...validateMetricName(source.metric?.name, path.child('metric', 'name')), ...validateMetricTarget(target, targetPath));
-      if (target.averageValue === undefined) errors.push(required(targetPath.child('averageValue'), 'must specify a positive target averageValue'));
+      errors.push(
+        ...validateMetricName(source.metric?.name, path.child('metric', 'name')),
+        ...validateMetricTarget(target, targetPath),
+      );
+      if (target.averageValue === undefined)
+        errors.push(required(targetPath.child('averageValue'), 'must specify a positive target averageValue'));
       break;
     case 'resource':
     case 'containerResource':
       if (!source.name) errors.push(required(path.child('name'), 'must specify a resource name'));
       if (name === 'containerResource') {
         if (!source.container) errors.push(required(path.child('container'), 'must specify a container'));
-        else for (const message of isDNS1123Label(source.container)) errors.push(invalid(path.child('container'), source.container, message));
+        else
+          for (const message of isDNS1123Label(source.container))
+            errors.push(invalid(path.child('container'), source.container, message));
       }
       errors.push(...validateMetricTarget(target, targetPath));
       if (target.averageUtilization === undefined && target.averageValue === undefined) {
-        errors.push(required(targetPath.child('averageUtilization'), 'must set either a target raw value or a target utilization'));
+        errors.push(
+          required(
+            targetPath.child('averageUtilization'),
+            'must set either a target raw value or a target utilization',
+          ),
+        );
       }
       if (target.averageUtilization !== undefined && target.averageValue !== undefined) {
-        errors.push(forbidden(targetPath.child('averageValue'), 'may not set both a target raw value and a target utilization'));
+        errors.push(
+          forbidden(targetPath.child('averageValue'), 'may not set both a target raw value and a target utilization'),
+        );
       }
       break;
   }
@@ -139,9 +169,11 @@ function validateMetricSpec(metric: MetricSpec, path: FieldPath): FieldError[] {
   if (present.length > 0) errors.push(...validateMetricSource(present[0], metric[present[0]]!, path.child(present[0])));
   const expected = METRIC_SOURCES.find(([, sourceType]) => sourceType === type)?.[0];
   // An unknown type was reported above (the reference reports it twice, and its aggregate prints it once).
-  if (expected !== undefined && metric[expected] === undefined) errors.push(required(path.child(expected), 'must populate information for the given metric source'));
+  if (expected !== undefined && metric[expected] === undefined)
+    errors.push(required(path.child(expected), 'must populate information for the given metric source'));
   if (present.length !== 1) {
-    for (const name of present) if (name !== expected) errors.push(forbidden(path.child(name), 'must populate the given metric source only'));
+    for (const name of present)
+      if (name !== expected) errors.push(forbidden(path.child(name), 'must populate the given metric source only'));
   }
   return errors;
 }
@@ -150,20 +182,31 @@ function validateScalingRules(rules: ScalingRules | undefined, path: FieldPath):
   if (rules === undefined) return [];
   const errors: FieldError[] = [];
   const window = rules.stabilizationWindowSeconds;
-  if (window !== undefined && window < 0) errors.push(invalid(path.child('stabilizationWindowSeconds'), window, 'must be greater than or equal to zero'));
+  if (window !== undefined && window < 0)
+    errors.push(invalid(path.child('stabilizationWindowSeconds'), window, 'must be greater than or equal to zero'));
   if (window !== undefined && window > MAX_STABILIZATION_WINDOW_SECONDS) {
-    errors.push(invalid(path.child('stabilizationWindowSeconds'), window, `must be less than or equal to ${MAX_STABILIZATION_WINDOW_SECONDS}`));
+    errors.push(
+      invalid(
+        path.child('stabilizationWindowSeconds'),
+        window,
+        `must be less than or equal to ${MAX_STABILIZATION_WINDOW_SECONDS}`,
+      ),
+    );
   }
-  if (rules.selectPolicy !== undefined && !SELECT_POLICIES.includes(rules.selectPolicy)) errors.push(notSupported(path.child('selectPolicy'), rules.selectPolicy, SELECT_POLICIES));
+  if (rules.selectPolicy !== undefined && !SELECT_POLICIES.includes(rules.selectPolicy))
+    errors.push(notSupported(path.child('selectPolicy'), rules.selectPolicy, SELECT_POLICIES));
   const policies = rules.policies ?? [];
   if (policies.length === 0) errors.push(required(path.child('policies'), 'must specify at least one Policy'));
   policies.forEach((policy, i) => {
     const at = path.child('policies').index(i);
-    if (!POLICY_TYPES.includes(policy.type ?? '')) errors.push(notSupported(at.child('type'), policy.type ?? '', POLICY_TYPES));
-    if ((policy.value ?? 0) <= 0) errors.push(invalid(at.child('value'), policy.value ?? 0, 'must be greater than zero'));
+    if (!POLICY_TYPES.includes(policy.type ?? ''))
+      errors.push(notSupported(at.child('type'), policy.type ?? '', POLICY_TYPES));
+    if ((policy.value ?? 0) <= 0)
+      errors.push(invalid(at.child('value'), policy.value ?? 0, 'must be greater than zero'));
     const period = policy.periodSeconds ?? 0;
     if (period <= 0) errors.push(invalid(at.child('periodSeconds'), period, 'must be greater than zero'));
-    if (period > MAX_PERIOD_SECONDS) errors.push(invalid(at.child('periodSeconds'), period, `must be less than or equal to ${MAX_PERIOD_SECONDS}`));
+    if (period > MAX_PERIOD_SECONDS)
+      errors.push(invalid(at.child('periodSeconds'), period, `must be less than or equal to ${MAX_PERIOD_SECONDS}`));
   });
   return errors;
 }
@@ -175,10 +218,15 @@ export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
   if (!spec.scaleTargetRef?.kind) errors.push(required(path.child('scaleTargetRef', 'kind')));
   if (!spec.scaleTargetRef?.name) errors.push(required(path.child('scaleTargetRef', 'name')));
   const minReplicas = spec.minReplicas ?? 1;
-  if (minReplicas < 1) errors.push(invalid(path.child('minReplicas'), minReplicas, 'must be greater than or equal to 1'));
-  if (spec.maxReplicas === undefined || spec.maxReplicas < 1) errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas ?? 0, 'must be greater than 0'));
-  else if (spec.maxReplicas < minReplicas) errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas, 'must be greater than or equal to `minReplicas`'));
-  (spec.metrics ?? []).forEach((metric, i) => errors.push(...validateMetricSpec(metric, path.child('metrics').index(i))));
+  if (minReplicas < 1)
+    errors.push(invalid(path.child('minReplicas'), minReplicas, 'must be greater than or equal to 1'));
+  if (spec.maxReplicas === undefined || spec.maxReplicas < 1)
+    errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas ?? 0, 'must be greater than 0'));
+  else if (spec.maxReplicas < minReplicas)
+    errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas, 'must be greater than or equal to `minReplicas`'));
+  (spec.metrics ?? []).forEach((metric, i) =>
+    errors.push(...validateMetricSpec(metric, path.child('metrics').index(i))),
+  );
   errors.push(...validateScalingRules(spec.behavior?.scaleUp, path.child('behavior', 'scaleUp')));
   errors.push(...validateScalingRules(spec.behavior?.scaleDown, path.child('behavior', 'scaleDown')));
   return errors;

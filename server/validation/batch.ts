@@ -2,11 +2,25 @@
  * batch/v1 rules: a Job's template runs to completion (restartPolicy OnFailure or Never), its
  * selector and template are fixed once created; a CronJob needs a five-field schedule.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, goLabelSelector, goStringMap, immutable, invalid, notSupported, required } from './field-errors';
+import {
+  FieldPath,
+  goLabelSelector,
+  goStringMap,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+} from '../status/field-errors';
 import { maxLenError } from './names';
-import { selectorMatches, validateEnum, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
+import {
+  selectorMatches,
+  validateEnum,
+  validateLabelSelector,
+  validateNonnegative,
+  type LabelSelectorShape,
+} from './object-meta';
 import { validatePodTemplateSpec, type PodTemplateShape } from './pod';
 
 interface JobSpec {
@@ -33,7 +47,13 @@ function validateJobSpec(spec: JobSpec, path: FieldPath): FieldError[] {
   if (spec.selector !== undefined) {
     errors.push(...validateLabelSelector(spec.selector, path.child('selector')));
     if (spec.template && !selectorMatches(spec.selector, spec.template.metadata?.labels)) {
-      errors.push(invalid(path.child('template', 'metadata', 'labels'), goStringMap(spec.template.metadata?.labels), '`selector` does not match template `labels`'));
+      errors.push(
+        invalid(
+          path.child('template', 'metadata', 'labels'),
+          goStringMap(spec.template.metadata?.labels),
+          '`selector` does not match template `labels`',
+        ),
+      );
     }
   } else if (path.toString() === 'spec') {
     // A Job's selector is generated at creation unless manualSelector is set.
@@ -42,7 +62,9 @@ function validateJobSpec(spec: JobSpec, path: FieldPath): FieldError[] {
   errors.push(...validatePodTemplateSpec(spec.template, path.child('template')));
   const restartPolicy = spec.template?.spec?.restartPolicy;
   if (spec.template !== undefined && restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') {
-    errors.push(notSupported(path.child('template', 'spec', 'restartPolicy'), restartPolicy ?? '', ['OnFailure', 'Never']));
+    errors.push(
+      notSupported(path.child('template', 'spec', 'restartPolicy'), restartPolicy ?? '', ['OnFailure', 'Never']),
+    );
   }
   return errors;
 }
@@ -59,7 +81,12 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[
     ...validateJob(job),
     ...immutable(path.child('selector'), spec.selector, oldSpec.selector, goLabelSelector(spec.selector)),
     ...immutable(path.child('completions'), spec.completions, oldSpec.completions, spec.completions ?? null),
-    ...immutable(path.child('completionMode'), spec.completionMode, oldSpec.completionMode, spec.completionMode ?? null),
+    ...immutable(
+      path.child('completionMode'),
+      spec.completionMode,
+      oldSpec.completionMode,
+      spec.completionMode ?? null,
+    ),
     ...immutable(path.child('template'), spec.template, oldSpec.template),
   ];
 }
@@ -79,7 +106,11 @@ const CRONJOB_NAME_MAX = 52;
 /** Standard cron syntax: five fields, or a descriptor such as `@hourly`. */
 function scheduleErrors(schedule: string): string[] {
   if (schedule.startsWith('@')) return [];
-  const fields = schedule.replace(/^(TZ|CRON_TZ)=\S+\s+/, '').trim().split(/\s+/).filter((f) => f !== '');
+  const fields = schedule
+    .replace(/^(TZ|CRON_TZ)=\S+\s+/, '')
+    .trim()
+    .split(/\s+/)
+    .filter((f) => f !== '');
   return fields.length === 5 ? [] : [`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`];
 }
 
@@ -88,10 +119,15 @@ export function validateCronJob(cronJob: KubeObject): FieldError[] {
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   const name = cronJob.metadata.name ?? '';
-  if (name.length > CRONJOB_NAME_MAX) errors.push(invalid(FieldPath.root('metadata', 'name'), name, maxLenError(CRONJOB_NAME_MAX)));
+  if (name.length > CRONJOB_NAME_MAX)
+    errors.push(invalid(FieldPath.root('metadata', 'name'), name, maxLenError(CRONJOB_NAME_MAX)));
   if (!spec.schedule) errors.push(required(path.child('schedule')));
-  else for (const message of scheduleErrors(spec.schedule)) errors.push(invalid(path.child('schedule'), spec.schedule, message));
-  errors.push(...validateEnum(spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace'], path.child('concurrencyPolicy'), true));
+  else
+    for (const message of scheduleErrors(spec.schedule))
+      errors.push(invalid(path.child('schedule'), spec.schedule, message));
+  errors.push(
+    ...validateEnum(spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace'], path.child('concurrencyPolicy'), true),
+  );
   errors.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
   errors.push(...validateNonnegative(spec.successfulJobsHistoryLimit, path.child('successfulJobsHistoryLimit')));
   errors.push(...validateNonnegative(spec.failedJobsHistoryLimit, path.child('failedJobsHistoryLimit')));

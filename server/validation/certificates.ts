@@ -3,15 +3,35 @@
  * is a PEM-encoded PKCS#10 request (checked as written; its signature is the signer's to
  * check), the usages are known ones, each once. The parser loads on the first request checked.
  */
-import type { KubeObject } from '../../storage/objects/types';
-import { loadX509 } from '../pki/certificates';
+import type { KubeObject } from '../../api/objects';
+import { loadX509 } from '../x509-library';
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, invalid, notSupported, required } from './field-errors';
+import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
 
 const KNOWN_USAGES = [
-  'any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment', 'decipher only',
-  'digital signature', 'email protection', 'encipher only', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'key agreement',
-  'key encipherment', 'microsoft sgc', 'netscape sgc', 'ocsp signing', 's/mime', 'server auth', 'signing', 'timestamping',
+  'any',
+  'cert sign',
+  'client auth',
+  'code signing',
+  'content commitment',
+  'crl sign',
+  'data encipherment',
+  'decipher only',
+  'digital signature',
+  'email protection',
+  'encipher only',
+  'ipsec end system',
+  'ipsec tunnel',
+  'ipsec user',
+  'key agreement',
+  'key encipherment',
+  'microsoft sgc',
+  'netscape sgc',
+  'ocsp signing',
+  's/mime',
+  'server auth',
+  'signing',
+  'timestamping',
 ];
 
 /** The first PEM block of the text, as Go's pem.Decode finds it. */

@@ -5,16 +5,17 @@
  * for another size (never below what its status records) or attributes class. Whether it may grow
  * is PersistentVolumeClaimResize's call.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { parseQuantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
 import { validatePersistentVolumeClaim } from './core';
-import { deepEqual, FieldPath, forbidden, immutable } from './field-errors';
+import { deepEqual, FieldPath, forbidden, immutable } from '../status/field-errors';
 
 const LEGACY_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 
 type Fields = Record<string, unknown>;
-const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 
 const storageOf = (requests: unknown) => {
   const text = record(requests).storage;
@@ -32,29 +33,53 @@ export function validatePersistentVolumeClaimUpdate(claim: KubeObject, old: Kube
   // An unbound claim gets its volume.
   if (!oldSpec.volumeName) oldSpec.volumeName = spec.volumeName;
   const oldAnnotated = oldAnnotations[LEGACY_STORAGE_CLASS];
-  const upgradedFromAnnotation = oldAnnotated !== undefined && (annotations[LEGACY_STORAGE_CLASS] === undefined || annotations[LEGACY_STORAGE_CLASS] === oldAnnotated)
-    && oldSpec.storageClassName == null && spec.storageClassName === oldAnnotated;
+  const upgradedFromAnnotation =
+    oldAnnotated !== undefined &&
+    (annotations[LEGACY_STORAGE_CLASS] === undefined || annotations[LEGACY_STORAGE_CLASS] === oldAnnotated) &&
+    oldSpec.storageClassName == null &&
+    spec.storageClassName === oldAnnotated;
   if (upgradedFromAnnotation) {
     delete spec.storageClassName;
   } else {
-    errors.push(...immutable(FieldPath.root('metadata').child('annotations').key(LEGACY_STORAGE_CLASS), annotations[LEGACY_STORAGE_CLASS] ?? '', oldAnnotated ?? ''));
+    errors.push(
+      ...immutable(
+        FieldPath.root('metadata').child('annotations').key(LEGACY_STORAGE_CLASS),
+        annotations[LEGACY_STORAGE_CLASS] ?? '',
+        oldAnnotated ?? '',
+      ),
+    );
     // A claim made before any default class existed may be given one.
-    if (oldAnnotated === undefined && oldSpec.storageClassName == null && spec.storageClassName != null) oldSpec.storageClassName = spec.storageClassName;
+    if (oldAnnotated === undefined && oldSpec.storageClassName == null && spec.storageClassName != null)
+      oldSpec.storageClassName = spec.storageClassName;
   }
   if (bound) {
     const resources = record(spec.resources);
-    if (resources.requests !== undefined) spec.resources = { ...resources, requests: { ...record(resources.requests), storage: record(record(oldSpec.resources).requests).storage } };
+    if (resources.requests !== undefined)
+      spec.resources = {
+        ...resources,
+        requests: { ...record(resources.requests), storage: record(record(oldSpec.resources).requests).storage },
+      };
     spec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
   }
   if (!deepEqual(withoutUnset(spec), withoutUnset(oldSpec))) {
     // The reference appends a Go diff of the two specs, which is not reproduced.
-    errors.push(forbidden(FieldPath.root('spec'), 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims'));
+    errors.push(
+      forbidden(
+        FieldPath.root('spec'),
+        'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+      ),
+    );
   }
   const size = storageOf(record(record(claim.spec).resources).requests);
   const oldSize = storageOf(record(record(old.spec).resources).requests);
   const recorded = storageOf(record(old.status).capacity) ?? parseQuantity('0')!;
   if (size !== undefined && oldSize !== undefined && size.compareTo(oldSize) < 0 && size.compareTo(recorded) <= 0) {
-    errors.push(forbidden(FieldPath.root('spec', 'resources', 'requests', 'storage'), 'field can not be less than status.capacity'));
+    errors.push(
+      forbidden(
+        FieldPath.root('spec', 'resources', 'requests', 'storage'),
+        'field can not be less than status.capacity',
+      ),
+    );
   }
   errors.push(...immutable(FieldPath.root('volumeMode'), record(claim.spec).volumeMode, record(old.spec).volumeMode));
   return errors;

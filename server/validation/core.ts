@@ -2,12 +2,37 @@
  * Kind rules of the core group beyond metadata: the checks behind the 422 messages kubectl
  * users meet most (pods, services, config maps, secrets, namespaces, claims, controllers).
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { deepEqual, duplicate, FieldPath, forbidden, GoValue, goStringMap, immutable, invalid, notSupported, required, tooLong } from './field-errors';
+import {
+  deepEqual,
+  duplicate,
+  FieldPath,
+  forbidden,
+  goStringMap,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+} from '../status/field-errors';
+import { isValidIP } from './ip';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
-import { validateEnum, validateFinalizers, validateLabels, validateLabelSelector, validateNonnegative, type LabelSelectorShape } from './object-meta';
-import { validatePodSpec, validatePodSpecUpdate, validatePodTemplateSpec, type PodSpecShape, type PodTemplateShape } from './pod';
+import {
+  validateEnum,
+  validateFinalizers,
+  validateLabels,
+  validateLabelSelector,
+  validateNonnegative,
+  type LabelSelectorShape,
+} from './object-meta';
+import {
+  validatePodSpec,
+  validatePodSpecUpdate,
+  validatePodTemplateSpec,
+  type PodSpecShape,
+  type PodTemplateShape,
+} from './pod';
 
 type Json = Record<string, unknown>;
 
@@ -47,16 +72,118 @@ interface ServicePort {
 interface ServiceSpec {
   type?: string;
   ports?: ServicePort[];
+  externalTrafficPolicy?: string;
+  healthCheckNodePort?: number;
+  allocateLoadBalancerNodePorts?: boolean;
+  externalIPs?: string[];
   clusterIP?: string;
   clusterIPs?: string[];
   externalName?: string;
   sessionAffinity?: string;
   selector?: Record<string, string>;
   ipFamilies?: string[];
+  ipFamilyPolicy?: string;
 }
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const IP_FAMILIES = ['IPv4', 'IPv6'];
+const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
+
+const isHeadlessService = (spec: ServiceSpec): boolean =>
+  spec.clusterIPs?.length === 1 && spec.clusterIPs[0] === 'None';
+
+/**
+ * `clusterIP`, `clusterIPs`, `ipFamilies` and `ipFamilyPolicy` of a Service that has cluster
+ * IPs, alone and together, as the reference's ValidateServiceClusterIPsRelatedFields (the
+ * families of the cluster are the allocator's to check).
+ */
+function validateServiceClusterIPFields(spec: ServiceSpec): FieldError[] {
+  const errors: FieldError[] = [];
+  const ipsPath = FieldPath.root('spec', 'clusterIPs');
+  const ips = spec.clusterIPs ?? [];
+  if (spec.clusterIP) {
+    if (ips.length === 0) errors.push(required(ipsPath));
+    else if (ips[0] !== spec.clusterIP) errors.push(invalid(ipsPath, ips, 'first value must match `clusterIP`'));
+  } else if (ips.length > 0) {
+    errors.push(invalid(ipsPath, ips, 'must be empty when `clusterIP` is not specified'));
+  }
+  const families = new Set<string>();
+  (spec.ipFamilies ?? []).forEach((family, i) => {
+    const at = FieldPath.root('spec', 'ipFamilies').index(i);
+    if (!IP_FAMILIES.includes(family)) errors.push(notSupported(at, family, IP_FAMILIES));
+    if (families.has(family)) errors.push(duplicate(at, family));
+    families.add(family);
+  });
+  if (spec.ipFamilyPolicy !== undefined && !IP_FAMILY_POLICIES.includes(spec.ipFamilyPolicy)) {
+    errors.push(notSupported(FieldPath.root('spec', 'ipFamilyPolicy'), spec.ipFamilyPolicy, IP_FAMILY_POLICIES));
+  }
+  let invalidIPs = false;
+  ips.forEach((ip, i) => {
+    if (i === 0 && ip === 'None') {
+      if (ips.length > 1) {
+        invalidIPs = true;
+        errors.push(invalid(ipsPath, ips, "'None' must be the first and only value"));
+      }
+      return;
+    }
+    for (const message of isValidIP(ip)) {
+      invalidIPs = true;
+      errors.push(invalid(ipsPath.index(i), ip, message));
+    }
+  });
+  if (ips.length > 2) errors.push(invalid(ipsPath, ips, 'may only hold up to 2 values'));
+  // Errors in the addresses would skew the checks of their families below.
+  if (invalidIPs) return errors;
+  const isIPv6 = (ip: string) => ip.includes(':');
+  if (ips.length > 1 && new Set(ips.map(isIPv6)).size !== ips.length)
+    errors.push(invalid(ipsPath, ips, 'may specify no more than one IP for each IP family'));
+  if (!isHeadlessService(spec)) {
+    ips.forEach((ip, i) => {
+      const family = spec.ipFamilies?.[i];
+      if (family === 'IPv4' && isIPv6(ip))
+        errors.push(invalid(ipsPath.index(i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
+      if (family === 'IPv6' && !isIPv6(ip))
+        errors.push(invalid(ipsPath.index(i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+    });
+  }
+  return errors;
+}
+
+/**
+ * What an update may not do to the addresses and families (the primary ones never change;
+ * whether the secondary may go is the allocator's to say, with the family policy), as the
+ * reference's validateUpgradeDowngradeClusterIPs and validateUpgradeDowngradeIPFamilies.
+ */
+function validateServiceClusterIPsUpdate(spec: ServiceSpec, oldSpec: ServiceSpec): FieldError[] {
+  if (spec.type === 'ExternalName' || oldSpec.type === 'ExternalName') return [];
+  const errors: FieldError[] = [];
+  const ips = spec.clusterIPs ?? [];
+  const oldIPs = oldSpec.clusterIPs ?? [];
+  const firstIP = FieldPath.root('spec', 'clusterIPs').index(0);
+  if (!(isHeadlessService(spec) && isHeadlessService(oldSpec))) {
+    if (ips.length === oldIPs.length) {
+      oldIPs.forEach((ip, i) => {
+        if (ip !== ips[i])
+          errors.push(invalid(FieldPath.root('spec', 'clusterIPs').index(i), ips, 'may not change once set'));
+      });
+    } else if (ips.length === 0) {
+      errors.push(invalid(firstIP, ips, 'primary clusterIP can not be unset'));
+    } else if (oldIPs.length > 0 && ips[0] !== oldIPs[0]) {
+      errors.push(invalid(firstIP, ips, 'may not change once set'));
+    }
+  }
+  if (isHeadlessService(spec) || isHeadlessService(oldSpec)) return errors;
+  const families = spec.ipFamilies ?? [];
+  const oldFamilies = oldSpec.ipFamilies ?? [];
+  const firstFamily = FieldPath.root('spec', 'ipFamilies').index(0);
+  if (families.length === oldFamilies.length) {
+    if (oldFamilies.some((family, i) => family !== families[i]))
+      errors.push(invalid(firstFamily, families, 'may not change once set'));
+  } else if (families.length > 0 && oldFamilies.length > 0 && families[0] !== oldFamilies[0]) {
+    errors.push(invalid(firstFamily, ips, 'may not change once set'));
+  }
+  return errors;
+}
 
 export function validateService(service: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
@@ -74,25 +201,82 @@ export function validateService(service: KubeObject): FieldError[] {
       if (names.has(port.name)) errors.push(duplicate(at.child('name'), port.name));
       names.add(port.name);
     }
-    for (const message of isValidPortNum(port.port ?? 0)) errors.push(invalid(at.child('port'), port.port ?? 0, message));
+    for (const message of isValidPortNum(port.port ?? 0))
+      errors.push(invalid(at.child('port'), port.port ?? 0, message));
     errors.push(...validateEnum(port.protocol, ['SCTP', 'TCP', 'UDP'], at.child('protocol'), true));
     if (typeof port.targetPort === 'number') {
-      for (const message of isValidPortNum(port.targetPort)) errors.push(invalid(at.child('targetPort'), port.targetPort, message));
+      for (const message of isValidPortNum(port.targetPort))
+        errors.push(invalid(at.child('targetPort'), port.targetPort, message));
     } else if (typeof port.targetPort === 'string') {
-      for (const message of isValidPortName(port.targetPort)) errors.push(invalid(at.child('targetPort'), port.targetPort, message));
+      for (const message of isValidPortName(port.targetPort))
+        errors.push(invalid(at.child('targetPort'), port.targetPort, message));
     }
+    if (spec.type === 'ClusterIP' && (port.nodePort ?? 0) !== 0)
+      errors.push(forbidden(at.child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
   });
+  errors.push(...validateServiceTrafficFields(spec));
   errors.push(...validateEnum(spec.type, SERVICE_TYPES, specPath.child('type'), true));
   if (spec.type === 'ExternalName' && !spec.externalName) errors.push(required(specPath.child('externalName')));
   errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
-  const families = new Set<string>();
-  (spec.ipFamilies ?? []).forEach((family, i) => {
-    const at = specPath.child('ipFamilies').index(i);
-    if (!IP_FAMILIES.includes(family)) errors.push(notSupported(at, family, IP_FAMILIES));
-    if (families.has(family)) errors.push(duplicate(at, family));
-    families.add(family);
-  });
+  if (spec.type !== 'ExternalName') errors.push(...validateServiceClusterIPFields(spec));
   errors.push(...validateLabels(spec.selector, specPath.child('selector')));
+  return errors;
+}
+
+/** Reached from outside the cluster: on node ports, or on external IPs. */
+function externallyAccessible(spec: ServiceSpec): boolean {
+  return (
+    spec.type === 'LoadBalancer' ||
+    spec.type === 'NodePort' ||
+    (spec.type === 'ClusterIP' && (spec.externalIPs?.length ?? 0) > 0)
+  );
+}
+
+function needsHealthCheckNodePort(spec: ServiceSpec): boolean {
+  return spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
+}
+
+/** The fields that only some types of Service take: external traffic policy, health check port, load balancer node ports. */
+function validateServiceTrafficFields(spec: ServiceSpec): FieldError[] {
+  const errors: FieldError[] = [];
+  const specPath = FieldPath.root('spec');
+  if (spec.externalTrafficPolicy) {
+    if (!externallyAccessible(spec))
+      errors.push(
+        invalid(
+          specPath.child('externalTrafficPolicy'),
+          spec.externalTrafficPolicy,
+          'may only be set for externally-accessible services',
+        ),
+      );
+    else
+      errors.push(
+        ...validateEnum(
+          spec.externalTrafficPolicy,
+          ['Cluster', 'Local'],
+          specPath.child('externalTrafficPolicy'),
+          true,
+        ),
+      );
+  }
+  if ((spec.healthCheckNodePort ?? 0) !== 0 && !needsHealthCheckNodePort(spec)) {
+    errors.push(
+      invalid(
+        specPath.child('healthCheckNodePort'),
+        spec.healthCheckNodePort,
+        "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+      ),
+    );
+  }
+  if (
+    spec.allocateLoadBalancerNodePorts !== undefined &&
+    spec.allocateLoadBalancerNodePorts !== null &&
+    spec.type !== 'LoadBalancer'
+  ) {
+    errors.push(
+      forbidden(specPath.child('allocateLoadBalancerNodePorts'), "may only be used when `type` is 'LoadBalancer'"),
+    );
+  }
   return errors;
 }
 
@@ -100,17 +284,20 @@ export function validateServiceUpdate(service: KubeObject, old: KubeObject): Fie
   const errors = validateService(service);
   const spec = field<ServiceSpec>(service, 'spec') ?? {};
   const oldSpec = field<ServiceSpec>(old, 'spec') ?? {};
-  if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName' && (oldSpec.clusterIPs ?? []).length > 0) {
-    const next = spec.clusterIPs ?? [];
-    if (!deepEqual(next[0], oldSpec.clusterIPs?.[0])) {
-      errors.push(invalid(FieldPath.root('spec', 'clusterIPs').index(0), new GoValue(goStringSlice(next)), 'may not change once set'));
-    }
+  // A health check port left out is kept (allocators/service-hooks.ts); another one is refused.
+  const healthCheckNodePort = spec.healthCheckNodePort ?? 0;
+  if (
+    needsHealthCheckNodePort(oldSpec) &&
+    needsHealthCheckNodePort(spec) &&
+    healthCheckNodePort !== 0 &&
+    healthCheckNodePort !== oldSpec.healthCheckNodePort
+  ) {
+    errors.push(forbidden(FieldPath.root('spec', 'healthCheckNodePort'), 'field is immutable'));
   }
+  // Addresses the reference finds wrong in themselves are all it reports of them.
+  const addressErrors = spec.type === 'ExternalName' ? [] : validateServiceClusterIPFields(spec);
+  if (addressErrors.length === 0) errors.push(...validateServiceClusterIPsUpdate(spec, oldSpec));
   return errors;
-}
-
-function goStringSlice(values: readonly string[]): string {
-  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
 }
 
 /** Total bytes allowed in a ConfigMap's or Secret's data. */
@@ -123,11 +310,13 @@ export function validateConfigMap(configMap: KubeObject): FieldError[] {
   let size = 0;
   for (const [key, value] of Object.entries(data)) {
     for (const message of isConfigMapKey(key)) errors.push(invalid(FieldPath.root('data').key(key), key, message));
-    if (key in binaryData) errors.push(invalid(FieldPath.root('data').key(key), key, 'duplicate of key present in binaryData'));
+    if (key in binaryData)
+      errors.push(invalid(FieldPath.root('data').key(key), key, 'duplicate of key present in binaryData'));
     size += Buffer.byteLength(value);
   }
   for (const [key, value] of Object.entries(binaryData)) {
-    for (const message of isConfigMapKey(key)) errors.push(invalid(FieldPath.root('binaryData').key(key), key, message));
+    for (const message of isConfigMapKey(key))
+      errors.push(invalid(FieldPath.root('binaryData').key(key), key, message));
     size += Buffer.from(value, 'base64').length;
   }
   if (size > MAX_DATA_SIZE) errors.push(tooLong(FieldPath.root(''), MAX_DATA_SIZE));
@@ -138,9 +327,11 @@ export function validateConfigMap(configMap: KubeObject): FieldError[] {
 function immutableDataErrors(next: KubeObject, old: KubeObject, dataFields: readonly string[]): FieldError[] {
   if (old.immutable !== true) return [];
   const errors: FieldError[] = [];
-  if (next.immutable !== true) errors.push(forbidden(FieldPath.root('immutable'), 'field is immutable when `immutable` is set'));
+  if (next.immutable !== true)
+    errors.push(forbidden(FieldPath.root('immutable'), 'field is immutable when `immutable` is set'));
   for (const name of dataFields) {
-    if (!deepEqual(next[name] ?? {}, old[name] ?? {})) errors.push(forbidden(FieldPath.root(name), 'field is immutable when `immutable` is set'));
+    if (!deepEqual(next[name] ?? {}, old[name] ?? {}))
+      errors.push(forbidden(FieldPath.root(name), 'field is immutable when `immutable` is set'));
   }
   return errors;
 }
@@ -171,7 +362,10 @@ export function validateSecret(secret: KubeObject): FieldError[] {
   for (const key of SECRET_REQUIRED_KEYS[type] ?? []) {
     if (!(key in data)) errors.push(required(dataPath.key(key)));
   }
-  if (type === 'kubernetes.io/service-account-token' && !secret.metadata.annotations?.['kubernetes.io/service-account.name']) {
+  if (
+    type === 'kubernetes.io/service-account-token' &&
+    !secret.metadata.annotations?.['kubernetes.io/service-account.name']
+  ) {
     errors.push(required(FieldPath.root('metadata', 'annotations').key('kubernetes.io/service-account.name')));
   }
   if (type === 'kubernetes.io/basic-auth' && !('username' in data) && !('password' in data)) {
@@ -218,10 +412,15 @@ function validateDataSource(source: DataSourceReference, path: FieldPath): Field
   if (!source.kind) errors.push(required(path.child('kind')));
   const apiGroup = source.apiGroup ?? '';
   if (apiGroup === '' && source.kind !== 'PersistentVolumeClaim') {
-    errors.push(invalid(path, source.kind ?? '', "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
+    errors.push(
+      invalid(path, source.kind ?? '', "must be 'PersistentVolumeClaim' when referencing the default apiGroup"),
+    );
   }
-  if (apiGroup !== '') for (const message of isDNS1123Subdomain(apiGroup)) errors.push(invalid(path.child('apiGroup'), apiGroup, message));
-  if (source.namespace) for (const message of isDNS1123Label(source.namespace)) errors.push(invalid(path.child('namespace'), source.namespace, message));
+  if (apiGroup !== '')
+    for (const message of isDNS1123Subdomain(apiGroup)) errors.push(invalid(path.child('apiGroup'), apiGroup, message));
+  if (source.namespace)
+    for (const message of isDNS1123Label(source.namespace))
+      errors.push(invalid(path.child('namespace'), source.namespace, message));
   return errors;
 }
 
@@ -229,15 +428,18 @@ function validateDataSource(source: DataSourceReference, path: FieldPath): Field
 export function validatePersistentVolumeClaimSpec(claimSpec: ClaimSpec | undefined, specPath: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const spec = claimSpec ?? {};
-  if (!spec.accessModes || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
+  if (!spec.accessModes || spec.accessModes.length === 0)
+    errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
   (spec.accessModes ?? []).forEach((mode) => {
     if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
   });
   errors.push(...validateLabelSelector(spec.selector, specPath.child('selector')));
-  if (spec.resources?.requests?.storage === undefined) errors.push(required(specPath.child('resources').key('storage')));
+  if (spec.resources?.requests?.storage === undefined)
+    errors.push(required(specPath.child('resources').key('storage')));
   errors.push(...validateEnum(spec.volumeMode, ['Block', 'Filesystem'], specPath.child('volumeMode')));
   if (spec.dataSource !== undefined) errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource')));
-  if (spec.dataSourceRef !== undefined) errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef')));
+  if (spec.dataSourceRef !== undefined)
+    errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef')));
   return errors;
 }
 
@@ -249,7 +451,8 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<Json>(volume, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
-  if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0) errors.push(required(specPath.child('accessModes')));
+  if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0)
+    errors.push(required(specPath.child('accessModes')));
   const capacity = spec.capacity as Record<string, string> | undefined;
   if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
   errors.push(...volumeSourceCountErrors(spec, specPath));
@@ -261,11 +464,28 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
  * errors give the path (`cephfs` is `cephFS` there). A flex volume counts without being refused.
  */
 const PERSISTENT_VOLUME_SOURCES: readonly (readonly [string, string])[] = [
-  ['hostPath', 'hostPath'], ['gcePersistentDisk', 'gcePersistentDisk'], ['awsElasticBlockStore', 'awsElasticBlockStore'],
-  ['glusterfs', 'glusterfs'], ['flocker', 'flocker'], ['nfs', 'nfs'], ['rbd', 'rbd'], ['quobyte', 'quobyte'], ['cephfs', 'cephFS'],
-  ['iscsi', 'iscsi'], ['cinder', 'cinder'], ['fc', 'fc'], ['flexVolume', 'flexVolume'], ['azureFile', 'azureFile'],
-  ['vsphereVolume', 'vsphereVolume'], ['photonPersistentDisk', 'photonPersistentDisk'], ['portworxVolume', 'portworxVolume'],
-  ['azureDisk', 'azureDisk'], ['scaleIO', 'scaleIO'], ['local', 'local'], ['storageos', 'storageos'], ['csi', 'csi'],
+  ['hostPath', 'hostPath'],
+  ['gcePersistentDisk', 'gcePersistentDisk'],
+  ['awsElasticBlockStore', 'awsElasticBlockStore'],
+  ['glusterfs', 'glusterfs'],
+  ['flocker', 'flocker'],
+  ['nfs', 'nfs'],
+  ['rbd', 'rbd'],
+  ['quobyte', 'quobyte'],
+  ['cephfs', 'cephFS'],
+  ['iscsi', 'iscsi'],
+  ['cinder', 'cinder'],
+  ['fc', 'fc'],
+  ['flexVolume', 'flexVolume'],
+  ['azureFile', 'azureFile'],
+  ['vsphereVolume', 'vsphereVolume'],
+  ['photonPersistentDisk', 'photonPersistentDisk'],
+  ['portworxVolume', 'portworxVolume'],
+  ['azureDisk', 'azureDisk'],
+  ['scaleIO', 'scaleIO'],
+  ['local', 'local'],
+  ['storageos', 'storageos'],
+  ['csi', 'csi'],
 ];
 
 /** Exactly one volume source: every one after the first is refused by its name. */
@@ -274,7 +494,8 @@ function volumeSourceCountErrors(spec: Json, specPath: FieldPath): FieldError[] 
   let count = 0;
   for (const [member, pathName] of PERSISTENT_VOLUME_SOURCES) {
     if (spec[member] === undefined) continue;
-    if (count > 0 && member !== 'flexVolume') errors.push(forbidden(specPath.child(pathName), 'may not specify more than 1 volume type'));
+    if (count > 0 && member !== 'flexVolume')
+      errors.push(forbidden(specPath.child(pathName), 'may not specify more than 1 volume type'));
     else count++;
   }
   if (count === 0) errors.push(required(specPath, 'must specify a volume type'));
@@ -303,7 +524,13 @@ export function validateReplicationController(controller: KubeObject): FieldErro
   }
   const labels = spec.template.metadata?.labels ?? {};
   if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
-    errors.push(invalid(specPath.child('template', 'metadata', 'labels'), goStringMap(spec.template.metadata?.labels), '`selector` does not match template `labels`'));
+    errors.push(
+      invalid(
+        specPath.child('template', 'metadata', 'labels'),
+        goStringMap(spec.template.metadata?.labels),
+        '`selector` does not match template `labels`',
+      ),
+    );
   }
   errors.push(...validatePodTemplateSpec(spec.template, specPath.child('template')));
   const restartPolicy = spec.template.spec?.restartPolicy;

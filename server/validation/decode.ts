@@ -10,12 +10,13 @@
  * `x-kubernetes-preserve-unknown-fields`, is taken as it is.
  */
 import { parseAllDocuments, parseDocument } from 'yaml';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { checkNestingDepth } from '../request/nesting';
 import { isObject } from '../json/value';
 import { badRequest, invalid } from '../status/catalogue';
-import { FieldPath, invalid as invalidField } from './field-errors';
+import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import type { StatusError } from '../status/status-error';
+import { goTimeParseError, RFC3339_LAYOUT, RFC3339_MICRO_LAYOUT } from './go-time';
 
 type JsoncParser = typeof import('jsonc-parser');
 let jsoncParser: JsoncParser | undefined;
@@ -91,7 +92,10 @@ export const NO_REPEATED_KEYS: RepeatedKeys = { fieldPaths: [], yamlLines: [] };
 export function yamlRepeatedKeyLines(text: string): string[] {
   return parseDocument(text, { uniqueKeys: true, version: '1.1' })
     .errors.filter((error) => error.code === 'DUPLICATE_KEY')
-    .map((error) => `line ${error.linePos?.[0].line ?? 0}: key ${JSON.stringify(keyAt(text, error.pos[0]))} already set in map`);
+    .map(
+      (error) =>
+        `line ${error.linePos?.[0].line ?? 0}: key ${JSON.stringify(keyAt(text, error.pos[0]))} already set in map`,
+    );
 }
 
 /** The key that starts at `offset`: a quoted or plain scalar. */
@@ -105,7 +109,9 @@ function keyAt(text: string, offset: number): string {
 /** The reference's text when a body does not parse: the Go error wrapped with the expected kind. */
 /** A body the decoder could not even read a kind from, worded as the reference's transformDecodeError. */
 function unparsable(expectedKind: string, cause: string, body: Buffer): StatusError {
-  return badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): ${cause} (${summarizeData(body)})`);
+  return badRequest(
+    `the object provided is unrecognized (must be of type ${expectedKind}): ${cause} (${summarizeData(body)})`,
+  );
 }
 
 /** The reference's summary of such a body: its first 30 bytes, as text when it looks like JSON, else in hex. */
@@ -136,18 +142,30 @@ export function parseBody(options: {
     const list = Array.isArray(documents) ? documents : [documents];
     const first = list.find((doc) => doc.contents !== null) ?? list[0];
     if (first === undefined || first.errors.length > 0) {
-      const cause = first?.errors[0] === undefined ? "couldn't get version/kind; json parse error: unexpected end of JSON input" : yamlSyntaxError(first.errors[0]);
+      const cause =
+        first?.errors[0] === undefined
+          ? "couldn't get version/kind; json parse error: unexpected end of JSON input"
+          : yamlSyntaxError(first.errors[0]);
       throw unparsable(options.expectedKind, cause, options.body);
     }
     const value = yamlToValue(first, options.expectedKind, options.body);
     checkNestingDepth(value, 'yaml');
-    return { value, repeatedKeys: options.findDuplicates ? { fieldPaths: [], yamlLines: yamlRepeatedKeyLines(text) } : NO_REPEATED_KEYS };
+    return {
+      value,
+      repeatedKeys: options.findDuplicates
+        ? { fieldPaths: [], yamlLines: yamlRepeatedKeyLines(text) }
+        : NO_REPEATED_KEYS,
+    };
   }
   let value: unknown;
   try {
     value = parseJsonKeepingNumbers(text);
   } catch (error) {
-    throw unparsable(options.expectedKind, `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`, options.body);
+    throw unparsable(
+      options.expectedKind,
+      `couldn't get version/kind; json parse error: ${goJSONSyntaxError(text, error as Error)}`,
+      options.body,
+    );
   }
   checkNestingDepth(value, 'json');
   const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
@@ -159,7 +177,11 @@ export function parseBody(options: {
  * of nodes ("billion laughs"): the library stops past 100 alias uses, and the reference
  * refuses such documents too; an alias to no anchor is an error of the document.
  */
-function yamlToValue(document: { toJS(options: { maxAliasCount: number }): unknown }, expectedKind: string, body: Buffer): unknown {
+function yamlToValue(
+  document: { toJS(options: { maxAliasCount: number }): unknown },
+  expectedKind: string,
+  body: Buffer,
+): unknown {
   try {
     return document.toJS({ maxAliasCount: 100 });
   } catch (error) {
@@ -194,7 +216,9 @@ type ReviverWithSource = (key: string, value: unknown, context: { source?: strin
 export function parseJsonKeepingNumbers(text: string): unknown {
   if (!hasUnusualNumber(text)) return JSON.parse(text);
   const reviver: ReviverWithSource = (_key, value, context) =>
-    typeof value === 'number' && context.source !== undefined && !PLAIN_SAFE_INTEGER.test(context.source) ? new NumberLiteral(context.source) : value;
+    typeof value === 'number' && context.source !== undefined && !PLAIN_SAFE_INTEGER.test(context.source)
+      ? new NumberLiteral(context.source)
+      : value;
   return JSON.parse(text, reviver as (key: string, value: unknown) => unknown);
 }
 
@@ -241,7 +265,9 @@ const INT64_MAX = 2n ** 63n - 1n;
 function fitsInteger(source: string, format: string | undefined): boolean {
   if (!/^-?\d+$/.test(source)) return false;
   const value = BigInt(source);
-  return format === 'int32' ? value >= BigInt(INT32_MIN) && value <= BigInt(INT32_MAX) : value >= INT64_MIN && value <= INT64_MAX;
+  return format === 'int32'
+    ? value >= BigInt(INT32_MIN) && value <= BigInt(INT32_MAX)
+    : value >= INT64_MIN && value <= INT64_MAX;
 }
 
 /** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
@@ -253,7 +279,7 @@ const GO_SYNTAX_CONTEXTS: readonly (readonly [RegExp, string])[] = [
 ];
 
 /** Go's encoding/json words for the common syntax errors clients see. */
-function goJSONSyntaxError(text: string, error: Error): string {
+export function goJSONSyntaxError(text: string, error: Error): string {
   if (text.trim() === '') return 'unexpected end of JSON input';
   const position = /at position (\d+)/.exec(error.message);
   if (position) {
@@ -264,7 +290,8 @@ function goJSONSyntaxError(text: string, error: Error): string {
   }
   const match = /Unexpected token '?(.)'?/.exec(error.message);
   if (match) return `invalid character '${match[1]}' looking for beginning of value`;
-  if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message)) return 'unexpected end of JSON input';
+  if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message))
+    return 'unexpected end of JSON input';
   return error.message;
 }
 
@@ -364,6 +391,8 @@ function jsonKind(value: unknown): string {
 function goTypeName(definitions: Definitions, schema: ResolvedSchema): string {
   const { node, definition } = schema;
   if (node['x-kubernetes-int-or-string']) return 'intstr.IntOrString';
+  // Their decoders read a string first, and Go's message names that.
+  if (definition !== undefined && timeLayoutOf(definition) !== undefined) return 'string';
   if (definition !== undefined) {
     // A named definition is a Go type of its package: v1.DeploymentSpec, intstr.IntOrString, resource.Quantity.
     const parts = definition.split('.');
@@ -433,8 +462,16 @@ const TYPE_BITS: Readonly<Record<string, number>> = {
 function acceptedBits(node: SchemaNode): number {
   if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return STRING | INTEGER;
   const alternatives = node['x-capstan-openapi-v3-one-of'];
-  if (alternatives !== undefined) return alternatives.reduce((bits, type) => bits | (Object.hasOwn(TYPE_BITS, type) ? TYPE_BITS[type] : 0), 0);
+  if (alternatives !== undefined)
+    return alternatives.reduce((bits, type) => bits | (Object.hasOwn(TYPE_BITS, type) ? TYPE_BITS[type] : 0), 0);
   return node.type !== undefined && Object.hasOwn(TYPE_BITS, node.type) ? TYPE_BITS[node.type] : ANY;
+}
+
+/** The layout Go parses a timestamp type with (metav1.Time, metav1.MicroTime); undefined for other types. */
+function timeLayoutOf(definition: string | undefined): typeof RFC3339_LAYOUT | typeof RFC3339_MICRO_LAYOUT | undefined {
+  if (definition === 'io.k8s.apimachinery.pkg.apis.meta.v1.Time') return RFC3339_LAYOUT;
+  if (definition === 'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime') return RFC3339_MICRO_LAYOUT;
+  return undefined;
 }
 
 /**
@@ -459,6 +496,8 @@ class TypeNode {
   readonly isInt32: boolean;
   /** The Go struct the node's fields belong to, for unmarshal errors ('' when not a named type). */
   readonly structName: string;
+  /** A timestamp: the layout its text must fit. */
+  readonly timeLayout: ReturnType<typeof timeLayoutOf>;
   private readonly declared: ReadonlyMap<string, SchemaNode> | undefined;
   private readonly fields = new Map<string, TypeNode>();
   private itemsNode: TypeNode | undefined;
@@ -473,6 +512,7 @@ class TypeNode {
     this.isInt32 = node.type === 'integer' && node.format === 'int32';
     this.preserveUnknown = Boolean(node['x-kubernetes-preserve-unknown-fields']);
     this.structName = structName(schema.definition);
+    this.timeLayout = timeLayoutOf(schema.definition);
     this.declared = node.properties === undefined ? undefined : new Map(Object.entries(node.properties));
   }
 
@@ -597,15 +637,25 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
   if (value === null) return type.zero();
   if (value instanceof NumberLiteral) return typeNumberLiteral(walk, value, type, location);
   const bit = typeBit(value);
-  if ((type.accepted & bit) === 0 || (bit === INTEGER && type.isInt32 && ((value as number) < INT32_MIN || (value as number) > INT32_MAX))) {
+  if (
+    (type.accepted & bit) === 0 ||
+    (bit === INTEGER && type.isInt32 && ((value as number) < INT32_MIN || (value as number) > INT32_MAX))
+  ) {
     walk.typeError ??= typeErrorText(walk, value, type.schema, location.parentStruct, location.goPath);
+    return value;
+  }
+  if (typeof value === 'string' && type.timeLayout !== undefined) {
+    const problem = goTimeParseError(value, type.timeLayout);
+    if (problem !== undefined) walk.typeError ??= problem;
     return value;
   }
   if (Array.isArray(value)) {
     if (!type.hasItems) return plainNumbers(value);
     const items = type.items();
     const { goPath, parentStruct } = location;
-    return value.map((item, index) => typeValue(walk, item, items, { path: `${location.path}[${index}]`, goPath, parentStruct }));
+    return value.map((item, index) =>
+      typeValue(walk, item, items, { path: `${location.path}[${index}]`, goPath, parentStruct }),
+    );
   }
   if (typeof value !== 'object') return value;
   if (type.preserveUnknown) return plainNumbers(value);
@@ -646,16 +696,21 @@ function typeNumberLiteral(walk: Walk, literal: NumberLiteral, type: TypeNode, l
   if ((type.accepted & (INTEGER | FRACTION)) === 0 || (integerOnly && !fitsInteger(literal.source, node.format))) {
     const target = goTypeName(walk.definitions, type.schema);
     const what = `number ${literal.source}`;
-    walk.typeError ??= location.parentStruct === ''
-      ? `json: cannot unmarshal ${what} into Go value of type ${target}`
-      : `json: cannot unmarshal ${what} into Go struct field ${location.parentStruct}.${location.goPath} of type ${target}`;
+    walk.typeError ??=
+      location.parentStruct === ''
+        ? `json: cannot unmarshal ${what} into Go value of type ${target}`
+        : `json: cannot unmarshal ${what} into Go struct field ${location.parentStruct}.${location.goPath} of type ${target}`;
     return literal.value;
   }
   return literal.value;
 }
 
 /** Types `value` against the definition; without one, returns it unchanged. */
-export function typeAgainstSchema(definitions: Definitions | undefined, definition: string, value: unknown): TypedResult {
+export function typeAgainstSchema(
+  definitions: Definitions | undefined,
+  definition: string,
+  value: unknown,
+): TypedResult {
   const root = definitions === undefined ? undefined : schemaTypesOf(definitions).root(definition);
   if (definitions === undefined || root === undefined) return { object: plainNumbers(value), unknownFields: [] };
   const walk: Walk = { definitions, unknownFields: [] };
@@ -705,12 +760,18 @@ function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): Ty
 export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys: RepeatedKeys): DecodedObject {
   // Protobuf and CBOR bodies and patch results arrive here parsed by others: typing recurses.
   checkNestingDepth(value, 'object');
-  const typed = request.prune !== undefined && isObject(value) ? pruned(value as KubeObject, request.prune) : typeAgainstSchema(request.definitions, request.definition, value);
+  const typed =
+    request.prune !== undefined && isObject(value)
+      ? pruned(value as KubeObject, request.prune)
+      : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   if (typed.typeError !== undefined) {
     // A patch's result the type does not fit is the patch's fault: the reference answers 422
     // naming the result it could not decode.
-    if (!request.wholeBody) throw invalid({ group: '', kind: '' }, '', [invalidField(FieldPath.root('patch'), JSON.stringify(value), typed.typeError)]);
+    if (!request.wholeBody)
+      throw invalid({ group: '', kind: '' }, '', [
+        invalidField(FieldPath.root('patch'), JSON.stringify(value), typed.typeError),
+      ]);
     throw badRequest(`${handledAs}: ${typed.typeError}`);
   }
   const problems = [

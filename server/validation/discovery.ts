@@ -4,9 +4,9 @@
  * (endpoints.ts), loopback and link-local addresses are not refused.
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, invalid, required } from './field-errors';
+import { duplicate, FieldPath, immutable, invalid, required } from '../status/field-errors';
 import { isValidIP, isValidIPForLegacyField } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from './names';
 
@@ -59,10 +59,24 @@ export function validateEndpointSlice(slice: KubeObject): FieldError[] {
     const at = FieldPath.root('endpoints').index(i);
     const addresses = endpoint.addresses ?? [];
     if (addresses.length === 0) errors.push(required(at.child('addresses'), 'must contain at least 1 address'));
-    addresses.forEach((address, j) => errors.push(...addressErrors(address, addressType, at.child('addresses').index(j), at.child('addresses'))));
-    if (endpoint.nodeName !== undefined) for (const message of isDNS1123Subdomain(endpoint.nodeName)) errors.push(invalid(at.child('nodeName'), endpoint.nodeName, message));
-    if (endpoint.hostname !== undefined) for (const message of isDNS1123Label(endpoint.hostname)) errors.push(invalid(at.child('hostname'), endpoint.hostname, message));
+    addresses.forEach((address, j) =>
+      errors.push(...addressErrors(address, addressType, at.child('addresses').index(j), at.child('addresses'))),
+    );
+    if (endpoint.nodeName !== undefined)
+      for (const message of isDNS1123Subdomain(endpoint.nodeName))
+        errors.push(invalid(at.child('nodeName'), endpoint.nodeName, message));
+    if (endpoint.hostname !== undefined)
+      for (const message of isDNS1123Label(endpoint.hostname))
+        errors.push(invalid(at.child('hostname'), endpoint.hostname, message));
     if (endpoint.hints !== undefined) errors.push(...hintErrors(endpoint.hints, at.child('hints')));
   });
   return errors;
+}
+
+/** An EndpointSlice's address type is fixed once made (the reference's 422). */
+export function validateEndpointSliceUpdate(slice: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...validateEndpointSlice(slice),
+    ...immutable(FieldPath.root('addressType'), slice.addressType ?? '', old.addressType ?? ''),
+  ];
 }

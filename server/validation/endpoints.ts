@@ -4,9 +4,9 @@
  * loopback, link-local and unspecified addresses; capstan publishes its own loopback address
  * for the `kubernetes` Service (where the reference's reconciler fails on it), so those stay.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, invalid, notSupported, required } from './field-errors';
+import { FieldPath, invalid, notSupported, required } from '../status/field-errors';
 import { isValidIPForLegacyField } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from './names';
 
@@ -34,21 +34,31 @@ const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 function validateAddress(address: EndpointAddress, path: FieldPath): FieldError[] {
   const ip = address.ip ?? '';
   const errors = isValidIPForLegacyField(ip).map((message) => invalid(path.child('ip'), ip, message));
-  if (address.hostname) for (const message of isDNS1123Label(address.hostname)) errors.push(invalid(path.child('hostname'), address.hostname, message));
-  if (address.nodeName !== undefined) for (const message of isDNS1123Subdomain(address.nodeName)) errors.push(invalid(path.child('nodeName'), address.nodeName, message));
+  if (address.hostname)
+    for (const message of isDNS1123Label(address.hostname))
+      errors.push(invalid(path.child('hostname'), address.hostname, message));
+  if (address.nodeName !== undefined)
+    for (const message of isDNS1123Subdomain(address.nodeName))
+      errors.push(invalid(path.child('nodeName'), address.nodeName, message));
   // The reference checks the address twice, the second time with a shorter text.
-  if (errors.some((error) => error.field === path.child('ip').toString())) errors.push(invalid(path.child('ip'), ip, 'must be a valid IP address'));
+  if (errors.some((error) => error.field === path.child('ip').toString()))
+    errors.push(invalid(path.child('ip'), ip, 'must be a valid IP address'));
   return errors;
 }
 
 function validatePort(port: EndpointPort, requireName: boolean, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (requireName && !port.name) errors.push(required(path.child('name')));
-  else if (port.name) for (const message of isDNS1123Label(port.name)) errors.push(invalid(path.child('name'), port.name, message));
-  for (const message of isValidPortNum(port.port ?? 0)) errors.push(invalid(path.child('port'), port.port ?? 0, message));
+  else if (port.name)
+    for (const message of isDNS1123Label(port.name)) errors.push(invalid(path.child('name'), port.name, message));
+  for (const message of isValidPortNum(port.port ?? 0))
+    errors.push(invalid(path.child('port'), port.port ?? 0, message));
   if (!port.protocol) errors.push(required(path.child('protocol')));
-  else if (!PROTOCOLS.includes(port.protocol)) errors.push(notSupported(path.child('protocol'), port.protocol, PROTOCOLS));
-  if (port.appProtocol !== undefined) for (const message of isQualifiedName(port.appProtocol)) errors.push(invalid(path.child('appProtocol'), port.appProtocol, message));
+  else if (!PROTOCOLS.includes(port.protocol))
+    errors.push(notSupported(path.child('protocol'), port.protocol, PROTOCOLS));
+  if (port.appProtocol !== undefined)
+    for (const message of isQualifiedName(port.appProtocol))
+      errors.push(invalid(path.child('appProtocol'), port.appProtocol, message));
   return errors;
 }
 
@@ -59,7 +69,8 @@ export function validateEndpoints(endpoints: KubeObject): FieldError[] {
     const addresses = subset.addresses ?? [];
     const notReady = subset.notReadyAddresses ?? [];
     const ports = subset.ports ?? [];
-    if (addresses.length === 0 && notReady.length === 0) errors.push(required(at, 'must specify `addresses` or `notReadyAddresses`'));
+    if (addresses.length === 0 && notReady.length === 0)
+      errors.push(required(at, 'must specify `addresses` or `notReadyAddresses`'));
     addresses.forEach((address, j) => errors.push(...validateAddress(address, at.child('addresses').index(j))));
     notReady.forEach((address, j) => errors.push(...validateAddress(address, at.child('notReadyAddresses').index(j))));
     ports.forEach((port, j) => errors.push(...validatePort(port, ports.length > 1, at.child('ports').index(j))));

@@ -5,10 +5,10 @@
  * Event is converted to that shape first (`regarding` is judged as `involvedObject`), and only
  * the reporting controller keeps the name of the API that wrote it.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import { convertEvent } from '../registry/conversion/events';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, invalid, required } from './field-errors';
+import { FieldPath, invalid, required } from '../status/field-errors';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
 
 /** Which API wrote the Event: the strict rules and one field's name depend on it. */
@@ -53,7 +53,8 @@ function legacyErrors(object: KubeObject, api: EventApi): FieldError[] {
   const involvedPath = FieldPath.root('involvedObject', 'namespace');
   if (!isSet(event.eventTime)) {
     // An old-style Event: its namespace agrees with the object it is about.
-    const agrees = involvedNamespace === '' ? namespace === '' || namespace === 'default' : namespace === involvedNamespace;
+    const agrees =
+      involvedNamespace === '' ? namespace === '' || namespace === 'default' : namespace === involvedNamespace;
     if (!agrees) errors.push(invalid(involvedPath, involvedNamespace, 'does not match event.namespace'));
   } else {
     if (involvedNamespace === '' && namespace !== 'default' && namespace !== 'kube-system') {
@@ -71,7 +72,8 @@ function legacyErrors(object: KubeObject, api: EventApi): FieldError[] {
     errors.push(...maxLength(FieldPath.root('reason'), event.reason, REASON_MAX));
     errors.push(...maxLength(FieldPath.root('message'), event.message, NOTE_MAX));
   }
-  for (const message of isDNS1123Subdomain(namespace)) errors.push(invalid(FieldPath.root('namespace'), namespace, message));
+  for (const message of isDNS1123Subdomain(namespace))
+    errors.push(invalid(FieldPath.root('namespace'), namespace, message));
   return errors;
 }
 
@@ -83,11 +85,13 @@ function strictErrors(event: StoredEvent): FieldError[] {
     if (!isSet(event.series.lastObservedTime)) errors.push(required(FieldPath.root('series.lastObservedTime')));
   }
   if (!isSet(event.eventTime)) errors.push(required(FieldPath.root('eventTime')));
-  if (!EVENT_TYPES.includes(event.type ?? '')) errors.push(invalid(FieldPath.root('type'), '', `has invalid value: ${event.type ?? ''}`));
+  if (!EVENT_TYPES.includes(event.type ?? ''))
+    errors.push(invalid(FieldPath.root('type'), '', `has invalid value: ${event.type ?? ''}`));
   if (isSet(event.firstTimestamp)) errors.push(invalid(FieldPath.root('firstTimestamp'), '', 'needs to be unset'));
   if (isSet(event.lastTimestamp)) errors.push(invalid(FieldPath.root('lastTimestamp'), '', 'needs to be unset'));
   if ((event.count ?? 0) !== 0) errors.push(invalid(FieldPath.root('count'), '', 'needs to be unset'));
-  if (event.source?.component || event.source?.host) errors.push(invalid(FieldPath.root('source'), '', 'needs to be unset'));
+  if (event.source?.component || event.source?.host)
+    errors.push(invalid(FieldPath.root('source'), '', 'needs to be unset'));
   return errors;
 }
 

@@ -3,10 +3,19 @@
  * the reference's texts, and its guard on the mandatory objects (`exempt`, `catch-all`): their
  * specs may not differ from the fixed ones (but for the `exempt` level's `spec.exempt`).
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from '../flowcontrol/bootstrap-configuration';
-import { deepEqual, duplicate, FieldPath, forbidden, GoValue, invalid, notSupported, required } from './field-errors';
+import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from '../../api/flowcontrol-bootstrap';
+import {
+  deepEqual,
+  duplicate,
+  FieldPath,
+  forbidden,
+  GoValue,
+  invalid,
+  notSupported,
+  required,
+} from '../status/field-errors';
 import { isDNS1123Label, isDNS1123Subdomain } from './names';
 
 type Fields = Record<string, unknown>;
@@ -42,16 +51,35 @@ export function validateFlowSchema(object: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   const precedence = num(spec.matchingPrecedence);
   if (precedence <= 0) errors.push(invalid(at.child('matchingPrecedence'), precedence, 'must be a positive value'));
-  if (precedence > 10000) errors.push(invalid(at.child('matchingPrecedence'), precedence, 'must not be greater than 10000'));
-  if (precedence === 1 && name !== 'exempt') errors.push(invalid(at.child('matchingPrecedence'), precedence, "only the schema named 'exempt' may have matchingPrecedence 1"));
+  if (precedence > 10000)
+    errors.push(invalid(at.child('matchingPrecedence'), precedence, 'must not be greater than 10000'));
+  if (precedence === 1 && name !== 'exempt')
+    errors.push(
+      invalid(
+        at.child('matchingPrecedence'),
+        precedence,
+        "only the schema named 'exempt' may have matchingPrecedence 1",
+      ),
+    );
   const distinguisher = fields(spec.distinguisherMethod);
   if (distinguisher !== undefined && !DISTINGUISHER_METHODS.includes(str(distinguisher.type))) {
-    errors.push(notSupported(at.child('distinguisherMethod', 'type'), new GoValue(JSON.stringify({ Type: str(distinguisher.type) })), DISTINGUISHER_METHODS));
+    errors.push(
+      notSupported(
+        at.child('distinguisherMethod', 'type'),
+        new GoValue(JSON.stringify({ Type: str(distinguisher.type) })),
+        DISTINGUISHER_METHODS,
+      ),
+    );
   }
   const level = str(fields(spec.priorityLevelConfiguration)?.name);
-  if (level === '') errors.push(required(at.child('priorityLevelConfiguration', 'name'), 'must reference a priority level'));
-  else for (const message of isDNS1123Subdomain(level)) errors.push(invalid(at.child('priorityLevelConfiguration', 'name'), level, message));
-  (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, i) => errors.push(...validateRule(fields(rule) ?? {}, at.child('rules').index(i))));
+  if (level === '')
+    errors.push(required(at.child('priorityLevelConfiguration', 'name'), 'must reference a priority level'));
+  else
+    for (const message of isDNS1123Subdomain(level))
+      errors.push(invalid(at.child('priorityLevelConfiguration', 'name'), level, message));
+  (Array.isArray(spec.rules) ? spec.rules : []).forEach((rule, i) =>
+    errors.push(...validateRule(fields(rule) ?? {}, at.child('rules').index(i))),
+  );
   errors.push(...validateConditionTypes(object));
   const mandatory = MANDATORY_FLOW_SCHEMAS.find((schema) => schema.metadata.name === name);
   if (mandatory !== undefined && !deepEqual(mandatory.spec, object.spec)) {
@@ -64,18 +92,28 @@ function validateRule(rule: Fields, at: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const subjects = Array.isArray(rule.subjects) ? rule.subjects : [];
   if (subjects.length === 0) errors.push(required(at.child('subjects'), 'subjects must contain at least one value'));
-  subjects.forEach((subject, i) => errors.push(...validateSubject(fields(subject) ?? {}, at.child('subjects').index(i))));
+  subjects.forEach((subject, i) =>
+    errors.push(...validateSubject(fields(subject) ?? {}, at.child('subjects').index(i))),
+  );
   const resourceRules = Array.isArray(rule.resourceRules) ? rule.resourceRules : [];
   const nonResourceRules = Array.isArray(rule.nonResourceRules) ? rule.nonResourceRules : [];
   if (resourceRules.length === 0 && nonResourceRules.length === 0) {
     errors.push(required(at, 'at least one of resourceRules and nonResourceRules has to be non-empty'));
   }
-  resourceRules.forEach((resourceRule, i) => errors.push(...validateResourceRule(fields(resourceRule) ?? {}, at.child('resourceRules').index(i))));
-  nonResourceRules.forEach((nonResourceRule, i) => errors.push(...validateNonResourceRule(fields(nonResourceRule) ?? {}, at.child('nonResourceRules').index(i))));
+  resourceRules.forEach((resourceRule, i) =>
+    errors.push(...validateResourceRule(fields(resourceRule) ?? {}, at.child('resourceRules').index(i))),
+  );
+  nonResourceRules.forEach((nonResourceRule, i) =>
+    errors.push(...validateNonResourceRule(fields(nonResourceRule) ?? {}, at.child('nonResourceRules').index(i))),
+  );
   return errors;
 }
 
-const OTHER_SUBJECT_MEMBERS: ReadonlyArray<[member: string, kind: string]> = [['user', 'User'], ['group', 'Group'], ['serviceAccount', 'ServiceAccount']];
+const OTHER_SUBJECT_MEMBERS: ReadonlyArray<[member: string, kind: string]> = [
+  ['user', 'User'],
+  ['group', 'Group'],
+  ['serviceAccount', 'ServiceAccount'],
+];
 
 function validateSubject(subject: Fields, at: FieldPath): FieldError[] {
   const kind = str(subject.kind);
@@ -102,7 +140,8 @@ function validateServiceAccountSubject(account: Fields, at: FieldPath): FieldErr
   const errors: FieldError[] = [];
   const name = str(account.name);
   if (name === '') errors.push(required(at.child('name')));
-  else if (name !== '*') for (const message of isDNS1123Subdomain(name)) errors.push(invalid(at.child('name'), name, message));
+  else if (name !== '*')
+    for (const message of isDNS1123Subdomain(name)) errors.push(invalid(at.child('name'), name, message));
   const namespace = str(account.namespace);
   if (namespace === '') errors.push(required(at.child('namespace'), 'must specify namespace for service account'));
   else for (const message of isDNS1123Label(namespace)) errors.push(invalid(at.child('namespace'), namespace, message));
@@ -111,7 +150,9 @@ function validateServiceAccountSubject(account: Fields, at: FieldPath): FieldErr
 
 /** A list that is '*' alone or names without '*'; `what` names the members in the message. */
 function wildcardAlone(values: string[], at: FieldPath, what: string): FieldError[] {
-  return values.length > 1 && values.includes('*') ? [invalid(at, values, `if '*' is present, must not specify other ${what}`)] : [];
+  return values.length > 1 && values.includes('*')
+    ? [invalid(at, values, `if '*' is present, must not specify other ${what}`)]
+    : [];
 }
 
 function validateVerbs(verbs: string[], at: FieldPath): FieldError[] {
@@ -123,19 +164,24 @@ function validateVerbs(verbs: string[], at: FieldPath): FieldError[] {
 function validateResourceRule(rule: Fields, at: FieldPath): FieldError[] {
   const errors = validateVerbs(strings(rule.verbs), at.child('verbs'));
   const apiGroups = strings(rule.apiGroups);
-  if (apiGroups.length === 0) errors.push(required(at.child('apiGroups'), 'resource rules must supply at least one api group'));
+  if (apiGroups.length === 0)
+    errors.push(required(at.child('apiGroups'), 'resource rules must supply at least one api group'));
   else errors.push(...wildcardAlone(apiGroups, at.child('apiGroups'), 'api groups'));
   const resources = strings(rule.resources);
-  if (resources.length === 0) errors.push(required(at.child('resources'), 'resource rules must supply at least one resource'));
+  if (resources.length === 0)
+    errors.push(required(at.child('resources'), 'resource rules must supply at least one resource'));
   else errors.push(...wildcardAlone(resources, at.child('resources'), 'resources'));
   const namespaces = strings(rule.namespaces);
   if (namespaces.length === 0 && rule.clusterScope !== true) {
-    errors.push(required(at.child('namespaces'), 'resource rules that are not cluster scoped must supply at least one namespace'));
+    errors.push(
+      required(at.child('namespaces'), 'resource rules that are not cluster scoped must supply at least one namespace'),
+    );
   } else if (namespaces.includes('*')) {
     errors.push(...wildcardAlone(namespaces, at.child('namespaces'), 'namespaces'));
   } else {
     namespaces.forEach((namespace, i) => {
-      for (const message of isDNS1123Label(namespace)) errors.push(invalid(at.child('namespaces').index(i), namespace, NAMESPACE_INTRO + message));
+      for (const message of isDNS1123Label(namespace))
+        errors.push(invalid(at.child('namespaces').index(i), namespace, NAMESPACE_INTRO + message));
     });
   }
   return errors;
@@ -144,7 +190,8 @@ function validateResourceRule(rule: Fields, at: FieldPath): FieldError[] {
 function validateNonResourceRule(rule: Fields, at: FieldPath): FieldError[] {
   const errors = validateVerbs(strings(rule.verbs), at.child('verbs'));
   const urls = strings(rule.nonResourceURLs);
-  if (urls.length === 0) errors.push(required(at.child('nonResourceURLs'), 'nonResourceURLs must contain at least one value'));
+  if (urls.length === 0)
+    errors.push(required(at.child('nonResourceURLs'), 'nonResourceURLs must contain at least one value'));
   else if (urls.includes('*')) errors.push(...wildcardAlone(urls, at.child('nonResourceURLs'), 'non-resource URLs'));
   else {
     urls.forEach((url, i) => {
@@ -168,7 +215,9 @@ function nonResourceURLProblem(url: string): string | undefined {
 
 /** Status conditions need a type, each type once. */
 function validateConditionTypes(object: KubeObject): FieldError[] {
-  const conditions = Array.isArray(fields(object.status)?.conditions) ? (fields(object.status)!.conditions as unknown[]) : [];
+  const conditions = Array.isArray(fields(object.status)?.conditions)
+    ? (fields(object.status)!.conditions as unknown[])
+    : [];
   const seen = new Set<string>();
   const errors: FieldError[] = [];
   conditions.forEach((condition, i) => {
@@ -187,7 +236,8 @@ export function validatePriorityLevelConfiguration(object: KubeObject): FieldErr
   const at = FieldPath.root('spec');
   const errors: FieldError[] = [];
   const type = str(spec.type);
-  if ((name === 'exempt') !== (type === 'Exempt')) errors.push(invalid(at.child('type'), type, "must be 'Exempt' if and only if `name` is 'exempt'"));
+  if ((name === 'exempt') !== (type === 'Exempt'))
+    errors.push(invalid(at.child('type'), type, "must be 'Exempt' if and only if `name` is 'exempt'"));
   const present = (value: unknown) => value !== undefined && value !== null;
   if (type === 'Exempt') {
     if (present(spec.limited)) errors.push(forbidden(at.child('limited'), 'must be nil if the type is not Limited'));
@@ -217,7 +267,9 @@ export function validatePriorityLevelConfiguration(object: KubeObject): FieldErr
 function validateExempt(exempt: Fields, at: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (typeof exempt.nominalConcurrencyShares === 'number' && exempt.nominalConcurrencyShares < 0) {
-    errors.push(invalid(at.child('nominalConcurrencyShares'), exempt.nominalConcurrencyShares, 'must be a non-negative number'));
+    errors.push(
+      invalid(at.child('nominalConcurrencyShares'), exempt.nominalConcurrencyShares, 'must be a non-negative number'),
+    );
   }
   errors.push(...validateLendablePercent(exempt, at));
   return errors;
@@ -225,7 +277,9 @@ function validateExempt(exempt: Fields, at: FieldPath): FieldError[] {
 
 function validateLendablePercent(level: Fields, at: FieldPath): FieldError[] {
   const percent = level.lendablePercent;
-  return typeof percent === 'number' && (percent < 0 || percent > 100) ? [invalid(at.child('lendablePercent'), percent, 'must be between 0 and 100, inclusive')] : [];
+  return typeof percent === 'number' && (percent < 0 || percent > 100)
+    ? [invalid(at.child('lendablePercent'), percent, 'must be between 0 and 100, inclusive')]
+    : [];
 }
 
 function validateLimited(limited: Fields, at: FieldPath): FieldError[] {
@@ -235,7 +289,13 @@ function validateLimited(limited: Fields, at: FieldPath): FieldError[] {
   errors.push(...validateLimitResponse(fields(limited.limitResponse) ?? {}, at.child('limitResponse')));
   errors.push(...validateLendablePercent(limited, at));
   if (typeof limited.borrowingLimitPercent === 'number' && limited.borrowingLimitPercent < 0) {
-    errors.push(invalid(at.child('borrowingLimitPercent'), limited.borrowingLimitPercent, 'if specified, must be a non-negative integer'));
+    errors.push(
+      invalid(
+        at.child('borrowingLimitPercent'),
+        limited.borrowingLimitPercent,
+        'if specified, must be a non-negative integer',
+      ),
+    );
   }
   return errors;
 }
@@ -243,9 +303,13 @@ function validateLimited(limited: Fields, at: FieldPath): FieldError[] {
 function validateLimitResponse(response: Fields, at: FieldPath): FieldError[] {
   const type = str(response.type);
   const queuing = fields(response.queuing);
-  if (type === 'Reject') return queuing === undefined ? [] : [forbidden(at.child('queuing'), 'must be nil if limited.limitResponse.type is not Limited')];
+  if (type === 'Reject')
+    return queuing === undefined
+      ? []
+      : [forbidden(at.child('queuing'), 'must be nil if limited.limitResponse.type is not Limited')];
   if (type !== 'Queue') return [notSupported(at.child('type'), type, ['Queue', 'Reject'])];
-  if (queuing === undefined) return [required(at.child('queuing'), 'must not be empty if limited.limitResponse.type is Limited')];
+  if (queuing === undefined)
+    return [required(at.child('queuing'), 'must not be empty if limited.limitResponse.type is Limited')];
   const errors: FieldError[] = [];
   const queueLengthLimit = num(queuing.queueLengthLimit);
   const queues = num(queuing.queues);
@@ -253,11 +317,19 @@ function validateLimitResponse(response: Fields, at: FieldPath): FieldError[] {
   const path = at.child('queuing');
   if (queueLengthLimit <= 0) errors.push(invalid(path.child('queueLengthLimit'), queueLengthLimit, 'must be positive'));
   if (queues <= 0) errors.push(invalid(path.child('queues'), queues, 'must be positive'));
-  else if (queues > MAX_QUEUES) errors.push(invalid(path.child('queues'), queues, `must not be greater than ${MAX_QUEUES}`));
+  else if (queues > MAX_QUEUES)
+    errors.push(invalid(path.child('queues'), queues, `must not be greater than ${MAX_QUEUES}`));
   if (handSize <= 0) errors.push(invalid(path.child('handSize'), handSize, 'must be positive'));
-  else if (handSize > queues) errors.push(invalid(path.child('handSize'), handSize, `should not be greater than queues (${queues})`));
+  else if (handSize > queues)
+    errors.push(invalid(path.child('handSize'), handSize, `should not be greater than queues (${queues})`));
   else if (Math.ceil(Math.log2(queues) * handSize) > MAX_HASH_BITS) {
-    errors.push(invalid(path.child('handSize'), handSize, `required entropy bits of deckSize ${queues} and handSize ${handSize} should not be greater than ${MAX_HASH_BITS}`));
+    errors.push(
+      invalid(
+        path.child('handSize'),
+        handSize,
+        `required entropy bits of deckSize ${queues} and handSize ${handSize} should not be greater than ${MAX_HASH_BITS}`,
+      ),
+    );
   }
   return errors;
 }
@@ -284,38 +356,43 @@ function goFlowSchemaSpec(spec: Fields): string {
     PriorityLevelConfiguration: { Name: str(fields(spec.priorityLevelConfiguration)?.name) },
     MatchingPrecedence: num(spec.matchingPrecedence),
     DistinguisherMethod: distinguisher === undefined ? null : { Type: str(distinguisher.type) },
-    Rules: rules?.map((rule) => ({
-      Subjects: Array.isArray(rule.subjects)
-        ? rule.subjects.map((item) => {
-            const subject = fields(item) ?? {};
-            const account = fields(subject.serviceAccount);
-            return {
-              Kind: str(subject.kind),
-              User: named(subject.user),
-              Group: named(subject.group),
-              ServiceAccount: account === undefined ? null : { Namespace: str(account.namespace), Name: str(account.name) },
-            };
-          })
-        : null,
-      ResourceRules: Array.isArray(rule.resourceRules)
-        ? rule.resourceRules.map((item) => {
-            const resourceRule = fields(item) ?? {};
-            return {
-              Verbs: goStrings(resourceRule.verbs),
-              APIGroups: goStrings(resourceRule.apiGroups),
-              Resources: goStrings(resourceRule.resources),
-              ClusterScope: resourceRule.clusterScope === true,
-              Namespaces: goStrings(resourceRule.namespaces),
-            };
-          })
-        : null,
-      NonResourceRules: Array.isArray(rule.nonResourceRules)
-        ? rule.nonResourceRules.map((item) => {
-            const nonResourceRule = fields(item) ?? {};
-            return { Verbs: goStrings(nonResourceRule.verbs), NonResourceURLs: goStrings(nonResourceRule.nonResourceURLs) };
-          })
-        : null,
-    })) ?? null,
+    Rules:
+      rules?.map((rule) => ({
+        Subjects: Array.isArray(rule.subjects)
+          ? rule.subjects.map((item) => {
+              const subject = fields(item) ?? {};
+              const account = fields(subject.serviceAccount);
+              return {
+                Kind: str(subject.kind),
+                User: named(subject.user),
+                Group: named(subject.group),
+                ServiceAccount:
+                  account === undefined ? null : { Namespace: str(account.namespace), Name: str(account.name) },
+              };
+            })
+          : null,
+        ResourceRules: Array.isArray(rule.resourceRules)
+          ? rule.resourceRules.map((item) => {
+              const resourceRule = fields(item) ?? {};
+              return {
+                Verbs: goStrings(resourceRule.verbs),
+                APIGroups: goStrings(resourceRule.apiGroups),
+                Resources: goStrings(resourceRule.resources),
+                ClusterScope: resourceRule.clusterScope === true,
+                Namespaces: goStrings(resourceRule.namespaces),
+              };
+            })
+          : null,
+        NonResourceRules: Array.isArray(rule.nonResourceRules)
+          ? rule.nonResourceRules.map((item) => {
+              const nonResourceRule = fields(item) ?? {};
+              return {
+                Verbs: goStrings(nonResourceRule.verbs),
+                NonResourceURLs: goStrings(nonResourceRule.nonResourceURLs),
+              };
+            })
+          : null,
+      })) ?? null,
   });
 }
 
@@ -333,11 +410,24 @@ function goPriorityLevelSpec(spec: Fields): string {
             NominalConcurrencyShares: num(limited.nominalConcurrencyShares),
             LimitResponse: {
               Type: str(response?.type),
-              Queuing: queuing === undefined ? null : { Queues: num(queuing.queues), HandSize: num(queuing.handSize), QueueLengthLimit: num(queuing.queueLengthLimit) },
+              Queuing:
+                queuing === undefined
+                  ? null
+                  : {
+                      Queues: num(queuing.queues),
+                      HandSize: num(queuing.handSize),
+                      QueueLengthLimit: num(queuing.queueLengthLimit),
+                    },
             },
             LendablePercent: goNumberOrNull(limited.lendablePercent),
             BorrowingLimitPercent: goNumberOrNull(limited.borrowingLimitPercent),
           },
-    Exempt: exempt === undefined ? null : { NominalConcurrencyShares: goNumberOrNull(exempt.nominalConcurrencyShares), LendablePercent: goNumberOrNull(exempt.lendablePercent) },
+    Exempt:
+      exempt === undefined
+        ? null
+        : {
+            NominalConcurrencyShares: goNumberOrNull(exempt.nominalConcurrencyShares),
+            LendablePercent: goNumberOrNull(exempt.lendablePercent),
+          },
   });
 }

@@ -32,7 +32,14 @@ function bytesOf(value: string): number[] {
   if (isIPv4(value)) return value.split('.').map(Number);
   const groups = canonicalIPv6(value).split(':');
   const empty = groups.indexOf('');
-  const expanded = empty === -1 ? groups : [...groups.slice(0, empty), ...Array(8 - groups.filter((g) => g !== '').length).fill('0'), ...groups.slice(empty).filter((g) => g !== '')];
+  const expanded =
+    empty === -1
+      ? groups
+      : [
+          ...groups.slice(0, empty),
+          ...Array(8 - groups.filter((g) => g !== '').length).fill('0'),
+          ...groups.slice(empty).filter((g) => g !== ''),
+        ];
   return expanded.flatMap((group) => {
     const word = parseInt(group, 16);
     return [word >> 8, word & 0xff];
@@ -63,7 +70,12 @@ export function isValidCIDRForLegacyField(value: string): string[] {
   const [address, length, ...rest] = value.split('/');
   const family = isIP(address);
   const bits = family === 6 ? 128 : 32;
-  const parses = rest.length === 0 && length !== undefined && /^\d+$/.test(length) && Number(length) <= bits && (family !== 0 || isSloppyIPv4(address));
+  const parses =
+    rest.length === 0 &&
+    length !== undefined &&
+    /^\d+$/.test(length) &&
+    Number(length) <= bits &&
+    (family !== 0 || isSloppyIPv4(address));
   return parses ? [] : [INVALID_CIDR];
 }
 
@@ -74,8 +86,10 @@ export function isValidCIDR(value: string): string[] {
   const family = isIP(address);
   const sloppy = family === 0 && isSloppyIPv4(address);
   const bits = family === 6 ? 128 : 32;
-  if (slash === -1 || (family === 0 && !sloppy) || !/^\d+$/.test(length) || Number(length) > bits) return [INVALID_CIDR];
-  if (sloppy || (length.length > 1 && length.startsWith('0'))) return ['must not have leading 0s in IP or prefix length'];
+  if (slash === -1 || (family === 0 && !sloppy) || !/^\d+$/.test(length) || Number(length) > bits)
+    return [INVALID_CIDR];
+  if (sloppy || (length.length > 1 && length.startsWith('0')))
+    return ['must not have leading 0s in IP or prefix length'];
   if (isIPv4Mapped(address)) return ['must not have an IPv4-mapped IPv6 address'];
   const bytes = bytesOf(address);
   const masked = bytes.map((byte, i) => {

@@ -46,7 +46,8 @@ const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 export function isDNS1123Subdomain(value: string): string[] {
   const errors: string[] = [];
   if (value.length > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
-  if (!DNS1123_SUBDOMAIN.test(value)) errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  if (!DNS1123_SUBDOMAIN.test(value))
+    errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errors;
 }
 
@@ -60,7 +61,8 @@ const DNS1123_SUBDOMAIN_UNDERSCORE = new RegExp(`^${DNS1123_SUBDOMAIN_UNDERSCORE
 export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
   const errors: string[] = [];
   if (value.length > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
-  if (!DNS1123_SUBDOMAIN_UNDERSCORE.test(value)) errors.push(regexError(DNS1123_SUBDOMAIN_UNDERSCORE_ERR, DNS1123_SUBDOMAIN_UNDERSCORE_FMT, 'example.com'));
+  if (!DNS1123_SUBDOMAIN_UNDERSCORE.test(value))
+    errors.push(regexError(DNS1123_SUBDOMAIN_UNDERSCORE_ERR, DNS1123_SUBDOMAIN_UNDERSCORE_FMT, 'example.com'));
   return errors;
 }
 
@@ -77,7 +79,8 @@ export function isDNS1035Label(value: string): string[] {
 }
 
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const QUALIFIED_NAME = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 const QUALIFIED_NAME_MAX = 63;
 
@@ -100,7 +103,8 @@ export function isQualifiedName(value: string): string[] {
   }
   if (name.length === 0) errors.push(`name part ${EMPTY_ERROR}`);
   else if (name.length > QUALIFIED_NAME_MAX) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
-  if (!QUALIFIED_NAME.test(name)) errors.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  if (!QUALIFIED_NAME.test(name))
+    errors.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errors;
 }
 
@@ -113,7 +117,8 @@ const LABEL_VALUE_MAX = 63;
 export function isValidLabelValue(value: string): string[] {
   const errors: string[] = [];
   if (value.length > LABEL_VALUE_MAX) errors.push(maxLenError(LABEL_VALUE_MAX));
-  if (!LABEL_VALUE.test(value)) errors.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  if (!LABEL_VALUE.test(value))
+    errors.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errors;
 }
 
@@ -150,7 +155,8 @@ const CONFIG_KEY = new RegExp(`^${CONFIG_KEY_FMT}$`);
 export function isConfigMapKey(key: string): string[] {
   const errors: string[] = [];
   if (key.length > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
-  if (!CONFIG_KEY.test(key)) errors.push(regexError(CONFIG_KEY_ERR, CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
+  if (!CONFIG_KEY.test(key))
+    errors.push(regexError(CONFIG_KEY_ERR, CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
   if (key === '.') errors.push("must not be '.'");
   else if (key === '..') errors.push("must not be '..'");
   else if (key.startsWith('..')) errors.push("must not start with '..'");
@@ -164,7 +170,9 @@ function maskTrailingDash(name: string): string {
   return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
 }
 
-export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNSSubdomain: NameValidator = (name, prefix) =>
+  isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
-export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+export const nameIsDNS1035Label: NameValidator = (name, prefix) =>
+  isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 export const nameIsPathSegment: NameValidator = (name, prefix) => isValidPathSegmentName(name, prefix);

@@ -1,9 +1,16 @@
 /** networking.k8s.io/v1 rules: Ingresses and their classes, NetworkPolicies, IPAddresses, ServiceCIDRs. */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, forbidden, invalid, notSupported, required } from './field-errors';
+import { FieldPath, forbidden, immutable, invalid, notSupported, required } from '../status/field-errors';
 import { ipFamilyOf, isValidCIDR, isValidCIDRForLegacyField } from './ip';
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isValidPathSegmentName, isValidPortName, isValidPortNum } from './names';
+import {
+  isDNS1035Label,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isValidPathSegmentName,
+  isValidPortName,
+  isValidPortNum,
+} from './names';
 import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
 interface TypedReference {
@@ -28,7 +35,9 @@ const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 /** A reference to an object of any kind in the same namespace (or the cluster). */
 function validateTypedReference(reference: TypedReference, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  if (reference.apiGroup !== undefined) for (const message of isDNS1123Subdomain(reference.apiGroup)) errors.push(invalid(path.child('apiGroup'), reference.apiGroup, message));
+  if (reference.apiGroup !== undefined)
+    for (const message of isDNS1123Subdomain(reference.apiGroup))
+      errors.push(invalid(path.child('apiGroup'), reference.apiGroup, message));
   for (const member of ['kind', 'name'] as const) {
     const value = reference[member];
     if (!value) errors.push(required(path.child(member)));
@@ -39,7 +48,8 @@ function validateTypedReference(reference: TypedReference, path: FieldPath): Fie
 
 /** A backend is a resource or a Service port, named or numbered, never both. */
 function validateIngressBackend(backend: IngressBackend, path: FieldPath): FieldError[] {
-  if (backend.resource !== undefined && backend.service !== undefined) return [invalid(path, '', 'cannot set both resource and service backends')];
+  if (backend.resource !== undefined && backend.service !== undefined)
+    return [invalid(path, '', 'cannot set both resource and service backends')];
   if (backend.resource !== undefined) return validateTypedReference(backend.resource, path.child('resource'));
   if (backend.service === undefined) return [invalid(path, '', 'resource or service backend is required')];
   const errors: FieldError[] = [];
@@ -49,23 +59,32 @@ function validateIngressBackend(backend: IngressBackend, path: FieldPath): Field
   const portName = port?.name ?? '';
   const portNumber = port?.number ?? 0;
   if (portName !== '' && portNumber !== 0) errors.push(invalid(path, '', 'cannot set both port name & port number'));
-  else if (portName !== '') for (const message of isValidPortName(portName)) errors.push(invalid(path.child('service', 'port', 'name'), portName, message));
-  else if (portNumber !== 0) for (const message of isValidPortNum(portNumber)) errors.push(invalid(path.child('service', 'port', 'number'), portNumber, message));
+  else if (portName !== '')
+    for (const message of isValidPortName(portName))
+      errors.push(invalid(path.child('service', 'port', 'name'), portName, message));
+  else if (portNumber !== 0)
+    for (const message of isValidPortNum(portNumber))
+      errors.push(invalid(path.child('service', 'port', 'number'), portNumber, message));
   else errors.push(required(path, 'port name or number is required'));
   return errors;
 }
 
 export function validateIngress(ingress: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
-  const spec = (ingress.spec as { rules?: { http?: { paths?: IngressPath[] } }[]; defaultBackend?: IngressBackend } | undefined) ?? {};
+  const spec =
+    (ingress.spec as { rules?: { http?: { paths?: IngressPath[] } }[]; defaultBackend?: IngressBackend } | undefined) ??
+    {};
   const rules = spec.rules ?? [];
-  if (rules.length === 0 && spec.defaultBackend === undefined) errors.push(required(FieldPath.root('spec'), 'either `defaultBackend` or `rules` must be specified'));
-  if (spec.defaultBackend !== undefined) errors.push(...validateIngressBackend(spec.defaultBackend, FieldPath.root('spec', 'defaultBackend')));
+  if (rules.length === 0 && spec.defaultBackend === undefined)
+    errors.push(required(FieldPath.root('spec'), 'either `defaultBackend` or `rules` must be specified'));
+  if (spec.defaultBackend !== undefined)
+    errors.push(...validateIngressBackend(spec.defaultBackend, FieldPath.root('spec', 'defaultBackend')));
   rules.forEach((rule, i) => {
     (rule.http?.paths ?? []).forEach((path, j) => {
       const at = FieldPath.root('spec', 'rules').index(i).child('http', 'paths').index(j);
       if (!path.pathType) errors.push(required(at.child('pathType'), 'pathType must be specified'));
-      else if (!PATH_TYPES.includes(path.pathType)) errors.push(notSupported(at.child('pathType'), path.pathType, PATH_TYPES));
+      else if (!PATH_TYPES.includes(path.pathType))
+        errors.push(notSupported(at.child('pathType'), path.pathType, PATH_TYPES));
       if (path.backend === undefined) errors.push(required(at.child('backend')));
       else errors.push(...validateIngressBackend(path.backend, at.child('backend')));
     });
@@ -88,12 +107,17 @@ export function validateIngressClass(ingressClass: KubeObject): FieldError[] {
   const path = FieldPath.root('spec', 'parameters');
   errors.push(...validateTypedReference(parameters, path));
   if (parameters.scope === undefined) return [...errors, required(path.child('scope'))];
-  if (!['Cluster', 'Namespace'].includes(parameters.scope)) return [...errors, notSupported(path.child('scope'), parameters.scope, ['Cluster', 'Namespace'])];
+  if (!['Cluster', 'Namespace'].includes(parameters.scope))
+    return [...errors, notSupported(path.child('scope'), parameters.scope, ['Cluster', 'Namespace'])];
   if (parameters.scope === 'Namespace') {
-    if (parameters.namespace === undefined) errors.push(required(path.child('namespace'), "`parameters.scope` is set to 'Namespace'"));
-    else for (const message of isDNS1123Label(parameters.namespace)) errors.push(invalid(path.child('namespace'), parameters.namespace, message));
+    if (parameters.namespace === undefined)
+      errors.push(required(path.child('namespace'), "`parameters.scope` is set to 'Namespace'"));
+    else
+      for (const message of isDNS1123Label(parameters.namespace))
+        errors.push(invalid(path.child('namespace'), parameters.namespace, message));
   }
-  if (parameters.scope === 'Cluster' && parameters.namespace !== undefined) errors.push(forbidden(path.child('namespace'), "`parameters.scope` is set to 'Cluster'"));
+  if (parameters.scope === 'Cluster' && parameters.namespace !== undefined)
+    errors.push(forbidden(path.child('namespace'), "`parameters.scope` is set to 'Cluster'"));
   return errors;
 }
 
@@ -131,28 +155,35 @@ function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath): Fi
     const { cidr, except } = peer.ipBlock;
     if (!cidr) errors.push(required(path.child('ipBlock', 'cidr')));
     else {
-      for (const message of isValidCIDRForLegacyField(cidr)) errors.push(invalid(path.child('ipBlock', 'cidr'), cidr, message));
+      for (const message of isValidCIDRForLegacyField(cidr))
+        errors.push(invalid(path.child('ipBlock', 'cidr'), cidr, message));
       (except ?? []).forEach((entry, i) => {
-        for (const message of isValidCIDRForLegacyField(entry)) errors.push(invalid(path.child('ipBlock', 'except').index(i), entry, message));
+        for (const message of isValidCIDRForLegacyField(entry))
+          errors.push(invalid(path.child('ipBlock', 'except').index(i), entry, message));
       });
     }
   }
   if (peers === 0) errors.push(required(path, 'must specify a peer'));
-  else if (peers > 1 && peer.ipBlock !== undefined) errors.push(forbidden(path, 'may not specify both ipBlock and another peer'));
+  else if (peers > 1 && peer.ipBlock !== undefined)
+    errors.push(forbidden(path, 'may not specify both ipBlock and another peer'));
   return errors;
 }
 
 function validateNetworkPolicyPort(port: NetworkPolicyPort, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  if (port.protocol !== undefined && !['TCP', 'UDP', 'SCTP'].includes(port.protocol)) errors.push(notSupported(path.child('protocol'), port.protocol, ['TCP', 'UDP', 'SCTP']));
+  if (port.protocol !== undefined && !['TCP', 'UDP', 'SCTP'].includes(port.protocol))
+    errors.push(notSupported(path.child('protocol'), port.protocol, ['TCP', 'UDP', 'SCTP']));
   if (typeof port.port === 'number') {
     for (const message of isValidPortNum(port.port)) errors.push(invalid(path.child('port'), port.port, message));
     if (port.endPort !== undefined) {
-      if (port.endPort < port.port) errors.push(invalid(path.child('endPort'), port.port, 'must be greater than or equal to `port`'));
-      for (const message of isValidPortNum(port.endPort)) errors.push(invalid(path.child('endPort'), port.endPort, message));
+      if (port.endPort < port.port)
+        errors.push(invalid(path.child('endPort'), port.port, 'must be greater than or equal to `port`'));
+      for (const message of isValidPortNum(port.endPort))
+        errors.push(invalid(path.child('endPort'), port.endPort, message));
     }
   } else if (typeof port.port === 'string') {
-    if (port.endPort !== undefined) errors.push(invalid(path.child('endPort'), port.endPort, 'may not be specified when `port` is non-numeric'));
+    if (port.endPort !== undefined)
+      errors.push(invalid(path.child('endPort'), port.endPort, 'may not be specified when `port` is non-numeric'));
     for (const message of isValidPortName(port.port)) errors.push(invalid(path.child('port'), port.port, message));
   } else if (port.endPort !== undefined) {
     errors.push(invalid(path.child('endPort'), port.endPort, 'may not be specified when `port` is not specified'));
@@ -161,14 +192,24 @@ function validateNetworkPolicyPort(port: NetworkPolicyPort, path: FieldPath): Fi
 }
 
 export function validateNetworkPolicy(policy: KubeObject): FieldError[] {
-  const spec = (policy.spec as { podSelector?: LabelSelectorShape; ingress?: NetworkPolicyRule[]; egress?: NetworkPolicyRule[] } | undefined) ?? {};
+  const spec =
+    (policy.spec as
+      { podSelector?: LabelSelectorShape; ingress?: NetworkPolicyRule[]; egress?: NetworkPolicyRule[] } | undefined) ??
+    {};
   const path = FieldPath.root('spec');
   const errors = validateLabelSelector(spec.podSelector, path.child('podSelector'));
-  for (const [direction, peers] of [['ingress', 'from'], ['egress', 'to']] as const) {
+  for (const [direction, peers] of [
+    ['ingress', 'from'],
+    ['egress', 'to'],
+  ] as const) {
     (spec[direction] ?? []).forEach((rule, i) => {
       const at = path.child(direction).index(i);
-      (rule.ports ?? []).forEach((port, j) => errors.push(...validateNetworkPolicyPort(port, at.child('ports').index(j))));
-      (rule[peers] ?? []).forEach((peer, j) => errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j))));
+      (rule.ports ?? []).forEach((port, j) =>
+        errors.push(...validateNetworkPolicyPort(port, at.child('ports').index(j))),
+      );
+      (rule[peers] ?? []).forEach((peer, j) =>
+        errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j))),
+      );
     });
   }
   return errors;
@@ -187,13 +228,17 @@ export function validateIPAddress(address: KubeObject): FieldError[] {
   const path = FieldPath.root('spec', 'parentRef');
   if (parent === undefined) return [required(path)];
   const errors: FieldError[] = [];
-  if (parent.group) for (const message of isDNS1123Subdomain(parent.group)) errors.push(invalid(path.child('group'), parent.group, message));
+  if (parent.group)
+    for (const message of isDNS1123Subdomain(parent.group))
+      errors.push(invalid(path.child('group'), parent.group, message));
   for (const member of ['resource', 'name'] as const) {
     const value = parent[member];
     if (!value) errors.push(required(path.child(member)));
     else for (const message of isValidPathSegmentName(value)) errors.push(invalid(path.child(member), value, message));
   }
-  if (parent.namespace) for (const message of isValidPathSegmentName(parent.namespace)) errors.push(invalid(path.child('namespace'), parent.namespace, message));
+  if (parent.namespace)
+    for (const message of isValidPathSegmentName(parent.namespace))
+      errors.push(invalid(path.child('namespace'), parent.namespace, message));
   return errors;
 }
 
@@ -205,7 +250,18 @@ export function validateServiceCIDR(serviceCIDR: KubeObject): FieldError[] {
   if (cidrs.length > 2) return [invalid(path, { cidrs }, 'may only hold up to 2 values')];
   const errors = cidrs.flatMap((cidr, i) => isValidCIDR(cidr).map((message) => invalid(path.index(i), cidr, message)));
   if (cidrs.length === 2 && ipFamilyOf(cidrs[0]) !== 0 && ipFamilyOf(cidrs[0]) === ipFamilyOf(cidrs[1])) {
-    errors.push(invalid(path, cidrs, 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64'));
+    errors.push(
+      invalid(path, cidrs, 'may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64'),
+    );
   }
   return errors;
+}
+
+/** The controller an IngressClass names is fixed once made (the reference's 422). */
+export function validateIngressClassUpdate(ingressClass: KubeObject, old: KubeObject): FieldError[] {
+  const controllerOf = (object: KubeObject) => (object.spec as { controller?: string } | undefined)?.controller ?? '';
+  return [
+    ...validateIngressClass(ingressClass),
+    ...immutable(FieldPath.root('spec', 'controller'), controllerOf(ingressClass), controllerOf(old)),
+  ];
 }

@@ -2,9 +2,9 @@
  * Validation of `metadata` on create and update, as the reference's ValidateObjectMeta and
  * ValidateObjectMetaUpdate, plus the label, annotation and selector checks other kinds reuse.
  */
-import type { ObjectMeta, OwnerReference } from '../../storage/objects/types';
+import type { ObjectMeta, OwnerReference } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, forbidden, immutable, invalid, required, tooLong, notSupported } from './field-errors';
+import { FieldPath, forbidden, immutable, invalid, required, tooLong, notSupported } from '../status/field-errors';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameValidator } from './names';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
@@ -38,7 +38,11 @@ const STANDARD_FINALIZERS = new Set(['kubernetes', ORPHAN_FINALIZER, FOREGROUND_
  * custom resources) takes them; otherwise a name without a `/` must be a standard one, as
  * for the kinds of the main server.
  */
-export function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath, anyQualifiedName = false): FieldError[] {
+export function validateFinalizers(
+  finalizers: readonly string[] | undefined,
+  path: FieldPath,
+  anyQualifiedName = false,
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const finalizer of finalizers ?? []) {
     const messages = isQualifiedName(finalizer);
@@ -48,17 +52,23 @@ export function validateFinalizers(finalizers: readonly string[] | undefined, pa
     }
   }
   if (finalizers?.includes(ORPHAN_FINALIZER) && finalizers.includes(FOREGROUND_FINALIZER)) {
-    errors.push(invalid(path, finalizers, `finalizer ${FOREGROUND_FINALIZER} and ${ORPHAN_FINALIZER} cannot be both set`));
+    errors.push(
+      invalid(path, finalizers, `finalizer ${FOREGROUND_FINALIZER} and ${ORPHAN_FINALIZER} cannot be both set`),
+    );
   }
   return errors;
 }
 
-export function validateOwnerReferences(references: readonly OwnerReference[] | undefined, path: FieldPath): FieldError[] {
+export function validateOwnerReferences(
+  references: readonly OwnerReference[] | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errors: FieldError[] = [];
   const controllers: string[] = [];
   for (const ref of references ?? []) {
     const version = (ref.apiVersion ?? '').split('/').pop() ?? '';
-    if (version === '') errors.push(invalid(path.child('apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
+    if (version === '')
+      errors.push(invalid(path.child('apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
     if (!ref.kind) errors.push(invalid(path.child('kind'), ref.kind ?? '', 'kind must not be empty'));
     if (!ref.name) errors.push(invalid(path.child('name'), ref.name ?? '', 'name must not be empty'));
     if (!ref.uid) errors.push(invalid(path.child('uid'), ref.uid ?? '', 'uid must not be empty'));
@@ -66,7 +76,11 @@ export function validateOwnerReferences(references: readonly OwnerReference[] | 
   }
   if (controllers.length > 1) {
     errors.push(
-      invalid(path, references, `Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`),
+      invalid(
+        path,
+        references,
+        `Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`,
+      ),
     );
   }
   return errors;
@@ -80,15 +94,21 @@ export interface ObjectMetaRules {
 }
 
 /** Create-time metadata rules. `path` is `metadata` for top-level objects. */
-export function validateObjectMeta(meta: ObjectMeta, rules: ObjectMetaRules, path = FieldPath.root('metadata')): FieldError[] {
+export function validateObjectMeta(
+  meta: ObjectMeta,
+  rules: ObjectMetaRules,
+  path = FieldPath.root('metadata'),
+): FieldError[] {
   const errors: FieldError[] = [];
   if (meta.generateName) {
-    for (const message of rules.validateName(meta.generateName, true)) errors.push(invalid(path.child('generateName'), meta.generateName, message));
+    for (const message of rules.validateName(meta.generateName, true))
+      errors.push(invalid(path.child('generateName'), meta.generateName, message));
   }
   if (!meta.name) {
     errors.push(required(path.child('name'), 'name or generateName is required'));
   } else {
-    for (const message of rules.validateName(meta.name, false)) errors.push(invalid(path.child('name'), meta.name, message));
+    for (const message of rules.validateName(meta.name, false))
+      errors.push(invalid(path.child('name'), meta.name, message));
   }
   if (rules.namespaced) {
     if (!meta.namespace) errors.push(required(path.child('namespace')));
@@ -111,23 +131,44 @@ function namespaceNameErrors(namespace: string, path: FieldPath): FieldError[] {
 }
 
 /** Update-time metadata rules: the create rules on the new object, then what may not change. */
-export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta, rules: ObjectMetaRules, path = FieldPath.root('metadata')): FieldError[] {
+export function validateObjectMetaUpdate(
+  next: ObjectMeta,
+  old: ObjectMeta,
+  rules: ObjectMetaRules,
+  path = FieldPath.root('metadata'),
+): FieldError[] {
   const errors = validateObjectMeta({ ...next, generateName: undefined, name: next.name ?? old.name }, rules, path);
   errors.push(...immutable(path.child('name'), next.name, old.name));
   errors.push(...immutable(path.child('namespace'), next.namespace ?? '', old.namespace ?? ''));
   errors.push(...immutable(path.child('uid'), next.uid ?? '', old.uid ?? ''));
-  errors.push(...immutable(path.child('creationTimestamp'), next.creationTimestamp ?? null, old.creationTimestamp ?? null, next.creationTimestamp ?? 'null'));
+  errors.push(
+    ...immutable(
+      path.child('creationTimestamp'),
+      next.creationTimestamp ?? null,
+      old.creationTimestamp ?? null,
+      next.creationTimestamp ?? 'null',
+    ),
+  );
   if ((next.generation ?? 0) < (old.generation ?? 0)) {
     errors.push(invalid(path.child('generation'), next.generation ?? 0, 'must not be decremented'));
   }
   if (old.deletionTimestamp !== undefined && next.deletionTimestamp !== old.deletionTimestamp) {
-    errors.push(invalid(path.child('deletionTimestamp'), next.deletionTimestamp ?? 'null', 'field is immutable; may only be changed via deletion'));
+    errors.push(
+      invalid(
+        path.child('deletionTimestamp'),
+        next.deletionTimestamp ?? 'null',
+        'field is immutable; may only be changed via deletion',
+      ),
+    );
   }
   if (old.deletionTimestamp !== undefined) {
     const added = (next.finalizers ?? []).filter((f) => !(old.finalizers ?? []).includes(f));
     if (added.length > 0) {
       errors.push(
-        forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`),
+        forbidden(
+          path.child('finalizers'),
+          `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+        ),
       );
     }
   }
@@ -149,16 +190,21 @@ export function validateLabelSelector(selector: LabelSelectorShape | undefined, 
     switch (expression.operator) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) errors.push(required(at.child('values'), 'must be specified when `operator` is \'In\' or \'NotIn\''));
+        if (values.length === 0)
+          errors.push(required(at.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length > 0) errors.push(forbidden(at.child('values'), 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
+        if (values.length > 0)
+          errors.push(
+            forbidden(at.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+          );
         break;
       default:
         errors.push(invalid(at.child('operator'), expression.operator, 'not a valid selector operator'));
     }
-    for (const message of isQualifiedName(expression.key ?? '')) errors.push(invalid(at.child('key'), expression.key ?? '', message));
+    for (const message of isQualifiedName(expression.key ?? ''))
+      errors.push(invalid(at.child('key'), expression.key ?? '', message));
   });
   errors.push(...validateLabels(selector.matchLabels, path.child('matchLabels')));
   return errors;
@@ -194,7 +240,12 @@ export function selectorMatches(selector: LabelSelectorShape, labels: Record<str
 }
 
 /** A value that must be one of `supported` (sorted as the reference prints them). */
-export function validateEnum(value: string | undefined, supported: readonly string[], path: FieldPath, requiredWhenAbsent = false): FieldError[] {
+export function validateEnum(
+  value: string | undefined,
+  supported: readonly string[],
+  path: FieldPath,
+  requiredWhenAbsent = false,
+): FieldError[] {
   if (value === undefined || value === '') return requiredWhenAbsent ? [required(path)] : [];
   return supported.includes(value) ? [] : [notSupported(path, value, [...supported].sort())];
 }

@@ -3,7 +3,7 @@
  * readiness gates) and Node taints, after the reference's rules and texts.
  */
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, invalid, notSupported, required } from './field-errors';
+import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
 import { isQualifiedName, isValidLabelValue } from './names';
 import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
@@ -38,16 +38,29 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
     const value = toleration.value ?? '';
     if (key !== '') errors.push(...qualifiedNameErrors(key, at.child('key')));
     if (key === '' && operator !== 'Exists') {
-      errors.push(invalid(at.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+      errors.push(
+        invalid(
+          at.child('operator'),
+          operator,
+          'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+        ),
+      );
     }
     if (toleration.tolerationSeconds !== undefined && toleration.effect !== 'NoExecute') {
-      errors.push(invalid(at.child('effect'), toleration.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+      errors.push(
+        invalid(
+          at.child('effect'),
+          toleration.effect ?? '',
+          "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+      );
     }
     if (operator === '' || operator === 'Equal') {
       const messages = isValidLabelValue(value);
       if (messages.length > 0) errors.push(invalid(at.child('operator'), value, messages.join(';')));
     } else if (operator === 'Exists') {
-      if (value !== '') errors.push(invalid(at.child('operator'), value, "value must be empty when `operator` is 'Exists'"));
+      if (value !== '')
+        errors.push(invalid(at.child('operator'), value, "value must be empty when `operator` is 'Exists'"));
     } else {
       errors.push(notSupported(at.child('operator'), operator, TOLERATION_OPERATORS));
     }
@@ -101,7 +114,10 @@ function positive(value: number, path: FieldPath): FieldError[] {
   return value > 0 ? [] : [invalid(path, value, 'must be greater than zero')];
 }
 
-export function validateTopologySpreadConstraints(constraints: readonly TopologySpreadConstraint[] | undefined, path: FieldPath): FieldError[] {
+export function validateTopologySpreadConstraints(
+  constraints: readonly TopologySpreadConstraint[] | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errors: FieldError[] = [];
   const all = constraints ?? [];
   all.forEach((constraint, i) => {
@@ -109,25 +125,48 @@ export function validateTopologySpreadConstraints(constraints: readonly Topology
     const whenUnsatisfiable = constraint.whenUnsatisfiable ?? '';
     errors.push(...positive(constraint.maxSkew ?? 0, at.child('maxSkew')));
     if (!constraint.topologyKey) errors.push(required(at.child('topologyKey'), 'can not be empty'));
-    if (!WHEN_UNSATISFIABLE.includes(whenUnsatisfiable)) errors.push(notSupported(at.child('whenUnsatisfiable'), whenUnsatisfiable, WHEN_UNSATISFIABLE));
-    const repeated = all.slice(i + 1).some((other) => (other.topologyKey ?? '') === (constraint.topologyKey ?? '') && (other.whenUnsatisfiable ?? '') === whenUnsatisfiable);
-    if (repeated) errors.push(duplicate(at.child('{topologyKey, whenUnsatisfiable}'), `{${constraint.topologyKey ?? ''}, ${whenUnsatisfiable}}`));
+    if (!WHEN_UNSATISFIABLE.includes(whenUnsatisfiable))
+      errors.push(notSupported(at.child('whenUnsatisfiable'), whenUnsatisfiable, WHEN_UNSATISFIABLE));
+    const repeated = all
+      .slice(i + 1)
+      .some(
+        (other) =>
+          (other.topologyKey ?? '') === (constraint.topologyKey ?? '') &&
+          (other.whenUnsatisfiable ?? '') === whenUnsatisfiable,
+      );
+    if (repeated)
+      errors.push(
+        duplicate(
+          at.child('{topologyKey, whenUnsatisfiable}'),
+          `{${constraint.topologyKey ?? ''}, ${whenUnsatisfiable}}`,
+        ),
+      );
     if (constraint.minDomains !== undefined) {
       errors.push(...positive(constraint.minDomains, at.child('minDomains')));
       if (whenUnsatisfiable !== 'DoNotSchedule') {
-        errors.push(invalid(at.child('minDomains'), constraint.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${whenUnsatisfiable}`));
+        errors.push(
+          invalid(
+            at.child('minDomains'),
+            constraint.minDomains,
+            `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${whenUnsatisfiable}`,
+          ),
+        );
       }
     }
     for (const policy of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
       const value = constraint[policy];
-      if (value !== undefined && !NODE_INCLUSION_POLICIES.includes(value)) errors.push(notSupported(at.child(policy), value, NODE_INCLUSION_POLICIES));
+      if (value !== undefined && !NODE_INCLUSION_POLICIES.includes(value))
+        errors.push(notSupported(at.child(policy), value, NODE_INCLUSION_POLICIES));
     }
     errors.push(...validateLabelSelector(constraint.labelSelector, at.child('labelSelector')));
   });
   return errors;
 }
 
-export function validateSchedulingGates(gates: readonly { name?: string }[] | undefined, path: FieldPath): FieldError[] {
+export function validateSchedulingGates(
+  gates: readonly { name?: string }[] | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   (gates ?? []).forEach((gate, i) => {
@@ -139,6 +178,11 @@ export function validateSchedulingGates(gates: readonly { name?: string }[] | un
   return errors;
 }
 
-export function validateReadinessGates(gates: readonly { conditionType?: string }[] | undefined, path: FieldPath): FieldError[] {
-  return (gates ?? []).flatMap((gate, i) => qualifiedNameErrors(gate.conditionType ?? '', path.index(i).child('conditionType')));
+export function validateReadinessGates(
+  gates: readonly { conditionType?: string }[] | undefined,
+  path: FieldPath,
+): FieldError[] {
+  return (gates ?? []).flatMap((gate, i) =>
+    qualifiedNameErrors(gate.conditionType ?? '', path.index(i).child('conditionType')),
+  );
 }

@@ -4,12 +4,23 @@
  * with the reference's paths and texts.
  */
 import type { FieldError } from '../status/field-error';
-import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from './field-errors';
+import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
 import { isValidIPForLegacyField } from './ip';
-import { isDNS1123Label, isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore, isValidPortName, isValidPortNum } from './names';
+import {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isDNS1123SubdomainWithUnderscore,
+  isValidPortName,
+  isValidPortNum,
+} from './names';
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';
-import { validateReadinessGates, validateSchedulingGates, validateTolerations, validateTopologySpreadConstraints } from './pod-scheduling';
+import {
+  validateReadinessGates,
+  validateSchedulingGates,
+  validateTolerations,
+  validateTopologySpreadConstraints,
+} from './pod-scheduling';
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
 
 type Json = Record<string, unknown>;
@@ -119,7 +130,8 @@ function validateHandler(handler: Handler, path: FieldPath): FieldError[] {
     }
     const at = path.child(type);
     if (type === 'exec' && (handler.exec?.command ?? []).length === 0) errors.push(required(at.child('command')));
-    if (type === 'httpGet' || type === 'tcpSocket') errors.push(...portNumOrNameErrors(handler[type]?.port, at.child('port')));
+    if (type === 'httpGet' || type === 'tcpSocket')
+      errors.push(...portNumOrNameErrors(handler[type]?.port, at.child('port')));
     if (type === 'grpc') errors.push(...portNumOrNameErrors(handler.grpc?.port ?? 0, at.child('port')));
   }
   if (count === 0) errors.push(required(path, 'must specify a handler type'));
@@ -129,17 +141,33 @@ function validateHandler(handler: Handler, path: FieldPath): FieldError[] {
 function validateProbe(probe: Probe | undefined, path: FieldPath): FieldError[] {
   if (probe === undefined) return [];
   const errors = validateHandler(probe, path);
-  for (const member of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
+  for (const member of [
+    'initialDelaySeconds',
+    'timeoutSeconds',
+    'periodSeconds',
+    'successThreshold',
+    'failureThreshold',
+  ] as const) {
     errors.push(...validateNonnegative(probe[member], path.child(member)));
   }
   if (probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds <= 0) {
-    errors.push(invalid(path.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'));
+    errors.push(
+      invalid(
+        path.child('terminationGracePeriodSeconds'),
+        probe.terminationGracePeriodSeconds,
+        'must be greater than 0',
+      ),
+    );
   }
   return errors;
 }
 
 /** A seccomp or AppArmor profile: a known type, and a localhost profile exactly when the type is Localhost. */
-function validateProfile(profile: SecurityProfile | undefined, kind: 'seccomp' | 'AppArmor', path: FieldPath): FieldError[] {
+function validateProfile(
+  profile: SecurityProfile | undefined,
+  kind: 'seccomp' | 'AppArmor',
+  path: FieldPath,
+): FieldError[] {
   if (profile === undefined) return [];
   const errors: FieldError[] = [];
   const type = profile.type ?? '';
@@ -149,7 +177,13 @@ function validateProfile(profile: SecurityProfile | undefined, kind: 'seccomp' |
   if (type === 'Localhost' && !profile.localhostProfile) {
     errors.push(required(path.child('localhostProfile'), `must be set when ${kind} type is Localhost`));
   } else if (type !== 'Localhost' && type !== '' && profile.localhostProfile !== undefined) {
-    errors.push(invalid(path.child('localhostProfile'), profile.localhostProfile, `can only be set when ${kind} type is Localhost`));
+    errors.push(
+      invalid(
+        path.child('localhostProfile'),
+        profile.localhostProfile,
+        `can only be set when ${kind} type is Localhost`,
+      ),
+    );
   }
   return errors;
 }
@@ -169,20 +203,27 @@ function validateSysctls(sysctls: readonly { name?: string }[] | undefined, path
     const name = sysctl.name ?? '';
     if (name === '') errors.push(required(at));
     else if (name.length > SYSCTL_MAX_LENGTH || !SYSCTL_NAME.test(name)) {
-      errors.push(invalid(at, name, `must have at most ${SYSCTL_MAX_LENGTH} characters and match regex ^${SYSCTL_NAME_FMT}$`));
+      errors.push(
+        invalid(at, name, `must have at most ${SYSCTL_MAX_LENGTH} characters and match regex ^${SYSCTL_NAME_FMT}$`),
+      );
     } else if (names.has(name)) errors.push(duplicate(at, name));
     names.add(name);
   });
   return errors;
 }
 
-function validateHostAliases(aliases: readonly { ip?: string; hostnames?: string[] }[] | undefined, path: FieldPath): FieldError[] {
+function validateHostAliases(
+  aliases: readonly { ip?: string; hostnames?: string[] }[] | undefined,
+  path: FieldPath,
+): FieldError[] {
   const errors: FieldError[] = [];
   (aliases ?? []).forEach((alias, i) => {
     const at = path.index(i);
-    for (const message of isValidIPForLegacyField(alias.ip ?? '')) errors.push(invalid(at.child('ip'), alias.ip ?? '', message));
+    for (const message of isValidIPForLegacyField(alias.ip ?? ''))
+      errors.push(invalid(at.child('ip'), alias.ip ?? '', message));
     (alias.hostnames ?? []).forEach((hostname, j) => {
-      for (const message of isDNS1123Subdomain(hostname)) errors.push(invalid(at.child('hostnames').index(j), hostname, message));
+      for (const message of isDNS1123Subdomain(hostname))
+        errors.push(invalid(at.child('hostnames').index(j), hostname, message));
     });
   });
   return errors;
@@ -194,27 +235,46 @@ interface DNSConfig {
   options?: { name?: string }[];
 }
 
-function validateDNSConfig(config: DNSConfig | undefined, dnsPolicy: string | undefined, path: FieldPath): FieldError[] {
+function validateDNSConfig(
+  config: DNSConfig | undefined,
+  dnsPolicy: string | undefined,
+  path: FieldPath,
+): FieldError[] {
   if (dnsPolicy === 'None') {
     if (config === undefined) return [required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
-    if ((config.nameservers ?? []).length === 0) return [required(path.child('nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+    if ((config.nameservers ?? []).length === 0)
+      return [required(path.child('nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
   }
   if (config === undefined) return [];
   const errors: FieldError[] = [];
   const nameservers = config.nameservers ?? [];
   const searches = config.searches ?? [];
-  if (nameservers.length > MAX_DNS_NAMESERVERS) errors.push(invalid(path.child('nameservers'), nameservers, `must not have more than ${MAX_DNS_NAMESERVERS} nameservers`));
+  if (nameservers.length > MAX_DNS_NAMESERVERS)
+    errors.push(
+      invalid(path.child('nameservers'), nameservers, `must not have more than ${MAX_DNS_NAMESERVERS} nameservers`),
+    );
   nameservers.forEach((nameserver, i) => {
-    for (const message of isValidIPForLegacyField(nameserver)) errors.push(invalid(path.child('nameservers').index(i), nameserver, message));
+    for (const message of isValidIPForLegacyField(nameserver))
+      errors.push(invalid(path.child('nameservers').index(i), nameserver, message));
   });
-  if (searches.length > MAX_DNS_SEARCH_PATHS) errors.push(invalid(path.child('searches'), searches, `must not have more than ${MAX_DNS_SEARCH_PATHS} search paths`));
+  if (searches.length > MAX_DNS_SEARCH_PATHS)
+    errors.push(
+      invalid(path.child('searches'), searches, `must not have more than ${MAX_DNS_SEARCH_PATHS} search paths`),
+    );
   if (searches.join(' ').length > MAX_DNS_SEARCH_LIST_CHARS) {
-    errors.push(invalid(path.child('searches'), searches, `must not have more than ${MAX_DNS_SEARCH_LIST_CHARS} characters (including spaces) in the search list`));
+    errors.push(
+      invalid(
+        path.child('searches'),
+        searches,
+        `must not have more than ${MAX_DNS_SEARCH_LIST_CHARS} characters (including spaces) in the search list`,
+      ),
+    );
   }
   searches.forEach((search, i) => {
     if (search === '.') return;
     const trimmed = search.endsWith('.') ? search.slice(0, -1) : search;
-    for (const message of isDNS1123SubdomainWithUnderscore(trimmed)) errors.push(invalid(path.child('searches').index(i), trimmed, message));
+    for (const message of isDNS1123SubdomainWithUnderscore(trimmed))
+      errors.push(invalid(path.child('searches').index(i), trimmed, message));
   });
   (config.options ?? []).forEach((option, i) => {
     if (!option.name) errors.push(required(path.child('options').index(i), 'must not be empty'));
@@ -234,20 +294,29 @@ function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldE
       names.add(port.name);
     }
     if (!port.containerPort) errors.push(required(at.child('containerPort')));
-    else for (const message of isValidPortNum(port.containerPort)) errors.push(invalid(at.child('containerPort'), port.containerPort, message));
-    if (port.hostPort) for (const message of isValidPortNum(port.hostPort)) errors.push(invalid(at.child('hostPort'), port.hostPort, message));
+    else
+      for (const message of isValidPortNum(port.containerPort))
+        errors.push(invalid(at.child('containerPort'), port.containerPort, message));
+    if (port.hostPort)
+      for (const message of isValidPortNum(port.hostPort))
+        errors.push(invalid(at.child('hostPort'), port.hostPort, message));
     errors.push(...validateEnum(port.protocol, PROTOCOLS, at.child('protocol'), true));
   });
   return errors;
 }
 
 /** Init and ephemeral containers take no probes (a restartable init container does, as a sidecar). */
-function probeErrors(container: Container & { restartPolicy?: string }, role: ContainerRole, path: FieldPath): FieldError[] {
+function probeErrors(
+  container: Container & { restartPolicy?: string },
+  role: ContainerRole,
+  path: FieldPath,
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
     if (container[probe] === undefined) continue;
     if (role === 'ephemeral') errors.push(forbidden(path.child(probe), 'cannot be set for an Ephemeral Container'));
-    else if (role === 'init' && container.restartPolicy !== 'Always') errors.push(forbidden(path.child(probe), 'may not be set for init containers without restartPolicy=Always'));
+    else if (role === 'init' && container.restartPolicy !== 'Always')
+      errors.push(forbidden(path.child(probe), 'may not be set for init containers without restartPolicy=Always'));
     else errors.push(...validateProbe(container[probe], path.child(probe)));
   }
   return errors;
@@ -255,7 +324,12 @@ function probeErrors(container: Container & { restartPolicy?: string }, role: Co
 
 type ContainerRole = 'regular' | 'init' | 'ephemeral';
 
-function validateContainers(containers: readonly Container[], path: FieldPath, seenNames: Set<string>, role: ContainerRole = 'regular'): FieldError[] {
+function validateContainers(
+  containers: readonly Container[],
+  path: FieldPath,
+  seenNames: Set<string>,
+  role: ContainerRole = 'regular',
+): FieldError[] {
   const errors: FieldError[] = [];
   containers.forEach((container, i) => {
     const at = path.index(i);
@@ -264,12 +338,15 @@ function validateContainers(containers: readonly Container[], path: FieldPath, s
     } else {
       const messages = isDNS1123Label(container.name);
       for (const message of messages) errors.push(invalid(at.child('name'), container.name, message));
-      if (messages.length === 0 && seenNames.has(container.name)) errors.push(duplicate(at.child('name'), container.name));
+      if (messages.length === 0 && seenNames.has(container.name))
+        errors.push(duplicate(at.child('name'), container.name));
       seenNames.add(container.name);
     }
     if (!container.image) errors.push(required(at.child('image')));
     errors.push(...validatePorts(container.ports ?? [], at.child('ports')));
-    errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
+    errors.push(
+      ...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName),
+    );
     errors.push(...probeErrors(container, role, at));
     if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
       errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
@@ -279,7 +356,14 @@ function validateContainers(containers: readonly Container[], path: FieldPath, s
       if (!env.name) errors.push(required(at.child('env').index(j).child('name')));
     });
     errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
-    errors.push(...validateEnum(container.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES, at.child('terminationMessagePolicy'), true));
+    errors.push(
+      ...validateEnum(
+        container.terminationMessagePolicy,
+        TERMINATION_MESSAGE_POLICIES,
+        at.child('terminationMessagePolicy'),
+        true,
+      ),
+    );
   });
   return errors;
 }
@@ -299,15 +383,36 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
       containerCount++;
       const hostProcess = container.securityContext?.windowsOptions?.hostProcess;
       if (podHostProcess !== undefined && hostProcess !== undefined && podHostProcess !== hostProcess) {
-        errors.push(invalid(path.child(field).index(i).child('securityContext', 'windowsOptions', 'hostProcess'), hostProcess, `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`));
+        errors.push(
+          invalid(
+            path.child(field).index(i).child('securityContext', 'windowsOptions', 'hostProcess'),
+            hostProcess,
+            `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
+          ),
+        );
       }
       if (hostProcess === true || (hostProcess === undefined && podHostProcess === true)) hostProcessCount++;
     });
   }
   if (hostProcessCount === 0) return errors;
-  if (hostProcessCount !== containerCount) errors.push(invalid(path, '', 'If pod contains any hostProcess containers then all containers must be HostProcess containers'));
-  if (spec.hostNetwork !== true) errors.push(invalid(path.child('hostNetwork'), spec.hostNetwork === true, 'hostNetwork must be true if pod contains any hostProcess containers'));
-  if (!clusterPolicy().allowPrivileged) errors.push(forbidden(path, 'hostProcess containers are disallowed by cluster policy'));
+  if (hostProcessCount !== containerCount)
+    errors.push(
+      invalid(
+        path,
+        '',
+        'If pod contains any hostProcess containers then all containers must be HostProcess containers',
+      ),
+    );
+  if (spec.hostNetwork !== true)
+    errors.push(
+      invalid(
+        path.child('hostNetwork'),
+        spec.hostNetwork === true,
+        'hostNetwork must be true if pod contains any hostProcess containers',
+      ),
+    );
+  if (!clusterPolicy().allowPrivileged)
+    errors.push(forbidden(path, 'hostProcess containers are disallowed by cluster policy'));
   return errors;
 }
 
@@ -326,28 +431,81 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
   const containerNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
   else errors.push(...validateContainers(podSpec.containers, path.child('containers'), containerNames));
-  errors.push(...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, 'init'));
-  errors.push(...validateContainers((podSpec.ephemeralContainers as Container[] | undefined) ?? [], path.child('ephemeralContainers'), containerNames, 'ephemeral'));
+  errors.push(
+    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, 'init'),
+  );
+  errors.push(
+    ...validateContainers(
+      (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
+      path.child('ephemeralContainers'),
+      containerNames,
+      'ephemeral',
+    ),
+  );
   errors.push(...validateEnum(podSpec.restartPolicy, RESTART_POLICIES, path.child('restartPolicy'), true));
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
-  errors.push(...validateNonnegative(podSpec.terminationGracePeriodSeconds, path.child('terminationGracePeriodSeconds')));
+  errors.push(
+    ...validateNonnegative(podSpec.terminationGracePeriodSeconds, path.child('terminationGracePeriodSeconds')),
+  );
   if (typeof podSpec.activeDeadlineSeconds === 'number' && podSpec.activeDeadlineSeconds < 1) {
-    errors.push(invalid(path.child('activeDeadlineSeconds'), podSpec.activeDeadlineSeconds, 'must be between 1 and 2147483647, inclusive'));
+    errors.push(
+      invalid(
+        path.child('activeDeadlineSeconds'),
+        podSpec.activeDeadlineSeconds,
+        'must be between 1 and 2147483647, inclusive',
+      ),
+    );
   }
   const securityContext = podSpec.securityContext as (SecurityContext & { sysctls?: { name?: string }[] }) | undefined;
   errors.push(...validateSysctls(securityContext?.sysctls, path.child('securityContext', 'sysctls')));
   errors.push(...validateSecurityProfiles(securityContext, path.child('securityContext')));
-  errors.push(...validateHostAliases(podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined, path.child('hostAliases')));
-  errors.push(...validateDNSConfig(podSpec.dnsConfig as DNSConfig | undefined, podSpec.dnsPolicy, path.child('dnsConfig')));
-  errors.push(...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')));
-  errors.push(...validateTopologySpreadConstraints(podSpec.topologySpreadConstraints as Parameters<typeof validateTopologySpreadConstraints>[0], path.child('topologySpreadConstraints')));
+  errors.push(
+    ...validateHostAliases(
+      podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,
+      path.child('hostAliases'),
+    ),
+  );
+  errors.push(
+    ...validateDNSConfig(podSpec.dnsConfig as DNSConfig | undefined, podSpec.dnsPolicy, path.child('dnsConfig')),
+  );
+  errors.push(
+    ...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')),
+  );
+  errors.push(
+    ...validateTopologySpreadConstraints(
+      podSpec.topologySpreadConstraints as Parameters<typeof validateTopologySpreadConstraints>[0],
+      path.child('topologySpreadConstraints'),
+    ),
+  );
   errors.push(...validateWindowsHostProcess(podSpec, path));
-  errors.push(...validateSchedulingGates(podSpec.schedulingGates as { name?: string }[] | undefined, path.child('schedulingGates')));
-  errors.push(...validateReadinessGates(podSpec.readinessGates as { conditionType?: string }[] | undefined, path.child('readinessGates')));
+  errors.push(
+    ...validateSchedulingGates(
+      podSpec.schedulingGates as { name?: string }[] | undefined,
+      path.child('schedulingGates'),
+    ),
+  );
+  errors.push(
+    ...validateReadinessGates(
+      podSpec.readinessGates as { conditionType?: string }[] | undefined,
+      path.child('readinessGates'),
+    ),
+  );
   if (podSpec.overhead !== undefined) {
-    errors.push(...validateResourceListNames({ limits: podSpec.overhead as Record<string, unknown> }, path.child('overhead'), validateContainerResourceName));
+    errors.push(
+      ...validateResourceListNames(
+        { limits: podSpec.overhead as Record<string, unknown> },
+        path.child('overhead'),
+        validateContainerResourceName,
+      ),
+    );
   }
-  errors.push(...validateResourceListNames(podSpec.resources as ResourceRequirements | undefined, path.child('resources'), validatePodResourceName));
+  errors.push(
+    ...validateResourceListNames(
+      podSpec.resources as ResourceRequirements | undefined,
+      path.child('resources'),
+      validatePodResourceName,
+    ),
+  );
   return errors;
 }
 
@@ -358,7 +516,9 @@ export function validatePodTemplateSpec(template: PodTemplateShape | undefined, 
   errors.push(...validateAnnotations(template.metadata?.annotations, path.child('metadata', 'annotations')));
   errors.push(...validatePodSpec(template.spec, path.child('spec')));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {
-    errors.push(forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+    errors.push(
+      forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'),
+    );
   }
   return errors;
 }

@@ -2,9 +2,9 @@
  * LimitRange and ResourceQuota rules, after the reference's: known limit types and resource
  * names per limit, and a quota's scope selector.
  */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, invalid, required } from './field-errors';
+import { duplicate, FieldPath, invalid, required } from '../status/field-errors';
 import { isQualifiedName } from './names';
 import { validateContainerResourceName, validateResourceName } from './resource-names';
 
@@ -16,7 +16,9 @@ type LimitItem = { type?: string } & { [list in (typeof LIMIT_RESOURCE_LISTS)[nu
 function validateLimitType(type: string, path: FieldPath): FieldError[] {
   const messages = isQualifiedName(type);
   if (messages.length > 0) return messages.map((message) => invalid(path, type, message));
-  return type.includes('/') || STANDARD_LIMIT_TYPES.includes(type) ? [] : [invalid(path, type, 'must be a standard limit type or fully qualified')];
+  return type.includes('/') || STANDARD_LIMIT_TYPES.includes(type)
+    ? []
+    : [invalid(path, type, 'must be a standard limit type or fully qualified')];
 }
 
 export function validateLimitRange(limitRange: KubeObject): FieldError[] {
@@ -38,7 +40,15 @@ export function validateLimitRange(limitRange: KubeObject): FieldError[] {
   return errors;
 }
 
-const STANDARD_QUOTA_SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity', 'VolumeAttributesClass'];
+const STANDARD_QUOTA_SCOPES = [
+  'Terminating',
+  'NotTerminating',
+  'BestEffort',
+  'NotBestEffort',
+  'PriorityClass',
+  'CrossNamespacePodAffinity',
+  'VolumeAttributesClass',
+];
 /** Scopes that only say whether they apply, so only `Exists` fits them. */
 const PRESENCE_SCOPES = ['BestEffort', 'NotBestEffort', 'Terminating', 'NotTerminating', 'CrossNamespacePodAffinity'];
 
@@ -50,14 +60,17 @@ interface ScopeRequirement {
 
 /** A quota's scope selector; the reference names its errors without the requirement's index. */
 export function validateResourceQuota(quota: KubeObject): FieldError[] {
-  const expressions = (quota.spec as { scopeSelector?: { matchExpressions?: ScopeRequirement[] } } | undefined)?.scopeSelector?.matchExpressions ?? [];
+  const expressions =
+    (quota.spec as { scopeSelector?: { matchExpressions?: ScopeRequirement[] } } | undefined)?.scopeSelector
+      ?.matchExpressions ?? [];
   const path = FieldPath.root('spec', 'scopeSelector', 'matchExpressions');
   const errors: FieldError[] = [];
   for (const requirement of expressions) {
     const scope = requirement.scopeName ?? '';
     const operator = requirement.operator ?? '';
     const values = requirement.values ?? [];
-    if (!STANDARD_QUOTA_SCOPES.includes(scope)) errors.push(invalid(path.child('scopeName'), scope, 'unsupported scope'));
+    if (!STANDARD_QUOTA_SCOPES.includes(scope))
+      errors.push(invalid(path.child('scopeName'), scope, 'unsupported scope'));
     if (PRESENCE_SCOPES.includes(scope) && operator !== 'Exists') {
       errors.push(
         invalid(
@@ -68,9 +81,22 @@ export function validateResourceQuota(quota: KubeObject): FieldError[] {
       );
     }
     if (operator === 'In' || operator === 'NotIn') {
-      if (values.length === 0) errors.push(required(path.child('values'), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+      if (values.length === 0)
+        errors.push(
+          required(
+            path.child('values'),
+            "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector",
+          ),
+        );
     } else if (operator === 'Exists' || operator === 'DoesNotExist') {
-      if (values.length > 0) errors.push(invalid(path.child('values'), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+      if (values.length > 0)
+        errors.push(
+          invalid(
+            path.child('values'),
+            values,
+            "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+          ),
+        );
     } else {
       errors.push(invalid(path.child('operator'), operator, 'not a valid selector operator'));
     }

@@ -1,7 +1,7 @@
 /** rbac.authorization.k8s.io/v1 rules: role references and policy rules. */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { deepEqual, FieldPath, GoValue, invalid, notSupported, required } from './field-errors';
+import { deepEqual, FieldPath, GoValue, invalid, notSupported, required } from '../status/field-errors';
 import { isValidPathSegmentName } from './names';
 import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
@@ -16,12 +16,28 @@ export function validatePolicyRules(object: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   ((object.rules as PolicyRule[] | undefined) ?? []).forEach((rule, i) => {
     const at = FieldPath.root('rules').index(i);
-    if (!rule.verbs || rule.verbs.length === 0) errors.push(required(at.child('verbs'), 'verbs must contain at least one value'));
+    if (!rule.verbs || rule.verbs.length === 0)
+      errors.push(required(at.child('verbs'), 'verbs must contain at least one value'));
     const hasResources = (rule.resources ?? []).length > 0;
     const hasNonResource = (rule.nonResourceURLs ?? []).length > 0;
-    if (hasNonResource && object.kind === 'Role') errors.push(invalid(at.child('nonResourceURLs'), rule.nonResourceURLs, 'namespaced rules cannot apply to non-resource URLs'));
-    if (hasResources && !rule.apiGroups) errors.push(required(at.child('apiGroups'), 'resource rules must supply at least one api group'));
-    if (hasResources && hasNonResource) errors.push(invalid(at.child('nonResourceURLs'), rule.nonResourceURLs, 'rules cannot apply to both regular resources and non-resource URLs'));
+    if (hasNonResource && object.kind === 'Role')
+      errors.push(
+        invalid(
+          at.child('nonResourceURLs'),
+          rule.nonResourceURLs,
+          'namespaced rules cannot apply to non-resource URLs',
+        ),
+      );
+    if (hasResources && !rule.apiGroups)
+      errors.push(required(at.child('apiGroups'), 'resource rules must supply at least one api group'));
+    if (hasResources && hasNonResource)
+      errors.push(
+        invalid(
+          at.child('nonResourceURLs'),
+          rule.nonResourceURLs,
+          'rules cannot apply to both regular resources and non-resource URLs',
+        ),
+      );
   });
   return errors;
 }
@@ -33,7 +49,8 @@ export function validateClusterRole(role: KubeObject): FieldError[] {
   if (aggregationRule === undefined) return errors;
   const path = FieldPath.root('aggregationRule', 'clusterRoleSelectors');
   const selectors = aggregationRule.clusterRoleSelectors ?? [];
-  if (selectors.length === 0) errors.push(required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
+  if (selectors.length === 0)
+    errors.push(required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
   selectors.forEach((selector, i) => errors.push(...validateLabelSelector(selector, path.index(i))));
   return errors;
 }
@@ -47,10 +64,14 @@ interface RoleRef {
 function validateRoleRef(roleRef: RoleRef | undefined, allowedKinds: readonly string[]): FieldError[] {
   const path = FieldPath.root('roleRef');
   const errors: FieldError[] = [];
-  if (roleRef?.apiGroup !== 'rbac.authorization.k8s.io') errors.push(notSupported(path.child('apiGroup'), roleRef?.apiGroup ?? '', ['rbac.authorization.k8s.io']));
-  if (!allowedKinds.includes(roleRef?.kind ?? '')) errors.push(notSupported(path.child('kind'), roleRef?.kind ?? '', allowedKinds));
+  if (roleRef?.apiGroup !== 'rbac.authorization.k8s.io')
+    errors.push(notSupported(path.child('apiGroup'), roleRef?.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+  if (!allowedKinds.includes(roleRef?.kind ?? ''))
+    errors.push(notSupported(path.child('kind'), roleRef?.kind ?? '', allowedKinds));
   if (!roleRef?.name) errors.push(required(path.child('name')));
-  else for (const message of isValidPathSegmentName(roleRef.name)) errors.push(invalid(path.child('name'), roleRef.name, message));
+  else
+    for (const message of isValidPathSegmentName(roleRef.name))
+      errors.push(invalid(path.child('name'), roleRef.name, message));
   return errors;
 }
 
@@ -65,8 +86,10 @@ function validateSubjects(object: KubeObject): FieldError[] {
   ((object.subjects as Subject[] | undefined) ?? []).forEach((subject, i) => {
     const at = FieldPath.root('subjects').index(i);
     if (!subject.name) errors.push(required(at.child('name')));
-    if (!['Group', 'ServiceAccount', 'User'].includes(subject.kind ?? '')) errors.push(notSupported(at.child('kind'), subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
-    if (subject.kind === 'ServiceAccount' && !subject.namespace && object.kind === 'ClusterRoleBinding') errors.push(required(at.child('namespace')));
+    if (!['Group', 'ServiceAccount', 'User'].includes(subject.kind ?? ''))
+      errors.push(notSupported(at.child('kind'), subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
+    if (subject.kind === 'ServiceAccount' && !subject.namespace && object.kind === 'ClusterRoleBinding')
+      errors.push(required(at.child('namespace')));
   });
   return errors;
 }
@@ -80,7 +103,9 @@ export function validateRoleBindingUpdate(binding: KubeObject, old: KubeObject):
   const errors = validateRoleBinding(binding);
   if (!deepEqual(binding.roleRef, old.roleRef)) {
     const ref = (binding.roleRef as RoleRef | undefined) ?? {};
-    const shown = new GoValue(`rbac.RoleRef{APIGroup:${JSON.stringify(ref.apiGroup ?? '')}, Kind:${JSON.stringify(ref.kind ?? '')}, Name:${JSON.stringify(ref.name ?? '')}}`);
+    const shown = new GoValue(
+      `rbac.RoleRef{APIGroup:${JSON.stringify(ref.apiGroup ?? '')}, Kind:${JSON.stringify(ref.kind ?? '')}, Name:${JSON.stringify(ref.name ?? '')}}`,
+    );
     errors.push(invalid(FieldPath.root('roleRef'), shown, 'cannot change roleRef'));
   }
   return errors;

@@ -4,14 +4,31 @@
  * reference knows, and each place a list appears narrows the set further.
  */
 import type { FieldError } from '../status/field-error';
-import { FieldPath, invalid, notSupported } from './field-errors';
+import { FieldPath, invalid, notSupported } from '../status/field-errors';
 import { isQualifiedName } from './names';
 
 /** Every name without a domain that some resource list accepts (quota names among them). */
 const STANDARD_RESOURCES = new Set([
-  'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu',
-  'limits.memory', 'limits.ephemeral-storage', 'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets',
-  'configmaps', 'persistentvolumeclaims', 'storage', 'requests.storage', 'services.nodeports', 'services.loadbalancers',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'resourcequotas',
+  'services',
+  'replicationcontrollers',
+  'secrets',
+  'configmaps',
+  'persistentvolumeclaims',
+  'storage',
+  'requests.storage',
+  'services.nodeports',
+  'services.loadbalancers',
 ]);
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const POD_LEVEL_RESOURCES = ['cpu', 'memory'];
@@ -29,7 +46,12 @@ function hasDomain(name: string): boolean {
 export function validateResourceName(name: string, path: FieldPath): FieldError[] {
   const messages = isQualifiedName(name);
   if (messages.length > 0) return messages.map((message) => invalid(path, name, message));
-  if (!hasDomain(name) && !STANDARD_RESOURCES.has(name) && !isHugePages(name) && !name.startsWith(`requests.${HUGE_PAGES_PREFIX}`)) {
+  if (
+    !hasDomain(name) &&
+    !STANDARD_RESOURCES.has(name) &&
+    !isHugePages(name) &&
+    !name.startsWith(`requests.${HUGE_PAGES_PREFIX}`)
+  ) {
     return [invalid(path, name, 'must be a standard resource type or fully qualified')];
   }
   return [];
@@ -39,7 +61,8 @@ export function validateResourceName(name: string, path: FieldPath): FieldError[
 export function validateContainerResourceName(name: string, path: FieldPath): FieldError[] {
   const errors = validateResourceName(name, path);
   if (!hasDomain(name)) {
-    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errors.push(invalid(path, name, 'must be a standard resource for containers'));
+    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name))
+      errors.push(invalid(path, name, 'must be a standard resource for containers'));
   } else if (!name.includes('kubernetes.io/') && isQualifiedName(`requests.${name}`).length > 0) {
     errors.push(invalid(path, name, "doesn't follow extended resource name standard"));
   }

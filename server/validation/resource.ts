@@ -1,7 +1,7 @@
 /** Rules of the resource.k8s.io kinds, after the reference's, with its texts. */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../registry/types';
-import { FieldPath, forbidden, invalid, notSupported, required } from './field-errors';
+import { FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { isDNS1123Label, isDNS1123Subdomain } from './names';
 import { validateAnnotations, validateLabels } from './object-meta';
 
@@ -14,7 +14,10 @@ function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
 
 /** A ResourceSlice names its driver. */
 export function validateResourceSlice(object: KubeObject): FieldError[] {
-  return validateDriverName(((object.spec ?? {}) as { driver?: unknown }).driver, FieldPath.root('spec').child('driver'));
+  return validateDriverName(
+    ((object.spec ?? {}) as { driver?: unknown }).driver,
+    FieldPath.root('spec').child('driver'),
+  );
 }
 
 interface DeviceConfiguration {
@@ -28,17 +31,21 @@ function validateDeviceConfiguration(config: DeviceConfiguration, path: FieldPat
   const errors = validateDriverName(config.opaque.driver, at.child('driver'));
   const parameters = config.opaque.parameters;
   if (parameters === undefined || parameters === null) errors.push(required(at.child('parameters')));
-  else if (typeof parameters !== 'object' || Array.isArray(parameters)) errors.push(invalid(at.child('parameters'), '<value omitted>', 'must be a valid JSON object'));
+  else if (typeof parameters !== 'object' || Array.isArray(parameters))
+    errors.push(invalid(at.child('parameters'), '<value omitted>', 'must be a valid JSON object'));
   return errors;
 }
 
 /** Selectors are CEL expressions (compiled by the scheduler; here only their presence is checked). */
 function validateSelectors(selectors: readonly { cel?: unknown }[] | undefined, path: FieldPath): FieldError[] {
-  return (selectors ?? []).flatMap((selector, i) => (selector.cel === undefined ? [required(path.index(i).child('cel'))] : []));
+  return (selectors ?? []).flatMap((selector, i) =>
+    selector.cel === undefined ? [required(path.index(i).child('cel'))] : [],
+  );
 }
 
 export function validateDeviceClass(deviceClass: KubeObject): FieldError[] {
-  const spec = (deviceClass.spec as { selectors?: { cel?: unknown }[]; config?: DeviceConfiguration[] } | undefined) ?? {};
+  const spec =
+    (deviceClass.spec as { selectors?: { cel?: unknown }[]; config?: DeviceConfiguration[] } | undefined) ?? {};
   const path = FieldPath.root('spec');
   return [
     ...validateSelectors(spec.selectors, path.child('selectors')),
@@ -73,11 +80,14 @@ function validateExactRequest(request: ExactDeviceRequest, path: FieldPath): Fie
   const errors: FieldError[] = [];
   const className = request.deviceClassName ?? '';
   if (className === '') errors.push(required(path.child('deviceClassName')));
-  else for (const message of isDNS1123Subdomain(className)) errors.push(invalid(path.child('deviceClassName'), className, message));
+  else
+    for (const message of isDNS1123Subdomain(className))
+      errors.push(invalid(path.child('deviceClassName'), className, message));
   errors.push(...validateSelectors(request.selectors, path.child('selectors')));
   const count = request.count ?? 0;
   if (request.allocationMode === 'All') {
-    if (count !== 0) errors.push(invalid(path.child('count'), count, "must not be specified when allocationMode is 'All'"));
+    if (count !== 0)
+      errors.push(invalid(path.child('count'), count, "must not be specified when allocationMode is 'All'"));
   } else if (request.allocationMode === 'ExactCount') {
     if (count <= 0) errors.push(invalid(path.child('count'), count, 'must be greater than zero'));
   } else {
@@ -86,7 +96,8 @@ function validateExactRequest(request: ExactDeviceRequest, path: FieldPath): Fie
   return errors;
 }
 
-const REQUEST_REFERENCE = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
+const REQUEST_REFERENCE =
+  "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
 
 /** What a claim asks for: named requests, each for exactly one kind of device, and constraints and configs naming them. */
 function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath): FieldError[] {
@@ -100,50 +111,72 @@ function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath):
     names.set(name, new Set(alternatives.map((alternative) => alternative.name ?? '')));
     alternatives.forEach((alternative, j) => {
       const altPath = at.child('firstAvailable').index(j);
-      errors.push(...requestNameErrors(alternative.name ?? '', altPath.child('name')), ...validateExactRequest(alternative, altPath));
+      errors.push(
+        ...requestNameErrors(alternative.name ?? '', altPath.child('name')),
+        ...validateExactRequest(alternative, altPath),
+      );
     });
     if (request.exactly !== undefined) errors.push(...validateExactRequest(request.exactly, at.child('exactly')));
     const kinds = (alternatives.length > 0 ? 1 : 0) + (request.exactly !== undefined ? 1 : 0);
     if (kinds === 0) errors.push(required(at, 'exactly one of `exactly` or `firstAvailable` is required'));
-    if (kinds > 1) errors.push(invalid(at, null, 'exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'));
+    if (kinds > 1)
+      errors.push(
+        invalid(at, null, 'exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'),
+      );
   });
   const referenceErrors = (reference: string, at: FieldPath): FieldError[] => {
     const segments = reference.split('/');
     if (segments.length > 2) return [invalid(at, reference, REQUEST_REFERENCE)];
     const found = names.get(segments[0]);
     const known = found !== undefined && (segments.length === 1 || found.has(segments[1]));
-    return [...segments.flatMap((segment) => requestNameErrors(segment, at)), ...(known ? [] : [invalid(at, reference, REQUEST_REFERENCE)])];
+    return [
+      ...segments.flatMap((segment) => requestNameErrors(segment, at)),
+      ...(known ? [] : [invalid(at, reference, REQUEST_REFERENCE)]),
+    ];
   };
   (devices?.constraints ?? []).forEach((constraint, i) => {
     const at = path.child('constraints').index(i);
-    (constraint.requests ?? []).forEach((reference, j) => errors.push(...referenceErrors(reference, at.child('requests').index(j))));
-    if (constraint.matchAttribute === undefined && constraint.distinctAttribute === undefined) errors.push(required(at.child('matchAttribute')));
+    (constraint.requests ?? []).forEach((reference, j) =>
+      errors.push(...referenceErrors(reference, at.child('requests').index(j))),
+    );
+    if (constraint.matchAttribute === undefined && constraint.distinctAttribute === undefined)
+      errors.push(required(at.child('matchAttribute')));
   });
   (devices?.config ?? []).forEach((config, i) => {
     const at = path.child('config').index(i);
-    (config.requests ?? []).forEach((reference, j) => errors.push(...referenceErrors(reference, at.child('requests').index(j))));
+    (config.requests ?? []).forEach((reference, j) =>
+      errors.push(...referenceErrors(reference, at.child('requests').index(j))),
+    );
     errors.push(...validateDeviceConfiguration(config, at));
   });
   return errors;
 }
 
 export function validateResourceClaim(claim: KubeObject): FieldError[] {
-  return validateDeviceClaim((claim.spec as { devices?: DeviceClaim } | undefined)?.devices, FieldPath.root('spec', 'devices'));
+  return validateDeviceClaim(
+    (claim.spec as { devices?: DeviceClaim } | undefined)?.devices,
+    FieldPath.root('spec', 'devices'),
+  );
 }
 
 /** A template's metadata carries labels and annotations only. */
 const TEMPLATE_METADATA_ALLOWED = ['labels', 'annotations'];
 
 export function validateResourceClaimTemplate(template: KubeObject): FieldError[] {
-  const spec = (template.spec as { metadata?: Record<string, unknown>; spec?: { devices?: DeviceClaim } } | undefined) ?? {};
+  const spec =
+    (template.spec as { metadata?: Record<string, unknown>; spec?: { devices?: DeviceClaim } } | undefined) ?? {};
   const metadataPath = FieldPath.root('spec', 'metadata');
   const metadata = spec.metadata ?? {};
   const errors = [
-    ...validateAnnotations(metadata.annotations as Record<string, string> | undefined, metadataPath.child('annotations')),
+    ...validateAnnotations(
+      metadata.annotations as Record<string, string> | undefined,
+      metadataPath.child('annotations'),
+    ),
     ...validateLabels(metadata.labels as Record<string, string> | undefined, metadataPath.child('labels')),
   ];
   for (const member of Object.keys(metadata)) {
-    if (!TEMPLATE_METADATA_ALLOWED.includes(member)) errors.push(forbidden(metadataPath.child(member), 'cannot be set'));
+    if (!TEMPLATE_METADATA_ALLOWED.includes(member))
+      errors.push(forbidden(metadataPath.child(member), 'cannot be set'));
   }
   errors.push(...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices')));
   return errors;

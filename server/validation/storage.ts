@@ -1,17 +1,34 @@
 /** Rules of the storage.k8s.io kinds beyond required fields, with the reference's texts. */
-import type { KubeObject } from '../../storage/objects/types';
+import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../registry/types';
-import { deepEqual, duplicate, FieldPath, invalid, required, tooLong } from './field-errors';
+import {
+  deepEqual,
+  duplicate,
+  FieldPath,
+  forbidden,
+  immutable,
+  invalid,
+  required,
+  tooLong,
+} from '../status/field-errors';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
 
 /** A VolumeAttachment names its attacher and exactly one source. */
 export function validateVolumeAttachment(object: KubeObject): FieldError[] {
-  const spec = (object.spec ?? {}) as { attacher?: string; source?: { persistentVolumeName?: string; inlineVolumeSpec?: unknown } };
+  const spec = (object.spec ?? {}) as {
+    attacher?: string;
+    source?: { persistentVolumeName?: string; inlineVolumeSpec?: unknown };
+  };
   const errors: FieldError[] = [];
   const specPath = FieldPath.root('spec');
   if (!spec.attacher) errors.push(required(specPath.child('attacher')));
-  const sources = [spec.source?.persistentVolumeName, spec.source?.inlineVolumeSpec].filter((source) => source !== undefined && source !== null && source !== '');
-  if (sources.length !== 1) errors.push(required(specPath.child('source'), 'must specify exactly one of inlineVolumeSpec and persistentVolumeName'));
+  const sources = [spec.source?.persistentVolumeName, spec.source?.inlineVolumeSpec].filter(
+    (source) => source !== undefined && source !== null && source !== '',
+  );
+  if (sources.length !== 1)
+    errors.push(
+      required(specPath.child('source'), 'must specify exactly one of inlineVolumeSpec and persistentVolumeName'),
+    );
   return errors;
 }
 
@@ -37,7 +54,10 @@ interface TopologyTerm {
 }
 
 /** One term's expressions as key → sorted values, and their errors. */
-function topologyTermErrors(term: TopologyTerm, path: FieldPath): { expressions: Record<string, string[]>; errors: FieldError[] } {
+function topologyTermErrors(
+  term: TopologyTerm,
+  path: FieldPath,
+): { expressions: Record<string, string[]>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const expressions: Record<string, string[]> = {};
   (term.matchLabelExpressions ?? []).forEach((expression, i) => {
@@ -69,9 +89,31 @@ export function validateStorageClass(object: KubeObject): FieldError[] {
     const at = FieldPath.root('allowedTopologies').index(i);
     const { expressions, errors: termErrors } = topologyTermErrors(term, at);
     errors.push(...termErrors);
-    for (const earlier of seen) if (deepEqual(earlier, expressions)) errors.push(duplicate(at.child('matchLabelExpressions'), ''));
+    for (const earlier of seen)
+      if (deepEqual(earlier, expressions)) errors.push(duplicate(at.child('matchLabelExpressions'), ''));
     seen.push(expressions);
   });
+  return errors;
+}
+
+/**
+ * What a StorageClass's provisioner was set up with stays: parameters, provisioner and
+ * reclaim policy are forbidden to change, the binding mode is immutable (the reference's two
+ * wordings). Parameters compare as Go's DeepEqual does: none differs from an empty map.
+ */
+export function validateStorageClassUpdate(storageClass: KubeObject, old: KubeObject): FieldError[] {
+  const errors = validateStorageClass(storageClass);
+  for (const field of ['parameters', 'provisioner', 'reclaimPolicy']) {
+    if (!deepEqual(storageClass[field] ?? null, old[field] ?? null))
+      errors.push(forbidden(FieldPath.root(field), `updates to ${field} are forbidden.`));
+  }
+  errors.push(
+    ...immutable(
+      FieldPath.root('volumeBindingMode'),
+      storageClass.volumeBindingMode ?? null,
+      old.volumeBindingMode ?? null,
+    ),
+  );
   return errors;
 }
 
@@ -90,7 +132,7 @@ interface CSINodeDriver {
 export function validateCSINode(object: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   const names = new Set<string>();
-  (((object.spec as { drivers?: CSINodeDriver[] } | undefined)?.drivers) ?? []).forEach((driver, i) => {
+  ((object.spec as { drivers?: CSINodeDriver[] } | undefined)?.drivers ?? []).forEach((driver, i) => {
     const at = FieldPath.root('spec', 'drivers').index(i);
     const name = driver.name ?? '';
     if (name === '') errors.push(required(at.child('name')));
@@ -98,9 +140,11 @@ export function validateCSINode(object: KubeObject): FieldError[] {
     for (const message of isDNS1123Subdomain(name.toLowerCase())) errors.push(invalid(at.child('name'), name, message));
     const nodeID = driver.nodeID ?? '';
     if (nodeID === '') errors.push(required(at.child('nodeID')));
-    if (nodeID.length > CSI_NODE_ID_MAX) errors.push(invalid(at.child('nodeID'), nodeID, `must be ${CSI_NODE_ID_MAX} characters or less`));
+    if (nodeID.length > CSI_NODE_ID_MAX)
+      errors.push(invalid(at.child('nodeID'), nodeID, `must be ${CSI_NODE_ID_MAX} characters or less`));
     const count = driver.allocatable?.count;
-    if (count !== undefined && count < 0) errors.push(invalid(at.child('allocatable', 'count'), count, 'must be greater than or equal to 0'));
+    if (count !== undefined && count < 0)
+      errors.push(invalid(at.child('allocatable', 'count'), count, 'must be greater than or equal to 0'));
     if (names.has(name)) errors.push(duplicate(at.child('name'), name));
     names.add(name);
     const keys = new Set<string>();
@@ -112,4 +156,36 @@ export function validateCSINode(object: KubeObject): FieldError[] {
     }
   });
   return errors;
+}
+
+/** A VolumeAttributesClass's driver and parameters are fixed once made (the reference's 422). */
+export function validateVolumeAttributesClassUpdate(object: KubeObject, old: KubeObject): FieldError[] {
+  const errors = validateVolumeAttributesClass(object);
+  for (const field of ['driverName', 'parameters']) {
+    if (!deepEqual(object[field] ?? null, old[field] ?? null))
+      errors.push(forbidden(FieldPath.root(field), `updates to ${field} are forbidden.`));
+  }
+  return errors;
+}
+
+/**
+ * What a CSIDriver tells kubelet about attaching and volume modes is fixed once made; the
+ * reference's path for attachRequired is spelled `attachedRequired`.
+ */
+export function validateCSIDriverUpdate(driver: KubeObject, old: KubeObject): FieldError[] {
+  const specOf = (object: KubeObject) =>
+    (object.spec ?? {}) as { attachRequired?: boolean; volumeLifecycleModes?: string[] };
+  const [next, before] = [specOf(driver), specOf(old)];
+  return [
+    ...immutable(
+      FieldPath.root('spec', 'attachedRequired'),
+      next.attachRequired ?? null,
+      before.attachRequired ?? null,
+    ),
+    ...immutable(
+      FieldPath.root('spec', 'volumeLifecycleModes'),
+      next.volumeLifecycleModes ?? null,
+      before.volumeLifecycleModes ?? null,
+    ),
+  ];
 }

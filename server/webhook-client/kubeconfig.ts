@@ -22,26 +22,32 @@ interface Named {
 type Fields = Record<string, unknown>;
 
 /** The reference's words for a file that names no usable cluster. */
-const NO_CONFIGURATION = 'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
+const NO_CONFIGURATION =
+  'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
 
-const entries = (value: unknown): Named[] => (Array.isArray(value) ? value.filter((entry): entry is Named => entry !== null && typeof entry === 'object') : []);
+const entries = (value: unknown): Named[] =>
+  Array.isArray(value) ? value.filter((entry): entry is Named => entry !== null && typeof entry === 'object') : [];
 
 export function readWebhookKubeconfig(path: string): PostDestination {
   const config = parseYaml(readFileSync(path, 'utf8')) as unknown;
   if (config === null || typeof config !== 'object') throw new Error(`${path}: ${NO_CONFIGURATION}`);
   const { clusters, users, contexts, 'current-context': current } = config as Fields;
   const context = entries(contexts).find((entry) => entry.name === current)?.context;
-  const cluster = context === undefined ? undefined : entries(clusters).find((entry) => entry.name === context.cluster)?.cluster;
-  if (cluster === undefined || typeof cluster.server !== 'string' || cluster.server === '') throw new Error(`${path}: ${NO_CONFIGURATION}`);
+  const cluster =
+    context === undefined ? undefined : entries(clusters).find((entry) => entry.name === context.cluster)?.cluster;
+  if (cluster === undefined || typeof cluster.server !== 'string' || cluster.server === '')
+    throw new Error(`${path}: ${NO_CONFIGURATION}`);
   const user = entries(users).find((entry) => entry.name === context?.user)?.user ?? {};
   const url = new URL(cluster.server);
-  if (url.protocol !== 'https:') throw new Error(`${path}: the webhook server must be https, got ${JSON.stringify(cluster.server)}`);
+  if (url.protocol !== 'https:')
+    throw new Error(`${path}: the webhook server must be https, got ${JSON.stringify(cluster.server)}`);
   const base = dirname(path);
   const material = (fields: Fields, name: string): string | undefined => {
     const inline = fields[`${name}-data`];
     if (typeof inline === 'string' && inline !== '') return Buffer.from(inline, 'base64').toString('utf8');
     const file = fields[name];
-    if (typeof file === 'string' && file !== '') return readFileSync(isAbsolute(file) ? file : join(base, file), 'utf8');
+    if (typeof file === 'string' && file !== '')
+      return readFileSync(isAbsolute(file) ? file : join(base, file), 'utf8');
     return undefined;
   };
   return {

@@ -38,7 +38,11 @@ export interface WebhookAnswer {
   readonly body: Buffer;
 }
 
-export function postJson(destination: PostDestination, body: string | Buffer, options: PostOptions): Promise<WebhookAnswer> {
+export function postJson(
+  destination: PostDestination,
+  body: string | Buffer,
+  options: PostOptions,
+): Promise<WebhookAnswer> {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const failed = (cause: string) => new Error(`Post "${destination.url.href}": ${cause}`);

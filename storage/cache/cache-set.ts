@@ -77,7 +77,8 @@ export async function startCacheSet(options: CacheSetOptions): Promise<CacheSet>
       const ready = await Promise.all([...byPrefix.values()].map((cache) => cache.whenReady(timeoutMs)));
       return ready.every(Boolean);
     },
-    terminatedWatchers: () => [...byPrefix.values()].reduce((total, cache) => total + cache.stats().terminatedWatchers, 0),
+    terminatedWatchers: () =>
+      [...byPrefix.values()].reduce((total, cache) => total + cache.stats().terminatedWatchers, 0),
     stop() {
       for (const cache of byPrefix.values()) cache.stop();
       feed.stop();

@@ -11,9 +11,10 @@
  * last resource version it saw.
  */
 import { withResourceVersion } from '../objects/codec';
-import type { KubeObject, ObjectWatch, ObjectWatchEvent, Predicate } from '../objects/types';
+import type { ObjectWatch, ObjectWatchEvent, Predicate } from '../objects/types';
 import type { CacheEvent } from './event-ring';
 
+import type { KubeObject } from '../../api/objects';
 /** A set of watchers sharing one grace: closed together when it ends, budget returned if all caught up. */
 export interface Grace {
   readonly deadline: number;
@@ -63,16 +64,27 @@ export class WatchEventsOf {
     }
     const matchesNow = predicate.matches(event.object);
     const matchedBefore = event.prevObject !== undefined && predicate.matches(event.prevObject);
-    if (matchesNow && matchedBefore) return (this.modified ??= { type: 'MODIFIED', object: event.object, previous: event.prevObject });
+    if (matchesNow && matchedBefore)
+      return (this.modified ??= { type: 'MODIFIED', object: event.object, previous: event.prevObject });
     if (matchesNow) return (this.added ??= { type: 'ADDED', object: event.object });
     if (!matchedBefore) return undefined;
     // Leaving the selection: the last state the watcher saw, at the revision it went away.
-    return (this.left ??= { type: 'DELETED', object: withResourceVersion(event.prevObject as KubeObject, event.revision) });
+    return (this.left ??= {
+      type: 'DELETED',
+      object: withResourceVersion(event.prevObject as KubeObject, event.revision),
+    });
   }
 }
 
 export function bookmarkEvent(revision: number, annotations?: Record<string, string>): ObjectWatchEvent {
-  return { type: 'BOOKMARK', object: { metadata: annotations ? { resourceVersion: String(revision), annotations } : { resourceVersion: String(revision) } } };
+  return {
+    type: 'BOOKMARK',
+    object: {
+      metadata: annotations
+        ? { resourceVersion: String(revision), annotations }
+        : { resourceVersion: String(revision) },
+    },
+  };
 }
 
 export class CacheWatcher implements ObjectWatch {

@@ -5,7 +5,7 @@
  * to `minCapacity`) when even the newest quarter is older than the window, so a quiet resource
  * does not hold memory it no longer needs. Same policy as the reference server's watch cache.
  */
-import type { KubeObject } from '../objects/types';
+import type { KubeObject } from '../../api/objects';
 
 export interface CacheEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';

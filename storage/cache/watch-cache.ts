@@ -37,7 +37,7 @@
 import { setImmediate } from 'node:timers/promises';
 import BTree from 'sorted-btree';
 import { ObjectError } from '../errors';
-import { decodeObject, withResourceVersion } from '../objects/codec';
+import { decodeObject, withResourceVersion, type ValueCodec } from '../objects/codec';
 import { encodeContinueToken, LATEST_REVISION } from '../objects/continue-token';
 import { objectKey, qualifiedResourceName, scopePrefix, type ResourceKeySpace } from '../objects/keys';
 import { interpretListOptions, type ListRead } from '../objects/list-request';
@@ -46,7 +46,6 @@ import { parseResourceVersion, tooLargeResourceVersion } from '../objects/resour
 import type {
   DeleteOptions,
   GetOptions,
-  KubeObject,
   ListOptions,
   ListResult,
   ObjectKey,
@@ -69,6 +68,7 @@ import { HistoryWatches } from './history-watches';
 import { SharedRevisionCheck } from './revision-check';
 import { WatcherSet } from './watcher-set';
 
+import type { KubeObject } from '../../api/objects';
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 /** Objects decoded between two turns of the event loop while listing. */
 const DECODE_SLICE = 1_000;
@@ -139,10 +139,12 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private readonly keyPrefix: string;
   private readonly namespaced: boolean;
   private readonly keySpace: ResourceKeySpace;
+  private readonly codec: ValueCodec | undefined;
   /** One store revision request for the consistent reads of a burst. */
   private readonly revisionCheck: SharedRevisionCheck;
   private readonly resourceName: string;
-  private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget' | 'maxHistoryWatches'>> & Pick<WatchCacheTuning, 'ring'>;
+  private readonly tuning: Required<Omit<WatchCacheTuning, 'ring' | 'dispatchBudget' | 'maxHistoryWatches'>> &
+    Pick<WatchCacheTuning, 'ring'>;
   private readonly watchers: WatcherSet;
   private readonly historyWatches: HistoryWatches;
   private tree: ObjectTree = new BTree(undefined, compareKeys);
@@ -163,6 +165,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     this.prefix = `${options.keyPrefix}/`;
     this.namespaced = options.namespaced;
     this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };
+    this.codec = options.codec;
     this.resourceName = qualifiedResourceName(options.qualifiedResource);
     const tuning = options.tuning ?? {};
     this.tuning = {
@@ -316,7 +319,8 @@ export class WatchCache implements ObjectStorage, FeedListener {
         endBookmark: endBookmark ? current : undefined,
       });
     } else if (requested > 0) {
-      if (requested < Math.max(this.ring.windowStart, this.compacted - 1)) return this.watchHistory({ scope, options, requested });
+      if (requested < Math.max(this.ring.windowStart, this.compacted - 1))
+        return this.watchHistory({ scope, options, requested });
       startAfter = Math.max(requested, current);
       initialEvents = ringEvents({ events: this.ring.eventsAfter(requested), namespace, predicate });
     }
@@ -341,7 +345,11 @@ export class WatchCache implements ObjectStorage, FeedListener {
    * live ones, unless they are compacted away (a watch from N needs N + 1 onwards) or too many
    * such watches are open already; then 410, in-band.
    */
-  private async watchHistory(request: { scope: Scope; options: WatchOptions; requested: number }): Promise<ObjectWatch> {
+  private async watchHistory(request: {
+    scope: Scope;
+    options: WatchOptions;
+    requested: number;
+  }): Promise<ObjectWatch> {
     const { scope, options, requested } = request;
     if (requested >= this.compacted - 1) {
       const watch = await this.historyWatches.start(() => this.objects.watch(scope, options));
@@ -430,7 +438,8 @@ export class WatchCache implements ObjectStorage, FeedListener {
     // "now" to the store, whose writes the feed then delivers again on top of the list.
     if (revision === 0) return new BTree([], compareKeys);
     const entries: [string, KubeObject][] = [];
-    const pageFrom = (startKey: string) => this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
+    const pageFrom = (startKey: string) =>
+      this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
     let next: Promise<RangeResult> | undefined = pageFrom(this.prefix);
     while (next !== undefined) {
       const page: RangeResult = await next;
@@ -444,7 +453,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
         // meanwhile) in between slices of it, and between pages of a store that reads in place.
         if (index % DECODE_SLICE === 0) await setImmediate();
         const kv = page.kvs[index];
-        entries.push([kv.key, decodeObject(kv)]);
+        entries.push([kv.key, decodeObject(kv, this.codec)]);
       }
     }
     return new BTree(entries, compareKeys);
@@ -456,7 +465,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
       const previous = this.tree.get(kv.key);
       let object: KubeObject;
       if (type === 'put') {
-        object = decodeObject(kv);
+        object = decodeObject(kv, this.codec);
         this.tree.set(kv.key, object);
       } else {
         if (previous === undefined) continue;
@@ -494,7 +503,10 @@ export class WatchCache implements ObjectStorage, FeedListener {
       case 'continue': {
         if (read.revision === LATEST_REVISION) return (await this.catchUpWithStore()) ? this.currentView() : undefined;
         const continueToken = encodeContinueToken({ listPrefix, startKey: read.startKey, revision: LATEST_REVISION });
-        return this.pastView(read.revision, () => new ObjectError('Expired', CONTINUE_EXPIRED_MESSAGE, { continueToken }));
+        return this.pastView(
+          read.revision,
+          () => new ObjectError('Expired', CONTINUE_EXPIRED_MESSAGE, { continueToken }),
+        );
       }
     }
   }
@@ -599,7 +611,11 @@ function* stateEvents(source: {
 }
 
 /** The ring's events a resuming watcher has not seen, converted as it reads them. */
-function* ringEvents(source: { events: CacheEvent[]; namespace: string | undefined; predicate: Predicate }): Generator<ObjectWatchEvent> {
+function* ringEvents(source: {
+  events: CacheEvent[];
+  namespace: string | undefined;
+  predicate: Predicate;
+}): Generator<ObjectWatchEvent> {
   for (const event of source.events) {
     if (source.namespace !== undefined && event.namespace !== source.namespace) continue;
     const watchEvent = new WatchEventsOf(event).for(source.predicate);

@@ -167,7 +167,10 @@ export class WatcherSet {
 
   private ensureBookmarkTimer(): void {
     if (this.bookmarkTimer) return;
-    const tickMs = Math.max(10, Math.min(1_000, Math.floor(this.bookmarkIntervalMs / 4), Math.floor(this.deadlineLeadMs / 4)));
+    const tickMs = Math.max(
+      10,
+      Math.min(1_000, Math.floor(this.bookmarkIntervalMs / 4), Math.floor(this.deadlineLeadMs / 4)),
+    );
     this.bookmarkTimer = setInterval(() => this.sendDueBookmarks(), tickMs);
     this.bookmarkTimer.unref();
   }

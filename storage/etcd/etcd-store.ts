@@ -1,6 +1,6 @@
 /**
- * The replicated backend: a `RevisionedStore` on an etcd cluster, through the `etcd3` client's
- * raw KV and watch services (see etcd-watch.ts for why not its high-level Watcher).
+ * The replicated backend: a `RevisionedStore` on an etcd cluster, through capstan's own etcd
+ * client (client/), which fails over among the members.
  *
  * Writes are single transactions comparing the key's mod revision (0 for "absent"); a failed
  * compare reads the key in the same transaction, so the caller gets the current value without
@@ -11,8 +11,6 @@
  * whoever compacted. The result is remembered (with compactions this client made and those
  * watches reported) and used to fill in `CompactedError` for reads.
  */
-import { circuitBreaker, ConsecutiveBreaker, handleWhen, isBrokenCircuitError, noop } from 'cockatiel';
-import { Etcd3, isRecoverableError, IOptions, IRangeRequest, IRequestOp, IResponseHeader, IResponseOp } from 'etcd3';
 import { CompactedError, FutureRevisionError, tooLargeToStore, ValueTooLargeError } from '../errors';
 import type {
   GetResult,
@@ -21,8 +19,14 @@ import type {
   RevisionedStore,
   StoreWatch,
   WatchRequest,
+  WriteOptions,
   WriteResult,
 } from '../store';
+import { EtcdCallError, isTransientFailure } from './client/call-error';
+import { EtcdClient } from './client/client';
+import type { KeepAlive } from './client/channel';
+import type { RangeRequest as EtcdRangeRequest, PutRequest, RequestOp, ResponseOp } from './client/messages';
+import { LeaseManager } from './lease-manager';
 import { etcdRange, isCompactedMessage, isFutureRevisionMessage, keyValueOf, unavailable } from './etcd-wire';
 import { EtcdWatch } from './etcd-watch';
 
@@ -40,12 +44,15 @@ export interface EtcdStoreOptions {
   };
   /** Deadline of each unary request (default 10 s). */
   readonly requestTimeoutMs?: number;
+  /** How long a lease may serve writes with a TTL (`--lease-reuse-duration-seconds`, default 60). */
+  readonly leaseReuseDurationSeconds?: number;
+  /** Pings that find a member gone silent (default: the reference's 30 s, 10 s). */
+  readonly keepAlive?: KeepAlive;
 }
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** How long to wait for etcd to name its compacted revision on a watch from below it. */
 const COMPACTION_PROBE_TIMEOUT_MS = 2_000;
-/** Attempts of one write or compaction that never reached etcd, each on a member picked at random among those not skipped. */
+/** Attempts of one write or compaction that never reached etcd (each tries every member in turn). */
 const CALL_ATTEMPTS = 3;
 /**
  * Pauses between attempts of a read. A leader election fails every read for its duration
@@ -57,53 +64,17 @@ const READ_RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1_500];
 /** A key no one uses, for requests that only want a response header. */
 const NUL_KEY = Buffer.from([0]);
 
-/**
- * After a few failures in a row a member is skipped for a while, so calls go to the others.
- * etcd3's default skips it for 5 s, which with one member means 5 s of refused calls after
- * it is back; a second is enough to stop hammering a dead member.
- */
-function hostCircuitBreaker() {
-  return circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter: 1_000, breaker: new ConsecutiveBreaker(3) });
-}
-
-/**
- * gRPC gives Node the URL's host as the TLS server name, and Node warns (DEP0123) on every
- * process that reaches etcd by IP address, as kubeadm's https://127.0.0.1:2379: a warning an
- * operator cannot act on (the certificate is still checked against the address). Only that
- * warning is dropped.
- */
-let ipServerNameWarningDropped = false;
-function dropIpServerNameWarning(): void {
-  if (ipServerNameWarningDropped) return;
-  ipServerNameWarningDropped = true;
-  const emitWarning = process.emitWarning.bind(process) as (...args: unknown[]) => void;
-  process.emitWarning = ((...args: unknown[]) => {
-    const code = typeof args[1] === 'object' && args[1] !== null ? (args[1] as { code?: unknown }).code : args[2];
-    if (code !== 'DEP0123') emitWarning(...args);
-  }) as typeof process.emitWarning;
-}
-
 /** Opens the store and checks that etcd answers; throws `StoreUnavailableError` when it does not. */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<RevisionedStore> {
-  if (options.tls) dropIpServerNameWarning();
-  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const clientOptions: IOptions = {
-    hosts: options.endpoints,
-    credentials: options.tls && {
-      // gRPC's createSsl takes null for the system's roots; etcd3's type asks a Buffer regardless.
-      rootCertificate: options.tls.ca ?? (null as unknown as Buffer),
-      privateKey: options.tls.key,
-      certChain: options.tls.cert,
-    },
-    // Streams (watches) live long; only unary calls get a deadline.
-    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
-    // Retries are this store's (see `call`): etcd3's would retry writes that may have applied.
-    faultHandling: { host: hostCircuitBreaker, global: noop },
-    // gRPC's default 4 MiB answer cap would fail any page of more than ~1,700 Pods; the
-    // reference's client takes answers of any size, and the caller bounds pages by `limit`.
-    grpcOptions: { 'grpc.max_receive_message_length': -1 },
-  };
-  const store = new EtcdStore(new Etcd3(clientOptions));
+  // No cap on answer sizes (gRPC clients' usual 4 MiB): the reference's client takes answers
+  // of any size, and the caller bounds pages by `limit`.
+  const client = new EtcdClient({
+    endpoints: options.endpoints,
+    tls: options.tls,
+    requestTimeoutMs: options.requestTimeoutMs,
+    keepAlive: options.keepAlive,
+  });
+  const store = new EtcdStore(client, new LeaseManager(client, options.leaseReuseDurationSeconds));
   try {
     await store.currentRevision();
   } catch (error) {
@@ -118,18 +89,21 @@ class EtcdStore implements RevisionedStore {
   private knownCompactedRevision = 0;
   private readonly watches = new Set<StoreWatch>();
 
-  constructor(private readonly client: Etcd3) {}
+  constructor(
+    private readonly client: EtcdClient,
+    private readonly leases: LeaseManager,
+  ) {}
 
   async currentRevision(): Promise<number> {
-    const response = await this.call('read', () => this.client.kv.range({ key: NUL_KEY, count_only: true }));
-    return revisionOf(response.header);
+    const response = await this.call('read', () => this.client.range({ key: NUL_KEY, countOnly: true }));
+    return response.header.revision;
   }
 
   async get(key: string, options?: { revision?: number }): Promise<GetResult> {
     const revision = options?.revision ?? 0;
     const response = await this.read({ key: Buffer.from(key, 'utf8'), revision });
     return {
-      revision: revision || revisionOf(response.header),
+      revision: revision || response.header.revision,
       kv: response.kvs.length > 0 ? keyValueOf(response.kvs[0]) : undefined,
     };
   }
@@ -143,51 +117,63 @@ class EtcdStore implements RevisionedStore {
     });
     const kvs = response.kvs.map(keyValueOf);
     return {
-      revision: revision || revisionOf(response.header),
+      revision: revision || response.header.revision,
       kvs,
       // etcd counts every key of the range, not only the returned ones.
-      remaining: Number(response.count) - kvs.length,
+      remaining: response.count - kvs.length,
     };
   }
 
-  async create(key: string, value: Buffer): Promise<WriteResult> {
+  async create(key: string, value: Buffer, options?: WriteOptions): Promise<WriteResult> {
     const tooLarge = tooLargeToStore(key, value);
     if (tooLarge) throw tooLarge;
-    const outcome = await this.writeIfModRevision(key, 0, { request_put: { key: Buffer.from(key, 'utf8'), value } });
+    const outcome = await this.writeIfModRevision(
+      key,
+      0,
+      { key: Buffer.from(key, 'utf8'), value },
+      options?.ttlSeconds,
+    );
     if (!outcome.succeeded) return outcome;
     const { revision } = outcome;
     return { succeeded: true, revision, kv: { key, value, createRevision: revision, modRevision: revision } };
   }
 
-  async update(key: string, value: Buffer, expectedModRevision: number): Promise<WriteResult> {
+  async update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
     // Mod revision 0 would compare equal for an absent key and create it.
     if (expectedModRevision <= 0) return this.failedWrite(key);
     const tooLarge = tooLargeToStore(key, value);
     if (tooLarge) throw tooLarge;
-    const outcome = await this.writeIfModRevision(key, expectedModRevision, {
-      request_put: { key: Buffer.from(key, 'utf8'), value, prev_kv: true },
-    });
+    const outcome = await this.writeIfModRevision(
+      key,
+      expectedModRevision,
+      { key: Buffer.from(key, 'utf8'), value, prevKv: true },
+      options?.ttlSeconds,
+    );
     if (!outcome.succeeded) return outcome;
     const { revision, response } = outcome;
     // The put response has no create revision; the replaced value, of the same incarnation, does.
-    const createRevision = Number(response.response_put.prev_kv.create_revision);
+    if (!('put' in response) || !response.put.prevKv)
+      throw new Error('etcd answered a put without the replaced value it was asked for');
+    const createRevision = response.put.prevKv.createRevision;
     return { succeeded: true, revision, kv: { key, value, createRevision, modRevision: revision } };
   }
 
   async delete(key: string, expectedModRevision: number): Promise<WriteResult> {
     if (expectedModRevision <= 0) return this.failedWrite(key);
-    const outcome = await this.writeIfModRevision(key, expectedModRevision, {
-      request_delete_range: { key: Buffer.from(key, 'utf8'), prev_kv: true },
+    const outcome = await this.compareAndWrite(key, expectedModRevision, {
+      deleteRange: { key: Buffer.from(key, 'utf8'), prevKv: true },
     });
     if (!outcome.succeeded) return outcome;
     const { revision, response } = outcome;
-    const deleted = keyValueOf(response.response_delete_range.prev_kvs[0]);
+    if (!('deleteRange' in response) || response.deleteRange.prevKvs.length === 0)
+      throw new Error('etcd answered a delete without the deleted value it was asked for');
+    const deleted = keyValueOf(response.deleteRange.prevKvs[0]);
     return { succeeded: true, revision, kv: { ...deleted, modRevision: revision } };
   }
 
   watch(request: WatchRequest): StoreWatch {
     const watch = new EtcdWatch({
-      client: this.client.watchClient,
+      client: this.client,
       request: {
         ...request,
         onError: (error) => {
@@ -208,13 +194,13 @@ class EtcdStore implements RevisionedStore {
 
   async compact(revision: number): Promise<void> {
     // etcd refuses a revision at or below the compacted one with the compacted error.
-    await this.call('compact', () => this.client.kv.compact({ revision, physical: true }), revision);
+    await this.call('compact', () => this.client.compact({ revision, physical: true }), revision);
     this.learnCompactedRevision(revision);
   }
 
   async compactedRevision(): Promise<number> {
     try {
-      await this.call('read', () => this.client.kv.range({ key: NUL_KEY, revision: 1, count_only: true }), 1);
+      await this.call('read', () => this.client.range({ key: NUL_KEY, revision: 1, countOnly: true }), 1);
     } catch (error) {
       if (!(error instanceof CompactedError)) throw error;
     }
@@ -227,30 +213,54 @@ class EtcdStore implements RevisionedStore {
     this.client.close();
   }
 
-  private read(request: IRangeRequest) {
-    return this.call('read', () => this.client.kv.range(request), Number(request.revision ?? 0));
+  private read(request: EtcdRangeRequest) {
+    return this.call('read', () => this.client.range(request), request.revision ?? 0);
+  }
+
+  /**
+   * A put compared on the key's mod revision (see `compareAndWrite`), on a lease when the
+   * write has a TTL. A lease etcd no longer knows (revoked by someone, or expired while this
+   * client paused) fails the whole transaction, so it is retried once on a fresh lease.
+   */
+  private async writeIfModRevision(
+    key: string,
+    expected: number,
+    put: PutRequest,
+    ttlSeconds: number | undefined,
+  ): ReturnType<EtcdStore['compareAndWrite']> {
+    if (!ttlSeconds || ttlSeconds <= 0) return this.compareAndWrite(key, expected, { put });
+    for (let attempt = 1; ; attempt++) {
+      const lease = await this.call('write', () => this.leases.leaseFor(ttlSeconds));
+      try {
+        return await this.compareAndWrite(key, expected, { put: { ...put, lease } });
+      } catch (error) {
+        if (attempt > 1 || !isLeaseNotFound(error)) throw error;
+        this.leases.forget(lease);
+      }
+    }
   }
 
   /**
    * One transaction: if the key's mod revision is `expected` (0: absent), run `write`; else read
    * the key, so a failed compare returns its current value without a second round trip.
    */
-  private async writeIfModRevision(
+  private async compareAndWrite(
     key: string,
     expected: number,
-    write: IRequestOp,
-  ): Promise<{ succeeded: true; revision: number; response: IResponseOp } | (WriteResult & { succeeded: false })> {
+    write: RequestOp,
+  ): Promise<{ succeeded: true; revision: number; response: ResponseOp } | (WriteResult & { succeeded: false })> {
     const keyBuffer = Buffer.from(key, 'utf8');
     const response = await this.call('write', () =>
-      this.client.kv.txn({
-        compare: [{ key: keyBuffer, target: 'Mod', result: 'Equal', mod_revision: expected }],
+      this.client.txn({
+        compare: [{ key: keyBuffer, target: 'mod', result: 'equal', value: expected }],
         success: [write],
-        failure: [{ request_range: { key: keyBuffer } }],
+        failure: [{ range: { key: keyBuffer } }],
       }),
     );
-    const revision = revisionOf(response.header);
+    const revision = response.header.revision;
     if (response.succeeded) return { succeeded: true, revision, response: response.responses[0] };
-    const current = response.responses[0].response_range.kvs;
+    const failed = response.responses[0];
+    const current = failed && 'range' in failed ? failed.range.kvs : [];
     return { succeeded: false, revision, kv: current.length > 0 ? keyValueOf(current[0]) : undefined };
   }
 
@@ -273,13 +283,13 @@ class EtcdStore implements RevisionedStore {
         if (isCompactedMessage(error)) throw new CompactedError(revision, await this.probeCompactedRevision());
         if (isFutureRevisionMessage(error)) throw new FutureRevisionError(revision, await this.currentRevision());
         // A member started with a lower --max-request-bytes, or a transaction's overhead past it.
-        if (error instanceof Error && /request is too large|larger than max/.test(error.message)) throw new ValueTooLargeError(0);
+        if (error instanceof Error && /request is too large|larger than max/.test(error.message))
+          throw new ValueTooLargeError(0);
         if (kind !== 'read') {
           if (!neverSent(error) || attempt >= CALL_ATTEMPTS) throw unavailable(kind, error);
           continue;
         }
-        const retry = (error instanceof Error && isRecoverableError(error)) || isBrokenCircuitError(error);
-        if (!retry || attempt > READ_RETRY_DELAYS_MS.length) throw unavailable(kind, error);
+        if (!isTransientFailure(error) || attempt > READ_RETRY_DELAYS_MS.length) throw unavailable(kind, error);
         await new Promise((resolve) => setTimeout(resolve, READ_RETRY_DELAYS_MS[attempt - 1]));
       }
     }
@@ -294,7 +304,7 @@ class EtcdStore implements RevisionedStore {
     const answer = await new Promise<number | undefined>((resolve) => {
       const timer = setTimeout(() => finish(undefined), COMPACTION_PROBE_TIMEOUT_MS);
       const watch = new EtcdWatch({
-        client: this.client.watchClient,
+        client: this.client,
         request: { prefix: '\0', fromRevision: 1, onEvents: () => undefined, onError: () => finish(undefined) },
         onCompactedRevision: (revision) => finish(revision),
       });
@@ -313,11 +323,15 @@ class EtcdStore implements RevisionedStore {
   }
 }
 
-/** A call that failed before any connection carried it: every member was down or skipped. */
-function neverSent(error: unknown): boolean {
-  return isBrokenCircuitError(error) || (error instanceof Error && error.message.includes('No connection established'));
+function isLeaseNotFound(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.cause instanceof EtcdCallError &&
+    error.cause.details === 'etcdserver: requested lease not found'
+  );
 }
 
-function revisionOf(header: IResponseHeader): number {
-  return Number(header.revision);
+/** A call that never left this process: every member was down or skipped, or refused the stream. */
+function neverSent(error: unknown): boolean {
+  return error instanceof EtcdCallError && error.neverSent;
 }

@@ -1,10 +1,5 @@
 /**
- * A watch driven directly on etcd's gRPC watch stream (etcd3's raw `WatchClient`), one stream
- * per watch.
- *
- * Written here instead of using etcd3's `Watcher` because that one drops `compact_revision`,
- * crashes the process on an unhandled error, and resumes after a reconnect from the create
- * response's revision, which can skip events. This one:
+ * A store watch on etcd's Watch stream, one stream per watch. It:
  * - ends with `CompactedError` when etcd reports a compacted start (it names the compacted
  *   revision);
  * - on a stream failure reconnects with backoff and resumes from the last delivered revision
@@ -12,19 +7,19 @@
  * - gives up with `StoreUnavailableError` when no stream could be (re)established for
  *   `RECONNECT_GIVE_UP_MS` in a row (counted from the failure, however long the stream worked).
  */
-import type { IDuplexStream, IWatchRequest, IWatchResponse, WatchClient } from 'etcd3';
 import { CompactedError, StoreUnavailableError } from '../errors';
 import type { StoreWatch, WatchRequest } from '../store';
+import type { EtcdClient } from './client/client';
+import type { WatchResponse } from './client/messages';
+import type { WatchStream } from './client/watch-stream';
 import { etcdRange, eventOf, unavailable } from './etcd-wire';
-
-type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
 
 const RECONNECT_FIRST_DELAY_MS = 50;
 const RECONNECT_MAX_DELAY_MS = 2_000;
 const RECONNECT_GIVE_UP_MS = 30_000;
 
 export interface EtcdWatchOptions {
-  readonly client: WatchClient;
+  readonly client: EtcdClient;
   readonly request: WatchRequest;
   /** Told about every compacted revision etcd reports, so the store can remember it. */
   readonly onCompactedRevision: (revision: number) => void;
@@ -33,7 +28,7 @@ export interface EtcdWatchOptions {
 }
 
 export class EtcdWatch implements StoreWatch {
-  private readonly client: WatchClient;
+  private readonly client: EtcdClient;
   private readonly request: WatchRequest;
   private readonly onCompactedRevision: (revision: number) => void;
   /** Every event up to this revision has been delivered. */
@@ -63,41 +58,40 @@ export class EtcdWatch implements StoreWatch {
   }
 
   private async connect(): Promise<void> {
-    let stream: WatchStream;
+    let stream: WatchStream | undefined;
     try {
-      stream = await this.client.watch();
+      stream = await this.client.watch({
+        // Responses can come only once the stream is assigned below, after the create request.
+        onResponse: (response) => this.onResponse(stream, response),
+        onEnd: (error) => this.streamFailed(stream, error ?? new Error('etcd ended the watch stream')),
+      });
     } catch (error) {
       this.streamFailed(undefined, error);
       return;
     }
     if (this.closed) {
-      endStream(stream);
+      stream.close();
       return;
     }
     this.stream = stream;
-    stream.on('data', (response) => this.onResponse(stream, response));
-    stream.on('error', (error) => this.streamFailed(stream, error));
-    stream.on('end', () => this.streamFailed(stream, new Error('watch stream ended')));
-    stream.write({
-      create_request: {
-        ...etcdRange(this.request.prefix),
-        start_revision: this.deliveredRevision + 1,
-        prev_kv: true,
-        progress_notify: true,
-      },
+    stream.create({
+      ...etcdRange(this.request.prefix),
+      startRevision: this.deliveredRevision + 1,
+      prevKv: true,
+      progressNotify: true,
     });
   }
 
-  private onResponse(stream: WatchStream, response: IWatchResponse): void {
+  private onResponse(stream: WatchStream | undefined, response: WatchResponse): void {
     if (this.closed || stream !== this.stream) return;
-    const compactRevision = Number(response.compact_revision);
+    const compactRevision = response.compactRevision;
     if (compactRevision > 0) {
       this.onCompactedRevision(compactRevision);
       this.fail(new CompactedError(this.deliveredRevision + 1, compactRevision));
       return;
     }
     if (response.canceled) {
-      this.fail(new StoreUnavailableError(`etcd canceled the watch: ${response.cancel_reason || 'no reason given'}`));
+      this.fail(new StoreUnavailableError(`etcd canceled the watch: ${response.cancelReason || 'no reason given'}`));
       return;
     }
     if (response.created) {
@@ -107,7 +101,7 @@ export class EtcdWatch implements StoreWatch {
     }
     if (response.events.length === 0) {
       // A progress notification: etcd sends them only to watchers that have caught up.
-      const revision = Number(response.header.revision);
+      const revision = response.header.revision;
       if (revision <= this.deliveredRevision) return;
       this.deliveredRevision = revision;
       this.deliver(() => this.request.onProgress?.(revision));
@@ -135,7 +129,7 @@ export class EtcdWatch implements StoreWatch {
   private dropStream(): void {
     const stream = this.stream;
     this.stream = undefined;
-    if (stream) endStream(stream);
+    stream?.close();
   }
 
   /** Runs a caller's callback; one that throws ends the watch. */
@@ -152,15 +146,4 @@ export class EtcdWatch implements StoreWatch {
     this.close();
     this.request.onError(error);
   }
-}
-
-/**
- * Ends a stream we no longer want. Ending the request side first matters: etcd3 marks the
- * host failed (and resets every client on it) when a still-writable stream errors, and
- * cancelling makes the stream error with CANCELLED.
- */
-function endStream(stream: WatchStream): void {
-  stream.on('error', () => undefined);
-  stream.end();
-  stream.cancel();
 }

@@ -1,42 +1,43 @@
 /**
- * Translation between the store's terms and etcd's gRPC messages: key ranges, key-values,
- * events and errors.
+ * Translation between the store's terms and etcd's messages: key ranges, key-values, events
+ * and errors.
  */
-import type { IEvent, IKeyValue } from 'etcd3';
 import { StoreUnavailableError } from '../errors';
 import type { KeyValue, StoreEvent } from '../store';
+import type * as etcd from './client/messages';
 
 /** etcd's "\0": as a key, the lowest key; as a range end, "no upper bound". */
 const NUL = Buffer.from([0]);
 
 /**
- * The etcd range [key, range_end) of keys starting with `prefix`, from `startKey` on. The last
+ * The etcd range [key, rangeEnd) of keys starting with `prefix`, from `startKey` on. The last
  * byte of a UTF-8 string is never 0xff, so incrementing it gives the prefix's end.
  */
-export function etcdRange(prefix: string, startKey?: string): { key: Buffer; range_end: Buffer } {
+export function etcdRange(prefix: string, startKey?: string): { key: Buffer; rangeEnd: Buffer } {
   const start = startKey ?? prefix;
   const key = start === '' ? NUL : Buffer.from(start, 'utf8');
-  if (prefix === '') return { key, range_end: NUL };
+  if (prefix === '') return { key, rangeEnd: NUL };
   const rangeEnd = Buffer.from(prefix, 'utf8');
   rangeEnd[rangeEnd.length - 1] += 1;
-  return { key, range_end: rangeEnd };
+  return { key, rangeEnd };
 }
 
-export function keyValueOf(kv: IKeyValue): KeyValue {
+export function keyValueOf(kv: etcd.KeyValue): KeyValue {
   return {
     key: kv.key.toString('utf8'),
     value: kv.value,
-    createRevision: Number(kv.create_revision),
-    modRevision: Number(kv.mod_revision),
+    createRevision: kv.createRevision,
+    modRevision: kv.modRevision,
   };
 }
 
-/** etcd puts the deletion's revision in a delete event's kv.mod_revision already. */
-export function eventOf(event: IEvent): StoreEvent {
+/** etcd puts the deletion's revision in a delete event's kv.modRevision already. */
+export function eventOf(event: etcd.WatchEvent): StoreEvent {
   const kv = keyValueOf(event.kv);
-  const type = event.type === 'Delete' ? 'delete' : 'put';
-  // Protobuf defaults fill an absent prev_kv with an empty message: no key means none.
-  return event.prev_kv && event.prev_kv.key.length > 0 ? { type, kv, prevKv: keyValueOf(event.prev_kv) } : { type, kv };
+  // An empty previous key-value (no key) is no previous value.
+  return event.prevKv && event.prevKv.key.length > 0
+    ? { type: event.type, kv, prevKv: keyValueOf(event.prevKv) }
+    : { type: event.type, kv };
 }
 
 export function isCompactedMessage(error: unknown): boolean {

@@ -1,39 +1,70 @@
 /**
- * Stored form of an object: its JSON bytes without `metadata.resourceVersion`, which is never
- * stored but injected on every read as the decimal mod revision of the key (so the version a
- * client sees is always the store's, and identical content encodes to identical bytes).
+ * Stored form of an object. What the bytes are is the resource's `ValueCodec`: the server gives
+ * each resource the reference's encoding (protobuf with the `k8s\0` envelope for built-in kinds,
+ * JSON for custom resources), and the storage layer, which knows no kinds, only frames it:
+ * what the reference never persists is dropped before encoding, and `metadata.resourceVersion`
+ * is injected on every read as the decimal mod revision of the key (so the version a client
+ * sees is always the store's, and identical content encodes to identical bytes).
  */
 import { ObjectError } from '../errors';
 import type { KeyValue } from '../store';
-import type { KubeObject } from './types';
+import type { KubeObject } from '../../api/objects';
 
-export function encodeObject(object: KubeObject): Buffer {
-  const { resourceVersion: _dropped, ...metadata } = object.metadata;
-  return Buffer.from(JSON.stringify({ ...object, metadata }));
+/**
+ * How one resource's objects become bytes and back. `decode` reads whatever a writer of the
+ * same store may have left (another encoding, another version of the kind) and answers the
+ * object as the resource keeps it in memory; it throws an Error whose message says why the
+ * bytes do not decode. Neither sees `metadata.resourceVersion` or `metadata.selfLink`.
+ */
+export interface ValueCodec {
+  encode(object: KubeObject): Buffer;
+  decode(value: Buffer): unknown;
+}
+
+/** Plain JSON: what a store without a server's codec (tests, tools) reads and writes. */
+export const JSON_VALUE_CODEC: ValueCodec = {
+  encode: (object) => Buffer.from(JSON.stringify(object)),
+  decode: (value) => JSON.parse(value.toString('utf8')),
+};
+
+/**
+ * The bytes of `object` as `codec` stores them, without what the reference never persists: the
+ * resourceVersion (the key's revision says it) and the selfLink (no longer set since 1.20, and
+ * cleared before every write by the reference's storage).
+ */
+export function encodeObject(object: KubeObject, codec: ValueCodec = JSON_VALUE_CODEC): Buffer {
+  const { resourceVersion: _version, selfLink: _selfLink, ...metadata } = object.metadata;
+  return codec.encode({ ...object, metadata });
 }
 
 /** Decodes a stored value and stamps it with `revision` (default: the key's mod revision). */
 export function decodeObject(
-  kv: Pick<KeyValue, 'key' | 'value' | 'modRevision'>,
+  kv: Pick<KeyValue, 'key' | 'value' | 'modRevision' | 'transformError'>,
+  codec: ValueCodec = JSON_VALUE_CODEC,
   revision: number = kv.modRevision,
 ): KubeObject {
-  let parsed: unknown;
+  // Encryption at rest could not decrypt it: as corrupt as undecodable bytes, and as removable.
+  if (kv.transformError !== undefined)
+    throw corruptObject(kv, `data from the storage is not transformable revision=0: ${kv.transformError.message}`);
+  let decoded: unknown;
   try {
-    parsed = JSON.parse(kv.value.toString('utf8'));
+    decoded = codec.decode(kv.value);
   } catch (error) {
-    throw corruptObject(kv, (error as Error).message);
+    throw corruptObject(kv, undecodable(kv, (error as Error).message));
   }
-  if (!isKubeObject(parsed)) throw corruptObject(kv, 'Object \'metadata\' is missing');
-  parsed.metadata.resourceVersion = String(revision);
-  return parsed;
+  if (!isKubeObject(decoded)) throw corruptObject(kv, undecodable(kv, "Object 'metadata' is missing"));
+  decoded.metadata.resourceVersion = String(revision);
+  return decoded;
 }
 
 /** The reference's storage error for an object whose bytes do not decode (storage error code 7). */
-function corruptObject(kv: Pick<KeyValue, 'key' | 'modRevision'>, cause: string): ObjectError {
-  const message =
-    `StorageError: corrupt object, Code: 7, Key: ${kv.key}, ResourceVersion: 0, ` +
-    `AdditionalErrorMsg: object not decodable revision=${kv.modRevision}: ${cause}`;
+function corruptObject(kv: Pick<KeyValue, 'key'>, additional: string): ObjectError {
+  const message = `StorageError: corrupt object, Code: 7, Key: ${kv.key}, ResourceVersion: 0, AdditionalErrorMsg: ${additional}`;
   return new ObjectError('InternalError', message, { corruptKey: kv.key });
+}
+
+function undecodable(kv: Pick<KeyValue, 'modRevision'>, cause: string): string {
+  return `object not decodable revision=${kv.modRevision}: ${cause}`;
 }
 
 export function isCorruptObjectError(error: unknown): error is ObjectError {

@@ -27,7 +27,8 @@ export function interpretListOptions(options: ListOptions, listPrefix: string): 
   const badRequest = (message: string): ObjectError => new ObjectError('BadRequest', message);
 
   if (match !== undefined) {
-    if (resourceVersion === '') throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (resourceVersion === '')
+      throw badRequest('resourceVersionMatch is forbidden unless resourceVersion is provided');
     if (token !== '') throw badRequest('resourceVersionMatch is forbidden when continue is provided');
     if (match !== 'Exact' && match !== 'NotOlderThan') {
       throw badRequest(`unknown ResourceVersionMatch: ${JSON.stringify(match)}`);

@@ -1,6 +1,7 @@
 /**
- * The object layer straight over a revisioned store: objects of one resource type as JSON under
- * `<keyPrefix>/[<namespace>/]<name>`, their resourceVersion being the key's mod revision.
+ * The object layer straight over a revisioned store: objects of one resource type, in the bytes
+ * of its codec, under `<keyPrefix>/[<namespace>/]<name>`, their resourceVersion being the key's
+ * mod revision.
  *
  * Writes follow the reference server's storage contract (storage notes, "Writes"): create only
  * when absent; update and delete compare the mod revision they read and, when a concurrent
@@ -8,8 +9,8 @@
  * store's revision errors into the reference's 410/504 answers.
  */
 import { CompactedError, FutureRevisionError, ObjectError, type StorageReadCause } from '../errors';
-import type { RangeResult, RevisionedStore } from '../store';
-import { decodeObject, encodeObject, isCorruptObjectError } from './codec';
+import type { RangeResult, RevisionedStore, WriteOptions } from '../store';
+import { decodeObject, encodeObject, isCorruptObjectError, type ValueCodec } from './codec';
 import { encodeContinueToken, LATEST_REVISION } from './continue-token';
 import { objectKey, qualifiedResourceName, scopePrefix, type ResourceKeySpace } from './keys';
 import { interpretListOptions, ListRead } from './list-request';
@@ -18,7 +19,6 @@ import { startStoreWatch } from './store-watch';
 import type {
   DeleteOptions,
   GetOptions,
-  KubeObject,
   ListOptions,
   ListResult,
   ObjectKey,
@@ -32,6 +32,7 @@ import type {
   WatchOptions,
 } from './types';
 
+import type { KubeObject } from '../../api/objects';
 export interface ResourceStoreOptions {
   readonly store: RevisionedStore;
   /** Where this resource's keys start, without a trailing "/": e.g. `/registry/deployments.apps`. */
@@ -39,6 +40,13 @@ export interface ResourceStoreOptions {
   /** Names the resource in messages: `pods`, `deployments.apps`. */
   readonly qualifiedResource: { readonly group: string; readonly resource: string };
   readonly namespaced: boolean;
+  /** How values are encoded and decoded; absent: plain JSON. */
+  readonly codec?: ValueCodec;
+  /**
+   * Objects of this resource are deleted this many seconds after their last write (Events:
+   * `--event-ttl`, as the reference's event registry asks of its store). Absent: kept.
+   */
+  readonly ttlSeconds?: number;
 }
 
 /** The reference store never asks etcd for more keys than this in one range while paging with a selector. */
@@ -61,13 +69,17 @@ export class ResourceStore implements ObjectStorage {
   private readonly resourceName: string;
   private readonly namespaced: boolean;
   private readonly keySpace: ResourceKeySpace;
+  private readonly codec: ValueCodec | undefined;
+  private readonly writeOptions: WriteOptions | undefined;
 
   constructor(options: ResourceStoreOptions) {
     this.store = options.store;
+    this.codec = options.codec;
     this.keyPrefix = options.keyPrefix;
     this.resourceName = qualifiedResourceName(options.qualifiedResource);
     this.namespaced = options.namespaced;
     this.keySpace = { keyPrefix: options.keyPrefix, namespaced: options.namespaced };
+    this.writeOptions = options.ttlSeconds ? { ttlSeconds: options.ttlSeconds } : undefined;
   }
 
   async get(key: ObjectKey, options: GetOptions = {}): Promise<KubeObject> {
@@ -78,12 +90,12 @@ export class ResourceStore implements ObjectStorage {
       throw tooLargeResourceVersion({ requested: minimumRevision, current: result.revision });
     }
     if (result.kv === undefined) throw this.notFound(key.name);
-    return decodeObject(result.kv);
+    return decodeObject(result.kv, this.codec);
   }
 
   async create(key: ObjectKey, object: KubeObject, options: { dryRun?: boolean } = {}): Promise<KubeObject> {
     const storeKey = objectKey(this.keySpace, key);
-    const value = encodeObject(object);
+    const value = encodeObject(object, this.codec);
     // A dry run only looks for the key, as the reference's dry-run storage does: the object
     // comes back as given, resourceVersion and all, since nothing is written.
     if (options.dryRun) {
@@ -96,9 +108,9 @@ export class ResourceStore implements ObjectStorage {
         name: key.name,
       });
     }
-    const result = await this.store.create(storeKey, value);
+    const result = await this.store.create(storeKey, value, this.writeOptions);
     if (!result.succeeded || result.kv === undefined) throw this.alreadyExists(key.name);
-    return decodeObject(result.kv);
+    return decodeObject(result.kv, this.codec);
   }
 
   async update(key: ObjectKey, update: UpdateFunction, options: UpdateOptions = {}): Promise<UpdateResult> {
@@ -107,30 +119,36 @@ export class ResourceStore implements ObjectStorage {
     // Each turn either returns or learns the newer state that beat it; a retry never reuses stale state.
     for (;;) {
       if (current === undefined && !options.allowCreate) throw this.notFound(key.name);
-      const currentObject = current === undefined ? undefined : decodeObject(current);
-      this.checkUpdatePreconditions({ storeKey, name: key.name, current: currentObject, preconditions: options.preconditions });
+      const currentObject = current === undefined ? undefined : decodeObject(current, this.codec);
+      this.checkUpdatePreconditions({
+        storeKey,
+        name: key.name,
+        current: currentObject,
+        preconditions: options.preconditions,
+      });
 
       // The update function may change what it gets: it gets the object just decoded, which
       // nothing else holds, and the rare no-op answer decodes the stored bytes again.
       const updated = await update(currentObject);
-      const value = encodeObject(updated);
-      if (current !== undefined && value.equals(current.value)) {
-        // Nothing changed: no write, no new revision, no event.
-        return { object: decodeObject(current), created: false };
+      const value = encodeObject(updated, this.codec);
+      if (current !== undefined && !current.stale && value.equals(current.value)) {
+        // Nothing changed: no write, no new revision, no event. A stale value (encrypted with
+        // a key being rotated away from) is rewritten all the same, which is how rotation works.
+        return { object: decodeObject(current, this.codec), created: false };
       }
       if (options.dryRun) {
         // What would be stored, at the version it replaces (none for a creation).
-        if (current !== undefined) return { object: decodeObject({ ...current, value }), created: false };
+        if (current !== undefined) return { object: decodeObject({ ...current, value }, this.codec), created: false };
         const { resourceVersion: _unset, ...metadata } = updated.metadata;
         return { object: { ...updated, metadata }, created: true };
       }
 
       const result =
         current === undefined
-          ? await this.store.create(storeKey, value)
-          : await this.store.update(storeKey, value, current.modRevision);
+          ? await this.store.create(storeKey, value, this.writeOptions)
+          : await this.store.update(storeKey, value, current.modRevision, this.writeOptions);
       if (result.succeeded && result.kv !== undefined) {
-        return { object: decodeObject(result.kv), created: current === undefined };
+        return { object: decodeObject(result.kv, this.codec), created: current === undefined };
       }
       current = result.kv;
     }
@@ -142,13 +160,18 @@ export class ResourceStore implements ObjectStorage {
     let current = (await this.store.get(storeKey)).kv;
     for (;;) {
       if (current === undefined) throw this.notFound(key.name);
-      const currentObject = decodeObject(current);
-      this.checkDeletePreconditions({ storeKey, name: key.name, current: currentObject, preconditions: options.preconditions });
+      const currentObject = decodeObject(current, this.codec);
+      this.checkDeletePreconditions({
+        storeKey,
+        name: key.name,
+        current: currentObject,
+        preconditions: options.preconditions,
+      });
       await options.validate?.(structuredClone(currentObject));
       if (options.dryRun) return currentObject;
 
       const result = await this.store.delete(storeKey, current.modRevision);
-      if (result.succeeded && result.kv !== undefined) return decodeObject(result.kv);
+      if (result.succeeded && result.kv !== undefined) return decodeObject(result.kv, this.codec);
       current = result.kv;
     }
   }
@@ -161,7 +184,11 @@ export class ResourceStore implements ObjectStorage {
       if (current === undefined) throw this.notFound(key.name);
       const result = await this.store.delete(storeKey, current.modRevision);
       if (result.succeeded) {
-        const metadata = { name: key.name, ...(this.namespaced ? { namespace: key.namespace } : {}), resourceVersion: String(result.revision) };
+        const metadata = {
+          name: key.name,
+          ...(this.namespaced ? { namespace: key.namespace } : {}),
+          resourceVersion: String(result.revision),
+        };
         return { metadata };
       }
       current = result.kv;
@@ -179,7 +206,12 @@ export class ResourceStore implements ObjectStorage {
   }
 
   watch(scope: Scope, options: WatchOptions): Promise<ObjectWatch> {
-    return startStoreWatch({ store: this.store, prefix: scopePrefix(this.keySpace, scope), options });
+    return startStoreWatch({
+      store: this.store,
+      prefix: scopePrefix(this.keySpace, scope),
+      options,
+      codec: this.codec,
+    });
   }
 
   /**
@@ -200,7 +232,7 @@ export class ResourceStore implements ObjectStorage {
     let lastKey: string | undefined;
     let hasMore = false;
     let lastRange: RangeResult;
-    const unreadable = new UnreadableObjects(this.resourceName);
+    const unreadable = new UnreadableObjects(this.resourceName, this.codec);
 
     for (;;) {
       lastRange = await this.store.range({ prefix: listPrefix, startKey, revision, limit: rangeLimit });
@@ -273,7 +305,10 @@ export class ResourceStore implements ObjectStorage {
     const expected = check.preconditions?.uid;
     const actual = check.current?.metadata.uid ?? '';
     if (expected !== undefined && expected !== actual) {
-      throw this.invalidObject(check, `Precondition failed: UID in precondition: ${expected}, UID in object meta: ${actual}`);
+      throw this.invalidObject(
+        check,
+        `Precondition failed: UID in precondition: ${expected}, UID in object meta: ${actual}`,
+      );
     }
   }
 
@@ -287,7 +322,9 @@ export class ResourceStore implements ObjectStorage {
   }
 
   private conflict(name: string, cause: string): ObjectError {
-    return new ObjectError('Conflict', `Operation cannot be fulfilled on ${this.resourceName} "${name}": ${cause}`, { name });
+    return new ObjectError('Conflict', `Operation cannot be fulfilled on ${this.resourceName} "${name}": ${cause}`, {
+      name,
+    });
   }
 
   private notFound(name: string): ObjectError {
@@ -310,23 +347,31 @@ const MAX_UNREADABLE_CAUSES = 100;
 class UnreadableObjects {
   private readonly causes: StorageReadCause[] = [];
 
-  constructor(private readonly resourceName: string) {}
+  constructor(
+    private readonly resourceName: string,
+    private readonly codec: ValueCodec | undefined,
+  ) {}
 
   /** The object, or undefined when its bytes are corrupt (remembered for throwIfAny). */
   decode(kv: Parameters<typeof decodeObject>[0]): KubeObject | undefined {
     try {
-      return decodeObject(kv);
+      return decodeObject(kv, this.codec);
     } catch (error) {
       if (!isCorruptObjectError(error)) throw error;
-      if (this.causes.length === MAX_UNREADABLE_CAUSES) this.causes.push({ type: 'TooMany', message: 'too many errors, the list is truncated' });
-      else if (this.causes.length < MAX_UNREADABLE_CAUSES) this.causes.push({ type: 'UnexpectedServerResponse', field: kv.key, message: error.message });
+      if (this.causes.length === MAX_UNREADABLE_CAUSES)
+        this.causes.push({ type: 'TooMany', message: 'too many errors, the list is truncated' });
+      else if (this.causes.length < MAX_UNREADABLE_CAUSES)
+        this.causes.push({ type: 'UnexpectedServerResponse', field: kv.key, message: error.message });
       return undefined;
     }
   }
 
   throwIfAny(): void {
     if (this.causes.length === 0) return;
-    throw new ObjectError('StorageReadError', `failed to read one or more ${this.resourceName} from the storage`, { name: 'list', causes: this.causes });
+    throw new ObjectError('StorageReadError', `failed to read one or more ${this.resourceName} from the storage`, {
+      name: 'list',
+      causes: this.causes,
+    });
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { CompactedError, ObjectError } from '../errors';
 import type { RevisionedStore, StoreEvent, StoreWatch } from '../store';
-import { decodeObject } from './codec';
+import { decodeObject, type ValueCodec } from './codec';
 import { parseResourceVersion, tooLargeResourceVersion } from './resource-version';
 import type { ObjectWatch, ObjectWatchEvent, WatchOptions } from './types';
 import { objectChangeOf, watchEventFor } from './watch-events';
@@ -24,18 +24,21 @@ export interface StoreWatchRequest {
   readonly prefix: string;
   readonly options: WatchOptions;
   readonly bufferSize?: number;
+  /** How the watched values decode; absent: plain JSON. */
+  readonly codec?: ValueCodec;
 }
 
 export async function startStoreWatch(request: StoreWatchRequest): Promise<ObjectWatch> {
-  const { store, prefix, options } = request;
+  const { store, prefix, options, codec } = request;
   const requestedRevision = parseResourceVersion(options.resourceVersion);
   const sendsInitialEvents = options.sendInitialEvents ?? requestedRevision === 0;
 
   // Without initial events and without a version, the watch starts at the newest state.
-  let fromRevision = (requestedRevision === 0 && !sendsInitialEvents ? await store.currentRevision() : requestedRevision) + 1;
+  let fromRevision =
+    (requestedRevision === 0 && !sendsInitialEvents ? await store.currentRevision() : requestedRevision) + 1;
   const initialEvents: ObjectWatchEvent[] = [];
   if (sendsInitialEvents) {
-    const state = await readInitialState({ store, prefix, options });
+    const state = await readInitialState({ store, prefix, options, codec });
     if (state.revision < requestedRevision) {
       throw tooLargeResourceVersion({ requested: requestedRevision, current: state.revision });
     }
@@ -75,7 +78,7 @@ export async function startStoreWatch(request: StoreWatchRequest): Promise<Objec
       if (queue.isEnded) return;
       let watchEvent: ObjectWatchEvent | undefined;
       try {
-        watchEvent = watchEventFor(objectChangeOf(event), options.predicate);
+        watchEvent = watchEventFor(objectChangeOf(event, codec), options.predicate);
       } catch (error) {
         failWith(asObjectError(error));
         return;
@@ -105,8 +108,9 @@ async function readInitialState(request: {
   store: RevisionedStore;
   prefix: string;
   options: WatchOptions;
+  codec: ValueCodec | undefined;
 }): Promise<{ revision: number; events: ObjectWatchEvent[] }> {
-  const { store, prefix, options } = request;
+  const { store, prefix, options, codec } = request;
   const events: ObjectWatchEvent[] = [];
   let revision = 0;
   let startKey = prefix;
@@ -114,7 +118,7 @@ async function readInitialState(request: {
     const range = await store.range({ prefix, startKey, revision, limit: INITIAL_RANGE_LIMIT });
     revision = range.revision;
     for (const kv of range.kvs) {
-      const object = decodeObject(kv);
+      const object = decodeObject(kv, codec);
       if (options.predicate.matches(object)) events.push({ type: 'ADDED', object });
     }
     const lastKv = range.kvs.at(-1);

@@ -4,9 +4,10 @@
  * disappear (DELETED), as the reference server does.
  */
 import type { StoreEvent } from '../store';
-import { decodeObject, withResourceVersion } from './codec';
-import type { KubeObject, ObjectWatchEvent, Predicate } from './types';
+import { decodeObject, withResourceVersion, type ValueCodec } from './codec';
+import type { ObjectWatchEvent, Predicate } from './types';
 
+import type { KubeObject } from '../../api/objects';
 export interface ObjectChange {
   /** Revision of the change (for a deletion: the deletion's). */
   readonly revision: number;
@@ -17,11 +18,11 @@ export interface ObjectChange {
 }
 
 /** Decodes a store event into the objects before and after it. */
-export function objectChangeOf(event: StoreEvent): ObjectChange {
+export function objectChangeOf(event: StoreEvent, codec?: ValueCodec): ObjectChange {
   return {
     revision: event.kv.modRevision,
-    object: event.type === 'put' ? decodeObject(event.kv) : undefined,
-    previous: event.prevKv === undefined ? undefined : decodeObject(event.prevKv),
+    object: event.type === 'put' ? decodeObject(event.kv, codec) : undefined,
+    previous: event.prevKv === undefined ? undefined : decodeObject(event.prevKv, codec),
   };
 }
 

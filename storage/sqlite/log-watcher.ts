@@ -5,7 +5,8 @@
  * No gap and no duplicate between replay and live: while replaying, the watcher ignores the
  * writes it is offered, because they are in the table and the replay will read them; the last
  * replay step reads up to the store's current revision and switches to live in the same
- * synchronous step, so no write can land between the two.
+ * synchronous step, so no write can land between the two (unless the step's own callbacks
+ * wrote: then the watcher replays once more).
  */
 import { CompactedError } from '../errors';
 import type { KeyValue, StoreEvent, StoreWatch, WatchRequest } from '../store';
@@ -73,6 +74,12 @@ export class LogWatcher implements StoreWatch {
     }
     this.nextRevision = Math.max(this.nextRevision, current + 1);
     if (this.state !== 'replaying') return; // a callback closed the watch
+    // A callback that wrote did so while this watch still ignored what it was offered: read
+    // those writes from the table before going live, or they would be lost to it.
+    if (this.source.currentRevision() > current) {
+      setImmediate(() => this.replayStep());
+      return;
+    }
     this.state = 'live';
     this.deliver(() => this.request.onProgress?.(current));
   }
@@ -131,7 +138,12 @@ export function eventOf(row: LogRow): StoreEvent {
   const prevKv = previousOf(row);
   if (row.deleted) {
     // Like etcd: a deletion's key-value has no value and no create revision.
-    const kv: KeyValue = { key: bytesOf(row.name).toString('utf8'), value: Buffer.alloc(0), createRevision: 0, modRevision: row.id };
+    const kv: KeyValue = {
+      key: bytesOf(row.name).toString('utf8'),
+      value: Buffer.alloc(0),
+      createRevision: 0,
+      modRevision: row.id,
+    };
     return { type: 'delete', kv, prevKv };
   }
   return prevKv ? { type: 'put', kv: keyValueOf(row), prevKv } : { type: 'put', kv: keyValueOf(row) };

@@ -108,7 +108,9 @@ export class RevisionLog {
       lastRevision: db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'log'"),
       firstRevision: db.prepare('SELECT MIN(id) AS id FROM log'),
       readMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
-      writeMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      writeMeta: db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
       // Rows below the target that a later row at or below it supersedes, and tombstones below
       // it: neither is needed to read at or after the target, nor to replay events from it.
       // Chunks go up by id, so a key's older row always goes before its tombstone.

@@ -8,6 +8,9 @@
  * Compaction to N keeps what is needed to read at N or later and to replay events from N:
  * reads below N and watches from below N fail with `CompactedError`, like etcd. Compacting to
  * a revision at or below the compacted one fails with `CompactedError` too, as etcd does.
+ *
+ * Keys written with a TTL are deleted by the store when it passes (key-expiry.ts), each by a
+ * write of its own, so watchers see a delete event as they do when etcd's lease expires.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { CompactedError, FutureRevisionError, StoreUnavailableError, tooLargeToStore } from '../errors';
@@ -18,8 +21,10 @@ import type {
   RevisionedStore,
   StoreWatch,
   WatchRequest,
+  WriteOptions,
   WriteResult,
 } from '../store';
+import { KeyExpiry } from './key-expiry';
 import { keyBytes, prefixEnd } from './key-range';
 import { LogWatcher, keyValueOf } from './log-watcher';
 import { LogRow, NewLogRow, RevisionLog } from './revision-log';
@@ -31,6 +36,10 @@ export interface SqliteStoreOptions {
 
 /** How long a statement waits for a lock held by another connection (a backup tool, say). */
 const BUSY_TIMEOUT_MS = 5_000;
+/** Keys deleted per expiry sweep; the event loop gets a turn between sweeps. */
+const EXPIRY_SWEEP_KEYS = 1_000;
+/** setTimeout's longest delay; a later expiry is looked at again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Revisions examined per compaction step; the event loop gets a turn between steps. */
 const COMPACTION_CHUNK_REVISIONS = 1_000;
 
@@ -38,9 +47,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Revi
   try {
     const db = new DatabaseSync(options.path, { timeout: BUSY_TIMEOUT_MS });
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
-    return new SqliteStore(db, new RevisionLog(db));
+    return new SqliteStore(db, new RevisionLog(db), new KeyExpiry(db));
   } catch (error) {
-    throw new StoreUnavailableError(`cannot open SQLite store at ${options.path}: ${messageOf(error)}`, { cause: error });
+    throw new StoreUnavailableError(`cannot open SQLite store at ${options.path}: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -54,13 +65,18 @@ class SqliteStore implements RevisionedStore {
   private publishing = false;
   /** Compactions run one after another. */
   private compaction: Promise<void> = Promise.resolve();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweepAtMs = Infinity;
 
   constructor(
     private readonly db: DatabaseSync,
     private readonly log: RevisionLog,
+    private readonly expiry: KeyExpiry,
   ) {
     this.revision = log.lastRevision();
     this.compacted = log.compactedRevision();
+    const next = expiry.nextAt();
+    if (next !== undefined) this.scheduleSweep(next);
   }
 
   currentRevision(): Promise<number> {
@@ -92,13 +108,14 @@ class SqliteStore implements RevisionedStore {
     });
   }
 
-  create(key: string, value: Buffer): Promise<WriteResult> {
+  create(key: string, value: Buffer, options?: WriteOptions): Promise<WriteResult> {
     const tooLarge = tooLargeToStore(key, value);
     if (tooLarge) return Promise.reject(tooLarge);
     return this.run(() => {
       const name = keyBytes(key);
       const latest = this.log.latestOf(name, this.revision);
       if (latest && !latest.deleted) return this.failed(latest);
+      this.setExpiry(name, options?.ttlSeconds);
       const { revision } = this.append({
         name,
         created: true,
@@ -112,13 +129,14 @@ class SqliteStore implements RevisionedStore {
     });
   }
 
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<WriteResult> {
+  update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<WriteResult> {
     const tooLarge = tooLargeToStore(key, value);
     if (tooLarge) return Promise.reject(tooLarge);
     return this.run(() => {
       const name = keyBytes(key);
       const latest = this.log.latestOf(name, this.revision);
       if (!latest || latest.deleted || latest.id !== expectedModRevision) return this.failed(latest);
+      this.setExpiry(name, options?.ttlSeconds);
       const { revision } = this.append({
         name,
         created: false,
@@ -128,7 +146,11 @@ class SqliteStore implements RevisionedStore {
         value,
         oldValue: Buffer.from(latest.value),
       });
-      return { succeeded: true, revision, kv: { key, value, createRevision: latest.create_revision, modRevision: revision } };
+      return {
+        succeeded: true,
+        revision,
+        kv: { key, value, createRevision: latest.create_revision, modRevision: revision },
+      };
     });
   }
 
@@ -137,16 +159,7 @@ class SqliteStore implements RevisionedStore {
       const name = keyBytes(key);
       const latest = this.log.latestOf(name, this.revision);
       if (!latest || latest.deleted || latest.id !== expectedModRevision) return this.failed(latest);
-      const deletedValue = Buffer.from(latest.value);
-      const { revision } = this.append({
-        name,
-        created: false,
-        deleted: true,
-        createRevision: latest.create_revision,
-        prevRevision: latest.id,
-        value: Buffer.alloc(0),
-        oldValue: deletedValue,
-      });
+      const { revision, deletedValue } = this.appendDeletion(name, latest);
       return {
         succeeded: true,
         revision,
@@ -191,9 +204,71 @@ class SqliteStore implements RevisionedStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.sweepTimer);
     for (const watcher of [...this.watchers]) watcher.close();
     await this.compaction;
     this.db.close();
+  }
+
+  /**
+   * Records the TTL of the write about to be appended (the next revision), or that it has none.
+   * Recorded before the append: a process that dies in between leaves an expiry for a revision
+   * that never held this key, which deletes nothing (see key-expiry.ts).
+   */
+  private setExpiry(name: Buffer, ttlSeconds: number | undefined): void {
+    if (ttlSeconds === undefined || ttlSeconds <= 0) {
+      this.expiry.clear(name);
+      return;
+    }
+    const expiresAtMs = Date.now() + ttlSeconds * 1000;
+    this.expiry.set(name, expiresAtMs, this.revision + 1);
+    this.scheduleSweep(expiresAtMs);
+  }
+
+  private scheduleSweep(atMs: number): void {
+    if (this.closed || (this.sweepTimer !== undefined && this.sweepAtMs <= atMs)) return;
+    clearTimeout(this.sweepTimer);
+    this.sweepAtMs = atMs;
+    this.sweepTimer = setTimeout(() => this.sweep(), Math.min(MAX_TIMER_MS, Math.max(0, atMs - Date.now())));
+    // Expiry does not keep a process alive that has nothing else to do.
+    this.sweepTimer.unref();
+  }
+
+  /** Deletes the keys whose TTL has passed, then waits for the next one. */
+  private sweep(): void {
+    this.sweepTimer = undefined;
+    this.sweepAtMs = Infinity;
+    if (this.closed) return;
+    let next: number | undefined;
+    try {
+      const due = this.expiry.due(Date.now(), EXPIRY_SWEEP_KEYS);
+      for (const { name, revision } of due) {
+        const latest = this.log.latestOf(name, this.revision);
+        if (latest && !latest.deleted && latest.id === revision) this.appendDeletion(name, latest);
+        else this.expiry.clear(name);
+      }
+      next = due.length === EXPIRY_SWEEP_KEYS ? Date.now() : this.expiry.nextAt();
+    } catch {
+      // SQLite failed (the disk, a lock held too long): the next sweep tries again.
+      next = Date.now() + 1_000;
+    }
+    if (next !== undefined) this.scheduleSweep(next);
+  }
+
+  /** Appends the deletion of the key whose newest row is `latest`. */
+  private appendDeletion(name: Buffer, latest: LogRow): { revision: number; deletedValue: Buffer } {
+    this.expiry.clear(name);
+    const deletedValue = Buffer.from(latest.value);
+    const { revision } = this.append({
+      name,
+      created: false,
+      deleted: true,
+      createRevision: latest.create_revision,
+      prevRevision: latest.id,
+      value: Buffer.alloc(0),
+      oldValue: deletedValue,
+    });
+    return { revision, deletedValue };
   }
 
   /** Removes rows compaction to `target` made unneeded, a chunk of revisions per turn. */
@@ -215,7 +290,11 @@ class SqliteStore implements RevisionedStore {
   }
 
   private failed(latest: LogRow | undefined): WriteResult {
-    return { succeeded: false, revision: this.revision, kv: latest && !latest.deleted ? keyValueOf(latest) : undefined };
+    return {
+      succeeded: false,
+      revision: this.revision,
+      kv: latest && !latest.deleted ? keyValueOf(latest) : undefined,
+    };
   }
 
   private append(row: NewLogRow): { revision: number } {
@@ -262,7 +341,11 @@ class SqliteStore implements RevisionedStore {
     try {
       return Promise.resolve(step());
     } catch (error) {
-      if (error instanceof CompactedError || error instanceof FutureRevisionError || error instanceof StoreUnavailableError) {
+      if (
+        error instanceof CompactedError ||
+        error instanceof FutureRevisionError ||
+        error instanceof StoreUnavailableError
+      ) {
         return Promise.reject(error);
       }
       return Promise.reject(new StoreUnavailableError(`SQLite store failed: ${messageOf(error)}`, { cause: error }));

@@ -10,12 +10,14 @@ import type {
   ValidatingAdmissionPolicyBinding,
   ValidatingAdmissionPolicySpec,
   ValidationAction,
-} from '../../server/admission/policy/types';
+} from '../../api/admissionregistration';
 import { RequestCostBudget } from '../../server/cel/environment';
 import { CelAuthorizer } from '../../server/cel/libraries/authorizer';
 
 const deploymentRules = {
-  resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'] }],
+  resourceRules: [
+    { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'] },
+  ],
 };
 
 function policy(spec: Partial<ValidatingAdmissionPolicySpec>, name = 'max-replicas'): CompiledPolicy {
@@ -23,8 +25,14 @@ function policy(spec: Partial<ValidatingAdmissionPolicySpec>, name = 'max-replic
   return new CompiledPolicy(full);
 }
 
-function binding(actions: ValidationAction[] = ['Deny'], extra: Partial<ValidatingAdmissionPolicyBinding['spec']> = {}): ValidatingAdmissionPolicyBinding {
-  return { metadata: { name: 'max-replicas-binding' }, spec: { policyName: 'max-replicas', validationActions: actions, ...extra } };
+function binding(
+  actions: ValidationAction[] = ['Deny'],
+  extra: Partial<ValidatingAdmissionPolicyBinding['spec']> = {},
+): ValidatingAdmissionPolicyBinding {
+  return {
+    metadata: { name: 'max-replicas-binding' },
+    spec: { policyName: 'max-replicas', validationActions: actions, ...extra },
+  };
 }
 
 function deployment(replicas: number, labels: Record<string, string> = {}, namespace = 'default'): AdmissionAttributes {
@@ -35,14 +43,22 @@ function deployment(replicas: number, labels: Record<string, string> = {}, names
     subresource: '',
     namespace,
     name: 'web',
-    object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace, labels }, spec: { replicas } },
+    object: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace, labels },
+      spec: { replicas },
+    },
     oldObject: null,
     userInfo: { name: 'alice', groups: ['dev', 'system:authenticated'] },
     dryRun: false,
   };
 }
 
-const inputs = (attributes: AdmissionAttributes, extra: { params?: Record<string, unknown>; nsLabels?: Record<string, string> } = {}) => ({
+const inputs = (
+  attributes: AdmissionAttributes,
+  extra: { params?: Record<string, unknown>; nsLabels?: Record<string, string> } = {},
+) => ({
   attributes,
   namespaceObject: { metadata: { name: attributes.namespace, labels: extra.nsLabels ?? {} } },
   params: extra.params ?? null,
@@ -52,10 +68,11 @@ describe('validations', () => {
   const maxFive = policy({ validations: [{ expression: 'object.spec.replicas <= 5' }] });
 
   test('a failed rule denies with the default message, reason Invalid and 422', async () => {
-    expect((await maxFive.evaluate(binding(), inputs(deployment(6))))).toEqual({
+    expect(await maxFive.evaluate(binding(), inputs(deployment(6)))).toEqual({
       matched: true,
       denial: {
-        message: "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: failed expression: object.spec.replicas <= 5",
+        message:
+          "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: failed expression: object.spec.replicas <= 5",
         reason: 'Invalid',
         code: 422,
       },
@@ -65,14 +82,21 @@ describe('validations', () => {
   });
 
   test('a passing rule admits', async () => {
-    expect((await maxFive.evaluate(binding(), inputs(deployment(3))))).toEqual({ matched: true, warnings: [], auditAnnotations: {} });
+    expect(await maxFive.evaluate(binding(), inputs(deployment(3)))).toEqual({
+      matched: true,
+      warnings: [],
+      auditAnnotations: {},
+    });
   });
 
   test('message, messageExpression and reason', async () => {
     const withMessages = policy({
       validations: [
         { expression: 'object.spec.replicas <= 5', message: 'too many', reason: 'Forbidden' },
-        { expression: 'object.spec.replicas <= 4', messageExpression: "'replicas ' + string(object.spec.replicas) + ' > 4'" },
+        {
+          expression: 'object.spec.replicas <= 4',
+          messageExpression: "'replicas ' + string(object.spec.replicas) + ' > 4'",
+        },
         { expression: 'object.spec.replicas <= 3', message: 'fallback', messageExpression: 'object.spec.nope' },
       ],
     });
@@ -94,11 +118,18 @@ describe('validations', () => {
         { name: 'replicas', expression: 'object.spec.replicas' },
         { name: 'limit', expression: 'int(params.data.maxReplicas)' },
       ],
-      validations: [{ expression: 'variables.replicas <= variables.limit', messageExpression: "'at most ' + string(variables.limit)" }],
+      validations: [
+        {
+          expression: 'variables.replicas <= variables.limit',
+          messageExpression: "'at most ' + string(variables.limit)",
+        },
+      ],
     });
     const params = { data: { maxReplicas: '4' } };
     expect((await withParams.evaluate(binding(), inputs(deployment(4), { params }))).denial).toBeUndefined();
-    expect((await withParams.evaluate(binding(), inputs(deployment(5), { params }))).denial?.message).toMatch(/denied request: at most 4$/);
+    expect((await withParams.evaluate(binding(), inputs(deployment(5), { params }))).denial?.message).toMatch(
+      /denied request: at most 4$/,
+    );
   });
 
   test('the request and the user are visible', async () => {
@@ -112,7 +143,11 @@ describe('validations', () => {
 
   test('the authorizer variable', async () => {
     const needsScale = policy({
-      validations: [{ expression: "authorizer.group('apps').resource('deployments').subresource('scale').check('update').allowed()" }],
+      validations: [
+        {
+          expression: "authorizer.group('apps').resource('deployments').subresource('scale').check('update').allowed()",
+        },
+      ],
     });
     const authorizer = new CelAuthorizer({ name: 'alice', groups: [] }, (check) => ({
       decision: check.resource?.subresource === 'scale' && check.user.name === 'alice' ? 'allow' : 'no-opinion',
@@ -150,7 +185,10 @@ describe('failure policy', () => {
   });
   const withItems = (count: number): AdmissionAttributes => {
     const attributes = deployment(1);
-    return { ...attributes, object: { ...attributes.object, spec: { items: Array.from({ length: count }, (_, i) => i) } } };
+    return {
+      ...attributes,
+      object: { ...attributes.object, spec: { items: Array.from({ length: count }, (_, i) => i) } },
+    };
   };
 
   test('a rule past the per-call cost limit errs', async () => {
@@ -180,19 +218,40 @@ describe('matching', () => {
       kind: { group: '', version: 'v1', kind: 'Pod' },
     };
     expect((await maxFive().evaluate(binding(), inputs(pod))).matched).toBe(false);
-    expect((await maxFive().evaluate(binding(), inputs({ ...deployment(9), subresource: 'scale' }))).matched).toBe(false);
-    expect((await maxFive().evaluate(binding(), inputs({ ...deployment(9), operation: 'DELETE' }))).matched).toBe(false);
+    expect((await maxFive().evaluate(binding(), inputs({ ...deployment(9), subresource: 'scale' }))).matched).toBe(
+      false,
+    );
+    expect((await maxFive().evaluate(binding(), inputs({ ...deployment(9), operation: 'DELETE' }))).matched).toBe(
+      false,
+    );
   });
 
   test('excluded rules, resource names, namespace and object selectors', async () => {
     const excluded = maxFive({
-      matchConstraints: { ...deploymentRules, excludeResourceRules: [{ apiGroups: ['apps'], apiVersions: ['*'], operations: ['*'], resources: ['deployments'], resourceNames: ['web'] }] },
+      matchConstraints: {
+        ...deploymentRules,
+        excludeResourceRules: [
+          {
+            apiGroups: ['apps'],
+            apiVersions: ['*'],
+            operations: ['*'],
+            resources: ['deployments'],
+            resourceNames: ['web'],
+          },
+        ],
+      },
     });
     expect((await excluded.evaluate(binding(), inputs(deployment(9)))).matched).toBe(false);
 
-    const prodOnly = maxFive({ matchConstraints: { ...deploymentRules, namespaceSelector: { matchLabels: { env: 'prod' } } } });
-    expect((await prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'dev' } }))).matched).toBe(false);
-    expect((await prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'prod' } }))).denial).toBeDefined();
+    const prodOnly = maxFive({
+      matchConstraints: { ...deploymentRules, namespaceSelector: { matchLabels: { env: 'prod' } } },
+    });
+    expect((await prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'dev' } }))).matched).toBe(
+      false,
+    );
+    expect(
+      (await prodOnly.evaluate(binding(), inputs(deployment(9), { nsLabels: { env: 'prod' } }))).denial,
+    ).toBeDefined();
 
     const selected = binding(['Deny'], {
       matchResources: { objectSelector: { matchExpressions: [{ key: 'tier', operator: 'In', values: ['frontend'] }] } },
@@ -204,11 +263,15 @@ describe('matching', () => {
   test('match conditions: false skips, an error fails closed or is ignored', async () => {
     const conditioned = (failurePolicy: 'Fail' | 'Ignore', expression: string) =>
       maxFive({ failurePolicy, matchConditions: [{ name: 'not-system', expression }] });
-    expect((await conditioned('Fail', "request.namespace != 'default'").evaluate(binding(), inputs(deployment(9)))).matched).toBe(false);
-    expect((await conditioned('Fail', "request.namespace == 'default'").evaluate(binding(), inputs(deployment(9)))).denial).toBeDefined();
-    expect((await conditioned('Fail', 'object.nope').evaluate(binding(), inputs(deployment(1)))).denial?.message).toMatch(
-      /failed to evaluate match condition 'not-system'/,
-    );
+    expect(
+      (await conditioned('Fail', "request.namespace != 'default'").evaluate(binding(), inputs(deployment(9)))).matched,
+    ).toBe(false);
+    expect(
+      (await conditioned('Fail', "request.namespace == 'default'").evaluate(binding(), inputs(deployment(9)))).denial,
+    ).toBeDefined();
+    expect(
+      (await conditioned('Fail', 'object.nope').evaluate(binding(), inputs(deployment(1)))).denial?.message,
+    ).toMatch(/failed to evaluate match condition 'not-system'/);
     expect((await conditioned('Ignore', 'object.nope').evaluate(binding(), inputs(deployment(9)))).matched).toBe(false);
   });
 });
@@ -229,7 +292,13 @@ describe('validation actions and audit annotations', () => {
     expect(outcome.auditAnnotations).not.toHaveProperty('max-replicas/skipped');
     expect(outcome.auditAnnotations).not.toHaveProperty(VALIDATION_FAILURE_AUDIT_KEY);
     expect(JSON.parse(outcome.validationFailure!)).toEqual([
-      { message: 'too many', policy: 'max-replicas', binding: 'max-replicas-binding', expressionIndex: 0, validationActions: ['Audit', 'Warn'] },
+      {
+        message: 'too many',
+        policy: 'max-replicas',
+        binding: 'max-replicas-binding',
+        expressionIndex: 0,
+        validationActions: ['Audit', 'Warn'],
+      },
     ]);
   });
 });
@@ -237,17 +306,26 @@ describe('validation actions and audit annotations', () => {
 describe('an authorizer that answers later', () => {
   test('the evaluation waits for the answer and runs again', async () => {
     const needsScale = policy({
-      validations: [{ expression: "authorizer.group('apps').resource('deployments').subresource('scale').check('update').allowed() || request.userInfo.username == 'root'" }],
+      validations: [
+        {
+          expression:
+            "authorizer.group('apps').resource('deployments').subresource('scale').check('update').allowed() || request.userInfo.username == 'root'",
+        },
+      ],
     });
     let asked = 0;
     const later = (allow: boolean) =>
       new CelAuthorizer({ name: 'alice', groups: [] }, async () => {
         asked++;
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setImmediate(resolve));
         return { decision: allow ? 'allow' : 'deny', reason: allow ? '' : 'webhook says no' };
       });
-    expect((await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: later(true) })).denial).toBeUndefined();
-    expect((await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: later(false) })).denial).toBeDefined();
+    expect(
+      (await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: later(true) })).denial,
+    ).toBeUndefined();
+    expect(
+      (await needsScale.evaluate(binding(), { ...inputs(deployment(1)), authorizer: later(false) })).denial,
+    ).toBeDefined();
     expect(asked).toBe(2);
   });
 });

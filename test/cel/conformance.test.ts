@@ -26,10 +26,32 @@ const { anyUnpack } = require('@bufbuild/protobuf/wkt') as {
 };
 
 const CORE_SUITES = [
-  'basic', 'comparisons', 'conversions', 'fields', 'fp_math', 'integer_math', 'lists', 'logic',
-  'macros', 'namespace', 'parse', 'plumbing', 'string', 'timestamps',
+  'basic',
+  'comparisons',
+  'conversions',
+  'fields',
+  'fp_math',
+  'integer_math',
+  'lists',
+  'logic',
+  'macros',
+  'namespace',
+  'parse',
+  'plumbing',
+  'string',
+  'timestamps',
 ];
-const OTHER_SUITES = ['macros2', 'optionals', 'string_ext', 'type_deductions', 'dynamic', 'wrappers', 'enums', 'proto2', 'proto3'];
+const OTHER_SUITES = [
+  'macros2',
+  'optionals',
+  'string_ext',
+  'type_deductions',
+  'dynamic',
+  'wrappers',
+  'enums',
+  'proto2',
+  'proto3',
+];
 
 const registry = getTestRegistry();
 
@@ -124,10 +146,12 @@ function canonical(value: unknown): string {
   if (value instanceof Duration) return `duration:${value.seconds}.${value.nanos}`;
   if (value instanceof Optional) return value.hasValue() ? `optional:${canonical(value.value())}` : 'optional:none';
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries =
-    value instanceof Map ? [...value] : Object.entries(value as Record<string, unknown>);
+  const entries = value instanceof Map ? [...value] : Object.entries(value as Record<string, unknown>);
   if ('celTypeName' in (value as object)) return `type:${(value as { celTypeName: string }).celTypeName}`;
-  return `{${entries.map(([k, v]) => `${canonical(k)}=${canonical(v)}`).sort().join(',')}}`;
+  return `{${entries
+    .map(([k, v]) => `${canonical(k)}=${canonical(v)}`)
+    .sort()
+    .join(',')}}`;
 }
 
 function canonicalActual(value: unknown): string {
@@ -150,7 +174,8 @@ const MESSAGE_LITERAL = /(?:^|[^\w\s])\s*\.?[A-Za-z_][\w.]*\s*\{/;
 // Kubernetes environments require homogeneous aggregate literals (as capstan's does): the
 // conformance corpus assumes mixed literals are accepted, so a compile error saying so is the
 // Kubernetes behaviour, not a failure.
-const HETEROGENEOUS = /List elements must have the same type|Map (key|value) uses wrong type|Ternary branches must have the same type/;
+const HETEROGENEOUS =
+  /List elements must have the same type|Map (key|value) uses wrong type|Ternary branches must have the same type/;
 
 function runTest(test: SimpleTest): Outcome {
   if (test.container.startsWith('cel.expr.conformance') || test.container.startsWith('google.')) {
@@ -181,7 +206,10 @@ function runTest(test: SimpleTest): Outcome {
   }
   if (test.checkOnly) return { passed: true };
   const result = compiled.compiled.evaluateCelValues(context);
-  if (expectsError) return result.ok ? { passed: false, why: `expected an error, got ${canonicalActual(result.value)}` } : { passed: true };
+  if (expectsError)
+    return result.ok
+      ? { passed: false, why: `expected an error, got ${canonicalActual(result.value)}` }
+      : { passed: true };
   if (!result.ok) return { passed: false, why: result.error };
   let expected: string;
   if (matcher.case === undefined) expected = canonical(true);
@@ -207,7 +235,11 @@ function runSuite(suite: IncrementalTestSuite, path: string, tally: Tally): void
       outcome = runTest(test.original);
     } catch (error) {
       if (error instanceof MessageValue) outcome = { notApplicable: 'protobuf messages' };
-      else outcome = { passed: false, why: error instanceof Unsupported ? `unsupported: ${error.message}` : String(error) };
+      else
+        outcome = {
+          passed: false,
+          why: error instanceof Unsupported ? `unsupported: ${error.message}` : String(error),
+        };
     }
     if ('notApplicable' in outcome) {
       tally.total--;

@@ -4,11 +4,12 @@
  * per-request budget 10,000,000), never left running.
  */
 import { ExpressionCompiler, RequestCostBudget } from '../../server/cel/environment';
+import { STATIC_ESTIMATED_COST_LIMIT, costExceededMessage } from '../../server/cel/estimated-cost';
 import {
-  STATIC_ESTIMATED_COST_LIMIT,
-  costExceededMessage,
-} from '../../server/cel/estimated-cost';
-import { COST_LIMIT_EXCEEDED_MESSAGE, PER_CALL_COST_LIMIT, PER_REQUEST_COST_BUDGET } from '../../server/cel/runtime-cost';
+  COST_LIMIT_EXCEEDED_MESSAGE,
+  PER_CALL_COST_LIMIT,
+  PER_REQUEST_COST_BUDGET,
+} from '../../server/cel/runtime-cost';
 
 function compile(variables: ConstructorParameters<typeof ExpressionCompiler>[0], expression: string) {
   const compiled = new ExpressionCompiler(variables).compile(expression);
@@ -24,7 +25,12 @@ describe('runtime cost', () => {
     const list = Array.from({ length: 2000 }, (_, i) => i);
     const started = Date.now();
     const result = expression.evaluate({ l: list });
-    expect(result).toEqual({ ok: false, error: COST_LIMIT_EXCEEDED_MESSAGE, cost: expect.any(Number), costExceeded: true });
+    expect(result).toEqual({
+      ok: false,
+      error: COST_LIMIT_EXCEEDED_MESSAGE,
+      cost: expect.any(Number),
+      costExceeded: true,
+    });
     expect(result.cost).toBeGreaterThan(PER_CALL_COST_LIMIT);
     expect(result.cost).toBeLessThan(PER_CALL_COST_LIMIT + 100);
     // Stopping is what the cost bound above shows; the clock only guards against a hang (jest runs
@@ -51,7 +57,7 @@ describe('runtime cost', () => {
     const expression = compile({ s: 'string' }, 's.lowerAscii()');
     const short = expression.evaluate({ s: 'A' });
     const long = expression.evaluate({ s: 'A'.repeat(10_000) });
-    expect((long.cost - short.cost)).toBeGreaterThanOrEqual(999);
+    expect(long.cost - short.cost).toBeGreaterThanOrEqual(999);
   });
 
   test('the request budget is shared and runs out across evaluations', () => {
@@ -120,12 +126,16 @@ describe('static estimate', () => {
       },
     };
     const expression = compile({ self: { schema } }, 'self.ports.all(p, p.port > 0 && p.name.size() <= 15)');
-    expect(expression.evaluate({ self: { ports: [{ name: 'http', port: 80 }] } })).toMatchObject({ ok: true, value: true });
+    expect(expression.evaluate({ self: { ports: [{ name: 'http', port: 80 }] } })).toMatchObject({
+      ok: true,
+      value: true,
+    });
     expect(expression.estimateMaxCost()).toBeLessThan(200);
   });
 
   test('the network and semver functions, as the reference estimates them', () => {
-    const estimate = (expression: string) => compile({ s: { schema: { type: 'string', maxLength: 1000 } } }, expression).estimateMaxCost();
+    const estimate = (expression: string) =>
+      compile({ s: { schema: { type: 'string', maxLength: 1000 } } }, expression).estimateMaxCost();
     // Reading s (1), then parsing its 1,000 characters at 0.1 each.
     expect(estimate('isIP(s)')).toBe(1 + 100);
     expect(estimate('isSemver(s)')).toBe(1 + 100);

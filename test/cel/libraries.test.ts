@@ -95,7 +95,10 @@ describe('string library', () => {
     ['strings.quote(\'single-quote with "double quote"\')', '"single-quote with \\"double quote\\""'],
     ['strings.quote("two escape sequences \\a\\n")', '"two escape sequences \\a\\n"'],
     // Lists must be homogeneous in Kubernetes; the documentation's `["str", 42]` needs dyn().
-    ['"this is a string: %s\\nand an integer: %d".format([dyn("str"), dyn(42)])', 'this is a string: str\nand an integer: 42'],
+    [
+      '"this is a string: %s\\nand an integer: %d".format([dyn("str"), dyn(42)])',
+      'this is a string: str\nand an integer: 42',
+    ],
     ['"a double substituted with %%s: %s".format([64.2])', 'a double substituted with %s: 64.2'],
     ['"%f".format([3.14])', '3.140000'],
     ['"%.2f".format([3.14159])', '3.14'],
@@ -149,7 +152,10 @@ describe('URL library', () => {
     ["url('https://example.com/path with spaces/').getEscapedPath()", '/path%20with%20spaces/'],
     ["url('https://example.com').getEscapedPath()", ''],
     ["url('https://example.com/path?k1=a&k2=b&k2=c').getQuery()", { k1: ['a'], k2: ['b', 'c'] }],
-    ["url('https://example.com/path?key with spaces=value with spaces').getQuery()", { 'key with spaces': ['value with spaces'] }],
+    [
+      "url('https://example.com/path?key with spaces=value with spaces').getQuery()",
+      { 'key with spaces': ['value with spaces'] },
+    ],
     ["url('https://example.com/path?').getQuery()", {}],
     ["url('https://example.com/path').getQuery()", {}],
     ["isURL('https://user:pass@example.com:80/path?query=val#fragment')", true],
@@ -216,7 +222,13 @@ describe('IP library', () => {
     ["ip('255.255.255.255').isGlobalUnicast()", false],
     ["ip('1.2.3.4') == ip('1.2.3.4')", true],
     ["ip('::1') == ip('0:0::1')", true],
-    ["ip('1.2.3')", { error: 'IP Address "1.2.3" parse error during conversion from string: ParseAddr("1.2.3"): IPv4 address too short' }],
+    [
+      "ip('1.2.3')",
+      {
+        error:
+          'IP Address "1.2.3" parse error during conversion from string: ParseAddr("1.2.3"): IPv4 address too short',
+      },
+    ],
     ["ip('01.2.3.4')", { error: 'ParseAddr("01.2.3.4"): IPv4 field has octet with leading zero' }],
     ["ip('256.1.1.1')", { error: 'ParseAddr("256.1.1.1"): IPv4 field has value >255' }],
     ["ip('1.2.3.4.5')", { error: 'ParseAddr("1.2.3.4.5"): IPv4 address too long' }],
@@ -234,12 +246,16 @@ describe('IP library', () => {
     ["ip('::g')", { error: 'ParseAddr("::g"): each colon-separated field must have at least one digit (at "g")' }],
     ["ip(':1')", { error: 'ParseAddr(":1"): each colon-separated field must have at least one digit (at ":1")' }],
     ["ip('1:')", { error: 'ParseAddr("1:"): colon must be followed by more characters (at ":")' }],
-    ["ip('1:2:3:4:5:6:7::8')", { error: 'ParseAddr("1:2:3:4:5:6:7::8"): the :: must expand to at least one field of zeros' }],
+    [
+      "ip('1:2:3:4:5:6:7::8')",
+      { error: 'ParseAddr("1:2:3:4:5:6:7::8"): the :: must expand to at least one field of zeros' },
+    ],
   ]);
 });
 
 describe('CIDR library', () => {
-  const parseError = 'network address parse error during conversion from string: network address parse error during conversion from string: ';
+  const parseError =
+    'network address parse error during conversion from string: network address parse error during conversion from string: ';
   cases([
     ["cidr('192.168.0.0/24').containsIP('192.168.0.1')", true],
     ["cidr('192.168.0.0/24').containsIP(ip('192.168.1.1'))", false],
@@ -260,10 +276,22 @@ describe('CIDR library', () => {
     ["cidr('1.2.3.4/01')", { error: `${parseError}netip.ParsePrefix("1.2.3.4/01"): bad bits after slash: "01"` }],
     ["cidr('1.2.3.4/-1')", { error: `${parseError}netip.ParsePrefix("1.2.3.4/-1"): bad bits after slash: "-1"` }],
     ["cidr('1.2.3.4/x')", { error: `${parseError}netip.ParsePrefix("1.2.3.4/x"): bad bits after slash: "x"` }],
-    ["cidr('1.2.3/8')", { error: `${parseError}netip.ParsePrefix("1.2.3/8"): ParseAddr("1.2.3"): IPv4 address too short` }],
-    ["cidr('fe80::1%e/64')", { error: `${parseError}netip.ParsePrefix("fe80::1%e/64"): IPv6 zones cannot be present in a prefix` }],
+    [
+      "cidr('1.2.3/8')",
+      { error: `${parseError}netip.ParsePrefix("1.2.3/8"): ParseAddr("1.2.3"): IPv4 address too short` },
+    ],
+    [
+      "cidr('fe80::1%e/64')",
+      { error: `${parseError}netip.ParsePrefix("fe80::1%e/64"): IPv6 zones cannot be present in a prefix` },
+    ],
     ["cidr('::/129')", { error: `${parseError}netip.ParsePrefix("::/129"): prefix length out of range` }],
-    ["cidr('::ffff:1.2.3.4/96')", { error: 'network address parse error during conversion from string: IPv4-mapped IPv6 address "::ffff:1.2.3.4/96" is not allowed' }],
+    [
+      "cidr('::ffff:1.2.3.4/96')",
+      {
+        error:
+          'network address parse error during conversion from string: IPv4-mapped IPv6 address "::ffff:1.2.3.4/96" is not allowed',
+      },
+    ],
   ]);
 });
 
@@ -302,14 +330,17 @@ describe('semver library', () => {
     ["semver('1.0.0-01')", { error: 'Numeric PreRelease version must not contain leading zeroes "01"' }],
     ["semver('1.0.0-a_b')", { error: 'Invalid character(s) found in prerelease "a_b"' }],
     ["semver('1.0.0+')", { error: 'Build meta data is empty' }],
-    ["semver('99999999999999999999.0.0')", { error: 'strconv.ParseUint: parsing "99999999999999999999": value out of range' }],
+    [
+      "semver('99999999999999999999.0.0')",
+      { error: 'strconv.ParseUint: parsing "99999999999999999999": value out of range' },
+    ],
     ["semver('1.0-alpha', true)", { error: 'short version cannot contain PreRelease/Build meta data' }],
     ["semver('1.+a', true)", { error: 'short version cannot contain PreRelease/Build meta data' }],
     ["semver('v', true)", { error: 'strconv.ParseUint: parsing "": invalid syntax' }],
   ]);
 });
 
-describe('runtime costs of the network, semver, quantity and URL libraries, by the reference\'s rules', () => {
+describe("runtime costs of the network, semver, quantity and URL libraries, by the reference's rules", () => {
   test.each([
     // parsing: 0.1 per character, rounded up; accessors 1
     ["ip('255.255.255.255').isGlobalUnicast()", 3],
@@ -365,7 +396,9 @@ describe('authorizer library', () => {
   beforeEach(() => checks.splice(0));
 
   test('resource check with namespace', () => {
-    const result = compile("authorizer.group('').resource('pods').namespace('default').check('create').allowed()").evaluate({ authorizer });
+    const result = compile(
+      "authorizer.group('').resource('pods').namespace('default').check('create').allowed()",
+    ).evaluate({ authorizer });
     expect(result).toMatchObject({ ok: true, value: true });
     expect(checks).toEqual([
       {
@@ -377,9 +410,17 @@ describe('authorizer library', () => {
   });
 
   test('reason, subresource and name', () => {
-    const result = compile("authorizer.group('apps').resource('deployments').subresource('scale').name('web').check('update').reason()").evaluate({ authorizer });
+    const result = compile(
+      "authorizer.group('apps').resource('deployments').subresource('scale').name('web').check('update').reason()",
+    ).evaluate({ authorizer });
     expect(result).toMatchObject({ ok: true, value: '' });
-    expect(checks[0].resource).toEqual({ group: 'apps', resource: 'deployments', subresource: 'scale', namespace: '', name: 'web' });
+    expect(checks[0].resource).toEqual({
+      group: 'apps',
+      resource: 'deployments',
+      subresource: 'scale',
+      namespace: '',
+      name: 'web',
+    });
   });
 
   test('path check', () => {
@@ -389,7 +430,9 @@ describe('authorizer library', () => {
   });
 
   test('service account', () => {
-    compile("authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').check('delete').allowed()").evaluate({ authorizer });
+    compile(
+      "authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').check('delete').allowed()",
+    ).evaluate({ authorizer });
     expect(checks[0].user).toEqual({
       name: 'system:serviceaccount:default:builder',
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default'],
@@ -400,12 +443,16 @@ describe('authorizer library', () => {
     const failing = new CelAuthorizer({ name: 'bob', groups: [] }, () => {
       throw new Error('webhook unreachable');
     });
-    const result = compile("authorizer.path('/x').check('get').errored() && authorizer.path('/x').check('get').error() == 'webhook unreachable'").evaluate({ authorizer: failing });
+    const result = compile(
+      "authorizer.path('/x').check('get').errored() && authorizer.path('/x').check('get').error() == 'webhook unreachable'",
+    ).evaluate({ authorizer: failing });
     expect(result).toMatchObject({ ok: true, value: true });
   });
 
   test('each check costs 350,000: three in one expression exceed the per-call limit', () => {
-    const three = compile("authorizer.path('/a').check('get').allowed() || authorizer.path('/b').check('get').allowed() || authorizer.path('/c').check('get').allowed()");
+    const three = compile(
+      "authorizer.path('/a').check('get').allowed() || authorizer.path('/b').check('get').allowed() || authorizer.path('/c').check('get').allowed()",
+    );
     expect(three.evaluate({ authorizer })).toMatchObject({ ok: false, costExceeded: true });
   });
 });
@@ -437,7 +484,9 @@ describe('schema types', () => {
     const expect1 = (expression: string, expected: unknown) => {
       const compiled = env.compile(expression);
       if (!compiled.ok) throw new Error(compiled.error);
-      expect(toJson((compiled.compiled.evaluate({ self: value, oldSelf: value }) as { value: unknown }).value)).toEqual(expected);
+      expect(toJson((compiled.compiled.evaluate({ self: value, oldSelf: value }) as { value: unknown }).value)).toEqual(
+        expected,
+      );
     };
     expect1('self.x__dash__name', 'n');
     expect1('self.__if__ + 1', 4);
@@ -453,7 +502,14 @@ describe('schema types', () => {
 });
 
 describe('compile errors in the reference words', () => {
-  const compiler = new ExpressionCompiler({ self: { schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } } } } } });
+  const compiler = new ExpressionCompiler({
+    self: {
+      schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } } },
+      },
+    },
+  });
   const error = (expression: string) => {
     const result = compiler.compile(expression);
     return result.ok ? undefined : result.error;
@@ -470,25 +526,52 @@ describe('compile errors in the reference words', () => {
 
 /** Parse errors as kube-apiserver v1.34.4 words the first of them (asked with these rules on a CRD). */
 describe('syntax errors in the reference words', () => {
-  const compiler = new ExpressionCompiler({ self: { schema: { type: 'object', properties: { a: { type: 'string' } } } } });
+  const compiler = new ExpressionCompiler({
+    self: { schema: { type: 'object', properties: { a: { type: 'string' } } } },
+  });
   const firstError = (expression: string) => {
     const result = compiler.compile(expression);
     return result.ok ? undefined : result.error.split('\n').slice(0, 3).join('\n');
   };
-  const OPERANDS = "'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER";
+  const OPERANDS =
+    "'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER";
   test.each([
     ['self = 42', "ERROR: <input>:1:6: Syntax error: token recognition error at: '= '\n | self = 42\n | .....^"],
-    ["self.a == 'x' &&", `ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>' expecting {${OPERANDS}}\n | self.a == 'x' &&\n | ................^`],
-    ["self.a == 'x' || )", `ERROR: <input>:1:18: Syntax error: mismatched input ')' expecting {${OPERANDS}}\n | self.a == 'x' || )\n | .................^`],
-    ['self.a == "x', 'ERROR: <input>:1:11: Syntax error: token recognition error at: \'"x\'\n | self.a == "x\n | ..........^'],
+    [
+      "self.a == 'x' &&",
+      `ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>' expecting {${OPERANDS}}\n | self.a == 'x' &&\n | ................^`,
+    ],
+    [
+      "self.a == 'x' || )",
+      `ERROR: <input>:1:18: Syntax error: mismatched input ')' expecting {${OPERANDS}}\n | self.a == 'x' || )\n | .................^`,
+    ],
+    [
+      'self.a == "x',
+      'ERROR: <input>:1:11: Syntax error: token recognition error at: \'"x\'\n | self.a == "x\n | ..........^',
+    ],
     ['(self.a', "ERROR: <input>:1:8: Syntax error: missing ')' at '<EOF>'\n | (self.a\n | .......^"],
-    ["self.a == 'x')", "ERROR: <input>:1:14: Syntax error: extraneous input ')' expecting <EOF>\n | self.a == 'x')\n | .............^"],
+    [
+      "self.a == 'x')",
+      "ERROR: <input>:1:14: Syntax error: extraneous input ')' expecting <EOF>\n | self.a == 'x')\n | .............^",
+    ],
     ['1 +* 2', `ERROR: <input>:1:4: Syntax error: extraneous input '*' expecting {${OPERANDS}}\n | 1 +* 2\n | ...^`],
     ['self.#a', "ERROR: <input>:1:6: Syntax error: token recognition error at: '#'\n | self.#a\n | .....^"],
-    ['self.a.b(', "ERROR: <input>:1:10: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.a.b(\n | .........^"],
-    ["self.a == 'x' 'y'", "ERROR: <input>:1:15: Syntax error: extraneous input ''y'' expecting <EOF>\n | self.a == 'x' 'y'\n | ..............^"],
-    ["self.a == 'x' & true", "ERROR: <input>:1:15: Syntax error: token recognition error at: '& '\n | self.a == 'x' & true\n | ..............^"],
-    ['self[', "ERROR: <input>:1:6: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self[\n | .....^"],
+    [
+      'self.a.b(',
+      "ERROR: <input>:1:10: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self.a.b(\n | .........^",
+    ],
+    [
+      "self.a == 'x' 'y'",
+      "ERROR: <input>:1:15: Syntax error: extraneous input ''y'' expecting <EOF>\n | self.a == 'x' 'y'\n | ..............^",
+    ],
+    [
+      "self.a == 'x' & true",
+      "ERROR: <input>:1:15: Syntax error: token recognition error at: '& '\n | self.a == 'x' & true\n | ..............^",
+    ],
+    [
+      'self[',
+      "ERROR: <input>:1:6: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', '?', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | self[\n | .....^",
+    ],
   ])('%s', (expression, expected) => {
     expect(firstError(expression)).toBe(expected);
   });

@@ -54,8 +54,10 @@ function normalized(object: Json): Json {
   }
   // Entries are ordered by operation, then by the second each was written in, then by manager:
   // without their times, the order that does not depend on how fast the machine is.
-  const order = (entry: Json) => `${String(entry.operation)}\0${String(entry.manager)}\0${String(entry.subresource ?? '')}`;
-  if (Array.isArray(metadata.managedFields)) (metadata.managedFields as Json[]).sort((a, b) => order(a).localeCompare(order(b)));
+  const order = (entry: Json) =>
+    `${String(entry.operation)}\0${String(entry.manager)}\0${String(entry.subresource ?? '')}`;
+  if (Array.isArray(metadata.managedFields))
+    (metadata.managedFields as Json[]).sort((a, b) => order(a).localeCompare(order(b)));
   return copy;
 }
 
@@ -87,37 +89,63 @@ describe('client-side apply, edit and strategic patch', () => {
     await expectObject(`${DEPLOYMENTS}/web`, 'web-configured.expected.yaml');
     // The annotation round-trips: kubectl reads back exactly the configuration it applied.
     const lastApplied = await kubectlOk(['apply', 'view-last-applied', 'deployment/web', '-o', 'json']);
-    expect(JSON.parse(lastApplied)).toEqual({ ...parseYaml(readFileSync(fixture('web-edited.yaml'), 'utf8')), metadata: { annotations: {}, labels: { app: 'web' }, name: 'web', namespace: 'default' } });
+    expect(JSON.parse(lastApplied)).toEqual({
+      ...parseYaml(readFileSync(fixture('web-edited.yaml'), 'utf8')),
+      metadata: { annotations: {}, labels: { app: 'web' }, name: 'web', namespace: 'default' },
+    });
     // Applying the same file again changes nothing.
     expect(await kubectlOk(['apply', '-f', fixture('web-edited.yaml')])).toBe('deployment.apps/web unchanged\n');
   });
 
   test('kubectl edit with an editor script changes the object', async () => {
     const editor = join(scratch, 'edit.sh');
-    writeFileSync(editor, "#!/bin/sh\nsed -i 's/image: nginx:1.27/image: nginx:1.28/' \"$1\"\n");
+    writeFileSync(editor, '#!/bin/sh\nsed -i \'s/image: nginx:1.27/image: nginx:1.28/\' "$1"\n');
     chmodSync(editor, 0o755);
-    expect(await kubectlOk(['edit', 'deployment/web'], { EDITOR: editor, KUBE_EDITOR: editor })).toBe('deployment.apps/web edited\n');
+    expect(await kubectlOk(['edit', 'deployment/web'], { EDITOR: editor, KUBE_EDITOR: editor })).toBe(
+      'deployment.apps/web edited\n',
+    );
     await expectObject(`${DEPLOYMENTS}/web`, 'web-edited.expected.yaml');
   });
 
   test('kubectl patch --type=strategic merges containers by name', async () => {
-    const patch = JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox:1.36', args: ['sleep', '3600'] }] } } } });
-    expect(await kubectlOk(['patch', 'deployment/web', '--type=strategic', '-p', patch])).toBe('deployment.apps/web patched\n');
+    const patch = JSON.stringify({
+      spec: {
+        template: { spec: { containers: [{ name: 'sidecar', image: 'busybox:1.36', args: ['sleep', '3600'] }] } },
+      },
+    });
+    expect(await kubectlOk(['patch', 'deployment/web', '--type=strategic', '-p', patch])).toBe(
+      'deployment.apps/web patched\n',
+    );
     await expectObject(`${DEPLOYMENTS}/web`, 'web-patched.expected.yaml');
   });
 });
 
 describe('kubectl apply --server-side', () => {
   test('first apply creates; a second manager conflicts on replicas, then takes them with --force-conflicts', async () => {
-    expect(await kubectlOk(['apply', '--server-side', '-f', fixture('api.yaml')])).toBe('deployment.apps/api serverside-applied\n');
+    expect(await kubectlOk(['apply', '--server-side', '-f', fixture('api.yaml')])).toBe(
+      'deployment.apps/api serverside-applied\n',
+    );
     await expectObject(`${DEPLOYMENTS}/api`, 'api-applied.expected.yaml');
 
-    const refused = await server.kubectl(['apply', '--server-side', '--field-manager=scaler', '-f', fixture('api-scaled.yaml')]);
+    const refused = await server.kubectl([
+      'apply',
+      '--server-side',
+      '--field-manager=scaler',
+      '-f',
+      fixture('api-scaled.yaml'),
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('error: Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas\n');
     expect((await getJson(`${DEPLOYMENTS}/api`)).spec).toMatchObject({ replicas: 2 });
 
-    const forced = ['apply', '--server-side', '--field-manager=scaler', '--force-conflicts', '-f', fixture('api-scaled.yaml')];
+    const forced = [
+      'apply',
+      '--server-side',
+      '--field-manager=scaler',
+      '--force-conflicts',
+      '-f',
+      fixture('api-scaled.yaml'),
+    ];
     expect(await kubectlOk(forced)).toBe('deployment.apps/api serverside-applied\n');
     await expectObject(`${DEPLOYMENTS}/api`, 'api-forced.expected.yaml');
   });
@@ -129,10 +157,18 @@ describe('from client-side to server-side apply', () => {
     // kubectl's first server-side apply (force=false) must not conflict with kubectl-client-side-apply
     // over replicas; kubectl then moves that manager's fields to its own (a JSON patch of managedFields),
     // records the annotation as kubectl-last-applied, and applies once more.
-    expect(await kubectlOk(['apply', '--server-side', '-f', fixture('switch-server-side.yaml')])).toBe('deployment.apps/switch serverside-applied\n');
+    expect(await kubectlOk(['apply', '--server-side', '-f', fixture('switch-server-side.yaml')])).toBe(
+      'deployment.apps/switch serverside-applied\n',
+    );
     await expectObject(`${DEPLOYMENTS}/switch`, 'switch-server-side.expected.yaml');
     // Another manager is not forgiven: the field is kubectl's now.
-    const refused = await server.kubectl(['apply', '--server-side', '--field-manager=other', '-f', fixture('switch.yaml')]);
+    const refused = await server.kubectl([
+      'apply',
+      '--server-side',
+      '--field-manager=other',
+      '-f',
+      fixture('switch.yaml'),
+    ]);
     expect(refused.stderr).toContain('error: Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas\n');
   });
 });
@@ -144,7 +180,10 @@ interface Answer {
 
 /** A PATCH as the admin: `body` is sent as JSON (valid YAML for apply). */
 async function patch(path: string, contentType: string, body: unknown, query = ''): Promise<Answer> {
-  const answer = await server.request('PATCH', `${path}${query}`, { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType } });
+  const answer = await server.request('PATCH', `${path}${query}`, {
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': contentType },
+  });
   return { status: answer.status, body: answer.json<Json>() };
 }
 
@@ -172,9 +211,15 @@ describe('server-side apply over HTTP', () => {
   });
 
   test('fieldManager is required, and the 415 lists the apply type', async () => {
-    const missing = await patch(`${CONFIGMAPS}/x`, APPLY, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    const missing = await patch(`${CONFIGMAPS}/x`, APPLY, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'x' },
+    });
     expect(missing.status).toBe(422);
-    expect(missing.body.message).toBe('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+    expect(missing.body.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
 
     const unknownType = await patch(`${CONFIGMAPS}/x`, 'application/x-unknown', {});
     expect(unknownType.status).toBe(415);
@@ -189,7 +234,13 @@ describe('server-side apply over HTTP', () => {
     const created = await patch(`${CONFIGMAPS}/settings`, APPLY, config, '?fieldManager=alice');
     expect(created.status).toBe(201);
     expect(withoutTimes(managedFieldsOf(created.body))).toEqual([
-      { manager: 'alice', operation: 'Apply', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } },
+      {
+        manager: 'alice',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:a': {} } },
+      },
     ]);
     const again = await patch(`${CONFIGMAPS}/settings`, APPLY, config, '?fieldManager=alice');
     expect(again.status).toBe(200);
@@ -199,16 +250,25 @@ describe('server-side apply over HTTP', () => {
   test('fields the schema does not declare are refused whatever fieldValidation says; repeated keys follow it', async () => {
     const config = deployment('strict', {
       selector: { matchLabels: { app: 'strict' } },
-      template: { metadata: { labels: { app: 'strict' } }, spec: { containers: [{ name: 'c', image: 'busybox', bogus: true }] } },
+      template: {
+        metadata: { labels: { app: 'strict' } },
+        spec: { containers: [{ name: 'c', image: 'busybox', bogus: true }] },
+      },
     });
-    const undeclared = await patch(`${DEPLOYMENTS}/strict`, APPLY, config, '?fieldManager=alice&fieldValidation=Ignore');
+    const undeclared = await patch(
+      `${DEPLOYMENTS}/strict`,
+      APPLY,
+      config,
+      '?fieldManager=alice&fieldValidation=Ignore',
+    );
     expect(undeclared.status).toBe(400);
     expect(undeclared.body).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'failed to create typed patch object (/strict; apps/v1, Kind=Deployment): .spec.template.spec.containers[name="c"].bogus: field not declared in schema',
+      message:
+        'failed to create typed patch object (/strict; apps/v1, Kind=Deployment): .spec.template.spec.containers[name="c"].bogus: field not declared in schema',
       reason: 'BadRequest',
       code: 400,
     });
@@ -216,20 +276,40 @@ describe('server-side apply over HTTP', () => {
     const repeated = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: repeated\ndata:\n  a: "1"\n  a: "2"\n';
     const strict = await patch(`${CONFIGMAPS}/repeated`, APPLY, repeated, '?fieldManager=alice&fieldValidation=Strict');
     expect(strict.status).toBe(400);
-    expect(strict.body.message).toBe('error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map');
-    const ignored = await patch(`${CONFIGMAPS}/repeated`, APPLY, repeated, '?fieldManager=alice&fieldValidation=Ignore');
+    expect(strict.body.message).toBe(
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map',
+    );
+    const ignored = await patch(
+      `${CONFIGMAPS}/repeated`,
+      APPLY,
+      repeated,
+      '?fieldManager=alice&fieldValidation=Ignore',
+    );
     expect(ignored.status).toBe(201);
     expect(ignored.body.data).toEqual({ a: '2' });
   });
 
   test('the status subresource owns status alone; the main resource cannot set it', async () => {
-    const spec = { selector: { matchLabels: { app: 'st' } }, template: { metadata: { labels: { app: 'st' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } };
-    const created = await patch(`${DEPLOYMENTS}/st`, APPLY, { ...deployment('st', spec), status: { replicas: 9 } }, '?fieldManager=alice');
+    const spec = {
+      selector: { matchLabels: { app: 'st' } },
+      template: { metadata: { labels: { app: 'st' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+    };
+    const created = await patch(
+      `${DEPLOYMENTS}/st`,
+      APPLY,
+      { ...deployment('st', spec), status: { replicas: 9 } },
+      '?fieldManager=alice',
+    );
     expect(created.status).toBe(201);
     expect(created.body.status).toEqual({});
     expect(JSON.stringify(managedFieldsOf(created.body))).not.toContain('f:status');
 
-    const status = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'st' }, status: { replicas: 1, observedGeneration: 1 } };
+    const status = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'st' },
+      status: { replicas: 1, observedGeneration: 1 },
+    };
     const applied = await patch(`${DEPLOYMENTS}/st/status`, APPLY, status, '?fieldManager=rollout');
     expect(applied.status).toBe(200);
     expect(applied.body.status).toEqual({ replicas: 1, observedGeneration: 1 });
@@ -241,18 +321,48 @@ describe('server-side apply over HTTP', () => {
       fieldsV1: { 'f:status': { 'f:observedGeneration': {}, 'f:replicas': {} } },
       subresource: 'status',
     });
-    expect((await patch(`${DEPLOYMENTS}/absent/status`, APPLY, { ...status, metadata: { name: 'absent' } }, '?fieldManager=rollout')).status).toBe(404);
+    expect(
+      (
+        await patch(
+          `${DEPLOYMENTS}/absent/status`,
+          APPLY,
+          { ...status, metadata: { name: 'absent' } },
+          '?fieldManager=rollout',
+        )
+      ).status,
+    ).toBe(404);
   });
 
   test('[{}] clears managedFields; the writer then owns only what the same request changed', async () => {
     const path = `${CONFIGMAPS}/settings`;
-    const cleared = await patch(path, 'application/merge-patch+json', { metadata: { managedFields: [{}] } }, '?fieldManager=bob');
+    const cleared = await patch(
+      path,
+      'application/merge-patch+json',
+      { metadata: { managedFields: [{}] } },
+      '?fieldManager=bob',
+    );
     expect(cleared.status).toBe(200);
     expect((cleared.body.metadata as Json).managedFields).toBeUndefined();
-    await patch(path, APPLY, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: '1' } }, '?fieldManager=alice');
-    const resetAndChange = await patch(path, 'application/merge-patch+json', { metadata: { managedFields: [{}] }, data: { b: '2' } }, '?fieldManager=bob');
+    await patch(
+      path,
+      APPLY,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { a: '1' } },
+      '?fieldManager=alice',
+    );
+    const resetAndChange = await patch(
+      path,
+      'application/merge-patch+json',
+      { metadata: { managedFields: [{}] }, data: { b: '2' } },
+      '?fieldManager=bob',
+    );
     expect(withoutTimes(managedFieldsOf(resetAndChange.body))).toEqual([
-      { manager: 'bob', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:b': {} } } },
+      {
+        manager: 'bob',
+        operation: 'Update',
+        apiVersion: 'v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:b': {} } },
+      },
     ]);
   });
 
@@ -265,8 +375,17 @@ describe('server-side apply over HTTP', () => {
       fieldsType: 'FieldsV1',
       fieldsV1: { 'f:data': { [`f:${field}`]: {} } },
     });
-    const given = [entry('late', 'Update', '2025-01-01T00:00:09Z', 'b'), entry('early', 'Update', '2025-01-01T00:00:01Z', 'a'), entry('applier', 'Apply', '2025-01-01T00:00:05Z', 'a')];
-    const written = await patch(`${CONFIGMAPS}/settings`, 'application/merge-patch+json', { metadata: { managedFields: given } }, '?fieldManager=bob');
+    const given = [
+      entry('late', 'Update', '2025-01-01T00:00:09Z', 'b'),
+      entry('early', 'Update', '2025-01-01T00:00:01Z', 'a'),
+      entry('applier', 'Apply', '2025-01-01T00:00:05Z', 'a'),
+    ];
+    const written = await patch(
+      `${CONFIGMAPS}/settings`,
+      'application/merge-patch+json',
+      { metadata: { managedFields: given } },
+      '?fieldManager=bob',
+    );
     expect(written.status).toBe(200);
     expect(managedFieldsOf(written.body)).toEqual([given[2], given[1], given[0]]);
   });
@@ -279,13 +398,25 @@ describe('server-side apply over HTTP', () => {
         {
           replicas,
           selector: { matchLabels: { app: 'three' } },
-          template: { metadata: { labels: { app: 'three' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } },
+          template: {
+            metadata: { labels: { app: 'three' } },
+            spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] },
+          },
         },
         { app: 'three' },
       );
     // alice applies; bob updates a label and the replicas (an update takes them without a conflict).
     expect((await patch(path, APPLY, aliceConfig(1), '?fieldManager=alice')).status).toBe(201);
-    expect((await patch(path, 'application/merge-patch+json', { metadata: { labels: { tier: 'backend' } }, spec: { replicas: 2 } }, '?fieldManager=bob')).status).toBe(200);
+    expect(
+      (
+        await patch(
+          path,
+          'application/merge-patch+json',
+          { metadata: { labels: { tier: 'backend' } }, spec: { replicas: 2 } },
+          '?fieldManager=bob',
+        )
+      ).status,
+    ).toBe(200);
 
     // alice's next apply conflicts with bob's replicas; forced, she takes them back.
     const refused = await patch(path, APPLY, aliceConfig(3), '?fieldManager=alice');
@@ -293,14 +424,20 @@ describe('server-side apply over HTTP', () => {
     expect(refused.body).toMatchObject({
       reason: 'Conflict',
       message: 'Apply failed with 1 conflict: conflict with "bob" using apps/v1: .spec.replicas',
-      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "bob" using apps/v1', field: '.spec.replicas' }] },
+      details: {
+        causes: [
+          { reason: 'FieldManagerConflict', message: 'conflict with "bob" using apps/v1', field: '.spec.replicas' },
+        ],
+      },
     });
     expect((await patch(path, APPLY, aliceConfig(3), '?fieldManager=alice&force=true')).status).toBe(200);
 
     // bob changes the image with a strategic patch; carol applies an env var to the same container.
     const image = { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.28' }] } } } };
     expect((await patch(path, 'application/strategic-merge-patch+json', image, '?fieldManager=bob')).status).toBe(200);
-    const carolConfig = deployment('three', { template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'LOG', value: 'debug' }] }] } } });
+    const carolConfig = deployment('three', {
+      template: { spec: { containers: [{ name: 'nginx', env: [{ name: 'LOG', value: 'debug' }] }] } },
+    });
     const last = await patch(path, APPLY, carolConfig, '?fieldManager=carol');
     expect(last.status).toBe(200);
 
@@ -340,7 +477,11 @@ describe('server-side apply over HTTP', () => {
             'f:template': {
               'f:spec': {
                 'f:containers': {
-                  'k:{"name":"nginx"}': { '.': {}, 'f:env': { 'k:{"name":"LOG"}': { '.': {}, 'f:name': {}, 'f:value': {} } }, 'f:name': {} },
+                  'k:{"name":"nginx"}': {
+                    '.': {},
+                    'f:env': { 'k:{"name":"LOG"}': { '.': {}, 'f:name': {}, 'f:value': {} } },
+                    'f:name': {},
+                  },
                 },
               },
             },

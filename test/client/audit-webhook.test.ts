@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
 import { startServer, type TestServer } from '../helpers/server';
 import { startWebhookServer, type WebhookServer } from '../server/authz/webhook-server';
+import { retryUntil } from '../helpers/wait-for';
 
 const POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
@@ -58,19 +59,24 @@ describe('batches to a webhook', () => {
 
   test('every event arrives, in EventLists of at most the batch size', async () => {
     for (let i = 0; i < 6; i++) expect((await server.kubectl(['get', 'configmaps', '-n', 'kube-system'])).code).toBe(0);
-    let lists: EventList[] = [];
-    for (let attempt = 0; attempt < 100; attempt++) {
-      lists = receiver.reviews as unknown as EventList[];
-      const lists500 = lists.flatMap((list) => list.items).filter((event) => event.objectRef?.resource === 'configmaps' && event.verb === 'list');
-      if (lists500.length >= 12) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const configMapLists = (lists: EventList[]) =>
+      lists
+        .flatMap((list) => list.items)
+        .filter((event) => event.objectRef?.resource === 'configmaps' && event.verb === 'list');
+    const lists = await retryUntil(
+      () => receiver.reviews as unknown as EventList[],
+      (received) => configMapLists(received).length >= 12,
+      5_000,
+      50,
+    );
     for (const list of lists) {
       expect(list).toMatchObject({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1' });
       expect(list.items.length).toBeGreaterThan(0);
       expect(list.items.length).toBeLessThanOrEqual(5);
     }
-    const events = lists.flatMap((list) => list.items).filter((event) => event.objectRef?.resource === 'configmaps' && event.verb === 'list');
+    const events = lists
+      .flatMap((list) => list.items)
+      .filter((event) => event.objectRef?.resource === 'configmaps' && event.verb === 'list');
     expect(events).toHaveLength(12);
     // Each request's two stages, under one ID each.
     expect(new Set(events.map((event) => event.auditID)).size).toBe(6);
@@ -87,10 +93,19 @@ describe('a webhook that never answers', () => {
     dir = mkdtempSync(join(tmpdir(), 'capstan-audit-dead-'));
     writeFileSync(join(dir, 'policy.yaml'), POLICY);
     const ca = await issueCa({ commonName: 'silent-ca', validDays: 1 });
-    const serving = await issueLeaf({ ca, subject: 'CN=silent', usage: 'server', ipAddresses: ['127.0.0.1'], validDays: 1 });
+    const serving = await issueLeaf({
+      ca,
+      subject: 'CN=silent',
+      usage: 'server',
+      ipAddresses: ['127.0.0.1'],
+      validDays: 1,
+    });
     const client = await issueLeaf({ ca, subject: 'CN=kube-apiserver', usage: 'client', validDays: 1 });
     // Takes the request and never answers.
-    silent = createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: true }, () => {});
+    silent = createServer(
+      { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: true },
+      () => {},
+    );
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const b64 = (text: string) => Buffer.from(text).toString('base64');
     const kubeconfig = join(dir, 'silent.kubeconfig');
@@ -99,8 +114,21 @@ describe('a webhook that never answers', () => {
       JSON.stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'silent', cluster: { server: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/audit`, 'certificate-authority-data': b64(ca.certPem) } }],
-        users: [{ name: 'apiserver', user: { 'client-certificate-data': b64(client.certPem), 'client-key-data': b64(client.keyPem) } }],
+        clusters: [
+          {
+            name: 'silent',
+            cluster: {
+              server: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/audit`,
+              'certificate-authority-data': b64(ca.certPem),
+            },
+          },
+        ],
+        users: [
+          {
+            name: 'apiserver',
+            user: { 'client-certificate-data': b64(client.certPem), 'client-key-data': b64(client.keyPem) },
+          },
+        ],
         contexts: [{ name: 'silent', context: { cluster: 'silent', user: 'apiserver' } }],
         'current-context': 'silent',
       }),
@@ -129,7 +157,9 @@ describe('a webhook that never answers', () => {
     const latencies: number[] = [];
     for (let i = 0; i < 100; i++) {
       const started = performance.now();
-      const answer = await server.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Audit-ID': `dead-${i}` } });
+      const answer = await server.request('GET', '/api/v1/namespaces/default/configmaps', {
+        headers: { 'Audit-ID': `dead-${i}` },
+      });
       latencies.push(performance.now() - started);
       expect(answer.status).toBe(200);
     }
@@ -139,13 +169,19 @@ describe('a webhook that never answers', () => {
     const metrics = (await server.request('GET', '/metrics')).body;
     // 200 events: one in flight, ten waiting, the rest dropped.
     expect(metricValue(metrics, /^apiserver_audit_event_total (\d+)/m)).toBeGreaterThanOrEqual(200);
-    expect(metricValue(metrics, /^apiserver_audit_error_total\{plugin="buffered"\} (\d+)/m)).toBeGreaterThanOrEqual(200 - 11);
+    expect(metricValue(metrics, /^apiserver_audit_error_total\{plugin="buffered"\} (\d+)/m)).toBeGreaterThanOrEqual(
+      200 - 11,
+    );
 
-    let logged = 0;
-    for (let attempt = 0; attempt < 100 && logged < 200; attempt++) {
-      logged = readFileSync(join(dir, 'audit.log'), 'utf8').split('\n').filter((line) => line.includes('"auditID":"dead-')).length;
-      if (logged < 200) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const logged = await retryUntil(
+      () =>
+        readFileSync(join(dir, 'audit.log'), 'utf8')
+          .split('\n')
+          .filter((line) => line.includes('"auditID":"dead-')).length,
+      (count) => count >= 200,
+      5_000,
+      50,
+    );
     expect(logged).toBe(200);
   });
 });

@@ -11,13 +11,39 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { failingStart } from '../helpers/capstan-process';
 import { KUBECTL, kubectlConnection, runKubectl, startServer, type TestServer } from '../helpers/server';
+import { retryUntil, waitFor } from '../helpers/wait-for';
 
 /** The members of an event, in the order the reference writes them (audit.k8s.io/v1 Event). */
 const EVENT_MEMBERS = [
-  'kind', 'apiVersion', 'level', 'auditID', 'stage', 'requestURI', 'verb', 'user', 'impersonatedUser', 'sourceIPs', 'userAgent',
-  'objectRef', 'responseStatus', 'requestObject', 'responseObject', 'requestReceivedTimestamp', 'stageTimestamp', 'annotations',
+  'kind',
+  'apiVersion',
+  'level',
+  'auditID',
+  'stage',
+  'requestURI',
+  'verb',
+  'user',
+  'impersonatedUser',
+  'sourceIPs',
+  'userAgent',
+  'objectRef',
+  'responseStatus',
+  'requestObject',
+  'responseObject',
+  'requestReceivedTimestamp',
+  'stageTimestamp',
+  'annotations',
 ];
-const OBJECT_REF_MEMBERS = ['resource', 'namespace', 'name', 'uid', 'apiGroup', 'apiVersion', 'resourceVersion', 'subresource'];
+const OBJECT_REF_MEMBERS = [
+  'resource',
+  'namespace',
+  'name',
+  'uid',
+  'apiGroup',
+  'apiVersion',
+  'resourceVersion',
+  'subresource',
+];
 const MICRO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 interface AuditEvent {
@@ -61,7 +87,9 @@ function readEvents(path: string): AuditEvent[] {
 
 /** The rotated log's files by name (audit.log and its backups), or undefined when one went away while being read. */
 function readLogSnapshot(dir: string): Map<string, string> | undefined {
-  const files = readdirSync(dir).filter((file) => file === 'audit.log' || /^audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}(-\d+)?\.log$/.test(file));
+  const files = readdirSync(dir).filter(
+    (file) => file === 'audit.log' || /^audit-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}(-\d+)?\.log$/.test(file),
+  );
   try {
     return new Map(files.map((file) => [file, readFileSync(join(dir, file), 'utf8')]));
   } catch (error) {
@@ -80,13 +108,20 @@ function parseLine(line: string): AuditEvent | undefined {
 }
 
 /** The events matching `predicate`, once there are at least `count` of them (the log is written asynchronously). */
-async function eventsOnceThere(path: string, predicate: (event: AuditEvent) => boolean, count = 1): Promise<AuditEvent[]> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const found = readEvents(path).filter(predicate);
-    if (found.length >= count) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`fewer than ${count} matching events in ${path}:\n${readFileSync(path, 'utf8').slice(-4000)}`);
+async function eventsOnceThere(
+  path: string,
+  predicate: (event: AuditEvent) => boolean,
+  count = 1,
+): Promise<AuditEvent[]> {
+  const found = await retryUntil(
+    () => readEvents(path).filter(predicate),
+    (events) => events.length >= count,
+    5_000,
+    50,
+  );
+  if (found.length < count)
+    throw new Error(`fewer than ${count} matching events in ${path}:\n${readFileSync(path, 'utf8').slice(-4000)}`);
+  return found;
 }
 
 const stagesOf = (events: readonly AuditEvent[]) => events.map((event) => event.stage);
@@ -103,9 +138,15 @@ describe('an audit log of a kubectl session', () => {
     writeFileSync(join(dir, 'tokens.csv'), 'alice-token,alice,alice-uid,"devs"\n');
     logPath = join(dir, 'logs', 'audit.log');
     server = await startServer({
-      flags: [`--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`, `--token-auth-file=${join(dir, 'tokens.csv')}`],
+      flags: [
+        `--audit-policy-file=${join(dir, 'policy.yaml')}`,
+        `--audit-log-path=${logPath}`,
+        `--token-auth-file=${join(dir, 'tokens.csv')}`,
+      ],
     });
-    const admin = parseYaml(readFileSync(server.kubeconfig, 'utf8')) as { clusters: { name: string; cluster: Record<string, string> }[] };
+    const admin = parseYaml(readFileSync(server.kubeconfig, 'utf8')) as {
+      clusters: { name: string; cluster: Record<string, string> }[];
+    };
     aliceKubeconfig = join(dir, 'alice.kubeconfig');
     writeFileSync(
       aliceKubeconfig,
@@ -125,7 +166,8 @@ describe('an audit log of a kubectl session', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const forResource = (resource: string, verb: string) => (event: AuditEvent) => event.objectRef?.resource === resource && event.verb === verb;
+  const forResource = (resource: string, verb: string) => (event: AuditEvent) =>
+    event.objectRef?.resource === resource && event.verb === verb;
 
   test('create at RequestResponse: both stages, both bodies, the object named, the decision annotated, the reference`s member order', async () => {
     expect((await server.kubectl(['create', 'configmap', 'cm1', '--from-literal=a=b'])).code).toBe(0);
@@ -135,7 +177,9 @@ describe('an audit log of a kubectl session', () => {
     expect(received.auditID).toBe(complete.auditID);
     expect(Object.keys(received)).toEqual(EVENT_MEMBERS.filter((member) => member in received));
     expect(Object.keys(complete)).toEqual(EVENT_MEMBERS.filter((member) => member in complete));
-    expect(Object.keys(complete.objectRef!)).toEqual(OBJECT_REF_MEMBERS.filter((member) => member in complete.objectRef!));
+    expect(Object.keys(complete.objectRef!)).toEqual(
+      OBJECT_REF_MEMBERS.filter((member) => member in complete.objectRef!),
+    );
     // Nothing known yet but the request when it arrives; no annotations before authorization.
     expect(received).not.toHaveProperty('responseStatus');
     expect(received).not.toHaveProperty('annotations');
@@ -159,7 +203,9 @@ describe('an audit log of a kubectl session', () => {
     expect(complete.requestReceivedTimestamp).toMatch(MICRO_TIME);
     expect(complete.stageTimestamp).toMatch(MICRO_TIME);
     // Go's JSON: `&` in the URI is written escaped, as the reference's log has it.
-    const line = readFileSync(logPath, 'utf8').split('\n').find((text) => text.includes(complete.auditID) && text.includes('ResponseComplete'))!;
+    const line = readFileSync(logPath, 'utf8')
+      .split('\n')
+      .find((text) => text.includes(complete.auditID) && text.includes('ResponseComplete'))!;
     expect(line).toContain('fieldManager=kubectl-create\\u0026fieldValidation=Strict');
   });
 
@@ -169,13 +215,18 @@ describe('an audit log of a kubectl session', () => {
     expect((await server.kubectl(['patch', 'configmap', 'cm1', '-p', '{"data":{"c":"d"}}'])).code).toBe(0);
     expect((await server.kubectl(['delete', 'configmap', 'cm1'])).code).toBe(0);
 
-    const [get] = (await eventsOnceThere(logPath, (e) => forResource('configmaps', 'get')(e) && e.stage === 'ResponseComplete'));
+    const [get] = await eventsOnceThere(
+      logPath,
+      (e) => forResource('configmaps', 'get')(e) && e.stage === 'ResponseComplete',
+    );
     expect(get.objectRef).toEqual({ resource: 'configmaps', namespace: 'default', name: 'cm1', apiVersion: 'v1' });
     expect(get).not.toHaveProperty('requestObject');
     expect(get.responseObject).toMatchObject({ kind: 'ConfigMap', data: { a: 'b' } });
 
     // kubectl asks for a Table: the event keeps the answer as sent.
-    const list = (await eventsOnceThere(logPath, forResource('configmaps', 'list'), 2)).filter((e) => e.requestURI.includes('limit=500'));
+    const list = (await eventsOnceThere(logPath, forResource('configmaps', 'list'), 2)).filter((e) =>
+      e.requestURI.includes('limit=500'),
+    );
     expect(stagesOf(list)).toEqual(['RequestReceived', 'ResponseComplete']);
     expect(list[1].responseObject).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
 
@@ -185,22 +236,45 @@ describe('an audit log of a kubectl session', () => {
     expect(patch.responseObject).toMatchObject({ data: { a: 'b', c: 'd' } });
 
     const [, deleted] = await eventsOnceThere(logPath, forResource('configmaps', 'delete'), 2);
-    expect(deleted.requestObject).toEqual({ kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/__internal', propagationPolicy: 'Background' });
-    expect(deleted.responseStatus).toMatchObject({ metadata: {}, status: 'Success', details: { name: 'cm1', kind: 'configmaps' }, code: 200 });
+    expect(deleted.requestObject).toEqual({
+      kind: 'DeleteOptions',
+      apiVersion: 'meta.k8s.io/__internal',
+      propagationPolicy: 'Background',
+    });
+    expect(deleted.responseStatus).toMatchObject({
+      metadata: {},
+      status: 'Success',
+      details: { name: 'cm1', kind: 'configmaps' },
+      code: 200,
+    });
     expect(deleted.responseObject).toMatchObject({ kind: 'Status', status: 'Success' });
   });
 
   test('a watch: RequestReceived, ResponseStarted when the stream starts, ResponseComplete when it ends', async () => {
-    const child = spawn(KUBECTL, [...kubectlConnection(server.kubeconfig), 'get', 'configmaps', '--watch', '-n', 'kube-system'], { stdio: 'ignore' });
+    const child = spawn(
+      KUBECTL,
+      [...kubectlConnection(server.kubeconfig), 'get', 'configmaps', '--watch', '-n', 'kube-system'],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    const started = await eventsOnceThere(logPath, (e) => forResource('configmaps', 'watch')(e) && e.stage === 'ResponseStarted');
-    expect(readEvents(logPath).filter((e) => e.auditID === started[0].auditID).map((e) => e.stage)).toEqual(['RequestReceived', 'ResponseStarted']);
+    const started = await eventsOnceThere(
+      logPath,
+      (e) => forResource('configmaps', 'watch')(e) && e.stage === 'ResponseStarted',
+    );
+    expect(
+      readEvents(logPath)
+        .filter((e) => e.auditID === started[0].auditID)
+        .map((e) => e.stage),
+    ).toEqual(['RequestReceived', 'ResponseStarted']);
     child.kill('SIGTERM');
     await exited;
     const events = await eventsOnceThere(logPath, (e) => e.auditID === started[0].auditID, 3);
     expect(stagesOf(events)).toEqual(['RequestReceived', 'ResponseStarted', 'ResponseComplete']);
     expect(events[1].responseStatus).toEqual({ metadata: {}, code: 200 });
-    expect(events[1].annotations).toEqual({ 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '' });
+    expect(events[1].annotations).toEqual({
+      'authorization.k8s.io/decision': 'allow',
+      'authorization.k8s.io/reason': '',
+    });
     // A stream is never kept as a response object, even at RequestResponse.
     expect(events[2]).not.toHaveProperty('responseObject');
   });
@@ -211,21 +285,32 @@ describe('an audit log of a kubectl session', () => {
     expect(stagesOf(events)).toEqual(['ResponseComplete']);
     expect(events[0].level).toBe('Request');
     // With its version's defaults, as the reference decodes it.
-    expect(events[0].requestObject).toEqual({ kind: 'Secret', apiVersion: 'v1', metadata: { name: 's1' }, data: { x: 'eQ==' }, type: 'Opaque' });
+    expect(events[0].requestObject).toEqual({
+      kind: 'Secret',
+      apiVersion: 'v1',
+      metadata: { name: 's1' },
+      data: { x: 'eQ==' },
+      type: 'Opaque',
+    });
     expect(events[0]).not.toHaveProperty('responseObject');
   });
 
   test('a forbidden request: forbid, the Status kept, no bodies at Metadata', async () => {
     const result = await runKubectl(aliceKubeconfig, ['get', 'pods']);
     expect(result.stderr).toContain('User "alice" cannot list resource "pods"');
-    const [, complete] = await eventsOnceThere(logPath, (e) => forResource('pods', 'list')(e) && e.user.username === 'alice', 2);
+    const [, complete] = await eventsOnceThere(
+      logPath,
+      (e) => forResource('pods', 'list')(e) && e.user.username === 'alice',
+      2,
+    );
     expect(complete).toMatchObject({
       level: 'Metadata',
       user: { username: 'alice', groups: ['devs', 'system:authenticated'] },
       responseStatus: {
         metadata: {},
         status: 'Failure',
-        message: 'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"',
+        message:
+          'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"',
         reason: 'Forbidden',
         details: { kind: 'pods' },
         code: 403,
@@ -238,7 +323,11 @@ describe('an audit log of a kubectl session', () => {
 
   test('impersonation: the policy sees who authenticated; the event names who was acted as', async () => {
     await server.kubectl(['get', 'pods', '--as', 'bob']);
-    const [received, complete] = await eventsOnceThere(logPath, (e) => forResource('pods', 'list')(e) && e.user.username === 'kubernetes-admin', 2);
+    const [received, complete] = await eventsOnceThere(
+      logPath,
+      (e) => forResource('pods', 'list')(e) && e.user.username === 'kubernetes-admin',
+      2,
+    );
     expect(received).not.toHaveProperty('impersonatedUser');
     expect(complete.impersonatedUser).toEqual({ username: 'bob', groups: ['system:authenticated'] });
     expect(complete.responseStatus?.code).toBe(403);
@@ -247,7 +336,11 @@ describe('an audit log of a kubectl session', () => {
   test('a deprecated version is annotated k8s.io/deprecated', async () => {
     expect((await server.kubectl(['get', 'endpoints'])).code).toBe(0);
     const [, complete] = await eventsOnceThere(logPath, forResource('endpoints', 'list'), 2);
-    expect(complete.annotations).toEqual({ 'authorization.k8s.io/decision': 'allow', 'authorization.k8s.io/reason': '', 'k8s.io/deprecated': 'true' });
+    expect(complete.annotations).toEqual({
+      'authorization.k8s.io/decision': 'allow',
+      'authorization.k8s.io/reason': '',
+      'k8s.io/deprecated': 'true',
+    });
   });
 
   test('admission plugins` audit annotations reach the event (a ValidatingAdmissionPolicy`s)', async () => {
@@ -256,29 +349,59 @@ describe('an audit log of a kubectl session', () => {
       kind: 'ValidatingAdmissionPolicy',
       metadata: { name: 'count-keys' },
       spec: {
-        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+        },
         auditAnnotations: [{ key: 'keys', valueExpression: 'string(size(object.data))' }],
       },
     };
-    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'count-keys' }, spec: { policyName: 'count-keys', validationActions: ['Audit'] } };
-    expect((await server.kubectl(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [policy, binding] }) })).code).toBe(0);
+    const binding = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'count-keys' },
+      spec: { policyName: 'count-keys', validationActions: ['Audit'] },
+    };
+    expect(
+      (
+        await server.kubectl(['apply', '-f', '-'], {
+          input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [policy, binding] }),
+        })
+      ).code,
+    ).toBe(0);
     // The plugin reads policies from its watch cache: create until one create was judged by it.
-    for (let attempt = 0; attempt < 40; attempt++) {
-      await server.kubectl(['create', 'configmap', `counted-${attempt}`, '--from-literal=a=1', '--from-literal=b=2']);
-      const annotated = readEvents(logPath).find((e) => e.annotations?.['count-keys/keys'] !== undefined);
-      if (annotated) {
-        expect(annotated).toMatchObject({ stage: 'ResponseComplete', verb: 'create', annotations: { 'count-keys/keys': '2', 'authorization.k8s.io/decision': 'allow' } });
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('no event carried the policy`s annotation');
+    // Until the policy is in the server's cache, creates go unannotated: another one each try.
+    let attempt = 0;
+    const annotated = await waitFor(
+      "an event carrying the policy's annotation",
+      async () => {
+        await server.kubectl([
+          'create',
+          'configmap',
+          `counted-${attempt++}`,
+          '--from-literal=a=1',
+          '--from-literal=b=2',
+        ]);
+        return readEvents(logPath).find((e) => e.annotations?.['count-keys/keys'] !== undefined);
+      },
+      4_000,
+      100,
+    );
+    expect(annotated).toMatchObject({
+      stage: 'ResponseComplete',
+      verb: 'create',
+      annotations: { 'count-keys/keys': '2', 'authorization.k8s.io/decision': 'allow' },
+    });
   });
 
   test('every answer names its audit ID in Audit-Id; a client`s own Audit-ID is kept', async () => {
-    const mine = await server.request('GET', '/api/v1/namespaces/default/pods', { headers: { 'Audit-ID': 'my-audit-id-1' } });
+    const mine = await server.request('GET', '/api/v1/namespaces/default/pods', {
+      headers: { 'Audit-ID': 'my-audit-id-1' },
+    });
     expect(mine.headers['audit-id']).toBe('my-audit-id-1');
-    expect(stagesOf(await eventsOnceThere(logPath, (e) => e.auditID === 'my-audit-id-1', 2))).toEqual(['RequestReceived', 'ResponseComplete']);
+    expect(stagesOf(await eventsOnceThere(logPath, (e) => e.auditID === 'my-audit-id-1', 2))).toEqual([
+      'RequestReceived',
+      'ResponseComplete',
+    ]);
     // Not audited (the policy says None), still named.
     const health = await server.request('GET', '/readyz');
     expect(health.headers['audit-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -289,7 +412,12 @@ describe('an audit log of a kubectl session', () => {
     const result = await runKubectl(aliceKubeconfig, ['get', 'namespaces', '--token', 'wrong-token']);
     expect(result.code).not.toBe(0);
     const [event] = await eventsOnceThere(logPath, (e) => e.responseStatus?.code === 401);
-    expect(event).toMatchObject({ stage: 'ResponseStarted', level: 'Metadata', user: {}, responseStatus: { status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 } });
+    expect(event).toMatchObject({
+      stage: 'ResponseStarted',
+      level: 'Metadata',
+      user: {},
+      responseStatus: { status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 },
+    });
     expect(readEvents(logPath).filter((e) => e.auditID === event.auditID)).toHaveLength(1);
   });
 
@@ -307,7 +435,12 @@ describe('the log file', () => {
     writeFileSync(join(dir, 'policy.yaml'), POLICY);
     const logPath = join(dir, 'audit.log');
     const server = await startServer({
-      flags: [`--audit-policy-file=${join(dir, 'policy.yaml')}`, `--audit-log-path=${logPath}`, '--audit-log-maxsize=1', '--audit-log-maxbackup=2'],
+      flags: [
+        `--audit-policy-file=${join(dir, 'policy.yaml')}`,
+        `--audit-log-path=${logPath}`,
+        '--audit-log-maxsize=1',
+        '--audit-log-maxbackup=2',
+      ],
     });
     try {
       // Each create logs its 300 KB body twice (request and answer): about 5 MB in all.
@@ -315,20 +448,31 @@ describe('the log file', () => {
       for (let i = 0; i < 8; i++) {
         const created = await server.request('POST', '/api/v1/namespaces/default/configmaps', {
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}` }, data: { blob: data } }),
+          body: JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `big-${i}` },
+            data: { blob: data },
+          }),
         });
         expect(created.status).toBe(201);
       }
       // The files are read as one snapshot, taken again when a rotation removes a file between
       // the listing and the read: events of the server's own clients go on being logged.
-      let snapshot = new Map<string, string>();
-      for (let attempt = 0; attempt < 100; attempt++) {
-        snapshot = readLogSnapshot(dir) ?? new Map();
-        const backups = [...snapshot.keys()].filter((file) => file !== 'audit.log');
-        const written = [...snapshot.values()].flatMap((text) => text.split('\n').filter(Boolean).map(parseLine));
-        if (backups.length === 2 && written.every((e) => e !== undefined) && written.some((e) => e?.objectRef?.name === 'big-7' && e.stage === 'ResponseComplete')) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const snapshot = await retryUntil(
+        () => readLogSnapshot(dir) ?? new Map<string, string>(),
+        (files) => {
+          const backups = [...files.keys()].filter((file) => file !== 'audit.log');
+          const written = [...files.values()].flatMap((text) => text.split('\n').filter(Boolean).map(parseLine));
+          return (
+            backups.length === 2 &&
+            written.every((e) => e !== undefined) &&
+            written.some((e) => e?.objectRef?.name === 'big-7' && e.stage === 'ResponseComplete')
+          );
+        },
+        5_000,
+        50,
+      );
       // More than two rotations happened; the oldest backups were removed.
       expect([...snapshot.keys()].filter((file) => file !== 'audit.log')).toHaveLength(2);
       for (const text of snapshot.values()) {
@@ -347,7 +491,14 @@ describe('the log file', () => {
     try {
       const policy = join(dir, 'policy.yaml');
       writeFileSync(policy, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Everything\n');
-      const failed = await failingStart(['--data-dir', dir, '--secure-port', '0', `--audit-policy-file=${policy}`, `--audit-log-path=${join(dir, 'audit.log')}`]);
+      const failed = await failingStart([
+        '--data-dir',
+        dir,
+        '--secure-port',
+        '0',
+        `--audit-policy-file=${policy}`,
+        `--audit-log-path=${join(dir, 'audit.log')}`,
+      ]);
       expect(failed.code).toBe(2);
       expect(failed.stderr.trim().split('\n').pop()).toBe(
         `capstan: loading audit policy file: rules[0].level: Unsupported value: "Everything": supported values: "None", "Metadata", "Request", "RequestResponse": from file ${policy}`,

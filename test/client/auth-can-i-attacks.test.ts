@@ -51,7 +51,8 @@ describe('RBAC attacks', () => {
   });
   afterAll(() => server?.stop());
 
-  const exists = async (kind: string, name: string) => (await server.kubectl(['get', kind, name, '-n', 'att'])).code === 0;
+  const exists = async (kind: string, name: string) =>
+    (await server.kubectl(['get', kind, name, '-n', 'att'])).code === 0;
 
   it('a user with create roles but not escalate cannot create a role with more than they hold', async () => {
     expect(await canI(mallory, ['escalate', 'roles', '-n', 'att'])).toBe(false);
@@ -66,17 +67,33 @@ describe('RBAC attacks', () => {
   it('nor widen a role they may update', async () => {
     const widened = await mallory(['replace', '-f', '-'], { input: role('modest', 'configmaps, secrets') });
     expect(forbidden(widened)).toBe(true);
-    expect((await server.kubectl(['get', 'role', 'modest', '-n', 'att', '-o', 'jsonpath={.rules[0].resources}'])).stdout).toBe('["configmaps"]');
+    expect(
+      (await server.kubectl(['get', 'role', 'modest', '-n', 'att', '-o', 'jsonpath={.rules[0].resources}'])).stdout,
+    ).toBe('["configmaps"]');
   });
 
   it('a user with create rolebindings cannot bind cluster-admin', async () => {
-    const bound = await mallory(['create', 'rolebinding', 'takeover', '--clusterrole=cluster-admin', '--user=mallory', '-n', 'att']);
+    const bound = await mallory([
+      'create',
+      'rolebinding',
+      'takeover',
+      '--clusterrole=cluster-admin',
+      '--user=mallory',
+      '-n',
+      'att',
+    ]);
     expect(forbidden(bound)).toBe(true);
     expect(await exists('rolebinding', 'takeover')).toBe(false);
-    expect(forbidden(await mallory(['create', 'clusterrolebinding', 'takeover', '--clusterrole=cluster-admin', '--user=mallory']))).toBe(true);
+    expect(
+      forbidden(
+        await mallory(['create', 'clusterrolebinding', 'takeover', '--clusterrole=cluster-admin', '--user=mallory']),
+      ),
+    ).toBe(true);
     expect((await server.kubectl(['get', 'clusterrolebinding', 'takeover'])).code).not.toBe(0);
     // Binding a role whose permissions they hold is fine.
-    expect((await mallory(['create', 'rolebinding', 'share', '--role=cm-get', '--user=friend', '-n', 'att'])).code).toBe(0);
+    expect(
+      (await mallory(['create', 'rolebinding', 'share', '--role=cm-get', '--user=friend', '-n', 'att'])).code,
+    ).toBe(0);
   });
 
   it("nobody changes a binding's roleRef, not even to a role they hold", async () => {
@@ -93,7 +110,9 @@ subjects: [{kind: User, name: friend, apiGroup: rbac.authorization.k8s.io}]
     const byAdmin = await server.kubectl(['replace', '-f', '-'], { input: changed('role-admin') });
     expect(byAdmin.code).not.toBe(0);
     expect(byAdmin.stderr).toContain('cannot change roleRef');
-    expect((await server.kubectl(['get', 'rolebinding', 'share', '-n', 'att', '-o', 'jsonpath={.roleRef.name}'])).stdout).toBe('cm-get');
+    expect(
+      (await server.kubectl(['get', 'rolebinding', 'share', '-n', 'att', '-o', 'jsonpath={.roleRef.name}'])).stdout,
+    ).toBe('cm-get');
   });
 });
 
@@ -121,14 +140,22 @@ metadata:
   annotations: {rbac.authorization.kubernetes.io/autoupdate: "${autoupdate}"}
 rules: [{nonResourceURLs: [/healthz], verbs: [get]}]
 `;
-    expect((await server.kubectl(['replace', '-f', '-'], { input: trimmed('system:public-info-viewer', 'true') })).code).toBe(0);
-    expect((await server.kubectl(['replace', '-f', '-'], { input: trimmed('system:monitoring', 'false') })).code).toBe(0);
+    expect(
+      (await server.kubectl(['replace', '-f', '-'], { input: trimmed('system:public-info-viewer', 'true') })).code,
+    ).toBe(0);
+    expect((await server.kubectl(['replace', '-f', '-'], { input: trimmed('system:monitoring', 'false') })).code).toBe(
+      0,
+    );
     await server.stop();
 
     server = await startServer(options);
-    const rules = async (name: string) => (await server!.kubectl(['get', 'clusterrole', name, '-o', 'jsonpath={.rules[*].nonResourceURLs}'])).stdout;
+    const rules = async (name: string) =>
+      (await server!.kubectl(['get', 'clusterrole', name, '-o', 'jsonpath={.rules[*].nonResourceURLs}'])).stdout;
     expect(await rules('system:discovery')).toContain('/apis/*');
-    expect((await server.kubectl(['get', 'clusterrolebinding', 'system:basic-user', '-o', 'jsonpath={.subjects[0].name}'])).stdout).toBe('system:authenticated');
+    expect(
+      (await server.kubectl(['get', 'clusterrolebinding', 'system:basic-user', '-o', 'jsonpath={.subjects[0].name}']))
+        .stdout,
+    ).toBe('system:authenticated');
     expect(await rules('system:public-info-viewer')).toContain('/version');
     expect(await rules('system:monitoring')).toBe('["/healthz"]');
   });

@@ -22,14 +22,24 @@ export async function kubectlAs(server: TestServer, user: string, groups: readon
   const issued = await issueLeaf({ ca, subject, usage: 'client', validDays: 1 });
   const b64 = (text: string) => Buffer.from(text).toString('base64');
   const path = join(server.dataDir, `${user.replace(/[^a-z0-9-]/gi, '_')}.kubeconfig`);
-  writeFileSync(path, JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'capstan', cluster: { server: server.url, 'certificate-authority-data': server.credentials.ca.toString('base64') } }],
-    users: [{ name: user, user: { 'client-certificate-data': b64(issued.certPem), 'client-key-data': b64(issued.keyPem) } }],
-    contexts: [{ name: user, context: { cluster: 'capstan', user } }],
-    'current-context': user,
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        {
+          name: 'capstan',
+          cluster: { server: server.url, 'certificate-authority-data': server.credentials.ca.toString('base64') },
+        },
+      ],
+      users: [
+        { name: user, user: { 'client-certificate-data': b64(issued.certPem), 'client-key-data': b64(issued.keyPem) } },
+      ],
+      contexts: [{ name: user, context: { cluster: 'capstan', user } }],
+      'current-context': user,
+    }),
+  );
   return runKubectl(path);
 }
 
@@ -38,7 +48,8 @@ export async function canI(kubectl: Kubectl, args: readonly string[]): Promise<b
   const result = await kubectl(['auth', 'can-i', ...args]);
   // "no" may be followed by the reason: `no - RBAC: ...`.
   const answer = result.stdout.trim().split(/\s/)[0];
-  if (answer !== 'yes' && answer !== 'no') throw new Error(`kubectl auth can-i ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+  if (answer !== 'yes' && answer !== 'no')
+    throw new Error(`kubectl auth can-i ${args.join(' ')}: ${result.stdout}${result.stderr}`);
   return answer === 'yes';
 }
 

@@ -9,10 +9,16 @@ import { join } from 'node:path';
 import { canI, forbidden, kubectlAs, type Kubectl } from './auth-can-i-identities';
 import { startServer, type TestServer } from '../helpers/server';
 import { startWebhookServer, type WebhookServer } from '../server/authz/webhook-server';
+import { retryUntil, waitUntil } from '../helpers/wait-for';
 
 jest.setTimeout(120_000);
 
-async function agrees(kubectl: Kubectl, question: readonly string[], real: readonly string[], expected: boolean): Promise<void> {
+async function agrees(
+  kubectl: Kubectl,
+  question: readonly string[],
+  real: readonly string[],
+  expected: boolean,
+): Promise<void> {
   expect(await canI(kubectl, question)).toBe(expected);
   expect(forbidden(await kubectl(real))).toBe(!expected);
 }
@@ -59,10 +65,20 @@ describe('under the Node authorizer', () => {
 
   it('follows pods as they are bound and removed', async () => {
     expect((await server.kubectl(['apply', '-f', '-'], { input: podUsing('moved', 'n1', 'theirs') })).code).toBe(0);
-    for (let i = 0; i < 50 && !(await canI(node, ['get', 'secrets/theirs', '-n', 'apps'])); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await retryUntil(
+      () => canI(node, ['get', 'secrets/theirs', '-n', 'apps']),
+      (allowed) => allowed,
+      5_000,
+    );
     await agrees(node, ['get', 'secrets/theirs', '-n', 'apps'], ['get', 'secret', 'theirs', '-n', 'apps'], true);
-    expect((await server.kubectl(['delete', 'pod', 'moved', '-n', 'apps', '--grace-period=0', '--force'])).code).toBe(0);
-    for (let i = 0; i < 50 && (await canI(node, ['get', 'secrets/theirs', '-n', 'apps'])); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await server.kubectl(['delete', 'pod', 'moved', '-n', 'apps', '--grace-period=0', '--force'])).code).toBe(
+      0,
+    );
+    await retryUntil(
+      () => canI(node, ['get', 'secrets/theirs', '-n', 'apps']),
+      (allowed) => !allowed,
+      5_000,
+    );
     await agrees(node, ['get', 'secrets/theirs', '-n', 'apps'], ['get', 'secret', 'theirs', '-n', 'apps'], false);
   });
 });
@@ -72,14 +88,25 @@ describe('under ABAC', () => {
   let server: TestServer;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'capstan-abac-client-'));
-    const policy = (spec: object) => JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec });
-    writeFileSync(join(dir, 'policy.jsonl'), [
-      policy({ group: 'system:authenticated', readonly: true, nonResourcePath: '*' }),
-      policy({ group: 'system:authenticated', apiGroup: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', namespace: '*' }),
-      policy({ user: 'bob', namespace: 'team', resource: 'configmaps', apiGroup: '', readonly: true }),
-      policy({ user: 'carol', namespace: '*', resource: '*', apiGroup: '*' }),
-    ].join('\n'));
-    server = await startServer({ flags: ['--authorization-mode=ABAC', `--authorization-policy-file=${join(dir, 'policy.jsonl')}`] });
+    const policy = (spec: object) =>
+      JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec });
+    writeFileSync(
+      join(dir, 'policy.jsonl'),
+      [
+        policy({ group: 'system:authenticated', readonly: true, nonResourcePath: '*' }),
+        policy({
+          group: 'system:authenticated',
+          apiGroup: 'authorization.k8s.io',
+          resource: 'selfsubjectaccessreviews',
+          namespace: '*',
+        }),
+        policy({ user: 'bob', namespace: 'team', resource: 'configmaps', apiGroup: '', readonly: true }),
+        policy({ user: 'carol', namespace: '*', resource: '*', apiGroup: '*' }),
+      ].join('\n'),
+    );
+    server = await startServer({
+      flags: ['--authorization-mode=ABAC', `--authorization-policy-file=${join(dir, 'policy.jsonl')}`],
+    });
     expect((await server.kubectl(['create', 'namespace', 'team'])).code).toBe(0);
   });
   afterAll(async () => {
@@ -106,11 +133,18 @@ describe('under a webhook', () => {
     webhook = await startWebhookServer(({ spec }) => {
       const resource = spec.resourceAttributes as Record<string, string> | undefined;
       if (spec.user !== 'wendy' || resource === undefined) return { allowed: false };
-      if (resource.resource === 'configmaps' && ['get', 'list', 'watch'].includes(resource.verb)) return { allowed: true, reason: 'wendy reads configmaps' };
+      if (resource.resource === 'configmaps' && ['get', 'list', 'watch'].includes(resource.verb))
+        return { allowed: true, reason: 'wendy reads configmaps' };
       if (resource.resource === 'secrets') return { allowed: false, denied: true, reason: 'never secrets' };
       return { allowed: false };
     });
-    server = await startServer({ flags: ['--authorization-mode=Webhook,RBAC', `--authorization-webhook-config-file=${webhook.kubeconfigFor(dir)}`, '--authorization-webhook-version=v1'] });
+    server = await startServer({
+      flags: [
+        '--authorization-mode=Webhook,RBAC',
+        `--authorization-webhook-config-file=${webhook.kubeconfigFor(dir)}`,
+        '--authorization-webhook-version=v1',
+      ],
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -121,11 +155,27 @@ describe('under a webhook', () => {
   it('can-i agrees with the real request for what the webhook allows, denies and has no opinion on', async () => {
     const wendy = await kubectlAs(server, 'wendy');
     await agrees(wendy, ['list', 'configmaps', '-n', 'default'], ['get', 'configmaps', '-n', 'default'], true);
-    await agrees(wendy, ['create', 'configmaps', '-n', 'default'], ['create', 'configmap', 'x', '-n', 'default'], false);
+    await agrees(
+      wendy,
+      ['create', 'configmaps', '-n', 'default'],
+      ['create', 'configmap', 'x', '-n', 'default'],
+      false,
+    );
     await agrees(wendy, ['list', 'secrets', '-n', 'default'], ['get', 'secrets', '-n', 'default'], false);
     // A denial short-circuits: even a binding that grants secrets is never asked.
-    expect((await server.kubectl(['create', 'clusterrolebinding', 'wendy-admin', '--clusterrole=cluster-admin', '--user=wendy'])).code).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(
+      (
+        await server.kubectl([
+          'create',
+          'clusterrolebinding',
+          'wendy-admin',
+          '--clusterrole=cluster-admin',
+          '--user=wendy',
+        ])
+      ).code,
+    ).toBe(0);
+    // RBAC has the binding once it grants what the webhook has no opinion on.
+    await waitUntil('the binding in RBAC', () => canI(wendy, ['create', 'configmaps', '-n', 'default']), 10_000, 100);
     await agrees(wendy, ['list', 'secrets', '-n', 'default'], ['get', 'secrets', '-n', 'default'], false);
     await agrees(wendy, ['create', 'configmaps', '-n', 'default'], ['create', 'configmap', 'x', '-n', 'default'], true);
   });

@@ -5,6 +5,7 @@
  */
 import { canI, forbidden, kubectlAs, type Kubectl } from './auth-can-i-identities';
 import { startServer, type TestServer } from '../helpers/server';
+import { retryUntil } from '../helpers/wait-for';
 
 jest.setTimeout(120_000);
 
@@ -57,9 +58,17 @@ interface Case {
 const CASES: readonly Case[] = [
   // RoleBinding to a Role: in its namespace only.
   { who: 'alice', canI: ['list', 'configmaps', '-n', 'team'], real: ['get', 'configmaps', '-n', 'team'] },
-  { who: 'alice', canI: ['get', 'configmaps/settings', '-n', 'team'], real: ['get', 'configmap', 'settings', '-n', 'team'] },
+  {
+    who: 'alice',
+    canI: ['get', 'configmaps/settings', '-n', 'team'],
+    real: ['get', 'configmap', 'settings', '-n', 'team'],
+  },
   { who: 'alice', canI: ['list', 'configmaps', '-n', 'default'], real: ['get', 'configmaps', '-n', 'default'] },
-  { who: 'alice', canI: ['delete', 'configmaps/settings', '-n', 'team'], real: ['delete', 'configmap', 'settings', '-n', 'team', '--dry-run=server'] },
+  {
+    who: 'alice',
+    canI: ['delete', 'configmaps/settings', '-n', 'team'],
+    real: ['delete', 'configmap', 'settings', '-n', 'team', '--dry-run=server'],
+  },
   { who: 'alice', canI: ['list', 'secrets', '-n', 'team'], real: ['get', 'secrets', '-n', 'team'] },
   // ClusterRoleBinding to a group: cluster-wide.
   { who: 'bob', canI: ['list', 'namespaces'], real: ['get', 'namespaces'] },
@@ -69,7 +78,11 @@ const CASES: readonly Case[] = [
   { who: 'robot', canI: ['list', 'pods', '-n', 'team'], real: ['get', 'pods', '-n', 'team'] },
   { who: 'robot', canI: ['list', 'deployments.apps', '-n', 'team'], real: ['get', 'deployments.apps', '-n', 'team'] },
   { who: 'robot', canI: ['list', 'secrets', '-n', 'team'], real: ['get', 'secrets', '-n', 'team'] },
-  { who: 'robot', canI: ['create', 'configmaps', '-n', 'team'], real: ['create', 'configmap', 'x', '-n', 'team', '--dry-run=server'] },
+  {
+    who: 'robot',
+    canI: ['create', 'configmaps', '-n', 'team'],
+    real: ['create', 'configmap', 'x', '-n', 'team', '--dry-run=server'],
+  },
   { who: 'robot', canI: ['list', 'pods', '-n', 'default'], real: ['get', 'pods', '-n', 'default'] },
   // Non-resource paths from the bootstrap roles.
   { who: 'alice', canI: ['get', '/healthz'], real: ['get', '--raw', '/healthz'] },
@@ -106,13 +119,19 @@ describe('kubectl auth can-i under RBAC', () => {
     expect(applied.stderr).toBe('');
     users.set('alice', await kubectlAs(server, 'alice', ['developers']));
     users.set('bob', await kubectlAs(server, 'bob', ['readers']));
-    users.set('robot', await kubectlAs(server, 'system:serviceaccount:team:robot', ['system:serviceaccounts', 'system:serviceaccounts:team']));
+    users.set(
+      'robot',
+      await kubectlAs(server, 'system:serviceaccount:team:robot', [
+        'system:serviceaccounts',
+        'system:serviceaccounts:team',
+      ]),
+    );
     // The aggregation controller fills `view` shortly after start.
-    for (let i = 0; i < 100; i++) {
-      const view = await server.kubectl(['get', 'clusterrole', 'view', '-o', 'jsonpath={.rules[*].resources}']);
-      if (view.stdout.includes('pods')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await retryUntil(
+      () => server.kubectl(['get', 'clusterrole', 'view', '-o', 'jsonpath={.rules[*].resources}']),
+      (view) => view.stdout.includes('pods'),
+      10_000,
+    );
   });
   afterAll(() => server?.stop());
 
@@ -124,14 +143,17 @@ describe('kubectl auth can-i under RBAC', () => {
     expect(forbidden(outcome)).toBe(!answer);
   });
 
-  it.each(CASES.filter(({ who }) => who === 'alice'))('the admin asking --as alice: can-i $canI agrees with the real request made --as her', async ({ canI: question, real }) => {
-    // Impersonation: the admin's own rights do not leak into the answer or the request.
-    const asAlice = ['--as', 'alice', '--as-group', 'developers'];
-    const admin = (args: readonly string[]) => server.kubectl([...args, ...asAlice]);
-    const answer = await canI(admin, question);
-    expect(answer).toBe(EXPECTED[`alice ${question.join(' ')}`]);
-    expect(forbidden(await admin(real))).toBe(!answer);
-  });
+  it.each(CASES.filter(({ who }) => who === 'alice'))(
+    'the admin asking --as alice: can-i $canI agrees with the real request made --as her',
+    async ({ canI: question, real }) => {
+      // Impersonation: the admin's own rights do not leak into the answer or the request.
+      const asAlice = ['--as', 'alice', '--as-group', 'developers'];
+      const admin = (args: readonly string[]) => server.kubectl([...args, ...asAlice]);
+      const answer = await canI(admin, question);
+      expect(answer).toBe(EXPECTED[`alice ${question.join(' ')}`]);
+      expect(forbidden(await admin(real))).toBe(!answer);
+    },
+  );
 
   it('--list shows what the bindings grant in the namespace, and nothing of other namespaces', async () => {
     const alice = users.get('alice')!;
@@ -147,29 +169,75 @@ describe('kubectl auth can-i under RBAC', () => {
   it('SubjectAccessReview and LocalSubjectAccessReview answer for other users over HTTP, in JSON', async () => {
     const sar = await server.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'configmaps' } } }),
+      body: JSON.stringify({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user: 'alice', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'configmaps' } },
+      }),
     });
     expect(sar.status).toBe(201);
-    expect(sar.json()).toMatchObject({ kind: 'SubjectAccessReview', status: { allowed: true, reason: 'RBAC: allowed by RoleBinding "alice-cm/team" of Role "cm-reader" to User "alice"' } });
-    const local = await server.request('POST', '/apis/authorization.k8s.io/v1/namespaces/team/localsubjectaccessreviews', {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'LocalSubjectAccessReview', spec: { user: 'alice', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'secrets' } } }),
+    expect(sar.json()).toMatchObject({
+      kind: 'SubjectAccessReview',
+      status: {
+        allowed: true,
+        reason: 'RBAC: allowed by RoleBinding "alice-cm/team" of Role "cm-reader" to User "alice"',
+      },
     });
+    const local = await server.request(
+      'POST',
+      '/apis/authorization.k8s.io/v1/namespaces/team/localsubjectaccessreviews',
+      {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          kind: 'LocalSubjectAccessReview',
+          spec: { user: 'alice', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'secrets' } },
+        }),
+      },
+    );
     expect(local.status).toBe(201);
-    expect(local.json()).toMatchObject({ apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', status: { allowed: false } });
+    expect(local.json()).toMatchObject({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'LocalSubjectAccessReview',
+      status: { allowed: false },
+    });
     // Asking about others takes `create subjectaccessreviews`, which a plain user lacks.
     const alice = users.get('alice')!;
-    expect(forbidden(await alice(['create', '--raw', '/apis/authorization.k8s.io/v1/subjectaccessreviews', '-f', '-'], { input: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'x', nonResourceAttributes: { path: '/', verb: 'get' } } }) }))).toBe(true);
+    expect(
+      forbidden(
+        await alice(['create', '--raw', '/apis/authorization.k8s.io/v1/subjectaccessreviews', '-f', '-'], {
+          input: JSON.stringify({
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: { user: 'x', nonResourceAttributes: { path: '/', verb: 'get' } },
+          }),
+        }),
+      ),
+    ).toBe(true);
   });
 
   it('the reviews are resources of authorization.k8s.io/v1 that only take create', async () => {
-    const resources = await server.kubectl(['api-resources', '--api-group=authorization.k8s.io', '-o', 'wide', '--no-headers']);
+    const resources = await server.kubectl([
+      'api-resources',
+      '--api-group=authorization.k8s.io',
+      '-o',
+      'wide',
+      '--no-headers',
+    ]);
     const lines = resources.stdout.trim().split('\n');
-    expect(lines.map((line) => line.split(/\s+/)[0]).sort()).toEqual(['localsubjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'subjectaccessreviews']);
+    expect(lines.map((line) => line.split(/\s+/)[0]).sort()).toEqual([
+      'localsubjectaccessreviews',
+      'selfsubjectaccessreviews',
+      'selfsubjectrulesreviews',
+      'subjectaccessreviews',
+    ]);
     for (const line of lines) expect(line).toMatch(/\screate\s*$/);
     // kubectl validates the review against the served OpenAPI schema, strict on the server side too.
     const created = await server.kubectl(['create', '-o', 'json', '-f', '-'], {
-      input: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'bob', groups: ['readers'], resourceAttributes: { verb: 'list', resource: 'namespaces' } } }),
+      input: JSON.stringify({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user: 'bob', groups: ['readers'], resourceAttributes: { verb: 'list', resource: 'namespaces' } },
+      }),
     });
     expect(created.stderr).toBe('');
     expect(JSON.parse(created.stdout).status).toMatchObject({ allowed: true });
@@ -177,14 +245,26 @@ describe('kubectl auth can-i under RBAC', () => {
 
   it('the review kinds decode as any create: Strict refuses an unknown field, Warn drops it with a warning', async () => {
     const reviews = [
-      { path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { bogus: 1, resourceAttributes: { verb: 'list', resource: 'namespaces' } } },
-      { path: '/apis/authentication.k8s.io/v1/tokenreviews', apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { bogus: 1, token: 'not-a-token' } },
+      {
+        path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: { bogus: 1, resourceAttributes: { verb: 'list', resource: 'namespaces' } },
+      },
+      {
+        path: '/apis/authentication.k8s.io/v1/tokenreviews',
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenReview',
+        spec: { bogus: 1, token: 'not-a-token' },
+      },
     ];
     for (const { path, ...review } of reviews) {
       const input = JSON.stringify(review);
       // kubectl --validate=strict checks against the OpenAPI schema itself; the server's own check is asked for directly.
       const strict = await server.kubectl(['create', '--raw', `${path}?fieldValidation=Strict`, '-f', '-'], { input });
-      expect(strict.stderr.trim()).toBe(`Error from server (BadRequest): ${review.kind} in version "v1" cannot be handled as a ${review.kind}: strict decoding error: unknown field "spec.bogus"`);
+      expect(strict.stderr.trim()).toBe(
+        `Error from server (BadRequest): ${review.kind} in version "v1" cannot be handled as a ${review.kind}: strict decoding error: unknown field "spec.bogus"`,
+      );
       const warned = await server.kubectl(['create', '--validate=warn', '-o', 'json', '-f', '-'], { input });
       expect(warned.stderr).toContain('Warning: unknown field "spec.bogus"');
       expect(JSON.parse(warned.stdout).spec.bogus).toBeUndefined();

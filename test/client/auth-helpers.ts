@@ -22,7 +22,12 @@ export function writeKubeconfig(server: TestServer, dir: string, name: string, u
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'capstan', cluster: { server: server.url, 'certificate-authority-data': server.credentials.ca.toString('base64') } }],
+    clusters: [
+      {
+        name: 'capstan',
+        cluster: { server: server.url, 'certificate-authority-data': server.credentials.ca.toString('base64') },
+      },
+    ],
     users: [{ name, user }],
     contexts: [{ name, context: { cluster: 'capstan', user: name } }],
     'current-context': name,

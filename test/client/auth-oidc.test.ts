@@ -23,14 +23,20 @@ const keyB = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 const keyC = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
 function jwkOf(key: KeyObject, kid: string): Record<string, string> {
-  return { ...(createPublicKey(key).export({ format: 'jwk' }) as Record<string, string>), kid, alg: 'RS256', use: 'sig' };
+  return {
+    ...(createPublicKey(key).export({ format: 'jwk' }) as Record<string, string>),
+    kid,
+    alg: 'RS256',
+    use: 'sig',
+  };
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'capstan-oidc-'));
   published.push(jwkOf(keyA, 'a'));
   issuer = await startHttpsFixture((req, res) => {
-    if (req.url === '/.well-known/openid-configuration') sendJson(res, 200, { issuer: issuer.url, jwks_uri: `${issuer.url}/keys` });
+    if (req.url === '/.well-known/openid-configuration')
+      sendJson(res, 200, { issuer: issuer.url, jwks_uri: `${issuer.url}/keys` });
     else if (req.url === '/keys') sendJson(res, 200, { keys: published });
     else sendJson(res, 404, {});
   });
@@ -55,7 +61,18 @@ afterAll(async () => {
 
 function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
-  return { iss: issuer.url, aud: 'capstan', sub: '1234', email: 'frank@example.com', email_verified: true, hd: 'example.com', groups: ['system:masters', 'eng'], iat: now, exp: now + 300, ...overrides };
+  return {
+    iss: issuer.url,
+    aud: 'capstan',
+    sub: '1234',
+    email: 'frank@example.com',
+    email_verified: true,
+    hd: 'example.com',
+    groups: ['system:masters', 'eng'],
+    iat: now,
+    exp: now + 300,
+    ...overrides,
+  };
 }
 
 function sign(payload: Record<string, unknown>, key = keyA, kid = 'a'): Promise<string> {
@@ -64,10 +81,14 @@ function sign(payload: Record<string, unknown>, key = keyA, kid = 'a'): Promise<
 
 function statusWith(token: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL('/version', server.url), { ca: server.credentials.ca, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      new URL('/version', server.url),
+      { ca: server.credentials.ca, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -75,7 +96,10 @@ function statusWith(token: string): Promise<number> {
 
 test('an ID token: the email as the username, the groups claim', async () => {
   const kubeconfig = writeKubeconfig(server, dir, 'frank', { token: await sign(claims()) });
-  expect(await whoami(kubeconfig)).toEqual({ username: 'frank@example.com', groups: ['system:masters', 'eng', 'system:authenticated'] });
+  expect(await whoami(kubeconfig)).toEqual({
+    username: 'frank@example.com',
+    groups: ['system:masters', 'eng', 'system:authenticated'],
+  });
 });
 
 test('a rotated key is fetched when a token names it; an unpublished one is refused', async () => {
@@ -96,7 +120,9 @@ test('bad tokens are 401', async () => {
     'required claim missing': await sign(claims({ hd: undefined })),
     'required claim different': await sign(claims({ hd: 'evil.com' })),
     'alg none': `${base64url.encode(JSON.stringify({ alg: 'none' }))}.${base64url.encode(JSON.stringify(claims()))}.`,
-    'HS256 keyed with the public key': await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', kid: 'a' }).sign(Buffer.from(publicPem)),
+    'HS256 keyed with the public key': await new SignJWT(claims())
+      .setProtectedHeader({ alg: 'HS256', kid: 'a' })
+      .sign(Buffer.from(publicPem)),
     malformed: 'a.b.c',
   };
   for (const [name, token] of Object.entries(bad)) expect([name, await statusWith(token)]).toEqual([name, 401]);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCa, issueLeaf, type IssuedCertificate } from '../../server/pki/certificates';
 import { startServer, type TestServer } from '../helpers/server';
+import { waitFor } from '../helpers/wait-for';
 
 jest.setTimeout(60_000);
 
@@ -50,18 +51,30 @@ const PROXY_HEADERS: [string, string][] = [
   ['X-Remote-Extra-Example.com%2fTeam', 'blue'],
 ];
 
-function selfReview(client: { cert?: string | Buffer; key?: string | Buffer }): Promise<{ status: number; body: { status?: { userInfo: unknown }; message?: string } }> {
+function selfReview(client: {
+  cert?: string | Buffer;
+  key?: string | Buffer;
+}): Promise<{ status: number; body: { status?: { userInfo: unknown }; message?: string } }> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
     // Raw headers, so that repeated ones go out repeated; Node adds no Host or length to those.
-    const raw = PROXY_HEADERS.flat().concat(['Host', new URL(server.url).host, 'Content-Type', 'application/json', 'Content-Length', String(body.length)]);
+    const raw = PROXY_HEADERS.flat().concat([
+      'Host',
+      new URL(server.url).host,
+      'Content-Type',
+      'application/json',
+      'Content-Length',
+      String(body.length),
+    ]);
     const req = request(
       new URL('/apis/authentication.k8s.io/v1/selfsubjectreviews', server.url),
       { method: 'POST', ca: server.credentials.ca, ...client, headers: raw },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+        );
       },
     );
     req.on('error', reject);
@@ -82,7 +95,10 @@ test("the proxy's certificate makes its headers the user", async () => {
 
 test('the same headers with the admin certificate: the admin', async () => {
   const answer = await selfReview({ cert: server.credentials.cert, key: server.credentials.key });
-  expect(answer.body.status?.userInfo).toEqual({ username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] });
+  expect(answer.body.status?.userInfo).toEqual({
+    username: 'kubernetes-admin',
+    groups: ['system:masters', 'system:authenticated'],
+  });
 });
 
 test('the same headers without a certificate: anonymous, headers ignored', async () => {
@@ -91,19 +107,23 @@ test('the same headers without a certificate: anonymous, headers ignored', async
   expect(answer.body.message).toContain('User "system:anonymous" cannot create resource "selfsubjectreviews"');
 });
 
-test("a certificate of the proxy CA with a name not allowed is refused, and is no client certificate either", async () => {
+test('a certificate of the proxy CA with a name not allowed is refused, and is no client certificate either', async () => {
   const answer = await selfReview({ cert: intruder.certPem, key: intruder.keyPem });
   expect(answer.status).toBe(401);
 });
 
 test('kube-system/extension-apiserver-authentication publishes the client CA and the proxy settings', async () => {
-  const deadline = Date.now() + 20_000;
-  let data: Record<string, string> | undefined;
-  while (data === undefined && Date.now() < deadline) {
-    const answer = await server.request('GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication');
-    if (answer.status === 200) data = answer.json<{ data: Record<string, string> }>().data;
-    else await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const data = await waitFor(
+    'the ConfigMap',
+    async () => {
+      const answer = await server.request(
+        'GET',
+        '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication',
+      );
+      return answer.status === 200 ? answer.json<{ data: Record<string, string> }>().data : undefined;
+    },
+    20_000,
+  );
   expect(data).toEqual({
     'client-ca-file': server.credentials.ca.toString('utf8'),
     'requestheader-client-ca-file': readFileSync(join(dir, 'proxy-ca.crt'), 'utf8'),

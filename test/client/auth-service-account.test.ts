@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startServer, type TestServer } from '../helpers/server';
 import { kubectlWith, whoami, writeKubeconfig } from './auth-helpers';
+import { waitFor } from '../helpers/wait-for';
 
 jest.setTimeout(90_000);
 
@@ -37,56 +38,99 @@ async function kubectlOk(args: readonly string[], input?: string): Promise<strin
 
 function withToken(token: string, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, server.url), { ca: server.credentials.ca, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      new URL(path, server.url),
+      { ca: server.credentials.ca, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 interface Review {
-  status: { authenticated?: boolean; user?: { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }; audiences?: string[]; error?: string };
+  status: {
+    authenticated?: boolean;
+    user?: { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+    audiences?: string[];
+    error?: string;
+  };
 }
 
 async function review(token: string, audiences?: string[]): Promise<Review> {
-  const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } });
-  return JSON.parse(await kubectlOk(['create', '--raw', '/apis/authentication.k8s.io/v1/tokenreviews', '-f', '-'], body)) as Review;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const body = JSON.stringify({
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenReview',
+    spec: { token, ...(audiences ? { audiences } : {}) },
+  });
+  return JSON.parse(
+    await kubectlOk(['create', '--raw', '/apis/authentication.k8s.io/v1/tokenreviews', '-f', '-'], body),
+  ) as Review;
 }
 
 test('every namespace gets a default ServiceAccount and the kube-root-ca.crt ConfigMap', async () => {
-  await eventually(async () => ((await server.kubectl(['get', 'serviceaccount', 'default', '-n', 'team'])).code === 0 ? true : undefined), 'default SA');
-  const configMap = await eventually(async () => {
-    const result = await server.kubectl(['get', 'configmap', 'kube-root-ca.crt', '-n', 'team', '-o', 'json']);
-    return result.code === 0 ? (JSON.parse(result.stdout) as { data: Record<string, string>; metadata: { annotations: Record<string, string> } }) : undefined;
-  }, 'kube-root-ca.crt');
+  await waitFor(
+    'default SA',
+    async () =>
+      (await server.kubectl(['get', 'serviceaccount', 'default', '-n', 'team'])).code === 0 ? true : undefined,
+    20_000,
+  );
+  const configMap = await waitFor(
+    'kube-root-ca.crt',
+    async () => {
+      const result = await server.kubectl(['get', 'configmap', 'kube-root-ca.crt', '-n', 'team', '-o', 'json']);
+      return result.code === 0
+        ? (JSON.parse(result.stdout) as {
+            data: Record<string, string>;
+            metadata: { annotations: Record<string, string> };
+          })
+        : undefined;
+    },
+    20_000,
+  );
   expect(configMap.data).toEqual({ 'ca.crt': server.credentials.ca.toString('utf8') });
   expect(configMap.metadata.annotations['kubernetes.io/description']).toMatch(/^Contains a CA bundle/);
   // Removed: put back.
   await kubectlOk(['delete', 'serviceaccount', 'default', '-n', 'team']);
-  await eventually(async () => ((await server.kubectl(['get', 'serviceaccount', 'default', '-n', 'team'])).code === 0 ? true : undefined), 'default SA again');
+  await waitFor(
+    'default SA again',
+    async () =>
+      (await server.kubectl(['get', 'serviceaccount', 'default', '-n', 'team'])).code === 0 ? true : undefined,
+    20_000,
+  );
 });
 
-test('kube-system/kube-apiserver-legacy-service-account-token-tracking says since when legacy tokens are tracked (the controller manager\'s cleaner reads it)', async () => {
+test("kube-system/kube-apiserver-legacy-service-account-token-tracking says since when legacy tokens are tracked (the controller manager's cleaner reads it)", async () => {
   const read = async () => {
-    const result = await server.kubectl(['get', 'configmap', 'kube-apiserver-legacy-service-account-token-tracking', '-n', 'kube-system', '-o', 'jsonpath={.data.since}']);
+    const result = await server.kubectl([
+      'get',
+      'configmap',
+      'kube-apiserver-legacy-service-account-token-tracking',
+      '-n',
+      'kube-system',
+      '-o',
+      'jsonpath={.data.since}',
+    ]);
     return result.code === 0 && result.stdout !== '' ? result.stdout : undefined;
   };
-  expect(await eventually(read, 'the tracking ConfigMap')).toBe(new Date().toISOString().slice(0, 10));
+  expect(await waitFor('the tracking ConfigMap', read, 20_000)).toBe(new Date().toISOString().slice(0, 10));
   // A date that does not parse is set to today again.
-  await kubectlOk(['patch', 'configmap', 'kube-apiserver-legacy-service-account-token-tracking', '-n', 'kube-system', '--type=merge', '-p', '{"data":{"since":"yesterday"}}']);
-  expect(await eventually(async () => ((await read()) === 'yesterday' ? undefined : read()), 'the date put back')).toBe(new Date().toISOString().slice(0, 10));
+  await kubectlOk([
+    'patch',
+    'configmap',
+    'kube-apiserver-legacy-service-account-token-tracking',
+    '-n',
+    'kube-system',
+    '--type=merge',
+    '-p',
+    '{"data":{"since":"yesterday"}}',
+  ]);
+  expect(
+    await waitFor('the date put back', async () => ((await read()) === 'yesterday' ? undefined : read()), 20_000),
+  ).toBe(new Date().toISOString().slice(0, 10));
 });
 
 test('kubectl create token: the reference claims, accepted, rejected once the account is deleted', async () => {
@@ -135,35 +179,78 @@ test('kubectl create token: the reference claims, accepted, rejected once the ac
   expect(refused.code).not.toBe(0);
   expect(refused.stderr).toContain('Unauthorized');
   rmSync(dir, { recursive: true, force: true });
-  expect((await review(token)).status).toEqual({ authenticated: false, error: 'serviceaccounts "short-lived" not found' });
+  expect((await review(token)).status).toEqual({
+    authenticated: false,
+    error: 'serviceaccounts "short-lived" not found',
+  });
 });
 
 test('a token bound to a pod names the pod and dies with it', async () => {
-  await kubectlOk(['apply', '-f', '-'], JSON.stringify({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'worker', namespace: 'team' },
-    spec: { serviceAccountName: 'builder', containers: [{ name: 'c', image: 'busybox' }] },
-  }));
+  await kubectlOk(
+    ['apply', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'worker', namespace: 'team' },
+      spec: { serviceAccountName: 'builder', containers: [{ name: 'c', image: 'busybox' }] },
+    }),
+  );
   const podUid = (await kubectlOk(['get', 'pod', 'worker', '-n', 'team', '-o', 'jsonpath={.metadata.uid}'])).trim();
-  const token = (await kubectlOk(['create', 'token', 'builder', '-n', 'team', '--bound-object-kind', 'Pod', '--bound-object-name', 'worker'])).trim();
+  const token = (
+    await kubectlOk([
+      'create',
+      'token',
+      'builder',
+      '-n',
+      'team',
+      '--bound-object-kind',
+      'Pod',
+      '--bound-object-name',
+      'worker',
+    ])
+  ).trim();
   expect(decodeJwt(token)['kubernetes.io']).toMatchObject({ pod: { name: 'worker', uid: podUid } });
   const { status } = await review(token);
-  expect(status.user?.extra).toMatchObject({ 'authentication.kubernetes.io/pod-name': ['worker'], 'authentication.kubernetes.io/pod-uid': [podUid] });
+  expect(status.user?.extra).toMatchObject({
+    'authentication.kubernetes.io/pod-name': ['worker'],
+    'authentication.kubernetes.io/pod-uid': [podUid],
+  });
   // Another account's pod cannot be bound.
-  const refused = await server.kubectl(['create', 'token', 'default', '-n', 'team', '--bound-object-kind', 'Pod', '--bound-object-name', 'worker']);
-  expect(refused.stderr).toContain('cannot bind token for serviceaccount "default" to pod running with different serviceaccount name.');
+  const refused = await server.kubectl([
+    'create',
+    'token',
+    'default',
+    '-n',
+    'team',
+    '--bound-object-kind',
+    'Pod',
+    '--bound-object-name',
+    'worker',
+  ]);
+  expect(refused.stderr).toContain(
+    'cannot bind token for serviceaccount "default" to pod running with different serviceaccount name.',
+  );
   await kubectlOk(['delete', 'pod', 'worker', '-n', 'team', '--grace-period=0', '--force']);
-  await eventually(async () => ((await withToken(token, '/version')) === 401 ? true : undefined), 'pod-bound token refused');
+  await waitFor(
+    'pod-bound token refused',
+    async () => ((await withToken(token, '/version')) === 401 ? true : undefined),
+    20_000,
+  );
 });
 
 test('TokenRequest validation', async () => {
   const short = await server.kubectl(['create', 'token', 'builder', '-n', 'team', '--duration', '5m']);
-  expect(short.stderr).toContain('spec.expirationSeconds: Invalid value: 300: may not specify a duration less than 10 minutes');
+  expect(short.stderr).toContain(
+    'spec.expirationSeconds: Invalid value: 300: may not specify a duration less than 10 minutes',
+  );
   const missing = await server.kubectl(['create', 'token', 'nobody', '-n', 'team']);
   expect(missing.stderr).toContain('serviceaccounts "nobody" not found');
 });
 
 test('the issuer discovery documents verify the tokens', async () => {
-  const configuration = (await server.request('GET', '/.well-known/openid-configuration')).json<Record<string, unknown>>();
+  const configuration = (await server.request('GET', '/.well-known/openid-configuration')).json<
+    Record<string, unknown>
+  >();
   expect(configuration).toEqual({
     issuer: 'https://kubernetes.default.svc.cluster.local',
     jwks_uri: `${server.url}/openid/v1/jwks`,
@@ -174,7 +261,9 @@ test('the issuer discovery documents verify the tokens', async () => {
   const jwksResponse = await server.request('GET', '/openid/v1/jwks');
   expect(jwksResponse.headers['content-type']).toBe('application/jwk-set+json');
   const token = (await kubectlOk(['create', 'token', 'builder', '-n', 'team'])).trim();
-  const { payload } = await jwtVerify(token, createLocalJWKSet(jwksResponse.json()), { issuer: 'https://kubernetes.default.svc.cluster.local' });
+  const { payload } = await jwtVerify(token, createLocalJWKSet(jwksResponse.json()), {
+    issuer: 'https://kubernetes.default.svc.cluster.local',
+  });
   expect(payload.sub).toBe('system:serviceaccount:team:builder');
 });
 
@@ -184,10 +273,18 @@ test('forged, expired and malformed tokens are all 401', async () => {
   const uid = (await kubectlOk(['get', 'sa', 'builder', '-n', 'team', '-o', 'jsonpath={.metadata.uid}'])).trim();
   const now = Math.floor(Date.now() / 1000);
   const claims = (overrides: Record<string, unknown> = {}) => ({
-    aud: ['https://kubernetes.default.svc.cluster.local'], exp: now + 600, iat: now, iss: 'https://kubernetes.default.svc.cluster.local', jti: 'x',
-    'kubernetes.io': { namespace: 'team', serviceaccount: { name: 'builder', uid } }, nbf: now, sub: 'system:serviceaccount:team:builder', ...overrides,
+    aud: ['https://kubernetes.default.svc.cluster.local'],
+    exp: now + 600,
+    iat: now,
+    iss: 'https://kubernetes.default.svc.cluster.local',
+    jti: 'x',
+    'kubernetes.io': { namespace: 'team', serviceaccount: { name: 'builder', uid } },
+    nbf: now,
+    sub: 'system:serviceaccount:team:builder',
+    ...overrides,
   });
-  const sign = (payload: Record<string, unknown>, signingKey = key) => new SignJWT(payload).setProtectedHeader({ alg: 'RS256' }).sign(signingKey);
+  const sign = (payload: Record<string, unknown>, signingKey = key) =>
+    new SignJWT(payload).setProtectedHeader({ alg: 'RS256' }).sign(signingKey);
   // The forging method works: the same claims signed properly are accepted.
   expect(await withToken(await sign(claims()), '/version')).toBe(200);
 

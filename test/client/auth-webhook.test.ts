@@ -28,7 +28,15 @@ beforeAll(async () => {
       apiVersion: review.apiVersion,
       kind: 'TokenReview',
       status: ok
-        ? { authenticated: true, user: { username: 'dave', uid: 'dave-uid', groups: ['system:masters', 'remote'], extra: { 'example.com/idp': ['corp'], ...padding } } }
+        ? {
+            authenticated: true,
+            user: {
+              username: 'dave',
+              uid: 'dave-uid',
+              groups: ['system:masters', 'remote'],
+              extra: { 'example.com/idp': ['corp'], ...padding },
+            },
+          }
         : { authenticated: false, error: 'no such token' },
     });
   });
@@ -37,7 +45,15 @@ beforeAll(async () => {
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'hook', cluster: { server: `${webhook.url}/authenticate`, 'certificate-authority-data': Buffer.from(webhook.caPem).toString('base64') } }],
+      clusters: [
+        {
+          name: 'hook',
+          cluster: {
+            server: `${webhook.url}/authenticate`,
+            'certificate-authority-data': Buffer.from(webhook.caPem).toString('base64'),
+          },
+        },
+      ],
       users: [{ name: 'apiserver', user: { token: 'secret-towards-the-webhook' } }],
       contexts: [{ name: 'hook', context: { cluster: 'hook', user: 'apiserver' } }],
       'current-context': 'hook',
@@ -51,7 +67,9 @@ afterAll(async () => {
 });
 
 async function withServer(flags: string[], run: (server: TestServer) => Promise<void>): Promise<void> {
-  const server = await startServer({ flags: [`--authentication-token-webhook-config-file=${join(dir, 'webhook.kubeconfig')}`, ...flags] });
+  const server = await startServer({
+    flags: [`--authentication-token-webhook-config-file=${join(dir, 'webhook.kubeconfig')}`, ...flags],
+  });
   try {
     await run(server);
   } finally {
@@ -63,11 +81,20 @@ test('the webhook names the user; its answers are cached; refused tokens are 401
   await withServer([], async (server) => {
     received.length = 0;
     const kubeconfig = writeKubeconfig(server, dir, 'dave', { token: 'webhook-token' });
-    const expected = { username: 'dave', uid: 'dave-uid', groups: ['system:masters', 'remote', 'system:authenticated'], extra: { 'example.com/idp': ['corp'] } };
+    const expected = {
+      username: 'dave',
+      uid: 'dave-uid',
+      groups: ['system:masters', 'remote', 'system:authenticated'],
+      extra: { 'example.com/idp': ['corp'] },
+    };
     expect(await whoami(kubeconfig)).toEqual(expected);
     expect(await whoami(kubeconfig)).toEqual(expected);
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'TokenReview', spec: { token: 'webhook-token', audiences: ['https://kubernetes.default.svc.cluster.local'] } });
+    expect(received[0]).toMatchObject({
+      apiVersion: 'authentication.k8s.io/v1beta1',
+      kind: 'TokenReview',
+      spec: { token: 'webhook-token', audiences: ['https://kubernetes.default.svc.cluster.local'] },
+    });
 
     const refused = await kubectlWith(writeKubeconfig(server, dir, 'eve', { token: 'bad-token' }), ['auth', 'whoami']);
     expect(refused.stderr).toContain('Unauthorized');
@@ -76,17 +103,26 @@ test('the webhook names the user; its answers are cached; refused tokens are 401
 
 test('an answer past 1 MiB is not read to its end nor believed: the token is 401', async () => {
   await withServer([], async (server) => {
-    const refused = await kubectlWith(writeKubeconfig(server, dir, 'dave', { token: 'huge-answer-token' }), ['auth', 'whoami']);
+    const refused = await kubectlWith(writeKubeconfig(server, dir, 'dave', { token: 'huge-answer-token' }), [
+      'auth',
+      'whoami',
+    ]);
     expect(refused.stderr).toContain('Unauthorized');
   });
 });
 
 test('--authentication-token-webhook-version=v1 and a zero cache TTL', async () => {
-  await withServer(['--authentication-token-webhook-version=v1', '--authentication-token-webhook-cache-ttl=0s'], async (server) => {
-    received.length = 0;
-    const kubeconfig = writeKubeconfig(server, dir, 'dave', { token: 'webhook-token' });
-    await whoami(kubeconfig);
-    await whoami(kubeconfig);
-    expect(received.map((review) => review.apiVersion)).toEqual(['authentication.k8s.io/v1', 'authentication.k8s.io/v1']);
-  });
+  await withServer(
+    ['--authentication-token-webhook-version=v1', '--authentication-token-webhook-cache-ttl=0s'],
+    async (server) => {
+      received.length = 0;
+      const kubeconfig = writeKubeconfig(server, dir, 'dave', { token: 'webhook-token' });
+      await whoami(kubeconfig);
+      await whoami(kubeconfig);
+      expect(received.map((review) => review.apiVersion)).toEqual([
+        'authentication.k8s.io/v1',
+        'authentication.k8s.io/v1',
+      ]);
+    },
+  );
 });

@@ -29,12 +29,19 @@ afterAll(async () => {
 });
 
 test('a client certificate: the admin', async () => {
-  expect(await whoami(server.kubeconfig)).toEqual({ username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] });
+  expect(await whoami(server.kubeconfig)).toEqual({
+    username: 'kubernetes-admin',
+    groups: ['system:masters', 'system:authenticated'],
+  });
 });
 
 test('a static token', async () => {
   const kubeconfig = writeKubeconfig(server, dir, 'alice', { token: 'master-token' });
-  expect(await whoami(kubeconfig)).toEqual({ username: 'alice', uid: 'alice-uid', groups: ['system:masters', 'team-a', 'system:authenticated'] });
+  expect(await whoami(kubeconfig)).toEqual({
+    username: 'alice',
+    uid: 'alice-uid',
+    groups: ['system:masters', 'team-a', 'system:authenticated'],
+  });
 });
 
 test('an unknown bearer token is 401, not anonymous', async () => {
@@ -43,7 +50,18 @@ test('an unknown bearer token is 401, not anonymous', async () => {
   expect(result.code).not.toBe(0);
   expect(result.stderr).toContain('Unauthorized');
   const raw = await fetchAs(server, { authorization: 'Bearer no-such-token' }, '/version');
-  expect(raw).toEqual({ status: 401, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 } });
+  expect(raw).toEqual({
+    status: 401,
+    body: {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Unauthorized',
+      reason: 'Unauthorized',
+      code: 401,
+    },
+  });
 });
 
 test('impersonation of a user, groups, uid and extra by system:masters', async () => {
@@ -63,7 +81,10 @@ test('impersonation of a user, groups, uid and extra by system:masters', async (
 });
 
 test('impersonating a service account gives its groups', async () => {
-  const kubeconfig = writeKubeconfig(server, dir, 'alice-as-sa', { token: 'master-token', as: 'system:serviceaccount:default:builder' });
+  const kubeconfig = writeKubeconfig(server, dir, 'alice-as-sa', {
+    token: 'master-token',
+    as: 'system:serviceaccount:default:builder',
+  });
   const result = await kubectlWith(kubeconfig, ['get', '--raw', '/version']);
   expect(result.code).toBe(0);
   // The default policy lets every authenticated user (system:basic-user) ask who it is.
@@ -77,16 +98,24 @@ test('impersonation without the impersonate verb is 403', async () => {
   const kubeconfig = writeKubeconfig(server, dir, 'bob-as-root', { token: 'plain-token', as: 'root' });
   const result = await kubectlWith(kubeconfig, ['get', '--raw', '/api/v1/namespaces']);
   expect(result.code).not.toBe(0);
-  expect(result.stderr).toContain('users "root" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope');
+  expect(result.stderr).toContain(
+    'users "root" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope',
+  );
 });
 
-async function fetchAs(target: TestServer, headers: Record<string, string>, path: string): Promise<{ status: number; body: unknown }> {
+async function fetchAs(
+  target: TestServer,
+  headers: Record<string, string>,
+  path: string,
+): Promise<{ status: number; body: unknown }> {
   const { request } = await import('node:https');
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, target.url), { ca: target.credentials.ca, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -96,7 +125,10 @@ async function fetchAs(target: TestServer, headers: Record<string, string>, path
 test('--anonymous-auth=false: no credential at all is 401', async () => {
   const closed = await startServer({ flags: ['--anonymous-auth=false'] });
   try {
-    expect(await fetchAs(closed, {}, '/version')).toMatchObject({ status: 401, body: { reason: 'Unauthorized', message: 'Unauthorized' } });
+    expect(await fetchAs(closed, {}, '/version')).toMatchObject({
+      status: 401,
+      body: { reason: 'Unauthorized', message: 'Unauthorized' },
+    });
     expect((await closed.request('GET', '/version')).status).toBe(200);
   } finally {
     await closed.stop();
@@ -127,5 +159,9 @@ test('an exec credential plugin: its token authenticates, and after a 401 it run
   const listed = await kubectlWith(kubeconfig, ['get', 'namespaces', '-o', 'name']);
   expect(listed.stdout).toContain('namespace/default');
   expect(readFileSync(counter, 'utf8').trim()).toBe('2');
-  expect(await whoami(kubeconfig)).toEqual({ username: 'alice', uid: 'alice-uid', groups: ['system:masters', 'team-a', 'system:authenticated'] });
+  expect(await whoami(kubeconfig)).toEqual({
+    username: 'alice',
+    uid: 'alice-uid',
+    groups: ['system:masters', 'team-a', 'system:authenticated'],
+  });
 });

@@ -8,6 +8,7 @@ import { openEtcdStore } from '../../storage/etcd/etcd-store';
 import type { RevisionedStore } from '../../storage/store';
 import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { startServer, type HttpResult, type TestServer } from '../helpers/server';
+import { retryUntil } from '../helpers/wait-for';
 
 interface Status {
   kind: string;
@@ -16,7 +17,12 @@ interface Status {
   code: number;
   reason?: string;
   message: string;
-  details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; field?: string; message?: string }[] };
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; field?: string; message?: string }[];
+  };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -52,7 +58,8 @@ async function configMapNames(path = configMaps): Promise<string[]> {
   return listed.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name);
 }
 
-const configMap = (name: string, extra: object = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' }, ...extra });
+const configMap = (name: string, extra: object = {}) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' }, ...extra });
 
 interface BadRequestCase {
   readonly name: string;
@@ -71,14 +78,16 @@ const cases: BadRequestCase[] = [
     body: '{"metadata": {"name": "broken"',
     code: 400,
     reason: 'BadRequest',
-    message: 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"metadata": {"name": "broken")',
+    message:
+      'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: unexpected end of JSON input ({"metadata": {"name": "broken")',
   },
   {
     name: 'JSON with a stray character',
     body: '{"metadata": {"name": "x"} x}',
     code: 400,
     reason: 'BadRequest',
-    message: 'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: invalid character \'x\' after object key:value pair ({"metadata": {"name": "x"} x})',
+    message:
+      'the object provided is unrecognized (must be of type ConfigMap): couldn\'t get version/kind; json parse error: invalid character \'x\' after object key:value pair ({"metadata": {"name": "x"} x})',
   },
   {
     name: 'malformed YAML',
@@ -86,28 +95,32 @@ const cases: BadRequestCase[] = [
     headers: { 'content-type': 'application/yaml' },
     code: 400,
     reason: 'BadRequest',
-    message: /^the object provided is unrecognized \(must be of type ConfigMap\): error converting YAML to JSON: yaml: line \d+: .+ \(6d657461646174613a0a20206e616d653a205b62726f6b656e0a\)$/,
+    message:
+      /^the object provided is unrecognized \(must be of type ConfigMap\): error converting YAML to JSON: yaml: line \d+: .+ \(6d657461646174613a0a20206e616d653a205b62726f6b656e0a\)$/,
   },
   {
     name: 'a number where a string belongs',
     body: configMap('wrong-type', { data: { a: 1 } }),
     code: 400,
     reason: 'BadRequest',
-    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+    message:
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
   },
   {
     name: 'an object where a string belongs',
     body: configMap('wrong-type', { metadata: { name: { nested: true } } }),
     code: 400,
     reason: 'BadRequest',
-    message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal object into Go struct field ObjectMeta.metadata.name of type string',
+    message:
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal object into Go struct field ObjectMeta.metadata.name of type string',
   },
   {
     name: 'a kind the server does not know, in the body',
     body: JSON.stringify({ apiVersion: 'v1', kind: 'Widget', metadata: { name: 'widget' } }),
     code: 400,
     reason: 'BadRequest',
-    message: 'Widget in version "v1" cannot be handled as a ConfigMap: no kind "Widget" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+    message:
+      'Widget in version "v1" cannot be handled as a ConfigMap: no kind "Widget" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
   },
   {
     name: 'a resource the server does not serve',
@@ -123,7 +136,7 @@ const cases: BadRequestCase[] = [
     code: 422,
     reason: 'Invalid',
     message:
-      'ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character (e.g. \'example.com\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\')',
+      "ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
   },
   {
     name: 'no name at all',
@@ -145,7 +158,8 @@ const cases: BadRequestCase[] = [
     headers: { 'content-type': 'text/plain' },
     code: 415,
     reason: 'UnsupportedMediaType',
-    message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    message:
+      'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
   },
   {
     name: 'POST on an object path',
@@ -177,7 +191,10 @@ const cases: BadRequestCase[] = [
 describe('bad input is rejected as the reference rejects it, and nothing is written', () => {
   test.each(cases)('$name', async ({ method, path, body, headers, code, reason, message }) => {
     const before = await configMapNames();
-    const answer = await server.request(method ?? 'POST', (path ?? configMaps).replace('/NS/', `/${namespace}/`), { body, headers: headers ?? JSON_HEADERS });
+    const answer = await server.request(method ?? 'POST', (path ?? configMaps).replace('/NS/', `/${namespace}/`), {
+      body,
+      headers: headers ?? JSON_HEADERS,
+    });
     expect(answer.status).toBe(code);
     const status = statusOf(answer);
     expect(status.reason).toBe(reason);
@@ -189,7 +206,10 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
   test('DELETE on the collection of a kind without deletecollection (namespaces)', async () => {
     const answer = await server.request('DELETE', '/api/v1/namespaces');
     expect(answer.status).toBe(405);
-    expect(statusOf(answer)).toMatchObject({ reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' });
+    expect(statusOf(answer)).toMatchObject({
+      reason: 'MethodNotAllowed',
+      message: 'the server does not allow this method on the requested resource',
+    });
     expect((await server.request('GET', `/api/v1/namespaces/${namespace}`)).status).toBe(200);
   });
 
@@ -197,7 +217,10 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
     const missing = `/api/v1/namespaces/missing-${randomBytes(3).toString('hex')}/configmaps`;
     const answer = await server.request('POST', missing, { body: configMap('orphan'), headers: JSON_HEADERS });
     expect(answer.status).toBe(404);
-    expect(statusOf(answer)).toMatchObject({ reason: 'NotFound', message: expect.stringMatching(/^namespaces "missing-[0-9a-f]{6}" not found$/) });
+    expect(statusOf(answer)).toMatchObject({
+      reason: 'NotFound',
+      message: expect.stringMatching(/^namespaces "missing-[0-9a-f]{6}" not found$/),
+    });
     expect(await configMapNames(missing)).toEqual([]);
   });
 
@@ -205,20 +228,26 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
     const terminating = `ending-${randomBytes(3).toString('hex')}`;
     const namespacePath = `/api/v1/namespaces/${terminating}`;
     // A finalizer of our own keeps the namespace terminating once its content is gone.
-    const hold = JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: terminating, finalizers: ['example.com/hold'] } });
-    expect((await server.request('POST', '/api/v1/namespaces', { body: hold, headers: JSON_HEADERS })).status).toBe(201);
+    const hold = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: terminating, finalizers: ['example.com/hold'] },
+    });
+    expect((await server.request('POST', '/api/v1/namespaces', { body: hold, headers: JSON_HEADERS })).status).toBe(
+      201,
+    );
     expect((await server.request('DELETE', namespacePath)).status).toBe(200);
 
     const path = `${namespacePath}/configmaps`;
-    const deadline = Date.now() + WAIT_MS;
-    let answer: HttpResult;
     // Admission reads the namespace from the watch cache: the first tries may still see it active.
-    for (;;) {
-      answer = await server.request('POST', path, { body: configMap('late'), headers: JSON_HEADERS });
-      if (answer.status !== 201 || Date.now() > deadline) break;
-      await server.request('DELETE', `${path}/late`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const answer = await retryUntil(
+      async () => {
+        await server.request('DELETE', `${path}/late`);
+        return server.request('POST', path, { body: configMap('late'), headers: JSON_HEADERS });
+      },
+      (result) => result.status !== 201,
+      WAIT_MS,
+    );
     expect(answer.status).toBe(403);
     expect(statusOf(answer)).toMatchObject({
       reason: 'Forbidden',
@@ -229,17 +258,39 @@ describe('bad input is rejected as the reference rejects it, and nothing is writ
     // As the reference's, the plugin refuses first, in the mutating phase: before the name is
     // generated (the refusal names the prefix) and before ServiceAccount looks for the default
     // account the namespace controller deletes (a controller ignores only the terminating refusal).
-    const pod = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'late-' }, spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10' }] } });
+    const pod = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { generateName: 'late-' },
+      spec: { containers: [{ name: 'main', image: 'registry.k8s.io/pause:3.10' }] },
+    });
     const refusedPod = await server.request('POST', `${namespacePath}/pods`, { body: pod, headers: JSON_HEADERS });
     expect(refusedPod.status).toBe(403);
     expect(statusOf(refusedPod)).toMatchObject({
       reason: 'Forbidden',
       message: `pods "late-" is forbidden: unable to create new content in namespace ${terminating} because it is being terminated`,
-      details: { name: 'late-', kind: 'pods', causes: [{ reason: 'NamespaceTerminating', message: `namespace ${terminating} is being terminated`, field: 'metadata.namespace' }] },
+      details: {
+        name: 'late-',
+        kind: 'pods',
+        causes: [
+          {
+            reason: 'NamespaceTerminating',
+            message: `namespace ${terminating} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ],
+      },
     });
 
     const release = JSON.stringify([{ op: 'remove', path: '/metadata/finalizers' }]);
-    expect((await server.request('PATCH', namespacePath, { body: release, headers: { 'content-type': 'application/json-patch+json' } })).status).toBe(200);
+    expect(
+      (
+        await server.request('PATCH', namespacePath, {
+          body: release,
+          headers: { 'content-type': 'application/json-patch+json' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -248,12 +299,26 @@ const IGNORE_READ_ERROR = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 test('an object larger than the store takes is 413 on SQLite, as on etcd, and nothing is written', async () => {
   const podTemplates = `/api/v1/namespaces/${namespace}/podtemplates`;
   const template = (name: string, bytes: number) =>
-    JSON.stringify({ apiVersion: 'v1', kind: 'PodTemplate', metadata: { name }, template: { spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'A', value: 'x'.repeat(bytes) }] }] } } });
-  const answer = await server.request('POST', podTemplates, { body: template('huge', 2 * 1024 * 1024), headers: JSON_HEADERS });
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: { name },
+      template: { spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'A', value: 'x'.repeat(bytes) }] }] } },
+    });
+  const answer = await server.request('POST', podTemplates, {
+    body: template('huge', 2 * 1024 * 1024),
+    headers: JSON_HEADERS,
+  });
   expect(answer.status).toBe(413);
-  expect(statusOf(answer)).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 1564672' });
+  expect(statusOf(answer)).toMatchObject({
+    reason: 'RequestEntityTooLarge',
+    message: 'Request entity too large: limit is 1564672',
+  });
   expect((await server.request('GET', `${podTemplates}/huge`)).status).toBe(404);
-  expect((await server.request('POST', podTemplates, { body: template('large', 1024 * 1024), headers: JSON_HEADERS })).status).toBe(201);
+  expect(
+    (await server.request('POST', podTemplates, { body: template('large', 1024 * 1024), headers: JSON_HEADERS }))
+      .status,
+  ).toBe(201);
 });
 
 test('without the feature gate, the unsafe delete option is dropped unread', async () => {
@@ -275,26 +340,36 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
   const brokenKey = `${prefix}/secrets/${ns}/broken`;
   let brokenRevision: number;
 
-  const secret = (name: string, extra: object = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name, ...extra }, stringData: { a: 'b' } });
+  const secret = (name: string, extra: object = {}) =>
+    JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name, ...extra }, stringData: { a: 'b' } });
 
   /** Node sends a DELETE body with neither Content-Length nor chunking unless told its length. */
   const deleteWithBody = (path: string, body: string) =>
-    gated.request('DELETE', path, { body, headers: { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)) } });
+    gated.request('DELETE', path, {
+      body,
+      headers: { ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)) },
+    });
 
   async function eventuallyStatus(method: string, path: string, code: number): Promise<HttpResult> {
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      const answer = await gated.request(method, path);
-      if (answer.status === code || Date.now() > deadline) return answer;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return retryUntil(
+      () => gated.request(method, path),
+      (answer) => answer.status === code,
+      WAIT_MS,
+    );
   }
 
   beforeAll(async () => {
     etcd = await startEtcd();
-    gated = await startServer({ etcdServers: etcd.endpoints, etcdPrefix: prefix, flags: ['--feature-gates', 'AllowUnsafeMalformedObjectDeletion=true'] });
+    gated = await startServer({
+      etcdServers: etcd.endpoints,
+      etcdPrefix: prefix,
+      flags: ['--feature-gates', 'AllowUnsafeMalformedObjectDeletion=true'],
+    });
     direct = await openEtcdStore({ endpoints: etcd.endpoints });
-    const created = await gated.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ metadata: { name: ns } }), headers: JSON_HEADERS });
+    const created = await gated.request('POST', '/api/v1/namespaces', {
+      body: JSON.stringify({ metadata: { name: ns } }),
+      headers: JSON_HEADERS,
+    });
     expect(created.status).toBe(201);
     // A finalizer would hold a normal delete; the forced one ignores it.
     for (const body of [secret('broken', { finalizers: ['example.com/keep'] }), secret('fine')]) {
@@ -319,7 +394,9 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     expect(statusOf(answer)).toMatchObject({
       reason: 'InternalError',
       message: expect.stringMatching(
-        new RegExp(`^Internal error occurred: StorageError: corrupt object, Code: 7, Key: ${brokenKey}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${brokenRevision}: `),
+        new RegExp(
+          `^Internal error occurred: StorageError: corrupt object, Code: 7, Key: ${brokenKey}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${brokenRevision}: `,
+        ),
       ),
     });
   });
@@ -328,10 +405,17 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     const answer = await eventuallyStatus('GET', secrets, 500);
     expect(answer.status).toBe(500);
     const status = statusOf(answer);
-    expect(status).toMatchObject({ reason: 'StorageReadError', message: 'failed to read one or more secrets from the storage' });
+    expect(status).toMatchObject({
+      reason: 'StorageReadError',
+      message: 'failed to read one or more secrets from the storage',
+    });
     expect(status.details).toMatchObject({ kind: 'secrets', name: 'list' });
     expect(status.details?.causes).toEqual([
-      { reason: 'UnexpectedServerResponse', field: brokenKey, message: expect.stringMatching(/^StorageError: corrupt object, Code: 7, Key: /) },
+      {
+        reason: 'UnexpectedServerResponse',
+        field: brokenKey,
+        message: expect.stringMatching(/^StorageError: corrupt object, Code: 7, Key: /),
+      },
     ]);
   });
 
@@ -346,9 +430,15 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     expect(alone.status).toBe(422);
     expect(statusOf(alone)).toMatchObject({
       reason: 'Invalid',
-      message: 'DeleteOptions.meta.k8s.io "" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .dryRun',
+      message:
+        'DeleteOptions.meta.k8s.io "" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .dryRun',
     });
-    const body = JSON.stringify({ [IGNORE_READ_ERROR]: true, propagationPolicy: 'Background', gracePeriodSeconds: 0, preconditions: {} });
+    const body = JSON.stringify({
+      [IGNORE_READ_ERROR]: true,
+      propagationPolicy: 'Background',
+      gracePeriodSeconds: 0,
+      preconditions: {},
+    });
     const many = await deleteWithBody(`${secrets}/broken`, body);
     expect(many.status).toBe(422);
     expect(statusOf(many).message).toBe(
@@ -366,7 +456,8 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     expect(readable.status).toBe(422);
     expect(statusOf(readable)).toMatchObject({
       reason: 'Invalid',
-      message: 'secrets "fine" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option',
+      message:
+        'secrets "fine" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option',
     });
     const collection = await gated.request('DELETE', `${secrets}?${IGNORE_READ_ERROR}=true`);
     expect(collection.status).toBe(422);
@@ -380,13 +471,22 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     const body = JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', [IGNORE_READ_ERROR]: true });
     const answer = await deleteWithBody(`${secrets}/broken`, body);
     expect(answer.status).toBe(200);
-    expect(answer.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { name: 'broken', kind: 'Secret' } });
+    expect(answer.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      code: 200,
+      details: { name: 'broken', kind: 'Secret' },
+    });
     expect((await direct.get(brokenKey)).kv).toBeUndefined();
 
     expect((await gated.request('GET', `${secrets}/broken`)).status).toBe(404);
     const listed = await gated.request('GET', secrets);
     expect(listed.status).toBe(200);
-    expect(listed.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name)).toEqual(['fine']);
+    expect(listed.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name)).toEqual([
+      'fine',
+    ]);
     // The watch cache lists again once the corrupt object is gone, and serves resourceVersion=0 reads.
     const cached = await eventuallyStatus('GET', `${secrets}/fine?resourceVersion=0`, 200);
     expect(cached.status).toBe(200);

@@ -5,24 +5,15 @@
  * CBORServingAndStorage gate and client-go's ClientsAllowCBOR/ClientsPreferCBOR, does it all
  * again in CBOR. Skipped, saying so, only where no Go toolchain exists.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildGoProgram, findGo } from '../helpers/go-programs';
 import { startServer, type TestServer } from '../helpers/server';
-
-const GO_MODULE = join(__dirname, '..', 'go');
-
-function findGo(): string | undefined {
-  for (const candidate of ['/usr/local/go/bin/go', ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'go'))]) {
-    if (candidate !== 'go' && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 const go = findGo();
 if (go === undefined) {
-  // eslint-disable-next-line no-console
   console.warn('client-go test skipped: no Go toolchain (looked in /usr/local/go/bin and PATH)');
 }
 const describeWithGo = go === undefined ? describe.skip : describe;
@@ -34,10 +25,15 @@ interface ProgramResult {
 
 function runProgram(binary: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<ProgramResult> {
   return new Promise((resolve) => {
-    execFile(binary, args, { env: { ...process.env, ...env }, timeout: 100_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      binary,
+      args,
+      { env: { ...process.env, ...env }, timeout: 100_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
 
@@ -54,7 +50,7 @@ describeWithGo('client-go (the reference client)', () => {
   beforeAll(async () => {
     buildDir = mkdtempSync(join(tmpdir(), 'capstan-client-go-'));
     binary = join(buildDir, 'clientgo');
-    execFileSync(go as string, ['build', '-o', binary, '.'], { cwd: GO_MODULE, stdio: 'pipe', env: { ...process.env, GOFLAGS: '-mod=mod' }, timeout: 240_000 });
+    buildGoProgram(go as string, '.', binary);
     server = await startServer({ flags: ['--feature-gates=CBORServingAndStorage=true'] });
   }, 300_000);
 

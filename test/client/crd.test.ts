@@ -42,12 +42,19 @@ describe.each(['SQLite', 'etcd'] as const)('on %s', (store) => {
   const ok = async (...args: string[]) => expectSuccess(await server.kubectl(args));
 
   test('a CRD and its objects through kubectl, from creation to deletion', async () => {
-    expect(await ok('apply', '-f', fixture('widgets-crd.yaml'))).toBe('customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n');
+    expect(await ok('apply', '-f', fixture('widgets-crd.yaml'))).toBe(
+      'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n',
+    );
     expect(await ok('wait', '--for', 'condition=Established', '--timeout=20s', 'crd/widgets.example.com')).toBe(
       'customresourcedefinition.apiextensions.k8s.io/widgets.example.com condition met\n',
     );
-    const conditions = JSON.parse(await ok('get', 'crd', 'widgets.example.com', '-o', 'jsonpath={.status.conditions}')) as { type: string; status: string }[];
-    expect(conditions.map(({ type, status }) => `${type}=${status}`).sort()).toEqual(['Established=True', 'NamesAccepted=True']);
+    const conditions = JSON.parse(
+      await ok('get', 'crd', 'widgets.example.com', '-o', 'jsonpath={.status.conditions}'),
+    ) as { type: string; status: string }[];
+    expect(conditions.map(({ type, status }) => `${type}=${status}`).sort()).toEqual([
+      'Established=True',
+      'NamesAccepted=True',
+    ]);
 
     // create, then get with the printer columns (by plural, short name and category)
     expect(await ok('create', '-f', fixture('widget.yaml'))).toBe('widget.example.com/alpha created\n');
@@ -56,7 +63,9 @@ describe.each(['SQLite', 'etcd'] as const)('on %s', (store) => {
     expect(await ok('get', 'all')).toContain('widget.example.com/alpha');
 
     // client-side apply, then server-side apply of another field manager's change
-    const applied = await server.kubectl(['apply', '-f', '-'], { input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: alpha\nspec:\n  color: blue\n  tags: [a]\n' });
+    const applied = await server.kubectl(['apply', '-f', '-'], {
+      input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: alpha\nspec:\n  color: blue\n  tags: [a]\n',
+    });
     expect(expectSuccess(applied)).toBe('widget.example.com/alpha configured\n');
     const serverSide = await server.kubectl(['apply', '--server-side', '--field-manager=tagger', '-f', '-'], {
       input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: alpha\nspec:\n  color: blue\n  tags: [b]\n',
@@ -84,31 +93,47 @@ describe.each(['SQLite', 'etcd'] as const)('on %s', (store) => {
     expect(await ok('get', 'widgets')).toMatch(/\nalpha\s+green\s+3\s+/);
 
     // the schema rejects invalid objects with its messages
-    const invalid = await server.kubectl(['create', '-f', '-'], { input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  color: pink\n  replicas: -1\n' });
+    const invalid = await server.kubectl(['create', '-f', '-'], {
+      input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  color: pink\n  replicas: -1\n',
+    });
     expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toContain('The Widget "bad" is invalid: \n* spec.color: Unsupported value: "pink": supported values: "red", "blue", "green"\n* spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0');
+    expect(invalid.stderr).toContain(
+      'The Widget "bad" is invalid: \n* spec.color: Unsupported value: "pink": supported values: "red", "blue", "green"\n* spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0',
+    );
 
     // CEL rules: a rule on spec, and a transition rule comparing with the stored object
-    const tooMany = await server.kubectl(['create', '-f', '-'], { input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: many\nspec:\n  color: red\n  replicas: 20\n' });
+    const tooMany = await server.kubectl(['create', '-f', '-'], {
+      input: 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: many\nspec:\n  color: red\n  replicas: 20\n',
+    });
     expect(tooMany.code).toBe(1);
-    expect(tooMany.stderr).toContain('The Widget "many" is invalid: spec: Invalid value: "object": a widget has at most 10 replicas');
+    expect(tooMany.stderr).toContain(
+      'The Widget "many" is invalid: spec: Invalid value: "object": a widget has at most 10 replicas',
+    );
     await ok('patch', 'widget', 'alpha', '--type=merge', '-p', '{"spec":{"size":5}}');
     const shrunk = await kubectl('patch', 'widget', 'alpha', '--type=merge', '-p', '{"spec":{"size":3}}');
     expect(shrunk.code).toBe(1);
-    expect(shrunk.stderr).toContain('The Widget "alpha" is invalid: spec.size: Invalid value: "integer": size may not shrink');
-    expect(await ok('patch', 'widget', 'alpha', '--type=merge', '-p', '{"spec":{"size":7}}')).toBe('widget.example.com/alpha patched\n');
+    expect(shrunk.stderr).toContain(
+      'The Widget "alpha" is invalid: spec.size: Invalid value: "integer": size may not shrink',
+    );
+    expect(await ok('patch', 'widget', 'alpha', '--type=merge', '-p', '{"spec":{"size":7}}')).toBe(
+      'widget.example.com/alpha patched\n',
+    );
 
     expect(await ok('delete', 'widget', 'alpha')).toBe('widget.example.com "alpha" deleted\n');
     expect(await ok('get', 'widgets', '-o', 'name')).toBe('');
 
     // deleting the CRD deletes its objects first, then its endpoints go
     await ok('create', '-f', fixture('widget.yaml'));
-    expect(await ok('delete', 'crd', 'widgets.example.com', '--timeout=30s')).toBe('customresourcedefinition.apiextensions.k8s.io "widgets.example.com" deleted\n');
+    expect(await ok('delete', 'crd', 'widgets.example.com', '--timeout=30s')).toBe(
+      'customresourcedefinition.apiextensions.k8s.io "widgets.example.com" deleted\n',
+    );
     expect(await ok('get', 'crd', '-o', 'name')).toBe('');
     // kubectl still has the type in its discovery cache, so it asks and the server says 404.
     const gone = await kubectl('get', 'widgets');
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain('Error from server (NotFound): Unable to list "example.com/v1, Resource=widgets": the server could not find the requested resource');
+    expect(gone.stderr).toContain(
+      'Error from server (NotFound): Unable to list "example.com/v1, Resource=widgets": the server could not find the requested resource',
+    );
     expect((await kubectl('get', '--raw', '/apis/example.com/v1')).code).toBe(1);
     expect(await ok('get', '--raw', '/apis')).not.toContain('example.com');
     expect(await ok('get', '--raw', '/openapi/v3')).not.toContain('apis/example.com/v1');

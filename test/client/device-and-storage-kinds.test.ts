@@ -12,24 +12,98 @@ const FIXTURE = join(__dirname, 'fixtures', 'device-and-storage-kinds.yaml');
 
 /** What kube-apiserver v1.34.4 answered for each fixture object (metadata aside but generation). */
 const STORED: ReadonlyArray<[string[], object]> = [
-  [['csidrivers/d.example.com'], { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', spec: { attachRequired: true, fsGroupPolicy: 'ReadWriteOnceWithFSType', podInfoOnMount: false, requiresRepublish: false, seLinuxMount: false, storageCapacity: false, volumeLifecycleModes: ['Persistent'] } }],
-  [['csinodes/n1'], { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', spec: { drivers: [{ name: 'd.example.com', nodeID: 'n1', topologyKeys: null }] } }],
-  [['volumeattachments/va1'], { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', spec: { attacher: 'd.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } }, status: { attached: false } }],
-  [['volumeattributesclasses/vac1'], { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass', driverName: 'd.example.com', parameters: { a: 'b' } }],
-  [['-n', 'default', 'csistoragecapacities/c1'], { apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', storageClassName: 'sc1' }],
+  [
+    ['csidrivers/d.example.com'],
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIDriver',
+      spec: {
+        attachRequired: true,
+        fsGroupPolicy: 'ReadWriteOnceWithFSType',
+        podInfoOnMount: false,
+        requiresRepublish: false,
+        seLinuxMount: false,
+        storageCapacity: false,
+        volumeLifecycleModes: ['Persistent'],
+      },
+    },
+  ],
+  [
+    ['csinodes/n1'],
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      spec: { drivers: [{ name: 'd.example.com', nodeID: 'n1', topologyKeys: null }] },
+    },
+  ],
+  [
+    ['volumeattachments/va1'],
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      spec: { attacher: 'd.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } },
+      status: { attached: false },
+    },
+  ],
+  [
+    ['volumeattributesclasses/vac1'],
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttributesClass',
+      driverName: 'd.example.com',
+      parameters: { a: 'b' },
+    },
+  ],
+  [
+    ['-n', 'default', 'csistoragecapacities/c1'],
+    { apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', storageClassName: 'sc1' },
+  ],
   [['runtimeclasses/rc1'], { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', handler: 'runc' }],
-  [['deviceclasses/dc1'], { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { generation: 1 }, spec: {} }],
+  [
+    ['deviceclasses/dc1'],
+    { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { generation: 1 }, spec: {} },
+  ],
   [
     ['-n', 'default', 'resourceclaims/rc1'],
-    { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', spec: { devices: { requests: [{ exactly: { allocationMode: 'ExactCount', count: 1, deviceClassName: 'dc1' }, name: 'r1' }] } }, status: {} },
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      spec: {
+        devices: {
+          requests: [{ exactly: { allocationMode: 'ExactCount', count: 1, deviceClassName: 'dc1' }, name: 'r1' }],
+        },
+      },
+      status: {},
+    },
   ],
   [
     ['-n', 'default', 'resourceclaimtemplates/rct1'],
-    { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', spec: { metadata: {}, spec: { devices: { requests: [{ exactly: { allocationMode: 'ExactCount', count: 1, deviceClassName: 'dc1' }, name: 'r1' }] } } } },
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaimTemplate',
+      spec: {
+        metadata: {},
+        spec: {
+          devices: {
+            requests: [{ exactly: { allocationMode: 'ExactCount', count: 1, deviceClassName: 'dc1' }, name: 'r1' }],
+          },
+        },
+      },
+    },
   ],
   [
     ['resourceslices/rs1'],
-    { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: { generation: 1 }, spec: { devices: [{ name: 'dev1' }], driver: 'd.example.com', nodeName: 'n1', pool: { generation: 1, name: 'p1', resourceSliceCount: 1 } } },
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceSlice',
+      metadata: { generation: 1 },
+      spec: {
+        devices: [{ name: 'dev1' }],
+        driver: 'd.example.com',
+        nodeName: 'n1',
+        pool: { generation: 1, name: 'p1', resourceSliceCount: 1 },
+      },
+    },
   ],
 ];
 
@@ -37,11 +111,19 @@ const STORED: ReadonlyArray<[string[], object]> = [
 const INVALID: ReadonlyArray<[string, string[]]> = [
   [
     'apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va2}\nspec: {}\n',
-    ['The VolumeAttachment "va2" is invalid: ', '* spec.attacher: Required value', '* spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName'],
+    [
+      'The VolumeAttachment "va2" is invalid: ',
+      '* spec.attacher: Required value',
+      '* spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName',
+    ],
   ],
   [
     'apiVersion: storage.k8s.io/v1\nkind: VolumeAttributesClass\nmetadata: {name: vac2}\n',
-    ['The VolumeAttributesClass "vac2" is invalid: ', '* driverName: Required value', '* parameters: Required value: must contain at least one key/value pair'],
+    [
+      'The VolumeAttributesClass "vac2" is invalid: ',
+      '* driverName: Required value',
+      '* parameters: Required value: must contain at least one key/value pair',
+    ],
   ],
   [
     'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: rc2}\n',
@@ -81,8 +163,19 @@ describe('CSI, node and device-allocation kinds through kubectl', () => {
 
   it('prints the reference columns', async () => {
     const drivers = await server.kubectl(['get', 'csidrivers', 'd.example.com']);
-    expect(drivers.stdout.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'ATTACHREQUIRED', 'PODINFOONMOUNT', 'STORAGECAPACITY', 'TOKENREQUESTS', 'REQUIRESREPUBLISH', 'MODES', 'AGE']);
-    expect(drivers.stdout.split('\n')[1]).toMatch(/^d\.example\.com\s+true\s+false\s+false\s+<unset>\s+false\s+Persistent\s+\d+s$/);
+    expect(drivers.stdout.split('\n')[0].split(/\s+/)).toEqual([
+      'NAME',
+      'ATTACHREQUIRED',
+      'PODINFOONMOUNT',
+      'STORAGECAPACITY',
+      'TOKENREQUESTS',
+      'REQUIRESREPUBLISH',
+      'MODES',
+      'AGE',
+    ]);
+    expect(drivers.stdout.split('\n')[1]).toMatch(
+      /^d\.example\.com\s+true\s+false\s+false\s+<unset>\s+false\s+Persistent\s+\d+s$/,
+    );
     const claims = await server.kubectl(['get', '-n', 'default', 'resourceclaims']);
     expect(claims.stdout).toMatch(/^NAME\s+STATE\s+AGE\nrc1\s+pending\s+\d+s\n$/);
     const slices = await server.kubectl(['get', 'resourceslices']);
@@ -90,7 +183,14 @@ describe('CSI, node and device-allocation kinds through kubectl', () => {
     // A node's slices, by field selector, as kubelets and the scheduler list them.
     const mine = await server.kubectl(['get', 'resourceslices', '--field-selector', 'spec.nodeName=n1', '-o', 'name']);
     expect(mine.stdout).toBe('resourceslice.resource.k8s.io/rs1\n');
-    const others = await server.kubectl(['get', 'resourceslices', '--field-selector', 'spec.nodeName=n2', '-o', 'name']);
+    const others = await server.kubectl([
+      'get',
+      'resourceslices',
+      '--field-selector',
+      'spec.nodeName=n2',
+      '-o',
+      'name',
+    ]);
     expect(others.stdout).toBe('');
   });
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { startServer, type TestServer } from '../helpers/server';
+import { waitUntil } from '../helpers/wait-for';
 
 const NAMESPACE = 'informed';
 const EVENT_TIMEOUT_MS = 10_000;
@@ -59,7 +60,10 @@ class InformerProcess {
         if (event.event !== 'connect') return event;
       }
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new Error(`no informer event within ${EVENT_TIMEOUT_MS} ms; seen ${JSON.stringify(this.events)}\n${this.stderr}`);
+      if (remaining <= 0)
+        throw new Error(
+          `no informer event within ${EVENT_TIMEOUT_MS} ms; seen ${JSON.stringify(this.events)}\n${this.stderr}`,
+        );
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
@@ -107,7 +111,9 @@ function podManifest(name: string): string {
 /** Changes as the informer reports them: kind of event, pod, and the label the test sets. */
 function summary(events: readonly InformerEvent[]): string[] {
   return events.map((e) =>
-    e.names !== undefined ? `${e.event} [${e.names.join(',')}]` : `${e.event} ${e.name}${e.labels?.tier ? ` tier=${e.labels.tier}` : ''}`,
+    e.names !== undefined
+      ? `${e.event} [${e.names.join(',')}]`
+      : `${e.event} ${e.name}${e.labels?.tier ? ` tier=${e.labels.tier}` : ''}`,
   );
 }
 
@@ -179,7 +185,13 @@ describe.each(BACKENDS)('a client-node informer on $name', (backend) => {
     informer.send('snapshot');
 
     const events = await informer.take(5);
-    expect(summary(events)).toEqual(['add pod-a', 'add pod-b', 'update pod-a tier=web', 'delete pod-b', 'snapshot [pod-a]']);
+    expect(summary(events)).toEqual([
+      'add pod-a',
+      'add pod-b',
+      'update pod-a tier=web',
+      'delete pod-b',
+      'snapshot [pod-a]',
+    ]);
     // Each event's resource version is newer than the one before it.
     const revisions = events.slice(0, 4).map((e) => Number(e.resourceVersion));
     expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
@@ -218,12 +230,18 @@ describe.each(BACKENDS)('a client-node informer on $name', (backend) => {
  * is, since a watch from N needs every revision after N.
  */
 async function waitUntilCompactedPast(server: TestServer, revision: number): Promise<void> {
-  const deadline = Date.now() + COMPACTION_TIMEOUT_MS;
-  for (;;) {
-    const read = await server.request('GET', `/api/v1/namespaces/${NAMESPACE}/pods?resourceVersion=${revision + 1}&resourceVersionMatch=Exact`);
-    if (read.status === 410) return;
-    if (read.status !== 200) throw new Error(`exact read at ${revision + 1}: ${read.status} ${read.body}`);
-    if (Date.now() > deadline) throw new Error(`revision ${revision + 1} was not compacted within ${COMPACTION_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitUntil(
+    `revision ${revision + 1} compacted`,
+    async () => {
+      const read = await server.request(
+        'GET',
+        `/api/v1/namespaces/${NAMESPACE}/pods?resourceVersion=${revision + 1}&resourceVersionMatch=Exact`,
+      );
+      if (read.status !== 200 && read.status !== 410)
+        throw new Error(`exact read at ${revision + 1}: ${read.status} ${read.body}`);
+      return read.status === 410;
+    },
+    COMPACTION_TIMEOUT_MS,
+    100,
+  );
 }

@@ -43,7 +43,12 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(options: { readonly replicas: number; readonly flags: readonly string[] }): Promise<Cluster> {
+export async function startCluster(options: {
+  readonly replicas: number;
+  readonly flags: readonly string[];
+  /** Flags of replica i alone (its own --advertise-address, say). */
+  readonly replicaFlags?: (i: number) => readonly string[];
+}): Promise<Cluster> {
   const pkiDir = mkdtempSync(join(tmpdir(), 'capstan-cluster-pki-'));
   execFileSync('sh', [MAKE_CERTS, pkiDir], { stdio: 'pipe' });
   const etcd = await startEtcdCluster(3);
@@ -52,7 +57,12 @@ export async function startCluster(options: { readonly replicas: number; readonl
     startServer({
       etcdServers: etcd.endpoints,
       pkiDir,
-      flags: [`--secure-port=${ports[i]}`, '--bind-address=127.0.0.1', ...options.flags],
+      flags: [
+        `--secure-port=${ports[i]}`,
+        '--bind-address=127.0.0.1',
+        ...options.flags,
+        ...(options.replicaFlags?.(i) ?? []),
+      ],
     });
   const replicas: (TestServer | undefined)[] = [];
   let balancer: Haproxy | undefined;
@@ -71,31 +81,7 @@ export async function startCluster(options: { readonly replicas: number; readonl
     throw error;
   }
   const credentials = replicas[0]!.credentials;
-  const request: Cluster['request'] = (url, method, path, body) =>
-    new Promise((resolve, reject) => {
-      const req = httpsRequest(
-        new URL(path, url),
-        {
-          method,
-          ca: credentials.ca,
-          cert: credentials.cert,
-          key: credentials.key,
-          agent: false,
-          timeout: REQUEST_TIMEOUT_MS,
-          headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${REQUEST_TIMEOUT_MS} ms`)));
-      req.on('error', reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
+  const request: Cluster['request'] = (url, method, path, body) => requestOnce(credentials, url, method, path, body);
   return {
     etcd,
     balancer: balancer!,
@@ -118,11 +104,49 @@ export async function startCluster(options: { readonly replicas: number; readonl
   };
 }
 
+/** One HTTPS request on a fresh connection (so a balancer picks a replica); rejects on a network failure or after 5 s. */
+export function requestOnce(
+  credentials: KubeconfigCredentials,
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      new URL(path, url),
+      {
+        method,
+        ca: credentials.ca,
+        cert: credentials.cert,
+        key: credentials.key,
+        agent: false,
+        timeout: REQUEST_TIMEOUT_MS,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
 /** Which member leads the etcd cluster now (its index), from the members' own status. */
 export async function etcdLeader(etcd: EtcdCluster): Promise<number> {
   const statuses = await Promise.all(
     etcd.members.map(async (member) => {
-      const response = await fetch(`${member.endpoint}/v3/maintenance/status`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(2_000) });
+      const response = await fetch(`${member.endpoint}/v3/maintenance/status`, {
+        method: 'POST',
+        body: '{}',
+        signal: AbortSignal.timeout(2_000),
+      });
       return (await response.json()) as { header: { member_id: string }; leader: string };
     }),
   );

@@ -13,9 +13,10 @@
  * - the gracefully stopping replica ended its watches properly (no stream aborted then).
  */
 import { openEtcdStore } from '../../storage/etcd/etcd-store';
-import type { RevisionedStore, StoreEvent, StoreWatch } from '../../storage/store';
+import type { RevisionedStore } from '../../storage/store';
 import { etcdLeader, startCluster, type Cluster } from './cluster';
-import { openWatchStream, startReconnectingWatcher, type ObservedEvent, type ReconnectingWatcher } from './watch-client';
+import { openWatchStream, startReconnectingWatcher, type ReconnectingWatcher } from './watch-client';
+import { firstDifference, lostWrites, recordHistory, Writer } from './write-history';
 
 const NAMESPACE = 'faults';
 const CONFIGMAPS = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
@@ -26,107 +27,11 @@ const SHUTDOWN_DELAY = '1s';
 const NAMES = Array.from({ length: 12 }, (_, i) => `cm-${i}`);
 const WATCHERS = 3;
 
+/**
+ * The writer and the watchers run through every state of the cluster below; the fixed waits are
+ * the time each state lasts under that load (what must survive it), not a condition awaited.
+ */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Acknowledged {
-  readonly op: 'create' | 'update' | 'delete';
-  readonly name: string;
-  /** Of the written object; "" for a delete, answered with a Status as the reference does for ConfigMaps. */
-  readonly resourceVersion: string;
-}
-
-/** One writer through the balancer: creates, updates and now and then deletes ConfigMaps; records what was acknowledged. */
-class Writer {
-  readonly acknowledged: Acknowledged[] = [];
-  readonly failures: string[] = [];
-  /** Milliseconds since the writer started, and how long the write took. */
-  private readonly durations: { readonly at: number; readonly ms: number }[] = [];
-  private readonly startedAt = Date.now();
-  private readonly exists = new Map<string, boolean>();
-  private sequence = 0;
-  private running: Promise<void> | undefined;
-  private stopped = false;
-
-  constructor(private readonly cluster: Cluster) {}
-
-  start(): void {
-    this.running = this.loop();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
-  }
-
-  private async loop(): Promise<void> {
-    // Bounded: the test stops it long before, at ~50 writes a second at most.
-    for (let i = 0; i < 5_000 && !this.stopped; i++) {
-      await this.writeOnce();
-      await sleep(10);
-    }
-  }
-
-  slowest(): { readonly at: number; readonly ms: number }[] {
-    return [...this.durations].sort((a, b) => b.ms - a.ms).slice(0, 5);
-  }
-
-  private async writeOnce(): Promise<void> {
-    const began = Date.now();
-    try {
-      await this.write();
-    } finally {
-      this.durations.push({ at: began - this.startedAt, ms: Date.now() - began });
-    }
-  }
-
-  private async write(): Promise<void> {
-    const seq = this.sequence++;
-    const name = NAMES[seq % NAMES.length];
-    const exists = this.exists.get(name);
-    const op: Acknowledged['op'] = !exists ? 'create' : seq % 7 === 0 ? 'delete' : 'update';
-    const object = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: NAMESPACE }, data: { seq: String(seq) } };
-    const url = this.cluster.balancer.url;
-    try {
-      const answer =
-        op === 'create'
-          ? await this.cluster.request(url, 'POST', CONFIGMAPS, object)
-          : op === 'update'
-            ? await this.cluster.request(url, 'PUT', `${CONFIGMAPS}/${name}`, object)
-            : await this.cluster.request(url, 'DELETE', `${CONFIGMAPS}/${name}`);
-      const body = JSON.parse(answer.body) as { metadata?: { resourceVersion?: string }; details?: unknown };
-      if (answer.status === 200 || answer.status === 201) {
-        this.acknowledged.push({ op, name, resourceVersion: body.metadata?.resourceVersion ?? '' });
-        this.exists.set(name, op !== 'delete');
-      } else {
-        this.failures.push(`${op} ${name}: ${answer.status} ${answer.body.slice(0, 200)}`);
-        // A write that failed may still have applied: learn the truth on the next try.
-        if (answer.status === 409) this.exists.set(name, true);
-        if (answer.status === 404) this.exists.set(name, false);
-      }
-    } catch (error) {
-      this.failures.push(`${op} ${name}: ${(error as Error).message}`);
-      // Unknown outcome: a create may have happened; the next create answers 409 and corrects it.
-    }
-  }
-}
-
-/** The store's own history of the namespace's ConfigMaps, as watch events. */
-function recordHistory(store: RevisionedStore, fromRevision: number): { readonly events: ObservedEvent[]; readonly errors: Error[]; readonly watch: StoreWatch } {
-  const events: ObservedEvent[] = [];
-  const errors: Error[] = [];
-  const toObserved = (event: StoreEvent): ObservedEvent => ({
-    type: event.type === 'delete' ? 'DELETED' : event.kv.createRevision === event.kv.modRevision ? 'ADDED' : 'MODIFIED',
-    name: event.kv.key.slice(KEY_PREFIX.length),
-    resourceVersion: String(event.kv.modRevision),
-  });
-  const watch = store.watch({
-    prefix: KEY_PREFIX,
-    fromRevision,
-    onEvents: (batch) => events.push(...batch.map(toObserved)),
-    onError: (error) => errors.push(error),
-  });
-  return { events, errors, watch };
-}
 
 async function compactionsOn(cluster: Cluster): Promise<(number | undefined)[]> {
   return Promise.all(
@@ -147,23 +52,16 @@ async function compactionsDuring(cluster: Cluster, ms: number): Promise<(number 
   return after.map((count, i) => (count === undefined || before[i] === undefined ? undefined : count - before[i]!));
 }
 
-/** Where two event sequences part, to say what went wrong in a failure message. */
-function firstDifference(expected: readonly ObservedEvent[], seen: readonly ObservedEvent[]): string {
-  const key = (event: ObservedEvent | undefined) => (event ? `${event.type} ${event.name}@${event.resourceVersion}` : 'nothing');
-  const index = expected.findIndex((event, i) => key(event) !== key(seen[i]));
-  const at = index < 0 ? expected.length : index;
-  const seenKeys = seen.map(key);
-  const duplicates = seenKeys.filter((k, i) => seenKeys.indexOf(k) !== i);
-  return `at ${at}: expected ${key(expected[at])}, saw ${key(seen[at])}; expected ${expected.length}, saw ${seen.length}, duplicates ${duplicates.slice(0, 5).join(', ')}`;
-}
-
 describe('a three-replica cluster on three etcd members behind haproxy', () => {
   let cluster: Cluster;
   let oracle: RevisionedStore;
   beforeAll(async () => {
     cluster = await startCluster({
       replicas: 3,
-      flags: [`--etcd-compaction-interval=${COMPACTION_INTERVAL_MS / 1000}s`, `--shutdown-delay-duration=${SHUTDOWN_DELAY}`],
+      flags: [
+        `--etcd-compaction-interval=${COMPACTION_INTERVAL_MS / 1000}s`,
+        `--shutdown-delay-duration=${SHUTDOWN_DELAY}`,
+      ],
     });
     oracle = await openEtcdStore({ endpoints: cluster.etcd.endpoints });
   }, 60_000);
@@ -174,17 +72,32 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
 
   it('keeps every acknowledged write and every watch event, exactly once and in order, through a replica and an etcd member dying', async () => {
     const lb = cluster.balancer.url;
-    const created = await cluster.request(lb, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+    const created = await cluster.request(lb, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: NAMESPACE },
+    });
     expect(created.status).toBe(201);
-    const startRevision = Number(JSON.parse((await cluster.request(lb, 'GET', CONFIGMAPS)).body).metadata.resourceVersion);
-    const history = recordHistory(oracle, startRevision + 1);
+    const startRevision = Number(
+      JSON.parse((await cluster.request(lb, 'GET', CONFIGMAPS)).body).metadata.resourceVersion,
+    );
+    const history = recordHistory(oracle, KEY_PREFIX, startRevision + 1);
     const watchers: ReconnectingWatcher[] = Array.from({ length: WATCHERS }, () =>
-      startReconnectingWatcher({ url: lb, credentials: cluster.credentials, path: CONFIGMAPS, resourceVersion: String(startRevision) }),
+      startReconnectingWatcher({
+        url: lb,
+        credentials: cluster.credentials,
+        path: CONFIGMAPS,
+        resourceVersion: String(startRevision),
+      }),
     );
     const began = Date.now();
     const phases: Record<string, number> = {};
     const phase = (name: string) => (phases[name] = Date.now() - began);
-    const writer = new Writer(cluster);
+    const writer = new Writer({
+      request: (method, path, body) => cluster.request(lb, method, path, body),
+      namespace: NAMESPACE,
+      names: NAMES,
+    });
     writer.start();
     const log: string[] = [];
 
@@ -238,21 +151,33 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
     for (const [i, url] of cluster.replicaUrls.entries()) {
       const list = await cluster.request(url, 'GET', CONFIGMAPS);
       expect(list.status).toBe(200);
-      const listed = JSON.parse(list.body) as { metadata: { resourceVersion: string }; items: { metadata: { resourceVersion: string } }[] };
-      expect({ replica: i, atLeastLatest: Number(listed.metadata.resourceVersion) >= latest }).toEqual({ replica: i, atLeastLatest: true });
-      expect({ replica: i, latestListed: listed.items.some((item) => Number(item.metadata.resourceVersion) === latest) }).toEqual({ replica: i, latestListed: true });
+      const listed = JSON.parse(list.body) as {
+        metadata: { resourceVersion: string };
+        items: { metadata: { resourceVersion: string } }[];
+      };
+      expect({ replica: i, atLeastLatest: Number(listed.metadata.resourceVersion) >= latest }).toEqual({
+        replica: i,
+        atLeastLatest: true,
+      });
+      expect({
+        replica: i,
+        latestListed: listed.items.some((item) => Number(item.metadata.resourceVersion) === latest),
+      }).toEqual({ replica: i, latestListed: true });
     }
 
     // Let the watchers and the history catch up with the last event, then stop them.
     const lastRevision = await oracle.currentRevision();
-    const caughtUp = () => history.events.at(-1) && watchers.every((watcher) => watcher.events.length >= history.events.length);
+    const caughtUp = () =>
+      history.events.at(-1) && watchers.every((watcher) => watcher.events.length >= history.events.length);
     for (let i = 0; i < 100 && !caughtUp(); i++) await sleep(100);
     await Promise.all(watchers.map((watcher) => watcher.stop()));
     history.watch.close();
 
     const reconnects = watchers.map((watcher) => watcher.streams.length - 1);
     const endings = watchers.flatMap((watcher) =>
-      watcher.streams.map(({ ending }) => (ending.how === 'end' ? 'end' : `${ending.how} ${ending.status} ${ending.error.slice(0, 80)}`)),
+      watcher.streams.map(({ ending }) =>
+        ending.how === 'end' ? 'end' : `${ending.how} ${ending.status} ${ending.error.slice(0, 80)}`,
+      ),
     );
     log.push(
       `writes acknowledged ${writer.acknowledged.length}, failed ${writer.failures.length}; history events ${history.events.length} up to revision ${lastRevision}; ` +
@@ -260,7 +185,10 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
       `write failures: ${JSON.stringify(writer.failures.slice(0, 10))}`,
       `slowest writes (ms): ${JSON.stringify(writer.slowest())}`,
       `watcher errors: ${JSON.stringify(watchers.map((watcher) => watcher.errors))}`,
-      ...watchers.map((watcher, i) => `watcher ${i} streams: ${JSON.stringify(watcher.streams.map((stream) => ({ ...stream, ending: stream.ending.how })))}`),
+      ...watchers.map(
+        (watcher, i) =>
+          `watcher ${i} streams: ${JSON.stringify(watcher.streams.map((stream) => ({ ...stream, ending: stream.ending.how })))}`,
+      ),
       `phases (ms since the watchers started): ${JSON.stringify(phases)}`,
       `stream endings: ${JSON.stringify(endings.reduce<Record<string, number>>((counts, e) => ({ ...counts, [e]: (counts[e] ?? 0) + 1 }), {}))}`,
     );
@@ -276,27 +204,33 @@ describe('a three-replica cluster on three etcd members behind haproxy', () => {
     // A write may fail while a leader is elected (its outcome unknown, as with the reference); few do.
     expect(writer.failures.length).toBeLessThan(writer.acknowledged.length / 50);
     // Every acknowledged write is in the store's history, as the event it caused (a delete: after the name's previous write).
-    const inHistory = new Set(history.events.map((event) => `${event.type} ${event.name}@${event.resourceVersion}`));
-    const missing = writer.acknowledged.filter((ack, i) => {
-      if (ack.op !== 'delete') return !inHistory.has(`${ack.op === 'create' ? 'ADDED' : 'MODIFIED'} ${ack.name}@${ack.resourceVersion}`);
-      const previous = Number(writer.acknowledged.slice(0, i).findLast((earlier) => earlier.name === ack.name)?.resourceVersion ?? 0);
-      return !history.events.some((event) => event.type === 'DELETED' && event.name === ack.name && Number(event.resourceVersion) > previous);
-    });
-    expect(missing).toEqual([]);
+    expect(lostWrites(writer.acknowledged, history.events)).toEqual([]);
     // ... and the final state holds each name's last acknowledged write (or a later one).
-    const finalList = JSON.parse((await cluster.request(lb, 'GET', CONFIGMAPS)).body) as { items: { metadata: { name: string; resourceVersion: string } }[] };
-    const finalVersion = new Map(finalList.items.map((item) => [item.metadata.name, Number(item.metadata.resourceVersion)]));
+    const finalList = JSON.parse((await cluster.request(lb, 'GET', CONFIGMAPS)).body) as {
+      items: { metadata: { name: string; resourceVersion: string } }[];
+    };
+    const finalVersion = new Map(
+      finalList.items.map((item) => [item.metadata.name, Number(item.metadata.resourceVersion)]),
+    );
     for (const name of NAMES) {
       const last = writer.acknowledged.filter((ack) => ack.name === name).at(-1);
       if (!last) continue;
-      const later = history.events.filter((event) => event.name === name && Number(event.resourceVersion) > Number(last.resourceVersion)).length;
-      if (later === 0) expect({ name, present: finalVersion.has(name) }).toEqual({ name, present: last.op !== 'delete' });
-      if (last.op !== 'delete' && finalVersion.has(name)) expect(finalVersion.get(name)!).toBeGreaterThanOrEqual(Number(last.resourceVersion));
+      const later = history.events.filter(
+        (event) => event.name === name && Number(event.resourceVersion) > Number(last.resourceVersion),
+      ).length;
+      if (later === 0)
+        expect({ name, present: finalVersion.has(name) }).toEqual({ name, present: last.op !== 'delete' });
+      if (last.op !== 'delete' && finalVersion.has(name))
+        expect(finalVersion.get(name)!).toBeGreaterThanOrEqual(Number(last.resourceVersion));
     }
 
     // Streams that ended while a replica shut down gracefully ended properly.
     const duringGracefulStop = watchers.flatMap((watcher) =>
-      watcher.streams.filter((stream) => stream.endedAt >= phases['graceful stop'] && stream.endedAt <= phases['graceful stopped'] + 100).map((stream) => stream.ending.how),
+      watcher.streams
+        .filter(
+          (stream) => stream.endedAt >= phases['graceful stop'] && stream.endedAt <= phases['graceful stopped'] + 100,
+        )
+        .map((stream) => stream.ending.how),
     );
     expect(duringGracefulStop.filter((how) => how !== 'end')).toEqual([]);
 

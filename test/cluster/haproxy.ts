@@ -33,7 +33,11 @@ export interface Haproxy {
 }
 
 /** The deployed configuration with loopback addresses and a check every `checkIntervalMs`. */
-export function loopbackConfig(options: { readonly port: number; readonly replicaPorts: readonly number[]; readonly checkIntervalMs: number }): string {
+export function loopbackConfig(options: {
+  readonly port: number;
+  readonly replicaPorts: readonly number[];
+  readonly checkIntervalMs: number;
+}): string {
   const deployed = readFileSync(DEPLOYED_CONFIG, 'utf8');
   const servers = options.replicaPorts.map((port, i) => `  server replica${i + 1} 127.0.0.1:${port}`).join('\n');
   return deployed
@@ -43,7 +47,11 @@ export function loopbackConfig(options: { readonly port: number; readonly replic
     .replace(/(^\s*server replica\d .*\n?)+/m, `${servers}\n`);
 }
 
-export async function startHaproxy(options: { readonly port: number; readonly replicaPorts: readonly number[]; readonly checkIntervalMs?: number }): Promise<Haproxy> {
+export async function startHaproxy(options: {
+  readonly port: number;
+  readonly replicaPorts: readonly number[];
+  readonly checkIntervalMs?: number;
+}): Promise<Haproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'capstan-haproxy-'));
   const config = loopbackConfig({ ...options, checkIntervalMs: options.checkIntervalMs ?? 300 });
   const file = join(dir, 'haproxy.cfg');
@@ -85,4 +93,3 @@ function accepts(port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
   });
 }
-

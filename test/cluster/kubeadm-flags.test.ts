@@ -20,6 +20,7 @@ import { ensureBuilt } from '../helpers/capstan-process';
 import { freePort } from '../helpers/ports';
 import { runKubectl } from '../helpers/server';
 import { makeKubeadmPki, type KubeadmPki } from './kubeadm-pki';
+import { retryUntil } from '../helpers/wait-for';
 
 const KUBE_APISERVER = join(__dirname, '..', '..', 'bin', 'kube-apiserver');
 const NODE_NAME = 'kubeadm-node';
@@ -114,7 +115,9 @@ async function startKubeadmEtcd(): Promise<void> {
   const [clientPort, peerPort] = [await freePort(), await freePort()];
   etcdUrl = `https://127.0.0.1:${clientPort}`;
   const peerUrl = `https://127.0.0.1:${peerPort}`;
-  const dataDir = join(existsSync('/dev/shm') ? await mkdtemp('/dev/shm/capstan-kubeadm-etcd-') : join(workDir, 'etcd'));
+  const dataDir = join(
+    existsSync('/dev/shm') ? await mkdtemp('/dev/shm/capstan-kubeadm-etcd-') : join(workDir, 'etcd'),
+  );
   let log = '';
   etcd = track(
     spawn(
@@ -144,11 +147,13 @@ async function startKubeadmEtcd(): Promise<void> {
   );
   etcd.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4_000)));
   etcd.once('exit', () => void rm(dataDir, { recursive: true, force: true }));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await etcdHealthy(etcdUrl))) {
-    if (etcd.exitCode !== null || Date.now() > deadline) throw new Error(`etcd did not become healthy:\n${log}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const child = etcd;
+  const healthy = await retryUntil(
+    async () => child.exitCode === null && (await etcdHealthy(etcdUrl)),
+    (answer) => answer || child.exitCode !== null,
+    START_TIMEOUT_MS,
+  );
+  if (!healthy) throw new Error(`etcd did not become healthy:\n${log}`);
 }
 
 interface Run {
@@ -168,12 +173,15 @@ function runKubeApiserver(args: readonly string[]): Run {
 }
 
 async function waitStarted(run: Run): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!/started in \d+ ms/.test(run.output())) {
-    if (run.child.exitCode !== null) throw new Error(`kube-apiserver exited with ${run.child.exitCode}:\n${run.output()}`);
-    if (Date.now() > deadline) throw new Error(`kube-apiserver did not start within ${START_TIMEOUT_MS} ms:\n${run.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const started = await retryUntil(
+    () => /started in \d+ ms/.test(run.output()),
+    (done) => done || run.child.exitCode !== null,
+    START_TIMEOUT_MS,
+    50,
+  );
+  if (run.child.exitCode !== null && !started)
+    throw new Error(`kube-apiserver exited with ${run.child.exitCode}:\n${run.output()}`);
+  if (!started) throw new Error(`kube-apiserver did not start within ${START_TIMEOUT_MS} ms:\n${run.output()}`);
 }
 
 async function kubectl(kubeconfig: string, ...args: string[]): Promise<string> {
@@ -212,20 +220,62 @@ test("kubectl with kubeadm's admin.conf, once kubeadm's kubeadm:cluster-admins b
   const before = await runKubectl(admin, ['get', 'namespaces']);
   expect(before.code).not.toBe(0);
   expect(before.stderr).toContain('User "kubernetes-admin" cannot list resource "namespaces"');
-  await kubectl(superAdmin, 'create', 'clusterrolebinding', 'kubeadm:cluster-admins', '--clusterrole=cluster-admin', '--group=kubeadm:cluster-admins');
+  await kubectl(
+    superAdmin,
+    'create',
+    'clusterrolebinding',
+    'kubeadm:cluster-admins',
+    '--clusterrole=cluster-admin',
+    '--group=kubeadm:cluster-admins',
+  );
   expect(await kubectl(admin, 'get', 'namespaces', '-o', 'name')).toContain('namespace/kube-system');
   await kubectl(admin, 'create', 'configmap', 'kubeadm-check', '--from-literal=stored=in-tls-etcd');
-  expect(await kubectl(admin, 'get', 'configmap', 'kubeadm-check', '-o', 'jsonpath={.data.stored}')).toBe('in-tls-etcd');
-  expect(await kubectl(admin, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.groups}')).toContain('kubeadm:cluster-admins');
+  expect(await kubectl(admin, 'get', 'configmap', 'kubeadm-check', '-o', 'jsonpath={.data.stored}')).toBe(
+    'in-tls-etcd',
+  );
+  expect(await kubectl(admin, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.groups}')).toContain(
+    'kubeadm:cluster-admins',
+  );
 });
 
 test('the kubernetes Service has the first address of the service subnet; its endpoints name the advertise address', async () => {
-  expect(await kubectl(superAdmin, '-n', 'default', 'get', 'service', 'kubernetes', '-o', 'jsonpath={.spec.clusterIP} {.spec.ipFamilies}')).toBe('10.96.0.1 ["IPv4"]');
-  expect(await kubectl(superAdmin, '-n', 'default', 'get', 'endpoints', 'kubernetes', '-o', 'jsonpath={.subsets[0].addresses[0].ip}:{.subsets[0].ports[0].port}')).toBe(
-    `${ADVERTISE_ADDRESS}:${securePort}`,
-  );
-  expect(await kubectl(superAdmin, 'get', 'servicecidr', 'kubernetes', '-o', 'jsonpath={.spec.cidrs} {.status.conditions[0].type}={.status.conditions[0].status}')).toBe('["10.96.0.0/12"] Ready=True');
-  const slice = JSON.parse(await kubectl(superAdmin, '-n', 'default', 'get', 'endpointslice', 'kubernetes', '-o', 'json')) as Record<string, unknown>;
+  expect(
+    await kubectl(
+      superAdmin,
+      '-n',
+      'default',
+      'get',
+      'service',
+      'kubernetes',
+      '-o',
+      'jsonpath={.spec.clusterIP} {.spec.ipFamilies}',
+    ),
+  ).toBe('10.96.0.1 ["IPv4"]');
+  expect(
+    await kubectl(
+      superAdmin,
+      '-n',
+      'default',
+      'get',
+      'endpoints',
+      'kubernetes',
+      '-o',
+      'jsonpath={.subsets[0].addresses[0].ip}:{.subsets[0].ports[0].port}',
+    ),
+  ).toBe(`${ADVERTISE_ADDRESS}:${securePort}`);
+  expect(
+    await kubectl(
+      superAdmin,
+      'get',
+      'servicecidr',
+      'kubernetes',
+      '-o',
+      'jsonpath={.spec.cidrs} {.status.conditions[0].type}={.status.conditions[0].status}',
+    ),
+  ).toBe('["10.96.0.0/12"] Ready=True');
+  const slice = JSON.parse(
+    await kubectl(superAdmin, '-n', 'default', 'get', 'endpointslice', 'kubernetes', '-o', 'json'),
+  ) as Record<string, unknown>;
   expect(slice).toMatchObject({
     metadata: { labels: { 'kubernetes.io/service-name': 'kubernetes' } },
     addressType: 'IPv4',
@@ -248,7 +298,9 @@ async function failedStart(args: readonly string[]): Promise<{ code: number | nu
 }
 
 test('without the etcd client certificate kube-apiserver does not start, and says why in one line', async () => {
-  const { code, lines } = await failedStart(kubeadmCommand(pki, await freePort()).filter((flag) => !/^--etcd-(certfile|keyfile)=/.test(flag)));
+  const { code, lines } = await failedStart(
+    kubeadmCommand(pki, await freePort()).filter((flag) => !/^--etcd-(certfile|keyfile)=/.test(flag)),
+  );
   expect(code).toBe(1);
   // The progress line, then the failure: no stack trace, no warning.
   expect(lines).toEqual([
@@ -258,7 +310,9 @@ test('without the etcd client certificate kube-apiserver does not start, and say
 });
 
 test("without --etcd-cafile, etcd's certificate is checked against the system's roots, which do not hold kubeadm's etcd CA", async () => {
-  const { code, lines } = await failedStart(kubeadmCommand(pki, await freePort()).filter((flag) => !flag.startsWith('--etcd-cafile=')));
+  const { code, lines } = await failedStart(
+    kubeadmCommand(pki, await freePort()).filter((flag) => !flag.startsWith('--etcd-cafile=')),
+  );
   expect(code).toBe(1);
   expect(lines.at(-1)).toBe(
     `capstan: opening etcd at ${etcdUrl} (--etcd-servers): etcd's serving certificate is not trusted (unable to verify the first certificate): --etcd-cafile must hold the CA that signed it, for the address of the URL`,

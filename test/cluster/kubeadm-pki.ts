@@ -28,7 +28,11 @@ export interface KubeadmPki {
   readonly pkiDir: string;
   path(name: string): string;
   /** A kubeconfig file for `server`, as kubeadm writes admin.conf (embedded data). */
-  kubeconfig(options: { readonly name: string; readonly server: string; readonly user: 'admin' | 'super-admin' }): Promise<string>;
+  kubeconfig(options: {
+    readonly name: string;
+    readonly server: string;
+    readonly user: 'admin' | 'super-admin';
+  }): Promise<string>;
 }
 
 interface Leaf {
@@ -42,15 +46,43 @@ interface Leaf {
 
 async function makeCa(pkiDir: string, name: string, commonName: string): Promise<void> {
   await run('openssl', [
-    'req', '-x509', '-new', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2',
-    '-keyout', join(pkiDir, `${name}.key`), '-out', join(pkiDir, `${name}.crt`), '-subj', `/CN=${commonName}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign',
+    'req',
+    '-x509',
+    '-new',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '2',
+    '-keyout',
+    join(pkiDir, `${name}.key`),
+    '-out',
+    join(pkiDir, `${name}.crt`),
+    '-subj',
+    `/CN=${commonName}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,digitalSignature,keyEncipherment,keyCertSign',
   ]);
 }
 
 async function makeLeaf(pkiDir: string, leaf: Leaf): Promise<void> {
   const [key, csr, crt, ext] = ['key', 'csr', 'crt', 'ext'].map((suffix) => join(pkiDir, `${leaf.name}.${suffix}`));
-  await run('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', csr, '-subj', leaf.subject]);
+  await run('openssl', [
+    'req',
+    '-new',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    csr,
+    '-subj',
+    leaf.subject,
+  ]);
   const sans = [...(leaf.dns ?? []).map((name) => `DNS:${name}`), ...(leaf.ips ?? []).map((ip) => `IP:${ip}`)];
   const extensions = [
     'basicConstraints=critical,CA:FALSE',
@@ -60,8 +92,23 @@ async function makeLeaf(pkiDir: string, leaf: Leaf): Promise<void> {
   ];
   await writeFile(ext, `${extensions.join('\n')}\n`);
   await run('openssl', [
-    'x509', '-req', '-sha256', '-days', '1', '-in', csr, '-CA', join(pkiDir, `${leaf.ca}.crt`), '-CAkey', join(pkiDir, `${leaf.ca}.key`),
-    '-set_serial', String(Date.now() + Math.floor(Math.random() * 1e6)), '-extfile', ext, '-out', crt,
+    'x509',
+    '-req',
+    '-sha256',
+    '-days',
+    '1',
+    '-in',
+    csr,
+    '-CA',
+    join(pkiDir, `${leaf.ca}.crt`),
+    '-CAkey',
+    join(pkiDir, `${leaf.ca}.key`),
+    '-set_serial',
+    String(Date.now() + Math.floor(Math.random() * 1e6)),
+    '-extfile',
+    ext,
+    '-out',
+    crt,
   ]);
 }
 
@@ -69,21 +116,56 @@ export async function makeKubeadmPki(options: KubeadmPkiOptions): Promise<Kubead
   const pkiDir = join(options.dir, 'pki');
   await mkdir(join(pkiDir, 'etcd'), { recursive: true });
   const { nodeName, advertiseAddress } = options;
-  await Promise.all([makeCa(pkiDir, 'ca', 'kubernetes'), makeCa(pkiDir, 'etcd/ca', 'etcd-ca'), makeCa(pkiDir, 'front-proxy-ca', 'front-proxy-ca')]);
+  await Promise.all([
+    makeCa(pkiDir, 'ca', 'kubernetes'),
+    makeCa(pkiDir, 'etcd/ca', 'etcd-ca'),
+    makeCa(pkiDir, 'front-proxy-ca', 'front-proxy-ca'),
+  ]);
   const leaves: Leaf[] = [
     {
       name: 'apiserver',
       ca: 'ca',
       subject: '/CN=kube-apiserver',
       usages: ['serverAuth'],
-      dns: [nodeName, 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local', ...(options.certSANs?.dns ?? [])],
+      dns: [
+        nodeName,
+        'kubernetes',
+        'kubernetes.default',
+        'kubernetes.default.svc',
+        'kubernetes.default.svc.cluster.local',
+        ...(options.certSANs?.dns ?? []),
+      ],
       ips: [options.kubernetesServiceIP, advertiseAddress, ...(options.certSANs?.ips ?? [])],
     },
-    { name: 'apiserver-kubelet-client', ca: 'ca', subject: '/O=kubeadm:cluster-admins/CN=kube-apiserver-kubelet-client', usages: ['clientAuth'] },
+    {
+      name: 'apiserver-kubelet-client',
+      ca: 'ca',
+      subject: '/O=kubeadm:cluster-admins/CN=kube-apiserver-kubelet-client',
+      usages: ['clientAuth'],
+    },
     { name: 'front-proxy-client', ca: 'front-proxy-ca', subject: '/CN=front-proxy-client', usages: ['clientAuth'] },
-    { name: 'etcd/server', ca: 'etcd/ca', subject: `/CN=${nodeName}`, usages: ['serverAuth', 'clientAuth'], dns: [nodeName, 'localhost'], ips: [advertiseAddress, '127.0.0.1', '::1'] },
-    { name: 'etcd/peer', ca: 'etcd/ca', subject: `/CN=${nodeName}`, usages: ['serverAuth', 'clientAuth'], dns: [nodeName, 'localhost'], ips: [advertiseAddress, '127.0.0.1', '::1'] },
-    { name: 'etcd/healthcheck-client', ca: 'etcd/ca', subject: '/CN=kube-etcd-healthcheck-client', usages: ['clientAuth'] },
+    {
+      name: 'etcd/server',
+      ca: 'etcd/ca',
+      subject: `/CN=${nodeName}`,
+      usages: ['serverAuth', 'clientAuth'],
+      dns: [nodeName, 'localhost'],
+      ips: [advertiseAddress, '127.0.0.1', '::1'],
+    },
+    {
+      name: 'etcd/peer',
+      ca: 'etcd/ca',
+      subject: `/CN=${nodeName}`,
+      usages: ['serverAuth', 'clientAuth'],
+      dns: [nodeName, 'localhost'],
+      ips: [advertiseAddress, '127.0.0.1', '::1'],
+    },
+    {
+      name: 'etcd/healthcheck-client',
+      ca: 'etcd/ca',
+      subject: '/CN=kube-etcd-healthcheck-client',
+      usages: ['clientAuth'],
+    },
     { name: 'apiserver-etcd-client', ca: 'etcd/ca', subject: '/CN=kube-apiserver-etcd-client', usages: ['clientAuth'] },
     // Not files of the pki dir: the users of admin.conf and super-admin.conf.
     { name: 'admin', ca: 'ca', subject: '/O=kubeadm:cluster-admins/CN=kubernetes-admin', usages: ['clientAuth'] },

@@ -4,6 +4,7 @@
  * `--runtime-config` turning a group-version off.
  */
 import { startServer, type TestServer } from '../helpers/server';
+import { retryUntil } from '../helpers/wait-for';
 
 describe('a server process', () => {
   let server: TestServer;
@@ -18,17 +19,20 @@ describe('a server process', () => {
       headers: { 'Content-Type': 'application/json' },
     });
     expect(created.status).toBe(201);
-    let text = '';
-    for (let i = 0; i < 50; i++) {
-      text = (await server.request('GET', '/metrics')).body;
-      if (/capstan_compactions_total [1-9]/.test(text)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const text = await retryUntil(
+      async () => (await server.request('GET', '/metrics')).body,
+      (metrics) => /capstan_compactions_total [1-9]/.test(metrics),
+      5_000,
+    );
     expect(text).toMatch(/capstan_compactions_total [1-9]/);
-    expect(text).toMatch(/etcd_request_duration_seconds_count\{operation="create",group="",resource="namespaces"\} [1-9]/);
+    expect(text).toMatch(
+      /etcd_request_duration_seconds_count\{operation="create",group="",resource="namespaces"\} [1-9]/,
+    );
     expect(text).toMatch(/apiserver_watch_cache_resource_version\{group="",resource="namespaces"\} [1-9]/);
     expect(text).toMatch(/apiserver_storage_objects\{resource="namespaces"\} [1-9]/);
-    expect(text).toMatch(/apiserver_request_total\{verb="POST",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="resource",component="apiserver",code="201"\} 1/);
+    expect(text).toMatch(
+      /apiserver_request_total\{verb="POST",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="resource",component="apiserver",code="201"\} 1/,
+    );
   });
 
   it('does not serve a group-version --runtime-config turned off', async () => {

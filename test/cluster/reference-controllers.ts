@@ -72,7 +72,12 @@ export async function serverFlagsForControllers(dir: string): Promise<string[]> 
   const caFile = join(dir, 'front-proxy-ca.crt');
   writeFileSync(caFile, frontProxyCa.certPem);
   // What the server presents to extension API servers it proxies to, as kubeadm issues it.
-  const proxyClient = await issueLeaf({ ca: frontProxyCa, subject: 'CN=front-proxy-client', usage: 'client', validDays: 1 });
+  const proxyClient = await issueLeaf({
+    ca: frontProxyCa,
+    subject: 'CN=front-proxy-client',
+    usage: 'client',
+    validDays: 1,
+  });
   writeFileSync(join(dir, 'front-proxy-client.crt'), proxyClient.certPem);
   writeFileSync(join(dir, 'front-proxy-client.key'), proxyClient.keyPem);
   return [
@@ -103,7 +108,9 @@ async function writeKubeconfig(server: TestServer, identity: Identity): Promise<
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: 'capstan', cluster: { server: server.url, 'certificate-authority-data': b64(ca.certPem) } }],
-    users: [{ name: 'user', user: { 'client-certificate-data': b64(leaf.certPem), 'client-key-data': b64(leaf.keyPem) } }],
+    users: [
+      { name: 'user', user: { 'client-certificate-data': b64(leaf.certPem), 'client-key-data': b64(leaf.keyPem) } },
+    ],
     contexts: [{ name: 'capstan', context: { cluster: 'capstan', user: 'user' } }],
     'current-context': 'capstan',
   };
@@ -125,7 +132,12 @@ const directly: Launch = ([command, ...rest]) => [command, rest];
 function run(binary: string, args: readonly string[], port?: number, launch: Launch = directly): Running {
   const [command, commandArgs] = launch([join(BIN, binary), ...args]);
   const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const running: Running = { child, port, exited: new Promise((resolve) => child.once('exit', () => resolve())), output: '' };
+  const running: Running = {
+    child,
+    port,
+    exited: new Promise((resolve) => child.once('exit', () => resolve())),
+    output: '',
+  };
   const keep = (chunk: Buffer) => (running.output += chunk.toString());
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -164,7 +176,18 @@ async function runServing(binary: string, args: (port: number) => readonly strin
 }
 
 function runKwok(kubeconfig: string, args: readonly string[] = [], launch: Launch = directly): Running {
-  return run('kwok', [`--kubeconfig=${kubeconfig}`, `--config=${KWOK_STAGES}`, '--manage-all-nodes=true', `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`, ...args], undefined, launch);
+  return run(
+    'kwok',
+    [
+      `--kubeconfig=${kubeconfig}`,
+      `--config=${KWOK_STAGES}`,
+      '--manage-all-nodes=true',
+      `--node-lease-duration-seconds=${NODE_LEASE_SECONDS}`,
+      ...args,
+    ],
+    undefined,
+    launch,
+  );
 }
 
 export interface Kwok {
@@ -184,41 +207,110 @@ export function startKwok(kubeconfig: string, args: readonly string[] = [], laun
   return { logs: () => kwok.output, stop: () => stopProcess(kwok) };
 }
 
-export async function startReferenceControllers(server: TestServer): Promise<ReferenceControllers> {
-  const pki = join(server.dataDir, 'pki');
-  const controllerManager = await writeKubeconfig(server, { file: 'controller-manager.kubeconfig', subject: 'CN=system:kube-controller-manager' });
-  const scheduler = await writeKubeconfig(server, { file: 'scheduler.kubeconfig', subject: 'CN=system:kube-scheduler' });
-  // Each serves its health and metrics on a free port, authenticating and authorizing callers
-  // through capstan (TokenReview, SubjectAccessReview and the extension-apiserver-authentication
-  // ConfigMap), as kubeadm runs them.
-  const serving = (kubeconfig: string, port: number) => [
+/**
+ * Each serves its health and metrics on a free port, authenticating and authorizing callers
+ * through the servers (TokenReview, SubjectAccessReview and the extension-apiserver-authentication
+ * ConfigMap), as kubeadm runs them.
+ */
+function serving(kubeconfig: string, port: number): string[] {
+  return [
     `--kubeconfig=${kubeconfig}`,
     `--authentication-kubeconfig=${kubeconfig}`,
     `--authorization-kubeconfig=${kubeconfig}`,
     '--bind-address=127.0.0.1',
     `--secure-port=${port}`,
   ];
+}
+
+/** The controller manager, every controller on, signing with the keys of `pki` (ca.crt, ca.key, sa.key). */
+function runControllerManager(kubeconfig: string, pki: string): Promise<Running> {
+  return runServing('kube-controller-manager', (port) => [
+    ...serving(kubeconfig, port),
+    '--controllers=*',
+    '--use-service-account-credentials=true',
+    `--service-account-private-key-file=${join(pki, 'sa.key')}`,
+    `--root-ca-file=${join(pki, 'ca.crt')}`,
+    `--cluster-signing-cert-file=${join(pki, 'ca.crt')}`,
+    `--cluster-signing-key-file=${join(pki, 'ca.key')}`,
+    '--v=2',
+  ]);
+}
+
+export interface ControllerManager {
+  /** What it wrote so far. */
+  logs(): string;
+  /** Whether it is still running. */
+  running(): boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * The controller manager alone, against `url` (a balancer in front of replicas, say), with the
+ * PKI deploy/pki/make-certs.sh wrote in `pkiDir` (its controller-manager client certificate, CA
+ * and service-account key); its kubeconfig is written under `dir`.
+ */
+export async function startControllerManager(options: {
+  readonly url: string;
+  readonly pkiDir: string;
+  readonly dir: string;
+}): Promise<ControllerManager> {
+  const b64 = (file: string) => readFileSync(join(options.pkiDir, file)).toString('base64');
+  const kubeconfig = join(options.dir, 'controller-manager.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'cluster', cluster: { server: options.url, 'certificate-authority-data': b64('ca.crt') } }],
+      users: [
+        {
+          name: 'controller-manager',
+          user: {
+            'client-certificate-data': b64('controller-manager.crt'),
+            'client-key-data': b64('controller-manager.key'),
+          },
+        },
+      ],
+      contexts: [{ name: 'cluster', context: { cluster: 'cluster', user: 'controller-manager' } }],
+      'current-context': 'cluster',
+    }),
+  );
+  const controllerManager = await runControllerManager(kubeconfig, options.pkiDir);
+  return {
+    logs: () => controllerManager.output,
+    running: () => controllerManager.child.exitCode === null && controllerManager.child.signalCode === null,
+    stop: () => stopProcess(controllerManager),
+  };
+}
+
+export async function startReferenceControllers(server: TestServer): Promise<ReferenceControllers> {
+  const controllerManager = await writeKubeconfig(server, {
+    file: 'controller-manager.kubeconfig',
+    subject: 'CN=system:kube-controller-manager',
+  });
+  const scheduler = await writeKubeconfig(server, {
+    file: 'scheduler.kubeconfig',
+    subject: 'CN=system:kube-scheduler',
+  });
   const started: Running[] = [];
   try {
     const kwok = runKwok(server.kubeconfig);
     started.push(kwok);
-    const kubeControllerManager = await runServing('kube-controller-manager', (port) => [
-      ...serving(controllerManager, port),
-      '--controllers=*',
-      '--use-service-account-credentials=true',
-      `--service-account-private-key-file=${join(pki, 'sa.key')}`,
-      `--root-ca-file=${join(pki, 'ca.crt')}`,
-      `--cluster-signing-cert-file=${join(pki, 'ca.crt')}`,
-      `--cluster-signing-key-file=${join(pki, 'ca.key')}`,
-      '--v=2',
-    ]);
+    const kubeControllerManager = await runControllerManager(controllerManager, join(server.dataDir, 'pki'));
     started.push(kubeControllerManager);
     const kubeScheduler = await runServing('kube-scheduler', (port) => [...serving(scheduler, port), '--v=2']);
     started.push(kubeScheduler);
-    const processes: Record<ReferenceProcessName, Running> = { 'kube-controller-manager': kubeControllerManager, 'kube-scheduler': kubeScheduler, kwok };
+    const processes: Record<ReferenceProcessName, Running> = {
+      'kube-controller-manager': kubeControllerManager,
+      'kube-scheduler': kubeScheduler,
+      kwok,
+    };
     return {
       logs: (name) => processes[name].output,
-      servingUrls: { 'kube-controller-manager': `https://127.0.0.1:${kubeControllerManager.port}`, 'kube-scheduler': `https://127.0.0.1:${kubeScheduler.port}` },
+      servingUrls: {
+        'kube-controller-manager': `https://127.0.0.1:${kubeControllerManager.port}`,
+        'kube-scheduler': `https://127.0.0.1:${kubeScheduler.port}`,
+      },
       stop: async () => {
         await Promise.all(Object.values(processes).map(stopProcess));
       },
@@ -252,7 +344,12 @@ function simulatedNode(name: string, taints: readonly Taint[]): object {
     metadata: {
       name,
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
-      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        type: 'kwok',
+      },
     },
     spec: { podCIDR: podCidr, podCIDRs: [podCidr], ...(taints.length > 0 ? { taints } : {}) },
     status: {
@@ -270,18 +367,31 @@ interface NodeStatus {
  * Creates the nodes for kwok (running) to play, and waits until each is Ready. `taints` are on
  * each from its creation, so no pod that does not tolerate them is ever scheduled there.
  */
-export async function addSimulatedNodes(server: Pick<TestServer, 'request'>, names: readonly string[], timeoutMs: number, taints: readonly Taint[] = []): Promise<void> {
+export async function addSimulatedNodes(
+  server: Pick<TestServer, 'request'>,
+  names: readonly string[],
+  timeoutMs: number,
+  taints: readonly Taint[] = [],
+): Promise<void> {
   for (const name of names) {
-    const created = await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(simulatedNode(name, taints)), headers: { 'content-type': 'application/json' } });
+    const created = await server.request('POST', '/api/v1/nodes', {
+      body: JSON.stringify(simulatedNode(name, taints)),
+      headers: { 'content-type': 'application/json' },
+    });
     if (created.status !== 201) throw new Error(`creating node ${name}: ${created.status} ${created.body}`);
   }
   const deadline = Date.now() + timeoutMs;
   for (const name of names) {
     for (;;) {
       const node = await server.request('GET', `/api/v1/nodes/${name}`);
-      const ready = node.status === 200 && node.json<NodeStatus>().status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True');
+      const ready =
+        node.status === 200 &&
+        node
+          .json<NodeStatus>()
+          .status?.conditions?.some((condition) => condition.type === 'Ready' && condition.status === 'True');
       if (ready) break;
-      if (Date.now() > deadline) throw new Error(`node ${name} not Ready after ${timeoutMs} ms: ${node.status} ${node.body}`);
+      if (Date.now() > deadline)
+        throw new Error(`node ${name} not Ready after ${timeoutMs} ms: ${node.status} ${node.body}`);
       await new Promise((resolve) => setTimeout(resolve, NODE_POLL_MS));
     }
   }
@@ -316,10 +426,18 @@ export async function startCluster(options: { readonly nodes: number }): Promise
     // As kubeadm runs kube-apiserver: kubelets (the suite's node identities) read what their
     // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own
     // objects; kubeadm allows privileged containers too (the suite's host-level pods ask for them).
-    const kubeadmFlags = ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', '--allow-privileged=true'];
+    const kubeadmFlags = [
+      '--authorization-mode=Node,RBAC',
+      '--enable-admission-plugins=NodeRestriction',
+      '--allow-privileged=true',
+    ];
     server = await startServer({ flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags] });
     plane = await startReferenceControllers(server);
-    await addSimulatedNodes(server, Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`), NODES_READY_TIMEOUT_MS);
+    await addSimulatedNodes(
+      server,
+      Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`),
+      NODES_READY_TIMEOUT_MS,
+    );
   } catch (error) {
     await plane?.stop();
     await server?.stop();

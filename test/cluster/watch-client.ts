@@ -9,13 +9,22 @@
  *   const watcher = startReconnectingWatcher({ url, credentials, path: '/api/v1/namespaces/a/configmaps', resourceVersion: '12' });
  *   ...
  *   await watcher.stop();                        // watcher.events, watcher.streams
+ *
+ * With `relistOnExpiry`, a watcher answered 410 Gone (its version compacted or older than the
+ * server's window) lists, as a reflector does, and watches on from the list's version.
  */
 import { request as httpsRequest } from 'node:https';
 import type { KubeconfigCredentials } from '../helpers/server';
+import { requestOnce } from './cluster';
 
 export interface WatchEvent {
   readonly type: string;
-  readonly object: { metadata?: { name?: string; resourceVersion?: string }; code?: number; reason?: string; message?: string };
+  readonly object: {
+    metadata?: { name?: string; resourceVersion?: string };
+    code?: number;
+    reason?: string;
+    message?: string;
+  };
 }
 
 /** How a stream ended: `end` is a proper end of the chunked response. */
@@ -40,7 +49,12 @@ export function openWatchStream(options: {
   let respond: (status: number) => void = () => undefined;
   const responded = new Promise<number>((resolve) => (respond = resolve));
   // A fresh connection per stream (agent: false), so the balancer picks a replica for each.
-  const req = httpsRequest(new URL(options.path, options.url), { ca: credentials.ca, cert: credentials.cert, key: credentials.key, agent: false });
+  const req = httpsRequest(new URL(options.path, options.url), {
+    ca: credentials.ca,
+    cert: credentials.cert,
+    key: credentials.key,
+    agent: false,
+  });
   const ended = new Promise<StreamEnding>((resolve) => {
     let status = 0;
     let settled = false;
@@ -75,7 +89,9 @@ export function openWatchStream(options: {
       });
       res.on('aborted', () => settle({ how: 'aborted', status, error: 'response aborted' }));
       res.on('error', (error) => settle({ how: 'error', status, error: error.message }));
-      res.on('end', () => settle(res.complete ? { how: 'end', status } : { how: 'aborted', status, error: 'incomplete response' }));
+      res.on('end', () =>
+        settle(res.complete ? { how: 'end', status } : { how: 'aborted', status, error: 'incomplete response' }),
+      );
       res.on('close', () => settle({ how: 'aborted', status, error: 'closed before the end' }));
     });
   });
@@ -99,24 +115,39 @@ export interface StreamRecord {
   readonly ending: StreamEnding;
 }
 
+/** A list after a 410: what the watcher had seen then, and the version it watched on from. */
+export interface RelistRecord {
+  /** How many events the watcher had recorded before the list. */
+  readonly afterEvents: number;
+  /** The version the watch was refused from. */
+  readonly expiredResourceVersion: string;
+  /** The list's version. */
+  readonly resourceVersion: string;
+  /** Milliseconds since the watcher started. */
+  readonly at: number;
+}
+
 export interface ReconnectingWatcher {
   /** Events in arrival order, bookmarks left out. */
   readonly events: readonly ObservedEvent[];
   /** Every stream, in order (the last one is cut by `stop`). */
   readonly streams: readonly StreamRecord[];
-  /** ERROR events (a 410 on reconnect among them), which end the watcher. */
+  /** ERROR events (a 410 on reconnect among them, unless `relistOnExpiry`), which end the watcher. */
   readonly errors: readonly WatchEvent['object'][];
+  /** The lists after a 410, with `relistOnExpiry`. */
+  readonly relists: readonly RelistRecord[];
   /** The last resource version seen (event or bookmark). */
   readonly resourceVersion: string;
   stop(): Promise<void>;
 }
 
 const RECONNECT_DELAY_MS = 100;
+const GONE = 410;
 
 /**
  * Watches `path` from `resourceVersion`, reconnecting from the last seen version after every
  * stream end or failed connection (at most `maxStreams` streams), until stopped or an ERROR
- * event arrives.
+ * event arrives (a 410 one relists instead, with `relistOnExpiry`).
  */
 export function startReconnectingWatcher(options: {
   readonly url: string;
@@ -124,11 +155,14 @@ export function startReconnectingWatcher(options: {
   readonly path: string;
   readonly resourceVersion: string;
   readonly maxStreams?: number;
+  readonly relistOnExpiry?: boolean;
 }): ReconnectingWatcher {
   const events: ObservedEvent[] = [];
   const streams: StreamRecord[] = [];
   const watcherStart = Date.now();
   const errors: WatchEvent['object'][] = [];
+  const relists: RelistRecord[] = [];
+  let expired = false;
   let resourceVersion = options.resourceVersion;
   let current: WatchStream | undefined;
   let stopped = false;
@@ -146,18 +180,41 @@ export function startReconnectingWatcher(options: {
         path: `${options.path}?${query}`,
         onEvent: (event) => {
           if (event.type === 'ERROR') {
-            errors.push(event.object);
+            if (options.relistOnExpiry && event.object.code === GONE) expired = true;
+            else errors.push(event.object);
             return;
           }
           const rv = event.object.metadata?.resourceVersion ?? '';
           resourceVersion = rv;
-          if (event.type !== 'BOOKMARK') events.push({ type: event.type, name: event.object.metadata?.name ?? '', resourceVersion: rv });
+          if (event.type !== 'BOOKMARK')
+            events.push({ type: event.type, name: event.object.metadata?.name ?? '', resourceVersion: rv });
         },
       });
       const ending = await current.ended;
-      streams.push({ fromResourceVersion, startedAt, endedAt: Date.now() - watcherStart, events: events.length - eventsBefore, ending });
+      streams.push({
+        fromResourceVersion,
+        startedAt,
+        endedAt: Date.now() - watcherStart,
+        events: events.length - eventsBefore,
+        ending,
+      });
+      if (expired && !stopped) await relist();
       if (!stopped) await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
     }
+  };
+  /** Lists (one attempt; a failed one is tried again after the next stream's end) and watches on from the list. */
+  const relist = async (): Promise<void> => {
+    const answer = await requestOnce(options.credentials, options.url, 'GET', options.path).catch(() => undefined);
+    if (answer?.status !== 200) return;
+    const listed = (JSON.parse(answer.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    relists.push({
+      afterEvents: events.length,
+      expiredResourceVersion: resourceVersion,
+      resourceVersion: listed,
+      at: Date.now() - watcherStart,
+    });
+    resourceVersion = listed;
+    expired = false;
   };
   const running = run();
 
@@ -165,6 +222,7 @@ export function startReconnectingWatcher(options: {
     events,
     streams,
     errors,
+    relists,
     get resourceVersion() {
       return resourceVersion;
     },

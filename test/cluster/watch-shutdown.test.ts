@@ -6,6 +6,7 @@
  */
 import { startServer, type TestServer } from '../helpers/server';
 import { openWatchStream, type WatchEvent } from './watch-client';
+import { retryUntil } from '../helpers/wait-for';
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
@@ -42,14 +43,20 @@ describe('a watch open when the server is told to stop', () => {
     server = undefined;
     const stopping = running.stop();
     // During the delay: not ready any more, but still serving, and the watch still flowing.
-    let readyz = 0;
-    for (let i = 0; i < 20 && readyz !== 500; i++) {
-      readyz = (await running.request('GET', '/readyz')).status;
-      if (readyz !== 500) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const readyz = await retryUntil(
+      async () => (await running.request('GET', '/readyz')).status,
+      (status) => status === 500,
+      500,
+      25,
+    );
     expect(readyz).toBe(500);
     const created = await running.request('POST', '/api/v1/namespaces/draining/configmaps', {
-      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' }, data: { written: 'during the delay' } }),
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'late' },
+        data: { written: 'during the delay' },
+      }),
       headers: JSON_HEADERS,
     });
     expect(created.status).toBe(201);

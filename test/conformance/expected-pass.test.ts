@@ -29,14 +29,21 @@ const results = new Map<string, SpecResult>();
 let cluster: Cluster | undefined;
 
 beforeAll(() => {
-  execFileSync(join(__dirname, '..', '..', 'tools', 'conformance', 'build-e2e-test.sh'), { stdio: 'inherit', timeout: BUILD_TIMEOUT_MS });
+  execFileSync(join(__dirname, '..', '..', 'tools', 'conformance', 'build-e2e-test.sh'), {
+    stdio: 'inherit',
+    timeout: BUILD_TIMEOUT_MS,
+  });
 }, BUILD_TIMEOUT_MS);
 
 beforeAll(() => buildReferenceControllers(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
 
 beforeAll(async () => {
   cluster = await startCluster({ nodes: CLUSTER_NODES });
-  for (const result of await runSpecs(expectedPass, { kubeconfig: cluster.server.kubeconfig, parallel: 2, timeoutMs: SPEC_TIMEOUT_MS })) {
+  for (const result of await runSpecs(expectedPass, {
+    kubeconfig: cluster.server.kubeconfig,
+    parallel: 2,
+    timeoutMs: SPEC_TIMEOUT_MS,
+  })) {
     results.set(result.spec, result);
   }
 }, RUN_TIMEOUT_MS);
@@ -52,5 +59,9 @@ afterAll(async () => {
 
 test.each(expectedPass)('%s', (spec) => {
   const result = results.get(spec);
-  expect({ spec, outcome: result?.outcome, firstError: result?.firstError }).toEqual({ spec, outcome: 'passed', firstError: '' });
+  expect({ spec, outcome: result?.outcome, firstError: result?.firstError }).toEqual({
+    spec,
+    outcome: 'passed',
+    firstError: '',
+  });
 });

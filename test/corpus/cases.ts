@@ -6,10 +6,10 @@
  * expected.json) and to capstan (corpus.test.ts compares). Everything is deterministic: the
  * ids, the order and the bodies never depend on time or randomness.
  */
-import { ResourceTypeRegistry } from '../../server/registry/registry';
 import type { ResourceType } from '../../server/registry/types';
 import { resolveRef, schemaData, type Schema } from '../../server/schema/definitions';
 import { VALID_BODIES, type JsonObject, type JsonValue } from './valid-objects';
+import { builtinRegistry } from '../../server/builtin-types';
 
 export interface CorpusRequest {
   readonly method: string;
@@ -17,6 +17,12 @@ export interface CorpusRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /**
+   * Sent as written, request line and headers, on a connection of its own that the request
+   * asks to close (method, path and headers above then only describe it): for what an HTTP
+   * client library would not send, such as a second Host or an HTTP/2.0 request line.
+   */
+  readonly rawHead?: string;
 }
 
 export interface CorpusCase extends CorpusRequest {
@@ -26,6 +32,12 @@ export interface CorpusCase extends CorpusRequest {
    * what the request would have written to.
    */
   readonly collection: string;
+  /**
+   * The reference's HTTP server answers it in plain text before any handler (Go's net/http:
+   * a 505 for HTTP/2.0, a 501 for a transfer coding it does not know): capstan must give the
+   * same code, 5xx included, and no Status is expected.
+   */
+  readonly plainAnswer?: true;
 }
 
 export const NAMESPACE = 'corpus';
@@ -35,7 +47,7 @@ const PATHS_PER_KIND = 14;
 /** How deep the schema walk goes below the object (spec.template.spec.containers[0].image is 6). */
 const MAX_PATH_DEPTH = 6;
 
-const registry = new ResourceTypeRegistry();
+const registry = builtinRegistry();
 const definitions = schemaData().definitions;
 
 export function servedTypes(): readonly ResourceType[] {
@@ -52,7 +64,9 @@ function apiVersionOf(type: ResourceType): string {
 
 /** The collection in the corpus's namespace (namespaced kinds) or the cluster (the others). */
 export function collectionPath(type: ResourceType, namespace = NAMESPACE): string {
-  return type.namespaced ? `${apiPath(type)}/namespaces/${namespace}/${type.resource}` : `${apiPath(type)}/${type.resource}`;
+  return type.namespaced
+    ? `${apiPath(type)}/namespaces/${namespace}/${type.resource}`
+    : `${apiPath(type)}/${type.resource}`;
 }
 
 /** Every object of the kind, in every namespace. */
@@ -62,14 +76,30 @@ export function allObjectsPath(type: ResourceType): string {
 
 export function validObject(type: ResourceType, name: string): JsonObject {
   const metadata: JsonObject = type.namespaced ? { name, namespace: NAMESPACE } : { name };
-  return { apiVersion: apiVersionOf(type), kind: type.kind, metadata, ...structuredClone(VALID_BODIES[`${type.group}/${type.kind}`] ?? {}) };
+  return {
+    apiVersion: apiVersionOf(type),
+    kind: type.kind,
+    metadata,
+    ...structuredClone(VALID_BODIES[`${type.group}/${type.kind}`] ?? {}),
+  };
 }
 
 /** Objects the cases act on, created (in this order) before any case runs. */
 export function fixtures(): CorpusRequest[] {
-  const byResource = (group: string, resource: string) => servedTypes().find((t) => t.group === group && t.resource === resource)!;
-  const namespace = { method: 'POST', path: '/api/v1/namespaces', headers: JSON_TYPE, body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }) };
-  const objects = [byResource('', 'configmaps'), byResource('apps', 'deployments'), byResource('', 'nodes'), byResource('', 'pods')].map((type) => ({
+  const byResource = (group: string, resource: string) =>
+    servedTypes().find((t) => t.group === group && t.resource === resource)!;
+  const namespace = {
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }),
+  };
+  const objects = [
+    byResource('', 'configmaps'),
+    byResource('apps', 'deployments'),
+    byResource('', 'nodes'),
+    byResource('', 'pods'),
+  ].map((type) => ({
     method: 'POST',
     path: collectionPath(type),
     headers: JSON_TYPE,
@@ -100,7 +130,12 @@ function schemaPaths(definition: Schema): SchemaPath[] {
       for (const [name, property] of Object.entries(resolved.properties)) {
         // Server-owned members are dropped or refused for reasons of their own, not their type.
         if (segments.length === 0 && (name === 'status' || name === 'apiVersion' || name === 'kind')) continue;
-        if (segments.length === 1 && segments[0] === 'metadata' && !['name', 'labels', 'annotations', 'finalizers', 'ownerReferences', 'generateName'].includes(name)) continue;
+        if (
+          segments.length === 1 &&
+          segments[0] === 'metadata' &&
+          !['name', 'labels', 'annotations', 'finalizers', 'ownerReferences', 'generateName'].includes(name)
+        )
+          continue;
         walk(property, [...segments, name], nextSeen);
       }
     } else if (resolved.type === 'array' && resolved.items) {
@@ -122,7 +157,10 @@ function sample<T>(items: readonly T[], count: number): T[] {
 }
 
 function pathText(segments: readonly (string | 0)[]): string {
-  return segments.map((segment) => (segment === 0 ? '[0]' : `.${segment}`)).join('').replace(/^\./, '');
+  return segments
+    .map((segment) => (segment === 0 ? '[0]' : `.${segment}`))
+    .join('')
+    .replace(/^\./, '');
 }
 
 /** The object with `value` at the path, creating the objects and lists on the way. */
@@ -139,7 +177,8 @@ function withValueAt(object: JsonObject, segments: readonly (string | 0)[], valu
       break;
     }
     const existing = container[segment];
-    if (existing === undefined || existing === null || typeof existing !== 'object') container[segment] = nextIsItem ? [] : {};
+    if (existing === undefined || existing === null || typeof existing !== 'object')
+      container[segment] = nextIsItem ? [] : {};
     current = container[segment];
   }
   return copy;
@@ -156,23 +195,49 @@ function schemaCases(type: ResourceType, index: number): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const collection = collectionPath(type);
   const all = allObjectsPath(type);
-  const post = (id: string, body: string, headers: Record<string, string> = JSON_TYPE): CorpusCase => ({ id, method: 'POST', path: collection, headers, body, collection: all });
+  const post = (id: string, body: string, headers: Record<string, string> = JSON_TYPE): CorpusCase => ({
+    id,
+    method: 'POST',
+    path: collection,
+    headers,
+    body,
+    collection: all,
+  });
   const name = (n: number | string) => `k${index}-${n}`;
   const prefix = `schema/${type.group || 'core'}/${type.kind}`;
 
   // Whole-body shapes.
-  for (const [label, body] of [['null', 'null'], ['list', '[]'], ['string', '"x"'], ['number', '5'], ['empty', '{}'], ['empty-body', '']] as const) {
+  for (const [label, body] of [
+    ['null', 'null'],
+    ['list', '[]'],
+    ['string', '"x"'],
+    ['number', '5'],
+    ['empty', '{}'],
+    ['empty-body', ''],
+  ] as const) {
     cases.push(post(`${prefix}/body-${label}`, body));
   }
   const definition = definitions[type.versions[0].definition];
   const paths = sample(schemaPaths(definition), PATHS_PER_KIND);
   paths.forEach((path, n) => {
     const text = pathText(path.segments);
-    cases.push(post(`${prefix}/null/${text}`, JSON.stringify(withValueAt(validObject(type, name(`n${n}`)), path.segments, null))));
-    cases.push(post(`${prefix}/wrong-type/${text}`, JSON.stringify(withValueAt(validObject(type, name(`w${n}`)), path.segments, wrongTypeFor(path.schema)))));
+    cases.push(
+      post(
+        `${prefix}/null/${text}`,
+        JSON.stringify(withValueAt(validObject(type, name(`n${n}`)), path.segments, null)),
+      ),
+    );
+    cases.push(
+      post(
+        `${prefix}/wrong-type/${text}`,
+        JSON.stringify(withValueAt(validObject(type, name(`w${n}`)), path.segments, wrongTypeFor(path.schema))),
+      ),
+    );
   });
   // Numbers out of range or not written as integers, at the kind's first integer members.
-  const integers = schemaPaths(definition).filter((path) => path.schema.type === 'integer').slice(0, 2);
+  const integers = schemaPaths(definition)
+    .filter((path) => path.schema.type === 'integer')
+    .slice(0, 2);
   integers.forEach((path, n) => {
     const text = pathText(path.segments);
     const numbers: [string, string][] = [
@@ -184,7 +249,9 @@ function schemaCases(type: ResourceType, index: number): CorpusCase[] {
     ];
     numbers.forEach(([label, literal], m) => {
       const marker = '"__NUMBER__"';
-      const body = JSON.stringify(withValueAt(validObject(type, name(`i${n}${m}`)), path.segments, '__NUMBER__')).replace(marker, literal);
+      const body = JSON.stringify(
+        withValueAt(validObject(type, name(`i${n}${m}`)), path.segments, '__NUMBER__'),
+      ).replace(marker, literal);
       cases.push(post(`${prefix}/number-${label}/${text}`, body));
     });
   });
@@ -196,20 +263,53 @@ function schemaCases(type: ResourceType, index: number): CorpusCase[] {
 
 const BAD_VALUES = ['', 'abc', '-5', '1e2', '99999999999999999999', '%zz', 'true'];
 const QUERY_PARAMETERS = [
-  'limit', 'timeoutSeconds', 'resourceVersion', 'resourceVersionMatch', 'labelSelector', 'fieldSelector', 'continue',
-  'watch', 'allowWatchBookmarks', 'sendInitialEvents', 'dryRun', 'fieldManager', 'fieldValidation', 'gracePeriodSeconds',
-  'propagationPolicy', 'orphanDependents', 'pretty', 'force',
+  'limit',
+  'timeoutSeconds',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'labelSelector',
+  'fieldSelector',
+  'continue',
+  'watch',
+  'allowWatchBookmarks',
+  'sendInitialEvents',
+  'dryRun',
+  'fieldManager',
+  'fieldValidation',
+  'gracePeriodSeconds',
+  'propagationPolicy',
+  'orphanDependents',
+  'pretty',
+  'force',
 ];
 
 function queryCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const configMaps = '/api/v1/namespaces/corpus/configmaps';
   const all = '/api/v1/configmaps';
-  const verbs: { label: string; method: string; path: string; body?: (n: string) => string; headers?: Record<string, string> }[] = [
+  const verbs: {
+    label: string;
+    method: string;
+    path: string;
+    body?: (n: string) => string;
+    headers?: Record<string, string>;
+  }[] = [
     { label: 'list', method: 'GET', path: configMaps },
     { label: 'get', method: 'GET', path: `${configMaps}/fixture` },
-    { label: 'create', method: 'POST', path: configMaps, body: (n) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n } }), headers: JSON_TYPE },
-    { label: 'merge-patch', method: 'PATCH', path: `${configMaps}/fixture`, body: () => '{"data":{"q":"1"}}', headers: { 'content-type': 'application/merge-patch+json' } },
+    {
+      label: 'create',
+      method: 'POST',
+      path: configMaps,
+      body: (n) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n } }),
+      headers: JSON_TYPE,
+    },
+    {
+      label: 'merge-patch',
+      method: 'PATCH',
+      path: `${configMaps}/fixture`,
+      body: () => '{"data":{"q":"1"}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    },
     // Deletes name nothing that exists, so that a refused parameter and an accepted one leave the same store.
     { label: 'delete', method: 'DELETE', path: `${configMaps}/missing` },
     { label: 'deletecollection', method: 'DELETE', path: '/api/v1/namespaces/corpus-none/configmaps' },
@@ -234,7 +334,13 @@ function queryCases(): CorpusCase[] {
   }
   // Watches whose bound is malformed must be refused, not opened without one.
   for (const value of ['', 'abc', '-5', '1e2', '99999999999999999999']) {
-    cases.push({ id: `query/watch/timeoutSeconds=${value}`, method: 'GET', path: `${configMaps}?watch=1&timeoutSeconds=${encodeURIComponent(value)}`, headers: {}, collection: all });
+    cases.push({
+      id: `query/watch/timeoutSeconds=${value}`,
+      method: 'GET',
+      path: `${configMaps}?watch=1&timeoutSeconds=${encodeURIComponent(value)}`,
+      headers: {},
+      collection: all,
+    });
   }
   return cases;
 }
@@ -260,51 +366,105 @@ function deepObject(depth: number): string {
 function patchCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const targets = [
-    { label: 'configmap', path: '/api/v1/namespaces/corpus/configmaps/fixture', collection: '/api/v1/configmaps', apiVersion: 'v1', kind: 'ConfigMap' },
-    { label: 'deployment', path: '/apis/apps/v1/namespaces/corpus/deployments/fixture', collection: '/apis/apps/v1/deployments', apiVersion: 'apps/v1', kind: 'Deployment' },
+    {
+      label: 'configmap',
+      path: '/api/v1/namespaces/corpus/configmaps/fixture',
+      collection: '/api/v1/configmaps',
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+    },
+    {
+      label: 'deployment',
+      path: '/apis/apps/v1/namespaces/corpus/deployments/fixture',
+      collection: '/apis/apps/v1/deployments',
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+    },
   ];
   const bodies: Record<keyof typeof PATCH_TYPES, [string, string][]> = {
     json: [
-      ['null', 'null'], ['object', '{}'], ['string', '"x"'], ['not-json', '[{'], ['op-missing', '[{"path":"/data"}]'],
-      ['op-unknown', '[{"op":"frob","path":"/data"}]'], ['remove-root', '[{"op":"remove","path":""}]'],
-      ['remove-missing', '[{"op":"remove","path":"/nope"}]'], ['path-not-pointer', '[{"op":"add","path":"data","value":1}]'],
-      ['add-no-value', '[{"op":"add","path":"/metadata/labels"}]'], ['test-fails', '[{"op":"test","path":"/metadata/name","value":"other"}]'],
-      ['item-null', '[null]'], ['item-string', '["x"]'], ['replace-metadata-null', '[{"op":"replace","path":"/metadata","value":null}]'],
-      ['label-null', '[{"op":"add","path":"/metadata/labels","value":{"a":null}}]'], ['move-from-missing', '[{"op":"move","from":"/nope","path":"/x"}]'],
-      ['copy-into-itself', '[{"op":"copy","from":"/metadata","path":"/metadata/x"}]'], ['index-out-of-range', '[{"op":"add","path":"/metadata/finalizers/5","value":"a"}]'],
+      ['null', 'null'],
+      ['object', '{}'],
+      ['string', '"x"'],
+      ['not-json', '[{'],
+      ['op-missing', '[{"path":"/data"}]'],
+      ['op-unknown', '[{"op":"frob","path":"/data"}]'],
+      ['remove-root', '[{"op":"remove","path":""}]'],
+      ['remove-missing', '[{"op":"remove","path":"/nope"}]'],
+      ['path-not-pointer', '[{"op":"add","path":"data","value":1}]'],
+      ['add-no-value', '[{"op":"add","path":"/metadata/labels"}]'],
+      ['test-fails', '[{"op":"test","path":"/metadata/name","value":"other"}]'],
+      ['item-null', '[null]'],
+      ['item-string', '["x"]'],
+      ['replace-metadata-null', '[{"op":"replace","path":"/metadata","value":null}]'],
+      ['label-null', '[{"op":"add","path":"/metadata/labels","value":{"a":null}}]'],
+      ['move-from-missing', '[{"op":"move","from":"/nope","path":"/x"}]'],
+      ['copy-into-itself', '[{"op":"copy","from":"/metadata","path":"/metadata/x"}]'],
+      ['index-out-of-range', '[{"op":"add","path":"/metadata/finalizers/5","value":"a"}]'],
       ['deep-100000', `[{"op":"add","path":"/metadata/labels","value":${deep(100000)}}]`],
       ['replace-kind-number', '[{"op":"replace","path":"/kind","value":5}]'],
     ],
     merge: [
-      ['null', 'null'], ['list', '[]'], ['string', '"x"'], ['not-json', '{'], ['metadata-string', '{"metadata":"x"}'],
-      ['label-number', '{"metadata":{"labels":{"a":1}}}'], ['labels-list', '{"metadata":{"labels":[]}}'], ['name-number', '{"metadata":{"name":5}}'],
-      ['deep-100000', `{"metadata":{"annotations":${deepObject(100000)}}}`], ['deep-list-100000', `{"x":${deep(100000)}}`],
-      ['kind-other', '{"kind":"Secret"}'], ['apiVersion-other', '{"apiVersion":"v2"}'], ['name-other', '{"metadata":{"name":"other"}}'],
+      ['null', 'null'],
+      ['list', '[]'],
+      ['string', '"x"'],
+      ['not-json', '{'],
+      ['metadata-string', '{"metadata":"x"}'],
+      ['label-number', '{"metadata":{"labels":{"a":1}}}'],
+      ['labels-list', '{"metadata":{"labels":[]}}'],
+      ['name-number', '{"metadata":{"name":5}}'],
+      ['deep-100000', `{"metadata":{"annotations":${deepObject(100000)}}}`],
+      ['deep-list-100000', `{"x":${deep(100000)}}`],
+      ['kind-other', '{"kind":"Secret"}'],
+      ['apiVersion-other', '{"apiVersion":"v2"}'],
+      ['name-other', '{"metadata":{"name":"other"}}'],
       ['charset-utf16', '{"data":{"a":"b"}}'],
     ],
     strategic: [
-      ['null', 'null'], ['list', '[]'], ['not-json', '{'], ['patch-directive-bogus', '{"$patch":"bogus"}'],
-      ['patch-directive-number', '{"$patch":5}'], ['patch-replace', '{"$patch":"replace"}'], ['patch-delete', '{"$patch":"delete"}'],
+      ['null', 'null'],
+      ['list', '[]'],
+      ['not-json', '{'],
+      ['patch-directive-bogus', '{"$patch":"bogus"}'],
+      ['patch-directive-number', '{"$patch":5}'],
+      ['patch-replace', '{"$patch":"replace"}'],
+      ['patch-delete', '{"$patch":"delete"}'],
       ['delete-from-primitive-list-bad', '{"metadata":{"$deleteFromPrimitiveList/finalizers":"x"}}'],
       ['set-element-order-bad', '{"spec":{"template":{"spec":{"$setElementOrder/containers":"x"}}}}'],
-      ['retain-keys-bad', '{"spec":{"strategy":{"$retainKeys":"x"}}}'], ['containers-null-item', '{"spec":{"template":{"spec":{"containers":[null]}}}}'],
-      ['containers-no-merge-key', '{"spec":{"template":{"spec":{"containers":[{"image":"x"}]}}}}'], ['containers-string', '{"spec":{"template":{"spec":{"containers":"x"}}}}'],
-      ['replicas-string', '{"spec":{"replicas":"x"}}'], ['replicas-overflow', '{"spec":{"replicas":2147483648}}'], ['max-surge-abc', '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":"abc"}}}}'],
-      ['deep-100000', `{"metadata":{"annotations":${deepObject(100000)}}}`], ['label-null', '{"metadata":{"labels":{"a":null}}}'],
+      ['retain-keys-bad', '{"spec":{"strategy":{"$retainKeys":"x"}}}'],
+      ['containers-null-item', '{"spec":{"template":{"spec":{"containers":[null]}}}}'],
+      ['containers-no-merge-key', '{"spec":{"template":{"spec":{"containers":[{"image":"x"}]}}}}'],
+      ['containers-string', '{"spec":{"template":{"spec":{"containers":"x"}}}}'],
+      ['replicas-string', '{"spec":{"replicas":"x"}}'],
+      ['replicas-overflow', '{"spec":{"replicas":2147483648}}'],
+      ['max-surge-abc', '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":"abc"}}}}'],
+      ['deep-100000', `{"metadata":{"annotations":${deepObject(100000)}}}`],
+      ['label-null', '{"metadata":{"labels":{"a":null}}}'],
     ],
     apply: [
-      ['empty', ''], ['null', 'null'], ['list', '[]'], ['scalar', 'x'], ['not-yaml', 'a: [b'], ['no-kind', 'apiVersion: v1\nmetadata:\n  name: fixture\n'],
+      ['empty', ''],
+      ['null', 'null'],
+      ['list', '[]'],
+      ['scalar', 'x'],
+      ['not-yaml', 'a: [b'],
+      ['no-kind', 'apiVersion: v1\nmetadata:\n  name: fixture\n'],
       ['duplicate-key', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata:\n  a: "1"\n  a: "2"\n'],
       ['alias-unresolved', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata: *nope\n'],
-      ['alias-bomb', aliasBomb()], ['tab-indent', 'apiVersion: v1\n\tkind: ConfigMap\n'],
+      ['alias-bomb', aliasBomb()],
+      ['tab-indent', 'apiVersion: v1\n\tkind: ConfigMap\n'],
       ['data-list', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata: [1]\n'],
       ['label-null', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\n  labels:\n    a: null\n'],
       ['deep-10001', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fixture\ndata: ${deep(10001)}\n`],
       ['name-other', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n'],
       ['kind-other', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: fixture\n'],
       ['replicas-string', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  replicas: x\n'],
-      ['replicas-overflow', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  replicas: 2147483648\n'],
-      ['containers-null', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  template:\n    spec:\n      containers: [null]\n'],
+      [
+        'replicas-overflow',
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  replicas: 2147483648\n',
+      ],
+      [
+        'containers-null',
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: fixture\nspec:\n  template:\n    spec:\n      containers: [null]\n',
+      ],
     ],
   };
   for (const target of targets) {
@@ -324,7 +484,14 @@ function patchCases(): CorpusCase[] {
     }
     // Every patch type on a missing object, and with no body at all.
     for (const [patchType, contentType] of Object.entries(PATCH_TYPES)) {
-      cases.push({ id: `patch/${target.label}/${patchType}/no-body`, method: 'PATCH', path: `${target.path}?fieldManager=corpus`, headers: { 'content-type': contentType }, body: '', collection: target.collection });
+      cases.push({
+        id: `patch/${target.label}/${patchType}/no-body`,
+        method: 'PATCH',
+        path: `${target.path}?fieldManager=corpus`,
+        headers: { 'content-type': contentType },
+        body: '',
+        collection: target.collection,
+      });
     }
   }
   return cases;
@@ -332,7 +499,14 @@ function patchCases(): CorpusCase[] {
 
 /** The "billion laughs": nine levels of nine aliases each. */
 function aliasBomb(): string {
-  const lines = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: fixture', 'x:', '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  const lines = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: fixture',
+    'x:',
+    '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ];
   const letters = 'abcdefghi';
   for (let i = 1; i < letters.length; i++) {
     const previous = `*${letters[i - 1]}`;
@@ -347,7 +521,8 @@ function aliasBomb(): string {
 function mediaTypeCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const path = '/api/v1/namespaces/corpus/configmaps';
-  const body = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
+  const body = (name: string) =>
+    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
   const contentTypes: [string, string | undefined, (name: string) => string][] = [
     ['none', undefined, body],
     ['text-plain', 'text/plain', body],
@@ -359,17 +534,55 @@ function mediaTypeCases(): CorpusCase[] {
     ['protobuf-garbage', 'application/vnd.kubernetes.protobuf', () => 'garbage'],
     ['protobuf-json', 'application/vnd.kubernetes.protobuf', body],
     ['cbor-garbage', 'application/cbor', () => 'garbage'],
-    ['yaml-duplicate-key', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n  a: "2"\n`],
-    ['yaml-alias-unresolved', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: *x\n`],
+    [
+      'yaml-duplicate-key',
+      'application/yaml',
+      (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n  a: "2"\n`,
+    ],
+    [
+      'yaml-alias-unresolved',
+      'application/yaml',
+      (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: *x\n`,
+    ],
     ['yaml-alias-bomb', 'application/yaml', () => aliasBomb()],
-    ['yaml-multi-document', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n---\nkind: x\n`],
+    [
+      'yaml-multi-document',
+      'application/yaml',
+      (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n---\nkind: x\n`,
+    ],
     ['yaml-not-yaml', 'application/yaml', () => 'a: [b'],
-    ['yaml-deep', 'application/yaml', (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: ${deep(20000)}\n`],
-    ['json-deep-100000', 'application/json', (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":${deep(100000)}}`],
-    ['json-deep-object-100000', 'application/json', (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","labels":${deepObject(100000)}}}`],
-    ['json-duplicate-key', 'application/json', (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":{"a":"1","a":"2"}}`],
+    [
+      'yaml-deep',
+      'application/yaml',
+      (name) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata: ${deep(20000)}\n`,
+    ],
+    [
+      'json-deep-100000',
+      'application/json',
+      (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":${deep(100000)}}`,
+    ],
+    [
+      'json-deep-object-100000',
+      'application/json',
+      (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","labels":${deepObject(100000)}}}`,
+    ],
+    [
+      'json-duplicate-key',
+      'application/json',
+      (name) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":{"a":"1","a":"2"}}`,
+    ],
     ['json-trailing-garbage', 'application/json', (name) => `${body(name)}x`],
     ['json-invalid-utf8', 'application/json', (name) => body(name).replace('"b"', '"\udc80"')],
+    // Go's mime.ParseMediaType decides before any decoder is chosen.
+    ['json-empty-parameters', 'application/json;;;;', body],
+    ['json-trailing-semicolon', 'application/json;', body],
+    ['json-parameter-without-value', 'application/json;a=', body],
+    ['json-parameter-then-text', 'application/json;a=b c', body],
+    ['json-unclosed-quote', 'application/json;a="x', body],
+    ['json-quoted-parameter', 'application/json;a="x;y"', body],
+    ['json-parameter-twice', 'application/json;a=b;a=c', body],
+    ['json-parameter-repeated', 'application/json;a=b;a=b', body],
+    ['json-space-before-slash', 'application /json', body],
   ];
   contentTypes.forEach(([label, contentType, make], n) => {
     for (const validation of ['', '&fieldValidation=Strict']) {
@@ -383,10 +596,28 @@ function mediaTypeCases(): CorpusCase[] {
       });
     }
   });
-  const accepts = ['text/plain', 'application/bogus', 'application/json;as=Table', 'application/json;as=Table;v=v1;g=meta.k8s.io;x=y', 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', '*/*;q=0', 'application/json;q=abc'];
+  const accepts = [
+    'text/plain',
+    'application/bogus',
+    'application/json;as=Table',
+    'application/json;as=Table;v=v1;g=meta.k8s.io;x=y',
+    'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io',
+    '*/*;q=0',
+    'application/json;q=abc',
+  ];
   for (const accept of accepts) {
-    for (const [label, target] of [['get', `${path}/fixture`], ['list', path], ['missing', `${path}/missing`]]) {
-      cases.push({ id: `media/accept/${label}/${accept}`, method: 'GET', path: target, headers: { accept }, collection: '/api/v1/configmaps' });
+    for (const [label, target] of [
+      ['get', `${path}/fixture`],
+      ['list', path],
+      ['missing', `${path}/missing`],
+    ]) {
+      cases.push({
+        id: `media/accept/${label}/${accept}`,
+        method: 'GET',
+        path: target,
+        headers: { accept },
+        collection: '/api/v1/configmaps',
+      });
     }
   }
   return cases;
@@ -397,26 +628,59 @@ function mediaTypeCases(): CorpusCase[] {
 
 function routingCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
-  const methods: [string, string | undefined][] = [['GET', undefined], ['POST', '{}'], ['PUT', '{}'], ['PATCH', '{}'], ['DELETE', undefined]];
+  const methods: [string, string | undefined][] = [
+    ['GET', undefined],
+    ['POST', '{}'],
+    ['PUT', '{}'],
+    ['PATCH', '{}'],
+    ['DELETE', undefined],
+  ];
   for (const type of servedTypes()) {
     const base = allObjectsPath(type);
     const kindId = `${type.group || 'core'}/${type.resource}`;
     if (!type.namespaced) {
       // A cluster-scoped kind under a namespaced path names nothing on the reference.
       for (const [method, body] of methods) {
-        const headers: Record<string, string> = body === undefined ? {} : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' };
+        const headers: Record<string, string> =
+          body === undefined
+            ? {}
+            : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' };
         const prefix = base.slice(0, base.lastIndexOf('/'));
-        for (const [label, path] of [['collection', `${prefix}/namespaces/default/${type.resource}`], ['object', `${prefix}/namespaces/default/${type.resource}/fixture`]]) {
-          cases.push({ id: `route/cluster-under-namespace/${kindId}/${method}-${label}`, method, path, headers, body, collection: base });
+        for (const [label, path] of [
+          ['collection', `${prefix}/namespaces/default/${type.resource}`],
+          ['object', `${prefix}/namespaces/default/${type.resource}/fixture`],
+        ]) {
+          cases.push({
+            id: `route/cluster-under-namespace/${kindId}/${method}-${label}`,
+            method,
+            path,
+            headers,
+            body,
+            collection: base,
+          });
         }
       }
     }
     // PUT on a collection names no object.
-    cases.push({ id: `route/put-collection/${kindId}`, method: 'PUT', path: collectionPath(type), headers: JSON_TYPE, body: JSON.stringify(validObject(type, 'put')), collection: base });
+    cases.push({
+      id: `route/put-collection/${kindId}`,
+      method: 'PUT',
+      path: collectionPath(type),
+      headers: JSON_TYPE,
+      body: JSON.stringify(validObject(type, 'put')),
+      collection: base,
+    });
     // Verbs through the legacy watch prefix.
     const watchPath = base.replace(/\/(v1|v2)\//, '/$1/watch/');
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
-      cases.push({ id: `route/watch-prefix/${kindId}/${method}`, method, path: watchPath, headers: JSON_TYPE, body: method === 'DELETE' ? undefined : '{}', collection: base });
+      cases.push({
+        id: `route/watch-prefix/${kindId}/${method}`,
+        method,
+        path: watchPath,
+        headers: JSON_TYPE,
+        body: method === 'DELETE' ? undefined : '{}',
+        collection: base,
+      });
     }
   }
   const fixed: [string, string, string][] = [
@@ -442,12 +706,280 @@ function routingCases(): CorpusCase[] {
     ['POST', '/api/v1/namespaces/missing-ns/configmaps', '/api/v1/configmaps'],
   ];
   for (const [method, path, collection] of fixed) {
-    const body = method === 'POST' || method === 'PUT' ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fixture' } }) : undefined;
-    cases.push({ id: `route/${method}${path}`, method, path, headers: body === undefined ? {} : JSON_TYPE, body, collection });
+    const body =
+      method === 'POST' || method === 'PUT'
+        ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fixture' } })
+        : undefined;
+    cases.push({
+      id: `route/${method}${path}`,
+      method,
+      path,
+      headers: body === undefined ? {} : JSON_TYPE,
+      body,
+      collection,
+    });
   }
   // Long selectors and continue tokens: past the URL limits, answered rather than reset.
-  for (const [label, query] of [['selector-70k', `labelSelector=a%20in%20(${'x,'.repeat(35_000)}y)`], ['continue-100k', `continue=${'A'.repeat(100_000)}`]]) {
-    cases.push({ id: `route/long-query/${label}`, method: 'GET', path: `/api/v1/namespaces/corpus/configmaps?${query}`, headers: {}, collection: '/api/v1/configmaps' });
+  for (const [label, query] of [
+    ['selector-70k', `labelSelector=a%20in%20(${'x,'.repeat(35_000)}y)`],
+    ['continue-100k', `continue=${'A'.repeat(100_000)}`],
+  ]) {
+    cases.push({
+      id: `route/long-query/${label}`,
+      method: 'GET',
+      path: `/api/v1/namespaces/corpus/configmaps?${query}`,
+      headers: {},
+      collection: '/api/v1/configmaps',
+    });
+  }
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parity classes: where the reference refuses what Node or a lenient decoder lets through
+
+/** A list `continue` token as the reference encodes it, with `rv` written as given. */
+function continueToken(rv: string): string {
+  return Buffer.from(`{"v":"meta.k8s.io/v1","rv":${rv},"start":"fixture\u0000"}`).toString('base64url');
+}
+
+/** The request written out: the connection closes after the answer. */
+function rawHead(requestLine: string, headers: readonly string[]): string {
+  return [requestLine, ...headers, 'Connection: close', '', ''].join('\r\n');
+}
+
+function parityCases(): CorpusCase[] {
+  const cases: CorpusCase[] = [];
+  const configMaps = '/api/v1/namespaces/corpus/configmaps';
+  const all = '/api/v1/configmaps';
+  // A continue token whose revision is no int64 is refused at once, not waited on.
+  for (const [label, rv] of [
+    ['past-int64', '99999999999999999999'],
+    ['fraction', '1.5'],
+    ['exponent', '1e3'],
+    ['string', '"7"'],
+    ['negative-past-int64', '-9223372036854775809'],
+  ]) {
+    cases.push({
+      id: `parity/continue-rv/${label}`,
+      method: 'GET',
+      path: `${configMaps}?limit=1&continue=${continueToken(rv)}`,
+      headers: {},
+      collection: all,
+    });
+  }
+  // Timestamps are read by Go's RFC 3339 layout (MicroTime: with six fraction digits).
+  const timestamps: [string, string][] = [
+    ['not-a-time', 'notatime'],
+    ['empty', ''],
+    ['date-only', '2024-01-01'],
+    ['month-13', '2024-13-01T00:00:00Z'],
+    ['february-30', '2024-02-30T00:00:00Z'],
+    ['no-zone', '2024-01-01T00:00:00'],
+    ['lowercase-t', '2024-01-01t00:00:00Z'],
+    ['extra-text', '2024-01-01T00:00:00Zx'],
+    ['offset', '2024-01-01T00:00:00+02:00'],
+    ['fraction', '2024-01-01T00:00:00.123Z'],
+    ['one-digit-hour', '2024-01-01T1:00:00Z'],
+  ];
+  timestamps.forEach(([label, value], n) => {
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `t${n}`, creationTimestamp: value },
+    });
+    cases.push({
+      id: `parity/time/creationTimestamp/${label}`,
+      method: 'POST',
+      path: configMaps,
+      headers: JSON_TYPE,
+      body,
+      collection: all,
+    });
+  });
+  for (const [label, value] of [
+    ['three-digits', '2024-01-01T00:00:00.123Z'],
+    ['six-digits', '2024-01-01T00:00:00.123456Z'],
+    ['none', '2024-01-01T00:00:00Z'],
+  ]) {
+    const body = JSON.stringify({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: `micro-${label}` },
+      spec: { renewTime: value },
+    });
+    cases.push({
+      id: `parity/micro-time/renewTime/${label}`,
+      method: 'POST',
+      path: '/apis/coordination.k8s.io/v1/namespaces/corpus/leases',
+      headers: JSON_TYPE,
+      body,
+      collection: '/apis/coordination.k8s.io/v1/leases',
+    });
+  }
+  // Every kind: a creationTimestamp that is no time cannot be handled as the kind.
+  servedTypes().forEach((type, index) => {
+    if (!type.verbs.includes('create')) return;
+    const object = validObject(type, `k${index}-time`);
+    (object.metadata as JsonObject).creationTimestamp = 'yesterday';
+    cases.push({
+      id: `parity/time/${type.group || 'core'}/${type.kind}`,
+      method: 'POST',
+      path: collectionPath(type),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(type),
+    });
+  });
+  // A whole-object write must name the object its URL names.
+  const unnamed: [string, string, string, JsonObject][] = [
+    ['configmap-no-metadata', `${configMaps}/fixture`, all, { apiVersion: 'v1', kind: 'ConfigMap' }],
+    [
+      'configmap-empty-name',
+      `${configMaps}/fixture`,
+      all,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: '' } },
+    ],
+    [
+      'configmap-generate-name',
+      `${configMaps}/fixture`,
+      all,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'fixture' } },
+    ],
+    [
+      'pod-status',
+      '/api/v1/namespaces/corpus/pods/fixture/status',
+      '/api/v1/pods',
+      { apiVersion: 'v1', kind: 'Pod', metadata: {} },
+    ],
+    [
+      'deployment-scale',
+      '/apis/apps/v1/namespaces/corpus/deployments/fixture/scale',
+      '/apis/apps/v1/deployments',
+      { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: {}, spec: { replicas: 2 } },
+    ],
+    [
+      'namespace-finalize',
+      '/api/v1/namespaces/corpus/finalize',
+      '/api/v1/namespaces',
+      { apiVersion: 'v1', kind: 'Namespace', metadata: {}, spec: {} },
+    ],
+  ];
+  for (const [label, path, collection, body] of unnamed) {
+    cases.push({
+      id: `parity/put-without-name/${label}`,
+      method: 'PUT',
+      path,
+      headers: JSON_TYPE,
+      body: JSON.stringify(body),
+      collection,
+    });
+  }
+  // Below a subresource there is nothing to route to, but for the proxies.
+  const below: [string, string][] = [
+    ['/api/v1/namespaces/corpus/pods/fixture/status/extra', '/api/v1/pods'],
+    ['/api/v1/namespaces/corpus/pods/fixture/log/extra', '/api/v1/pods'],
+    ['/api/v1/namespaces/corpus/pods/fixture/ephemeralcontainers/extra/more', '/api/v1/pods'],
+    ['/apis/apps/v1/namespaces/corpus/deployments/fixture/scale/extra', '/apis/apps/v1/deployments'],
+    ['/api/v1/nodes/fixture/status/extra', '/api/v1/nodes'],
+    ['/api/v1/namespaces/corpus/status/extra', '/api/v1/namespaces'],
+  ];
+  for (const [path, collection] of below) {
+    for (const method of ['GET', 'PUT', 'PATCH']) {
+      const headers: Record<string, string> =
+        method === 'GET'
+          ? {}
+          : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' };
+      cases.push({
+        id: `parity/below-subresource/${method}${path}`,
+        method,
+        path,
+        headers,
+        body: method === 'GET' ? undefined : '{}',
+        collection,
+      });
+    }
+  }
+  cases.push({
+    id: 'parity/below-subresource/GET-trailing-slash',
+    method: 'GET',
+    path: '/api/v1/namespaces/corpus/pods/fixture/status/',
+    headers: {},
+    collection: '/api/v1/pods',
+  });
+  // CONNECT is routed like any method: an API path does not allow it, a host and port names nothing.
+  const connects: [string, string][] = [
+    ['authority', 'example.com:443'],
+    ['collection', configMaps],
+    ['object', `${configMaps}/fixture`],
+    ['pod-exec', '/api/v1/namespaces/corpus/pods/fixture/exec'],
+  ];
+  for (const [label, target] of connects) {
+    cases.push({
+      id: `parity/connect/${label}`,
+      method: 'CONNECT',
+      path: target,
+      headers: {},
+      rawHead: rawHead(`CONNECT ${target} HTTP/1.1`, ['Host: 127.0.0.1']),
+      collection: all,
+      ...(label === 'authority' ? { plainAnswer: true } : {}),
+    });
+  }
+  // A WebSocket watch without Origin fails the reference's handshake.
+  const webSocket = [
+    'Host: 127.0.0.1',
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    'Sec-WebSocket-Version: 13',
+  ];
+  cases.push({
+    id: 'parity/websocket-watch/no-origin',
+    method: 'GET',
+    path: `${configMaps}?watch=true`,
+    headers: {},
+    rawHead: [`GET ${configMaps}?watch=true HTTP/1.1`, ...webSocket, '', ''].join('\r\n'),
+    collection: all,
+    plainAnswer: true,
+  });
+  // What Go's HTTP server refuses before any handler and Node's parser lets through.
+  const create = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'protocol' } });
+  const chunked = `${create.length.toString(16)}\r\n${create}\r\n0\r\n\r\n`;
+  const protocol: [string, string, string[], string?][] = [
+    ['http-2.0', `GET ${configMaps} HTTP/2.0`, ['Host: 127.0.0.1']],
+    ['http-3.0', `GET ${configMaps} HTTP/3.0`, ['Host: 127.0.0.1']],
+    ['two-hosts', `GET ${configMaps} HTTP/1.1`, ['Host: 127.0.0.1', 'Host: other.example']],
+    [
+      'transfer-encoding-gzip-chunked',
+      `POST ${configMaps} HTTP/1.1`,
+      ['Host: 127.0.0.1', 'Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'],
+      chunked,
+    ],
+    [
+      'transfer-encoding-twice',
+      `POST ${configMaps} HTTP/1.1`,
+      ['Host: 127.0.0.1', 'Content-Type: application/json', 'Transfer-Encoding: chunked', 'Transfer-Encoding: chunked'],
+      chunked,
+    ],
+    [
+      'transfer-encoding-chunked-uppercase',
+      `POST ${configMaps} HTTP/1.1`,
+      ['Host: 127.0.0.1', 'Content-Type: application/json', 'Transfer-Encoding: CHUNKED'],
+      chunked,
+    ],
+  ];
+  for (const [label, line, headers, body] of protocol) {
+    const [method, path] = line.split(' ');
+    cases.push({
+      id: `parity/protocol/${label}`,
+      method,
+      path,
+      headers: {},
+      rawHead: rawHead(line, headers),
+      body,
+      collection: all,
+      plainAnswer: true,
+    });
   }
   return cases;
 }
@@ -460,6 +992,7 @@ export function corpusCases(): CorpusCase[] {
     ...patchCases(),
     ...mediaTypeCases(),
     ...routingCases(),
+    ...parityCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

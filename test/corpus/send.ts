@@ -3,6 +3,7 @@
  * back, with a deadline: a request the server neither answers nor ends counts as a hang.
  */
 import { Agent, request as httpsRequest } from 'node:https';
+import { connect } from 'node:tls';
 import type { CorpusRequest } from './cases';
 
 export interface Credentials {
@@ -30,9 +31,17 @@ export interface Sender {
 const DEFAULT_DEADLINE_MS = 10_000;
 
 export function sender(baseUrl: string, credentials: Credentials, deadlineMs = DEFAULT_DEADLINE_MS): Sender {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: credentials.ca, cert: credentials.cert, key: credentials.key });
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets: 1,
+    ca: credentials.ca,
+    cert: credentials.cert,
+    key: credentials.key,
+  });
   return {
     send(request) {
+      if (request.rawHead !== undefined)
+        return sendRaw(baseUrl, credentials, { head: request.rawHead, body: request.body, deadlineMs });
       return new Promise((resolve) => {
         const headers: Record<string, string> = { ...request.headers };
         if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
@@ -64,9 +73,77 @@ function statusOf(body: string): { reason: string; isStatus: boolean } {
   try {
     const parsed = JSON.parse(body) as Record<string, unknown>;
     const isStatus =
-      parsed.kind === 'Status' && typeof parsed.status === 'string' && typeof parsed.code === 'number' && typeof parsed.reason === 'string';
+      parsed.kind === 'Status' &&
+      typeof parsed.status === 'string' &&
+      typeof parsed.code === 'number' &&
+      typeof parsed.reason === 'string';
     return { reason: typeof parsed.reason === 'string' ? parsed.reason : '', isStatus };
   } catch {
     return { reason: '', isStatus: false };
+  }
+}
+
+/**
+ * Writes a request exactly as given on a TLS connection of its own and reads the answer until
+ * the server closes it (the head asks for that): the status code from the status line, the
+ * body after the head, de-chunked when it came chunked.
+ */
+function sendRaw(
+  baseUrl: string,
+  credentials: Credentials,
+  request: { head: string; body?: string; deadlineMs: number },
+): Promise<Answer> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(
+      { host: url.hostname, port: Number(url.port), ca: credentials.ca, cert: credentials.cert, key: credentials.key },
+      () => {
+        socket.write(request.head + (request.body ?? ''));
+      },
+    );
+    let settled = false;
+    const finish = (answer: Answer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(
+      () => finish({ code: 0, reason: '', isStatus: false, body: '', error: 'no answer in time' }),
+      request.deadlineMs,
+    );
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error) => finish({ code: 0, reason: '', isStatus: false, body: '', error: error.message }));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(text);
+      if (status === null)
+        return finish({
+          code: 0,
+          reason: '',
+          isStatus: false,
+          body: '',
+          error: `no status line in ${JSON.stringify(text.slice(0, 100))}`,
+        });
+      const headEnd = text.indexOf('\r\n\r\n');
+      const head = headEnd < 0 ? text : text.slice(0, headEnd);
+      let body = headEnd < 0 ? '' : text.slice(headEnd + 4);
+      if (/\r\ntransfer-encoding: *chunked/i.test(head)) body = dechunked(body);
+      finish({ code: Number(status[1]), ...statusOf(body), body });
+    });
+  });
+}
+
+function dechunked(text: string): string {
+  let out = '';
+  let rest = text;
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = lineEnd < 0 ? 0 : parseInt(rest.slice(0, lineEnd), 16);
+    if (!(size > 0)) return out;
+    out += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 2 + size + 2);
   }
 }

@@ -11,7 +11,34 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 /** What `make run` may use: a shell, make, npm and the machine's Node, and basic file tools. */
-const TOOLS = ['bash', 'sh', 'env', 'make', 'find', 'npm', 'npx', 'node', 'touch', 'mkdir', 'dirname', 'cat', 'sed', 'grep', 'rm', 'cp', 'mv', 'ls', 'uname', 'id', 'head', 'tail', 'tr', 'chmod', 'ln', 'readlink'];
+const TOOLS = [
+  'bash',
+  'sh',
+  'env',
+  'make',
+  'find',
+  'npm',
+  'npx',
+  'node',
+  'touch',
+  'mkdir',
+  'dirname',
+  'cat',
+  'sed',
+  'grep',
+  'rm',
+  'cp',
+  'mv',
+  'ls',
+  'uname',
+  'id',
+  'head',
+  'tail',
+  'tr',
+  'chmod',
+  'ln',
+  'readlink',
+];
 const FORBIDDEN = ['etcd', 'haproxy', 'helm', 'go'];
 const FIRST_RUN_MS = 90_000;
 const LATER_RUN_MS = 5_000;
@@ -19,7 +46,13 @@ const LATER_RUN_MS = 5_000;
 /** Where `tool` is found on `path` (the test's own PATH when absent). */
 function whichOrUndefined(tool: string, path = process.env.PATH): string | undefined {
   try {
-    return execFileSync('/bin/sh', ['-c', `command -v ${tool}`], { encoding: 'utf8', env: { PATH: path }, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    return (
+      execFileSync('/bin/sh', ['-c', `command -v ${tool}`], {
+        encoding: 'utf8',
+        env: { PATH: path },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || undefined
+    );
   } catch {
     return undefined;
   }
@@ -36,7 +69,12 @@ function restrictedPath(dir: string): string {
 }
 
 /** Runs `make run` until it prints its serving line; resolves with the time that took, then stops it. */
-function makeRunUntilServing(options: { cwd: string; path: string; dataDir: string; timeoutMs: number }): Promise<number> {
+function makeRunUntilServing(options: {
+  cwd: string;
+  path: string;
+  dataDir: string;
+  timeoutMs: number;
+}): Promise<number> {
   const startedAt = performance.now();
   const child = spawn('make', ['--no-print-directory', 'run', `ARGS=--secure-port 0 --data-dir ${options.dataDir}`], {
     cwd: options.cwd,
@@ -85,14 +123,30 @@ describe('make run on a fresh clone', () => {
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('serves within 90 s without etcd, haproxy, helm or Go, and within 5 s the second time', async () => {
-    const path = restrictedPath(join(work, 'bin'));
-    for (const tool of FORBIDDEN) expect(whichOrUndefined(tool, path)).toBeUndefined();
-    const clone = join(work, 'clone');
-    const first = await makeRunUntilServing({ cwd: clone, path, dataDir: join(work, 'data'), timeoutMs: FIRST_RUN_MS });
-    const second = await makeRunUntilServing({ cwd: clone, path, dataDir: join(work, 'data'), timeoutMs: LATER_RUN_MS });
-    console.log(`make run on a fresh clone: first ${Math.round(first)} ms (npm install and build included), second ${Math.round(second)} ms`);
-    expect(first).toBeLessThan(FIRST_RUN_MS);
-    expect(second).toBeLessThan(LATER_RUN_MS);
-  }, FIRST_RUN_MS + LATER_RUN_MS + 30_000);
+  it(
+    'serves within 90 s without etcd, haproxy, helm or Go, and within 5 s the second time',
+    async () => {
+      const path = restrictedPath(join(work, 'bin'));
+      for (const tool of FORBIDDEN) expect(whichOrUndefined(tool, path)).toBeUndefined();
+      const clone = join(work, 'clone');
+      const first = await makeRunUntilServing({
+        cwd: clone,
+        path,
+        dataDir: join(work, 'data'),
+        timeoutMs: FIRST_RUN_MS,
+      });
+      const second = await makeRunUntilServing({
+        cwd: clone,
+        path,
+        dataDir: join(work, 'data'),
+        timeoutMs: LATER_RUN_MS,
+      });
+      console.log(
+        `make run on a fresh clone: first ${Math.round(first)} ms (npm install and build included), second ${Math.round(second)} ms`,
+      );
+      expect(first).toBeLessThan(FIRST_RUN_MS);
+      expect(second).toBeLessThan(LATER_RUN_MS);
+    },
+    FIRST_RUN_MS + LATER_RUN_MS + 30_000,
+  );
 });

@@ -22,6 +22,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
+import { retryUntil } from './wait-for';
 
 const STARTUP_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 5_000;
@@ -36,6 +37,10 @@ export interface EtcdMember {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts the member again on the same ports and data; resolves when it is healthy. */
   restart(): Promise<void>;
+  /** Freezes the process (SIGSTOP): its sockets stay open and nothing answers. */
+  pause(): void;
+  /** Lets a paused process run again (SIGCONT). */
+  resume(): void;
 }
 
 export interface EtcdCluster {
@@ -170,6 +175,14 @@ class Member implements EtcdMember {
     await this.waitHealthy();
   }
 
+  pause(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.process;
     if (!child) return;
@@ -180,12 +193,16 @@ class Member implements EtcdMember {
   }
 
   private async waitHealthy(): Promise<void> {
-    const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      if (!this.process) throw new Error(`etcd member ${this.name} exited during start-up:\n${this.logTail}`);
-      if (await isHealthy(this.endpoint)) return;
-      await sleep(50);
-    }
+    const healthy = await retryUntil(
+      () => {
+        if (!this.process) throw new Error(`etcd member ${this.name} exited during start-up:\n${this.logTail}`);
+        return isHealthy(this.endpoint);
+      },
+      (answer) => answer,
+      STARTUP_TIMEOUT_MS,
+      50,
+    );
+    if (healthy) return;
     await this.kill();
     throw new Error(`etcd member ${this.name} not healthy within ${STARTUP_TIMEOUT_MS} ms:\n${this.logTail}`);
   }
@@ -199,9 +216,4 @@ async function isHealthy(endpoint: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -12,17 +12,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import type { Admission } from '../../server/admission/types';
-import type { RepresentationSettings } from '../../server/codec/respond';
+import type { RepresentationSettings } from '../../server/codec/representation-settings';
 import { resourceRoutes } from '../../server/handlers/routes';
 import type { StoreHooks } from '../../server/registry/store/hooks';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
-import { ResourceTypeRegistry } from '../../server/registry/registry';
 import type { ResourceRegistry, ResourceType } from '../../server/registry/types';
 import { schemaData } from '../../server/schema/definitions';
 import { ResourceStore } from '../../storage/objects/resource-store';
 import { openSqliteStore } from '../../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../../storage/store';
+import { ClusterIPAllocator, ipAddressReservations } from '../../server/registry/allocators/cluster-ip';
+import { ServiceNodePorts } from '../../server/registry/allocators/node-ports';
+import { SharedPortBitmap } from '../../server/registry/allocators/port-bitmap';
+import { DEFAULT_NODE_PORT_RANGE, parsePortRange } from '../../server/config/port-range';
+import { parseServiceIPRanges } from '../../server/net/service-ip-ranges';
+import { serviceAllocationHooks } from '../../server/registry/allocators/service-hooks';
+import { builtinRegistry } from '../../server/builtin-types';
 
 export interface TestStore {
   readonly store: RevisionedStore;
@@ -41,7 +47,12 @@ export async function openTestStore(): Promise<TestStore> {
       let storage = storages.get(type);
       if (storage === undefined) {
         const qualifiedResource = { group: type.group, resource: type.resource };
-        storage = new ResourceStore({ store, keyPrefix: `/registry/${type.storagePrefix}`, qualifiedResource, namespaced: type.namespaced });
+        storage = new ResourceStore({
+          store,
+          keyPrefix: `/registry/${type.storagePrefix}`,
+          qualifiedResource,
+          namespaced: type.namespaced,
+        });
         storages.set(type, storage);
       }
       return storage;
@@ -51,6 +62,32 @@ export async function openTestStore(): Promise<TestStore> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The Service store's hooks as a replica has them (kubeadm's 10.96.0.0/12, the default node
+ * ports, an empty node port bitmap written first), for `serveResourceApi`'s `hooksFor`.
+ */
+export async function serviceHooksFor(testStore: TestStore): Promise<(type: ResourceType) => StoreHooks | undefined> {
+  const registry = builtinRegistry();
+  const services = registry.find({ group: '', version: 'v1' }, 'services')!;
+  const ipAddresses = registry.find({ group: 'networking.k8s.io', version: 'v1' }, 'ipaddresses')!;
+  const clusterIPs = new ClusterIPAllocator({
+    reservations: ipAddressReservations(testStore.storageFor(ipAddresses)),
+    ranges: parseServiceIPRanges('10.96.0.0/12', { limitSize: false }),
+  });
+  const bitmap = new SharedPortBitmap({
+    store: testStore.store,
+    key: '/registry/ranges/servicenodeports',
+    range: parsePortRange(DEFAULT_NODE_PORT_RANGE),
+  });
+  await bitmap.write(bitmap.empty(), 0);
+  const hooks = serviceAllocationHooks({
+    clusterIPs,
+    nodePorts: new ServiceNodePorts(bitmap),
+    services: testStore.storageFor(services),
+  });
+  return (type) => (type.group === '' && type.resource === 'services' ? hooks : undefined);
 }
 
 export interface ServedApi {
@@ -73,7 +110,7 @@ export async function serveResourceApi(
   app.use(withRequestInfo());
   app.use(
     resourceRoutes({
-      registry: options.registry ?? new ResourceTypeRegistry(),
+      registry: options.registry ?? builtinRegistry(),
       storageFor,
       definitions: schemaData().definitions,
       representations: options.representations,

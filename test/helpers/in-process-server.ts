@@ -12,10 +12,13 @@ import { createServer } from '../../server/app';
 import { parseFlags } from '../../server/config/flags';
 import { startControlPlane, type ControlPlane } from '../../server/control-plane';
 import { writeAdminKubeconfig } from '../../server/kubeconfig';
-import { ensurePki } from '../../server/pki/pki';
+import { generatedPki } from '../../server/pki/pki';
 import { credentialsOf, httpsCall, runKubectl, type TestServer } from './server';
 
-export interface InProcessServer extends Pick<TestServer, 'url' | 'dataDir' | 'kubeconfig' | 'credentials' | 'kubectl' | 'request'> {
+export interface InProcessServer extends Pick<
+  TestServer,
+  'url' | 'dataDir' | 'kubeconfig' | 'credentials' | 'kubectl' | 'request'
+> {
   readonly plane: ControlPlane;
   stop(): Promise<void>;
 }
@@ -25,7 +28,7 @@ export async function startInProcessServer(flags: readonly string[] = []): Promi
   const parsed = parseFlags(['--data-dir', dataDir, '--secure-port', '0', '--shutdown-delay-duration', '0s', ...flags]);
   if (!('options' in parsed)) throw new Error('unexpected --help or --version');
   const { options } = parsed;
-  const [pki, plane] = await Promise.all([ensurePki(options), startControlPlane(options)]);
+  const [pki, plane] = await Promise.all([generatedPki(options), startControlPlane(options)]);
   const server = createServer({
     options,
     tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },

@@ -65,7 +65,17 @@ function waitForLine(child: ChildProcess, line: string, what: string): Promise<v
 /** `dir` holds the relays' sockets. */
 export async function createNetworkNamespace(dir: string): Promise<NetworkNamespace> {
   // The address is set up by the shell already inside the new namespace: nothing touches the host's.
-  const holder = spawn('unshare', ['--net', '--', 'sh', '-c', `ip link set lo up && ip addr add ${NAMESPACE_ADDRESS}/32 dev lo && echo namespace ready && exec sleep 86400`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const holder = spawn(
+    'unshare',
+    [
+      '--net',
+      '--',
+      'sh',
+      '-c',
+      `ip link set lo up && ip addr add ${NAMESPACE_ADDRESS}/32 dev lo && echo namespace ready && exec sleep 86400`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await waitForLine(holder, 'namespace ready', 'unshare');
   const pid = String(holder.pid);
   const children: ChildProcess[] = [holder];
@@ -106,10 +116,12 @@ export async function createNetworkNamespace(dir: string): Promise<NetworkNamesp
       for (const server of servers) server.close();
       await Promise.all(
         children.map((child) =>
-          child.exitCode !== null || child.signalCode !== null ? undefined : new Promise<void>((resolve) => {
-            child.once('exit', () => resolve());
-            child.kill('SIGKILL');
-          }),
+          child.exitCode !== null || child.signalCode !== null
+            ? undefined
+            : new Promise<void>((resolve) => {
+                child.once('exit', () => resolve());
+                child.kill('SIGKILL');
+              }),
         ),
       );
     },

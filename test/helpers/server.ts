@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ensureBuilt, startCapstan, waitForExit, type RunningCapstan } from './capstan-process';
+import { retryUntil } from './wait-for';
 
 export const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const READY_TIMEOUT_MS = 15_000;
@@ -36,7 +37,11 @@ export interface TestServer {
   /** Runs kubectl 1.33 with this server's admin kubeconfig; never throws on a non-zero exit. */
   kubectl(args: readonly string[], options?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<KubectlResult>;
   /** An HTTPS request as the admin (client certificate). */
-  request(method: string, path: string, options?: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: string | Buffer; headers?: Record<string, string> },
+  ): Promise<HttpResult>;
   stop(): Promise<void>;
   /** Sends the signal (default SIGKILL: no graceful shutdown), waits for the exit, removes the data dir. */
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -85,33 +90,51 @@ export function credentialsOf(kubeconfigPath: string): KubeconfigCredentials {
   };
 }
 
-export function httpsCall(url: URL, credentials: KubeconfigCredentials, method: string, options: { body?: string | Buffer; headers?: Record<string, string> }): Promise<HttpResult> {
+export function httpsCall(
+  url: URL,
+  credentials: KubeconfigCredentials,
+  method: string,
+  options: { body?: string | Buffer; headers?: Record<string, string> },
+): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     // A body goes with its length (Node would otherwise send DELETE bodies neither sized nor chunked).
-    const headers = options.body === undefined ? options.headers : { 'content-length': String(Buffer.byteLength(options.body)), ...options.headers };
-    const req = httpsRequest(url, { method, ca: credentials.ca, cert: credentials.cert, key: credentials.key, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T });
-      });
-      res.on('error', reject);
-    });
+    const headers =
+      options.body === undefined
+        ? options.headers
+        : { 'content-length': String(Buffer.byteLength(options.body)), ...options.headers };
+    const req = httpsRequest(
+      url,
+      { method, ca: credentials.ca, cert: credentials.cert, key: credentials.key, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
 }
 
 /** A kubeconfig for the admin of a shared PKI, pointing at this server (its certificate names 127.0.0.1). */
-function writePkiKubeconfig(options: { readonly pkiDir: string; readonly dataDir: string; readonly url: string }): string {
+function writePkiKubeconfig(options: {
+  readonly pkiDir: string;
+  readonly dataDir: string;
+  readonly url: string;
+}): string {
   const b64 = (file: string) => readFileSync(join(options.pkiDir, file)).toString('base64');
   const path = join(options.dataDir, 'admin.kubeconfig');
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: 'capstan', cluster: { server: options.url, 'certificate-authority-data': b64('ca.crt') } }],
-    users: [{ name: 'admin', user: { 'client-certificate-data': b64('admin.crt'), 'client-key-data': b64('admin.key') } }],
+    users: [
+      { name: 'admin', user: { 'client-certificate-data': b64('admin.crt'), 'client-key-data': b64('admin.key') } },
+    ],
     contexts: [{ name: 'admin', context: { cluster: 'capstan', user: 'admin' } }],
     'current-context': 'admin',
   };
@@ -122,12 +145,24 @@ function writePkiKubeconfig(options: { readonly pkiDir: string; readonly dataDir
 export async function startServer(options: StartServerOptions = {}): Promise<TestServer> {
   ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'capstan-test-'));
-  const args = ['--data-dir', dataDir, '--secure-port', '0', '--shutdown-delay-duration', '0s', ...(options.flags ?? [])];
+  const args = [
+    '--data-dir',
+    dataDir,
+    '--secure-port',
+    '0',
+    '--shutdown-delay-duration',
+    '0s',
+    ...(options.flags ?? []),
+  ];
   if (options.etcdServers) args.push('--etcd-servers', options.etcdServers.join(','));
   if (options.etcdPrefix) args.push('--etcd-prefix', options.etcdPrefix);
   if (options.pkiDir) {
     const pki = options.pkiDir;
-    args.push(`--tls-cert-file=${join(pki, 'serving.crt')}`, `--tls-private-key-file=${join(pki, 'serving.key')}`, `--client-ca-file=${join(pki, 'ca.crt')}`);
+    args.push(
+      `--tls-cert-file=${join(pki, 'serving.crt')}`,
+      `--tls-private-key-file=${join(pki, 'serving.key')}`,
+      `--client-ca-file=${join(pki, 'ca.crt')}`,
+    );
   }
   let running: RunningCapstan;
   try {
@@ -136,25 +171,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Tes
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const url = options.network ? `https://127.0.0.1:${await options.network.reachInside(Number(new URL(running.url).port))}` : running.url;
+  const url = options.network
+    ? `https://127.0.0.1:${await options.network.reachInside(Number(new URL(running.url).port))}`
+    : running.url;
   let kubeconfig = options.pkiDir ? writePkiKubeconfig({ pkiDir: options.pkiDir, dataDir, url }) : running.kubeconfig;
   if (url !== running.url && !options.pkiDir) {
     kubeconfig = join(dataDir, 'outside.kubeconfig');
     writeFileSync(kubeconfig, readFileSync(running.kubeconfig, 'utf8').split(running.url).join(url));
   }
   const credentials = credentialsOf(kubeconfig);
-  const request: TestServer['request'] = (method, path, requestOptions = {}) => httpsCall(new URL(path, url), credentials, method, requestOptions);
+  const request: TestServer['request'] = (method, path, requestOptions = {}) =>
+    httpsCall(new URL(path, url), credentials, method, requestOptions);
 
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    const ready = await request('GET', '/readyz').catch(() => undefined);
-    if (ready?.status === 200) break;
-    if (Date.now() > deadline) {
-      running.process.kill('SIGKILL');
-      rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`capstan did not become ready:\n${ready?.body ?? ''}\n${running.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const ready = await retryUntil(
+    () => request('GET', '/readyz').catch(() => undefined),
+    (answer) => answer?.status === 200,
+    READY_TIMEOUT_MS,
+    50,
+  );
+  if (ready?.status !== 200) {
+    running.process.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`capstan did not become ready:\n${ready?.body ?? ''}\n${running.output()}`);
   }
 
   return {
@@ -189,7 +227,11 @@ export function kubectlConnection(kubeconfig: string): string[] {
 }
 
 /** Runs kubectl 1.33 with `kubeconfig`; never throws on a non-zero exit. */
-export function runKubectl(kubeconfig: string, args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<KubectlResult> {
+export function runKubectl(
+  kubeconfig: string,
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
       KUBECTL,

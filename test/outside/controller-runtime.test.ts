@@ -16,7 +16,10 @@ const ROOT = join(__dirname, '..', '..');
 const BUILD_SCRIPT = join(ROOT, 'tools', 'outside-suites', 'build-controller-runtime.sh');
 const KUBE_APISERVER = join(ROOT, 'bin', 'kube-apiserver');
 const VERSION = 'v0.22.5';
-const BINARIES = join(process.env.OUTSIDE_SUITES_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'outside-suites'), `controller-runtime-${VERSION}`);
+const BINARIES = join(
+  process.env.OUTSIDE_SUITES_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'outside-suites'),
+  `controller-runtime-${VERSION}`,
+);
 /** A cold build downloads the module's dependencies and compiles three binaries. */
 const BUILD_TIMEOUT_MS = 30 * 60_000;
 /** pkg/cache takes about 2.5 minutes here. */
@@ -35,10 +38,16 @@ let etcd: string;
 beforeAll(() => {
   ensureBuilt();
   const began = Date.now();
-  const printed = execFileSync(BUILD_SCRIPT, { encoding: 'utf8', timeout: BUILD_TIMEOUT_MS, env: { ...process.env, CONTROLLER_RUNTIME_VERSION: VERSION } });
+  const printed = execFileSync(BUILD_SCRIPT, {
+    encoding: 'utf8',
+    timeout: BUILD_TIMEOUT_MS,
+    env: { ...process.env, CONTROLLER_RUNTIME_VERSION: VERSION },
+  });
   moduleDir = printed.trim().split('\n').at(-1)!;
   etcd = execFileSync('sh', ['-c', 'command -v etcd'], { encoding: 'utf8' }).trim();
-  process.stdout.write(`controller-runtime ${VERSION} test binaries ready in ${Math.round((Date.now() - began) / 1000)} s (${moduleDir})\n`);
+  process.stdout.write(
+    `controller-runtime ${VERSION} test binaries ready in ${Math.round((Date.now() - began) / 1000)} s (${moduleDir})\n`,
+  );
 }, BUILD_TIMEOUT_MS);
 
 /** What ginkgo's summary says about a run. */
@@ -57,7 +66,9 @@ function parseGinkgoSummary(output: string): GinkgoSummary | undefined {
   const ran = /Ran (\d+) of (\d+) Specs? in/.exec(output);
   const counts = /(\d+) Passed \| (\d+) Failed \| (\d+) Pending \| (\d+) Skipped/.exec(output);
   if (!ran || !counts) return undefined;
-  const failures = [...output.matchAll(/^\s*\[(?:FAIL|PANICKED|TIMEDOUT|INTERRUPTED)\] (.+)$/gm)].map((match) => match[1].trim());
+  const failures = [...output.matchAll(/^\s*\[(?:FAIL|PANICKED|TIMEDOUT|INTERRUPTED)\] (.+)$/gm)].map((match) =>
+    match[1].trim(),
+  );
   const [passed, failed, pending, skipped] = counts.slice(1).map(Number);
   return { ran: Number(ran[1]), total: Number(ran[2]), passed, failed, pending, skipped, failures };
 }
@@ -86,15 +97,29 @@ function runSuite(name: string): Promise<{ output: string; code: number | null; 
   });
 }
 
-test.each(SUITES)('pkg/$name: every spec the reference passes, $passed of them, passes', async ({ name, passed, pending }) => {
-  const { output, code, seconds } = await runSuite(name);
-  const summary = parseGinkgoSummary(output);
-  process.stdout.write(`pkg/${name}: ${summary ? `${summary.passed} passed, ${summary.failed} failed` : 'no summary'} in ${seconds} s\n`);
-  if (summary === undefined) throw new Error(`pkg/${name} ended (exit ${code}) without ginkgo's summary; its output ends:\n${output.slice(-4000)}`);
-  // The failing specs' names in the message, so a red run says what to look at.
-  expect({ failed: summary.failed, failures: summary.failures }).toEqual({ failed: 0, failures: [] });
-  expect({ ran: summary.ran, passed: summary.passed, pending: summary.pending, exit: code }).toEqual({ ran: passed, passed, pending, exit: 0 });
-}, SUITE_TIMEOUT_MS + 60_000);
+test.each(SUITES)(
+  'pkg/$name: every spec the reference passes, $passed of them, passes',
+  async ({ name, passed, pending }) => {
+    const { output, code, seconds } = await runSuite(name);
+    const summary = parseGinkgoSummary(output);
+    process.stdout.write(
+      `pkg/${name}: ${summary ? `${summary.passed} passed, ${summary.failed} failed` : 'no summary'} in ${seconds} s\n`,
+    );
+    if (summary === undefined)
+      throw new Error(
+        `pkg/${name} ended (exit ${code}) without ginkgo's summary; its output ends:\n${output.slice(-4000)}`,
+      );
+    // The failing specs' names in the message, so a red run says what to look at.
+    expect({ failed: summary.failed, failures: summary.failures }).toEqual({ failed: 0, failures: [] });
+    expect({ ran: summary.ran, passed: summary.passed, pending: summary.pending, exit: code }).toEqual({
+      ran: passed,
+      passed,
+      pending,
+      exit: 0,
+    });
+  },
+  SUITE_TIMEOUT_MS + 60_000,
+);
 
 test('the summary parser reads counts and failing spec names', () => {
   const output = [

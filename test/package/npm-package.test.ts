@@ -14,7 +14,19 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 /** What prepack's build (tools/ import test helpers) and the package's files need, without dist/ or node_modules. */
-const SOURCES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.server.json', 'README.md', 'bin', 'server', 'storage', 'tools', 'test'];
+const SOURCES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.server.json',
+  'README.md',
+  'bin',
+  'api',
+  'server',
+  'storage',
+  'tools',
+  'test',
+];
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--loglevel=error'];
 
 jest.setTimeout(300_000);
@@ -26,7 +38,8 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'capstan-npm-package-'));
   const source = join(scratch, 'source');
   mkdirSync(source);
-  for (const entry of SOURCES) cpSync(join(ROOT, entry), join(source, entry), { recursive: true, verbatimSymlinks: true });
+  for (const entry of SOURCES)
+    cpSync(join(ROOT, entry), join(source, entry), { recursive: true, verbatimSymlinks: true });
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
   const packed = Date.now();
   await run('npm', ['pack', '--pack-destination', scratch, ...NPM_FLAGS], { cwd: source });
@@ -34,7 +47,9 @@ beforeAll(async () => {
   if (tarball === undefined) throw new Error(`npm pack left no tarball in ${scratch}`);
   const installed = Date.now();
   prefix = join(scratch, 'prefix');
-  await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', ...NPM_FLAGS, join(scratch, tarball)], { cwd: scratch });
+  await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', ...NPM_FLAGS, join(scratch, tarball)], {
+    cwd: scratch,
+  });
   process.stdout.write(`npm pack ${installed - packed} ms, npm install -g ${Date.now() - installed} ms\n`);
 });
 
@@ -54,9 +69,15 @@ test('the installed kube-apiserver serves from the packaged files, writing only 
   const cwd = join(scratch, 'caller');
   mkdirSync(cwd);
   const dataDir = join(scratch, 'data');
-  const child = spawn(join(prefix, 'bin', 'kube-apiserver'), ['--secure-port=0', '--bind-address=127.0.0.1', `--data-dir=${dataDir}`, `--cert-dir=${join(dataDir, 'pki')}`], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    join(prefix, 'bin', 'kube-apiserver'),
+    ['--secure-port=0', '--bind-address=127.0.0.1', `--data-dir=${dataDir}`, `--cert-dir=${join(dataDir, 'pki')}`],
+    { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`code ${code}, signal ${signal}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(`code ${code}, signal ${signal}`)),
+  );
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {

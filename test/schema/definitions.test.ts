@@ -17,7 +17,12 @@ describe('generated schema definitions', () => {
   test('records the reference module versions it was generated from', () => {
     const { metadata } = schemaData();
     expect(metadata.release).toBe('1.34');
-    for (const module of ['k8s.io/api', 'k8s.io/apimachinery', 'k8s.io/apiextensions-apiserver', 'k8s.io/kube-aggregator']) {
+    for (const module of [
+      'k8s.io/api',
+      'k8s.io/apimachinery',
+      'k8s.io/apiextensions-apiserver',
+      'k8s.io/kube-aggregator',
+    ]) {
       expect(metadata.modules[module]).toMatch(/^v0\.34\.\d+$/);
     }
   });
@@ -45,9 +50,9 @@ describe('generated schema definitions', () => {
       'io.k8s.api.rbac.v1.ClusterRole',
     );
     expect(definitionForKind({ group: '', version: 'v1', kind: 'Pod' })?.name).toBe('io.k8s.api.core.v1.Pod');
-    expect(definitionForKind({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' })?.name).toBe(
-      'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
-    );
+    expect(
+      definitionForKind({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' })?.name,
+    ).toBe('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');
     expect(definitionForKind({ group: 'apiregistration.k8s.io', version: 'v1', kind: 'APIService' })?.name).toBe(
       'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService',
     );
@@ -97,7 +102,9 @@ describe('generated schema definitions', () => {
     expect(protobufMessageFor('io.k8s.apimachinery.pkg.api.resource.Quantity')?.fields).toEqual([
       { name: 'string', tag: 1, wire: 'bytes', type: 'string' },
     ]);
-    expect(protobufMessageFor('io.k8s.apimachinery.pkg.apis.meta.v1.Time')?.fields.map((f) => [f.name, f.tag, f.type])).toEqual([
+    expect(
+      protobufMessageFor('io.k8s.apimachinery.pkg.apis.meta.v1.Time')?.fields.map((f) => [f.name, f.tag, f.type]),
+    ).toEqual([
       ['seconds', 1, 'int64'],
       ['nanos', 2, 'int32'],
     ]);

@@ -9,7 +9,15 @@ function info(address: string, internal = false): NetworkInterfaceInfo {
   const family = address.includes(':') ? 'IPv6' : 'IPv4';
   return family === 'IPv4'
     ? { address, family, internal, netmask: '255.255.255.0', mac: '00:00:00:00:00:00', cidr: `${address}/24` }
-    : { address, family, internal, netmask: 'ffff:ffff:ffff:ffff::', mac: '00:00:00:00:00:00', cidr: `${address}/64`, scopeid: 0 };
+    : {
+        address,
+        family,
+        internal,
+        netmask: 'ffff:ffff:ffff:ffff::',
+        mac: '00:00:00:00:00:00',
+        cidr: `${address}/64`,
+        scopeid: 0,
+      };
 }
 
 // This machine's tables: a default route through eth0 for each family.
@@ -47,15 +55,22 @@ describe('defaultAdvertiseAddress', () => {
     expect(defaultAdvertiseAddress('0.0.0.0', { interfaces: HOST.interfaces })).toBe('10.1.1.1');
   });
 
-  test('a host with no default route: the reference\'s message', () => {
-    expect(() => defaultAdvertiseAddress('127.0.0.1', { ...HOST, ipv4Routes: 'Iface\tDestination\n', ipv6Routes: '' })).toThrow(
+  test("a host with no default route: the reference's message", () => {
+    expect(() =>
+      defaultAdvertiseAddress('127.0.0.1', { ...HOST, ipv4Routes: 'Iface\tDestination\n', ipv6Routes: '' }),
+    ).toThrow(
       'Unable to find suitable network address.error=\'no default routes found in "/proc/net/route" or "/proc/net/ipv6_route"\'. Try to set the AdvertiseAddress directly or provide a valid BindAddress to fix this.',
     );
   });
 
   test('a default route through an interface with link-local addresses only, and a global address on the loopback', () => {
-    const host: HostNetwork = { ipv4Routes: IPV4_ROUTES, interfaces: { lo: [info('127.0.0.1', true), info('203.0.113.7', true)], eth0: [info('169.254.0.2')] } };
+    const host: HostNetwork = {
+      ipv4Routes: IPV4_ROUTES,
+      interfaces: { lo: [info('127.0.0.1', true), info('203.0.113.7', true)], eth0: [info('169.254.0.2')] },
+    };
     expect(defaultAdvertiseAddress('0.0.0.0', host)).toBe('203.0.113.7');
-    expect(() => defaultAdvertiseAddress('0.0.0.0', { ipv4Routes: IPV4_ROUTES, interfaces: { eth0: [info('169.254.0.2')] } })).toThrow(/unable to select an IP from default routes\./);
+    expect(() =>
+      defaultAdvertiseAddress('0.0.0.0', { ipv4Routes: IPV4_ROUTES, interfaces: { eth0: [info('169.254.0.2')] } }),
+    ).toThrow(/unable to select an IP from default routes\./);
   });
 });

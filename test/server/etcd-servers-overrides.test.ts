@@ -7,6 +7,7 @@ import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server';
 import { openEtcdStore } from '../../storage/etcd/etcd-store';
 import type { RevisionedStore } from '../../storage/store';
+import { waitUntil } from '../helpers/wait-for';
 
 let main: EtcdServer;
 let events: EtcdServer;
@@ -17,7 +18,10 @@ let eventsStore: RevisionedStore;
 beforeAll(async () => {
   [main, events] = await Promise.all([startEtcd(), startEtcd()]);
   server = await startInProcessServer([
-    '--etcd-servers', main.endpoints[0], '--etcd-servers-overrides', `/events#${events.endpoints[0]}`,
+    '--etcd-servers',
+    main.endpoints[0],
+    '--etcd-servers-overrides',
+    `/events#${events.endpoints[0]}`,
     // Short, so that the test sees both stores compacted.
     '--etcd-compaction-interval=1s',
   ]);
@@ -49,7 +53,10 @@ function event(name: string) {
 }
 
 test('Events (both core and events.k8s.io) go to the override etcd; everything else stays on --etcd-servers', async () => {
-  const created = await server.request('POST', '/api/v1/namespaces/default/events', { body: JSON.stringify(event('e1')), headers: { 'content-type': 'application/json' } });
+  const created = await server.request('POST', '/api/v1/namespaces/default/events', {
+    body: JSON.stringify(event('e1')),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(created.status).toBe(201);
   const viaEventsGroup = {
     apiVersion: 'events.k8s.io/v1',
@@ -63,25 +70,50 @@ test('Events (both core and events.k8s.io) go to the override etcd; everything e
     regarding: { kind: 'ConfigMap', namespace: 'default', name: 'c1' },
     type: 'Normal',
   };
-  const createdInGroup = await server.request('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { body: JSON.stringify(viaEventsGroup), headers: { 'content-type': 'application/json' } });
+  const createdInGroup = await server.request('POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
+    body: JSON.stringify(viaEventsGroup),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(createdInGroup.status).toBe(201);
-  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', namespace: 'default' }, data: { a: 'b' } };
-  expect((await server.request('POST', '/api/v1/namespaces/default/configmaps', { body: JSON.stringify(configMap), headers: { 'content-type': 'application/json' } })).status).toBe(201);
+  const configMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c1', namespace: 'default' },
+    data: { a: 'b' },
+  };
+  expect(
+    (
+      await server.request('POST', '/api/v1/namespaces/default/configmaps', {
+        body: JSON.stringify(configMap),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).status,
+  ).toBe(201);
 
-  expect(await keysUnder(eventsStore, '/registry/events/')).toEqual(['/registry/events/default/e1', '/registry/events/default/e2']);
+  expect(await keysUnder(eventsStore, '/registry/events/')).toEqual([
+    '/registry/events/default/e1',
+    '/registry/events/default/e2',
+  ]);
   expect(await keysUnder(mainStore, '/registry/events/')).toEqual([]);
   expect(await keysUnder(mainStore, '/registry/configmaps/default/')).toEqual(['/registry/configmaps/default/c1']);
   expect(await keysUnder(eventsStore, '/registry/configmaps/')).toEqual([]);
 
   // An Event's resourceVersion is a revision of the events etcd: its mod revision there.
   const { kv } = await eventsStore.get('/registry/events/default/e1');
-  expect(created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion).toBe(String(kv?.modRevision));
+  expect(created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion).toBe(
+    String(kv?.modRevision),
+  );
   // Reads and lists are served from that etcd's watch cache, whatever the version asked.
   const listed = await server.request('GET', '/api/v1/namespaces/default/events?resourceVersion=0', {});
-  expect(listed.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name)).toEqual(['e1', 'e2']);
+  expect(listed.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name)).toEqual([
+    'e1',
+    'e2',
+  ]);
   const consistent = await server.request('GET', '/apis/events.k8s.io/v1/namespaces/default/events', {});
   expect(consistent.status).toBe(200);
-  expect(consistent.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name)).toEqual(['e1', 'e2']);
+  expect(
+    consistent.json<{ items: { metadata: { name: string } }[] }>().items.map((item) => item.metadata.name),
+  ).toEqual(['e1', 'e2']);
 });
 
 test('each location is checked by /readyz and /healthz, named as the reference names them', async () => {
@@ -95,10 +127,12 @@ test('each location is checked by /readyz and /healthz, named as the reference n
 });
 
 test('each etcd is compacted, each through its own compact_rev_key', async () => {
-  const deadline = Date.now() + 15_000;
-  const compacted = async (store: RevisionedStore) => (await store.compactedRevision()) > 0 && (await store.get('compact_rev_key')).kv !== undefined;
-  while (!((await compacted(mainStore)) && (await compacted(eventsStore)))) {
-    if (Date.now() > deadline) throw new Error('both etcds were not compacted within 15 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const compacted = async (store: RevisionedStore) =>
+    (await store.compactedRevision()) > 0 && (await store.get('compact_rev_key')).kv !== undefined;
+  await waitUntil(
+    'both etcds compacted',
+    async () => (await compacted(mainStore)) && (await compacted(eventsStore)),
+    15_000,
+    200,
+  );
 });

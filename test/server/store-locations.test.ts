@@ -13,7 +13,9 @@ describe('etcdTransport', () => {
   });
 
   test('a mix of schemes is refused at start', () => {
-    expect(() => etcdTransport(['https://a:2379', 'http://b:2379'], TLS)).toThrow(new FlagError('etcd servers https://a:2379,http://b:2379 mix http and https URLs; use one scheme'));
+    expect(() => etcdTransport(['https://a:2379', 'http://b:2379'], TLS)).toThrow(
+      new FlagError('etcd servers https://a:2379,http://b:2379 mix http and https URLs; use one scheme'),
+    );
   });
 });
 
@@ -27,12 +29,17 @@ describe('explainTlsFailure', () => {
       '14 UNAVAILABLE: No connection established. Last error: Error: unable to verify the first certificate; if the root CA is installed locally, try running Node.js with --use-system-ca.',
       "etcd's serving certificate is not trusted (unable to verify the first certificate): --etcd-cafile must hold the CA that signed it, for the address of the URL",
     ],
-    ["14 UNAVAILABLE: No connection established. Last error: Error [ERR_TLS_CERT_ALTNAME_INVALID]: Hostname/IP does not match certificate's altnames: IP: 127.0.0.2 is not in the cert's list: 127.0.0.1", "etcd's serving certificate is not trusted (Hostname/IP does not match certificate's altnames: IP: 127.0.0.2 is not in the cert's list: 127.0.0.1): --etcd-cafile must hold the CA that signed it, for the address of the URL"],
+    [
+      "14 UNAVAILABLE: No connection established. Last error: Error [ERR_TLS_CERT_ALTNAME_INVALID]: Hostname/IP does not match certificate's altnames: IP: 127.0.0.2 is not in the cert's list: 127.0.0.1",
+      "etcd's serving certificate is not trusted (Hostname/IP does not match certificate's altnames: IP: 127.0.0.2 is not in the cert's list: 127.0.0.1): --etcd-cafile must hold the CA that signed it, for the address of the URL",
+    ],
   ])('%s', (message, explained) => {
     expect(explainTlsFailure(message)).toEqual(explained);
   });
 
   test('other failures keep their own words', () => {
-    expect(explainTlsFailure('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 127.0.0.1:2379')).toBeUndefined();
+    expect(
+      explainTlsFailure('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 127.0.0.1:2379'),
+    ).toBeUndefined();
   });
 });

@@ -3,9 +3,15 @@
  * a real file and etcd as a real process. Each test works under its own key prefix, so the tests
  * of one suite share a store without seeing each other's keys.
  */
-import { CompactedError, FutureRevisionError, MAX_STORED_BYTES, StoreUnavailableError, ValueTooLargeError } from '../../storage/errors';
+import {
+  CompactedError,
+  FutureRevisionError,
+  MAX_STORED_BYTES,
+  StoreUnavailableError,
+  ValueTooLargeError,
+} from '../../storage/errors';
 import type { RevisionedStore } from '../../storage/store';
-import { BackendEnvironment, backends, recordWatch, settle, text } from './backends/harness';
+import { BackendEnvironment, backends, recordWatch, settle, text } from './backend-harness';
 
 const value = (s: string): Buffer => Buffer.from(s, 'utf8');
 
@@ -66,7 +72,12 @@ describe.each(backends)('$name backend conformance', (backend) => {
     expect(updated).toEqual({
       succeeded: true,
       revision: created.revision + 1,
-      kv: { key: `${prefix}a`, value: value('v2'), createRevision: created.revision, modRevision: created.revision + 1 },
+      kv: {
+        key: `${prefix}a`,
+        value: value('v2'),
+        createRevision: created.revision,
+        modRevision: created.revision + 1,
+      },
     });
 
     const stale = await store.update(`${prefix}a`, value('v3'), created.revision);
@@ -91,7 +102,12 @@ describe.each(backends)('$name backend conformance', (backend) => {
     expect(deleted).toEqual({
       succeeded: true,
       revision: updated.revision + 1,
-      kv: { key: `${prefix}a`, value: value('v2'), createRevision: created.revision, modRevision: updated.revision + 1 },
+      kv: {
+        key: `${prefix}a`,
+        value: value('v2'),
+        createRevision: created.revision,
+        modRevision: updated.revision + 1,
+      },
     });
     expect(await store.get(`${prefix}a`)).toEqual({ revision: deleted.revision, kv: undefined });
 
@@ -108,7 +124,10 @@ describe.each(backends)('$name backend conformance', (backend) => {
     const updated = await store.update(`${prefix}a`, value('v2'), created.revision);
     const deleted = await store.delete(`${prefix}a`, updated.revision);
 
-    expect(await store.get(`${prefix}a`, { revision: created.revision - 1 })).toEqual({ revision: created.revision - 1, kv: undefined });
+    expect(await store.get(`${prefix}a`, { revision: created.revision - 1 })).toEqual({
+      revision: created.revision - 1,
+      kv: undefined,
+    });
     const atCreate = await store.get(`${prefix}a`, { revision: created.revision });
     expect(atCreate).toEqual({ revision: created.revision, kv: created.kv });
     expect(text((await store.get(`${prefix}a`, { revision: updated.revision })).kv?.value)).toBe('v2');
@@ -144,7 +163,9 @@ describe.each(backends)('$name backend conformance', (backend) => {
     expect(pages).toEqual([byteOrder.slice(0, 5), byteOrder.slice(5, 10), byteOrder.slice(10)]);
 
     const fromKey = await store.range({ prefix, startKey: `${prefix}z` });
-    expect(fromKey.kvs.map((kv) => kv.key)).toEqual(byteOrder.slice(byteOrder.indexOf('z')).map((name) => `${prefix}${name}`));
+    expect(fromKey.kvs.map((kv) => kv.key)).toEqual(
+      byteOrder.slice(byteOrder.indexOf('z')).map((name) => `${prefix}${name}`),
+    );
     expect(byteOrder.slice(byteOrder.indexOf('z'))).toEqual(['z', 'zz', 'ä', 'é', '日本']);
 
     // A write after the read revision does not show in a range at that revision.
@@ -188,7 +209,14 @@ describe.each(backends)('$name backend conformance', (backend) => {
     recorded.watch.close();
 
     expect(recorded.errors).toEqual([]);
-    expect(recorded.events.map((event) => [event.type, event.kv.key.slice(prefix.length), text(event.kv.value), text(event.prevKv?.value)])).toEqual([
+    expect(
+      recorded.events.map((event) => [
+        event.type,
+        event.kv.key.slice(prefix.length),
+        text(event.kv.value),
+        text(event.prevKv?.value),
+      ]),
+    ).toEqual([
       ['put', 'a', 'v1', undefined],
       ['put', 'a', 'v2', 'v1'],
       ['put', 'b', 'b1', undefined],
@@ -278,7 +306,9 @@ describe.each(backends)('$name backend conformance', (backend) => {
     for (let round = 1; round <= 5; round++) {
       const expected = current.revision;
       const results = await Promise.all(
-        Array.from({ length: 8 }, (_, writer) => store.update(`${prefix}counter`, value(`${round}:${writer}`), expected)),
+        Array.from({ length: 8 }, (_, writer) =>
+          store.update(`${prefix}counter`, value(`${round}:${writer}`), expected),
+        ),
       );
       const winners = results.filter((result) => result.succeeded);
       expect(winners).toHaveLength(1);
@@ -301,7 +331,9 @@ describe.each(backends)('$name backend conformance', (backend) => {
     await store.compact(target);
     expect(await store.compactedRevision()).toBe(target);
 
-    await expect(store.get(`${prefix}a`, { revision: created.revision })).rejects.toEqual(new CompactedError(created.revision, target));
+    await expect(store.get(`${prefix}a`, { revision: created.revision })).rejects.toEqual(
+      new CompactedError(created.revision, target),
+    );
     await expect(store.range({ prefix, revision: target - 1 })).rejects.toBeInstanceOf(CompactedError);
     expect(text((await store.get(`${prefix}a`, { revision: target })).kv?.value)).toBe('v2');
     expect((await store.range({ prefix, revision: target })).kvs.map((kv) => kv.key)).toEqual([`${prefix}a`]);
@@ -322,7 +354,9 @@ describe.each(backends)('$name backend conformance', (backend) => {
 
   test('reads above the current revision fail with FutureRevisionError', async () => {
     const current = await store.currentRevision();
-    await expect(store.get(`${prefix}a`, { revision: current + 10 })).rejects.toEqual(new FutureRevisionError(current + 10, current));
+    await expect(store.get(`${prefix}a`, { revision: current + 10 })).rejects.toEqual(
+      new FutureRevisionError(current + 10, current),
+    );
     await expect(store.range({ prefix, revision: current + 1 })).rejects.toBeInstanceOf(FutureRevisionError);
     await expect(store.compact(current + 10)).rejects.toBeInstanceOf(FutureRevisionError);
   });
@@ -340,4 +374,44 @@ describe.each(backends)('$name backend conformance', (backend) => {
     await expect(own.currentRevision()).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(own.create(`${prefix}late`, value('z'))).rejects.toBeInstanceOf(StoreUnavailableError);
   });
+
+  test('a key written with a TTL is deleted once it passes, by a delete event; a write without a TTL keeps its key', async () => {
+    const start = await store.currentRevision();
+    const recorded = recordWatch(store, { prefix, fromRevision: start + 1 });
+    const expiring = await store.create(`${prefix}expiring`, value('e'), { ttlSeconds: 1 });
+    const kept = await store.create(`${prefix}kept`, value('k1'), { ttlSeconds: 1 });
+    // Written again without a TTL: permanent from then on, as a put without a lease in etcd.
+    const keptUpdate = await store.update(`${prefix}kept`, value('k2'), kept.revision);
+    const renewed = await store.create(`${prefix}renewed`, value('r1'), { ttlSeconds: 1 });
+    await store.update(`${prefix}renewed`, value('r2'), renewed.revision, { ttlSeconds: 4 });
+
+    await recorded.until(
+      () => recorded.events.some((event) => event.type === 'delete' && event.kv.key === `${prefix}expiring`),
+      15_000,
+    );
+    const deletion = recorded.events.find((event) => event.type === 'delete')!;
+    expect(deletion).toMatchObject({
+      kv: { key: `${prefix}expiring` },
+      prevKv: { value: value('e'), modRevision: expiring.revision },
+    });
+    expect(deletion.kv.modRevision).toBeGreaterThan(expiring.revision);
+    expect((await store.get(`${prefix}expiring`)).kv).toBeUndefined();
+    // The renewed key's new TTL (4 s) runs from its update: it outlives the first one.
+    expect((await store.get(`${prefix}renewed`)).kv?.value).toEqual(value('r2'));
+
+    await recorded.until(
+      () => recorded.events.some((event) => event.type === 'delete' && event.kv.key === `${prefix}renewed`),
+      15_000,
+    );
+    expect((await store.get(`${prefix}renewed`)).kv).toBeUndefined();
+    expect((await store.get(`${prefix}kept`)).kv).toMatchObject({
+      value: value('k2'),
+      modRevision: keptUpdate.revision,
+    });
+    expect(recorded.events.filter((event) => event.type === 'delete').map((event) => event.kv.key)).toEqual([
+      `${prefix}expiring`,
+      `${prefix}renewed`,
+    ]);
+    recorded.watch.close();
+  }, 30_000);
 });

@@ -2,20 +2,13 @@
 import { COMPACT_REVISION_KEY, Compactor } from '../../storage/compactor';
 import type { RevisionedStore } from '../../storage/store';
 import { BACKENDS, RunningBackend } from './objects/backends';
+import { waitUntil } from '../helpers/wait-for';
 
 const INTERVAL_MS = 200;
 
 interface Compaction {
   readonly replica: string;
   readonly revision: number;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Writes a key every few milliseconds so every compaction interval has history; bounded in count. */
@@ -74,7 +67,7 @@ describe.each(BACKENDS)('Compactor on $name', (backend) => {
     const startedAt = Date.now();
     await startReplica('a');
     await startReplica('b');
-    await waitFor(() => compactions.length >= 4, 5_000);
+    await waitUntil('the compactions', () => compactions.length >= 4, 5_000, 20);
     const elapsedMs = Date.now() - startedAt;
     await Promise.all(compactors.map((compactor) => compactor.stop()));
 
@@ -100,18 +93,24 @@ describe.each(BACKENDS)('Compactor on $name', (backend) => {
       ['a', await startReplica('a')],
       ['b', await startReplica('b')],
     ]);
-    await waitFor(() => compactions.length >= 2, 5_000);
+    await waitUntil('the compactions', () => compactions.length >= 2, 5_000, 20);
     const leader = (compactions.at(-1) as Compaction).replica;
     await replicas.get(leader)?.stop();
     const before = compactions.length;
 
-    await waitFor(() => compactions.slice(before).some((compaction) => compaction.replica !== leader), 5_000);
+    await waitUntil(
+      'the compactions',
+      () => compactions.slice(before).some((compaction) => compaction.replica !== leader),
+      5_000,
+      20,
+    );
     expect(compactions.slice(before).every((compaction) => compaction.replica !== leader)).toBe(true);
   });
 
   it('does nothing with interval 0', async () => {
     const before = await store.get(COMPACT_REVISION_KEY);
     await startReplica('idle', 0);
+    // Nothing may happen: three intervals in which a compaction would have shown.
     await new Promise((resolve) => setTimeout(resolve, 3 * INTERVAL_MS));
     expect((await store.get(COMPACT_REVISION_KEY)).kv?.modRevision).toBe(before.kv?.modRevision);
     expect(compactions).toEqual([]);

@@ -41,14 +41,19 @@ async function main(): Promise<number> {
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   const server = cluster.server;
-  console.log(`capstan at ${server.url} with the reference controllers and ${CLUSTER_NODES} nodes; ${specs.length} specs, ${values.parallel} at a time`);
+  console.log(
+    `capstan at ${server.url} with the reference controllers and ${CLUSTER_NODES} nodes; ${specs.length} specs, ${values.parallel} at a time`,
+  );
   let results;
   try {
     results = await runSpecs(specs, {
       kubeconfig: server.kubeconfig,
       parallel: Number(values.parallel),
       timeoutMs: Number(values.timeout) * 1000,
-      onResult: (result, done, total) => console.log(`[${done}/${total}] ${result.outcome} ${result.seconds}s ${result.spec}${result.firstError ? `\n    ${result.firstError}` : ''}`),
+      onResult: (result, done, total) =>
+        console.log(
+          `[${done}/${total}] ${result.outcome} ${result.seconds}s ${result.spec}${result.firstError ? `\n    ${result.firstError}` : ''}`,
+        ),
     });
   } finally {
     mkdirSync(RESULTS_DIR, { recursive: true });
@@ -62,8 +67,11 @@ async function main(): Promise<number> {
   writeFileSync(join(RESULTS_DIR, 'conformance.json'), JSON.stringify(results, null, 1));
   console.log(`\n${resultTable(results, 120)}\n`);
   for (const result of newPasses) console.log(`passes, not in expected-pass.txt: ${result.spec}`);
-  for (const result of regressions) console.log(`REGRESSION (in expected-pass.txt): ${result.spec}: ${result.firstError}`);
-  console.log(`${countOf(results)}; ${regressions.length} regressions; full results in ${join(RESULTS_DIR, 'conformance.txt')}`);
+  for (const result of regressions)
+    console.log(`REGRESSION (in expected-pass.txt): ${result.spec}: ${result.firstError}`);
+  console.log(
+    `${countOf(results)}; ${regressions.length} regressions; full results in ${join(RESULTS_DIR, 'conformance.txt')}`,
+  );
   return regressions.length === 0 ? 0 : 1;
 }
 

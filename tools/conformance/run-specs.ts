@@ -16,7 +16,8 @@ const SLOW_SPEC_TIMEOUT_MS = 11 * 60_000;
  * the suite serves each on a fixed port and those processes share the host's network, so two of
  * these specs at once would collide; they take turns, beside the other specs.
  */
-const SERVES_FROM_A_POD = /^\[sig-api-machinery\] (AdmissionWebhook|CustomResourceConversionWebhook|CustomResourceFieldSelectors) /;
+const SERVES_FROM_A_POD =
+  /^\[sig-api-machinery\] (AdmissionWebhook|CustomResourceConversionWebhook|CustomResourceFieldSelectors) /;
 
 export interface RunOptions {
   readonly kubeconfig: string;
@@ -46,7 +47,9 @@ export async function runSpecs(specs: readonly string[], options: RunOptions): P
       return at < 0 ? undefined : queue.splice(at, 1)[0];
     };
     const run = async (index: number) => {
-      const timeoutMs = specs[index].includes('[Slow]') ? Math.max(options.timeoutMs, SLOW_SPEC_TIMEOUT_MS) : options.timeoutMs;
+      const timeoutMs = specs[index].includes('[Slow]')
+        ? Math.max(options.timeoutMs, SLOW_SPEC_TIMEOUT_MS)
+        : options.timeoutMs;
       results[index] = await runSpec(specs[index], options.kubeconfig, timeoutMs);
       options.onResult?.(results[index], ++done, specs.length);
     };
@@ -68,7 +71,10 @@ export async function runSpecs(specs: readonly string[], options: RunOptions): P
     };
     await Promise.all(Array.from({ length: Math.max(1, parallel) }, worker));
   };
-  await runAll(indices.filter((index) => !serial.includes(index)), options.parallel);
+  await runAll(
+    indices.filter((index) => !serial.includes(index)),
+    options.parallel,
+  );
   await runAll(serial, 1);
   return results;
 }
@@ -76,8 +82,11 @@ export async function runSpecs(specs: readonly string[], options: RunOptions): P
 /** One line per spec: result, seconds, spec text, first error line (cut to `errorWidth`). */
 export function resultTable(results: readonly SpecResult[], errorWidth = Infinity): string {
   const lines = results.map((result) => {
-    const error = result.firstError.length > errorWidth ? `${result.firstError.slice(0, errorWidth - 1)}…` : result.firstError;
-    return [result.outcome.toUpperCase().padEnd(8), `${result.seconds}s`.padStart(5), result.spec, error].join(' | ').replace(/ \| $/, '');
+    const error =
+      result.firstError.length > errorWidth ? `${result.firstError.slice(0, errorWidth - 1)}…` : result.firstError;
+    return [result.outcome.toUpperCase().padEnd(8), `${result.seconds}s`.padStart(5), result.spec, error]
+      .join(' | ')
+      .replace(/ \| $/, '');
   });
   return ['RESULT   |  TIME | SPEC | FIRST ERROR', ...lines].join('\n');
 }

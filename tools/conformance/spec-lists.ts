@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import type { SpecResult } from './e2e-suite';
 
 // Beside this source file, or beside its compiled copy under dist/.
-const LISTS = [__dirname, join(__dirname, '..', '..', '..', 'tools', 'conformance')].find((dir) => existsSync(join(dir, 'api-only.txt'))) ?? __dirname;
+const LISTS =
+  [__dirname, join(__dirname, '..', '..', '..', 'tools', 'conformance')].find((dir) =>
+    existsSync(join(dir, 'api-only.txt')),
+  ) ?? __dirname;
 export const API_ONLY_LIST = join(LISTS, 'api-only.txt');
 export const EXPECTED_PASS_LIST = join(LISTS, 'expected-pass.txt');
 

@@ -69,12 +69,16 @@ function definitionPrefix(zipPath: string): string {
 
 async function main(out: string): Promise<void> {
   const goMod = readFileSync(GO_MOD, 'utf8');
-  const definitions = (JSON.parse(readFileSync(DEFINITIONS, 'utf8')) as { definitions: Record<string, { properties?: object }> }).definitions;
+  const definitions = (
+    JSON.parse(readFileSync(DEFINITIONS, 'utf8')) as { definitions: Record<string, { properties?: object }> }
+  ).definitions;
   const known = new Set(Object.keys(definitions));
   const descriptions: Record<string, Record<string, string>> = {};
   for (const module of MODULES) {
     const version = pinnedVersion(goMod, module);
-    const files = unzipSync(await moduleZip(module, version), { filter: (file) => file.name.endsWith('/types_swagger_doc_generated.go') });
+    const files = unzipSync(await moduleZip(module, version), {
+      filter: (file) => file.name.endsWith('/types_swagger_doc_generated.go'),
+    });
     for (const [path, bytes] of Object.entries(files)) {
       const prefix = definitionPrefix(path);
       for (const [type, fields] of swaggerDocsOf(new TextDecoder().decode(bytes))) {
@@ -87,7 +91,8 @@ async function main(out: string): Promise<void> {
   const typeMeta = descriptions[TYPE_META] ?? {};
   for (const [name, definition] of Object.entries(definitions)) {
     for (const field of ['apiVersion', 'kind']) {
-      if (definition.properties === undefined || !(field in definition.properties) || typeMeta[field] === undefined) continue;
+      if (definition.properties === undefined || !(field in definition.properties) || typeMeta[field] === undefined)
+        continue;
       const fields = (descriptions[name] ??= {});
       fields[field] ??= typeMeta[field];
     }

@@ -28,7 +28,12 @@ export function alwaysPullImagesPlugin(): AdmissionPlugin {
     name: 'AlwaysPullImages',
     async admit(attributes) {
       if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
-      if (attributes.object === undefined || attributes.resource.group !== '' || attributes.resource.resource !== 'pods') return;
+      if (
+        attributes.object === undefined ||
+        attributes.resource.group !== '' ||
+        attributes.resource.resource !== 'pods'
+      )
+        return;
       if (attributes.subResource !== '' && attributes.subResource !== 'ephemeralcontainers') return;
       const spec = (attributes.object.spec ?? {}) as Record<string, unknown>;
       for (const list of CONTAINER_LISTS) {
@@ -39,4 +44,3 @@ export function alwaysPullImagesPlugin(): AdmissionPlugin {
     },
   };
 }
-

@@ -8,24 +8,39 @@
  * or by its domain's wildcard `<domain>/*`.
  */
 import { refusedName } from '../refused-name';
-import type { UserInfo } from '../../authn/types';
+import type { UserInfo } from '../../../api/user-info';
 import type { Authorizer } from '../../authz/types';
 import { csrSubject } from '../../pki/csr-subject';
 import { forbidden } from '../../status/catalogue';
-import { deepEqual } from '../../validation/field-errors';
+import { deepEqual } from '../../status/field-errors';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
 const GROUP = 'certificates.k8s.io';
 const KUBE_APISERVER_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client';
 
 type Fields = Record<string, unknown>;
-const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 
 /** Whether `user` may `verb` the signer by its name, or else by its domain's wildcard. */
-export async function mayUseSigner(authorizer: Authorizer, user: UserInfo, verb: 'approve' | 'sign', signerName: string): Promise<boolean> {
+export async function mayUseSigner(
+  authorizer: Authorizer,
+  user: UserInfo,
+  verb: 'approve' | 'sign' | 'attest',
+  signerName: string,
+): Promise<boolean> {
   for (const name of [signerName, `${signerName.split('/')[0]}/*`]) {
     const { decision } = await authorizer.authorize({
-      user, verb, isResourceRequest: true, path: '', namespace: '', apiGroup: GROUP, apiVersion: '*', resource: 'signers', subresource: '', name,
+      user,
+      verb,
+      isResourceRequest: true,
+      path: '',
+      namespace: '',
+      apiGroup: GROUP,
+      apiVersion: '*',
+      resource: 'signers',
+      subresource: '',
+      name,
     });
     if (decision === 'allow') return true;
   }
@@ -33,9 +48,12 @@ export async function mayUseSigner(authorizer: Authorizer, user: UserInfo, verb:
 }
 
 const requestsOf = (attributes: AdmissionAttributes, subResource: string): boolean =>
-  attributes.resource.group === GROUP && attributes.resource.resource === 'certificatesigningrequests' && attributes.subResource === subResource;
+  attributes.resource.group === GROUP &&
+  attributes.resource.resource === 'certificatesigningrequests' &&
+  attributes.subResource === subResource;
 
-const signerOf = (attributes: AdmissionAttributes): string => String(record(attributes.oldObject?.spec).signerName ?? '');
+const signerOf = (attributes: AdmissionAttributes): string =>
+  String(record(attributes.oldObject?.spec).signerName ?? '');
 
 export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlugin {
   return {
@@ -44,7 +62,11 @@ export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlug
       if (attributes.operation !== 'UPDATE' || !requestsOf(attributes, 'approval')) return;
       const signer = signerOf(attributes);
       if (!(await mayUseSigner(authorizer, attributes.userInfo, 'approve', signer))) {
-        throw forbidden(attributes.resource, refusedName(attributes), `user not permitted to approve requests with signerName ${JSON.stringify(signer)}`);
+        throw forbidden(
+          attributes.resource,
+          refusedName(attributes),
+          `user not permitted to approve requests with signerName ${JSON.stringify(signer)}`,
+        );
       }
     },
   };
@@ -56,10 +78,18 @@ export function certificateSigningPlugin(authorizer: Authorizer): AdmissionPlugi
     async validate(attributes) {
       if (attributes.operation !== 'UPDATE' || !requestsOf(attributes, 'status')) return;
       const [status, oldStatus] = [record(attributes.object?.status), record(attributes.oldObject?.status)];
-      if (status.certificate === oldStatus.certificate && deepEqual(status.conditions ?? [], oldStatus.conditions ?? [])) return;
+      if (
+        status.certificate === oldStatus.certificate &&
+        deepEqual(status.conditions ?? [], oldStatus.conditions ?? [])
+      )
+        return;
       const signer = signerOf(attributes);
       if (!(await mayUseSigner(authorizer, attributes.userInfo, 'sign', signer))) {
-        throw forbidden(attributes.resource, refusedName(attributes), `user not permitted to sign requests with signerName ${JSON.stringify(signer)}`);
+        throw forbidden(
+          attributes.resource,
+          refusedName(attributes),
+          `user not permitted to sign requests with signerName ${JSON.stringify(signer)}`,
+        );
       }
     },
   };
@@ -79,7 +109,8 @@ export function certificateSubjectRestrictionPlugin(): AdmissionPlugin {
       } catch (error) {
         throw refuse(`failed to parse CSR: ${(error as Error).message}`);
       }
-      if (organizations.includes('system:masters')) throw refuse(`use of ${KUBE_APISERVER_CLIENT_SIGNER} signer with system:masters group is not allowed`);
+      if (organizations.includes('system:masters'))
+        throw refuse(`use of ${KUBE_APISERVER_CLIENT_SIGNER} signer with system:masters group is not allowed`);
     },
   };
 }

@@ -3,7 +3,7 @@
  * the cluster's default one (the class annotated as default; the newest when several are), so
  * that a cluster administrator, not every user, decides where volumes and traffic go.
  */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { defaultClass, listCached, writes, type StorageOf } from '../lookup';
 import type { AdmissionPlugin } from '../types';
 
@@ -13,7 +13,15 @@ const DEFAULT_INGRESS_CLASS = 'ingressclass.kubernetes.io/is-default-class';
 const LEGACY_INGRESS_CLASS = 'kubernetes.io/ingress.class';
 
 /** Sets `spec.<field>` to the default class's name when neither it nor the legacy annotation names one. */
-async function fillDefaultClass(object: KubeObject, options: { field: string; legacyAnnotation: string; classes: () => Promise<readonly KubeObject[]>; defaultAnnotation: string }): Promise<void> {
+async function fillDefaultClass(
+  object: KubeObject,
+  options: {
+    field: string;
+    legacyAnnotation: string;
+    classes: () => Promise<readonly KubeObject[]>;
+    defaultAnnotation: string;
+  },
+): Promise<void> {
   const spec = (object.spec ??= {}) as Record<string, unknown>;
   if (spec[options.field] !== undefined && spec[options.field] !== null) return;
   if (object.metadata.annotations?.[options.legacyAnnotation] !== undefined) return;
@@ -25,7 +33,12 @@ export function defaultStorageClassPlugin(storageOf: StorageOf): AdmissionPlugin
   return {
     name: 'DefaultStorageClass',
     async admit(attributes) {
-      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'persistentvolumeclaims') || attributes.object === undefined) return;
+      if (
+        attributes.operation !== 'CREATE' ||
+        !writes(attributes, '', 'persistentvolumeclaims') ||
+        attributes.object === undefined
+      )
+        return;
       await fillDefaultClass(attributes.object, {
         field: 'storageClassName',
         legacyAnnotation: LEGACY_STORAGE_CLASS,
@@ -40,7 +53,12 @@ export function defaultIngressClassPlugin(storageOf: StorageOf): AdmissionPlugin
   return {
     name: 'DefaultIngressClass',
     async admit(attributes) {
-      if (attributes.operation !== 'CREATE' || !writes(attributes, 'networking.k8s.io', 'ingresses') || attributes.object === undefined) return;
+      if (
+        attributes.operation !== 'CREATE' ||
+        !writes(attributes, 'networking.k8s.io', 'ingresses') ||
+        attributes.object === undefined
+      )
+        return;
       await fillDefaultClass(attributes.object, {
         field: 'ingressClassName',
         legacyAnnotation: LEGACY_INGRESS_CLASS,

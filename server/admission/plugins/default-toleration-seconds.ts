@@ -19,8 +19,11 @@ interface Toleration {
 /** Whether an existing toleration already covers the NoExecute taint `key`. */
 function tolerates(tolerations: readonly Toleration[], key: string): boolean {
   return tolerations.some((toleration) => {
-    const effectMatches = toleration.effect === undefined || toleration.effect === '' || toleration.effect === 'NoExecute';
-    const keyMatches = toleration.key === key || ((toleration.key === undefined || toleration.key === '') && toleration.operator === 'Exists');
+    const effectMatches =
+      toleration.effect === undefined || toleration.effect === '' || toleration.effect === 'NoExecute';
+    const keyMatches =
+      toleration.key === key ||
+      ((toleration.key === undefined || toleration.key === '') && toleration.operator === 'Exists');
     return effectMatches && keyMatches;
   });
 }
@@ -29,12 +32,20 @@ export function defaultTolerationSecondsPlugin(seconds: { notReady: number; unre
   return {
     name: 'DefaultTolerationSeconds',
     async admit(attributes) {
-      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods') || attributes.object === undefined) return;
+      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods') || attributes.object === undefined)
+        return;
       const spec = (attributes.object.spec ??= {}) as { tolerations?: Toleration[] | null };
       const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations : [];
       const added: object[] = [];
-      if (!tolerates(tolerations, NOT_READY)) added.push({ key: NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.notReady });
-      if (!tolerates(tolerations, UNREACHABLE)) added.push({ key: UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.unreachable });
+      if (!tolerates(tolerations, NOT_READY))
+        added.push({ key: NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds.notReady });
+      if (!tolerates(tolerations, UNREACHABLE))
+        added.push({
+          key: UNREACHABLE,
+          operator: 'Exists',
+          effect: 'NoExecute',
+          tolerationSeconds: seconds.unreachable,
+        });
       if (added.length > 0) spec.tolerations = [...tolerations, ...(added as Toleration[])];
     },
   };

@@ -6,7 +6,7 @@
  * reference's messages (several at once as `[a, b]`).
  */
 import { refusedName } from '../refused-name';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { EVERYTHING } from '../../../storage/objects/types';
 import { forbidden } from '../../status/catalogue';
 import { amountOf, formatAmount, podTotals, type Amount } from '../../quota/usage';
@@ -43,7 +43,10 @@ interface LimitItem {
 }
 
 async function limitItems(storageOf: StorageOf, namespace: string): Promise<LimitItem[]> {
-  const { items } = await storageOf('', 'limitranges').list({ namespace }, { resourceVersion: '0', predicate: EVERYTHING });
+  const { items } = await storageOf('', 'limitranges').list(
+    { namespace },
+    { resourceVersion: '0', predicate: EVERYTHING },
+  );
   return items.flatMap((range: KubeObject) => {
     const limits = record(range.spec).limits;
     return (Array.isArray(limits) ? limits : []).map(record).map((item) => ({
@@ -64,7 +67,11 @@ interface ContainerRef {
 
 function containersOf(pod: KubeObject): ContainerRef[] {
   const spec = record(pod.spec);
-  const list = (field: string, label: string) => (Array.isArray(spec[field]) ? (spec[field] as unknown[]).map(record) : []).map((container) => ({ label: `${label} ${String(container.name)}`, container }));
+  const list = (field: string, label: string) =>
+    (Array.isArray(spec[field]) ? (spec[field] as unknown[]).map(record) : []).map((container) => ({
+      label: `${label} ${String(container.name)}`,
+      container,
+    }));
   return [...list('initContainers', 'init container'), ...list('containers', 'container')];
 }
 
@@ -77,7 +84,10 @@ function applyDefaults(pod: KubeObject, items: readonly LimitItem[]): string[] {
     const setRequests: string[] = [];
     const setLimits: string[] = [];
     for (const item of defaults) {
-      for (const [field, source, set] of [['requests', item.defaultRequests, setRequests], ['limits', item.defaultLimits, setLimits]] as const) {
+      for (const [field, source, set] of [
+        ['requests', item.defaultRequests, setRequests],
+        ['limits', item.defaultLimits, setLimits],
+      ] as const) {
         for (const [name, value] of Object.entries(source).sort(([a], [b]) => (a < b ? -1 : 1))) {
           const target = record(resources[field]);
           if (name in target) continue;
@@ -93,35 +103,55 @@ function applyDefaults(pod: KubeObject, items: readonly LimitItem[]): string[] {
 }
 
 /** The reference's min, max and ratio checks of one subject (a container, a pod, a claim); one message per bound at most. */
-function violations(item: LimitItem, subject: string, requests: Amounts, limits: Amounts, maxOnRequests = false): string[] {
+function violations(
+  item: LimitItem,
+  subject: string,
+  requests: Amounts,
+  limits: Amounts,
+  maxOnRequests = false,
+): string[] {
   const found: string[] = [];
   for (const [name, min] of sorted(item.min)) {
     const request = requests.get(name);
     const limit = limits.get(name);
     const floor = formatAmount(min);
     if (request === undefined) found.push(`minimum ${name} usage per ${subject} is ${floor}.  No request is specified`);
-    else if (request.value.compareTo(min.value) < 0) found.push(`minimum ${name} usage per ${subject} is ${floor}, but request is ${formatAmount(request)}`);
-    else if (limit !== undefined && limit.value.compareTo(min.value) < 0) found.push(`minimum ${name} usage per ${subject} is ${floor}, but limit is ${formatAmount(limit)}`);
+    else if (request.value.compareTo(min.value) < 0)
+      found.push(`minimum ${name} usage per ${subject} is ${floor}, but request is ${formatAmount(request)}`);
+    else if (limit !== undefined && limit.value.compareTo(min.value) < 0)
+      found.push(`minimum ${name} usage per ${subject} is ${floor}, but limit is ${formatAmount(limit)}`);
   }
   for (const [name, max] of sorted(item.max)) {
     const request = requests.get(name);
     const limit = maxOnRequests ? request : limits.get(name);
     const ceiling = formatAmount(max);
     const measured = maxOnRequests ? 'request' : 'limit';
-    if (limit === undefined) found.push(`maximum ${name} usage per ${subject} is ${ceiling}.  No ${measured} is specified`);
-    else if (limit.value.compareTo(max.value) > 0) found.push(`maximum ${name} usage per ${subject} is ${ceiling}, but ${measured} is ${formatAmount(limit)}`);
-    else if (!maxOnRequests && request !== undefined && request.value.compareTo(max.value) > 0) found.push(`maximum ${name} usage per ${subject} is ${ceiling}, but request is ${formatAmount(request)}`);
+    if (limit === undefined)
+      found.push(`maximum ${name} usage per ${subject} is ${ceiling}.  No ${measured} is specified`);
+    else if (limit.value.compareTo(max.value) > 0)
+      found.push(`maximum ${name} usage per ${subject} is ${ceiling}, but ${measured} is ${formatAmount(limit)}`);
+    else if (!maxOnRequests && request !== undefined && request.value.compareTo(max.value) > 0)
+      found.push(`maximum ${name} usage per ${subject} is ${ceiling}, but request is ${formatAmount(request)}`);
   }
   for (const [name, ratio] of sorted(item.maxLimitRequestRatio)) {
     const request = requests.get(name);
     const limit = limits.get(name);
     const most = formatAmount(ratio);
-    if (request === undefined || request.value.numerator === 0n) found.push(`${name} max limit to request ratio per ${subject} is ${most}, but no request is specified or request is 0`);
-    else if (limit === undefined) found.push(`${name} max limit to request ratio per ${subject} is ${most}, but no limit is specified`);
+    if (request === undefined || request.value.numerator === 0n)
+      found.push(
+        `${name} max limit to request ratio per ${subject} is ${most}, but no request is specified or request is 0`,
+      );
+    else if (limit === undefined)
+      found.push(`${name} max limit to request ratio per ${subject} is ${most}, but no limit is specified`);
     else {
-      const actual = (Number(limit.value.numerator) * Number(request.value.denominator)) / (Number(limit.value.denominator) * Number(request.value.numerator));
+      const actual =
+        (Number(limit.value.numerator) * Number(request.value.denominator)) /
+        (Number(limit.value.denominator) * Number(request.value.numerator));
       const allowed = Number(ratio.value.numerator) / Number(ratio.value.denominator);
-      if (actual > allowed) found.push(`${name} max limit to request ratio per ${subject} is ${most}, but provided ratio is ${actual.toFixed(6)}`);
+      if (actual > allowed)
+        found.push(
+          `${name} max limit to request ratio per ${subject} is ${most}, but provided ratio is ${actual.toFixed(6)}`,
+        );
     }
   }
   return found;
@@ -136,7 +166,9 @@ function podViolations(pod: KubeObject, items: readonly LimitItem[]): string[] {
         found.push(...violations(item, 'Container', amounts(resources.requests), amounts(resources.limits)));
       }
     } else if (item.type === 'Pod') {
-      found.push(...violations(item, 'Pod', podTotals(record(pod.spec), 'requests'), podTotals(record(pod.spec), 'limits')));
+      found.push(
+        ...violations(item, 'Pod', podTotals(record(pod.spec), 'requests'), podTotals(record(pod.spec), 'limits')),
+      );
     }
   }
   return found;
@@ -144,13 +176,26 @@ function podViolations(pod: KubeObject, items: readonly LimitItem[]): string[] {
 
 function claimViolations(claim: KubeObject, items: readonly LimitItem[]): string[] {
   const resources = record(record(claim.spec).resources);
-  return items.filter((item) => item.type === 'PersistentVolumeClaim')
-    .flatMap((item) => violations({ ...item, maxLimitRequestRatio: new Map() }, 'PersistentVolumeClaim', amounts(resources.requests), amounts(resources.limits), true));
+  return items
+    .filter((item) => item.type === 'PersistentVolumeClaim')
+    .flatMap((item) =>
+      violations(
+        { ...item, maxLimitRequestRatio: new Map() },
+        'PersistentVolumeClaim',
+        amounts(resources.requests),
+        amounts(resources.limits),
+        true,
+      ),
+    );
 }
 
 function refuse(attributes: AdmissionAttributes, found: readonly string[]): void {
   if (found.length === 0) return;
-  throw forbidden(attributes.resource, refusedName(attributes), found.length === 1 ? found[0] : `[${found.join(', ')}]`);
+  throw forbidden(
+    attributes.resource,
+    refusedName(attributes),
+    found.length === 1 ? found[0] : `[${found.join(', ')}]`,
+  );
 }
 
 export function limitRangerPlugin(storageOf: StorageOf): AdmissionPlugin {

@@ -8,49 +8,68 @@
  * its own pods (for an audience they use), and ask for certificates only in its own name. The
  * messages are the reference's (1.34).
  */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import type { Authorizer } from '../../authz/types';
 import { NODE_LEASE_NAMESPACE, nodeIdentity } from '../../authz/node/node-authorizer';
 import { MIRROR_POD_ANNOTATION, podConfigMapNames, podSecretNames } from '../../authz/node/pod-references';
 import { csrSubject } from '../../pki/csr-subject';
 import { forbidden, notFound } from '../../status/catalogue';
 import type { StatusError } from '../../status/status-error';
-import { deepEqual } from '../../validation/field-errors';
+import { deepEqual } from '../../status/field-errors';
 import { getCached, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
 type Fields = Record<string, unknown>;
-const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 const list = (value: unknown): Fields[] => (Array.isArray(value) ? value.map(record) : []);
 const quoted = (text: string) => JSON.stringify(text);
 
 /** Labels a kubelet sets on its Node, whatever their namespace. */
 const KUBELET_LABELS: ReadonlySet<string> = new Set([
-  'kubernetes.io/hostname', 'topology.kubernetes.io/zone', 'topology.kubernetes.io/region',
-  'failure-domain.beta.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/region',
-  'beta.kubernetes.io/instance-type', 'node.kubernetes.io/instance-type',
-  'kubernetes.io/os', 'kubernetes.io/arch', 'beta.kubernetes.io/os', 'beta.kubernetes.io/arch',
+  'kubernetes.io/hostname',
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+  'failure-domain.beta.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/region',
+  'beta.kubernetes.io/instance-type',
+  'node.kubernetes.io/instance-type',
+  'kubernetes.io/os',
+  'kubernetes.io/arch',
+  'beta.kubernetes.io/os',
+  'beta.kubernetes.io/arch',
 ]);
 /** Label namespaces (and their subdomains) a kubelet may set. */
 const KUBELET_LABEL_NAMESPACES = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
 /** The namespace kept for labels a kubelet must never set on itself (workload isolation). */
 const NODE_RESTRICTION_NAMESPACE = 'node-restriction.kubernetes.io';
 /** Signers whose certificates name a node. */
-const KUBELET_SIGNERS: ReadonlySet<string> = new Set(['kubernetes.io/kubelet-serving', 'kubernetes.io/kube-apiserver-client-kubelet']);
+const KUBELET_SIGNERS: ReadonlySet<string> = new Set([
+  'kubernetes.io/kubelet-serving',
+  'kubernetes.io/kube-apiserver-client-kubelet',
+]);
 
 const labelNamespace = (key: string): string => (key.includes('/') ? key.slice(0, key.indexOf('/')) : '');
-const inNamespace = (namespace: string, domain: string): boolean => namespace === domain || namespace.endsWith(`.${domain}`);
+const inNamespace = (namespace: string, domain: string): boolean =>
+  namespace === domain || namespace.endsWith(`.${domain}`);
 
-function forbiddenLabels(labels: Readonly<Record<string, string>>, oldLabels: Readonly<Record<string, string>>): string[] {
+function forbiddenLabels(
+  labels: Readonly<Record<string, string>>,
+  oldLabels: Readonly<Record<string, string>>,
+): string[] {
   const modified = new Set<string>();
-  for (const key of new Set([...Object.keys(labels), ...Object.keys(oldLabels)])) if (labels[key] !== oldLabels[key]) modified.add(key);
-  return [...modified].filter((key) => {
-    const namespace = labelNamespace(key);
-    if (inNamespace(namespace, NODE_RESTRICTION_NAMESPACE)) return true;
-    const kubernetes = inNamespace(namespace, 'kubernetes.io') || inNamespace(namespace, 'k8s.io');
-    const kubelet = KUBELET_LABELS.has(key) || KUBELET_LABEL_NAMESPACES.some((allowed) => inNamespace(namespace, allowed));
-    return kubernetes && !kubelet;
-  }).sort();
+  for (const key of new Set([...Object.keys(labels), ...Object.keys(oldLabels)]))
+    if (labels[key] !== oldLabels[key]) modified.add(key);
+  return [...modified]
+    .filter((key) => {
+      const namespace = labelNamespace(key);
+      if (inNamespace(namespace, NODE_RESTRICTION_NAMESPACE)) return true;
+      const kubernetes = inNamespace(namespace, 'kubernetes.io') || inNamespace(namespace, 'k8s.io');
+      const kubelet =
+        KUBELET_LABELS.has(key) || KUBELET_LABEL_NAMESPACES.some((allowed) => inNamespace(namespace, allowed));
+      return kubernetes && !kubelet;
+    })
+    .sort();
 }
 
 /** The first API object kind a mirror pod would reach, in the reference's words, if any. */
@@ -86,7 +105,11 @@ export interface NodeRestrictionDependencies {
   readonly featureEnabled: (gate: string) => boolean;
 }
 
-export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }: NodeRestrictionDependencies): AdmissionPlugin {
+export function nodeRestrictionPlugin({
+  storageOf,
+  authorizer,
+  featureEnabled,
+}: NodeRestrictionDependencies): AdmissionPlugin {
   const getPod = (namespace: string, name: string) => getCached(storageOf('', 'pods'), name, namespace);
 
   /** The pod a request names, or the reference's NotFound. */
@@ -98,44 +121,63 @@ export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }:
 
   async function admitPodCreate(node: string, pod: KubeObject, refuse: (reason: string) => StatusError): Promise<void> {
     if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] === undefined) {
-      throw refuse(`pod does not have ${quoted(MIRROR_POD_ANNOTATION)} annotation, node ${quoted(node)} can only create mirror pods`);
+      throw refuse(
+        `pod does not have ${quoted(MIRROR_POD_ANNOTATION)} annotation, node ${quoted(node)} can only create mirror pods`,
+      );
     }
-    if (record(pod.spec).nodeName !== node) throw refuse(`node ${quoted(node)} can only create pods with spec.nodeName set to itself`);
+    if (record(pod.spec).nodeName !== node)
+      throw refuse(`node ${quoted(node)} can only create pods with spec.nodeName set to itself`);
     const owners = pod.metadata.ownerReferences ?? [];
-    if (owners.length > 1) throw refuse(`node ${quoted(node)} can only create pods with a single owner reference set to itself`);
+    if (owners.length > 1)
+      throw refuse(`node ${quoted(node)} can only create pods with a single owner reference set to itself`);
     const owner = owners[0];
     if (owner === undefined || owner.apiVersion !== 'v1' || owner.kind !== 'Node' || owner.name !== node) {
       throw refuse(`node ${quoted(node)} can only create pods with an owner reference set to itself`);
     }
-    if (owner.controller !== true) throw refuse(`node ${quoted(node)} can only create pods with a controller owner reference set to itself`);
-    if (owner.blockOwnerDeletion === true) throw refuse(`node ${quoted(node)} must not set blockOwnerDeletion on an owner reference`);
+    if (owner.controller !== true)
+      throw refuse(`node ${quoted(node)} can only create pods with a controller owner reference set to itself`);
+    if (owner.blockOwnerDeletion === true)
+      throw refuse(`node ${quoted(node)} must not set blockOwnerDeletion on an owner reference`);
     const nodeObject = await getCached(storageOf('', 'nodes'), node);
     if (nodeObject === undefined) throw notFound({ group: '', resource: 'nodes' }, node);
-    if (owner.uid !== nodeObject.metadata.uid) throw refuse(`node ${node} UID mismatch: expected ${String(owner.uid)} got ${String(nodeObject.metadata.uid)}`);
+    if (owner.uid !== nodeObject.metadata.uid)
+      throw refuse(`node ${node} UID mismatch: expected ${String(owner.uid)} got ${String(nodeObject.metadata.uid)}`);
     const reference = apiObjectReference(pod);
     if (reference !== undefined) throw refuse(`node ${quoted(node)} can not create pods that reference ${reference}`);
   }
 
-  async function admitPod(node: string, attributes: AdmissionAttributes, refuse: (reason: string) => StatusError): Promise<void> {
+  async function admitPod(
+    node: string,
+    attributes: AdmissionAttributes,
+    refuse: (reason: string) => StatusError,
+  ): Promise<void> {
     const { operation, subResource } = attributes;
     if (subResource === '') {
       if (operation === 'CREATE') return admitPodCreate(node, attributes.object!, refuse);
       if (operation === 'DELETE') {
         const pod = attributes.oldObject ?? (await existingPod(attributes, attributes.name));
-        if (record(pod.spec).nodeName !== node) throw refuse(`node ${quoted(node)} can only delete pods with spec.nodeName set to itself`);
+        if (record(pod.spec).nodeName !== node)
+          throw refuse(`node ${quoted(node)} can only delete pods with spec.nodeName set to itself`);
         return;
       }
-      throw refuse(`unexpected operation ${quoted(operation)}, node ${quoted(node)} can only create and delete mirror pods`);
+      throw refuse(
+        `unexpected operation ${quoted(operation)}, node ${quoted(node)} can only create and delete mirror pods`,
+      );
     }
     if (subResource === 'status') {
       if (operation !== 'UPDATE') throw refuse(`unexpected operation ${quoted(operation)}`);
       const [pod, old] = [attributes.object!, attributes.oldObject!];
-      if (record(old.spec).nodeName !== node) throw refuse(`node ${quoted(node)} can only update pod status for pods with spec.nodeName set to itself`);
-      if (!deepEqual(pod.metadata.labels ?? {}, old.metadata.labels ?? {})) throw refuse(`node ${quoted(node)} cannot update labels through pod status`);
+      if (record(old.spec).nodeName !== node)
+        throw refuse(`node ${quoted(node)} can only update pod status for pods with spec.nodeName set to itself`);
+      if (!deepEqual(pod.metadata.labels ?? {}, old.metadata.labels ?? {}))
+        throw refuse(`node ${quoted(node)} cannot update labels through pod status`);
       const [status, oldStatus] = [record(pod.status), record(old.status)];
-      const claims = (value: Fields) => list(value.resourceClaimStatuses).map((entry) => [entry.name, entry.resourceClaimName ?? null]);
-      if (!deepEqual(claims(status), claims(oldStatus))) throw refuse(`node ${quoted(node)} cannot update resource claim statues`);
-      if (!deepEqual(status.extendedResourceClaimStatus ?? null, oldStatus.extendedResourceClaimStatus ?? null)) throw refuse(`node ${quoted(node)} cannot update extended resource claim status`);
+      const claims = (value: Fields) =>
+        list(value.resourceClaimStatuses).map((entry) => [entry.name, entry.resourceClaimName ?? null]);
+      if (!deepEqual(claims(status), claims(oldStatus)))
+        throw refuse(`node ${quoted(node)} cannot update resource claim statues`);
+      if (!deepEqual(status.extendedResourceClaimStatus ?? null, oldStatus.extendedResourceClaimStatus ?? null))
+        throw refuse(`node ${quoted(node)} cannot update extended resource claim status`);
       return;
     }
     if (subResource === 'eviction') {
@@ -145,48 +187,71 @@ export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }:
       const podName = attributes.name || String(attributes.object?.metadata.name ?? '');
       if (podName === '') throw refuse('could not determine pod from request data');
       const pod = await existingPod(attributes, podName);
-      if (record(pod.spec).nodeName !== node) throw refuse(`node ${node} can only evict pods with spec.nodeName set to itself`);
+      if (record(pod.spec).nodeName !== node)
+        throw refuse(`node ${node} can only evict pods with spec.nodeName set to itself`);
       return;
     }
     throw refuse(`unexpected pod subresource ${quoted(subResource)}, only 'status' and 'eviction' are allowed`);
   }
 
   function admitNode(node: string, attributes: AdmissionAttributes, refuse: (reason: string) => StatusError): void {
-    if (attributes.name !== node) throw refuse(`node ${quoted(node)} is not allowed to modify node ${quoted(attributes.name)}`);
+    if (attributes.name !== node)
+      throw refuse(`node ${quoted(node)} is not allowed to modify node ${quoted(attributes.name)}`);
     const object = attributes.object;
     if (attributes.operation === 'CREATE' && object !== undefined) {
       if (record(object.spec).configSource !== undefined && record(object.spec).configSource !== null) {
         throw refuse(`node ${quoted(node)} is not allowed to create pods with a non-nil configSource`);
       }
       const labels = forbiddenLabels(object.metadata.labels ?? {}, {});
-      if (labels.length > 0) throw refuse(`node ${quoted(node)} is not allowed to set the following labels: ${labels.join(', ')}`);
+      if (labels.length > 0)
+        throw refuse(`node ${quoted(node)} is not allowed to set the following labels: ${labels.join(', ')}`);
     }
     if (attributes.operation === 'UPDATE' && object !== undefined) {
       const old = attributes.oldObject!;
       const [spec, oldSpec] = [record(object.spec), record(old.spec)];
-      if (spec.configSource !== undefined && spec.configSource !== null && !deepEqual(spec.configSource, oldSpec.configSource)) {
+      if (
+        spec.configSource !== undefined &&
+        spec.configSource !== null &&
+        !deepEqual(spec.configSource, oldSpec.configSource)
+      ) {
         throw refuse(`node ${quoted(node)} is not allowed to update configSource to a new non-nil configSource`);
       }
-      if (!deepEqual(spec.taints ?? [], oldSpec.taints ?? [])) throw refuse(`node ${quoted(node)} is not allowed to modify taints`);
-      if (!deepEqual(object.metadata.ownerReferences ?? [], old.metadata.ownerReferences ?? [])) throw refuse(`node ${quoted(node)} is not allowed to modify ownerReferences`);
+      if (!deepEqual(spec.taints ?? [], oldSpec.taints ?? []))
+        throw refuse(`node ${quoted(node)} is not allowed to modify taints`);
+      if (!deepEqual(object.metadata.ownerReferences ?? [], old.metadata.ownerReferences ?? []))
+        throw refuse(`node ${quoted(node)} is not allowed to modify ownerReferences`);
       const labels = forbiddenLabels(object.metadata.labels ?? {}, old.metadata.labels ?? {});
       if (labels.length > 0) throw refuse(`is not allowed to modify labels: ${labels.join(', ')}`);
     }
   }
 
-  function admitClaimStatus(node: string, attributes: AdmissionAttributes, refuse: (reason: string) => StatusError): void {
+  function admitClaimStatus(
+    node: string,
+    attributes: AdmissionAttributes,
+    refuse: (reason: string) => StatusError,
+  ): void {
     if (attributes.subResource !== 'status') throw refuse('may only update PVC status');
     if (attributes.operation !== 'UPDATE') throw refuse(`unexpected operation ${quoted(attributes.operation)}`);
     // What the kubelet reports of a volume expansion; everything else stays as it is.
     const comparable = (claim: KubeObject) => {
       const { resourceVersion: _version, managedFields: _fields, ...metadata } = claim.metadata;
-      const { capacity: _capacity, conditions: _conditions, allocatedResourceStatuses: _statuses, allocatedResources: _allocated, ...status } = record(claim.status);
+      const {
+        capacity: _capacity,
+        conditions: _conditions,
+        allocatedResourceStatuses: _statuses,
+        allocatedResources: _allocated,
+        ...status
+      } = record(claim.status);
       return { ...claim, metadata, status };
     };
     const [now, before] = [comparable(attributes.object!), comparable(attributes.oldObject!)];
     if (!deepEqual(now, before)) {
-      const changed = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter((field) => !deepEqual((now as Fields)[field], (before as Fields)[field]));
-      throw refuse(`node ${quoted(node)} is not allowed to update fields other than status.quantity and status.conditions: ${changed.join(', ')}`);
+      const changed = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter(
+        (field) => !deepEqual((now as Fields)[field], (before as Fields)[field]),
+      );
+      throw refuse(
+        `node ${quoted(node)} is not allowed to update fields other than status.quantity and status.conditions: ${changed.join(', ')}`,
+      );
     }
   }
 
@@ -195,15 +260,28 @@ export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }:
     const drivers: string[] = [];
     for (const volume of list(record(pod.spec).volumes)) {
       for (const source of list(record(volume.projected).sources)) {
-        if (source.serviceAccountToken !== undefined && (record(source.serviceAccountToken).audience ?? '') === audience) return true;
+        if (
+          source.serviceAccountToken !== undefined &&
+          (record(source.serviceAccountToken).audience ?? '') === audience
+        )
+          return true;
       }
       let claimName: string | undefined;
-      if (volume.persistentVolumeClaim !== undefined) claimName = String(record(volume.persistentVolumeClaim).claimName ?? '');
-      else if (record(volume.ephemeral).volumeClaimTemplate !== undefined) claimName = `${pod.metadata.name}-${String(volume.name)}`;
+      if (volume.persistentVolumeClaim !== undefined)
+        claimName = String(record(volume.persistentVolumeClaim).claimName ?? '');
+      else if (record(volume.ephemeral).volumeClaimTemplate !== undefined)
+        claimName = `${pod.metadata.name}-${String(volume.name)}`;
       if (claimName !== undefined) {
-        const claim = await getCached(storageOf('', 'persistentvolumeclaims'), claimName, String(pod.metadata.namespace));
+        const claim = await getCached(
+          storageOf('', 'persistentvolumeclaims'),
+          claimName,
+          String(pod.metadata.namespace),
+        );
         const volumeName = record(claim?.spec).volumeName;
-        const bound = typeof volumeName === 'string' && volumeName !== '' ? await getCached(storageOf('', 'persistentvolumes'), volumeName) : undefined;
+        const bound =
+          typeof volumeName === 'string' && volumeName !== ''
+            ? await getCached(storageOf('', 'persistentvolumes'), volumeName)
+            : undefined;
         const driver = record(record(bound?.spec).csi).driver;
         if (typeof driver === 'string') drivers.push(driver);
       } else if (typeof record(volume.csi).driver === 'string') {
@@ -217,33 +295,52 @@ export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }:
     return false;
   }
 
-  async function admitTokenRequest(node: string, attributes: AdmissionAttributes, refuse: (reason: string) => StatusError): Promise<void> {
+  async function admitTokenRequest(
+    node: string,
+    attributes: AdmissionAttributes,
+    refuse: (reason: string) => StatusError,
+  ): Promise<void> {
     if (attributes.operation !== 'CREATE' || attributes.subResource !== 'token') return;
     const spec = record(attributes.object?.spec);
     const ref = record(spec.boundObjectRef);
-    if (ref.apiVersion !== 'v1' || ref.kind !== 'Pod' || !ref.name) throw refuse('node requested token not bound to a pod');
+    if (ref.apiVersion !== 'v1' || ref.kind !== 'Pod' || !ref.name)
+      throw refuse('node requested token not bound to a pod');
     if (!ref.uid) throw refuse('node requested token with a pod binding without a uid');
     const pod = await existingPod(attributes, String(ref.name));
     if (ref.uid !== pod.metadata.uid) {
-      throw refuse(`the UID in the bound object reference (${String(ref.uid)}) does not match the UID in record. The object might have been deleted and then recreated`);
+      throw refuse(
+        `the UID in the bound object reference (${String(ref.uid)}) does not match the UID in record. The object might have been deleted and then recreated`,
+      );
     }
-    if (record(pod.spec).nodeName !== node) throw refuse('node requested token bound to a pod scheduled on a different node');
+    if (record(pod.spec).nodeName !== node)
+      throw refuse('node requested token bound to a pod scheduled on a different node');
     if (!featureEnabled('ServiceAccountNodeAudienceRestriction')) return;
     const audiences = Array.isArray(spec.audiences) ? spec.audiences.map(String) : [];
     if (audiences.length > 1) throw refuse('node may only request 0 or 1 audiences');
     const audience = audiences[0] ?? '';
     if (await podUsesAudience(pod, audience)) return;
     const { decision } = await authorizer.authorize({
-      user: attributes.userInfo, verb: 'request-serviceaccounts-token-audience', isResourceRequest: true, path: '',
-      namespace: attributes.namespace, apiGroup: '', apiVersion: 'v1', resource: audience, subresource: '', name: attributes.name,
+      user: attributes.userInfo,
+      verb: 'request-serviceaccounts-token-audience',
+      isResourceRequest: true,
+      path: '',
+      namespace: attributes.namespace,
+      apiGroup: '',
+      apiVersion: 'v1',
+      resource: audience,
+      subresource: '',
+      name: attributes.name,
     });
     if (decision !== 'allow') {
-      throw refuse(`audience ${quoted(audience)} not found in pod spec volume, ${attributes.userInfo.name} is not authorized to request tokens for this audience`);
+      throw refuse(
+        `audience ${quoted(audience)} not found in pod spec volume, ${attributes.userInfo.name} is not authorized to request tokens for this audience`,
+      );
     }
   }
 
   function admitLease(node: string, attributes: AdmissionAttributes, refuse: (reason: string) => StatusError): void {
-    if (attributes.namespace !== NODE_LEASE_NAMESPACE) throw refuse(`can only access leases in the ${quoted(NODE_LEASE_NAMESPACE)} system namespace`);
+    if (attributes.namespace !== NODE_LEASE_NAMESPACE)
+      throw refuse(`can only access leases in the ${quoted(NODE_LEASE_NAMESPACE)} system namespace`);
     const name = attributes.operation === 'CREATE' ? attributes.object?.metadata.name : attributes.name;
     if (name !== node) throw refuse('can only access node lease with the same name as the requesting node');
   }
@@ -253,7 +350,11 @@ export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }:
     if (name !== node) throw refuse('can only access CSINode with the same name as the requesting node');
   }
 
-  function admitResourceSlice(node: string, attributes: AdmissionAttributes, refuse: (reason: string) => StatusError): void {
+  function admitResourceSlice(
+    node: string,
+    attributes: AdmissionAttributes,
+    refuse: (reason: string) => StatusError,
+  ): void {
     if (attributes.operation === 'CREATE' && record(attributes.object?.spec).nodeName !== node) {
       throw refuse('can only create ResourceSlice with the same NodeName as the requesting node');
     }
@@ -286,15 +387,24 @@ export function nodeRestrictionPlugin({ storageOf, authorizer, featureEnabled }:
       if (node === '') throw refuse(`could not determine node from user ${quoted(attributes.userInfo.name)}`);
       const { group, resource } = attributes.resource;
       switch (group === '' ? resource : `${resource}.${group}`) {
-        case 'pods': return admitPod(node, attributes, refuse);
-        case 'nodes': return admitNode(node, attributes, refuse);
-        case 'persistentvolumeclaims': return admitClaimStatus(node, attributes, refuse);
-        case 'serviceaccounts': return admitTokenRequest(node, attributes, refuse);
-        case 'leases.coordination.k8s.io': return admitLease(node, attributes, refuse);
-        case 'csinodes.storage.k8s.io': return admitCSINode(node, attributes, refuse);
-        case 'resourceslices.resource.k8s.io': return admitResourceSlice(node, attributes, refuse);
-        case 'certificatesigningrequests.certificates.k8s.io': return admitCSR(node, attributes, refuse);
-        default: return;
+        case 'pods':
+          return admitPod(node, attributes, refuse);
+        case 'nodes':
+          return admitNode(node, attributes, refuse);
+        case 'persistentvolumeclaims':
+          return admitClaimStatus(node, attributes, refuse);
+        case 'serviceaccounts':
+          return admitTokenRequest(node, attributes, refuse);
+        case 'leases.coordination.k8s.io':
+          return admitLease(node, attributes, refuse);
+        case 'csinodes.storage.k8s.io':
+          return admitCSINode(node, attributes, refuse);
+        case 'resourceslices.resource.k8s.io':
+          return admitResourceSlice(node, attributes, refuse);
+        case 'certificatesigningrequests.certificates.k8s.io':
+          return admitCSR(node, attributes, refuse);
+        default:
+          return;
       }
     },
   };

@@ -4,7 +4,7 @@
  * that no one asks a volume plugin for a growth it cannot give. Shrinking is validation's call.
  */
 import { refusedName } from '../refused-name';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { parseQuantity } from '../../quantity/quantity';
 import { forbidden } from '../../status/catalogue';
 import { getCached, type StorageOf } from '../lookup';
@@ -14,7 +14,8 @@ import type { AdmissionPlugin } from '../types';
 const LEGACY_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 
 type Fields = Record<string, unknown>;
-const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 
 function classOf(claim: KubeObject): string {
   const annotated = claim.metadata.annotations?.[LEGACY_STORAGE_CLASS];
@@ -37,11 +38,17 @@ export function persistentVolumeClaimResizePlugin(storageOf: StorageOf): Admissi
       if (object === undefined || oldObject === undefined) return;
       if (requestedStorage(object).compareTo(requestedStorage(oldObject)) <= 0) return;
       const refuse = (reason: string) => forbidden(resource, refusedName(attributes), reason);
-      if (record(oldObject.status).phase !== 'Bound') throw refuse('Only bound persistent volume claims can be expanded');
+      if (record(oldObject.status).phase !== 'Bound')
+        throw refuse('Only bound persistent volume claims can be expanded');
       const className = classOf(object);
-      const storageClass = className !== '' && className === classOf(oldObject) ? await getCached(storageOf('storage.k8s.io', 'storageclasses'), className) : undefined;
+      const storageClass =
+        className !== '' && className === classOf(oldObject)
+          ? await getCached(storageOf('storage.k8s.io', 'storageclasses'), className)
+          : undefined;
       if (storageClass?.allowVolumeExpansion !== true) {
-        throw refuse('only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
+        throw refuse(
+          'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize',
+        );
       }
     },
   };

@@ -4,7 +4,7 @@
  * other values itself; only one PriorityClass may be the global default.
  */
 import { refusedName } from '../refused-name';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { forbidden } from '../../status/catalogue';
 import { getCached, listCached, writes, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
@@ -22,7 +22,8 @@ function fromClass(priorityClass: KubeObject): Computed {
   return {
     className: priorityClass.metadata.name,
     priority: Number(priorityClass.value ?? 0),
-    preemptionPolicy: typeof priorityClass.preemptionPolicy === 'string' ? priorityClass.preemptionPolicy : DEFAULT_PREEMPTION,
+    preemptionPolicy:
+      typeof priorityClass.preemptionPolicy === 'string' ? priorityClass.preemptionPolicy : DEFAULT_PREEMPTION,
   };
 }
 
@@ -32,19 +33,27 @@ export function priorityPlugin(storageOf: StorageOf): AdmissionPlugin {
   async function computed(attributes: AdmissionAttributes, className: string | undefined): Promise<Computed> {
     if (className) {
       const found = await getCached(classes(), className);
-      if (found === undefined) throw forbidden(attributes.resource, refusedName(attributes), `no PriorityClass with name ${className} was found`);
+      if (found === undefined)
+        throw forbidden(
+          attributes.resource,
+          refusedName(attributes),
+          `no PriorityClass with name ${className} was found`,
+        );
       return fromClass(found);
     }
     const globalDefault = (await listCached(classes())).filter((candidate) => candidate.globalDefault === true);
     // Should several claim it (created concurrently), the lowest value wins, as in the reference.
     globalDefault.sort((a, b) => Number(a.value ?? 0) - Number(b.value ?? 0));
-    return globalDefault.length > 0 ? fromClass(globalDefault[0]) : { priority: DEFAULT_PRIORITY, preemptionPolicy: DEFAULT_PREEMPTION };
+    return globalDefault.length > 0
+      ? fromClass(globalDefault[0])
+      : { priority: DEFAULT_PRIORITY, preemptionPolicy: DEFAULT_PREEMPTION };
   }
 
   return {
     name: 'Priority',
     async admit(attributes) {
-      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods') || attributes.object === undefined) return;
+      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods') || attributes.object === undefined)
+        return;
       const spec = (attributes.object.spec ??= {}) as Record<string, unknown>;
       const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : undefined;
       const result = await computed(attributes, className);
@@ -55,7 +64,11 @@ export function priorityPlugin(storageOf: StorageOf): AdmissionPlugin {
           `the integer value of priority (${String(spec.priority)}) must not be provided in pod spec; priority admission controller computed ${result.priority} from the given PriorityClass name`,
         );
       }
-      if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== null && spec.preemptionPolicy !== result.preemptionPolicy) {
+      if (
+        spec.preemptionPolicy !== undefined &&
+        spec.preemptionPolicy !== null &&
+        spec.preemptionPolicy !== result.preemptionPolicy
+      ) {
         throw forbidden(
           attributes.resource,
           attributes.name,
@@ -67,11 +80,18 @@ export function priorityPlugin(storageOf: StorageOf): AdmissionPlugin {
       spec.preemptionPolicy = result.preemptionPolicy;
     },
     async validate(attributes) {
-      if (!writes(attributes, 'scheduling.k8s.io', 'priorityclasses') || attributes.object?.globalDefault !== true) return;
+      if (!writes(attributes, 'scheduling.k8s.io', 'priorityclasses') || attributes.object?.globalDefault !== true)
+        return;
       if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
-      const other = (await listCached(classes())).find((candidate) => candidate.globalDefault === true && candidate.metadata.name !== attributes.name);
+      const other = (await listCached(classes())).find(
+        (candidate) => candidate.globalDefault === true && candidate.metadata.name !== attributes.name,
+      );
       if (other !== undefined) {
-        throw forbidden(attributes.resource, refusedName(attributes), `PriorityClass ${other.metadata.name} is already marked as default. Only one default can exist`);
+        throw forbidden(
+          attributes.resource,
+          refusedName(attributes),
+          `PriorityClass ${other.metadata.name} is already marked as default. Only one default can exist`,
+        );
       }
     },
   };

@@ -11,15 +11,26 @@
  * by VolumeAttributesClass).
  */
 import { refusedName } from '../refused-name';
-import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
+import type { ObjectStorage } from '../../../storage/objects/types';
 import { EVERYTHING } from '../../../storage/objects/types';
 import { ObjectError } from '../../../storage/errors';
 import { forbidden } from '../../status/catalogue';
-import { addAmounts, amountOf, claimQuotaChanged, formatAmount, missingPodCompute, usageOf, ZERO, type Amount, type Usage } from '../../quota/usage';
+import {
+  addAmounts,
+  amountOf,
+  claimQuotaChanged,
+  formatAmount,
+  missingPodCompute,
+  usageOf,
+  ZERO,
+  type Amount,
+  type Usage,
+} from '../../quota/usage';
 import { quotaCounts } from '../../quota/scopes';
 import type { StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
+import type { KubeObject } from '../../../api/objects';
 type Fields = Record<string, unknown>;
 
 function record(value: unknown): Fields {
@@ -51,14 +62,17 @@ function charge(attributes: AdmissionAttributes, quota: KubeObject): Usage {
   for (const [name, amount] of added) {
     const previous = before.get(name);
     if (previous === undefined) growth.set(name, amount);
-    else if (previous.value.compareTo(amount.value) < 0) growth.set(name, { value: amount.value.add(previous.value.negate()), binary: amount.binary });
+    else if (previous.value.compareTo(amount.value) < 0)
+      growth.set(name, { value: amount.value.add(previous.value.negate()), binary: amount.binary });
   }
   return growth;
 }
 
-const isPodCreate = (attributes: AdmissionAttributes) => attributes.resource.group === '' && attributes.resource.resource === 'pods' && attributes.operation === 'CREATE';
+const isPodCreate = (attributes: AdmissionAttributes) =>
+  attributes.resource.group === '' && attributes.resource.resource === 'pods' && attributes.operation === 'CREATE';
 
-const list = (entries: [string, Amount][]) => entries.map(([name, amount]) => `${name}=${formatAmount(amount)}`).join(',');
+const list = (entries: [string, Amount][]) =>
+  entries.map(([name, amount]) => `${name}=${formatAmount(amount)}`).join(',');
 
 /**
  * The quota with the request charged, or the reference's refusal. Works on `quota` as read now
@@ -72,7 +86,8 @@ function charged(attributes: AdmissionAttributes, quota: KubeObject): KubeObject
   const used = amounts(status.used);
   if (isPodCreate(attributes)) {
     const missing = missingPodCompute(attributes.object!, new Set(hard.keys()));
-    if (missing !== undefined) throw forbidden(attributes.resource, refusedName(attributes), `failed quota: ${name}: must specify ${missing}`);
+    if (missing !== undefined)
+      throw forbidden(attributes.resource, refusedName(attributes), `failed quota: ${name}: must specify ${missing}`);
   }
   const exceeded: string[] = [];
   const newUsed = { ...record(status.used) };
@@ -85,9 +100,13 @@ function charged(attributes: AdmissionAttributes, quota: KubeObject): KubeObject
   }
   // A status update reports what already happened (a volume changed class): charged, never refused.
   if (exceeded.length > 0 && attributes.subResource !== 'status') {
-    const pick = (source: Map<string, Amount>) => exceeded.map((resource): [string, Amount] => [resource, source.get(resource) ?? ZERO]);
-    throw forbidden(attributes.resource, refusedName(attributes),
-      `exceeded quota: ${name}, requested: ${list(pick(request))}, used: ${list(pick(used))}, limited: ${list(pick(hard))}`);
+    const pick = (source: Map<string, Amount>) =>
+      exceeded.map((resource): [string, Amount] => [resource, source.get(resource) ?? ZERO]);
+    throw forbidden(
+      attributes.resource,
+      refusedName(attributes),
+      `exceeded quota: ${name}, requested: ${list(pick(request))}, used: ${list(pick(used))}, limited: ${list(pick(hard))}`,
+    );
   }
   quota.status = { ...status, used: newUsed };
   return quota;
@@ -101,7 +120,13 @@ function handles(attributes: AdmissionAttributes): boolean {
   if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return false;
   if (attributes.subResource === '') return true;
   const { group, resource } = attributes.resource;
-  return attributes.subResource === 'status' && group === '' && resource === 'persistentvolumeclaims' && attributes.oldObject !== undefined && claimQuotaChanged(attributes.oldObject, attributes.object!);
+  return (
+    attributes.subResource === 'status' &&
+    group === '' &&
+    resource === 'persistentvolumeclaims' &&
+    attributes.oldObject !== undefined &&
+    claimQuotaChanged(attributes.oldObject, attributes.object!)
+  );
 }
 
 async function quotasOf(storage: ObjectStorage, namespace: string): Promise<readonly KubeObject[]> {
@@ -119,7 +144,10 @@ export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
       const applicable = (quota: KubeObject) => {
         if (!quotaCounts(quota, group, resource, attributes.object!)) return false;
         const hard = record(record(quota.status).hard);
-        return [...charge(attributes, quota).keys()].some((name) => name in hard) || (isPodCreate(attributes) && missingPodCompute(attributes.object!, new Set(Object.keys(hard))) !== undefined);
+        return (
+          [...charge(attributes, quota).keys()].some((name) => name in hard) ||
+          (isPodCreate(attributes) && missingPodCompute(attributes.object!, new Set(Object.keys(hard))) !== undefined)
+        );
       };
       const candidates = (await quotasOf(quotas, attributes.namespace)).filter(applicable);
       // Check every quota on the cached state first, so a refusal by one charges none.
@@ -128,7 +156,11 @@ export function resourceQuotaPlugin(storageOf: StorageOf): AdmissionPlugin {
       for (const quota of candidates) {
         const key = { namespace: attributes.namespace, name: String(quota.metadata.name) };
         try {
-          await quotas.update(key, (current) => (current !== undefined && applicable(current) ? charged(attributes, current) : current!), { preconditions: { uid: quota.metadata.uid } });
+          await quotas.update(
+            key,
+            (current) => (current !== undefined && applicable(current) ? charged(attributes, current) : current!),
+            { preconditions: { uid: quota.metadata.uid } },
+          );
         } catch (error) {
           // A quota deleted meanwhile no longer limits anything.
           if (!(error instanceof ObjectError && error.reason === 'NotFound')) throw error;

@@ -8,7 +8,7 @@
  * token projection at all.
  */
 import { ObjectError } from '../../../storage/errors';
-import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
+import type { ObjectStorage } from '../../../storage/objects/types';
 import { podSecretNames } from '../../authz/node/pod-references';
 import { generateName } from '../../registry/store/object-meta';
 import { forbidden } from '../../status/catalogue';
@@ -16,6 +16,7 @@ import { writes, type StorageOf } from '../lookup';
 import { refusedName } from '../refused-name';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
+import type { KubeObject } from '../../../api/objects';
 type Fields = Record<string, unknown>;
 
 const DEFAULT_ACCOUNT = 'default';
@@ -28,7 +29,8 @@ const TOKEN_EXPIRATION_SECONDS = 3607;
 /** The `default` account is made by a controller just after its namespace: ask again for a while. */
 const DEFAULT_ACCOUNT_ATTEMPTS = 10;
 
-const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 const list = (value: unknown): Fields[] => (Array.isArray(value) ? value.map(record) : []);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,14 +41,23 @@ function tokenVolume(name: string): Fields {
       sources: [
         { serviceAccountToken: { expirationSeconds: TOKEN_EXPIRATION_SECONDS, path: 'token' } },
         { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        {
+          downwardAPI: {
+            items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+          },
+        },
       ],
       defaultMode: 0o644,
     },
   };
 }
 
-async function readAccount(accounts: ObjectStorage, namespace: string, name: string, resourceVersion: string): Promise<KubeObject | undefined> {
+async function readAccount(
+  accounts: ObjectStorage,
+  namespace: string,
+  name: string,
+  resourceVersion: string,
+): Promise<KubeObject | undefined> {
   try {
     return await accounts.get({ namespace, name }, { resourceVersion });
   } catch (error) {
@@ -92,10 +103,15 @@ function mountToken(spec: Fields): void {
 
 function mirrorPodRefusal(pod: KubeObject): string | undefined {
   const spec = record(pod.spec);
-  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '') return 'a mirror pod may not reference service accounts';
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '')
+    return 'a mirror pod may not reference service accounts';
   if (podSecretNames(pod).length > 0) return 'a mirror pod may not reference secrets';
   for (const volume of list(spec.volumes)) {
-    if (list(record(volume.projected).sources).some((source) => source.serviceAccountToken !== undefined && source.serviceAccountToken !== null)) {
+    if (
+      list(record(volume.projected).sources).some(
+        (source) => source.serviceAccountToken !== undefined && source.serviceAccountToken !== null,
+      )
+    ) {
       return 'a mirror pod may not use ServiceAccountToken volume projections';
     }
   }
@@ -103,13 +119,18 @@ function mirrorPodRefusal(pod: KubeObject): string | undefined {
 }
 
 /** The first secret the pod uses that an account enforcing mountable secrets does not list, as the reference words it. */
-function unlistedSecret(account: KubeObject, spec: Fields, containerKinds: ReadonlyArray<readonly [string, string]>): string | undefined {
+function unlistedSecret(
+  account: KubeObject,
+  spec: Fields,
+  containerKinds: ReadonlyArray<readonly [string, string]>,
+): string | undefined {
   const accountName = account.metadata.name;
   const mountable = new Set(list(account.secrets).map((secret) => secret.name));
   const notAllowed = `is not allowed because service account ${accountName} does not reference that secret`;
   for (const volume of list(spec.volumes)) {
     const secret = record(volume.secret);
-    if (volume.secret !== undefined && !mountable.has(secret.secretName)) return `volume with secret.secretName="${String(secret.secretName ?? '')}" ${notAllowed}`;
+    if (volume.secret !== undefined && !mountable.has(secret.secretName))
+      return `volume with secret.secretName="${String(secret.secretName ?? '')}" ${notAllowed}`;
   }
   for (const [field, label] of containerKinds) {
     for (const container of list(spec[field])) {
@@ -139,17 +160,26 @@ function unlistedSecret(account: KubeObject, spec: Fields, containerKinds: Reado
 
 /** The spellings of true Go's strconv.ParseBool accepts, which reads the annotation in the reference. */
 const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const enforcesMountableSecrets = (account: KubeObject) => GO_TRUE.has(account.metadata.annotations?.[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION] ?? '');
+const enforcesMountableSecrets = (account: KubeObject) =>
+  GO_TRUE.has(account.metadata.annotations?.[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION] ?? '');
 
 export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
   const accounts = () => storageOf('', 'serviceaccounts');
   const applies = (attributes: AdmissionAttributes) =>
-    attributes.resource.group === '' && attributes.resource.resource === 'pods' && attributes.object !== undefined && (attributes.subResource === '' || attributes.subResource === 'ephemeralcontainers');
-  const refuse = (attributes: AdmissionAttributes, reason: string) => forbidden(attributes.resource, refusedName(attributes), reason);
+    attributes.resource.group === '' &&
+    attributes.resource.resource === 'pods' &&
+    attributes.object !== undefined &&
+    (attributes.subResource === '' || attributes.subResource === 'ephemeralcontainers');
+  const refuse = (attributes: AdmissionAttributes, reason: string) =>
+    forbidden(attributes.resource, refusedName(attributes), reason);
 
   async function accountOf(attributes: AdmissionAttributes, name: string): Promise<KubeObject> {
     const account = await findAccount(accounts(), attributes.namespace, name);
-    if (account === undefined) throw refuse(attributes, `error looking up service account ${attributes.namespace}/${name}: serviceaccount "${name}" not found`);
+    if (account === undefined)
+      throw refuse(
+        attributes,
+        `error looking up service account ${attributes.namespace}/${name}: serviceaccount "${name}" not found`,
+      );
     return account;
   }
 
@@ -160,7 +190,8 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
       const pod = attributes.object!;
       if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return;
       const spec = (pod.spec ??= {}) as Fields;
-      if (typeof spec.serviceAccountName !== 'string' || spec.serviceAccountName === '') spec.serviceAccountName = DEFAULT_ACCOUNT;
+      if (typeof spec.serviceAccountName !== 'string' || spec.serviceAccountName === '')
+        spec.serviceAccountName = DEFAULT_ACCOUNT;
       // The v1 form keeps the deprecated field equal to the name, as the reference's conversion writes it.
       spec.serviceAccount = spec.serviceAccountName;
       const account = await accountOf(attributes, spec.serviceAccountName as string);
@@ -174,11 +205,14 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
       const pod = attributes.object!;
       const spec = record(pod.spec);
       const accountName = typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : '';
-      const noAccount = () => refuse(attributes, `no service account specified for pod ${attributes.namespace}/${pod.metadata.name}`);
+      const noAccount = () =>
+        refuse(attributes, `no service account specified for pod ${attributes.namespace}/${pod.metadata.name}`);
       if (attributes.operation === 'UPDATE' && attributes.subResource === 'ephemeralcontainers') {
         if (accountName === '') throw noAccount();
         const account = await accountOf(attributes, accountName);
-        const refusal = enforcesMountableSecrets(account) ? unlistedSecret(account, spec, [['ephemeralContainers', 'ephemeral container']]) : undefined;
+        const refusal = enforcesMountableSecrets(account)
+          ? unlistedSecret(account, spec, [['ephemeralContainers', 'ephemeral container']])
+          : undefined;
         if (refusal !== undefined) throw refuse(attributes, refusal);
         return;
       }
@@ -190,7 +224,12 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
       }
       if (accountName === '') throw noAccount();
       const account = await accountOf(attributes, accountName);
-      const refusal = enforcesMountableSecrets(account) ? unlistedSecret(account, spec, [['initContainers', 'init container'], ['containers', 'container']]) : undefined;
+      const refusal = enforcesMountableSecrets(account)
+        ? unlistedSecret(account, spec, [
+            ['initContainers', 'init container'],
+            ['containers', 'container'],
+          ])
+        : undefined;
       if (refusal !== undefined) throw refuse(attributes, refusal);
     },
   };

@@ -12,7 +12,8 @@ export function taintNodesByConditionPlugin(): AdmissionPlugin {
   return {
     name: 'TaintNodesByCondition',
     async admit(attributes) {
-      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'nodes') || attributes.object === undefined) return;
+      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'nodes') || attributes.object === undefined)
+        return;
       const spec = (attributes.object.spec ??= {}) as { taints?: { key?: string; effect?: string }[] | null };
       const taints = Array.isArray(spec.taints) ? spec.taints : [];
       if (taints.some((taint) => taint.key === NOT_READY_TAINT.key && taint.effect === NOT_READY_TAINT.effect)) return;

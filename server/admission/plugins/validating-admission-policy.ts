@@ -15,20 +15,19 @@
  * first Audit failure under `validation.policy.admission.k8s.io/validation_failure`, and each
  * policy's `<policy>/<key>` with its distinct values joined by ", ".
  */
-import type { KubeObject } from '../../../storage/objects/types';
-import { qualifiedResource } from '../../status/catalogue';
+import type { KubeObject } from '../../../api/objects';
+import { qualifiedResource, type GroupVersion } from '../../../api/identity';
 import { StatusError } from '../../status/status-error';
 import { CompiledPolicy, VALIDATION_FAILURE_AUDIT_KEY, type PolicyDenial } from '../policy/evaluate';
 import { matchingAttributes } from '../policy/attributes';
 import { collectParams, type ParamKindLookup } from '../policy/params';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../policy/types';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/admissionregistration';
 import { getCached, listCached, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import type { Authorizer } from '../../authz/types';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
-import { requestAuthorizer } from '../request-authorizer';
+import { requestAuthorizer } from '../../cel/libraries/request-authorizer';
 import { candidateVersions, viewIn, type ServedTypeLookup } from '../webhook/versions';
-import type { GroupVersion } from '../../registry/types';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -44,7 +43,9 @@ export interface ValidatingAdmissionPolicyPlugin extends AdmissionPlugin {
 }
 
 function refusal(attributes: AdmissionAttributes, denial: PolicyDenial): StatusError {
-  const subject = attributes.name ? `${qualifiedResource(attributes.resource)} "${attributes.name}"` : qualifiedResource(attributes.resource);
+  const subject = attributes.name
+    ? `${qualifiedResource(attributes.resource)} "${attributes.name}"`
+    : qualifiedResource(attributes.resource);
   return new StatusError({
     code: denial.code,
     reason: denial.reason,
@@ -95,9 +96,16 @@ export function validatingAdmissionPolicyPlugin(
         if (policyName) bound.set(policyName, [...(bound.get(policyName) ?? []), binding]);
       }
       const inUse = new Set<string>();
-      const namespaceObject = attributes.namespace === '' ? null : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
+      const namespaceObject =
+        attributes.namespace === ''
+          ? null
+          : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
       const requestIn = (version: GroupVersion) =>
-        matchingAttributes({ ...attributes, resource: { ...version, resource: attributes.resource.resource }, kind: { ...version, kind: attributes.kind.kind } });
+        matchingAttributes({
+          ...attributes,
+          resource: { ...version, resource: attributes.resource.resource },
+          kind: { ...version, kind: attributes.kind.kind },
+        });
       const authorizerValue = requestAuthorizer(checker, matchingAttributes(attributes));
       let denial: PolicyDenial | undefined;
       for (const [policyName, policyBindings] of bound) {
@@ -106,7 +114,11 @@ export function validatingAdmissionPolicyPlugin(
         inUse.add(policyName);
         const compiled = compiledFor(policy);
         // The version the policy matches the request in (matchPolicy); its objects are shown in it.
-        const candidates = candidateVersions(attributes, compiled.policy.spec.matchConstraints?.matchPolicy, servedType);
+        const candidates = candidateVersions(
+          attributes,
+          compiled.policy.spec.matchConstraints?.matchPolicy,
+          servedType,
+        );
         const version = candidates.find((candidate) => compiled.matchesPolicy(requestIn(candidate), namespaceObject));
         if (version === undefined) continue;
         const request = matchingAttributes({ ...attributes, ...(await viewIn(attributes, version, servedType)) });
@@ -119,16 +131,30 @@ export function validatingAdmissionPolicyPlugin(
           const collected = await collectParams(compiled.policy, binding, attributes.namespace, paramKinds);
           if (!collected.ok) {
             if (!failClosed) continue;
-            const subject = collected.scope === 'policy' ? `ValidatingAdmissionPolicy '${policyName}'` : `ValidatingAdmissionPolicy '${policyName}' with binding '${binding.metadata.name}'`;
-            denial ??= { message: `${subject} denied request: failed to configure ${collected.scope}: ${collected.error}`, reason: 'Invalid', code: 422 };
+            const subject =
+              collected.scope === 'policy'
+                ? `ValidatingAdmissionPolicy '${policyName}'`
+                : `ValidatingAdmissionPolicy '${policyName}' with binding '${binding.metadata.name}'`;
+            denial ??= {
+              message: `${subject} denied request: failed to configure ${collected.scope}: ${collected.error}`,
+              reason: 'Invalid',
+              code: 422,
+            };
             continue;
           }
           for (const params of collected.params) {
-            const outcome = await compiled.evaluate(binding, { attributes: request, namespaceObject, params, authorizer: authorizerValue });
+            const outcome = await compiled.evaluate(binding, {
+              attributes: request,
+              namespaceObject,
+              params,
+              authorizer: authorizerValue,
+            });
             // The reference's warning recorder keeps one of identical texts (one per param here).
-            for (const warning of outcome.warnings) if (!attributes.warnings.includes(warning)) attributes.warnings.push(warning);
+            for (const warning of outcome.warnings)
+              if (!attributes.warnings.includes(warning)) attributes.warnings.push(warning);
             denial ??= outcome.denial;
-            if (outcome.validationFailure !== undefined) attributes.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY] ??= outcome.validationFailure;
+            if (outcome.validationFailure !== undefined)
+              attributes.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY] ??= outcome.validationFailure;
             for (const [key, value] of Object.entries(outcome.auditAnnotations)) {
               const values = annotationValues.get(key) ?? [];
               if (!values.includes(value)) annotationValues.set(key, [...values, value]);

@@ -3,7 +3,7 @@
  * AdmissionAttributes), from the admission chain's attributes.
  */
 import type { AdmissionAttributes } from '../types';
-import type { AdmissionAttributes as PolicyAttributes } from './types';
+import type { AdmissionAttributes as PolicyAttributes } from '../../../api/admissionregistration';
 
 /** The chain's attributes as the matching rules and expressions read them. */
 export function matchingAttributes(attributes: AdmissionAttributes): PolicyAttributes {

@@ -15,10 +15,15 @@
 import type { CompiledExpression, ExpressionCompiler, RequestCostBudget } from '../../cel/environment';
 import { celEnvironment } from '../../cel/lazy';
 import type { CelAuthorizer } from '../../cel/libraries/authorizer';
-import { AUTHORIZER_VARIABLES } from '../request-authorizer';
+import { AUTHORIZER_VARIABLES } from '../../cel/libraries/request-authorizer';
 import type { CelValue } from '../../cel/values';
 import { matchResources } from './matching';
-import type { AdmissionAttributes, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding, ValidationAction } from './types';
+import type {
+  AdmissionAttributes,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+  ValidationAction,
+} from '../../../api/admissionregistration';
 
 export const VALIDATION_FAILURE_AUDIT_KEY = 'validation.policy.admission.k8s.io/validation_failure';
 
@@ -73,7 +78,8 @@ const MESSAGE_VARIABLES = {
 
 const POLICY_VARIABLES = { ...MESSAGE_VARIABLES, ...AUTHORIZER_VARIABLES } as const;
 
-type Compiled = { readonly ok: true; readonly expression: CompiledExpression } | { readonly ok: false; readonly error: string };
+type Compiled =
+  { readonly ok: true; readonly expression: CompiledExpression } | { readonly ok: false; readonly error: string };
 
 type RunResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
@@ -97,18 +103,31 @@ export class CompiledPolicy {
     this.compiler = new ExpressionCompiler(POLICY_VARIABLES);
     this.messageCompiler = new ExpressionCompiler(MESSAGE_VARIABLES);
     const spec = policy.spec;
-    this.matchConditions = (spec.matchConditions ?? []).map(({ name, expression }) => ({ name, compiled: this.compile(expression) }));
-    this.variables = (spec.variables ?? []).map(({ name, expression }) => ({ name, compiled: this.compile(expression) }));
+    this.matchConditions = (spec.matchConditions ?? []).map(({ name, expression }) => ({
+      name,
+      compiled: this.compile(expression),
+    }));
+    this.variables = (spec.variables ?? []).map(({ name, expression }) => ({
+      name,
+      compiled: this.compile(expression),
+    }));
     this.validations = (spec.validations ?? []).map((validation) => ({
       rule: this.compile(validation.expression),
-      message: validation.messageExpression ? this.compile(validation.messageExpression, this.messageCompiler) : undefined,
+      message: validation.messageExpression
+        ? this.compile(validation.messageExpression, this.messageCompiler)
+        : undefined,
     }));
-    this.auditAnnotations = (spec.auditAnnotations ?? []).map(({ key, valueExpression }) => ({ key, compiled: this.compile(valueExpression) }));
+    this.auditAnnotations = (spec.auditAnnotations ?? []).map(({ key, valueExpression }) => ({
+      key,
+      compiled: this.compile(valueExpression),
+    }));
   }
 
   private compile(expression: string, compiler = this.compiler): Compiled {
     const result = compiler.compile(expression);
-    return result.ok ? { ok: true, expression: result.compiled } : { ok: false, error: `compilation failed: ${result.error}` };
+    return result.ok
+      ? { ok: true, expression: result.compiled }
+      : { ok: false, error: `compilation failed: ${result.error}` };
   }
 
   /** Whether the request falls under the policy's matchConstraints. */
@@ -117,12 +136,20 @@ export class CompiledPolicy {
   }
 
   /** Whether the request falls under the binding's matchResources. */
-  matchesBinding(binding: ValidatingAdmissionPolicyBinding, attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
+  matchesBinding(
+    binding: ValidatingAdmissionPolicyBinding,
+    attributes: AdmissionAttributes,
+    namespaceObject: PolicyInputs['namespaceObject'],
+  ): boolean {
     return matchResources(binding.spec.matchResources, attributes, labelsOfNamespace(namespaceObject));
   }
 
   /** Whether the request falls under both. */
-  matches(binding: ValidatingAdmissionPolicyBinding, attributes: AdmissionAttributes, namespaceObject: PolicyInputs['namespaceObject']): boolean {
+  matches(
+    binding: ValidatingAdmissionPolicyBinding,
+    attributes: AdmissionAttributes,
+    namespaceObject: PolicyInputs['namespaceObject'],
+  ): boolean {
     return this.matchesPolicy(attributes, namespaceObject) && this.matchesBinding(binding, attributes, namespaceObject);
   }
 
@@ -143,7 +170,11 @@ export class CompiledPolicy {
     };
     if (inputs.authorizer) context.authorizer = inputs.authorizer;
 
-    const run = async (compiled: Compiled, source: string, on: Readonly<Record<string, CelValue>> = context): Promise<RunResult> => {
+    const run = async (
+      compiled: Compiled,
+      source: string,
+      on: Readonly<Record<string, CelValue>> = context,
+    ): Promise<RunResult> => {
       if (!compiled.ok) return { ok: false, error: `expression '${source}' resulted in error: ${compiled.error}` };
       const result = await compiled.expression.evaluateAwaitingChecks(on, { budget });
       if (result.ok) return result;
@@ -217,7 +248,8 @@ export class CompiledPolicy {
         continue;
       }
       // null or an empty string leaves the annotation out.
-      if (typeof result.value === 'string' && result.value !== '') auditAnnotations[`${this.policy.metadata.name}/${key}`] = result.value;
+      if (typeof result.value === 'string' && result.value !== '')
+        auditAnnotations[`${this.policy.metadata.name}/${key}`] = result.value;
     }
 
     return this.outcome(binding, failures, auditAnnotations);
@@ -247,7 +279,10 @@ export class CompiledPolicy {
     const bindingName = binding.metadata.name;
     const actions = new Set<ValidationAction>(binding.spec.validationActions);
     const warnings = actions.has('Warn')
-      ? failures.map((f) => `Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${f.message}`)
+      ? failures.map(
+          (f) =>
+            `Validation failed for ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}': ${f.message}`,
+        )
       : [];
     const first = failures[0];
     // The reference writes each failure as a one-element list under the same key, and the
@@ -272,13 +307,23 @@ export class CompiledPolicy {
             code: REASON_CODES[first.reason] ?? 422,
           }
         : undefined;
-    return { matched: true, ...(denial ? { denial } : {}), warnings, auditAnnotations, ...(validationFailure ? { validationFailure } : {}) };
+    return {
+      matched: true,
+      ...(denial ? { denial } : {}),
+      warnings,
+      auditAnnotations,
+      ...(validationFailure ? { validationFailure } : {}),
+    };
   }
 }
 
 /** The namespace's labels; undefined for a cluster-scoped request. */
-function labelsOfNamespace(namespaceObject: PolicyInputs['namespaceObject']): Readonly<Record<string, string>> | undefined {
-  return namespaceObject ? ((namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {}) : undefined;
+function labelsOfNamespace(
+  namespaceObject: PolicyInputs['namespaceObject'],
+): Readonly<Record<string, string>> | undefined {
+  return namespaceObject
+    ? ((namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {})
+    : undefined;
 }
 
 /** The `request` variable: the AdmissionRequest fields expressions read. */

@@ -6,7 +6,12 @@
  * selector (on the new or the old object's labels). Versions are matched exactly.
  */
 import { labelRequirementMatches, type LabelRequirement } from '../../selectors/label-selector';
-import type { AdmissionAttributes, LabelSelector, MatchResources, RuleWithOperations } from './types';
+import type {
+  AdmissionAttributes,
+  LabelSelector,
+  MatchResources,
+  RuleWithOperations,
+} from '../../../api/admissionregistration';
 
 const OPERATORS: Readonly<Record<string, LabelRequirement['operator']>> = {
   In: 'in',
@@ -15,7 +20,10 @@ const OPERATORS: Readonly<Record<string, LabelRequirement['operator']>> = {
   DoesNotExist: '!',
 };
 
-export function selectorMatches(selector: LabelSelector | undefined, labels: Readonly<Record<string, string>>): boolean {
+export function selectorMatches(
+  selector: LabelSelector | undefined,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   if (!selector) return true;
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (labels[key] !== value) return false;
@@ -33,8 +41,11 @@ function includes(list: readonly string[] | undefined, value: string): boolean {
 function resourceMatches(patterns: readonly string[] | undefined, resource: string, subresource: string): boolean {
   return (patterns ?? []).some((pattern) => {
     const [patternResource, patternSub] = pattern.split('/', 2);
-    if (patternSub === undefined) return subresource === '' && (patternResource === '*' || patternResource === resource);
-    return (patternResource === '*' || patternResource === resource) && (patternSub === '*' || patternSub === subresource);
+    if (patternSub === undefined)
+      return subresource === '' && (patternResource === '*' || patternResource === resource);
+    return (
+      (patternResource === '*' || patternResource === resource) && (patternSub === '*' || patternSub === subresource)
+    );
   });
 }
 

@@ -7,16 +7,21 @@
  * paramKind's version. No param found: no evaluation with `Allow`, a configuration error with
  * `Deny`.
  */
-import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
+import type { ObjectStorage } from '../../../storage/objects/types';
 import { getCached } from '../lookup';
 import { selectorMatches } from './matching';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './types';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/admissionregistration';
 import { EVERYTHING } from '../../../storage/objects/types';
 import type { ResourceType } from '../../registry/types';
 import { convertObject } from '../webhook/versions';
 
+import type { KubeObject } from '../../../api/objects';
 /** The served kind a paramKind names: its type and cache; undefined when it is not served. */
-export type ParamKindLookup = (gvk: { group: string; version: string; kind: string }) => { readonly type: ResourceType; readonly storage: ObjectStorage } | undefined;
+export type ParamKindLookup = (gvk: {
+  group: string;
+  version: string;
+  kind: string;
+}) => { readonly type: ResourceType; readonly storage: ObjectStorage } | undefined;
 
 export type CollectedParams =
   | { readonly ok: true; readonly params: ReadonlyArray<Readonly<Record<string, unknown>> | null> }
@@ -25,7 +30,9 @@ export type CollectedParams =
 
 function groupVersionOf(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 export async function collectParams(
@@ -48,20 +55,33 @@ export async function collectParams(
   let namespace: string | undefined;
   if (served.type.namespaced) {
     namespace = paramRef.namespace || requestNamespace;
-    if (!namespace) return { ok: false, scope: 'binding', error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources' };
+    if (!namespace)
+      return {
+        ok: false,
+        scope: 'binding',
+        error: 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources',
+      };
   }
   let params: KubeObject[] = [];
   if (paramRef.name) {
     const found = await getCached(served.storage, paramRef.name, namespace);
     if (found !== undefined) params = [found];
   } else {
-    const listed = await served.storage.list(namespace === undefined ? {} : { namespace }, { resourceVersion: '0', predicate: EVERYTHING });
+    const listed = await served.storage.list(namespace === undefined ? {} : { namespace }, {
+      resourceVersion: '0',
+      predicate: EVERYTHING,
+    });
     params = listed.items.filter((item) => selectorMatches(paramRef.selector ?? {}, item.metadata.labels ?? {}));
   }
   // The caches hold the storage version; expressions see the paramKind's.
-  if (params.length > 0) return { ok: true, params: await Promise.all(params.map((param) => convertObject(served.type, param, gvk))) };
+  if (params.length > 0)
+    return { ok: true, params: await Promise.all(params.map((param) => convertObject(served.type, param, gvk))) };
   if (paramRef.parameterNotFoundAction !== 'Allow') {
-    return { ok: false, scope: 'binding', error: 'no params found for policy binding with `Deny` parameterNotFoundAction' };
+    return {
+      ok: false,
+      scope: 'binding',
+      error: 'no params found for policy binding with `Deny` parameterNotFoundAction',
+    };
   }
   return { ok: true, params: [] };
 }

@@ -11,10 +11,11 @@
  * failed, `<group>/<version>, Kind=<kind>: <errors>`, one paragraph per kind.
  */
 import type { CelSchema } from '../../cel/schema-types';
-import { policyCompilers, type PolicyCompilers } from './declarations';
-import type { GroupVersionKind, ResolvedKind } from './kind-schemas';
-import type { ValidatingAdmissionPolicySpec } from './types';
+import { policyCompilers, type PolicyCompilers } from '../../validation/admission-cel/declarations';
+import type { ResolvedKind } from '../../validation/admission-cel/kind-schemas';
+import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 
+import type { GroupVersionKind } from '../../../api/identity';
 const MAX_TYPES_TO_CHECK = 10;
 
 export interface ExpressionWarning {
@@ -73,10 +74,15 @@ function parseApiVersion(apiVersion: string | undefined): { group: string; versi
 export function typeCheckPolicy(spec: ValidatingAdmissionPolicySpec, resolver: KindResolver): ExpressionWarning[] {
   const kinds = typesToCheck(spec, resolver);
   if (kinds.length === 0 || (spec.validations ?? []).length === 0) return [];
-  const paramKind = spec.paramKind?.kind ? { ...parseApiVersion(spec.paramKind.apiVersion), kind: spec.paramKind.kind } : undefined;
+  const paramKind = spec.paramKind?.kind
+    ? { ...parseApiVersion(spec.paramKind.apiVersion), kind: spec.paramKind.kind }
+    : undefined;
   const params = paramKind ? { schema: resolver.schemaOfKind(paramKind) } : undefined;
   const namespace = resolver.schemaOfKind({ group: '', version: 'v1', kind: 'Namespace' });
-  const compilers = kinds.map((kind) => ({ gvk: kind.gvk, compilers: policyCompilers({ object: kind.schema, params, namespace }, spec.variables ?? []) }));
+  const compilers = kinds.map((kind) => ({
+    gvk: kind.gvk,
+    compilers: policyCompilers({ object: kind.schema, params, namespace }, spec.variables ?? []),
+  }));
   const check = (expression: string, use: keyof PolicyCompilers): string => {
     const failures = compilers.flatMap(({ gvk, compilers: forKind }) => {
       const result = forKind[use].compile(expression);
@@ -87,10 +93,12 @@ export function typeCheckPolicy(spec: ValidatingAdmissionPolicySpec, resolver: K
   const warnings: ExpressionWarning[] = [];
   for (const [index, validation] of (spec.validations ?? []).entries()) {
     const expressionWarning = check(validation.expression, 'expressions');
-    if (expressionWarning) warnings.push({ fieldRef: `spec.validations[${index}].expression`, warning: expressionWarning });
+    if (expressionWarning)
+      warnings.push({ fieldRef: `spec.validations[${index}].expression`, warning: expressionWarning });
     if (!validation.messageExpression) continue;
     const messageWarning = check(validation.messageExpression, 'messages');
-    if (messageWarning) warnings.push({ fieldRef: `spec.validations[${index}].messageExpression`, warning: messageWarning });
+    if (messageWarning)
+      warnings.push({ fieldRef: `spec.validations[${index}].messageExpression`, warning: messageWarning });
   }
   return warnings;
 }

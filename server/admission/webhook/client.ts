@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import { postJson, type PostDestination } from '../../webhook-client/post-json';
-import { endpointOrigin, resolveServiceEndpoint } from '../../aggregator/service-endpoint';
+import { endpointOrigin, resolveServiceEndpoint } from '../../proxy/service-endpoint';
 import type { StorageOf } from '../lookup';
 import type { WebhookClientConfig } from './types';
 
@@ -30,7 +30,10 @@ const MAX_RESPONSE_BYTES = 30 * 1024 * 1024;
  * APIService's (the reference gives webhooks and the aggregator one service resolver).
  * `storageOf` reads the Service and its EndpointSlices; a URL needs none.
  */
-export async function webhookDestination(config: WebhookClientConfig, storageOf: StorageOf | undefined): Promise<PostDestination> {
+export async function webhookDestination(
+  config: WebhookClientConfig,
+  storageOf: StorageOf | undefined,
+): Promise<PostDestination> {
   const ca = config.caBundle ? Buffer.from(config.caBundle, 'base64').toString('utf8') : undefined;
   if (config.url) {
     const url = new URL(config.url);
@@ -40,9 +43,16 @@ export async function webhookDestination(config: WebhookClientConfig, storageOf:
   const service = config.service;
   if (!service) throw new Error('webhook has neither url nor service');
   if (storageOf === undefined) throw new Error('webhook by service reference, and no Service lookup given');
-  const resolution = await resolveServiceEndpoint({ namespace: service.namespace, name: service.name, port: service.port ?? 443 }, storageOf);
+  const resolution = await resolveServiceEndpoint(
+    { namespace: service.namespace, name: service.name, port: service.port ?? 443 },
+    storageOf,
+  );
   if (!resolution.ok) throw new Error(resolution.message);
-  return { url: new URL(`${endpointOrigin(resolution.endpoint)}${requestPath(service.path ?? '')}`), serverName: resolution.endpoint.serverName, ca };
+  return {
+    url: new URL(`${endpointOrigin(resolution.endpoint)}${requestPath(service.path ?? '')}`),
+    serverName: resolution.endpoint.serverName,
+    ca,
+  };
 }
 
 /**

@@ -22,18 +22,18 @@ import { internalError, badRequest } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
 import { matchingAttributes } from '../policy/attributes';
 import { matchResources } from '../policy/matching';
-import { requestAuthorizer } from '../request-authorizer';
+import { requestAuthorizer } from '../../cel/libraries/request-authorizer';
 import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import type { Authorizer } from '../../authz/types';
-import { deepEqual } from '../../validation/field-errors';
+import { deepEqual } from '../../status/field-errors';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
-import { compileMatchCondition } from './match-conditions';
+import { compileMatchCondition } from '../../validation/admission-cel/match-conditions';
 import type { ConfiguredWebhook, Webhook } from './types';
 import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
-import type { KubeObject } from '../../../storage/objects/types';
-import type { GroupVersion } from '../../registry/types';
+import type { KubeObject } from '../../../api/objects';
+import type { GroupVersion } from '../../../api/identity';
 import { compareStrings } from '../../string-order';
 
 const GROUP = 'admissionregistration.k8s.io';
@@ -55,7 +55,12 @@ function reviewRequest(attributes: AdmissionAttributes): Record<string, unknown>
     name: attributes.name,
     namespace: attributes.namespace,
     operation: attributes.operation,
-    userInfo: { username: userInfo.name, ...(userInfo.uid ? { uid: userInfo.uid } : {}), groups: [...userInfo.groups], ...(userInfo.extra ? { extra: userInfo.extra } : {}) },
+    userInfo: {
+      username: userInfo.name,
+      ...(userInfo.uid ? { uid: userInfo.uid } : {}),
+      groups: [...userInfo.groups],
+      ...(userInfo.extra ? { extra: userInfo.extra } : {}),
+    },
     object: attributes.object ?? null,
     oldObject: attributes.oldObject ?? null,
     dryRun: attributes.dryRun,
@@ -95,20 +100,37 @@ async function conditionsAdmit(
 /** The webhooks of every configuration of `phase`, by configuration name, then in their order. */
 async function configuredWebhooks(storageOf: StorageOf, phase: Phase): Promise<ConfiguredWebhook[]> {
   const resource = phase === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
-  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) => compareStrings(String(a.metadata.name), String(b.metadata.name)));
-  return configurations.flatMap((configuration) => ((configuration.webhooks ?? []) as Webhook[]).map((webhook) => ({ configuration: String(configuration.metadata.name), webhook })));
+  const configurations = [...(await listCached(storageOf(GROUP, resource)))].sort((a, b) =>
+    compareStrings(String(a.metadata.name), String(b.metadata.name)),
+  );
+  return configurations.flatMap((configuration) =>
+    ((configuration.webhooks ?? []) as Webhook[]).map((webhook) => ({
+      configuration: String(configuration.metadata.name),
+      webhook,
+    })),
+  );
 }
 
 /** A denial: the webhook's status, at least 400, its message after the reference's prefix. */
 function denial(name: string, response: AdmissionResponse): StatusError {
   const status = response.status ?? {};
   const deniedBy = `admission webhook ${JSON.stringify(name)} denied the request`;
-  const message = status.message ? `${deniedBy}: ${status.message}` : status.reason ? `${deniedBy}: ${status.reason}` : `${deniedBy} without explanation`;
-  return new StatusError({ code: !status.code || status.code < 400 ? 400 : status.code, reason: status.reason ?? '', message });
+  const message = status.message
+    ? `${deniedBy}: ${status.message}`
+    : status.reason
+      ? `${deniedBy}: ${status.reason}`
+      : `${deniedBy} without explanation`;
+  return new StatusError({
+    code: !status.code || status.code < 400 ? 400 : status.code,
+    reason: status.reason ?? '',
+    message,
+  });
 }
 
 function callFailure(name: string, error: unknown): StatusError {
-  return internalError(`failed calling webhook ${JSON.stringify(name)}: failed to call webhook: ${(error as Error).message}`);
+  return internalError(
+    `failed calling webhook ${JSON.stringify(name)}: failed to call webhook: ${(error as Error).message}`,
+  );
 }
 
 /** Replaces `target`'s members with `source`'s: the store holds `target`, so it must change in place. */
@@ -123,9 +145,18 @@ function replaceInPlace(target: Record<string, unknown>, source: Record<string, 
  * resource also pruned by its schema) in the webhook's version, as the reference decodes it: a
  * container a webhook adds gets its defaults, a field the schema does not know goes.
  */
-async function applyResponsePatch(name: string, attributes: AdmissionAttributes, viewed: AdmissionAttributes, servedType: ServedTypeLookup, response: AdmissionResponse): Promise<boolean> {
+async function applyResponsePatch(
+  name: string,
+  attributes: AdmissionAttributes,
+  viewed: AdmissionAttributes,
+  servedType: ServedTypeLookup,
+  response: AdmissionResponse,
+): Promise<boolean> {
   if (!response.patch) return false;
-  if (response.patchType !== 'JSONPatch') throw internalError(`received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${JSON.stringify(name)}`);
+  if (response.patchType !== 'JSONPatch')
+    throw internalError(
+      `received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${JSON.stringify(name)}`,
+    );
   if (attributes.object === undefined || viewed.object === undefined) return false;
   let patched: KubeObject;
   try {
@@ -145,26 +176,54 @@ async function applyResponsePatch(name: string, attributes: AdmissionAttributes,
 }
 
 /** The group-version the webhook matches the request in (see versions.ts), or undefined. */
-function matchedVersion(webhook: Webhook, attributes: AdmissionAttributes, namespaceLabels: Readonly<Record<string, string>> | undefined, servedType: ServedTypeLookup): GroupVersion | undefined {
-  const match = { resourceRules: webhook.rules ?? [], namespaceSelector: webhook.namespaceSelector, objectSelector: webhook.objectSelector };
+function matchedVersion(
+  webhook: Webhook,
+  attributes: AdmissionAttributes,
+  namespaceLabels: Readonly<Record<string, string>> | undefined,
+  servedType: ServedTypeLookup,
+): GroupVersion | undefined {
+  const match = {
+    resourceRules: webhook.rules ?? [],
+    namespaceSelector: webhook.namespaceSelector,
+    objectSelector: webhook.objectSelector,
+  };
   return candidateVersions(attributes, webhook.matchPolicy, servedType).find((version) =>
-    matchResources(match, matchingAttributes({ ...attributes, resource: { ...version, resource: attributes.resource.resource }, kind: { ...version, kind: attributes.kind.kind } }), namespaceLabels),
+    matchResources(
+      match,
+      matchingAttributes({
+        ...attributes,
+        resource: { ...version, resource: attributes.resource.resource },
+        kind: { ...version, kind: attributes.kind.kind },
+      }),
+      namespaceLabels,
+    ),
   );
 }
 
-function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorizer, servedType: ServedTypeLookup): AdmissionPlugin {
+function webhookPlugin(
+  phase: Phase,
+  storageOf: StorageOf,
+  authorizer: Authorizer,
+  servedType: ServedTypeLookup,
+): AdmissionPlugin {
   const checker = celAuthorizationChecker(authorizer);
   /**
    * One pass over the webhooks (on reinvocation, only those in `reinvoking`, by their place in
    * the list); gives the IfNeeded webhooks a later change asks to call again.
    */
-  const run = async (attributes: AdmissionAttributes, warnings: string[], reinvoking?: ReadonlySet<number>): Promise<ReadonlySet<number>> => {
+  const run = async (
+    attributes: AdmissionAttributes,
+    warnings: string[],
+    reinvoking?: ReadonlySet<number>,
+  ): Promise<ReadonlySet<number>> => {
     const toReinvoke = new Set<number>();
     // Webhooks never judge their own configurations, so a broken webhook cannot block its repair.
-    if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations')) return toReinvoke;
+    if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations'))
+      return toReinvoke;
     const webhooks = await configuredWebhooks(storageOf, phase);
     if (webhooks.length === 0) return toReinvoke;
-    const namespaceObject = attributes.namespace === '' ? undefined : await getCached(storageOf('', 'namespaces'), attributes.namespace);
+    const namespaceObject =
+      attributes.namespace === '' ? undefined : await getCached(storageOf('', 'namespaces'), attributes.namespace);
     const namespaceLabels = attributes.namespace === '' ? undefined : (namespaceObject?.metadata.labels ?? {});
     // IfNeeded webhooks called since the last change: a change makes them due again.
     const reinvocable = new Set<number>();
@@ -193,14 +252,16 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorize
           timeoutSeconds,
           storageOf,
         });
-        if (response.uid !== undefined && response.uid !== attributes.uid) throw new Error(`expected response.uid=${attributes.uid}, got ${response.uid}`);
+        if (response.uid !== undefined && response.uid !== attributes.uid)
+          throw new Error(`expected response.uid=${attributes.uid}, got ${response.uid}`);
       } catch (error) {
         if (failOpen) continue;
         throw callFailure(webhook.name, error);
       }
       warnings.push(...(response.warnings ?? []));
       // Kept for the request's audit event, allowed or not, under the webhook's name.
-      for (const [key, value] of Object.entries(response.auditAnnotations ?? {})) attributes.auditAnnotations[`${webhook.name}/${key}`] = value;
+      for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
+        attributes.auditAnnotations[`${webhook.name}/${key}`] = value;
       if (response.allowed !== true) throw denial(webhook.name, response);
       if (phase !== 'mutating') continue;
       if (await applyResponsePatch(webhook.name, attributes, viewed, servedType, response)) {
@@ -212,7 +273,8 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorize
     return toReinvoke;
   };
   const name = phase === 'mutating' ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook';
-  if (phase === 'validating') return { name, validate: async (attributes) => void (await run(attributes, attributes.warnings)) };
+  if (phase === 'validating')
+    return { name, validate: async (attributes) => void (await run(attributes, attributes.warnings)) };
   return {
     name,
     async admit(attributes) {
@@ -222,10 +284,18 @@ function webhookPlugin(phase: Phase, storageOf: StorageOf, authorizer: Authorize
   };
 }
 
-export function mutatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer, servedType: ServedTypeLookup): AdmissionPlugin {
+export function mutatingAdmissionWebhookPlugin(
+  storageOf: StorageOf,
+  authorizer: Authorizer,
+  servedType: ServedTypeLookup,
+): AdmissionPlugin {
   return webhookPlugin('mutating', storageOf, authorizer, servedType);
 }
 
-export function validatingAdmissionWebhookPlugin(storageOf: StorageOf, authorizer: Authorizer, servedType: ServedTypeLookup): AdmissionPlugin {
+export function validatingAdmissionWebhookPlugin(
+  storageOf: StorageOf,
+  authorizer: Authorizer,
+  servedType: ServedTypeLookup,
+): AdmissionPlugin {
   return webhookPlugin('validating', storageOf, authorizer, servedType);
 }

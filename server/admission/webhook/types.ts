@@ -1,9 +1,14 @@
 /** The parts of a Mutating/ValidatingWebhookConfiguration's webhooks that dispatch reads. */
-import type { MatchResources, RuleWithOperations } from '../policy/types';
+import type { MatchResources, RuleWithOperations } from '../../../api/admissionregistration';
 
 export interface WebhookClientConfig {
   readonly url?: string;
-  readonly service?: { readonly namespace: string; readonly name: string; readonly path?: string; readonly port?: number };
+  readonly service?: {
+    readonly namespace: string;
+    readonly name: string;
+    readonly path?: string;
+    readonly port?: number;
+  };
   /** Base64 PEM bundle verifying the webhook's serving certificate; absent: the system's roots. */
   readonly caBundle?: string;
 }

@@ -3,13 +3,16 @@ import type { Request } from 'express';
 import { decodeCborBody } from '../../codec/cbor';
 import { requestBodyFormat, serializersFor, type Format } from '../../codec/media-type';
 import { decodeObject } from '../../codec/protobuf-envelope';
-import { readBody } from '../../http/body';
+import { readBody } from '../../request/body';
 import { parseBody } from '../../validation/decode';
 
 export async function readReviewBody(req: Request, expectedKind: string): Promise<unknown> {
   let format: Format;
   try {
-    format = requestBodyFormat({ contentType: req.headers['content-type'], serializers: serializersFor({ protobuf: true, cbor: false }) });
+    format = requestBodyFormat({
+      contentType: req.headers['content-type'],
+      serializers: serializersFor({ protobuf: true, cbor: false }),
+    });
   } catch (error) {
     req.resume();
     throw error;

@@ -6,16 +6,27 @@ import { badRequest } from '../../status/catalogue';
 
 export type ReviewBody = Record<string, unknown> & { spec?: Record<string, unknown> };
 
-export function reviewBody(body: unknown, expected: { readonly kind: string; readonly apiVersion: string }): ReviewBody {
+export function reviewBody(
+  body: unknown,
+  expected: { readonly kind: string; readonly apiVersion: string },
+): ReviewBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest(`the object provided is unrecognized (must be of type ${expected.kind})`);
   }
   const object = body as ReviewBody;
   const { kind, apiVersion } = object;
-  if ((kind !== undefined && kind !== expected.kind) || (apiVersion !== undefined && apiVersion !== expected.apiVersion)) {
-    throw badRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${String(kind)} ${String(apiVersion)}`);
+  if (
+    (kind !== undefined && kind !== expected.kind) ||
+    (apiVersion !== undefined && apiVersion !== expected.apiVersion)
+  ) {
+    throw badRequest(
+      `the object provided is unrecognized (must be of type ${expected.kind}): ${String(kind)} ${String(apiVersion)}`,
+    );
   }
-  if (object.spec !== undefined && (typeof object.spec !== 'object' || object.spec === null || Array.isArray(object.spec))) {
+  if (
+    object.spec !== undefined &&
+    (typeof object.spec !== 'object' || object.spec === null || Array.isArray(object.spec))
+  ) {
     throw badRequest(`${expected.kind}.spec: expected an object`);
   }
   return object;

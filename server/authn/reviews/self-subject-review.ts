@@ -3,7 +3,7 @@
  * server sees it after authentication and impersonation. Stored nowhere; the body has nothing
  * to say beyond its kind.
  */
-import type { UserInfo } from '../types';
+import type { UserInfo } from '../../../api/user-info';
 import { reviewBody } from './review-body';
 import { rfc3339, userInfoObject, type UserInfoObject } from './user-info';
 
@@ -16,7 +16,11 @@ export interface SelfSubjectReview {
   status: { userInfo: UserInfoObject };
 }
 
-export function selfSubjectReview(input: { readonly body: unknown; readonly user: UserInfo; readonly now: Date }): SelfSubjectReview {
+export function selfSubjectReview(input: {
+  readonly body: unknown;
+  readonly user: UserInfo;
+  readonly now: Date;
+}): SelfSubjectReview {
   reviewBody(input.body, { kind: 'SelfSubjectReview', apiVersion: SELF_SUBJECT_REVIEW_VERSION });
   return {
     kind: 'SelfSubjectReview',

@@ -41,13 +41,24 @@ export async function tokenReview(input: TokenReviewInput): Promise<TokenReview>
   const body = reviewBody(input.body, { kind: 'TokenReview', apiVersion: TOKEN_REVIEW_VERSION });
   if (input.namespace !== '') throw badRequest(`namespace is not allowed on this type: ${input.namespace}`);
   const spec = (body.spec ?? {}) as TokenReview['spec'];
-  if (typeof spec.token !== 'string' || spec.token === '') throw badRequest('token is required for TokenReview in authentication');
-  if (spec.audiences !== undefined && !(Array.isArray(spec.audiences) && spec.audiences.every((a) => typeof a === 'string'))) {
+  if (typeof spec.token !== 'string' || spec.token === '')
+    throw badRequest('token is required for TokenReview in authentication');
+  if (
+    spec.audiences !== undefined &&
+    !(Array.isArray(spec.audiences) && spec.audiences.every((a) => typeof a === 'string'))
+  ) {
     throw badRequest('TokenReview.spec.audiences: expected a list of strings');
   }
   const audiences = spec.audiences && spec.audiences.length > 0 ? spec.audiences : [...input.apiAudiences];
-  const metadata = typeof body.metadata === 'object' && body.metadata !== null ? (body.metadata as Record<string, unknown>) : {};
-  const review: TokenReview = { kind: 'TokenReview', apiVersion: TOKEN_REVIEW_VERSION, metadata: { ...metadata, creationTimestamp: null }, spec, status: {} };
+  const metadata =
+    typeof body.metadata === 'object' && body.metadata !== null ? (body.metadata as Record<string, unknown>) : {};
+  const review: TokenReview = {
+    kind: 'TokenReview',
+    apiVersion: TOKEN_REVIEW_VERSION,
+    metadata: { ...metadata, creationTimestamp: null },
+    spec,
+    status: {},
+  };
 
   const result = (await input.tokens.authenticateToken(spec.token, audiences)) ?? { error: INVALID_BEARER_TOKEN };
   if ('error' in result) {
@@ -56,7 +67,12 @@ export async function tokenReview(input: TokenReviewInput): Promise<TokenReview>
   }
   const matched = result.audiences ?? [];
   // A method that vouched for a token meant for someone else is broken: the reference fails the review.
-  if (audiences.length > 0 && intersectAudiences(audiences, matched).length === 0) throw internalError('error validating audiences');
-  review.status = { authenticated: true, user: userInfoObject(withAuthenticatedGroup(result.user)), audiences: [...matched] };
+  if (audiences.length > 0 && intersectAudiences(audiences, matched).length === 0)
+    throw internalError('error validating audiences');
+  review.status = {
+    authenticated: true,
+    user: userInfoObject(withAuthenticatedGroup(result.user)),
+    audiences: [...matched],
+  };
   return review;
 }

@@ -1,5 +1,5 @@
 /** `authentication.k8s.io` UserInfo as reviews return it: empty fields left out, as the reference's omitempty does. */
-import type { UserInfo } from '../types';
+import type { UserInfo } from '../../../api/user-info';
 
 export interface UserInfoObject {
   username: string;

@@ -7,9 +7,10 @@
  * with the UIDs the token names.
  */
 import { compactVerify, decodeJwt } from 'jose';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { goQuoted, intersectAudiences } from '../audiences';
-import type { AuthenticationResult, TokenAuthenticator, UserInfo } from '../types';
+import type { AuthenticationResult, TokenAuthenticator } from '../types';
+import type { UserInfo } from '../../../api/user-info';
 import type { KubernetesClaim, ServiceAccountClaims } from './claims';
 import type { VerifyingKey } from './keys';
 import { serviceAccountGroups, serviceAccountUsername } from './names';
@@ -17,7 +18,11 @@ import { serviceAccountGroups, serviceAccountUsername } from './names';
 const LEEWAY_SECONDS = 60;
 
 /** Reads an object for the lookup; undefined when it does not exist. */
-export type ObjectLookup = (resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes', namespace: string, name: string) => Promise<KubeObject | undefined>;
+export type ObjectLookup = (
+  resource: 'serviceaccounts' | 'pods' | 'secrets' | 'nodes',
+  namespace: string,
+  name: string,
+) => Promise<KubeObject | undefined>;
 
 export interface ServiceAccountAuthenticatorOptions {
   readonly issuers: readonly string[];
@@ -47,15 +52,22 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
       const wanted = requested.length > 0 ? requested : options.apiAudiences;
       const audiences = intersectAudiences(effectiveTokenAudiences, wanted);
       if (audiences.length === 0 && options.apiAudiences.length > 0) {
-        return { error: `token audiences ${goQuoted(effectiveTokenAudiences)} is invalid for the target audiences ${goQuoted(wanted)}` };
+        return {
+          error: `token audiences ${goQuoted(effectiveTokenAudiences)} is invalid for the target audiences ${goQuoted(wanted)}`,
+        };
       }
       const seconds = Math.floor(now().getTime() / 1000);
-      if (typeof claims.exp === 'number' && seconds > claims.exp + LEEWAY_SECONDS) return { error: 'service account token has expired' };
-      if ((typeof claims.nbf === 'number' && seconds + LEEWAY_SECONDS < claims.nbf) || (typeof claims.iat === 'number' && seconds + LEEWAY_SECONDS < claims.iat)) {
+      if (typeof claims.exp === 'number' && seconds > claims.exp + LEEWAY_SECONDS)
+        return { error: 'service account token has expired' };
+      if (
+        (typeof claims.nbf === 'number' && seconds + LEEWAY_SECONDS < claims.nbf) ||
+        (typeof claims.iat === 'number' && seconds + LEEWAY_SECONDS < claims.iat)
+      ) {
         return { error: 'service account token could not be validated' };
       }
       const kubernetes = claims['kubernetes.io'];
-      if (!isKubernetesClaim(kubernetes)) return { error: 'service account token claims could not be validated due to unexpected private claim' };
+      if (!isKubernetesClaim(kubernetes))
+        return { error: 'service account token claims could not be validated due to unexpected private claim' };
       if (options.lookup) {
         const problem = await lookupProblem(options.lookup, kubernetes, now());
         if (problem) return { error: problem };
@@ -65,7 +77,10 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
   };
 }
 
-async function verifiedClaims(token: string, keys: readonly VerifyingKey[]): Promise<Partial<ServiceAccountClaims> | { error: string }> {
+async function verifiedClaims(
+  token: string,
+  keys: readonly VerifyingKey[],
+): Promise<Partial<ServiceAccountClaims> | { error: string }> {
   const errors: string[] = [];
   for (const key of keys) {
     try {
@@ -85,24 +100,37 @@ function audiencesOf(aud: unknown): string[] {
 }
 
 function isRef(value: unknown): value is { name: string; uid: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string' && typeof (value as { uid?: unknown }).uid === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { uid?: unknown }).uid === 'string'
+  );
 }
 
 function isKubernetesClaim(value: unknown): value is KubernetesClaim {
   if (typeof value !== 'object' || value === null) return false;
   const claim = value as Partial<KubernetesClaim>;
-  return typeof claim.namespace === 'string' && claim.namespace !== '' && isRef(claim.serviceaccount) && claim.serviceaccount.name !== '';
+  return (
+    typeof claim.namespace === 'string' &&
+    claim.namespace !== '' &&
+    isRef(claim.serviceaccount) &&
+    claim.serviceaccount.name !== ''
+  );
 }
 
 async function lookupProblem(lookup: ObjectLookup, claim: KubernetesClaim, now: Date): Promise<string | undefined> {
   // Objects deleted less than the leeway ago still count, as in the reference.
   const deletedBefore = now.getTime() - LEEWAY_SECONDS * 1000;
-  const deleted = (object: KubeObject) => object.metadata.deletionTimestamp !== undefined && Date.parse(String(object.metadata.deletionTimestamp)) < deletedBefore;
+  const deleted = (object: KubeObject) =>
+    object.metadata.deletionTimestamp !== undefined &&
+    Date.parse(String(object.metadata.deletionTimestamp)) < deletedBefore;
   const account = await lookup('serviceaccounts', claim.namespace, claim.serviceaccount.name);
   if (account === undefined) return `serviceaccounts "${claim.serviceaccount.name}" not found`;
   if (deleted(account)) return `service account ${claim.namespace}/${claim.serviceaccount.name} has been deleted`;
-  if (account.metadata.uid !== claim.serviceaccount.uid) return `service account UID (${String(account.metadata.uid)}) does not match claim (${claim.serviceaccount.uid})`;
-  const bound: [('secrets' | 'pods' | 'nodes'), string, { name: string; uid: string } | undefined][] = [
+  if (account.metadata.uid !== claim.serviceaccount.uid)
+    return `service account UID (${String(account.metadata.uid)}) does not match claim (${claim.serviceaccount.uid})`;
+  const bound: ['secrets' | 'pods' | 'nodes', string, { name: string; uid: string } | undefined][] = [
     ['secrets', claim.namespace, claim.secret],
     ['pods', claim.namespace, claim.pod],
     ['nodes', '', claim.node],
@@ -115,7 +143,8 @@ async function lookupProblem(lookup: ObjectLookup, claim: KubernetesClaim, now: 
     const kind = resource.slice(0, -1);
     if (object === undefined) return `${resource} "${ref.name}" not found`;
     if (deleted(object)) return `${kind} ${ref.name} has been deleted`;
-    if (object.metadata.uid !== ref.uid) return `${kind} UID (${String(object.metadata.uid)}) does not match service account ${kind} ref claim (${ref.uid})`;
+    if (object.metadata.uid !== ref.uid)
+      return `${kind} UID (${String(object.metadata.uid)}) does not match service account ${kind} ref claim (${ref.uid})`;
   }
   return undefined;
 }

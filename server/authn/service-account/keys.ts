@@ -19,7 +19,9 @@ export interface SigningKey extends VerifyingKey {
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g;
 
 export function keyIdOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  return createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
 }
 
 /** The JWS algorithm the reference signs with for this key. */
@@ -32,7 +34,9 @@ export function algorithmOf(publicKey: KeyObject): string {
     if (curve === 'secp521r1') return 'ES512';
     throw new Error(`unsupported elliptic curve ${String(curve)}`);
   }
-  throw new Error(`unsupported key type ${String(publicKey.asymmetricKeyType)}: only RSA and ECDSA keys sign service-account tokens`);
+  throw new Error(
+    `unsupported key type ${String(publicKey.asymmetricKeyType)}: only RSA and ECDSA keys sign service-account tokens`,
+  );
 }
 
 function verifying(key: KeyObject): VerifyingKey {
@@ -45,7 +49,8 @@ export function parsePublicKeys(pem: string, source: string): VerifyingKey[] {
   for (const match of pem.matchAll(PEM_BLOCK)) {
     const [block, label] = match;
     if (label === 'CERTIFICATE') keys.push(verifying(new X509Certificate(block).publicKey));
-    else if (label.endsWith('PUBLIC KEY') || label.endsWith('PRIVATE KEY')) keys.push(verifying(createPublicKey(block)));
+    else if (label.endsWith('PUBLIC KEY') || label.endsWith('PRIVATE KEY'))
+      keys.push(verifying(createPublicKey(block)));
   }
   if (keys.length === 0) throw new Error(`data does not contain any valid RSA or ECDSA public keys: ${source}`);
   return keys;
@@ -62,5 +67,11 @@ export function parseSigningKey(pem: string, source: string): SigningKey {
 /** The JWKS entry of a key, as `/openid/v1/jwks` serves it. */
 export function jwkOf(key: VerifyingKey): Record<string, string> {
   const jwk = key.key.export({ format: 'jwk' }) as Record<string, string>;
-  return { use: 'sig', kty: jwk.kty, kid: key.kid, alg: key.alg, ...(jwk.kty === 'RSA' ? { n: jwk.n, e: jwk.e } : { crv: jwk.crv, x: jwk.x, y: jwk.y }) };
+  return {
+    use: 'sig',
+    kty: jwk.kty,
+    kid: key.kid,
+    alg: key.alg,
+    ...(jwk.kty === 'RSA' ? { n: jwk.n, e: jwk.e } : { crv: jwk.crv, x: jwk.x, y: jwk.y }),
+  };
 }

@@ -5,7 +5,7 @@
  * (the reference's `system:service-account-issuer-discovery` role).
  */
 import type { Application, Request, Response } from 'express';
-import '../../http/request-context';
+import '../../request/request-context';
 import { jwkOf, type VerifyingKey } from './keys';
 
 export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
@@ -51,6 +51,8 @@ export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): voi
     res.setHeader('Content-Length', bytes.length);
     res.end(bytes);
   };
-  app.get(OPENID_CONFIGURATION_PATH, (_req: Request, res: Response) => send(res, 'application/json', openIdConfiguration(options)));
+  app.get(OPENID_CONFIGURATION_PATH, (_req: Request, res: Response) =>
+    send(res, 'application/json', openIdConfiguration(options)),
+  );
   app.get(JWKS_PATH, (_req: Request, res: Response) => send(res, 'application/jwk-set+json', jwks(options.keys)));
 }

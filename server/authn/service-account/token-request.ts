@@ -58,20 +58,38 @@ export interface TokenRequest {
 
 const GROUP_KIND = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 
-export async function tokenRequest(input: { readonly body: unknown; readonly namespace: string; readonly name: string }, deps: TokenRequestDeps): Promise<TokenRequest> {
+export async function tokenRequest(
+  input: { readonly body: unknown; readonly namespace: string; readonly name: string },
+  deps: TokenRequestDeps,
+): Promise<TokenRequest> {
   const body = reviewBody(input.body, { kind: 'TokenRequest', apiVersion: TOKEN_REQUEST_VERSION });
   const metadata = { ...((body.metadata ?? {}) as Record<string, unknown>) };
   if (metadata.name !== undefined && metadata.name !== '' && metadata.name !== input.name) {
-    throw invalid(GROUP_KIND, input.name, [{ type: 'FieldValueInvalid', field: 'metadata.name', detail: `Invalid value: ${JSON.stringify(metadata.name)}: must match the service account name if specified` }]);
+    throw invalid(GROUP_KIND, input.name, [
+      {
+        type: 'FieldValueInvalid',
+        field: 'metadata.name',
+        detail: `Invalid value: ${JSON.stringify(metadata.name)}: must match the service account name if specified`,
+      },
+    ]);
   }
   if (metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== input.namespace) {
-    throw invalid(GROUP_KIND, input.name, [{ type: 'FieldValueInvalid', field: 'metadata.namespace', detail: `Invalid value: ${JSON.stringify(metadata.namespace)}: must match the service account namespace if specified` }]);
+    throw invalid(GROUP_KIND, input.name, [
+      {
+        type: 'FieldValueInvalid',
+        field: 'metadata.namespace',
+        detail: `Invalid value: ${JSON.stringify(metadata.namespace)}: must match the service account namespace if specified`,
+      },
+    ]);
   }
   const account = await deps.lookup('serviceaccounts', input.namespace, input.name);
   if (account === undefined) throw notFound({ group: '', resource: 'serviceaccounts' }, input.name);
 
   const spec = { ...((body.spec ?? {}) as TokenRequestSpec) };
-  if (spec.audiences !== undefined && !(Array.isArray(spec.audiences) && spec.audiences.every((a) => typeof a === 'string'))) {
+  if (
+    spec.audiences !== undefined &&
+    !(Array.isArray(spec.audiences) && spec.audiences.every((a) => typeof a === 'string'))
+  ) {
     throw badRequest('TokenRequest.spec.audiences: expected a list of strings');
   }
   if (!spec.audiences || spec.audiences.length === 0) spec.audiences = [...deps.apiAudiences];
@@ -82,19 +100,33 @@ export async function tokenRequest(input: { readonly body: unknown; readonly nam
   metadata.creationTimestamp = rfc3339(now);
 
   const expiration = spec.expirationSeconds;
-  if (typeof expiration !== 'number' || !Number.isInteger(expiration)) throw badRequest('TokenRequest.spec.expirationSeconds: expected an integer');
+  if (typeof expiration !== 'number' || !Number.isInteger(expiration))
+    throw badRequest('TokenRequest.spec.expirationSeconds: expected an integer');
   if (expiration < MIN_EXPIRATION_SECONDS) {
-    throw invalid(GROUP_KIND, '', [{ type: 'FieldValueInvalid', field: 'spec.expirationSeconds', detail: `Invalid value: ${expiration}: may not specify a duration less than 10 minutes` }]);
+    throw invalid(GROUP_KIND, '', [
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.expirationSeconds',
+        detail: `Invalid value: ${expiration}: may not specify a duration less than 10 minutes`,
+      },
+    ]);
   }
   if (expiration > MAX_EXPIRATION_SECONDS) {
-    throw invalid(GROUP_KIND, '', [{ type: 'FieldValueInvalid', field: 'spec.expirationSeconds', detail: `Invalid value: ${expiration}: may not specify a duration larger than 2^32 seconds` }]);
+    throw invalid(GROUP_KIND, '', [
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.expirationSeconds',
+        detail: `Invalid value: ${expiration}: may not specify a duration larger than 2^32 seconds`,
+      },
+    ]);
   }
 
   const bound = await boundObjects(spec.boundObjectRef ?? undefined, input, deps.lookup);
   let lifetime = expiration;
   if (deps.maxExpirationSeconds > 0 && lifetime > deps.maxExpirationSeconds) lifetime = deps.maxExpirationSeconds;
   let warnAfterSeconds: number | undefined;
-  const forApiServer = spec.audiences.length === deps.apiAudiences.length && spec.audiences.every((a) => deps.apiAudiences.includes(a));
+  const forApiServer =
+    spec.audiences.length === deps.apiAudiences.length && spec.audiences.every((a) => deps.apiAudiences.includes(a));
   if (deps.extendExpiration && bound.pod && expiration === WARN_ONLY_BOUND_EXPIRATION_SECONDS && forApiServer) {
     warnAfterSeconds = lifetime;
     lifetime = EXTENDED_EXPIRATION_SECONDS;
@@ -114,7 +146,11 @@ export async function tokenRequest(input: { readonly body: unknown; readonly nam
     kind: 'TokenRequest',
     apiVersion: TOKEN_REQUEST_VERSION,
     metadata,
-    spec: { audiences: spec.audiences, expirationSeconds: warnAfterSeconds ?? lifetime, boundObjectRef: spec.boundObjectRef ?? null },
+    spec: {
+      audiences: spec.audiences,
+      expirationSeconds: warnAfterSeconds ?? lifetime,
+      boundObjectRef: spec.boundObjectRef ?? null,
+    },
     status: { token, expirationTimestamp: rfc3339(new Date(now.getTime() + (warnAfterSeconds ?? lifetime) * 1000)) },
   };
 }
@@ -145,7 +181,9 @@ async function boundObjects(
     const { object, ref: pod } = await fetch('pods', input.namespace);
     const spec = (object.spec ?? {}) as { serviceAccountName?: string; nodeName?: string };
     if (spec.serviceAccountName !== input.name) {
-      throw badRequest(`cannot bind token for serviceaccount ${JSON.stringify(input.name)} to pod running with different serviceaccount name.`);
+      throw badRequest(
+        `cannot bind token for serviceaccount ${JSON.stringify(input.name)} to pod running with different serviceaccount name.`,
+      );
     }
     // The pod's node goes into the token when it is known; a node that is gone is simply left out.
     const node = spec.nodeName ? await lookup('nodes', '', spec.nodeName) : undefined;
@@ -153,5 +191,7 @@ async function boundObjects(
   }
   if (group === '' && ref.kind === 'Secret') return { secret: (await fetch('secrets', input.namespace)).ref };
   if (group === '' && ref.kind === 'Node') return { node: (await fetch('nodes', '')).ref };
-  throw badRequest(`cannot bind token to object of type ${apiVersion === '' ? '' : `${apiVersion}, `}Kind=${ref.kind ?? ''}`);
+  throw badRequest(
+    `cannot bind token to object of type ${apiVersion === '' ? '' : `${apiVersion}, `}Kind=${ref.kind ?? ''}`,
+  );
 }

@@ -7,7 +7,7 @@
  * lists. Anyone else gets no opinion. The writes it allows broadly (pods, nodes, slices) the
  * NodeRestriction admission plugin narrows to the node's own objects.
  */
-import type { UserInfo } from '../../authn/types';
+import type { UserInfo } from '../../../api/user-info';
 import { bootstrapPolicy } from '../rbac/bootstrap-policy';
 import { rulesOf, type PolicyRule } from '../rbac/policy';
 import { ruleAllows } from '../rbac/rule-matching';
@@ -32,21 +32,35 @@ function noOpinion(reason: string): AuthorizationResult {
 
 /** Whether a list, watch or deletecollection selects by `field` = the node, as the node's own reads must. */
 function selectsNode(attributes: Attributes, field: string, node: string): boolean {
-  return (attributes.fieldSelector ?? []).some((requirement) => requirement.field === field && requirement.operator === '=' && requirement.value === node);
+  return (attributes.fieldSelector ?? []).some(
+    (requirement) => requirement.field === field && requirement.operator === '=' && requirement.value === node,
+  );
 }
 
 export function nodeAuthorizer(graph: NodeGraph): Authorizer {
-  const nodeRules: readonly PolicyRule[] = rulesOf(bootstrapPolicy().clusterRoles.find((role) => role.metadata.name === 'system:node')!);
-  const byNodeRules = (attributes: Attributes): AuthorizationResult => (nodeRules.some((rule) => ruleAllows(attributes, rule)) ? ALLOW : NO_OPINION);
+  const nodeRules: readonly PolicyRule[] = rulesOf(
+    bootstrapPolicy().clusterRoles.find((role) => role.metadata.name === 'system:node')!,
+  );
+  const byNodeRules = (attributes: Attributes): AuthorizationResult =>
+    nodeRules.some((rule) => ruleAllows(attributes, rule)) ? ALLOW : NO_OPINION;
 
-  const related = (node: string, kind: NamespacedObjectKind | ClusterObjectKind, attributes: Attributes): AuthorizationResult => {
+  const related = (
+    node: string,
+    kind: NamespacedObjectKind | ClusterObjectKind,
+    attributes: Attributes,
+  ): AuthorizationResult => {
     if (attributes.name === '') return noOpinion('No Object name found');
-    const reached = kind === 'persistentvolumes' || kind === 'volumeattachments' || kind === 'resourceslices'
-      ? graph.reachesClusterObject(node, kind, attributes.name)
-      : graph.reaches(node, kind, attributes.namespace, attributes.name);
+    const reached =
+      kind === 'persistentvolumes' || kind === 'volumeattachments' || kind === 'resourceslices'
+        ? graph.reachesClusterObject(node, kind, attributes.name)
+        : graph.reaches(node, kind, attributes.namespace, attributes.name);
     return reached ? ALLOW : noOpinion(`no relationship found between node '${node}' and this object`);
   };
-  const getRelated = (node: string, kind: NamespacedObjectKind | ClusterObjectKind, attributes: Attributes): AuthorizationResult => {
+  const getRelated = (
+    node: string,
+    kind: NamespacedObjectKind | ClusterObjectKind,
+    attributes: Attributes,
+  ): AuthorizationResult => {
     if (attributes.verb !== 'get') return noOpinion('can only get individual resources of this type');
     if (attributes.subresource !== '') return noOpinion('cannot get subresource');
     return related(node, kind, attributes);
@@ -59,14 +73,17 @@ export function nodeAuthorizer(graph: NodeGraph): Authorizer {
   };
   /** Leases and CSINodes: a node's own, by name (a create names it in the body, which NodeRestriction checks). */
   const ownObject = (node: string, attributes: Attributes, what: string): AuthorizationResult =>
-    attributes.verb === 'create' || attributes.name === node ? ALLOW : noOpinion(`can only access ${what} with the same name as the requesting node`);
+    attributes.verb === 'create' || attributes.name === node
+      ? ALLOW
+      : noOpinion(`can only access ${what} with the same name as the requesting node`);
 
   const decide: Record<string, (node: string, attributes: Attributes) => AuthorizationResult> = {
     secrets: (node, attributes) => readRelated(node, 'secrets', attributes),
     configmaps: (node, attributes) => readRelated(node, 'configmaps', attributes),
     persistentvolumeclaims: (node, attributes) => {
       if (attributes.subresource !== 'status') return getRelated(node, 'persistentvolumeclaims', attributes);
-      if (attributes.verb !== 'update' && attributes.verb !== 'patch') return noOpinion('can only get/update/patch this type');
+      if (attributes.verb !== 'update' && attributes.verb !== 'patch')
+        return noOpinion('can only get/update/patch this type');
       return related(node, 'persistentvolumeclaims', attributes);
     },
     persistentvolumes: (node, attributes) => getRelated(node, 'persistentvolumes', attributes),
@@ -74,18 +91,23 @@ export function nodeAuthorizer(graph: NodeGraph): Authorizer {
     'volumeattachments.storage.k8s.io': (node, attributes) => getRelated(node, 'volumeattachments', attributes),
     serviceaccounts: (node, attributes) => {
       // Reading the account itself serves image credential providers (KubeletServiceAccountTokenForCredentialProviders, on in 1.34).
-      if (attributes.verb === 'get' && attributes.subresource === '') return readRelated(node, 'serviceaccounts', attributes);
-      if (attributes.verb !== 'create' || attributes.name === '') return noOpinion('can only create tokens for individual service accounts');
+      if (attributes.verb === 'get' && attributes.subresource === '')
+        return readRelated(node, 'serviceaccounts', attributes);
+      if (attributes.verb !== 'create' || attributes.name === '')
+        return noOpinion('can only create tokens for individual service accounts');
       if (attributes.subresource !== 'token') return noOpinion('can only create token subresource of serviceaccount');
       return related(node, 'serviceaccounts', attributes);
     },
     'leases.coordination.k8s.io': (node, attributes) => {
-      if (!OWN_OBJECT_VERBS.has(attributes.verb)) return noOpinion('can only get, create, update, patch, or delete a node lease');
-      if (attributes.namespace !== NODE_LEASE_NAMESPACE) return noOpinion(`can only access leases in the ${JSON.stringify(NODE_LEASE_NAMESPACE)} system namespace`);
+      if (!OWN_OBJECT_VERBS.has(attributes.verb))
+        return noOpinion('can only get, create, update, patch, or delete a node lease');
+      if (attributes.namespace !== NODE_LEASE_NAMESPACE)
+        return noOpinion(`can only access leases in the ${JSON.stringify(NODE_LEASE_NAMESPACE)} system namespace`);
       return ownObject(node, attributes, 'node lease');
     },
     'csinodes.storage.k8s.io': (node, attributes) => {
-      if (!OWN_OBJECT_VERBS.has(attributes.verb)) return noOpinion('can only get, create, update, patch, or delete a CSINode');
+      if (!OWN_OBJECT_VERBS.has(attributes.verb))
+        return noOpinion('can only get, create, update, patch, or delete a CSINode');
       if (attributes.subresource !== '') return noOpinion('cannot authorize CSINode subresources');
       return ownObject(node, attributes, 'CSINode');
     },
@@ -94,12 +116,21 @@ export function nodeAuthorizer(graph: NodeGraph): Authorizer {
       switch (attributes.verb) {
         case 'create':
           return ALLOW;
-        case 'get': case 'update': case 'patch': case 'delete':
+        case 'get':
+        case 'update':
+        case 'patch':
+        case 'delete':
           return related(node, 'resourceslices', attributes);
-        case 'list': case 'watch': case 'deletecollection':
-          return selectsNode(attributes, 'spec.nodeName', node) ? ALLOW : noOpinion('can only list/watch/deletecollection resourceslices with nodeName field selector');
+        case 'list':
+        case 'watch':
+        case 'deletecollection':
+          return selectsNode(attributes, 'spec.nodeName', node)
+            ? ALLOW
+            : noOpinion('can only list/watch/deletecollection resourceslices with nodeName field selector');
         default:
-          return noOpinion('only the following verbs are allowed for a ResourceSlice: get, watch, list, create, update, patch, delete, deletecollection');
+          return noOpinion(
+            'only the following verbs are allowed for a ResourceSlice: get, watch, list, create, update, patch, delete, deletecollection',
+          );
       }
     },
     nodes: (node, attributes) => {
@@ -108,7 +139,11 @@ export function nodeAuthorizer(graph: NodeGraph): Authorizer {
       if (subresource === '' && ['get', 'list', 'watch'].includes(verb)) {
         // By name, not through the graph, so that a kubelet can look for its Node before making it.
         if (name === node) return ALLOW;
-        return noOpinion(name === '' ? `node '${node}' cannot read all nodes, only its own Node object` : `node '${node}' cannot read '${name}', only its own Node object`);
+        return noOpinion(
+          name === ''
+            ? `node '${node}' cannot read all nodes, only its own Node object`
+            : `node '${node}' cannot read '${name}', only its own Node object`,
+        );
       }
       if (subresource === 'status' && (verb === 'update' || verb === 'patch')) return ALLOW;
       return NO_OPINION;
@@ -137,10 +172,18 @@ export function nodeAuthorizer(graph: NodeGraph): Authorizer {
       if (node === undefined) return NO_OPINION;
       if (node === '') return noOpinion(`unknown node for user ${JSON.stringify(attributes.user.name)}`);
       if (!attributes.isResourceRequest) return byNodeRules(attributes);
-      const resource = attributes.apiGroup === '' ? attributes.resource : `${attributes.resource}.${attributes.apiGroup}`;
+      const resource =
+        attributes.apiGroup === '' ? attributes.resource : `${attributes.resource}.${attributes.apiGroup}`;
       return decide[resource]?.(node, attributes) ?? byNodeRules(attributes);
     },
     // A node's permissions follow its graph, which no list of rules can say.
-    rulesFor: (user) => (nodeIdentity(user) === undefined ? NO_RULES : { ...NO_RULES, incomplete: true, evaluationErrors: ['node authorizer does not support user rule resolution'] }),
+    rulesFor: (user) =>
+      nodeIdentity(user) === undefined
+        ? NO_RULES
+        : {
+            ...NO_RULES,
+            incomplete: true,
+            evaluationErrors: ['node authorizer does not support user rule resolution'],
+          },
   };
 }

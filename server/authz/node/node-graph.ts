@@ -6,17 +6,20 @@
  * volumes hand to the kubelet; and the volume attachments and resource slices whose
  * `spec.nodeName` is the node. The Node authorizer asks it per request, in memory.
  */
-import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
-import { startInformer, type Informer } from '../../controllers/informer';
+import type { ObjectStorage } from '../../../storage/objects/types';
+import { startInformer, type Informer } from '../../client/informer';
 import { podReferences, volumeSecrets } from './pod-references';
 
+import type { KubeObject } from '../../../api/objects';
 /** What a node's graph may lead to by name within a pod's namespace. */
-export type NamespacedObjectKind = 'pods' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'resourceclaims';
+export type NamespacedObjectKind =
+  'pods' | 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'serviceaccounts' | 'resourceclaims';
 /** Cluster-scoped objects the graph ties to one node. */
 export type ClusterObjectKind = 'persistentvolumes' | 'volumeattachments' | 'resourceslices';
 
 type Fields = Record<string, unknown>;
-const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 const nameOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export interface NodeGraphStorages {
@@ -39,7 +42,10 @@ export class NodeGraph {
   readonly synced: Promise<void>;
 
   constructor(storages: NodeGraphStorages) {
-    const pods = startInformer(storages.pods, { onUpsert: (pod) => this.setPod(pod), onDelete: (pod) => this.removePod(pod) });
+    const pods = startInformer(storages.pods, {
+      onUpsert: (pod) => this.setPod(pod),
+      onDelete: (pod) => this.removePod(pod),
+    });
     this.volumes = startInformer(storages.persistentVolumes, {
       onUpsert: (volume, old) => {
         if (old !== undefined) this.unindexVolume(old);
@@ -101,7 +107,10 @@ export class NodeGraph {
     if (pods === undefined) return false;
     if (kind === 'pods') return pods.has(`${namespace}/${objectName}`);
     if (this.podsUsing(pods, `${kind}/${objectName}`, namespace)) return true;
-    return kind === 'secrets' && this.volumesOf(node).some((volume) => volumeSecrets(volume).includes(`${namespace}/${objectName}`));
+    return (
+      kind === 'secrets' &&
+      this.volumesOf(node).some((volume) => volumeSecrets(volume).includes(`${namespace}/${objectName}`))
+    );
   }
 
   /** Whether this cluster-scoped object leads to `node`. */
@@ -123,7 +132,9 @@ export class NodeGraph {
       const namespace = podKey.slice(0, podKey.indexOf('/'));
       for (const ref of refs) {
         if (!ref.startsWith('persistentvolumeclaims/')) continue;
-        for (const volumeName of this.volumesByClaim.get(`${namespace}/${ref.slice('persistentvolumeclaims/'.length)}`) ?? []) {
+        for (const volumeName of this.volumesByClaim.get(
+          `${namespace}/${ref.slice('persistentvolumeclaims/'.length)}`,
+        ) ?? []) {
           const volume = this.volumes.objects.get(volumeName);
           if (volume !== undefined) found.push(volume);
         }

@@ -3,19 +3,28 @@
  * the node authorizer's graph gives a node the objects its pods use, and NodeRestriction keeps
  * a node's mirror pods from naming any.
  */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 
 /** What marks a pod a kubelet made from a file of its own (a static pod). */
 export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 type Fields = Record<string, unknown>;
 
-const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 const list = (value: unknown): Fields[] => (Array.isArray(value) ? value.map(record) : []);
 const nameOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** Volume sources of a pod whose `secretRef` names a secret of its namespace. */
-const POD_VOLUME_SECRET_REFS: readonly string[] = ['cephfs', 'cinder', 'flexVolume', 'iscsi', 'rbd', 'scaleIO', 'storageos'];
+const POD_VOLUME_SECRET_REFS: readonly string[] = [
+  'cephfs',
+  'cinder',
+  'flexVolume',
+  'iscsi',
+  'rbd',
+  'scaleIO',
+  'storageos',
+];
 
 function containersOf(spec: Fields): Fields[] {
   return [...list(spec.initContainers), ...list(spec.containers), ...list(spec.ephemeralContainers)];
@@ -48,7 +57,8 @@ export function podConfigMapNames(pod: KubeObject): string[] {
   }
   for (const volume of list(spec.volumes)) {
     names.push(nameOf(record(volume.configMap).name));
-    for (const projection of list(record(volume.projected).sources)) names.push(nameOf(record(projection.configMap).name));
+    for (const projection of list(record(volume.projected).sources))
+      names.push(nameOf(record(projection.configMap).name));
   }
   return names.filter((name): name is string => name !== undefined);
 }
@@ -61,8 +71,13 @@ export function podConfigMapNames(pod: KubeObject): string[] {
 export function podResourceClaimNames(pod: KubeObject): string[] {
   const spec = record(pod.spec);
   const status = record(pod.status);
-  const made = new Map(list(status.resourceClaimStatuses).map((entry) => [entry.name, nameOf(entry.resourceClaimName)]));
-  const names: (string | undefined)[] = list(spec.resourceClaims).map((claim) => nameOf(claim.resourceClaimName) ?? (nameOf(claim.resourceClaimTemplateName) ? made.get(claim.name) : undefined));
+  const made = new Map(
+    list(status.resourceClaimStatuses).map((entry) => [entry.name, nameOf(entry.resourceClaimName)]),
+  );
+  const names: (string | undefined)[] = list(spec.resourceClaims).map(
+    (claim) =>
+      nameOf(claim.resourceClaimName) ?? (nameOf(claim.resourceClaimTemplateName) ? made.get(claim.name) : undefined),
+  );
   names.push(nameOf(record(status.extendedResourceClaimStatus).resourceClaimName));
   return names.filter((name): name is string => name !== undefined);
 }
@@ -83,7 +98,8 @@ export function podReferences(pod: KubeObject): Set<string> {
     const claim = nameOf(record(volume.persistentVolumeClaim).claimName);
     if (claim !== undefined) refs.add(`persistentvolumeclaims/${claim}`);
     // A generic ephemeral volume's claim is named after the pod and the volume.
-    else if (volume.ephemeral !== undefined) refs.add(`persistentvolumeclaims/${pod.metadata.name}-${String(volume.name)}`);
+    else if (volume.ephemeral !== undefined)
+      refs.add(`persistentvolumeclaims/${pod.metadata.name}-${String(volume.name)}`);
   }
   for (const name of podResourceClaimNames(pod)) refs.add(`resourceclaims/${name}`);
   return refs;
@@ -91,7 +107,11 @@ export function podReferences(pod: KubeObject): Set<string> {
 
 const PV_SECRET_REF_SOURCES: readonly string[] = ['cephfs', 'flexVolume', 'iscsi', 'rbd', 'scaleIO'];
 /** The CSI secrets the kubelet uses; the controller-side ones are no business of a node. */
-const KUBELET_CSI_SECRET_REFS: readonly string[] = ['nodePublishSecretRef', 'nodeStageSecretRef', 'nodeExpandSecretRef'];
+const KUBELET_CSI_SECRET_REFS: readonly string[] = [
+  'nodePublishSecretRef',
+  'nodeStageSecretRef',
+  'nodeExpandSecretRef',
+];
 
 /**
  * The secrets (`namespace/name`) a persistent volume hands to the kubelet; a reference without a

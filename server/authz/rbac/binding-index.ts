@@ -6,10 +6,10 @@
  * order a full scan of the informer's map visits them, so the binding named in an allow reason
  * does not change. The caller still matches the subjects (a candidate is only a candidate).
  */
-import type { UserInfo } from '../../authn/types';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { UserInfo } from '../../../api/user-info';
+import type { KubeObject } from '../../../api/objects';
 import { subjectsOf } from './policy';
-import { SERVICE_ACCOUNT_PREFIX } from './rule-resolver';
+import { serviceAccountUsername } from '../../authn/service-account/names';
 
 interface Entry {
   readonly binding: KubeObject;
@@ -31,7 +31,7 @@ function subjectKeys(binding: KubeObject): string[] {
     else if (subject.kind === 'ServiceAccount') {
       // Without a namespace of its own or its binding's, it names no one.
       const namespace = subject.namespace || bindingNamespace;
-      if (namespace !== '') keys.add(userKey(`${SERVICE_ACCOUNT_PREFIX}${namespace}:${subject.name}`));
+      if (namespace !== '') keys.add(userKey(serviceAccountUsername(namespace, subject.name)));
     }
   }
   return [...keys];

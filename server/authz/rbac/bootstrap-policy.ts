@@ -6,7 +6,7 @@
  * object carries the bootstrapping label and the autoupdate annotation; the JSON leaves those
  * two out since they are the same everywhere.
  */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import policy from './bootstrap-policy.json';
 import { RBAC_GROUP } from './policy';
 
@@ -22,7 +22,8 @@ export interface BootstrapPolicy {
 
 /** Fresh objects on every call: callers hand them to the write path, which may change them. */
 export function bootstrapPolicy(): BootstrapPolicy {
-  const complete = (objects: readonly object[]) => objects.map((object) => withDefaults(structuredClone(object) as KubeObject));
+  const complete = (objects: readonly object[]) =>
+    objects.map((object) => withDefaults(structuredClone(object) as KubeObject));
   return {
     clusterRoles: complete(policy.clusterRoles),
     clusterRoleBindings: complete(policy.clusterRoleBindings),

@@ -13,7 +13,9 @@ export function breakdownRule(rule: PolicyRule): PolicyRule[] {
       for (const verb of rule.verbs) {
         const names = rule.resourceNames ?? [];
         if (names.length === 0) atoms.push({ apiGroups: [group], resources: [resource], verbs: [verb] });
-        else for (const name of names) atoms.push({ apiGroups: [group], resources: [resource], resourceNames: [name], verbs: [verb] });
+        else
+          for (const name of names)
+            atoms.push({ apiGroups: [group], resources: [resource], resourceNames: [name], verbs: [verb] });
       }
     }
   }
@@ -36,7 +38,8 @@ export function uncoveredRules(owned: readonly PolicyRule[], wanted: readonly Po
 
 function ruleCovers(owner: PolicyRule, atom: PolicyRule): boolean {
   if (!coversAll(owner.verbs, atom.verbs)) return false;
-  if ((atom.nonResourceURLs ?? []).length > 0) return urlsCover(owner.nonResourceURLs ?? [], atom.nonResourceURLs ?? []);
+  if ((atom.nonResourceURLs ?? []).length > 0)
+    return urlsCover(owner.nonResourceURLs ?? [], atom.nonResourceURLs ?? []);
   return (
     coversAll(owner.apiGroups ?? [], atom.apiGroups ?? []) &&
     resourcesCover(owner.resources ?? [], atom.resources ?? []) &&

@@ -4,7 +4,7 @@
  * or the subjects and role (of a binding) as they were grant nothing new and pass.
  */
 import type { AdmissionPlugin } from '../../admission/types';
-import { deepEqual } from '../../validation/field-errors';
+import { deepEqual } from '../../status/field-errors';
 import type { Authorizer } from '../types';
 import { checkBindingWrite, checkRoleWrite } from './escalation';
 import { RBAC_GROUP } from './policy';
@@ -22,11 +22,21 @@ export function rbacEscalationPrevention(resolver: RuleResolver, authorizer: Aut
       if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return;
       const context = { user, resolver, authorizer };
       if (ROLE_KINDS.has(resource.resource)) {
-        if (oldObject && deepEqual(object.rules ?? [], oldObject.rules ?? []) && deepEqual(object.aggregationRule, oldObject.aggregationRule)) return;
+        if (
+          oldObject &&
+          deepEqual(object.rules ?? [], oldObject.rules ?? []) &&
+          deepEqual(object.aggregationRule, oldObject.aggregationRule)
+        )
+          return;
         const error = await checkRoleWrite(context, { ...object, kind: kind.kind });
         if (error) throw error;
       } else if (BINDING_KINDS.has(resource.resource)) {
-        if (oldObject && deepEqual(object.subjects ?? [], oldObject.subjects ?? []) && deepEqual(object.roleRef, oldObject.roleRef)) return;
+        if (
+          oldObject &&
+          deepEqual(object.subjects ?? [], oldObject.subjects ?? []) &&
+          deepEqual(object.roleRef, oldObject.roleRef)
+        )
+          return;
         const error = await checkBindingWrite(context, { ...object, kind: kind.kind });
         if (error) throw error;
       }

@@ -6,8 +6,8 @@
  * rule). `system:masters` is never checked. Each check answers the error to refuse with, or
  * undefined.
  */
-import type { UserInfo } from '../../authn/types';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { UserInfo } from '../../../api/user-info';
+import type { KubeObject } from '../../../api/objects';
 import { forbidden, notFound } from '../../status/catalogue';
 import type { StatusError } from '../../status/status-error';
 import { SYSTEM_MASTERS_GROUP } from '../system-masters';
@@ -31,15 +31,34 @@ function escalationAllowed(user: UserInfo): boolean {
   return user.groups.includes(SYSTEM_MASTERS_GROUP);
 }
 
-async function allowedTo(context: EscalationContext, verb: string, resource: string, namespace: string, name: string): Promise<boolean> {
+async function allowedTo(
+  context: EscalationContext,
+  verb: string,
+  resource: string,
+  namespace: string,
+  name: string,
+): Promise<boolean> {
   const result = await context.authorizer.authorize({
-    user: context.user, verb, isResourceRequest: true, path: '', namespace, apiGroup: RBAC_GROUP, apiVersion: '*', resource, subresource: '', name,
+    user: context.user,
+    verb,
+    isResourceRequest: true,
+    path: '',
+    namespace,
+    apiGroup: RBAC_GROUP,
+    apiVersion: '*',
+    resource,
+    subresource: '',
+    name,
   });
   return result.decision === 'allow';
 }
 
 /** Why `user` may not grant `rules` in `namespace` ("" for cluster-wide), or undefined when they hold them all. */
-export function escalationError(context: EscalationContext, namespace: string, rules: readonly PolicyRule[]): string | undefined {
+export function escalationError(
+  context: EscalationContext,
+  namespace: string,
+  rules: readonly PolicyRule[],
+): string | undefined {
   const owned = context.resolver.rulesFor(context.user, namespace);
   const missing = uncoveredRules(owned.rules, rules);
   if (missing.length === 0) return undefined;
@@ -72,14 +91,22 @@ export async function checkRoleWrite(context: EscalationContext, role: KubeObjec
   if (await allowedTo(context, 'escalate', resource, namespace, name)) return undefined;
   const error = escalationError(context, namespace, rulesOf(role));
   if (error !== undefined) return forbidden(groupResource, name, error);
-  if (clusterScoped && role.aggregationRule !== undefined && role.aggregationRule !== null && escalationError(context, '', FULL_AUTHORITY) !== undefined) {
+  if (
+    clusterScoped &&
+    role.aggregationRule !== undefined &&
+    role.aggregationRule !== null &&
+    escalationError(context, '', FULL_AUTHORITY) !== undefined
+  ) {
     return forbidden(groupResource, name, 'must have cluster-admin privileges to use the aggregationRule');
   }
   return undefined;
 }
 
 /** A RoleBinding or ClusterRoleBinding about to be written. */
-export async function checkBindingWrite(context: EscalationContext, binding: KubeObject): Promise<StatusError | undefined> {
+export async function checkBindingWrite(
+  context: EscalationContext,
+  binding: KubeObject,
+): Promise<StatusError | undefined> {
   if (escalationAllowed(context.user)) return undefined;
   const clusterScoped = binding.kind === 'ClusterRoleBinding';
   const namespace = clusterScoped ? '' : String(binding.metadata.namespace ?? '');
@@ -90,5 +117,7 @@ export async function checkBindingWrite(context: EscalationContext, binding: Kub
   const resolved = context.resolver.roleRefRules(ref, namespace);
   if (resolved.error !== undefined) return notFound({ group: RBAC_GROUP, resource: roleResource }, ref.name);
   const error = escalationError(context, namespace, resolved.rules);
-  return error === undefined ? undefined : forbidden({ group: RBAC_GROUP, resource: clusterScoped ? 'clusterrolebindings' : 'rolebindings' }, name, error);
+  return error === undefined
+    ? undefined
+    : forbidden({ group: RBAC_GROUP, resource: clusterScoped ? 'clusterrolebindings' : 'rolebindings' }, name, error);
 }

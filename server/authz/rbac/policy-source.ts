@@ -4,11 +4,12 @@
  * namespace, since a request only ever needs those of its own namespace, and all bindings by
  * the subjects they name, since a request only needs those that may name its user.
  */
-import type { UserInfo } from '../../authn/types';
-import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
-import { startInformer } from '../../controllers/informer';
+import type { UserInfo } from '../../../api/user-info';
+import type { ObjectStorage } from '../../../storage/objects/types';
+import { startInformer } from '../../client/informer';
 import { BindingIndex } from './binding-index';
 
+import type { KubeObject } from '../../../api/objects';
 export interface PolicySource {
   clusterRole(name: string): KubeObject | undefined;
   role(namespace: string, name: string): KubeObject | undefined;
@@ -84,7 +85,8 @@ export function staticPolicySource(objects: readonly KubeObject[]): PolicySource
   const namespacedBindings = new NamespacedBindings();
   for (const object of objects) {
     const { name, namespace } = object.metadata;
-    if (object.kind === 'ClusterRole' || object.kind === 'Role') byKey.set(`${object.kind}/${namespace ?? ''}/${name}`, object);
+    if (object.kind === 'ClusterRole' || object.kind === 'Role')
+      byKey.set(`${object.kind}/${namespace ?? ''}/${name}`, object);
     else if (object.kind === 'ClusterRoleBinding') clusterBindings.upsert(object);
     else if (object.kind === 'RoleBinding') namespacedBindings.upsert(object);
   }

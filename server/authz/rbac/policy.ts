@@ -1,5 +1,5 @@
 /** The shapes of rbac.authorization.k8s.io/v1 objects as the authorizer reads them. */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 

@@ -3,7 +3,7 @@
  * (RBAC never denies: another mode may still allow). The reasons follow the reference: which
  * binding allowed, or which bound roles were missing.
  */
-import type { UserInfo } from '../../authn/types';
+import type { UserInfo } from '../../../api/user-info';
 import { ALLOW, NO_OPINION, type Attributes, type AuthorizationResult, type SubjectRules } from '../types';
 import { ruleAllows } from './rule-matching';
 import type { RuleResolver } from './rule-resolver';
@@ -34,8 +34,12 @@ export function rbacAuthorizer(resolver: RuleResolver): RbacAuthorizer {
     rulesFor(user, namespace): SubjectRules {
       const { rules, errors } = resolver.rulesFor(user, namespace);
       return {
-        resourceRules: rules.filter((rule) => (rule.nonResourceURLs ?? []).length === 0).map(({ verbs, apiGroups, resources, resourceNames }) => ({ verbs, apiGroups, resources, resourceNames })),
-        nonResourceRules: rules.filter((rule) => (rule.nonResourceURLs ?? []).length > 0).map(({ verbs, nonResourceURLs }) => ({ verbs, nonResourceURLs })),
+        resourceRules: rules
+          .filter((rule) => (rule.nonResourceURLs ?? []).length === 0)
+          .map(({ verbs, apiGroups, resources, resourceNames }) => ({ verbs, apiGroups, resources, resourceNames })),
+        nonResourceRules: rules
+          .filter((rule) => (rule.nonResourceURLs ?? []).length > 0)
+          .map(({ verbs, nonResourceURLs }) => ({ verbs, nonResourceURLs })),
         incomplete: false,
         evaluationErrors: errors,
       };

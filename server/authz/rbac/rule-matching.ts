@@ -33,7 +33,10 @@ export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
 
 export function resourceMatches(rule: PolicyRule, combinedResource: string, subresource: string): boolean {
   return (rule.resources ?? []).some(
-    (ruleResource) => ruleResource === ALL || ruleResource === combinedResource || (subresource !== '' && ruleResource === `*/${subresource}`),
+    (ruleResource) =>
+      ruleResource === ALL ||
+      ruleResource === combinedResource ||
+      (subresource !== '' && ruleResource === `*/${subresource}`),
   );
 }
 

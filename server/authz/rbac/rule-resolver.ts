@@ -5,12 +5,11 @@
  * and escalation checks collect them all. A binding whose role is missing contributes an error,
  * which the reference reports in its denial reason.
  */
-import type { UserInfo } from '../../authn/types';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { UserInfo } from '../../../api/user-info';
+import type { KubeObject } from '../../../api/objects';
 import { roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from './policy';
 import type { PolicySource } from './policy-source';
-
-export const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+import { serviceAccountUsername } from '../../authn/service-account/names';
 
 /** Returns false to stop visiting. `rule` is absent when `error` says why a binding gave none. */
 export type RuleVisitor = (source: string, rule: PolicyRule | undefined, error: string | undefined) => boolean;
@@ -59,10 +58,12 @@ export class RuleResolver {
     let role: KubeObject | undefined;
     if (ref.kind === 'ClusterRole') {
       role = this.source.clusterRole(ref.name);
-      if (role === undefined) return { rules: [], error: `clusterrole.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
+      if (role === undefined)
+        return { rules: [], error: `clusterrole.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
     } else if (ref.kind === 'Role' && namespace !== '') {
       role = this.source.role(namespace, ref.name);
-      if (role === undefined) return { rules: [], error: `role.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
+      if (role === undefined)
+        return { rules: [], error: `role.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
     } else {
       return { rules: [], error: `unsupported role reference kind: ${JSON.stringify(ref.kind)}` };
     }
@@ -70,7 +71,11 @@ export class RuleResolver {
   }
 }
 
-function visitAll(source: string, resolved: { rules: readonly PolicyRule[]; error?: string }, visit: RuleVisitor): boolean {
+function visitAll(
+  source: string,
+  resolved: { rules: readonly PolicyRule[]; error?: string },
+  visit: RuleVisitor,
+): boolean {
   if (resolved.error !== undefined && !visit(source, undefined, resolved.error)) return false;
   for (const rule of resolved.rules) if (!visit(source, rule, undefined)) return false;
   return true;
@@ -89,7 +94,7 @@ function subjectMatches(user: UserInfo, subject: Subject, bindingNamespace: stri
       return user.groups.includes(subject.name);
     case 'ServiceAccount': {
       const namespace = subject.namespace || bindingNamespace;
-      return namespace !== '' && user.name === `${SERVICE_ACCOUNT_PREFIX}${namespace}:${subject.name}`;
+      return namespace !== '' && user.name === serviceAccountUsername(namespace, subject.name);
     }
     default:
       return false;
@@ -97,6 +102,7 @@ function subjectMatches(user: UserInfo, subject: Subject, bindingNamespace: stri
 }
 
 function describe(subject: Subject): string {
-  const name = subject.kind === 'ServiceAccount' && subject.namespace ? `${subject.namespace}/${subject.name}` : subject.name;
+  const name =
+    subject.kind === 'ServiceAccount' && subject.namespace ? `${subject.namespace}/${subject.name}` : subject.name;
   return `${subject.kind} ${JSON.stringify(name)}`;
 }

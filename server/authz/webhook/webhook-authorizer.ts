@@ -33,14 +33,36 @@ export interface SubjectAccessReview {
   readonly spec: Record<string, unknown>;
 }
 
-function selectorRequirements(fields: readonly FieldRequirement[] | undefined, labels: readonly LabelRequirement[] | undefined): Record<string, unknown> {
+function selectorRequirements(
+  fields: readonly FieldRequirement[] | undefined,
+  labels: readonly LabelRequirement[] | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (fields !== undefined && fields.length > 0) {
-    out.fieldSelector = { requirements: fields.map(({ field, operator, value }) => ({ key: field, operator: operator === '=' ? 'In' : 'NotIn', values: [value] })) };
+    out.fieldSelector = {
+      requirements: fields.map(({ field, operator, value }) => ({
+        key: field,
+        operator: operator === '=' ? 'In' : 'NotIn',
+        values: [value],
+      })),
+    };
   }
   if (labels !== undefined && labels.length > 0) {
-    const operators: Record<string, string> = { '=': 'In', in: 'In', '!=': 'NotIn', notin: 'NotIn', exists: 'Exists', '!': 'DoesNotExist' };
-    out.labelSelector = { requirements: labels.map(({ key, operator, values }) => ({ key, operator: operators[operator], ...(values.length > 0 ? { values } : {}) })) };
+    const operators: Record<string, string> = {
+      '=': 'In',
+      in: 'In',
+      '!=': 'NotIn',
+      notin: 'NotIn',
+      exists: 'Exists',
+      '!': 'DoesNotExist',
+    };
+    out.labelSelector = {
+      requirements: labels.map(({ key, operator, values }) => ({
+        key,
+        operator: operators[operator],
+        ...(values.length > 0 ? { values } : {}),
+      })),
+    };
   }
   return out;
 }
@@ -79,9 +101,15 @@ async function post(options: WebhookOptions, review: SubjectAccessReview): Promi
   const answer = await postJson(options.client, JSON.stringify(review), { timeoutMs: options.timeoutMs });
   if (answer.status < 200 || answer.status >= 300) throw new Error(`the webhook answered HTTP ${answer.status}`);
   try {
-    const parsed = JSON.parse(answer.body.toString('utf8')) as { apiVersion?: unknown; kind?: unknown; status?: ReviewStatus } | null;
+    const parsed = JSON.parse(answer.body.toString('utf8')) as {
+      apiVersion?: unknown;
+      kind?: unknown;
+      status?: ReviewStatus;
+    } | null;
     if (parsed?.kind !== 'SubjectAccessReview' || parsed.apiVersion !== review.apiVersion) {
-      throw new Error(`expected a ${review.apiVersion} SubjectAccessReview, got ${String(parsed?.apiVersion)} ${String(parsed?.kind)}`);
+      throw new Error(
+        `expected a ${review.apiVersion} SubjectAccessReview, got ${String(parsed?.apiVersion)} ${String(parsed?.kind)}`,
+      );
     }
     return parsed.status ?? {};
   } catch (error) {
@@ -93,7 +121,9 @@ export function webhookAuthorizer(options: WebhookOptions): Authorizer {
   const cache = new Map<string, { result: AuthorizationResult; expires: number }>();
   const label = options.name ? `webhook ${JSON.stringify(options.name)}` : 'webhook';
   const failed = (message: string): AuthorizationResult =>
-    options.failurePolicy === 'Deny' ? { decision: 'deny', reason: `${label}: ${message}` } : { decision: 'no-opinion', reason: `${label}: ${message}` };
+    options.failurePolicy === 'Deny'
+      ? { decision: 'deny', reason: `${label}: ${message}` }
+      : { decision: 'no-opinion', reason: `${label}: ${message}` };
 
   return {
     async authorize(attributes) {
@@ -101,7 +131,8 @@ export function webhookAuthorizer(options: WebhookOptions): Authorizer {
       if (options.matches) {
         try {
           // Match conditions always see the v1 form of the review.
-          if (!options.matches(options.version === 'v1' ? review : reviewFor(attributes, 'v1'))) return { decision: 'no-opinion', reason: '' };
+          if (!options.matches(options.version === 'v1' ? review : reviewFor(attributes, 'v1')))
+            return { decision: 'no-opinion', reason: '' };
         } catch (error) {
           return failed(`match condition error: ${(error as Error).message}`);
         }
@@ -118,7 +149,11 @@ export function webhookAuthorizer(options: WebhookOptions): Authorizer {
       }
       const reason = typeof status.reason === 'string' ? status.reason : '';
       const result: AuthorizationResult =
-        status.allowed === true ? { decision: 'allow', reason } : status.denied === true ? { decision: 'deny', reason } : { decision: 'no-opinion', reason };
+        status.allowed === true
+          ? { decision: 'allow', reason }
+          : status.denied === true
+            ? { decision: 'deny', reason }
+            : { decision: 'no-opinion', reason };
       const allowed = result.decision === 'allow';
       if (allowed ? options.cacheAuthorized : options.cacheUnauthorized) {
         cache.set(key, { result, expires: now + (allowed ? options.authorizedTtlMs : options.unauthorizedTtlMs) });

@@ -7,7 +7,7 @@
  * expression can make at most two.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import type { UserInfo } from '../../authn/types';
+import type { UserInfo } from '../../../api/user-info';
 import type { CelLibrary } from './library';
 
 export interface ResourceCheckAttributes {
@@ -33,7 +33,9 @@ export interface AuthorizationCheckResult {
 }
 
 /** The server's authorizer, asked one check: now, or later (a promise). */
-export type AuthorizationChecker = (check: AuthorizationCheck) => AuthorizationCheckResult | Promise<AuthorizationCheckResult>;
+export type AuthorizationChecker = (
+  check: AuthorizationCheck,
+) => AuthorizationCheckResult | Promise<AuthorizationCheckResult>;
 
 export const AUTHORIZER_CHECK_COST = 350_000;
 
@@ -145,7 +147,11 @@ export class Decision {
   constructor(readonly result: AuthorizationCheckResult) {}
 }
 
-function decide(authorizer: CelAuthorizer, verb: string, target: Pick<AuthorizationCheck, 'resource' | 'path'>): Decision {
+function decide(
+  authorizer: CelAuthorizer,
+  verb: string,
+  target: Pick<AuthorizationCheck, 'resource' | 'path'>,
+): Decision {
   return new Decision(authorizer.answer({ user: authorizer.user, verb, ...target }));
 }
 
@@ -171,16 +177,22 @@ export const authorizerLibrary: CelLibrary = {
       .registerFunction(`${A}.serviceAccount(string, string): ${A}`, (a: CelAuthorizer, ns: string, name: string) =>
         a.serviceAccount(ns, name),
       )
-      .registerFunction(`${G}.resource(string): ${R}`, (g: GroupCheck, resource: string) =>
-        new ResourceCheck(g.authorizer, { group: g.group, resource, subresource: '', namespace: '', name: '' }),
+      .registerFunction(
+        `${G}.resource(string): ${R}`,
+        (g: GroupCheck, resource: string) =>
+          new ResourceCheck(g.authorizer, { group: g.group, resource, subresource: '', namespace: '', name: '' }),
       )
-      .registerFunction(`${R}.subresource(string): ${R}`, (r: ResourceCheck, subresource: string) => r.with({ subresource }))
+      .registerFunction(`${R}.subresource(string): ${R}`, (r: ResourceCheck, subresource: string) =>
+        r.with({ subresource }),
+      )
       .registerFunction(`${R}.namespace(string): ${R}`, (r: ResourceCheck, namespace: string) => r.with({ namespace }))
       .registerFunction(`${R}.name(string): ${R}`, (r: ResourceCheck, name: string) => r.with({ name }))
       .registerFunction(`${R}.check(string): ${D}`, (r: ResourceCheck, verb: string) =>
         decide(r.authorizer, verb, { resource: r.attributes }),
       )
-      .registerFunction(`${P}.check(string): ${D}`, (p: PathCheck, verb: string) => decide(p.authorizer, verb, { path: p.path }))
+      .registerFunction(`${P}.check(string): ${D}`, (p: PathCheck, verb: string) =>
+        decide(p.authorizer, verb, { path: p.path }),
+      )
       .registerFunction(`${D}.allowed(): bool`, (d: Decision) => d.result.decision === 'allow')
       .registerFunction(`${D}.reason(): string`, (d: Decision) => d.result.reason)
       .registerFunction(`${D}.errored(): bool`, (d: Decision) => d.result.error !== undefined)

@@ -27,14 +27,18 @@ function toCIDR(text: string): NetPrefix {
   return prefix;
 }
 
-const containsCIDR = (prefix: NetPrefix, other: NetPrefix): boolean => prefix.overlaps(other) && prefix.bits <= other.bits;
+const containsCIDR = (prefix: NetPrefix, other: NetPrefix): boolean =>
+  prefix.overlaps(other) && prefix.bits <= other.bits;
 
 /** A CIDR's size in the reference's cost model: the bytes its prefix spans. */
 const prefixBytes = (prefix: unknown): number => Math.ceil((prefix as NetPrefix).bits / 8);
 
 /** Comparing two addresses up to the prefix, and parsing the operand when it is a string. */
 function containsCost(prefix: unknown, operand: unknown): number {
-  return Math.ceil(2 * prefixBytes(prefix) * STRING_TRAVERSAL_FACTOR) + (typeof operand === 'string' ? traversalCost(operand) : 0);
+  return (
+    Math.ceil(2 * prefixBytes(prefix) * STRING_TRAVERSAL_FACTOR) +
+    (typeof operand === 'string' ? traversalCost(operand) : 0)
+  );
 }
 
 export const cidrLibrary: CelLibrary = {
@@ -45,9 +49,15 @@ export const cidrLibrary: CelLibrary = {
       .registerFunction('cidr(string): net.CIDR', toCIDR)
       .registerFunction('isCIDR(string): bool', (text: string) => typeof parseCIDR(text) !== 'string')
       .registerFunction('string(net.CIDR): string', (prefix: NetPrefix) => prefix.toString())
-      .registerFunction('net.CIDR.containsIP(string): bool', (prefix: NetPrefix, text: string) => prefix.contains(toIP(text)))
-      .registerFunction('net.CIDR.containsIP(net.IP): bool', (prefix: NetPrefix, addr: NetAddr) => prefix.contains(addr))
-      .registerFunction('net.CIDR.containsCIDR(string): bool', (prefix: NetPrefix, text: string) => containsCIDR(prefix, toCIDR(text)))
+      .registerFunction('net.CIDR.containsIP(string): bool', (prefix: NetPrefix, text: string) =>
+        prefix.contains(toIP(text)),
+      )
+      .registerFunction('net.CIDR.containsIP(net.IP): bool', (prefix: NetPrefix, addr: NetAddr) =>
+        prefix.contains(addr),
+      )
+      .registerFunction('net.CIDR.containsCIDR(string): bool', (prefix: NetPrefix, text: string) =>
+        containsCIDR(prefix, toCIDR(text)),
+      )
       .registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', containsCIDR)
       .registerFunction('net.CIDR.ip(): net.IP', (prefix: NetPrefix) => prefix.addr)
       .registerFunction('net.CIDR.prefixLength(): int', (prefix: NetPrefix) => BigInt(prefix.bits))
@@ -58,6 +68,7 @@ export const cidrLibrary: CelLibrary = {
     isCIDR: ([text]) => traversalCost(text),
     '.containsIP': ([prefix, operand]) => containsCost(prefix, operand),
     // Masking the base prefix and comparing the lengths add one more traversal and 1.
-    '.containsCIDR': ([prefix, operand]) => containsCost(prefix, operand) + Math.ceil(prefixBytes(prefix) * STRING_TRAVERSAL_FACTOR) + 1,
+    '.containsCIDR': ([prefix, operand]) =>
+      containsCost(prefix, operand) + Math.ceil(prefixBytes(prefix) * STRING_TRAVERSAL_FACTOR) + 1,
   },
 };

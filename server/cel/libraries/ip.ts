@@ -39,7 +39,10 @@ export const ipLibrary: CelLibrary = {
       .registerFunction('string(net.IP): string', (addr: NetAddr) => addr.toString())
       .registerType('kubernetes.IPNamespace', IPNamespace)
       .registerConstant('ip', 'kubernetes.IPNamespace', new IPNamespace())
-      .registerFunction('kubernetes.IPNamespace.isCanonical(string): bool', (_ns: IPNamespace, text: string) => toIP(text).toString() === text)
+      .registerFunction(
+        'kubernetes.IPNamespace.isCanonical(string): bool',
+        (_ns: IPNamespace, text: string) => toIP(text).toString() === text,
+      )
       .registerFunction('net.IP.family(): int', (addr: NetAddr) => (addr.is4 ? 4n : 6n))
       .registerFunction('net.IP.isUnspecified(): bool', (addr: NetAddr) => addr.isUnspecified)
       .registerFunction('net.IP.isLoopback(): bool', (addr: NetAddr) => addr.isLoopback)

@@ -37,7 +37,8 @@ function sum(list: readonly unknown[], zero: unknown): unknown {
   for (const item of list) {
     if (typeof total === 'bigint' && typeof item === 'bigint') total = total + item;
     else if (typeof total === 'number' && typeof item === 'number') total = total + item;
-    else if (total instanceof UnsignedInt && item instanceof UnsignedInt) total = new UnsignedInt(total.value + item.value);
+    else if (total instanceof UnsignedInt && item instanceof UnsignedInt)
+      total = new UnsignedInt(total.value + item.value);
     else if (total instanceof Duration && item instanceof Duration) total = total.addDuration(item);
     else throw new CelFunctionError('no such overload');
   }
@@ -45,7 +46,16 @@ function sum(list: readonly unknown[], zero: unknown): unknown {
 }
 
 // The engine names CEL's timestamp and duration types by their protobuf messages.
-const COMPARABLE = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp'];
+const COMPARABLE = [
+  'int',
+  'uint',
+  'double',
+  'bool',
+  'string',
+  'bytes',
+  'google.protobuf.Duration',
+  'google.protobuf.Timestamp',
+];
 
 export const listsLibrary: CelLibrary = {
   declare(env: Environment) {
@@ -59,7 +69,9 @@ export const listsLibrary: CelLibrary = {
       .registerFunction('list<int>.sum(): int', (list: bigint[]) => sum(list, 0n))
       .registerFunction('list<uint>.sum(): uint', (list: UnsignedInt[]) => sum(list, new UnsignedInt(0n)))
       .registerFunction('list<double>.sum(): double', (list: number[]) => sum(list, 0))
-      .registerFunction('list<google.protobuf.Duration>.sum(): google.protobuf.Duration', (list: Duration[]) => sum(list, new Duration(0)))
+      .registerFunction('list<google.protobuf.Duration>.sum(): google.protobuf.Duration', (list: Duration[]) =>
+        sum(list, new Duration(0)),
+      )
       .registerFunction('list<T>.indexOf(T): int', listIndexOf)
       .registerFunction('list<T>.lastIndexOf(T): int', listLastIndexOf);
   },

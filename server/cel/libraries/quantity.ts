@@ -8,8 +8,8 @@ import { traversalCost } from '../runtime-cost';
 import { Quantity, parseQuantity } from '../../quantity/quantity';
 import { CelFunctionError, type CelLibrary } from './library';
 
-export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
+export const QUANTITY_FORMAT_ERROR =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 function toQuantity(text: string): Quantity {
   const quantity = parseQuantity(text);
@@ -37,14 +37,34 @@ export const quantityLibrary: CelLibrary = {
       .registerFunction('kubernetes.Quantity.isInteger(): bool', (q: Quantity) => q.isInteger())
       .registerFunction('kubernetes.Quantity.asInteger(): int', asInteger)
       .registerFunction('kubernetes.Quantity.asApproximateFloat(): double', asApproximateFloat)
-      .registerFunction('kubernetes.Quantity.sign(): int', (q: Quantity) => BigInt(Math.sign(q.compareTo(new Quantity(0n)))))
-      .registerFunction('kubernetes.Quantity.add(kubernetes.Quantity): kubernetes.Quantity', (q: Quantity, o: Quantity) => q.add(o))
-      .registerFunction('kubernetes.Quantity.add(int): kubernetes.Quantity', (q: Quantity, o: bigint) => q.add(operand(o)))
-      .registerFunction('kubernetes.Quantity.sub(kubernetes.Quantity): kubernetes.Quantity', (q: Quantity, o: Quantity) => q.add(o.negate()))
-      .registerFunction('kubernetes.Quantity.sub(int): kubernetes.Quantity', (q: Quantity, o: bigint) => q.add(operand(o).negate()))
-      .registerFunction('kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool', (q: Quantity, o: Quantity) => q.compareTo(o) < 0)
-      .registerFunction('kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool', (q: Quantity, o: Quantity) => q.compareTo(o) > 0)
-      .registerFunction('kubernetes.Quantity.compareTo(kubernetes.Quantity): int', (q: Quantity, o: Quantity) => BigInt(q.compareTo(o)));
+      .registerFunction('kubernetes.Quantity.sign(): int', (q: Quantity) =>
+        BigInt(Math.sign(q.compareTo(new Quantity(0n)))),
+      )
+      .registerFunction(
+        'kubernetes.Quantity.add(kubernetes.Quantity): kubernetes.Quantity',
+        (q: Quantity, o: Quantity) => q.add(o),
+      )
+      .registerFunction('kubernetes.Quantity.add(int): kubernetes.Quantity', (q: Quantity, o: bigint) =>
+        q.add(operand(o)),
+      )
+      .registerFunction(
+        'kubernetes.Quantity.sub(kubernetes.Quantity): kubernetes.Quantity',
+        (q: Quantity, o: Quantity) => q.add(o.negate()),
+      )
+      .registerFunction('kubernetes.Quantity.sub(int): kubernetes.Quantity', (q: Quantity, o: bigint) =>
+        q.add(operand(o).negate()),
+      )
+      .registerFunction(
+        'kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool',
+        (q: Quantity, o: Quantity) => q.compareTo(o) < 0,
+      )
+      .registerFunction(
+        'kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool',
+        (q: Quantity, o: Quantity) => q.compareTo(o) > 0,
+      )
+      .registerFunction('kubernetes.Quantity.compareTo(kubernetes.Quantity): int', (q: Quantity, o: Quantity) =>
+        BigInt(q.compareTo(o)),
+      );
   },
   // As the reference prices them: parsing traverses the string.
   costs: {

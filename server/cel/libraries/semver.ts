@@ -24,7 +24,11 @@ export class Semver {
 
   /** -1, 0 or 1 by semver precedence (build metadata does not count). */
   compareTo(other: Semver): number {
-    for (const [a, b] of [[this.major, other.major], [this.minor, other.minor], [this.patch, other.patch]] as const) {
+    for (const [a, b] of [
+      [this.major, other.major],
+      [this.minor, other.minor],
+      [this.patch, other.patch],
+    ] as const) {
       if (a !== b) return a > b ? 1 : -1;
     }
     if (this.pre.length === 0 || other.pre.length === 0) return Math.sign(other.pre.length - this.pre.length);
@@ -54,7 +58,8 @@ function parseUint(text: string): bigint | string {
 
 function versionNumber(text: string, name: string): bigint | string {
   if (!DIGITS.test(text)) return `Invalid character(s) found in ${name} number "${text}"`;
-  if (text.length > 1 && text[0] === '0') return `${name[0].toUpperCase()}${name.slice(1)} number must not contain leading zeroes "${text}"`;
+  if (text.length > 1 && text[0] === '0')
+    return `${name[0].toUpperCase()}${name.slice(1)} number must not contain leading zeroes "${text}"`;
   return parseUint(text);
 }
 
@@ -62,7 +67,8 @@ function versionNumber(text: string, name: string): bigint | string {
 function preRelease(text: string): PreRelease | { readonly error: string } {
   if (text === '') return { error: 'Prerelease is empty' };
   if (DIGITS.test(text)) {
-    if (text.length > 1 && text[0] === '0') return { error: `Numeric PreRelease version must not contain leading zeroes "${text}"` };
+    if (text.length > 1 && text[0] === '0')
+      return { error: `Numeric PreRelease version must not contain leading zeroes "${text}"` };
     const value = parseUint(text);
     return typeof value === 'string' ? { error: value } : value;
   }
@@ -150,9 +156,17 @@ export const semverLibrary: CelLibrary = {
       .registerFunction('kubernetes.Semver.major(): int', (v: Semver) => asInt(v.major))
       .registerFunction('kubernetes.Semver.minor(): int', (v: Semver) => asInt(v.minor))
       .registerFunction('kubernetes.Semver.patch(): int', (v: Semver) => asInt(v.patch))
-      .registerFunction('kubernetes.Semver.isGreaterThan(kubernetes.Semver): bool', (v: Semver, o: Semver) => v.compareTo(o) > 0)
-      .registerFunction('kubernetes.Semver.isLessThan(kubernetes.Semver): bool', (v: Semver, o: Semver) => v.compareTo(o) < 0)
-      .registerFunction('kubernetes.Semver.compareTo(kubernetes.Semver): int', (v: Semver, o: Semver) => BigInt(v.compareTo(o)));
+      .registerFunction(
+        'kubernetes.Semver.isGreaterThan(kubernetes.Semver): bool',
+        (v: Semver, o: Semver) => v.compareTo(o) > 0,
+      )
+      .registerFunction(
+        'kubernetes.Semver.isLessThan(kubernetes.Semver): bool',
+        (v: Semver, o: Semver) => v.compareTo(o) < 0,
+      )
+      .registerFunction('kubernetes.Semver.compareTo(kubernetes.Semver): int', (v: Semver, o: Semver) =>
+        BigInt(v.compareTo(o)),
+      );
   },
   costs: {
     semver: ([text]) => traversalCost(text),

@@ -30,7 +30,8 @@ function isZeroValue(value: unknown): boolean {
   if (value instanceof Map) return value.size === 0;
   if (value instanceof Duration) return value.seconds === 0n && value.nanos === 0;
   if (value instanceof Date) return value.getTime() === 0;
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.keys(value).length === 0;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.keys(value).length === 0;
   return false;
 }
 
@@ -75,8 +76,10 @@ export const standardLibrary: CelLibrary = {
       .registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_namespace: unknown, value: unknown) =>
         isZeroValue(value) ? Optional.none() : Optional.of(value),
       )
-      .registerOperator('optional<dyn> == optional<dyn>', (a: Optional<unknown>, b: Optional<unknown>) =>
-        a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value())),
+      .registerOperator(
+        'optional<dyn> == optional<dyn>',
+        (a: Optional<unknown>, b: Optional<unknown>) =>
+          a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value())),
       );
   },
   overrides: {

@@ -91,12 +91,16 @@ function formatNumber(value: unknown, verb: string, precision: number | undefine
   switch (verb) {
     case 'd':
       if (typeof number === 'bigint') return number.toString();
-      if (typeof number === 'number' && !Number.isFinite(number)) return Number.isNaN(number) ? 'NaN' : number > 0 ? 'Infinity' : '-Infinity';
-      throw new CelFunctionError(`error during formatting: decimal clause can only be used on integers, was given ${typeof number}`);
+      if (typeof number === 'number' && !Number.isFinite(number))
+        return Number.isNaN(number) ? 'NaN' : number > 0 ? 'Infinity' : '-Infinity';
+      throw new CelFunctionError(
+        `error during formatting: decimal clause can only be used on integers, was given ${typeof number}`,
+      );
     case 'f':
     case 'e': {
       const double = typeof number === 'bigint' ? Number(number) : number;
-      if (typeof double !== 'number') throw new CelFunctionError(`error during formatting: fixed-point clause can only be used on doubles`);
+      if (typeof double !== 'number')
+        throw new CelFunctionError(`error during formatting: fixed-point clause can only be used on doubles`);
       if (!Number.isFinite(double)) return Number.isNaN(double) ? 'NaN' : double > 0 ? 'Infinity' : '-Infinity';
       if (verb === 'f') return double.toFixed(precision ?? 6);
       return double.toExponential(precision ?? 6).replace(/e([+-])(\d)$/, 'e$10$2');
@@ -107,11 +111,15 @@ function formatNumber(value: unknown, verb: string, precision: number | undefine
     case 'X': {
       const radix = verb === 'b' ? 2 : verb === 'o' ? 8 : 16;
       let digits: string;
-      if (typeof number === 'bigint') digits = (number < 0n ? '-' : '') + (number < 0n ? -number : number).toString(radix);
+      if (typeof number === 'bigint')
+        digits = (number < 0n ? '-' : '') + (number < 0n ? -number : number).toString(radix);
       else if (typeof number === 'string') digits = Buffer.from(number, 'utf8').toString('hex');
       else if (number instanceof Uint8Array) digits = Buffer.from(number).toString('hex');
       else if (typeof number === 'boolean' && radix === 2) digits = number ? '1' : '0';
-      else throw new CelFunctionError(`error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given ${typeof number}`);
+      else
+        throw new CelFunctionError(
+          `error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given ${typeof number}`,
+        );
       return verb === 'X' ? digits.toUpperCase() : digits;
     }
     default:
@@ -139,14 +147,17 @@ function formatString(value: unknown): string {
 /** `"%s is %d".format([a, b])`: the verbs s, d, f, e, b, o, x, X and `%%`. */
 function format(template: string, args: unknown[]): string {
   let argIndex = 0;
-  return template.replace(/%(?:\.(\d+))?([a-zA-Z%])?/g, (_all, precision: string | undefined, verb: string | undefined) => {
-    if (verb === '%') return '%';
-    if (verb === undefined) throw new CelFunctionError('could not parse formatting clause: unexpected end of string');
-    if (argIndex >= args.length) throw new CelFunctionError(`index ${argIndex} out of range`);
-    const value = args[argIndex++];
-    if (verb === 's') return formatString(value);
-    return formatNumber(value, verb, precision === undefined ? undefined : Number(precision));
-  });
+  return template.replace(
+    /%(?:\.(\d+))?([a-zA-Z%])?/g,
+    (_all, precision: string | undefined, verb: string | undefined) => {
+      if (verb === '%') return '%';
+      if (verb === undefined) throw new CelFunctionError('could not parse formatting clause: unexpected end of string');
+      if (argIndex >= args.length) throw new CelFunctionError(`index ${argIndex} out of range`);
+      const value = args[argIndex++];
+      if (verb === 's') return formatString(value);
+      return formatNumber(value, verb, precision === undefined ? undefined : Number(precision));
+    },
+  );
 }
 
 /** Holder for `strings.quote`: the engine resolves `strings.` as a variable of this type. */
@@ -162,12 +173,16 @@ export const stringsLibrary: CelLibrary = {
       .registerFunction('string.reverse(): string', (text: string) => codePoints(text).reverse().join(''))
       .registerType('kubernetes.StringsNamespace', StringsNamespace)
       .registerConstant('strings', 'kubernetes.StringsNamespace', new StringsNamespace())
-      .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_ns: StringsNamespace, text: string) => goQuote(text));
+      .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_ns: StringsNamespace, text: string) =>
+        goQuote(text),
+      );
   },
   costs: {
     '.charAt': () => 1,
-    '.indexOf': ([receiver, search]) => 1 + traversalCost(receiver) + (typeof receiver === 'string' ? traversalCost(search) : 0),
-    '.lastIndexOf': ([receiver, search]) => 1 + traversalCost(receiver) + (typeof receiver === 'string' ? traversalCost(search) : 0),
+    '.indexOf': ([receiver, search]) =>
+      1 + traversalCost(receiver) + (typeof receiver === 'string' ? traversalCost(search) : 0),
+    '.lastIndexOf': ([receiver, search]) =>
+      1 + traversalCost(receiver) + (typeof receiver === 'string' ? traversalCost(search) : 0),
     '.lowerAscii': ([receiver]) => 1 + traversalCost(receiver),
     '.upperAscii': ([receiver]) => 1 + traversalCost(receiver),
     '.replace': ([receiver], result) => 1 + traversalCost(receiver) + traversalCost(result),

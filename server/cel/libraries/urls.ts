@@ -61,7 +61,8 @@ export function parseRequestURI(text: string): CelURL | string {
       if (portColon >= 0 && !VALID_PORT.test(hostPort.slice(portColon))) {
         return `invalid port "${hostPort.slice(portColon)}" after host`;
       }
-      if (/[\s<>"{}|\\^`]/.test(hostPort)) return `invalid character "${/[\s<>"{}|\\^`]/.exec(hostPort)![0]}" in host name`;
+      if (/[\s<>"{}|\\^`]/.test(hostPort))
+        return `invalid character "${/[\s<>"{}|\\^`]/.exec(hostPort)![0]}" in host name`;
     }
     host = hostPort;
   }

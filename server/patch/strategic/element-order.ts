@@ -22,7 +22,11 @@ export function indexIn(list: readonly Json[], item: Json, by: ItemIdentity): nu
 }
 
 /** Splits `items` into those `partitionBy` names and those it does not, keeping their order. */
-export function partitionByPresence(items: readonly Json[], partitionBy: readonly Json[], by: ItemIdentity): { named: Json[]; others: Json[] } {
+export function partitionByPresence(
+  items: readonly Json[],
+  partitionBy: readonly Json[],
+  by: ItemIdentity,
+): { named: Json[]; others: Json[] } {
   const present = new Set(partitionBy.map((item) => identity(item, by)));
   const named: Json[] = [];
   const others: Json[] = [];
@@ -42,7 +46,12 @@ function sortBy(items: readonly Json[], order: readonly Json[], by: ItemIdentity
  * Inserts each server-only item into the patch items before the first patch item that stands
  * after it in the live list; both groups keep their own relative order.
  */
-function mergeSorted(serverOnly: readonly Json[], patchItems: readonly Json[], liveOrder: readonly Json[], by: ItemIdentity): Json[] {
+function mergeSorted(
+  serverOnly: readonly Json[],
+  patchItems: readonly Json[],
+  liveOrder: readonly Json[],
+  by: ItemIdentity,
+): Json[] {
   const out: Json[] = [];
   let i = 0;
   let j = 0;

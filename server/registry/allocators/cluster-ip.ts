@@ -1,6 +1,11 @@
 /**
  * Service cluster IP allocation from the ranges of `--service-cluster-ip-range` (one per
- * family; a Service gets one address, of its first family).
+ * family), as a 1.34 kube-apiserver's Service registry does it: the IP families and family
+ * policy are settled first (initIPFamilyFields: SingleStack, PreferDualStack, RequireDualStack,
+ * families given or inferred from the addresses asked for), then each family gets its address,
+ * the one asked for or one at random; an update takes an address for a family it adds (an
+ * ExternalName turned ClusterIP, a single-stack Service turned dual-stack) and gives back the
+ * ones it drops once stored.
  *
  * Uniqueness across replicas: an address is taken by creating the IPAddress object named after
  * it (`/registry/ipaddresses/<ip>`, networking.k8s.io/v1, as the reference's allocator does
@@ -12,10 +17,18 @@
  * `release` after the Service is deleted or when its create fails after allocation.
  */
 import { ObjectError } from '../../../storage/errors';
-import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
-import { FieldPath, GoValue, invalid } from '../../validation/field-errors';
+import type { KubeObject } from '../../../api/objects';
+import type { ObjectStorage } from '../../../storage/objects/types';
+import { internalError } from '../../status/catalogue';
+import { FieldPath, GoValue, invalid } from '../../status/field-errors';
 import type { FieldError } from '../types';
-import { familyOf, parseServiceIPRanges, type IPFamily, type ServiceIPRange, type ServiceIPRanges } from './service-cidr';
+import {
+  familyOf,
+  parseServiceIPRanges,
+  type IPFamily,
+  type ServiceIPRange,
+  type ServiceIPRanges,
+} from '../../net/service-ip-ranges';
 
 /** Who holds an address (recorded in the IPAddress object's spec.parentRef). */
 export interface ServiceRef {
@@ -37,8 +50,15 @@ export function ipAddressReservations(ipAddresses: ObjectStorage): IPReservation
       const ipAddress: KubeObject = {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'IPAddress',
-        metadata: { name: ip, labels: { 'ipaddress.kubernetes.io/ip-family': family, 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' } },
-        spec: { parentRef: { group: '', resource: 'services', namespace: owner.namespace, name: owner.name } },
+        metadata: {
+          name: ip,
+          labels: {
+            'ipaddress.kubernetes.io/ip-family': family,
+            'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io',
+          },
+        },
+        // The core group is the empty string, which the reference's omitempty leaves out.
+        spec: { parentRef: { resource: 'services', namespace: owner.namespace, name: owner.name } },
       };
       try {
         await ipAddresses.create({ name: ip }, ipAddress);
@@ -71,28 +91,69 @@ export interface ClusterIPAllocatorOptions {
   readonly maxAttempts?: number;
 }
 
-interface ServiceSpec {
+export interface ServiceIPSpec {
   type?: string;
   clusterIP?: string;
   clusterIPs?: string[];
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
+  selector?: Record<string, string>;
+}
+
+/** What an allocation did: the addresses it took (given back if the write fails) and those to give back once stored. */
+export interface IPChange {
+  readonly errors: FieldError[];
+  readonly allocated: string[];
+  readonly released: string[];
+}
+
+export interface DryRunOption {
+  readonly dryRun?: boolean;
 }
 
 /** Dynamic picks draw from at most this many addresses, so the draw stays exact in a double (an IPv6 /64 has 2^64). */
 const MAX_DRAWN_RANGE = 2 ** 48;
+
+const specOf = (service: KubeObject | undefined): ServiceIPSpec => (service?.spec ?? {}) as ServiceIPSpec;
+const isHeadless = (spec: ServiceIPSpec): boolean => spec.clusterIP === 'None' || spec.clusterIPs?.[0] === 'None';
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
+  (a ?? []).length === (b ?? []).length && (a ?? []).every((value, i) => value === b?.[i]);
+const otherFamily = (family: IPFamily): IPFamily => (family === 'IPv4' ? 'IPv6' : 'IPv4');
+const NO_CHANGE: IPChange = { errors: [], allocated: [], released: [] };
+
+/**
+ * Two PreferDualStack Services of one type with the same addresses and families: the update
+ * changes nothing of their addresses, even when the cluster's dual-stackness changed since.
+ */
+function matchingPreferDualStack(spec: ServiceIPSpec, oldSpec: ServiceIPSpec | undefined): boolean {
+  if (oldSpec === undefined || spec.ipFamilyPolicy === undefined || oldSpec.type !== spec.type) return false;
+  if (spec.type !== 'ClusterIP' && spec.type !== 'NodePort' && spec.type !== 'LoadBalancer') return false;
+  if (spec.ipFamilyPolicy !== 'PreferDualStack' || (oldSpec.ipFamilyPolicy ?? 'PreferDualStack') !== 'PreferDualStack')
+    return false;
+  return sameList(spec.clusterIPs, oldSpec.clusterIPs) && sameList(spec.ipFamilies, oldSpec.ipFamilies);
+}
 
 export class ClusterIPAllocator {
   private readonly reservations: IPReservations;
   private readonly random: (n: number) => number;
   private readonly maxAttempts: number;
   readonly ranges: ServiceIPRanges;
+  private readonly byFamily: Map<IPFamily, ServiceIPRange>;
 
   constructor(options: ClusterIPAllocatorOptions) {
     this.ranges = options.ranges ?? parseServiceIPRanges('', { limitSize: false });
     this.reservations = options.reservations;
     this.random = options.random ?? ((n) => Math.floor(Math.random() * n));
     this.maxAttempts = options.maxAttempts ?? 64;
+    const { primary, secondary } = this.ranges;
+    this.byFamily = new Map(
+      secondary
+        ? [
+            [primary.family, primary],
+            [secondary.family, secondary],
+          ]
+        : [[primary.family, primary]],
+    );
   }
 
   /** The range's first usable address, kept for the `kubernetes` Service. */
@@ -100,99 +161,237 @@ export class ClusterIPAllocator {
     return this.ranges.primary.firstAddress();
   }
 
-  /**
-   * The range a new Service's address comes from: that of the address asked for, or of its first
-   * IP family when the cluster has one, else the primary. The kind's preparation fills IPv4 as
-   * the family before allocation, so an IPv4 family does not tell a client's wish from that
-   * default: it picks the secondary range only for an address asked for.
-   */
-  private rangeFor(spec: ServiceSpec, asked: string): ServiceIPRange {
-    const { primary, secondary } = this.ranges;
-    if (secondary === undefined) return primary;
-    if (asked !== '') return familyOf(asked) === secondary.family ? secondary : primary;
-    return spec.ipFamilies?.[0] === 'IPv6' && secondary.family === 'IPv6' ? secondary : primary;
+  private get dualStack(): boolean {
+    return this.byFamily.size === 2;
   }
 
   /**
-   * Fills `spec.clusterIP` and `spec.clusterIPs` of a new Service (may mutate `service`), or
-   * reserves the address the client asked for. Headless and ExternalName services get none.
-   * Returns field errors for the 422 when the asked address is outside the range or taken.
+   * Settles `ipFamilyPolicy` and `ipFamilies` of a new or updated Service on this cluster's
+   * ranges (may mutate `service`), as the reference's initIPFamilyFields; the field errors of
+   * the 422 when they cannot be.
    */
-  async allocate(service: KubeObject): Promise<FieldError[]> {
-    const spec = (service.spec ?? (service.spec = {})) as ServiceSpec;
-    if (spec.type === 'ExternalName') return [];
-    const asked = spec.clusterIP || spec.clusterIPs?.[0] || '';
-    const unconfigured = this.unconfiguredFamilies(spec, asked);
-    if (unconfigured.length > 0) return unconfigured;
-    if (asked === 'None') {
-      spec.clusterIP = 'None';
-      spec.clusterIPs = ['None'];
-      // As for an allocated address (see rangeFor): the default family is the primary range's.
-      if ((spec.ipFamilies?.length ?? 0) <= 1 && spec.ipFamilies?.[0] !== 'IPv6') spec.ipFamilies = [this.ranges.primary.family];
+  initIPFamilyFields(service: KubeObject, old?: KubeObject): FieldError[] {
+    const spec = specOf(service);
+    const oldSpec = old && specOf(old);
+    if (spec.type === 'ExternalName' || matchingPreferDualStack(spec, oldSpec)) return [];
+    if (spec.ipFamilyPolicy === undefined) {
+      if (oldSpec?.ipFamilyPolicy !== undefined) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
+      else
+        spec.ipFamilyPolicy =
+          spec.clusterIP === 'None' && Object.keys(spec.selector ?? {}).length === 0
+            ? 'RequireDualStack'
+            : 'SingleStack';
+    }
+    const policyPath = FieldPath.root('spec', 'ipFamilyPolicy');
+    const errors: FieldError[] = [];
+    if (oldSpec !== undefined) {
+      if (spec.ipFamilyPolicy === 'SingleStack') {
+        // Clear intent while the addresses and families are as they were: keep the primary only.
+        if (sameList(spec.clusterIPs, oldSpec.clusterIPs) && (spec.clusterIPs?.length ?? 0) > 1)
+          spec.clusterIPs = spec.clusterIPs!.slice(0, 1);
+        if (sameList(spec.ipFamilies, oldSpec.ipFamilies) && (spec.ipFamilies?.length ?? 0) > 1)
+          spec.ipFamilies = spec.ipFamilies!.slice(0, 1);
+      } else {
+        const reduced = (next: string[] | undefined, before: string[] | undefined) =>
+          (next?.length ?? 0) > 0 && next!.length < (before?.length ?? 0);
+        if (reduced(spec.clusterIPs, oldSpec.clusterIPs))
+          errors.push(
+            invalid(policyPath, spec.ipFamilyPolicy, "must be 'SingleStack' to release the secondary cluster IP"),
+          );
+        if (reduced(spec.ipFamilies, oldSpec.ipFamilies))
+          errors.push(
+            invalid(policyPath, spec.ipFamilyPolicy, "must be 'SingleStack' to release the secondary IP family"),
+          );
+      }
+    }
+    if (spec.ipFamilyPolicy === 'SingleStack') {
+      if (spec.clusterIPs?.length === 2)
+        errors.push(
+          invalid(
+            policyPath,
+            spec.ipFamilyPolicy,
+            "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
+          ),
+        );
+      if (spec.ipFamilies?.length === 2)
+        errors.push(
+          invalid(
+            policyPath,
+            spec.ipFamilyPolicy,
+            "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+          ),
+        );
+    }
+    // The families of the addresses asked for, where no family was given for them.
+    for (const [i, ip] of (spec.clusterIPs ?? []).entries()) {
+      if (ip === 'None') break;
+      if (i < (spec.ipFamilies?.length ?? 0)) continue;
+      const family = familyOf(ip);
+      if (family === undefined || !this.byFamily.has(family)) {
+        errors.push(
+          invalid(
+            FieldPath.root('spec', 'clusterIPs').index(i),
+            spec.clusterIPs,
+            `${family ?? 'unknown'} is not configured on this cluster`,
+          ),
+        );
+      } else {
+        spec.ipFamilies = [...(spec.ipFamilies ?? []), family];
+      }
+    }
+    if (errors.length > 0) return errors;
+    const primary = this.ranges.primary.family;
+    // Headless without a selector: whatever families its endpoints will have, dual unless told otherwise.
+    if (spec.clusterIP === 'None' && Object.keys(spec.selector ?? {}).length === 0) {
+      if ((spec.ipFamilies?.length ?? 0) === 0) spec.ipFamilies = [primary];
+      if (spec.ipFamilies!.length < 2 && spec.ipFamilyPolicy !== 'SingleStack')
+        spec.ipFamilies = [spec.ipFamilies![0], otherFamily(spec.ipFamilies![0] as IPFamily)];
       return [];
     }
+    if (spec.ipFamilyPolicy === 'RequireDualStack' && !this.dualStack)
+      errors.push(invalid(policyPath, spec.ipFamilyPolicy, 'this cluster is not configured for dual-stack services'));
+    (spec.ipFamilies ?? []).forEach((family, i) => {
+      if (!this.byFamily.has(family as IPFamily))
+        errors.push(invalid(FieldPath.root('spec', 'ipFamilies').index(i), family, 'not configured on this cluster'));
+    });
+    if (errors.length > 0) return errors;
+    if ((spec.ipFamilies?.length ?? 0) === 0) spec.ipFamilies = [primary];
+    if (spec.ipFamilyPolicy !== 'SingleStack' && spec.ipFamilies!.length === 1 && this.dualStack)
+      spec.ipFamilies = [spec.ipFamilies![0], otherFamily(spec.ipFamilies![0] as IPFamily)];
+    return [];
+  }
+
+  /**
+   * The families and addresses of a new Service (may mutate `service`): each family its address,
+   * the one asked for or one picked. Headless and ExternalName Services get none.
+   */
+  async allocate(service: KubeObject, options: DryRunOption = {}): Promise<IPChange> {
+    const errors = this.initIPFamilyFields(service);
+    if (errors.length > 0) return { errors, allocated: [], released: [] };
+    return this.allocateFamilies(service, 0, options);
+  }
+
+  /** What an update adds and drops (may mutate `service`), as the reference's updateClusterIPs. */
+  async update(service: KubeObject, old: KubeObject, options: DryRunOption = {}): Promise<IPChange> {
+    const errors = this.initIPFamilyFields(service, old);
+    if (errors.length > 0) return { errors, allocated: [], released: [] };
+    const spec = specOf(service);
+    const oldSpec = specOf(old);
+    if (matchingPreferDualStack(spec, oldSpec)) return NO_CHANGE;
+    if (oldSpec.type === 'ExternalName' && spec.type !== 'ExternalName')
+      return this.allocateFamilies(service, 0, options);
+    if (isHeadless(oldSpec)) return NO_CHANGE;
+    if (spec.type === 'ExternalName')
+      return {
+        errors: [],
+        allocated: [],
+        released: (oldSpec.clusterIPs ?? []).filter((ip) => familyOf(ip) !== undefined),
+      };
+    const before = oldSpec.ipFamilies?.length ?? 0;
+    const after = spec.ipFamilies?.length ?? 0;
+    if (before === 1 && after === 2) return this.allocateFamilies(service, 1, options);
+    if (before === 2 && after === 1 && oldSpec.clusterIPs?.[1] !== undefined)
+      return { errors: [], allocated: [], released: [oldSpec.clusterIPs[1]] };
+    return NO_CHANGE;
+  }
+
+  /**
+   * Addresses for the Service's families from index `from` on; all or none are taken. A dry run
+   * takes none and shows what the reference's dry run shows: an address asked for as it is, the
+   * range's network address for one to be picked.
+   */
+  private async allocateFamilies(
+    service: KubeObject,
+    from: number,
+    { dryRun = false }: DryRunOption,
+  ): Promise<IPChange> {
+    const spec = specOf(service);
+    if (spec.type === 'ExternalName' || isHeadless(spec)) return NO_CHANGE;
     const owner = { namespace: service.metadata.namespace ?? '', name: service.metadata.name ?? '' };
-    const path = FieldPath.root('spec', 'clusterIPs').index(0);
-    const range = this.rangeFor(spec, asked);
-    const assign = (ip: string) => {
-      spec.clusterIP = ip;
-      spec.clusterIPs = [ip];
-      // A single-stack Service's family is its address's (see rangeFor); dual-stack families stay as asked.
-      if ((spec.ipFamilies?.length ?? 0) <= 1) spec.ipFamilies = [range.family];
+    const families = (spec.ipFamilies ?? []) as IPFamily[];
+    const asked = [...(spec.clusterIPs ?? [])];
+    const allocated: string[] = [];
+    const giveBack = async () => {
+      for (const ip of allocated) await this.reservations.release(ip);
     };
-    if (asked !== '') {
-      const index = range.indexOf(asked);
-      if (index === undefined || index < 1n || index > range.lastUsableIndex) {
-        return [
-          invalid(path, asked, `failed to allocate IP ${asked}: the provided IP (${asked}) is not in the valid range. The range of valid IPs is ${range.cidr}`),
-        ];
+    const addresses = [...asked];
+    for (let i = from; i < families.length; i++) {
+      const range = this.byFamily.get(families[i])!;
+      const wanted = asked[i] ?? '';
+      if (dryRun) {
+        addresses[i] = wanted === '' ? range.addressAt(0n) : wanted;
+        continue;
       }
-      if (!(await this.reservations.reserve(asked, owner, range.family))) {
-        return [invalid(path, new GoValue(`[]string{${JSON.stringify(asked)}}`), `failed to allocate IP ${asked}: provided IP is already allocated`)];
+      try {
+        const refused = wanted === '' ? undefined : await this.reserve(range, wanted, owner);
+        if (refused !== undefined) {
+          await giveBack();
+          return {
+            errors: [
+              invalid(
+                FieldPath.root('spec', 'clusterIPs'),
+                spec.clusterIPs,
+                `failed to allocate IP ${wanted}: ${refused}`,
+              ),
+            ],
+            allocated: [],
+            released: [],
+          };
+        }
+        addresses[i] = wanted === '' ? await this.pick(range, owner) : wanted;
+      } catch (error) {
+        await giveBack();
+        throw error;
       }
-      assign(asked);
-      return [];
+      allocated.push(addresses[i]);
     }
-    // Dynamic picks skip the network address, the first address (the `kubernetes` Service's)
-    // and, for IPv4, the broadcast address.
+    spec.clusterIPs = addresses.slice(0, families.length);
+    spec.clusterIP = spec.clusterIPs[0];
+    return { errors: [], allocated, released: [] };
+  }
+
+  /** Reserves an address asked for; the reference's reason when it cannot. */
+  private async reserve(range: ServiceIPRange, ip: string, owner: ServiceRef): Promise<string | undefined> {
+    const index = range.indexOf(ip);
+    if (index === undefined || index < 1n || index > range.lastUsableIndex)
+      return 'the provided network does not match the current range';
+    return (await this.reservations.reserve(ip, owner, range.family)) ? undefined : 'provided IP is already allocated';
+  }
+
+  /**
+   * A free address at random. Dynamic picks skip the network address, the first address (the
+   * `kubernetes` Service's) and, for IPv4, the broadcast address.
+   */
+  private async pick(range: ServiceIPRange, owner: ServiceRef): Promise<string> {
     const usable = range.lastUsableIndex - 1n;
     const drawn = Number(usable < BigInt(MAX_DRAWN_RANGE) ? usable : BigInt(MAX_DRAWN_RANGE));
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
       const ip = range.addressAt(2n + BigInt(this.random(drawn)));
-      if (await this.reservations.reserve(ip, owner, range.family)) {
-        assign(ip);
-        return [];
-      }
+      if (await this.reservations.reserve(ip, owner, range.family)) return ip;
     }
-    return [invalid(path, '', `failed to allocate IP: range is full (${range.cidr})`)];
+    throw internalError(`failed to allocate a serviceIP: range is full (${range.cidr})`);
   }
 
   /**
-   * What the reference refuses of a Service's families on this cluster's ranges: dual-stack
-   * demanded of a single-stack cluster, an address or a family of a family it has no range
-   * for. (An IPv4 family is not checked: it may be the kind's default, see rangeFor.)
+   * Takes again, for `owner`, an address a stored Service holds whose IPAddress object is gone
+   * (the repair's work): false when the address lies in none of the ranges, or another holds it.
    */
-  private unconfiguredFamilies(spec: ServiceSpec, asked: string): FieldError[] {
-    const { primary, secondary } = this.ranges;
-    const families = new Set<IPFamily>(secondary ? [primary.family, secondary.family] : [primary.family]);
-    const errors: FieldError[] = [];
-    if (spec.ipFamilyPolicy === 'RequireDualStack' && families.size < 2) {
-      errors.push(invalid(FieldPath.root('spec', 'ipFamilyPolicy'), spec.ipFamilyPolicy, 'this cluster is not configured for dual-stack services'));
-    }
-    const askedFamily = asked !== '' && asked !== 'None' ? familyOf(asked) : undefined;
-    if (askedFamily !== undefined && !families.has(askedFamily)) {
-      errors.push(invalid(FieldPath.root('spec', 'clusterIPs').index(0), new GoValue(`[]string{${(spec.clusterIPs ?? [asked]).map((ip) => JSON.stringify(ip)).join(', ')}}`), `${askedFamily} is not configured on this cluster`));
-    }
-    (spec.ipFamilies ?? []).forEach((family, i) => {
-      if (family === 'IPv6' && !families.has('IPv6')) errors.push(invalid(FieldPath.root('spec', 'ipFamilies').index(i), family, 'not configured on this cluster'));
-    });
-    return errors;
+  async restore(ip: string, owner: ServiceRef): Promise<boolean> {
+    const family = familyOf(ip);
+    const range = family && this.byFamily.get(family);
+    if (!range || range.indexOf(ip) === undefined) return false;
+    return this.reservations.reserve(ip, owner, range.family);
   }
 
   /** Frees the addresses of a deleted Service (or of one whose create failed). */
   async release(service: KubeObject): Promise<void> {
-    const spec = (service.spec ?? {}) as ServiceSpec;
-    for (const ip of spec.clusterIPs ?? (spec.clusterIP ? [spec.clusterIP] : [])) {
+    const spec = specOf(service);
+    if (spec.type === 'ExternalName') return;
+    await this.releaseIPs(spec.clusterIPs ?? (spec.clusterIP ? [spec.clusterIP] : []));
+  }
+
+  async releaseIPs(ips: readonly string[]): Promise<void> {
+    for (const ip of ips) {
       if (ip !== 'None' && familyOf(ip) !== undefined) await this.reservations.release(ip);
     }
   }

@@ -9,8 +9,8 @@
  *   autoscaling.alpha.kubernetes.io/conditions       status.conditions
  * A v1 object with no metrics at all gets the implicit CPU target of 80%.
  */
-import type { KubeObject } from '../../../storage/objects/types';
-import { groupVersionString, type GroupVersion } from '../types';
+import type { KubeObject } from '../../../api/objects';
+import { groupVersionString, type GroupVersion } from '../../../api/identity';
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +18,12 @@ export const METRIC_SPECS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/metrics'
 export const METRIC_STATUSES_ANNOTATION = 'autoscaling.alpha.kubernetes.io/current-metrics';
 export const BEHAVIOR_ANNOTATION = 'autoscaling.alpha.kubernetes.io/behavior';
 export const CONDITIONS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/conditions';
-const ROUND_TRIP_ANNOTATIONS = [METRIC_SPECS_ANNOTATION, METRIC_STATUSES_ANNOTATION, BEHAVIOR_ANNOTATION, CONDITIONS_ANNOTATION];
+const ROUND_TRIP_ANNOTATIONS = [
+  METRIC_SPECS_ANNOTATION,
+  METRIC_STATUSES_ANNOTATION,
+  BEHAVIOR_ANNOTATION,
+  CONDITIONS_ANNOTATION,
+];
 
 export const DEFAULT_CPU_UTILIZATION = 80;
 const V1 = 'autoscaling/v1';
@@ -31,7 +36,11 @@ function compact(object: Json): Json {
 
 function isCPUUtilization(metric: Json): boolean {
   const resource = metric.resource as Json | undefined;
-  return metric.type === 'Resource' && resource?.name === 'cpu' && (resource.target as Json | undefined)?.averageUtilization !== undefined;
+  return (
+    metric.type === 'Resource' &&
+    resource?.name === 'cpu' &&
+    (resource.target as Json | undefined)?.averageUtilization !== undefined
+  );
 }
 
 // ---- metric specs -------------------------------------------------------------------------
@@ -46,18 +55,52 @@ function metricSpecToV1(metric: Json): Json {
   const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
   return compact({
     type: metric.type,
-    object: object && compact({ target: object.describedObject, metricName: id(object).name, targetValue: target(object).value, selector: id(object).selector, averageValue: target(object).averageValue }),
-    pods: pods && compact({ metricName: id(pods).name, targetAverageValue: target(pods).averageValue, selector: id(pods).selector }),
-    resource: resource && compact({ name: resource.name, targetAverageUtilization: target(resource).averageUtilization, targetAverageValue: target(resource).averageValue }),
+    object:
+      object &&
+      compact({
+        target: object.describedObject,
+        metricName: id(object).name,
+        targetValue: target(object).value,
+        selector: id(object).selector,
+        averageValue: target(object).averageValue,
+      }),
+    pods:
+      pods &&
+      compact({
+        metricName: id(pods).name,
+        targetAverageValue: target(pods).averageValue,
+        selector: id(pods).selector,
+      }),
+    resource:
+      resource &&
+      compact({
+        name: resource.name,
+        targetAverageUtilization: target(resource).averageUtilization,
+        targetAverageValue: target(resource).averageValue,
+      }),
     containerResource:
       container &&
-      compact({ name: container.name, targetAverageUtilization: target(container).averageUtilization, targetAverageValue: target(container).averageValue, container: container.container }),
-    external: external && compact({ metricName: id(external).name, metricSelector: id(external).selector, targetValue: target(external).value, targetAverageValue: target(external).averageValue }),
+      compact({
+        name: container.name,
+        targetAverageUtilization: target(container).averageUtilization,
+        targetAverageValue: target(container).averageValue,
+        container: container.container,
+      }),
+    external:
+      external &&
+      compact({
+        metricName: id(external).name,
+        metricSelector: id(external).selector,
+        targetValue: target(external).value,
+        targetAverageValue: target(external).averageValue,
+      }),
   });
 }
 
 function utilizationOrAverage(utilization: unknown, average: unknown): Json {
-  return utilization !== undefined ? { type: 'Utilization', averageUtilization: utilization } : compact({ type: 'AverageValue', averageValue: average });
+  return utilization !== undefined
+    ? { type: 'Utilization', averageUtilization: utilization }
+    : compact({ type: 'AverageValue', averageValue: average });
 }
 
 function metricSpecToV2(metric: Json): Json {
@@ -73,10 +116,22 @@ function metricSpecToV2(metric: Json): Json {
       compact({
         describedObject: object.target,
         metric: compact({ name: object.metricName, selector: object.selector }),
-        target: compact({ type: object.averageValue === undefined ? 'Value' : 'AverageValue', value: object.targetValue, averageValue: object.averageValue }),
+        target: compact({
+          type: object.averageValue === undefined ? 'Value' : 'AverageValue',
+          value: object.targetValue,
+          averageValue: object.averageValue,
+        }),
       }),
-    pods: pods && compact({ metric: compact({ name: pods.metricName, selector: pods.selector }), target: { type: 'AverageValue', averageValue: pods.targetAverageValue } }),
-    resource: resource && { name: resource.name, target: utilizationOrAverage(resource.targetAverageUtilization, resource.targetAverageValue) },
+    pods:
+      pods &&
+      compact({
+        metric: compact({ name: pods.metricName, selector: pods.selector }),
+        target: { type: 'AverageValue', averageValue: pods.targetAverageValue },
+      }),
+    resource: resource && {
+      name: resource.name,
+      target: utilizationOrAverage(resource.targetAverageUtilization, resource.targetAverageValue),
+    },
     containerResource: container && {
       name: container.name,
       target: utilizationOrAverage(container.targetAverageUtilization, container.targetAverageValue),
@@ -106,13 +161,45 @@ function metricStatusToV1(metric: Json): Json {
   const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
   return compact({
     type: metric.type,
-    object: object && compact({ target: object.describedObject, metricName: id(object).name, currentValue: current(object).value, selector: id(object).selector, averageValue: current(object).averageValue }),
-    pods: pods && compact({ metricName: id(pods).name, currentAverageValue: current(pods).averageValue, selector: id(pods).selector }),
-    resource: resource && compact({ name: resource.name, currentAverageUtilization: current(resource).averageUtilization, currentAverageValue: current(resource).averageValue }),
+    object:
+      object &&
+      compact({
+        target: object.describedObject,
+        metricName: id(object).name,
+        currentValue: current(object).value,
+        selector: id(object).selector,
+        averageValue: current(object).averageValue,
+      }),
+    pods:
+      pods &&
+      compact({
+        metricName: id(pods).name,
+        currentAverageValue: current(pods).averageValue,
+        selector: id(pods).selector,
+      }),
+    resource:
+      resource &&
+      compact({
+        name: resource.name,
+        currentAverageUtilization: current(resource).averageUtilization,
+        currentAverageValue: current(resource).averageValue,
+      }),
     containerResource:
       container &&
-      compact({ name: container.name, currentAverageUtilization: current(container).averageUtilization, currentAverageValue: current(container).averageValue, container: container.container }),
-    external: external && compact({ metricName: id(external).name, metricSelector: id(external).selector, currentValue: current(external).value, currentAverageValue: current(external).averageValue }),
+      compact({
+        name: container.name,
+        currentAverageUtilization: current(container).averageUtilization,
+        currentAverageValue: current(container).averageValue,
+        container: container.container,
+      }),
+    external:
+      external &&
+      compact({
+        metricName: id(external).name,
+        metricSelector: id(external).selector,
+        currentValue: current(external).value,
+        currentAverageValue: current(external).averageValue,
+      }),
   });
 }
 
@@ -131,11 +218,23 @@ function metricStatusToV2(metric: Json): Json {
         metric: compact({ name: object.metricName, selector: object.selector }),
         current: compact({ value: object.currentValue, averageValue: object.averageValue }),
       }),
-    pods: pods && { metric: compact({ name: pods.metricName, selector: pods.selector }), current: compact({ averageValue: pods.currentAverageValue }) },
-    resource: resource && { name: resource.name, current: compact({ averageUtilization: resource.currentAverageUtilization, averageValue: resource.currentAverageValue }) },
+    pods: pods && {
+      metric: compact({ name: pods.metricName, selector: pods.selector }),
+      current: compact({ averageValue: pods.currentAverageValue }),
+    },
+    resource: resource && {
+      name: resource.name,
+      current: compact({
+        averageUtilization: resource.currentAverageUtilization,
+        averageValue: resource.currentAverageValue,
+      }),
+    },
     containerResource: container && {
       name: container.name,
-      current: compact({ averageUtilization: container.currentAverageUtilization, averageValue: container.currentAverageValue }),
+      current: compact({
+        averageUtilization: container.currentAverageUtilization,
+        averageValue: container.currentAverageValue,
+      }),
       container: container.container,
     },
     external: external && {
@@ -152,7 +251,12 @@ function rulesToGo(rules: Json | undefined): Json | null {
   return {
     StabilizationWindowSeconds: rules.stabilizationWindowSeconds ?? null,
     SelectPolicy: rules.selectPolicy ?? null,
-    Policies: ((rules.policies as Json[] | undefined) ?? null)?.map((p) => ({ Type: p.type, Value: p.value, PeriodSeconds: p.periodSeconds })) ?? null,
+    Policies:
+      ((rules.policies as Json[] | undefined) ?? null)?.map((p) => ({
+        Type: p.type,
+        Value: p.value,
+        PeriodSeconds: p.periodSeconds,
+      })) ?? null,
     Tolerance: rules.tolerance ?? null,
   };
 }
@@ -199,22 +303,34 @@ function toV1(hpa: KubeObject): KubeObject {
   const otherMetrics = metrics.filter((m) => !isCPUUtilization(m)).map(metricSpecToV1);
   if (otherMetrics.length > 0) annotations[METRIC_SPECS_ANNOTATION] = JSON.stringify(otherMetrics);
   const currentMetrics = (status?.currentMetrics as Json[] | undefined) ?? [];
-  if (currentMetrics.length > 0) annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(currentMetrics.map(metricStatusToV1));
+  if (currentMetrics.length > 0)
+    annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(currentMetrics.map(metricStatusToV1));
   const behavior = spec.behavior as Json | undefined;
-  if (behavior) annotations[BEHAVIOR_ANNOTATION] = JSON.stringify({ ScaleUp: rulesToGo(behavior.scaleUp as Json | undefined), ScaleDown: rulesToGo(behavior.scaleDown as Json | undefined) });
+  if (behavior)
+    annotations[BEHAVIOR_ANNOTATION] = JSON.stringify({
+      ScaleUp: rulesToGo(behavior.scaleUp as Json | undefined),
+      ScaleDown: rulesToGo(behavior.scaleDown as Json | undefined),
+    });
   const conditions = (status?.conditions as Json[] | undefined) ?? [];
   if (conditions.length > 0) annotations[CONDITIONS_ANNOTATION] = JSON.stringify(conditions);
   if (Object.keys(annotations).length > 0) metadata.annotations = { ...metadata.annotations, ...annotations };
 
   const cpu = metrics.find((m) => m.type === 'Resource' && (m.resource as Json | undefined)?.name === 'cpu');
   const cpuTarget = ((cpu?.resource as Json | undefined)?.target as Json | undefined)?.averageUtilization;
-  const cpuStatus = currentMetrics.find((m) => m.type === 'Resource' && (m.resource as Json | undefined)?.name === 'cpu');
+  const cpuStatus = currentMetrics.find(
+    (m) => m.type === 'Resource' && (m.resource as Json | undefined)?.name === 'cpu',
+  );
   const cpuCurrent = ((cpuStatus?.resource as Json | undefined)?.current as Json | undefined)?.averageUtilization;
   const out: KubeObject = {
     apiVersion: V1,
     kind: 'HorizontalPodAutoscaler',
     metadata,
-    spec: compact({ scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas, targetCPUUtilizationPercentage: cpuTarget }),
+    spec: compact({
+      scaleTargetRef: spec.scaleTargetRef,
+      minReplicas: spec.minReplicas,
+      maxReplicas: spec.maxReplicas,
+      targetCPUUtilizationPercentage: cpuTarget,
+    }),
   };
   if (status !== undefined) {
     out.status = compact({
@@ -236,10 +352,19 @@ function toV2(hpa: KubeObject): KubeObject {
   const otherMetrics = parseJson(annotations[METRIC_SPECS_ANNOTATION]);
   if (Array.isArray(otherMetrics)) metrics.push(...(otherMetrics as Json[]).map(metricSpecToV2));
   if (spec.targetCPUUtilizationPercentage !== undefined) {
-    metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } });
+    metrics.push({
+      type: 'Resource',
+      resource: {
+        name: 'cpu',
+        target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage },
+      },
+    });
   }
   if (metrics.length === 0) {
-    metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } });
+    metrics.push({
+      type: 'Resource',
+      resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } },
+    });
   }
   const behavior = fromGoNames(parseJson(annotations[BEHAVIOR_ANNOTATION])) as Json | undefined;
   const out: KubeObject = {
@@ -257,9 +382,15 @@ function toV2(hpa: KubeObject): KubeObject {
   if (status !== undefined) {
     const currentMetricsAnnotation = parseJson(annotations[METRIC_STATUSES_ANNOTATION]);
     let currentMetrics: Json[] | undefined;
-    if (Array.isArray(currentMetricsAnnotation)) currentMetrics = (currentMetricsAnnotation as Json[]).map(metricStatusToV2);
+    if (Array.isArray(currentMetricsAnnotation))
+      currentMetrics = (currentMetricsAnnotation as Json[]).map(metricStatusToV2);
     else if (status.currentCPUUtilizationPercentage !== undefined) {
-      currentMetrics = [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: status.currentCPUUtilizationPercentage } } }];
+      currentMetrics = [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', current: { averageUtilization: status.currentCPUUtilizationPercentage } },
+        },
+      ];
     }
     const conditions = parseJson(annotations[CONDITIONS_ANNOTATION]);
     out.status = compact({

@@ -1,5 +1,5 @@
 /** apps/v1 defaults (the reference's SetDefaults_Deployment, _ReplicaSet, _StatefulSet, _DaemonSet). */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { child, fill, type Json } from './fill';
 import { defaultPodTemplateSpec } from './pod';
 

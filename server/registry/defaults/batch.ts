@@ -1,5 +1,5 @@
 /** batch/v1 defaults (the reference's SetDefaults_Job and SetDefaults_CronJob). */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { child, fill, type Json } from './fill';
 import { defaultPodTemplateSpec } from './pod';
 

@@ -1,5 +1,5 @@
 /** core/v1 defaults other than the pod spec's (Service, Namespace, Secret, claims, volumes, controllers ...). */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { child, fill, isEmptyValue, items, type Json } from './fill';
 import { defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
 
@@ -11,7 +11,7 @@ export function defaultPodTemplate(podTemplate: KubeObject): void {
   defaultPodTemplateSpec((podTemplate as Json).template as Json | undefined);
 }
 
-/** Service defaults; `spec.clusterIP(s)` come from the allocator (allocators/cluster-ip.ts). */
+/** Service defaults; `spec.clusterIP(s)` and the IP families come from the allocator (allocators/cluster-ip.ts). */
 export function defaultService(service: KubeObject): void {
   const spec = child(service as Json, 'spec');
   fill(spec, 'type', 'ClusterIP');
@@ -29,24 +29,148 @@ export function defaultService(service: KubeObject): void {
   if (spec.type !== 'ExternalName') fill(spec, 'internalTrafficPolicy', 'Cluster');
 }
 
+interface ServiceSpecFields {
+  type?: string;
+  clusterIP?: string;
+  clusterIPs?: string[];
+  ipFamilies?: string[];
+  ipFamilyPolicy?: string;
+  ports?: { name?: string; nodePort?: number }[];
+  externalTrafficPolicy?: string;
+  healthCheckNodePort?: number;
+  allocateLoadBalancerNodePorts?: boolean;
+  loadBalancerClass?: string;
+  externalIPs?: string[];
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const hasNodePorts = (spec: ServiceSpecFields): boolean => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+const hasHealthCheckNodePort = (spec: ServiceSpecFields): boolean =>
+  spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
+const externallyAccessible = (spec: ServiceSpecFields): boolean =>
+  hasNodePorts(spec) || (spec.type === 'ClusterIP' && (spec.externalIPs?.length ?? 0) > 0);
+
 /**
- * A Service's IP families: the reference's registry sets them with its cluster IPs, after the
- * request's ownership is recorded, so they are no defaults and no manager owns them. An update
- * keeps the stored ones; this server allocates from one IPv4 range, so the rest is single-stack
- * IPv4.
+ * `clusterIP` given without `clusterIPs` (an older client) stands for both, as the reference's
+ * normalizeClusterIPs on create.
  */
-export function fillServiceIPFamilies(service: KubeObject, old?: KubeObject): void {
-  const spec = child(service as Json, 'spec');
-  if (spec.type === 'ExternalName') return;
-  const oldSpec = (old?.spec ?? {}) as Json;
-  fill(spec, 'ipFamilyPolicy', oldSpec.ipFamilyPolicy ?? 'SingleStack');
-  fill(spec, 'ipFamilies', oldSpec.ipFamilies ?? ['IPv4']);
+export function normalizeServiceClusterIPs(service: KubeObject): void {
+  const spec = child(service as Json, 'spec') as ServiceSpecFields;
+  if (spec.clusterIP && (spec.clusterIPs?.length ?? 0) === 0) spec.clusterIPs = [spec.clusterIP];
+}
+
+/**
+ * An update of a Service, before it is validated: the values the server filled on create that
+ * the client left out are kept (its cluster IPs; its node ports, by port name, unless another
+ * port now uses them; its health check port), as the reference's patchAllocatedValues, so that
+ * a PUT of what was sent at first keeps them; then `clusterIP` and `clusterIPs` are brought in
+ * line as the reference's normalizeClusterIPs does on update; then the type's fields go with
+ * the type.
+ */
+export function prepareServiceUpdate(service: KubeObject, old: KubeObject): void {
+  const spec = child(service as Json, 'spec') as ServiceSpecFields;
+  const oldSpec = (old.spec ?? {}) as ServiceSpecFields;
+  const hasClusterIP = (s: ServiceSpecFields) => s.type !== 'ExternalName';
+  if (hasClusterIP(oldSpec) && hasClusterIP(spec)) {
+    if (!spec.clusterIP && oldSpec.clusterIP) spec.clusterIP = oldSpec.clusterIP;
+    if ((spec.clusterIPs?.length ?? 0) === 0 && (oldSpec.clusterIPs?.length ?? 0) > 0)
+      spec.clusterIPs = oldSpec.clusterIPs;
+  }
+  if (hasNodePorts(oldSpec) && hasNodePorts(spec)) {
+    const used = new Set((spec.ports ?? []).map((port) => port.nodePort ?? 0));
+    const byName = new Map((oldSpec.ports ?? []).map((port) => [port.name ?? '', port.nodePort ?? 0]));
+    for (const port of spec.ports ?? []) {
+      const kept = byName.get(port.name ?? '') ?? 0;
+      if ((port.nodePort ?? 0) === 0 && kept !== 0 && !used.has(kept)) port.nodePort = kept;
+    }
+  }
+  if (
+    hasHealthCheckNodePort(oldSpec) &&
+    hasHealthCheckNodePort(spec) &&
+    (spec.healthCheckNodePort ?? 0) === 0 &&
+    oldSpec.healthCheckNodePort !== undefined
+  ) {
+    spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
+  }
+  normalizeClusterIPsOnUpdate(spec, oldSpec);
+  dropServiceTypeDependentFields(service, old);
+}
+
+/** What a client changing one of `clusterIP` and `clusterIPs` meant for the other. */
+function normalizeClusterIPsOnUpdate(spec: ServiceSpecFields, oldSpec: ServiceSpecFields): void {
+  if (
+    (oldSpec.clusterIPs?.length ?? 0) > 0 &&
+    (spec.clusterIPs?.length ?? 0) === 0 &&
+    oldSpec.clusterIP === spec.clusterIP
+  )
+    spec.clusterIPs = oldSpec.clusterIPs;
+  if (oldSpec.clusterIP === spec.clusterIP) return;
+  const sameIPs = sameJson(spec.clusterIPs, oldSpec.clusterIPs);
+  if (oldSpec.clusterIP && !spec.clusterIP) {
+    if (sameIPs) delete spec.clusterIPs;
+  } else if (sameIPs) {
+    spec.clusterIPs = [spec.clusterIP!];
+  }
+}
+
+/**
+ * On an update to a type that no longer takes them, the fields the server filled for the old
+ * type, when the client left them as they were (so that `kubectl patch -p
+ * '{"spec":{"type":"ClusterIP"}}'` of a NodePort Service works), as the reference's
+ * dropTypeDependentFields. Their addresses and ports are given back once stored.
+ */
+function dropServiceTypeDependentFields(service: KubeObject, old: KubeObject): void {
+  const spec = child(service as Json, 'spec') as ServiceSpecFields;
+  const oldSpec = (old.spec ?? {}) as ServiceSpecFields;
+  if (oldSpec.type !== 'ExternalName' && spec.type === 'ExternalName') {
+    if (sameJson(spec.clusterIPs, oldSpec.clusterIPs)) {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
+    if (sameJson(spec.ipFamilies, oldSpec.ipFamilies)) delete spec.ipFamilies;
+    if (sameJson(spec.ipFamilyPolicy, oldSpec.ipFamilyPolicy)) delete spec.ipFamilyPolicy;
+  }
+  if (
+    hasNodePorts(oldSpec) &&
+    !hasNodePorts(spec) &&
+    sameJson(
+      spec.ports?.map((p) => p.nodePort ?? 0),
+      oldSpec.ports?.map((p) => p.nodePort ?? 0),
+    )
+  ) {
+    for (const port of spec.ports ?? []) delete port.nodePort;
+  }
+  if (
+    hasHealthCheckNodePort(oldSpec) &&
+    !hasHealthCheckNodePort(spec) &&
+    (spec.healthCheckNodePort ?? 0) === (oldSpec.healthCheckNodePort ?? 0)
+  )
+    delete spec.healthCheckNodePort;
+  if (oldSpec.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
+    if (
+      spec.allocateLoadBalancerNodePorts !== undefined &&
+      spec.allocateLoadBalancerNodePorts === oldSpec.allocateLoadBalancerNodePorts
+    )
+      delete spec.allocateLoadBalancerNodePorts;
+    if (sameJson(spec.loadBalancerClass, oldSpec.loadBalancerClass)) delete spec.loadBalancerClass;
+  }
+  if (
+    externallyAccessible(oldSpec) &&
+    !externallyAccessible(spec) &&
+    sameJson(spec.externalTrafficPolicy, oldSpec.externalTrafficPolicy)
+  )
+    delete spec.externalTrafficPolicy;
+  if (spec.type !== 'LoadBalancer' && service.status !== undefined)
+    service.status = { ...(service.status as Json), loadBalancer: {} };
 }
 
 export function defaultNamespace(namespace: KubeObject): void {
   // Every namespace carries its own name as a label, so selectors can name namespaces.
   if (namespace.metadata.name) {
-    namespace.metadata.labels = { ...namespace.metadata.labels, 'kubernetes.io/metadata.name': namespace.metadata.name };
+    namespace.metadata.labels = {
+      ...namespace.metadata.labels,
+      'kubernetes.io/metadata.name': namespace.metadata.name,
+    };
   }
 }
 
@@ -64,7 +188,8 @@ function foldStringData(secret: KubeObject): void {
   delete secret.stringData;
   if (stringData === undefined || stringData === null || typeof stringData !== 'object') return;
   const data = { ...((secret.data as Record<string, string> | undefined) ?? {}) };
-  for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+  for (const [key, value] of Object.entries(stringData))
+    data[key] = Buffer.from(String(value), 'utf8').toString('base64');
   secret.data = data;
 }
 
@@ -84,7 +209,8 @@ export function defaultReplicationController(controller: KubeObject): void {
   const templateLabels = (template?.metadata as Json | undefined)?.labels as Record<string, string> | undefined;
   if (templateLabels && Object.keys(templateLabels).length > 0) {
     if (!spec.selector || Object.keys(spec.selector as object).length === 0) spec.selector = { ...templateLabels };
-    if (!controller.metadata.labels || Object.keys(controller.metadata.labels).length === 0) controller.metadata.labels = { ...templateLabels };
+    if (!controller.metadata.labels || Object.keys(controller.metadata.labels).length === 0)
+      controller.metadata.labels = { ...templateLabels };
   }
   fill(spec, 'replicas', 1);
   defaultPodTemplateSpec(template);
@@ -101,7 +227,11 @@ export function defaultLimitRange(limitRange: KubeObject): void {
   for (const limit of items((limitRange as Json).spec as Json | undefined, 'limits')) {
     if (limit.type !== 'Container') continue;
     const fromMax = { ...((limit.max as Json | undefined) ?? {}), ...((limit.default as Json | undefined) ?? {}) };
-    const request = { ...((limit.min as Json | undefined) ?? {}), ...fromMax, ...((limit.defaultRequest as Json | undefined) ?? {}) };
+    const request = {
+      ...((limit.min as Json | undefined) ?? {}),
+      ...fromMax,
+      ...((limit.defaultRequest as Json | undefined) ?? {}),
+    };
     if (Object.keys(fromMax).length > 0) limit.default = fromMax;
     if (Object.keys(request).length > 0) limit.defaultRequest = request;
   }

@@ -40,7 +40,11 @@ export function defaultImagePullPolicy(image: string): string {
 }
 
 function defaultContainer(container: Json): void {
-  fill(container, 'imagePullPolicy', defaultImagePullPolicy(typeof container.image === 'string' ? container.image : ''));
+  fill(
+    container,
+    'imagePullPolicy',
+    defaultImagePullPolicy(typeof container.image === 'string' ? container.image : ''),
+  );
   fill(container, 'terminationMessagePath', '/dev/termination-log');
   fill(container, 'terminationMessagePolicy', 'File');
   fill(container, 'resources', {});
@@ -70,7 +74,8 @@ function defaultPodOnly(spec: Json): void {
       for (const [name, quantity] of Object.entries(limits)) fill(requests, name, quantity);
     }
     if (spec.hostNetwork === true) {
-      for (const port of items(container, 'ports')) if (port.containerPort !== undefined) fill(port, 'hostPort', port.containerPort);
+      for (const port of items(container, 'ports'))
+        if (port.containerPort !== undefined) fill(port, 'hostPort', port.containerPort);
     }
   }
 }
@@ -93,8 +98,10 @@ function defaultVolume(volume: Json): void {
  * conversion reads it when the name is missing and always writes it equal to the name.
  */
 function pairServiceAccountFields(spec: Json): void {
-  if (!spec.serviceAccountName && typeof spec.serviceAccount === 'string' && spec.serviceAccount !== '') spec.serviceAccountName = spec.serviceAccount;
-  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '') spec.serviceAccount = spec.serviceAccountName;
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === 'string' && spec.serviceAccount !== '')
+    spec.serviceAccountName = spec.serviceAccount;
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName !== '')
+    spec.serviceAccount = spec.serviceAccountName;
   else delete spec.serviceAccount;
 }
 
@@ -134,10 +141,12 @@ export function podQOSClass(spec: Json): 'Guaranteed' | 'Burstable' | 'BestEffor
     const resources = (container.resources as Json | undefined) ?? {};
     const requests = (resources.requests as Record<string, unknown> | undefined) ?? {};
     const limits = (resources.limits as Record<string, unknown> | undefined) ?? {};
-    const tracked = (list: Record<string, unknown>) => Object.keys(list).filter((name) => name === 'cpu' || name === 'memory');
+    const tracked = (list: Record<string, unknown>) =>
+      Object.keys(list).filter((name) => name === 'cpu' || name === 'memory');
     if (tracked(requests).length > 0 || tracked(limits).length > 0) anySet = true;
     for (const name of ['cpu', 'memory']) {
-      if (limits[name] === undefined || (requests[name] !== undefined && requests[name] !== limits[name])) guaranteed = false;
+      if (limits[name] === undefined || (requests[name] !== undefined && requests[name] !== limits[name]))
+        guaranteed = false;
     }
   }
   if (!anySet) return 'BestEffort';

@@ -3,16 +3,24 @@
  * ValidatingAdmissionPolicy admission plugin, and the two webhook configurations, called by the
  * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/).
  */
-import type { KubeObject } from '../../../storage/objects/types';
-import { FieldPath, forbidden, invalid, notSupported, required } from '../../validation/field-errors';
+import type { KubeObject } from '../../../api/objects';
+import { FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
 import { validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
-import { validatePolicyExpressions, validateWebhookMatchConditions } from '../../admission/policy/expression-validation';
-import { schemaOfDefinition } from '../../admission/policy/kind-schemas';
-import type { ValidatingAdmissionPolicySpec } from '../../admission/policy/types';
+import {
+  validatePolicyExpressions,
+  validateWebhookMatchConditions,
+} from '../../validation/admission-cel/expression-validation';
+import { schemaOfDefinition } from '../../validation/admission-cel/kind-schemas';
+import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../schema/definitions';
+import {
+  validatingAdmissionPolicyBindingPrinter,
+  validatingAdmissionPolicyPrinter,
+  webhookConfigurationPrinter,
+} from '../../table/admin-printers';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -21,7 +29,8 @@ function defaultMatchResources(match: Json): void {
   fill(match, 'matchPolicy', 'Equivalent');
   fill(match, 'namespaceSelector', {});
   fill(match, 'objectSelector', {});
-  for (const rules of ['resourceRules', 'excludeResourceRules']) for (const rule of items(match, rules)) fill(rule, 'scope', '*');
+  for (const rules of ['resourceRules', 'excludeResourceRules'])
+    for (const rule of items(match, rules)) fill(rule, 'scope', '*');
 }
 
 function validatePolicy(policy: KubeObject): FieldError[] {
@@ -34,10 +43,15 @@ function validatePolicy(policy: KubeObject): FieldError[] {
     if (!paramKind.kind) errors.push(required(path.child('kind')));
   }
   if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
-    errors.push(required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'));
+    errors.push(
+      required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'),
+    );
   }
   items(spec, 'validations').forEach((validation, i) => {
-    if (typeof validation.expression !== 'string' || validation.expression.trim() === '') errors.push(required(FieldPath.root('spec', 'validations').index(i).child('expression'), 'expression is not specified'));
+    if (typeof validation.expression !== 'string' || validation.expression.trim() === '')
+      errors.push(
+        required(FieldPath.root('spec', 'validations').index(i).child('expression'), 'expression is not specified'),
+      );
   });
   const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
   errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespace));
@@ -49,14 +63,17 @@ function validateBinding(binding: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   if (!spec.policyName) errors.push(required(FieldPath.root('spec', 'policyName')));
   if (items(spec, 'validationActions').length === 0) errors.push(required(FieldPath.root('spec', 'validationActions')));
-  if (spec.paramRef !== undefined && spec.paramRef !== null) errors.push(...validateParamRef(spec.paramRef as Json, FieldPath.root('spec', 'paramRef')));
+  if (spec.paramRef !== undefined && spec.paramRef !== null)
+    errors.push(...validateParamRef(spec.paramRef as Json, FieldPath.root('spec', 'paramRef')));
   return errors;
 }
 
 /** Why a name cannot be one segment of a URL path (the reference's path-segment rule). */
 function pathSegmentProblems(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((character) => name.includes(character)).map((character) => `may not contain '${character}'`);
+  return ['/', '%']
+    .filter((character) => name.includes(character))
+    .map((character) => `may not contain '${character}'`);
 }
 
 /** A binding's paramRef, with the reference's messages and in its order. */
@@ -64,16 +81,20 @@ function validateParamRef(paramRef: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const hasSelector = paramRef.selector !== undefined && paramRef.selector !== null;
   // paramRef.namespace goes unchecked, as in the reference.
-  if (typeof paramRef.name === 'string') for (const message of pathSegmentProblems(paramRef.name)) errors.push(invalid(path.child('name'), paramRef.name, message));
+  if (typeof paramRef.name === 'string')
+    for (const message of pathSegmentProblems(paramRef.name))
+      errors.push(invalid(path.child('name'), paramRef.name, message));
   if (paramRef.name && hasSelector) {
     errors.push(forbidden(path.child('name'), 'name and selector are mutually exclusive'));
     errors.push(forbidden(path.child('selector'), 'name and selector are mutually exclusive'));
   }
   if (!paramRef.name && !hasSelector) errors.push(required(path, 'one of name or selector must be specified'));
-  if (hasSelector) errors.push(...validateLabelSelector(paramRef.selector as LabelSelectorShape, path.child('selector')));
+  if (hasSelector)
+    errors.push(...validateLabelSelector(paramRef.selector as LabelSelectorShape, path.child('selector')));
   const action = paramRef.parameterNotFoundAction;
   if (!action) errors.push(required(path.child('parameterNotFoundAction')));
-  else if (action !== 'Deny' && action !== 'Allow') errors.push(notSupported(path.child('parameterNotFoundAction'), action, ['Deny', 'Allow']));
+  else if (action !== 'Deny' && action !== 'Allow')
+    errors.push(notSupported(path.child('parameterNotFoundAction'), action, ['Deny', 'Allow']));
   return errors;
 }
 
@@ -100,9 +121,11 @@ function validateWebhooks(configuration: KubeObject): FieldError[] {
     const path = FieldPath.root('webhooks').index(index);
     if (!webhook.name) errors.push(required(path.child('name')));
     const clientConfig = (webhook.clientConfig ?? {}) as Json;
-    if (!clientConfig.url && !clientConfig.service) errors.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
+    if (!clientConfig.url && !clientConfig.service)
+      errors.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
     if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
-    if (items(webhook, 'admissionReviewVersions').length === 0) errors.push(required(path.child('admissionReviewVersions')));
+    if (items(webhook, 'admissionReviewVersions').length === 0)
+      errors.push(required(path.child('admissionReviewVersions')));
     errors.push(...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions')));
   }
   return errors;
@@ -112,6 +135,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingadmissionpolicies',
+    printer: validatingAdmissionPolicyPrinter,
     kind: 'ValidatingAdmissionPolicy',
     namespaced: false,
     categories: ['api-extensions'],
@@ -130,6 +154,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingadmissionpolicybindings',
+    printer: validatingAdmissionPolicyBindingPrinter,
     kind: 'ValidatingAdmissionPolicyBinding',
     namespaced: false,
     categories: ['api-extensions'],
@@ -137,7 +162,8 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       defaults: (binding) => {
         const spec = child(binding as Json, 'spec');
-        if (spec.matchResources !== undefined && spec.matchResources !== null) defaultMatchResources(spec.matchResources as Json);
+        if (spec.matchResources !== undefined && spec.matchResources !== null)
+          defaultMatchResources(spec.matchResources as Json);
       },
       validate: validateBinding,
     },
@@ -145,6 +171,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'mutatingwebhookconfigurations',
+    printer: webhookConfigurationPrinter,
     kind: 'MutatingWebhookConfiguration',
     namespaced: false,
     categories: ['api-extensions'],
@@ -153,6 +180,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingwebhookconfigurations',
+    printer: webhookConfigurationPrinter,
     kind: 'ValidatingWebhookConfiguration',
     namespaced: false,
     categories: ['api-extensions'],

@@ -1,9 +1,10 @@
 /** apiregistration.k8s.io/v1: APIServices, which the aggregator (server/aggregator/) serves locally or proxies. */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { validateAPIService, validateAPIServiceStatus } from '../../validation/apiregistration';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { apiServicePrinter } from '../../table/apiservice-printer';
 
 /** A service reference without a port means the HTTPS port. */
 function defaultAPIService(object: KubeObject): void {
@@ -15,8 +16,11 @@ export const apiregistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apiregistration.k8s.io',
     resource: 'apiservices',
+    printer: apiServicePrinter,
     kind: 'APIService',
     namespaced: false,
+    // Where the reference's aggregator keeps them (its resources carry their group).
+    storagePrefix: 'apiregistration.k8s.io/apiservices',
     definitionPrefix: 'io.k8s.kube-aggregator.pkg.apis.apiregistration',
     nameRule: 'path-segment',
     categories: ['api-extensions'],

@@ -3,11 +3,14 @@ import * as apps from '../../validation/apps';
 import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
+import { controllerRevisionPrinter } from '../../table/admin-printers';
+import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from '../../table/printers';
 
 export const appsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apps',
     resource: 'deployments',
+    printer: deploymentPrinter,
     kind: 'Deployment',
     namespaced: true,
     shortNames: ['deploy'],
@@ -28,6 +31,7 @@ export const appsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apps',
     resource: 'replicasets',
+    printer: replicaSetPrinter,
     kind: 'ReplicaSet',
     namespaced: true,
     shortNames: ['rs'],
@@ -45,6 +49,7 @@ export const appsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apps',
     resource: 'statefulsets',
+    printer: statefulSetPrinter,
     kind: 'StatefulSet',
     namespaced: true,
     shortNames: ['sts'],
@@ -61,6 +66,7 @@ export const appsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apps',
     resource: 'daemonsets',
+    printer: daemonSetPrinter,
     kind: 'DaemonSet',
     namespaced: true,
     shortNames: ['ds'],
@@ -68,7 +74,12 @@ export const appsKinds: readonly ResourceType[] = [
     subresources: { status: true },
     behaviour: {
       defaults: defaults.defaultDaemonSet,
-      initialStatus: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
+      initialStatus: () => ({
+        currentNumberScheduled: 0,
+        numberMisscheduled: 0,
+        desiredNumberScheduled: 0,
+        numberReady: 0,
+      }),
       tracksGeneration: true,
       validate: apps.validateDaemonSet,
       validateUpdate: apps.validateDaemonSetUpdate,
@@ -77,6 +88,7 @@ export const appsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apps',
     resource: 'controllerrevisions',
+    printer: controllerRevisionPrinter,
     kind: 'ControllerRevision',
     namespaced: true,
     behaviour: { validate: apps.validateControllerRevision, validateUpdate: apps.validateControllerRevisionUpdate },

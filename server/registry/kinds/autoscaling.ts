@@ -1,12 +1,18 @@
 /** autoscaling HorizontalPodAutoscalers: stored as v2, served as v2 (preferred) and v1. */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { validateHorizontalPodAutoscaler } from '../../validation/autoscaling';
 import { convertHorizontalPodAutoscaler, DEFAULT_CPU_UTILIZATION } from '../conversion/hpa';
 import { child, fill, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { hpaPrinter } from '../../table/printers';
 
-function defaultScalingRules(rules: Json, policies: Json[], selectPolicy: string, stabilizationWindowSeconds?: number): void {
+function defaultScalingRules(
+  rules: Json,
+  policies: Json[],
+  selectPolicy: string,
+  stabilizationWindowSeconds?: number,
+): void {
   if (stabilizationWindowSeconds !== undefined) fill(rules, 'stabilizationWindowSeconds', stabilizationWindowSeconds);
   fill(rules, 'selectPolicy', selectPolicy);
   fill(rules, 'policies', policies);
@@ -18,7 +24,12 @@ export function defaultHorizontalPodAutoscaler(hpa: KubeObject): void {
   fill(spec, 'minReplicas', 1);
   const metrics = spec.metrics as Json[] | undefined;
   if (!metrics || metrics.length === 0) {
-    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
+    spec.metrics = [
+      {
+        type: 'Resource',
+        resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } },
+      },
+    ];
   }
   const behavior = spec.behavior as Json | undefined;
   if (behavior) {
@@ -39,6 +50,7 @@ export const autoscalingKinds: readonly ResourceType[] = [
   defineKind({
     group: 'autoscaling',
     resource: 'horizontalpodautoscalers',
+    printer: hpaPrinter,
     kind: 'HorizontalPodAutoscaler',
     namespaced: true,
     versions: ['v2', 'v1'],

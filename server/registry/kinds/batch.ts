@@ -1,10 +1,11 @@
 /** batch/v1 resources. */
 import { randomUUID } from 'node:crypto';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import * as batch from '../../validation/batch';
 import * as defaults from '../defaults/batch';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt } from './define';
+import { cronJobPrinter, jobPrinter } from '../../table/printers';
 
 const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
@@ -16,7 +17,11 @@ const LEGACY_JOB_NAME_LABEL = 'job-name';
  * (handlers keep a uid already set) and the template labels are added to match.
  */
 function generateJobSelector(job: KubeObject): void {
-  const spec = (job.spec ?? (job.spec = {})) as { manualSelector?: boolean; selector?: unknown; template?: { metadata?: { labels?: Record<string, string> } } };
+  const spec = (job.spec ?? (job.spec = {})) as {
+    manualSelector?: boolean;
+    selector?: unknown;
+    template?: { metadata?: { labels?: Record<string, string> } };
+  };
   if (spec.manualSelector === true) return;
   const uid = (job.metadata.uid ??= randomUUID());
   const name = job.metadata.name ?? '';
@@ -36,12 +41,14 @@ export const batchKinds: readonly ResourceType[] = [
   defineKind({
     group: 'batch',
     resource: 'jobs',
+    printer: jobPrinter,
     kind: 'Job',
     namespaced: true,
     categories: ['all'],
     // batch/v1 keeps a deleted Job's pods unless told otherwise, as it always has.
     garbageCollectionPolicy: 'OrphanDependents',
-    unsetPropagationWarning: 'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
+    unsetPropagationWarning:
+      'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
     subresources: { status: true },
     selectableFields: { 'status.successful': (job) => fieldAt('status.succeeded')(job) ?? '0' },
     behaviour: {
@@ -56,6 +63,7 @@ export const batchKinds: readonly ResourceType[] = [
   defineKind({
     group: 'batch',
     resource: 'cronjobs',
+    printer: cronJobPrinter,
     kind: 'CronJob',
     namespaced: true,
     shortNames: ['cj'],

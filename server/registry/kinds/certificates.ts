@@ -1,9 +1,13 @@
 /** certificates.k8s.io/v1 resources. */
-import type { KubeObject } from '../../../storage/objects/types';
-import type { UserInfo } from '../../authn/types';
-import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from '../../validation/certificates';
+import type { KubeObject } from '../../../api/objects';
+import type { UserInfo } from '../../../api/user-info';
+import {
+  validateCertificateSigningRequest,
+  validateCertificateSigningRequestUpdate,
+} from '../../validation/certificates';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
+import { certificateSigningRequestPrinter } from '../../table/admin-printers';
 
 /**
  * A CSR says who asked for it: the server fills spec.username, uid, groups and extra from the
@@ -19,7 +23,8 @@ function recordRequester(csr: KubeObject, user: UserInfo | undefined): void {
     if (user.name !== '') spec.username = user.name;
     if (user.uid) spec.uid = user.uid;
     if (user.groups.length > 0) spec.groups = [...user.groups];
-    if (user.extra !== undefined && Object.keys(user.extra).length > 0) spec.extra = Object.fromEntries(Object.entries(user.extra).map(([key, values]) => [key, [...values]]));
+    if (user.extra !== undefined && Object.keys(user.extra).length > 0)
+      spec.extra = Object.fromEntries(Object.entries(user.extra).map(([key, values]) => [key, [...values]]));
   }
   csr.spec = spec;
 }
@@ -28,6 +33,7 @@ export const certificatesKinds: readonly ResourceType[] = [
   defineKind({
     group: 'certificates.k8s.io',
     resource: 'certificatesigningrequests',
+    printer: certificateSigningRequestPrinter,
     kind: 'CertificateSigningRequest',
     namespaced: false,
     shortNames: ['csr'],

@@ -4,7 +4,7 @@
  * volume snapshot is dropped (old clients sent anything there), then whichever of `dataSource`
  * and `dataSourceRef` is missing is copied from the other (a cross-namespace ref stays alone).
  */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 
 interface Reference {
   apiGroup?: string;
@@ -20,12 +20,19 @@ interface ClaimSpec {
 
 function namesClaimOrSnapshot(source: Reference): boolean {
   const apiGroup = source.apiGroup ?? '';
-  return (source.kind === 'PersistentVolumeClaim' && apiGroup === '') || (source.kind === 'VolumeSnapshot' && apiGroup === 'snapshot.storage.k8s.io');
+  return (
+    (source.kind === 'PersistentVolumeClaim' && apiGroup === '') ||
+    (source.kind === 'VolumeSnapshot' && apiGroup === 'snapshot.storage.k8s.io')
+  );
 }
 
 /** The kind, name and group of a reference, the members both forms share. */
 function sharedMembers(source: Reference): Reference {
-  return { ...(source.apiGroup !== undefined ? { apiGroup: source.apiGroup } : {}), ...(source.kind !== undefined ? { kind: source.kind } : {}), ...(source.name !== undefined ? { name: source.name } : {}) };
+  return {
+    ...(source.apiGroup !== undefined ? { apiGroup: source.apiGroup } : {}),
+    ...(source.kind !== undefined ? { kind: source.kind } : {}),
+    ...(source.name !== undefined ? { name: source.name } : {}),
+  };
 }
 
 export function prepareClaimDataSources(claim: KubeObject, old?: KubeObject): void {
@@ -33,7 +40,15 @@ export function prepareClaimDataSources(claim: KubeObject, old?: KubeObject): vo
   if (spec === undefined) return;
   const oldSpec = old?.spec as ClaimSpec | undefined;
   const oldUsesSources = oldSpec?.dataSource !== undefined || oldSpec?.dataSourceRef !== undefined;
-  if (!oldUsesSources && spec.dataSourceRef === undefined && spec.dataSource !== undefined && !namesClaimOrSnapshot(spec.dataSource)) delete spec.dataSource;
-  if (spec.dataSource !== undefined && spec.dataSourceRef === undefined) spec.dataSourceRef = sharedMembers(spec.dataSource);
-  else if (spec.dataSourceRef !== undefined && spec.dataSource === undefined && !spec.dataSourceRef.namespace) spec.dataSource = sharedMembers(spec.dataSourceRef);
+  if (
+    !oldUsesSources &&
+    spec.dataSourceRef === undefined &&
+    spec.dataSource !== undefined &&
+    !namesClaimOrSnapshot(spec.dataSource)
+  )
+    delete spec.dataSource;
+  if (spec.dataSource !== undefined && spec.dataSourceRef === undefined)
+    spec.dataSourceRef = sharedMembers(spec.dataSource);
+  else if (spec.dataSourceRef !== undefined && spec.dataSource === undefined && !spec.dataSourceRef.namespace)
+    spec.dataSource = sharedMembers(spec.dataSourceRef);
 }

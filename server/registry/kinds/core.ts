@@ -1,10 +1,10 @@
 /** The core group (`/api/v1`) resources served by default. */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import * as core from '../../validation/core';
 import { validatePersistentVolumeClaimUpdate } from '../../validation/claim-update';
 import { podQOSClass } from '../defaults/pod';
 import * as defaults from '../defaults/core';
-import type { ResourceType, SelectableFields } from '../types';
+import type { ResourceType } from '../types';
 import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from './define';
 import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
@@ -14,6 +14,25 @@ import { validateLimitRange, validateResourceQuota } from '../../validation/quot
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 
+import type { SelectableFields } from '../../selectors/field-selector';
+import {
+  persistentVolumePrinter,
+  podTemplatePrinter,
+  replicationControllerPrinter,
+  resourceQuotaPrinter,
+} from '../../table/admin-printers';
+import {
+  configMapPrinter,
+  endpointsPrinter,
+  eventPrinter,
+  namespacePrinter,
+  nodePrinter,
+  podPrinter,
+  pvcPrinter,
+  secretPrinter,
+  serviceAccountPrinter,
+  servicePrinter,
+} from '../../table/printers';
 /** A field read with the value the reference prints when the field is absent (`false`, `0`). */
 function fieldOr(path: string, absent: string): (object: KubeObject) => string {
   const read = fieldAt(path);
@@ -21,11 +40,20 @@ function fieldOr(path: string, absent: string): (object: KubeObject) => string {
 }
 
 const POD_FIELDS: SelectableFields = {
-  ...selectable('spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'),
+  ...selectable(
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'status.phase',
+    'status.podIP',
+    'status.nominatedNodeName',
+  ),
   'spec.hostNetwork': fieldOr('spec.hostNetwork', 'false'),
   // Old clients select on `spec.host`; the reference maps it to spec.nodeName.
   'spec.host': fieldAt('spec.nodeName'),
-  'status.podIPs': (pod) => ((pod.status as { podIPs?: { ip: string }[] } | undefined)?.podIPs ?? []).map((p) => p.ip).join(',') || undefined,
+  'status.podIPs': (pod) =>
+    ((pod.status as { podIPs?: { ip: string }[] } | undefined)?.podIPs ?? []).map((p) => p.ip).join(',') || undefined,
 };
 
 /**
@@ -65,6 +93,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'namespaces',
+    printer: namespacePrinter,
     returnsDeletedObject: true,
     kind: 'Namespace',
     namespaced: false,
@@ -90,6 +119,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'pods',
+    printer: podPrinter,
     returnsDeletedObject: true,
     deletionGracePeriod: podDeletionGracePeriod,
     kind: 'Pod',
@@ -100,7 +130,10 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: POD_FIELDS,
     behaviour: {
       defaults: defaults.defaultPod,
-      initialStatus: (pod) => ({ phase: 'Pending', qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}) }),
+      initialStatus: (pod) => ({
+        phase: 'Pending',
+        qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}),
+      }),
       tracksGeneration: true,
       // The reference keeps pods/status away from owner references (old kubelets corrupted them).
       statusKeepsMetadata: ['ownerReferences'],
@@ -111,6 +144,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'services',
+    printer: servicePrinter,
     returnsDeletedObject: true,
     allowCreateOnUpdate: true,
     kind: 'Service',
@@ -123,8 +157,8 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: selectable('spec.clusterIP', 'spec.type'),
     behaviour: {
       defaults: defaults.defaultService,
-      prepareForCreate: (service) => defaults.fillServiceIPFamilies(service),
-      prepareForUpdate: (service, old) => defaults.fillServiceIPFamilies(service, old),
+      prepareForCreate: defaults.normalizeServiceClusterIPs,
+      prepareForUpdate: defaults.prepareServiceUpdate,
       initialStatus: () => ({ loadBalancer: {} }),
       validate: core.validateService,
       validateUpdate: core.validateServiceUpdate,
@@ -133,6 +167,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'configmaps',
+    printer: configMapPrinter,
     kind: 'ConfigMap',
     namespaced: true,
     shortNames: ['cm'],
@@ -141,15 +176,29 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'secrets',
+    printer: secretPrinter,
     kind: 'Secret',
     namespaced: true,
     selectableFields: selectable('type'),
-    behaviour: { defaults: defaults.defaultSecret, validate: core.validateSecret, validateUpdate: core.validateSecretUpdate },
+    behaviour: {
+      defaults: defaults.defaultSecret,
+      validate: core.validateSecret,
+      validateUpdate: core.validateSecretUpdate,
+    },
   }),
-  defineKind({ group: '', resource: 'serviceaccounts', returnsDeletedObject: true, kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] }),
+  defineKind({
+    group: '',
+    resource: 'serviceaccounts',
+    printer: serviceAccountPrinter,
+    returnsDeletedObject: true,
+    kind: 'ServiceAccount',
+    namespaced: true,
+    shortNames: ['sa'],
+  }),
   defineKind({
     group: '',
     resource: 'nodes',
+    printer: nodePrinter,
     kind: 'Node',
     namespaced: false,
     shortNames: ['no'],
@@ -157,11 +206,15 @@ export const coreKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: { 'spec.unschedulable': fieldOr('spec.unschedulable', 'false') },
     // Nodes may set their status on create: no initialStatus.
-    behaviour: { defaults: defaults.defaultNode, validate: (node) => validateNodeTaints((node.spec as { taints?: [] } | undefined)?.taints) },
+    behaviour: {
+      defaults: defaults.defaultNode,
+      validate: (node) => validateNodeTaints((node.spec as { taints?: [] } | undefined)?.taints),
+    },
   }),
   defineKind({
     group: '',
     resource: 'events',
+    printer: eventPrinter,
     allowCreateOnUpdate: true,
     kind: 'Event',
     namespaced: true,
@@ -174,6 +227,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'endpoints',
+    printer: endpointsPrinter,
     allowCreateOnUpdate: true,
     kind: 'Endpoints',
     namespaced: true,
@@ -185,6 +239,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'persistentvolumes',
+    printer: persistentVolumePrinter,
     returnsDeletedObject: true,
     kind: 'PersistentVolume',
     namespaced: false,
@@ -199,6 +254,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'persistentvolumeclaims',
+    printer: pvcPrinter,
     returnsDeletedObject: true,
     kind: 'PersistentVolumeClaim',
     namespaced: true,
@@ -226,6 +282,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'resourcequotas',
+    printer: resourceQuotaPrinter,
     kind: 'ResourceQuota',
     namespaced: true,
     shortNames: ['quota'],
@@ -235,6 +292,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'podtemplates',
+    printer: podTemplatePrinter,
     kind: 'PodTemplate',
     namespaced: true,
     behaviour: { defaults: defaults.defaultPodTemplate, validate: core.validatePodTemplate },
@@ -242,6 +300,7 @@ export const coreKinds: readonly ResourceType[] = [
   defineKind({
     group: '',
     resource: 'replicationcontrollers',
+    printer: replicationControllerPrinter,
     allowCreateOnUpdate: true,
     kind: 'ReplicationController',
     namespaced: true,
@@ -250,7 +309,14 @@ export const coreKinds: readonly ResourceType[] = [
     storagePrefix: 'controllers',
     // v1 keeps a deleted controller's pods unless told otherwise, as it always has.
     garbageCollectionPolicy: 'OrphanDependents',
-    subresources: { status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'spec.selector' } },
+    subresources: {
+      status: true,
+      scale: {
+        specReplicasPath: 'spec.replicas',
+        statusReplicasPath: 'status.replicas',
+        labelSelectorPath: 'spec.selector',
+      },
+    },
     selectableFields: { 'status.replicas': fieldOr('status.replicas', '0') },
     behaviour: {
       defaults: defaults.defaultReplicationController,

@@ -3,13 +3,33 @@
  * kinds share (list kind, singular, the eight verbs, DNS-subdomain names, storage prefix = the
  * resource, schema definition names) and builds the strategy from the generic one.
  */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { valueAtPath } from '../../json/value';
 import { buildStrategy, type KindBehaviour } from '../strategy';
-import type { GroupVersion, ResourceType, SelectableFields, Subresources, Verb } from '../types';
+import type { ResourceType, Subresources, Verb } from '../types';
 
-export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-export const VERBS_WITHOUT_DELETECOLLECTION: readonly Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+import type { GroupVersion } from '../../../api/identity';
+import type { SelectableFields } from '../../selectors/field-selector';
+import type { Printer } from '../../table/printer';
+export const ALL_VERBS: readonly Verb[] = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
+export const VERBS_WITHOUT_DELETECOLLECTION: readonly Verb[] = [
+  'create',
+  'delete',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+];
 
 /** The Go package of each group's API types, which names its schema definitions. */
 const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
@@ -61,6 +81,8 @@ export interface KindDeclaration {
   readonly selectableFields?: SelectableFields;
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
+  /** What reads show beyond the stored object (see ResourceType.readDefaults). */
+  readonly readDefaults?: (object: KubeObject) => KubeObject;
   readonly returnsDeletedObject?: true;
   readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
   readonly garbageCollectionPolicy?: ResourceType['garbageCollectionPolicy'];
@@ -68,6 +90,8 @@ export interface KindDeclaration {
   readonly allowCreateOnUpdate?: true;
   /** Served versions that are deprecated, with the `Warning` text the reference sends for them. */
   readonly deprecatedVersions?: Readonly<Record<string, string>>;
+  /** Its table for `kubectl get` (server/table/): the reference's printer of the kind. */
+  readonly printer?: Printer;
 }
 
 export function defineKind(declaration: KindDeclaration): ResourceType {
@@ -87,8 +111,11 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
           ? definitionName(declaration.group, version, declaration.kind)
           : `${declaration.definitionPrefix}.${version}.${declaration.kind}`;
       const warning = declaration.deprecatedVersions?.[version];
-      return warning === undefined ? { version, definition } : { version, definition, deprecated: true, deprecationWarning: warning };
+      return warning === undefined
+        ? { version, definition }
+        : { version, definition, deprecated: true, deprecationWarning: warning };
     }),
+    ...(declaration.printer !== undefined ? { printer: declaration.printer } : {}),
     storageVersion: declaration.storageVersion ?? versions[0],
     ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
     storagePrefix: declaration.storagePrefix ?? declaration.resource,
@@ -99,10 +126,16 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     nameRule,
     selectableFields: declaration.selectableFields ?? {},
     strategy: buildStrategy(
-      { namespaced: declaration.namespaced, nameRule, hasStatus: subresources.status === true, apiextensions: declaration.apiextensions },
+      {
+        namespaced: declaration.namespaced,
+        nameRule,
+        hasStatus: subresources.status === true,
+        apiextensions: declaration.apiextensions,
+      },
       declaration.behaviour,
     ),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
+    ...(declaration.readDefaults ? { readDefaults: declaration.readDefaults } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
     ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),
     ...(declaration.garbageCollectionPolicy ? { garbageCollectionPolicy: declaration.garbageCollectionPolicy } : {}),
@@ -127,4 +160,8 @@ export function selectable(...paths: string[]): SelectableFields {
 }
 
 /** The scale subresource of the workload kinds: replicas in spec/status, selector as a string in status. */
-export const WORKLOAD_SCALE = { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' } as const;
+export const WORKLOAD_SCALE = {
+  specReplicasPath: 'spec.replicas',
+  statusReplicasPath: 'status.replicas',
+  labelSelectorPath: 'status.selector',
+} as const;

@@ -1,13 +1,15 @@
 /** discovery.k8s.io/v1 resources. */
 import { items } from '../defaults/fill';
-import { validateEndpointSlice } from '../../validation/discovery';
+import { validateEndpointSlice, validateEndpointSliceUpdate } from '../../validation/discovery';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { endpointSlicePrinter } from '../../table/admin-printers';
 
 export const discoveryKinds: readonly ResourceType[] = [
   defineKind({
     group: 'discovery.k8s.io',
     resource: 'endpointslices',
+    printer: endpointSlicePrinter,
     allowCreateOnUpdate: true,
     kind: 'EndpointSlice',
     namespaced: true,
@@ -20,6 +22,7 @@ export const discoveryKinds: readonly ResourceType[] = [
       },
       tracksGeneration: true,
       validate: validateEndpointSlice,
+      validateUpdate: validateEndpointSliceUpdate,
     },
   }),
 ];

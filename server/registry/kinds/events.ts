@@ -4,11 +4,13 @@ import type { ResourceType } from '../types';
 import { EVENT_FIELDS } from './core';
 import { defineKind } from './define';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
+import { eventsApiEventPrinter } from '../../table/printers';
 
 export const eventsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'events.k8s.io',
     resource: 'events',
+    printer: eventsApiEventPrinter,
     allowCreateOnUpdate: true,
     kind: 'Event',
     namespaced: true,

@@ -1,9 +1,10 @@
 /** flowcontrol.apiserver.k8s.io/v1 resources: API Priority and Fairness configuration. */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { validateFlowSchema, validatePriorityLevelConfiguration } from '../../validation/flowcontrol';
 import { fill, isEmptyValue, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { flowSchemaPrinter, priorityLevelPrinter } from '../../table/admin-printers';
 
 function record(value: unknown): Json | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
@@ -52,6 +53,7 @@ export const flowcontrolKinds: readonly ResourceType[] = [
   defineKind({
     group: 'flowcontrol.apiserver.k8s.io',
     resource: 'flowschemas',
+    printer: flowSchemaPrinter,
     kind: 'FlowSchema',
     namespaced: false,
     subresources: { status: true },
@@ -60,6 +62,7 @@ export const flowcontrolKinds: readonly ResourceType[] = [
   defineKind({
     group: 'flowcontrol.apiserver.k8s.io',
     resource: 'prioritylevelconfigurations',
+    printer: priorityLevelPrinter,
     kind: 'PriorityLevelConfiguration',
     namespaced: false,
     subresources: { status: true },

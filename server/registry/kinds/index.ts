@@ -1,7 +1,10 @@
-/** Every built-in resource type, grouped as the API serves them. */
+/**
+ * The built-in kinds' declarations, grouped as the API serves them. What lives in the layers
+ * above (subresource handlers, the CustomResourceDefinition kind of the apiextensions server) is
+ * added by server/builtin-types.ts, which is what the server serves.
+ */
 import type { ResourceType } from '../types';
 import { admissionRegistrationKinds } from './admissionregistration';
-import { apiextensionsKinds } from './apiextensions';
 import { apiregistrationKinds } from './apiregistration';
 import { appsKinds } from './apps';
 import { autoscalingKinds } from './autoscaling';
@@ -19,11 +22,9 @@ import { rbacKinds } from './rbac';
 import { resourceKinds } from './resource';
 import { schedulingKinds } from './scheduling';
 import { storageKinds } from './storage';
-import { LEGACY_BINDINGS, withBuiltinSubresources } from '../../subresources/builtin-slots';
 
-export const BUILTIN_KINDS: readonly ResourceType[] = withBuiltinSubresources([
+export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...coreKinds,
-  LEGACY_BINDINGS,
   ...appsKinds,
   ...batchKinds,
   ...autoscalingKinds,
@@ -38,8 +39,7 @@ export const BUILTIN_KINDS: readonly ResourceType[] = withBuiltinSubresources([
   ...resourceKinds,
   ...rbacKinds,
   ...certificatesKinds,
-  ...apiextensionsKinds,
   ...admissionRegistrationKinds,
   ...flowcontrolKinds,
   ...apiregistrationKinds,
-]);
+];

@@ -1,9 +1,23 @@
 /** networking.k8s.io/v1 resources. */
-import type { KubeObject } from '../../../storage/objects/types';
-import { validateIngress, validateIngressClass, validateIPAddress, validateNetworkPolicy, validateServiceCIDR } from '../../validation/networking';
+import type { KubeObject } from '../../../api/objects';
+import {
+  validateIngress,
+  validateIngressClass,
+  validateIngressClassUpdate,
+  validateIPAddress,
+  validateNetworkPolicy,
+  validateServiceCIDR,
+} from '../../validation/networking';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import {
+  ingressClassPrinter,
+  ipAddressPrinter,
+  networkPolicyPrinter,
+  serviceCIDRPrinter,
+} from '../../table/admin-printers';
+import { ingressPrinter } from '../../table/printers';
 
 /** policyTypes: Ingress always, Egress when egress rules exist; rule ports default to TCP. */
 function defaultNetworkPolicy(policy: KubeObject): void {
@@ -25,6 +39,7 @@ export const networkingKinds: readonly ResourceType[] = [
   defineKind({
     group: 'networking.k8s.io',
     resource: 'ingresses',
+    printer: ingressPrinter,
     kind: 'Ingress',
     namespaced: true,
     shortNames: ['ing'],
@@ -35,13 +50,20 @@ export const networkingKinds: readonly ResourceType[] = [
   defineKind({
     group: 'networking.k8s.io',
     resource: 'ingressclasses',
+    printer: ingressClassPrinter,
     kind: 'IngressClass',
     namespaced: false,
-    behaviour: { defaults: defaultIngressClass, tracksGeneration: true, validate: validateIngressClass },
+    behaviour: {
+      defaults: defaultIngressClass,
+      tracksGeneration: true,
+      validate: validateIngressClass,
+      validateUpdate: validateIngressClassUpdate,
+    },
   }),
   defineKind({
     group: 'networking.k8s.io',
     resource: 'networkpolicies',
+    printer: networkPolicyPrinter,
     kind: 'NetworkPolicy',
     namespaced: true,
     shortNames: ['netpol'],
@@ -51,6 +73,7 @@ export const networkingKinds: readonly ResourceType[] = [
   defineKind({
     group: 'networking.k8s.io',
     resource: 'ipaddresses',
+    printer: ipAddressPrinter,
     kind: 'IPAddress',
     namespaced: false,
     shortNames: ['ip'],
@@ -60,6 +83,7 @@ export const networkingKinds: readonly ResourceType[] = [
   defineKind({
     group: 'networking.k8s.io',
     resource: 'servicecidrs',
+    printer: serviceCIDRPrinter,
     kind: 'ServiceCIDR',
     namespaced: false,
     subresources: { status: true },

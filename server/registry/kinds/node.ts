@@ -1,14 +1,16 @@
 /** node.k8s.io/v1 resources. */
-import { validateRuntimeClass } from '../../validation/node';
+import { validateRuntimeClass, validateRuntimeClassUpdate } from '../../validation/node';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { runtimeClassPrinter } from '../../table/device-printers';
 
 export const nodeKinds: readonly ResourceType[] = [
   defineKind({
     group: 'node.k8s.io',
     resource: 'runtimeclasses',
+    printer: runtimeClassPrinter,
     kind: 'RuntimeClass',
     namespaced: false,
-    behaviour: { validate: validateRuntimeClass },
+    behaviour: { validate: validateRuntimeClass, validateUpdate: validateRuntimeClassUpdate },
   }),
 ];

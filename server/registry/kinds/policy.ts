@@ -2,11 +2,13 @@
 import { validatePodDisruptionBudget } from '../../validation/policy';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { podDisruptionBudgetPrinter } from '../../table/admin-printers';
 
 export const policyKinds: readonly ResourceType[] = [
   defineKind({
     group: 'policy',
     resource: 'poddisruptionbudgets',
+    printer: podDisruptionBudgetPrinter,
     kind: 'PodDisruptionBudget',
     namespaced: true,
     shortNames: ['pdb'],

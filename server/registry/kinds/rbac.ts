@@ -1,9 +1,15 @@
 /** rbac.authorization.k8s.io/v1 resources: names are path segments, not DNS names. */
-import type { KubeObject } from '../../../storage/objects/types';
-import { validateClusterRole, validatePolicyRules, validateRoleBinding, validateRoleBindingUpdate } from '../../validation/rbac';
+import type { KubeObject } from '../../../api/objects';
+import {
+  validateClusterRole,
+  validatePolicyRules,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+} from '../../validation/rbac';
 import { items } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { roleBindingPrinter, rolePrinter } from '../../table/printers';
 
 const GROUP = 'rbac.authorization.k8s.io';
 
@@ -14,7 +20,8 @@ const GROUP = 'rbac.authorization.k8s.io';
  */
 function defaultBinding(binding: KubeObject): void {
   const roleRef = binding.roleRef as Record<string, unknown> | undefined;
-  if (roleRef !== undefined && roleRef !== null && typeof roleRef === 'object' && !roleRef.apiGroup) roleRef.apiGroup = GROUP;
+  if (roleRef !== undefined && roleRef !== null && typeof roleRef === 'object' && !roleRef.apiGroup)
+    roleRef.apiGroup = GROUP;
   for (const subject of items(binding, 'subjects')) {
     if (subject.apiGroup) continue;
     if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = GROUP;
@@ -23,11 +30,30 @@ function defaultBinding(binding: KubeObject): void {
 }
 
 export const rbacKinds: readonly ResourceType[] = [
-  defineKind({ group: GROUP, resource: 'roles', kind: 'Role', namespaced: true, nameRule: 'path-segment', allowCreateOnUpdate: true, behaviour: { validate: validatePolicyRules } }),
-  defineKind({ group: GROUP, resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, nameRule: 'path-segment', allowCreateOnUpdate: true, behaviour: { validate: validateClusterRole } }),
+  defineKind({
+    group: GROUP,
+    resource: 'roles',
+    printer: rolePrinter,
+    kind: 'Role',
+    namespaced: true,
+    nameRule: 'path-segment',
+    allowCreateOnUpdate: true,
+    behaviour: { validate: validatePolicyRules },
+  }),
+  defineKind({
+    group: GROUP,
+    resource: 'clusterroles',
+    printer: rolePrinter,
+    kind: 'ClusterRole',
+    namespaced: false,
+    nameRule: 'path-segment',
+    allowCreateOnUpdate: true,
+    behaviour: { validate: validateClusterRole },
+  }),
   defineKind({
     group: GROUP,
     resource: 'rolebindings',
+    printer: roleBindingPrinter,
     allowCreateOnUpdate: true,
     kind: 'RoleBinding',
     namespaced: true,
@@ -37,6 +63,7 @@ export const rbacKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'clusterrolebindings',
+    printer: roleBindingPrinter,
     allowCreateOnUpdate: true,
     kind: 'ClusterRoleBinding',
     namespaced: false,

@@ -3,10 +3,16 @@
  * default: stored, defaulted and served, so that the reference's scheduler and controller
  * manager find them. Allocation itself is the scheduler's work, not the API server's.
  */
-import { validateDeviceClass, validateResourceClaim, validateResourceClaimTemplate, validateResourceSlice } from '../../validation/resource';
+import {
+  validateDeviceClass,
+  validateResourceClaim,
+  validateResourceClaimTemplate,
+  validateResourceSlice,
+} from '../../validation/resource';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
+import { nameAndAgePrinter, resourceClaimPrinter, resourceSlicePrinter } from '../../table/device-printers';
 
 /** A request for one kind of device (exactly, or one of the alternatives) defaults to one device. */
 function defaultDeviceCount(request: Json): void {
@@ -27,6 +33,7 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'deviceclasses',
+    printer: nameAndAgePrinter,
     kind: 'DeviceClass',
     namespaced: false,
     behaviour: { tracksGeneration: true, validate: validateDeviceClass },
@@ -34,14 +41,20 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'resourceclaims',
+    printer: resourceClaimPrinter,
     kind: 'ResourceClaim',
     namespaced: true,
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}), defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined), validate: validateResourceClaim },
+    behaviour: {
+      initialStatus: () => ({}),
+      defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined),
+      validate: validateResourceClaim,
+    },
   }),
   defineKind({
     group: 'resource.k8s.io',
     resource: 'resourceclaimtemplates',
+    printer: nameAndAgePrinter,
     kind: 'ResourceClaimTemplate',
     namespaced: true,
     behaviour: {
@@ -56,6 +69,7 @@ export const resourceKinds: readonly ResourceType[] = [
   defineKind({
     group: 'resource.k8s.io',
     resource: 'resourceslices',
+    printer: resourceSlicePrinter,
     kind: 'ResourceSlice',
     namespaced: false,
     // Kubelets and the scheduler list the slices of one node or driver.

@@ -1,14 +1,31 @@
 /** storage.k8s.io/v1 resources, with the defaults a 1.34 server fills. */
-import { validateCSINode, validateCSIStorageCapacity, validateStorageClass, validateVolumeAttachment, validateVolumeAttributesClass } from '../../validation/storage';
+import {
+  validateCSINode,
+  validateCSIStorageCapacity,
+  validateStorageClass,
+  validateStorageClassUpdate,
+  validateVolumeAttachment,
+  validateVolumeAttributesClass,
+  validateVolumeAttributesClassUpdate,
+  validateCSIDriverUpdate,
+} from '../../validation/storage';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import { defineKind } from './define';
+import {
+  csiDriverPrinter,
+  csiNodePrinter,
+  volumeAttachmentPrinter,
+  volumeAttributesClassPrinter,
+} from '../../table/device-printers';
+import { storageClassPrinter } from '../../table/admin-printers';
 
 export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'storageclasses',
+    printer: storageClassPrinter,
     kind: 'StorageClass',
     namespaced: false,
     shortNames: ['sc'],
@@ -18,11 +35,13 @@ export const storageKinds: readonly ResourceType[] = [
         fill(storageClass as Json, 'volumeBindingMode', 'Immediate');
       },
       validate: validateStorageClass,
+      validateUpdate: validateStorageClassUpdate,
     },
   }),
   defineKind({
     group: 'storage.k8s.io',
     resource: 'csidrivers',
+    printer: csiDriverPrinter,
     kind: 'CSIDriver',
     namespaced: false,
     behaviour: {
@@ -36,19 +55,29 @@ export const storageKinds: readonly ResourceType[] = [
         fill(spec, 'seLinuxMount', false);
         fill(spec, 'volumeLifecycleModes', ['Persistent']);
       },
+      validateUpdate: validateCSIDriverUpdate,
     },
   }),
   defineKind({
     group: 'storage.k8s.io',
     resource: 'csinodes',
+    printer: csiNodePrinter,
     kind: 'CSINode',
     namespaced: false,
     behaviour: {
       // The reference's Go type has no omitempty on topologyKeys: a driver without keys says null.
       defaults: (node) => {
-        for (const driver of items((node as Json).spec as Json | undefined, 'drivers')) if (!('topologyKeys' in driver)) driver.topologyKeys = null;
+        for (const driver of items((node as Json).spec as Json | undefined, 'drivers'))
+          if (!('topologyKeys' in driver)) driver.topologyKeys = null;
       },
       validate: validateCSINode,
+    },
+    // The null is JSON's alone: a protobuf value has no empty list, so reads put it back.
+    readDefaults: (node) => {
+      const drivers = (node.spec as Json | undefined)?.drivers as Json[] | undefined;
+      if (drivers === undefined || drivers.every((driver) => 'topologyKeys' in driver)) return node;
+      const withKeys = drivers.map((driver) => ('topologyKeys' in driver ? driver : { ...driver, topologyKeys: null }));
+      return { ...node, spec: { ...(node.spec as Json), drivers: withKeys } };
     },
   }),
   defineKind({
@@ -61,18 +90,24 @@ export const storageKinds: readonly ResourceType[] = [
   defineKind({
     group: 'storage.k8s.io',
     resource: 'volumeattachments',
+    printer: volumeAttachmentPrinter,
     returnsDeletedObject: true,
     kind: 'VolumeAttachment',
     namespaced: false,
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({ attached: false }), statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS, validate: validateVolumeAttachment },
+    behaviour: {
+      initialStatus: () => ({ attached: false }),
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      validate: validateVolumeAttachment,
+    },
   }),
   defineKind({
     group: 'storage.k8s.io',
     resource: 'volumeattributesclasses',
+    printer: volumeAttributesClassPrinter,
     kind: 'VolumeAttributesClass',
     namespaced: false,
     shortNames: ['vac'],
-    behaviour: { validate: validateVolumeAttributesClass },
+    behaviour: { validate: validateVolumeAttributesClass, validateUpdate: validateVolumeAttributesClassUpdate },
   }),
 ];

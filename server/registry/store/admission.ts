@@ -4,12 +4,13 @@
  * validating phase (after), as the reference's store runs them.
  */
 import { randomUUID } from 'node:crypto';
-import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
+import type { ObjectKey } from '../../../storage/objects/types';
 import type { AdmissionAttributes, AdmissionOperation, OperationOptions } from '../../admission/types';
-import type { UserInfo } from '../../authn/types';
-import type { GroupVersionKind } from '../types';
+import type { UserInfo } from '../../../api/user-info';
+import type { GroupVersionKind } from '../../../api/identity';
 import type { StoreScope } from './scope';
 
+import type { KubeObject } from '../../../api/objects';
 /** Who writes, how, and with which options: what every store operation is told besides the object. */
 export interface WriteRequest {
   readonly user: UserInfo;
@@ -19,7 +20,7 @@ export interface WriteRequest {
   /** '' or absent for the main resource. */
   readonly subresource?: string;
   /**
-   * The request's audit annotations (server/audit/request-audit.ts), which admission plugins
+   * The request's audit annotations (server/audit/record/request-audit.ts), which admission plugins
    * write into as they run; absent when the request is not audited.
    */
   readonly auditAnnotations?: Record<string, string>;
@@ -29,7 +30,10 @@ export interface WriteRequest {
  * The options object a write was sent with, as admission plugins receive it: the parsed
  * options' fields, with the dry run in its wire form (`dryRun: ["All"]`).
  */
-export function operationOptions<Sent extends { readonly dryRun: boolean }>(kind: OperationOptions['kind'], sent: Sent): OperationOptions {
+export function operationOptions<Sent extends { readonly dryRun: boolean }>(
+  kind: OperationOptions['kind'],
+  sent: Sent,
+): OperationOptions {
   const options: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
   for (const [field, value] of Object.entries(sent)) {
     if (field === 'dryRun') {
@@ -44,7 +48,12 @@ export function operationOptions<Sent extends { readonly dryRun: boolean }>(kind
 export function admissionAttributes(
   scope: StoreScope,
   write: WriteRequest,
-  step: { readonly operation: AdmissionOperation; readonly key: ObjectKey; readonly object?: KubeObject; readonly oldObject?: KubeObject },
+  step: {
+    readonly operation: AdmissionOperation;
+    readonly key: ObjectKey;
+    readonly object?: KubeObject;
+    readonly oldObject?: KubeObject;
+  },
 ): AdmissionAttributes {
   const { type } = scope;
   const stored = { group: type.storageGroup ?? type.group, version: type.storageVersion };
@@ -82,7 +91,11 @@ export async function admitSubresourceCreate(
   step: { readonly key: ObjectKey; readonly kind: GroupVersionKind; readonly object: KubeObject },
 ): Promise<void> {
   step.object.metadata ??= {};
-  const attributes = { ...admissionAttributes(scope, write, { operation: 'CREATE', key: step.key, object: step.object }), kind: step.kind, requestKind: step.kind };
+  const attributes = {
+    ...admissionAttributes(scope, write, { operation: 'CREATE', key: step.key, object: step.object }),
+    kind: step.kind,
+    requestKind: step.kind,
+  };
   await scope.context.admission.admit(attributes);
   await scope.context.admission.validate(attributes);
 }
@@ -95,11 +108,19 @@ export async function admitSubresourceCreate(
  */
 export async function admitConnect(
   scope: StoreScope,
-  connection: { readonly user: UserInfo; readonly subresource: string; readonly auditAnnotations?: Record<string, string> },
+  connection: {
+    readonly user: UserInfo;
+    readonly subresource: string;
+    readonly auditAnnotations?: Record<string, string>;
+  },
   step: { readonly key: ObjectKey; readonly kind: GroupVersionKind; readonly object: KubeObject },
 ): Promise<void> {
   const write: WriteRequest = { ...connection, dryRun: false };
-  const attributes = { ...admissionAttributes(scope, write, { operation: 'CONNECT', key: step.key, object: step.object }), kind: step.kind, requestKind: step.kind };
+  const attributes = {
+    ...admissionAttributes(scope, write, { operation: 'CONNECT', key: step.key, object: step.object }),
+    kind: step.kind,
+    requestKind: step.kind,
+  };
   await scope.context.admission.admit(attributes);
   await scope.context.admission.validate(attributes);
 }

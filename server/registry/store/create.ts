@@ -7,7 +7,8 @@
  *   3. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
  *   4. the strategy's prepareForCreate (fresh status, generation 1...)
  *   5. the strategy's validate (422)
- *   6. the kind's beginCreate hook (a Service's cluster IP), not on a dry run
+ *   6. the kind's beginCreate hook (a Service's cluster IPs and node ports; on a dry run it
+ *      takes nothing)
  *   7. validating admission (CREATE), seeing the object as it will be stored
  *   8. managedFields: the write recorded as its manager's Update, crediting it with the object
  *      as of step 1 (what it sent, defaulted), not what admission or the server set later
@@ -20,7 +21,7 @@
  * A taken generated name starts over with a new one (the reference's RetryGenerateName).
  */
 import { ObjectError } from '../../../storage/errors';
-import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
+import type { ObjectKey } from '../../../storage/objects/types';
 import { copyJson } from '../../json/value';
 import { badRequest } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
@@ -29,6 +30,7 @@ import { recordManagedFields } from './managed-fields';
 import { fillCreateMetadata } from './object-meta';
 import { invalidObject, objectKeyOf, toServedVersion, toStorageVersion, type StoreScope } from './scope';
 
+import type { KubeObject } from '../../../api/objects';
 /** The reference retries a create whose generated name was taken (RetryGenerateName). */
 const GENERATED_NAME_ATTEMPTS = 8;
 
@@ -63,9 +65,10 @@ async function createOnce(scope: StoreScope, request: CreateRequest): Promise<Wr
   const { object, key } = prepared;
   let stored = false;
   try {
-    recordManagedFields({ scope, object, written: prepared.written, manager: request.manager });
+    await recordManagedFields({ scope, object, written: prepared.written, manager: request.manager });
     const { resourceVersion } = object.metadata;
-    if (!request.dryRun && resourceVersion !== undefined && resourceVersion !== '') throw badRequest('resourceVersion should not be set on objects to be created');
+    if (!request.dryRun && resourceVersion !== undefined && resourceVersion !== '')
+      throw badRequest('resourceVersion should not be set on objects to be created');
     const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
     stored = true;
     return { object: await toServedVersion(scope, created), warnings: prepared.warnings };
@@ -94,14 +97,23 @@ export interface PreparedObject {
  * missing object). `authorize` runs after validation, before validating admission: an update
  * that creates needs the caller's `create` permission besides its own verb.
  */
-export async function prepareNewObject(scope: StoreScope, write: WriteRequest, sent: KubeObject, authorize: () => Promise<void>): Promise<PreparedObject> {
+export async function prepareNewObject(
+  scope: StoreScope,
+  write: WriteRequest,
+  sent: KubeObject,
+  authorize: () => Promise<void>,
+): Promise<PreparedObject> {
   const { strategy } = scope.type;
   // 1. Storage version and defaults.
   const object = await toStorageVersion(scope, sent);
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   const written = copyJson(object);
   // 2. Mutating admission.
-  const attributes = admissionAttributes(scope, write, { operation: 'CREATE', key: objectKeyOf(scope, keyFields(object)), object });
+  const attributes = admissionAttributes(scope, write, {
+    operation: 'CREATE',
+    key: objectKeyOf(scope, keyFields(object)),
+    object,
+  });
   await scope.context.admission.admit(attributes);
   // 3-5. System metadata, preparation, validation.
   fillCreateMetadata(object, scope.context.now());
@@ -110,13 +122,19 @@ export async function prepareNewObject(scope: StoreScope, write: WriteRequest, s
   if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
   await authorize();
   // 6. The kind's hook: what it takes is given back if anything below fails.
-  const beginCreate = write.dryRun ? undefined : scope.context.hooksFor?.(scope.type)?.beginCreate;
-  const finish = beginCreate ? await beginCreate(object) : FINISH_NOTHING;
+  const beginCreate = scope.context.hooksFor?.(scope.type)?.beginCreate;
+  const finish = beginCreate ? await beginCreate(object, { dryRun: write.dryRun }) : FINISH_NOTHING;
   try {
     // 7. Validating admission, with the name generated in step 3.
     const key = objectKeyOf(scope, keyFields(object));
     await scope.context.admission.validate({ ...attributes, name: key.name });
-    return { object, key, written, warnings: [...(strategy.warnings?.(object, undefined) ?? []), ...attributes.warnings], finish };
+    return {
+      object,
+      key,
+      written,
+      warnings: [...(strategy.warnings?.(object, undefined) ?? []), ...attributes.warnings],
+      finish,
+    };
   } catch (error) {
     await finish(false);
     throw error;

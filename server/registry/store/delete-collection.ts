@@ -4,12 +4,13 @@
  * deleted by someone else meanwhile is skipped: nothing is left to do for it.
  */
 import { ObjectError } from '../../../storage/errors';
-import type { KubeObject, Predicate, ResourceVersionMatch } from '../../../storage/objects/types';
+import type { Predicate, ResourceVersionMatch } from '../../../storage/objects/types';
 import { StatusError } from '../../status/status-error';
 import type { WriteRequest } from './admission';
 import { deleteObject, type Deletion } from './delete';
 import { toServedVersion, type StoreScope } from './scope';
 
+import type { KubeObject } from '../../../api/objects';
 export interface DeleteCollectionRequest extends WriteRequest {
   /** Absent: every namespace (or a cluster-scoped kind). */
   readonly namespace?: string;
@@ -28,7 +29,10 @@ export interface DeleteCollectionResult {
   readonly resourceVersion: string;
 }
 
-export async function deleteCollection(scope: StoreScope, request: DeleteCollectionRequest): Promise<DeleteCollectionResult> {
+export async function deleteCollection(
+  scope: StoreScope,
+  request: DeleteCollectionRequest,
+): Promise<DeleteCollectionResult> {
   const listed = await scope.storage.list(request.namespace === undefined ? {} : { namespace: request.namespace }, {
     resourceVersion: request.resourceVersion,
     resourceVersionMatch: request.resourceVersionMatch,

@@ -9,7 +9,7 @@
 import { ObjectError } from '../../../storage/errors';
 import { isCorruptObjectError } from '../../../storage/objects/codec';
 import { invalid } from '../../status/catalogue';
-import { invalid as invalidField, FieldPath } from '../../validation/field-errors';
+import { invalid as invalidField, FieldPath } from '../../status/field-errors';
 import { deleteObject, type DeleteOutcome, type DeleteRequest } from './delete';
 import type { StoreScope } from './scope';
 
@@ -30,7 +30,11 @@ export async function deleteCorruptObject(scope: StoreScope, request: DeleteRequ
     (error: unknown) => !isCorruptObjectError(error),
   );
   if (readable) {
-    const field = invalidField(FieldPath.root('ignoreStoreReadErrorWithClusterBreakingPotential'), true, 'is exclusively used to delete corrupt object(s), try again by removing this option');
+    const field = invalidField(
+      FieldPath.root('ignoreStoreReadErrorWithClusterBreakingPotential'),
+      true,
+      'is exclusively used to delete corrupt object(s), try again by removing this option',
+    );
     throw invalid({ group: scope.type.group, kind: scope.type.resource }, key.name, [field]);
   }
   try {

@@ -11,21 +11,23 @@
  *      that far ahead, deletionGracePeriodSeconds, generation + 1; a later deletion may only
  *      shorten it, a longer or equal one changes nothing
  *   5. nothing holds the object any longer (and its grace, if any, is 0): it is removed, if
- *      still exactly what was read; the answer carries the deletion marks
+ *      still exactly what was read, and the kind's afterDelete hook runs (a Service gives back
+ *      its addresses and ports); the answer carries the deletion marks
  *   6. else it is only marked: deletionTimestamp, deletionGracePeriodSeconds 0, generation + 1
  *      (namespaces also go to phase Terminating), through the update
  *
  * A dry run runs every step but writes nothing.
  */
 import { ObjectError } from '../../../storage/errors';
-import type { KubeObject, ObjectKey, Preconditions } from '../../../storage/objects/types';
+import type { ObjectKey, Preconditions } from '../../../storage/objects/types';
 import { notFound } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
 import { markAsDeleting, pendingFinalizers } from './object-meta';
 import type { ResourceType } from '../types';
 import { groupResourceOf, toServedVersion, type StoreScope } from './scope';
-import { removeExactly } from './update';
+import { afterRemoval, removeExactly } from './update';
 
+import type { KubeObject } from '../../../api/objects';
 const ORPHAN_FINALIZER = 'orphan';
 const FOREGROUND_FINALIZER = 'foregroundDeletion';
 const MAX_ATTEMPTS = 5;
@@ -55,7 +57,11 @@ export interface DeleteOutcome {
  * How dependents go, as the reference's store decides: the request's options, else the garbage
  * collector's finalizer the object already carries, else the kind's default.
  */
-function propagationOf(current: readonly string[], deletion: Deletion, policy: ResourceType['garbageCollectionPolicy']): PropagationPolicy {
+function propagationOf(
+  current: readonly string[],
+  deletion: Deletion,
+  policy: ResourceType['garbageCollectionPolicy'],
+): PropagationPolicy {
   if (deletion.orphanDependents !== undefined) return deletion.orphanDependents ? 'Orphan' : 'Background';
   if (deletion.propagationPolicy !== undefined) return deletion.propagationPolicy;
   const carried = current.find((finalizer) => finalizer === ORPHAN_FINALIZER || finalizer === FOREGROUND_FINALIZER);
@@ -67,12 +73,19 @@ function propagationOf(current: readonly string[], deletion: Deletion, policy: R
  * The object's finalizers with the garbage collector's one the propagation asks for in place
  * of the other (none for a kind that does not support it); unchanged when that is what it has.
  */
-function finalizersForPropagation(current: readonly string[], deletion: Deletion, policy: ResourceType['garbageCollectionPolicy']): readonly string[] {
-  const finalizers = current.filter((finalizer) => finalizer !== ORPHAN_FINALIZER && finalizer !== FOREGROUND_FINALIZER);
+function finalizersForPropagation(
+  current: readonly string[],
+  deletion: Deletion,
+  policy: ResourceType['garbageCollectionPolicy'],
+): readonly string[] {
+  const finalizers = current.filter(
+    (finalizer) => finalizer !== ORPHAN_FINALIZER && finalizer !== FOREGROUND_FINALIZER,
+  );
   const propagation = policy === 'Unsupported' ? 'Background' : propagationOf(current, deletion, policy);
   if (propagation === 'Orphan') finalizers.push(ORPHAN_FINALIZER);
   if (propagation === 'Foreground') finalizers.push(FOREGROUND_FINALIZER);
-  const same = finalizers.length === new Set(current).size && finalizers.every((finalizer) => current.includes(finalizer));
+  const same =
+    finalizers.length === new Set(current).size && finalizers.every((finalizer) => current.includes(finalizer));
   return same ? current : finalizers;
 }
 
@@ -108,7 +121,11 @@ function gracePeriodOf(scope: StoreScope, current: KubeObject, deletion: Deletio
  */
 function markGracefully(next: KubeObject, grace: number, now: Date): boolean {
   const meta = next.metadata;
-  if (meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds <= grace)) return false;
+  if (
+    meta.deletionTimestamp !== undefined &&
+    (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds <= grace)
+  )
+    return false;
   markAsDeleting(next, new Date(now.getTime() + grace * 1000));
   meta.deletionGracePeriodSeconds = grace;
   return true;
@@ -127,14 +144,21 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
           await scope.context.admission.validate(attributes);
           const next: KubeObject = { ...current, metadata: { ...current.metadata } };
           const grace = gracePeriodOf(scope, current, deletion);
-          if (grace !== undefined && !markGracefully(next, grace, scope.context.now())) throw new AlreadyDeleting(current);
-          const finalizers = finalizersForPropagation(current.metadata.finalizers ?? [], deletion, scope.type.garbageCollectionPolicy);
+          if (grace !== undefined && !markGracefully(next, grace, scope.context.now()))
+            throw new AlreadyDeleting(current);
+          const finalizers = finalizersForPropagation(
+            current.metadata.finalizers ?? [],
+            deletion,
+            scope.type.garbageCollectionPolicy,
+          );
           if (finalizers.length > 0) next.metadata.finalizers = [...finalizers];
           else delete next.metadata.finalizers;
-          if (pendingFinalizers(scope.type, next).length === 0 && (grace === undefined || grace === 0)) throw new RemoveNow(current, grace === undefined ? current : next);
+          if (pendingFinalizers(scope.type, next).length === 0 && (grace === undefined || grace === 0))
+            throw new RemoveNow(current, grace === undefined ? current : next);
           if (next.metadata.deletionTimestamp === undefined) {
             markAsDeleting(next, scope.context.now());
-            if (scope.type.subresources.finalize) next.status = { ...((next.status as object | undefined) ?? {}), phase: 'Terminating' };
+            if (scope.type.subresources.finalize)
+              next.status = { ...((next.status as object | undefined) ?? {}), phase: 'Terminating' };
           }
           return next;
         },
@@ -142,14 +166,20 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
       );
       return { object: await toServedVersion(scope, result.object), deleted: false };
     } catch (error) {
-      if (error instanceof AlreadyDeleting) return { object: await toServedVersion(scope, error.current), deleted: false };
+      if (error instanceof AlreadyDeleting)
+        return { object: await toServedVersion(scope, error.current), deleted: false };
       if (!(error instanceof RemoveNow)) throw error;
       try {
         const removed = await removeExactly(scope, key, error.current, request.dryRun);
-        return { object: await toServedVersion(scope, error.answer === error.current ? removed : error.answer), deleted: true };
+        await afterRemoval(scope, removed, request.dryRun);
+        return {
+          object: await toServedVersion(scope, error.answer === error.current ? removed : error.answer),
+          deleted: true,
+        };
       } catch (removeError) {
         const raced = removeError instanceof ObjectError && removeError.reason === 'Conflict';
-        if (!raced || deletion.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;
+        if (!raced || deletion.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS)
+          throw removeError;
       }
     }
   }

@@ -1,17 +1,27 @@
 /**
- * A kind's own steps around storage, as the reference's store has BeginCreate and BeginUpdate:
- * run once the object is validated and admitted, just before it is written, they may change
- * the object (a Service gets its cluster IP) and hold resources for it. The returned finish is
- * called with whether the write was stored, so a failed write gives back what it held.
+ * A kind's own steps around storage, as the reference's store has BeginCreate, BeginUpdate and
+ * AfterDelete: run once the object is validated and admitted, just before it is written, the
+ * begin steps may change the object (a Service gets its cluster IPs and node ports) and hold
+ * resources for it. The returned finish is called with whether the write was stored, so a
+ * failed write gives back what it held. On a dry run the begin steps take nothing (nothing
+ * would hold it) but may still fill and check what they would; afterDelete does not run.
  */
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 
 /** Called once after the write: `stored` false when it failed, so what was held goes back. */
 export type FinishWrite = (stored: boolean) => Promise<void>;
 
+export interface WriteOptions {
+  readonly dryRun: boolean;
+}
+
 export interface StoreHooks {
-  /** Before a create is stored; not called on a dry run (nothing would hold what it takes). */
-  beginCreate?(object: KubeObject): Promise<FinishWrite>;
+  /** Before a create is stored. */
+  beginCreate?(object: KubeObject, options: WriteOptions): Promise<FinishWrite>;
+  /** Before an update of `old` is stored; run again, after the last attempt's finish(false), when the update retries on a conflict. */
+  beginUpdate?(object: KubeObject, old: KubeObject, options: WriteOptions): Promise<FinishWrite>;
+  /** After the object is removed from storage (a deletion, or the last finalizer gone). */
+  afterDelete?(object: KubeObject): Promise<void>;
 }
 
 export const FINISH_NOTHING: FinishWrite = async () => undefined;

@@ -2,7 +2,7 @@
  * The metadata the server sets on writes: generated names, uid, creation time, deletion marks.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import type { ResourceType } from '../types';
 
 /** The reference's alphabet for generated suffixes: no vowels, no confusable characters. */
@@ -12,9 +12,13 @@ const MAX_NAME_LENGTH = 63;
 
 /** `base` and a random suffix of the reference's alphabet (its SimpleNameGenerator). */
 export function generateName(base: string): string {
-  const prefix = base.length > MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH ? base.slice(0, MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH) : base;
+  const prefix =
+    base.length > MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH
+      ? base.slice(0, MAX_NAME_LENGTH - GENERATED_SUFFIX_LENGTH)
+      : base;
   let suffix = '';
-  for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += GENERATED_NAME_ALPHABET[randomInt(GENERATED_NAME_ALPHABET.length)];
+  for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++)
+    suffix += GENERATED_NAME_ALPHABET[randomInt(GENERATED_NAME_ALPHABET.length)];
   return prefix + suffix;
 }
 
@@ -44,7 +48,8 @@ export function keepSystemMetadata(object: KubeObject, old: KubeObject): void {
   meta.creationTimestamp = old.metadata.creationTimestamp;
   if (old.metadata.deletionTimestamp !== undefined) meta.deletionTimestamp = old.metadata.deletionTimestamp;
   else delete meta.deletionTimestamp;
-  if (old.metadata.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+  if (old.metadata.deletionGracePeriodSeconds !== undefined)
+    meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
   else delete meta.deletionGracePeriodSeconds;
   if (!meta.generateName && old.metadata.generateName) meta.generateName = old.metadata.generateName;
   delete meta.selfLink;
@@ -53,7 +58,8 @@ export function keepSystemMetadata(object: KubeObject, old: KubeObject): void {
 /** The first delete of an object something still holds (the reference's markAsDeleting). */
 export function markAsDeleting(object: KubeObject, now: Date): void {
   const meta = object.metadata;
-  if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
+  if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number' && meta.generation > 0)
+    meta.generation += 1;
   meta.deletionTimestamp = rfc3339(now);
   meta.deletionGracePeriodSeconds = 0;
 }

@@ -4,21 +4,29 @@
  * ownership of such writes is tracked on the Scale and mapped back onto the parent's
  * managedFields, as the reference's scale storage does.
  */
-import type { KubeObject, ObjectKey } from '../../../storage/objects/types';
+import type { ObjectKey } from '../../../storage/objects/types';
 import { serverSideApply } from '../../apply/apply';
 import { rootSchemaNode } from '../../apply/schema-node';
-import { managedFieldsAfterUpdate, type ManagedFieldsEntry } from '../../fieldmanager/managed-fields';
-import { SCALE_API_VERSION, toParentManagedFields, toScaleManagedFields, type ReplicasMapping } from '../../fieldmanager/scale-fields';
+import { managedFieldsAfterUpdate } from '../../fieldmanager/managed-fields';
+import {
+  SCALE_API_VERSION,
+  toParentManagedFields,
+  toScaleManagedFields,
+  type ReplicasMapping,
+} from '../../fieldmanager/scale-fields';
 import { valueAtPath } from '../../json/value';
 import { formatLabelSelector } from '../../selectors/label-selector';
 import { badRequest } from '../../status/catalogue';
 import { StatusError } from '../../status/status-error';
 import { resolveDefinition } from '../../validation/decode';
-import { groupVersionString, type ScaleSubresource } from '../types';
+import { type ScaleSubresource } from '../types';
 import type { WriteRequest } from './admission';
 import { apiVersionOf, type StoreScope } from './scope';
 import { updateObject } from './update';
 
+import { groupVersionString } from '../../../api/identity';
+import type { KubeObject } from '../../../api/objects';
+import type { ManagedFieldsEntry } from '../../fieldmanager/managed-fields-entry';
 function writePath(object: Record<string, unknown>, path: string, value: unknown): void {
   const segments = path.split('.');
   let current = object;
@@ -52,7 +60,9 @@ export function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject
 function replicasOf(scale: unknown, name: string): number {
   const replicas = valueAtPath(scale, 'spec.replicas') ?? 0;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
-    throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`);
+    throw badRequest(
+      `Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`,
+    );
   }
   if (replicas < 0) {
     throw new StatusError({
@@ -63,7 +73,13 @@ function replicasOf(scale: unknown, name: string): number {
         name,
         group: 'autoscaling',
         kind: 'Scale',
-        causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }],
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: ${replicas}: must be greater than or equal to 0`,
+            field: 'spec.replicas',
+          },
+        ],
       },
     });
   }
@@ -73,7 +89,14 @@ function replicasOf(scale: unknown, name: string): number {
 /** The parent's replicas field in every version it is served in, for the managedFields mapping. */
 function replicasMapping(scope: StoreScope, paths: ScaleSubresource): ReplicasMapping {
   const path = paths.specReplicasPath.split('.').map((segment) => `f:${segment}`);
-  return { replicasPaths: new Map(scope.type.versions.map((served) => [groupVersionString({ group: scope.type.group, version: served.version }), path])) };
+  return {
+    replicasPaths: new Map(
+      scope.type.versions.map((served) => [
+        groupVersionString({ group: scope.type.group, version: served.version }),
+        path,
+      ]),
+    ),
+  };
 }
 
 /** How the new Scale is made from the current one: a whole Scale (PUT), a patch, or a server-side apply. */
@@ -93,7 +116,10 @@ function withoutManagedFields(object: KubeObject): KubeObject {
  * The new Scale and its managedFields: ownership is tracked on the Scale (see scale-fields.ts),
  * an apply through the apply engine, any other write as an Update of the Scale.
  */
-function changedScale(scope: StoreScope, options: { current: KubeObject; change: ScaleChange; manager: string }): KubeObject {
+function changedScale(
+  scope: StoreScope,
+  options: { current: KubeObject; change: ScaleChange; manager: string },
+): KubeObject {
   const { current, change, manager } = options;
   const definitions = scope.context.definitions;
   const now = scope.context.now();
@@ -152,7 +178,12 @@ export async function updateScale(scope: StoreScope, request: ScaleUpdateRequest
       // update precondition, as the reference's scale storage makes it.
       if (scale.metadata?.resourceVersion) parent.metadata.resourceVersion = scale.metadata.resourceVersion;
       writePath(parent, paths.specReplicasPath, replicasOf(scale, request.key.name));
-      const entries = toParentManagedFields({ parentEntries, scaleEntries: scale.metadata.managedFields as ManagedFieldsEntry[], mapping, apiVersion: apiVersionOf(scope) });
+      const entries = toParentManagedFields({
+        parentEntries,
+        scaleEntries: scale.metadata.managedFields as ManagedFieldsEntry[],
+        mapping,
+        apiVersion: apiVersionOf(scope),
+      });
       if (entries.length > 0) parent.metadata.managedFields = entries;
       else delete parent.metadata.managedFields;
       return parent;

@@ -4,16 +4,23 @@
  * authorizer, feature gates, the kinds' store hooks). No HTTP request in sight: handlers,
  * controllers and reviews all call the store with one of these.
  */
-import type { KubeObject, ObjectKey, ObjectStorage } from '../../../storage/objects/types';
+import type { ObjectKey, ObjectStorage } from '../../../storage/objects/types';
 import type { Admission } from '../../admission/types';
 import type { Authorizer } from '../../authz/types';
-import type { GroupResource } from '../../status/catalogue';
+import { groupVersionString, type GroupResource } from '../../../api/identity';
 import { invalid } from '../../status/catalogue';
 import type { StatusError } from '../../status/status-error';
 import type { Definitions } from '../../validation/decode';
-import { groupVersionString, type FieldError, type ResourceRegistry, type ResourceType, type ServedVersion } from '../types';
+import {
+  storageGroupVersion,
+  type FieldError,
+  type ResourceRegistry,
+  type ResourceType,
+  type ServedVersion,
+} from '../types';
 import type { StoreHooks } from './hooks';
 
+import type { KubeObject } from '../../../api/objects';
 export interface StoreContext {
   readonly registry: ResourceRegistry;
   /** OpenAPI-style definitions of the built-in kinds; absent: objects are taken as they are. */
@@ -46,7 +53,10 @@ export function apiVersionOf(scope: StoreScope): string {
   return groupVersionString({ group: scope.type.group, version: scope.version.version });
 }
 
-export function objectKeyOf(scope: StoreScope, address: { readonly namespace?: string; readonly name: string }): ObjectKey {
+export function objectKeyOf(
+  scope: StoreScope,
+  address: { readonly namespace?: string; readonly name: string },
+): ObjectKey {
   return scope.type.namespaced ? { namespace: address.namespace ?? '', name: address.name } : { name: address.name };
 }
 
@@ -84,11 +94,15 @@ export function toServedVersions(scope: StoreScope, objects: readonly KubeObject
 /** A served-version object as it is stored. */
 export function toStorageVersion(scope: StoreScope, object: KubeObject): Converted<KubeObject> {
   const { type } = scope;
-  const group = type.group;
-  const version = type.storageVersion;
-  const stored = (converted: KubeObject): KubeObject => ({ ...converted, apiVersion: groupVersionString({ group, version }), kind: type.kind });
-  if (!type.convert || version === scope.version.version) return stored(object);
-  const converted = type.convert(object, { group, version });
+  // The storage group may differ from the served one: events.k8s.io Events are core v1 Events.
+  const target = storageGroupVersion(type);
+  const stored = (converted: KubeObject): KubeObject => ({
+    ...converted,
+    apiVersion: groupVersionString(target),
+    kind: type.kind,
+  });
+  if (!type.convert || (target.group === type.group && target.version === scope.version.version)) return stored(object);
+  const converted = type.convert(object, target);
   return converted instanceof Promise ? converted.then(stored) : stored(converted);
 }
 

@@ -12,25 +12,32 @@
  *   4. system metadata kept from the stored object (uid when absent, creationTimestamp,
  *      deletion marks), then the strategy's prepareForUpdate / prepareForStatusUpdate, or
  *      finalize's own (only spec.finalizers changes)
- *   5. the strategy's validateUpdate (422; a different uid is refused here, as immutable)
+ *   5. the strategy's validateUpdate (422; a different uid is refused here, as immutable), then
+ *      the kind's beginUpdate hook (a Service's cluster IPs and node ports; on a dry run it
+ *      takes nothing)
  *   6. validating admission (UPDATE)
- *   7. managedFields: the write recorded as its manager's Update (apply brings its own)
+ *   7. managedFields: the write recorded as its manager's Update (apply brings its own), not
+ *      crediting it with what the hook filled
  *   8. storage; a dry run stops here. A terminating object left with no finalizer is removed
- *      instead of written.
+ *      instead of written (and the kind's afterDelete hook runs).
+ *   9. the hook's finish: what it took is given back when the write failed, what the new
+ *      object dropped when it was stored
  *
  * A missing object is a 404, unless the caller may create it (PUT of kinds that allow it,
  * apply): then the create's steps run (see prepareNewObject).
  */
 import { ObjectError } from '../../../storage/errors';
-import type { KubeObject, ObjectKey, Preconditions } from '../../../storage/objects/types';
+import type { ObjectKey, Preconditions } from '../../../storage/objects/types';
 import { copyJson } from '../../json/value';
 import { notFound, objectModified } from '../../status/catalogue';
 import { admissionAttributes, type WriteRequest } from './admission';
-import { prepareNewObject, type PreparedObject } from './create';
-import { ownershipBefore, recordManagedFields } from './managed-fields';
+import { prepareNewObject } from './create';
+import { FINISH_NOTHING, type FinishWrite } from './hooks';
+import { recordManagedFields } from './managed-fields';
 import { keepSystemMetadata, pendingFinalizers } from './object-meta';
 import { groupResourceOf, invalidObject, toServedVersion, toStorageVersion, type StoreScope } from './scope';
 
+import type { KubeObject } from '../../../api/objects';
 /** Which strategy methods prepare the write. */
 export type WriteTarget = 'main' | 'status' | 'finalize';
 
@@ -82,18 +89,22 @@ const MAX_ATTEMPTS = 5;
  */
 function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
   const meta = object.metadata;
-  return meta.deletionTimestamp !== undefined && (meta.deletionGracePeriodSeconds ?? 0) === 0 && pendingFinalizers(scope.type, object).length === 0;
+  return (
+    meta.deletionTimestamp !== undefined &&
+    (meta.deletionGracePeriodSeconds ?? 0) === 0 &&
+    pendingFinalizers(scope.type, object).length === 0
+  );
 }
 
 export async function updateObject(scope: StoreScope, request: UpdateRequest): Promise<UpdateResult> {
   const { key } = request;
   for (let attempt = 1; ; attempt++) {
     let warnings: readonly string[] = [];
-    // The create an attempt may make holds what its kind's hook took until the write is settled.
-    let creating: PreparedObject | undefined;
+    // What the kind's hook took for an attempt (its create, or its update) is held until the write is settled.
+    let pending: FinishWrite | undefined;
     const settle = async (stored: boolean): Promise<void> => {
-      const finish = creating?.finish;
-      creating = undefined;
+      const finish = pending;
+      pending = undefined;
       await finish?.(stored);
     };
     try {
@@ -103,13 +114,27 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
           await settle(false); // a lost race: the last attempt's create was not stored
           if (current === undefined) {
             if (!request.allowCreate) throw notFound(groupResourceOf(scope.type), key.name);
-            creating = await prepareNewObject(scope, request, await request.updatedObject(undefined), request.authorizeCreate ?? noCheck);
+            const creating = await prepareNewObject(
+              scope,
+              request,
+              await request.updatedObject(undefined),
+              request.authorizeCreate ?? noCheck,
+            );
+            pending = creating.finish;
             const { object } = creating;
-            if (!request.managedFieldsComputed) recordManagedFields({ scope, object, written: creating.written, manager: request.manager, subresource: request.subresource });
+            if (!request.managedFieldsComputed)
+              await recordManagedFields({
+                scope,
+                object,
+                written: creating.written,
+                manager: request.manager,
+                subresource: request.subresource,
+              });
             warnings = creating.warnings;
             return object;
           }
-          const { object, admissionWarnings } = await prepareUpdate(scope, request, current);
+          const { object, admissionWarnings, finish } = await prepareUpdate(scope, request, current);
+          pending = finish;
           warnings = [...(scope.type.strategy.warnings?.(object, current) ?? []), ...admissionWarnings];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;
@@ -123,11 +148,15 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
       if (!(error instanceof RemoveInstead)) throw error;
       try {
         const removed = await removeExactly(scope, key, error.current, request.dryRun);
+        await afterRemoval(scope, removed, request.dryRun);
         return { object: await toServedVersion(scope, removed), created: false, deleted: true, warnings };
       } catch (removeError) {
         // A write raced the removal: start over from fresh state unless the caller pinned a version.
-        const raced = removeError instanceof ObjectError && (removeError.reason === 'Conflict' || removeError.reason === 'NotFound');
-        if (!raced || request.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS) throw removeError;
+        const raced =
+          removeError instanceof ObjectError &&
+          (removeError.reason === 'Conflict' || removeError.reason === 'NotFound');
+        if (!raced || request.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS)
+          throw removeError;
       }
     }
   }
@@ -135,22 +164,40 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
 
 async function noCheck(): Promise<void> {}
 
-/** Steps 1-7 on an existing object: the object to store, and what admission warned of. */
-async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current: KubeObject): Promise<{ object: KubeObject; admissionWarnings: readonly string[] }> {
+/** Steps 1-7 on an existing object: the object to store, what admission warned of, and the kind's hook's finish. */
+async function prepareUpdate(
+  scope: StoreScope,
+  request: UpdateRequest,
+  current: KubeObject,
+): Promise<{ object: KubeObject; admissionWarnings: readonly string[]; finish: FinishWrite }> {
   const { strategy } = scope.type;
   const name = request.key.name;
   // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
-  const object = await toStorageVersion(scope, await request.updatedObject(await toServedVersion(scope, copyJson(current))));
+  const object = await toStorageVersion(
+    scope,
+    await request.updatedObject(await toServedVersion(scope, copyJson(current))),
+  );
   strategy.applyDefaults?.(object, scope.type.storageVersion);
   // 2. Mutating admission.
-  const attributes = admissionAttributes(scope, request, { operation: 'UPDATE', key: request.key, object, oldObject: current });
+  const attributes = admissionAttributes(scope, request, {
+    operation: 'UPDATE',
+    key: request.key,
+    object,
+    oldObject: current,
+  });
   await scope.context.admission.admit(attributes);
   // 3. The object's own resourceVersion is a precondition; none means "whatever is current".
   const resourceVersion = object.metadata.resourceVersion;
   if (resourceVersion !== undefined && resourceVersion !== '') {
     if (resourceVersion !== current.metadata.resourceVersion) throw objectModified(groupResourceOf(scope.type), name);
   } else if (scope.type.requiresResourceVersionOnUpdate) {
-    throw invalidObject(scope, name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', detail: 'Invalid value: 0x0: must be specified for an update' }]);
+    throw invalidObject(scope, name, [
+      {
+        type: 'FieldValueInvalid',
+        field: 'metadata.resourceVersion',
+        detail: 'Invalid value: 0x0: must be specified for an update',
+      },
+    ]);
   }
   // 4. System metadata and the strategy's preparation.
   keepSystemMetadata(object, current);
@@ -160,13 +207,37 @@ async function prepareUpdate(scope: StoreScope, request: UpdateRequest, current:
   // 5. Validation.
   const errors = strategy.validateUpdate?.(object, current) ?? [];
   if (errors.length > 0) throw invalidObject(scope, name, errors);
-  // 6. Validating admission.
-  await scope.context.admission.validate(attributes);
-  // 7. Field ownership.
-  if (!request.managedFieldsComputed) {
-    recordManagedFields({ scope, object, previous: ownershipBefore(object, current, request.subresource), manager: request.manager, subresource: request.subresource });
+  // 5b. The kind's hook (a Service's cluster IPs and node ports), on the main object only, as
+  // the reference's status store has none. What it fills is the server's: no manager is
+  // credited with it, as the reference records ownership before its registry runs.
+  const beginUpdate = request.target !== 'main' ? undefined : scope.context.hooksFor?.(scope.type)?.beginUpdate;
+  const written = beginUpdate && !request.managedFieldsComputed ? copyJson(object) : undefined;
+  const finish = beginUpdate ? await beginUpdate(object, current, { dryRun: request.dryRun }) : FINISH_NOTHING;
+  try {
+    // 6. Validating admission.
+    await scope.context.admission.validate(attributes);
+    // 7. Field ownership.
+    if (!request.managedFieldsComputed) {
+      await recordManagedFields({
+        scope,
+        object,
+        written,
+        previous: current,
+        manager: request.manager,
+        subresource: request.subresource,
+      });
+    }
+  } catch (error) {
+    await finish(false);
+    throw error;
   }
-  return { object, admissionWarnings: attributes.warnings };
+  return { object, admissionWarnings: attributes.warnings, finish };
+}
+
+/** The kind's step after an object left storage (a Service gives back its addresses and ports). */
+export async function afterRemoval(scope: StoreScope, removed: KubeObject, dryRun: boolean): Promise<void> {
+  if (dryRun) return;
+  await scope.context.hooksFor?.(scope.type)?.afterDelete?.(removed);
 }
 
 /** PUT /finalize changes spec.finalizers and nothing else. */
@@ -179,7 +250,12 @@ function keepAllButSpecFinalizers(object: KubeObject, current: KubeObject): void
 }
 
 /** Removes the object only if it is still exactly `current`. */
-export function removeExactly(scope: StoreScope, key: ObjectKey, current: KubeObject, dryRun: boolean): Promise<KubeObject> {
+export function removeExactly(
+  scope: StoreScope,
+  key: ObjectKey,
+  current: KubeObject,
+  dryRun: boolean,
+): Promise<KubeObject> {
   return scope.storage.delete(key, {
     preconditions: { uid: current.metadata.uid, resourceVersion: current.metadata.resourceVersion },
     dryRun,

@@ -30,14 +30,23 @@ const core = kubeconfig.makeApiClient(CoreV1Api);
 const listPods = async () => {
   const list = await core.listNamespacedPod({ namespace });
   // Reported after the list so the test can tell a re-list (after a 410) from a resumed watch.
-  print({ event: 'list', resourceVersion: list.metadata?.resourceVersion, names: list.items.map((pod) => pod.metadata?.name) });
+  print({
+    event: 'list',
+    resourceVersion: list.metadata?.resourceVersion,
+    names: list.items.map((pod) => pod.metadata?.name),
+  });
   return list;
 };
 
 const informer = makeInformer(kubeconfig, `/api/v1/namespaces/${namespace}/pods`, listPods);
 
 const podEvent = (event) => (pod) =>
-  print({ event, name: pod.metadata?.name, resourceVersion: pod.metadata?.resourceVersion, labels: pod.metadata?.labels ?? {} });
+  print({
+    event,
+    name: pod.metadata?.name,
+    resourceVersion: pod.metadata?.resourceVersion,
+    labels: pod.metadata?.labels ?? {},
+  });
 informer.on('add', podEvent('add'));
 informer.on('update', podEvent('update'));
 informer.on('delete', podEvent('delete'));
@@ -62,7 +71,10 @@ const commands = {
     await informer.start();
   },
   snapshot: async () => {
-    const names = informer.list(namespace).map((pod) => pod.metadata?.name).sort();
+    const names = informer
+      .list(namespace)
+      .map((pod) => pod.metadata?.name)
+      .sort();
     print({ event: 'snapshot', names, resourceVersion: informer.latestResourceVersion() });
   },
 };

@@ -5,10 +5,9 @@
  * and of errors; and a webhook whose matchCondition asks the authorizer, served by the test.
  * Messages and warnings are those kube-apiserver v1.34.4 gave for the same objects and users.
  */
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 import { startServer, type TestServer } from '../../helpers/server';
+import { retryUntil } from '../../helpers/wait-for';
+import { startHttpsFixture, type HttpsFixture } from '../authn/https-fixture';
 
 const RBAC = `apiVersion: v1
 kind: Namespace
@@ -58,7 +57,8 @@ spec:
   matchResources: {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: vap-authz}}}
 `;
 
-const WARNING = "Warning: Validation failed for ValidatingAdmissionPolicy 'deleters-only' with binding 'deleters-only': ";
+const WARNING =
+  "Warning: Validation failed for ValidatingAdmissionPolicy 'deleters-only' with binding 'deleters-only': ";
 
 describe('the authorizer in admission expressions', () => {
   let server: TestServer;
@@ -74,15 +74,14 @@ describe('the authorizer in admission expressions', () => {
   });
 
   /** Applies the policy bound with `actions`, then retries `write` until the new binding shows (the caches follow within moments). */
-  async function withBinding(actions: string, write: () => Promise<{ code: number; stderr: string }>, shows: (result: { code: number; stderr: string }) => boolean) {
+  async function withBinding(
+    actions: string,
+    write: () => Promise<{ code: number; stderr: string }>,
+    shows: (result: { code: number; stderr: string }) => boolean,
+  ) {
     const applied = await server.kubectl(['apply', '-f', '-'], { input: POLICY.replace('ACTIONS', actions) });
     if (applied.code !== 0) throw new Error(applied.stderr);
-    let result = await write();
-    for (let attempt = 0; !shows(result) && attempt < 30; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      result = await write();
-    }
-    return result;
+    return retryUntil(write, shows, 3_000);
   }
 
   it('denies a user who may not delete, with the message the reference falls back to', async () => {
@@ -96,7 +95,14 @@ describe('the authorizer in admission expressions', () => {
     expect(refused.stderr.trim()).toBe(
       `error: failed to create configmap: configmaps "c1" is forbidden: ValidatingAdmissionPolicy 'deleters-only' with binding 'deleters-only' denied request: failed expression: authorizer.requestResource.check('delete').allowed()`,
     );
-    const robot = await server.kubectl(['create', 'configmap', 'c2', '-n', 'vap-authz', '--as=system:serviceaccount:vap-authz:robot']);
+    const robot = await server.kubectl([
+      'create',
+      'configmap',
+      'c2',
+      '-n',
+      'vap-authz',
+      '--as=system:serviceaccount:vap-authz:robot',
+    ]);
     expect(robot.code).not.toBe(0);
   });
 
@@ -106,39 +112,50 @@ describe('the authorizer in admission expressions', () => {
       () => server.kubectl(['create', 'configmap', 'a1', '-n', 'vap-authz', '--as=alice']),
       (result) => result.code === 0,
     );
-    expect(alice.stderr.trim().split('\n')).toEqual([`${WARNING}failed expression: authorizer.requestResource.check('delete').allowed()`]);
+    expect(alice.stderr.trim().split('\n')).toEqual([
+      `${WARNING}failed expression: authorizer.requestResource.check('delete').allowed()`,
+    ]);
     const admin = await server.kubectl(['create', 'configmap', 'a2', '-n', 'vap-authz']);
     expect(admin.stderr.trim().split('\n')).toEqual([`${WARNING}create-reason`, `${WARNING}paths`]);
-    const robot = await server.kubectl(['create', 'configmap', 'a3', '-n', 'vap-authz', '--as=system:serviceaccount:vap-authz:robot']);
-    expect(robot.stderr.trim().split('\n')).toEqual([`${WARNING}create-reason`, `${WARNING}failed expression: authorizer.requestResource.check('delete').allowed()`]);
+    const robot = await server.kubectl([
+      'create',
+      'configmap',
+      'a3',
+      '-n',
+      'vap-authz',
+      '--as=system:serviceaccount:vap-authz:robot',
+    ]);
+    expect(robot.stderr.trim().split('\n')).toEqual([
+      `${WARNING}create-reason`,
+      `${WARNING}failed expression: authorizer.requestResource.check('delete').allowed()`,
+    ]);
   });
 
   describe('in a webhook matchCondition', () => {
-    let webhookServer: Server;
+    let webhookServer: HttpsFixture;
     const called: string[] = [];
 
     beforeAll(async () => {
-      const ca = await issueCa({ commonName: 'webhook-test-ca', validDays: 1 });
-      const leaf = await issueLeaf({ ca, subject: 'CN=127.0.0.1', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'], validDays: 1 });
-      webhookServer = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (chunk: Buffer) => chunks.push(chunk));
-        req.on('end', () => {
-          const { request } = JSON.parse(Buffer.concat(chunks).toString()) as { request: { uid: string; userInfo: { username: string } } };
-          called.push(request.userInfo.username);
-          res.setHeader('Content-Type', 'application/json');
-          res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: request.uid, allowed: false, status: { code: 403, message: 'no deleting, no creating' } } }));
-        });
+      webhookServer = await startHttpsFixture((_req, res, body) => {
+        const { request } = JSON.parse(body) as { request: { uid: string; userInfo: { username: string } } };
+        called.push(request.userInfo.username);
+        res.setHeader('Content-Type', 'application/json');
+        res.end(
+          JSON.stringify({
+            apiVersion: 'admission.k8s.io/v1',
+            kind: 'AdmissionReview',
+            response: { uid: request.uid, allowed: false, status: { code: 403, message: 'no deleting, no creating' } },
+          }),
+        );
       });
-      await new Promise<void>((resolve) => webhookServer.listen(0, '127.0.0.1', resolve));
-      const base = `https://127.0.0.1:${(webhookServer.address() as AddressInfo).port}`;
+      const base = webhookServer.url;
       await server.kubectl(['delete', 'validatingadmissionpolicybinding', 'deleters-only']);
       const configuration = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata: {name: authz-cond}
 webhooks:
 - name: authz.example.com
-  clientConfig: {url: "${base}/check", caBundle: ${Buffer.from(ca.certPem).toString('base64')}}
+  clientConfig: {url: "${base}/check", caBundle: ${Buffer.from(webhookServer.caPem).toString('base64')}}
   sideEffects: None
   admissionReviewVersions: [v1]
   rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
@@ -151,17 +168,19 @@ webhooks:
     });
 
     afterAll(async () => {
-      webhookServer?.closeAllConnections();
-      await new Promise((resolve) => webhookServer?.close(resolve));
+      await webhookServer?.close();
     });
 
     it('calls the webhook only for users the authorizer says may not delete', async () => {
-      let refused = await server.kubectl(['create', 'configmap', 'w1', '-n', 'vap-authz', '--as=alice']);
-      for (let attempt = 0; refused.code === 0 && attempt < 30; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        refused = await server.kubectl(['create', 'configmap', `w1-${attempt}`, '-n', 'vap-authz', '--as=alice']);
-      }
-      expect(refused.stderr.trim()).toMatch(/^error: failed to create configmap: admission webhook "authz.example.com" denied the request: no deleting, no creating$/);
+      let attempt = 0;
+      const refused = await retryUntil(
+        () => server.kubectl(['create', 'configmap', `w1-${attempt++}`, '-n', 'vap-authz', '--as=alice']),
+        (result) => result.code !== 0,
+        3_000,
+      );
+      expect(refused.stderr.trim()).toMatch(
+        /^error: failed to create configmap: admission webhook "authz.example.com" denied the request: no deleting, no creating$/,
+      );
       const admin = await server.kubectl(['create', 'configmap', 'w2', '-n', 'vap-authz']);
       expect(admin.code).toBe(0);
       expect(called).not.toContain('kubernetes-admin');

@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { podSecurityConfiguration } from '../../../server/admission/plugins/pod-security/configuration';
 import { podSecurityPlugin } from '../../../server/admission/plugins/pod-security/plugin';
 import type { AdmissionAttributes } from '../../../server/admission/types';
-import type { KubeObject, ObjectStorage } from '../../../storage/objects/types';
+import type { ObjectStorage } from '../../../storage/objects/types';
 import { ensureBuilt, failingStart } from '../../helpers/capstan-process';
 import { startServer, type TestServer } from '../../helpers/server';
 
+import type { KubeObject } from '../../../api/objects';
 const pod = (name: string, spec: string, namespace: string) =>
   `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: ${namespace}}\nspec: {${spec}containers: [{name: c, image: nginx}]}\n`;
 const RESTRICTED_PLAIN_C =
@@ -26,7 +27,8 @@ describe('PodSecurity', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    for (const namespace of ['psr', 'psb', 'tight']) expect((await server.kubectl(['create', 'namespace', namespace])).code).toBe(0);
+    for (const namespace of ['psr', 'psb', 'tight'])
+      expect((await server.kubectl(['create', 'namespace', namespace])).code).toBe(0);
   }, 60_000);
 
   afterAll(async () => {
@@ -39,12 +41,15 @@ describe('PodSecurity', () => {
   }
 
   it('enforce refuses a pod with every violation named, and warn adds warnings, at the labelled versions', async () => {
-    expect((await server.kubectl(['label', 'ns', 'psr', 'pod-security.kubernetes.io/enforce=restricted'])).code).toBe(0);
+    expect((await server.kubectl(['label', 'ns', 'psr', 'pod-security.kubernetes.io/enforce=restricted'])).code).toBe(
+      0,
+    );
     expect(await create(pod('plain', '', 'psr'))).toMatchObject({
       code: 1,
       stderr: `Error from server (Forbidden): error when creating "STDIN": pods "plain" is forbidden: violates PodSecurity "restricted:latest": ${RESTRICTED_PLAIN_C}`,
     });
-    const ports = 'apiVersion: v1\nkind: Pod\nmetadata: {name: ports, namespace: psr}\nspec: {containers: [{name: c, image: nginx, ports: [{containerPort: 80, hostPort: 8080}, {containerPort: 81, hostPort: 443}]}, {name: d, image: nginx, ports: [{containerPort: 82, hostPort: 9000}]}]}\n';
+    const ports =
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: ports, namespace: psr}\nspec: {containers: [{name: c, image: nginx, ports: [{containerPort: 80, hostPort: 8080}, {containerPort: 81, hostPort: 443}]}, {name: d, image: nginx, ports: [{containerPort: 82, hostPort: 9000}]}]}\n';
     expect((await create(ports)).stderr).toContain(
       'pods "ports" is forbidden: violates PodSecurity "restricted:latest": hostPort (containers "c", "d" use hostPorts 443, 8080, 9000), allowPrivilegeEscalation != false (containers "c", "d" must set',
     );
@@ -52,15 +57,30 @@ describe('PodSecurity', () => {
       'apiVersion: v1\nkind: Pod\nmetadata: {name: good, namespace: psr}\nspec: {securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}, containers: [{name: c, image: nginx, securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL], add: [NET_BIND_SERVICE]}}}]}\n';
     expect(await create(good)).toMatchObject({ code: 0, stderr: '' });
 
-    const labels = ['pod-security.kubernetes.io/warn=restricted', 'pod-security.kubernetes.io/enforce=baseline', 'pod-security.kubernetes.io/enforce-version=v1.33'];
+    const labels = [
+      'pod-security.kubernetes.io/warn=restricted',
+      'pod-security.kubernetes.io/enforce=baseline',
+      'pod-security.kubernetes.io/enforce-version=v1.33',
+    ];
     expect((await server.kubectl(['label', 'ns', 'psb', ...labels])).code).toBe(0);
     expect(await create(pod('caps', 'hostNetwork: true, ', 'psb'))).toMatchObject({
       code: 1,
-      stderr: 'Error from server (Forbidden): error when creating "STDIN": pods "caps" is forbidden: violates PodSecurity "baseline:v1.33": host namespaces (hostNetwork=true)',
+      stderr:
+        'Error from server (Forbidden): error when creating "STDIN": pods "caps" is forbidden: violates PodSecurity "baseline:v1.33": host namespaces (hostNetwork=true)',
     });
     // Before 1.19 seccomp was set by annotations, and restricted did not yet ask to drop capabilities.
     expect((await server.kubectl(['create', 'namespace', 'v18'])).code).toBe(0);
-    expect((await server.kubectl(['label', 'ns', 'v18', 'pod-security.kubernetes.io/enforce=restricted', 'pod-security.kubernetes.io/enforce-version=v1.18'])).code).toBe(0);
+    expect(
+      (
+        await server.kubectl([
+          'label',
+          'ns',
+          'v18',
+          'pod-security.kubernetes.io/enforce=restricted',
+          'pod-security.kubernetes.io/enforce-version=v1.18',
+        ])
+      ).code,
+    ).toBe(0);
     const annotated =
       'apiVersion: v1\nkind: Pod\nmetadata: {name: seccompann, namespace: v18, annotations: {seccomp.security.alpha.kubernetes.io/pod: unconfined, container.seccomp.security.alpha.kubernetes.io/c: unconfined}}\nspec: {containers: [{name: c, image: nginx}]}\n';
     expect((await create(annotated)).stderr.split('\n').pop()).toBe(
@@ -106,16 +126,26 @@ describe('PodSecurity', () => {
       'Warning: d: host namespaces, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
     ]);
     // Loosening warns about nothing.
-    expect((await server.kubectl(['label', '--overwrite', 'ns', 'tight', 'pod-security.kubernetes.io/enforce=baseline'])).stderr).toBe('');
+    expect(
+      (await server.kubectl(['label', '--overwrite', 'ns', 'tight', 'pod-security.kubernetes.io/enforce=baseline']))
+        .stderr,
+    ).toBe('');
   }, 60_000);
 
   it('checks a pod update only when it changes images or adds ephemeral containers', async () => {
     expect((await server.kubectl(['create', 'namespace', 'upd'])).code).toBe(0);
     expect((await server.kubectl(['run', 'u', '-n', 'upd', '--image=nginx'])).code).toBe(0);
-    expect((await server.kubectl(['label', 'ns', 'upd', 'pod-security.kubernetes.io/enforce=restricted'])).code).toBe(0);
-    expect(await server.kubectl(['label', 'pod', 'u', '-n', 'upd', 'x=y'])).toMatchObject({ code: 0, stdout: 'pod/u labeled\n' });
+    expect((await server.kubectl(['label', 'ns', 'upd', 'pod-security.kubernetes.io/enforce=restricted'])).code).toBe(
+      0,
+    );
+    expect(await server.kubectl(['label', 'pod', 'u', '-n', 'upd', 'x=y'])).toMatchObject({
+      code: 0,
+      stdout: 'pod/u labeled\n',
+    });
     const image = await server.kubectl(['set', 'image', 'pod/u', '-n', 'upd', 'u=nginx:2']);
-    expect(image.stderr.trim()).toBe(`error: failed to patch image update to pod template: pods "u" is forbidden: violates PodSecurity "restricted:latest": ${RESTRICTED_PLAIN_C.replaceAll('"c"', '"u"')}`);
+    expect(image.stderr.trim()).toBe(
+      `error: failed to patch image update to pod template: pods "u" is forbidden: violates PodSecurity "restricted:latest": ${RESTRICTED_PLAIN_C.replaceAll('"c"', '"u"')}`,
+    );
     const debug = await server.kubectl(['debug', '-n', 'upd', 'u', '--image=busybox', '-c', 'dbg']);
     expect(debug.stderr.trim().split('\n').pop()).toBe(
       'Error from server (Forbidden): pods "u" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (containers "u", "dbg" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (containers "u", "dbg" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or containers "u", "dbg" must set securityContext.runAsNonRoot=true), seccompProfile (pod or containers "u", "dbg" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")',
@@ -134,10 +164,24 @@ describe('PodSecurity configured by --admission-control-config-file', () => {
       join(dir, 'pod-security.yaml'),
       'apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults: {enforce: privileged, audit: restricted, warn: baseline}\nexemptions: {usernames: [exempt-user], runtimeClasses: [exempt-rc], namespaces: [exempt-ns]}\n',
     );
-    writeFileSync(join(dir, 'admission.yaml'), 'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  path: pod-security.yaml\n');
+    writeFileSync(
+      join(dir, 'admission.yaml'),
+      'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  path: pod-security.yaml\n',
+    );
     server = await startServer({ flags: ['--admission-control-config-file', join(dir, 'admission.yaml')] });
     expect((await server.kubectl(['create', 'namespace', 'dflt'])).code).toBe(0);
-    expect((await server.kubectl(['create', 'clusterrolebinding', 'ex', '--clusterrole=cluster-admin', '--user=exempt-user', '--user=someone-else'])).code).toBe(0);
+    expect(
+      (
+        await server.kubectl([
+          'create',
+          'clusterrolebinding',
+          'ex',
+          '--clusterrole=cluster-admin',
+          '--user=exempt-user',
+          '--user=someone-else',
+        ])
+      ).code,
+    ).toBe(0);
   }, 60_000);
 
   afterAll(async () => {
@@ -147,12 +191,23 @@ describe('PodSecurity configured by --admission-control-config-file', () => {
 
   it('applies the default policy to unlabelled namespaces and spares exempt namespaces and users', async () => {
     const run = (name: string, namespace: string, ...extra: string[]) =>
-      server.kubectl(['run', name, '-n', namespace, '--image=nginx', '--overrides={"spec":{"hostNetwork":true}}', ...extra]);
+      server.kubectl([
+        'run',
+        name,
+        '-n',
+        namespace,
+        '--image=nginx',
+        '--overrides={"spec":{"hostNetwork":true}}',
+        ...extra,
+      ]);
     const p1 = await run('p1', 'dflt');
-    expect(p1.stderr.trim()).toBe('Warning: would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true)');
+    expect(p1.stderr.trim()).toBe(
+      'Warning: would violate PodSecurity "baseline:latest": host namespaces (hostNetwork=true)',
+    );
 
     const exemptNamespace = await server.kubectl(['create', '-f', '-'], {
-      input: 'apiVersion: v1\nkind: Namespace\nmetadata: {name: exempt-ns, labels: {pod-security.kubernetes.io/warn: restricted, pod-security.kubernetes.io/enforce: baseline}}\n',
+      input:
+        'apiVersion: v1\nkind: Namespace\nmetadata: {name: exempt-ns, labels: {pod-security.kubernetes.io/warn: restricted, pod-security.kubernetes.io/enforce: baseline}}\n',
     });
     expect(exemptNamespace.stderr.trim()).toBe(
       'Warning: namespace "exempt-ns" is exempt from Pod Security, and the policy (enforce=baseline:latest, warn=restricted:latest) will be ignored',
@@ -177,18 +232,28 @@ describe('PodSecurity configured by --admission-control-config-file', () => {
       join(bad, 'admission.yaml'),
       'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  configuration: {apiVersion: pod-security.admission.config.k8s.io/v1, kind: PodSecurityConfiguration, defaults: {enforce: strict}}\n',
     );
-    const failed = await failingStart(['--data-dir', join(bad, 'data'), '--secure-port', '0', '--admission-control-config-file', join(bad, 'admission.yaml')]);
+    const failed = await failingStart([
+      '--data-dir',
+      join(bad, 'data'),
+      '--secure-port',
+      '0',
+      '--admission-control-config-file',
+      join(bad, 'admission.yaml'),
+    ]);
     rmSync(bad, { recursive: true, force: true });
     expect({ code: failed.code, lastLine: failed.lastLine }).toEqual({
       code: 2,
-      lastLine: 'capstan: failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',
+      lastLine:
+        'capstan: failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',
     });
   }, 60_000);
 });
 
 describe('PodSecurity audit annotations', () => {
   const namespaces = (labels: Record<string, string>) =>
-    ({ get: async () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns', labels } }) }) as unknown as ObjectStorage;
+    ({
+      get: async () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns', labels } }),
+    }) as unknown as ObjectStorage;
   const configuration = podSecurityConfiguration({
     apiVersion: 'pod-security.admission.config.k8s.io/v1',
     kind: 'PodSecurityConfiguration',
@@ -196,17 +261,34 @@ describe('PodSecurity audit annotations', () => {
     exemptions: { usernames: ['exempt-user'], runtimeClasses: ['exempt-rc'] },
   });
   const attributes = (user: string, spec: object): AdmissionAttributes => ({
-    uid: 'u', kind: { group: '', version: 'v1', kind: 'Pod' }, resource: { group: '', version: 'v1', resource: 'pods' }, subResource: '',
-    requestKind: { group: '', version: 'v1', kind: 'Pod' }, requestResource: { group: '', version: 'v1', resource: 'pods' }, requestSubResource: '',
-    name: 'p1', namespace: 'ns', operation: 'CREATE', options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
-    userInfo: { name: user, groups: [] }, dryRun: false, warnings: [], auditAnnotations: {},
+    uid: 'u',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    subResource: '',
+    requestKind: { group: '', version: 'v1', kind: 'Pod' },
+    requestResource: { group: '', version: 'v1', resource: 'pods' },
+    requestSubResource: '',
+    name: 'p1',
+    namespace: 'ns',
+    operation: 'CREATE',
+    options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
+    userInfo: { name: user, groups: [] },
+    dryRun: false,
+    warnings: [],
+    auditAnnotations: {},
     object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'ns' }, spec } as KubeObject,
   });
 
   it('records the enforced policy, audit violations and exemptions as the reference does', async () => {
-    const plugin = podSecurityPlugin({ storageOf: () => namespaces({ 'pod-security.kubernetes.io/enforce': 'baseline' }), configuration, checks: { relaxForUserNamespacePods: false } });
+    const plugin = podSecurityPlugin({
+      storageOf: () => namespaces({ 'pod-security.kubernetes.io/enforce': 'baseline' }),
+      configuration,
+      checks: { relaxForUserNamespacePods: false },
+    });
     const audited = attributes('someone', { hostNetwork: true, containers: [{ name: 'p1', image: 'nginx' }] });
-    await expect(plugin.validate!(audited)).rejects.toThrow('pods "p1" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)');
+    await expect(plugin.validate!(audited)).rejects.toThrow(
+      'pods "p1" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)',
+    );
     expect(audited.auditAnnotations).toEqual({
       'pod-security.kubernetes.io/enforce-policy': 'baseline:latest',
       'pod-security.kubernetes.io/audit-violations':
@@ -215,17 +297,31 @@ describe('PodSecurity audit annotations', () => {
     const byUser = attributes('exempt-user', { hostNetwork: true, containers: [{ name: 'p1', image: 'nginx' }] });
     await plugin.validate!(byUser);
     expect(byUser.auditAnnotations).toEqual({ 'pod-security.kubernetes.io/exempt': 'user' });
-    const byRuntimeClass = attributes('someone', { runtimeClassName: 'exempt-rc', hostNetwork: true, containers: [{ name: 'p1', image: 'nginx' }] });
+    const byRuntimeClass = attributes('someone', {
+      runtimeClassName: 'exempt-rc',
+      hostNetwork: true,
+      containers: [{ name: 'p1', image: 'nginx' }],
+    });
     await plugin.validate!(byRuntimeClass);
     expect(byRuntimeClass.auditAnnotations).toEqual({ 'pod-security.kubernetes.io/exempt': 'runtimeClass' });
   });
 
   it('refuses an invalid configuration at start with the reference messages', () => {
-    const configuration = (body: object) => () => podSecurityConfiguration({ apiVersion: 'pod-security.admission.config.k8s.io/v1', kind: 'PodSecurityConfiguration', ...body });
+    const configuration = (body: object) => () =>
+      podSecurityConfiguration({
+        apiVersion: 'pod-security.admission.config.k8s.io/v1',
+        kind: 'PodSecurityConfiguration',
+        ...body,
+      });
     expect(configuration({ defaults: { enforce: 'strict' }, exemptions: { usernames: ['a', 'a'] } })).toThrow(
       'failed to initialize admission plugin "PodSecurity": PodSecurity configuration error: enforce: must be one of privileged, baseline, restricted',
     );
-    expect(configuration({ defaults: { enforce: 'baseline' }, exemptions: { usernames: ['a', 'a', ''], namespaces: ['Bad_NS'] } })).toThrow(
+    expect(
+      configuration({
+        defaults: { enforce: 'baseline' },
+        exemptions: { usernames: ['a', 'a', ''], namespaces: ['Bad_NS'] },
+      }),
+    ).toThrow(
       'failed to initialize admission plugin "PodSecurity": PodSecurity invalid: [exemptions.namespaces[0]: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\'), exemptions.usernames[1]: Duplicate value: "a", exemptions.usernames[2]: Invalid value: "": username must not be empty]',
     );
   });

@@ -11,18 +11,35 @@ const SETUP = `apiVersion: v1
 kind: Node
 metadata: {name: n1, labels: {topology.kubernetes.io/zone: z1, topology.kubernetes.io/region: r1, other: x}}
 `;
-const pod = (name: string, nodeName?: string) => JSON.stringify({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels: { app: 'a' } },
-  spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'busybox' }] },
-});
+const pod = (name: string, nodeName?: string) =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', labels: { app: 'a' } },
+    spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'busybox' }] },
+  });
 
 async function labelsAfterPlacement(server: TestServer): Promise<{ created: object; bound: object }> {
   expect((await server.kubectl(['apply', '-f', '-'], { input: SETUP })).code).toBe(0);
   expect((await server.kubectl(['create', '-f', '-'], { input: pod('on-node', 'n1') })).code).toBe(0);
   expect((await server.kubectl(['create', '-f', '-'], { input: pod('scheduled') })).code).toBe(0);
-  const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'scheduled', namespace: 'default' }, target: { apiVersion: 'v1', kind: 'Node', name: 'n1' } };
-  expect((await server.request('POST', '/api/v1/namespaces/default/pods/scheduled/binding', { body: JSON.stringify(binding), headers: { 'content-type': 'application/json' } })).status).toBe(201);
-  const labels = async (name: string) => (await server.request('GET', `/api/v1/namespaces/default/pods/${name}`)).json<{ metadata: { labels: object } }>().metadata.labels;
+  const binding = {
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name: 'scheduled', namespace: 'default' },
+    target: { apiVersion: 'v1', kind: 'Node', name: 'n1' },
+  };
+  expect(
+    (
+      await server.request('POST', '/api/v1/namespaces/default/pods/scheduled/binding', {
+        body: JSON.stringify(binding),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).status,
+  ).toBe(201);
+  const labels = async (name: string) =>
+    (await server.request('GET', `/api/v1/namespaces/default/pods/${name}`)).json<{ metadata: { labels: object } }>()
+      .metadata.labels;
   return { created: await labels('on-node'), bound: await labels('scheduled') };
 }
 

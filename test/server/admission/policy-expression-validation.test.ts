@@ -5,16 +5,19 @@
  * `authorizer` in messageExpressions. Details are the reference's (its parse errors aside: the
  * two parsers word a syntax error differently).
  */
-import { validatePolicyExpressions } from '../../../server/admission/policy/expression-validation';
-import { schemaOfDefinition } from '../../../server/admission/policy/kind-schemas';
-import type { ValidatingAdmissionPolicySpec } from '../../../server/admission/policy/types';
+import { validatePolicyExpressions } from '../../../server/validation/admission-cel/expression-validation';
+import { schemaOfDefinition } from '../../../server/validation/admission-cel/kind-schemas';
+import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../../server/schema/definitions';
 import { startServer, type TestServer } from '../../helpers/server';
 
 const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
 /** `<field>: <detail>` without the `Invalid value: "<expression>": ` every detail starts with. */
 const errorsOf = (spec: ValidatingAdmissionPolicySpec) =>
-  validatePolicyExpressions(spec, namespace).map((error) => `${error.field}: ${error.detail.replace(/^Invalid value: .*?": (?=must evaluate|compilation failed)/s, '')}`);
+  validatePolicyExpressions(spec, namespace).map(
+    (error) =>
+      `${error.field}: ${error.detail.replace(/^Invalid value: .*?": (?=must evaluate|compilation failed)/s, '')}`,
+  );
 
 describe('policy expressions checked at write time', () => {
   it('refuses what does not compile or has the wrong type, in the reference words', () => {
@@ -32,7 +35,10 @@ describe('policy expressions checked at write time', () => {
         { expression: '1' },
         { expression: 'true', messageExpression: '1' },
         { expression: 'variables.c == 1 && variables.zz == 2' },
-        { expression: "params.x == 1 && namespaceObject.metadata.name == 'a'", messageExpression: "authorizer.path('/').check('get').reason()" },
+        {
+          expression: "params.x == 1 && namespaceObject.metadata.name == 'a'",
+          messageExpression: "authorizer.path('/').check('get').reason()",
+        },
       ],
       auditAnnotations: [
         { key: 'k1', valueExpression: '1' },
@@ -66,7 +72,7 @@ describe('policy expressions checked at write time', () => {
         validations: [
           { expression: 'object.x', messageExpression: 'object.x' },
           { expression: 'variables.a == 1 && params.x == 1', messageExpression: 'variables.a' },
-          { expression: "request.userInfo.groups == 1 || namespaceObject.spec.nope == 1" },
+          { expression: 'request.userInfo.groups == 1 || namespaceObject.spec.nope == 1' },
         ],
         auditAnnotations: [{ key: 'k', valueExpression: 'object.zzz' }],
       }).filter((error) => !error.startsWith('spec.variables[0]')),

@@ -7,6 +7,7 @@
  * for the same objects.
  */
 import { startServer, type TestServer } from '../../helpers/server';
+import { retryUntil } from '../../helpers/wait-for';
 
 const POLICY = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
@@ -50,16 +51,6 @@ spec:
 const binding = (name: string, paramRef: string) =>
   `apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: ${name}}\nspec:\n  policyName: cm-limit\n  paramRef: ${paramRef}\n  validationActions: [Deny]\n`;
 
-/** Retries while the caches catch up with what the test just wrote. */
-async function eventually<T>(attempt: () => Promise<T>, done: (result: T) => boolean): Promise<T> {
-  let result = await attempt();
-  for (let tries = 0; !done(result) && tries < 30; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    result = await attempt();
-  }
-  return result;
-}
-
 describe('ValidatingAdmissionPolicy params', () => {
   let server: TestServer;
 
@@ -74,7 +65,9 @@ describe('ValidatingAdmissionPolicy params', () => {
   });
 
   it('refuses bad paramRefs with the reference field errors', async () => {
-    const both = await server.kubectl(['apply', '-f', '-'], { input: binding('bad1', '{name: x, selector: {}, parameterNotFoundAction: Maybe}') });
+    const both = await server.kubectl(['apply', '-f', '-'], {
+      input: binding('bad1', '{name: x, selector: {}, parameterNotFoundAction: Maybe}'),
+    });
     expect(both.stderr.trim()).toBe(
       [
         'The ValidatingAdmissionPolicyBinding "bad1" is invalid: ',
@@ -91,7 +84,9 @@ describe('ValidatingAdmissionPolicy params', () => {
         '* spec.paramRef.parameterNotFoundAction: Required value',
       ].join('\n'),
     );
-    const badName = await server.kubectl(['apply', '-f', '-'], { input: binding('bad3', '{name: "a/b%", namespace: "..", parameterNotFoundAction: Allow}') });
+    const badName = await server.kubectl(['apply', '-f', '-'], {
+      input: binding('bad3', '{name: "a/b%", namespace: "..", parameterNotFoundAction: Allow}'),
+    });
     expect(badName.stderr.trim()).toBe(
       [
         'The ValidatingAdmissionPolicyBinding "bad3" is invalid: ',
@@ -102,26 +97,51 @@ describe('ValidatingAdmissionPolicy params', () => {
   });
 
   it('denies with the configuration error when no param is found and the action is Deny', async () => {
-    const refused = await eventually(
-      () => server.request('POST', '/api/v1/namespaces/default/secrets', { body: JSON.stringify({ metadata: { name: 's1' } }), headers: { 'Content-Type': 'application/json' } }),
+    const refused = await retryUntil(
+      () =>
+        server.request('POST', '/api/v1/namespaces/default/secrets', {
+          body: JSON.stringify({ metadata: { name: 's1' } }),
+          headers: { 'Content-Type': 'application/json' },
+        }),
       (result) => result.status !== 201,
+      3_000,
     );
-    const message = "ValidatingAdmissionPolicy 'cm-limit' with binding 'cm-limit-b' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction";
+    const message =
+      "ValidatingAdmissionPolicy 'cm-limit' with binding 'cm-limit-b' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction";
     expect(refused.status).toBe(422);
-    expect(refused.json()).toMatchObject({ reason: 'Invalid', code: 422, message: `secrets "s1" is forbidden: ${message}`, details: { name: 's1', kind: 'secrets', causes: [{ message }] } });
+    expect(refused.json()).toMatchObject({
+      reason: 'Invalid',
+      code: 422,
+      message: `secrets "s1" is forbidden: ${message}`,
+      details: { name: 's1', kind: 'secrets', causes: [{ message }] },
+    });
   });
 
   it('evaluates the policy once per selected param of the request namespace', async () => {
-    for (const [name, forbidden] of [['c1', 'bad'], ['c2', 'worse']]) {
-      expect((await server.kubectl(['create', 'configmap', name, '-n', 'default', `--from-literal=forbidden=${forbidden}`])).code).toBe(0);
+    for (const [name, forbidden] of [
+      ['c1', 'bad'],
+      ['c2', 'worse'],
+    ]) {
+      expect(
+        (await server.kubectl(['create', 'configmap', name, '-n', 'default', `--from-literal=forbidden=${forbidden}`]))
+          .code,
+      ).toBe(0);
       expect((await server.kubectl(['label', 'configmap', name, '-n', 'default', 'p=yes'])).code).toBe(0);
     }
-    const admitted = await eventually(() => server.kubectl(['create', 'secret', 'generic', 'fine', '-n', 'default']), (result) => result.code === 0);
+    const admitted = await retryUntil(
+      () => server.kubectl(['create', 'secret', 'generic', 'fine', '-n', 'default']),
+      (result) => result.code === 0,
+      3_000,
+    );
     expect(admitted.code).toBe(0);
     const bad = await server.kubectl(['create', 'secret', 'generic', 'bad', '-n', 'default']);
-    expect(bad.stderr.trim()).toBe(`error: failed to create secret secrets "bad" is forbidden: ValidatingAdmissionPolicy 'cm-limit' with binding 'cm-limit-b' denied request: name bad forbidden by c1`);
+    expect(bad.stderr.trim()).toBe(
+      `error: failed to create secret secrets "bad" is forbidden: ValidatingAdmissionPolicy 'cm-limit' with binding 'cm-limit-b' denied request: name bad forbidden by c1`,
+    );
     const worse = await server.kubectl(['create', 'secret', 'generic', 'worse', '-n', 'default']);
-    expect(worse.stderr.trim()).toBe(`error: failed to create secret secrets "worse" is forbidden: ValidatingAdmissionPolicy 'cm-limit' with binding 'cm-limit-b' denied request: name worse forbidden by c2`);
+    expect(worse.stderr.trim()).toBe(
+      `error: failed to create secret secrets "worse" is forbidden: ValidatingAdmissionPolicy 'cm-limit' with binding 'cm-limit-b' denied request: name worse forbidden by c2`,
+    );
     // Another namespace has no params of its own: the binding's Deny applies there.
     expect((await server.kubectl(['create', 'namespace', 'other'])).code).toBe(0);
     const elsewhere = await server.kubectl(['create', 'secret', 'generic', 'bad', '-n', 'other']);
@@ -132,7 +152,11 @@ describe('ValidatingAdmissionPolicy params', () => {
 
   it('refuses as a policy error when the paramKind is not served', async () => {
     expect((await server.kubectl(['apply', '-f', '-'], { input: UNSERVED })).code).toBe(0);
-    const refused = await eventually(() => server.kubectl(['create', 'serviceaccount', 'sa1', '-n', 'default']), (result) => result.code !== 0);
+    const refused = await retryUntil(
+      () => server.kubectl(['create', 'serviceaccount', 'sa1', '-n', 'default']),
+      (result) => result.code !== 0,
+      3_000,
+    );
     expect(refused.stderr.trim()).toBe(
       `error: failed to create serviceaccount: serviceaccounts "sa1" is forbidden: ValidatingAdmissionPolicy 'unserved' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nothing'`,
     );

@@ -5,28 +5,36 @@
  * kube-apiserver v1.34.4), text for text; through kubectl, the server's controller writes
  * them into status.typeChecking with status.observedGeneration, once per generation.
  */
-import { kindOfResource, schemaOfKind } from '../../../server/admission/policy/kind-schemas';
+import { kindOfResource, schemaOfKind } from '../../../server/validation/admission-cel/kind-schemas';
 import { typeCheckPolicy, typesToCheck, type KindResolver } from '../../../server/admission/policy/type-checking';
-import type { ValidatingAdmissionPolicySpec } from '../../../server/admission/policy/types';
+import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { asCRD } from '../../../server/apiextensions/crd-types';
 import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { schemaData } from '../../../server/schema/definitions';
 import { startServer, type TestServer } from '../../helpers/server';
+import { waitFor } from '../../helpers/wait-for';
+import { builtinRegistry } from '../../../server/builtin-types';
 
-const registry = new ResourceTypeRegistry();
+const registry = builtinRegistry();
 const definitions = schemaData().definitions;
 const resolver: KindResolver = {
   kindOfResource: (resource) => kindOfResource(registry, definitions, resource),
   schemaOfKind: (gvk) => schemaOfKind(registry, definitions, gvk),
 };
 
-const rule = (apiGroups: string[], apiVersions: string[], resources: string[]) => ({ apiGroups, apiVersions, resources, operations: ['CREATE'] });
+const rule = (apiGroups: string[], apiVersions: string[], resources: string[]) => ({
+  apiGroups,
+  apiVersions,
+  resources,
+  operations: ['CREATE'],
+});
 
 describe('ValidatingAdmissionPolicy type checking', () => {
   it('warns per kind, kinds sorted, with cel-go renderings of the errors', () => {
     const spec: ValidatingAdmissionPolicySpec = {
-      matchConstraints: { resourceRules: [rule(['apps'], ['v1'], ['deployments']), rule([''], ['v1'], ['configmaps'])] },
+      matchConstraints: {
+        resourceRules: [rule(['apps'], ['v1'], ['deployments']), rule([''], ['v1'], ['configmaps'])],
+      },
       validations: [
         { expression: 'object.spec.replicas > 1' },
         { expression: "object.foo == 'x'", messageExpression: "object.bar + 'x'" },
@@ -38,7 +46,8 @@ describe('ValidatingAdmissionPolicy type checking', () => {
     expect(typeCheckPolicy(spec, resolver)).toEqual([
       {
         fieldRef: 'spec.validations[0].expression',
-        warning: "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'spec'\n | object.spec.replicas > 1\n | ......^\n",
+        warning:
+          "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'spec'\n | object.spec.replicas > 1\n | ......^\n",
       },
       {
         fieldRef: 'spec.validations[1].expression',
@@ -60,12 +69,21 @@ describe('ValidatingAdmissionPolicy type checking', () => {
 
   it('types variables by their expressions, and leaves a variable that does not check dynamic', () => {
     const spec: ValidatingAdmissionPolicySpec = {
-      matchConstraints: { resourceRules: [rule(['batch'], ['v1'], ['jobs', 'cronjobs']), rule(['apps'], ['v1'], ['deployments/scale', 'replicasets'])] },
+      matchConstraints: {
+        resourceRules: [
+          rule(['batch'], ['v1'], ['jobs', 'cronjobs']),
+          rule(['apps'], ['v1'], ['deployments/scale', 'replicasets']),
+        ],
+      },
       variables: [
         { name: 'r', expression: 'object.spec.replicas' },
         { name: 's', expression: 'object.metadata.name' },
       ],
-      validations: [{ expression: 'variables.s == 1' }, { expression: "variables.r == 'x'" }, { expression: 'object.spec.parallelism > 0' }],
+      validations: [
+        { expression: 'variables.s == 1' },
+        { expression: "variables.r == 'x'" },
+        { expression: 'object.spec.parallelism > 0' },
+      ],
     };
     expect(typeCheckPolicy(spec, resolver)).toEqual([
       {
@@ -75,7 +93,8 @@ describe('ValidatingAdmissionPolicy type checking', () => {
       },
       {
         fieldRef: 'spec.validations[1].expression',
-        warning: "apps/v1, Kind=ReplicaSet: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(int, string)'\n | variables.r == 'x'\n | ............^\n",
+        warning:
+          "apps/v1, Kind=ReplicaSet: ERROR: <input>:1:13: found no matching overload for '_==_' applied to '(int, string)'\n | variables.r == 'x'\n | ............^\n",
       },
       {
         fieldRef: 'spec.validations[2].expression',
@@ -87,9 +106,30 @@ describe('ValidatingAdmissionPolicy type checking', () => {
 
   it('checks nothing for wildcard groups, versions or resources, and nothing that checks clean', () => {
     const wrong = [{ expression: 'object.foo == 1' }];
-    expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['apps'], ['*'], ['deployments'])] }, validations: wrong }, resolver)).toEqual([]);
-    expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['*'], ['v1'], ['deployments']), rule(['apps'], ['v1'], ['*'])] }, validations: wrong }, resolver)).toEqual([]);
-    expect(typeCheckPolicy({ matchConstraints: { resourceRules: [rule(['apps'], ['v1'], ['deployments'])] }, validations: [{ expression: 'object.spec.replicas > 1' }] }, resolver)).toEqual([]);
+    expect(
+      typeCheckPolicy(
+        { matchConstraints: { resourceRules: [rule(['apps'], ['*'], ['deployments'])] }, validations: wrong },
+        resolver,
+      ),
+    ).toEqual([]);
+    expect(
+      typeCheckPolicy(
+        {
+          matchConstraints: { resourceRules: [rule(['*'], ['v1'], ['deployments']), rule(['apps'], ['v1'], ['*'])] },
+          validations: wrong,
+        },
+        resolver,
+      ),
+    ).toEqual([]);
+    expect(
+      typeCheckPolicy(
+        {
+          matchConstraints: { resourceRules: [rule(['apps'], ['v1'], ['deployments'])] },
+          validations: [{ expression: 'object.spec.replicas > 1' }],
+        },
+        resolver,
+      ),
+    ).toEqual([]);
   });
 
   it("types a custom resource by its schema and params by the paramKind's", () => {
@@ -125,7 +165,7 @@ describe('ValidatingAdmissionPolicy type checking', () => {
         ],
       },
     });
-    const withWidgets = new ResourceTypeRegistry();
+    const withWidgets = builtinRegistry();
     withWidgets.add(customResourceType(crd));
     const widgetResolver: KindResolver = {
       kindOfResource: (resource) => kindOfResource(withWidgets, definitions, resource),
@@ -144,26 +184,45 @@ describe('ValidatingAdmissionPolicy type checking', () => {
     expect(typeCheckPolicy(spec, widgetResolver)).toEqual([
       {
         fieldRef: 'spec.validations[0].expression',
-        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:18: found no matching overload for '_==_' applied to '(int, string)'\n | object.spec.size == params.data.max\n | .................^\n",
+        warning:
+          "example.com/v1, Kind=Widget: ERROR: <input>:1:18: found no matching overload for '_==_' applied to '(int, string)'\n | object.spec.size == params.data.max\n | .................^\n",
       },
       {
         fieldRef: 'spec.validations[1].expression',
-        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:19: found no matching overload for '_==_' applied to '(string, int)'\n | object.spec.color == 1\n | ..................^\n",
+        warning:
+          "example.com/v1, Kind=Widget: ERROR: <input>:1:19: found no matching overload for '_==_' applied to '(string, int)'\n | object.spec.color == 1\n | ..................^\n",
       },
       {
         fieldRef: 'spec.validations[2].expression',
-        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:27: undefined field 'nam'\n | object.spec.parts.all(p, p.nam == 'x')\n | ..........................^\n",
+        warning:
+          "example.com/v1, Kind=Widget: ERROR: <input>:1:27: undefined field 'nam'\n | object.spec.parts.all(p, p.nam == 'x')\n | ..........................^\n",
       },
       {
         fieldRef: 'spec.validations[3].expression',
-        warning: "example.com/v1, Kind=Widget: ERROR: <input>:1:7: undefined field 'spec'\n | params.spec.x == 1\n | ......^\n",
+        warning:
+          "example.com/v1, Kind=Widget: ERROR: <input>:1:7: undefined field 'spec'\n | params.spec.x == 1\n | ......^\n",
       },
     ]);
   });
 
   it('checks at most ten kinds', () => {
-    const resources = ['configmaps', 'secrets', 'pods', 'services', 'endpoints', 'events', 'limitranges', 'namespaces', 'nodes', 'persistentvolumes', 'persistentvolumeclaims', 'podtemplates'];
-    expect(typesToCheck({ matchConstraints: { resourceRules: [rule([''], ['v1'], resources)] } }, resolver)).toHaveLength(10);
+    const resources = [
+      'configmaps',
+      'secrets',
+      'pods',
+      'services',
+      'endpoints',
+      'events',
+      'limitranges',
+      'namespaces',
+      'nodes',
+      'persistentvolumes',
+      'persistentvolumeclaims',
+      'podtemplates',
+    ];
+    expect(
+      typesToCheck({ matchConstraints: { resourceRules: [rule([''], ['v1'], resources)] } }, resolver),
+    ).toHaveLength(10);
   });
 });
 
@@ -179,17 +238,30 @@ describe('status.typeChecking written by the server', () => {
   });
 
   async function statusAt(generation: number): Promise<unknown> {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const read = await server.request('GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/checked');
-      const policy = read.json<{ metadata: { generation: number }; status?: { observedGeneration?: number } }>();
-      if (policy.status?.observedGeneration === generation) return policy.status;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`status.observedGeneration never reached ${generation}`);
+    return waitFor(
+      `status.observedGeneration ${generation}`,
+      async () => {
+        const read = await server.request(
+          'GET',
+          '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/checked',
+        );
+        const policy = read.json<{ metadata: { generation: number }; status?: { observedGeneration?: number } }>();
+        return policy.status?.observedGeneration === generation ? policy.status : undefined;
+      },
+      10_000,
+      100,
+    );
   }
 
   const setValidation = (expression: string) =>
-    server.kubectl(['patch', 'validatingadmissionpolicy', 'checked', '--type=merge', '-p', JSON.stringify({ spec: { validations: [{ expression }] } })]);
+    server.kubectl([
+      'patch',
+      'validatingadmissionpolicy',
+      'checked',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ spec: { validations: [{ expression }] } }),
+    ]);
 
   it('follows each generation as the reference does', async () => {
     const created = await server.kubectl(['apply', '-f', '-'], {
@@ -210,7 +282,11 @@ spec:
       observedGeneration: 1,
       typeChecking: {
         expressionWarnings: [
-          { fieldRef: 'spec.validations[0].expression', warning: "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'spec'\n | object.spec.replicas > 1\n | ......^\n" },
+          {
+            fieldRef: 'spec.validations[0].expression',
+            warning:
+              "/v1, Kind=ConfigMap: ERROR: <input>:1:7: undefined field 'spec'\n | object.spec.replicas > 1\n | ......^\n",
+          },
         ],
       },
     });
@@ -220,7 +296,10 @@ spec:
     expect((await setValidation('object.metadata.name != "b"')).code).toBe(0);
     expect(await statusAt(3)).toEqual({ observedGeneration: 3, typeChecking: {} });
     // Applied by the reference controller's manager, on the status subresource.
-    const read = await server.request('GET', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/checked');
+    const read = await server.request(
+      'GET',
+      '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/checked',
+    );
     const entries = read.json<{ metadata: { managedFields: Array<Record<string, unknown>> } }>().metadata.managedFields;
     expect(entries.find((entry) => entry.manager === 'validatingadmissionpolicy-status')).toMatchObject({
       operation: 'Apply',

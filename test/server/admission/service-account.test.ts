@@ -22,7 +22,11 @@ const REFERENCE_TOKEN_VOLUME = {
     sources: [
       { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
       { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+      {
+        downwardAPI: {
+          items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }],
+        },
+      },
     ],
     defaultMode: 420,
   },
@@ -40,10 +44,27 @@ describe('ServiceAccount admission', () => {
     await server?.stop();
   });
 
-  async function run(name: string, namespace: string, overrides?: object): Promise<{ code: number; pod?: StoredPod; stderr: string }> {
-    const args = ['run', name, '-n', namespace, '--image=nginx', '-o', 'json', ...(overrides ? [`--overrides=${JSON.stringify(overrides)}`] : [])];
+  async function run(
+    name: string,
+    namespace: string,
+    overrides?: object,
+  ): Promise<{ code: number; pod?: StoredPod; stderr: string }> {
+    const args = [
+      'run',
+      name,
+      '-n',
+      namespace,
+      '--image=nginx',
+      '-o',
+      'json',
+      ...(overrides ? [`--overrides=${JSON.stringify(overrides)}`] : []),
+    ];
     const result = await server.kubectl(args);
-    return { code: result.code, pod: result.code === 0 ? JSON.parse(result.stdout) : undefined, stderr: result.stderr.trim() };
+    return {
+      code: result.code,
+      pod: result.code === 0 ? JSON.parse(result.stdout) : undefined,
+      stderr: result.stderr.trim(),
+    };
   }
 
   it('gives a new pod the default account and the projected API credentials, in a namespace made a moment ago', async () => {
@@ -62,15 +83,22 @@ describe('ServiceAccount admission', () => {
   }, 60_000);
 
   it('follows automountServiceAccountToken of the account and the pod, and takes the account image pull secrets', async () => {
-    const account = 'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: pulls, namespace: default}\nautomountServiceAccountToken: false\nimagePullSecrets: [{name: reg}]\n';
+    const account =
+      'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: pulls, namespace: default}\nautomountServiceAccountToken: false\nimagePullSecrets: [{name: reg}]\n';
     expect((await server.kubectl(['create', '-f', '-'], { input: account })).code).toBe(0);
     const quiet = await run('a1', 'default', { spec: { serviceAccountName: 'pulls' } });
     expect(quiet.pod!.spec.volumes).toBeUndefined();
     expect(quiet.pod!.spec.imagePullSecrets).toEqual([{ name: 'reg' }]);
     // The deprecated spelling names the account too, and is written back equal to the name, as the reference converts it.
     const deprecated = await run('a0', 'default', { spec: { serviceAccount: 'pulls' } });
-    expect(deprecated.pod!.spec).toMatchObject({ serviceAccountName: 'pulls', serviceAccount: 'pulls', imagePullSecrets: [{ name: 'reg' }] });
-    const asked = await run('a2', 'default', { spec: { serviceAccountName: 'pulls', automountServiceAccountToken: true, imagePullSecrets: [{ name: 'own' }] } });
+    expect(deprecated.pod!.spec).toMatchObject({
+      serviceAccountName: 'pulls',
+      serviceAccount: 'pulls',
+      imagePullSecrets: [{ name: 'reg' }],
+    });
+    const asked = await run('a2', 'default', {
+      spec: { serviceAccountName: 'pulls', automountServiceAccountToken: true, imagePullSecrets: [{ name: 'own' }] },
+    });
     expect(asked.pod!.spec.volumes).toHaveLength(1);
     expect(asked.pod!.spec.imagePullSecrets).toEqual([{ name: 'own' }]);
   }, 60_000);
@@ -80,18 +108,48 @@ describe('ServiceAccount admission', () => {
       'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: strict, namespace: default, annotations: {kubernetes.io/enforce-mountable-secrets: "true"}}\nsecrets: [{name: ok}]\n';
     expect((await server.kubectl(['create', '-f', '-'], { input: enforcing })).code).toBe(0);
     const refusals: Array<[string, object, string]> = [
-      ['q', { spec: { serviceAccountName: 'nope' } }, 'pods "q" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found'],
-      ['a3', { spec: { serviceAccountName: 'strict', volumes: [{ name: 's', secret: { secretName: 'bad' } }] } }, 'pods "a3" is forbidden: volume with secret.secretName="bad" is not allowed because service account strict does not reference that secret'],
+      [
+        'q',
+        { spec: { serviceAccountName: 'nope' } },
+        'pods "q" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found',
+      ],
+      [
+        'a3',
+        { spec: { serviceAccountName: 'strict', volumes: [{ name: 's', secret: { secretName: 'bad' } }] } },
+        'pods "a3" is forbidden: volume with secret.secretName="bad" is not allowed because service account strict does not reference that secret',
+      ],
       [
         'a5',
-        { spec: { serviceAccountName: 'strict', containers: [{ name: 'a5', image: 'nginx', envFrom: [{ secretRef: { name: 'zz' } }] }] } },
+        {
+          spec: {
+            serviceAccountName: 'strict',
+            containers: [{ name: 'a5', image: 'nginx', envFrom: [{ secretRef: { name: 'zz' } }] }],
+          },
+        },
         'pods "a5" is forbidden: container a5 with envFrom referencing secret.secretName="zz" is not allowed because service account strict does not reference that secret',
       ],
-      ['m2', { metadata: { annotations: { 'kubernetes.io/config.mirror': 'x' } }, spec: { nodeName: 'n', serviceAccountName: 'strict' } }, 'pods "m2" is forbidden: a mirror pod may not reference service accounts'],
-      ['m3', { metadata: { annotations: { 'kubernetes.io/config.mirror': 'x' } }, spec: { nodeName: 'n', imagePullSecrets: [{ name: 'x' }] } }, 'pods "m3" is forbidden: a mirror pod may not reference secrets'],
+      [
+        'm2',
+        {
+          metadata: { annotations: { 'kubernetes.io/config.mirror': 'x' } },
+          spec: { nodeName: 'n', serviceAccountName: 'strict' },
+        },
+        'pods "m2" is forbidden: a mirror pod may not reference service accounts',
+      ],
+      [
+        'm3',
+        {
+          metadata: { annotations: { 'kubernetes.io/config.mirror': 'x' } },
+          spec: { nodeName: 'n', imagePullSecrets: [{ name: 'x' }] },
+        },
+        'pods "m3" is forbidden: a mirror pod may not reference secrets',
+      ],
     ];
     for (const [name, overrides, message] of refusals) {
-      expect(await run(name, 'default', overrides)).toMatchObject({ code: 1, stderr: `Error from server (Forbidden): ${message}` });
+      expect(await run(name, 'default', overrides)).toMatchObject({
+        code: 1,
+        stderr: `Error from server (Forbidden): ${message}`,
+      });
     }
   }, 60_000);
 });

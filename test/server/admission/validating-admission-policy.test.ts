@@ -5,6 +5,7 @@
  * and printed as the reference does; a Warn-only binding does not refuse.
  */
 import { startServer, type TestServer } from '../../helpers/server';
+import { retryUntil } from '../../helpers/wait-for';
 
 const POLICY = `apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
@@ -50,7 +51,15 @@ describe('ValidatingAdmissionPolicy', () => {
           matchPolicy: 'Equivalent',
           namespaceSelector: {},
           objectSelector: {},
-          resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'], scope: '*' }],
+          resourceRules: [
+            {
+              apiGroups: ['apps'],
+              apiVersions: ['v1'],
+              operations: ['CREATE', 'UPDATE'],
+              resources: ['deployments'],
+              scope: '*',
+            },
+          ],
         },
         validations: [{ expression: 'object.spec.replicas <= 5' }],
       },
@@ -58,7 +67,9 @@ describe('ValidatingAdmissionPolicy', () => {
     });
     const table = await server.kubectl(['get', 'validatingadmissionpolicies,validatingadmissionpolicybindings']);
     expect(table.stdout).toMatch(/NAME\s+VALIDATIONS\s+PARAMKIND\s+AGE\n\S+\/max-replicas\s+1\s+<unset>\s+\d+s/);
-    expect(table.stdout).toMatch(/NAME\s+POLICYNAME\s+PARAMREF\s+AGE\n\S+\/max-replicas-binding\s+max-replicas\s+<unset>\s+\d+s/);
+    expect(table.stdout).toMatch(
+      /NAME\s+POLICYNAME\s+PARAMREF\s+AGE\n\S+\/max-replicas-binding\s+max-replicas\s+<unset>\s+\d+s/,
+    );
   });
 
   it('denies kubectl apply over the limit with the reference message, and admits under it', async () => {
@@ -69,13 +80,35 @@ describe('ValidatingAdmissionPolicy', () => {
       `The deployments "big" is invalid: : ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: failed expression: object.spec.replicas <= 5`,
     );
     expect((await server.kubectl(['get', 'deployment', 'big', '-n', 'default'])).code).not.toBe(0);
-    const raw = await server.request('POST', '/apis/apps/v1/namespaces/default/deployments', { body: JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'big2' }, spec: { replicas: 9, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } }), headers: { 'Content-Type': 'application/json' } });
+    const raw = await server.request('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      body: JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'big2' },
+        spec: {
+          replicas: 9,
+          selector: { matchLabels: { a: 'b' } },
+          template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        },
+      }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(raw.status).toBe(422);
     expect(raw.json()).toMatchObject({
       message: `deployments.apps "big2" is forbidden: ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: failed expression: object.spec.replicas <= 5`,
       reason: 'Invalid',
       code: 422,
-      details: { name: 'big2', group: 'apps', kind: 'deployments', causes: [{ message: "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: failed expression: object.spec.replicas <= 5" }] },
+      details: {
+        name: 'big2',
+        group: 'apps',
+        kind: 'deployments',
+        causes: [
+          {
+            message:
+              "ValidatingAdmissionPolicy 'max-replicas' with binding 'max-replicas-binding' denied request: failed expression: object.spec.replicas <= 5",
+          },
+        ],
+      },
     });
     const admitted = await server.kubectl(['apply', '-f', '-'], { input: deployment('small', 2) });
     expect(admitted.stderr).toBe('');
@@ -106,18 +139,33 @@ spec:
         apiVersion: 'autoscaling/v2',
         kind: 'HorizontalPodAutoscaler',
         metadata: { name },
-        spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } } }] },
+        spec: {
+          scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+          maxReplicas: 3,
+          metrics: [
+            {
+              type: 'Resource',
+              resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } },
+            },
+          ],
+        },
       });
     const create = (name: string, utilization: number) =>
-      server.request('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', { body: hpa(name, utilization), headers: { 'Content-Type': 'application/json' } });
+      server.request('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', {
+        body: hpa(name, utilization),
+        headers: { 'Content-Type': 'application/json' },
+      });
     // The Exact policy names v1 only: a v2 request passes it.
     expect((await create('exact', 50)).status).toBe(201);
-    expect((await server.kubectl(['apply', '-f', '-'], { input: hpaPolicy('cpu-equivalent', 'Equivalent', 80) })).code).toBe(0);
-    let refused = await create('hot', 90);
-    for (let attempt = 0; refused.status === 201 && attempt < 20; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      refused = await create(`hot${attempt}`, 90);
-    }
+    expect(
+      (await server.kubectl(['apply', '-f', '-'], { input: hpaPolicy('cpu-equivalent', 'Equivalent', 80) })).code,
+    ).toBe(0);
+    let attempt = 0;
+    const refused = await retryUntil(
+      () => create(`hot${attempt++}`, 90),
+      (answer) => answer.status !== 201,
+      2_000,
+    );
     expect(refused.status).toBe(422);
     expect((refused.json() as { message: string }).message).toMatch(
       /^horizontalpodautoscalers.autoscaling "hot\d*" is forbidden: ValidatingAdmissionPolicy 'cpu-equivalent' with binding 'cpu-equivalent' denied request: failed expression: object.apiVersion == 'autoscaling\/v1' && object.spec.targetCPUUtilizationPercentage <= 80$/,
@@ -126,14 +174,21 @@ spec:
   });
 
   it('a Warn-only binding does not refuse', async () => {
-    const warnOnly = await server.kubectl(['patch', 'validatingadmissionpolicybinding', 'max-replicas-binding', '--type=merge', '-p', '{"spec":{"validationActions":["Warn"]}}']);
+    const warnOnly = await server.kubectl([
+      'patch',
+      'validatingadmissionpolicybinding',
+      'max-replicas-binding',
+      '--type=merge',
+      '-p',
+      '{"spec":{"validationActions":["Warn"]}}',
+    ]);
     expect(warnOnly.code).toBe(0);
     // The cache follows the patch within moments.
-    let admitted = await server.kubectl(['apply', '-f', '-'], { input: deployment('big', 7) });
-    for (let attempt = 0; admitted.code !== 0 && attempt < 20; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      admitted = await server.kubectl(['apply', '-f', '-'], { input: deployment('big', 7) });
-    }
+    const admitted = await retryUntil(
+      () => server.kubectl(['apply', '-f', '-'], { input: deployment('big', 7) }),
+      (result) => result.code === 0,
+      2_000,
+    );
     expect(admitted.code).toBe(0);
   });
 });

@@ -8,10 +8,9 @@
  * reference decodes it; a configuration whose matchCondition does not compile is refused.
  * Messages are the reference's (kube-apiserver v1.34.4's webhook errors).
  */
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 import { startServer, type TestServer } from '../../helpers/server';
+import { startHttpsFixture, type HttpsFixture } from '../authn/https-fixture';
+import { retryUntil } from '../../helpers/wait-for';
 
 interface Review {
   request: {
@@ -23,79 +22,117 @@ interface Review {
     dryRun: boolean;
     userInfo: { username: string };
     options?: unknown;
-    object: { kind?: string; metadata: { labels?: Record<string, string> }; data?: Record<string, string>; stdin?: boolean; container?: string };
+    object: {
+      kind?: string;
+      metadata: { labels?: Record<string, string> };
+      data?: Record<string, string>;
+      stdin?: boolean;
+      container?: string;
+    };
   };
 }
 
 describe('admission webhooks', () => {
   let server: TestServer;
-  let webhookServer: Server;
+  let webhookServer: HttpsFixture;
   let base: string;
   let caBundle: string;
   const received: Review[] = [];
 
   beforeAll(async () => {
-    const ca = await issueCa({ commonName: 'webhook-test-ca', validDays: 1 });
-    const leaf = await issueLeaf({ ca, subject: 'CN=127.0.0.1', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'], validDays: 1 });
-    caBundle = Buffer.from(ca.certPem).toString('base64');
-    webhookServer = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const review = JSON.parse(Buffer.concat(chunks).toString()) as Review;
-        received.push(review);
-        const { uid, object } = review.request;
-        const answer = (response: object) => {
-          res.setHeader('Content-Type', 'application/json');
-          res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, ...response } }));
-        };
-        const path = new URL(req.url ?? '/', 'https://x').pathname;
-        if (path === '/mutate') {
-          const patch = object.metadata.labels ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }] : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }];
-          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), warnings: ['mutated by the test webhook'] });
-        } else if (path === '/label-a' || path === '/label-b') {
-          // Adds its label when missing: a change the first time, none after.
-          const label = path.slice('/label-'.length);
-          const labels = object.metadata.labels ?? {};
-          const patch = label in labels ? [] : [{ op: 'add', path: '/metadata/labels', value: { ...labels, [label]: String(Object.keys(labels).length) } }];
-          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
-        } else if (path === '/hpa') {
-          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/maxReplicas', value: 7 }])).toString('base64') });
-        } else if (path === '/deny-attach') {
-          const attach = review.request.operation === 'CONNECT' && object.kind === 'PodAttachOptions' && object.stdin === true && object.container === 'c1';
-          answer(attach ? { allowed: false, status: { code: 403, message: 'attaching is not allowed' } } : { allowed: true });
-        } else if (path === '/add-init-container') {
-          const patch = [{ op: 'add', path: '/spec/initContainers', value: [{ name: 'init', image: 'registry.k8s.io/pause:3.10' }] }];
-          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
-        } else if (path === '/add-fields') {
-          const patch = [
-            { op: 'add', path: '/spec/known', value: 'added' },
-            { op: 'add', path: '/spec/unknown', value: 'pruned' },
-          ];
-          answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
-        } else if (path === '/validate') {
-          if (object.data?.verdict === 'bad') answer({ allowed: false, status: { code: 403, message: 'bad data' } });
-          else answer({ allowed: true });
-        } else if (path === '/slow') {
-          // Answers after the webhook's 1 s timeout; unref'd so it holds nothing once the test ends.
-          setTimeout(() => answer({ allowed: true }), 3_000).unref();
-        } else {
-          answer({ allowed: true });
-        }
-      });
+    webhookServer = await startHttpsFixture((req, res, body) => {
+      const review = JSON.parse(body) as Review;
+      received.push(review);
+      const { uid, object } = review.request;
+      const answer = (response: object) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(
+          JSON.stringify({
+            apiVersion: 'admission.k8s.io/v1',
+            kind: 'AdmissionReview',
+            response: { uid, ...response },
+          }),
+        );
+      };
+      const path = new URL(req.url ?? '/', 'https://x').pathname;
+      if (path === '/mutate') {
+        const patch = object.metadata.labels
+          ? [{ op: 'add', path: '/metadata/labels/mutated', value: 'true' }]
+          : [{ op: 'add', path: '/metadata/labels', value: { mutated: 'true' } }];
+        answer({
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+          warnings: ['mutated by the test webhook'],
+        });
+      } else if (path === '/label-a' || path === '/label-b') {
+        // Adds its label when missing: a change the first time, none after.
+        const label = path.slice('/label-'.length);
+        const labels = object.metadata.labels ?? {};
+        const patch =
+          label in labels
+            ? []
+            : [
+                {
+                  op: 'add',
+                  path: '/metadata/labels',
+                  value: { ...labels, [label]: String(Object.keys(labels).length) },
+                },
+              ];
+        answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+      } else if (path === '/hpa') {
+        answer({
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: Buffer.from(JSON.stringify([{ op: 'replace', path: '/spec/maxReplicas', value: 7 }])).toString(
+            'base64',
+          ),
+        });
+      } else if (path === '/deny-attach') {
+        const attach =
+          review.request.operation === 'CONNECT' &&
+          object.kind === 'PodAttachOptions' &&
+          object.stdin === true &&
+          object.container === 'c1';
+        answer(
+          attach ? { allowed: false, status: { code: 403, message: 'attaching is not allowed' } } : { allowed: true },
+        );
+      } else if (path === '/add-init-container') {
+        const patch = [
+          { op: 'add', path: '/spec/initContainers', value: [{ name: 'init', image: 'registry.k8s.io/pause:3.10' }] },
+        ];
+        answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+      } else if (path === '/add-fields') {
+        const patch = [
+          { op: 'add', path: '/spec/known', value: 'added' },
+          { op: 'add', path: '/spec/unknown', value: 'pruned' },
+        ];
+        answer({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') });
+      } else if (path === '/validate') {
+        if (object.data?.verdict === 'bad') answer({ allowed: false, status: { code: 403, message: 'bad data' } });
+        else answer({ allowed: true });
+      } else if (path === '/slow') {
+        // Answers after the webhook's 1 s timeout; unref'd so it holds nothing once the test ends.
+        setTimeout(() => answer({ allowed: true }), 3_000).unref();
+      } else {
+        answer({ allowed: true });
+      }
     });
-    await new Promise<void>((resolve) => webhookServer.listen(0, '127.0.0.1', resolve));
-    base = `https://127.0.0.1:${(webhookServer.address() as AddressInfo).port}`;
+    base = webhookServer.url;
+    caBundle = Buffer.from(webhookServer.caPem).toString('base64');
     server = await startServer();
   });
 
   afterAll(async () => {
     await server?.stop();
-    webhookServer?.closeAllConnections();
-    await new Promise((resolve) => webhookServer?.close(resolve));
+    await webhookServer?.close();
   });
 
-  const configuration = (kind: 'Mutating' | 'Validating', name: string, webhook: string) => `apiVersion: admissionregistration.k8s.io/v1
+  const configuration = (
+    kind: 'Mutating' | 'Validating',
+    name: string,
+    webhook: string,
+  ) => `apiVersion: admissionregistration.k8s.io/v1
 kind: ${kind}WebhookConfiguration
 metadata: {name: ${name}}
 webhooks:
@@ -117,46 +154,92 @@ ${extra}`;
     await server.kubectl(['create', 'namespace', 'hooks']);
     await apply(configuration('Mutating', 'mutate', webhook('m.example.com', '/mutate', '', 'hooks')));
     await apply(configuration('Validating', 'validate', webhook('v.example.com', '/validate', '', 'hooks')));
-    const created = await server.kubectl(['create', 'configmap', 'good', '-n', 'hooks', '--from-literal=verdict=good', '-o', 'json']);
+    const created = await server.kubectl([
+      'create',
+      'configmap',
+      'good',
+      '-n',
+      'hooks',
+      '--from-literal=verdict=good',
+      '-o',
+      'json',
+    ]);
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout).metadata.labels).toEqual({ mutated: 'true' });
     expect(created.stderr).toContain('Warning: mutated by the test webhook');
     const review = received.find((r) => r.request.name === 'good' && r.request.operation === 'CREATE');
-    expect(review?.request).toMatchObject({ namespace: 'hooks', dryRun: false, userInfo: { username: 'kubernetes-admin' } });
+    expect(review?.request).toMatchObject({
+      namespace: 'hooks',
+      dryRun: false,
+      userInfo: { username: 'kubernetes-admin' },
+    });
 
     const refused = await server.kubectl(['create', 'configmap', 'bad', '-n', 'hooks', '--from-literal=verdict=bad']);
-    expect(refused.stderr.trim()).toBe('error: failed to create configmap: admission webhook "v.example.com" denied the request: bad data');
+    expect(refused.stderr.trim()).toBe(
+      'error: failed to create configmap: admission webhook "v.example.com" denied the request: bad data',
+    );
     expect((await server.kubectl(['get', 'configmap', 'bad', '-n', 'hooks'])).code).not.toBe(0);
   });
 
   it('reinvokes an IfNeeded mutating webhook once when a later webhook changed the object', async () => {
     await server.kubectl(['create', 'namespace', 'again']);
     // Configurations run in name order: a-… (IfNeeded) before b-… (Never).
-    await apply(configuration('Mutating', 'a-reinvoked', webhook('a.example.com', '/label-a', '  reinvocationPolicy: IfNeeded\n', 'again')));
-    await apply(configuration('Mutating', 'b-changes', webhook('b.example.com', '/label-b', '  reinvocationPolicy: IfNeeded\n', 'again')));
+    await apply(
+      configuration(
+        'Mutating',
+        'a-reinvoked',
+        webhook('a.example.com', '/label-a', '  reinvocationPolicy: IfNeeded\n', 'again'),
+      ),
+    );
+    await apply(
+      configuration(
+        'Mutating',
+        'b-changes',
+        webhook('b.example.com', '/label-b', '  reinvocationPolicy: IfNeeded\n', 'again'),
+      ),
+    );
     const created = await server.kubectl(['create', 'configmap', 'twice', '-n', 'again', '-o', 'json']);
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout).metadata.labels).toEqual({ a: '0', b: '1' });
-    const calls = (name: string) => received.filter((r) => r.request.name === name).map((r) => Object.keys(r.request.object.metadata.labels ?? {}).sort().join(','));
+    const calls = (name: string) =>
+      received
+        .filter((r) => r.request.name === name)
+        .map((r) =>
+          Object.keys(r.request.object.metadata.labels ?? {})
+            .sort()
+            .join(','),
+        );
     // a again after b's change (seeing it); b not again: nothing changed after it.
     expect(calls('twice')).toEqual(['', 'a', 'a,b']);
     // A Never webhook is not called again, even when a later one changes the object.
-    await apply(configuration('Mutating', 'a-reinvoked', webhook('a.example.com', '/label-a', '  reinvocationPolicy: Never\n', 'again')));
+    await apply(
+      configuration(
+        'Mutating',
+        'a-reinvoked',
+        webhook('a.example.com', '/label-a', '  reinvocationPolicy: Never\n', 'again'),
+      ),
+    );
     // (until the cache has the new policy: then a is called once and b once)
-    let name = '';
-    for (let attempt = 0; attempt < 20; attempt++) {
-      name = `once${attempt}`;
-      expect((await server.kubectl(['create', 'configmap', name, '-n', 'again'])).code).toBe(0);
-      if (calls(name).length === 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    let attempt = 0;
+    const name = await retryUntil(
+      async () => {
+        const candidate = `once${attempt++}`;
+        expect((await server.kubectl(['create', 'configmap', candidate, '-n', 'again'])).code).toBe(0);
+        return candidate;
+      },
+      (created) => calls(created).length === 2,
+      2_000,
+    );
     expect(calls(name)).toEqual(['', 'a']);
   });
 
   it('matchPolicy Equivalent: a v1 rule sees a v2 request in v1, and its patch lands in v2', async () => {
     await server.kubectl(['create', 'namespace', 'scale']);
     const hpaWebhook = (name: string, extra: string) =>
-      webhook(name, '/hpa', extra, 'scale').replace('rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]', 'rules: [{apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}]');
+      webhook(name, '/hpa', extra, 'scale').replace(
+        'rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]',
+        'rules: [{apiGroups: [autoscaling], apiVersions: [v1], operations: [CREATE], resources: [horizontalpodautoscalers]}]',
+      );
     await apply(configuration('Mutating', 'hpa-equivalent', hpaWebhook('equivalent.example.com', '')));
     await apply(configuration('Validating', 'hpa-exact', hpaWebhook('exact.example.com', '  matchPolicy: Exact\n')));
     const hpa = {
@@ -167,13 +250,23 @@ ${extra}`;
         scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
         minReplicas: 1,
         maxReplicas: 3,
-        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+        ],
       },
     };
-    const created = await server.request('POST', '/apis/autoscaling/v2/namespaces/scale/horizontalpodautoscalers', { body: JSON.stringify(hpa), headers: { 'Content-Type': 'application/json' } });
+    const created = await server.request('POST', '/apis/autoscaling/v2/namespaces/scale/horizontalpodautoscalers', {
+      body: JSON.stringify(hpa),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(created.status).toBe(201);
-    expect(created.json()).toMatchObject({ apiVersion: 'autoscaling/v2', spec: { maxReplicas: 7, metrics: hpa.spec.metrics } });
-    const reviews = received.filter((r) => r.request.name === 'web' && r.request.namespace === 'scale') as unknown as Array<{ request: Record<string, unknown> }>;
+    expect(created.json()).toMatchObject({
+      apiVersion: 'autoscaling/v2',
+      spec: { maxReplicas: 7, metrics: hpa.spec.metrics },
+    });
+    const reviews = received.filter(
+      (r) => r.request.name === 'web' && r.request.namespace === 'scale',
+    ) as unknown as Array<{ request: Record<string, unknown> }>;
     // Only the Equivalent webhook was called (the Exact one names v1 only), with the object in v1.
     expect(reviews).toHaveLength(1);
     expect(reviews[0].request).toMatchObject({
@@ -181,78 +274,150 @@ ${extra}`;
       resource: { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers' },
       requestKind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
       requestResource: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
-      object: { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', spec: { maxReplicas: 3, targetCPUUtilizationPercentage: 50 } },
+      object: {
+        apiVersion: 'autoscaling/v1',
+        kind: 'HorizontalPodAutoscaler',
+        spec: { maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
+      },
     });
   });
 
   it('a webhook that times out fails the write under Fail and is skipped under Ignore', async () => {
     await server.kubectl(['create', 'namespace', 'slow']);
-    await apply(configuration('Validating', 'slow', webhook('slow.example.com', '/slow', '  timeoutSeconds: 1\n  failurePolicy: Fail\n', 'slow')));
-    const failed = await server.request('POST', '/api/v1/namespaces/slow/configmaps', { body: JSON.stringify({ metadata: { name: 'c1' } }), headers: { 'Content-Type': 'application/json' } });
+    await apply(
+      configuration(
+        'Validating',
+        'slow',
+        webhook('slow.example.com', '/slow', '  timeoutSeconds: 1\n  failurePolicy: Fail\n', 'slow'),
+      ),
+    );
+    const failed = await server.request('POST', '/api/v1/namespaces/slow/configmaps', {
+      body: JSON.stringify({ metadata: { name: 'c1' } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(failed.status).toBe(500);
     expect(failed.json()).toMatchObject({
       reason: 'InternalError',
       message: `Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "${base}/slow?timeout=1s": context deadline exceeded`,
     });
-    await apply(configuration('Validating', 'slow', webhook('slow.example.com', '/slow', '  timeoutSeconds: 1\n  failurePolicy: Ignore\n', 'slow')));
-    let ignored = await server.kubectl(['create', 'configmap', 'c2', '-n', 'slow']);
-    for (let attempt = 0; ignored.code !== 0 && attempt < 20; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      ignored = await server.kubectl(['create', 'configmap', 'c2', '-n', 'slow']);
-    }
+    await apply(
+      configuration(
+        'Validating',
+        'slow',
+        webhook('slow.example.com', '/slow', '  timeoutSeconds: 1\n  failurePolicy: Ignore\n', 'slow'),
+      ),
+    );
+    const ignored = await retryUntil(
+      () => server.kubectl(['create', 'configmap', 'c2', '-n', 'slow']),
+      (result) => result.code === 0,
+      2_000,
+    );
     expect(ignored.code).toBe(0);
   });
 
   it('a dry run is refused by a webhook with side effects', async () => {
     await server.kubectl(['create', 'namespace', 'effects']);
-    await apply(configuration('Validating', 'effects', webhook('se.example.com', '/other', '', 'effects').replace('sideEffects: None', 'sideEffects: Some')));
-    const dryRun = await server.request('POST', '/api/v1/namespaces/effects/configmaps?dryRun=All', { body: JSON.stringify({ metadata: { name: 'd1' } }), headers: { 'Content-Type': 'application/json' } });
+    await apply(
+      configuration(
+        'Validating',
+        'effects',
+        webhook('se.example.com', '/other', '', 'effects').replace('sideEffects: None', 'sideEffects: Some'),
+      ),
+    );
+    const dryRun = await server.request('POST', '/api/v1/namespaces/effects/configmaps?dryRun=All', {
+      body: JSON.stringify({ metadata: { name: 'd1' } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(dryRun.status).toBe(400);
-    expect(dryRun.json()).toMatchObject({ reason: 'BadRequest', message: 'admission webhook "se.example.com" does not support dry run' });
+    expect(dryRun.json()).toMatchObject({
+      reason: 'BadRequest',
+      message: 'admission webhook "se.example.com" does not support dry run',
+    });
     expect((await server.kubectl(['create', 'configmap', 'd2', '-n', 'effects'])).code).toBe(0);
   });
 
   /** Retries `request` while it answers `pending` (the webhook configuration not yet in the server's cache), bounded. */
-  async function once(request: () => Promise<{ status: number }>, pending: number): Promise<Awaited<ReturnType<TestServer['request']>>> {
-    let answer = (await request()) as Awaited<ReturnType<TestServer['request']>>;
-    for (let attempt = 0; answer.status === pending && attempt < 30; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      answer = (await request()) as Awaited<ReturnType<TestServer['request']>>;
-    }
-    return answer;
+  async function once(
+    request: () => Promise<{ status: number }>,
+    pending: number,
+  ): Promise<Awaited<ReturnType<TestServer['request']>>> {
+    return retryUntil(
+      async () => (await request()) as Awaited<ReturnType<TestServer['request']>>,
+      (answer) => answer.status !== pending,
+      3_000,
+    );
   }
 
   it('admits a connection (CONNECT pods/attach) with its options object, before the pod is looked up', async () => {
     await server.kubectl(['create', 'namespace', 'connect']);
     const rule = '  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CONNECT], resources: [pods/attach]}]\n';
-    await apply(configuration('Validating', 'deny-attach', webhook('attach.example.com', '/deny-attach', '', 'connect').replace(/  rules: .*\n/, rule)));
-    const attach = (query: string) => () => server.request('POST', `/api/v1/namespaces/connect/pods/nowhere/attach?${query}`);
+    await apply(
+      configuration(
+        'Validating',
+        'deny-attach',
+        webhook('attach.example.com', '/deny-attach', '', 'connect').replace(/  rules: .*\n/, rule),
+      ),
+    );
+    const attach = (query: string) => () =>
+      server.request('POST', `/api/v1/namespaces/connect/pods/nowhere/attach?${query}`);
     const refused = await once(attach('container=c1&stdin=true&stdout=true'), 404);
     expect(refused.status).toBe(403);
     // The webhook's own status, as the reference passes it on (its reason empty, as the webhook left it).
-    expect(refused.json()).toMatchObject({ code: 403, reason: '', message: 'admission webhook "attach.example.com" denied the request: attaching is not allowed' });
+    expect(refused.json()).toMatchObject({
+      code: 403,
+      reason: '',
+      message: 'admission webhook "attach.example.com" denied the request: attaching is not allowed',
+    });
     const review = received.find((r) => r.request.operation === 'CONNECT');
-    expect(review?.request).toMatchObject({ name: 'nowhere', namespace: 'connect', subResource: 'attach', object: { kind: 'PodAttachOptions', apiVersion: 'v1', container: 'c1', stdin: true, stdout: true } });
+    expect(review?.request).toMatchObject({
+      name: 'nowhere',
+      namespace: 'connect',
+      subResource: 'attach',
+      object: { kind: 'PodAttachOptions', apiVersion: 'v1', container: 'c1', stdin: true, stdout: true },
+    });
     expect(review?.request.options).toBeUndefined();
     // Allowed through, the connection goes on to the pod, which does not exist.
-    expect((await server.request('POST', '/api/v1/namespaces/connect/pods/nowhere/attach?container=c2&stdin=true')).status).toBe(404);
+    expect(
+      (await server.request('POST', '/api/v1/namespaces/connect/pods/nowhere/attach?container=c2&stdin=true')).status,
+    ).toBe(404);
   });
 
   it("defaults what a webhook's patch adds, and prunes a custom resource's unknown fields", async () => {
     await server.kubectl(['create', 'namespace', 'defaults']);
     const podRule = '  rules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n';
-    await apply(configuration('Mutating', 'add-init', webhook('init.example.com', '/add-init-container', '', 'defaults').replace(/  rules: .*\n/, podRule)));
-    await server.request('POST', '/api/v1/namespaces/defaults/serviceaccounts', { body: JSON.stringify({ metadata: { name: 'default' } }), headers: { 'Content-Type': 'application/json' } });
+    await apply(
+      configuration(
+        'Mutating',
+        'add-init',
+        webhook('init.example.com', '/add-init-container', '', 'defaults').replace(/  rules: .*\n/, podRule),
+      ),
+    );
+    await server.request('POST', '/api/v1/namespaces/defaults/serviceaccounts', {
+      body: JSON.stringify({ metadata: { name: 'default' } }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     const pod = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10' }] } };
-    const createPod = () => server.request('POST', '/api/v1/namespaces/defaults/pods', { body: JSON.stringify(pod), headers: { 'Content-Type': 'application/json' } });
-    let created = await createPod();
-    for (let attempt = 0; created.status === 201 && !created.body.includes('initContainers') && attempt < 30; attempt++) {
-      await server.request('DELETE', '/api/v1/namespaces/defaults/pods/p?gracePeriodSeconds=0');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      created = await createPod();
-    }
+    const createPod = () =>
+      server.request('POST', '/api/v1/namespaces/defaults/pods', {
+        body: JSON.stringify(pod),
+        headers: { 'Content-Type': 'application/json' },
+      });
+    // Until the webhook configuration is in the server's cache, the pod is created without it: deleted, tried again.
+    const created = await retryUntil(
+      async () => {
+        await server.request('DELETE', '/api/v1/namespaces/defaults/pods/p?gracePeriodSeconds=0');
+        return createPod();
+      },
+      (answer) => answer.status !== 201 || answer.body.includes('initContainers'),
+      3_000,
+    );
     expect(created.status).toBe(201);
-    expect(created.json<{ spec: { initContainers: object[] } }>().spec.initContainers[0]).toMatchObject({ name: 'init', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', terminationMessagePath: '/dev/termination-log' });
+    expect(created.json<{ spec: { initContainers: object[] } }>().spec.initContainers[0]).toMatchObject({
+      name: 'init',
+      imagePullPolicy: 'IfNotPresent',
+      terminationMessagePolicy: 'File',
+      terminationMessagePath: '/dev/termination-log',
+    });
 
     await apply(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -271,23 +436,38 @@ spec:
         properties:
           spec: {type: object, properties: {known: {type: string}}}
 `);
-    const crRule = '  rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [gadgets]}]\n';
-    await apply(configuration('Mutating', 'add-fields', webhook('fields.example.com', '/add-fields', '', 'defaults').replace(/  rules: .*\n/, crRule)));
+    const crRule =
+      '  rules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE], resources: [gadgets]}]\n';
+    await apply(
+      configuration(
+        'Mutating',
+        'add-fields',
+        webhook('fields.example.com', '/add-fields', '', 'defaults').replace(/  rules: .*\n/, crRule),
+      ),
+    );
     const createGadget = (name: string) => () =>
-      server.request('POST', '/apis/example.com/v1/namespaces/defaults/gadgets', { body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, spec: {} }), headers: { 'Content-Type': 'application/json' } });
-    let gadget = await once(createGadget('g0'), 404);
-    for (let attempt = 1; gadget.status === 201 && !gadget.body.includes('added') && attempt < 30; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      gadget = await createGadget(`g${attempt}`)();
-    }
+      server.request('POST', '/apis/example.com/v1/namespaces/defaults/gadgets', {
+        body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, spec: {} }),
+        headers: { 'Content-Type': 'application/json' },
+      });
+    let attempt = 0;
+    const gadget = await retryUntil(
+      () => once(createGadget(`g${attempt++}`), 404),
+      (answer) => answer.status !== 201 || answer.body.includes('added'),
+      3_000,
+    );
     expect(gadget.status).toBe(201);
     expect(gadget.json<{ spec: object }>().spec).toEqual({ known: 'added' });
   });
 
   it('refuses a webhook configuration whose matchCondition does not compile', async () => {
     const conditions = '  matchConditions: [{name: broken, expression: "... [] bad expression"}]\n';
-    const refused = await server.kubectl(['apply', '-f', '-'], { input: configuration('Validating', 'broken', webhook('broken.example.com', '/other', conditions)) });
+    const refused = await server.kubectl(['apply', '-f', '-'], {
+      input: configuration('Validating', 'broken', webhook('broken.example.com', '/other', conditions)),
+    });
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('webhooks[0].matchConditions[0].expression: Invalid value: "... [] bad expression": compilation failed: ERROR: <input>:1:1: Syntax error');
+    expect(refused.stderr).toContain(
+      'webhooks[0].matchConditions[0].expression: Invalid value: "... [] bad expression": compilation failed: ERROR: <input>:1:1: Syntax error',
+    );
   });
 });

@@ -1,13 +1,19 @@
 /** APIService validation, defaulting and table: the texts a 1.34 server answers (recorded from it). */
-import type { KubeObject } from '../../../storage/objects/types';
-import { apiServicePrinter } from '../../../server/aggregator/apiservice-printer';
+import type { KubeObject } from '../../../api/objects';
+import { apiServicePrinter } from '../../../server/table/apiservice-printer';
 import { apiregistrationKinds } from '../../../server/registry/kinds/apiregistration';
 import { fieldErrorText } from '../../../server/status/field-error';
 
 const [apiServices] = apiregistrationKinds;
 
 function apiService(name: string, spec: Record<string, unknown>, status?: Record<string, unknown>): KubeObject {
-  return { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name }, spec, ...(status ? { status } : {}) };
+  return {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name },
+    spec,
+    ...(status ? { status } : {}),
+  };
 }
 
 function errorsOf(object: KubeObject): string[] {
@@ -36,7 +42,15 @@ test.each([
   },
   {
     name: 'a service without names, too high a priority, and a CA bundle with insecureSkipTLSVerify',
-    object: apiService('v1.foo.io', { group: 'foo.io', version: 'v1', groupPriorityMinimum: 30000, versionPriority: 10, service: { namespace: '', name: '' }, caBundle: 'Zm9v', insecureSkipTLSVerify: true }),
+    object: apiService('v1.foo.io', {
+      group: 'foo.io',
+      version: 'v1',
+      groupPriorityMinimum: 30000,
+      versionPriority: 10,
+      service: { namespace: '', name: '' },
+      caBundle: 'Zm9v',
+      insecureSkipTLSVerify: true,
+    }),
     errors: [
       'spec.groupPriorityMinimum: Invalid value: 30000: must be positive and less than 20000',
       'spec.service.namespace: Required value',
@@ -46,30 +60,64 @@ test.each([
   },
   {
     name: 'a port out of range',
-    object: apiService('v1.foo.io', { group: 'foo.io', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: 'x', name: 'y', port: 70000 } }),
+    object: apiService('v1.foo.io', {
+      group: 'foo.io',
+      version: 'v1',
+      groupPriorityMinimum: 100,
+      versionPriority: 10,
+      service: { namespace: 'x', name: 'y', port: 70000 },
+    }),
     errors: ['spec.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive'],
   },
   {
     name: 'a local APIService with TLS settings',
-    object: apiService('v1.foo.io', { group: 'foo.io', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, insecureSkipTLSVerify: true, caBundle: 'Zm9v' }),
+    object: apiService('v1.foo.io', {
+      group: 'foo.io',
+      version: 'v1',
+      groupPriorityMinimum: 100,
+      versionPriority: 10,
+      insecureSkipTLSVerify: true,
+      caBundle: 'Zm9v',
+    }),
     errors: [
       'spec.caBundle: Invalid value: "3 bytes": local APIServices may not have a caBundle',
       'spec.insecureSkipTLSVerify: Invalid value: true: local APIServices may not have insecureSkipTLSVerify',
     ],
   },
-  { name: 'the core group', object: apiService('v1.', { version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 }), errors: [] },
+  {
+    name: 'the core group',
+    object: apiService('v1.', { version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 }),
+    errors: [],
+  },
 ])('$name', ({ object, errors }) => {
   expect(errorsOf(object)).toEqual(errors);
 });
 
 test('a status condition must be True, False or Unknown', () => {
-  const old = apiService('v1.foo.io', { group: 'foo.io', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 });
+  const old = apiService('v1.foo.io', {
+    group: 'foo.io',
+    version: 'v1',
+    groupPriorityMinimum: 100,
+    versionPriority: 10,
+  });
   const next = { ...old, status: { conditions: [{ type: 'Available', status: 'Maybe' }] } };
-  expect(apiServices.strategy.validateUpdate!(next, old).map(fieldErrorText)).toEqual(['status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"']);
+  expect(apiServices.strategy.validateUpdate!(next, old).map(fieldErrorText)).toEqual([
+    'status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
+  ]);
 });
 
 test('a service reference defaults to port 443; create starts with an empty status', () => {
-  const object = apiService('v1.foo.io', { group: 'foo.io', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: 'x', name: 'y' } }, { conditions: [] });
+  const object = apiService(
+    'v1.foo.io',
+    {
+      group: 'foo.io',
+      version: 'v1',
+      groupPriorityMinimum: 100,
+      versionPriority: 10,
+      service: { namespace: 'x', name: 'y' },
+    },
+    { conditions: [] },
+  );
   apiServices.strategy.applyDefaults!(object, 'v1');
   apiServices.strategy.prepareForCreate!(object);
   expect(object.spec).toMatchObject({ service: { namespace: 'x', name: 'y', port: 443 } });
@@ -78,14 +126,33 @@ test('a service reference defaults to port 443; create starts with an empty stat
 
 test('the table: Local or namespace/name, True or the status with its reason', () => {
   const now = new Date('2026-01-01T00:01:00Z');
-  const local = { ...apiService('v1.apps', { group: 'apps', version: 'v1' }, { conditions: [{ type: 'Available', status: 'True', reason: 'Local' }] }), metadata: { name: 'v1.apps', creationTimestamp: '2026-01-01T00:00:00Z' } };
+  const local = {
+    ...apiService(
+      'v1.apps',
+      { group: 'apps', version: 'v1' },
+      { conditions: [{ type: 'Available', status: 'True', reason: 'Local' }] },
+    ),
+    metadata: { name: 'v1.apps', creationTimestamp: '2026-01-01T00:00:00Z' },
+  };
   const remote = {
-    ...apiService('v1beta1.metrics.k8s.io', { service: { namespace: 'kube-system', name: 'metrics-server' } }, { conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints' }] }),
+    ...apiService(
+      'v1beta1.metrics.k8s.io',
+      { service: { namespace: 'kube-system', name: 'metrics-server' } },
+      { conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints' }] },
+    ),
     metadata: { name: 'v1beta1.metrics.k8s.io', creationTimestamp: '2026-01-01T00:00:00Z' },
   };
-  const unchecked = { ...apiService('v1.x.io', { service: { namespace: 'a', name: 'b' } }), metadata: { name: 'v1.x.io', creationTimestamp: '2026-01-01T00:00:30Z' } };
+  const unchecked = {
+    ...apiService('v1.x.io', { service: { namespace: 'a', name: 'b' } }),
+    metadata: { name: 'v1.x.io', creationTimestamp: '2026-01-01T00:00:30Z' },
+  };
   expect(apiServicePrinter.columns.map((column) => column.name)).toEqual(['Name', 'Service', 'Available', 'Age']);
   expect(apiServicePrinter.print(local, now).cells).toEqual(['v1.apps', 'Local', 'True', '60s']);
-  expect(apiServicePrinter.print(remote, now).cells).toEqual(['v1beta1.metrics.k8s.io', 'kube-system/metrics-server', 'False (MissingEndpoints)', '60s']);
+  expect(apiServicePrinter.print(remote, now).cells).toEqual([
+    'v1beta1.metrics.k8s.io',
+    'kube-system/metrics-server',
+    'False (MissingEndpoints)',
+    '60s',
+  ]);
   expect(apiServicePrinter.print(unchecked, now).cells).toEqual(['v1.x.io', 'a/b', 'Unknown', '30s']);
 });

@@ -4,9 +4,25 @@ import { aggregatedResources } from '../../../server/aggregator/extension-discov
 test('resources keep their facts; `x/y` entries become subresources of `x`', () => {
   expect(
     aggregatedResources([
-      { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list', 'create'], shortNames: ['fl'], categories: ['all'] },
+      {
+        name: 'flunders',
+        singularName: 'flunder',
+        namespaced: true,
+        kind: 'Flunder',
+        verbs: ['get', 'list', 'create'],
+        shortNames: ['fl'],
+        categories: ['all'],
+      },
       { name: 'flunders/status', singularName: '', namespaced: true, kind: 'Flunder', verbs: ['get', 'update'] },
-      { name: 'fischers', singularName: 'fischer', namespaced: false, group: 'wardle.example.com', version: 'v1', kind: 'Fischer', verbs: ['get'] },
+      {
+        name: 'fischers',
+        singularName: 'fischer',
+        namespaced: false,
+        group: 'wardle.example.com',
+        version: 'v1',
+        kind: 'Fischer',
+        verbs: ['get'],
+      },
     ]),
   ).toEqual([
     {
@@ -17,8 +33,16 @@ test('resources keep their facts; `x/y` entries become subresources of `x`', () 
       verbs: ['get', 'list', 'create'],
       shortNames: ['fl'],
       categories: ['all'],
-      subresources: [{ subresource: 'status', responseKind: { group: '', version: '', kind: 'Flunder' }, verbs: ['get', 'update'] }],
+      subresources: [
+        { subresource: 'status', responseKind: { group: '', version: '', kind: 'Flunder' }, verbs: ['get', 'update'] },
+      ],
     },
-    { resource: 'fischers', responseKind: { group: 'wardle.example.com', version: 'v1', kind: 'Fischer' }, scope: 'Cluster', singularResource: 'fischer', verbs: ['get'] },
+    {
+      resource: 'fischers',
+      responseKind: { group: 'wardle.example.com', version: 'v1', kind: 'Fischer' },
+      scope: 'Cluster',
+      singularResource: 'fischer',
+      verbs: ['get'],
+    },
   ]);
 });

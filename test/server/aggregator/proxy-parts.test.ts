@@ -21,7 +21,14 @@ test('an upgrade names the protocol and says Upgrade among the connection option
 });
 
 test('the user in request headers: one group header per group, extra keys percent-encoded', () => {
-  expect(identityHeaders({ name: 'alice', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { 'example.com/team': ['blue', 'green'], scopes: [] } })).toEqual({
+  expect(
+    identityHeaders({
+      name: 'alice',
+      uid: 'u-1',
+      groups: ['dev', 'system:authenticated'],
+      extra: { 'example.com/team': ['blue', 'green'], scopes: [] },
+    }),
+  ).toEqual({
     'X-Remote-User': 'alice',
     'X-Remote-Uid': 'u-1',
     'X-Remote-Group': ['dev', 'system:authenticated'],

@@ -35,18 +35,30 @@ export interface ConversionWebhook {
   close(): Promise<void>;
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- review JSON as the webhook reads it
+type Json = Record<string, any>; // review JSON as the webhook reads it
 
 function convert(object: Json, desired: string): Json {
   const spec = { ...(object.spec ?? {}) };
   if (desired.endsWith('/v2') && typeof spec.size === 'string') spec.size = Number(spec.size);
   if (desired.endsWith('/v1') && typeof spec.size === 'number') spec.size = String(spec.size);
-  return { ...object, apiVersion: desired, spec, metadata: { ...object.metadata, labels: { ...(object.metadata?.labels ?? {}), converted: 'yes' } } };
+  return {
+    ...object,
+    apiVersion: desired,
+    spec,
+    metadata: { ...object.metadata, labels: { ...(object.metadata?.labels ?? {}), converted: 'yes' } },
+  };
 }
 
 export async function startConversionWebhook(): Promise<ConversionWebhook> {
   const ca = await issueCa({ commonName: 'webhook-ca', validDays: 1 });
-  const leaf = await issueLeaf({ ca, subject: 'CN=webhook', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: [SERVICE_DNS_NAME], validDays: 1 });
+  const leaf = await issueLeaf({
+    ca,
+    subject: 'CN=webhook',
+    usage: 'server',
+    ipAddresses: ['127.0.0.1'],
+    dnsNames: [SERVICE_DNS_NAME],
+    validDays: 1,
+  });
   let reviews = 0;
   const state = { misbehave: 'none' as Misbehaviour };
   const server: Server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
@@ -56,12 +68,19 @@ export async function startConversionWebhook(): Promise<ConversionWebhook> {
       reviews++;
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
       const { uid, desiredAPIVersion, objects } = review.request;
-      const converted = (objects as Json[]).map((object) => convert(object, state.misbehave === 'wrong-version' ? 'example.com/v9' : desiredAPIVersion));
-      if (state.misbehave === 'rename') for (const object of converted) object.metadata = { ...object.metadata, name: 'other' };
+      const converted = (objects as Json[]).map((object) =>
+        convert(object, state.misbehave === 'wrong-version' ? 'example.com/v9' : desiredAPIVersion),
+      );
+      if (state.misbehave === 'rename')
+        for (const object of converted) object.metadata = { ...object.metadata, name: 'other' };
       const response =
         state.misbehave === 'failure'
           ? { uid, result: { status: 'Failure', message: 'cannot convert this one' } }
-          : { uid: state.misbehave === 'wrong-uid' ? 'nope' : uid, result: { status: 'Success' }, convertedObjects: converted };
+          : {
+              uid: state.misbehave === 'wrong-uid' ? 'nope' : uid,
+              result: { status: 'Success' },
+              convertedObjects: converted,
+            };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'ConversionReview', response }));
     });

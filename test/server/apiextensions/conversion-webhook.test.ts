@@ -2,16 +2,24 @@
 import { convertThroughWebhook } from '../../../server/apiextensions/conversion-webhook';
 import type { CustomResourceConversion } from '../../../server/apiextensions/crd-types';
 import { StatusError } from '../../../server/status/status-error';
-import { BUILTIN_KINDS } from '../../../server/registry/kinds';
 import { openTestStore } from '../../helpers/in-process-api';
-import { endpointSliceOf, SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+import {
+  endpointSliceOf,
+  SERVICE_DNS_NAME,
+  startConversionWebhook,
+  type ConversionWebhook,
+} from './conversion-webhook-server';
+import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
 let webhook: ConversionWebhook;
 let conversion: CustomResourceConversion;
 
 beforeAll(async () => {
   webhook = await startConversionWebhook();
-  conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } };
+  conversion = {
+    strategy: 'Webhook',
+    webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] },
+  };
 });
 
 afterAll(async () => {
@@ -32,7 +40,12 @@ const toV2 = { apiVersion: 'example.com/v2', kind: 'Widget' };
 
 test('objects round-trip through the webhook; metadata stays but for the labels the webhook set', async () => {
   const [v2] = await convertThroughWebhook(conversion, [original], toV2);
-  expect(v2).toEqual({ ...original, apiVersion: 'example.com/v2', spec: { size: 3 }, metadata: { ...original.metadata, labels: { app: 'w', converted: 'yes' } } });
+  expect(v2).toEqual({
+    ...original,
+    apiVersion: 'example.com/v2',
+    spec: { size: 3 },
+    metadata: { ...original.metadata, labels: { app: 'w', converted: 'yes' } },
+  });
   const [back] = await convertThroughWebhook(conversion, [v2], { apiVersion: 'example.com/v1', kind: 'Widget' });
   expect(back.spec).toEqual(original.spec);
   expect(webhook.reviews).toBeGreaterThanOrEqual(2);
@@ -41,7 +54,10 @@ test('objects round-trip through the webhook; metadata stays but for the labels 
 test.each<[ConversionWebhook['misbehave'], string]>([
   ['wrong-uid', 'conversion webhook for example.com/v1, Kind=Widget failed: expected response.uid='],
   ['failure', 'conversion webhook for example.com/v1, Kind=Widget failed: cannot convert this one'],
-  ['wrong-version', 'returned invalid converted object at index 0: invalid groupVersion (expected example.com/v2, received example.com/v9)'],
+  [
+    'wrong-version',
+    'returned invalid converted object at index 0: invalid groupVersion (expected example.com/v2, received example.com/v9)',
+  ],
   ['rename', 'returned invalid converted object at index 0: must have the same name: w != other'],
 ])('a webhook answering with %s is an internal error saying so', async (misbehave, text) => {
   webhook.misbehave = misbehave;
@@ -52,38 +68,80 @@ test.each<[ConversionWebhook['misbehave'], string]>([
 });
 
 test('a webhook whose certificate the CA bundle does not vouch for is refused', async () => {
-  const untrusted: CustomResourceConversion = { ...conversion, webhook: { clientConfig: { url: webhook.url }, conversionReviewVersions: ['v1'] } };
+  const untrusted: CustomResourceConversion = {
+    ...conversion,
+    webhook: { clientConfig: { url: webhook.url }, conversionReviewVersions: ['v1'] },
+  };
   const failure = await convertThroughWebhook(untrusted, [original], toV2).catch((error: unknown) => error);
-  expect((failure as StatusError).status.message).toMatch(/^Internal error occurred: conversion webhook for example.com\/v1, Kind=Widget failed: Post "https:\/\/127.0.0.1:\d+\/convert": /);
+  expect((failure as StatusError).status.message).toMatch(
+    /^Internal error occurred: conversion webhook for example.com\/v1, Kind=Widget failed: Post "https:\/\/127.0.0.1:\d+\/convert": /,
+  );
 });
 
-test('a webhook given by Service is reached at its endpoints, its certificate checked for the Service\'s name', async () => {
+test("a webhook given by Service is reached at its endpoints, its certificate checked for the Service's name", async () => {
   const testStore = await openTestStore();
   try {
-    const storageOf = (group: string, resource: string) => testStore.storageFor(BUILTIN_KINDS.find((type) => type.group === group && type.resource === resource)!);
+    const storageOf = (group: string, resource: string) =>
+      testStore.storageFor(BUILTIN_TYPES.find((type) => type.group === group && type.resource === resource)!);
     const port = Number(new URL(webhook.url).port);
     const [name, namespace] = SERVICE_DNS_NAME.split('.');
-    await storageOf('', 'services').create({ namespace, name }, {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name, namespace },
-      spec: { ports: [{ name: 'https', port: 8443, targetPort: port }] },
-    });
+    await storageOf('', 'services').create(
+      { namespace, name },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name, namespace },
+        spec: { ports: [{ name: 'https', port: 8443, targetPort: port }] },
+      },
+    );
     const byService: CustomResourceConversion = {
       strategy: 'Webhook',
-      webhook: { clientConfig: { service: { namespace, name, path: '/convert', port: 8443 }, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] },
+      webhook: {
+        clientConfig: { service: { namespace, name, path: '/convert', port: 8443 }, caBundle: webhook.caBundle },
+        conversionReviewVersions: ['v1'],
+      },
     };
     // No endpoints yet: nowhere to send the review.
-    const unreachable = await convertThroughWebhook(byService, [original], toV2, storageOf).catch((error: unknown) => error);
-    expect((unreachable as StatusError).status).toMatchObject({ code: 500, message: expect.stringContaining(`cannot find endpointslices for service/${name} in "${namespace}"`) });
-    await storageOf('discovery.k8s.io', 'endpointslices').create({ namespace, name }, endpointSliceOf(name, namespace, port));
+    const unreachable = await convertThroughWebhook(byService, [original], toV2, storageOf).catch(
+      (error: unknown) => error,
+    );
+    expect((unreachable as StatusError).status).toMatchObject({
+      code: 500,
+      message: expect.stringContaining(`cannot find endpointslices for service/${name} in "${namespace}"`),
+    });
+    await storageOf('discovery.k8s.io', 'endpointslices').create(
+      { namespace, name },
+      endpointSliceOf(name, namespace, port),
+    );
     const [v2] = await convertThroughWebhook(byService, [original], toV2, storageOf);
     expect(v2.spec).toEqual({ size: 3 });
     // A certificate without the Service's name is refused.
-    const wrongName = { ...byService, webhook: { ...byService.webhook!, clientConfig: { ...byService.webhook!.clientConfig, service: { namespace: 'webhooks', name: 'other', path: '/convert', port: 8443 } } } };
-    await storageOf('', 'services').create({ namespace, name: 'other' }, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'other', namespace }, spec: { ports: [{ name: 'https', port: 8443, targetPort: port }] } });
-    await storageOf('discovery.k8s.io', 'endpointslices').create({ namespace, name: 'other' }, endpointSliceOf('other', namespace, port));
-    const refused = await convertThroughWebhook(wrongName, [original], toV2, storageOf).catch((error: unknown) => error);
+    const wrongName = {
+      ...byService,
+      webhook: {
+        ...byService.webhook!,
+        clientConfig: {
+          ...byService.webhook!.clientConfig,
+          service: { namespace: 'webhooks', name: 'other', path: '/convert', port: 8443 },
+        },
+      },
+    };
+    await storageOf('', 'services').create(
+      { namespace, name: 'other' },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'other', namespace },
+        spec: { ports: [{ name: 'https', port: 8443, targetPort: port }] },
+      },
+    );
+    await storageOf('discovery.k8s.io', 'endpointslices').create(
+      { namespace, name: 'other' },
+      endpointSliceOf('other', namespace, port),
+    );
+    const refused = await convertThroughWebhook(wrongName, [original], toV2, storageOf).catch(
+      (error: unknown) => error,
+    );
     expect((refused as StatusError).status.message).toContain("Hostname/IP does not match certificate's altnames");
   } finally {
     await testStore.close();

@@ -6,7 +6,13 @@
  * judges the objects as converted, in lists, watches and deletecollection.
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
-import { endpointSliceOf, SERVICE_DNS_NAME, startConversionWebhook, type ConversionWebhook } from './conversion-webhook-server';
+import {
+  endpointSliceOf,
+  SERVICE_DNS_NAME,
+  startConversionWebhook,
+  type ConversionWebhook,
+} from './conversion-webhook-server';
+import { waitUntil } from '../../helpers/wait-for';
 
 let server: InProcessServer;
 let webhook: ConversionWebhook;
@@ -20,18 +26,14 @@ afterAll(async () => {
   await webhook?.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server under test
+// JSON from the server under test
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const answer = await server.request(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const answer = await server.request(
+    method,
+    path,
+    body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+  );
   return { status: answer.status, body: answer.json() };
-}
-
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 function version(name: string, sizeType: string, storage: boolean, selectable = false) {
@@ -40,7 +42,12 @@ function version(name: string, sizeType: string, storage: boolean, selectable = 
     served: true,
     storage,
     ...(selectable ? { selectableFields: [{ jsonPath: '.spec.size' }] } : {}),
-    schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } } } },
+    schema: {
+      openAPIV3Schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', properties: { size: { type: sizeType } } } },
+      },
+    },
   };
 }
 
@@ -54,22 +61,44 @@ test('objects round-trip between versions through the conversion webhook', async
       scope: 'Namespaced',
       names: { plural: 'gadgets', kind: 'Gadget' },
       versions: [version('v1', 'string', true), version('v2', 'integer', false)],
-      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } },
+      conversion: {
+        strategy: 'Webhook',
+        webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] },
+      },
     },
   };
   expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
-  await eventually('v2 is served', async () => (await call('GET', '/apis/example.com/v2')).status === 200);
+  await waitUntil('v2 is served', async () => (await call('GET', '/apis/example.com/v2')).status === 200, 10_000, 50);
 
   const v1 = '/apis/example.com/v1/namespaces/default/gadgets';
   const v2 = '/apis/example.com/v2/namespaces/default/gadgets';
-  expect((await call('POST', v1, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'a' }, spec: { size: '3' } })).status).toBe(201);
+  expect(
+    (
+      await call('POST', v1, {
+        apiVersion: 'example.com/v1',
+        kind: 'Gadget',
+        metadata: { name: 'a' },
+        spec: { size: '3' },
+      })
+    ).status,
+  ).toBe(201);
   const before = webhook.reviews;
   const asV2 = await call('GET', `${v2}/a`);
-  expect(asV2.body).toMatchObject({ apiVersion: 'example.com/v2', kind: 'Gadget', spec: { size: 3 }, metadata: { name: 'a', labels: { converted: 'yes' } } });
+  expect(asV2.body).toMatchObject({
+    apiVersion: 'example.com/v2',
+    kind: 'Gadget',
+    spec: { size: 3 },
+    metadata: { name: 'a', labels: { converted: 'yes' } },
+  });
   expect(webhook.reviews).toBeGreaterThan(before);
 
   // Written in v2, stored in v1, read back in both.
-  const created = await call('POST', v2, { apiVersion: 'example.com/v2', kind: 'Gadget', metadata: { name: 'b' }, spec: { size: 5 } });
+  const created = await call('POST', v2, {
+    apiVersion: 'example.com/v2',
+    kind: 'Gadget',
+    metadata: { name: 'b' },
+    spec: { size: 5 },
+  });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ apiVersion: 'example.com/v2', spec: { size: 5 } });
   expect((await call('GET', `${v1}/b`)).body.spec).toEqual({ size: '5' });
@@ -80,24 +109,44 @@ test('objects round-trip between versions through the conversion webhook', async
   const yaml = await server.request('GET', `${v2}/a`, { headers: { accept: 'application/yaml' } });
   expect(yaml.status).toBe(200);
   expect(yaml.body).toContain('apiVersion: example.com/v2\n');
-  const protobuf = await server.request('GET', `${v2}/a`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+  const protobuf = await server.request('GET', `${v2}/a`, {
+    headers: { accept: 'application/vnd.kubernetes.protobuf' },
+  });
   expect(protobuf.status).toBe(406);
 
   // A webhook that fails makes reads in the other version fail with its message.
   webhook.misbehave = 'failure';
   const failed = await call('GET', `${v2}/a`);
   expect(failed.status).toBe(500);
-  expect(failed.body.message).toContain('conversion webhook for example.com/v1, Kind=Gadget failed: cannot convert this one');
+  expect(failed.body.message).toContain(
+    'conversion webhook for example.com/v1, Kind=Gadget failed: cannot convert this one',
+  );
   webhook.misbehave = 'none';
 });
 
-test('a conversion webhook given by Service round-trips through the Service\'s EndpointSlice', async () => {
+test("a conversion webhook given by Service round-trips through the Service's EndpointSlice", async () => {
   const [name, namespace] = SERVICE_DNS_NAME.split('.');
   const port = Number(new URL(webhook.url).port);
-  expect((await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } })).status).toBe(201);
-  const service = { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: 'https', port: 443, targetPort: port }] } };
+  expect(
+    (await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }))
+      .status,
+  ).toBe(201);
+  const service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name },
+    spec: { ports: [{ name: 'https', port: 443, targetPort: port }] },
+  };
   expect((await call('POST', `/api/v1/namespaces/${namespace}/services`, service)).status).toBe(201);
-  expect((await call('POST', `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`, endpointSliceOf(name, namespace, port))).status).toBe(201);
+  expect(
+    (
+      await call(
+        'POST',
+        `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`,
+        endpointSliceOf(name, namespace, port),
+      )
+    ).status,
+  ).toBe(201);
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -107,16 +156,35 @@ test('a conversion webhook given by Service round-trips through the Service\'s E
       scope: 'Namespaced',
       names: { plural: 'doodads', kind: 'Doodad' },
       versions: [version('v1', 'string', true), version('v2', 'integer', false)],
-      conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace, name, path: '/convert' }, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } },
+      conversion: {
+        strategy: 'Webhook',
+        webhook: {
+          clientConfig: { service: { namespace, name, path: '/convert' }, caBundle: webhook.caBundle },
+          conversionReviewVersions: ['v1'],
+        },
+      },
     },
   };
   expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
   const v1 = '/apis/example.com/v1/namespaces/default/doodads';
   const v2 = '/apis/example.com/v2/namespaces/default/doodads';
-  await eventually('doodads are served in v2', async () => (await call('GET', v2)).status === 200);
-  expect((await call('POST', v2, { apiVersion: 'example.com/v2', kind: 'Doodad', metadata: { name: 'd' }, spec: { size: 7 } })).status).toBe(201);
+  await waitUntil('doodads are served in v2', async () => (await call('GET', v2)).status === 200, 10_000, 50);
+  expect(
+    (
+      await call('POST', v2, {
+        apiVersion: 'example.com/v2',
+        kind: 'Doodad',
+        metadata: { name: 'd' },
+        spec: { size: 7 },
+      })
+    ).status,
+  ).toBe(201);
   expect((await call('GET', `${v1}/d`)).body.spec).toEqual({ size: '7' });
-  expect((await call('GET', `${v2}/d`)).body).toMatchObject({ apiVersion: 'example.com/v2', spec: { size: 7 }, metadata: { labels: { converted: 'yes' } } });
+  expect((await call('GET', `${v2}/d`)).body).toMatchObject({
+    apiVersion: 'example.com/v2',
+    spec: { size: 7 },
+    metadata: { labels: { converted: 'yes' } },
+  });
 });
 
 test('a field selector of the served version judges objects as converted: list, watch and deletecollection', async () => {
@@ -129,16 +197,26 @@ test('a field selector of the served version judges objects as converted: list, 
       scope: 'Namespaced',
       names: { plural: 'sprockets', kind: 'Sprocket' },
       versions: [version('v1', 'string', true, true), version('v2', 'integer', false, true)],
-      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] } },
+      conversion: {
+        strategy: 'Webhook',
+        webhook: { clientConfig: { url: webhook.url, caBundle: webhook.caBundle }, conversionReviewVersions: ['v1'] },
+      },
     },
   };
   expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
   const v1 = '/apis/example.com/v1/namespaces/default/sprockets';
   const v2 = '/apis/example.com/v2/namespaces/default/sprockets';
-  await eventually('sprockets are served in v2', async () => (await call('GET', v2)).status === 200);
+  await waitUntil('sprockets are served in v2', async () => (await call('GET', v2)).status === 200, 10_000, 50);
   // Stored in v1 as strings; v2 converts them to numbers, so "03" and "3" are both 3 there.
-  for (const [name, size] of [['a', '03'], ['b', '3'], ['c', '4']]) {
-    expect((await call('POST', v1, { apiVersion: 'example.com/v1', kind: 'Sprocket', metadata: { name }, spec: { size } })).status).toBe(201);
+  for (const [name, size] of [
+    ['a', '03'],
+    ['b', '3'],
+    ['c', '4'],
+  ]) {
+    expect(
+      (await call('POST', v1, { apiVersion: 'example.com/v1', kind: 'Sprocket', metadata: { name }, spec: { size } }))
+        .status,
+    ).toBe(201);
   }
   const names = (list: { items: { metadata: { name: string } }[] }) => list.items.map((item) => item.metadata.name);
   const listed = await call('GET', `${v2}?fieldSelector=spec.size%3D3`);
@@ -146,15 +224,30 @@ test('a field selector of the served version judges objects as converted: list, 
   expect(names((await call('GET', `${v1}?fieldSelector=spec.size%3D3`)).body)).toEqual(['b']);
 
   // a leaves the selection, c enters it: a watch from the list's revision sees both changes.
-  const patch = (name: string, size: string) => server.request('PATCH', `${v1}/${name}`, { body: JSON.stringify({ spec: { size } }), headers: { 'content-type': 'application/merge-patch+json' } });
+  const patch = (name: string, size: string) =>
+    server.request('PATCH', `${v1}/${name}`, {
+      body: JSON.stringify({ spec: { size } }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
   expect((await patch('a', '04')).status).toBe(200);
   expect((await patch('c', '003')).status).toBe(200);
-  const watched = await server.request('GET', `${v2}?watch=1&fieldSelector=spec.size%3D3&resourceVersion=${listed.body.metadata.resourceVersion}&timeoutSeconds=1`);
+  const watched = await server.request(
+    'GET',
+    `${v2}?watch=1&fieldSelector=spec.size%3D3&resourceVersion=${listed.body.metadata.resourceVersion}&timeoutSeconds=1`,
+  );
   const events = watched.body
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { type: string; object: { apiVersion: string; metadata: { name: string }; spec: { size: number } } });
-  expect(events.map((event) => [event.type, event.object.metadata.name, event.object.apiVersion, event.object.spec.size])).toEqual([
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          type: string;
+          object: { apiVersion: string; metadata: { name: string }; spec: { size: number } };
+        },
+    );
+  expect(
+    events.map((event) => [event.type, event.object.metadata.name, event.object.apiVersion, event.object.spec.size]),
+  ).toEqual([
     ['DELETED', 'a', 'example.com/v2', 3],
     ['ADDED', 'c', 'example.com/v2', 3],
   ]);

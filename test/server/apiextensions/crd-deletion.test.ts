@@ -4,6 +4,7 @@
  * finalizer goes; meanwhile no new object may be created.
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { waitUntil } from '../../helpers/wait-for';
 
 let server: InProcessServer;
 
@@ -15,18 +16,19 @@ afterAll(async () => {
   await server?.stop();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server under test
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
-  const answer = await server.request(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': contentType } });
+// JSON from the server under test
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: any }> {
+  const answer = await server.request(
+    method,
+    path,
+    body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': contentType } },
+  );
   return { status: answer.status, body: answer.json() };
-}
-
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const CRD = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com';
@@ -41,29 +43,74 @@ test('a CRD being deleted deletes its objects, waits for their finalizers, refus
       group: 'example.com',
       scope: 'Namespaced',
       names: { plural: 'things', kind: 'Thing' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
     },
   };
   expect((await call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
-  await eventually('things are served', async () => (await call('GET', THINGS)).status === 200);
-  expect((await call('POST', THINGS, { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'free' } })).status).toBe(201);
-  expect((await call('POST', THINGS, { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'held', finalizers: ['example.com/hold'] } })).status).toBe(201);
+  await waitUntil('things are served', async () => (await call('GET', THINGS)).status === 200, 10_000, 50);
+  expect(
+    (await call('POST', THINGS, { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'free' } })).status,
+  ).toBe(201);
+  expect(
+    (
+      await call('POST', THINGS, {
+        apiVersion: 'example.com/v1',
+        kind: 'Thing',
+        metadata: { name: 'held', finalizers: ['example.com/hold'] },
+      })
+    ).status,
+  ).toBe(201);
 
   expect((await call('DELETE', CRD)).status).toBe(200);
-  await eventually('the free object is gone and the held one terminating', async () => {
-    const list = await call('GET', THINGS);
-    return list.body.items?.length === 1 && list.body.items[0].metadata.deletionTimestamp !== undefined;
-  });
+  await waitUntil(
+    'the free object is gone and the held one terminating',
+    async () => {
+      const list = await call('GET', THINGS);
+      return list.body.items?.length === 1 && list.body.items[0].metadata.deletionTimestamp !== undefined;
+    },
+    10_000,
+    50,
+  );
   const terminating = await call('GET', CRD);
   expect(terminating.body.metadata.deletionTimestamp).toBeDefined();
   expect(terminating.body.status.conditions).toEqual(
-    expect.arrayContaining([expect.objectContaining({ type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' })]),
+    expect.arrayContaining([
+      expect.objectContaining({
+        type: 'Terminating',
+        status: 'True',
+        reason: 'InstanceDeletionInProgress',
+        message: 'CustomResource deletion is in progress',
+      }),
+    ]),
   );
-  await eventually('creates are refused', async () => (await call('POST', THINGS, { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'late' } })).status === 405);
-  const refused = await call('POST', THINGS, { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'late' } });
-  expect(refused.body).toMatchObject({ reason: 'MethodNotAllowed', message: 'create not allowed while custom resource definition is terminating' });
+  await waitUntil(
+    'creates are refused',
+    async () =>
+      (await call('POST', THINGS, { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'late' } }))
+        .status === 405,
+    10_000,
+    50,
+  );
+  const refused = await call('POST', THINGS, {
+    apiVersion: 'example.com/v1',
+    kind: 'Thing',
+    metadata: { name: 'late' },
+  });
+  expect(refused.body).toMatchObject({
+    reason: 'MethodNotAllowed',
+    message: 'create not allowed while custom resource definition is terminating',
+  });
 
-  expect((await call('PATCH', `${THINGS}/held`, { metadata: { finalizers: null } }, 'application/merge-patch+json')).status).toBe(200);
-  await eventually('the CRD is gone', async () => (await call('GET', CRD)).status === 404);
-  await eventually('its endpoints are gone', async () => (await call('GET', THINGS)).status === 404);
+  expect(
+    (await call('PATCH', `${THINGS}/held`, { metadata: { finalizers: null } }, 'application/merge-patch+json')).status,
+  ).toBe(200);
+  await waitUntil('the CRD is gone', async () => (await call('GET', CRD)).status === 404, 10_000, 50);
+  await waitUntil('its endpoints are gone', async () => (await call('GET', THINGS)).status === 404, 10_000, 50);
 });

@@ -4,6 +4,7 @@
  * answers (a whole in-process replica).
  */
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { waitUntil } from '../../helpers/wait-for';
 
 let server: InProcessServer;
 
@@ -15,18 +16,22 @@ afterAll(async () => {
   await server?.stop();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server under test
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; text: string }> {
-  const answer = await server.request(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  return { status: answer.status, body: answer.status === 200 || answer.status === 201 ? answer.json() : undefined, text: answer.body };
-}
-
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+// JSON from the server under test
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; text: string }> {
+  const answer = await server.request(
+    method,
+    path,
+    body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+  );
+  return {
+    status: answer.status,
+    body: answer.status === 200 || answer.status === 201 ? answer.json() : undefined,
+    text: answer.body,
+  };
 }
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -35,7 +40,15 @@ function crd(defaults: { v1?: string; v2?: string }) {
   const schema = (a?: string, b?: string) => ({
     openAPIV3Schema: {
       type: 'object',
-      properties: { spec: { type: 'object', properties: { a: { type: 'string', ...(a ? { default: a } : {}) }, b: { type: 'string', ...(b ? { default: b } : {}) } } } },
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            a: { type: 'string', ...(a ? { default: a } : {}) },
+            b: { type: 'string', ...(b ? { default: b } : {}) },
+          },
+        },
+      },
     },
   });
   return {
@@ -58,14 +71,27 @@ test('a default added later shows on get, list and watch in every version; stora
   expect((await call('POST', CRDS, crd({}))).status).toBe(201);
   const v1 = '/apis/example.com/v1/namespaces/default/dfs';
   const v2 = '/apis/example.com/v2/namespaces/default/dfs';
-  await eventually('dfs are served', async () => (await call('GET', v1)).status === 200);
-  const created = await call('POST', v1, { apiVersion: 'example.com/v1', kind: 'Df', metadata: { name: 'd1' }, spec: {} });
+  await waitUntil('dfs are served', async () => (await call('GET', v1)).status === 200, 10_000, 50);
+  const created = await call('POST', v1, {
+    apiVersion: 'example.com/v1',
+    kind: 'Df',
+    metadata: { name: 'd1' },
+    spec: {},
+  });
   expect(created.status).toBe(201);
   expect(created.body.spec).toEqual({});
 
   const current = (await call('GET', `${CRDS}/dfs.example.com`)).body;
-  expect((await call('PUT', `${CRDS}/dfs.example.com`, { ...crd({ v1: 'A1', v2: 'B2' }), metadata: current.metadata })).status).toBe(200);
-  await eventually('the new schema is served', async () => (await call('GET', `${v1}/d1`)).body?.spec?.a === 'A1');
+  expect(
+    (await call('PUT', `${CRDS}/dfs.example.com`, { ...crd({ v1: 'A1', v2: 'B2' }), metadata: current.metadata }))
+      .status,
+  ).toBe(200);
+  await waitUntil(
+    'the new schema is served',
+    async () => (await call('GET', `${v1}/d1`)).body?.spec?.a === 'A1',
+    10_000,
+    50,
+  );
 
   // The storage version's default, in both versions; the default only v2 declares is not filled.
   for (const base of [v1, v2]) {

@@ -40,6 +40,10 @@ test.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, { crd, ref
     return;
   }
   expect(answer.status).toBe(422);
-  const causes = ((answer.json() as { details: { causes: unknown } }).details.causes as Array<{ field: string; message: string }>).map((cause) => `${cause.field}: ${cause.message}`).sort();
+  const causes = (
+    (answer.json() as { details: { causes: unknown } }).details.causes as Array<{ field: string; message: string }>
+  )
+    .map((cause) => `${cause.field}: ${cause.message}`)
+    .sort();
   expect(causes).toEqual(reference.errors);
 });

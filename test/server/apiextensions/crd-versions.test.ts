@@ -6,10 +6,10 @@
 import { customResourceType } from '../../../server/apiextensions/custom-resource-type';
 import type { JSONSchemaProps } from '../../../server/apiextensions/crd-types';
 import { servedSubresources } from '../../../server/discovery/subresources';
-import { BUILTIN_KINDS } from '../../../server/registry/kinds';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
+import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
 const schema: JSONSchemaProps = {
   type: 'object',
@@ -48,8 +48,16 @@ const path = (version: string, rest = '') => `/apis/example.com/${version}/names
 
 beforeAll(async () => {
   testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: [...BUILTIN_KINDS, type] }) });
-  const created = await call('POST', path('v1'), { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { a: 'x', b: 'y', r: 1 }, status: { s: 'set', r: 2 } });
+  api = await serveResourceApi(testStore.storageFor, {
+    registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, type] }),
+  });
+  const created = await call('POST', path('v1'), {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w1' },
+    spec: { a: 'x', b: 'y', r: 1 },
+    status: { s: 'set', r: 2 },
+  });
   expect(created.status).toBe(201);
 });
 
@@ -58,8 +66,13 @@ afterAll(async () => {
   await testStore.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server under test
-async function call(method: string, target: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+// JSON from the server under test
+async function call(
+  method: string,
+  target: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const response = await fetch(api.base + target, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -68,7 +81,7 @@ async function call(method: string, target: string, body?: unknown, headers: Rec
   return { status: response.status, body: await response.json() };
 }
 
-test('discovery lists each version\'s own subresources', () => {
+test("discovery lists each version's own subresources", () => {
   expect(servedSubresources(type, { group: 'example.com', version: 'v1' }).map((s) => s.name)).toEqual(['status']);
   expect(servedSubresources(type, { group: 'example.com', version: 'v2' }).map((s) => s.name)).toEqual(['scale']);
 });
@@ -91,16 +104,24 @@ test('in v2, where status is no subresource, an update of the object writes its 
   expect(ignored).toMatchObject({ status: 200, body: { status: { s: 'by-v2' } } });
 });
 
-test('each version selects on its own fields, with the reference\'s refusal for the others', async () => {
+test("each version selects on its own fields, with the reference's refusal for the others", async () => {
   expect((await call('GET', path('v1', '?fieldSelector=spec.a=x'))).body.items).toHaveLength(1);
   expect((await call('GET', path('v2', '?fieldSelector=spec.b=y'))).body.items).toHaveLength(1);
-  expect(await call('GET', path('v2', '?fieldSelector=spec.a=x'))).toMatchObject({ status: 400, body: { message: 'field label not supported: spec.a' } });
-  expect(await call('GET', path('v1', '?fieldSelector=spec.b=y'))).toMatchObject({ status: 400, body: { message: 'field label not supported: spec.b' } });
+  expect(await call('GET', path('v2', '?fieldSelector=spec.a=x'))).toMatchObject({
+    status: 400,
+    body: { message: 'field label not supported: spec.a' },
+  });
+  expect(await call('GET', path('v1', '?fieldSelector=spec.b=y'))).toMatchObject({
+    status: 400,
+    body: { message: 'field label not supported: spec.b' },
+  });
 });
 
 test('each version prints its own columns', async () => {
   const table = async (version: string) =>
-    (await call('GET', path(version), undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).body.columnDefinitions.map((c: { name: string }) => c.name);
+    (
+      await call('GET', path(version), undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })
+    ).body.columnDefinitions.map((c: { name: string }) => c.name);
   expect(await table('v1')).toEqual(['Name', 'A']);
   expect(await table('v2')).toEqual(['Name', 'B']);
 });

@@ -3,12 +3,16 @@
  * names, pruning, defaulting, schema validation, status and scale subresources, field
  * selectors; and the printer of its columns.
  */
-import { customDefinitionName, customResourceDefinitions, customResourceType } from '../../../server/apiextensions/custom-resource-type';
+import {
+  customDefinitionName,
+  customResourceDefinitions,
+  customResourceType,
+} from '../../../server/apiextensions/custom-resource-type';
 import { customResourcePrinter } from '../../../server/apiextensions/printer-columns';
-import { BUILTIN_KINDS } from '../../../server/registry/kinds';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
+import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
 const crd = widgetCRD();
 const type = customResourceType(crd);
@@ -18,7 +22,9 @@ const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
 
 beforeAll(async () => {
   testStore = await openTestStore();
-  api = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: [...BUILTIN_KINDS, type] }) });
+  api = await serveResourceApi(testStore.storageFor, {
+    registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, type] }),
+  });
 });
 
 afterAll(async () => {
@@ -26,8 +32,13 @@ afterAll(async () => {
   await testStore.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server under test
-async function call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
+// JSON from the server under test
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: any }> {
   const response = await fetch(api.base + path, {
     method,
     headers: body === undefined ? {} : { 'content-type': contentType },
@@ -52,13 +63,25 @@ test('the type carries the CRD names, scope, storage and subresources', () => {
     storagePrefix: 'example.com/widgets',
     shortNames: ['wd'],
     categories: ['all'],
-    subresources: { status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' } },
+    subresources: {
+      status: true,
+      scale: {
+        specReplicasPath: 'spec.replicas',
+        statusReplicasPath: 'status.replicas',
+        labelSelectorPath: 'status.selector',
+      },
+    },
   });
-  expect(type.versions.map(({ printer: _printer, own: _own, ...version }) => version)).toEqual([{ version: 'v1', definition: 'com.example.v1.Widget' }]);
+  expect(type.versions.map(({ printer: _printer, own: _own, ...version }) => version)).toEqual([
+    { version: 'v1', definition: 'com.example.v1.Widget' },
+  ]);
   expect(type.versions[0].printer?.columns.map((column) => column.name)).toEqual(['Name', 'Color', 'Replicas', 'Age']);
   expect(Object.keys(type.selectableFields)).toEqual(['spec.color']);
   expect(customResourceDefinitions(crd)[customDefinitionName('example.com', 'v1', 'Widget')]).toMatchObject({
-    properties: { metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }, spec: { required: ['color'] } },
+    properties: {
+      metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+      spec: { required: ['color'] },
+    },
     'x-kubernetes-group-version-kind': [{ group: 'example.com', version: 'v1', kind: 'Widget' }],
   });
 });
@@ -82,7 +105,11 @@ test('an invalid object is rejected with the schema messages', async () => {
 test('finalizers a write adds without a domain (or with a domain and no path) are warned of, as kube-apiserver v1.34.4 words it', async () => {
   const headers = { 'content-type': 'application/json' };
   const finalizers = ['foo', 'a.b', 'x/y', 'kubernetes', 'orphan', 'Abc'];
-  const created = await fetch(api.base + WIDGETS, { method: 'POST', headers, body: JSON.stringify(widget('fin', { color: 'red' }, { metadata: { name: 'fin', finalizers } })) });
+  const created = await fetch(api.base + WIDGETS, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(widget('fin', { color: 'red' }, { metadata: { name: 'fin', finalizers } })),
+  });
   expect(created.status).toBe(201);
   expect(created.headers.get('warning')).toBe(
     [
@@ -92,20 +119,38 @@ test('finalizers a write adds without a domain (or with a domain and no path) ar
     ].join(', '),
   );
   // Only the finalizers the update adds.
-  const patched = await fetch(`${api.base}${WIDGETS}/fin`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { finalizers: ['foo', 'bar', 'a.b/c'] } }) });
+  const patched = await fetch(`${api.base}${WIDGETS}/fin`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/merge-patch+json' },
+    body: JSON.stringify({ metadata: { finalizers: ['foo', 'bar', 'a.b/c'] } }),
+  });
   expect(patched.status).toBe(200);
-  expect(patched.headers.get('warning')).toBe('299 - "metadata.finalizers: \\"bar\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"');
-  await fetch(`${api.base}${WIDGETS}/fin`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ metadata: { finalizers: null } }) });
+  expect(patched.headers.get('warning')).toBe(
+    '299 - "metadata.finalizers: \\"bar\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"',
+  );
+  await fetch(`${api.base}${WIDGETS}/fin`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/merge-patch+json' },
+    body: JSON.stringify({ metadata: { finalizers: null } }),
+  });
 });
 
 test('status and scale subresources read and write their parts', async () => {
   const current = await call('GET', `${WIDGETS}/a`);
-  const status = await call('PUT', `${WIDGETS}/a/status`, { ...current.body, spec: { color: 'blue' }, status: { replicas: 1, selector: 'app=a' } });
+  const status = await call('PUT', `${WIDGETS}/a/status`, {
+    ...current.body,
+    spec: { color: 'blue' },
+    status: { replicas: 1, selector: 'app=a' },
+  });
   expect(status.status).toBe(200);
   expect(status.body.spec.color).toBe('red');
   expect(status.body.status).toEqual({ replicas: 1, selector: 'app=a' });
   const scale = await call('GET', `${WIDGETS}/a/scale`);
-  expect(scale.body).toMatchObject({ kind: 'Scale', spec: { replicas: 1 }, status: { replicas: 1, selector: 'app=a' } });
+  expect(scale.body).toMatchObject({
+    kind: 'Scale',
+    spec: { replicas: 1 },
+    status: { replicas: 1, selector: 'app=a' },
+  });
   const scaled = await call('PATCH', `${WIDGETS}/a/scale`, { spec: { replicas: 4 } }, 'application/merge-patch+json');
   expect(scaled.status).toBe(200);
   const after = await call('GET', `${WIDGETS}/a`);
@@ -133,7 +178,10 @@ test('the printer shows the declared columns, typed', () => {
     ['Age', 'date'],
   ]);
   const now = new Date('2026-01-01T00:10:00Z');
-  const row = printer.print({ metadata: { name: 'a', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { color: 'red', replicas: 2 } }, now);
+  const row = printer.print(
+    { metadata: { name: 'a', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { color: 'red', replicas: 2 } },
+    now,
+  );
   expect(row.cells).toEqual(['a', 'red', 2, '10m']);
   expect(printer.print({ metadata: { name: 'b' }, spec: {} }, now).cells).toEqual(['b', null, null, null]);
   expect(customResourcePrinter(undefined).columns.map((column) => column.name)).toEqual(['Name', 'Age']);
@@ -142,10 +190,14 @@ test('the printer shows the declared columns, typed', () => {
 test('bodies are not typed: a wrong type is the schema validation 422; unknown fields follow fieldValidation; allowed nulls stay', async () => {
   const wrongType = await call('POST', WIDGETS, widget('p', { color: 'red', replicas: 'x' }));
   expect(wrongType.status).toBe(422);
-  expect(wrongType.body.message).toBe('Widget.example.com "p" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"');
+  expect(wrongType.body.message).toBe(
+    'Widget.example.com "p" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+  );
   const strict = await call('POST', `${WIDGETS}?fieldValidation=Strict`, widget('q', { color: 'red', unknown: 1 }));
   expect(strict.status).toBe(400);
-  expect(strict.body.message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.unknown"');
+  expect(strict.body.message).toBe(
+    'Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.unknown"',
+  );
   const response = await fetch(`${api.base}${WIDGETS}?fieldValidation=Warn`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -164,9 +216,21 @@ test('a deprecated version warns with the reference text, naming the newer versi
     { ...v1, name: 'v1' },
     { ...v1, name: 'v1alpha1', storage: false, deprecated: true, deprecationWarning: 'old, do not use' },
   ];
-  expect(customResourceType(twoVersions).versions.map(({ printer: _printer, own: _own, ...version }) => version)).toEqual([
+  expect(
+    customResourceType(twoVersions).versions.map(({ printer: _printer, own: _own, ...version }) => version),
+  ).toEqual([
     { version: 'v1', definition: 'com.example.v1.Widget' },
-    { version: 'v1beta1', definition: 'com.example.v1beta1.Widget', deprecated: true, deprecationWarning: 'example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget' },
-    { version: 'v1alpha1', definition: 'com.example.v1alpha1.Widget', deprecated: true, deprecationWarning: 'old, do not use' },
+    {
+      version: 'v1beta1',
+      definition: 'com.example.v1beta1.Widget',
+      deprecated: true,
+      deprecationWarning: 'example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget',
+    },
+    {
+      version: 'v1alpha1',
+      definition: 'com.example.v1alpha1.Widget',
+      deprecated: true,
+      deprecationWarning: 'old, do not use',
+    },
   ]);
 });

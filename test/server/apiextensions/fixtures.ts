@@ -21,12 +21,24 @@ export const WIDGET_SCHEMA: JSONSchemaProps = {
           type: 'array',
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
-          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+          items: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' }, port: { type: 'integer' } },
+          },
         },
         labels: { type: 'object', additionalProperties: { type: 'string' } },
         note: { type: 'string', nullable: true },
-        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { fixed: { type: 'object', properties: { a: { type: 'string' } } } } },
-        template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+        free: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: { fixed: { type: 'object', properties: { a: { type: 'string' } } } },
+        },
+        template: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          'x-kubernetes-preserve-unknown-fields': true,
+        },
       },
     },
     status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
@@ -48,7 +60,14 @@ export function widgetCRD(overrides: Partial<CustomResourceDefinition['spec']> =
           served: true,
           storage: true,
           schema: { openAPIV3Schema: WIDGET_SCHEMA },
-          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+          subresources: {
+            status: {},
+            scale: {
+              specReplicasPath: '.spec.replicas',
+              statusReplicasPath: '.status.replicas',
+              labelSelectorPath: '.status.selector',
+            },
+          },
           additionalPrinterColumns: [
             { name: 'Color', type: 'string', jsonPath: '.spec.color' },
             { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },

@@ -14,7 +14,12 @@ const crds = published.crds as unknown as CustomResourceDefinition[];
 
 describe.each(['v2', 'v3'] as const)('OpenAPI %s', (flavour) => {
   const expected = published[flavour] as Record<string, unknown>;
-  const rendered = renderSchemas({ definitions: Object.assign({}, ...crds.map(customResourceDefinitions)), names: Object.keys(expected), flavour, kinds: new Map() });
+  const rendered = renderSchemas({
+    definitions: Object.assign({}, ...crds.map(customResourceDefinitions)),
+    names: Object.keys(expected),
+    flavour,
+    kinds: new Map(),
+  });
   test.each(Object.keys(expected))('%s', (name) => {
     expect(rendered[name]).toEqual(expected[name]);
   });

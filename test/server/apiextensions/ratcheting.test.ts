@@ -9,11 +9,11 @@ import type { JSONSchemaProps } from '../../../server/apiextensions/crd-types';
 import { RatchetPosition } from '../../../server/apiextensions/ratcheting';
 import { validateBySchema } from '../../../server/apiextensions/schema-validation';
 import { validateByRules, validationRuleErrors } from '../../../server/apiextensions/validation-rules';
-import { BUILTIN_KINDS } from '../../../server/registry/kinds';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import { FieldPath } from '../../../server/validation/field-errors';
+import { FieldPath } from '../../../server/status/field-errors';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
 import { widgetCRD } from './fixtures';
+import { BUILTIN_TYPES } from '../../../server/builtin-types';
 
 const NOT_FOO: JSONSchemaProps = { type: 'string', enum: ['notfoo'] };
 
@@ -36,7 +36,12 @@ const ENUM_SCHEMA: JSONSchemaProps = {
 };
 
 function resource(body: Record<string, unknown>, labels?: Record<string, string>) {
-  return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', ...(labels ? { labels } : {}) }, ...body };
+  return {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: { name: 'w', ...(labels ? { labels } : {}) },
+    ...body,
+  };
 }
 
 function schemaErrors(object: unknown, old: unknown, schema: JSONSchemaProps): string[] {
@@ -45,20 +50,33 @@ function schemaErrors(object: unknown, old: unknown, schema: JSONSchemaProps): s
 }
 
 describe('schema errors', () => {
-  const stored = resource({ field: 'foo', struct: { field: 'foo' }, list: [{ key: 'first', field: 'foo' }], map: { foo: { field: 'foo' } } });
+  const stored = resource({
+    field: 'foo',
+    struct: { field: 'foo' },
+    list: [{ key: 'first', field: 'foo' }],
+    map: { foo: { field: 'foo' } },
+  });
 
   test('unchanged correlatable values keep their errors out of an update that changes something else', () => {
     const updated = { ...stored, metadata: { ...stored.metadata, labels: { foo: 'bar' } } };
     expect(schemaErrors(updated, stored, ENUM_SCHEMA)).toEqual([]);
     // A create (or the same object without its stored self) has them all.
-    expect(schemaErrors(updated, undefined, ENUM_SCHEMA)).toEqual(['field', 'struct.field', 'list[0].field', 'map.foo.field']);
+    expect(schemaErrors(updated, undefined, ENUM_SCHEMA)).toEqual([
+      'field',
+      'struct.field',
+      'list[0].field',
+      'map.foo.field',
+    ]);
   });
 
   test('list-map items are matched by key, not by index; a new item or a changed value is checked', () => {
     const updated = resource({
       field: 'bar',
       struct: { field: 'foo' },
-      list: [{ key: 'second', field: 'foo' }, { key: 'first', field: 'foo' }],
+      list: [
+        { key: 'second', field: 'foo' },
+        { key: 'first', field: 'foo' },
+      ],
       map: { foo: { field: 'foo' }, bar: { field: 'foo' } },
     });
     expect(schemaErrors(updated, stored, ENUM_SCHEMA)).toEqual(['field', 'list[0].field', 'map.bar.field']);
@@ -67,7 +85,12 @@ describe('schema errors', () => {
   test('items of atomic and set lists are not matched: a changed list has all its errors, an unchanged one none', () => {
     const before = resource({ setArray: ['foo', 'bar'], atomicArray: ['foo', 'bar'] });
     const grown = resource({ setArray: ['foo', 'bar', 'notfoo'], atomicArray: ['foo', 'bar', 'notfoo'] });
-    expect(schemaErrors(grown, before, ENUM_SCHEMA)).toEqual(['setArray[0]', 'setArray[1]', 'atomicArray[0]', 'atomicArray[1]']);
+    expect(schemaErrors(grown, before, ENUM_SCHEMA)).toEqual([
+      'setArray[0]',
+      'setArray[1]',
+      'atomicArray[0]',
+      'atomicArray[1]',
+    ]);
     const relabelled = { ...before, metadata: { name: 'w', labels: { a: 'b' } } };
     expect(schemaErrors(relabelled, before, ENUM_SCHEMA)).toEqual([]);
   });
@@ -76,7 +99,12 @@ describe('schema errors', () => {
     const schema: JSONSchemaProps = {
       type: 'object',
       properties: {
-        spec: { type: 'object', maxProperties: 1, 'x-kubernetes-preserve-unknown-fields': true, properties: { k: { type: 'string' } } },
+        spec: {
+          type: 'object',
+          maxProperties: 1,
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: { k: { type: 'string' } },
+        },
         known: { type: 'object', maxProperties: 1, properties: { a: { type: 'string' }, b: { type: 'string' } } },
       },
     };
@@ -85,7 +113,10 @@ describe('schema errors', () => {
   });
 
   test('set duplicates are checked only when the stored object had none', () => {
-    const schema: JSONSchemaProps = { type: 'object', properties: { tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } } };
+    const schema: JSONSchemaProps = {
+      type: 'object',
+      properties: { tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } } },
+    };
     expect(schemaErrors(resource({ tags: ['a', 'a', 'b'] }), resource({ tags: ['a', 'a'] }), schema)).toEqual([]);
     expect(schemaErrors(resource({ tags: ['a', 'a'] }), resource({ tags: ['a'] }), schema)).toEqual(['tags[1]']);
   });
@@ -122,7 +153,14 @@ describe('rule failures', () => {
   const stored = resource({ field: 'notfoo', list: [{ key: 'a', field: 'notfoo' }], map: { a: { field: 'notfoo' } } });
 
   test('on unchanged values are warnings; on new or changed values, errors', () => {
-    const updated = resource({ field: 'notfoo', list: [{ key: 'a', field: 'notfoo' }, { key: 'b', field: 'bar' }], map: { a: { field: 'notfoo' } } });
+    const updated = resource({
+      field: 'notfoo',
+      list: [
+        { key: 'a', field: 'notfoo' },
+        { key: 'b', field: 'bar' },
+      ],
+      map: { a: { field: 'notfoo' } },
+    });
     expect(ruleOutcome(updated, stored, ruleSchema(RULE))).toEqual({
       errors: ['list[1].field: Invalid value: "string": failed rule: self == "foo"'],
       warnings: [
@@ -150,13 +188,23 @@ describe('rule failures', () => {
     // Unchanged: the rule fails (it is a transition rule, so not ratcheted).
     expect(ruleOutcome(stored, stored, schema).errors).toHaveLength(3);
     // Every value changed, and a new list item without an old self: all hold.
-    const changed = resource({ field: 'new', list: [{ key: 'a', field: 'new' }, { key: 'b', field: 'x' }], map: { a: { field: 'new' } } });
+    const changed = resource({
+      field: 'new',
+      list: [
+        { key: 'a', field: 'new' },
+        { key: 'b', field: 'x' },
+      ],
+      map: { a: { field: 'new' } },
+    });
     expect(ruleOutcome(changed, stored, schema).errors).toEqual([]);
   });
 });
 
 describe('through the API', () => {
-  const lax: JSONSchemaProps = { type: 'object', properties: { spec: { type: 'object', properties: { color: { type: 'string' }, size: { type: 'string' } } } } };
+  const lax: JSONSchemaProps = {
+    type: 'object',
+    properties: { spec: { type: 'object', properties: { color: { type: 'string' }, size: { type: 'string' } } } },
+  };
   const strict: JSONSchemaProps = {
     type: 'object',
     properties: {
@@ -169,7 +217,8 @@ describe('through the API', () => {
       },
     },
   };
-  const crdWith = (schema: JSONSchemaProps) => widgetCRD({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] });
+  const crdWith = (schema: JSONSchemaProps) =>
+    widgetCRD({ versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] });
   let testStore: TestStore;
   let laxApi: ServedApi;
   let strictApi: ServedApi;
@@ -177,8 +226,12 @@ describe('through the API', () => {
 
   beforeAll(async () => {
     testStore = await openTestStore();
-    laxApi = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: [...BUILTIN_KINDS, customResourceType(crdWith(lax))] }) });
-    strictApi = await serveResourceApi(testStore.storageFor, { registry: new ResourceTypeRegistry({ types: [...BUILTIN_KINDS, customResourceType(crdWith(strict))] }) });
+    laxApi = await serveResourceApi(testStore.storageFor, {
+      registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, customResourceType(crdWith(lax))] }),
+    });
+    strictApi = await serveResourceApi(testStore.storageFor, {
+      registry: new ResourceTypeRegistry({ types: [...BUILTIN_TYPES, customResourceType(crdWith(strict))] }),
+    });
   });
 
   afterAll(async () => {
@@ -187,8 +240,15 @@ describe('through the API', () => {
     await testStore.close();
   });
 
-  async function patch(api: ServedApi, body: unknown): Promise<{ status: number; warnings: string | null; message?: string }> {
-    const response = await fetch(api.base + WIDGET, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
+  async function patch(
+    api: ServedApi,
+    body: unknown,
+  ): Promise<{ status: number; warnings: string | null; message?: string }> {
+    const response = await fetch(api.base + WIDGET, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify(body),
+    });
     const json = (await response.json()) as { message?: string };
     return { status: response.status, warnings: response.headers.get('warning'), message: json.message };
   }
@@ -201,7 +261,10 @@ describe('through the API', () => {
     });
     expect(created.status).toBe(201);
     const labelled = await patch(strictApi, { metadata: { labels: { a: 'b' } } });
-    expect(labelled).toMatchObject({ status: 200, warnings: `299 - "spec.color: Invalid value: \\"string\\": failed rule: self == 'ok'"` });
+    expect(labelled).toMatchObject({
+      status: 200,
+      warnings: `299 - "spec.color: Invalid value: \\"string\\": failed rule: self == 'ok'"`,
+    });
     // Changing the too-long value is checked, and the rules are then not run (kube-apiserver's words).
     const resized = await patch(strictApi, { spec: { size: 'huge' } });
     expect(resized.status).toBe(422);

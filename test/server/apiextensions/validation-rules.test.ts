@@ -1,5 +1,5 @@
 /** x-kubernetes-validations: compiled at CRD write time, evaluated on custom resource writes. */
-import { FieldPath } from '../../../server/validation/field-errors';
+import { FieldPath } from '../../../server/status/field-errors';
 import type { JSONSchemaProps } from '../../../server/apiextensions/crd-types';
 import { validateByRules, validationRuleErrors } from '../../../server/apiextensions/validation-rules';
 
@@ -10,7 +10,10 @@ const SCHEMA: JSONSchemaProps = {
     spec: {
       type: 'object',
       'x-kubernetes-validations': [
-        { rule: 'self.min <= self.max', messageExpression: "'min ' + string(self.min) + ' is above max ' + string(self.max)" },
+        {
+          rule: 'self.min <= self.max',
+          messageExpression: "'min ' + string(self.min) + ' is above max ' + string(self.max)",
+        },
         { rule: 'self.mode == oldSelf.mode', message: 'mode is immutable', fieldPath: '.mode' },
         { rule: 'self.max < 100', reason: 'FieldValueForbidden' },
       ],
@@ -29,20 +32,31 @@ const LIST_SCHEMA: JSONSchemaProps = {
   properties: {
     spec: {
       type: 'object',
-      'x-kubernetes-validations': [{ rule: "self.items.size() == 0 || self.items[0].name != 'first'", message: 'no item named first comes first' }],
+      'x-kubernetes-validations': [
+        { rule: "self.items.size() == 0 || self.items[0].name != 'first'", message: 'no item named first comes first' },
+      ],
       properties: {
         items: {
           type: 'array',
           'x-kubernetes-validations': [
             { rule: "self.all(i, i.name != '')", message: 'items have names' },
-            { rule: "self.map(i, i.name).filter(n, n == 'x').size() <= 1 && self[self.size() - 1].name != 'last'", message: 'no item named last comes last' },
+            {
+              rule: "self.map(i, i.name).filter(n, n == 'x').size() <= 1 && self[self.size() - 1].name != 'last'",
+              message: 'no item named last comes last',
+            },
           ],
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
           items: {
             type: 'object',
             required: ['name'],
-            properties: { name: { type: 'string' }, size: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'size may only grow' }] } },
+            properties: {
+              name: { type: 'string' },
+              size: {
+                type: 'integer',
+                'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'size may only grow' }],
+              },
+            },
           },
         },
       },
@@ -72,14 +86,29 @@ test('failures report the message, the messageExpression, the default text, the 
 });
 
 test('transition rules compare with the stored object, also in list-map items matched by key', () => {
-  expect(texts(widget('w1', { min: 1, max: 2, mode: 'b' }), widget('w1', { min: 1, max: 2, mode: 'a' }))).toEqual(['spec.mode: Invalid value: "object": mode is immutable']);
-  const old = widget('w1', { items: [{ name: 'x', size: 5 }, { name: 'y', size: 1 }] });
-  const next = widget('w1', { items: [{ name: 'y', size: 2 }, { name: 'x', size: 4 }, { name: 'z', size: 0 }] });
+  expect(texts(widget('w1', { min: 1, max: 2, mode: 'b' }), widget('w1', { min: 1, max: 2, mode: 'a' }))).toEqual([
+    'spec.mode: Invalid value: "object": mode is immutable',
+  ]);
+  const old = widget('w1', {
+    items: [
+      { name: 'x', size: 5 },
+      { name: 'y', size: 1 },
+    ],
+  });
+  const next = widget('w1', {
+    items: [
+      { name: 'y', size: 2 },
+      { name: 'x', size: 4 },
+      { name: 'z', size: 0 },
+    ],
+  });
   expect(texts(next, old, LIST_SCHEMA)).toEqual(['spec.items[1].size: Invalid value: "integer": size may only grow']);
 });
 
 test('rules over a list of objects read its items by index and by macro', () => {
-  expect(texts(widget('w1', { items: [{ name: 'first' }, { name: '' }, { name: 'last' }] }), undefined, LIST_SCHEMA)).toEqual([
+  expect(
+    texts(widget('w1', { items: [{ name: 'first' }, { name: '' }, { name: 'last' }] }), undefined, LIST_SCHEMA),
+  ).toEqual([
     'spec: Invalid value: "object": no item named first comes first',
     'spec.items: Invalid value: "array": items have names',
     'spec.items: Invalid value: "array": no item named last comes last',
@@ -93,14 +122,33 @@ test('CRD write time: compile errors and rule field checks with the reference te
       spec: {
         type: 'object',
         properties: { x: { type: 'integer' } },
-        'x-kubernetes-validations': [{ rule: 'self.x >' }, { rule: 'self.y == 1' }, { rule: 'self.x == 1', optionalOldSelf: true }, { rule: '' }],
+        'x-kubernetes-validations': [
+          { rule: 'self.x >' },
+          { rule: 'self.y == 1' },
+          { rule: 'self.x == 1', optionalOldSelf: true },
+          { rule: '' },
+        ],
       },
     },
   };
-  const errors = validationRuleErrors(bad, FieldPath.root('spec', 'versions').index(0).child('schema', 'openAPIV3Schema'));
+  const errors = validationRuleErrors(
+    bad,
+    FieldPath.root('spec', 'versions').index(0).child('schema', 'openAPIV3Schema'),
+  );
   const prefix = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations';
   expect(errors.map((error) => error.field)).toEqual([`${prefix}[3].rule`]);
-  const compiled = validationRuleErrors({ ...bad, properties: { spec: { ...bad.properties!.spec, 'x-kubernetes-validations': bad.properties!.spec['x-kubernetes-validations']!.slice(0, 3) } } }, FieldPath.root('s'));
+  const compiled = validationRuleErrors(
+    {
+      ...bad,
+      properties: {
+        spec: {
+          ...bad.properties!.spec,
+          'x-kubernetes-validations': bad.properties!.spec['x-kubernetes-validations']!.slice(0, 3),
+        },
+      },
+    },
+    FieldPath.root('s'),
+  );
   // kube-apiserver v1.34.4 shows the rule as the JSON of its internal ValidationRule.
   expect(compiled.map((error) => `${error.field}: ${error.detail.split('\n')[0]}`)).toEqual([
     `s.properties[spec].x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self.x \\u003e","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:9: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`,
@@ -117,14 +165,24 @@ test('CRD write time: a rule whose worst case is over budget is refused with the
     properties: {
       spec: {
         type: 'object',
-        properties: { names: { type: 'array', ...bounds, items, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }] } },
+        properties: {
+          names: {
+            type: 'array',
+            ...bounds,
+            items,
+            'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x.matches(y)))' }],
+          },
+        },
       },
     },
   });
   const root = FieldPath.root('spec', 'validation', 'openAPIV3Schema');
   const rule = 'spec.validation.openAPIV3Schema.properties[spec].properties[names].x-kubernetes-validations[0].rule';
-  const advice = '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
-  expect(validationRuleErrors(names({}, { type: 'string' }), root).map((error) => `${error.field}: ${error.detail}`)).toEqual([
+  const advice =
+    '(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)';
+  expect(
+    validationRuleErrors(names({}, { type: 'string' }), root).map((error) => `${error.field}: ${error.detail}`),
+  ).toEqual([
     `${rule}: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${advice}`,
     `${rule}: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
     `spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${advice}`,
@@ -146,12 +204,36 @@ describe('lists marked set or map compare without order, as the left operand say
       spec: {
         type: 'object',
         'x-kubernetes-validations': [{ rule, message: 'unequal' }],
-        properties: { s: setOf, s2: setOf, a: { type: 'array', items: { type: 'string' } }, m: mapOf, o: { type: 'object', properties: { s: setOf } } },
+        properties: {
+          s: setOf,
+          s2: setOf,
+          a: { type: 'array', items: { type: 'string' } },
+          m: mapOf,
+          o: { type: 'object', properties: { s: setOf } },
+        },
       },
     },
   });
-  const before = widget('w1', { s: ['a', 'b'], s2: ['b', 'a'], a: ['a', 'b'], o: { s: ['a', 'b'] }, m: [{ k: 'p', v: 1 }, { k: 'q', v: 2 }] });
-  const after = widget('w1', { s: ['b', 'a'], s2: ['b', 'a'], a: ['a', 'b'], o: { s: ['b', 'a'] }, m: [{ k: 'q', v: 2 }, { k: 'p', v: 1 }] });
+  const before = widget('w1', {
+    s: ['a', 'b'],
+    s2: ['b', 'a'],
+    a: ['a', 'b'],
+    o: { s: ['a', 'b'] },
+    m: [
+      { k: 'p', v: 1 },
+      { k: 'q', v: 2 },
+    ],
+  });
+  const after = widget('w1', {
+    s: ['b', 'a'],
+    s2: ['b', 'a'],
+    a: ['a', 'b'],
+    o: { s: ['b', 'a'] },
+    m: [
+      { k: 'q', v: 2 },
+      { k: 'p', v: 1 },
+    ],
+  });
   test.each([
     ["self.s == ['a', 'b']", true],
     ["['a', 'b'] == self.s", false],
@@ -171,7 +253,12 @@ describe('lists marked set or map compare without order, as the left operand say
     expect(texts(after, before, schema(rule))).toEqual(holds ? [] : ['spec: Invalid value: "object": unequal']);
   });
   test('a map list item that changed is unequal', () => {
-    const changed = widget('w1', { m: [{ k: 'q', v: 3 }, { k: 'p', v: 1 }] });
+    const changed = widget('w1', {
+      m: [
+        { k: 'q', v: 3 },
+        { k: 'p', v: 1 },
+      ],
+    });
     expect(texts(changed, before, schema('self.m == oldSelf.m'))).toEqual(['spec: Invalid value: "object": unequal']);
   });
 });

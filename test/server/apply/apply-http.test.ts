@@ -34,11 +34,19 @@ function managedFieldsOf(object: Json): Json[] {
 describe('apply bodies', () => {
   test('with the gate on, an apply body may be CBOR, and the 415 lists that type', async () => {
     const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-cbor' }, data: { a: '1' } };
-    const created = await patch(`${CONFIGMAPS}/from-cbor?fieldManager=ctl`, 'application/apply-patch+cbor', encodeCbor(config));
+    const created = await patch(
+      `${CONFIGMAPS}/from-cbor?fieldManager=ctl`,
+      'application/apply-patch+cbor',
+      encodeCbor(config),
+    );
     expect(created.status).toBe(201);
     expect(created.body.data).toEqual({ a: '1' });
 
-    const malformed = await patch(`${CONFIGMAPS}/from-cbor?fieldManager=ctl`, 'application/apply-patch+cbor', Uint8Array.from([0xa1]));
+    const malformed = await patch(
+      `${CONFIGMAPS}/from-cbor?fieldManager=ctl`,
+      'application/apply-patch+cbor',
+      Uint8Array.from([0xa1]),
+    );
     expect(malformed.status).toBe(400);
     expect(malformed.body.message).toMatch(/^error decoding CBOR: /);
 
@@ -53,19 +61,33 @@ describe('apply bodies', () => {
     const repeated = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: warned\ndata:\n  a: "1"\n  a: "2"\n';
     const warned = await patch(`${CONFIGMAPS}/warned?fieldManager=ctl`, APPLY, repeated);
     expect(warned.status).toBe(201);
-    expect(warned.warning).toBe('299 - "error converting YAML to JSON: yaml: unmarshal errors:\\n  line 7: key \\"a\\" already set in map"');
+    expect(warned.warning).toBe(
+      '299 - "error converting YAML to JSON: yaml: unmarshal errors:\\n  line 7: key \\"a\\" already set in map"',
+    );
 
     const list = await patch(`${CONFIGMAPS}/warned?fieldManager=ctl`, APPLY, '- a\n- b\n');
     expect(list.status).toBe(400);
-    expect(list.body.message).toBe('error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}');
+    expect(list.body.message).toBe(
+      'error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}',
+    );
 
-    const otherKind = await patch(`${CONFIGMAPS}/warned?fieldManager=ctl`, APPLY, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'warned' } });
+    const otherKind = await patch(`${CONFIGMAPS}/warned?fieldManager=ctl`, APPLY, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'warned' },
+    });
     expect(otherKind.status).toBe(400);
     expect(otherKind.body.message).toBe('invalid object type: /v1, Kind=Secret');
   });
 
   test('a configuration of another kind is refused as such before its fields are typed', async () => {
-    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cm' }, type: 'Opaque', stringData: { a: 'b' } };
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cm' },
+      type: 'Opaque',
+      stringData: { a: 'b' },
+    };
     const answer = await patch(`${CONFIGMAPS}/cm?fieldManager=ctl`, APPLY, secret);
     expect(answer.status).toBe(400);
     expect(answer.body.message).toBe('invalid object type: /v1, Kind=Secret');
@@ -80,14 +102,19 @@ describe('values of the wrong type are refused before merging, as the reference 
   });
 
   test('a string where a number belongs: 400 with the typed-patch text (the reference: 500), nothing stored', async () => {
-    const answer = await patch(`${DEPLOYMENTS}/typed?fieldManager=alice`, APPLY, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: typed\nspec:\n  replicas: "two"\n');
+    const answer = await patch(
+      `${DEPLOYMENTS}/typed?fieldManager=alice`,
+      APPLY,
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: typed\nspec:\n  replicas: "two"\n',
+    );
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
       metadata: {},
       status: 'Failure',
-      message: 'failed to create typed patch object (/typed; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string',
+      message:
+        'failed to create typed patch object (/typed; apps/v1, Kind=Deployment): .spec.replicas: expected numeric (int or float), got string',
       reason: 'BadRequest',
       code: 400,
     });
@@ -113,12 +140,20 @@ describe('values of the wrong type are refused before merging, as the reference 
   });
 
   test('an int-or-string takes either scalar but not a map', async () => {
-    const config = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'typed' }, spec: { ...spec(2), strategy: { rollingUpdate: { maxSurge: { percent: 5 } } } } };
+    const config = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'typed' },
+      spec: { ...spec(2), strategy: { rollingUpdate: { maxSurge: { percent: 5 } } } },
+    };
     const answer = await patch(`${DEPLOYMENTS}/typed?fieldManager=alice`, APPLY, config);
     expect(answer.body.message).toBe(
       'failed to create typed patch object (/typed; apps/v1, Kind=Deployment): .spec.strategy.rollingUpdate.maxSurge: expected any scalar, got &{map[percent:5]}',
     );
-    const fine = await patch(`${DEPLOYMENTS}/typed?fieldManager=alice`, APPLY, { ...config, spec: { ...spec(2), strategy: { rollingUpdate: { maxSurge: '50%' } } } });
+    const fine = await patch(`${DEPLOYMENTS}/typed?fieldManager=alice`, APPLY, {
+      ...config,
+      spec: { ...spec(2), strategy: { rollingUpdate: { maxSurge: '50%' } } },
+    });
     expect(fine.status).toBe(201);
   });
 });
@@ -128,7 +163,9 @@ describe('PatchOptions are checked in the reference order', () => {
     for (const value of ['true', 'false']) {
       const answer = await patch(`${CONFIGMAPS}/from-cbor?force=${value}`, MERGE, { data: { b: '2' } });
       expect(answer.status).toBe(422);
-      expect(answer.body.message).toBe('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+      expect(answer.body.message).toBe(
+        'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+      );
     }
   });
 
@@ -146,12 +183,19 @@ describe('PatchOptions are checked in the reference order', () => {
 });
 
 describe('apply that creates needs create permission', () => {
-  const config = (name: string): Json => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
+  const config = (name: string): Json => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name },
+    data: { a: '1' },
+  });
 
   test('without any grant the request is denied for its own verb, patch', async () => {
     const denied = await patch(`${CONFIGMAPS}/by-bob?fieldManager=bob`, APPLY, config('by-bob'), 'bob');
     expect(denied.status).toBe(403);
-    expect(denied.body.message).toBe('configmaps "by-bob" is forbidden: User "bob" cannot patch resource "configmaps" in API group "" in the namespace "default"');
+    expect(denied.body.message).toBe(
+      'configmaps "by-bob" is forbidden: User "bob" cannot patch resource "configmaps" in API group "" in the namespace "default"',
+    );
   });
 
   test('patch alone updates through apply but cannot create; with create it can; masters always can', async () => {
@@ -159,17 +203,28 @@ describe('apply that creates needs create permission', () => {
     try {
       const refused = await patch(`${CONFIGMAPS}/by-jane?fieldManager=jane`, APPLY, config('by-jane'), 'jane');
       expect(refused.status).toBe(403);
-      expect(refused.body).toMatchObject({ reason: 'Forbidden', message: 'configmaps "by-jane" is forbidden: ', details: { name: 'by-jane', kind: 'configmaps' } });
+      expect(refused.body).toMatchObject({
+        reason: 'Forbidden',
+        message: 'configmaps "by-jane" is forbidden: ',
+        details: { name: 'by-jane', kind: 'configmaps' },
+      });
       expect((await server.request('GET', `${CONFIGMAPS}/by-jane`)).status).toBe(404);
 
       // An existing object is a patch, which jane may do.
       expect((await patch(`${CONFIGMAPS}/by-admin?fieldManager=admin`, APPLY, config('by-admin'))).status).toBe(201);
-      const updated = await patch(`${CONFIGMAPS}/by-admin?fieldManager=jane`, APPLY, { ...config('by-admin'), data: { b: '2' } }, 'jane');
+      const updated = await patch(
+        `${CONFIGMAPS}/by-admin?fieldManager=jane`,
+        APPLY,
+        { ...config('by-admin'), data: { b: '2' } },
+        'jane',
+      );
       expect(updated.status).toBe(200);
       expect(updated.body.data).toEqual({ a: '1', b: '2' });
 
       server.devVerbs.add('create');
-      expect((await patch(`${CONFIGMAPS}/by-jane?fieldManager=jane`, APPLY, config('by-jane'), 'jane')).status).toBe(201);
+      expect((await patch(`${CONFIGMAPS}/by-jane?fieldManager=jane`, APPLY, config('by-jane'), 'jane')).status).toBe(
+        201,
+      );
     } finally {
       server.devVerbs.clear();
     }
@@ -184,10 +239,18 @@ describe('apply on the scale subresource', () => {
     spec: {
       replicas: 2,
       selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] },
+      },
     },
   };
-  const scale = (replicas: number): Json => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web' }, spec: { replicas } });
+  const scale = (replicas: number): Json => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: { name: 'web' },
+    spec: { replicas },
+  });
   const SCALE = `${DEPLOYMENTS}/web/scale`;
 
   /** The entries with their times checked (present or not) and left out. */
@@ -217,14 +280,26 @@ describe('apply on the scale subresource', () => {
 
     const forced = await patch(`${SCALE}?fieldManager=hpa&force=true`, APPLY, scale(5));
     expect(forced.status).toBe(200);
-    expect(forced.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 5 }, status: { selector: 'app=web' } });
+    expect(forced.body).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      spec: { replicas: 5 },
+      status: { selector: 'app=web' },
+    });
     expect((forced.body.metadata as Json).managedFields).toBeUndefined();
 
     const deployment = (await server.request('GET', `${DEPLOYMENTS}/web`)).body;
     expect((deployment.spec as Json).replicas).toBe(5);
     // Entries written through the scale subresource carry no time, as the reference's do, so sort first.
     expect(entries(deployment, { kubectl: true })).toEqual([
-      { manager: 'hpa', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, subresource: 'scale' },
+      {
+        manager: 'hpa',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+        subresource: 'scale',
+      },
       {
         manager: 'kubectl',
         operation: 'Apply',
@@ -233,7 +308,10 @@ describe('apply on the scale subresource', () => {
         fieldsV1: {
           'f:spec': {
             'f:selector': {},
-            'f:template': { 'f:metadata': { 'f:labels': { 'f:app': {} } }, 'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } },
+            'f:template': {
+              'f:metadata': { 'f:labels': { 'f:app': {} } },
+              'f:spec': { 'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
+            },
           },
         },
       },
@@ -251,7 +329,14 @@ describe('apply on the scale subresource', () => {
     expect((scaled.body.spec as Json).replicas).toBe(3);
     const deployment = (await server.request('GET', `${DEPLOYMENTS}/web`)).body;
     expect((deployment.spec as Json).replicas).toBe(3);
-    expect(entries(deployment, { kubectl: true }).map((entry) => [entry.manager, entry.operation, entry.apiVersion, entry.subresource])).toEqual([
+    expect(
+      entries(deployment, { kubectl: true }).map((entry) => [
+        entry.manager,
+        entry.operation,
+        entry.apiVersion,
+        entry.subresource,
+      ]),
+    ).toEqual([
       ['kubectl', 'Apply', 'apps/v1', undefined],
       ['kubectl-scale', 'Update', 'apps/v1', 'scale'],
     ]);
@@ -260,6 +345,8 @@ describe('apply on the scale subresource', () => {
     // hpa's next apply of another value conflicts with that updater, named in the Scale's version.
     const refused = await patch(`${SCALE}?fieldManager=hpa`, APPLY, scale(4));
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-scale" with subresource "scale" using autoscaling/v1: .spec.replicas');
+    expect(refused.body.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl-scale" with subresource "scale" using autoscaling/v1: .spec.replicas',
+    );
   });
 });

@@ -13,17 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type CapstanServer } from '../../../server/app';
 import { ALLOW, NO_OPINION, type Authorizer } from '../../../server/authz/types';
-import type { RepresentationSettings } from '../../../server/codec/respond';
+import type { RepresentationSettings } from '../../../server/codec/representation-settings';
 import { DEFAULT_OPTIONS } from '../../../server/config/flags';
 import { resourceRoutes } from '../../../server/handlers/routes';
 import { issueLeaf, type IssuedCertificate } from '../../../server/pki/certificates';
-import { ensurePki } from '../../../server/pki/pki';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import { generatedPki } from '../../../server/pki/pki';
 import type { ResourceType } from '../../../server/registry/types';
 import { schemaData } from '../../../server/schema/definitions';
 import { ResourceStore } from '../../../storage/objects/resource-store';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../../../storage/store';
+import { builtinRegistry } from '../../../server/builtin-types';
 
 export type Json = Record<string, unknown>;
 export type Identity = 'admin' | 'jane' | 'bob';
@@ -37,22 +37,29 @@ export interface Answer {
 export interface ApplyServer {
   /** The verbs group `dev` is granted on every resource; empty at first. */
   readonly devVerbs: Set<string>;
-  request(method: string, path: string, options?: { as?: Identity; contentType?: string; body?: string | Uint8Array }): Promise<Answer>;
+  request(
+    method: string,
+    path: string,
+    options?: { as?: Identity; contentType?: string; body?: string | Uint8Array },
+  ): Promise<Answer>;
   close(): Promise<void>;
 }
 
 function devGrant(verbs: ReadonlySet<string>): Authorizer {
   return {
-    authorize: (info) => (info.user.groups.includes('dev') && info.isResourceRequest && verbs.has(info.verb) ? ALLOW : NO_OPINION),
+    authorize: (info) =>
+      info.user.groups.includes('dev') && info.isResourceRequest && verbs.has(info.verb) ? ALLOW : NO_OPINION,
   };
 }
 
-export async function startApplyServer(options: { representations?: RepresentationSettings } = {}): Promise<ApplyServer> {
+export async function startApplyServer(
+  options: { representations?: RepresentationSettings } = {},
+): Promise<ApplyServer> {
   const dir = mkdtempSync(join(tmpdir(), 'capstan-apply-server-'));
   let store: RevisionedStore | undefined;
   let server: CapstanServer | undefined;
   try {
-    const pki = await ensurePki({ dataDir: dir, bindAddress: '127.0.0.1' });
+    const pki = await generatedPki({ dataDir: dir, bindAddress: '127.0.0.1' });
     const jane = await issueLeaf({ ca: pki.ca, subject: 'CN=jane, O=dev', usage: 'client', validDays: 1 });
     const bob = await issueLeaf({ ca: pki.ca, subject: 'CN=bob, O=dev', usage: 'client', validDays: 1 });
     const identities: Record<Identity, IssuedCertificate> = { admin: pki.admin, jane, bob };
@@ -65,7 +72,12 @@ export async function startApplyServer(options: { representations?: Representati
     const storageFor = (type: ResourceType): ResourceStore => {
       let storage = storages.get(type);
       if (storage === undefined) {
-        storage = new ResourceStore({ store: opened, keyPrefix: `/registry/${type.storagePrefix}`, qualifiedResource: { group: type.group, resource: type.resource }, namespaced: type.namespaced });
+        storage = new ResourceStore({
+          store: opened,
+          keyPrefix: `/registry/${type.storagePrefix}`,
+          qualifiedResource: { group: type.group, resource: type.resource },
+          namespaced: type.namespaced,
+        });
         storages.set(type, storage);
       }
       return storage;
@@ -77,7 +89,7 @@ export async function startApplyServer(options: { representations?: Representati
       routes: (app) => {
         app.use(
           resourceRoutes({
-            registry: new ResourceTypeRegistry(),
+            registry: builtinRegistry(),
             storageFor,
             definitions: schemaData().definitions,
             representations: options.representations,
@@ -102,14 +114,21 @@ export async function startApplyServer(options: { representations?: Representati
               key: identity.keyPem,
               agent: false,
               timeout: 10_000,
-              headers: { accept: 'application/json', ...(call.contentType ? { 'content-type': call.contentType } : {}) },
+              headers: {
+                accept: 'application/json',
+                ...(call.contentType ? { 'content-type': call.contentType } : {}),
+              },
             },
             (res) => {
               const chunks: Buffer[] = [];
               res.on('data', (chunk: Buffer) => chunks.push(chunk));
               res.on('end', () => {
                 const warning = res.headers.warning;
-                resolve({ status: res.statusCode ?? 0, warning: Array.isArray(warning) ? warning.join(', ') : warning, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json });
+                resolve({
+                  status: res.statusCode ?? 0,
+                  warning: Array.isArray(warning) ? warning.join(', ') : warning,
+                  body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json,
+                });
               });
               res.on('error', reject);
             },

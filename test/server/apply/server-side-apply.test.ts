@@ -1,11 +1,12 @@
 import { serverSideApply, type ApplyRequest } from '../../../server/apply/apply';
 import { rootSchemaNode } from '../../../server/apply/schema-node';
-import { managedFieldsAfterUpdate, requestedManagedFields, type ManagedFieldsEntry } from '../../../server/fieldmanager/managed-fields';
+import { managedFieldsAfterUpdate, requestedManagedFields } from '../../../server/fieldmanager/managed-fields';
 import { schemaData } from '../../../server/schema/definitions';
 import { StatusError } from '../../../server/status/status-error';
 import type { Definitions } from '../../../server/validation/decode';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 
+import type { ManagedFieldsEntry } from '../../../server/fieldmanager/managed-fields-entry';
 const definitions = schemaData().definitions as unknown as Definitions;
 const deploymentSchema = rootSchemaNode(definitions, 'io.k8s.api.apps.v1.Deployment');
 
@@ -17,7 +18,12 @@ const NGINX_KEY = 'k:{"name":"nginx"}';
 const PORT_80 = 'k:{"containerPort":80,"protocol":"TCP"}';
 
 function deployment(spec: Record<string, unknown>, metadata: Record<string, unknown> = {}): Record<string, unknown> {
-  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', ...metadata }, spec };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', ...metadata },
+    spec,
+  };
 }
 
 function baseSpec(extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -32,7 +38,9 @@ function baseSpec(extra: Record<string, unknown> = {}): Record<string, unknown> 
   };
 }
 
-function apply(options: Partial<ApplyRequest> & { live: KubeObject | undefined; config: Record<string, unknown>; manager: string }): KubeObject {
+function apply(
+  options: Partial<ApplyRequest> & { live: KubeObject | undefined; config: Record<string, unknown>; manager: string },
+): KubeObject {
   return serverSideApply({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -54,17 +62,25 @@ function conflictOf(run: () => unknown): StatusError {
 }
 
 /** A non-apply write (PUT) by `manager`, through the handlers' managedFields bookkeeping. */
-function update(live: KubeObject, next: KubeObject, manager: string, now: Date): KubeObject {
+/** A non-apply write of `next` over `live` (undefined: a create). */
+function update(live: KubeObject | undefined, next: KubeObject, manager: string, now: Date): KubeObject {
   const strip = (object: KubeObject) => ({ ...object, metadata: { ...object.metadata, managedFields: undefined } });
-  const requested = requestedManagedFields(next.metadata.managedFields, live.metadata.managedFields as ManagedFieldsEntry[]);
+  const requested = requestedManagedFields(
+    next.metadata.managedFields,
+    live?.metadata.managedFields as ManagedFieldsEntry[] | undefined,
+  );
   const entries = managedFieldsAfterUpdate({
-    previous: strip(live),
+    previous: live === undefined ? undefined : strip(live),
     managedFields: requested.entries,
+    reset: requested.reset,
     next: strip(next),
     manager,
     apiVersion: 'apps/v1',
     now,
-    schema: { definitions, schema: { node: definitions['io.k8s.api.apps.v1.Deployment'], definition: 'io.k8s.api.apps.v1.Deployment' } },
+    schema: {
+      definitions,
+      schema: { node: definitions['io.k8s.api.apps.v1.Deployment'], definition: 'io.k8s.api.apps.v1.Deployment' },
+    },
   });
   const out = structuredClone(next);
   if (entries.length > 0) out.metadata.managedFields = entries;
@@ -80,7 +96,12 @@ const kubectlFields = {
       'f:metadata': { 'f:labels': { 'f:app': {} } },
       'f:spec': {
         'f:containers': {
-          [NGINX_KEY]: { '.': {}, 'f:image': {}, 'f:name': {}, 'f:ports': { [PORT_80]: { '.': {}, 'f:containerPort': {} } } },
+          [NGINX_KEY]: {
+            '.': {},
+            'f:image': {},
+            'f:name': {},
+            'f:ports': { [PORT_80]: { '.': {}, 'f:containerPort': {} } },
+          },
         },
       },
     },
@@ -95,11 +116,22 @@ describe('server-side apply', () => {
       metadata: {
         name: 'web',
         namespace: 'default',
-        managedFields: [{ manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1', time: '2025-03-01T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: kubectlFields }],
+        managedFields: [
+          {
+            manager: 'kubectl',
+            operation: 'Apply',
+            apiVersion: 'apps/v1',
+            time: '2025-03-01T10:00:00Z',
+            fieldsType: 'FieldsV1',
+            fieldsV1: kubectlFields,
+          },
+        ],
       },
     });
     // The reference writes FieldsV1 keys in order: `.` first, then fields by name.
-    const container = (object.metadata.managedFields as ManagedFieldsEntry[])[0].fieldsV1!['f:spec']['f:template']['f:spec']['f:containers'][NGINX_KEY];
+    const container = (object.metadata.managedFields as ManagedFieldsEntry[])[0].fieldsV1!['f:spec']['f:template'][
+      'f:spec'
+    ]['f:containers'][NGINX_KEY];
     expect(Object.keys(container)).toEqual(['.', 'f:image', 'f:name', 'f:ports']);
   });
 
@@ -113,21 +145,30 @@ describe('server-side apply', () => {
       status: 'Failure',
       message: 'Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas',
       reason: 'Conflict',
-      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.replicas' }] },
+      details: {
+        causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.replicas' }],
+      },
       code: 409,
     });
   });
 
   test('several conflicts: one cause per field and manager, message grouped by manager', () => {
     const live = apply({ live: undefined, config: deployment(baseSpec()), manager: 'kubectl' });
-    const config = deployment({ replicas: 5, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.28' }] } } });
+    const config = deployment({
+      replicas: 5,
+      template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.28' }] } },
+    });
     const error = conflictOf(() => apply({ live, config, manager: 'other', now: T2 }));
     expect(error.status.message).toBe(
       'Apply failed with 2 conflicts: conflicts with "kubectl":\n- .spec.replicas\n- .spec.template.spec.containers[name="nginx"].image',
     );
     expect(error.status.details?.causes).toEqual([
       { reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.replicas' },
-      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl"', field: '.spec.template.spec.containers[name="nginx"].image' },
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "kubectl"',
+        field: '.spec.template.spec.containers[name="nginx"].image',
+      },
     ]);
   });
 
@@ -137,8 +178,22 @@ describe('server-side apply', () => {
     expect((object.spec as { replicas: number }).replicas).toBe(5);
     const { 'f:replicas': _taken, ...kubectlRest } = kubectlFields['f:spec'];
     expect(object.metadata.managedFields).toEqual([
-      { manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1', time: '2025-03-01T10:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': kubectlRest } },
-      { manager: 'scaler', operation: 'Apply', apiVersion: 'apps/v1', time: '2025-03-01T10:00:05Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } },
+      {
+        manager: 'kubectl',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        time: '2025-03-01T10:00:00Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': kubectlRest },
+      },
+      {
+        manager: 'scaler',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        time: '2025-03-01T10:00:05Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      },
     ]);
   });
 
@@ -164,13 +219,21 @@ describe('server-side apply', () => {
       { name: 'A', value: '1' },
       { name: 'B', value: '2' },
     ];
-    const live = apply({ live: undefined, config: deployment(spec, { labels: { team: 'x', tier: 'web' } }), manager: 'kubectl' });
+    const live = apply({
+      live: undefined,
+      config: deployment(spec, { labels: { team: 'x', tier: 'web' } }),
+      manager: 'kubectl',
+    });
     const edited = deployment(
       {
         ...baseSpec({ replicas: undefined }),
         template: {
           metadata: { labels: { app: 'web' } },
-          spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }] }] },
+          spec: {
+            containers: [
+              { name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }] },
+            ],
+          },
         },
       },
       {},
@@ -181,7 +244,11 @@ describe('server-side apply', () => {
       selector: { matchLabels: { app: 'web' } },
       template: {
         metadata: { labels: { app: 'web' } },
-        spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }] }] },
+        spec: {
+          containers: [
+            { name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }] },
+          ],
+        },
       },
     });
     // The labels map left empty goes, as the reference's serialization drops empty maps.
@@ -193,17 +260,29 @@ describe('server-side apply', () => {
     const edited = structuredClone(live);
     (edited.spec as { replicas: number }).replicas = 7;
     const updated = update(live, edited, 'kube-controller', T2);
-    const kubectl = (updated.metadata.managedFields as ManagedFieldsEntry[]).find((entry) => entry.manager === 'kubectl')!;
+    const kubectl = (updated.metadata.managedFields as ManagedFieldsEntry[]).find(
+      (entry) => entry.manager === 'kubectl',
+    )!;
     expect(kubectl.fieldsV1!['f:spec']['f:replicas']).toBeUndefined();
-    const error = conflictOf(() => apply({ live: updated, config: deployment(baseSpec()), manager: 'kubectl', now: T3 }));
-    expect(error.status.message).toBe('Apply failed with 1 conflict: conflict with "kube-controller" using apps/v1: .spec.replicas');
+    const error = conflictOf(() =>
+      apply({ live: updated, config: deployment(baseSpec()), manager: 'kubectl', now: T3 }),
+    );
+    expect(error.status.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kube-controller" using apps/v1: .spec.replicas',
+    );
   });
 
   test('managedFields in the body and a wrong kind are rejected as the reference words it', () => {
     const withManaged = deployment(baseSpec(), { managedFields: [] });
-    expect(conflictOf(() => apply({ live: undefined, config: withManaged, manager: 'm' })).status).toMatchObject({ code: 400, reason: 'BadRequest', message: 'metadata.managedFields must be nil' });
+    expect(conflictOf(() => apply({ live: undefined, config: withManaged, manager: 'm' })).status).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: 'metadata.managedFields must be nil',
+    });
     const wrongKind = { ...deployment(baseSpec()), kind: 'StatefulSet' };
-    expect(conflictOf(() => apply({ live: undefined, config: wrongKind, manager: 'm' })).status.message).toBe('invalid object type: apps/v1, Kind=StatefulSet');
+    expect(conflictOf(() => apply({ live: undefined, config: wrongKind, manager: 'm' })).status.message).toBe(
+      'invalid object type: apps/v1, Kind=StatefulSet',
+    );
   });
 
   test('list types: atomic lists are owned and replaced whole, sets by value, maps by key', () => {
@@ -213,7 +292,16 @@ describe('server-side apply', () => {
     const object = apply({
       live,
       config: deployment(
-        { template: { spec: { containers: [{ name: 'nginx', args: ['c'] }, { name: 'sidecar', image: 'busybox' }] } } },
+        {
+          template: {
+            spec: {
+              containers: [
+                { name: 'nginx', args: ['c'] },
+                { name: 'sidecar', image: 'busybox' },
+              ],
+            },
+          },
+        },
         { finalizers: ['x/two'] },
       ),
       manager: 'two',
@@ -221,7 +309,8 @@ describe('server-side apply', () => {
       now: T2,
     });
     expect(object.metadata.finalizers).toEqual(['x/one', 'x/two']);
-    const containers = (object.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers;
+    const containers = (object.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec
+      .containers;
     expect(containers).toEqual([
       { name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], args: ['c'] },
       { name: 'sidecar', image: 'busybox' },
@@ -243,9 +332,20 @@ describe('server-side apply', () => {
   });
 
   test('an atomic map (label selector) is replaced whole, not merged', () => {
-    const live = apply({ live: undefined, config: deployment(baseSpec({ selector: { matchLabels: { app: 'web', tier: 'a' } } })), manager: 'kubectl' });
-    const object = apply({ live, config: deployment(baseSpec({ selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] } })), manager: 'kubectl', now: T2 });
-    expect((object.spec as { selector: unknown }).selector).toEqual({ matchExpressions: [{ key: 'app', operator: 'Exists' }] });
+    const live = apply({
+      live: undefined,
+      config: deployment(baseSpec({ selector: { matchLabels: { app: 'web', tier: 'a' } } })),
+      manager: 'kubectl',
+    });
+    const object = apply({
+      live,
+      config: deployment(baseSpec({ selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] } })),
+      manager: 'kubectl',
+      now: T2,
+    });
+    expect((object.spec as { selector: unknown }).selector).toEqual({
+      matchExpressions: [{ key: 'app', operator: 'Exists' }],
+    });
   });
 
   test('status subresource: the applier owns only status, with subresource in its entry', () => {
@@ -262,7 +362,9 @@ describe('server-side apply', () => {
       schema: deploymentSchema,
       scope: 'status-only',
     }).object;
-    const entry = (object.metadata.managedFields as ManagedFieldsEntry[]).find((candidate) => candidate.manager === 'controller');
+    const entry = (object.metadata.managedFields as ManagedFieldsEntry[]).find(
+      (candidate) => candidate.manager === 'controller',
+    );
     expect(entry).toEqual({
       manager: 'controller',
       operation: 'Apply',
@@ -277,16 +379,23 @@ describe('server-side apply', () => {
   test('an object nobody tracked: its fields belong to before-first-apply', () => {
     const live = deployment(baseSpec()) as KubeObject;
     const error = conflictOf(() => apply({ live, config: deployment({ replicas: 4 }), manager: 'kubectl' }));
-    expect(error.status.message).toBe('Apply failed with 1 conflict: conflict with "before-first-apply" using apps/v1: .spec.replicas');
+    expect(error.status.message).toBe(
+      'Apply failed with 1 conflict: conflict with "before-first-apply" using apps/v1: .spec.replicas',
+    );
   });
 
   test('kubectl keeps a client-side last-applied annotation in step', () => {
     const annotation = 'kubectl.kubernetes.io/last-applied-configuration';
-    const live = apply({ live: undefined, config: deployment(baseSpec(), { annotations: { [annotation]: '{}' } }), manager: 'kubectl' });
+    const live = apply({
+      live: undefined,
+      config: deployment(baseSpec(), { annotations: { [annotation]: '{}' } }),
+      manager: 'kubectl',
+    });
     const config = deployment({ replicas: 3 });
     const object = apply({ live, config, manager: 'kubectl', now: T2, force: true });
     expect(object.metadata.annotations).toEqual({
-      [annotation]: '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default"},"spec":{"replicas":3}}',
+      [annotation]:
+        '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"default"},"spec":{"replicas":3}}',
     });
   });
 
@@ -295,9 +404,11 @@ describe('server-side apply', () => {
     /** As kubectl's client-side apply leaves it: the configuration in the annotation, every field its Update's. */
     function clientSideApplied(spec: Record<string, unknown>): KubeObject {
       const config = deployment(spec);
-      const created = { ...structuredClone(config), metadata: { ...(config.metadata as object), annotations: { [annotation]: JSON.stringify(config) } } } as KubeObject;
-      const empty = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } } as KubeObject;
-      return update(empty, created, 'kubectl-client-side-apply', T1);
+      const created = {
+        ...structuredClone(config),
+        metadata: { ...(config.metadata as object), annotations: { [annotation]: JSON.stringify(config) } },
+      } as KubeObject;
+      return update(undefined, created, 'kubectl-client-side-apply', T1);
     }
 
     test('kubectl changes what its client-side apply set, and still holds, without a conflict', () => {
@@ -305,7 +416,10 @@ describe('server-side apply', () => {
       const object = apply({ live, config: deployment(baseSpec({ replicas: 5 })), manager: 'kubectl', now: T2 });
       expect((object.spec as { replicas: number }).replicas).toBe(5);
       const entries = object.metadata.managedFields as ManagedFieldsEntry[];
-      expect(entries.map((entry) => `${entry.manager}/${entry.operation}`)).toEqual(['kubectl/Apply', 'kubectl-client-side-apply/Update']);
+      expect(entries.map((entry) => `${entry.manager}/${entry.operation}`)).toEqual([
+        'kubectl/Apply',
+        'kubectl-client-side-apply/Update',
+      ]);
       expect(JSON.stringify(entries[1].fieldsV1)).not.toContain('f:replicas');
       // The annotation follows the server-side configuration.
       expect(JSON.parse(object.metadata.annotations![annotation]).spec.replicas).toBe(5);
@@ -317,27 +431,46 @@ describe('server-side apply', () => {
       (scaled.spec as { replicas: number }).replicas = 3;
       live = update(live, scaled, 'scaler', T2);
       const config = deployment(baseSpec({ replicas: 5, minReadySeconds: 0 }));
-      const image = (config.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0];
+      const image = (config.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec
+        .containers[0];
       image.image = 'nginx:1.28';
       const error = conflictOf(() => apply({ live, config, manager: 'kubectl', now: T3 }));
-      expect(error.status.message).toBe('Apply failed with 1 conflict: conflict with "scaler" using apps/v1: .spec.replicas');
+      expect(error.status.message).toBe(
+        'Apply failed with 1 conflict: conflict with "scaler" using apps/v1: .spec.replicas',
+      );
     });
 
     test('only the manager kubectl is forgiven', () => {
       const live = clientSideApplied(baseSpec());
-      const error = conflictOf(() => apply({ live, config: deployment(baseSpec({ replicas: 5 })), manager: 'argocd', now: T2 }));
-      expect(error.status.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas');
+      const error = conflictOf(() =>
+        apply({ live, config: deployment(baseSpec({ replicas: 5 })), manager: 'argocd', now: T2 }),
+      );
+      expect(error.status.message).toBe(
+        'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps/v1: .spec.replicas',
+      );
     });
   });
 
   test('managedFields after applies and updates by three managers', () => {
     // 1. kubectl applies the deployment.
-    let object = apply({ live: undefined, config: deployment(baseSpec(), { labels: { app: 'web' } }), manager: 'kubectl' });
+    let object = apply({
+      live: undefined,
+      config: deployment(baseSpec(), { labels: { app: 'web' } }),
+      manager: 'kubectl',
+    });
     // 2. the HPA-like "scaler" forces replicas and applies an annotation.
-    object = apply({ live: object, config: deployment({ replicas: 4 }, { annotations: { scaled: 'yes' } }), manager: 'scaler', force: true, now: T2 });
+    object = apply({
+      live: object,
+      config: deployment({ replicas: 4 }, { annotations: { scaled: 'yes' } }),
+      manager: 'scaler',
+      force: true,
+      now: T2,
+    });
     // 3. "editor" updates the image and adds a label with a PUT.
     const edited = structuredClone(object);
-    (edited.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec.containers[0].image = 'nginx:1.28';
+    (
+      edited.spec as { template: { spec: { containers: Record<string, unknown>[] } } }
+    ).template.spec.containers[0].image = 'nginx:1.28';
     edited.metadata.labels = { ...edited.metadata.labels, owner: 'ops' };
     object = update(object, edited, 'editor', T3);
     // 4. kubectl re-applies without replicas, with editor's image value (shared, so no conflict) and a second port.
@@ -405,11 +538,20 @@ describe('server-side apply', () => {
   });
 
   test('an Update entry lists its members in the order the reference serializes them: `.` first, then sorted', () => {
-    const created = update({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' } } as KubeObject, deployment(baseSpec(), { labels: { z: '1', a: '2' } }) as KubeObject, 'creator', T1);
-    const fields = (created.metadata.managedFields as ManagedFieldsEntry[])[0].fieldsV1 as Record<string, Record<string, Record<string, unknown>>>;
+    const created = update(
+      undefined,
+      deployment(baseSpec(), { labels: { z: '1', a: '2' } }) as KubeObject,
+      'creator',
+      T1,
+    );
+    const fields = (created.metadata.managedFields as ManagedFieldsEntry[])[0].fieldsV1 as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
     expect(Object.keys(fields)).toEqual(['f:metadata', 'f:spec']);
     expect(Object.keys(fields['f:metadata']['f:labels'])).toEqual(['.', 'f:a', 'f:z']);
-    expect(Object.keys(fields['f:spec'])).toEqual(['.', 'f:replicas', 'f:selector', 'f:template']);
+    // spec is in a created Deployment's zero object already: no `.` of its own.
+    expect(Object.keys(fields['f:spec'])).toEqual(['f:replicas', 'f:selector', 'f:template']);
   });
 
   test('a managedFields reset with [{}] on an update leaves only the writer', () => {

@@ -3,12 +3,20 @@
  * the reference's capManagersManager does after every non-apply write.
  */
 import { capUpdateManagers } from '../../../server/fieldmanager/cap-updaters';
-import { managedFieldsAfterUpdate, type ManagedFieldsEntry } from '../../../server/fieldmanager/managed-fields';
+import { managedFieldsAfterUpdate } from '../../../server/fieldmanager/managed-fields';
 
+import type { ManagedFieldsEntry } from '../../../server/fieldmanager/managed-fields-entry';
 const second = (n: number): string => `2025-03-01T10:00:${String(n).padStart(2, '0')}Z`;
 
 function updater(name: string, n: number, field: string, apiVersion = 'v1'): ManagedFieldsEntry {
-  return { manager: name, operation: 'Update', apiVersion, time: second(n), fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { [`f:${field}`]: {} } } };
+  return {
+    manager: name,
+    operation: 'Update',
+    apiVersion,
+    time: second(n),
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:data': { [`f:${field}`]: {} } },
+  };
 }
 
 /** A ConfigMap whose data key `kN` was written by manager `mN` at second N. */
@@ -22,11 +30,20 @@ function writtenBy(count: number): { data: Record<string, string>; entries: Mana
   return { data, entries };
 }
 
-function writeBy(manager: string, n: number, before: { data: Record<string, string>; entries: ManagedFieldsEntry[] }): ManagedFieldsEntry[] {
+function writeBy(
+  manager: string,
+  n: number,
+  before: { data: Record<string, string>; entries: ManagedFieldsEntry[] },
+): ManagedFieldsEntry[] {
   return managedFieldsAfterUpdate({
     previous: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: before.data },
     managedFields: before.entries,
-    next: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { ...before.data, [`k${n}`]: String(n) } },
+    next: {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: { ...before.data, [`k${n}`]: String(n) },
+    },
     manager,
     apiVersion: 'v1',
     now: new Date(second(n)),
@@ -36,7 +53,18 @@ function writeBy(manager: string, n: number, before: { data: Record<string, stri
 
 test('the eleventh updater merges the two oldest into ancient-changes with the later time', () => {
   const entries = writeBy('m11', 11, writtenBy(10));
-  expect(entries.map((entry) => entry.manager)).toEqual(['ancient-changes', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10', 'm11']);
+  expect(entries.map((entry) => entry.manager)).toEqual([
+    'ancient-changes',
+    'm3',
+    'm4',
+    'm5',
+    'm6',
+    'm7',
+    'm8',
+    'm9',
+    'm10',
+    'm11',
+  ]);
   expect(entries[0]).toEqual({
     manager: 'ancient-changes',
     operation: 'Update',
@@ -51,12 +79,29 @@ test('a later updater merges the next oldest into the existing bucket', () => {
   const before = writtenBy(10);
   const afterEleven = writeBy('m11', 11, before);
   const afterTwelve = writeBy('m12', 12, { data: { ...before.data, k11: '11' }, entries: afterEleven });
-  expect(afterTwelve.map((entry) => entry.manager)).toEqual(['ancient-changes', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10', 'm11', 'm12']);
-  expect(afterTwelve[0]).toMatchObject({ time: second(3), fieldsV1: { 'f:data': { 'f:k1': {}, 'f:k2': {}, 'f:k3': {} } } });
+  expect(afterTwelve.map((entry) => entry.manager)).toEqual([
+    'ancient-changes',
+    'm4',
+    'm5',
+    'm6',
+    'm7',
+    'm8',
+    'm9',
+    'm10',
+    'm11',
+    'm12',
+  ]);
+  expect(afterTwelve[0]).toMatchObject({
+    time: second(3),
+    fieldsV1: { 'f:data': { 'f:k1': {}, 'f:k2': {}, 'f:k3': {} } },
+  });
 });
 
 test('Apply entries are not counted or merged; buckets are per apiVersion', () => {
-  const appliers: ManagedFieldsEntry[] = [1, 2, 3].map((n) => ({ ...updater(`a${n}`, n, `a${n}`), operation: 'Apply' }));
+  const appliers: ManagedFieldsEntry[] = [1, 2, 3].map((n) => ({
+    ...updater(`a${n}`, n, `a${n}`),
+    operation: 'Apply',
+  }));
   const ten = writtenBy(10).entries;
   expect(capUpdateManagers([...appliers, ...ten])).toHaveLength(13);
 
@@ -73,8 +118,14 @@ test('Apply entries are not counted or merged; buckets are per apiVersion', () =
 });
 
 test('ties in time are broken by the manager identity', () => {
-  const sameSecond = Array.from({ length: 11 }, (_, index) => updater(`z${String(index).padStart(2, '0')}`, 5, `k${index}`));
+  const sameSecond = Array.from({ length: 11 }, (_, index) =>
+    updater(`z${String(index).padStart(2, '0')}`, 5, `k${index}`),
+  );
   const capped = capUpdateManagers(sameSecond);
-  expect(capped.map((entry) => entry.manager).sort()).toEqual(['ancient-changes', ...sameSecond.slice(2).map((entry) => entry.manager!)].sort());
-  expect(capped.find((entry) => entry.manager === 'ancient-changes')!.fieldsV1).toEqual({ 'f:data': { 'f:k0': {}, 'f:k1': {} } });
+  expect(capped.map((entry) => entry.manager).sort()).toEqual(
+    ['ancient-changes', ...sameSecond.slice(2).map((entry) => entry.manager!)].sort(),
+  );
+  expect(capped.find((entry) => entry.manager === 'ancient-changes')!.fieldsV1).toEqual({
+    'f:data': { 'f:k0': {}, 'f:k1': {} },
+  });
 });

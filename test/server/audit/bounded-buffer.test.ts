@@ -16,13 +16,19 @@ function recorder(options: { bufferSize: number; maxBatchSize: number; maxWaitMs
 }
 
 test('a full batch goes at once; the rest waits for the wait', async () => {
-  const { buffer, batches } = recorder({ bufferSize: 100, maxBatchSize: 3, maxWaitMs: 50 });
-  for (let i = 1; i <= 4; i++) buffer.push(i);
-  expect(batches).toEqual([[1, 2, 3]]);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(batches).toEqual([[1, 2, 3]]);
-  await new Promise((resolve) => setTimeout(resolve, 60));
-  expect(batches).toEqual([[1, 2, 3], [4]]);
+  // The wait is the buffer's timer: a fake clock moves it to the millisecond, no test time passes.
+  jest.useFakeTimers();
+  try {
+    const { buffer, batches } = recorder({ bufferSize: 100, maxBatchSize: 3, maxWaitMs: 50 });
+    for (let i = 1; i <= 4; i++) buffer.push(i);
+    expect(batches).toEqual([[1, 2, 3]]);
+    await jest.advanceTimersByTimeAsync(49);
+    expect(batches).toEqual([[1, 2, 3]]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(batches).toEqual([[1, 2, 3], [4]]);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test('with no wait, each event goes as soon as the previous batch is done, queued ones together', async () => {
@@ -49,7 +55,9 @@ test('a failed batch is reported and the next one still goes', async () => {
   const batches: number[][] = [];
   const failed: number[][] = [];
   const buffer = new BoundedBuffer<number>({
-    bufferSize: 10, maxBatchSize: 2, maxWaitMs: 0,
+    bufferSize: 10,
+    maxBatchSize: 2,
+    maxWaitMs: 0,
     send: async (batch) => {
       batches.push(batch);
       if (batch.includes(1)) throw new Error('down');

@@ -14,9 +14,15 @@ test('a burst goes at once, the rest at qps', async () => {
 });
 
 test('the flags: the webhook throttled at 10 a second, 15 at once; the log not', () => {
-  const parsed = parseFlags(['--audit-log-batch-throttle-enable', '--audit-log-batch-throttle-qps=2.5', '--audit-log-batch-throttle-burst=3']);
+  const parsed = parseFlags([
+    '--audit-log-batch-throttle-enable',
+    '--audit-log-batch-throttle-qps=2.5',
+    '--audit-log-batch-throttle-burst=3',
+  ]);
   if (!('options' in parsed)) throw new Error('help');
   expect(parsed.options.audit.webhookThrottle).toEqual({ enabled: true, qps: 10, burst: 15 });
   expect(parsed.options.audit.logThrottle).toEqual({ enabled: true, qps: 2.5, burst: 3 });
-  expect(() => parseFlags(['--audit-webhook-batch-throttle-qps=fast'])).toThrow('invalid argument "fast" for "--audit-webhook-batch-throttle-qps" flag: not a non-negative number');
+  expect(() => parseFlags(['--audit-webhook-batch-throttle-qps=fast'])).toThrow(
+    'invalid argument "fast" for "--audit-webhook-batch-throttle-qps" flag: not a non-negative number',
+  );
 });

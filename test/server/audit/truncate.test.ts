@@ -1,24 +1,41 @@
 /** Truncation in front of a backend, as the reference's truncate plugin: objects cut first, then the event dropped; batches split by size. */
-import type { AuditBackend } from '../../../server/audit/backend';
-import type { AuditEvent } from '../../../server/audit/event';
+import type { AuditBackend } from '../../../server/audit/audit-backend';
+import type { AuditEvent } from '../../../server/audit/record/event';
 import { truncatingBackend } from '../../../server/audit/truncate';
 import { parseFlags } from '../../../server/config/flags';
 
 const base: AuditEvent = {
-  kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'RequestResponse', auditID: 'a', stage: 'ResponseComplete', requestURI: '/api/v1/configmaps',
-  verb: 'create', user: { username: 'alice' }, sourceIPs: ['127.0.0.1'], requestReceivedTimestamp: '2026-11-24T00:00:00.000000Z', stageTimestamp: '2026-11-24T00:00:00.000001Z',
+  kind: 'Event',
+  apiVersion: 'audit.k8s.io/v1',
+  level: 'RequestResponse',
+  auditID: 'a',
+  stage: 'ResponseComplete',
+  requestURI: '/api/v1/configmaps',
+  verb: 'create',
+  user: { username: 'alice' },
+  sourceIPs: ['127.0.0.1'],
+  requestReceivedTimestamp: '2026-11-24T00:00:00.000000Z',
+  stageTimestamp: '2026-11-24T00:00:00.000001Z',
 };
 
 function recording() {
   const batches: AuditEvent[][] = [];
-  const backend: AuditBackend = { name: 'log', send: async (events) => void batches.push([...events]), close: async () => {} };
+  const backend: AuditBackend = {
+    name: 'log',
+    send: async (events) => void batches.push([...events]),
+    close: async () => {},
+  };
   return { backend, batches };
 }
 
 test('an event too large loses its objects and says so; one still too large is dropped and counted', async () => {
   const { backend, batches } = recording();
   let dropped = 0;
-  const truncating = truncatingBackend(backend, { maxEventSize: 1024, maxBatchSize: 1 << 20 }, (count) => (dropped += count));
+  const truncating = truncatingBackend(
+    backend,
+    { maxEventSize: 1024, maxBatchSize: 1 << 20 },
+    (count) => (dropped += count),
+  );
   const big = { ...base, requestObject: { data: 'x'.repeat(2000) }, responseObject: { data: 'y' } };
   const hopeless = { ...base, auditID: 'b', level: 'Metadata' as const, requestURI: `/${'z'.repeat(2000)}` };
   await truncating.send([big, hopeless, base]);

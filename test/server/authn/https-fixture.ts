@@ -10,9 +10,18 @@ export interface HttpsFixture {
   close(): Promise<void>;
 }
 
-export async function startHttpsFixture(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<HttpsFixture> {
+export async function startHttpsFixture(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<HttpsFixture> {
   const ca = await issueCa({ commonName: 'fixture-ca', validDays: 1 });
-  const serving = await issueLeaf({ ca, subject: 'CN=fixture', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'], validDays: 1 });
+  const serving = await issueLeaf({
+    ca,
+    subject: 'CN=fixture',
+    usage: 'server',
+    ipAddresses: ['127.0.0.1'],
+    dnsNames: ['localhost'],
+    validDays: 1,
+  });
   const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -23,16 +23,20 @@ test('headers become requests in the reference order, extra keys lowercased and 
 });
 
 test('a service account without groups gets its own; anonymous gets system:unauthenticated', () => {
-  expect(impersonatedUser(impersonationRequests({ 'impersonate-user': ['system:serviceaccount:a:b'] }), false).groups).toEqual([
-    'system:serviceaccounts',
-    'system:serviceaccounts:a',
-    'system:authenticated',
+  expect(
+    impersonatedUser(impersonationRequests({ 'impersonate-user': ['system:serviceaccount:a:b'] }), false).groups,
+  ).toEqual(['system:serviceaccounts', 'system:serviceaccounts:a', 'system:authenticated']);
+  expect(impersonatedUser(impersonationRequests({ 'impersonate-user': ['system:anonymous'] }), false).groups).toEqual([
+    'system:unauthenticated',
   ]);
-  expect(impersonatedUser(impersonationRequests({ 'impersonate-user': ['system:anonymous'] }), false).groups).toEqual(['system:unauthenticated']);
   // An invalid namespace makes it a plain user name.
-  expect(impersonationRequests({ 'impersonate-user': ['system:serviceaccount:Bad_NS:b'] })).toEqual([{ kind: 'User', name: 'system:serviceaccount:Bad_NS:b' }]);
+  expect(impersonationRequests({ 'impersonate-user': ['system:serviceaccount:Bad_NS:b'] })).toEqual([
+    { kind: 'User', name: 'system:serviceaccount:Bad_NS:b' },
+  ]);
 });
 
 test('groups without a user is the reference 500', () => {
-  expect(() => impersonationRequests({ 'impersonate-group': ['g'] })).toThrow('Internal error occurred: requested [{Group  g    }] without impersonating a user');
+  expect(() => impersonationRequests({ 'impersonate-group': ['g'] })).toThrow(
+    'Internal error occurred: requested [{Group  g    }] without impersonating a user',
+  );
 });

@@ -10,5 +10,7 @@ test('three columns at least; the fourth holds every group; later duplicates win
     "empty token has been found in token file 'f.csv', record number '2'",
     "duplicate token has been found in token file 'f.csv', record number '4'",
   ]);
-  expect(() => parseTokenFile('f.csv', 'a,alice\n')).toThrow("token file 'f.csv' must have at least 3 columns (token, user name, user uid), found 2");
+  expect(() => parseTokenFile('f.csv', 'a,alice\n')).toThrow(
+    "token file 'f.csv' must have at least 3 columns (token, user name, user uid), found 2",
+  );
 });

@@ -1,25 +1,51 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import { serviceAccountAuthenticator, type ObjectLookup } from '../../../server/authn/service-account/authenticator';
 import { parseSigningKey } from '../../../server/authn/service-account/keys';
 import { tokenRequest } from '../../../server/authn/service-account/token-request';
 
-const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 const signingKey = parseSigningKey(pem, 'test');
 const ISSUER = 'https://issuer.test';
 const objects = new Map<string, KubeObject>([
   ['serviceaccounts/ns/builder', { metadata: { name: 'builder', namespace: 'ns', uid: 'sa-uid' } }],
-  ['pods/ns/worker', { metadata: { name: 'worker', namespace: 'ns', uid: 'pod-uid' }, spec: { serviceAccountName: 'builder', nodeName: 'node-1' } }],
+  [
+    'pods/ns/worker',
+    {
+      metadata: { name: 'worker', namespace: 'ns', uid: 'pod-uid' },
+      spec: { serviceAccountName: 'builder', nodeName: 'node-1' },
+    },
+  ],
   ['nodes//node-1', { metadata: { name: 'node-1', uid: 'node-uid' } }],
 ]);
 const lookup: ObjectLookup = async (resource, namespace, name) => objects.get(`${resource}/${namespace}/${name}`);
 const now = new Date('2026-01-01T00:00:00Z');
-const deps = { lookup, signingKey, issuer: ISSUER, apiAudiences: [ISSUER], maxExpirationSeconds: 0, extendExpiration: true, now: () => now, newId: () => 'jti-1' };
+const deps = {
+  lookup,
+  signingKey,
+  issuer: ISSUER,
+  apiAudiences: [ISSUER],
+  maxExpirationSeconds: 0,
+  extendExpiration: true,
+  now: () => now,
+  newId: () => 'jti-1',
+};
 
 test('with --service-account-extend-token-expiration=false the kubelet token lives its hour, without warnafter', async () => {
   const answer = await tokenRequest(
-    { body: { spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'pod-uid' } } }, namespace: 'ns', name: 'builder' },
+    {
+      body: {
+        spec: {
+          expirationSeconds: 3607,
+          boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'pod-uid' },
+        },
+      },
+      namespace: 'ns',
+      name: 'builder',
+    },
     { ...deps, extendExpiration: false },
   );
   const claims = decodeJwt(answer.status.token);
@@ -29,26 +55,56 @@ test('with --service-account-extend-token-expiration=false the kubelet token liv
 
 test('a pod-bound kubelet token: extended to a year with warnafter, naming the pod and its node', async () => {
   const answer = await tokenRequest(
-    { body: { spec: { expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'pod-uid' } } }, namespace: 'ns', name: 'builder' },
+    {
+      body: {
+        spec: {
+          expirationSeconds: 3607,
+          boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'pod-uid' },
+        },
+      },
+      namespace: 'ns',
+      name: 'builder',
+    },
     deps,
   );
   expect(answer.status.expirationTimestamp).toBe('2026-01-01T01:00:07Z');
   const claims = decodeJwt(answer.status.token);
   const iat = now.getTime() / 1000;
   expect(claims).toEqual({
-    aud: [ISSUER], exp: iat + 365 * 24 * 3600, iat, iss: ISSUER, jti: 'jti-1',
-    'kubernetes.io': { namespace: 'ns', node: { name: 'node-1', uid: 'node-uid' }, pod: { name: 'worker', uid: 'pod-uid' }, serviceaccount: { name: 'builder', uid: 'sa-uid' }, warnafter: iat + 3607 },
-    nbf: iat, sub: 'system:serviceaccount:ns:builder',
+    aud: [ISSUER],
+    exp: iat + 365 * 24 * 3600,
+    iat,
+    iss: ISSUER,
+    jti: 'jti-1',
+    'kubernetes.io': {
+      namespace: 'ns',
+      node: { name: 'node-1', uid: 'node-uid' },
+      pod: { name: 'worker', uid: 'pod-uid' },
+      serviceaccount: { name: 'builder', uid: 'sa-uid' },
+      warnafter: iat + 3607,
+    },
+    nbf: iat,
+    sub: 'system:serviceaccount:ns:builder',
   });
   // ES256 with the key's id, and the authenticator takes it back with the pod in extra.
-  const verified = await serviceAccountAuthenticator({ issuers: [ISSUER], keys: [signingKey], apiAudiences: [ISSUER], lookup, now: () => now }).authenticateToken(answer.status.token, []);
+  const verified = await serviceAccountAuthenticator({
+    issuers: [ISSUER],
+    keys: [signingKey],
+    apiAudiences: [ISSUER],
+    lookup,
+    now: () => now,
+  }).authenticateToken(answer.status.token, []);
   expect(verified).toEqual({
     user: {
-      name: 'system:serviceaccount:ns:builder', uid: 'sa-uid', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'],
+      name: 'system:serviceaccount:ns:builder',
+      uid: 'sa-uid',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:ns'],
       extra: {
         'authentication.kubernetes.io/credential-id': ['JTI=jti-1'],
-        'authentication.kubernetes.io/node-name': ['node-1'], 'authentication.kubernetes.io/node-uid': ['node-uid'],
-        'authentication.kubernetes.io/pod-name': ['worker'], 'authentication.kubernetes.io/pod-uid': ['pod-uid'],
+        'authentication.kubernetes.io/node-name': ['node-1'],
+        'authentication.kubernetes.io/node-uid': ['node-uid'],
+        'authentication.kubernetes.io/pod-name': ['worker'],
+        'authentication.kubernetes.io/pod-uid': ['pod-uid'],
       },
     },
     audiences: [ISSUER],
@@ -57,12 +113,23 @@ test('a pod-bound kubelet token: extended to a year with warnafter, naming the p
 
 test('refusals: short lifetimes, a stale bound UID, an unknown kind, a name that differs', async () => {
   const ask = (body: unknown) => tokenRequest({ body, namespace: 'ns', name: 'builder' }, deps);
-  await expect(ask({ spec: { expirationSeconds: 599 } })).rejects.toThrow('spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes');
-  await expect(ask({ spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'old' } } })).rejects.toThrow(
+  await expect(ask({ spec: { expirationSeconds: 599 } })).rejects.toThrow(
+    'spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 10 minutes',
+  );
+  await expect(
+    ask({ spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'old' } } }),
+  ).rejects.toThrow(
     'the UID in the bound object reference (old) does not match the UID in record. The object might have been deleted and then recreated',
   );
-  await expect(ask({ spec: { boundObjectRef: { kind: 'Deployment', apiVersion: 'apps/v1', name: 'x' } } })).rejects.toThrow('cannot bind token to object of type apps/v1, Kind=Deployment');
-  await expect(ask({ metadata: { name: 'other' } })).rejects.toThrow('metadata.name: Invalid value: "other": must match the service account name if specified');
-  const capped = await tokenRequest({ body: { spec: { expirationSeconds: 7200 } }, namespace: 'ns', name: 'builder' }, { ...deps, maxExpirationSeconds: 3600 });
+  await expect(
+    ask({ spec: { boundObjectRef: { kind: 'Deployment', apiVersion: 'apps/v1', name: 'x' } } }),
+  ).rejects.toThrow('cannot bind token to object of type apps/v1, Kind=Deployment');
+  await expect(ask({ metadata: { name: 'other' } })).rejects.toThrow(
+    'metadata.name: Invalid value: "other": must match the service account name if specified',
+  );
+  const capped = await tokenRequest(
+    { body: { spec: { expirationSeconds: 7200 } }, namespace: 'ns', name: 'builder' },
+    { ...deps, maxExpirationSeconds: 3600 },
+  );
   expect(capped.spec.expirationSeconds).toBe(3600);
 });

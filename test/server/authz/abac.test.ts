@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { abacAuthorizer, readPolicyFile } from '../../../server/authz/abac';
 import { attributesFrom } from '../../../server/authz/types';
-import type { UserInfo } from '../../../server/authn/types';
-import { resolveRequestInfo } from '../../../server/http/request-info';
+import type { UserInfo } from '../../../api/user-info';
+import { resolveRequestInfo } from '../../../server/request/request-info';
 
 const POLICY = [
   '# comments and blank lines are skipped',
@@ -33,7 +33,8 @@ describe('ABAC', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const decide = (user: UserInfo, method: string, path: string) => authorizer.authorize(attributesFrom(resolveRequestInfo({ method, path, query: '' }), user));
+  const decide = (user: UserInfo, method: string, path: string) =>
+    authorizer.authorize(attributesFrom(resolveRequestInfo({ method, path, query: '' }), user));
 
   it.each([
     { user: alice, method: 'DELETE', path: '/apis/apps/v1/namespaces/x/deployments/d', decision: 'allow' },
@@ -52,18 +53,28 @@ describe('ABAC', () => {
     { user: carol, method: 'GET', path: '/healthz', decision: 'no-opinion' },
   ])('$user.name $method $path → $decision', ({ user, method, path, decision }) => {
     const result = decide(user, method, path);
-    expect(result).toEqual(decision === 'allow' ? { decision, reason: '' } : { decision, reason: 'No policy matched.' });
+    expect(result).toEqual(
+      decision === 'allow' ? { decision, reason: '' } : { decision, reason: 'No policy matched.' },
+    );
   });
 
   it('lists the rules a user holds in a namespace', async () => {
     const rules = await authorizer.rulesFor!(bob, 'projectCaribou');
     expect(rules.resourceRules).toEqual([{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] }]);
-    expect(rules.nonResourceRules).toEqual([{ verbs: ['get', 'list', 'watch'], nonResourceURLs: ['/apis/*'] }, { verbs: ['get', 'list', 'watch'], nonResourceURLs: ['/version'] }]);
+    expect(rules.nonResourceRules).toEqual([
+      { verbs: ['get', 'list', 'watch'], nonResourceURLs: ['/apis/*'] },
+      { verbs: ['get', 'list', 'watch'], nonResourceURLs: ['/version'] },
+    ]);
   });
 
   it('refuses a file with a bad line, naming it', () => {
-    writeFileSync(join(dir, 'bad.jsonl'), `${POLICY}\n{"apiVersion": "abac.authorization.kubernetes.io/v1", "kind": "Policy", "spec": {}}\n`);
-    expect(() => readPolicyFile(join(dir, 'bad.jsonl'))).toThrow(/bad\.jsonl:9: unable to read the ABAC policy: unknown apiVersion/);
+    writeFileSync(
+      join(dir, 'bad.jsonl'),
+      `${POLICY}\n{"apiVersion": "abac.authorization.kubernetes.io/v1", "kind": "Policy", "spec": {}}\n`,
+    );
+    expect(() => readPolicyFile(join(dir, 'bad.jsonl'))).toThrow(
+      /bad\.jsonl:9: unable to read the ABAC policy: unknown apiVersion/,
+    );
     writeFileSync(join(dir, 'broken.jsonl'), '{"apiVersion": \n');
     expect(() => readPolicyFile(join(dir, 'broken.jsonl'))).toThrow(/broken\.jsonl:1:/);
   });

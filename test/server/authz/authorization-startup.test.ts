@@ -17,21 +17,32 @@ describe('authorization start-up failures', () => {
   const start = (...flags: string[]) => failingStart(['--data-dir', join(dir, 'data'), '--secure-port', '0', ...flags]);
 
   it('both --authorization-config and --authorization-mode', async () => {
-    writeFileSync(join(dir, 'authz.yaml'), 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: [{type: RBAC, name: rbac}]\n');
+    writeFileSync(
+      join(dir, 'authz.yaml'),
+      'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: [{type: RBAC, name: rbac}]\n',
+    );
     const result = await start(`--authorization-config=${join(dir, 'authz.yaml')}`, '--authorization-mode=RBAC');
     expect(result.code).toBe(2);
-    expect(result.lastLine).toContain('--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined');
+    expect(result.lastLine).toContain(
+      '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+    );
   });
 
   it('an authorization configuration that does not validate', async () => {
-    writeFileSync(join(dir, 'bad.yaml'), 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: [{type: RBAC, name: rbac}, {type: RBAC, name: again}]\n');
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: [{type: RBAC, name: rbac}, {type: RBAC, name: again}]\n',
+    );
     const bad = await start(`--authorization-config=${join(dir, 'bad.yaml')}`);
     expect(bad.code).toBe(2);
     expect(bad.lastLine).toContain('invalid authorization configuration: authorizers[1].type: Duplicate value: "RBAC"');
   });
 
   it('an ABAC policy line that does not parse', async () => {
-    writeFileSync(join(dir, 'policy.jsonl'), '{"apiVersion": "abac.authorization.kubernetes.io/v1beta1", "kind": "Policy", "spec": {"user": 7}}\n');
+    writeFileSync(
+      join(dir, 'policy.jsonl'),
+      '{"apiVersion": "abac.authorization.kubernetes.io/v1beta1", "kind": "Policy", "spec": {"user": 7}}\n',
+    );
     const result = await start('--authorization-mode=ABAC', `--authorization-policy-file=${join(dir, 'policy.jsonl')}`);
     expect(result.code).toBe(2);
     expect(result.lastLine).toContain('policy.jsonl:1: unable to read the ABAC policy: spec.user must be a string');

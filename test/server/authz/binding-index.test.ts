@@ -1,6 +1,6 @@
 /** RBAC's index of bindings by subject: a check sees only the bindings that may name its user, in their first-added order. */
 import { BindingIndex } from '../../../server/authz/rbac/binding-index';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 
 const binding = (name: string, subjects: object[], namespace?: string): KubeObject => ({
   apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -18,8 +18,19 @@ describe('BindingIndex', () => {
     index.upsert(binding('to-devs', [{ kind: 'Group', name: 'devs' }], 'team'));
     // A service account subject without a namespace is in its binding's.
     index.upsert(binding('to-builder', [{ kind: 'ServiceAccount', name: 'builder' }], 'team'));
-    index.upsert(binding('to-other-builder', [{ kind: 'ServiceAccount', name: 'builder', namespace: 'elsewhere' }], 'team'));
-    index.upsert(binding('to-bob', [{ kind: 'User', name: 'bob' }, { kind: 'Group', name: 'devs' }], 'team'));
+    index.upsert(
+      binding('to-other-builder', [{ kind: 'ServiceAccount', name: 'builder', namespace: 'elsewhere' }], 'team'),
+    );
+    index.upsert(
+      binding(
+        'to-bob',
+        [
+          { kind: 'User', name: 'bob' },
+          { kind: 'Group', name: 'devs' },
+        ],
+        'team',
+      ),
+    );
     expect(names(index.candidates({ name: 'alice', groups: ['devs'] }))).toEqual(['to-alice', 'to-devs', 'to-bob']);
     expect(names(index.candidates({ name: 'system:serviceaccount:team:builder', groups: [] }))).toEqual(['to-builder']);
     expect(names(index.candidates({ name: 'carol', groups: ['ops'] }))).toEqual([]);
@@ -29,7 +40,12 @@ describe('BindingIndex', () => {
     const index = new BindingIndex();
     index.upsert(binding('first', [{ kind: 'Group', name: 'devs' }]));
     index.upsert(binding('second', [{ kind: 'Group', name: 'devs' }]));
-    index.upsert(binding('first', [{ kind: 'Group', name: 'devs' }, { kind: 'User', name: 'alice' }]));
+    index.upsert(
+      binding('first', [
+        { kind: 'Group', name: 'devs' },
+        { kind: 'User', name: 'alice' },
+      ]),
+    );
     expect(names(index.candidates({ name: 'alice', groups: ['devs'] }))).toEqual(['first', 'second']);
     index.upsert(binding('first', [{ kind: 'User', name: 'alice' }]));
     expect(names(index.candidates({ name: 'dave', groups: ['devs'] }))).toEqual(['second']);

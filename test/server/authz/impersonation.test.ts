@@ -1,6 +1,6 @@
 /** Impersonation asked of RBAC: allowed only with `impersonate` on exactly what is taken on. */
-import type { KubeObject } from '../../../storage/objects/types';
-import type { UserInfo } from '../../../server/authn/types';
+import type { KubeObject } from '../../../api/objects';
+import type { UserInfo } from '../../../api/user-info';
 import { forbiddenMessage } from '../../../server/authz/forbidden';
 import { impersonationAttributes } from '../../../server/authz/impersonation';
 import { staticPolicySource } from '../../../server/authz/rbac/policy-source';
@@ -10,24 +10,39 @@ import { serverAuthorizer } from '../../../server/authz/server-authorizer';
 
 const policy: KubeObject[] = [
   {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'impersonator' },
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'impersonator' },
     rules: [
       { verbs: ['impersonate'], apiGroups: [''], resources: ['users'], resourceNames: ['jane'] },
       { verbs: ['impersonate'], apiGroups: [''], resources: ['groups'], resourceNames: ['dev'] },
-      { verbs: ['impersonate'], apiGroups: ['authentication.k8s.io'], resources: ['userextras/scopes'], resourceNames: ['view'] },
+      {
+        verbs: ['impersonate'],
+        apiGroups: ['authentication.k8s.io'],
+        resources: ['userextras/scopes'],
+        resourceNames: ['view'],
+      },
     ],
   },
   {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'ops' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'impersonator' }, subjects: [{ kind: 'User', name: 'ops' }],
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'ops' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'impersonator' },
+    subjects: [{ kind: 'User', name: 'ops' }],
   },
   {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'sa', namespace: 'ci' },
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'sa', namespace: 'ci' },
     rules: [{ verbs: ['impersonate'], apiGroups: [''], resources: ['serviceaccounts'], resourceNames: ['builder'] }],
   },
   {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'ops-sa', namespace: 'ci' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'sa' }, subjects: [{ kind: 'User', name: 'ops' }],
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'ops-sa', namespace: 'ci' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'sa' },
+    subjects: [{ kind: 'User', name: 'ops' }],
   },
 ];
 const authorizer = serverAuthorizer([rbacAuthorizer(new RuleResolver(staticPolicySource(policy)))]);

@@ -3,8 +3,8 @@
  * the authorizer's reasons, coverage for escalation checks, aggregation, and the bootstrap
  * policy's content.
  */
-import type { KubeObject } from '../../../storage/objects/types';
-import type { UserInfo } from '../../../server/authn/types';
+import type { KubeObject } from '../../../api/objects';
+import type { UserInfo } from '../../../api/user-info';
 import { aggregatedRules } from '../../../server/controllers/clusterrole-aggregation';
 import { bootstrapPolicy } from '../../../server/authz/rbac/bootstrap-policy';
 import { uncoveredRules } from '../../../server/authz/rbac/covers';
@@ -15,10 +15,13 @@ import { ruleAllows } from '../../../server/authz/rbac/rule-matching';
 import { RuleResolver } from '../../../server/authz/rbac/rule-resolver';
 import { serverAuthorizer } from '../../../server/authz/server-authorizer';
 import { attributesFrom, type Attributes } from '../../../server/authz/types';
-import { resolveRequestInfo } from '../../../server/http/request-info';
+import { resolveRequestInfo } from '../../../server/request/request-info';
 
 const alice: UserInfo = { name: 'alice', groups: ['dev', 'system:authenticated'] };
-const robot: UserInfo = { name: 'system:serviceaccount:team:robot', groups: ['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated'] };
+const robot: UserInfo = {
+  name: 'system:serviceaccount:team:robot',
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated'],
+};
 const anonymous: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 function request(user: UserInfo, method: string, path: string, query = ''): Attributes {
@@ -34,21 +37,82 @@ const rbac = (kind: string, name: string, rest: Record<string, unknown>, namespa
 
 describe('rule matching', () => {
   it.each([
-    { rule: { verbs: ['get'], apiGroups: [''], resources: ['pods'] }, method: 'GET', path: '/api/v1/namespaces/a/pods/p', allowed: true },
-    { rule: { verbs: ['get'], apiGroups: [''], resources: ['pods'] }, method: 'GET', path: '/api/v1/namespaces/a/pods', allowed: false },
-    { rule: { verbs: ['*'], apiGroups: ['apps'], resources: ['*'] }, method: 'DELETE', path: '/apis/apps/v1/namespaces/a/deployments/d', allowed: true },
-    { rule: { verbs: ['*'], apiGroups: ['apps'], resources: ['*'] }, method: 'DELETE', path: '/api/v1/namespaces/a/pods/d', allowed: false },
-    { rule: { verbs: ['get'], apiGroups: [''], resources: ['pods'] }, method: 'GET', path: '/api/v1/namespaces/a/pods/p/log', allowed: false },
-    { rule: { verbs: ['get'], apiGroups: [''], resources: ['pods/log'] }, method: 'GET', path: '/api/v1/namespaces/a/pods/p/log', allowed: true },
-    { rule: { verbs: ['update'], apiGroups: ['*'], resources: ['*/scale'] }, method: 'PUT', path: '/apis/apps/v1/namespaces/a/deployments/d/scale', allowed: true },
-    { rule: { verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] }, method: 'GET', path: '/api/v1/namespaces/a/configmaps/one', allowed: true },
-    { rule: { verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] }, method: 'GET', path: '/api/v1/namespaces/a/configmaps/two', allowed: false },
-    { rule: { verbs: ['create'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] }, method: 'POST', path: '/api/v1/namespaces/a/configmaps', allowed: false },
-    { rule: { verbs: ['list'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] }, method: 'GET', path: '/api/v1/namespaces/a/configmaps', query: 'fieldSelector=metadata.name%3Done', allowed: true },
+    {
+      rule: { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+      method: 'GET',
+      path: '/api/v1/namespaces/a/pods/p',
+      allowed: true,
+    },
+    {
+      rule: { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+      method: 'GET',
+      path: '/api/v1/namespaces/a/pods',
+      allowed: false,
+    },
+    {
+      rule: { verbs: ['*'], apiGroups: ['apps'], resources: ['*'] },
+      method: 'DELETE',
+      path: '/apis/apps/v1/namespaces/a/deployments/d',
+      allowed: true,
+    },
+    {
+      rule: { verbs: ['*'], apiGroups: ['apps'], resources: ['*'] },
+      method: 'DELETE',
+      path: '/api/v1/namespaces/a/pods/d',
+      allowed: false,
+    },
+    {
+      rule: { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+      method: 'GET',
+      path: '/api/v1/namespaces/a/pods/p/log',
+      allowed: false,
+    },
+    {
+      rule: { verbs: ['get'], apiGroups: [''], resources: ['pods/log'] },
+      method: 'GET',
+      path: '/api/v1/namespaces/a/pods/p/log',
+      allowed: true,
+    },
+    {
+      rule: { verbs: ['update'], apiGroups: ['*'], resources: ['*/scale'] },
+      method: 'PUT',
+      path: '/apis/apps/v1/namespaces/a/deployments/d/scale',
+      allowed: true,
+    },
+    {
+      rule: { verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] },
+      method: 'GET',
+      path: '/api/v1/namespaces/a/configmaps/one',
+      allowed: true,
+    },
+    {
+      rule: { verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] },
+      method: 'GET',
+      path: '/api/v1/namespaces/a/configmaps/two',
+      allowed: false,
+    },
+    {
+      rule: { verbs: ['create'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] },
+      method: 'POST',
+      path: '/api/v1/namespaces/a/configmaps',
+      allowed: false,
+    },
+    {
+      rule: { verbs: ['list'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] },
+      method: 'GET',
+      path: '/api/v1/namespaces/a/configmaps',
+      query: 'fieldSelector=metadata.name%3Done',
+      allowed: true,
+    },
     { rule: { verbs: ['get'], nonResourceURLs: ['/healthz'] }, method: 'GET', path: '/healthz', allowed: true },
     { rule: { verbs: ['get'], nonResourceURLs: ['/healthz'] }, method: 'GET', path: '/healthz/etcd', allowed: false },
     { rule: { verbs: ['get'], nonResourceURLs: ['/healthz/*'] }, method: 'GET', path: '/healthz/etcd', allowed: true },
-    { rule: { verbs: ['get'], nonResourceURLs: ['/healthz/*'] }, method: 'POST', path: '/healthz/etcd', allowed: false },
+    {
+      rule: { verbs: ['get'], nonResourceURLs: ['/healthz/*'] },
+      method: 'POST',
+      path: '/healthz/etcd',
+      allowed: false,
+    },
   ])('rule %# vs $method $path → $allowed', ({ rule, method, path, query, allowed }) => {
     expect(ruleAllows(request(alice, method, path, query), rule)).toBe(allowed);
   });
@@ -56,14 +120,46 @@ describe('rule matching', () => {
 
 describe('rule resolution and the RBAC authorizer', () => {
   const objects = [
-    rbac('Role', 'cm-reader', { rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }] }, 'team'),
-    rbac('RoleBinding', 'alice-cm', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' }, subjects: [{ kind: 'User', name: 'alice' }] }, 'team'),
+    rbac(
+      'Role',
+      'cm-reader',
+      { rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] }] },
+      'team',
+    ),
+    rbac(
+      'RoleBinding',
+      'alice-cm',
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
+        subjects: [{ kind: 'User', name: 'alice' }],
+      },
+      'team',
+    ),
     rbac('ClusterRole', 'node-reader', { rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['nodes'] }] }),
-    rbac('ClusterRoleBinding', 'dev-nodes', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'node-reader' }, subjects: [{ kind: 'Group', name: 'dev' }] }),
+    rbac('ClusterRoleBinding', 'dev-nodes', {
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'node-reader' },
+      subjects: [{ kind: 'Group', name: 'dev' }],
+    }),
     rbac('ClusterRole', 'pod-reader', { rules: [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }] }),
     // A RoleBinding to a ClusterRole grants it in its namespace only; the account's namespace defaults to the binding's.
-    rbac('RoleBinding', 'robot-pods', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'pod-reader' }, subjects: [{ kind: 'ServiceAccount', name: 'robot' }] }, 'team'),
-    rbac('RoleBinding', 'dangling', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'gone' }, subjects: [{ kind: 'User', name: 'alice' }] }, 'other'),
+    rbac(
+      'RoleBinding',
+      'robot-pods',
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'pod-reader' },
+        subjects: [{ kind: 'ServiceAccount', name: 'robot' }],
+      },
+      'team',
+    ),
+    rbac(
+      'RoleBinding',
+      'dangling',
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'gone' },
+        subjects: [{ kind: 'User', name: 'alice' }],
+      },
+      'other',
+    ),
   ];
   const resolver = new RuleResolver(staticPolicySource(objects));
   const authorizer = rbacAuthorizer(resolver);
@@ -73,12 +169,16 @@ describe('rule resolution and the RBAC authorizer', () => {
       decision: 'allow',
       reason: 'RBAC: allowed by RoleBinding "alice-cm/team" of Role "cm-reader" to User "alice"',
     });
-    expect(authorizer.authorize(request(alice, 'GET', '/api/v1/namespaces/default/configmaps')).decision).toBe('no-opinion');
+    expect(authorizer.authorize(request(alice, 'GET', '/api/v1/namespaces/default/configmaps')).decision).toBe(
+      'no-opinion',
+    );
     expect(authorizer.authorize(request(alice, 'GET', '/api/v1/configmaps')).decision).toBe('no-opinion');
   });
 
   it('allows through a ClusterRoleBinding to a group, everywhere', () => {
-    expect(authorizer.authorize(request(alice, 'GET', '/api/v1/nodes/n1')).reason).toBe('RBAC: allowed by ClusterRoleBinding "dev-nodes" of ClusterRole "node-reader" to Group "dev"');
+    expect(authorizer.authorize(request(alice, 'GET', '/api/v1/nodes/n1')).reason).toBe(
+      'RBAC: allowed by ClusterRoleBinding "dev-nodes" of ClusterRole "node-reader" to Group "dev"',
+    );
     expect(authorizer.authorize(request(anonymous, 'GET', '/api/v1/nodes/n1')).decision).toBe('no-opinion');
   });
 
@@ -105,23 +205,72 @@ describe('rule resolution and the RBAC authorizer', () => {
 
 describe('escalation checks', () => {
   const objects = [
-    rbac('Role', 'role-writer', { rules: [
-      { verbs: ['create', 'update'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'] },
-      { verbs: ['get'], apiGroups: [''], resources: ['configmaps'] },
-    ] }, 'team'),
-    rbac('RoleBinding', 'alice', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'role-writer' }, subjects: [{ kind: 'User', name: 'alice' }] }, 'team'),
-    rbac('ClusterRole', 'cluster-admin', { rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }] }),
+    rbac(
+      'Role',
+      'role-writer',
+      {
+        rules: [
+          {
+            verbs: ['create', 'update'],
+            apiGroups: ['rbac.authorization.k8s.io'],
+            resources: ['roles', 'rolebindings'],
+          },
+          { verbs: ['get'], apiGroups: [''], resources: ['configmaps'] },
+        ],
+      },
+      'team',
+    ),
+    rbac(
+      'RoleBinding',
+      'alice',
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'role-writer' },
+        subjects: [{ kind: 'User', name: 'alice' }],
+      },
+      'team',
+    ),
+    rbac('ClusterRole', 'cluster-admin', {
+      rules: [
+        { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+        { verbs: ['*'], nonResourceURLs: ['*'] },
+      ],
+    }),
     rbac('ClusterRole', 'secret-reader', { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'] }] }),
-    rbac('ClusterRoleBinding', 'bob-binds', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'binder' }, subjects: [{ kind: 'User', name: 'bob' }] }),
-    rbac('ClusterRole', 'binder', { rules: [{ verbs: ['bind'], apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], resourceNames: ['secret-reader'] }] }),
+    rbac('ClusterRoleBinding', 'bob-binds', {
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'binder' },
+      subjects: [{ kind: 'User', name: 'bob' }],
+    }),
+    rbac('ClusterRole', 'binder', {
+      rules: [
+        {
+          verbs: ['bind'],
+          apiGroups: ['rbac.authorization.k8s.io'],
+          resources: ['clusterroles'],
+          resourceNames: ['secret-reader'],
+        },
+      ],
+    }),
   ];
   const resolver = new RuleResolver(staticPolicySource(objects));
   const authorizer = serverAuthorizer([rbacAuthorizer(resolver)]);
   const context = (user: UserInfo) => ({ user, resolver, authorizer });
 
   it('lets a user write a role with rules they hold, not one with more', async () => {
-    expect(await checkRoleWrite(context(alice), rbac('Role', 'ok', { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] }, 'team'))).toBeUndefined();
-    const refused = await checkRoleWrite(context(alice), rbac('Role', 'more', { rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps', 'secrets'] }] }, 'team'));
+    expect(
+      await checkRoleWrite(
+        context(alice),
+        rbac('Role', 'ok', { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] }, 'team'),
+      ),
+    ).toBeUndefined();
+    const refused = await checkRoleWrite(
+      context(alice),
+      rbac(
+        'Role',
+        'more',
+        { rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps', 'secrets'] }] },
+        'team',
+      ),
+    );
     expect(refused?.status.code).toBe(403);
     expect(refused?.message).toBe(
       'roles.rbac.authorization.k8s.io "more" is forbidden: user "alice" (groups=["dev" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
@@ -130,34 +279,75 @@ describe('escalation checks', () => {
   });
 
   it('refuses a binding to a role the user does not hold, unless they may bind that role', async () => {
-    const toAdmin = rbac('RoleBinding', 'b', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'User', name: 'alice' }] }, 'team');
+    const toAdmin = rbac(
+      'RoleBinding',
+      'b',
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'User', name: 'alice' }],
+      },
+      'team',
+    );
     expect((await checkBindingWrite(context(alice), toAdmin))?.status.code).toBe(403);
     const bob: UserInfo = { name: 'bob', groups: ['system:authenticated'] };
-    const toSecrets = rbac('RoleBinding', 'b', { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'secret-reader' }, subjects: [{ kind: 'User', name: 'x' }] }, 'team');
+    const toSecrets = rbac(
+      'RoleBinding',
+      'b',
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'secret-reader' },
+        subjects: [{ kind: 'User', name: 'x' }],
+      },
+      'team',
+    );
     expect(await checkBindingWrite(context(bob), toSecrets)).toBeUndefined();
     expect((await checkBindingWrite(context(bob), toAdmin))?.status.code).toBe(403);
   });
 
   it('never checks system:masters', async () => {
     const admin: UserInfo = { name: 'admin', groups: ['system:masters'] };
-    expect(await checkRoleWrite(context(admin), rbac('ClusterRole', 'all', { rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] }))).toBeUndefined();
+    expect(
+      await checkRoleWrite(
+        context(admin),
+        rbac('ClusterRole', 'all', { rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] }),
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe('coverage', () => {
   it('breaks rules into atoms and finds the ones not granted', () => {
-    const owned = [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', '*/status'] }, { verbs: ['get'], nonResourceURLs: ['/logs/*'] }];
-    expect(uncoveredRules(owned, [{ verbs: ['get'], apiGroups: [''], resources: ['pods', 'nodes/status'] }])).toEqual([]);
-    expect(uncoveredRules(owned, [{ verbs: ['get'], nonResourceURLs: ['/logs/a', '/metrics'] }])).toEqual([{ verbs: ['get'], nonResourceURLs: ['/metrics'] }]);
-    expect(uncoveredRules([{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }], [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }])).toHaveLength(1);
+    const owned = [
+      { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', '*/status'] },
+      { verbs: ['get'], nonResourceURLs: ['/logs/*'] },
+    ];
+    expect(uncoveredRules(owned, [{ verbs: ['get'], apiGroups: [''], resources: ['pods', 'nodes/status'] }])).toEqual(
+      [],
+    );
+    expect(uncoveredRules(owned, [{ verbs: ['get'], nonResourceURLs: ['/logs/a', '/metrics'] }])).toEqual([
+      { verbs: ['get'], nonResourceURLs: ['/metrics'] },
+    ]);
+    expect(
+      uncoveredRules(
+        [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }],
+        [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }],
+      ),
+    ).toHaveLength(1);
   });
 });
 
 describe('aggregation', () => {
   it('gathers the rules of matching cluster roles in name order, each once', () => {
-    const view = rbac('ClusterRole', 'view', { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'x/aggregate-to-view': 'true' } }] }, rules: [] });
+    const view = rbac('ClusterRole', 'view', {
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'x/aggregate-to-view': 'true' } }] },
+      rules: [],
+    });
     const b = rbac('ClusterRole', 'b', { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] });
-    const a = rbac('ClusterRole', 'a', { rules: [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }, { verbs: ['get'], apiGroups: [''], resources: ['pods'] }] });
+    const a = rbac('ClusterRole', 'a', {
+      rules: [
+        { verbs: ['list'], apiGroups: [''], resources: ['pods'] },
+        { verbs: ['get'], apiGroups: [''], resources: ['pods'] },
+      ],
+    });
     const other = rbac('ClusterRole', 'c', { rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] });
     for (const role of [a, b]) role.metadata.labels = { 'x/aggregate-to-view': 'true' };
     expect(aggregatedRules(view, [view, b, a, other])).toEqual([
@@ -168,7 +358,10 @@ describe('aggregation', () => {
   });
 
   it('orders the roles as the reference (Go string order: by byte, upper case before lower case)', () => {
-    const view = rbac('ClusterRole', 'view', { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'x/aggregate-to-view': 'true' } }] }, rules: [] });
+    const view = rbac('ClusterRole', 'view', {
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'x/aggregate-to-view': 'true' } }] },
+      rules: [],
+    });
     const lower = rbac('ClusterRole', 'a-role', { rules: [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }] });
     const upper = rbac('ClusterRole', 'Z-role', { rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] });
     for (const role of [lower, upper]) role.metadata.labels = { 'x/aggregate-to-view': 'true' };
@@ -181,7 +374,14 @@ describe('aggregation', () => {
 
 describe('the bootstrap policy', () => {
   const policy = bootstrapPolicy();
-  const resolver = new RuleResolver(staticPolicySource([...policy.clusterRoles, ...policy.clusterRoleBindings, ...policy.roles, ...policy.roleBindings]));
+  const resolver = new RuleResolver(
+    staticPolicySource([
+      ...policy.clusterRoles,
+      ...policy.clusterRoleBindings,
+      ...policy.roles,
+      ...policy.roleBindings,
+    ]),
+  );
   const authorizer = rbacAuthorizer(resolver);
 
   it('lets everyone read the public info, and authenticated users discovery and their own reviews', () => {
@@ -192,20 +392,41 @@ describe('the bootstrap policy', () => {
     expect(authorizer.authorize(request(anonymous, 'GET', '/apis')).decision).toBe('no-opinion');
     expect(authorizer.authorize(request(alice, 'GET', '/apis')).decision).toBe('allow');
     expect(authorizer.authorize(request(alice, 'GET', '/openapi/v3/apis/apps/v1')).decision).toBe('allow');
-    expect(authorizer.authorize(request(alice, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).decision).toBe('allow');
+    expect(
+      authorizer.authorize(request(alice, 'POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).decision,
+    ).toBe('allow');
     expect(authorizer.authorize(request(alice, 'GET', '/metrics')).decision).toBe('no-opinion');
-    expect(authorizer.authorize(request({ name: 'prom', groups: ['system:monitoring'] }, 'GET', '/metrics')).decision).toBe('allow');
+    expect(
+      authorizer.authorize(request({ name: 'prom', groups: ['system:monitoring'] }, 'GET', '/metrics')).decision,
+    ).toBe('allow');
   });
 
   it('carries the 1.34 component and controller roles with their bindings', () => {
     const names = new Set(policy.clusterRoles.map((role) => role.metadata.name));
-    for (const name of ['cluster-admin', 'admin', 'edit', 'view', 'system:kube-scheduler', 'system:kube-controller-manager', 'system:node', 'system:controller:deployment-controller', 'system:controller:generic-garbage-collector']) {
+    for (const name of [
+      'cluster-admin',
+      'admin',
+      'edit',
+      'view',
+      'system:kube-scheduler',
+      'system:kube-controller-manager',
+      'system:node',
+      'system:controller:deployment-controller',
+      'system:controller:generic-garbage-collector',
+    ]) {
       expect(names).toContain(name);
     }
     const scheduler: UserInfo = { name: 'system:kube-scheduler', groups: ['system:authenticated'] };
-    expect(authorizer.authorize(request(scheduler, 'POST', '/api/v1/namespaces/a/pods/p/binding')).decision).toBe('allow');
-    const deployments: UserInfo = { name: 'system:serviceaccount:kube-system:deployment-controller', groups: ['system:serviceaccounts', 'system:authenticated'] };
-    expect(authorizer.authorize(request(deployments, 'POST', '/apis/apps/v1/namespaces/a/replicasets')).decision).toBe('allow');
+    expect(authorizer.authorize(request(scheduler, 'POST', '/api/v1/namespaces/a/pods/p/binding')).decision).toBe(
+      'allow',
+    );
+    const deployments: UserInfo = {
+      name: 'system:serviceaccount:kube-system:deployment-controller',
+      groups: ['system:serviceaccounts', 'system:authenticated'],
+    };
+    expect(authorizer.authorize(request(deployments, 'POST', '/apis/apps/v1/namespaces/a/replicasets')).decision).toBe(
+      'allow',
+    );
     for (const object of Object.values(policy).flat()) {
       expect(object.metadata.labels?.['kubernetes.io/bootstrapping']).toBe('rbac-defaults');
       expect(object.metadata.annotations?.['rbac.authorization.kubernetes.io/autoupdate']).toBe('true');

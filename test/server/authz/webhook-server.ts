@@ -23,25 +23,42 @@ export interface WebhookServer {
   close(): Promise<void>;
 }
 
-export async function startWebhookServer(decide: (review: { apiVersion: string; spec: Record<string, unknown> }) => ReviewAnswer | 'fail'): Promise<WebhookServer> {
+export async function startWebhookServer(
+  decide: (review: { apiVersion: string; spec: Record<string, unknown> }) => ReviewAnswer | 'fail',
+): Promise<WebhookServer> {
   const ca = await issueCa({ commonName: 'webhook-ca', validDays: 1 });
-  const serving = await issueLeaf({ ca, subject: 'CN=webhook', usage: 'server', ipAddresses: ['127.0.0.1'], validDays: 1 });
+  const serving = await issueLeaf({
+    ca,
+    subject: 'CN=webhook',
+    usage: 'server',
+    ipAddresses: ['127.0.0.1'],
+    validDays: 1,
+  });
   const client = await issueLeaf({ ca, subject: 'CN=kube-apiserver', usage: 'client', validDays: 1 });
   const reviews: Record<string, unknown>[] = [];
-  const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { apiVersion: string; kind: string; spec: Record<string, unknown> };
-      reviews.push(review);
-      const answer = decide(review);
-      if (answer === 'fail') {
-        res.writeHead(500).end('boom');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: review.apiVersion, kind: review.kind, status: answer }));
-    });
-  });
+  const server: Server = createServer(
+    { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: true },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          apiVersion: string;
+          kind: string;
+          spec: Record<string, unknown>;
+        };
+        reviews.push(review);
+        const answer = decide(review);
+        if (answer === 'fail') {
+          res.writeHead(500).end('boom');
+          return;
+        }
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ apiVersion: review.apiVersion, kind: review.kind, status: answer }));
+      });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/authorize`;
   const b64 = (text: string) => Buffer.from(text).toString('base64');
@@ -50,14 +67,22 @@ export async function startWebhookServer(decide: (review: { apiVersion: string; 
     reviews,
     kubeconfigFor(dir, name = 'webhook.kubeconfig') {
       const path = join(dir, name);
-      writeFileSync(path, JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'authz', cluster: { server: url, 'certificate-authority-data': b64(ca.certPem) } }],
-        users: [{ name: 'apiserver', user: { 'client-certificate-data': b64(client.certPem), 'client-key-data': b64(client.keyPem) } }],
-        contexts: [{ name: 'webhook', context: { cluster: 'authz', user: 'apiserver' } }],
-        'current-context': 'webhook',
-      }));
+      writeFileSync(
+        path,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'authz', cluster: { server: url, 'certificate-authority-data': b64(ca.certPem) } }],
+          users: [
+            {
+              name: 'apiserver',
+              user: { 'client-certificate-data': b64(client.certPem), 'client-key-data': b64(client.keyPem) },
+            },
+          ],
+          contexts: [{ name: 'webhook', context: { cluster: 'authz', user: 'apiserver' } }],
+          'current-context': 'webhook',
+        }),
+      );
       return path;
     },
     close: () =>

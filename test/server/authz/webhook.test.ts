@@ -9,12 +9,19 @@ import { requestAttributes } from '../../../server/authz/request-attributes';
 import { ALLOW, NO_OPINION, attributesFrom, type Authorizer } from '../../../server/authz/types';
 import { readWebhookKubeconfig } from '../../../server/webhook-client/kubeconfig';
 import { webhookAuthorizer, type WebhookOptions } from '../../../server/authz/webhook/webhook-authorizer';
-import type { UserInfo } from '../../../server/authn/types';
-import { resolveRequestInfo } from '../../../server/http/request-info';
+import type { UserInfo } from '../../../api/user-info';
+import { resolveRequestInfo } from '../../../server/request/request-info';
 import { startWebhookServer, type WebhookServer } from './webhook-server';
+import { waitUntil } from '../../helpers/wait-for';
 
-const alice: UserInfo = { name: 'alice', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a'] } };
-const attributesOf = (user: UserInfo, method: string, path: string, query = '') => requestAttributes(resolveRequestInfo({ method, path, query }), user, query);
+const alice: UserInfo = {
+  name: 'alice',
+  uid: 'u-1',
+  groups: ['dev', 'system:authenticated'],
+  extra: { scopes: ['a'] },
+};
+const attributesOf = (user: UserInfo, method: string, path: string, query = '') =>
+  requestAttributes(resolveRequestInfo({ method, path, query }), user, query);
 
 describe('the webhook authorizer', () => {
   let dir: string;
@@ -25,7 +32,11 @@ describe('the webhook authorizer', () => {
       const resource = spec.resourceAttributes as Record<string, string> | undefined;
       if (resource?.resource === 'secrets') return { allowed: false, denied: true, reason: 'no secrets for you' };
       if (resource?.resource === 'nodes') return 'fail';
-      if (resource?.resource === 'configmaps' || (spec.nonResourceAttributes as Record<string, string> | undefined)?.path === '/logs') return { allowed: true, reason: 'fine' };
+      if (
+        resource?.resource === 'configmaps' ||
+        (spec.nonResourceAttributes as Record<string, string> | undefined)?.path === '/logs'
+      )
+        return { allowed: true, reason: 'fine' };
       return { allowed: false };
     });
   });
@@ -49,20 +60,41 @@ describe('the webhook authorizer', () => {
 
   it('sends a v1 review with the resource attributes, user and selectors, and takes allowed, denied and no opinion', async () => {
     const authorizer = webhookAuthorizer(options());
-    expect(await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/configmaps', 'labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx'))).toEqual({ decision: 'allow', reason: 'fine' });
+    expect(
+      await authorizer.authorize(
+        attributesOf(
+          alice,
+          'GET',
+          '/api/v1/namespaces/ns/configmaps',
+          'labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx',
+        ),
+      ),
+    ).toEqual({ decision: 'allow', reason: 'fine' });
     expect(webhook.reviews[0]).toEqual({
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
       spec: {
-        user: 'alice', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a'] },
+        user: 'alice',
+        uid: 'u-1',
+        groups: ['dev', 'system:authenticated'],
+        extra: { scopes: ['a'] },
         resourceAttributes: {
-          namespace: 'ns', verb: 'list', group: '', version: 'v1', resource: 'configmaps', subresource: '', name: 'x',
+          namespace: 'ns',
+          verb: 'list',
+          group: '',
+          version: 'v1',
+          resource: 'configmaps',
+          subresource: '',
+          name: 'x',
           fieldSelector: { requirements: [{ key: 'metadata.name', operator: 'In', values: ['x'] }] },
           labelSelector: { requirements: [{ key: 'app', operator: 'In', values: ['web'] }] },
         },
       },
     });
-    expect(await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/secrets/s'))).toEqual({ decision: 'deny', reason: 'no secrets for you' });
+    expect(await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/secrets/s'))).toEqual({
+      decision: 'deny',
+      reason: 'no secrets for you',
+    });
     expect(await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/pods/p'))).toEqual(NO_OPINION);
   });
 
@@ -72,7 +104,13 @@ describe('the webhook authorizer', () => {
     expect(webhook.reviews[0]).toEqual({
       apiVersion: 'authorization.k8s.io/v1beta1',
       kind: 'SubjectAccessReview',
-      spec: { user: 'alice', uid: 'u-1', group: ['dev', 'system:authenticated'], extra: { scopes: ['a'] }, nonResourceAttributes: { path: '/logs', verb: 'get' } },
+      spec: {
+        user: 'alice',
+        uid: 'u-1',
+        group: ['dev', 'system:authenticated'],
+        extra: { scopes: ['a'] },
+        nonResourceAttributes: { path: '/logs', verb: 'get' },
+      },
     });
   });
 
@@ -83,9 +121,15 @@ describe('the webhook authorizer', () => {
     await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/pods/a'));
     await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/pods/a'));
     expect(webhook.reviews).toHaveLength(2);
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/pods/a'));
-    await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/configmaps/a'));
+    // The not-allowed answer's 50 ms run out on the cache's clock, moved on rather than waited for.
+    const later = Date.now() + 80;
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/pods/a'));
+      await authorizer.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/configmaps/a'));
+    } finally {
+      clock.mockRestore();
+    }
     expect(webhook.reviews).toHaveLength(3);
     const uncached = webhookAuthorizer(options({ cacheAuthorized: false }));
     await uncached.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/ns/configmaps/a'));
@@ -98,7 +142,9 @@ describe('the webhook authorizer', () => {
     expect((await webhookAuthorizer(options()).authorize(nodes)).decision).toBe('no-opinion');
     const denied = await webhookAuthorizer(options({ failurePolicy: 'Deny', name: 'corp' })).authorize(nodes);
     expect(denied).toEqual({ decision: 'deny', reason: 'webhook "corp": the webhook answered HTTP 500' });
-    const unreachable = webhookAuthorizer(options({ client: { ...options().client, url: new URL('https://127.0.0.1:1/') } }));
+    const unreachable = webhookAuthorizer(
+      options({ client: { ...options().client, url: new URL('https://127.0.0.1:1/') } }),
+    );
     expect((await unreachable.authorize(nodes)).decision).toBe('no-opinion');
   });
 });
@@ -124,10 +170,18 @@ authorizers:
     const config = parseAuthorizationConfig(valid('/etc/webhook.kubeconfig'));
     expect(config.authorizers).toEqual([
       {
-        type: 'Webhook', name: 'corp',
+        type: 'Webhook',
+        name: 'corp',
         webhook: {
-          authorizedTtlMs: 60_000, cacheAuthorizedRequests: true, unauthorizedTtlMs: 30_000, cacheUnauthorizedRequests: true, timeoutMs: 3_000,
-          subjectAccessReviewVersion: 'v1', failurePolicy: 'Deny', kubeConfigFile: '/etc/webhook.kubeconfig', matchConditions: [],
+          authorizedTtlMs: 60_000,
+          cacheAuthorizedRequests: true,
+          unauthorizedTtlMs: 30_000,
+          cacheUnauthorizedRequests: true,
+          timeoutMs: 3_000,
+          subjectAccessReviewVersion: 'v1',
+          failurePolicy: 'Deny',
+          kubeConfigFile: '/etc/webhook.kubeconfig',
+          matchConditions: [],
         },
       },
       { type: 'RBAC', name: 'rbac' },
@@ -135,16 +189,47 @@ authorizers:
   });
 
   it.each([
-    { name: 'no authorizers', text: 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: []', error: 'authorizers: Required value: at least one authorization mode must be defined' },
-    { name: 'a timeout over 30 s', text: valid('/k').replace('timeout: 3s', 'timeout: 31s'), error: 'authorizers[0].webhook.timeout: Invalid value: must be <= 30s' },
-    { name: 'a missing failure policy', text: valid('/k').replace('    failurePolicy: Deny\n', ''), error: 'authorizers[0].webhook.failurePolicy: Required value' },
-    { name: 'an unknown review version', text: valid('/k').replace('subjectAccessReviewVersion: v1', 'subjectAccessReviewVersion: v2'), error: 'authorizers[0].webhook.subjectAccessReviewVersion: Unsupported value: "v2"' },
-    { name: 'InClusterConfig', text: valid('/k').replace('type: KubeConfigFile, kubeConfigFile: /k', 'type: InClusterConfig'), error: 'authorizers[0].webhook.connectionInfo.type: Unsupported value: "InClusterConfig"' },
-    { name: 'RBAC twice', text: `${valid('/k')}- type: RBAC\n  name: rbac2\n`, error: 'authorizers[2].type: Duplicate value: "RBAC"' },
-    { name: 'a webhook on RBAC', text: `${valid('/k')}- type: Node\n  name: node\n  webhook: {}\n`, error: 'authorizers[2].webhook: Invalid value: non-null webhook config is only allowed for type Webhook' },
+    {
+      name: 'no authorizers',
+      text: 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers: []',
+      error: 'authorizers: Required value: at least one authorization mode must be defined',
+    },
+    {
+      name: 'a timeout over 30 s',
+      text: valid('/k').replace('timeout: 3s', 'timeout: 31s'),
+      error: 'authorizers[0].webhook.timeout: Invalid value: must be <= 30s',
+    },
+    {
+      name: 'a missing failure policy',
+      text: valid('/k').replace('    failurePolicy: Deny\n', ''),
+      error: 'authorizers[0].webhook.failurePolicy: Required value',
+    },
+    {
+      name: 'an unknown review version',
+      text: valid('/k').replace('subjectAccessReviewVersion: v1', 'subjectAccessReviewVersion: v2'),
+      error: 'authorizers[0].webhook.subjectAccessReviewVersion: Unsupported value: "v2"',
+    },
+    {
+      name: 'InClusterConfig',
+      text: valid('/k').replace('type: KubeConfigFile, kubeConfigFile: /k', 'type: InClusterConfig'),
+      error: 'authorizers[0].webhook.connectionInfo.type: Unsupported value: "InClusterConfig"',
+    },
+    {
+      name: 'RBAC twice',
+      text: `${valid('/k')}- type: RBAC\n  name: rbac2\n`,
+      error: 'authorizers[2].type: Duplicate value: "RBAC"',
+    },
+    {
+      name: 'a webhook on RBAC',
+      text: `${valid('/k')}- type: Node\n  name: node\n  webhook: {}\n`,
+      error: 'authorizers[2].webhook: Invalid value: non-null webhook config is only allowed for type Webhook',
+    },
     {
       name: 'too many match conditions',
-      text: valid('/k', `\n    matchConditionSubjectAccessReviewVersion: v1\n    matchConditions:\n${Array.from({ length: 65 }, (_, i) => `    - expression: "request.user == 'u${i}'"`).join('\n')}`),
+      text: valid(
+        '/k',
+        `\n    matchConditionSubjectAccessReviewVersion: v1\n    matchConditions:\n${Array.from({ length: 65 }, (_, i) => `    - expression: "request.user == 'u${i}'"`).join('\n')}`,
+      ),
       error: 'authorizers[0].webhook.matchConditions: Too many: 65: must have at most 64 items',
     },
   ])('refuses $name', ({ text, error }) => {
@@ -157,7 +242,8 @@ authorizers:
     try {
       const kubeconfig = webhook.kubeconfigFor(dir);
       const path = join(dir, 'authz.yaml');
-      const rbacOnly = 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- {type: RBAC, name: rbac}\n';
+      const rbacOnly =
+        'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- {type: RBAC, name: rbac}\n';
       writeFileSync(path, rbacOnly);
       const rbac: Authorizer = { authorize: () => NO_OPINION };
       const rejected: string[] = [];
@@ -170,16 +256,19 @@ authorizers:
         intervalMs: 60_000,
       });
       try {
-        const ask = () => authorizer.authorize(attributesFrom(resolveRequestInfo({ method: 'GET', path: '/api/v1/namespaces/a/pods', query: '' }), alice));
+        const ask = () =>
+          authorizer.authorize(
+            attributesFrom(resolveRequestInfo({ method: 'GET', path: '/api/v1/namespaces/a/pods', query: '' }), alice),
+          );
         expect(await ask()).toEqual(NO_OPINION);
         // Written elsewhere and renamed over, as editors and mounted config maps do; the watch sees it.
         writeFileSync(join(dir, 'next.yaml'), valid(kubeconfig));
         renameSync(join(dir, 'next.yaml'), path);
-        for (let i = 0; i < 100 && reloaded === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        await waitUntil('the reload', () => reloaded > 0, 2_000, 20);
         expect(reloaded).toBe(1);
         expect(await ask()).toEqual({ ...ALLOW, reason: 'corp says yes' });
         writeFileSync(path, valid(kubeconfig).replace('timeout: 3s', 'timeout: 45s'));
-        for (let i = 0; i < 100 && rejected.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        await waitUntil('the rejection', () => rejected.length > 0, 2_000, 20);
         expect(rejected[0]).toContain('authorizers[0].webhook.timeout: Invalid value: must be <= 30s');
         expect(await ask()).toEqual({ ...ALLOW, reason: 'corp says yes' });
         expect(authorizer.reload()).toBe(false);
@@ -196,18 +285,36 @@ authorizers:
     const dir = mkdtempSync(join(tmpdir(), 'capstan-match-'));
     const webhook = await startWebhookServer(() => ({ allowed: true, reason: 'matched' }));
     try {
-      const conditions = (policy: string, ...expressions: string[]) => parseAuthorizationConfig(valid(webhook.kubeconfigFor(dir), `
+      const conditions = (policy: string, ...expressions: string[]) =>
+        parseAuthorizationConfig(
+          valid(
+            webhook.kubeconfigFor(dir),
+            `
     matchConditionSubjectAccessReviewVersion: v1
     matchConditions:
-${expressions.map((expression) => `    - expression: ${JSON.stringify(expression)}`).join('\n')}`).replace('failurePolicy: Deny', `failurePolicy: ${policy}`));
-      const build = (config: ReturnType<typeof parseAuthorizationConfig>) => chainFromConfig(config, { rbac: () => ({ authorize: () => NO_OPINION }), node: () => ({ authorize: () => NO_OPINION }) })[0];
-      const onlyConfigMaps = build(conditions('Deny', "has(request.resourceAttributes)", "request.resourceAttributes.resource == 'configmaps'"));
-      expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/a/configmaps'))).toEqual({ decision: 'allow', reason: 'matched' });
-      expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/a/pods'))).toEqual(NO_OPINION);
+${expressions.map((expression) => `    - expression: ${JSON.stringify(expression)}`).join('\n')}`,
+          ).replace('failurePolicy: Deny', `failurePolicy: ${policy}`),
+        );
+      const build = (config: ReturnType<typeof parseAuthorizationConfig>) =>
+        chainFromConfig(config, {
+          rbac: () => ({ authorize: () => NO_OPINION }),
+          node: () => ({ authorize: () => NO_OPINION }),
+        })[0];
+      const onlyConfigMaps = build(
+        conditions('Deny', 'has(request.resourceAttributes)', "request.resourceAttributes.resource == 'configmaps'"),
+      );
+      expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/a/configmaps'))).toEqual({
+        decision: 'allow',
+        reason: 'matched',
+      });
+      expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/api/v1/namespaces/a/pods'))).toEqual(
+        NO_OPINION,
+      );
       expect(await onlyConfigMaps.authorize(attributesOf(alice, 'GET', '/healthz'))).toEqual(NO_OPINION);
       expect(webhook.reviews).toHaveLength(1);
       // `request.resourceAttributes` is absent for a path, so this condition errs.
-      const erring = (policy: string) => build(conditions(policy, "request.resourceAttributes.resource == 'configmaps'"));
+      const erring = (policy: string) =>
+        build(conditions(policy, "request.resourceAttributes.resource == 'configmaps'"));
       expect((await erring('Deny').authorize(attributesOf(alice, 'GET', '/healthz'))).decision).toBe('deny');
       expect((await erring('NoOpinion').authorize(attributesOf(alice, 'GET', '/healthz'))).decision).toBe('no-opinion');
       expect(() => build(conditions('Deny', 'request.user +'))).toThrow(/matchConditions\[0\]\.expression/);

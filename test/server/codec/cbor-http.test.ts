@@ -14,7 +14,8 @@ let portWithoutGate: number;
 
 beforeAll(async () => {
   testStore = await openTestStore();
-  for (const cbor of [true, false]) apis.push(await serveResourceApi(testStore.storageFor, { representations: { cbor, compression: true } }));
+  for (const cbor of [true, false])
+    apis.push(await serveResourceApi(testStore.storageFor, { representations: { cbor, compression: true } }));
   [port, portWithoutGate] = apis.map((api) => api.port);
 });
 
@@ -29,14 +30,23 @@ interface Answer {
   body: Buffer;
 }
 
-function call(method: string, path: string, options: { body?: Buffer | string; headers?: Record<string, string>; port?: number } = {}): Promise<Answer> {
+function call(
+  method: string,
+  path: string,
+  options: { body?: Buffer | string; headers?: Record<string, string>; port?: number } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: options.port ?? port, method, path, headers: options.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port: options.port ?? port, method, path, headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -53,13 +63,38 @@ describe('CBOR with CBORServingAndStorage', () => {
     expect(created.status).toBe(201);
     expect(created.headers['content-type']).toBe(CBOR);
     expect(created.body.subarray(0, 3)).toEqual(SELF_DESCRIBED_CBOR);
-    expect(decodeCbor(created.body)).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'c1', namespace: 'default' }, data: { a: '1' } });
+    expect(decodeCbor(created.body)).toMatchObject({
+      kind: 'ConfigMap',
+      metadata: { name: 'c1', namespace: 'default' },
+      data: { a: '1' },
+    });
   });
 
   test('a Go []byte field sent as a byte string tagged 22 is stored as base64', async () => {
     // {"metadata": {"name": "s1"}, "data": {"k": 22(h'fbff')}} with text-string keys, as other encoders write
-    const body = Buffer.from([0xa2, 0x68, ...Buffer.from('metadata'), 0xa1, 0x64, ...Buffer.from('name'), 0x62, ...Buffer.from('s1'), 0x64, ...Buffer.from('data'), 0xa1, 0x61, 0x6b, 0xd6, 0x42, 0xfb, 0xff]);
-    const created = await call('POST', SECRETS, { body, headers: { 'content-type': CBOR, accept: 'application/json' } });
+    const body = Buffer.from([
+      0xa2,
+      0x68,
+      ...Buffer.from('metadata'),
+      0xa1,
+      0x64,
+      ...Buffer.from('name'),
+      0x62,
+      ...Buffer.from('s1'),
+      0x64,
+      ...Buffer.from('data'),
+      0xa1,
+      0x61,
+      0x6b,
+      0xd6,
+      0x42,
+      0xfb,
+      0xff,
+    ]);
+    const created = await call('POST', SECRETS, {
+      body,
+      headers: { 'content-type': CBOR, accept: 'application/json' },
+    });
     expect(created.status).toBe(201);
     expect(JSON.parse(created.body.toString()).data).toEqual({ k: '+/8=' });
   });
@@ -67,31 +102,52 @@ describe('CBOR with CBORServingAndStorage', () => {
   test('duplicate map keys are a 400', async () => {
     // {"metadata": {"name": "d"}, "metadata": {"name": "e"}}
     const name = (value: string) => [0xa1, 0x44, ...Buffer.from('name'), 0x41, ...Buffer.from(value)];
-    const body = Buffer.from([0xa2, 0x48, ...Buffer.from('metadata'), ...name('d'), 0x48, ...Buffer.from('metadata'), ...name('e')]);
+    const body = Buffer.from([
+      0xa2,
+      0x48,
+      ...Buffer.from('metadata'),
+      ...name('d'),
+      0x48,
+      ...Buffer.from('metadata'),
+      ...name('e'),
+    ]);
     const answer = await call('POST', CMS, { body, headers: { 'content-type': CBOR, accept: 'application/json' } });
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body.toString()).message).toContain('cbor: found duplicate map key "metadata" at map element index 1');
+    expect(JSON.parse(answer.body.toString()).message).toContain(
+      'cbor: found duplicate map key "metadata" at map element index 1',
+    );
   });
 
   test('lists, metadata-only lists and tables in CBOR', async () => {
     const list = decodeCbor((await call('GET', CMS, { headers: { accept: CBOR } })).body) as JsonObject;
     expect(list).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1', items: [{ metadata: { name: 'c1' } }] });
-    const metadata = decodeCbor((await call('GET', CMS, { headers: { accept: `${CBOR};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` } })).body) as JsonObject;
-    expect(metadata).toMatchObject({ kind: 'PartialObjectMetadataList', items: [{ kind: 'PartialObjectMetadata', metadata: { name: 'c1' } }] });
-    const table = decodeCbor((await call('GET', CMS, { headers: { accept: `${CBOR};as=Table;g=meta.k8s.io;v=v1` } })).body) as JsonObject;
+    const metadata = decodeCbor(
+      (await call('GET', CMS, { headers: { accept: `${CBOR};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` } })).body,
+    ) as JsonObject;
+    expect(metadata).toMatchObject({
+      kind: 'PartialObjectMetadataList',
+      items: [{ kind: 'PartialObjectMetadata', metadata: { name: 'c1' } }],
+    });
+    const table = decodeCbor(
+      (await call('GET', CMS, { headers: { accept: `${CBOR};as=Table;g=meta.k8s.io;v=v1` } })).body,
+    ) as JsonObject;
     expect(table).toMatchObject({ kind: 'Table', rows: [{ cells: ['c1', 1, expect.any(String)] }] });
   });
 
   test('a watch is a CBOR sequence (application/cbor-seq)', async () => {
     const listed = decodeCbor((await call('GET', CMS, { headers: { accept: CBOR } })).body) as JsonObject;
     const resourceVersion = (listed.metadata as JsonObject).resourceVersion as string;
-    const watching = call('GET', `${CMS}?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`, { headers: { accept: CBOR } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const watching = call('GET', `${CMS}?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1`, {
+      headers: { accept: CBOR },
+    });
+    // No wait for the watch to open: it starts from the list's resourceVersion, so it replays what is written meanwhile.
     await call('POST', CMS, { body: encodeCbor({ metadata: { name: 'c2' } }), headers: { 'content-type': CBOR } });
     const answer = await watching;
     expect(answer.headers['content-type']).toBe('application/cbor-seq');
     const events = decodeCborSequence(answer.body) as JsonObject[];
-    expect(events.map((event) => [event.type, ((event.object as JsonObject).metadata as JsonObject).name])).toEqual([['ADDED', 'c2']]);
+    expect(events.map((event) => [event.type, ((event.object as JsonObject).metadata as JsonObject).name])).toEqual([
+      ['ADDED', 'c2'],
+    ]);
   });
 });
 

@@ -1,12 +1,22 @@
 import { encode as cborXEncode } from 'cbor-x';
-import { decodeCbor, decodeCborBody, decodeCborSequence, encodeCbor, SELF_DESCRIBED_CBOR } from '../../../server/codec/cbor';
+import {
+  decodeCbor,
+  decodeCborBody,
+  decodeCborSequence,
+  encodeCbor,
+  SELF_DESCRIBED_CBOR,
+} from '../../../server/codec/cbor';
 import { StatusError } from '../../../server/status/status-error';
 
 const pod = {
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name: 'web', namespace: 'default', labels: { app: 'web' }, resourceVersion: '12', generation: 1 },
-  spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }], terminationGracePeriodSeconds: 30, hostNetwork: false },
+  spec: {
+    containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }] }],
+    terminationGracePeriodSeconds: 30,
+    hostNetwork: false,
+  },
   status: { phase: 'Pending', podIP: null, ratio: 0.25, negative: -5, big: 2 ** 40, text: 'héllo ✓' },
 };
 
@@ -37,7 +47,10 @@ describe('CBOR as the reference writes it', () => {
 
   it('reads indefinite-length strings, arrays and maps, and half-precision floats', () => {
     // map(_) "a": [_ 1, 2], "b": (_ "x" "y"), "c": 1.5 (half) break
-    const bytes = Uint8Array.from([0xbf, 0x61, 0x61, 0x9f, 0x01, 0x02, 0xff, 0x61, 0x62, 0x7f, 0x61, 0x78, 0x61, 0x79, 0xff, 0x61, 0x63, 0xf9, 0x3e, 0x00, 0xff]);
+    const bytes = Uint8Array.from([
+      0xbf, 0x61, 0x61, 0x9f, 0x01, 0x02, 0xff, 0x61, 0x62, 0x7f, 0x61, 0x78, 0x61, 0x79, 0xff, 0x61, 0x63, 0xf9, 0x3e,
+      0x00, 0xff,
+    ]);
     expect(decodeCbor(bytes)).toEqual({ a: [1, 2], b: 'xy', c: 1.5 });
   });
 
@@ -51,7 +64,9 @@ describe('CBOR as the reference writes it', () => {
     expect(() => decodeCbor(Uint8Array.from([0x62, 0xc3, 0x28]))).toThrow('cbor: invalid UTF-8 string');
     expect(() => decodeCbor(Uint8Array.from([0xf9, 0x7e, 0x00]))).toThrow('NaN');
     expect(() => decodeCbor(Uint8Array.from([0x01, 0x02]))).toThrow('extraneous data');
-    expect(() => decodeCbor(Uint8Array.from([...Array(70).fill(0x81), 0x01]))).toThrow('cbor: exceeded max nested level 64');
+    expect(() => decodeCbor(Uint8Array.from([...Array(70).fill(0x81), 0x01]))).toThrow(
+      'cbor: exceeded max nested level 64',
+    );
     expect(() => decodeCbor(Uint8Array.from([0x82, 0x01]))).toThrow('unexpected EOF');
   });
 
@@ -67,7 +82,10 @@ describe('CBOR as the reference writes it', () => {
   });
 
   it('reads a CBOR sequence of watch events', () => {
-    const stream = Buffer.concat([encodeCbor({ type: 'ADDED', object: pod }), encodeCbor({ type: 'DELETED', object: pod })]);
+    const stream = Buffer.concat([
+      encodeCbor({ type: 'ADDED', object: pod }),
+      encodeCbor({ type: 'DELETED', object: pod }),
+    ]);
     expect(decodeCborSequence(stream).map((event) => (event as { type: string }).type)).toEqual(['ADDED', 'DELETED']);
   });
 });

@@ -36,8 +36,17 @@ export const podTemplate: JsonObject = {
         image: 'nginx:1.27',
         ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }],
         resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '250m' } },
-        env: [{ name: 'A', value: 'b' }, { name: 'POD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
-        readinessProbe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
+        env: [
+          { name: 'A', value: 'b' },
+          { name: 'POD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+        ],
+        readinessProbe: {
+          httpGet: { path: '/', port: 'http', scheme: 'HTTP' },
+          periodSeconds: 10,
+          timeoutSeconds: 1,
+          successThreshold: 1,
+          failureThreshold: 3,
+        },
         livenessProbe: { tcpSocket: { port: 80 }, initialDelaySeconds: 3 },
         terminationMessagePath: '/dev/termination-log',
         terminationMessagePolicy: 'File',
@@ -46,20 +55,36 @@ export const podTemplate: JsonObject = {
         volumeMounts: [{ name: 'config', mountPath: '/etc/config', readOnly: true }],
       },
     ],
-    volumes: [{ name: 'config', configMap: { name: 'web-config', defaultMode: 420 } }, { name: 'scratch', emptyDir: {} }],
+    volumes: [
+      { name: 'config', configMap: { name: 'web-config', defaultMode: 420 } },
+      { name: 'scratch', emptyDir: {} },
+    ],
     restartPolicy: 'Always',
     terminationGracePeriodSeconds: 30,
     dnsPolicy: 'ClusterFirst',
     securityContext: {},
     schedulerName: 'default-scheduler',
-    tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+    tolerations: [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ],
   },
 };
 
 export const pod: JsonObject = {
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: meta('web-0', { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-abc', uid: 'u-1', controller: true, blockOwnerDeletion: true }] }),
+  metadata: meta('web-0', {
+    ownerReferences: [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: 'web-abc',
+        uid: 'u-1',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ],
+  }),
   spec: { ...(podTemplate.spec as JsonObject), nodeName: 'node-1', priority: 0, enableServiceLinks: true },
   status: {
     phase: 'Running',
@@ -101,7 +126,16 @@ export const deployment: JsonObject = {
     updatedReplicas: 3,
     readyReplicas: 2,
     availableReplicas: 2,
-    conditions: [{ type: 'Available', status: 'True', lastUpdateTime: created, lastTransitionTime: created, reason: 'MinimumReplicasAvailable', message: 'ok' }],
+    conditions: [
+      {
+        type: 'Available',
+        status: 'True',
+        lastUpdateTime: created,
+        lastTransitionTime: created,
+        reason: 'MinimumReplicasAvailable',
+        message: 'ok',
+      },
+    ],
   },
 };
 
@@ -112,7 +146,10 @@ export const service: JsonObject = {
   spec: {
     type: 'NodePort',
     selector: { app: 'web' },
-    ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 'http', nodePort: 30080 }, { name: 'metrics', protocol: 'TCP', port: 9090, targetPort: 9090 }],
+    ports: [
+      { name: 'http', protocol: 'TCP', port: 80, targetPort: 'http', nodePort: 30080 },
+      { name: 'metrics', protocol: 'TCP', port: 9090, targetPort: 9090 },
+    ],
     clusterIP: '10.96.0.20',
     clusterIPs: ['10.96.0.20'],
     sessionAffinity: 'None',
@@ -143,7 +180,13 @@ export const secret: JsonObject = {
 export const namespace: JsonObject = {
   apiVersion: 'v1',
   kind: 'Namespace',
-  metadata: { name: 'team-a', uid: 'u-ns', resourceVersion: '7', creationTimestamp: created, labels: { 'kubernetes.io/metadata.name': 'team-a' } },
+  metadata: {
+    name: 'team-a',
+    uid: 'u-ns',
+    resourceVersion: '7',
+    creationTimestamp: created,
+    labels: { 'kubernetes.io/metadata.name': 'team-a' },
+  },
   spec: { finalizers: ['kubernetes'] },
   status: { phase: 'Active' },
 };
@@ -151,16 +194,39 @@ export const namespace: JsonObject = {
 export const node: JsonObject = {
   apiVersion: 'v1',
   kind: 'Node',
-  metadata: { name: 'node-1', uid: 'u-node', resourceVersion: '8', creationTimestamp: created, labels: { 'node-role.kubernetes.io/control-plane': '' } },
+  metadata: {
+    name: 'node-1',
+    uid: 'u-node',
+    resourceVersion: '8',
+    creationTimestamp: created,
+    labels: { 'node-role.kubernetes.io/control-plane': '' },
+  },
   spec: { podCIDR: '10.244.0.0/24', taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] },
   status: {
     capacity: { cpu: '2', memory: '4041000Ki', pods: '110' },
     allocatable: { cpu: '2', memory: '3938600Ki', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: created, lastTransitionTime: created, reason: 'KubeletReady', message: 'ready' }],
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        lastHeartbeatTime: created,
+        lastTransitionTime: created,
+        reason: 'KubeletReady',
+        message: 'ready',
+      },
+    ],
     addresses: [{ type: 'InternalIP', address: '172.18.0.2' }],
     nodeInfo: {
-      machineID: 'm', systemUUID: 's', bootID: 'b', kernelVersion: '6.1.0', osImage: 'Debian GNU/Linux 12', containerRuntimeVersion: 'containerd://1.7.0',
-      kubeletVersion: 'v1.34.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64',
+      machineID: 'm',
+      systemUUID: 's',
+      bootID: 'b',
+      kernelVersion: '6.1.0',
+      osImage: 'Debian GNU/Linux 12',
+      containerRuntimeVersion: 'containerd://1.7.0',
+      kubeletVersion: 'v1.34.0',
+      kubeProxyVersion: '',
+      operatingSystem: 'linux',
+      architecture: 'amd64',
     },
   },
 };
@@ -169,16 +235,40 @@ export const job: JsonObject = {
   apiVersion: 'batch/v1',
   kind: 'Job',
   metadata: meta('pi'),
-  spec: { completions: 1, parallelism: 1, backoffLimit: 6, template: { ...podTemplate, spec: { ...(podTemplate.spec as JsonObject), restartPolicy: 'Never' } }, completionMode: 'NonIndexed', suspend: false },
-  status: { succeeded: 1, startTime: created, completionTime: '2025-03-01T10:01:05Z', ready: 0, terminating: 0, uncountedTerminatedPods: {} },
+  spec: {
+    completions: 1,
+    parallelism: 1,
+    backoffLimit: 6,
+    template: { ...podTemplate, spec: { ...(podTemplate.spec as JsonObject), restartPolicy: 'Never' } },
+    completionMode: 'NonIndexed',
+    suspend: false,
+  },
+  status: {
+    succeeded: 1,
+    startTime: created,
+    completionTime: '2025-03-01T10:01:05Z',
+    ready: 0,
+    terminating: 0,
+    uncountedTerminatedPods: {},
+  },
 };
 
 export const cronJob: JsonObject = {
   apiVersion: 'batch/v1',
   kind: 'CronJob',
   metadata: meta('nightly'),
-  spec: { schedule: '0 3 * * *', concurrencyPolicy: 'Forbid', suspend: false, jobTemplate: { spec: job.spec as JsonObject }, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 },
-  status: { lastScheduleTime: created, active: [{ kind: 'Job', namespace: 'default', name: 'nightly-1', uid: 'u-j', apiVersion: 'batch/v1' }] },
+  spec: {
+    schedule: '0 3 * * *',
+    concurrencyPolicy: 'Forbid',
+    suspend: false,
+    jobTemplate: { spec: job.spec as JsonObject },
+    successfulJobsHistoryLimit: 3,
+    failedJobsHistoryLimit: 1,
+  },
+  status: {
+    lastScheduleTime: created,
+    active: [{ kind: 'Job', namespace: 'default', name: 'nightly-1', uid: 'u-j', apiVersion: 'batch/v1' }],
+  },
 };
 
 export const hpa: JsonObject = {
@@ -191,14 +281,28 @@ export const hpa: JsonObject = {
     maxReplicas: 10,
     metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
   },
-  status: { currentReplicas: 2, desiredReplicas: 2, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 40, averageValue: '100m' } } }] },
+  status: {
+    currentReplicas: 2,
+    desiredReplicas: 2,
+    currentMetrics: [
+      { type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 40, averageValue: '100m' } } },
+    ],
+  },
 };
 
 export const event: JsonObject = {
   apiVersion: 'v1',
   kind: 'Event',
   metadata: meta('web.17f'),
-  involvedObject: { kind: 'Pod', namespace: 'default', name: 'web-0', uid: 'u-1', apiVersion: 'v1', resourceVersion: '5', fieldPath: 'spec.containers{web}' },
+  involvedObject: {
+    kind: 'Pod',
+    namespace: 'default',
+    name: 'web-0',
+    uid: 'u-1',
+    apiVersion: 'v1',
+    resourceVersion: '5',
+    fieldPath: 'spec.containers{web}',
+  },
   reason: 'Pulled',
   message: 'Container image already present',
   source: { component: 'kubelet', host: 'node-1' },
@@ -215,14 +319,23 @@ export const role: JsonObject = {
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'Role',
   metadata: meta('reader'),
-  rules: [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'] }, { nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+  rules: [
+    { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'] },
+    { nonResourceURLs: ['/healthz'], verbs: ['get'] },
+  ],
 };
 
 export const lease: JsonObject = {
   apiVersion: 'coordination.k8s.io/v1',
   kind: 'Lease',
   metadata: meta('leader'),
-  spec: { holderIdentity: 'replica-1', leaseDurationSeconds: 15, acquireTime: '2025-03-01T10:00:00.000000Z', renewTime: '2025-03-01T10:00:05.500000Z', leaseTransitions: 4 },
+  spec: {
+    holderIdentity: 'replica-1',
+    leaseDurationSeconds: 15,
+    acquireTime: '2025-03-01T10:00:00.000000Z',
+    renewTime: '2025-03-01T10:00:05.500000Z',
+    leaseTransitions: 4,
+  },
 };
 
 export const ingress: JsonObject = {
@@ -232,7 +345,14 @@ export const ingress: JsonObject = {
   spec: {
     ingressClassName: 'nginx',
     tls: [{ hosts: ['a.example.com'], secretName: 'tls' }],
-    rules: [{ host: 'a.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }],
+    rules: [
+      {
+        host: 'a.example.com',
+        http: {
+          paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }],
+        },
+      },
+    ],
   },
   status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } },
 };
@@ -247,7 +367,13 @@ export const statefulSet: JsonObject = {
     selector: { matchLabels: { app: 'web' } },
     template: podTemplate,
     updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0, maxUnavailable: 1 } },
-    volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } }, status: {} }],
+    volumeClaimTemplates: [
+      {
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+        status: {},
+      },
+    ],
     podManagementPolicy: 'OrderedReady',
   },
   status: { replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, availableReplicas: 3 },
@@ -256,7 +382,13 @@ export const statefulSet: JsonObject = {
 export const crd: JsonObject = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com', uid: 'u-crd', resourceVersion: '9', generation: 1, creationTimestamp: created },
+  metadata: {
+    name: 'widgets.example.com',
+    uid: 'u-crd',
+    resourceVersion: '9',
+    generation: 1,
+    creationTimestamp: created,
+  },
   spec: {
     group: 'example.com',
     names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'] },
@@ -272,7 +404,10 @@ export const crd: JsonObject = {
             properties: {
               spec: {
                 type: 'object',
-                properties: { size: { type: 'integer', minimum: 1, maximum: 10.5 }, tags: { type: 'array', items: { type: 'string' } } },
+                properties: {
+                  size: { type: 'integer', minimum: 1, maximum: 10.5 },
+                  tags: { type: 'array', items: { type: 'string' } },
+                },
                 additionalProperties: false,
                 'x-kubernetes-preserve-unknown-fields': true,
               },
@@ -287,9 +422,36 @@ export const crd: JsonObject = {
     ],
     conversion: { strategy: 'None' },
   },
-  status: { acceptedNames: { plural: 'widgets', kind: 'Widget' }, storedVersions: ['v1'], conditions: [{ type: 'Established', status: 'True', lastTransitionTime: created, reason: 'InitialNamesAccepted', message: 'ok' }] },
+  status: {
+    acceptedNames: { plural: 'widgets', kind: 'Widget' },
+    storedVersions: ['v1'],
+    conditions: [
+      {
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: created,
+        reason: 'InitialNamesAccepted',
+        message: 'ok',
+      },
+    ],
+  },
 };
 
 export const ALL_FIXTURES: Record<string, JsonObject> = {
-  pod, deployment, service, configMap, secret, namespace, node, job, cronJob, hpa, event, role, lease, ingress, statefulSet, crd,
+  pod,
+  deployment,
+  service,
+  configMap,
+  secret,
+  namespace,
+  node,
+  job,
+  cronJob,
+  hpa,
+  event,
+  role,
+  lease,
+  ingress,
+  statefulSet,
+  crd,
 };

@@ -15,7 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { mountDiscovery } from '../../../server/discovery/mount-discovery';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
 import { openAPIV2DocumentType } from '../../../server/openapi/openapi-v2-protobuf';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import { builtinRegistry } from '../../../server/builtin-types';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
 const PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -36,7 +36,7 @@ beforeAll(async () => {
     }
     next();
   });
-  const registry = new ResourceTypeRegistry();
+  const registry = builtinRegistry();
   mountDiscovery(app, { registry });
   mountOpenAPI(app, { registry });
   server = app.listen(0, '127.0.0.1');
@@ -52,15 +52,28 @@ afterAll(async () => {
 
 interface Decoded {
   swagger: string;
-  definitions: { additional_properties: { name: string; value: { properties?: { additional_properties: { name: string }[] }; vendor_extension?: { name: string; value: { yaml: string } }[] } }[] };
+  definitions: {
+    additional_properties: {
+      name: string;
+      value: {
+        properties?: { additional_properties: { name: string }[] };
+        vendor_extension?: { name: string; value: { yaml: string } }[];
+      };
+    }[];
+  };
   paths: { path: { name: string }[] };
-  security_definitions: { additional_properties: { name: string; value: { api_key_security?: { name: string; in: string } } }[] };
+  security_definitions: {
+    additional_properties: { name: string; value: { api_key_security?: { name: string; in: string } } }[];
+  };
 }
 
 describe('/openapi/v2 in protobuf', () => {
   test('decodes with the gnostic schema into the JSON document, with the JSON form ETag and 304', async () => {
     const json = await fetch(`${base}/openapi/v2`, { headers: { accept: 'application/json' } });
-    const document = (await json.json()) as { definitions: Record<string, { properties?: Record<string, unknown> }>; paths: Record<string, unknown> };
+    const document = (await json.json()) as {
+      definitions: Record<string, { properties?: Record<string, unknown> }>;
+      paths: Record<string, unknown>;
+    };
     const answer = await fetch(`${base}/openapi/v2`, { headers: { accept: `${PROTOBUF}, application/json` } });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
@@ -70,35 +83,56 @@ describe('/openapi/v2 in protobuf', () => {
     const type = openAPIV2DocumentType();
     const decoded = type.toObject(type.decode(Buffer.from(await answer.arrayBuffer())), { defaults: false }) as Decoded;
     expect(decoded.swagger).toBe('2.0');
-    expect(decoded.definitions.additional_properties.map((entry) => entry.name)).toEqual(Object.keys(document.definitions));
+    expect(decoded.definitions.additional_properties.map((entry) => entry.name)).toEqual(
+      Object.keys(document.definitions),
+    );
     expect(decoded.paths.path.map((entry) => entry.name)).toEqual(Object.keys(document.paths));
-    const deployment = decoded.definitions.additional_properties.find((entry) => entry.name === 'io.k8s.api.apps.v1.Deployment');
-    expect(deployment?.value.properties?.additional_properties.map((entry) => entry.name)).toEqual(Object.keys(document.definitions['io.k8s.api.apps.v1.Deployment'].properties ?? {}));
-    const gvk = deployment?.value.vendor_extension?.find((extension) => extension.name === 'x-kubernetes-group-version-kind');
+    const deployment = decoded.definitions.additional_properties.find(
+      (entry) => entry.name === 'io.k8s.api.apps.v1.Deployment',
+    );
+    expect(deployment?.value.properties?.additional_properties.map((entry) => entry.name)).toEqual(
+      Object.keys(document.definitions['io.k8s.api.apps.v1.Deployment'].properties ?? {}),
+    );
+    const gvk = deployment?.value.vendor_extension?.find(
+      (extension) => extension.name === 'x-kubernetes-group-version-kind',
+    );
     expect(parseYaml(gvk?.value.yaml ?? '')).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
-    expect(decoded.security_definitions.additional_properties[0]).toMatchObject({ name: 'BearerToken', value: { api_key_security: { name: 'authorization', in: 'header' } } });
+    expect(decoded.security_definitions.additional_properties[0]).toMatchObject({
+      name: 'BearerToken',
+      value: { api_key_security: { name: 'authorization', in: 'header' } },
+    });
 
-    const cached = await fetch(`${base}/openapi/v2`, { headers: { accept: PROTOBUF, 'if-none-match': answer.headers.get('etag') ?? '' } });
+    const cached = await fetch(`${base}/openapi/v2`, {
+      headers: { accept: PROTOBUF, 'if-none-match': answer.headers.get('etag') ?? '' },
+    });
     expect(cached.status).toBe(304);
   });
 
   const kubectlPresent = existsSync(KUBECTL);
-  (kubectlPresent ? test : test.skip)('kubectl explain falls back to v2 protobuf when /openapi/v3 is missing', async () => {
-    requested.length = 0;
-    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        KUBECTL,
-        ['--server', base, 'explain', 'deployment.spec.strategy'],
-        { env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: join(home, 'none') }, timeout: 30_000 },
-        (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: out, stderr: err }),
+  (kubectlPresent ? test : test.skip)(
+    'kubectl explain falls back to v2 protobuf when /openapi/v3 is missing',
+    async () => {
+      requested.length = 0;
+      const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
+        (resolve) => {
+          execFile(
+            KUBECTL,
+            ['--server', base, 'explain', 'deployment.spec.strategy'],
+            { env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: join(home, 'none') }, timeout: 30_000 },
+            (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: out, stderr: err }),
+          );
+        },
       );
-    });
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
-    // The v2 renderer's layout (the v3 one prints GROUP/FIELD headers instead).
-    expect(stdout).toMatch(/KIND:\s+Deployment\nVERSION:\s+apps\/v1\n/);
-    expect(stdout).toMatch(/RESOURCE:\s+strategy <Object>/);
-    expect(stdout).toMatch(/rollingUpdate\t<Object>/);
-    expect(stdout).toMatch(/type\t<string>/);
-    expect(requested.some((line) => line.startsWith('/openapi/v2 application/com.github.proto-openapi.spec.v2'))).toBe(true);
-  }, 40_000);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      // The v2 renderer's layout (the v3 one prints GROUP/FIELD headers instead).
+      expect(stdout).toMatch(/KIND:\s+Deployment\nVERSION:\s+apps\/v1\n/);
+      expect(stdout).toMatch(/RESOURCE:\s+strategy <Object>/);
+      expect(stdout).toMatch(/rollingUpdate\t<Object>/);
+      expect(stdout).toMatch(/type\t<string>/);
+      expect(
+        requested.some((line) => line.startsWith('/openapi/v2 application/com.github.proto-openapi.spec.v2')),
+      ).toBe(true);
+    },
+    40_000,
+  );
 });

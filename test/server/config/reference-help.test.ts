@@ -45,11 +45,20 @@ let referenceHelp: Map<string, HelpFlag>;
 let capstanHelp: Map<string, HelpFlag>;
 
 beforeAll(() => {
-  execFileSync(join(ROOT, 'tools', 'reference', 'build-kube-apiserver.sh'), { stdio: 'inherit', timeout: BUILD_TIMEOUT_MS });
-  const binary = join(process.env.KUBE_REF_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'kube-ref'), 'bin', 'kube-apiserver');
+  execFileSync(join(ROOT, 'tools', 'reference', 'build-kube-apiserver.sh'), {
+    stdio: 'inherit',
+    timeout: BUILD_TIMEOUT_MS,
+  });
+  const binary = join(
+    process.env.KUBE_REF_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'kube-ref'),
+    'bin',
+    'kube-apiserver',
+  );
   referenceHelp = parseHelp(execFileSync(binary, ['--help'], { encoding: 'utf8' }));
   ensureBuilt();
-  capstanHelp = parseHelp(execFileSync(join(ROOT, 'bin', 'kube-apiserver'), ['--help'], { encoding: 'utf8', cwd: '/' }));
+  capstanHelp = parseHelp(
+    execFileSync(join(ROOT, 'bin', 'kube-apiserver'), ['--help'], { encoding: 'utf8', cwd: '/' }),
+  );
 }, BUILD_TIMEOUT_MS);
 
 it('the generated list holds every flag the reference lists, and no other listed one', () => {
@@ -61,7 +70,10 @@ it('the generated list holds every flag the reference lists, and no other listed
 it("bin/kube-apiserver --help lists the reference's flags with the reference's defaults", () => {
   for (const [name, flag] of referenceHelp) {
     if (name === 'help') continue;
-    expect({ name, printedDefault: capstanHelp.get(name)?.printedDefault }).toEqual({ name, printedDefault: flag.printedDefault });
+    expect({ name, printedDefault: capstanHelp.get(name)?.printedDefault }).toEqual({
+      name,
+      printedDefault: flag.printedDefault,
+    });
   }
   const ownFlags = [...capstanHelp.keys()].filter((name) => !referenceHelp.has(name));
   expect(ownFlags.sort()).toEqual(['controllers', 'data-dir']);
@@ -73,5 +85,7 @@ it('bin/kube-apiserver accepts each listed flag at its default and exits 0 on --
   const atDefault = [...referenceHelp]
     .filter(([name, flag]) => name !== 'help' && name !== 'version' && flag.type === 'bool')
     .map(([name, flag]) => `--${name}=${flag.printedDefault === 'true' ? 'true' : 'false'}`);
-  expect(() => execFileSync(join(ROOT, 'bin', 'kube-apiserver'), [...atDefault, '--help'], { encoding: 'utf8', cwd: '/' })).not.toThrow();
+  expect(() =>
+    execFileSync(join(ROOT, 'bin', 'kube-apiserver'), [...atDefault, '--help'], { encoding: 'utf8', cwd: '/' }),
+  ).not.toThrow();
 });

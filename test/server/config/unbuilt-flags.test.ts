@@ -19,29 +19,58 @@ function options(argv: readonly string[], personality: 'capstan' | 'kube-apiserv
 
 describe('a flag capstan does not act on', () => {
   it('is accepted at its default, in any spelling of it', () => {
-    expect(() => options(['--tracing-config-file=', '--watch-cache=1', '--watch-cache', '--delete-collection-workers=1', '--storage-initialization-timeout=60s'])).not.toThrow();
-    expect(() => options(['--event-ttl=60m', '--service-node-port-range=30000-32767', '--service-node-port-range=30000+2767'])).not.toThrow();
-    expect(() => options(['--storage-media-type', 'application/vnd.kubernetes.protobuf', '--enable-garbage-collector=T'])).not.toThrow();
+    expect(() =>
+      options([
+        '--tracing-config-file=',
+        '--watch-cache=1',
+        '--watch-cache',
+        '--delete-collection-workers=1',
+        '--storage-initialization-timeout=60s',
+      ]),
+    ).not.toThrow();
+    expect(() =>
+      options([
+        '--storage-initialization-timeout=60s',
+        '--service-node-port-range=30000-32767',
+        '--service-node-port-range=30000+2767',
+      ]),
+    ).not.toThrow();
+    expect(() =>
+      options(['--storage-media-type', 'application/vnd.kubernetes.protobuf', '--enable-garbage-collector=T']),
+    ).not.toThrow();
   });
 
   it.each([
-    ['--tracing-config-file=/etc/tracing.yaml', '--tracing-config-file=/etc/tracing.yaml: capstan exports no traces; capstan accepts only its default ""'],
+    [
+      '--tracing-config-file=/etc/tracing.yaml',
+      '--tracing-config-file=/etc/tracing.yaml: capstan exports no traces; capstan accepts only its default ""',
+    ],
     ['--watch-cache=false', '--watch-cache=false: '],
-    ['--event-ttl=5m', '--event-ttl=5m: Events do not expire yet'],
-    ['--encryption-provider-config=/etc/enc.yaml', '--encryption-provider-config=/etc/enc.yaml: encryption at rest is not built yet'],
+    [
+      '--storage-initialization-timeout=5m',
+      '--storage-initialization-timeout=5m: capstan waits for its store without this bound',
+    ],
   ])('%s is refused with the reason', (flag, message) => {
     expect(() => parseFlags([flag])).toThrow(FlagError);
     expect(() => parseFlags([flag])).toThrow(message);
   });
 
   it("refuses a value its type refuses, in Go's words", () => {
-    expect(() => parseFlags(['--delete-collection-workers=many'])).toThrow('invalid argument "many" for "--delete-collection-workers" flag: strconv.ParseInt: parsing "many": invalid syntax');
-    expect(() => parseFlags(['--event-ttl=soon'])).toThrow('invalid argument "soon" for "--event-ttl" flag: time: invalid duration "soon"');
-    expect(() => parseFlags(['--watch-cache=maybe'])).toThrow('invalid argument "maybe" for "--watch-cache" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
+    expect(() => parseFlags(['--delete-collection-workers=many'])).toThrow(
+      'invalid argument "many" for "--delete-collection-workers" flag: strconv.ParseInt: parsing "many": invalid syntax',
+    );
+    expect(() => parseFlags(['--storage-initialization-timeout=soon'])).toThrow(
+      'invalid argument "soon" for "--storage-initialization-timeout" flag: time: invalid duration "soon"',
+    );
+    expect(() => parseFlags(['--watch-cache=maybe'])).toThrow(
+      'invalid argument "maybe" for "--watch-cache" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
   });
 
   it('needs its value when it is not a bool', () => {
-    expect(() => parseFlags(['--event-ttl'])).toThrow('flag needs an argument: --event-ttl');
+    expect(() => parseFlags(['--storage-initialization-timeout'])).toThrow(
+      'flag needs an argument: --storage-initialization-timeout',
+    );
   });
 
   it('every flag of the reference is known', () => {
@@ -54,7 +83,10 @@ describe('a flag capstan does not act on', () => {
           return error as Error;
         }
       })();
-      expect({ name, unknown: result instanceof Error && result.message.startsWith('unknown flag') }).toEqual({ name, unknown: false });
+      expect({ name, unknown: result instanceof Error && result.message.startsWith('unknown flag') }).toEqual({
+        name,
+        unknown: false,
+      });
     }
     expect(() => parseFlags(['--insecure-port=0'])).toThrow('unknown flag: --insecure-port');
   });
@@ -66,7 +98,9 @@ describe('pflag syntax', () => {
     expect(options(['-v=3']).logVerbosity).toBe(3);
     expect(options(['-v4']).logVerbosity).toBe(4);
     expect(options(['--v=5']).logVerbosity).toBe(5);
-    expect(() => parseFlags(['-v=-1'])).toThrow('invalid argument "-1" for "--v" flag: strconv.ParseUint: parsing "-1": invalid syntax');
+    expect(() => parseFlags(['-v=-1'])).toThrow(
+      'invalid argument "-1" for "--v" flag: strconv.ParseUint: parsing "-1": invalid syntax',
+    );
     expect(() => parseFlags(['-q'])).toThrow("unknown shorthand flag: 'q' in -q");
   });
 
@@ -77,7 +111,9 @@ describe('pflag syntax', () => {
   });
 
   it('warns of a deprecated flag, as the reference does', () => {
-    expect(parsed(['--apiserver-count=1']).warnings).toEqual(['Flag --apiserver-count has been deprecated in the reference kube-apiserver']);
+    expect(parsed(['--apiserver-count=1']).warnings).toEqual([
+      'Flag --apiserver-count has been deprecated in the reference kube-apiserver',
+    ]);
     expect(parsed([]).warnings).toEqual([]);
   });
 });
@@ -91,15 +127,25 @@ describe('defaults by the name started under', () => {
   });
 
   it("as kube-apiserver: the reference's bind address, authorization and no controller copies", () => {
-    expect(options([], 'kube-apiserver')).toMatchObject({ bindAddress: '0.0.0.0', controllers: [], authorizationModes: ['AlwaysAllow'], anonymousAuth: false, certDir: '/var/run/kubernetes' });
-    expect(options(['--authorization-mode=RBAC', '--controllers=namespace-controller'], 'kube-apiserver')).toMatchObject({ authorizationModes: ['RBAC'], controllers: ['namespace-controller'] });
+    expect(options([], 'kube-apiserver')).toMatchObject({
+      bindAddress: '0.0.0.0',
+      controllers: [],
+      authorizationModes: ['AlwaysAllow'],
+      anonymousAuth: false,
+      certDir: '/var/run/kubernetes',
+    });
+    expect(
+      options(['--authorization-mode=RBAC', '--controllers=namespace-controller'], 'kube-apiserver'),
+    ).toMatchObject({ authorizationModes: ['RBAC'], controllers: ['namespace-controller'] });
     expect(options(['--authorization-config=/etc/authz.yaml'], 'kube-apiserver').authorizationModes).toBeUndefined();
   });
 
   it('refuses anonymous requests wherever AlwaysAllow authorizes, as the reference', () => {
     const { options: allowAll, warnings } = parsed(['--authorization-mode=RBAC,AlwaysAllow']);
     expect(allowAll.anonymousAuth).toBe(false);
-    expect(warnings).toEqual(['--anonymous-auth is set to false: the AlwaysAllow authorizer would let anonymous requests do anything']);
+    expect(warnings).toEqual([
+      '--anonymous-auth is set to false: the AlwaysAllow authorizer would let anonymous requests do anything',
+    ]);
     expect(options(['--authorization-mode=RBAC']).anonymousAuth).toBe(true);
   });
 
@@ -114,7 +160,9 @@ describe('defaults by the name started under', () => {
 describe('flags whose whole meaning capstan has', () => {
   it('--storage-backend is etcd3 or nothing', () => {
     expect(() => options(['--storage-backend=etcd3', '--storage-backend='])).not.toThrow();
-    expect(() => parseFlags(['--storage-backend=etcd2'])).toThrow("--storage-backend invalid, allowed values: etcd3. If not specified, it will default to 'etcd3'");
+    expect(() => parseFlags(['--storage-backend=etcd2'])).toThrow(
+      "--storage-backend invalid, allowed values: etcd3. If not specified, it will default to 'etcd3'",
+    );
   });
 
   it('--audit-webhook-batch-initial-backoff is the deprecated name of --audit-webhook-initial-backoff', () => {
@@ -123,7 +171,9 @@ describe('flags whose whole meaning capstan has', () => {
 
   it('--service-account-extend-token-expiration', () => {
     expect(options([]).serviceAccountExtendTokenExpiration).toBe(true);
-    expect(options(['--service-account-extend-token-expiration=false']).serviceAccountExtendTokenExpiration).toBe(false);
+    expect(options(['--service-account-extend-token-expiration=false']).serviceAccountExtendTokenExpiration).toBe(
+      false,
+    );
   });
 });
 
@@ -133,7 +183,9 @@ describe('--emulated-version', () => {
   });
 
   it('refuses an earlier release, which the reference would emulate, and what the reference refuses', () => {
-    expect(() => parseFlags(['--emulated-version=1.33'])).toThrow('--emulated-version=1.33: capstan serves 1.34 only and emulates no earlier release');
+    expect(() => parseFlags(['--emulated-version=1.33'])).toThrow(
+      '--emulated-version=1.33: capstan serves 1.34 only and emulates no earlier release',
+    );
     expect(() => parseFlags(['--emulated-version=wardle=1.2'])).toThrow('component not registered: wardle');
     expect(() => parseFlags(['--emulated-version=kube=one'])).toThrow(FlagError);
   });

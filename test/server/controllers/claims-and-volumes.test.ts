@@ -5,6 +5,7 @@
  * (both Bound with the reference's fields; the volume Released once the claim is gone).
  */
 import { startServer, type TestServer } from '../../helpers/server';
+import { retryUntil } from '../../helpers/wait-for';
 
 type Json = Record<string, any>;
 
@@ -26,13 +27,7 @@ describe('claims and volumes', () => {
 
   /** Polls `path` until `done` holds of it (or of its absence), for up to 15 s. */
   async function until(path: string, done: (object: Json | undefined) => boolean): Promise<Json | undefined> {
-    const deadline = Date.now() + 15_000;
-    let object = await get(path);
-    while (!done(object) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      object = await get(path);
-    }
-    return object;
+    return retryUntil(() => get(path), done, 15_000);
   }
 
   async function create(object: Json): Promise<void> {
@@ -41,8 +36,15 @@ describe('claims and volumes', () => {
   }
 
   const claim = (namespace: string, name: string, spec: Json = {}) => ({
-    apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace },
-    spec: { storageClassName: '', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name, namespace },
+    spec: {
+      storageClassName: '',
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '1Gi' } },
+      ...spec,
+    },
   });
 
   it('deletes a claim once no scheduled pod uses it, and a volume once it is not Bound', async () => {
@@ -50,22 +52,71 @@ describe('claims and volumes', () => {
     await create(claim('protect', 'used'));
     await create(claim('protect', 'unused'));
     await create({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'user', namespace: 'protect' },
-      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }], volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'used' } }] },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'user', namespace: 'protect' },
+      spec: {
+        nodeName: 'n1',
+        containers: [{ name: 'c', image: 'x' }],
+        volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'used' } }],
+      },
     });
     expect((await server.kubectl(['delete', 'pvc', 'used', 'unused', '-n', 'protect', '--wait=false'])).code).toBe(0);
-    expect(await until('/api/v1/namespaces/protect/persistentvolumeclaims/unused', (object) => object === undefined)).toBeUndefined();
+    expect(
+      await until('/api/v1/namespaces/protect/persistentvolumeclaims/unused', (object) => object === undefined),
+    ).toBeUndefined();
     const used = await get('/api/v1/namespaces/protect/persistentvolumeclaims/used');
-    expect(used?.metadata).toMatchObject({ finalizers: ['kubernetes.io/pvc-protection'], deletionTimestamp: expect.any(String) });
-    expect((await server.kubectl(['delete', 'pod', 'user', '-n', 'protect', '--grace-period=0', '--force'])).code).toBe(0);
-    expect(await until('/api/v1/namespaces/protect/persistentvolumeclaims/used', (object) => object === undefined)).toBeUndefined();
+    expect(used?.metadata).toMatchObject({
+      finalizers: ['kubernetes.io/pvc-protection'],
+      deletionTimestamp: expect.any(String),
+    });
+    expect((await server.kubectl(['delete', 'pod', 'user', '-n', 'protect', '--grace-period=0', '--force'])).code).toBe(
+      0,
+    );
+    expect(
+      await until('/api/v1/namespaces/protect/persistentvolumeclaims/used', (object) => object === undefined),
+    ).toBeUndefined();
 
-    await create({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'protected' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp' } } });
-    expect((await server.kubectl(['patch', 'pv', 'protected', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Bound"}}'])).code).toBe(0);
-    expect((await server.kubectl(['delete', 'pv', 'protected', '--wait=false'])).code).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await get('/api/v1/persistentvolumes/protected'))?.metadata.finalizers).toEqual(['kubernetes.io/pv-protection']);
-    expect((await server.kubectl(['patch', 'pv', 'protected', '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Available"}}'])).code).toBe(0);
+    const volume = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp' } },
+    });
+    await create(volume('protected'));
+    await create(volume('free'));
+    expect(
+      (
+        await server.kubectl([
+          'patch',
+          'pv',
+          'protected',
+          '--subresource=status',
+          '--type=merge',
+          '-p',
+          '{"status":{"phase":"Bound"}}',
+        ])
+      ).code,
+    ).toBe(0);
+    expect((await server.kubectl(['delete', 'pv', 'protected', 'free', '--wait=false'])).code).toBe(0);
+    // The controller has seen the deletions once the free volume is gone; the bound one it holds.
+    expect(await until('/api/v1/persistentvolumes/free', (object) => object === undefined)).toBeUndefined();
+    expect((await get('/api/v1/persistentvolumes/protected'))?.metadata.finalizers).toEqual([
+      'kubernetes.io/pv-protection',
+    ]);
+    expect(
+      (
+        await server.kubectl([
+          'patch',
+          'pv',
+          'protected',
+          '--subresource=status',
+          '--type=merge',
+          '-p',
+          '{"status":{"phase":"Available"}}',
+        ])
+      ).code,
+    ).toBe(0);
     expect(await until('/api/v1/persistentvolumes/protected', (object) => object === undefined)).toBeUndefined();
   });
 
@@ -75,17 +126,32 @@ describe('claims and volumes', () => {
     // A volume that names another claim is not bound to this one.
     await create(claim('bind', 'c2', { volumeName: 'v2' }));
     const volume = (name: string, claimName: string) => ({
-      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name },
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name },
       spec: {
-        storageClassName: '', volumeAttributesClassName: 'gold', persistentVolumeReclaimPolicy: 'Delete', accessModes: ['ReadWriteOnce'], capacity: { storage: '2Gi' },
-        csi: { driver: 'fake.csi.k8s.io', volumeHandle: name }, claimRef: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'bind', name: claimName },
+        storageClassName: '',
+        volumeAttributesClassName: 'gold',
+        persistentVolumeReclaimPolicy: 'Delete',
+        accessModes: ['ReadWriteOnce'],
+        capacity: { storage: '2Gi' },
+        csi: { driver: 'fake.csi.k8s.io', volumeHandle: name },
+        claimRef: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'bind', name: claimName },
       },
     });
     await create(volume('v1', 'c1'));
     await create(volume('v2', 'other'));
 
-    const bound = await until('/api/v1/namespaces/bind/persistentvolumeclaims/c1', (object) => object?.status?.phase === 'Bound');
-    expect(bound?.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '2Gi' }, currentVolumeAttributesClassName: 'gold' });
+    const bound = await until(
+      '/api/v1/namespaces/bind/persistentvolumeclaims/c1',
+      (object) => object?.status?.phase === 'Bound',
+    );
+    expect(bound?.status).toEqual({
+      phase: 'Bound',
+      accessModes: ['ReadWriteOnce'],
+      capacity: { storage: '2Gi' },
+      currentVolumeAttributesClassName: 'gold',
+    });
     expect(bound?.metadata.annotations).toEqual({ 'pv.kubernetes.io/bind-completed': 'yes' });
     const v1 = await until('/api/v1/persistentvolumes/v1', (object) => object?.status?.phase === 'Bound');
     expect(v1?.status.phase).toBe('Bound');
@@ -93,6 +159,8 @@ describe('claims and volumes', () => {
     expect((await get('/api/v1/namespaces/bind/persistentvolumeclaims/c2'))?.status.phase).toBe('Pending');
 
     expect((await server.kubectl(['delete', 'pvc', 'c1', '-n', 'bind'])).code).toBe(0);
-    expect((await until('/api/v1/persistentvolumes/v1', (object) => object?.status?.phase !== 'Bound'))?.status.phase).toBe('Released');
+    expect(
+      (await until('/api/v1/persistentvolumes/v1', (object) => object?.status?.phase !== 'Bound'))?.status.phase,
+    ).toBe('Released');
   });
 });

@@ -7,7 +7,7 @@ test('every item once, never more than the limit at once', async () => {
   await forEachConcurrently([1, 2, 3, 4, 5, 6, 7], 3, async (item) => {
     running += 1;
     most = Math.max(most, running);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setImmediate(resolve));
     seen.push(item);
     running -= 1;
   });

@@ -6,10 +6,10 @@ import { chooseDiscoveryRepresentation, mountDiscovery } from '../../../server/d
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
 import { servedGroups, type ServedGroupVersion } from '../../../server/discovery/served-groups';
 import { apiResourceListDocument } from '../../../server/discovery/legacy-documents';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import type { APIGroupDiscoveryList } from '../../../server/discovery/aggregated-documents';
 import type { APIGroupList, APIResourceList } from '../../../server/discovery/legacy-documents';
 import { FIXTURE_TYPES, fixtureRegistry } from './fixtures';
+import { builtinRegistry } from '../../../server/builtin-types';
 
 const V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
@@ -18,13 +18,24 @@ const KUBECTL_ACCEPT = `${V2},${V2BETA1},application/json`;
 describe('Accept parsing', () => {
   test.each([
     ['absent header means anything', undefined, [['*', '*', {}, 1]]],
-    ['parameters and weights', 'application/json;as=Table;v=v1;g=meta.k8s.io;q=0.9, application/json', [
-      ['application', 'json', {}, 1],
-      ['application', 'json', { as: 'Table', v: 'v1', g: 'meta.k8s.io' }, 0.9],
-    ]],
+    [
+      'parameters and weights',
+      'application/json;as=Table;v=v1;g=meta.k8s.io;q=0.9, application/json',
+      [
+        ['application', 'json', {}, 1],
+        ['application', 'json', { as: 'Table', v: 'v1', g: 'meta.k8s.io' }, 0.9],
+      ],
+    ],
     ['quoted values may hold separators', 'text/plain;x="a,b;c"', [['text', 'plain', { x: 'a,b;c' }, 1]]],
     // q=0 ranges stay, last, as the reference keeps them (server/codec/media-type.ts).
-    ['malformed ranges dropped, q=0 kept last', 'application/json;q=0, garbage, */*', [['*', '*', {}, 1], ['application', 'json', {}, 0]]],
+    [
+      'malformed ranges dropped, q=0 kept last',
+      'application/json;q=0, garbage, */*',
+      [
+        ['*', '*', {}, 1],
+        ['application', 'json', {}, 0],
+      ],
+    ],
   ])('%s', (_name, header, expected) => {
     const ranges = parseAccept(header).map((r) => [r.type, r.subtype, r.parameters, r.quality]);
     expect(ranges).toEqual(expected);
@@ -36,7 +47,11 @@ describe('Accept parsing', () => {
     ['plain JSON', 'application/json', { form: 'legacy' }],
     ['anything', '*/*', { form: 'legacy' }],
     ['weights win over order', `application/json;q=0.5,${V2}`, { form: 'aggregated', version: 'v2' }],
-    ['an unknown aggregated version falls through', `${V2.replace('v=v2', 'v=v3')},application/json`, { form: 'legacy' }],
+    [
+      'an unknown aggregated version falls through',
+      `${V2.replace('v=v2', 'v=v3')},application/json`,
+      { form: 'legacy' },
+    ],
     ['protobuf only', 'application/vnd.kubernetes.protobuf', { form: 'none' }],
     ['a Table is not discovery', 'application/json;as=Table;v=v1;g=meta.k8s.io', { form: 'none' }],
   ])('discovery representation: %s', (_name, accept, expected) => {
@@ -48,7 +63,16 @@ describe('ordering', () => {
   test('kube-aware versions', () => {
     const versions = ['foo10', 'v1', 'v11alpha2', 'v10beta3', 'v2', 'foo1', 'v3beta1', 'v12alpha1', 'v10', 'v11beta2'];
     expect([...versions].sort(compareKubeAwareVersions)).toEqual([
-      'v10', 'v2', 'v1', 'v11beta2', 'v10beta3', 'v3beta1', 'v12alpha1', 'v11alpha2', 'foo1', 'foo10',
+      'v10',
+      'v2',
+      'v1',
+      'v11beta2',
+      'v10beta3',
+      'v3beta1',
+      'v12alpha1',
+      'v11alpha2',
+      'foo1',
+      'foo10',
     ]);
   });
 
@@ -94,7 +118,11 @@ describe('discovery over HTTP', () => {
     expect(body.apiVersion).toBeUndefined();
     expect(body.groupVersion).toBe('v1');
     expect(body.resources.map((r) => r.name)).toEqual([
-      'namespaces', 'namespaces/finalize', 'namespaces/status', 'pods', 'pods/status',
+      'namespaces',
+      'namespaces/finalize',
+      'namespaces/status',
+      'pods',
+      'pods/status',
     ]);
     expect(body.resources[0]).toEqual({
       name: 'namespaces',
@@ -106,7 +134,11 @@ describe('discovery over HTTP', () => {
       storageVersionHash: 'Q3oi5N2YM8M=',
     });
     expect(body.resources[1]).toEqual({
-      name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'],
+      name: 'namespaces/finalize',
+      singularName: '',
+      namespaced: false,
+      kind: 'Namespace',
+      verbs: ['update'],
     });
     expect(body.resources[3].storageVersionHash).toBe('xPOwRZ+Yhw8=');
   });
@@ -137,7 +169,13 @@ describe('discovery over HTTP', () => {
           kind: 'Scale',
           verbs: ['get', 'patch', 'update'],
         },
-        { name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] },
+        {
+          name: 'deployments/status',
+          singularName: '',
+          namespaced: true,
+          kind: 'Deployment',
+          verbs: ['get', 'patch', 'update'],
+        },
       ],
     });
   });
@@ -145,7 +183,13 @@ describe('discovery over HTTP', () => {
   test('virtual resources carry no storage version hash', async () => {
     const body = (await (await get('/apis/authorization.k8s.io/v1')).json()) as APIResourceList;
     expect(body.resources).toEqual([
-      { name: 'selfsubjectaccessreviews', singularName: 'selfsubjectaccessreview', namespaced: false, kind: 'SelfSubjectAccessReview', verbs: ['create'] },
+      {
+        name: 'selfsubjectaccessreviews',
+        singularName: 'selfsubjectaccessreview',
+        namespaced: false,
+        kind: 'SelfSubjectAccessReview',
+        verbs: ['create'],
+      },
     ]);
   });
 
@@ -153,7 +197,11 @@ describe('discovery over HTTP', () => {
     const list = (await (await get('/apis', { accept: 'application/json' })).json()) as APIGroupList;
     expect(list.kind).toBe('APIGroupList');
     expect(list.groups).toEqual([
-      { name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } },
+      {
+        name: 'apps',
+        versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+        preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+      },
       {
         name: 'authorization.k8s.io',
         versions: [{ groupVersion: 'authorization.k8s.io/v1', version: 'v1' }],
@@ -196,8 +244,16 @@ describe('discovery over HTTP', () => {
           shortNames: ['deploy'],
           categories: ['all'],
           subresources: [
-            { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
-            { subresource: 'status', responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
+            {
+              subresource: 'scale',
+              responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+              verbs: ['get', 'patch', 'update'],
+            },
+            {
+              subresource: 'status',
+              responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+              verbs: ['get', 'patch', 'update'],
+            },
           ],
         },
       ],
@@ -221,7 +277,11 @@ describe('discovery over HTTP', () => {
       scope: 'Cluster',
       subresources: [
         { subresource: 'finalize', responseKind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] },
-        { subresource: 'status', responseKind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['get', 'patch', 'update'] },
+        {
+          subresource: 'status',
+          responseKind: { group: '', version: 'v1', kind: 'Namespace' },
+          verbs: ['get', 'patch', 'update'],
+        },
       ],
     });
   });
@@ -248,10 +308,11 @@ describe('discovery over HTTP', () => {
 });
 
 describe('discovery of the built-in registry', () => {
-  const groups = servedGroups(new ResourceTypeRegistry().all());
+  const groups = servedGroups(builtinRegistry().all());
   const resourcesOf = (group: string, version: string) =>
-    apiResourceListDocument(groups.find((g) => g.name === group)?.versions.find((v) => v.version === version) as ServedGroupVersion)
-      .resources;
+    apiResourceListDocument(
+      groups.find((g) => g.name === group)?.versions.find((v) => v.version === version) as ServedGroupVersion,
+    ).resources;
 
   test('groups in the reference order, preferred versions first', () => {
     const names = groups.map((group) => group.name);

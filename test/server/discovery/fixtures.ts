@@ -9,7 +9,16 @@ import type { Definitions } from '../../../server/openapi/component-schemas';
 
 type Declared = Pick<
   ResourceType,
-  'group' | 'resource' | 'singular' | 'kind' | 'namespaced' | 'versions' | 'shortNames' | 'categories' | 'verbs' | 'subresources'
+  | 'group'
+  | 'resource'
+  | 'singular'
+  | 'kind'
+  | 'namespaced'
+  | 'versions'
+  | 'shortNames'
+  | 'categories'
+  | 'verbs'
+  | 'subresources'
 > &
   Partial<ResourceType>;
 
@@ -64,7 +73,11 @@ export const FIXTURE_TYPES: readonly ResourceType[] = [
     verbs: ALL_VERBS,
     subresources: {
       status: true,
-      scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' },
+      scale: {
+        specReplicasPath: 'spec.replicas',
+        statusReplicasPath: 'status.replicas',
+        labelSelectorPath: 'status.selector',
+      },
     },
   }),
   resourceType({
@@ -126,7 +139,9 @@ export const FIXTURE_DEFINITIONS: Definitions = {
   'io.k8s.api.autoscaling.v1.Scale': kindDefinition('io.k8s.api.autoscaling.v1.ScaleSpec', 'autoscaling', 'Scale'),
   'io.k8s.api.autoscaling.v1.ScaleSpec': objectOf({ replicas: { type: 'integer', format: 'int32' } }),
   'io.k8s.api.core.v1.Namespace': kindDefinition('io.k8s.api.core.v1.NamespaceSpec', '', 'Namespace'),
-  'io.k8s.api.core.v1.NamespaceList': objectOf({ items: { type: 'array', items: ref('io.k8s.api.core.v1.Namespace') } }),
+  'io.k8s.api.core.v1.NamespaceList': objectOf({
+    items: { type: 'array', items: ref('io.k8s.api.core.v1.Namespace') },
+  }),
   'io.k8s.api.core.v1.NamespaceSpec': objectOf({ finalizers: { type: 'array', items: { type: 'string' } } }),
   'io.k8s.api.core.v1.Pod': kindDefinition('io.k8s.api.core.v1.PodSpec', '', 'Pod'),
   'io.k8s.api.core.v1.PodList': objectOf({ items: { type: 'array', items: ref('io.k8s.api.core.v1.Pod') } }),
@@ -140,7 +155,10 @@ export const FIXTURE_DEFINITIONS: Definitions = {
       'x-kubernetes-list-type': 'map',
     },
   }),
-  'io.k8s.api.authorization.v1.SelfSubjectAccessReview': objectOf({ spec: { type: 'object' } }, gvk('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview')),
+  'io.k8s.api.authorization.v1.SelfSubjectAccessReview': objectOf(
+    { spec: { type: 'object' } },
+    gvk('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview'),
+  ),
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { type: 'string', format: 'int-or-string' },
   [`${META}.APIResourceList`]: objectOf({ groupVersion: { type: 'string' } }),
   [`${META}.DeleteOptions`]: objectOf({ dryRun: { type: 'array', items: { type: 'string' } } }),

@@ -4,19 +4,25 @@
  * its response starts, fair turns between flows, and the metrics.
  */
 import { Registry } from 'prom-client';
-import type { KubeObject } from '../../../storage/objects/types';
-import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from '../../../server/flowcontrol/bootstrap-configuration';
+import type { KubeObject } from '../../../api/objects';
+import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS } from '../../../api/flowcontrol-bootstrap';
 import { FlowControl } from '../../../server/flowcontrol/flow-control';
 import { dealHand, flowHash } from '../../../server/flowcontrol/level-queues';
 import { withPriorityAndFairness } from '../../../server/http/with-priority-and-fairness';
 import { withRequestDeadline } from '../../../server/http/with-request-deadline';
 import { TOO_MANY_REQUESTS_MESSAGE } from '../../../server/http/with-inflight-limit';
 import { plainRequest, startStageServer, type StageServer } from '../metrics/stage-server';
+import { waitFor, waitUntil } from '../../helpers/wait-for';
 
 const ALL = { verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] };
 
 function level(name: string, uid: string, limitResponse: Record<string, unknown>): KubeObject {
-  return { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name, uid }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse, lendablePercent: 0 } } };
+  return {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name, uid },
+    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse, lendablePercent: 0 } },
+  };
 }
 
 function schema(name: string, uid: string, levelName: string, precedence: number, namespaces: string[]): KubeObject {
@@ -28,7 +34,12 @@ function schema(name: string, uid: string, levelName: string, precedence: number
       priorityLevelConfiguration: { name: levelName },
       matchingPrecedence: precedence,
       distinguisherMethod: { type: 'ByNamespace' },
-      rules: [{ subjects: [{ kind: 'User', user: { name: 'tester' } }], resourceRules: [{ ...ALL, clusterScope: false, namespaces }] }],
+      rules: [
+        {
+          subjects: [{ kind: 'User', user: { name: 'tester' } }],
+          resourceRules: [{ ...ALL, clusterScope: false, namespaces }],
+        },
+      ],
     },
   };
 }
@@ -52,13 +63,19 @@ describe('API Priority and Fairness', () => {
   beforeAll(async () => {
     flowControl.reconfigure(
       [
-        ...MANDATORY_FLOW_SCHEMAS.map((object) => ({ ...object, metadata: { ...object.metadata, uid: `fs-${object.metadata.name}` } })),
+        ...MANDATORY_FLOW_SCHEMAS.map((object) => ({
+          ...object,
+          metadata: { ...object.metadata, uid: `fs-${object.metadata.name}` },
+        })),
         schema('rejecting', 'fs-rejecting', 'reject', 100, ['reject']),
         schema('queueing', 'fs-queueing', 'queue', 100, ['queue']),
         schema('fair', 'fs-fair', 'fair', 100, [first, second]),
       ],
       [
-        ...MANDATORY_PRIORITY_LEVELS.map((object) => ({ ...object, metadata: { ...object.metadata, uid: `pl-${object.metadata.name}` } })),
+        ...MANDATORY_PRIORITY_LEVELS.map((object) => ({
+          ...object,
+          metadata: { ...object.metadata, uid: `pl-${object.metadata.name}` },
+        })),
         level('reject', 'pl-reject', { type: 'Reject' }),
         level('queue', 'pl-queue', { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 1 } }),
         level('fair', 'pl-fair', { type: 'Queue', queuing: { queues: 8, handSize: 1, queueLengthLimit: 10 } }),
@@ -88,10 +105,17 @@ describe('API Priority and Fairness', () => {
     await server.close();
   });
 
+  /** Requests waiting in the queues of `priorityLevel` for `flowSchema`, as the metrics say. */
+  async function inQueue(flowSchema: string, priorityLevel: string): Promise<number> {
+    const sample = new RegExp(
+      `^apiserver_flowcontrol_current_inqueue_requests\\{flow_schema="${flowSchema}",priority_level="${priorityLevel}"\\} (\\d+)$`,
+      'm',
+    ).exec(await registry.metrics());
+    return Number(sample?.[1] ?? 0);
+  }
+
   async function waitForGate(name: string): Promise<() => void> {
-    for (let i = 0; i < 300 && !gates.has(name); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    const open = gates.get(name);
-    if (open === undefined) throw new Error(`request ${name} never ran`);
+    const open = await waitFor(`request ${name} to run`, () => gates.get(name), 3_000, 10);
     gates.delete(name);
     return open;
   }
@@ -114,7 +138,12 @@ describe('API Priority and Fairness', () => {
     const refused = await plainRequest(pods('reject'));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('1');
-    expect(JSON.parse(refused.body)).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429, message: TOO_MANY_REQUESTS_MESSAGE });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      kind: 'Status',
+      reason: 'TooManyRequests',
+      code: 429,
+      message: TOO_MANY_REQUESTS_MESSAGE,
+    });
     expect(refused.headers['x-kubernetes-pf-prioritylevel-uid']).toBe('pl-reject');
     expect((await plainRequest(pods('reject'), { headers: { 'x-test-groups': 'system:masters' } })).status).toBe(200);
     open();
@@ -126,7 +155,7 @@ describe('API Priority and Fairness', () => {
     const running = plainRequest(pods('queue', '?hold=q1'));
     const openRunning = await waitForGate('q1');
     const queued = plainRequest(pods('queue', '?hold=q2'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil('q2 queued', async () => (await inQueue('queueing', 'queue')) === 1, 2_000, 10);
     const full = await plainRequest(pods('queue'));
     expect(full.status).toBe(429);
     openRunning();
@@ -146,13 +175,27 @@ describe('API Priority and Fairness', () => {
     await blocking;
 
     const text = await registry.metrics();
-    expect(text).toMatch(/apiserver_flowcontrol_rejected_requests_total\{flow_schema="queueing",priority_level="queue",reason="queue-full"\} 1/);
-    expect(text).toMatch(/apiserver_flowcontrol_rejected_requests_total\{flow_schema="queueing",priority_level="queue",reason="time-out"\} 1/);
-    expect(text).toMatch(/apiserver_flowcontrol_rejected_requests_total\{flow_schema="rejecting",priority_level="reject",reason="concurrency-limit"\} 1/);
-    expect(text).toMatch(/apiserver_flowcontrol_dispatched_requests_total\{flow_schema="queueing",priority_level="queue"\} 3/);
-    expect(text).toMatch(/apiserver_flowcontrol_current_executing_requests\{flow_schema="queueing",priority_level="queue"\} 0/);
-    expect(text).toMatch(/apiserver_flowcontrol_current_inqueue_requests\{flow_schema="queueing",priority_level="queue"\} 0/);
-    expect(text).toMatch(/apiserver_flowcontrol_request_wait_duration_seconds_count\{flow_schema="queueing",priority_level="queue",execute="false"\} 2/);
+    expect(text).toMatch(
+      /apiserver_flowcontrol_rejected_requests_total\{flow_schema="queueing",priority_level="queue",reason="queue-full"\} 1/,
+    );
+    expect(text).toMatch(
+      /apiserver_flowcontrol_rejected_requests_total\{flow_schema="queueing",priority_level="queue",reason="time-out"\} 1/,
+    );
+    expect(text).toMatch(
+      /apiserver_flowcontrol_rejected_requests_total\{flow_schema="rejecting",priority_level="reject",reason="concurrency-limit"\} 1/,
+    );
+    expect(text).toMatch(
+      /apiserver_flowcontrol_dispatched_requests_total\{flow_schema="queueing",priority_level="queue"\} 3/,
+    );
+    expect(text).toMatch(
+      /apiserver_flowcontrol_current_executing_requests\{flow_schema="queueing",priority_level="queue"\} 0/,
+    );
+    expect(text).toMatch(
+      /apiserver_flowcontrol_current_inqueue_requests\{flow_schema="queueing",priority_level="queue"\} 0/,
+    );
+    expect(text).toMatch(
+      /apiserver_flowcontrol_request_wait_duration_seconds_count\{flow_schema="queueing",priority_level="queue",execute="false"\} 2/,
+    );
   });
 
   it('lets a watch hold its seat only until its response starts', async () => {
@@ -168,9 +211,9 @@ describe('API Priority and Fairness', () => {
     const openBlocker = await waitForGate('blocker');
     served.length = 0;
     const backlog = [1, 2, 3].map((i) => plainRequest(pods(first, `?n=${i}`)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil('the backlog queued', async () => (await inQueue('fair', 'fair')) === 3, 2_000, 10);
     const lone = plainRequest(pods(second, '?n=lone'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil('the lone request queued', async () => (await inQueue('fair', 'fair')) === 4, 2_000, 10);
     openBlocker();
     await Promise.all([blocker, ...backlog, lone]);
     const order = served.filter((path) => path !== 'blocker').map((path) => path.split('/')[3]);

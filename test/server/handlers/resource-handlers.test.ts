@@ -3,9 +3,10 @@
  * stage, the real built-in registry and a real SQLite store in a temp dir.
  */
 import { connect } from 'node:net';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import type { RevisionedStore } from '../../../storage/store';
 import { openTestStore, serveResourceApi, type ServedApi, type TestStore } from '../../helpers/in-process-api';
+import { waitUntil } from '../../helpers/wait-for';
 
 let testStore: TestStore;
 let store: RevisionedStore;
@@ -26,11 +27,16 @@ afterAll(async () => {
 
 interface Answer {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON from the server under test
+  body: any; // JSON from the server under test
   headers: Headers;
 }
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const init: RequestInit = { method, headers: { 'user-agent': 'handlers-test/v1.0 (linux)', ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' || Buffer.isBuffer(body) ? (body as string) : JSON.stringify(body);
@@ -92,9 +98,14 @@ describe('create, get, list', () => {
   });
 
   test('a YAML body is accepted', async () => {
-    const created = await call('POST', CM, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n', {
-      'content-type': 'application/yaml',
-    });
+    const created = await call(
+      'POST',
+      CM,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  a: "1"\n',
+      {
+        'content-type': 'application/yaml',
+      },
+    );
     expect(created.status).toBe(201);
     expect(created.body.data).toEqual({ a: '1' });
   });
@@ -107,7 +118,9 @@ describe('create, get, list', () => {
 
   test('list answers <Kind>List with the request version, paging and selectors', async () => {
     for (const name of ['page-a', 'page-b', 'page-c']) {
-      expect((await call('POST', CM, configMap(name, { metadata: { name, labels: { paged: 'yes' } } }))).status).toBe(201);
+      expect((await call('POST', CM, configMap(name, { metadata: { name, labels: { paged: 'yes' } } }))).status).toBe(
+        201,
+      );
     }
     const first = await call('GET', `${CM}?labelSelector=paged%3Dyes&limit=2`);
     expect(first.status).toBe(200);
@@ -115,7 +128,10 @@ describe('create, get, list', () => {
     expect(first.body.apiVersion).toBe('v1');
     expect(first.body.items.map((i: KubeObject) => i.metadata.name)).toEqual(['page-a', 'page-b']);
     expect(first.body.metadata.continue).toBeTruthy();
-    const second = await call('GET', `${CM}?labelSelector=paged%3Dyes&limit=2&continue=${first.body.metadata.continue}`);
+    const second = await call(
+      'GET',
+      `${CM}?labelSelector=paged%3Dyes&limit=2&continue=${first.body.metadata.continue}`,
+    );
     expect(second.body.items.map((i: KubeObject) => i.metadata.name)).toEqual(['page-c']);
     expect(second.body.metadata.resourceVersion).toBe(first.body.metadata.resourceVersion);
     const unpaged = await call('GET', `${CM}?limit=1`);
@@ -129,7 +145,9 @@ describe('create, get, list', () => {
   test('bad selectors and list options are 400 and 422 with the reference texts', async () => {
     const field = await call('GET', `${CM}?fieldSelector=spec.foo%3Dx`);
     expect(field.status).toBe(400);
-    expect(field.body.message).toBe('"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"');
+    expect(field.body.message).toBe(
+      '"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    );
     const label = await call('GET', `${CM}?labelSelector=a%20b`);
     expect(label.status).toBe(400);
     const match = await call('GET', `${CM}?resourceVersionMatch=Exact`);
@@ -144,14 +162,30 @@ describe('create, get, list', () => {
 });
 
 describe('bad input writes nothing', () => {
-  const cases: Array<{ name: string; body: unknown; headers?: Record<string, string>; query?: string; status: number; reason: string; message?: string | RegExp }> = [
-    { name: 'malformed JSON', body: '{"metadata": ', status: 400, reason: 'BadRequest', message: /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: / },
+  const cases: Array<{
+    name: string;
+    body: unknown;
+    headers?: Record<string, string>;
+    query?: string;
+    status: number;
+    reason: string;
+    message?: string | RegExp;
+  }> = [
+    {
+      name: 'malformed JSON',
+      body: '{"metadata": ',
+      status: 400,
+      reason: 'BadRequest',
+      message:
+        /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: /,
+    },
     {
       name: 'wrong type',
       body: { metadata: { name: 'bad-type' }, data: { a: 1 } },
       status: 400,
       reason: 'BadRequest',
-      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+      message:
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
     },
     {
       name: 'unknown kind',
@@ -165,20 +199,56 @@ describe('bad input writes nothing', () => {
       body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bad-kind' } },
       status: 400,
       reason: 'BadRequest',
-      message: 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
+      message:
+        'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
     },
-    { name: 'invalid name', body: configMap('Bad_Name'), status: 422, reason: 'Invalid', message: /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"/ },
-    { name: 'namespace mismatch', body: configMap('other-ns', { metadata: { name: 'other-ns', namespace: 'kube-system' } }), status: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request' },
-    { name: 'body over 3 MiB', body: JSON.stringify(configMap('huge', { data: { a: 'x'.repeat(3 * 1024 * 1024) } })), status: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' },
-    { name: 'wrong content type', body: 'name: x', headers: { 'content-type': 'text/plain' }, status: 415, reason: 'UnsupportedMediaType', message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf' },
-    { name: 'bad dryRun', body: configMap('dry-bad'), query: '?dryRun=Yes', status: 422, reason: 'Invalid', message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"' },
+    {
+      name: 'invalid name',
+      body: configMap('Bad_Name'),
+      status: 422,
+      reason: 'Invalid',
+      message: /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"/,
+    },
+    {
+      name: 'namespace mismatch',
+      body: configMap('other-ns', { metadata: { name: 'other-ns', namespace: 'kube-system' } }),
+      status: 400,
+      reason: 'BadRequest',
+      message: 'the namespace of the provided object does not match the namespace sent on the request',
+    },
+    {
+      name: 'body over 3 MiB',
+      body: JSON.stringify(configMap('huge', { data: { a: 'x'.repeat(3 * 1024 * 1024) } })),
+      status: 413,
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: limit is 3145728',
+    },
+    {
+      name: 'wrong content type',
+      body: 'name: x',
+      headers: { 'content-type': 'text/plain' },
+      status: 415,
+      reason: 'UnsupportedMediaType',
+      message:
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    },
+    {
+      name: 'bad dryRun',
+      body: configMap('dry-bad'),
+      query: '?dryRun=Yes',
+      status: 422,
+      reason: 'Invalid',
+      message:
+        'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
+    },
     {
       name: 'strict unknown and duplicate fields',
       body: '{"metadata":{"name":"strict"},"data":{"a":"1"},"unknownField":1,"data":{"b":"2"}}',
       query: '?fieldValidation=Strict',
       status: 400,
       reason: 'BadRequest',
-      message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "unknownField", duplicate field "data"',
+      message:
+        'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "unknownField", duplicate field "data"',
     },
   ];
   test.each(cases)('$name', async ({ body, headers, query, status, reason, message }) => {
@@ -201,7 +271,11 @@ describe('bad input writes nothing', () => {
   });
 
   test('unknown fields warn by default, are dropped, and are ignored with Ignore', async () => {
-    const warned = await call('POST', CM, '{"metadata":{"name":"warned"},"extra":true,"data":{"a":"1"},"data":{"a":"2"}}');
+    const warned = await call(
+      'POST',
+      CM,
+      '{"metadata":{"name":"warned"},"extra":true,"data":{"a":"1"},"data":{"a":"2"}}',
+    );
     expect(warned.status).toBe(201);
     expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"extra\\"", 299 - "duplicate field \\"data\\""');
     expect(warned.body.extra).toBeUndefined();
@@ -243,7 +317,12 @@ describe('update and patch', () => {
 
   test('merge patch, JSON patch, a failed test and an unsupported patch type', async () => {
     await call('POST', CM, configMap('patched'));
-    const merged = await call('PATCH', `${CM}/patched`, { data: { b: '2', a: null } }, { 'content-type': 'application/merge-patch+json' });
+    const merged = await call(
+      'PATCH',
+      `${CM}/patched`,
+      { data: { b: '2', a: null } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     expect(merged.status).toBe(200);
     expect(merged.body.data).toEqual({ b: '2' });
     const jsonPatched = await call(
@@ -257,13 +336,17 @@ describe('update and patch', () => {
     );
     expect(jsonPatched.status).toBe(200);
     expect(jsonPatched.body.data).toEqual({ b: '2', c: '3' });
-    const failed = await call('PATCH', `${CM}/patched`, [{ op: 'test', path: '/data/b', value: 'nope' }], { 'content-type': 'application/json-patch+json' });
+    const failed = await call('PATCH', `${CM}/patched`, [{ op: 'test', path: '/data/b', value: 'nope' }], {
+      'content-type': 'application/json-patch+json',
+    });
     expect(failed.status).toBe(422);
     expect(failed.body.reason).toBe('Invalid');
     expect(failed.body.details.causes[0].message).toBe('testing value /data/b failed: test failed');
     const unsupported = await call('PATCH', `${CM}/patched`, '{}', { 'content-type': 'text/plain' });
     expect(unsupported.status).toBe(415);
-    expect(unsupported.body.message).toMatch(/^the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json/);
+    expect(unsupported.body.message).toMatch(
+      /^the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json/,
+    );
     const missing = await call('PATCH', `${CM}/nowhere`, {}, { 'content-type': 'application/merge-patch+json' });
     expect(missing.status).toBe(404);
   });
@@ -302,7 +385,12 @@ describe('delete', () => {
     expect(still.status).toBe(200);
     const again = await call('DELETE', `${CM}/held`);
     expect(again.body.metadata.deletionTimestamp).toBe(marked.body.metadata.deletionTimestamp);
-    const released = await call('PATCH', `${CM}/held`, { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
+    const released = await call(
+      'PATCH',
+      `${CM}/held`,
+      { metadata: { finalizers: null } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     expect(released.status).toBe(200);
     expect((await call('GET', `${CM}/held`)).status).toBe(404);
   });
@@ -311,7 +399,8 @@ describe('delete', () => {
     await call('POST', CM, configMap('kept'));
     expect((await call('DELETE', `${CM}/kept?dryRun=All`)).status).toBe(200);
     expect((await call('GET', `${CM}/kept`)).status).toBe(200);
-    for (const name of ['sweep-1', 'sweep-2']) await call('POST', CM, configMap(name, { metadata: { name, labels: { sweep: 'me' } } }));
+    for (const name of ['sweep-1', 'sweep-2'])
+      await call('POST', CM, configMap(name, { metadata: { name, labels: { sweep: 'me' } } }));
     const swept = await call('DELETE', `${CM}?labelSelector=sweep%3Dme`);
     expect(swept.status).toBe(200);
     expect(swept.body.items.map((i: KubeObject) => i.metadata.name)).toEqual(['sweep-1', 'sweep-2']);
@@ -324,11 +413,20 @@ describe('subresources', () => {
   test('status writes change only status; the main resource ignores status', async () => {
     const created = await call('POST', DEPLOY, deployment('web'));
     expect(created.status).toBe(201);
-    const withStatus = await call('PUT', `${DEPLOY}/web/status`, { ...created.body, spec: { ...created.body.spec, replicas: 9 }, status: { replicas: 1 } });
+    const withStatus = await call('PUT', `${DEPLOY}/web/status`, {
+      ...created.body,
+      spec: { ...created.body.spec, replicas: 9 },
+      status: { replicas: 1 },
+    });
     expect(withStatus.status).toBe(200);
     expect(withStatus.body.status.replicas).toBe(1);
     expect(withStatus.body.spec.replicas).toBe(1);
-    const mainWrite = await call('PATCH', `${DEPLOY}/web`, { status: { replicas: 5 } }, { 'content-type': 'application/merge-patch+json' });
+    const mainWrite = await call(
+      'PATCH',
+      `${DEPLOY}/web`,
+      { status: { replicas: 5 } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     expect(mainWrite.body.status.replicas).toBe(1);
   });
 
@@ -349,8 +447,18 @@ describe('subresources', () => {
         'f:terminationMessagePolicy': {},
       },
     });
-    const patched = await call('PATCH', `${DEPLOY}/owned?fieldManager=scaler`, { spec: { replicas: 2 } }, { 'content-type': 'application/merge-patch+json' });
-    const managers = patched.body.metadata.managedFields.map((e: { manager: string; fieldsV1: Record<string, any> }) => [e.manager, Boolean(e.fieldsV1['f:spec']?.['f:replicas'])]);
+    const patched = await call(
+      'PATCH',
+      `${DEPLOY}/owned?fieldManager=scaler`,
+      { spec: { replicas: 2 } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
+    const managers = patched.body.metadata.managedFields.map(
+      (e: { manager: string; fieldsV1: Record<string, any> }) => [
+        e.manager,
+        Boolean(e.fieldsV1['f:spec']?.['f:replicas']),
+      ],
+    );
     expect(managers).toEqual([
       ['kubectl-create', false],
       ['scaler', true],
@@ -361,8 +469,18 @@ describe('subresources', () => {
     await call('POST', DEPLOY, deployment('scaled'));
     const scale = await call('GET', `${DEPLOY}/scaled/scale`);
     expect(scale.status).toBe(200);
-    expect(scale.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 1 }, status: { selector: 'app=scaled' } });
-    const patched = await call('PATCH', `${DEPLOY}/scaled/scale`, { spec: { replicas: 3 } }, { 'content-type': 'application/merge-patch+json' });
+    expect(scale.body).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      spec: { replicas: 1 },
+      status: { selector: 'app=scaled' },
+    });
+    const patched = await call(
+      'PATCH',
+      `${DEPLOY}/scaled/scale`,
+      { spec: { replicas: 3 } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
     expect(patched.status).toBe(200);
     expect(patched.body.spec.replicas).toBe(3);
     expect((await call('GET', `${DEPLOY}/scaled`)).body.spec.replicas).toBe(3);
@@ -381,7 +499,11 @@ describe('subresources', () => {
 
 describe('watch', () => {
   /** Reads events until `count` arrived or the stream ended, within a time bound. */
-  async function readEvents(path: string, count: number, whileOpen?: () => Promise<void>): Promise<Array<{ type: string; object: any }>> {
+  async function readEvents(
+    path: string,
+    count: number,
+    whileOpen?: () => Promise<void>,
+  ): Promise<Array<{ type: string; object: any }>> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 5000);
     const response = await fetch(base + path, { signal: controller.signal });
@@ -414,18 +536,25 @@ describe('watch', () => {
   test('events after the list revision, for one object by name', async () => {
     const listed = await call('GET', CM);
     const rv = listed.body.metadata.resourceVersion;
-    const events = await readEvents(`${CM}?watch=true&resourceVersion=${rv}&fieldSelector=metadata.name%3Dwatched`, 3, async () => {
-      await call('POST', CM, configMap('unwatched'));
-      await call('POST', CM, configMap('watched'));
-      await call('PATCH', `${CM}/watched`, { data: { a: '2' } }, { 'content-type': 'application/merge-patch+json' });
-      await call('DELETE', `${CM}/watched`);
-    });
+    const events = await readEvents(
+      `${CM}?watch=true&resourceVersion=${rv}&fieldSelector=metadata.name%3Dwatched`,
+      3,
+      async () => {
+        await call('POST', CM, configMap('unwatched'));
+        await call('POST', CM, configMap('watched'));
+        await call('PATCH', `${CM}/watched`, { data: { a: '2' } }, { 'content-type': 'application/merge-patch+json' });
+        await call('DELETE', `${CM}/watched`);
+      },
+    );
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     expect(events[0].object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'watched' } });
   });
 
   /** The raw bytes of a one-second watch of config maps sent as `httpVersion`, while two are created. */
-  async function rawWatch(httpVersion: '1.0' | '1.1', names: readonly string[]): Promise<{ head: string; body: Buffer }> {
+  async function rawWatch(
+    httpVersion: '1.0' | '1.1',
+    names: readonly string[],
+  ): Promise<{ head: string; body: Buffer }> {
     const rv = (await call('GET', CM)).body.metadata.resourceVersion;
     const { hostname, port } = new URL(base);
     const socket = connect({ host: hostname, port: Number(port) });
@@ -433,8 +562,10 @@ describe('watch', () => {
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     const timer = setTimeout(() => socket.destroy(), 5000);
-    socket.write(`GET ${CM}?watch=1&resourceVersion=${rv}&timeoutSeconds=1 HTTP/${httpVersion}\r\nHost: test\r\nConnection: close\r\n\r\n`);
-    while (!Buffer.concat(chunks).includes('\r\n\r\n')) await new Promise((resolve) => setTimeout(resolve, 10));
+    socket.write(
+      `GET ${CM}?watch=1&resourceVersion=${rv}&timeoutSeconds=1 HTTP/${httpVersion}\r\nHost: test\r\nConnection: close\r\n\r\n`,
+    );
+    await waitUntil("the watch's headers", () => Buffer.concat(chunks).includes('\r\n\r\n'), 5_000, 10);
     for (const name of names) await call('POST', CM, configMap(name));
     await closed;
     clearTimeout(timer);
@@ -451,30 +582,33 @@ describe('watch', () => {
   }
 
   // The handler sets `Transfer-Encoding: chunked` itself, so an HTTP/1.0 client gets chunks too.
-  test.each(['1.1', '1.0'] as const)('over HTTP/%s the events go out as well-formed chunks of whole events, then the last chunk', async (httpVersion) => {
-    const { head, body } = await rawWatch(httpVersion, [`chunked-${httpVersion}-1`, `chunked-${httpVersion}-2`]);
-    expect(head).toMatch(/^HTTP\/1\.1 200/);
-    expect(head.toLowerCase()).toContain('transfer-encoding: chunked');
-    const payloads: Buffer[] = [];
-    let at = 0;
-    for (;;) {
-      const lineEnd = body.indexOf('\r\n', at);
-      expect(lineEnd).toBeGreaterThan(at);
-      const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
-      const data = body.subarray(lineEnd + 2, lineEnd + 2 + size);
-      expect(body.subarray(lineEnd + 2 + size, lineEnd + 4 + size).toString('latin1')).toBe('\r\n');
-      at = lineEnd + 4 + size;
-      if (size === 0) break;
-      expect(data.toString('utf8').endsWith('\n')).toBe(true);
-      payloads.push(data);
-    }
-    expect(at).toBe(body.length);
-    const events = eventsIn(Buffer.concat(payloads).toString('utf8'));
-    expect(events.map((event) => [event.type, event.object.metadata.name])).toEqual([
-      ['ADDED', `chunked-${httpVersion}-1`],
-      ['ADDED', `chunked-${httpVersion}-2`],
-    ]);
-  });
+  test.each(['1.1', '1.0'] as const)(
+    'over HTTP/%s the events go out as well-formed chunks of whole events, then the last chunk',
+    async (httpVersion) => {
+      const { head, body } = await rawWatch(httpVersion, [`chunked-${httpVersion}-1`, `chunked-${httpVersion}-2`]);
+      expect(head).toMatch(/^HTTP\/1\.1 200/);
+      expect(head.toLowerCase()).toContain('transfer-encoding: chunked');
+      const payloads: Buffer[] = [];
+      let at = 0;
+      for (;;) {
+        const lineEnd = body.indexOf('\r\n', at);
+        expect(lineEnd).toBeGreaterThan(at);
+        const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+        const data = body.subarray(lineEnd + 2, lineEnd + 2 + size);
+        expect(body.subarray(lineEnd + 2 + size, lineEnd + 4 + size).toString('latin1')).toBe('\r\n');
+        at = lineEnd + 4 + size;
+        if (size === 0) break;
+        expect(data.toString('utf8').endsWith('\n')).toBe(true);
+        payloads.push(data);
+      }
+      expect(at).toBe(body.length);
+      const events = eventsIn(Buffer.concat(payloads).toString('utf8'));
+      expect(events.map((event) => [event.type, event.object.metadata.name])).toEqual([
+        ['ADDED', `chunked-${httpVersion}-1`],
+        ['ADDED', `chunked-${httpVersion}-2`],
+      ]);
+    },
+  );
 
   test('a compacted start is an in-band 410 ERROR, then the end', async () => {
     await call('POST', CM, configMap('compaction-marker'));

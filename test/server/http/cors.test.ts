@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** A request without any credential, as a browser's preflight is. */
-function anonymous(method: string, path: string, origin: string): Promise<{ status: number; headers: Record<string, unknown> }> {
+function anonymous(
+  method: string,
+  path: string,
+  origin: string,
+): Promise<{ status: number; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, server.url);
     const req = request(url, { method, headers: { Origin: origin }, ca: server.credentials.ca }, (res) => {
@@ -30,7 +34,8 @@ function anonymous(method: string, path: string, origin: string): Promise<{ stat
 
 const CORS_HEADERS = {
   'access-control-allow-credentials': 'true',
-  'access-control-allow-headers': 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since',
+  'access-control-allow-headers':
+    'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since',
   'access-control-allow-methods': 'POST, GET, OPTIONS, PUT, DELETE, PATCH',
   'access-control-expose-headers': 'Date',
 };
@@ -46,13 +51,19 @@ test("an allowed origin's request goes on to authorization, with the headers", a
   const answer = await anonymous('GET', '/api/v1/namespaces', 'https://example.com:8443');
   expect(answer.status).toBe(403);
   expect(answer.headers).toMatchObject({ ...CORS_HEADERS, 'access-control-allow-origin': 'https://example.com:8443' });
-  expect((await server.request('GET', '/api/v1/namespaces', { headers: { Origin: 'https://example.com' } })).status).toBe(200);
+  expect(
+    (await server.request('GET', '/api/v1/namespaces', { headers: { Origin: 'https://example.com' } })).status,
+  ).toBe(200);
 });
 
 test('another origin gets no CORS header, and its preflight is authorized like any request', async () => {
   for (const origin of ['https://evil.com', 'https://example.com.evil.com', 'https://other.org.evil.com']) {
     const answer = await anonymous('OPTIONS', '/api/v1/namespaces', origin);
-    expect({ origin, status: answer.status, allowOrigin: answer.headers['access-control-allow-origin'] }).toEqual({ origin, status: 403, allowOrigin: undefined });
+    expect({ origin, status: answer.status, allowOrigin: answer.headers['access-control-allow-origin'] }).toEqual({
+      origin,
+      status: 403,
+      allowOrigin: undefined,
+    });
   }
 });
 

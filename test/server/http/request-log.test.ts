@@ -5,14 +5,19 @@ import express from 'express';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { withAuditId } from '../../../server/audit/with-audit-id';
-import { goDuration, withRequestLog } from '../../../server/http/with-request-log';
+import { goDuration } from '../../../server/config/duration';
+import { withRequestLog } from '../../../server/http/with-request-log';
+import { retryUntil } from '../../helpers/wait-for';
 
 function get(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { 'User-Agent': 'kubectl/v1.33.0', 'Audit-ID': 'abc-123' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { 'User-Agent': 'kubectl/v1.33.0', 'Audit-ID': 'abc-123' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -31,7 +36,12 @@ test('a line for every request, in klog and httplog form', async () => {
     expect(await get(port, '/api/v1/namespaces?limit=5')).toBe(200);
     expect(await get(port, '/nowhere')).toBe(404);
     // The line is written once the answer closed, which may follow the client's end by a tick.
-    for (let i = 0; i < 50 && lines.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await retryUntil(
+      () => lines.length,
+      (count) => count >= 2,
+      500,
+      10,
+    );
   } finally {
     server.close();
   }

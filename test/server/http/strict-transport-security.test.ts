@@ -8,7 +8,9 @@ import { startInProcessServer, type InProcessServer } from '../../helpers/in-pro
 let server: InProcessServer;
 
 beforeAll(async () => {
-  server = await startInProcessServer(['--strict-transport-security-directives=max-age=31536000,includeSubDomains,preload']);
+  server = await startInProcessServer([
+    '--strict-transport-security-directives=max-age=31536000,includeSubDomains,preload',
+  ]);
 });
 
 afterAll(() => server?.stop());
@@ -16,7 +18,10 @@ afterAll(() => server?.stop());
 test('every answer carries the header, errors and health checks included', async () => {
   for (const path of ['/api/v1/namespaces', '/healthz', '/api/v1/namespaces/nowhere/pods/none']) {
     const answer = await server.request('GET', path);
-    expect({ path, hsts: answer.headers['strict-transport-security'] }).toEqual({ path, hsts: 'max-age=31536000; includeSubDomains; preload' });
+    expect({ path, hsts: answer.headers['strict-transport-security'] }).toEqual({
+      path,
+      hsts: 'max-age=31536000; includeSubDomains; preload',
+    });
   }
 });
 

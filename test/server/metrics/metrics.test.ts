@@ -6,32 +6,87 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveRequestInfo } from '../../../server/http/request-info';
+import { resolveRequestInfo } from '../../../server/request/request-info';
 import { createApiserverMetrics, REQUEST_DURATION_BUCKETS } from '../../../server/metrics/apiserver-metrics';
 import { recordCompactions } from '../../../server/metrics/compaction-metrics';
 import { metricsHandler } from '../../../server/metrics/metrics-handler';
 import { requestLabels } from '../../../server/metrics/request-labels';
 import { instrumentStore, resourceByKeyPrefix } from '../../../server/metrics/store-metrics';
-import { observeWatchCaches, recordWatchCacheDispatch, recordWatchCacheInitialization } from '../../../server/metrics/watch-cache-metrics';
+import {
+  observeWatchCaches,
+  recordWatchCacheDispatch,
+  recordWatchCacheInitialization,
+} from '../../../server/metrics/watch-cache-metrics';
 import { recordWatchEvent, withRequestMetrics } from '../../../server/metrics/with-request-metrics';
 import { startCacheSet } from '../../../storage/cache/cache-set';
 import { Compactor } from '../../../storage/compactor';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../../../storage/store';
 import { plainRequest, startStageServer } from './stage-server';
+import { waitUntil } from '../../helpers/wait-for';
 
 describe('request labels', () => {
-  const cases: { name: string; method: string; path: string; query?: string; contentType?: string; verb: string; scope: string; dryRun?: string }[] = [
+  const cases: {
+    name: string;
+    method: string;
+    path: string;
+    query?: string;
+    contentType?: string;
+    verb: string;
+    scope: string;
+    dryRun?: string;
+  }[] = [
     { name: 'get', method: 'GET', path: '/api/v1/namespaces/a/pods/p', verb: 'GET', scope: 'resource' },
     { name: 'namespaced list', method: 'GET', path: '/api/v1/namespaces/a/pods', verb: 'LIST', scope: 'namespace' },
     { name: 'cluster list', method: 'GET', path: '/api/v1/pods', verb: 'LIST', scope: 'cluster' },
-    { name: 'watch by query', method: 'GET', path: '/api/v1/pods', query: 'watch=true', verb: 'WATCH', scope: 'cluster' },
-    { name: 'legacy watch path', method: 'GET', path: '/api/v1/watch/namespaces/a/pods', verb: 'WATCH', scope: 'namespace' },
+    {
+      name: 'watch by query',
+      method: 'GET',
+      path: '/api/v1/pods',
+      query: 'watch=true',
+      verb: 'WATCH',
+      scope: 'cluster',
+    },
+    {
+      name: 'legacy watch path',
+      method: 'GET',
+      path: '/api/v1/watch/namespaces/a/pods',
+      verb: 'WATCH',
+      scope: 'namespace',
+    },
     { name: 'create', method: 'POST', path: '/apis/apps/v1/namespaces/a/deployments', verb: 'POST', scope: 'resource' },
-    { name: 'apply', method: 'PATCH', path: '/apis/apps/v1/namespaces/a/deployments/d', contentType: 'application/apply-patch+yaml', verb: 'APPLY', scope: 'resource' },
-    { name: 'merge patch', method: 'PATCH', path: '/apis/apps/v1/namespaces/a/deployments/d', contentType: 'application/merge-patch+json', verb: 'PATCH', scope: 'resource' },
-    { name: 'delete collection', method: 'DELETE', path: '/api/v1/namespaces/a/pods', verb: 'DELETE', scope: 'namespace' },
-    { name: 'dry run', method: 'PUT', path: '/api/v1/namespaces/a', query: 'dryRun=All&dryRun=All', verb: 'PUT', scope: 'resource', dryRun: 'All' },
+    {
+      name: 'apply',
+      method: 'PATCH',
+      path: '/apis/apps/v1/namespaces/a/deployments/d',
+      contentType: 'application/apply-patch+yaml',
+      verb: 'APPLY',
+      scope: 'resource',
+    },
+    {
+      name: 'merge patch',
+      method: 'PATCH',
+      path: '/apis/apps/v1/namespaces/a/deployments/d',
+      contentType: 'application/merge-patch+json',
+      verb: 'PATCH',
+      scope: 'resource',
+    },
+    {
+      name: 'delete collection',
+      method: 'DELETE',
+      path: '/api/v1/namespaces/a/pods',
+      verb: 'DELETE',
+      scope: 'namespace',
+    },
+    {
+      name: 'dry run',
+      method: 'PUT',
+      path: '/api/v1/namespaces/a',
+      query: 'dryRun=All&dryRun=All',
+      verb: 'PUT',
+      scope: 'resource',
+      dryRun: 'All',
+    },
     { name: 'exec', method: 'POST', path: '/api/v1/namespaces/a/pods/p/exec', verb: 'CONNECT', scope: 'resource' },
     { name: 'non-resource', method: 'GET', path: '/healthz', verb: 'GET', scope: '' },
   ];
@@ -49,7 +104,10 @@ describe('/metrics', () => {
       stagesBeforeUser: [
         withRequestMetrics({
           metrics,
-          deprecatedApi: (info) => (info.apiGroup === 'flowcontrol.apiserver.k8s.io' && info.apiVersion === 'v1beta3' ? { removedRelease: '1.32' } : undefined),
+          deprecatedApi: (info) =>
+            info.apiGroup === 'flowcontrol.apiserver.k8s.io' && info.apiVersion === 'v1beta3'
+              ? { removedRelease: '1.32' }
+              : undefined,
         }),
       ],
       stages: [],
@@ -59,7 +117,9 @@ describe('/metrics', () => {
           if (req.requestInfo.verb === 'watch') {
             res.writeHead(200, { 'Content-Type': 'application/json' });
             // As the watch handler does: events of one turn in one write, each reported.
-            const events = ['ADDED', 'MODIFIED'].map((type) => Buffer.from(JSON.stringify({ type, object: { kind: 'Pod' } }) + '\n'));
+            const events = ['ADDED', 'MODIFIED'].map((type) =>
+              Buffer.from(JSON.stringify({ type, object: { kind: 'Pod' } }) + '\n'),
+            );
             res.write(Buffer.concat(events));
             for (const event of events) recordWatchEvent(res, event.length);
             res.end();
@@ -95,13 +155,16 @@ describe('/metrics', () => {
       ]) {
         expect(text).toContain(`# TYPE ${name} ${type}`);
       }
-      const watchLabels = 'verb="WATCH",dry_run="",group="",version="v1",resource="pods",subresource="",scope="namespace",component="apiserver"';
+      const watchLabels =
+        'verb="WATCH",dry_run="",group="",version="v1",resource="pods",subresource="",scope="namespace",component="apiserver"';
       expect(text).toContain(`apiserver_request_total{${watchLabels},code="200"} 1`);
       for (const bucket of REQUEST_DURATION_BUCKETS) {
         expect(text).toContain(`apiserver_request_duration_seconds_bucket{le="${bucket}",${watchLabels}}`);
       }
       expect(text).toContain('apiserver_watch_events_total{group="",version="v1",resource="pods"} 2');
-      expect(text).toContain('apiserver_longrunning_requests{verb="WATCH",group="",version="v1",resource="pods",subresource="",scope="namespace",component="apiserver"} 0');
+      expect(text).toContain(
+        'apiserver_longrunning_requests{verb="WATCH",group="",version="v1",resource="pods",subresource="",scope="namespace",component="apiserver"} 0',
+      );
       expect(text).toContain(
         'apiserver_requested_deprecated_apis{group="flowcontrol.apiserver.k8s.io",version="v1beta3",resource="flowschemas",subresource="",removed_release="1.32"} 1',
       );
@@ -128,7 +191,9 @@ describe('storage metrics on SQLite', () => {
     const measured = instrumentStore({
       store,
       metrics,
-      resourceOfKey: resourceByKeyPrefix(new Map([['/registry/deployments', { group: 'apps', resource: 'deployments' }]])),
+      resourceOfKey: resourceByKeyPrefix(
+        new Map([['/registry/deployments', { group: 'apps', resource: 'deployments' }]]),
+      ),
     });
     await measured.create('/registry/deployments/a/web', Buffer.from('{"metadata":{"name":"web","namespace":"a"}}'));
     await measured.get('/registry/deployments/a/web');
@@ -136,7 +201,13 @@ describe('storage metrics on SQLite', () => {
 
     const caches = await startCacheSet({
       store: measured,
-      resources: [{ keyPrefix: '/registry/deployments', qualifiedResource: { group: 'apps', resource: 'deployments' }, namespaced: true }],
+      resources: [
+        {
+          keyPrefix: '/registry/deployments',
+          qualifiedResource: { group: 'apps', resource: 'deployments' },
+          namespaced: true,
+        },
+      ],
     });
     try {
       expect(await caches.whenReady(5_000)).toBe(true);
@@ -145,13 +216,22 @@ describe('storage metrics on SQLite', () => {
       recordWatchCacheInitialization(metrics, { group: 'apps', resource: 'deployments' });
       recordWatchCacheDispatch(metrics, { group: 'apps', resource: 'deployments' }, 3);
       const revision = await store.currentRevision();
-      for (let i = 0; i < 100 && caches.cacheFor('/registry/deployments').stats().revision < revision; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitUntil(
+        'the cache at the store revision',
+        () => caches.cacheFor('/registry/deployments').stats().revision >= revision,
+        1_000,
+        10,
+      );
       const text = await metrics.scrape();
-      expect(text).toMatch(/etcd_request_duration_seconds_count\{operation="create",group="apps",resource="deployments"\} 1/);
-      expect(text).toMatch(/etcd_request_duration_seconds_count\{operation="get",group="apps",resource="deployments"\} 1/);
-      expect(text).toMatch(/etcd_request_duration_seconds_count\{operation="list",group="apps",resource="deployments"\} [1-9]/);
+      expect(text).toMatch(
+        /etcd_request_duration_seconds_count\{operation="create",group="apps",resource="deployments"\} 1/,
+      );
+      expect(text).toMatch(
+        /etcd_request_duration_seconds_count\{operation="get",group="apps",resource="deployments"\} 1/,
+      );
+      expect(text).toMatch(
+        /etcd_request_duration_seconds_count\{operation="list",group="apps",resource="deployments"\} [1-9]/,
+      );
       expect(text).toContain(`apiserver_watch_cache_resource_version{group="apps",resource="deployments"} ${revision}`);
       expect(text).toContain('apiserver_storage_objects{resource="deployments.apps"} 1');
       expect(text).toContain('apiserver_watch_cache_initializations_total{group="apps",resource="deployments"} 1');
@@ -166,10 +246,17 @@ describe('storage metrics on SQLite', () => {
     const compactor = new Compactor({ store, intervalMs: 30, onCompacted: recordCompactions(metrics) });
     compactor.start();
     try {
-      for (let i = 0; i < 200 && (await metrics.compactions.get()).values[0].value < 2; i++) {
-        await store.create(`/registry/pods/a/p${i}`, Buffer.from('{}'));
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      // Each interval needs new history to compact: a write each poll until two compactions ran.
+      let written = 0;
+      await waitUntil(
+        'two compactions',
+        async () => {
+          await store.create(`/registry/pods/a/p${written++}`, Buffer.from('{}'));
+          return (await metrics.compactions.get()).values[0].value >= 2;
+        },
+        2_000,
+        10,
+      );
     } finally {
       await compactor.stop();
     }

@@ -8,6 +8,7 @@ import { TOO_MANY_REQUESTS_MESSAGE, withInflightLimit } from '../../../server/ht
 import { withRequestDeadline } from '../../../server/http/with-request-deadline';
 import { REQUEST_TIMEOUT_MESSAGE, withRequestTimeout } from '../../../server/http/with-request-timeout';
 import { plainRequest, startStageServer, type StageServer } from './stage-server';
+import { waitUntil } from '../../helpers/wait-for';
 
 const PODS = '/api/v1/namespaces/default/pods';
 
@@ -43,8 +44,7 @@ describe('the in-flight limit', () => {
   });
 
   async function waitForArrivals(count: number): Promise<void> {
-    for (let i = 0; i < 200 && arrived < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(arrived).toBeGreaterThanOrEqual(count);
+    await waitUntil(`${count} requests arrived`, () => arrived >= count, 2_000, 10);
   }
 
   it('answers 429 with Retry-After when a pool is full, counts pools apart, and exempts watches and system:masters', async () => {
@@ -72,7 +72,13 @@ describe('the in-flight limit', () => {
     expect(rejectedWrite.status).toBe(429);
 
     expect((await plainRequest(`${server.url}${PODS}?watch=true`)).status).toBe(200);
-    expect((await plainRequest(`${server.url}${PODS}/c`, { headers: { 'x-test-groups': 'system:masters,system:authenticated' } })).status).toBe(200);
+    expect(
+      (
+        await plainRequest(`${server.url}${PODS}/c`, {
+          headers: { 'x-test-groups': 'system:masters,system:authenticated' },
+        })
+      ).status,
+    ).toBe(200);
 
     const text = await metrics.scrape();
     expect(text).toContain('apiserver_current_inflight_requests{request_kind="readOnly"} 2');
@@ -83,7 +89,9 @@ describe('the in-flight limit', () => {
     expect((await plainRequest(`${server.url}${PODS}/b`)).status).toBe(200);
     const after = await metrics.scrape();
     expect(after).toContain('apiserver_current_inflight_requests{request_kind="readOnly"} 0');
-    expect(after).toMatch(/apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="pods",subresource="",scope="resource",component="apiserver",code="429"\} 1/);
+    expect(after).toMatch(
+      /apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="pods",subresource="",scope="resource",component="apiserver",code="429"\} 1/,
+    );
     expect(after).toMatch(/apiserver_request_total\{verb="DELETE",[^}]*code="429"\} 1/);
   });
 });
@@ -91,13 +99,18 @@ describe('the in-flight limit', () => {
 describe('the request timeout', () => {
   let server: StageServer;
   let lateWriteFailed: unknown;
+  /** Settles when the last request's handler has tried to answer. */
+  let handlerEnded: Promise<void> = Promise.resolve();
 
   beforeAll(async () => {
     server = await startStageServer({
       stages: [withRequestDeadline({ requestTimeoutMs: 400 }), withRequestTimeout()],
       routes: (app) =>
         app.use(async (req, res) => {
+          let ended = () => {};
+          handlerEnded = new Promise((resolve) => (ended = resolve));
           req.resume();
+          // A handler that takes `delay` ms: the slow request the deadline is about.
           const delay = Number(new URLSearchParams(req.rawQuery).get('delay') ?? 0);
           await new Promise((resolve) => setTimeout(resolve, delay));
           try {
@@ -106,6 +119,7 @@ describe('the request timeout', () => {
           } catch (error) {
             lateWriteFailed = error;
           }
+          ended();
         }),
     });
   });
@@ -127,7 +141,7 @@ describe('the request timeout', () => {
       code: 504,
     });
     // The handler finishes later and its answer is dropped without an error.
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    await handlerEnded;
     expect(lateWriteFailed).toBeUndefined();
   });
 

@@ -3,11 +3,12 @@
  * versions: precedence of resource, group-version, stability class and api/all, and rejections.
  */
 import { runtimeConfigEnabled, RuntimeConfigError } from '../../../server/config/runtime-config';
-import { BUILTIN_KINDS } from '../../../server/registry/kinds';
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
-import type { GroupVersion, ResourceType } from '../../../server/registry/types';
+import type { ResourceType } from '../../../server/registry/types';
 
-const deployments = BUILTIN_KINDS.find((type) => type.group === 'apps' && type.resource === 'deployments')!;
+import type { GroupVersion } from '../../../api/identity';
+import { BUILTIN_TYPES } from '../../../server/builtin-types';
+const deployments = BUILTIN_TYPES.find((type) => type.group === 'apps' && type.resource === 'deployments')!;
 // A fixture: the same kind also served in a deprecated beta and an alpha version.
 const widgets: ResourceType = {
   ...deployments,
@@ -16,12 +17,20 @@ const widgets: ResourceType = {
   kind: 'Widget',
   versions: [
     deployments.versions[0],
-    { ...deployments.versions[0], version: 'v1beta1', deprecated: true, deprecationWarning: 'example.capstan.io/v1beta1 Widget is deprecated in v1.30+, unavailable in v1.33+; use example.capstan.io/v1 Widget' },
+    {
+      ...deployments.versions[0],
+      version: 'v1beta1',
+      deprecated: true,
+      deprecationWarning:
+        'example.capstan.io/v1beta1 Widget is deprecated in v1.30+, unavailable in v1.33+; use example.capstan.io/v1 Widget',
+    },
     { ...deployments.versions[0], version: 'v1alpha1' },
   ],
 };
-const types = [...BUILTIN_KINDS, widgets];
-const known: GroupVersion[] = types.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
+const types = [...BUILTIN_TYPES, widgets];
+const known: GroupVersion[] = types.flatMap((type) =>
+  type.versions.map(({ version }) => ({ group: type.group, version })),
+);
 
 function served(config: Record<string, string>): (group: string, version: string, resource: string) => boolean {
   const registry = new ResourceTypeRegistry({ types, enabled: runtimeConfigEnabled({ config, known }) });
@@ -38,7 +47,13 @@ describe('--runtime-config', () => {
   });
 
   it('lets the most specific key win: resource, group-version, stability, api/all', () => {
-    const isServed = served({ 'api/all': 'false', 'api/v1': 'true', 'apps/v1': 'true', 'apps/v1/deployments': 'false', 'api/alpha': 'true' });
+    const isServed = served({
+      'api/all': 'false',
+      'api/v1': 'true',
+      'apps/v1': 'true',
+      'apps/v1/deployments': 'false',
+      'api/alpha': 'true',
+    });
     expect(isServed('', 'v1', 'pods')).toBe(true);
     expect(isServed('apps', 'v1', 'statefulsets')).toBe(true);
     expect(isServed('apps', 'v1', 'deployments')).toBe(false);

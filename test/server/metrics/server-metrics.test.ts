@@ -11,8 +11,9 @@ import { createServer, type CapstanServer } from '../../../server/app';
 import { DEFAULT_OPTIONS, parseFlags } from '../../../server/config/flags';
 import { ALLOW, NO_OPINION } from '../../../server/authz/types';
 import { issueLeaf } from '../../../server/pki/certificates';
-import { ensurePki, type Pki } from '../../../server/pki/pki';
-import { httpsRequest, type ClientIdentity } from '../core/https-client';
+import { generatedPki, type Pki } from '../../../server/pki/pki';
+import { httpsRequest, type ClientIdentity } from '../../helpers/https-client';
+import { retryUntil } from '../../helpers/wait-for';
 
 describe('the server with metrics and limits', () => {
   let dataDir: string;
@@ -23,17 +24,20 @@ describe('the server with metrics and limits', () => {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
 
-  const get = (path: string, identity?: ClientIdentity) => httpsRequest({ url: baseUrl + path, caPem: pki.ca.certPem, identity });
+  const get = (path: string, identity?: ClientIdentity) =>
+    httpsRequest({ url: baseUrl + path, caPem: pki.ca.certPem, identity });
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'capstan-metrics-server-'));
-    pki = await ensurePki({ dataDir, bindAddress: '127.0.0.1' });
+    pki = await generatedPki({ dataDir, bindAddress: '127.0.0.1' });
     jane = await issueLeaf({ ca: pki.ca, subject: 'CN=jane, O=dev', usage: 'client', validDays: 1 });
     server = createServer({
       options: { ...DEFAULT_OPTIONS, securePort: 0, dataDir, maxRequestsInflight: 1, requestTimeoutMs: 5_000 },
       tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
       // Jane may read configmaps (what RBAC would grant), so her requests reach the handler and stay in flight.
-      authorizer: serverAuthorizer([{ authorize: ({ user, resource }) => (user.name === 'jane' && resource === 'configmaps' ? ALLOW : NO_OPINION) }]),
+      authorizer: serverAuthorizer([
+        { authorize: ({ user, resource }) => (user.name === 'jane' && resource === 'configmaps' ? ALLOW : NO_OPINION) },
+      ]),
       routes: (app) =>
         app.get('/api/v1/namespaces/a/configmaps/x', async (_req, res) => {
           await gate;
@@ -58,23 +62,40 @@ describe('the server with metrics and limits', () => {
 
   it('answers 429 to a user over --max-requests-inflight while masters still pass', async () => {
     const held = get('/api/v1/namespaces/a/configmaps/x', jane);
-    let rejected = await get('/api/v1/namespaces/a/configmaps/y', jane);
-    for (let i = 0; i < 50 && rejected.status !== 429; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      rejected = await get('/api/v1/namespaces/a/configmaps/y', jane);
-    }
+    const rejected = await retryUntil(
+      () => get('/api/v1/namespaces/a/configmaps/y', jane),
+      (answer) => answer.status === 429,
+      1_000,
+      20,
+    );
     expect(rejected.status).toBe(429);
     expect(rejected.headers['retry-after']).toBe('1');
     expect((await get('/api/v1/namespaces/a/configmaps/z', pki.admin)).status).toBe(404);
     release();
     expect((await held).status).toBe(200);
     const text = (await get('/metrics', pki.admin)).body;
-    expect(text).toMatch(/apiserver_request_terminations_total\{verb="GET",[^}]*resource="configmaps"[^}]*code="429"\} [1-9]/);
+    expect(text).toMatch(
+      /apiserver_request_terminations_total\{verb="GET",[^}]*resource="configmaps"[^}]*code="429"\} [1-9]/,
+    );
   });
 
   it('takes the limits and the timeout from flags', () => {
-    const parsed = parseFlags(['--max-requests-inflight=10', '--max-mutating-requests-inflight', '0', '--request-timeout=30s']);
-    expect(parsed).toEqual({ options: expect.objectContaining({ maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, requestTimeoutMs: 30_000 }), warnings: [] });
-    expect(() => parseFlags(['--max-requests-inflight=-1'])).toThrow('invalid argument "-1" for "--max-requests-inflight" flag');
+    const parsed = parseFlags([
+      '--max-requests-inflight=10',
+      '--max-mutating-requests-inflight',
+      '0',
+      '--request-timeout=30s',
+    ]);
+    expect(parsed).toEqual({
+      options: expect.objectContaining({
+        maxRequestsInflight: 10,
+        maxMutatingRequestsInflight: 0,
+        requestTimeoutMs: 30_000,
+      }),
+      warnings: [],
+    });
+    expect(() => parseFlags(['--max-requests-inflight=-1'])).toThrow(
+      'invalid argument "-1" for "--max-requests-inflight" flag',
+    );
   });
 });

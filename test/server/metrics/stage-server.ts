@@ -9,7 +9,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'express';
 import { withRequestInfo } from '../../../server/http/with-request-info';
-import '../../../server/http/request-context';
+import '../../../server/request/request-context';
 
 export interface StageServer {
   readonly url: string;
@@ -23,7 +23,9 @@ export async function startStageServer(options: {
 }): Promise<StageServer> {
   const app = express();
   app.use(withRequestInfo(), ...(options.stagesBeforeUser ?? []), (req, _res, next) => {
-    const groups = String(req.headers['x-test-groups'] ?? '').split(',').filter(Boolean);
+    const groups = String(req.headers['x-test-groups'] ?? '')
+      .split(',')
+      .filter(Boolean);
     req.user = { name: 'tester', groups };
     next();
   });
@@ -48,14 +50,23 @@ export interface PlainReply {
   readonly body: string;
 }
 
-export function plainRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<PlainReply> {
+export function plainRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<PlainReply> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false, timeout: 10_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
     req.end(options.body);

@@ -60,14 +60,16 @@ describe('kubectl against discovery and OpenAPI', () => {
   });
 
   // A fresh cache directory per call, so every command really asks the server.
-  const kubectlOf = (binary: string) => async (...args: string[]) => {
-    const cacheDir = await mkdtemp(join(directory, 'cache-'));
-    const { stdout } = await run(binary, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], {
-      timeout: 20_000,
-      env: { PATH: process.env.PATH ?? '', HOME: directory },
-    });
-    return stdout;
-  };
+  const kubectlOf =
+    (binary: string) =>
+    async (...args: string[]) => {
+      const cacheDir = await mkdtemp(join(directory, 'cache-'));
+      const { stdout } = await run(binary, ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], {
+        timeout: 20_000,
+        env: { PATH: process.env.PATH ?? '', HOME: directory },
+      });
+      return stdout;
+    };
   const kubectl = kubectlOf(KUBECTL);
 
   test('api-versions', async () => {
@@ -81,7 +83,11 @@ describe('kubectl against discovery and OpenAPI', () => {
 
   test('api-versions from a client that asks for v2beta1', async () => {
     requests.length = 0;
-    expect((await kubectlOf(KUBECTL_1_27)('api-versions')).trim().split('\n')).toEqual(['apps/v1', 'authorization.k8s.io/v1', 'v1']);
+    expect((await kubectlOf(KUBECTL_1_27)('api-versions')).trim().split('\n')).toEqual([
+      'apps/v1',
+      'authorization.k8s.io/v1',
+      'v1',
+    ]);
     expect(requests.filter((line) => line.startsWith('GET /api'))).toEqual([
       expect.stringMatching(/^GET \/api\?timeout=\S+ application\/json;g=apidiscovery\.k8s\.io;v=v2beta1;/),
       expect.stringMatching(/^GET \/apis\?timeout=\S+ application\/json;g=apidiscovery\.k8s\.io;v=v2beta1;/),
@@ -89,7 +95,10 @@ describe('kubectl against discovery and OpenAPI', () => {
   });
 
   test('api-resources', async () => {
-    const lines = (await kubectl('api-resources', '--no-headers')).trim().split('\n').map((line) => line.split(/\s+/));
+    const lines = (await kubectl('api-resources', '--no-headers'))
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/));
     expect(lines).toEqual([
       ['namespaces', 'ns', 'v1', 'false', 'Namespace'],
       ['pods', 'po', 'v1', 'true', 'Pod'],
@@ -100,7 +109,9 @@ describe('kubectl against discovery and OpenAPI', () => {
 
   test('api-resources -o wide shows verbs and categories', async () => {
     const output = await kubectl('api-resources', '--api-group=apps', '-o', 'wide', '--no-headers');
-    expect(output).toMatch(/deployments\s+deploy\s+apps\/v1\s+true\s+Deployment\s+create,delete,deletecollection,get,list,patch,update,watch\s+all/);
+    expect(output).toMatch(
+      /deployments\s+deploy\s+apps\/v1\s+true\s+Deployment\s+create,delete,deletecollection,get,list,patch,update,watch\s+all/,
+    );
   });
 
   test('explain deployment.spec.strategy', async () => {
@@ -114,8 +125,12 @@ describe('kubectl against discovery and OpenAPI', () => {
   });
 
   test('explain reaches through refs to IntOrString, Quantity maps, arrays and required fields', async () => {
-    expect(await kubectl('explain', 'deployment.spec.strategy.rollingUpdate.maxSurge')).toMatch(/FIELD: maxSurge <IntOrString>/);
-    expect(await kubectl('explain', 'pod.spec.containers.resources.limits')).toMatch(/FIELD: limits <map\[string\]Quantity>/);
+    expect(await kubectl('explain', 'deployment.spec.strategy.rollingUpdate.maxSurge')).toMatch(
+      /FIELD: maxSurge <IntOrString>/,
+    );
+    expect(await kubectl('explain', 'pod.spec.containers.resources.limits')).toMatch(
+      /FIELD: limits <map\[string\]Quantity>/,
+    );
     const containers = await kubectl('explain', 'pod.spec.containers');
     expect(containers).toMatch(/FIELD: containers <\[\]Container>/);
     expect(containers).toMatch(/name\s+<string> -required-/);
@@ -123,12 +138,17 @@ describe('kubectl against discovery and OpenAPI', () => {
 
   test('create asks the server to validate strictly, because the PATCH operation advertises fieldValidation', async () => {
     const manifest = join(directory, 'deployment.yaml');
-    await writeFile(manifest, 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec: {}\n');
+    await writeFile(
+      manifest,
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec: {}\n',
+    );
     requests.length = 0;
     // No resource handlers here: the POST gets a 404, but its query string is what matters.
     await expect(kubectl('create', '-f', manifest)).rejects.toThrow();
     expect(requests).toContainEqual(
-      expect.stringMatching(/^POST \/apis\/apps\/v1\/namespaces\/default\/deployments\?fieldManager=kubectl-create&fieldValidation=Strict /),
+      expect.stringMatching(
+        /^POST \/apis\/apps\/v1\/namespaces\/default\/deployments\?fieldManager=kubectl-create&fieldValidation=Strict /,
+      ),
     );
   });
 });

@@ -4,9 +4,9 @@ import type { Server } from 'node:http';
 import { servedGroups } from '../../../server/discovery/served-groups';
 import { openAPIV3Document, openAPIV3PathKey } from '../../../server/openapi/documents';
 import { mountOpenAPI } from '../../../server/openapi/mount-openapi';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { schemaData } from '../../../server/schema/definitions';
 import { FIXTURE_DEFINITIONS, FIXTURE_TYPES, fixtureRegistry } from '../discovery/fixtures';
+import { builtinRegistry } from '../../../server/builtin-types';
 
 interface Parameter {
   name: string;
@@ -18,7 +18,10 @@ interface Operation {
   operationId: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: { $ref: string } }>; required?: boolean };
-  responses: Record<string, { description: string; content?: Record<string, { schema: { $ref: string } }>; schema?: { $ref: string } }>;
+  responses: Record<
+    string,
+    { description: string; content?: Record<string, { schema: { $ref: string } }>; schema?: { $ref: string } }
+  >;
   consumes?: string[];
   'x-kubernetes-action': string;
   'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string };
@@ -51,7 +54,9 @@ function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
   if (value === null || typeof value !== 'object') return [];
   // A property may itself be named `$ref` (JSONSchemaProps has one): only string values are references.
-  return Object.entries(value).flatMap(([key, child]) => (key === '$ref' && typeof child === 'string' ? [child] : refsIn(child)));
+  return Object.entries(value).flatMap(([key, child]) =>
+    key === '$ref' && typeof child === 'string' ? [child] : refsIn(child),
+  );
 }
 
 describe('OpenAPI over HTTP', () => {
@@ -78,7 +83,8 @@ describe('OpenAPI over HTTP', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers, redirect: 'manual' });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, { headers, redirect: 'manual' });
   const root = async () =>
     ((await (await get('/openapi/v3')).json()) as { paths: Record<string, { serverRelativeURL: string }> }).paths;
   const v3 = async (key: string) => (await (await get(`/openapi/v3/${key}`)).json()) as V3Document;
@@ -98,7 +104,9 @@ describe('OpenAPI over HTTP', () => {
       const document = await v3(key);
       expect(document.openapi).toBe('3.0.0');
       expect(document.info).toEqual({ title: 'Kubernetes', version: 'v1.34.0' });
-      const writes = operationsOf(document.paths).filter(({ method }) => (WRITE_METHODS as readonly string[]).includes(method));
+      const writes = operationsOf(document.paths).filter(({ method }) =>
+        (WRITE_METHODS as readonly string[]).includes(method),
+      );
       expect(writes.length).toBeGreaterThan(0);
       for (const { operation } of writes) {
         const names = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
@@ -119,7 +127,11 @@ describe('OpenAPI over HTTP', () => {
     expect(item.parameters?.map((p) => p.name)).toEqual(['name', 'namespace', 'pretty']);
     expect(item.patch?.operationId).toBe('patchAppsV1NamespacedDeployment');
     expect(item.patch?.['x-kubernetes-action']).toBe('patch');
-    expect(item.patch?.['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', kind: 'Deployment', version: 'v1' });
+    expect(item.patch?.['x-kubernetes-group-version-kind']).toEqual({
+      group: 'apps',
+      kind: 'Deployment',
+      version: 'v1',
+    });
     expect(Object.keys(item.patch?.requestBody?.content ?? {})).toEqual([
       'application/apply-patch+yaml',
       'application/json-patch+json',
@@ -130,10 +142,18 @@ describe('OpenAPI over HTTP', () => {
 
     const scale = document.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'];
     expect(scale.put?.operationId).toBe('replaceAppsV1NamespacedDeploymentScale');
-    expect(scale.put?.['x-kubernetes-group-version-kind']).toEqual({ group: 'autoscaling', kind: 'Scale', version: 'v1' });
-    expect(scale.put?.requestBody?.content['*/*'].schema.$ref).toBe('#/components/schemas/io.k8s.api.autoscaling.v1.Scale');
+    expect(scale.put?.['x-kubernetes-group-version-kind']).toEqual({
+      group: 'autoscaling',
+      kind: 'Scale',
+      version: 'v1',
+    });
+    expect(scale.put?.requestBody?.content['*/*'].schema.$ref).toBe(
+      '#/components/schemas/io.k8s.api.autoscaling.v1.Scale',
+    );
 
-    const actions = operationsOf(document.paths).map(({ operation }) => `${operation.operationId} ${operation['x-kubernetes-action']}`);
+    const actions = operationsOf(document.paths).map(
+      ({ operation }) => `${operation.operationId} ${operation['x-kubernetes-action']}`,
+    );
     expect(actions).toEqual(
       expect.arrayContaining([
         'getAppsV1APIResources get',
@@ -180,7 +200,10 @@ describe('OpenAPI over HTTP', () => {
       allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }],
       description: 'Specification of the desired behavior of the Deployment.',
     });
-    expect(deployment.properties.apiVersion).toEqual({ type: 'string', description: expect.stringMatching(/^APIVersion defines the versioned schema/) });
+    expect(deployment.properties.apiVersion).toEqual({
+      type: 'string',
+      description: expect.stringMatching(/^APIVersion defines the versioned schema/),
+    });
   });
 
   test('core/v1: cluster-scoped namespaces have no namespace parameter, finalize is PUT only', async () => {
@@ -191,8 +214,13 @@ describe('OpenAPI over HTTP', () => {
     expect(Object.keys(finalize).sort()).toEqual(['parameters', 'put']);
     expect(finalize.put?.operationId).toBe('replaceCoreV1NamespaceFinalize');
     expect(document.paths['/api/v1/namespaces/{namespace}/pods'].get?.operationId).toBe('listCoreV1NamespacedPod');
-    const pod = document.components.schemas['io.k8s.api.core.v1.PodSpec'] as { properties: Record<string, Record<string, unknown>> };
-    expect(pod.properties.containers).toMatchObject({ 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': 'merge' });
+    const pod = document.components.schemas['io.k8s.api.core.v1.PodSpec'] as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(pod.properties.containers).toMatchObject({
+      'x-kubernetes-patch-merge-key': 'name',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
   });
 
   test('hash URLs are immutable; a stale hash redirects; ETag answers If-None-Match with 304', async () => {
@@ -261,25 +289,33 @@ describe('OpenAPI over HTTP', () => {
 });
 
 describe('OpenAPI documents of the built-in registry', () => {
-  const groups = servedGroups(new ResourceTypeRegistry().all());
+  const groups = servedGroups(builtinRegistry().all());
 
-  test.each(groups.flatMap((group) => group.versions.map((groupVersion) => [openAPIV3PathKey(groupVersion), groupVersion] as const)))(
-    '%s: every served kind has its schema; refs resolve; fieldValidation on every write',
-    (_key, groupVersion) => {
-      const definitions = schemaData().definitions;
-      const document = openAPIV3Document({ groupVersion, definitions, info: { title: 'Kubernetes', version: 'v1.34.0' } }) as V3Document;
-      for (const resource of groupVersion.resources) expect(definitions[resource.served.definition]).toBeDefined();
-      for (const ref of refsIn(document)) expect(document.components.schemas[ref.slice('#/components/schemas/'.length)]).toBeDefined();
-      const writes = operationsOf(document.paths).filter(({ method }) => (WRITE_METHODS as readonly string[]).includes(method));
-      for (const { operation } of writes) expect(operation.parameters?.map((p) => p.name)).toContain('fieldValidation');
-      for (const resource of groupVersion.resources) {
-        const schema = document.components.schemas[resource.served.definition];
-        expect(schema['x-kubernetes-group-version-kind']).toContainEqual({
-          group: groupVersion.group,
-          kind: resource.type.kind,
-          version: groupVersion.version,
-        });
-      }
-    },
-  );
+  test.each(
+    groups.flatMap((group) =>
+      group.versions.map((groupVersion) => [openAPIV3PathKey(groupVersion), groupVersion] as const),
+    ),
+  )('%s: every served kind has its schema; refs resolve; fieldValidation on every write', (_key, groupVersion) => {
+    const definitions = schemaData().definitions;
+    const document = openAPIV3Document({
+      groupVersion,
+      definitions,
+      info: { title: 'Kubernetes', version: 'v1.34.0' },
+    }) as V3Document;
+    for (const resource of groupVersion.resources) expect(definitions[resource.served.definition]).toBeDefined();
+    for (const ref of refsIn(document))
+      expect(document.components.schemas[ref.slice('#/components/schemas/'.length)]).toBeDefined();
+    const writes = operationsOf(document.paths).filter(({ method }) =>
+      (WRITE_METHODS as readonly string[]).includes(method),
+    );
+    for (const { operation } of writes) expect(operation.parameters?.map((p) => p.name)).toContain('fieldValidation');
+    for (const resource of groupVersion.resources) {
+      const schema = document.components.schemas[resource.served.definition];
+      expect(schema['x-kubernetes-group-version-kind']).toContainEqual({
+        group: groupVersion.group,
+        kind: resource.type.kind,
+        version: groupVersion.version,
+      });
+    }
+  });
 });

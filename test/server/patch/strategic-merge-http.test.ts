@@ -19,9 +19,18 @@ afterAll(async () => {
   await testStore.close();
 });
 
-async function call(method: string, path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, any> }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const response = await fetch(base + path, { method, headers: { 'content-type': contentType, 'user-agent': 'smp-test/v1' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+async function call(
+  method: string,
+  path: string,
+  body: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: Record<string, any> }> {
+  const response = await fetch(base + path, {
+    method,
+    headers: { 'content-type': contentType, 'user-agent': 'smp-test/v1' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
@@ -36,7 +45,19 @@ test('a strategic merge patch merges containers by name and env by name', async 
       selector: { matchLabels: { app: 'web' } },
       template: {
         metadata: { labels: { app: 'web' } },
-        spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] }, { name: 'side', image: 'busybox' }] },
+        spec: {
+          containers: [
+            {
+              name: 'nginx',
+              image: 'nginx:1.27',
+              env: [
+                { name: 'A', value: '1' },
+                { name: 'B', value: '2' },
+              ],
+            },
+            { name: 'side', image: 'busybox' },
+          ],
+        },
       },
     },
   });
@@ -44,7 +65,14 @@ test('a strategic merge patch merges containers by name and env by name', async 
   const patched = await call(
     'PATCH',
     `${DEPLOYMENTS}/web`,
-    { spec: { replicas: 3, template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.28', env: [{ name: 'B', $patch: 'delete' }] }] } } } },
+    {
+      spec: {
+        replicas: 3,
+        template: {
+          spec: { containers: [{ name: 'nginx', image: 'nginx:1.28', env: [{ name: 'B', $patch: 'delete' }] }] },
+        },
+      },
+    },
     'application/strategic-merge-patch+json',
   );
   expect(patched.status).toBe(200);

@@ -8,7 +8,12 @@ const podSchema = rootSchemaNode(definitions, 'io.k8s.api.core.v1.Pod');
 const deploymentSchema = rootSchemaNode(definitions, 'io.k8s.api.apps.v1.Deployment');
 
 const container = (name: string, extra: Record<string, unknown> = {}) => ({ name, image: `${name}:1`, ...extra });
-const pod = (spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'p' }) => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });
+const pod = (spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'p' }) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata,
+  spec,
+});
 
 interface Case {
   readonly name: string;
@@ -29,17 +34,40 @@ const cases: Case[] = [
     // The reference puts patch items first in patch order, slotting a server-only item before a
     // patch item only when both stood in the live list in that order: hence a, c, b.
     name: 'containers merge by name, new ones after the patched ones, nested env merged by name',
-    original: pod({ containers: [container('a', { env: [{ name: 'X', value: '1' }, { name: 'Y', value: '2' }] }), container('b')] }),
+    original: pod({
+      containers: [
+        container('a', {
+          env: [
+            { name: 'X', value: '1' },
+            { name: 'Y', value: '2' },
+          ],
+        }),
+        container('b'),
+      ],
+    }),
     patch: { spec: { containers: [{ name: 'a', env: [{ name: 'Y', value: '3' }] }, container('c')] } },
     expected: pod({
-      containers: [container('a', { env: [{ name: 'X', value: '1' }, { name: 'Y', value: '3' }] }), container('c'), container('b')],
+      containers: [
+        container('a', {
+          env: [
+            { name: 'X', value: '1' },
+            { name: 'Y', value: '3' },
+          ],
+        }),
+        container('c'),
+        container('b'),
+      ],
     }),
   },
   {
     name: 'ports merge by containerPort',
     original: pod({ containers: [container('a', { ports: [{ containerPort: 80, name: 'http' }] })] }),
-    patch: { spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, name: 'web' }, { containerPort: 443 }] }] } },
-    expected: pod({ containers: [container('a', { ports: [{ containerPort: 80, name: 'web' }, { containerPort: 443 }] })] }),
+    patch: {
+      spec: { containers: [{ name: 'a', ports: [{ containerPort: 80, name: 'web' }, { containerPort: 443 }] }] },
+    },
+    expected: pod({
+      containers: [container('a', { ports: [{ containerPort: 80, name: 'web' }, { containerPort: 443 }] })],
+    }),
   },
   {
     name: 'a list without a patch strategy (args) is replaced',
@@ -86,7 +114,12 @@ const cases: Case[] = [
   {
     name: '$setElementOrder orders merged items, server-only items keep their live place',
     original: pod({ containers: [container('a'), container('b'), container('c')] }),
-    patch: { spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'a' }], containers: [{ name: 'a', image: 'a:2' }] } },
+    patch: {
+      spec: {
+        '$setElementOrder/containers': [{ name: 'c' }, { name: 'a' }],
+        containers: [{ name: 'a', image: 'a:2' }],
+      },
+    },
     expected: pod({ containers: [container('b'), container('c'), container('a', { image: 'a:2' })] }),
   },
   {
@@ -132,13 +165,48 @@ describe('strategic merge patch', () => {
   });
 
   test.each([
-    { name: 'unknown map directive', patch: { metadata: { labels: { $patch: 'merge' } } }, message: 'unknown patch type: merge in map: map[$patch:merge]', code: 500 },
-    { name: 'merge directive in a list', patch: { spec: { containers: [{ $patch: 'merge' }] } }, message: 'merging lists cannot yet be specified in the patch', code: 500 },
-    { name: 'item without merge key', patch: { spec: { containers: [{ image: 'x' }] } }, message: 'map: map[image:x] does not contain declared merge key: name', code: 500 },
-    { name: 'retainKeys not a list', patch: { spec: { $retainKeys: 'x' } }, message: 'invalid patch format of retainKeys', code: 400 },
-    { name: 'patch key outside retainKeys', patch: { spec: { $retainKeys: ['a'], hostname: 'h' } }, message: "patch content doesn't match retainKeys list", code: 422 },
-    { name: 'setElementOrder not a list', patch: { spec: { '$setElementOrder/containers': 'x' } }, message: 'invalid patch format of setElementOrder list', code: 400 },
-    { name: 'patch that is not an object', patch: [1], message: 'json: cannot unmarshal array into Go value of type map[string]interface {}', code: 400 },
+    {
+      name: 'unknown map directive',
+      patch: { metadata: { labels: { $patch: 'merge' } } },
+      message: 'unknown patch type: merge in map: map[$patch:merge]',
+      code: 500,
+    },
+    {
+      name: 'merge directive in a list',
+      patch: { spec: { containers: [{ $patch: 'merge' }] } },
+      message: 'merging lists cannot yet be specified in the patch',
+      code: 500,
+    },
+    {
+      name: 'item without merge key',
+      patch: { spec: { containers: [{ image: 'x' }] } },
+      message: 'map: map[image:x] does not contain declared merge key: name',
+      code: 500,
+    },
+    {
+      name: 'retainKeys not a list',
+      patch: { spec: { $retainKeys: 'x' } },
+      message: 'invalid patch format of retainKeys',
+      code: 400,
+    },
+    {
+      name: 'patch key outside retainKeys',
+      patch: { spec: { $retainKeys: ['a'], hostname: 'h' } },
+      message: "patch content doesn't match retainKeys list",
+      code: 422,
+    },
+    {
+      name: 'setElementOrder not a list',
+      patch: { spec: { '$setElementOrder/containers': 'x' } },
+      message: 'invalid patch format of setElementOrder list',
+      code: 400,
+    },
+    {
+      name: 'patch that is not an object',
+      patch: [1],
+      message: 'json: cannot unmarshal array into Go value of type map[string]interface {}',
+      code: 400,
+    },
   ])('rejects: $name', ({ patch, message, code }) => {
     const original = pod({ containers: [container('a')] }, { name: 'p', labels: { a: '1' } });
     let caught: unknown;

@@ -1,8 +1,8 @@
-import type { KubeObject } from '../../../storage/objects/types';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import type { KubeObject } from '../../../api/objects';
 import { defaultImagePullPolicy } from '../../../server/registry/defaults/pod';
+import { builtinRegistry } from '../../../server/builtin-types';
 
-const registry = new ResourceTypeRegistry();
+const registry = builtinRegistry();
 
 /** What a create does before admission: defaults on the storage version, then prepareForCreate. */
 function created(group: string, resource: string, object: KubeObject): KubeObject {
@@ -48,7 +48,10 @@ describe('defaults of minimal objects equal the reference’s', () => {
         selector: { matchLabels: { app: 'web' } },
         template: {
           metadata: { labels: { app: 'web' } },
-          spec: { containers: [{ name: 'nginx', image: 'nginx', imagePullPolicy: 'Always', ...DEFAULTED_CONTAINER }], ...DEFAULTED_TEMPLATE_SPEC },
+          spec: {
+            containers: [{ name: 'nginx', image: 'nginx', imagePullPolicy: 'Always', ...DEFAULTED_CONTAINER }],
+            ...DEFAULTED_TEMPLATE_SPEC,
+          },
         },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
         revisionHistoryLimit: 10,
@@ -71,7 +74,15 @@ describe('defaults of minimal objects equal the reference’s', () => {
       kind: 'Pod',
       metadata: { name: 'p', namespace: 'default', generation: 1 },
       spec: {
-        containers: [{ name: 'c', image: 'busybox:1.36', imagePullPolicy: 'IfNotPresent', ports: [{ containerPort: 8080, protocol: 'TCP' }], ...DEFAULTED_CONTAINER }],
+        containers: [
+          {
+            name: 'c',
+            image: 'busybox:1.36',
+            imagePullPolicy: 'IfNotPresent',
+            ports: [{ containerPort: 8080, protocol: 'TCP' }],
+            ...DEFAULTED_CONTAINER,
+          },
+        ],
         ...DEFAULTED_TEMPLATE_SPEC,
         enableServiceLinks: true,
       },
@@ -96,8 +107,7 @@ describe('defaults of minimal objects equal the reference’s', () => {
         type: 'ClusterIP',
         sessionAffinity: 'None',
         internalTrafficPolicy: 'Cluster',
-        ipFamilyPolicy: 'SingleStack',
-        ipFamilies: ['IPv4'],
+        // ipFamilies and ipFamilyPolicy come with the cluster IPs, from the allocator (cluster-ip.test.ts).
       },
       status: { loadBalancer: {} },
     });
@@ -114,7 +124,9 @@ describe('defaults of minimal objects equal the reference’s', () => {
   });
 
   test('Secret', () => {
-    expect(created('', 'secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' } })).toEqual({
+    expect(
+      created('', 'secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' } }),
+    ).toEqual({
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: 's', namespace: 'default' },
@@ -129,7 +141,12 @@ describe('defaults of minimal objects equal the reference’s', () => {
       metadata: { name: 'pi', namespace: 'default', uid: 'u-1' },
       spec: { template: { spec: { containers: [{ name: 'pi', image: 'perl:5.34' }], restartPolicy: 'Never' } } },
     });
-    const labels = { 'batch.kubernetes.io/controller-uid': 'u-1', 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': 'u-1', 'job-name': 'pi' };
+    const labels = {
+      'batch.kubernetes.io/controller-uid': 'u-1',
+      'batch.kubernetes.io/job-name': 'pi',
+      'controller-uid': 'u-1',
+      'job-name': 'pi',
+    };
     expect(job).toEqual({
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -144,7 +161,11 @@ describe('defaults of minimal objects equal the reference’s', () => {
         selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u-1' } },
         template: {
           metadata: { labels },
-          spec: { containers: [{ name: 'pi', image: 'perl:5.34', imagePullPolicy: 'IfNotPresent', ...DEFAULTED_CONTAINER }], ...DEFAULTED_TEMPLATE_SPEC, restartPolicy: 'Never' },
+          spec: {
+            containers: [{ name: 'pi', image: 'perl:5.34', imagePullPolicy: 'IfNotPresent', ...DEFAULTED_CONTAINER }],
+            ...DEFAULTED_TEMPLATE_SPEC,
+            restartPolicy: 'Never',
+          },
         },
       },
       status: {},
@@ -153,7 +174,10 @@ describe('defaults of minimal objects equal the reference’s', () => {
 
   test('StatefulSet and DaemonSet strategies', () => {
     const template = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } };
-    const sts = created('apps', 'statefulsets', { metadata: { name: 's', namespace: 'd' }, spec: { selector: { matchLabels: { app: 'a' } }, template } });
+    const sts = created('apps', 'statefulsets', {
+      metadata: { name: 's', namespace: 'd' },
+      spec: { selector: { matchLabels: { app: 'a' } }, template },
+    });
     expect(sts.spec).toMatchObject({
       podManagementPolicy: 'OrderedReady',
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
@@ -161,14 +185,38 @@ describe('defaults of minimal objects equal the reference’s', () => {
       revisionHistoryLimit: 10,
       persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
     });
-    const ds = created('apps', 'daemonsets', { metadata: { name: 'd', namespace: 'd' }, spec: { selector: { matchLabels: { app: 'a' } }, template } });
-    expect(ds.spec).toMatchObject({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10 });
-    expect(ds.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
+    const ds = created('apps', 'daemonsets', {
+      metadata: { name: 'd', namespace: 'd' },
+      spec: { selector: { matchLabels: { app: 'a' } }, template },
+    });
+    expect(ds.spec).toMatchObject({
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } },
+      revisionHistoryLimit: 10,
+    });
+    expect(ds.status).toEqual({
+      currentNumberScheduled: 0,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 0,
+      numberReady: 0,
+    });
   });
 
   test('CronJob', () => {
-    const cronJob = created('batch', 'cronjobs', { metadata: { name: 'c', namespace: 'd' }, spec: { schedule: '*/1 * * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'OnFailure' } } } } } });
-    expect(cronJob.spec).toMatchObject({ concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    const cronJob = created('batch', 'cronjobs', {
+      metadata: { name: 'c', namespace: 'd' },
+      spec: {
+        schedule: '*/1 * * * *',
+        jobTemplate: {
+          spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }], restartPolicy: 'OnFailure' } } },
+        },
+      },
+    });
+    expect(cronJob.spec).toMatchObject({
+      concurrencyPolicy: 'Allow',
+      suspend: false,
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 1,
+    });
   });
 
   test('HorizontalPodAutoscaler v2', () => {
@@ -176,16 +224,33 @@ describe('defaults of minimal objects equal the reference’s', () => {
       apiVersion: 'autoscaling/v2',
       kind: 'HorizontalPodAutoscaler',
       metadata: { name: 'h', namespace: 'd' },
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5, behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        maxReplicas: 5,
+        behavior: { scaleDown: { stabilizationWindowSeconds: 60 } },
+      },
     });
     expect(hpa.spec).toEqual({
       scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
       minReplicas: 1,
       maxReplicas: 5,
-      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }],
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+      ],
       behavior: {
-        scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
-        scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] },
+        scaleUp: {
+          stabilizationWindowSeconds: 0,
+          selectPolicy: 'Max',
+          policies: [
+            { type: 'Pods', value: 4, periodSeconds: 15 },
+            { type: 'Percent', value: 100, periodSeconds: 15 },
+          ],
+        },
+        scaleDown: {
+          stabilizationWindowSeconds: 60,
+          selectPolicy: 'Max',
+          policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+        },
       },
     });
   });

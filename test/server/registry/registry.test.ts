@@ -1,7 +1,8 @@
 import { ResourceTypeRegistry } from '../../../server/registry/registry';
 import { storageGroupVersion, type ResourceType } from '../../../server/registry/types';
+import { builtinRegistry } from '../../../server/builtin-types';
 
-const registry = new ResourceTypeRegistry();
+const registry = builtinRegistry();
 
 /** [group, version, resource, kind, namespaced, shortNames, storagePrefix] */
 const EXPECTED: [string, string, string, string, boolean, string[], string][] = [
@@ -40,24 +41,51 @@ const EXPECTED: [string, string, string, string, boolean, string[], string][] = 
   ['rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false, [], 'clusterroles'],
   ['rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true, [], 'rolebindings'],
   ['rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false, [], 'clusterrolebindings'],
-  ['certificates.k8s.io', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false, ['csr'], 'certificatesigningrequests'],
-  ['autoscaling', 'v2', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa'], 'horizontalpodautoscalers'],
-  ['autoscaling', 'v1', 'horizontalpodautoscalers', 'HorizontalPodAutoscaler', true, ['hpa'], 'horizontalpodautoscalers'],
+  [
+    'certificates.k8s.io',
+    'v1',
+    'certificatesigningrequests',
+    'CertificateSigningRequest',
+    false,
+    ['csr'],
+    'certificatesigningrequests',
+  ],
+  [
+    'autoscaling',
+    'v2',
+    'horizontalpodautoscalers',
+    'HorizontalPodAutoscaler',
+    true,
+    ['hpa'],
+    'horizontalpodautoscalers',
+  ],
+  [
+    'autoscaling',
+    'v1',
+    'horizontalpodautoscalers',
+    'HorizontalPodAutoscaler',
+    true,
+    ['hpa'],
+    'horizontalpodautoscalers',
+  ],
 ];
 
 describe('ResourceTypeRegistry lookups', () => {
-  test.each(EXPECTED)('%s/%s %s resolves by resource and by kind', (group, version, resource, kind, namespaced, shortNames, storagePrefix) => {
-    const byResource = registry.find({ group, version }, resource);
-    expect(byResource).toBeDefined();
-    const type = byResource as ResourceType;
-    expect(type.kind).toBe(kind);
-    expect(type.listKind).toBe(`${kind}List`);
-    expect(type.singular).toBe(kind.toLowerCase());
-    expect(type.namespaced).toBe(namespaced);
-    expect([...type.shortNames]).toEqual(shortNames);
-    expect(type.storagePrefix).toBe(storagePrefix);
-    expect(registry.findKind({ group, version, kind })).toBe(type);
-  });
+  test.each(EXPECTED)(
+    '%s/%s %s resolves by resource and by kind',
+    (group, version, resource, kind, namespaced, shortNames, storagePrefix) => {
+      const byResource = registry.find({ group, version }, resource);
+      expect(byResource).toBeDefined();
+      const type = byResource as ResourceType;
+      expect(type.kind).toBe(kind);
+      expect(type.listKind).toBe(`${kind}List`);
+      expect(type.singular).toBe(kind.toLowerCase());
+      expect(type.namespaced).toBe(namespaced);
+      expect([...type.shortNames]).toEqual(shortNames);
+      expect(type.storagePrefix).toBe(storagePrefix);
+      expect(registry.findKind({ group, version, kind })).toBe(type);
+    },
+  );
 
   test('unknown resources and versions are not found', () => {
     expect(registry.find({ group: '', version: 'v1' }, 'widgets')).toBeUndefined();
@@ -102,9 +130,19 @@ describe('ResourceTypeRegistry lookups', () => {
 
   test('subresources and categories', () => {
     const deployments = registry.find({ group: 'apps', version: 'v1' }, 'deployments') as ResourceType;
-    expect(deployments.subresources).toEqual({ status: true, scale: { specReplicasPath: 'spec.replicas', statusReplicasPath: 'status.replicas', labelSelectorPath: 'status.selector' } });
+    expect(deployments.subresources).toEqual({
+      status: true,
+      scale: {
+        specReplicasPath: 'spec.replicas',
+        statusReplicasPath: 'status.replicas',
+        labelSelectorPath: 'status.selector',
+      },
+    });
     expect(deployments.categories).toEqual(['all']);
-    expect(registry.find({ group: '', version: 'v1' }, 'namespaces')?.subresources).toEqual({ status: true, finalize: true });
+    expect(registry.find({ group: '', version: 'v1' }, 'namespaces')?.subresources).toEqual({
+      status: true,
+      finalize: true,
+    });
   });
 
   test('selectable fields read the reference values, with its defaults for absent fields', () => {
@@ -120,11 +158,18 @@ describe('ResourceTypeRegistry lookups', () => {
   });
 
   test('enabled() narrows what is served', () => {
-    const narrowed = new ResourceTypeRegistry({ enabled: (gv, resource) => !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets' });
+    const narrowed = builtinRegistry(
+      (gv, resource) =>
+        !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets',
+    );
     expect(narrowed.find({ group: 'batch', version: 'v1' }, 'jobs')).toBeUndefined();
     expect(narrowed.find({ group: '', version: 'v1' }, 'secrets')).toBeUndefined();
     expect(narrowed.find({ group: 'autoscaling', version: 'v1' }, 'horizontalpodautoscalers')).toBeUndefined();
-    expect(narrowed.find({ group: 'autoscaling', version: 'v2' }, 'horizontalpodautoscalers')?.versions.map((v) => v.version)).toEqual(['v2']);
+    expect(
+      narrowed
+        .find({ group: 'autoscaling', version: 'v2' }, 'horizontalpodautoscalers')
+        ?.versions.map((v) => v.version),
+    ).toEqual(['v2']);
   });
 });
 
@@ -173,7 +218,7 @@ describe('store behaviour facts of the built-in kinds, as the reference sets the
 });
 
 describe('ResourceTypeRegistry changes while serving', () => {
-  const deployments = new ResourceTypeRegistry().find({ group: 'apps', version: 'v1' }, 'deployments') as ResourceType;
+  const deployments = builtinRegistry().find({ group: 'apps', version: 'v1' }, 'deployments') as ResourceType;
   const widgets: ResourceType = {
     ...deployments,
     group: 'example.dev',
@@ -189,9 +234,11 @@ describe('ResourceTypeRegistry changes while serving', () => {
   };
 
   test('add, replace and remove are seen at once by lookups, all() and listeners', () => {
-    const registry = new ResourceTypeRegistry();
+    const registry = builtinRegistry();
     const changes: { added: string[]; removed: string[] }[] = [];
-    const stop = registry.onChange(({ added, removed }) => changes.push({ added: added.map((t) => t.kind), removed: removed.map((t) => t.kind) }));
+    const stop = registry.onChange(({ added, removed }) =>
+      changes.push({ added: added.map((t) => t.kind), removed: removed.map((t) => t.kind) }),
+    );
     const before = registry.all();
 
     registry.add(widgets);
@@ -199,10 +246,16 @@ describe('ResourceTypeRegistry changes while serving', () => {
     expect(registry.findKind({ group: 'example.dev', version: 'v1', kind: 'Widget' })).toBe(widgets);
     expect(registry.all()).not.toBe(before);
     expect(registry.all()).toContain(widgets);
-    expect(registry.all().map((t) => `${t.group}/${t.resource}`)).toEqual([...registry.all().map((t) => `${t.group}/${t.resource}`)].sort((a, b) => a.localeCompare(b)));
+    expect(registry.all().map((t) => `${t.group}/${t.resource}`)).toEqual(
+      [...registry.all().map((t) => `${t.group}/${t.resource}`)].sort((a, b) => a.localeCompare(b)),
+    );
 
     // A replacement that serves another version: the old version's paths are gone.
-    const v2: ResourceType = { ...widgets, versions: [{ version: 'v2', definition: 'dev.example.v2.Widget' }], storageVersion: 'v2' };
+    const v2: ResourceType = {
+      ...widgets,
+      versions: [{ version: 'v2', definition: 'dev.example.v2.Widget' }],
+      storageVersion: 'v2',
+    };
     registry.add(v2);
     expect(registry.find({ group: 'example.dev', version: 'v1' }, 'widgets')).toBeUndefined();
     expect(registry.find({ group: 'example.dev', version: 'v2' }, 'widgets')).toBe(v2);
@@ -223,7 +276,7 @@ describe('ResourceTypeRegistry changes while serving', () => {
   });
 
   test('a kind another resource serves in the same group-version is refused', () => {
-    const registry = new ResourceTypeRegistry();
+    const registry = builtinRegistry();
     registry.add(widgets);
     expect(() => registry.add({ ...widgets, resource: 'gizmos', storagePrefix: 'example.dev/gizmos' })).toThrow(
       'example.dev/v1 Widget is already served by widgets.example.dev',
@@ -232,9 +285,11 @@ describe('ResourceTypeRegistry changes while serving', () => {
   });
 
   test('storage prefixes stay apart unless they store the same objects', () => {
-    const registry = new ResourceTypeRegistry();
+    const registry = builtinRegistry();
     // The keys of one would be listed by the other's cache.
-    expect(() => registry.add({ ...widgets, storagePrefix: 'deployments/widgets' })).toThrow('deployments.apps is stored under deployments');
+    expect(() => registry.add({ ...widgets, storagePrefix: 'deployments/widgets' })).toThrow(
+      'deployments.apps is stored under deployments',
+    );
     expect(() => registry.add({ ...widgets, storagePrefix: 'pods' })).toThrow('pods is stored under pods');
     // A review stores nothing, wherever its prefix would be.
     registry.add({ ...widgets, storagePrefix: 'pods', virtual: true, verbs: ['create'] });

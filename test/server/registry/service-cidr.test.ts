@@ -2,7 +2,7 @@
  * `--service-cluster-ip-range` read as a 1.34 kube-apiserver reads it; the messages are those
  * the reference binary printed for the same values (v1.34.4).
  */
-import { parseServiceIPRanges } from '../../../server/registry/allocators/service-cidr';
+import { parseServiceIPRanges } from '../../../server/net/service-ip-ranges';
 
 const GA = { limitSize: false };
 /** `--feature-gates=DisableAllocatorDualWrite=false`: the old allocator's size limit applies. */
@@ -27,12 +27,24 @@ describe('parseServiceIPRanges', () => {
 
   test.each([
     ['x', GA, 'service-cluster-ip-range[0] is not a valid cidr'],
-    ['10.96.0.0/30', GA, 'error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses'],
-    ['10.96.0.0/12,10.97.0.0/16', GA, '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family'],
+    [
+      '10.96.0.0/30',
+      GA,
+      'error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses',
+    ],
+    [
+      '10.96.0.0/12,10.97.0.0/16',
+      GA,
+      '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family',
+    ],
     ['10.96.0.0/12,fd00::/108,10.1.0.0/16', GA, '--service-cluster-ip-range must not contain more than two entries'],
     ['10.96.0.0/12,bad', GA, 'service-cluster-ip-range[1] is not an ip net'],
     ['10.96.0.0/12,', GA, 'service-cluster-ip-range[1] is not an ip net'],
-    ['10.0.0.0/8', DUAL_WRITE, 'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12'],
+    [
+      '10.0.0.0/8',
+      DUAL_WRITE,
+      'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12',
+    ],
     [
       '10.0.0.0/8,fd00::/64',
       DUAL_WRITE,

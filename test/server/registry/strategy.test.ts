@@ -1,7 +1,7 @@
-import type { KubeObject } from '../../../storage/objects/types';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import type { KubeObject } from '../../../api/objects';
+import { builtinRegistry } from '../../../server/builtin-types';
 
-const registry = new ResourceTypeRegistry();
+const registry = builtinRegistry();
 const deployments = registry.find({ group: 'apps', version: 'v1' }, 'deployments')!;
 const configmaps = registry.find({ group: '', version: 'v1' }, 'configmaps')!;
 const nodes = registry.find({ group: '', version: 'v1' }, 'nodes')!;
@@ -9,7 +9,11 @@ const nodes = registry.find({ group: '', version: 'v1' }, 'nodes')!;
 function stored(): KubeObject {
   const deployment: KubeObject = {
     metadata: { name: 'web', namespace: 'd', labels: { a: '1' }, uid: 'u', generation: 7 },
-    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+    },
     status: { replicas: 1 },
   };
   deployments.strategy.prepareForCreate!(deployment);

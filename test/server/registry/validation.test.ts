@@ -1,8 +1,8 @@
-import type { KubeObject } from '../../../storage/objects/types';
-import { ResourceTypeRegistry } from '../../../server/registry/registry';
+import type { KubeObject } from '../../../api/objects';
 import type { FieldError } from '../../../server/registry/types';
+import { builtinRegistry } from '../../../server/builtin-types';
 
-const registry = new ResourceTypeRegistry();
+const registry = builtinRegistry();
 
 function typeOf(group: string, resource: string) {
   const type = registry.find({ group, version: 'v1' }, resource);
@@ -40,17 +40,53 @@ const LABEL_MESSAGE =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 const container = { name: 'c', image: 'nginx:1.27' };
-const pod = (spec: Record<string, unknown>, name = 'p'): KubeObject => ({ metadata: { name, namespace: 'default' }, spec });
-const deployment = (spec: Record<string, unknown>): KubeObject => ({ metadata: { name: 'web', namespace: 'default' }, spec });
+const pod = (spec: Record<string, unknown>, name = 'p'): KubeObject => ({
+  metadata: { name, namespace: 'default' },
+  spec,
+});
+const deployment = (spec: Record<string, unknown>): KubeObject => ({
+  metadata: { name: 'web', namespace: 'default' },
+  spec,
+});
 
 describe('create validation messages', () => {
   test.each<[string, string, string, KubeObject, string[]]>([
     ['valid pod', '', 'pods', pod({ containers: [container] }), []],
-    ['bad subdomain name', '', 'pods', pod({ containers: [container] }, 'My_Pod'), [`metadata.name: Invalid value: "My_Pod": ${SUBDOMAIN_MESSAGE}`]],
-    ['missing name', '', 'configmaps', { metadata: { namespace: 'default' } }, ['metadata.name: Required value: name or generateName is required']],
-    ['generateName with trailing dash is fine', '', 'configmaps', { metadata: { generateName: 'cfg-', name: 'cfg-x1', namespace: 'default' } }, []],
-    ['bad generateName', '', 'configmaps', { metadata: { generateName: 'Cfg-', name: 'cfg-x1', namespace: 'default' } }, [`metadata.generateName: Invalid value: "Cfg-": ${SUBDOMAIN_MESSAGE}`]],
-    ['namespace name is a label', '', 'namespaces', { metadata: { name: 'a.b' } }, [`metadata.name: Invalid value: "a.b": ${LABEL_MESSAGE}`]],
+    [
+      'bad subdomain name',
+      '',
+      'pods',
+      pod({ containers: [container] }, 'My_Pod'),
+      [`metadata.name: Invalid value: "My_Pod": ${SUBDOMAIN_MESSAGE}`],
+    ],
+    [
+      'missing name',
+      '',
+      'configmaps',
+      { metadata: { namespace: 'default' } },
+      ['metadata.name: Required value: name or generateName is required'],
+    ],
+    [
+      'generateName with trailing dash is fine',
+      '',
+      'configmaps',
+      { metadata: { generateName: 'cfg-', name: 'cfg-x1', namespace: 'default' } },
+      [],
+    ],
+    [
+      'bad generateName',
+      '',
+      'configmaps',
+      { metadata: { generateName: 'Cfg-', name: 'cfg-x1', namespace: 'default' } },
+      [`metadata.generateName: Invalid value: "Cfg-": ${SUBDOMAIN_MESSAGE}`],
+    ],
+    [
+      'namespace name is a label',
+      '',
+      'namespaces',
+      { metadata: { name: 'a.b' } },
+      [`metadata.name: Invalid value: "a.b": ${LABEL_MESSAGE}`],
+    ],
     [
       'service name is a DNS-1035 label',
       '',
@@ -61,8 +97,20 @@ describe('create validation messages', () => {
       ],
     ],
     ['missing namespace', '', 'configmaps', { metadata: { name: 'c' } }, ['metadata.namespace: Required value']],
-    ['namespace on a cluster-scoped kind', '', 'nodes', { metadata: { name: 'n', namespace: 'x' } }, ['metadata.namespace: Forbidden: not allowed on this type']],
-    ['rbac names are path segments', 'rbac.authorization.k8s.io', 'clusterroles', { metadata: { name: 'system:admin/x' } }, [`metadata.name: Invalid value: "system:admin/x": may not contain '/'`]],
+    [
+      'namespace on a cluster-scoped kind',
+      '',
+      'nodes',
+      { metadata: { name: 'n', namespace: 'x' } },
+      ['metadata.namespace: Forbidden: not allowed on this type'],
+    ],
+    [
+      'rbac names are path segments',
+      'rbac.authorization.k8s.io',
+      'clusterroles',
+      { metadata: { name: 'system:admin/x' } },
+      [`metadata.name: Invalid value: "system:admin/x": may not contain '/'`],
+    ],
     [
       'bad label key and value',
       '',
@@ -80,39 +128,89 @@ describe('create validation messages', () => {
       { metadata: { name: 'c', namespace: 'd', labels: { 'Example.com/x': 'y' } } },
       [`metadata.labels: Invalid value: "Example.com/x": prefix part ${SUBDOMAIN_MESSAGE}`],
     ],
-    ['annotations total size', '', 'configmaps', { metadata: { name: 'c', namespace: 'd', annotations: { a: 'x'.repeat(256 * 1024) } } }, ['metadata.annotations: Too long: may not be more than 262144 bytes']],
+    [
+      'annotations total size',
+      '',
+      'configmaps',
+      { metadata: { name: 'c', namespace: 'd', annotations: { a: 'x'.repeat(256 * 1024) } } },
+      ['metadata.annotations: Too long: may not be more than 262144 bytes'],
+    ],
     [
       'owner reference without uid',
       '',
       'configmaps',
-      { metadata: { name: 'c', namespace: 'd', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '' }] } },
+      {
+        metadata: {
+          name: 'c',
+          namespace: 'd',
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '' }],
+        },
+      },
       ['metadata.ownerReferences.uid: Invalid value: "": uid must not be empty'],
     ],
-    ['unqualified finalizer', '', 'configmaps', { metadata: { name: 'c', namespace: 'd', finalizers: ['custom'] } }, ['metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified']],
+    [
+      'unqualified finalizer',
+      '',
+      'configmaps',
+      { metadata: { name: 'c', namespace: 'd', finalizers: ['custom'] } },
+      [
+        'metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified',
+      ],
+    ],
     ['missing containers', '', 'pods', pod({}), ['spec.containers: Required value']],
     [
       'container name and image',
       '',
       'pods',
       pod({ containers: [{}, { name: 'Web', image: 'x' }] }),
-      ['spec.containers[0].name: Required value', 'spec.containers[0].image: Required value', `spec.containers[1].name: Invalid value: "Web": ${LABEL_MESSAGE}`],
+      [
+        'spec.containers[0].name: Required value',
+        'spec.containers[0].image: Required value',
+        `spec.containers[1].name: Invalid value: "Web": ${LABEL_MESSAGE}`,
+      ],
     ],
-    ['port out of range', '', 'pods', pod({ containers: [{ ...container, ports: [{ containerPort: 70000 }] }] }), ['spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive']],
-    ['bad restart policy', '', 'pods', pod({ containers: [container], restartPolicy: 'Sometimes' }), ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"']],
-    ['bad protocol', '', 'pods', pod({ containers: [{ ...container, ports: [{ containerPort: 80, protocol: 'HTTP' }] }] }), ['spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"']],
+    [
+      'port out of range',
+      '',
+      'pods',
+      pod({ containers: [{ ...container, ports: [{ containerPort: 70000 }] }] }),
+      ['spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive'],
+    ],
+    [
+      'bad restart policy',
+      '',
+      'pods',
+      pod({ containers: [container], restartPolicy: 'Sometimes' }),
+      ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"'],
+    ],
+    [
+      'bad protocol',
+      '',
+      'pods',
+      pod({ containers: [{ ...container, ports: [{ containerPort: 80, protocol: 'HTTP' }] }] }),
+      ['spec.containers[0].ports[0].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"'],
+    ],
     [
       'deployment template without container name',
       'apps',
       'deployments',
-      deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ image: 'nginx' }] } } }),
+      deployment({
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ image: 'nginx' }] } },
+      }),
       ['spec.template.spec.containers[0].name: Required value'],
     ],
     [
       'deployment selector does not match template labels',
       'apps',
       'deployments',
-      deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'api' } }, spec: { containers: [container] } } }),
-      ['spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`'],
+      deployment({
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'api' } }, spec: { containers: [container] } },
+      }),
+      [
+        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`',
+      ],
     ],
     [
       'deployment without selector',
@@ -125,17 +223,31 @@ describe('create validation messages', () => {
       'deployment with empty selector',
       'apps',
       'deployments',
-      deployment({ selector: {}, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container] } } }),
-      ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment'],
+      deployment({
+        selector: {},
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container] } },
+      }),
+      [
+        'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
+      ],
     ],
     [
       'deployment template restartPolicy',
       'apps',
       'deployments',
-      deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container], restartPolicy: 'Never' } } }),
+      deployment({
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container], restartPolicy: 'Never' } },
+      }),
       ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"'],
     ],
-    ['service without ports', '', 'services', { metadata: { name: 'web', namespace: 'd' }, spec: { selector: { app: 'web' } } }, ['spec.ports: Required value']],
+    [
+      'service without ports',
+      '',
+      'services',
+      { metadata: { name: 'web', namespace: 'd' }, spec: { selector: { app: 'web' } } },
+      ['spec.ports: Required value'],
+    ],
     [
       'service ports need names when several',
       '',
@@ -148,15 +260,31 @@ describe('create validation messages', () => {
         'spec.ports[1].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive',
       ],
     ],
-    ['service type', '', 'services', { metadata: { name: 'web', namespace: 'd' }, spec: { type: 'Magic', ports: [{ port: 80 }] } }, ['spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']],
+    [
+      'service type',
+      '',
+      'services',
+      { metadata: { name: 'web', namespace: 'd' }, spec: { type: 'Magic', ports: [{ port: 80 }] } },
+      [
+        'spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+      ],
+    ],
     [
       'config map key',
       '',
       'configmaps',
       { metadata: { name: 'c', namespace: 'd' }, data: { 'a b': 'x' } },
-      [`data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`],
+      [
+        `data[a b]: Invalid value: "a b": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+      ],
     ],
-    ['tls secret keys', '', 'secrets', { metadata: { name: 's', namespace: 'd' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==' } }, ['data[tls.key]: Required value']],
+    [
+      'tls secret keys',
+      '',
+      'secrets',
+      { metadata: { name: 's', namespace: 'd' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==' } },
+      ['data[tls.key]: Required value'],
+    ],
     [
       'job restart policy',
       'batch',
@@ -164,22 +292,47 @@ describe('create validation messages', () => {
       { metadata: { name: 'j', namespace: 'd', uid: 'u' }, spec: { template: { spec: { containers: [container] } } } },
       ['spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"'],
     ],
-    ['cronjob schedule', 'batch', 'cronjobs', { metadata: { name: 'c', namespace: 'd' }, spec: { schedule: 'hourly', jobTemplate: { spec: { template: { spec: { containers: [container], restartPolicy: 'Never' } } } } } }, ['spec.schedule: Invalid value: "hourly": expected exactly 5 fields, found 1: [hourly]']],
+    [
+      'cronjob schedule',
+      'batch',
+      'cronjobs',
+      {
+        metadata: { name: 'c', namespace: 'd' },
+        spec: {
+          schedule: 'hourly',
+          jobTemplate: { spec: { template: { spec: { containers: [container], restartPolicy: 'Never' } } } },
+        },
+      },
+      ['spec.schedule: Invalid value: "hourly": expected exactly 5 fields, found 1: [hourly]'],
+    ],
     [
       'role binding roleRef kind',
       'rbac.authorization.k8s.io',
       'rolebindings',
-      { metadata: { name: 'rb', namespace: 'd' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'x' }, subjects: [] },
+      {
+        metadata: { name: 'rb', namespace: 'd' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'x' },
+        subjects: [],
+      },
       ['roleRef.kind: Unsupported value: "User": supported values: "Role", "ClusterRole"'],
     ],
-    ['storage class provisioner', 'storage.k8s.io', 'storageclasses', { metadata: { name: 'fast' } }, ['provisioner: Required value']],
+    [
+      'storage class provisioner',
+      'storage.k8s.io',
+      'storageclasses',
+      { metadata: { name: 'fast' } },
+      ['provisioner: Required value'],
+    ],
   ])('%s', (_name, group, resource, object, expected) => {
     expect(createErrors(group, resource, object)).toEqual(expected);
   });
 });
 
 describe('update validation messages', () => {
-  const web = deployment({ selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web', tier: 'x' } }, spec: { containers: [container] } } });
+  const web = deployment({
+    selector: { matchLabels: { app: 'web' } },
+    template: { metadata: { labels: { app: 'web', tier: 'x' } }, spec: { containers: [container] } },
+  });
 
   test.each<[string, string, string, KubeObject, KubeObject, string[]]>([
     ['unchanged deployment', 'apps', 'deployments', web, web, []],
@@ -189,9 +342,18 @@ describe('update validation messages', () => {
       'deployments',
       web,
       { ...web, spec: { ...(web.spec as object), selector: { matchLabels: { app: 'web', tier: 'x' } } } },
-      ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web", "tier":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable'],
+      [
+        'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web", "tier":"x"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+      ],
     ],
-    ['name is immutable', '', 'configmaps', { metadata: { name: 'a', namespace: 'd' } }, { metadata: { name: 'b', namespace: 'd' } }, ['metadata.name: Invalid value: "b": field is immutable']],
+    [
+      'name is immutable',
+      '',
+      'configmaps',
+      { metadata: { name: 'a', namespace: 'd' } },
+      { metadata: { name: 'b', namespace: 'd' } },
+      ['metadata.name: Invalid value: "b": field is immutable'],
+    ],
     [
       'immutable config map data',
       '',
@@ -208,6 +370,132 @@ describe('update validation messages', () => {
       { metadata: { name: 's', namespace: 'd' }, type: 'kubernetes.io/basic-auth', data: { username: 'eA==' } },
       ['type: Invalid value: "kubernetes.io/basic-auth": field is immutable'],
     ],
+    // The texts of kube-apiserver v1.34.4 for a StorageClass's fields fixed at creation.
+    ...((): [string, string, string, KubeObject, KubeObject, string[]][] => {
+      const fast: KubeObject = {
+        metadata: { name: 'fast' },
+        provisioner: 'a.example/csi',
+        parameters: { type: 'ssd' },
+      } as KubeObject;
+      const sc = (changes: Record<string, unknown>) => ({ ...fast, ...changes }) as KubeObject;
+      return [
+        [
+          'storage class parameters',
+          'storage.k8s.io',
+          'storageclasses',
+          fast,
+          sc({ parameters: { type: 'hdd' } }),
+          ['parameters: Forbidden: updates to parameters are forbidden.'],
+        ],
+        [
+          'storage class parameters emptied',
+          'storage.k8s.io',
+          'storageclasses',
+          sc({ parameters: undefined }),
+          sc({ parameters: {} }),
+          ['parameters: Forbidden: updates to parameters are forbidden.'],
+        ],
+        [
+          'storage class provisioner',
+          'storage.k8s.io',
+          'storageclasses',
+          fast,
+          sc({ provisioner: 'b.example/csi' }),
+          ['provisioner: Forbidden: updates to provisioner are forbidden.'],
+        ],
+        [
+          'storage class reclaim policy',
+          'storage.k8s.io',
+          'storageclasses',
+          fast,
+          sc({ reclaimPolicy: 'Retain' }),
+          ['reclaimPolicy: Forbidden: updates to reclaimPolicy are forbidden.'],
+        ],
+        [
+          'storage class binding mode',
+          'storage.k8s.io',
+          'storageclasses',
+          fast,
+          sc({ volumeBindingMode: 'WaitForFirstConsumer' }),
+          ['volumeBindingMode: Invalid value: "WaitForFirstConsumer": field is immutable'],
+        ],
+        [
+          'storage class expansion and mount options may change',
+          'storage.k8s.io',
+          'storageclasses',
+          fast,
+          sc({ allowVolumeExpansion: true, mountOptions: ['ro'] }),
+          [],
+        ],
+      ];
+    })(),
+    // More fields each kind fixes at creation, in the reference's words.
+    [
+      'priority class value and preemption policy',
+      'scheduling.k8s.io',
+      'priorityclasses',
+      { metadata: { name: 'p' }, value: 5 } as KubeObject,
+      { metadata: { name: 'p' }, value: 6, preemptionPolicy: 'Never' } as KubeObject,
+      [
+        'value: Forbidden: may not be changed in an update.',
+        'preemptionPolicy: Invalid value: "Never": field is immutable',
+      ],
+    ],
+    [
+      'runtime class handler',
+      'node.k8s.io',
+      'runtimeclasses',
+      { metadata: { name: 'r' }, handler: 'h' } as KubeObject,
+      { metadata: { name: 'r' }, handler: 'h2' } as KubeObject,
+      ['handler: Invalid value: "h2": field is immutable'],
+    ],
+    [
+      'ingress class controller',
+      'networking.k8s.io',
+      'ingressclasses',
+      { metadata: { name: 'i' }, spec: { controller: 'a.b/c' } },
+      { metadata: { name: 'i' }, spec: { controller: 'a.b/d' } },
+      ['spec.controller: Invalid value: "a.b/d": field is immutable'],
+    ],
+    [
+      'volume attributes class driver and parameters',
+      'storage.k8s.io',
+      'volumeattributesclasses',
+      { metadata: { name: 'v' }, driverName: 'd', parameters: { a: 'b' } } as KubeObject,
+      { metadata: { name: 'v' }, driverName: 'e', parameters: { a: 'c' } } as KubeObject,
+      [
+        'driverName: Forbidden: updates to driverName are forbidden.',
+        'parameters: Forbidden: updates to parameters are forbidden.',
+      ],
+    ],
+    [
+      'endpoint slice address type',
+      'discovery.k8s.io',
+      'endpointslices',
+      { metadata: { name: 'e', namespace: 'd' }, addressType: 'IPv4', endpoints: [] } as KubeObject,
+      { metadata: { name: 'e', namespace: 'd' }, addressType: 'IPv6', endpoints: [] } as KubeObject,
+      ['addressType: Invalid value: "IPv6": field is immutable'],
+    ],
+    [
+      'csi driver attach and modes, not pod info or capacity',
+      'storage.k8s.io',
+      'csidrivers',
+      { metadata: { name: 'd.example.com' }, spec: {} },
+      {
+        metadata: { name: 'd.example.com' },
+        spec: {
+          attachRequired: false,
+          podInfoOnMount: true,
+          volumeLifecycleModes: ['Ephemeral'],
+          storageCapacity: true,
+          fsGroupPolicy: 'File',
+        },
+      },
+      [
+        'spec.attachedRequired: Invalid value: false: field is immutable',
+        'spec.volumeLifecycleModes: Invalid value: ["Ephemeral"]: field is immutable',
+      ],
+    ],
     [
       'pod spec beyond images is immutable',
       '',
@@ -218,7 +506,14 @@ describe('update validation messages', () => {
         'spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
       ],
     ],
-    ['pod image may change', '', 'pods', pod({ containers: [container] }), pod({ containers: [{ ...container, image: 'nginx:1.28' }] }), []],
+    [
+      'pod image may change',
+      '',
+      'pods',
+      pod({ containers: [container] }),
+      pod({ containers: [{ ...container, image: 'nginx:1.28' }] }),
+      [],
+    ],
   ])('%s', (_name, group, resource, old, next, expected) => {
     expect(updateErrors(group, resource, old, next)).toEqual(expected);
   });

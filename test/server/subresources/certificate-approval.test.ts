@@ -18,7 +18,23 @@ interface CSR {
 
 /** A real PKCS#10 request made by openssl, as `spec.request` carries it. */
 function certificateRequest(): string {
-  const pem = execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', '/dev/null', '-subj', '/CN=alice'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const pem = execFileSync(
+    'openssl',
+    [
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      '/dev/null',
+      '-subj',
+      '/CN=alice',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   return pem.toString('base64');
 }
 
@@ -36,14 +52,27 @@ describe('certificatesigningrequests/approval', () => {
 
   const createCSR = async (name: string, extra: object = {}) => {
     const created = await server.request('POST', CSRS, {
-      body: JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name }, spec: { request, signerName: 'example.com/signer', usages: ['client auth'], username: 'mallory', groups: ['x'], ...extra } }),
+      body: JSON.stringify({
+        apiVersion: 'certificates.k8s.io/v1',
+        kind: 'CertificateSigningRequest',
+        metadata: { name },
+        spec: {
+          request,
+          signerName: 'example.com/signer',
+          usages: ['client auth'],
+          username: 'mallory',
+          groups: ['x'],
+          ...extra,
+        },
+      }),
       headers: JSON_BODY,
     });
     expect(created.status).toBe(201);
     return created.json<CSR>();
   };
   const read = async (name: string) => (await server.request('GET', `${CSRS}/${name}`)).json<CSR>();
-  const putApproval = (csr: CSR) => server.request('PUT', `${CSRS}/${csr.metadata.name}/approval`, { body: JSON.stringify(csr), headers: JSON_BODY });
+  const putApproval = (csr: CSR) =>
+    server.request('PUT', `${CSRS}/${csr.metadata.name}/approval`, { body: JSON.stringify(csr), headers: JSON_BODY });
 
   it('records the requesting user over what the body claims', async () => {
     const csr = await createCSR('requester');
@@ -62,7 +91,14 @@ describe('certificatesigningrequests/approval', () => {
     expect(approved.stdout.trim()).toBe('certificatesigningrequest.certificates.k8s.io/approved approved');
     const csr = await read('approved');
     expect(csr.status.conditions).toEqual([
-      { type: 'Approved', status: 'True', reason: 'KubectlApprove', message: 'This CSR was approved by kubectl certificate approve.', lastUpdateTime: expect.any(String), lastTransitionTime: expect.any(String) },
+      {
+        type: 'Approved',
+        status: 'True',
+        reason: 'KubectlApprove',
+        message: 'This CSR was approved by kubectl certificate approve.',
+        lastUpdateTime: expect.any(String),
+        lastTransitionTime: expect.any(String),
+      },
     ]);
     const denied = await server.kubectl(['certificate', 'deny', 'approved']);
     expect(denied.code).not.toBe(0);
@@ -71,12 +107,26 @@ describe('certificatesigningrequests/approval', () => {
 
   it('changes only the conditions and fills their times', async () => {
     const csr = await createCSR('only-conditions');
-    const sent: CSR = { ...csr, spec: { ...csr.spec, usages: ['server auth'] }, status: { certificate: 'YWJj', conditions: [{ type: 'Denied', status: 'True', reason: 'R' }] } };
+    const sent: CSR = {
+      ...csr,
+      spec: { ...csr.spec, usages: ['server auth'] },
+      status: { certificate: 'YWJj', conditions: [{ type: 'Denied', status: 'True', reason: 'R' }] },
+    };
     const answer = await putApproval(sent);
     expect(answer.status).toBe(200);
     const written = answer.json<CSR>();
     expect(written.spec.usages).toEqual(['client auth']);
-    expect(written.status).toEqual({ conditions: [{ type: 'Denied', status: 'True', reason: 'R', lastUpdateTime: expect.any(String), lastTransitionTime: expect.any(String) }] });
+    expect(written.status).toEqual({
+      conditions: [
+        {
+          type: 'Denied',
+          status: 'True',
+          reason: 'R',
+          lastUpdateTime: expect.any(String),
+          lastTransitionTime: expect.any(String),
+        },
+      ],
+    });
     expect(written.status.conditions![0].lastUpdateTime).toBe(written.status.conditions![0].lastTransitionTime);
   });
 
@@ -84,25 +134,51 @@ describe('certificatesigningrequests/approval', () => {
     await createCSR('refused');
     expect((await server.kubectl(['certificate', 'approve', 'refused'])).code).toBe(0);
     const current = await read('refused');
-    const both = await putApproval({ ...current, status: { conditions: [...current.status.conditions!, { type: 'Denied', status: 'True', reason: 'X', message: 'm' }] } });
+    const both = await putApproval({
+      ...current,
+      status: {
+        conditions: [...current.status.conditions!, { type: 'Denied', status: 'True', reason: 'X', message: 'm' }],
+      },
+    });
     expect(both.status).toBe(422);
     expect(both.json()).toMatchObject({
-      message: 'CertificateSigningRequest.certificates.k8s.io "refused" is invalid: status.conditions: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
+      message:
+        'CertificateSigningRequest.certificates.k8s.io "refused" is invalid: status.conditions: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
       reason: 'Invalid',
       details: { name: 'refused', group: 'certificates.k8s.io', kind: 'CertificateSigningRequest' },
     });
     const removed = await putApproval({ ...current, status: {} });
     expect(removed.status).toBe(422);
-    expect(removed.json()).toMatchObject({ message: 'CertificateSigningRequest.certificates.k8s.io "refused" is invalid: status.conditions: Forbidden: updates may not remove a condition of type "Approved"' });
-    const twice = await putApproval({ ...current, status: { conditions: [{ type: 'Approved', status: 'True' }, { type: 'Approved', status: 'True' }] } });
+    expect(removed.json()).toMatchObject({
+      message:
+        'CertificateSigningRequest.certificates.k8s.io "refused" is invalid: status.conditions: Forbidden: updates may not remove a condition of type "Approved"',
+    });
+    const twice = await putApproval({
+      ...current,
+      status: {
+        conditions: [
+          { type: 'Approved', status: 'True' },
+          { type: 'Approved', status: 'True' },
+        ],
+      },
+    });
     expect(twice.status).toBe(422);
-    expect(twice.json()).toMatchObject({ message: 'CertificateSigningRequest.certificates.k8s.io "refused" is invalid: status.conditions[1].type: Duplicate value: "Approved"' });
+    expect(twice.json()).toMatchObject({
+      message:
+        'CertificateSigningRequest.certificates.k8s.io "refused" is invalid: status.conditions[1].type: Duplicate value: "Approved"',
+    });
   });
 
   it('is in discovery with the reference verbs', async () => {
-    const list = (await server.request('GET', '/apis/certificates.k8s.io/v1')).json<{ resources: Record<string, unknown>[] }>();
+    const list = (await server.request('GET', '/apis/certificates.k8s.io/v1')).json<{
+      resources: Record<string, unknown>[];
+    }>();
     expect(list.resources.find((resource) => resource.name === 'certificatesigningrequests/approval')).toEqual({
-      name: 'certificatesigningrequests/approval', singularName: '', namespaced: false, kind: 'CertificateSigningRequest', verbs: ['get', 'patch', 'update'],
+      name: 'certificatesigningrequests/approval',
+      singularName: '',
+      namespaced: false,
+      kind: 'CertificateSigningRequest',
+      verbs: ['get', 'patch', 'update'],
     });
   });
 });

@@ -14,7 +14,17 @@ const out = new Writable({
     done();
   },
 });
-const socket = await new Exec(config).exec(namespace, pod, container, command, out, process.stderr, null, false, (status) => {
-  console.log(JSON.stringify({ stdout, status, protocol: socket.protocol }));
-  process.exit(0);
-});
+const socket = await new Exec(config).exec(
+  namespace,
+  pod,
+  container,
+  command,
+  out,
+  process.stderr,
+  null,
+  false,
+  (status) => {
+    console.log(JSON.stringify({ stdout, status, protocol: socket.protocol }));
+    process.exit(0);
+  },
+);

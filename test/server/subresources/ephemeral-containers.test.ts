@@ -18,8 +18,20 @@ describe('pods/ephemeralcontainers', () => {
   beforeAll(async () => {
     // This server runs no service-account controller, so no `default` account: its pods are not the point here.
     server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'target', labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
-    expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: { 'Content-Type': 'application/json' } })).status).toBe(201);
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'target', labels: { app: 'a' } },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    };
+    expect(
+      (
+        await server.request('POST', `${NS}/pods`, {
+          body: JSON.stringify(pod),
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).status,
+    ).toBe(201);
   }, 30_000);
 
   afterAll(async () => {
@@ -27,12 +39,18 @@ describe('pods/ephemeralcontainers', () => {
   });
 
   const patch = (type: string, body: unknown) =>
-    server.request('PATCH', `${NS}/pods/target/ephemeralcontainers`, { body: JSON.stringify(body), headers: { 'Content-Type': `application/${type}+json` } });
+    server.request('PATCH', `${NS}/pods/target/ephemeralcontainers`, {
+      body: JSON.stringify(body),
+      headers: { 'Content-Type': `application/${type}+json` },
+    });
 
   it('adds an ephemeral container and changes nothing else', async () => {
     const answer = await patch('strategic-merge-patch', {
       metadata: { labels: { x: 'y' } },
-      spec: { activeDeadlineSeconds: 5, ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'c' }] },
+      spec: {
+        activeDeadlineSeconds: 5,
+        ephemeralContainers: [{ name: 'debug', image: 'busybox', targetContainerName: 'c' }],
+      },
     });
     expect(answer.status).toBe(200);
     const pod = answer.json<Pod>();
@@ -40,7 +58,15 @@ describe('pods/ephemeralcontainers', () => {
     expect(pod.metadata.labels).toEqual({ app: 'a' });
     expect(pod.spec.activeDeadlineSeconds).toBeUndefined();
     expect(pod.spec.ephemeralContainers).toEqual([
-      { name: 'debug', image: 'busybox', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always', targetContainerName: 'c' },
+      {
+        name: 'debug',
+        image: 'busybox',
+        resources: {},
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+        imagePullPolicy: 'Always',
+        targetContainerName: 'c',
+      },
     ]);
     expect(pod.metadata.managedFields?.map(({ subresource }) => subresource ?? '')).toContain('ephemeralcontainers');
     const read = await server.request('GET', `${NS}/pods/target/ephemeralcontainers`);
@@ -56,10 +82,14 @@ describe('pods/ephemeralcontainers', () => {
   });
 
   it('refuses to change or remove one, as the reference does', async () => {
-    const changed = await patch('json-patch', [{ op: 'replace', path: '/spec/ephemeralContainers/0/image', value: 'alpine' }]);
+    const changed = await patch('json-patch', [
+      { op: 'replace', path: '/spec/ephemeralContainers/0/image', value: 'alpine' },
+    ]);
     expect(changed.status).toBe(422);
     // The reference appends a diff of its Go structs after this first line.
-    expect(changed.json<{ message: string }>().message).toMatch(/^Pod "target" is invalid: spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be changed\n/);
+    expect(changed.json<{ message: string }>().message).toMatch(
+      /^Pod "target" is invalid: spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be changed\n/,
+    );
     const removed = await patch('json-patch', [{ op: 'remove', path: '/spec/ephemeralContainers' }]);
     expect(removed.status).toBe(422);
     expect(removed.json()).toMatchObject({
@@ -77,7 +107,11 @@ describe('pods/ephemeralcontainers', () => {
     expect(missing.json()).toMatchObject({ message: 'pods "zz" not found' });
     const list = (await server.request('GET', '/api/v1')).json<{ resources: Record<string, unknown>[] }>();
     expect(list.resources.find((resource) => resource.name === 'pods/ephemeralcontainers')).toEqual({
-      name: 'pods/ephemeralcontainers', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'],
+      name: 'pods/ephemeralcontainers',
+      singularName: '',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['get', 'patch', 'update'],
     });
   });
 });

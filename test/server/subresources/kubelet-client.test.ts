@@ -15,6 +15,7 @@ import type { TLSSocket } from 'node:tls';
 import { connect as tlsConnect } from 'node:tls';
 import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { retryUntil } from '../../helpers/wait-for';
 
 const NS = '/api/v1/namespaces/default';
 const JSON_BODY = { 'Content-Type': 'application/json' };
@@ -36,36 +37,39 @@ interface FakeKubelet {
 async function startFakeKubelet(tls: { certPem: string; keyPem: string }): Promise<FakeKubelet> {
   let followed = 0;
   const peers: string[] = [];
-  const server = createHttpsServer({ cert: tls.certPem, key: tls.keyPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-    const peer = (req.socket as TLSSocket).getPeerCertificate();
-    peers.push(String(peer?.subject?.CN ?? ''));
-    const url = new URL(req.url ?? '/', 'https://kubelet');
-    if (url.pathname === '/containerLogs/default/web/app' && url.searchParams.get('follow') === 'true') {
-      res.writeHead(200, { 'Content-Type': 'text/plain' });
-      const pump = () => {
-        while (followed < KUBELET_MAX_BYTES) {
-          followed += CHUNK.length;
-          if (!res.write(CHUNK)) return void res.once('drain', pump);
-        }
-        res.end();
-      };
-      pump();
-      return;
-    }
-    if (url.pathname === '/containerLogs/default/web/app') {
-      res.writeHead(200, { 'Content-Type': 'text/plain' });
-      res.end(`log of app ${url.search}\n`);
-      return;
-    }
-    if (url.pathname === '/containerLogs/default/labelled/app') {
-      res.writeHead(200, { 'Content-Type': 'text/plain' });
-      res.end(`labelled, reached as ${req.headers.host}\n`);
-      return;
-    }
-    if (url.pathname === '/containerLogs/default/web/slow') return; // never answers
-    res.writeHead(404, { 'Content-Type': 'text/plain' });
-    res.end('container not found ("missing")');
-  });
+  const server = createHttpsServer(
+    { cert: tls.certPem, key: tls.keyPem, requestCert: true, rejectUnauthorized: false },
+    (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      peers.push(String(peer?.subject?.CN ?? ''));
+      const url = new URL(req.url ?? '/', 'https://kubelet');
+      if (url.pathname === '/containerLogs/default/web/app' && url.searchParams.get('follow') === 'true') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        const pump = () => {
+          while (followed < KUBELET_MAX_BYTES) {
+            followed += CHUNK.length;
+            if (!res.write(CHUNK)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        pump();
+        return;
+      }
+      if (url.pathname === '/containerLogs/default/web/app') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end(`log of app ${url.search}\n`);
+        return;
+      }
+      if (url.pathname === '/containerLogs/default/labelled/app') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end(`labelled, reached as ${req.headers.host}\n`);
+        return;
+      }
+      if (url.pathname === '/containerLogs/default/web/slow') return; // never answers
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('container not found ("missing")');
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: (server.address() as AddressInfo).port, server, followedBytes: () => followed, peers };
 }
@@ -73,19 +77,49 @@ async function startFakeKubelet(tls: { certPem: string; keyPem: string }): Promi
 async function placePod(server: InProcessServer, kubeletPort: number): Promise<void> {
   // n1 reports no Hostname and has no hostname label: its InternalIP is next. n2's label stands
   // for its Hostname (localhost, so that no name is looked up outside this machine).
-  for (const [name, labels] of [['n1', {}], ['n2', { 'kubernetes.io/hostname': 'localhost' }]] as const) {
+  for (const [name, labels] of [
+    ['n1', {}],
+    ['n2', { 'kubernetes.io/hostname': 'localhost' }],
+  ] as const) {
     const node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels } };
-    expect((await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(node), headers: JSON_BODY })).status).toBe(201);
-    const status = { status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: kubeletPort } } } };
-    expect((await server.request('PATCH', `/api/v1/nodes/${name}/status`, { body: JSON.stringify(status), headers: { 'Content-Type': 'application/merge-patch+json' } })).status).toBe(200);
+    expect(
+      (await server.request('POST', '/api/v1/nodes', { body: JSON.stringify(node), headers: JSON_BODY })).status,
+    ).toBe(201);
+    const status = {
+      status: {
+        addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: kubeletPort } },
+      },
+    };
+    expect(
+      (
+        await server.request('PATCH', `/api/v1/nodes/${name}/status`, {
+          body: JSON.stringify(status),
+          headers: { 'Content-Type': 'application/merge-patch+json' },
+        })
+      ).status,
+    ).toBe(200);
   }
-  const containers = [{ name: 'app', image: 'x' }, { name: 'slow', image: 'x' }, { name: 'missing', image: 'x' }];
-  for (const [name, nodeName] of [['web', 'n1'], ['labelled', 'n2']]) {
+  const containers = [
+    { name: 'app', image: 'x' },
+    { name: 'slow', image: 'x' },
+    { name: 'missing', image: 'x' },
+  ];
+  for (const [name, nodeName] of [
+    ['web', 'n1'],
+    ['labelled', 'n2'],
+  ]) {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName, containers } };
-    expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: JSON_BODY })).status).toBe(201);
+    expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: JSON_BODY })).status).toBe(
+      201,
+    );
   }
 }
 
+/**
+ * The count `read` gives once it stops growing for `quietMs`. A stall has no event to wait for:
+ * it is the absence of progress over a time.
+ */
 async function settled(read: () => number, quietMs: number, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   let last = read();
@@ -107,22 +141,49 @@ describe('the kubelet client against a kubelet served here', () => {
 
   beforeAll(async () => {
     const kubeletCa = await issueCa({ commonName: 'kubelet-ca', validDays: 1 });
-    const serving = await issueLeaf({ ca: kubeletCa, subject: 'CN=kubelet', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: ['localhost'], validDays: 1 });
+    const serving = await issueLeaf({
+      ca: kubeletCa,
+      subject: 'CN=kubelet',
+      usage: 'server',
+      ipAddresses: ['127.0.0.1'],
+      dnsNames: ['localhost'],
+      validDays: 1,
+    });
     kubelet = await startFakeKubelet(serving);
     const otherCa = await issueCa({ commonName: 'other-ca', validDays: 1 });
-    const client = await issueLeaf({ ca: kubeletCa, subject: 'CN=kube-apiserver-kubelet-client', usage: 'client', validDays: 1 });
+    const client = await issueLeaf({
+      ca: kubeletCa,
+      subject: 'CN=kube-apiserver-kubelet-client',
+      usage: 'client',
+      validDays: 1,
+    });
     dir = mkdtempSync(join(tmpdir(), 'kubelet-client-'));
     caKeyPem = kubeletCa.keyPem;
-    written = { ca: join(dir, 'kubelet-ca.crt'), other: join(dir, 'other-ca.crt'), cert: join(dir, 'client.crt'), key: join(dir, 'client.key') };
+    written = {
+      ca: join(dir, 'kubelet-ca.crt'),
+      other: join(dir, 'other-ca.crt'),
+      cert: join(dir, 'client.crt'),
+      key: join(dir, 'client.key'),
+    };
     writeFileSync(written.ca, kubeletCa.certPem);
     writeFileSync(written.other, otherCa.certPem);
     writeFileSync(written.cert, client.certPem);
     writeFileSync(written.key, client.keyPem);
     verifying = await startInProcessServer([
-      '--disable-admission-plugins', 'ServiceAccount', '--kubelet-timeout=1s', '--kubelet-preferred-address-types=Hostname,InternalIP',
-      `--kubelet-certificate-authority=${written.ca}`, `--kubelet-client-certificate=${written.cert}`, `--kubelet-client-key=${written.key}`,
+      '--disable-admission-plugins',
+      'ServiceAccount',
+      '--kubelet-timeout=1s',
+      '--kubelet-preferred-address-types=Hostname,InternalIP',
+      `--kubelet-certificate-authority=${written.ca}`,
+      `--kubelet-client-certificate=${written.cert}`,
+      `--kubelet-client-key=${written.key}`,
     ]);
-    wrongCa = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount', '--kubelet-preferred-address-types=InternalIP', `--kubelet-certificate-authority=${written.other}`]);
+    wrongCa = await startInProcessServer([
+      '--disable-admission-plugins',
+      'ServiceAccount',
+      '--kubelet-preferred-address-types=InternalIP',
+      `--kubelet-certificate-authority=${written.other}`,
+    ]);
     await placePod(verifying, kubelet.port);
     await placePod(wrongCa, kubelet.port);
   }, 60_000);
@@ -136,17 +197,31 @@ describe('the kubelet client against a kubelet served here', () => {
   });
 
   it('verifies the kubelet against --kubelet-certificate-authority and presents the client certificate', async () => {
-    const answer = await verifying.request('GET', `${NS}/pods/web/log?container=app&tailLines=2&sinceTime=2020-01-01T00:00:00.5%2B02:00`);
-    expect({ status: answer.status, body: answer.body }).toEqual({ status: 200, body: 'log of app ?sinceTime=2019-12-31T22%3A00%3A00Z&tailLines=2\n' });
+    const answer = await verifying.request(
+      'GET',
+      `${NS}/pods/web/log?container=app&tailLines=2&sinceTime=2020-01-01T00:00:00.5%2B02:00`,
+    );
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 200,
+      body: 'log of app ?sinceTime=2019-12-31T22%3A00%3A00Z&tailLines=2\n',
+    });
     expect(kubelet.peers.at(-1)).toBe('kube-apiserver-kubelet-client');
     // The first preferred type a node has: n2's hostname label stands for the Hostname it does not report.
     const labelled = await verifying.request('GET', `${NS}/pods/labelled/log?container=app`);
-    expect({ status: labelled.status, body: labelled.body }).toEqual({ status: 200, body: `labelled, reached as localhost:${kubelet.port}\n` });
+    expect({ status: labelled.status, body: labelled.body }).toEqual({
+      status: 200,
+      body: `labelled, reached as localhost:${kubelet.port}\n`,
+    });
   });
 
   it('presents a rotated client certificate from the next request on', async () => {
     const kubeletCa = { certPem: readFileSync(written.ca, 'utf8'), keyPem: caKeyPem };
-    const rotated = await issueLeaf({ ca: kubeletCa, subject: 'CN=rotated-kubelet-client', usage: 'client', validDays: 1 });
+    const rotated = await issueLeaf({
+      ca: kubeletCa,
+      subject: 'CN=rotated-kubelet-client',
+      usage: 'client',
+      validDays: 1,
+    });
     // The key first, as a rotation writes them; then the certificate, with a later time.
     writeFileSync(written.key, rotated.keyPem);
     writeFileSync(written.cert, rotated.certPem);
@@ -177,7 +252,12 @@ describe('the kubelet client against a kubelet served here', () => {
       message: `Get "https://127.0.0.1:${kubelet.port}/containerLogs/default/web/slow": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
     });
     const missing = await verifying.request('GET', `${NS}/pods/web/log?container=missing`);
-    expect(missing.json()).toMatchObject({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource ( pods/log web)', details: { name: 'web', kind: 'pods/log' } });
+    expect(missing.json()).toMatchObject({
+      code: 404,
+      reason: 'NotFound',
+      message: 'the server could not find the requested resource ( pods/log web)',
+      details: { name: 'web', kind: 'pods/log' },
+    });
   });
 
   it('holds a followed log back while its client does not read, then streams the rest', async () => {
@@ -196,9 +276,13 @@ describe('the kubelet client against a kubelet served here', () => {
     expect(stalledAt).toBeLessThan(STALLED_BOUND_BYTES);
     expect(stalledAt - received).toBeLessThan(STALLED_BOUND_BYTES);
     socket.resume();
-    const deadline = Date.now() + 20_000;
-    while (kubelet.followedBytes() < stalledAt + 64 * 1024 * 1024 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(kubelet.followedBytes()).toBeGreaterThan(stalledAt + 64 * 1024 * 1024);
+    expect(
+      await retryUntil(
+        () => kubelet.followedBytes(),
+        (bytes) => bytes > stalledAt + 64 * 1024 * 1024,
+        20_000,
+      ),
+    ).toBeGreaterThan(stalledAt + 64 * 1024 * 1024);
     socket.destroy();
   });
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createNetworkNamespace, type NetworkNamespace } from '../../helpers/network-namespace';
 import { startServer, type TestServer } from '../../helpers/server';
 import { addSimulatedNodes, buildKwok, startKwok, type Kwok } from '../../cluster/reference-controllers';
+import { waitUntil } from '../../helpers/wait-for';
 
 const NS = '/api/v1/namespaces/default';
 const JSON_BODY = { 'Content-Type': 'application/json' };
@@ -46,14 +47,6 @@ function backendServer(seen: Seen[]): Server {
   });
 }
 
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe('proxies to nodes, pods and services', () => {
   let dir: string;
   let ns: NetworkNamespace;
@@ -65,25 +58,58 @@ describe('proxies to nodes, pods and services', () => {
     buildKwok(10 * 60_000);
     dir = mkdtempSync(join(tmpdir(), 'proxy-netns-'));
     ns = await createNetworkNamespace(dir);
-    server = await startServer({ flags: ['--disable-admission-plugins=ServiceAccount', '--kubelet-preferred-address-types=InternalIP'], network: ns });
+    server = await startServer({
+      flags: ['--disable-admission-plugins=ServiceAccount', '--kubelet-preferred-address-types=InternalIP'],
+      network: ns,
+    });
     await ns.serveInside(BACKEND_PORT, backendServer(seen));
-    kwok = startKwok(join(server.dataDir, 'admin.kubeconfig'), [`--server-address=${ns.address}:${KUBELET_PORT}`, `--node-ip=${ns.address}`, `--node-port=${KUBELET_PORT}`], ns.inside);
+    kwok = startKwok(
+      join(server.dataDir, 'admin.kubeconfig'),
+      [`--server-address=${ns.address}:${KUBELET_PORT}`, `--node-ip=${ns.address}`, `--node-port=${KUBELET_PORT}`],
+      ns.inside,
+    );
     await addSimulatedNodes(server, [NODE], 60_000);
-    await waitFor('the node to report its kubelet port', async () => {
-      const node = (await server.request('GET', `/api/v1/nodes/${NODE}`)).json<{ status?: { daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } } }>();
+    await waitUntil('the node to report its kubelet port', async () => {
+      const node = (await server.request('GET', `/api/v1/nodes/${NODE}`)).json<{
+        status?: { daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } };
+      }>();
       return node.status?.daemonEndpoints?.kubeletEndpoint?.Port === KUBELET_PORT;
     });
     const post = async (path: string, body: object) => {
       const answer = await server.request('POST', path, { body: JSON.stringify(body), headers: JSON_BODY });
       if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${answer.body}`);
     };
-    await post(`${NS}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'backend' }, spec: { containers: [{ name: 'c', image: 'x', ports: [{ containerPort: BACKEND_PORT }] }] } });
+    await post(`${NS}/pods`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'backend' },
+      spec: { containers: [{ name: 'c', image: 'x', ports: [{ containerPort: BACKEND_PORT }] }] },
+    });
     const status = { status: { podIP: ns.address, podIPs: [{ ip: ns.address }] } };
-    expect((await server.request('PATCH', `${NS}/pods/backend/status`, { body: JSON.stringify(status), headers: { 'Content-Type': 'application/merge-patch+json' } })).status).toBe(200);
-    await post(`${NS}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ name: 'http', port: 80, targetPort: BACKEND_PORT }] } });
+    expect(
+      (
+        await server.request('PATCH', `${NS}/pods/backend/status`, {
+          body: JSON.stringify(status),
+          headers: { 'Content-Type': 'application/merge-patch+json' },
+        })
+      ).status,
+    ).toBe(200);
+    await post(`${NS}/services`, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { ports: [{ name: 'http', port: 80, targetPort: BACKEND_PORT }] },
+    });
     await post(`${NS}/endpoints`, {
-      apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web' },
-      subsets: [{ addresses: [{ ip: ns.address, targetRef: { kind: 'Pod', namespace: 'default', name: 'backend' } }], ports: [{ name: 'http', port: BACKEND_PORT }] }],
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'web' },
+      subsets: [
+        {
+          addresses: [{ ip: ns.address, targetRef: { kind: 'Pod', namespace: 'default', name: 'backend' } }],
+          ports: [{ name: 'http', port: BACKEND_PORT }],
+        },
+      ],
     });
   }, 15 * 60_000);
 
@@ -98,26 +124,60 @@ describe('proxies to nodes, pods and services', () => {
     const healthz = await server.kubectl(['get', '--raw', `/api/v1/nodes/${NODE}/proxy/healthz`]);
     expect(healthz).toMatchObject({ code: 0, stdout: 'ok' });
     // The kubelet's port named, or another port of the node (plain HTTP there: the backend is not on it).
-    expect(await server.kubectl(['get', '--raw', `/api/v1/nodes/${NODE}:${KUBELET_PORT}/proxy/healthz`])).toMatchObject({ code: 0, stdout: 'ok' });
+    expect(await server.kubectl(['get', '--raw', `/api/v1/nodes/${NODE}:${KUBELET_PORT}/proxy/healthz`])).toMatchObject(
+      { code: 0, stdout: 'ok' },
+    );
     const refused = await server.request('GET', `/api/v1/nodes/http:${NODE}:1/proxy/x`);
-    expect(refused.json()).toMatchObject({ code: 503, reason: 'ServiceUnavailable', message: `error trying to reach service: dial tcp ${ns.address}:1: connect: connection refused` });
+    expect(refused.json()).toMatchObject({
+      code: 503,
+      reason: 'ServiceUnavailable',
+      message: `error trying to reach service: dial tcp ${ns.address}:1: connect: connection refused`,
+    });
   });
 
   it('lets through only users with the verb on nodes/proxy', async () => {
     const asAlice = (args: readonly string[]) => server.kubectl(['--as=alice', ...args]);
     const path = `/api/v1/nodes/${NODE}/proxy/healthz`;
-    const denied = (verb: string) => `Error from server (Forbidden): nodes "${NODE}" is forbidden: User "alice" cannot ${verb} resource "nodes/proxy" in API group "" at the cluster scope`;
+    const denied = (verb: string) =>
+      `Error from server (Forbidden): nodes "${NODE}" is forbidden: User "alice" cannot ${verb} resource "nodes/proxy" in API group "" at the cluster scope`;
     expect(await asAlice(['get', '--raw', path])).toMatchObject({ code: 1, stderr: `${denied('get')}\n` });
     // Reading nodes is not proxying to them.
-    expect((await server.kubectl(['create', 'clusterrole', 'node-reader', '--verb=get,list', '--resource=nodes'])).code).toBe(0);
-    expect((await server.kubectl(['create', 'clusterrolebinding', 'alice-reads', '--clusterrole=node-reader', '--user=alice'])).code).toBe(0);
+    expect(
+      (await server.kubectl(['create', 'clusterrole', 'node-reader', '--verb=get,list', '--resource=nodes'])).code,
+    ).toBe(0);
+    expect(
+      (
+        await server.kubectl([
+          'create',
+          'clusterrolebinding',
+          'alice-reads',
+          '--clusterrole=node-reader',
+          '--user=alice',
+        ])
+      ).code,
+    ).toBe(0);
     expect(await asAlice(['get', 'node', NODE, '-o', 'name'])).toMatchObject({ code: 0, stdout: `node/${NODE}\n` });
     expect(await asAlice(['get', '--raw', path])).toMatchObject({ code: 1, stderr: `${denied('get')}\n` });
-    expect((await server.kubectl(['create', 'clusterrole', 'node-proxy', '--verb=get', '--resource=nodes/proxy'])).code).toBe(0);
-    expect((await server.kubectl(['create', 'clusterrolebinding', 'alice-proxies', '--clusterrole=node-proxy', '--user=alice'])).code).toBe(0);
+    expect(
+      (await server.kubectl(['create', 'clusterrole', 'node-proxy', '--verb=get', '--resource=nodes/proxy'])).code,
+    ).toBe(0);
+    expect(
+      (
+        await server.kubectl([
+          'create',
+          'clusterrolebinding',
+          'alice-proxies',
+          '--clusterrole=node-proxy',
+          '--user=alice',
+        ])
+      ).code,
+    ).toBe(0);
     expect(await asAlice(['get', '--raw', path])).toMatchObject({ code: 0, stdout: 'ok' });
     // A POST is `create`, which alice was not given.
-    expect(await asAlice(['create', '--raw', path, '-f', '-'])).toMatchObject({ code: 1, stderr: `${denied('create')}\n` });
+    expect(await asAlice(['create', '--raw', path, '-f', '-'])).toMatchObject({
+      code: 1,
+      stderr: `${denied('create')}\n`,
+    });
   });
 
   it('pods/proxy reaches the pod at its address, the port named or its first declared one', async () => {
@@ -135,19 +195,46 @@ describe('proxies to nodes, pods and services', () => {
 
   it('services/proxy reaches a ready pod of the Service, any method, streaming both ways', async () => {
     seen.length = 0;
-    expect(await server.kubectl(['get', '--raw', `${NS}/services/web:http/proxy/hello`])).toMatchObject({ code: 0, stdout: 'hello from the backend at /hello\n' });
-    expect(await server.kubectl(['get', '--raw', `${NS}/services/http:web:80/proxy/hello`])).toMatchObject({ code: 0, stdout: 'hello from the backend at /hello\n' });
+    expect(await server.kubectl(['get', '--raw', `${NS}/services/web:http/proxy/hello`])).toMatchObject({
+      code: 0,
+      stdout: 'hello from the backend at /hello\n',
+    });
+    expect(await server.kubectl(['get', '--raw', `${NS}/services/http:web:80/proxy/hello`])).toMatchObject({
+      code: 0,
+      stdout: 'hello from the backend at /hello\n',
+    });
     const body = Buffer.alloc(4 * 1024 * 1024, 7);
-    const echoed = await server.request('PUT', `${NS}/services/web:http/proxy/echo`, { body, headers: { 'Content-Type': 'application/octet-stream' } });
-    expect({ status: echoed.status, length: Buffer.byteLength(echoed.body, 'latin1') }).toEqual({ status: 200, length: body.length });
+    const echoed = await server.request('PUT', `${NS}/services/web:http/proxy/echo`, {
+      body,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    expect({ status: echoed.status, length: Buffer.byteLength(echoed.body, 'latin1') }).toEqual({
+      status: 200,
+      length: body.length,
+    });
     const plain = await server.request('GET', `${NS}/services/web:http/proxy/hello`);
-    expect({ backend: plain.headers['x-backend'], cors: plain.headers['access-control-allow-origin'] }).toEqual({ backend: 'yes', cors: undefined });
+    expect({ backend: plain.headers['x-backend'], cors: plain.headers['access-control-allow-origin'] }).toEqual({
+      backend: 'yes',
+      cors: undefined,
+    });
     // A redirect to the backend's own path comes back through the proxy.
     const redirect = await server.request('GET', `${NS}/services/web:http/proxy/redirect`);
-    expect({ status: redirect.status, location: redirect.headers.location }).toEqual({ status: 302, location: `${NS}/services/web:http/proxy/landing?from=redirect` });
+    expect({ status: redirect.status, location: redirect.headers.location }).toEqual({
+      status: 302,
+      location: `${NS}/services/web:http/proxy/landing?from=redirect`,
+    });
     const root = await server.request('GET', `${NS}/services/web:http/proxy?a=b`);
-    expect({ status: root.status, location: root.headers.location }).toEqual({ status: 301, location: `${NS}/services/web:http/proxy/?a=b` });
-    expect(seen.map(({ method, url }) => `${method} ${url}`)).toEqual(['GET /hello', 'GET /hello', 'PUT /echo', 'GET /hello', 'GET /redirect']);
+    expect({ status: root.status, location: root.headers.location }).toEqual({
+      status: 301,
+      location: `${NS}/services/web:http/proxy/?a=b`,
+    });
+    expect(seen.map(({ method, url }) => `${method} ${url}`)).toEqual([
+      'GET /hello',
+      'GET /hello',
+      'PUT /echo',
+      'GET /hello',
+      'GET /redirect',
+    ]);
   });
 
   it('answers what it cannot reach as the reference does', async () => {
@@ -160,7 +247,11 @@ describe('proxies to nodes, pods and services', () => {
     ];
     for (const [path, code, message] of cases) {
       const answer = await server.request('GET', path);
-      expect({ path, code: answer.status, message: answer.json<{ message: string }>().message }).toEqual({ path, code, message });
+      expect({ path, code: answer.status, message: answer.json<{ message: string }>().message }).toEqual({
+        path,
+        code,
+        message,
+      });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { humanDuration } from '../../../server/table/human-duration';
-import { printerFor } from '../../../server/table/printers';
-import type { KubeObject } from '../../../storage/objects/types';
+import { printerFor } from './printer-of';
+import type { KubeObject } from '../../../api/objects';
 import { deployment, job, node, pod, service, configMap, secret, namespace } from '../codec/fixtures';
 
 const now = new Date('2025-03-01T12:00:00Z');
@@ -11,9 +11,18 @@ function cells(group: string, resource: string, object: unknown): unknown[] {
 
 describe('ages', () => {
   test.each([
-    [5_000, '5s'], [119_000, '119s'], [125_000, '2m5s'], [600_000, '10m'], [2 * 3600_000 + 60_000, '121m'],
-    [4 * 3600_000 + 30 * 60_000, '4h30m'], [30 * 3600_000, '30h'], [3 * 86400_000 + 4 * 3600_000, '3d4h'],
-    [100 * 86400_000, '100d'], [3 * 365 * 86400_000 + 20 * 86400_000, '3y20d'], [-500, '0s'], [-5_000, '<invalid>'],
+    [5_000, '5s'],
+    [119_000, '119s'],
+    [125_000, '2m5s'],
+    [600_000, '10m'],
+    [2 * 3600_000 + 60_000, '121m'],
+    [4 * 3600_000 + 30 * 60_000, '4h30m'],
+    [30 * 3600_000, '30h'],
+    [3 * 86400_000 + 4 * 3600_000, '3d4h'],
+    [100 * 86400_000, '100d'],
+    [3 * 365 * 86400_000 + 20 * 86400_000, '3y20d'],
+    [-500, '0s'],
+    [-5_000, '<invalid>'],
   ])('%d ms → %s', (milliseconds, text) => {
     expect(humanDuration(milliseconds)).toBe(text);
   });
@@ -21,13 +30,40 @@ describe('ages', () => {
 
 describe('printers', () => {
   test('pods: ready, status, restarts with the last restart, wide columns', () => {
-    expect(cells('', 'pods', pod)).toEqual(['web-0', '1/1', 'Running', '2 (120m ago)', '120m', '10.0.0.5', 'node-1', '<none>', '<none>']);
+    expect(cells('', 'pods', pod)).toEqual([
+      'web-0',
+      '1/1',
+      'Running',
+      '2 (120m ago)',
+      '120m',
+      '10.0.0.5',
+      'node-1',
+      '<none>',
+      '<none>',
+    ]);
   });
   test('deployments: ready of desired, up-to-date, available, containers, images, selector', () => {
-    expect(cells('apps', 'deployments', deployment)).toEqual(['web', '2/0', 3, 2, '120m', 'web', 'nginx:1.27', 'app=web,tier in (a,b)']);
+    expect(cells('apps', 'deployments', deployment)).toEqual([
+      'web',
+      '2/0',
+      3,
+      2,
+      '120m',
+      'web',
+      'nginx:1.27',
+      'app=web,tier in (a,b)',
+    ]);
   });
   test('services: type, cluster IP, external IP, ports with node ports, selector', () => {
-    expect(cells('', 'services', service)).toEqual(['web', 'NodePort', '10.96.0.20', '<none>', '80:30080/TCP,9090/TCP', '120m', 'app=web']);
+    expect(cells('', 'services', service)).toEqual([
+      'web',
+      'NodePort',
+      '10.96.0.20',
+      '<none>',
+      '80:30080/TCP,9090/TCP',
+      '120m',
+      'app=web',
+    ]);
   });
   test('namespaces, configmaps, secrets', () => {
     expect(cells('', 'namespaces', namespace)).toEqual(['team-a', 'Active', '120m']);
@@ -41,6 +77,9 @@ describe('printers', () => {
     expect(cells('batch', 'jobs', job).slice(0, 4)).toEqual(['pi', 'Running', '1/1', '65s']);
   });
   test('kinds without a printer: Name and Created At', () => {
-    expect(printerFor({ group: '', resource: 'limitranges' }).columns.map((column) => column.name)).toEqual(['Name', 'Created At']);
+    expect(printerFor({ group: '', resource: 'limitranges' }).columns.map((column) => column.name)).toEqual([
+      'Name',
+      'Created At',
+    ]);
   });
 });

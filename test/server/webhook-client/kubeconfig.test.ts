@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readWebhookKubeconfig } from '../../../server/webhook-client/kubeconfig';
 
-const NO_CONFIGURATION = 'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
+const NO_CONFIGURATION =
+  'invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable';
 
 let dir: string;
 beforeAll(() => {
@@ -22,23 +23,35 @@ function write(name: string, config: unknown): string {
   return path;
 }
 
-const cluster = { name: 'hook', cluster: { server: 'https://127.0.0.1:9443/review?tenant=a', 'insecure-skip-tls-verify': true } };
+const cluster = {
+  name: 'hook',
+  cluster: { server: 'https://127.0.0.1:9443/review?tenant=a', 'insecure-skip-tls-verify': true },
+};
 const user = { name: 'apiserver', user: { token: 'secret', 'client-key': 'client.key' } };
 
 test('the current context picks the cluster and the user; relative files are read beside the file', () => {
   writeFileSync(join(dir, 'client.key'), 'KEY');
-  const config = readWebhookKubeconfig(write('ok.json', {
-    clusters: [{ name: 'other', cluster: { server: 'https://127.0.0.2' } }, cluster],
-    users: [{ name: 'other', user: { token: 'wrong' } }, user],
-    contexts: [{ name: 'c', context: { cluster: 'hook', user: 'apiserver' } }],
-    'current-context': 'c',
-  }));
+  const config = readWebhookKubeconfig(
+    write('ok.json', {
+      clusters: [{ name: 'other', cluster: { server: 'https://127.0.0.2' } }, cluster],
+      users: [{ name: 'other', user: { token: 'wrong' } }, user],
+      contexts: [{ name: 'c', context: { cluster: 'hook', user: 'apiserver' } }],
+      'current-context': 'c',
+    }),
+  );
   expect(config.url.href).toBe('https://127.0.0.1:9443/review?tenant=a');
   expect(config).toMatchObject({ token: 'secret', key: 'KEY', insecureSkipTLSVerify: true });
 });
 
 test('a context naming a missing user means no credentials', () => {
-  const config = readWebhookKubeconfig(write('no-user.json', { clusters: [cluster], users: [user], contexts: [{ name: 'c', context: { cluster: 'hook', user: 'gone' } }], 'current-context': 'c' }));
+  const config = readWebhookKubeconfig(
+    write('no-user.json', {
+      clusters: [cluster],
+      users: [user],
+      contexts: [{ name: 'c', context: { cluster: 'hook', user: 'gone' } }],
+      'current-context': 'c',
+    }),
+  );
   expect(config.token).toBeUndefined();
   expect(config.key).toBeUndefined();
 });
@@ -46,7 +59,15 @@ test('a context naming a missing user means no credentials', () => {
 test.each([
   ['no current context', { clusters: [cluster], users: [user] }],
   ['a current context that is not there', { clusters: [cluster], users: [user], contexts: [], 'current-context': 'c' }],
-  ['a context whose cluster is missing', { clusters: [cluster], users: [user], contexts: [{ name: 'c', context: { cluster: 'gone', user: 'apiserver' } }], 'current-context': 'c' }],
+  [
+    'a context whose cluster is missing',
+    {
+      clusters: [cluster],
+      users: [user],
+      contexts: [{ name: 'c', context: { cluster: 'gone', user: 'apiserver' } }],
+      'current-context': 'c',
+    },
+  ],
   ['an empty file', null],
 ])('%s is refused with the reference`s words', (_, config) => {
   const path = write('bad.json', config);
@@ -54,6 +75,10 @@ test.each([
 });
 
 test('a plain-HTTP server is refused: the server would send tokens and reviews in the clear', () => {
-  const path = write('http.json', { clusters: [{ name: 'hook', cluster: { server: 'http://127.0.0.1:9' } }], contexts: [{ name: 'c', context: { cluster: 'hook' } }], 'current-context': 'c' });
+  const path = write('http.json', {
+    clusters: [{ name: 'hook', cluster: { server: 'http://127.0.0.1:9' } }],
+    contexts: [{ name: 'c', context: { cluster: 'hook' } }],
+    'current-context': 'c',
+  });
   expect(() => readWebhookKubeconfig(path)).toThrow('must be https');
 });

@@ -19,14 +19,26 @@ const seen: Array<{ path: string; authorization?: string; contentType?: string; 
 
 beforeAll(async () => {
   const authority = await issueCa({ commonName: 'post-json-ca', validDays: 1 });
-  const leaf = await issueLeaf({ ca: authority, subject: 'CN=hook', usage: 'server', ipAddresses: ['127.0.0.1'], dnsNames: [SERVICE_NAME], validDays: 1 });
+  const leaf = await issueLeaf({
+    ca: authority,
+    subject: 'CN=hook',
+    usage: 'server',
+    ipAddresses: ['127.0.0.1'],
+    dnsNames: [SERVICE_NAME],
+    validDays: 1,
+  });
   ca = authority.certPem;
   leafPem = leaf.certPem;
   server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      seen.push({ path: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       if (req.url === '/large') {
         res.end(Buffer.alloc(2 << 20, 'x'));
       } else if (req.url === '/trickle') {
@@ -49,40 +61,75 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const at = (path: string, extra: Partial<PostDestination> = {}): PostDestination => ({ url: new URL(path, base), ca, ...extra });
+const at = (path: string, extra: Partial<PostDestination> = {}): PostDestination => ({
+  url: new URL(path, base),
+  ca,
+  ...extra,
+});
 
 test('the body, its type and the bearer token reach the webhook; its status and body come back', async () => {
-  const answer = await postJson(at('/review', { token: 'secret-token' }), '{"kind":"TokenReview"}', { timeoutMs: 5_000 });
+  const answer = await postJson(at('/review', { token: 'secret-token' }), '{"kind":"TokenReview"}', {
+    timeoutMs: 5_000,
+  });
   expect(answer.status).toBe(201);
   expect(answer.body.toString('utf8')).toBe('{"ok":true}');
-  expect(seen.at(-1)).toEqual({ path: '/review', authorization: 'Bearer secret-token', contentType: 'application/json', body: '{"kind":"TokenReview"}' });
+  expect(seen.at(-1)).toEqual({
+    path: '/review',
+    authorization: 'Bearer secret-token',
+    contentType: 'application/json',
+    body: '{"kind":"TokenReview"}',
+  });
 });
 
 test('an answer past the bound fails the call and is not kept', async () => {
-  await expect(postJson(at('/large'), '{}', { timeoutMs: 5_000, maxAnswerBytes: 1 << 20 })).rejects.toThrow(`Post "${base.href}large": the answer is larger than 1048576 bytes`);
-  await expect(postJson(at('/large'), '{}', { timeoutMs: 5_000, maxAnswerBytes: 4 << 20 })).resolves.toMatchObject({ status: 200 });
+  await expect(postJson(at('/large'), '{}', { timeoutMs: 5_000, maxAnswerBytes: 1 << 20 })).rejects.toThrow(
+    `Post "${base.href}large": the answer is larger than 1048576 bytes`,
+  );
+  await expect(postJson(at('/large'), '{}', { timeoutMs: 5_000, maxAnswerBytes: 4 << 20 })).resolves.toMatchObject({
+    status: 200,
+  });
 });
 
 test('the deadline ends the whole call, even while the webhook keeps sending', async () => {
   const began = Date.now();
-  await expect(postJson(at('/trickle'), '{}', { timeoutMs: 400 })).rejects.toThrow(`Post "${base.href}trickle": context deadline exceeded`);
+  await expect(postJson(at('/trickle'), '{}', { timeoutMs: 400 })).rejects.toThrow(
+    `Post "${base.href}trickle": context deadline exceeded`,
+  );
   expect(Date.now() - began).toBeLessThan(3_000);
 });
 
 test('a Service endpoint is trusted only under the name its certificate carries', async () => {
-  await expect(postJson(at('/review', { serverName: SERVICE_NAME }), '{}', { timeoutMs: 5_000 })).resolves.toMatchObject({ status: 201 });
-  await expect(postJson(at('/review', { serverName: 'other.webhooks.svc' }), '{}', { timeoutMs: 5_000 })).rejects.toThrow(/^Post "https:\/\/127\.0\.0\.1:\d+\/review": Hostname\/IP does not match certificate's altnames/);
+  await expect(
+    postJson(at('/review', { serverName: SERVICE_NAME }), '{}', { timeoutMs: 5_000 }),
+  ).resolves.toMatchObject({ status: 201 });
+  await expect(
+    postJson(at('/review', { serverName: 'other.webhooks.svc' }), '{}', { timeoutMs: 5_000 }),
+  ).rejects.toThrow(/^Post "https:\/\/127\.0\.0\.1:\d+\/review": Hostname\/IP does not match certificate's altnames/);
 });
 
 test('a certificate no given CA vouches for is refused unless verification is turned off', async () => {
-  await expect(postJson({ url: new URL('/review', base) }, '{}', { timeoutMs: 5_000 })).rejects.toThrow(/^Post "https:\/\/127\.0\.0\.1:\d+\/review": /);
-  await expect(postJson({ url: new URL('/review', base), insecureSkipTLSVerify: true }, '{}', { timeoutMs: 5_000 })).resolves.toMatchObject({ status: 201 });
+  await expect(postJson({ url: new URL('/review', base) }, '{}', { timeoutMs: 5_000 })).rejects.toThrow(
+    /^Post "https:\/\/127\.0\.0\.1:\d+\/review": /,
+  );
+  await expect(
+    postJson({ url: new URL('/review', base), insecureSkipTLSVerify: true }, '{}', { timeoutMs: 5_000 }),
+  ).resolves.toMatchObject({ status: 201 });
 });
 
 test('a caBundle holding the serving certificate itself trusts it, as Go trusts any certificate of its pool', async () => {
   // envtest's webhook caBundle is the webhook's serving certificate, not the CA that signed it.
-  await expect(postJson(at('/review', { ca: leafPem }), '{}', { timeoutMs: 5_000 })).resolves.toMatchObject({ status: 201 });
+  await expect(postJson(at('/review', { ca: leafPem }), '{}', { timeoutMs: 5_000 })).resolves.toMatchObject({
+    status: 201,
+  });
   const other = await issueCa({ commonName: 'other-ca', validDays: 1 });
-  const stranger = await issueLeaf({ ca: other, subject: 'CN=hook', usage: 'server', ipAddresses: ['127.0.0.1'], validDays: 1 });
-  await expect(postJson(at('/review', { ca: stranger.certPem }), '{}', { timeoutMs: 5_000 })).rejects.toThrow(/^Post "https:\/\/127\.0\.0\.1:\d+\/review": /);
+  const stranger = await issueLeaf({
+    ca: other,
+    subject: 'CN=hook',
+    usage: 'server',
+    ipAddresses: ['127.0.0.1'],
+    validDays: 1,
+  });
+  await expect(postJson(at('/review', { ca: stranger.certPem }), '{}', { timeoutMs: 5_000 })).rejects.toThrow(
+    /^Post "https:\/\/127\.0\.0\.1:\d+\/review": /,
+  );
 });

@@ -4,12 +4,14 @@
  * follows the one feed; a removed cache ends its watches and the feed stops handing it events.
  */
 import { ResourceStore } from '../../../storage/objects/resource-store';
-import { EVERYTHING, type KubeObject } from '../../../storage/objects/types';
+import { EVERYTHING } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, type RunningBackend } from '../objects/backends';
 import { readWatch } from '../objects/watch-reader';
-import { podsResource, type Replica, startReplica, waitUntil } from './replica';
+import { podsResource, type Replica, startReplica } from './replica';
+import { waitUntil } from '../../helpers/wait-for';
 
+import type { KubeObject } from '../../../api/objects';
 function pod(name: string): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: {} };
 }
@@ -50,7 +52,12 @@ describe.each(BACKENDS)('a cache set changing while serving, on $name', (backend
     const created = await direct.create({ namespace: 'ns', name: 'after' }, pod('after'));
     const event = await reader.next();
     expect(event !== 'end' && event.type === 'ADDED' && event.object.metadata.name).toBe('after');
-    await waitUntil(() => cache.stats().objects === 2 && cache.stats().revision >= Number(created.metadata.resourceVersion));
+    await waitUntil(
+      'the cache to hold both pods',
+      () => cache.stats().objects === 2 && cache.stats().revision >= Number(created.metadata.resourceVersion),
+      3_000,
+      10,
+    );
 
     // Removed: its watch ends, the set forgets it, and writes under its prefix reach no cache.
     replica.remove(later);
@@ -63,7 +70,12 @@ describe.each(BACKENDS)('a cache set changing while serving, on $name', (backend
     // The other cache goes on.
     const pods = new ResourceStore({ store, ...podsResource(first) });
     const still = await pods.create({ namespace: 'ns', name: 'p' }, pod('p'));
-    await waitUntil(() => (replica as Replica).cacheFor(first).stats().revision >= Number(still.metadata.resourceVersion));
+    await waitUntil(
+      'the first cache to catch up',
+      () => (replica as Replica).cacheFor(first).stats().revision >= Number(still.metadata.resourceVersion),
+      3_000,
+      10,
+    );
     expect((replica as Replica).cacheFor(first).stats().objects).toBe(1);
   });
 

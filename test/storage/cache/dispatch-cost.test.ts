@@ -6,10 +6,14 @@
 import { CacheWatcher } from '../../../storage/cache/cache-watcher';
 import type { CacheEvent } from '../../../storage/cache/event-ring';
 import { WatcherSet } from '../../../storage/cache/watcher-set';
-import { EVERYTHING, type KubeObject, type ObjectWatchEvent, type Predicate } from '../../../storage/objects/types';
+import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../../storage/objects/types';
 
+import type { KubeObject } from '../../../api/objects';
 function event(i: number, namespace: string, previous?: KubeObject): CacheEvent {
-  const object: KubeObject = { kind: 'Pod', metadata: { name: `p${i % 100}`, namespace, resourceVersion: String(i + 1), labels: { app: i % 2 ? 'web' : 'db' } } };
+  const object: KubeObject = {
+    kind: 'Pod',
+    metadata: { name: `p${i % 100}`, namespace, resourceVersion: String(i + 1), labels: { app: i % 2 ? 'web' : 'db' } },
+  };
   return {
     type: previous ? 'MODIFIED' : 'ADDED',
     key: `/registry/pods/${namespace}/p${i % 100}`,
@@ -23,7 +27,10 @@ function event(i: number, namespace: string, previous?: KubeObject): CacheEvent 
   };
 }
 
-function watcherOf(set: WatcherSet, options: { namespace?: string; predicate?: Predicate }): { watcher: CacheWatcher; received: ObjectWatchEvent[] } {
+function watcherOf(
+  set: WatcherSet,
+  options: { namespace?: string; predicate?: Predicate },
+): { watcher: CacheWatcher; received: ObjectWatchEvent[] } {
   const received: ObjectWatchEvent[] = [];
   const watcher = new CacheWatcher({
     namespace: options.namespace,
@@ -38,7 +45,10 @@ function watcherOf(set: WatcherSet, options: { namespace?: string; predicate?: P
   return { watcher, received };
 }
 
-async function drain(watchers: { watcher: CacheWatcher; received: ObjectWatchEvent[] }[], count: number): Promise<void> {
+async function drain(
+  watchers: { watcher: CacheWatcher; received: ObjectWatchEvent[] }[],
+  count: number,
+): Promise<void> {
   await Promise.all(
     watchers.map(async ({ watcher, received }) => {
       const iterator = watcher[Symbol.asyncIterator]();
@@ -57,9 +67,14 @@ describe('dispatch cost', () => {
     for (const each of events) set.dispatch(each);
     const dispatchMs = Number(process.hrtime.bigint() - started) / 1e6;
     const drainStarted = process.hrtime.bigint();
-    await drain(watchers.filter((_, i) => i % 2 === 0), 1_000);
+    await drain(
+      watchers.filter((_, i) => i % 2 === 0),
+      1_000,
+    );
     const drainMs = Number(process.hrtime.bigint() - drainStarted) / 1e6;
-    process.stdout.write(`dispatch: ${((dispatchMs * 1000) / events.length).toFixed(1)} µs per event to 1,000 watchers; reading: ${((drainMs * 1e6) / (500 * 1_000)).toFixed(0)} ns per delivered event\n`);
+    process.stdout.write(
+      `dispatch: ${((dispatchMs * 1000) / events.length).toFixed(1)} µs per event to 1,000 watchers; reading: ${((drainMs * 1e6) / (500 * 1_000)).toFixed(0)} ns per delivered event\n`,
+    );
     expect(dispatchMs).toBeLessThan(2_000);
     expect(watchers[0].received[0]).toMatchObject({ object: events[0].object });
     expect((watchers[0].received[0] as { object: KubeObject }).object).toBe(events[0].object);
@@ -69,7 +84,9 @@ describe('dispatch cost', () => {
   it('reaches only the watchers of the event namespace or name', () => {
     const set = new WatcherSet({ currentRevision: () => 0 });
     const watchers = Array.from({ length: 1_000 }, (_, i) => watcherOf(set, { namespace: `ns${i}` }));
-    const byName = watcherOf(set, { predicate: { everything: false, name: 'p7', matches: (object) => object.metadata.name === 'p7' } });
+    const byName = watcherOf(set, {
+      predicate: { everything: false, name: 'p7', matches: (object) => object.metadata.name === 'p7' },
+    });
     const started = process.hrtime.bigint();
     for (let i = 0; i < 10_000; i++) set.dispatch(event(i, `ns${i % 1_000}`));
     const perEventUs = Number(process.hrtime.bigint() - started) / 1e3 / 10_000;

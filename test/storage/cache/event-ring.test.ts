@@ -3,7 +3,17 @@ import { type CacheEvent, EventRing } from '../../../storage/cache/event-ring';
 
 function eventAt(revision: number, recordedAt: number): CacheEvent {
   const object = { metadata: { name: `p${revision}`, resourceVersion: String(revision) } };
-  return { type: 'ADDED', key: `/r/ns/p${revision}`, namespace: 'ns', name: `p${revision}`, revision, object, prevObject: undefined, recordedAt, size: 0 };
+  return {
+    type: 'ADDED',
+    key: `/r/ns/p${revision}`,
+    namespace: 'ns',
+    name: `p${revision}`,
+    revision,
+    object,
+    prevObject: undefined,
+    recordedAt,
+    size: 0,
+  };
 }
 
 describe('EventRing', () => {

@@ -7,15 +7,22 @@
  */
 import { ObjectError } from '../../../storage/errors';
 import { LIST_EXPIRED_MESSAGE, ResourceStore } from '../../../storage/objects/resource-store';
-import { EVERYTHING, type KubeObject, type ObjectWatchEvent, type Predicate } from '../../../storage/objects/types';
+import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, type RunningBackend } from '../objects/backends';
 import { readWatch } from '../objects/watch-reader';
-import { podsResource, type Replica, startReplica, waitUntil, writeCompactRevision } from './replica';
+import { podsResource, type Replica, startReplica, writeCompactRevision } from './replica';
 import type { WatchCacheTuning } from '../../../storage/cache/watch-cache';
+import { waitUntil } from '../../helpers/wait-for';
 
+import type { KubeObject } from '../../../api/objects';
 function pod(name: string, options: { labels?: Record<string, string>; n?: number } = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', labels: options.labels ?? {} }, spec: { n: options.n ?? 0 } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ns', labels: options.labels ?? {} },
+    spec: { n: options.n ?? 0 },
+  };
 }
 
 const rvOf = (object: KubeObject): number => Number(object.metadata.resourceVersion);
@@ -25,12 +32,16 @@ const summary = (events: ObjectWatchEvent[]): string[] =>
       ? `ERROR ${event.error.message}`
       : `${event.type} ${event.object.metadata.name ?? ''}@${event.object.metadata.resourceVersion} ${JSON.stringify(event.object.spec ?? null)}`,
   );
-const labelled = (app: string): Predicate => ({ everything: false, matches: (object) => object.metadata.labels?.app === app });
+const labelled = (app: string): Predicate => ({
+  everything: false,
+  matches: (object) => object.metadata.labels?.app === app,
+});
 
 async function firstError(watch: Parameters<typeof readWatch>[0]): Promise<ObjectError> {
   const reader = readWatch(watch);
   const event = await reader.next();
-  if (event === 'end' || event.type !== 'ERROR' || !(event.error instanceof ObjectError)) throw new Error(`expected an ERROR event, got ${JSON.stringify(event)}`);
+  if (event === 'end' || event.type !== 'ERROR' || !(event.error instanceof ObjectError))
+    throw new Error(`expected an ERROR event, got ${JSON.stringify(event)}`);
   expect(await reader.next()).toBe('end');
   return event.error;
 }
@@ -60,10 +71,22 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
     for (let i = 0; i < 12; i++) {
       const name = `p${i % 4}`;
       const labels = { app: i % 3 === 0 ? 'web' : 'db' };
-      await direct.update({ namespace: 'ns', name }, (current) => ({ ...(current ?? pod(name)), metadata: { ...(current ?? pod(name)).metadata, labels }, spec: { n: i } }), { allowCreate: true });
+      await direct.update(
+        { namespace: 'ns', name },
+        (current) => ({
+          ...(current ?? pod(name)),
+          metadata: { ...(current ?? pod(name)).metadata, labels },
+          spec: { n: i },
+        }),
+        { allowCreate: true },
+      );
       if (i % 5 === 4) await direct.delete({ namespace: 'ns', name });
     }
-    const replica = await startReplica({ store, resources: [podsResource(keyPrefix)], tuning: { tooLargeWaitMs: 300, ...tuning } });
+    const replica = await startReplica({
+      store,
+      resources: [podsResource(keyPrefix)],
+      tuning: { tooLargeWaitMs: 300, ...tuning },
+    });
     replicas.push(replica);
     const cache = replica.cacheFor(keyPrefix);
     expect(cache.stats().windowStart).toBeGreaterThan(rvOf(seed) + 12);
@@ -72,7 +95,10 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
 
   it('serves a watch from before its first list with every event since, in order, then live ones', async () => {
     const { direct, seed, cache } = await cacheAfterWrites();
-    const directWatch = await direct.watch({}, { resourceVersion: seed.metadata.resourceVersion, predicate: EVERYTHING });
+    const directWatch = await direct.watch(
+      {},
+      { resourceVersion: seed.metadata.resourceVersion, predicate: EVERYTHING },
+    );
     const history = await readWatch(directWatch).take(14); // 12 writes and 2 deletions
     directWatch.stop();
 
@@ -92,7 +118,12 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
   it('keeps the selector and the timeout of the watch it serves from the store', async () => {
     const { direct, seed, cache } = await cacheAfterWrites();
     const web = labelled('web');
-    const options = { resourceVersion: seed.metadata.resourceVersion, predicate: web, allowWatchBookmarks: true, timeoutSeconds: 1 };
+    const options = {
+      resourceVersion: seed.metadata.resourceVersion,
+      predicate: web,
+      allowWatchBookmarks: true,
+      timeoutSeconds: 1,
+    };
     const directWatch = await direct.watch({}, { ...options, timeoutSeconds: undefined });
     const history = await readWatch(directWatch).take(8); // 4 entering the selection, 4 leaving it
     directWatch.stop();
@@ -102,7 +133,7 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
     expect(history.some((event) => event.type === 'DELETED')).toBe(true);
     expect(await reader.next(3_000)).toBe('end');
     expect(Date.now() - started).toBeGreaterThanOrEqual(990);
-    await waitUntil(() => cache.stats().historyWatches === 0);
+    await waitUntil('the history watch to end', () => cache.stats().historyWatches === 0, 3_000, 10);
   });
 
   it('answers 410 once the revision is compacted, and serves it up to the compacted revision', async () => {
@@ -111,7 +142,7 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
     const compactTo = async (revision: number) => {
       await writeCompactRevision(store, revision);
       await store.compact(revision);
-      await waitUntil(() => cache.stats().windowStart >= revision - 1);
+      await waitUntil('the compaction in the cache window', () => cache.stats().windowStart >= revision - 1, 3_000, 10);
     };
     const from = rvOf(seed) + 3;
     await compactTo(from + 1); // a watch from N reads from N + 1: still there
@@ -124,7 +155,10 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
 
     await compactTo(from + 2);
     const error = await firstError(await cache.watch({}, { resourceVersion: String(from), predicate: EVERYTHING }));
-    expect([error.reason, error.message]).toEqual(['Expired', `too old resource version: ${from} (${cache.stats().windowStart})`]);
+    expect([error.reason, error.message]).toEqual([
+      'Expired',
+      `too old resource version: ${from} (${cache.stats().windowStart})`,
+    ]);
     expect(cache.stats().historyWatches).toBe(0);
   });
 
@@ -144,13 +178,18 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
     second.stop();
     expect(cache.stats().historyWatches).toBe(0);
     const third = await cache.watch({}, options);
-    expect((await readWatch(third).next()) as ObjectWatchEvent).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'p0' } } });
+    expect((await readWatch(third).next()) as ObjectWatchEvent).toMatchObject({
+      type: 'ADDED',
+      object: { metadata: { name: 'p0' } },
+    });
     third.stop();
   });
 
   it('ends its store-served watches when it stops', async () => {
     const { seed, cache } = await cacheAfterWrites();
-    const reader = readWatch(await cache.watch({}, { resourceVersion: seed.metadata.resourceVersion, predicate: EVERYTHING }));
+    const reader = readWatch(
+      await cache.watch({}, { resourceVersion: seed.metadata.resourceVersion, predicate: EVERYTHING }),
+    );
     await reader.take(1);
     cache.stop();
     for (let i = 0; i < 20; i++) if ((await reader.next()) === 'end') break;
@@ -170,12 +209,14 @@ describe.each(BACKENDS)('watch cache history on $name', (backend) => {
     }
     const firstPage = await direct.list({}, { resourceVersion: at, limit: 1, predicate: EVERYTHING });
     const secondPage = await cache.list({}, { continue: firstPage.continue, limit: 1, predicate: EVERYTHING });
-    expect(secondPage).toEqual(await direct.list({}, { continue: firstPage.continue, limit: 1, predicate: EVERYTHING }));
+    expect(secondPage).toEqual(
+      await direct.list({}, { continue: firstPage.continue, limit: 1, predicate: EVERYTHING }),
+    );
 
     const target = await store.currentRevision();
     await writeCompactRevision(store, target);
     await store.compact(target);
-    await waitUntil(() => cache.stats().windowStart >= target - 1);
+    await waitUntil('the compaction in the cache window', () => cache.stats().windowStart >= target - 1, 3_000, 10);
     const expired = cache.list({}, { resourceVersion: at, resourceVersionMatch: 'Exact', predicate: EVERYTHING });
     await expect(expired).rejects.toMatchObject({ reason: 'Expired', message: LIST_EXPIRED_MESSAGE });
   });

@@ -33,12 +33,3 @@ export async function writeCompactRevision(store: RevisionedStore, revision: num
     : await store.create(COMPACT_REVISION_KEY, value);
   if (!result.succeeded) throw new Error('lost the compact_rev_key race');
 }
-
-/** Polls `condition` every 10 ms; throws after `timeoutMs`. */
-export async function waitUntil(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

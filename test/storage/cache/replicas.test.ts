@@ -9,13 +9,15 @@ import { Compactor } from '../../../storage/compactor';
 import { openEtcdStore } from '../../../storage/etcd/etcd-store';
 import { ObjectError } from '../../../storage/errors';
 import { ResourceStore } from '../../../storage/objects/resource-store';
-import { EVERYTHING, type KubeObject, type ObjectWatch, type ObjectWatchEvent } from '../../../storage/objects/types';
+import { EVERYTHING, type ObjectWatch, type ObjectWatchEvent } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { type EtcdServer, startEtcd } from '../../helpers/etcd';
 import { freshPrefix } from '../objects/backends';
 import { readWatch } from '../objects/watch-reader';
-import { podsResource, type Replica, startReplica, waitUntil } from './replica';
+import { podsResource, type Replica, startReplica } from './replica';
+import { waitUntil } from '../../helpers/wait-for';
 
+import type { KubeObject } from '../../../api/objects';
 function pod(name: string, n = 0): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: { n } };
 }
@@ -49,14 +51,20 @@ describe('watch caches of two replicas on one etcd', () => {
   }
 
   async function oneReplica(keyPrefix: string): Promise<Replica> {
-    const replica = await startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning: REPLICA_TUNING });
+    const replica = await startReplica({
+      store: await connect(),
+      resources: [podsResource(keyPrefix)],
+      tuning: REPLICA_TUNING,
+    });
     replicas.push(replica);
     return replica;
   }
 
   async function twoReplicas(keyPrefix: string) {
     const started = await Promise.all(
-      [0, 1].map(async () => startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning: REPLICA_TUNING })),
+      [0, 1].map(async () =>
+        startReplica({ store: await connect(), resources: [podsResource(keyPrefix)], tuning: REPLICA_TUNING }),
+      ),
     );
     replicas.push(...started); // in start order: replicas[0] serves the first cache
     return started.map((replica) => replica.cacheFor(keyPrefix));
@@ -81,7 +89,10 @@ describe('watch caches of two replicas on one etcd', () => {
   }
 
   /** Reads `count` events, stops `replica`, then reads what it still delivers before its watch ends. */
-  async function readUntilStopped(watch: ObjectWatch, options: { count: number; replica: Replica }): Promise<ObjectWatchEvent[]> {
+  async function readUntilStopped(
+    watch: ObjectWatch,
+    options: { count: number; replica: Replica },
+  ): Promise<ObjectWatchEvent[]> {
     const reader = readWatch(watch);
     const seen = await reader.take(options.count);
     options.replica.stop();
@@ -94,17 +105,27 @@ describe('watch caches of two replicas on one etcd', () => {
   }
 
   /** Follows `watch` until it has delivered the last write, then checks `seen` against the store's own history. */
-  async function expectWholeHistory(check: { seen: ObjectWatchEvent[]; resumed: ObjectWatch; writes: { written: number[]; done: Promise<void> }; writer: ResourceStore; start: KubeObject }) {
+  async function expectWholeHistory(check: {
+    seen: ObjectWatchEvent[];
+    resumed: ObjectWatch;
+    writes: { written: number[]; done: Promise<void> };
+    writer: ResourceStore;
+    start: KubeObject;
+  }) {
     const { seen, writes, writer } = check;
     const resumed = readWatch(check.resumed);
     expect(writes.written.length).toBeLessThan(140); // still writing: the resumed watch catches up, then follows live
     await writes.done;
     const finalRevision = writes.written[writes.written.length - 1];
-    for (let i = 0; i < 2_000 && rvOfEvent(seen[seen.length - 1]) < finalRevision; i++) seen.push(...(await resumed.take(1)));
+    for (let i = 0; i < 2_000 && rvOfEvent(seen[seen.length - 1]) < finalRevision; i++)
+      seen.push(...(await resumed.take(1)));
     check.resumed.stop();
 
     // The store's own history of the prefix, watched directly from the same start.
-    const historyWatch = await writer.watch({}, { resourceVersion: check.start.metadata.resourceVersion, predicate: EVERYTHING });
+    const historyWatch = await writer.watch(
+      {},
+      { resourceVersion: check.start.metadata.resourceVersion, predicate: EVERYTHING },
+    );
     const expected = await readWatch(historyWatch).take(writes.written.length);
     historyWatch.stop();
     expect(seen.map(describeEvent)).toEqual(expected.map(describeEvent));
@@ -122,7 +143,10 @@ describe('watch caches of two replicas on one etcd', () => {
     expect(list.items).toEqual([created]);
     expect(await reader.take(1)).toEqual([{ type: 'ADDED', object: created }]);
 
-    const updated = await two.update({ namespace: 'ns', name: 'a' }, (current) => ({ ...(current as KubeObject), spec: { n: 1 } }));
+    const updated = await two.update({ namespace: 'ns', name: 'a' }, (current) => ({
+      ...(current as KubeObject),
+      spec: { n: 1 },
+    }));
     for (const cache of [one, two]) {
       const stale = cache.update(
         { namespace: 'ns', name: 'a' },
@@ -146,23 +170,33 @@ describe('watch caches of two replicas on one etcd', () => {
 
     // The first replica's compactor: its first tick records a revision, its second compacts to it.
     const compacted: number[] = [];
-    const compactor = new Compactor({ store: replicas[0].store, intervalMs: 100, onCompacted: (revision) => compacted.push(revision) });
+    const compactor = new Compactor({
+      store: replicas[0].store,
+      intervalMs: 100,
+      onCompacted: (revision) => compacted.push(revision),
+    });
     compactor.start();
     try {
-      await waitUntil(() => compacted.length > 0);
+      await waitUntil('a compaction', () => compacted.length > 0, 3_000, 10);
     } finally {
       await compactor.stop();
     }
     const target = compacted[0];
     expect(target).toBeGreaterThan(rvOf(first));
-    await waitUntil(() => two.stats().windowStart >= target - 1);
+    await waitUntil('the compaction in the cache window', () => two.stats().windowStart >= target - 1, 3_000, 10);
 
     const watch = await two.watch({}, { resourceVersion: String(rvOf(first) - 1), predicate: EVERYTHING });
     const event = await readWatch(watch).next();
     expect(event !== 'end' && event.type).toBe('ERROR');
     const error = (event as { error: Error }).error as ObjectError;
-    expect([error.reason, error.message]).toEqual(['Expired', `too old resource version: ${rvOf(first) - 1} (${target - 1})`]);
-    const exact = two.list({}, { resourceVersion: String(rvOf(first)), resourceVersionMatch: 'Exact', predicate: EVERYTHING });
+    expect([error.reason, error.message]).toEqual([
+      'Expired',
+      `too old resource version: ${rvOf(first) - 1} (${target - 1})`,
+    ]);
+    const exact = two.list(
+      {},
+      { resourceVersion: String(rvOf(first)), resourceVersionMatch: 'Exact', predicate: EVERYTHING },
+    );
     await expect(exact).rejects.toMatchObject({ reason: 'Expired' });
   });
 
@@ -191,14 +225,14 @@ describe('watch caches of two replicas on one etcd', () => {
     const start = await writer.create({ namespace: 'ns', name: 'seed' }, pod('seed'));
 
     const writes = startWrites(writer);
-    const firstWatch = await first.cacheFor(keyPrefix).watch({}, { resourceVersion: start.metadata.resourceVersion, predicate: EVERYTHING });
+    const firstWatch = await first
+      .cacheFor(keyPrefix)
+      .watch({}, { resourceVersion: start.metadata.resourceVersion, predicate: EVERYTHING });
     const seen = await readUntilStopped(firstWatch, { count: 20, replica: first });
     const lastSeen = rvOfEvent(seen[seen.length - 1]);
 
     // A rolling restart: the second replica starts only now, its first list after writes the client has not seen.
-    for (let i = 0; i < 300 && (writes.written.at(-1) ?? 0) <= lastSeen; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await waitUntil('a write the client has not seen', () => (writes.written.at(-1) ?? 0) > lastSeen, 3_000, 10);
     const second = (await oneReplica(keyPrefix)).cacheFor(keyPrefix);
     expect(second.stats().windowStart).toBeGreaterThan(lastSeen);
     const resumed = await second.watch({}, { resourceVersion: String(lastSeen), predicate: EVERYTHING });
@@ -227,5 +261,7 @@ function rvOfEvent(event: ObjectWatchEvent): number {
 }
 
 function describeEvent(event: ObjectWatchEvent): string {
-  return event.type === 'ERROR' ? `ERROR ${event.error.message}` : `${event.type} ${event.object.metadata.name}@${event.object.metadata.resourceVersion} ${JSON.stringify(event.object.spec)}`;
+  return event.type === 'ERROR'
+    ? `ERROR ${event.error.message}`
+    : `${event.type} ${event.object.metadata.name}@${event.object.metadata.resourceVersion} ${JSON.stringify(event.object.spec)}`;
 }

@@ -7,6 +7,7 @@
 import { connect, type TLSSocket } from 'node:tls';
 import { request as httpsRequest } from 'node:https';
 import { startServer, type TestServer } from '../../helpers/server';
+import { retryUntil } from '../../helpers/wait-for';
 
 const OBJECT_BYTES = 500 * 1024;
 const UPDATES = 120;
@@ -27,8 +28,15 @@ const PATH = '/api/v1/namespaces/default/configmaps';
 
 function configMap(generation: number): string {
   // Distinct bytes per update, so nothing downstream can share them.
-  const filler = String(generation).padStart(8, '0').repeat(OBJECT_BYTES / 8);
-  return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'default' }, data: { filler } });
+  const filler = String(generation)
+    .padStart(8, '0')
+    .repeat(OBJECT_BYTES / 8);
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'big', namespace: 'default' },
+    data: { filler },
+  });
 }
 
 /** A Prometheus metric, summed over its samples whose labels include `labels`. */
@@ -46,13 +54,19 @@ function sample(metrics: string, name: string, labels = ''): number {
 function stuckWatch(server: TestServer, resourceVersion: string): Promise<{ socket: TLSSocket; ended: Promise<void> }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port), ...server.credentials, servername: 'localhost' }, () => {
-      socket.write(`GET ${PATH}?watch=1&fieldSelector=metadata.name%3Dbig&resourceVersion=${resourceVersion} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: application/json\r\n\r\n`);
-    });
+    const socket = connect(
+      { host: hostname, port: Number(port), ...server.credentials, servername: 'localhost' },
+      () => {
+        socket.write(
+          `GET ${PATH}?watch=1&fieldSelector=metadata.name%3Dbig&resourceVersion=${resourceVersion} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: application/json\r\n\r\n`,
+        );
+      },
+    );
     const ended = new Promise<void>((resolveEnd) => socket.once('close', () => resolveEnd()));
     socket.on('error', () => undefined);
     socket.once('data', (chunk: Buffer) => {
-      if (!chunk.toString('latin1').startsWith('HTTP/1.1 200')) reject(new Error(chunk.toString('latin1').slice(0, 200)));
+      if (!chunk.toString('latin1').startsWith('HTTP/1.1 200'))
+        reject(new Error(chunk.toString('latin1').slice(0, 200)));
       // From here on the client reads nothing: its receive buffer fills, then the server's socket.
       socket.pause();
       resolve({ socket, ended });
@@ -64,7 +78,10 @@ function stuckWatch(server: TestServer, resourceVersion: string): Promise<{ sock
 /** A watcher that reads everything, counting the resource versions of its events. */
 function readingWatch(server: TestServer, resourceVersion: string): { revisions: string[]; close: () => void } {
   const revisions: string[] = [];
-  const url = new URL(`${PATH}?watch=1&fieldSelector=metadata.name%3Dbig&resourceVersion=${resourceVersion}`, server.url);
+  const url = new URL(
+    `${PATH}?watch=1&fieldSelector=metadata.name%3Dbig&resourceVersion=${resourceVersion}`,
+    server.url,
+  );
   const req = httpsRequest(url, { ...server.credentials }, (res) => {
     let pending = '';
     res.setEncoding('utf8');
@@ -96,9 +113,13 @@ describe('watchers that never read', () => {
   });
 
   it('are closed and counted, memory stays bounded, and a reading watcher gets every event', async () => {
-    const created = await server.request('POST', PATH, { body: configMap(0), headers: { 'content-type': 'application/json' } });
+    const created = await server.request('POST', PATH, {
+      body: configMap(0),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(created.status).toBe(201);
-    const startRevision = (JSON.parse(created.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const startRevision = (JSON.parse(created.body) as { metadata: { resourceVersion: string } }).metadata
+      .resourceVersion;
 
     const stuck = await Promise.all(Array.from({ length: STUCK_WATCHERS }, () => stuckWatch(server, startRevision)));
     const reader = readingWatch(server, startRevision);
@@ -108,7 +129,10 @@ describe('watchers that never read', () => {
     let peakRss = startRss;
     const written: string[] = [];
     for (let generation = 1; generation <= UPDATES; generation++) {
-      const updated = await server.request('PUT', `${PATH}/big`, { body: configMap(generation), headers: { 'content-type': 'application/json' } });
+      const updated = await server.request('PUT', `${PATH}/big`, {
+        body: configMap(generation),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(updated.status).toBe(200);
       written.push((JSON.parse(updated.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
       if (generation % 25 === 0) peakRss = Math.max(peakRss, await rss());
@@ -118,19 +142,30 @@ describe('watchers that never read', () => {
     // open once each stuck connection's 5 s to take the end of its stream (WATCH_END_LINGER_MS) is over.
     let metrics = (await server.request('GET', '/metrics')).body;
     expect(sample(metrics, 'apiserver_terminated_watchers_total')).toBeGreaterThanOrEqual(STUCK_WATCHERS);
-    const openWatches = () => sample(metrics, 'apiserver_longrunning_requests', 'verb="WATCH",group="",version="v1",resource="configmaps"');
-    for (let attempt = 0; openWatches() !== 1 && attempt < 40; attempt++) {
-      await sleep(250);
-      metrics = (await server.request('GET', '/metrics')).body;
-    }
+    const openWatches = (text = metrics) =>
+      sample(text, 'apiserver_longrunning_requests', 'verb="WATCH",group="",version="v1",resource="configmaps"');
+    metrics = await retryUntil(
+      async () => (await server.request('GET', '/metrics')).body,
+      (text) => openWatches(text) === 1,
+      10_000,
+      250,
+    );
     expect(openWatches()).toBe(1);
     // What the stuck clients find when they read again: what was in flight, then the end of the stream.
     for (const { socket } of stuck) socket.resume();
-    const closed = await Promise.race([Promise.all(stuck.map(({ ended }) => ended)).then(() => true), sleep(10_000).then(() => false)]);
+    const closed = await Promise.race([
+      Promise.all(stuck.map(({ ended }) => ended)).then(() => true),
+      sleep(10_000).then(() => false),
+    ]);
     expect(closed).toBe(true);
 
     // The reading watcher saw every update, in order.
-    for (let waited = 0; reader.revisions.length < written.length && waited < 10_000; waited += 50) await sleep(50);
+    await retryUntil(
+      () => reader.revisions.length,
+      (count) => count >= written.length,
+      10_000,
+      50,
+    );
     reader.close();
     expect(reader.revisions).toEqual(written);
     // Every event is counted, however many went out in one write.
@@ -138,7 +173,9 @@ describe('watchers that never read', () => {
 
     peakRss = Math.max(peakRss, sample(metrics, 'process_resident_memory_bytes'));
     const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-    console.log(`stuck watchers: server RSS ${mib(startRss)} before, peak ${mib(peakRss)} over ${UPDATES} updates of ${OBJECT_BYTES / 1024} KiB (bound: +${mib(RSS_GROWTH_BOUND_BYTES)})`);
+    console.log(
+      `stuck watchers: server RSS ${mib(startRss)} before, peak ${mib(peakRss)} over ${UPDATES} updates of ${OBJECT_BYTES / 1024} KiB (bound: +${mib(RSS_GROWTH_BOUND_BYTES)})`,
+    );
     expect(peakRss - startRss).toBeLessThan(RSS_GROWTH_BOUND_BYTES);
     for (const { socket } of stuck) socket.destroy();
     expect(server.output()).not.toContain('MaxListenersExceededWarning');

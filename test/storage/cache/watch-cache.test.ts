@@ -8,18 +8,16 @@
 import { StoreFeed } from '../../../storage/cache/feed';
 import { WatchCache, type WatchCacheTuning } from '../../../storage/cache/watch-cache';
 import { ObjectError } from '../../../storage/errors';
-import {
-  CONTINUE_EXPIRED_MESSAGE,
-  LIST_EXPIRED_MESSAGE,
-  ResourceStore,
-} from '../../../storage/objects/resource-store';
+import { CONTINUE_EXPIRED_MESSAGE, LIST_EXPIRED_MESSAGE, ResourceStore } from '../../../storage/objects/resource-store';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../../../storage/objects/store-watch';
-import { EVERYTHING, type KubeObject, type ObjectWatchEvent, type Predicate } from '../../../storage/objects/types';
+import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, type RunningBackend } from '../objects/backends';
 import { readWatch } from '../objects/watch-reader';
-import { podsResource, type Replica, startReplica, waitUntil, writeCompactRevision } from './replica';
+import { podsResource, type Replica, startReplica, writeCompactRevision } from './replica';
+import { waitUntil } from '../../helpers/wait-for';
 
+import type { KubeObject } from '../../../api/objects';
 async function objectError(promise: Promise<unknown>): Promise<ObjectError> {
   try {
     await promise;
@@ -30,7 +28,10 @@ async function objectError(promise: Promise<unknown>): Promise<ObjectError> {
   throw new Error('expected an ObjectError');
 }
 
-function pod(name: string, options: { namespace?: string; labels?: Record<string, string>; n?: number } = {}): KubeObject {
+function pod(
+  name: string,
+  options: { namespace?: string; labels?: Record<string, string>; n?: number } = {},
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -44,11 +45,19 @@ const labelled = (app: string): Predicate => ({
   matches: (object) => object.metadata.labels?.app === app,
 });
 
-const named = (name: string): Predicate => ({ everything: false, name, matches: (object) => object.metadata.name === name });
+const named = (name: string): Predicate => ({
+  everything: false,
+  name,
+  matches: (object) => object.metadata.name === name,
+});
 
 const rvOf = (object: KubeObject): number => Number(object.metadata.resourceVersion);
 const summary = (events: ObjectWatchEvent[]): string[] =>
-  events.map((event) => (event.type === 'ERROR' ? `ERROR ${event.error.message}` : `${event.type} ${event.object.metadata.name ?? ''}@${event.object.metadata.resourceVersion}`));
+  events.map((event) =>
+    event.type === 'ERROR'
+      ? `ERROR ${event.error.message}`
+      : `${event.type} ${event.object.metadata.name ?? ''}@${event.object.metadata.resourceVersion}`,
+  );
 
 const FAST: WatchCacheTuning = { tooLargeWaitMs: 300, readyWaitMs: 1_000 };
 
@@ -103,7 +112,10 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       expect(await cache.get({ namespace: 'ns', name: 'a' })).toBe(consistent);
 
       const any = await cache.get({ namespace: 'ns', name: 'a' }, { resourceVersion: '0' });
-      const notOlder = await cache.get({ namespace: 'ns', name: 'a' }, { resourceVersion: updated.metadata.resourceVersion });
+      const notOlder = await cache.get(
+        { namespace: 'ns', name: 'a' },
+        { resourceVersion: updated.metadata.resourceVersion },
+      );
       expect(notOlder).toBe(any);
       expect(notOlder).toEqual(updated);
 
@@ -146,14 +158,17 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       const inKeyOrder = [...written].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
       for (const list of lists) expect(list.items).toEqual(inKeyOrder);
       // Served from memory: the cache's own objects.
-      for (const [i, name] of names.entries()) expect(gets[i]).toBe(await cache.get({ namespace: 'ns', name }, { resourceVersion: '0' }));
+      for (const [i, name] of names.entries())
+        expect(gets[i]).toBe(await cache.get({ namespace: 'ns', name }, { resourceVersion: '0' }));
     });
 
     it('answers 504 for a revision not reached within the wait', async () => {
       const { cache, replica } = await setup();
       const current = replica.feed.revision;
       const started = Date.now();
-      const error = await objectError(cache.get({ namespace: 'ns', name: 'a' }, { resourceVersion: String(current + 100) }));
+      const error = await objectError(
+        cache.get({ namespace: 'ns', name: 'a' }, { resourceVersion: String(current + 100) }),
+      );
       expect(Date.now() - started).toBeGreaterThanOrEqual(290);
       expect([error.reason, error.message, error.details.retryAfterSeconds]).toEqual([
         'TooLargeResourceVersion',
@@ -185,19 +200,45 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     it('serves NotOlderThan once reached, and 504 after the wait otherwise', async () => {
       const { cache, create, replica } = await setup();
       const created = await create('a');
-      const list = await cache.list({}, { resourceVersion: created.metadata.resourceVersion, resourceVersionMatch: 'NotOlderThan', predicate: EVERYTHING });
+      const list = await cache.list(
+        {},
+        {
+          resourceVersion: created.metadata.resourceVersion,
+          resourceVersionMatch: 'NotOlderThan',
+          predicate: EVERYTHING,
+        },
+      );
       expect(list.items).toHaveLength(1);
       expect(Number(list.resourceVersion)).toBeGreaterThanOrEqual(rvOf(created));
-      const unlimited = await cache.list({}, { resourceVersion: created.metadata.resourceVersion, predicate: EVERYTHING });
+      const unlimited = await cache.list(
+        {},
+        { resourceVersion: created.metadata.resourceVersion, predicate: EVERYTHING },
+      );
       expect(unlimited.items[0]).toBe(list.items[0]);
 
-      const limited = await cache.list({}, { resourceVersion: created.metadata.resourceVersion, resourceVersionMatch: 'NotOlderThan', limit: 5, predicate: EVERYTHING });
+      const limited = await cache.list(
+        {},
+        {
+          resourceVersion: created.metadata.resourceVersion,
+          resourceVersionMatch: 'NotOlderThan',
+          limit: 5,
+          predicate: EVERYTHING,
+        },
+      );
       expect(limited.items[0]).toBe(list.items[0]);
-      const any = await cache.list({}, { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan', predicate: EVERYTHING });
+      const any = await cache.list(
+        {},
+        { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan', predicate: EVERYTHING },
+      );
       expect(any.items[0]).toBe(list.items[0]);
 
       const future = replica.feed.revision + 50;
-      const error = await objectError(cache.list({}, { resourceVersion: String(future), resourceVersionMatch: 'NotOlderThan', predicate: EVERYTHING }));
+      const error = await objectError(
+        cache.list(
+          {},
+          { resourceVersion: String(future), resourceVersionMatch: 'NotOlderThan', predicate: EVERYTHING },
+        ),
+      );
       expect(error.reason).toBe('TooLargeResourceVersion');
       expect(error.message).toBe(`Timeout: Too large resource version: ${future}, current: ${replica.feed.revision}`);
     });
@@ -223,26 +264,34 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
         expect(fromCache).toEqual(fromStore);
         expect(fromCache.resourceVersion).toBe(atB);
       }
-      const exact = await cache.list({}, { resourceVersion: atB, resourceVersionMatch: 'Exact', predicate: EVERYTHING });
+      const exact = await cache.list(
+        {},
+        { resourceVersion: atB, resourceVersionMatch: 'Exact', predicate: EVERYTHING },
+      );
       expect(exact.items.map((item) => `${item.metadata.name}@${item.metadata.resourceVersion}`)).toEqual(
-        (await direct.list({}, { resourceVersion: atB, resourceVersionMatch: 'Exact', predicate: EVERYTHING })).items.map(
-          (item) => `${item.metadata.name}@${item.metadata.resourceVersion}`,
-        ),
+        (
+          await direct.list({}, { resourceVersion: atB, resourceVersionMatch: 'Exact', predicate: EVERYTHING })
+        ).items.map((item) => `${item.metadata.name}@${item.metadata.resourceVersion}`),
       );
     });
 
     it('pages with the store tokens, so a page can continue on the store and back', async () => {
       const { cache, direct, create, modify } = await setup();
-      for (let i = 0; i < 7; i++) await create(`p${i}`, { namespace: i % 2 === 0 ? 'even' : 'odd', labels: { app: i < 4 ? 'web' : 'db' } });
+      for (let i = 0; i < 7; i++)
+        await create(`p${i}`, { namespace: i % 2 === 0 ? 'even' : 'odd', labels: { app: i < 4 ? 'web' : 'db' } });
       for (const predicate of [EVERYTHING, labelled('web')]) {
         const first = await cache.list({}, { limit: 2, predicate });
         const firstFromStore = await direct.list({}, { limit: 2, resourceVersion: first.resourceVersion, predicate });
         expect(first).toEqual(firstFromStore);
         expect(first.continue).toBeDefined();
         // Writes after the first page do not show in later pages: they are read at its revision.
-        await modify('p2', (object) => {
-          object.spec = { n: 5 };
-        }, 'even');
+        await modify(
+          'p2',
+          (object) => {
+            object.spec = { n: 5 };
+          },
+          'even',
+        );
         await create(`late-${predicate.everything ? 'e' : 'w'}`, { namespace: 'even', labels: { app: 'web' } });
 
         const pages: string[][] = [];
@@ -266,11 +315,17 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     });
 
     it('falls back to the store for an exact revision older than the ring, and answers 410 once compacted', async () => {
-      const { cache, create, modify, settled } = await setup({ ...FAST, ring: { initialCapacity: 2, minCapacity: 2, maxCapacity: 2 } });
+      const { cache, create, modify, settled } = await setup({
+        ...FAST,
+        ring: { initialCapacity: 2, minCapacity: 2, maxCapacity: 2 },
+      });
       const first = await create('a');
       for (let n = 1; n <= 4; n++) await settled(await modify('a', (object) => void (object.spec = { n })));
       expect(cache.stats().windowStart).toBeGreaterThan(rvOf(first));
-      const page = await cache.list({}, { resourceVersion: first.metadata.resourceVersion, limit: 1, predicate: EVERYTHING });
+      const page = await cache.list(
+        {},
+        { resourceVersion: first.metadata.resourceVersion, limit: 1, predicate: EVERYTHING },
+      );
       expect(page.items).toEqual([first]);
       expect(page.resourceVersion).toBe(first.metadata.resourceVersion);
       await create('b');
@@ -282,13 +337,23 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       const target = await store.currentRevision();
       await writeCompactRevision(store, target);
       await store.compact(target);
-      await waitUntil(() => cache.stats().windowStart >= target - 1);
+      await waitUntil('the compaction in the cache window', () => cache.stats().windowStart >= target - 1, 3_000, 10);
 
-      const exact = await objectError(cache.list({}, { resourceVersion: first.metadata.resourceVersion, resourceVersionMatch: 'Exact', predicate: EVERYTHING }));
+      const exact = await objectError(
+        cache.list(
+          {},
+          { resourceVersion: first.metadata.resourceVersion, resourceVersionMatch: 'Exact', predicate: EVERYTHING },
+        ),
+      );
       expect([exact.reason, exact.message]).toEqual(['Expired', LIST_EXPIRED_MESSAGE]);
-      const continued = await objectError(cache.list({}, { limit: 1, continue: firstPage.continue, predicate: EVERYTHING }));
+      const continued = await objectError(
+        cache.list({}, { limit: 1, continue: firstPage.continue, predicate: EVERYTHING }),
+      );
       expect([continued.reason, continued.message]).toEqual(['Expired', CONTINUE_EXPIRED_MESSAGE]);
-      const latest = await cache.list({}, { limit: 1, continue: continued.details.continueToken, predicate: EVERYTHING });
+      const latest = await cache.list(
+        {},
+        { limit: 1, continue: continued.details.continueToken, predicate: EVERYTHING },
+      );
       expect(latest.items.map((item) => item.metadata.name)).toEqual(['b']);
     });
 
@@ -304,10 +369,19 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     });
 
     it.each([
-      [{ resourceVersionMatch: 'Exact' as const }, 'resourceVersionMatch is forbidden unless resourceVersion is provided'],
-      [{ resourceVersion: '0', resourceVersionMatch: 'Exact' as const }, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
+      [
+        { resourceVersionMatch: 'Exact' as const },
+        'resourceVersionMatch is forbidden unless resourceVersion is provided',
+      ],
+      [
+        { resourceVersion: '0', resourceVersionMatch: 'Exact' as const },
+        'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      ],
       [{ resourceVersion: '5', continue: 'x' }, 'specifying resource version is not allowed when using continue'],
-      [{ continue: 'not a token!' }, 'invalid continue token: continue key is not valid: illegal base64 data at input byte 3'],
+      [
+        { continue: 'not a token!' },
+        'invalid continue token: continue key is not valid: illegal base64 data at input byte 3',
+      ],
     ])('refuses %j like the store', async (options, message) => {
       const { cache, direct } = await setup();
       for (const storage of [cache, direct]) {
@@ -321,7 +395,13 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       const direct = new ResourceStore({ store, ...podsResource(keyPrefix) });
       await direct.create({ namespace: 'ns', name: 'a' }, pod('a'));
       const feed = new StoreFeed({ store }); // not started: the cache cannot list
-      const cache = new WatchCache({ ...podsResource(keyPrefix), store, feed, objects: direct, tuning: { readyWaitMs: 50 } });
+      const cache = new WatchCache({
+        ...podsResource(keyPrefix),
+        store,
+        feed,
+        objects: direct,
+        tuning: { readyWaitMs: 50 },
+      });
       try {
         expect(cache.ready).toBe(false);
         const one = await cache.list({}, { resourceVersion: '0', predicate: EVERYTHING });
@@ -350,7 +430,11 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       expect(rvOf(deleted)).toBeGreaterThan(rvOf(a2));
       const watch = await cache.watch({}, { resourceVersion: a.metadata.resourceVersion, predicate: EVERYTHING });
       const reader = readWatch(watch);
-      expect(summary(await reader.take(3))).toEqual([`ADDED b@${rvOf(b)}`, `MODIFIED a@${rvOf(a2)}`, `DELETED b@${rvOf(deleted)}`]);
+      expect(summary(await reader.take(3))).toEqual([
+        `ADDED b@${rvOf(b)}`,
+        `MODIFIED a@${rvOf(a2)}`,
+        `DELETED b@${rvOf(deleted)}`,
+      ]);
       const c = await create('c');
       expect(summary(await reader.take(1))).toEqual([`ADDED c@${rvOf(c)}`]);
       watch.stop();
@@ -358,7 +442,10 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     });
 
     it('serves a revision older than the ring from the store, and answers 410 in-band once compacted', async () => {
-      const { cache, create, modify, settled } = await setup({ ...FAST, ring: { initialCapacity: 2, minCapacity: 2, maxCapacity: 2 } });
+      const { cache, create, modify, settled } = await setup({
+        ...FAST,
+        ring: { initialCapacity: 2, minCapacity: 2, maxCapacity: 2 },
+      });
       const a = await create('a');
       const modified: KubeObject[] = [];
       for (let n = 1; n <= 3; n++) {
@@ -367,7 +454,9 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       }
       expect(cache.stats().windowStart).toBeGreaterThan(rvOf(a));
       const fromStore = await cache.watch({}, { resourceVersion: a.metadata.resourceVersion, predicate: EVERYTHING });
-      expect(summary(await readWatch(fromStore).take(3))).toEqual(modified.map((object) => `MODIFIED a@${rvOf(object)}`));
+      expect(summary(await readWatch(fromStore).take(3))).toEqual(
+        modified.map((object) => `MODIFIED a@${rvOf(object)}`),
+      );
       expect(cache.stats().historyWatches).toBe(1);
       fromStore.stop();
       expect(cache.stats().historyWatches).toBe(0);
@@ -375,7 +464,7 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       const target = await store.currentRevision();
       await writeCompactRevision(store, target);
       await store.compact(target);
-      await waitUntil(() => cache.stats().windowStart >= target - 1);
+      await waitUntil('the compaction in the cache window', () => cache.stats().windowStart >= target - 1, 3_000, 10);
       const oldest = cache.stats().windowStart;
       const watch = await cache.watch({}, { resourceVersion: a.metadata.resourceVersion, predicate: EVERYTHING });
       const reader = readWatch(watch);
@@ -420,24 +509,37 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     it('sends the initial-events-end bookmark after the initial state', async () => {
       const { cache, create, replica } = await setup();
       const a = await create('a');
-      const watch = await cache.watch({}, {
-        resourceVersion: a.metadata.resourceVersion,
-        sendInitialEvents: true,
-        allowWatchBookmarks: true,
-        predicate: EVERYTHING,
-      });
+      const watch = await cache.watch(
+        {},
+        {
+          resourceVersion: a.metadata.resourceVersion,
+          sendInitialEvents: true,
+          allowWatchBookmarks: true,
+          predicate: EVERYTHING,
+        },
+      );
       const [added, bookmark] = await readWatch(watch).take(2);
       expect(summary([added])).toEqual([`ADDED a@${rvOf(a)}`]);
       expect(bookmark).toEqual({
         type: 'BOOKMARK',
-        object: { metadata: { resourceVersion: String(replica.feed.revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } },
+        object: {
+          metadata: {
+            resourceVersion: String(replica.feed.revision),
+            annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' },
+          },
+        },
       });
       watch.stop();
 
       const future = String(replica.feed.revision + 50);
-      const tooLarge = await cache.watch({}, { resourceVersion: future, sendInitialEvents: true, predicate: EVERYTHING });
+      const tooLarge = await cache.watch(
+        {},
+        { resourceVersion: future, sendInitialEvents: true, predicate: EVERYTHING },
+      );
       const event = await readWatch(tooLarge).next();
-      expect(event !== 'end' && event.type === 'ERROR' && (event.error as ObjectError).reason).toBe('TooLargeResourceVersion');
+      expect(event !== 'end' && event.type === 'ERROR' && (event.error as ObjectError).reason).toBe(
+        'TooLargeResourceVersion',
+      );
     });
 
     it('sends periodic bookmarks to watchers that asked, and one before the deadline', async () => {
@@ -456,9 +558,16 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       notAsked.stop();
 
       // Deadline 1 s, interval longer than that: the one bookmark comes about 300 ms before the end.
-      const { cache: slowBookmarks } = await setup({ ...FAST, bookmarkIntervalMs: 60_000, deadlineBookmarkLeadMs: 300 });
+      const { cache: slowBookmarks } = await setup({
+        ...FAST,
+        bookmarkIntervalMs: 60_000,
+        deadlineBookmarkLeadMs: 300,
+      });
       const started = Date.now();
-      const timed = await slowBookmarks.watch({}, { resourceVersion: '0', allowWatchBookmarks: true, timeoutSeconds: 1, predicate: EVERYTHING });
+      const timed = await slowBookmarks.watch(
+        {},
+        { resourceVersion: '0', allowWatchBookmarks: true, timeoutSeconds: 1, predicate: EVERYTHING },
+      );
       const timedReader = readWatch(timed);
       const deadlineBookmark = await timedReader.next(2_000);
       expect(deadlineBookmark !== 'end' && deadlineBookmark.type).toBe('BOOKMARK');
@@ -511,7 +620,11 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
     });
 
     it('drops a watcher that does not read while the others keep up', async () => {
-      const { cache, create } = await setup({ ...FAST, watcherBufferSize: 5, dispatchBudget: { maxMs: 20, refillMsPerSecond: 20 } });
+      const { cache, create } = await setup({
+        ...FAST,
+        watcherBufferSize: 5,
+        dispatchBudget: { maxMs: 20, refillMsPerSecond: 20 },
+      });
       const slow = await cache.watch({}, { resourceVersion: '0', predicate: EVERYTHING });
       const fast = await cache.watch({}, { resourceVersion: '0', predicate: EVERYTHING });
       const fastReader = readWatch(fast);
@@ -521,10 +634,10 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
         await create(`p${i}`);
         received.push(...(await fastReader.take(1)));
       }
-      expect(received.map((event) => event.type === 'ERROR' ? '' : event.object.metadata.name)).toEqual(
+      expect(received.map((event) => (event.type === 'ERROR' ? '' : event.object.metadata.name))).toEqual(
         Array.from({ length: 40 }, (_, i) => `p${i}`),
       );
-      await waitUntil(() => cache.stats().terminatedWatchers === 1);
+      await waitUntil('the slow watcher closed', () => cache.stats().terminatedWatchers === 1, 3_000, 10);
       expect(await readWatch(slow).next()).toBe('end');
       expect(cache.stats().watchers).toBe(1);
       fast.stop();
@@ -532,12 +645,17 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
 
     it('drops a watcher whose queue holds too many bytes, well before too many events', async () => {
       // Each pod is a few hundred bytes stored: 2 KiB of them fill the queue long before 1,000 events do.
-      const { cache, create } = await setup({ ...FAST, watcherBufferSize: 1_000, watcherBufferBytes: 2_048, dispatchBudget: { maxMs: 20, refillMsPerSecond: 20 } });
+      const { cache, create } = await setup({
+        ...FAST,
+        watcherBufferSize: 1_000,
+        watcherBufferBytes: 2_048,
+        dispatchBudget: { maxMs: 20, refillMsPerSecond: 20 },
+      });
       const slow = await cache.watch({}, { resourceVersion: '0', predicate: EVERYTHING });
       let ended = false;
       void slow.done.then(() => (ended = true));
       for (let i = 0; i < 40 && !ended; i++) await create(`p${i}`);
-      await waitUntil(() => cache.stats().terminatedWatchers === 1);
+      await waitUntil('the slow watcher closed', () => cache.stats().terminatedWatchers === 1, 3_000, 10);
       expect(ended).toBe(true);
       expect(await readWatch(slow).next()).toBe('end');
       expect(cache.stats().watchers).toBe(0);
@@ -555,7 +673,9 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
 
       cache.onReset(); // what the feed calls when it had to restart past a compacted revision
       expect(cache.ready).toBe(false);
-      const [one, two] = await Promise.all([0, 1].map(() => cache.list({}, { resourceVersion: '0', predicate: EVERYTHING })));
+      const [one, two] = await Promise.all(
+        [0, 1].map(() => cache.list({}, { resourceVersion: '0', predicate: EVERYTHING })),
+      );
       expect(one.items).toEqual([a]);
       expect(one.items[0]).not.toBe(two.items[0]);
       expect(await reader.next()).toBe('end');
@@ -577,7 +697,7 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       const target = await store.currentRevision();
       await writeCompactRevision(store, target);
       await store.compact(target);
-      await waitUntil(() => cache.stats().windowStart >= target - 1);
+      await waitUntil('the compaction in the cache window', () => cache.stats().windowStart >= target - 1, 3_000, 10);
       const watch = await cache.watch({}, { resourceVersion: String(rvOf(a) - 1), predicate: EVERYTHING });
       const event = await readWatch(watch).next();
       expect(event !== 'end' && event.type === 'ERROR' && (event.error as ObjectError).reason).toBe('Expired');

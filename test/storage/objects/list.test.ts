@@ -2,10 +2,11 @@
 import { ObjectError } from '../../../storage/errors';
 import { decodeContinueToken } from '../../../storage/objects/continue-token';
 import { CONTINUE_EXPIRED_MESSAGE, LIST_EXPIRED_MESSAGE, ResourceStore } from '../../../storage/objects/resource-store';
-import { EVERYTHING, KubeObject, ListOptions, ListResult, Predicate } from '../../../storage/objects/types';
+import { EVERYTHING, ListOptions, ListResult, Predicate } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, RunningBackend } from './backends';
 
+import { KubeObject } from '../../../api/objects';
 async function objectError(promise: Promise<unknown>): Promise<ObjectError> {
   try {
     await promise;
@@ -49,7 +50,12 @@ describe.each(BACKENDS)('ResourceStore lists on $name', (backend) => {
   afterAll(() => running.stop());
 
   const newResources = (): ResourceStore =>
-    new ResourceStore({ store, keyPrefix: freshPrefix('pods'), qualifiedResource: { group: '', resource: 'pods' }, namespaced: true });
+    new ResourceStore({
+      store,
+      keyPrefix: freshPrefix('pods'),
+      qualifiedResource: { group: '', resource: 'pods' },
+      namespaced: true,
+    });
 
   /**
    * Creates pods number `from` to `from + count - 1` over two namespaces, in a scrambled order;
@@ -67,11 +73,16 @@ describe.each(BACKENDS)('ResourceStore lists on $name', (backend) => {
         labels: batch.labels?.(i) ?? {},
       };
     });
-    const scrambled = [...specs].sort((a, b) => (a.name.split('').reverse().join('') < b.name.split('').reverse().join('') ? -1 : 1));
+    const scrambled = [...specs].sort((a, b) =>
+      a.name.split('').reverse().join('') < b.name.split('').reverse().join('') ? -1 : 1,
+    );
     for (let start = 0; start < scrambled.length; start += 50) {
       await Promise.all(
         scrambled.slice(start, start + 50).map((spec) =>
-          resources.create(spec, { kind: 'Pod', metadata: { name: spec.name, namespace: spec.namespace, labels: spec.labels } }),
+          resources.create(spec, {
+            kind: 'Pod',
+            metadata: { name: spec.name, namespace: spec.namespace, labels: spec.labels },
+          }),
         ),
       );
     }
@@ -84,10 +95,19 @@ describe.each(BACKENDS)('ResourceStore lists on $name', (backend) => {
 
     const first = await resources.list({}, { predicate: EVERYTHING, limit: 17 });
     // Writes after the first page must not show in later pages: they all read the first page's revision.
-    await resources.create({ namespace: 'ns-a', name: 'zz-late' }, { metadata: { name: 'zz-late', namespace: 'ns-a' } });
-    await resources.update({ namespace: 'ns-b', name: 'p-399' }, (current) => ({ ...(current as KubeObject), changed: true }));
+    await resources.create(
+      { namespace: 'ns-a', name: 'zz-late' },
+      { metadata: { name: 'zz-late', namespace: 'ns-a' } },
+    );
+    await resources.update({ namespace: 'ns-b', name: 'p-399' }, (current) => ({
+      ...(current as KubeObject),
+      changed: true,
+    }));
 
-    const pages = [first, ...(await allPages(resources, { predicate: EVERYTHING, limit: 17, continue: first.continue }, 40))];
+    const pages = [
+      first,
+      ...(await allPages(resources, { predicate: EVERYTHING, limit: 17, continue: first.continue }, 40)),
+    ];
 
     expect(pages).toHaveLength(Math.ceil(400 / 17));
     expect(pages.flatMap((page) => page.items.map(keyOf))).toEqual(expectedKeys);
@@ -108,7 +128,10 @@ describe.each(BACKENDS)('ResourceStore lists on $name', (backend) => {
     }
 
     const namespaceOnly = await resources.list({ namespace: 'ns-a' }, { predicate: EVERYTHING });
-    expect(namespaceOnly.items.map(keyOf)).toEqual([...expectedKeys.filter((key) => key.startsWith('ns-a/')), 'ns-a/zz-late']);
+    expect(namespaceOnly.items.map(keyOf)).toEqual([
+      ...expectedKeys.filter((key) => key.startsWith('ns-a/')),
+      'ns-a/zz-late',
+    ]);
     expect(namespaceOnly.continue).toBeUndefined();
   });
 
@@ -143,11 +166,18 @@ describe.each(BACKENDS)('ResourceStore lists on $name', (backend) => {
       const list = await resources.list({}, { predicate: EVERYTHING, resourceVersion });
       expect([list.items.length, list.resourceVersion]).toEqual([5, String(current)]);
     }
-    const exact = await resources.list({}, { predicate: EVERYTHING, resourceVersion: String(threeAt), resourceVersionMatch: 'Exact' });
+    const exact = await resources.list(
+      {},
+      { predicate: EVERYTHING, resourceVersion: String(threeAt), resourceVersionMatch: 'Exact' },
+    );
     expect([exact.items.length, exact.resourceVersion]).toEqual([3, String(threeAt)]);
     // A limit with a resourceVersion and no match means Exact.
     const legacyExact = await resources.list({}, { predicate: EVERYTHING, resourceVersion: String(threeAt), limit: 2 });
-    expect([legacyExact.items.length, legacyExact.resourceVersion, legacyExact.remainingItemCount]).toEqual([2, String(threeAt), 1]);
+    expect([legacyExact.items.length, legacyExact.resourceVersion, legacyExact.remainingItemCount]).toEqual([
+      2,
+      String(threeAt),
+      1,
+    ]);
 
     for (const options of [
       { resourceVersion: String(current + 50) },
@@ -156,27 +186,42 @@ describe.each(BACKENDS)('ResourceStore lists on $name', (backend) => {
     ]) {
       const tooLarge = await objectError(resources.list({}, { predicate: EVERYTHING, ...options }));
       expect(tooLarge.reason).toBe('TooLargeResourceVersion');
-      expect(tooLarge.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${current + 50}, current: \\d+$`));
+      expect(tooLarge.message).toMatch(
+        new RegExp(`^Timeout: Too large resource version: ${current + 50}, current: \\d+$`),
+      );
     }
 
-    const badRequest = await objectError(resources.list({}, { predicate: EVERYTHING, resourceVersion: '5', continue: 'x' }));
-    expect([badRequest.reason, badRequest.message]).toEqual(['BadRequest', 'specifying resource version is not allowed when using continue']);
+    const badRequest = await objectError(
+      resources.list({}, { predicate: EVERYTHING, resourceVersion: '5', continue: 'x' }),
+    );
+    expect([badRequest.reason, badRequest.message]).toEqual([
+      'BadRequest',
+      'specifying resource version is not allowed when using continue',
+    ]);
   });
 
   it('answers 410 for compacted revisions, with a token that resumes at the newest one', async () => {
     const resources = newResources();
     const keys = await createPods(resources, { count: 10 });
     const firstPage = await resources.list({}, { predicate: EVERYTHING, limit: 4 });
-    await resources.create({ namespace: 'ns-b', name: 'zz-late' }, { metadata: { name: 'zz-late', namespace: 'ns-b' } });
+    await resources.create(
+      { namespace: 'ns-b', name: 'zz-late' },
+      { metadata: { name: 'zz-late', namespace: 'ns-b' } },
+    );
     await resources.delete({ namespace: 'ns-a', name: 'p-008' });
     await store.compact(await store.currentRevision());
 
     const exact = await objectError(
-      resources.list({}, { predicate: EVERYTHING, resourceVersion: firstPage.resourceVersion, resourceVersionMatch: 'Exact' }),
+      resources.list(
+        {},
+        { predicate: EVERYTHING, resourceVersion: firstPage.resourceVersion, resourceVersionMatch: 'Exact' },
+      ),
     );
     expect([exact.reason, exact.message]).toEqual(['Expired', LIST_EXPIRED_MESSAGE]);
 
-    const expired = await objectError(resources.list({}, { predicate: EVERYTHING, limit: 4, continue: firstPage.continue }));
+    const expired = await objectError(
+      resources.list({}, { predicate: EVERYTHING, limit: 4, continue: firstPage.continue }),
+    );
     expect([expired.reason, expired.message]).toEqual(['Expired', CONTINUE_EXPIRED_MESSAGE]);
     const newToken = expired.details.continueToken as string;
     const oldPosition = decodeContinueToken(firstPage.continue as string, '');

@@ -19,9 +19,13 @@ function errorOf(action: () => unknown): ObjectError {
 
 describe('keys', () => {
   it('builds namespaced and cluster-scoped keys and list prefixes', () => {
-    expect(objectKey({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns', name: 'a' })).toBe('/registry/pods/ns/a');
+    expect(objectKey({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns', name: 'a' })).toBe(
+      '/registry/pods/ns/a',
+    );
     expect(objectKey({ keyPrefix: '/registry/nodes', namespaced: false }, { name: 'n1' })).toBe('/registry/nodes/n1');
-    expect(scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns' })).toBe('/registry/pods/ns/');
+    expect(scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns' })).toBe(
+      '/registry/pods/ns/',
+    );
     expect(scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, {})).toBe('/registry/pods/');
   });
 
@@ -32,15 +36,17 @@ describe('keys', () => {
     ['a%/b', `Name parameter invalid: "a%/b": may not contain '/';may not contain '%'`],
     ['', 'Name parameter required.'],
   ])('rejects the name %j', (name, message) => {
-    const error = errorOf(() => objectKey({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns', name }));
+    const error = errorOf(() =>
+      objectKey({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: 'ns', name }),
+    );
     expect(error.reason).toBe('BadRequest');
     expect(error.message).toBe(message);
   });
 
   it('rejects a namespace that would escape the prefix', () => {
-    expect(errorOf(() => scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: '..' })).message).toBe(
-      `Namespace parameter invalid: "..": may not be '..'`,
-    );
+    expect(
+      errorOf(() => scopePrefix({ keyPrefix: '/registry/pods', namespaced: true }, { namespace: '..' })).message,
+    ).toBe(`Namespace parameter invalid: "..": may not be '..'`);
   });
 
   it('names resources as the reference does', () => {
@@ -109,10 +115,47 @@ describe('continue tokens', () => {
     ['not base64', '!!!', 'continue key is not valid: illegal base64 data at input byte 0'],
     ['padded', `${raw('{"v":"x"}')}=`, 'continue key is not valid: illegal base64 data at input byte 12'],
     ['not JSON', raw('nope'), 'continue key is not valid: '],
-    ['unknown version', raw('{"v":"v2","rv":3,"start":"a"}'), 'continue key is not valid: server does not recognize this encoded version v2'],
-    ['zero revision', raw('{"v":"meta.k8s.io/v1","rv":0,"start":"a"}'), 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)'],
-    ['empty start', raw('{"v":"meta.k8s.io/v1","rv":3,"start":""}'), 'continue key is not valid: encoded start key empty (version meta.k8s.io/v1)'],
-    ['climbing start', raw('{"v":"meta.k8s.io/v1","rv":3,"start":"../secrets/x"}'), 'continue key is not valid: ../secrets/x'],
+    [
+      'unknown version',
+      raw('{"v":"v2","rv":3,"start":"a"}'),
+      'continue key is not valid: server does not recognize this encoded version v2',
+    ],
+    [
+      'zero revision',
+      raw('{"v":"meta.k8s.io/v1","rv":0,"start":"a"}'),
+      'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)',
+    ],
+    [
+      'empty start',
+      raw('{"v":"meta.k8s.io/v1","rv":3,"start":""}'),
+      'continue key is not valid: encoded start key empty (version meta.k8s.io/v1)',
+    ],
+    [
+      'climbing start',
+      raw('{"v":"meta.k8s.io/v1","rv":3,"start":"../secrets/x"}'),
+      'continue key is not valid: ../secrets/x',
+    ],
+    // Go's unmarshal errors for a revision that is no int64, recorded from kube-apiserver 1.34.4.
+    [
+      'past int64',
+      raw('{"v":"meta.k8s.io/v1","rv":99999999999999999999,"start":"a"}'),
+      'continue key is not valid: json: cannot unmarshal number 99999999999999999999 into Go struct field continueToken.rv of type int64',
+    ],
+    [
+      'a fraction',
+      raw('{"v":"v2","rv":1.5,"start":"a"}'),
+      'continue key is not valid: json: cannot unmarshal number 1.5 into Go struct field continueToken.rv of type int64',
+    ],
+    [
+      'an exponent',
+      raw('{"start":"{\\"rv\\":1}","rv":1e3}'),
+      'continue key is not valid: json: cannot unmarshal number 1e3 into Go struct field continueToken.rv of type int64',
+    ],
+    [
+      'a string',
+      raw('{"v":"meta.k8s.io/v1","rv":"5","start":"a"}'),
+      'continue key is not valid: json: cannot unmarshal string into Go struct field continueToken.rv of type int64',
+    ],
   ])('rejects a token that is %s', (_case, token, message) => {
     const error = errorOf(() => decodeContinueToken(token, prefix));
     expect(error.reason).toBe('BadRequest');
@@ -133,24 +176,68 @@ describe('interpretListOptions', () => {
     ['rv N: Not older than', { resourceVersion: '7' }, { kind: 'notOlderThan', revision: 7 }],
     ['rv N with limit: Exact', { resourceVersion: '7', limit: 5 }, { kind: 'exact', revision: 7 }],
     ['Exact', { resourceVersion: '7', resourceVersionMatch: 'Exact' }, { kind: 'exact', revision: 7 }],
-    ['Exact with limit', { resourceVersion: '7', resourceVersionMatch: 'Exact', limit: 5 }, { kind: 'exact', revision: 7 }],
-    ['NotOlderThan', { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan' }, { kind: 'notOlderThan', revision: 7 }],
-    ['NotOlderThan with limit', { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan', limit: 5 }, { kind: 'notOlderThan', revision: 7 }],
+    [
+      'Exact with limit',
+      { resourceVersion: '7', resourceVersionMatch: 'Exact', limit: 5 },
+      { kind: 'exact', revision: 7 },
+    ],
+    [
+      'NotOlderThan',
+      { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan' },
+      { kind: 'notOlderThan', revision: 7 },
+    ],
+    [
+      'NotOlderThan with limit',
+      { resourceVersion: '7', resourceVersionMatch: 'NotOlderThan', limit: 5 },
+      { kind: 'notOlderThan', revision: 7 },
+    ],
     ['NotOlderThan 0: Any', { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, { kind: 'any' }],
     ['continue', { continue: token, limit: 5 }, { kind: 'continue', revision: 9, startKey: `${prefix}b\u0000` }],
-    ['continue with rv 0', { continue: token, resourceVersion: '0', limit: 5 }, { kind: 'continue', revision: 9, startKey: `${prefix}b\u0000` }],
+    [
+      'continue with rv 0',
+      { continue: token, resourceVersion: '0', limit: 5 },
+      { kind: 'continue', revision: 9, startKey: `${prefix}b\u0000` },
+    ],
   ])('%s', (_case, overrides, expected) => {
     expect(interpretListOptions(options(overrides), prefix)).toEqual(expected);
   });
 
   it.each<[string, Partial<ListOptions>, string]>([
-    ['continue with rv N', { continue: token, resourceVersion: '7' }, 'specifying resource version is not allowed when using continue'],
-    ['Exact without rv', { resourceVersionMatch: 'Exact' }, 'resourceVersionMatch is forbidden unless resourceVersion is provided'],
-    ['NotOlderThan without rv', { resourceVersionMatch: 'NotOlderThan' }, 'resourceVersionMatch is forbidden unless resourceVersion is provided'],
-    ['match with continue', { continue: token, resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, 'resourceVersionMatch is forbidden when continue is provided'],
-    ['Exact 0', { resourceVersion: '0', resourceVersionMatch: 'Exact' }, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
-    ['bad rv', { resourceVersion: 'x1' }, 'invalid resource version: resourceVersion: Invalid value: "x1": strconv.ParseUint: parsing "x1": invalid syntax'],
-    ['bad token', { continue: 'a' }, 'invalid continue token: continue key is not valid: illegal base64 data at input byte 0'],
+    [
+      'continue with rv N',
+      { continue: token, resourceVersion: '7' },
+      'specifying resource version is not allowed when using continue',
+    ],
+    [
+      'Exact without rv',
+      { resourceVersionMatch: 'Exact' },
+      'resourceVersionMatch is forbidden unless resourceVersion is provided',
+    ],
+    [
+      'NotOlderThan without rv',
+      { resourceVersionMatch: 'NotOlderThan' },
+      'resourceVersionMatch is forbidden unless resourceVersion is provided',
+    ],
+    [
+      'match with continue',
+      { continue: token, resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' },
+      'resourceVersionMatch is forbidden when continue is provided',
+    ],
+    [
+      'Exact 0',
+      { resourceVersion: '0', resourceVersionMatch: 'Exact' },
+      'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    ],
+    [
+      'bad rv',
+      { resourceVersion: 'x1' },
+      'invalid resource version: resourceVersion: Invalid value: "x1": strconv.ParseUint: parsing "x1": invalid syntax',
+    ],
+    [
+      'bad token',
+      { continue: 'a' },
+      'invalid continue token: continue key is not valid: illegal base64 data at input byte 0',
+    ],
   ])('rejects %s', (_case, overrides, message) => {
     const error = errorOf(() => interpretListOptions(options(overrides), prefix));
     expect(error.reason).toBe('BadRequest');

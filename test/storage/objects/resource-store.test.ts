@@ -1,7 +1,7 @@
 /** ResourceStore over both real backends: writes, conflicts, reads at revisions and their errors. */
 import { ObjectError } from '../../../storage/errors';
 import { OPTIMISTIC_LOCK_MESSAGE, ResourceStore } from '../../../storage/objects/resource-store';
-import type { KubeObject } from '../../../storage/objects/types';
+import type { KubeObject } from '../../../api/objects';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, RunningBackend } from './backends';
 
@@ -16,7 +16,12 @@ async function objectError(promise: Promise<unknown>): Promise<ObjectError> {
 }
 
 function pod(name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject {
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', uid: `uid-${name}`, ...extra }, spec: { n: 0 } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ns', uid: `uid-${name}`, ...extra },
+    spec: { n: 0 },
+  };
 }
 
 describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
@@ -47,19 +52,33 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
 
     it('refuses a set resourceVersion, an existing key, and bad names', async () => {
       const resources = pods();
-      const invalid = await objectError(resources.create({ namespace: 'ns', name: 'a' }, pod('a', { resourceVersion: '5' })));
-      expect([invalid.reason, invalid.message]).toEqual(['Invalid', 'resourceVersion should not be set on objects to be created']);
+      const invalid = await objectError(
+        resources.create({ namespace: 'ns', name: 'a' }, pod('a', { resourceVersion: '5' })),
+      );
+      expect([invalid.reason, invalid.message]).toEqual([
+        'Invalid',
+        'resourceVersion should not be set on objects to be created',
+      ]);
       // A dry run writes nothing, so it takes the object as given, as the reference's dry-run storage does.
-      const dryRun = await resources.create({ namespace: 'ns', name: 'dry' }, pod('dry', { resourceVersion: '5' }), { dryRun: true });
+      const dryRun = await resources.create({ namespace: 'ns', name: 'dry' }, pod('dry', { resourceVersion: '5' }), {
+        dryRun: true,
+      });
       expect(dryRun.metadata.resourceVersion).toBe('5');
       await expect(resources.get({ namespace: 'ns', name: 'dry' })).rejects.toMatchObject({ reason: 'NotFound' });
 
       await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));
       const exists = await objectError(resources.create({ namespace: 'ns', name: 'a' }, pod('a')));
-      expect([exists.reason, exists.message, exists.details.name]).toEqual(['AlreadyExists', 'pods "a" already exists', 'a']);
+      expect([exists.reason, exists.message, exists.details.name]).toEqual([
+        'AlreadyExists',
+        'pods "a" already exists',
+        'a',
+      ]);
 
       const missingNamespace = await objectError(resources.create({ name: 'b' }, pod('b')));
-      expect([missingNamespace.reason, missingNamespace.message]).toEqual(['BadRequest', 'Namespace parameter required.']);
+      expect([missingNamespace.reason, missingNamespace.message]).toEqual([
+        'BadRequest',
+        'Namespace parameter required.',
+      ]);
       const badName = await objectError(resources.create({ namespace: 'ns', name: '..' }, pod('..')));
       expect(badName.reason).toBe('BadRequest');
     });
@@ -82,7 +101,12 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
 
     it('keys cluster-scoped objects by name alone', async () => {
       const keyPrefix = freshPrefix('nodes');
-      const nodes = new ResourceStore({ store, keyPrefix, qualifiedResource: { group: '', resource: 'nodes' }, namespaced: false });
+      const nodes = new ResourceStore({
+        store,
+        keyPrefix,
+        qualifiedResource: { group: '', resource: 'nodes' },
+        namespaced: false,
+      });
       await nodes.create({ name: 'n1' }, { kind: 'Node', metadata: { name: 'n1' } });
       expect((await store.get(`${keyPrefix}/n1`)).kv).toBeDefined();
       expect((await nodes.list({}, { predicate: { everything: true, matches: () => true } })).items).toHaveLength(1);
@@ -97,9 +121,9 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
       expect((await objectError(resources.get({ namespace: 'ns', name: 'a' }))).reason).toBe('NotFound');
 
       await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));
-      expect((await objectError(resources.create({ namespace: 'ns', name: 'a' }, pod('a'), { dryRun: true }))).reason).toBe(
-        'AlreadyExists',
-      );
+      expect(
+        (await objectError(resources.create({ namespace: 'ns', name: 'a' }, pod('a'), { dryRun: true }))).reason,
+      ).toBe('AlreadyExists');
     });
   });
 
@@ -111,12 +135,14 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
 
       const created = await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));
       expect(await resources.get({ namespace: 'ns', name: 'a' }, { resourceVersion: '0' })).toEqual(created);
-      expect(await resources.get({ namespace: 'ns', name: 'a' }, { resourceVersion: created.metadata.resourceVersion })).toEqual(
-        created,
-      );
+      expect(
+        await resources.get({ namespace: 'ns', name: 'a' }, { resourceVersion: created.metadata.resourceVersion }),
+      ).toEqual(created);
 
       const current = await store.currentRevision();
-      const tooLarge = await objectError(resources.get({ namespace: 'ns', name: 'a' }, { resourceVersion: String(current + 100) }));
+      const tooLarge = await objectError(
+        resources.get({ namespace: 'ns', name: 'a' }, { resourceVersion: String(current + 100) }),
+      );
       expect(tooLarge.reason).toBe('TooLargeResourceVersion');
       expect(tooLarge.message).toBe(`Timeout: Too large resource version: ${current + 100}, current: ${current}`);
       expect(tooLarge.details.retryAfterSeconds).toBe(1);
@@ -187,8 +213,13 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
       );
 
       await resources.update(key, bump);
-      const stale = await objectError(resources.update(key, bump, { preconditions: { resourceVersion: created.metadata.resourceVersion } }));
-      expect([stale.reason, stale.message]).toEqual(['Conflict', `Operation cannot be fulfilled on pods "a": ${OPTIMISTIC_LOCK_MESSAGE}`]);
+      const stale = await objectError(
+        resources.update(key, bump, { preconditions: { resourceVersion: created.metadata.resourceVersion } }),
+      );
+      expect([stale.reason, stale.message]).toEqual([
+        'Conflict',
+        `Operation cannot be fulfilled on pods "a": ${OPTIMISTIC_LOCK_MESSAGE}`,
+      ]);
 
       const current = await resources.get(key);
       const fresh = await resources.update(key, bump, {
@@ -225,13 +256,15 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
     it('keeps every increment of concurrent updaters on separate clients', async () => {
       const keyPrefix = freshPrefix('configmaps');
       const writers = await Promise.all(
-        Array.from({ length: 4 }, async () =>
-          new ResourceStore({
-            store: await running.connect(),
-            keyPrefix,
-            qualifiedResource: { group: '', resource: 'configmaps' },
-            namespaced: true,
-          }),
+        Array.from(
+          { length: 4 },
+          async () =>
+            new ResourceStore({
+              store: await running.connect(),
+              keyPrefix,
+              qualifiedResource: { group: '', resource: 'configmaps' },
+              namespaced: true,
+            }),
         ),
       );
       await writers[0].create(key, pod('a'));
@@ -290,7 +323,9 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
       expect(await resources.delete(key, { dryRun: true })).toEqual(created);
       expect(await store.currentRevision()).toBe(before);
 
-      await resources.delete(key, { preconditions: { uid: 'uid-a', resourceVersion: created.metadata.resourceVersion } });
+      await resources.delete(key, {
+        preconditions: { uid: 'uid-a', resourceVersion: created.metadata.resourceVersion },
+      });
       expect((await objectError(resources.get(key))).reason).toBe('NotFound');
     });
 
@@ -301,7 +336,8 @@ describe.each(BACKENDS)('ResourceStore on $name', (backend) => {
       await resources.delete(key, {
         validate: async (current) => {
           validated.push(String(current.metadata.resourceVersion));
-          if (validated.length === 1) await resources.update(key, (object) => ({ ...(object as KubeObject), spec: { n: 5 } }));
+          if (validated.length === 1)
+            await resources.update(key, (object) => ({ ...(object as KubeObject), spec: { n: 5 } }));
         },
       });
       expect(validated).toHaveLength(2);

@@ -1,12 +1,17 @@
 /** Watches served straight from both real backends. */
 import { ObjectError } from '../../../storage/errors';
 import { ResourceStore } from '../../../storage/objects/resource-store';
-import { INITIAL_EVENTS_END_ANNOTATION, startStoreWatch, WATCH_EXPIRED_MESSAGE } from '../../../storage/objects/store-watch';
-import { EVERYTHING, KubeObject, ObjectWatch, ObjectWatchEvent, Predicate } from '../../../storage/objects/types';
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  startStoreWatch,
+  WATCH_EXPIRED_MESSAGE,
+} from '../../../storage/objects/store-watch';
+import { EVERYTHING, ObjectWatch, ObjectWatchEvent, Predicate } from '../../../storage/objects/types';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, RunningBackend } from './backends';
 import { readWatch } from './watch-reader';
 
+import { KubeObject } from '../../../api/objects';
 const summary = (event: ObjectWatchEvent | 'end'): string => {
   if (event === 'end') return 'end';
   if (event.type === 'ERROR') return `ERROR ${event.error.message}`;
@@ -34,7 +39,12 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
   afterAll(() => running.stop());
 
   const newResources = (): ResourceStore =>
-    new ResourceStore({ store, keyPrefix: freshPrefix('pods'), qualifiedResource: { group: '', resource: 'pods' }, namespaced: true });
+    new ResourceStore({
+      store,
+      keyPrefix: freshPrefix('pods'),
+      qualifiedResource: { group: '', resource: 'pods' },
+      namespaced: true,
+    });
   const track = (watch: ObjectWatch): ObjectWatch => {
     watches.push(watch);
     return watch;
@@ -43,9 +53,19 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
   it('from a resourceVersion: the events after it, a deletion at its own revision', async () => {
     const resources = newResources();
     const a = await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));
-    const watch = readWatch(track(await resources.watch({ namespace: 'ns' }, { predicate: EVERYTHING, resourceVersion: a.metadata.resourceVersion })));
+    const watch = readWatch(
+      track(
+        await resources.watch(
+          { namespace: 'ns' },
+          { predicate: EVERYTHING, resourceVersion: a.metadata.resourceVersion },
+        ),
+      ),
+    );
 
-    const modified = await resources.update({ namespace: 'ns', name: 'a' }, (current) => ({ ...(current as KubeObject), spec: { n: 1 } }));
+    const modified = await resources.update({ namespace: 'ns', name: 'a' }, (current) => ({
+      ...(current as KubeObject),
+      spec: { n: 1 },
+    }));
     const b = await resources.create({ namespace: 'ns', name: 'b' }, pod('b'));
     await resources.create({ namespace: 'other', name: 'c' }, pod('c'));
     const deleted = await resources.delete({ namespace: 'ns', name: 'a' });
@@ -66,7 +86,10 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
     const b = await resources.create({ namespace: 'ns', name: 'b' }, pod('b'));
     const a = await resources.create({ namespace: 'ns', name: 'a' }, pod('a'));
     const watch = readWatch(track(await resources.watch({}, { predicate: EVERYTHING })));
-    expect((await watch.take(2)).map(summary)).toEqual([`ADDED a@${a.metadata.resourceVersion}`, `ADDED b@${b.metadata.resourceVersion}`]);
+    expect((await watch.take(2)).map(summary)).toEqual([
+      `ADDED a@${a.metadata.resourceVersion}`,
+      `ADDED b@${b.metadata.resourceVersion}`,
+    ]);
 
     const c = await resources.create({ namespace: 'ns', name: 'c' }, pod('c'));
     expect(summary(await watch.next())).toBe(`ADDED c@${c.metadata.resourceVersion}`);
@@ -91,7 +114,9 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
     expect(added.type).toBe('ADDED');
     expect(bookmark).toEqual({
       type: 'BOOKMARK',
-      object: { metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } },
+      object: {
+        metadata: { resourceVersion: String(revision), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } },
+      },
     });
   });
 
@@ -99,7 +124,9 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
     const resources = newResources();
     const key = { namespace: 'ns', name: 'a' };
     const created = await resources.create(key, pod('a', { color: 'red' }));
-    const watch = readWatch(track(await resources.watch({}, { predicate: blue, resourceVersion: created.metadata.resourceVersion })));
+    const watch = readWatch(
+      track(await resources.watch({}, { predicate: blue, resourceVersion: created.metadata.resourceVersion })),
+    );
     const paint = (color: string) =>
       resources.update(key, (current) => {
         const object = current as KubeObject;
@@ -127,7 +154,9 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
     // History is kept from the compacted revision on; the watch needs the one after `first`.
     await store.compact(await store.currentRevision());
 
-    const watch = readWatch(track(await resources.watch({}, { predicate: EVERYTHING, resourceVersion: first.metadata.resourceVersion })));
+    const watch = readWatch(
+      track(await resources.watch({}, { predicate: EVERYTHING, resourceVersion: first.metadata.resourceVersion })),
+    );
     const event = await watch.next();
     expect(summary(event)).toBe(`ERROR ${WATCH_EXPIRED_MESSAGE}`);
     const error = event !== 'end' && event.type === 'ERROR' ? event.error : undefined;
@@ -151,9 +180,19 @@ describe.each(BACKENDS)('ResourceStore watch on $name', (backend) => {
     const start = await store.currentRevision();
     const keyPrefix = freshPrefix('pods');
     const slowWatch = track(
-      await startStoreWatch({ store, prefix: `${keyPrefix}/`, options: { predicate: EVERYTHING, resourceVersion: String(start) }, bufferSize: 3 }),
+      await startStoreWatch({
+        store,
+        prefix: `${keyPrefix}/`,
+        options: { predicate: EVERYTHING, resourceVersion: String(start) },
+        bufferSize: 3,
+      }),
     );
-    const writer = new ResourceStore({ store, keyPrefix, qualifiedResource: { group: '', resource: 'pods' }, namespaced: true });
+    const writer = new ResourceStore({
+      store,
+      keyPrefix,
+      qualifiedResource: { group: '', resource: 'pods' },
+      namespaced: true,
+    });
     for (let i = 0; i < 10; i += 1) await writer.create({ namespace: 'ns', name: `p${i}` }, pod(`p${i}`));
     // A fast reader of the same events gets all ten: the slow one was dropped, not the stream.
     const fast = readWatch(track(await writer.watch({}, { predicate: EVERYTHING, resourceVersion: String(start) })));

@@ -36,42 +36,74 @@ export interface CheckOptions {
 
 const CHECKS = (options: CheckOptions): readonly Check[] => {
   const relaxed = (check: CheckFunction): CheckFunction =>
-    options.relaxForUserNamespacePods ? (pod) => (pod.spec.hostUsers === false ? { allowed: true } : check(pod)) : check;
+    options.relaxForUserNamespacePods
+      ? (pod) => (pod.spec.hostUsers === false ? { allowed: true } : check(pod))
+      : check;
   return [
     { id: 'appArmorProfile', level: 'baseline', versions: [{ since: 0, check: baseline.appArmorProfile }] },
     { id: 'capabilities_baseline', level: 'baseline', versions: [{ since: 0, check: baseline.capabilitiesBaseline }] },
     { id: 'hostNamespaces', level: 'baseline', versions: [{ since: 0, check: baseline.hostNamespaces }] },
     { id: 'hostPathVolumes', level: 'baseline', versions: [{ since: 0, check: baseline.hostPathVolumes }] },
     { id: 'hostPorts', level: 'baseline', versions: [{ since: 0, check: baseline.hostPorts }] },
-    { id: 'hostProbesAndHostLifecycle', level: 'baseline', versions: [{ since: 34, check: baseline.hostProbesAndHostLifecycle }] },
+    {
+      id: 'hostProbesAndHostLifecycle',
+      level: 'baseline',
+      versions: [{ since: 34, check: baseline.hostProbesAndHostLifecycle }],
+    },
     { id: 'privileged', level: 'baseline', versions: [{ since: 0, check: baseline.privileged }] },
     { id: 'procMount', level: 'baseline', versions: [{ since: 0, check: relaxed(baseline.procMount) }] },
-    { id: 'seLinuxOptions', level: 'baseline', versions: [{ since: 0, check: baseline.seLinuxOptions1_0 }, { since: 31, check: baseline.seLinuxOptions1_31 }] },
+    {
+      id: 'seLinuxOptions',
+      level: 'baseline',
+      versions: [
+        { since: 0, check: baseline.seLinuxOptions1_0 },
+        { since: 31, check: baseline.seLinuxOptions1_31 },
+      ],
+    },
     {
       id: 'seccompProfile_baseline',
       level: 'baseline',
-      versions: [{ since: 0, check: baseline.seccompProfileBaseline1_0 }, { since: 19, check: baseline.seccompProfileBaseline1_19 }],
+      versions: [
+        { since: 0, check: baseline.seccompProfileBaseline1_0 },
+        { since: 19, check: baseline.seccompProfileBaseline1_19 },
+      ],
     },
     {
       id: 'sysctls',
       level: 'baseline',
-      versions: [{ since: 0, check: baseline.sysctls1_0 }, { since: 27, check: baseline.sysctls1_27 }, { since: 29, check: baseline.sysctls1_29 }, { since: 32, check: baseline.sysctls1_32 }],
+      versions: [
+        { since: 0, check: baseline.sysctls1_0 },
+        { since: 27, check: baseline.sysctls1_27 },
+        { since: 29, check: baseline.sysctls1_29 },
+        { since: 32, check: baseline.sysctls1_32 },
+      ],
     },
     { id: 'windowsHostProcess', level: 'baseline', versions: [{ since: 0, check: baseline.windowsHostProcess }] },
     {
       id: 'allowPrivilegeEscalation',
       level: 'restricted',
-      versions: [{ since: 8, check: restricted.allowPrivilegeEscalation1_8 }, { since: 25, check: restricted.exceptWindows(restricted.allowPrivilegeEscalation1_8) }],
+      versions: [
+        { since: 8, check: restricted.allowPrivilegeEscalation1_8 },
+        { since: 25, check: restricted.exceptWindows(restricted.allowPrivilegeEscalation1_8) },
+      ],
     },
     {
       id: 'capabilities_restricted',
       level: 'restricted',
       versions: [
         { since: 22, check: restricted.capabilitiesRestricted1_22, overrides: ['capabilities_baseline'] },
-        { since: 25, check: restricted.exceptWindows(restricted.capabilitiesRestricted1_22), overrides: ['capabilities_baseline'] },
+        {
+          since: 25,
+          check: restricted.exceptWindows(restricted.capabilitiesRestricted1_22),
+          overrides: ['capabilities_baseline'],
+        },
       ],
     },
-    { id: 'restrictedVolumes', level: 'restricted', versions: [{ since: 0, check: restricted.restrictedVolumes, overrides: ['hostPathVolumes'] }] },
+    {
+      id: 'restrictedVolumes',
+      level: 'restricted',
+      versions: [{ since: 0, check: restricted.restrictedVolumes, overrides: ['hostPathVolumes'] }],
+    },
     { id: 'runAsNonRoot', level: 'restricted', versions: [{ since: 0, check: relaxed(restricted.runAsNonRoot) }] },
     { id: 'runAsUser', level: 'restricted', versions: [{ since: 23, check: relaxed(restricted.runAsUser) }] },
     {
@@ -79,7 +111,11 @@ const CHECKS = (options: CheckOptions): readonly Check[] => {
       level: 'restricted',
       versions: [
         { since: 19, check: restricted.seccompProfileRestricted1_19, overrides: ['seccompProfile_baseline'] },
-        { since: 25, check: restricted.exceptWindows(restricted.seccompProfileRestricted1_19), overrides: ['seccompProfile_baseline'] },
+        {
+          since: 25,
+          check: restricted.exceptWindows(restricted.seccompProfileRestricted1_19),
+          overrides: ['seccompProfile_baseline'],
+        },
       ],
     },
   ];
@@ -108,7 +144,10 @@ export interface Evaluator {
 export function podSecurityEvaluator(options: CheckOptions): Evaluator {
   const checks = CHECKS(options);
   const byId = (a: Check, b: Check) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const ordered = [...checks.filter((check) => check.level === 'baseline').sort(byId), ...checks.filter((check) => check.level === 'restricted').sort(byId)];
+  const ordered = [
+    ...checks.filter((check) => check.level === 'baseline').sort(byId),
+    ...checks.filter((check) => check.level === 'restricted').sort(byId),
+  ];
   // Per level and minor version, the functions to run: computed once, as the reference's registry does.
   const plans = new Map<string, readonly CheckFunction[]>();
   const planFor = (level: Exclude<Level, 'privileged'>, minor: number): readonly CheckFunction[] => {
@@ -119,7 +158,9 @@ export function podSecurityEvaluator(options: CheckOptions): Evaluator {
       .filter((check) => level === 'restricted' || check.level === 'baseline')
       .map((check) => ({ check, entry: inForce(check, minor) }))
       .filter((candidate): candidate is { check: Check; entry: VersionedCheck } => candidate.entry !== undefined);
-    const overridden = new Set(active.filter(({ check }) => check.level === 'restricted').flatMap(({ entry }) => entry.overrides ?? []));
+    const overridden = new Set(
+      active.filter(({ check }) => check.level === 'restricted').flatMap(({ entry }) => entry.overrides ?? []),
+    );
     const plan = active.filter(({ check }) => !overridden.has(check.id)).map(({ entry }) => entry.check);
     plans.set(key, plan);
     return plan;

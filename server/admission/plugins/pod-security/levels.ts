@@ -4,7 +4,7 @@
  * defaults, with the reference's parse errors and its fallbacks: an unreadable enforce label
  * enforces restricted, an unreadable audit or warn level is privileged.
  */
-import { FieldPath, invalid as invalidField } from '../../../validation/field-errors';
+import { FieldPath, invalid as invalidField } from '../../../status/field-errors';
 import type { FieldError } from '../../../status/field-error';
 
 export type Level = 'privileged' | 'baseline' | 'restricted';
@@ -91,7 +91,10 @@ export interface EvaluatedPolicy {
 const LABELS_PATH = FieldPath.root('metadata', 'labels');
 
 /** The policy the labels ask for, on top of `defaults`, as the reference's PolicyToEvaluate reads them. */
-export function policyOfLabels(labels: Readonly<Record<string, string>> | undefined, defaults: Policy): EvaluatedPolicy {
+export function policyOfLabels(
+  labels: Readonly<Record<string, string>> | undefined,
+  defaults: Policy,
+): EvaluatedPolicy {
   const errors: FieldError[] = [];
   if (labels === undefined || Object.keys(labels).length === 0) return { policy: defaults, errors };
   const result: Record<Mode, { level: Level; version: Version }> = {
@@ -99,7 +102,8 @@ export function policyOfLabels(labels: Readonly<Record<string, string>> | undefi
     audit: { ...defaults.audit },
     warn: { ...defaults.warn },
   };
-  const fail = (label: string, value: string, detail: string) => errors.push(invalidField(LABELS_PATH.key(label), value, detail));
+  const fail = (label: string, value: string, detail: string) =>
+    errors.push(invalidField(LABELS_PATH.key(label), value, detail));
   let enforceLevelGiven = false;
   for (const mode of MODES) {
     const levelText = labels[levelLabel(mode)];
@@ -118,7 +122,11 @@ export function policyOfLabels(labels: Readonly<Record<string, string>> | undefi
     }
   }
   // Without its own level, warn follows a stricter enforce level (and its version, without its own).
-  if (labels[levelLabel('warn')] === undefined && enforceLevelGiven && compareLevels(result.enforce.level, result.warn.level) > 0) {
+  if (
+    labels[levelLabel('warn')] === undefined &&
+    enforceLevelGiven &&
+    compareLevels(result.enforce.level, result.warn.level) > 0
+  ) {
     result.warn.level = result.enforce.level;
     if (labels[versionLabel('warn')] === undefined) result.warn.version = result.enforce.version;
   }

@@ -10,12 +10,14 @@ export interface PodView {
 }
 
 /** What a check finds: nothing (allowed), or the reason and detail of its refusal. */
-export type CheckResult = { readonly allowed: true } | { readonly allowed: false; readonly reason: string; readonly detail: string };
+export type CheckResult =
+  { readonly allowed: true } | { readonly allowed: false; readonly reason: string; readonly detail: string };
 
 export const ALLOWED: CheckResult = { allowed: true };
 export const forbid = (reason: string, detail: string): CheckResult => ({ allowed: false, reason, detail });
 
-export const record = (value: unknown): Fields => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {});
+export const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
 export const list = (value: unknown): Fields[] => (Array.isArray(value) ? value.map(record) : []);
 export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 /** Whether a JSON field holds something (the reference's non-nil pointer). */

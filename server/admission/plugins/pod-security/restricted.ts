@@ -4,16 +4,60 @@
  */
 import { seccompSetters } from './baseline';
 import {
-  ALLOWED, containerName, containers, containersPhrase, forbid, isWindows, joinQuote, list, pluralize, present, record, securityContext, sorted, strings,
-  type CheckResult, type Fields, type PodView,
+  ALLOWED,
+  containerName,
+  containers,
+  containersPhrase,
+  forbid,
+  isWindows,
+  joinQuote,
+  list,
+  pluralize,
+  present,
+  record,
+  securityContext,
+  sorted,
+  strings,
+  type CheckResult,
+  type Fields,
+  type PodView,
 } from './pod-view';
 
 /** The volume sources restricted pods may use. */
-const ALLOWED_VOLUME_SOURCES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'image', 'persistentVolumeClaim', 'projected', 'secret'];
+const ALLOWED_VOLUME_SOURCES = [
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'image',
+  'persistentVolumeClaim',
+  'projected',
+  'secret',
+];
 /** The others, in the order the reference names the first one a volume has. */
 const RESTRICTED_VOLUME_SOURCES = [
-  'hostPath', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'nfs', 'iscsi', 'glusterfs', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'fc',
-  'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'portworxVolume', 'scaleIO', 'storageos',
+  'hostPath',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'fc',
+  'azureFile',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
 ];
 
 export function restrictedVolumes({ spec }: PodView): CheckResult {
@@ -32,12 +76,22 @@ export function restrictedVolumes({ spec }: PodView): CheckResult {
 }
 
 export function allowPrivilegeEscalation1_8({ spec }: PodView): CheckResult {
-  const bad = containers(spec).filter((container) => securityContext(container).allowPrivilegeEscalation !== false).map(containerName);
-  return bad.length === 0 ? ALLOWED : forbid('allowPrivilegeEscalation != false', `${containersPhrase(bad)} must set securityContext.allowPrivilegeEscalation=false`);
+  const bad = containers(spec)
+    .filter((container) => securityContext(container).allowPrivilegeEscalation !== false)
+    .map(containerName);
+  return bad.length === 0
+    ? ALLOWED
+    : forbid(
+        'allowPrivilegeEscalation != false',
+        `${containersPhrase(bad)} must set securityContext.allowPrivilegeEscalation=false`,
+      );
 }
 
 /** From 1.25 some checks do not apply to Windows pods. */
-export const exceptWindows = (check: (pod: PodView) => CheckResult) => (pod: PodView): CheckResult => (isWindows(pod.spec) ? ALLOWED : check(pod));
+export const exceptWindows =
+  (check: (pod: PodView) => CheckResult) =>
+  (pod: PodView): CheckResult =>
+    isWindows(pod.spec) ? ALLOWED : check(pod);
 
 export function runAsNonRoot({ spec }: PodView): CheckResult {
   const setters: string[] = [];
@@ -54,8 +108,13 @@ export function runAsNonRoot({ spec }: PodView): CheckResult {
     }
   }
   if (explicit.length > 0) setters.push(containersPhrase(explicit));
-  if (setters.length > 0) return forbid('runAsNonRoot != true', `${setters.join(' and ')} must not set securityContext.runAsNonRoot=false`);
-  if (implicit.length > 0) return forbid('runAsNonRoot != true', `pod or ${containersPhrase(implicit)} must set securityContext.runAsNonRoot=true`);
+  if (setters.length > 0)
+    return forbid('runAsNonRoot != true', `${setters.join(' and ')} must not set securityContext.runAsNonRoot=false`);
+  if (implicit.length > 0)
+    return forbid(
+      'runAsNonRoot != true',
+      `pod or ${containersPhrase(implicit)} must set securityContext.runAsNonRoot=true`,
+    );
   return ALLOWED;
 }
 
@@ -68,9 +127,16 @@ export function runAsUser({ spec }: PodView): CheckResult {
 
 export function seccompProfileRestricted1_19({ spec }: PodView): CheckResult {
   const { setters, values, unsetContainers } = seccompSetters(spec);
-  if (setters.length > 0) return forbid('seccompProfile', `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sorted(values))}`);
+  if (setters.length > 0)
+    return forbid(
+      'seccompProfile',
+      `${setters.join(' and ')} must not set securityContext.seccompProfile.type to ${joinQuote(sorted(values))}`,
+    );
   if (unsetContainers.length > 0) {
-    return forbid('seccompProfile', `pod or ${containersPhrase(unsetContainers)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`);
+    return forbid(
+      'seccompProfile',
+      `pod or ${containersPhrase(unsetContainers)} must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost"`,
+    );
   }
   return ALLOWED;
 }
@@ -91,8 +157,14 @@ export function capabilitiesRestricted1_22({ spec }: PodView): CheckResult {
     for (const capability of forbidden) forbiddenCapabilities.add(capability);
   }
   const details = [
-    ...(missingDropAll.length > 0 ? [`${containersPhrase(missingDropAll)} must set securityContext.capabilities.drop=["ALL"]`] : []),
-    ...(addingForbidden.length > 0 ? [`${containersPhrase(addingForbidden)} must not include ${joinQuote(sorted(forbiddenCapabilities))} in securityContext.capabilities.add`] : []),
+    ...(missingDropAll.length > 0
+      ? [`${containersPhrase(missingDropAll)} must set securityContext.capabilities.drop=["ALL"]`]
+      : []),
+    ...(addingForbidden.length > 0
+      ? [
+          `${containersPhrase(addingForbidden)} must not include ${joinQuote(sorted(forbiddenCapabilities))} in securityContext.capabilities.add`,
+        ]
+      : []),
   ];
   return details.length === 0 ? ALLOWED : forbid('unrestricted capabilities', details.join('; '));
 }

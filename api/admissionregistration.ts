@@ -1,0 +1,92 @@
+/**
+ * ValidatingAdmissionPolicy and its binding, as far as evaluation reads them, and the record of
+ * one admission request they are evaluated against. Plain data: the admission chain builds the
+ * record, looks up params and the namespace, and acts on the outcome.
+ */
+import type { UserInfo } from './user-info';
+import type { GroupVersionKind, GroupVersionResource } from './identity';
+
+export interface LabelSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: ReadonlyArray<{
+    readonly key: string;
+    readonly operator: string;
+    readonly values?: readonly string[];
+  }>;
+}
+
+export interface RuleWithOperations {
+  readonly operations?: readonly string[];
+  readonly apiGroups?: readonly string[];
+  readonly apiVersions?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly resourceNames?: readonly string[];
+  /** `Cluster`, `Namespaced` or `*` (the default). */
+  readonly scope?: string;
+}
+
+export interface MatchResources {
+  readonly namespaceSelector?: LabelSelector;
+  readonly objectSelector?: LabelSelector;
+  readonly resourceRules?: readonly RuleWithOperations[];
+  readonly excludeResourceRules?: readonly RuleWithOperations[];
+  readonly matchPolicy?: 'Exact' | 'Equivalent';
+}
+
+export interface Validation {
+  readonly expression: string;
+  readonly message?: string;
+  readonly messageExpression?: string;
+  /** A Status reason: `Unauthorized`, `Forbidden`, `Invalid` (the default), `RequestEntityTooLarge`. */
+  readonly reason?: string;
+}
+
+export interface ValidatingAdmissionPolicySpec {
+  readonly paramKind?: { readonly apiVersion?: string; readonly kind?: string };
+  readonly matchConstraints?: MatchResources;
+  readonly validations?: readonly Validation[];
+  readonly failurePolicy?: 'Fail' | 'Ignore';
+  readonly auditAnnotations?: ReadonlyArray<{ readonly key: string; readonly valueExpression: string }>;
+  readonly matchConditions?: ReadonlyArray<{ readonly name: string; readonly expression: string }>;
+  readonly variables?: ReadonlyArray<{ readonly name: string; readonly expression: string }>;
+}
+
+export interface ValidatingAdmissionPolicy {
+  readonly metadata: { readonly name: string };
+  readonly spec: ValidatingAdmissionPolicySpec;
+}
+
+export type ValidationAction = 'Deny' | 'Warn' | 'Audit';
+
+export interface ValidatingAdmissionPolicyBinding {
+  readonly metadata: { readonly name: string };
+  readonly spec: {
+    readonly policyName: string;
+    readonly paramRef?: {
+      readonly name?: string;
+      readonly namespace?: string;
+      readonly selector?: LabelSelector;
+      readonly parameterNotFoundAction?: 'Allow' | 'Deny';
+    };
+    readonly matchResources?: MatchResources;
+    readonly validationActions: readonly ValidationAction[];
+  };
+}
+
+type JsonObject = Readonly<Record<string, unknown>>;
+
+/** One admission request, as policies see it. */
+export interface AdmissionAttributes {
+  readonly operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  readonly resource: GroupVersionResource;
+  readonly kind: GroupVersionKind;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly object: JsonObject | null;
+  readonly oldObject: JsonObject | null;
+  readonly userInfo: UserInfo;
+  readonly dryRun: boolean;
+  /** CreateOptions, UpdateOptions or DeleteOptions as sent. */
+  readonly options?: JsonObject | null;
+}

@@ -1,0 +1,184 @@
+/**
+ * The ImagePolicyWebhook plugin: a remote service decides which images pods may run. Each pod
+ * create or update (and each change of its ephemeral containers) is sent as an
+ * imagepolicy.k8s.io/v1alpha1 ImageReview (the images, the pod's `*.image-policy.k8s.io/*`
+ * annotations, the namespace) to the webhook the configuration's kubeconfig names; its answer
+ * is remembered for `allowTTL` or `denyTTL`. When the webhook cannot be reached, `defaultAllow`
+ * decides: the pod is admitted, marked `alpha.image-policy.k8s.io/failed-open`, or refused.
+ *
+ * Configuration, in the file `--admission-control-config-file` names for the plugin (required):
+ *   imagePolicy:
+ *     kubeConfigFile: /path/to/webhook.kubeconfig
+ *     allowTTL: 50        # seconds; 0 for the default (5m), -1 not to remember
+ *     denyTTL: 50         # seconds; 0 for the default (30s), -1 not to remember
+ *     retryBackoff: 500   # milliseconds; 0 for the default (500ms)
+ *     defaultAllow: true
+ */
+import { goDuration } from '../../config/duration';
+import { forbidden } from '../../status/catalogue';
+import { withBackoff } from '../../webhook-client/backoff';
+import { readWebhookKubeconfig } from '../../webhook-client/kubeconfig';
+import { postJson, type PostDestination } from '../../webhook-client/post-json';
+import { AdmissionConfigError } from '../config-error';
+import { refusedName } from '../refused-name';
+import type { AdmissionAttributes, AdmissionPlugin } from '../types';
+
+const FAILED = 'couldn\'t init admission plugin "ImagePolicyWebhook":';
+const REVIEW_VERSION = 'imagepolicy.k8s.io/v1alpha1';
+const AUDIT_PREFIX = 'imagepolicywebhook.image-policy.k8s.io/';
+const FAILED_OPEN_ANNOTATION = 'alpha.image-policy.k8s.io/failed-open';
+const CACHE_SIZE = 1024;
+/** client-go's timeout for a webhook given by kubeconfig. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const MS = 1e6;
+
+export interface ImagePolicyConfiguration {
+  readonly destination: PostDestination;
+  readonly allowTtlMs: number;
+  readonly denyTtlMs: number;
+  readonly retryBackoffMs: number;
+  readonly defaultAllow: boolean;
+}
+
+type Fields = Record<string, unknown>;
+const record = (value: unknown): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : {};
+
+/** The reference's normalizeConfigDuration: -1 turns it off, 0 is the default, else `value` units within bounds. */
+function duration(name: string, value: unknown, unitMs: number, minMs: number, maxMs: number, defaultMs: number) {
+  const given = value === undefined || value === null ? 0 : value;
+  if (typeof given !== 'number' || !Number.isInteger(given))
+    throw new AdmissionConfigError(`${FAILED} image policy webhook ${name} must be an integer`);
+  if (given === -1) return 0;
+  if (given === 0) return defaultMs;
+  const ms = given * unitMs;
+  if (ms < minMs || ms > maxMs)
+    throw new AdmissionConfigError(
+      `${FAILED} valid value is between ${goDuration(minMs * MS)} and ${goDuration(maxMs * MS)}, got ${goDuration(ms * MS)}`,
+    );
+  return ms;
+}
+
+export function imagePolicyConfiguration(configuration: unknown): ImagePolicyConfiguration {
+  if (configuration === undefined) throw new AdmissionConfigError(`${FAILED} no config specified`);
+  const policy = record(record(configuration).imagePolicy);
+  const retryBackoffMs = duration('backoff', policy.retryBackoff, 1, 1e-6, 300_000, 500);
+  const allowTtlMs = duration('allow cache', policy.allowTTL, 1000, 1000, 1_800_000, 300_000);
+  const denyTtlMs = duration('deny cache', policy.denyTTL, 1000, 1000, 1_800_000, 30_000);
+  let destination: PostDestination;
+  try {
+    destination = readWebhookKubeconfig(String(policy.kubeConfigFile ?? ''));
+  } catch (error) {
+    throw new AdmissionConfigError(`${FAILED} ${(error as Error).message}`);
+  }
+  return { destination, allowTtlMs, denyTtlMs, retryBackoffMs, defaultAllow: policy.defaultAllow === true };
+}
+
+interface ReviewStatus {
+  readonly allowed: boolean;
+  readonly reason?: string;
+  readonly auditAnnotations?: Record<string, string>;
+}
+
+/** A webhook answer that may come right on another attempt, as the reference's DefaultShouldRetry. */
+class WebhookFailure extends Error {
+  constructor(
+    message: string,
+    readonly transient: boolean,
+  ) {
+    super(message);
+  }
+}
+
+const TRANSIENT_STATUSES = new Set([429, 500, 504]);
+
+export function imagePolicyWebhookPlugin(configuration: ImagePolicyConfiguration): AdmissionPlugin {
+  // Insertion order is use order: a hit is re-inserted, and the first entry is the least recently used.
+  const cache = new Map<string, { status: ReviewStatus; expires: number }>();
+
+  async function ask(review: object): Promise<ReviewStatus> {
+    const call = async () => {
+      let answer;
+      try {
+        answer = await postJson(configuration.destination, JSON.stringify(review), { timeoutMs: REQUEST_TIMEOUT_MS });
+      } catch (error) {
+        const message = (error as Error).message;
+        throw new WebhookFailure(message, /ECONNRESET|context deadline exceeded/.test(message));
+      }
+      if (answer.status < 200 || answer.status >= 300)
+        throw new WebhookFailure(`Error contacting webhook: ${answer.status}`, TRANSIENT_STATUSES.has(answer.status));
+      try {
+        const status = record((JSON.parse(answer.body.toString('utf8')) as Fields).status);
+        return {
+          allowed: status.allowed === true,
+          reason: typeof status.reason === 'string' ? status.reason : undefined,
+          auditAnnotations: record(status.auditAnnotations) as Record<string, string>,
+        };
+      } catch (error) {
+        throw new WebhookFailure((error as Error).message, false);
+      }
+    };
+    return withBackoff(configuration.retryBackoffMs, call, (error) => (error as WebhookFailure).transient);
+  }
+
+  async function decide(attributes: AdmissionAttributes, spec: Fields): Promise<string | undefined> {
+    const key = JSON.stringify(spec);
+    const now = Date.now();
+    let status = cache.get(key);
+    if (status !== undefined && status.expires > now) {
+      cache.delete(key);
+      cache.set(key, status);
+    } else {
+      let answer: ReviewStatus;
+      try {
+        answer = await ask({ apiVersion: REVIEW_VERSION, kind: 'ImageReview', metadata: {}, spec, status: {} });
+      } catch (error) {
+        if (!configuration.defaultAllow) return (error as Error).message;
+        attributes.auditAnnotations[`${AUDIT_PREFIX}failed-open`] = 'true';
+        const metadata = attributes.object!.metadata;
+        metadata.annotations = { ...metadata.annotations, [FAILED_OPEN_ANNOTATION]: 'true' };
+        return undefined;
+      }
+      status = { status: answer, expires: now + (answer.allowed ? configuration.allowTtlMs : configuration.denyTtlMs) };
+      cache.delete(key);
+      cache.set(key, status);
+      if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    const { allowed, reason, auditAnnotations } = status.status;
+    for (const [name, value] of Object.entries(auditAnnotations ?? {}))
+      attributes.auditAnnotations[`${AUDIT_PREFIX}${name}`] = String(value);
+    if (allowed) return undefined;
+    return reason
+      ? `image policy webhook backend denied one or more images: ${reason}`
+      : 'one or more images rejected by webhook backend';
+  }
+
+  return {
+    name: 'ImagePolicyWebhook',
+    async validate(attributes) {
+      if (attributes.operation !== 'CREATE' && attributes.operation !== 'UPDATE') return;
+      const sub = attributes.subResource;
+      if (attributes.resource.group !== '' || attributes.resource.resource !== 'pods') return;
+      if (sub !== '' && sub !== 'ephemeralcontainers') return;
+      const pod = attributes.object!;
+      const podSpec = record(pod.spec);
+      const containers = (
+        sub === ''
+          ? [...((podSpec.containers as Fields[]) ?? []), ...((podSpec.initContainers as Fields[]) ?? [])]
+          : ((podSpec.ephemeralContainers as Fields[]) ?? [])
+      ).map((container) => ({ image: String(container.image ?? '') }));
+      const annotations = Object.fromEntries(
+        Object.entries(pod.metadata.annotations ?? {})
+          .filter(([name]) => name.includes('.image-policy.k8s.io/'))
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      );
+      const spec: Fields = {
+        ...(containers.length > 0 ? { containers } : {}),
+        ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+        ...(attributes.namespace !== '' ? { namespace: attributes.namespace } : {}),
+      };
+      const refusal = await decide(attributes, spec);
+      if (refusal !== undefined) throw forbidden(attributes.resource, refusedName(attributes), refusal);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** apiextensions.k8s.io/v1: CustomResourceDefinitions, whose objects make new resource types (server/apiextensions/). */
+import { CRD_BEHAVIOUR } from './crd-strategy';
+import type { ResourceType } from '../registry/types';
+import { defineKind } from '../registry/kinds/define';
+
+export const apiextensionsKinds: readonly ResourceType[] = [
+  defineKind({
+    group: 'apiextensions.k8s.io',
+    resource: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    // Where the reference's apiextensions server keeps them (its resources carry their group).
+    storagePrefix: 'apiextensions.k8s.io/customresourcedefinitions',
+    definitionPrefix: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
+    apiextensions: true,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    subresources: { status: true },
+    behaviour: CRD_BEHAVIOUR,
+  }),
+];

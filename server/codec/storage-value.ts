@@ -1,0 +1,126 @@
+/**
+ * Stored values as the reference kube-apiserver 1.34 writes them, so that it and capstan can
+ * serve one etcd: each resource's `ValueCodec` (storage/objects/codec.ts).
+ *
+ * Written (measured by running the reference and reading its etcd values):
+ *   - built-in kinds in `--storage-media-type` (default protobuf in the `k8s\0` envelope, the
+ *     API's own framing), in the reference's storage version: the served storage version
+ *     except where STORED_VERSIONS says (resource.k8s.io is still stored as v1beta2, so that
+ *     a 1.33 server can read it back);
+ *   - CustomResourceDefinitions as JSON in apiextensions.k8s.io/v1beta1, APIServices as JSON,
+ *     whatever the flag (their servers are built with a JSON storage codec);
+ *   - custom resources as JSON with their keys sorted, as Go writes unstructured objects.
+ * JSON values end in a newline and escape `<`, `>`, `&`, U+2028 and U+2029, as Go's encoder does.
+ *
+ * Read: protobuf, JSON, YAML and CBOR values alike (the reference reads them all whatever its
+ * flag says, and values written before a change of `--storage-media-type` stay as they are
+ * until written again), and a built-in kind stored in another version than capstan keeps in
+ * memory is converted on read, as the reference decodes to its internal version.
+ */
+import { parse as parseYaml, stringify as yamlStringify } from 'yaml';
+import type { ValueCodec } from '../../storage/objects/codec';
+import type { StorageMediaType } from '../config/storage-media-type';
+import type { KubeObject } from '../../api/objects';
+import { crdFromV1beta1, crdToV1beta1, CRD_V1BETA1 } from '../registry/conversion/crd-v1beta1';
+import { groupVersionString } from '../../api/identity';
+import { storageGroupVersion, type ResourceType } from '../registry/types';
+import { decodeCbor, SELF_DESCRIBED_CBOR } from './cbor';
+import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-type';
+import type { JsonObject } from './protobuf';
+import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
+
+/** Resources the reference 1.34 stores in another version than capstan keeps them in, by group. */
+const STORED_VERSIONS: Readonly<Record<string, string>> = { 'resource.k8s.io': 'v1beta2' };
+
+/** Groups whose servers store JSON whatever `--storage-media-type` says. */
+const JSON_ONLY_GROUPS = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
+
+export function storageValueCodec(type: ResourceType, mediaType: StorageMediaType): ValueCodec {
+  if (type.protobuf === false) return CUSTOM_RESOURCE_CODEC;
+  const memory = groupVersionString(storageGroupVersion(type));
+  const isCRD = type.group === 'apiextensions.k8s.io' && type.resource === 'customresourcedefinitions';
+  const stored = isCRD
+    ? CRD_V1BETA1
+    : groupVersionString({
+        group: type.storageGroup ?? type.group,
+        version: STORED_VERSIONS[type.group] ?? type.storageVersion,
+      });
+  const format = JSON_ONLY_GROUPS.has(type.group) ? JSON_MEDIA_TYPE : mediaType;
+  if (format === PROTOBUF_MEDIA_TYPE && messageNameFor(stored, type.kind) === undefined) {
+    throw new Error(`${stored}, Kind=${type.kind} has no protobuf form to store`);
+  }
+
+  const toStored = (object: KubeObject): KubeObject => {
+    if (isCRD) return crdToV1beta1(object);
+    if (object.apiVersion === stored && object.kind === type.kind) return object;
+    return { ...object, apiVersion: stored, kind: type.kind };
+  };
+  const toMemory = (object: KubeObject): KubeObject => {
+    if (object.apiVersion === memory) return object;
+    if (isCRD && object.apiVersion === CRD_V1BETA1) return crdFromV1beta1(object);
+    if (type.convert === undefined) return { ...object, apiVersion: memory, kind: type.kind };
+    const converted = type.convert(object, storageGroupVersion(type));
+    if (converted instanceof Promise)
+      throw new Error(`${type.kind} cannot be converted from ${String(object.apiVersion)} while decoding`);
+    return converted;
+  };
+  return {
+    encode: (object) => encodeAs(format, toStored(object)),
+    decode: (value) => toMemory(decodeAny(value)),
+  };
+}
+
+/** Custom resources: sorted JSON, read in whatever version they were stored (conversion happens when served). */
+const CUSTOM_RESOURCE_CODEC: ValueCodec = {
+  encode: (object) => goJson(sortedKeys(object)),
+  decode: (value) => decodeAny(value),
+};
+
+function encodeAs(format: StorageMediaType, object: KubeObject): Buffer {
+  switch (format) {
+    case PROTOBUF_MEDIA_TYPE:
+      return encodeEnvelope(object as unknown as JsonObject);
+    case YAML_MEDIA_TYPE:
+      return Buffer.from(yamlStringify(object));
+    case JSON_MEDIA_TYPE:
+      return goJson(object);
+  }
+}
+
+/** A value in any of the encodings a reference server may have written, by its first bytes. */
+export function decodeAny(value: Buffer): KubeObject {
+  if (value.subarray(0, PROTOBUF_MAGIC.length).equals(PROTOBUF_MAGIC))
+    return decodeEnvelope(value) as unknown as KubeObject;
+  if (value.subarray(0, SELF_DESCRIBED_CBOR.length).equals(SELF_DESCRIBED_CBOR))
+    return decodeCbor(value) as unknown as KubeObject;
+  const text = value.toString('utf8');
+  if (text.trimStart().startsWith('{')) return JSON.parse(text) as KubeObject;
+  const parsed: unknown = parseYaml(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(
+      `couldn't get version/kind; json parse error: ${JSON.stringify(text.slice(0, 40))} is not an object`,
+    );
+  }
+  return parsed as KubeObject;
+}
+
+/** Characters Go's JSON encoder escapes that JSON.stringify leaves as they are. */
+const GO_ESCAPED = /[<>&\u2028\u2029]/g;
+
+/** JSON as Go's encoder writes it: HTML-safe escapes and a final newline. */
+function goJson(value: unknown): Buffer {
+  const text = JSON.stringify(value).replace(
+    GO_ESCAPED,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return Buffer.from(`${text}\n`);
+}
+
+/** A copy with every object's keys in sorted order (Go writes maps so). */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys((value as Record<string, unknown>)[key]);
+  return sorted;
+}

@@ -1,0 +1,46 @@
+/**
+ * The handlers a resource type brings beyond the generic ones: what `ResourceType.handlers`
+ * holds (server/registry/types.ts declares the slot empty, since a handler is built from what
+ * only the layers above the kinds know; this module fills it in).
+ */
+import type { GroupVersionKind } from '../../api/identity';
+import type { Verb } from '../registry/types';
+import type { HandlerScope, ResourceHandler } from './scope';
+
+/** Builds the handler of one endpoint for one served version, from what the generic handlers are built from. */
+export type HandlerFactory = (scope: HandlerScope) => ResourceHandler;
+
+/**
+ * A subresource served by handlers of its own (`serviceaccounts/token`, `pods/eviction`),
+ * beyond the generic status, scale and finalize.
+ */
+export interface SubresourceEndpoint {
+  /** The kind its requests and answers carry (authentication.k8s.io/v1 TokenRequest), as discovery shows it. */
+  readonly kind: GroupVersionKind;
+  /** OpenAPI definition name of that kind. */
+  readonly definition: string;
+  /** One handler per verb it serves (the request's verb: `create` for POST, `get` for GET...). */
+  readonly handlers: Readonly<Partial<Record<Verb, HandlerFactory>>>;
+  /** It streams a backend's answer (pods/log, the proxies, exec): no representation is negotiated for it. */
+  readonly connection?: true;
+  /** The URL past the subresource is a path it proxies (`pods/x/proxy/a/b`); others end at their name. */
+  readonly takesPath?: true;
+}
+
+declare module '../registry/types' {
+  /**
+   * Handlers a type brings beyond the generic ones. Routes dispatch them like the generic ones:
+   * same request information, same scope, same negotiation and error handling. A built-in kind
+   * whose handler needs what exists only once the server starts (a signing key) gets it by
+   * replacing its type: `registry.add({ ...registry.find(v1, 'serviceaccounts'), handlers })`.
+   */
+  interface HandlerSlots {
+    /**
+     * Handlers of the resource itself that take the place of the generic one of their verb (a
+     * review's create, which answers and stores nothing). The verb must also be in `verbs`.
+     */
+    readonly verbs?: Readonly<Partial<Record<Verb, HandlerFactory>>>;
+    /** Subresources by name. */
+    readonly subresources?: Readonly<Record<string, SubresourceEndpoint>>;
+  }
+}

@@ -1,0 +1,366 @@
+/**
+ * Writing answers in the representation the client negotiated: the one place handlers hand an
+ * object, a list or a watch event to, and the one place a Status error is encoded (in the
+ * client's type when it can be, in JSON otherwise, as the reference does).
+ *
+ * Lists go out item by item in JSON (tables too) and protobuf; tables and metadata-only forms
+ * are made here from the served objects; get and list bodies are gzip-compressed when asked.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringify as yamlStringify } from 'yaml';
+import type { KubeObject } from '../../api/objects';
+import { StatusError, type Status } from '../status/status-error';
+import { includeObjectOf, tableInParts, tableOf, type IncludeObject } from '../table/table';
+import type { Printer } from '../table/printer';
+import { queryOf } from '../request/query';
+import {
+  negotiateOutput,
+  serializersFor,
+  wantsPretty,
+  NO_TRANSFORMS,
+  type EndpointRestrictions,
+  type Negotiated,
+  type SerializerInfo,
+} from '../codec/media-type';
+import { asPartialObjectMetadata, partialObjectMetadataListHead, type ListMetadata } from '../table/partial-metadata';
+import { encodeEnvelope, encodeListChunks, encodeWatchFrame } from '../codec/protobuf-envelope';
+import type { JsonObject } from '../codec/protobuf';
+import { acceptsGzip, ResponseBody } from './response-body';
+import { encodeCbor } from '../codec/cbor';
+import { auditOf, auditResponseStatus } from '../audit/record/request-audit';
+import { DEFAULT_REPRESENTATION_SETTINGS, type RepresentationSettings } from '../codec/representation-settings';
+
+/** What a resource endpoint can be answered in. */
+export interface Endpoint {
+  readonly resource: { readonly group: string; readonly resource: string };
+  /** Built-in kinds have a protobuf form; custom resources do not. */
+  readonly protobuf: boolean;
+  /** Kinds that are stored objects print as tables; reviews do not. */
+  readonly table: boolean;
+  /** The table printer of the kind, or of its served version; absent: Name and Created At. */
+  readonly printer?: Printer;
+}
+
+export interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly settings?: RepresentationSettings;
+}
+
+function settingsOf(exchange: { settings?: RepresentationSettings }): RepresentationSettings {
+  return exchange.settings ?? DEFAULT_REPRESENTATION_SETTINGS;
+}
+
+function serializers(endpoint: Endpoint | undefined, settings: RepresentationSettings): SerializerInfo[] {
+  return serializersFor({ protobuf: endpoint?.protobuf ?? true, cbor: settings.cbor });
+}
+
+function restrictionsOf(endpoint: Endpoint): EndpointRestrictions {
+  return { table: endpoint.table, metadata: true };
+}
+
+/** Negotiates a resource endpoint's answer; throws the 406 Status when nothing fits. */
+export function negotiateResponse(
+  exchange: Exchange,
+  endpoint: Endpoint,
+  options: { watch?: boolean } = {},
+): Negotiated {
+  return negotiateOutput({
+    accept: exchange.req.headers.accept,
+    serializers: serializers(endpoint, settingsOf(exchange)),
+    restrictions: restrictionsOf(endpoint),
+    watch: options.watch,
+  });
+}
+
+function contentTypeOf(negotiated: Negotiated): string {
+  return negotiated.serializer.mediaType;
+}
+
+/** A whole value in the negotiated text or binary form. */
+function encodeWhole(req: IncomingMessage, negotiated: Negotiated, value: unknown): Buffer {
+  switch (negotiated.serializer.format) {
+    case 'protobuf':
+      return encodeEnvelope(value as JsonObject);
+    case 'yaml':
+      return Buffer.from(yamlStringify(value, { sortMapEntries: true }));
+    case 'cbor':
+      return encodeCbor(value);
+    case 'json': {
+      const pretty = wantsPretty({ negotiated, query: queryOf(req), userAgent: req.headers['user-agent'] });
+      return Buffer.from((pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n');
+    }
+  }
+}
+
+function compressionAllowed(exchange: Exchange): boolean {
+  return settingsOf(exchange).compression && acceptsGzip(exchange.req.headers['accept-encoding']);
+}
+
+function isStatus(object: unknown): object is Status {
+  return typeof object === 'object' && object !== null && (object as { kind?: unknown }).kind === 'Status';
+}
+
+function goTypeName(kind: string, apiVersion: string): string {
+  const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+  return `*${version}.${kind}`;
+}
+
+/** The object as the negotiated transform shows it (a Table, metadata, or itself). */
+function transformObject(options: {
+  negotiated: Negotiated;
+  endpoint: Endpoint;
+  object: KubeObject;
+  includeObject: IncludeObject;
+}): unknown {
+  const { negotiated, object } = options;
+  const transform = negotiated.transform;
+  if (transform === undefined || isStatus(object)) return object;
+  switch (transform.kind) {
+    case 'Table':
+      return tableOf({
+        printer: options.endpoint.printer,
+        version: transform.version,
+        includeObject: options.includeObject,
+        now: new Date(),
+        objects: [object],
+        metadata: object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {},
+      });
+    case 'PartialObjectMetadata':
+      return asPartialObjectMetadata(object, transform.version);
+    case 'PartialObjectMetadataList':
+      throw notAcceptableTransform(
+        `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(String(object.kind), String(object.apiVersion))})`,
+      );
+  }
+}
+
+function notAcceptableTransform(message: string): StatusError {
+  return new StatusError({ code: 406, reason: 'NotAcceptable', message });
+}
+
+/**
+ * The answer as the request's audit event keeps it: a Status's fields always, the object itself
+ * (as sent: a Table when the client asked for one) only at level RequestResponse, which is the
+ * only time `value` is called.
+ */
+export function auditResponse(res: ServerResponse, value: unknown | (() => unknown)): void {
+  const audit = auditOf(res.req);
+  if (!audit) return;
+  const resolve = () => (typeof value === 'function' ? (value as () => unknown)() : value);
+  if (typeof value !== 'function' && isStatus(value)) auditResponseStatus(res, value);
+  audit.setResponseObject(resolve);
+}
+
+/** One object (get, create, update, patch, delete) with its status code. */
+export async function writeObject(
+  exchange: Exchange & { endpoint: Endpoint; code: number; object: KubeObject; negotiated?: Negotiated },
+): Promise<void> {
+  const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint);
+  const value = transformObject({
+    negotiated,
+    endpoint: exchange.endpoint,
+    object: exchange.object,
+    includeObject: includeObjectOf(queryOf(exchange.req)),
+  });
+  auditResponse(exchange.res, value);
+  const body = new ResponseBody(exchange.res, {
+    code: exchange.code,
+    contentType: contentTypeOf(negotiated),
+    compress: compressionAllowed(exchange),
+  });
+  await body.write(encodeWhole(exchange.req, negotiated, value));
+  await body.end();
+}
+
+export interface ListHead {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: ListMetadata;
+}
+
+/** Items of a JSON array go out in pieces of about this many characters: few writes, little held. */
+const JSON_PIECE_CHARS = 64 * 1024;
+
+/** `head` as JSON with one more member, an array written item by item (as `JSON.stringify` would write the whole). */
+async function writeJsonWithArray(
+  body: ResponseBody,
+  options: { head: object; member: string; values: Iterable<unknown> },
+): Promise<void> {
+  let pending = `${JSON.stringify(options.head).slice(0, -1)},${JSON.stringify(options.member)}:[`;
+  let first = true;
+  for (const value of options.values) {
+    pending += (first ? '' : ',') + JSON.stringify(value);
+    first = false;
+    if (pending.length >= JSON_PIECE_CHARS) {
+      await body.write(pending);
+      pending = '';
+    }
+  }
+  await body.write(`${pending}]}\n`);
+}
+
+/**
+ * An item of a built-in kind's list as the reference writes it: a typed list's items carry no
+ * apiVersion and kind (the list names them once); custom resources' unstructured items, table
+ * rows and watch events keep theirs.
+ */
+function withoutTypeMeta(item: KubeObject): JsonObject {
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = item;
+  return rest as unknown as JsonObject;
+}
+
+/**
+ * A list: JSON, protobuf and JSON tables item by item (no whole-list string or buffer, at most
+ * a piece of the answer at once); YAML, pretty JSON and other tables whole.
+ */
+export async function writeList(
+  exchange: Exchange & { endpoint: Endpoint; head: ListHead; items: readonly KubeObject[]; negotiated?: Negotiated },
+): Promise<void> {
+  const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint);
+  const { head, items } = exchange;
+  const transform = negotiated.transform;
+  const body = new ResponseBody(exchange.res, {
+    code: 200,
+    contentType: contentTypeOf(negotiated),
+    compress: compressionAllowed(exchange),
+  });
+  if (transform?.kind === 'PartialObjectMetadata') {
+    throw notAcceptableTransform(
+      `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(head.kind, head.apiVersion)})`,
+    );
+  }
+  const streamsJson =
+    negotiated.serializer.format === 'json' &&
+    !wantsPretty({ negotiated, query: queryOf(exchange.req), userAgent: exchange.req.headers['user-agent'] });
+  if (transform?.kind === 'Table') {
+    const tableOptions = {
+      printer: exchange.endpoint.printer,
+      version: transform.version,
+      includeObject: includeObjectOf(queryOf(exchange.req)),
+      now: new Date(),
+      objects: items,
+      metadata: head.metadata,
+    };
+    auditResponse(exchange.res, () => tableOf(tableOptions));
+    if (streamsJson) {
+      const { head: tableHead, rows } = tableInParts(tableOptions);
+      await writeJsonWithArray(body, { head: tableHead, member: 'rows', values: rows });
+    } else {
+      await body.write(encodeWhole(exchange.req, negotiated, tableOf(tableOptions)));
+    }
+    await body.end();
+    return;
+  }
+  const metadataOnly = transform?.kind === 'PartialObjectMetadataList';
+  const listHead = metadataOnly ? partialObjectMetadataListHead(head.metadata, transform.version) : head;
+  const itemsShown: readonly JsonObject[] = metadataOnly
+    ? items.map((item) => asPartialObjectMetadata(item, transform.version) as unknown as JsonObject)
+    : exchange.endpoint.protobuf
+      ? items.map(withoutTypeMeta)
+      : (items as unknown as JsonObject[]);
+  auditResponse(exchange.res, () => ({ ...listHead, items: itemsShown }));
+  const format = negotiated.serializer.format;
+  if (format === 'protobuf') {
+    for (const chunk of encodeListChunks(
+      listHead as unknown as { apiVersion: string; kind: string; metadata: JsonObject },
+      itemsShown,
+    ))
+      await body.write(chunk);
+  } else if (streamsJson) {
+    await writeJsonWithArray(body, { head: listHead, member: 'items', values: itemsShown });
+  } else {
+    await body.write(encodeWhole(exchange.req, negotiated, { ...listHead, items: [...itemsShown] }));
+  }
+  await body.end();
+}
+
+/** Encodes the events of one watch in the negotiated form. */
+export interface WatchEncoder {
+  readonly contentType: string;
+  /**
+   * Encoders with the same key turn the same event into the same bytes, so watchers may share
+   * them; absent when the bytes depend on the watch itself (Table rows: columns go with the
+   * first event only, and ages are computed at the time of sending).
+   */
+  readonly shareKey: string | undefined;
+  encode(type: string, object: KubeObject | Status): Buffer;
+}
+
+export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiated?: Negotiated }): WatchEncoder {
+  const negotiated = exchange.negotiated ?? negotiateResponse(exchange, exchange.endpoint, { watch: true });
+  const transform = negotiated.transform;
+  const includeObject = includeObjectOf(queryOf(exchange.req));
+  const format = negotiated.serializer.format;
+  const shareKey =
+    transform?.kind === 'Table'
+      ? undefined
+      : transform === undefined
+        ? format
+        : `${format};as=${transform.kind};v=${transform.version}`;
+  let columnsSent = false;
+  const shown = (object: KubeObject | Status): unknown => {
+    if (transform === undefined || isStatus(object)) return object;
+    if (transform.kind === 'Table') {
+      // A bookmark is a row like any event (the reference converts whatever it sends); the
+      // initial-events-end annotation reaches the client in that row's object.
+      const table = tableOf({
+        printer: exchange.endpoint.printer,
+        version: transform.version,
+        includeObject,
+        now: new Date(),
+        objects: [object],
+        metadata: object.metadata.resourceVersion ? { resourceVersion: object.metadata.resourceVersion } : {},
+        // The reference sends the column definitions with the first event only.
+        omitColumns: columnsSent,
+      });
+      columnsSent = true;
+      return table;
+    }
+    return asPartialObjectMetadata(object, transform.version);
+  };
+  if (format === 'protobuf') {
+    return {
+      contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      shareKey,
+      encode: (type, object) => encodeWatchFrame(type, shown(object) as JsonObject),
+    };
+  }
+  if (format === 'cbor') {
+    // A CBOR sequence: one self-described data item per event.
+    return {
+      contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      shareKey,
+      encode: (type, object) => encodeCbor({ type, object: shown(object) }),
+    };
+  }
+  return {
+    contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+    shareKey,
+    encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(object) }) + '\n'),
+  };
+}
+
+/**
+ * A Status error in the client's type where it can be (no transforms apply to errors);
+ * when nothing the client accepts fits, in JSON, as the reference falls back.
+ */
+export function encodeStatus(
+  exchange: { req: IncomingMessage; settings?: RepresentationSettings },
+  status: Status,
+): { contentType: string; body: Buffer } {
+  let negotiated: Negotiated | undefined;
+  try {
+    negotiated = negotiateOutput({
+      accept: exchange.req.headers.accept,
+      serializers: serializers(undefined, settingsOf(exchange)),
+      restrictions: NO_TRANSFORMS,
+    });
+  } catch {
+    negotiated = undefined;
+  }
+  if (negotiated === undefined) {
+    return { contentType: 'application/json', body: Buffer.from(JSON.stringify(status) + '\n') };
+  }
+  return { contentType: contentTypeOf(negotiated), body: encodeWhole(exchange.req, negotiated, status) };
+}

@@ -1,0 +1,149 @@
+/**
+ * Builders for `FieldError`s (server/registry/types.ts) that print exactly as the reference's
+ * `field.Error.ErrorBody()`: `<Type text>[: <value>][: <detail>]`. Values print the way Go's
+ * fmt does for the types the reference passes: strings quoted, numbers and booleans bare,
+ * string maps and label selectors in `%#v` form, since kubectl users read these texts.
+ */
+import type { FieldError } from './field-error';
+
+/** A field path in the reference's notation: `spec.containers[0].ports[1].name`, `metadata.labels[app]`. */
+export class FieldPath {
+  private constructor(private readonly text: string) {}
+
+  static root(...names: string[]): FieldPath {
+    return new FieldPath(names.join('.'));
+  }
+
+  child(...names: string[]): FieldPath {
+    return new FieldPath([this.text, ...names].filter((part) => part !== '').join('.'));
+  }
+
+  index(i: number): FieldPath {
+    return new FieldPath(`${this.text}[${i}]`);
+  }
+
+  key(k: string): FieldPath {
+    return new FieldPath(`${this.text}[${k}]`);
+  }
+
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** A value that should print as Go's `%#v` would, pre-rendered by the caller. */
+export class GoValue {
+  constructor(readonly text: string) {}
+}
+
+function withDetail(body: string, detail: string): string {
+  return detail === '' ? body : `${body}: ${detail}`;
+}
+
+export function formatValue(value: unknown): string {
+  if (value instanceof GoValue) return value.text;
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+export function required(path: FieldPath, detail = ''): FieldError {
+  return { type: 'FieldValueRequired', field: path.toString(), detail: withDetail('Required value', detail) };
+}
+
+export function invalid(path: FieldPath, value: unknown, detail: string): FieldError {
+  return {
+    type: 'FieldValueInvalid',
+    field: path.toString(),
+    detail: withDetail(`Invalid value: ${formatValue(value)}`, detail),
+  };
+}
+
+export function notSupported(path: FieldPath, value: unknown, supported: readonly string[]): FieldError {
+  const detail = supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '';
+  return {
+    type: 'FieldValueNotSupported',
+    field: path.toString(),
+    detail: withDetail(`Unsupported value: ${formatValue(value)}`, detail),
+  };
+}
+
+export function duplicate(path: FieldPath, value: unknown): FieldError {
+  return { type: 'FieldValueDuplicate', field: path.toString(), detail: `Duplicate value: ${formatValue(value)}` };
+}
+
+export function tooMany(path: FieldPath, actual: number, max: number): FieldError {
+  return {
+    type: 'FieldValueTooMany',
+    field: path.toString(),
+    detail: `Too many: ${actual}: must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
+  };
+}
+
+export function forbidden(path: FieldPath, detail: string): FieldError {
+  return { type: 'FieldValueForbidden', field: path.toString(), detail: withDetail('Forbidden', detail) };
+}
+
+export function tooLong(path: FieldPath, maxBytes: number): FieldError {
+  return {
+    type: 'FieldValueTooLong',
+    field: path.toString(),
+    detail: `Too long: may not be more than ${maxBytes} ${maxBytes === 1 ? 'byte' : 'bytes'}`,
+  };
+}
+
+export const FIELD_IMMUTABLE = 'field is immutable';
+
+/** The reference's ValidateImmutableField: compares deeply, reports the new value. */
+export function immutable(path: FieldPath, next: unknown, old: unknown, shown: unknown = next): FieldError[] {
+  return deepEqual(next, old) ? [] : [invalid(path, shown, FIELD_IMMUTABLE)];
+}
+
+/** Go's `%#v` of a map[string]string: keys sorted, as fmt prints maps. */
+export function goStringMap(map: Record<string, string> | undefined): GoValue {
+  if (map === undefined) return new GoValue('map[string]string(nil)');
+  const entries = Object.keys(map)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(map[k])}`);
+  return new GoValue(`map[string]string{${entries.join(', ')}}`);
+}
+
+interface LabelSelectorShape {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+/** Go's `%#v` of a v1.LabelSelector, as immutable-selector errors print it. */
+export function goLabelSelector(selector: LabelSelectorShape | undefined): GoValue {
+  if (selector === undefined) return new GoValue('null');
+  const labels = selector.matchLabels === undefined ? 'map[string]string(nil)' : goStringMap(selector.matchLabels).text;
+  const expressions =
+    selector.matchExpressions === undefined
+      ? '[]v1.LabelSelectorRequirement(nil)'
+      : `[]v1.LabelSelectorRequirement{${selector.matchExpressions
+          .map(
+            (e) =>
+              `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key)}, Operator:${JSON.stringify(e.operator)}, Values:${
+                e.values === undefined
+                  ? '[]string(nil)'
+                  : `[]string{${e.values.map((v) => JSON.stringify(v)).join(', ')}}`
+              }}`,
+          )
+          .join(', ')}}`;
+  return new GoValue(`v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`);
+}
+
+/** Structural equality of JSON values, ignoring key order. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
+  }
+  const ak = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const bk = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  return ak.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -1,0 +1,120 @@
+/**
+ * Authentication's resources in the registry's handler slots: the create-only reviews
+ * `authentication.k8s.io/v1` SelfSubjectReview and TokenReview (virtual: stored nowhere), and
+ * the `token` subresource of ServiceAccounts (TokenRequest). Registered once the server has
+ * what they need (the token methods, the signing key), so discovery, OpenAPI and routing
+ * treat them like any other endpoint.
+ */
+import type { KubeObject } from '../../api/objects';
+import type { HandlerScope, ResourceHandler } from '../handlers/scope';
+import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
+import { parseWriteOptions, queryOf } from '../request/query';
+import { writeResponse } from '../handlers/scope';
+import { virtualCreateHandler } from '../handlers/virtual-create';
+import type { MutableResourceRegistry } from '../registry/registry';
+import { buildStrategy } from '../registry/strategy';
+import type { ResourceType } from '../registry/types';
+import { readReviewBody } from '../authn/reviews/review-body-io';
+import { selfSubjectReview } from '../authn/reviews/self-subject-review';
+import { tokenReview } from '../authn/reviews/token-review';
+import { tokenRequest, type TokenRequestDeps } from '../authn/service-account/token-request';
+import type { TokenAuthenticator } from '../authn/types';
+
+const GROUP = 'authentication.k8s.io';
+
+function reviewType(resource: string, kind: string, create: (scope: HandlerScope) => ResourceHandler): ResourceType {
+  return {
+    group: GROUP,
+    resource,
+    singular: kind.toLowerCase(),
+    kind,
+    listKind: `${kind}List`,
+    namespaced: false,
+    versions: [{ version: 'v1', definition: `io.k8s.api.authentication.v1.${kind}` }],
+    storageVersion: 'v1',
+    storagePrefix: `${GROUP}/${resource}`,
+    shortNames: [],
+    categories: [],
+    verbs: ['create'],
+    subresources: {},
+    nameRule: 'dns-subdomain',
+    selectableFields: {},
+    strategy: buildStrategy({ namespaced: false, nameRule: 'dns-subdomain', hasStatus: false }),
+    virtual: true,
+    handlers: { verbs: { create } },
+  };
+}
+
+export interface AuthenticationResourceDeps {
+  readonly tokens: TokenAuthenticator;
+  readonly apiAudiences: readonly string[];
+  readonly tokenRequest: TokenRequestDeps;
+  readonly now?: () => Date;
+}
+
+export function registerAuthenticationResources(
+  registry: MutableResourceRegistry,
+  deps: AuthenticationResourceDeps,
+): void {
+  const now = deps.now ?? (() => new Date());
+  registry.add(
+    reviewType(
+      'selfsubjectreviews',
+      'SelfSubjectReview',
+      virtualCreateHandler(async (body, { req }) => selfSubjectReview({ body, user: req.user, now: now() })),
+    ),
+  );
+  registry.add(
+    reviewType(
+      'tokenreviews',
+      'TokenReview',
+      virtualCreateHandler((body, { info }) =>
+        tokenReview({ body, namespace: info.namespace, tokens: deps.tokens, apiAudiences: deps.apiAudiences }),
+      ),
+    ),
+  );
+  const serviceAccounts = registry.find({ group: '', version: 'v1' }, 'serviceaccounts');
+  if (serviceAccounts === undefined) return;
+  registry.add({
+    ...serviceAccounts,
+    handlers: {
+      ...serviceAccounts.handlers,
+      subresources: {
+        ...serviceAccounts.handlers?.subresources,
+        token: {
+          kind: { group: GROUP, version: 'v1', kind: 'TokenRequest' },
+          definition: 'io.k8s.api.authentication.v1.TokenRequest',
+          handlers: {
+            create:
+              (scope) =>
+              async ({ req, res, info }) => {
+                const body = await readReviewBody(req, 'TokenRequest');
+                // Admitted as the reference does (NodeRestriction keeps a node to tokens of its own pods).
+                const query = parseWriteOptions(queryOf(req), 'CreateOptions');
+                await admitSubresourceCreate(
+                  scope,
+                  {
+                    user: req.user,
+                    dryRun: query.dryRun,
+                    options: operationOptions('CreateOptions', query),
+                    subresource: 'token',
+                  },
+                  {
+                    key: { namespace: info.namespace, name: info.name },
+                    kind: { group: GROUP, version: 'v1', kind: 'TokenRequest' },
+                    object: body as KubeObject,
+                  },
+                );
+                await writeResponse(
+                  scope,
+                  res,
+                  201,
+                  await tokenRequest({ body, namespace: info.namespace, name: info.name }, deps.tokenRequest),
+                );
+              },
+          },
+        },
+      },
+    },
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * The variables a ValidatingAdmissionPolicy's expressions are compiled with, typed as the
+ * reference types them: `request` as an AdmissionRequest, `namespaceObject` as a Namespace,
+ * `params` only when the policy has a paramKind, `object` and `oldObject` by a kind's schema
+ * when one is known (type-checking) and dynamic otherwise (write-time validation), `variables`
+ * by what each earlier variable's expression gives, and `authorizer` everywhere but in
+ * messageExpressions.
+ */
+import type { CompileResult, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
+import { celEnvironment } from '../../cel/lazy';
+import type { CelSchema } from '../../cel/schema-types';
+import { AUTHORIZER_VARIABLES } from '../../cel/libraries/request-authorizer';
+
+const STRING: CelSchema = { type: 'string' };
+const GROUP_VERSION_KIND: CelSchema = { type: 'object', properties: { group: STRING, version: STRING, kind: STRING } };
+const GROUP_VERSION_RESOURCE: CelSchema = {
+  type: 'object',
+  properties: { group: STRING, version: STRING, resource: STRING },
+};
+
+/** The `request` variable's type: the AdmissionRequest fields expressions read. */
+const ADMISSION_REQUEST: CelSchema = {
+  type: 'object',
+  properties: {
+    kind: GROUP_VERSION_KIND,
+    resource: GROUP_VERSION_RESOURCE,
+    subResource: STRING,
+    requestKind: GROUP_VERSION_KIND,
+    requestResource: GROUP_VERSION_RESOURCE,
+    requestSubResource: STRING,
+    name: STRING,
+    namespace: STRING,
+    operation: STRING,
+    userInfo: {
+      type: 'object',
+      properties: {
+        username: STRING,
+        uid: STRING,
+        groups: { type: 'array', items: STRING },
+        extra: { type: 'object', additionalProperties: { type: 'array', items: STRING } },
+      },
+    },
+    dryRun: { type: 'boolean' },
+    options: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  },
+};
+
+export interface PolicyTypes {
+  /** The matched kind's schema; absent: dynamic. */
+  readonly object?: CelSchema;
+  /** Whether the policy has a paramKind, and the params' schema when it is known. */
+  readonly params?: { readonly schema?: CelSchema };
+  readonly namespace?: CelSchema;
+}
+
+/** The schema standing for a variable of this CEL type; dynamic for anything but plain values. */
+function schemaOfCelType(type: string): CelSchema {
+  const scalars: Readonly<Record<string, CelSchema>> = {
+    string: STRING,
+    int: { type: 'integer' },
+    double: { type: 'number' },
+    bool: { type: 'boolean' },
+    bytes: { type: 'string', format: 'byte' },
+    'google.protobuf.Timestamp': { type: 'string', format: 'date-time' },
+    'google.protobuf.Duration': { type: 'string', format: 'duration' },
+  };
+  if (scalars[type] !== undefined) return scalars[type];
+  const list = /^list<(.+)>$/.exec(type);
+  if (list) return { type: 'array', items: schemaOfCelType(list[1]) };
+  const map = /^map<string, (.+)>$/.exec(type);
+  if (map) return { type: 'object', additionalProperties: schemaOfCelType(map[1]) };
+  return {};
+}
+
+function declarations(
+  types: PolicyTypes,
+  variables: Readonly<Record<string, CelSchema>>,
+  withAuthorizer: boolean,
+): VariableDeclarations {
+  return {
+    object: types.object ? { schema: types.object } : 'dyn',
+    oldObject: types.object ? { schema: types.object } : 'dyn',
+    request: { schema: ADMISSION_REQUEST },
+    ...(types.params ? { params: types.params.schema ? { schema: types.params.schema } : 'dyn' } : {}),
+    namespaceObject: types.namespace ? { schema: types.namespace } : 'dyn',
+    variables: { schema: { type: 'object', properties: { ...variables } } },
+    ...(withAuthorizer ? AUTHORIZER_VARIABLES : {}),
+  };
+}
+
+export interface PolicyCompilers {
+  /** For everything but messageExpressions. */
+  readonly expressions: ExpressionCompiler;
+  /** For messageExpressions: no `authorizer`. Made on first use (a typed compiler costs milliseconds). */
+  readonly messages: ExpressionCompiler;
+}
+
+/**
+ * Compilers with the policy's variables declared, each typed by its expression as compiled with
+ * the ones before it (dynamic when it does not compile). `onVariable` sees each variable's result.
+ */
+export function policyCompilers(
+  types: PolicyTypes,
+  variables: ReadonlyArray<{ readonly name: string; readonly expression: string }>,
+  onVariable?: (index: number, result: CompileResult) => void,
+): PolicyCompilers {
+  const { ExpressionCompiler } = celEnvironment();
+  const typed: Record<string, CelSchema> = {};
+  let compiler = new ExpressionCompiler(declarations(types, typed, true));
+  for (const [index, { name, expression }] of variables.entries()) {
+    if (typeof expression !== 'string') {
+      typed[name] = {};
+      continue;
+    }
+    const result = compiler.compile(expression);
+    onVariable?.(index, result);
+    typed[name] = result.ok ? schemaOfCelType(result.compiled.outputType) : {};
+    compiler = new ExpressionCompiler(declarations(types, typed, true));
+  }
+  let messages: ExpressionCompiler | undefined;
+  return {
+    expressions: compiler,
+    get messages() {
+      return (messages ??= new ExpressionCompiler(declarations(types, typed, false)));
+    },
+  };
+}

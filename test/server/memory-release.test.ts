@@ -1,0 +1,178 @@
+import { getHeapSpaceStatistics } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import {
+  processMemoryProbe,
+  releaseAfterLoads,
+  releaseStartUpMemory,
+  shouldRelease,
+  type MemoryFigures,
+  type MemoryProbe,
+} from '../../server/memory-release';
+import { waitUntil } from '../helpers/wait-for';
+
+/** Committed bytes of V8's young generation. */
+function youngGenerationBytes(): number {
+  const space = getHeapSpaceStatistics().find(({ space_name }) => space_name === 'new_space');
+  if (!space) throw new Error('no new_space in the heap statistics');
+  return space.physical_space_size;
+}
+
+/** Bytes V8 uses in one of its heap spaces. */
+function spaceUsedBytes(name: string): number {
+  const space = getHeapSpaceStatistics().find(({ space_name }) => space_name === name);
+  if (!space) throw new Error(`no ${name} in the heap statistics`);
+  return space.space_used_size;
+}
+
+/** Allocates short-lived objects fast, as start-up does, so that V8 grows the young generation. */
+function allocateLikeStartUp(): number {
+  let kept = 0;
+  for (let round = 0; round < 200; round++) {
+    const batch = Array.from({ length: 20_000 }, (_, index) => ({ index, name: `object-${round}-${index}` }));
+    kept += batch.length;
+  }
+  return kept;
+}
+
+describe('releaseStartUpMemory', () => {
+  it('shrinks the young generation that a burst of allocation grew', () => {
+    allocateLikeStartUp();
+    const grown = youngGenerationBytes();
+    expect(grown).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+
+    releaseStartUpMemory();
+
+    expect(youngGenerationBytes()).toBeLessThanOrEqual(grown / 4);
+  });
+
+  it('flushes the bytecode of functions run once and not since, as start-up runs its own', () => {
+    // Kept alive, each compiled to its own bytecode (V8 keeps bytecode in its trusted space).
+    // The space also holds whatever else this process compiled, which may or may not be flushed,
+    // so the test judges only the share these functions added.
+    const before = spaceUsedBytes('trusted_space');
+    const functions = Array.from(
+      { length: 3_000 },
+      (_, index) =>
+        new Function(
+          `let sum = 0; for (let k = 0; k < 3; k++) sum += k * ${index}; return { sum, name: 'f${index}' };`,
+        ) as () => unknown,
+    );
+    for (const run of functions) run();
+    const compiled = spaceUsedBytes('trusted_space');
+
+    releaseStartUpMemory();
+
+    expect(spaceUsedBytes('trusted_space') - before).toBeLessThan((compiled - before) / 2);
+    expect(functions.map((run) => run())).toHaveLength(3_000);
+  });
+
+  it('leaves gc unexposed to contexts made afterwards', () => {
+    releaseStartUpMemory();
+    expect(runInNewContext('typeof gc')).toBe('undefined');
+  });
+});
+
+describe('shouldRelease', () => {
+  const MiB = 1 << 20;
+  const settled = { youngCommitted: 1 * MiB, oldCommitted: 100 * MiB, oldUsed: 95 * MiB };
+  const afterLoad = { ...settled, youngCommitted: 128 * MiB };
+  const fragmented = { ...settled, oldCommitted: 200 * MiB };
+
+  it.each([
+    [
+      'a grown young generation after two quiet windows',
+      { quietWindows: 2, msSinceRelease: 120_000, heap: afterLoad },
+      true,
+    ],
+    [
+      'old pages committed and unused after two quiet windows',
+      { quietWindows: 3, msSinceRelease: 120_000, heap: fragmented },
+      true,
+    ],
+    [
+      'a grown heap after one quiet window: a pause in a load',
+      { quietWindows: 1, msSinceRelease: 120_000, heap: afterLoad },
+      false,
+    ],
+    [
+      'a grown heap within 20 s of the last release',
+      { quietWindows: 5, msSinceRelease: 10_000, heap: afterLoad },
+      false,
+    ],
+    ['a settled heap, however quiet', { quietWindows: 10, msSinceRelease: 600_000, heap: settled }, false],
+    [
+      'old pages unused, but no more than the last release left',
+      { quietWindows: 10, msSinceRelease: 600_000, heap: fragmented, slackAfterRelease: 90 * MiB },
+      false,
+    ],
+  ])('%s', (_case, state, expected) => {
+    expect(shouldRelease({ slackAfterRelease: 0, ...state })).toBe(expected);
+  });
+});
+
+describe('releaseAfterLoads', () => {
+  /** A probe whose CPU time advances by each window's scripted milliseconds (then none), with a fixed heap; it counts its heap reads. */
+  function scriptedProbe(cpuMsPerWindow: number[], heap: MemoryFigures): MemoryProbe & { windows(): number } {
+    let cpuMicros = 0;
+    let windows = 0;
+    return {
+      cpuMicros: () => (cpuMicros += (cpuMsPerWindow.shift() ?? 0) * 1000),
+      heap: () => {
+        windows++;
+        return heap;
+      },
+      windows: () => windows,
+    };
+  }
+  const grown = { youngCommitted: 64 << 20, oldCommitted: 0, oldUsed: 0 };
+  const until = (what: () => boolean) => waitUntil('the release watch', what, 5_000, 10);
+
+  it('gives memory back two quiet windows after the load, not while it lasts', async () => {
+    const releasedAt: number[] = [];
+    // The first read is the baseline; then four windows at 80% of a 50 ms window, then quiet ones.
+    const probe = scriptedProbe([0, 40, 40, 40, 40], grown);
+    const watch = releaseAfterLoads({
+      probe,
+      release: () => releasedAt.push(probe.windows()),
+      intervalMs: 50,
+      minReleaseIntervalMs: 0,
+    });
+    try {
+      await until(() => releasedAt.length > 0);
+    } finally {
+      watch.stop();
+    }
+    // The watch's baseline read, four busy windows, two quiet ones.
+    expect(releasedAt[0]).toBe(1 + 4 + 2);
+  });
+
+  it("runs no release within the minimum interval, start-up's release counting as the last", async () => {
+    let releases = 0;
+    const probe = scriptedProbe([], grown);
+    const watch = releaseAfterLoads({ probe, release: () => releases++, intervalMs: 20, minReleaseIntervalMs: 60_000 });
+    try {
+      await until(() => probe.windows() >= 1 + 6);
+    } finally {
+      watch.stop();
+    }
+    expect(releases).toBe(0);
+  });
+
+  it('shrinks the young generation a burst grew, read from V8 itself', async () => {
+    allocateLikeStartUp();
+    const grownBytes = youngGenerationBytes();
+    expect(grownBytes).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+    // This test process's own CPU is not the point here: every window counts as quiet.
+    const watch = releaseAfterLoads({
+      probe: { cpuMicros: () => 0, heap: processMemoryProbe.heap },
+      intervalMs: 50,
+      minReleaseIntervalMs: 0,
+    });
+    try {
+      await until(() => youngGenerationBytes() <= grownBytes / 4);
+    } finally {
+      watch.stop();
+    }
+    expect(youngGenerationBytes()).toBeLessThanOrEqual(grownBytes / 4);
+  });
+});

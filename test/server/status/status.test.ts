@@ -1,0 +1,344 @@
+import * as fieldErrors from '../../../server/status/field-errors';
+import { FieldPath } from '../../../server/status/field-errors';
+import {
+  CompactedError,
+  FutureRevisionError,
+  ObjectError,
+  StoreUnavailableError,
+  ValueTooLargeError,
+} from '../../../storage/errors';
+import { forbiddenError } from '../../../server/authz/forbidden';
+import { attributesFrom } from '../../../server/authz/types';
+import { resolveRequestInfo } from '../../../server/request/request-info';
+import * as catalogue from '../../../server/status/catalogue';
+import { statusErrorFrom } from '../../../server/status/from-error';
+import { StatusError } from '../../../server/status/status-error';
+
+const pods = { group: '', resource: 'pods' };
+const deployments = { group: 'apps', resource: 'deployments' };
+
+describe('the catalogue', () => {
+  const cases: { name: string; error: StatusError; code: number; reason: string; message: string; details?: object }[] =
+    [
+      {
+        name: 'not found, core',
+        error: catalogue.notFound(pods, 'web'),
+        code: 404,
+        reason: 'NotFound',
+        message: 'pods "web" not found',
+        details: { name: 'web', kind: 'pods' },
+      },
+      {
+        name: 'not found, group',
+        error: catalogue.notFound(deployments, 'web'),
+        code: 404,
+        reason: 'NotFound',
+        message: 'deployments.apps "web" not found',
+        details: { name: 'web', group: 'apps', kind: 'deployments' },
+      },
+      {
+        name: 'path not found',
+        error: catalogue.pathNotFound(),
+        code: 404,
+        reason: 'NotFound',
+        message: 'the server could not find the requested resource',
+        details: {},
+      },
+      {
+        name: 'already exists',
+        error: catalogue.alreadyExists(deployments, 'web'),
+        code: 409,
+        reason: 'AlreadyExists',
+        message: 'deployments.apps "web" already exists',
+      },
+      {
+        name: 'object modified',
+        error: catalogue.objectModified(pods, 'web'),
+        code: 409,
+        reason: 'Conflict',
+        message:
+          'Operation cannot be fulfilled on pods "web": the object has been modified; please apply your changes to the latest version and try again',
+      },
+      {
+        name: 'bad request',
+        error: catalogue.badRequest('invalid continue token'),
+        code: 400,
+        reason: 'BadRequest',
+        message: 'invalid continue token',
+      },
+      {
+        name: 'unauthorized',
+        error: catalogue.unauthorized(),
+        code: 401,
+        reason: 'Unauthorized',
+        message: 'Unauthorized',
+      },
+      {
+        name: 'method not supported',
+        error: catalogue.methodNotSupported(deployments, 'watch'),
+        code: 405,
+        reason: 'MethodNotAllowed',
+        message: 'watch is not supported on resources of kind "deployments.apps"',
+      },
+      {
+        name: 'not acceptable',
+        error: catalogue.notAcceptable(['application/json', 'application/yaml']),
+        code: 406,
+        reason: 'NotAcceptable',
+        message: 'only the following media types are accepted: application/json, application/yaml',
+      },
+      {
+        name: 'unsupported media type',
+        error: catalogue.unsupportedMediaType(['application/json']),
+        code: 415,
+        reason: 'UnsupportedMediaType',
+        message: 'the body of the request was in an unknown format - accepted media types include: application/json',
+      },
+      {
+        name: 'entity too large',
+        error: catalogue.requestEntityTooLarge(3145728),
+        code: 413,
+        reason: 'RequestEntityTooLarge',
+        message: 'Request entity too large: limit is 3145728',
+      },
+      { name: 'gone', error: catalogue.gone('too old'), code: 410, reason: 'Gone', message: 'too old' },
+      {
+        name: 'expired',
+        error: catalogue.resourceExpired('The resourceVersion for the provided watch is too old.'),
+        code: 410,
+        reason: 'Expired',
+        message: 'The resourceVersion for the provided watch is too old.',
+      },
+      {
+        name: 'too large resource version',
+        error: catalogue.tooLargeResourceVersion({ requested: 9, current: 5, retryAfterSeconds: 1 }),
+        code: 504,
+        reason: 'Timeout',
+        message: 'Timeout: Too large resource version: 9, current: 5',
+        details: {
+          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+          retryAfterSeconds: 1,
+        },
+      },
+      {
+        name: 'too many requests',
+        error: catalogue.tooManyRequests('storage is (re)initializing', 1),
+        code: 429,
+        reason: 'TooManyRequests',
+        message: 'storage is (re)initializing',
+        details: { retryAfterSeconds: 1 },
+      },
+      {
+        name: 'internal error',
+        error: catalogue.internalError('boom'),
+        code: 500,
+        reason: 'InternalError',
+        message: 'Internal error occurred: boom',
+        details: { causes: [{ message: 'boom' }] },
+      },
+      {
+        name: 'service unavailable',
+        error: catalogue.serviceUnavailable('not ready'),
+        code: 503,
+        reason: 'ServiceUnavailable',
+        message: 'not ready',
+      },
+    ];
+
+  it.each(cases)('$name', ({ error, code, reason, message, details }) => {
+    expect(error.status).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code,
+      reason,
+      message,
+    });
+    if (details) expect(error.status.details).toEqual(details);
+  });
+
+  it('words Invalid with field errors as the reference does', () => {
+    const error = catalogue.invalid({ group: 'apps', kind: 'Deployment' }, 'web', [
+      fieldErrors.required(FieldPath.root('spec', 'selector'), 'must be specified'),
+      fieldErrors.invalid(FieldPath.root('spec', 'replicas'), -1, 'must be greater than or equal to 0'),
+      fieldErrors.notSupported(FieldPath.root('spec', 'strategy', 'type'), 'Fast', ['Recreate', 'RollingUpdate']),
+    ]);
+    expect(error.status.code).toBe(422);
+    expect(error.status.message).toBe(
+      'Deployment.apps "web" is invalid: [spec.selector: Required value: must be specified, ' +
+        'spec.replicas: Invalid value: -1: must be greater than or equal to 0, ' +
+        'spec.strategy.type: Unsupported value: "Fast": supported values: "Recreate", "RollingUpdate"]',
+    );
+    expect(error.status.details).toEqual({
+      name: 'web',
+      group: 'apps',
+      kind: 'Deployment',
+      causes: [
+        { reason: 'FieldValueRequired', message: 'Required value: must be specified', field: 'spec.selector' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: -1: must be greater than or equal to 0',
+          field: 'spec.replicas',
+        },
+        {
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: "Fast": supported values: "Recreate", "RollingUpdate"',
+          field: 'spec.strategy.type',
+        },
+      ],
+    });
+  });
+
+  it('words a single-error Invalid without brackets', () => {
+    const error = catalogue.invalid({ group: '', kind: 'ConfigMap' }, 'cm', [
+      fieldErrors.invalid(
+        FieldPath.root('metadata', 'name'),
+        'A_B',
+        'a lowercase RFC 1123 subdomain must consist of ...',
+      ),
+    ]);
+    expect(error.message).toBe(
+      'ConfigMap "cm" is invalid: metadata.name: Invalid value: "A_B": a lowercase RFC 1123 subdomain must consist of ...',
+    );
+  });
+
+  it('serialises in the reference field order, omitting empty details', () => {
+    expect(JSON.stringify(catalogue.notFound(pods, 'web').status)).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \\"web\\" not found","reason":"NotFound","details":{"name":"web","kind":"pods"},"code":404}',
+    );
+    expect(JSON.stringify(catalogue.badRequest('x').status)).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"x","reason":"BadRequest","code":400}',
+    );
+  });
+});
+
+describe('forbiddenError', () => {
+  const anonymous = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+  const cases = [
+    {
+      name: 'namespaced collection',
+      method: 'GET',
+      path: '/api/v1/namespaces/ns/pods',
+      message:
+        'pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "ns"',
+    },
+    {
+      name: 'cluster scope',
+      method: 'GET',
+      path: '/api/v1/pods',
+      message: 'pods is forbidden: User "system:anonymous" cannot list resource "pods" at the cluster scope'.replace(
+        ' at',
+        ' in API group "" at',
+      ),
+    },
+    {
+      name: 'named, with subresource, in a group',
+      method: 'PUT',
+      path: '/apis/apps/v1/namespaces/ns/deployments/web/scale',
+      message:
+        'deployments.apps "web" is forbidden: User "system:anonymous" cannot update resource "deployments/scale" in API group "apps" in the namespace "ns"',
+    },
+    {
+      name: 'named cluster-scoped',
+      method: 'DELETE',
+      path: '/api/v1/nodes/n1',
+      message:
+        'nodes "n1" is forbidden: User "system:anonymous" cannot delete resource "nodes" in API group "" at the cluster scope',
+    },
+    {
+      name: 'non-resource path',
+      method: 'GET',
+      path: '/metrics',
+      message: 'forbidden: User "system:anonymous" cannot get path "/metrics"',
+    },
+  ];
+  it.each(cases)('$name', ({ method, path, message }) => {
+    const error = forbiddenError(attributesFrom(resolveRequestInfo({ method, path, query: '' }), anonymous), '');
+    expect(error.status.code).toBe(403);
+    expect(error.status.reason).toBe('Forbidden');
+    expect(error.message).toBe(message);
+  });
+
+  it('appends the authorizer reason and escapes HTML from the request', () => {
+    const error = forbiddenError(
+      attributesFrom(resolveRequestInfo({ method: 'GET', path: '/<b>', query: '' }), anonymous),
+      'RBAC: role "x" not found',
+    );
+    expect(error.message).toBe(
+      'forbidden: User "system:anonymous" cannot get path "/&lt;b&gt;": RBAC: role "x" not found',
+    );
+  });
+});
+
+describe('statusErrorFrom', () => {
+  it('keeps StatusErrors', () => {
+    const error = catalogue.badRequest('x');
+    expect(statusErrorFrom(error)).toBe(error);
+  });
+
+  it.each([
+    { reason: 'NotFound', code: 404, statusReason: 'NotFound' },
+    { reason: 'AlreadyExists', code: 409, statusReason: 'AlreadyExists' },
+    { reason: 'Conflict', code: 409, statusReason: 'Conflict' },
+    { reason: 'Expired', code: 410, statusReason: 'Expired' },
+    { reason: 'TooLargeResourceVersion', code: 504, statusReason: 'Timeout' },
+    { reason: 'BadRequest', code: 400, statusReason: 'BadRequest' },
+    { reason: 'Invalid', code: 500, statusReason: '' },
+    { reason: 'InternalError', code: 500, statusReason: 'InternalError' },
+  ] as const)('maps ObjectError $reason to $code', ({ reason, code, statusReason }) => {
+    const status = statusErrorFrom(new ObjectError(reason, 'the text', { name: 'web' }), {
+      resource: deployments,
+    }).status;
+    expect(status).toMatchObject({ code, reason: statusReason, message: 'the text' });
+  });
+
+  it('fills details from the handler context', () => {
+    const status = statusErrorFrom(new ObjectError('NotFound', 'deployments.apps "web" not found', { name: 'web' }), {
+      resource: deployments,
+    }).status;
+    expect(status.details).toEqual({ name: 'web', group: 'apps', kind: 'deployments' });
+  });
+
+  it('carries the fresh continue token of an expired continue', () => {
+    const status = statusErrorFrom(
+      new ObjectError('Expired', 'The provided continue parameter is too old ...', { continueToken: 'abc' }),
+    ).status;
+    expect(status.metadata).toEqual({ continue: 'abc' });
+  });
+
+  it('gives a too-large resource version a Retry-After', () => {
+    const status = statusErrorFrom(
+      new ObjectError('TooLargeResourceVersion', 'Timeout: Too large resource version: 9, current: 5', {
+        retryAfterSeconds: 1,
+      }),
+    ).status;
+    expect(status.details).toEqual({
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    });
+  });
+
+  it('maps raw storage errors', () => {
+    expect(statusErrorFrom(new CompactedError(3, 7)).status).toMatchObject({
+      code: 410,
+      reason: 'Expired',
+      message: 'too old resource version: 3 (7)',
+    });
+    expect(statusErrorFrom(new FutureRevisionError(9, 5)).status).toMatchObject({ code: 504, reason: 'Timeout' });
+    expect(statusErrorFrom(new StoreUnavailableError('etcdserver: request timed out')).status).toMatchObject({
+      code: 504,
+      reason: 'Timeout',
+      message: 'Timeout: request did not complete within requested timeout - etcdserver: request timed out',
+    });
+    expect(statusErrorFrom(new ValueTooLargeError(2_000_000)).status).toMatchObject({
+      code: 413,
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: limit is 1564672',
+    });
+    expect(statusErrorFrom(new TypeError('x is undefined')).status).toMatchObject({
+      code: 500,
+      message: 'x is undefined',
+    });
+  });
+});

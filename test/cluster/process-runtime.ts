@@ -28,7 +28,12 @@ import type { TestServer } from '../helpers/server';
  * into the cache's bin directory by tools/reference/build-controllers.sh, or, `onPath`, the
  * host's own: Debian's etcd), and the entry point a container's command may name it by.
  */
-const IMAGES: readonly { readonly pattern: RegExp; readonly binary: string; readonly onPath?: true; readonly entrypoint: string }[] = [
+const IMAGES: readonly {
+  readonly pattern: RegExp;
+  readonly binary: string;
+  readonly onPath?: true;
+  readonly entrypoint: string;
+}[] = [
   { pattern: /(^|\/)e2e-test-images\/agnhost:/, binary: 'agnhost', entrypoint: '/agnhost' },
   { pattern: /(^|\/)e2e-test-images\/sample-apiserver:/, binary: 'sample-apiserver', entrypoint: '/sample-apiserver' },
   { pattern: /(^|\/)etcd:/, binary: 'etcd', onPath: true, entrypoint: '/usr/local/bin/etcd' },
@@ -76,7 +81,11 @@ interface Volume {
       readonly secret?: ObjectSource & { readonly name?: string };
       readonly configMap?: ObjectSource & { readonly name?: string };
       readonly downwardAPI?: DownwardItems;
-      readonly serviceAccountToken?: { readonly audience?: string; readonly expirationSeconds?: number; readonly path: string };
+      readonly serviceAccountToken?: {
+        readonly audience?: string;
+        readonly expirationSeconds?: number;
+        readonly path: string;
+      };
     }[];
   };
 }
@@ -90,7 +99,12 @@ interface Pod {
     readonly labels?: Readonly<Record<string, string>>;
     readonly annotations?: Readonly<Record<string, string>>;
   };
-  readonly spec: { readonly containers: readonly Container[]; readonly volumes?: readonly Volume[]; readonly restartPolicy?: string; readonly serviceAccountName?: string };
+  readonly spec: {
+    readonly containers: readonly Container[];
+    readonly volumes?: readonly Volume[];
+    readonly restartPolicy?: string;
+    readonly serviceAccountName?: string;
+  };
   readonly status?: { readonly phase?: string; readonly podIP?: string };
 }
 
@@ -135,23 +149,39 @@ type Files = [string, Buffer][];
 /** A volume's files; `missing` when a Secret or ConfigMap it needs is not there yet (a later poll tries again); `unsupported` for a kind this runtime does not write. */
 type VolumeContent = Files | 'missing' | 'unsupported';
 
-const fromBase64 = (data: unknown) => Object.fromEntries(Object.entries((data ?? {}) as Record<string, string>).map(([key, value]) => [key, Buffer.from(value, 'base64')]));
-const fromText = (data: unknown) => Object.fromEntries(Object.entries((data ?? {}) as Record<string, string>).map(([key, value]) => [key, Buffer.from(value)]));
+const fromBase64 = (data: unknown) =>
+  Object.fromEntries(
+    Object.entries((data ?? {}) as Record<string, string>).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
+  );
+const fromText = (data: unknown) =>
+  Object.fromEntries(
+    Object.entries((data ?? {}) as Record<string, string>).map(([key, value]) => [key, Buffer.from(value)]),
+  );
 
 /** A Secret's or ConfigMap's keys (or the listed items) as files. */
-async function objectFiles(server: TestServer, pod: Pod, kind: 'secrets' | 'configmaps', name: string | undefined, source: ObjectSource): Promise<VolumeContent> {
+async function objectFiles(
+  server: TestServer,
+  pod: Pod,
+  kind: 'secrets' | 'configmaps',
+  name: string | undefined,
+  source: ObjectSource,
+): Promise<VolumeContent> {
   const answer = await server.request('GET', `/api/v1/namespaces/${pod.metadata.namespace}/${kind}/${name ?? ''}`);
   if (answer.status === 404) return source.optional === true ? [] : 'missing';
   if (answer.status !== 200) throw new Error(`GET ${kind} ${name}: ${answer.status} ${answer.body}`);
   const object = answer.json<Record<string, unknown>>();
-  const data: Record<string, Buffer> = kind === 'secrets' ? fromBase64(object.data) : { ...fromText(object.data), ...fromBase64(object.binaryData) };
+  const data: Record<string, Buffer> =
+    kind === 'secrets' ? fromBase64(object.data) : { ...fromText(object.data), ...fromBase64(object.binaryData) };
   if (source.items === undefined) return Object.entries(data);
   return source.items.filter((item) => item.key in data).map((item) => [item.path, data[item.key]]);
 }
 
 /** The downward API's files for the pod's own metadata; `unsupported` for a field it does not give. */
 function downwardFiles(pod: Pod, source: DownwardItems): VolumeContent {
-  const asLines = (map: Readonly<Record<string, string>> = {}) => Object.entries(map).map(([key, value]) => `${key}=${JSON.stringify(value)}`).join('\n');
+  const asLines = (map: Readonly<Record<string, string>> = {}) =>
+    Object.entries(map)
+      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .join('\n');
   const fields: Record<string, string> = {
     'metadata.name': pod.metadata.name,
     'metadata.namespace': pod.metadata.namespace,
@@ -169,7 +199,11 @@ function downwardFiles(pod: Pod, source: DownwardItems): VolumeContent {
 }
 
 /** A token of the pod's service account, bound to the pod, as a kubelet requests one (TokenRequest). */
-async function tokenFile(server: TestServer, pod: Pod, source: { readonly audience?: string; readonly expirationSeconds?: number; readonly path: string }): Promise<Files> {
+async function tokenFile(
+  server: TestServer,
+  pod: Pod,
+  source: { readonly audience?: string; readonly expirationSeconds?: number; readonly path: string },
+): Promise<Files> {
   const account = pod.spec.serviceAccountName ?? 'default';
   const request = {
     apiVersion: 'authentication.k8s.io/v1',
@@ -181,7 +215,10 @@ async function tokenFile(server: TestServer, pod: Pod, source: { readonly audien
     },
   };
   const path = `/api/v1/namespaces/${pod.metadata.namespace}/serviceaccounts/${account}/token`;
-  const answer = await server.request('POST', path, { body: JSON.stringify(request), headers: { 'content-type': 'application/json' } });
+  const answer = await server.request('POST', path, {
+    body: JSON.stringify(request),
+    headers: { 'content-type': 'application/json' },
+  });
   if (answer.status !== 201) throw new Error(`POST ${path}: ${answer.status} ${answer.body}`);
   return [[source.path, Buffer.from(answer.json<{ status: { token: string } }>().status.token)]];
 }
@@ -189,16 +226,20 @@ async function tokenFile(server: TestServer, pod: Pod, source: { readonly audien
 async function volumeContent(server: TestServer, pod: Pod, volume: Volume): Promise<VolumeContent> {
   if (volume.emptyDir !== undefined) return [];
   if (volume.secret !== undefined) return objectFiles(server, pod, 'secrets', volume.secret.secretName, volume.secret);
-  if (volume.configMap !== undefined) return objectFiles(server, pod, 'configmaps', volume.configMap.name, volume.configMap);
+  if (volume.configMap !== undefined)
+    return objectFiles(server, pod, 'configmaps', volume.configMap.name, volume.configMap);
   if (volume.downwardAPI !== undefined) return downwardFiles(pod, volume.downwardAPI);
   if (volume.projected === undefined) return 'unsupported';
   const files: Files = [];
   for (const source of volume.projected.sources ?? []) {
     let content: VolumeContent;
-    if (source.secret !== undefined) content = await objectFiles(server, pod, 'secrets', source.secret.name, source.secret);
-    else if (source.configMap !== undefined) content = await objectFiles(server, pod, 'configmaps', source.configMap.name, source.configMap);
+    if (source.secret !== undefined)
+      content = await objectFiles(server, pod, 'secrets', source.secret.name, source.secret);
+    else if (source.configMap !== undefined)
+      content = await objectFiles(server, pod, 'configmaps', source.configMap.name, source.configMap);
     else if (source.downwardAPI !== undefined) content = downwardFiles(pod, source.downwardAPI);
-    else if (source.serviceAccountToken !== undefined) content = await tokenFile(server, pod, source.serviceAccountToken);
+    else if (source.serviceAccountToken !== undefined)
+      content = await tokenFile(server, pod, source.serviceAccountToken);
     else content = 'unsupported';
     if (typeof content === 'string') return content;
     files.push(...content);
@@ -236,17 +277,40 @@ async function writeVolumes(server: TestServer, pod: Pod, podDir: string): Promi
  */
 const BIND_MOUNTS = process.getuid?.() === 0;
 const UNDER_RUN = /^\/(var\/)?run\//;
-const BIND_SCRIPT = 'mount -t tmpfs -o size=1m,mode=755 capstan-pod-run /run || exit 1; while [ "$1" != -- ]; do mkdir -p "$2" && mount --bind "$1" "$2" || exit 1; shift 2; done; shift; exec "$@"';
+const BIND_SCRIPT =
+  'mount -t tmpfs -o size=1m,mode=755 capstan-pod-run /run || exit 1; while [ "$1" != -- ]; do mkdir -p "$2" && mount --bind "$1" "$2" || exit 1; shift 2; done; shift; exec "$@"';
 
 /** `argv`, run with each mount bound at its path first (unshare and sh from util-linux and the base system); `argv` itself when there are none. */
-function withBindMounts(mounts: readonly { readonly from: string; readonly to: string }[], argv: readonly string[]): string[] {
+function withBindMounts(
+  mounts: readonly { readonly from: string; readonly to: string }[],
+  argv: readonly string[],
+): string[] {
   if (mounts.length === 0) return [...argv];
   const pairs = mounts.flatMap((mount) => [mount.to, mount.from]);
-  return ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', BIND_SCRIPT, 'sh', ...pairs, '--', ...argv];
+  return [
+    'unshare',
+    '--mount',
+    '--propagation',
+    'private',
+    '--',
+    'sh',
+    '-c',
+    BIND_SCRIPT,
+    'sh',
+    ...pairs,
+    '--',
+    ...argv,
+  ];
 }
 
 /** Runs `argv` again whenever it exits, until stopped; its output is kept in `running.output`. */
-function supervise(running: RunningContainer, argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, restartPolicy: string): void {
+function supervise(
+  running: RunningContainer,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  restartPolicy: string,
+): void {
   const keep = (chunk: Buffer) => {
     running.output = (running.output + chunk.toString()).slice(-LOG_TAIL_CHARS);
   };
@@ -286,31 +350,59 @@ async function stopContainer(running: RunningContainer): Promise<void> {
 export function startProcessRuntime(server: TestServer, binDir: string, rootDir: string): ProcessRuntime {
   /** By pod uid: the pod's containers that run here. */
   const pods = new Map<string, { readonly dir: string; readonly containers: RunningContainer[] }>();
-  /** Output of containers whose pods are gone, for the logs. */
-  const finished: string[] = [];
+  /** Containers whose pods are gone, for the logs: listed from the moment their stop begins. */
+  const finished: RunningContainer[] = [];
   let polling = true;
   let pollError = '';
   const apiServer = new URL(server.url);
 
   const startPod = async (pod: Pod): Promise<void> => {
-    const runnable = pod.spec.containers.map((container) => ({ container, argv: commandOf(container, binDir) })).filter((each) => each.argv !== undefined);
+    const runnable = pod.spec.containers
+      .map((container) => ({ container, argv: commandOf(container, binDir) }))
+      .filter((each) => each.argv !== undefined);
     if (runnable.length === 0) return;
     const dir = join(rootDir, pod.metadata.uid);
     const volumes = await writeVolumes(server, pod, dir);
     if (volumes === 'missing') return;
     const containers: RunningContainer[] = [];
     for (const { container, argv } of runnable) {
-      const mounts = (container.volumeMounts ?? []).filter((mount) => mount.subPath === undefined).map((mount) => ({ from: mount.mountPath.replace(/\/+$/, ''), to: volumes.get(mount.name) }));
+      const mounts = (container.volumeMounts ?? [])
+        .filter((mount) => mount.subPath === undefined)
+        .map((mount) => ({ from: mount.mountPath.replace(/\/+$/, ''), to: volumes.get(mount.name) }));
       // A mount this runtime cannot stand for (a volume kind it does not write) keeps the container to kwok's pretence.
-      if (mounts.some((mount) => mount.to === undefined) || (container.volumeMounts ?? []).some((mount) => mount.subPath !== undefined)) continue;
+      if (
+        mounts.some((mount) => mount.to === undefined) ||
+        (container.volumeMounts ?? []).some((mount) => mount.subPath !== undefined)
+      )
+        continue;
       const all = mounts as { from: string; to: string }[];
       const bound = BIND_MOUNTS ? all.filter((mount) => UNDER_RUN.test(mount.from)) : [];
       const paths = all.filter((mount) => !bound.includes(mount)).sort((a, b) => b.from.length - a.from.length);
       // A kubelet names the API server's Service to every container; here the server is reached at its own address.
-      const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, KUBERNETES_SERVICE_HOST: apiServer.hostname, KUBERNETES_SERVICE_PORT: apiServer.port };
-      for (const variable of container.env ?? []) if (variable.value !== undefined) env[variable.name] = remapPaths(variable.value, paths);
-      const running: RunningContainer = { label: `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`, backoffMs: RESTART_BACKOFF_MS.first, stopped: false, output: '' };
-      supervise(running, withBindMounts(bound, (argv as string[]).map((arg) => remapPaths(arg, paths))), env, dir, pod.spec.restartPolicy ?? 'Always');
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: dir,
+        KUBERNETES_SERVICE_HOST: apiServer.hostname,
+        KUBERNETES_SERVICE_PORT: apiServer.port,
+      };
+      for (const variable of container.env ?? [])
+        if (variable.value !== undefined) env[variable.name] = remapPaths(variable.value, paths);
+      const running: RunningContainer = {
+        label: `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`,
+        backoffMs: RESTART_BACKOFF_MS.first,
+        stopped: false,
+        output: '',
+      };
+      supervise(
+        running,
+        withBindMounts(
+          bound,
+          (argv as string[]).map((arg) => remapPaths(arg, paths)),
+        ),
+        env,
+        dir,
+        pod.spec.restartPolicy ?? 'Always',
+      );
       containers.push(running);
     }
     pods.set(pod.metadata.uid, { dir, containers });
@@ -320,15 +412,17 @@ export function startProcessRuntime(server: TestServer, binDir: string, rootDir:
     const pod = pods.get(uid);
     if (pod === undefined) return;
     pods.delete(uid);
+    finished.push(...pod.containers);
     await Promise.all(pod.containers.map(stopContainer));
-    for (const container of pod.containers) finished.push(`== ${container.label} (pod gone)\n${container.output}`);
     rmSync(pod.dir, { recursive: true, force: true });
   };
 
   const reconcile = async (): Promise<void> => {
     const answer = await server.request('GET', '/api/v1/pods?fieldSelector=status.phase%3DRunning');
     if (answer.status !== 200) throw new Error(`listing pods: ${answer.status} ${answer.body}`);
-    const running = answer.json<{ items: Pod[] }>().items.filter((pod) => pod.metadata.deletionTimestamp === undefined && pod.status?.podIP);
+    const running = answer
+      .json<{ items: Pod[] }>()
+      .items.filter((pod) => pod.metadata.deletionTimestamp === undefined && pod.status?.podIP);
     const wanted = new Set(running.map((pod) => pod.metadata.uid));
     await Promise.all([...pods.keys()].filter((uid) => !wanted.has(uid)).map(stopPod));
     for (const pod of running) if (!pods.has(pod.metadata.uid)) await startPod(pod);
@@ -345,7 +439,14 @@ export function startProcessRuntime(server: TestServer, binDir: string, rootDir:
   })();
 
   return {
-    logs: () => [...finished, ...[...pods.values()].flatMap((pod) => pod.containers.map((container) => `== ${container.label}\n${container.output}`)), pollError].join('\n'),
+    logs: () =>
+      [
+        ...finished.map((container) => `== ${container.label} (pod gone)\n${container.output}`),
+        ...[...pods.values()].flatMap((pod) =>
+          pod.containers.map((container) => `== ${container.label}\n${container.output}`),
+        ),
+        pollError,
+      ].join('\n'),
     stop: async () => {
       polling = false;
       await loop;

@@ -21,7 +21,11 @@ import { openEtcdStore } from '../../storage/etcd/etcd-store';
 import type { RevisionedStore } from '../../storage/store';
 import { startEtcdCluster, type EtcdCluster } from '../helpers/etcd';
 import { freePort } from '../helpers/ports';
-import { serviceAccountKeyFlags, startReferenceApiserver } from '../helpers/reference-apiserver';
+import {
+  buildReferenceApiserver,
+  serviceAccountKeyFlags,
+  startReferenceApiserver,
+} from '../helpers/reference-apiserver';
 import { ensureBuilt } from '../helpers/capstan-process';
 import { credentialsOf, startServer, type KubeconfigCredentials } from '../helpers/server';
 import { requestOnce, type HttpAnswer } from './cluster';
@@ -30,7 +34,11 @@ import { startControllerManager, type ControllerManager } from './reference-cont
 import { startReconnectingWatcher, type ObservedEvent, type ReconnectingWatcher } from './watch-client';
 import { firstDifference, lostWrites, recordHistory, Writer } from './write-history';
 
+/** The reference binary is built from its Go module when the cache lacks it. */
+const BUILD_TIMEOUT_MS = 40 * 60_000;
+
 jest.setTimeout(420_000);
+beforeAll(() => buildReferenceApiserver(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
 
 const MAKE_CERTS = join(__dirname, '..', '..', 'deploy', 'pki', 'make-certs.sh');
 const NAMESPACE = 'rolling';

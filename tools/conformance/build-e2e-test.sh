@@ -12,11 +12,14 @@ CACHE=${KUBE_REF_CACHE:-$HOME/.cache/kube-ref}
 export PATH="$PATH:/usr/local/go/bin"
 binary="$CACHE/bin/e2e.test"
 stamp="$binary.version"
+mkdir -p "$CACHE/bin" "$CACHE/e2e"
+# Test workers that need it at once build it one at a time: the others wait here, then find it built.
+exec 9>"$CACHE/.build-e2e-test.lock"
+flock 9
 if [ -x "$binary" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$VERSION" ]; then
   echo "$binary" >&2
   exit 0
 fi
-mkdir -p "$CACHE/bin" "$CACHE/e2e"
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$CACHE/e2e"
 . "$here/../reference/scratch-module.sh"

@@ -16,6 +16,9 @@ CACHE=${KUBE_REF_CACHE:-$HOME/.cache/kube-ref}
 BIN="$CACHE/bin"
 export PATH="$PATH:/usr/local/go/bin"
 mkdir -p "$BIN" "$CACHE/controllers"
+# Test workers that need it at once build it one at a time: the others wait here, then find it built.
+exec 9>"$CACHE/.build-controllers.lock"
+flock 9
 here=$(cd "$(dirname "$0")" && pwd)
 
 only=${1:-all}

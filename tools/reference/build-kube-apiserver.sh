@@ -10,6 +10,9 @@ VERSION=${KUBE_VERSION:-1.34.4}
 CACHE=${KUBE_REF_CACHE:-$HOME/.cache/kube-ref}
 export PATH="$PATH:/usr/local/go/bin"
 mkdir -p "$CACHE/bin"
+# Test workers that need it at once build it one at a time: the others wait here, then find it built.
+exec 9>"$CACHE/.build-kube-apiserver.lock"
+flock 9
 # Built already for this release: nothing to do.
 if [ -x "$CACHE/bin/kube-apiserver" ] && "$CACHE/bin/kube-apiserver" --version 2>/dev/null | grep -qx "Kubernetes v$VERSION"; then
   echo "$CACHE/bin/kube-apiserver" >&2

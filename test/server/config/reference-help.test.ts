@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REFERENCE_FLAGS } from '../../../server/config/reference-flags';
 import { ensureBuilt } from '../../helpers/capstan-process';
+import { buildReferenceApiserver, REFERENCE_APISERVER } from '../../helpers/reference-apiserver';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const BUILD_TIMEOUT_MS = 40 * 60_000;
@@ -45,16 +46,8 @@ let referenceHelp: Map<string, HelpFlag>;
 let capstanHelp: Map<string, HelpFlag>;
 
 beforeAll(() => {
-  execFileSync(join(ROOT, 'tools', 'reference', 'build-kube-apiserver.sh'), {
-    stdio: 'inherit',
-    timeout: BUILD_TIMEOUT_MS,
-  });
-  const binary = join(
-    process.env.KUBE_REF_CACHE ?? join(process.env.HOME ?? '/root', '.cache', 'kube-ref'),
-    'bin',
-    'kube-apiserver',
-  );
-  referenceHelp = parseHelp(execFileSync(binary, ['--help'], { encoding: 'utf8' }));
+  buildReferenceApiserver(BUILD_TIMEOUT_MS);
+  referenceHelp = parseHelp(execFileSync(REFERENCE_APISERVER, ['--help'], { encoding: 'utf8' }));
   ensureBuilt();
   capstanHelp = parseHelp(
     execFileSync(join(ROOT, 'bin', 'kube-apiserver'), ['--help'], { encoding: 'utf8', cwd: '/' }),

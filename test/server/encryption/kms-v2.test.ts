@@ -21,7 +21,10 @@ import { startEtcd } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
 import { ANNOTATION, messageType, startKmsPlugin, type TestKmsPlugin } from '../../helpers/kms-plugin';
-import { startReferenceApiserver } from '../../helpers/reference-apiserver';
+import { buildReferenceApiserver, startReferenceApiserver } from '../../helpers/reference-apiserver';
+
+/** The reference binary is built from its Go module when the cache lacks it. */
+const BUILD_TIMEOUT_MS = 40 * 60_000;
 
 const PREFIX = 'k8s:enc:kms:v2:test-kms:';
 const dir = mkdtempSync(join(tmpdir(), 'encryption-kms-'));
@@ -184,6 +187,7 @@ describe('KMS v2 on SQLite', () => {
 });
 
 describe('KMS v2 against the reference kube-apiserver', () => {
+  beforeAll(() => buildReferenceApiserver(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
   it("opens with capstan's provider what the reference stored through the same plugin", async () => {
     const etcd = await startEtcd();
     const raw = await openEtcdStore({ endpoints: etcd.endpoints });

@@ -18,7 +18,10 @@ import { loadEncryptionConfiguration } from '../../../server/encryption/encrypti
 import { buildTransformers } from '../../../server/encryption/encryption-providers';
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
-import { startReferenceApiserver } from '../../helpers/reference-apiserver';
+import { buildReferenceApiserver, startReferenceApiserver } from '../../helpers/reference-apiserver';
+
+/** The reference binary is built from its Go module when the cache lacks it. */
+const BUILD_TIMEOUT_MS = 40 * 60_000;
 
 // tweetnacl is CommonJS without a default export; the test opens boxes with it, apart from capstan's code.
 const nacl = require('tweetnacl') as {
@@ -181,6 +184,7 @@ describe('static providers on SQLite', () => {
 });
 
 describe('static providers on etcd, against the reference kube-apiserver', () => {
+  beforeAll(() => buildReferenceApiserver(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
   let referenceEtcd: EtcdServer;
   let capstanEtcd: EtcdServer;
   let referenceRaw: RevisionedStore;

@@ -68,6 +68,12 @@ export interface MessageLayout {
   readonly ordered: ReadonlyArray<{ readonly field: FieldLayout } | { readonly inline: InlineLayout }>;
   readonly byTag: ReadonlyMap<number, FieldLayout>;
   readonly inlineByTag: ReadonlyMap<number, InlineLayout>;
+  /**
+   * The JSON names of the list and map members without `omitempty` that are not pointers: an
+   * empty one is not on the wire, and the reference's JSON prints the nil it decodes to as
+   * `null` (a HorizontalPodAutoscaler's `status.currentMetrics`).
+   */
+  readonly nullWhenAbsent: readonly string[];
 }
 
 const layouts = new Map<string, MessageLayout>();
@@ -95,16 +101,19 @@ function fieldLayout(name: string, facts: ProtobufField, alwaysInJSON: boolean):
 }
 
 /**
- * A member whose default is its zero value (`containerPort: 0`) is written to JSON even when
- * zero; one with another default (`protocol: TCP`) reads as absent when zero, so that
- * defaulting fills it as the reference's defaulting fills an empty Go string.
+ * A member without `omitempty` whose default is its zero value (`containerPort: 0`) is written
+ * to JSON even when zero. An `omitempty` one (`minReadySeconds`, even with its `+default=0`) is
+ * left out when zero, as the reference's JSON leaves it; one with another default (`protocol:
+ * TCP`) reads as absent when zero, so that defaulting fills it as the reference's defaulting
+ * fills an empty Go string.
  */
-function isZeroDefault(value: unknown): boolean {
-  return value === '' || value === 0 || value === false;
+function writtenWhenZero(facts: ProtobufField, defaultValue: unknown): boolean {
+  return facts.omitempty !== true && (defaultValue === '' || defaultValue === 0 || defaultValue === false);
 }
 
 function buildLayout(name: string): MessageLayout {
   const fields: FieldLayout[] = [];
+  const nullWhenAbsent: string[] = [];
   const inlines: InlineLayout[] = [];
   const message = protobufMessageFor(name);
   if (message !== undefined) {
@@ -114,7 +123,10 @@ function buildLayout(name: string): MessageLayout {
     if (definition === undefined) throw new Error(`no protobuf layout for ${name}`);
     for (const [property, schema] of Object.entries(definition.properties ?? {})) {
       const facts = schema['x-capstan-protobuf'];
-      if (facts !== undefined) fields.push(fieldLayout(property, facts, isZeroDefault(schema.default)));
+      if (facts === undefined) continue;
+      fields.push(fieldLayout(property, facts, writtenWhenZero(facts, schema.default)));
+      if ((facts.repeated === true || facts.map !== undefined) && facts.omitempty !== true && facts.pointer !== true)
+        nullWhenAbsent.push(property);
     }
     for (const inline of definition['x-capstan-protobuf-inline'] ?? [])
       inlines.push({ tag: inline.tag, type: inline.type });
@@ -133,5 +145,6 @@ function buildLayout(name: string): MessageLayout {
     ordered,
     byTag: new Map(fields.map((field) => [field.tag, field])),
     inlineByTag: new Map(inlines.map((inline) => [inline.tag, inline])),
+    nullWhenAbsent,
   };
 }

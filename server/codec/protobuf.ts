@@ -159,6 +159,7 @@ function readFields(reader: Reader, end: number, layout: MessageLayout, object: 
   // A list's items are written even when empty (`"items": []`), as the reference's lists are.
   if (layout.name.endsWith('List') && layout.byTag.get(2)?.name === 'items' && object.items === undefined)
     object.items = [];
+  for (const name of layout.nullWhenAbsent) if (object[name] === undefined) object[name] = null;
 }
 
 function readField(reader: Reader, field: FieldLayout, wire: number, object: JsonObject): void {

@@ -31,6 +31,8 @@ export interface ProtobufField {
   casttype?: string;
   /** The Go member is a pointer: a zero value on the wire is set, not absent. */
   pointer?: boolean;
+  /** The Go member's JSON tag says `omitempty`: the reference's JSON leaves out its zero value. */
+  omitempty?: boolean;
 }
 
 /** An embedded struct inlined into the JSON object but written as one nested message. */

@@ -198,6 +198,7 @@ func (g *generator) addMembers(definition *Schema, walk memberWalk) error {
 			}
 			if protobuf != nil {
 				_, protobuf.Pointer = types.Unalias(field.Type()).(*types.Pointer)
+				protobuf.OmitEmpty = strings.Contains(structTag.Get("json"), "omitempty")
 			}
 			property.Protobuf = protobuf
 		}

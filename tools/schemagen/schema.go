@@ -57,6 +57,9 @@ type ProtobufField struct {
 	CastType string       `json:"casttype,omitempty"`
 	// Pointer: the Go member is a pointer, so a zero value on the wire is set, not absent.
 	Pointer bool `json:"pointer,omitempty"`
+	// OmitEmpty: the Go member's JSON tag says omitempty, so the reference's JSON leaves out
+	// its zero value, which protobuf carries all the same (every non-pointer member is written).
+	OmitEmpty bool `json:"omitempty,omitempty"`
 }
 
 // ProtobufMap is a map field: repeated entry messages with the key at field 1 and the value

@@ -65,19 +65,13 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'CSINode',
     namespaced: false,
     behaviour: {
-      // The reference's Go type has no omitempty on topologyKeys: a driver without keys says null.
+      // The reference's Go type has no omitempty on topologyKeys: a driver without keys says null
+      // (stored in protobuf, which has no empty list, it reads back as null from the decoder).
       defaults: (node) => {
         for (const driver of items((node as Json).spec as Json | undefined, 'drivers'))
           if (!('topologyKeys' in driver)) driver.topologyKeys = null;
       },
       validate: validateCSINode,
-    },
-    // The null is JSON's alone: a protobuf value has no empty list, so reads put it back.
-    readDefaults: (node) => {
-      const drivers = (node.spec as Json | undefined)?.drivers as Json[] | undefined;
-      if (drivers === undefined || drivers.every((driver) => 'topologyKeys' in driver)) return node;
-      const withKeys = drivers.map((driver) => ('topologyKeys' in driver ? driver : { ...driver, topologyKeys: null }));
-      return { ...node, spec: { ...(node.spec as Json), drivers: withKeys } };
     },
   }),
   defineKind({

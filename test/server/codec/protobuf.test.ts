@@ -113,6 +113,22 @@ describe('protobuf wire details', () => {
     expect(port).toEqual({ containerPort: 0 });
   });
 
+  test('a zero `omitempty` member reads as absent though its default is zero (minReadySeconds, +default=0)', () => {
+    const spec = decodeMessage(
+      encodeMessage({ replicas: 1, minReadySeconds: 0 }, 'io.k8s.api.core.v1.ReplicationControllerSpec'),
+      'io.k8s.api.core.v1.ReplicationControllerSpec',
+    );
+    expect(spec).toEqual({ replicas: 1 });
+  });
+
+  test('an empty list member without `omitempty` reads as null, as Go prints the nil it decodes to', () => {
+    const status = decodeMessage(
+      encodeMessage({ desiredReplicas: 1 }, 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus'),
+      'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus',
+    );
+    expect(status).toEqual({ desiredReplicas: 1, currentMetrics: null });
+  });
+
   test('an empty list keeps `items: []`; absent slices stay absent', () => {
     const list = { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '5' }, items: [] };
     const decoded = decodeObject(Buffer.concat([...encodeListChunks(list, [])]));

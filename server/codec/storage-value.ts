@@ -15,7 +15,11 @@
  * Read: protobuf, JSON, YAML and CBOR values alike (the reference reads them all whatever its
  * flag says, and values written before a change of `--storage-media-type` stay as they are
  * until written again), and a built-in kind stored in another version than capstan keeps in
- * memory is converted on read, as the reference decodes to its internal version.
+ * memory is converted on read, as the reference decodes to its internal version. A built-in
+ * kind's defaults are applied to what is read, as the reference's decoder applies them: a value
+ * its registry stored without a field it defaults (a claim's `status.phase`, which it resets on
+ * create) or with one of a pair of fields its conversion keeps in step (a node's `podCIDR`
+ * without `podCIDRs`) reads the same through both servers.
  */
 import { parse as parseYaml, stringify as yamlStringify } from 'yaml';
 import type { ValueCodec } from '../../storage/objects/codec';
@@ -64,9 +68,14 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
       throw new Error(`${type.kind} cannot be converted from ${String(object.apiVersion)} while decoding`);
     return converted;
   };
+  const memoryVersion = storageGroupVersion(type).version;
   return {
     encode: (object) => encodeAs(format, toStored(object)),
-    decode: (value) => toMemory(decodeAny(value)),
+    decode: (value) => {
+      const object = toMemory(decodeAny(value));
+      type.strategy.applyDefaults?.(object, memoryVersion);
+      return object;
+    },
   };
 }
 

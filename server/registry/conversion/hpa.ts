@@ -333,11 +333,12 @@ function toV1(hpa: KubeObject): KubeObject {
     }),
   };
   if (status !== undefined) {
+    // v1's replica counts have no omitempty: printed as 0 where v2 (currentReplicas) omits them.
     out.status = compact({
       observedGeneration: status.observedGeneration,
       lastScaleTime: status.lastScaleTime,
-      currentReplicas: status.currentReplicas,
-      desiredReplicas: status.desiredReplicas,
+      currentReplicas: status.currentReplicas ?? 0,
+      desiredReplicas: status.desiredReplicas ?? 0,
       currentCPUUtilizationPercentage: cpuCurrent,
     });
   }

@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../../api/objects';
 import { child, fill, type Json } from './fill';
 import { defaultPodTemplateSpec } from './pod';
+import { fillTemplateGeneration } from '../conversion/daemon-set-template-generation';
 
 function specOf(object: KubeObject): Json {
   return child(object as Json, 'spec');
@@ -57,4 +58,5 @@ export function defaultDaemonSet(daemonSet: KubeObject): void {
   }
   fill(spec, 'revisionHistoryLimit', 10);
   defaultPodTemplateSpec(spec.template as Json | undefined);
+  fillTemplateGeneration(daemonSet);
 }

@@ -17,6 +17,14 @@ export function defaultJob(job: KubeObject): void {
   fill(spec, 'completionMode', 'NonIndexed');
   fill(spec, 'suspend', false);
   fill(spec, 'podReplacementPolicy', spec.podFailurePolicy !== undefined ? 'Failed' : 'TerminatingOrFailed');
+  fill(spec, 'manualSelector', false);
+  // A Job without labels of its own takes its template's: the very map in the reference, so
+  // the selector labels its registry adds to the template next show on the Job too. Shared
+  // here as well (kinds/batch.ts adds them in place).
+  const templateLabels = ((spec.template as Json | undefined)?.metadata as Json | undefined)?.labels;
+  const labels = job.metadata.labels;
+  if (templateLabels && typeof templateLabels === 'object' && (!labels || Object.keys(labels).length === 0))
+    job.metadata.labels = templateLabels as Record<string, string>;
   defaultPodTemplateSpec(spec.template as Json | undefined);
 }
 

@@ -5,6 +5,30 @@ import { defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
 
 export function defaultPod(pod: KubeObject): void {
   defaultPodObjectSpec(child(pod as Json, 'spec'));
+  const status = (pod as Json).status as Json | undefined;
+  if (status !== undefined) pairSingularAndList(status, 'podIP', 'podIPs', (ip) => ({ ip }));
+}
+
+/**
+ * A field of core/v1 that has a list beside its old single value (a pod's `podIP` and
+ * `podIPs`, a node's `podCIDR` and `podCIDRs`): the reference's conversion to its internal
+ * version keeps only the list, the single value winning where the two disagree, and converting
+ * back sets the single value to the list's first. Every write and every read through it so
+ * leaves the two in step, whichever of them a client set.
+ */
+function pairSingularAndList<T>(
+  parent: Json,
+  singular: string,
+  list: string,
+  entryOf: (value: string) => T,
+  valueOf: (entry: T) => unknown = (entry) => (entry as { ip?: unknown }).ip,
+): void {
+  const one = typeof parent[singular] === 'string' ? (parent[singular] as string) : '';
+  const many = Array.isArray(parent[list]) ? (parent[list] as T[]) : [];
+  if (one !== '' && (many.length === 0 || valueOf(many[0]) !== one)) parent[list] = [entryOf(one)];
+  const first = (parent[list] as T[] | undefined)?.[0];
+  if (first !== undefined && typeof valueOf(first) === 'string' && valueOf(first) !== '')
+    parent[singular] = valueOf(first);
 }
 
 export function defaultPodTemplate(podTemplate: KubeObject): void {
@@ -195,12 +219,23 @@ function foldStringData(secret: KubeObject): void {
 
 export function defaultPersistentVolumeClaim(claim: KubeObject): void {
   fill(child(claim as Json, 'spec'), 'volumeMode', 'Filesystem');
+  defaultPhase(claim, 'Pending');
 }
 
 export function defaultPersistentVolume(volume: KubeObject): void {
   const spec = child(volume as Json, 'spec');
   fill(spec, 'persistentVolumeReclaimPolicy', 'Retain');
   fill(spec, 'volumeMode', 'Filesystem');
+  // The same host path source as a pod volume's, with the same default.
+  const hostPath = spec.hostPath as Json | undefined;
+  if (hostPath) fill(hostPath, 'type', '');
+  defaultPhase(volume, 'Pending');
+}
+
+/** A status without a phase (or with an empty one) gets `phase`, as the reference defaults claims and volumes. */
+function defaultPhase(object: KubeObject, phase: string): void {
+  const status = child(object as Json, 'status');
+  if (status.phase === undefined || status.phase === null || status.phase === '') status.phase = phase;
 }
 
 export function defaultReplicationController(controller: KubeObject): void {
@@ -238,6 +273,15 @@ export function defaultLimitRange(limitRange: KubeObject): void {
 }
 
 export function defaultNode(node: KubeObject): void {
+  const spec = (node as Json).spec as Json | undefined;
+  if (spec !== undefined)
+    pairSingularAndList(
+      spec,
+      'podCIDR',
+      'podCIDRs',
+      (cidr) => cidr,
+      (cidr) => cidr,
+    );
   const status = (node as Json).status as Json | undefined;
   if (status?.capacity && status.allocatable === undefined) status.allocatable = { ...(status.capacity as Json) };
 }

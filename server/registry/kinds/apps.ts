@@ -3,6 +3,7 @@ import * as apps from '../../validation/apps';
 import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
+import { advanceTemplateGeneration, startTemplateGeneration } from '../conversion/daemon-set-template-generation';
 import { controllerRevisionPrinter } from '../../table/admin-printers';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from '../../table/printers';
 
@@ -81,6 +82,8 @@ export const appsKinds: readonly ResourceType[] = [
         numberReady: 0,
       }),
       tracksGeneration: true,
+      prepareForCreate: startTemplateGeneration,
+      prepareForUpdate: advanceTemplateGeneration,
       validate: apps.validateDaemonSet,
       validateUpdate: apps.validateDaemonSetUpdate,
     },

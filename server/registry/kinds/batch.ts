@@ -28,13 +28,13 @@ function generateJobSelector(job: KubeObject): void {
   spec.selector = { matchLabels: { [CONTROLLER_UID_LABEL]: uid } };
   const template = (spec.template ??= {});
   const metadata = (template.metadata ??= {});
-  metadata.labels = {
-    ...metadata.labels,
+  // In place: a Job whose labels defaulted to its template's shares them (defaults/batch.ts).
+  Object.assign((metadata.labels ??= {}), {
     [CONTROLLER_UID_LABEL]: uid,
     [JOB_NAME_LABEL]: name,
     [LEGACY_CONTROLLER_UID_LABEL]: uid,
     [LEGACY_JOB_NAME_LABEL]: name,
-  };
+  });
 }
 
 export const batchKinds: readonly ResourceType[] = [

@@ -313,7 +313,27 @@ describe('versions are converted on read', () => {
     });
     expect(stored.spec.validation).toBeUndefined();
     expect(stored.spec.versions[0]).toEqual({ name: 'v2', served: true, storage: true, schema });
-    expect(decodeStored(type, value)).toEqual({ ...crd, metadata: { ...crd.metadata, resourceVersion: '7' } });
+    // Read back with what the reference's decoder defaults: the singular and list kind names.
+    const names = { plural: 'things', kind: 'Thing', singular: 'thing', listKind: 'ThingList' };
+    expect(decodeStored(type, value)).toEqual({
+      ...crd,
+      metadata: { ...crd.metadata, resourceVersion: '7' },
+      spec: { ...(crd.spec as object), names },
+    });
+  });
+
+  test("a built-in kind is read with the defaults the reference's decoder applies", () => {
+    const claim = decodeStored(
+      builtin('persistentvolumeclaims'),
+      Buffer.from('{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"c"},"spec":{},"status":{}}\n'),
+    );
+    expect(claim.status).toEqual({ phase: 'Pending' });
+    expect(claim.spec).toEqual({ volumeMode: 'Filesystem' });
+    const node = decodeStored(
+      builtin('nodes'),
+      Buffer.from('{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"spec":{"podCIDR":"10.0.0.0/24"}}\n'),
+    );
+    expect(node.spec).toEqual({ podCIDR: '10.0.0.0/24', podCIDRs: ['10.0.0.0/24'] });
   });
 
   test('a custom resource keeps the version it was stored in (it is converted when served)', () => {

@@ -158,6 +158,7 @@ describe('defaults of minimal objects equal the reference’s', () => {
         completionMode: 'NonIndexed',
         suspend: false,
         podReplacementPolicy: 'TerminatingOrFailed',
+        manualSelector: false,
         selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u-1' } },
         template: {
           metadata: { labels },
@@ -170,6 +171,30 @@ describe('defaults of minimal objects equal the reference’s', () => {
       },
       status: {},
     });
+  });
+
+  test("a Job without labels takes its template's, and with them the selector labels added to the template", () => {
+    // As the reference 1.34.4 answered the same create on 2026-11-29.
+    const job = created('batch', 'jobs', {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'pi', namespace: 'default', uid: 'u-1' },
+      spec: {
+        template: {
+          metadata: { labels: { a: 'b' } },
+          spec: { containers: [{ name: 'c', image: 'x' }], restartPolicy: 'Never' },
+        },
+      },
+    });
+    const labels = {
+      a: 'b',
+      'batch.kubernetes.io/controller-uid': 'u-1',
+      'batch.kubernetes.io/job-name': 'pi',
+      'controller-uid': 'u-1',
+      'job-name': 'pi',
+    };
+    expect(job.metadata.labels).toEqual(labels);
+    expect((job.spec as { template: { metadata: unknown } }).template.metadata).toEqual({ labels });
   });
 
   test('StatefulSet and DaemonSet strategies', () => {

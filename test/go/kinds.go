@@ -412,8 +412,9 @@ func kindCases(suffix string, ipOctet int) []kindCase {
 			}}
 		}},
 		// A remote APIService whose Service does not exist: stored and served, never available.
+		// Its group is not the CRD's, whose local APIService the server makes while the CRD stays.
 		{"apiregistration.k8s.io", "v1", "apiservices", false, apiregistration, func(ns string) runtime.Object {
-			group := "cg-" + suffix + ".example.com"
+			group := "cg-" + suffix + "-remote.example.com"
 			return &apiregistrationv1.APIService{ObjectMeta: objectMeta("v1."+group, ns, false), Spec: apiregistrationv1.APIServiceSpec{
 				Group: group, Version: "v1", GroupPriorityMinimum: 1000, VersionPriority: 15, InsecureSkipTLSVerify: true,
 				Service: &apiregistrationv1.ServiceReference{Namespace: "default", Name: "cg-missing", Port: ptr(int32(443))},

@@ -3,6 +3,8 @@
 // typed clientset's REST clients in protobuf (or, with -mode=cbor and client-go's CBOR
 // feature gates, in CBOR), then a watch and a shared informer run in the same encoding.
 // It exits 1 with a line per failure; every answer's Content-Type is checked on the way.
+// With -leave-in, it only creates one object of every kind, in that namespace, leaves them
+// there and prints the path of each, a line each, for another server to read them back.
 package main
 
 import (
@@ -80,6 +82,8 @@ func (c *contentTypeCheck) RoundTrip(req *http.Request) (*http.Response, error) 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "admin kubeconfig of the server")
 	mode := flag.String("mode", "protobuf", "protobuf or cbor")
+	leaveIn := flag.String("leave-in", "", "only create one object of every kind in this namespace, and print their paths")
+	octet := flag.Int("octet", 3, "with -leave-in: the octet that keeps this run's addresses apart from another's")
 	flag.Parse()
 
 	r := &run{}
@@ -126,14 +130,21 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 
+	if *leaveIn != "" {
+		leaveEveryKind(ctx, r, both, *leaveIn, *octet)
+		if len(r.failures) > 0 {
+			os.Exit(1)
+		}
+		return
+	}
+
 	namespace := "cg-" + *mode
 	if _, err := clientset.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
 		fmt.Println("create namespace:", err)
 		os.Exit(1)
 	}
 
-	octet := map[string]int{"protobuf": 1, "cbor": 2}[*mode]
-	cases := kindCases(*mode, octet)
+	cases := kindCases(*mode, map[string]int{"protobuf": 1, "cbor": 2}[*mode])
 	checkEveryServedKind(r, clientset, cases)
 	for _, kind := range cases {
 		roundTrip(ctx, r, both, kind, namespace)
@@ -251,6 +262,31 @@ func roundTrip(ctx context.Context, r *run, clientset *clients, kind kindCase, n
 		r.fail("%s: still there after delete, without deletionTimestamp", label)
 	}
 	fmt.Println("ok", label)
+}
+
+// leaveEveryKind creates the namespace and one object of every kind, named after it, and
+// prints each object's path as a server serves it.
+func leaveEveryKind(ctx context.Context, r *run, clientset *clients, namespace string, octet int) {
+	if _, err := clientset.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
+		r.fail("create namespace: %v", err)
+		return
+	}
+	for _, kind := range kindCases(namespace, octet) {
+		sent := kind.object(namespace)
+		created, err := request(kind, kind.client(clientset), "POST", namespace).Body(sent).Do(ctx).Get()
+		if err != nil {
+			r.fail("%s/%s %s: create: %v", kind.group, kind.version, kind.resource, err)
+			continue
+		}
+		path := "/apis/" + kind.group + "/" + kind.version
+		if kind.group == "" {
+			path = "/api/" + kind.version
+		}
+		if kind.namespaced {
+			path += "/namespaces/" + namespace
+		}
+		fmt.Println(path + "/" + kind.resource + "/" + mustAccessor(created).GetName())
+	}
 }
 
 func mustAccessor(object runtime.Object) metav1.Object {

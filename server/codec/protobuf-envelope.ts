@@ -13,7 +13,7 @@
 import { Reader, Writer } from 'protobufjs/minimal';
 import { StatusError } from '../status/status-error';
 import { definitionForKind } from '../schema/definitions';
-import { decodeMessage, type JsonObject, type JsonValue } from './protobuf';
+import { decodeMessage, type JsonObject, type JsonValue, type ReadOptions } from './protobuf';
 import { lengthDelimitedFieldSize, messageEncoder, type MessageEncoder } from './protobuf-encoder';
 import { messageLayout, WIRE_BYTES } from './protobuf-layout';
 
@@ -147,7 +147,7 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
 }
 
 /** An enveloped object back to its JSON form, with `apiVersion` and `kind` from the envelope. */
-export function decodeObject(bytes: Uint8Array): JsonObject {
+export function decodeObject(bytes: Uint8Array, options?: ReadOptions): JsonObject {
   const envelope = decodeEnvelope(bytes);
   if (envelope.contentEncoding !== '')
     throw notProtobuf(`unsupported content encoding ${JSON.stringify(envelope.contentEncoding)}`);
@@ -157,7 +157,7 @@ export function decodeObject(bytes: Uint8Array): JsonObject {
   }
   let body: JsonValue | undefined;
   try {
-    body = decodeMessage(envelope.raw, name);
+    body = decodeMessage(envelope.raw, name, options);
   } catch (error) {
     throw notProtobuf(`unable to decode ${envelope.kind}: ${(error as Error).message}`);
   }

@@ -44,16 +44,33 @@ function toNumber(value: number | Long, unsigned = false): number {
   return typeof value === 'number' ? value : util.LongBits.from(value).toNumber(unsigned);
 }
 
+/**
+ * How a decode reads what is not on the wire. `nilListsAsNull`: a list or map member without
+ * `omitempty` reads as `null` when absent, as Go prints the nil slice it decodes to; for stored
+ * objects, which are served as read. A request body leaves it absent, as the handlers expect of
+ * a member the client did not send.
+ */
+export interface ReadOptions {
+  readonly nilListsAsNull: boolean;
+}
+
+const AS_SENT: ReadOptions = { nilListsAsNull: false };
+
 /** Reads a length-delimited message body from the reader's position. */
-function readNested(reader: Reader, type: string): JsonValue | undefined {
+function readNested(reader: Reader, type: string, options: ReadOptions): JsonValue | undefined {
   const length = reader.uint32();
-  return readMessage(reader, reader.pos + length, type);
+  return readMessage(reader, reader.pos + length, type, options);
 }
 
 /**
  * Decodes message `type` from `reader` up to `end` into its JSON form.
  */
-export function readMessage(reader: Reader, end: number, type: string): JsonValue | undefined {
+export function readMessage(
+  reader: Reader,
+  end: number,
+  type: string,
+  options: ReadOptions = AS_SENT,
+): JsonValue | undefined {
   switch (type) {
     case TIME:
     case MICRO_TIME: {
@@ -101,7 +118,7 @@ export function readMessage(reader: Reader, end: number, type: string): JsonValu
       while (reader.pos < end) {
         const key = reader.uint32();
         if (key >>> 3 === 1) allows = reader.bool();
-        else if (key >>> 3 === 2) schema = readNested(reader, `${EXTENSIONS}.JSONSchemaProps`);
+        else if (key >>> 3 === 2) schema = readNested(reader, `${EXTENSIONS}.JSONSchemaProps`, options);
         else reader.skipType(key & 7);
       }
       return schema ?? allows;
@@ -112,10 +129,12 @@ export function readMessage(reader: Reader, end: number, type: string): JsonValu
       const items: JsonValue[] = [];
       while (reader.pos < end) {
         const key = reader.uint32();
-        if (key >>> 3 === 1) schema = readNested(reader, `${EXTENSIONS}.JSONSchemaProps`);
+        if (key >>> 3 === 1) schema = readNested(reader, `${EXTENSIONS}.JSONSchemaProps`, options);
         else if (key >>> 3 === 2)
           items.push(
-            type === PROPS_OR_ARRAY ? (readNested(reader, `${EXTENSIONS}.JSONSchemaProps`) ?? {}) : reader.string(),
+            type === PROPS_OR_ARRAY
+              ? (readNested(reader, `${EXTENSIONS}.JSONSchemaProps`, options) ?? {})
+              : reader.string(),
           );
         else reader.skipType(key & 7);
       }
@@ -132,13 +151,19 @@ export function readMessage(reader: Reader, end: number, type: string): JsonValu
     return items;
   }
   const object: JsonObject = {};
-  readFields(reader, end, messageLayout(type), object);
+  readFields(reader, end, messageLayout(type), object, options);
   // The one Time the reference leaves out of JSON when zero (omitzero since 1.34): a template's.
   if (type === OBJECT_META && object.creationTimestamp === null) delete object.creationTimestamp;
   return object;
 }
 
-function readFields(reader: Reader, end: number, layout: MessageLayout, object: JsonObject): void {
+function readFields(
+  reader: Reader,
+  end: number,
+  layout: MessageLayout,
+  object: JsonObject,
+  options: ReadOptions,
+): void {
   while (reader.pos < end) {
     const key = reader.uint32();
     const tag = key >>> 3;
@@ -148,21 +173,22 @@ function readFields(reader: Reader, end: number, layout: MessageLayout, object: 
       const inline = layout.inlineByTag.get(tag);
       if (inline !== undefined && wire === WIRE_BYTES) {
         const length = reader.uint32();
-        readFields(reader, reader.pos + length, messageLayout(inline.type), object);
+        readFields(reader, reader.pos + length, messageLayout(inline.type), object, options);
       } else {
         reader.skipType(wire);
       }
       continue;
     }
-    readField(reader, field, wire, object);
+    readField(reader, field, wire, object, options);
   }
   // A list's items are written even when empty (`"items": []`), as the reference's lists are.
   if (layout.name.endsWith('List') && layout.byTag.get(2)?.name === 'items' && object.items === undefined)
     object.items = [];
-  for (const name of layout.nullWhenAbsent) if (object[name] === undefined) object[name] = null;
+  if (options.nilListsAsNull)
+    for (const name of layout.nullWhenAbsent) if (object[name] === undefined) object[name] = null;
 }
 
-function readField(reader: Reader, field: FieldLayout, wire: number, object: JsonObject): void {
+function readField(reader: Reader, field: FieldLayout, wire: number, object: JsonObject, options: ReadOptions): void {
   if (field.map) {
     const length = reader.uint32();
     const end = reader.pos + length;
@@ -170,8 +196,8 @@ function readField(reader: Reader, field: FieldLayout, wire: number, object: Jso
     let value: JsonValue | undefined;
     while (reader.pos < end) {
       const entryKey = reader.uint32();
-      if (entryKey >>> 3 === 1) key = String(readSingle(reader, field.map.keyType));
-      else if (entryKey >>> 3 === 2) value = readSingle(reader, field.map.valueType);
+      if (entryKey >>> 3 === 1) key = String(readSingle(reader, field.map.keyType, options));
+      else if (entryKey >>> 3 === 2) value = readSingle(reader, field.map.valueType, options);
       else reader.skipType(entryKey & 7);
     }
     const map = (object[field.name] ??= {}) as JsonObject;
@@ -183,13 +209,13 @@ function readField(reader: Reader, field: FieldLayout, wire: number, object: Jso
     // Scalars may arrive packed, whatever the reference's own writers do.
     if (isScalar(field.type) && wire === WIRE_BYTES && wireTypeOf(field.type) !== WIRE_BYTES) {
       const end = reader.uint32() + reader.pos;
-      while (reader.pos < end) list.push(readSingle(reader, field.type) as JsonValue);
+      while (reader.pos < end) list.push(readSingle(reader, field.type, options) as JsonValue);
     } else {
-      list.push(readSingle(reader, field.type) ?? {});
+      list.push(readSingle(reader, field.type, options) ?? {});
     }
     return;
   }
-  const value = readSingle(reader, field.type);
+  const value = readSingle(reader, field.type, options);
   if (value === undefined) return;
   if (isScalar(field.type) && isZero(value) && !keepsZero(field)) return;
   object[field.name] = value;
@@ -216,7 +242,7 @@ function zeroOf(type: string): JsonValue {
   return {};
 }
 
-function readSingle(reader: Reader, type: string): JsonValue | undefined {
+function readSingle(reader: Reader, type: string, options: ReadOptions): JsonValue | undefined {
   switch (type) {
     case 'string':
       return reader.string();
@@ -241,14 +267,14 @@ function readSingle(reader: Reader, type: string): JsonValue | undefined {
     case 'float':
       return reader.float();
     default:
-      return readNested(reader, type);
+      return readNested(reader, type, options);
   }
 }
 
 /** Decodes message `type` from bytes holding exactly that message. */
-export function decodeMessage(bytes: Uint8Array, type: string): JsonValue | undefined {
+export function decodeMessage(bytes: Uint8Array, type: string, options: ReadOptions = AS_SENT): JsonValue | undefined {
   const reader = Reader.create(bytes);
-  return readMessage(reader, bytes.length, type);
+  return readMessage(reader, bytes.length, type, options);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -96,10 +96,13 @@ function encodeAs(format: StorageMediaType, object: KubeObject): Buffer {
   }
 }
 
+/** A stored object is served as read: the reference prints the nil lists it decodes as null. */
+const STORED = { nilListsAsNull: true };
+
 /** A value in any of the encodings a reference server may have written, by its first bytes. */
 export function decodeAny(value: Buffer): KubeObject {
   if (value.subarray(0, PROTOBUF_MAGIC.length).equals(PROTOBUF_MAGIC))
-    return decodeEnvelope(value) as unknown as KubeObject;
+    return decodeEnvelope(value, STORED) as unknown as KubeObject;
   if (value.subarray(0, SELF_DESCRIBED_CBOR.length).equals(SELF_DESCRIBED_CBOR))
     return decodeCbor(value) as unknown as KubeObject;
   const text = value.toString('utf8');

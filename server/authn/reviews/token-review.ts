@@ -44,7 +44,8 @@ export async function tokenReview(input: TokenReviewInput): Promise<TokenReview>
   if (typeof spec.token !== 'string' || spec.token === '')
     throw badRequest('token is required for TokenReview in authentication');
   if (
-    spec.audiences !== undefined &&
+    // null is Go's nil slice: no audiences, as when absent.
+    spec.audiences != null &&
     !(Array.isArray(spec.audiences) && spec.audiences.every((a) => typeof a === 'string'))
   ) {
     throw badRequest('TokenReview.spec.audiences: expected a list of strings');

@@ -87,7 +87,8 @@ export async function tokenRequest(
 
   const spec = { ...((body.spec ?? {}) as TokenRequestSpec) };
   if (
-    spec.audiences !== undefined &&
+    // null is Go's nil slice: no audiences, as when absent.
+    spec.audiences != null &&
     !(Array.isArray(spec.audiences) && spec.audiences.every((a) => typeof a === 'string'))
   ) {
     throw badRequest('TokenRequest.spec.audiences: expected a list of strings');

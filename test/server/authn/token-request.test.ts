@@ -133,3 +133,11 @@ test('refusals: short lifetimes, a stale bound UID, an unknown kind, a name that
   );
   expect(capped.spec.expirationSeconds).toBe(3600);
 });
+
+test('audiences null, as Go reads a nil list, means the API server audiences; a non-list is refused', async () => {
+  const ask = (audiences: unknown) =>
+    tokenRequest({ body: { spec: { audiences } }, namespace: 'ns', name: 'builder' }, deps);
+  const answer = await ask(null);
+  expect(decodeJwt(answer.status.token).aud).toEqual([ISSUER]);
+  await expect(ask('api')).rejects.toMatchObject({ status: { code: 400 } });
+});

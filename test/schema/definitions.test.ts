@@ -78,7 +78,10 @@ describe('generated schema definitions', () => {
       tag: 11,
       wire: 'bytes',
       map: { key: { type: 'string', wire: 'bytes' }, value: { type: 'string', wire: 'bytes' } },
+      omitempty: true,
     });
+    // `json:"containers"`: no omitempty, so an absent list prints as null, as Go prints it.
+    expect(property('io.k8s.api.core.v1.PodSpec', 'containers')['x-capstan-protobuf']?.omitempty).toBeUndefined();
     expect(property('io.k8s.api.core.v1.Pod', 'spec')['x-capstan-protobuf']).toMatchObject({
       tag: 2,
       type: 'io.k8s.api.core.v1.PodSpec',

@@ -39,7 +39,8 @@ bench: deps
 schemas:
 	cd tools/schemagen && PATH="$$PATH:/usr/local/go/bin" go run . -out ../../server/schema/generated
 
-# The reference suite's API-only specs of sig-api-machinery and sig-auth against a fresh capstan
+# The reference suite's API-only specs (tools/conformance/api-only.txt: sig-api-machinery,
+# sig-auth, and the API ones of sig-network and sig-cli) against a fresh capstan
 # with the reference controller manager, scheduler and simulated nodes
 # (tools/conformance/conformance.ts). The first run builds the suite's and their binaries into
 # ~/.cache/kube-ref (about 15 minutes on 2 cores); `ARGS='--focus Watchers'` runs a part.

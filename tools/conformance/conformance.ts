@@ -2,7 +2,8 @@
  * `make conformance`: starts capstan (embedded SQLite, a fresh data dir) as a cluster, with the
  * reference controller manager, scheduler and simulated nodes (test/cluster/reference-controllers.ts,
  * built by tools/reference/build-controllers.sh), runs the reference
- * suite's API-only specs of sig-api-machinery and sig-auth against it one process per spec,
+ * suite's API-only specs (api-only.txt: sig-api-machinery, sig-auth, and the API ones of
+ * sig-network and sig-cli) against it one process per spec,
  * prints the table, writes the full results to test-results/conformance.{txt,json} (and the
  * reference processes' logs to test-results/conformance-<name>.log), and fails
  * when a spec of expected-pass.txt does not pass. Specs that pass but are not listed are named,

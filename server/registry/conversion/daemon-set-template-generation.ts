@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../../api/objects';
 import { deepEqual } from '../../status/field-errors';
 
-export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 /** The generation the annotation holds; 0 when absent or not a whole number. */
 function templateGenerationOf(daemonSet: KubeObject): number {

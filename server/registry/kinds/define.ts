@@ -81,8 +81,6 @@ export interface KindDeclaration {
   readonly selectableFields?: SelectableFields;
   readonly behaviour?: KindBehaviour;
   readonly convert?: (object: KubeObject, to: GroupVersion) => KubeObject;
-  /** What reads show beyond the stored object (see ResourceType.readDefaults). */
-  readonly readDefaults?: (object: KubeObject) => KubeObject;
   readonly returnsDeletedObject?: true;
   readonly deletionGracePeriod?: ResourceType['deletionGracePeriod'];
   readonly garbageCollectionPolicy?: ResourceType['garbageCollectionPolicy'];
@@ -135,7 +133,6 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
       declaration.behaviour,
     ),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
-    ...(declaration.readDefaults ? { readDefaults: declaration.readDefaults } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),
     ...(declaration.deletionGracePeriod ? { deletionGracePeriod: declaration.deletionGracePeriod } : {}),
     ...(declaration.garbageCollectionPolicy ? { garbageCollectionPolicy: declaration.garbageCollectionPolicy } : {}),

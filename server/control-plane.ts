@@ -37,7 +37,12 @@ import { startCRDController } from './apiextensions/crd-controller';
 import { startCRDServing } from './apiextensions/crd-serving';
 import { apiOperations } from './client/api-operations';
 import type { ObjectOperations } from './client/operations';
-import { bootstrapClusterObjects, ensureDefaultServiceCIDR } from './controllers/bootstrap';
+import {
+  createKubernetesService,
+  createSystemNamespaces,
+  createSystemPriorityClasses,
+  ensureDefaultServiceCIDR,
+} from './controllers/bootstrap';
 import {
   MASTER_LEASE_TTL_SECONDS,
   startEndpointLeaseReconciler,
@@ -551,36 +556,56 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       postStartHooks,
     },
     async start({ advertiseAddress, port, controllers = [] }) {
-      await bootstrapClusterObjects(operations, { kubernetesServiceIP: allocator.firstAddress(), securePort: port });
+      // Every replica repairs the node port bitmap, as every reference server does; the hook
+      // (and so readiness) waits for its first pass, as the reference's does. It needs nothing
+      // the bootstrap writes, so it runs beside them.
+      void startNodePortRepair({
+        services: storageFor(services),
+        bitmap: nodePortBitmap,
+        stop: nodePortRepairStop.signal,
+      }).then(() => serviceIPRepairHook.finish());
+      await createSystemNamespaces(operations);
+      namespacesHook.finish();
+      // The rest is independent, as the reference's post-start hooks run side by side: each
+      // finishes its own hook, and /healthz waits for them all.
       const endpoints = find('', 'endpoints');
-      if (options.endpointReconcilerType === 'lease') {
-        endpointLeases = await startEndpointLeaseReconciler(operations, {
-          // Where the reference keeps them, as Endpoints objects encoded as it encodes Endpoints.
-          leases: new ResourceStore({
-            store: stores[storeIndexOf(keyPrefixOf(options, endpoints))],
-            keyPrefix: `${options.etcdPrefix.replace(/\/+$/, '')}/masterleases`,
-            qualifiedResource: { group: '', resource: 'endpoints' },
-            namespaced: false,
-            codec: storageValueCodec(endpoints, options.storageMediaType),
-            ttlSeconds: MASTER_LEASE_TTL_SECONDS,
-          }),
-          endpoints,
-          endpointSlices: registry.find({ group: 'discovery.k8s.io', version: 'v1' }, 'endpointslices'),
-          advertiseAddress,
-          securePort: port,
-        });
-      }
       const serviceCIDRs = [
         allocator.ranges.primary.cidr,
         ...(allocator.ranges.secondary ? [allocator.ranges.secondary.cidr] : []),
       ];
-      await ensureDefaultServiceCIDR(operations, serviceCIDRs, new Date());
-      serviceCIDRHook.finish();
-      namespacesHook.finish();
-      priorityClassesHook.finish();
-      bootstrapHook.finish();
-      // Independent of each other, as the reference's post-start hooks run side by side.
       await Promise.all([
+        (async () => {
+          await createKubernetesService(operations, {
+            kubernetesServiceIP: allocator.firstAddress(),
+            securePort: port,
+          });
+          if (options.endpointReconcilerType === 'lease') {
+            endpointLeases = await startEndpointLeaseReconciler(operations, {
+              // Where the reference keeps them, as Endpoints objects encoded as it encodes Endpoints.
+              leases: new ResourceStore({
+                store: stores[storeIndexOf(keyPrefixOf(options, endpoints))],
+                keyPrefix: `${options.etcdPrefix.replace(/\/+$/, '')}/masterleases`,
+                qualifiedResource: { group: '', resource: 'endpoints' },
+                namespaced: false,
+                codec: storageValueCodec(endpoints, options.storageMediaType),
+                ttlSeconds: MASTER_LEASE_TTL_SECONDS,
+              }),
+              endpoints,
+              endpointSlices: registry.find({ group: 'discovery.k8s.io', version: 'v1' }, 'endpointslices'),
+              advertiseAddress,
+              securePort: port,
+            });
+          }
+          bootstrapHook.finish();
+        })(),
+        (async () => {
+          await createSystemPriorityClasses(operations);
+          priorityClassesHook.finish();
+        })(),
+        (async () => {
+          await ensureDefaultServiceCIDR(operations, serviceCIDRs, new Date());
+          serviceCIDRHook.finish();
+        })(),
         (async () => {
           await reconcileBootstrapPolicy(operations);
           await authorization.rbacSynced;
@@ -626,13 +651,6 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         },
       });
       authenticationInfoHook.finish();
-      // Every replica repairs the node port bitmap, as every reference server does; the hook
-      // (and so readiness) waits for its first pass, as the reference's does.
-      void startNodePortRepair({
-        services: storageFor(services),
-        bitmap: nodePortBitmap,
-        stop: nodePortRepairStop.signal,
-      }).then(() => serviceIPRepairHook.finish());
     },
     async beginShutdown() {
       await endpointLeases?.stop();

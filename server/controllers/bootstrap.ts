@@ -127,13 +127,24 @@ export async function ensureDefaultServiceCIDR(
   );
 }
 
-export async function bootstrapClusterObjects(operations: ObjectOperations, options: BootstrapOptions): Promise<void> {
+/** The system namespaces, first: the bootstrap's namespaced objects (roles, the Service) live in them. */
+export async function createSystemNamespaces(operations: ObjectOperations): Promise<void> {
   const namespaces = coreType(operations, 'namespaces');
-  for (const name of SYSTEM_NAMESPACES) {
-    await operations.createObject(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  }
+  await Promise.all(
+    SYSTEM_NAMESPACES.map((name) =>
+      operations.createObject(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }),
+    ),
+  );
+}
+
+export async function createKubernetesService(operations: ObjectOperations, options: BootstrapOptions): Promise<void> {
   await operations.createObject(coreType(operations, 'services'), kubernetesService(options));
+}
+
+export async function createSystemPriorityClasses(operations: ObjectOperations): Promise<void> {
   const priorityClasses = operations.registry.find({ group: 'scheduling.k8s.io', version: 'v1' }, 'priorityclasses');
-  if (priorityClasses)
-    for (const priorityClass of SYSTEM_PRIORITY_CLASSES) await operations.createObject(priorityClasses, priorityClass);
+  if (!priorityClasses) return;
+  await Promise.all(
+    SYSTEM_PRIORITY_CLASSES.map((priorityClass) => operations.createObject(priorityClasses, priorityClass)),
+  );
 }

@@ -13,6 +13,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 dist/.server-built: node_modules/.package-lock.json $(SERVER_INPUTS)
 	@echo "building the server" >&2
 	@npx tsc -p tsconfig.server.json
+	@npm run --silent bundle
 	@touch $@
 
 # Field descriptions for `kubectl explain`, taken from the API's Go modules at install time and
@@ -22,7 +23,7 @@ $(DESCRIPTIONS): tools/schemagen/go.mod | dist/.server-built
 	@npx node dist/tools/descriptions/fetch-descriptions.js $@ || true
 
 run: dist/.server-built $(DESCRIPTIONS)
-	@npx node dist/server/main.js $(ARGS)
+	@npx node dist/server/bundled-main.js $(ARGS)
 
 deps:
 	./tools/deps.sh

@@ -4,7 +4,7 @@
 // The JSON is read once, on first use (parsing it costs about 15-25 ms), so start-up pays
 // nothing until a schema is needed.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { generatedFile, generatedFileCandidates } from './generated-files';
 import type { GroupVersionKind } from '../../api/identity';
 
 /** A map field's entry message: key at field 1, value at field 2. */
@@ -82,22 +82,17 @@ export interface SchemaData {
 
 const dataFileName = 'definitions.json';
 
-// Sources run from server/schema/ (jest); compiled code from dist/server/schema/, where the
-// data is not copied: the second candidate reaches back to the sources' folder.
-const dataCandidates = [
-  path.join(__dirname, 'generated', dataFileName),
-  path.join(__dirname, '..', '..', '..', 'server', 'schema', 'generated', dataFileName),
-];
-
 let loaded: SchemaData | undefined;
 let kindIndex: Map<string, string> | undefined;
 
 /** The whole generated document, read and parsed on first call. */
 export function schemaData(): SchemaData {
   if (loaded === undefined) {
-    const file = dataCandidates.find((candidate) => fs.existsSync(candidate));
+    const file = generatedFile(dataFileName);
     if (file === undefined) {
-      throw new Error(`schema data not found; looked at ${dataCandidates.join(', ')} (run \`make schemas\`)`);
+      throw new Error(
+        `schema data not found; looked at ${generatedFileCandidates(dataFileName).join(', ')} (run \`make schemas\`)`,
+      );
     }
     loaded = JSON.parse(fs.readFileSync(file, 'utf8')) as SchemaData;
   }

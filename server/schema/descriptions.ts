@@ -5,23 +5,19 @@
  * data. Without that file the documents carry types only.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { generatedFile } from './generated-files';
 
 /** Definition name → `{ "": type description, <json field>: field description }`. */
 export type Descriptions = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
 const FILE_NAME = 'descriptions.json';
-const CANDIDATES = [
-  path.join(__dirname, 'generated', FILE_NAME),
-  path.join(__dirname, '..', '..', '..', 'server', 'schema', 'generated', FILE_NAME),
-];
 
 let loaded: Descriptions | undefined;
 
 /** Read once, on the first OpenAPI document built; `{}` when the file was never fetched. */
 export function descriptions(): Descriptions {
   if (loaded === undefined) {
-    const file = CANDIDATES.find((candidate) => fs.existsSync(candidate));
+    const file = generatedFile(FILE_NAME);
     loaded = file === undefined ? {} : (JSON.parse(fs.readFileSync(file, 'utf8')) as Descriptions);
   }
   return loaded;

@@ -70,7 +70,6 @@ import { storageValueCodec } from './codec/storage-value';
 import type { StoreContext } from './registry/store/scope';
 import type { StoreHooks } from './registry/store/hooks';
 import { functionCheck, PostStartHook } from './health/checks';
-import { startEncryptionAtRest } from './encryption/encryption-at-rest';
 import type { GroupResource } from './encryption/encryption-providers';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
@@ -279,8 +278,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const registry = builtinRegistry(runtimeConfigEnabled({ config: options.runtimeConfig, known }));
   const storedResources = new Map<string, StoredResource>();
   // Before the stores open: a configuration refused leaves nothing to close.
+  // Loaded only when configured: its modules (the configuration, the providers, KMS) are a
+  // start's cost otherwise.
   const encryption = options.encryptionProviderConfig
-    ? await startEncryptionAtRest({
+    ? await (
+        await import('./encryption/encryption-at-rest')
+      ).startEncryptionAtRest({
         path: options.encryptionProviderConfig,
         automaticReload: options.encryptionProviderConfigAutomaticReload,
         registry: metrics.registry,

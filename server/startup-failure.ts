@@ -12,7 +12,7 @@ import { AuditConfigError } from './audit/record/config-error';
 import { AuthorizationConfigError } from './authz/config-error';
 import { FlagError } from './config/flags';
 import { RuntimeConfigError } from './config/runtime-config';
-import { EncryptionConfigError } from './encryption/encryption-config';
+import { EncryptionConfigError } from './encryption/config-error';
 
 export const EXIT_BAD_CONFIGURATION = 2;
 export const EXIT_UNAVAILABLE = 1;

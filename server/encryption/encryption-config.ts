@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { parseGoDuration } from '../config/duration';
+import { EncryptionConfigError } from './config-error';
 import { aggregateFieldErrors } from '../status/field-error';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, GoValue, invalid, required } from '../status/field-errors';
@@ -49,13 +50,6 @@ export interface EncryptionConfiguration {
   readonly resources: readonly ResourceConfiguration[];
   /** `sha256:<hex>` of the file's bytes: what reload compares, and what the metrics show. */
   readonly contentHash: string;
-}
-
-export class EncryptionConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EncryptionConfigError';
-  }
 }
 
 const API_VERSION = 'apiserver.config.k8s.io/v1';

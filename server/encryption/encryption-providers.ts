@@ -12,12 +12,12 @@ import { secretboxTransformer } from '../../storage/transform/secretbox';
 import type { PrefixedTransformer, ValueTransformer } from '../../storage/transform/transformer';
 import {
   decodeStdBase64,
-  EncryptionConfigError,
   parseGroupResource,
   type EncryptionConfiguration,
   type KeysConfiguration,
   type ProviderConfiguration,
 } from './encryption-config';
+import { EncryptionConfigError } from './config-error';
 
 export interface GroupResource {
   readonly group: string;

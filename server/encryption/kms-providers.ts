@@ -8,7 +8,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { KmsV2Provider, type EnvelopeObserver } from '../../storage/transform/kms-v2/kms-v2-provider';
 import type { PrefixedTransformer } from '../../storage/transform/transformer';
-import { EncryptionConfigError, kmsSocketPath, type KmsConfiguration } from './encryption-config';
+import { EncryptionConfigError } from './config-error';
+import { kmsSocketPath, type KmsConfiguration } from './encryption-config';
 import { exponentialBuckets, hashOf } from './encryption-metrics';
 
 export interface KmsProviders {

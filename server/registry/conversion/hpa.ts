@@ -43,15 +43,20 @@ function isCPUUtilization(metric: Json): boolean {
   );
 }
 
-// ---- metric specs -------------------------------------------------------------------------
+// ---- metrics ------------------------------------------------------------------------------
 
-function metricSpecToV1(metric: Json): Json {
+/**
+ * A v2 metric's v1 form: its `target` half as a v1 MetricSpec, or its `current` half as a v1
+ * MetricStatus. v1 names the value fields after the half they come from (`targetValue`,
+ * `currentAverageUtilization`), the rest alike.
+ */
+function metricToV1(metric: Json, half: 'target' | 'current'): Json {
   const object = metric.object as Json | undefined;
   const pods = metric.pods as Json | undefined;
   const resource = metric.resource as Json | undefined;
   const container = metric.containerResource as Json | undefined;
   const external = metric.external as Json | undefined;
-  const target = (source: Json | undefined) => (source?.target as Json | undefined) ?? {};
+  const values = (source: Json | undefined) => (source?.[half] as Json | undefined) ?? {};
   const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
   return compact({
     type: metric.type,
@@ -60,30 +65,30 @@ function metricSpecToV1(metric: Json): Json {
       compact({
         target: object.describedObject,
         metricName: id(object).name,
-        targetValue: target(object).value,
+        [`${half}Value`]: values(object).value,
         selector: id(object).selector,
-        averageValue: target(object).averageValue,
+        averageValue: values(object).averageValue,
       }),
     pods:
       pods &&
       compact({
         metricName: id(pods).name,
-        targetAverageValue: target(pods).averageValue,
+        [`${half}AverageValue`]: values(pods).averageValue,
         selector: id(pods).selector,
       }),
     resource:
       resource &&
       compact({
         name: resource.name,
-        targetAverageUtilization: target(resource).averageUtilization,
-        targetAverageValue: target(resource).averageValue,
+        [`${half}AverageUtilization`]: values(resource).averageUtilization,
+        [`${half}AverageValue`]: values(resource).averageValue,
       }),
     containerResource:
       container &&
       compact({
         name: container.name,
-        targetAverageUtilization: target(container).averageUtilization,
-        targetAverageValue: target(container).averageValue,
+        [`${half}AverageUtilization`]: values(container).averageUtilization,
+        [`${half}AverageValue`]: values(container).averageValue,
         container: container.container,
       }),
     external:
@@ -91,8 +96,8 @@ function metricSpecToV1(metric: Json): Json {
       compact({
         metricName: id(external).name,
         metricSelector: id(external).selector,
-        targetValue: target(external).value,
-        targetAverageValue: target(external).averageValue,
+        [`${half}Value`]: values(external).value,
+        [`${half}AverageValue`]: values(external).averageValue,
       }),
   });
 }
@@ -145,60 +150,6 @@ function metricSpecToV2(metric: Json): Json {
           external.targetAverageValue === undefined
             ? compact({ type: 'Value', value: external.targetValue })
             : { type: 'AverageValue', averageValue: external.targetAverageValue },
-      }),
-  });
-}
-
-// ---- metric statuses ----------------------------------------------------------------------
-
-function metricStatusToV1(metric: Json): Json {
-  const object = metric.object as Json | undefined;
-  const pods = metric.pods as Json | undefined;
-  const resource = metric.resource as Json | undefined;
-  const container = metric.containerResource as Json | undefined;
-  const external = metric.external as Json | undefined;
-  const current = (source: Json | undefined) => (source?.current as Json | undefined) ?? {};
-  const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
-  return compact({
-    type: metric.type,
-    object:
-      object &&
-      compact({
-        target: object.describedObject,
-        metricName: id(object).name,
-        currentValue: current(object).value,
-        selector: id(object).selector,
-        averageValue: current(object).averageValue,
-      }),
-    pods:
-      pods &&
-      compact({
-        metricName: id(pods).name,
-        currentAverageValue: current(pods).averageValue,
-        selector: id(pods).selector,
-      }),
-    resource:
-      resource &&
-      compact({
-        name: resource.name,
-        currentAverageUtilization: current(resource).averageUtilization,
-        currentAverageValue: current(resource).averageValue,
-      }),
-    containerResource:
-      container &&
-      compact({
-        name: container.name,
-        currentAverageUtilization: current(container).averageUtilization,
-        currentAverageValue: current(container).averageValue,
-        container: container.container,
-      }),
-    external:
-      external &&
-      compact({
-        metricName: id(external).name,
-        metricSelector: id(external).selector,
-        currentValue: current(external).value,
-        currentAverageValue: current(external).averageValue,
       }),
   });
 }
@@ -300,11 +251,13 @@ function toV1(hpa: KubeObject): KubeObject {
   const metrics = (spec.metrics as Json[] | undefined) ?? [];
   const metadata = withoutRoundTripAnnotations(hpa.metadata);
   const annotations: Record<string, string> = {};
-  const otherMetrics = metrics.filter((m) => !isCPUUtilization(m)).map(metricSpecToV1);
+  const otherMetrics = metrics.filter((m) => !isCPUUtilization(m)).map((metric) => metricToV1(metric, 'target'));
   if (otherMetrics.length > 0) annotations[METRIC_SPECS_ANNOTATION] = JSON.stringify(otherMetrics);
   const currentMetrics = (status?.currentMetrics as Json[] | undefined) ?? [];
   if (currentMetrics.length > 0)
-    annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(currentMetrics.map(metricStatusToV1));
+    annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(
+      currentMetrics.map((metric) => metricToV1(metric, 'current')),
+    );
   const behavior = spec.behavior as Json | undefined;
   if (behavior)
     annotations[BEHAVIOR_ANNOTATION] = JSON.stringify({

@@ -16,10 +16,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
 import { auditSwitchedProtocols } from '../audit/record/request-audit';
-import { apiServiceName, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
+import { apiServiceName, isAvailable, serviceOf } from '../../api/apiregistration';
 import { asksUpgrade, dialErrorText, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
-import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
-import { resolveServiceEndpoint } from '../proxy/service-endpoint';
+import { connectToExtension, identityHeaders, type ProxyClientCertificate } from './extension-transport';
 
 /** The APIService name a path's group-version would have (`/apis/<group>/<version>[/...]`). */
 export function apiServiceNameOfPath(path: string): string | undefined {
@@ -64,19 +63,15 @@ export function aggregatorProxy(options: {
       unavailable(res);
       return;
     }
-    void resolveServiceEndpoint(service, options.storageOf).then(
-      (resolution) => {
-        if (!resolution.ok) {
+    void connectToExtension(apiService, service, options).then(
+      (connection) => {
+        if (!connection.ok) {
           unavailable(res);
           return;
         }
         const upstream = httpsRequest(
           {
-            ...extensionTlsOptions({
-              spec: specOf(apiService),
-              endpoint: resolution.endpoint,
-              clientCertificate: options.clientCertificate,
-            }),
+            ...connection.tls,
             method: req.method,
             path: req.originalUrl,
             headers: {
@@ -95,7 +90,7 @@ export function aggregatorProxy(options: {
         upstream.on('error', (error: NodeJS.ErrnoException) =>
           unavailable(
             res,
-            `error trying to reach service: ${dialErrorText(error, resolution.endpoint.host, resolution.endpoint.port)}`,
+            `error trying to reach service: ${dialErrorText(error, connection.endpoint.host, connection.endpoint.port)}`,
           ),
         );
         // A client that goes away ends the extension server's request too (a watch, say).

@@ -108,53 +108,37 @@ function utilizationOrAverage(utilization: unknown, average: unknown): Json {
     : compact({ type: 'AverageValue', averageValue: average });
 }
 
-function metricSpecToV2(metric: Json): Json {
-  const object = metric.object as Json | undefined;
-  const pods = metric.pods as Json | undefined;
-  const resource = metric.resource as Json | undefined;
-  const container = metric.containerResource as Json | undefined;
-  const external = metric.external as Json | undefined;
-  return compact({
-    type: metric.type,
-    object:
-      object &&
-      compact({
-        describedObject: object.target,
-        metric: compact({ name: object.metricName, selector: object.selector }),
-        target: compact({
-          type: object.averageValue === undefined ? 'Value' : 'AverageValue',
-          value: object.targetValue,
-          averageValue: object.averageValue,
-        }),
-      }),
-    pods:
-      pods &&
-      compact({
-        metric: compact({ name: pods.metricName, selector: pods.selector }),
-        target: { type: 'AverageValue', averageValue: pods.targetAverageValue },
-      }),
-    resource: resource && {
-      name: resource.name,
-      target: utilizationOrAverage(resource.targetAverageUtilization, resource.targetAverageValue),
-    },
-    containerResource: container && {
-      name: container.name,
-      target: utilizationOrAverage(container.targetAverageUtilization, container.targetAverageValue),
-      container: container.container,
-    },
-    external:
-      external &&
-      compact({
-        metric: compact({ name: external.metricName, selector: external.metricSelector }),
-        target:
-          external.targetAverageValue === undefined
-            ? compact({ type: 'Value', value: external.targetValue })
-            : { type: 'AverageValue', averageValue: external.targetAverageValue },
-      }),
-  });
-}
+/** How each v1 metric source's values become the v2 half (`target` or `current`), by source. */
+type V1Values = Readonly<Record<'object' | 'pods' | 'resource' | 'containerResource' | 'external', (v1: Json) => Json>>;
 
-function metricStatusToV2(metric: Json): Json {
+const V2_TARGETS: V1Values = {
+  object: (v1) =>
+    compact({
+      type: v1.averageValue === undefined ? 'Value' : 'AverageValue',
+      value: v1.targetValue,
+      averageValue: v1.averageValue,
+    }),
+  pods: (v1) => ({ type: 'AverageValue', averageValue: v1.targetAverageValue }),
+  resource: (v1) => utilizationOrAverage(v1.targetAverageUtilization, v1.targetAverageValue),
+  containerResource: (v1) => utilizationOrAverage(v1.targetAverageUtilization, v1.targetAverageValue),
+  external: (v1) =>
+    v1.targetAverageValue === undefined
+      ? compact({ type: 'Value', value: v1.targetValue })
+      : { type: 'AverageValue', averageValue: v1.targetAverageValue },
+};
+
+const V2_CURRENTS: V1Values = {
+  object: (v1) => compact({ value: v1.currentValue, averageValue: v1.averageValue }),
+  pods: (v1) => compact({ averageValue: v1.currentAverageValue }),
+  resource: (v1) => compact({ averageUtilization: v1.currentAverageUtilization, averageValue: v1.currentAverageValue }),
+  containerResource: (v1) =>
+    compact({ averageUtilization: v1.currentAverageUtilization, averageValue: v1.currentAverageValue }),
+  external: (v1) => compact({ value: v1.currentValue, averageValue: v1.currentAverageValue }),
+};
+
+/** A v1 MetricSpec (half `target`) or MetricStatus (half `current`) in its v2 form. */
+function metricToV2(metric: Json, half: 'target' | 'current'): Json {
+  const values = half === 'target' ? V2_TARGETS : V2_CURRENTS;
   const object = metric.object as Json | undefined;
   const pods = metric.pods as Json | undefined;
   const resource = metric.resource as Json | undefined;
@@ -167,30 +151,21 @@ function metricStatusToV2(metric: Json): Json {
       compact({
         describedObject: object.target,
         metric: compact({ name: object.metricName, selector: object.selector }),
-        current: compact({ value: object.currentValue, averageValue: object.averageValue }),
+        [half]: values.object(object),
       }),
     pods: pods && {
       metric: compact({ name: pods.metricName, selector: pods.selector }),
-      current: compact({ averageValue: pods.currentAverageValue }),
+      [half]: values.pods(pods),
     },
-    resource: resource && {
-      name: resource.name,
-      current: compact({
-        averageUtilization: resource.currentAverageUtilization,
-        averageValue: resource.currentAverageValue,
-      }),
-    },
+    resource: resource && { name: resource.name, [half]: values.resource(resource) },
     containerResource: container && {
       name: container.name,
-      current: compact({
-        averageUtilization: container.currentAverageUtilization,
-        averageValue: container.currentAverageValue,
-      }),
+      [half]: values.containerResource(container),
       container: container.container,
     },
     external: external && {
       metric: compact({ name: external.metricName, selector: external.metricSelector }),
-      current: compact({ value: external.currentValue, averageValue: external.currentAverageValue }),
+      [half]: values.external(external),
     },
   });
 }
@@ -304,7 +279,8 @@ function toV2(hpa: KubeObject): KubeObject {
   const annotations = hpa.metadata.annotations ?? {};
   const metrics: Json[] = [];
   const otherMetrics = parseJson(annotations[METRIC_SPECS_ANNOTATION]);
-  if (Array.isArray(otherMetrics)) metrics.push(...(otherMetrics as Json[]).map(metricSpecToV2));
+  if (Array.isArray(otherMetrics))
+    metrics.push(...(otherMetrics as Json[]).map((metric) => metricToV2(metric, 'target')));
   if (spec.targetCPUUtilizationPercentage !== undefined) {
     metrics.push({
       type: 'Resource',
@@ -337,7 +313,7 @@ function toV2(hpa: KubeObject): KubeObject {
     const currentMetricsAnnotation = parseJson(annotations[METRIC_STATUSES_ANNOTATION]);
     let currentMetrics: Json[] | undefined;
     if (Array.isArray(currentMetricsAnnotation))
-      currentMetrics = (currentMetricsAnnotation as Json[]).map(metricStatusToV2);
+      currentMetrics = (currentMetricsAnnotation as Json[]).map((metric) => metricToV2(metric, 'current'));
     else if (status.currentCPUUtilizationPercentage !== undefined) {
       currentMetrics = [
         {

@@ -7,8 +7,6 @@
  * lists it. Groups and versions are ordered by the APIServices' priorities.
  */
 import type { RequestOptions } from 'node:https';
-import type { KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
 import type {
   APIGroupDiscoveryList,
   APIResourceDiscovery,
@@ -18,7 +16,7 @@ import type { ExtensionGroup, ExtensionGroups } from '../discovery/extension-gro
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import type { APIResource } from '../discovery/legacy-documents';
 import { groupVersionOf, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
-import { connectToExtension, fetchFromExtension, type ProxyClientCertificate } from './extension-transport';
+import { connectToExtension, fetchFromExtension, type APIServiceAccess } from './extension-transport';
 
 /** Available extension servers are asked again this often, since their resources may change without their APIService changing. */
 export const REDISCOVERY_MS = 60_000;
@@ -85,14 +83,7 @@ export class ExtensionDiscovery implements ExtensionGroups {
   private changes = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly options: {
-      /** The APIService informer's map. */
-      readonly current: ReadonlyMap<string, KubeObject>;
-      readonly storageOf: StorageOf;
-      readonly clientCertificate: ProxyClientCertificate | undefined;
-    },
-  ) {
+  constructor(private readonly options: APIServiceAccess) {
     this.timer = setInterval(() => {
       for (const name of this.options.current.keys()) void this.refresh(name, { force: true });
     }, REDISCOVERY_MS);

@@ -7,12 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { RequestOptions } from 'node:https';
-import type { KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
 import type { ExtensionOpenAPI, ExtensionV2Part, ExtensionV3Document } from '../openapi/extension-documents';
 import { openAPIV3PathKey } from '../openapi/documents';
 import { groupVersionOf, isAvailable, serviceOf } from '../../api/apiregistration';
-import { connectToExtension, fetchFromExtension, type ProxyClientCertificate } from './extension-transport';
+import { connectToExtension, fetchFromExtension, type APIServiceAccess } from './extension-transport';
 
 /** The reference's OpenAPI controllers download the specs again this often. */
 export const OPENAPI_REFRESH_MS = 60_000;
@@ -40,13 +38,7 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
   private changes = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly options: {
-      readonly current: ReadonlyMap<string, KubeObject>;
-      readonly storageOf: StorageOf;
-      readonly clientCertificate: ProxyClientCertificate | undefined;
-    },
-  ) {
+  constructor(private readonly options: APIServiceAccess) {
     this.timer = setInterval(() => {
       for (const name of this.options.current.keys()) void this.refresh(name);
     }, OPENAPI_REFRESH_MS);

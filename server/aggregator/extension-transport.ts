@@ -55,6 +55,17 @@ export function extensionTlsOptions(options: {
   };
 }
 
+/** What reaching an extension server takes: the Services and EndpointSlices, and the certificate to present. */
+export interface ExtensionAccess {
+  readonly storageOf: StorageOf;
+  readonly clientCertificate: ProxyClientCertificate | undefined;
+}
+
+/** The APIService informer's map, with what reaching their servers takes. */
+export interface APIServiceAccess extends ExtensionAccess {
+  readonly current: ReadonlyMap<string, KubeObject>;
+}
+
 export type ExtensionConnection =
   | { readonly ok: true; readonly endpoint: ServiceEndpoint; readonly tls: RequestOptions }
   | { readonly ok: false; readonly reason: string; readonly message: string };
@@ -66,11 +77,7 @@ export type ExtensionConnection =
 export async function connectToExtension(
   apiService: KubeObject,
   service: ServiceReference,
-  options: {
-    readonly storageOf: StorageOf;
-    readonly clientCertificate: ProxyClientCertificate | undefined;
-    readonly skipVerify?: boolean;
-  },
+  options: ExtensionAccess & { readonly skipVerify?: boolean },
 ): Promise<ExtensionConnection> {
   const resolution = await resolveServiceEndpoint(service, options.storageOf);
   if (!resolution.ok) return resolution;

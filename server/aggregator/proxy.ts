@@ -14,11 +14,10 @@ import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
 import { auditSwitchedProtocols } from '../audit/record/request-audit';
 import { apiServiceName, isAvailable, serviceOf } from '../../api/apiregistration';
 import { asksUpgrade, dialErrorText, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
-import { connectToExtension, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { connectToExtension, identityHeaders, type APIServiceAccess } from './extension-transport';
 
 /** The APIService name a path's group-version would have (`/apis/<group>/<version>[/...]`). */
 export function apiServiceNameOfPath(path: string): string | undefined {
@@ -45,12 +44,7 @@ export function isProxied(request: IncomingMessage, current: ReadonlyMap<string,
   return apiService !== undefined && serviceOf(apiService) !== undefined;
 }
 
-export function aggregatorProxy(options: {
-  /** The APIService informer's map. */
-  readonly current: ReadonlyMap<string, KubeObject>;
-  readonly storageOf: StorageOf;
-  readonly clientCertificate: ProxyClientCertificate | undefined;
-}): RequestHandler {
+export function aggregatorProxy(options: APIServiceAccess): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const name = apiServiceNameOfPath(req.path);
     const apiService = name === undefined ? undefined : options.current.get(name);

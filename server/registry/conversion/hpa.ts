@@ -58,6 +58,12 @@ function metricToV1(metric: Json, half: 'target' | 'current'): Json {
   const external = metric.external as Json | undefined;
   const values = (source: Json | undefined) => (source?.[half] as Json | undefined) ?? {};
   const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
+  // A container resource is a resource with its container named.
+  const resourceFields = (source: Json) => ({
+    name: source.name,
+    [`${half}AverageUtilization`]: values(source).averageUtilization,
+    [`${half}AverageValue`]: values(source).averageValue,
+  });
   return compact({
     type: metric.type,
     object:
@@ -76,21 +82,8 @@ function metricToV1(metric: Json, half: 'target' | 'current'): Json {
         [`${half}AverageValue`]: values(pods).averageValue,
         selector: id(pods).selector,
       }),
-    resource:
-      resource &&
-      compact({
-        name: resource.name,
-        [`${half}AverageUtilization`]: values(resource).averageUtilization,
-        [`${half}AverageValue`]: values(resource).averageValue,
-      }),
-    containerResource:
-      container &&
-      compact({
-        name: container.name,
-        [`${half}AverageUtilization`]: values(container).averageUtilization,
-        [`${half}AverageValue`]: values(container).averageValue,
-        container: container.container,
-      }),
+    resource: resource && compact(resourceFields(resource)),
+    containerResource: container && compact({ ...resourceFields(container), container: container.container }),
     external:
       external &&
       compact({
@@ -111,6 +104,10 @@ function utilizationOrAverage(utilization: unknown, average: unknown): Json {
 /** How each v1 metric source's values become the v2 half (`target` or `current`), by source. */
 type V1Values = Readonly<Record<'object' | 'pods' | 'resource' | 'containerResource' | 'external', (v1: Json) => Json>>;
 
+const resourceTarget = (v1: Json) => utilizationOrAverage(v1.targetAverageUtilization, v1.targetAverageValue);
+const resourceCurrent = (v1: Json) =>
+  compact({ averageUtilization: v1.currentAverageUtilization, averageValue: v1.currentAverageValue });
+
 const V2_TARGETS: V1Values = {
   object: (v1) =>
     compact({
@@ -119,8 +116,8 @@ const V2_TARGETS: V1Values = {
       averageValue: v1.averageValue,
     }),
   pods: (v1) => ({ type: 'AverageValue', averageValue: v1.targetAverageValue }),
-  resource: (v1) => utilizationOrAverage(v1.targetAverageUtilization, v1.targetAverageValue),
-  containerResource: (v1) => utilizationOrAverage(v1.targetAverageUtilization, v1.targetAverageValue),
+  resource: resourceTarget,
+  containerResource: resourceTarget,
   external: (v1) =>
     v1.targetAverageValue === undefined
       ? compact({ type: 'Value', value: v1.targetValue })
@@ -130,9 +127,8 @@ const V2_TARGETS: V1Values = {
 const V2_CURRENTS: V1Values = {
   object: (v1) => compact({ value: v1.currentValue, averageValue: v1.averageValue }),
   pods: (v1) => compact({ averageValue: v1.currentAverageValue }),
-  resource: (v1) => compact({ averageUtilization: v1.currentAverageUtilization, averageValue: v1.currentAverageValue }),
-  containerResource: (v1) =>
-    compact({ averageUtilization: v1.currentAverageUtilization, averageValue: v1.currentAverageValue }),
+  resource: resourceCurrent,
+  containerResource: resourceCurrent,
   external: (v1) => compact({ value: v1.currentValue, averageValue: v1.currentAverageValue }),
 };
 

@@ -7,23 +7,17 @@
  * Services, endpoints and servers change without the APIService knowing. The status is written
  * only when the condition changed; its transition time moves only when its status did.
  */
-import { request } from 'node:https';
+import { request, type RequestOptions } from 'node:https';
 import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
 import type { ObjectOperations } from '../client/operations';
 import { startWorkQueue } from '../client/work-queue';
 import type { ResourceType } from '../registry/types';
-import {
-  availableConditionOf,
-  groupVersionOf,
-  serviceOf,
-  specOf,
-  type AvailableCondition,
-} from '../../api/apiregistration';
+import { availableConditionOf, groupVersionOf, serviceOf, type AvailableCondition } from '../../api/apiregistration';
 import type { AvailabilityMetrics } from './availability-metrics';
 import { dialErrorText } from '../proxy/forwarding';
-import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
-import { endpointOrigin, resolveServiceEndpoint } from '../proxy/service-endpoint';
+import { connectToExtension, identityHeaders, type ProxyClientCertificate } from './extension-transport';
+import { endpointOrigin } from '../proxy/service-endpoint';
 
 /** The reference re-checks every APIService this often (its informer's resync period). */
 export const AVAILABILITY_RESYNC_MS = 30_000;
@@ -43,21 +37,12 @@ export async function checkAvailability(
 ): Promise<CheckedCondition> {
   const service = serviceOf(apiService);
   if (service === undefined) return LOCAL;
-  const resolution = await resolveServiceEndpoint(service, storageOf);
-  if (!resolution.ok) return { status: 'False', reason: resolution.reason, message: resolution.message };
+  const connection = await connectToExtension(apiService, service, { storageOf, clientCertificate, skipVerify: true });
+  if (!connection.ok) return { status: 'False', reason: connection.reason, message: connection.message };
   const { group, version } = groupVersionOf(apiService);
   const path = apiService.metadata.name === 'v1.' ? `/api/${version}` : `/apis/${group}/${version}`;
-  const url = `${endpointOrigin(resolution.endpoint)}${path}`;
-  const failure = await discoveryCheck({
-    url,
-    path,
-    tls: extensionTlsOptions({
-      spec: specOf(apiService),
-      endpoint: resolution.endpoint,
-      clientCertificate,
-      skipVerify: true,
-    }),
-  });
+  const url = `${endpointOrigin(connection.endpoint)}${path}`;
+  const failure = await discoveryCheck({ url, path, tls: connection.tls });
   if (failure !== undefined)
     return {
       status: 'False',
@@ -68,11 +53,7 @@ export async function checkAvailability(
 }
 
 /** Undefined when the server answered 2xx or 3xx; else what went wrong, in Go's words where they are shown. */
-function discoveryCheck(options: {
-  url: string;
-  path: string;
-  tls: ReturnType<typeof extensionTlsOptions>;
-}): Promise<string | undefined> {
+function discoveryCheck(options: { url: string; path: string; tls: RequestOptions }): Promise<string | undefined> {
   return new Promise((resolve) => {
     const req = request(
       {

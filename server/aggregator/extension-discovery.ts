@@ -6,8 +6,7 @@
  * APIService is unavailable, is listed without resources and marked `Stale`, as the reference
  * lists it. Groups and versions are ordered by the APIServices' priorities.
  */
-import type { KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
+import type { RequestOptions } from 'node:https';
 import type {
   APIGroupDiscoveryList,
   APIResourceDiscovery,
@@ -17,8 +16,7 @@ import type { ExtensionGroup, ExtensionGroups } from '../discovery/extension-gro
 import { compareKubeAwareVersions } from '../discovery/group-priority';
 import type { APIResource } from '../discovery/legacy-documents';
 import { groupVersionOf, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
-import { extensionTlsOptions, fetchFromExtension, type ProxyClientCertificate } from './extension-transport';
-import { resolveServiceEndpoint } from '../proxy/service-endpoint';
+import { connectToExtension, fetchFromExtension, type APIServiceAccess } from './extension-transport';
 
 /** Available extension servers are asked again this often, since their resources may change without their APIService changing. */
 export const REDISCOVERY_MS = 60_000;
@@ -58,7 +56,7 @@ const AGGREGATED_ACCEPT =
 
 /** The group-version's resources: from the aggregated document when the server answers one, else from its resource list. */
 async function discoverVersion(
-  tls: ReturnType<typeof extensionTlsOptions>,
+  tls: RequestOptions,
   group: string,
   version: string,
 ): Promise<readonly APIResourceDiscovery[]> {
@@ -85,14 +83,7 @@ export class ExtensionDiscovery implements ExtensionGroups {
   private changes = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly options: {
-      /** The APIService informer's map. */
-      readonly current: ReadonlyMap<string, KubeObject>;
-      readonly storageOf: StorageOf;
-      readonly clientCertificate: ProxyClientCertificate | undefined;
-    },
-  ) {
+  constructor(private readonly options: APIServiceAccess) {
     this.timer = setInterval(() => {
       for (const name of this.options.current.keys()) void this.refresh(name, { force: true });
     }, REDISCOVERY_MS);
@@ -116,15 +107,10 @@ export class ExtensionDiscovery implements ExtensionGroups {
     const from = JSON.stringify([apiService.metadata.uid, apiService.spec]);
     if (!options.force && this.discovered.get(name)?.from === from) return;
     try {
-      const resolution = await resolveServiceEndpoint(service, this.options.storageOf);
-      if (!resolution.ok) throw new Error(resolution.message);
+      const connection = await connectToExtension(apiService, service, this.options);
+      if (!connection.ok) throw new Error(connection.message);
       const { group, version } = groupVersionOf(apiService);
-      const tls = extensionTlsOptions({
-        spec: specOf(apiService),
-        endpoint: resolution.endpoint,
-        clientCertificate: this.options.clientCertificate,
-      });
-      this.discovered.set(name, { from, resources: await discoverVersion(tls, group, version) });
+      this.discovered.set(name, { from, resources: await discoverVersion(connection.tls, group, version) });
     } catch {
       // Unreachable or not a discovery document: the version stays listed as stale.
       this.discovered.delete(name);

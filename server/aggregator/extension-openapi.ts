@@ -6,13 +6,11 @@
  * APIService that is gone or unavailable takes its documents with it.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
+import type { RequestOptions } from 'node:https';
 import type { ExtensionOpenAPI, ExtensionV2Part, ExtensionV3Document } from '../openapi/extension-documents';
 import { openAPIV3PathKey } from '../openapi/documents';
-import { groupVersionOf, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
-import { extensionTlsOptions, fetchFromExtension, type ProxyClientCertificate } from './extension-transport';
-import { resolveServiceEndpoint } from '../proxy/service-endpoint';
+import { groupVersionOf, isAvailable, serviceOf } from '../../api/apiregistration';
+import { connectToExtension, fetchFromExtension, type APIServiceAccess } from './extension-transport';
 
 /** The reference's OpenAPI controllers download the specs again this often. */
 export const OPENAPI_REFRESH_MS = 60_000;
@@ -40,13 +38,7 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
   private changes = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(
-    private readonly options: {
-      readonly current: ReadonlyMap<string, KubeObject>;
-      readonly storageOf: StorageOf;
-      readonly clientCertificate: ProxyClientCertificate | undefined;
-    },
-  ) {
+  constructor(private readonly options: APIServiceAccess) {
     this.timer = setInterval(() => {
       for (const name of this.options.current.keys()) void this.refresh(name);
     }, OPENAPI_REFRESH_MS);
@@ -75,13 +67,9 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
       if (this.downloaded.delete(name)) this.changes++;
       return;
     }
-    const resolution = await resolveServiceEndpoint(service, this.options.storageOf);
-    if (!resolution.ok) return;
-    const tls = extensionTlsOptions({
-      spec: specOf(apiService),
-      endpoint: resolution.endpoint,
-      clientCertificate: this.options.clientCertificate,
-    });
+    const connection = await connectToExtension(apiService, service, this.options);
+    if (!connection.ok) return;
+    const { tls } = connection;
     const groupVersion = groupVersionOf(apiService);
     const key = openAPIV3PathKey(groupVersion);
     const [v3, v2] = await Promise.all([this.downloadV3(tls, key), this.downloadV2(tls, `/${key}`)]);
@@ -91,10 +79,7 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
     this.changes++;
   }
 
-  private async downloadV3(
-    tls: ReturnType<typeof extensionTlsOptions>,
-    key: string,
-  ): Promise<ExtensionV3Document | undefined> {
+  private async downloadV3(tls: RequestOptions, key: string): Promise<ExtensionV3Document | undefined> {
     try {
       const index = await fetchFromExtension(tls, '/openapi/v3', 'application/json');
       if (index.status !== 200) return undefined;
@@ -111,10 +96,7 @@ export class ExtensionOpenAPIDocuments implements ExtensionOpenAPI {
     }
   }
 
-  private async downloadV2(
-    tls: ReturnType<typeof extensionTlsOptions>,
-    prefix: string,
-  ): Promise<ExtensionV2Part | undefined> {
+  private async downloadV2(tls: RequestOptions, prefix: string): Promise<ExtensionV2Part | undefined> {
     try {
       const document = await fetchFromExtension(tls, '/openapi/v2', 'application/json');
       if (document.status !== 200) return undefined;

@@ -10,8 +10,10 @@ import { readFileSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../../api/user-info';
-import type { APIServiceSpec } from '../../api/apiregistration';
-import type { ServiceEndpoint } from '../proxy/service-endpoint';
+import type { KubeObject } from '../../api/objects';
+import { specOf, type APIServiceSpec, type ServiceReference } from '../../api/apiregistration';
+import type { StorageOf } from '../admission/lookup';
+import { resolveServiceEndpoint, type ServiceEndpoint } from '../proxy/service-endpoint';
 
 /** The front-proxy client certificate and key, PEM; absent: the aggregator presents none. */
 export interface ProxyClientCertificate {
@@ -51,6 +53,41 @@ export function extensionTlsOptions(options: {
     // One connection per request keeps certificates and CA changes of an APIService effective at once.
     agent: false,
   };
+}
+
+/** What reaching an extension server takes: the Services and EndpointSlices, and the certificate to present. */
+export interface ExtensionAccess {
+  readonly storageOf: StorageOf;
+  readonly clientCertificate: ProxyClientCertificate | undefined;
+}
+
+/** The APIService informer's map, with what reaching their servers takes. */
+export interface APIServiceAccess extends ExtensionAccess {
+  readonly current: ReadonlyMap<string, KubeObject>;
+}
+
+export type ExtensionConnection =
+  | { readonly ok: true; readonly endpoint: ServiceEndpoint; readonly tls: RequestOptions }
+  | { readonly ok: false; readonly reason: string; readonly message: string };
+
+/**
+ * How to reach the server behind an APIService's `service`: the endpoint it resolves to and the
+ * TLS options for it, or the reason and message of the resolution's failure.
+ */
+export async function connectToExtension(
+  apiService: KubeObject,
+  service: ServiceReference,
+  options: ExtensionAccess & { readonly skipVerify?: boolean },
+): Promise<ExtensionConnection> {
+  const resolution = await resolveServiceEndpoint(service, options.storageOf);
+  if (!resolution.ok) return resolution;
+  const tls = extensionTlsOptions({
+    spec: specOf(apiService),
+    endpoint: resolution.endpoint,
+    clientCertificate: options.clientCertificate,
+    skipVerify: options.skipVerify,
+  });
+  return { ok: true, endpoint: resolution.endpoint, tls };
 }
 
 /** The request-header identity of `user`, for the extension server to authenticate by. */

@@ -14,12 +14,10 @@ import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { KubeObject } from '../../api/objects';
-import type { StorageOf } from '../admission/lookup';
 import { auditSwitchedProtocols } from '../audit/record/request-audit';
-import { apiServiceName, isAvailable, serviceOf, specOf } from '../../api/apiregistration';
+import { apiServiceName, isAvailable, serviceOf } from '../../api/apiregistration';
 import { asksUpgrade, dialErrorText, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
-import { extensionTlsOptions, identityHeaders, type ProxyClientCertificate } from './extension-transport';
-import { resolveServiceEndpoint } from '../proxy/service-endpoint';
+import { connectToExtension, identityHeaders, type APIServiceAccess } from './extension-transport';
 
 /** The APIService name a path's group-version would have (`/apis/<group>/<version>[/...]`). */
 export function apiServiceNameOfPath(path: string): string | undefined {
@@ -46,12 +44,7 @@ export function isProxied(request: IncomingMessage, current: ReadonlyMap<string,
   return apiService !== undefined && serviceOf(apiService) !== undefined;
 }
 
-export function aggregatorProxy(options: {
-  /** The APIService informer's map. */
-  readonly current: ReadonlyMap<string, KubeObject>;
-  readonly storageOf: StorageOf;
-  readonly clientCertificate: ProxyClientCertificate | undefined;
-}): RequestHandler {
+export function aggregatorProxy(options: APIServiceAccess): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const name = apiServiceNameOfPath(req.path);
     const apiService = name === undefined ? undefined : options.current.get(name);
@@ -64,19 +57,15 @@ export function aggregatorProxy(options: {
       unavailable(res);
       return;
     }
-    void resolveServiceEndpoint(service, options.storageOf).then(
-      (resolution) => {
-        if (!resolution.ok) {
+    void connectToExtension(apiService, service, options).then(
+      (connection) => {
+        if (!connection.ok) {
           unavailable(res);
           return;
         }
         const upstream = httpsRequest(
           {
-            ...extensionTlsOptions({
-              spec: specOf(apiService),
-              endpoint: resolution.endpoint,
-              clientCertificate: options.clientCertificate,
-            }),
+            ...connection.tls,
             method: req.method,
             path: req.originalUrl,
             headers: {
@@ -95,7 +84,7 @@ export function aggregatorProxy(options: {
         upstream.on('error', (error: NodeJS.ErrnoException) =>
           unavailable(
             res,
-            `error trying to reach service: ${dialErrorText(error, resolution.endpoint.host, resolution.endpoint.port)}`,
+            `error trying to reach service: ${dialErrorText(error, connection.endpoint.host, connection.endpoint.port)}`,
           ),
         );
         // A client that goes away ends the extension server's request too (a watch, say).

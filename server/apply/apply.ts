@@ -15,7 +15,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../api/objects';
-import { changedFields, withoutServerOwnedFields } from '../fieldmanager/field-set';
+import { changedFields, SERVER_OWNED_METADATA, withoutServerOwnedFields } from '../fieldmanager/field-set';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import { badRequest } from '../status/catalogue';
 import { copyJson, isObject } from '../json/value';
@@ -78,16 +78,7 @@ interface ManagerState {
 const SERVER_OWNED = new PathSet([
   ['f:apiVersion'],
   ['f:kind'],
-  ...[
-    'name',
-    'namespace',
-    'creationTimestamp',
-    'selfLink',
-    'uid',
-    'generation',
-    'managedFields',
-    'resourceVersion',
-  ].map((field) => ['f:metadata', `f:${field}`]),
+  ...SERVER_OWNED_METADATA.map((field) => ['f:metadata', `f:${field}`]),
 ]);
 
 function withinScope(set: PathSet, scope: OwnershipScope): PathSet {

@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { automaticReloadMetrics } from '../metrics/reload-metrics';
 import { audienceAgnostic } from './audiences';
 import { parseAuthenticationConfig, type AnonymousConfig, type AuthenticationConfig } from './authentication-config';
 import { tokenUnion } from './bearer-token';
@@ -48,23 +49,15 @@ export function liveAuthenticationConfig(options: LiveConfigOptions): LiveAuthen
   let tokens = authenticatorsOf(config, options.apiAudiences);
 
   const idHash = `sha256:${createHash('sha256').update(options.serverId).digest('hex')}`;
-  const registers = options.registry ? [options.registry] : [];
-  const lastReload = new Gauge({
-    name: 'apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds',
-    help: 'Timestamp of the last automatic reload of authentication configuration split by status and apiserver identity.',
-    labelNames: ['status', 'apiserver_id_hash'],
-    registers,
+  const record = automaticReloadMetrics({
+    config: 'authentication_config',
+    reloadsHelp:
+      'Total number of automatic reloads of authentication configuration split by status and apiserver identity.',
+    lastTimestampHelp:
+      'Timestamp of the last automatic reload of authentication configuration split by status and apiserver identity.',
+    apiserverIdHash: idHash,
+    registers: options.registry ? [options.registry] : [],
   });
-  const reloads = new Counter({
-    name: 'apiserver_authentication_config_controller_automatic_reloads_total',
-    help: 'Total number of automatic reloads of authentication configuration split by status and apiserver identity.',
-    labelNames: ['status', 'apiserver_id_hash'],
-    registers,
-  });
-  const record = (status: 'success' | 'failure') => {
-    lastReload.set({ status, apiserver_id_hash: idHash }, Date.now() / 1000);
-    reloads.inc({ status, apiserver_id_hash: idHash });
-  };
 
   const reload = () => {
     let next: string;

@@ -52,7 +52,7 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
     for (const [header, values] of Object.entries(headers)) {
       const prefix = prefixes.find((candidate) => header.startsWith(candidate));
       if (prefix === undefined || values === undefined) continue;
-      const key = unescape(header.slice(prefix.length).toLowerCase());
+      const key = unescapeExtraKey(header.slice(prefix.length).toLowerCase());
       (extra[key] ??= []).push(...values);
     }
     const uid = first(uidHeaders);
@@ -82,8 +82,11 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Authe
   };
 }
 
-/** Percent-decoded as Go's PathUnescape; a malformed key is kept as sent. */
-function unescape(key: string): string {
+/**
+ * An extra's key from its header name (`X-Remote-Extra-`, `Impersonate-Extra-`), percent-decoded
+ * as Go's PathUnescape; a malformed key is kept as sent.
+ */
+export function unescapeExtraKey(key: string): string {
   try {
     return decodeURIComponent(key);
   } catch {

@@ -14,7 +14,7 @@ import { invalid as invalidObject } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
 import { FieldPath, invalid, required } from '../status/field-errors';
 import type { FieldError } from '../registry/types';
-import type { Attributes, Authorizer } from './types';
+import { nonResourceAttributes, type Attributes, type Authorizer } from './types';
 
 export const AUTHORIZATION_GROUP = 'authorization.k8s.io';
 
@@ -151,18 +151,7 @@ export function reviewAttributes(spec: ReviewSpec, user: UserInfo): Attributes {
     };
   }
   const nonResource = spec.nonResourceAttributes ?? {};
-  return {
-    user,
-    verb: nonResource.verb ?? '',
-    isResourceRequest: false,
-    path: nonResource.path ?? '',
-    namespace: '',
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    name: '',
-  };
+  return nonResourceAttributes(user, nonResource.verb ?? '', nonResource.path ?? '');
 }
 
 async function decide(authorizer: Authorizer, attributes: Attributes): Promise<AccessReviewStatus> {

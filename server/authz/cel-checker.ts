@@ -4,7 +4,7 @@
  * own: a resource check names every version (`*`), a path check is a non-resource request.
  */
 import type { AuthorizationChecker } from '../cel/libraries/authorizer';
-import type { Attributes, Authorizer } from './types';
+import { nonResourceAttributes, type Attributes, type Authorizer } from './types';
 
 export function celAuthorizationChecker(authorizer: Authorizer): AuthorizationChecker {
   return ({ user, verb, resource, path }) => {
@@ -21,18 +21,7 @@ export function celAuthorizationChecker(authorizer: Authorizer): AuthorizationCh
           subresource: resource.subresource,
           name: resource.name,
         }
-      : {
-          user,
-          verb,
-          isResourceRequest: false,
-          path: path ?? '',
-          namespace: '',
-          apiGroup: '',
-          apiVersion: '',
-          resource: '',
-          subresource: '',
-          name: '',
-        };
+      : nonResourceAttributes(user, verb, path ?? '');
     return authorizer.authorize(attributes);
   };
 }

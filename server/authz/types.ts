@@ -97,3 +97,19 @@ export function attributesFrom(info: RequestInfo, user: UserInfo, overrides: Att
     ...overrides,
   };
 }
+
+/** The attributes of a request off the API (a path check, a review's nonResourceAttributes): only verb and path. */
+export function nonResourceAttributes(user: UserInfo, verb: string, path: string): Attributes {
+  return {
+    user,
+    verb,
+    isResourceRequest: false,
+    path,
+    namespace: '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    name: '',
+  };
+}

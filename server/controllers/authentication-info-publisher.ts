@@ -4,14 +4,11 @@
  * requests this server forwards to them. Header lists are JSON arrays, as the reference
  * writes them. A changed or removed map is put back.
  */
-import type { KubeObject } from '../../api/objects';
-import { startInformer } from '../client/informer';
 import type { ObjectOperations } from '../client/operations';
-import { coreType } from './per-namespace';
+import { keepConfigMap } from './kept-config-map';
 
 export const AUTHENTICATION_INFO_NAMESPACE = 'kube-system';
 export const AUTHENTICATION_INFO_NAME = 'extension-apiserver-authentication';
-const RETRY_MS = 1000;
 
 export interface AuthenticationInfo {
   readonly clientCaPem?: string;
@@ -45,42 +42,16 @@ export function startAuthenticationInfoPublisher(
   info: AuthenticationInfo,
   stop: AbortSignal,
 ): void {
-  const type = coreType(operations, 'configmaps');
   const wanted = authenticationInfoData(info);
-  const key = `${AUTHENTICATION_INFO_NAMESPACE}/${AUTHENTICATION_INFO_NAME}`;
-  const same = (object: KubeObject) => JSON.stringify(object.data ?? {}) === JSON.stringify(wanted);
-
-  let running = false;
-  const reconcile = (): void => {
-    if (running || stop.aborted) return;
-    running = true;
-    const current = informer.objects.get(key);
-    const write =
-      current === undefined
-        ? operations.createObject(type, {
-            apiVersion: 'v1',
-            kind: 'ConfigMap',
-            metadata: { name: AUTHENTICATION_INFO_NAME, namespace: AUTHENTICATION_INFO_NAMESPACE },
-            data: wanted,
-          })
-        : same(current)
-          ? Promise.resolve()
-          : operations.updateObject(
-              type,
-              { namespace: AUTHENTICATION_INFO_NAMESPACE, name: AUTHENTICATION_INFO_NAME },
-              (object) => void (object.data = { ...wanted }),
-            );
-    write.catch(() => setTimeout(reconcile, RETRY_MS)).finally(() => (running = false));
-  };
-
-  const informer = startInformer(operations.storageFor(type), {
-    onUpsert: (object) => objectKey(object) === key && !same(object) && reconcile(),
-    onDelete: (object) => objectKey(object) === key && reconcile(),
-  });
-  void informer.synced.then(reconcile);
-  stop.addEventListener('abort', () => informer.stop(), { once: true });
-}
-
-function objectKey(object: KubeObject): string {
-  return `${String(object.metadata.namespace)}/${String(object.metadata.name)}`;
+  keepConfigMap(
+    operations,
+    {
+      namespace: AUTHENTICATION_INFO_NAMESPACE,
+      name: AUTHENTICATION_INFO_NAME,
+      isWanted: (object) => JSON.stringify(object.data ?? {}) === JSON.stringify(wanted),
+      initialData: () => ({ ...wanted }),
+      change: (object) => void (object.data = { ...wanted }),
+    },
+    stop,
+  );
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { TransformationRecorder } from '../../storage/transform/prefix-transformers';
 import { GrpcStatusError } from '../../storage/transform/transformer';
+import { automaticReloadMetrics } from '../metrics/reload-metrics';
 
 export interface EncryptionMetrics {
   readonly recordTransformation: TransformationRecorder;
@@ -41,16 +42,13 @@ export function createEncryptionMetrics(registry: Registry, serverId: string): E
     registers,
   });
   const idHash = hashOf(serverId);
-  const reloads = new Counter({
-    name: 'apiserver_encryption_config_controller_automatic_reloads_total',
-    help: 'Total number of reload successes and failures of encryption configuration split by apiserver identity.',
-    labelNames: ['status', 'apiserver_id_hash'],
-    registers,
-  });
-  const lastReload = new Gauge({
-    name: 'apiserver_encryption_config_controller_automatic_reload_last_timestamp_seconds',
-    help: 'Timestamp of the last successful or failed automatic reload of encryption configuration split by apiserver identity.',
-    labelNames: ['status', 'apiserver_id_hash'],
+  const recordReload = automaticReloadMetrics({
+    config: 'encryption_config',
+    reloadsHelp:
+      'Total number of reload successes and failures of encryption configuration split by apiserver identity.',
+    lastTimestampHelp:
+      'Timestamp of the last successful or failed automatic reload of encryption configuration split by apiserver identity.',
+    apiserverIdHash: idHash,
     registers,
   });
   const lastConfig = new Gauge({
@@ -64,10 +62,7 @@ export function createEncryptionMetrics(registry: Registry, serverId: string): E
       operations.inc({ resource, transformation_type: type, transformer_prefix: prefix, status: statusOf(error) });
       if (error === undefined) durations.observe({ transformation_type: type, transformer_prefix: prefix }, seconds);
     },
-    recordReload(status) {
-      reloads.inc({ status, apiserver_id_hash: idHash });
-      lastReload.set({ status, apiserver_id_hash: idHash }, Date.now() / 1000);
-    },
+    recordReload,
     setConfigHash(contentHash) {
       // One series: the configuration in effect now.
       lastConfig.reset();

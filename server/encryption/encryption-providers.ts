@@ -68,34 +68,21 @@ export function buildTransformers(
   };
 }
 
+/** The providers with named keys, each writing under `k8s:enc:<name>:v1:`, in the order they are looked for. */
+const KEYED_PROVIDERS = [
+  { name: 'aesgcm', make: aesGcmTransformer, noKey: 'AES' },
+  { name: 'aescbc', make: aesCbcTransformer, noKey: 'AES' },
+  { name: 'secretbox', make: secretboxTransformer, noKey: 'Secretbox' },
+] as const;
+
 function providerEntry(
   provider: ProviderConfiguration,
   options: { record: TransformationRecorder; kms: KmsProviderFactory },
 ): PrefixedTransformer {
-  if (provider.aesgcm)
-    return keyedEntry({
-      prefix: 'k8s:enc:aesgcm:v1:',
-      keys: provider.aesgcm,
-      make: aesGcmTransformer,
-      noKey: 'AES',
-      record: options.record,
-    });
-  if (provider.aescbc)
-    return keyedEntry({
-      prefix: 'k8s:enc:aescbc:v1:',
-      keys: provider.aescbc,
-      make: aesCbcTransformer,
-      noKey: 'AES',
-      record: options.record,
-    });
-  if (provider.secretbox)
-    return keyedEntry({
-      prefix: 'k8s:enc:secretbox:v1:',
-      keys: provider.secretbox,
-      make: secretboxTransformer,
-      noKey: 'Secretbox',
-      record: options.record,
-    });
+  for (const { name, make, noKey } of KEYED_PROVIDERS) {
+    const keys = provider[name];
+    if (keys) return keyedEntry({ prefix: `k8s:enc:${name}:v1:`, keys, make, noKey, record: options.record });
+  }
   if (provider.kms) return options.kms(provider.kms);
   return { prefix: Buffer.alloc(0), transformer: IDENTITY_TRANSFORMER };
 }
@@ -129,8 +116,7 @@ function keyOf(gr: GroupResource): string {
 
 /** A group-resource as the configuration spells it: `*.` for the core group's wildcard. */
 function yamlName(gr: GroupResource): string {
-  if (gr.group === '' && gr.resource === ANY) return '*.';
-  return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
+  return gr.group === '' && gr.resource === ANY ? '*.' : resourceLabel(gr);
 }
 
 /** The resource label of the transformation metrics: `secrets`, `deployments.apps`. */

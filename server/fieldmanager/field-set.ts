@@ -417,7 +417,7 @@ class ListItems {
 }
 
 /** Fields no manager owns: identity and bookkeeping the server sets (the reference's strip set). */
-const SERVER_OWNED_METADATA = [
+export const SERVER_OWNED_METADATA = [
   'name',
   'namespace',
   'creationTimestamp',

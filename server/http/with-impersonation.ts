@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP, ANONYMOUS_USER, type UserInfo } from '../../api/user-info';
+import { unescapeExtraKey } from '../authn/request-header';
 import { serviceAccountGroups, splitServiceAccountUsername } from '../authn/service-account/names';
 import { forbiddenError } from '../authz/forbidden';
 import { impersonationAttributes, type ImpersonatedPart } from '../authz/impersonation';
@@ -59,15 +60,6 @@ export function impersonationRequests(headersDistinct: Record<string, string[] |
     throw internalError(`requested ${goFormat(requests)} without impersonating a user`);
   }
   return requests;
-}
-
-/** Percent-decoded, as the reference does; a malformed key is kept as sent. */
-function unescapeExtraKey(key: string): string {
-  try {
-    return decodeURIComponent(key);
-  } catch {
-    return key;
-  }
 }
 
 /** Go's `%v` of the reference's ObjectReference list, which its error message shows. */

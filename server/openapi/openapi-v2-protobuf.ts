@@ -175,11 +175,9 @@ function parametersItemMessage(item: Json): Message {
   return { parameter: parameterMessage(item) };
 }
 
-/** The validation keywords every non-body parameter, header and items object shares. */
-const PRIMITIVE_KEYWORDS = [
-  'type',
-  'format',
-  'collectionFormat',
+/** The validation keywords a schema shares with every non-body parameter, header and items object. */
+const VALIDATION_KEYWORDS = [
+  'multipleOf',
   'maximum',
   'exclusiveMaximum',
   'minimum',
@@ -190,8 +188,9 @@ const PRIMITIVE_KEYWORDS = [
   'maxItems',
   'minItems',
   'uniqueItems',
-  'multipleOf',
 ];
+
+const PRIMITIVE_KEYWORDS = ['type', 'format', 'collectionFormat', ...VALIDATION_KEYWORDS];
 
 function primitiveMessage(source: JsonMap): Message {
   const message = scalars(source, PRIMITIVE_KEYWORDS);
@@ -266,17 +265,7 @@ function schemaMessage(schema: Json): Message {
     'format',
     'title',
     'description',
-    'multipleOf',
-    'maximum',
-    'exclusiveMaximum',
-    'minimum',
-    'exclusiveMinimum',
-    'maxLength',
-    'minLength',
-    'pattern',
-    'maxItems',
-    'minItems',
-    'uniqueItems',
+    ...VALIDATION_KEYWORDS,
     'maxProperties',
     'minProperties',
     'required',

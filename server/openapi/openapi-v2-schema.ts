@@ -3,8 +3,54 @@
  * (`application/com.github.proto-openapi.spec.v2.v1.0+protobuf`): names and field numbers as
  * github.com/google/gnostic-models `openapiv2/OpenAPIv2.proto` (v0.7.0) defines them, limited
  * to what a Document of this server holds (the OAuth2 security schemes are left out).
- * Kept as text so the compiled server needs no file beside its JavaScript.
+ * Kept as text so the compiled server needs no file beside its JavaScript. Two families of
+ * messages, which gnostic generates from its JSON schema by one pattern each, are written once.
  */
+
+/** The validation fields every primitive (non-body parameter, header, items) carries, numbered from `first`. */
+function primitiveFields(first: number): string {
+  return [
+    'string type',
+    'string format',
+    'PrimitivesItems items',
+    'string collection_format',
+    'Any default',
+    'double maximum',
+    'bool exclusive_maximum',
+    'double minimum',
+    'bool exclusive_minimum',
+    'int64 max_length',
+    'int64 min_length',
+    'string pattern',
+    'int64 max_items',
+    'int64 min_items',
+    'bool unique_items',
+    'repeated Any enum',
+    'double multiple_of',
+  ]
+    .map((field, index) => `  ${field} = ${first + index};`)
+    .join('\n');
+}
+
+const NAMED_VALUE_TYPES = [
+  'Any',
+  'Header',
+  'Parameter',
+  'PathItem',
+  'Response',
+  'ResponseValue',
+  'Schema',
+  'SecurityDefinitionsItem',
+  'StringArray',
+];
+
+/** gnostic's maps: ordered lists of `NamedX` name-value pairs. */
+function namedMessages(): string {
+  return NAMED_VALUE_TYPES.map((type) => `message Named${type} {\n  string name = 1;\n  ${type} value = 2;\n}\n`).join(
+    '\n',
+  );
+}
+
 export const OPENAPI_V2_PROTO = `syntax = "proto3";
 package openapi.v2;
 import "google/protobuf/any.proto";
@@ -103,44 +149,12 @@ message FormDataParameterSubSchema {
   string description = 3;
   string name = 4;
   bool allow_empty_value = 5;
-  string type = 6;
-  string format = 7;
-  PrimitivesItems items = 8;
-  string collection_format = 9;
-  Any default = 10;
-  double maximum = 11;
-  bool exclusive_maximum = 12;
-  double minimum = 13;
-  bool exclusive_minimum = 14;
-  int64 max_length = 15;
-  int64 min_length = 16;
-  string pattern = 17;
-  int64 max_items = 18;
-  int64 min_items = 19;
-  bool unique_items = 20;
-  repeated Any enum = 21;
-  double multiple_of = 22;
+${primitiveFields(6)}
   repeated NamedAny vendor_extension = 23;
 }
 
 message Header {
-  string type = 1;
-  string format = 2;
-  PrimitivesItems items = 3;
-  string collection_format = 4;
-  Any default = 5;
-  double maximum = 6;
-  bool exclusive_maximum = 7;
-  double minimum = 8;
-  bool exclusive_minimum = 9;
-  int64 max_length = 10;
-  int64 min_length = 11;
-  string pattern = 12;
-  int64 max_items = 13;
-  int64 min_items = 14;
-  bool unique_items = 15;
-  repeated Any enum = 16;
-  double multiple_of = 17;
+${primitiveFields(1)}
   string description = 18;
   repeated NamedAny vendor_extension = 19;
 }
@@ -150,23 +164,7 @@ message HeaderParameterSubSchema {
   string in = 2;
   string description = 3;
   string name = 4;
-  string type = 5;
-  string format = 6;
-  PrimitivesItems items = 7;
-  string collection_format = 8;
-  Any default = 9;
-  double maximum = 10;
-  bool exclusive_maximum = 11;
-  double minimum = 12;
-  bool exclusive_minimum = 13;
-  int64 max_length = 14;
-  int64 min_length = 15;
-  string pattern = 16;
-  int64 max_items = 17;
-  int64 min_items = 18;
-  bool unique_items = 19;
-  repeated Any enum = 20;
-  double multiple_of = 21;
+${primitiveFields(5)}
   repeated NamedAny vendor_extension = 22;
 }
 
@@ -199,51 +197,7 @@ message License {
   repeated NamedAny vendor_extension = 3;
 }
 
-message NamedAny {
-  string name = 1;
-  Any value = 2;
-}
-
-message NamedHeader {
-  string name = 1;
-  Header value = 2;
-}
-
-message NamedParameter {
-  string name = 1;
-  Parameter value = 2;
-}
-
-message NamedPathItem {
-  string name = 1;
-  PathItem value = 2;
-}
-
-message NamedResponse {
-  string name = 1;
-  Response value = 2;
-}
-
-message NamedResponseValue {
-  string name = 1;
-  ResponseValue value = 2;
-}
-
-message NamedSchema {
-  string name = 1;
-  Schema value = 2;
-}
-
-message NamedSecurityDefinitionsItem {
-  string name = 1;
-  SecurityDefinitionsItem value = 2;
-}
-
-message NamedStringArray {
-  string name = 1;
-  StringArray value = 2;
-}
-
+${namedMessages()}
 message NonBodyParameter {
   oneof oneof {
     HeaderParameterSubSchema header_parameter_sub_schema = 1;
@@ -305,23 +259,7 @@ message PathParameterSubSchema {
   string in = 2;
   string description = 3;
   string name = 4;
-  string type = 5;
-  string format = 6;
-  PrimitivesItems items = 7;
-  string collection_format = 8;
-  Any default = 9;
-  double maximum = 10;
-  bool exclusive_maximum = 11;
-  double minimum = 12;
-  bool exclusive_minimum = 13;
-  int64 max_length = 14;
-  int64 min_length = 15;
-  string pattern = 16;
-  int64 max_items = 17;
-  int64 min_items = 18;
-  bool unique_items = 19;
-  repeated Any enum = 20;
-  double multiple_of = 21;
+${primitiveFields(5)}
   repeated NamedAny vendor_extension = 22;
 }
 
@@ -331,23 +269,7 @@ message Paths {
 }
 
 message PrimitivesItems {
-  string type = 1;
-  string format = 2;
-  PrimitivesItems items = 3;
-  string collection_format = 4;
-  Any default = 5;
-  double maximum = 6;
-  bool exclusive_maximum = 7;
-  double minimum = 8;
-  bool exclusive_minimum = 9;
-  int64 max_length = 10;
-  int64 min_length = 11;
-  string pattern = 12;
-  int64 max_items = 13;
-  int64 min_items = 14;
-  bool unique_items = 15;
-  repeated Any enum = 16;
-  double multiple_of = 17;
+${primitiveFields(1)}
   repeated NamedAny vendor_extension = 18;
 }
 
@@ -361,23 +283,7 @@ message QueryParameterSubSchema {
   string description = 3;
   string name = 4;
   bool allow_empty_value = 5;
-  string type = 6;
-  string format = 7;
-  PrimitivesItems items = 8;
-  string collection_format = 9;
-  Any default = 10;
-  double maximum = 11;
-  bool exclusive_maximum = 12;
-  double minimum = 13;
-  bool exclusive_minimum = 14;
-  int64 max_length = 15;
-  int64 min_length = 16;
-  string pattern = 17;
-  int64 max_items = 18;
-  int64 min_items = 19;
-  bool unique_items = 20;
-  repeated Any enum = 21;
-  double multiple_of = 22;
+${primitiveFields(6)}
   repeated NamedAny vendor_extension = 23;
 }
 

@@ -99,3 +99,17 @@ export function streamAnswer(
   answer.pipe(res);
   answer.on('error', () => res.destroy());
 }
+
+/**
+ * The first `limit` bytes of a backend's answer as text (an error's body or stream), the rest
+ * read and dropped so that the backend is not held up by a reader that stopped.
+ */
+export async function readAtMost(stream: NodeJS.ReadableStream, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (size < limit) chunks.push(chunk.subarray(0, limit - size));
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -4,6 +4,7 @@
  * `/apis/<group>/<version>`, everything else a non-resource request whose verb is the
  * lowercase HTTP method.
  */
+import { splitUnescaped } from '../selectors/field-selector';
 
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
@@ -179,24 +180,6 @@ function splitTerm(term: string): { field: string; operator: string; value: stri
     }
   }
   return undefined;
-}
-
-function splitUnescaped(text: string, separator: string): string[] {
-  const pieces: string[] = [];
-  let current = '';
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '\\' && i + 1 < text.length) {
-      current += char + text[++i];
-    } else if (char === separator) {
-      pieces.push(current);
-      current = '';
-    } else {
-      current += char;
-    }
-  }
-  pieces.push(current);
-  return pieces;
 }
 
 function unescapeValue(value: string): string | undefined {

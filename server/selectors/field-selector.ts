@@ -16,7 +16,7 @@ export interface FieldRequirement {
 }
 
 /** Splits on separators not preceded by a backslash, keeping escapes for the next stage. */
-function splitUnescaped(input: string, separator: string): string[] {
+export function splitUnescaped(input: string, separator: string): string[] {
   const parts: string[] = [];
   let current = '';
   for (let i = 0; i < input.length; i++) {

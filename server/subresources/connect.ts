@@ -24,7 +24,7 @@ import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/record/requ
 import type { RequestInfo } from '../request/request-info';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import type { KubeletClient } from '../kubelet/kubelet-client';
-import { asksUpgrade, forwardedHeaders, joinConnections, streamAnswer } from '../proxy/forwarding';
+import { asksUpgrade, forwardedHeaders, joinConnections, readAtMost, streamAnswer } from '../proxy/forwarding';
 import { openUpstream, type UpstreamAnswer, type UpstreamInit } from '../proxy/upstream';
 import { admitConnect } from '../registry/store/admission';
 import { parseBool, parseInteger, queryOf } from '../request/query';
@@ -133,16 +133,6 @@ async function nodeOfPod(scope: HandlerScope, nodeName: string): Promise<KubeObj
 /** Up to this much of a refusing kubelet's body becomes the error's message, as the reference reads. */
 const MAX_ERROR_BODY_BYTES = 4096;
 
-async function readLimited(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    if (size < MAX_ERROR_BODY_BYTES) chunks.push(chunk.subarray(0, MAX_ERROR_BODY_BYTES - size));
-    size += chunk.length;
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** What the reference's GenericHttpResponseChecker makes of a kubelet's non-2xx answer. */
 const ANSWER_REASONS: Readonly<Record<number, readonly [string, string]>> = {
   404: ['NotFound', 'the server could not find the requested resource'],
@@ -210,7 +200,8 @@ const podLog: Factory =
     });
     const { answer } = answered;
     const code = answer.statusCode ?? 0;
-    if (code < 200 || code > 206) throw kubeletAnswerError(code, await readLimited(answer), info.name);
+    if (code < 200 || code > 206)
+      throw kubeletAnswerError(code, await readAtMost(answer, MAX_ERROR_BODY_BYTES), info.name);
     if (isWebSocketRequest(req)) {
       await streamOverWebSocket(req, req.socket, answer);
       return;

@@ -20,6 +20,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { SpdySession, type SpdyStream } from '../kubelet/spdy-session';
+import { readAtMost } from '../proxy/forwarding';
 import type { Upstream } from '../proxy/upstream';
 import { acceptWebSocket, offeredSubprotocols } from './websocket-accept';
 
@@ -138,16 +139,6 @@ function refusalStatus(body: string): ChannelStatus {
   return internalErrorStatus(`unable to upgrade connection: ${body.trim()}`);
 }
 
-async function readBounded(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    if (size < MAX_ERROR_BYTES) chunks.push(chunk.subarray(0, MAX_ERROR_BYTES - size));
-    size += chunk.length;
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** Whether the client offers `v5.channel.k8s.io` on a WebSocket request: the reference's IsWebSocketRequestWithStreamCloseProtocol. */
 export function offersStreamClose(req: IncomingMessage): boolean {
   return offeredSubprotocols(req).includes(V5_PROTOCOL);
@@ -199,7 +190,7 @@ export async function translateToSpdy(
     return;
   }
   if (!answered.upgraded) {
-    finish(refusalStatus(await readBounded(answered.answer)));
+    finish(refusalStatus(await readAtMost(answered.answer, MAX_ERROR_BYTES)));
     return;
   }
   const protocol = String(answered.answer.headers['x-stream-protocol-version'] ?? '');
@@ -269,7 +260,7 @@ export async function translateToSpdy(
         stream.once('close', resolve);
       }),
   );
-  const errorStatus = readBounded(errorStream).then(
+  const errorStatus = readAtMost(errorStream, MAX_ERROR_BYTES).then(
     (text) => statusOfErrorStream(protocol, text),
     (error: Error) => internalErrorStatus(`error reading from error stream: ${error.message}`),
   );

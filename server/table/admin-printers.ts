@@ -9,11 +9,11 @@
 import type { KubeObject } from '../../api/objects';
 import { ageOf, humanDuration } from './human-duration';
 import {
+  AGE_AND_TEMPLATE_COLUMNS,
   AGE_COLUMN,
-  CONTAINERS_COLUMN,
-  IMAGES_COLUMN,
   NAME_COLUMN,
   SELECTOR_COLUMN,
+  ageAndTemplateCells,
   column,
   containersAndImages,
   integer,
@@ -75,24 +75,19 @@ export const replicationControllerPrinter: Printer = {
     column('Desired', 'integer', 'The number of desired replicas.'),
     column('Current', 'integer', 'The most recently observed number of replicas.'),
     column('Ready', 'integer', 'The number of ready replicas.'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
+    ...AGE_AND_TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
   print(object, now) {
     const spec = record(object.spec);
     const status = record(object.status);
-    const { names, images } = containersAndImages(record(spec.template).spec);
     return {
       cells: [
         object.metadata.name,
         integer(spec.replicas),
         integer(status.replicas),
         integer(status.readyReplicas),
-        ageOf(object, now),
-        names,
-        images,
+        ...ageAndTemplateCells(object, now, record(spec.template).spec),
         formatLabels(spec.selector),
       ],
     };

@@ -1,5 +1,7 @@
 /** The shape of a Table's column definitions, and helpers the printers share. */
+import type { KubeObject } from '../../api/objects';
 import { formatLabelSelector } from '../selectors/label-selector';
+import { ageOf } from './human-duration';
 
 export interface ColumnDefinition {
   readonly name: string;
@@ -73,3 +75,12 @@ export const IMAGES_COLUMN = column('Images', 'string', 'Images referenced by ea
 export const SELECTOR_COLUMN = column('Selector', 'string', 'Label selector for the pods this object manages.', {
   wide: true,
 });
+
+/** Age, then the pod template's containers and images (wide): where a workload's table ends, before its selector. */
+export const AGE_AND_TEMPLATE_COLUMNS = [AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN];
+
+/** The cells of AGE_AND_TEMPLATE_COLUMNS for an object whose pod template has `podSpec`. */
+export function ageAndTemplateCells(object: KubeObject, now: Date, podSpec: unknown): unknown[] {
+  const { names, images } = containersAndImages(podSpec);
+  return [ageOf(object, now), names, images];
+}

@@ -6,13 +6,12 @@
 import type { KubeObject } from '../../api/objects';
 import { ageOf, ageSince } from './human-duration';
 import {
+  AGE_AND_TEMPLATE_COLUMNS,
   AGE_COLUMN,
-  CONTAINERS_COLUMN,
-  IMAGES_COLUMN,
   NAME_COLUMN,
   SELECTOR_COLUMN,
+  ageAndTemplateCells,
   column,
-  containersAndImages,
   integer,
   list,
   mapSelectorString,
@@ -195,23 +194,18 @@ export const deploymentPrinter: Printer = {
       'integer',
       'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
     ),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
+    ...AGE_AND_TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
   print(object, now) {
     const status = statusOf(object);
-    const { names, images } = containersAndImages(templateSpec(object));
     return {
       cells: [
         object.metadata.name,
         `${integer(status.readyReplicas)}/${integer(specOf(object).replicas)}`,
         integer(status.updatedReplicas),
         integer(status.availableReplicas),
-        ageOf(object, now),
-        names,
-        images,
+        ...ageAndTemplateCells(object, now, templateSpec(object)),
         selectorString(specOf(object).selector),
       ],
     };
@@ -224,23 +218,18 @@ export const replicaSetPrinter: Printer = {
     column('Desired', 'integer', 'Number of desired pods.'),
     column('Current', 'integer', 'Number of actual running pods.'),
     column('Ready', 'integer', 'The number of ready pods targeted by this object.'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
+    ...AGE_AND_TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
   print(object, now) {
     const status = statusOf(object);
-    const { names, images } = containersAndImages(templateSpec(object));
     return {
       cells: [
         object.metadata.name,
         integer(specOf(object).replicas),
         integer(status.replicas),
         integer(status.readyReplicas),
-        ageOf(object, now),
-        names,
-        images,
+        ...ageAndTemplateCells(object, now, templateSpec(object)),
         selectorString(specOf(object).selector),
       ],
     };
@@ -248,22 +237,13 @@ export const replicaSetPrinter: Printer = {
 };
 
 export const statefulSetPrinter: Printer = {
-  columns: [
-    NAME_COLUMN,
-    column('Ready', 'string', 'Number of the pod with ready state'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
-  ],
+  columns: [NAME_COLUMN, column('Ready', 'string', 'Number of the pod with ready state'), ...AGE_AND_TEMPLATE_COLUMNS],
   print(object, now) {
-    const { names, images } = containersAndImages(templateSpec(object));
     return {
       cells: [
         object.metadata.name,
         `${integer(statusOf(object).readyReplicas)}/${integer(specOf(object).replicas)}`,
-        ageOf(object, now),
-        names,
-        images,
+        ...ageAndTemplateCells(object, now, templateSpec(object)),
       ],
     };
   },
@@ -282,14 +262,11 @@ export const daemonSetPrinter: Printer = {
       'The number of nodes that should be running the daemon pod and have one or more available.',
     ),
     column('Node Selector', 'string', 'Node selector of the daemon pods.'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
+    ...AGE_AND_TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
   print(object, now) {
     const status = statusOf(object);
-    const { names, images } = containersAndImages(templateSpec(object));
     return {
       cells: [
         object.metadata.name,
@@ -299,9 +276,7 @@ export const daemonSetPrinter: Printer = {
         integer(status.updatedNumberScheduled),
         integer(status.numberAvailable),
         mapSelectorString(templateSpec(object).nodeSelector),
-        ageOf(object, now),
-        names,
-        images,
+        ...ageAndTemplateCells(object, now, templateSpec(object)),
         selectorString(specOf(object).selector),
       ],
     };
@@ -327,9 +302,7 @@ export const jobPrinter: Printer = {
     column('Status', 'string', 'Status of the job.'),
     column('Completions', 'string', 'The completed pods out of the desired completions.'),
     column('Duration', 'string', 'Time required to complete the job.'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
+    ...AGE_AND_TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
   print(object, now) {
@@ -346,16 +319,13 @@ export const jobPrinter: Printer = {
     const duration = Number.isNaN(start)
       ? ''
       : ageSince(new Date(start).toISOString(), Number.isNaN(end) ? now : new Date(end));
-    const { names, images } = containersAndImages(templateSpec(object));
     return {
       cells: [
         object.metadata.name,
         jobStatus(status, spec),
         completions,
         duration,
-        ageOf(object, now),
-        names,
-        images,
+        ...ageAndTemplateCells(object, now, templateSpec(object)),
         selectorString(spec.selector),
       ],
     };
@@ -370,16 +340,13 @@ export const cronJobPrinter: Printer = {
     column('Suspend', 'boolean', 'Whether subsequent executions are suspended.'),
     column('Active', 'integer', 'The number of currently running jobs.'),
     column('Last Schedule', 'string', 'When the job was last successfully scheduled.'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
+    ...AGE_AND_TEMPLATE_COLUMNS,
     SELECTOR_COLUMN,
   ],
   print(object, now) {
     const spec = specOf(object);
     const status = statusOf(object);
     const jobSpec = record(record(spec.jobTemplate).spec);
-    const { names, images } = containersAndImages(record(record(jobSpec.template).spec));
     const last = text(status.lastScheduleTime);
     return {
       cells: [
@@ -389,9 +356,7 @@ export const cronJobPrinter: Printer = {
         spec.suspend === true,
         list(status.active).length,
         last === '' ? '<none>' : ageSince(last, now),
-        ageOf(object, now),
-        names,
-        images,
+        ...ageAndTemplateCells(object, now, record(record(jobSpec.template).spec)),
         selectorString(jobSpec.selector),
       ],
     };

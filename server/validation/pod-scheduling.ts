@@ -21,7 +21,8 @@ function validateTaintEffect(effect: string | undefined, allowEmpty: boolean, pa
   return TAINT_EFFECTS.includes(effect) ? [] : [notSupported(path, effect, TAINT_EFFECTS)];
 }
 
-interface Toleration {
+/** A pod's toleration (core/v1 Toleration). */
+export interface Toleration {
   key?: string;
   operator?: string;
   value?: string;

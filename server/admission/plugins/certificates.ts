@@ -55,19 +55,28 @@ const requestsOf = (attributes: AdmissionAttributes, subResource: string): boole
 const signerOf = (attributes: AdmissionAttributes): string =>
   String(record(attributes.oldObject?.spec).signerName ?? '');
 
+/** Refuses the write unless its user may `verb` (approve, sign) requests of the request's signer. */
+async function requireSigner(
+  authorizer: Authorizer,
+  attributes: AdmissionAttributes,
+  verb: 'approve' | 'sign',
+): Promise<void> {
+  const signer = signerOf(attributes);
+  if (!(await mayUseSigner(authorizer, attributes.userInfo, verb, signer))) {
+    throw forbidden(
+      attributes.resource,
+      refusedName(attributes),
+      `user not permitted to ${verb} requests with signerName ${JSON.stringify(signer)}`,
+    );
+  }
+}
+
 export function certificateApprovalPlugin(authorizer: Authorizer): AdmissionPlugin {
   return {
     name: 'CertificateApproval',
     async validate(attributes) {
       if (attributes.operation !== 'UPDATE' || !requestsOf(attributes, 'approval')) return;
-      const signer = signerOf(attributes);
-      if (!(await mayUseSigner(authorizer, attributes.userInfo, 'approve', signer))) {
-        throw forbidden(
-          attributes.resource,
-          refusedName(attributes),
-          `user not permitted to approve requests with signerName ${JSON.stringify(signer)}`,
-        );
-      }
+      await requireSigner(authorizer, attributes, 'approve');
     },
   };
 }
@@ -83,14 +92,7 @@ export function certificateSigningPlugin(authorizer: Authorizer): AdmissionPlugi
         deepEqual(status.conditions ?? [], oldStatus.conditions ?? [])
       )
         return;
-      const signer = signerOf(attributes);
-      if (!(await mayUseSigner(authorizer, attributes.userInfo, 'sign', signer))) {
-        throw forbidden(
-          attributes.resource,
-          refusedName(attributes),
-          `user not permitted to sign requests with signerName ${JSON.stringify(signer)}`,
-        );
-      }
+      await requireSigner(authorizer, attributes, 'sign');
     },
   };
 }

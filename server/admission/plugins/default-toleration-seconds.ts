@@ -6,15 +6,10 @@
  */
 import { writes } from '../lookup';
 import type { AdmissionPlugin } from '../types';
+import type { Toleration } from '../../validation/pod-scheduling';
 
 const NOT_READY = 'node.kubernetes.io/not-ready';
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
-
-interface Toleration {
-  readonly key?: string;
-  readonly operator?: string;
-  readonly effect?: string;
-}
 
 /** Whether an existing toleration already covers the NoExecute taint `key`. */
 function tolerates(tolerations: readonly Toleration[], key: string): boolean {

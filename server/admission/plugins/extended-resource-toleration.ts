@@ -6,13 +6,7 @@
 import { isQualifiedName } from '../../validation/names';
 import { writes } from '../lookup';
 import type { AdmissionPlugin } from '../types';
-
-interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-}
+import type { Toleration } from '../../validation/pod-scheduling';
 
 interface Container {
   readonly resources?: { readonly requests?: Record<string, unknown>; readonly limits?: Record<string, unknown> };

@@ -22,7 +22,7 @@ import { internalError, notFound, unclassified } from '../../status/catalogue';
 import { fieldErrorText } from '../../status/field-error';
 import { FieldPath } from '../../status/field-errors';
 import { goJSONSyntaxError } from '../../validation/decode';
-import { validateTolerations } from '../../validation/pod-scheduling';
+import { validateTolerations, type Toleration } from '../../validation/pod-scheduling';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { AdmissionConfigError } from '../config-error';
 import { writes } from '../lookup';
@@ -37,14 +37,6 @@ const MEMORY_PRESSURE: Toleration = {
   operator: 'Exists',
   effect: 'NoSchedule',
 };
-
-interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
 
 export interface PodTolerationRestrictionConfiguration {
   readonly default: readonly Toleration[];

@@ -4,6 +4,7 @@
  */
 import type { AdmissionAttributes } from '../types';
 import type { AdmissionAttributes as PolicyAttributes } from '../../../api/admissionregistration';
+import type { UserInfo } from '../../../api/user-info';
 
 /** The chain's attributes as the matching rules and expressions read them. */
 export function matchingAttributes(attributes: AdmissionAttributes): PolicyAttributes {
@@ -19,5 +20,15 @@ export function matchingAttributes(attributes: AdmissionAttributes): PolicyAttri
     userInfo: attributes.userInfo,
     dryRun: attributes.dryRun,
     options: attributes.options,
+  };
+}
+
+/** The user as an AdmissionRequest carries it (webhooks' reviews, policies' `request`): groups always, uid and extra when set. */
+export function admissionUserInfo(userInfo: UserInfo): Record<string, unknown> {
+  return {
+    username: userInfo.name,
+    ...(userInfo.uid ? { uid: userInfo.uid } : {}),
+    groups: [...userInfo.groups],
+    ...(userInfo.extra ? { extra: userInfo.extra } : {}),
   };
 }

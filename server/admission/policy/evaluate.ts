@@ -17,6 +17,7 @@ import { celEnvironment } from '../../cel/lazy';
 import type { CelAuthorizer } from '../../cel/libraries/authorizer';
 import { AUTHORIZER_VARIABLES } from '../../cel/libraries/request-authorizer';
 import type { CelValue } from '../../cel/values';
+import { admissionUserInfo } from './attributes';
 import { matchResources } from './matching';
 import type {
   AdmissionAttributes,
@@ -328,7 +329,6 @@ function labelsOfNamespace(
 
 /** The `request` variable: the AdmissionRequest fields expressions read. */
 function requestValue(attributes: AdmissionAttributes): Record<string, unknown> {
-  const { userInfo } = attributes;
   return {
     kind: attributes.kind,
     resource: attributes.resource,
@@ -339,12 +339,7 @@ function requestValue(attributes: AdmissionAttributes): Record<string, unknown> 
     name: attributes.name,
     namespace: attributes.namespace,
     operation: attributes.operation,
-    userInfo: {
-      username: userInfo.name,
-      ...(userInfo.uid ? { uid: userInfo.uid } : {}),
-      groups: [...userInfo.groups],
-      ...(userInfo.extra ? { extra: userInfo.extra } : {}),
-    },
+    userInfo: admissionUserInfo(attributes.userInfo),
     dryRun: attributes.dryRun,
     ...(attributes.options ? { options: attributes.options } : {}),
   };

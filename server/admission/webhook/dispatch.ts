@@ -20,7 +20,7 @@ import { celEnvironment } from '../../cel/lazy';
 import { StatusError } from '../../status/status-error';
 import { internalError, badRequest } from '../../status/catalogue';
 import { getCached, listCached, type StorageOf } from '../lookup';
-import { matchingAttributes } from '../policy/attributes';
+import { admissionUserInfo, matchingAttributes } from '../policy/attributes';
 import { matchResources } from '../policy/matching';
 import { requestAuthorizer } from '../../cel/libraries/request-authorizer';
 import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
@@ -43,7 +43,6 @@ type Phase = 'mutating' | 'validating';
 
 /** The review's request, as webhooks receive it. */
 function reviewRequest(attributes: AdmissionAttributes): Record<string, unknown> {
-  const { userInfo } = attributes;
   return {
     uid: attributes.uid,
     kind: attributes.kind,
@@ -55,12 +54,7 @@ function reviewRequest(attributes: AdmissionAttributes): Record<string, unknown>
     name: attributes.name,
     namespace: attributes.namespace,
     operation: attributes.operation,
-    userInfo: {
-      username: userInfo.name,
-      ...(userInfo.uid ? { uid: userInfo.uid } : {}),
-      groups: [...userInfo.groups],
-      ...(userInfo.extra ? { extra: userInfo.extra } : {}),
-    },
+    userInfo: admissionUserInfo(attributes.userInfo),
     object: attributes.object ?? null,
     oldObject: attributes.oldObject ?? null,
     dryRun: attributes.dryRun,

@@ -43,16 +43,27 @@ function isCPUUtilization(metric: Json): boolean {
   );
 }
 
-// ---- metric specs -------------------------------------------------------------------------
+// ---- metrics ------------------------------------------------------------------------------
 
-function metricSpecToV1(metric: Json): Json {
+/**
+ * A v2 metric's v1 form: its `target` half as a v1 MetricSpec, or its `current` half as a v1
+ * MetricStatus. v1 names the value fields after the half they come from (`targetValue`,
+ * `currentAverageUtilization`), the rest alike.
+ */
+function metricToV1(metric: Json, half: 'target' | 'current'): Json {
   const object = metric.object as Json | undefined;
   const pods = metric.pods as Json | undefined;
   const resource = metric.resource as Json | undefined;
   const container = metric.containerResource as Json | undefined;
   const external = metric.external as Json | undefined;
-  const target = (source: Json | undefined) => (source?.target as Json | undefined) ?? {};
+  const values = (source: Json | undefined) => (source?.[half] as Json | undefined) ?? {};
   const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
+  // A container resource is a resource with its container named.
+  const resourceFields = (source: Json) => ({
+    name: source.name,
+    [`${half}AverageUtilization`]: values(source).averageUtilization,
+    [`${half}AverageValue`]: values(source).averageValue,
+  });
   return compact({
     type: metric.type,
     object:
@@ -60,39 +71,26 @@ function metricSpecToV1(metric: Json): Json {
       compact({
         target: object.describedObject,
         metricName: id(object).name,
-        targetValue: target(object).value,
+        [`${half}Value`]: values(object).value,
         selector: id(object).selector,
-        averageValue: target(object).averageValue,
+        averageValue: values(object).averageValue,
       }),
     pods:
       pods &&
       compact({
         metricName: id(pods).name,
-        targetAverageValue: target(pods).averageValue,
+        [`${half}AverageValue`]: values(pods).averageValue,
         selector: id(pods).selector,
       }),
-    resource:
-      resource &&
-      compact({
-        name: resource.name,
-        targetAverageUtilization: target(resource).averageUtilization,
-        targetAverageValue: target(resource).averageValue,
-      }),
-    containerResource:
-      container &&
-      compact({
-        name: container.name,
-        targetAverageUtilization: target(container).averageUtilization,
-        targetAverageValue: target(container).averageValue,
-        container: container.container,
-      }),
+    resource: resource && compact(resourceFields(resource)),
+    containerResource: container && compact({ ...resourceFields(container), container: container.container }),
     external:
       external &&
       compact({
         metricName: id(external).name,
         metricSelector: id(external).selector,
-        targetValue: target(external).value,
-        targetAverageValue: target(external).averageValue,
+        [`${half}Value`]: values(external).value,
+        [`${half}AverageValue`]: values(external).averageValue,
       }),
   });
 }
@@ -103,7 +101,40 @@ function utilizationOrAverage(utilization: unknown, average: unknown): Json {
     : compact({ type: 'AverageValue', averageValue: average });
 }
 
-function metricSpecToV2(metric: Json): Json {
+/** How each v1 metric source's values become the v2 half (`target` or `current`), by source. */
+type V1Values = Readonly<Record<'object' | 'pods' | 'resource' | 'containerResource' | 'external', (v1: Json) => Json>>;
+
+const resourceTarget = (v1: Json) => utilizationOrAverage(v1.targetAverageUtilization, v1.targetAverageValue);
+const resourceCurrent = (v1: Json) =>
+  compact({ averageUtilization: v1.currentAverageUtilization, averageValue: v1.currentAverageValue });
+
+const V2_TARGETS: V1Values = {
+  object: (v1) =>
+    compact({
+      type: v1.averageValue === undefined ? 'Value' : 'AverageValue',
+      value: v1.targetValue,
+      averageValue: v1.averageValue,
+    }),
+  pods: (v1) => ({ type: 'AverageValue', averageValue: v1.targetAverageValue }),
+  resource: resourceTarget,
+  containerResource: resourceTarget,
+  external: (v1) =>
+    v1.targetAverageValue === undefined
+      ? compact({ type: 'Value', value: v1.targetValue })
+      : { type: 'AverageValue', averageValue: v1.targetAverageValue },
+};
+
+const V2_CURRENTS: V1Values = {
+  object: (v1) => compact({ value: v1.currentValue, averageValue: v1.averageValue }),
+  pods: (v1) => compact({ averageValue: v1.currentAverageValue }),
+  resource: resourceCurrent,
+  containerResource: resourceCurrent,
+  external: (v1) => compact({ value: v1.currentValue, averageValue: v1.currentAverageValue }),
+};
+
+/** A v1 MetricSpec (half `target`) or MetricStatus (half `current`) in its v2 form. */
+function metricToV2(metric: Json, half: 'target' | 'current'): Json {
+  const values = half === 'target' ? V2_TARGETS : V2_CURRENTS;
   const object = metric.object as Json | undefined;
   const pods = metric.pods as Json | undefined;
   const resource = metric.resource as Json | undefined;
@@ -116,130 +147,21 @@ function metricSpecToV2(metric: Json): Json {
       compact({
         describedObject: object.target,
         metric: compact({ name: object.metricName, selector: object.selector }),
-        target: compact({
-          type: object.averageValue === undefined ? 'Value' : 'AverageValue',
-          value: object.targetValue,
-          averageValue: object.averageValue,
-        }),
-      }),
-    pods:
-      pods &&
-      compact({
-        metric: compact({ name: pods.metricName, selector: pods.selector }),
-        target: { type: 'AverageValue', averageValue: pods.targetAverageValue },
-      }),
-    resource: resource && {
-      name: resource.name,
-      target: utilizationOrAverage(resource.targetAverageUtilization, resource.targetAverageValue),
-    },
-    containerResource: container && {
-      name: container.name,
-      target: utilizationOrAverage(container.targetAverageUtilization, container.targetAverageValue),
-      container: container.container,
-    },
-    external:
-      external &&
-      compact({
-        metric: compact({ name: external.metricName, selector: external.metricSelector }),
-        target:
-          external.targetAverageValue === undefined
-            ? compact({ type: 'Value', value: external.targetValue })
-            : { type: 'AverageValue', averageValue: external.targetAverageValue },
-      }),
-  });
-}
-
-// ---- metric statuses ----------------------------------------------------------------------
-
-function metricStatusToV1(metric: Json): Json {
-  const object = metric.object as Json | undefined;
-  const pods = metric.pods as Json | undefined;
-  const resource = metric.resource as Json | undefined;
-  const container = metric.containerResource as Json | undefined;
-  const external = metric.external as Json | undefined;
-  const current = (source: Json | undefined) => (source?.current as Json | undefined) ?? {};
-  const id = (source: Json | undefined) => (source?.metric as Json | undefined) ?? {};
-  return compact({
-    type: metric.type,
-    object:
-      object &&
-      compact({
-        target: object.describedObject,
-        metricName: id(object).name,
-        currentValue: current(object).value,
-        selector: id(object).selector,
-        averageValue: current(object).averageValue,
-      }),
-    pods:
-      pods &&
-      compact({
-        metricName: id(pods).name,
-        currentAverageValue: current(pods).averageValue,
-        selector: id(pods).selector,
-      }),
-    resource:
-      resource &&
-      compact({
-        name: resource.name,
-        currentAverageUtilization: current(resource).averageUtilization,
-        currentAverageValue: current(resource).averageValue,
-      }),
-    containerResource:
-      container &&
-      compact({
-        name: container.name,
-        currentAverageUtilization: current(container).averageUtilization,
-        currentAverageValue: current(container).averageValue,
-        container: container.container,
-      }),
-    external:
-      external &&
-      compact({
-        metricName: id(external).name,
-        metricSelector: id(external).selector,
-        currentValue: current(external).value,
-        currentAverageValue: current(external).averageValue,
-      }),
-  });
-}
-
-function metricStatusToV2(metric: Json): Json {
-  const object = metric.object as Json | undefined;
-  const pods = metric.pods as Json | undefined;
-  const resource = metric.resource as Json | undefined;
-  const container = metric.containerResource as Json | undefined;
-  const external = metric.external as Json | undefined;
-  return compact({
-    type: metric.type,
-    object:
-      object &&
-      compact({
-        describedObject: object.target,
-        metric: compact({ name: object.metricName, selector: object.selector }),
-        current: compact({ value: object.currentValue, averageValue: object.averageValue }),
+        [half]: values.object(object),
       }),
     pods: pods && {
       metric: compact({ name: pods.metricName, selector: pods.selector }),
-      current: compact({ averageValue: pods.currentAverageValue }),
+      [half]: values.pods(pods),
     },
-    resource: resource && {
-      name: resource.name,
-      current: compact({
-        averageUtilization: resource.currentAverageUtilization,
-        averageValue: resource.currentAverageValue,
-      }),
-    },
+    resource: resource && { name: resource.name, [half]: values.resource(resource) },
     containerResource: container && {
       name: container.name,
-      current: compact({
-        averageUtilization: container.currentAverageUtilization,
-        averageValue: container.currentAverageValue,
-      }),
+      [half]: values.containerResource(container),
       container: container.container,
     },
     external: external && {
       metric: compact({ name: external.metricName, selector: external.metricSelector }),
-      current: compact({ value: external.currentValue, averageValue: external.currentAverageValue }),
+      [half]: values.external(external),
     },
   });
 }
@@ -300,11 +222,13 @@ function toV1(hpa: KubeObject): KubeObject {
   const metrics = (spec.metrics as Json[] | undefined) ?? [];
   const metadata = withoutRoundTripAnnotations(hpa.metadata);
   const annotations: Record<string, string> = {};
-  const otherMetrics = metrics.filter((m) => !isCPUUtilization(m)).map(metricSpecToV1);
+  const otherMetrics = metrics.filter((m) => !isCPUUtilization(m)).map((metric) => metricToV1(metric, 'target'));
   if (otherMetrics.length > 0) annotations[METRIC_SPECS_ANNOTATION] = JSON.stringify(otherMetrics);
   const currentMetrics = (status?.currentMetrics as Json[] | undefined) ?? [];
   if (currentMetrics.length > 0)
-    annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(currentMetrics.map(metricStatusToV1));
+    annotations[METRIC_STATUSES_ANNOTATION] = JSON.stringify(
+      currentMetrics.map((metric) => metricToV1(metric, 'current')),
+    );
   const behavior = spec.behavior as Json | undefined;
   if (behavior)
     annotations[BEHAVIOR_ANNOTATION] = JSON.stringify({
@@ -351,7 +275,8 @@ function toV2(hpa: KubeObject): KubeObject {
   const annotations = hpa.metadata.annotations ?? {};
   const metrics: Json[] = [];
   const otherMetrics = parseJson(annotations[METRIC_SPECS_ANNOTATION]);
-  if (Array.isArray(otherMetrics)) metrics.push(...(otherMetrics as Json[]).map(metricSpecToV2));
+  if (Array.isArray(otherMetrics))
+    metrics.push(...(otherMetrics as Json[]).map((metric) => metricToV2(metric, 'target')));
   if (spec.targetCPUUtilizationPercentage !== undefined) {
     metrics.push({
       type: 'Resource',
@@ -384,7 +309,7 @@ function toV2(hpa: KubeObject): KubeObject {
     const currentMetricsAnnotation = parseJson(annotations[METRIC_STATUSES_ANNOTATION]);
     let currentMetrics: Json[] | undefined;
     if (Array.isArray(currentMetricsAnnotation))
-      currentMetrics = (currentMetricsAnnotation as Json[]).map(metricStatusToV2);
+      currentMetrics = (currentMetricsAnnotation as Json[]).map((metric) => metricToV2(metric, 'current'));
     else if (status.currentCPUUtilizationPercentage !== undefined) {
       currentMetrics = [
         {

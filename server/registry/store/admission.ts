@@ -91,13 +91,7 @@ export async function admitSubresourceCreate(
   step: { readonly key: ObjectKey; readonly kind: GroupVersionKind; readonly object: KubeObject },
 ): Promise<void> {
   step.object.metadata ??= {};
-  const attributes = {
-    ...admissionAttributes(scope, write, { operation: 'CREATE', key: step.key, object: step.object }),
-    kind: step.kind,
-    requestKind: step.kind,
-  };
-  await scope.context.admission.admit(attributes);
-  await scope.context.admission.validate(attributes);
+  await admitBothPhases(scope, write, { ...step, operation: 'CREATE' });
 }
 
 /**
@@ -115,9 +109,22 @@ export async function admitConnect(
   },
   step: { readonly key: ObjectKey; readonly kind: GroupVersionKind; readonly object: KubeObject },
 ): Promise<void> {
-  const write: WriteRequest = { ...connection, dryRun: false };
+  await admitBothPhases(scope, { ...connection, dryRun: false }, { ...step, operation: 'CONNECT' });
+}
+
+/** The mutating then the validating phase for an object of `kind`, which is not the scope's own kind. */
+async function admitBothPhases(
+  scope: StoreScope,
+  write: WriteRequest,
+  step: {
+    readonly operation: AdmissionOperation;
+    readonly key: ObjectKey;
+    readonly kind: GroupVersionKind;
+    readonly object: KubeObject;
+  },
+): Promise<void> {
   const attributes = {
-    ...admissionAttributes(scope, write, { operation: 'CONNECT', key: step.key, object: step.object }),
+    ...admissionAttributes(scope, write, { operation: step.operation, key: step.key, object: step.object }),
     kind: step.kind,
     requestKind: step.kind,
   };

@@ -25,16 +25,8 @@ cd "$CACHE/e2e"
 . "$here/../reference/scratch-module.sh"
 # The suite is a test package: its non-test imports make tidy record the module versions, and
 # -mod=mod lets `go test -c` record the sums of what only its test files import.
-cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/test/e2e"
-GO
-go mod tidy >/dev/null
-MINOR=$(echo "$VERSION" | cut -d. -f2)
-LDFLAGS="-X k8s.io/component-base/version.gitVersion=v$VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$MINOR"
+require_packages k8s.io/kubernetes/test/e2e
+LDFLAGS=$(version_ldflags k8s.io/component-base/version)
 nice -n 19 go test -mod=mod -vet=off -c -ldflags "$LDFLAGS" -o "$binary.tmp" k8s.io/kubernetes/test/e2e
 mv "$binary.tmp" "$binary"
 echo "$VERSION" > "$stamp"

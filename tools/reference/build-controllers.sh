@@ -26,25 +26,11 @@ only=${1:-all}
 if [ "$only" = all ] && { [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BIN/kube-scheduler" ] || [ ! -x "$BIN/agnhost" ]; }; then
   cd "$CACHE/controllers"
   . "$here/scratch-module.sh"
-  cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import (
-	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
-	_ "k8s.io/kubernetes/cmd/kube-scheduler"
-	_ "k8s.io/kubernetes/test/images/agnhost"
-)
-GO
-  go mod tidy >/dev/null
-  MINOR=$(echo "$VERSION" | cut -d. -f2)
+  require_packages k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler \
+    k8s.io/kubernetes/test/images/agnhost
   # Both version packages, as the reference's own build sets them: client-go's names the
   # release in every request's User-Agent (kube-controller-manager/v1.34.4 ...).
-  LDFLAGS=""
-  for package in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    LDFLAGS="$LDFLAGS -X $package.gitVersion=v$VERSION -X $package.gitMajor=1 -X $package.gitMinor=$MINOR"
-  done
+  LDFLAGS=$(version_ldflags k8s.io/component-base/version k8s.io/client-go/pkg/version)
   for command in kube-controller-manager kube-scheduler; do
     [ -x "$BIN/$command" ] || nice go build -ldflags "$LDFLAGS" -o "$BIN/$command" "k8s.io/kubernetes/cmd/$command"
   done

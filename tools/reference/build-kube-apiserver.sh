@@ -21,15 +21,7 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$CACHE"
 . "$here/scratch-module.sh"
-cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
-GO
-go mod tidy >/dev/null
-MINOR=$(echo "$VERSION" | cut -d. -f2)
-LDFLAGS="-X k8s.io/component-base/version.gitVersion=v$VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$MINOR"
+require_packages k8s.io/kubernetes/cmd/kube-apiserver
+LDFLAGS=$(version_ldflags k8s.io/component-base/version)
 go build -ldflags "$LDFLAGS" -o bin/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
 echo "$CACHE/bin/kube-apiserver" >&2

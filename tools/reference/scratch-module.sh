@@ -8,3 +8,25 @@ kubernetes_dir=$(go mod download -json "k8s.io/kubernetes@v$VERSION" | sed -n 's
 for module in $(grep -oE 'k8s.io/[a-z0-9-]+ => ./staging' "$kubernetes_dir/go.mod" | awk '{print $1}'); do
   go mod edit -replace="$module=$module@v0.${VERSION#1.}"
 done
+
+# Makes `go mod tidy` pin every module the given packages need: they become the imports of a
+# file only the `tools` build tag compiles.
+require_packages() {
+  {
+    printf '//go:build tools\n\npackage tools\n\nimport (\n'
+    for package in "$@"; do printf '\t_ "%s"\n' "$package"; done
+    printf ')\n'
+  } > tools.go
+  go mod tidy >/dev/null
+}
+
+# -ldflags that stamp the release into each given version package, as the reference's own build
+# stamps it (what `--version` prints, and client-go's User-Agent).
+version_ldflags() {
+  local minor flags=""
+  minor=$(echo "$VERSION" | cut -d. -f2)
+  for package in "$@"; do
+    flags="$flags -X $package.gitVersion=v$VERSION -X $package.gitMajor=1 -X $package.gitMinor=$minor"
+  done
+  echo "$flags"
+}

@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import type { Benchmark, BenchmarkContext, ResultRow } from './benchmark';
 import { startCapstanProcess, type CapstanProcess, type ServerPki } from './capstan-process';
 import { startCeilingServer, type CeilingBodies } from './ceiling-server';
-import { httpsTarget, type HttpsCall, type HttpsTarget } from './https-client';
+import { createNamespace, httpsTarget, type HttpsCall, type HttpsTarget } from './https-client';
 import { measureThroughput, percentile, processCpuMs } from './measure';
 import { benchPod } from './pod';
 import { ETCD_BACKEND } from './storage-backends';
@@ -148,13 +148,7 @@ async function benchCapstan(
 ): Promise<{ rows: ResultRow[]; bodies: CeilingBodies }> {
   const target = httpsTarget({ url: server.url, credentials: server.pki.client, maxSockets: CONCURRENCY });
   try {
-    const namespace = await target.request({
-      method: 'POST',
-      path: '/api/v1/namespaces',
-      body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } })),
-    });
-    if (namespace.status !== 201)
-      throw new Error(`creating the namespace: ${namespace.status} ${namespace.body.toString('utf8')}`);
+    await createNamespace(target, NAMESPACE);
     await defaultServiceAccount(target);
     const measure = (step: Step) => {
       log(step.metric);

@@ -1,6 +1,6 @@
 /**
- * The compiled server (`dist/server/main.js`, next to this file's compiled form) as a real
- * process for a benchmark: its own data dir (embedded SQLite unless an etcd is given), a free
+ * The server as the executables start it (`dist/server/bundled-main.js` and the one-file bundle
+ * that `npm run bench` builds, as bin/capstan runs them) as a real process for a benchmark: its own data dir (embedded SQLite unless an etcd is given), a free
  * loopback port, and the admin client certificate it generated. Stopped with SIGTERM (so a
  * `--cpu-prof` run writes its profile), or killed with the benchmark process.
  *
@@ -15,7 +15,7 @@ import { httpsTarget, type ClientCredentials } from './https-client';
 import { sleep } from './measure';
 import { killOnExit, scratchDir, type ScratchDir } from './scratch';
 
-const MAIN = join(__dirname, '..', 'server', 'main.js');
+const MAIN = join(__dirname, '..', 'server', 'bundled-main.js');
 const START_TIMEOUT_MS = 30_000;
 const EXIT_TIMEOUT_MS = 15_000;
 const OUTPUT_TAIL_CHARS = 4_000;

@@ -64,3 +64,14 @@ export function httpsTarget(options: {
     });
   return { request, close: () => agent.destroy() };
 }
+
+/** Creates the namespace `name` through `target`; anything but 201 is an error. */
+export async function createNamespace(target: HttpsTarget, name: string): Promise<void> {
+  const answer = await target.request({
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+  });
+  if (answer.status !== 201)
+    throw new Error(`creating the namespace: ${answer.status} ${answer.body.toString('utf8')}`);
+}

@@ -129,8 +129,8 @@ async function feedCaughtUp(feed: StoreFeed): Promise<void> {
     throw new Error(`the feed did not reach revision ${revision} in 60 s`);
 }
 
-async function createRows(store: RevisionedStore): Promise<ResultRow[]> {
-  const objects = new ResourceStore({ ...CREATED_PODS, store });
+/** Pod creates through `objects`: one at a time, then 16 in flight, each in a namespace of its own. */
+async function createPods(objects: ResourceStore) {
   const createAll = (namespace: string, concurrency: number, maxOperations: number) =>
     measureThroughput({
       operation: (index) =>
@@ -139,8 +139,12 @@ async function createRows(store: RevisionedStore): Promise<ResultRow[]> {
       maxOperations,
       maxMs: 8_000,
     });
-  const sequential = await createAll('sequential', 1, 4_000);
-  const concurrent = await createAll('concurrent', 16, 8_000);
+  return { sequential: await createAll('sequential', 1, 4_000), concurrent: await createAll('concurrent', 16, 8_000) };
+}
+
+async function createRows(store: RevisionedStore): Promise<ResultRow[]> {
+  const objects = new ResourceStore({ ...CREATED_PODS, store });
+  const { sequential, concurrent } = await createPods(objects);
   return [
     { metric: 'creates, sequential', value: sequential.perSecond, unit: '/s', note: sampleOf(sequential, 'creates') },
     { metric: 'creates, 16 in flight', value: concurrent.perSecond, unit: '/s', note: sampleOf(concurrent, 'creates') },
@@ -153,16 +157,7 @@ export async function valueEncodingRows(store: RevisionedStore): Promise<ResultR
   if (pods === undefined) throw new Error('no pods type');
   const protobuf = storageValueCodec(pods, PROTOBUF_MEDIA_TYPE);
   const objects = new ResourceStore({ ...PROTOBUF_PODS, store, codec: protobuf });
-  const createAll = (namespace: string, concurrency: number, maxOperations: number) =>
-    measureThroughput({
-      operation: (index) =>
-        objects.create({ namespace, name: `pod-${index}` }, benchPod({ namespace, name: `pod-${index}`, index })),
-      concurrency,
-      maxOperations,
-      maxMs: 8_000,
-    });
-  const sequential = await createAll('sequential', 1, 4_000);
-  const concurrent = await createAll('concurrent', 16, 8_000);
+  const { sequential, concurrent } = await createPods(objects);
   const storedBytes = (codec: ValueCodec | undefined) =>
     encodeObject(benchPod({ ...cachedPodKey(0), index: 0 }), codec).length;
   return [

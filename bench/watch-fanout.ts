@@ -15,7 +15,7 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import type { Benchmark } from './benchmark';
 import { startCapstanProcess, type CapstanProcess } from './capstan-process';
-import { httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
+import { createNamespace, httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
 import { measureThroughput, processCpuMs, sleep } from './measure';
 import { benchPodRequest } from './pod';
 
@@ -83,13 +83,7 @@ export const watchFanoutBenchmark: Benchmark = {
 };
 
 async function prepare(target: HttpsTarget): Promise<void> {
-  const namespace = await target.request({
-    method: 'POST',
-    path: '/api/v1/namespaces',
-    body: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } })),
-  });
-  if (namespace.status !== 201)
-    throw new Error(`creating the namespace: ${namespace.status} ${namespace.body.toString('utf8')}`);
+  await createNamespace(target, NAMESPACE);
   for (let index = 0; index < PODS; index++) {
     const created = await target.request({
       method: 'POST',

@@ -32,6 +32,7 @@ interface JobSpec {
   manualSelector?: boolean;
   selector?: LabelSelectorShape;
   template?: PodTemplateShape;
+  [member: string]: unknown;
 }
 
 function validateJobSpec(spec: JobSpec, path: FieldPath): FieldError[] {
@@ -80,15 +81,26 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[
   return [
     ...validateJob(job),
     ...immutable(path.child('selector'), spec.selector, oldSpec.selector, goLabelSelector(spec.selector)),
-    ...immutable(path.child('completions'), spec.completions, oldSpec.completions, spec.completions ?? null),
-    ...immutable(
-      path.child('completionMode'),
-      spec.completionMode,
-      oldSpec.completionMode,
-      spec.completionMode ?? null,
-    ),
+    ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
     ...immutable(path.child('template'), spec.template, oldSpec.template),
+    // Set once: the controller's bookkeeping (indexes, failure handling, ownership) follows them.
+    ...['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'].flatMap((name) =>
+      immutable(path.child(name), spec[name] ?? null, oldSpec[name] ?? null),
+    ),
   ];
+}
+
+/**
+ * Completions are fixed for a NonIndexed Job; an Indexed Job may change them only together
+ * with parallelism, to the same number (scaling it elastically).
+ */
+function completionsUpdateErrors(spec: JobSpec, oldSpec: JobSpec, path: FieldPath): FieldError[] {
+  if (spec.completionMode !== 'Indexed')
+    return immutable(path, spec.completions, oldSpec.completions, spec.completions ?? null);
+  if (spec.completions === oldSpec.completions || spec.completions == null) return [];
+  return spec.completions === spec.parallelism
+    ? []
+    : [invalid(path, spec.completions, 'can only be modified in tandem with spec.parallelism')];
 }
 
 interface CronJobSpec {

@@ -17,6 +17,7 @@ import {
   tooLong,
 } from '../status/field-errors';
 import { isValidIP } from './ip';
+import { validateNodeTaints } from './pod-scheduling';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
   validateEnum,
@@ -456,6 +457,73 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
   const capacity = spec.capacity as Record<string, string> | undefined;
   if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
   errors.push(...volumeSourceCountErrors(spec, specPath));
+  return errors;
+}
+
+/**
+ * A PersistentVolume's source and volume mode are fixed once made (a CSI source may still be
+ * given the controller-expand secret it lacked); the reference appends a Go diff of the two
+ * sources to the first message, which is not reproduced.
+ */
+export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
+  const errors = validatePersistentVolume(volume);
+  const spec = field<Json>(volume, 'spec') ?? {};
+  const oldSpec = field<Json>(old, 'spec') ?? {};
+  const sourceOf = (of: Json, expandSecretFrom: Json) => {
+    const source: Json = {};
+    for (const [member] of PERSISTENT_VOLUME_SOURCES) if (of[member] != null) source[member] = of[member];
+    const csi = source.csi as Json | undefined;
+    const oldCsi = expandSecretFrom.csi as Json | undefined;
+    if (csi !== undefined && oldCsi != null && oldCsi.controllerExpandSecretRef == null) {
+      const { controllerExpandSecretRef: _added, ...rest } = csi;
+      source.csi = rest;
+    }
+    return source;
+  };
+  if (!deepEqual(sourceOf(spec, oldSpec), sourceOf(oldSpec, oldSpec)))
+    errors.push(
+      forbidden(
+        FieldPath.root('spec', 'persistentvolumesource'),
+        'spec.persistentvolumesource is immutable after creation',
+      ),
+    );
+  errors.push(...immutable(FieldPath.root('volumeMode'), spec.volumeMode ?? null, oldSpec.volumeMode ?? null));
+  return errors;
+}
+
+const POD_CIDR_FIXED = 'node updates may not change podCIDR except from "" to valid';
+
+/** v1's podCIDRs as the reference reads them: a podCIDR that differs from the list's first wins. */
+function podCIDRsOf(spec: Json): string[] {
+  const list = Array.isArray(spec.podCIDRs) ? (spec.podCIDRs as string[]) : [];
+  const single = typeof spec.podCIDR === 'string' ? spec.podCIDR : '';
+  if (single !== '' && (list.length === 0 || list[0] !== single)) return [single];
+  return list;
+}
+
+/**
+ * A Node's pod CIDRs and provider ID are set once (a controller may fill them when empty) and its
+ * external ID never changes.
+ */
+export function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
+  const spec = field<Json>(node, 'spec') ?? {};
+  const oldSpec = field<Json>(old, 'spec') ?? {};
+  const errors = validateNodeTaints(spec.taints as Parameters<typeof validateNodeTaints>[0]);
+  const [cidrs, oldCidrs] = [podCIDRsOf(spec), podCIDRsOf(oldSpec)];
+  if (oldCidrs.length > 0) {
+    if (cidrs.length !== oldCidrs.length) errors.push(forbidden(FieldPath.root('spec', 'podCIDRs'), POD_CIDR_FIXED));
+    else
+      oldCidrs.forEach((cidr, i) => {
+        if (cidr !== cidrs[i]) errors.push(forbidden(FieldPath.root('spec', 'podCIDRs'), POD_CIDR_FIXED));
+      });
+  }
+  const [providerID, oldProviderID] = [spec.providerID ?? '', oldSpec.providerID ?? ''];
+  if (oldProviderID !== '' && oldProviderID !== providerID)
+    errors.push(
+      forbidden(FieldPath.root('spec', 'providerID'), 'node updates may not change providerID except from "" to valid'),
+    );
+  if ((spec.externalID ?? '') !== (oldSpec.externalID ?? ''))
+    errors.push(forbidden(FieldPath.root('spec', 'externalID'), 'may not be updated'));
   return errors;
 }
 

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../api/objects';
 import { convertEvent } from '../registry/conversion/events';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, invalid, required } from '../status/field-errors';
+import { FieldPath, immutable, invalid, required } from '../status/field-errors';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
 
 /** Which API wrote the Event: the strict rules and one field's name depend on it. */
@@ -106,6 +106,42 @@ export function validateEventCreate(api: EventApi): (object: KubeObject) => Fiel
   };
 }
 
-export function validateEventUpdate(api: EventApi): (object: KubeObject) => FieldError[] {
-  return (object) => legacyErrors(coreShape(object, api), api);
+/**
+ * An update passes the legacy rules; one through events.k8s.io/v1 also keeps what the event
+ * recorded (the reference's strict update rules), where core v1 stays loose for old clients.
+ */
+export function validateEventUpdate(api: EventApi): (object: KubeObject, old: KubeObject) => FieldError[] {
+  return (object, old) => {
+    const event = coreShape(object, api);
+    const errors = legacyErrors(event, api);
+    if (api === 'core') return errors;
+    const before = coreShape(old, api);
+    const fixed = (name: string, path = name) =>
+      immutable(FieldPath.root(path), event[name] ?? null, before[name] ?? null);
+    errors.push(
+      ...['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count'].flatMap((name) =>
+        fixed(name),
+      ),
+    );
+    // The reference compares the reason twice and reports it twice.
+    errors.push(...fixed('reason'), ...fixed('type'));
+    // Sub-microsecond differences are tolerated: clients truncate differently when they serialize.
+    if (microseconds(event.eventTime) !== microseconds(before.eventTime)) errors.push(...fixed('eventTime'));
+    errors.push(
+      ...fixed('action'),
+      ...fixed('related'),
+      ...fixed('reportingComponent', 'reportingController'),
+      ...fixed('reportingInstance'),
+    );
+    return errors;
+  };
+}
+
+/** A MicroTime's instant in whole microseconds, or null when unset. */
+function microseconds(time: unknown): number | null {
+  if (typeof time !== 'string' || time === '') return null;
+  const match = /^(.*?)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(time);
+  if (match === null) return null;
+  const seconds = Date.parse(`${match[1]}${match[3]}`);
+  return seconds * 1000 + Number((match[2] ?? '').slice(0, 6).padEnd(6, '0'));
 }

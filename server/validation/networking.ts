@@ -1,7 +1,15 @@
 /** networking.k8s.io/v1 rules: Ingresses and their classes, NetworkPolicies, IPAddresses, ServiceCIDRs. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, forbidden, immutable, invalid, notSupported, required } from '../status/field-errors';
+import {
+  FIELD_IMMUTABLE,
+  FieldPath,
+  forbidden,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+} from '../status/field-errors';
 import { ipFamilyOf, isValidCIDR, isValidCIDRForLegacyField } from './ip';
 import {
   isDNS1035Label,
@@ -264,4 +272,30 @@ export function validateIngressClassUpdate(ingressClass: KubeObject, old: KubeOb
     ...validateIngressClass(ingressClass),
     ...immutable(FieldPath.root('spec', 'controller'), controllerOf(ingressClass), controllerOf(old)),
   ];
+}
+
+/** What holds an IPAddress is fixed once made; nothing else of it is judged again. */
+export function validateIPAddressUpdate(address: KubeObject, old: KubeObject): FieldError[] {
+  const parentOf = (object: KubeObject) => (object.spec as { parentRef?: ParentReference } | undefined)?.parentRef;
+  return immutable(FieldPath.root('spec', 'parentRef'), parentOf(address) ?? null, parentOf(old) ?? null);
+}
+
+/**
+ * A ServiceCIDR's ranges are fixed once made, except that a single-stack one may gain a range
+ * of the other family (then the new pair is judged as on create).
+ */
+export function validateServiceCIDRUpdate(serviceCIDR: KubeObject, old: KubeObject): FieldError[] {
+  const cidrsOf = (object: KubeObject) => (object.spec as { cidrs?: string[] } | undefined)?.cidrs ?? [];
+  const [cidrs, oldCidrs] = [cidrsOf(serviceCIDR), cidrsOf(old)];
+  const path = FieldPath.root('spec', 'cidrs');
+  if (cidrs.length === oldCidrs.length)
+    return oldCidrs.flatMap((cidr, i) =>
+      cidr === cidrs[i] ? [] : [invalid(path.index(i), cidrs[i], FIELD_IMMUTABLE)],
+    );
+  if (oldCidrs.length === 1 && cidrs.length === 2)
+    return [
+      ...(cidrs[0] === oldCidrs[0] ? [] : [invalid(path.index(0), cidrs[0], FIELD_IMMUTABLE)]),
+      ...validateServiceCIDR(serviceCIDR),
+    ];
+  return [invalid(path, cidrs, FIELD_IMMUTABLE)];
 }

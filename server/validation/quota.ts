@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, invalid, required } from '../status/field-errors';
+import { duplicate, FIELD_IMMUTABLE, FieldPath, invalid, required } from '../status/field-errors';
 import { isQualifiedName } from './names';
 import { validateContainerResourceName, validateResourceName } from './resource-names';
 
@@ -102,4 +102,15 @@ export function validateResourceQuota(quota: KubeObject): FieldError[] {
     }
   }
   return errors;
+}
+
+/** A quota's scopes are fixed once made: what it counted was chosen by them. Compared as sets. */
+export function validateResourceQuotaUpdate(quota: KubeObject, old: KubeObject): FieldError[] {
+  const scopesOf = (object: KubeObject) => (object.spec as { scopes?: string[] } | undefined)?.scopes ?? [];
+  const [scopes, oldScopes] = [new Set(scopesOf(quota)), new Set(scopesOf(old))];
+  const same = scopes.size === oldScopes.size && [...scopes].every((scope) => oldScopes.has(scope));
+  return [
+    ...validateResourceQuota(quota),
+    ...(same ? [] : [invalid(FieldPath.root('spec', 'scopes'), scopesOf(quota), FIELD_IMMUTABLE)]),
+  ];
 }

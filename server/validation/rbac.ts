@@ -1,7 +1,7 @@
 /** rbac.authorization.k8s.io/v1 rules: role references and policy rules. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { deepEqual, FieldPath, GoValue, invalid, notSupported, required } from '../status/field-errors';
+import { deepEqual, FieldPath, invalid, notSupported, required } from '../status/field-errors';
 import { isValidPathSegmentName } from './names';
 import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
@@ -75,7 +75,10 @@ function validateRoleRef(roleRef: RoleRef | undefined, allowedKinds: readonly st
   return errors;
 }
 
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
 interface Subject {
+  apiGroup?: string;
   kind?: string;
   name?: string;
   namespace?: string;
@@ -90,6 +93,12 @@ function validateSubjects(object: KubeObject): FieldError[] {
       errors.push(notSupported(at.child('kind'), subject.kind ?? '', ['ServiceAccount', 'User', 'Group']));
     if (subject.kind === 'ServiceAccount' && !subject.namespace && object.kind === 'ClusterRoleBinding')
       errors.push(required(at.child('namespace')));
+    // A service account is of the core group; users and groups are RBAC's own.
+    const apiGroup = subject.apiGroup ?? '';
+    if (subject.kind === 'ServiceAccount' && apiGroup !== '')
+      errors.push(notSupported(at.child('apiGroup'), apiGroup, ['']));
+    if ((subject.kind === 'User' || subject.kind === 'Group') && apiGroup !== RBAC_GROUP)
+      errors.push(notSupported(at.child('apiGroup'), apiGroup, [RBAC_GROUP]));
   });
   return errors;
 }
@@ -103,9 +112,8 @@ export function validateRoleBindingUpdate(binding: KubeObject, old: KubeObject):
   const errors = validateRoleBinding(binding);
   if (!deepEqual(binding.roleRef, old.roleRef)) {
     const ref = (binding.roleRef as RoleRef | undefined) ?? {};
-    const shown = new GoValue(
-      `rbac.RoleRef{APIGroup:${JSON.stringify(ref.apiGroup ?? '')}, Kind:${JSON.stringify(ref.kind ?? '')}, Name:${JSON.stringify(ref.name ?? '')}}`,
-    );
+    // The reference prints its internal RoleRef as JSON, whose members have no tags: Go's names.
+    const shown = { APIGroup: ref.apiGroup ?? '', Kind: ref.kind ?? '', Name: ref.name ?? '' };
     errors.push(invalid(FieldPath.root('roleRef'), shown, 'cannot change roleRef'));
   }
   return errors;

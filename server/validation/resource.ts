@@ -1,7 +1,7 @@
 /** Rules of the resource.k8s.io kinds, after the reference's, with its texts. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../registry/types';
-import { FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import { FieldPath, forbidden, immutable, invalid, notSupported, required } from '../status/field-errors';
 import { isDNS1123Label, isDNS1123Subdomain } from './names';
 import { validateAnnotations, validateLabels } from './object-meta';
 
@@ -180,4 +180,31 @@ export function validateResourceClaimTemplate(template: KubeObject): FieldError[
   }
   errors.push(...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices')));
   return errors;
+}
+
+/** A claim's spec is fixed once made: the scheduler allocates for it. */
+export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject): FieldError[] {
+  return [...immutable(FieldPath.root('spec'), claim.spec ?? null, old.spec ?? null), ...validateResourceClaim(claim)];
+}
+
+/** A template's spec is fixed once made, as the claims made from it are. */
+export function validateResourceClaimTemplateUpdate(template: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...immutable(FieldPath.root('spec'), template.spec ?? null, old.spec ?? null),
+    ...validateResourceClaimTemplate(template),
+  ];
+}
+
+/** A slice stays in its pool, of its driver, on its node. */
+export function validateResourceSliceUpdate(slice: KubeObject, old: KubeObject): FieldError[] {
+  const specOf = (object: KubeObject) =>
+    (object.spec ?? {}) as { driver?: string; nodeName?: string | null; pool?: { name?: string } };
+  const [spec, oldSpec] = [specOf(slice), specOf(old)];
+  const path = FieldPath.root('spec');
+  return [
+    ...validateResourceSlice(slice),
+    ...immutable(path.child('pool', 'name'), spec.pool?.name ?? '', oldSpec.pool?.name ?? ''),
+    ...immutable(path.child('driver'), spec.driver ?? '', oldSpec.driver ?? ''),
+    ...immutable(path.child('nodeName'), spec.nodeName ?? null, oldSpec.nodeName ?? null),
+  ];
 }

@@ -189,3 +189,29 @@ export function validateCSIDriverUpdate(driver: KubeObject, old: KubeObject): Fi
     ),
   ];
 }
+
+/** A CSINode's drivers keep what they registered: one with the same name may not change. */
+export function validateCSINodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
+  const driversOf = (object: KubeObject) => (object.spec as { drivers?: CSINodeDriver[] } | undefined)?.drivers ?? [];
+  const errors = validateCSINode(node);
+  for (const before of driversOf(old))
+    for (const driver of driversOf(node))
+      if (driver.name === before.name) errors.push(...immutable(FieldPath.root('spec', 'drivers'), driver, before));
+  return errors;
+}
+
+/** A VolumeAttachment's spec is read-only once made: the attacher acts on it. */
+export function validateVolumeAttachmentUpdate(attachment: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...validateVolumeAttachment(attachment),
+    ...immutable(FieldPath.root('spec'), attachment.spec ?? null, old.spec ?? null),
+  ];
+}
+
+/** What a CSIStorageCapacity was asked for (topology and class) is fixed; only the answer changes. */
+export function validateCSIStorageCapacityUpdate(capacity: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...immutable(FieldPath.root('nodeTopology'), capacity.nodeTopology ?? null, old.nodeTopology ?? null),
+    ...immutable(FieldPath.root('storageClassName'), capacity.storageClassName ?? '', old.storageClassName ?? ''),
+  ];
+}

@@ -54,11 +54,11 @@ export function servedTypes(): readonly ResourceType[] {
   return registry.all();
 }
 
-function apiPath(type: ResourceType): string {
+export function apiPath(type: ResourceType): string {
   return type.group === '' ? `/api/${type.versions[0].version}` : `/apis/${type.group}/${type.versions[0].version}`;
 }
 
-function apiVersionOf(type: ResourceType): string {
+export function apiVersionOf(type: ResourceType): string {
   return type.group === '' ? type.versions[0].version : `${type.group}/${type.versions[0].version}`;
 }
 
@@ -111,13 +111,13 @@ export function fixtures(): CorpusRequest[] {
 // ---------------------------------------------------------------------------------------------
 // Schema paths
 
-interface SchemaPath {
+export interface SchemaPath {
   /** Segments: a member name, or 0 for the first item of a list. */
   readonly segments: readonly (string | 0)[];
   readonly schema: Schema;
 }
 
-function schemaPaths(definition: Schema): SchemaPath[] {
+export function schemaPaths(definition: Schema): SchemaPath[] {
   const found: SchemaPath[] = [];
   const walk = (schema: Schema, segments: (string | 0)[], seen: readonly string[]) => {
     if (segments.length > MAX_PATH_DEPTH) return;
@@ -156,7 +156,7 @@ function sample<T>(items: readonly T[], count: number): T[] {
   return picked;
 }
 
-function pathText(segments: readonly (string | 0)[]): string {
+export function pathText(segments: readonly (string | 0)[]): string {
   return segments
     .map((segment) => (segment === 0 ? '[0]' : `.${segment}`))
     .join('')

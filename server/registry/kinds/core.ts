@@ -10,7 +10,7 @@ import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 import { validateEndpoints } from '../../validation/endpoints';
 import { validateNodeTaints } from '../../validation/pod-scheduling';
-import { validateLimitRange, validateResourceQuota } from '../../validation/quota';
+import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 
@@ -209,6 +209,7 @@ export const coreKinds: readonly ResourceType[] = [
     behaviour: {
       defaults: defaults.defaultNode,
       validate: (node) => validateNodeTaints((node.spec as { taints?: [] } | undefined)?.taints),
+      validateUpdate: core.validateNodeUpdate,
     },
   }),
   defineKind({
@@ -249,6 +250,7 @@ export const coreKinds: readonly ResourceType[] = [
       defaults: defaults.defaultPersistentVolume,
       initialStatus: () => ({ phase: 'Pending' }),
       validate: core.validatePersistentVolume,
+      validateUpdate: core.validatePersistentVolumeUpdate,
     },
   }),
   defineKind({
@@ -287,7 +289,11 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['quota'],
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}), validate: validateResourceQuota },
+    behaviour: {
+      initialStatus: () => ({}),
+      validate: validateResourceQuota,
+      validateUpdate: validateResourceQuotaUpdate,
+    },
   }),
   defineKind({
     group: '',

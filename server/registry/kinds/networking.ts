@@ -4,6 +4,8 @@ import {
   validateIngress,
   validateIngressClass,
   validateIngressClassUpdate,
+  validateIPAddressUpdate,
+  validateServiceCIDRUpdate,
   validateIPAddress,
   validateNetworkPolicy,
   validateServiceCIDR,
@@ -78,7 +80,7 @@ export const networkingKinds: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['ip'],
     nameRule: 'ip-address',
-    behaviour: { validate: validateIPAddress },
+    behaviour: { validate: validateIPAddress, validateUpdate: validateIPAddressUpdate },
   }),
   defineKind({
     group: 'networking.k8s.io',
@@ -87,6 +89,10 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'ServiceCIDR',
     namespaced: false,
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}), validate: validateServiceCIDR },
+    behaviour: {
+      initialStatus: () => ({}),
+      validate: validateServiceCIDR,
+      validateUpdate: validateServiceCIDRUpdate,
+    },
   }),
 ];

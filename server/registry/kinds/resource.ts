@@ -6,8 +6,11 @@
 import {
   validateDeviceClass,
   validateResourceClaim,
+  validateResourceClaimUpdate,
   validateResourceClaimTemplate,
+  validateResourceClaimTemplateUpdate,
   validateResourceSlice,
+  validateResourceSliceUpdate,
 } from '../../validation/resource';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
@@ -49,6 +52,7 @@ export const resourceKinds: readonly ResourceType[] = [
       initialStatus: () => ({}),
       defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined),
       validate: validateResourceClaim,
+      validateUpdate: validateResourceClaimUpdate,
     },
   }),
   defineKind({
@@ -64,6 +68,7 @@ export const resourceKinds: readonly ResourceType[] = [
         defaultClaimSpec(spec.spec as Json | undefined);
       },
       validate: validateResourceClaimTemplate,
+      validateUpdate: validateResourceClaimTemplateUpdate,
     },
   }),
   defineKind({
@@ -74,6 +79,6 @@ export const resourceKinds: readonly ResourceType[] = [
     namespaced: false,
     // Kubelets and the scheduler list the slices of one node or driver.
     selectableFields: selectable('spec.nodeName', 'spec.driver'),
-    behaviour: { tracksGeneration: true, validate: validateResourceSlice },
+    behaviour: { tracksGeneration: true, validate: validateResourceSlice, validateUpdate: validateResourceSliceUpdate },
   }),
 ];

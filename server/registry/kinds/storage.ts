@@ -8,6 +8,9 @@ import {
   validateVolumeAttributesClass,
   validateVolumeAttributesClassUpdate,
   validateCSIDriverUpdate,
+  validateCSINodeUpdate,
+  validateCSIStorageCapacityUpdate,
+  validateVolumeAttachmentUpdate,
 } from '../../validation/storage';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
@@ -72,6 +75,7 @@ export const storageKinds: readonly ResourceType[] = [
           if (!('topologyKeys' in driver)) driver.topologyKeys = null;
       },
       validate: validateCSINode,
+      validateUpdate: validateCSINodeUpdate,
     },
   }),
   defineKind({
@@ -79,7 +83,7 @@ export const storageKinds: readonly ResourceType[] = [
     resource: 'csistoragecapacities',
     kind: 'CSIStorageCapacity',
     namespaced: true,
-    behaviour: { validate: validateCSIStorageCapacity },
+    behaviour: { validate: validateCSIStorageCapacity, validateUpdate: validateCSIStorageCapacityUpdate },
   }),
   defineKind({
     group: 'storage.k8s.io',
@@ -93,6 +97,7 @@ export const storageKinds: readonly ResourceType[] = [
       initialStatus: () => ({ attached: false }),
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       validate: validateVolumeAttachment,
+      validateUpdate: validateVolumeAttachmentUpdate,
     },
   }),
   defineKind({

@@ -1,0 +1,562 @@
+/**
+ * The update-validation corpus: for each built-in kind, a valid object is created and then one
+ * thing about it changes in a PUT of what the server answered. The changes are of two sources:
+ * those written below for the fields the reference's `ValidateUpdate` treats as immutable (and a
+ * change every kind must accept, a new label), and those generated from the schema: every
+ * scalar the object was created with, changed to another value of its type. The same list is
+ * sent to the reference (update-record.ts writes its answers into update-expected.json) and to
+ * capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
+ * depend on time or randomness.
+ */
+import type { ResourceType } from '../../server/registry/types';
+import { schemaData } from '../../server/schema/definitions';
+import {
+  collectionPath,
+  NAMESPACE,
+  pathText,
+  schemaPaths,
+  servedTypes,
+  validObject,
+  type CorpusRequest,
+} from './cases';
+import type { Answer, Sender } from './send';
+import type { JsonObject, JsonValue } from './valid-objects';
+
+/** One member set (or, with `value` undefined, removed) in the object the create answered with. */
+export interface Edit {
+  readonly path: readonly (string | number)[];
+  readonly value: JsonValue | undefined;
+}
+
+export interface UpdateCase {
+  readonly id: string;
+  readonly type: ResourceType;
+  readonly name: string;
+  /** The create request's body. */
+  readonly object: JsonObject;
+  readonly edits: readonly Edit[];
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' };
+const definitions = schemaData().definitions;
+
+const set = (path: string, value: JsonValue | undefined): Edit => ({ path: parsePath(path), value });
+
+/** `spec.drivers[0].nodeID` → ['spec', 'drivers', 0, 'nodeID']. */
+function parsePath(text: string): (string | number)[] {
+  return text
+    .split('.')
+    .flatMap((part) => part.split(/\[(\d+)\]/).filter((piece) => piece !== ''))
+    .map((piece) => (/^\d+$/.test(piece) ? Number(piece) : piece));
+}
+
+const container = { name: 'c', image: 'nginx' };
+const labels = { app: 'corpus' };
+const podTemplate = { metadata: { labels }, spec: { containers: [container] } };
+const jobPod = { spec: { containers: [container], restartPolicy: 'Never' } };
+/** A PEM certificate request for CN=corpus (an EC key made once; the request only needs to parse). */
+const CERTIFICATE_REQUEST =
+  'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlITE1ITUNBUUF3RVRFUE1BMEdBMVVFQXd3R1kyOXljSFZ6TUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowRApBUWNEUWdBRXYwQ1Iwcjh2NDRTQllIOWVMTjVNYVZDYm40Nm5EQXozWS9VQjlIN2pWcURHbkpscy9uTXZHWk0yCjQ4MVh3VUxoM09xMGprcE5TaEFtMW1uMGVuVk52YUFBTUFvR0NDcUdTTTQ5QkFNQ0EwZ0FNRVVDSVFDR2t4eWgKNjJFcUpIWitreFZyV0xBR2hIRVR2b3h0QUhhd1NlV3NjeEhEYlFJZ2M5eTRRbituTkRSL3ZkNEcxN201OUZlegpWalVtWWNYTjJUYjd3U1RmNmVrPQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
+const claimSpec = { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'dc' } }] } };
+
+/**
+ * A kind's object for this corpus (in `variant`, a second shape of the same kind) and its
+ * written changes by label; without `body`, the create corpus's valid object.
+ */
+interface UpdateGroup {
+  readonly kind: string;
+  readonly variant?: string;
+  readonly body?: JsonObject;
+  /** The object's name for the case's number, where a kind's names have a form of their own. */
+  readonly name?: (n: number) => string;
+  readonly changes: Readonly<Record<string, readonly Edit[]>>;
+}
+
+const GROUPS: readonly UpdateGroup[] = [
+  { kind: '/ConfigMap', changes: { data: [set('data.a', 'c')] } },
+  {
+    kind: '/ConfigMap',
+    variant: 'immutable',
+    body: { data: { a: 'b' }, immutable: true },
+    changes: {
+      data: [set('data.a', 'c')],
+      binaryData: [set('binaryData', { b: 'Yg==' })],
+      immutable: [set('immutable', false)],
+    },
+  },
+  { kind: '/Endpoints', changes: {} },
+  { kind: '/Event', changes: { reason: [set('reason', 'R2')], message: [set('message', 'm2')] } },
+  { kind: '/LimitRange', changes: {} },
+  { kind: '/Namespace', changes: {} },
+  {
+    kind: '/Node',
+    body: { spec: { providerID: 'example://n', podCIDR: '10.244.1.0/24', podCIDRs: ['10.244.1.0/24'] } },
+    changes: {
+      providerID: [set('spec.providerID', 'example://other')],
+      podCIDRs: [set('spec.podCIDR', '10.244.2.0/24'), set('spec.podCIDRs', ['10.244.2.0/24'])],
+      externalID: [set('spec.externalID', 'x')],
+      unschedulable: [set('spec.unschedulable', true)],
+    },
+  },
+  {
+    kind: '/PersistentVolume',
+    changes: {
+      source: [set('spec.hostPath.path', '/tmp/other')],
+      volumeMode: [set('spec.volumeMode', 'Block')],
+      capacity: [set('spec.capacity.storage', '2Gi')],
+      reclaimPolicy: [set('spec.persistentVolumeReclaimPolicy', 'Delete')],
+    },
+  },
+  {
+    kind: '/PersistentVolumeClaim',
+    changes: {
+      accessModes: [set('spec.accessModes', ['ReadWriteMany'])],
+      storage: [set('spec.resources.requests.storage', '2Gi')],
+      volumeMode: [set('spec.volumeMode', 'Block')],
+      storageClassName: [set('spec.storageClassName', 'other')],
+    },
+  },
+  {
+    kind: '/Pod',
+    changes: {
+      restartPolicy: [set('spec.restartPolicy', 'Never')],
+      activeDeadlineSeconds: [set('spec.activeDeadlineSeconds', 30)],
+      tolerations: [set('spec.tolerations', [{ key: 'k', operator: 'Exists', effect: 'NoSchedule' }])],
+      containers: [set('spec.containers[1]', { name: 'd', image: 'nginx' })],
+    },
+  },
+  { kind: '/PodTemplate', changes: {} },
+  { kind: '/ReplicationController', changes: { selector: [set('spec.selector', { app: 'other' })] } },
+  {
+    kind: '/ResourceQuota',
+    body: { spec: { hard: { pods: '10' }, scopes: ['BestEffort'] } },
+    changes: { scopes: [set('spec.scopes', ['NotBestEffort'])], hard: [set('spec.hard.pods', '20')] },
+  },
+  {
+    kind: '/Secret',
+    changes: { type: [set('type', 'example.com/other')], data: [set('data.a', 'Yw==')] },
+  },
+  {
+    kind: '/Secret',
+    variant: 'immutable',
+    body: { type: 'Opaque', data: { a: 'Yg==' }, immutable: true },
+    changes: { data: [set('data.a', 'Yw==')], immutable: [set('immutable', false)] },
+  },
+  { kind: '/ServiceAccount', changes: {} },
+  {
+    kind: '/Service',
+    changes: {
+      clusterIP: [set('spec.clusterIP', '10.96.0.50'), set('spec.clusterIPs', ['10.96.0.50'])],
+      ports: [set('spec.ports[0].port', 81)],
+    },
+  },
+  {
+    kind: 'admissionregistration.k8s.io/ValidatingAdmissionPolicy',
+    body: {
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        },
+        validations: [{ expression: 'true' }],
+      },
+    },
+    changes: { message: [set('spec.validations[0].message', 'm')] },
+  },
+  {
+    kind: 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
+    body: { spec: { policyName: 'p', validationActions: ['Deny'] } },
+    changes: { policyName: [set('spec.policyName', 'q')] },
+  },
+  { kind: 'admissionregistration.k8s.io/ValidatingWebhookConfiguration', changes: {} },
+  { kind: 'admissionregistration.k8s.io/MutatingWebhookConfiguration', changes: {} },
+  {
+    kind: 'apps/ControllerRevision',
+    changes: { data: [set('data', { a: 'c' })], revision: [set('revision', 2)] },
+  },
+  ...['DaemonSet', 'Deployment', 'ReplicaSet'].map((kind): UpdateGroup => ({
+    kind: `apps/${kind}`,
+    changes: {
+      selector: [
+        set('spec.selector', { matchLabels: { app: 'other' } }),
+        set('spec.template.metadata.labels', { app: 'other' }),
+      ],
+      image: [set('spec.template.spec.containers[0].image', 'nginx:2')],
+    },
+  })),
+  {
+    kind: 'apps/StatefulSet',
+    changes: {
+      serviceName: [set('spec.serviceName', 'other')],
+      podManagementPolicy: [set('spec.podManagementPolicy', 'Parallel')],
+      replicas: [set('spec.replicas', 2)],
+      minReadySeconds: [set('spec.minReadySeconds', 5)],
+    },
+  },
+  { kind: 'autoscaling/HorizontalPodAutoscaler', changes: { maxReplicas: [set('spec.maxReplicas', 5)] } },
+  { kind: 'batch/CronJob', changes: { schedule: [set('spec.schedule', '*/10 * * * *')] } },
+  {
+    kind: 'batch/Job',
+    body: { spec: { template: jobPod } },
+    changes: {
+      completions: [set('spec.completions', 2)],
+      completionMode: [set('spec.completionMode', 'Indexed')],
+      managedBy: [set('spec.managedBy', 'example.com/controller')],
+      podFailurePolicy: [
+        set('spec.podFailurePolicy', { rules: [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [1] } }] }),
+      ],
+      template: [set('spec.template.spec.containers[0].image', 'nginx:2')],
+      parallelism: [set('spec.parallelism', 2)],
+      activeDeadlineSeconds: [set('spec.activeDeadlineSeconds', 60)],
+    },
+  },
+  {
+    kind: 'batch/Job',
+    variant: 'indexed',
+    body: {
+      spec: { completionMode: 'Indexed', completions: 2, parallelism: 1, backoffLimitPerIndex: 1, template: jobPod },
+    },
+    changes: {
+      backoffLimitPerIndex: [set('spec.backoffLimitPerIndex', 2)],
+      successPolicy: [set('spec.successPolicy', { rules: [{ succeededIndexes: '0' }] })],
+      scale: [set('spec.completions', 3), set('spec.parallelism', 2)],
+      completions: [set('spec.completions', 3)],
+    },
+  },
+  {
+    kind: 'certificates.k8s.io/CertificateSigningRequest',
+    body: { spec: { request: CERTIFICATE_REQUEST, signerName: 'example.com/signer', usages: ['client auth'] } },
+    changes: { signerName: [set('spec.signerName', 'example.com/other')] },
+  },
+  { kind: 'coordination.k8s.io/Lease', changes: { holderIdentity: [set('spec.holderIdentity', 'other')] } },
+  {
+    kind: 'discovery.k8s.io/EndpointSlice',
+    changes: { addressType: [set('addressType', 'IPv6')], addresses: [set('endpoints[0].addresses', ['10.1.2.4'])] },
+  },
+  {
+    kind: 'events.k8s.io/Event',
+    body: {
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/c',
+      reportingInstance: 'i',
+      action: 'A',
+      reason: 'R',
+      note: 'n',
+      type: 'Normal',
+      regarding: { kind: 'Pod', name: 'p', namespace: NAMESPACE },
+    },
+    changes: {
+      regarding: [set('regarding.name', 'q')],
+      reason: [set('reason', 'R2')],
+      note: [set('note', 'n2')],
+      type: [set('type', 'Warning')],
+      eventTime: [set('eventTime', '2026-01-01T00:00:01.000000Z')],
+      action: [set('action', 'B')],
+      related: [set('related', { kind: 'Pod', name: 'r', namespace: NAMESPACE })],
+      reportingController: [set('reportingController', 'example.com/d')],
+      reportingInstance: [set('reportingInstance', 'j')],
+      deprecatedCount: [set('deprecatedCount', 2)],
+      deprecatedSource: [set('deprecatedSource', { component: 'x' })],
+      series: [set('series', { count: 2, lastObservedTime: '2026-01-01T00:00:02.000000Z' })],
+    },
+  },
+  { kind: 'flowcontrol.apiserver.k8s.io/FlowSchema', changes: {} },
+  { kind: 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration', changes: {} },
+  { kind: 'networking.k8s.io/Ingress', changes: {} },
+  {
+    kind: 'networking.k8s.io/IngressClass',
+    changes: { controller: [set('spec.controller', 'example.com/other')] },
+  },
+  {
+    kind: 'networking.k8s.io/IPAddress',
+    name: (n) => `10.99.${Math.floor(n / 250)}.${(n % 250) + 1}`,
+    body: { spec: { parentRef: { group: '', resource: 'services', namespace: NAMESPACE, name: 's' } } },
+    changes: { parentRef: [set('spec.parentRef.name', 't')] },
+  },
+  { kind: 'networking.k8s.io/NetworkPolicy', changes: {} },
+  {
+    kind: 'networking.k8s.io/ServiceCIDR',
+    body: { spec: { cidrs: ['10.200.0.0/24'] } },
+    changes: {
+      cidr: [set('spec.cidrs[0]', '10.201.0.0/24')],
+      dualStack: [set('spec.cidrs[1]', 'fd00:10:200::/64')],
+      removed: [set('spec.cidrs', [])],
+    },
+  },
+  {
+    kind: 'node.k8s.io/RuntimeClass',
+    body: { handler: 'h' },
+    changes: { handler: [set('handler', 'h2')], overhead: [set('overhead', { podFixed: { cpu: '100m' } })] },
+  },
+  { kind: 'policy/PodDisruptionBudget', changes: { minAvailable: [set('spec.minAvailable', 2)] } },
+  {
+    kind: 'rbac.authorization.k8s.io/ClusterRoleBinding',
+    changes: { roleRef: [set('roleRef.name', 'edit')], subject: [set('subjects[0].name', 'v')] },
+  },
+  { kind: 'rbac.authorization.k8s.io/ClusterRole', changes: {} },
+  {
+    kind: 'rbac.authorization.k8s.io/RoleBinding',
+    changes: { roleRef: [set('roleRef.name', 'r2')], subject: [set('subjects[0].name', 'v')] },
+  },
+  { kind: 'rbac.authorization.k8s.io/Role', changes: {} },
+  {
+    kind: 'resource.k8s.io/DeviceClass',
+    body: { spec: {} },
+    changes: { selectors: [set('spec.selectors', [{ cel: { expression: 'true' } }])] },
+  },
+  {
+    kind: 'resource.k8s.io/ResourceClaim',
+    body: { spec: claimSpec },
+    changes: { deviceClassName: [set('spec.devices.requests[0].exactly.deviceClassName', 'dc2')] },
+  },
+  {
+    kind: 'resource.k8s.io/ResourceClaimTemplate',
+    body: { spec: { spec: claimSpec } },
+    changes: {
+      deviceClassName: [set('spec.spec.devices.requests[0].exactly.deviceClassName', 'dc2')],
+      labels: [set('spec.metadata', { labels: { a: 'b' } })],
+    },
+  },
+  {
+    kind: 'resource.k8s.io/ResourceSlice',
+    body: {
+      spec: { driver: 'example.com', pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, nodeName: 'n1' },
+    },
+    changes: {
+      driver: [set('spec.driver', 'example.org')],
+      pool: [set('spec.pool.name', 'p2')],
+      nodeName: [set('spec.nodeName', 'n2')],
+      generation: [set('spec.pool.generation', 2)],
+      devices: [set('spec.devices', [{ name: 'd' }])],
+    },
+  },
+  {
+    kind: 'scheduling.k8s.io/PriorityClass',
+    body: { value: 1000, preemptionPolicy: 'PreemptLowerPriority' },
+    changes: {
+      value: [set('value', 2000)],
+      preemptionPolicy: [set('preemptionPolicy', 'Never')],
+      description: [set('description', 'd')],
+    },
+  },
+  {
+    kind: 'storage.k8s.io/CSIDriver',
+    body: { spec: { attachRequired: true } },
+    changes: {
+      attachRequired: [set('spec.attachRequired', false)],
+      volumeLifecycleModes: [set('spec.volumeLifecycleModes', ['Ephemeral'])],
+      podInfoOnMount: [set('spec.podInfoOnMount', true)],
+      fsGroupPolicy: [set('spec.fsGroupPolicy', 'File')],
+    },
+  },
+  {
+    kind: 'storage.k8s.io/CSINode',
+    body: { spec: { drivers: [{ name: 'example.com', nodeID: 'n1', topologyKeys: ['k'] }] } },
+    changes: {
+      nodeID: [set('spec.drivers[0].nodeID', 'n2')],
+      topologyKeys: [set('spec.drivers[0].topologyKeys', ['k', 'l'])],
+      allocatable: [set('spec.drivers[0].allocatable', { count: 5 })],
+      added: [set('spec.drivers[1]', { name: 'example.org', nodeID: 'n1' })],
+      removed: [set('spec.drivers', [])],
+    },
+  },
+  {
+    kind: 'storage.k8s.io/CSIStorageCapacity',
+    body: { storageClassName: 'sc', nodeTopology: { matchLabels: { a: 'b' } }, capacity: '1Gi' },
+    changes: {
+      storageClassName: [set('storageClassName', 'sc2')],
+      nodeTopology: [set('nodeTopology.matchLabels.a', 'c')],
+      capacity: [set('capacity', '2Gi')],
+      maximumVolumeSize: [set('maximumVolumeSize', '1Gi')],
+    },
+  },
+  {
+    kind: 'storage.k8s.io/StorageClass',
+    body: {
+      provisioner: 'example.com/p',
+      parameters: { a: 'b' },
+      reclaimPolicy: 'Retain',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    },
+    changes: {
+      parameters: [set('parameters.a', 'c')],
+      provisioner: [set('provisioner', 'example.com/other')],
+      reclaimPolicy: [set('reclaimPolicy', 'Delete')],
+      volumeBindingMode: [set('volumeBindingMode', 'Immediate')],
+      allowVolumeExpansion: [set('allowVolumeExpansion', true)],
+      mountOptions: [set('mountOptions', ['ro'])],
+    },
+  },
+  {
+    kind: 'storage.k8s.io/VolumeAttachment',
+    body: { spec: { attacher: 'example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv' } } },
+    changes: {
+      nodeName: [set('spec.nodeName', 'n2')],
+      source: [set('spec.source.persistentVolumeName', 'pv2')],
+    },
+  },
+  {
+    kind: 'storage.k8s.io/VolumeAttributesClass',
+    body: { driverName: 'example.com', parameters: { a: 'b' } },
+    changes: { driverName: [set('driverName', 'example.org')], parameters: [set('parameters.a', 'c')] },
+  },
+];
+
+/** A change every kind accepts: a label added. */
+const MUTABLE: readonly Edit[] = [set('metadata.labels.changed', 'yes')];
+
+/** Another value of the same kind as `value`: the next enum value, a number one up, a string one off. */
+function changed(value: string | number | boolean, enumValues: readonly unknown[] | undefined): JsonValue {
+  if (typeof value === 'boolean') return !value;
+  if (typeof value === 'number') return value + 1;
+  const others = (enumValues ?? []).filter((v): v is string => typeof v === 'string' && v !== value);
+  if (others.length > 0) return others[0];
+  // A number in the text (an address, a quantity, a time) counts one up, its width kept.
+  const digits = /(\d+)(\D*)$/.exec(value);
+  if (digits !== null) {
+    const next = String(Number(digits[1]) + 1).padStart(digits[1].length, '0');
+    return value.slice(0, digits.index) + next + digits[2];
+  }
+  return `${value}x`;
+}
+
+function valueAt(object: JsonValue, path: readonly (string | number)[]): JsonValue | undefined {
+  let current: JsonValue | undefined = object;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, JsonValue>)[segment];
+  }
+  return current;
+}
+
+/** Every scalar the object was created with (metadata aside), changed: the schema's cases. */
+function schemaChanges(type: ResourceType, object: JsonObject): Record<string, readonly Edit[]> {
+  const changes: Record<string, readonly Edit[]> = {};
+  for (const { segments, schema } of schemaPaths(definitions[type.versions[0].definition])) {
+    if (segments[0] === 'metadata') continue;
+    const value = valueAt(object, segments);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    changes[`schema/${pathText(segments)}`] = [{ path: segments, value: changed(value, schema.enum) }];
+  }
+  return changes;
+}
+
+export function updateCases(): UpdateCase[] {
+  const types = servedTypes();
+  const cases: UpdateCase[] = [];
+  for (const group of GROUPS) {
+    const type = types.find((t) => `${t.group}/${t.kind}` === group.kind);
+    if (type === undefined) throw new Error(`no served kind ${group.kind}`);
+    const prefix = `${group.kind.replace(/^\//, 'core/')}${group.variant === undefined ? '' : `/${group.variant}`}`;
+    const bodyOf = (name: string): JsonObject => {
+      const object = validObject(type, name);
+      if (group.body === undefined) return object;
+      const { apiVersion, kind, metadata } = object;
+      return { apiVersion, kind, metadata, ...structuredClone(group.body) };
+    };
+    const changes = { mutable: MUTABLE, ...group.changes, ...schemaChanges(type, bodyOf('x')) };
+    for (const [label, edits] of Object.entries(changes)) {
+      const n = cases.length;
+      const name = group.name?.(n) ?? `u${n}`;
+      cases.push({ id: `${prefix}/${label}`, type, name, object: bodyOf(name), edits });
+    }
+  }
+  const ids = new Set<string>();
+  for (const c of cases) {
+    if (ids.has(c.id)) throw new Error(`duplicate update case ${c.id}`);
+    ids.add(c.id);
+  }
+  return cases;
+}
+
+/** The namespace the namespaced objects are made in; a server recorded into before has it (409). */
+export function namespaceRequest(): CorpusRequest {
+  return {
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }),
+  };
+}
+
+export function createRequest(updateCase: UpdateCase): CorpusRequest {
+  return {
+    method: 'POST',
+    path: collectionPath(updateCase.type),
+    headers: JSON_TYPE,
+    body: JSON.stringify(updateCase.object),
+  };
+}
+
+export function objectPath(updateCase: UpdateCase): string {
+  return `${collectionPath(updateCase.type)}/${encodeURIComponent(updateCase.name)}`;
+}
+
+/** The PUT of the object as read (`current`, its body), with the case's edits made. */
+export function updateRequest(updateCase: UpdateCase, current: string): CorpusRequest {
+  const object = JSON.parse(current) as JsonObject;
+  for (const { path, value } of updateCase.edits) setAt(object, path, value);
+  return { method: 'PUT', path: objectPath(updateCase), headers: JSON_TYPE, body: JSON.stringify(object) };
+}
+
+const CONFLICT_RETRIES = 5;
+
+/**
+ * Reads the object and PUTs it changed, again on a conflict as clients do: a server's own
+ * controllers may write an object's status just after it is made (a quota's usage, a policy's
+ * type checks), and most kinds refuse an update without a resource version.
+ */
+export async function sendUpdate(client: Sender, updateCase: UpdateCase): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await client.send({ method: 'GET', path: objectPath(updateCase), headers: {} });
+    if (current.code !== 200) return current;
+    const answer = await client.send(updateRequest(updateCase, current.body));
+    if (answer.code !== 409 || attempt === CONFLICT_RETRIES) return answer;
+  }
+}
+
+function setAt(object: JsonObject, path: readonly (string | number)[], value: JsonValue | undefined): void {
+  let current = object as Record<string | number, JsonValue>;
+  path.forEach((segment, i) => {
+    if (i === path.length - 1) {
+      if (value === undefined) delete current[segment];
+      else current[segment] = value;
+      return;
+    }
+    const next = current[segment];
+    if (next === undefined || next === null || typeof next !== 'object')
+      current[segment] = typeof path[i + 1] === 'number' ? [] : {};
+    current = current[segment] as Record<string | number, JsonValue>;
+  });
+}
+
+/** What the answers of a case are compared by: a Status's causes, each message's first line. */
+export interface Cause {
+  readonly field: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface UpdateAnswer {
+  readonly code: number;
+  readonly reason: string;
+  readonly causes: readonly Cause[];
+}
+
+/**
+ * The first line of each message only: the reference appends a Go diff of the two values to some
+ * (a PersistentVolume's source, a pod's spec), which capstan does not reproduce.
+ */
+export function causesOf(body: string): Cause[] {
+  try {
+    const status = JSON.parse(body) as {
+      details?: { causes?: { field?: string; reason?: string; message?: string }[] };
+    };
+    return (status.details?.causes ?? []).map((cause) => ({
+      field: cause.field ?? '',
+      reason: cause.reason ?? '',
+      message: (cause.message ?? '').split('\n')[0],
+    }));
+  } catch {
+    return [];
+  }
+}

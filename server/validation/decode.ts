@@ -11,6 +11,7 @@
  */
 import { parseAllDocuments, parseDocument } from 'yaml';
 import type { KubeObject } from '../../api/objects';
+import { goJSONSyntaxError } from '../../api/go-json-syntax';
 import { checkNestingDepth } from '../request/nesting';
 import { isObject } from '../json/value';
 import { badRequest, invalid } from '../status/catalogue';
@@ -268,31 +269,6 @@ function fitsInteger(source: string, format: string | undefined): boolean {
   return format === 'int32'
     ? value >= BigInt(INT32_MIN) && value <= BigInt(INT32_MAX)
     : value >= INT64_MIN && value <= INT64_MAX;
-}
-
-/** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
-const GO_SYNTAX_CONTEXTS: readonly (readonly [RegExp, string])[] = [
-  [/Expected property name or '}'/, 'looking for beginning of object key string'],
-  [/Expected ',' or '}' after property value/, 'after object key:value pair'],
-  [/Expected ',' or ']' after array element/, 'after array element'],
-  [/Expected ':' after property name/, 'after object key'],
-];
-
-/** Go's encoding/json words for the common syntax errors clients see. */
-export function goJSONSyntaxError(text: string, error: Error): string {
-  if (text.trim() === '') return 'unexpected end of JSON input';
-  const position = /at position (\d+)/.exec(error.message);
-  if (position) {
-    const at = Number(position[1]);
-    if (at >= text.trimEnd().length) return 'unexpected end of JSON input';
-    const where = GO_SYNTAX_CONTEXTS.find(([pattern]) => pattern.test(error.message));
-    if (where) return `invalid character '${text[at]}' ${where[1]}`;
-  }
-  const match = /Unexpected token '?(.)'?/.exec(error.message);
-  if (match) return `invalid character '${match[1]}' looking for beginning of value`;
-  if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message))
-    return 'unexpected end of JSON input';
-  return error.message;
 }
 
 /**

@@ -81,3 +81,18 @@ it('keeps a CONNECT to an API path for the API, which does not allow it', async 
   expect(JSON.parse(answer.body)).toMatchObject({ kind: 'Status', reason: 'MethodNotAllowed' });
 });
 
+it.each([
+  ['empty', 'Origin: '],
+  ['null', 'Origin: null'],
+  ['not a URI', 'Origin: ::bad'],
+])('refuses a WebSocket watch whose Origin is %s, as the handshake does, with a bare 403', async (_case, origin) => {
+  const answer = await send(`GET ${PATH}?watch=true HTTP/1.1`, [
+    'Host: 127.0.0.1',
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    'Sec-WebSocket-Version: 13',
+    origin,
+  ]);
+  expect({ code: answer.code, body: answer.body }).toEqual({ code: 403, body: '' });
+});

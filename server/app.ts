@@ -90,11 +90,19 @@ export interface HealthOptions {
   readonly postStartHooks?: readonly (PostStartHook | HealthCheck)[];
 }
 
+export interface MountedRoutes {
+  /** Whether a group under `/apis` is served: below it an unknown path is a NotFound Status, not Go's plain 404. */
+  readonly servesGroup: (name: string) => boolean;
+}
+
 export interface CreateServerOptions {
   readonly options: ServerOptions;
   readonly tls: ServerTls;
-  /** Mounts the API's routes; they run after the whole chain (request info, authn, authz). */
-  readonly routes?: (app: express.Application) => void;
+  /**
+   * Mounts the API's routes; they run after the whole chain (request info, authn, authz). What
+   * it returns tells the not-found answer which groups are served.
+   */
+  readonly routes?: (app: express.Application) => MountedRoutes | void;
   readonly health?: HealthOptions;
   /** Every authentication method, in order (server/authentication-setup.ts); default: client certificates alone. */
   readonly authenticators?: readonly Authenticator[];
@@ -199,8 +207,8 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   app.get('/version', versionHandler());
   app.use(metricsHandler(metrics));
   if (options.profiling) app.use(pprofHandler());
-  create.routes?.(app);
-  app.use(notFoundHandler());
+  const mounted = create.routes?.(app);
+  app.use(notFoundHandler(mounted?.servesGroup));
   app.use(statusErrorHandler());
 
   const clientCas = [create.tls.clientCaPem, create.tls.extraClientCaPem].filter(

@@ -80,7 +80,12 @@ function encode(document: unknown): EncodedDocument {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
-export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
+export interface MountedDiscovery {
+  /** Whether a group is served (built in, from a custom resource, or by an APIService). */
+  servesGroup(name: string): boolean;
+}
+
+export function mountDiscovery(app: IRouter, options: DiscoveryOptions): MountedDiscovery {
   const { registry, extensions } = options;
   const extensionGroups = () => extensions?.groups() ?? [];
   const extensionsRevision = () => extensions?.revision() ?? 0;
@@ -166,6 +171,10 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
       return groupVersion && groupVersion.group !== '' ? apiResourceListDocument(groupVersion) : undefined;
     });
   });
+  return {
+    servesGroup: (name) =>
+      groups().some((group) => group.name === name) || extensionGroups().some((group) => group.name === name),
+  };
 }
 
 /** Unknown groups and versions fall through to the server's not-found handling. */

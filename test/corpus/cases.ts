@@ -34,8 +34,8 @@ export interface CorpusCase extends CorpusRequest {
   readonly collection: string;
   /**
    * The reference's HTTP server answers it in plain text before any handler (Go's net/http:
-   * a 505 for HTTP/2.0, a 501 for a transfer coding it does not know): capstan must give the
-   * same code, 5xx included, and no Status is expected.
+   * a 505 for HTTP/2.0, a 501 for a transfer coding it does not know), or its mux does (a 404
+   * outside the API): capstan must give the same code, 5xx included, and no Status is expected.
    */
   readonly plainAnswer?: true;
 }
@@ -683,7 +683,7 @@ function routingCases(): CorpusCase[] {
       });
     }
   }
-  const fixed: [string, string, string][] = [
+  const fixed: [string, string, string, 'plain'?][] = [
     ['GET', '/api/v1/watch', '/api/v1/configmaps'],
     ['GET', '/apis/apps/v1/watch', '/apis/apps/v1/deployments'],
     ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/', '/api/v1/configmaps'],
@@ -692,7 +692,8 @@ function routingCases(): CorpusCase[] {
     ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/extra/path', '/api/v1/configmaps'],
     ['GET', '/api/v1/namespaces/corpus/nothings', '/api/v1/configmaps'],
     ['GET', '/api/v9/namespaces/corpus/configmaps', '/api/v1/configmaps'],
-    ['GET', '/apis/nope.example.com/v1/things', '/api/v1/configmaps'],
+    // No API web service has an unknown group: Go's mux answers its plain-text 404.
+    ['GET', '/apis/nope.example.com/v1/things', '/api/v1/configmaps', 'plain'],
     ['POST', '/api/v1/namespaces/corpus/configmaps/fixture', '/api/v1/configmaps'],
     ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/status', '/api/v1/configmaps'],
     ['PUT', '/api/v1/namespaces/corpus/configmaps/fixture/scale', '/api/v1/configmaps'],
@@ -705,7 +706,7 @@ function routingCases(): CorpusCase[] {
     ['GET', '/api/v1/namespaces/Bad_Name/configmaps', '/api/v1/configmaps'],
     ['POST', '/api/v1/namespaces/missing-ns/configmaps', '/api/v1/configmaps'],
   ];
-  for (const [method, path, collection] of fixed) {
+  for (const [method, path, collection, plain] of fixed) {
     const body =
       method === 'POST' || method === 'PUT'
         ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fixture' } })
@@ -717,6 +718,7 @@ function routingCases(): CorpusCase[] {
       headers: body === undefined ? {} : JSON_TYPE,
       body,
       collection,
+      ...(plain === 'plain' ? { plainAnswer: true as const } : {}),
     });
   }
   // Long selectors and continue tokens: past the URL limits, answered rather than reset.

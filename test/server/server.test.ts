@@ -82,6 +82,7 @@ describe('the HTTPS server', () => {
           const body = await readBody(req, { limitBytes: 1024 });
           res.json({ bytes: body.length });
         });
+        return { servesGroup: (name) => name === 'apps' };
       },
     });
     baseUrl = (await server.listen()).url;
@@ -226,14 +227,39 @@ describe('the HTTPS server', () => {
   });
 
   describe('routing', () => {
-    it('answers unknown paths with a NotFound Status', async () => {
-      const reply = await get('/apis/nothing.example.com/v1/things', pki.admin);
+    // As kube-apiserver 1.34.4 answers: its API web services a NotFound Status, Go's mux the rest.
+    it.each(['/api/x', '/api/v1/x/y', '/apis/apps/v2', '/apis/apps/v1/x', '/version/x'])(
+      'answers an unknown path below an API web service (%s) with a NotFound Status',
+      async (path) => {
+        const reply = await get(path, pki.admin);
+        expect(reply.status).toBe(404);
+        expect(JSON.parse(reply.body)).toEqual({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          reason: 'NotFound',
+          message: 'the server could not find the requested resource',
+          details: {},
+          code: 404,
+        });
+      },
+    );
+
+    it.each(['/foo', '/apis/nothing.example.com/v1/things', '/apis/nothing.example.com', '/metrics/x', '/logs/x'])(
+      "answers an unknown path outside them (%s) with Go's plain-text 404",
+      async (path) => {
+        const reply = await get(path, pki.admin);
+        expect(reply.status).toBe(404);
+        expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
+        expect(reply.body).toBe('404 page not found\n');
+      },
+    );
+
+    it('answers an unknown OpenAPI v3 path with an empty 404', async () => {
+      const reply = await get('/openapi/v3/apis/nothing.example.com/v1', pki.admin);
       expect(reply.status).toBe(404);
-      expect(JSON.parse(reply.body)).toMatchObject({
-        reason: 'NotFound',
-        message: 'the server could not find the requested resource',
-        details: {},
-      });
+      expect(reply.body).toBe('');
     });
 
     it('answers a resource path too short to resolve with a BadRequest Status (the reference: a plain-text 500)', async () => {

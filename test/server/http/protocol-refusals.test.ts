@@ -62,6 +62,7 @@ it.each([
     404,
     '404 page not found\n',
   ],
+  ['a CONNECT to a path outside the API', 'CONNECT /foo HTTP/1.1', ['Host: 127.0.0.1'], 404, '404 page not found\n'],
   ['a GET of *', 'GET * HTTP/1.1', ['Host: 127.0.0.1'], 404, '404 page not found\n'],
   ['OPTIONS *', 'OPTIONS * HTTP/1.1', ['Host: 127.0.0.1'], 200, ''],
 ])('answers %s as Go does', async (_case, requestLine, headers, code, body) => {

@@ -710,6 +710,8 @@ export interface DecodeRequest {
    * body that "cannot be handled as" the kind; a patch's result reports them bare.
    */
   readonly wholeBody?: boolean;
+  /** A patch's result: what its 422 prints as the `patch` value (default: the result as JSON). */
+  readonly shownPatch?: () => string;
   /**
    * Takes the place of typing for kinds decoded unstructured (custom resources): removes what
    * the kind does not declare and answers those paths (see ResourceType.prune).
@@ -746,7 +748,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
     // naming the result it could not decode.
     if (!request.wholeBody)
       throw invalid({ group: '', kind: '' }, '', [
-        invalidField(FieldPath.root('patch'), JSON.stringify(value), typed.typeError),
+        invalidField(FieldPath.root('patch'), request.shownPatch?.() ?? JSON.stringify(value), typed.typeError),
       ]);
     throw badRequest(`${handledAs}: ${typed.typeError}`);
   }

@@ -742,7 +742,11 @@ function routingCases(): CorpusCase[] {
 
 /** A list `continue` token as the reference encodes it, with `rv` written as given. */
 function continueToken(rv: string): string {
-  return Buffer.from(`{"v":"meta.k8s.io/v1","rv":${rv},"start":"fixture\u0000"}`).toString('base64url');
+  return tokenOf(`{"v":"meta.k8s.io/v1","rv":${rv},"start":"fixture\\u0000"}`);
+}
+
+function tokenOf(json: string): string {
+  return Buffer.from(json).toString('base64url');
 }
 
 /** The request written out: the connection closes after the answer. */
@@ -766,6 +770,24 @@ function parityCases(): CorpusCase[] {
       id: `parity/continue-rv/${label}`,
       method: 'GET',
       path: `${configMaps}?limit=1&continue=${continueToken(rv)}`,
+      headers: {},
+      collection: all,
+    });
+  }
+  // Below -1 (the newest) a revision is read as the newest too; Go's decoder matches member names without case.
+  for (const [label, json] of [
+    ['negative', '{"v":"meta.k8s.io/v1","rv":-2,"start":"fixture\\u0000"}'],
+    ['member-case', '{"V":"meta.k8s.io/v1","RV":-1,"Start":"fixture\\u0000"}'],
+    ['version-number', '{"v":5,"rv":1,"start":"fixture\\u0000"}'],
+    ['array', '[1]'],
+    ['not-json', 'xx'],
+    ['trailing-text', '{"v":"meta.k8s.io/v1","rv":1,"start":"a"}x'],
+    ['raw-control-character', '{"v":"meta.k8s.io/v1","rv":1,"start":"a\u0000"}'],
+  ]) {
+    cases.push({
+      id: `parity/continue-token/${label}`,
+      method: 'GET',
+      path: `${configMaps}?limit=1&continue=${tokenOf(json)}`,
       headers: {},
       collection: all,
     });
@@ -833,6 +855,20 @@ function parityCases(): CorpusCase[] {
       collection: allObjectsPath(type),
     });
   });
+  // Apply's result is converted to the kind's type, and a time that is none fails there.
+  for (const [label, name] of [
+    ['existing', 'fixture'],
+    ['absent', 'applied-time'],
+  ]) {
+    cases.push({
+      id: `parity/apply/creationTimestamp/${label}`,
+      method: 'PATCH',
+      path: `${configMaps}/${name}?fieldManager=corpus`,
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, creationTimestamp: 'notatime' } }),
+      collection: all,
+    });
+  }
   // A whole-object write must name the object its URL names.
   const unnamed: [string, string, string, JsonObject][] = [
     ['configmap-no-metadata', `${configMaps}/fixture`, all, { apiVersion: 'v1', kind: 'ConfigMap' }],
@@ -915,6 +951,8 @@ function parityCases(): CorpusCase[] {
     ['collection', configMaps],
     ['object', `${configMaps}/fixture`],
     ['pod-exec', '/api/v1/namespaces/corpus/pods/fixture/exec'],
+    ['path-outside-api', '/foo'],
+    ['unknown-group', '/apis/nope.example.com/v1'],
   ];
   for (const [label, target] of connects) {
     cases.push({
@@ -924,7 +962,8 @@ function parityCases(): CorpusCase[] {
       headers: {},
       rawHead: rawHead(`CONNECT ${target} HTTP/1.1`, ['Host: 127.0.0.1']),
       collection: all,
-      ...(label === 'authority' ? { plainAnswer: true } : {}),
+      // Go's mux answers a host and port, and a path outside the API, with its plain-text 404.
+      ...(['authority', 'path-outside-api', 'unknown-group'].includes(label) ? { plainAnswer: true as const } : {}),
     });
   }
   // A WebSocket watch without Origin fails the reference's handshake.
@@ -935,6 +974,21 @@ function parityCases(): CorpusCase[] {
     'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
     'Sec-WebSocket-Version: 13',
   ];
+  for (const [label, origin] of [
+    ['origin-empty', ''],
+    ['origin-null', 'null'],
+    ['origin-not-a-uri', '::bad'],
+  ]) {
+    cases.push({
+      id: `parity/websocket-watch/${label}`,
+      method: 'GET',
+      path: `${configMaps}?watch=true`,
+      headers: {},
+      rawHead: [`GET ${configMaps}?watch=true HTTP/1.1`, ...webSocket, `Origin: ${origin}`, '', ''].join('\r\n'),
+      collection: all,
+      plainAnswer: true,
+    });
+  }
   cases.push({
     id: 'parity/websocket-watch/no-origin',
     method: 'GET',
@@ -951,6 +1005,25 @@ function parityCases(): CorpusCase[] {
     ['http-2.0', `GET ${configMaps} HTTP/2.0`, ['Host: 127.0.0.1']],
     ['http-3.0', `GET ${configMaps} HTTP/3.0`, ['Host: 127.0.0.1']],
     ['two-hosts', `GET ${configMaps} HTTP/1.1`, ['Host: 127.0.0.1', 'Host: other.example']],
+    ['no-host', `GET ${configMaps} HTTP/1.1`, []],
+    ['host-with-space', `GET ${configMaps} HTTP/1.1`, ['Host: 127.0.0.1, other']],
+    ['host-with-slash', `GET ${configMaps} HTTP/1.1`, ['Host: a/b']],
+    ['http-1.01', `GET ${configMaps} HTTP/1.01`, ['Host: 127.0.0.1']],
+    ['http-10.1', `GET ${configMaps} HTTP/10.1`, ['Host: 127.0.0.1']],
+    ['version-trailing-space', `GET ${configMaps} HTTP/1.1 `, ['Host: 127.0.0.1']],
+    [
+      'content-length-twice-differing',
+      `POST ${configMaps} HTTP/1.1`,
+      ['Host: 127.0.0.1', 'Content-Length: 2', 'Content-Length: 3'],
+      '{}',
+    ],
+    // A target that is no path: Go serves an absolute URL by its path, answers `OPTIONS *`
+    // itself, and routes anything else to its mux's plain 404.
+    ['target-absolute-url', `GET https://127.0.0.1${configMaps} HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['target-asterisk', 'GET * HTTP/1.1', ['Host: 127.0.0.1']],
+    ['target-options-asterisk', 'OPTIONS * HTTP/1.1', ['Host: 127.0.0.1']],
+    ['target-connect-asterisk', 'CONNECT * HTTP/1.1', ['Host: 127.0.0.1']],
+    ['target-connect-word', 'CONNECT a HTTP/1.1', ['Host: 127.0.0.1']],
     [
       'transfer-encoding-gzip-chunked',
       `POST ${configMaps} HTTP/1.1`,

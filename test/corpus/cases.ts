@@ -758,36 +758,32 @@ function parityCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const configMaps = '/api/v1/namespaces/corpus/configmaps';
   const all = '/api/v1/configmaps';
-  // A continue token whose revision is no int64 is refused at once, not waited on.
-  for (const [label, rv] of [
-    ['past-int64', '99999999999999999999'],
-    ['fraction', '1.5'],
-    ['exponent', '1e3'],
-    ['string', '"7"'],
-    ['negative-past-int64', '-9223372036854775809'],
-  ]) {
+  // A continue token whose revision is no int64 is refused at once, not waited on; below -1
+  // (the newest) a revision is read as the newest too; Go's decoder matches member names
+  // without case.
+  const tokens: [string, string][] = [
+    ...[
+      ['past-int64', '99999999999999999999'],
+      ['fraction', '1.5'],
+      ['exponent', '1e3'],
+      ['string', '"7"'],
+      ['negative-past-int64', '-9223372036854775809'],
+    ].map(([label, rv]): [string, string] => [`continue-rv/${label}`, continueToken(rv)]),
+    ...[
+      ['negative', '{"v":"meta.k8s.io/v1","rv":-2,"start":"fixture\\u0000"}'],
+      ['member-case', '{"V":"meta.k8s.io/v1","RV":-1,"Start":"fixture\\u0000"}'],
+      ['version-number', '{"v":5,"rv":1,"start":"fixture\\u0000"}'],
+      ['array', '[1]'],
+      ['not-json', 'xx'],
+      ['trailing-text', '{"v":"meta.k8s.io/v1","rv":1,"start":"a"}x'],
+      ['raw-control-character', '{"v":"meta.k8s.io/v1","rv":1,"start":"a\u0000"}'],
+    ].map(([label, json]): [string, string] => [`continue-token/${label}`, tokenOf(json)]),
+  ];
+  for (const [id, token] of tokens) {
     cases.push({
-      id: `parity/continue-rv/${label}`,
+      id: `parity/${id}`,
       method: 'GET',
-      path: `${configMaps}?limit=1&continue=${continueToken(rv)}`,
-      headers: {},
-      collection: all,
-    });
-  }
-  // Below -1 (the newest) a revision is read as the newest too; Go's decoder matches member names without case.
-  for (const [label, json] of [
-    ['negative', '{"v":"meta.k8s.io/v1","rv":-2,"start":"fixture\\u0000"}'],
-    ['member-case', '{"V":"meta.k8s.io/v1","RV":-1,"Start":"fixture\\u0000"}'],
-    ['version-number', '{"v":5,"rv":1,"start":"fixture\\u0000"}'],
-    ['array', '[1]'],
-    ['not-json', 'xx'],
-    ['trailing-text', '{"v":"meta.k8s.io/v1","rv":1,"start":"a"}x'],
-    ['raw-control-character', '{"v":"meta.k8s.io/v1","rv":1,"start":"a\u0000"}'],
-  ]) {
-    cases.push({
-      id: `parity/continue-token/${label}`,
-      method: 'GET',
-      path: `${configMaps}?limit=1&continue=${tokenOf(json)}`,
+      path: `${configMaps}?limit=1&continue=${token}`,
       headers: {},
       collection: all,
     });

@@ -2,7 +2,7 @@
  * Requests Node's HTTP parser lets through and Go's net/http, in front of the reference,
  * refuses before any handler sees them: a protocol version other than HTTP/1.x, a missing,
  * repeated or malformed `Host`, a transfer coding other than exactly `chunked`, a target that
- * is no path. And Go's answers to what Node's parser itself refuses. Answered as Go answers them, in plain text on a
+ * is no path. And Go's answers to what Node's parser itself refuses, and the body Go reads. Answered as Go answers them, in plain text on a
  * connection that then closes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -86,9 +86,22 @@ function refusalOf(request: IncomingMessage): Refusal | undefined {
   } else if (!VALID_HOST.test(host)) {
     return MALFORMED_HOST;
   }
-  if (codings > 0 && (codings !== 1 || coding.trim().toLowerCase() !== 'chunked')) return UNSUPPORTED_TRANSFER_ENCODING;
+  if (codings > 0) {
+    if (request.httpVersionMinor === 0) ignoreBody(request);
+    else if (codings !== 1 || coding.trim().toLowerCase() !== 'chunked') return UNSUPPORTED_TRANSFER_ENCODING;
+  }
   const target = request.url ?? '';
   return target.charCodeAt(0) === SLASH ? undefined : targetAnswer(request, target);
+}
+
+/**
+ * Go ignores `Transfer-Encoding` on an HTTP/1.0 request: without a Content-Length its body is
+ * empty. Node's parser reads the chunks as the body all the same; they are dropped as it hands
+ * them over, so the handlers see what Go's would.
+ */
+function ignoreBody(request: IncomingMessage): void {
+  const push = request.push.bind(request);
+  request.push = (chunk: unknown) => (chunk === null ? push(null) : true);
 }
 
 /** Go's ParseHTTPVersion: the major version of `HTTP/M.N` (one digit each), undefined when malformed. */

@@ -1007,6 +1007,13 @@ function parityCases(): CorpusCase[] {
     ['http-1.01', `GET ${configMaps} HTTP/1.01`, ['Host: 127.0.0.1']],
     ['http-10.1', `GET ${configMaps} HTTP/10.1`, ['Host: 127.0.0.1']],
     ['version-trailing-space', `GET ${configMaps} HTTP/1.1 `, ['Host: 127.0.0.1']],
+    // Go ignores the coding of an HTTP/1.0 request: the body is empty.
+    [
+      'http-1.0-chunked',
+      `POST ${configMaps} HTTP/1.0`,
+      ['Host: 127.0.0.1', 'Content-Type: application/json', 'Transfer-Encoding: chunked'],
+      chunked,
+    ],
     [
       'content-length-twice-differing',
       `POST ${configMaps} HTTP/1.1`,

@@ -76,6 +76,27 @@ it('serves a request whose target is an absolute URL by its path', async () => {
   expect(JSON.parse(answer.body)).toMatchObject({ kind: 'ConfigMapList' });
 });
 
+it('reads no body from an HTTP/1.0 request with a Transfer-Encoding, as Go ignores the coding', async () => {
+  const create = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'chunked-1-0' } });
+  const answer = await client.send({
+    method: 'POST',
+    path: PATH,
+    headers: {},
+    rawHead: raw(`POST ${PATH} HTTP/1.0`, [
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+    ]),
+    body: `${create.length.toString(16)}\r\n${create}\r\n0\r\n\r\n`,
+  });
+  expect(answer.code).toBe(400);
+  expect(JSON.parse(answer.body)).toMatchObject({
+    reason: 'BadRequest',
+    message: expect.stringContaining('unexpected end of JSON input'),
+  });
+  expect((await server.request('GET', `${PATH}/chunked-1-0`)).status).toBe(404);
+});
+
 it('keeps a CONNECT to an API path for the API, which does not allow it', async () => {
   const answer = await send(`CONNECT ${PATH} HTTP/1.1`);
   expect(answer.code).toBe(405);

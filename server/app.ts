@@ -29,6 +29,7 @@ import {
 import { healthHandler } from './health/endpoints';
 import { handlerChain } from './http/chain';
 import { notFoundHandler, statusErrorHandler } from './http/errors';
+import { methodNotAllowed } from './status/catalogue';
 import { InFlightRequests } from './http/in-flight';
 import { goAnswerToParserError, refuseAsGo } from './http/protocol-refusals';
 import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
@@ -204,7 +205,9 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       healthz: [...checks, ...nonLiveness, ...hooks],
     }),
   );
-  app.get('/version', versionHandler());
+  // A go-restful route in the reference: every other method (HEAD too) is refused.
+  const version = versionHandler();
+  app.all('/version', (req, res, next) => (req.method === 'GET' ? version(req, res, next) : next(methodNotAllowed())));
   app.use(metricsHandler(metrics));
   if (options.profiling) app.use(pprofHandler());
   const mounted = create.routes?.(app);

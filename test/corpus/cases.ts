@@ -962,6 +962,36 @@ function parityCases(): CorpusCase[] {
       ...(['authority', 'path-outside-api', 'unknown-group'].includes(label) ? { plainAnswer: true as const } : {}),
     });
   }
+  // Outside the resources, the reference's go-restful routes (/api, a group version, /version)
+  // refuse every method but GET; the routes of its mux (/apis, a group, /metrics, OpenAPI)
+  // serve any method as GET.
+  const nonResource: [string, string][] = [
+    ['POST', '/version'],
+    ['OPTIONS', '/version'],
+    ['PUT', '/api/v1'],
+    ['POST', '/api/v1/'],
+    ['DELETE', '/apis/apps/v1'],
+    ['POST', '/apis/apps/v2'],
+    ['POST', '/apis'],
+    ['DELETE', '/apis/'],
+    ['POST', '/apis/apps'],
+    ['POST', '/openapi/v2'],
+    ['POST', '/openapi/v3'],
+    ['PUT', '/metrics'],
+  ];
+  for (const [method, path] of nonResource) {
+    cases.push({ id: `parity/non-resource/${method}${path}`, method, path, headers: {}, collection: all });
+  }
+  for (const target of ['/api', '/apis', '/apis/apps', '/apis/apps/v1', '/version']) {
+    cases.push({
+      id: `parity/connect/non-resource${target}`,
+      method: 'CONNECT',
+      path: target,
+      headers: {},
+      rawHead: rawHead(`CONNECT ${target} HTTP/1.1`, ['Host: 127.0.0.1']),
+      collection: all,
+    });
+  }
   // A WebSocket watch without Origin fails the reference's handshake.
   const webSocket = [
     'Host: 127.0.0.1',

@@ -248,6 +248,19 @@ describe('the HTTPS server', () => {
       },
     );
 
+    it("refuses /version to any method but GET, and serves /metrics to any, as the reference's routes do", async () => {
+      const call = (method: string, path: string) =>
+        httpsRequest({ url: baseUrl + path, caPem: pki.ca.certPem, identity: pki.admin, method });
+      const refused = await call('POST', '/version');
+      expect(refused.status).toBe(405);
+      expect(JSON.parse(refused.body)).toMatchObject({ reason: 'MethodNotAllowed', details: {} });
+      expect((await call('HEAD', '/version')).status).toBe(405);
+      expect((await call('GET', '/version')).status).toBe(200);
+      const metrics = await call('POST', '/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toContain('# TYPE');
+    });
+
     it('answers an unknown OpenAPI v3 path with an empty 404', async () => {
       const reply = await get('/openapi/v3/apis/nothing.example.com/v1', pki.admin);
       expect(reply.status).toBe(404);

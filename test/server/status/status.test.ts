@@ -319,6 +319,17 @@ describe('statusErrorFrom', () => {
     });
   });
 
+  it('gives none to a too-large revision the store refused at once, as the reference does for an exact read', () => {
+    const status = statusErrorFrom(
+      new ObjectError('TooLargeResourceVersion', 'Timeout: Too large resource version: 100000, current: 418', {
+        retryAfterSeconds: 0,
+      }),
+    ).status;
+    expect(status.details).toEqual({
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    });
+  });
+
   it('maps raw storage errors', () => {
     expect(statusErrorFrom(new CompactedError(3, 7)).status).toMatchObject({
       code: 410,

@@ -949,6 +949,11 @@ function parityCases(): CorpusCase[] {
     ['pod-exec', '/api/v1/namespaces/corpus/pods/fixture/exec'],
     ['path-outside-api', '/foo'],
     ['unknown-group', '/apis/nope.example.com/v1'],
+    // The non-resource routes below answer CONNECT as any other method.
+    ...['/api', '/apis', '/apis/apps', '/apis/apps/v1', '/version'].map((target): [string, string] => [
+      `non-resource${target}`,
+      target,
+    ]),
   ];
   for (const [label, target] of connects) {
     cases.push({
@@ -981,16 +986,6 @@ function parityCases(): CorpusCase[] {
   ];
   for (const [method, path] of nonResource) {
     cases.push({ id: `parity/non-resource/${method}${path}`, method, path, headers: {}, collection: all });
-  }
-  for (const target of ['/api', '/apis', '/apis/apps', '/apis/apps/v1', '/version']) {
-    cases.push({
-      id: `parity/connect/non-resource${target}`,
-      method: 'CONNECT',
-      path: target,
-      headers: {},
-      rawHead: rawHead(`CONNECT ${target} HTTP/1.1`, ['Host: 127.0.0.1']),
-      collection: all,
-    });
   }
   // A WebSocket watch without Origin fails the reference's handshake.
   const webSocket = [

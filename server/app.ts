@@ -29,6 +29,7 @@ import {
 import { healthHandler } from './health/endpoints';
 import { handlerChain } from './http/chain';
 import { notFoundHandler, statusErrorHandler } from './http/errors';
+import { methodNotAllowed } from './status/catalogue';
 import { InFlightRequests } from './http/in-flight';
 import { goAnswerToParserError, refuseAsGo } from './http/protocol-refusals';
 import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
@@ -64,9 +65,6 @@ export const HANDSHAKE_AND_HEADERS_TIMEOUT_MS = 32_000;
  */
 export const IDLE_CONNECTION_TIMEOUT_MS = 90_000;
 
-/** Go's answer when the request line and headers exceed MaxHeaderBytes. */
-const HEADERS_TOO_LARGE_RESPONSE =
-  'HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large';
 /** How long a connection refused by the HTTP parser reads on after its answer (Go's rstAvoidanceDelay). */
 const RESET_AVOIDANCE_MS = 500;
 
@@ -93,11 +91,19 @@ export interface HealthOptions {
   readonly postStartHooks?: readonly (PostStartHook | HealthCheck)[];
 }
 
+export interface MountedRoutes {
+  /** Whether a group under `/apis` is served: below it an unknown path is a NotFound Status, not Go's plain 404. */
+  readonly servesGroup: (name: string) => boolean;
+}
+
 export interface CreateServerOptions {
   readonly options: ServerOptions;
   readonly tls: ServerTls;
-  /** Mounts the API's routes; they run after the whole chain (request info, authn, authz). */
-  readonly routes?: (app: express.Application) => void;
+  /**
+   * Mounts the API's routes; they run after the whole chain (request info, authn, authz). What
+   * it returns tells the not-found answer which groups are served.
+   */
+  readonly routes?: (app: express.Application) => MountedRoutes | void;
   readonly health?: HealthOptions;
   /** Every authentication method, in order (server/authentication-setup.ts); default: client certificates alone. */
   readonly authenticators?: readonly Authenticator[];
@@ -199,11 +205,13 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       healthz: [...checks, ...nonLiveness, ...hooks],
     }),
   );
-  app.get('/version', versionHandler());
+  // A go-restful route in the reference: every other method (HEAD too) is refused.
+  const version = versionHandler();
+  app.all('/version', (req, res, next) => (req.method === 'GET' ? version(req, res, next) : next(methodNotAllowed())));
   app.use(metricsHandler(metrics));
   if (options.profiling) app.use(pprofHandler());
-  create.routes?.(app);
-  app.use(notFoundHandler());
+  const mounted = create.routes?.(app);
+  app.use(notFoundHandler(mounted?.servesGroup));
   app.use(statusErrorHandler());
 
   const clientCas = [create.tls.clientCaPem, create.tls.extraClientCaPem].filter(
@@ -225,6 +233,8 @@ export function createServer(create: CreateServerOptions): CapstanServer {
       // Requests without a valid certificate still arrive: they may carry a token or be anonymous.
       rejectUnauthorized: false,
       maxHeaderSize: MAX_HEADER_BYTES,
+      // Go's answer to a request without one is refuseAsGo's: Node's would have no body.
+      requireHostHeader: false,
       handshakeTimeout: headersTimeoutMs,
       headersTimeout: headersTimeoutMs,
       // `--request-timeout` bounds reading the whole request, body included (a body sent a byte
@@ -256,20 +266,15 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   };
   https.on('upgrade', answerOnSocket);
   https.on('connect', answerOnSocket);
-  // Node's own answers to malformed requests, but Go's for oversized headers (with a body), for
-  // a protocol version it does not serve and for a transfer coding it does not take.
+  // Go's answers to what Node's parser refuses (a 431 for oversized headers, a 505 or 400 for a
+  // protocol version, a 501 for a transfer coding, else a 400), Node's to a request timeout.
   // The socket is always destroyed, at most RESET_AVOIDANCE_MS after the answer: ended alone, a
   // socket whose TLS handshake never finished would wait for it forever.
   https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     const answer =
-      goAnswerToParserError(error.code) ??
-      (error.code === 'HPE_HEADER_OVERFLOW'
-        ? HEADERS_TOO_LARGE_RESPONSE
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
-          : error.code?.startsWith('HPE_')
-            ? 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'
-            : undefined);
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+        : goAnswerToParserError(error as NodeJS.ErrnoException & { rawPacket?: Buffer });
     if (answer === undefined || !socket.writable) {
       socket.destroy();
       return;

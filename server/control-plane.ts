@@ -81,7 +81,7 @@ import type { MutableResourceRegistry } from './registry/registry';
 import { BUILTIN_TYPES, builtinRegistry } from './builtin-types';
 import type { ResourceType } from './registry/types';
 import { schemaData } from './schema/definitions';
-import type { HealthOptions } from './app';
+import type { HealthOptions, MountedRoutes } from './app';
 import { FlowControl } from './flowcontrol/flow-control';
 import { componentStatusKind } from './componentstatus/component-status-kind';
 import { defaultComponents } from './componentstatus/probes';
@@ -108,7 +108,7 @@ export interface ControlPlane {
   readonly metrics: ApiserverMetrics;
   storageFor(type: ResourceType): ObjectStorage;
   /** Mounts discovery, OpenAPI and the resource API after the handler chain. */
-  routes(app: express.Application): void;
+  routes(app: express.Application): MountedRoutes;
   readonly health: HealthOptions;
   /** API Priority and Fairness for the HTTPS server's chain; absent with `--enable-priority-and-fairness=false`. */
   readonly flowControl?: FlowControl;
@@ -527,7 +527,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request),
     routes(app) {
       app.use(aggregator.proxy);
-      mountDiscovery(app, { registry, extensions: aggregator.extensions });
+      const discovery = mountDiscovery(app, { registry, extensions: aggregator.extensions });
       mountOpenAPI(app, { registry, extensions: aggregator.openapi });
       mountResourceRoutes(app as express.Express, {
         registry,
@@ -541,6 +541,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         kubelet,
         minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       });
+      return { servesGroup: discovery.servesGroup };
     },
     health: {
       checks: [functionCheck('etcd', storeAnswers), ...overrideChecks.map(({ live }) => live)],

@@ -137,7 +137,7 @@ async function main(argv: readonly string[]): Promise<void> {
       anonymous: authentication.anonymous,
       routes: (app) => {
         authentication.routes(app, { externalAddress: () => externalAddress });
-        plane.routes(app);
+        return plane.routes(app);
       },
       health: plane.health,
       authorizer: plane.authorizer,

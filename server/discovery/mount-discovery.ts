@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { IRouter, NextFunction, Request, Response } from 'express';
 import type { ResourceRegistry } from '../registry/types';
 import { StatusError } from '../status/status-error';
+import { methodNotAllowed } from '../status/catalogue';
 import { parseAccept, rangeMatchesType } from '../codec/media-type';
 import { aggregatedDiscoveryDocument, type AggregatedDiscoveryVersion } from './aggregated-documents';
 import {
@@ -80,7 +81,12 @@ function encode(document: unknown): EncodedDocument {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
-export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
+export interface MountedDiscovery {
+  /** Whether a group is served (built in, from a custom resource, or by an APIService). */
+  servesGroup(name: string): boolean;
+}
+
+export function mountDiscovery(app: IRouter, options: DiscoveryOptions): MountedDiscovery {
   const { registry, extensions } = options;
   const extensionGroups = () => extensions?.groups() ?? [];
   const extensionsRevision = () => extensions?.revision() ?? 0;
@@ -116,7 +122,11 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
     extensionsRevision,
   );
 
-  app.get('/api', (request, response) => {
+  // `/api`, `/api/<version>` and a served `/apis/<group>/<version>` are the reference's go-restful
+  // routes, which refuse every other method (HEAD too); `/apis` and `/apis/<group>` are routes of
+  // its mux, which serves any method alike.
+  app.all('/api', (request, response, next) => {
+    if (request.method !== 'GET') return next(methodNotAllowed());
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
     if (representation.form === 'aggregated') {
       sendAggregated(request, response, representation.version, aggregated().api[representation.version]);
@@ -129,7 +139,7 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
     }
   });
 
-  app.get('/apis', (request, response) => {
+  app.all('/apis', (request, response) => {
     const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
     if (representation.form === 'aggregated') {
       sendAggregated(request, response, representation.version, aggregated().apis[representation.version]);
@@ -140,15 +150,15 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
     }
   });
 
-  app.get('/api/:version', (request, response, next) => {
-    serveLegacy(request, response, next, () => {
+  app.all('/api/:version', (request, response, next) => {
+    serveLegacy(request, response, next, 'GET', () => {
       const groupVersion = findServedGroupVersion(groups(), '', String(request.params.version));
       return groupVersion && apiResourceListDocument(groupVersion);
     });
   });
 
-  app.get('/apis/:group', (request, response, next) => {
-    serveLegacy(request, response, next, () => {
+  app.all('/apis/:group', (request, response, next) => {
+    serveLegacy(request, response, next, 'any', () => {
       const group = groups().find((candidate) => candidate.name !== '' && candidate.name === request.params.group);
       if (group !== undefined) return apiGroupDocument(group);
       const extension = extensionGroups().find((candidate) => candidate.name === request.params.group);
@@ -156,8 +166,8 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
     });
   });
 
-  app.get('/apis/:group/:version', (request, response, next) => {
-    serveLegacy(request, response, next, () => {
+  app.all('/apis/:group/:version', (request, response, next) => {
+    serveLegacy(request, response, next, 'GET', () => {
       const groupVersion = findServedGroupVersion(
         groups(),
         String(request.params.group),
@@ -166,13 +176,30 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): void {
       return groupVersion && groupVersion.group !== '' ? apiResourceListDocument(groupVersion) : undefined;
     });
   });
+  return {
+    servesGroup: (name) =>
+      groups().some((group) => group.name === name) || extensionGroups().some((group) => group.name === name),
+  };
 }
 
-/** Unknown groups and versions fall through to the server's not-found handling. */
-function serveLegacy(request: Request, response: Response, next: NextFunction, build: () => object | undefined): void {
+/**
+ * Unknown groups and versions fall through to the server's not-found handling; a known one
+ * served only to GET refuses other methods.
+ */
+function serveLegacy(
+  request: Request,
+  response: Response,
+  next: NextFunction,
+  methods: 'GET' | 'any',
+  build: () => object | undefined,
+): void {
   const document = build();
   if (document === undefined) {
     next();
+    return;
+  }
+  if (methods === 'GET' && request.method !== 'GET') {
+    next(methodNotAllowed());
     return;
   }
   const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: false });

@@ -67,21 +67,28 @@ export function decodeParsed(
   value: unknown,
   duplicates: RepeatedKeys,
   options: WriteOptions,
+  shownPatch: () => string,
 ): DecodedObject {
   try {
     checkTypeMeta(scope, value);
   } catch (error) {
     if (!(error instanceof StatusError)) throw error;
     throw invalid({ group: '', kind: '' }, '', [
-      invalidField(FieldPath.root('patch'), JSON.stringify(value), error.status.message ?? ''),
+      invalidField(FieldPath.root('patch'), shownPatch(), error.status.message ?? ''),
     ]);
   }
-  return decodeTyped(scope, { value, duplicates, options, wholeBody: false });
+  return decodeTyped(scope, { value, duplicates, options, wholeBody: false, shownPatch });
 }
 
 function decodeTyped(
   scope: HandlerScope,
-  input: { value: unknown; duplicates: RepeatedKeys; options: WriteOptions; wholeBody: boolean },
+  input: {
+    value: unknown;
+    duplicates: RepeatedKeys;
+    options: WriteOptions;
+    wholeBody: boolean;
+    shownPatch?: () => string;
+  },
 ): DecodedObject {
   const { value, duplicates, options } = input;
   checkTypeMeta(scope, value);
@@ -95,6 +102,7 @@ function decodeTyped(
       servedVersion: scope.version.version,
       fieldValidation: options.fieldValidation,
       wholeBody: input.wholeBody,
+      shownPatch: input.shownPatch,
       ...(prune ? { prune: (object: KubeObject) => prune(object, scope.version.version) } : {}),
     },
     value,

@@ -12,6 +12,8 @@ import { rootSchemaNode } from '../apply/schema-node';
 import { definitionForKind, schemaData } from '../schema/definitions';
 import type { Definitions } from '../validation/decode';
 import { checkNestingDepth } from '../request/nesting';
+import { goMarshalPatched, isObject, type Touched } from '../json/value';
+import { goValue } from '../apply/go-print';
 import { badRequest, unsupportedMediaType } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 
@@ -20,6 +22,12 @@ export interface PatchType {
   parse(body: Buffer): unknown;
   /** The patched object (a new value); `current` is the object in the request's version. */
   apply(current: KubeObject, patch: unknown): unknown;
+  /**
+   * What the reference's 422 prints as the `patch` value when the patched object cannot be
+   * decoded: the patched JSON, re-marshalled from a map, for JSON and merge patches; the patch
+   * itself, as Go's `%v` prints its map, for a strategic one.
+   */
+  shown(patch: unknown, patched: unknown): string;
 }
 
 /** The reference's answer to a patch that parses but cannot apply: 422 with the library's text as a cause. */
@@ -44,6 +52,30 @@ function parseJSONDocument(body: Buffer): unknown {
   return document;
 }
 
+/** The containers JSON Patch operations open: every parent of each `path` and `from`. */
+function openedByOperations(operations: readonly { path: string; from?: string }[]): Touched {
+  const root: Record<string, Touched> = {};
+  for (const operation of operations) {
+    for (const pointer of [operation.path, operation.from]) {
+      if (typeof pointer !== 'string') continue;
+      let node = root;
+      for (const token of pointer.split('/').slice(1, -1)) {
+        const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+        node = (node[key] ??= {}) as Record<string, Touched>;
+      }
+    }
+  }
+  return root;
+}
+
+/** The containers a merge patch opens: those its objects merge into. */
+function openedByMerge(patch: unknown): Touched {
+  const opened: Record<string, Touched> = {};
+  if (isObject(patch))
+    for (const key of Object.keys(patch)) if (isObject(patch[key])) opened[key] = openedByMerge(patch[key]);
+  return opened;
+}
+
 const jsonPatch: PatchType = {
   parse(body) {
     try {
@@ -63,6 +95,7 @@ const jsonPatch: PatchType = {
       throw error;
     }
   },
+  shown: (patch, patched) => goMarshalPatched(patched, openedByOperations(patch as ReturnType<typeof parseJsonPatch>)),
 };
 
 const mergePatch: PatchType = {
@@ -76,6 +109,7 @@ const mergePatch: PatchType = {
     return patch;
   },
   apply: (current, patch) => applyMergePatch(current, patch),
+  shown: (patch, patched) => goMarshalPatched(patched, openedByMerge(patch)),
 };
 
 /**
@@ -117,6 +151,7 @@ const strategicMergePatch: PatchType = {
       throw badRequest(error.message);
     }
   },
+  shown: (patch) => goValue(patch),
 };
 
 /** In the order the reference lists accepted types in its 415 message. */

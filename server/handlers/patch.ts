@@ -11,7 +11,7 @@ import { DEFAULT_REPRESENTATION_SETTINGS } from '../codec/representation-setting
 import { readBody } from '../request/body';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { attributesFrom } from '../authz/types';
-import { conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
+import { badRequest, conflict, forbidden, internalError, unsupportedMediaType } from '../status/catalogue';
 import type { UserInfo } from '../../api/user-info';
 import type { RequestInfo } from '../request/request-info';
 import { operationOptions } from '../registry/store/admission';
@@ -28,7 +28,7 @@ import {
   type ResourceRequest,
 } from './scope';
 import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
-import { NO_REPEATED_KEYS } from '../validation/decode';
+import { NO_REPEATED_KEYS, typeAgainstSchema } from '../validation/decode';
 
 interface PatchOutcome {
   readonly result: UpdateResult;
@@ -74,7 +74,7 @@ async function patchObject(
     updatedObject: (current) => {
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, patch);
-      const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options);
+      const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options, () => patchType.shown(patch, patched));
       decodeWarnings = decoded.warnings;
       checkNamespace(scope, decoded.object, info.namespace);
       checkName(decoded.object, info.name);
@@ -128,6 +128,7 @@ async function applyObject(
         scope: ownershipScopeOf(scope, target),
       });
       const object: KubeObject = applied.object;
+      checkAppliedTypes(scope, config, object);
       checkNamespace(scope, object, info.namespace);
       checkName(object, info.name);
       return object;
@@ -161,6 +162,24 @@ async function authorizeCreate(scope: HandlerScope, info: RequestInfo, user: Use
 function once(run: () => Promise<void>): () => Promise<void> {
   let asked: Promise<void> | undefined;
   return () => (asked ??= run());
+}
+
+/**
+ * The reference converts the applied object to its typed form, and a value the type cannot
+ * hold though the schema's type allows it (a time that is no RFC 3339 time, a quantity that is
+ * no quantity) fails there, naming the configuration. The reference answers that with a bare
+ * 500; a client error is what the request deserves. Custom resources stay unstructured.
+ */
+function checkAppliedTypes(scope: HandlerScope, config: Record<string, unknown>, object: KubeObject): void {
+  if (scope.type.prune !== undefined) return;
+  const { typeError } = typeAgainstSchema(scope.context.definitions, scope.version.definition, object);
+  if (typeError === undefined) return;
+  const metadata = (config.metadata ?? {}) as { namespace?: unknown; name?: unknown };
+  const gvk = `${apiVersionOf(scope).includes('/') ? '' : '/'}${apiVersionOf(scope)}, Kind=${scope.type.kind}`;
+  const named = `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}; ${gvk}`;
+  throw badRequest(
+    `failed to convert new object (${named}) to proper version: unable to convert unstructured object to ${gvk}: ${typeError}`,
+  );
 }
 
 /** The reference refuses to create through apply an object whose configuration names a uid. */

@@ -13,7 +13,7 @@ import type { RequestInfo } from '../request/request-info';
 import { withTypeDefinitions } from '../registry/type-definitions';
 import { typeAtVersion, type ResourceRegistry, type ResourceType, type Verb } from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
-import { StatusError } from '../status/status-error';
+import { methodNotAllowed } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
 import { admissionChain, type Admission } from '../admission/types';
 import type { Authorizer } from '../authz/types';
@@ -158,19 +158,6 @@ function isNamespaceOwnPath(info: RequestInfo): boolean {
   );
 }
 
-/**
- * The reference registers no route for a verb a kind does not serve, so its router answers
- * with a generic 405 naming neither the verb nor the resource.
- */
-function routeMethodNotAllowed(): StatusError {
-  return new StatusError({
-    code: 405,
-    reason: 'MethodNotAllowed',
-    message: 'the server does not allow this method on the requested resource',
-    details: {},
-  });
-}
-
 /** Virtual types store nothing: a handler of theirs that reaches for storage is a bug, not a bad request. */
 function refuseStorage(): Promise<never> {
   return Promise.reject(new Error('a virtual resource type stores nothing'));
@@ -234,7 +221,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     if (handler === undefined) return next();
     if (handler === 'not-allowed') {
       req.resume();
-      return next(routeMethodNotAllowed());
+      return next(methodNotAllowed());
     }
     try {
       // The answer's type is agreed before anything happens: a 406 must not follow a write.

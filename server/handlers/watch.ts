@@ -26,6 +26,7 @@ import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type R
 import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
 import { WatchWriter } from './watch-writer';
 import { recordWatchEvent } from '../metrics/with-request-metrics';
+import { parseRequestURI } from '../cel/libraries/urls';
 
 import type { KubeObject } from '../../api/objects';
 /** Bytes handed to a watch's connection and not yet taken by its client before the handler stops reading the watch. */
@@ -116,6 +117,12 @@ function isWebSocketRequest(req: IncomingMessage): boolean {
   );
 }
 
+/** The WebSocket handshake's Origin check: the first Origin, present, non-empty and a request URI to Go's url.ParseRequestURI. */
+function acceptableOrigin(req: IncomingMessage): boolean {
+  const origin = req.headersDistinct.origin?.[0];
+  return origin !== undefined && origin !== '' && typeof parseRequestURI(origin) !== 'string';
+}
+
 export function watchHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseListQuery(queryOf(req), true);
@@ -136,9 +143,9 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
       timeoutSeconds: query.timeoutSeconds || defaultWatchTimeoutSeconds(scope.context.minRequestTimeoutSeconds),
     });
     const stop = (): void => watch.stop();
-    if (isWebSocketRequest(req) && req.headers.origin === undefined) {
-      // The reference hands a WebSocket watch to a handshake that refuses a request with no
-      // Origin: a bare 403, after the watch was set up.
+    if (isWebSocketRequest(req) && !acceptableOrigin(req)) {
+      // The reference hands a WebSocket watch to a handshake that refuses a request whose
+      // Origin is missing, empty or no URI: a bare 403, after the watch was set up.
       stop();
       res.writeHead(403, { connection: 'close' }).end();
       return;

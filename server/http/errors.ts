@@ -7,8 +7,33 @@ import { StatusError } from '../status/status-error';
 import { ObjectError } from '../../storage/errors';
 import { auditPanic } from '../audit/record/request-audit';
 
-export function notFoundHandler(): RequestHandler {
-  return (_req, res) => writeStatus(res, pathNotFound());
+/**
+ * What no route answered. Below the reference's API web services (`/api`, a served group under
+ * `/apis`, `/version`) that is a NotFound Status; `/openapi/v3/...` answers an empty 404; every
+ * other path reaches Go's mux and its plain-text `404 page not found`.
+ */
+export function notFoundHandler(servesGroup: (name: string) => boolean = () => false): RequestHandler {
+  return (req, res) => {
+    const path = req.path;
+    if (isApiServicePath(path, servesGroup)) return writeStatus(res, pathNotFound());
+    if (path.startsWith('/openapi/v3/')) return void res.status(404).end();
+    res.status(404);
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.end('404 page not found\n');
+  };
+}
+
+function isApiServicePath(path: string, servesGroup: (name: string) => boolean): boolean {
+  if (underRoot(path, '/api') || underRoot(path, '/version')) return true;
+  if (!path.startsWith('/apis/')) return false;
+  const end = path.indexOf('/', 6);
+  // `/apis/<group>` alone is the group's discovery document, a route of the mux.
+  return end >= 0 && servesGroup(path.slice(6, end));
+}
+
+function underRoot(path: string, root: string): boolean {
+  return path.startsWith(root) && (path.length === root.length || path[root.length] === '/');
 }
 
 /** Express calls this for a thrown error or a rejected promise; the client gets a Status. */

@@ -1,14 +1,15 @@
 /**
  * Requests Node's HTTP parser lets through and Go's net/http, in front of the reference,
- * refuses before any handler sees them: a protocol version other than HTTP/1.x, more than one
- * `Host`, a transfer coding other than exactly `chunked`. Answered as Go answers them, in
- * plain text on a connection that then closes.
+ * refuses before any handler sees them: a protocol version other than HTTP/1.x, a missing,
+ * repeated or malformed `Host`, a transfer coding other than exactly `chunked`, a target that
+ * is no path. And Go's answers to what Node's parser itself refuses, and the body Go reads. Answered as Go answers them, in plain text on a
+ * connection that then closes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 interface Refusal {
   readonly code: number;
-  /** Go's status line text past the code, and (with the code) its body. */
+  /** Go's status line text past the code. */
   readonly statusText: string;
   readonly body: string;
 }
@@ -18,36 +19,134 @@ const VERSION_NOT_SUPPORTED: Refusal = {
   statusText: 'HTTP Version Not Supported: unsupported protocol version',
   body: '505 HTTP Version Not Supported: unsupported protocol version',
 };
-const TOO_MANY_HOSTS: Refusal = { code: 400, statusText: 'Bad Request', body: '400 Bad Request' };
+const BAD_REQUEST: Refusal = { code: 400, statusText: 'Bad Request', body: '400 Bad Request' };
+const MISSING_HOST: Refusal = { ...BAD_REQUEST, body: '400 Bad Request: missing required Host header' };
+const MALFORMED_HOST: Refusal = { ...BAD_REQUEST, body: '400 Bad Request: malformed Host header' };
 const UNSUPPORTED_TRANSFER_ENCODING: Refusal = {
   code: 501,
   statusText: 'Not Implemented',
   body: 'Unsupported transfer encoding',
 };
+const HEADERS_TOO_LARGE: Refusal = {
+  code: 431,
+  statusText: 'Request Header Fields Too Large',
+  body: '431 Request Header Fields Too Large',
+};
 
+const NOT_FOUND: Refusal = { code: 404, statusText: 'Not Found', body: '404 page not found\n' };
+/** Go's server answers `OPTIONS *` itself. */
+const GLOBAL_OPTIONS: Refusal = { code: 200, statusText: 'OK', body: '' };
+const SLASH = 0x2f;
+const ABSOLUTE_FORM = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/;
+
+/**
+ * A request target that is no path: Go serves an absolute URL by its path (the target is
+ * rewritten to it here), answers `OPTIONS *` itself, and routes the rest (`*`, a CONNECT's
+ * host and port) to a path no handler has: Go's mux answers its plain 404.
+ */
+function targetAnswer(request: IncomingMessage, target: string): Refusal | undefined {
+  if (target === '*' && request.method === 'OPTIONS') return GLOBAL_OPTIONS;
+  if (request.method !== 'CONNECT') {
+    const authority = ABSOLUTE_FORM.exec(target);
+    if (authority !== null && target.charCodeAt(authority[0].length) === SLASH) {
+      request.url = target.slice(authority[0].length);
+      return undefined;
+    }
+  }
+  return NOT_FOUND;
+}
+
+/** The bytes Go allows in a Host header (httpguts.ValidHostHeader). */
+const VALID_HOST = /^[0-9A-Za-z!$%&'()*+,\-.:;=[\]_~]*$/;
+
+/**
+ * One pass over the raw headers (no header object is built for it): Go's checks of `Host` and
+ * `Transfer-Encoding`, which Node's parser does not make.
+ */
 function refusalOf(request: IncomingMessage): Refusal | undefined {
   if (request.httpVersionMajor !== 1) return VERSION_NOT_SUPPORTED;
-  if ((request.headersDistinct.host ?? []).length > 1) return TOO_MANY_HOSTS;
-  const codings = request.headersDistinct['transfer-encoding'];
-  if (codings !== undefined && (codings.length !== 1 || codings[0].trim().toLowerCase() !== 'chunked'))
-    return UNSUPPORTED_TRANSFER_ENCODING;
-  return undefined;
+  const raw = request.rawHeaders;
+  let host: string | undefined;
+  let hosts = 0;
+  let codings = 0;
+  let coding = '';
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      hosts++;
+      host = raw[i + 1];
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      codings++;
+      coding = raw[i + 1];
+    }
+  }
+  if (hosts > 1) return BAD_REQUEST;
+  if (host === undefined) {
+    if (request.httpVersionMinor >= 1 && request.method !== 'CONNECT') return MISSING_HOST;
+  } else if (!VALID_HOST.test(host)) {
+    return MALFORMED_HOST;
+  }
+  if (codings > 0) {
+    if (request.httpVersionMinor === 0) ignoreBody(request);
+    else if (codings !== 1 || coding.trim().toLowerCase() !== 'chunked') return UNSUPPORTED_TRANSFER_ENCODING;
+  }
+  const target = request.url ?? '';
+  return target.charCodeAt(0) === SLASH ? undefined : targetAnswer(request, target);
 }
 
 /**
- * Go's answer, written out, to a request Node's parser itself gave up on where Go would have
- * refused it with a code of its own (a version such as HTTP/3.0, a transfer coding it does
- * not take); undefined for the parser's other errors.
+ * Go ignores `Transfer-Encoding` on an HTTP/1.0 request: without a Content-Length its body is
+ * empty. Node's parser reads the chunks as the body all the same; they are dropped as it hands
+ * them over, so the handlers see what Go's would.
  */
-export function goAnswerToParserError(code: string | undefined): string | undefined {
-  const refusal =
-    code === 'HPE_INVALID_VERSION'
-      ? VERSION_NOT_SUPPORTED
-      : code === 'HPE_INVALID_TRANSFER_ENCODING'
-        ? UNSUPPORTED_TRANSFER_ENCODING
-        : undefined;
-  if (refusal === undefined) return undefined;
+function ignoreBody(request: IncomingMessage): void {
+  const push = request.push.bind(request);
+  request.push = (chunk: unknown) => (chunk === null ? push(null) : true);
+}
+
+/** Go's ParseHTTPVersion: the major version of `HTTP/M.N` (one digit each), undefined when malformed. */
+function goProtocolMajor(protocol: string): number | undefined {
+  if (protocol === 'HTTP/1.1' || protocol === 'HTTP/1.0') return 1;
+  if (!/^HTTP\/\d\.\d$/.test(protocol)) return undefined;
+  return Number(protocol[5]);
+}
+
+/**
+ * Go's refusal of the request line Node's parser gave up on for its version: 400 when Go
+ * cannot read the version either (`HTTP/1.01`, a second space before it), else 505. A minor
+ * version past 1 (`HTTP/1.2`), which Go serves and Node's parser cannot, is refused as 505 too.
+ */
+function versionRefusal(rawPacket: Buffer | undefined): Refusal {
+  if (rawPacket === undefined) return VERSION_NOT_SUPPORTED;
+  const text = rawPacket.toString('latin1', 0, Math.min(rawPacket.length, 8192));
+  const lineEnd = text.indexOf('\n');
+  const line = lineEnd < 0 ? text : text.slice(0, lineEnd > 0 && text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd);
+  // Go's parseRequestLine: method, target and protocol are cut at the first two spaces.
+  const first = line.indexOf(' ');
+  const second = first < 0 ? -1 : line.indexOf(' ', first + 1);
+  if (second < 0) return BAD_REQUEST;
+  return goProtocolMajor(line.slice(second + 1)) === undefined ? BAD_REQUEST : VERSION_NOT_SUPPORTED;
+}
+
+function written(refusal: Refusal): string {
   return `HTTP/1.1 ${refusal.code} ${refusal.statusText}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${refusal.body}`;
+}
+
+/**
+ * Go's answer, written out, to a request Node's parser gave up on (the error's `code` and the
+ * bytes it stopped in); undefined for errors that are not the parser's.
+ */
+export function goAnswerToParserError(error: { code?: string; rawPacket?: Buffer }): string | undefined {
+  switch (error.code) {
+    case 'HPE_INVALID_VERSION':
+      return written(versionRefusal(error.rawPacket));
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return written(UNSUPPORTED_TRANSFER_ENCODING);
+    case 'HPE_HEADER_OVERFLOW':
+      return written(HEADERS_TOO_LARGE);
+    default:
+      return error.code?.startsWith('HPE_') ? written(BAD_REQUEST) : undefined;
+  }
 }
 
 /** Answers the request as Go would and returns true when it is one Go refuses; false otherwise. */

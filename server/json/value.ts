@@ -4,6 +4,44 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const GO_HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/** The containers a patch opened, by member name or array index: the rest it left as bytes. */
+export interface Touched {
+  readonly [member: string]: Touched;
+}
+
+/**
+ * A patched JSON value as the reference's json-patch library marshals it: the containers the
+ * patch opened (the root, and those under `touched`) were decoded into Go maps and print their
+ * keys sorted; what the patch did not open keeps its bytes, in the order they had. Go's
+ * encoder escapes `<`, `>`, `&` and the line separators (only found inside strings).
+ */
+export function goMarshalPatched(value: unknown, touched: Touched): string {
+  return marshalTouched(value, touched).replace(/[<>&\u2028\u2029]/g, (character) => GO_HTML_ESCAPES[character]);
+}
+
+function marshalTouched(value: unknown, touched: Touched): string {
+  if (Array.isArray(value))
+    return `[${value.map((item, index) => (touched[index] ? marshalTouched(item, touched[index]) : JSON.stringify(item))).join(',')}]`;
+  if (!isObject(value)) return JSON.stringify(value);
+  const members = Object.keys(value)
+    .filter((key) => value[key] !== undefined)
+    .sort()
+    .map((key) => {
+      const member = value[key];
+      const text = touched[key] ? marshalTouched(member, touched[key]) : JSON.stringify(member);
+      return `${JSON.stringify(key)}:${text}`;
+    });
+  return `{${members.join(',')}}`;
+}
+
 /**
  * A deep copy of a JSON value. structuredClone is correct too but costs several microseconds
  * per call, which dominated an apply of a large pod when called per field.

@@ -10,7 +10,8 @@ export const METRICS_PATH = '/metrics';
 
 export function metricsHandler(metrics: ApiserverMetrics): RequestHandler {
   return (req, res, next) => {
-    if (req.path !== METRICS_PATH || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    // A route of the reference's mux: any method is served as GET is.
+    if (req.path !== METRICS_PATH) {
       next();
       return;
     }

@@ -112,7 +112,8 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     extensionsRevision,
   );
 
-  app.get('/openapi/v3', (request, response) => {
+  // Routes of the reference's mux: any method is served as GET is.
+  app.all('/openapi/v3', (request, response) => {
     if (!acceptsJson(request)) return sendNotAcceptable(response);
     response.status(200).setHeader('Content-Type', JSON_TYPE);
     response.end(v3Root());
@@ -141,14 +142,14 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
     }
     sendWithETag(request, response, document);
   };
-  app.get('/openapi/v3/api/:version', (request, response, next) =>
+  app.all('/openapi/v3/api/:version', (request, response, next) =>
     serveGroupVersion(request, response, '', String(request.params.version), next),
   );
-  app.get('/openapi/v3/apis/:group/:version', (request, response, next) =>
+  app.all('/openapi/v3/apis/:group/:version', (request, response, next) =>
     serveGroupVersion(request, response, String(request.params.group), String(request.params.version), next),
   );
 
-  app.get('/openapi/v2', (request, response) => {
+  app.all('/openapi/v2', (request, response) => {
     const form = openAPIV2Form(request);
     if (form === undefined) return sendNotAcceptable(response);
     response.setHeader('Vary', 'Accept');

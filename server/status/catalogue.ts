@@ -25,6 +25,19 @@ export function pathNotFound(): StatusError {
   });
 }
 
+/**
+ * A method the route does not serve: the reference's go-restful router names neither the verb
+ * nor the resource.
+ */
+export function methodNotAllowed(): StatusError {
+  return new StatusError({
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: 'the server does not allow this method on the requested resource',
+    details: {},
+  });
+}
+
 export function alreadyExists(resource: GroupResource, name: string): StatusError {
   return new StatusError({
     code: 409,

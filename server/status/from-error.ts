@@ -79,7 +79,8 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
         message: error.message,
         details: {
           causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-          retryAfterSeconds: error.details.retryAfterSeconds ?? 1,
+          // 0: refused at once, with no advice to retry.
+          ...(error.details.retryAfterSeconds === 0 ? {} : { retryAfterSeconds: error.details.retryAfterSeconds ?? 1 }),
         },
       });
     case 'BadRequest':

@@ -11,6 +11,7 @@
  */
 import { parseAllDocuments, parseDocument } from 'yaml';
 import type { KubeObject } from '../../api/objects';
+import { goJSONSyntaxError } from '../../api/go-json-syntax';
 import { checkNestingDepth } from '../request/nesting';
 import { isObject } from '../json/value';
 import { badRequest, invalid } from '../status/catalogue';
@@ -268,31 +269,6 @@ function fitsInteger(source: string, format: string | undefined): boolean {
   return format === 'int32'
     ? value >= BigInt(INT32_MIN) && value <= BigInt(INT32_MAX)
     : value >= INT64_MIN && value <= INT64_MAX;
-}
-
-/** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
-const GO_SYNTAX_CONTEXTS: readonly (readonly [RegExp, string])[] = [
-  [/Expected property name or '}'/, 'looking for beginning of object key string'],
-  [/Expected ',' or '}' after property value/, 'after object key:value pair'],
-  [/Expected ',' or ']' after array element/, 'after array element'],
-  [/Expected ':' after property name/, 'after object key'],
-];
-
-/** Go's encoding/json words for the common syntax errors clients see. */
-export function goJSONSyntaxError(text: string, error: Error): string {
-  if (text.trim() === '') return 'unexpected end of JSON input';
-  const position = /at position (\d+)/.exec(error.message);
-  if (position) {
-    const at = Number(position[1]);
-    if (at >= text.trimEnd().length) return 'unexpected end of JSON input';
-    const where = GO_SYNTAX_CONTEXTS.find(([pattern]) => pattern.test(error.message));
-    if (where) return `invalid character '${text[at]}' ${where[1]}`;
-  }
-  const match = /Unexpected token '?(.)'?/.exec(error.message);
-  if (match) return `invalid character '${match[1]}' looking for beginning of value`;
-  if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message))
-    return 'unexpected end of JSON input';
-  return error.message;
 }
 
 /**
@@ -734,6 +710,8 @@ export interface DecodeRequest {
    * body that "cannot be handled as" the kind; a patch's result reports them bare.
    */
   readonly wholeBody?: boolean;
+  /** A patch's result: what its 422 prints as the `patch` value (default: the result as JSON). */
+  readonly shownPatch?: () => string;
   /**
    * Takes the place of typing for kinds decoded unstructured (custom resources): removes what
    * the kind does not declare and answers those paths (see ResourceType.prune).
@@ -770,7 +748,7 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
     // naming the result it could not decode.
     if (!request.wholeBody)
       throw invalid({ group: '', kind: '' }, '', [
-        invalidField(FieldPath.root('patch'), JSON.stringify(value), typed.typeError),
+        invalidField(FieldPath.root('patch'), request.shownPatch?.() ?? JSON.stringify(value), typed.typeError),
       ]);
     throw badRequest(`${handledAs}: ${typed.typeError}`);
   }

@@ -15,7 +15,7 @@
  *                 else store); "0" → cache, whole list (limit ignored)
  *           N NotOlderThan → cache once it has reached N; Exact N / N with limit / continue →
  *           the cache's state at N while its ring covers N, else store (which answers 410 once
- *           compacted)
+ *           compacted, and 504 at once for a revision in its future)
  *   watch   N → ring events after N; older than the ring → store (it replays its history),
  *           410 in-band only once compacted (or past `maxHistoryWatches`); "" → consistent
  *           state as ADDED, then live; "0" → state as ADDED, then live; sendInitialEvents adds
@@ -515,11 +515,16 @@ export class WatchCache implements ObjectStorage, FeedListener {
     return { tree: this.tree, revision: this.feed.revision };
   }
 
-  /** The state at `revision` rebuilt from the current one and the ring, or undefined when the ring no longer covers it. */
+  /**
+   * The state at `revision` rebuilt from the current one and the ring, or undefined when the
+   * ring no longer covers it, or the cache has not reached it: the reference reads an exact
+   * revision from etcd, which serves it or refuses one in its future at once (a 504 with no
+   * retry), so the store answers rather than the cache waiting for it.
+   */
   private async pastView(revision: number, expired: () => ObjectError): Promise<StateView | undefined> {
-    await this.waitForRevision(revision);
+    if (revision > this.feed.revision) return undefined;
     if (revision < this.compacted) throw expired();
-    if (revision >= this.feed.revision) return this.currentView();
+    if (revision === this.feed.revision) return this.currentView();
     if (revision < this.ring.windowStart) return undefined;
     let tree = this.pastStates.get(revision);
     if (!tree) {

@@ -5,6 +5,7 @@
  * `rv` -1 means "continue at the newest revision" (handed out after the pinned one was compacted).
  */
 import path from 'node:path';
+import { goJSONSyntaxError } from '../../api/go-json-syntax';
 import { ObjectError } from '../errors';
 
 const TOKEN_VERSION = 'meta.k8s.io/v1';
@@ -48,60 +49,80 @@ export function decodeContinueToken(token: string, listPrefix: string): Continue
   try {
     parsed = JSON.parse(json);
   } catch (error) {
-    throw invalid(`: ${(error as Error).message}`);
+    throw invalid(`: ${goJSONSyntaxError(json, error as Error)}`);
   }
-  // Go's decoder refuses a revision that is no int64 before anything is looked at.
-  const revisionProblem = int64MemberProblem(json, 'rv');
-  if (revisionProblem !== undefined) throw invalid(`: ${revisionProblem}`);
-  const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-  const version = fields.v;
-  if (version !== TOKEN_VERSION) {
-    throw invalid(`: server does not recognize this encoded version ${typeof version === 'string' ? version : ''}`);
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw invalid(`: json: cannot unmarshal ${jsonKind(json.trim())} into Go value of type storage.continueToken`);
   }
-  const revision = fields.rv;
-  if (typeof revision !== 'number' || revision === 0) {
-    throw invalid(`: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
-  }
-  const start = fields.start;
-  if (typeof start !== 'string' || start.length === 0) {
-    throw invalid(`: encoded start key empty (version ${TOKEN_VERSION})`);
-  }
+  const fields = tokenFields(json);
+  if (fields.v !== TOKEN_VERSION) throw invalid(`: server does not recognize this encoded version ${fields.v}`);
+  if (fields.rv === 0) throw invalid(`: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
+  if (fields.start === '') throw invalid(`: encoded start key empty (version ${TOKEN_VERSION})`);
   // A start key that cleans to something else could climb out of the list prefix ("../").
-  const rooted = start.startsWith('/') ? start : `/${start}`;
-  if (cleanPath(rooted) !== rooted) throw invalid(`: ${start}`);
-  return { revision, startKey: listPrefix + rooted.slice(1) };
+  const rooted = fields.start.startsWith('/') ? fields.start : `/${fields.start}`;
+  if (cleanPath(rooted) !== rooted) throw invalid(`: ${fields.start}`);
+  // The reference reads any revision below zero, as -1, at the newest one.
+  return { revision: fields.rv < 0 ? LATEST_REVISION : fields.rv, startKey: listPrefix + rooted.slice(1) };
 }
 
+interface TokenFields {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+const FIELD_TYPES: Readonly<Record<keyof TokenFields, 'string' | 'int64'>> = {
+  v: 'string',
+  rv: 'int64',
+  start: 'string',
+};
+
 /**
- * Go's unmarshal error for a top-level member of the token's int64 field that is not an int64:
- * a fraction, an exponent or a number past its range (which JSON.parse would round, or take
- * for a revision far in the future), or another JSON type. Undefined when it fits or is absent.
+ * The token's fields as Go's decoder fills its struct from a JSON object text already known to
+ * parse: names matched without regard to case, members in order (a repeated one: the last
+ * wins), null leaving a field as it was, and the first member of a type the field cannot take
+ * (a revision that is no int64: a fraction, an exponent, a number past its range, which
+ * JSON.parse would round) refused with Go's unmarshal error.
  */
-function int64MemberProblem(json: string, member: string): string | undefined {
-  const text = topLevelMemberTexts(json).get(member);
-  if (text === undefined || text === 'null') return undefined;
-  const where = `into Go struct field continueToken.${member} of type int64`;
-  if (/^-?\d+$/.test(text)) {
-    const value = BigInt(text);
-    return value >= INT64_MIN && value <= INT64_MAX ? undefined : `json: cannot unmarshal number ${text} ${where}`;
+function tokenFields(json: string): TokenFields {
+  const fields: TokenFields = { v: '', rv: 0, start: '' };
+  for (const [key, text] of topLevelMembers(json)) {
+    const name = key.toLowerCase() as keyof TokenFields;
+    const type = FIELD_TYPES[name];
+    if (type === undefined || text === 'null') continue;
+    const kind = jsonKind(text);
+    const fits =
+      type === 'string'
+        ? kind === 'string'
+        : /^-?\d+$/.test(text) && BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX;
+    if (!fits) {
+      const what = kind === 'number' && type === 'int64' ? `number ${text}` : kind;
+      throw new ObjectError(
+        'BadRequest',
+        `invalid continue token: continue key is not valid: json: cannot unmarshal ${what} into Go struct field continueToken.${name} of type ${type}`,
+      );
+    }
+    if (name === 'rv') fields.rv = Number(text);
+    else fields[name] = JSON.parse(text) as string;
   }
-  if (/^-?\d/.test(text)) return `json: cannot unmarshal number ${text} ${where}`;
-  const kind = text.startsWith('"')
-    ? 'string'
-    : text.startsWith('{')
-      ? 'object'
-      : text.startsWith('[')
-        ? 'array'
-        : 'bool';
-  return `json: cannot unmarshal ${kind} ${where}`;
+  return fields;
+}
+
+/** Go's name for the JSON type of a value as written. */
+function jsonKind(text: string): string {
+  if (text.startsWith('"')) return 'string';
+  if (text.startsWith('{')) return 'object';
+  if (text.startsWith('[')) return 'array';
+  if (text === 'true' || text === 'false') return 'bool';
+  return 'number';
 }
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-/** Each top-level member's value as written, in a JSON object text already known to parse; the last of a repeated name wins, as in Go. */
-function topLevelMemberTexts(json: string): Map<string, string> {
-  const members = new Map<string, string>();
+/** Each top-level member's name and value as written, in order, in a JSON object text already known to parse. */
+function topLevelMembers(json: string): [string, string][] {
+  const members: [string, string][] = [];
   const start = json.indexOf('{');
   if (start < 0) return members;
   let depth = 0;
@@ -117,7 +138,7 @@ function topLevelMemberTexts(json: string): Map<string, string> {
       depth++;
     } else if (character === '}' || character === ']' || (character === ',' && depth === 1)) {
       if (depth === 1 && key !== undefined && valueStart >= 0) {
-        members.set(key, json.slice(valueStart, i).trim());
+        members.push([key, json.slice(valueStart, i).trim()]);
         key = undefined;
         valueStart = -1;
       }

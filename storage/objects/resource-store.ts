@@ -276,7 +276,11 @@ export class ResourceStore implements ObjectStorage {
       return new ObjectError('Expired', CONTINUE_EXPIRED_MESSAGE, { continueToken });
     }
     if (error instanceof FutureRevisionError) {
-      return tooLargeResourceVersion({ requested: error.requestedRevision, current: error.currentRevision });
+      return tooLargeResourceVersion({
+        requested: error.requestedRevision,
+        current: error.currentRevision,
+        retryAfterSeconds: 0,
+      });
     }
     return error;
   }

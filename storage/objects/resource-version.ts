@@ -24,11 +24,19 @@ export function parseResourceVersion(resourceVersion: string | undefined): numbe
   return Number(resourceVersion);
 }
 
-/** 504 for a revision the store has not reached; clients retry after the given seconds. */
-export function tooLargeResourceVersion(options: { requested: number; current: number }): ObjectError {
+/**
+ * 504 for a revision the store has not reached. After a wait for it, clients are told to retry
+ * in a second; a read of an exact revision the store refused at once says no such thing
+ * (`retryAfterSeconds` 0), as the reference's etcd read does not.
+ */
+export function tooLargeResourceVersion(options: {
+  requested: number;
+  current: number;
+  retryAfterSeconds?: number;
+}): ObjectError {
   return new ObjectError(
     'TooLargeResourceVersion',
     `Timeout: Too large resource version: ${options.requested}, current: ${options.current}`,
-    { retryAfterSeconds: 1, currentRevision: options.current },
+    { retryAfterSeconds: options.retryAfterSeconds ?? 1, currentRevision: options.current },
   );
 }

@@ -34,8 +34,8 @@ export interface CorpusCase extends CorpusRequest {
   readonly collection: string;
   /**
    * The reference's HTTP server answers it in plain text before any handler (Go's net/http:
-   * a 505 for HTTP/2.0, a 501 for a transfer coding it does not know): capstan must give the
-   * same code, 5xx included, and no Status is expected.
+   * a 505 for HTTP/2.0, a 501 for a transfer coding it does not know), or its mux does (a 404
+   * outside the API): capstan must give the same code, 5xx included, and no Status is expected.
    */
   readonly plainAnswer?: true;
 }
@@ -683,7 +683,7 @@ function routingCases(): CorpusCase[] {
       });
     }
   }
-  const fixed: [string, string, string][] = [
+  const fixed: [string, string, string, 'plain'?][] = [
     ['GET', '/api/v1/watch', '/api/v1/configmaps'],
     ['GET', '/apis/apps/v1/watch', '/apis/apps/v1/deployments'],
     ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/', '/api/v1/configmaps'],
@@ -692,7 +692,8 @@ function routingCases(): CorpusCase[] {
     ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/extra/path', '/api/v1/configmaps'],
     ['GET', '/api/v1/namespaces/corpus/nothings', '/api/v1/configmaps'],
     ['GET', '/api/v9/namespaces/corpus/configmaps', '/api/v1/configmaps'],
-    ['GET', '/apis/nope.example.com/v1/things', '/api/v1/configmaps'],
+    // No API web service has an unknown group: Go's mux answers its plain-text 404.
+    ['GET', '/apis/nope.example.com/v1/things', '/api/v1/configmaps', 'plain'],
     ['POST', '/api/v1/namespaces/corpus/configmaps/fixture', '/api/v1/configmaps'],
     ['DELETE', '/api/v1/namespaces/corpus/configmaps/fixture/status', '/api/v1/configmaps'],
     ['PUT', '/api/v1/namespaces/corpus/configmaps/fixture/scale', '/api/v1/configmaps'],
@@ -705,7 +706,7 @@ function routingCases(): CorpusCase[] {
     ['GET', '/api/v1/namespaces/Bad_Name/configmaps', '/api/v1/configmaps'],
     ['POST', '/api/v1/namespaces/missing-ns/configmaps', '/api/v1/configmaps'],
   ];
-  for (const [method, path, collection] of fixed) {
+  for (const [method, path, collection, plain] of fixed) {
     const body =
       method === 'POST' || method === 'PUT'
         ? JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fixture' } })
@@ -717,6 +718,7 @@ function routingCases(): CorpusCase[] {
       headers: body === undefined ? {} : JSON_TYPE,
       body,
       collection,
+      ...(plain === 'plain' ? { plainAnswer: true as const } : {}),
     });
   }
   // Long selectors and continue tokens: past the URL limits, answered rather than reset.
@@ -740,7 +742,11 @@ function routingCases(): CorpusCase[] {
 
 /** A list `continue` token as the reference encodes it, with `rv` written as given. */
 function continueToken(rv: string): string {
-  return Buffer.from(`{"v":"meta.k8s.io/v1","rv":${rv},"start":"fixture\u0000"}`).toString('base64url');
+  return tokenOf(`{"v":"meta.k8s.io/v1","rv":${rv},"start":"fixture\\u0000"}`);
+}
+
+function tokenOf(json: string): string {
+  return Buffer.from(json).toString('base64url');
 }
 
 /** The request written out: the connection closes after the answer. */
@@ -752,18 +758,32 @@ function parityCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   const configMaps = '/api/v1/namespaces/corpus/configmaps';
   const all = '/api/v1/configmaps';
-  // A continue token whose revision is no int64 is refused at once, not waited on.
-  for (const [label, rv] of [
-    ['past-int64', '99999999999999999999'],
-    ['fraction', '1.5'],
-    ['exponent', '1e3'],
-    ['string', '"7"'],
-    ['negative-past-int64', '-9223372036854775809'],
-  ]) {
+  // A continue token whose revision is no int64 is refused at once, not waited on; below -1
+  // (the newest) a revision is read as the newest too; Go's decoder matches member names
+  // without case.
+  const tokens: [string, string][] = [
+    ...[
+      ['past-int64', '99999999999999999999'],
+      ['fraction', '1.5'],
+      ['exponent', '1e3'],
+      ['string', '"7"'],
+      ['negative-past-int64', '-9223372036854775809'],
+    ].map(([label, rv]): [string, string] => [`continue-rv/${label}`, continueToken(rv)]),
+    ...[
+      ['negative', '{"v":"meta.k8s.io/v1","rv":-2,"start":"fixture\\u0000"}'],
+      ['member-case', '{"V":"meta.k8s.io/v1","RV":-1,"Start":"fixture\\u0000"}'],
+      ['version-number', '{"v":5,"rv":1,"start":"fixture\\u0000"}'],
+      ['array', '[1]'],
+      ['not-json', 'xx'],
+      ['trailing-text', '{"v":"meta.k8s.io/v1","rv":1,"start":"a"}x'],
+      ['raw-control-character', '{"v":"meta.k8s.io/v1","rv":1,"start":"a\u0000"}'],
+    ].map(([label, json]): [string, string] => [`continue-token/${label}`, tokenOf(json)]),
+  ];
+  for (const [id, token] of tokens) {
     cases.push({
-      id: `parity/continue-rv/${label}`,
+      id: `parity/${id}`,
       method: 'GET',
-      path: `${configMaps}?limit=1&continue=${continueToken(rv)}`,
+      path: `${configMaps}?limit=1&continue=${token}`,
       headers: {},
       collection: all,
     });
@@ -831,6 +851,20 @@ function parityCases(): CorpusCase[] {
       collection: allObjectsPath(type),
     });
   });
+  // Apply's result is converted to the kind's type, and a time that is none fails there.
+  for (const [label, name] of [
+    ['existing', 'fixture'],
+    ['absent', 'applied-time'],
+  ]) {
+    cases.push({
+      id: `parity/apply/creationTimestamp/${label}`,
+      method: 'PATCH',
+      path: `${configMaps}/${name}?fieldManager=corpus`,
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, creationTimestamp: 'notatime' } }),
+      collection: all,
+    });
+  }
   // A whole-object write must name the object its URL names.
   const unnamed: [string, string, string, JsonObject][] = [
     ['configmap-no-metadata', `${configMaps}/fixture`, all, { apiVersion: 'v1', kind: 'ConfigMap' }],
@@ -913,6 +947,13 @@ function parityCases(): CorpusCase[] {
     ['collection', configMaps],
     ['object', `${configMaps}/fixture`],
     ['pod-exec', '/api/v1/namespaces/corpus/pods/fixture/exec'],
+    ['path-outside-api', '/foo'],
+    ['unknown-group', '/apis/nope.example.com/v1'],
+    // The non-resource routes below answer CONNECT as any other method.
+    ...['/api', '/apis', '/apis/apps', '/apis/apps/v1', '/version'].map((target): [string, string] => [
+      `non-resource${target}`,
+      target,
+    ]),
   ];
   for (const [label, target] of connects) {
     cases.push({
@@ -922,8 +963,29 @@ function parityCases(): CorpusCase[] {
       headers: {},
       rawHead: rawHead(`CONNECT ${target} HTTP/1.1`, ['Host: 127.0.0.1']),
       collection: all,
-      ...(label === 'authority' ? { plainAnswer: true } : {}),
+      // Go's mux answers a host and port, and a path outside the API, with its plain-text 404.
+      ...(['authority', 'path-outside-api', 'unknown-group'].includes(label) ? { plainAnswer: true as const } : {}),
     });
+  }
+  // Outside the resources, the reference's go-restful routes (/api, a group version, /version)
+  // refuse every method but GET; the routes of its mux (/apis, a group, /metrics, OpenAPI)
+  // serve any method as GET.
+  const nonResource: [string, string][] = [
+    ['POST', '/version'],
+    ['OPTIONS', '/version'],
+    ['PUT', '/api/v1'],
+    ['POST', '/api/v1/'],
+    ['DELETE', '/apis/apps/v1'],
+    ['POST', '/apis/apps/v2'],
+    ['POST', '/apis'],
+    ['DELETE', '/apis/'],
+    ['POST', '/apis/apps'],
+    ['POST', '/openapi/v2'],
+    ['POST', '/openapi/v3'],
+    ['PUT', '/metrics'],
+  ];
+  for (const [method, path] of nonResource) {
+    cases.push({ id: `parity/non-resource/${method}${path}`, method, path, headers: {}, collection: all });
   }
   // A WebSocket watch without Origin fails the reference's handshake.
   const webSocket = [
@@ -933,6 +995,21 @@ function parityCases(): CorpusCase[] {
     'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
     'Sec-WebSocket-Version: 13',
   ];
+  for (const [label, origin] of [
+    ['origin-empty', ''],
+    ['origin-null', 'null'],
+    ['origin-not-a-uri', '::bad'],
+  ]) {
+    cases.push({
+      id: `parity/websocket-watch/${label}`,
+      method: 'GET',
+      path: `${configMaps}?watch=true`,
+      headers: {},
+      rawHead: [`GET ${configMaps}?watch=true HTTP/1.1`, ...webSocket, `Origin: ${origin}`, '', ''].join('\r\n'),
+      collection: all,
+      plainAnswer: true,
+    });
+  }
   cases.push({
     id: 'parity/websocket-watch/no-origin',
     method: 'GET',
@@ -949,6 +1026,32 @@ function parityCases(): CorpusCase[] {
     ['http-2.0', `GET ${configMaps} HTTP/2.0`, ['Host: 127.0.0.1']],
     ['http-3.0', `GET ${configMaps} HTTP/3.0`, ['Host: 127.0.0.1']],
     ['two-hosts', `GET ${configMaps} HTTP/1.1`, ['Host: 127.0.0.1', 'Host: other.example']],
+    ['no-host', `GET ${configMaps} HTTP/1.1`, []],
+    ['host-with-space', `GET ${configMaps} HTTP/1.1`, ['Host: 127.0.0.1, other']],
+    ['host-with-slash', `GET ${configMaps} HTTP/1.1`, ['Host: a/b']],
+    ['http-1.01', `GET ${configMaps} HTTP/1.01`, ['Host: 127.0.0.1']],
+    ['http-10.1', `GET ${configMaps} HTTP/10.1`, ['Host: 127.0.0.1']],
+    ['version-trailing-space', `GET ${configMaps} HTTP/1.1 `, ['Host: 127.0.0.1']],
+    // Go ignores the coding of an HTTP/1.0 request: the body is empty.
+    [
+      'http-1.0-chunked',
+      `POST ${configMaps} HTTP/1.0`,
+      ['Host: 127.0.0.1', 'Content-Type: application/json', 'Transfer-Encoding: chunked'],
+      chunked,
+    ],
+    [
+      'content-length-twice-differing',
+      `POST ${configMaps} HTTP/1.1`,
+      ['Host: 127.0.0.1', 'Content-Length: 2', 'Content-Length: 3'],
+      '{}',
+    ],
+    // A target that is no path: Go serves an absolute URL by its path, answers `OPTIONS *`
+    // itself, and routes anything else to its mux's plain 404.
+    ['target-absolute-url', `GET https://127.0.0.1${configMaps} HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['target-asterisk', 'GET * HTTP/1.1', ['Host: 127.0.0.1']],
+    ['target-options-asterisk', 'OPTIONS * HTTP/1.1', ['Host: 127.0.0.1']],
+    ['target-connect-asterisk', 'CONNECT * HTTP/1.1', ['Host: 127.0.0.1']],
+    ['target-connect-word', 'CONNECT a HTTP/1.1', ['Host: 127.0.0.1']],
     [
       'transfer-encoding-gzip-chunked',
       `POST ${configMaps} HTTP/1.1`,

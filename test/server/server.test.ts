@@ -82,6 +82,7 @@ describe('the HTTPS server', () => {
           const body = await readBody(req, { limitBytes: 1024 });
           res.json({ bytes: body.length });
         });
+        return { servesGroup: (name) => name === 'apps' };
       },
     });
     baseUrl = (await server.listen()).url;
@@ -226,14 +227,44 @@ describe('the HTTPS server', () => {
   });
 
   describe('routing', () => {
-    it('answers unknown paths with a NotFound Status', async () => {
-      const reply = await get('/apis/nothing.example.com/v1/things', pki.admin);
+    // As kube-apiserver 1.34.4 answers: its API web services a NotFound Status, Go's mux the rest.
+    it.each(['/api/x', '/api/v1/x/y', '/apis/apps/v2', '/apis/apps/v1/x', '/version/x'])(
+      'answers an unknown path below an API web service (%s) with a NotFound Status',
+      async (path) => {
+        const reply = await get(path, pki.admin);
+        expect(reply.status).toBe(404);
+        const status = { reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 };
+        expect(JSON.parse(reply.body)).toMatchObject({ kind: 'Status', ...status, details: {} });
+      },
+    );
+
+    it.each(['/foo', '/apis/nothing.example.com/v1/things', '/apis/nothing.example.com', '/metrics/x', '/logs/x'])(
+      "answers an unknown path outside them (%s) with Go's plain-text 404",
+      async (path) => {
+        const reply = await get(path, pki.admin);
+        expect(reply.status).toBe(404);
+        expect(reply.headers['content-type']).toBe('text/plain; charset=utf-8');
+        expect(reply.body).toBe('404 page not found\n');
+      },
+    );
+
+    it("refuses /version to any method but GET, and serves /metrics to any, as the reference's routes do", async () => {
+      const call = (method: string, path: string) =>
+        httpsRequest({ url: baseUrl + path, caPem: pki.ca.certPem, identity: pki.admin, method });
+      const refused = await call('POST', '/version');
+      expect(refused.status).toBe(405);
+      expect(JSON.parse(refused.body)).toMatchObject({ reason: 'MethodNotAllowed', details: {} });
+      expect((await call('HEAD', '/version')).status).toBe(405);
+      expect((await call('GET', '/version')).status).toBe(200);
+      const metrics = await call('POST', '/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toContain('# TYPE');
+    });
+
+    it('answers an unknown OpenAPI v3 path with an empty 404', async () => {
+      const reply = await get('/openapi/v3/apis/nothing.example.com/v1', pki.admin);
       expect(reply.status).toBe(404);
-      expect(JSON.parse(reply.body)).toMatchObject({
-        reason: 'NotFound',
-        message: 'the server could not find the requested resource',
-        details: {},
-      });
+      expect(reply.body).toBe('');
     });
 
     it('answers a resource path too short to resolve with a BadRequest Status (the reference: a plain-text 500)', async () => {

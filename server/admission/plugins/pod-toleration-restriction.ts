@@ -21,7 +21,7 @@ import { podQOSClass } from '../../registry/defaults/pod';
 import { internalError, notFound, unclassified } from '../../status/catalogue';
 import { fieldErrorText } from '../../status/field-error';
 import { FieldPath } from '../../status/field-errors';
-import { goJSONSyntaxError } from '../../validation/decode';
+import { goJSONSyntaxError } from '../../../api/go-json-syntax';
 import { validateTolerations, type Toleration } from '../../validation/pod-scheduling';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { AdmissionConfigError } from '../config-error';

@@ -4,7 +4,8 @@
  * the issuer is an https URL, as in the reference; what may read them is the authorizer's call
  * (the reference's `system:service-account-issuer-discovery` role).
  */
-import type { Application, Request, Response } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
+import { methodNotAllowed } from '../../status/catalogue';
 import '../../request/request-context';
 import { jwkOf, type VerifyingKey } from './keys';
 
@@ -51,8 +52,11 @@ export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): voi
     res.setHeader('Content-Length', bytes.length);
     res.end(bytes);
   };
-  app.get(OPENID_CONFIGURATION_PATH, (_req: Request, res: Response) =>
-    send(res, 'application/json', openIdConfiguration(options)),
+  // go-restful routes in the reference: every other method (HEAD too) is refused.
+  app.all(OPENID_CONFIGURATION_PATH, (req: Request, res: Response, next: NextFunction) =>
+    req.method === 'GET' ? send(res, 'application/json', openIdConfiguration(options)) : next(methodNotAllowed()),
   );
-  app.get(JWKS_PATH, (_req: Request, res: Response) => send(res, 'application/jwk-set+json', jwks(options.keys)));
+  app.all(JWKS_PATH, (req: Request, res: Response, next: NextFunction) =>
+    req.method === 'GET' ? send(res, 'application/jwk-set+json', jwks(options.keys)) : next(methodNotAllowed()),
+  );
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { parseAccept } from '../../../server/codec/media-type';
 import { chooseDiscoveryRepresentation, mountDiscovery } from '../../../server/discovery/mount-discovery';
+import { statusErrorHandler } from '../../../server/http/errors';
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
 import { servedGroups, type ServedGroupVersion } from '../../../server/discovery/served-groups';
 import { apiResourceListDocument } from '../../../server/discovery/legacy-documents';
@@ -92,6 +93,7 @@ describe('discovery over HTTP', () => {
   beforeAll(async () => {
     const app = express();
     mountDiscovery(app, { registry });
+    app.use(statusErrorHandler());
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -210,6 +212,38 @@ describe('discovery over HTTP', () => {
     ]);
     const group = await (await get('/apis/apps')).json();
     expect(group).toEqual({ kind: 'APIGroup', apiVersion: 'v1', ...list.groups[0] });
+  });
+
+  // As kube-apiserver 1.34.4 answers: its go-restful routes refuse every method but GET, its mux serves any.
+  test.each([
+    ['POST', '/api'],
+    ['HEAD', '/api'],
+    ['PUT', '/api/v1'],
+    ['DELETE', '/apis/apps/v1'],
+    ['OPTIONS', '/apis/apps/v1/'],
+  ])('%s %s: 405, the route serves GET alone', async (method, path) => {
+    const response = await fetch(`${base}${path}`, { method });
+    expect(response.status).toBe(405);
+    if (method !== 'HEAD')
+      expect(await response.json()).toMatchObject({
+        reason: 'MethodNotAllowed',
+        message: 'the server does not allow this method on the requested resource',
+      });
+  });
+
+  test.each([
+    ['POST', '/apis', 'APIGroupList'],
+    ['DELETE', '/apis/', 'APIGroupList'],
+    ['POST', '/apis/apps', 'APIGroup'],
+  ])('%s %s: served as GET is', async (method, path, kind) => {
+    const response = await fetch(`${base}${path}`, { method });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ kind });
+  });
+
+  test('unknown groups and versions fall through whatever the method', async () => {
+    expect((await fetch(`${base}/apis/apps/v9`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${base}/api/v2`, { method: 'DELETE' })).status).toBe(404);
   });
 
   test('unknown groups and versions fall through (404 here, no handler after)', async () => {

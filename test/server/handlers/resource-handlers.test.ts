@@ -350,6 +350,60 @@ describe('update and patch', () => {
     const missing = await call('PATCH', `${CM}/nowhere`, {}, { 'content-type': 'application/merge-patch+json' });
     expect(missing.status).toBe(404);
   });
+
+  describe('a patch whose result holds a time that is none, as kube-apiserver 1.34.4 answers it', () => {
+    const timeError = 'parsing time "notatime" as "2006-01-02T15:04:05Z07:00": cannot parse "notatime" as "2006"';
+    let current: KubeObject;
+
+    beforeAll(async () => {
+      expect((await call('POST', CM, { metadata: { name: 'bad-time' }, data: { a: 'b' } })).status).toBe(201);
+      current = (await call('GET', `${CM}/bad-time`)).body as KubeObject;
+    });
+
+    // The patched JSON, re-marshalled: the containers the patch opened sorted, the rest as they were.
+    const patchedText = () =>
+      `{"apiVersion":"v1","data":{"a":"b"},"kind":"ConfigMap","metadata":{"creationTimestamp":"notatime",` +
+      `"managedFields":${JSON.stringify(current.metadata.managedFields)},"name":"bad-time","namespace":"default",` +
+      `"resourceVersion":"${current.metadata.resourceVersion}","uid":"${current.metadata.uid}"}}`;
+
+    test.each([
+      ['a merge patch', 'application/merge-patch+json', { metadata: { creationTimestamp: 'notatime' } }, patchedText],
+      [
+        'a JSON patch',
+        'application/json-patch+json',
+        [{ op: 'add', path: '/metadata/creationTimestamp', value: 'notatime' }],
+        patchedText,
+      ],
+      [
+        'a strategic merge patch (the patch printed as Go prints its map)',
+        'application/strategic-merge-patch+json',
+        { metadata: { creationTimestamp: 'notatime' } },
+        () => 'map[metadata:map[creationTimestamp:notatime]]',
+      ],
+    ])('%s: 422 on the patch', async (_case, contentType, patch, shown) => {
+      const answer = await call('PATCH', `${CM}/bad-time`, patch, { 'content-type': contentType });
+      expect(answer.status).toBe(422);
+      expect(answer.body.message).toBe(
+        ` "" is invalid: patch: Invalid value: ${JSON.stringify(shown())}: ${timeError}`,
+      );
+    });
+
+    test('an apply: the conversion of its result fails, a 400 where the reference answers 500', async () => {
+      const applied = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'bad-time', creationTimestamp: 'notatime' },
+      };
+      const answer = await call('PATCH', `${CM}/bad-time?fieldManager=test`, applied, {
+        'content-type': 'application/apply-patch+yaml',
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe(
+        `failed to convert new object (/bad-time; /v1, Kind=ConfigMap) to proper version: unable to convert unstructured object to /v1, Kind=ConfigMap: ${timeError}`,
+      );
+      expect((await call('GET', `${CM}/bad-time`)).body).toEqual(current);
+    });
+  });
 });
 
 describe('delete', () => {

@@ -38,11 +38,12 @@ describe('the server with metrics and limits', () => {
       authorizer: serverAuthorizer([
         { authorize: ({ user, resource }) => (user.name === 'jane' && resource === 'configmaps' ? ALLOW : NO_OPINION) },
       ]),
-      routes: (app) =>
+      routes: (app) => {
         app.get('/api/v1/namespaces/a/configmaps/x', async (_req, res) => {
           await gate;
           res.json({});
-        }),
+        });
+      },
     });
     baseUrl = (await server.listen()).url;
   });

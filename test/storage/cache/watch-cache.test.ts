@@ -275,6 +275,29 @@ describe.each(BACKENDS)('WatchCache on $name', (backend) => {
       );
     });
 
+    it('leaves an Exact or continue read past its revision to the store: a 504 at once, no retry', async () => {
+      const { cache, create } = await setup();
+      await create('a');
+      await create('b');
+      const page = await cache.list({ namespace: 'ns' }, { limit: 1, predicate: EVERYTHING });
+      const future = Number(page.resourceVersion) + 1_000;
+      const token = JSON.parse(Buffer.from(page.continue as string, 'base64url').toString()) as { rv: number };
+      const futureToken = Buffer.from(JSON.stringify({ ...token, rv: future })).toString('base64url');
+      for (const options of [
+        { resourceVersion: String(future), resourceVersionMatch: 'Exact' as const, predicate: EVERYTHING },
+        { resourceVersion: String(future), limit: 1, predicate: EVERYTHING },
+        { continue: futureToken, limit: 1, predicate: EVERYTHING },
+      ]) {
+        const started = Date.now();
+        const error = await objectError(cache.list({ namespace: 'ns' }, options));
+        // The reference's etcd read refuses it at once; the cache's wait (FAST: 300 ms) is not taken.
+        expect(Date.now() - started).toBeLessThan(FAST.tooLargeWaitMs as number);
+        expect(error.reason).toBe('TooLargeResourceVersion');
+        expect(error.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${future}, current: \\d+$`));
+        expect(error.details.retryAfterSeconds).toBe(0);
+      }
+    });
+
     it('pages with the store tokens, so a page can continue on the store and back', async () => {
       const { cache, direct, create, modify } = await setup();
       for (let i = 0; i < 7; i++)

@@ -21,8 +21,9 @@ export function startConfigConsumer(
   const reconfigure = () => {
     if (scheduled) return;
     scheduled = true;
-    // Coalesces the many events of a list or a burst into one rebuild.
-    queueMicrotask(() => {
+    // Coalesces the many events of a list or a burst into one rebuild: all that arrives in one
+    // turn of the event loop (at start, the producer's objects come back a few per store answer).
+    setImmediate(() => {
       scheduled = false;
       flowControl.reconfigure(schemas.objects.values(), levels.objects.values());
     });

@@ -15,7 +15,7 @@ const layers = [
     name: 'helpers',
     paths: [
       '^server/(selectors|quantity|json|regex|cel|net|config|request)/',
-      '^server/(go-quote|string-order|x509-library)\\.ts$',
+      '^server/(go-quote|string-order|x509-library|first-decisive)\\.ts$',
     ],
   },
   {

@@ -3,37 +3,21 @@
  * answer is no opinion with their reasons, which the chain turns into a denial.
  */
 import type { UserInfo } from '../../api/user-info';
+import { firstDecisive, type Decider } from '../first-decisive';
 import { NO_OPINION, type AuthorizationResult, type Authorizer, type SubjectRules } from './types';
+
+const FIRST_DECISION: Decider<AuthorizationResult> = {
+  decides: (result) => result.decision !== 'no-opinion',
+  noteOf: (result) => result.reason || undefined,
+  undecided: (reasons) => noOpinion(reasons),
+};
 
 export function union(authorizers: readonly Authorizer[]): Authorizer {
   return {
     rulesFor: (user, namespace) => unionRules(authorizers, user, namespace),
-    authorize(attributes) {
-      const reasons: string[] = [];
-      for (let i = 0; i < authorizers.length; i++) {
-        const result = authorizers[i].authorize(attributes);
-        if (result instanceof Promise) return finishAsync(result, authorizers.slice(i + 1), attributes, reasons);
-        if (result.decision !== 'no-opinion') return result;
-        if (result.reason) reasons.push(result.reason);
-      }
-      return noOpinion(reasons);
-    },
+    authorize: (attributes) =>
+      firstDecisive(authorizers, (authorizer) => authorizer.authorize(attributes), FIRST_DECISION),
   };
-}
-
-async function finishAsync(
-  pending: Promise<AuthorizationResult>,
-  remaining: readonly Authorizer[],
-  attributes: Parameters<Authorizer['authorize']>[0],
-  reasons: string[],
-): Promise<AuthorizationResult> {
-  const result = await pending;
-  if (result.decision !== 'no-opinion') return result;
-  if (result.reason) reasons.push(result.reason);
-  const rest = await union(remaining).authorize(attributes);
-  if (rest.decision !== 'no-opinion') return rest;
-  if (rest.reason) reasons.push(rest.reason);
-  return noOpinion(reasons);
 }
 
 function noOpinion(reasons: readonly string[]): AuthorizationResult {

@@ -107,10 +107,11 @@ export async function serveResourceApi(
   } = {},
 ): Promise<ServedApi> {
   const app = express();
+  const registry = options.registry ?? builtinRegistry();
   app.use(withRequestInfo());
   app.use(
     resourceRoutes({
-      registry: options.registry ?? builtinRegistry(),
+      registry,
       storageFor,
       definitions: schemaData().definitions,
       representations: options.representations,
@@ -118,7 +119,8 @@ export async function serveResourceApi(
       hooksFor: options.hooksFor,
     }),
   );
-  app.use(notFoundHandler());
+  // Below a served group an unknown path is a NotFound Status, as the server mounts it.
+  app.use(notFoundHandler((group) => registry.all().some((type) => type.group === group)));
   app.use(statusErrorHandler());
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -28,7 +28,9 @@ async function call(
     path,
     body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': contentType } },
   );
-  return { status: answer.status, body: answer.json() };
+  // A group no longer served answers Go's plain-text 404, as the reference's does.
+  const json = String(answer.headers['content-type'] ?? '').startsWith('application/json');
+  return { status: answer.status, body: json ? answer.json() : answer.body };
 }
 
 const CRD = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com';

@@ -31,6 +31,7 @@ import { storageGroupVersion, type ResourceType } from '../registry/types';
 import { decodeCbor, SELF_DESCRIBED_CBOR } from './cbor';
 import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-type';
 import type { JsonObject } from './protobuf';
+import { goEscaped } from '../json/value';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
 
 /** Resources the reference 1.34 stores in another version than capstan keeps them in, by group. */
@@ -116,16 +117,9 @@ export function decodeAny(value: Buffer): KubeObject {
   return parsed as KubeObject;
 }
 
-/** Characters Go's JSON encoder escapes that JSON.stringify leaves as they are. */
-const GO_ESCAPED = /[<>&\u2028\u2029]/g;
-
 /** JSON as Go's encoder writes it: HTML-safe escapes and a final newline. */
 function goJson(value: unknown): Buffer {
-  const text = JSON.stringify(value).replace(
-    GO_ESCAPED,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return Buffer.from(`${text}\n`);
+  return Buffer.from(`${goEscaped(JSON.stringify(value))}\n`);
 }
 
 /** A copy with every object's keys in sorted order (Go writes maps so). */

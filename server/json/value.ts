@@ -4,13 +4,22 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const GO_HTML_ESCAPES: Readonly<Record<string, string>> = {
+const GO_ESCAPED = /[<>&\u2028\u2029]/g;
+const GO_ESCAPES: Readonly<Record<string, string>> = {
   '<': '\\u003c',
   '>': '\\u003e',
   '&': '\\u0026',
   '\u2028': '\\u2028',
   '\u2029': '\\u2029',
 };
+
+/**
+ * JSON text as Go's encoding/json writes it: it escapes `<`, `>`, `&` and the line separators,
+ * which JSON.stringify leaves as they are (they only occur inside strings).
+ */
+export function goEscaped(json: string): string {
+  return json.replace(GO_ESCAPED, (character) => GO_ESCAPES[character]);
+}
 
 /** The containers a patch opened, by member name or array index: the rest it left as bytes. */
 export interface Touched {
@@ -20,11 +29,11 @@ export interface Touched {
 /**
  * A patched JSON value as the reference's json-patch library marshals it: the containers the
  * patch opened (the root, and those under `touched`) were decoded into Go maps and print their
- * keys sorted; what the patch did not open keeps its bytes, in the order they had. Go's
- * encoder escapes `<`, `>`, `&` and the line separators (only found inside strings).
+ * keys sorted; what the patch did not open keeps its bytes, in the order they had, escaped as
+ * Go escapes them.
  */
 export function goMarshalPatched(value: unknown, touched: Touched): string {
-  return marshalTouched(value, touched).replace(/[<>&\u2028\u2029]/g, (character) => GO_HTML_ESCAPES[character]);
+  return goEscaped(marshalTouched(value, touched));
 }
 
 function marshalTouched(value: unknown, touched: Touched): string {

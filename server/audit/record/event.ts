@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { UserInfo } from '../../../api/user-info';
+import { goEscaped } from '../../json/value';
 import type { RequestInfo } from '../../request/request-info';
 import type { AuditLevel, AuditStage } from './policy';
 
@@ -148,16 +149,6 @@ export function microTime(micros: number): string {
   return `${formattedSecond.text}.${String(micros % 1_000_000).padStart(6, '0')}Z`;
 }
 
-const GO_ESCAPED = /[<>&\u2028\u2029]/g;
-const GO_ESCAPES: Readonly<Record<string, string>> = {
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
-
-/** JSON as Go's encoding/json writes it: as JSON.stringify, with HTML characters escaped. */
 export function goJson(value: unknown): string {
-  return JSON.stringify(value).replace(GO_ESCAPED, (char) => GO_ESCAPES[char]);
+  return goEscaped(JSON.stringify(value));
 }

@@ -493,12 +493,9 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
 
 const POD_CIDR_FIXED = 'node updates may not change podCIDR except from "" to valid';
 
-/** v1's podCIDRs as the reference reads them: a podCIDR that differs from the list's first wins. */
+/** A Node's pod CIDRs: its defaults (defaultNode) have already brought `podCIDR` into the list. */
 function podCIDRsOf(spec: Json): string[] {
-  const list = Array.isArray(spec.podCIDRs) ? (spec.podCIDRs as string[]) : [];
-  const single = typeof spec.podCIDR === 'string' ? spec.podCIDR : '';
-  if (single !== '' && (list.length === 0 || list[0] !== single)) return [single];
-  return list;
+  return Array.isArray(spec.podCIDRs) ? (spec.podCIDRs as string[]) : [];
 }
 
 /**

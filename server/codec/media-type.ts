@@ -30,10 +30,29 @@ export interface MediaRange {
  * wildcards, then more parameters first, then the client's order (the reference's ordering).
  * Ranges with `q=0` and malformed entries are dropped. An absent or empty header yields `*\/*`.
  */
-export function parseAccept(header: string | undefined): MediaRange[] {
-  if (header === undefined || header.trim() === '') {
-    return [{ type: '*', subtype: '*', parameters: {}, quality: 1 }];
+/**
+ * Parsed `Accept` headers by their text. A client sends the same header on every request, and
+ * parsing it was a visible share of a small request's CPU; the map is emptied when full, so a
+ * client sending ever-new headers costs the parse and no memory.
+ */
+const parsedAccepts = new Map<string, readonly MediaRange[]>();
+const PARSED_ACCEPTS_KEPT = 64;
+
+/** The header's media ranges, heaviest first; the answer is shared, so it must not be changed. */
+export function parseAccept(header: string | undefined): readonly MediaRange[] {
+  if (header === undefined || header.trim() === '') return ANY_MEDIA_RANGE;
+  let ranges = parsedAccepts.get(header);
+  if (ranges === undefined) {
+    if (parsedAccepts.size >= PARSED_ACCEPTS_KEPT) parsedAccepts.clear();
+    ranges = parseAcceptRanges(header);
+    parsedAccepts.set(header, ranges);
   }
+  return ranges;
+}
+
+const ANY_MEDIA_RANGE: readonly MediaRange[] = [{ type: '*', subtype: '*', parameters: {}, quality: 1 }];
+
+function parseAcceptRanges(header: string): MediaRange[] {
   const ranges = splitOutsideQuotes(header, ',')
     .map(parseMediaRange)
     // The reference orders by weight but drops no range, not even `q=0`.

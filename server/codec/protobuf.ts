@@ -280,8 +280,19 @@ export function decodeMessage(bytes: Uint8Array, type: string, options: ReadOpti
 // ---------------------------------------------------------------------------------------------
 // Times: metav1.Time is RFC 3339 to the second, MicroTime to the microsecond, both in UTC.
 
+/**
+ * The last second formatted: an object's timestamps (creation, managed fields, conditions)
+ * mostly share one, and so do the objects of a burst of writes decoded one after another.
+ */
+let lastSeconds = Number.NaN;
+let lastSecondText = '';
+
 function formatTime(seconds: number, nanos: number, micro: boolean): string {
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  if (seconds !== lastSeconds) {
+    lastSecondText = new Date(seconds * 1000).toISOString().slice(0, 19);
+    lastSeconds = seconds;
+  }
+  const base = lastSecondText;
   if (!micro) return `${base}Z`;
   return `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
 }

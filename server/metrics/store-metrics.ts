@@ -53,9 +53,12 @@ export function instrumentStore(options: InstrumentStoreOptions): RevisionedStor
 export function resourceByKeyPrefix(
   prefixes: ReadonlyMap<string, StoredResource>,
 ): (key: string) => StoredResource | undefined {
+  // Every store call asks: look up the key and its parents at each `/`, a handful of map reads,
+  // instead of trying every resource's prefix in turn.
   return (key) => {
-    for (const [prefix, resource] of prefixes) {
-      if (key === prefix || key.startsWith(prefix + '/')) return resource;
+    for (let end = key.length; end > 0; end = key.lastIndexOf('/', end - 1)) {
+      const resource = prefixes.get(end === key.length ? key : key.slice(0, end));
+      if (resource !== undefined) return resource;
     }
     return undefined;
   };

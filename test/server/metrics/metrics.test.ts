@@ -265,3 +265,33 @@ describe('storage metrics on SQLite', () => {
     expect(text).toMatch(/capstan_compacted_revision [1-9]/);
   });
 });
+
+describe('resourceByKeyPrefix', () => {
+  const services = { group: '', resource: 'services' };
+  const endpoints = { group: '', resource: 'endpoints' };
+  const apiServices = { group: 'apiregistration.k8s.io', resource: 'apiservices' };
+  const resourceOf = resourceByKeyPrefix(
+    new Map([
+      ['/registry/services/specs', services],
+      ['/registry/services/endpoints', endpoints],
+      ['/registry/apiregistration.k8s.io/apiservices', apiServices],
+    ]),
+  );
+
+  it.each([
+    ['/registry/services/specs/default/kubernetes', services],
+    ['/registry/services/endpoints/default/kubernetes', endpoints],
+    ['/registry/services/specs', services],
+    ['/registry/services/specs/', services],
+    ['/registry/apiregistration.k8s.io/apiservices/v1.apps', apiServices],
+  ])('finds the resource of %s', (key, resource) => {
+    expect(resourceOf(key)).toBe(resource);
+  });
+
+  it.each(['/registry/services', '/registry/services/specsx/a', 'compact_rev_key', '/', ''])(
+    'finds none for %s',
+    (key) => {
+      expect(resourceOf(key)).toBeUndefined();
+    },
+  );
+});

@@ -91,6 +91,7 @@ import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
 import { createKubeletClient } from './kubelet/kubelet-client';
+import { isWatchUpgrade } from './handlers/watch-websocket';
 import { isConnectUpgrade } from './subresources/connect';
 
 /** The Lease the controllers' leader holds, in kube-system. */
@@ -524,7 +525,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     storageFor,
     authorizer,
     flowControl,
-    upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request),
+    upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request) || isWatchUpgrade(request),
     routes(app) {
       app.use(aggregator.proxy);
       const discovery = mountDiscovery(app, { registry, extensions: aggregator.extensions });

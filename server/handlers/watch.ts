@@ -1,6 +1,7 @@
 /**
  * Watch: newline-delimited JSON events (or protobuf frames, CBOR, Table rows) over a chunked
- * 200 response whose headers go out at once. An in-band failure is one ERROR event carrying a
+ * 200 response whose headers go out at once, or one message each over a WebSocket when the
+ * request asks to switch (watch-websocket.ts). An in-band failure is one ERROR event carrying a
  * Status, then the end of the stream.
  *
  * Memory per watch is bounded twice: the watch's own queue in the cache (events and bytes of
@@ -14,7 +15,6 @@
  * same encoding): the watch cache hands the same event object to all of them.
  */
 import type { Response } from 'express';
-import type { IncomingMessage } from 'node:http';
 import { openWatchesOf } from './open-watches';
 import { parseListQuery, queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
@@ -26,7 +26,8 @@ import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type R
 import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
 import { WatchWriter } from './watch-writer';
 import { recordWatchEvent } from '../metrics/with-request-metrics';
-import { parseRequestURI } from '../cel/libraries/urls';
+import { openWebSocketWatch, type WatchSink } from './watch-websocket';
+import { isWebSocketRequest } from '../subresources/log-websocket';
 
 import type { KubeObject } from '../../api/objects';
 /** Bytes handed to a watch's connection and not yet taken by its client before the handler stops reading the watch. */
@@ -56,6 +57,17 @@ function streamFinished(res: Response): Promise<void> {
     res.once('finish', () => resolve());
     res.once('close', () => resolve());
   });
+}
+
+/** The 200 of a watch over HTTP, its headers sent at once, and the writer of its chunks. */
+function openChunkedStream(res: Response, contentType: string, warnings: readonly string[]): WatchSink {
+  addWarnings(res, warnings);
+  res.status(200);
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Transfer-Encoding', 'chunked');
+  res.setHeader('Cache-Control', 'no-cache, private');
+  res.flushHeaders();
+  return new WatchWriter(res, WATCH_BUFFER_BYTES);
 }
 
 /** A watch on a single object's path (`/watch/.../pods/x`, or `?fieldSelector=metadata.name=x`) sees only it. */
@@ -109,20 +121,6 @@ function encodeEvent(
   return encodedOnce(event, shareKey, () => encoder.encode(event.type, served));
 }
 
-/** The reference's test for a WebSocket request: `Upgrade: websocket` and `upgrade` among the Connection options. */
-function isWebSocketRequest(req: IncomingMessage): boolean {
-  return (
-    (req.headers.upgrade ?? '').toLowerCase() === 'websocket' &&
-    /(^|,)\s*upgrade\s*($|,)/.test((req.headers.connection ?? '').toLowerCase())
-  );
-}
-
-/** The WebSocket handshake's Origin check: the first Origin, present, non-empty and a request URI to Go's url.ParseRequestURI. */
-function acceptableOrigin(req: IncomingMessage): boolean {
-  const origin = req.headersDistinct.origin?.[0];
-  return origin !== undefined && origin !== '' && typeof parseRequestURI(origin) !== 'string';
-}
-
 export function watchHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
     const query = parseListQuery(queryOf(req), true);
@@ -143,23 +141,22 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
       timeoutSeconds: query.timeoutSeconds || defaultWatchTimeoutSeconds(scope.context.minRequestTimeoutSeconds),
     });
     const stop = (): void => watch.stop();
-    if (isWebSocketRequest(req) && !acceptableOrigin(req)) {
-      // The reference hands a WebSocket watch to a handshake that refuses a request whose
-      // Origin is missing, empty or no URI: a bare 403, after the watch was set up.
+    // The reference hands a WebSocket watch to its handshake after the watch was set up.
+    const writer = isWebSocketRequest(req)
+      ? await openWebSocketWatch({
+          req,
+          socket: req.socket,
+          framing: encoder.framing,
+          maxBufferedBytes: WATCH_BUFFER_BYTES,
+        })
+      : openChunkedStream(res, encoder.contentType, deprecationWarnings(scope));
+    if (writer === undefined) {
       stop();
-      res.writeHead(403, { connection: 'close' }).end();
       return;
     }
     res.on('close', stop);
     // Shutdown stops the watch like its timeout does: the loop below ends and so does the response.
     const registration = openWatchesOf(req)?.add({ end: stop, finished: streamFinished(res) });
-    addWarnings(res, deprecationWarnings(scope));
-    res.status(200);
-    res.setHeader('Content-Type', encoder.contentType);
-    res.setHeader('Transfer-Encoding', 'chunked');
-    res.setHeader('Cache-Control', 'no-cache, private');
-    res.flushHeaders();
-    const writer = new WatchWriter(res, WATCH_BUFFER_BYTES);
     let watchEnded = false;
     void watch.done.then(() => {
       watchEnded = true;

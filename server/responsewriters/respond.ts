@@ -275,9 +275,16 @@ export async function writeList(
   await body.end();
 }
 
+/**
+ * How a watch stream separates its events: JSON ends each with a newline, protobuf prefixes
+ * each with its length (4 bytes, big-endian), a CBOR sequence needs nothing between items.
+ */
+export type WatchFraming = 'lines' | 'length-prefixed' | 'sequence';
+
 /** Encodes the events of one watch in the negotiated form. */
 export interface WatchEncoder {
   readonly contentType: string;
+  readonly framing: WatchFraming;
   /**
    * Encoders with the same key turn the same event into the same bytes, so watchers may share
    * them; absent when the bytes depend on the watch itself (Table rows: columns go with the
@@ -322,6 +329,7 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
   if (format === 'protobuf') {
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      framing: 'length-prefixed',
       shareKey,
       encode: (type, object) => encodeWatchFrame(type, shown(object) as JsonObject),
     };
@@ -330,12 +338,14 @@ export function watchEncoder(exchange: Exchange & { endpoint: Endpoint; negotiat
     // A CBOR sequence: one self-described data item per event.
     return {
       contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+      framing: 'sequence',
       shareKey,
       encode: (type, object) => encodeCbor({ type, object: shown(object) }),
     };
   }
   return {
     contentType: negotiated.serializer.streamMediaType ?? negotiated.serializer.mediaType,
+    framing: 'lines',
     shareKey,
     encode: (type, object) => Buffer.from(JSON.stringify({ type, object: shown(object) }) + '\n'),
   };

@@ -10,11 +10,16 @@ declare module 'ws' {
 
   class WebSocket extends EventEmitter {
     /** A client (the tests' own), with TLS options as `https.request` takes them. */
-    constructor(address: string, protocols?: string | string[], options?: { ca?: Buffer; cert?: Buffer; key?: Buffer });
+    constructor(
+      address: string,
+      protocols?: string | string[],
+      options?: { ca?: Buffer; cert?: Buffer; key?: Buffer; headers?: Record<string, string> },
+    );
     readonly protocol: string;
     readonly readyState: number;
     readonly bufferedAmount: number;
     readonly OPEN: number;
+    readonly CLOSED: number;
     send(data: Buffer | string, options: { binary?: boolean }, callback?: (error?: Error) => void): void;
     send(data: Buffer | string, callback?: (error?: Error) => void): void;
     close(code?: number, reason?: string): void;
@@ -24,6 +29,8 @@ declare module 'ws' {
     on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): this;
     on(event: 'close', listener: (code: number, reason: Buffer) => void): this;
     on(event: 'error', listener: (error: Error) => void): this;
+    on(event: 'upgrade', listener: (response: IncomingMessage) => void): this;
+    on(event: 'unexpected-response', listener: (request: unknown, response: IncomingMessage) => void): this;
     on(event: string, listener: (...args: unknown[]) => void): this;
   }
 

@@ -18,6 +18,7 @@ import type { Authorizer } from './authz/types';
 import { serverAuthorizer } from './authz/server-authorizer';
 import type { ServerOptions } from './config/flags';
 import { versionHandler } from './discovery/version';
+import { ROOT_PATHS, rootPathsHandler } from './discovery/root-paths';
 import {
   logCheck,
   pingCheck,
@@ -26,7 +27,7 @@ import {
   type HealthCheck,
   type PostStartHook,
 } from './health/checks';
-import { healthHandler } from './health/endpoints';
+import { healthHandler, healthPaths } from './health/endpoints';
 import { handlerChain } from './http/chain';
 import { notFoundHandler, statusErrorHandler } from './http/errors';
 import { methodNotAllowed } from './status/catalogue';
@@ -34,7 +35,7 @@ import { InFlightRequests } from './http/in-flight';
 import { goAnswerToParserError, refuseAsGo } from './http/protocol-refusals';
 import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
-import { metricsHandler } from './metrics/metrics-handler';
+import { METRICS_PATH, metricsHandler } from './metrics/metrics-handler';
 import { pprofHandler } from './debug/pprof';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './request/request-info';
@@ -94,6 +95,8 @@ export interface HealthOptions {
 export interface MountedRoutes {
   /** Whether a group under `/apis` is served: below it an unknown path is a NotFound Status, not Go's plain 404. */
   readonly servesGroup: (name: string) => boolean;
+  /** The paths these routes list in the server's index (`/`). */
+  readonly listedPaths: () => readonly string[];
 }
 
 export interface CreateServerOptions {
@@ -192,25 +195,28 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   const hooks = create.health?.postStartHooks ?? [];
   const nonLiveness = create.health?.nonLivenessChecks ?? [];
   const graceEndsAt = startedAt + options.livezGracePeriodMs;
-  app.use(
-    healthHandler({
-      livez: [...checks, ...hooks.map((hook) => withGracePeriod(hook, graceEndsAt))],
-      readyz: [
-        ...checks,
-        ...nonLiveness,
-        ...(create.health?.readinessChecks ?? []),
-        ...hooks,
-        shutdownCheck(() => shuttingDown),
-      ],
-      healthz: [...checks, ...nonLiveness, ...hooks],
-    }),
-  );
+  const health = {
+    livez: [...checks, ...hooks.map((hook) => withGracePeriod(hook, graceEndsAt))],
+    readyz: [
+      ...checks,
+      ...nonLiveness,
+      ...(create.health?.readinessChecks ?? []),
+      ...hooks,
+      shutdownCheck(() => shuttingDown),
+    ],
+    healthz: [...checks, ...nonLiveness, ...hooks],
+  };
+  app.use(healthHandler(health));
   // A go-restful route in the reference: every other method (HEAD too) is refused.
   const version = versionHandler();
   app.all('/version', (req, res, next) => (req.method === 'GET' ? version(req, res, next) : next(methodNotAllowed())));
   app.use(metricsHandler(metrics));
   if (options.profiling) app.use(pprofHandler());
   const mounted = create.routes?.(app);
+  app.all(
+    ROOT_PATHS,
+    rootPathsHandler(() => ['/version', METRICS_PATH, ...healthPaths(health), ...(mounted?.listedPaths() ?? [])]),
+  );
   app.use(notFoundHandler(mounted?.servesGroup));
   app.use(statusErrorHandler());
 

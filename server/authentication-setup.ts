@@ -54,8 +54,11 @@ export interface Authentication {
   /** Every bearer-token method: what a TokenReview asks. */
   readonly tokens: TokenAuthenticator;
   readonly apiAudiences: readonly string[];
-  /** Mounts the issuer's discovery documents (the reviews and TokenRequest are in the registry's slots). */
-  routes(app: Application, listening: { readonly externalAddress: () => string }): void;
+  /**
+   * Mounts the issuer's discovery documents (the reviews and TokenRequest are in the registry's
+   * slots); answers the paths mounted, for the server's index.
+   */
+  routes(app: Application, listening: { readonly externalAddress: () => string }): readonly string[];
   /** What runs on the leader: extension-apiserver-authentication, the `default` ServiceAccounts, the `kube-root-ca.crt` maps, the bootstrap-token controllers. */
   controllers(cluster: { readonly caPem: string }): LeaderController[];
 }
@@ -252,7 +255,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
     tokens,
     apiAudiences,
     routes(app, listening) {
-      mountOpenIdRoutes(app, {
+      return mountOpenIdRoutes(app, {
         issuer: issuers[0],
         keys: keys.verifying,
         jwksUri: options.serviceAccountJwksUri,

@@ -71,7 +71,7 @@ import type { StoreContext } from './registry/store/scope';
 import type { StoreHooks } from './registry/store/hooks';
 import { functionCheck, PostStartHook } from './health/checks';
 import type { GroupResource } from './encryption/encryption-providers';
-import { mountOpenAPI } from './openapi/mount-openapi';
+import { mountOpenAPI, OPENAPI_LISTED_PATHS } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
 import { serviceAllocationHooks } from './registry/allocators/service-hooks';
 import { ServiceNodePorts } from './registry/allocators/node-ports';
@@ -542,7 +542,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         kubelet,
         minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       });
-      return { servesGroup: discovery.servesGroup };
+      return {
+        servesGroup: discovery.servesGroup,
+        listedPaths: () => [...discovery.listedPaths(), ...OPENAPI_LISTED_PATHS],
+      };
     },
     health: {
       checks: [functionCheck('etcd', storeAnswers), ...overrideChecks.map(({ live }) => live)],

@@ -136,8 +136,9 @@ async function main(argv: readonly string[]): Promise<void> {
       authenticators: authentication.authenticators,
       anonymous: authentication.anonymous,
       routes: (app) => {
-        authentication.routes(app, { externalAddress: () => externalAddress });
-        return plane.routes(app);
+        const authenticationPaths = authentication.routes(app, { externalAddress: () => externalAddress });
+        const mounted = plane.routes(app);
+        return { ...mounted, listedPaths: () => [...authenticationPaths, ...mounted.listedPaths()] };
       },
       health: plane.health,
       authorizer: plane.authorizer,

@@ -84,6 +84,8 @@ function encode(document: unknown): EncodedDocument {
 export interface MountedDiscovery {
   /** Whether a group is served (built in, from a custom resource, or by an APIService). */
   servesGroup(name: string): boolean;
+  /** The discovery paths the server's index lists: `/api`, `/apis`, and each group and version. */
+  listedPaths(): string[];
 }
 
 export function mountDiscovery(app: IRouter, options: DiscoveryOptions): MountedDiscovery {
@@ -179,6 +181,14 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
   return {
     servesGroup: (name) =>
       groups().some((group) => group.name === name) || extensionGroups().some((group) => group.name === name),
+    listedPaths: () => [
+      '/apis',
+      '/apis/',
+      ...[...groups(), ...extensionGroups()].flatMap(({ name, versions }) => {
+        const root = name === '' ? '/api' : `/apis/${name}`;
+        return [root, ...versions.map(({ version }) => `${root}/${version}`)];
+      }),
+    ],
   };
 }
 

@@ -16,6 +16,14 @@ export interface HealthEndpoints {
 
 type EndpointName = keyof HealthEndpoints;
 
+/** Every path served: each endpoint and one per check, for the server's index. */
+export function healthPaths(endpoints: HealthEndpoints): string[] {
+  return Object.entries(endpoints).flatMap(([endpoint, checks]: [string, readonly HealthCheck[]]) => [
+    `/${endpoint}`,
+    ...checks.map((check) => `/${endpoint}/${check.name}`),
+  ]);
+}
+
 /** Serves the health paths; passes every other request on. */
 export function healthHandler(endpoints: HealthEndpoints): RequestHandler {
   return (req, res, next) => {

@@ -49,6 +49,9 @@ function encode(document: object): EncodedDocument {
   return { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() };
 }
 
+/** The paths the server's index lists for OpenAPI, as the reference's (`/openapi/v3/` is its prefix). */
+export const OPENAPI_LISTED_PATHS = ['/openapi/v2', '/openapi/v3', '/openapi/v3/'];
+
 export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   const { registry, extensions } = options;
   const extensionsRevision = () => extensions?.revision() ?? 0;

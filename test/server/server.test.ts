@@ -82,7 +82,7 @@ describe('the HTTPS server', () => {
           const body = await readBody(req, { limitBytes: 1024 });
           res.json({ bytes: body.length });
         });
-        return { servesGroup: (name) => name === 'apps' };
+        return { servesGroup: (name) => name === 'apps', listedPaths: () => ['/whoami'] };
       },
     });
     baseUrl = (await server.listen()).url;

@@ -42,8 +42,9 @@ function isHttpsUrl(issuer: string): boolean {
   }
 }
 
-export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): void {
-  if (!isHttpsUrl(options.issuer)) return;
+/** Mounts the two documents when the issuer is an https URL; answers the paths mounted. */
+export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): readonly string[] {
+  if (!isHttpsUrl(options.issuer)) return [];
   const send = (res: Response, contentType: string, body: unknown) => {
     const bytes = Buffer.from(JSON.stringify(body));
     res.setHeader('Content-Type', contentType);
@@ -59,4 +60,5 @@ export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): voi
   app.all(JWKS_PATH, (req: Request, res: Response, next: NextFunction) =>
     req.method === 'GET' ? send(res, 'application/jwk-set+json', jwks(options.keys)) : next(methodNotAllowed()),
   );
+  return [OPENID_CONFIGURATION_PATH, JWKS_PATH];
 }

@@ -35,7 +35,8 @@ import { InFlightRequests } from './http/in-flight';
 import { goAnswerToParserError, refuseAsGo } from './http/protocol-refusals';
 import { attachOpenWatches, OpenWatches } from './handlers/open-watches';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
-import { METRICS_PATH, metricsHandler } from './metrics/metrics-handler';
+import { createHealthcheckMetrics } from './metrics/healthcheck-metrics';
+import { METRICS_PATH, metricsHandler, SLI_METRICS_PATH } from './metrics/metrics-handler';
 import { pprofHandler } from './debug/pprof';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './request/request-info';
@@ -206,16 +207,34 @@ export function createServer(create: CreateServerOptions): CapstanServer {
     ],
     healthz: [...checks, ...nonLiveness, ...hooks],
   };
-  app.use(healthHandler(health));
+  const healthcheckMetrics = createHealthcheckMetrics();
+  app.use(healthHandler(health, healthcheckMetrics.observe));
   // A go-restful route in the reference: every other method (HEAD too) is refused.
   const version = versionHandler();
   app.all('/version', (req, res, next) => (req.method === 'GET' ? version(req, res, next) : next(methodNotAllowed())));
-  app.use(metricsHandler(metrics));
+  // The reference installs both with reset when profiling is on.
+  app.use(
+    metricsHandler({
+      path: METRICS_PATH,
+      registry: metrics.registry,
+      scrape: () => metrics.scrape(),
+      resettable: options.profiling,
+    }),
+  );
+  app.use(
+    metricsHandler({ path: SLI_METRICS_PATH, registry: healthcheckMetrics.registry, resettable: options.profiling }),
+  );
   if (options.profiling) app.use(pprofHandler());
   const mounted = create.routes?.(app);
   app.all(
     ROOT_PATHS,
-    rootPathsHandler(() => ['/version', METRICS_PATH, ...healthPaths(health), ...(mounted?.listedPaths() ?? [])]),
+    rootPathsHandler(() => [
+      '/version',
+      METRICS_PATH,
+      SLI_METRICS_PATH,
+      ...healthPaths(health),
+      ...(mounted?.listedPaths() ?? []),
+    ]),
   );
   app.use(notFoundHandler(mounted?.servesGroup));
   app.use(statusErrorHandler());

@@ -24,8 +24,11 @@ export function healthPaths(endpoints: HealthEndpoints): string[] {
   ]);
 }
 
+/** Told each result of a whole endpoint's run (the health check metrics). */
+export type HealthcheckObserver = (check: string, endpoint: EndpointName, passed: boolean) => void;
+
 /** Serves the health paths; passes every other request on. */
-export function healthHandler(endpoints: HealthEndpoints): RequestHandler {
+export function healthHandler(endpoints: HealthEndpoints, observe?: HealthcheckObserver): RequestHandler {
   return (req, res, next) => {
     const path = req.requestInfo.path;
     const slash = path.indexOf('/', 1);
@@ -36,7 +39,7 @@ export function healthHandler(endpoints: HealthEndpoints): RequestHandler {
       return;
     }
     if (slash < 0) {
-      runAll(endpoint, checks, new URLSearchParams(req.rawQuery), res).catch(next);
+      runAll({ endpoint, checks, query: new URLSearchParams(req.rawQuery), res, observe }).catch(next);
       return;
     }
     const check = checks.find((candidate) => candidate.name === path.slice(slash + 1));
@@ -48,7 +51,14 @@ export function healthHandler(endpoints: HealthEndpoints): RequestHandler {
   };
 }
 
-async function runAll(endpoint: EndpointName, checks: readonly HealthCheck[], query: URLSearchParams, res: Response) {
+async function runAll(run: {
+  endpoint: EndpointName;
+  checks: readonly HealthCheck[];
+  query: URLSearchParams;
+  res: Response;
+  observe: HealthcheckObserver | undefined;
+}) {
+  const { endpoint, checks, query, res, observe } = run;
   const excluded = new Set(query.getAll('exclude'));
   let output = '';
   let failed = false;
@@ -57,7 +67,9 @@ async function runAll(endpoint: EndpointName, checks: readonly HealthCheck[], qu
       output += `[+]${check.name} excluded: ok\n`;
       continue;
     }
-    if ((await failure(check)) === undefined) {
+    const passed = (await failure(check)) === undefined;
+    observe?.(check.name, endpoint, passed);
+    if (passed) {
       output += `[+]${check.name} ok\n`;
     } else {
       // The full output is public: reasons stay on the per-check paths.

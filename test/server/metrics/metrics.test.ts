@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { resolveRequestInfo } from '../../../server/request/request-info';
 import { createApiserverMetrics, REQUEST_DURATION_BUCKETS } from '../../../server/metrics/apiserver-metrics';
 import { recordCompactions } from '../../../server/metrics/compaction-metrics';
-import { metricsHandler } from '../../../server/metrics/metrics-handler';
+import { METRICS_PATH, metricsHandler } from '../../../server/metrics/metrics-handler';
 import { requestLabels } from '../../../server/metrics/request-labels';
 import { instrumentStore, resourceByKeyPrefix } from '../../../server/metrics/store-metrics';
 import {
@@ -112,7 +112,14 @@ describe('/metrics', () => {
       ],
       stages: [],
       routes: (app) => {
-        app.use(metricsHandler(metrics));
+        app.use(
+          metricsHandler({
+            path: METRICS_PATH,
+            registry: metrics.registry,
+            scrape: () => metrics.scrape(),
+            resettable: true,
+          }),
+        );
         app.use((req, res) => {
           if (req.requestInfo.verb === 'watch') {
             res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -9,7 +9,7 @@
  * longest string, list functions one per element, an authorization check 350,000.
  */
 import { LIST_CREATE_COST, MAP_CREATE_COST, SELECT_COST, STRING_TRAVERSAL_FACTOR } from './runtime-cost';
-import { AUTHORIZER_CHECK_COST } from './libraries/authorizer';
+import { AUTHORIZER_CHECK_COST, selectorParseCost } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
 
 /** Largest cost one CustomResourceDefinition rule may be estimated at. */
@@ -170,6 +170,9 @@ function callCost(name: string, shapes: readonly Shape[]): number {
       return 1 + (first?.size ?? 0);
     case 'check':
       return 1 + AUTHORIZER_CHECK_COST;
+    case 'fieldSelector':
+    case 'labelSelector':
+      return selectorParseCost(second?.size ?? 0);
     case 'url':
     case 'quantity':
     case 'isQuantity':

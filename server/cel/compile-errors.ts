@@ -32,6 +32,17 @@ export function referenceTypeName(type: string): string {
   return referenceType(named);
 }
 
+/**
+ * The reference's complaint when an expression's type is not one its place allows (CEL type
+ * names as the engine writes them), or undefined when it is.
+ */
+export function resultTypeError(outputType: string, allowed: readonly string[]): string | undefined {
+  if (allowed.includes(outputType)) return undefined;
+  const expected =
+    allowed.length === 1 ? referenceTypeName(allowed[0]) : `one of [${allowed.map(referenceTypeName).join(' ')}]`;
+  return `must evaluate to ${expected} but got ${referenceTypeName(outputType)}`;
+}
+
 export function referenceMessage(summary: string): string {
   let match = /^Unknown variable: (.+)$/.exec(summary);
   if (match) return `undeclared reference to '${match[1]}' (in container '')`;

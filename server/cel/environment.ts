@@ -51,7 +51,7 @@ import {
   type DeclaredTypes,
   type ObjectTypeDeclaration,
 } from './schema-types';
-import { fromJson, type CelValue } from './values';
+import { fromJson, toJson, type CelValue } from './values';
 
 /**
  * A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a
@@ -320,4 +320,11 @@ export class ExpressionCompiler {
   }
 }
 
-export { RequestCostBudget, fromJson };
+export { RequestCostBudget, fromJson, toJson };
+// Reached through lazy.ts by the MutatingAdmissionPolicy machinery.
+export {
+  ConstructedObject,
+  JsonPatchOperation,
+  mutationTypesLibrary,
+  typeNameMismatches,
+} from './libraries/mutation-types';

@@ -555,6 +555,13 @@ describe('compile errors in the reference words', () => {
     ['self.spec.nope', "undefined field 'nope'"],
     ["self.spec.replicas + 'a'", "found no matching overload for '_+_' applied to '(int, string)'"],
     ["'a'.charAt('b')", "found no matching overload for 'charAt' applied to 'string.(string)'"],
+    // cel-go places a call's errors at its `(`, and names a namespaced function in full.
+    [
+      "'a'.charAt('b')",
+      "ERROR: <input>:1:11: found no matching overload for 'charAt' applied to 'string.(string)'\n | 'a'.charAt('b')\n | ..........^",
+    ],
+    ['size(1, 2)', "ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int, int)'"],
+    ['strings.quote(1)', "ERROR: <input>:1:14: found no matching overload for 'strings.quote' applied to '(int)'"],
   ])('%s', (expression, expected) => {
     expect(error(expression)).toContain(expected);
   });

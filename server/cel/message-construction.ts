@@ -91,7 +91,7 @@ function evaluateConstruction(resolve: MessageTypeResolver, ev: unknown, node: N
     const value = valueNode.evaluate(ev, valueNode, ctx) as CelValue;
     if (!optional) values.set(name, value);
     else if (!(value instanceof Optional)) {
-      throw new CelFunctionError(`cannot initialize optional entry '${name}' from non-optional value`);
+      throw new CelFunctionError(`cannot initialize optional entry '${name}' from non-optional value ${String(value)}`);
     } else if (value.hasValue()) values.set(name, value.value() as CelValue);
   }
   return resolve(typeName)!.construct(values);

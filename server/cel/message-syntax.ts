@@ -14,8 +14,6 @@
 
 /** One construction: its type name as written and, per field, what the checker needs. */
 export interface MessageSite {
-  /** Offset of the `{`: where the engine's map node starts, and where cel-go reports type errors. */
-  readonly brace: number;
   /** The type name, leading dot removed (the reference resolves it from the root container, ''). */
   readonly typeName: string;
   /** Per field, by the offset of its name: the `:` offset (where cel-go reports field errors) and whether it is `?`-optional. */
@@ -25,6 +23,10 @@ export interface MessageSite {
 export interface PreparedSource {
   /** The text to give the engine's parser. */
   readonly source: string;
+  /**
+   * By the offset of each construction's `{`: where the engine's map node starts, and where
+   * cel-go reports an unknown type.
+   */
   readonly sites: ReadonlyMap<number, MessageSite>;
   /** The first error in a construction's field list, as cel-go words it. */
   readonly syntaxError?: { readonly message: string; readonly start: number };
@@ -205,7 +207,7 @@ export function prepareMessageSyntax(expression: string): PreparedSource {
       }
       i++;
     }
-    sites.set(token.start, { brace: token.start, typeName, fields });
+    sites.set(token.start, { typeName, fields });
   });
   return { source: blanked.join(''), sites, syntaxError };
 }

@@ -159,6 +159,13 @@ describe('evaluating constructions', () => {
     );
   });
 
+  test('a `?` field given a dynamic value that is not optional fails at run time, as in cel-go', () => {
+    expect(run('Object{?a: dyn(1)}')).toMatchObject({
+      ok: false,
+      error: "cannot initialize optional entry 'a' from non-optional value 1",
+    });
+  });
+
   test('fields read back, and objects compare by type and fields', () => {
     expect(value('Object{spec: Object.spec{x: 1}}.spec.x == 1')).toBe(true);
     expect(value('Object{} == Object{}')).toBe(true);

@@ -15,8 +15,9 @@
  *   @bufbuild/cel passes 99.4% of the core suites (notes/libraries.md) but needs protobuf types
  *   for objects and has no type-checked environment API.
  * cel-js has a type checker, custom types, receiver functions and optional syntax; what it lacks
- * is added here: the Kubernetes libraries (libraries/), RE2 regular expressions (linear time, so
- * no expression can hang the server), cost tracking (runtime-cost.ts) and estimation
+ * is added here: message construction (message-syntax.ts; the newest release, 8.0.0, cannot
+ * parse it and keeps its parser private), the Kubernetes libraries (libraries/), RE2 regular
+ * expressions (linear time, so no expression can hang the server), cost tracking (runtime-cost.ts) and estimation
  * (estimated-cost.ts), range checks, and the reference's error texts (compile-errors.ts).
  *
  * Use: `new ExpressionCompiler(variables)` declares the variables of one place (CEL types or

@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { apiBenchmark } from './api';
 import { auditBenchmark } from './audit';
 import type { Benchmark } from './benchmark';
+import { celBenchmark } from './cel';
 import { encodingsBenchmark } from './encodings';
 import { envtestBenchmark } from './envtest';
 import { flowControlBenchmark } from './flow-control';
@@ -22,6 +23,7 @@ import { watchFanoutBenchmark } from './watch-fanout';
 const BENCHMARKS: readonly Benchmark[] = [
   storageBenchmark,
   patchBenchmark,
+  celBenchmark,
   apiBenchmark,
   encodingsBenchmark,
   watchFanoutBenchmark,

@@ -15,17 +15,25 @@ const SELECTOR_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'deletecol
 export function requestAttributes(info: RequestInfo, user: UserInfo, rawQuery: string): Attributes {
   if (!info.isResourceRequest || !SELECTOR_VERBS.has(info.verb) || rawQuery === '') return attributesFrom(info, user);
   const params = new URLSearchParams(rawQuery);
-  return attributesFrom(info, user, {
-    fieldSelector: parsedOrAbsent(params.get('fieldSelector'), parseFieldSelector),
-    labelSelector: parsedOrAbsent(params.get('labelSelector'), parseLabelSelector),
-  });
+  return attributesFrom(info, user, selectorAttributes(params.get('fieldSelector'), params.get('labelSelector')));
+}
+
+/** The requirements of selectors as written; a selector that is empty or does not parse is left out. */
+export function selectorAttributes(
+  fieldSelector: string | null | undefined,
+  labelSelector: string | null | undefined,
+): Pick<Attributes, 'fieldSelector' | 'labelSelector'> {
+  return {
+    fieldSelector: parsedOrAbsent(fieldSelector, parseFieldSelector),
+    labelSelector: parsedOrAbsent(labelSelector, parseLabelSelector),
+  };
 }
 
 function parsedOrAbsent<T extends FieldRequirement | LabelRequirement>(
-  text: string | null,
+  text: string | null | undefined,
   parse: (input: string) => T[],
 ): readonly T[] | undefined {
-  if (text === null || text === '') return undefined;
+  if (text === null || text === undefined || text === '') return undefined;
   try {
     return parse(text);
   } catch {

@@ -32,6 +32,17 @@ export function referenceTypeName(type: string): string {
   return referenceType(named);
 }
 
+/**
+ * The reference's complaint when an expression's type is not one its place allows (CEL type
+ * names as the engine writes them), or undefined when it is.
+ */
+export function resultTypeError(outputType: string, allowed: readonly string[]): string | undefined {
+  if (allowed.includes(outputType)) return undefined;
+  const expected =
+    allowed.length === 1 ? referenceTypeName(allowed[0]) : `one of [${allowed.map(referenceTypeName).join(' ')}]`;
+  return `must evaluate to ${expected} but got ${referenceTypeName(outputType)}`;
+}
+
 export function referenceMessage(summary: string): string {
   let match = /^Unknown variable: (.+)$/.exec(summary);
   if (match) return `undeclared reference to '${match[1]}' (in container '')`;
@@ -44,6 +55,12 @@ export function referenceMessage(summary: string): string {
   match = /^found no matching overload for '(?:(.+)\.)?([A-Za-z_][\w]*)\((.*)\)'$/.exec(summary);
   if (match) {
     const [, receiver, name, args] = match;
+    // A namespaced function (`strings.quote`, `jsonpatch.escapeKey`) is a method of a holder type here.
+    const namespace =
+      receiver === undefined ? undefined : /^(?:kubernetes\.)?([A-Za-z]+)Namespace$/.exec(receiver)?.[1];
+    if (namespace !== undefined) {
+      return `found no matching overload for '${namespace.toLowerCase()}.${name}' applied to '(${referenceType(args)})'`;
+    }
     const applied =
       receiver === undefined ? `(${referenceType(args)})` : `${referenceType(receiver)}.(${referenceType(args)})`;
     return `found no matching overload for '${name}' applied to '${applied}'`;
@@ -70,11 +87,16 @@ interface ErrorNode {
 
 /**
  * Where cel-go places an error the engine reports at `start` (the offset of the node in error):
- * cel-go points at a binary operator rather than at its left operand, and at the `.` of a field
- * selection rather than at the field's name.
+ * cel-go points at a binary operator rather than at its left operand, at the `.` of a field
+ * selection rather than at the field's name, and at the `(` of a call rather than at its start.
  */
 export function referencePosition(expression: string, start: number, node: ErrorNode | undefined): number {
   const op = node?.op;
+  if (op === 'call' || op === 'rcall') {
+    // A method's `(` comes after its receiver (which may hold parentheses of its own).
+    const open = expression.indexOf('(', op === 'rcall' ? (node?.args?.[1]?.range?.end ?? start) : start);
+    if (open >= 0) return open;
+  }
   const leftEnd = node?.args?.[0]?.range?.end;
   if (op !== undefined && op in OPERATOR_FUNCTIONS && node?.args?.length === 2 && leftEnd !== undefined) {
     const at = expression.indexOf(op, leftEnd);

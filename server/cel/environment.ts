@@ -15,8 +15,9 @@
  *   @bufbuild/cel passes 99.4% of the core suites (notes/libraries.md) but needs protobuf types
  *   for objects and has no type-checked environment API.
  * cel-js has a type checker, custom types, receiver functions and optional syntax; what it lacks
- * is added here: the Kubernetes libraries (libraries/), RE2 regular expressions (linear time, so
- * no expression can hang the server), cost tracking (runtime-cost.ts) and estimation
+ * is added here: message construction (message-syntax.ts; the newest release, 8.0.0, cannot
+ * parse it and keeps its parser private), the Kubernetes libraries (libraries/), RE2 regular
+ * expressions (linear time, so no expression can hang the server), cost tracking (runtime-cost.ts) and estimation
  * (estimated-cost.ts), range checks, and the reference's error texts (compile-errors.ts).
  *
  * Use: `new ExpressionCompiler(variables)` declares the variables of one place (CEL types or
@@ -38,6 +39,9 @@ import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
 import { formatCompileError, referencePosition, syntaxError } from './compile-errors';
+import { markConstructions } from './message-construction';
+import type { MessageType, MessageTypeResolver } from './message-types';
+import { prepareMessageSyntax } from './message-syntax';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
@@ -48,7 +52,7 @@ import {
   type DeclaredTypes,
   type ObjectTypeDeclaration,
 } from './schema-types';
-import { fromJson, type CelValue } from './values';
+import { fromJson, toJson, type CelValue } from './values';
 
 /**
  * A variable's type: a CEL type name (`string`, `map<string, dyn>`, `dyn`, a library type) or a
@@ -73,12 +77,16 @@ export const LIBRARIES: readonly CelLibrary[] = [
   semverLibrary,
 ];
 
-const INSTRUMENTATION: Instrumentation = {
-  callCosts: new Map(LIBRARIES.flatMap((library) => Object.entries(library.costs ?? {}))),
-  overrides: new Map(LIBRARIES.flatMap((library) => Object.entries(library.overrides ?? {}))),
-  equals: unorderedListEquals,
-  verifyResult: verifyRange,
-};
+function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
+  return {
+    callCosts: new Map(libraries.flatMap((library) => Object.entries(library.costs ?? {}))),
+    overrides: new Map(libraries.flatMap((library) => Object.entries(library.overrides ?? {}))),
+    equals: unorderedListEquals,
+    verifyResult: verifyRange,
+  };
+}
+
+const INSTRUMENTATION = instrumentationOf(LIBRARIES);
 
 function baseEnvironment(): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
@@ -221,13 +229,34 @@ function parseError(expression: string, error: unknown): string {
 export type CompileResult =
   { readonly ok: true; readonly compiled: CompiledExpression } | { readonly ok: false; readonly error: string };
 
+export interface CompilerOptions {
+  /**
+   * Libraries of this place only, beyond the ones every environment has (the mutation types of
+   * MutatingAdmissionPolicy, say); the types they offer are the ones expressions may construct.
+   */
+  readonly libraries?: readonly CelLibrary[];
+}
+
 /** Compiles expressions against one set of declared variables. */
 export class ExpressionCompiler {
   private readonly env: Environment;
+  private readonly libraries: readonly CelLibrary[];
+  private readonly instrumentation: Instrumentation;
+  /** The constructible types registered with the engine so far, by name. */
+  private readonly messageTypes = new Map<string, MessageType>();
+  private readonly resolveMessageType: MessageTypeResolver = (name) =>
+    this.messageTypes.get(name) ?? this.libraries.map((library) => library.resolveMessageType?.(name)).find(Boolean);
 
-  constructor(private readonly variables: VariableDeclarations) {
+  constructor(
+    private readonly variables: VariableDeclarations,
+    options: CompilerOptions = {},
+  ) {
     sharedBase ??= baseEnvironment();
     this.env = sharedBase.clone();
+    this.libraries = options.libraries ?? [];
+    for (const library of this.libraries) library.declare(this.env);
+    this.instrumentation =
+      this.libraries.length === 0 ? INSTRUMENTATION : instrumentationOf([...LIBRARIES, ...this.libraries]);
     const types: ObjectTypeDeclaration[] = [];
     const declared: DeclaredTypes = new Map();
     const variableTypes: Record<string, string> = {};
@@ -246,6 +275,16 @@ export class ExpressionCompiler {
     for (const [name, type] of Object.entries(variableTypes)) this.env.registerVariable(name, type);
   }
 
+  /** Makes a type a library offers known to the engine, the first time an expression names it. */
+  private registerMessageType(name: string): void {
+    if (this.messageTypes.has(name)) return;
+    const type = this.resolveMessageType(name);
+    if (type === undefined) return;
+    this.env.registerType(name, type.registration);
+    this.env.registerOperator(`${name} == ${name}`, celEquals);
+    this.messageTypes.set(name, type);
+  }
+
   /**
    * `values` converted once for many expressions of this compiler (for `evaluateCelValues`):
    * converting an object costs about a microsecond per field, more than most rules.
@@ -255,15 +294,26 @@ export class ExpressionCompiler {
   }
 
   compile(expression: string): CompileResult {
+    const { source, sites, syntaxError: constructionError } = prepareMessageSyntax(expression);
+    const constructionFailure = (): CompileResult => ({
+      ok: false,
+      error: formatCompileError(expression, constructionError!.message, constructionError!.start),
+    });
     let parsed;
     try {
-      parsed = this.env.parse(expression);
+      parsed = this.env.parse(source);
     } catch (error) {
+      // cel-go reports the first error in the text.
+      const start = (error as { range?: { start: number } }).range?.start;
+      if (constructionError && (start === undefined || constructionError.start <= start)) return constructionFailure();
       return { ok: false, error: parseError(expression, error) };
     }
+    if (constructionError) return constructionFailure();
+    for (const { typeName } of sites.values()) this.registerMessageType(typeName);
+    markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
-    instrument(parsed.ast, INSTRUMENTATION);
+    instrument(parsed.ast, this.instrumentation);
     return {
       ok: true,
       compiled: new CompiledExpression(expression, checked.type ?? 'dyn', parsed.ast, parsed, this.variables),
@@ -271,4 +321,11 @@ export class ExpressionCompiler {
   }
 }
 
-export { RequestCostBudget, fromJson };
+export { RequestCostBudget, fromJson, toJson };
+// Reached through lazy.ts by the MutatingAdmissionPolicy machinery.
+export {
+  ConstructedObject,
+  JsonPatchOperation,
+  mutationTypesLibrary,
+  typeNameMismatches,
+} from './libraries/mutation-types';

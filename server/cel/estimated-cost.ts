@@ -8,8 +8,15 @@
  * times the most elements its range can hold, string functions 0.1 per character of the
  * longest string, list functions one per element, an authorization check 350,000.
  */
-import { LIST_CREATE_COST, MAP_CREATE_COST, SELECT_COST, STRING_TRAVERSAL_FACTOR } from './runtime-cost';
-import { AUTHORIZER_CHECK_COST } from './libraries/authorizer';
+import type { ConstructionArgs } from './message-construction';
+import {
+  LIST_CREATE_COST,
+  MAP_CREATE_COST,
+  SELECT_COST,
+  STRING_TRAVERSAL_FACTOR,
+  STRUCT_CREATE_COST,
+} from './runtime-cost';
+import { AUTHORIZER_CHECK_COST, selectorParseCost } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
 
 /** Largest cost one CustomResourceDefinition rule may be estimated at. */
@@ -170,6 +177,11 @@ function callCost(name: string, shapes: readonly Shape[]): number {
       return 1 + (first?.size ?? 0);
     case 'check':
       return 1 + AUTHORIZER_CHECK_COST;
+    case 'escapeKey':
+      return traversal(second?.size ?? 0);
+    case 'fieldSelector':
+    case 'labelSelector':
+      return selectorParseCost(second?.size ?? 0);
     case 'url':
     case 'quantity':
     case 'isQuantity':
@@ -254,6 +266,14 @@ class Estimator {
         return {
           cost: MAP_CREATE_COST + entries.reduce((sum, e) => sum + e.cost, 0),
           shape: { size: entries.length / 2 },
+        };
+      }
+      case 'message': {
+        const [, fields] = args as ConstructionArgs;
+        const values = fields.map(([, value]) => this.estimate(value as unknown as Node));
+        return {
+          cost: STRUCT_CREATE_COST + values.reduce((sum, e) => sum + e.cost, 0),
+          shape: { size: fields.length },
         };
       }
       case '?:': {

@@ -13,6 +13,7 @@ import {
   MAP_CREATE_COST,
   SELECT_COST,
   STRING_TRAVERSAL_FACTOR,
+  STRUCT_CREATE_COST,
   currentMeter,
   sizeOf,
   traversalCost,
@@ -54,7 +55,8 @@ function isNode(value: unknown): value is InstrumentedNode {
   return typeof value === 'object' && value !== null && 'op' in value && 'meta' in value;
 }
 
-function childNodes(node: InstrumentedNode): InstrumentedNode[] {
+/** The nodes directly under `node`, including those of its macro expansion or alternate. */
+export function childNodes(node: InstrumentedNode): InstrumentedNode[] {
   const found: InstrumentedNode[] = [];
   const visit = (value: unknown): void => {
     if (isNode(value)) found.push(value);
@@ -135,6 +137,8 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
       return LIST_CREATE_COST;
     case 'map':
       return MAP_CREATE_COST;
+    case 'message':
+      return STRUCT_CREATE_COST;
     case 'call':
     case 'rcall': {
       const name = (node.args as unknown[])[0] as string;

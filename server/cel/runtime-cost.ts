@@ -16,6 +16,7 @@ export const COST_LIMIT_EXCEEDED_MESSAGE = 'operation cancelled: actual cost lim
 export const STRING_TRAVERSAL_FACTOR = 0.1;
 export const LIST_CREATE_COST = 10;
 export const MAP_CREATE_COST = 30;
+export const STRUCT_CREATE_COST = 40;
 export const SELECT_COST = 1;
 
 export class CostLimitExceededError extends Error {

@@ -449,6 +449,42 @@ describe('authorizer library', () => {
     expect(result).toMatchObject({ ok: true, value: true });
   });
 
+  test('fieldSelector and labelSelector go with the resource check as written', () => {
+    const result = compile(
+      "authorizer.group('').resource('pods').fieldSelector('spec.nodeName=mynode').labelSelector('app in (a,b)').check('list').allowed()",
+    ).evaluate({ authorizer });
+    expect(result).toMatchObject({ ok: true, value: false });
+    expect(checks[0].resource).toEqual({
+      group: '',
+      resource: 'pods',
+      subresource: '',
+      namespace: '',
+      name: '',
+      fieldSelector: 'spec.nodeName=mynode',
+      labelSelector: 'app in (a,b)',
+    });
+  });
+
+  test('a selector costs its parse: 10 + a tenth per character + 50 per possible requirement', () => {
+    const plain = "authorizer.group('').resource('pods').check('list').allowed()";
+    const selected =
+      "authorizer.group('').resource('pods').fieldSelector('spec.nodeName=mynode').check('list').allowed()";
+    const runtime = (expression: string) => compile(expression).evaluate({ authorizer }).cost;
+    // 20 characters: 10 (the list) + 2 (the traversal) + 10 requirements * (10 + 40).
+    expect(runtime(selected) - runtime(plain)).toBe(512);
+    expect(compile(selected).estimateMaxCost() - compile(plain).estimateMaxCost()).toBe(512);
+  });
+
+  test('selectors take strings only', () => {
+    const compiled = new ExpressionCompiler({ authorizer: 'kubernetes.authorization.Authorizer' }).compile(
+      "authorizer.group('').resource('pods').labelSelector(1).check('list').allowed()",
+    );
+    expect(compiled).toMatchObject({ ok: false });
+    expect(!compiled.ok && compiled.error).toContain(
+      "found no matching overload for 'labelSelector' applied to 'kubernetes.authorization.ResourceCheck.(int)'",
+    );
+  });
+
   test('each check costs 350,000: three in one expression exceed the per-call limit', () => {
     const three = compile(
       "authorizer.path('/a').check('get').allowed() || authorizer.path('/b').check('get').allowed() || authorizer.path('/c').check('get').allowed()",
@@ -519,6 +555,13 @@ describe('compile errors in the reference words', () => {
     ['self.spec.nope', "undefined field 'nope'"],
     ["self.spec.replicas + 'a'", "found no matching overload for '_+_' applied to '(int, string)'"],
     ["'a'.charAt('b')", "found no matching overload for 'charAt' applied to 'string.(string)'"],
+    // cel-go places a call's errors at its `(`, and names a namespaced function in full.
+    [
+      "'a'.charAt('b')",
+      "ERROR: <input>:1:11: found no matching overload for 'charAt' applied to 'string.(string)'\n | 'a'.charAt('b')\n | ..........^",
+    ],
+    ['size(1, 2)', "ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int, int)'"],
+    ['strings.quote(1)', "ERROR: <input>:1:14: found no matching overload for 'strings.quote' applied to '(int)'"],
   ])('%s', (expression, expected) => {
     expect(error(expression)).toContain(expected);
   });

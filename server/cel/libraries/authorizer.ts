@@ -1,6 +1,6 @@
 /**
  * The Kubernetes authorizer library: `authorizer.group(g).resource(r)` with optional
- * `subresource`, `namespace`, `name`, then `check(verb)`; `authorizer.path(p).check(verb)`;
+ * `subresource`, `namespace`, `name`, `fieldSelector`, `labelSelector`, then `check(verb)`; `authorizer.path(p).check(verb)`;
  * `authorizer.serviceAccount(ns, name)`; a decision answers `allowed()`, `reason()`,
  * `errored()` and `error()`. Checks go to the server's authorizer through a function the
  * caller supplies, which may answer at once or later; each costs 350,000, so that one
@@ -9,6 +9,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { UserInfo } from '../../../api/user-info';
 import type { CelLibrary } from './library';
+import { LIST_CREATE_COST, STRING_TRAVERSAL_FACTOR, STRUCT_CREATE_COST } from '../runtime-cost';
 
 export interface ResourceCheckAttributes {
   readonly group: string;
@@ -16,6 +17,12 @@ export interface ResourceCheckAttributes {
   readonly subresource: string;
   readonly namespace: string;
   readonly name: string;
+  /**
+   * Selectors as written (`spec.nodeName=n1`, `app in (a,b)`); the checker parses them, and
+   * asks without the requirements of one that does not parse, as the reference does.
+   */
+  readonly fieldSelector?: string;
+  readonly labelSelector?: string;
 }
 
 export interface AuthorizationCheck {
@@ -38,6 +45,16 @@ export type AuthorizationChecker = (
 ) => AuthorizationCheckResult | Promise<AuthorizationCheckResult>;
 
 export const AUTHORIZER_CHECK_COST = 350_000;
+
+/** The reference's price of parsing a selector: each requirement is a struct and a list, at most one per 2 characters. */
+export function selectorParseCost(length: number): number {
+  const requirements = Math.ceil(length * 0.5);
+  return (
+    LIST_CREATE_COST +
+    Math.ceil(length * STRING_TRAVERSAL_FACTOR) +
+    requirements * (LIST_CREATE_COST + STRUCT_CREATE_COST)
+  );
+}
 
 /** The value of the `authorizer` variable: checks on behalf of `user`. */
 /**
@@ -187,6 +204,12 @@ export const authorizerLibrary: CelLibrary = {
       )
       .registerFunction(`${R}.namespace(string): ${R}`, (r: ResourceCheck, namespace: string) => r.with({ namespace }))
       .registerFunction(`${R}.name(string): ${R}`, (r: ResourceCheck, name: string) => r.with({ name }))
+      .registerFunction(`${R}.fieldSelector(string): ${R}`, (r: ResourceCheck, fieldSelector: string) =>
+        r.with({ fieldSelector }),
+      )
+      .registerFunction(`${R}.labelSelector(string): ${R}`, (r: ResourceCheck, labelSelector: string) =>
+        r.with({ labelSelector }),
+      )
       .registerFunction(`${R}.check(string): ${D}`, (r: ResourceCheck, verb: string) =>
         decide(r.authorizer, verb, { resource: r.attributes }),
       )
@@ -200,5 +223,7 @@ export const authorizerLibrary: CelLibrary = {
   },
   costs: {
     '.check': () => AUTHORIZER_CHECK_COST,
+    '.fieldSelector': ([, selector]) => selectorParseCost(String(selector).length),
+    '.labelSelector': ([, selector]) => selectorParseCost(String(selector).length),
   },
 };

@@ -3,6 +3,7 @@
  * and replacements for functions the engine already has with other semantics.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import type { MessageType } from '../message-types';
 import type { CallCost } from '../runtime-cost';
 
 export interface CelLibrary {
@@ -12,6 +13,8 @@ export interface CelLibrary {
   readonly costs?: Readonly<Record<string, CallCost>>;
   /** Replacements of built-in functions, keyed `.name/arity` (method) or `name/arity`. */
   readonly overrides?: Readonly<Record<string, (...args: never[]) => unknown>>;
+  /** The types expressions may construct (`Name{field: value}`) that the library offers, by name. */
+  resolveMessageType?(name: string): MessageType | undefined;
 }
 
 /** An error raised by a library function: evaluation fails with this message. */

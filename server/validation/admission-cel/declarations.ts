@@ -4,7 +4,8 @@
  * `params` only when the policy has a paramKind, `object` and `oldObject` by a kind's schema
  * when one is known (type-checking) and dynamic otherwise (write-time validation), `variables`
  * by what each earlier variable's expression gives, and `authorizer` everywhere but in
- * messageExpressions.
+ * messageExpressions. A MutatingAdmissionPolicy's mutations are compiled with the same
+ * variables (as the reference's, whose variables and matchConditions cannot construct types).
  */
 import type { CompileResult, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
 import { celEnvironment } from '../../cel/lazy';
@@ -89,10 +90,15 @@ function declarations(
 }
 
 export interface PolicyCompilers {
-  /** For everything but messageExpressions. */
+  /** For everything but messageExpressions and mutations. */
   readonly expressions: ExpressionCompiler;
   /** For messageExpressions: no `authorizer`. Made on first use (a typed compiler costs milliseconds). */
   readonly messages: ExpressionCompiler;
+  /**
+   * For a MutatingAdmissionPolicy's mutations: the policy's variables, and the types they
+   * construct (`Object`, `JSONPatch`, `jsonpatch.escapeKey`). Made on first use.
+   */
+  readonly mutations: ExpressionCompiler;
 }
 
 /**
@@ -104,7 +110,7 @@ export function policyCompilers(
   variables: ReadonlyArray<{ readonly name: string; readonly expression: string }>,
   onVariable?: (index: number, result: CompileResult) => void,
 ): PolicyCompilers {
-  const { ExpressionCompiler } = celEnvironment();
+  const { ExpressionCompiler, mutationTypesLibrary } = celEnvironment();
   const typed: Record<string, CelSchema> = {};
   let compiler = new ExpressionCompiler(declarations(types, typed, true));
   for (const [index, { name, expression }] of variables.entries()) {
@@ -118,10 +124,16 @@ export function policyCompilers(
     compiler = new ExpressionCompiler(declarations(types, typed, true));
   }
   let messages: ExpressionCompiler | undefined;
+  let mutations: ExpressionCompiler | undefined;
   return {
     expressions: compiler,
     get messages() {
       return (messages ??= new ExpressionCompiler(declarations(types, typed, false)));
+    },
+    get mutations() {
+      return (mutations ??= new ExpressionCompiler(declarations(types, typed, true), {
+        libraries: [mutationTypesLibrary()],
+      }));
     },
   };
 }

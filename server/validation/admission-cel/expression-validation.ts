@@ -8,7 +8,7 @@
  * webhook's variables (match-conditions.ts).
  */
 import type { CompileResult, ExpressionCompiler } from '../../cel/environment';
-import { referenceTypeName } from '../../cel/compile-errors';
+import { resultTypeError } from '../../cel/compile-errors';
 import { duplicate, FieldPath, invalid, required, tooMany } from '../../status/field-errors';
 import { isQualifiedName } from '../names';
 import { compileMatchCondition } from './match-conditions';
@@ -25,14 +25,8 @@ function expressionError(
   allowed?: readonly string[],
 ): FieldError | undefined {
   if (!result.ok) return invalid(path, expression, `compilation failed: ${result.error}`);
-  if (allowed === undefined || allowed.includes(result.compiled.outputType)) return undefined;
-  const expected =
-    allowed.length === 1 ? referenceTypeName(allowed[0]) : `one of [${allowed.map(referenceTypeName).join(' ')}]`;
-  return invalid(
-    path,
-    expression,
-    `must evaluate to ${expected} but got ${referenceTypeName(result.compiled.outputType)}`,
-  );
+  const typeError = allowed && resultTypeError(result.compiled.outputType, allowed);
+  return typeError ? invalid(path, expression, typeError) : undefined;
 }
 
 /** The errors of the policy's expressions, in the reference's order. `namespace` is the Namespace schema. */

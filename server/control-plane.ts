@@ -91,6 +91,7 @@ import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
 import { createKubeletClient } from './kubelet/kubelet-client';
+import { startIdentityLease } from './controllers/apiserver-identity-lease';
 import { isWatchUpgrade } from './handlers/watch-websocket';
 import { isConnectUpgrade } from './subresources/connect';
 
@@ -493,6 +494,14 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   const serviceIPRepairHook = hook('start-service-ip-repair-controllers');
   const serviceCIDRHook = hook('start-kubernetes-service-cidr-controller');
   const bootstrapHook = hook('bootstrap-controller');
+  // Hooks that finish as their controllers start, as the reference's do.
+  const identityLeaseHooks = featureEnabled(options.featureGates, 'APIServerIdentity')
+    ? [
+        hook('start-kube-apiserver-identity-lease-controller'),
+        hook('start-kube-apiserver-identity-lease-garbage-collector'),
+      ]
+    : [];
+  const identityLeaseStop = new AbortController();
   const rbacHook = hook('rbac/bootstrap-roles');
   const priorityClassesHook = hook('scheduling/bootstrap-system-priority-classes');
   const postStartHooks = [
@@ -505,6 +514,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ...crdSyncedHooks,
     namespacesHook,
     authenticationInfoHook,
+    ...identityLeaseHooks,
     serviceIPRepairHook,
     rbacHook,
     priorityClassesHook,
@@ -574,6 +584,14 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       }).then(() => serviceIPRepairHook.finish());
       await createSystemNamespaces(operations);
       namespacesHook.finish();
+      if (identityLeaseHooks.length > 0) {
+        startIdentityLease(operations, {
+          leases: find('coordination.k8s.io', 'leases'),
+          hostname: hostname(),
+          stop: identityLeaseStop.signal,
+        });
+        for (const started of identityLeaseHooks) started.finish();
+      }
       // The rest is independent, as the reference's post-start hooks run side by side: each
       // finishes its own hook, and /healthz waits for them all.
       const endpoints = find('', 'endpoints');
@@ -670,6 +688,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         ?.stop()
         .catch((error: unknown) => console.error('leaving the kubernetes Endpoints failed:', error));
       nodePortRepairStop.abort();
+      identityLeaseStop.abort();
       await election?.stop();
       authorization.stop();
       flowConfig?.stop();

@@ -203,6 +203,8 @@ describe('flowcontrol and the server surface', () => {
       '[+]poststarthook/crd-informer-synced ok',
       '[+]poststarthook/start-system-namespaces-controller ok',
       '[+]poststarthook/start-cluster-authentication-info-controller ok',
+      '[+]poststarthook/start-kube-apiserver-identity-lease-controller ok',
+      '[+]poststarthook/start-kube-apiserver-identity-lease-garbage-collector ok',
       '[+]poststarthook/start-service-ip-repair-controllers ok',
       '[+]poststarthook/rbac/bootstrap-roles ok',
       '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',

@@ -11,21 +11,16 @@ import { waitUntil } from '../../helpers/wait-for';
 const recorded = JSON.parse(readFileSync(join(__dirname, 'root-paths-1.34.4.json'), 'utf8')) as { paths: string[] };
 
 /**
- * What the reference lists and capstan does not serve yet: the hooks of the apiserver identity
- * leases' controllers and of the storage object count tracker; and the legacy token tracking
- * hook, since that controller runs on the lease holder only, not in each replica's start. Each
- * answers 404 here; they are named so that the test fails when one appears.
+ * What the reference lists and capstan does not serve yet: the hook of the storage object count
+ * tracker; and the legacy token tracking hook, since that controller runs on the lease holder
+ * only, not in each replica's start. Each answers 404 here; they are named so that the test
+ * fails when one appears.
  */
-const NOT_SERVED = [
-  ...['healthz', 'livez', 'readyz'].flatMap((endpoint) =>
-    [
-      'start-kube-apiserver-identity-lease-controller',
-      'start-kube-apiserver-identity-lease-garbage-collector',
-      'storage-object-count-tracker-hook',
-      'start-legacy-token-tracking-controller',
-    ].map((hook) => `/${endpoint}/poststarthook/${hook}`),
+const NOT_SERVED = ['healthz', 'livez', 'readyz'].flatMap((endpoint) =>
+  ['storage-object-count-tracker-hook', 'start-legacy-token-tracking-controller'].map(
+    (hook) => `/${endpoint}/poststarthook/${hook}`,
   ),
-];
+);
 
 let server: TestServer;
 

@@ -457,13 +457,75 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
   const capacity = spec.capacity as Record<string, string> | undefined;
   if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
   errors.push(...volumeSourceCountErrors(spec, specPath));
+  errors.push(...volumeAttributesClassErrors(spec, specPath));
   return errors;
+}
+
+/** A volume attributes class is a class name, and only CSI volumes have attributes to modify. */
+function volumeAttributesClassErrors(spec: Json, specPath: FieldPath): FieldError[] {
+  const className = spec.volumeAttributesClassName;
+  if (typeof className !== 'string') return [];
+  const errors: FieldError[] = [];
+  const path = specPath.child('volumeAttributesClassName');
+  if (className === '') errors.push(required(path, 'an empty string is disallowed'));
+  else for (const message of isDNS1123Subdomain(className)) errors.push(invalid(path, className, message));
+  if (spec.csi == null)
+    errors.push(required(specPath.child('csi'), 'has to be specified when using volumeAttributesClassName'));
+  return errors;
+}
+
+/** The well-known node labels whose beta keys a volume's node affinity may be moved to the GA keys of. */
+const GA_LABEL_OF_BETA: Readonly<Record<string, string>> = {
+  'failure-domain.beta.kubernetes.io/zone': 'topology.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/region': 'topology.kubernetes.io/region',
+  'beta.kubernetes.io/os': 'kubernetes.io/os',
+  'beta.kubernetes.io/arch': 'kubernetes.io/arch',
+  'beta.kubernetes.io/instance-type': 'node.kubernetes.io/instance-type',
+};
+
+interface NodeSelectorTermShape {
+  matchExpressions?: Json[];
+  matchFields?: Json[];
+}
+
+/**
+ * `old` node affinity with each requirement's beta label key read as the GA key that `next`
+ * has in its place, so that comparing the two allows exactly that change, as the reference's
+ * masked equality does.
+ */
+function withGALabelKeysOf(old: Json, next: Json | undefined): Json {
+  const terms = (affinity: Json | undefined) =>
+    ((affinity?.required as Json | undefined)?.nodeSelectorTerms as NodeSelectorTermShape[] | undefined) ?? [];
+  const nextTerms = terms(next);
+  const masked = (requirements: Json[] | undefined, nextRequirements: Json[] | undefined) =>
+    requirements?.map((requirement, i) => {
+      const nextKey = nextRequirements?.[i]?.key;
+      return typeof requirement.key === 'string' && GA_LABEL_OF_BETA[requirement.key] === nextKey
+        ? { ...requirement, key: nextKey }
+        : requirement;
+    });
+  const required = old.required as Json | undefined;
+  if (required === undefined) return old;
+  return {
+    ...old,
+    required: {
+      ...required,
+      nodeSelectorTerms: terms(old).map((term, i) => ({
+        ...term,
+        ...(term.matchExpressions
+          ? { matchExpressions: masked(term.matchExpressions, nextTerms[i]?.matchExpressions) }
+          : {}),
+        ...(term.matchFields ? { matchFields: masked(term.matchFields, nextTerms[i]?.matchFields) } : {}),
+      })),
+    },
+  };
 }
 
 /**
  * A PersistentVolume's source and volume mode are fixed once made (a CSI source may still be
  * given the controller-expand secret it lacked); the reference appends a Go diff of the two
- * sources to the first message, which is not reproduced.
+ * sources to the first message, which is not reproduced. Its node affinity is fixed once set
+ * (but for beta label keys moving to GA), and its volume attributes class cannot be removed.
  */
 export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
   const errors = validatePersistentVolume(volume);
@@ -488,6 +550,21 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
       ),
     );
   errors.push(...immutable(FieldPath.root('volumeMode'), spec.volumeMode ?? null, oldSpec.volumeMode ?? null));
+  // A node affinity may be set where there was none; once set, only beta label keys may move to GA.
+  const oldAffinity = oldSpec.nodeAffinity as Json | undefined;
+  const affinity = spec.nodeAffinity as Json | undefined;
+  if (oldAffinity != null && !deepEqual(affinity ?? null, withGALabelKeysOf(oldAffinity, affinity)))
+    errors.push(
+      invalid(
+        FieldPath.root('nodeAffinity'),
+        affinity ?? null,
+        'field is immutable, except for updating from beta label to GA',
+      ),
+    );
+  if (oldSpec.volumeAttributesClassName != null && spec.volumeAttributesClassName == null)
+    errors.push(
+      forbidden(FieldPath.root('spec', 'volumeAttributesClassName'), 'update from non-nil value to nil is forbidden'),
+    );
   return errors;
 }
 

@@ -108,6 +108,52 @@ const GROUPS: readonly UpdateGroup[] = [
     },
   },
   {
+    kind: '/PersistentVolume',
+    variant: 'affinity',
+    body: {
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        csi: { driver: 'example.com.csi', volumeHandle: 'handle' },
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: 'failure-domain.beta.kubernetes.io/zone', operator: 'In', values: ['a'] }] },
+            ],
+          },
+        },
+        volumeAttributesClassName: 'gold',
+      },
+    },
+    changes: {
+      affinityToGALabel: [
+        set('spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key', 'topology.kubernetes.io/zone'),
+      ],
+      affinityToOtherLabel: [
+        set('spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key', 'example.com/zone'),
+      ],
+      affinityValues: [set('spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values', ['b'])],
+      affinityRemoved: [set('spec.nodeAffinity', undefined)],
+      volumeAttributesClassChanged: [set('spec.volumeAttributesClassName', 'silver')],
+      volumeAttributesClassRemoved: [set('spec.volumeAttributesClassName', undefined)],
+    },
+  },
+  {
+    kind: '/PersistentVolume',
+    variant: 'unpinned',
+    body: { spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } } },
+    changes: {
+      affinitySet: [
+        set('spec.nodeAffinity', {
+          required: {
+            nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] }],
+          },
+        }),
+      ],
+      volumeAttributesClassSet: [set('spec.volumeAttributesClassName', 'gold')],
+    },
+  },
+  {
     kind: '/PersistentVolumeClaim',
     changes: {
       accessModes: [set('spec.accessModes', ['ReadWriteMany'])],

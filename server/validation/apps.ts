@@ -199,6 +199,7 @@ const STATEFULSET_MUTABLE = [
   'ordinals',
   'template',
   'updateStrategy',
+  'revisionHistoryLimit',
   'persistentVolumeClaimRetentionPolicy',
   'minReadySeconds',
 ];
@@ -211,7 +212,7 @@ export function validateStatefulSetUpdate(statefulSet: KubeObject, old: KubeObje
     errors.push(
       forbidden(
         SPEC,
-        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
       ),
     );
   }

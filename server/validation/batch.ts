@@ -60,14 +60,39 @@ function validateJobSpec(spec: JobSpec, path: FieldPath): FieldError[] {
     // A Job's selector is generated at creation unless manualSelector is set.
     errors.push(required(path.child('selector')));
   }
-  errors.push(...validatePodTemplateSpec(spec.template, path.child('template')));
-  const restartPolicy = spec.template?.spec?.restartPolicy;
-  if (spec.template !== undefined && restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') {
-    errors.push(
-      notSupported(path.child('template', 'spec', 'restartPolicy'), restartPolicy ?? '', ['OnFailure', 'Never']),
-    );
+  if ((spec.completionMode ?? 'NonIndexed') === 'NonIndexed') {
+    for (const name of ['backoffLimitPerIndex', 'maxFailedIndexes', 'successPolicy'])
+      if (spec[name] != null) errors.push(invalid(path.child(name), spec[name], 'requires indexed completion mode'));
   }
+  errors.push(...podReplacementPolicyErrors(spec, path.child('podReplacementPolicy')));
+  errors.push(...validatePodTemplateSpec(spec.template, path.child('template')));
+  if (spec.template !== undefined)
+    errors.push(...restartPolicyErrors(spec, path.child('template', 'spec', 'restartPolicy')));
   return errors;
+}
+
+const POD_REPLACEMENT_POLICIES = ['Failed', 'TerminatingOrFailed'];
+
+/** With a pod failure policy, pods are replaced only once they have failed. */
+function podReplacementPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
+  const policy = spec.podReplacementPolicy;
+  if (policy == null) return [];
+  const allowed = spec.podFailurePolicy != null ? ['Failed'] : POD_REPLACEMENT_POLICIES;
+  return allowed.includes(policy as string) ? [] : [notSupported(path, policy, allowed)];
+}
+
+/**
+ * A Job's pods run to completion: `Always` (what a pod defaults to) is a missing choice, another
+ * value unsupported, and a pod failure policy needs `Never` to see each failure.
+ */
+function restartPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
+  const restartPolicy = spec.template?.spec?.restartPolicy ?? '';
+  if (restartPolicy === 'Always' || restartPolicy === '') return [required(path, 'valid values: "OnFailure", "Never"')];
+  if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never')
+    return [notSupported(path, restartPolicy, ['OnFailure', 'Never'])];
+  if (spec.podFailurePolicy != null && restartPolicy !== 'Never')
+    return [invalid(path, restartPolicy, 'only "Never" is supported when podFailurePolicy is specified')];
+  return [];
 }
 
 export function validateJob(job: KubeObject): FieldError[] {

@@ -669,7 +669,7 @@ export function validateReplicationController(controller: KubeObject): FieldErro
     errors.push(
       invalid(
         specPath.child('template', 'metadata', 'labels'),
-        goStringMap(spec.template.metadata?.labels),
+        spec.template.metadata?.labels ?? null,
         '`selector` does not match template `labels`',
       ),
     );

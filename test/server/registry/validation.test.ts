@@ -290,7 +290,8 @@ describe('create validation messages', () => {
       'batch',
       'jobs',
       { metadata: { name: 'j', namespace: 'd', uid: 'u' }, spec: { template: { spec: { containers: [container] } } } },
-      ['spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"'],
+      // As the reference 1.34.4 answers: a pod's default, Always, is no choice for a Job.
+      ['spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"'],
     ],
     [
       'cronjob schedule',

@@ -6,7 +6,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, immutable, invalid, required } from '../status/field-errors';
+import { deepEqual, duplicate, FieldPath, immutable, invalid, required } from '../status/field-errors';
 import { isValidIP, isValidIPForLegacyField } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from './names';
 
@@ -52,9 +52,18 @@ function hintErrors(hints: NonNullable<Endpoint['hints']>, path: FieldPath): Fie
 }
 
 export function validateEndpointSlice(slice: KubeObject): FieldError[] {
-  const errors: FieldError[] = [];
+  return [...addressTypeErrors(slice), ...endpointErrors(slice)];
+}
+
+function addressTypeErrors(slice: KubeObject): FieldError[] {
+  return typeof slice.addressType === 'string' && slice.addressType !== ''
+    ? []
+    : [required(FieldPath.root('addressType'))];
+}
+
+function endpointErrors(slice: KubeObject): FieldError[] {
   const addressType = typeof slice.addressType === 'string' ? slice.addressType : '';
-  if (addressType === '') errors.push(required(FieldPath.root('addressType')));
+  const errors: FieldError[] = [];
   ((slice.endpoints as Endpoint[] | undefined) ?? []).forEach((endpoint, i) => {
     const at = FieldPath.root('endpoints').index(i);
     const addresses = endpoint.addresses ?? [];
@@ -73,10 +82,15 @@ export function validateEndpointSlice(slice: KubeObject): FieldError[] {
   return errors;
 }
 
-/** An EndpointSlice's address type is fixed once made (the reference's 422). */
+/**
+ * Endpoints an update leaves as they were are not judged again, as the reference lets data an
+ * older release took for valid stand (so an address type change is refused on its own).
+ */
 export function validateEndpointSliceUpdate(slice: KubeObject, old: KubeObject): FieldError[] {
+  const unchanged = deepEqual(slice.endpoints ?? [], old.endpoints ?? []);
   return [
-    ...validateEndpointSlice(slice),
+    ...addressTypeErrors(slice),
+    ...(unchanged ? [] : endpointErrors(slice)),
     ...immutable(FieldPath.root('addressType'), slice.addressType ?? '', old.addressType ?? ''),
   ];
 }

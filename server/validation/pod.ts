@@ -541,6 +541,11 @@ function mutableFieldsMasked(spec: PodSpecShape | undefined): Json {
 }
 
 export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSpecShape | undefined): FieldError[] {
+  // Containers added or removed are named on their own, and nothing else is judged then.
+  for (const list of ['containers', 'initContainers'] as const) {
+    if ((next?.[list]?.length ?? 0) !== (old?.[list]?.length ?? 0))
+      return [forbidden(FieldPath.root('spec', list), 'pod updates may not add or remove containers')];
+  }
   if (deepEqual(mutableFieldsMasked(next), mutableFieldsMasked(old))) return [];
   return [forbidden(FieldPath.root('spec'), POD_UPDATE_FORBIDDEN)];
 }

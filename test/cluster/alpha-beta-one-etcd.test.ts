@@ -4,7 +4,9 @@
  * `/registry`. An object of each kind that exists only at alpha or beta (and of the extra
  * versions of GA kinds) is created through one server in one version and read through both in
  * another: the answers are the same JSON, so the storage versions and the conversions between
- * versions agree with the reference's. The validation capstan follows answers as the reference's.
+ * versions agree with the reference's; the value in etcd is in the reference's storage version
+ * whoever wrote it, and protobuf answers are the reference's bytes. The validation capstan
+ * follows answers as the reference's.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -68,6 +70,8 @@ interface Case {
   readonly group: string;
   readonly resource: string;
   readonly namespaced?: true;
+  /** The version the reference writes to etcd, whichever it was written in. */
+  readonly stored: string;
   /** Written in the first, read back in every one. */
   readonly versions: readonly [string, ...string[]];
   readonly object: (name: string) => Json;
@@ -78,6 +82,7 @@ const CA_PEM = () => readFileSync(join(pkiDir, 'ca.crt'), 'utf8');
 const CASES: Case[] = [
   {
     name: 'LeaseCandidate',
+    stored: 'v1beta1',
     group: 'coordination.k8s.io',
     resource: 'leasecandidates',
     namespaced: true,
@@ -94,6 +99,7 @@ const CASES: Case[] = [
   },
   {
     name: 'ClusterTrustBundle',
+    stored: 'v1beta1',
     group: 'certificates.k8s.io',
     resource: 'clustertrustbundles',
     versions: ['v1alpha1', 'v1beta1'],
@@ -101,6 +107,7 @@ const CASES: Case[] = [
   },
   {
     name: 'MutatingAdmissionPolicy',
+    stored: 'v1alpha1',
     group: 'admissionregistration.k8s.io',
     resource: 'mutatingadmissionpolicies',
     versions: ['v1beta1', 'v1alpha1'],
@@ -122,6 +129,7 @@ const CASES: Case[] = [
   },
   {
     name: 'MutatingAdmissionPolicyBinding',
+    stored: 'v1alpha1',
     group: 'admissionregistration.k8s.io',
     resource: 'mutatingadmissionpolicybindings',
     versions: ['v1alpha1', 'v1beta1'],
@@ -132,6 +140,7 @@ const CASES: Case[] = [
   },
   {
     name: 'StorageVersion',
+    stored: 'v1alpha1',
     group: 'internal.apiserver.k8s.io',
     resource: 'storageversions',
     versions: ['v1alpha1'],
@@ -140,6 +149,7 @@ const CASES: Case[] = [
   },
   {
     name: 'StorageVersionMigration',
+    stored: 'v1alpha1',
     group: 'storagemigration.k8s.io',
     resource: 'storageversionmigrations',
     versions: ['v1alpha1'],
@@ -150,6 +160,7 @@ const CASES: Case[] = [
   },
   {
     name: 'DeviceTaintRule',
+    stored: 'v1alpha3',
     group: 'resource.k8s.io',
     resource: 'devicetaintrules',
     versions: ['v1alpha3'],
@@ -163,6 +174,7 @@ const CASES: Case[] = [
   },
   {
     name: 'VolumeAttributesClass',
+    stored: 'v1beta1',
     group: 'storage.k8s.io',
     resource: 'volumeattributesclasses',
     versions: ['v1beta1', 'v1', 'v1alpha1'],
@@ -170,12 +182,28 @@ const CASES: Case[] = [
   },
   {
     name: 'ServiceCIDR',
+    stored: 'v1',
     group: 'networking.k8s.io',
     resource: 'servicecidrs',
     versions: ['v1beta1', 'v1'],
     object: (name) => ({ metadata: { name }, spec: { cidrs: ['10.250.0.0/24'] } }),
   },
 ];
+
+/** The apiVersion of a protobuf value as stored: `k8s\0`, then Unknown{typeMeta{apiVersion}}. */
+async function storedApiVersion(c: Case, name: string): Promise<string> {
+  const key = `/registry/${c.resource}/${c.namespaced ? 'default/' : ''}${name}`;
+  const response = await fetch(`${etcd.endpoints[0]}/v3/kv/range`, {
+    method: 'POST',
+    body: JSON.stringify({ key: Buffer.from(key).toString('base64') }),
+  });
+  const { kvs = [] } = (await response.json()) as { kvs?: { value: string }[] };
+  const value = Buffer.from(kvs[0]?.value ?? '', 'base64');
+  expect(value.subarray(0, 4).toString('latin1')).toBe('k8s\0');
+  // Field 1 (typeMeta) and its field 1 (apiVersion), each with a one-byte length here.
+  expect([value[4], value[6]]).toEqual([0x0a, 0x0a]);
+  return value.subarray(8, 8 + value[7]).toString('utf8');
+}
 
 function collection(c: Case, version: string): string {
   return `/apis/${c.group}/${version}/${c.namespaced ? 'namespaces/default/' : ''}${c.resource}`;
@@ -219,6 +247,7 @@ describe.each(CASES)('$name', (c) => {
       const servers: Record<'reference' | 'capstan', Server> = { reference, capstan };
       const created = await create(servers[writer], c, `written-by-${writer}`);
       const name = created.metadata.name as string;
+      expect(await storedApiVersion(c, name)).toBe(`${c.group}/${c.stored}`);
       for (const version of c.versions) {
         const path = `${collection(c, version)}/${name}`;
         const [throughReference, throughCapstan] = [

@@ -339,3 +339,58 @@ describe('OpenAPI of every new version', () => {
     },
   );
 });
+
+describe('MutatingAdmissionPolicy and binding validation (all but compiling expressions)', () => {
+  const group = '/apis/admissionregistration.k8s.io/v1beta1';
+  const rules = (operations: string[]) => ({
+    resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations, resources: ['configmaps'] }],
+  });
+  const apply = { patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } };
+
+  test.each([
+    ['policy, empty', 'mutatingadmissionpolicies', {}],
+    [
+      'policy, every field wrong',
+      'mutatingadmissionpolicies',
+      {
+        failurePolicy: 'Maybe',
+        paramKind: {},
+        matchConstraints: { ...rules(['DELETE', 'CREATE', 'CONNECT']), matchPolicy: 'Loose' },
+        mutations: [
+          { patchType: 'Bad' },
+          { patchType: 'JSONPatch' },
+          { patchType: 'ApplyConfiguration', applyConfiguration: { expression: ' ' }, jsonPatch: { expression: 'x' } },
+          { patchType: 'JSONPatch', jsonPatch: { expression: '' }, applyConfiguration: { expression: 'Object{}' } },
+          {},
+        ],
+        reinvocationPolicy: 'Sometimes',
+      },
+    ],
+    [
+      'policy, no rules',
+      'mutatingadmissionpolicies',
+      { matchConstraints: {}, mutations: [apply], reinvocationPolicy: 'Never' },
+    ],
+    ['binding, empty', 'mutatingadmissionpolicybindings', {}],
+    [
+      'binding, every field wrong',
+      'mutatingadmissionpolicybindings',
+      { policyName: 'Not_A_Name', paramRef: {}, matchResources: { ...rules(['DELETE']), matchPolicy: 'Loose' } },
+    ],
+  ])('%s: the reference’s refusal', async (_case, resource, spec) => {
+    const kind =
+      resource === 'mutatingadmissionpolicies' ? 'MutatingAdmissionPolicy' : 'MutatingAdmissionPolicyBinding';
+    const body = JSON.stringify({
+      apiVersion: 'admissionregistration.k8s.io/v1beta1',
+      kind,
+      metadata: { name: 'x' },
+      spec,
+    });
+    const [byReference, byCapstan] = [
+      await reference.request('POST', `${group}/${resource}`, { body }),
+      await capstan.request('POST', `${group}/${resource}`, { body }),
+    ];
+    expect(byReference.status).toBe(422);
+    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+  });
+});

@@ -28,6 +28,7 @@ import {
   nameIsDNSSubdomain,
   nameIsPathSegment,
   nameIsConfigMapKey,
+  nameIsGroupResource,
   type NameValidator,
 } from '../validation/names';
 import { isValidIP } from '../validation/ip';
@@ -69,6 +70,7 @@ const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
   'dns1035-label': nameIsDNS1035Label,
   'path-segment': nameIsPathSegment,
   'config-map-key': nameIsConfigMapKey,
+  'group-resource': nameIsGroupResource,
   // IPAddresses are named by the address they hold; their names are never generated.
   'ip-address': (name) => isValidIP(name),
 };

@@ -118,7 +118,14 @@ export interface ResourceType {
   readonly verbs: readonly Verb[];
   readonly subresources: Subresources;
   /** Which rule `metadata.name` must satisfy (Services: `dns1035-label`, a label starting with a letter). */
-  readonly nameRule: 'dns-subdomain' | 'dns-label' | 'dns1035-label' | 'path-segment' | 'ip-address' | 'config-map-key';
+  readonly nameRule:
+    | 'dns-subdomain'
+    | 'dns-label'
+    | 'dns1035-label'
+    | 'path-segment'
+    | 'ip-address'
+    | 'config-map-key'
+    | 'group-resource';
   readonly selectableFields: SelectableFields;
   readonly strategy: Strategy;
   /**

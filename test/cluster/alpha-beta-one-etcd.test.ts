@@ -394,3 +394,44 @@ describe('MutatingAdmissionPolicy and binding validation (all but compiling expr
     expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
   });
 });
+
+describe('StorageVersion and StorageVersionMigration validation', () => {
+  const storageVersions = '/apis/internal.apiserver.k8s.io/v1alpha1/storageversions';
+  const migrations = '/apis/storagemigration.k8s.io/v1alpha1/storageversionmigrations';
+  const storageVersion = (name: string) =>
+    JSON.stringify({ apiVersion: 'internal.apiserver.k8s.io/v1alpha1', kind: 'StorageVersion', metadata: { name } });
+  const migration = (name: string, resource: Json) =>
+    JSON.stringify({
+      apiVersion: 'storagemigration.k8s.io/v1alpha1',
+      kind: 'StorageVersionMigration',
+      metadata: { name },
+      spec: { resource },
+    });
+
+  test.each([
+    ['a storage version named without a dot', storageVersions, storageVersion('nodot')],
+    ['a storage version named with bad segments', storageVersions, storageVersion('Bad_Group.9resource')],
+    ['a migration of nothing', migrations, migration('nothing', {})],
+    ['a migration without a version', migrations, migration('no-version', { group: 'apps', resource: 'deployments' })],
+  ])('%s: the reference’s refusal', async (_case, path, body) => {
+    const [byReference, byCapstan] = [
+      await reference.request('POST', path, { body }),
+      await capstan.request('POST', path, { body }),
+    ];
+    expect(byReference.status).toBe(422);
+    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+  });
+
+  test('a migration keeps the resource it migrates', async () => {
+    const target = { group: 'apps', version: 'v1', resource: 'deployments' };
+    json(await capstan.request('POST', migrations, { body: migration('fixed', target) }), 201);
+    const changed = JSON.stringify({ spec: { resource: { group: 'batch', version: 'v2', resource: 'jobs' } } });
+    const headers = { 'content-type': 'application/merge-patch+json' };
+    const [byReference, byCapstan] = [
+      await reference.request('PATCH', `${migrations}/fixed`, { body: changed, headers }),
+      await capstan.request('PATCH', `${migrations}/fixed`, { body: changed, headers }),
+    ];
+    expect(byReference.status).toBe(422);
+    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+  });
+});

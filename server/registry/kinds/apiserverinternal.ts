@@ -11,6 +11,7 @@ export const apiserverInternalKinds: readonly ResourceType[] = [
     kind: 'StorageVersion',
     namespaced: false,
     versions: ['v1alpha1'],
+    nameRule: 'group-resource',
     subresources: { status: true },
     behaviour: { initialStatus: () => ({}) },
   }),

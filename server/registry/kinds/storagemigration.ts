@@ -2,6 +2,10 @@
 import { storageVersionMigrationPrinter } from '../../table/admin-printers';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import {
+  validateStorageVersionMigration,
+  validateStorageVersionMigrationUpdate,
+} from '../../validation/storagemigration';
 
 export const storageMigrationKinds: readonly ResourceType[] = [
   defineKind({
@@ -13,6 +17,10 @@ export const storageMigrationKinds: readonly ResourceType[] = [
     versions: ['v1alpha1'],
     featureGate: 'StorageVersionMigrator',
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}) },
+    behaviour: {
+      initialStatus: () => ({}),
+      validate: validateStorageVersionMigration,
+      validateUpdate: validateStorageVersionMigrationUpdate,
+    },
   }),
 ];

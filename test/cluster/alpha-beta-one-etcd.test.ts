@@ -65,6 +65,21 @@ function json(result: HttpResult, status = 200): Json {
   return result.json<Json>();
 }
 
+/** The same request to both servers: the reference refuses it, and capstan answers the same Status. */
+async function expectSameRefusal(
+  method: string,
+  path: string,
+  body: string,
+  headers?: Record<string, string>,
+): Promise<void> {
+  const [byReference, byCapstan] = [
+    await reference.request(method, path, { body, headers }),
+    await capstan.request(method, path, { body, headers }),
+  ];
+  expect(byReference.status).toBe(422);
+  expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+}
+
 interface Case {
   readonly name: string;
   readonly group: string;
@@ -298,12 +313,7 @@ describe('LeaseCandidate validation', () => {
       { leaseName: 'l', binaryVersion: '1.34.0', strategy: 'example.com/mine' },
     ],
   ])('%s: the reference’s refusal', async (_case, name, spec) => {
-    const [byReference, byCapstan] = [
-      await reference.request('POST', path, { body: candidate(name, spec) }),
-      await capstan.request('POST', path, { body: candidate(name, spec) }),
-    ];
-    expect(byReference.status).toBe(422);
-    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+    await expectSameRefusal('POST', path, candidate(name, spec));
   });
 
   test('leaseName cannot change', async () => {
@@ -311,12 +321,7 @@ describe('LeaseCandidate validation', () => {
     json(await capstan.request('POST', path, { body: candidate('immutable', spec) }), 201);
     const changed = JSON.stringify({ spec: { leaseName: 'other' } });
     const headers = { 'content-type': 'application/merge-patch+json' };
-    const [byReference, byCapstan] = [
-      await reference.request('PATCH', `${path}/immutable`, { body: changed, headers }),
-      await capstan.request('PATCH', `${path}/immutable`, { body: changed, headers }),
-    ];
-    expect(byReference.status).toBe(422);
-    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+    await expectSameRefusal('PATCH', `${path}/immutable`, changed, headers);
   });
 });
 
@@ -386,12 +391,7 @@ describe('MutatingAdmissionPolicy and binding validation (all but compiling expr
       metadata: { name: 'x' },
       spec,
     });
-    const [byReference, byCapstan] = [
-      await reference.request('POST', `${group}/${resource}`, { body }),
-      await capstan.request('POST', `${group}/${resource}`, { body }),
-    ];
-    expect(byReference.status).toBe(422);
-    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+    await expectSameRefusal('POST', `${group}/${resource}`, body);
   });
 });
 
@@ -414,12 +414,7 @@ describe('StorageVersion and StorageVersionMigration validation', () => {
     ['a migration of nothing', migrations, migration('nothing', {})],
     ['a migration without a version', migrations, migration('no-version', { group: 'apps', resource: 'deployments' })],
   ])('%s: the reference’s refusal', async (_case, path, body) => {
-    const [byReference, byCapstan] = [
-      await reference.request('POST', path, { body }),
-      await capstan.request('POST', path, { body }),
-    ];
-    expect(byReference.status).toBe(422);
-    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+    await expectSameRefusal('POST', path, body);
   });
 
   test('a migration keeps the resource it migrates', async () => {
@@ -427,11 +422,58 @@ describe('StorageVersion and StorageVersionMigration validation', () => {
     json(await capstan.request('POST', migrations, { body: migration('fixed', target) }), 201);
     const changed = JSON.stringify({ spec: { resource: { group: 'batch', version: 'v2', resource: 'jobs' } } });
     const headers = { 'content-type': 'application/merge-patch+json' };
-    const [byReference, byCapstan] = [
-      await reference.request('PATCH', `${migrations}/fixed`, { body: changed, headers }),
-      await capstan.request('PATCH', `${migrations}/fixed`, { body: changed, headers }),
-    ];
-    expect(byReference.status).toBe(422);
-    expect([byCapstan.status, byCapstan.json()]).toEqual([byReference.status, byReference.json()]);
+    await expectSameRefusal('PATCH', `${migrations}/fixed`, changed, headers);
+  });
+});
+
+describe('ClusterTrustBundle validation', () => {
+  const path = '/apis/certificates.k8s.io/v1beta1/clustertrustbundles';
+  const bundle = (name: string, spec: Json) =>
+    JSON.stringify({ apiVersion: 'certificates.k8s.io/v1beta1', kind: 'ClusterTrustBundle', metadata: { name }, spec });
+  const pem = (file: string) => readFileSync(join(pkiDir, file), 'utf8');
+  const block = (type: string, body: string) => `-----BEGIN ${type}-----\n${body}\n-----END ${type}-----\n`;
+
+  test.each([
+    ['no anchor at all', 'empty', () => ({ trustBundle: '' })],
+    ['a certificate that is no CA', 'leaf', () => ({ trustBundle: pem('serving.crt') })],
+    ['a block of another type', 'other-type', () => ({ trustBundle: block('PUBLIC KEY', 'AAAA') })],
+    ['a block that is no certificate', 'garbage', () => ({ trustBundle: block('CERTIFICATE', 'AAAA') })],
+    [
+      'a block with headers',
+      'headers',
+      () => ({
+        trustBundle: block(
+          'CERTIFICATE',
+          `Proc-Type: 4,ENCRYPTED\n\n${pem('ca.crt').split('\n').slice(1, -2).join('\n')}`,
+        ),
+      }),
+    ],
+    ['the same anchor twice', 'twice', () => ({ trustBundle: pem('ca.crt') + pem('ca.crt') })],
+    [
+      'a signer name without a path',
+      'example.com:x',
+      () => ({ signerName: 'example.com', trustBundle: pem('ca.crt') }),
+    ],
+    ['a signer name with a bad domain', 'Bad.com:x:y', () => ({ signerName: 'Bad.com/x', trustBundle: pem('ca.crt') })],
+    [
+      'a name without its signer',
+      'unprefixed',
+      () => ({ signerName: 'example.com/signer', trustBundle: pem('ca.crt') }),
+    ],
+    ['a colon without a signer', 'has:colon', () => ({ trustBundle: pem('ca.crt') })],
+  ])('%s: the reference’s refusal', async (_case, name, spec) => {
+    await expectSameRefusal('POST', path, bundle(name, spec()));
+  });
+
+  test('a bundle named after its signer is taken, and keeps its signer', async () => {
+    const name = 'example.com:signer:anchors';
+    json(
+      await capstan.request('POST', path, {
+        body: bundle(name, { signerName: 'example.com/signer', trustBundle: pem('ca.crt') }),
+      }),
+      201,
+    );
+    const changed = JSON.stringify({ spec: { signerName: 'example.com/other' } });
+    await expectSameRefusal('PATCH', `${path}/${name}`, changed, { 'content-type': 'application/merge-patch+json' });
   });
 });

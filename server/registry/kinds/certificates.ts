@@ -8,6 +8,11 @@ import {
   validateCertificateSigningRequest,
   validateCertificateSigningRequestUpdate,
 } from '../../validation/certificates';
+import {
+  clusterTrustBundleNameRule,
+  validateClusterTrustBundle,
+  validateClusterTrustBundleUpdate,
+} from '../../validation/cluster-trust-bundle';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
 import {
@@ -63,6 +68,11 @@ export const certificatesKinds: readonly ResourceType[] = [
     versions: ['v1beta1', 'v1alpha1'],
     featureGate: 'ClusterTrustBundle',
     selectableFields: selectable('spec.signerName'),
+    behaviour: {
+      nameRuleOf: clusterTrustBundleNameRule,
+      validate: validateClusterTrustBundle,
+      validateUpdate: validateClusterTrustBundleUpdate,
+    },
   }),
   defineKind({
     group: 'certificates.k8s.io',

@@ -220,6 +220,28 @@ async function storedApiVersion(c: Case, name: string): Promise<string> {
   return value.subarray(8, 8 + value[7]).toString('utf8');
 }
 
+/** Columns whose cells are durations up to now, which may tick between two requests. */
+const TIME_COLUMNS = new Set(['Age', 'TimeAdded']);
+
+/**
+ * The server-side table of one object: its columns (descriptions aside, which capstan words
+ * itself) and its cells but those of time-since columns.
+ */
+async function tableThrough(server: Server, path: string): Promise<Json> {
+  const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+  const table = json(await server.request('GET', path, { headers: { accept } }));
+  const columns = (table.columnDefinitions as Json[]).map(({ name, type, format, priority }) => ({
+    name,
+    type,
+    format,
+    priority,
+  }));
+  const cells = (table.rows as Json[]).map((row) =>
+    (row.cells as unknown[]).filter((_cell, i) => !TIME_COLUMNS.has(columns[i].name as string)),
+  );
+  return { columns, cells };
+}
+
 function collection(c: Case, version: string): string {
   return `/apis/${c.group}/${version}/${c.namespaced ? 'namespaces/default/' : ''}${c.resource}`;
 }
@@ -271,6 +293,14 @@ describe.each(CASES)('$name', (c) => {
         ];
         expect(throughCapstan).toEqual(throughReference);
         expect(throughCapstan.apiVersion).toBe(`${c.group}/${version}`);
+        const protobuf = { headers: { accept: 'application/vnd.kubernetes.protobuf' } };
+        const [referenceBytes, capstanBytes] = [
+          await reference.request('GET', path, protobuf),
+          await capstan.request('GET', path, protobuf),
+        ];
+        expect(capstanBytes.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+        expect(capstanBytes.body).toBe(referenceBytes.body);
+        expect(await tableThrough(capstan, path)).toEqual(await tableThrough(reference, path));
       }
       expect(
         json(await servers[writer].request('DELETE', `${collection(c, c.versions[0])}/${name}`)).metadata,

@@ -40,10 +40,12 @@ function served(config: Record<string, string>): (group: string, version: string
 }
 
 describe('--runtime-config', () => {
-  it('serves GA and beta versions and not alpha ones by default', () => {
+  it('serves GA versions and neither beta nor alpha ones by default', () => {
     const isServed = served({});
     expect(isServed('apps', 'v1', 'deployments')).toBe(true);
     expect(isServed('', 'v1', 'pods')).toBe(true);
+    expect(isServed('example.capstan.io', 'v1', 'widgets')).toBe(true);
+    expect(isServed('example.capstan.io', 'v1beta1', 'widgets')).toBe(false);
     expect(isServed('example.capstan.io', 'v1alpha1', 'widgets')).toBe(false);
     expect(served({ 'api/beta': 'true' })('example.capstan.io', 'v1beta1', 'widgets')).toBe(true);
     // A key without a value turns its group-version on.

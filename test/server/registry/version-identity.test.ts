@@ -1,8 +1,8 @@
 /**
  * A built-in kind served in several versions without a `convert` changes only its apiVersion
- * between them. That is right only while the versions' schemas hold
- * the same fields, of the same types, under the same protobuf tags: checked here on the
- * generated definitions, so a version whose fields differ cannot be added as a rename.
+ * between them. That is right only while the versions' schemas hold the same fields, of the
+ * same types, under the same protobuf tags: checked here on the generated definitions, so a
+ * version whose fields differ cannot be added as a rename.
  */
 import { BUILTIN_TYPES } from '../../../server/builtin-types';
 import { schemaData, type Schema } from '../../../server/schema/definitions';

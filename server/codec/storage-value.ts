@@ -5,8 +5,8 @@
  * Written (measured by running the reference and reading its etcd values):
  *   - built-in kinds in `--storage-media-type` (default protobuf in the `k8s\0` envelope, the
  *     API's own framing), in the reference's storage version: the served storage version
- *     except where STORED_VERSIONS says (resource.k8s.io is still stored as v1beta2, so that
- *     a 1.33 server can read it back);
+ *     except where STORED_VERSIONS says (resource.k8s.io is still stored as v1beta2 and
+ *     VolumeAttributesClasses as v1beta1, so that a 1.33 server can read them back);
  *   - CustomResourceDefinitions as JSON in apiextensions.k8s.io/v1beta1, APIServices as JSON,
  *     whatever the flag (their servers are built with a JSON storage codec);
  *   - custom resources as JSON with their keys sorted, as Go writes unstructured objects.

@@ -39,3 +39,51 @@ const VERSIONS_BY_GROUP: Readonly<Record<string, readonly string[]>> = {
 export const REGISTERED_GROUP_VERSIONS: readonly GroupVersion[] = Object.entries(VERSIONS_BY_GROUP).flatMap(
   ([group, versions]) => versions.map((version) => ({ group, version })),
 );
+
+/**
+ * The group-versions a 1.34 server serves with every API and gate on (kube-apiserver v1.34.4's
+ * `kubectl api-versions` under `--runtime-config=api/all=true --feature-gates=AllAlpha=true,AllBeta=true`);
+ * the other registered ones are only known. One of these that `--runtime-config` turns on and
+ * capstan has no kind in is named at start, not left silent.
+ */
+export const SERVABLE_GROUP_VERSIONS: readonly GroupVersion[] = [
+  'admissionregistration.k8s.io/v1',
+  'admissionregistration.k8s.io/v1alpha1',
+  'admissionregistration.k8s.io/v1beta1',
+  'apiextensions.k8s.io/v1',
+  'apiregistration.k8s.io/v1',
+  'apps/v1',
+  'authentication.k8s.io/v1',
+  'authorization.k8s.io/v1',
+  'autoscaling/v1',
+  'autoscaling/v2',
+  'batch/v1',
+  'certificates.k8s.io/v1',
+  'certificates.k8s.io/v1alpha1',
+  'certificates.k8s.io/v1beta1',
+  'coordination.k8s.io/v1',
+  'coordination.k8s.io/v1alpha2',
+  'coordination.k8s.io/v1beta1',
+  'discovery.k8s.io/v1',
+  'events.k8s.io/v1',
+  'flowcontrol.apiserver.k8s.io/v1',
+  'internal.apiserver.k8s.io/v1alpha1',
+  'networking.k8s.io/v1',
+  'networking.k8s.io/v1beta1',
+  'node.k8s.io/v1',
+  'policy/v1',
+  'rbac.authorization.k8s.io/v1',
+  'resource.k8s.io/v1',
+  'resource.k8s.io/v1alpha3',
+  'resource.k8s.io/v1beta1',
+  'resource.k8s.io/v1beta2',
+  'scheduling.k8s.io/v1',
+  'storage.k8s.io/v1',
+  'storage.k8s.io/v1alpha1',
+  'storage.k8s.io/v1beta1',
+  'storagemigration.k8s.io/v1alpha1',
+  '/v1',
+].map((key) => {
+  const slash = key.indexOf('/');
+  return { group: key.slice(0, slash), version: key.slice(slash + 1) };
+});

@@ -81,6 +81,12 @@ describe('every API on: --runtime-config=api/all=true --feature-gates=AllAlpha=t
   test('discovery serves every group-version-resource the reference serves', async () => {
     expect(await discovered(server)).toEqual(recorded('reference-apis-all-on.json'));
   });
+
+  test('the start names the group-versions turned on that are not served yet', () => {
+    expect(server.output()).toContain(
+      'API versions not available yet, not served: resource.k8s.io/v1beta1, resource.k8s.io/v1beta2\n',
+    );
+  });
 });
 
 describe('every version on, gates at their defaults: --runtime-config=api/all=true', () => {
@@ -94,5 +100,21 @@ describe('every version on, gates at their defaults: --runtime-config=api/all=tr
     const served = await discovered(server);
     expect(served).toEqual(recorded('reference-apis-all-versions-default-gates.json'));
     expect(served.filter((line) => line.startsWith('storagemigration.k8s.io/'))).toEqual([]);
+  });
+});
+
+describe('one version turned on by name: --runtime-config=coordination.k8s.io/v1alpha2=true', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ flags: ['--runtime-config=coordination.k8s.io/v1alpha2=true'] });
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  test('serves it and no other beta or alpha version, and names none as missing', async () => {
+    const served = await discovered(server);
+    expect(served.filter((line) => /^\S+\/v\d+(alpha|beta)\d+ /.test(line))).toEqual([
+      'coordination.k8s.io/v1alpha2 | leasecandidates | LeaseCandidate | leasecandidate | Namespaced | create,delete,deletecollection,get,list,patch,update,watch |  |  | ',
+    ]);
+    expect(server.output()).not.toContain('API versions not available yet');
   });
 });

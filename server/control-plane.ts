@@ -28,7 +28,8 @@ import { serviceIPRangesOf, type ServerOptions } from './config/flags';
 import { moveOldKeyPrefixes } from './moved-key-prefixes';
 import { openStoreLocations, type StoreLocation } from './store-locations';
 import { featureEnabled } from './config/feature-enabled';
-import { runtimeConfigEnabled } from './config/runtime-config';
+import { REGISTERED_GROUP_VERSIONS, SERVABLE_GROUP_VERSIONS } from './config/registered-group-versions';
+import { runtimeConfigEnabled, type EnabledFunction } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { recordCompactions } from './metrics/compaction-metrics';
 import { instrumentStore, resourceByKeyPrefix, type StoredResource } from './metrics/store-metrics';
@@ -120,6 +121,12 @@ export interface ControlPlane {
   readonly authorizer: Authorizer;
   /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
   readonly unavailableAdmissionPlugins: readonly string[];
+  /**
+   * Group-versions `--runtime-config` turns on that a 1.34 server serves and capstan does not
+   * yet, for the start-up log: asked once every subsystem has added its types (authentication's
+   * reviews come after the plane).
+   */
+  unavailableGroupVersions(): string[];
   /**
    * After the server listens: bootstrap objects, then campaign for the controllers.
    * `controllers` run on the leader next to the plane's own (authentication's, for one).
@@ -273,11 +280,31 @@ async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Prom
   return false;
 }
 
+/**
+ * Servable group-versions the flags turn on for which capstan has no kind yet, as
+ * `group/version`: neither a built-in type (served, or left out by its gate) nor one the plane
+ * added itself (the reviews).
+ */
+function groupVersionsWithoutKinds(enabled: EnabledFunction, registry: MutableResourceRegistry): string[] {
+  const built = new Set(
+    [...BUILTIN_TYPES, ...registry.all()].flatMap((type) =>
+      type.versions.map(({ version }) => `${type.group}/${version}`),
+    ),
+  );
+  return SERVABLE_GROUP_VERSIONS.filter((gv) => enabled(gv, '') && !built.has(`${gv.group}/${gv.version}`)).map(
+    ({ group, version }) => `${group}/${version}`,
+  );
+}
+
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   setClusterPolicy({ allowPrivileged: options.allowPrivileged });
   const metrics = createApiserverMetrics();
-  const known = BUILTIN_TYPES.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
-  const registry = builtinRegistry(runtimeConfigEnabled({ config: options.runtimeConfig, known }));
+  const enabled = runtimeConfigEnabled({
+    config: options.runtimeConfig,
+    registered: REGISTERED_GROUP_VERSIONS,
+    priorityAndFairness: options.enablePriorityAndFairness,
+  });
+  const registry = builtinRegistry({ enabled, featureEnabled: (gate) => featureEnabled(options.featureGates, gate) });
   const storedResources = new Map<string, StoredResource>();
   // Before the stores open: a configuration refused leaves nothing to close.
   // Loaded only when configured: its modules (the configuration, the providers, KMS) are a
@@ -529,6 +556,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   return {
     store,
     unavailableAdmissionPlugins: admissionPlugins.unavailable,
+    unavailableGroupVersions: () => groupVersionsWithoutKinds(enabled, registry),
     registry,
     caches,
     metrics,

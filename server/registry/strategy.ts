@@ -27,6 +27,8 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
   nameIsPathSegment,
+  nameIsConfigMapKey,
+  nameIsGroupResource,
   type NameValidator,
 } from '../validation/names';
 import { isValidIP } from '../validation/ip';
@@ -49,6 +51,8 @@ export interface KindBehaviour {
   /** Metadata a status write keeps from the stored object, beyond generation and deletionTimestamp. */
   readonly statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
   readonly validate?: (object: KubeObject) => FieldError[];
+  /** A name rule that depends on the object, in place of the type's (ClusterTrustBundles are named after their signer). */
+  readonly nameRuleOf?: (object: KubeObject) => NameValidator;
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined) => string[];
@@ -67,6 +71,8 @@ const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
   'dns-label': nameIsDNSLabel,
   'dns1035-label': nameIsDNS1035Label,
   'path-segment': nameIsPathSegment,
+  'config-map-key': nameIsConfigMapKey,
+  'group-resource': nameIsGroupResource,
   // IPAddresses are named by the address they hold; their names are never generated.
   'ip-address': (name) => isValidIP(name),
 };
@@ -95,6 +101,8 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     validateName: NAME_VALIDATORS[facts.nameRule],
     anyQualifiedFinalizer: facts.apiextensions,
   };
+  const metaRulesOf = (object: KubeObject): ObjectMetaRules =>
+    kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object) };
   return {
     applyDefaults(object, version) {
       kind.defaults?.(object, version);
@@ -135,11 +143,11 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       }
     },
     validate(object) {
-      return [...validateObjectMeta(object.metadata, metaRules), ...(kind.validate?.(object) ?? [])];
+      return [...validateObjectMeta(object.metadata, metaRulesOf(object)), ...(kind.validate?.(object) ?? [])];
     },
     validateUpdate(object, old) {
       const kindErrors = kind.validateUpdate ? kind.validateUpdate(object, old) : (kind.validate?.(object) ?? []);
-      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRules), ...kindErrors];
+      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object)), ...kindErrors];
     },
     warnings(object, old) {
       return kind.warnings?.(object, old) ?? [];

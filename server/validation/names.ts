@@ -175,4 +175,16 @@ export const nameIsDNSSubdomain: NameValidator = (name, prefix) =>
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 export const nameIsDNS1035Label: NameValidator = (name, prefix) =>
   isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+/** StorageVersions: `<group>.<resource>`, the group a DNS subdomain and the resource a DNS-1035 label. */
+export const nameIsGroupResource: NameValidator = (name) => {
+  const dot = name.lastIndexOf('.');
+  if (dot < 0) return ['name must be in the form of <group>.<resource>'];
+  return [
+    ...isDNS1123Subdomain(name.slice(0, dot)).map((message) => `the group segment ${message}`),
+    ...isDNS1035Label(name.slice(dot + 1)).map((message) => `the resource segment ${message}`),
+  ];
+};
+
+/** LeaseCandidates: any config key; a generateName's trailing '-' is a key character already. */
+export const nameIsConfigMapKey: NameValidator = (name) => isConfigMapKey(name);
 export const nameIsPathSegment: NameValidator = (name, prefix) => isValidPathSegmentName(name, prefix);

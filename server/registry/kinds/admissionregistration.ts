@@ -1,11 +1,13 @@
 /**
- * admissionregistration.k8s.io/v1: ValidatingAdmissionPolicy and its binding, enforced by the
- * ValidatingAdmissionPolicy admission plugin, and the two webhook configurations, called by the
- * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/).
+ * admissionregistration.k8s.io: ValidatingAdmissionPolicy and its binding (v1), enforced by the
+ * ValidatingAdmissionPolicy admission plugin; the two webhook configurations (v1), called by the
+ * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/); and
+ * MutatingAdmissionPolicy and its binding (v1beta1, v1alpha1), stored and served as objects.
  */
 import type { KubeObject } from '../../../api/objects';
 import { FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
 import { validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
+import { isDNS1123Subdomain } from '../../validation/names';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
@@ -17,7 +19,8 @@ import { schemaOfDefinition } from '../../validation/admission-cel/kind-schemas'
 import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../schema/definitions';
 import {
-  validatingAdmissionPolicyBindingPrinter,
+  admissionPolicyBindingPrinter,
+  mutatingAdmissionPolicyPrinter,
   validatingAdmissionPolicyPrinter,
   webhookConfigurationPrinter,
 } from '../../table/admin-printers';
@@ -33,15 +36,125 @@ function defaultMatchResources(match: Json): void {
     for (const rule of items(match, rules)) fill(rule, 'scope', '*');
 }
 
+/** Go's sets.String.List(): the supported values of each field, sorted. */
+const FAILURE_POLICIES = ['Fail', 'Ignore'];
+const MATCH_POLICIES = ['Equivalent', 'Exact'];
+const MUTATING_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'UPDATE'];
+const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
+const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
+
+function present(value: unknown): value is Json {
+  return value !== undefined && value !== null;
+}
+
+/** The reference's validateMatchResources, without its per-rule checks. */
+function validateMatchResources(match: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!present(match.matchPolicy)) errors.push(required(path.child('matchPolicy')));
+  else if (!MATCH_POLICIES.includes(match.matchPolicy as unknown as string))
+    errors.push(notSupported(path.child('matchPolicy'), match.matchPolicy, MATCH_POLICIES));
+  for (const selector of ['namespaceSelector', 'objectSelector']) {
+    if (!present(match[selector])) errors.push(required(path.child(selector)));
+    else errors.push(...validateLabelSelector(match[selector] as LabelSelectorShape, path.child(selector)));
+  }
+  return errors;
+}
+
+/** Deletes cannot be mutated (connects pass, as in the reference). */
+function validateMutatingOperations(match: Json, path: FieldPath): FieldError[] {
+  return items(match, 'resourceRules').flatMap((rule) =>
+    ((rule.operations ?? []) as string[])
+      .filter((operation) => !MUTATING_OPERATIONS.includes(operation))
+      .map((operation) => notSupported(path.child('resourceRules', 'operations'), operation, MUTATING_OPERATIONS)),
+  );
+}
+
+function validateMutation(mutation: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const patchType = mutation.patchType;
+  const given = (field: string) => present(mutation[field]);
+  // The expressions themselves are not compiled here: capstan's CEL cannot build objects yet.
+  const expressionOf = (field: string) => {
+    const expression = (mutation[field] as Json).expression;
+    return typeof expression === 'string' && expression.trim() !== ''
+      ? []
+      : [required(path.child(field, 'expression'))];
+  };
+  if (!patchType) errors.push(required(path.child('patchType')));
+  else if (patchType === 'JSONPatch' || patchType === 'ApplyConfiguration') {
+    const [own, other] =
+      patchType === 'JSONPatch' ? ['jsonPatch', 'applyConfiguration'] : ['applyConfiguration', 'jsonPatch'];
+    if (!given(own)) errors.push(required(path.child(own), `must be specified when patchType is ${patchType}`));
+    else errors.push(...expressionOf(own));
+    if (given(other))
+      errors.push(invalid(path.child(other), `{${other}}`, `must not be specified when patchType is ${patchType}`));
+  } else errors.push(notSupported(path.child('patchType'), patchType, PATCH_TYPES));
+  return errors;
+}
+
+/** The reference's rules for a MutatingAdmissionPolicy, in its order, but for compiling CEL. */
+function validateMutatingPolicy(policy: KubeObject): FieldError[] {
+  const spec = (policy.spec ?? {}) as Json;
+  const path = FieldPath.root('spec');
+  const errors: FieldError[] = [];
+  if (!present(spec.failurePolicy)) errors.push(required(path.child('failurePolicy')));
+  else if (!FAILURE_POLICIES.includes(spec.failurePolicy as unknown as string))
+    errors.push(notSupported(path.child('failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
+  if (present(spec.paramKind)) errors.push(...validateParamKindFields(spec.paramKind, path.child('paramKind')));
+  if (!present(spec.matchConstraints)) errors.push(required(path.child('matchConstraints')));
+  else {
+    const match = spec.matchConstraints;
+    errors.push(...validateMatchResources(match, path.child('matchConstraints')));
+    if (items(match, 'resourceRules').length === 0)
+      errors.push(required(path.child('matchConstraints', 'resourceRules')));
+    errors.push(...validateMutatingOperations(match, path.child('matchConstraints')));
+  }
+  const mutations = items(spec, 'mutations');
+  if (mutations.length === 0)
+    errors.push(required(path.child('mutations'), 'mutations must contain at least one item'));
+  mutations.forEach((mutation, i) => errors.push(...validateMutation(mutation, path.child('mutations').index(i))));
+  if (!spec.reinvocationPolicy) errors.push(required(path.child('reinvocationPolicy')));
+  else if (!REINVOCATION_POLICIES.includes(spec.reinvocationPolicy as string))
+    errors.push(notSupported(path.child('reinvocationPolicy'), spec.reinvocationPolicy, REINVOCATION_POLICIES));
+  return errors;
+}
+
+function validateMutatingBinding(binding: KubeObject): FieldError[] {
+  const spec = (binding.spec ?? {}) as Json;
+  const path = FieldPath.root('spec');
+  const errors: FieldError[] = [];
+  if (!spec.policyName) errors.push(required(path.child('policyName')));
+  else
+    for (const message of isDNS1123Subdomain(spec.policyName as string))
+      errors.push(invalid(path.child('policyName'), spec.policyName, message));
+  if (present(spec.paramRef)) errors.push(...validateParamRef(spec.paramRef, path.child('paramRef')));
+  if (present(spec.matchResources)) {
+    errors.push(...validateMatchResources(spec.matchResources, path.child('matchResources')));
+    errors.push(...validateMutatingOperations(spec.matchResources, path.child('matchResources')));
+  }
+  return errors;
+}
+
+/** A policy binding of either kind: its matchResources, when it has them. */
+function defaultBinding(binding: KubeObject): void {
+  const spec = child(binding as Json, 'spec');
+  if (spec.matchResources !== undefined && spec.matchResources !== null)
+    defaultMatchResources(spec.matchResources as Json);
+}
+
+/** A policy's paramKind names its params' apiVersion and kind (their shapes go unchecked here). */
+function validateParamKindFields(paramKind: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!paramKind.apiVersion) errors.push(required(path.child('apiVersion')));
+  if (!paramKind.kind) errors.push(required(path.child('kind')));
+  return errors;
+}
+
 function validatePolicy(policy: KubeObject): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const errors: FieldError[] = [];
-  if (spec.paramKind !== undefined && spec.paramKind !== null) {
-    const paramKind = spec.paramKind as Json;
-    const path = FieldPath.root('spec', 'paramKind');
-    if (!paramKind.apiVersion) errors.push(required(path.child('apiVersion')));
-    if (!paramKind.kind) errors.push(required(path.child('kind')));
-  }
+  if (spec.paramKind !== undefined && spec.paramKind !== null)
+    errors.push(...validateParamKindFields(spec.paramKind as Json, FieldPath.root('spec', 'paramKind')));
   if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
     errors.push(
       required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'),
@@ -154,17 +267,13 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingadmissionpolicybindings',
-    printer: validatingAdmissionPolicyBindingPrinter,
+    printer: admissionPolicyBindingPrinter,
     kind: 'ValidatingAdmissionPolicyBinding',
     namespaced: false,
     categories: ['api-extensions'],
     behaviour: {
       tracksGeneration: true,
-      defaults: (binding) => {
-        const spec = child(binding as Json, 'spec');
-        if (spec.matchResources !== undefined && spec.matchResources !== null)
-          defaultMatchResources(spec.matchResources as Json);
-      },
+      defaults: defaultBinding,
       validate: validateBinding,
     },
   }),
@@ -185,5 +294,43 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     namespaced: false,
     categories: ['api-extensions'],
     behaviour: { tracksGeneration: true, defaults: defaultWebhooks(false), validate: validateWebhooks },
+  }),
+  // Stored as v1alpha1 (the reference's storage override, so a server a release older reads them);
+  // the versions are field-identical. Validated as the reference does but for compiling their
+  // expressions, which needs CEL object construction.
+  defineKind({
+    group: GROUP,
+    resource: 'mutatingadmissionpolicies',
+    printer: mutatingAdmissionPolicyPrinter,
+    kind: 'MutatingAdmissionPolicy',
+    namespaced: false,
+    categories: ['api-extensions'],
+    versions: ['v1beta1', 'v1alpha1'],
+    storageVersion: 'v1alpha1',
+    behaviour: {
+      tracksGeneration: true,
+      defaults: (policy) => {
+        const spec = child(policy as Json, 'spec');
+        fill(spec, 'failurePolicy', 'Fail');
+        if (spec.matchConstraints !== undefined && spec.matchConstraints !== null)
+          defaultMatchResources(spec.matchConstraints as Json);
+      },
+      validate: validateMutatingPolicy,
+    },
+  }),
+  defineKind({
+    group: GROUP,
+    resource: 'mutatingadmissionpolicybindings',
+    printer: admissionPolicyBindingPrinter,
+    kind: 'MutatingAdmissionPolicyBinding',
+    namespaced: false,
+    categories: ['api-extensions'],
+    versions: ['v1beta1', 'v1alpha1'],
+    storageVersion: 'v1alpha1',
+    behaviour: {
+      tracksGeneration: true,
+      defaults: defaultBinding,
+      validate: validateMutatingBinding,
+    },
   }),
 ];

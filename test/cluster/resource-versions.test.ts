@@ -1,0 +1,387 @@
+/**
+ * The reference kube-apiserver 1.34 with resource.k8s.io v1beta1 and v1beta2 switched on (and
+ * the DRA feature gates whose fields the conversions carry): objects written through one version
+ * are read through all three, and capstan's conversions must turn each view into each other.
+ * With RECORD_RESOURCE_VERSIONS=1 the views are written to the fixture the unit test
+ * (test/server/registry/resource-versions.test.ts) checks without a reference.
+ */
+import { writeFileSync } from 'node:fs';
+import type { KubeObject } from '../../api/objects';
+import { startEtcd, type EtcdServer } from '../helpers/etcd';
+import {
+  buildReferenceApiserver,
+  startReferenceApiserver,
+  type ReferenceApiserver,
+} from '../helpers/reference-apiserver';
+import {
+  conversionsOf,
+  FIXTURE_FILE,
+  RESOURCE_VERSIONS,
+  type RecordedViews,
+  type ResourceVersion,
+} from '../server/registry/resource-version-views';
+
+jest.setTimeout(240_000);
+const BUILD_TIMEOUT_MS = 40 * 60_000;
+beforeAll(() => buildReferenceApiserver(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
+
+const REFERENCE_DRA_FLAGS = [
+  '--runtime-config=resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true',
+  '--feature-gates=DRAConsumableCapacity=true,DRADeviceBindingConditions=true,DRADeviceTaints=true,DRAExtendedResource=true,DRAPartitionableDevices=true',
+  '--disable-admission-plugins=ServiceAccount',
+  '--service-cluster-ip-range=10.96.0.0/12',
+];
+
+const NAMESPACE = 'dra';
+type Json = Record<string, unknown>;
+
+interface Case {
+  readonly name: string;
+  /** Plural resource, and whether it lives in NAMESPACE. */
+  readonly resource: string;
+  readonly namespaced: boolean;
+  readonly version: ResourceVersion;
+  readonly object: Json;
+  /** A status then written through another version (a claim's allocation, as the scheduler writes it). */
+  readonly status?: { readonly version: ResourceVersion; readonly status: Json };
+}
+
+const CLASS = 'gpu.example.com';
+const cel = (expression: string) => ({ cel: { expression } });
+
+const CASES: Case[] = [
+  {
+    name: 'device class written through v1beta1',
+    resource: 'deviceclasses',
+    namespaced: false,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: CLASS },
+      spec: {
+        selectors: [cel(`device.driver == "${CLASS}"`)],
+        config: [{ opaque: { driver: CLASS, parameters: { sharing: 'timeSliced' } } }],
+        extendedResourceName: 'example.com/gpu',
+      },
+    },
+  },
+  {
+    name: 'node-local slice written through v1beta1, devices with every property and none',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'node-a-gpus' },
+      spec: {
+        driver: CLASS,
+        pool: { name: 'node-a', generation: 1, resourceSliceCount: 1 },
+        nodeName: 'node-a',
+        devices: [
+          {
+            name: 'gpu-0',
+            basic: {
+              attributes: {
+                model: { string: 'A100' },
+                'example.com/index': { int: 0 },
+                healthy: { bool: true },
+                driverVersion: { version: '1.2.3' },
+              },
+              capacity: { memory: { value: '40Gi' }, cores: { value: '1500m' } },
+              taints: [{ key: 'maintenance', value: 'soon', effect: 'NoSchedule' }],
+              bindsToNode: true,
+              bindingConditions: ['ready'],
+              bindingFailureConditions: ['failed'],
+              allowMultipleAllocations: false,
+            },
+          },
+          { name: 'gpu-1', basic: {} },
+          { name: 'gpu-2' },
+        ],
+      },
+    },
+  },
+  {
+    name: 'cluster-wide slice written through v1, with shared counters and consumable capacity',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1',
+    object: {
+      metadata: { name: 'network' },
+      spec: {
+        driver: 'net.example.com',
+        pool: { name: 'fabric', generation: 2, resourceSliceCount: 1 },
+        allNodes: true,
+        sharedCounters: [{ name: 'port-counters', counters: { bandwidth: { value: '100Gi' } } }],
+        devices: [
+          {
+            name: 'port-0',
+            attributes: { speed: { int: 100 } },
+            capacity: {
+              bandwidth: {
+                value: '100Gi',
+                requestPolicy: { default: '1Gi', validRange: { min: '1Gi', step: '1Gi' } },
+              },
+            },
+            consumesCounters: [{ counterSet: 'port-counters', counters: { bandwidth: { value: '100Gi' } } }],
+            allowMultipleAllocations: true,
+          },
+        ],
+      },
+    },
+  },
+  {
+    name: 'slice written through v1, with its node chosen per device',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1',
+    object: {
+      metadata: { name: 'per-device' },
+      spec: {
+        driver: 'fpga.example.com',
+        pool: { name: 'rack-1', generation: 1, resourceSliceCount: 1 },
+        perDeviceNodeSelection: true,
+        devices: [
+          { name: 'fpga-0', nodeName: 'node-b' },
+          {
+            name: 'fpga-1',
+            nodeSelector: {
+              nodeSelectorTerms: [{ matchExpressions: [{ key: 'rack', operator: 'In', values: ['1'] }] }],
+            },
+          },
+          { name: 'fpga-2', allNodes: true },
+        ],
+      },
+    },
+  },
+  {
+    name: 'slice written through v1beta2 with a node selector',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1beta2',
+    object: {
+      metadata: { name: 'rack-2' },
+      spec: {
+        driver: 'fpga.example.com',
+        pool: { name: 'rack-2', generation: 1, resourceSliceCount: 1 },
+        nodeSelector: {
+          nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n'] }] }],
+        },
+        devices: [{ name: 'fpga-0', attributes: { slot: { int: 3 } } }],
+      },
+    },
+  },
+  {
+    name: 'claim written through v1beta1 (flat, alternatives and defaults), allocated through v1beta2',
+    resource: 'resourceclaims',
+    namespaced: true,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'training' },
+      spec: {
+        devices: {
+          requests: [
+            {
+              name: 'gpu',
+              deviceClassName: CLASS,
+              selectors: [cel('device.attributes["gpu.example.com"].model == "A100"')],
+              allocationMode: 'ExactCount',
+              count: 2,
+              adminAccess: false,
+              tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoSchedule' }],
+              capacity: { requests: { memory: '1Gi' } },
+            },
+            {
+              name: 'any',
+              firstAvailable: [
+                { name: 'big', deviceClassName: CLASS, count: 1 },
+                { name: 'all', deviceClassName: CLASS, allocationMode: 'All' },
+              ],
+            },
+            { name: 'minimal', deviceClassName: CLASS },
+          ],
+          constraints: [{ requests: ['gpu'], matchAttribute: 'gpu.example.com/model' }],
+          config: [{ requests: ['gpu'], opaque: { driver: CLASS, parameters: { a: 1 } } }],
+        },
+      },
+    },
+    status: {
+      version: 'v1beta2',
+      status: {
+        allocation: {
+          devices: {
+            results: [
+              {
+                request: 'gpu',
+                driver: CLASS,
+                pool: 'node-a',
+                device: 'gpu-0',
+                adminAccess: false,
+                tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoSchedule' }],
+                bindingConditions: ['ready'],
+                bindingFailureConditions: ['failed'],
+                consumedCapacity: { memory: '1Gi' },
+              },
+              { request: 'any/big', driver: CLASS, pool: 'node-a', device: 'gpu-1' },
+              { request: 'minimal', driver: CLASS, pool: 'node-a', device: 'gpu-2' },
+            ],
+            config: [{ source: 'FromClaim', requests: ['gpu'], opaque: { driver: CLASS, parameters: { a: 1 } } }],
+          },
+          nodeSelector: {
+            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-a'] }] }],
+          },
+        },
+        reservedFor: [{ resource: 'pods', name: 'trainer', uid: '5a9b6c1e-0000-4000-8000-000000000001' }],
+        devices: [
+          {
+            driver: CLASS,
+            pool: 'node-a',
+            device: 'gpu-0',
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'Up',
+                message: '',
+                lastTransitionTime: '2025-01-01T00:00:00Z',
+              },
+            ],
+            data: { temperature: 40 },
+            networkData: { interfaceName: 'eth1', ips: ['10.9.8.7/24'], hardwareAddress: 'ea:9f:cb:40:b1:7b' },
+          },
+        ],
+      },
+    },
+  },
+  {
+    name: 'claim written through v1 with exactly, alternatives and admin access',
+    resource: 'resourceclaims',
+    namespaced: true,
+    version: 'v1',
+    object: {
+      metadata: { name: 'admin' },
+      spec: {
+        devices: {
+          requests: [
+            {
+              name: 'all-gpus',
+              exactly: { deviceClassName: CLASS, allocationMode: 'All', adminAccess: true },
+            },
+            {
+              name: 'one',
+              firstAvailable: [
+                {
+                  name: 'tolerant',
+                  deviceClassName: CLASS,
+                  tolerations: [{ key: 'maintenance', operator: 'Equal', value: 'soon', effect: 'NoExecute' }],
+                  capacity: { requests: { memory: '2Gi' } },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+  },
+  {
+    name: 'claim template written through v1beta2',
+    resource: 'resourceclaimtemplates',
+    namespaced: true,
+    version: 'v1beta2',
+    object: {
+      metadata: { name: 'gpu-template' },
+      spec: {
+        metadata: { labels: { app: 'training' } },
+        spec: {
+          devices: {
+            requests: [
+              {
+                name: 'gpu',
+                exactly: {
+                  deviceClassName: CLASS,
+                  selectors: [cel('device.capacity["gpu.example.com"].memory.compareTo(quantity("10Gi")) >= 0')],
+                },
+              },
+              { name: 'fallback', firstAvailable: [{ name: 'any', deviceClassName: CLASS }] },
+            ],
+          },
+        },
+      },
+    },
+  },
+  {
+    name: 'claim template written through v1beta1, with an empty toleration list',
+    resource: 'resourceclaimtemplates',
+    namespaced: true,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'flat-template' },
+      spec: { spec: { devices: { requests: [{ name: 'gpu', deviceClassName: CLASS, tolerations: [] }] } } },
+    },
+  },
+];
+
+let etcd: EtcdServer;
+let reference: ReferenceApiserver;
+
+beforeAll(async () => {
+  etcd = await startEtcd();
+  reference = await startReferenceApiserver({ etcdServers: etcd.endpoints, flags: REFERENCE_DRA_FLAGS });
+  const namespace = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    // Admin access to devices is only granted in namespaces that say so.
+    metadata: { name: NAMESPACE, labels: { 'resource.kubernetes.io/admin-access': 'true' } },
+  };
+  await send('POST', '/api/v1/namespaces', namespace, 201);
+});
+
+afterAll(async () => {
+  await reference?.stop();
+  await etcd?.stop();
+});
+
+async function send(method: string, path: string, body: unknown, status: number): Promise<KubeObject> {
+  const answer = await reference.request(method, path, {
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  if (answer.status !== status) throw new Error(`${method} ${path}: ${answer.status} ${answer.body}`);
+  return answer.json<KubeObject>();
+}
+
+function collectionPath(c: Case, version: ResourceVersion): string {
+  const namespace = c.namespaced ? `/namespaces/${NAMESPACE}` : '';
+  return `/apis/resource.k8s.io/${version}${namespace}/${c.resource}`;
+}
+
+async function record(c: Case): Promise<RecordedViews> {
+  const kind = (c.object.kind as string | undefined) ?? KINDS[c.resource];
+  const sent = { apiVersion: `resource.k8s.io/${c.version}`, kind, ...c.object };
+  const created = await send('POST', collectionPath(c, c.version), sent, 201);
+  const name = created.metadata.name ?? '';
+  if (c.status !== undefined) {
+    const path = `${collectionPath(c, c.status.version)}/${name}`;
+    const current = await send('GET', path, undefined, 200);
+    await send('PUT', `${path}/status`, { ...current, status: c.status.status }, 200);
+  }
+  const views = {} as Record<ResourceVersion, KubeObject>;
+  for (const version of RESOURCE_VERSIONS)
+    views[version] = await send('GET', `${collectionPath(c, version)}/${name}`, undefined, 200);
+  return { name: c.name, views };
+}
+
+const KINDS: Record<string, string> = {
+  deviceclasses: 'DeviceClass',
+  resourceslices: 'ResourceSlice',
+  resourceclaims: 'ResourceClaim',
+  resourceclaimtemplates: 'ResourceClaimTemplate',
+};
+
+test('every view the reference serves is capstan’s conversion of every other', async () => {
+  const recorded: RecordedViews[] = [];
+  for (const c of CASES) recorded.push(await record(c));
+  if (process.env.RECORD_RESOURCE_VERSIONS === '1')
+    writeFileSync(FIXTURE_FILE, JSON.stringify(recorded, null, 1) + '\n');
+  for (const views of recorded)
+    for (const { from, to, actual, expected } of conversionsOf(views))
+      expect({ case: views.name, from, to, object: actual }).toEqual({ case: views.name, from, to, object: expected });
+});

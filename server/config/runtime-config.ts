@@ -3,7 +3,8 @@
  * reference decides it. Keys are `api/all`, `api/ga`, `api/beta`, `api/alpha`, `<group>/<version>`
  * (`v1` or `api/v1` for the core group) and `<group>/<version>/<resource>`; values are Go
  * booleans. The most specific key wins: resource over group-version over stability class over
- * `api/all`. Without any key GA and beta versions are served and alpha ones are not.
+ * `api/all`. Without any key only GA versions are served: 1.34 switches every beta version it
+ * has off by default (controlplane's betaAPIGroupVersionsDisabledByDefault), like its alphas.
  *
  *   const enabled = runtimeConfigEnabled({ config: options.runtimeConfig, known });
  *   const registry = builtinRegistry({ enabled });
@@ -57,7 +58,7 @@ export function runtimeConfigEnabled(options: RuntimeConfigOptions): EnabledFunc
       settings.get(gv) ??
       settings.get(`api/${stability}`) ??
       settings.get('api/all') ??
-      stability !== 'alpha'
+      stability === 'ga'
     );
   };
 }

@@ -1,7 +1,12 @@
 /**
- * resource.k8s.io/v1 resources (dynamic resource allocation), as a 1.34 server serves them by
- * default: stored, defaulted and served, so that the reference's scheduler and controller
- * manager find them. Allocation itself is the scheduler's work, not the API server's.
+ * resource.k8s.io resources (dynamic resource allocation), as a 1.34 server serves them:
+ * stored, defaulted and served, so that the reference's scheduler and controller manager find
+ * them. Allocation itself is the scheduler's work, not the API server's.
+ *
+ * v1 is served by default and kept in memory; v1beta2 and v1beta1 are beta versions, off
+ * unless `--runtime-config` switches them on (resource.k8s.io/v1beta2=true, api/beta=true ...).
+ * Every version is converted through v1 (conversion/resource-versions.ts); defaults and
+ * validation run on v1 only, as the reference's run on its internal version of v1's shape.
  */
 import {
   validateDeviceClass,
@@ -15,6 +20,12 @@ import {
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
+import {
+  convertDeviceClass,
+  convertResourceClaim,
+  convertResourceClaimTemplate,
+  convertResourceSlice,
+} from '../conversion/resource-versions';
 import { nameAndAgePrinter, resourceClaimPrinter, resourceSlicePrinter } from '../../table/device-printers';
 
 /** A request for one kind of device (exactly, or one of the alternatives) defaults to one device. */
@@ -23,14 +34,24 @@ function defaultDeviceCount(request: Json): void {
   if (request.allocationMode === 'ExactCount') fill(request, 'count', 1);
 }
 
-function defaultClaimSpec(spec: Json | undefined): void {
+/**
+ * A v1beta1 request is its own exact request, defaulted only when it names a class (one made of
+ * alternatives names none); later versions default the request in `exactly`.
+ */
+function defaultClaimSpec(spec: Json | undefined, version: string): void {
   const devices = spec?.devices as Json | undefined;
   for (const request of items(devices, 'requests')) {
-    const exactly = request.exactly as Json | undefined;
-    if (exactly !== undefined && exactly !== null) defaultDeviceCount(exactly);
+    const exactly = version === 'v1beta1' ? (request.deviceClassName ? request : undefined) : request.exactly;
+    if (exactly !== undefined && exactly !== null) defaultDeviceCount(exactly as Json);
     for (const alternative of items(request, 'firstAvailable')) defaultDeviceCount(alternative);
   }
 }
+
+/**
+ * Preferred first; the beta versions (`v1beta2`, `v1beta1`) are the ones `--runtime-config`
+ * must switch on.
+ */
+const RESOURCE_VERSIONS = ['v1', 'v1beta2', 'v1beta1'];
 
 export const resourceKinds: readonly ResourceType[] = [
   defineKind({
@@ -38,6 +59,8 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'deviceclasses',
     printer: nameAndAgePrinter,
     kind: 'DeviceClass',
+    versions: RESOURCE_VERSIONS,
+    convert: convertDeviceClass,
     namespaced: false,
     behaviour: { tracksGeneration: true, validate: validateDeviceClass },
   }),
@@ -46,11 +69,13 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'resourceclaims',
     printer: resourceClaimPrinter,
     kind: 'ResourceClaim',
+    versions: RESOURCE_VERSIONS,
+    convert: convertResourceClaim,
     namespaced: true,
     subresources: { status: true },
     behaviour: {
       initialStatus: () => ({}),
-      defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined),
+      defaults: (claim, version) => defaultClaimSpec((claim as Json).spec as Json | undefined, version),
       validate: validateResourceClaim,
       validateUpdate: validateResourceClaimUpdate,
     },
@@ -60,12 +85,14 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'resourceclaimtemplates',
     printer: nameAndAgePrinter,
     kind: 'ResourceClaimTemplate',
+    versions: RESOURCE_VERSIONS,
+    convert: convertResourceClaimTemplate,
     namespaced: true,
     behaviour: {
-      defaults: (template) => {
+      defaults: (template, version) => {
         const spec = child(template as Json, 'spec');
         fill(spec, 'metadata', {});
-        defaultClaimSpec(spec.spec as Json | undefined);
+        defaultClaimSpec(spec.spec as Json | undefined, version);
       },
       validate: validateResourceClaimTemplate,
       validateUpdate: validateResourceClaimTemplateUpdate,
@@ -76,6 +103,8 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'resourceslices',
     printer: resourceSlicePrinter,
     kind: 'ResourceSlice',
+    versions: RESOURCE_VERSIONS,
+    convert: convertResourceSlice,
     namespaced: false,
     // Kubelets and the scheduler list the slices of one node or driver.
     selectableFields: selectable('spec.nodeName', 'spec.driver'),

@@ -38,11 +38,14 @@ function served(config: Record<string, string>): (group: string, version: string
 }
 
 describe('--runtime-config', () => {
-  it('serves GA and beta versions and not alpha ones by default', () => {
+  it('serves GA versions by default and neither beta nor alpha ones, as 1.34 does', () => {
     const isServed = served({});
     expect(isServed('apps', 'v1', 'deployments')).toBe(true);
     expect(isServed('', 'v1', 'pods')).toBe(true);
-    expect(isServed('example.capstan.io', 'v1beta1', 'widgets')).toBe(true);
+    expect(isServed('example.capstan.io', 'v1beta1', 'widgets')).toBe(false);
+    expect(isServed('resource.k8s.io', 'v1beta2', 'resourceclaims')).toBe(false);
+    expect(served({ 'api/beta': 'true' })('example.capstan.io', 'v1beta1', 'widgets')).toBe(true);
+    expect(served({ 'resource.k8s.io/v1beta2': 'true' })('resource.k8s.io', 'v1beta2', 'resourceclaims')).toBe(true);
     expect(isServed('example.capstan.io', 'v1alpha1', 'widgets')).toBe(false);
   });
 

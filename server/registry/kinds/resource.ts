@@ -19,6 +19,7 @@ import {
 } from '../../validation/resource';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
+import { metaTime } from '../../../api/objects';
 import { defineKind, selectable } from './define';
 import {
   convertDeviceClass,
@@ -44,6 +45,17 @@ function defaultClaimSpec(spec: Json | undefined, version: string): void {
     const exactly = version === 'v1beta1' ? (request.deviceClassName ? request : undefined) : request.exactly;
     if (exactly !== undefined && exactly !== null) defaultDeviceCount(exactly as Json);
     for (const alternative of items(request, 'firstAvailable')) defaultDeviceCount(alternative);
+  }
+}
+
+/**
+ * A device taint records when it was added, to the second, as the reference's defaulting stamps
+ * it with its clock; v1beta1 keeps a device's taints under `basic`.
+ */
+function defaultDeviceTaints(spec: Json | undefined, version: string): void {
+  for (const device of items(spec, 'devices')) {
+    const properties = version === 'v1beta1' ? (device.basic as Json | undefined) : device;
+    for (const taint of items(properties, 'taints')) fill(taint, 'timeAdded', metaTime(new Date()));
   }
 }
 
@@ -108,6 +120,11 @@ export const resourceKinds: readonly ResourceType[] = [
     namespaced: false,
     // Kubelets and the scheduler list the slices of one node or driver.
     selectableFields: selectable('spec.nodeName', 'spec.driver'),
-    behaviour: { tracksGeneration: true, validate: validateResourceSlice, validateUpdate: validateResourceSliceUpdate },
+    behaviour: {
+      tracksGeneration: true,
+      defaults: (slice, version) => defaultDeviceTaints((slice as Json).spec as Json | undefined, version),
+      validate: validateResourceSlice,
+      validateUpdate: validateResourceSliceUpdate,
+    },
   }),
 ];

@@ -8,6 +8,9 @@
  * state, and the kubelet's field selector finds the slice at each version. Without the flag only
  * v1 is served, as a default 1.34 server does.
  */
+import { request as httpsRequest } from 'node:https';
+import { decodeObject, encodeEnvelope } from '../../server/codec/protobuf-envelope';
+import type { JsonObject } from '../../server/codec/protobuf';
 import { startInProcessServer, type InProcessServer } from '../helpers/in-process-server';
 import type { KubectlResult } from '../helpers/server';
 
@@ -286,6 +289,65 @@ test('server-side apply through v1beta1 owns the flat fields it sent, and a seco
   const v1 = await getAt('v1', 'resourceslices', 'applied');
   expect(v1.spec.devices).toEqual([{ name: 'gpu-0', attributes: { model: { string: 'H100' } } }]);
   expect(v1.metadata.generation).toBe(2);
+});
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+/** A request whose answer is kept as bytes (the helpers' answers are text). */
+function binaryCall(method: string, path: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+  const { ca, cert, key } = server.credentials;
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { accept: PROTOBUF };
+    if (body !== undefined) Object.assign(headers, { 'content-type': PROTOBUF, 'content-length': String(body.length) });
+    const req = httpsRequest(new URL(path, server.url), { method, ca, cert, key, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('protobuf through v1beta1, as a client-go DRA driver of 1.32 speaks it', async () => {
+  const slice = {
+    apiVersion: 'resource.k8s.io/v1beta1',
+    kind: 'ResourceSlice',
+    metadata: { name: 'protobuf-slice' },
+    spec: {
+      driver: DRIVER,
+      nodeName: 'node-2',
+      pool: { name: 'node-2', generation: 1, resourceSliceCount: 1 },
+      devices: [{ name: 'gpu-0', basic: { attributes: { model: { string: 'A100' } } } }],
+    },
+  };
+  const created = await binaryCall('POST', '/apis/resource.k8s.io/v1beta1/resourceslices', encodeEnvelope(slice));
+  expect(created.status).toBe(201);
+  expect((decodeObject(created.body) as JsonObject).spec).toEqual(slice.spec);
+  const read = await binaryCall('GET', '/apis/resource.k8s.io/v1beta1/resourceslices/protobuf-slice');
+  const json = await server.request('GET', '/apis/resource.k8s.io/v1beta1/resourceslices/protobuf-slice');
+  expect(decodeObject(read.body)).toEqual(json.json());
+  expect((await getAt('v1', 'resourceslices', 'protobuf-slice')).spec.devices).toEqual([
+    { name: 'gpu-0', attributes: { model: { string: 'A100' } } },
+  ]);
+});
+
+test('a watch through v1beta1 sends its events in v1beta1’s shape', async () => {
+  const answer = await server.request(
+    'GET',
+    `/apis/resource.k8s.io/v1beta1/resourceslices?watch=1&timeoutSeconds=1&fieldSelector=spec.nodeName%3D${NODE}`,
+  );
+  const events = answer.body
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; object: Json });
+  expect(events.length).toBeGreaterThanOrEqual(2);
+  for (const { type, object } of events) {
+    expect(type).toBe('ADDED');
+    expect(object.apiVersion).toBe('resource.k8s.io/v1beta1');
+    expect(object.spec.devices.every((device: Json) => device.basic !== undefined)).toBe(true);
+  }
 });
 
 test('without --runtime-config only v1 is served, as a default 1.34 server', async () => {

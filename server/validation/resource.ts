@@ -1,7 +1,16 @@
 /** Rules of the resource.k8s.io kinds, after the reference's, with its texts. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../registry/types';
-import { FieldPath, forbidden, immutable, invalid, notSupported, required } from '../status/field-errors';
+import {
+  duplicate,
+  FieldPath,
+  forbidden,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+} from '../status/field-errors';
 import { isDNS1123Label, isDNS1123Subdomain } from './names';
 import { validateAnnotations, validateLabels } from './object-meta';
 
@@ -12,12 +21,191 @@ function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
   return [...errors, ...isDNS1123Subdomain(value).map((message) => invalid(path, value, message))];
 }
 
-/** A ResourceSlice names its driver. */
-export function validateResourceSlice(object: KubeObject): FieldError[] {
-  return validateDriverName(
-    ((object.spec ?? {}) as { driver?: unknown }).driver,
-    FieldPath.root('spec').child('driver'),
+interface ResourceSliceSpec {
+  driver?: unknown;
+  pool?: { name?: string; generation?: number; resourceSliceCount?: number };
+  nodeName?: string | null;
+  nodeSelector?: unknown;
+  allNodes?: boolean | null;
+  perDeviceNodeSelection?: boolean | null;
+  devices?: Device[];
+}
+
+interface Device {
+  name?: string;
+  attributes?: Record<string, DeviceAttribute>;
+  nodeName?: string | null;
+  nodeSelector?: unknown;
+  allNodes?: boolean | null;
+}
+
+interface DeviceAttribute {
+  int?: number | null;
+  bool?: boolean | null;
+  string?: string | null;
+  version?: string | null;
+}
+
+/** As long as a node name may be: a pool is often named after its node. */
+const POOL_NAME_MAX_LENGTH = 253;
+const NODE_SELECTION_RULE =
+  'exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required';
+const DEVICE_NODE_SELECTION_RULE =
+  'exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec';
+
+function subdomainErrors(value: string, path: FieldPath): FieldError[] {
+  return isDNS1123Subdomain(value).map((message) => invalid(path, value, message));
+}
+
+/** A pool's name may have several subdomains separated by `/`; it counts its slices and generations. */
+function validatePool(pool: ResourceSliceSpec['pool'], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = pool?.name ?? '';
+  if (name === '') errors.push(required(path.child('name')));
+  else {
+    if (name.length > POOL_NAME_MAX_LENGTH) errors.push(tooLong(path.child('name'), POOL_NAME_MAX_LENGTH));
+    for (const part of name.split('/')) errors.push(...subdomainErrors(part, path.child('name')));
+  }
+  const count = pool?.resourceSliceCount ?? 0;
+  if (count <= 0) errors.push(invalid(path.child('resourceSliceCount'), count, 'must be greater than zero'));
+  const generation = pool?.generation ?? 0;
+  if (generation < 0)
+    errors.push(invalid(path.child('generation'), generation, 'must be greater than or equal to zero'));
+  return errors;
+}
+
+/**
+ * The ways of naming where devices are reachable (a node, a node selector, every node, or each
+ * device its own): the names of those set, in the reference's order and quoting, with the
+ * errors of a value set to "" or false, which is neither unset nor set.
+ */
+function nodeSelection(
+  choice: { nodeName?: string | null; nodeSelector?: unknown; allNodes?: boolean | null },
+  path: FieldPath,
+  rules: { readonly emptyNodeName: string; readonly selector?: (selector: unknown) => FieldError[] },
+): { set: string[]; errors: FieldError[] } {
+  const set: string[] = [];
+  const errors: FieldError[] = [];
+  if (choice.nodeName !== undefined && choice.nodeName !== null) {
+    if (choice.nodeName !== '') {
+      set.push('`nodeName`');
+      errors.push(...subdomainErrors(choice.nodeName, path.child('nodeName')));
+    } else errors.push(invalid(path.child('nodeName'), '', rules.emptyNodeName));
+  }
+  if (choice.nodeSelector !== undefined && choice.nodeSelector !== null) {
+    set.push('`nodeSelector`');
+    errors.push(...(rules.selector?.(choice.nodeSelector) ?? []));
+  }
+  if (choice.allNodes !== undefined && choice.allNodes !== null) {
+    if (choice.allNodes) set.push('`allNodes`');
+    else errors.push(invalid(path.child('allNodes'), false, 'must be either unset or set to true'));
+  }
+  return { set, errors };
+}
+
+function exactlyOne(set: readonly string[], path: FieldPath, rules: { none: string; several: string }): FieldError[] {
+  if (set.length === 0) return [required(path, rules.none)];
+  if (set.length > 1) return [invalid(path, `{${set.join(', ')}}`, rules.several)];
+  return [];
+}
+
+interface NodeSelectorRequirement {
+  key?: string;
+  operator?: string;
+  values?: string[] | null;
+}
+
+/** Node selector terms as the reference prints an invalid value: its internal Go structs as JSON. */
+function goNodeSelectorTerms(terms: unknown[]): unknown[] {
+  const requirements = (list: NodeSelectorRequirement[] | null | undefined) =>
+    list == null
+      ? null
+      : list.map((requirement) => ({
+          Key: requirement.key ?? '',
+          Operator: requirement.operator ?? '',
+          Values: requirement.values ?? null,
+        }));
+  return terms.map((term) => {
+    const { matchExpressions, matchFields } = (term ?? {}) as Record<string, NodeSelectorRequirement[] | null>;
+    return { MatchExpressions: requirements(matchExpressions), MatchFields: requirements(matchFields) };
+  });
+}
+
+/** An attribute holds one typed value; the reference prints the offending one as its internal struct. */
+function validateAttribute(attribute: DeviceAttribute, path: FieldPath): FieldError[] {
+  const values = [attribute.int, attribute.bool, attribute.string, attribute.version];
+  const count = values.filter((value) => value !== undefined && value !== null).length;
+  if (count === 0) return [required(path, 'exactly one value must be specified')];
+  if (count === 1) return [];
+  const [IntValue, BoolValue, StringValue, VersionValue] = values.map((value) => value ?? null);
+  return [invalid(path, { IntValue, BoolValue, StringValue, VersionValue }, 'exactly one value must be specified')];
+}
+
+function validateDevice(device: Device, path: FieldPath, perDeviceNodeSelection: boolean): FieldError[] {
+  const errors = isDNS1123Label(device.name ?? '').map((message) =>
+    invalid(path.child('name'), device.name ?? '', message),
   );
+  for (const [name, attribute] of Object.entries(device.attributes ?? {}))
+    errors.push(...validateAttribute(attribute, path.child('attributes').key(name)));
+  const selection = nodeSelection(device, path, { emptyNodeName: 'must not be empty' });
+  if (perDeviceNodeSelection)
+    errors.push(
+      ...selection.errors,
+      ...exactlyOne(selection.set, path, { none: DEVICE_NODE_SELECTION_RULE, several: DEVICE_NODE_SELECTION_RULE }),
+    );
+  else if (device.nodeName != null || device.nodeSelector != null || device.allNodes != null)
+    errors.push(
+      invalid(
+        path,
+        null,
+        '`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec',
+      ),
+    );
+  return errors;
+}
+
+/** A ResourceSlice: its driver, its pool, where its devices are reachable, and devices with unique names. */
+export function validateResourceSlice(object: KubeObject): FieldError[] {
+  const spec = (object.spec ?? {}) as ResourceSliceSpec;
+  const path = FieldPath.root('spec');
+  const errors = [
+    ...validateDriverName(spec.driver, path.child('driver')),
+    ...validatePool(spec.pool, path.child('pool')),
+  ];
+  const selection = nodeSelection(spec, path, {
+    emptyNodeName: 'must be either unset or set to a non-empty string',
+    // One term only, so that the selectors of devices allocated from several slices can be merged.
+    selector: (selector) => {
+      const terms = (selector as { nodeSelectorTerms?: unknown[] }).nodeSelectorTerms;
+      if ((terms?.length ?? 0) === 1) return [];
+      const at = path.child('nodeSelector', 'nodeSelectorTerms');
+      return [
+        invalid(at, terms == null ? null : goNodeSelectorTerms(terms), 'must have exactly one node selector term'),
+      ];
+    },
+  });
+  errors.push(...selection.errors);
+  const perDevice = spec.perDeviceNodeSelection;
+  if (perDevice === true) selection.set.push('`perDeviceNodeSelection`');
+  else if (perDevice === false)
+    errors.push(invalid(path.child('perDeviceNodeSelection'), false, 'must be either unset or set to true'));
+  errors.push(
+    ...exactlyOne(selection.set, path, {
+      none: NODE_SELECTION_RULE,
+      several: `${NODE_SELECTION_RULE}, but multiple fields are set`,
+    }),
+  );
+  const devices = spec.devices ?? [];
+  devices.forEach((device, i) =>
+    errors.push(...validateDevice(device, path.child('devices').index(i), perDevice === true)),
+  );
+  const seen = new Set<string>();
+  devices.forEach((device, i) => {
+    const name = device.name ?? '';
+    if (seen.has(name)) errors.push(duplicate(path.child('devices').index(i).child('name'), name));
+    seen.add(name);
+  });
+  return errors;
 }
 
 interface DeviceConfiguration {

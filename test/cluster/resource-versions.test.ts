@@ -430,3 +430,141 @@ test('capstan serves each object at each version as the reference does', async (
       });
   }
 });
+
+/** Objects both servers refuse: the refusal must be the same, whichever version it came through. */
+const INVALID: Case[] = [
+  {
+    name: 'v1beta1 request with a class and alternatives',
+    resource: 'resourceclaims',
+    namespaced: true,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'both' },
+      spec: {
+        devices: {
+          requests: [{ name: 'r', deviceClassName: CLASS, firstAvailable: [{ name: 'a', deviceClassName: CLASS }] }],
+        },
+      },
+    },
+  },
+  {
+    name: 'v1beta1 request with neither a class nor alternatives',
+    resource: 'resourceclaims',
+    namespaced: true,
+    version: 'v1beta1',
+    object: { metadata: { name: 'neither' }, spec: { devices: { requests: [{ name: 'r' }] } } },
+  },
+  {
+    name: 'v1beta1 request with an unknown allocation mode',
+    resource: 'resourceclaims',
+    namespaced: true,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'mode' },
+      spec: { devices: { requests: [{ name: 'r', deviceClassName: CLASS, allocationMode: 'Some' }] } },
+    },
+  },
+  {
+    name: 'v1beta1 slice with a node name and all nodes',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'two-selections' },
+      spec: {
+        driver: CLASS,
+        pool: { name: 'p', generation: 1, resourceSliceCount: 1 },
+        nodeName: 'n',
+        allNodes: true,
+        devices: [{ name: 'd', basic: { attributes: { a: { string: 'x', int: 1 } } } }],
+      },
+    },
+  },
+  {
+    name: 'v1 slice with a bad pool, an empty node name, two selector terms and two devices of one name',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1',
+    object: {
+      metadata: { name: 'bad-pool' },
+      spec: {
+        driver: CLASS,
+        pool: { name: 'rack/Bad_Part', generation: -1, resourceSliceCount: 0 },
+        nodeName: '',
+        nodeSelector: {
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: 'a', operator: 'Exists' }] },
+            { matchExpressions: [{ key: 'b', operator: 'Exists' }] },
+          ],
+        },
+        perDeviceNodeSelection: false,
+        devices: [
+          { name: 'd', nodeName: 'n' },
+          { name: 'd', attributes: { x: {} } },
+        ],
+      },
+    },
+  },
+  {
+    name: 'v1 slice choosing nodes per device, with devices choosing none, two, and empty ones',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1',
+    object: {
+      metadata: { name: 'per-device-bad' },
+      spec: {
+        driver: CLASS,
+        pool: { name: 'p', generation: 1, resourceSliceCount: 1 },
+        perDeviceNodeSelection: true,
+        devices: [
+          { name: 'a' },
+          { name: 'b', nodeName: 'n', allNodes: true },
+          { name: 'c', nodeName: '', allNodes: false },
+        ],
+      },
+    },
+  },
+  {
+    name: 'v1beta1 slice reachable nowhere, with a device name that is no label',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'nowhere' },
+      spec: {
+        driver: CLASS,
+        pool: { name: 'p', generation: 1, resourceSliceCount: 1 },
+        devices: [{ name: 'Bad_Name' }],
+      },
+    },
+  },
+  {
+    name: 'v1 request with exactly and alternatives',
+    resource: 'resourceclaims',
+    namespaced: true,
+    version: 'v1',
+    object: {
+      metadata: { name: 'both-v1' },
+      spec: {
+        devices: {
+          requests: [
+            { name: 'r', exactly: { deviceClassName: CLASS }, firstAvailable: [{ name: 'a', deviceClassName: CLASS }] },
+          ],
+        },
+      },
+    },
+  },
+];
+
+async function refusal(server: Server, c: Case): Promise<unknown> {
+  const sent = { apiVersion: `resource.k8s.io/${c.version}`, kind: KINDS[c.resource], ...c.object };
+  const answer = await server.request('POST', collectionPath(c, c.version), {
+    body: JSON.stringify(sent),
+    headers: { 'content-type': 'application/json' },
+  });
+  return { status: answer.status, body: answer.json() };
+}
+
+test.each(INVALID.map((c) => [c.name, c] as const))('%s: refused as the reference refuses it', async (_name, c) => {
+  expect(await refusal(capstan, c)).toEqual(await refusal(reference, c));
+});

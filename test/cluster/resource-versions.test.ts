@@ -568,3 +568,17 @@ async function refusal(server: Server, c: Case): Promise<unknown> {
 test.each(INVALID.map((c) => [c.name, c] as const))('%s: refused as the reference refuses it', async (_name, c) => {
   expect(await refusal(capstan, c)).toEqual(await refusal(reference, c));
 });
+
+test.each(RESOURCE_VERSIONS)('discovery of resource.k8s.io/%s is the reference’s', async (version) => {
+  const path = `/apis/resource.k8s.io/${version}`;
+  const [ours, theirs] = await Promise.all([capstan.request('GET', path), reference.request('GET', path)]);
+  expect(ours.json()).toEqual(theirs.json());
+});
+
+test('the group’s versions are the reference’s, v1 preferred', async () => {
+  const [ours, theirs] = await Promise.all([
+    capstan.request('GET', '/apis/resource.k8s.io'),
+    reference.request('GET', '/apis/resource.k8s.io'),
+  ]);
+  expect(ours.json()).toEqual(theirs.json());
+});

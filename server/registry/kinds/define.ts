@@ -67,6 +67,7 @@ export interface KindDeclaration {
   /** Served versions, preferred first; the first is the storage version unless `storageVersion` says. */
   readonly versions?: readonly string[];
   readonly storageVersion?: string;
+  readonly encodedVersion?: string;
   readonly storageGroup?: string;
   readonly storagePrefix?: string;
   /** Where the kind's schema definitions live when not under `io.k8s.api.<package>` (apiextensions). */
@@ -115,6 +116,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     }),
     ...(declaration.printer !== undefined ? { printer: declaration.printer } : {}),
     storageVersion: declaration.storageVersion ?? versions[0],
+    ...(declaration.encodedVersion !== undefined ? { encodedVersion: declaration.encodedVersion } : {}),
     ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
     storagePrefix: declaration.storagePrefix ?? declaration.resource,
     shortNames: declaration.shortNames ?? [],

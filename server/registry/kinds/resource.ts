@@ -64,6 +64,8 @@ function defaultDeviceTaints(spec: Json | undefined, version: string): void {
  * must switch on.
  */
 const RESOURCE_VERSIONS = ['v1', 'v1beta2', 'v1beta1'];
+/** What the reference 1.34 writes to etcd, served or not, so that a 1.33 server reads it back. */
+const ENCODED_VERSION = 'v1beta2';
 
 export const resourceKinds: readonly ResourceType[] = [
   defineKind({
@@ -72,6 +74,7 @@ export const resourceKinds: readonly ResourceType[] = [
     printer: nameAndAgePrinter,
     kind: 'DeviceClass',
     versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
     convert: convertDeviceClass,
     namespaced: false,
     behaviour: { tracksGeneration: true, validate: validateDeviceClass },
@@ -82,6 +85,7 @@ export const resourceKinds: readonly ResourceType[] = [
     printer: resourceClaimPrinter,
     kind: 'ResourceClaim',
     versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
     convert: convertResourceClaim,
     namespaced: true,
     subresources: { status: true },
@@ -98,6 +102,7 @@ export const resourceKinds: readonly ResourceType[] = [
     printer: nameAndAgePrinter,
     kind: 'ResourceClaimTemplate',
     versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
     convert: convertResourceClaimTemplate,
     namespaced: true,
     behaviour: {
@@ -116,6 +121,7 @@ export const resourceKinds: readonly ResourceType[] = [
     printer: resourceSlicePrinter,
     kind: 'ResourceSlice',
     versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
     convert: convertResourceSlice,
     namespaced: false,
     // Kubelets and the scheduler list the slices of one node or driver.

@@ -1,9 +1,13 @@
 /**
  * The reference kube-apiserver 1.34 with resource.k8s.io v1beta1 and v1beta2 switched on (and
- * the DRA feature gates whose fields the conversions carry): objects written through one version
- * are read through all three, and capstan's conversions must turn each view into each other.
- * With RECORD_RESOURCE_VERSIONS=1 the views are written to the fixture the unit test
- * (test/server/registry/resource-versions.test.ts) checks without a reference.
+ * the DRA feature gates whose fields the conversions carry), beside capstan with the same flags:
+ * - objects written through one version are read through all three, and capstan's conversions
+ *   must turn each of the reference's views into each other (RECORD_RESOURCE_VERSIONS=1 writes
+ *   the views to the fixture test/server/registry/resource-versions.test.ts checks without a
+ *   reference);
+ * - capstan, given the same writes, serves the same objects at every version, tables included;
+ * - invalid objects are refused with the same Status through either version;
+ * - discovery of the group and of each version is the same.
  */
 import { writeFileSync } from 'node:fs';
 import type { KubeObject } from '../../api/objects';
@@ -331,8 +335,9 @@ const CASES: Case[] = [
 let etcd: EtcdServer;
 let reference: ReferenceApiserver;
 let capstan: InProcessServer;
-/** Each case as the reference serves it at each version. */
+/** Each case as the reference serves it at each version, and as capstan does. */
 const referenceViews: RecordedViews[] = [];
+const capstanViews: RecordedViews[] = [];
 
 beforeAll(async () => {
   etcd = await startEtcd();
@@ -347,6 +352,7 @@ beforeAll(async () => {
   for (const c of CASES) referenceViews.push(await record(reference, c));
   capstan = await startInProcessServer(REFERENCE_DRA_FLAGS);
   await send(capstan, 'POST', '/api/v1/namespaces', namespace, 201);
+  for (const c of CASES) capstanViews.push(await record(capstan, c));
 });
 
 afterAll(async () => {
@@ -420,8 +426,7 @@ function comparable(object: KubeObject, c: Case): KubeObject {
 
 test('capstan serves each object at each version as the reference does', async () => {
   for (const [index, c] of CASES.entries()) {
-    const expected = referenceViews[index];
-    const actual = await record(capstan, c);
+    const [expected, actual] = [referenceViews[index], capstanViews[index]];
     for (const version of RESOURCE_VERSIONS)
       expect({ case: c.name, version, object: comparable(actual.views[version], c) }).toEqual({
         case: c.name,
@@ -581,4 +586,32 @@ test('the group’s versions are the reference’s, v1 preferred', async () => {
     reference.request('GET', '/apis/resource.k8s.io'),
   ]);
   expect(ours.json()).toEqual(theirs.json());
+});
+
+/**
+ * `kubectl get` of one object at one version: the reference's columns and cells, the age aside,
+ * and the columns' descriptions, which are the reference's API documentation and not copied.
+ */
+async function tableOf(server: Server, c: Case, version: ResourceVersion): Promise<unknown> {
+  const name = (c.object.metadata as { name: string }).name;
+  const answer = await server.request('GET', `${collectionPath(c, version)}/${name}`, {
+    headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+  });
+  const table = answer.json<{
+    columnDefinitions: { name: string; description: string }[];
+    rows: { cells: unknown[] }[];
+  }>();
+  const age = table.columnDefinitions.findIndex((column) => column.name === 'Age');
+  return {
+    columns: table.columnDefinitions.map(({ description: _description, ...column }) => column),
+    rows: table.rows.map((row) => row.cells.filter((_cell, index) => index !== age)),
+  };
+}
+
+test.each(RESOURCE_VERSIONS)('kubectl’s table of each object at %s is the reference’s', async (version) => {
+  for (const c of CASES)
+    expect({ case: c.name, table: await tableOf(capstan, c, version) }).toEqual({
+      case: c.name,
+      table: await tableOf(reference, c, version),
+    });
 });

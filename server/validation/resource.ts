@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../registry/types';
 import {
+  deepEqual,
   duplicate,
   FieldPath,
   forbidden,
@@ -57,15 +58,17 @@ function subdomainErrors(value: string, path: FieldPath): FieldError[] {
   return isDNS1123Subdomain(value).map((message) => invalid(path, value, message));
 }
 
-/** A pool's name may have several subdomains separated by `/`; it counts its slices and generations. */
+/** A pool's name may have several subdomains separated by `/`. */
+function poolNameErrors(name: string, path: FieldPath): FieldError[] {
+  if (name === '') return [required(path)];
+  const errors = name.length > POOL_NAME_MAX_LENGTH ? [tooLong(path, POOL_NAME_MAX_LENGTH)] : [];
+  for (const part of name.split('/')) errors.push(...subdomainErrors(part, path));
+  return errors;
+}
+
+/** A pool counts its slices and generations. */
 function validatePool(pool: ResourceSliceSpec['pool'], path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const name = pool?.name ?? '';
-  if (name === '') errors.push(required(path.child('name')));
-  else {
-    if (name.length > POOL_NAME_MAX_LENGTH) errors.push(tooLong(path.child('name'), POOL_NAME_MAX_LENGTH));
-    for (const part of name.split('/')) errors.push(...subdomainErrors(part, path.child('name')));
-  }
+  const errors = poolNameErrors(pool?.name ?? '', path.child('name'));
   const count = pool?.resourceSliceCount ?? 0;
   if (count <= 0) errors.push(invalid(path.child('resourceSliceCount'), count, 'must be greater than zero'));
   const generation = pool?.generation ?? 0;
@@ -287,16 +290,39 @@ function validateExactRequest(request: ExactDeviceRequest, path: FieldPath): Fie
 const REQUEST_REFERENCE =
   "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
 
+/** A claim's request names, each with its alternatives' names (empty for an exact request). */
+type RequestNames = ReadonlyMap<string, ReadonlySet<string>>;
+
+function requestNamesOf(devices: DeviceClaim | undefined): RequestNames {
+  return new Map(
+    (devices?.requests ?? []).map((request) => [
+      request.name ?? '',
+      new Set((request.firstAvailable ?? []).map((alternative) => alternative.name ?? '')),
+    ]),
+  );
+}
+
+/** A reference to a request (`name`) or to one of its alternatives (`name/alternative`) of the claim. */
+function requestReferenceErrors(reference: string, names: RequestNames, at: FieldPath): FieldError[] {
+  const segments = reference.split('/');
+  if (segments.length > 2) return [invalid(at, reference, REQUEST_REFERENCE)];
+  const found = names.get(segments[0]);
+  const known = found !== undefined && (segments.length === 1 || found.has(segments[1]));
+  return [
+    ...segments.flatMap((segment) => requestNameErrors(segment, at)),
+    ...(known ? [] : [invalid(at, reference, REQUEST_REFERENCE)]),
+  ];
+}
+
 /** What a claim asks for: named requests, each for exactly one kind of device, and constraints and configs naming them. */
 function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  const names = new Map<string, Set<string>>();
+  const names = requestNamesOf(devices);
   (devices?.requests ?? []).forEach((request, i) => {
     const at = path.child('requests').index(i);
     const name = request.name ?? '';
     errors.push(...requestNameErrors(name, at.child('name')));
     const alternatives = request.firstAvailable ?? [];
-    names.set(name, new Set(alternatives.map((alternative) => alternative.name ?? '')));
     alternatives.forEach((alternative, j) => {
       const altPath = at.child('firstAvailable').index(j);
       errors.push(
@@ -312,16 +338,7 @@ function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath):
         invalid(at, null, 'exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'),
       );
   });
-  const referenceErrors = (reference: string, at: FieldPath): FieldError[] => {
-    const segments = reference.split('/');
-    if (segments.length > 2) return [invalid(at, reference, REQUEST_REFERENCE)];
-    const found = names.get(segments[0]);
-    const known = found !== undefined && (segments.length === 1 || found.has(segments[1]));
-    return [
-      ...segments.flatMap((segment) => requestNameErrors(segment, at)),
-      ...(known ? [] : [invalid(at, reference, REQUEST_REFERENCE)]),
-    ];
-  };
+  const referenceErrors = (reference: string, at: FieldPath) => requestReferenceErrors(reference, names, at);
   (devices?.constraints ?? []).forEach((constraint, i) => {
     const at = path.child('constraints').index(i);
     (constraint.requests ?? []).forEach((reference, j) =>
@@ -370,9 +387,140 @@ export function validateResourceClaimTemplate(template: KubeObject): FieldError[
   return errors;
 }
 
-/** A claim's spec is fixed once made: the scheduler allocates for it. */
+interface Allocation {
+  devices?: { results?: AllocationResult[] | null; config?: Record<string, unknown>[] | null };
+  nodeSelector?: { nodeSelectorTerms?: unknown[] | null } | null;
+  allocationTimestamp?: string | null;
+}
+
+interface ClaimStatus {
+  allocation?: Allocation | null;
+  reservedFor?: { resource?: string; name?: string; uid?: string }[] | null;
+}
+
+interface AllocationResult {
+  request?: string;
+  driver?: string;
+  pool?: string;
+  device?: string;
+  adminAccess?: boolean | null;
+  tolerations?: Record<string, unknown>[] | null;
+  bindingConditions?: string[] | null;
+  bindingFailureConditions?: string[] | null;
+  shareID?: string | null;
+  consumedCapacity?: Record<string, string> | null;
+}
+
+/** An allocation as the reference prints an invalid one: its internal Go structs as JSON, nil as null. */
+function goAllocation(allocation: Allocation): unknown {
+  const results = allocation.devices?.results;
+  const config = allocation.devices?.config;
+  const opaque = (value: unknown) => {
+    if (value == null) return null;
+    const { driver, parameters } = value as { driver?: string; parameters?: unknown };
+    return { Driver: driver ?? '', Parameters: parameters ?? null };
+  };
+  return {
+    Devices: {
+      Results:
+        results == null
+          ? null
+          : results.map((result) => ({
+              Request: result.request ?? '',
+              Driver: result.driver ?? '',
+              Pool: result.pool ?? '',
+              Device: result.device ?? '',
+              AdminAccess: result.adminAccess ?? null,
+              Tolerations:
+                result.tolerations?.map((toleration) => ({
+                  Key: toleration.key ?? '',
+                  Operator: toleration.operator ?? '',
+                  Value: toleration.value ?? '',
+                  Effect: toleration.effect ?? '',
+                  TolerationSeconds: toleration.tolerationSeconds ?? null,
+                })) ?? null,
+              BindingConditions: result.bindingConditions ?? null,
+              BindingFailureConditions: result.bindingFailureConditions ?? null,
+              ShareID: result.shareID ?? null,
+              ConsumedCapacity: result.consumedCapacity ?? null,
+            })),
+      // The device configuration is embedded in Go, so its `Opaque` sits beside `Source`.
+      Config:
+        config == null
+          ? null
+          : config.map((entry) => ({
+              Source: entry.source ?? '',
+              Requests: entry.requests ?? null,
+              Opaque: opaque(entry.opaque),
+            })),
+    },
+    NodeSelector:
+      allocation.nodeSelector == null
+        ? null
+        : {
+            NodeSelectorTerms:
+              allocation.nodeSelector.nodeSelectorTerms == null
+                ? null
+                : goNodeSelectorTerms(allocation.nodeSelector.nodeSelectorTerms),
+          },
+    AllocationTimestamp: allocation.allocationTimestamp ?? null,
+  };
+}
+
+/**
+ * A claim's status as the scheduler writes it: an allocation whose results name the claim's
+ * requests and real devices, kept as first written, and the consumers it is reserved for, only
+ * once it is allocated. Checked when the status changes, as the reference checks it on status
+ * writes alone (a main-resource update carries the stored status over unchanged).
+ */
+function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
+  const status = (claim.status ?? {}) as ClaimStatus;
+  const oldStatus = (old.status ?? {}) as ClaimStatus;
+  if (deepEqual(status, oldStatus)) return [];
+  const path = FieldPath.root('status');
+  const errors: FieldError[] = [];
+  const reservedFor = status.reservedFor ?? [];
+  reservedFor.forEach((consumer, i) => {
+    const at = path.child('reservedFor').index(i);
+    for (const member of ['resource', 'name', 'uid'] as const)
+      if ((consumer[member] ?? '') === '') errors.push(required(at.child(member)));
+  });
+  const uids = new Set<string>();
+  reservedFor.forEach((consumer, i) => {
+    const uid = consumer.uid ?? '';
+    if (uids.has(uid)) errors.push(duplicate(path.child('reservedFor').index(i).child('uid'), uid));
+    uids.add(uid);
+  });
+  const allocation = status.allocation ?? undefined;
+  if (reservedFor.length > 0 && allocation === undefined)
+    errors.push(forbidden(path.child('reservedFor'), 'may not be specified when `allocated` is not set'));
+  const oldAllocation = oldStatus.allocation ?? undefined;
+  if (allocation !== undefined && oldAllocation !== undefined)
+    errors.push(...immutable(path.child('allocation'), allocation, oldAllocation, goAllocation(allocation)));
+  else if (allocation !== undefined) {
+    const names = requestNamesOf((claim.spec as { devices?: DeviceClaim } | undefined)?.devices);
+    (allocation.devices?.results ?? []).forEach((result, i) => {
+      const at = path.child('allocation', 'devices', 'results').index(i);
+      errors.push(
+        ...requestReferenceErrors(result.request ?? '', names, at.child('request')),
+        ...validateDriverName(result.driver, at.child('driver')),
+        ...poolNameErrors(result.pool ?? '', at.child('pool')),
+        ...isDNS1123Label(result.device ?? '').map((message) =>
+          invalid(at.child('device'), result.device ?? '', message),
+        ),
+      );
+    });
+  }
+  return errors;
+}
+
+/** A claim's spec is fixed once made: the scheduler allocates for it, in its status. */
 export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject): FieldError[] {
-  return [...immutable(FieldPath.root('spec'), claim.spec ?? null, old.spec ?? null), ...validateResourceClaim(claim)];
+  return [
+    ...immutable(FieldPath.root('spec'), claim.spec ?? null, old.spec ?? null),
+    ...validateResourceClaim(claim),
+    ...validateClaimStatus(claim, old),
+  ];
 }
 
 /** A template's spec is fixed once made, as the claims made from it are. */

@@ -615,3 +615,98 @@ test.each(RESOURCE_VERSIONS)('kubectl’s table of each object at %s is the refe
       table: await tableOf(reference, c, version),
     });
 });
+
+const RESULT = { request: 'gpu', driver: CLASS, pool: 'node-a', device: 'gpu-0' };
+const ALLOCATION = { devices: { results: [RESULT] } };
+const POD = { resource: 'pods', name: 'trainer', uid: '5a9b6c1e-0000-4000-8000-000000000002' };
+
+/** Status writes both servers refuse, in order through v1beta1 (the last is the one compared). */
+const INVALID_STATUSES: { name: string; statuses: Json[] }[] = [
+  { name: 'reserved before it is allocated', statuses: [{ reservedFor: [POD] }] },
+  {
+    name: 'a consumer without a name and one reserved twice',
+    statuses: [{ allocation: ALLOCATION, reservedFor: [POD, POD, { resource: 'pods', uid: 'u' }] }],
+  },
+  {
+    name: 'results naming no request of the claim, a bad pool and device',
+    statuses: [
+      {
+        allocation: {
+          devices: {
+            results: [
+              { ...RESULT, request: 'cpu' },
+              { ...RESULT, request: 'any/b', pool: 'Pool_A', device: 'GPU 1' },
+              { ...RESULT, request: 'gpu/x/y' },
+            ],
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: 'an allocation changed once written',
+    statuses: [
+      { allocation: ALLOCATION },
+      {
+        allocation: {
+          devices: {
+            results: [
+              {
+                ...RESULT,
+                device: 'gpu-1',
+                adminAccess: false,
+                tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }],
+                bindingConditions: ['ready'],
+                bindingFailureConditions: ['failed'],
+                consumedCapacity: { memory: '1Gi' },
+              },
+            ],
+            config: [{ source: 'FromClass', requests: ['gpu'], opaque: { driver: CLASS, parameters: { a: 1 } } }],
+          },
+          nodeSelector: {
+            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-a'] }] }],
+          },
+          allocationTimestamp: '2025-01-01T00:00:00Z',
+        },
+      },
+    ],
+  },
+];
+
+async function statusRefusal(server: Server, name: string, statuses: Json[]): Promise<unknown> {
+  const claim = {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: { name },
+    spec: {
+      devices: {
+        requests: [
+          { name: 'gpu', exactly: { deviceClassName: CLASS } },
+          { name: 'any', firstAvailable: [{ name: 'a', deviceClassName: CLASS }] },
+        ],
+      },
+    },
+  };
+  const base = `/apis/resource.k8s.io/v1beta1/namespaces/${NAMESPACE}/resourceclaims`;
+  await send(server, 'POST', base.replace('v1beta1', 'v1'), claim, 201);
+  let last: unknown;
+  for (const status of statuses) {
+    const current = await send(server, 'GET', `${base}/${name}`, undefined, 200);
+    const answer = await server.request('PUT', `${base}/${name}/status`, {
+      body: JSON.stringify({ ...current, status }),
+      headers: { 'content-type': 'application/json' },
+    });
+    last = { status: answer.status, body: answer.status === 200 ? 'written' : answer.json() };
+  }
+  return last;
+}
+
+test.each(INVALID_STATUSES.map((c, index) => [c.name, index, c] as const))(
+  'a claim status with %s: refused as the reference refuses it',
+  async (_name, index, c) => {
+    const name = `status-${index}`;
+    const theirs = await statusRefusal(reference, name, c.statuses);
+    expect(theirs).not.toEqual({ status: 200, body: 'written' });
+    expect(await statusRefusal(capstan, name, c.statuses)).toEqual(theirs);
+  },
+);

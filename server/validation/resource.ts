@@ -12,7 +12,7 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { isDNS1123Label, isDNS1123Subdomain } from './names';
+import { isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 import { validateAnnotations, validateLabels } from './object-meta';
 
 /** A driver's name is a DNS subdomain (the reference reports both errors when it is empty). */
@@ -35,6 +35,9 @@ interface ResourceSliceSpec {
 interface Device {
   name?: string;
   attributes?: Record<string, DeviceAttribute>;
+  capacity?: Record<string, { requestPolicy?: unknown }>;
+  taints?: { key?: string; value?: string; effect?: string }[];
+  allowMultipleAllocations?: boolean | null;
   nodeName?: string | null;
   nodeSelector?: unknown;
   allNodes?: boolean | null;
@@ -144,12 +147,58 @@ function validateAttribute(attribute: DeviceAttribute, path: FieldPath): FieldEr
   return [invalid(path, { IntValue, BoolValue, StringValue, VersionValue }, 'exactly one value must be specified')];
 }
 
+/** The longest identifier of an attribute or capacity, after its optional domain. */
+const DEVICE_MAX_ID_LENGTH = 32;
+
+/** An attribute's or capacity's name: a C identifier, optionally after a driver-like domain and `/`. */
+function qualifiedNameErrors(name: string, path: FieldPath): FieldError[] {
+  if (name === '') return [required(path, 'name required')];
+  const identifierErrors = (id: string) => [
+    ...(id.length > DEVICE_MAX_ID_LENGTH ? [tooLong(path, DEVICE_MAX_ID_LENGTH)] : []),
+    ...isCIdentifier(id).map((message) => invalid(path, id, message)),
+  ];
+  const parts = name.split('/');
+  if (parts.length === 1) return identifierErrors(name);
+  if (parts.length > 2) return [];
+  const [domain, id] = parts;
+  return [
+    ...(domain === '' ? [required(path, 'the domain must not be empty')] : validateDriverName(domain, path)),
+    ...(id === '' ? [required(path, 'the name must not be empty')] : identifierErrors(id)),
+  ];
+}
+
+const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule'];
+
+/** A device taint: a label-like key and value, and an effect the scheduler knows. */
+function validateTaint(taint: NonNullable<Device['taints']>[number], path: FieldPath): FieldError[] {
+  const key = taint.key ?? '';
+  const errors = isQualifiedName(key).map((message) => invalid(path.child('key'), key, message));
+  const value = taint.value ?? '';
+  if (value !== '')
+    errors.push(...isValidLabelValue(value).map((message) => invalid(path.child('value'), value, message)));
+  const effect = taint.effect ?? '';
+  if (effect === '') errors.push(required(path.child('effect')));
+  else if (!DEVICE_TAINT_EFFECTS.includes(effect))
+    errors.push(notSupported(path.child('effect'), effect, DEVICE_TAINT_EFFECTS));
+  return errors;
+}
+
 function validateDevice(device: Device, path: FieldPath, perDeviceNodeSelection: boolean): FieldError[] {
   const errors = isDNS1123Label(device.name ?? '').map((message) =>
     invalid(path.child('name'), device.name ?? '', message),
   );
-  for (const [name, attribute] of Object.entries(device.attributes ?? {}))
-    errors.push(...validateAttribute(attribute, path.child('attributes').key(name)));
+  for (const [name, attribute] of Object.entries(device.attributes ?? {})) {
+    const at = path.child('attributes').key(name);
+    errors.push(...qualifiedNameErrors(name, at), ...validateAttribute(attribute, at));
+  }
+  // A request policy says how one device's capacity is shared among several allocations.
+  for (const [name, capacity] of Object.entries(device.capacity ?? {})) {
+    const at = path.child('capacity').key(name);
+    errors.push(...qualifiedNameErrors(name, at));
+    if (device.allowMultipleAllocations !== true && capacity.requestPolicy != null)
+      errors.push(forbidden(at.child('requestPolicy'), 'allowMultipleAllocations must be true'));
+  }
+  (device.taints ?? []).forEach((taint, i) => errors.push(...validateTaint(taint, path.child('taints').index(i))));
   const selection = nodeSelection(device, path, { emptyNodeName: 'must not be empty' });
   if (perDeviceNodeSelection)
     errors.push(

@@ -544,6 +544,36 @@ const INVALID: Case[] = [
     },
   },
   {
+    // One attribute or capacity per device: Go walks a map in no fixed order, nor do its errors come.
+    name: 'v1 slice with bad attribute and capacity names, a shared capacity, and bad taints',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1',
+    object: {
+      metadata: { name: 'bad-devices' },
+      spec: {
+        driver: CLASS,
+        pool: { name: 'p', generation: 1, resourceSliceCount: 1 },
+        allNodes: true,
+        devices: [
+          { name: 'a', attributes: { 'bad-name': { int: 1 } } },
+          { name: 'b', attributes: { 'x.example.com/': { int: 1 } } },
+          { name: 'c', attributes: { '/y': { bool: true } } },
+          { name: 'd', attributes: { 'Bad_Domain/a_name_much_longer_than_thirty_two_characters': { int: 1 } } },
+          { name: 'e', capacity: { memory: { value: '1Gi', requestPolicy: { default: '1Mi' } } } },
+          { name: 'f', capacity: { 'x/y/z': { value: '1' } } },
+          {
+            name: 'g',
+            taints: [
+              { key: '', effect: '' },
+              { key: 'k', value: 'not a value', effect: 'Evict' },
+            ],
+          },
+        ],
+      },
+    },
+  },
+  {
     name: 'v1 request with exactly and alternatives',
     resource: 'resourceclaims',
     namespaced: true,

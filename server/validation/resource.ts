@@ -30,12 +30,14 @@ interface ResourceSliceSpec {
   allNodes?: boolean | null;
   perDeviceNodeSelection?: boolean | null;
   devices?: Device[];
+  sharedCounters?: CounterSet[];
 }
 
 interface Device {
   name?: string;
   attributes?: Record<string, DeviceAttribute>;
   capacity?: Record<string, { requestPolicy?: unknown }>;
+  consumesCounters?: CounterSet[];
   taints?: { key?: string; value?: string; effect?: string }[];
   allowMultipleAllocations?: boolean | null;
   nodeName?: string | null;
@@ -139,12 +141,124 @@ function goNodeSelectorTerms(terms: unknown[]): unknown[] {
 
 /** An attribute holds one typed value; the reference prints the offending one as its internal struct. */
 function validateAttribute(attribute: DeviceAttribute, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (attribute.string != null && attribute.string.length > ATTRIBUTE_MAX_VALUE_LENGTH)
+    errors.push(tooLong(path.child('string'), ATTRIBUTE_MAX_VALUE_LENGTH));
+  if (attribute.version != null) {
+    if (!SEMVER.test(attribute.version))
+      errors.push(
+        invalid(path.child('version'), attribute.version, 'must be a string compatible with semver.org spec 2.0.0'),
+      );
+    if (attribute.version.length > ATTRIBUTE_MAX_VALUE_LENGTH)
+      errors.push(tooLong(path.child('version'), ATTRIBUTE_MAX_VALUE_LENGTH));
+  }
   const values = [attribute.int, attribute.bool, attribute.string, attribute.version];
   const count = values.filter((value) => value !== undefined && value !== null).length;
-  if (count === 0) return [required(path, 'exactly one value must be specified')];
-  if (count === 1) return [];
-  const [IntValue, BoolValue, StringValue, VersionValue] = values.map((value) => value ?? null);
-  return [invalid(path, { IntValue, BoolValue, StringValue, VersionValue }, 'exactly one value must be specified')];
+  if (count === 0) errors.push(required(path, 'exactly one value must be specified'));
+  if (count > 1) {
+    const [IntValue, BoolValue, StringValue, VersionValue] = values.map((value) => value ?? null);
+    errors.push(
+      invalid(path, { IntValue, BoolValue, StringValue, VersionValue }, 'exactly one value must be specified'),
+    );
+  }
+  return errors;
+}
+
+const ATTRIBUTE_MAX_VALUE_LENGTH = 64;
+/** semver.org 2.0.0: three numbers without leading zeros, then optional pre-release and build parts. */
+const SEMVER_NUMBER = '(0|[1-9]\\d*)';
+const SEMVER_PRERELEASE = '(0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)';
+const SEMVER_BUILD = '[0-9a-zA-Z-]+';
+const SEMVER = new RegExp(
+  `^${SEMVER_NUMBER}\\.${SEMVER_NUMBER}\\.${SEMVER_NUMBER}` +
+    `(-${SEMVER_PRERELEASE}(\\.${SEMVER_PRERELEASE})*)?(\\+${SEMVER_BUILD}(\\.${SEMVER_BUILD})*)?$`,
+);
+
+/** Counters are named and counted per set; names are DNS labels. */
+interface CounterSet {
+  name?: string;
+  counterSet?: string;
+  counters?: Record<string, unknown>;
+}
+
+/** At most this many counters, over all sets of a slice's sharedCounters, and over one device's consumption. */
+const MAX_COUNTERS = 32;
+/** At most this many counters consumed by all of a slice's devices together. */
+const MAX_DEVICE_COUNTERS_PER_SLICE = 1024;
+
+function labelErrors(value: string, path: FieldPath): FieldError[] {
+  return isDNS1123Label(value).map((message) => invalid(path, value, message));
+}
+
+/** A set's counters: at least one, each named by a DNS label. */
+function countersErrors(counters: CounterSet['counters'], path: FieldPath): FieldError[] {
+  const names = Object.keys(counters ?? {});
+  if (names.length === 0) return [required(path)];
+  return names.flatMap((name) => labelErrors(name, path.key(name)));
+}
+
+function counterCount(sets: readonly CounterSet[] | undefined): number {
+  return (sets ?? []).reduce((sum, set) => sum + Object.keys(set.counters ?? {}).length, 0);
+}
+
+/** Items with their own rules, then each key once (the reference's validateSet). */
+function uniqueItems<T>(
+  items: readonly T[],
+  path: FieldPath,
+  validateItem: (item: T, at: FieldPath) => FieldError[],
+  keyOf: (item: T) => { key: string; field: string },
+): FieldError[] {
+  const errors = items.flatMap((item, i) => validateItem(item, path.index(i)));
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const { key, field } = keyOf(item);
+    if (seen.has(key)) errors.push(duplicate(path.index(i).child(field), key));
+    seen.add(key);
+  });
+  return errors;
+}
+
+/** What a device uses up of the slice's shared counters: sets and counters that exist there. */
+function validateConsumption(
+  consumption: readonly CounterSet[],
+  shared: ReadonlyMap<string, ReadonlySet<string>>,
+  path: FieldPath,
+): FieldError[] {
+  const at = path.child('consumesCounters');
+  const errors = uniqueItems(
+    consumption,
+    at,
+    (set, itemPath) => [
+      ...((set.counterSet ?? '') === '' ? [required(itemPath.child('counterSet'))] : []),
+      ...countersErrors(set.counters, itemPath.child('counters')),
+    ],
+    (set) => ({ key: set.counterSet ?? '', field: 'counterSet' }),
+  );
+  const total = counterCount(consumption);
+  if (total > MAX_COUNTERS)
+    errors.push(invalid(path, total, `the total number of counters must not exceed ${MAX_COUNTERS}`));
+  consumption.forEach((set, i) => {
+    const known = shared.get(set.counterSet ?? '');
+    if (known === undefined)
+      errors.push(
+        invalid(
+          at.index(i).child('counterSet'),
+          set.counterSet ?? '',
+          'must reference a counterSet defined in the ResourceSlice sharedCounters',
+        ),
+      );
+    else
+      for (const name of Object.keys(set.counters ?? {}))
+        if (!known.has(name))
+          errors.push(
+            invalid(
+              at.index(i).child('counters'),
+              name,
+              'must reference a counter defined in the ResourceSlice sharedCounters',
+            ),
+          );
+  });
+  return errors;
 }
 
 /** The longest identifier of an attribute or capacity, after its optional domain. */
@@ -183,7 +297,14 @@ function validateTaint(taint: NonNullable<Device['taints']>[number], path: Field
   return errors;
 }
 
-function validateDevice(device: Device, path: FieldPath, perDeviceNodeSelection: boolean): FieldError[] {
+function validateDevice(
+  device: Device,
+  path: FieldPath,
+  slice: {
+    readonly perDeviceNodeSelection: boolean;
+    readonly sharedCounters: ReadonlyMap<string, ReadonlySet<string>>;
+  },
+): FieldError[] {
   const errors = isDNS1123Label(device.name ?? '').map((message) =>
     invalid(path.child('name'), device.name ?? '', message),
   );
@@ -199,8 +320,9 @@ function validateDevice(device: Device, path: FieldPath, perDeviceNodeSelection:
       errors.push(forbidden(at.child('requestPolicy'), 'allowMultipleAllocations must be true'));
   }
   (device.taints ?? []).forEach((taint, i) => errors.push(...validateTaint(taint, path.child('taints').index(i))));
+  errors.push(...validateConsumption(device.consumesCounters ?? [], slice.sharedCounters, path));
   const selection = nodeSelection(device, path, { emptyNodeName: 'must not be empty' });
-  if (perDeviceNodeSelection)
+  if (slice.perDeviceNodeSelection)
     errors.push(
       ...selection.errors,
       ...exactlyOne(selection.set, path, { none: DEVICE_NODE_SELECTION_RULE, several: DEVICE_NODE_SELECTION_RULE }),
@@ -247,16 +369,47 @@ export function validateResourceSlice(object: KubeObject): FieldError[] {
       several: `${NODE_SELECTION_RULE}, but multiple fields are set`,
     }),
   );
+  const sharedCounters = spec.sharedCounters ?? [];
+  const shared = new Map(sharedCounters.map((set) => [set.name ?? '', new Set(Object.keys(set.counters ?? {}))]));
+  const slice = { perDeviceNodeSelection: perDevice === true, sharedCounters: shared };
   const devices = spec.devices ?? [];
-  devices.forEach((device, i) =>
-    errors.push(...validateDevice(device, path.child('devices').index(i), perDevice === true)),
+  errors.push(
+    ...uniqueItems(
+      devices,
+      path.child('devices'),
+      (device, at) => validateDevice(device, at, slice),
+      (device) => ({ key: device.name ?? '', field: 'name' }),
+    ),
   );
-  const seen = new Set<string>();
-  devices.forEach((device, i) => {
-    const name = device.name ?? '';
-    if (seen.has(name)) errors.push(duplicate(path.child('devices').index(i).child('name'), name));
-    seen.add(name);
-  });
+  const deviceCounters = devices.reduce((sum, device) => sum + counterCount(device.consumesCounters), 0);
+  if (deviceCounters > MAX_DEVICE_COUNTERS_PER_SLICE)
+    errors.push(
+      invalid(
+        path.child('devices'),
+        deviceCounters,
+        `the total number of counters in devices must not exceed ${MAX_DEVICE_COUNTERS_PER_SLICE}`,
+      ),
+    );
+  const sharedTotal = counterCount(sharedCounters);
+  if (sharedTotal > MAX_COUNTERS)
+    errors.push(
+      invalid(
+        path.child('sharedCounters'),
+        sharedTotal,
+        `the total number of shared counters must not exceed ${MAX_COUNTERS}`,
+      ),
+    );
+  errors.push(
+    ...uniqueItems(
+      sharedCounters,
+      path.child('sharedCounters'),
+      (set, at) => [
+        ...((set.name ?? '') === '' ? [required(at.child('name'))] : labelErrors(set.name ?? '', at.child('name'))),
+        ...countersErrors(set.counters, at.child('counters')),
+      ],
+      (set) => ({ key: set.name ?? '', field: 'name' }),
+    ),
+  );
   return errors;
 }
 

@@ -574,6 +574,39 @@ const INVALID: Case[] = [
     },
   },
   {
+    name: 'v1 slice with bad shared counters, consumption of unknown ones, and bad attribute values',
+    resource: 'resourceslices',
+    namespaced: false,
+    version: 'v1',
+    object: {
+      metadata: { name: 'bad-counters' },
+      spec: {
+        driver: CLASS,
+        pool: { name: 'p', generation: 1, resourceSliceCount: 1 },
+        allNodes: true,
+        sharedCounters: [
+          { name: 's1', counters: { c1: { value: '1' } } },
+          { name: 'Bad', counters: { Bad_C: { value: '1' } } },
+          { name: 's1', counters: {} },
+        ],
+        devices: [
+          { name: 'a', consumesCounters: [{ counterSet: 's1', counters: { c2: { value: '1' } } }] },
+          {
+            name: 'b',
+            consumesCounters: [
+              { counterSet: 'nope', counters: { c1: { value: '1' } } },
+              { counterSet: '', counters: {} },
+              { counterSet: 'nope', counters: { c1: { value: '1' } } },
+            ],
+          },
+          { name: 'c', attributes: { v: { version: '1.2' } } },
+          { name: 'd', attributes: { s: { string: 'x'.repeat(65) } } },
+          { name: 'e', attributes: { v: { version: `1.2.3-${'a'.repeat(60)}`, int: 1 } } },
+        ],
+      },
+    },
+  },
+  {
     name: 'v1 request with exactly and alternatives',
     resource: 'resourceclaims',
     namespaced: true,

@@ -207,12 +207,14 @@ function uniqueItems<T>(
   path: FieldPath,
   validateItem: (item: T, at: FieldPath) => FieldError[],
   keyOf: (item: T) => { key: string; field: string },
+  /** What a duplicate's message shows, when not its key. */
+  printedKey?: unknown,
 ): FieldError[] {
   const errors = items.flatMap((item, i) => validateItem(item, path.index(i)));
   const seen = new Set<string>();
   items.forEach((item, i) => {
     const { key, field } = keyOf(item);
-    if (seen.has(key)) errors.push(duplicate(path.index(i).child(field), key));
+    if (seen.has(key)) errors.push(duplicate(path.index(i).child(field), printedKey ?? key));
     seen.add(key);
   });
   return errors;
@@ -595,8 +597,53 @@ interface Allocation {
   allocationTimestamp?: string | null;
 }
 
+interface DeviceStatus {
+  driver?: string;
+  pool?: string;
+  device?: string;
+  shareID?: string | null;
+  data?: unknown;
+  networkData?: { interfaceName?: string; hardwareAddress?: string } | null;
+}
+
+/** A device as allocations and device statuses name it: driver/pool/device, and the share when shared. */
+function deviceIdOf(device: { driver?: string; pool?: string; device?: string; shareID?: string | null }): string {
+  const id = `${device.driver ?? ''}/${device.pool ?? ''}/${device.device ?? ''}`;
+  return device.shareID == null ? id : `${id}/${device.shareID}`;
+}
+
+/**
+ * How the reference prints a device ID in its errors: its fields are interned-string handles,
+ * which JSON shows as empty objects, whatever the device.
+ */
+const PRINTED_DEVICE_ID = { Driver: {}, Pool: {}, Device: {}, ShareID: {} };
+
+const NETWORK_INTERFACE_NAME_MAX_LENGTH = 256;
+const NETWORK_HARDWARE_ADDRESS_MAX_LENGTH = 128;
+
+/** What a driver reports about a device it prepared: one the claim was allocated, and data that is an object. */
+function validateDeviceStatus(device: DeviceStatus, path: FieldPath, allocated: ReadonlySet<string>): FieldError[] {
+  const errors = [
+    ...validateDriverName(device.driver, path.child('driver')),
+    ...poolNameErrors(device.pool ?? '', path.child('pool')),
+    ...labelErrors(device.device ?? '', path.child('device')),
+  ];
+  if (!allocated.has(deviceIdOf(device)))
+    errors.push(invalid(path, PRINTED_DEVICE_ID, 'must be an allocated device in the claim'));
+  const data = device.data;
+  if (data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data)))
+    errors.push(invalid(path.child('data'), '<value omitted>', 'must be a valid JSON object'));
+  const network = device.networkData ?? {};
+  if ((network.interfaceName ?? '').length > NETWORK_INTERFACE_NAME_MAX_LENGTH)
+    errors.push(tooLong(path.child('networkData', 'interfaceName'), NETWORK_INTERFACE_NAME_MAX_LENGTH));
+  if ((network.hardwareAddress ?? '').length > NETWORK_HARDWARE_ADDRESS_MAX_LENGTH)
+    errors.push(tooLong(path.child('networkData', 'hardwareAddress'), NETWORK_HARDWARE_ADDRESS_MAX_LENGTH));
+  return errors;
+}
+
 interface ClaimStatus {
   allocation?: Allocation | null;
+  devices?: DeviceStatus[] | null;
   reservedFor?: { resource?: string; name?: string; uid?: string }[] | null;
 }
 
@@ -682,18 +729,28 @@ function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
   const path = FieldPath.root('status');
   const errors: FieldError[] = [];
   const reservedFor = status.reservedFor ?? [];
-  reservedFor.forEach((consumer, i) => {
-    const at = path.child('reservedFor').index(i);
-    for (const member of ['resource', 'name', 'uid'] as const)
-      if ((consumer[member] ?? '') === '') errors.push(required(at.child(member)));
-  });
-  const uids = new Set<string>();
-  reservedFor.forEach((consumer, i) => {
-    const uid = consumer.uid ?? '';
-    if (uids.has(uid)) errors.push(duplicate(path.child('reservedFor').index(i).child('uid'), uid));
-    uids.add(uid);
-  });
+  errors.push(
+    ...uniqueItems(
+      reservedFor,
+      path.child('reservedFor'),
+      (consumer, at) =>
+        (['resource', 'name', 'uid'] as const)
+          .filter((member) => (consumer[member] ?? '') === '')
+          .map((member) => required(at.child(member))),
+      (consumer) => ({ key: consumer.uid ?? '', field: 'uid' }),
+    ),
+  );
   const allocation = status.allocation ?? undefined;
+  const allocated = new Set((allocation?.devices?.results ?? []).map(deviceIdOf));
+  errors.push(
+    ...uniqueItems(
+      status.devices ?? [],
+      path.child('devices'),
+      (device, at) => validateDeviceStatus(device, at, allocated),
+      (device) => ({ key: deviceIdOf(device), field: 'deviceID' }),
+      PRINTED_DEVICE_ID,
+    ),
+  );
   if (reservedFor.length > 0 && allocation === undefined)
     errors.push(forbidden(path.child('reservedFor'), 'may not be specified when `allocated` is not set'));
   const oldAllocation = oldStatus.allocation ?? undefined;

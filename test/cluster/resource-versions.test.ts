@@ -707,6 +707,25 @@ const INVALID_STATUSES: { name: string; statuses: Json[] }[] = [
     ],
   },
   {
+    name: 'device statuses for a device not allocated, twice, with data that is no object and long network names',
+    statuses: [
+      {
+        allocation: ALLOCATION,
+        devices: [
+          { driver: CLASS, pool: 'node-a', device: 'gpu-0', data: [1, 2] },
+          { driver: CLASS, pool: 'node-a', device: 'gpu-9' },
+          { driver: CLASS, pool: 'node-a', device: 'gpu-9', networkData: { interfaceName: 'i'.repeat(257) } },
+          {
+            driver: 'Bad_Driver',
+            pool: 'Pool_A',
+            device: 'GPU',
+            networkData: { hardwareAddress: 'a'.repeat(129) },
+          },
+        ],
+      },
+    ],
+  },
+  {
     name: 'an allocation changed once written',
     statuses: [
       { allocation: ALLOCATION },

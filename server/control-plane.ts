@@ -73,6 +73,7 @@ import { functionCheck, PostStartHook } from './health/checks';
 import type { GroupResource } from './encryption/encryption-providers';
 import { mountOpenAPI } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
+import { deviceAdminAccessHooks } from './registry/allocators/device-admin-access';
 import { serviceAllocationHooks } from './registry/allocators/service-hooks';
 import { ServiceNodePorts } from './registry/allocators/node-ports';
 import { SharedPortBitmap } from './registry/allocators/port-bitmap';
@@ -419,7 +420,13 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     endpoints: storageFor(find('', 'endpoints')),
   });
   const nodePortRepairStop = new AbortController();
-  const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
+  const namespaces = storageFor(find('', 'namespaces'));
+  const kindHooks = new Map<string, StoreHooks>([
+    ['/services', serviceHooks],
+    ['resource.k8s.io/resourceclaims', deviceAdminAccessHooks({ kind: 'ResourceClaim', namespaces })],
+    ['resource.k8s.io/resourceclaimtemplates', deviceAdminAccessHooks({ kind: 'ResourceClaimTemplate', namespaces })],
+  ]);
+  const hooksFor = (type: ResourceType): StoreHooks | undefined => kindHooks.get(`${type.group}/${type.resource}`);
   const definitions = schemaData().definitions;
   const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });

@@ -38,6 +38,8 @@ const REFERENCE_DRA_FLAGS = [
 ];
 
 const NAMESPACE = 'dra';
+/** A namespace without the label that grants admin access to devices. */
+const PLAIN_NAMESPACE = 'plain';
 type Json = Record<string, unknown>;
 
 interface Case {
@@ -54,6 +56,8 @@ interface Case {
    * reason outside these kinds; the rest of the object is still compared.
    */
   readonly managedFieldsGap?: string;
+  /** A namespace other than NAMESPACE (which grants admin access to devices). */
+  readonly namespace?: string;
 }
 
 const CLASS = 'gpu.example.com';
@@ -348,10 +352,13 @@ beforeAll(async () => {
     // Admin access to devices is only granted in namespaces that say so.
     metadata: { name: NAMESPACE, labels: { 'resource.kubernetes.io/admin-access': 'true' } },
   };
+  const plain = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: PLAIN_NAMESPACE } };
   await send(reference, 'POST', '/api/v1/namespaces', namespace, 201);
+  await send(reference, 'POST', '/api/v1/namespaces', plain, 201);
   for (const c of CASES) referenceViews.push(await record(reference, c));
   capstan = await startInProcessServer(REFERENCE_DRA_FLAGS);
   await send(capstan, 'POST', '/api/v1/namespaces', namespace, 201);
+  await send(capstan, 'POST', '/api/v1/namespaces', plain, 201);
   for (const c of CASES) capstanViews.push(await record(capstan, c));
 });
 
@@ -373,7 +380,7 @@ async function send(server: Server, method: string, path: string, body: unknown,
 }
 
 function collectionPath(c: Case, version: ResourceVersion): string {
-  const namespace = c.namespaced ? `/namespaces/${NAMESPACE}` : '';
+  const namespace = c.namespaced ? `/namespaces/${c.namespace ?? NAMESPACE}` : '';
   return `/apis/resource.k8s.io/${version}${namespace}/${c.resource}`;
 }
 
@@ -607,6 +614,37 @@ const INVALID: Case[] = [
     },
   },
   {
+    name: 'v1beta1 claim asking for admin access where the namespace does not grant it',
+    resource: 'resourceclaims',
+    namespaced: true,
+    namespace: PLAIN_NAMESPACE,
+    version: 'v1beta1',
+    object: {
+      metadata: { name: 'admin' },
+      spec: {
+        devices: {
+          requests: [
+            { name: 'one', deviceClassName: CLASS },
+            { name: 'all', deviceClassName: CLASS, allocationMode: 'All', adminAccess: true },
+          ],
+        },
+      },
+    },
+  },
+  {
+    name: 'v1 claim template asking for admin access where the namespace does not grant it',
+    resource: 'resourceclaimtemplates',
+    namespaced: true,
+    namespace: PLAIN_NAMESPACE,
+    version: 'v1',
+    object: {
+      metadata: { name: 'admin' },
+      spec: {
+        spec: { devices: { requests: [{ name: 'r', exactly: { deviceClassName: CLASS, adminAccess: true } }] } },
+      },
+    },
+  },
+  {
     name: 'v1 request with exactly and alternatives',
     resource: 'resourceclaims',
     namespaced: true,
@@ -755,7 +793,7 @@ const INVALID_STATUSES: { name: string; statuses: Json[] }[] = [
   },
 ];
 
-async function statusRefusal(server: Server, name: string, statuses: Json[]): Promise<unknown> {
+async function statusRefusal(server: Server, name: string, statuses: Json[], namespace = NAMESPACE): Promise<unknown> {
   const claim = {
     apiVersion: 'resource.k8s.io/v1',
     kind: 'ResourceClaim',
@@ -769,7 +807,7 @@ async function statusRefusal(server: Server, name: string, statuses: Json[]): Pr
       },
     },
   };
-  const base = `/apis/resource.k8s.io/v1beta1/namespaces/${NAMESPACE}/resourceclaims`;
+  const base = `/apis/resource.k8s.io/v1beta1/namespaces/${namespace}/resourceclaims`;
   await send(server, 'POST', base.replace('v1beta1', 'v1'), claim, 201);
   let last: unknown;
   for (const status of statuses) {
@@ -792,3 +830,10 @@ test.each(INVALID_STATUSES.map((c, index) => [c.name, index, c] as const))(
     expect(await statusRefusal(capstan, name, c.statuses)).toEqual(theirs);
   },
 );
+
+test('an allocation granting admin access where the namespace does not: refused as the reference refuses it', async () => {
+  const statuses = [{ allocation: { devices: { results: [{ ...RESULT, adminAccess: true }] } } }];
+  const theirs = await statusRefusal(reference, 'admin-status', statuses, PLAIN_NAMESPACE);
+  expect(theirs).not.toEqual({ status: 200, body: 'written' });
+  expect(await statusRefusal(capstan, 'admin-status', statuses, PLAIN_NAMESPACE)).toEqual(theirs);
+});

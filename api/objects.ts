@@ -37,3 +37,8 @@ export interface KubeObject {
   metadata: ObjectMeta;
   [field: string]: unknown;
 }
+
+/** A time as metav1.Time is written: RFC 3339 to the second, in UTC. */
+export function metaTime(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -28,8 +28,8 @@ import { serviceIPRangesOf, type ServerOptions } from './config/flags';
 import { moveOldKeyPrefixes } from './moved-key-prefixes';
 import { openStoreLocations, type StoreLocation } from './store-locations';
 import { featureEnabled } from './config/feature-enabled';
-import { REGISTERED_GROUP_VERSIONS, SERVABLE_GROUP_VERSIONS } from './config/registered-group-versions';
-import { runtimeConfigEnabled, type EnabledFunction } from './config/runtime-config';
+import { REGISTERED_GROUP_VERSIONS } from './config/registered-group-versions';
+import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { recordCompactions } from './metrics/compaction-metrics';
 import { instrumentStore, resourceByKeyPrefix, type StoredResource } from './metrics/store-metrics';
@@ -74,6 +74,7 @@ import { functionCheck, PostStartHook } from './health/checks';
 import type { GroupResource } from './encryption/encryption-providers';
 import { mountOpenAPI, OPENAPI_LISTED_PATHS } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
+import { deviceAdminAccessHooks } from './registry/allocators/device-admin-access';
 import { serviceAllocationHooks } from './registry/allocators/service-hooks';
 import { ServiceNodePorts } from './registry/allocators/node-ports';
 import { SharedPortBitmap } from './registry/allocators/port-bitmap';
@@ -121,12 +122,6 @@ export interface ControlPlane {
   readonly authorizer: Authorizer;
   /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
   readonly unavailableAdmissionPlugins: readonly string[];
-  /**
-   * Group-versions `--runtime-config` turns on that a 1.34 server serves and capstan does not
-   * yet, for the start-up log: asked once every subsystem has added its types (authentication's
-   * reviews come after the plane).
-   */
-  unavailableGroupVersions(): string[];
   /**
    * After the server listens: bootstrap objects, then campaign for the controllers.
    * `controllers` run on the leader next to the plane's own (authentication's, for one).
@@ -280,31 +275,17 @@ async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Prom
   return false;
 }
 
-/**
- * Servable group-versions the flags turn on for which capstan has no kind yet, as
- * `group/version`: neither a built-in type (served, or left out by its gate) nor one the plane
- * added itself (the reviews).
- */
-function groupVersionsWithoutKinds(enabled: EnabledFunction, registry: MutableResourceRegistry): string[] {
-  const built = new Set(
-    [...BUILTIN_TYPES, ...registry.all()].flatMap((type) =>
-      type.versions.map(({ version }) => `${type.group}/${version}`),
-    ),
-  );
-  return SERVABLE_GROUP_VERSIONS.filter((gv) => enabled(gv, '') && !built.has(`${gv.group}/${gv.version}`)).map(
-    ({ group, version }) => `${group}/${version}`,
-  );
-}
-
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   setClusterPolicy({ allowPrivileged: options.allowPrivileged });
   const metrics = createApiserverMetrics();
-  const enabled = runtimeConfigEnabled({
-    config: options.runtimeConfig,
-    registered: REGISTERED_GROUP_VERSIONS,
-    priorityAndFairness: options.enablePriorityAndFairness,
+  const registry = builtinRegistry({
+    enabled: runtimeConfigEnabled({
+      config: options.runtimeConfig,
+      registered: REGISTERED_GROUP_VERSIONS,
+      priorityAndFairness: options.enablePriorityAndFairness,
+    }),
+    featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
   });
-  const registry = builtinRegistry({ enabled, featureEnabled: (gate) => featureEnabled(options.featureGates, gate) });
   const storedResources = new Map<string, StoredResource>();
   // Before the stores open: a configuration refused leaves nothing to close.
   // Loaded only when configured: its modules (the configuration, the providers, KMS) are a
@@ -448,7 +429,13 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     endpoints: storageFor(find('', 'endpoints')),
   });
   const nodePortRepairStop = new AbortController();
-  const hooksFor = (type: ResourceType): StoreHooks | undefined => (type === services ? serviceHooks : undefined);
+  const namespaces = storageFor(find('', 'namespaces'));
+  const kindHooks = new Map<string, StoreHooks>([
+    ['/services', serviceHooks],
+    ['resource.k8s.io/resourceclaims', deviceAdminAccessHooks({ kind: 'ResourceClaim', namespaces })],
+    ['resource.k8s.io/resourceclaimtemplates', deviceAdminAccessHooks({ kind: 'ResourceClaimTemplate', namespaces })],
+  ]);
+  const hooksFor = (type: ResourceType): StoreHooks | undefined => kindHooks.get(`${type.group}/${type.resource}`);
   const definitions = schemaData().definitions;
   const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
   const operations = apiOperations({ context, storageFor });
@@ -556,7 +543,6 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   return {
     store,
     unavailableAdmissionPlugins: admissionPlugins.unavailable,
-    unavailableGroupVersions: () => groupVersionsWithoutKinds(enabled, registry),
     registry,
     caches,
     metrics,

@@ -151,9 +151,6 @@ async function main(argv: readonly string[]): Promise<void> {
   );
   if (plane.unavailableAdmissionPlugins.length > 0)
     progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
-  const unavailableGroupVersions = plane.unavailableGroupVersions();
-  if (unavailableGroupVersions.length > 0)
-    progress(`API versions not available yet, not served: ${unavailableGroupVersions.join(', ')}`);
   const { port, url } = await startupStep('serving HTTPS', () => server.listen());
   externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
   console.log(

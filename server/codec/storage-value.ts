@@ -5,8 +5,8 @@
  * Written (measured by running the reference and reading its etcd values):
  *   - built-in kinds in `--storage-media-type` (default protobuf in the `k8s\0` envelope, the
  *     API's own framing), in the reference's storage version: the served storage version
- *     except where STORED_VERSIONS says (resource.k8s.io is still stored as v1beta2 and
- *     VolumeAttributesClasses as v1beta1, so that a 1.33 server can read them back);
+ *     except where the kind names another (`encodedVersion`: resource.k8s.io is still stored
+ *     as v1beta2 and VolumeAttributesClasses as v1beta1, so that a 1.33 server can read them back);
  *   - CustomResourceDefinitions as JSON in apiextensions.k8s.io/v1beta1, APIServices as JSON,
  *     whatever the flag (their servers are built with a JSON storage codec);
  *   - custom resources as JSON with their keys sorted, as Go writes unstructured objects.
@@ -26,27 +26,13 @@ import type { ValueCodec } from '../../storage/objects/codec';
 import type { StorageMediaType } from '../config/storage-media-type';
 import type { KubeObject } from '../../api/objects';
 import { crdFromV1beta1, crdToV1beta1, CRD_V1BETA1 } from '../registry/conversion/crd-v1beta1';
-import { groupVersionString } from '../../api/identity';
-import { storageGroupVersion, type ResourceType } from '../registry/types';
+import { groupVersionString, type GroupVersion } from '../../api/identity';
+import { encodedGroupVersion, storageGroupVersion, type ResourceType } from '../registry/types';
 import { decodeCbor, SELF_DESCRIBED_CBOR } from './cbor';
 import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-type';
 import type { JsonObject } from './protobuf';
 import { goEscaped } from '../json/value';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
-
-/**
- * Resources the reference 1.34 stores in another version than capstan keeps them in, by
- * `<resource>.<group>`: resource.k8s.io's first v1 release still stores v1beta2 (its emulated
- * storage version), and VolumeAttributesClasses stay v1beta1 by the reference's storage-factory
- * override. Each is field-identical to the version kept in memory, so only apiVersion changes.
- */
-const STORED_VERSIONS: Readonly<Record<string, string>> = {
-  'deviceclasses.resource.k8s.io': 'v1beta2',
-  'resourceclaims.resource.k8s.io': 'v1beta2',
-  'resourceclaimtemplates.resource.k8s.io': 'v1beta2',
-  'resourceslices.resource.k8s.io': 'v1beta2',
-  'volumeattributesclasses.storage.k8s.io': 'v1beta1',
-};
 
 /** Groups whose servers store JSON whatever `--storage-media-type` says. */
 const JSON_ONLY_GROUPS = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
@@ -55,12 +41,7 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
   if (type.protobuf === false) return CUSTOM_RESOURCE_CODEC;
   const memory = groupVersionString(storageGroupVersion(type));
   const isCRD = type.group === 'apiextensions.k8s.io' && type.resource === 'customresourcedefinitions';
-  const stored = isCRD
-    ? CRD_V1BETA1
-    : groupVersionString({
-        group: type.storageGroup ?? type.group,
-        version: STORED_VERSIONS[`${type.resource}.${type.group}`] ?? type.storageVersion,
-      });
+  const stored = isCRD ? CRD_V1BETA1 : groupVersionString(encodedGroupVersion(type));
   const format = JSON_ONLY_GROUPS.has(type.group) ? JSON_MEDIA_TYPE : mediaType;
   if (format === PROTOBUF_MEDIA_TYPE && messageNameFor(stored, type.kind) === undefined) {
     throw new Error(`${stored}, Kind=${type.kind} has no protobuf form to store`);
@@ -69,15 +50,19 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
   const toStored = (object: KubeObject): KubeObject => {
     if (isCRD) return crdToV1beta1(object);
     if (object.apiVersion === stored && object.kind === type.kind) return object;
-    return { ...object, apiVersion: stored, kind: type.kind };
+    return { ...convertNow(object, encodedGroupVersion(type)), apiVersion: stored, kind: type.kind };
   };
   const toMemory = (object: KubeObject): KubeObject => {
     if (object.apiVersion === memory) return object;
     if (isCRD && object.apiVersion === CRD_V1BETA1) return crdFromV1beta1(object);
-    if (type.convert === undefined) return { ...object, apiVersion: memory, kind: type.kind };
-    const converted = type.convert(object, storageGroupVersion(type));
+    return { ...convertNow(object, storageGroupVersion(type)), apiVersion: memory, kind: type.kind };
+  };
+  /** Built-in conversions answer at once; only a custom resource's webhook would not, and those are not built in. */
+  const convertNow = (object: KubeObject, to: GroupVersion): KubeObject => {
+    if (type.convert === undefined) return object;
+    const converted = type.convert(object, to);
     if (converted instanceof Promise)
-      throw new Error(`${type.kind} cannot be converted from ${String(object.apiVersion)} while decoding`);
+      throw new Error(`${type.kind} cannot be converted from ${String(object.apiVersion)} for the store`);
     return converted;
   };
   const memoryVersion = storageGroupVersion(type).version;

@@ -3,7 +3,7 @@
  * `/apis/<group>/<version>`), as pure functions of the served groups. Field order and omitted
  * fields follow the reference's JSON, so that clients comparing documents see no difference.
  */
-import { storageGroupVersion, type Verb } from '../registry/types';
+import { encodedGroupVersion, type Verb } from '../registry/types';
 import type { ServedGroup, ServedGroupVersion, ServedResource } from './served-groups';
 import { storageVersionHash } from './storage-version-hash';
 import { servedSubresources } from './subresources';
@@ -111,7 +111,7 @@ function resourceEntries({ type }: ServedResource, groupVersion: ServedGroupVers
     // Types that share storage (core and events.k8s.io Events) share the hash, as in the reference.
     ...(type.virtual
       ? {}
-      : { storageVersionHash: storageVersionHash({ ...storageGroupVersion(type), kind: type.kind }) }),
+      : { storageVersionHash: storageVersionHash({ ...encodedGroupVersion(type), kind: type.kind }) }),
   };
   const subresources = servedSubresources(type, groupVersion).map((subresource): APIResource => {
     const otherGroupVersion =

@@ -172,6 +172,14 @@ function isEmptyContainer(value: Json): boolean {
   return isObject(value) && Object.keys(value).length === 0;
 }
 
+/**
+ * An embedded object of any kind (a driver's opaque parameters, a device's status data, a
+ * ControllerRevision's data): the reference's schema converter hard-codes it as one atomic
+ * value, whatever it holds, so it is owned whole and never field by field.
+ */
+const RAW_EXTENSION_REF = '#/definitions/io.k8s.apimachinery.pkg.runtime.RawExtension';
+const RAW_EXTENSION = new FieldSchema(undefined, { type: 'object', 'x-kubernetes-map-type': 'atomic' });
+
 /** The FieldSchemas of one set of definitions, one per schema node (so recursive schemas stay finite). */
 class FieldSchemas {
   private readonly byNode = new WeakMap<SchemaNode, FieldSchema>();
@@ -183,7 +191,10 @@ class FieldSchemas {
   of(node: SchemaNode): FieldSchema {
     let found = this.byNode.get(node);
     if (found === undefined) {
-      found = new FieldSchema(this, resolveSchema(this.definitions, node).node);
+      found =
+        node.$ref === RAW_EXTENSION_REF
+          ? RAW_EXTENSION
+          : new FieldSchema(this, resolveSchema(this.definitions, node).node);
       this.byNode.set(node, found);
     }
     return found;

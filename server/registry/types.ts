@@ -111,6 +111,13 @@ export interface ResourceType {
    * as core v1 Events under the same key prefix. Use `storageGroupVersion(type)`.
    */
   readonly storageGroup?: string;
+  /**
+   * The version written to the store when it is not `storageVersion` (the one kept in memory,
+   * which defaults and validation see): the reference 1.34 writes resource.k8s.io as v1beta2,
+   * which has v1's fields, so that a 1.33 server reads it back. Discovery's storageVersionHash
+   * names it. Use `encodedGroupVersion(type)`.
+   */
+  readonly encodedVersion?: string;
   /** Storage key segment under the etcd prefix (`pods`, `services/specs`, `minions` ...). */
   readonly storagePrefix: string;
   readonly shortNames: readonly string[];
@@ -199,6 +206,11 @@ export function typeAtVersion(type: ResourceType, version: ServedVersion | undef
 /** The group-version objects of this type are stored in. */
 export function storageGroupVersion(type: ResourceType): GroupVersion {
   return { group: type.storageGroup ?? type.group, version: type.storageVersion };
+}
+
+/** The group-version objects of this type are written to the store in. */
+export function encodedGroupVersion(type: ResourceType): GroupVersion {
+  return { group: type.storageGroup ?? type.group, version: type.encodedVersion ?? type.storageVersion };
 }
 
 /** What one change of the registry did. A replaced type is in both lists (its old and its new object). */

@@ -188,3 +188,20 @@ export const nameIsGroupResource: NameValidator = (name) => {
 /** LeaseCandidates: any config key; a generateName's trailing '-' is a key character already. */
 export const nameIsConfigMapKey: NameValidator = (name) => isConfigMapKey(name);
 export const nameIsPathSegment: NameValidator = (name, prefix) => isValidPathSegmentName(name, prefix);
+
+const C_IDENTIFIER = '[A-Za-z_][A-Za-z0-9_]*';
+const C_IDENTIFIER_PATTERN = new RegExp(`^${C_IDENTIFIER}$`);
+
+export function isCIdentifier(value: string): string[] {
+  return C_IDENTIFIER_PATTERN.test(value)
+    ? []
+    : [
+        regexError(
+          "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'",
+          C_IDENTIFIER,
+          'my_name',
+          'MY_NAME',
+          'MyName',
+        ),
+      ];
+}

@@ -1,8 +1,18 @@
 /** Rules of the resource.k8s.io kinds, after the reference's, with its texts. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../registry/types';
-import { FieldPath, forbidden, immutable, invalid, notSupported, required } from '../status/field-errors';
-import { isDNS1123Label, isDNS1123Subdomain } from './names';
+import {
+  deepEqual,
+  duplicate,
+  FieldPath,
+  forbidden,
+  immutable,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+} from '../status/field-errors';
+import { isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 import { validateAnnotations, validateLabels } from './object-meta';
 
 /** A driver's name is a DNS subdomain (the reference reports both errors when it is empty). */
@@ -12,12 +22,397 @@ function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
   return [...errors, ...isDNS1123Subdomain(value).map((message) => invalid(path, value, message))];
 }
 
-/** A ResourceSlice names its driver. */
-export function validateResourceSlice(object: KubeObject): FieldError[] {
-  return validateDriverName(
-    ((object.spec ?? {}) as { driver?: unknown }).driver,
-    FieldPath.root('spec').child('driver'),
+interface ResourceSliceSpec {
+  driver?: unknown;
+  pool?: { name?: string; generation?: number; resourceSliceCount?: number };
+  nodeName?: string | null;
+  nodeSelector?: unknown;
+  allNodes?: boolean | null;
+  perDeviceNodeSelection?: boolean | null;
+  devices?: Device[];
+  sharedCounters?: CounterSet[];
+}
+
+interface Device {
+  name?: string;
+  attributes?: Record<string, DeviceAttribute>;
+  capacity?: Record<string, { requestPolicy?: unknown }>;
+  consumesCounters?: CounterSet[];
+  taints?: { key?: string; value?: string; effect?: string }[];
+  allowMultipleAllocations?: boolean | null;
+  nodeName?: string | null;
+  nodeSelector?: unknown;
+  allNodes?: boolean | null;
+}
+
+interface DeviceAttribute {
+  int?: number | null;
+  bool?: boolean | null;
+  string?: string | null;
+  version?: string | null;
+}
+
+/** As long as a node name may be: a pool is often named after its node. */
+const POOL_NAME_MAX_LENGTH = 253;
+const NODE_SELECTION_RULE =
+  'exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required';
+const DEVICE_NODE_SELECTION_RULE =
+  'exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when `perDeviceNodeSelection` is set to true in the ResourceSlice spec';
+
+function subdomainErrors(value: string, path: FieldPath): FieldError[] {
+  return isDNS1123Subdomain(value).map((message) => invalid(path, value, message));
+}
+
+/** A pool's name may have several subdomains separated by `/`. */
+function poolNameErrors(name: string, path: FieldPath): FieldError[] {
+  if (name === '') return [required(path)];
+  const errors = name.length > POOL_NAME_MAX_LENGTH ? [tooLong(path, POOL_NAME_MAX_LENGTH)] : [];
+  for (const part of name.split('/')) errors.push(...subdomainErrors(part, path));
+  return errors;
+}
+
+/** A pool counts its slices and generations. */
+function validatePool(pool: ResourceSliceSpec['pool'], path: FieldPath): FieldError[] {
+  const errors = poolNameErrors(pool?.name ?? '', path.child('name'));
+  const count = pool?.resourceSliceCount ?? 0;
+  if (count <= 0) errors.push(invalid(path.child('resourceSliceCount'), count, 'must be greater than zero'));
+  const generation = pool?.generation ?? 0;
+  if (generation < 0)
+    errors.push(invalid(path.child('generation'), generation, 'must be greater than or equal to zero'));
+  return errors;
+}
+
+/**
+ * The ways of naming where devices are reachable (a node, a node selector, every node, or each
+ * device its own): the names of those set, in the reference's order and quoting, with the
+ * errors of a value set to "" or false, which is neither unset nor set.
+ */
+function nodeSelection(
+  choice: { nodeName?: string | null; nodeSelector?: unknown; allNodes?: boolean | null },
+  path: FieldPath,
+  rules: { readonly emptyNodeName: string; readonly selector?: (selector: unknown) => FieldError[] },
+): { set: string[]; errors: FieldError[] } {
+  const set: string[] = [];
+  const errors: FieldError[] = [];
+  if (choice.nodeName !== undefined && choice.nodeName !== null) {
+    if (choice.nodeName !== '') {
+      set.push('`nodeName`');
+      errors.push(...subdomainErrors(choice.nodeName, path.child('nodeName')));
+    } else errors.push(invalid(path.child('nodeName'), '', rules.emptyNodeName));
+  }
+  if (choice.nodeSelector !== undefined && choice.nodeSelector !== null) {
+    set.push('`nodeSelector`');
+    errors.push(...(rules.selector?.(choice.nodeSelector) ?? []));
+  }
+  if (choice.allNodes !== undefined && choice.allNodes !== null) {
+    if (choice.allNodes) set.push('`allNodes`');
+    else errors.push(invalid(path.child('allNodes'), false, 'must be either unset or set to true'));
+  }
+  return { set, errors };
+}
+
+function exactlyOne(set: readonly string[], path: FieldPath, rules: { none: string; several: string }): FieldError[] {
+  if (set.length === 0) return [required(path, rules.none)];
+  if (set.length > 1) return [invalid(path, `{${set.join(', ')}}`, rules.several)];
+  return [];
+}
+
+interface NodeSelectorRequirement {
+  key?: string;
+  operator?: string;
+  values?: string[] | null;
+}
+
+/** Node selector terms as the reference prints an invalid value: its internal Go structs as JSON. */
+function goNodeSelectorTerms(terms: unknown[]): unknown[] {
+  const requirements = (list: NodeSelectorRequirement[] | null | undefined) =>
+    list == null
+      ? null
+      : list.map((requirement) => ({
+          Key: requirement.key ?? '',
+          Operator: requirement.operator ?? '',
+          Values: requirement.values ?? null,
+        }));
+  return terms.map((term) => {
+    const { matchExpressions, matchFields } = (term ?? {}) as Record<string, NodeSelectorRequirement[] | null>;
+    return { MatchExpressions: requirements(matchExpressions), MatchFields: requirements(matchFields) };
+  });
+}
+
+/** An attribute holds one typed value; the reference prints the offending one as its internal struct. */
+function validateAttribute(attribute: DeviceAttribute, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (attribute.string != null && attribute.string.length > ATTRIBUTE_MAX_VALUE_LENGTH)
+    errors.push(tooLong(path.child('string'), ATTRIBUTE_MAX_VALUE_LENGTH));
+  if (attribute.version != null) {
+    if (!SEMVER.test(attribute.version))
+      errors.push(
+        invalid(path.child('version'), attribute.version, 'must be a string compatible with semver.org spec 2.0.0'),
+      );
+    if (attribute.version.length > ATTRIBUTE_MAX_VALUE_LENGTH)
+      errors.push(tooLong(path.child('version'), ATTRIBUTE_MAX_VALUE_LENGTH));
+  }
+  const values = [attribute.int, attribute.bool, attribute.string, attribute.version];
+  const count = values.filter((value) => value !== undefined && value !== null).length;
+  if (count === 0) errors.push(required(path, 'exactly one value must be specified'));
+  if (count > 1) {
+    const [IntValue, BoolValue, StringValue, VersionValue] = values.map((value) => value ?? null);
+    errors.push(
+      invalid(path, { IntValue, BoolValue, StringValue, VersionValue }, 'exactly one value must be specified'),
+    );
+  }
+  return errors;
+}
+
+const ATTRIBUTE_MAX_VALUE_LENGTH = 64;
+/** semver.org 2.0.0: three numbers without leading zeros, then optional pre-release and build parts. */
+const SEMVER_NUMBER = '(0|[1-9]\\d*)';
+const SEMVER_PRERELEASE = '(0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)';
+const SEMVER_BUILD = '[0-9a-zA-Z-]+';
+const SEMVER = new RegExp(
+  `^${SEMVER_NUMBER}\\.${SEMVER_NUMBER}\\.${SEMVER_NUMBER}` +
+    `(-${SEMVER_PRERELEASE}(\\.${SEMVER_PRERELEASE})*)?(\\+${SEMVER_BUILD}(\\.${SEMVER_BUILD})*)?$`,
+);
+
+/** Counters are named and counted per set; names are DNS labels. */
+interface CounterSet {
+  name?: string;
+  counterSet?: string;
+  counters?: Record<string, unknown>;
+}
+
+/** At most this many counters, over all sets of a slice's sharedCounters, and over one device's consumption. */
+const MAX_COUNTERS = 32;
+/** At most this many counters consumed by all of a slice's devices together. */
+const MAX_DEVICE_COUNTERS_PER_SLICE = 1024;
+
+function labelErrors(value: string, path: FieldPath): FieldError[] {
+  return isDNS1123Label(value).map((message) => invalid(path, value, message));
+}
+
+/** A set's counters: at least one, each named by a DNS label. */
+function countersErrors(counters: CounterSet['counters'], path: FieldPath): FieldError[] {
+  const names = Object.keys(counters ?? {});
+  if (names.length === 0) return [required(path)];
+  return names.flatMap((name) => labelErrors(name, path.key(name)));
+}
+
+function counterCount(sets: readonly CounterSet[] | undefined): number {
+  return (sets ?? []).reduce((sum, set) => sum + Object.keys(set.counters ?? {}).length, 0);
+}
+
+/** Items with their own rules, then each key once (the reference's validateSet). */
+function uniqueItems<T>(
+  items: readonly T[],
+  path: FieldPath,
+  validateItem: (item: T, at: FieldPath) => FieldError[],
+  keyOf: (item: T) => { key: string; field: string },
+  /** What a duplicate's message shows, when not its key. */
+  printedKey?: unknown,
+): FieldError[] {
+  const errors = items.flatMap((item, i) => validateItem(item, path.index(i)));
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const { key, field } = keyOf(item);
+    if (seen.has(key)) errors.push(duplicate(path.index(i).child(field), printedKey ?? key));
+    seen.add(key);
+  });
+  return errors;
+}
+
+/** What a device uses up of the slice's shared counters: sets and counters that exist there. */
+function validateConsumption(
+  consumption: readonly CounterSet[],
+  shared: ReadonlyMap<string, ReadonlySet<string>>,
+  path: FieldPath,
+): FieldError[] {
+  const at = path.child('consumesCounters');
+  const errors = uniqueItems(
+    consumption,
+    at,
+    (set, itemPath) => [
+      ...((set.counterSet ?? '') === '' ? [required(itemPath.child('counterSet'))] : []),
+      ...countersErrors(set.counters, itemPath.child('counters')),
+    ],
+    (set) => ({ key: set.counterSet ?? '', field: 'counterSet' }),
   );
+  const total = counterCount(consumption);
+  if (total > MAX_COUNTERS)
+    errors.push(invalid(path, total, `the total number of counters must not exceed ${MAX_COUNTERS}`));
+  consumption.forEach((set, i) => {
+    const known = shared.get(set.counterSet ?? '');
+    if (known === undefined)
+      errors.push(
+        invalid(
+          at.index(i).child('counterSet'),
+          set.counterSet ?? '',
+          'must reference a counterSet defined in the ResourceSlice sharedCounters',
+        ),
+      );
+    else
+      for (const name of Object.keys(set.counters ?? {}))
+        if (!known.has(name))
+          errors.push(
+            invalid(
+              at.index(i).child('counters'),
+              name,
+              'must reference a counter defined in the ResourceSlice sharedCounters',
+            ),
+          );
+  });
+  return errors;
+}
+
+/** The longest identifier of an attribute or capacity, after its optional domain. */
+const DEVICE_MAX_ID_LENGTH = 32;
+
+/** An attribute's or capacity's name: a C identifier, optionally after a driver-like domain and `/`. */
+function qualifiedNameErrors(name: string, path: FieldPath): FieldError[] {
+  if (name === '') return [required(path, 'name required')];
+  const identifierErrors = (id: string) => [
+    ...(id.length > DEVICE_MAX_ID_LENGTH ? [tooLong(path, DEVICE_MAX_ID_LENGTH)] : []),
+    ...isCIdentifier(id).map((message) => invalid(path, id, message)),
+  ];
+  const parts = name.split('/');
+  if (parts.length === 1) return identifierErrors(name);
+  if (parts.length > 2) return [];
+  const [domain, id] = parts;
+  return [
+    ...(domain === '' ? [required(path, 'the domain must not be empty')] : validateDriverName(domain, path)),
+    ...(id === '' ? [required(path, 'the name must not be empty')] : identifierErrors(id)),
+  ];
+}
+
+const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule'];
+
+/** A device taint: a label-like key and value, and an effect the scheduler knows. */
+function validateTaint(taint: NonNullable<Device['taints']>[number], path: FieldPath): FieldError[] {
+  const key = taint.key ?? '';
+  const errors = isQualifiedName(key).map((message) => invalid(path.child('key'), key, message));
+  const value = taint.value ?? '';
+  if (value !== '')
+    errors.push(...isValidLabelValue(value).map((message) => invalid(path.child('value'), value, message)));
+  const effect = taint.effect ?? '';
+  if (effect === '') errors.push(required(path.child('effect')));
+  else if (!DEVICE_TAINT_EFFECTS.includes(effect))
+    errors.push(notSupported(path.child('effect'), effect, DEVICE_TAINT_EFFECTS));
+  return errors;
+}
+
+function validateDevice(
+  device: Device,
+  path: FieldPath,
+  slice: {
+    readonly perDeviceNodeSelection: boolean;
+    readonly sharedCounters: ReadonlyMap<string, ReadonlySet<string>>;
+  },
+): FieldError[] {
+  const errors = isDNS1123Label(device.name ?? '').map((message) =>
+    invalid(path.child('name'), device.name ?? '', message),
+  );
+  for (const [name, attribute] of Object.entries(device.attributes ?? {})) {
+    const at = path.child('attributes').key(name);
+    errors.push(...qualifiedNameErrors(name, at), ...validateAttribute(attribute, at));
+  }
+  // A request policy says how one device's capacity is shared among several allocations.
+  for (const [name, capacity] of Object.entries(device.capacity ?? {})) {
+    const at = path.child('capacity').key(name);
+    errors.push(...qualifiedNameErrors(name, at));
+    if (device.allowMultipleAllocations !== true && capacity.requestPolicy != null)
+      errors.push(forbidden(at.child('requestPolicy'), 'allowMultipleAllocations must be true'));
+  }
+  (device.taints ?? []).forEach((taint, i) => errors.push(...validateTaint(taint, path.child('taints').index(i))));
+  errors.push(...validateConsumption(device.consumesCounters ?? [], slice.sharedCounters, path));
+  const selection = nodeSelection(device, path, { emptyNodeName: 'must not be empty' });
+  if (slice.perDeviceNodeSelection)
+    errors.push(
+      ...selection.errors,
+      ...exactlyOne(selection.set, path, { none: DEVICE_NODE_SELECTION_RULE, several: DEVICE_NODE_SELECTION_RULE }),
+    );
+  else if (device.nodeName != null || device.nodeSelector != null || device.allNodes != null)
+    errors.push(
+      invalid(
+        path,
+        null,
+        '`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec',
+      ),
+    );
+  return errors;
+}
+
+/** A ResourceSlice: its driver, its pool, where its devices are reachable, and devices with unique names. */
+export function validateResourceSlice(object: KubeObject): FieldError[] {
+  const spec = (object.spec ?? {}) as ResourceSliceSpec;
+  const path = FieldPath.root('spec');
+  const errors = [
+    ...validateDriverName(spec.driver, path.child('driver')),
+    ...validatePool(spec.pool, path.child('pool')),
+  ];
+  const selection = nodeSelection(spec, path, {
+    emptyNodeName: 'must be either unset or set to a non-empty string',
+    // One term only, so that the selectors of devices allocated from several slices can be merged.
+    selector: (selector) => {
+      const terms = (selector as { nodeSelectorTerms?: unknown[] }).nodeSelectorTerms;
+      if ((terms?.length ?? 0) === 1) return [];
+      const at = path.child('nodeSelector', 'nodeSelectorTerms');
+      return [
+        invalid(at, terms == null ? null : goNodeSelectorTerms(terms), 'must have exactly one node selector term'),
+      ];
+    },
+  });
+  errors.push(...selection.errors);
+  const perDevice = spec.perDeviceNodeSelection;
+  if (perDevice === true) selection.set.push('`perDeviceNodeSelection`');
+  else if (perDevice === false)
+    errors.push(invalid(path.child('perDeviceNodeSelection'), false, 'must be either unset or set to true'));
+  errors.push(
+    ...exactlyOne(selection.set, path, {
+      none: NODE_SELECTION_RULE,
+      several: `${NODE_SELECTION_RULE}, but multiple fields are set`,
+    }),
+  );
+  const sharedCounters = spec.sharedCounters ?? [];
+  const shared = new Map(sharedCounters.map((set) => [set.name ?? '', new Set(Object.keys(set.counters ?? {}))]));
+  const slice = { perDeviceNodeSelection: perDevice === true, sharedCounters: shared };
+  const devices = spec.devices ?? [];
+  errors.push(
+    ...uniqueItems(
+      devices,
+      path.child('devices'),
+      (device, at) => validateDevice(device, at, slice),
+      (device) => ({ key: device.name ?? '', field: 'name' }),
+    ),
+  );
+  const deviceCounters = devices.reduce((sum, device) => sum + counterCount(device.consumesCounters), 0);
+  if (deviceCounters > MAX_DEVICE_COUNTERS_PER_SLICE)
+    errors.push(
+      invalid(
+        path.child('devices'),
+        deviceCounters,
+        `the total number of counters in devices must not exceed ${MAX_DEVICE_COUNTERS_PER_SLICE}`,
+      ),
+    );
+  const sharedTotal = counterCount(sharedCounters);
+  if (sharedTotal > MAX_COUNTERS)
+    errors.push(
+      invalid(
+        path.child('sharedCounters'),
+        sharedTotal,
+        `the total number of shared counters must not exceed ${MAX_COUNTERS}`,
+      ),
+    );
+  errors.push(
+    ...uniqueItems(
+      sharedCounters,
+      path.child('sharedCounters'),
+      (set, at) => [
+        ...((set.name ?? '') === '' ? [required(at.child('name'))] : labelErrors(set.name ?? '', at.child('name'))),
+        ...countersErrors(set.counters, at.child('counters')),
+      ],
+      (set) => ({ key: set.name ?? '', field: 'name' }),
+    ),
+  );
+  return errors;
 }
 
 interface DeviceConfiguration {
@@ -99,16 +494,39 @@ function validateExactRequest(request: ExactDeviceRequest, path: FieldPath): Fie
 const REQUEST_REFERENCE =
   "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
 
+/** A claim's request names, each with its alternatives' names (empty for an exact request). */
+type RequestNames = ReadonlyMap<string, ReadonlySet<string>>;
+
+function requestNamesOf(devices: DeviceClaim | undefined): RequestNames {
+  return new Map(
+    (devices?.requests ?? []).map((request) => [
+      request.name ?? '',
+      new Set((request.firstAvailable ?? []).map((alternative) => alternative.name ?? '')),
+    ]),
+  );
+}
+
+/** A reference to a request (`name`) or to one of its alternatives (`name/alternative`) of the claim. */
+function requestReferenceErrors(reference: string, names: RequestNames, at: FieldPath): FieldError[] {
+  const segments = reference.split('/');
+  if (segments.length > 2) return [invalid(at, reference, REQUEST_REFERENCE)];
+  const found = names.get(segments[0]);
+  const known = found !== undefined && (segments.length === 1 || found.has(segments[1]));
+  return [
+    ...segments.flatMap((segment) => requestNameErrors(segment, at)),
+    ...(known ? [] : [invalid(at, reference, REQUEST_REFERENCE)]),
+  ];
+}
+
 /** What a claim asks for: named requests, each for exactly one kind of device, and constraints and configs naming them. */
 function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  const names = new Map<string, Set<string>>();
+  const names = requestNamesOf(devices);
   (devices?.requests ?? []).forEach((request, i) => {
     const at = path.child('requests').index(i);
     const name = request.name ?? '';
     errors.push(...requestNameErrors(name, at.child('name')));
     const alternatives = request.firstAvailable ?? [];
-    names.set(name, new Set(alternatives.map((alternative) => alternative.name ?? '')));
     alternatives.forEach((alternative, j) => {
       const altPath = at.child('firstAvailable').index(j);
       errors.push(
@@ -124,16 +542,7 @@ function validateDeviceClaim(devices: DeviceClaim | undefined, path: FieldPath):
         invalid(at, null, 'exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set'),
       );
   });
-  const referenceErrors = (reference: string, at: FieldPath): FieldError[] => {
-    const segments = reference.split('/');
-    if (segments.length > 2) return [invalid(at, reference, REQUEST_REFERENCE)];
-    const found = names.get(segments[0]);
-    const known = found !== undefined && (segments.length === 1 || found.has(segments[1]));
-    return [
-      ...segments.flatMap((segment) => requestNameErrors(segment, at)),
-      ...(known ? [] : [invalid(at, reference, REQUEST_REFERENCE)]),
-    ];
-  };
+  const referenceErrors = (reference: string, at: FieldPath) => requestReferenceErrors(reference, names, at);
   (devices?.constraints ?? []).forEach((constraint, i) => {
     const at = path.child('constraints').index(i);
     (constraint.requests ?? []).forEach((reference, j) =>
@@ -182,9 +591,195 @@ export function validateResourceClaimTemplate(template: KubeObject): FieldError[
   return errors;
 }
 
-/** A claim's spec is fixed once made: the scheduler allocates for it. */
+interface Allocation {
+  devices?: { results?: AllocationResult[] | null; config?: Record<string, unknown>[] | null };
+  nodeSelector?: { nodeSelectorTerms?: unknown[] | null } | null;
+  allocationTimestamp?: string | null;
+}
+
+interface DeviceStatus {
+  driver?: string;
+  pool?: string;
+  device?: string;
+  shareID?: string | null;
+  data?: unknown;
+  networkData?: { interfaceName?: string; hardwareAddress?: string } | null;
+}
+
+/** A device as allocations and device statuses name it: driver/pool/device, and the share when shared. */
+function deviceIdOf(device: { driver?: string; pool?: string; device?: string; shareID?: string | null }): string {
+  const id = `${device.driver ?? ''}/${device.pool ?? ''}/${device.device ?? ''}`;
+  return device.shareID == null ? id : `${id}/${device.shareID}`;
+}
+
+/**
+ * How the reference prints a device ID in its errors: its fields are interned-string handles,
+ * which JSON shows as empty objects, whatever the device.
+ */
+const PRINTED_DEVICE_ID = { Driver: {}, Pool: {}, Device: {}, ShareID: {} };
+
+const NETWORK_INTERFACE_NAME_MAX_LENGTH = 256;
+const NETWORK_HARDWARE_ADDRESS_MAX_LENGTH = 128;
+
+/** What a driver reports about a device it prepared: one the claim was allocated, and data that is an object. */
+function validateDeviceStatus(device: DeviceStatus, path: FieldPath, allocated: ReadonlySet<string>): FieldError[] {
+  const errors = [
+    ...validateDriverName(device.driver, path.child('driver')),
+    ...poolNameErrors(device.pool ?? '', path.child('pool')),
+    ...labelErrors(device.device ?? '', path.child('device')),
+  ];
+  if (!allocated.has(deviceIdOf(device)))
+    errors.push(invalid(path, PRINTED_DEVICE_ID, 'must be an allocated device in the claim'));
+  const data = device.data;
+  if (data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data)))
+    errors.push(invalid(path.child('data'), '<value omitted>', 'must be a valid JSON object'));
+  const network = device.networkData ?? {};
+  if ((network.interfaceName ?? '').length > NETWORK_INTERFACE_NAME_MAX_LENGTH)
+    errors.push(tooLong(path.child('networkData', 'interfaceName'), NETWORK_INTERFACE_NAME_MAX_LENGTH));
+  if ((network.hardwareAddress ?? '').length > NETWORK_HARDWARE_ADDRESS_MAX_LENGTH)
+    errors.push(tooLong(path.child('networkData', 'hardwareAddress'), NETWORK_HARDWARE_ADDRESS_MAX_LENGTH));
+  return errors;
+}
+
+interface ClaimStatus {
+  allocation?: Allocation | null;
+  devices?: DeviceStatus[] | null;
+  reservedFor?: { resource?: string; name?: string; uid?: string }[] | null;
+}
+
+interface AllocationResult {
+  request?: string;
+  driver?: string;
+  pool?: string;
+  device?: string;
+  adminAccess?: boolean | null;
+  tolerations?: Record<string, unknown>[] | null;
+  bindingConditions?: string[] | null;
+  bindingFailureConditions?: string[] | null;
+  shareID?: string | null;
+  consumedCapacity?: Record<string, string> | null;
+}
+
+/** An allocation as the reference prints an invalid one: its internal Go structs as JSON, nil as null. */
+function goAllocation(allocation: Allocation): unknown {
+  const results = allocation.devices?.results;
+  const config = allocation.devices?.config;
+  const opaque = (value: unknown) => {
+    if (value == null) return null;
+    const { driver, parameters } = value as { driver?: string; parameters?: unknown };
+    return { Driver: driver ?? '', Parameters: parameters ?? null };
+  };
+  return {
+    Devices: {
+      Results:
+        results == null
+          ? null
+          : results.map((result) => ({
+              Request: result.request ?? '',
+              Driver: result.driver ?? '',
+              Pool: result.pool ?? '',
+              Device: result.device ?? '',
+              AdminAccess: result.adminAccess ?? null,
+              Tolerations:
+                result.tolerations?.map((toleration) => ({
+                  Key: toleration.key ?? '',
+                  Operator: toleration.operator ?? '',
+                  Value: toleration.value ?? '',
+                  Effect: toleration.effect ?? '',
+                  TolerationSeconds: toleration.tolerationSeconds ?? null,
+                })) ?? null,
+              BindingConditions: result.bindingConditions ?? null,
+              BindingFailureConditions: result.bindingFailureConditions ?? null,
+              ShareID: result.shareID ?? null,
+              ConsumedCapacity: result.consumedCapacity ?? null,
+            })),
+      // The device configuration is embedded in Go, so its `Opaque` sits beside `Source`.
+      Config:
+        config == null
+          ? null
+          : config.map((entry) => ({
+              Source: entry.source ?? '',
+              Requests: entry.requests ?? null,
+              Opaque: opaque(entry.opaque),
+            })),
+    },
+    NodeSelector:
+      allocation.nodeSelector == null
+        ? null
+        : {
+            NodeSelectorTerms:
+              allocation.nodeSelector.nodeSelectorTerms == null
+                ? null
+                : goNodeSelectorTerms(allocation.nodeSelector.nodeSelectorTerms),
+          },
+    AllocationTimestamp: allocation.allocationTimestamp ?? null,
+  };
+}
+
+/**
+ * A claim's status as the scheduler writes it: an allocation whose results name the claim's
+ * requests and real devices, kept as first written, and the consumers it is reserved for, only
+ * once it is allocated. Checked when the status changes, as the reference checks it on status
+ * writes alone (a main-resource update carries the stored status over unchanged).
+ */
+function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
+  const status = (claim.status ?? {}) as ClaimStatus;
+  const oldStatus = (old.status ?? {}) as ClaimStatus;
+  if (deepEqual(status, oldStatus)) return [];
+  const path = FieldPath.root('status');
+  const errors: FieldError[] = [];
+  const reservedFor = status.reservedFor ?? [];
+  errors.push(
+    ...uniqueItems(
+      reservedFor,
+      path.child('reservedFor'),
+      (consumer, at) =>
+        (['resource', 'name', 'uid'] as const)
+          .filter((member) => (consumer[member] ?? '') === '')
+          .map((member) => required(at.child(member))),
+      (consumer) => ({ key: consumer.uid ?? '', field: 'uid' }),
+    ),
+  );
+  const allocation = status.allocation ?? undefined;
+  const allocated = new Set((allocation?.devices?.results ?? []).map(deviceIdOf));
+  errors.push(
+    ...uniqueItems(
+      status.devices ?? [],
+      path.child('devices'),
+      (device, at) => validateDeviceStatus(device, at, allocated),
+      (device) => ({ key: deviceIdOf(device), field: 'deviceID' }),
+      PRINTED_DEVICE_ID,
+    ),
+  );
+  if (reservedFor.length > 0 && allocation === undefined)
+    errors.push(forbidden(path.child('reservedFor'), 'may not be specified when `allocated` is not set'));
+  const oldAllocation = oldStatus.allocation ?? undefined;
+  if (allocation !== undefined && oldAllocation !== undefined)
+    errors.push(...immutable(path.child('allocation'), allocation, oldAllocation, goAllocation(allocation)));
+  else if (allocation !== undefined) {
+    const names = requestNamesOf((claim.spec as { devices?: DeviceClaim } | undefined)?.devices);
+    (allocation.devices?.results ?? []).forEach((result, i) => {
+      const at = path.child('allocation', 'devices', 'results').index(i);
+      errors.push(
+        ...requestReferenceErrors(result.request ?? '', names, at.child('request')),
+        ...validateDriverName(result.driver, at.child('driver')),
+        ...poolNameErrors(result.pool ?? '', at.child('pool')),
+        ...isDNS1123Label(result.device ?? '').map((message) =>
+          invalid(at.child('device'), result.device ?? '', message),
+        ),
+      );
+    });
+  }
+  return errors;
+}
+
+/** A claim's spec is fixed once made: the scheduler allocates for it, in its status. */
 export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject): FieldError[] {
-  return [...immutable(FieldPath.root('spec'), claim.spec ?? null, old.spec ?? null), ...validateResourceClaim(claim)];
+  return [
+    ...immutable(FieldPath.root('spec'), claim.spec ?? null, old.spec ?? null),
+    ...validateResourceClaim(claim),
+    ...validateClaimStatus(claim, old),
+  ];
 }
 
 /** A template's spec is fixed once made, as the claims made from it are. */

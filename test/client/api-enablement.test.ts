@@ -10,12 +10,6 @@ import { startServer, type TestServer } from '../helpers/server';
 const FIXTURES = join(__dirname, 'fixtures');
 const AGGREGATED = { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' };
 
-/**
- * Left to the resource.k8s.io conversions being written apart (server/registry/conversion/
- * resource-versions.ts): until they land, capstan serves resource.k8s.io in v1 and v1alpha3 only.
- */
-const NOT_YET_SERVED = new Set(['resource.k8s.io/v1beta1', 'resource.k8s.io/v1beta2']);
-
 interface DiscoveredResource {
   resource: string;
   responseKind: { kind: string };
@@ -33,23 +27,21 @@ interface DiscoveryList {
 /** One line per served resource, in discovery's order, with what a client reads of it. */
 function servedResources(discovery: DiscoveryList): string[] {
   return discovery.items.flatMap((group) =>
-    group.versions
-      .filter(({ version }) => !NOT_YET_SERVED.has(`${group.metadata.name}/${version}`))
-      .flatMap(({ version, resources }) =>
-        resources.map((resource) =>
-          [
-            `${group.metadata.name}/${version}`,
-            resource.resource,
-            resource.responseKind.kind,
-            resource.singularResource,
-            resource.scope,
-            resource.verbs.join(','),
-            (resource.shortNames ?? []).join(','),
-            (resource.categories ?? []).join(','),
-            (resource.subresources ?? []).map((sub) => `${sub.subresource}:${sub.verbs.join(',')}`).join(' '),
-          ].join(' | '),
-        ),
+    group.versions.flatMap(({ version, resources }) =>
+      resources.map((resource) =>
+        [
+          `${group.metadata.name}/${version}`,
+          resource.resource,
+          resource.responseKind.kind,
+          resource.singularResource,
+          resource.scope,
+          resource.verbs.join(','),
+          (resource.shortNames ?? []).join(','),
+          (resource.categories ?? []).join(','),
+          (resource.subresources ?? []).map((sub) => `${sub.subresource}:${sub.verbs.join(',')}`).join(' '),
+        ].join(' | '),
       ),
+    ),
   );
 }
 
@@ -81,12 +73,6 @@ describe('every API on: --runtime-config=api/all=true --feature-gates=AllAlpha=t
   test('discovery serves every group-version-resource the reference serves', async () => {
     expect(await discovered(server)).toEqual(recorded('reference-apis-all-on.json'));
   });
-
-  test('the start names the group-versions turned on that are not served yet', () => {
-    expect(server.output()).toContain(
-      'API versions not available yet, not served: resource.k8s.io/v1beta1, resource.k8s.io/v1beta2\n',
-    );
-  });
 });
 
 describe('every version on, gates at their defaults: --runtime-config=api/all=true', () => {
@@ -100,21 +86,5 @@ describe('every version on, gates at their defaults: --runtime-config=api/all=tr
     const served = await discovered(server);
     expect(served).toEqual(recorded('reference-apis-all-versions-default-gates.json'));
     expect(served.filter((line) => line.startsWith('storagemigration.k8s.io/'))).toEqual([]);
-  });
-});
-
-describe('one version turned on by name: --runtime-config=coordination.k8s.io/v1alpha2=true', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer({ flags: ['--runtime-config=coordination.k8s.io/v1alpha2=true'] });
-  }, 60_000);
-  afterAll(() => server?.stop());
-
-  test('serves it and no other beta or alpha version, and names none as missing', async () => {
-    const served = await discovered(server);
-    expect(served.filter((line) => /^\S+\/v\d+(alpha|beta)\d+ /.test(line))).toEqual([
-      'coordination.k8s.io/v1alpha2 | leasecandidates | LeaseCandidate | leasecandidate | Namespaced | create,delete,deletecollection,get,list,patch,update,watch |  |  | ',
-    ]);
-    expect(server.output()).not.toContain('API versions not available yet');
   });
 });

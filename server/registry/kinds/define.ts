@@ -70,6 +70,7 @@ export interface KindDeclaration {
   readonly versions?: readonly string[];
   readonly storageVersion?: string;
   readonly featureGate?: string;
+  readonly encodedVersion?: string;
   readonly storageGroup?: string;
   readonly storagePrefix?: string;
   /** Where the kind's schema definitions live when not under `io.k8s.api.<package>` (apiextensions). */
@@ -119,6 +120,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     ...(declaration.printer !== undefined ? { printer: declaration.printer } : {}),
     storageVersion: declaration.storageVersion ?? versions[0],
     ...(declaration.featureGate !== undefined ? { featureGate: declaration.featureGate } : {}),
+    ...(declaration.encodedVersion !== undefined ? { encodedVersion: declaration.encodedVersion } : {}),
     ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
     storagePrefix: declaration.storagePrefix ?? declaration.resource,
     shortNames: declaration.shortNames ?? [],

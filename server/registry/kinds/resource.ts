@@ -1,7 +1,12 @@
 /**
- * resource.k8s.io/v1 resources (dynamic resource allocation), as a 1.34 server serves them by
- * default: stored, defaulted and served, so that the reference's scheduler and controller
- * manager find them. Allocation itself is the scheduler's work, not the API server's.
+ * resource.k8s.io resources (dynamic resource allocation), as a 1.34 server serves them:
+ * stored, defaulted and served, so that the reference's scheduler and controller manager find
+ * them. Allocation itself is the scheduler's work, not the API server's.
+ *
+ * v1 is served by default and kept in memory; v1beta2 and v1beta1 are beta versions, off
+ * unless `--runtime-config` switches them on (resource.k8s.io/v1beta2=true, api/beta=true ...).
+ * Every version is converted through v1 (conversion/resource-versions.ts); defaults and
+ * validation run on v1 only, as the reference's run on its internal version of v1's shape.
  */
 import {
   validateDeviceClass,
@@ -14,7 +19,14 @@ import {
 } from '../../validation/resource';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
+import { metaTime } from '../../../api/objects';
 import { defineKind, selectable } from './define';
+import {
+  convertDeviceClass,
+  convertResourceClaim,
+  convertResourceClaimTemplate,
+  convertResourceSlice,
+} from '../conversion/resource-versions';
 import {
   deviceTaintRulePrinter,
   nameAndAgePrinter,
@@ -28,14 +40,37 @@ function defaultDeviceCount(request: Json): void {
   if (request.allocationMode === 'ExactCount') fill(request, 'count', 1);
 }
 
-function defaultClaimSpec(spec: Json | undefined): void {
+/**
+ * A v1beta1 request is its own exact request, defaulted only when it names a class (one made of
+ * alternatives names none); later versions default the request in `exactly`.
+ */
+function defaultClaimSpec(spec: Json | undefined, version: string): void {
   const devices = spec?.devices as Json | undefined;
   for (const request of items(devices, 'requests')) {
-    const exactly = request.exactly as Json | undefined;
-    if (exactly !== undefined && exactly !== null) defaultDeviceCount(exactly);
+    const exactly = version === 'v1beta1' ? (request.deviceClassName ? request : undefined) : request.exactly;
+    if (exactly !== undefined && exactly !== null) defaultDeviceCount(exactly as Json);
     for (const alternative of items(request, 'firstAvailable')) defaultDeviceCount(alternative);
   }
 }
+
+/**
+ * A device taint records when it was added, to the second, as the reference's defaulting stamps
+ * it with its clock; v1beta1 keeps a device's taints under `basic`.
+ */
+function defaultDeviceTaints(spec: Json | undefined, version: string): void {
+  for (const device of items(spec, 'devices')) {
+    const properties = version === 'v1beta1' ? (device.basic as Json | undefined) : device;
+    for (const taint of items(properties, 'taints')) fill(taint, 'timeAdded', metaTime(new Date()));
+  }
+}
+
+/**
+ * Preferred first; the beta versions (`v1beta2`, `v1beta1`) are the ones `--runtime-config`
+ * must switch on.
+ */
+const RESOURCE_VERSIONS = ['v1', 'v1beta2', 'v1beta1'];
+/** What the reference 1.34 writes to etcd, served or not, so that a 1.33 server reads it back. */
+const ENCODED_VERSION = 'v1beta2';
 
 export const resourceKinds: readonly ResourceType[] = [
   defineKind({
@@ -43,6 +78,9 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'deviceclasses',
     printer: nameAndAgePrinter,
     kind: 'DeviceClass',
+    versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
+    convert: convertDeviceClass,
     namespaced: false,
     behaviour: { tracksGeneration: true, validate: validateDeviceClass },
   }),
@@ -51,11 +89,14 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'resourceclaims',
     printer: resourceClaimPrinter,
     kind: 'ResourceClaim',
+    versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
+    convert: convertResourceClaim,
     namespaced: true,
     subresources: { status: true },
     behaviour: {
       initialStatus: () => ({}),
-      defaults: (claim) => defaultClaimSpec((claim as Json).spec as Json | undefined),
+      defaults: (claim, version) => defaultClaimSpec((claim as Json).spec as Json | undefined, version),
       validate: validateResourceClaim,
       validateUpdate: validateResourceClaimUpdate,
     },
@@ -65,12 +106,15 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'resourceclaimtemplates',
     printer: nameAndAgePrinter,
     kind: 'ResourceClaimTemplate',
+    versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
+    convert: convertResourceClaimTemplate,
     namespaced: true,
     behaviour: {
-      defaults: (template) => {
+      defaults: (template, version) => {
         const spec = child(template as Json, 'spec');
         fill(spec, 'metadata', {});
-        defaultClaimSpec(spec.spec as Json | undefined);
+        defaultClaimSpec(spec.spec as Json | undefined, version);
       },
       validate: validateResourceClaimTemplate,
       validateUpdate: validateResourceClaimTemplateUpdate,
@@ -81,10 +125,18 @@ export const resourceKinds: readonly ResourceType[] = [
     resource: 'resourceslices',
     printer: resourceSlicePrinter,
     kind: 'ResourceSlice',
+    versions: RESOURCE_VERSIONS,
+    encodedVersion: ENCODED_VERSION,
+    convert: convertResourceSlice,
     namespaced: false,
     // Kubelets and the scheduler list the slices of one node or driver.
     selectableFields: selectable('spec.nodeName', 'spec.driver'),
-    behaviour: { tracksGeneration: true, validate: validateResourceSlice, validateUpdate: validateResourceSliceUpdate },
+    behaviour: {
+      tracksGeneration: true,
+      defaults: (slice, version) => defaultDeviceTaints((slice as Json).spec as Json | undefined, version),
+      validate: validateResourceSlice,
+      validateUpdate: validateResourceSliceUpdate,
+    },
   }),
   // Only in v1alpha3 in 1.34, and stored there.
   defineKind({
@@ -100,7 +152,7 @@ export const resourceKinds: readonly ResourceType[] = [
       // the second), on reads of a stored rule as on writes.
       defaults: (rule) => {
         const taint = child(child(rule as Json, 'spec'), 'taint');
-        fill(taint, 'timeAdded', new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+        fill(taint, 'timeAdded', metaTime(new Date()));
       },
     },
   }),

@@ -108,6 +108,8 @@ export const storageKinds: readonly ResourceType[] = [
     namespaced: false,
     // Field-identical in all three: a version is an apiVersion.
     versions: ['v1', 'v1beta1', 'v1alpha1'],
+    // The reference's storage factory keeps writing v1beta1.
+    encodedVersion: 'v1beta1',
     shortNames: ['vac'],
     behaviour: { validate: validateVolumeAttributesClass, validateUpdate: validateVolumeAttributesClassUpdate },
   }),

@@ -20,6 +20,8 @@ export interface StoreHooks {
   beginCreate?(object: KubeObject, options: WriteOptions): Promise<FinishWrite>;
   /** Before an update of `old` is stored; run again, after the last attempt's finish(false), when the update retries on a conflict. */
   beginUpdate?(object: KubeObject, old: KubeObject, options: WriteOptions): Promise<FinishWrite>;
+  /** The same for a write of the status subresource, which the main object's hook does not see. */
+  beginStatusUpdate?(object: KubeObject, old: KubeObject, options: WriteOptions): Promise<FinishWrite>;
   /** After the object is removed from storage (a deletion, or the last finalizer gone). */
   afterDelete?(object: KubeObject): Promise<void>;
 }

@@ -2,7 +2,7 @@
  * The metadata the server sets on writes: generated names, uid, creation time, deletion marks.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { KubeObject } from '../../../api/objects';
+import { metaTime, type KubeObject } from '../../../api/objects';
 import type { ResourceType } from '../types';
 
 /** The reference's alphabet for generated suffixes: no vowels, no confusable characters. */
@@ -22,16 +22,12 @@ export function generateName(base: string): string {
   return prefix + suffix;
 }
 
-function rfc3339(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** Create: the system fields the client may not choose (the reference's FillObjectMetaSystemFields and BeforeCreate). */
 export function fillCreateMetadata(object: KubeObject, now: Date): void {
   const meta = object.metadata;
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   meta.uid = randomUUID();
-  meta.creationTimestamp = rfc3339(now);
+  meta.creationTimestamp = metaTime(now);
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
@@ -60,7 +56,7 @@ export function markAsDeleting(object: KubeObject, now: Date): void {
   const meta = object.metadata;
   if (meta.deletionTimestamp === undefined && typeof meta.generation === 'number' && meta.generation > 0)
     meta.generation += 1;
-  meta.deletionTimestamp = rfc3339(now);
+  meta.deletionTimestamp = metaTime(now);
   meta.deletionGracePeriodSeconds = 0;
 }
 

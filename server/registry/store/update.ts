@@ -207,10 +207,12 @@ async function prepareUpdate(
   // 5. Validation.
   const errors = strategy.validateUpdate?.(object, current) ?? [];
   if (errors.length > 0) throw invalidObject(scope, name, errors);
-  // 5b. The kind's hook (a Service's cluster IPs and node ports), on the main object only, as
-  // the reference's status store has none. What it fills is the server's: no manager is
-  // credited with it, as the reference records ownership before its registry runs.
-  const beginUpdate = request.target !== 'main' ? undefined : scope.context.hooksFor?.(scope.type)?.beginUpdate;
+  // 5b. The kind's hook for the part written (a Service's cluster IPs and node ports on the main
+  // object; a claim's admin-access check on its status). What it fills is the server's: no
+  // manager is credited with it, as the reference records ownership before its registry runs.
+  const hooks = scope.context.hooksFor?.(scope.type);
+  const beginUpdate =
+    request.target === 'main' ? hooks?.beginUpdate : request.target === 'status' ? hooks?.beginStatusUpdate : undefined;
   const written = beginUpdate && !request.managedFieldsComputed ? copyJson(object) : undefined;
   const finish = beginUpdate ? await beginUpdate(object, current, { dryRun: request.dryRun }) : FINISH_NOTHING;
   try {

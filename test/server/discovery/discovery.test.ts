@@ -365,4 +365,19 @@ describe('discovery of the built-in registry', () => {
     const groupEvents = resourcesOf('events.k8s.io', 'v1').find((r) => r.name === 'events');
     expect(groupEvents?.storageVersionHash).toBe(coreEvents?.storageVersionHash);
   });
+
+  test('resource.k8s.io hashes name v1beta2, the version a default 1.34 server writes to etcd', () => {
+    // As kube-apiserver v1.34.4 answers /apis/resource.k8s.io/v1 with default flags.
+    const hashes = Object.fromEntries(
+      resourcesOf('resource.k8s.io', 'v1')
+        .filter((r) => !r.name.includes('/'))
+        .map((r) => [r.name, r.storageVersionHash]),
+    );
+    expect(hashes).toEqual({
+      deviceclasses: 'weQRMT6DeYM=',
+      resourceclaims: 'EJAWH5WrAYg=',
+      resourceclaimtemplates: '24m0okHrUtk=',
+      resourceslices: 'z6Bc9vgk6yE=',
+    });
+  });
 });

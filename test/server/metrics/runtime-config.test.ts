@@ -46,6 +46,8 @@ describe('--runtime-config', () => {
     expect(isServed('', 'v1', 'pods')).toBe(true);
     expect(isServed('example.capstan.io', 'v1', 'widgets')).toBe(true);
     expect(isServed('example.capstan.io', 'v1beta1', 'widgets')).toBe(false);
+    expect(isServed('resource.k8s.io', 'v1beta2', 'resourceclaims')).toBe(false);
+    expect(served({ 'resource.k8s.io/v1beta2': 'true' })('resource.k8s.io', 'v1beta2', 'resourceclaims')).toBe(true);
     expect(isServed('example.capstan.io', 'v1alpha1', 'widgets')).toBe(false);
     expect(served({ 'api/beta': 'true' })('example.capstan.io', 'v1beta1', 'widgets')).toBe(true);
     // A key without a value turns its group-version on.

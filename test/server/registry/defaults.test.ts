@@ -293,3 +293,69 @@ describe('image pull policy', () => {
     expect(defaultImagePullPolicy(image)).toBe(policy);
   });
 });
+
+describe('resource.k8s.io defaults, in the shape of the version they are applied in', () => {
+  // Every version served, as `--runtime-config=resource.k8s.io/v1beta1=true` (and v1beta2) serve them.
+  const everyVersion = builtinRegistry({ enabled: () => true });
+  const defaulted = (resource: string, version: string, object: KubeObject): KubeObject => {
+    const type = everyVersion.find({ group: 'resource.k8s.io', version }, resource);
+    if (!type) throw new Error(`no ${resource}`);
+    const copy = structuredClone(object);
+    type.strategy.applyDefaults?.(copy, version);
+    return copy;
+  };
+  const slice = (version: string, device: Record<string, unknown>): KubeObject => ({
+    apiVersion: `resource.k8s.io/${version}`,
+    kind: 'ResourceSlice',
+    metadata: { name: 's' },
+    spec: { driver: 'd', devices: [device] },
+  });
+  const taint = { key: 'k', effect: 'NoSchedule' };
+  const devicesOf = (object: KubeObject) => (object.spec as { devices: unknown[] }).devices;
+
+  test('a device taint is stamped with the time it was added, to the second; a given time is kept', () => {
+    const before = Date.now();
+    const [device] = devicesOf(defaulted('resourceslices', 'v1', slice('v1', { name: 'x', taints: [taint] }))) as {
+      taints: { timeAdded: string }[];
+    }[];
+    const stamped = device.taints[0].timeAdded;
+    expect(stamped).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.parse(stamped)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    const given = { ...taint, timeAdded: '2025-01-01T00:00:00Z' };
+    expect(devicesOf(defaulted('resourceslices', 'v1', slice('v1', { name: 'x', taints: [given] })))).toEqual([
+      { name: 'x', taints: [given] },
+    ]);
+  });
+
+  test('in v1beta1 the taints are under `basic`', () => {
+    const [device] = devicesOf(
+      defaulted('resourceslices', 'v1beta1', slice('v1beta1', { name: 'x', basic: { taints: [taint] } })),
+    ) as { basic: { taints: { timeAdded?: string }[] } }[];
+    expect(device.basic.taints[0].timeAdded).toBeDefined();
+  });
+
+  test('a flat v1beta1 request is defaulted when it names a class, not when it is made of alternatives', () => {
+    const claim = defaulted('resourceclaims', 'v1beta1', {
+      apiVersion: 'resource.k8s.io/v1beta1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'c', namespace: 'default' },
+      spec: {
+        devices: {
+          requests: [
+            { name: 'one', deviceClassName: 'gpu' },
+            { name: 'either', firstAvailable: [{ name: 'a', deviceClassName: 'gpu' }] },
+          ],
+        },
+      },
+    });
+    expect((claim.spec as { devices: unknown }).devices).toEqual({
+      requests: [
+        { name: 'one', deviceClassName: 'gpu', allocationMode: 'ExactCount', count: 1 },
+        {
+          name: 'either',
+          firstAvailable: [{ name: 'a', deviceClassName: 'gpu', allocationMode: 'ExactCount', count: 1 }],
+        },
+      ],
+    });
+  });
+});

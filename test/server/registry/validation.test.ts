@@ -324,6 +324,34 @@ describe('create validation messages', () => {
       { metadata: { name: 'fast' } },
       ['provisioner: Required value'],
     ],
+    [
+      'resource slice reachable nowhere, with a bad pool',
+      'resource.k8s.io',
+      'resourceslices',
+      { metadata: { name: 's' }, spec: { driver: 'd.example.com', pool: { name: 'p', resourceSliceCount: 0 } } },
+      [
+        'spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero',
+        'spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required',
+      ],
+    ],
+    [
+      'resource slice device with two attribute values and a node of its own',
+      'resource.k8s.io',
+      'resourceslices',
+      {
+        metadata: { name: 's' },
+        spec: {
+          driver: 'd.example.com',
+          pool: { name: 'p', resourceSliceCount: 1 },
+          allNodes: true,
+          devices: [{ name: 'x', nodeName: 'n', attributes: { a: { int: 1, string: 'one' } } }],
+        },
+      },
+      [
+        'spec.devices[0].attributes[a]: Invalid value: {"IntValue":1,"BoolValue":null,"StringValue":"one","VersionValue":null}: exactly one value must be specified',
+        'spec.devices[0]: Invalid value: null: `nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set to true in the ResourceSlice spec',
+      ],
+    ],
   ])('%s', (_name, group, resource, object, expected) => {
     expect(createErrors(group, resource, object)).toEqual(expected);
   });

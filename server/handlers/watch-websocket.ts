@@ -22,6 +22,7 @@ import { resolveRequestInfo, RequestInfoError } from '../request/request-info';
 import type { WatchFraming } from '../responsewriters/respond';
 import { isWebSocketRequest } from '../subresources/log-websocket';
 import { acceptWebSocket, offeredSubprotocols } from '../subresources/websocket-accept';
+import { WaitsForRoom, type WatchSink } from './watch-writer';
 
 /**
  * Whether a request is a watch asking for a WebSocket: the HTTPS server hands such requests
@@ -72,16 +73,6 @@ function acceptableOrigin(req: IncomingMessage): boolean {
   return origin !== '' && typeof parseRequestURI(origin) !== 'string';
 }
 
-/** What the watch loop writes to: the chunked HTTP stream's writer, or this one. */
-export interface WatchSink {
-  readonly open: boolean;
-  readonly full: boolean;
-  send(bytes: Buffer): void;
-  whenRoom(): Promise<void>;
-  interrupt(): void;
-  end(lingerMs: number): void;
-}
-
 /**
  * Answers the handshake on the request's connection: a sink for the events once switched;
  * undefined when the handshake was refused (the answer is written and the connection ends).
@@ -102,9 +93,8 @@ export async function openWebSocketWatch(options: {
   return ws === undefined ? undefined : new WebSocketWatchSink(ws, options.framing, options.maxBufferedBytes);
 }
 
-class WebSocketWatchSink implements WatchSink {
+class WebSocketWatchSink extends WaitsForRoom implements WatchSink {
   private pendingBytes = 0;
-  private wake: (() => void) | undefined;
   private ended = false;
 
   constructor(
@@ -112,6 +102,7 @@ class WebSocketWatchSink implements WatchSink {
     private readonly framing: WatchFraming,
     private readonly maxBufferedBytes: number,
   ) {
+    super();
     ws.on('error', () => ws.terminate());
     ws.on('close', this.interrupt);
   }
@@ -133,17 +124,6 @@ class WebSocketWatchSink implements WatchSink {
       if (!this.full) this.interrupt();
     });
   }
-
-  whenRoom(): Promise<void> {
-    if (!this.full || !this.open) return Promise.resolve();
-    return new Promise((resolve) => (this.wake = resolve));
-  }
-
-  readonly interrupt = (): void => {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  };
 
   /** Closes with 1000; a client that does not answer the close within `lingerMs` is disconnected. */
   end(lingerMs: number): void {

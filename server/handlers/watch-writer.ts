@@ -59,11 +59,42 @@ function flushDue(): void {
   for (const writer of writers) writer.flush();
 }
 
-export class WatchWriter {
+/** What the watch loop writes to: the chunked HTTP stream's writer, or a WebSocket's (watch-websocket.ts). */
+export interface WatchSink {
+  /** False once the client has gone away or the sink has ended. */
+  readonly open: boolean;
+  /** At or past the bound of what waits for the client: wait (`whenRoom`) before handing over more. */
+  readonly full: boolean;
+  send(bytes: Buffer): void;
+  whenRoom(): Promise<void>;
+  interrupt(): void;
+  end(lingerMs: number): void;
+}
+
+/** A sink's waiting: one waiter at a time, woken when there is room again or on `interrupt`. */
+export abstract class WaitsForRoom {
+  private wake: (() => void) | undefined;
+  abstract get open(): boolean;
+  abstract get full(): boolean;
+
+  /** Settles when the sink is below its bound again, the client has gone, or `interrupt` is called. */
+  whenRoom(): Promise<void> {
+    if (!this.full || !this.open) return Promise.resolve();
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  /** Wakes a `whenRoom` waiter whatever the bound says (its watch ended, or the client went away). */
+  readonly interrupt = (): void => {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  };
+}
+
+export class WatchWriter extends WaitsForRoom implements WatchSink {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private scheduled = false;
-  private wake: (() => void) | undefined;
   private ended = false;
   /** The connection this writer frames chunks for itself (a chunked response); absent: `res.write` writes the bytes. */
   private readonly socket: Socket | undefined;
@@ -72,6 +103,7 @@ export class WatchWriter {
     private readonly res: ServerResponse,
     private readonly maxBufferedBytes: number,
   ) {
+    super();
     // Decided when the headers went out (the watch handler asks for chunks, whatever the HTTP version).
     this.socket = res.headersSent && res.chunkedEncoding ? (res.socket ?? undefined) : undefined;
     (this.socket ?? res).on('drain', this.onRoom);
@@ -97,19 +129,6 @@ export class WatchWriter {
     due.push(this);
     dueFlush ??= setImmediate(flushDue);
   }
-
-  /** Settles when the writer is below its bound again, the client has gone, or `interrupt` is called. */
-  whenRoom(): Promise<void> {
-    if (!this.full || !this.open) return Promise.resolve();
-    return new Promise((resolve) => (this.wake = resolve));
-  }
-
-  /** Wakes a `whenRoom` waiter whatever the bound says (its watch ended, or the client went away). */
-  readonly interrupt = (): void => {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  };
 
   /**
    * Writes what is gathered and ends the response (the stream just ends, the client resumes

@@ -24,9 +24,9 @@ import { watchEncoder, type WatchEncoder } from '../responsewriters/respond';
 import { apiVersionOf, groupResourceOf, toServedVersion } from '../registry/store/scope';
 import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
 import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
-import { WatchWriter } from './watch-writer';
+import { WatchWriter, type WatchSink } from './watch-writer';
 import { recordWatchEvent } from '../metrics/with-request-metrics';
-import { openWebSocketWatch, type WatchSink } from './watch-websocket';
+import { openWebSocketWatch } from './watch-websocket';
 import { isWebSocketRequest } from '../subresources/log-websocket';
 
 import type { KubeObject } from '../../api/objects';

@@ -6,6 +6,9 @@
  * so that a kind's declaration never reaches up to the endpoints that serve it.
  */
 import { apiextensionsKinds } from './apiextensions/crd-kind';
+import { featureEnabled } from './config/feature-enabled';
+import { REGISTERED_GROUP_VERSIONS } from './config/registered-group-versions';
+import { runtimeConfigEnabled } from './config/runtime-config';
 import { BUILTIN_KINDS } from './registry/kinds';
 import { ResourceTypeRegistry, type RegistryOptions } from './registry/registry';
 import type { ResourceType } from './registry/types';
@@ -17,7 +20,20 @@ export const BUILTIN_TYPES: readonly ResourceType[] = withBuiltinSubresources([
   ...apiextensionsKinds,
 ]);
 
-/** A registry that starts with every built-in type (those `enabled` allows, when given). */
-export function builtinRegistry(enabled?: RegistryOptions['enabled']): ResourceTypeRegistry {
-  return new ResourceTypeRegistry({ types: BUILTIN_TYPES, ...(enabled ? { enabled } : {}) });
+export interface BuiltinRegistryOptions {
+  /** Which group-version-resources `--runtime-config` serves; default: the reference's defaults (GA only). */
+  readonly enabled?: RegistryOptions['enabled'];
+  /** Whether a feature gate is on; default: its 1.34 default. */
+  readonly featureEnabled?: (gate: string) => boolean;
+}
+
+/**
+ * A registry that starts with the built-in types the options serve. A type behind a feature gate
+ * that is off is not served in any version, as the reference's storage providers leave it out.
+ */
+export function builtinRegistry(options: BuiltinRegistryOptions = {}): ResourceTypeRegistry {
+  const enabled = options.enabled ?? runtimeConfigEnabled({ config: {}, registered: REGISTERED_GROUP_VERSIONS });
+  const gateOn = options.featureEnabled ?? ((gate: string) => featureEnabled({}, gate));
+  const types = BUILTIN_TYPES.filter((type) => type.featureGate === undefined || gateOn(type.featureGate));
+  return new ResourceTypeRegistry({ types, enabled });
 }

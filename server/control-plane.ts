@@ -28,6 +28,7 @@ import { serviceIPRangesOf, type ServerOptions } from './config/flags';
 import { moveOldKeyPrefixes } from './moved-key-prefixes';
 import { openStoreLocations, type StoreLocation } from './store-locations';
 import { featureEnabled } from './config/feature-enabled';
+import { REGISTERED_GROUP_VERSIONS } from './config/registered-group-versions';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
 import { recordCompactions } from './metrics/compaction-metrics';
@@ -275,8 +276,14 @@ async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Prom
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   setClusterPolicy({ allowPrivileged: options.allowPrivileged });
   const metrics = createApiserverMetrics();
-  const known = BUILTIN_TYPES.flatMap((type) => type.versions.map(({ version }) => ({ group: type.group, version })));
-  const registry = builtinRegistry(runtimeConfigEnabled({ config: options.runtimeConfig, known }));
+  const registry = builtinRegistry({
+    enabled: runtimeConfigEnabled({
+      config: options.runtimeConfig,
+      registered: REGISTERED_GROUP_VERSIONS,
+      priorityAndFairness: options.enablePriorityAndFairness,
+    }),
+    featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
+  });
   const storedResources = new Map<string, StoredResource>();
   // Before the stores open: a configuration refused leaves nothing to close.
   // Loaded only when configured: its modules (the configuration, the providers, KMS) are a

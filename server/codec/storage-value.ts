@@ -34,8 +34,19 @@ import type { JsonObject } from './protobuf';
 import { goEscaped } from '../json/value';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
 
-/** Resources the reference 1.34 stores in another version than capstan keeps them in, by group. */
-const STORED_VERSIONS: Readonly<Record<string, string>> = { 'resource.k8s.io': 'v1beta2' };
+/**
+ * Resources the reference 1.34 stores in another version than capstan keeps them in, by
+ * `<resource>.<group>`: resource.k8s.io's first v1 release still stores v1beta2 (its emulated
+ * storage version), and VolumeAttributesClasses stay v1beta1 by the reference's storage-factory
+ * override. Each is field-identical to the version kept in memory, so only apiVersion changes.
+ */
+const STORED_VERSIONS: Readonly<Record<string, string>> = {
+  'deviceclasses.resource.k8s.io': 'v1beta2',
+  'resourceclaims.resource.k8s.io': 'v1beta2',
+  'resourceclaimtemplates.resource.k8s.io': 'v1beta2',
+  'resourceslices.resource.k8s.io': 'v1beta2',
+  'volumeattributesclasses.storage.k8s.io': 'v1beta1',
+};
 
 /** Groups whose servers store JSON whatever `--storage-media-type` says. */
 const JSON_ONLY_GROUPS = new Set(['apiextensions.k8s.io', 'apiregistration.k8s.io']);
@@ -48,7 +59,7 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
     ? CRD_V1BETA1
     : groupVersionString({
         group: type.storageGroup ?? type.group,
-        version: STORED_VERSIONS[type.group] ?? type.storageVersion,
+        version: STORED_VERSIONS[`${type.resource}.${type.group}`] ?? type.storageVersion,
       });
   const format = JSON_ONLY_GROUPS.has(type.group) ? JSON_MEDIA_TYPE : mediaType;
   if (format === PROTOBUF_MEDIA_TYPE && messageNameFor(stored, type.kind) === undefined) {

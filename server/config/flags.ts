@@ -1245,9 +1245,11 @@ function parseFeatureGates(value: string): Record<string, boolean> {
 function parseRuntimeConfig(value: string): Record<string, string> {
   const config: Record<string, string> = {};
   for (const entry of splitList(value)) {
+    // A key without a value keeps '' (as the reference's map flag does): a group-version
+    // reads it as true, a stability class (`api/all`) refuses it.
     const equals = entry.indexOf('=');
-    if (equals < 0) config[entry] = 'true';
-    else config[entry.slice(0, equals)] = entry.slice(equals + 1);
+    if (equals < 0) config[entry.trim()] = '';
+    else config[entry.slice(0, equals).trim()] = entry.slice(equals + 1).trim();
   }
   return config;
 }

@@ -2,10 +2,12 @@
  * `--runtime-config`: which group-versions (and single resources) the server serves, as the
  * reference decides it. Keys are `api/all`, `api/ga`, `api/beta`, `api/alpha`, `<group>/<version>`
  * (`v1` or `api/v1` for the core group) and `<group>/<version>/<resource>`; values are Go
- * booleans. The most specific key wins: resource over group-version over stability class over
- * `api/all`. Without any key GA and beta versions are served and alpha ones are not.
+ * booleans, and a key without a value means true. The most specific key wins: resource over
+ * group-version over stability class over `api/all`. Without any key only GA versions are served:
+ * the reference lists every beta and alpha group-version as disabled by default
+ * (pkg/controlplane/instance.go, DefaultAPIResourceConfigSource).
  *
- *   const enabled = runtimeConfigEnabled({ config: options.runtimeConfig, known });
+ *   const enabled = runtimeConfigEnabled({ config: options.runtimeConfig, registered });
  *   const registry = builtinRegistry({ enabled });
  */
 import type { GroupVersion } from '../../api/identity';
@@ -20,34 +22,82 @@ export class RuntimeConfigError extends Error {
 
 type Stability = 'ga' | 'beta' | 'alpha';
 
+const STABILITY_KEYS = ['api/all', 'api/ga', 'api/beta', 'api/alpha'];
+
 export interface RuntimeConfigOptions {
-  /** `--runtime-config` as parsed by the flags: key → value. */
+  /** `--runtime-config` as parsed by the flags: key → value ('' when the key had none). */
   readonly config: Readonly<Record<string, string>>;
-  /** Every group-version the server can serve: keys naming others are rejected. */
-  readonly known: readonly GroupVersion[];
+  /**
+   * Every group-version the server's schemes register, served or not
+   * (server/config/registered-group-versions.ts): a key may name any of them.
+   */
+  readonly registered: readonly GroupVersion[];
+  /** `--enable-priority-and-fairness`: its controller needs flowcontrol's v1, which may not be switched off. */
+  readonly priorityAndFairness?: boolean;
 }
+
+/** Keys that would switch flowcontrol.apiserver.k8s.io/v1 off, in the reference's order of precedence. */
+const PRIORITY_AND_FAIRNESS_KEYS = ['flowcontrol.apiserver.k8s.io/v1', 'api/ga', 'api/all'];
 
 export type EnabledFunction = (groupVersion: GroupVersion, resource: string) => boolean;
 
-/** Throws `RuntimeConfigError` for an unknown group-version or a value that is not a boolean. */
+/**
+ * Throws `RuntimeConfigError` with the reference's message, checked in its order: the shape of
+ * the keys and unknown groups first (all of them at once), then each value and version.
+ */
 export function runtimeConfigEnabled(options: RuntimeConfigOptions): EnabledFunction {
-  const knownKeys = new Set(options.known.map(groupVersionKey));
-  const settings = new Map<string, boolean>();
-  const unknown: string[] = [];
-  for (const [rawKey, rawValue] of Object.entries(options.config)) {
-    const value = GO_BOOLEANS[rawValue];
-    if (value === undefined)
-      throw new RuntimeConfigError(
-        `invalid value of ${rawKey}: ${rawValue}, err: strconv.ParseBool: parsing ${JSON.stringify(rawValue)}: invalid syntax`,
-      );
-    const key = normalizeKey(rawKey);
-    if (!['api/all', 'api/ga', 'api/beta', 'api/alpha'].includes(key)) {
-      const [group, version] = key.split('/');
-      if (!knownKeys.has(`${group}/${version}`)) unknown.push(rawKey);
-    }
-    settings.set(key, value);
+  const registeredVersions = new Set(options.registered.map(groupVersionKey));
+  const registeredGroups = new Set(options.registered.map(({ group }) => group));
+  const entries = Object.entries(options.config).map(([rawKey, value]) => ({
+    rawKey,
+    key: normalizeKey(rawKey),
+    value,
+  }));
+
+  const problems: string[] = [];
+  const flowControlOff = options.priorityAndFairness
+    ? PRIORITY_AND_FAIRNESS_KEYS.find((key) => options.config[key] === 'false')
+    : undefined;
+  if (flowControlOff !== undefined)
+    problems.push(`--runtime-config=${flowControlOff}=false conflicts with --enable-priority-and-fairness=true`);
+  if (options.config['api/all'] === 'false' && entries.length === 1)
+    problems.push('invalid key with only api/all=false');
+  const unknownGroups: string[] = [];
+  for (const { rawKey, key } of entries) {
+    if (STABILITY_KEYS.includes(key)) continue;
+    const tokens = key.split('/');
+    if (tokens.length < 2 || tokens.length > 3) throw new RuntimeConfigError(`runtime-config invalid key ${rawKey}`);
+    if (!registeredGroups.has(tokens[0])) unknownGroups.push(tokens[0]);
   }
-  if (unknown.length > 0) throw new RuntimeConfigError(`unknown api groups ${unknown.sort().join(',')}`);
+  if (unknownGroups.length > 0) problems.push(`unknown api groups ${unknownGroups.sort().join(',')}`);
+  if (problems.length === 1) throw new RuntimeConfigError(problems[0]);
+  if (problems.length > 1) throw new RuntimeConfigError(`[${problems.join(', ')}]`);
+
+  const settings = new Map<string, boolean>();
+  for (const key of STABILITY_KEYS) {
+    const value = options.config[key];
+    if (value === undefined) continue;
+    if (value !== 'true' && value !== 'false') throw new RuntimeConfigError(`invalid value ${key}=${value}`);
+    settings.set(key, value === 'true');
+  }
+  for (const { rawKey, key, value } of entries) {
+    if (STABILITY_KEYS.includes(key)) continue;
+    const [group, version, resource] = key.split('/');
+    if (!registeredVersions.has(`${group}/${version}`))
+      throw new RuntimeConfigError(
+        `group version ${group === '' ? version : `${group}/${version}`} that has not been registered`,
+      );
+    const enabled = value === '' ? true : GO_BOOLEANS[value];
+    if (enabled === undefined)
+      throw new RuntimeConfigError(
+        `invalid value of ${rawKey}: ${value}, err: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`,
+      );
+    if (resource !== undefined && resource.toLowerCase() !== resource)
+      throw new RuntimeConfigError(
+        `invalid key ${rawKey}: group/version/resource and resource is always lowercase plural, not ${JSON.stringify(resource)}`,
+      );
+    settings.set(key, enabled);
+  }
 
   return (groupVersion, resource) => {
     const gv = groupVersionKey(groupVersion);
@@ -57,7 +107,7 @@ export function runtimeConfigEnabled(options: RuntimeConfigOptions): EnabledFunc
       settings.get(gv) ??
       settings.get(`api/${stability}`) ??
       settings.get('api/all') ??
-      stability !== 'alpha'
+      stability === 'ga'
     );
   };
 }

@@ -27,6 +27,7 @@ import {
   nameIsDNSLabel,
   nameIsDNSSubdomain,
   nameIsPathSegment,
+  nameIsConfigMapKey,
   type NameValidator,
 } from '../validation/names';
 import { isValidIP } from '../validation/ip';
@@ -67,6 +68,7 @@ const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
   'dns-label': nameIsDNSLabel,
   'dns1035-label': nameIsDNS1035Label,
   'path-segment': nameIsPathSegment,
+  'config-map-key': nameIsConfigMapKey,
   // IPAddresses are named by the address they hold; their names are never generated.
   'ip-address': (name) => isValidIP(name),
 };

@@ -102,6 +102,11 @@ export interface ResourceType {
   /** The version objects are stored in; others are converted (see `convert`). */
   readonly storageVersion: string;
   /**
+   * The feature gate the reference's storage provider asks before serving the resource at all
+   * (ClusterTrustBundle, StorageVersionMigrator ...); absent: served whatever the gates say.
+   */
+  readonly featureGate?: string;
+  /**
    * The group of the storage version when it is not `group`: events.k8s.io Events are stored
    * as core v1 Events under the same key prefix. Use `storageGroupVersion(type)`.
    */
@@ -113,7 +118,7 @@ export interface ResourceType {
   readonly verbs: readonly Verb[];
   readonly subresources: Subresources;
   /** Which rule `metadata.name` must satisfy (Services: `dns1035-label`, a label starting with a letter). */
-  readonly nameRule: 'dns-subdomain' | 'dns-label' | 'dns1035-label' | 'path-segment' | 'ip-address';
+  readonly nameRule: 'dns-subdomain' | 'dns-label' | 'dns1035-label' | 'path-segment' | 'ip-address' | 'config-map-key';
   readonly selectableFields: SelectableFields;
   readonly strategy: Strategy;
   /**

@@ -19,6 +19,7 @@ import {
   integer,
   list,
   mapSelectorString,
+  orNone,
   record,
   selectorString,
   text,
@@ -346,22 +347,29 @@ export const certificateSigningRequestPrinter: Printer = {
   },
 };
 
-export const validatingAdmissionPolicyPrinter: Printer = {
-  columns: [
-    NAME_COLUMN,
-    column('Validations', 'integer', 'The number of validations the policy holds.'),
-    column('ParamKind', 'string', 'The kind of the params the policy reads.'),
-    AGE_COLUMN,
-  ],
-  print: (object, now) => {
-    const spec = record(object.spec);
-    const paramKind = record(spec.paramKind);
-    const shownKind = spec.paramKind ? `${text(paramKind.apiVersion)}/${text(paramKind.kind)}` : '<unset>';
-    return { cells: [object.metadata.name, list(spec.validations).length, shownKind, ageOf(object, now)] };
-  },
-};
+/** An admission policy's table: how many rules of its kind (`validations`, `mutations`) it holds, and its params' kind. */
+function admissionPolicyPrinter(rules: 'validations' | 'mutations', title: string): Printer {
+  return {
+    columns: [
+      NAME_COLUMN,
+      column(title, 'integer', `The number of ${rules} the policy holds.`),
+      column('ParamKind', 'string', 'The kind of the params the policy reads.'),
+      AGE_COLUMN,
+    ],
+    print: (object, now) => {
+      const spec = record(object.spec);
+      const paramKind = record(spec.paramKind);
+      const shownKind = spec.paramKind ? `${text(paramKind.apiVersion)}/${text(paramKind.kind)}` : '<unset>';
+      return { cells: [object.metadata.name, list(spec[rules]).length, shownKind, ageOf(object, now)] };
+    },
+  };
+}
 
-export const validatingAdmissionPolicyBindingPrinter: Printer = {
+export const validatingAdmissionPolicyPrinter = admissionPolicyPrinter('validations', 'Validations');
+export const mutatingAdmissionPolicyPrinter = admissionPolicyPrinter('mutations', 'Mutations');
+
+/** The bindings of both policy kinds print alike. */
+export const admissionPolicyBindingPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('PolicyName', 'string', 'The policy the binding binds.'),
@@ -371,9 +379,15 @@ export const validatingAdmissionPolicyBindingPrinter: Printer = {
   print: (object, now) => {
     const spec = record(object.spec);
     const paramRef = record(spec.paramRef);
-    const shownRef = spec.paramRef
-      ? [text(paramRef.namespace), text(paramRef.name)].filter((part) => part !== '').join('/') || '*'
-      : '<unset>';
+    // A name without a namespace may be of a cluster-scoped kind or of any namespace: `*/name`.
+    // A selector prints as Go prints its struct, which is not followed here: `*`.
+    const name = text(paramRef.name);
+    const shownRef =
+      name !== ''
+        ? `${text(paramRef.namespace) || '*'}/${name}`
+        : paramRef.selector !== undefined && paramRef.selector !== null
+          ? '*'
+          : '<unset>';
     return { cells: [object.metadata.name, text(spec.policyName), shownRef, ageOf(object, now)] };
   },
 };
@@ -453,6 +467,67 @@ export const priorityLevelPrinter: Printer = {
         orNoneNumber(queuing?.queueLengthLimit),
         ageOf(object, now),
       ],
+    };
+  },
+};
+
+export const clusterTrustBundlePrinter: Printer = {
+  columns: [NAME_COLUMN, column('SignerName', 'string', 'The signer whose trust anchors the bundle holds, if any.')],
+  print: (object) => ({ cells: [object.metadata.name, orNone(text(record(object.spec).signerName))] }),
+};
+
+/** The condition that settled a request; Issued, Denied and Failed exclude each other. */
+const SETTLED_STATES = ['Issued', 'Denied', 'Failed'];
+
+export const podCertificateRequestPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('PodName', 'string', 'The pod the certificate is for.'),
+    column('ServiceAccountName', 'string', 'The service account of that pod.'),
+    column('NodeName', 'string', 'The node the pod runs on.'),
+    column('SignerName', 'string', 'The signer asked to issue the certificate.'),
+    column('State', 'string', 'Is the request Pending, Issued, Denied, or Failed?'),
+  ],
+  print: (object) => {
+    const spec = record(object.spec);
+    let state = 'Pending';
+    for (const condition of list(record(object.status).conditions)) {
+      const type = text(record(condition).type);
+      if (SETTLED_STATES.includes(type)) state = type;
+    }
+    const cells = [spec.podName, spec.serviceAccountName, spec.nodeName, spec.signerName].map(text);
+    return { cells: [object.metadata.name, ...cells, state] };
+  },
+};
+
+export const storageVersionPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('CommonEncodingVersion', 'string', 'The encoding version every API server agrees on, if they do.'),
+    column('StorageVersions', 'string', 'The encoding version each API server writes.'),
+    AGE_COLUMN,
+  ],
+  print: (object, now) => {
+    const status = record(object.status);
+    const common = typeof status.commonEncodingVersion === 'string' ? status.commonEncodingVersion : '<unset>';
+    const versions = list(status.storageVersions).map((entry) => {
+      const server = record(entry);
+      return `${text(server.apiServerID)}=${text(server.encodingVersion)}`;
+    });
+    return { cells: [object.metadata.name, common, listWithMore(versions), ageOf(object, now)] };
+  },
+};
+
+export const storageVersionMigrationPrinter: Printer = {
+  // The reference gives its Name column no name format.
+  columns: [
+    column('Name', 'string', NAME_COLUMN.description),
+    column('Resource', 'string', 'Fully qualified resource to migrate'),
+  ],
+  print: (object) => {
+    const resource = record(record(object.spec).resource);
+    return {
+      cells: [object.metadata.name, `${text(resource.resource)}.${text(resource.version)}.${text(resource.group)}`],
     };
   },
 };

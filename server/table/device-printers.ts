@@ -4,7 +4,7 @@
  * no printer for (CSIStorageCapacity) keep the default Name / Created At table.
  */
 import type { KubeObject } from '../../api/objects';
-import { ageOf } from './human-duration';
+import { ageOf, ageSince } from './human-duration';
 import { AGE_COLUMN, NAME_COLUMN, column, list, record, text } from './columns';
 import type { Printer } from './printer';
 
@@ -125,6 +125,25 @@ export const resourceSlicePrinter: Printer = {
         text(record(spec.pool).name),
         ageOf(object, now),
       ],
+    };
+  },
+};
+
+export const deviceTaintRulePrinter: Printer = {
+  // The reference leaves the device selection out (it may be long) and shows the taint.
+  columns: [
+    NAME_COLUMN,
+    column('Key', 'string', 'The taint key.'),
+    column('Value', 'string', 'The taint value.'),
+    column('Effect', 'string', 'The effect of the taint on claims and pods.'),
+    column('TimeAdded', 'string', 'When the taint was added.'),
+    AGE_COLUMN,
+  ],
+  print: (object, now) => {
+    const taint = record(record(object.spec).taint);
+    const added = taint.timeAdded === undefined || taint.timeAdded === null ? '' : ageSince(taint.timeAdded, now);
+    return {
+      cells: [object.metadata.name, text(taint.key), text(taint.value), text(taint.effect), added, ageOf(object, now)],
     };
   },
 };

@@ -641,6 +641,21 @@ export const leasePrinter: Printer = {
   print: (object, now) => ({ cells: [object.metadata.name, text(specOf(object).holderIdentity), ageOf(object, now)] }),
 };
 
+export const leaseCandidatePrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('LeaseName', 'string', 'The lease the candidate runs for.'),
+    column('BinaryVersion', 'string', "The candidate's binary version."),
+    column('EmulationVersion', 'string', "The candidate's emulation version."),
+    AGE_COLUMN,
+  ],
+  print: (object, now) => {
+    const spec = specOf(object);
+    const cells = [spec.leaseName, spec.binaryVersion, spec.emulationVersion].map(text);
+    return { cells: [object.metadata.name, ...cells, ageOf(object, now)] };
+  },
+};
+
 export const rolePrinter: Printer = {
   columns: [NAME_COLUMN, column('Created At', 'date', 'Time the object was created.')],
   print: (object) => ({ cells: [object.metadata.name, text(object.metadata.creationTimestamp)] }),

@@ -175,4 +175,6 @@ export const nameIsDNSSubdomain: NameValidator = (name, prefix) =>
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 export const nameIsDNS1035Label: NameValidator = (name, prefix) =>
   isDNS1035Label(prefix ? maskTrailingDash(name) : name);
+/** LeaseCandidates: any config key; a generateName's trailing '-' is a key character already. */
+export const nameIsConfigMapKey: NameValidator = (name) => isConfigMapKey(name);
 export const nameIsPathSegment: NameValidator = (name, prefix) => isValidPathSegmentName(name, prefix);

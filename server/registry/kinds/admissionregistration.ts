@@ -1,7 +1,8 @@
 /**
- * admissionregistration.k8s.io/v1: ValidatingAdmissionPolicy and its binding, enforced by the
- * ValidatingAdmissionPolicy admission plugin, and the two webhook configurations, called by the
- * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/).
+ * admissionregistration.k8s.io: ValidatingAdmissionPolicy and its binding (v1), enforced by the
+ * ValidatingAdmissionPolicy admission plugin; the two webhook configurations (v1), called by the
+ * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/); and
+ * MutatingAdmissionPolicy and its binding (v1beta1, v1alpha1), stored and served as objects.
  */
 import type { KubeObject } from '../../../api/objects';
 import { FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
@@ -17,7 +18,8 @@ import { schemaOfDefinition } from '../../validation/admission-cel/kind-schemas'
 import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../schema/definitions';
 import {
-  validatingAdmissionPolicyBindingPrinter,
+  admissionPolicyBindingPrinter,
+  mutatingAdmissionPolicyPrinter,
   validatingAdmissionPolicyPrinter,
   webhookConfigurationPrinter,
 } from '../../table/admin-printers';
@@ -31,6 +33,13 @@ function defaultMatchResources(match: Json): void {
   fill(match, 'objectSelector', {});
   for (const rules of ['resourceRules', 'excludeResourceRules'])
     for (const rule of items(match, rules)) fill(rule, 'scope', '*');
+}
+
+/** A policy binding of either kind: its matchResources, when it has them. */
+function defaultBinding(binding: KubeObject): void {
+  const spec = child(binding as Json, 'spec');
+  if (spec.matchResources !== undefined && spec.matchResources !== null)
+    defaultMatchResources(spec.matchResources as Json);
 }
 
 function validatePolicy(policy: KubeObject): FieldError[] {
@@ -154,17 +163,13 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
     resource: 'validatingadmissionpolicybindings',
-    printer: validatingAdmissionPolicyBindingPrinter,
+    printer: admissionPolicyBindingPrinter,
     kind: 'ValidatingAdmissionPolicyBinding',
     namespaced: false,
     categories: ['api-extensions'],
     behaviour: {
       tracksGeneration: true,
-      defaults: (binding) => {
-        const spec = child(binding as Json, 'spec');
-        if (spec.matchResources !== undefined && spec.matchResources !== null)
-          defaultMatchResources(spec.matchResources as Json);
-      },
+      defaults: defaultBinding,
       validate: validateBinding,
     },
   }),
@@ -185,5 +190,40 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     namespaced: false,
     categories: ['api-extensions'],
     behaviour: { tracksGeneration: true, defaults: defaultWebhooks(false), validate: validateWebhooks },
+  }),
+  // Stored as v1alpha1 (the reference's storage override, so a server a release older reads them);
+  // the versions are field-identical.
+  defineKind({
+    group: GROUP,
+    resource: 'mutatingadmissionpolicies',
+    printer: mutatingAdmissionPolicyPrinter,
+    kind: 'MutatingAdmissionPolicy',
+    namespaced: false,
+    categories: ['api-extensions'],
+    versions: ['v1beta1', 'v1alpha1'],
+    storageVersion: 'v1alpha1',
+    behaviour: {
+      tracksGeneration: true,
+      defaults: (policy) => {
+        const spec = child(policy as Json, 'spec');
+        fill(spec, 'failurePolicy', 'Fail');
+        if (spec.matchConstraints !== undefined && spec.matchConstraints !== null)
+          defaultMatchResources(spec.matchConstraints as Json);
+      },
+    },
+  }),
+  defineKind({
+    group: GROUP,
+    resource: 'mutatingadmissionpolicybindings',
+    printer: admissionPolicyBindingPrinter,
+    kind: 'MutatingAdmissionPolicyBinding',
+    namespaced: false,
+    categories: ['api-extensions'],
+    versions: ['v1beta1', 'v1alpha1'],
+    storageVersion: 'v1alpha1',
+    behaviour: {
+      tracksGeneration: true,
+      defaults: defaultBinding,
+    },
   }),
 ];

@@ -1,4 +1,7 @@
-/** certificates.k8s.io/v1 resources. */
+/**
+ * certificates.k8s.io resources: CertificateSigningRequests (v1), ClusterTrustBundles (v1beta1,
+ * v1alpha1) and PodCertificateRequests (v1alpha1), the last two only while their feature gates are on.
+ */
 import type { KubeObject } from '../../../api/objects';
 import type { UserInfo } from '../../../api/user-info';
 import {
@@ -7,7 +10,11 @@ import {
 } from '../../validation/certificates';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
-import { certificateSigningRequestPrinter } from '../../table/admin-printers';
+import {
+  certificateSigningRequestPrinter,
+  clusterTrustBundlePrinter,
+  podCertificateRequestPrinter,
+} from '../../table/admin-printers';
 
 /**
  * A CSR says who asked for it: the server fills spec.username, uid, groups and extra from the
@@ -45,5 +52,28 @@ export const certificatesKinds: readonly ResourceType[] = [
       validate: validateCertificateSigningRequest,
       validateUpdate: validateCertificateSigningRequestUpdate,
     },
+  }),
+  defineKind({
+    group: 'certificates.k8s.io',
+    resource: 'clustertrustbundles',
+    printer: clusterTrustBundlePrinter,
+    kind: 'ClusterTrustBundle',
+    namespaced: false,
+    // Field-identical versions; stored as v1beta1.
+    versions: ['v1beta1', 'v1alpha1'],
+    featureGate: 'ClusterTrustBundle',
+    selectableFields: selectable('spec.signerName'),
+  }),
+  defineKind({
+    group: 'certificates.k8s.io',
+    resource: 'podcertificaterequests',
+    printer: podCertificateRequestPrinter,
+    kind: 'PodCertificateRequest',
+    namespaced: true,
+    versions: ['v1alpha1'],
+    featureGate: 'PodCertificateRequest',
+    subresources: { status: true },
+    selectableFields: selectable('spec.signerName', 'spec.podName', 'spec.nodeName'),
+    behaviour: { initialStatus: () => ({}) },
   }),
 ];

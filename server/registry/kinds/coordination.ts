@@ -1,7 +1,8 @@
-/** coordination.k8s.io/v1 resources. */
+/** coordination.k8s.io resources: Leases (v1), and LeaseCandidates of coordinated leader election (v1beta1, v1alpha2). */
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
-import { leasePrinter } from '../../table/printers';
+import { leaseCandidatePrinter, leasePrinter } from '../../table/printers';
+import { validateLeaseCandidate, validateLeaseCandidateUpdate } from '../../validation/coordination';
 
 export const coordinationKinds: readonly ResourceType[] = [
   defineKind({
@@ -11,5 +12,16 @@ export const coordinationKinds: readonly ResourceType[] = [
     kind: 'Lease',
     namespaced: true,
     allowCreateOnUpdate: true,
+  }),
+  defineKind({
+    group: 'coordination.k8s.io',
+    resource: 'leasecandidates',
+    printer: leaseCandidatePrinter,
+    kind: 'LeaseCandidate',
+    namespaced: true,
+    // Field-identical versions; stored as v1beta1.
+    versions: ['v1beta1', 'v1alpha2'],
+    nameRule: 'config-map-key',
+    behaviour: { validate: validateLeaseCandidate, validateUpdate: validateLeaseCandidateUpdate },
   }),
 ];

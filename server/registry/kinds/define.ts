@@ -51,6 +51,8 @@ const DEFINITION_PACKAGES: Readonly<Record<string, string>> = {
   'authorization.k8s.io': 'authorization',
   'certificates.k8s.io': 'certificates',
   'flowcontrol.apiserver.k8s.io': 'flowcontrol',
+  'internal.apiserver.k8s.io': 'apiserverinternal',
+  'storagemigration.k8s.io': 'storagemigration',
 };
 
 export function definitionName(group: string, version: string, kind: string): string {
@@ -67,6 +69,7 @@ export interface KindDeclaration {
   /** Served versions, preferred first; the first is the storage version unless `storageVersion` says. */
   readonly versions?: readonly string[];
   readonly storageVersion?: string;
+  readonly featureGate?: string;
   readonly storageGroup?: string;
   readonly storagePrefix?: string;
   /** Where the kind's schema definitions live when not under `io.k8s.api.<package>` (apiextensions). */
@@ -115,6 +118,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     }),
     ...(declaration.printer !== undefined ? { printer: declaration.printer } : {}),
     storageVersion: declaration.storageVersion ?? versions[0],
+    ...(declaration.featureGate !== undefined ? { featureGate: declaration.featureGate } : {}),
     ...(declaration.storageGroup !== undefined ? { storageGroup: declaration.storageGroup } : {}),
     storagePrefix: declaration.storagePrefix ?? declaration.resource,
     shortNames: declaration.shortNames ?? [],

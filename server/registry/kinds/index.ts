@@ -6,6 +6,7 @@
 import type { ResourceType } from '../types';
 import { admissionRegistrationKinds } from './admissionregistration';
 import { apiregistrationKinds } from './apiregistration';
+import { apiserverInternalKinds } from './apiserverinternal';
 import { appsKinds } from './apps';
 import { autoscalingKinds } from './autoscaling';
 import { batchKinds } from './batch';
@@ -22,6 +23,7 @@ import { rbacKinds } from './rbac';
 import { resourceKinds } from './resource';
 import { schedulingKinds } from './scheduling';
 import { storageKinds } from './storage';
+import { storageMigrationKinds } from './storagemigration';
 
 export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...coreKinds,
@@ -42,4 +44,6 @@ export const BUILTIN_KINDS: readonly ResourceType[] = [
   ...admissionRegistrationKinds,
   ...flowcontrolKinds,
   ...apiregistrationKinds,
+  ...apiserverInternalKinds,
+  ...storageMigrationKinds,
 ];

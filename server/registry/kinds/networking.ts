@@ -78,6 +78,8 @@ export const networkingKinds: readonly ResourceType[] = [
     printer: ipAddressPrinter,
     kind: 'IPAddress',
     namespaced: false,
+    // v1beta1 is field-identical: a version is an apiVersion.
+    versions: ['v1', 'v1beta1'],
     shortNames: ['ip'],
     nameRule: 'ip-address',
     behaviour: { validate: validateIPAddress, validateUpdate: validateIPAddressUpdate },
@@ -88,6 +90,8 @@ export const networkingKinds: readonly ResourceType[] = [
     printer: serviceCIDRPrinter,
     kind: 'ServiceCIDR',
     namespaced: false,
+    // v1beta1 is field-identical: a version is an apiVersion.
+    versions: ['v1', 'v1beta1'],
     subresources: { status: true },
     behaviour: {
       initialStatus: () => ({}),

@@ -15,7 +15,12 @@ import {
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind, selectable } from './define';
-import { nameAndAgePrinter, resourceClaimPrinter, resourceSlicePrinter } from '../../table/device-printers';
+import {
+  deviceTaintRulePrinter,
+  nameAndAgePrinter,
+  resourceClaimPrinter,
+  resourceSlicePrinter,
+} from '../../table/device-printers';
 
 /** A request for one kind of device (exactly, or one of the alternatives) defaults to one device. */
 function defaultDeviceCount(request: Json): void {
@@ -80,5 +85,23 @@ export const resourceKinds: readonly ResourceType[] = [
     // Kubelets and the scheduler list the slices of one node or driver.
     selectableFields: selectable('spec.nodeName', 'spec.driver'),
     behaviour: { tracksGeneration: true, validate: validateResourceSlice, validateUpdate: validateResourceSliceUpdate },
+  }),
+  // Only in v1alpha3 in 1.34, and stored there.
+  defineKind({
+    group: 'resource.k8s.io',
+    resource: 'devicetaintrules',
+    printer: deviceTaintRulePrinter,
+    kind: 'DeviceTaintRule',
+    namespaced: false,
+    versions: ['v1alpha3'],
+    behaviour: {
+      tracksGeneration: true,
+      // The reference's defaulting stamps a taint with the time it is decoded without one (to
+      // the second), on reads of a stored rule as on writes.
+      defaults: (rule) => {
+        const taint = child(child(rule as Json, 'spec'), 'taint');
+        fill(taint, 'timeAdded', new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'));
+      },
+    },
   }),
 ];

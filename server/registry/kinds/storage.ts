@@ -106,6 +106,8 @@ export const storageKinds: readonly ResourceType[] = [
     printer: volumeAttributesClassPrinter,
     kind: 'VolumeAttributesClass',
     namespaced: false,
+    // Field-identical in all three: a version is an apiVersion.
+    versions: ['v1', 'v1beta1', 'v1alpha1'],
     shortNames: ['vac'],
     behaviour: { validate: validateVolumeAttributesClass, validateUpdate: validateVolumeAttributesClassUpdate },
   }),

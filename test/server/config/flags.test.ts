@@ -90,7 +90,7 @@ describe('parseFlags', () => {
         APIResponseCompression: false,
         CBORServingAndStorage: true,
       },
-      runtimeConfig: { 'api/all': 'true', 'apps/v1beta1': 'true' },
+      runtimeConfig: { 'api/all': 'true', 'apps/v1beta1': '' },
       livezGracePeriodMs: 30_000,
       dataDir: '/tmp/x',
       tlsCertFile: 'c.pem',

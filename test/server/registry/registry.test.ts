@@ -158,10 +158,10 @@ describe('ResourceTypeRegistry lookups', () => {
   });
 
   test('enabled() narrows what is served', () => {
-    const narrowed = builtinRegistry(
-      (gv, resource) =>
+    const narrowed = builtinRegistry({
+      enabled: (gv, resource) =>
         !(gv.group === 'batch') && !(gv.group === 'autoscaling' && gv.version === 'v1') && resource !== 'secrets',
-    );
+    });
     expect(narrowed.find({ group: 'batch', version: 'v1' }, 'jobs')).toBeUndefined();
     expect(narrowed.find({ group: '', version: 'v1' }, 'secrets')).toBeUndefined();
     expect(narrowed.find({ group: 'autoscaling', version: 'v1' }, 'horizontalpodautoscalers')).toBeUndefined();

@@ -27,7 +27,7 @@ import type { Authorizer } from '../../authz/types';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import { requestAuthorizer } from '../../cel/libraries/request-authorizer';
 import { viewIn, type ServedTypeLookup } from '../webhook/versions';
-import { bindingsByPolicy, CompiledPolicies, matchedVersion } from '../policy/policy-source';
+import { bindingsByPolicy, CompiledPolicies, matchingPolicies } from '../policy/policy-source';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -73,26 +73,22 @@ export function validatingAdmissionPolicyPlugin(
       const bindings = await listCached(storageOf(GROUP, 'validatingadmissionpolicybindings'));
       const policies = storageOf(GROUP, 'validatingadmissionpolicies');
       const bound = bindingsByPolicy<ValidatingAdmissionPolicyBinding>(bindings);
-      const inUse = new Set<string>();
       const namespaceObject =
         attributes.namespace === ''
           ? null
           : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
       const authorizerValue = requestAuthorizer(checker, matchingAttributes(attributes));
       let denial: PolicyDenial | undefined;
-      for (const [policyName, policyBindings] of bound) {
-        const policy = await getCached(policies, policyName);
-        if (policy === undefined) continue;
-        inUse.add(policyName);
-        const compiled = compiledPolicies.compiledFor(policy);
-        // The version the policy matches the request in (matchPolicy); its objects are shown in it.
-        const version = matchedVersion(
-          attributes,
-          compiled.policy.spec.matchConstraints?.matchPolicy,
-          servedType,
-          (request) => compiled.matchesPolicy(request, namespaceObject),
-        );
-        if (version === undefined) continue;
+      const matches = matchingPolicies({
+        bound,
+        policies,
+        compiled: compiledPolicies,
+        attributes,
+        namespaceObject,
+        servedType,
+      });
+      // Each in the version it matches the request in (matchPolicy); its objects are shown in it.
+      for await (const { name: policyName, compiled, version, bindings: policyBindings } of matches) {
         const request = matchingAttributes({ ...attributes, ...(await viewIn(attributes, version, servedType)) });
         const failClosed = (compiled.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
         // The policy's audit annotations: distinct values per key, over its bindings and params.
@@ -135,7 +131,6 @@ export function validatingAdmissionPolicyPlugin(
         // As the reference's AddAnnotation: the first value written under a key stays.
         for (const [key, values] of annotationValues) attributes.auditAnnotations[key] ??= values.join(', ');
       }
-      compiledPolicies.forgetAllBut(inUse);
       if (denial !== undefined) throw refusal(attributes, denial);
     },
   };

@@ -5,7 +5,9 @@
  * reaches it), and the version a policy matches a request in.
  */
 import type { KubeObject } from '../../../api/objects';
-import type { AdmissionAttributes as PolicyAttributes } from '../../../api/admissionregistration';
+import type { AdmissionAttributes as PolicyAttributes, MatchResources } from '../../../api/admissionregistration';
+import type { ObjectStorage } from '../../../storage/objects/types';
+import { getCached } from '../lookup';
 import type { GroupVersion } from '../../../api/identity';
 import type { AdmissionAttributes } from '../types';
 import { matchingAttributes } from './attributes';
@@ -50,7 +52,7 @@ export class CompiledPolicies<C> {
  * The group-version a policy matches the request in (its matchPolicy: the request's own, then
  * under Equivalent the other versions the resource is served in), or undefined.
  */
-export function matchedVersion(
+function matchedVersion(
   attributes: AdmissionAttributes,
   matchPolicy: 'Exact' | 'Equivalent' | undefined,
   servedType: ServedTypeLookup,
@@ -65,4 +67,48 @@ export function matchedVersion(
       }),
     ),
   );
+}
+
+/** What the plugins need of a compiled policy to find the requests it matches. */
+export interface MatchablePolicy {
+  readonly policy: { readonly spec: { readonly matchConstraints?: MatchResources } };
+  matchesPolicy(request: PolicyAttributes, namespaceObject: Readonly<Record<string, unknown>> | null): boolean;
+}
+
+/** A bound policy that matches the request, in the version it matched it in. */
+export interface PolicyMatch<C, B> {
+  readonly name: string;
+  readonly compiled: C;
+  readonly version: GroupVersion;
+  readonly bindings: readonly B[];
+}
+
+/**
+ * The bound policies matching the request, in the order of `names` (default: as bound), each
+ * compiled through `compiled`; the ones no binding reaches any more are forgotten once all are seen.
+ */
+export async function* matchingPolicies<C extends MatchablePolicy, B>(options: {
+  readonly bound: ReadonlyMap<string, readonly B[]>;
+  readonly names?: readonly string[];
+  readonly policies: ObjectStorage;
+  readonly compiled: CompiledPolicies<C>;
+  readonly attributes: AdmissionAttributes;
+  readonly namespaceObject: Readonly<Record<string, unknown>> | null;
+  readonly servedType: ServedTypeLookup;
+}): AsyncGenerator<PolicyMatch<C, B>> {
+  const inUse = new Set<string>();
+  for (const name of options.names ?? options.bound.keys()) {
+    const policy = await getCached(options.policies, name);
+    if (policy === undefined) continue;
+    inUse.add(name);
+    const compiled = options.compiled.compiledFor(policy);
+    const version = matchedVersion(
+      options.attributes,
+      compiled.policy.spec.matchConstraints?.matchPolicy,
+      options.servedType,
+      (request) => compiled.matchesPolicy(request, options.namespaceObject),
+    );
+    if (version !== undefined) yield { name, compiled, version, bindings: options.bound.get(name) ?? [] };
+  }
+  options.compiled.forgetAllBut(inUse);
 }

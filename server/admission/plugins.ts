@@ -51,6 +51,7 @@ import { serviceAccountPlugin } from './plugins/service-account';
 import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
 import { validatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy';
+import { mutatingAdmissionPolicyPlugin } from './plugins/mutating-admission-policy';
 import { mutatingAdmissionWebhookPlugin, validatingAdmissionWebhookPlugin } from './webhook/dispatch';
 
 export interface AdmissionDependencies {
@@ -182,7 +183,15 @@ const PLUGINS: readonly PluginEntry[] = [
     make: ({ storageOf, featureEnabled }) =>
       podTopologyLabelsPlugin(storageOf, featureEnabled('PodTopologyLabelsAdmission')),
   },
-  { name: 'MutatingAdmissionPolicy', onByDefault: true },
+  {
+    name: 'MutatingAdmissionPolicy',
+    onByDefault: true,
+    // As the reference's, the plugin does nothing while its feature gate is off.
+    make: ({ storageOf, authorizer, paramKinds, servedType, featureEnabled }) =>
+      featureEnabled('MutatingAdmissionPolicy')
+        ? mutatingAdmissionPolicyPlugin({ storageOf, authorizer, servedKinds: paramKinds, servedType })
+        : { name: 'MutatingAdmissionPolicy' },
+  },
   {
     name: 'MutatingAdmissionWebhook',
     onByDefault: true,

@@ -337,4 +337,34 @@ describe('denials', () => {
       `The configmaps "${name}" is invalid: : policy 'deny-${name}' with binding 'deny-${name}' denied request: ${error}`,
     );
   });
+
+  test('params that cannot be collected refuse the write as Forbidden: none found under Deny, a paramKind not served', async () => {
+    await createPolicy({
+      name: 'deny-no-params',
+      namespace: 'deny',
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      paramRef: { name: 'absent', namespace: 'deny', parameterNotFoundAction: 'Deny' },
+      matchConditions: [{ name: 'only', expression: 'object.metadata.name == "no-params"' }],
+      mutations: [applyConfiguration('Object{metadata: Object.metadata{labels: {"x": params.data.x}}}')],
+    });
+    const noParams = await createUntil('deny', configMap('no-params'), (r) => r.code !== 0);
+    expect(noParams.result.stderr.trim()).toBe(
+      "Error from server (Forbidden): error when creating \"STDIN\": policy 'deny-no-params' with binding 'deny-no-params' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+    );
+    // Params are collected before matchConditions run: the binding fails every write it matches.
+    await mustKubectl(['delete', 'mutatingadmissionpolicybinding', 'deny-no-params']);
+
+    await createPolicy({
+      name: 'deny-unserved',
+      namespace: 'deny',
+      paramKind: { apiVersion: 'example.com/v1', kind: 'Settings' },
+      paramRef: { name: 'any', parameterNotFoundAction: 'Allow' },
+      matchConditions: [{ name: 'only', expression: 'object.metadata.name == "unserved"' }],
+      mutations: [applyConfiguration('Object{metadata: Object.metadata{labels: {"x": "y"}}}')],
+    });
+    const unserved = await createUntil('deny', configMap('unserved'), (r) => r.stderr.includes('deny-unserved'));
+    expect(unserved.result.stderr.trim()).toBe(
+      `Error from server (Forbidden): error when creating "STDIN": policy "deny-unserved" denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Settings'`,
+    );
+  });
 });

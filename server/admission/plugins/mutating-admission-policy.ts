@@ -9,8 +9,9 @@
  *
  * Failures (a mutation that errs or cannot be applied, a matchCondition that errs, params that
  * cannot be collected) refuse the write when the policy's failurePolicy is Fail, and are
- * dropped under Ignore, as the reference's: a 403 whose reason is Invalid, the first failure's
- * `policy '<p>' with binding '<b>' denied request: ...` as its message, and every failure a cause.
+ * dropped under Ignore, as the reference's: a 403 whose reason is Invalid (Forbidden when the
+ * first failure is the configuration's: params), the first failure's `policy '<p>' with binding
+ * '<b>' denied request: ...` as its message, and every failure a cause.
  * The object is then validated as any other, so a mutation that makes it invalid is refused by
  * the kind's validation.
  *
@@ -65,6 +66,8 @@ interface PolicyFailure {
   readonly policy: string;
   readonly binding?: string;
   readonly message: string;
+  /** Invalid for what the policy's expressions did; Forbidden (the refusal's own) for its configuration. */
+  readonly reason: 'Invalid' | 'Forbidden';
 }
 
 function failureText({ policy, binding, message }: PolicyFailure): string {
@@ -77,7 +80,7 @@ function refusal(attributes: AdmissionAttributes, failures: readonly PolicyFailu
   const texts = failures.map(failureText);
   return new StatusError({
     code: 403,
-    reason: 'Invalid',
+    reason: failures[0].reason,
     message: texts[0],
     details: {
       name: attributes.name,
@@ -170,6 +173,7 @@ export function mutatingAdmissionPolicyPlugin(dependencies: MutatingAdmissionPol
                 policy: policyName,
                 ...(collected.scope === 'binding' ? { binding: binding.metadata.name } : {}),
                 message: `failed to configure ${collected.scope}: ${collected.error}`,
+                reason: 'Forbidden',
               });
             continue;
           }
@@ -195,7 +199,7 @@ export function mutatingAdmissionPolicyPlugin(dependencies: MutatingAdmissionPol
             if (outcome.skipped) continue;
             if (compiled.failClosed)
               for (const message of outcome.errors)
-                failures.push({ policy: policyName, binding: binding.metadata.name, message });
+                failures.push({ policy: policyName, binding: binding.metadata.name, message, reason: 'Invalid' });
             if (!deepEqual(outcome.object, current.object)) {
               const back = await convertObject(servedType(current.resource), outcome.object, attributes.kind);
               replaceObject(attributes, { ...back, kind: attributes.kind.kind });

@@ -207,6 +207,33 @@ test('params: a ConfigMap named by the binding gives the value', async () => {
   expect(object?.metadata.labels).toEqual({ team: 'blue' });
 });
 
+test('params by selector: one invocation per param object, on UPDATE too', async () => {
+  await caseNamespace('selector');
+  for (const [name, key] of [
+    ['first', 'one'],
+    ['second', 'two'],
+  ]) {
+    await mustKubectl(['create', 'configmap', name, '-n', 'selector', `--from-literal=key=${key}`]);
+    await mustKubectl(['label', 'configmap', name, '-n', 'selector', 'role=param']);
+  }
+  await createPolicy({
+    name: 'selector',
+    namespace: 'selector',
+    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    paramRef: { selector: { matchLabels: { role: 'param' } }, parameterNotFoundAction: 'Allow' },
+    matchConditions: [
+      { name: 'not-a-param', expression: '!has(object.metadata.labels) || !("role" in object.metadata.labels)' },
+    ],
+    mutations: [applyConfiguration('Object{metadata: Object.metadata{labels: {params.data.key: request.operation}}}')],
+  });
+  const { object } = await createUntil('selector', configMap('cm'), (_, o) => o?.metadata.labels !== undefined);
+  expect(object?.metadata.labels).toEqual({ one: 'CREATE', two: 'CREATE' });
+  const updated = JSON.parse(
+    await mustKubectl(['annotate', 'configmap', 'cm', '-n', 'selector', 'touched=yes', '-o', 'json']),
+  ) as Json;
+  expect(updated.metadata.labels).toEqual({ one: 'UPDATE', two: 'UPDATE' });
+});
+
 test('a matchCondition that is false skips the policy', async () => {
   await caseNamespace('conditions');
   await createPolicy({

@@ -1,6 +1,6 @@
 /**
- * ValidatingAdmissionPolicy and its binding, as far as evaluation reads them, and the record of
- * one admission request they are evaluated against. Plain data: the admission chain builds the
+ * ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings, as far as evaluation
+ * reads them, and the record of one admission request they are evaluated against. Plain data: the admission chain builds the
  * record, looks up params and the namespace, and acts on the outcome.
  */
 import type { UserInfo } from './user-info';
@@ -42,7 +42,7 @@ export interface Validation {
 }
 
 export interface ValidatingAdmissionPolicySpec {
-  readonly paramKind?: { readonly apiVersion?: string; readonly kind?: string };
+  readonly paramKind?: ParamKind;
   readonly matchConstraints?: MatchResources;
   readonly validations?: readonly Validation[];
   readonly failurePolicy?: 'Fail' | 'Ignore';
@@ -58,18 +58,55 @@ export interface ValidatingAdmissionPolicy {
 
 export type ValidationAction = 'Deny' | 'Warn' | 'Audit';
 
+export interface ParamKind {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+}
+
+export interface ParamRef {
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly selector?: LabelSelector;
+  readonly parameterNotFoundAction?: 'Allow' | 'Deny';
+}
+
 export interface ValidatingAdmissionPolicyBinding {
   readonly metadata: { readonly name: string };
   readonly spec: {
     readonly policyName: string;
-    readonly paramRef?: {
-      readonly name?: string;
-      readonly namespace?: string;
-      readonly selector?: LabelSelector;
-      readonly parameterNotFoundAction?: 'Allow' | 'Deny';
-    };
+    readonly paramRef?: ParamRef;
     readonly matchResources?: MatchResources;
     readonly validationActions: readonly ValidationAction[];
+  };
+}
+
+export interface Mutation {
+  readonly patchType: 'ApplyConfiguration' | 'JSONPatch';
+  readonly applyConfiguration?: { readonly expression: string };
+  readonly jsonPatch?: { readonly expression: string };
+}
+
+export interface MutatingAdmissionPolicySpec {
+  readonly paramKind?: ParamKind;
+  readonly matchConstraints?: MatchResources;
+  readonly variables?: ReadonlyArray<{ readonly name: string; readonly expression: string }>;
+  readonly mutations?: readonly Mutation[];
+  readonly failurePolicy?: 'Fail' | 'Ignore';
+  readonly matchConditions?: ReadonlyArray<{ readonly name: string; readonly expression: string }>;
+  readonly reinvocationPolicy?: 'Never' | 'IfNeeded';
+}
+
+export interface MutatingAdmissionPolicy {
+  readonly metadata: { readonly name: string };
+  readonly spec: MutatingAdmissionPolicySpec;
+}
+
+export interface MutatingAdmissionPolicyBinding {
+  readonly metadata: { readonly name: string };
+  readonly spec: {
+    readonly policyName: string;
+    readonly paramRef?: ParamRef;
+    readonly matchResources?: MatchResources;
   };
 }
 

@@ -120,8 +120,6 @@ export interface ControlPlane {
   readonly upgrades: (request: IncomingMessage) => boolean;
   /** The one authorizer: give it to the HTTPS server's chain too. */
   readonly authorizer: Authorizer;
-  /** Admission plugins on by default in the reference that capstan cannot run yet, for the start-up log. */
-  readonly unavailableAdmissionPlugins: readonly string[];
   /**
    * After the server listens: bootstrap objects, then campaign for the controllers.
    * `controllers` run on the leader next to the plane's own (authentication's, for one).
@@ -542,7 +540,6 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
 
   return {
     store,
-    unavailableAdmissionPlugins: admissionPlugins.unavailable,
     registry,
     caches,
     metrics,

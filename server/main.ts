@@ -149,8 +149,6 @@ async function main(argv: readonly string[]): Promise<void> {
       upgrades: plane.upgrades,
     }),
   );
-  if (plane.unavailableAdmissionPlugins.length > 0)
-    progress(`admission plugins not available yet, not running: ${plane.unavailableAdmissionPlugins.join(', ')}`);
   const { port, url } = await startupStep('serving HTTPS', () => server.listen());
   externalAddress = `${kubeconfigHost(options.bindAddress)}:${port}`;
   console.log(

@@ -2,8 +2,7 @@
  * The admission plugins a 1.34 server knows, in the order its chain runs them, which of them
  * are on by default, and the chain `--enable-admission-plugins` / `--disable-admission-plugins`
  * make of them (disabling wins). A name the reference does not know is refused at start with its
- * message; a name capstan cannot run yet is refused when asked for by name, and reported when
- * it is only on by default, so that no one believes it enforced.
+ * message.
  */
 import type { Authorizer } from '../authz/types';
 import type { AdmissionPlugin } from './types';
@@ -51,6 +50,7 @@ import { serviceAccountPlugin } from './plugins/service-account';
 import { storageObjectInUseProtectionPlugin } from './plugins/storage-object-in-use-protection';
 import { taintNodesByConditionPlugin } from './plugins/taint-nodes-by-condition';
 import { validatingAdmissionPolicyPlugin } from './plugins/validating-admission-policy';
+import { mutatingAdmissionPolicyPlugin } from './plugins/mutating-admission-policy';
 import { mutatingAdmissionWebhookPlugin, validatingAdmissionWebhookPlugin } from './webhook/dispatch';
 
 export interface AdmissionDependencies {
@@ -76,8 +76,7 @@ export interface AdmissionDependencies {
 interface PluginEntry {
   readonly name: string;
   readonly onByDefault: boolean;
-  /** Absent: known to the reference, not available in capstan yet. */
-  readonly make?: (dependencies: AdmissionDependencies) => AdmissionPlugin;
+  readonly make: (dependencies: AdmissionDependencies) => AdmissionPlugin;
 }
 
 /** The reference's order (its AllOrderedPlugins): mutations that others depend on come first. */
@@ -182,7 +181,15 @@ const PLUGINS: readonly PluginEntry[] = [
     make: ({ storageOf, featureEnabled }) =>
       podTopologyLabelsPlugin(storageOf, featureEnabled('PodTopologyLabelsAdmission')),
   },
-  { name: 'MutatingAdmissionPolicy', onByDefault: true },
+  {
+    name: 'MutatingAdmissionPolicy',
+    onByDefault: true,
+    // As the reference's, the plugin does nothing while its feature gate is off.
+    make: ({ storageOf, authorizer, paramKinds, servedType, featureEnabled }) =>
+      featureEnabled('MutatingAdmissionPolicy')
+        ? mutatingAdmissionPolicyPlugin({ storageOf, authorizer, servedKinds: paramKinds, servedType })
+        : { name: 'MutatingAdmissionPolicy' },
+  },
   {
     name: 'MutatingAdmissionWebhook',
     onByDefault: true,
@@ -212,8 +219,6 @@ export interface AdmissionSelection {
 export interface SelectedPlugins {
   /** The chain's plugins, in the reference's order. */
   readonly plugins: readonly AdmissionPlugin[];
-  /** Plugins on by default that capstan cannot run yet (for the start-up log). */
-  readonly unavailable: readonly string[];
 }
 
 /** The chain the flags select. Throws `AdmissionConfigError` with the reference's text for unknown names. */
@@ -229,16 +234,8 @@ export function selectAdmissionPlugins(
     for (const name of names)
       if (!known.has(name)) throw new AdmissionConfigError(`${flag} plugin ${JSON.stringify(name)} is unknown`);
   }
-  const unrunnable = selection.enable.filter(
-    (name) => known.get(name)!.make === undefined && !selection.disable.includes(name),
-  );
-  if (unrunnable.length > 0)
-    throw new AdmissionConfigError(`admission plugins ${unrunnable.join(', ')} are not available in capstan yet`);
   const chosen = PLUGINS.filter(
     (entry) => (entry.onByDefault || selection.enable.includes(entry.name)) && !selection.disable.includes(entry.name),
   );
-  return {
-    plugins: chosen.flatMap((entry) => (entry.make ? [entry.make(dependencies)] : [])),
-    unavailable: chosen.filter((entry) => entry.make === undefined).map((entry) => entry.name),
-  };
+  return { plugins: chosen.map((entry) => entry.make(dependencies)) };
 }

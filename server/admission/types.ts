@@ -56,10 +56,64 @@ export interface AdmissionAttributes {
   readonly auditAnnotations: Record<string, string>;
 }
 
+/**
+ * Puts a mutating plugin's result in `attributes.object`: the store holds that very object, so
+ * its members are replaced in place.
+ */
+export function replaceObject(attributes: AdmissionAttributes, object: KubeObject): void {
+  const target = attributes.object as Record<string, unknown>;
+  for (const key of Object.keys(target)) if (!(key in object)) delete target[key];
+  Object.assign(target, object);
+}
+
+/**
+ * The reference's reinvocation context of one request's mutating phase: a plugin that changed
+ * the object after a reinvocable policy saw it asks for one more pass, in which the plugins that
+ * take part (`reinvocable`) run again, and each keeps what it needs between the passes.
+ */
+export class Reinvocation {
+  /** True during the second pass. */
+  isReinvoke = false;
+  /** Set by a plugin: the chain makes a second pass (only one). */
+  shouldReinvoke = false;
+  private readonly states = new Map<string, unknown>();
+
+  /** The plugin's own record for this request, made on first use. */
+  stateOf<T>(plugin: string, make: () => T): T {
+    if (!this.states.has(plugin)) this.states.set(plugin, make());
+    return this.states.get(plugin) as T;
+  }
+}
+
+/** What a reinvocable plugin keeps between the passes (the reference's per-plugin reinvoke context). */
+export interface ReinvocationRecord {
+  /** The object as the plugin last left it. */
+  lastOutput: KubeObject | undefined;
+  /** The keys of the IfNeeded invocations run since the object last changed. */
+  readonly previouslyInvoked: Set<string>;
+  /** The keys of the invocations due in the second pass. */
+  readonly due: Set<string>;
+}
+
+export function newReinvocationRecord(): ReinvocationRecord {
+  return { lastOutput: undefined, previouslyInvoked: new Set(), due: new Set() };
+}
+
+/** The object changed: every IfNeeded invocation run before is due again. */
+export function requireReinvokingPreviouslyInvoked(record: ReinvocationRecord): void {
+  for (const key of record.previouslyInvoked) record.due.add(key);
+  record.previouslyInvoked.clear();
+}
+
 export interface AdmissionPlugin {
   readonly name: string;
-  /** Mutating phase: may change `attributes.object`. */
-  admit?(attributes: AdmissionAttributes): Promise<void>;
+  /** Mutating phase: may change `attributes.object`. `reinvocation` is the chain's for this request. */
+  admit?(attributes: AdmissionAttributes, reinvocation: Reinvocation): Promise<void>;
+  /**
+   * Runs again in the chain's second pass. The reference runs every plugin again; here only the
+   * ones that keep a reinvocation record do (the in-tree plugins before them are not re-run).
+   */
+  readonly reinvocable?: boolean;
   /** Validating phase: may only refuse. */
   validate?(attributes: AdmissionAttributes): Promise<void>;
 }
@@ -77,7 +131,11 @@ export function admissionChain(plugins: readonly AdmissionPlugin[]): Admission {
   const validating = plugins.filter((plugin) => plugin.validate !== undefined);
   return {
     async admit(attributes) {
-      for (const plugin of mutating) await plugin.admit!(attributes);
+      const reinvocation = new Reinvocation();
+      for (const plugin of mutating) await plugin.admit!(attributes, reinvocation);
+      if (!reinvocation.shouldReinvoke) return;
+      reinvocation.isReinvoke = true;
+      for (const plugin of mutating) if (plugin.reinvocable) await plugin.admit!(attributes, reinvocation);
     },
     async validate(attributes) {
       for (const plugin of validating) await plugin.validate!(attributes);

@@ -134,7 +134,11 @@ export function typedPatchError(config: Record<string, unknown>, errors: readonl
   const apiVersion = typeof config.apiVersion === 'string' ? config.apiVersion : '';
   const groupVersion = apiVersion.includes('/') ? apiVersion : `/${apiVersion}`;
   const object = `${String(metadata.namespace ?? '')}/${String(metadata.name ?? '')}; ${groupVersion}, Kind=${String(config.kind ?? '')}`;
+  return badRequest(`failed to create typed patch object (${object}): ${typingErrorsText(errors)}`);
+}
+
+/** The errors as the reference's typed conversion words them: one alone, several under `errors:`. */
+export function typingErrorsText(errors: readonly TypingError[]): string {
   const texts = errors.map((error) => `${formatPath(error.path)}: ${error.message}`);
-  const text = texts.length === 1 ? texts[0] : ['errors:', ...texts.map((error) => `  ${error}`)].join('\n');
-  return badRequest(`failed to create typed patch object (${object}): ${text}`);
+  return texts.length === 1 ? texts[0] : ['errors:', ...texts.map((error) => `  ${error}`)].join('\n');
 }

@@ -203,7 +203,11 @@ function celValuesOf(
 
 function evaluationMessage(error: unknown): string {
   if (error instanceof CelFunctionError) return error.message;
-  if (error instanceof Error) return (error as { summary?: string }).summary ?? error.message.split('\n')[0];
+  if (error instanceof Error) {
+    const summary = (error as { summary?: string }).summary ?? error.message.split('\n')[0];
+    // cel-go's wording of a missing map key, which policies' refusals show.
+    return summary.replace(/^No such key: /, 'no such key: ');
+  }
   return String(error);
 }
 

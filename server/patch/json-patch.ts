@@ -10,6 +10,9 @@ export class MalformedPatchError extends Error {}
 /** A valid patch that cannot be applied to this document (a failed `test`, a missing path): a 422. */
 export class PatchApplyError extends Error {}
 
+/** A `test` operation that did not hold: callers that treat it as "leave the document" tell it apart. */
+export class PatchTestFailedError extends PatchApplyError {}
+
 export function parseJsonPatch(body: string): Operation[] {
   let parsed: unknown;
   try {
@@ -67,12 +70,18 @@ function checkedOperations(operations: readonly unknown[]): Operation[] {
   });
 }
 
+function failure(operation: Operation | undefined, error: JsonPatchError): PatchApplyError {
+  const message = describe(operation, error);
+  return error.name === 'TEST_OPERATION_FAILED' ? new PatchTestFailedError(message) : new PatchApplyError(message);
+}
+
 function describe(operation: Operation | undefined, error: JsonPatchError): string {
   const path = operation?.path ?? '';
   switch (error.name) {
     case 'TEST_OPERATION_FAILED':
       return `testing value ${path} failed: test failed`;
     case 'OPERATION_PATH_UNRESOLVABLE':
+    case 'OPERATION_PATH_CANNOT_ADD':
       return `${operation?.op ?? 'replace'} operation does not apply: doc is missing path: "${path}": missing value`;
     case 'OPERATION_FROM_UNRESOLVABLE':
       return `${operation?.op ?? 'move'} operation does not apply: doc is missing from path: "${(operation as { from?: string } | undefined)?.from ?? ''}": missing value`;
@@ -88,12 +97,11 @@ function describe(operation: Operation | undefined, error: JsonPatchError): stri
 export function applyJsonPatch(document: unknown, patch: readonly Operation[]): unknown {
   const operations = checkedOperations(patch);
   const problem = validate(operations as Operation[], document);
-  if (problem !== undefined) throw new PatchApplyError(describe(problem.operation as Operation | undefined, problem));
+  if (problem !== undefined) throw failure(problem.operation as Operation | undefined, problem);
   try {
     return applyPatch(structuredClone(document), operations as Operation[], true, true).newDocument;
   } catch (error) {
-    if (error instanceof JsonPatchError)
-      throw new PatchApplyError(describe(error.operation as Operation | undefined, error));
+    if (error instanceof JsonPatchError) throw failure(error.operation as Operation | undefined, error);
     throw error;
   }
 }

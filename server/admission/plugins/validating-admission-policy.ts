@@ -15,8 +15,7 @@
  * first Audit failure under `validation.policy.admission.k8s.io/validation_failure`, and each
  * policy's `<policy>/<key>` with its distinct values joined by ", ".
  */
-import type { KubeObject } from '../../../api/objects';
-import { qualifiedResource, type GroupVersion } from '../../../api/identity';
+import { qualifiedResource } from '../../../api/identity';
 import { StatusError } from '../../status/status-error';
 import { CompiledPolicy, VALIDATION_FAILURE_AUDIT_KEY, type PolicyDenial } from '../policy/evaluate';
 import { matchingAttributes } from '../policy/attributes';
@@ -27,15 +26,10 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 import type { Authorizer } from '../../authz/types';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import { requestAuthorizer } from '../../cel/libraries/request-authorizer';
-import { candidateVersions, viewIn, type ServedTypeLookup } from '../webhook/versions';
+import { viewIn, type ServedTypeLookup } from '../webhook/versions';
+import { bindingsByPolicy, CompiledPolicies, matchingPolicies } from '../policy/policy-source';
 
 const GROUP = 'admissionregistration.k8s.io';
-
-/** A policy's compiled form, kept while the policy is unchanged. */
-interface CacheEntry {
-  readonly resourceVersion: string | undefined;
-  readonly compiled: CompiledPolicy;
-}
 
 export interface ValidatingAdmissionPolicyPlugin extends AdmissionPlugin {
   /** How many compiled policies are kept (for tests: the cache must not outgrow the policies in use). */
@@ -66,21 +60,9 @@ export function validatingAdmissionPolicyPlugin(
   servedType: ServedTypeLookup,
 ): ValidatingAdmissionPolicyPlugin {
   const checker = celAuthorizationChecker(authorizer);
-  const compiledPolicies = new Map<string, CacheEntry>();
-
-  const compiledFor = (policy: KubeObject): CompiledPolicy => {
-    const name = String(policy.metadata.name);
-    const cached = compiledPolicies.get(name);
-    if (cached !== undefined && cached.resourceVersion === policy.metadata.resourceVersion) return cached.compiled;
-    const compiled = new CompiledPolicy(policy as unknown as ValidatingAdmissionPolicy);
-    compiledPolicies.set(name, { resourceVersion: policy.metadata.resourceVersion, compiled });
-    return compiled;
-  };
-
-  /** Drops the compiled policies no binding reached in this request: deleted, or unbound. */
-  const forgetAllBut = (inUse: ReadonlySet<string>): void => {
-    for (const name of compiledPolicies.keys()) if (!inUse.has(name)) compiledPolicies.delete(name);
-  };
+  const compiledPolicies = new CompiledPolicies(
+    (policy) => new CompiledPolicy(policy as unknown as ValidatingAdmissionPolicy),
+  );
 
   return {
     name: 'ValidatingAdmissionPolicy',
@@ -90,43 +72,28 @@ export function validatingAdmissionPolicyPlugin(
       if (attributes.resource.group === GROUP) return;
       const bindings = await listCached(storageOf(GROUP, 'validatingadmissionpolicybindings'));
       const policies = storageOf(GROUP, 'validatingadmissionpolicies');
-      const bound = new Map<string, KubeObject[]>();
-      for (const binding of bindings) {
-        const policyName = (binding.spec as { policyName?: string } | undefined)?.policyName;
-        if (policyName) bound.set(policyName, [...(bound.get(policyName) ?? []), binding]);
-      }
-      const inUse = new Set<string>();
+      const bound = bindingsByPolicy<ValidatingAdmissionPolicyBinding>(bindings);
       const namespaceObject =
         attributes.namespace === ''
           ? null
           : ((await getCached(storageOf('', 'namespaces'), attributes.namespace)) ?? null);
-      const requestIn = (version: GroupVersion) =>
-        matchingAttributes({
-          ...attributes,
-          resource: { ...version, resource: attributes.resource.resource },
-          kind: { ...version, kind: attributes.kind.kind },
-        });
       const authorizerValue = requestAuthorizer(checker, matchingAttributes(attributes));
       let denial: PolicyDenial | undefined;
-      for (const [policyName, policyBindings] of bound) {
-        const policy = await getCached(policies, policyName);
-        if (policy === undefined) continue;
-        inUse.add(policyName);
-        const compiled = compiledFor(policy);
-        // The version the policy matches the request in (matchPolicy); its objects are shown in it.
-        const candidates = candidateVersions(
-          attributes,
-          compiled.policy.spec.matchConstraints?.matchPolicy,
-          servedType,
-        );
-        const version = candidates.find((candidate) => compiled.matchesPolicy(requestIn(candidate), namespaceObject));
-        if (version === undefined) continue;
+      const matches = matchingPolicies({
+        bound,
+        policies,
+        compiled: compiledPolicies,
+        attributes,
+        namespaceObject,
+        servedType,
+      });
+      // Each in the version it matches the request in (matchPolicy); its objects are shown in it.
+      for await (const { name: policyName, compiled, version, bindings: policyBindings } of matches) {
         const request = matchingAttributes({ ...attributes, ...(await viewIn(attributes, version, servedType)) });
         const failClosed = (compiled.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
         // The policy's audit annotations: distinct values per key, over its bindings and params.
         const annotationValues = new Map<string, string[]>();
-        for (const object of policyBindings) {
-          const binding = object as unknown as ValidatingAdmissionPolicyBinding;
+        for (const binding of policyBindings) {
           if (!compiled.matchesBinding(binding, request, namespaceObject)) continue;
           const collected = await collectParams(compiled.policy, binding, attributes.namespace, paramKinds);
           if (!collected.ok) {
@@ -164,7 +131,6 @@ export function validatingAdmissionPolicyPlugin(
         // As the reference's AddAnnotation: the first value written under a key stays.
         for (const [key, values] of annotationValues) attributes.auditAnnotations[key] ??= values.join(', ');
       }
-      forgetAllBut(inUse);
       if (denial !== undefined) throw refusal(attributes, denial);
     },
   };

@@ -12,19 +12,33 @@
  * request when failurePolicy is Fail (the default) and is skipped when it is Ignore. The
  * binding's validationActions turn failures into a denial, warnings and audit annotations.
  */
-import type { CompiledExpression, ExpressionCompiler, RequestCostBudget } from '../../cel/environment';
+import type { ExpressionCompiler } from '../../cel/environment';
 import { celEnvironment } from '../../cel/lazy';
-import type { CelAuthorizer } from '../../cel/libraries/authorizer';
-import { AUTHORIZER_VARIABLES } from '../../cel/libraries/request-authorizer';
 import type { CelValue } from '../../cel/values';
-import { admissionUserInfo } from './attributes';
 import { matchResources } from './matching';
+import {
+  MESSAGE_VARIABLES,
+  POLICY_VARIABLES,
+  budgetedRunner,
+  compileExpression,
+  compileNamed,
+  computeVariables,
+  evaluateMatchConditions,
+  labelsOfNamespace,
+  policyContext,
+  type Compiled,
+  type NamedCompiled,
+  type PolicyInputs,
+  type RunResult,
+} from './expressions';
 import type {
   AdmissionAttributes,
   ValidatingAdmissionPolicy,
   ValidatingAdmissionPolicyBinding,
   ValidationAction,
 } from '../../../api/admissionregistration';
+
+export type { PolicyInputs } from './expressions';
 
 export const VALIDATION_FAILURE_AUDIT_KEY = 'validation.policy.admission.k8s.io/validation_failure';
 
@@ -34,18 +48,6 @@ const REASON_CODES: Readonly<Record<string, number>> = {
   RequestEntityTooLarge: 413,
   Invalid: 422,
 };
-
-export interface PolicyInputs {
-  readonly attributes: AdmissionAttributes;
-  /** The request's namespace object; null for a cluster-scoped request. */
-  readonly namespaceObject: Readonly<Record<string, unknown>> | null;
-  /** The binding's param object, or null when the policy has no paramKind. */
-  readonly params: Readonly<Record<string, unknown>> | null;
-  /** Checks on behalf of the requesting user (see request-authorizer.ts); without it, `authorizer` is unbound. */
-  readonly authorizer?: CelAuthorizer;
-  /** The cost budget of this evaluation (default: a fresh 10,000,000, the reference's per binding). */
-  readonly budget?: RequestCostBudget;
-}
 
 export interface PolicyDenial {
   readonly message: string;
@@ -67,23 +69,6 @@ export interface PolicyOutcome {
 
 const NOT_MATCHED: PolicyOutcome = { matched: false, warnings: [], auditAnnotations: {} };
 
-/** What messageExpressions see: as the reference, no `authorizer`. */
-const MESSAGE_VARIABLES = {
-  object: 'dyn',
-  oldObject: 'dyn',
-  request: 'dyn',
-  params: 'dyn',
-  namespaceObject: 'dyn',
-  variables: 'map<string, dyn>',
-} as const;
-
-const POLICY_VARIABLES = { ...MESSAGE_VARIABLES, ...AUTHORIZER_VARIABLES } as const;
-
-type Compiled =
-  { readonly ok: true; readonly expression: CompiledExpression } | { readonly ok: false; readonly error: string };
-
-type RunResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
-
 interface Failure {
   readonly message: string;
   readonly reason: string;
@@ -94,8 +79,8 @@ interface Failure {
 export class CompiledPolicy {
   private readonly compiler: ExpressionCompiler;
   private readonly messageCompiler: ExpressionCompiler;
-  private readonly matchConditions: ReadonlyArray<{ name: string; compiled: Compiled }>;
-  private readonly variables: ReadonlyArray<{ name: string; compiled: Compiled }>;
+  private readonly matchConditions: readonly NamedCompiled[];
+  private readonly variables: readonly NamedCompiled[];
   private readonly validations: ReadonlyArray<{ rule: Compiled; message?: Compiled }>;
   private readonly auditAnnotations: ReadonlyArray<{ key: string; compiled: Compiled }>;
 
@@ -104,14 +89,8 @@ export class CompiledPolicy {
     this.compiler = new ExpressionCompiler(POLICY_VARIABLES);
     this.messageCompiler = new ExpressionCompiler(MESSAGE_VARIABLES);
     const spec = policy.spec;
-    this.matchConditions = (spec.matchConditions ?? []).map(({ name, expression }) => ({
-      name,
-      compiled: this.compile(expression),
-    }));
-    this.variables = (spec.variables ?? []).map(({ name, expression }) => ({
-      name,
-      compiled: this.compile(expression),
-    }));
+    this.matchConditions = compileNamed(this.compiler, spec.matchConditions);
+    this.variables = compileNamed(this.compiler, spec.variables);
     this.validations = (spec.validations ?? []).map((validation) => ({
       rule: this.compile(validation.expression),
       message: validation.messageExpression
@@ -125,10 +104,7 @@ export class CompiledPolicy {
   }
 
   private compile(expression: string, compiler = this.compiler): Compiled {
-    const result = compiler.compile(expression);
-    return result.ok
-      ? { ok: true, expression: result.compiled }
-      : { ok: false, error: `compilation failed: ${result.error}` };
+    return compileExpression(compiler, expression);
   }
 
   /** Whether the request falls under the policy's matchConstraints. */
@@ -159,69 +135,38 @@ export class CompiledPolicy {
     if (!this.matches(binding, attributes, inputs.namespaceObject)) return NOT_MATCHED;
 
     const failClosed = (this.policy.spec.failurePolicy ?? 'Fail') === 'Fail';
-    const { fromJson, RequestCostBudget } = celEnvironment();
+    const { RequestCostBudget } = celEnvironment();
     const budget = inputs.budget ?? new RequestCostBudget();
-    const context: Record<string, CelValue> = {
-      object: fromJson(attributes.object),
-      oldObject: fromJson(attributes.oldObject),
-      request: fromJson(requestValue(attributes)),
-      params: fromJson(inputs.params),
-      namespaceObject: fromJson(inputs.namespaceObject),
-      variables: new Map<string, CelValue>(),
-    };
-    if (inputs.authorizer) context.authorizer = inputs.authorizer;
-
-    const run = async (
-      compiled: Compiled,
-      source: string,
-      on: Readonly<Record<string, CelValue>> = context,
-    ): Promise<RunResult> => {
-      if (!compiled.ok) return { ok: false, error: `expression '${source}' resulted in error: ${compiled.error}` };
-      const result = await compiled.expression.evaluateAwaitingChecks(on, { budget });
-      if (result.ok) return result;
-      // Past the binding's budget nothing more runs; past one call's limit, that expression errs.
-      const error =
-        result.costExceeded && budget.remaining <= 0
-          ? 'validation failed due to running out of cost budget, no further validation rules will be run'
-          : `expression '${source}' resulted in error: ${result.error}`;
-      return { ok: false, error };
-    };
+    const context = policyContext(inputs);
+    const runOn = budgetedRunner(budget);
+    const run = (compiled: Compiled, source: string, on: Readonly<Record<string, CelValue>> = context) =>
+      runOn(compiled, source, on);
 
     // Match conditions: any false skips the policy; an error with none false is a failure.
-    let conditionError: string | undefined;
-    for (const [index, { name, compiled }] of this.matchConditions.entries()) {
-      const result = await run(compiled, this.policy.spec.matchConditions![index].expression);
-      if (result.ok && result.value === false) return NOT_MATCHED;
-      if (!result.ok) conditionError ??= `failed to evaluate match condition '${name}': ${result.error}`;
-      else if (result.value !== true) conditionError ??= `match condition '${name}' did not evaluate to a bool`;
-    }
+    const conditions = await evaluateMatchConditions(this.matchConditions, runOn, context);
+    if (conditions.skip) return NOT_MATCHED;
     const failures: Failure[] = [];
-    if (conditionError !== undefined) {
+    const conditionFailure = conditions.failures[0];
+    if (conditionFailure !== undefined) {
       if (!failClosed) return NOT_MATCHED;
-      failures.push({ message: conditionError, reason: 'Invalid' });
+      const message =
+        'error' in conditionFailure
+          ? `failed to evaluate match condition '${conditionFailure.name}': ${conditionFailure.error}`
+          : `match condition '${conditionFailure.name}' did not evaluate to a bool`;
+      failures.push({ message, reason: 'Invalid' });
     }
 
-    // Variables, in order; one that errs is left unset, so only the expressions using it fail.
-    const computeVariables = async (on: Record<string, CelValue>): Promise<Record<string, CelValue>> => {
-      const variables = new Map<string, CelValue>();
-      on.variables = variables;
-      for (const [index, { name, compiled }] of this.variables.entries()) {
-        const result = await run(compiled, this.policy.spec.variables![index].expression, on);
-        if (result.ok) variables.set(name, result.value as CelValue);
-      }
-      return on;
-    };
     // Messages are evaluated without `authorizer`, so variables that ask it are unset there too
     // (the reference evaluates variables lazily, in the message's own activation).
     let messageContext: Promise<Record<string, CelValue>> | undefined;
     const runMessage = async (compiled: Compiled, source: string): Promise<RunResult> => {
       const { authorizer: _authorizer, ...withoutAuthorizer } = context;
-      messageContext ??= computeVariables(withoutAuthorizer);
+      messageContext ??= computeVariables(this.variables, runOn, withoutAuthorizer);
       return run(compiled, source, await messageContext);
     };
 
     if (failures.length === 0) {
-      await computeVariables(context);
+      await computeVariables(this.variables, runOn, context);
 
       for (const [index, { rule, message }] of this.validations.entries()) {
         if (budget.remaining <= 0) break;
@@ -316,31 +261,4 @@ export class CompiledPolicy {
       ...(validationFailure ? { validationFailure } : {}),
     };
   }
-}
-
-/** The namespace's labels; undefined for a cluster-scoped request. */
-function labelsOfNamespace(
-  namespaceObject: PolicyInputs['namespaceObject'],
-): Readonly<Record<string, string>> | undefined {
-  return namespaceObject
-    ? ((namespaceObject.metadata as { labels?: Record<string, string> } | undefined)?.labels ?? {})
-    : undefined;
-}
-
-/** The `request` variable: the AdmissionRequest fields expressions read. */
-function requestValue(attributes: AdmissionAttributes): Record<string, unknown> {
-  return {
-    kind: attributes.kind,
-    resource: attributes.resource,
-    subResource: attributes.subresource,
-    requestKind: attributes.kind,
-    requestResource: attributes.resource,
-    requestSubResource: attributes.subresource,
-    name: attributes.name,
-    namespace: attributes.namespace,
-    operation: attributes.operation,
-    userInfo: admissionUserInfo(attributes.userInfo),
-    dryRun: attributes.dryRun,
-    ...(attributes.options ? { options: attributes.options } : {}),
-  };
 }

@@ -10,7 +10,7 @@
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { getCached } from '../lookup';
 import { selectorMatches } from './matching';
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../../api/admissionregistration';
+import type { ParamKind, ParamRef } from '../../../api/admissionregistration';
 import { EVERYTHING } from '../../../storage/objects/types';
 import type { ResourceType } from '../../registry/types';
 import { convertObject } from '../webhook/versions';
@@ -35,9 +35,10 @@ function groupVersionOf(apiVersion: string): { group: string; version: string } 
     : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
+/** Collects the params of a validating or mutating policy's binding (both carry paramKind and paramRef alike). */
 export async function collectParams(
-  policy: ValidatingAdmissionPolicy,
-  binding: ValidatingAdmissionPolicyBinding,
+  policy: { readonly spec: { readonly paramKind?: ParamKind } },
+  binding: { readonly spec: { readonly paramRef?: ParamRef } },
   requestNamespace: string,
   lookup: ParamKindLookup,
 ): Promise<CollectedParams> {

@@ -7,9 +7,10 @@
  * failurePolicy says; a dry run is refused by a webhook that may have side effects.
  *
  * Reinvocation, as the reference's rules: when a mutating webhook changes the object, every
- * webhook with reinvocationPolicy IfNeeded called before it (and not since marked) is called
- * once more after the first pass, and only once. Unlike the reference, the in-tree mutating
- * plugins are not run again (none of them runs after the webhooks).
+ * webhook with reinvocationPolicy IfNeeded called before it (and not since marked) is due again,
+ * and the chain makes its second pass (see Reinvocation in ../types.ts), in which only the due
+ * webhooks are called; a change made between the passes by the plugins before this one (a
+ * MutatingAdmissionPolicy reinvoked) makes every IfNeeded webhook called so far due.
  *
  * matchPolicy: a webhook is matched in the request's version, and under Equivalent in the
  * other versions the resource is served in, and sees the objects in the version it matched
@@ -27,7 +28,14 @@ import type { AuthorizationChecker } from '../../cel/libraries/authorizer';
 import { celAuthorizationChecker } from '../../authz/cel-checker';
 import type { Authorizer } from '../../authz/types';
 import { deepEqual } from '../../status/field-errors';
-import type { AdmissionAttributes, AdmissionPlugin } from '../types';
+import {
+  newReinvocationRecord,
+  replaceObject,
+  requireReinvokingPreviouslyInvoked,
+  type AdmissionAttributes,
+  type AdmissionPlugin,
+  type ReinvocationRecord,
+} from '../types';
 import { callWebhook, type AdmissionResponse } from './client';
 import { compileMatchCondition } from '../../validation/admission-cel/match-conditions';
 import type { ConfiguredWebhook, Webhook } from './types';
@@ -127,12 +135,6 @@ function callFailure(name: string, error: unknown): StatusError {
   );
 }
 
-/** Replaces `target`'s members with `source`'s: the store holds `target`, so it must change in place. */
-function replaceInPlace(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const key of Object.keys(target)) if (!(key in source)) delete target[key];
-  Object.assign(target, source);
-}
-
 /**
  * Applies the webhook's patch to the object as the webhook saw it (`viewed`), back in the
  * chain's version; whether the object changed. The patched object is defaulted (a custom
@@ -165,7 +167,7 @@ async function applyResponsePatch(
     patched = { ...patched, kind: attributes.kind.kind };
   }
   if (deepEqual(patched, attributes.object)) return false;
-  replaceInPlace(attributes.object as Record<string, unknown>, patched as Record<string, unknown>);
+  replaceObject(attributes, patched);
   return true;
 }
 
@@ -202,27 +204,26 @@ function webhookPlugin(
 ): AdmissionPlugin {
   const checker = celAuthorizationChecker(authorizer);
   /**
-   * One pass over the webhooks (on reinvocation, only those in `reinvoking`, by their place in
-   * the list); gives the IfNeeded webhooks a later change asks to call again.
+   * One pass over the webhooks; for the mutating ones, `record` keeps which IfNeeded webhooks a
+   * later change makes due, and on the second pass only those are called. Whether the object changed.
    */
   const run = async (
     attributes: AdmissionAttributes,
     warnings: string[],
-    reinvoking?: ReadonlySet<number>,
-  ): Promise<ReadonlySet<number>> => {
-    const toReinvoke = new Set<number>();
+    reinvocation?: { readonly record: ReinvocationRecord; readonly isReinvoke: boolean },
+  ): Promise<boolean> => {
+    let changed = false;
     // Webhooks never judge their own configurations, so a broken webhook cannot block its repair.
     if (attributes.resource.group === GROUP && attributes.resource.resource.endsWith('webhookconfigurations'))
-      return toReinvoke;
+      return changed;
     const webhooks = await configuredWebhooks(storageOf, phase);
-    if (webhooks.length === 0) return toReinvoke;
+    if (webhooks.length === 0) return changed;
     const namespaceObject =
       attributes.namespace === '' ? undefined : await getCached(storageOf('', 'namespaces'), attributes.namespace);
     const namespaceLabels = attributes.namespace === '' ? undefined : (namespaceObject?.metadata.labels ?? {});
-    // IfNeeded webhooks called since the last change: a change makes them due again.
-    const reinvocable = new Set<number>();
-    for (const [place, { webhook }] of webhooks.entries()) {
-      if (reinvoking !== undefined && !reinvoking.has(place)) continue;
+    for (const { configuration, webhook } of webhooks) {
+      const key = `${configuration}/${webhook.name}`;
+      if (reinvocation?.isReinvoke && !reinvocation.record.due.has(key)) continue;
       const failOpen = webhook.failurePolicy === 'Ignore';
       const version = matchedVersion(webhook, attributes, namespaceLabels, servedType);
       if (version === undefined) continue;
@@ -257,23 +258,30 @@ function webhookPlugin(
       for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
         attributes.auditAnnotations[`${webhook.name}/${key}`] = value;
       if (response.allowed !== true) throw denial(webhook.name, response);
-      if (phase !== 'mutating') continue;
+      if (reinvocation === undefined) continue;
       if (await applyResponsePatch(webhook.name, attributes, viewed, servedType, response)) {
-        for (const earlier of reinvocable) toReinvoke.add(earlier);
-        reinvocable.clear();
+        changed = true;
+        requireReinvokingPreviouslyInvoked(reinvocation.record);
       }
-      if (webhook.reinvocationPolicy === 'IfNeeded') reinvocable.add(place);
+      if (webhook.reinvocationPolicy === 'IfNeeded') reinvocation.record.previouslyInvoked.add(key);
     }
-    return toReinvoke;
+    // Kept only when there are webhooks: without them no webhook can be due, whatever changes.
+    if (reinvocation) reinvocation.record.lastOutput = attributes.object && structuredClone(attributes.object);
+    return changed;
   };
   const name = phase === 'mutating' ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook';
   if (phase === 'validating')
     return { name, validate: async (attributes) => void (await run(attributes, attributes.warnings)) };
   return {
     name,
-    async admit(attributes) {
-      const again = await run(attributes, attributes.warnings);
-      if (again.size > 0) await run(attributes, attributes.warnings, again);
+    reinvocable: true,
+    async admit(attributes, reinvocation) {
+      const record = reinvocation.stateOf<ReinvocationRecord>(name, newReinvocationRecord);
+      // A plugin before this one changed the object since these webhooks last saw it.
+      if (reinvocation.isReinvoke && !deepEqual(record.lastOutput, attributes.object))
+        requireReinvokingPreviouslyInvoked(record);
+      if (await run(attributes, attributes.warnings, { record, isReinvoke: reinvocation.isReinvoke }))
+        reinvocation.shouldReinvoke = true;
     },
   };
 }

@@ -39,7 +39,7 @@ const authorizer = rbacAuthorizer(
 );
 
 function defaultPlugin(gateOn: boolean): AdmissionPlugin | undefined {
-  const { plugins, unavailable } = selectAdmissionPlugins(
+  const { plugins } = selectAdmissionPlugins(
     { enable: [], disable: ['NamespaceLifecycle'] },
     {
       storageOf: () => {
@@ -55,7 +55,6 @@ function defaultPlugin(gateOn: boolean): AdmissionPlugin | undefined {
       servedKind: () => undefined,
     },
   );
-  expect(unavailable).not.toContain('ClusterTrustBundleAttest');
   return plugins.find((plugin) => plugin.name === 'ClusterTrustBundleAttest');
 }
 

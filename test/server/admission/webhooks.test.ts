@@ -5,7 +5,8 @@
  * the write or is skipped as its failurePolicy says; a dry run is refused by a webhook with
  * side effects; a connection (CONNECT pods/attach) is admitted with its options object before
  * anything is looked up; a patched object is defaulted (a custom resource pruned) as the
- * reference decodes it; a configuration whose matchCondition does not compile is refused.
+ * reference decodes it; a configuration whose matchCondition does not compile is refused;
+ * webhooks and MutatingAdmissionPolicies reinvoke each other (one pass more for both).
  * Messages are the reference's (kube-apiserver v1.34.4's webhook errors).
  */
 import { startServer, type TestServer } from '../../helpers/server';
@@ -120,7 +121,13 @@ describe('admission webhooks', () => {
     });
     base = webhookServer.url;
     caBundle = Buffer.from(webhookServer.caPem).toString('base64');
-    server = await startServer();
+    // MutatingAdmissionPolicy on, for the reinvocation the webhooks share with policies.
+    server = await startServer({
+      flags: [
+        '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
+        '--feature-gates=MutatingAdmissionPolicy=true',
+      ],
+    });
   });
 
   afterAll(async () => {
@@ -231,6 +238,58 @@ ${extra}`;
       2_000,
     );
     expect(calls(name)).toEqual(['', 'a']);
+  });
+
+  it('an IfNeeded policy runs again after a webhook changed the object, and an IfNeeded webhook after that', async () => {
+    await server.kubectl(['create', 'namespace', 'mixed']);
+    // The policy (before the webhooks in the chain) copies label b, which only the webhook b-… sets.
+    await apply(`apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicy
+metadata: {name: copy-b}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}]
+    namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: mixed}}
+  reinvocationPolicy: IfNeeded
+  mutations:
+  - patchType: ApplyConfiguration
+    applyConfiguration:
+      expression: 'Object{metadata: Object.metadata{labels: {"copy": object.metadata.?labels.?b.orValue("none")}}}'
+---
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingAdmissionPolicyBinding
+metadata: {name: copy-b}
+spec: {policyName: copy-b}
+`);
+    await apply(
+      configuration(
+        'Mutating',
+        'mixed-a',
+        webhook('a.example.com', '/label-a', '  reinvocationPolicy: IfNeeded\n', 'mixed'),
+      ),
+    );
+    await apply(configuration('Mutating', 'mixed-b', webhook('b.example.com', '/label-b', '', 'mixed')));
+    let attempt = 0;
+    const created = await retryUntil(
+      async () => {
+        const result = await server.kubectl(['create', 'configmap', `mixed${attempt++}`, '-n', 'mixed', '-o', 'json']);
+        expect(result.code).toBe(0);
+        return JSON.parse(result.stdout) as { metadata: { name: string; labels?: Record<string, string> } };
+      },
+      (object) => object.metadata.labels?.b !== undefined && object.metadata.labels.copy !== undefined,
+      5_000,
+    );
+    // First pass: copy=none, a=1, b=2; the second: the policy again (copy=2), then webhook a
+    // again, since the policy changed the object after it.
+    expect(created.metadata.labels).toEqual({ copy: '2', a: '1', b: '2' });
+    const seen = received
+      .filter((r) => r.request.name === created.metadata.name)
+      .map((r) =>
+        Object.keys(r.request.object.metadata.labels ?? {})
+          .sort()
+          .join(','),
+      );
+    expect(seen).toEqual(['copy', 'a,copy', 'a,b,copy']);
   });
 
   it('matchPolicy Equivalent: a v1 rule sees a v2 request in v1, and its patch lands in v2', async () => {

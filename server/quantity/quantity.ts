@@ -118,3 +118,64 @@ export function formatQuantity(quantity: Quantity, binary = false): string {
   const nanos = (magnitude * 10n ** 9n + denominator - 1n) / denominator;
   return `${sign}${nanos}n`;
 }
+
+const SI_SUFFIXES = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E']);
+const BINARY_EXPONENTS: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+/** Go's int64 digits: a number of at most this many digits fits. */
+const MAX_INT64_DIGITS = 18;
+
+/** The message of the reference's decoder for text that is no quantity. */
+export const QUANTITY_FORMAT_ERROR =
+  "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/**
+ * The text the reference keeps for a quantity it decodes (resource.Quantity's String after
+ * ParseQuantity): the text as written where its parser keeps it (no fraction left over, an SI
+ * step's exponent and no trailing 000; or a binary suffix on a number not a multiple of 8), else
+ * the canonical form in the format the suffix chose (binary, exponent or decimal SI), rounded up
+ * to a nano. Undefined when the text is no quantity.
+ */
+export function canonicalQuantity(written: string): string | undefined {
+  const text = written.trim();
+  if (text === '0') return text;
+  const parts = /^([+-]?)0*(\d*)(?:\.(\d*))?(.*)$/.exec(text);
+  if (parts === null) return undefined;
+  const [, sign, digits, fraction = '', suffix] = parts;
+  const num = digits === '' ? '0' : digits;
+  const binaryExponent = BINARY_EXPONENTS[suffix];
+  const exponentSuffix = /^[eE][+-]?\d+$/.test(suffix);
+  if (binaryExponent === undefined && !exponentSuffix && !SI_SUFFIXES.has(suffix)) return undefined;
+  const quantity = parseQuantity(text);
+  if (quantity === undefined) return undefined;
+  if (keptAsWritten(num, fraction, suffix, binaryExponent)) return text;
+  if (exponentSuffix) return formatExponent(quantity);
+  return formatQuantity(quantity, binaryExponent !== undefined);
+}
+
+/** ParseQuantity's fast path, which keeps the text when it is already what String would write. */
+function keptAsWritten(num: string, fraction: string, suffix: string, binaryExponent: number | undefined): boolean {
+  if (binaryExponent !== undefined) {
+    const fits = fraction === '' && 15 - num.length - Math.floor((binaryExponent * 3) / 10) - 1 >= 0;
+    return fits && (Number(num) & 7) !== 0;
+  }
+  if (MAX_INT64_DIGITS - num.length - fraction.length < 0) return false;
+  const exponent = suffix.length > 1 && /^[eE]/.test(suffix) ? Number(suffix.slice(1)) : DECIMAL_EXPONENTS[suffix];
+  const scale = exponent - fraction.length;
+  const shifted = num + fraction;
+  return scale >= -9 && scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+}
+
+/** The canonical text in exponent form (`12e6`, `1500e-3`): the largest exponent step that keeps a whole mantissa. */
+function formatExponent(quantity: Quantity): string {
+  const { numerator, denominator } = quantity;
+  if (numerator === 0n) return '0';
+  const sign = numerator < 0n ? '-' : '';
+  const magnitude = numerator < 0n ? -numerator : numerator;
+  let mantissa = (magnitude * 10n ** 9n + denominator - 1n) / denominator;
+  let exponent = -9;
+  while (mantissa % 1000n === 0n) {
+    mantissa /= 1000n;
+    exponent += 3;
+  }
+  return `${sign}${mantissa}${exponent === 0 ? '' : `e${exponent}`}`;
+}

@@ -9,6 +9,7 @@
  * `io.k8s.api.apps.v1.Deployment`); an object without a definition, or a node marked
  * `x-kubernetes-preserve-unknown-fields`, is taken as it is.
  */
+import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../quantity/quantity';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import type { KubeObject } from '../../api/objects';
 import { goJSONSyntaxError } from '../../api/go-json-syntax';
@@ -474,6 +475,8 @@ class TypeNode {
   readonly structName: string;
   /** A timestamp: the layout its text must fit. */
   readonly timeLayout: ReturnType<typeof timeLayoutOf>;
+  /** A resource.Quantity: its text (or number) is kept as the reference's decoder writes it. */
+  readonly isQuantity: boolean;
   private readonly declared: ReadonlyMap<string, SchemaNode> | undefined;
   private readonly fields = new Map<string, TypeNode>();
   private itemsNode: TypeNode | undefined;
@@ -489,6 +492,7 @@ class TypeNode {
     this.preserveUnknown = Boolean(node['x-kubernetes-preserve-unknown-fields']);
     this.structName = structName(schema.definition);
     this.timeLayout = timeLayoutOf(schema.definition);
+    this.isQuantity = schema.definition?.endsWith('.resource.Quantity') ?? false;
     this.declared = node.properties === undefined ? undefined : new Map(Object.entries(node.properties));
   }
 
@@ -625,6 +629,7 @@ function typeValue(walk: Walk, value: unknown, type: TypeNode, location: Locatio
     if (problem !== undefined) walk.typeError ??= problem;
     return value;
   }
+  if (typeof value === 'string' && type.isQuantity) return quantityText(walk, value);
   if (Array.isArray(value)) {
     if (!type.hasItems) return plainNumbers(value);
     const items = type.items();
@@ -678,7 +683,35 @@ function typeNumberLiteral(walk: Walk, literal: NumberLiteral, type: TypeNode, l
         : `json: cannot unmarshal ${what} into Go struct field ${location.parentStruct}.${location.goPath} of type ${target}`;
     return literal.value;
   }
+  // A number is a quantity's text too (Quantity's UnmarshalJSON parses it alike).
+  if (type.isQuantity) return quantityText(walk, literal.source);
   return literal.value;
+}
+
+/** A quantity as the reference decodes it: its kept or canonical text, or Go's error for text that is none. */
+function quantityText(walk: Walk, text: string): string {
+  const canonical = canonicalQuantityCached(text);
+  if (canonical !== undefined) return canonical;
+  walk.typeError ??= QUANTITY_FORMAT_ERROR;
+  return text;
+}
+
+/**
+ * Decoded quantities by their text: objects repeat a few (`100m`, `128Mi`), and canonical
+ * forms take big-integer arithmetic. Emptied when full, so odd texts cost the work, not memory.
+ */
+const canonicalQuantities = new Map<string, string | undefined>();
+const CANONICAL_QUANTITIES_KEPT = 512;
+const CANONICAL_QUANTITY_KEY_LENGTH = 64;
+
+function canonicalQuantityCached(text: string): string | undefined {
+  if (canonicalQuantities.has(text)) return canonicalQuantities.get(text);
+  const canonical = canonicalQuantity(text);
+  if (text.length <= CANONICAL_QUANTITY_KEY_LENGTH) {
+    if (canonicalQuantities.size >= CANONICAL_QUANTITIES_KEPT) canonicalQuantities.clear();
+    canonicalQuantities.set(text, canonical);
+  }
+  return canonical;
 }
 
 /** Types `value` against the definition; without one, returns it unchanged. */

@@ -93,6 +93,7 @@ import { startDanglingConditions } from './flowcontrol/dangling-condition';
 import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
 import { createKubeletClient } from './kubelet/kubelet-client';
+import { startStorageVersionMigrator } from './controllers/storage-version-migrator';
 import { startIdentityLease } from './controllers/apiserver-identity-lease';
 import { isWatchUpgrade } from './handlers/watch-websocket';
 import { isConnectUpgrade } from './subresources/connect';
@@ -673,6 +674,12 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
               startStorageProtection(operations, lost);
             if (runs('persistentvolume-binder-controller')) startVolumeBinder(operations, lost);
             if (runs('garbage-collector-controller')) startGarbageCollector(operations, lost);
+            if (
+              runs('storage-version-migrator-controller') &&
+              runs('garbage-collector-controller') &&
+              featureEnabled(options.featureGates, 'StorageVersionMigrator')
+            )
+              startStorageVersionMigrator(operations, lost);
             startServiceIPRepair(operations, allocator, lost);
             if (runs('clusterrole-aggregation-controller')) startClusterRoleAggregation(operations, lost);
             startCRDController(operations, lost);

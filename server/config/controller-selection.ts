@@ -19,6 +19,8 @@ export const EMBEDDED_CONTROLLERS = [
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
   'persistentvolume-binder-controller',
+  // Only with the StorageVersionMigrator gate, and with the garbage collector, as the reference's.
+  'storage-version-migrator-controller',
   // These two run only with --enable-bootstrap-token-auth, as the controller manager's are off unless asked for.
   'bootstrap-signer-controller',
   'token-cleaner-controller',

@@ -42,6 +42,7 @@ import { formatCompileError, referencePosition, syntaxError } from './compile-er
 import { markConstructions } from './message-construction';
 import type { MessageType, MessageTypeResolver } from './message-types';
 import { prepareMessageSyntax } from './message-syntax';
+import { correctBytesLiterals, prepareBytesLiterals } from './bytes-literals';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
@@ -294,7 +295,9 @@ export class ExpressionCompiler {
   }
 
   compile(expression: string): CompileResult {
-    const { source, sites, syntaxError: constructionError } = prepareMessageSyntax(expression);
+    const messages = prepareMessageSyntax(expression);
+    const { sites, syntaxError: constructionError } = messages;
+    const { source, literals } = prepareBytesLiterals(messages.source);
     const constructionFailure = (): CompileResult => ({
       ok: false,
       error: formatCompileError(expression, constructionError!.message, constructionError!.start),
@@ -309,6 +312,7 @@ export class ExpressionCompiler {
       return { ok: false, error: parseError(expression, error) };
     }
     if (constructionError) return constructionFailure();
+    correctBytesLiterals(parsed.ast, literals);
     for (const { typeName } of sites.values()) this.registerMessageType(typeName);
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();

@@ -80,6 +80,19 @@ export function childNodes(node: InstrumentedNode): InstrumentedNode[] {
   return found;
 }
 
+/** Every node of the tree under `root`, each once (macro expansions share their operands). */
+export function treeNodes(root: InstrumentedNode): InstrumentedNode[] {
+  const seen = new Set<InstrumentedNode>();
+  const pending = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    pending.push(...childNodes(node));
+  }
+  return [...seen];
+}
+
 function callArgumentNodes(node: InstrumentedNode): InstrumentedNode[] {
   const args = node.args as unknown[];
   if (node.op === 'call') return args[1] as InstrumentedNode[];
@@ -175,18 +188,13 @@ function innerEvaluate(node: InstrumentedNode): EvaluateFn {
  * in `overrides` to their replacement (the library's own `matches` is not RE2, for instance).
  */
 export function instrument(root: ASTNode, { callCosts, overrides, equals, verifyResult }: Instrumentation): void {
-  const seen = new Set<InstrumentedNode>();
+  const seen = treeNodes(root as unknown as InstrumentedNode);
   const loopSteps = new Set<InstrumentedNode>();
-  const pending: InstrumentedNode[] = [root as unknown as InstrumentedNode];
-  while (pending.length > 0) {
-    const node = pending.pop()!;
-    if (seen.has(node)) continue;
-    seen.add(node);
+  for (const node of seen) {
     if (node.op === 'comprehension') {
       const step = (node.args as unknown as { step: unknown }).step;
       if (isNode(step)) loopSteps.add(step);
     }
-    pending.push(...childNodes(node));
   }
   const prices = new Map<InstrumentedNode, Price>();
   const keepValue = new Set<InstrumentedNode>();

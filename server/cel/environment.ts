@@ -27,7 +27,7 @@
  */
 import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
-import { celEquals, unorderedListEquals } from './libraries/compare';
+import { celEquals, mixedNumberOrder, numberMembership, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
 import { cidrLibrary } from './libraries/cidr';
 import { ipLibrary } from './libraries/ip';
@@ -83,6 +83,8 @@ function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
     callCosts: new Map(libraries.flatMap((library) => Object.entries(library.costs ?? {}))),
     overrides: new Map(libraries.flatMap((library) => Object.entries(library.overrides ?? {}))),
     equals: unorderedListEquals,
+    order: mixedNumberOrder,
+    contains: numberMembership,
     verifyResult: verifyRange,
   };
 }

@@ -7,6 +7,7 @@
  * exceed 64 bits, for one).
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { UnsignedInt } from './engine-values';
 import {
   CostLimitExceededError,
   LIST_CREATE_COST,
@@ -27,6 +28,10 @@ export interface Instrumentation {
   readonly overrides: ReadonlyMap<string, (...args: never[]) => unknown>;
   /** `left == right` where capstan's equality differs from the engine's, else undefined. */
   readonly equals: (left: unknown, right: unknown) => boolean | undefined;
+  /** The order of `left` and `right` where capstan's differs from the engine's (NaN: unordered), else undefined. */
+  readonly order: (left: unknown, right: unknown) => number | undefined;
+  /** `value in collection` where capstan's membership differs from the engine's, else undefined. */
+  readonly contains: (value: unknown, collection: unknown) => boolean | undefined;
   /** Throws when a computed value is out of CEL's range. */
   readonly verifyResult: (value: unknown) => void;
 }
@@ -47,6 +52,14 @@ interface InstrumentedNode {
   handle?: Handle;
   lastValue?: unknown;
 }
+
+/** The relational operators, each as a test of an order (-1, 0, 1, or NaN for unordered). */
+const RELATIONS: Readonly<Record<string, (order: number) => boolean>> = {
+  '<': (order) => order < 0,
+  '<=': (order) => order <= 0,
+  '>': (order) => order > 0,
+  '>=': (order) => order >= 0,
+};
 
 /** Operators and calls: the nodes that compute a new value (rather than select or combine). */
 const COMPUTING_OPS = new Set(['call', 'rcall', '+', '-', '*', '/', '%', '-_']);
@@ -187,7 +200,10 @@ function innerEvaluate(node: InstrumentedNode): EvaluateFn {
  * Makes a type-checked expression charge the active meter as it runs, and routes the calls named
  * in `overrides` to their replacement (the library's own `matches` is not RE2, for instance).
  */
-export function instrument(root: ASTNode, { callCosts, overrides, equals, verifyResult }: Instrumentation): void {
+export function instrument(
+  root: ASTNode,
+  { callCosts, overrides, equals, order, contains, verifyResult }: Instrumentation,
+): void {
   const seen = treeNodes(root as unknown as InstrumentedNode);
   const loopSteps = new Set<InstrumentedNode>();
   for (const node of seen) {
@@ -220,6 +236,24 @@ export function instrument(root: ASTNode, { callCosts, overrides, equals, verify
         const equal = equals(left, right);
         return equal === undefined ? engine(left, right, ...rest) : equal !== negate;
       };
+    }
+    const relation = node.handle ? RELATIONS[node.op] : undefined;
+    if (relation) {
+      const engine = node.handle!;
+      node.handle = (left, right, ...rest) => {
+        const ordered = order(left, right);
+        return ordered === undefined ? engine(left, right, ...rest) : relation(ordered);
+      };
+    }
+    if (node.op === 'in' && node.handle) {
+      const engine = node.handle;
+      node.handle = (value, collection, ...rest) => contains(value, collection) ?? engine(value, collection, ...rest);
+    }
+    if (node.op === '[]' && node.handle) {
+      // A list index may be a uint (`list[dyn(0u)]`), which the engine looks up as a key.
+      const engine = node.handle;
+      node.handle = (left, index, ...rest) =>
+        engine(left, Array.isArray(left) && index instanceof UnsignedInt ? index.value : index, ...rest);
     }
     const inner = innerEvaluate(node);
     const price = prices.get(node)!;

@@ -13,7 +13,6 @@ const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 const MIN_TIMESTAMP_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
 const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const MAX_DURATION_SECONDS = 315_576_000_000n;
 const TS = 'google.protobuf.Timestamp';
 const DUR = 'google.protobuf.Duration';
 
@@ -52,7 +51,9 @@ export function verifyRange(value: unknown): void {
     const time = value.getTime();
     if (!(time >= MIN_TIMESTAMP_MS && time <= MAX_TIMESTAMP_MS)) throw new CelFunctionError('timestamp out of range');
   } else if (value instanceof Duration) {
-    if (value.seconds > MAX_DURATION_SECONDS || value.seconds < -MAX_DURATION_SECONDS) {
+    // cel-go's durations are Go's, int64 nanoseconds (about 292 years either way).
+    const nanos = value.seconds * 1_000_000_000n + BigInt(value.nanos);
+    if (nanos > INT64_MAX || nanos < INT64_MIN) {
       throw new CelFunctionError('duration out of range');
     }
   }

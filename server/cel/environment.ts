@@ -43,6 +43,7 @@ import { markConstructions } from './message-construction';
 import type { MessageType, MessageTypeResolver } from './message-types';
 import { prepareMessageSyntax } from './message-syntax';
 import { correctBytesLiterals, prepareBytesLiterals } from './bytes-literals';
+import { widenPresenceTests } from './presence-tests';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
@@ -315,6 +316,7 @@ export class ExpressionCompiler {
     }
     if (constructionError) return constructionFailure();
     correctBytesLiterals(parsed.ast, literals);
+    widenPresenceTests(parsed.ast);
     for (const { typeName } of sites.values()) this.registerMessageType(typeName);
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();

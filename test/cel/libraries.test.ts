@@ -619,3 +619,18 @@ describe('syntax errors in the reference words', () => {
     expect(firstError(expression)).toBe(expected);
   });
 });
+
+describe('has() over any operand, as cel-go allows', () => {
+  test('a select chain that starts at an index of a schema-typed list', () => {
+    const item = { type: 'object', properties: { name: { type: 'string' } } };
+    const schema = { type: 'object', properties: { items: { type: 'array', items: item } } };
+    const compiled = new ExpressionCompiler({ self: { schema } }).compile('has(self.items[0].name)');
+    if (!compiled.ok) throw new Error(compiled.error);
+    expect(compiled.compiled.evaluate({ self: { items: [{ name: 'a' }] } })).toMatchObject({ ok: true, value: true });
+    expect(compiled.compiled.evaluate({ self: { items: [{}] } })).toMatchObject({ ok: true, value: false });
+  });
+  cases([
+    ["has({'a': 1}.a)", true],
+    ["has({'a': 1}.b)", false],
+  ]);
+});

@@ -83,6 +83,7 @@ function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
   return {
     callCosts: new Map(libraries.flatMap((library) => Object.entries(library.costs ?? {}))),
     overrides: new Map(libraries.flatMap((library) => Object.entries(library.overrides ?? {}))),
+    refinements: new Map(libraries.flatMap((library) => Object.entries(library.refinements ?? {}))),
     equals: unorderedListEquals,
     order: mixedNumberOrder,
     contains: numberMembership,

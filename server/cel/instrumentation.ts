@@ -8,6 +8,7 @@
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { UnsignedInt } from './engine-values';
+import type { Refinement } from './libraries/library';
 import {
   CostLimitExceededError,
   LIST_CREATE_COST,
@@ -28,6 +29,8 @@ export interface Instrumentation {
   readonly overrides: ReadonlyMap<string, (...args: never[]) => unknown>;
   /** `left == right` where capstan's equality differs from the engine's, else undefined. */
   readonly equals: (left: unknown, right: unknown) => boolean | undefined;
+  /** Narrowings of the engine's functions, keyed as overrides. */
+  readonly refinements: ReadonlyMap<string, Refinement>;
   /** The order of `left` and `right` where capstan's differs from the engine's (NaN: unordered), else undefined. */
   readonly order: (left: unknown, right: unknown) => number | undefined;
   /** `value in collection` where capstan's membership differs from the engine's, else undefined. */
@@ -202,7 +205,7 @@ function innerEvaluate(node: InstrumentedNode): EvaluateFn {
  */
 export function instrument(
   root: ASTNode,
-  { callCosts, overrides, equals, order, contains, verifyResult }: Instrumentation,
+  { callCosts, overrides, refinements, equals, order, contains, verifyResult }: Instrumentation,
 ): void {
   const seen = treeNodes(root as unknown as InstrumentedNode);
   const loopSteps = new Set<InstrumentedNode>();
@@ -223,10 +226,15 @@ export function instrument(
     if ((node.op === 'call' || node.op === 'rcall') && node.handle) {
       const name = (node.args as unknown[])[0] as string;
       const arity = callArgumentNodes(node).length - (node.op === 'rcall' ? 1 : 0);
-      const replacement = overrides.get(`${node.op === 'rcall' ? '.' : ''}${name}/${arity}`);
+      const key = `${node.op === 'rcall' ? '.' : ''}${name}/${arity}`;
+      const replacement = overrides.get(key);
+      const refinement = refinements.get(key);
       if (replacement) {
         const fn = replacement as (...args: unknown[]) => unknown;
         node.handle = (args) => fn(...(args as unknown[]));
+      } else if (refinement) {
+        const engine = node.handle;
+        node.handle = (args, ...rest) => refinement(args as unknown[], () => engine(args, ...rest));
       }
     }
     if ((node.op === '==' || node.op === '!=') && node.handle) {

@@ -27,7 +27,7 @@
  */
 import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
-import { celEquals, mixedNumberOrder, numberMembership, unorderedListEquals } from './libraries/compare';
+import { celEquals, mixedNumberOrder, numberKeyOf, numberMembership, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
 import { cidrLibrary } from './libraries/cidr';
 import { ipLibrary } from './libraries/ip';
@@ -44,6 +44,7 @@ import type { MessageType, MessageTypeResolver } from './message-types';
 import { prepareMessageSyntax } from './message-syntax';
 import { correctBytesLiterals, prepareBytesLiterals } from './bytes-literals';
 import { widenPresenceTests } from './presence-tests';
+import { buildMapLiteralsAsCelGo } from './map-literals';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
@@ -87,6 +88,7 @@ function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
     equals: unorderedListEquals,
     order: mixedNumberOrder,
     contains: numberMembership,
+    keyOf: numberKeyOf,
     verifyResult: verifyRange,
   };
 }
@@ -322,6 +324,7 @@ export class ExpressionCompiler {
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
+    buildMapLiteralsAsCelGo(parsed.ast);
     instrument(parsed.ast, this.instrumentation);
     return {
       ok: true,

@@ -35,6 +35,8 @@ export interface Instrumentation {
   readonly order: (left: unknown, right: unknown) => number | undefined;
   /** `value in collection` where capstan's membership differs from the engine's, else undefined. */
   readonly contains: (value: unknown, collection: unknown) => boolean | undefined;
+  /** The key of `map` that `key` selects where the engine's lookup would miss it, else undefined. */
+  readonly keyOf: (map: Map<unknown, unknown>, key: unknown) => unknown;
   /** Throws when a computed value is out of CEL's range. */
   readonly verifyResult: (value: unknown) => void;
 }
@@ -205,7 +207,7 @@ function innerEvaluate(node: InstrumentedNode): EvaluateFn {
  */
 export function instrument(
   root: ASTNode,
-  { callCosts, overrides, refinements, equals, order, contains, verifyResult }: Instrumentation,
+  { callCosts, overrides, refinements, equals, order, contains, keyOf, verifyResult }: Instrumentation,
 ): void {
   const seen = treeNodes(root as unknown as InstrumentedNode);
   const loopSteps = new Set<InstrumentedNode>();
@@ -258,10 +260,14 @@ export function instrument(
       node.handle = (value, collection, ...rest) => contains(value, collection) ?? engine(value, collection, ...rest);
     }
     if (node.op === '[]' && node.handle) {
-      // A list index may be a uint (`list[dyn(0u)]`), which the engine looks up as a key.
+      // A list index may be a uint (`list[dyn(0u)]`), which the engine looks up as a key, and a
+      // map's number key is found by any number equal to it (`{0u: 1}[0u]`, `{1: 'a'}[1u]`).
       const engine = node.handle;
-      node.handle = (left, index, ...rest) =>
-        engine(left, Array.isArray(left) && index instanceof UnsignedInt ? index.value : index, ...rest);
+      node.handle = (left, index, ...rest) => {
+        if (Array.isArray(left) && index instanceof UnsignedInt) return engine(left, index.value, ...rest);
+        if (left instanceof Map) return engine(left, keyOf(left, index) ?? index, ...rest);
+        return engine(left, index, ...rest);
+      };
     }
     const inner = innerEvaluate(node);
     const price = prices.get(node)!;

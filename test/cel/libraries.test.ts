@@ -634,3 +634,12 @@ describe('has() over any operand, as cel-go allows', () => {
     ["has({'a': 1}.b)", false],
   ]);
 });
+
+describe('map literals as cel-go builds them', () => {
+  cases([
+    ["{6: 'six', 7: 'seven'}.exists_one(k, k % 5 == 2)", true],
+    ["{0u: 'zero'}[0u]", 'zero'],
+    ["{'__proto__': 1}['__proto__']", 1],
+    ['{true: 1, false: 2, true: 3}[true]', { error: 'repeated key' }],
+  ]);
+});

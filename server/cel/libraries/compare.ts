@@ -115,12 +115,25 @@ export function mixedNumberOrder(a: unknown, b: unknown): number | undefined {
 }
 
 /**
- * `value in list` when `value` is a number (CEL finds it among numbers of any kind: `3u in [3]`),
- * else undefined: the engine's own membership holds.
+ * `value in list` (or among a map's keys) when `value` is a number (CEL finds it among numbers of
+ * any kind: `3u in [3]`), else undefined: the engine's own membership holds.
  */
-export function numberMembership(value: unknown, list: unknown): boolean | undefined {
-  if (!isNumber(value) || !Array.isArray(list)) return undefined;
-  return list.some((item) => celEquals(value, item));
+export function numberMembership(value: unknown, collection: unknown): boolean | undefined {
+  if (!isNumber(value)) return undefined;
+  if (Array.isArray(collection)) return collection.some((item) => celEquals(value, item));
+  if (collection instanceof Map) return numberKeyOf(collection, value) !== undefined;
+  return undefined;
+}
+
+/**
+ * The key of `map` equal to the number `key` as CEL compares numbers (`1u` finds the key `1u`,
+ * and `1`), or undefined when there is none or `key` is not a number.
+ */
+export function numberKeyOf(map: Map<unknown, unknown>, key: unknown): unknown {
+  if (!isNumber(key)) return undefined;
+  if (map.has(key)) return key;
+  for (const candidate of map.keys()) if (celEquals(candidate, key)) return candidate;
+  return undefined;
 }
 
 function entries(map: Map<unknown, unknown>): Map<unknown, unknown> {

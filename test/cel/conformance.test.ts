@@ -1,7 +1,7 @@
 /**
  * The cel-spec conformance corpus (`@bufbuild/cel-spec`, cel-spec v0.25.1) run over capstan's CEL
  * environment. Every test of the core suites runs; the pass rate is printed with the failures
- * and must stay at or above 99%. A test that cannot apply to Kubernetes CEL or cannot pass
+ * and must stay at or above 99.5%. A test that cannot apply to Kubernetes CEL or cannot pass
  * without replacing the engine is named in EXCLUDED with its reason. Suites outside the core
  * (protobuf messages, extensions Kubernetes does not enable) are run and reported but not held
  * to the rate.
@@ -321,10 +321,10 @@ function report(title: string, tallies: Map<string, Tally>): { passed: number; t
   return { passed, total };
 }
 
-test('the core cel-spec suites pass at 99% or more', () => {
+test('the core cel-spec suites pass at 99.5% or more', () => {
   const { passed, total } = report('cel-spec core suites', tallyOf(CORE_SUITES));
   expect(total).toBeGreaterThan(1000);
-  expect(passed / total).toBeGreaterThanOrEqual(0.99);
+  expect(passed / total).toBeGreaterThanOrEqual(0.995);
   // Each exclusion names a test of the corpus.
   expect([...EXCLUDED.keys()].filter((name) => !exclusionsMet.has(name))).toEqual([]);
 });

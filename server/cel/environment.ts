@@ -35,6 +35,7 @@ import { listsLibrary } from './libraries/lists';
 import { quantityLibrary } from './libraries/quantity';
 import { regexLibrary } from './libraries/regex';
 import { semverLibrary } from './libraries/semver';
+import { setsLibrary } from './libraries/sets';
 import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
@@ -74,6 +75,7 @@ export const LIBRARIES: readonly CelLibrary[] = [
   urlsLibrary,
   quantityLibrary,
   authorizerLibrary,
+  setsLibrary,
   // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
   ipLibrary,
   cidrLibrary,

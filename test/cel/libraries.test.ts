@@ -643,3 +643,31 @@ describe('map literals as cel-go builds them', () => {
     ['{true: 1, false: 2, true: 3}[true]', { error: 'repeated key' }],
   ]);
 });
+
+describe('sets library (cel-go ext.Sets, Kubernetes 1.29+)', () => {
+  cases([
+    ['sets.contains([], [])', true],
+    ['sets.contains([], [1])', false],
+    ['sets.contains([1, 2, 3, 4], [2, 3])', true],
+    ['sets.equivalent([], [])', true],
+    ['sets.equivalent([1], [1, 1])', true],
+    ['sets.equivalent([1, 2, 3], [3, 2, 1])', true],
+    ['sets.equivalent([1, 2], [1, 2, 3])', false],
+    ['sets.intersects([1], [])', false],
+    ['sets.intersects([1], [1, 2])', true],
+    ['sets.intersects([[1], [2, 3]], [[1, 2], [2, 3]])', true],
+    ["'abc'.contains('b')", true],
+  ]);
+  test('costs 1 plus the product of the two sizes at run time (twice that for equivalent)', () => {
+    const lists = { a: 'list<int>', b: 'list<int>' };
+    const growth = (expression: string) => {
+      const compiled = new ExpressionCompiler(lists).compile(expression);
+      if (!compiled.ok) throw new Error(compiled.error);
+      const small = compiled.compiled.evaluate({ a: [1], b: [1] }).cost;
+      return compiled.compiled.evaluate({ a: [1, 2, 3], b: [1, 2, 3, 4] }).cost - small;
+    };
+    expect(growth('sets.contains(a, b)')).toBe(3 * 4 - 1 * 1);
+    expect(growth('sets.equivalent(a, b)')).toBe(2 * (3 * 4 - 1 * 1));
+    expect(growth('sets.intersects(a, b)')).toBe(3 * 4 - 1 * 1);
+  });
+});

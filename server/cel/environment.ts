@@ -43,7 +43,7 @@ import { formatCompileError, referencePosition, syntaxError } from './compile-er
 import { markConstructions } from './message-construction';
 import type { MessageType, MessageTypeResolver } from './message-types';
 import { prepareMessageSyntax } from './message-syntax';
-import { correctBytesLiterals, prepareBytesLiterals } from './bytes-literals';
+import { correctLiterals, prepareLiterals } from './literal-syntax';
 import { widenPresenceTests } from './presence-tests';
 import { buildMapLiteralsAsCelGo } from './map-literals';
 import { estimateMaxCost } from './estimated-cost';
@@ -305,7 +305,7 @@ export class ExpressionCompiler {
   compile(expression: string): CompileResult {
     const messages = prepareMessageSyntax(expression);
     const { sites, syntaxError: constructionError } = messages;
-    const { source, literals } = prepareBytesLiterals(messages.source);
+    const { source, literals } = prepareLiterals(messages.source);
     const constructionFailure = (): CompileResult => ({
       ok: false,
       error: formatCompileError(expression, constructionError!.message, constructionError!.start),
@@ -320,7 +320,7 @@ export class ExpressionCompiler {
       return { ok: false, error: parseError(expression, error) };
     }
     if (constructionError) return constructionFailure();
-    correctBytesLiterals(parsed.ast, literals);
+    correctLiterals(parsed.ast, literals);
     widenPresenceTests(parsed.ast);
     for (const { typeName } of sites.values()) this.registerMessageType(typeName);
     markConstructions(parsed.ast, sites, this.resolveMessageType);

@@ -1,7 +1,7 @@
 /**
  * A token-level scan of CEL source: identifiers, punctuation, literals (strings with their
  * prefixes, numbers) and comments, with offsets into the text. The passes that adapt CEL syntax
- * the engine's parser does not know (message-syntax.ts, bytes-literals.ts) read the source
+ * the engine's parser does not know (message-syntax.ts, literal-syntax.ts) read the source
  * through it, so that they never mistake text inside a string for syntax.
  */
 

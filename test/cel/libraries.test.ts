@@ -671,3 +671,13 @@ describe('sets library (cel-go ext.Sets, Kubernetes 1.29+)', () => {
     expect(growth('sets.intersects(a, b)')).toBe(3 * 4 - 1 * 1);
   });
 });
+
+describe('literals as cel-go reads them', () => {
+  cases([
+    ['.99 > 9.9e-1', false],
+    ['-.5 == -0.5', true],
+    ['[.5e1][0] == 5.0', true],
+    ["b'ÿ' == b'\\303\\277'", true],
+    ["br'\\x00' == b'\\\\x00'", true],
+  ]);
+});

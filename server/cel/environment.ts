@@ -46,6 +46,7 @@ import { prepareMessageSyntax } from './message-syntax';
 import { correctLiterals, prepareLiterals } from './literal-syntax';
 import { widenPresenceTests } from './presence-tests';
 import { buildMapLiteralsAsCelGo } from './map-literals';
+import { invalidLiteral } from './literal-validation';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
@@ -246,6 +247,16 @@ export interface CompilerOptions {
   readonly libraries?: readonly CelLibrary[];
 }
 
+/** Whether the engine converts `literal` with `duration()` or `timestamp()` (the runtime's own judge). */
+function validConversion(functionName: 'duration' | 'timestamp', literal: string): boolean {
+  try {
+    sharedBase!.evaluate(`${functionName}(${JSON.stringify(literal)})`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Compiles expressions against one set of declared variables. */
 export class ExpressionCompiler {
   private readonly env: Environment;
@@ -326,6 +337,9 @@ export class ExpressionCompiler {
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
+    const literalError = invalidLiteral(parsed.ast, validConversion);
+    if (literalError)
+      return { ok: false, error: formatCompileError(expression, literalError.message, literalError.start) };
     buildMapLiteralsAsCelGo(parsed.ast);
     instrument(parsed.ast, this.instrumentation);
     return {

@@ -120,7 +120,8 @@ describe('regex library (RE2)', () => {
     ["'123 abc 456'.findAll('xyz')", []],
     ["'abc'.matches('^a')", true],
     ["matches('abc', 'c$')", true],
-    ["'abc'.matches('(')", { error: 'error parsing regexp' }],
+    // A literal pattern is checked when compiled (below); a computed one when the rule runs.
+    ["'abc'.matches(string('('))", { error: 'error parsing regexp' }],
   ]);
   test('a pattern that makes a backtracking engine explode runs in linear time', () => {
     const compiled = new ExpressionCompiler({ s: 'string' }).compile("s.matches('^(a+)+$')");
@@ -680,4 +681,23 @@ describe('literals as cel-go reads them', () => {
     ["b'ÿ' == b'\\303\\277'", true],
     ["br'\\x00' == b'\\\\x00'", true],
   ]);
+});
+
+describe("literal arguments checked when compiled, as base.go's validators check them (1.29+)", () => {
+  test.each([
+    ["duration('bad') == duration('1s')", 'ERROR: <input>:1:10: invalid duration argument'],
+    ["timestamp('2020-13-01T00:00:00Z') == timestamp(0)", 'ERROR: <input>:1:11: invalid timestamp argument'],
+    ["'a'.matches('[')", 'ERROR: <input>:1:13: invalid matches argument'],
+    // cel-go checks the first argument of the global form, as its validator counts arguments.
+    ["matches('[', 'a')", 'ERROR: <input>:1:9: invalid matches argument'],
+  ])('%s', (expression, error) => {
+    const compiled = new ExpressionCompiler({}).compile(expression);
+    expect(compiled).toMatchObject({ ok: false, error: expect.stringContaining(error) });
+  });
+  test('valid literals and non-literal arguments compile', () => {
+    const compiler = new ExpressionCompiler({ s: 'string' });
+    for (const expression of ["duration('1h30m') > duration('1s')", "s.matches('^a+$')", 's.matches(s)']) {
+      expect(compiler.compile(expression)).toMatchObject({ ok: true });
+    }
+  });
 });

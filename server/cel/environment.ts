@@ -27,7 +27,7 @@
  */
 import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
-import { celEquals, unorderedListEquals } from './libraries/compare';
+import { celEquals, mixedNumberOrder, numberKeyOf, numberMembership, unorderedListEquals } from './libraries/compare';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
 import { cidrLibrary } from './libraries/cidr';
 import { ipLibrary } from './libraries/ip';
@@ -35,6 +35,7 @@ import { listsLibrary } from './libraries/lists';
 import { quantityLibrary } from './libraries/quantity';
 import { regexLibrary } from './libraries/regex';
 import { semverLibrary } from './libraries/semver';
+import { setsLibrary } from './libraries/sets';
 import { standardLibrary, verifyRange } from './libraries/standard';
 import { stringsLibrary } from './libraries/strings';
 import { urlsLibrary } from './libraries/urls';
@@ -42,6 +43,10 @@ import { formatCompileError, referencePosition, syntaxError } from './compile-er
 import { markConstructions } from './message-construction';
 import type { MessageType, MessageTypeResolver } from './message-types';
 import { prepareMessageSyntax } from './message-syntax';
+import { correctLiterals, prepareLiterals } from './literal-syntax';
+import { widenPresenceTests } from './presence-tests';
+import { buildMapLiteralsAsCelGo } from './map-literals';
+import { invalidLiteral } from './literal-validation';
 import { estimateMaxCost } from './estimated-cost';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
@@ -71,6 +76,7 @@ export const LIBRARIES: readonly CelLibrary[] = [
   urlsLibrary,
   quantityLibrary,
   authorizerLibrary,
+  setsLibrary,
   // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
   ipLibrary,
   cidrLibrary,
@@ -81,7 +87,11 @@ function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
   return {
     callCosts: new Map(libraries.flatMap((library) => Object.entries(library.costs ?? {}))),
     overrides: new Map(libraries.flatMap((library) => Object.entries(library.overrides ?? {}))),
+    refinements: new Map(libraries.flatMap((library) => Object.entries(library.refinements ?? {}))),
     equals: unorderedListEquals,
+    order: mixedNumberOrder,
+    contains: numberMembership,
+    keyOf: numberKeyOf,
     verifyResult: verifyRange,
   };
 }
@@ -241,6 +251,16 @@ export interface CompilerOptions {
   readonly libraries?: readonly CelLibrary[];
 }
 
+/** Whether the engine converts `literal` with `duration()` or `timestamp()` (the runtime's own judge). */
+function validConversion(functionName: 'duration' | 'timestamp', literal: string): boolean {
+  try {
+    sharedBase!.evaluate(`${functionName}(${JSON.stringify(literal)})`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Compiles expressions against one set of declared variables. */
 export class ExpressionCompiler {
   private readonly env: Environment;
@@ -298,7 +318,9 @@ export class ExpressionCompiler {
   }
 
   compile(expression: string): CompileResult {
-    const { source, sites, syntaxError: constructionError } = prepareMessageSyntax(expression);
+    const messages = prepareMessageSyntax(expression);
+    const { sites, syntaxError: constructionError } = messages;
+    const { source, literals } = prepareLiterals(messages.source);
     const constructionFailure = (): CompileResult => ({
       ok: false,
       error: formatCompileError(expression, constructionError!.message, constructionError!.start),
@@ -313,10 +335,16 @@ export class ExpressionCompiler {
       return { ok: false, error: parseError(expression, error) };
     }
     if (constructionError) return constructionFailure();
+    correctLiterals(parsed.ast, literals);
+    widenPresenceTests(parsed.ast);
     for (const { typeName } of sites.values()) this.registerMessageType(typeName);
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
+    const literalError = invalidLiteral(parsed.ast, validConversion);
+    if (literalError)
+      return { ok: false, error: formatCompileError(expression, literalError.message, literalError.start) };
+    buildMapLiteralsAsCelGo(parsed.ast);
     instrument(parsed.ast, this.instrumentation);
     return {
       ok: true,

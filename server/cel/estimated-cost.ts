@@ -134,6 +134,10 @@ const traversal = (size: number): number => Math.ceil(size * STRING_TRAVERSAL_FA
 /** Largest size of a parsed IP address in bytes (IPv6), for the CIDR functions. */
 const MAX_IP_BYTES = 16;
 
+/** The sets functions' price, as cel-go estimates it: 1 plus the lists' sizes multiplied, times a factor. */
+const setsCost = (factor: number, a: Shape | undefined, b: Shape | undefined): number =>
+  1 + (a?.size ?? 0) * (b?.size ?? 0) * factor;
+
 /**
  * Cost of a call by name (not counting its arguments), from its receiver's and arguments'
  * shapes. The functions of the url, quantity, ip, cidr and semver libraries are priced as the
@@ -151,7 +155,13 @@ function callCost(name: string, shapes: readonly Shape[]): number {
           Math.ceil((second?.size ?? 0) * REGEX_LENGTH_FACTOR)
       );
     case 'contains':
+      // `sets.contains(a, b)` has the namespace as receiver and two arguments.
+      if (shapes.length === 3) return setsCost(1, second, shapes[2]);
       return 1 + Math.ceil((first?.size ?? 0) * (second?.size ?? 0) * STRING_TRAVERSAL_FACTOR);
+    case 'equivalent':
+      return setsCost(2, second, shapes[2]);
+    case 'intersects':
+      return setsCost(1, second, shapes[2]);
     case 'startsWith':
     case 'endsWith':
       return 1 + traversal(second?.size ?? 0);

@@ -7,6 +7,8 @@
  * exceed 64 bits, for one).
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { UnsignedInt } from './engine-values';
+import type { Refinement } from './libraries/library';
 import {
   CostLimitExceededError,
   LIST_CREATE_COST,
@@ -27,6 +29,14 @@ export interface Instrumentation {
   readonly overrides: ReadonlyMap<string, (...args: never[]) => unknown>;
   /** `left == right` where capstan's equality differs from the engine's, else undefined. */
   readonly equals: (left: unknown, right: unknown) => boolean | undefined;
+  /** Narrowings of the engine's functions, keyed as overrides. */
+  readonly refinements: ReadonlyMap<string, Refinement>;
+  /** The order of `left` and `right` where capstan's differs from the engine's (NaN: unordered), else undefined. */
+  readonly order: (left: unknown, right: unknown) => number | undefined;
+  /** `value in collection` where capstan's membership differs from the engine's, else undefined. */
+  readonly contains: (value: unknown, collection: unknown) => boolean | undefined;
+  /** The key of `map` that `key` selects where the engine's lookup would miss it, else undefined. */
+  readonly keyOf: (map: Map<unknown, unknown>, key: unknown) => unknown;
   /** Throws when a computed value is out of CEL's range. */
   readonly verifyResult: (value: unknown) => void;
 }
@@ -47,6 +57,14 @@ interface InstrumentedNode {
   handle?: Handle;
   lastValue?: unknown;
 }
+
+/** The relational operators, each as a test of an order (-1, 0, 1, or NaN for unordered). */
+const RELATIONS: Readonly<Record<string, (order: number) => boolean>> = {
+  '<': (order) => order < 0,
+  '<=': (order) => order <= 0,
+  '>': (order) => order > 0,
+  '>=': (order) => order >= 0,
+};
 
 /** Operators and calls: the nodes that compute a new value (rather than select or combine). */
 const COMPUTING_OPS = new Set(['call', 'rcall', '+', '-', '*', '/', '%', '-_']);
@@ -78,6 +96,19 @@ export function childNodes(node: InstrumentedNode): InstrumentedNode[] {
     [receiver, arg].forEach(visit);
   }
   return found;
+}
+
+/** Every node of the tree under `root`, each once (macro expansions share their operands). */
+export function treeNodes(root: InstrumentedNode): InstrumentedNode[] {
+  const seen = new Set<InstrumentedNode>();
+  const pending = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    pending.push(...childNodes(node));
+  }
+  return [...seen];
 }
 
 function callArgumentNodes(node: InstrumentedNode): InstrumentedNode[] {
@@ -174,19 +205,17 @@ function innerEvaluate(node: InstrumentedNode): EvaluateFn {
  * Makes a type-checked expression charge the active meter as it runs, and routes the calls named
  * in `overrides` to their replacement (the library's own `matches` is not RE2, for instance).
  */
-export function instrument(root: ASTNode, { callCosts, overrides, equals, verifyResult }: Instrumentation): void {
-  const seen = new Set<InstrumentedNode>();
+export function instrument(
+  root: ASTNode,
+  { callCosts, overrides, refinements, equals, order, contains, keyOf, verifyResult }: Instrumentation,
+): void {
+  const seen = treeNodes(root as unknown as InstrumentedNode);
   const loopSteps = new Set<InstrumentedNode>();
-  const pending: InstrumentedNode[] = [root as unknown as InstrumentedNode];
-  while (pending.length > 0) {
-    const node = pending.pop()!;
-    if (seen.has(node)) continue;
-    seen.add(node);
+  for (const node of seen) {
     if (node.op === 'comprehension') {
       const step = (node.args as unknown as { step: unknown }).step;
       if (isNode(step)) loopSteps.add(step);
     }
-    pending.push(...childNodes(node));
   }
   const prices = new Map<InstrumentedNode, Price>();
   const keepValue = new Set<InstrumentedNode>();
@@ -199,10 +228,15 @@ export function instrument(root: ASTNode, { callCosts, overrides, equals, verify
     if ((node.op === 'call' || node.op === 'rcall') && node.handle) {
       const name = (node.args as unknown[])[0] as string;
       const arity = callArgumentNodes(node).length - (node.op === 'rcall' ? 1 : 0);
-      const replacement = overrides.get(`${node.op === 'rcall' ? '.' : ''}${name}/${arity}`);
+      const key = `${node.op === 'rcall' ? '.' : ''}${name}/${arity}`;
+      const replacement = overrides.get(key);
+      const refinement = refinements.get(key);
       if (replacement) {
         const fn = replacement as (...args: unknown[]) => unknown;
         node.handle = (args) => fn(...(args as unknown[]));
+      } else if (refinement) {
+        const engine = node.handle;
+        node.handle = (args, ...rest) => refinement(args as unknown[], () => engine(args, ...rest));
       }
     }
     if ((node.op === '==' || node.op === '!=') && node.handle) {
@@ -211,6 +245,28 @@ export function instrument(root: ASTNode, { callCosts, overrides, equals, verify
       node.handle = (left, right, ...rest) => {
         const equal = equals(left, right);
         return equal === undefined ? engine(left, right, ...rest) : equal !== negate;
+      };
+    }
+    const relation = node.handle ? RELATIONS[node.op] : undefined;
+    if (relation) {
+      const engine = node.handle!;
+      node.handle = (left, right, ...rest) => {
+        const ordered = order(left, right);
+        return ordered === undefined ? engine(left, right, ...rest) : relation(ordered);
+      };
+    }
+    if (node.op === 'in' && node.handle) {
+      const engine = node.handle;
+      node.handle = (value, collection, ...rest) => contains(value, collection) ?? engine(value, collection, ...rest);
+    }
+    if (node.op === '[]' && node.handle) {
+      // A list index may be a uint (`list[dyn(0u)]`), which the engine looks up as a key, and a
+      // map's number key is found by any number equal to it (`{0u: 1}[0u]`, `{1: 'a'}[1u]`).
+      const engine = node.handle;
+      node.handle = (left, index, ...rest) => {
+        if (Array.isArray(left) && index instanceof UnsignedInt) return engine(left, index.value, ...rest);
+        if (left instanceof Map) return engine(left, keyOf(left, index) ?? index, ...rest);
+        return engine(left, index, ...rest);
       };
     }
     const inner = innerEvaluate(node);

@@ -7,7 +7,7 @@
  */
 import { Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { referenceTypeName } from './compile-errors';
-import { childNodes } from './instrumentation';
+import { treeNodes } from './instrumentation';
 import { CelFunctionError } from './libraries/library';
 import type { MessageSite } from './message-syntax';
 import type { MessageType, MessageTypeResolver } from './message-types';
@@ -109,13 +109,7 @@ export function markConstructions(
   if (sites.size === 0) return;
   const check = (chk: Checker, node: Node, ctx: unknown) => checkConstruction(resolve, chk, node, ctx);
   const evaluate = (ev: unknown, node: Node, ctx: unknown) => evaluateConstruction(resolve, ev, node, ctx);
-  const pending = [root as unknown as Node];
-  const seen = new Set<Node>();
-  while (pending.length > 0) {
-    const node = pending.pop()!;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    pending.push(...(childNodes(node as unknown as Parameters<typeof childNodes>[0]) as unknown as Node[]));
+  for (const node of treeNodes(root as unknown as Parameters<typeof treeNodes>[0]) as unknown as Node[]) {
     const site = node.op === 'map' ? sites.get(node.start) : undefined;
     if (site === undefined) continue;
     const entries = node.args as Array<[Node, Node]>;

@@ -1,8 +1,10 @@
 /**
  * The cel-spec conformance corpus (`@bufbuild/cel-spec`, cel-spec v0.25.1) run over capstan's CEL
  * environment. Every test of the core suites runs; the pass rate is printed with the failures
- * and must stay at or above 95%. Suites outside the core (protobuf messages, extensions
- * Kubernetes does not enable) are run and reported but not held to the rate.
+ * and must stay at or above 99.5%. A test that cannot apply to Kubernetes CEL or cannot pass
+ * without replacing the engine is named in EXCLUDED with its reason. Suites outside the core
+ * (protobuf messages, extensions Kubernetes does not enable) are run and reported but not held
+ * to the rate.
  */
 import type { Any } from '@bufbuild/protobuf/wkt';
 import type { Registry } from '@bufbuild/protobuf';
@@ -177,6 +179,41 @@ const MESSAGE_LITERAL = /(?:^|[^\w\s])\s*\.?[A-Za-z_][\w.]*\s*\{/;
 const HETEROGENEOUS =
   /List elements must have the same type|Map (key|value) uses wrong type|Ternary branches must have the same type/;
 
+const NO_IDENTIFIER_ESCAPES =
+  "backtick-escaped field names need cel-go's EnableIdentifierEscapeSyntax, which Kubernetes's base environment does not enable (the reference rejects them too)";
+const NO_QUALIFIED_VARIABLES =
+  'a dotted variable name (`a.b.c` declared as one variable): Kubernetes declares only simple names (object, oldObject, params, request, ...)';
+const NO_CONTAINER = 'a container: Kubernetes compiles every expression in the root container';
+const MILLISECOND_TIMESTAMPS =
+  "nanosecond timestamps: the engine's timestamps are JavaScript Dates, exact to the millisecond; finer ones need another timestamp representation throughout the engine";
+
+/**
+ * Tests that cannot apply to Kubernetes CEL or cannot pass without replacing the engine, each by
+ * its full name, with the reason. They are counted neither as passed nor as applicable.
+ */
+const EXCLUDED: ReadonlyMap<string, string> = new Map([
+  ['fields/quoted_map_fields/field_access_slash', NO_IDENTIFIER_ESCAPES],
+  ['fields/quoted_map_fields/field_access_dash', NO_IDENTIFIER_ESCAPES],
+  ['fields/quoted_map_fields/field_access_dot', NO_IDENTIFIER_ESCAPES],
+  ['fields/quoted_map_fields/has_field_slash', NO_IDENTIFIER_ESCAPES],
+  ['fields/quoted_map_fields/has_field_dash', NO_IDENTIFIER_ESCAPES],
+  ['fields/quoted_map_fields/has_field_dot', NO_IDENTIFIER_ESCAPES],
+  ['fields/qualified_identifier_resolution/qualified_ident', NO_QUALIFIED_VARIABLES],
+  ['fields/qualified_identifier_resolution/map_field_select', NO_QUALIFIED_VARIABLES],
+  ['fields/qualified_identifier_resolution/ident_with_longest_prefix_check', NO_QUALIFIED_VARIABLES],
+  ['namespace/qualified/self_eval_qualified_lookup', NO_QUALIFIED_VARIABLES],
+  ['namespace/namespace/self_eval_container_lookup', NO_CONTAINER],
+  ['namespace/namespace/self_eval_container_lookup_unchecked', NO_CONTAINER],
+  [
+    'parse/comments/new_line_terminated',
+    'protobuf messages (a TestAllTypes literal, split by comments so that the message check above misses it)',
+  ],
+  ['timestamps/timestamp_conversions/toString_timestamp_nanos', MILLISECOND_TIMESTAMPS],
+  ['timestamps/timestamp_arithmetic/add_time_to_duration_nanos_positive', MILLISECOND_TIMESTAMPS],
+  ['timestamps/timestamp_range/add_duration_nanos_over', MILLISECOND_TIMESTAMPS],
+]);
+const exclusionsMet = new Set<string>();
+
 function runTest(test: SimpleTest): Outcome {
   if (test.container.startsWith('cel.expr.conformance') || test.container.startsWith('google.')) {
     return { notApplicable: 'protobuf messages' };
@@ -231,8 +268,12 @@ function runSuite(suite: IncrementalTestSuite, path: string, tally: Tally): void
   for (const test of suite.tests) {
     tally.total++;
     let outcome: Outcome;
+    const name = `${path}/${test.name}`;
+    const exclusion = EXCLUDED.get(name);
+    if (exclusion !== undefined) exclusionsMet.add(name);
     try {
-      outcome = runTest(test.original);
+      outcome =
+        exclusion !== undefined ? { notApplicable: 'excluded (EXCLUDED gives the reason)' } : runTest(test.original);
     } catch (error) {
       if (error instanceof MessageValue) outcome = { notApplicable: 'protobuf messages' };
       else
@@ -245,7 +286,7 @@ function runSuite(suite: IncrementalTestSuite, path: string, tally: Tally): void
       tally.total--;
       tally.notApplicable.set(outcome.notApplicable, (tally.notApplicable.get(outcome.notApplicable) ?? 0) + 1);
     } else if (outcome.passed) tally.passed++;
-    else tally.failures.push(`${path}/${test.name}: ${test.original.expr} -> ${outcome.why}`);
+    else tally.failures.push(`${name}: ${test.original.expr} -> ${outcome.why}`);
   }
   for (const child of suite.suites) runSuite(child, `${path}/${child.name}`, tally);
 }
@@ -280,10 +321,12 @@ function report(title: string, tallies: Map<string, Tally>): { passed: number; t
   return { passed, total };
 }
 
-test('the core cel-spec suites pass at 95% or more', () => {
+test('the core cel-spec suites pass at 99.5% or more', () => {
   const { passed, total } = report('cel-spec core suites', tallyOf(CORE_SUITES));
   expect(total).toBeGreaterThan(1000);
-  expect(passed / total).toBeGreaterThanOrEqual(0.95);
+  expect(passed / total).toBeGreaterThanOrEqual(0.995);
+  // Each exclusion names a test of the corpus.
+  expect([...EXCLUDED.keys()].filter((name) => !exclusionsMet.has(name))).toEqual([]);
 });
 
 test('the other suites run and are reported', () => {

@@ -114,6 +114,17 @@ describe('static estimate', () => {
     expect(actual.cost).toBeLessThanOrEqual(expression.estimateMaxCost());
   });
 
+  test("sets functions are estimated at the product of the lists' sizes, as cel-go estimates them", () => {
+    const estimate = (expression: string, maxItems: number) =>
+      compile({ self: names({ maxItems, maxLength: 5 }) }, expression).estimateMaxCost();
+    // From 10 to 100 items per list, the product grows by 100 * 100 - 10 * 10.
+    const growth = (expression: string) => estimate(expression, 100) - estimate(expression, 10);
+    const reads = growth('size(self.names) == size(self.names)');
+    expect(growth('sets.contains(self.names, self.names)') - reads).toBe(100 * 100 - 10 * 10);
+    expect(growth('sets.equivalent(self.names, self.names)') - reads).toBe(2 * (100 * 100 - 10 * 10));
+    expect(growth('sets.intersects(self.names, self.names)') - reads).toBe(100 * 100 - 10 * 10);
+  });
+
   test('lists of objects with a rule per item', () => {
     const schema = {
       type: 'object',

@@ -120,7 +120,8 @@ describe('regex library (RE2)', () => {
     ["'123 abc 456'.findAll('xyz')", []],
     ["'abc'.matches('^a')", true],
     ["matches('abc', 'c$')", true],
-    ["'abc'.matches('(')", { error: 'error parsing regexp' }],
+    // A literal pattern is checked when compiled (below); a computed one when the rule runs.
+    ["'abc'.matches(string('('))", { error: 'error parsing regexp' }],
   ]);
   test('a pattern that makes a backtracking engine explode runs in linear time', () => {
     const compiled = new ExpressionCompiler({ s: 'string' }).compile("s.matches('^(a+)+$')");
@@ -617,5 +618,86 @@ describe('syntax errors in the reference words', () => {
     ],
   ])('%s', (expression, expected) => {
     expect(firstError(expression)).toBe(expected);
+  });
+});
+
+describe('has() over any operand, as cel-go allows', () => {
+  test('a select chain that starts at an index of a schema-typed list', () => {
+    const item = { type: 'object', properties: { name: { type: 'string' } } };
+    const schema = { type: 'object', properties: { items: { type: 'array', items: item } } };
+    const compiled = new ExpressionCompiler({ self: { schema } }).compile('has(self.items[0].name)');
+    if (!compiled.ok) throw new Error(compiled.error);
+    expect(compiled.compiled.evaluate({ self: { items: [{ name: 'a' }] } })).toMatchObject({ ok: true, value: true });
+    expect(compiled.compiled.evaluate({ self: { items: [{}] } })).toMatchObject({ ok: true, value: false });
+  });
+  cases([
+    ["has({'a': 1}.a)", true],
+    ["has({'a': 1}.b)", false],
+  ]);
+});
+
+describe('map literals as cel-go builds them', () => {
+  cases([
+    ["{6: 'six', 7: 'seven'}.exists_one(k, k % 5 == 2)", true],
+    ["{0u: 'zero'}[0u]", 'zero'],
+    ["{'__proto__': 1}['__proto__']", 1],
+    ['{true: 1, false: 2, true: 3}[true]', { error: 'repeated key' }],
+  ]);
+});
+
+describe('sets library (cel-go ext.Sets, Kubernetes 1.29+)', () => {
+  cases([
+    ['sets.contains([], [])', true],
+    ['sets.contains([], [1])', false],
+    ['sets.contains([1, 2, 3, 4], [2, 3])', true],
+    ['sets.equivalent([], [])', true],
+    ['sets.equivalent([1], [1, 1])', true],
+    ['sets.equivalent([1, 2, 3], [3, 2, 1])', true],
+    ['sets.equivalent([1, 2], [1, 2, 3])', false],
+    ['sets.intersects([1], [])', false],
+    ['sets.intersects([1], [1, 2])', true],
+    ['sets.intersects([[1], [2, 3]], [[1, 2], [2, 3]])', true],
+    ["'abc'.contains('b')", true],
+  ]);
+  test('costs 1 plus the product of the two sizes at run time (twice that for equivalent)', () => {
+    const lists = { a: 'list<int>', b: 'list<int>' };
+    const growth = (expression: string) => {
+      const compiled = new ExpressionCompiler(lists).compile(expression);
+      if (!compiled.ok) throw new Error(compiled.error);
+      const small = compiled.compiled.evaluate({ a: [1], b: [1] }).cost;
+      return compiled.compiled.evaluate({ a: [1, 2, 3], b: [1, 2, 3, 4] }).cost - small;
+    };
+    expect(growth('sets.contains(a, b)')).toBe(3 * 4 - 1 * 1);
+    expect(growth('sets.equivalent(a, b)')).toBe(2 * (3 * 4 - 1 * 1));
+    expect(growth('sets.intersects(a, b)')).toBe(3 * 4 - 1 * 1);
+  });
+});
+
+describe('literals as cel-go reads them', () => {
+  cases([
+    ['.99 > 9.9e-1', false],
+    ['-.5 == -0.5', true],
+    ['[.5e1][0] == 5.0', true],
+    ["b'ÿ' == b'\\303\\277'", true],
+    ["br'\\x00' == b'\\\\x00'", true],
+  ]);
+});
+
+describe("literal arguments checked when compiled, as base.go's validators check them (1.29+)", () => {
+  test.each([
+    ["duration('bad') == duration('1s')", 'ERROR: <input>:1:10: invalid duration argument'],
+    ["timestamp('2020-13-01T00:00:00Z') == timestamp(0)", 'ERROR: <input>:1:11: invalid timestamp argument'],
+    ["'a'.matches('[')", 'ERROR: <input>:1:13: invalid matches argument'],
+    // cel-go checks the first argument of the global form, as its validator counts arguments.
+    ["matches('[', 'a')", 'ERROR: <input>:1:9: invalid matches argument'],
+  ])('%s', (expression, error) => {
+    const compiled = new ExpressionCompiler({}).compile(expression);
+    expect(compiled).toMatchObject({ ok: false, error: expect.stringContaining(error) });
+  });
+  test('valid literals and non-literal arguments compile', () => {
+    const compiler = new ExpressionCompiler({ s: 'string' });
+    for (const expression of ["duration('1h30m') > duration('1s')", "s.matches('^a+$')", 's.matches(s)']) {
+      expect(compiler.compile(expression)).toMatchObject({ ok: true });
+    }
   });
 });

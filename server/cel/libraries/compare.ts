@@ -97,6 +97,45 @@ export function compareValues(a: unknown, b: unknown): number {
   throw new CelFunctionError('no such overload');
 }
 
+const isNumber = (value: unknown): boolean =>
+  typeof value === 'bigint' || typeof value === 'number' || value instanceof UnsignedInt;
+
+/**
+ * The order of two numbers of different CEL kinds (int, uint, double) as cel-go orders them (an
+ * int or uint against a double as a double, so 2^63-1 and 2^63 are equal; NaN for unordered),
+ * or undefined when the values are not numbers of different kinds: the engine's own order holds.
+ */
+export function mixedNumberOrder(a: unknown, b: unknown): number | undefined {
+  if (typeof a === typeof b && !(a instanceof UnsignedInt) && !(b instanceof UnsignedInt)) return undefined;
+  const x = numeric(a);
+  const y = numeric(b);
+  if (x === undefined || y === undefined) return undefined;
+  if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  return compareNumbers(x, y);
+}
+
+/**
+ * `value in list` (or among a map's keys) when `value` is a number (CEL finds it among numbers of
+ * any kind: `3u in [3]`), else undefined: the engine's own membership holds.
+ */
+export function numberMembership(value: unknown, collection: unknown): boolean | undefined {
+  if (!isNumber(value)) return undefined;
+  if (Array.isArray(collection)) return collection.some((item) => celEquals(value, item));
+  if (collection instanceof Map) return numberKeyOf(collection, value) !== undefined;
+  return undefined;
+}
+
+/**
+ * The key of `map` equal to the number `key` as CEL compares numbers (`1u` finds the key `1u`,
+ * and `1`), or undefined when there is none or `key` is not a number.
+ */
+export function numberKeyOf(map: Map<unknown, unknown>, key: unknown): unknown {
+  if (!isNumber(key)) return undefined;
+  if (map.has(key)) return key;
+  for (const candidate of map.keys()) if (celEquals(candidate, key)) return candidate;
+  return undefined;
+}
+
 function entries(map: Map<unknown, unknown>): Map<unknown, unknown> {
   // Objects of schema types list their unset fields with undefined values.
   return new Map([...map].filter(([, v]) => v !== undefined));

@@ -13,9 +13,18 @@ export interface CelLibrary {
   readonly costs?: Readonly<Record<string, CallCost>>;
   /** Replacements of built-in functions, keyed `.name/arity` (method) or `name/arity`. */
   readonly overrides?: Readonly<Record<string, (...args: never[]) => unknown>>;
+  /**
+   * Narrowings of built-in functions where the engine's is right for most arguments, keyed as
+   * overrides: each sees the call's arguments (a method's receiver first) and answers, throws,
+   * or defers to the engine's function.
+   */
+  readonly refinements?: Readonly<Record<string, Refinement>>;
   /** The types expressions may construct (`Name{field: value}`) that the library offers, by name. */
   resolveMessageType?(name: string): MessageType | undefined;
 }
+
+/** A narrowing of a built-in function: `engine()` calls the engine's with `args` as they are then. */
+export type Refinement = (args: unknown[], engine: () => unknown) => unknown;
 
 /** An error raised by a library function: evaluation fails with this message. */
 export class CelFunctionError extends Error {

@@ -1,19 +1,19 @@
 /**
- * Standard CEL the engine lacks: ordering of bytes, int(uint), the conversions of timestamps and durations (to and from themselves, to string,
- * timestamp to int), a duration's millisecond component, optional.ofNonZeroValue and
- * equality of optionals, and the range checks that make an
- * overflowing int, timestamp or duration an error rather than a wrong value.
+ * Standard CEL the engine lacks: ordering of bytes, int(uint), the conversions of timestamps and
+ * durations (to and from themselves, to string, timestamp to int), a duration's millisecond
+ * component, optional.ofNonZeroValue and equality of optionals, strict UTF-8 in
+ * `string(bytes)`, unsigned time zone offsets, and the range checks that make an overflowing
+ * int, timestamp or duration an error rather than a wrong value.
  */
 import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '../engine-values';
 import { celEquals } from './compare';
-import { CelFunctionError, type CelLibrary } from './library';
+import { CelFunctionError, type CelLibrary, type Refinement } from './library';
 
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
 const MIN_TIMESTAMP_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
 const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-const MAX_DURATION_SECONDS = 315_576_000_000n;
 const TS = 'google.protobuf.Timestamp';
 const DUR = 'google.protobuf.Duration';
 
@@ -52,11 +52,50 @@ export function verifyRange(value: unknown): void {
     const time = value.getTime();
     if (!(time >= MIN_TIMESTAMP_MS && time <= MAX_TIMESTAMP_MS)) throw new CelFunctionError('timestamp out of range');
   } else if (value instanceof Duration) {
-    if (value.seconds > MAX_DURATION_SECONDS || value.seconds < -MAX_DURATION_SECONDS) {
+    // cel-go's durations are Go's, int64 nanoseconds (about 292 years either way).
+    const nanos = value.seconds * 1_000_000_000n + BigInt(value.nanos);
+    if (nanos > INT64_MAX || nanos < INT64_MIN) {
       throw new CelFunctionError('duration out of range');
     }
   }
 }
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** `string(bytes)` refuses bytes that are not UTF-8, where the engine substitutes U+FFFD. */
+const stringOfUtf8: Refinement = ([value], engine) => {
+  if (!(value instanceof Uint8Array)) return engine();
+  try {
+    return STRICT_UTF8.decode(value);
+  } catch {
+    throw new CelFunctionError('invalid UTF-8 in bytes, cannot convert to string');
+  }
+};
+
+/** `int(double)` refuses -2^63 itself, as cel-go does (its range check excludes both ends). */
+const intOfDouble: Refinement = ([value], engine) => {
+  if (typeof value === 'number' && value <= Number(INT64_MIN)) throw new CelFunctionError('integer overflow');
+  return engine();
+};
+
+/** A time zone given as an unsigned offset (`'02:00'`) is east of UTC, as cel-go reads it. */
+const signedOffset: Refinement = (args, engine) => {
+  if (typeof args[1] === 'string' && /^\d\d:\d\d$/.test(args[1])) args[1] = `+${args[1]}`;
+  return engine();
+};
+
+const TIME_ZONE_ACCESSORS = [
+  'getDate',
+  'getDayOfMonth',
+  'getDayOfWeek',
+  'getDayOfYear',
+  'getFullYear',
+  'getHours',
+  'getMilliseconds',
+  'getMinutes',
+  'getMonth',
+  'getSeconds',
+];
 
 export const standardLibrary: CelLibrary = {
   declare(env: Environment) {
@@ -81,6 +120,11 @@ export const standardLibrary: CelLibrary = {
         (a: Optional<unknown>, b: Optional<unknown>) =>
           a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value())),
       );
+  },
+  refinements: {
+    'string/1': stringOfUtf8,
+    'int/1': intOfDouble,
+    ...Object.fromEntries(TIME_ZONE_ACCESSORS.map((name) => [`.${name}/1`, signedOffset])),
   },
   overrides: {
     // The engine gives a duration's total milliseconds; CEL's getMilliseconds is the component.

@@ -5,7 +5,6 @@
  */
 import { refusedName } from '../refused-name';
 import { forbidden } from '../../status/catalogue';
-import { writes } from '../lookup';
 import type { AdmissionPlugin } from '../types';
 
 export function alwaysAdmitPlugin(): AdmissionPlugin {

@@ -12,7 +12,7 @@ export interface ClientCredentials {
 }
 
 export interface HttpsCall {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path and query. */
   readonly path: string;
   readonly body?: Buffer;

@@ -15,6 +15,7 @@ import { flowControlBenchmark } from './flow-control';
 import { formatComparison, formatTable } from './report';
 import { patchBenchmark } from './patch';
 import { rbacBenchmark } from './rbac';
+import { scaleBenchmark } from './scale';
 import { sideBySideBenchmark } from './side-by-side';
 import { startupBenchmark } from './startup';
 import { storageBenchmark } from './storage';
@@ -32,7 +33,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   flowControlBenchmark,
 ];
 // Need the reference binary (and envtest, controller-runtime's test binary) and a quiet machine: run only when named.
-const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark, envtestBenchmark];
+const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark, envtestBenchmark, scaleBenchmark];
 
 /** The command line: benchmark names, and `--<parameter> <value>` pairs as given. */
 interface CommandLine {

@@ -28,6 +28,8 @@ export interface ReplicatedSystem {
   readonly credentials: ClientCredentials;
   /** The replicas' process ids, in replica order. */
   readonly pids: readonly number[];
+  /** Each replica's own URL, past the balancer, in replica order. */
+  readonly replicaUrls: readonly string[];
   /** Stops the balancer, then every replica (removing capstan's data dirs). */
   stop(): Promise<void>;
 }
@@ -119,6 +121,7 @@ async function behindBalancer(
     url: balancer.url,
     credentials,
     pids: replicas.map((replica) => replica.pid),
+    replicaUrls: replicas.map((replica) => replica.url),
     stop: async () => {
       await balancer.stop();
       await Promise.all(replicas.map((replica) => replica.stop()));

@@ -31,6 +31,7 @@ import { measureThroughput, peakResidentMiB, percentile, processCpuMs, residentM
 import { benchPodRequest } from './pod';
 import { startCapstanSystem, startReferenceSystem, type ReplicatedSystem } from './replicated-system';
 import { referenceBinary, referenceVersion } from './reference-process';
+import { histogramQuantileMs, histogramSince, readRequestDurations, type Histogram } from './request-durations';
 import { EtcdClient } from '../storage/etcd/client/client';
 // The tests' etcd launcher (compiled into dist/ with the rest): one way to run an etcd cluster here.
 import { startEtcdCluster } from '../test/helpers/etcd';
@@ -49,6 +50,9 @@ const FILL_MAX_MS = 30 * 60_000;
 /** Between the fill and the churn: the replicas' caches catch up with the last writes. */
 const SETTLE_MS = 3_000;
 const MIB = 1024 * 1024;
+/** The churn's writes as the servers' request metrics label them. */
+const WRITE_VERBS = { create: 'POST', update: 'PATCH', delete: 'DELETE' } as const;
+const CHURNED_RESOURCES = ['pods', 'configmaps'];
 
 const PARAMETERS = [
   { name: 'pods', description: 'pods stored before the churn', defaultValue: 50_000, minimum: 0 },
@@ -77,6 +81,8 @@ type Parameters = Record<(typeof PARAMETERS)[number]['name'], number>;
 interface Figures {
   readonly fillPerSecond: number;
   readonly churn: ChurnResult;
+  /** The servers' own request durations of the churn's writes, by verb, summed over the replicas. */
+  readonly serverDurations: ReadonlyMap<string, Histogram>;
   readonly cpuSeconds: readonly number[];
   readonly peakRssMiB: readonly number[];
   readonly endRssMiB: readonly number[];
@@ -173,6 +179,14 @@ async function measureSystem(
   await sleep(SETTLE_MS);
   const dbBefore = await etcdDbMiB();
   const cpuBefore = system.pids.map(processCpuMs);
+  const readDurations = () =>
+    readRequestDurations({
+      urls: system.replicaUrls,
+      credentials: system.credentials,
+      verbs: Object.values(WRITE_VERBS),
+      resources: CHURNED_RESOURCES,
+    });
+  const durationsBefore = await readDurations();
   context.log(`${system.label}: stored ${stored.length} objects at ${fillPerSecond.toFixed(0)}/s; opening watchers`);
   const churn = await runChurn({
     url: system.url,
@@ -185,11 +199,16 @@ async function measureSystem(
     durationMs: parameters.duration * 1000,
     log: (message) => context.log(`${system.label}: ${message}`),
   });
+  const cpuSeconds = system.pids.map((pid, index) => (processCpuMs(pid) - cpuBefore[index]) / 1000);
+  const durationsAfter = await readDurations();
   const etcdDb = await etcdDbMiB();
   return {
     fillPerSecond,
     churn,
-    cpuSeconds: system.pids.map((pid, index) => (processCpuMs(pid) - cpuBefore[index]) / 1000),
+    serverDurations: new Map(
+      [...durationsAfter].map(([verb, histogram]) => [verb, histogramSince(histogram, durationsBefore.get(verb))]),
+    ),
+    cpuSeconds,
     peakRssMiB: system.pids.map(peakResidentMiB),
     endRssMiB: system.pids.map((pid) => residentMemory(pid).rssMiB),
     etcdDbMiB: etcdDb,
@@ -273,6 +292,16 @@ function comparisonRows(reference: Figures, capstan: Figures, parameters: Parame
         HALF_AND_SLO,
       ),
     );
+  for (const [operation, verb] of Object.entries(WRITE_VERBS)) {
+    const serverQuantile = (figures: Figures, q: number) => histogramQuantileMs(figures.serverDurations.get(verb)!, q);
+    rows.push(
+      row(
+        `${operation}: server's own p50 (${verb}, apiserver_request_duration_seconds), ms`,
+        ...both((f) => serverQuantile(f, 0.5)),
+      ),
+      row(`${operation}: server's own p99, ms`, ...both((f) => serverQuantile(f, 0.99)), HALF_AND_SLO),
+    );
+  }
   rows.push(
     row('watch delivery p50 (write sent to event read), ms', ...both((f) => percentile(f.churn.deliveryLatencyMs, 50))),
     row('watch delivery p99, ms', ...both((f) => percentile(f.churn.deliveryLatencyMs, 99)), HALF),

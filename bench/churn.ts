@@ -56,6 +56,8 @@ export interface ChurnOptions {
   readonly writesPerSecond: number;
   readonly durationMs: number;
   readonly log: (message: string) => void;
+  /** Awaited once the watchers are open, right before the first write: where the caller's own measurements begin. */
+  readonly beforeWrites: () => Promise<void>;
 }
 
 export interface ChurnResult {
@@ -124,6 +126,7 @@ export async function runChurn(options: ChurnOptions): Promise<ChurnResult> {
           pool: options.stored.filter((_object, index) => index % options.clients === client),
         }),
     );
+    await options.beforeWrites();
     const began = now();
     const finished = Promise.all(writers.map((writer) => writer.run(began)));
     await Promise.race([finished, sleep(options.durationMs + DRAIN_MS)]);

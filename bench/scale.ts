@@ -177,8 +177,6 @@ async function measureSystem(
     target.close();
   }
   await sleep(SETTLE_MS);
-  const dbBefore = await etcdDbMiB();
-  const cpuBefore = system.pids.map(processCpuMs);
   const readDurations = () =>
     readRequestDurations({
       urls: system.replicaUrls,
@@ -186,7 +184,9 @@ async function measureSystem(
       verbs: Object.values(WRITE_VERBS),
       resources: CHURNED_RESOURCES,
     });
-  const durationsBefore = await readDurations();
+  let dbBefore = 0;
+  let cpuBefore: number[] = [];
+  let durationsBefore = new Map<string, Histogram>();
   context.log(`${system.label}: stored ${stored.length} objects at ${fillPerSecond.toFixed(0)}/s; opening watchers`);
   const churn = await runChurn({
     url: system.url,
@@ -198,6 +198,11 @@ async function measureSystem(
     writesPerSecond: parameters.rate,
     durationMs: parameters.duration * 1000,
     log: (message) => context.log(`${system.label}: ${message}`),
+    beforeWrites: async () => {
+      dbBefore = await etcdDbMiB();
+      durationsBefore = await readDurations();
+      cpuBefore = system.pids.map(processCpuMs);
+    },
   });
   const cpuSeconds = system.pids.map((pid, index) => (processCpuMs(pid) - cpuBefore[index]) / 1000);
   const durationsAfter = await readDurations();

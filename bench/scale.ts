@@ -84,6 +84,8 @@ interface Figures {
   /** The servers' own request durations of the churn's writes, by verb, summed over the replicas. */
   readonly serverDurations: ReadonlyMap<string, Histogram>;
   readonly cpuSeconds: readonly number[];
+  /** The other system's replicas, idling on the same CPU meanwhile: their CPU time, all together. */
+  readonly neighbourCpuSeconds: number;
   readonly peakRssMiB: readonly number[];
   readonly endRssMiB: readonly number[];
   readonly etcdDbMiB: number;
@@ -127,7 +129,16 @@ export const scaleBenchmark: Benchmark = {
       const etcdDbMiB = async () =>
         Math.max(...(await Promise.all(members.map((m) => m.status()))).map((s) => s.dbSize)) / MIB;
       for (const system of systems)
-        figures.set(system.label, await measureSystem(system, parameters, etcdDbMiB, context));
+        figures.set(
+          system.label,
+          await measureSystem({
+            system,
+            neighbour: systems.find((other) => other !== system)!,
+            parameters,
+            etcdDbMiB,
+            context,
+          }),
+        );
       const etcdVersion = (await members[0].status()).version;
       context.compare({
         title:
@@ -151,12 +162,14 @@ export const scaleBenchmark: Benchmark = {
   },
 };
 
-async function measureSystem(
-  system: ReplicatedSystem,
-  parameters: Parameters,
-  etcdDbMiB: () => Promise<number>,
-  context: BenchmarkContext,
-): Promise<Figures> {
+async function measureSystem(measured: {
+  readonly system: ReplicatedSystem;
+  readonly neighbour: ReplicatedSystem;
+  readonly parameters: Parameters;
+  readonly etcdDbMiB: () => Promise<number>;
+  readonly context: BenchmarkContext;
+}): Promise<Figures> {
+  const { system, neighbour, parameters, etcdDbMiB, context } = measured;
   const namespaces = Array.from({ length: parameters.namespaces }, (_, index) => `scale-${index}`);
   const stored = storedObjects(parameters, namespaces);
   const target = httpsTarget({ url: system.url, credentials: system.credentials, maxSockets: FILL_CONCURRENCY });
@@ -186,6 +199,7 @@ async function measureSystem(
     });
   let dbBefore = 0;
   let cpuBefore: number[] = [];
+  let neighbourCpuBefore = 0;
   let durationsBefore = new Map<string, Histogram>();
   context.log(`${system.label}: stored ${stored.length} objects at ${fillPerSecond.toFixed(0)}/s; opening watchers`);
   const churn = await runChurn({
@@ -202,9 +216,11 @@ async function measureSystem(
       dbBefore = await etcdDbMiB();
       durationsBefore = await readDurations();
       cpuBefore = system.pids.map(processCpuMs);
+      neighbourCpuBefore = totalCpuMs(neighbour.pids);
     },
   });
   const cpuSeconds = system.pids.map((pid, index) => (processCpuMs(pid) - cpuBefore[index]) / 1000);
+  const neighbourCpuSeconds = (totalCpuMs(neighbour.pids) - neighbourCpuBefore) / 1000;
   const durationsAfter = await readDurations();
   const etcdDb = await etcdDbMiB();
   return {
@@ -214,6 +230,7 @@ async function measureSystem(
       [...durationsAfter].map(([verb, histogram]) => [verb, histogramSince(histogram, durationsBefore.get(verb))]),
     ),
     cpuSeconds,
+    neighbourCpuSeconds,
     peakRssMiB: system.pids.map(peakResidentMiB),
     endRssMiB: system.pids.map((pid) => residentMemory(pid).rssMiB),
     etcdDbMiB: etcdDb,
@@ -280,7 +297,7 @@ function comparisonRows(reference: Figures, capstan: Figures, parameters: Parame
   const both = (figure: (figures: Figures) => number) => [figure(reference), figure(capstan)] as const;
   const writeLatency = (figures: Figures) => Object.values(figures.churn.writeLatencyMs).flat();
   const rows: ComparisonRow[] = [
-    row('objects stored, per second (32 in flight)', ...both((f) => f.fillPerSecond)),
+    row(`objects stored, per second (${FILL_CONCURRENCY} in flight)`, ...both((f) => f.fillPerSecond)),
     row('churn writes acknowledged, per second', ...both((f) => (f.churn.acknowledged / f.churn.elapsedMs) * 1000), {
       text: `${parameters.rate} asked`,
       met: (c) => c >= parameters.rate * 0.98,
@@ -329,6 +346,7 @@ function comparisonRows(reference: Figures, capstan: Figures, parameters: Parame
   }
   rows.push(
     row('all replicas: CPU per acknowledged write, ms', ...both((f) => cpuPerWriteMs(f))),
+    row("the other system's replicas, idle meanwhile: CPU, s", ...both((f) => f.neighbourCpuSeconds)),
     row('etcd DB size after the churn (both prefixes), MiB', ...both((f) => f.etcdDbMiB)),
     row('etcd DB growth during the churn, MiB', ...both((f) => f.etcdDbGrowthMiB)),
     row('machine load average (1 min) as the churn ended', ...both((f) => f.loadAverage)),
@@ -339,4 +357,8 @@ function comparisonRows(reference: Figures, capstan: Figures, parameters: Parame
 function cpuPerWriteMs(figures: Figures): number {
   const cpuSeconds = figures.cpuSeconds.reduce((total, seconds) => total + seconds, 0);
   return (cpuSeconds * 1000) / figures.churn.acknowledged;
+}
+
+function totalCpuMs(pids: readonly number[]): number {
+  return pids.reduce((total, pid) => total + processCpuMs(pid), 0);
 }

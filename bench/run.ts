@@ -5,7 +5,7 @@
  * below. Results are printed as Markdown tables (stdout), progress goes to stderr, so
  * `npm run bench > results.md` keeps only the figures.
  */
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, release, type } from 'node:os';
 import { apiBenchmark } from './api';
 import { auditBenchmark } from './audit';
 import type { Benchmark, BenchmarkParameter } from './benchmark';
@@ -105,8 +105,8 @@ async function main(args: readonly string[]): Promise<number> {
   }
   // The load average says how much the figures were shared with other work on the machine.
   console.log(
-    `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), load average ${loadavg()[0].toFixed(1)}, ` +
-      `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`,
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${type()} ${release()}, ` +
+      `load average ${loadavg()[0].toFixed(1)}, Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   );
   for (const benchmark of selected) {
     console.log(`\n## ${benchmark.name}: ${benchmark.description}`);

@@ -30,6 +30,8 @@ const WRITE_ANNOTATION = 'bench.capstan.dev/write';
 const MAX_IN_FLIGHT_PER_CLIENT = 16;
 /** Watches opened at once: a thousand TLS handshakes together would time themselves, not the server. */
 const WATCH_OPEN_BATCH = 50;
+/** How long opening one batch of watches, or listing for their revision, may take. */
+const WATCH_OPEN_TIMEOUT_MS = 60_000;
 /** After the last write is due, how long its answer may take; after the last answer, how long its events may. */
 const DRAIN_MS = 15_000;
 const ERROR_SAMPLES = 5;
@@ -165,7 +167,12 @@ async function openWatchers(
   options: ChurnOptions,
   onEvent: (key: string) => void,
 ): Promise<{ count(collection: string): number; broken(): number; deletionMarks(): number; close(): void }> {
-  const lister = httpsTarget({ url: options.url, credentials: options.credentials, maxSockets: 1 });
+  const lister = httpsTarget({
+    url: options.url,
+    credentials: options.credentials,
+    maxSockets: 1,
+    requestTimeoutMs: WATCH_OPEN_TIMEOUT_MS,
+  });
   const listed = await lister.request({ method: 'GET', path: '/api/v1/pods?limit=1' });
   lister.close();
   if (listed.status !== 200) throw new Error(`listing pods: ${listed.status} ${listed.body.toString('utf8')}`);
@@ -207,8 +214,14 @@ async function openWatchers(
       batch.push(stream);
     }
     streams.push(...batch);
-    const statuses = await Promise.all(batch.map((stream) => stream.responded));
-    const refused = statuses.find((status) => status !== 200);
+    const statuses = await Promise.race([
+      Promise.all(batch.map((stream) => stream.responded)),
+      sleep(WATCH_OPEN_TIMEOUT_MS).then(() => undefined),
+    ]);
+    const refused =
+      statuses === undefined
+        ? `no answer within ${WATCH_OPEN_TIMEOUT_MS} ms`
+        : statuses.find((status) => status !== 200);
     if (refused !== undefined) {
       for (const stream of streams) stream.close();
       throw new Error(`opening a watch: ${refused}`);

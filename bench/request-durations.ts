@@ -16,12 +16,18 @@ export type Histogram = Map<number, number>;
 export async function readRequestDurations(options: {
   readonly urls: readonly string[];
   readonly credentials: ClientCredentials;
+  readonly requestTimeoutMs: number;
   readonly verbs: readonly string[];
   readonly resources: readonly string[];
 }): Promise<Map<string, Histogram>> {
   const byVerb = new Map<string, Histogram>(options.verbs.map((verb) => [verb, new Map()]));
   for (const url of options.urls) {
-    const target = httpsTarget({ url, credentials: options.credentials, maxSockets: 1 });
+    const target = httpsTarget({
+      url,
+      credentials: options.credentials,
+      maxSockets: 1,
+      requestTimeoutMs: options.requestTimeoutMs,
+    });
     try {
       const answer = await target.request({ method: 'GET', path: '/metrics' });
       if (answer.status !== 200) throw new Error(`GET ${url}/metrics: ${answer.status}`);

@@ -44,6 +44,8 @@ const SERVER_FLAGS = ['--disable-admission-plugins', 'ServiceAccount'];
 const CAPSTAN_FLAGS = [...SERVER_FLAGS, '--controllers='];
 const FILL_CONCURRENCY = 32;
 const FILL_ATTEMPTS = 3;
+/** How long one request of the fill, or one read of a replica's metrics, may go unanswered. */
+const REQUEST_TIMEOUT_MS = 60_000;
 const FILL_RETRY_MS = 1_000;
 /** Time to store the objects at most: well above the slowest fill seen (about 300 objects a second). */
 const FILL_MAX_MS = 30 * 60_000;
@@ -172,7 +174,12 @@ async function measureSystem(measured: {
   const { system, neighbour, parameters, etcdDbMiB, context } = measured;
   const namespaces = Array.from({ length: parameters.namespaces }, (_, index) => `scale-${index}`);
   const stored = storedObjects(parameters, namespaces);
-  const target = httpsTarget({ url: system.url, credentials: system.credentials, maxSockets: FILL_CONCURRENCY });
+  const target = httpsTarget({
+    url: system.url,
+    credentials: system.credentials,
+    maxSockets: FILL_CONCURRENCY,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
   let fillPerSecond: number;
   try {
     for (const namespace of namespaces) await createNamespace(target, namespace);
@@ -194,6 +201,7 @@ async function measureSystem(measured: {
     readRequestDurations({
       urls: system.replicaUrls,
       credentials: system.credentials,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
       verbs: Object.values(WRITE_VERBS),
       resources: CHURNED_RESOURCES,
     });

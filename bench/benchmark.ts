@@ -33,6 +33,8 @@ export interface ComparisonRow {
 }
 
 export interface BenchmarkContext {
+  /** Every parameter the benchmark declares: its default, or the value given on the command line. */
+  readonly parameters: Readonly<Record<string, number>>;
   report(table: ResultTable): void;
   compare(table: ComparisonTable): void;
   /** Progress for the person waiting; not part of the results. */
@@ -43,5 +45,16 @@ export interface Benchmark {
   /** What `npm run bench -- <filter>` matches. */
   readonly name: string;
   readonly description: string;
+  /** Sizes and durations it takes from the command line, `npm run bench -- <name> --<parameter> <value>`. */
+  readonly parameters?: readonly BenchmarkParameter[];
   run(context: BenchmarkContext): Promise<void>;
+}
+
+/** A whole number a benchmark takes from the command line (`--pods 2000`), so a short smoke run is possible. */
+export interface BenchmarkParameter {
+  readonly name: string;
+  readonly description: string;
+  readonly defaultValue: number;
+  /** The least value that makes sense (a whole number; 1 where the benchmark divides by it). */
+  readonly minimum: number;
 }

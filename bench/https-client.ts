@@ -12,7 +12,7 @@ export interface ClientCredentials {
 }
 
 export interface HttpsCall {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path and query. */
   readonly path: string;
   readonly body?: Buffer;
@@ -40,6 +40,8 @@ export function httpsTarget(options: {
   url: string;
   credentials: ClientCredentials | AnonymousCredentials;
   maxSockets: number;
+  /** A request that has had no answer for this long fails (socket idle time); absent: it waits as long as it takes. */
+  requestTimeoutMs?: number;
 }): HttpsTarget {
   const { hostname, port } = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, ...options.credentials });
@@ -60,6 +62,11 @@ export function httpsTarget(options: {
         },
       );
       outgoing.on('error', reject);
+      const { requestTimeoutMs } = options;
+      if (requestTimeoutMs !== undefined)
+        outgoing.setTimeout(requestTimeoutMs, () =>
+          outgoing.destroy(new Error(`${call.method} ${call.path}: no answer within ${requestTimeoutMs} ms`)),
+        );
       outgoing.end(call.body);
     });
   return { request, close: () => agent.destroy() };

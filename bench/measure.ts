@@ -114,3 +114,9 @@ export function residentMemory(pid: number): ResidentMemory {
   const anonymous = kib('Anonymous');
   return { rssMiB: rss / 1024, anonymousMiB: anonymous / 1024, fileMiB: (rss - anonymous) / 1024 };
 }
+
+/** The most a process has held resident since it started (Linux /proc's high-water mark), in MiB. */
+export function peakResidentMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) / 1024;
+}

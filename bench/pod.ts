@@ -101,7 +101,7 @@ export function benchPod(identity: { namespace: string; name: string; index: num
  */
 export function benchPodRequest(
   identity: { namespace: string; name: string; index: number },
-  extraLabels: Record<string, string> = {},
+  annotations?: Record<string, string>,
 ): Buffer {
   const pod = benchPod(identity);
   const { name, namespace, labels } = pod.metadata;
@@ -109,7 +109,7 @@ export function benchPodRequest(
     JSON.stringify({
       apiVersion: pod.apiVersion,
       kind: pod.kind,
-      metadata: { name, namespace, labels: { ...labels, ...extraLabels } },
+      metadata: { name, namespace, labels, annotations },
       spec: pod.spec,
     }),
   );

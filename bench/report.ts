@@ -15,7 +15,8 @@ export function formatComparison(table: ComparisonTable): string {
   const cells = table.rows.map((row) => [
     row.metric,
     ...row.values.map(formatValue),
-    `${formatValue(row.ratio)}×`,
+    // A row without a meaningful ratio (a count the reference has at zero) leaves the cell empty.
+    Number.isFinite(row.ratio) ? `${formatValue(row.ratio)}×` : '',
     row.goal,
   ]);
   const numeric = new Set(Array.from({ length: table.columns.length + 1 }, (_, index) => index + 1));

@@ -24,6 +24,7 @@ import type { Benchmark, BenchmarkContext, ComparisonRow } from './benchmark';
 import { startCapstanProcess } from './capstan-process';
 import { httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
 import { measureThroughput, median, processCpuMs, sleep, timeRuns } from './measure';
+import { benchConfigMapRequest } from './configmap';
 import { benchPodRequest } from './pod';
 import { referenceBinary, referenceVersion, startReferenceProcess } from './reference-process';
 
@@ -209,7 +210,7 @@ async function runScenarios(
       call: (index) => ({
         method: 'POST',
         path: '/api/v1/namespaces/bench/configmaps',
-        body: configMapBody(`cm-${index}`, index),
+        body: benchConfigMapRequest({ name: `cm-${index}`, index }),
       }),
       expectStatus: 201,
       concurrency: CONCURRENCY,
@@ -262,7 +263,11 @@ async function runScenarios(
       operation: (index) =>
         expectStatus(
           target,
-          { method: 'POST', path: '/api/v1/namespaces/fill/configmaps', body: configMapBody(`fill-${index}`, index) },
+          {
+            method: 'POST',
+            path: '/api/v1/namespaces/fill/configmaps',
+            body: benchConfigMapRequest({ name: `fill-${index}`, index }),
+          },
           201,
         ),
       concurrency: CONCURRENCY,
@@ -481,15 +486,6 @@ function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
   return kib / 1024;
-}
-
-function configMapBody(name: string, index: number): Buffer {
-  return json({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name, labels: { app: 'bench' } },
-    data: { index: String(index), note: 'x'.repeat(200) },
-  });
 }
 
 function json(value: unknown): Buffer {

@@ -12,9 +12,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT } from '../helpers/capstan-process';
 import { freePort } from '../helpers/ports';
 
-const DEPLOYED_CONFIG = join(__dirname, '..', '..', 'deploy', 'haproxy', 'haproxy.cfg');
+const DEPLOYED_CONFIG = join(ROOT, 'deploy', 'haproxy', 'haproxy.cfg');
 const START_TIMEOUT_MS = 5_000;
 
 /** Balancers still running when the test process exits are killed, so none outlive a test run. */

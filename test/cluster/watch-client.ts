@@ -20,7 +20,12 @@ import { requestOnce } from './cluster';
 export interface WatchEvent {
   readonly type: string;
   readonly object: {
-    metadata?: { name?: string; resourceVersion?: string };
+    metadata?: {
+      name?: string;
+      resourceVersion?: string;
+      annotations?: Record<string, string>;
+      deletionTimestamp?: string;
+    };
     code?: number;
     reason?: string;
     message?: string;

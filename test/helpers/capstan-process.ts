@@ -7,8 +7,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 
-// The repository, from this source file or from its compiled copy under dist/ (tools/conformance runs that one).
-const ROOT =
+// The repository, from this source file or from its compiled copy under dist/ (tools/conformance and the benchmarks run that one).
+export const ROOT =
   basename(join(__dirname, '..', '..')) === 'dist' ? join(__dirname, '..', '..', '..') : join(__dirname, '..', '..');
 export const MAIN = join(ROOT, 'dist', 'server', 'main.js');
 /**

@@ -209,6 +209,7 @@ export interface StepResult {
   readonly perSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  readonly p999Ms: number;
   readonly concurrency: number;
   /** Server process CPU time over the step, per request. */
   readonly serverCpuMsPerRequest: number;
@@ -251,6 +252,7 @@ export async function measureStep(options: {
     perSecond: throughput.perSecond,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
+    p999Ms: percentile(latencies, 99.9),
     concurrency: step.concurrency,
     serverCpuMsPerRequest: cpuMs / throughput.operations,
     sample,

@@ -14,7 +14,8 @@ export function formatComparison(table: ComparisonTable): string {
   const header = ['metric', ...table.columns, 'ratio', 'goal'];
   const cells = table.rows.map((row) => [
     row.metric,
-    ...row.values.map(formatValue),
+    // A figure a server does not have (the reference has no event loop) shows as a dash.
+    ...row.values.map((value) => (Number.isNaN(value) ? '—' : formatValue(value))),
     // A row without a meaningful ratio (a count the reference has at zero) leaves the cell empty.
     Number.isFinite(row.ratio) ? `${formatValue(row.ratio)}×` : '',
     row.goal,

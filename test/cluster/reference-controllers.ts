@@ -417,7 +417,11 @@ const PROCESS_NAMES: readonly ReferenceProcessName[] = ['kube-controller-manager
  * (kwok-node-0, 1, ...), Ready, whose pods of the suite's test image run as processes
  * (process-runtime.ts). The binaries must be built (buildReferenceControllers).
  */
-export async function startCluster(options: { readonly nodes: number }): Promise<Cluster> {
+export async function startCluster(options: {
+  readonly nodes: number;
+  /** More server flags, after kubeadm's. */
+  readonly flags?: readonly string[];
+}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'capstan-cluster-'));
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   let server: TestServer | undefined;
@@ -431,7 +435,9 @@ export async function startCluster(options: { readonly nodes: number }): Promise
       '--enable-admission-plugins=NodeRestriction',
       '--allow-privileged=true',
     ];
-    server = await startServer({ flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags] });
+    server = await startServer({
+      flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags, ...(options.flags ?? [])],
+    });
     plane = await startReferenceControllers(server);
     await addSimulatedNodes(
       server,

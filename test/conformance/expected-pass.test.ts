@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLUSTER_NODES, type SpecResult } from '../../tools/conformance/e2e-suite';
+import { CLUSTER_NODES, CLUSTER_SERVER_FLAGS, type SpecResult } from '../../tools/conformance/e2e-suite';
 import { countOf, resultTable, runSpecs } from '../../tools/conformance/run-specs';
 import { EXPECTED_PASS_LIST, readSpecList } from '../../tools/conformance/spec-lists';
 import { buildReferenceControllers, startCluster, type Cluster } from '../cluster/reference-controllers';
@@ -38,7 +38,7 @@ beforeAll(() => {
 beforeAll(() => buildReferenceControllers(BUILD_TIMEOUT_MS), BUILD_TIMEOUT_MS);
 
 beforeAll(async () => {
-  cluster = await startCluster({ nodes: CLUSTER_NODES });
+  cluster = await startCluster({ nodes: CLUSTER_NODES, flags: CLUSTER_SERVER_FLAGS });
   for (const result of await runSpecs(expectedPass, {
     kubeconfig: cluster.server.kubeconfig,
     parallel: 2,

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCluster } from '../../test/cluster/reference-controllers';
 import { countOf, resultTable, runSpecs } from './run-specs';
-import { CLUSTER_NODES } from './e2e-suite';
+import { CLUSTER_NODES, CLUSTER_SERVER_FLAGS } from './e2e-suite';
 import { API_ONLY_LIST, EXPECTED_PASS_LIST, judge, readSpecList } from './spec-lists';
 
 const RESULTS_DIR = join(process.cwd(), 'test-results');
@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   const specs = readSpecList(values.specs).filter((spec) => focus === undefined || focus.test(spec));
   const expectedPass = readSpecList(EXPECTED_PASS_LIST);
 
-  const cluster = await startCluster({ nodes: CLUSTER_NODES });
+  const cluster = await startCluster({ nodes: CLUSTER_NODES, flags: CLUSTER_SERVER_FLAGS });
   // Interrupted, the cluster goes with the run: no server, controller or pod process left behind
   // (a spec's suite process, its server gone, ends on its own).
   const interrupted = () => void cluster.stop().finally(() => process.exit(130));

@@ -21,6 +21,7 @@ import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { metaTime } from '../../../api/objects';
 import { defineKind, selectable } from './define';
+import { dropDisabledResourceClaimFields, dropDisabledResourceClaimTemplateFields } from './resource-gated-fields';
 import {
   convertDeviceClass,
   convertResourceClaim,
@@ -97,6 +98,7 @@ export const resourceKinds: readonly ResourceType[] = [
     behaviour: {
       initialStatus: () => ({}),
       defaults: (claim, version) => defaultClaimSpec((claim as Json).spec as Json | undefined, version),
+      dropDisabledFields: dropDisabledResourceClaimFields,
       validate: validateResourceClaim,
       validateUpdate: validateResourceClaimUpdate,
     },
@@ -116,6 +118,7 @@ export const resourceKinds: readonly ResourceType[] = [
         fill(spec, 'metadata', {});
         defaultClaimSpec(spec.spec as Json | undefined, version);
       },
+      dropDisabledFields: dropDisabledResourceClaimTemplateFields,
       validate: validateResourceClaimTemplate,
       validateUpdate: validateResourceClaimTemplateUpdate,
     },

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../../api/objects';
 import type { FieldError } from '../../../server/registry/types';
 import { builtinRegistry } from '../../../server/builtin-types';
+import { DEFAULT_CONTEXT } from '../../helpers/write-context';
 
 const registry = builtinRegistry();
 
@@ -15,19 +16,19 @@ function createErrors(group: string, resource: string, object: KubeObject): stri
   const type = typeOf(group, resource);
   const copy = structuredClone(object);
   type.strategy.applyDefaults?.(copy, type.storageVersion);
-  type.strategy.prepareForCreate?.(copy);
-  return text(type.strategy.validate?.(copy) ?? []);
+  type.strategy.prepareForCreate?.(copy, DEFAULT_CONTEXT);
+  return text(type.strategy.validate?.(copy, DEFAULT_CONTEXT) ?? []);
 }
 
 function updateErrors(group: string, resource: string, old: KubeObject, next: KubeObject): string[] {
   const type = typeOf(group, resource);
   const before = structuredClone(old);
   type.strategy.applyDefaults?.(before, type.storageVersion);
-  type.strategy.prepareForCreate?.(before);
+  type.strategy.prepareForCreate?.(before, DEFAULT_CONTEXT);
   const after = structuredClone(next);
   type.strategy.applyDefaults?.(after, type.storageVersion);
-  type.strategy.prepareForUpdate?.(after, before);
-  return text(type.strategy.validateUpdate?.(after, before) ?? []);
+  type.strategy.prepareForUpdate?.(after, before, DEFAULT_CONTEXT);
+  return text(type.strategy.validateUpdate?.(after, before, DEFAULT_CONTEXT) ?? []);
 }
 
 function text(errors: FieldError[]): string[] {

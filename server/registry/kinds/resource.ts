@@ -21,7 +21,12 @@ import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { metaTime } from '../../../api/objects';
 import { defineKind, selectable } from './define';
-import { dropDisabledResourceClaimFields, dropDisabledResourceClaimTemplateFields } from './resource-gated-fields';
+import {
+  dropDisabledDeviceClassFields,
+  dropDisabledResourceClaimFields,
+  dropDisabledResourceClaimTemplateFields,
+  dropDisabledResourceSliceFields,
+} from './resource-gated-fields';
 import {
   convertDeviceClass,
   convertResourceClaim,
@@ -83,7 +88,11 @@ export const resourceKinds: readonly ResourceType[] = [
     encodedVersion: ENCODED_VERSION,
     convert: convertDeviceClass,
     namespaced: false,
-    behaviour: { tracksGeneration: true, validate: validateDeviceClass },
+    behaviour: {
+      tracksGeneration: true,
+      dropDisabledFields: dropDisabledDeviceClassFields,
+      validate: validateDeviceClass,
+    },
   }),
   defineKind({
     group: 'resource.k8s.io',
@@ -137,6 +146,7 @@ export const resourceKinds: readonly ResourceType[] = [
     behaviour: {
       tracksGeneration: true,
       defaults: (slice, version) => defaultDeviceTaints((slice as Json).spec as Json | undefined, version),
+      dropDisabledFields: dropDisabledResourceSliceFields,
       validate: validateResourceSlice,
       validateUpdate: validateResourceSliceUpdate,
     },

@@ -27,7 +27,7 @@ import { NO_PLUGIN_CONFIGURATIONS, readAdmissionConfiguration } from './admissio
 import { serviceIPRangesOf, type ServerOptions } from './config/flags';
 import { moveOldKeyPrefixes } from './moved-key-prefixes';
 import { openStoreLocations, type StoreLocation } from './store-locations';
-import { featureEnabled } from './config/feature-enabled';
+import { featureEnabled, featureGateReader } from './config/feature-enabled';
 import { REGISTERED_GROUP_VERSIONS } from './config/registered-group-versions';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
@@ -283,7 +283,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       registered: REGISTERED_GROUP_VERSIONS,
       priorityAndFairness: options.enablePriorityAndFairness,
     }),
-    featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
+    featureEnabled: featureGateReader(options.featureGates),
   });
   const storedResources = new Map<string, StoredResource>();
   // Before the stores open: a configuration refused leaves nothing to close.
@@ -391,7 +391,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         unreachable: options.defaultUnreachableTolerationSeconds,
       },
       authorizer,
-      featureEnabled: (gate) => featureEnabled(options.featureGates, gate),
+      featureEnabled: featureGateReader(options.featureGates),
       pluginConfigurations: options.admissionControlConfigFile
         ? readAdmissionConfiguration(options.admissionControlConfigFile)
         : NO_PLUGIN_CONFIGURATIONS,

@@ -18,8 +18,7 @@
  *   finalizers) then the kind's rules; validateUpdate adds what may not change.
  */
 import type { KubeObject, ObjectMeta } from '../../api/objects';
-import type { UserInfo } from '../../api/user-info';
-import type { FieldError, ResourceType, Strategy } from './types';
+import type { FeatureEnabled, FieldError, ResourceType, Strategy, WriteContext } from './types';
 import { deepEqual } from '../status/field-errors';
 import { copyJson } from '../json/value';
 import {
@@ -45,16 +44,26 @@ export interface KindBehaviour {
   /** Further fields whose change bumps generation (Deployments: `metadata.annotations`). */
   readonly generationAlsoFollows?: (object: KubeObject) => unknown;
   /** Extra create preparation after the generic one (may mutate). */
-  readonly prepareForCreate?: (object: KubeObject, user?: UserInfo) => void;
+  readonly prepareForCreate?: (object: KubeObject, context: WriteContext) => void;
   /** Extra update preparation after the generic one (may mutate `object`). */
-  readonly prepareForUpdate?: (object: KubeObject, old: KubeObject) => void;
+  readonly prepareForUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => void;
+  /**
+   * Removes what the fields of a feature gate that is off hold, unless `old` (absent on create)
+   * already uses them, as the reference's `dropDisabledFields`: runs last in every preparation,
+   * the status subresource's too (may mutate `object`, not `old`).
+   */
+  readonly dropDisabledFields?: (
+    object: KubeObject,
+    old: KubeObject | undefined,
+    featureEnabled: FeatureEnabled,
+  ) => void;
   /** Metadata a status write keeps from the stored object, beyond generation and deletionTimestamp. */
   readonly statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
-  readonly validate?: (object: KubeObject) => FieldError[];
+  readonly validate?: (object: KubeObject, context: WriteContext) => FieldError[];
   /** A name rule that depends on the object, in place of the type's (ClusterTrustBundles are named after their signer). */
   readonly nameRuleOf?: (object: KubeObject) => NameValidator;
   /** Update rules; absent: the create rules on the new object. */
-  readonly validateUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
+  readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined) => string[];
 }
 
@@ -107,13 +116,14 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     applyDefaults(object, version) {
       kind.defaults?.(object, version);
     },
-    prepareForCreate(object, user) {
+    prepareForCreate(object, context) {
       if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object);
       if (kind.tracksGeneration) object.metadata.generation = 1;
       else delete object.metadata.generation;
-      kind.prepareForCreate?.(object, user);
+      kind.prepareForCreate?.(object, context);
+      kind.dropDisabledFields?.(object, undefined, context.featureEnabled);
     },
-    prepareForUpdate(object, old) {
+    prepareForUpdate(object, old, context) {
       if (facts.hasStatus) {
         if (old.status === undefined) delete object.status;
         else object.status = copyJson(old.status);
@@ -128,9 +138,10 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       } else {
         delete object.metadata.generation;
       }
-      kind.prepareForUpdate?.(object, old);
+      kind.prepareForUpdate?.(object, old, context);
+      kind.dropDisabledFields?.(object, old, context.featureEnabled);
     },
-    prepareForStatusUpdate(object, old) {
+    prepareForStatusUpdate(object, old, context) {
       const status = object.status;
       for (const key of Object.keys(object)) {
         if (key !== 'metadata' && key !== 'status' && key !== 'apiVersion' && key !== 'kind') delete object[key];
@@ -141,12 +152,15 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         if (old.metadata[key] === undefined) delete object.metadata[key];
         else object.metadata[key] = copyJson(old.metadata[key]);
       }
+      kind.dropDisabledFields?.(object, old, context.featureEnabled);
     },
-    validate(object) {
-      return [...validateObjectMeta(object.metadata, metaRulesOf(object)), ...(kind.validate?.(object) ?? [])];
+    validate(object, context) {
+      return [...validateObjectMeta(object.metadata, metaRulesOf(object)), ...(kind.validate?.(object, context) ?? [])];
     },
-    validateUpdate(object, old) {
-      const kindErrors = kind.validateUpdate ? kind.validateUpdate(object, old) : (kind.validate?.(object) ?? []);
+    validateUpdate(object, old, context) {
+      const kindErrors = kind.validateUpdate
+        ? kind.validateUpdate(object, old, context)
+        : (kind.validate?.(object, context) ?? []);
       return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object)), ...kindErrors];
     },
     warnings(object, old) {

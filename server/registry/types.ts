@@ -23,6 +23,20 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 /** Kinds' validation speaks in the reference's field errors (server/status/field-error.ts). */
 export type { FieldError };
 
+/** Whether a feature gate is on: as `--feature-gates` set it, else its 1.34 default. */
+export type FeatureEnabled = (gate: string) => boolean;
+
+/**
+ * What a write's preparation and validation may consult beyond the objects themselves. The
+ * store builds one for every write, so that a kind's behaviour is a function of its inputs
+ * where the reference reads process-wide gates.
+ */
+export interface WriteContext {
+  /** Who writes (a CertificateSigningRequest records its requester); absent: nobody in particular. */
+  readonly user?: UserInfo;
+  readonly featureEnabled: FeatureEnabled;
+}
+
 /**
  * Kind-specific behaviour. Every method is optional: absent means the generic behaviour
  * (server/registry/strategy.ts). Methods that may mutate say so; the others must not.
@@ -31,17 +45,16 @@ export interface Strategy {
   /** Fill defaults in place (may mutate `object`). Runs on create and update, after decode. */
   applyDefaults?(object: KubeObject, version: string): void;
   /**
-   * Clear what a create may not set (status when a status subresource exists...). May mutate
-   * `object`. `user` is who creates it (a CertificateSigningRequest records its requester);
-   * the store always passes it.
+   * Clear what a create may not set (status when a status subresource exists, fields of a
+   * feature gate that is off...). May mutate `object`.
    */
-  prepareForCreate?(object: KubeObject, user?: UserInfo): void;
+  prepareForCreate?(object: KubeObject, context: WriteContext): void;
   /** Keep what an update of the main resource may not change (status...). May mutate `object`, not `old`. */
-  prepareForUpdate?(object: KubeObject, old: KubeObject): void;
+  prepareForUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): void;
   /** On the status subresource: keep everything but status from `old`. May mutate `object`. */
-  prepareForStatusUpdate?(object: KubeObject, old: KubeObject): void;
-  validate?(object: KubeObject): FieldError[];
-  validateUpdate?(object: KubeObject, old: KubeObject): FieldError[];
+  prepareForStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): void;
+  validate?(object: KubeObject, context: WriteContext): FieldError[];
+  validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
   /** Warnings to return in `Warning` headers for a create or update. */
   warnings?(object: KubeObject, old: KubeObject | undefined): string[];
 }

@@ -73,8 +73,8 @@ export function validateApprovalUpdate(object: KubeObject, old: KubeObject): Fie
 
 export const approvalHandlers = partialWriteHandlers((base, scope) => ({
   prepareForStatusUpdate: prepareApproval(scope.context.now),
-  validateUpdate: (object, old) => [
-    ...(base.validateUpdate?.(object, old) ?? []),
+  validateUpdate: (object, old, context) => [
+    ...(base.validateUpdate?.(object, old, context) ?? []),
     ...validateApprovalUpdate(object, old),
   ],
 }));

@@ -48,7 +48,7 @@ export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeO
 
 export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
   prepareForStatusUpdate: keepAllButEphemeralContainers,
-  validateUpdate: (object, old) => {
+  validateUpdate: (object, old, context) => {
     const own = validateEphemeralContainersUpdate(object, old);
     if (own.length > 0) return own;
     // The pod's own update rules, which forbid spec changes, judge everything else.
@@ -56,6 +56,6 @@ export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
       ...old,
       spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) },
     };
-    return base.validateUpdate?.(object, oldWithSent) ?? [];
+    return base.validateUpdate?.(object, oldWithSent, context) ?? [];
   },
 }));

@@ -50,11 +50,11 @@ export function validateResize(object: KubeObject, old: KubeObject): FieldError[
 
 export const resizeHandlers = partialWriteHandlers((base) => ({
   prepareForStatusUpdate: keepAllButResources,
-  validateUpdate: (object, old) => {
+  validateUpdate: (object, old, context) => {
     const own = validateResize(object, old);
     if (own.length > 0) return own;
     // The pod's own rules, which forbid most spec changes, judge the pod with its new resources.
     const oldResized: KubeObject = { ...old, spec: { ...specOf(old), containers: containersOf(object) } };
-    return base.validateUpdate?.(object, oldResized) ?? [];
+    return base.validateUpdate?.(object, oldResized, context) ?? [];
   },
 }));

@@ -3,7 +3,6 @@
  * v1alpha1) and PodCertificateRequests (v1alpha1), the last two only while their feature gates are on.
  */
 import type { KubeObject } from '../../../api/objects';
-import type { UserInfo } from '../../../api/user-info';
 import {
   validateCertificateSigningRequest,
   validateCertificateSigningRequestUpdate,
@@ -13,7 +12,7 @@ import {
   validateClusterTrustBundle,
   validateClusterTrustBundleUpdate,
 } from '../../validation/cluster-trust-bundle';
-import type { ResourceType } from '../types';
+import type { ResourceType, WriteContext } from '../types';
 import { defineKind, selectable } from './define';
 import {
   certificateSigningRequestPrinter,
@@ -25,7 +24,7 @@ import {
  * A CSR says who asked for it: the server fills spec.username, uid, groups and extra from the
  * requesting user, whatever the body said, as the reference does (signers and approvers trust them).
  */
-function recordRequester(csr: KubeObject, user: UserInfo | undefined): void {
+function recordRequester(csr: KubeObject, { user }: WriteContext): void {
   const spec = { ...((csr.spec as Record<string, unknown> | undefined) ?? {}) };
   delete spec.username;
   delete spec.uid;

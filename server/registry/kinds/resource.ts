@@ -22,6 +22,12 @@ import type { ResourceType } from '../types';
 import { metaTime } from '../../../api/objects';
 import { defineKind, selectable } from './define';
 import {
+  dropDisabledDeviceClassFields,
+  dropDisabledResourceClaimFields,
+  dropDisabledResourceClaimTemplateFields,
+  dropDisabledResourceSliceFields,
+} from './resource-gated-fields';
+import {
   convertDeviceClass,
   convertResourceClaim,
   convertResourceClaimTemplate,
@@ -82,7 +88,11 @@ export const resourceKinds: readonly ResourceType[] = [
     encodedVersion: ENCODED_VERSION,
     convert: convertDeviceClass,
     namespaced: false,
-    behaviour: { tracksGeneration: true, validate: validateDeviceClass },
+    behaviour: {
+      tracksGeneration: true,
+      dropDisabledFields: dropDisabledDeviceClassFields,
+      validate: validateDeviceClass,
+    },
   }),
   defineKind({
     group: 'resource.k8s.io',
@@ -97,6 +107,7 @@ export const resourceKinds: readonly ResourceType[] = [
     behaviour: {
       initialStatus: () => ({}),
       defaults: (claim, version) => defaultClaimSpec((claim as Json).spec as Json | undefined, version),
+      dropDisabledFields: dropDisabledResourceClaimFields,
       validate: validateResourceClaim,
       validateUpdate: validateResourceClaimUpdate,
     },
@@ -116,6 +127,7 @@ export const resourceKinds: readonly ResourceType[] = [
         fill(spec, 'metadata', {});
         defaultClaimSpec(spec.spec as Json | undefined, version);
       },
+      dropDisabledFields: dropDisabledResourceClaimTemplateFields,
       validate: validateResourceClaimTemplate,
       validateUpdate: validateResourceClaimTemplateUpdate,
     },
@@ -134,6 +146,7 @@ export const resourceKinds: readonly ResourceType[] = [
     behaviour: {
       tracksGeneration: true,
       defaults: (slice, version) => defaultDeviceTaints((slice as Json).spec as Json | undefined, version),
+      dropDisabledFields: dropDisabledResourceSliceFields,
       validate: validateResourceSlice,
       validateUpdate: validateResourceSliceUpdate,
     },

@@ -28,7 +28,14 @@ import { admissionAttributes, type WriteRequest } from './admission';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
 import { fillCreateMetadata } from './object-meta';
-import { invalidObject, objectKeyOf, toServedVersion, toStorageVersion, type StoreScope } from './scope';
+import {
+  invalidObject,
+  objectKeyOf,
+  toServedVersion,
+  toStorageVersion,
+  writeContextOf,
+  type StoreScope,
+} from './scope';
 
 import type { KubeObject } from '../../../api/objects';
 /** The reference retries a create whose generated name was taken (RetryGenerateName). */
@@ -117,8 +124,9 @@ export async function prepareNewObject(
   await scope.context.admission.admit(attributes);
   // 3-5. System metadata, preparation, validation.
   fillCreateMetadata(object, scope.context.now());
-  strategy.prepareForCreate?.(object, write.user);
-  const errors = strategy.validate?.(object) ?? [];
+  const context = writeContextOf(scope, write.user);
+  strategy.prepareForCreate?.(object, context);
+  const errors = strategy.validate?.(object, context) ?? [];
   if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
   await authorize();
   // 6. The kind's hook: what it takes is given back if anything below fails.

@@ -17,8 +17,11 @@ import {
   type ResourceRegistry,
   type ResourceType,
   type ServedVersion,
+  type WriteContext,
 } from '../types';
 import type { StoreHooks } from './hooks';
+import { featureGateReader } from '../../config/feature-enabled';
+import type { UserInfo } from '../../../api/user-info';
 
 import type { KubeObject } from '../../../api/objects';
 export interface StoreContext {
@@ -31,7 +34,7 @@ export interface StoreContext {
   readonly admission: Admission;
   /** Asked for permissions beyond the request's own verb (create on apply, unsafe delete). */
   readonly authorizer?: Authorizer;
-  /** `--feature-gates`; absent gates are off. */
+  /** The gates `--feature-gates` set; a gate it does not name has its 1.34 default. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** A kind's own steps around storage (Services: cluster IPs); absent: none. */
   readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
@@ -109,4 +112,9 @@ export function toStorageVersion(scope: StoreScope, object: KubeObject): Convert
 /** 422 Invalid naming the kind, from the strategy's field errors. */
 export function invalidObject(scope: StoreScope, name: string, errors: readonly FieldError[]): StatusError {
   return invalid({ group: scope.type.group, kind: scope.type.kind }, name, errors);
+}
+
+/** What the strategy of one write by `user` consults: who writes and the server's feature gates. */
+export function writeContextOf(scope: StoreScope, user: UserInfo | undefined): WriteContext {
+  return { user, featureEnabled: featureGateReader(scope.context.featureGates ?? {}) };
 }

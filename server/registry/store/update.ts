@@ -35,7 +35,14 @@ import { prepareNewObject } from './create';
 import { FINISH_NOTHING, type FinishWrite } from './hooks';
 import { recordManagedFields } from './managed-fields';
 import { keepSystemMetadata, pendingFinalizers } from './object-meta';
-import { groupResourceOf, invalidObject, toServedVersion, toStorageVersion, type StoreScope } from './scope';
+import {
+  groupResourceOf,
+  invalidObject,
+  toServedVersion,
+  toStorageVersion,
+  writeContextOf,
+  type StoreScope,
+} from './scope';
 
 import type { KubeObject } from '../../../api/objects';
 /** Which strategy methods prepare the write. */
@@ -201,11 +208,12 @@ async function prepareUpdate(
   }
   // 4. System metadata and the strategy's preparation.
   keepSystemMetadata(object, current);
-  if (request.target === 'status') strategy.prepareForStatusUpdate?.(object, current);
+  const context = writeContextOf(scope, request.user);
+  if (request.target === 'status') strategy.prepareForStatusUpdate?.(object, current, context);
   else if (request.target === 'finalize') keepAllButSpecFinalizers(object, current);
-  else strategy.prepareForUpdate?.(object, current);
+  else strategy.prepareForUpdate?.(object, current, context);
   // 5. Validation.
-  const errors = strategy.validateUpdate?.(object, current) ?? [];
+  const errors = strategy.validateUpdate?.(object, current, context) ?? [];
   if (errors.length > 0) throw invalidObject(scope, name, errors);
   // 5b. The kind's hook for the part written (a Service's cluster IPs and node ports on the main
   // object; a claim's admin-access check on its status). What it fills is the server's: no

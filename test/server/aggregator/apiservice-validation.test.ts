@@ -3,6 +3,7 @@ import type { KubeObject } from '../../../api/objects';
 import { apiServicePrinter } from '../../../server/table/apiservice-printer';
 import { apiregistrationKinds } from '../../../server/registry/kinds/apiregistration';
 import { fieldErrorText } from '../../../server/status/field-error';
+import { DEFAULT_CONTEXT } from '../../helpers/write-context';
 
 const [apiServices] = apiregistrationKinds;
 
@@ -17,7 +18,7 @@ function apiService(name: string, spec: Record<string, unknown>, status?: Record
 }
 
 function errorsOf(object: KubeObject): string[] {
-  return apiServices.strategy.validate!(object).map(fieldErrorText);
+  return apiServices.strategy.validate!(object, DEFAULT_CONTEXT).map(fieldErrorText);
 }
 
 const DNS1035 =
@@ -101,7 +102,7 @@ test('a status condition must be True, False or Unknown', () => {
     versionPriority: 10,
   });
   const next = { ...old, status: { conditions: [{ type: 'Available', status: 'Maybe' }] } };
-  expect(apiServices.strategy.validateUpdate!(next, old).map(fieldErrorText)).toEqual([
+  expect(apiServices.strategy.validateUpdate!(next, old, DEFAULT_CONTEXT).map(fieldErrorText)).toEqual([
     'status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
   ]);
 });
@@ -119,7 +120,7 @@ test('a service reference defaults to port 443; create starts with an empty stat
     { conditions: [] },
   );
   apiServices.strategy.applyDefaults!(object, 'v1');
-  apiServices.strategy.prepareForCreate!(object);
+  apiServices.strategy.prepareForCreate!(object, DEFAULT_CONTEXT);
   expect(object.spec).toMatchObject({ service: { namespace: 'x', name: 'y', port: 443 } });
   expect(object.status).toEqual({});
 });

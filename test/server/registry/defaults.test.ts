@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../../api/objects';
 import { defaultImagePullPolicy } from '../../../server/registry/defaults/pod';
 import { builtinRegistry } from '../../../server/builtin-types';
+import { DEFAULT_CONTEXT } from '../../helpers/write-context';
 
 const registry = builtinRegistry();
 
@@ -10,7 +11,7 @@ function created(group: string, resource: string, object: KubeObject): KubeObjec
   if (!type) throw new Error(`no ${resource}`);
   const copy = structuredClone(object);
   type.strategy.applyDefaults?.(copy, type.storageVersion);
-  type.strategy.prepareForCreate?.(copy);
+  type.strategy.prepareForCreate?.(copy, DEFAULT_CONTEXT);
   return copy;
 }
 

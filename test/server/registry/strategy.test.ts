@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../../api/objects';
 import { builtinRegistry } from '../../../server/builtin-types';
+import { DEFAULT_CONTEXT } from '../../helpers/write-context';
 
 const registry = builtinRegistry();
 const deployments = registry.find({ group: 'apps', version: 'v1' }, 'deployments')!;
@@ -16,7 +17,7 @@ function stored(): KubeObject {
     },
     status: { replicas: 1 },
   };
-  deployments.strategy.prepareForCreate!(deployment);
+  deployments.strategy.prepareForCreate!(deployment, DEFAULT_CONTEXT);
   deployment.status = { replicas: 1, observedGeneration: 1 };
   return deployment;
 }
@@ -31,7 +32,7 @@ describe('generic strategy', () => {
     const old = stored();
     const next = structuredClone(old);
     change(next);
-    deployments.strategy.prepareForUpdate!(next, old);
+    deployments.strategy.prepareForUpdate!(next, old, DEFAULT_CONTEXT);
     expect(next.metadata.generation).toBe(generation);
     expect(next.status).toEqual({ replicas: 1, observedGeneration: 1 });
   });
@@ -47,20 +48,20 @@ describe('generic strategy', () => {
     next.status = { replicas: 3 };
     (next.spec as { replicas: number }).replicas = 5;
     next.metadata.labels = { hacked: 'yes' };
-    deployments.strategy.prepareForStatusUpdate!(next, old);
+    deployments.strategy.prepareForStatusUpdate!(next, old, DEFAULT_CONTEXT);
     expect(next).toEqual({ ...old, status: { replicas: 3 } });
   });
 
   test('kinds without generation tracking carry none', () => {
     const configMap: KubeObject = { metadata: { name: 'c', namespace: 'd', generation: 4 }, data: { a: 'b' } };
-    configmaps.strategy.prepareForCreate!(configMap);
+    configmaps.strategy.prepareForCreate!(configMap, DEFAULT_CONTEXT);
     expect(configMap.metadata.generation).toBeUndefined();
   });
 
   test('nodes keep the status sent on create', () => {
     const node: KubeObject = { metadata: { name: 'n1' }, status: { capacity: { cpu: '2' } } };
     nodes.strategy.applyDefaults!(node, 'v1');
-    nodes.strategy.prepareForCreate!(node);
+    nodes.strategy.prepareForCreate!(node, DEFAULT_CONTEXT);
     expect(node.status).toEqual({ capacity: { cpu: '2' }, allocatable: { cpu: '2' } });
   });
 });

@@ -17,10 +17,12 @@ export const CLUSTER_NODES = 2;
 /**
  * The server flags of that cluster beyond kubeadm's: the off-by-default APIs whose
  * `[Feature:OffByDefault]` specs api-only.txt runs, switched on as those specs require (a
- * default 1.34 server lacks them, so their specs would only find 404s).
+ * default 1.34 server lacks them, so their specs would only find 404s). MutatingAdmissionPolicy's
+ * API-operation specs are written once for v1alpha1 and once for v1beta1 under the same text, so
+ * a focus on that text runs both: both versions are on.
  */
 export const CLUSTER_SERVER_FLAGS = [
-  '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
+  '--runtime-config=admissionregistration.k8s.io/v1beta1=true,admissionregistration.k8s.io/v1alpha1=true',
   '--feature-gates=MutatingAdmissionPolicy=true',
 ];
 

@@ -13,7 +13,13 @@ import {
   validateClusterTrustBundle,
   validateClusterTrustBundleUpdate,
 } from '../../validation/cluster-trust-bundle';
+import {
+  DEFAULT_MAX_EXPIRATION_SECONDS,
+  validatePodCertificateRequestCreate,
+  validatePodCertificateRequestUpdate,
+} from '../../validation/pod-certificate-request';
 import type { ResourceType } from '../types';
+import { child, fill, type Json } from '../defaults/fill';
 import { defineKind, selectable } from './define';
 import {
   certificateSigningRequestPrinter,
@@ -84,6 +90,13 @@ export const certificatesKinds: readonly ResourceType[] = [
     featureGate: 'PodCertificateRequest',
     subresources: { status: true },
     selectableFields: selectable('spec.signerName', 'spec.podName', 'spec.nodeName'),
-    behaviour: { initialStatus: () => ({}) },
+    behaviour: {
+      initialStatus: () => ({}),
+      defaults: (request) => {
+        fill(child(request as Json, 'spec'), 'maxExpirationSeconds', DEFAULT_MAX_EXPIRATION_SECONDS);
+      },
+      validate: validatePodCertificateRequestCreate,
+      validateUpdate: validatePodCertificateRequestUpdate,
+    },
   }),
 ];

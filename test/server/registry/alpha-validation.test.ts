@@ -1,7 +1,9 @@
 /**
- * Validation of alpha kinds (DeviceTaintRule, resource.k8s.io/v1alpha3) as the reference's: a
- * list of writes sent in order to a server with every alpha and beta API on, each answered with
- * the code, reason and causes kube-apiserver 1.34.4 gave it (fixtures/alpha-validation-answers.json).
+ * Validation of alpha kinds (DeviceTaintRule, resource.k8s.io/v1alpha3; PodCertificateRequest,
+ * certificates.k8s.io/v1alpha1, with keys of each type and proofs of possession made by
+ * node:crypto) as the reference's: a list of writes sent in order to a server with every alpha
+ * and beta API on, each answered with the code, reason and causes kube-apiserver 1.34.4 gave it
+ * (fixtures/alpha-validation-answers.json).
  */
 import { startServer, type TestServer } from '../../helpers/server';
 import recorded from './fixtures/alpha-validation-answers.json';

@@ -7,10 +7,22 @@
  * P-521 over its SHA-256; RSA-PSS of 3072 or 4096 bits over its SHA-256). After create its spec
  * never changes. Keys are read and signatures checked with node:crypto.
  */
-import { constants, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { constants, createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, GoValue, immutable, invalid, invalidWithoutValue, required, tooLong } from '../status/field-errors';
+import {
+  deepEqual,
+  FieldPath,
+  GoValue,
+  immutable,
+  invalid,
+  invalidWithoutValue,
+  notSupported,
+  required,
+  tooLong,
+} from '../status/field-errors';
+import { validateConditions, type Condition } from './conditions';
+import { pemBlocks } from './pem-blocks';
 import { validateSignerName } from './cluster-trust-bundle';
 import { isDNS1123Subdomain } from './names';
 
@@ -181,7 +193,192 @@ function goSpec(given: PodCertificateRequestSpec): GoValue {
   );
 }
 
-/** Past create only metadata changes: every spec field is immutable. */
+/**
+ * An update: the spec never changes (a status write keeps it), and the status only as
+ * ValidatePodCertificateRequestStatusUpdate lets it (an ordinary update keeps it).
+ */
 export function validatePodCertificateRequestUpdate(request: KubeObject, old: KubeObject): FieldError[] {
-  return immutable(spec, specOf(request), specOf(old), goSpec(specOf(request)));
+  const specErrors = immutable(spec, specOf(request), specOf(old), goSpec(specOf(request)));
+  return specErrors.length > 0 ? specErrors : validateStatusUpdate(request, old, new Date());
+}
+
+interface PodCertificateRequestStatus {
+  conditions?: Condition[];
+  certificateChain?: string;
+  notBefore?: string | null;
+  notAfter?: string | null;
+  beginRefreshAt?: string | null;
+}
+
+const TERMINAL_CONDITIONS = ['Issued', 'Denied', 'Failed'];
+/** certificates.MaxCertificateChainSize. */
+const MAX_CHAIN_BYTES = 100 * 1024;
+const STATUS = FieldPath.root('status');
+const CHAIN_PATH = STATUS.child('certificateChain');
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+function statusOf(request: KubeObject): PodCertificateRequestStatus {
+  return (request.status as PodCertificateRequestStatus | undefined) ?? {};
+}
+
+/** The status as Go holds it, so that equality ignores what decoding leaves at its zero value. */
+function goStatus(status: PodCertificateRequestStatus): unknown {
+  return {
+    conditions: (status.conditions ?? []).map((condition) => ({
+      type: condition.type ?? '',
+      status: condition.status ?? '',
+      observedGeneration: condition.observedGeneration ?? 0,
+      lastTransitionTime: condition.lastTransitionTime ?? null,
+      reason: condition.reason ?? '',
+      message: condition.message ?? '',
+    })),
+    certificateChain: status.certificateChain ?? '',
+    notBefore: status.notBefore ?? null,
+    notAfter: status.notAfter ?? null,
+    beginRefreshAt: status.beginRefreshAt ?? null,
+  };
+}
+
+function unchanged(next: PodCertificateRequestStatus, old: PodCertificateRequestStatus, detail: string): FieldError[] {
+  return deepEqual(goStatus(next), goStatus(old)) ? [] : [invalidWithoutValue(STATUS, detail)];
+}
+
+function holds(status: PodCertificateRequestStatus, type: string): boolean {
+  return (status.conditions ?? []).some((condition) => condition.type === type && condition.status === 'True');
+}
+
+/** The reference's condition path, which names the index as a field: `status.conditions.[0].type`. */
+function conditionPath(index: number, member: string): FieldPath {
+  return STATUS.child('conditions', `[${index}]`, member);
+}
+
+/** At most one of the terminal conditions, each True, and nothing else. */
+function conditionErrors(conditions: readonly Condition[]): FieldError[] {
+  const errors: FieldError[] = [];
+  let terminal = 0;
+  for (const [index, condition] of conditions.entries()) {
+    const type = condition.type ?? '';
+    if (!TERMINAL_CONDITIONS.includes(type)) {
+      errors.push(notSupported(conditionPath(index, 'type'), type, TERMINAL_CONDITIONS));
+      continue;
+    }
+    terminal++;
+    if (terminal > 1)
+      errors.push(
+        invalid(
+          conditionPath(index, 'type'),
+          type,
+          'There may be at most one condition with type "Issued", "Denied", or "Failed"',
+        ),
+      );
+    if (condition.status !== 'True')
+      errors.push(notSupported(conditionPath(index, 'status'), condition.status ?? '', ['True']));
+  }
+  return [...errors, ...validateConditions(conditions, STATUS.child('conditions'))];
+}
+
+/** A status time as the reference prints a time.Time it refuses: marshalled, RFC 3339 in UTC. */
+function goTime(text: string): string {
+  return new Date(text).toISOString().replace(/\.\d+Z$/, 'Z');
+}
+
+/** A lifetime as the reference prints a time.Duration it refuses: marshalled, in nanoseconds. */
+function goDuration(ms: number): number {
+  return ms * 1_000_000;
+}
+
+/** The issued chain: PEM certificates, the leaf issued to the requested key, its times in the status. */
+function issuedErrors(request: KubeObject, old: KubeObject, now: Date): FieldError[] {
+  const status = statusOf(request);
+  const chain = status.certificateChain ?? '';
+  if (Buffer.byteLength(chain) > MAX_CHAIN_BYTES) return [tooLong(CHAIN_PATH, MAX_CHAIN_BYTES)];
+  const [leafBlock, ...rest] = pemBlocks(chain);
+  if (leafBlock === undefined)
+    return [invalid(CHAIN_PATH, chain, 'issued certificate chain must contain at least one certificate')];
+  if (leafBlock.type !== 'CERTIFICATE')
+    return [invalid(CHAIN_PATH, chain, 'issued certificate chain must consist entirely of CERTIFICATE PEM blocks')];
+  let leaf: X509Certificate;
+  try {
+    leaf = new X509Certificate(leafBlock.der);
+  } catch {
+    return [invalid(CHAIN_PATH, chain, 'leaf certificate does not parse as valid X.509')];
+  }
+  const requested = specOf(old).pkixPublicKey;
+  const key = pkixPublicKey(requested);
+  if (key === undefined) return [invalid(KEY_PATH, requested, 'must be a valid PKIX-serialized public key')];
+  if (!key.equals(leaf.publicKey))
+    return [invalid(CHAIN_PATH, chain, 'leaf certificate was not issued to the requested public key')];
+  const missing: FieldError[] = [];
+  const consistent = 'must be present and consistent with the issued certificate';
+  if (!status.notBefore) missing.push(required(STATUS.child('notBefore'), consistent));
+  if (!status.notAfter) missing.push(required(STATUS.child('notAfter'), consistent));
+  if (!status.beginRefreshAt)
+    missing.push(
+      required(STATUS.child('beginRefreshAt'), 'must be present and in the range [notbefore+10min, notafter-10min]'),
+    );
+  if (missing.length > 0) return missing;
+  const notBefore = new Date(status.notBefore!).getTime();
+  const notAfter = new Date(status.notAfter!).getTime();
+  const beginRefreshAt = new Date(status.beginRefreshAt!).getTime();
+  const leafNotBefore = new Date(leaf.validFrom).getTime();
+  const leafNotAfter = new Date(leaf.validTo).getTime();
+  const timeError = (member: 'notBefore' | 'notAfter' | 'beginRefreshAt', detail: string) => [
+    invalid(STATUS.child(member), goTime(status[member]!), detail),
+  ];
+  if (notBefore !== leafNotBefore)
+    return timeError('notBefore', 'must be set to the NotBefore time encoded in the leaf certificate');
+  if (Math.abs(notBefore - now.getTime()) >= 5 * MINUTE_MS)
+    return timeError('notBefore', "must be set to within 5 minutes of kube-apiserver's current time");
+  if (notAfter !== leafNotAfter)
+    return timeError('notAfter', 'must be set to the NotAfter time encoded in the leaf certificate');
+  const lifetime = leafNotAfter - leafNotBefore;
+  if (lifetime < HOUR_MS)
+    return [invalid(CHAIN_PATH, goDuration(lifetime), 'leaf certificate lifetime must be >= 1 hour')];
+  const maxSeconds = specOf(request).maxExpirationSeconds ?? DEFAULT_MAX_EXPIRATION_SECONDS;
+  if (lifetime > maxSeconds * 1000)
+    return [
+      invalid(
+        CHAIN_PATH,
+        goDuration(lifetime),
+        `leaf certificate lifetime must be <= spec.maxExpirationSeconds (${maxSeconds})`,
+      ),
+    ];
+  if (beginRefreshAt < notBefore + 10 * MINUTE_MS)
+    return timeError('beginRefreshAt', 'must be at least 10 minutes after status.notBefore');
+  if (beginRefreshAt > notAfter - 10 * MINUTE_MS)
+    return timeError('beginRefreshAt', 'must be at least 10 minutes before status.notAfter');
+  for (const block of rest) {
+    // "CERTFICATE" as the reference spells it here.
+    if (block.type !== 'CERTIFICATE')
+      return [invalid(CHAIN_PATH, chain, 'issued certificate chain must consist entirely of CERTFICATE PEM blocks')];
+    try {
+      new X509Certificate(block.der);
+    } catch {
+      return [invalid(CHAIN_PATH, chain, 'intermediate certificate does not parse as valid X.509')];
+    }
+  }
+  return [];
+}
+
+/**
+ * The reference's ValidatePodCertificateRequestStatusUpdate past metadata: conditions drive it.
+ * A request issued, denied or failed is final; denying or failing sets conditions only; issuing
+ * gives a chain the status agrees with; nothing else may change.
+ */
+function validateStatusUpdate(request: KubeObject, old: KubeObject, now: Date): FieldError[] {
+  const next = statusOf(request);
+  const errors = conditionErrors(next.conditions ?? []);
+  if (errors.length > 0) return errors;
+  const previous = statusOf(old);
+  if (TERMINAL_CONDITIONS.some((type) => holds(previous, type)))
+    return unchanged(next, previous, 'immutable after PodCertificateRequest is issued, denied, or failed');
+  if (holds(next, 'Denied') || holds(next, 'Failed'))
+    return unchanged(
+      next,
+      { conditions: next.conditions },
+      'non-condition status fields must be empty when denying or failing the PodCertificateRequest',
+    );
+  if (holds(next, 'Issued')) return issuedErrors(request, old, now);
+  return unchanged(next, previous, 'status is immutable unless transitioning to "Issued", "Denied", or "Failed"');
 }

@@ -19,6 +19,7 @@ import {
   validatePodCertificateRequestUpdate,
 } from '../../validation/pod-certificate-request';
 import type { ResourceType } from '../types';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import { child, fill, type Json } from '../defaults/fill';
 import { defineKind, selectable } from './define';
 import {
@@ -95,6 +96,7 @@ export const certificatesKinds: readonly ResourceType[] = [
       defaults: (request) => {
         fill(child(request as Json, 'spec'), 'maxExpirationSeconds', DEFAULT_MAX_EXPIRATION_SECONDS);
       },
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       validate: validatePodCertificateRequestCreate,
       validateUpdate: validatePodCertificateRequestUpdate,
     },

@@ -46,8 +46,10 @@ function planOf(
 ): Plan | undefined {
   const resolved = resolveSchema(definitions, node, definition);
   const name = resolved.definition;
-  // A type that holds itself (none of the kinds here) ends the search on its second visit.
-  if (name !== undefined && name !== definition) {
+  // A named type (not an inline object below one) is entered once per path: a type that holds
+  // itself (a CRD's JSONSchemaProps) ends the search on its second visit.
+  const isDefinition = name !== undefined && resolved.node === definitions[name];
+  if (isDefinition) {
     if (visiting.has(name)) return undefined;
     visiting.add(name);
   }
@@ -59,7 +61,7 @@ function planOf(
     }
     if (properties === undefined) return undefined;
     // Only a definition's own members (not an inline object's below it) are its lists.
-    const rounded = name !== undefined && resolved.node === definitions[name] ? ROUNDED_LISTS[name] : undefined;
+    const rounded = isDefinition ? ROUNDED_LISTS[name] : undefined;
     const members = new Map<string, Plan>();
     for (const [member, schema] of Object.entries(properties)) {
       const plan = rounded?.includes(member) ? LIST : planOf(definitions, schema, name, visiting);
@@ -67,7 +69,7 @@ function planOf(
     }
     return members.size === 0 ? undefined : { kind: 'members', members };
   } finally {
-    if (name !== undefined && name !== definition) visiting.delete(name);
+    if (isDefinition) visiting.delete(name);
   }
 }
 
@@ -92,7 +94,7 @@ export function roundResourceLists(object: object, definition: string): void {
   if (plan === undefined && !plans.has(definition)) {
     const definitions = schemaData().definitions;
     const node = definitions[definition];
-    plan = node === undefined ? undefined : planOf(definitions, node, definition, new Set([definition]));
+    plan = node === undefined ? undefined : planOf(definitions, node, definition, new Set());
     plans.set(definition, plan);
   }
   if (plan !== undefined) round(object, plan);

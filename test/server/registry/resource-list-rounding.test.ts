@@ -6,6 +6,7 @@
  * text; the objects below created with `dryRun=All`).
  */
 import { roundedUpToMilli } from '../../../server/quantity/quantity';
+import { roundResourceLists } from '../../../server/registry/defaults/resource-lists';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 
 it.each([
@@ -25,6 +26,13 @@ it.each([
   ['1u', '1m'],
 ])('%j is stored as %j', (canonical, rounded) => {
   expect(roundedUpToMilli(canonical)).toBe(rounded);
+});
+
+it('walks a kind whose schema holds itself (a CRD) and leaves it as it was', () => {
+  const crd = { spec: { versions: [{ schema: { openAPIV3Schema: { properties: { a: { type: 'string' } } } } }] } };
+  const copy = structuredClone(crd);
+  roundResourceLists(crd, 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');
+  expect(crd).toEqual(copy);
 });
 
 describe('through the API', () => {

@@ -2,7 +2,7 @@
  * Requests Node's HTTP parser lets through and Go's net/http, in front of the reference,
  * refuses before any handler sees them: a protocol version other than HTTP/1.x, a missing,
  * repeated or malformed `Host`, a transfer coding other than exactly `chunked`, a target that
- * is no path. And Go's answers to what Node's parser itself refuses, and the body Go reads. Answered as Go answers them, in plain text on a
+ * is no path or whose path has a `%` escape url.ParseRequestURI cannot read. And Go's answers to what Node's parser itself refuses, and the body Go reads. Answered as Go answers them, in plain text on a
  * connection that then closes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -91,7 +91,24 @@ function refusalOf(request: IncomingMessage): Refusal | undefined {
     else if (codings !== 1 || coding.trim().toLowerCase() !== 'chunked') return UNSUPPORTED_TRANSFER_ENCODING;
   }
   const target = request.url ?? '';
-  return target.charCodeAt(0) === SLASH ? undefined : targetAnswer(request, target);
+  const answer = target.charCodeAt(0) === SLASH ? undefined : targetAnswer(request, target);
+  if (answer !== undefined) return answer;
+  return hasMalformedPathEscape(request.url ?? '') ? BAD_REQUEST : undefined;
+}
+
+/** A `%` not followed by two hex digits, which Go's path unescaping refuses. */
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
+/**
+ * Whether url.ParseRequestURI refuses the target's path for its escapes (its query goes
+ * unchecked). Most targets have no `%`: one scan finds that.
+ */
+function hasMalformedPathEscape(target: string): boolean {
+  const percent = target.indexOf('%');
+  if (percent < 0) return false;
+  const query = target.indexOf('?');
+  if (query >= 0 && query < percent) return false;
+  return MALFORMED_ESCAPE.test(query < 0 ? target : target.slice(0, query));
 }
 
 /**

@@ -65,9 +65,23 @@ it.each([
   ['a CONNECT to a path outside the API', 'CONNECT /foo HTTP/1.1', ['Host: 127.0.0.1'], 404, '404 page not found\n'],
   ['a GET of *', 'GET * HTTP/1.1', ['Host: 127.0.0.1'], 404, '404 page not found\n'],
   ['OPTIONS *', 'OPTIONS * HTTP/1.1', ['Host: 127.0.0.1'], 200, ''],
+  ['a path with a bad escape', `GET ${PATH}/%zz HTTP/1.1`, ['Host: 127.0.0.1'], 400, '400 Bad Request'],
+  ['a path ending in half an escape', `GET ${PATH}/a%4 HTTP/1.1`, ['Host: 127.0.0.1'], 400, '400 Bad Request'],
+  [
+    'an absolute URL whose path has a bad escape',
+    `GET https://127.0.0.1${PATH}/%zz HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
 ])('answers %s as Go does', async (_case, requestLine, headers, code, body) => {
   const answer = await send(requestLine, headers);
   expect({ code: answer.code, body: answer.body }).toEqual({ code, body });
+});
+
+it('leaves a bad escape in the query, which Go does not unescape, to the API', async () => {
+  const answer = await send(`GET ${PATH}?a=%zz HTTP/1.1`);
+  expect(answer.code).toBe(200);
 });
 
 it('serves a request whose target is an absolute URL by its path', async () => {

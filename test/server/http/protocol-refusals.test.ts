@@ -74,6 +74,28 @@ it.each([
     400,
     '400 Bad Request',
   ],
+  [
+    'an absolute URL with an unclosed [',
+    `GET http://[::1${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
+  [
+    'an absolute URL with a port of letters',
+    `GET http://127.0.0.1:abc${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
+  [
+    'an absolute URL with an ASCII escape in its host',
+    `GET http://a%7a${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
+  ['a CONNECT to a host with an unclosed [', 'CONNECT [::1 HTTP/1.1', ['Host: 127.0.0.1'], 400, '400 Bad Request'],
 ])('answers %s as Go does', async (_case, requestLine, headers, code, body) => {
   const answer = await send(requestLine, headers);
   expect({ code: answer.code, body: answer.body }).toEqual({ code, body });
@@ -81,6 +103,11 @@ it.each([
 
 it('leaves a bad escape in the query, which Go does not unescape, to the API', async () => {
   const answer = await send(`GET ${PATH}?a=%zz HTTP/1.1`);
+  expect(answer.code).toBe(200);
+});
+
+it('serves an absolute URL whose authority has user information and a port', async () => {
+  const answer = await send(`GET http://user:pass@[::1]:6443${PATH} HTTP/1.1`);
   expect(answer.code).toBe(200);
 });
 

@@ -21,8 +21,13 @@ const VERSION_NOT_SUPPORTED: Refusal = {
   body: '505 HTTP Version Not Supported: unsupported protocol version',
 };
 const BAD_REQUEST: Refusal = { code: 400, statusText: 'Bad Request', body: '400 Bad Request' };
-const MISSING_HOST: Refusal = { ...BAD_REQUEST, body: '400 Bad Request: missing required Host header' };
-const MALFORMED_HOST: Refusal = { ...BAD_REQUEST, body: '400 Bad Request: malformed Host header' };
+/** Go's statusError: its text follows the status in the status line and in the body. */
+function badRequestSaying(text: string): Refusal {
+  return { code: 400, statusText: `Bad Request: ${text}`, body: `400 Bad Request: ${text}` };
+}
+const MISSING_HOST = badRequestSaying('missing required Host header');
+const MALFORMED_HOST = badRequestSaying('malformed Host header');
+const INVALID_HEADER_NAME = badRequestSaying('invalid header name');
 const UNSUPPORTED_TRANSFER_ENCODING: Refusal = {
   code: 501,
   statusText: 'Not Implemented',
@@ -64,6 +69,12 @@ function targetAnswer(request: IncomingMessage, target: string): Refusal | undef
 /** The bytes Go allows in a Host header (httpguts.ValidHostHeader). */
 const VALID_HOST = /^[0-9A-Za-z!$%&'()*+,\-.:;=[\]_~]*$/;
 
+/** Go's server's checks of the one Host (or none) a request has, after its transfer coding's. */
+function hostRefusal(host: string | undefined, minorVersion: number, method: string): Refusal | undefined {
+  if (host === undefined) return minorVersion >= 1 && method !== 'CONNECT' ? MISSING_HOST : undefined;
+  return VALID_HOST.test(host) ? undefined : MALFORMED_HOST;
+}
+
 /**
  * One pass over the raw headers (no header object is built for it): Go's checks of `Host` and
  * `Transfer-Encoding`, which Node's parser does not make.
@@ -86,15 +97,12 @@ function refusalOf(request: IncomingMessage): Refusal | undefined {
     }
   }
   if (hosts > 1) return BAD_REQUEST;
-  if (host === undefined) {
-    if (request.httpVersionMinor >= 1 && request.method !== 'CONNECT') return MISSING_HOST;
-  } else if (!VALID_HOST.test(host)) {
-    return MALFORMED_HOST;
-  }
   if (codings > 0) {
     if (request.httpVersionMinor === 0) ignoreBody(request);
     else if (codings !== 1 || coding.trim().toLowerCase() !== 'chunked') return UNSUPPORTED_TRANSFER_ENCODING;
   }
+  const refusal = hostRefusal(host, request.httpVersionMinor, request.method ?? '');
+  if (refusal !== undefined) return refusal;
   const target = request.url ?? '';
   const answer = target.charCodeAt(0) === SLASH ? undefined : targetAnswer(request, target);
   if (answer !== undefined) return answer;
@@ -150,6 +158,41 @@ function versionRefusal(rawPacket: Buffer | undefined): Refusal {
   return goProtocolMajor(line.slice(second + 1)) === undefined ? BAD_REQUEST : VERSION_NOT_SUPPORTED;
 }
 
+/** An RFC 7230 token byte (httpguts' tchar). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Bytes Go's textproto takes in a header value: any but controls other than tab. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Go's answer to a head whose header Node's parser stopped at. Go's textproto takes a name with
+ * spaces in it (uncanonicalized, so a `Host :` is no Host); its server then checks Host and
+ * refuses the spaced name as "invalid header name". Any header textproto cannot read (no
+ * colon, another byte outside a token, a control byte in a value) is its plain 400.
+ */
+function headerTokenRefusal(rawPacket: Buffer | undefined): Refusal {
+  if (rawPacket === undefined) return BAD_REQUEST;
+  const [requestLine, ...lines] = rawPacket.toString('latin1', 0, Math.min(rawPacket.length, 65536)).split(/\r?\n/);
+  let spaced = false;
+  let hosts = 0;
+  let host: string | undefined;
+  for (const line of lines) {
+    if (line === '') break;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return BAD_REQUEST;
+    const name = line.slice(0, colon);
+    const value = line.slice(colon + 1);
+    if (name.startsWith(' ') || !TOKEN.test(name.replaceAll(' ', '')) || !HEADER_VALUE.test(value)) return BAD_REQUEST;
+    if (name.includes(' ')) spaced = true;
+    else if (name.toLowerCase() === 'host') {
+      hosts++;
+      host = value.trim();
+    }
+  }
+  if (hosts > 1) return BAD_REQUEST;
+  const [method = '', , version = ''] = requestLine.split(' ');
+  return hostRefusal(host, version === 'HTTP/1.0' ? 0 : 1, method) ?? (spaced ? INVALID_HEADER_NAME : BAD_REQUEST);
+}
+
 function written(refusal: Refusal): string {
   return `HTTP/1.1 ${refusal.code} ${refusal.statusText}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${refusal.body}`;
 }
@@ -162,6 +205,8 @@ export function goAnswerToParserError(error: { code?: string; rawPacket?: Buffer
   switch (error.code) {
     case 'HPE_INVALID_VERSION':
       return written(versionRefusal(error.rawPacket));
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return written(headerTokenRefusal(error.rawPacket));
     case 'HPE_INVALID_TRANSFER_ENCODING':
       return written(UNSUPPORTED_TRANSFER_ENCODING);
     case 'HPE_HEADER_OVERFLOW':

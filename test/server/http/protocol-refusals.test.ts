@@ -96,6 +96,21 @@ it.each([
     '400 Bad Request',
   ],
   ['a CONNECT to a host with an unclosed [', 'CONNECT [::1 HTTP/1.1', ['Host: 127.0.0.1'], 400, '400 Bad Request'],
+  [
+    "a space before a header name's colon",
+    `GET ${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1', 'X-A : b'],
+    400,
+    '400 Bad Request: invalid header name',
+  ],
+  [
+    'a control byte in a header value',
+    `GET ${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1', 'X-A: b\x01c'],
+    400,
+    '400 Bad Request',
+  ],
+  ['a header line without a colon', `GET ${PATH} HTTP/1.1`, ['Host: 127.0.0.1', 'X-A'], 400, '400 Bad Request'],
 ])('answers %s as Go does', async (_case, requestLine, headers, code, body) => {
   const answer = await send(requestLine, headers);
   expect({ code: answer.code, body: answer.body }).toEqual({ code, body });

@@ -174,17 +174,6 @@ function validatePolicy(policy: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   if (spec.paramKind !== undefined && spec.paramKind !== null)
     errors.push(...validateParamKindFields(spec.paramKind as Json, FieldPath.root('spec', 'paramKind')));
-  if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
-    errors.push(
-      required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'),
-    );
-  }
-  items(spec, 'validations').forEach((validation, i) => {
-    if (typeof validation.expression !== 'string' || validation.expression.trim() === '')
-      errors.push(
-        required(FieldPath.root('spec', 'validations').index(i).child('expression'), 'expression is not specified'),
-      );
-  });
   errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespaceSchema()));
   return errors;
 }

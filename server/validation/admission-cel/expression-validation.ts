@@ -90,15 +90,19 @@ export function policyExpressionChecks(
         if (typeof name !== 'string' || name.trim() === '')
           errors.push(required(at.child('name'), 'name is not specified'));
         else if (!isCelIdentifier(name)) errors.push(invalid(at.child('name'), name, 'must be a valid CEL identifier'));
-        if (typeof expression !== 'string' || expression.trim() === '')
-          errors.push(required(at.child('expression'), 'expression is not specified'));
+        if (isBlank(expression)) errors.push(required(at.child('expression'), 'expression is not specified'));
         const compileError = variableCompileErrors.get(index);
         if (compileError) errors.push(compileError);
         return errors;
       }),
     expression: (place, path, expression, allowed) => {
-      if (typeof expression !== 'string' || expression.trim() === '') return [];
-      const error = expressionError(compilers[place].compile(expression), path, expression, allowed);
+      if (isBlank(expression)) return [];
+      const error = expressionError(
+        compilers[place].compile(expression as string),
+        path,
+        expression as string,
+        allowed,
+      );
       return error ? [error] : [];
     },
   };
@@ -110,7 +114,8 @@ function present(value: unknown): boolean {
 
 /**
  * The errors of a ValidatingAdmissionPolicy's expressions, in the reference's order: its
- * matchConditions, variables, validations and auditAnnotations.
+ * matchConditions, variables, then validations and auditAnnotations (at least one of them,
+ * each with an expression).
  */
 export function validatePolicyExpressions(
   spec: ValidatingAdmissionPolicySpec,
@@ -119,18 +124,30 @@ export function validatePolicyExpressions(
   const root = FieldPath.root('spec');
   const checks = policyExpressionChecks(spec, namespace);
   const errors = [...checks.matchConditions(), ...checks.variables()];
-  for (const [index, validation] of (spec.validations ?? []).entries()) {
+  const validations = spec.validations ?? [];
+  const auditAnnotations = spec.auditAnnotations ?? [];
+  if (validations.length === 0 && auditAnnotations.length === 0) {
+    const rule = 'validations or auditAnnotations must contain at least one item';
+    return [...errors, required(root.child('validations'), rule), required(root.child('auditAnnotations'), rule)];
+  }
+  for (const [index, validation] of validations.entries()) {
     const path = root.child('validations').index(index);
-    errors.push(...checks.expression('expressions', path.child('expression'), validation.expression, ['bool']));
+    if (isBlank(validation.expression)) errors.push(required(path.child('expression'), 'expression is not specified'));
+    else errors.push(...checks.expression('expressions', path.child('expression'), validation.expression, ['bool']));
     errors.push(
       ...checks.expression('messages', path.child('messageExpression'), validation.messageExpression, ['string']),
     );
   }
-  for (const [index, annotation] of (spec.auditAnnotations ?? []).entries()) {
+  for (const [index, annotation] of auditAnnotations.entries()) {
     const path = root.child('auditAnnotations').index(index).child('valueExpression');
-    errors.push(...checks.expression('expressions', path, annotation.valueExpression, ['string', 'null']));
+    if (isBlank(annotation.valueExpression)) errors.push(required(path, 'valueExpression is not specified'));
+    else errors.push(...checks.expression('expressions', path, annotation.valueExpression, ['string', 'null']));
   }
   return errors;
+}
+
+function isBlank(expression: unknown): boolean {
+  return typeof expression !== 'string' || expression.trim() === '';
 }
 
 /** The most matchConditions a webhook may have. */

@@ -135,9 +135,9 @@ spec:
     // Both kinds share the reference's checks of matchConditions (named, compiled without
     // `variables`), variables (CEL identifiers, required expressions) and, for a
     // MutatingAdmissionPolicy, each mutation's expression and its type.
-    it.each(refusals.cases.map((c) => [c.body.kind, c] as const))(
-      "refuses a %s's expressions with the reference's causes",
-      async (_kind, { path, body, code, reason, causes }) => {
+    it.each(refusals.cases.map((c) => [c.body.kind, c.body.metadata.name, c] as const))(
+      "refuses %s %s with the reference's causes, in its order",
+      async (_kind, _name, { path, body, code, reason, causes }) => {
         const answer = await server.request('POST', path, {
           body: JSON.stringify(body),
           headers: { 'content-type': 'application/json' },

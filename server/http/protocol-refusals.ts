@@ -220,10 +220,14 @@ export function goAnswerToParserError(error: { code?: string; rawPacket?: Buffer
 export function refuseAsGo(request: IncomingMessage, response: ServerResponse): boolean {
   const refusal = refusalOf(request);
   if (refusal === undefined) return false;
+  // Byte for byte what Go writes (written() above): its two headers as it spells them, no Date,
+  // and a body that the connection's close ends, not chunks.
   response.shouldKeepAlive = false;
+  response.sendDate = false;
+  response.useChunkedEncodingByDefault = false;
   response.writeHead(refusal.code, refusal.statusText, {
-    'content-type': 'text/plain; charset=utf-8',
-    connection: 'close',
+    'Content-Type': 'text/plain; charset=utf-8',
+    Connection: 'close',
   });
   response.end(refusal.body);
   request.resume();

@@ -116,6 +116,14 @@ it.each([
   expect({ code: answer.code, body: answer.body }).toEqual({ code, body });
 });
 
+it('writes its refusals byte for byte as Go does: two headers, no Date, no chunks', async () => {
+  const answer = await send(`GET ${PATH} HTTP/1.1`, []);
+  expect([answer.head, answer.body]).toEqual([
+    'HTTP/1.1 400 Bad Request: missing required Host header\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close',
+    '400 Bad Request: missing required Host header',
+  ]);
+});
+
 it('leaves a bad escape in the query, which Go does not unescape, to the API', async () => {
   const answer = await send(`GET ${PATH}?a=%zz HTTP/1.1`);
   expect(answer.code).toBe(200);

@@ -407,7 +407,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       servedKind: (gvk) => registry.findKind(gvk),
     },
   );
-  for (const review of accessReviewKinds(authorizer)) registry.add(review);
+  for (const review of accessReviewKinds(authorizer)) registry.addBuiltIn(review);
   // RBAC's escalation checks first among the validating steps, as the reference's RBAC storage
   // checks before its generic store admits anything.
   const admission = admissionChain([
@@ -453,7 +453,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     live: functionCheck(`etcd-override-${i}`, answers(located)),
     ready: functionCheck(`etcd-override-readiness-${i}`, answers(located)),
   }));
-  registry.add(componentStatusKind(defaultComponents(storeAnswers)));
+  registry.addBuiltIn(componentStatusKind(defaultComponents(storeAnswers)));
   const kubelet = createKubeletClient(options.kubelet);
   const aggregator = startAggregator({
     registry,

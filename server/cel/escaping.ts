@@ -31,6 +31,13 @@ const RESERVED_WORDS = new Set([
   'while',
 ]);
 
+const IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
+
+/** Whether a name can be declared as a CEL variable: an identifier that is no reserved word. */
+export function isCelIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name) && !RESERVED_WORDS.has(name);
+}
+
 const ESCAPABLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/;
 
 const ESCAPES: ReadonlyArray<readonly [string, string]> = [

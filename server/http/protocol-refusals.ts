@@ -2,10 +2,11 @@
  * Requests Node's HTTP parser lets through and Go's net/http, in front of the reference,
  * refuses before any handler sees them: a protocol version other than HTTP/1.x, a missing,
  * repeated or malformed `Host`, a transfer coding other than exactly `chunked`, a target that
- * is no path. And Go's answers to what Node's parser itself refuses, and the body Go reads. Answered as Go answers them, in plain text on a
+ * is no path or whose path has a `%` escape url.ParseRequestURI cannot read. And Go's answers to what Node's parser itself refuses, and the body Go reads. Answered as Go answers them, in plain text on a
  * connection that then closes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isValidGoAuthority } from './go-url-authority';
 
 interface Refusal {
   readonly code: number;
@@ -20,8 +21,13 @@ const VERSION_NOT_SUPPORTED: Refusal = {
   body: '505 HTTP Version Not Supported: unsupported protocol version',
 };
 const BAD_REQUEST: Refusal = { code: 400, statusText: 'Bad Request', body: '400 Bad Request' };
-const MISSING_HOST: Refusal = { ...BAD_REQUEST, body: '400 Bad Request: missing required Host header' };
-const MALFORMED_HOST: Refusal = { ...BAD_REQUEST, body: '400 Bad Request: malformed Host header' };
+/** Go's statusError: its text follows the status in the status line and in the body. */
+function badRequestSaying(text: string): Refusal {
+  return { code: 400, statusText: `Bad Request: ${text}`, body: `400 Bad Request: ${text}` };
+}
+const MISSING_HOST = badRequestSaying('missing required Host header');
+const MALFORMED_HOST = badRequestSaying('malformed Host header');
+const INVALID_HEADER_NAME = badRequestSaying('invalid header name');
 const UNSUPPORTED_TRANSFER_ENCODING: Refusal = {
   code: 501,
   statusText: 'Not Implemented',
@@ -37,27 +43,37 @@ const NOT_FOUND: Refusal = { code: 404, statusText: 'Not Found', body: '404 page
 /** Go's server answers `OPTIONS *` itself. */
 const GLOBAL_OPTIONS: Refusal = { code: 200, statusText: 'OK', body: '' };
 const SLASH = 0x2f;
-const ABSOLUTE_FORM = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/;
+/** An absolute URL's scheme and `//`, then its authority (up to the path or query). */
+const ABSOLUTE_FORM = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?]*)/;
 
 /**
  * A request target that is no path: Go serves an absolute URL by its path (the target is
  * rewritten to it here), answers `OPTIONS *` itself, and routes the rest (`*`, a CONNECT's
- * host and port) to a path no handler has: Go's mux answers its plain 404.
+ * host and port) to a path no handler has: Go's mux answers its plain 404. An authority Go
+ * cannot read (a bad port, an unclosed `[`, a stray escape) is its plain 400 first.
  */
 function targetAnswer(request: IncomingMessage, target: string): Refusal | undefined {
   if (target === '*' && request.method === 'OPTIONS') return GLOBAL_OPTIONS;
-  if (request.method !== 'CONNECT') {
-    const authority = ABSOLUTE_FORM.exec(target);
-    if (authority !== null && target.charCodeAt(authority[0].length) === SLASH) {
-      request.url = target.slice(authority[0].length);
-      return undefined;
-    }
+  if (request.method === 'CONNECT') {
+    const query = target.indexOf('?');
+    return isValidGoAuthority(query < 0 ? target : target.slice(0, query)) ? NOT_FOUND : BAD_REQUEST;
   }
-  return NOT_FOUND;
+  const absolute = ABSOLUTE_FORM.exec(target);
+  if (absolute === null) return NOT_FOUND;
+  if (!isValidGoAuthority(absolute[1])) return BAD_REQUEST;
+  if (target.charCodeAt(absolute[0].length) !== SLASH) return NOT_FOUND;
+  request.url = target.slice(absolute[0].length);
+  return undefined;
 }
 
 /** The bytes Go allows in a Host header (httpguts.ValidHostHeader). */
 const VALID_HOST = /^[0-9A-Za-z!$%&'()*+,\-.:;=[\]_~]*$/;
+
+/** Go's server's checks of the one Host (or none) a request has, after its transfer coding's. */
+function hostRefusal(host: string | undefined, minorVersion: number, method: string): Refusal | undefined {
+  if (host === undefined) return minorVersion >= 1 && method !== 'CONNECT' ? MISSING_HOST : undefined;
+  return VALID_HOST.test(host) ? undefined : MALFORMED_HOST;
+}
 
 /**
  * One pass over the raw headers (no header object is built for it): Go's checks of `Host` and
@@ -81,17 +97,31 @@ function refusalOf(request: IncomingMessage): Refusal | undefined {
     }
   }
   if (hosts > 1) return BAD_REQUEST;
-  if (host === undefined) {
-    if (request.httpVersionMinor >= 1 && request.method !== 'CONNECT') return MISSING_HOST;
-  } else if (!VALID_HOST.test(host)) {
-    return MALFORMED_HOST;
-  }
   if (codings > 0) {
     if (request.httpVersionMinor === 0) ignoreBody(request);
     else if (codings !== 1 || coding.trim().toLowerCase() !== 'chunked') return UNSUPPORTED_TRANSFER_ENCODING;
   }
+  const refusal = hostRefusal(host, request.httpVersionMinor, request.method ?? '');
+  if (refusal !== undefined) return refusal;
   const target = request.url ?? '';
-  return target.charCodeAt(0) === SLASH ? undefined : targetAnswer(request, target);
+  const answer = target.charCodeAt(0) === SLASH ? undefined : targetAnswer(request, target);
+  if (answer !== undefined) return answer;
+  return hasMalformedPathEscape(request.url ?? '') ? BAD_REQUEST : undefined;
+}
+
+/** A `%` not followed by two hex digits, which Go's path unescaping refuses. */
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
+/**
+ * Whether url.ParseRequestURI refuses the target's path for its escapes (its query goes
+ * unchecked). Most targets have no `%`: one scan finds that.
+ */
+function hasMalformedPathEscape(target: string): boolean {
+  const percent = target.indexOf('%');
+  if (percent < 0) return false;
+  const query = target.indexOf('?');
+  if (query >= 0 && query < percent) return false;
+  return MALFORMED_ESCAPE.test(query < 0 ? target : target.slice(0, query));
 }
 
 /**
@@ -128,6 +158,41 @@ function versionRefusal(rawPacket: Buffer | undefined): Refusal {
   return goProtocolMajor(line.slice(second + 1)) === undefined ? BAD_REQUEST : VERSION_NOT_SUPPORTED;
 }
 
+/** An RFC 7230 token byte (httpguts' tchar). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Bytes Go's textproto takes in a header value: any but controls other than tab. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Go's answer to a head whose header Node's parser stopped at. Go's textproto takes a name with
+ * spaces in it (uncanonicalized, so a `Host :` is no Host); its server then checks Host and
+ * refuses the spaced name as "invalid header name". Any header textproto cannot read (no
+ * colon, another byte outside a token, a control byte in a value) is its plain 400.
+ */
+function headerTokenRefusal(rawPacket: Buffer | undefined): Refusal {
+  if (rawPacket === undefined) return BAD_REQUEST;
+  const [requestLine, ...lines] = rawPacket.toString('latin1', 0, Math.min(rawPacket.length, 65536)).split(/\r?\n/);
+  let spaced = false;
+  let hosts = 0;
+  let host: string | undefined;
+  for (const line of lines) {
+    if (line === '') break;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return BAD_REQUEST;
+    const name = line.slice(0, colon);
+    const value = line.slice(colon + 1);
+    if (name.startsWith(' ') || !TOKEN.test(name.replaceAll(' ', '')) || !HEADER_VALUE.test(value)) return BAD_REQUEST;
+    if (name.includes(' ')) spaced = true;
+    else if (name.toLowerCase() === 'host') {
+      hosts++;
+      host = value.trim();
+    }
+  }
+  if (hosts > 1) return BAD_REQUEST;
+  const [method = '', , version = ''] = requestLine.split(' ');
+  return hostRefusal(host, version === 'HTTP/1.0' ? 0 : 1, method) ?? (spaced ? INVALID_HEADER_NAME : BAD_REQUEST);
+}
+
 function written(refusal: Refusal): string {
   return `HTTP/1.1 ${refusal.code} ${refusal.statusText}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${refusal.body}`;
 }
@@ -140,6 +205,8 @@ export function goAnswerToParserError(error: { code?: string; rawPacket?: Buffer
   switch (error.code) {
     case 'HPE_INVALID_VERSION':
       return written(versionRefusal(error.rawPacket));
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return written(headerTokenRefusal(error.rawPacket));
     case 'HPE_INVALID_TRANSFER_ENCODING':
       return written(UNSUPPORTED_TRANSFER_ENCODING);
     case 'HPE_HEADER_OVERFLOW':
@@ -153,10 +220,14 @@ export function goAnswerToParserError(error: { code?: string; rawPacket?: Buffer
 export function refuseAsGo(request: IncomingMessage, response: ServerResponse): boolean {
   const refusal = refusalOf(request);
   if (refusal === undefined) return false;
+  // Byte for byte what Go writes (written() above): its two headers as it spells them, no Date,
+  // and a body that the connection's close ends, not chunks.
   response.shouldKeepAlive = false;
+  response.sendDate = false;
+  response.useChunkedEncodingByDefault = false;
   response.writeHead(refusal.code, refusal.statusText, {
-    'content-type': 'text/plain; charset=utf-8',
-    connection: 'close',
+    'Content-Type': 'text/plain; charset=utf-8',
+    Connection: 'close',
   });
   response.end(refusal.body);
   request.resume();

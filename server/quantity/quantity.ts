@@ -165,6 +165,25 @@ function keptAsWritten(num: string, fraction: string, suffix: string, binaryExpo
   return scale >= -9 && scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
 }
 
+/** A canonical text in exponent form, whose format the reference keeps when it changes the value. */
+const EXPONENT_FORM = /[eE][+-]?\d+$/;
+
+/**
+ * The reference's SetDefaults_ResourceList rounding (Quantity.RoundUp to milli): a quantity
+ * finer than a milli is rounded away from zero to the next one and written again in the format
+ * it was written in; any other text is returned as it is.
+ */
+export function roundedUpToMilli(text: string): string {
+  const quantity = parseQuantity(text);
+  if (quantity === undefined) return text;
+  const milli = quantity.numerator * 1000n;
+  if (milli % quantity.denominator === 0n) return text;
+  const magnitude = milli < 0n ? -milli : milli;
+  const roundedUp = (magnitude + quantity.denominator - 1n) / quantity.denominator;
+  const rounded = new Quantity(milli < 0n ? -roundedUp : roundedUp, 1000n);
+  return EXPONENT_FORM.test(text) ? formatExponent(rounded) : formatQuantity(rounded, isBinaryFormat(text));
+}
+
 /** The canonical text in exponent form (`12e6`, `1500e-3`): the largest exponent step that keeps a whole mantissa. */
 function formatExponent(quantity: Quantity): string {
   const { numerator, denominator } = quantity;

@@ -32,6 +32,12 @@ export interface MutableResourceRegistry extends ResourceRegistry {
    * when one of its versions would serve a kind another resource already serves there.
    */
   add(type: ResourceType): void;
+  /**
+   * Serves a built-in type made once the server has what it needs (the reviews, which need the
+   * authenticator and authorizer): in the versions `--runtime-config` turns on, as the starting
+   * types, and not at all when it turns none on.
+   */
+  addBuiltIn(type: ResourceType): void;
   /** Stops serving the resource; returns the type it was. */
   remove(resource: GroupResource): ResourceType | undefined;
 }
@@ -80,15 +86,27 @@ export class ResourceTypeRegistry implements MutableResourceRegistry {
   /** Rebuilt on every change, so its identity tells readers the set changed. */
   private served: readonly ResourceType[] = [];
   private readonly listeners = new Set<RegistryListener>();
+  private readonly enabled: NonNullable<RegistryOptions['enabled']>;
 
   constructor(options: RegistryOptions) {
-    const enabled = options.enabled ?? (() => true);
+    this.enabled = options.enabled ?? (() => true);
     for (const type of options.types) {
-      const versions = type.versions.filter(({ version }) => enabled({ group: type.group, version }, type.resource));
-      if (versions.length === 0) continue;
-      this.index(versions.length === type.versions.length ? type : { ...type, versions });
+      const served = this.enabledVersions(type);
+      if (served !== undefined) this.index(served);
     }
     this.sortServed();
+  }
+
+  /** The type in the versions that are turned on; undefined when none is. */
+  private enabledVersions(type: ResourceType): ResourceType | undefined {
+    const versions = type.versions.filter(({ version }) => this.enabled({ group: type.group, version }, type.resource));
+    if (versions.length === 0) return undefined;
+    return versions.length === type.versions.length ? type : { ...type, versions };
+  }
+
+  addBuiltIn(type: ResourceType): void {
+    const served = this.enabledVersions(type);
+    if (served !== undefined) this.add(served);
   }
 
   find(groupVersion: GroupVersion, resource: string): ResourceType | undefined {

@@ -60,6 +60,11 @@ export function invalid(path: FieldPath, value: unknown, detail: string): FieldE
   };
 }
 
+/** An Invalid error whose value the reference leaves out (field.OmitValueType): `Invalid value: <detail>`. */
+export function invalidWithoutValue(path: FieldPath, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field: path.toString(), detail: withDetail('Invalid value', detail) };
+}
+
 export function notSupported(path: FieldPath, value: unknown, supported: readonly string[]): FieldError {
   const detail = supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '';
   return {

@@ -57,14 +57,14 @@ export function registerAuthenticationResources(
   deps: AuthenticationResourceDeps,
 ): void {
   const now = deps.now ?? (() => new Date());
-  registry.add(
+  registry.addBuiltIn(
     reviewType(
       'selfsubjectreviews',
       'SelfSubjectReview',
       virtualCreateHandler(async (body, { req }) => selfSubjectReview({ body, user: req.user, now: now() })),
     ),
   );
-  registry.add(
+  registry.addBuiltIn(
     reviewType(
       'tokenreviews',
       'TokenReview',

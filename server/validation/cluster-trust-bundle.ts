@@ -8,6 +8,7 @@ import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, immutable, invalid, required, tooLong } from '../status/field-errors';
 import { isDNS1123Label, isDNS1123Subdomain, nameIsDNSSubdomain, type NameValidator } from './names';
+import { pemBlocks } from './pem-blocks';
 
 const DNS1123_SUBDOMAIN_MAX = 253;
 const DNS1123_LABEL_MAX = 63;
@@ -72,24 +73,6 @@ export function clusterTrustBundleNameRule(bundle: KubeObject): NameValidator {
       return [`ClusterTrustBundle for signerName ${signerName} must be named with prefix ${requiredPrefix}`];
     return nameIsDNSSubdomain(name.slice(requiredPrefix.length), prefix);
   };
-}
-
-/** Go's pem.Decode, block after block: the type, whether it had headers, and the DER bytes. */
-function pemBlocks(text: string): { type: string; hasHeaders: boolean; der: Buffer }[] {
-  const blocks = [];
-  for (const match of text.matchAll(/-----BEGIN ([^\r\n]*?)-----\r?\n([\s\S]*?)-----END \1-----/g)) {
-    const body = match[2];
-    const headerEnd = body.search(/\r?\n\r?\n/);
-    const hasHeaders =
-      headerEnd >= 0 &&
-      body
-        .slice(0, headerEnd)
-        .split(/\r?\n/)
-        .every((line) => line.includes(':'));
-    const data = hasHeaders ? body.slice(headerEnd) : body;
-    blocks.push({ type: match[1], hasHeaders, der: Buffer.from(data.replace(/\s+/g, ''), 'base64') });
-  }
-  return blocks;
 }
 
 const OMITTED = '<value omitted>';

@@ -11,6 +11,7 @@ import {
   notSupported,
   required,
   tooLong,
+  tooMany,
 } from '../status/field-errors';
 import { isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 import { validateAnnotations, validateLabels } from './object-meta';
@@ -431,11 +432,17 @@ function validateDeviceConfiguration(config: DeviceConfiguration, path: FieldPat
   return errors;
 }
 
-/** Selectors are CEL expressions (compiled by the scheduler; here only their presence is checked). */
+/** The most selectors a class, request or taint rule may have. */
+const MAX_DEVICE_SELECTORS = 32;
+
+/** Selectors are CEL expressions (compiled by the scheduler; here only their presence is checked), 32 at most. */
 function validateSelectors(selectors: readonly { cel?: unknown }[] | undefined, path: FieldPath): FieldError[] {
-  return (selectors ?? []).flatMap((selector, i) =>
+  const list = selectors ?? [];
+  const errors = list.flatMap((selector, i) =>
     selector.cel === undefined ? [required(path.index(i).child('cel'))] : [],
   );
+  if (list.length > MAX_DEVICE_SELECTORS) errors.push(tooMany(path, list.length, MAX_DEVICE_SELECTORS));
+  return errors;
 }
 
 export function validateDeviceClass(deviceClass: KubeObject): FieldError[] {
@@ -802,4 +809,38 @@ export function validateResourceSliceUpdate(slice: KubeObject, old: KubeObject):
     ...immutable(path.child('driver'), spec.driver ?? '', oldSpec.driver ?? ''),
     ...immutable(path.child('nodeName'), spec.nodeName ?? null, oldSpec.nodeName ?? null),
   ];
+}
+
+interface DeviceTaintRuleSpec {
+  deviceSelector?: {
+    deviceClassName?: string | null;
+    driver?: string | null;
+    pool?: string | null;
+    device?: string | null;
+    selectors?: { cel?: unknown }[];
+  } | null;
+  taint?: NonNullable<Device['taints']>[number];
+}
+
+/**
+ * A DeviceTaintRule (v1alpha3), on create and update alike: each name its selector gives is
+ * what it names elsewhere (a class, a driver, a pool, a device), and its taint is a device's.
+ */
+export function validateDeviceTaintRule(rule: KubeObject): FieldError[] {
+  const spec = (rule.spec ?? {}) as DeviceTaintRuleSpec;
+  const path = FieldPath.root('spec');
+  const errors: FieldError[] = [];
+  const selector = spec.deviceSelector;
+  if (selector !== undefined && selector !== null) {
+    const at = path.child('deviceSelector');
+    const given = (value: string | null | undefined): value is string => typeof value === 'string';
+    if (given(selector.deviceClassName))
+      errors.push(...subdomainErrors(selector.deviceClassName, at.child('deviceClassName')));
+    if (given(selector.driver)) errors.push(...validateDriverName(selector.driver, at.child('driver')));
+    if (given(selector.pool)) errors.push(...poolNameErrors(selector.pool, at.child('pool')));
+    if (given(selector.device)) errors.push(...labelErrors(selector.device, at.child('device')));
+    errors.push(...validateSelectors(selector.selectors, at.child('selectors')));
+  }
+  errors.push(...validateTaint(spec.taint ?? {}, path.child('taint')));
+  return errors;
 }

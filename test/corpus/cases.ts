@@ -1052,6 +1052,17 @@ function parityCases(): CorpusCase[] {
     ['target-options-asterisk', 'OPTIONS * HTTP/1.1', ['Host: 127.0.0.1']],
     ['target-connect-asterisk', 'CONNECT * HTTP/1.1', ['Host: 127.0.0.1']],
     ['target-connect-word', 'CONNECT a HTTP/1.1', ['Host: 127.0.0.1']],
+    // url.ParseRequestURI unescapes the path, not the query.
+    ['path-bad-escape', `GET ${configMaps}/%zz HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['path-half-escape', `GET ${configMaps}/a%4 HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['query-bad-escape', `GET ${configMaps}?a=%zz HTTP/1.1`, ['Host: 127.0.0.1']],
+    // An authority url.ParseRequestURI cannot read (parseAuthority, parseHost).
+    ['target-absolute-unclosed-bracket', `GET http://[::1${configMaps} HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['target-absolute-port-letters', `GET http://127.0.0.1:abc${configMaps} HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['target-absolute-host-escape', `GET http://a%zz${configMaps} HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['target-absolute-userinfo', `GET http://u:p@127.0.0.1${configMaps} HTTP/1.1`, ['Host: 127.0.0.1']],
+    ['target-connect-unclosed-bracket', 'CONNECT [::1 HTTP/1.1', ['Host: 127.0.0.1']],
+    ['target-connect-escape', 'CONNECT a%zz:443 HTTP/1.1', ['Host: 127.0.0.1']],
     [
       'transfer-encoding-gzip-chunked',
       `POST ${configMaps} HTTP/1.1`,

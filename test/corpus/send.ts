@@ -21,6 +21,8 @@ export interface Answer {
   readonly isStatus: boolean;
   readonly body: string;
   readonly error?: string;
+  /** A raw request's answer: its status line and headers as they came. */
+  readonly head?: string;
 }
 
 export interface Sender {
@@ -131,7 +133,7 @@ function sendRaw(
       const head = headEnd < 0 ? text : text.slice(0, headEnd);
       let body = headEnd < 0 ? '' : text.slice(headEnd + 4);
       if (/\r\ntransfer-encoding: *chunked/i.test(head)) body = dechunked(body);
-      finish({ code: Number(status[1]), ...statusOf(body), body });
+      finish({ code: Number(status[1]), ...statusOf(body), body, head });
     });
   });
 }

@@ -2,7 +2,8 @@
  * admissionregistration.k8s.io: ValidatingAdmissionPolicy and its binding (v1), enforced by the
  * ValidatingAdmissionPolicy admission plugin; the two webhook configurations (v1), called by the
  * Mutating/ValidatingAdmissionWebhook plugins (server/admission/webhook/); and
- * MutatingAdmissionPolicy and its binding (v1beta1, v1alpha1), stored and served as objects.
+ * MutatingAdmissionPolicy and its binding (v1beta1, v1alpha1), enforced by the
+ * MutatingAdmissionPolicy plugin.
  */
 import type { KubeObject } from '../../../api/objects';
 import { FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
@@ -12,8 +13,11 @@ import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
 import {
+  policyExpressionChecks,
   validatePolicyExpressions,
   validateWebhookMatchConditions,
+  type PolicyExpressionChecks,
+  type PolicyExpressionsSpec,
 } from '../../validation/admission-cel/expression-validation';
 import { schemaOfDefinition } from '../../validation/admission-cel/kind-schemas';
 import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
@@ -69,16 +73,22 @@ function validateMutatingOperations(match: Json, path: FieldPath): FieldError[] 
   );
 }
 
-function validateMutation(mutation: Json, path: FieldPath): FieldError[] {
+/** What each patch type's expression must give. */
+const MUTATION_RESULT_TYPES: Readonly<Record<string, readonly string[]>> = {
+  ApplyConfiguration: ['Object'],
+  JSONPatch: ['list<JSONPatch>'],
+};
+
+function validateMutation(mutation: Json, path: FieldPath, checks: PolicyExpressionChecks): FieldError[] {
   const errors: FieldError[] = [];
   const patchType = mutation.patchType;
   const given = (field: string) => present(mutation[field]);
-  // The expressions themselves are not compiled here: capstan's CEL cannot build objects yet.
   const expressionOf = (field: string) => {
     const expression = (mutation[field] as Json).expression;
+    const at = path.child(field, 'expression');
     return typeof expression === 'string' && expression.trim() !== ''
-      ? []
-      : [required(path.child(field, 'expression'))];
+      ? checks.expression('mutations', at, expression, MUTATION_RESULT_TYPES[patchType as unknown as string])
+      : [required(at)];
   };
   if (!patchType) errors.push(required(path.child('patchType')));
   else if (patchType === 'JSONPatch' || patchType === 'ApplyConfiguration') {
@@ -92,11 +102,12 @@ function validateMutation(mutation: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
-/** The reference's rules for a MutatingAdmissionPolicy, in its order, but for compiling CEL. */
+/** The reference's rules for a MutatingAdmissionPolicy, in its order. */
 function validateMutatingPolicy(policy: KubeObject): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
+  const checks = policyExpressionChecks(spec as PolicyExpressionsSpec, namespaceSchema());
   if (!present(spec.failurePolicy)) errors.push(required(path.child('failurePolicy')));
   else if (!FAILURE_POLICIES.includes(spec.failurePolicy as unknown as string))
     errors.push(notSupported(path.child('failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
@@ -109,10 +120,13 @@ function validateMutatingPolicy(policy: KubeObject): FieldError[] {
       errors.push(required(path.child('matchConstraints', 'resourceRules')));
     errors.push(...validateMutatingOperations(match, path.child('matchConstraints')));
   }
+  errors.push(...checks.matchConditions(), ...checks.variables());
   const mutations = items(spec, 'mutations');
   if (mutations.length === 0)
     errors.push(required(path.child('mutations'), 'mutations must contain at least one item'));
-  mutations.forEach((mutation, i) => errors.push(...validateMutation(mutation, path.child('mutations').index(i))));
+  mutations.forEach((mutation, i) =>
+    errors.push(...validateMutation(mutation, path.child('mutations').index(i), checks)),
+  );
   if (!spec.reinvocationPolicy) errors.push(required(path.child('reinvocationPolicy')));
   else if (!REINVOCATION_POLICIES.includes(spec.reinvocationPolicy as string))
     errors.push(notSupported(path.child('reinvocationPolicy'), spec.reinvocationPolicy, REINVOCATION_POLICIES));
@@ -150,24 +164,17 @@ function validateParamKindFields(paramKind: Json, path: FieldPath): FieldError[]
   return errors;
 }
 
+/** The `namespaceObject` policies' expressions see. */
+function namespaceSchema() {
+  return schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
+}
+
 function validatePolicy(policy: KubeObject): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const errors: FieldError[] = [];
   if (spec.paramKind !== undefined && spec.paramKind !== null)
     errors.push(...validateParamKindFields(spec.paramKind as Json, FieldPath.root('spec', 'paramKind')));
-  if (items(spec, 'validations').length === 0 && items(spec, 'auditAnnotations').length === 0) {
-    errors.push(
-      required(FieldPath.root('spec', 'validations'), 'validations or auditAnnotations must contain at least one item'),
-    );
-  }
-  items(spec, 'validations').forEach((validation, i) => {
-    if (typeof validation.expression !== 'string' || validation.expression.trim() === '')
-      errors.push(
-        required(FieldPath.root('spec', 'validations').index(i).child('expression'), 'expression is not specified'),
-      );
-  });
-  const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
-  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespace));
+  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespaceSchema()));
   return errors;
 }
 
@@ -296,8 +303,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     behaviour: { tracksGeneration: true, defaults: defaultWebhooks(false), validate: validateWebhooks },
   }),
   // Stored as v1alpha1 (the reference's storage override, so a server a release older reads them);
-  // the versions are field-identical. Validated as the reference does but for compiling their
-  // expressions, which needs CEL object construction.
+  // the versions are field-identical.
   defineKind({
     group: GROUP,
     resource: 'mutatingadmissionpolicies',

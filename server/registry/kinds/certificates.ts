@@ -12,7 +12,14 @@ import {
   validateClusterTrustBundle,
   validateClusterTrustBundleUpdate,
 } from '../../validation/cluster-trust-bundle';
+import {
+  DEFAULT_MAX_EXPIRATION_SECONDS,
+  validatePodCertificateRequestCreate,
+  validatePodCertificateRequestUpdate,
+} from '../../validation/pod-certificate-request';
 import type { ResourceType, WriteContext } from '../types';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
+import { child, fill, type Json } from '../defaults/fill';
 import { defineKind, selectable } from './define';
 import {
   certificateSigningRequestPrinter,
@@ -83,6 +90,14 @@ export const certificatesKinds: readonly ResourceType[] = [
     featureGate: 'PodCertificateRequest',
     subresources: { status: true },
     selectableFields: selectable('spec.signerName', 'spec.podName', 'spec.nodeName'),
-    behaviour: { initialStatus: () => ({}) },
+    behaviour: {
+      initialStatus: () => ({}),
+      defaults: (request) => {
+        fill(child(request as Json, 'spec'), 'maxExpirationSeconds', DEFAULT_MAX_EXPIRATION_SECONDS);
+      },
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      validate: validatePodCertificateRequestCreate,
+      validateUpdate: validatePodCertificateRequestUpdate,
+    },
   }),
 ];

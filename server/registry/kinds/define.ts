@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../../api/objects';
 import { valueAtPath } from '../../json/value';
 import { buildStrategy, type KindBehaviour } from '../strategy';
+import { roundResourceLists } from '../defaults/resource-lists';
 import type { ResourceType, Subresources, Verb } from '../types';
 
 import type { GroupVersion } from '../../../api/identity';
@@ -96,10 +97,33 @@ export interface KindDeclaration {
   readonly printer?: Printer;
 }
 
+/** The kind's own defaults, then the reference's rounding of its ResourceLists (resource-lists.ts). */
+function withRoundedResourceLists(
+  behaviour: KindBehaviour | undefined,
+  definitionOf: ReadonlyMap<string, string>,
+  fallbackDefinition: string,
+): KindBehaviour {
+  return {
+    ...behaviour,
+    defaults: (object, version) => {
+      behaviour?.defaults?.(object, version);
+      roundResourceLists(object, definitionOf.get(version) ?? fallbackDefinition);
+    },
+  };
+}
+
 export function defineKind(declaration: KindDeclaration): ResourceType {
   const versions = declaration.versions ?? ['v1'];
   const nameRule = declaration.nameRule ?? 'dns-subdomain';
   const subresources = declaration.subresources ?? {};
+  const definitionOf = new Map(
+    versions.map((version) => [
+      version,
+      declaration.definitionPrefix === undefined
+        ? definitionName(declaration.group, version, declaration.kind)
+        : `${declaration.definitionPrefix}.${version}.${declaration.kind}`,
+    ]),
+  );
   return {
     group: declaration.group,
     resource: declaration.resource,
@@ -108,10 +132,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
     listKind: `${declaration.kind}List`,
     namespaced: declaration.namespaced,
     versions: versions.map((version) => {
-      const definition =
-        declaration.definitionPrefix === undefined
-          ? definitionName(declaration.group, version, declaration.kind)
-          : `${declaration.definitionPrefix}.${version}.${declaration.kind}`;
+      const definition = definitionOf.get(version)!;
       const warning = declaration.deprecatedVersions?.[version];
       return warning === undefined
         ? { version, definition }
@@ -136,7 +157,7 @@ export function defineKind(declaration: KindDeclaration): ResourceType {
         hasStatus: subresources.status === true,
         apiextensions: declaration.apiextensions,
       },
-      declaration.behaviour,
+      withRoundedResourceLists(declaration.behaviour, definitionOf, definitionOf.get(versions[0])!),
     ),
     ...(declaration.convert ? { convert: declaration.convert } : {}),
     ...(declaration.returnsDeletedObject ? { returnsDeletedObject: true } : {}),

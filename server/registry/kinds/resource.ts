@@ -10,6 +10,7 @@
  */
 import {
   validateDeviceClass,
+  validateDeviceTaintRule,
   validateResourceClaim,
   validateResourceClaimUpdate,
   validateResourceClaimTemplate,
@@ -167,6 +168,7 @@ export const resourceKinds: readonly ResourceType[] = [
         const taint = child(child(rule as Json, 'spec'), 'taint');
         fill(taint, 'timeAdded', metaTime(new Date()));
       },
+      validate: validateDeviceTaintRule,
     },
   }),
 ];

@@ -4,7 +4,7 @@
  * `params` only when the policy has a paramKind, `object` and `oldObject` by a kind's schema
  * when one is known (type-checking) and dynamic otherwise (write-time validation), `variables`
  * by what each earlier variable's expression gives, and `authorizer` everywhere but in
- * messageExpressions. A MutatingAdmissionPolicy's mutations are compiled with the same
+ * messageExpressions; matchConditions see no `variables`. A MutatingAdmissionPolicy's mutations are compiled with the same
  * variables (as the reference's, whose variables and matchConditions cannot construct types).
  */
 import type { CompileResult, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
@@ -73,9 +73,10 @@ function schemaOfCelType(type: string): CelSchema {
   return {};
 }
 
+/** `variables` undefined: none declared (matchConditions, which the reference compiles without them). */
 function declarations(
   types: PolicyTypes,
-  variables: Readonly<Record<string, CelSchema>>,
+  variables: Readonly<Record<string, CelSchema>> | undefined,
   withAuthorizer: boolean,
 ): VariableDeclarations {
   return {
@@ -84,14 +85,16 @@ function declarations(
     request: { schema: ADMISSION_REQUEST },
     ...(types.params ? { params: types.params.schema ? { schema: types.params.schema } : 'dyn' } : {}),
     namespaceObject: types.namespace ? { schema: types.namespace } : 'dyn',
-    variables: { schema: { type: 'object', properties: { ...variables } } },
+    ...(variables ? { variables: { schema: { type: 'object', properties: { ...variables } } } } : {}),
     ...(withAuthorizer ? AUTHORIZER_VARIABLES : {}),
   };
 }
 
 export interface PolicyCompilers {
-  /** For everything but messageExpressions and mutations. */
+  /** For everything but matchConditions, messageExpressions and mutations. */
   readonly expressions: ExpressionCompiler;
+  /** For matchConditions: no `variables`. Made on first use. */
+  readonly matchConditions: ExpressionCompiler;
   /** For messageExpressions: no `authorizer`. Made on first use (a typed compiler costs milliseconds). */
   readonly messages: ExpressionCompiler;
   /**
@@ -114,7 +117,8 @@ export function policyCompilers(
   const typed: Record<string, CelSchema> = {};
   let compiler = new ExpressionCompiler(declarations(types, typed, true));
   for (const [index, { name, expression }] of variables.entries()) {
-    if (typeof expression !== 'string') {
+    // A blank expression is refused as required, not compiled (as the reference's validateVariable).
+    if (typeof expression !== 'string' || expression.trim() === '') {
       typed[name] = {};
       continue;
     }
@@ -123,10 +127,14 @@ export function policyCompilers(
     typed[name] = result.ok ? schemaOfCelType(result.compiled.outputType) : {};
     compiler = new ExpressionCompiler(declarations(types, typed, true));
   }
+  let matchConditions: ExpressionCompiler | undefined;
   let messages: ExpressionCompiler | undefined;
   let mutations: ExpressionCompiler | undefined;
   return {
     expressions: compiler,
+    get matchConditions() {
+      return (matchConditions ??= new ExpressionCompiler(declarations(types, undefined, true)));
+    },
     get messages() {
       return (messages ??= new ExpressionCompiler(declarations(types, typed, false)));
     },

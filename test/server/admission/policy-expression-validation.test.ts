@@ -1,15 +1,17 @@
 /**
- * A ValidatingAdmissionPolicy's expressions are checked when it is written, as kube-apiserver
- * v1.34.4 checks them: compile errors and result types, with `request` and `namespaceObject`
- * typed, `params` declared only with a paramKind, `variables` typed in order, and no
- * `authorizer` in messageExpressions. Details are the reference's (its parse errors aside: the
- * two parsers word a syntax error differently).
+ * An admission policy's expressions (Validating and Mutating) are checked when it is written, as
+ * kube-apiserver v1.34.4 checks them: compile errors and result types, with `request` and
+ * `namespaceObject` typed, `params` declared only with a paramKind, `variables` typed in order
+ * (and not seen by matchConditions), and no `authorizer` in messageExpressions. Details are the
+ * reference's (its parse errors aside: the two parsers word a syntax error differently); the
+ * answers through the API are recorded from it (fixtures/policy-expression-refusals.json).
  */
 import { validatePolicyExpressions } from '../../../server/validation/admission-cel/expression-validation';
 import { schemaOfDefinition } from '../../../server/validation/admission-cel/kind-schemas';
 import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../../server/schema/definitions';
 import { startServer, type TestServer } from '../../helpers/server';
+import refusals from './fixtures/policy-expression-refusals.json';
 
 const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
 /** `<field>: <detail>` without the `Invalid value: "<expression>": ` every detail starts with. */
@@ -86,10 +88,15 @@ describe('policy expressions checked at write time', () => {
     ]);
   });
 
-  describe('through kubectl', () => {
+  describe('through the API', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startServer();
+      server = await startServer({
+        flags: [
+          '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
+          '--feature-gates=MutatingAdmissionPolicy=true',
+        ],
+      });
     });
     afterAll(async () => {
       await server?.stop();
@@ -124,5 +131,21 @@ spec:
  | request.kind.kind == 1
  | ..................^`);
     });
+
+    // Both kinds share the reference's checks of matchConditions (named, compiled without
+    // `variables`), variables (CEL identifiers, required expressions) and, for a
+    // MutatingAdmissionPolicy, each mutation's expression and its type.
+    it.each(refusals.cases.map((c) => [c.body.kind, c.body.metadata.name, c] as const))(
+      "refuses %s %s with the reference's causes, in its order",
+      async (_kind, _name, { path, body, code, reason, causes }) => {
+        const answer = await server.request('POST', path, {
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        });
+        const status = answer.json<{ code: number; reason: string; details: { causes: Record<string, string>[] } }>();
+        expect([status.code, status.reason]).toEqual([code, reason]);
+        expect(status.details.causes.map((cause) => [cause.field, cause.reason, cause.message])).toEqual(causes);
+      },
+    );
   });
 });

@@ -65,9 +65,73 @@ it.each([
   ['a CONNECT to a path outside the API', 'CONNECT /foo HTTP/1.1', ['Host: 127.0.0.1'], 404, '404 page not found\n'],
   ['a GET of *', 'GET * HTTP/1.1', ['Host: 127.0.0.1'], 404, '404 page not found\n'],
   ['OPTIONS *', 'OPTIONS * HTTP/1.1', ['Host: 127.0.0.1'], 200, ''],
+  ['a path with a bad escape', `GET ${PATH}/%zz HTTP/1.1`, ['Host: 127.0.0.1'], 400, '400 Bad Request'],
+  ['a path ending in half an escape', `GET ${PATH}/a%4 HTTP/1.1`, ['Host: 127.0.0.1'], 400, '400 Bad Request'],
+  [
+    'an absolute URL whose path has a bad escape',
+    `GET https://127.0.0.1${PATH}/%zz HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
+  [
+    'an absolute URL with an unclosed [',
+    `GET http://[::1${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
+  [
+    'an absolute URL with a port of letters',
+    `GET http://127.0.0.1:abc${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
+  [
+    'an absolute URL with an ASCII escape in its host',
+    `GET http://a%7a${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1'],
+    400,
+    '400 Bad Request',
+  ],
+  ['a CONNECT to a host with an unclosed [', 'CONNECT [::1 HTTP/1.1', ['Host: 127.0.0.1'], 400, '400 Bad Request'],
+  [
+    "a space before a header name's colon",
+    `GET ${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1', 'X-A : b'],
+    400,
+    '400 Bad Request: invalid header name',
+  ],
+  [
+    'a control byte in a header value',
+    `GET ${PATH} HTTP/1.1`,
+    ['Host: 127.0.0.1', 'X-A: b\x01c'],
+    400,
+    '400 Bad Request',
+  ],
+  ['a header line without a colon', `GET ${PATH} HTTP/1.1`, ['Host: 127.0.0.1', 'X-A'], 400, '400 Bad Request'],
 ])('answers %s as Go does', async (_case, requestLine, headers, code, body) => {
   const answer = await send(requestLine, headers);
   expect({ code: answer.code, body: answer.body }).toEqual({ code, body });
+});
+
+it('writes its refusals byte for byte as Go does: two headers, no Date, no chunks', async () => {
+  const answer = await send(`GET ${PATH} HTTP/1.1`, []);
+  expect([answer.head, answer.body]).toEqual([
+    'HTTP/1.1 400 Bad Request: missing required Host header\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close',
+    '400 Bad Request: missing required Host header',
+  ]);
+});
+
+it('leaves a bad escape in the query, which Go does not unescape, to the API', async () => {
+  const answer = await send(`GET ${PATH}?a=%zz HTTP/1.1`);
+  expect(answer.code).toBe(200);
+});
+
+it('serves an absolute URL whose authority has user information and a port', async () => {
+  const answer = await send(`GET http://user:pass@[::1]:6443${PATH} HTTP/1.1`);
+  expect(answer.code).toBe(200);
 });
 
 it('serves a request whose target is an absolute URL by its path', async () => {

@@ -48,6 +48,7 @@ import { widenPresenceTests } from './presence-tests';
 import { buildMapLiteralsAsCelGo } from './map-literals';
 import { invalidLiteral } from './literal-validation';
 import { estimateMaxCost } from './estimated-cost';
+import { MACRO_ERROR_CODE, twoVariableComprehensionsLibrary } from './two-variable-comprehensions';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
 import {
@@ -77,6 +78,7 @@ export const LIBRARIES: readonly CelLibrary[] = [
   quantityLibrary,
   authorizerLibrary,
   setsLibrary,
+  twoVariableComprehensionsLibrary,
   // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
   ipLibrary,
   cidrLibrary,
@@ -233,8 +235,8 @@ function compileError(expression: string, error: unknown): string {
 
 /** A parse error as cel-go's parser words and places it (`Syntax error: ...`). */
 function parseError(expression: string, error: unknown): string {
-  const { range } = error as { range?: { start: number; end: number } };
-  if (range === undefined) return compileError(expression, error);
+  const { range, code } = error as { range?: { start: number; end: number }; code?: string };
+  if (range === undefined || code === MACRO_ERROR_CODE) return compileError(expression, error);
   const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
   const { message, start } = syntaxError(expression, summary, range);
   return formatCompileError(expression, message, start);

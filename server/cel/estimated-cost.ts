@@ -18,6 +18,13 @@ import {
 } from './runtime-cost';
 import { AUTHORIZER_CHECK_COST, selectorParseCost } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
+import { TWO_VARIABLE_LOOP_OP, TWO_VARIABLE_LOOP_PRICES, type TwoVariableLoop } from './two-variable-comprehensions';
+
+type TwoVariableLoopArgs = Pick<TwoVariableLoop, 'kind' | 'keyName' | 'valueName'> & {
+  readonly iterable: Node;
+  readonly filter?: Node;
+  readonly body: Node;
+};
 
 /** Largest cost one CustomResourceDefinition rule may be estimated at. */
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
@@ -249,6 +256,8 @@ class Estimator {
         return { cost: SELECT_COST, shape: this.lookup(args as string) };
       case 'accuValue':
         return { cost: SELECT_COST, shape: UNKNOWN };
+      case 'accuInc':
+        return { cost: 0, shape: { size: 1 } };
       case '.':
       case '.?': {
         const [target, field] = args as [Node, string];
@@ -293,6 +302,8 @@ class Estimator {
       }
       case 'comprehension':
         return this.comprehension(args as { iterable: Node; iterVarName: string; init: Node; step: Node });
+      case TWO_VARIABLE_LOOP_OP:
+        return this.twoVariableLoop(args as TwoVariableLoopArgs);
       case 'call':
       case 'rcall': {
         const name = (args as unknown[])[0] as string;
@@ -351,6 +362,32 @@ class Estimator {
       const step = this.estimate(args.step);
       // Each turn evaluates the step and the loop condition (1).
       return { cost: range.cost + init.cost + range.shape.size * (step.cost + 1), shape: { size: range.shape.size } };
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** cel-go's estimate of its expansion of the macro: the initial accumulator, each turn at its worst, the result. */
+  private twoVariableLoop(loop: TwoVariableLoopArgs): Estimate {
+    const range = this.estimate(loop.iterable);
+    const schema = range.shape.schema;
+    const keyShape = schema?.type === 'array' ? { size: 1 } : shapeOf(elementSchema(schema));
+    const valueShape = shapeOf(schema?.type === 'array' ? schema.items : fieldSchema(schema, ''));
+    this.scopes.push(
+      new Map([
+        [loop.keyName, keyShape],
+        [loop.valueName, valueShape],
+      ]),
+    );
+    try {
+      const filter = loop.filter ? this.estimate(loop.filter).cost : 0;
+      const body = this.estimate(loop.body).cost;
+      const { initial, turn, result } = TWO_VARIABLE_LOOP_PRICES[loop.kind];
+      const isTransform = initial > 0;
+      return {
+        cost: range.cost + initial + range.shape.size * (filter + turn + body) + result,
+        shape: { size: isTransform ? range.shape.size : 1 },
+      };
     } finally {
       this.scopes.pop();
     }

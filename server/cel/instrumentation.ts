@@ -21,6 +21,7 @@ import {
   traversalCost,
   type CallCost,
 } from './runtime-cost';
+import { TWO_VARIABLE_LOOP_OP, type TwoVariableLoop } from './two-variable-comprehensions';
 
 export interface Instrumentation {
   /** A call's cost by name: `name` for a global function, `.name` for a receiver-style one. */
@@ -84,6 +85,9 @@ export function childNodes(node: InstrumentedNode): InstrumentedNode[] {
     // Its arguments also hold the loop's context, which leads back up the tree.
     const { iterable, init, step } = node.args as { iterable?: unknown; init?: unknown; step?: unknown };
     [iterable, init, step].forEach(visit);
+  } else if (node.op === TWO_VARIABLE_LOOP_OP) {
+    const { iterable, filter, body } = node.args as TwoVariableLoop;
+    [iterable, filter, body].forEach(visit);
   } else {
     visit(node.args);
   }
@@ -154,6 +158,7 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
     case '||':
     case '?:':
     case 'comprehension':
+    case TWO_VARIABLE_LOOP_OP: // charges its own turns
     case 'accuInc':
     case 'accuPush':
       return 0;

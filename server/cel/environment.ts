@@ -48,7 +48,9 @@ import { widenPresenceTests } from './presence-tests';
 import { buildMapLiteralsAsCelGo } from './map-literals';
 import { invalidLiteral } from './literal-validation';
 import { estimateMaxCost } from './estimated-cost';
-import { MACRO_ERROR_CODE, twoVariableComprehensionsLibrary } from './two-variable-comprehensions';
+import { MACRO_ERROR_CODE } from './macro-nodes';
+import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions';
+import { optionalLibrary } from './optional-library';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
 import {
@@ -79,6 +81,7 @@ export const LIBRARIES: readonly CelLibrary[] = [
   authorizerLibrary,
   setsLibrary,
   twoVariableComprehensionsLibrary,
+  optionalLibrary,
   // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
   ipLibrary,
   cidrLibrary,

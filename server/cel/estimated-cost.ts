@@ -18,8 +18,10 @@ import {
 } from './runtime-cost';
 import { AUTHORIZER_CHECK_COST, selectorParseCost } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
+import { OPTIONAL_MAP_OP, OPTIONAL_MAP_PRICES, type OptionalMap } from './optional-library';
 import { TWO_VARIABLE_LOOP_OP, TWO_VARIABLE_LOOP_PRICES, type TwoVariableLoop } from './two-variable-comprehensions';
 
+type OptionalMapArgs = Pick<OptionalMap, 'flat' | 'variableName'> & { readonly target: Node; readonly body: Node };
 type TwoVariableLoopArgs = Pick<TwoVariableLoop, 'kind' | 'keyName' | 'valueName'> & {
   readonly iterable: Node;
   readonly filter?: Node;
@@ -304,6 +306,8 @@ class Estimator {
         return this.comprehension(args as { iterable: Node; iterVarName: string; init: Node; step: Node });
       case TWO_VARIABLE_LOOP_OP:
         return this.twoVariableLoop(args as TwoVariableLoopArgs);
+      case OPTIONAL_MAP_OP:
+        return this.optionalMap(args as OptionalMapArgs);
       case 'call':
       case 'rcall': {
         const name = (args as unknown[])[0] as string;
@@ -362,6 +366,20 @@ class Estimator {
       const step = this.estimate(args.step);
       // Each turn evaluates the step and the loop condition (1).
       return { cost: range.cost + init.cost + range.shape.size * (step.cost + 1), shape: { size: range.shape.size } };
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** cel-go's estimate of its expansion of optMap and optFlatMap, which evaluates the target twice. */
+  private optionalMap(map: OptionalMapArgs): Estimate {
+    const target = this.estimate(map.target);
+    this.scopes.push(new Map([[map.variableName, target.shape]]));
+    try {
+      const body = this.estimate(map.body);
+      const expansion =
+        OPTIONAL_MAP_PRICES.estimatedRange + OPTIONAL_MAP_PRICES.present(map.flat) + OPTIONAL_MAP_PRICES.firstRead;
+      return { cost: 2 * target.cost + expansion + body.cost, shape: body.shape };
     } finally {
       this.scopes.pop();
     }

@@ -21,6 +21,7 @@ import {
   traversalCost,
   type CallCost,
 } from './runtime-cost';
+import { OPTIONAL_MAP_OP, type OptionalMap } from './optional-library';
 import { TWO_VARIABLE_LOOP_OP, type TwoVariableLoop } from './two-variable-comprehensions';
 
 export interface Instrumentation {
@@ -88,6 +89,9 @@ export function childNodes(node: InstrumentedNode): InstrumentedNode[] {
   } else if (node.op === TWO_VARIABLE_LOOP_OP) {
     const { iterable, filter, body } = node.args as TwoVariableLoop;
     [iterable, filter, body].forEach(visit);
+  } else if (node.op === OPTIONAL_MAP_OP) {
+    const { target, body } = node.args as OptionalMap;
+    [target, body].forEach(visit);
   } else {
     visit(node.args);
   }
@@ -159,6 +163,7 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
     case '?:':
     case 'comprehension':
     case TWO_VARIABLE_LOOP_OP: // charges its own turns
+    case OPTIONAL_MAP_OP: // charges its own expansion
     case 'accuInc':
     case 'accuPush':
       return 0;

@@ -9,50 +9,23 @@
  * (TWO_VARIABLE_LOOP_PRICES, measured against cel-go 0.26); estimated-cost.ts estimates with the
  * same prices.
  */
-import { ParseError, type ASTNode, type Environment, type RegisteredFunctionHandler } from '@marcbachmann/cel-js';
-import { referenceTypeName } from './compile-errors';
+import type { Environment, RegisteredFunctionHandler } from '@marcbachmann/cel-js';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
+import {
+  macroError,
+  typeName,
+  type CheckedType,
+  type Checker,
+  type Node,
+  type Operation,
+  type Scope,
+} from './macro-nodes';
 import { LIST_CREATE_COST, MAP_CREATE_COST, SELECT_COST, currentMeter } from './runtime-cost';
 
 /** The name of loop nodes in the tree (read by instrumentation.ts and estimated-cost.ts). */
 export const TWO_VARIABLE_LOOP_OP = 'comprehension2';
 
 export type LoopKind = 'all' | 'exists' | 'existsOne' | 'transformList' | 'transformMap' | 'transformMapEntry';
-
-/** The engine's node as loops use it (its published type omits these members). */
-interface Node {
-  op: string;
-  args: unknown;
-  readonly start: number;
-  evaluate(ev: unknown, node: Node, ctx: unknown): unknown;
-  clone(op: { name: string; check: CheckFn; evaluate: EvaluateFn }, args: unknown): Node;
-  setMeta(key: string, value: unknown): Node;
-}
-type CheckFn = (chk: Checker, node: Node, ctx: Scope) => CheckedType;
-type EvaluateFn = (ev: unknown, node: Node, ctx: unknown) => unknown;
-interface CheckedType {
-  readonly kind: string;
-  readonly name: string;
-  readonly keyType?: CheckedType;
-  readonly valueType?: CheckedType;
-  isDynOrBool(): boolean;
-}
-interface Checker {
-  check(node: Node, ctx: unknown): CheckedType;
-  getType(name: string): CheckedType;
-  formatType(type: CheckedType): string;
-  readonly registry: {
-    getListType(type: CheckedType): CheckedType;
-    getMapType(key: CheckedType, value: CheckedType): CheckedType;
-  };
-  createError(code: string, message: string, node: Node): Error;
-}
-/** The engine's variable scope: a loop forks one per variable and rebinds it each turn. */
-interface Scope {
-  forkWithVariable(name: string, type: CheckedType): Scope;
-  reuse(parent: unknown): Scope;
-  setIterValue(value: unknown, ev: unknown): Scope;
-}
 
 /** A loop node's arguments. */
 export interface TwoVariableLoop {
@@ -72,13 +45,6 @@ export interface TwoVariableLoop {
 /** cel-go's accumulator name, which an iteration variable may not take. */
 const ACCUMULATOR = '__result__';
 
-/** The code of macro errors, which cel-go reports without the `Syntax error:` of its parser. */
-export const MACRO_ERROR_CODE = 'invalid_macro_argument';
-
-function macroError(message: string, node: Node): ParseError {
-  return new ParseError({ code: MACRO_ERROR_CODE, message, node: node as unknown as ASTNode });
-}
-
 function variableName(node: Node): string {
   if (node.op !== 'id') throw macroError('argument must be a simple name', node);
   const name = node.args as string;
@@ -94,10 +60,6 @@ function variableTypes(chk: Checker, range: CheckedType): [CheckedType, CheckedT
   if (range.kind === 'list') return [chk.getType('int'), concrete(range.valueType)];
   if (range.kind === 'map') return [concrete(range.keyType), concrete(range.valueType)];
   return undefined;
-}
-
-function typeName(chk: Checker, type: CheckedType): string {
-  return referenceTypeName(chk.formatType(type));
 }
 
 function checkLoop(chk: Checker, node: Node, ctx: Scope): CheckedType {
@@ -292,7 +254,7 @@ function insert(map: Map<unknown, unknown>, key: unknown, value: unknown): void 
   map.set(key, value);
 }
 
-const LOOP_OPERATION = { name: TWO_VARIABLE_LOOP_OP, check: checkLoop, evaluate: evaluateLoop };
+const LOOP_OPERATION: Operation = { name: TWO_VARIABLE_LOOP_OP, check: checkLoop, evaluate: evaluateLoop };
 
 function expander(kind: LoopKind, filtered: boolean) {
   return ({ args, receiver, ast }: { args: Node[]; receiver: Node; ast: Node }) => {

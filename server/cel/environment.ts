@@ -51,6 +51,8 @@ import { estimateMaxCost } from './estimated-cost';
 import { MACRO_ERROR_CODE } from './macro-nodes';
 import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions';
 import { optionalLibrary } from './optional-library';
+import { listExtensionsLibrary } from './libraries/list-extensions';
+import { sortByLibrary } from './sort-by';
 import { instrument, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
 import {
@@ -71,6 +73,21 @@ export type VariableType = string | { readonly schema: CelSchema; readonly optio
 
 export type VariableDeclarations = Readonly<Record<string, VariableType>>;
 
+/**
+ * The Kubernetes minor version (1.x) whose base environment new expressions are compiled in: a
+ * 1.34 server's default compatibility version, 1.33, so that a cluster can roll back a version
+ * and still run what it stored. Libraries introduced later serve stored expressions only.
+ */
+export const COMPATIBILITY_MINOR_VERSION = 33;
+
+/**
+ * Which of the reference's two environments compiles an expression: `new`, the compatibility
+ * version's, for an expression being written (or changed); `stored`, with every library the
+ * server knows, for an expression already stored (evaluating objects against a stored rule, or an
+ * unchanged rule in an update).
+ */
+export type EnvironmentKind = 'new' | 'stored';
+
 export const LIBRARIES: readonly CelLibrary[] = [
   standardLibrary,
   stringsLibrary,
@@ -86,7 +103,15 @@ export const LIBRARIES: readonly CelLibrary[] = [
   ipLibrary,
   cidrLibrary,
   semverLibrary,
+  // 1.34
+  listExtensionsLibrary,
+  sortByLibrary,
 ];
+
+const LIBRARIES_BY_KIND: Readonly<Record<EnvironmentKind, readonly CelLibrary[]>> = {
+  new: LIBRARIES.filter((library) => (library.introduced ?? 0) <= COMPATIBILITY_MINOR_VERSION),
+  stored: LIBRARIES,
+};
 
 function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
   return {
@@ -101,15 +126,18 @@ function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
   };
 }
 
-const INSTRUMENTATION = instrumentationOf(LIBRARIES);
+const INSTRUMENTATION: Readonly<Record<EnvironmentKind, Instrumentation>> = {
+  new: instrumentationOf(LIBRARIES_BY_KIND.new),
+  stored: instrumentationOf(LIBRARIES_BY_KIND.stored),
+};
 
-function baseEnvironment(): Environment {
+function baseEnvironment(kind: EnvironmentKind): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
-  for (const library of LIBRARIES) library.declare(env);
+  for (const library of LIBRARIES_BY_KIND[kind]) library.declare(env);
   return env;
 }
 
-let sharedBase: Environment | undefined;
+const sharedBases: Partial<Record<EnvironmentKind, Environment>> = {};
 
 export interface EvaluateOptions {
   /** The request's shared budget; each evaluation spends from it. */
@@ -254,12 +282,14 @@ export interface CompilerOptions {
    * MutatingAdmissionPolicy, say); the types they offer are the ones expressions may construct.
    */
   readonly libraries?: readonly CelLibrary[];
+  /** The environment to compile in (default `new`). */
+  readonly environment?: EnvironmentKind;
 }
 
 /** Whether the engine converts `literal` with `duration()` or `timestamp()` (the runtime's own judge). */
 function validConversion(functionName: 'duration' | 'timestamp', literal: string): boolean {
   try {
-    sharedBase!.evaluate(`${functionName}(${JSON.stringify(literal)})`);
+    sharedBases.new!.evaluate(`${functionName}(${JSON.stringify(literal)})`);
     return true;
   } catch {
     return false;
@@ -280,12 +310,15 @@ export class ExpressionCompiler {
     private readonly variables: VariableDeclarations,
     options: CompilerOptions = {},
   ) {
-    sharedBase ??= baseEnvironment();
-    this.env = sharedBase.clone();
+    const kind = options.environment ?? 'new';
+    sharedBases.new ??= baseEnvironment('new');
+    this.env = (sharedBases[kind] ??= baseEnvironment(kind)).clone();
     this.libraries = options.libraries ?? [];
     for (const library of this.libraries) library.declare(this.env);
     this.instrumentation =
-      this.libraries.length === 0 ? INSTRUMENTATION : instrumentationOf([...LIBRARIES, ...this.libraries]);
+      this.libraries.length === 0
+        ? INSTRUMENTATION[kind]
+        : instrumentationOf([...LIBRARIES_BY_KIND[kind], ...this.libraries]);
     const types: ObjectTypeDeclaration[] = [];
     const declared: DeclaredTypes = new Map();
     const variableTypes: Record<string, string> = {};

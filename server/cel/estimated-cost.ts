@@ -18,9 +18,12 @@ import {
 } from './runtime-cost';
 import { AUTHORIZER_CHECK_COST, selectorParseCost } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
+import { selfCompareFactor } from './libraries/list-extensions';
+import { SORT_BY_OP, SORT_BY_PRICES, type SortBy } from './sort-by';
 import { OPTIONAL_MAP_OP, OPTIONAL_MAP_PRICES, type OptionalMap } from './optional-library';
 import { TWO_VARIABLE_LOOP_OP, TWO_VARIABLE_LOOP_PRICES, type TwoVariableLoop } from './two-variable-comprehensions';
 
+type SortByArgs = Pick<SortBy, 'variableName'> & { readonly target: Node; readonly key: Node };
 type OptionalMapArgs = Pick<OptionalMap, 'flat' | 'variableName'> & { readonly target: Node; readonly body: Node };
 type TwoVariableLoopArgs = Pick<TwoVariableLoop, 'kind' | 'keyName' | 'valueName'> & {
   readonly iterable: Node;
@@ -136,6 +139,64 @@ interface Node {
   readonly op: string;
   readonly args: unknown;
   readonly meta: { readonly alternate?: Node; readonly macro?: Node };
+  /** The type the checker gave the node. */
+  readonly checkedType?: { readonly name: string; readonly valueType?: { readonly name: string } };
+}
+
+/** cel-go's estimate where a size is unknown and it falls back to the largest uint64. */
+const UNBOUNDED = 2 ** 64 - 1;
+
+/**
+ * An int literal's value where `node` is one, else `fallback`. A negative literal (which the
+ * engine parses as a negation, cel-go as a literal) counts as 0, as cel-go reads it.
+ */
+function literalSize(node: Node | undefined, fallback: number): number {
+  if (node?.op === '-_') return (node.args as Node).op === 'value' ? 0 : fallback;
+  if (node?.op !== 'value' || typeof node.args !== 'bigint') return fallback;
+  return Number(node.args);
+}
+
+/** Whether values of the type named are strings or bytes, which comparisons also traverse. */
+const isTraversed = (typeName: string | undefined): boolean => typeName === 'string' || typeName === 'bytes';
+
+/** The estimate of ext.Lists' allocating calls: 1, plus 10 for the list, plus the size worked on times a factor. */
+const allocatingListEstimate = (factor: number, size: number): number =>
+  Math.ceil(size * factor) + 1 + LIST_CREATE_COST;
+
+/**
+ * Cost (not counting the arguments) and result shape of ext.Lists' calls, as version 3's
+ * estimators give them, or undefined for other calls. `nodes` and `shapes`: receiver first.
+ */
+function listExtensionEstimate(name: string, nodes: readonly Node[], shapes: readonly Shape[]): Estimate | undefined {
+  const [receiver] = shapes;
+  switch (name) {
+    case 'range': {
+      // `lists.range(n)`: the receiver is the namespace.
+      const size = literalSize(nodes[1], UNBOUNDED);
+      return { cost: allocatingListEstimate(1, size), shape: { size } };
+    }
+    case 'slice': {
+      if (nodes.length !== 3) return undefined;
+      const start = literalSize(nodes[1], 0);
+      const end = literalSize(nodes[2], receiver.size);
+      const size = end >= start ? end - start : UNBOUNDED;
+      return { cost: allocatingListEstimate(1, size), shape: { schema: receiver.schema, size } };
+    }
+    case 'flatten': {
+      const depth = nodes.length === 1 ? 1 : literalSize(nodes[1], UNBOUNDED);
+      return { cost: allocatingListEstimate(depth, receiver.size), shape: { size: receiver.size } };
+    }
+    case 'reverse':
+      return { cost: allocatingListEstimate(1, receiver.size), shape: receiver };
+    case 'distinct':
+    case 'sort': {
+      const factor = name === 'sort' ? selfCompareFactor(isTraversed(nodes[0].checkedType?.valueType?.name)) : 2;
+      const size = receiver.size * receiver.size;
+      return { cost: allocatingListEstimate(factor, size), shape: { schema: receiver.schema, size } };
+    }
+    default:
+      return undefined;
+  }
 }
 
 const traversal = (size: number): number => Math.ceil(size * STRING_TRAVERSAL_FACTOR);
@@ -308,6 +369,8 @@ class Estimator {
         return this.twoVariableLoop(args as TwoVariableLoopArgs);
       case OPTIONAL_MAP_OP:
         return this.optionalMap(args as OptionalMapArgs);
+      case SORT_BY_OP:
+        return this.sortBy(args as SortByArgs);
       case 'call':
       case 'rcall': {
         const name = (args as unknown[])[0] as string;
@@ -317,7 +380,10 @@ class Estimator {
             : [(args as unknown[])[1] as Node, ...((args as unknown[])[2] as Node[])];
         const estimates = argNodes.map((n) => this.estimate(n));
         const shapes = estimates.map((e) => e.shape);
-        const cost = callCost(name, shapes) + estimates.reduce((sum, e) => sum + e.cost, 0);
+        const argumentsCost = estimates.reduce((sum, e) => sum + e.cost, 0);
+        const listCall = node.op === 'rcall' ? listExtensionEstimate(name, argNodes, shapes) : undefined;
+        if (listCall) return { cost: listCall.cost + argumentsCost, shape: listCall.shape };
+        const cost = callCost(name, shapes) + argumentsCost;
         // Results derived from a string (a case change, a split) are at most that string's size.
         const derived = ['lowerAscii', 'upperAscii', 'trim', 'substring', 'replace', 'format', 'split', 'findAll'];
         return { cost, shape: { size: derived.includes(name) ? (shapes[0]?.size ?? 1) : 1 } };
@@ -366,6 +432,26 @@ class Estimator {
       const step = this.estimate(args.step);
       // Each turn evaluates the step and the loop condition (1).
       return { cost: range.cost + init.cost + range.shape.size * (step.cost + 1), shape: { size: range.shape.size } };
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** cel-go's estimate of its expansion of sortBy: a bind of the list, a map to the keys, the sort. */
+  private sortBy(sortBy: SortByArgs): Estimate {
+    const target = this.estimate(sortBy.target);
+    const elementShape =
+      target.shape.schema?.type === 'array' ? shapeOf(target.shape.schema.items) : shapeOf(undefined);
+    this.scopes.push(new Map([[sortBy.variableName, elementShape]]));
+    try {
+      const key = this.estimate(sortBy.key).cost;
+      const size = target.shape.size;
+      const { inputReads, turn, result, estimatedBind, estimatedMapInit } = SORT_BY_PRICES;
+      const sort = allocatingListEstimate(selfCompareFactor(isTraversed(sortBy.key.checkedType?.name)), size * size);
+      return {
+        cost: target.cost + estimatedBind + inputReads + estimatedMapInit + size * (turn + key) + result + sort,
+        shape: target.shape,
+      };
     } finally {
       this.scopes.pop();
     }

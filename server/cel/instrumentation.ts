@@ -22,6 +22,7 @@ import {
   type CallCost,
 } from './runtime-cost';
 import { OPTIONAL_MAP_OP, type OptionalMap } from './optional-library';
+import { SORT_BY_OP, type SortBy } from './sort-by';
 import { TWO_VARIABLE_LOOP_OP, type TwoVariableLoop } from './two-variable-comprehensions';
 
 export interface Instrumentation {
@@ -92,6 +93,9 @@ export function childNodes(node: InstrumentedNode): InstrumentedNode[] {
   } else if (node.op === OPTIONAL_MAP_OP) {
     const { target, body } = node.args as OptionalMap;
     [target, body].forEach(visit);
+  } else if (node.op === SORT_BY_OP) {
+    const { target, key } = node.args as SortBy;
+    [target, key].forEach(visit);
   } else {
     visit(node.args);
   }
@@ -164,6 +168,7 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
     case 'comprehension':
     case TWO_VARIABLE_LOOP_OP: // charges its own turns
     case OPTIONAL_MAP_OP: // charges its own expansion
+    case SORT_BY_OP: // charges its own expansion
     case 'accuInc':
     case 'accuPush':
       return 0;

@@ -7,6 +7,12 @@ import type { MessageType } from '../message-types';
 import type { CallCost } from '../runtime-cost';
 
 export interface CelLibrary {
+  /**
+   * The Kubernetes minor version (1.x) whose base environment adds the library, when later than
+   * the compatibility version new expressions are compiled for (environment.ts): until then only
+   * stored expressions may use it. Unset: in every environment.
+   */
+  readonly introduced?: number;
   /** Registers the library's types and function signatures. */
   declare(env: Environment): void;
   /** Runtime prices by call name (`name` for a global function, `.name` for a method). */

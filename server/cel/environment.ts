@@ -28,7 +28,7 @@
 import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
 import { celEquals, mixedNumberOrder, numberKeyOf, numberMembership, unorderedListEquals } from './libraries/compare';
-import { CelFunctionError, type CelLibrary } from './libraries/library';
+import { CelFunctionError, type CallProblem, type CelLibrary } from './libraries/library';
 import { cidrLibrary } from './libraries/cidr';
 import { ipLibrary } from './libraries/ip';
 import { listsLibrary } from './libraries/lists';
@@ -53,7 +53,7 @@ import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions'
 import { optionalLibrary } from './optional-library';
 import { listExtensionsLibrary } from './libraries/list-extensions';
 import { sortByLibrary } from './sort-by';
-import { instrument, type Instrumentation } from './instrumentation';
+import { instrument, treeNodes, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
 import {
   celTypeOf,
@@ -301,6 +301,7 @@ export class ExpressionCompiler {
   private readonly env: Environment;
   private readonly libraries: readonly CelLibrary[];
   private readonly instrumentation: Instrumentation;
+  private readonly validators: ReadonlyArray<NonNullable<CelLibrary['validate']>>;
   /** The constructible types registered with the engine so far, by name. */
   private readonly messageTypes = new Map<string, MessageType>();
   private readonly resolveMessageType: MessageTypeResolver = (name) =>
@@ -319,6 +320,9 @@ export class ExpressionCompiler {
       this.libraries.length === 0
         ? INSTRUMENTATION[kind]
         : instrumentationOf([...LIBRARIES_BY_KIND[kind], ...this.libraries]);
+    this.validators = [...LIBRARIES_BY_KIND[kind], ...this.libraries].flatMap((library) =>
+      library.validate ? [library.validate] : [],
+    );
     const types: ObjectTypeDeclaration[] = [];
     const declared: DeclaredTypes = new Map();
     const variableTypes: Record<string, string> = {};
@@ -335,6 +339,17 @@ export class ExpressionCompiler {
       this.env.registerOperator(`${type.name} == ${type.name}`, celEquals);
     }
     for (const [name, type] of Object.entries(variableTypes)) this.env.registerVariable(name, type);
+  }
+
+  /** The first call in the checked tree under `root` that a library's own check refuses, if any. */
+  private callProblem(root: ASTNode): CallProblem | undefined {
+    if (this.validators.length === 0) return undefined;
+    const nodes = treeNodes(root as unknown as Parameters<typeof treeNodes>[0]);
+    for (const validate of this.validators) {
+      const problem = validate(nodes);
+      if (problem) return problem;
+    }
+    return undefined;
   }
 
   /** Makes a type a library offers known to the engine, the first time an expression names it. */
@@ -382,6 +397,12 @@ export class ExpressionCompiler {
     const literalError = invalidLiteral(parsed.ast, validConversion);
     if (literalError)
       return { ok: false, error: formatCompileError(expression, literalError.message, literalError.start) };
+    const problem = this.callProblem(parsed.ast);
+    if (problem) {
+      const node = problem.node as Parameters<typeof referencePosition>[2] & { start: number };
+      const at = referencePosition(expression, node.start, node);
+      return { ok: false, error: formatCompileError(expression, problem.message, at) };
+    }
     buildMapLiteralsAsCelGo(parsed.ast);
     instrument(parsed.ast, this.instrumentation);
     return {

@@ -79,6 +79,8 @@ describe('results', () => {
     ["['b', 'b', 'c', 'a', 'c'].distinct()", ['b', 'c', 'a']],
     ['[3, 2, 1].sort()', [1, 2, 3]],
     ['s.sort()', ['a', 'b', 'c']],
+    // Elements known only at run time: the list keeps its type, and sorts if they are comparable.
+    ["dyn({'b': 1, 'a': 2}).map(k, k).sort() == ['a', 'b']", true],
     ["[duration('1s'), duration('0s')].sort() == [duration('0s'), duration('1s')]", true],
     ["['foo', 'bar', 'baz'].sortBy(n, n == 'bar' ? 0 : 1)", ['bar', 'foo', 'baz']],
     ['s.sortBy(x, x)', ['a', 'b', 'c']],
@@ -104,6 +106,11 @@ describe('compile errors as cel-go words and places them', () => {
       "ERROR: <input>:1:9: found no matching overload for '@sortByAssociatedKeys' applied to 'list(int).(list(list(int)))'",
     ],
     ['l.sortBy(x.y, x)', 'ERROR: <input>:1:11: argument is not an identifier'],
+    ['[[1]].sort()', "ERROR: <input>:1:11: found no matching overload for 'sort' applied to 'list(list(int)).()'"],
+    [
+      "[{'a': 1}].sort()",
+      "ERROR: <input>:1:16: found no matching overload for 'sort' applied to 'list(map(string, int)).()'",
+    ],
   ])('%s', (expression, error) => {
     const result = stored.compile(expression);
     expect(result.ok).toBe(false);

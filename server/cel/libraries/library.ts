@@ -25,8 +25,19 @@ export interface CelLibrary {
    * or defers to the engine's function.
    */
   readonly refinements?: Readonly<Record<string, Refinement>>;
+  /**
+   * Refuses what the engine's overload resolution lets through but cel-go's checker would not,
+   * given every node of a checked expression; the first problem found, if any.
+   */
+  validate?(nodes: readonly unknown[]): CallProblem | undefined;
   /** The types expressions may construct (`Name{field: value}`) that the library offers, by name. */
   resolveMessageType?(name: string): MessageType | undefined;
+}
+
+/** A compile error a library finds in a call: its message, and the call node it is placed at. */
+export interface CallProblem {
+  readonly message: string;
+  readonly node: unknown;
 }
 
 /** A narrowing of a built-in function: `engine()` calls the engine's with `args` as they are then. */

@@ -10,7 +10,8 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '../engine-values';
 import { LIST_CREATE_COST, STRING_TRAVERSAL_FACTOR, sizeOf } from '../runtime-cost';
 import { celEquals, compareValues } from './compare';
-import { CelFunctionError, type CelLibrary } from './library';
+import { referenceTypeName } from '../compile-errors';
+import { CelFunctionError, type CallProblem, type CelLibrary } from './library';
 
 /** Holder for `lists.range`: the engine resolves `lists.` as a variable of this type. */
 class ListsNamespace {}
@@ -98,7 +99,7 @@ function distinct(list: readonly unknown[]): unknown[] {
 }
 
 // The engine names CEL's timestamp and duration types by their protobuf messages.
-const COMPARABLE = [
+const COMPARABLE = new Set([
   'int',
   'uint',
   'double',
@@ -107,10 +108,37 @@ const COMPARABLE = [
   'bytes',
   'google.protobuf.Duration',
   'google.protobuf.Timestamp',
-];
+  'dyn',
+]);
+
+/** The engine's checked node, as far as the sort check reads it. */
+interface CheckedNode {
+  readonly op: string;
+  readonly args: unknown;
+  readonly checkedType?: {
+    readonly kind: string;
+    readonly name: string;
+    readonly valueType?: { readonly name: string };
+  };
+}
+
+/** The first `sort()` of a list whose elements have no order (cel-go has no overload for it), if any. */
+function unsortableList(nodes: readonly unknown[]): CallProblem | undefined {
+  for (const node of nodes as CheckedNode[]) {
+    if (node.op !== 'rcall') continue;
+    const [name, receiver, args] = node.args as [string, CheckedNode, unknown[]];
+    const type = receiver.checkedType;
+    if (name !== 'sort' || args.length !== 0 || type?.kind !== 'list') continue;
+    if (!COMPARABLE.has(type.valueType?.name ?? 'dyn')) {
+      return { message: `found no matching overload for 'sort' applied to '${referenceTypeName(type.name)}.()'`, node };
+    }
+  }
+  return undefined;
+}
 
 export const listExtensionsLibrary: CelLibrary = {
   introduced: 34,
+  validate: unsortableList,
   declare(env: Environment) {
     env
       .registerType('kubernetes.ListsNamespace', ListsNamespace)
@@ -121,9 +149,9 @@ export const listExtensionsLibrary: CelLibrary = {
       .registerFunction('list<dyn>.flatten(int): list<dyn>', flatten)
       .registerFunction('list<T>.distinct(): list<T>', distinct)
       .registerFunction('list<T>.reverse(): list<T>', (list: unknown[]) => [...list].reverse());
-    for (const type of COMPARABLE) {
-      env.registerFunction(`list<${type}>.sort(): list<${type}>`, (list: unknown[]) => sortByKeys(list, list));
-    }
+    // One generic overload, so that a list of dyn keeps its type (the engine would pick the first
+    // of cel-go's overloads per type for it); `validate` refuses element types with no order.
+    env.registerFunction('list<T>.sort(): list<T>', (list: unknown[]) => sortByKeys(list, list));
   },
   overrides: {
     // cel-go disables the type guards of flatten(): a list known only at run time (`dyn(l)`) is

@@ -7,7 +7,7 @@
  * messageExpressions. A MutatingAdmissionPolicy's mutations are compiled with the same
  * variables (as the reference's, whose variables and matchConditions cannot construct types).
  */
-import type { CompileResult, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
+import type { CompileResult, EnvironmentKind, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
 import { celEnvironment } from '../../cel/lazy';
 import type { CelSchema } from '../../cel/schema-types';
 import { AUTHORIZER_VARIABLES } from '../../cel/libraries/request-authorizer';
@@ -101,18 +101,25 @@ export interface PolicyCompilers {
   readonly mutations: ExpressionCompiler;
 }
 
+export interface PolicyCompilerOptions {
+  /** `new` where a policy is written, `stored` to type-check a stored one (default `new`). */
+  readonly environment?: EnvironmentKind;
+  /** Sees each variable's compile result. */
+  readonly onVariable?: (index: number, result: CompileResult) => void;
+}
+
 /**
  * Compilers with the policy's variables declared, each typed by its expression as compiled with
- * the ones before it (dynamic when it does not compile). `onVariable` sees each variable's result.
+ * the ones before it (dynamic when it does not compile).
  */
 export function policyCompilers(
   types: PolicyTypes,
   variables: ReadonlyArray<{ readonly name: string; readonly expression: string }>,
-  onVariable?: (index: number, result: CompileResult) => void,
+  { environment = 'new', onVariable }: PolicyCompilerOptions = {},
 ): PolicyCompilers {
   const { ExpressionCompiler, mutationTypesLibrary } = celEnvironment();
   const typed: Record<string, CelSchema> = {};
-  let compiler = new ExpressionCompiler(declarations(types, typed, true));
+  let compiler = new ExpressionCompiler(declarations(types, typed, true), { environment });
   for (const [index, { name, expression }] of variables.entries()) {
     if (typeof expression !== 'string') {
       typed[name] = {};
@@ -121,18 +128,19 @@ export function policyCompilers(
     const result = compiler.compile(expression);
     onVariable?.(index, result);
     typed[name] = result.ok ? schemaOfCelType(result.compiled.outputType) : {};
-    compiler = new ExpressionCompiler(declarations(types, typed, true));
+    compiler = new ExpressionCompiler(declarations(types, typed, true), { environment });
   }
   let messages: ExpressionCompiler | undefined;
   let mutations: ExpressionCompiler | undefined;
   return {
     expressions: compiler,
     get messages() {
-      return (messages ??= new ExpressionCompiler(declarations(types, typed, false)));
+      return (messages ??= new ExpressionCompiler(declarations(types, typed, false), { environment }));
     },
     get mutations() {
       return (mutations ??= new ExpressionCompiler(declarations(types, typed, true), {
         libraries: [mutationTypesLibrary()],
+        environment,
       }));
     },
   };

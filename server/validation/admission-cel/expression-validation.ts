@@ -49,10 +49,8 @@ export function validatePolicyExpressions(
   };
   const variableErrors: FieldError[] = [];
   const variables = spec.variables ?? [];
-  const compilers = policyCompilers(
-    { params: spec.paramKind ? {} : undefined, namespace },
-    variables,
-    (index, result) => {
+  const compilers = policyCompilers({ params: spec.paramKind ? {} : undefined, namespace }, variables, {
+    onVariable: (index, result) => {
       const error = expressionError(
         result,
         root.child('variables').index(index).child('expression'),
@@ -60,7 +58,7 @@ export function validatePolicyExpressions(
       );
       if (error) variableErrors.push(error);
     },
-  );
+  });
   for (const [index, condition] of (spec.matchConditions ?? []).entries()) {
     check(compilers.expressions, root.child('matchConditions').index(index).child('expression'), condition.expression, [
       'bool',

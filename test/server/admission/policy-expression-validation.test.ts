@@ -126,3 +126,11 @@ spec:
     });
   });
 });
+
+describe('environment of new policies', () => {
+  it('is the compatibility version 1.33: what 1.34 added (ext.Lists) is refused', () => {
+    expect(errorsOf({ validations: [{ expression: '[2, 1].sort() == [1, 2]' }] })).toEqual([
+      expect.stringMatching(/^spec\.validations\[0\]\.expression: compilation failed: /),
+    ]);
+  });
+});

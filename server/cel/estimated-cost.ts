@@ -8,6 +8,7 @@
  * times the most elements its range can hold, string functions 0.1 per character of the
  * longest string, list functions one per element, an authorization check 350,000.
  */
+import { isNamespace } from './instrumentation';
 import type { ConstructionArgs } from './message-construction';
 import {
   LIST_CREATE_COST,
@@ -316,7 +317,7 @@ class Estimator {
       case 'value':
         return { cost: 0, shape: { size: typeof args === 'string' ? args.length : 1 } };
       case 'id':
-        return { cost: SELECT_COST, shape: this.lookup(args as string) };
+        return { cost: isNamespace(node) ? 0 : SELECT_COST, shape: this.lookup(args as string) };
       case 'accuValue':
         return { cost: SELECT_COST, shape: UNKNOWN };
       case 'accuInc':

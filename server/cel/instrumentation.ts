@@ -59,6 +59,7 @@ interface InstrumentedNode {
   evaluate: EvaluateFn;
   handle?: Handle;
   lastValue?: unknown;
+  readonly checkedType?: { readonly name: string };
 }
 
 /** The relational operators, each as a test of an order (-1, 0, 1, or NaN for unordered). */
@@ -173,6 +174,8 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
     case 'accuPush':
       return 0;
     case 'id':
+      // A namespace (`optional.`, `lists.`, `strings.`) is part of a function's name to cel-go.
+      return isNamespace(node) ? 0 : SELECT_COST;
     case 'accuValue':
     case '.':
     case '.?':
@@ -200,6 +203,11 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
     default:
       return SIZED_OPERATORS.has(node.op) ? (result) => operatorCost(node, result) : 1;
   }
+}
+
+/** Whether `node` names a function namespace: the engine resolves one as a constant of a holder type. */
+export function isNamespace(node: { readonly checkedType?: { readonly name: string } }): boolean {
+  return node.checkedType?.name.endsWith('Namespace') ?? false;
 }
 
 /** The nodes whose values a sized price reads: operands of sized operators and priced calls. */

@@ -86,3 +86,9 @@ test('types', () => {
   expect(compiled('l.first().optMap(x, l.last().optMap(y, x + y))').outputType).toBe('optional<optional<int>>');
   expect(compiled('[l.first()].unwrapOpt()').outputType).toBe('list<int>');
 });
+
+test("a namespace (`optional.`) is part of a function's name: it costs nothing, as in cel-go", () => {
+  // cel-go 0.26: optional.of(1) costs 1, optional.unwrap([...]) 1 plus its operands.
+  expect(compiled('optional.of(1)').evaluate({}).cost).toBe(1);
+  expect(compiled('optional.unwrap([l.last(), e.last(), l.first()])').evaluate(VALUES).cost).toBe(17);
+});

@@ -52,6 +52,7 @@ import { MACRO_ERROR_CODE } from './macro-nodes';
 import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions';
 import { optionalLibrary } from './optional-library';
 import { listExtensionsLibrary } from './libraries/list-extensions';
+import { formatLibrary } from './libraries/format';
 import { sortByLibrary } from './sort-by';
 import { instrument, treeNodes, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
@@ -99,6 +100,7 @@ export const LIBRARIES: readonly CelLibrary[] = [
   setsLibrary,
   twoVariableComprehensionsLibrary,
   optionalLibrary,
+  formatLibrary,
   // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
   ipLibrary,
   cidrLibrary,

@@ -13,6 +13,7 @@ import type { ConstructionArgs } from './message-construction';
 import {
   LIST_CREATE_COST,
   MAP_CREATE_COST,
+  REGEX_LENGTH_FACTOR,
   SELECT_COST,
   STRING_TRAVERSAL_FACTOR,
   STRUCT_CREATE_COST,
@@ -20,6 +21,7 @@ import {
 import { AUTHORIZER_CHECK_COST, selectorParseCost } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
 import { selfCompareFactor } from './libraries/list-extensions';
+import { MAX_FORMAT_REGEX_SIZE } from './libraries/format';
 import { SORT_BY_OP, SORT_BY_PRICES, type SortBy } from './sort-by';
 import { OPTIONAL_MAP_OP, OPTIONAL_MAP_PRICES, type OptionalMap } from './optional-library';
 import { TWO_VARIABLE_LOOP_OP, TWO_VARIABLE_LOOP_PRICES, type TwoVariableLoop } from './two-variable-comprehensions';
@@ -38,8 +40,6 @@ export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 /** The request size bound that caps values no schema bounds. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
-
-const REGEX_LENGTH_FACTOR = 0.25;
 
 /** The reference's text for an estimate over its limit (`costName`: "estimated rule cost", ...). */
 export function costExceededMessage(costName: string, cost: number, limit: number): string {
@@ -274,6 +274,9 @@ function callCost(name: string, shapes: readonly Shape[]): number {
     case 'isSemver':
       // `ip()` of a CIDR reads a field; every other form parses its string.
       return first?.schema?.type === 'string' || first?.size !== 1 ? traversal(first?.size ?? 0) : 1;
+    case 'validate':
+      // A named format's check: the string's traversal times the largest pattern's expressions.
+      return traversal(second?.size ?? 0) * Math.ceil(MAX_FORMAT_REGEX_SIZE * REGEX_LENGTH_FACTOR);
     case 'isCanonical':
       return Math.ceil((second?.size ?? 0) * 2 * STRING_TRAVERSAL_FACTOR);
     case 'containsIP':

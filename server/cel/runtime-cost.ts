@@ -18,6 +18,8 @@ export const LIST_CREATE_COST = 10;
 export const MAP_CREATE_COST = 30;
 export const STRUCT_CREATE_COST = 40;
 export const SELECT_COST = 1;
+/** How much of a regular expression's length one of its states is guessed to take. */
+export const REGEX_LENGTH_FACTOR = 0.25;
 
 export class CostLimitExceededError extends Error {
   constructor() {

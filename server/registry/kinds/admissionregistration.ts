@@ -12,8 +12,11 @@ import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
 import {
+  NO_PREEXISTING_POLICY_EXPRESSIONS,
+  preexistingPolicyExpressions,
   validatePolicyExpressions,
   validateWebhookMatchConditions,
+  type PreexistingPolicyExpressions,
 } from '../../validation/admission-cel/expression-validation';
 import { schemaOfDefinition } from '../../validation/admission-cel/kind-schemas';
 import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
@@ -150,7 +153,10 @@ function validateParamKindFields(paramKind: Json, path: FieldPath): FieldError[]
   return errors;
 }
 
-function validatePolicy(policy: KubeObject): FieldError[] {
+function validatePolicy(
+  policy: KubeObject,
+  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
+): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const errors: FieldError[] = [];
   if (spec.paramKind !== undefined && spec.paramKind !== null)
@@ -167,7 +173,7 @@ function validatePolicy(policy: KubeObject): FieldError[] {
       );
   });
   const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
-  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespace));
+  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespace, preexisting));
   return errors;
 }
 
@@ -228,8 +234,16 @@ function defaultWebhooks(mutating: boolean): (configuration: KubeObject) => void
   };
 }
 
-function validateWebhooks(configuration: KubeObject): FieldError[] {
+/** A configuration's webhooks; on an update, `old`'s match conditions compile as stored ones. */
+function validateWebhooks(configuration: KubeObject, old?: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
+  const preexisting = new Set(
+    old === undefined
+      ? []
+      : items(old as Json, 'webhooks').flatMap((webhook) =>
+          items(webhook, 'matchConditions').map((condition) => condition.expression),
+        ),
+  );
   for (const [index, webhook] of items(configuration as Json, 'webhooks').entries()) {
     const path = FieldPath.root('webhooks').index(index);
     if (!webhook.name) errors.push(required(path.child('name')));
@@ -239,7 +253,9 @@ function validateWebhooks(configuration: KubeObject): FieldError[] {
     if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
     if (items(webhook, 'admissionReviewVersions').length === 0)
       errors.push(required(path.child('admissionReviewVersions')));
-    errors.push(...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions')));
+    errors.push(
+      ...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions'), preexisting),
+    );
   }
   return errors;
 }
@@ -261,7 +277,9 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
         fill(spec, 'failurePolicy', 'Fail');
         defaultMatchResources(child(spec, 'matchConstraints'));
       },
-      validate: validatePolicy,
+      validate: (policy) => validatePolicy(policy),
+      validateUpdate: (policy, old) =>
+        validatePolicy(policy, preexistingPolicyExpressions((old.spec ?? {}) as ValidatingAdmissionPolicySpec)),
     },
   }),
   defineKind({
@@ -284,7 +302,12 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     kind: 'MutatingWebhookConfiguration',
     namespaced: false,
     categories: ['api-extensions'],
-    behaviour: { tracksGeneration: true, defaults: defaultWebhooks(true), validate: validateWebhooks },
+    behaviour: {
+      tracksGeneration: true,
+      defaults: defaultWebhooks(true),
+      validate: (configuration) => validateWebhooks(configuration),
+      validateUpdate: validateWebhooks,
+    },
   }),
   defineKind({
     group: GROUP,
@@ -293,7 +316,12 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     kind: 'ValidatingWebhookConfiguration',
     namespaced: false,
     categories: ['api-extensions'],
-    behaviour: { tracksGeneration: true, defaults: defaultWebhooks(false), validate: validateWebhooks },
+    behaviour: {
+      tracksGeneration: true,
+      defaults: defaultWebhooks(false),
+      validate: (configuration) => validateWebhooks(configuration),
+      validateUpdate: validateWebhooks,
+    },
   }),
   // Stored as v1alpha1 (the reference's storage override, so a server a release older reads them);
   // the versions are field-identical. Validated as the reference does but for compiling their

@@ -7,14 +7,14 @@
  * anything. A webhook's matchConditions are named, at most 64, and compile to a bool with the
  * webhook's variables (match-conditions.ts).
  */
-import type { CompileResult, ExpressionCompiler } from '../../cel/environment';
+import type { CompileResult, EnvironmentKind, ExpressionCompiler } from '../../cel/environment';
 import { resultTypeError } from '../../cel/compile-errors';
 import { duplicate, FieldPath, invalid, required, tooMany } from '../../status/field-errors';
 import { isQualifiedName } from '../names';
 import { compileMatchCondition } from './match-conditions';
 import type { FieldError } from '../../registry/types';
 import type { CelSchema } from '../../cel/schema-types';
-import { policyCompilers } from './declarations';
+import { policyCompilers, type PolicyCompilers } from './declarations';
 import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 
 /** The error of one expression, or none. */
@@ -29,10 +29,45 @@ function expressionError(
   return typeError ? invalid(path, expression, typeError) : undefined;
 }
 
-/** The errors of the policy's expressions, in the reference's order. `namespace` is the Namespace schema. */
+/**
+ * The expressions of a policy before an update, by where they were. As in the reference, one
+ * found again at the same kind of place compiles in the stored-expression environment, so that
+ * an update does not refuse what the server already accepted (a variable counts as there when
+ * a validation had its text, as the reference looks it up).
+ */
+export interface PreexistingPolicyExpressions {
+  readonly matchConditions: ReadonlySet<string>;
+  readonly validations: ReadonlySet<string>;
+  readonly messageExpressions: ReadonlySet<string>;
+  readonly auditAnnotations: ReadonlySet<string>;
+}
+
+export const NO_PREEXISTING_POLICY_EXPRESSIONS: PreexistingPolicyExpressions = {
+  matchConditions: new Set(),
+  validations: new Set(),
+  messageExpressions: new Set(),
+  auditAnnotations: new Set(),
+};
+
+export function preexistingPolicyExpressions(spec: ValidatingAdmissionPolicySpec): PreexistingPolicyExpressions {
+  const texts = (values: ReadonlyArray<string | undefined>) =>
+    new Set(values.filter((value): value is string => typeof value === 'string' && value !== ''));
+  return {
+    matchConditions: texts((spec.matchConditions ?? []).map((condition) => condition.expression)),
+    validations: texts((spec.validations ?? []).map((validation) => validation.expression)),
+    messageExpressions: texts((spec.validations ?? []).map((validation) => validation.messageExpression)),
+    auditAnnotations: texts((spec.auditAnnotations ?? []).map((annotation) => annotation.valueExpression)),
+  };
+}
+
+/**
+ * The errors of the policy's expressions, in the reference's order. `namespace` is the Namespace
+ * schema; `preexisting`, on an update, the old policy's expressions.
+ */
 export function validatePolicyExpressions(
   spec: ValidatingAdmissionPolicySpec,
   namespace: CelSchema | undefined,
+  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
 ): FieldError[] {
   const errors: FieldError[] = [];
   const root = FieldPath.root('spec');
@@ -47,33 +82,53 @@ export function validatePolicyExpressions(
     const error = expressionError(compiler.compile(expression), path, expression, allowed);
     if (error) errors.push(error);
   };
-  const variableErrors: FieldError[] = [];
   const variables = spec.variables ?? [];
-  const compilers = policyCompilers({ params: spec.paramKind ? {} : undefined, namespace }, variables, {
-    onVariable: (index, result) => {
-      const error = expressionError(
-        result,
-        root.child('variables').index(index).child('expression'),
-        variables[index].expression,
-      );
-      if (error) variableErrors.push(error);
-    },
-  });
+  const variableErrors: Record<EnvironmentKind, Array<FieldError | undefined>> = { new: [], stored: [] };
+  const compilersIn = (environment: EnvironmentKind) =>
+    policyCompilers({ params: spec.paramKind ? {} : undefined, namespace }, variables, {
+      environment,
+      onVariable: (index, result) => {
+        const path = root.child('variables').index(index).child('expression');
+        variableErrors[environment][index] = expressionError(result, path, variables[index].expression);
+      },
+    });
+  const fresh = compilersIn('new');
+  // Made when an expression needs it: at once when a variable does, its error being needed below.
+  let stored = variables.some(({ expression }) => preexisting.validations.has(expression))
+    ? compilersIn('stored')
+    : undefined;
+  const compilersFor = (found: boolean): PolicyCompilers => (found ? (stored ??= compilersIn('stored')) : fresh);
   for (const [index, condition] of (spec.matchConditions ?? []).entries()) {
-    check(compilers.expressions, root.child('matchConditions').index(index).child('expression'), condition.expression, [
-      'bool',
-    ]);
+    check(
+      compilersFor(preexisting.matchConditions.has(condition.expression)).expressions,
+      root.child('matchConditions').index(index).child('expression'),
+      condition.expression,
+      ['bool'],
+    );
   }
-  errors.push(...variableErrors);
+  variables.forEach(({ expression }, index) => {
+    const error = variableErrors[preexisting.validations.has(expression) ? 'stored' : 'new'][index];
+    if (error) errors.push(error);
+  });
   for (const [index, validation] of (spec.validations ?? []).entries()) {
     const path = root.child('validations').index(index);
-    check(compilers.expressions, path.child('expression'), validation.expression, ['bool']);
+    check(
+      compilersFor(preexisting.validations.has(validation.expression)).expressions,
+      path.child('expression'),
+      validation.expression,
+      ['bool'],
+    );
     if (validation.messageExpression)
-      check(compilers.messages, path.child('messageExpression'), validation.messageExpression, ['string']);
+      check(
+        compilersFor(preexisting.messageExpressions.has(validation.messageExpression)).messages,
+        path.child('messageExpression'),
+        validation.messageExpression,
+        ['string'],
+      );
   }
   for (const [index, annotation] of (spec.auditAnnotations ?? []).entries()) {
     check(
-      compilers.expressions,
+      compilersFor(preexisting.auditAnnotations.has(annotation.valueExpression)).expressions,
       root.child('auditAnnotations').index(index).child('valueExpression'),
       annotation.valueExpression,
       ['string', 'null'],
@@ -89,6 +144,7 @@ const MAX_MATCH_CONDITIONS = 64;
 export function validateWebhookMatchConditions(
   conditions: readonly { readonly name?: unknown; readonly expression?: unknown }[],
   path: FieldPath,
+  preexisting: ReadonlySet<unknown> = new Set(),
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) errors.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
@@ -98,7 +154,10 @@ export function validateWebhookMatchConditions(
     const expression = typeof condition.expression === 'string' ? condition.expression.trim() : '';
     if (expression === '') errors.push(required(at.child('expression')));
     else {
-      const error = expressionError(compileMatchCondition(expression), at.child('expression'), expression, ['bool']);
+      // On an update, a condition the configuration had already compiles as stored (as in the reference).
+      const environment = preexisting.has(condition.expression) ? 'stored' : 'new';
+      const compiled = compileMatchCondition(expression, environment);
+      const error = expressionError(compiled, at.child('expression'), expression, ['bool']);
       if (error) errors.push(error);
     }
     const name = typeof condition.name === 'string' ? condition.name : '';

@@ -9,9 +9,10 @@
  *     cel-js 76 µs/eval, @bufbuild/cel 1,210 µs/eval.
  *   Through this environment (schema types, cost metering, range checks) the first rule takes
  *   ~2.3 µs on values converted once (`celValues`); converting a 100-item object costs ~60 µs.
- *   cel-spec conformance (test/cel/conformance.test.ts): 968 of the 1,018 applicable tests of the
- *   core suites pass (95.1%); 161 more need protobuf messages, heterogeneous literals or
- *   unchecked expressions, none of which a Kubernetes environment accepts (82.1% counting them).
+ *   cel-spec conformance (test/cel/conformance.test.ts): 1,000 of the 1,002 applicable tests of
+ *   the core suites pass (99.8%); the others need protobuf messages, heterogeneous literals or
+ *   unchecked expressions, none of which a Kubernetes environment accepts, or are excluded there
+ *   with their reasons.
  *   @bufbuild/cel passes 99.4% of the core suites (notes/libraries.md) but needs protobuf types
  *   for objects and has no type-checked environment API.
  * cel-js has a type checker, custom types, receiver functions and optional syntax; what it lacks
@@ -20,8 +21,9 @@
  * expressions (linear time, so no expression can hang the server), cost tracking (runtime-cost.ts) and estimation
  * (estimated-cost.ts), range checks, and the reference's error texts (compile-errors.ts).
  *
- * Use: `new ExpressionCompiler(variables)` declares the variables of one place (CEL types or
- * OpenAPI schemas), `compile(expression)` type-checks one expression, `estimateMaxCost()` gives
+ * Use: `new ExpressionCompiler(variables, { environment })` declares the variables of one place
+ * (CEL types or OpenAPI schemas) in the environment for new or for stored expressions (the
+ * reference's EnvSet), `compile(expression)` type-checks one expression, `estimateMaxCost()` gives
  * its static worst case, and `evaluate(values, { budget })` runs it against JSON values under the
  * per-call limit and the request's budget.
  */
@@ -105,7 +107,7 @@ export const LIBRARIES: readonly CelLibrary[] = [
   ipLibrary,
   cidrLibrary,
   semverLibrary,
-  // 1.34
+  // 1.34, for stored expressions only (their `introduced`).
   listExtensionsLibrary,
   sortByLibrary,
 ];

@@ -11,7 +11,10 @@
 import { isNamespace } from './instrumentation';
 import type { ConstructionArgs } from './message-construction';
 import {
+  APPEND_COST,
+  COUNT_COST,
   LIST_CREATE_COST,
+  MACRO_PRICES,
   MAP_CREATE_COST,
   REGEX_LENGTH_FACTOR,
   SELECT_COST,
@@ -26,6 +29,12 @@ import { SORT_BY_OP, SORT_BY_PRICES, type SortBy } from './sort-by';
 import { OPTIONAL_MAP_OP, OPTIONAL_MAP_PRICES, type OptionalMap } from './optional-library';
 import { TWO_VARIABLE_LOOP_OP, TWO_VARIABLE_LOOP_PRICES, type TwoVariableLoop } from './two-variable-comprehensions';
 
+type ComprehensionArgs = {
+  readonly iterable: Node;
+  readonly iterVarName: string;
+  readonly init: Node;
+  readonly step: Node;
+};
 type SortByArgs = Pick<SortBy, 'variableName'> & { readonly target: Node; readonly key: Node };
 type OptionalMapArgs = Pick<OptionalMap, 'flat' | 'variableName'> & { readonly target: Node; readonly body: Node };
 type TwoVariableLoopArgs = Pick<TwoVariableLoop, 'kind' | 'keyName' | 'valueName'> & {
@@ -306,7 +315,12 @@ class Estimator {
   }
 
   estimate(node: Node): Estimate {
-    if (node.meta.alternate) return this.estimate(node.meta.alternate);
+    const alternate = node.meta.alternate;
+    if (alternate?.op === 'comprehension' && node.op === 'rcall') {
+      // A standard macro: cel-go's expansion of it, by name.
+      return this.comprehension(alternate.args as ComprehensionArgs, (node.args as unknown[])[0] as string);
+    }
+    if (alternate) return this.estimate(alternate);
     const macro = node.meta.macro;
     if (macro && 'op' in macro) return this.estimate(macro);
     if (macro) {
@@ -322,9 +336,12 @@ class Estimator {
       case 'id':
         return { cost: isNamespace(node) ? 0 : SELECT_COST, shape: this.lookup(args as string) };
       case 'accuValue':
-        return { cost: SELECT_COST, shape: UNKNOWN };
+        // The accumulator a ternary passes on, free in cel-go.
+        return { cost: 0, shape: UNKNOWN };
       case 'accuInc':
-        return { cost: 0, shape: { size: 1 } };
+        return { cost: COUNT_COST, shape: { size: 1 } };
+      case 'accuPush':
+        return { cost: APPEND_COST + this.estimate(args as Node).cost, shape: UNKNOWN };
       case '.':
       case '.?': {
         const [target, field] = args as [Node, string];
@@ -368,7 +385,7 @@ class Estimator {
         return { cost: condition.cost + worse.cost, shape: worse.shape };
       }
       case 'comprehension':
-        return this.comprehension(args as { iterable: Node; iterVarName: string; init: Node; step: Node });
+        return this.comprehension(args as ComprehensionArgs, undefined);
       case TWO_VARIABLE_LOOP_OP:
         return this.twoVariableLoop(args as TwoVariableLoopArgs);
       case OPTIONAL_MAP_OP:
@@ -428,14 +445,19 @@ class Estimator {
     }
   }
 
-  private comprehension(args: { iterable: Node; iterVarName: string; init: Node; step: Node }): Estimate {
+  /** A comprehension: for a standard `macro`, as cel-go estimates its expansion (MACRO_PRICES). */
+  private comprehension(args: ComprehensionArgs, macro: string | undefined): Estimate {
     const range = this.estimate(args.iterable);
     const init = this.estimate(args.init);
+    const prices = macro === undefined ? undefined : MACRO_PRICES[macro];
     this.scopes.push(new Map([[args.iterVarName, shapeOf(elementSchema(range.shape.schema))]]));
     try {
       const step = this.estimate(args.step);
-      // Each turn evaluates the step and the loop condition (1).
-      return { cost: range.cost + init.cost + range.shape.size * (step.cost + 1), shape: { size: range.shape.size } };
+      const turn = prices?.turn ?? 1;
+      return {
+        cost: range.cost + init.cost + range.shape.size * (step.cost + turn) + (prices?.result ?? 0),
+        shape: { size: range.shape.size },
+      };
     } finally {
       this.scopes.pop();
     }

@@ -10,6 +10,7 @@
  */
 import type { Environment, RegisteredFunctionHandler } from '@marcbachmann/cel-js';
 import { CelFunctionError, type CelLibrary } from './libraries/library';
+import { isComparableType } from './libraries/compare';
 import { selfCompareCost, sortByKeys } from './libraries/list-extensions';
 import {
   macroError,
@@ -50,18 +51,6 @@ export const SORT_BY_PRICES = {
   estimatedMapInit: LIST_CREATE_COST,
 };
 
-const COMPARABLE = new Set([
-  'int',
-  'uint',
-  'double',
-  'bool',
-  'string',
-  'bytes',
-  'google.protobuf.Duration',
-  'google.protobuf.Timestamp',
-  'dyn',
-]);
-
 function checkSortBy(chk: Checker, node: Node, ctx: Scope): CheckedType {
   const sortBy = node.args as SortBy;
   const targetType = chk.check(sortBy.target, ctx);
@@ -79,7 +68,7 @@ function checkSortBy(chk: Checker, node: Node, ctx: Scope): CheckedType {
   }
   sortBy.scope = ctx.forkWithVariable(sortBy.variableName, elementType);
   const keyType = chk.check(sortBy.key, sortBy.scope);
-  if (targetType.kind === 'map' || !COMPARABLE.has(keyType.name)) {
+  if (targetType.kind === 'map' || !isComparableType(keyType.name)) {
     throw chk.createError(
       'no_matching_overload',
       `found no matching overload for '@sortByAssociatedKeys' applied to '${typeName(chk, targetType)}.(list(${typeName(chk, keyType)}))'`,

@@ -9,7 +9,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '../engine-values';
 import { LIST_CREATE_COST, STRING_TRAVERSAL_FACTOR, sizeOf } from '../runtime-cost';
-import { celEquals, compareValues } from './compare';
+import { celEquals, compareValues, isComparableType } from './compare';
 import { referenceTypeName } from '../compile-errors';
 import { CelFunctionError, type CallProblem, type CelLibrary } from './library';
 
@@ -98,19 +98,6 @@ function distinct(list: readonly unknown[]): unknown[] {
   return unique;
 }
 
-// The engine names CEL's timestamp and duration types by their protobuf messages.
-const COMPARABLE = new Set([
-  'int',
-  'uint',
-  'double',
-  'bool',
-  'string',
-  'bytes',
-  'google.protobuf.Duration',
-  'google.protobuf.Timestamp',
-  'dyn',
-]);
-
 /** The engine's checked node, as far as the sort check reads it. */
 interface CheckedNode {
   readonly op: string;
@@ -129,7 +116,7 @@ function unsortableList(nodes: readonly unknown[]): CallProblem | undefined {
     const [name, receiver, args] = node.args as [string, CheckedNode, unknown[]];
     const type = receiver.checkedType;
     if (name !== 'sort' || args.length !== 0 || type?.kind !== 'list') continue;
-    if (!COMPARABLE.has(type.valueType?.name ?? 'dyn')) {
+    if (!isComparableType(type.valueType?.name ?? 'dyn')) {
       return { message: `found no matching overload for 'sort' applied to '${referenceTypeName(type.name)}.()'`, node };
     }
   }

@@ -258,8 +258,11 @@ function evaluationMessage(error: unknown): string {
   return String(error);
 }
 
-function compileError(expression: string, error: unknown): string {
-  const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
+/** `rewrite` may restate the engine's summary of the error first. */
+function compileError(expression: string, error: unknown, rewrite: (summary: string) => string = (s) => s): string {
+  const engineSummary =
+    error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
+  const summary = rewrite(engineSummary);
   const { range, node } = error as { range?: { start: number }; node?: Parameters<typeof referencePosition>[2] };
   return formatCompileError(
     expression,
@@ -306,6 +309,8 @@ export class ExpressionCompiler {
   private readonly libraries: readonly CelLibrary[];
   private readonly instrumentation: Instrumentation;
   private readonly validators: ReadonlyArray<NonNullable<CelLibrary['validate']>>;
+  /** The names of the functions the environment has, read on the first compile error that needs them. */
+  private functionNames: Set<string> | undefined;
   /** The constructible types registered with the engine so far, by name. */
   private readonly messageTypes = new Map<string, MessageType>();
   private readonly resolveMessageType: MessageTypeResolver = (name) =>
@@ -343,6 +348,18 @@ export class ExpressionCompiler {
       this.env.registerOperator(`${type.name} == ${type.name}`, celEquals);
     }
     for (const [name, type] of Object.entries(variableTypes)) this.env.registerVariable(name, type);
+  }
+
+  /**
+   * cel-go's words for a call of a function the environment does not have at all (the list
+   * extension's `sort()` in the environment for new expressions, say): an undeclared reference,
+   * where the engine finds no matching overload.
+   */
+  private undeclared(summary: string): string {
+    const name = /^found no matching overload for '(?:.+\.)?([A-Za-z_]\w*)\(.*\)'$/.exec(summary)?.[1];
+    if (name === undefined) return summary;
+    this.functionNames ??= new Set(this.env.getDefinitions().functions.map((fn) => fn.name));
+    return this.functionNames.has(name) ? summary : `undeclared reference to '${name}' (in container '')`;
   }
 
   /** The first call in the checked tree under `root` that a library's own check refuses, if any. */
@@ -397,7 +414,9 @@ export class ExpressionCompiler {
     for (const { typeName } of sites.values()) this.registerMessageType(typeName);
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();
-    if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
+    if (!checked.valid) {
+      return { ok: false, error: compileError(expression, checked.error, (summary) => this.undeclared(summary)) };
+    }
     const literalError = invalidLiteral(parsed.ast, validConversion);
     if (literalError)
       return { ok: false, error: formatCompileError(expression, literalError.message, literalError.start) };

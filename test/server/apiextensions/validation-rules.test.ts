@@ -289,6 +289,10 @@ describe('environments: new rules compile for compatibility version 1.33, stored
     validationRuleErrors(SORTED, at, preexisting).map((error) => error.field);
 
   test('a new CRD, or a changed rule, may not use what 1.33 lacks', () => {
+    // kube-apiserver 1.34.4 refuses the same rule in a new CRD with this detail (422).
+    expect(validationRuleErrors(SORTED, at)[0].detail).toContain(
+      "compilation failed: ERROR: <input>:1:16: undeclared reference to 'sort' (in container '')",
+    );
     expect(fields()).toEqual([
       's.properties[spec].x-kubernetes-validations[0].rule',
       's.properties[spec].x-kubernetes-validations[0].messageExpression',

@@ -85,7 +85,7 @@ export const CRD_BEHAVIOUR: KindBehaviour = {
     if (!finalizers.includes(CLEANUP_FINALIZER)) finalizers.push(CLEANUP_FINALIZER);
   },
   prepareForUpdate: (object) => recordStorageVersion(asCRD(object)),
-  validate: validateCRD,
+  validate: (object) => validateCRD(object),
   validateUpdate: validateCRDUpdate,
   warnings: formatWarnings,
 };

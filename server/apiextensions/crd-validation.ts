@@ -20,7 +20,12 @@ import {
 } from '../status/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
 import { validateCRDSchema } from './crd-schema-rules';
-import { validationRuleErrors } from './validation-rules';
+import {
+  NO_PREEXISTING_EXPRESSIONS,
+  preexistingExpressions,
+  validationRuleErrors,
+  type PreexistingExpressions,
+} from './validation-rules';
 import {
   asCRD,
   isConditionTrue,
@@ -208,16 +213,22 @@ function sharedFields(versions: readonly CustomResourceDefinitionVersion[]): Sha
 }
 
 /** A version's schema (with its rules), at `path`; `statusEnabled` limits its root. */
-function validateSchema(schema: JSONSchemaProps, path: FieldPath, statusEnabled: boolean): FieldError[] {
+function validateSchema(
+  schema: JSONSchemaProps,
+  path: FieldPath,
+  statusEnabled: boolean,
+  preexisting: PreexistingExpressions,
+): FieldError[] {
   const schemaErrors = validateCRDSchema(schema, path, statusEnabled);
   // Rules are compiled against the schema's types, so only a valid schema has them checked.
-  return schemaErrors.length === 0 ? validationRuleErrors(schema, path) : schemaErrors;
+  return schemaErrors.length === 0 ? validationRuleErrors(schema, path, preexisting) : schemaErrors;
 }
 
 function validateVersion(
   version: CustomResourceDefinitionVersion,
   path: FieldPath,
   shared: SharedFields,
+  preexisting: PreexistingExpressions,
 ): FieldError[] {
   const errors = [...dns1035(path.child('name'), version.name ?? '')];
   errors.push(...validateDeprecationWarning(version, path));
@@ -229,6 +240,7 @@ function validateVersion(
         schema,
         path.child('schema').child('openAPIV3Schema'),
         version.subresources?.status !== undefined,
+        preexisting,
       ),
     );
   if (!shared.subresources) errors.push(...validateSubresources(version.subresources, path.child('subresources')));
@@ -244,6 +256,7 @@ function validateVersion(
 function validateSharedFields(
   versions: readonly CustomResourceDefinitionVersion[],
   shared: SharedFields,
+  preexisting: PreexistingExpressions,
 ): FieldError[] {
   const first = versions[0];
   if (first === undefined) return [];
@@ -251,7 +264,7 @@ function validateSharedFields(
   const schema = first.schema?.openAPIV3Schema;
   const anyStatus = versions.some((version) => version.subresources?.status !== undefined);
   if (shared.schema && schema !== undefined)
-    errors.push(...validateSchema(schema, spec.child('validation').child('openAPIV3Schema'), anyStatus));
+    errors.push(...validateSchema(schema, spec.child('validation').child('openAPIV3Schema'), anyStatus, preexisting));
   if (shared.subresources) errors.push(...validateSubresources(first.subresources, spec.child('subresources')));
   if (shared.columns)
     (first.additionalPrinterColumns ?? []).forEach((column, index) =>
@@ -332,7 +345,7 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
   return errors;
 }
 
-function validateSpec(crd: CustomResourceDefinition): FieldError[] {
+function validateSpec(crd: CustomResourceDefinition, preexisting: PreexistingExpressions): FieldError[] {
   const errors: FieldError[] = [];
   const { group, scope, names, versions = [] } = crd.spec;
   if (!group) errors.push(required(spec.child('group')));
@@ -355,7 +368,7 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
   }
   const shared = sharedFields(versions);
   versions.forEach((version, index) =>
-    errors.push(...validateVersion(version, spec.child('versions').index(index), shared)),
+    errors.push(...validateVersion(version, spec.child('versions').index(index), shared, preexisting)),
   );
   const versionNames = new Set(versions.map((version) => version.name));
   if (versionNames.size !== versions.length)
@@ -367,7 +380,7 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
     if (!names?.[field]) errors.push(required(spec.child('names', field)));
   }
   errors.push(...validateNames(names, spec.child('names')));
-  errors.push(...validateSharedFields(versions, shared));
+  errors.push(...validateSharedFields(versions, shared, preexisting));
   if (
     crd.spec.conversion !== undefined &&
     crd.spec.conversion.strategy !== 'None' &&
@@ -404,11 +417,14 @@ function validateName(crd: CustomResourceDefinition): FieldError[] {
     : [invalid(FieldPath.root('metadata', 'name'), name, 'must be spec.names.plural+"."+spec.group')];
 }
 
-export function validateCRD(object: KubeObject): FieldError[] {
+export function validateCRD(
+  object: KubeObject,
+  preexisting: PreexistingExpressions = NO_PREEXISTING_EXPRESSIONS,
+): FieldError[] {
   const crd = asCRD(object);
   return [
     ...validateName(crd),
-    ...validateSpec(crd),
+    ...validateSpec(crd, preexisting),
     ...validateNames(crd.status?.acceptedNames, FieldPath.root('status', 'acceptedNames')),
     ...validateStoredVersions(crd),
   ];
@@ -417,7 +433,12 @@ export function validateCRD(object: KubeObject): FieldError[] {
 export function validateCRDUpdate(object: KubeObject, old: KubeObject): FieldError[] {
   const crd = asCRD(object);
   const previous = asCRD(old);
-  const errors = validateCRD(object).filter((error) => error.field !== 'metadata.name');
+  const oldSchemas = (previous.spec.versions ?? []).flatMap((version) =>
+    version.schema?.openAPIV3Schema === undefined ? [] : [version.schema.openAPIV3Schema],
+  );
+  const errors = validateCRD(object, preexistingExpressions(oldSchemas)).filter(
+    (error) => error.field !== 'metadata.name',
+  );
   if (isConditionTrue(previous, 'Established')) {
     errors.push(...immutable(spec.child('scope'), crd.spec.scope, previous.spec.scope));
     errors.push(...immutable(spec.child('names', 'kind'), crd.spec.names?.kind, previous.spec.names?.kind));

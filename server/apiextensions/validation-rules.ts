@@ -11,7 +11,7 @@
  * can run (the sizes of the lists and maps above it), must stay within 10,000,000, and all the
  * schema's rules together within 100,000,000, as the reference checks them.
  */
-import type { CompiledExpression, ExpressionCompiler, RequestCostBudget } from '../cel/environment';
+import type { CompiledExpression, EnvironmentKind, ExpressionCompiler, RequestCostBudget } from '../cel/environment';
 import { celEnvironment } from '../cel/lazy';
 import type { CelSchema } from '../cel/schema-types';
 import { goJson } from '../audit/record/event';
@@ -43,7 +43,41 @@ interface CompiledRule {
   readonly messageError?: string;
 }
 
-const compiledNodes = new WeakMap<JSONSchemaProps, readonly CompiledRule[]>();
+const compiledNodes: Readonly<Record<EnvironmentKind, WeakMap<JSONSchemaProps, readonly CompiledRule[]>>> = {
+  new: new WeakMap(),
+  stored: new WeakMap(),
+};
+
+/**
+ * The expressions of a CRD before an update. As in the reference, a rule or messageExpression
+ * found there unchanged (anywhere in the old schemas) is compiled in the stored-expression
+ * environment, so that an update does not refuse what the server already accepted; everything
+ * else in the environment for new expressions.
+ */
+export interface PreexistingExpressions {
+  readonly rules: ReadonlySet<string>;
+  readonly messageExpressions: ReadonlySet<string>;
+}
+
+export const NO_PREEXISTING_EXPRESSIONS: PreexistingExpressions = { rules: new Set(), messageExpressions: new Set() };
+
+/** The rules and messageExpressions of `schemas` (a CRD's, before an update). */
+export function preexistingExpressions(schemas: readonly JSONSchemaProps[]): PreexistingExpressions {
+  const rules = new Set<string>();
+  const messageExpressions = new Set<string>();
+  const walk = (node: JSONSchemaProps): void => {
+    for (const rule of node['x-kubernetes-validations'] ?? []) {
+      if (rule.rule) rules.add(rule.rule);
+      if (rule.messageExpression) messageExpressions.add(rule.messageExpression);
+    }
+    Object.values(node.properties ?? {}).forEach(walk);
+    if (typeof node.additionalProperties === 'object') walk(node.additionalProperties);
+    const items = itemsOf(node);
+    if (items !== undefined) walk(items);
+  };
+  schemas.forEach(walk);
+  return { rules, messageExpressions };
+}
 
 /** The reference types a resource's root like an embedded resource: apiVersion, kind, metadata.name. */
 function celSchemaOf(schema: JSONSchemaProps, atRoot: boolean): CelSchema {
@@ -55,26 +89,26 @@ function usesOldSelf(expression: string): boolean {
   return /\boldSelf\b/.test(expression);
 }
 
-function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly CompiledRule[] {
-  let found = compiledNodes.get(schema);
+function compileNode(schema: JSONSchemaProps, atRoot: boolean, environment: EnvironmentKind): readonly CompiledRule[] {
+  let found = compiledNodes[environment].get(schema);
   if (found !== undefined) return found;
   const rules = schema['x-kubernetes-validations'] ?? [];
   if (rules.length === 0) found = [];
   else {
     const celSchema = celSchemaOf(schema, atRoot);
-    const compiler = new (celEnvironment().ExpressionCompiler)({
-      self: { schema: celSchema },
-      oldSelf: { schema: celSchema },
-    });
+    const compiler = new (celEnvironment().ExpressionCompiler)(
+      { self: { schema: celSchema }, oldSelf: { schema: celSchema } },
+      { environment },
+    );
     // Rules with optionalOldSelf see oldSelf as an optional, absent where there is no old value.
     let optionalCompiler: ExpressionCompiler | undefined;
     found = rules.map((rule) => {
       const ruleCompiler =
         rule.optionalOldSelf === true
-          ? (optionalCompiler ??= new (celEnvironment().ExpressionCompiler)({
-              self: { schema: celSchema },
-              oldSelf: { schema: celSchema, optional: true },
-            }))
+          ? (optionalCompiler ??= new (celEnvironment().ExpressionCompiler)(
+              { self: { schema: celSchema }, oldSelf: { schema: celSchema, optional: true } },
+              { environment },
+            ))
           : compiler;
       const compiledRule = ruleCompiler.compile(rule.rule);
       const oldSelf = usesOldSelf(rule.rule);
@@ -103,7 +137,7 @@ function compileNode(schema: JSONSchemaProps, atRoot: boolean): readonly Compile
       };
     });
   }
-  compiledNodes.set(schema, found);
+  compiledNodes[environment].set(schema, found);
   return found;
 }
 
@@ -135,6 +169,7 @@ function nodeRuleErrors(
   atRoot: boolean,
   errors: FieldError[],
   cost: CostContext,
+  preexisting: PreexistingExpressions,
 ): void {
   const rules = schema['x-kubernetes-validations'] ?? [];
   rules.forEach((rule, index) => {
@@ -157,7 +192,13 @@ function nodeRuleErrors(
       });
   });
   if (errors.length > 0 || rules.length === 0) return;
-  compileNode(schema, atRoot).forEach((compiled, index) => {
+  const inEnvironment = (kind: EnvironmentKind) => compileNode(schema, atRoot, kind);
+  rules.forEach((rule, index) => {
+    const compiled = inEnvironment(preexisting.rules.has(rule.rule) ? 'stored' : 'new')[index];
+    const message =
+      rule.messageExpression !== undefined && preexisting.messageExpressions.has(rule.messageExpression)
+        ? inEnvironment('stored')[index]
+        : inEnvironment('new')[index];
     const at = path.child('x-kubernetes-validations').index(index);
     if (compiled.ruleError)
       errors.push({
@@ -165,11 +206,11 @@ function nodeRuleErrors(
         field: at.child('rule').toString(),
         detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.ruleError}`,
       });
-    if (compiled.messageError)
+    if (message.messageError)
       errors.push({
         type: 'FieldValueInvalid',
         field: at.child('messageExpression').toString(),
-        detail: `Invalid value: ${shownRule(compiled.rule)}: ${compiled.messageError}`,
+        detail: `Invalid value: ${shownRule(compiled.rule)}: ${message.messageError}`,
       });
     if (!compiled.usesOldSelf && compiled.rule.optionalOldSelf !== undefined) {
       errors.push(
@@ -203,11 +244,15 @@ function elementsOf(node: JSONSchemaProps, bound: number | undefined, atRoot: bo
 }
 
 /** Every rule problem of a version's schema (for CRD validation); `path` is the schema's. */
-export function validationRuleErrors(schema: JSONSchemaProps, path: FieldPath): FieldError[] {
+export function validationRuleErrors(
+  schema: JSONSchemaProps,
+  path: FieldPath,
+  preexisting: PreexistingExpressions = NO_PREEXISTING_EXPRESSIONS,
+): FieldError[] {
   const errors: FieldError[] = [];
   const total: CostContext['total'] = { cost: 0, rules: [] };
   const walk = (node: JSONSchemaProps, at: FieldPath, atRoot: boolean, cardinality: number) => {
-    nodeRuleErrors(node, at, atRoot, errors, { cardinality, total });
+    nodeRuleErrors(node, at, atRoot, errors, { cardinality, total }, preexisting);
     for (const [name, property] of Object.entries(node.properties ?? {}))
       walk(property, at.child('properties').key(name), false, cardinality);
     if (typeof node.additionalProperties === 'object') {
@@ -295,7 +340,8 @@ function evaluateNode(
   ratchet: RatchetPosition,
 ): void {
   const type = schema.type ?? (schema['x-kubernetes-int-or-string'] ? 'string' : 'object');
-  for (const compiled of compileNode(schema, atRoot)) {
+  // Custom resources are checked against rules already stored with their CRD.
+  for (const compiled of compileNode(schema, atRoot, 'stored')) {
     if (state.stopped || compiled.program === undefined) continue;
     const hasOld = old !== undefined;
     const optionalOldSelf = compiled.rule.optionalOldSelf === true;

@@ -38,10 +38,11 @@ function compileAt(
     return undefined;
   }
   const { ExpressionCompiler } = celEnvironment();
+  // A configuration file is stored text to the reference: its StoredExpressions environment.
   const compiler =
     options.over === 'claims'
-      ? (claimsCompiler ??= new ExpressionCompiler({ claims: 'map<string, dyn>' }))
-      : (userCompiler ??= new ExpressionCompiler({ user: 'map<string, dyn>' }));
+      ? (claimsCompiler ??= new ExpressionCompiler({ claims: 'map<string, dyn>' }, { environment: 'stored' }))
+      : (userCompiler ??= new ExpressionCompiler({ user: 'map<string, dyn>' }, { environment: 'stored' }));
   const result = compiler.compile(expression);
   if (!result.ok) {
     errors.push(`${at}: Invalid value: ${quote(expression)}: compilation failed: ${result.error}`);

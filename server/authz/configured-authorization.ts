@@ -150,7 +150,11 @@ function compileMatchConditions(
   name: string,
   expressions: readonly string[],
 ): (review: SubjectAccessReview) => boolean {
-  const compiler = new (celEnvironment().ExpressionCompiler)({ request: 'map<string, dyn>' });
+  // A configuration file is stored text to the reference: its StoredExpressions environment.
+  const compiler = new (celEnvironment().ExpressionCompiler)(
+    { request: 'map<string, dyn>' },
+    { environment: 'stored' },
+  );
   const compiled = expressions.map((expression, i) => {
     const result = compiler.compile(expression);
     if (!result.ok)

@@ -9,9 +9,10 @@
  *     cel-js 76 µs/eval, @bufbuild/cel 1,210 µs/eval.
  *   Through this environment (schema types, cost metering, range checks) the first rule takes
  *   ~2.3 µs on values converted once (`celValues`); converting a 100-item object costs ~60 µs.
- *   cel-spec conformance (test/cel/conformance.test.ts): 968 of the 1,018 applicable tests of the
- *   core suites pass (95.1%); 161 more need protobuf messages, heterogeneous literals or
- *   unchecked expressions, none of which a Kubernetes environment accepts (82.1% counting them).
+ *   cel-spec conformance (test/cel/conformance.test.ts): 1,000 of the 1,002 applicable tests of
+ *   the core suites pass (99.8%); the others need protobuf messages, heterogeneous literals or
+ *   unchecked expressions, none of which a Kubernetes environment accepts, or are excluded there
+ *   with their reasons.
  *   @bufbuild/cel passes 99.4% of the core suites (notes/libraries.md) but needs protobuf types
  *   for objects and has no type-checked environment API.
  * cel-js has a type checker, custom types, receiver functions and optional syntax; what it lacks
@@ -20,15 +21,16 @@
  * expressions (linear time, so no expression can hang the server), cost tracking (runtime-cost.ts) and estimation
  * (estimated-cost.ts), range checks, and the reference's error texts (compile-errors.ts).
  *
- * Use: `new ExpressionCompiler(variables)` declares the variables of one place (CEL types or
- * OpenAPI schemas), `compile(expression)` type-checks one expression, `estimateMaxCost()` gives
+ * Use: `new ExpressionCompiler(variables, { environment })` declares the variables of one place
+ * (CEL types or OpenAPI schemas) in the environment for new or for stored expressions (the
+ * reference's EnvSet), `compile(expression)` type-checks one expression, `estimateMaxCost()` gives
  * its static worst case, and `evaluate(values, { budget })` runs it against JSON values under the
  * per-call limit and the request's budget.
  */
 import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import { CelAuthorizer, authorizerLibrary } from './libraries/authorizer';
 import { celEquals, mixedNumberOrder, numberKeyOf, numberMembership, unorderedListEquals } from './libraries/compare';
-import { CelFunctionError, type CelLibrary } from './libraries/library';
+import { CelFunctionError, type CallProblem, type CelLibrary } from './libraries/library';
 import { cidrLibrary } from './libraries/cidr';
 import { ipLibrary } from './libraries/ip';
 import { listsLibrary } from './libraries/lists';
@@ -48,7 +50,13 @@ import { widenPresenceTests } from './presence-tests';
 import { buildMapLiteralsAsCelGo } from './map-literals';
 import { invalidLiteral } from './literal-validation';
 import { estimateMaxCost } from './estimated-cost';
-import { instrument, type Instrumentation } from './instrumentation';
+import { MACRO_ERROR_CODE } from './macro-nodes';
+import { twoVariableComprehensionsLibrary } from './two-variable-comprehensions';
+import { optionalLibrary } from './optional-library';
+import { listExtensionsLibrary } from './libraries/list-extensions';
+import { formatLibrary } from './libraries/format';
+import { sortByLibrary } from './sort-by';
+import { instrument, treeNodes, type Instrumentation } from './instrumentation';
 import { CostLimitExceededError, CostMeter, PER_CALL_COST_LIMIT, RequestCostBudget, withMeter } from './runtime-cost';
 import {
   celTypeOf,
@@ -68,6 +76,21 @@ export type VariableType = string | { readonly schema: CelSchema; readonly optio
 
 export type VariableDeclarations = Readonly<Record<string, VariableType>>;
 
+/**
+ * The Kubernetes minor version (1.x) whose base environment new expressions are compiled in: a
+ * 1.34 server's default compatibility version, 1.33, so that a cluster can roll back a version
+ * and still run what it stored. Libraries introduced later serve stored expressions only.
+ */
+export const COMPATIBILITY_MINOR_VERSION = 33;
+
+/**
+ * Which of the reference's two environments compiles an expression: `new`, the compatibility
+ * version's, for an expression being written (or changed); `stored`, with every library the
+ * server knows, for an expression already stored (evaluating objects against a stored rule, or an
+ * unchanged rule in an update).
+ */
+export type EnvironmentKind = 'new' | 'stored';
+
 export const LIBRARIES: readonly CelLibrary[] = [
   standardLibrary,
   stringsLibrary,
@@ -77,11 +100,22 @@ export const LIBRARIES: readonly CelLibrary[] = [
   quantityLibrary,
   authorizerLibrary,
   setsLibrary,
+  twoVariableComprehensionsLibrary,
+  optionalLibrary,
+  formatLibrary,
   // What a 1.34 server's environment for new expressions (compatibility version 1.33) adds.
   ipLibrary,
   cidrLibrary,
   semverLibrary,
+  // 1.34, for stored expressions only (their `introduced`).
+  listExtensionsLibrary,
+  sortByLibrary,
 ];
+
+const LIBRARIES_BY_KIND: Readonly<Record<EnvironmentKind, readonly CelLibrary[]>> = {
+  new: LIBRARIES.filter((library) => (library.introduced ?? 0) <= COMPATIBILITY_MINOR_VERSION),
+  stored: LIBRARIES,
+};
 
 function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
   return {
@@ -96,15 +130,18 @@ function instrumentationOf(libraries: readonly CelLibrary[]): Instrumentation {
   };
 }
 
-const INSTRUMENTATION = instrumentationOf(LIBRARIES);
+const INSTRUMENTATION: Readonly<Record<EnvironmentKind, Instrumentation>> = {
+  new: instrumentationOf(LIBRARIES_BY_KIND.new),
+  stored: instrumentationOf(LIBRARIES_BY_KIND.stored),
+};
 
-function baseEnvironment(): Environment {
+function baseEnvironment(kind: EnvironmentKind): Environment {
   const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true });
-  for (const library of LIBRARIES) library.declare(env);
+  for (const library of LIBRARIES_BY_KIND[kind]) library.declare(env);
   return env;
 }
 
-let sharedBase: Environment | undefined;
+const sharedBases: Partial<Record<EnvironmentKind, Environment>> = {};
 
 export interface EvaluateOptions {
   /** The request's shared budget; each evaluation spends from it. */
@@ -221,8 +258,11 @@ function evaluationMessage(error: unknown): string {
   return String(error);
 }
 
-function compileError(expression: string, error: unknown): string {
-  const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
+/** `rewrite` may restate the engine's summary of the error first. */
+function compileError(expression: string, error: unknown, rewrite: (summary: string) => string = (s) => s): string {
+  const engineSummary =
+    error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
+  const summary = rewrite(engineSummary);
   const { range, node } = error as { range?: { start: number }; node?: Parameters<typeof referencePosition>[2] };
   return formatCompileError(
     expression,
@@ -233,8 +273,8 @@ function compileError(expression: string, error: unknown): string {
 
 /** A parse error as cel-go's parser words and places it (`Syntax error: ...`). */
 function parseError(expression: string, error: unknown): string {
-  const { range } = error as { range?: { start: number; end: number } };
-  if (range === undefined) return compileError(expression, error);
+  const { range, code } = error as { range?: { start: number; end: number }; code?: string };
+  if (range === undefined || code === MACRO_ERROR_CODE) return compileError(expression, error);
   const summary = error instanceof Error ? ((error as { summary?: string }).summary ?? error.message) : String(error);
   const { message, start } = syntaxError(expression, summary, range);
   return formatCompileError(expression, message, start);
@@ -249,12 +289,14 @@ export interface CompilerOptions {
    * MutatingAdmissionPolicy, say); the types they offer are the ones expressions may construct.
    */
   readonly libraries?: readonly CelLibrary[];
+  /** The environment to compile in (default `new`). */
+  readonly environment?: EnvironmentKind;
 }
 
 /** Whether the engine converts `literal` with `duration()` or `timestamp()` (the runtime's own judge). */
 function validConversion(functionName: 'duration' | 'timestamp', literal: string): boolean {
   try {
-    sharedBase!.evaluate(`${functionName}(${JSON.stringify(literal)})`);
+    sharedBases.new!.evaluate(`${functionName}(${JSON.stringify(literal)})`);
     return true;
   } catch {
     return false;
@@ -266,6 +308,9 @@ export class ExpressionCompiler {
   private readonly env: Environment;
   private readonly libraries: readonly CelLibrary[];
   private readonly instrumentation: Instrumentation;
+  private readonly validators: ReadonlyArray<NonNullable<CelLibrary['validate']>>;
+  /** The names of the functions the environment has, read on the first compile error that needs them. */
+  private functionNames: Set<string> | undefined;
   /** The constructible types registered with the engine so far, by name. */
   private readonly messageTypes = new Map<string, MessageType>();
   private readonly resolveMessageType: MessageTypeResolver = (name) =>
@@ -275,12 +320,18 @@ export class ExpressionCompiler {
     private readonly variables: VariableDeclarations,
     options: CompilerOptions = {},
   ) {
-    sharedBase ??= baseEnvironment();
-    this.env = sharedBase.clone();
+    const kind = options.environment ?? 'new';
+    sharedBases.new ??= baseEnvironment('new');
+    this.env = (sharedBases[kind] ??= baseEnvironment(kind)).clone();
     this.libraries = options.libraries ?? [];
     for (const library of this.libraries) library.declare(this.env);
     this.instrumentation =
-      this.libraries.length === 0 ? INSTRUMENTATION : instrumentationOf([...LIBRARIES, ...this.libraries]);
+      this.libraries.length === 0
+        ? INSTRUMENTATION[kind]
+        : instrumentationOf([...LIBRARIES_BY_KIND[kind], ...this.libraries]);
+    this.validators = [...LIBRARIES_BY_KIND[kind], ...this.libraries].flatMap((library) =>
+      library.validate ? [library.validate] : [],
+    );
     const types: ObjectTypeDeclaration[] = [];
     const declared: DeclaredTypes = new Map();
     const variableTypes: Record<string, string> = {};
@@ -297,6 +348,29 @@ export class ExpressionCompiler {
       this.env.registerOperator(`${type.name} == ${type.name}`, celEquals);
     }
     for (const [name, type] of Object.entries(variableTypes)) this.env.registerVariable(name, type);
+  }
+
+  /**
+   * cel-go's words for a call of a function the environment does not have at all (the list
+   * extension's `sort()` in the environment for new expressions, say): an undeclared reference,
+   * where the engine finds no matching overload.
+   */
+  private undeclared(summary: string): string {
+    const name = /^found no matching overload for '(?:.+\.)?([A-Za-z_]\w*)\(.*\)'$/.exec(summary)?.[1];
+    if (name === undefined) return summary;
+    this.functionNames ??= new Set(this.env.getDefinitions().functions.map((fn) => fn.name));
+    return this.functionNames.has(name) ? summary : `undeclared reference to '${name}' (in container '')`;
+  }
+
+  /** The first call in the checked tree under `root` that a library's own check refuses, if any. */
+  private callProblem(root: ASTNode): CallProblem | undefined {
+    if (this.validators.length === 0) return undefined;
+    const nodes = treeNodes(root as unknown as Parameters<typeof treeNodes>[0]);
+    for (const validate of this.validators) {
+      const problem = validate(nodes);
+      if (problem) return problem;
+    }
+    return undefined;
   }
 
   /** Makes a type a library offers known to the engine, the first time an expression names it. */
@@ -340,10 +414,18 @@ export class ExpressionCompiler {
     for (const { typeName } of sites.values()) this.registerMessageType(typeName);
     markConstructions(parsed.ast, sites, this.resolveMessageType);
     const checked = parsed.check();
-    if (!checked.valid) return { ok: false, error: compileError(expression, checked.error) };
+    if (!checked.valid) {
+      return { ok: false, error: compileError(expression, checked.error, (summary) => this.undeclared(summary)) };
+    }
     const literalError = invalidLiteral(parsed.ast, validConversion);
     if (literalError)
       return { ok: false, error: formatCompileError(expression, literalError.message, literalError.start) };
+    const problem = this.callProblem(parsed.ast);
+    if (problem) {
+      const node = problem.node as Parameters<typeof referencePosition>[2] & { start: number };
+      const at = referencePosition(expression, node.start, node);
+      return { ok: false, error: formatCompileError(expression, problem.message, at) };
+    }
     buildMapLiteralsAsCelGo(parsed.ast);
     instrument(parsed.ast, this.instrumentation);
     return {

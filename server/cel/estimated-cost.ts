@@ -8,16 +8,40 @@
  * times the most elements its range can hold, string functions 0.1 per character of the
  * longest string, list functions one per element, an authorization check 350,000.
  */
+import { isNamespace } from './instrumentation';
 import type { ConstructionArgs } from './message-construction';
 import {
+  APPEND_COST,
+  COUNT_COST,
   LIST_CREATE_COST,
+  MACRO_PRICES,
   MAP_CREATE_COST,
+  REGEX_LENGTH_FACTOR,
   SELECT_COST,
   STRING_TRAVERSAL_FACTOR,
   STRUCT_CREATE_COST,
 } from './runtime-cost';
 import { AUTHORIZER_CHECK_COST, selectorParseCost } from './libraries/authorizer';
 import type { CelSchema } from './schema-types';
+import { selfCompareFactor } from './libraries/list-extensions';
+import { MAX_FORMAT_REGEX_SIZE } from './libraries/format';
+import { SORT_BY_OP, SORT_BY_PRICES, type SortBy } from './sort-by';
+import { OPTIONAL_MAP_OP, OPTIONAL_MAP_PRICES, type OptionalMap } from './optional-library';
+import { TWO_VARIABLE_LOOP_OP, TWO_VARIABLE_LOOP_PRICES, type TwoVariableLoop } from './two-variable-comprehensions';
+
+type ComprehensionArgs = {
+  readonly iterable: Node;
+  readonly iterVarName: string;
+  readonly init: Node;
+  readonly step: Node;
+};
+type SortByArgs = Pick<SortBy, 'variableName'> & { readonly target: Node; readonly key: Node };
+type OptionalMapArgs = Pick<OptionalMap, 'flat' | 'variableName'> & { readonly target: Node; readonly body: Node };
+type TwoVariableLoopArgs = Pick<TwoVariableLoop, 'kind' | 'keyName' | 'valueName'> & {
+  readonly iterable: Node;
+  readonly filter?: Node;
+  readonly body: Node;
+};
 
 /** Largest cost one CustomResourceDefinition rule may be estimated at. */
 export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
@@ -25,8 +49,6 @@ export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 /** The request size bound that caps values no schema bounds. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
-
-const REGEX_LENGTH_FACTOR = 0.25;
 
 /** The reference's text for an estimate over its limit (`costName`: "estimated rule cost", ...). */
 export function costExceededMessage(costName: string, cost: number, limit: number): string {
@@ -127,6 +149,64 @@ interface Node {
   readonly op: string;
   readonly args: unknown;
   readonly meta: { readonly alternate?: Node; readonly macro?: Node };
+  /** The type the checker gave the node. */
+  readonly checkedType?: { readonly name: string; readonly valueType?: { readonly name: string } };
+}
+
+/** cel-go's estimate where a size is unknown and it falls back to the largest uint64. */
+const UNBOUNDED = 2 ** 64 - 1;
+
+/**
+ * An int literal's value where `node` is one, else `fallback`. A negative literal (which the
+ * engine parses as a negation, cel-go as a literal) counts as 0, as cel-go reads it.
+ */
+function literalSize(node: Node | undefined, fallback: number): number {
+  if (node?.op === '-_') return (node.args as Node).op === 'value' ? 0 : fallback;
+  if (node?.op !== 'value' || typeof node.args !== 'bigint') return fallback;
+  return Number(node.args);
+}
+
+/** Whether values of the type named are strings or bytes, which comparisons also traverse. */
+const isTraversed = (typeName: string | undefined): boolean => typeName === 'string' || typeName === 'bytes';
+
+/** The estimate of ext.Lists' allocating calls: 1, plus 10 for the list, plus the size worked on times a factor. */
+const allocatingListEstimate = (factor: number, size: number): number =>
+  Math.ceil(size * factor) + 1 + LIST_CREATE_COST;
+
+/**
+ * Cost (not counting the arguments) and result shape of ext.Lists' calls, as version 3's
+ * estimators give them, or undefined for other calls. `nodes` and `shapes`: receiver first.
+ */
+function listExtensionEstimate(name: string, nodes: readonly Node[], shapes: readonly Shape[]): Estimate | undefined {
+  const [receiver] = shapes;
+  switch (name) {
+    case 'range': {
+      // `lists.range(n)`: the receiver is the namespace.
+      const size = literalSize(nodes[1], UNBOUNDED);
+      return { cost: allocatingListEstimate(1, size), shape: { size } };
+    }
+    case 'slice': {
+      if (nodes.length !== 3) return undefined;
+      const start = literalSize(nodes[1], 0);
+      const end = literalSize(nodes[2], receiver.size);
+      const size = end >= start ? end - start : UNBOUNDED;
+      return { cost: allocatingListEstimate(1, size), shape: { schema: receiver.schema, size } };
+    }
+    case 'flatten': {
+      const depth = nodes.length === 1 ? 1 : literalSize(nodes[1], UNBOUNDED);
+      return { cost: allocatingListEstimate(depth, receiver.size), shape: { size: receiver.size } };
+    }
+    case 'reverse':
+      return { cost: allocatingListEstimate(1, receiver.size), shape: receiver };
+    case 'distinct':
+    case 'sort': {
+      const factor = name === 'sort' ? selfCompareFactor(isTraversed(nodes[0].checkedType?.valueType?.name)) : 2;
+      const size = receiver.size * receiver.size;
+      return { cost: allocatingListEstimate(factor, size), shape: { schema: receiver.schema, size } };
+    }
+    default:
+      return undefined;
+  }
 }
 
 const traversal = (size: number): number => Math.ceil(size * STRING_TRAVERSAL_FACTOR);
@@ -203,6 +283,9 @@ function callCost(name: string, shapes: readonly Shape[]): number {
     case 'isSemver':
       // `ip()` of a CIDR reads a field; every other form parses its string.
       return first?.schema?.type === 'string' || first?.size !== 1 ? traversal(first?.size ?? 0) : 1;
+    case 'validate':
+      // A named format's check: the string's traversal times the largest pattern's expressions.
+      return traversal(second?.size ?? 0) * Math.ceil(MAX_FORMAT_REGEX_SIZE * REGEX_LENGTH_FACTOR);
     case 'isCanonical':
       return Math.ceil((second?.size ?? 0) * 2 * STRING_TRAVERSAL_FACTOR);
     case 'containsIP':
@@ -232,7 +315,12 @@ class Estimator {
   }
 
   estimate(node: Node): Estimate {
-    if (node.meta.alternate) return this.estimate(node.meta.alternate);
+    const alternate = node.meta.alternate;
+    if (alternate?.op === 'comprehension' && node.op === 'rcall') {
+      // A standard macro: cel-go's expansion of it, by name.
+      return this.comprehension(alternate.args as ComprehensionArgs, (node.args as unknown[])[0] as string);
+    }
+    if (alternate) return this.estimate(alternate);
     const macro = node.meta.macro;
     if (macro && 'op' in macro) return this.estimate(macro);
     if (macro) {
@@ -246,9 +334,14 @@ class Estimator {
       case 'value':
         return { cost: 0, shape: { size: typeof args === 'string' ? args.length : 1 } };
       case 'id':
-        return { cost: SELECT_COST, shape: this.lookup(args as string) };
+        return { cost: isNamespace(node) ? 0 : SELECT_COST, shape: this.lookup(args as string) };
       case 'accuValue':
-        return { cost: SELECT_COST, shape: UNKNOWN };
+        // The accumulator a ternary passes on, free in cel-go.
+        return { cost: 0, shape: UNKNOWN };
+      case 'accuInc':
+        return { cost: COUNT_COST, shape: { size: 1 } };
+      case 'accuPush':
+        return { cost: APPEND_COST + this.estimate(args as Node).cost, shape: UNKNOWN };
       case '.':
       case '.?': {
         const [target, field] = args as [Node, string];
@@ -292,7 +385,13 @@ class Estimator {
         return { cost: condition.cost + worse.cost, shape: worse.shape };
       }
       case 'comprehension':
-        return this.comprehension(args as { iterable: Node; iterVarName: string; init: Node; step: Node });
+        return this.comprehension(args as ComprehensionArgs, undefined);
+      case TWO_VARIABLE_LOOP_OP:
+        return this.twoVariableLoop(args as TwoVariableLoopArgs);
+      case OPTIONAL_MAP_OP:
+        return this.optionalMap(args as OptionalMapArgs);
+      case SORT_BY_OP:
+        return this.sortBy(args as SortByArgs);
       case 'call':
       case 'rcall': {
         const name = (args as unknown[])[0] as string;
@@ -302,7 +401,10 @@ class Estimator {
             : [(args as unknown[])[1] as Node, ...((args as unknown[])[2] as Node[])];
         const estimates = argNodes.map((n) => this.estimate(n));
         const shapes = estimates.map((e) => e.shape);
-        const cost = callCost(name, shapes) + estimates.reduce((sum, e) => sum + e.cost, 0);
+        const argumentsCost = estimates.reduce((sum, e) => sum + e.cost, 0);
+        const listCall = node.op === 'rcall' ? listExtensionEstimate(name, argNodes, shapes) : undefined;
+        if (listCall) return { cost: listCall.cost + argumentsCost, shape: listCall.shape };
+        const cost = callCost(name, shapes) + argumentsCost;
         // Results derived from a string (a case change, a split) are at most that string's size.
         const derived = ['lowerAscii', 'upperAscii', 'trim', 'substring', 'replace', 'format', 'split', 'findAll'];
         return { cost, shape: { size: derived.includes(name) ? (shapes[0]?.size ?? 1) : 1 } };
@@ -343,14 +445,79 @@ class Estimator {
     }
   }
 
-  private comprehension(args: { iterable: Node; iterVarName: string; init: Node; step: Node }): Estimate {
+  /** A comprehension: for a standard `macro`, as cel-go estimates its expansion (MACRO_PRICES). */
+  private comprehension(args: ComprehensionArgs, macro: string | undefined): Estimate {
     const range = this.estimate(args.iterable);
     const init = this.estimate(args.init);
+    const prices = macro === undefined ? undefined : MACRO_PRICES[macro];
     this.scopes.push(new Map([[args.iterVarName, shapeOf(elementSchema(range.shape.schema))]]));
     try {
       const step = this.estimate(args.step);
-      // Each turn evaluates the step and the loop condition (1).
-      return { cost: range.cost + init.cost + range.shape.size * (step.cost + 1), shape: { size: range.shape.size } };
+      const turn = prices?.turn ?? 1;
+      return {
+        cost: range.cost + init.cost + range.shape.size * (step.cost + turn) + (prices?.result ?? 0),
+        shape: { size: range.shape.size },
+      };
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** cel-go's estimate of its expansion of sortBy: a bind of the list, a map to the keys, the sort. */
+  private sortBy(sortBy: SortByArgs): Estimate {
+    const target = this.estimate(sortBy.target);
+    const elementShape =
+      target.shape.schema?.type === 'array' ? shapeOf(target.shape.schema.items) : shapeOf(undefined);
+    this.scopes.push(new Map([[sortBy.variableName, elementShape]]));
+    try {
+      const key = this.estimate(sortBy.key).cost;
+      const size = target.shape.size;
+      const { inputReads, turn, result, estimatedBind, estimatedMapInit } = SORT_BY_PRICES;
+      const sort = allocatingListEstimate(selfCompareFactor(isTraversed(sortBy.key.checkedType?.name)), size * size);
+      return {
+        cost: target.cost + estimatedBind + inputReads + estimatedMapInit + size * (turn + key) + result + sort,
+        shape: target.shape,
+      };
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** cel-go's estimate of its expansion of optMap and optFlatMap, which evaluates the target twice. */
+  private optionalMap(map: OptionalMapArgs): Estimate {
+    const target = this.estimate(map.target);
+    this.scopes.push(new Map([[map.variableName, target.shape]]));
+    try {
+      const body = this.estimate(map.body);
+      const expansion =
+        OPTIONAL_MAP_PRICES.estimatedRange + OPTIONAL_MAP_PRICES.present(map.flat) + OPTIONAL_MAP_PRICES.firstRead;
+      return { cost: 2 * target.cost + expansion + body.cost, shape: body.shape };
+    } finally {
+      this.scopes.pop();
+    }
+  }
+
+  /** cel-go's estimate of its expansion of the macro: the initial accumulator, each turn at its worst, the result. */
+  private twoVariableLoop(loop: TwoVariableLoopArgs): Estimate {
+    const range = this.estimate(loop.iterable);
+    const schema = range.shape.schema;
+    const keyShape = schema?.type === 'array' ? { size: 1 } : shapeOf(elementSchema(schema));
+    const valueShape = shapeOf(schema?.type === 'array' ? schema.items : fieldSchema(schema, ''));
+    this.scopes.push(
+      new Map([
+        [loop.keyName, keyShape],
+        [loop.valueName, valueShape],
+      ]),
+    );
+    try {
+      const filter = loop.filter ? this.estimate(loop.filter).cost : 0;
+      const body = this.estimate(loop.body).cost;
+      const { initial, turn, result } = TWO_VARIABLE_LOOP_PRICES[loop.kind];
+      const isTransform = initial > 0;
+      return {
+        cost: range.cost + initial + range.shape.size * (filter + turn + body) + result,
+        shape: { size: isTransform ? range.shape.size : 1 },
+      };
     } finally {
       this.scopes.pop();
     }

@@ -10,8 +10,11 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 import { UnsignedInt } from './engine-values';
 import type { Refinement } from './libraries/library';
 import {
+  APPEND_COST,
+  COUNT_COST,
   CostLimitExceededError,
   LIST_CREATE_COST,
+  MACRO_PRICES,
   MAP_CREATE_COST,
   SELECT_COST,
   STRING_TRAVERSAL_FACTOR,
@@ -21,6 +24,9 @@ import {
   traversalCost,
   type CallCost,
 } from './runtime-cost';
+import { OPTIONAL_MAP_OP, type OptionalMap } from './optional-library';
+import { SORT_BY_OP, type SortBy } from './sort-by';
+import { TWO_VARIABLE_LOOP_OP, type TwoVariableLoop } from './two-variable-comprehensions';
 
 export interface Instrumentation {
   /** A call's cost by name: `name` for a global function, `.name` for a receiver-style one. */
@@ -56,6 +62,7 @@ interface InstrumentedNode {
   evaluate: EvaluateFn;
   handle?: Handle;
   lastValue?: unknown;
+  readonly checkedType?: { readonly name: string };
 }
 
 /** The relational operators, each as a test of an order (-1, 0, 1, or NaN for unordered). */
@@ -84,6 +91,15 @@ export function childNodes(node: InstrumentedNode): InstrumentedNode[] {
     // Its arguments also hold the loop's context, which leads back up the tree.
     const { iterable, init, step } = node.args as { iterable?: unknown; init?: unknown; step?: unknown };
     [iterable, init, step].forEach(visit);
+  } else if (node.op === TWO_VARIABLE_LOOP_OP) {
+    const { iterable, filter, body } = node.args as TwoVariableLoop;
+    [iterable, filter, body].forEach(visit);
+  } else if (node.op === OPTIONAL_MAP_OP) {
+    const { target, body } = node.args as OptionalMap;
+    [target, body].forEach(visit);
+  } else if (node.op === SORT_BY_OP) {
+    const { target, key } = node.args as SortBy;
+    [target, key].forEach(visit);
   } else {
     visit(node.args);
   }
@@ -153,21 +169,30 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
     case '&&':
     case '||':
     case '?:':
-    case 'comprehension':
-    case 'accuInc':
-    case 'accuPush':
+    case 'comprehension': // charged as its macro (see instrument)
+    case TWO_VARIABLE_LOOP_OP: // charges its own turns
+    case OPTIONAL_MAP_OP: // charges its own expansion
+    case SORT_BY_OP: // charges its own expansion
+    case 'accuValue': // the accumulator a ternary passes on, free in cel-go
       return 0;
+    case 'accuInc':
+      return COUNT_COST;
+    case 'accuPush':
+      // cel-go's optimizer makes `[element]` a constant when the element is one.
+      return isConstantLiteral(node.args) ? APPEND_COST - LIST_CREATE_COST : APPEND_COST;
     case 'id':
-    case 'accuValue':
+      // A namespace (`optional.`, `lists.`, `strings.`) is part of a function's name to cel-go.
+      return isNamespace(node) ? 0 : SELECT_COST;
     case '.':
     case '.?':
     case '[]':
     case '[?]':
       return SELECT_COST;
     case 'list':
-      return LIST_CREATE_COST;
+      // cel-go's optimizer makes a literal of constants a constant: free at run time.
+      return isConstantLiteral(node) ? 0 : LIST_CREATE_COST;
     case 'map':
-      return MAP_CREATE_COST;
+      return isConstantLiteral(node) ? 0 : MAP_CREATE_COST;
     case 'message':
       return STRUCT_CREATE_COST;
     case 'call':
@@ -187,6 +212,25 @@ function priceOf(node: InstrumentedNode, callCosts: Instrumentation['callCosts']
   }
 }
 
+/** Whether `node` is a constant, or a list or map literal of constants only. */
+export function isConstantLiteral(node: unknown): boolean {
+  if (!isNode(node)) return false;
+  if (node.op === 'value') return true;
+  if (node.op === 'list') return Array.isArray(node.args) && node.args.every(isConstantLiteral);
+  if (node.op === 'map') {
+    return (
+      Array.isArray(node.args) &&
+      node.args.every((entry) => Array.isArray(entry) && isConstantLiteral(entry[0]) && isConstantLiteral(entry[1]))
+    );
+  }
+  return false;
+}
+
+/** Whether `node` names a function namespace: the engine resolves one as a constant of a holder type. */
+export function isNamespace(node: { readonly checkedType?: { readonly name: string } }): boolean {
+  return node.checkedType?.name.endsWith('Namespace') ?? false;
+}
+
 /** The nodes whose values a sized price reads: operands of sized operators and priced calls. */
 function operandsRead(node: InstrumentedNode, price: Price): InstrumentedNode[] {
   if (typeof price === 'number') return [];
@@ -201,6 +245,41 @@ function innerEvaluate(node: InstrumentedNode): EvaluateFn {
   return evaluate;
 }
 
+/** An engine comprehension that expands a standard macro, with the turns of its evaluation under way. */
+interface MacroLoop {
+  readonly macro: string;
+  readonly comprehension: InstrumentedNode;
+  readonly iterable: InstrumentedNode;
+  readonly step: InstrumentedNode;
+  turns: number;
+}
+
+/** The comprehensions of the tree that expand standard macros, by their comprehension and step nodes. */
+function standardMacroLoops(nodes: readonly InstrumentedNode[]): Map<InstrumentedNode, MacroLoop> {
+  const loops = new Map<InstrumentedNode, MacroLoop>();
+  for (const node of nodes) {
+    const comprehension = node.meta.alternate;
+    if (node.op !== 'rcall' || comprehension?.op !== 'comprehension') continue;
+    const macro = (node.args as unknown[])[0] as string;
+    if (MACRO_PRICES[macro] === undefined) continue;
+    const { iterable, step } = comprehension.args as { iterable: InstrumentedNode; step: InstrumentedNode };
+    const loop: MacroLoop = { macro, comprehension, iterable, step, turns: 0 };
+    loops.set(comprehension, loop).set(step, loop);
+  }
+  return loops;
+}
+
+/**
+ * What a macro's loop costs once it ends, beyond the result read its call node charges: the
+ * condition that stopped a quantifier before the last element, exists_one's comparison.
+ */
+function loopEndCost(loop: MacroLoop, value: unknown): number {
+  const { stop, result } = MACRO_PRICES[loop.macro];
+  const decisive = loop.macro === 'all' ? false : loop.macro === 'exists' ? true : undefined;
+  const stoppedEarly = value === decisive && loop.turns < sizeOf(loop.iterable.lastValue);
+  return (stoppedEarly ? stop : 0) + result - SELECT_COST;
+}
+
 /**
  * Makes a type-checked expression charge the active meter as it runs, and routes the calls named
  * in `overrides` to their replacement (the library's own `matches` is not RE2, for instance).
@@ -210,15 +289,10 @@ export function instrument(
   { callCosts, overrides, refinements, equals, order, contains, keyOf, verifyResult }: Instrumentation,
 ): void {
   const seen = treeNodes(root as unknown as InstrumentedNode);
-  const loopSteps = new Set<InstrumentedNode>();
-  for (const node of seen) {
-    if (node.op === 'comprehension') {
-      const step = (node.args as unknown as { step: unknown }).step;
-      if (isNode(step)) loopSteps.add(step);
-    }
-  }
+  const loops = standardMacroLoops(seen);
   const prices = new Map<InstrumentedNode, Price>();
   const keepValue = new Set<InstrumentedNode>();
+  for (const loop of loops.values()) keepValue.add(loop.iterable);
   for (const node of seen) {
     const price = priceOf(node, callCosts);
     prices.set(node, price);
@@ -271,18 +345,35 @@ export function instrument(
     }
     const inner = innerEvaluate(node);
     const price = prices.get(node)!;
-    const loopCost = loopSteps.has(node) ? 1 : 0;
-    const fixed = typeof price === 'number' ? price + loopCost : undefined;
+    const loop = loops.get(node);
+    const turnOf = loop?.step === node ? loop : undefined;
+    const turnCost = turnOf ? MACRO_PRICES[turnOf.macro].turn : 0;
+    const fixed = typeof price === 'number' ? price + turnCost : undefined;
     const computes = COMPUTING_OPS.has(node.op);
     const keeps = keepValue.has(node);
-    node.evaluate = (ev, ast, ctx) => {
+    const evaluate: EvaluateFn = (ev, ast, ctx) => {
       const meter = currentMeter();
       if (meter?.exceeded) throw new CostLimitExceededError();
       const value = inner(ev, ast, ctx);
       if (computes) verifyResult(value);
       if (keeps) node.lastValue = value;
-      if (meter) meter.charge(fixed ?? (price as (result: unknown) => number)(value) + loopCost);
+      if (meter) meter.charge(fixed ?? (price as (result: unknown) => number)(value) + turnCost);
       return value;
     };
+    if (turnOf) {
+      node.evaluate = (ev, ast, ctx) => {
+        turnOf.turns++;
+        return evaluate(ev, ast, ctx);
+      };
+    } else if (loop?.comprehension === node) {
+      node.evaluate = (ev, ast, ctx) => {
+        loop.turns = 0;
+        const value = evaluate(ev, ast, ctx);
+        currentMeter()?.charge(loopEndCost(loop, value));
+        return value;
+      };
+    } else {
+      node.evaluate = evaluate;
+    }
   }
 }

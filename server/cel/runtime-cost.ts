@@ -18,6 +18,26 @@ export const LIST_CREATE_COST = 10;
 export const MAP_CREATE_COST = 30;
 export const STRUCT_CREATE_COST = 40;
 export const SELECT_COST = 1;
+/** How much of a regular expression's length one of its states is guessed to take. */
+export const REGEX_LENGTH_FACTOR = 0.25;
+
+/**
+ * What cel-go's expansions of the standard macros cost beyond their operands, by macro: `turn`,
+ * each turn's loop condition and accumulator read (`@not_strictly_false(__result__)` and
+ * `__result__ && ...` for all; with a `!` for exists); `stop`, the condition that ends a
+ * quantifier before the last element; `result`, reading the result (exists_one compares it with
+ * 1). A kept element of map and filter costs APPEND_COST (`__result__ + [element]`), a counted
+ * one of exists_one COUNT_COST (`__result__ + 1`); the accumulator a ternary passes on is free.
+ */
+export const MACRO_PRICES: Readonly<Record<string, { turn: number; stop: number; result: number }>> = {
+  all: { turn: 2 + SELECT_COST, stop: 2, result: SELECT_COST },
+  exists: { turn: 3 + SELECT_COST, stop: 3, result: SELECT_COST },
+  exists_one: { turn: 0, stop: 0, result: SELECT_COST + 1 },
+  map: { turn: 0, stop: 0, result: SELECT_COST },
+  filter: { turn: 0, stop: 0, result: SELECT_COST },
+};
+export const APPEND_COST = SELECT_COST + LIST_CREATE_COST + 1;
+export const COUNT_COST = SELECT_COST + 1;
 
 export class CostLimitExceededError extends Error {
   constructor() {

@@ -329,3 +329,19 @@ describe('an authorizer that answers later', () => {
     expect(asked).toBe(2);
   });
 });
+
+describe('environments', () => {
+  // ext.Lists (sort) came with 1.34's base environment, after the compatibility version (1.33).
+  const sorted = "object.metadata.labels.map(k, k).sort() == ['a', 'b']";
+
+  test('a stored policy runs in the stored-expression environment, with what 1.33 lacks', async () => {
+    const stored = policy({ validations: [{ expression: sorted }] });
+    expect(await stored.evaluate(binding(), inputs(deployment(1, { b: '1', a: '2' })))).toMatchObject({
+      matched: true,
+      warnings: [],
+    });
+    expect(await stored.evaluate(binding(), inputs(deployment(1, { c: '1' })))).toMatchObject({
+      denial: { message: expect.stringContaining(`failed expression: ${sorted}`) },
+    });
+  });
+});

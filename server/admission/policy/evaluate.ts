@@ -86,8 +86,9 @@ export class CompiledPolicy {
 
   constructor(readonly policy: ValidatingAdmissionPolicy) {
     const { ExpressionCompiler } = celEnvironment();
-    this.compiler = new ExpressionCompiler(POLICY_VARIABLES);
-    this.messageCompiler = new ExpressionCompiler(MESSAGE_VARIABLES);
+    // Requests are admitted by policies already stored: the reference's StoredExpressions.
+    this.compiler = new ExpressionCompiler(POLICY_VARIABLES, { environment: 'stored' });
+    this.messageCompiler = new ExpressionCompiler(MESSAGE_VARIABLES, { environment: 'stored' });
     const spec = policy.spec;
     this.matchConditions = compileNamed(this.compiler, spec.matchConditions);
     this.variables = compileNamed(this.compiler, spec.variables);

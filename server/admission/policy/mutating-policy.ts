@@ -51,8 +51,12 @@ export class CompiledMutatingPolicy {
 
   constructor(readonly policy: MutatingAdmissionPolicy) {
     const { ExpressionCompiler, mutationTypesLibrary } = celEnvironment();
-    const compiler = new ExpressionCompiler(POLICY_VARIABLES);
-    const mutationCompiler = new ExpressionCompiler(POLICY_VARIABLES, { libraries: [mutationTypesLibrary()] });
+    // Requests are admitted by policies already stored: the reference's StoredExpressions.
+    const compiler = new ExpressionCompiler(POLICY_VARIABLES, { environment: 'stored' });
+    const mutationCompiler = new ExpressionCompiler(POLICY_VARIABLES, {
+      libraries: [mutationTypesLibrary()],
+      environment: 'stored',
+    });
     const spec = policy.spec;
     this.matchConditions = compileNamed(compiler, spec.matchConditions);
     this.variables = compileNamed(compiler, spec.variables);

@@ -81,7 +81,10 @@ export function typeCheckPolicy(spec: ValidatingAdmissionPolicySpec, resolver: K
   const namespace = resolver.schemaOfKind({ group: '', version: 'v1', kind: 'Namespace' });
   const compilers = kinds.map((kind) => ({
     gvk: kind.gvk,
-    compilers: policyCompilers({ object: kind.schema, params, namespace }, spec.variables ?? []),
+    // The reference type-checks stored policies in its StoredExpressions environment.
+    compilers: policyCompilers({ object: kind.schema, params, namespace }, spec.variables ?? [], {
+      environment: 'stored',
+    }),
   }));
   const check = (expression: string, use: keyof PolicyCompilers): string => {
     const failures = compilers.flatMap(({ gvk, compilers: forKind }) => {

@@ -87,7 +87,7 @@ async function conditionsAdmit(
   };
   let failure: Error | undefined;
   for (const { name, expression } of webhook.matchConditions ?? []) {
-    const compiled = compileMatchCondition(expression);
+    const compiled = compileMatchCondition(expression, 'stored');
     if (!compiled.ok) {
       failure ??= new Error(`compilation failed: ${compiled.error}`);
       continue;

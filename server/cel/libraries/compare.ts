@@ -84,6 +84,26 @@ function compareStrings(a: string, b: string): number {
   return x.length - y.length < 0 ? -1 : x.length > y.length ? 1 : 0;
 }
 
+/**
+ * The CEL types with an order, by the names the engine gives them (it names CEL's timestamp and
+ * duration types by their protobuf messages).
+ */
+export const COMPARABLE_TYPES: readonly string[] = [
+  'int',
+  'uint',
+  'double',
+  'bool',
+  'string',
+  'bytes',
+  'google.protobuf.Duration',
+  'google.protobuf.Timestamp',
+];
+
+/** Whether values of the checked type named may be ordered (a dynamic type may turn out so). */
+export function isComparableType(name: string): boolean {
+  return name === 'dyn' || COMPARABLE_TYPES.includes(name);
+}
+
 /** -1, 0 or 1; an error when the two values have no order between them. */
 export function compareValues(a: unknown, b: unknown): number {
   const x = numeric(a);

@@ -5,7 +5,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '../engine-values';
 import { sizeOf } from '../runtime-cost';
-import { celEquals, compareValues } from './compare';
+import { COMPARABLE_TYPES, celEquals, compareValues } from './compare';
 import { CelFunctionError, type CelLibrary } from './library';
 
 export function listIndexOf(list: readonly unknown[], element: unknown): bigint {
@@ -45,21 +45,9 @@ function sum(list: readonly unknown[], zero: unknown): unknown {
   return total;
 }
 
-// The engine names CEL's timestamp and duration types by their protobuf messages.
-const COMPARABLE = [
-  'int',
-  'uint',
-  'double',
-  'bool',
-  'string',
-  'bytes',
-  'google.protobuf.Duration',
-  'google.protobuf.Timestamp',
-];
-
 export const listsLibrary: CelLibrary = {
   declare(env: Environment) {
-    for (const type of COMPARABLE) {
+    for (const type of COMPARABLE_TYPES) {
       env
         .registerFunction(`list<${type}>.isSorted(): bool`, isSorted)
         .registerFunction(`list<${type}>.min(): ${type}`, (list: unknown[]) => extreme('min', list))

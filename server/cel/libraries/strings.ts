@@ -1,7 +1,7 @@
 /**
  * The string library of the reference (cel-go's strings extension, version 2, as Kubernetes
  * configures it): charAt, indexOf, lastIndexOf, lowerAscii, upperAscii, replace, split,
- * substring, trim, join, format, reverse and strings.quote. Indexes count Unicode code points,
+ * substring, trim, join, format and strings.quote (reverse came with version 3). Indexes count Unicode code points,
  * not UTF-16 units, and the case functions touch ASCII letters only; where the engine's built-in
  * differs on those points it is replaced.
  */
@@ -170,7 +170,6 @@ export const stringsLibrary: CelLibrary = {
       .registerFunction('string.replace(string, string): string', replace)
       .registerFunction('string.replace(string, string, int): string', replace)
       .registerFunction('string.format(list<dyn>): string', format)
-      .registerFunction('string.reverse(): string', (text: string) => codePoints(text).reverse().join(''))
       .registerType('kubernetes.StringsNamespace', StringsNamespace)
       .registerConstant('strings', 'kubernetes.StringsNamespace', new StringsNamespace())
       .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_ns: StringsNamespace, text: string) =>
@@ -191,7 +190,6 @@ export const stringsLibrary: CelLibrary = {
     '.trim': ([receiver]) => 1 + traversalCost(receiver),
     '.join': (_args, result) => 1 + traversalCost(result),
     '.format': (_args, result) => 1 + traversalCost(result),
-    '.reverse': ([receiver]) => 1 + traversalCost(receiver),
     '.quote': ([, text]) => 1 + traversalCost(text),
     '.contains': ([receiver, search]) => 1 + Math.ceil(sizeOf(receiver) * sizeOf(search) * 0.1),
     '.startsWith': ([, prefix]) => 1 + traversalCost(prefix),

@@ -13,14 +13,18 @@ import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
 import {
+  NO_PREEXISTING_POLICY_EXPRESSIONS,
   policyExpressionChecks,
+  preexistingMutatingPolicyExpressions,
+  preexistingPolicyExpressions,
   validatePolicyExpressions,
   validateWebhookMatchConditions,
   type PolicyExpressionChecks,
   type PolicyExpressionsSpec,
+  type PreexistingPolicyExpressions,
 } from '../../validation/admission-cel/expression-validation';
 import { schemaOfDefinition } from '../../validation/admission-cel/kind-schemas';
-import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
+import type { MutatingAdmissionPolicySpec, ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../schema/definitions';
 import {
   admissionPolicyBindingPrinter,
@@ -79,7 +83,12 @@ const MUTATION_RESULT_TYPES: Readonly<Record<string, readonly string[]>> = {
   JSONPatch: ['list<JSONPatch>'],
 };
 
-function validateMutation(mutation: Json, path: FieldPath, checks: PolicyExpressionChecks): FieldError[] {
+function validateMutation(
+  mutation: Json,
+  path: FieldPath,
+  checks: PolicyExpressionChecks,
+  preexisting: PreexistingPolicyExpressions,
+): FieldError[] {
   const errors: FieldError[] = [];
   const patchType = mutation.patchType;
   const given = (field: string) => present(mutation[field]);
@@ -87,7 +96,13 @@ function validateMutation(mutation: Json, path: FieldPath, checks: PolicyExpress
     const expression = (mutation[field] as Json).expression;
     const at = path.child(field, 'expression');
     return typeof expression === 'string' && expression.trim() !== ''
-      ? checks.expression('mutations', at, expression, MUTATION_RESULT_TYPES[patchType as unknown as string])
+      ? checks.expression(
+          'mutations',
+          at,
+          expression,
+          MUTATION_RESULT_TYPES[patchType as unknown as string],
+          field === 'jsonPatch' ? preexisting.jsonPatches : preexisting.applyConfigurations,
+        )
       : [required(at)];
   };
   if (!patchType) errors.push(required(path.child('patchType')));
@@ -102,12 +117,18 @@ function validateMutation(mutation: Json, path: FieldPath, checks: PolicyExpress
   return errors;
 }
 
-/** The reference's rules for a MutatingAdmissionPolicy, in its order. */
-function validateMutatingPolicy(policy: KubeObject): FieldError[] {
+/**
+ * The reference's rules for a MutatingAdmissionPolicy, in its order; `preexisting`, on an update,
+ * the old policy's expressions.
+ */
+function validateMutatingPolicy(
+  policy: KubeObject,
+  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
+): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
-  const checks = policyExpressionChecks(spec as PolicyExpressionsSpec, namespaceSchema());
+  const checks = policyExpressionChecks(spec as PolicyExpressionsSpec, namespaceSchema(), preexisting);
   if (!present(spec.failurePolicy)) errors.push(required(path.child('failurePolicy')));
   else if (!FAILURE_POLICIES.includes(spec.failurePolicy as unknown as string))
     errors.push(notSupported(path.child('failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
@@ -125,7 +146,7 @@ function validateMutatingPolicy(policy: KubeObject): FieldError[] {
   if (mutations.length === 0)
     errors.push(required(path.child('mutations'), 'mutations must contain at least one item'));
   mutations.forEach((mutation, i) =>
-    errors.push(...validateMutation(mutation, path.child('mutations').index(i), checks)),
+    errors.push(...validateMutation(mutation, path.child('mutations').index(i), checks, preexisting)),
   );
   if (!spec.reinvocationPolicy) errors.push(required(path.child('reinvocationPolicy')));
   else if (!REINVOCATION_POLICIES.includes(spec.reinvocationPolicy as string))
@@ -169,12 +190,15 @@ function namespaceSchema() {
   return schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
 }
 
-function validatePolicy(policy: KubeObject): FieldError[] {
+function validatePolicy(
+  policy: KubeObject,
+  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
+): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const errors: FieldError[] = [];
   if (spec.paramKind !== undefined && spec.paramKind !== null)
     errors.push(...validateParamKindFields(spec.paramKind as Json, FieldPath.root('spec', 'paramKind')));
-  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespaceSchema()));
+  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespaceSchema(), preexisting));
   return errors;
 }
 
@@ -235,8 +259,16 @@ function defaultWebhooks(mutating: boolean): (configuration: KubeObject) => void
   };
 }
 
-function validateWebhooks(configuration: KubeObject): FieldError[] {
+/** A configuration's webhooks; on an update, `old`'s match conditions compile as stored ones. */
+function validateWebhooks(configuration: KubeObject, old?: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
+  const preexisting = new Set(
+    old === undefined
+      ? []
+      : items(old as Json, 'webhooks').flatMap((webhook) =>
+          items(webhook, 'matchConditions').map((condition) => condition.expression),
+        ),
+  );
   for (const [index, webhook] of items(configuration as Json, 'webhooks').entries()) {
     const path = FieldPath.root('webhooks').index(index);
     if (!webhook.name) errors.push(required(path.child('name')));
@@ -246,7 +278,9 @@ function validateWebhooks(configuration: KubeObject): FieldError[] {
     if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
     if (items(webhook, 'admissionReviewVersions').length === 0)
       errors.push(required(path.child('admissionReviewVersions')));
-    errors.push(...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions')));
+    errors.push(
+      ...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions'), preexisting),
+    );
   }
   return errors;
 }
@@ -268,7 +302,9 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
         fill(spec, 'failurePolicy', 'Fail');
         defaultMatchResources(child(spec, 'matchConstraints'));
       },
-      validate: validatePolicy,
+      validate: (policy) => validatePolicy(policy),
+      validateUpdate: (policy, old) =>
+        validatePolicy(policy, preexistingPolicyExpressions((old.spec ?? {}) as ValidatingAdmissionPolicySpec)),
     },
   }),
   defineKind({
@@ -291,7 +327,12 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     kind: 'MutatingWebhookConfiguration',
     namespaced: false,
     categories: ['api-extensions'],
-    behaviour: { tracksGeneration: true, defaults: defaultWebhooks(true), validate: validateWebhooks },
+    behaviour: {
+      tracksGeneration: true,
+      defaults: defaultWebhooks(true),
+      validate: (configuration) => validateWebhooks(configuration),
+      validateUpdate: validateWebhooks,
+    },
   }),
   defineKind({
     group: GROUP,
@@ -300,7 +341,12 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     kind: 'ValidatingWebhookConfiguration',
     namespaced: false,
     categories: ['api-extensions'],
-    behaviour: { tracksGeneration: true, defaults: defaultWebhooks(false), validate: validateWebhooks },
+    behaviour: {
+      tracksGeneration: true,
+      defaults: defaultWebhooks(false),
+      validate: (configuration) => validateWebhooks(configuration),
+      validateUpdate: validateWebhooks,
+    },
   }),
   // Stored as v1alpha1 (the reference's storage override, so a server a release older reads them);
   // the versions are field-identical.
@@ -321,7 +367,12 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
         if (spec.matchConstraints !== undefined && spec.matchConstraints !== null)
           defaultMatchResources(spec.matchConstraints as Json);
       },
-      validate: validateMutatingPolicy,
+      validate: (policy) => validateMutatingPolicy(policy),
+      validateUpdate: (policy, old) =>
+        validateMutatingPolicy(
+          policy,
+          preexistingMutatingPolicyExpressions((old.spec ?? {}) as MutatingAdmissionPolicySpec),
+        ),
     },
   }),
   defineKind({

@@ -7,7 +7,7 @@
  * messageExpressions; matchConditions see no `variables`. A MutatingAdmissionPolicy's mutations are compiled with the same
  * variables (as the reference's, whose variables and matchConditions cannot construct types).
  */
-import type { CompileResult, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
+import type { CompileResult, EnvironmentKind, ExpressionCompiler, VariableDeclarations } from '../../cel/environment';
 import { celEnvironment } from '../../cel/lazy';
 import type { CelSchema } from '../../cel/schema-types';
 import { AUTHORIZER_VARIABLES } from '../../cel/libraries/request-authorizer';
@@ -104,18 +104,25 @@ export interface PolicyCompilers {
   readonly mutations: ExpressionCompiler;
 }
 
+export interface PolicyCompilerOptions {
+  /** `new` where a policy is written, `stored` to type-check a stored one (default `new`). */
+  readonly environment?: EnvironmentKind;
+  /** Sees each variable's compile result. */
+  readonly onVariable?: (index: number, result: CompileResult) => void;
+}
+
 /**
  * Compilers with the policy's variables declared, each typed by its expression as compiled with
- * the ones before it (dynamic when it does not compile). `onVariable` sees each variable's result.
+ * the ones before it (dynamic when it does not compile).
  */
 export function policyCompilers(
   types: PolicyTypes,
   variables: ReadonlyArray<{ readonly name: string; readonly expression: string }>,
-  onVariable?: (index: number, result: CompileResult) => void,
+  { environment = 'new', onVariable }: PolicyCompilerOptions = {},
 ): PolicyCompilers {
   const { ExpressionCompiler, mutationTypesLibrary } = celEnvironment();
   const typed: Record<string, CelSchema> = {};
-  let compiler = new ExpressionCompiler(declarations(types, typed, true));
+  let compiler = new ExpressionCompiler(declarations(types, typed, true), { environment });
   for (const [index, { name, expression }] of variables.entries()) {
     // A blank expression is refused as required, not compiled (as the reference's validateVariable).
     if (typeof expression !== 'string' || expression.trim() === '') {
@@ -125,7 +132,7 @@ export function policyCompilers(
     const result = compiler.compile(expression);
     onVariable?.(index, result);
     typed[name] = result.ok ? schemaOfCelType(result.compiled.outputType) : {};
-    compiler = new ExpressionCompiler(declarations(types, typed, true));
+    compiler = new ExpressionCompiler(declarations(types, typed, true), { environment });
   }
   let matchConditions: ExpressionCompiler | undefined;
   let messages: ExpressionCompiler | undefined;
@@ -133,14 +140,15 @@ export function policyCompilers(
   return {
     expressions: compiler,
     get matchConditions() {
-      return (matchConditions ??= new ExpressionCompiler(declarations(types, undefined, true)));
+      return (matchConditions ??= new ExpressionCompiler(declarations(types, undefined, true), { environment }));
     },
     get messages() {
-      return (messages ??= new ExpressionCompiler(declarations(types, typed, false)));
+      return (messages ??= new ExpressionCompiler(declarations(types, typed, false), { environment }));
     },
     get mutations() {
       return (mutations ??= new ExpressionCompiler(declarations(types, typed, true), {
         libraries: [mutationTypesLibrary()],
+        environment,
       }));
     },
   };

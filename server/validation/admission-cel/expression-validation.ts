@@ -8,7 +8,7 @@
  * named as CEL identifiers. matchConditions are named, at most 64, and see no `variables`; a
  * webhook's compile with the webhook's variables (match-conditions.ts).
  */
-import type { CompileResult } from '../../cel/environment';
+import type { CompileResult, EnvironmentKind } from '../../cel/environment';
 import { resultTypeError } from '../../cel/compile-errors';
 import { duplicate, FieldPath, invalid, required, tooMany } from '../../status/field-errors';
 import { isQualifiedName } from '../names';
@@ -16,8 +16,8 @@ import { isCelIdentifier } from '../../cel/escaping';
 import { compileMatchCondition } from './match-conditions';
 import type { FieldError } from '../../registry/types';
 import type { CelSchema } from '../../cel/schema-types';
-import { policyCompilers } from './declarations';
-import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
+import { policyCompilers, type PolicyCompilers } from './declarations';
+import type { MutatingAdmissionPolicySpec, ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 
 /** The error of one expression, or none. */
 function expressionError(
@@ -29,6 +29,56 @@ function expressionError(
   if (!result.ok) return invalid(path, expression, `compilation failed: ${result.error}`);
   const typeError = allowed && resultTypeError(result.compiled.outputType, allowed);
   return typeError ? invalid(path, expression, typeError) : undefined;
+}
+
+/**
+ * The expressions of a policy before an update, by where they were. As in the reference, one
+ * found again at the same kind of place compiles in the stored-expression environment, so that
+ * an update does not refuse what the server already accepted (a variable counts as there when
+ * a validation had its text, as the reference looks it up).
+ */
+export interface PreexistingPolicyExpressions {
+  readonly matchConditions: ReadonlySet<string>;
+  readonly validations: ReadonlySet<string>;
+  readonly messageExpressions: ReadonlySet<string>;
+  readonly auditAnnotations: ReadonlySet<string>;
+  readonly applyConfigurations: ReadonlySet<string>;
+  readonly jsonPatches: ReadonlySet<string>;
+}
+
+export const NO_PREEXISTING_POLICY_EXPRESSIONS: PreexistingPolicyExpressions = {
+  matchConditions: new Set(),
+  validations: new Set(),
+  messageExpressions: new Set(),
+  auditAnnotations: new Set(),
+  applyConfigurations: new Set(),
+  jsonPatches: new Set(),
+};
+
+function texts(values: ReadonlyArray<unknown>): ReadonlySet<string> {
+  return new Set(values.filter((value): value is string => typeof value === 'string' && value !== ''));
+}
+
+/** A ValidatingAdmissionPolicy's expressions, as its update finds them. */
+export function preexistingPolicyExpressions(spec: ValidatingAdmissionPolicySpec): PreexistingPolicyExpressions {
+  return {
+    ...NO_PREEXISTING_POLICY_EXPRESSIONS,
+    matchConditions: texts((spec.matchConditions ?? []).map((condition) => condition.expression)),
+    validations: texts((spec.validations ?? []).map((validation) => validation.expression)),
+    messageExpressions: texts((spec.validations ?? []).map((validation) => validation.messageExpression)),
+    auditAnnotations: texts((spec.auditAnnotations ?? []).map((annotation) => annotation.valueExpression)),
+  };
+}
+
+/** A MutatingAdmissionPolicy's expressions, as its update finds them. */
+export function preexistingMutatingPolicyExpressions(spec: MutatingAdmissionPolicySpec): PreexistingPolicyExpressions {
+  const mutations = spec.mutations ?? [];
+  return {
+    ...NO_PREEXISTING_POLICY_EXPRESSIONS,
+    matchConditions: texts((spec.matchConditions ?? []).map((condition) => condition.expression)),
+    applyConfigurations: texts(mutations.map((mutation) => mutation.applyConfiguration?.expression)),
+    jsonPatches: texts(mutations.map((mutation) => mutation.jsonPatch?.expression)),
+  };
 }
 
 /** What both admission policies' expressions are compiled against (the rest of a spec is the caller's). */
@@ -49,60 +99,71 @@ export interface PolicyExpressionChecks {
   matchConditions(): FieldError[];
   /** The reference's validateVariable for each: a CEL identifier as name, an expression that compiles. */
   variables(): FieldError[];
-  /** One non-blank expression (blank ones are the caller's to refuse) compiled for its place, of an `allowed` type. */
+  /**
+   * One non-blank expression (blank ones are the caller's to refuse) compiled for its place, of
+   * an `allowed` type; in the stored-expression environment when `preexisting` holds its text.
+   */
   expression(
     place: 'expressions' | 'messages' | 'mutations',
     path: FieldPath,
     expression: unknown,
-    allowed?: readonly string[],
+    allowed: readonly string[] | undefined,
+    preexisting: ReadonlySet<string>,
   ): FieldError[];
 }
 
-/** The checks of one policy's expressions. `namespace` is the Namespace schema. */
+/**
+ * The checks of one policy's expressions. `namespace` is the Namespace schema; `preexisting`, on
+ * an update, the old policy's expressions.
+ */
 export function policyExpressionChecks(
   spec: PolicyExpressionsSpec,
   namespace: CelSchema | undefined,
+  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
 ): PolicyExpressionChecks {
   const root = FieldPath.root('spec');
-  const variables = spec.variables ?? [];
-  const variableCompileErrors = new Map<number, FieldError>();
-  const compilers = policyCompilers(
-    { params: present(spec.paramKind) ? {} : undefined, namespace },
-    variables.map(({ name, expression }) => ({ name: String(name ?? ''), expression: expression as string })),
-    (index, result) => {
-      const error = expressionError(
-        result,
-        root.child('variables').index(index).child('expression'),
-        variables[index].expression as string,
-      );
-      if (error) variableCompileErrors.set(index, error);
-    },
-  );
+  const variables = (spec.variables ?? []).map(({ name, expression }) => ({
+    name: String(name ?? ''),
+    expression: expression as string,
+  }));
+  const variableCompileErrors: Record<EnvironmentKind, Map<number, FieldError>> = { new: new Map(), stored: new Map() };
+  const compilersIn = (environment: EnvironmentKind) =>
+    policyCompilers({ params: present(spec.paramKind) ? {} : undefined, namespace }, variables, {
+      environment,
+      onVariable: (index, result) => {
+        const path = root.child('variables').index(index).child('expression');
+        const error = expressionError(result, path, variables[index].expression);
+        if (error) variableCompileErrors[environment].set(index, error);
+      },
+    });
+  const fresh = compilersIn('new');
+  // Made when an expression needs it: at once when a variable does, its error being needed below.
+  let stored = variables.some(({ expression }) => preexisting.validations.has(expression))
+    ? compilersIn('stored')
+    : undefined;
+  const compilersFor = (found: boolean): PolicyCompilers => (found ? (stored ??= compilersIn('stored')) : fresh);
   return {
     matchConditions: () =>
       validateMatchConditions(spec.matchConditions ?? [], root.child('matchConditions'), (expression) =>
-        compilers.matchConditions.compile(expression),
+        compilersFor(preexisting.matchConditions.has(expression)).matchConditions.compile(expression),
       ),
     variables: () =>
-      variables.flatMap(({ name, expression }, index) => {
+      (spec.variables ?? []).flatMap(({ name, expression }, index) => {
         const at = root.child('variables').index(index);
         const errors: FieldError[] = [];
         if (typeof name !== 'string' || name.trim() === '')
           errors.push(required(at.child('name'), 'name is not specified'));
         else if (!isCelIdentifier(name)) errors.push(invalid(at.child('name'), name, 'must be a valid CEL identifier'));
         if (isBlank(expression)) errors.push(required(at.child('expression'), 'expression is not specified'));
-        const compileError = variableCompileErrors.get(index);
+        const environment = preexisting.validations.has(variables[index].expression) ? 'stored' : 'new';
+        const compileError = variableCompileErrors[environment].get(index);
         if (compileError) errors.push(compileError);
         return errors;
       }),
-    expression: (place, path, expression, allowed) => {
+    expression: (place, path, expression, allowed, before) => {
       if (isBlank(expression)) return [];
-      const error = expressionError(
-        compilers[place].compile(expression as string),
-        path,
-        expression as string,
-        allowed,
-      );
+      const compiler = compilersFor(before.has(expression as string))[place];
+      const error = expressionError(compiler.compile(expression as string), path, expression as string, allowed);
       return error ? [error] : [];
     },
   };
@@ -120,9 +181,10 @@ function present(value: unknown): boolean {
 export function validatePolicyExpressions(
   spec: ValidatingAdmissionPolicySpec,
   namespace: CelSchema | undefined,
+  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
 ): FieldError[] {
   const root = FieldPath.root('spec');
-  const checks = policyExpressionChecks(spec, namespace);
+  const checks = policyExpressionChecks(spec, namespace, preexisting);
   const errors = [...checks.matchConditions(), ...checks.variables()];
   const validations = spec.validations ?? [];
   const auditAnnotations = spec.auditAnnotations ?? [];
@@ -133,15 +195,39 @@ export function validatePolicyExpressions(
   for (const [index, validation] of validations.entries()) {
     const path = root.child('validations').index(index);
     if (isBlank(validation.expression)) errors.push(required(path.child('expression'), 'expression is not specified'));
-    else errors.push(...checks.expression('expressions', path.child('expression'), validation.expression, ['bool']));
+    else
+      errors.push(
+        ...checks.expression(
+          'expressions',
+          path.child('expression'),
+          validation.expression,
+          ['bool'],
+          preexisting.validations,
+        ),
+      );
     errors.push(
-      ...checks.expression('messages', path.child('messageExpression'), validation.messageExpression, ['string']),
+      ...checks.expression(
+        'messages',
+        path.child('messageExpression'),
+        validation.messageExpression,
+        ['string'],
+        preexisting.messageExpressions,
+      ),
     );
   }
   for (const [index, annotation] of auditAnnotations.entries()) {
     const path = root.child('auditAnnotations').index(index).child('valueExpression');
     if (isBlank(annotation.valueExpression)) errors.push(required(path, 'valueExpression is not specified'));
-    else errors.push(...checks.expression('expressions', path, annotation.valueExpression, ['string', 'null']));
+    else
+      errors.push(
+        ...checks.expression(
+          'expressions',
+          path,
+          annotation.valueExpression,
+          ['string', 'null'],
+          preexisting.auditAnnotations,
+        ),
+      );
   }
   return errors;
 }
@@ -154,8 +240,15 @@ function isBlank(expression: unknown): boolean {
 const MAX_MATCH_CONDITIONS = 64;
 
 /** The errors of a webhook's matchConditions (at `path`), in the reference's order. */
-export function validateWebhookMatchConditions(conditions: readonly ExpressionSource[], path: FieldPath): FieldError[] {
-  return validateMatchConditions(conditions, path, compileMatchCondition);
+export function validateWebhookMatchConditions(
+  conditions: readonly ExpressionSource[],
+  path: FieldPath,
+  preexisting: ReadonlySet<unknown> = new Set(),
+): FieldError[] {
+  // On an update, a condition the configuration had already compiles as stored (as in the reference).
+  return validateMatchConditions(conditions, path, (expression) =>
+    compileMatchCondition(expression, preexisting.has(expression) ? 'stored' : 'new'),
+  );
 }
 
 /** The reference's validateMatchConditions, each expression compiled by `compile`. */

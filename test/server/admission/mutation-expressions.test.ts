@@ -59,7 +59,9 @@ describe('compiling', () => {
 
   test('variables and match conditions cannot construct types, as in the reference', () => {
     const results: boolean[] = [];
-    policyCompilers({}, [{ name: 'o', expression: 'Object{}' }], (_index, result) => results.push(result.ok));
+    policyCompilers({}, [{ name: 'o', expression: 'Object{}' }], {
+      onVariable: (_index, result) => results.push(result.ok),
+    });
     expect(results).toEqual([false]);
     expect(policy.expressions.compile('Object{} == Object{}')).toMatchObject({ ok: false });
   });

@@ -6,7 +6,12 @@
  * reference's (its parse errors aside: the two parsers word a syntax error differently); the
  * answers through the API are recorded from it (fixtures/policy-expression-refusals.json).
  */
-import { validatePolicyExpressions } from '../../../server/validation/admission-cel/expression-validation';
+import {
+  preexistingPolicyExpressions,
+  validatePolicyExpressions,
+  validateWebhookMatchConditions,
+} from '../../../server/validation/admission-cel/expression-validation';
+import { FieldPath } from '../../../server/status/field-errors';
 import { schemaOfDefinition } from '../../../server/validation/admission-cel/kind-schemas';
 import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../../server/schema/definitions';
@@ -147,5 +152,49 @@ spec:
         expect(status.details.causes.map((cause) => [cause.field, cause.reason, cause.message])).toEqual(causes);
       },
     );
+  });
+});
+
+describe('environment of new policies', () => {
+  it('is the compatibility version 1.33: what 1.34 added (ext.Lists) is refused', () => {
+    expect(errorsOf({ validations: [{ expression: '[2, 1].sort() == [1, 2]' }] })).toEqual([
+      expect.stringMatching(/^spec\.validations\[0\]\.expression: compilation failed: /),
+    ]);
+  });
+});
+
+describe('environment of policy updates', () => {
+  const SORTED = '[2, 1].sort() == [1, 2]';
+
+  it('keeps, in the stored environment, the expressions the old policy had at the same kind of place', () => {
+    const old: ValidatingAdmissionPolicySpec = {
+      validations: [{ expression: SORTED, messageExpression: "[2, 1].sort().map(x, string(x)).join(',')" }],
+      matchConditions: [{ name: 'm', expression: '[2, 1].sort()[0] == 1' }],
+    };
+    const spec: ValidatingAdmissionPolicySpec = {
+      ...old,
+      // A variable counts as there when a validation had its text, as the reference looks it up.
+      variables: [{ name: 'v', expression: SORTED }],
+      auditAnnotations: [{ key: 'a', valueExpression: "[2, 1].sort().map(x, string(x)).join(',')" }],
+    };
+    const fields = (preexisting?: Parameters<typeof validatePolicyExpressions>[2]) =>
+      validatePolicyExpressions(spec, namespace, preexisting).map((error) => error.field);
+    expect(fields(preexistingPolicyExpressions(old))).toEqual(['spec.auditAnnotations[0].valueExpression']);
+    expect(fields()).toEqual([
+      'spec.matchConditions[0].expression',
+      'spec.variables[0].expression',
+      'spec.validations[0].expression',
+      'spec.validations[0].messageExpression',
+      'spec.auditAnnotations[0].valueExpression',
+    ]);
+  });
+
+  it("keeps a webhook's match conditions the old configuration had", () => {
+    const conditions = [{ name: 'm', expression: '[2, 1].sort()[0] == 1' }];
+    const at = FieldPath.root('webhooks').index(0).child('matchConditions');
+    expect(validateWebhookMatchConditions(conditions, at).map((error) => error.field)).toEqual([
+      'webhooks[0].matchConditions[0].expression',
+    ]);
+    expect(validateWebhookMatchConditions(conditions, at, new Set([conditions[0].expression]))).toEqual([]);
   });
 });

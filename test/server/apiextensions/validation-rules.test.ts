@@ -1,7 +1,11 @@
 /** x-kubernetes-validations: compiled at CRD write time, evaluated on custom resource writes. */
 import { FieldPath } from '../../../server/status/field-errors';
 import type { JSONSchemaProps } from '../../../server/apiextensions/crd-types';
-import { validateByRules, validationRuleErrors } from '../../../server/apiextensions/validation-rules';
+import {
+  preexistingExpressions,
+  validateByRules,
+  validationRuleErrors,
+} from '../../../server/apiextensions/validation-rules';
 
 const SCHEMA: JSONSchemaProps = {
   type: 'object',
@@ -260,5 +264,61 @@ describe('lists marked set or map compare without order, as the left operand say
       ],
     });
     expect(texts(changed, before, schema('self.m == oldSelf.m'))).toEqual(['spec: Invalid value: "object": unequal']);
+  });
+});
+
+describe('environments: new rules compile for compatibility version 1.33, stored ones with all of 1.34', () => {
+  // ext.Lists (sort, reverse) arrived in 1.34's base environment, after the compatibility version.
+  const SORTED: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        'x-kubernetes-validations': [
+          {
+            rule: 'self.names.sort() == self.names',
+            messageExpression: "'names ' + self.names.reverse().join(',') + ' are not sorted'",
+          },
+        ],
+        properties: { names: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 10 } } },
+      },
+    },
+  };
+  const at = FieldPath.root('s');
+  const fields = (preexisting?: Parameters<typeof validationRuleErrors>[2]) =>
+    validationRuleErrors(SORTED, at, preexisting).map((error) => error.field);
+
+  test('a new CRD, or a changed rule, may not use what 1.33 lacks', () => {
+    // kube-apiserver 1.34.4 refuses the same rule in a new CRD with this detail (422).
+    expect(validationRuleErrors(SORTED, at)[0].detail).toContain(
+      "compilation failed: ERROR: <input>:1:16: undeclared reference to 'sort' (in container '')",
+    );
+    expect(fields()).toEqual([
+      's.properties[spec].x-kubernetes-validations[0].rule',
+      's.properties[spec].x-kubernetes-validations[0].messageExpression',
+    ]);
+  });
+
+  test('an update keeps the rules and messages the old CRD already had', () => {
+    expect(fields(preexistingExpressions([SORTED]))).toEqual([]);
+    const ruleOnly = preexistingExpressions([
+      {
+        ...SORTED,
+        properties: {
+          spec: {
+            ...SORTED.properties!.spec,
+            'x-kubernetes-validations': [{ rule: 'self.names.sort() == self.names' }],
+          },
+        },
+      },
+    ]);
+    expect(fields(ruleOnly)).toEqual(['s.properties[spec].x-kubernetes-validations[0].messageExpression']);
+  });
+
+  test('custom resources are checked with the stored rules', () => {
+    expect(texts(widget('w1', { names: ['a', 'b'] }), undefined, SORTED)).toEqual([]);
+    expect(texts(widget('w1', { names: ['b', 'a'] }), undefined, SORTED)).toEqual([
+      'spec: Invalid value: "object": names a,b are not sorted',
+    ]);
   });
 });

@@ -7,13 +7,15 @@
  * answers through the API are recorded from it (fixtures/policy-expression-refusals.json).
  */
 import {
+  policyExpressionChecks,
+  preexistingMutatingPolicyExpressions,
   preexistingPolicyExpressions,
   validatePolicyExpressions,
   validateWebhookMatchConditions,
 } from '../../../server/validation/admission-cel/expression-validation';
 import { FieldPath } from '../../../server/status/field-errors';
 import { schemaOfDefinition } from '../../../server/validation/admission-cel/kind-schemas';
-import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
+import type { MutatingAdmissionPolicySpec, ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 import { schemaData } from '../../../server/schema/definitions';
 import { startServer, type TestServer } from '../../helpers/server';
 import refusals from './fixtures/policy-expression-refusals.json';
@@ -187,6 +189,28 @@ describe('environment of policy updates', () => {
       'spec.validations[0].messageExpression',
       'spec.auditAnnotations[0].valueExpression',
     ]);
+  });
+
+  it("keeps a MutatingAdmissionPolicy's mutations and match conditions the old policy had", () => {
+    const patch = '[JSONPatch{op: "add", path: "/metadata/labels/x", value: string([2, 1].sort()[0])}]';
+    const old: MutatingAdmissionPolicySpec = {
+      matchConditions: [{ name: 'm', expression: '[2, 1].sort()[0] == 1' }],
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: patch } }],
+    };
+    const at = FieldPath.root('spec').child('mutations').index(0).child('jsonPatch', 'expression');
+    const fields = (preexisting: ReturnType<typeof preexistingMutatingPolicyExpressions> | undefined) => {
+      const checks = policyExpressionChecks(old, namespace, preexisting);
+      const mutation = checks.expression(
+        'mutations',
+        at,
+        patch,
+        ['list<JSONPatch>'],
+        preexisting?.jsonPatches ?? new Set(),
+      );
+      return [...checks.matchConditions(), ...mutation].map((error) => error.field);
+    };
+    expect(fields(preexistingMutatingPolicyExpressions(old))).toEqual([]);
+    expect(fields(undefined)).toEqual(['spec.matchConditions[0].expression', 'spec.mutations[0].jsonPatch.expression']);
   });
 
   it("keeps a webhook's match conditions the old configuration had", () => {

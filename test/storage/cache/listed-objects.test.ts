@@ -96,6 +96,19 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
     expect(codec.decoded()).toBe(OBJECTS);
   });
 
+  it('lists keys whose byte order is not string order (characters beyond U+D7FF)', async () => {
+    const keyPrefix = freshPrefix('pods');
+    // The store answers U+FF61 first (UTF-8 EF BD A1 < F0 9F 98 80); JavaScript's order puts
+    // U+1F600 (surrogates D83D DE00) first.
+    const names = ['\uFF61', '\u{1F600}'];
+    for (const name of names) await store.create(`${keyPrefix}/ns/${name}`, encodeObject(pod(name)));
+    const replica = await startReplica({ store, resources: [podsResource(keyPrefix)] });
+    replicas.push(replica);
+    const cache = replica.cacheFor(keyPrefix);
+    for (const name of names)
+      expect((await cache.get({ namespace: 'ns', name }, { resourceVersion: '0' })).metadata.name).toBe(name);
+  });
+
   it('with bytes that do not decode, is ready and lets the store answer the reads that meet them', async () => {
     const { cache, direct } = await listedBy({ corrupt: 'zz-broken' });
     const broken = { namespace: 'ns', name: 'zz-broken' };

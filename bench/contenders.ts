@@ -32,6 +32,8 @@ export interface Contender {
   readonly credentials: ClientCredentials;
   /** Stops the server and starts it again on its data; answers the milliseconds from spawn to `/readyz` 200. */
   restart(): Promise<number>;
+  /** Stops the server, keeping its data for the next `restart`. */
+  halt(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -137,6 +139,10 @@ function restartable<P extends { readonly url: string; readonly pid: number; sto
     credentials: options.credentials,
     url: () => running().url,
     pid: () => running().pid,
+    halt: async () => {
+      await server?.stop();
+      server = undefined;
+    },
     restart: async () => {
       await server?.stop();
       server = undefined;
@@ -165,7 +171,9 @@ export interface RestartTimes {
 /**
  * Restarts every contender `runs` times, taking turns (reference, then capstan, then the
  * reference again ...), so a change in the machine's load falls on each alike; the medians of
- * two columns measured this way can be compared, figures of different runs cannot.
+ * two columns measured this way can be compared, figures of different runs cannot. The others
+ * are stopped while one starts: a server just ready still works for seconds (its controllers'
+ * first lists, the reference's post-start work), on the same core.
  */
 export async function timedRestarts(
   contenders: readonly Contender[],
@@ -176,6 +184,7 @@ export async function timedRestarts(
   );
   for (let run = 1; run <= options.runs; run++) {
     for (const contender of contenders) {
+      for (const other of contenders) if (other !== contender) await other.halt();
       const wallMs = await contender.restart();
       const cpuMs = processCpuMs(contender.pid());
       const own = times.get(contender.label)!;

@@ -19,6 +19,7 @@ import { rbacBenchmark } from './rbac';
 import { scaleBenchmark } from './scale';
 import { sideBySideBenchmark } from './side-by-side';
 import { startupBenchmark } from './startup';
+import { startWithDataBenchmark } from './start-with-data';
 import { storageBenchmark } from './storage';
 import { watchFanoutBenchmark } from './watch-fanout';
 
@@ -35,7 +36,12 @@ const BENCHMARKS: readonly Benchmark[] = [
   flowControlBenchmark,
 ];
 // Need the reference binary (and envtest, controller-runtime's test binary) and a quiet machine: run only when named.
-const ON_REQUEST: readonly Benchmark[] = [sideBySideBenchmark, envtestBenchmark, scaleBenchmark];
+const ON_REQUEST: readonly Benchmark[] = [
+  sideBySideBenchmark,
+  startWithDataBenchmark,
+  envtestBenchmark,
+  scaleBenchmark,
+];
 
 /** The command line: benchmark names, and `--<parameter> <value>` pairs as given. */
 interface CommandLine {

@@ -10,36 +10,40 @@
  * 10,000 pods created; consistent GET by name and `resourceVersion=0` GET; consistent LIST of
  * the 10,000 pods; RSS with them stored and listed, and again after 20 quiet seconds; server
  * CPU per watch event delivered to 1,000 watchers; then the store filled to 100,000 objects
- * and each server restarted, timed from spawn to `/readyz` 200. Creates, updates and GETs report
- * p99 and p99.9 and the server's CPU per request; capstan's also the longest its event loop was
- * blocked during the step (its `nodejs_eventloop_lag_max_seconds`, read before and after: each
- * read restarts the measure).
+ * and each server restarted three times in turn, timed from spawn to `/readyz` 200 (the median).
+ * Creates, updates and GETs report p99 and p99.9 and the server's CPU per request; capstan's
+ * also the longest its event loop was blocked during the step (its
+ * `nodejs_eventloop_lag_max_seconds`, read before and after: each read restarts the measure).
  *
  * Not in CI: it needs the reference binary (built on first use, about 10 minutes) and a quiet
  * machine. `npm run bench -- reference`.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { measureStep, type StepResult } from './api';
 import type { Benchmark, BenchmarkContext, ComparisonRow } from './benchmark';
-import { startCapstanProcess } from './capstan-process';
-import { httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
+import {
+  type Contender,
+  expectStatus,
+  LOAD_CPU,
+  medianRestart,
+  SERVER_CPU,
+  timedRestarts,
+  withContenders,
+} from './contenders';
+import { httpsTarget, type HttpsTarget } from './https-client';
 import { measureThroughput, median, processCpuMs, sleep, timeRuns } from './measure';
 import { benchConfigMapRequest } from './configmap';
 import { benchPodRequest } from './pod';
-import { referenceBinary, referenceVersion, startReferenceProcess } from './reference-process';
-
-import { scratchDir, type ScratchDir } from './scratch';
+import { referenceBinary, referenceVersion } from './reference-process';
 import { ETCD_BACKEND } from './storage-backends';
 import { openWatchers } from './watch-fanout';
 
-const SERVER_CPU = '0';
-const LOAD_CPU = '1';
 const CONCURRENCY = 32;
 const PODS = 10_000;
 const STORED_OBJECTS = 100_000;
+// Each server restarted on the stored objects this many times, taking turns; the median counts.
+const RESTARTS = 3;
 const WATCHERS = 1_000;
 const WATCH_PODS = 10;
 const WATCH_UPDATES = 100;
@@ -50,21 +54,6 @@ const IDLE_SETTLE_MS = 5_000;
 // after the last full collection once allocation has stopped; Go's scavenger returns pages over
 // seconds too. Both servers get the same quiet time before their RSS with the pods is read again.
 const LOADED_SETTLE_MS = 20_000;
-// Both servers run every default admission plugin but this one: the reference's would refuse
-// every pod without a controller manager creating `default` accounts.
-const DISABLED_ADMISSION = ['--disable-admission-plugins', 'ServiceAccount'];
-
-/** A server under test, restartable on the same data. */
-interface Contender {
-  readonly label: string;
-  readonly url: () => string;
-  readonly pid: () => number;
-  readonly credentials: ClientCredentials;
-  /** Whether the server reports its event loop's delays (capstan's Node.js runtime metrics). */
-  readonly hasEventLoop: boolean;
-  restart(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 /** One contender's figures, by scenario. */
 type Figures = Record<string, number>;
@@ -75,108 +64,18 @@ export const sideBySideBenchmark: Benchmark = {
     'capstan next to kube-apiserver 1.34 on one etcd, each server pinned to one core, the same scenarios in turn',
   run: async (context) => {
     const binary = referenceBinary(context.log);
-    // etcd, started below, inherits this process's CPU.
-    execFileSync('taskset', ['-a', '-cp', LOAD_CPU, String(process.pid)], { stdio: 'ignore' });
-    const etcd = await ETCD_BACKEND.open();
-    const endpoint = etcd.address.kind === 'etcd' ? etcd.address.endpoint : '';
-    const contenders: Contender[] = [];
-    try {
-      context.log('starting capstan on etcd, capstan on SQLite and the reference');
-      const onEtcd = await capstanContender('capstan on etcd', endpoint);
-      contenders.push(onEtcd);
-      contenders.unshift(await referenceContender(binary, endpoint, onEtcd));
-      contenders.push(await capstanContender('capstan on SQLite', undefined));
-      const figures = await runScenarios(contenders, context);
+    await withContenders(binary, context.log, async ({ all }) => {
+      const figures = await runScenarios(all, context);
       context.compare({
         title:
           `Side by side, ${new Date().toISOString().slice(0, 10)}: ${referenceVersion(binary)} and capstan, ${ETCD_BACKEND.describe()}; ` +
           `servers on CPU ${SERVER_CPU}, load on CPU ${LOAD_CPU}; ServiceAccount admission off on both`,
-        columns: contenders.map((contender) => contender.label),
+        columns: all.map((contender) => contender.label),
         rows: comparisonRows(figures),
       });
-    } finally {
-      for (const contender of contenders) await contender.stop();
-      await etcd.close();
-    }
+    });
   },
 };
-
-async function capstanContender(
-  label: string,
-  etcdEndpoint: string | undefined,
-): Promise<Contender & { readonly pkiDir: string }> {
-  const dataDir: ScratchDir = scratchDir({ prefix: 'capstan-bench-side-', inMemory: false });
-  const start = () =>
-    startCapstanProcess({ dataDir, keepDataDir: true, etcdEndpoint, cpus: SERVER_CPU, flags: DISABLED_ADMISSION });
-  const first = await start();
-  const contender = restartable({
-    label,
-    hasEventLoop: true,
-    credentials: first.pki.client,
-    first,
-    start,
-    removeData: () => dataDir.remove(),
-  });
-  return { ...contender, pkiDir: join(dataDir.path, 'pki') };
-}
-
-/** The reference on the same etcd under its own prefix, with capstan-on-etcd's certificates. */
-async function referenceContender(
-  binary: string,
-  etcdEndpoint: string,
-  capstan: Contender & { readonly pkiDir: string },
-): Promise<Contender> {
-  const { pkiDir } = capstan;
-  const pem = (name: string) => readFileSync(join(pkiDir, name));
-  const pki = {
-    client: capstan.credentials,
-    servingCertPem: pem('apiserver.crt').toString('utf8'),
-    servingKeyPem: pem('apiserver.key').toString('utf8'),
-  };
-  const start = () =>
-    startReferenceProcess(binary, { etcdEndpoint, etcdPrefix: '/reference-registry', pkiDir, pki, cpus: SERVER_CPU });
-  return restartable({
-    label: 'reference',
-    hasEventLoop: false,
-    credentials: capstan.credentials,
-    first: await start(),
-    start,
-    removeData: async () => undefined,
-  });
-}
-
-/** A contender around its running process: restarted on the same data, stopped for good with its data removed. */
-function restartable<P extends { readonly url: string; readonly pid: number; stop(): Promise<void> }>(options: {
-  label: string;
-  hasEventLoop: boolean;
-  credentials: ClientCredentials;
-  first: P;
-  start: () => Promise<P>;
-  removeData: () => Promise<void>;
-}): Contender {
-  let server: P | undefined = options.first;
-  const running = (): P => {
-    if (server === undefined) throw new Error(`${options.label} is not running`);
-    return server;
-  };
-  return {
-    label: options.label,
-    hasEventLoop: options.hasEventLoop,
-    credentials: options.credentials,
-    url: () => running().url,
-    pid: () => running().pid,
-    restart: async () => {
-      await server?.stop();
-      server = undefined;
-      server = await options.start();
-    },
-    stop: async () => {
-      await server?.stop();
-      server = undefined;
-      await options.removeData();
-    },
-  };
-}
 
 async function runScenarios(
   contenders: readonly Contender[],
@@ -304,11 +203,11 @@ async function runScenarios(
     if (filled.operations < missing)
       throw new Error(`${contender.label}: only ${filled.operations} of ${missing} objects written`);
   });
-  await each('restart with data', async (contender) => {
-    const began = performance.now();
-    await contender.restart();
-    record(contender, { startMs: performance.now() - began, startCpuMs: processCpuMs(contender.pid()) });
-  });
+  const restarts = await timedRestarts(contenders, { runs: RESTARTS, log: context.log });
+  for (const contender of contenders) {
+    const { wallMs, cpuMs } = medianRestart(restarts.get(contender.label)!);
+    record(contender, { startMs: wallMs, startCpuMs: cpuMs });
+  }
   return figures;
 }
 
@@ -514,18 +413,6 @@ function comparisonRows(figures: Map<string, Figures>): ComparisonRow[] {
           : `${goal.goal}: ${goal.met(onEtcd[goal.figure], reference[goal.figure]) ? 'met' : 'not met'}`,
     };
   });
-}
-
-async function expectStatus(
-  target: HttpsTarget,
-  call: Parameters<HttpsTarget['request']>[0],
-  status: number,
-): Promise<void> {
-  const answer = await target.request(call);
-  if (answer.status !== status)
-    throw new Error(
-      `${call.method} ${call.path}: ${answer.status} (expected ${status}): ${answer.body.toString('utf8').slice(0, 300)}`,
-    );
 }
 
 function rssMiB(pid: number): number {

@@ -28,8 +28,8 @@ export function objectMapKey(object: KubeObject): string {
 }
 
 const RETRY_DELAY_MS = 500;
-/** Objects handled between two turns of the event loop while a list is delivered. */
-const RELIST_SLICE = 1_000;
+/** Objects a page of the list holds, and so objects handled between two turns of the event loop. */
+const LIST_PAGE = 1_000;
 const WATCH_TIMEOUT_SECONDS = 300;
 
 export function startInformer(storage: ObjectStorage, handlers: InformerHandlers): Informer {
@@ -52,20 +52,26 @@ export function startInformer(storage: ObjectStorage, handlers: InformerHandlers
     handlers.onDelete?.(object);
   };
 
+  // In pages at one revision, as client-go's reflector lists: the watch cache decodes what it
+  // listed at start on first read, so one unpaged list of a large type would hold the event loop
+  // for seconds; a page at a time lets requests in between.
   const relist = async (): Promise<string> => {
-    const list = await storage.list({}, { predicate: EVERYTHING });
     const seen = new Set<string>();
-    for (let index = 0; index < list.items.length; index++) {
-      // Tens of thousands of objects at start: let requests in between slices of them.
-      if (index > 0 && index % RELIST_SLICE === 0) await setImmediate();
-      if (stopped) break;
-      const item = list.items[index];
-      seen.add(objectMapKey(item));
-      upsert(item);
+    let page = await storage.list({}, { predicate: EVERYTHING, limit: LIST_PAGE });
+    const { resourceVersion } = page;
+    for (;;) {
+      if (stopped) return resourceVersion;
+      for (const item of page.items) {
+        seen.add(objectMapKey(item));
+        upsert(item);
+      }
+      if (!page.continue) break;
+      // A page the cache answers is ready at once: the turn must be given explicitly.
+      await setImmediate();
+      page = await storage.list({}, { predicate: EVERYTHING, limit: LIST_PAGE, continue: page.continue });
     }
-    if (stopped) return list.resourceVersion;
     for (const [key, object] of objects) if (!seen.has(key)) remove(object);
-    return list.resourceVersion;
+    return resourceVersion;
   };
 
   // Resume a watch from the last revision seen; list again only when resuming is not possible.

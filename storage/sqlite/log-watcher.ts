@@ -10,7 +10,7 @@
  */
 import { CompactedError } from '../errors';
 import type { KeyValue, StoreEvent, StoreWatch, WatchRequest } from '../store';
-import type { LogRow, NameRange, RevisionLog } from './revision-log';
+import type { LiveRow, LogRow, NameRange, RevisionLog } from './revision-log';
 
 /** Rows read per replay step; the event loop gets a turn between steps. */
 const REPLAY_BATCH_ROWS = 500;
@@ -114,7 +114,7 @@ function bytesOf(blob: Uint8Array): Buffer {
   return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
 }
 
-export function keyValueOf(row: LogRow): KeyValue {
+export function keyValueOf(row: LiveRow): KeyValue {
   return {
     key: bytesOf(row.name).toString('utf8'),
     value: bytesOf(row.value),

@@ -1,0 +1,250 @@
+/**
+ * The pod fields of the gates off by default in 1.34, as a 1.34.4 kube-apiserver treated them:
+ * pods created with the gates on, the server restarted on the same etcd with its defaults, then
+ * new pods created and the old ones updated. New pods lost the gated fields (an image volume
+ * took its mounts with it; a projected source, a lifecycle with other handlers and a sidecar's
+ * `restartPolicy: Always` stayed); updates of the pods that had them kept them; device health
+ * in a container status was dropped whatever the stored pod had. Pod templates of every
+ * workload kind lose the same fields.
+ */
+import type { KubeObject } from '../../../../api/objects';
+import { created, typeOf, updated } from './write-path';
+
+const GATES = [
+  'ClusterTrustBundleProjection',
+  'ContainerRestartRules',
+  'ContainerStopSignals',
+  'DRAExtendedResource',
+  'HostnameOverride',
+  'ImageVolume',
+  'PodCertificateRequest',
+  'ResourceHealthStatus',
+];
+const ON = Object.fromEntries(GATES.map((gate) => [gate, true]));
+const OFF = Object.fromEntries(GATES.map((gate) => [gate, false]));
+
+type Json = Record<string, any>;
+
+const pods = typeOf('', 'pods');
+
+function pod(spec: Json): KubeObject {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, spec } as KubeObject;
+}
+
+const container = (extra: Json = {}) => ({ name: 'c', image: 'busybox', ...extra });
+const RULES = [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }];
+const touch = (next: KubeObject) => (next.metadata.labels = { touched: 'yes' });
+
+/** The stored pod's spec, with the gates on, then off (create), then an update under off of the one made under on. */
+function threeWays(spec: Json): { on: Json; off: Json; kept: Json } {
+  const on = created(pods, pod(spec), ON);
+  expect(on.errors).toEqual([]);
+  const off = created(pods, pod(spec), OFF);
+  expect(off.errors).toEqual([]);
+  const kept = updated(pods, on.object, touch, OFF);
+  expect(kept.errors).toEqual([]);
+  return { on: on.object.spec as Json, off: off.object.spec as Json, kept: kept.object.spec as Json };
+}
+
+test('ContainerRestartRules: container policies and rules go; a sidecar keeps Always', () => {
+  const spec = {
+    initContainers: [
+      { name: 'i', image: 'busybox', restartPolicy: 'Never', restartPolicyRules: RULES },
+      { name: 's', image: 'busybox', restartPolicy: 'Always' },
+    ],
+    containers: [container({ restartPolicy: 'Never', restartPolicyRules: RULES })],
+  };
+  const { on, off, kept } = threeWays(spec);
+  for (const stored of [on, kept]) {
+    expect(stored.initContainers[0]).toMatchObject({ restartPolicy: 'Never', restartPolicyRules: RULES });
+    expect(stored.containers[0]).toMatchObject({ restartPolicy: 'Never', restartPolicyRules: RULES });
+  }
+  expect(off.initContainers[0]).not.toHaveProperty('restartPolicy');
+  expect(off.initContainers[0]).not.toHaveProperty('restartPolicyRules');
+  expect(off.initContainers[1].restartPolicy).toBe('Always');
+  expect(off.containers[0]).not.toHaveProperty('restartPolicy');
+  expect(off.containers[0]).not.toHaveProperty('restartPolicyRules');
+
+  // A regular container's policy alone is a use of the fields.
+  const policyOnly = threeWays({ containers: [container({ restartPolicy: 'Always' })] });
+  expect(policyOnly.off.containers[0]).not.toHaveProperty('restartPolicy');
+  expect(policyOnly.kept.containers[0].restartPolicy).toBe('Always');
+});
+
+test('ContainerStopSignals: the signal goes, and a lifecycle left empty with it', () => {
+  const preStop = { exec: { command: ['x'] } };
+  const { on, off, kept } = threeWays({
+    os: { name: 'linux' },
+    containers: [
+      container({ lifecycle: { stopSignal: 'SIGUSR1' } }),
+      container({ name: 'd', lifecycle: { stopSignal: 'SIGUSR1', preStop } }),
+    ],
+  });
+  for (const stored of [on, kept]) {
+    expect(stored.containers[0].lifecycle).toEqual({ stopSignal: 'SIGUSR1' });
+    expect(stored.containers[1].lifecycle).toEqual({ stopSignal: 'SIGUSR1', preStop });
+  }
+  expect(off.containers[0]).not.toHaveProperty('lifecycle');
+  expect(off.containers[1].lifecycle).toEqual({ preStop });
+});
+
+test('HostnameOverride: dropped from a new pod, kept by one that has it', () => {
+  const { on, off, kept } = threeWays({ hostnameOverride: 'my-host', containers: [container()] });
+  expect(on.hostnameOverride).toBe('my-host');
+  expect(kept.hostnameOverride).toBe('my-host');
+  expect(off).not.toHaveProperty('hostnameOverride');
+
+  // An update adding it to a pod without it is accepted without it.
+  const plain = created(pods, pod({ containers: [container()] }), OFF).object;
+  const late = updated(pods, plain, (next) => ((next.spec as Json).hostnameOverride = 'late'), OFF);
+  expect(late.errors).toEqual([]);
+  expect(late.object.spec).not.toHaveProperty('hostnameOverride');
+});
+
+test('ImageVolume: an image volume goes with every mount of it', () => {
+  const imageVolume = { name: 'img', image: { reference: 'busybox:1', pullPolicy: 'IfNotPresent' } };
+  const { on, off, kept } = threeWays({
+    volumes: [imageVolume, { name: 'e', emptyDir: {} }],
+    containers: [
+      container({
+        volumeMounts: [
+          { name: 'img', mountPath: '/img' },
+          { name: 'e', mountPath: '/e' },
+        ],
+      }),
+      container({ name: 'd', volumeMounts: [{ name: 'img', mountPath: '/img' }] }),
+    ],
+  });
+  for (const stored of [on, kept]) {
+    expect(stored.volumes[0]).toEqual(imageVolume);
+    expect(stored.containers[0].volumeMounts.map((mount: Json) => mount.name)).toEqual(['img', 'e']);
+  }
+  expect(off.volumes).toEqual([{ name: 'e', emptyDir: {} }]);
+  expect(off.containers[0].volumeMounts.map((mount: Json) => mount.name)).toEqual(['e']);
+  expect(off.containers[1]).not.toHaveProperty('volumeMounts');
+});
+
+test.each([
+  ['ClusterTrustBundleProjection', { clusterTrustBundle: { name: 'b', path: 'ctb.pem' } }],
+  [
+    'PodCertificateRequest',
+    { podCertificate: { signerName: 'example.com/s', keyType: 'ED25519', credentialBundlePath: 'cred.pem' } },
+  ],
+])('%s: the projected source is emptied and stays', (_gate, source) => {
+  const { on, off, kept } = threeWays({
+    volumes: [{ name: 'p', projected: { sources: [source, { configMap: { name: 'cm' } }] } }],
+    containers: [container()],
+  });
+  expect(on.volumes[0].projected.sources).toEqual([source, { configMap: { name: 'cm' } }]);
+  expect(kept.volumes[0].projected.sources).toEqual([source, { configMap: { name: 'cm' } }]);
+  expect(off.volumes[0].projected.sources).toEqual([{}, { configMap: { name: 'cm' } }]);
+});
+
+describe('pod status', () => {
+  const gpu = { limits: { 'example.com/gpu': '1' }, requests: { 'example.com/gpu': '1' } };
+  const health = [{ name: 'example.com/gpu', resources: [{ resourceID: 'r1', health: 'Healthy' }] }];
+  const claimStatus = {
+    resourceClaimName: 'rc',
+    requestMappings: [{ containerName: 'c', resourceName: 'example.com/gpu', requestName: 'container-0-request-0' }],
+  };
+  const report = (status: Json) => (next: KubeObject) =>
+    (next.status = {
+      ...status,
+      containerStatuses: [
+        {
+          name: 'c',
+          image: 'busybox',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: { waiting: {} },
+          allocatedResourcesStatus: health,
+        },
+      ],
+      extendedResourceClaimStatus: claimStatus,
+    });
+
+  test('on: device health and the extended-resource claim are kept', () => {
+    const stored = created(pods, pod({ containers: [container({ resources: gpu })] }), ON).object;
+    const written = updated(pods, stored, report(stored.status as Json), ON, 'status').object.status as Json;
+    expect(written.containerStatuses[0].allocatedResourcesStatus).toEqual(health);
+    expect(written.extendedResourceClaimStatus).toEqual(claimStatus);
+  });
+
+  test('off: both are dropped from a pod without them', () => {
+    const stored = created(pods, pod({ containers: [container({ resources: gpu })] }), OFF).object;
+    const written = updated(pods, stored, report(stored.status as Json), OFF, 'status').object.status as Json;
+    expect(written.containerStatuses[0]).not.toHaveProperty('allocatedResourcesStatus');
+    expect(written).not.toHaveProperty('extendedResourceClaimStatus');
+  });
+
+  test('off: a pod that has them keeps its claim status, never its device health', () => {
+    const stored = created(pods, pod({ containers: [container({ resources: gpu })] }), ON).object;
+    const reported = updated(pods, stored, report(stored.status as Json), ON, 'status').object;
+    const relabelled = updated(pods, reported, touch, OFF).object.status as Json;
+    expect(relabelled.containerStatuses[0]).not.toHaveProperty('allocatedResourcesStatus');
+    expect(relabelled.extendedResourceClaimStatus).toEqual(claimStatus);
+    const rereported = updated(pods, reported, report(reported.status as Json), OFF, 'status').object.status as Json;
+    expect(rereported.containerStatuses[0]).not.toHaveProperty('allocatedResourcesStatus');
+    expect(rereported.extendedResourceClaimStatus).toEqual(claimStatus);
+  });
+});
+
+describe('pod templates', () => {
+  const template = {
+    metadata: { labels: { a: 'b' } },
+    spec: { hostnameOverride: 'my-host', containers: [container()] },
+  };
+  const jobTemplate = { ...template, spec: { ...template.spec, restartPolicy: 'Never' } };
+  const selector = { matchLabels: { a: 'b' } };
+  const kinds: [string, string, string, Json, (object: Json) => Json][] = [
+    ['Deployment', 'apps', 'deployments', { spec: { selector, template } }, (o) => o.spec.template.spec],
+    ['ReplicaSet', 'apps', 'replicasets', { spec: { selector, template } }, (o) => o.spec.template.spec],
+    [
+      'StatefulSet',
+      'apps',
+      'statefulsets',
+      { spec: { selector, serviceName: 's', template } },
+      (o) => o.spec.template.spec,
+    ],
+    ['DaemonSet', 'apps', 'daemonsets', { spec: { selector, template } }, (o) => o.spec.template.spec],
+    ['Job', 'batch', 'jobs', { spec: { template: jobTemplate } }, (o) => o.spec.template.spec],
+    [
+      'CronJob',
+      'batch',
+      'cronjobs',
+      { spec: { schedule: '* * * * *', jobTemplate: { spec: { template: jobTemplate } } } },
+      (o) => o.spec.jobTemplate.spec.template.spec,
+    ],
+    ['PodTemplate', '', 'podtemplates', { template }, (o) => o.template.spec],
+    [
+      'ReplicationController',
+      '',
+      'replicationcontrollers',
+      { spec: { selector: { a: 'b' }, template } },
+      (o) => o.spec.template.spec,
+    ],
+  ];
+
+  test.each(kinds)(
+    '%s: off drops the field on create; an update keeps it where it is',
+    (kind, group, resource, body, specOf) => {
+      const type = typeOf(group, resource);
+      const sent = {
+        apiVersion: group === '' ? 'v1' : `${group}/v1`,
+        kind,
+        metadata: { name: 'w', namespace: 'ns' },
+        ...body,
+      } as KubeObject;
+      const off = created(type, sent, OFF);
+      expect(off.errors).toEqual([]);
+      expect(specOf(off.object as Json)).not.toHaveProperty('hostnameOverride');
+      const on = created(type, sent, ON);
+      expect(on.errors).toEqual([]);
+      expect(specOf(on.object as Json).hostnameOverride).toBe('my-host');
+      const kept = updated(type, on.object, touch, OFF);
+      expect(kept.errors).toEqual([]);
+      expect(specOf(kept.object as Json).hostnameOverride).toBe('my-host');
+    },
+  );
+});

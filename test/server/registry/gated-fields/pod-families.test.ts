@@ -99,6 +99,8 @@ test('HostnameOverride: dropped from a new pod, kept by one that has it', () => 
   const late = updated(pods, plain, (next) => ((next.spec as Json).hostnameOverride = 'late'), OFF);
   expect(late.errors).toEqual([]);
   expect(late.object.spec).not.toHaveProperty('hostnameOverride');
+  // Dropped before generation is counted: nothing changed.
+  expect(late.object.metadata.generation).toBe(1);
 });
 
 test('ImageVolume: an image volume goes with every mount of it', () => {
@@ -242,6 +244,10 @@ describe('pod templates', () => {
       const on = created(type, sent, ON);
       expect(on.errors).toEqual([]);
       expect(specOf(on.object as Json).hostnameOverride).toBe('my-host');
+      // An update that only adds the field under off changes nothing: generation stays.
+      const added = updated(type, off.object, (next) => (specOf(next as Json).hostnameOverride = 'late'), OFF);
+      expect(added.errors).toEqual([]);
+      expect(added.object.metadata.generation).toBe(off.object.metadata.generation);
       const kept = updated(type, on.object, touch, OFF);
       expect(kept.errors).toEqual([]);
       expect(specOf(kept.object as Json).hostnameOverride).toBe('my-host');

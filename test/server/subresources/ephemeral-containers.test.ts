@@ -101,6 +101,16 @@ describe('pods/ephemeralcontainers', () => {
     });
   });
 
+  it('drops what a gate off by default owns (ContainerRestartRules), as the pod does', async () => {
+    const answer = await patch('strategic-merge-patch', {
+      spec: { ephemeralContainers: [{ name: 'gated', image: 'busybox', restartPolicy: 'Never' }] },
+    });
+    expect(answer.status).toBe(200);
+    const gated = answer.json<Pod>().spec.ephemeralContainers?.find((container) => container.name === 'gated');
+    expect(gated).toBeDefined();
+    expect(gated).not.toHaveProperty('restartPolicy');
+  });
+
   it('answers 404 for a missing pod and is in discovery', async () => {
     const missing = await server.request('GET', `${NS}/pods/zz/ephemeralcontainers`);
     expect(missing.status).toBe(404);

@@ -4,6 +4,8 @@
  * with the reference's paths and texts.
  */
 import type { FieldError } from '../status/field-error';
+import type { FeatureEnabled } from '../registry/types';
+import { usesEnvFiles } from '../registry/kinds/pod-gated-fields';
 import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
 import { isValidIPForLegacyField } from './ip';
@@ -69,11 +71,17 @@ interface ResourceRequirements {
   requests?: Record<string, unknown>;
 }
 
+interface EnvVar {
+  name?: string;
+  value?: string;
+  valueFrom?: Record<string, unknown> | null;
+}
+
 interface Container {
   name?: string;
   image?: string;
   ports?: ContainerPort[];
-  env?: { name?: string }[];
+  env?: EnvVar[];
   imagePullPolicy?: string;
   terminationMessagePolicy?: string;
   resources?: ResourceRequirements;
@@ -324,10 +332,40 @@ function probeErrors(
 
 type ContainerRole = 'regular' | 'init' | 'ephemeral';
 
+/** What a pod spec's rules depend on beyond the spec, as the reference's PodValidationOptions (the part capstan models). */
+export interface PodValidationOptions {
+  /** Reading a variable from a file is known: EnvFiles is on, or the stored spec already does it. */
+  readonly allowEnvFiles: boolean;
+}
+
+/** The options for a spec written over `oldSpec` (absent on create), as GetValidationOptionsFromPodSpecAndMeta. */
+export function podValidationOptions(featureEnabled: FeatureEnabled, oldSpec: unknown): PodValidationOptions {
+  return { allowEnvFiles: featureEnabled('EnvFiles') || usesEnvFiles(oldSpec) };
+}
+
+const ENV_VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+
+/** A variable's `valueFrom` names exactly one source, and then no `value`. */
+function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidationOptions): FieldError[] {
+  const valueFrom = env.valueFrom;
+  if (valueFrom === undefined || valueFrom === null) return [];
+  const sources = ENV_VALUE_SOURCES.filter((source) => valueFrom[source] !== undefined && valueFrom[source] !== null);
+  if (sources.length === 0) {
+    const known = options.allowEnvFiles
+      ? '`fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`'
+      : '`fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`';
+    return [invalid(path, '', `must specify one of: ${known}`)];
+  }
+  if (env.value) return [invalid(path, '', 'may not be specified when `value` is not empty')];
+  if (sources.length > 1) return [invalid(path, '', 'may not have more than one field specified at a time')];
+  return [];
+}
+
 function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
   seenNames: Set<string>,
+  options: PodValidationOptions,
   role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -353,7 +391,9 @@ function validateContainers(
     }
     errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
     (container.env ?? []).forEach((env, j) => {
-      if (!env.name) errors.push(required(at.child('env').index(j).child('name')));
+      const envAt = at.child('env').index(j);
+      if (!env.name) errors.push(required(envAt.child('name')));
+      errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
     });
     errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
     errors.push(
@@ -417,7 +457,11 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
 }
 
 /** Runs on defaulted specs: fields the defaults always fill are required here, as in the reference. */
-export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath): FieldError[] {
+export function validatePodSpec(
+  spec: PodSpecShape | undefined,
+  path: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
   const volumeNames = new Set<string>();
@@ -430,15 +474,16 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
   });
   const containerNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
-  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), containerNames));
+  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), containerNames, options));
   errors.push(
-    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, 'init'),
+    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, options, 'init'),
   );
   errors.push(
     ...validateContainers(
       (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
       path.child('ephemeralContainers'),
       containerNames,
+      options,
       'ephemeral',
     ),
   );
@@ -509,12 +554,16 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
   return errors;
 }
 
-export function validatePodTemplateSpec(template: PodTemplateShape | undefined, path: FieldPath): FieldError[] {
+export function validatePodTemplateSpec(
+  template: PodTemplateShape | undefined,
+  path: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
   if (template === undefined) return [required(path)];
   const errors: FieldError[] = [];
   errors.push(...validateLabels(template.metadata?.labels, path.child('metadata', 'labels')));
   errors.push(...validateAnnotations(template.metadata?.annotations, path.child('metadata', 'annotations')));
-  errors.push(...validatePodSpec(template.spec, path.child('spec')));
+  errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {
     errors.push(
       forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'),

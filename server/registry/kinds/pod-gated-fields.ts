@@ -8,13 +8,14 @@ import type { KubeObject } from '../../../api/objects';
 import type { Json } from '../defaults/fill';
 import { dropDisabledFieldsOf, hasItems, isSet, listAt, objectAt, type GatedFields } from './gated-fields';
 
-/** Every container of the pod spec at `at`, in the reference's order: init, regular, ephemeral. */
+/** Every container of a pod spec, in the reference's order: init, regular, ephemeral. */
+function containersOf(spec: unknown): Json[] {
+  return [...listAt(spec, 'initContainers'), ...listAt(spec, 'containers'), ...listAt(spec, 'ephemeralContainers')];
+}
+
+/** Every container of the pod spec at `at`. */
 function allContainers(object: KubeObject, at: string): Json[] {
-  return [
-    ...listAt(object, `${at}.initContainers`),
-    ...listAt(object, `${at}.containers`),
-    ...listAt(object, `${at}.ephemeralContainers`),
-  ];
+  return containersOf(objectAt(object, at));
 }
 
 /** Every source of every projected volume. */
@@ -66,6 +67,32 @@ function hostnameOverride(at: string): GatedFields {
     inUse: (object) => isSet(objectAt(object, at)?.hostnameOverride),
     drop: (object) => {
       delete objectAt(object, at)?.hostnameOverride;
+    },
+  };
+}
+
+/** The `valueFrom` of every environment variable of a pod spec's containers. */
+function envValueSources(spec: unknown): Json[] {
+  return containersOf(spec).flatMap((container) =>
+    listAt(container, 'env').flatMap((variable): Json[] => {
+      const valueFrom = objectAt(variable, 'valueFrom');
+      return valueFrom === undefined ? [] : [valueFrom];
+    }),
+  );
+}
+
+/** Whether a pod spec reads an environment variable from a file (EnvFiles); validation asks it of the stored spec. */
+export function usesEnvFiles(spec: unknown): boolean {
+  return envValueSources(spec).some((valueFrom) => isSet(valueFrom.fileKeyRef));
+}
+
+/** Environment variables read from a file: `valueFrom.fileKeyRef` (an emptied `valueFrom` stays, for validation to refuse). */
+function envFiles(at: string): GatedFields {
+  return {
+    gates: ['EnvFiles'],
+    inUse: (object) => usesEnvFiles(objectAt(object, at)),
+    drop: (object) => {
+      for (const valueFrom of envValueSources(objectAt(object, at))) delete valueFrom.fileKeyRef;
     },
   };
 }
@@ -124,6 +151,7 @@ function podSpecFamilies(at: string): GatedFields[] {
     projectedSource('PodCertificateRequest', 'podCertificate', at),
     containerRestartRules(at),
     hostnameOverride(at),
+    envFiles(at),
     imageVolumes(at),
     containerStopSignals(at),
   ];

@@ -15,6 +15,7 @@ const GATES = [
   'ContainerRestartRules',
   'ContainerStopSignals',
   'DRAExtendedResource',
+  'EnvFiles',
   'HostnameOverride',
   'ImageVolume',
   'PodCertificateRequest',
@@ -101,6 +102,77 @@ test('HostnameOverride: dropped from a new pod, kept by one that has it', () => 
   expect(late.object.spec).not.toHaveProperty('hostnameOverride');
   // Dropped before generation is counted: nothing changed.
   expect(late.object.metadata.generation).toBe(1);
+});
+
+/**
+ * EnvFiles: a variable read from a file loses its only source, and the emptied `valueFrom` is
+ * refused; the message names `fileKeyRef` only where the gate is on or the stored spec reads a
+ * file (kube-apiserver 1.34.4, gate on and off, gave each text below).
+ */
+describe('EnvFiles', () => {
+  const FILE = { fileKeyRef: { volumeName: 'cfg', path: 'env', key: 'K' } };
+  const CONFIG_MAP = { configMapKeyRef: { name: 'cm', key: 'k' } };
+  const withEnv = (...env: Json[]) => ({
+    volumes: [{ name: 'cfg', emptyDir: {} }],
+    containers: [container({ env })],
+  });
+  const SHORT = 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`';
+  const LONG = 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`';
+  const at = (index: number) => `spec.containers[0].env[${index}].valueFrom: Invalid value: ""`;
+
+  test('on: kept; off: dropped and refused; an update of a pod that reads a file keeps it', () => {
+    const on = created(pods, pod(withEnv({ name: 'F', valueFrom: FILE })), ON);
+    expect(on.errors).toEqual([]);
+    expect((on.object.spec as Json).containers[0].env[0].valueFrom.fileKeyRef).toMatchObject(FILE.fileKeyRef);
+    expect(created(pods, pod(withEnv({ name: 'F', valueFrom: FILE })), OFF).errors).toEqual([`${at(0)}: ${SHORT}`]);
+    const kept = updated(pods, on.object, touch, OFF);
+    expect(kept.errors).toEqual([]);
+    expect(kept.object.spec).toEqual(on.object.spec);
+  });
+
+  test('off: a second source left beside a file is accepted alone', () => {
+    const { object, errors } = created(pods, pod(withEnv({ name: 'F', valueFrom: { ...CONFIG_MAP, ...FILE } })), OFF);
+    expect(errors).toEqual([]);
+    expect((object.spec as Json).containers[0].env[0].valueFrom).toEqual(CONFIG_MAP);
+  });
+
+  test('valueFrom names exactly one source, and then no value', () => {
+    const errorsOf = (env: Json, gates: Record<string, boolean>) => created(pods, pod(withEnv(env)), gates).errors;
+    expect(errorsOf({ name: 'F', valueFrom: {} }, ON)).toEqual([`${at(0)}: ${LONG}`]);
+    expect(errorsOf({ name: 'F', valueFrom: {} }, OFF)).toEqual([`${at(0)}: ${SHORT}`]);
+    expect(errorsOf({ name: 'F', value: 'x', valueFrom: CONFIG_MAP }, OFF)).toEqual([
+      `${at(0)}: may not be specified when \`value\` is not empty`,
+    ]);
+    expect(errorsOf({ name: 'F', valueFrom: { ...CONFIG_MAP, ...FILE } }, ON)).toEqual([
+      `${at(0)}: may not have more than one field specified at a time`,
+    ]);
+  });
+
+  test('a Deployment: refused under off, and the stored template that reads a file widens the message', () => {
+    const deployments = typeOf('apps', 'deployments');
+    const deployment = (env: Json[]) =>
+      ({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'd', namespace: 'ns' },
+        spec: {
+          selector: { matchLabels: { a: 'b' } },
+          template: { metadata: { labels: { a: 'b' } }, spec: withEnv(...env) },
+        },
+      }) as KubeObject;
+    const path = (index: number) => `spec.template.${at(index)}`;
+    expect(created(deployments, deployment([{ name: 'F', valueFrom: FILE }]), OFF).errors).toEqual([
+      `${path(0)}: ${SHORT}`,
+    ]);
+    const stored = created(deployments, deployment([{ name: 'F', valueFrom: FILE }]), ON).object;
+    const emptied = updated(
+      deployments,
+      stored,
+      (next) => (next.spec as Json).template.spec.containers[0].env.push({ name: 'G', valueFrom: {} }),
+      OFF,
+    );
+    expect(emptied.errors).toEqual([`${path(1)}: ${LONG}`]);
+  });
 });
 
 test('ImageVolume: an image volume goes with every mount of it', () => {

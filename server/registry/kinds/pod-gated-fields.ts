@@ -1,11 +1,13 @@
 /**
- * The pod fields behind feature gates that are off by default in 1.34, dropped as the
- * reference's pkg/api/pod dropDisabledFields and dropDisabledPodStatusFields drop them. A Pod
+ * The pod fields behind feature gates in 1.34 that can be switched, dropped while their gate is
+ * off as the reference's pkg/api/pod dropDisabledFields and dropDisabledPodStatusFields drop
+ * them (gates locked on are left out: their fields are never dropped). A Pod
  * and every pod template (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs,
  * PodTemplates, ReplicationControllers) share the pod-spec families; only a Pod has a status.
  */
 import type { KubeObject } from '../../../api/objects';
 import type { Json } from '../defaults/fill';
+import { isObject } from '../../json/value';
 import { dropDisabledFieldsOf, hasItems, isSet, listAt, objectAt, type GatedFields } from './gated-fields';
 
 /** Every container of a pod spec, in the reference's order: init, regular, ephemeral. */
@@ -61,12 +63,88 @@ function containerRestartRules(at: string): GatedFields {
   };
 }
 
-function hostnameOverride(at: string): GatedFields {
+/** One field of the pod spec at `at`, `field` a dotted path inside it. */
+function specField(gate: string, at: string, field: string): GatedFields {
+  const dot = field.lastIndexOf('.');
+  const holder = (object: KubeObject) => objectAt(object, dot < 0 ? at : `${at}.${field.slice(0, dot)}`);
+  const name = field.slice(dot + 1);
   return {
-    gates: ['HostnameOverride'],
-    inUse: (object) => isSet(objectAt(object, at)?.hostnameOverride),
+    gates: [gate],
+    inUse: (object) => isSet(holder(object)?.[name]),
     drop: (object) => {
-      delete objectAt(object, at)?.hostnameOverride;
+      delete holder(object)?.[name];
+    },
+  };
+}
+
+/** Resources for the whole pod: in use with requests or limits. */
+function podLevelResources(at: string): GatedFields {
+  const hasEntries = (value: unknown) => isObject(value) && Object.keys(value).length > 0;
+  return {
+    gates: ['PodLevelResources'],
+    inUse: (object) => {
+      const resources = objectAt(object, `${at}.resources`);
+      return hasEntries(resources?.requests) || hasEntries(resources?.limits);
+    },
+    drop: (object) => {
+      delete objectAt(object, at)?.resources;
+    },
+  };
+}
+
+/**
+ * A container's procMount. The reference cannot clear it (an old release forced it to be set,
+ * and clearing would change stored pods), so a set value becomes `Default`; only another value
+ * is a use.
+ */
+function procMountType(at: string): GatedFields {
+  const contexts = (object: KubeObject) =>
+    allContainers(object, at).flatMap((container): Json[] => {
+      const context = objectAt(container, 'securityContext');
+      return context !== undefined && isSet(context.procMount) ? [context] : [];
+    });
+  return {
+    gates: ['ProcMountType'],
+    inUse: (object) => contexts(object).some((context) => context.procMount !== 'Default'),
+    drop: (object) => {
+      for (const context of contexts(object)) context.procMount = 'Default';
+    },
+  };
+}
+
+function matchLabelKeysInTopologySpread(at: string): GatedFields {
+  const constraints = (object: KubeObject) => listAt(object, `${at}.topologySpreadConstraints`);
+  return {
+    gates: ['MatchLabelKeysInPodTopologySpread'],
+    inUse: (object) => constraints(object).some((constraint) => hasItems(constraint.matchLabelKeys)),
+    drop: (object) => {
+      for (const constraint of constraints(object)) delete constraint.matchLabelKeys;
+    },
+  };
+}
+
+/** The pod's resource claims and the containers' requests of them; the pod's claims alone mark a use. */
+function dynamicResourceAllocation(at: string): GatedFields {
+  return {
+    gates: ['DynamicResourceAllocation'],
+    inUse: (object) => hasItems(objectAt(object, at)?.resourceClaims),
+    drop: (object) => {
+      for (const container of allContainers(object, at)) delete objectAt(container, 'resources')?.claims;
+      delete objectAt(object, at)?.resourceClaims;
+    },
+  };
+}
+
+/** Containers' resize policies; an ephemeral container's does not count as a use. */
+function inPlacePodVerticalScaling(at: string): GatedFields {
+  return {
+    gates: ['InPlacePodVerticalScaling'],
+    inUse: (object) =>
+      [...listAt(object, `${at}.initContainers`), ...listAt(object, `${at}.containers`)].some((container) =>
+        hasItems(container.resizePolicy),
+      ),
+    drop: (object) => {
+      for (const container of allContainers(object, at)) delete container.resizePolicy;
     },
   };
 }
@@ -147,12 +225,20 @@ function containerStopSignals(at: string): GatedFields {
 /** The pod-spec families at `at`, in the reference's dropDisabledFields order. */
 function podSpecFamilies(at: string): GatedFields[] {
   return [
+    specField('UserNamespacesSupport', at, 'hostUsers'),
+    specField('SupplementalGroupsPolicy', at, 'securityContext.supplementalGroupsPolicy'),
+    podLevelResources(at),
+    procMountType(at),
+    matchLabelKeysInTopologySpread(at),
+    dynamicResourceAllocation(at),
     projectedSource('ClusterTrustBundleProjection', 'clusterTrustBundle', at),
     projectedSource('PodCertificateRequest', 'podCertificate', at),
+    inPlacePodVerticalScaling(at),
     containerRestartRules(at),
-    hostnameOverride(at),
+    specField('HostnameOverride', at, 'hostnameOverride'),
     envFiles(at),
     imageVolumes(at),
+    specField('SELinuxChangePolicy', at, 'securityContext.seLinuxChangePolicy'),
     containerStopSignals(at),
   ];
 }
@@ -165,8 +251,26 @@ function containerStatuses(pod: KubeObject): Json[] {
   ];
 }
 
+/** A status family whose use is the stored pod's use of a pod-spec family. */
+function statusOf(specFamily: GatedFields, drop: (pod: KubeObject) => void): GatedFields {
+  return { gates: specFamily.gates, inUse: specFamily.inUse, drop };
+}
+
+function isNonZero(value: unknown): boolean {
+  return isSet(value) && value !== 0;
+}
+
 /** The pod-status families, in the reference's dropDisabledPodStatusFields order. */
 const podStatusFamilies: readonly GatedFields[] = [
+  statusOf(inPlacePodVerticalScaling('spec'), (pod) => {
+    for (const status of containerStatuses(pod)) {
+      delete status.resources;
+      delete status.allocatedResources;
+    }
+  }),
+  statusOf(dynamicResourceAllocation('spec'), (pod) => {
+    delete objectAt(pod, 'status')?.resourceClaimStatuses;
+  }),
   {
     gates: ['DRAExtendedResource'],
     inUse: (pod) => isSet(objectAt(pod, 'status')?.extendedResourceClaimStatus),
@@ -180,6 +284,19 @@ const podStatusFamilies: readonly GatedFields[] = [
     inUse: () => false,
     drop: (pod) => {
       for (const status of containerStatuses(pod)) delete status.allocatedResourcesStatus;
+    },
+  },
+  statusOf(specField('SupplementalGroupsPolicy', 'spec', 'securityContext.supplementalGroupsPolicy'), (pod) => {
+    for (const status of containerStatuses(pod)) delete status.user;
+  }),
+  {
+    gates: ['PodObservedGenerationTracking'],
+    inUse: (pod) =>
+      isNonZero(objectAt(pod, 'status')?.observedGeneration) ||
+      listAt(pod, 'status.conditions').some((condition) => isNonZero(condition.observedGeneration)),
+    drop: (pod) => {
+      delete objectAt(pod, 'status')?.observedGeneration;
+      for (const condition of listAt(pod, 'status.conditions')) delete condition.observedGeneration;
     },
   },
 ];

@@ -326,3 +326,119 @@ describe('pod templates', () => {
     },
   );
 });
+
+/**
+ * The gates on by default, turned off: kube-apiserver 1.34.4 started with its defaults took a
+ * pod using every field, then restarted with the nine gates off on the same etcd took the same
+ * pod anew and a status write to each. The new pod lost the fields (a procMount became
+ * `Default`: the reference never clears it), its status write lost the container statuses'
+ * resources, allocated resources and user, the claim statuses and every observedGeneration;
+ * the first pod kept them all through a relabelling and a status write. A Deployment's
+ * template lost the same fields.
+ */
+describe('gates on by default, turned off', () => {
+  const DEFAULT_ON = [
+    'UserNamespacesSupport',
+    'SupplementalGroupsPolicy',
+    'PodLevelResources',
+    'ProcMountType',
+    'MatchLabelKeysInPodTopologySpread',
+    'DynamicResourceAllocation',
+    'InPlacePodVerticalScaling',
+    'SELinuxChangePolicy',
+    'PodObservedGenerationTracking',
+  ];
+  const TURNED_OFF = Object.fromEntries(DEFAULT_ON.map((gate) => [gate, false]));
+  const constraint = {
+    maxSkew: 1,
+    topologyKey: 'zone',
+    whenUnsatisfiable: 'DoNotSchedule',
+    labelSelector: { matchLabels: { app: 'a' } },
+  };
+  const spec = {
+    hostUsers: false,
+    securityContext: { supplementalGroupsPolicy: 'Strict', seLinuxChangePolicy: 'Recursive' },
+    resources: { limits: { cpu: '1' }, requests: { cpu: '1' } },
+    resourceClaims: [{ name: 'gpu', resourceClaimName: 'rc' }],
+    topologySpreadConstraints: [{ ...constraint, matchLabelKeys: ['absent-key'] }],
+    containers: [
+      container({
+        securityContext: { procMount: 'Unmasked' },
+        resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }],
+        resources: { claims: [{ name: 'gpu' }] },
+      }),
+    ],
+  };
+  const status = {
+    phase: 'Pending',
+    observedGeneration: 1,
+    conditions: [{ type: 'Ready', status: 'False', observedGeneration: 1 }],
+    resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'rc' }],
+    containerStatuses: [
+      {
+        name: 'c',
+        image: 'busybox',
+        imageID: '',
+        ready: false,
+        restartCount: 0,
+        state: { waiting: {} },
+        resources: { limits: { cpu: '1' } },
+        allocatedResources: { cpu: '1' },
+        user: { linux: { uid: 0, gid: 0 } },
+      },
+    ],
+  };
+  const report = (next: KubeObject) => (next.status = structuredClone(status));
+
+  function expectNone(stored: Json) {
+    expect(stored).not.toHaveProperty('hostUsers');
+    expect(stored.securityContext).toEqual({});
+    expect(stored).not.toHaveProperty('resources');
+    expect(stored).not.toHaveProperty('resourceClaims');
+    expect(stored.topologySpreadConstraints).toEqual([constraint]);
+    expect(stored.containers[0].securityContext).toEqual({ procMount: 'Default' });
+    expect(stored.containers[0]).not.toHaveProperty('resizePolicy');
+    expect(stored.containers[0].resources).toEqual({});
+  }
+
+  function expectAll(stored: Json) {
+    expect(stored).toMatchObject(spec);
+  }
+
+  test('a new pod and its status writes lose them', () => {
+    const off = created(pods, pod(spec), TURNED_OFF);
+    expect(off.errors).toEqual([]);
+    expectNone(off.object.spec as Json);
+    const written = updated(pods, off.object, report, TURNED_OFF, 'status').object.status as Json;
+    expect(written).not.toHaveProperty('observedGeneration');
+    expect(written).not.toHaveProperty('resourceClaimStatuses');
+    expect(written.conditions).toEqual([{ type: 'Ready', status: 'False' }]);
+    for (const field of ['resources', 'allocatedResources', 'user'])
+      expect(written.containerStatuses[0]).not.toHaveProperty(field);
+  });
+
+  test('a pod that has them keeps them through updates and status writes', () => {
+    const on = created(pods, pod(spec), {});
+    expect(on.errors).toEqual([]);
+    expectAll(on.object.spec as Json);
+    const reported = updated(pods, on.object, report, {}, 'status').object;
+    expect(reported.status).toMatchObject(status);
+    const relabelled = updated(pods, reported, touch, TURNED_OFF);
+    expect(relabelled.errors).toEqual([]);
+    expectAll(relabelled.object.spec as Json);
+    expect(relabelled.object.status).toMatchObject(status);
+    expect(updated(pods, reported, report, TURNED_OFF, 'status').object.status).toMatchObject(status);
+  });
+
+  test('a Deployment template loses them', () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'ns' },
+      spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec } },
+    } as KubeObject;
+    const off = created(typeOf('apps', 'deployments'), deployment, TURNED_OFF);
+    expect(off.errors).toEqual([]);
+    expectNone((off.object.spec as Json).template.spec);
+  });
+});

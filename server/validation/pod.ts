@@ -5,7 +5,7 @@
  */
 import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
-import { usesEnvFiles } from '../registry/kinds/pod-gated-fields';
+import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
 import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
 import { isValidIPForLegacyField } from './ip';
@@ -336,11 +336,24 @@ type ContainerRole = 'regular' | 'init' | 'ephemeral';
 export interface PodValidationOptions {
   /** Reading a variable from a file is known: EnvFiles is on, or the stored spec already does it. */
   readonly allowEnvFiles: boolean;
+  /** Only the `Recursive` SELinux change policy: SELinuxMount is off and the stored spec sets none. */
+  readonly onlyRecursiveSELinuxChangePolicy: boolean;
 }
 
 /** The options for a spec written over `oldSpec` (absent on create), as GetValidationOptionsFromPodSpecAndMeta. */
 export function podValidationOptions(featureEnabled: FeatureEnabled, oldSpec: unknown): PodValidationOptions {
-  return { allowEnvFiles: featureEnabled('EnvFiles') || usesEnvFiles(oldSpec) };
+  return {
+    allowEnvFiles: featureEnabled('EnvFiles') || usesEnvFiles(oldSpec),
+    onlyRecursiveSELinuxChangePolicy: !featureEnabled('SELinuxMount') && !usesSELinuxChangePolicy(oldSpec),
+  };
+}
+
+const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
+
+function validateSELinuxChangePolicy(policy: unknown, path: FieldPath, options: PodValidationOptions): FieldError[] {
+  if (policy === undefined || policy === null) return [];
+  const allowed = options.onlyRecursiveSELinuxChangePolicy ? ['Recursive'] : SELINUX_CHANGE_POLICIES;
+  return allowed.includes(policy as string) ? [] : [notSupported(path, policy, allowed)];
 }
 
 const ENV_VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
@@ -501,9 +514,17 @@ export function validatePodSpec(
       ),
     );
   }
-  const securityContext = podSpec.securityContext as (SecurityContext & { sysctls?: { name?: string }[] }) | undefined;
+  const securityContext = podSpec.securityContext as
+    (SecurityContext & { sysctls?: { name?: string }[]; seLinuxChangePolicy?: unknown }) | undefined;
   errors.push(...validateSysctls(securityContext?.sysctls, path.child('securityContext', 'sysctls')));
   errors.push(...validateSecurityProfiles(securityContext, path.child('securityContext')));
+  errors.push(
+    ...validateSELinuxChangePolicy(
+      securityContext?.seLinuxChangePolicy,
+      path.child('securityContext', 'seLinuxChangePolicy'),
+      options,
+    ),
+  );
   errors.push(
     ...validateHostAliases(
       podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,

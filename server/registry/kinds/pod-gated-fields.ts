@@ -222,6 +222,21 @@ function containerStopSignals(at: string): GatedFields {
   };
 }
 
+/** Whether a pod spec sets how volumes get their SELinux label; validation asks it of the stored spec. */
+export function usesSELinuxChangePolicy(spec: unknown): boolean {
+  return isSet(objectAt(spec, 'securityContext')?.seLinuxChangePolicy);
+}
+
+function seLinuxChangePolicy(at: string): GatedFields {
+  return {
+    gates: ['SELinuxChangePolicy'],
+    inUse: (object) => usesSELinuxChangePolicy(objectAt(object, at)),
+    drop: (object) => {
+      delete objectAt(object, `${at}.securityContext`)?.seLinuxChangePolicy;
+    },
+  };
+}
+
 /** The pod-spec families at `at`, in the reference's dropDisabledFields order. */
 function podSpecFamilies(at: string): GatedFields[] {
   return [
@@ -238,7 +253,7 @@ function podSpecFamilies(at: string): GatedFields[] {
     specField('HostnameOverride', at, 'hostnameOverride'),
     envFiles(at),
     imageVolumes(at),
-    specField('SELinuxChangePolicy', at, 'securityContext.seLinuxChangePolicy'),
+    seLinuxChangePolicy(at),
     containerStopSignals(at),
   ];
 }

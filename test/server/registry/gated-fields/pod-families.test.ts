@@ -442,3 +442,59 @@ describe('gates on by default, turned off', () => {
     expectNone((off.object.spec as Json).template.spec);
   });
 });
+
+/**
+ * SELinuxMount, off by default, is a validation option: a new pod may then ask only for the
+ * `Recursive` SELinux change policy, while a stored pod that sets one may keep any valid one.
+ * kube-apiserver 1.34.4 with SELinuxMount on, then off over the same etcd, gave each text below.
+ */
+describe('SELinuxMount', () => {
+  const withPolicy = (seLinuxChangePolicy: string) =>
+    pod({ securityContext: { seLinuxChangePolicy }, containers: [container()] });
+  const at = 'spec.securityContext.seLinuxChangePolicy';
+
+  test('off: a new pod may ask only for Recursive', () => {
+    expect(created(pods, withPolicy('MountOption'), {}).errors).toEqual([
+      `${at}: Unsupported value: "MountOption": supported values: "Recursive"`,
+    ]);
+    expect(created(pods, withPolicy('Bogus'), {}).errors).toEqual([
+      `${at}: Unsupported value: "Bogus": supported values: "Recursive"`,
+    ]);
+    expect(created(pods, withPolicy('Recursive'), {}).errors).toEqual([]);
+  });
+
+  test('on: any valid policy; off: a pod that has one keeps it', () => {
+    const on = created(pods, withPolicy('MountOption'), { SELinuxMount: true });
+    expect(on.errors).toEqual([]);
+    expect(created(pods, withPolicy('Bogus'), { SELinuxMount: true }).errors).toEqual([
+      `${at}: Unsupported value: "Bogus": supported values: "MountOption", "Recursive"`,
+    ]);
+    expect(updated(pods, on.object, touch, {}).errors).toEqual([]);
+  });
+
+  test('a Deployment template under off', () => {
+    const deployments = typeOf('apps', 'deployments');
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', namespace: 'ns' },
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: withPolicy('MountOption').spec },
+      },
+    } as KubeObject;
+    expect(created(deployments, deployment, {}).errors).toEqual([
+      `spec.template.${at}: Unsupported value: "MountOption": supported values: "Recursive"`,
+    ]);
+    const stored = created(deployments, deployment, { SELinuxMount: true }).object;
+    const bogus = updated(
+      deployments,
+      stored,
+      (next) => ((next.spec as Json).template.spec.securityContext.seLinuxChangePolicy = 'Bogus'),
+      {},
+    );
+    expect(bogus.errors).toEqual([
+      `spec.template.${at}: Unsupported value: "Bogus": supported values: "MountOption", "Recursive"`,
+    ]);
+  });
+});

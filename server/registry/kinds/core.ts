@@ -14,6 +14,7 @@ import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate 
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
+import { mergeMatchLabelKeys } from './pod-match-label-keys';
 
 import type { SelectableFields } from '../../selectors/field-selector';
 import {
@@ -136,6 +137,7 @@ export const coreKinds: readonly ResourceType[] = [
         qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}),
       }),
       tracksGeneration: true,
+      prepareForCreate: mergeMatchLabelKeys,
       // The reference keeps pods/status away from owner references (old kubelets corrupted them).
       statusKeepsMetadata: ['ownerReferences'],
       dropDisabledFields: dropDisabledPodFields,

@@ -98,7 +98,7 @@ function selectorImmutable(object: KubeObject, old: KubeObject): FieldError[] {
 
 /** The pod options of a workload written over `old` (absent on create). */
 function templateOptions(context: WriteContext, old: KubeObject | undefined): PodValidationOptions {
-  return podValidationOptions(context.featureEnabled, old === undefined ? undefined : specOf(old).template?.spec);
+  return podValidationOptions(context.featureEnabled, old === undefined ? undefined : specOf(old).template);
 }
 
 export function validateDeployment(deployment: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {

@@ -98,11 +98,11 @@ function restartPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
 
 /** `old`: the stored Job, on update. */
 export function validateJob(job: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
-  const oldPodSpec = (old?.spec as JobSpec | undefined)?.template?.spec;
+  const oldTemplate = (old?.spec as JobSpec | undefined)?.template;
   return validateJobSpec(
     (job.spec as JobSpec | undefined) ?? {},
     FieldPath.root('spec'),
-    podValidationOptions(context.featureEnabled, oldPodSpec),
+    podValidationOptions(context.featureEnabled, oldTemplate),
   );
 }
 

@@ -29,6 +29,7 @@ import {
 } from './object-meta';
 import {
   podValidationOptions,
+  validatePodAnnotations,
   validatePodSpec,
   validatePodSpecUpdate,
   validatePodTemplateSpec,
@@ -44,13 +45,18 @@ function field<T>(object: KubeObject, name: string): T | undefined {
   return object[name] as T | undefined;
 }
 
+function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): FieldError[] {
+  return validatePodAnnotations(pod.metadata.annotations, FieldPath.root('metadata', 'annotations'), options);
+}
+
 function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): FieldError[] {
   return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'), options);
 }
 
 /** Ephemeral containers are only ever added to a running pod, through their subresource. */
 export function validatePod(pod: KubeObject, context: WriteContext): FieldError[] {
-  const errors = validatePodSpecOf(pod, podValidationOptions(context.featureEnabled, undefined));
+  const options = podValidationOptions(context.featureEnabled, undefined);
+  const errors = [...podAnnotationErrors(pod, options), ...validatePodSpecOf(pod, options)];
   if ((field<PodSpecShape>(pod, 'spec')?.ephemeralContainers as unknown[] | undefined)?.length) {
     errors.push(forbidden(FieldPath.root('spec', 'ephemeralContainers'), 'cannot be set on create'));
   }
@@ -58,8 +64,10 @@ export function validatePod(pod: KubeObject, context: WriteContext): FieldError[
 }
 
 export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const options = podValidationOptions(context.featureEnabled, old);
   return [
-    ...validatePodSpecOf(pod, podValidationOptions(context.featureEnabled, old.spec)),
+    ...podAnnotationErrors(pod, options),
+    ...validatePodSpecOf(pod, options),
     ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec')),
   ];
 }

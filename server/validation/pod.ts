@@ -338,14 +338,49 @@ export interface PodValidationOptions {
   readonly allowEnvFiles: boolean;
   /** Only the `Recursive` SELinux change policy: SELinuxMount is off and the stored spec sets none. */
   readonly onlyRecursiveSELinuxChangePolicy: boolean;
+  /** Any pod-deletion-cost annotation: PodDeletionCost is off, or the stored one is already invalid. */
+  readonly allowInvalidPodDeletionCost: boolean;
 }
 
-/** The options for a spec written over `oldSpec` (absent on create), as GetValidationOptionsFromPodSpecAndMeta. */
-export function podValidationOptions(featureEnabled: FeatureEnabled, oldSpec: unknown): PodValidationOptions {
+/**
+ * The options for a pod or pod template written over `old` (the stored one, absent on create),
+ * as GetValidationOptionsFromPodSpecAndMeta.
+ */
+export function podValidationOptions(
+  featureEnabled: FeatureEnabled,
+  old: PodTemplateShape | undefined,
+): PodValidationOptions {
   return {
-    allowEnvFiles: featureEnabled('EnvFiles') || usesEnvFiles(oldSpec),
-    onlyRecursiveSELinuxChangePolicy: !featureEnabled('SELinuxMount') && !usesSELinuxChangePolicy(oldSpec),
+    allowEnvFiles: featureEnabled('EnvFiles') || usesEnvFiles(old?.spec),
+    onlyRecursiveSELinuxChangePolicy: !featureEnabled('SELinuxMount') && !usesSELinuxChangePolicy(old?.spec),
+    allowInvalidPodDeletionCost:
+      !featureEnabled('PodDeletionCost') ||
+      (old !== undefined && !isValidDeletionCost(old.metadata?.annotations?.[POD_DELETION_COST])),
   };
+}
+
+/** The cost, to a ReplicaSet scaling down, of deleting this pod rather than another. */
+const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** A 32-bit decimal integer without a plus sign or leading zeros (absent counts as valid). */
+function isValidDeletionCost(value: string | undefined): boolean {
+  if (value === undefined) return true;
+  if (!/^(-\d+|0|[1-9]\d*)$/.test(value)) return false;
+  const cost = Number(value);
+  return cost >= INT32_MIN && cost <= INT32_MAX;
+}
+
+/** The pod-specific annotation rules the reference applies to pods and pod templates alike. */
+export function validatePodAnnotations(
+  annotations: Record<string, string> | undefined,
+  path: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
+  const cost = annotations?.[POD_DELETION_COST];
+  if (options.allowInvalidPodDeletionCost || isValidDeletionCost(cost)) return [];
+  return [invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer')];
 }
 
 const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
@@ -584,6 +619,8 @@ export function validatePodTemplateSpec(
   const errors: FieldError[] = [];
   errors.push(...validateLabels(template.metadata?.labels, path.child('metadata', 'labels')));
   errors.push(...validateAnnotations(template.metadata?.annotations, path.child('metadata', 'annotations')));
+  // The reference names this one at the template's inlined metadata: `<template>.annotations[...]`.
+  errors.push(...validatePodAnnotations(template.metadata?.annotations, path.child('annotations'), options));
   errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {
     errors.push(

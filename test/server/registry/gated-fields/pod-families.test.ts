@@ -35,6 +35,18 @@ function pod(spec: Json): KubeObject {
 const container = (extra: Json = {}) => ({ name: 'c', image: 'busybox', ...extra });
 const RULES = [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }];
 const touch = (next: KubeObject) => (next.metadata.labels = { touched: 'yes' });
+const deployments = typeOf('apps', 'deployments');
+
+/** A Deployment running `spec`, its template labelled to match, with the template annotations given. */
+function deploymentOf(spec: Json, annotations?: Record<string, string>): KubeObject {
+  const labels = { a: 'b' };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', namespace: 'ns' },
+    spec: { selector: { matchLabels: labels }, template: { metadata: { labels, annotations }, spec } },
+  } as KubeObject;
+}
 
 /** The stored pod's spec, with the gates on, then off (create), then an update under off of the one made under on. */
 function threeWays(spec: Json): { on: Json; off: Json; kept: Json } {
@@ -149,17 +161,7 @@ describe('EnvFiles', () => {
   });
 
   test('a Deployment: refused under off, and the stored template that reads a file widens the message', () => {
-    const deployments = typeOf('apps', 'deployments');
-    const deployment = (env: Json[]) =>
-      ({
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'd', namespace: 'ns' },
-        spec: {
-          selector: { matchLabels: { a: 'b' } },
-          template: { metadata: { labels: { a: 'b' } }, spec: withEnv(...env) },
-        },
-      }) as KubeObject;
+    const deployment = (env: Json[]) => deploymentOf(withEnv(...env));
     const path = (index: number) => `spec.template.${at(index)}`;
     expect(created(deployments, deployment([{ name: 'F', valueFrom: FILE }]), OFF).errors).toEqual([
       `${path(0)}: ${SHORT}`,
@@ -431,13 +433,8 @@ describe('gates on by default, turned off', () => {
   });
 
   test('a Deployment template loses them', () => {
-    const deployment = {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'd', namespace: 'ns' },
-      spec: { selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec } },
-    } as KubeObject;
-    const off = created(typeOf('apps', 'deployments'), deployment, TURNED_OFF);
+    const deployment = deploymentOf(spec);
+    const off = created(deployments, deployment, TURNED_OFF);
     expect(off.errors).toEqual([]);
     expectNone((off.object.spec as Json).template.spec);
   });
@@ -473,16 +470,7 @@ describe('SELinuxMount', () => {
   });
 
   test('a Deployment template under off', () => {
-    const deployments = typeOf('apps', 'deployments');
-    const deployment = {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'd', namespace: 'ns' },
-      spec: {
-        selector: { matchLabels: { a: 'b' } },
-        template: { metadata: { labels: { a: 'b' } }, spec: withPolicy('MountOption').spec },
-      },
-    } as KubeObject;
+    const deployment = deploymentOf(withPolicy('MountOption').spec as Json);
     expect(created(deployments, deployment, {}).errors).toEqual([
       `spec.template.${at}: Unsupported value: "MountOption": supported values: "Recursive"`,
     ]);
@@ -496,5 +484,52 @@ describe('SELinuxMount', () => {
     expect(bogus.errors).toEqual([
       `spec.template.${at}: Unsupported value: "Bogus": supported values: "MountOption", "Recursive"`,
     ]);
+  });
+});
+
+/**
+ * PodDeletionCost, on by default, is a validation option: the pod-deletion-cost annotation must
+ * be a 32-bit integer without a plus sign or leading zeros, unless the gate is off or the stored
+ * pod's is already invalid. kube-apiserver 1.34.4 with the gate off, then on over the same
+ * etcd, gave each answer below.
+ */
+describe('PodDeletionCost', () => {
+  const KEY = 'controller.kubernetes.io/pod-deletion-cost';
+  const costly = (cost: string) =>
+    ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', namespace: 'ns', annotations: { [KEY]: cost } },
+      spec: { containers: [container()] },
+    }) as KubeObject;
+  const refusal = (path: string, cost: string) => `${path}[${KEY}]: Invalid value: "${cost}": must be a 32bit integer`;
+
+  test.each(['abc', '+1', '007', '2147483648', '', '1_0'])('on: %j is refused', (cost) => {
+    expect(created(pods, costly(cost), {}).errors).toEqual([refusal('metadata.annotations', cost)]);
+  });
+
+  test.each(['-2147483648', '0', '-0', '-007'])('on: %j is a cost', (cost) => {
+    expect(created(pods, costly(cost), {}).errors).toEqual([]);
+  });
+
+  test('off: anything; on: a pod stored with an invalid cost may change it to another', () => {
+    const stored = created(pods, costly('abc'), { PodDeletionCost: false });
+    expect(stored.errors).toEqual([]);
+    const changed = updated(pods, stored.object, (next) => (next.metadata.annotations = { [KEY]: 'def' }), {});
+    expect(changed.errors).toEqual([]);
+  });
+
+  test("a template's cost is checked where the reference names it", () => {
+    const deployment = deploymentOf({ containers: [container()] }, { [KEY]: 'abc' });
+    expect(created(deployments, deployment, {}).errors).toEqual([refusal('spec.template.annotations', 'abc')]);
+    const stored = created(deployments, deployment, { PodDeletionCost: false });
+    expect(stored.errors).toEqual([]);
+    const retagged = updated(
+      deployments,
+      stored.object,
+      (next) => ((next.spec as Json).template.spec.containers[0].image = 'busybox:2'),
+      {},
+    );
+    expect(retagged.errors).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The pod fields behind feature gates in 1.34 that can be switched, dropped while their gate is
  * off as the reference's pkg/api/pod dropDisabledFields and dropDisabledPodStatusFields drop
- * them (gates locked on are left out: their fields are never dropped). A Pod
- * and every pod template (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs,
- * PodTemplates, ReplicationControllers) share the pod-spec families; only a Pod has a status.
+ * them (gates locked on are left out: their fields are never dropped). A Pod and every pod
+ * template (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, PodTemplates,
+ * ReplicationControllers) share the pod-spec families; only a Pod has a status.
  */
 import type { KubeObject } from '../../../api/objects';
 import type { Json } from '../defaults/fill';

@@ -49,14 +49,21 @@ export interface KindBehaviour {
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => void;
   /**
    * Removes what the fields of a feature gate that is off hold, unless `old` (absent on create)
-   * already uses them, as the reference's `dropDisabledFields`: runs last in every preparation,
-   * the status subresource's too (may mutate `object`, not `old`).
+   * already uses them, as the reference's `dropDisabledFields` (may mutate `object`, not `old`).
+   * It runs last in a create and a status write; in an update, before generation is counted
+   * and the kind's own preparation looks at the spec, so that a change made only of dropped
+   * fields changes nothing, unless `generationCountsDroppedFields`.
    */
   readonly dropDisabledFields?: (
     object: KubeObject,
     old: KubeObject | undefined,
     featureEnabled: FeatureEnabled,
   ) => void;
+  /**
+   * The kind's update counts generation on the spec as sent and drops gated fields after: an
+   * update made only of dropped fields still raises generation (the reference's ResourceSlice).
+   */
+  readonly generationCountsDroppedFields?: true;
   /** Metadata a status write keeps from the stored object, beyond generation and deletionTimestamp. */
   readonly statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
   readonly validate?: (object: KubeObject, context: WriteContext) => FieldError[];
@@ -128,6 +135,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         if (old.status === undefined) delete object.status;
         else object.status = copyJson(old.status);
       }
+      if (!kind.generationCountsDroppedFields) kind.dropDisabledFields?.(object, old, context.featureEnabled);
       if (kind.tracksGeneration) {
         const changed =
           !deepEqual(specPart(object), specPart(old)) ||
@@ -139,7 +147,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         delete object.metadata.generation;
       }
       kind.prepareForUpdate?.(object, old, context);
-      kind.dropDisabledFields?.(object, old, context.featureEnabled);
+      if (kind.generationCountsDroppedFields) kind.dropDisabledFields?.(object, old, context.featureEnabled);
     },
     prepareForStatusUpdate(object, old, context) {
       const status = object.status;

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
+import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
 import { deepEqual, FieldPath, forbidden } from '../status/field-errors';
 
 interface EphemeralContainer {
@@ -47,7 +48,11 @@ export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeO
 }
 
 export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
-  prepareForStatusUpdate: keepAllButEphemeralContainers,
+  // A new ephemeral container loses the fields of gates that are off, as the pod's own writes do.
+  prepareForStatusUpdate: (object, old, context) => {
+    keepAllButEphemeralContainers(object, old);
+    dropDisabledPodFields(object, old, context.featureEnabled);
+  },
   validateUpdate: (object, old, context) => {
     const own = validateEphemeralContainersUpdate(object, old);
     if (own.length > 0) return own;

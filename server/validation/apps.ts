@@ -22,7 +22,8 @@ import {
   type LabelSelectorShape,
 } from './object-meta';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
-import { validatePodTemplateSpec, type PodTemplateShape } from './pod';
+import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
+import type { WriteContext } from '../registry/types';
 
 interface WorkloadSpec {
   replicas?: number;
@@ -45,7 +46,11 @@ function specOf(object: KubeObject): WorkloadSpec {
 }
 
 /** Selector present and non-empty, template matching it with restartPolicy Always (ReplicaSet, Deployment, DaemonSet, StatefulSet). */
-function validateSelectorAndTemplate(spec: WorkloadSpec, emptySelectorMessage: string): FieldError[] {
+function validateSelectorAndTemplate(
+  spec: WorkloadSpec,
+  emptySelectorMessage: string,
+  options: PodValidationOptions,
+): FieldError[] {
   const errors: FieldError[] = [];
   const selector = spec.selector;
   if (selector === undefined) {
@@ -70,7 +75,7 @@ function validateSelectorAndTemplate(spec: WorkloadSpec, emptySelectorMessage: s
       ),
     );
   }
-  errors.push(...validatePodTemplateSpec(template, SPEC.child('template')));
+  errors.push(...validatePodTemplateSpec(template, SPEC.child('template'), options));
   const restartPolicy = template.spec?.restartPolicy;
   if (restartPolicy !== undefined && restartPolicy !== 'Always') {
     errors.push(notSupported(SPEC.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
@@ -91,11 +96,16 @@ function selectorImmutable(object: KubeObject, old: KubeObject): FieldError[] {
   return immutable(SPEC.child('selector'), specOf(object).selector, specOf(old).selector);
 }
 
-export function validateDeployment(deployment: KubeObject): FieldError[] {
+/** The pod options of a workload written over `old` (absent on create). */
+function templateOptions(context: WriteContext, old: KubeObject | undefined): PodValidationOptions {
+  return podValidationOptions(context.featureEnabled, old === undefined ? undefined : specOf(old).template);
+}
+
+export function validateDeployment(deployment: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(deployment);
   const errors = [
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment'),
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment', templateOptions(context, old)),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
     ...validateEnum(spec.strategy?.type, ['Recreate', 'RollingUpdate'], SPEC.child('strategy', 'type'), true),
@@ -143,27 +153,27 @@ function validateIntOrPercent(value: unknown, path: FieldPath): FieldError[] {
   return typeof value === 'number' ? validateNonnegative(value, path) : [];
 }
 
-export function validateDeploymentUpdate(deployment: KubeObject, old: KubeObject): FieldError[] {
-  return [...validateDeployment(deployment), ...selectorImmutable(deployment, old)];
+export function validateDeploymentUpdate(deployment: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return [...validateDeployment(deployment, context, old), ...selectorImmutable(deployment, old)];
 }
 
-export function validateReplicaSet(replicaSet: KubeObject): FieldError[] {
+export function validateReplicaSet(replicaSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(replicaSet);
   return [
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment'),
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment', templateOptions(context, old)),
   ];
 }
 
-export function validateReplicaSetUpdate(replicaSet: KubeObject, old: KubeObject): FieldError[] {
-  return [...validateReplicaSet(replicaSet), ...selectorImmutable(replicaSet, old)];
+export function validateReplicaSetUpdate(replicaSet: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return [...validateReplicaSet(replicaSet, context, old), ...selectorImmutable(replicaSet, old)];
 }
 
-export function validateDaemonSet(daemonSet: KubeObject): FieldError[] {
+export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(daemonSet);
   return [
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for daemonset'),
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for daemonset', templateOptions(context, old)),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
     ...validateEnum(
@@ -175,18 +185,18 @@ export function validateDaemonSet(daemonSet: KubeObject): FieldError[] {
   ];
 }
 
-export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject): FieldError[] {
-  return [...validateDaemonSet(daemonSet), ...selectorImmutable(daemonSet, old)];
+export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return [...validateDaemonSet(daemonSet, context, old), ...selectorImmutable(daemonSet, old)];
 }
 
-export function validateStatefulSet(statefulSet: KubeObject): FieldError[] {
+export function validateStatefulSet(statefulSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(statefulSet);
   return [
     ...validateEnum(spec.podManagementPolicy, ['OrderedReady', 'Parallel'], SPEC.child('podManagementPolicy'), true),
     ...validateEnum(spec.updateStrategy?.type, ['OnDelete', 'RollingUpdate'], SPEC.child('updateStrategy'), true),
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for statefulset'),
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for statefulset', templateOptions(context, old)),
     ...(spec.volumeClaimTemplates ?? []).flatMap((template, i) =>
       validatePersistentVolumeClaimSpec(template.spec, SPEC.child('volumeClaimTemplates').index(i).child('spec')),
     ),
@@ -204,10 +214,14 @@ const STATEFULSET_MUTABLE = [
   'minReadySeconds',
 ];
 
-export function validateStatefulSetUpdate(statefulSet: KubeObject, old: KubeObject): FieldError[] {
+export function validateStatefulSetUpdate(
+  statefulSet: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
   const rest = (spec: WorkloadSpec) =>
     Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
-  const errors = validateStatefulSet(statefulSet);
+  const errors = validateStatefulSet(statefulSet, context, old);
   if (immutable(SPEC, rest(specOf(statefulSet)), rest(specOf(old))).length > 0) {
     errors.push(
       forbidden(

@@ -21,7 +21,8 @@ import {
   validateNonnegative,
   type LabelSelectorShape,
 } from './object-meta';
-import { validatePodTemplateSpec, type PodTemplateShape } from './pod';
+import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
+import type { WriteContext } from '../registry/types';
 
 interface JobSpec {
   parallelism?: number;
@@ -35,7 +36,7 @@ interface JobSpec {
   [member: string]: unknown;
 }
 
-function validateJobSpec(spec: JobSpec, path: FieldPath): FieldError[] {
+function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationOptions): FieldError[] {
   const errors: FieldError[] = [
     ...validateNonnegative(spec.parallelism, path.child('parallelism')),
     ...validateNonnegative(spec.completions, path.child('completions')),
@@ -65,7 +66,7 @@ function validateJobSpec(spec: JobSpec, path: FieldPath): FieldError[] {
       if (spec[name] != null) errors.push(invalid(path.child(name), spec[name], 'requires indexed completion mode'));
   }
   errors.push(...podReplacementPolicyErrors(spec, path.child('podReplacementPolicy')));
-  errors.push(...validatePodTemplateSpec(spec.template, path.child('template')));
+  errors.push(...validatePodTemplateSpec(spec.template, path.child('template'), options));
   if (spec.template !== undefined)
     errors.push(...restartPolicyErrors(spec, path.child('template', 'spec', 'restartPolicy')));
   return errors;
@@ -95,16 +96,22 @@ function restartPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
   return [];
 }
 
-export function validateJob(job: KubeObject): FieldError[] {
-  return validateJobSpec((job.spec as JobSpec | undefined) ?? {}, FieldPath.root('spec'));
+/** `old`: the stored Job, on update. */
+export function validateJob(job: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
+  const oldTemplate = (old?.spec as JobSpec | undefined)?.template;
+  return validateJobSpec(
+    (job.spec as JobSpec | undefined) ?? {},
+    FieldPath.root('spec'),
+    podValidationOptions(context.featureEnabled, oldTemplate),
+  );
 }
 
-export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[] {
+export function validateJobUpdate(job: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const spec = (job.spec as JobSpec | undefined) ?? {};
   const oldSpec = (old.spec as JobSpec | undefined) ?? {};
   const path = FieldPath.root('spec');
   return [
-    ...validateJob(job),
+    ...validateJob(job, context, old),
     ...immutable(path.child('selector'), spec.selector, oldSpec.selector, goLabelSelector(spec.selector)),
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
     ...immutable(path.child('template'), spec.template, oldSpec.template),
@@ -151,7 +158,7 @@ function scheduleErrors(schedule: string): string[] {
   return fields.length === 5 ? [] : [`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`];
 }
 
-export function validateCronJob(cronJob: KubeObject): FieldError[] {
+export function validateCronJob(cronJob: KubeObject, context: WriteContext): FieldError[] {
   const spec = (cronJob.spec as CronJobSpec | undefined) ?? {};
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
@@ -168,6 +175,12 @@ export function validateCronJob(cronJob: KubeObject): FieldError[] {
   errors.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
   errors.push(...validateNonnegative(spec.successfulJobsHistoryLimit, path.child('successfulJobsHistoryLimit')));
   errors.push(...validateNonnegative(spec.failedJobsHistoryLimit, path.child('failedJobsHistoryLimit')));
-  errors.push(...validateJobSpec(spec.jobTemplate?.spec ?? {}, path.child('jobTemplate', 'spec')));
+  errors.push(
+    ...validateJobSpec(
+      spec.jobTemplate?.spec ?? {},
+      path.child('jobTemplate', 'spec'),
+      podValidationOptions(context.featureEnabled, undefined),
+    ),
+  );
   return errors;
 }

@@ -28,12 +28,16 @@ import {
   type LabelSelectorShape,
 } from './object-meta';
 import {
+  podValidationOptions,
+  validatePodAnnotations,
   validatePodSpec,
   validatePodSpecUpdate,
   validatePodTemplateSpec,
   type PodSpecShape,
   type PodTemplateShape,
+  type PodValidationOptions,
 } from './pod';
+import type { WriteContext } from '../registry/types';
 
 type Json = Record<string, unknown>;
 
@@ -41,25 +45,39 @@ function field<T>(object: KubeObject, name: string): T | undefined {
   return object[name] as T | undefined;
 }
 
-function validatePodSpecOf(pod: KubeObject): FieldError[] {
-  return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'));
+function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): FieldError[] {
+  return validatePodAnnotations(pod.metadata.annotations, FieldPath.root('metadata', 'annotations'), options);
+}
+
+function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): FieldError[] {
+  return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'), options);
 }
 
 /** Ephemeral containers are only ever added to a running pod, through their subresource. */
-export function validatePod(pod: KubeObject): FieldError[] {
-  const errors = validatePodSpecOf(pod);
+export function validatePod(pod: KubeObject, context: WriteContext): FieldError[] {
+  const options = podValidationOptions(context.featureEnabled, undefined);
+  const errors = [...podAnnotationErrors(pod, options), ...validatePodSpecOf(pod, options)];
   if ((field<PodSpecShape>(pod, 'spec')?.ephemeralContainers as unknown[] | undefined)?.length) {
     errors.push(forbidden(FieldPath.root('spec', 'ephemeralContainers'), 'cannot be set on create'));
   }
   return errors;
 }
 
-export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
-  return [...validatePodSpecOf(pod), ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec'))];
+export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const options = podValidationOptions(context.featureEnabled, old);
+  return [
+    ...podAnnotationErrors(pod, options),
+    ...validatePodSpecOf(pod, options),
+    ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec')),
+  ];
 }
 
-export function validatePodTemplate(template: KubeObject): FieldError[] {
-  return validatePodTemplateSpec(field<PodTemplateShape>(template, 'template'), FieldPath.root('template'));
+export function validatePodTemplate(template: KubeObject, context: WriteContext): FieldError[] {
+  return validatePodTemplateSpec(
+    field<PodTemplateShape>(template, 'template'),
+    FieldPath.root('template'),
+    podValidationOptions(context.featureEnabled, undefined),
+  );
 }
 
 interface ServicePort {
@@ -651,7 +669,7 @@ interface ReplicationControllerSpec {
   template?: PodTemplateShape;
 }
 
-export function validateReplicationController(controller: KubeObject): FieldError[] {
+export function validateReplicationController(controller: KubeObject, context: WriteContext): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<ReplicationControllerSpec>(controller, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
@@ -674,7 +692,13 @@ export function validateReplicationController(controller: KubeObject): FieldErro
       ),
     );
   }
-  errors.push(...validatePodTemplateSpec(spec.template, specPath.child('template')));
+  errors.push(
+    ...validatePodTemplateSpec(
+      spec.template,
+      specPath.child('template'),
+      podValidationOptions(context.featureEnabled, undefined),
+    ),
+  );
   const restartPolicy = spec.template.spec?.restartPolicy;
   if (restartPolicy !== undefined && restartPolicy !== 'Always') {
     errors.push(notSupported(specPath.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));

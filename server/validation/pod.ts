@@ -4,6 +4,8 @@
  * with the reference's paths and texts.
  */
 import type { FieldError } from '../status/field-error';
+import type { FeatureEnabled } from '../registry/types';
+import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
 import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
 import { isValidIPForLegacyField } from './ip';
@@ -69,11 +71,17 @@ interface ResourceRequirements {
   requests?: Record<string, unknown>;
 }
 
+interface EnvVar {
+  name?: string;
+  value?: string;
+  valueFrom?: Record<string, unknown> | null;
+}
+
 interface Container {
   name?: string;
   image?: string;
   ports?: ContainerPort[];
-  env?: { name?: string }[];
+  env?: EnvVar[];
   imagePullPolicy?: string;
   terminationMessagePolicy?: string;
   resources?: ResourceRequirements;
@@ -324,10 +332,88 @@ function probeErrors(
 
 type ContainerRole = 'regular' | 'init' | 'ephemeral';
 
+/** What a pod spec's rules depend on beyond the spec, as the reference's PodValidationOptions (the part capstan models). */
+export interface PodValidationOptions {
+  /** Reading a variable from a file is known: EnvFiles is on, or the stored spec already does it. */
+  readonly allowEnvFiles: boolean;
+  /** Only the `Recursive` SELinux change policy: SELinuxMount is off and the stored spec sets none. */
+  readonly onlyRecursiveSELinuxChangePolicy: boolean;
+  /** Any pod-deletion-cost annotation: PodDeletionCost is off, or the stored one is already invalid. */
+  readonly allowInvalidPodDeletionCost: boolean;
+}
+
+/**
+ * The options for a pod or pod template written over `old` (the stored one, absent on create),
+ * as GetValidationOptionsFromPodSpecAndMeta.
+ */
+export function podValidationOptions(
+  featureEnabled: FeatureEnabled,
+  old: PodTemplateShape | undefined,
+): PodValidationOptions {
+  return {
+    allowEnvFiles: featureEnabled('EnvFiles') || usesEnvFiles(old?.spec),
+    onlyRecursiveSELinuxChangePolicy: !featureEnabled('SELinuxMount') && !usesSELinuxChangePolicy(old?.spec),
+    allowInvalidPodDeletionCost:
+      !featureEnabled('PodDeletionCost') ||
+      (old !== undefined && !isValidDeletionCost(old.metadata?.annotations?.[POD_DELETION_COST])),
+  };
+}
+
+/** The cost, to a ReplicaSet scaling down, of deleting this pod rather than another. */
+const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** A 32-bit decimal integer without a plus sign or leading zeros (absent counts as valid). */
+function isValidDeletionCost(value: string | undefined): boolean {
+  if (value === undefined) return true;
+  if (!/^(-\d+|0|[1-9]\d*)$/.test(value)) return false;
+  const cost = Number(value);
+  return cost >= INT32_MIN && cost <= INT32_MAX;
+}
+
+/** The pod-specific annotation rules the reference applies to pods and pod templates alike. */
+export function validatePodAnnotations(
+  annotations: Record<string, string> | undefined,
+  path: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
+  const cost = annotations?.[POD_DELETION_COST];
+  if (options.allowInvalidPodDeletionCost || isValidDeletionCost(cost)) return [];
+  return [invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer')];
+}
+
+const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
+
+function validateSELinuxChangePolicy(policy: unknown, path: FieldPath, options: PodValidationOptions): FieldError[] {
+  if (policy === undefined || policy === null) return [];
+  const allowed = options.onlyRecursiveSELinuxChangePolicy ? ['Recursive'] : SELINUX_CHANGE_POLICIES;
+  return allowed.includes(policy as string) ? [] : [notSupported(path, policy, allowed)];
+}
+
+const ENV_VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+
+/** A variable's `valueFrom` names exactly one source, and then no `value`. */
+function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidationOptions): FieldError[] {
+  const valueFrom = env.valueFrom;
+  if (valueFrom === undefined || valueFrom === null) return [];
+  const sources = ENV_VALUE_SOURCES.filter((source) => valueFrom[source] !== undefined && valueFrom[source] !== null);
+  if (sources.length === 0) {
+    const known = options.allowEnvFiles
+      ? '`fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`'
+      : '`fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`';
+    return [invalid(path, '', `must specify one of: ${known}`)];
+  }
+  if (env.value) return [invalid(path, '', 'may not be specified when `value` is not empty')];
+  if (sources.length > 1) return [invalid(path, '', 'may not have more than one field specified at a time')];
+  return [];
+}
+
 function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
   seenNames: Set<string>,
+  options: PodValidationOptions,
   role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -353,7 +439,9 @@ function validateContainers(
     }
     errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
     (container.env ?? []).forEach((env, j) => {
-      if (!env.name) errors.push(required(at.child('env').index(j).child('name')));
+      const envAt = at.child('env').index(j);
+      if (!env.name) errors.push(required(envAt.child('name')));
+      errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
     });
     errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
     errors.push(
@@ -417,7 +505,11 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
 }
 
 /** Runs on defaulted specs: fields the defaults always fill are required here, as in the reference. */
-export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath): FieldError[] {
+export function validatePodSpec(
+  spec: PodSpecShape | undefined,
+  path: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
   const volumeNames = new Set<string>();
@@ -430,15 +522,16 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
   });
   const containerNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
-  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), containerNames));
+  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), containerNames, options));
   errors.push(
-    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, 'init'),
+    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, options, 'init'),
   );
   errors.push(
     ...validateContainers(
       (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
       path.child('ephemeralContainers'),
       containerNames,
+      options,
       'ephemeral',
     ),
   );
@@ -456,9 +549,17 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
       ),
     );
   }
-  const securityContext = podSpec.securityContext as (SecurityContext & { sysctls?: { name?: string }[] }) | undefined;
+  const securityContext = podSpec.securityContext as
+    (SecurityContext & { sysctls?: { name?: string }[]; seLinuxChangePolicy?: unknown }) | undefined;
   errors.push(...validateSysctls(securityContext?.sysctls, path.child('securityContext', 'sysctls')));
   errors.push(...validateSecurityProfiles(securityContext, path.child('securityContext')));
+  errors.push(
+    ...validateSELinuxChangePolicy(
+      securityContext?.seLinuxChangePolicy,
+      path.child('securityContext', 'seLinuxChangePolicy'),
+      options,
+    ),
+  );
   errors.push(
     ...validateHostAliases(
       podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,
@@ -509,12 +610,18 @@ export function validatePodSpec(spec: PodSpecShape | undefined, path: FieldPath)
   return errors;
 }
 
-export function validatePodTemplateSpec(template: PodTemplateShape | undefined, path: FieldPath): FieldError[] {
+export function validatePodTemplateSpec(
+  template: PodTemplateShape | undefined,
+  path: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
   if (template === undefined) return [required(path)];
   const errors: FieldError[] = [];
   errors.push(...validateLabels(template.metadata?.labels, path.child('metadata', 'labels')));
   errors.push(...validateAnnotations(template.metadata?.annotations, path.child('metadata', 'annotations')));
-  errors.push(...validatePodSpec(template.spec, path.child('spec')));
+  // The reference names this one at the template's inlined metadata: `<template>.annotations[...]`.
+  errors.push(...validatePodAnnotations(template.metadata?.annotations, path.child('annotations'), options));
+  errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {
     errors.push(
       forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'),

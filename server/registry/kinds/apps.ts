@@ -3,6 +3,7 @@ import * as apps from '../../validation/apps';
 import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
+import { dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { advanceTemplateGeneration, startTemplateGeneration } from '../conversion/daemon-set-template-generation';
 import { controllerRevisionPrinter } from '../../table/admin-printers';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from '../../table/printers';
@@ -25,6 +26,7 @@ export const appsKinds: readonly ResourceType[] = [
       generationAlsoFollows: (deployment) => deployment.metadata.annotations ?? {},
       // The reference's deployment status strategy keeps labels; annotations (the revision) pass.
       statusKeepsMetadata: ['labels'],
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: apps.validateDeployment,
       validateUpdate: apps.validateDeploymentUpdate,
     },
@@ -43,6 +45,7 @@ export const appsKinds: readonly ResourceType[] = [
       defaults: defaults.defaultReplicaSet,
       initialStatus: () => ({ replicas: 0 }),
       tracksGeneration: true,
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: apps.validateReplicaSet,
       validateUpdate: apps.validateReplicaSetUpdate,
     },
@@ -60,6 +63,7 @@ export const appsKinds: readonly ResourceType[] = [
       defaults: defaults.defaultStatefulSet,
       initialStatus: () => ({ replicas: 0, availableReplicas: 0 }),
       tracksGeneration: true,
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
     },
@@ -84,6 +88,7 @@ export const appsKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       prepareForCreate: startTemplateGeneration,
       prepareForUpdate: advanceTemplateGeneration,
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: apps.validateDaemonSet,
       validateUpdate: apps.validateDaemonSetUpdate,
     },

@@ -5,6 +5,7 @@ import * as batch from '../../validation/batch';
 import * as defaults from '../defaults/batch';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt } from './define';
+import { dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { cronJobPrinter, jobPrinter } from '../../table/printers';
 
 const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
@@ -56,6 +57,7 @@ export const batchKinds: readonly ResourceType[] = [
       initialStatus: () => ({}),
       tracksGeneration: true,
       prepareForCreate: generateJobSelector,
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: batch.validateJob,
       validateUpdate: batch.validateJobUpdate,
     },
@@ -73,6 +75,7 @@ export const batchKinds: readonly ResourceType[] = [
       defaults: defaults.defaultCronJob,
       initialStatus: () => ({}),
       tracksGeneration: true,
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.jobTemplate.spec.template'),
       validate: batch.validateCronJob,
     },
   }),

@@ -13,6 +13,8 @@ import { validateNodeTaints } from '../../validation/pod-scheduling';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
+import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
+import { mergeMatchLabelKeys } from './pod-match-label-keys';
 
 import type { SelectableFields } from '../../selectors/field-selector';
 import {
@@ -135,8 +137,10 @@ export const coreKinds: readonly ResourceType[] = [
         qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}),
       }),
       tracksGeneration: true,
+      prepareForCreate: mergeMatchLabelKeys,
       // The reference keeps pods/status away from owner references (old kubelets corrupted them).
       statusKeepsMetadata: ['ownerReferences'],
+      dropDisabledFields: dropDisabledPodFields,
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,
     },
@@ -301,7 +305,11 @@ export const coreKinds: readonly ResourceType[] = [
     printer: podTemplatePrinter,
     kind: 'PodTemplate',
     namespaced: true,
-    behaviour: { defaults: defaults.defaultPodTemplate, validate: core.validatePodTemplate },
+    behaviour: {
+      defaults: defaults.defaultPodTemplate,
+      dropDisabledFields: dropDisabledPodTemplateFields('template'),
+      validate: core.validatePodTemplate,
+    },
   }),
   defineKind({
     group: '',
@@ -328,6 +336,7 @@ export const coreKinds: readonly ResourceType[] = [
       defaults: defaults.defaultReplicationController,
       initialStatus: () => ({ replicas: 0 }),
       tracksGeneration: true,
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: core.validateReplicationController,
     },
   }),

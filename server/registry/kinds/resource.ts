@@ -148,6 +148,7 @@ export const resourceKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       defaults: (slice, version) => defaultDeviceTaints((slice as Json).spec as Json | undefined, version),
       dropDisabledFields: dropDisabledResourceSliceFields,
+      generationCountsDroppedFields: true,
       validate: validateResourceSlice,
       validateUpdate: validateResourceSliceUpdate,
     },

@@ -101,6 +101,40 @@ describe('pods/ephemeralcontainers', () => {
     });
   });
 
+  it('drops what a gate off by default owns (ContainerRestartRules), as the pod does', async () => {
+    const answer = await patch('strategic-merge-patch', {
+      spec: { ephemeralContainers: [{ name: 'gated', image: 'busybox', restartPolicy: 'Never' }] },
+    });
+    expect(answer.status).toBe(200);
+    const gated = answer.json<Pod>().spec.ephemeralContainers?.find((container) => container.name === 'gated');
+    expect(gated).toBeDefined();
+    expect(gated).not.toHaveProperty('restartPolicy');
+  });
+
+  it('refuses a variable read from a file once EnvFiles (off) has dropped its only source', async () => {
+    const json = { 'Content-Type': 'application/json' };
+    const pod = { metadata: { name: 'reader' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    expect((await server.request('POST', `${NS}/pods`, { body: JSON.stringify(pod), headers: json })).status).toBe(201);
+    const answer = await server.request('PATCH', `${NS}/pods/reader/ephemeralcontainers`, {
+      body: JSON.stringify({
+        spec: {
+          ephemeralContainers: [
+            {
+              name: 'reads-file',
+              image: 'busybox',
+              env: [{ name: 'F', valueFrom: { fileKeyRef: { volumeName: 'v', path: 'p', key: 'K' } } }],
+            },
+          ],
+        },
+      }),
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.json<{ message: string }>().message).toBe(
+      'Pod "reader" is invalid: spec.ephemeralContainers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+    );
+  });
+
   it('answers 404 for a missing pod and is in discovery', async () => {
     const missing = await server.request('GET', `${NS}/pods/zz/ephemeralcontainers`);
     expect(missing.status).toBe(404);

@@ -222,3 +222,39 @@ test('DeviceClass: off drops extendedResourceName; updates of a class that has i
   expect(stored.spec).toEqual(spec);
   expect(updated(deviceClasses, stored, touch, ALL_OFF).object.spec).toEqual(spec);
 });
+
+/**
+ * An update under off that only adds a dropped field, as kube-apiserver 1.34.4 answered it: the
+ * DeviceClass strategy drops before it compares specs (generation stays 1), the ResourceSlice
+ * strategy compares first (generation 2, though the stored spec is unchanged).
+ */
+describe('an update adding only a dropped field', () => {
+  test('DeviceClass: generation stays', () => {
+    const stored = created(deviceClasses, object('DeviceClass', 'dc', {}), ALL_OFF).object;
+    const written = updated(
+      deviceClasses,
+      stored,
+      (next) => ((next.spec as Record<string, unknown>).extendedResourceName = 'example.com/gpu'),
+      ALL_OFF,
+    ).object;
+    expect(written.spec).toEqual({});
+    expect(written.metadata.generation).toBe(1);
+  });
+
+  test('ResourceSlice: generation goes up', () => {
+    const spec = { driver: 'd.example.com', nodeName: 'n1', pool: { name: 'p', generation: 1, resourceSliceCount: 1 } };
+    const stored = created(
+      slices,
+      object('ResourceSlice', 's', { ...spec, devices: [{ name: 'd0' }] }),
+      ALL_OFF,
+    ).object;
+    const written = updated(
+      slices,
+      stored,
+      (next) => (next.spec = { ...spec, devices: [{ name: 'd0', taints: [{ key: 'k', effect: 'NoSchedule' }] }] }),
+      ALL_OFF,
+    ).object;
+    expect(written.spec).toEqual({ ...spec, devices: [{ name: 'd0' }] });
+    expect(written.metadata.generation).toBe(2);
+  });
+});

@@ -12,9 +12,7 @@
  *      shorten it, a longer or equal one changes nothing
  *   5. nothing holds the object any longer (and its grace, if any, is 0): it is removed, if
  *      still exactly what was read, and the kind's afterDelete hook runs (a Service gives back
- *      its addresses and ports). A kind deleted gracefully is first written with its marks (grace
- *      0) and then removed, two writes as in the reference's store: watchers see it terminating
- *      (MODIFIED) before it goes (DELETED), and the answer is the object removed, marks and all
+ *      its addresses and ports); the answer carries the deletion marks
  *   6. else it is only marked: deletionTimestamp, deletionGracePeriodSeconds 0, generation + 1
  *      (namespaces also go to phase Terminating), through the update
  *
@@ -91,9 +89,12 @@ function finalizersForPropagation(
   return same ? current : finalizers;
 }
 
-/** Thrown out of the update to remove the object as read, without writing it first. */
+/** Thrown out of the update to remove the object: `current` as read, `answer` as the caller is told. */
 class RemoveNow extends Error {
-  constructor(readonly current: KubeObject) {
+  constructor(
+    readonly current: KubeObject,
+    readonly answer: KubeObject,
+  ) {
     super('remove now');
   }
 }
@@ -115,41 +116,36 @@ function gracePeriodOf(scope: StoreScope, current: KubeObject, deletion: Deletio
 }
 
 /**
- * Marks `next` for a graceful deletion of `grace` seconds, as the reference's BeforeDelete:
- * - 'marked': first marked, or a deletion under way shortened to `grace`;
- * - 'pending': a deletion under way has a grace no longer than this one, which changes nothing;
- * - 'immediate': a deletion under way has no grace left (0, or none), so the object goes now,
- *   unless something holds it, as for a kind without graceful deletion.
+ * Marks `next` for a graceful deletion of `grace` seconds (the reference's BeforeDelete): false
+ * when a deletion already under way has a grace no longer than this one, which changes nothing.
  */
-function markGracefully(next: KubeObject, grace: number, now: Date): 'marked' | 'pending' | 'immediate' {
+function markGracefully(next: KubeObject, grace: number, now: Date): boolean {
   const meta = next.metadata;
-  if (meta.deletionTimestamp !== undefined) {
-    if (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === 0) return 'immediate';
-    if (meta.deletionGracePeriodSeconds <= grace) return 'pending';
-  }
+  if (
+    meta.deletionTimestamp !== undefined &&
+    (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds <= grace)
+  )
+    return false;
   markAsDeleting(next, new Date(now.getTime() + grace * 1000));
   meta.deletionGracePeriodSeconds = grace;
-  return 'marked';
+  return true;
 }
 
 export async function deleteObject(scope: StoreScope, request: DeleteRequest): Promise<DeleteOutcome> {
   const { key, deletion } = request;
   for (let attempt = 1; ; attempt++) {
-    // Set when the update writes the object marked with no grace left, to remove it next.
-    let removeWritten = false;
     try {
       const result = await scope.storage.update(
         key,
         async (current) => {
-          removeWritten = false;
           if (current === undefined) throw notFound(groupResourceOf(scope.type), key.name);
           const attributes = admissionAttributes(scope, request, { operation: 'DELETE', key, oldObject: current });
           await scope.context.admission.admit(attributes);
           await scope.context.admission.validate(attributes);
           const next: KubeObject = { ...current, metadata: { ...current.metadata } };
           const grace = gracePeriodOf(scope, current, deletion);
-          const marking = grace === undefined ? 'immediate' : markGracefully(next, grace, scope.context.now());
-          if (marking === 'pending') throw new AlreadyDeleting(current);
+          if (grace !== undefined && !markGracefully(next, grace, scope.context.now()))
+            throw new AlreadyDeleting(current);
           const finalizers = finalizersForPropagation(
             current.metadata.finalizers ?? [],
             deletion,
@@ -157,13 +153,8 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
           );
           if (finalizers.length > 0) next.metadata.finalizers = [...finalizers];
           else delete next.metadata.finalizers;
-          if (pendingFinalizers(scope.type, next).length === 0) {
-            if (marking === 'immediate') throw new RemoveNow(current);
-            if (grace === 0) {
-              removeWritten = true;
-              return next;
-            }
-          }
+          if (pendingFinalizers(scope.type, next).length === 0 && (grace === undefined || grace === 0))
+            throw new RemoveNow(current, grace === undefined ? current : next);
           if (next.metadata.deletionTimestamp === undefined) {
             markAsDeleting(next, scope.context.now());
             if (scope.type.subresources.finalize)
@@ -173,11 +164,7 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
         },
         { preconditions: deletion.preconditions, dryRun: request.dryRun },
       );
-      if (!removeWritten) return { object: await toServedVersion(scope, result.object), deleted: false };
-      // A dry run wrote nothing: what it would remove is the marked object it was told of.
-      const removed = await removeExactly(scope, key, result.object, request.dryRun);
-      await afterRemoval(scope, removed, request.dryRun);
-      return { object: await toServedVersion(scope, request.dryRun ? result.object : removed), deleted: true };
+      return { object: await toServedVersion(scope, result.object), deleted: false };
     } catch (error) {
       if (error instanceof AlreadyDeleting)
         return { object: await toServedVersion(scope, error.current), deleted: false };
@@ -185,7 +172,10 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
       try {
         const removed = await removeExactly(scope, key, error.current, request.dryRun);
         await afterRemoval(scope, removed, request.dryRun);
-        return { object: await toServedVersion(scope, removed), deleted: true };
+        return {
+          object: await toServedVersion(scope, error.answer === error.current ? removed : error.answer),
+          deleted: true,
+        };
       } catch (removeError) {
         const raced = removeError instanceof ObjectError && removeError.reason === 'Conflict';
         if (!raced || deletion.preconditions?.resourceVersion !== undefined || attempt >= MAX_ATTEMPTS)

@@ -238,50 +238,6 @@ describe("a Pod's graceful deletion (as the reference answered)", () => {
     expect((await call('GET', `${PODS}/on-node`)).status).toBe(404);
   });
 
-  /** The events of one pod after `resourceVersion`, as `TYPE grace`: a one-second watch from there. */
-  async function eventsSince(name: string, resourceVersion: string): Promise<string[]> {
-    const response = await fetch(
-      `${api.base}${PODS}?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=1&fieldSelector=metadata.name=${name}`,
-    );
-    const lines = (await response.text()).split('\n').filter((line) => line !== '');
-    return lines.map((line) => {
-      const event = JSON.parse(line);
-      return `${event.type} ${event.object.metadata.deletionGracePeriodSeconds}`;
-    });
-  }
-
-  it('a deletion with no grace left writes the marks first, then removes: watchers see both', async () => {
-    // The reference answered: MODIFIED (deletionTimestamp, grace 0, generation 2), then DELETED,
-    // the answer at the DELETED revision; a grace period shortened to 0 is one more MODIFIED.
-    const unscheduled = await create(PODS, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'two-writes' },
-      spec: POD_SPEC,
-    });
-    const answer = await call('DELETE', `${PODS}/two-writes`);
-    expect(answer.status).toBe(200);
-    expect(await eventsSince('two-writes', String(unscheduled.metadata.resourceVersion))).toEqual([
-      'MODIFIED 0',
-      'DELETED 0',
-    ]);
-    expect(Number(answer.body.metadata.resourceVersion)).toBe(Number(unscheduled.metadata.resourceVersion) + 2);
-
-    const scheduled = await create(PODS, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'shortened' },
-      spec: { ...POD_SPEC, nodeName: 'n1' },
-    });
-    expect((await call('DELETE', `${PODS}/shortened`)).status).toBe(200);
-    expect((await call('DELETE', `${PODS}/shortened?gracePeriodSeconds=0`)).status).toBe(200);
-    expect(await eventsSince('shortened', String(scheduled.metadata.resourceVersion))).toEqual([
-      'MODIFIED 30',
-      'MODIFIED 0',
-      'DELETED 0',
-    ]);
-  });
-
   it('a negative grace period is taken as 1', async () => {
     await create(PODS, {
       apiVersion: 'v1',

@@ -30,6 +30,11 @@ export class ListedObject {
     this.stored = kv;
   }
 
+  /** Whether the first read has happened (and decoded). */
+  get isDecoded(): boolean {
+    return this.decoded !== undefined;
+  }
+
   /** The object, decoded on the first call; throws the corrupt-object ObjectError while its bytes do not decode. */
   object(): KubeObject {
     if (this.decoded !== undefined) return this.decoded;

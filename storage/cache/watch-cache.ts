@@ -313,6 +313,10 @@ export class WatchCache implements ObjectStorage, FeedListener {
         return new ErrorWatch(tooLargeResourceVersion({ requested, current: this.feed.revision }));
       }
     }
+    const sendsState = options.sendInitialEvents ?? requested === 0;
+    // Listed objects not read yet are decoded before the state is taken, a slice per turn of the
+    // event loop: all at once, a first state of a large list would stop the loop for as long.
+    if (sendsState) await decodeListedInSlices(this.tree.clone(), listPrefix);
     if (!this.ready) return this.watchStore(scope, options);
     const namespace = this.namespaced ? scope.namespace : undefined;
     const { predicate } = options;
@@ -320,11 +324,11 @@ export class WatchCache implements ObjectStorage, FeedListener {
 
     let initialEvents: Iterator<ObjectWatchEvent> | undefined;
     let startAfter = current;
-    const sendsState = options.sendInitialEvents ?? requested === 0;
     if (sendsState) {
       const endBookmark = options.sendInitialEvents === true && options.allowWatchBookmarks === true;
       const tree = this.tree.clone();
       // The state goes out as the watcher reads it, too late for the store to answer instead.
+      // Listed since the slices above only if the cache listed again meanwhile.
       if (!decodesAll(tree, listPrefix)) return this.watchStore(scope, options);
       initialEvents = stateEvents({
         tree,
@@ -641,6 +645,29 @@ function readPage(
     continue: encodeContinueToken({ listPrefix, startKey: next, revision: view.revision }),
     ...(predicate.everything ? { remainingItemCount: view.tree.forRange(next, end, false) } : {}),
   };
+}
+
+/** Objects decoded between two turns of the event loop by decodeListedInSlices. */
+const DECODE_SLICE = 1_000;
+
+/**
+ * Decodes the listed, not yet read objects under `listPrefix` of `tree` (a clone: the live tree
+ * changes between slices; the objects are shared, so the live tree's are decoded too). Bytes that
+ * do not decode are left for decodesAll to find.
+ */
+async function decodeListedInSlices(tree: ObjectTree, listPrefix: string): Promise<void> {
+  const end = rangeEndOf(listPrefix);
+  let decoded = 0;
+  for (const [key, cached] of tree.entries(listPrefix, [])) {
+    if (key >= end) break;
+    if (!(cached instanceof ListedObject) || cached.isDecoded) continue;
+    try {
+      cached.object();
+    } catch (error) {
+      if (!isCorruptObjectError(error)) throw error;
+    }
+    if (++decoded % DECODE_SLICE === 0) await setImmediate();
+  }
 }
 
 /** Whether every object under `listPrefix` decodes (decoding those listed and not yet read). */

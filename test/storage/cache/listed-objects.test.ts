@@ -57,14 +57,20 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
   });
   afterAll(() => running.stop());
 
-  /** `OBJECTS` pods written before the replica starts (so it lists them), and the replica, ready. */
-  async function listedBy(options: { corrupt?: string } = {}) {
+  /** `objects` pods written before the replica starts (so it lists them), and the replica, ready. */
+  async function listedBy(options: { corrupt?: string; objects?: number } = {}) {
     const keyPrefix = freshPrefix('pods');
     const codec = countingCodec();
-    for (let index = 0; index < OBJECTS; index++) {
-      const name = `pod-${String(index).padStart(2, '0')}`;
-      await store.create(`${keyPrefix}/ns/${name}`, encodeObject(pod(name)));
-    }
+    const names = Array.from(
+      { length: options.objects ?? OBJECTS },
+      (_, index) => `pod-${String(index).padStart(2, '0')}`,
+    );
+    for (let first = 0; first < names.length; first += OBJECTS)
+      await Promise.all(
+        names
+          .slice(first, first + OBJECTS)
+          .map((name) => store.create(`${keyPrefix}/ns/${name}`, encodeObject(pod(name)))),
+      );
     if (options.corrupt !== undefined)
       await store.create(`${keyPrefix}/ns/${options.corrupt}`, Buffer.from('\u0000not an object'));
     const resource = { ...podsResource(keyPrefix), codec };
@@ -94,6 +100,21 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
     const again = await cache.list({ namespace: 'ns' }, { predicate: EVERYTHING });
     expect(again.items.every((item, index) => item === listed.items[index])).toBe(true);
     expect(codec.decoded()).toBe(OBJECTS);
+  });
+
+  it('decodes what a first state needs in slices, the event loop running between them', async () => {
+    const objects = 2_500;
+    const { codec, cache } = await listedBy({ objects });
+    const seenBetween: number[] = [];
+    const sample = () => {
+      seenBetween.push(codec.decoded());
+      if (codec.decoded() < objects) setImmediate(sample);
+    };
+    setImmediate(sample);
+    const watch = await cache.watch({ namespace: 'ns' }, { predicate: EVERYTHING, resourceVersion: '0' });
+    watch.stop();
+    expect(codec.decoded()).toBe(objects);
+    expect(seenBetween.some((decoded) => decoded > 0 && decoded < objects)).toBe(true);
   });
 
   it('lists keys whose byte order is not string order (characters beyond U+D7FF)', async () => {

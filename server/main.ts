@@ -51,7 +51,17 @@ function progress(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-async function main(argv: readonly string[]): Promise<void> {
+/** What the code that starts the server may ask of it. */
+export interface StartHooks {
+  /**
+   * Called once the server serves and its start-up writes are done, before anything changes
+   * V8's flags (pretenuring, memory release): the loader takes its code cache here
+   * (bundled-main.ts), so that the cache holds what a start compiles and V8 accepts it.
+   */
+  readonly afterStart?: () => void;
+}
+
+async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
   const personality = personalityOf(process.argv0);
   let options: ServerOptions;
   try {
@@ -205,6 +215,8 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(`capstan is serving ${url}`);
   }
 
+  hooks.afterStart?.();
+
   // Once the watch caches hold the stored objects and the controllers have had a moment for
   // their first pass, the memory start-up grew into and no longer needs goes back.
   void plane.caches.whenReady(CACHES_READY_WAIT_MS).then(() => {
@@ -258,11 +270,17 @@ function kubeconfigHost(bindAddress: string): string {
   return isIP(bindAddress) === 6 ? `[${bindAddress}]` : bindAddress;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof StartupFailure) {
-    process.stderr.write(`capstan: ${error.message}\n`);
-    process.exit(error.exitCode);
-  }
-  console.error('capstan failed to start:', error);
-  process.exit(1);
-});
+/** Runs the server with these flags; a failure to start ends the process with its exit code. */
+export function runServer(argv: readonly string[], hooks: StartHooks = {}): void {
+  main(argv, hooks).catch((error: unknown) => {
+    if (error instanceof StartupFailure) {
+      process.stderr.write(`capstan: ${error.message}\n`);
+      process.exit(error.exitCode);
+    }
+    console.error('capstan failed to start:', error);
+    process.exit(1);
+  });
+}
+
+// Run as `node dist/server/main.js`; the bundle's loader calls runServer itself.
+if (require.main === module) runServer(process.argv.slice(2));

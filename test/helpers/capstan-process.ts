@@ -11,6 +11,8 @@ import { basename, join, relative } from 'node:path';
 export const ROOT =
   basename(join(__dirname, '..', '..')) === 'dist' ? join(__dirname, '..', '..', '..') : join(__dirname, '..', '..');
 export const MAIN = join(ROOT, 'dist', 'server', 'main.js');
+/** What the executables start: the one-file bundle's loader (`npm run bundle`, part of every build). */
+export const BUNDLED_MAIN = join(ROOT, 'dist', 'server', 'bundled-main.js');
 /**
  * A start takes under a second on a quiet machine; on a 2-core one running other suites (a
  * CI run beside helpers' test runs) one has taken more than 15 s before its first log line.
@@ -67,15 +69,17 @@ export interface RunningCapstan {
 
 /**
  * `nodeArgs` go to Node itself, before the script (e.g. `--require` of a probe); `launch` turns
- * the command line into the one run (a network namespace's `nsenter`, say).
+ * the command line into the one run (a network namespace's `nsenter`, say); `script` is the
+ * modules' main.js unless a test is about the bundle.
  */
 export async function startCapstan(
   args: readonly string[],
   nodeArgs: readonly string[] = [],
   launch: (argv: readonly string[]) => [string, string[]] = ([command, ...rest]) => [command, rest],
+  script: string = MAIN,
 ): Promise<RunningCapstan> {
   const spawnedAt = performance.now();
-  const [command, commandArgs] = launch([process.execPath, ...nodeArgs, MAIN, ...args]);
+  const [command, commandArgs] = launch([process.execPath, ...nodeArgs, script, ...args]);
   const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

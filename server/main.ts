@@ -20,7 +20,7 @@ import {
 } from './config/flags';
 import { insecureCipherSuites } from './config/tls-flags';
 import { EXIT_BAD_CONFIGURATION, StartupFailure, startupStep } from './startup-failure';
-import { releaseAfterLoads, releaseStartUpMemory } from './memory-release';
+import { releaseAfterLoads, releaseStartUpMemoryWhenQuiet } from './memory-release';
 import { stopPretenuring } from './pretenuring';
 
 /** The oldest Node.js major the server runs on (`engines` in package.json). */
@@ -43,7 +43,7 @@ nodeModule.enableCompileCache();
 
 /** How long to wait for the watch caches to fill before giving start-up memory back anyway. */
 const CACHES_READY_WAIT_MS = 120_000;
-/** The pause after the caches are ready before start-up memory goes back (controllers' first pass). */
+/** The pause after the caches are ready before start-up memory may go back (controllers' first pass); then a quiet moment is waited for. */
 const SETTLE_AFTER_START_MS = 3_000;
 
 /** Progress of a start, for the operator watching it (stderr keeps stdout to the summary lines). */
@@ -218,15 +218,16 @@ async function main(argv: readonly string[], hooks: StartHooks): Promise<void> {
   hooks.afterStart?.();
 
   // Once the watch caches hold the stored objects and the controllers have had a moment for
-  // their first pass, the memory start-up grew into and no longer needs goes back.
-  void plane.caches.whenReady(CACHES_READY_WAIT_MS).then(() => {
-    // From here on most allocation lives as long as a request (see pretenuring.ts).
-    stopPretenuring();
-    setTimeout(() => {
-      releaseStartUpMemory();
-      releaseAfterLoads();
-    }, SETTLE_AFTER_START_MS).unref();
-  });
+  // their first pass, the memory start-up grew into and no longer needs goes back, at a quiet
+  // moment; then each load's does, once it is over.
+  void plane.caches
+    .whenReady(CACHES_READY_WAIT_MS)
+    .then(() => {
+      // From here on most allocation lives as long as a request (see pretenuring.ts).
+      stopPretenuring();
+      return releaseStartUpMemoryWhenQuiet({ settleMs: SETTLE_AFTER_START_MS });
+    })
+    .then(() => releaseAfterLoads());
 }
 
 /**

@@ -57,6 +57,14 @@ export function releaseStartUpMemory(): void {
 
 /** How often the process's CPU time and heap are looked at. */
 const CHECK_INTERVAL_MS = 2_000;
+/**
+ * The window start-up's release waits to see quiet. Shorter than a load's: start-up's memory is
+ * given back once, and an idle server should not keep it for long; but the release stops the
+ * event loop for tens of milliseconds (two back-to-back full collections of about 60 ms were
+ * measured when it ran, as it once did, 3 s after the start whatever the load), so it waits for
+ * a moment with no requests to stall.
+ */
+const START_UP_QUIET_WINDOW_MS = 500;
 /** A window is quiet when the process used less CPU than this share of it. */
 const QUIET_CPU_SHARE = 0.05;
 /** Quiet windows in a row before memory is given back: a pause between requests is not the end of a load. */
@@ -120,6 +128,37 @@ export function shouldRelease(
 
 function oldSlack(heap: MemoryFigures): number {
   return heap.oldCommitted - heap.oldUsed;
+}
+
+/**
+ * Gives start-up's memory back (releaseStartUpMemory) at the first quiet window once `settleMs`
+ * have passed, then resolves; a server under load from its start keeps it until the load ends.
+ * The timers do not keep the process alive.
+ */
+export function releaseStartUpMemoryWhenQuiet(options: {
+  settleMs: number;
+  probe?: MemoryProbe;
+  release?: () => void;
+  windowMs?: number;
+}): Promise<void> {
+  const probe = options.probe ?? processMemoryProbe;
+  const release = options.release ?? releaseStartUpMemory;
+  const windowMs = options.windowMs ?? START_UP_QUIET_WINDOW_MS;
+  return new Promise((resolve) => {
+    setTimeout(() => {
+      let lastCpu = probe.cpuMicros();
+      const timer = setInterval(() => {
+        const cpu = probe.cpuMicros();
+        const quiet = cpu - lastCpu < windowMs * 1000 * QUIET_CPU_SHARE;
+        lastCpu = cpu;
+        if (!quiet) return;
+        clearInterval(timer);
+        release();
+        resolve();
+      }, windowMs);
+      timer.unref();
+    }, options.settleMs).unref();
+  });
 }
 
 /**

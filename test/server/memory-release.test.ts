@@ -4,6 +4,7 @@ import {
   processMemoryProbe,
   releaseAfterLoads,
   releaseStartUpMemory,
+  releaseStartUpMemoryWhenQuiet,
   shouldRelease,
   type MemoryFigures,
   type MemoryProbe,
@@ -110,23 +111,69 @@ describe('shouldRelease', () => {
   });
 });
 
-describe('releaseAfterLoads', () => {
-  /** A probe whose CPU time advances by each window's scripted milliseconds (then none), with a fixed heap; it counts its heap reads. */
-  function scriptedProbe(cpuMsPerWindow: number[], heap: MemoryFigures): MemoryProbe & { windows(): number } {
-    let cpuMicros = 0;
-    let windows = 0;
-    return {
-      cpuMicros: () => (cpuMicros += (cpuMsPerWindow.shift() ?? 0) * 1000),
-      heap: () => {
-        windows++;
-        return heap;
-      },
-      windows: () => windows,
-    };
-  }
-  const grown = { youngCommitted: 64 << 20, oldCommitted: 0, oldUsed: 0 };
-  const until = (what: () => boolean) => waitUntil('the release watch', what, 5_000, 10);
+/** A probe whose CPU time advances by each read's scripted milliseconds (then none), with a fixed heap; it counts its reads. */
+function scriptedProbe(
+  cpuMsPerWindow: number[],
+  heap: MemoryFigures,
+): MemoryProbe & { windows(): number; cpuReads(): number } {
+  let cpuMicros = 0;
+  let windows = 0;
+  let cpuReads = 0;
+  return {
+    cpuMicros: () => {
+      cpuReads++;
+      return (cpuMicros += (cpuMsPerWindow.shift() ?? 0) * 1000);
+    },
+    heap: () => {
+      windows++;
+      return heap;
+    },
+    windows: () => windows,
+    cpuReads: () => cpuReads,
+  };
+}
+const grown = { youngCommitted: 64 << 20, oldCommitted: 0, oldUsed: 0 };
+const until = (what: () => boolean) => waitUntil('the release watch', what, 5_000, 10);
 
+describe('releaseStartUpMemoryWhenQuiet', () => {
+  it('waits out the settle, then releases at the first quiet window, not while the server is busy', async () => {
+    // The first read is the baseline; then three windows at 80% of a 50 ms window, then quiet ones.
+    const probe = scriptedProbe([0, 40, 40, 40], grown);
+    let releasedAtRead = 0;
+    const began = performance.now();
+    await releaseStartUpMemoryWhenQuiet({
+      settleMs: 200,
+      windowMs: 50,
+      probe,
+      release: () => (releasedAtRead = probe.cpuReads()),
+    });
+    expect(performance.now() - began).toBeGreaterThanOrEqual(200 + 4 * 50 - 5);
+    // The baseline, three busy windows, the quiet one.
+    expect(releasedAtRead).toBe(1 + 3 + 1);
+  });
+
+  it('releases nothing while a load lasts, and releases once it ends', async () => {
+    let busy = true;
+    let cpuMicros = 0;
+    let reads = 0;
+    const probe: MemoryProbe = {
+      cpuMicros: () => {
+        reads++;
+        return (cpuMicros += busy ? 40_000 : 0);
+      },
+      heap: () => grown,
+    };
+    let released = false;
+    const done = releaseStartUpMemoryWhenQuiet({ settleMs: 0, windowMs: 20, probe, release: () => (released = true) });
+    await until(() => reads >= 10);
+    expect(released).toBe(false);
+    busy = false;
+    await done;
+    expect(released).toBe(true);
+  });
+});
+
+describe('releaseAfterLoads', () => {
   it('gives memory back two quiet windows after the load, not while it lasts', async () => {
     const releasedAt: number[] = [];
     // The first read is the baseline; then four windows at 80% of a 50 ms window, then quiet ones.

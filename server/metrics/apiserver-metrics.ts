@@ -81,9 +81,17 @@ export interface ApiserverMetricsOptions {
   readonly processMetrics?: boolean;
 }
 
+/**
+ * How often `nodejs_eventloop_lag_*` samples the event loop (prom-client's default, named here
+ * because readers need it): each sample is the time between two timer turns, so an idle loop
+ * reads this much and a stall reads its own length plus up to this much.
+ */
+export const EVENT_LOOP_SAMPLING_MS = 10;
+
 export function createApiserverMetrics(options: ApiserverMetricsOptions = {}): ApiserverMetrics {
   const registry = new Registry();
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  if (options.processMetrics ?? true)
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLING_MS });
   const registers = [registry];
   const collectors: (() => void)[] = [];
   return {

@@ -155,6 +155,8 @@ export class WatchCache implements ObjectStorage, FeedListener {
   private readonly watchers: WatcherSet;
   private readonly historyWatches: HistoryWatches;
   private tree: ObjectTree = new BTree(undefined, compareKeys);
+  /** Whether the tree may hold objects listed and not read yet (ListedObject): from a list until decodeListed's whole pass. */
+  private listedUnread = false;
   private ring: EventRing;
   private pastStates = new Map<number, ObjectTree>();
   private state: 'listing' | 'ready' | 'stopped' = 'listing';
@@ -286,14 +288,25 @@ export class WatchCache implements ObjectStorage, FeedListener {
     const listPrefix = scopePrefix(this.keySpace, scope);
     const read = interpretListOptions(options, listPrefix);
     if (!this.ready) return this.objects.list(scope, options);
-    const view = await this.viewFor(read, listPrefix);
+    const limit = read.kind === 'any' ? 0 : (options.limit ?? 0);
+    let view = await this.viewFor(read, listPrefix);
     if (view === undefined || !this.ready) return this.objects.list(scope, options);
-    const unlimited = read.kind === 'any';
+    if (limit === 0 && this.listedUnread) {
+      // A page with no limit reads every object under the prefix: those listed and not read yet
+      // are decoded first, a slice per turn of the event loop (all at once, the first such list
+      // of a large cache stopped the loop for as long: 10,000 pods, hundreds of milliseconds).
+      // The current state may move on meanwhile; it is read as it is then, newer and as fresh.
+      const current = view.tree === this.tree;
+      await this.decodeListed(listPrefix);
+      if (!this.ready) return this.objects.list(scope, options);
+      if (current) view = this.currentView();
+    }
+    const readView = view;
     const page = () =>
-      readPage(view, {
+      readPage(readView, {
         listPrefix,
         startKey: read.kind === 'continue' ? read.startKey : listPrefix,
-        limit: unlimited ? 0 : (options.limit ?? 0),
+        limit,
         predicate: options.predicate,
       });
     return this.readOrAskStore(page, () => this.objects.list(scope, options));
@@ -316,7 +329,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     const sendsState = options.sendInitialEvents ?? requested === 0;
     // Listed objects not read yet are decoded before the state is taken, a slice per turn of the
     // event loop: all at once, a first state of a large list would stop the loop for as long.
-    if (sendsState) await decodeListedInSlices(this.tree.clone(), listPrefix);
+    if (sendsState) await this.decodeListed(listPrefix);
     if (!this.ready) return this.watchStore(scope, options);
     const namespace = this.namespaced ? scope.namespace : undefined;
     const { predicate } = options;
@@ -434,6 +447,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
         const tree = await this.listAt(revision);
         if (generation !== this.generation) return;
         this.tree = tree;
+        this.listedUnread = true;
         this.ring = new EventRing(this.tuning.ring ?? {}, revision);
         this.pastStates.clear();
         this.compacted = Math.max(this.compacted, this.feed.compactedRevision);
@@ -574,6 +588,19 @@ export class WatchCache implements ObjectStorage, FeedListener {
       if (isCorruptObjectError(error)) return askStore();
       throw error;
     }
+  }
+
+  /**
+   * Decodes the objects under `listPrefix` listed and not read yet, a slice per turn of the
+   * event loop (decodeListedInSlices). Once a pass over the whole cache finds the tree it began
+   * with still current, nothing listed is left unread until the next list, and later calls cost
+   * nothing.
+   */
+  private async decodeListed(listPrefix: string): Promise<void> {
+    if (!this.listedUnread) return;
+    const tree = this.tree;
+    await decodeListedInSlices(tree.clone(), listPrefix);
+    if (listPrefix === scopePrefix(this.keySpace, {}) && this.tree === tree) this.listedUnread = false;
   }
 
   /** True once the cache holds every write the store had when asked (false: too slow, ask the store). */

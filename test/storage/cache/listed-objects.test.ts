@@ -117,6 +117,24 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
     expect(seenBetween.some((decoded) => decoded > 0 && decoded < objects)).toBe(true);
   });
 
+  it.each([
+    ['a list from the cache (resourceVersion=0)', { resourceVersion: '0' }],
+    ['a consistent list with no limit', {}],
+  ])('decodes what %s reads in slices, the event loop running between them', async (_case, options) => {
+    const objects = 2_500;
+    const { codec, cache } = await listedBy({ objects });
+    const seenBetween: number[] = [];
+    const sample = () => {
+      seenBetween.push(codec.decoded());
+      if (codec.decoded() < objects) setImmediate(sample);
+    };
+    setImmediate(sample);
+    const listed = await cache.list({}, { predicate: EVERYTHING, ...options });
+    expect(listed.items).toHaveLength(objects);
+    expect(codec.decoded()).toBe(objects);
+    expect(seenBetween.some((decoded) => decoded > 0 && decoded < objects)).toBe(true);
+  });
+
   it('lists keys whose byte order is not string order (characters beyond U+D7FF)', async () => {
     const keyPrefix = freshPrefix('pods');
     // The store answers U+FF61 first (UTF-8 EF BD A1 < F0 9F 98 80); JavaScript's order puts

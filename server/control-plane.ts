@@ -74,6 +74,7 @@ import { functionCheck, PostStartHook } from './health/checks';
 import type { GroupResource } from './encryption/encryption-providers';
 import { mountOpenAPI, OPENAPI_LISTED_PATHS } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
+import { podCertificateSigningHooks } from './registry/allocators/pod-certificate-signing';
 import { deviceAdminAccessHooks } from './registry/allocators/device-admin-access';
 import { serviceAllocationHooks } from './registry/allocators/service-hooks';
 import { ServiceNodePorts } from './registry/allocators/node-ports';
@@ -433,6 +434,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ['/services', serviceHooks],
     ['resource.k8s.io/resourceclaims', deviceAdminAccessHooks({ kind: 'ResourceClaim', namespaces })],
     ['resource.k8s.io/resourceclaimtemplates', deviceAdminAccessHooks({ kind: 'ResourceClaimTemplate', namespaces })],
+    ['certificates.k8s.io/podcertificaterequests', podCertificateSigningHooks(authorizer)],
   ]);
   const hooksFor = (type: ResourceType): StoreHooks | undefined => kindHooks.get(`${type.group}/${type.resource}`);
   const definitions = schemaData().definitions;

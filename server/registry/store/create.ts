@@ -131,7 +131,7 @@ export async function prepareNewObject(
   await authorize();
   // 6. The kind's hook: what it takes is given back if anything below fails.
   const beginCreate = scope.context.hooksFor?.(scope.type)?.beginCreate;
-  const finish = beginCreate ? await beginCreate(object, { dryRun: write.dryRun }) : FINISH_NOTHING;
+  const finish = beginCreate ? await beginCreate(object, { dryRun: write.dryRun, user: write.user }) : FINISH_NOTHING;
   try {
     // 7. Validating admission, with the name generated in step 3.
     const key = objectKeyOf(scope, keyFields(object));

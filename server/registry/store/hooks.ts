@@ -7,12 +7,15 @@
  * would hold it) but may still fill and check what they would; afterDelete does not run.
  */
 import type { KubeObject } from '../../../api/objects';
+import type { UserInfo } from '../../../api/user-info';
 
 /** Called once after the write: `stored` false when it failed, so what was held goes back. */
 export type FinishWrite = (stored: boolean) => Promise<void>;
 
 export interface WriteOptions {
   readonly dryRun: boolean;
+  /** Who writes, for a step that asks the authorizer about them (a PodCertificateRequest's signer). */
+  readonly user: UserInfo;
 }
 
 export interface StoreHooks {

@@ -222,7 +222,9 @@ async function prepareUpdate(
   const beginUpdate =
     request.target === 'main' ? hooks?.beginUpdate : request.target === 'status' ? hooks?.beginStatusUpdate : undefined;
   const written = beginUpdate && !request.managedFieldsComputed ? copyJson(object) : undefined;
-  const finish = beginUpdate ? await beginUpdate(object, current, { dryRun: request.dryRun }) : FINISH_NOTHING;
+  const finish = beginUpdate
+    ? await beginUpdate(object, current, { dryRun: request.dryRun, user: request.user })
+    : FINISH_NOTHING;
   try {
     // 6. Validating admission.
     await scope.context.admission.validate(attributes);

@@ -116,8 +116,10 @@ export function startAggregator(options: {
   );
   const healthChecks: HealthCheck[] = [
     hook('start-kube-aggregator-informers', Promise.all([informer, ...serviceInformers].map(({ synced }) => synced))),
-    hook('apiservice-status-local-available-controller', availability.firstSync),
-    hook('apiservice-status-remote-available-controller', availability.firstSync),
+    // The reference's availability hooks start the controllers and are done: a check of an
+    // extension server that does not answer (5 s at most) holds up no replica's start.
+    hook('apiservice-status-local-available-controller', Promise.resolve()),
+    hook('apiservice-status-remote-available-controller', Promise.resolve()),
     hook('apiservice-registration-controller', informer.synced),
     hook('apiservice-discovery-controller', discoverySynced),
     hook('kube-apiserver-autoregistration', informer.synced),

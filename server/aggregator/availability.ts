@@ -96,8 +96,6 @@ function nowTimestamp(): string {
 }
 
 export interface AvailabilityController {
-  /** Resolves once every APIService there was at start has been checked (`apiservice-status-*-available-controller`). */
-  readonly firstSync: Promise<void>;
   /** Checks this APIService again soon (it changed). */
   request(name: string): void;
   stop(): void;
@@ -118,10 +116,6 @@ export function startAvailabilityController(options: {
   readonly metrics?: AvailabilityMetrics;
 }): AvailabilityController {
   const stopping = new AbortController();
-  /** APIServices of the first pass not yet checked. */
-  let firstPass: Set<string> | undefined;
-  let firstPassDone: () => void = () => {};
-  const firstSync = new Promise<void>((resolve) => (firstPassDone = resolve));
 
   /** Writes the condition when it changed; throws after a failed discovery check, so the check is retried with backoff, as the reference requeues it. */
   async function sync(name: string): Promise<void> {
@@ -145,19 +139,11 @@ export function startAvailabilityController(options: {
   const queue = startWorkQueue<string>({
     stop: stopping.signal,
     workers: WORKERS,
-    handle: async (name) => {
-      try {
-        await sync(name);
-      } finally {
-        if (firstPass?.delete(name) && firstPass.size === 0) firstPassDone();
-      }
-    },
+    handle: sync,
   });
 
   void options.synced.then(() => {
-    firstPass = new Set(options.current.keys());
-    if (firstPass.size === 0) firstPassDone();
-    for (const name of firstPass) queue.add(name);
+    for (const name of options.current.keys()) queue.add(name);
   });
   const resync = setInterval(() => {
     for (const name of options.current.keys()) queue.add(name);
@@ -165,7 +151,6 @@ export function startAvailabilityController(options: {
   resync.unref();
 
   return {
-    firstSync,
     request: (name) => queue.add(name),
     stop() {
       stopping.abort();

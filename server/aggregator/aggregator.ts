@@ -111,13 +111,12 @@ export function startAggregator(options: {
   const discoverySynced = informer.synced.then(() =>
     Promise.all([...current.keys()].map((name) => discovery.refresh(name))),
   );
-  const openapiSynced = informer.synced.then(() =>
-    Promise.all([...current.keys()].map((name) => openapi.refresh(name))),
-  );
+  // The first downloads of the extension servers' OpenAPI; nothing waits for them (below).
+  void informer.synced.then(() => Promise.all([...current.keys()].map((name) => openapi.refresh(name))));
   const healthChecks: HealthCheck[] = [
     hook('start-kube-aggregator-informers', Promise.all([informer, ...serviceInformers].map(({ synced }) => synced))),
-    // The reference's availability hooks start the controllers and are done: a check of an
-    // extension server that does not answer (5 s at most) holds up no replica's start.
+    // The reference's availability and OpenAPI hooks start their controllers and are done: an
+    // extension server that does not answer (5 s at most a request) holds up no replica's start.
     hook('apiservice-status-local-available-controller', Promise.resolve()),
     hook('apiservice-status-remote-available-controller', Promise.resolve()),
     hook('apiservice-registration-controller', informer.synced),
@@ -126,8 +125,8 @@ export function startAggregator(options: {
     functionCheck('autoregister-completion', () => {
       if (!autoregisterComplete) throw new Error('missing APIService');
     }),
-    hook('apiservice-openapi-controller', openapiSynced),
-    hook('apiservice-openapiv3-controller', openapiSynced),
+    hook('apiservice-openapi-controller', Promise.resolve()),
+    hook('apiservice-openapiv3-controller', Promise.resolve()),
   ];
 
   return {

@@ -1,95 +1,191 @@
 /**
- * The APIService availability hooks (`apiservice-status-local-available-controller` and
- * `...-remote-...`) start their controllers and are done, as the reference's are: a replica
- * starting beside a stored APIService whose extension server never answers is ready while that
- * check still waits (it gives up after 5 s), not after it.
+ * The APIService availability and OpenAPI hooks (`apiservice-status-local-available-controller`,
+ * `...-remote-...`, `apiservice-openapi-controller`, `...-openapiv3-...`) start their
+ * controllers and are done, as the reference's are: a replica starting beside a stored APIService
+ * whose extension server does not answer is ready while the requests to it still wait (each gives
+ * up after 5 s), not after them. (The discovery hook does wait, in both: an extension server
+ * that answers discovery is what lets a start through there.)
  */
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { issueCa, issueLeaf } from '../../../server/pki/certificates';
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
-import { startServer } from '../../helpers/server';
+import { startServer, type TestServer } from '../../helpers/server';
 import { waitUntil } from '../../helpers/wait-for';
 
 jest.setTimeout(120_000);
 
+/** A request to an extension server that is never answered: when it came, and when the asker gave up. */
+interface Asked {
+  readonly at: number;
+  endedAt?: number;
+  end(): void;
+}
+
 let etcd: EtcdServer;
-let silent: Server;
-/** The connections the silent server took, when, and when each ended. */
-const connections: { socket: Socket; at: number; endedAt?: number }[] = [];
+const servers: Server[] = [];
+const asked: Asked[] = [];
+
+/** Records a request left unanswered on `socket`, until the asker closes it. */
+function recordUnanswered(socket: Socket): void {
+  const request: Asked = { at: performance.now(), end: () => socket.destroy() };
+  asked.push(request);
+  socket.on('close', () => (request.endedAt = performance.now()));
+  socket.on('error', () => undefined);
+}
+
+async function listening(server: Server): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
 
 beforeAll(async () => {
   etcd = await startEtcd();
-  // Takes connections and never says a word: not even a TLS handshake.
-  silent = createServer((socket) => {
-    const connection: (typeof connections)[number] = { socket, at: performance.now() };
-    connections.push(connection);
-    socket.on('close', () => (connection.endedAt = performance.now()));
-    // Read (and drop) what comes, or the peer's end is never seen.
-    socket.resume();
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
 });
 
 afterAll(async () => {
-  for (const { socket } of connections) socket.destroy();
-  await new Promise((resolve) => silent?.close(resolve));
+  for (const request of asked) request.end();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   await etcd?.stop();
 });
 
-it('is ready while the check of an extension server that never answers still waits', async () => {
-  const options = { etcdServers: etcd.endpoints, etcdPrefix: '/availability-start' };
-  const first = await startServer(options);
-  const manifests = [
+/** The Service, EndpointSlice and APIService of group `group`, served at 127.0.0.1:`port`. */
+function extensionManifests(group: string, port: number): object[] {
+  return [
     {
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: 'silent', namespace: 'default' },
+      metadata: { name: group, namespace: 'default' },
       spec: { ports: [{ name: 'https', port: 443 }] },
     },
     {
       apiVersion: 'discovery.k8s.io/v1',
       kind: 'EndpointSlice',
-      metadata: { name: 'silent-1', namespace: 'default', labels: { 'kubernetes.io/service-name': 'silent' } },
+      metadata: { name: `${group}-1`, namespace: 'default', labels: { 'kubernetes.io/service-name': group } },
       addressType: 'IPv4',
       endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
-      ports: [{ name: 'https', port: (silent.address() as AddressInfo).port, protocol: 'TCP' }],
+      ports: [{ name: 'https', port, protocol: 'TCP' }],
     },
     {
       apiVersion: 'apiregistration.k8s.io/v1',
       kind: 'APIService',
-      metadata: { name: 'v1.silent.example.com' },
+      metadata: { name: `v1.${group}.example.com` },
       spec: {
-        group: 'silent.example.com',
+        group: `${group}.example.com`,
         version: 'v1',
         groupPriorityMinimum: 100,
         versionPriority: 100,
-        service: { namespace: 'default', name: 'silent' },
+        service: { namespace: 'default', name: group },
         insecureSkipTLSVerify: true,
       },
     },
   ];
+}
+
+/**
+ * Stores `manifests` through a first server (`prefix` its own), waits for `stored`, then starts
+ * a second server on the same store: when it was ready, and from where in `asked` its requests
+ * to the extension server begin.
+ */
+async function secondStartBeside(
+  prefix: string,
+  manifests: object[],
+  stored: (first: TestServer) => Promise<void>,
+): Promise<{ readyAt: number; firstRequest: number; second: TestServer }> {
+  const options = { etcdServers: etcd.endpoints, etcdPrefix: prefix };
+  const first = await startServer(options);
   const applied = await first.kubectl(['apply', '-f', '-'], {
     input: manifests.map((manifest) => JSON.stringify(manifest)).join('\n---\n'),
   });
   expect(applied.stderr).toBe('');
-  await waitUntil('the first server to check the extension server', () => connections.length > 0, 30_000, 20);
+  await stored(first);
   await first.stop();
-
-  const before = connections.length;
+  const firstRequest = asked.length;
   // startServer resolves once /readyz answers 200.
   const second = await startServer(options);
-  const readyAt = performance.now();
+  return { readyAt: performance.now(), firstRequest, second };
+}
+
+/** Waits for `count` requests of the second server to end, and checks each waited about 5 s and ended after the server was ready. */
+async function expectReadyBeforeRequestsEnded(
+  start: { readyAt: number; firstRequest: number },
+  count: number,
+): Promise<void> {
+  await waitUntil(
+    'the second server to ask the extension server',
+    () => asked.length >= start.firstRequest + count,
+    30_000,
+    20,
+  );
+  const requests = asked.slice(start.firstRequest);
+  await waitUntil('each request to give up', () => requests.every(({ endedAt }) => endedAt !== undefined), 30_000, 20);
+  for (const request of requests) {
+    expect(request.endedAt! - request.at).toBeGreaterThanOrEqual(4_500);
+    // Ready before then: waiting for the request would have made it at least that late.
+    expect(start.readyAt).toBeLessThan(request.endedAt!);
+  }
+}
+
+it('is ready while the availability check of an extension server that never answers still waits', async () => {
+  // Takes connections and never says a word: not even a TLS handshake. (It reads what comes, or
+  // the asker's end would never be seen.)
+  const silent = createServer((socket) => {
+    recordUnanswered(socket);
+    socket.resume();
+  });
+  const start = await secondStartBeside(
+    '/availability-start-silent',
+    extensionManifests('silent', await listening(silent)),
+    () => waitUntil('the first server to check the extension server', () => asked.length > 0, 30_000, 20),
+  );
   try {
-    // The check did run, and gives up on its own 5 s after it began.
-    await waitUntil('the second server to check the extension server', () => connections.length > before, 30_000, 20);
-    const check = connections[before];
-    await waitUntil('the check to give up', () => check.endedAt !== undefined, 30_000, 20);
-    expect(check.endedAt! - check.at).toBeGreaterThanOrEqual(4_500);
-    // Ready long before then: waiting for the check would have made it at least that late.
-    expect(readyAt).toBeLessThan(check.endedAt!);
-    expect(readyAt - check.at).toBeLessThan(4_000);
+    await expectReadyBeforeRequestsEnded(start, 1);
   } finally {
-    await second.stop();
+    await start.second.stop();
+  }
+});
+
+it('is ready while the OpenAPI downloads from an available extension server that answers discovery only still wait', async () => {
+  const ca = await issueCa({ commonName: 'slow-openapi-ca', validDays: 1 });
+  const serving = await issueLeaf({
+    ca,
+    subject: 'CN=slow-openapi',
+    usage: 'server',
+    ipAddresses: ['127.0.0.1'],
+    validDays: 1,
+  });
+  const resources = { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'slow.example.com/v1', resources: [] };
+  const slow = createHttpsServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+    // The OpenAPI documents never come; everything else is answered at once.
+    if (req.url?.startsWith('/openapi/')) {
+      recordUnanswered(req.socket);
+      return;
+    }
+    if (req.url === '/apis/slow.example.com/v1') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(resources));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  const port = await listening(slow);
+  const start = await secondStartBeside('/availability-start-slow', extensionManifests('slow', port), (first) =>
+    waitUntil(
+      'the APIService to be available',
+      async () => {
+        const answer = await first.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.slow.example.com');
+        const conditions = answer.json<{ status?: { conditions?: { type: string; status: string }[] } }>().status
+          ?.conditions;
+        return conditions?.some(({ type, status }) => type === 'Available' && status === 'True') ?? false;
+      },
+      30_000,
+      50,
+    ),
+  );
+  try {
+    // The OpenAPI downloads: v2, and v3's index.
+    await expectReadyBeforeRequestsEnded(start, 2);
+  } finally {
+    await start.second.stop();
   }
 });

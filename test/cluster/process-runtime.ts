@@ -341,6 +341,9 @@ function withBindMounts(
   ];
 }
 
+/** Now, as a pod's status gives times: RFC 3339 in whole seconds (metav1.Time). */
+const statusTime = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+
 /**
  * Runs `argv` again whenever it exits, until stopped, as `restartPolicy` says; its output is kept
  * in `running.output` and its log file. `ended` hears of an exit after which it does not start again.
@@ -358,7 +361,7 @@ function supervise(
     running.restartTimer = undefined;
     if (running.stopped) return;
     running.log.start();
-    running.startedAt = new Date().toISOString();
+    running.startedAt = statusTime();
     const { argv, env, cwd } = command;
     const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.child = child;
@@ -376,7 +379,7 @@ function supervise(
       const again = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
       if (running.stopped) return;
       if (!again) {
-        ended({ exitCode, startedAt: running.startedAt ?? '', finishedAt: new Date().toISOString() });
+        ended({ exitCode, startedAt: running.startedAt ?? '', finishedAt: statusTime() });
         return;
       }
       running.restartTimer = setTimeout(start, running.backoffMs);

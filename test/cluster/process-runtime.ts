@@ -11,7 +11,10 @@
  * are bind-mounted at their own paths when this runs as root (withBindMounts). The volumes it writes are emptyDir, Secret, ConfigMap, the downward
  * API's pod metadata, and projected ones of those and of service account tokens (every pod's
  * `kube-api-access-*`). Containers of other images, and containers mounting a volume of another
- * kind, are left to kwok's pretence.
+ * kind, are left to kwok's pretence. As a kubelet, it reports a container that ended for good in
+ * the pod's status (and the pod's phase once all have), and keeps each container's output as a
+ * container runtime does (cri-log.ts), which kwok serves as the pod's log; the ports a pod's
+ * processes listen on (listening-ports.ts) are where kwok forwards the pod's ports to.
  *
  *   const runtime = startProcessRuntime(server, join(cache, 'bin'), dir);
  *   ...
@@ -20,8 +23,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestServer } from '../helpers/server';
+import { CriLog } from './cri-log';
+import { applyKwokObject, deleteKwokObjects, logsOf, portForwardOf } from './kwok-kubelet-api';
+import { listeningPorts } from './listening-ports';
 
 /**
  * The test images this runtime runs: what names them, the binary that stands for them (built
@@ -40,6 +47,13 @@ const IMAGES: readonly {
 ];
 /** A kubelet's reconcile loop, polled: a missed change cannot leave a process behind, only delay it. */
 const POLL_MS = 500;
+/**
+ * How often the ports a pod's processes listen on are looked at, for kwok's port-forward: often,
+ * since kwok reports a pod ready before its process has started (a client may connect at once).
+ */
+const PORTS_POLL_MS = 100;
+/** Writes of a pod's status that meet a newer version are tried again, this many times in all. */
+const STATUS_ATTEMPTS = 5;
 /** A container that exits is started again after this (doubling, capped), as a kubelet's back-off. */
 const RESTART_BACKOFF_MS = { first: 500, max: 8_000 };
 const STOP_GRACE_MS = 2_000;
@@ -108,10 +122,34 @@ interface Pod {
   readonly status?: { readonly phase?: string; readonly podIP?: string };
 }
 
+/** How a container's last instance ended, as a kubelet reports it in the pod's status. */
+interface Ended {
+  readonly exitCode: number;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+}
+
+interface ContainerStatus {
+  readonly name: string;
+  readonly state?: { readonly terminated?: { readonly exitCode: number } };
+}
+
+/** The parts of a pod's status this runtime writes, beside the rest it keeps as read. */
+interface PodStatus {
+  phase?: string;
+  conditions?: { type: string; status: string; reason?: string; lastTransitionTime?: string }[];
+  containerStatuses?: ContainerStatus[];
+}
+
 /** One container's process, started again after it exits while its pod runs. */
 interface RunningContainer {
   readonly label: string;
+  /** The container's name in its pod. */
+  readonly name: string;
+  /** Its log file, read through kwok's kubelet API. */
+  readonly log: CriLog;
   child?: ChildProcess;
+  startedAt?: string;
   restartTimer?: NodeJS.Timeout;
   backoffMs: number;
   stopped: boolean;
@@ -303,13 +341,18 @@ function withBindMounts(
   ];
 }
 
-/** Runs `argv` again whenever it exits, until stopped; its output is kept in `running.output`. */
+/** Now, as a pod's status gives times: RFC 3339 in whole seconds (metav1.Time). */
+const statusTime = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+
+/**
+ * Runs `argv` again whenever it exits, until stopped, as `restartPolicy` says; its output is kept
+ * in `running.output` and its log file. `ended` hears of an exit after which it does not start again.
+ */
 function supervise(
   running: RunningContainer,
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
+  command: { readonly argv: readonly string[]; readonly env: NodeJS.ProcessEnv; readonly cwd: string },
   restartPolicy: string,
+  ended: (how: Ended) => void,
 ): void {
   const keep = (chunk: Buffer) => {
     running.output = (running.output + chunk.toString()).slice(-LOG_TAIL_CHARS);
@@ -317,21 +360,78 @@ function supervise(
   const start = () => {
     running.restartTimer = undefined;
     if (running.stopped) return;
+    running.log.start();
+    running.startedAt = statusTime();
+    const { argv, env, cwd } = command;
     const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.child = child;
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
+    child.stdout.on('data', running.log.writer('stdout'));
+    child.stderr.on('data', running.log.writer('stderr'));
     child.on('error', (error) => keep(Buffer.from(`start failed: ${error.message}\n`)));
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': the output is all read by then, so the log is whole when the status says it ended.
+    child.on('close', (code, signal) => {
       running.child = undefined;
+      running.log.end();
       keep(Buffer.from(`[exited: ${signal ?? code}]\n`));
-      const again = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && code !== 0);
-      if (running.stopped || !again) return;
+      const exitCode = code ?? 128 + (signal === null ? 0 : constants.signals[signal]);
+      const again = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
+      if (running.stopped) return;
+      if (!again) {
+        ended({ exitCode, startedAt: running.startedAt ?? '', finishedAt: statusTime() });
+        return;
+      }
       running.restartTimer = setTimeout(start, running.backoffMs);
       running.backoffMs = Math.min(running.backoffMs * 2, RESTART_BACKOFF_MS.max);
     });
   };
   start();
+}
+
+/**
+ * What a kubelet writes when `container` of `pod` has ended for good: its state terminated (reason
+ * Completed for exit code 0, Error otherwise) and not ready, the pod's Ready and ContainersReady
+ * conditions False, and, once every container has ended, the phase: Succeeded when each exited
+ * 0, Failed otherwise. A pod since replaced (another uid) or gone is left alone.
+ */
+async function reportEnded(server: TestServer, pod: Pod, container: string, how: Ended): Promise<void> {
+  const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`;
+  for (let attempt = 1; attempt <= STATUS_ATTEMPTS; attempt++) {
+    const read = await server.request('GET', path);
+    if (read.status === 404) return;
+    const current = read.json<Pod & { status?: PodStatus }>();
+    if (current.metadata.uid !== pod.metadata.uid || current.metadata.deletionTimestamp !== undefined) return;
+    const status: PodStatus = { ...current.status };
+    const terminated = {
+      exitCode: how.exitCode,
+      reason: how.exitCode === 0 ? 'Completed' : 'Error',
+      startedAt: how.startedAt,
+      finishedAt: how.finishedAt,
+    };
+    status.containerStatuses = (status.containerStatuses ?? []).map((each) =>
+      each.name === container ? { ...each, ready: false, started: false, state: { terminated } } : each,
+    );
+    const exitCodes = current.spec.containers.map(
+      (each) =>
+        status.containerStatuses?.find((candidate) => candidate.name === each.name)?.state?.terminated?.exitCode,
+    );
+    const allEnded = exitCodes.every((code) => code !== undefined);
+    if (allEnded) status.phase = exitCodes.every((code) => code === 0) ? 'Succeeded' : 'Failed';
+    const notReady = { status: 'False', reason: allEnded ? 'PodCompleted' : 'ContainersNotReady' };
+    status.conditions = (status.conditions ?? []).map((condition) =>
+      condition.type === 'Ready' || condition.type === 'ContainersReady'
+        ? { ...condition, ...notReady, lastTransitionTime: how.finishedAt }
+        : condition,
+    );
+    const written = await server.request('PUT', `${path}/status`, {
+      body: JSON.stringify({ ...current, status }),
+      headers: { 'content-type': 'application/json' },
+    });
+    if (written.status === 200) return;
+    if (written.status !== 409 || attempt === STATUS_ATTEMPTS)
+      throw new Error(`PUT ${path}/status: ${written.status} ${written.body}`);
+  }
 }
 
 async function stopContainer(running: RunningContainer): Promise<void> {
@@ -346,14 +446,29 @@ async function stopContainer(running: RunningContainer): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Starts the runtime: it runs the test-image containers of every Running pod of `server`, with the binaries of `binDir`, under `rootDir`. */
-export function startProcessRuntime(server: TestServer, binDir: string, rootDir: string): ProcessRuntime {
-  /** By pod uid: the pod's containers that run here. */
-  const pods = new Map<string, { readonly dir: string; readonly containers: RunningContainer[] }>();
+/**
+ * Starts the runtime: it runs the test-image containers of every Running pod of `server`, with
+ * the binaries of `binDir`, under `rootDir`. With `kwok` (kwok serving the nodes' kubelet API
+ * from its objects, kwok-kubelet-api.ts), each pod it runs gets a `Logs` object naming its
+ * containers' log files and a `PortForward` object naming the ports its processes listen on.
+ */
+export function startProcessRuntime(
+  server: TestServer,
+  binDir: string,
+  rootDir: string,
+  options: { readonly kwok?: boolean } = {},
+): ProcessRuntime {
+  /** By pod uid: the pod's containers that run here, and the ports last told to kwok. */
+  const pods = new Map<
+    string,
+    { readonly pod: Pod; readonly dir: string; readonly containers: RunningContainer[]; ports: string }
+  >();
   /** Containers whose pods are gone, for the logs: listed from the moment their stop begins. */
   const finished: RunningContainer[] = [];
   let polling = true;
   let pollError = '';
+  let portsError = '';
+  let reportError = '';
   const apiServer = new URL(server.url);
 
   const startPod = async (pod: Pod): Promise<void> => {
@@ -364,7 +479,9 @@ export function startProcessRuntime(server: TestServer, binDir: string, rootDir:
     const dir = join(rootDir, pod.metadata.uid);
     const volumes = await writeVolumes(server, pod, dir);
     if (volumes === 'missing') return;
+    mkdirSync(join(dir, 'logs'), { recursive: true });
     const containers: RunningContainer[] = [];
+    const commands: Parameters<typeof supervise>[1][] = [];
     for (const { container, argv } of runnable) {
       const mounts = (container.volumeMounts ?? [])
         .filter((mount) => mount.subPath === undefined)
@@ -387,69 +504,131 @@ export function startProcessRuntime(server: TestServer, binDir: string, rootDir:
       };
       for (const variable of container.env ?? [])
         if (variable.value !== undefined) env[variable.name] = remapPaths(variable.value, paths);
-      const running: RunningContainer = {
+      containers.push({
         label: `${pod.metadata.namespace}/${pod.metadata.name}/${container.name}`,
+        name: container.name,
+        log: new CriLog(join(dir, 'logs', `${container.name}.log`)),
         backoffMs: RESTART_BACKOFF_MS.first,
         stopped: false,
         output: '',
-      };
-      supervise(
-        running,
-        withBindMounts(
+      });
+      commands.push({
+        argv: withBindMounts(
           bound,
           (argv as string[]).map((arg) => remapPaths(arg, paths)),
         ),
         env,
-        dir,
-        pod.spec.restartPolicy ?? 'Always',
-      );
-      containers.push(running);
+        cwd: dir,
+      });
     }
-    pods.set(pod.metadata.uid, { dir, containers });
+    // kwok must know the log files before a client can ask for them, which it may as soon as the pod runs.
+    if (options.kwok)
+      await applyKwokObject(
+        server,
+        logsOf(
+          pod,
+          containers.map((each) => ({ container: each.name, current: each.log.path, previous: each.log.previousPath })),
+        ),
+      );
+    pods.set(pod.metadata.uid, { pod, dir, containers, ports: '' });
+    containers.forEach((running, index) =>
+      supervise(running, commands[index], pod.spec.restartPolicy ?? 'Always', (how) =>
+        reportEnded(server, pod, running.name, how).catch(
+          (error: unknown) => (reportError = `status of ${running.label}: ${String(error)}\n`),
+        ),
+      ),
+    );
   };
 
   const stopPod = async (uid: string): Promise<void> => {
-    const pod = pods.get(uid);
-    if (pod === undefined) return;
+    const running = pods.get(uid);
+    if (running === undefined) return;
     pods.delete(uid);
-    finished.push(...pod.containers);
-    await Promise.all(pod.containers.map(stopContainer));
-    rmSync(pod.dir, { recursive: true, force: true });
+    finished.push(...running.containers);
+    await Promise.all(running.containers.map(stopContainer));
+    rmSync(running.dir, { recursive: true, force: true });
+    if (options.kwok) await deleteKwokObjects(server, running.pod);
   };
 
+  /**
+   * Starts the pods kwok reports Running (with an address), and stops those deleted or gone. A
+   * pod whose containers all ended stays, its files with it, until then: its logs are read after.
+   * Pods of a namespace being deleted are stopped at once, before the namespace controller comes
+   * to delete them: the reference suite deletes a spec's namespace as the spec ends and does not
+   * wait, and the next spec's pods, sharing the host's network, would find their ports still taken.
+   */
   const reconcile = async (): Promise<void> => {
-    const answer = await server.request('GET', '/api/v1/pods?fieldSelector=status.phase%3DRunning');
-    if (answer.status !== 200) throw new Error(`listing pods: ${answer.status} ${answer.body}`);
-    const running = answer
+    const [podList, namespaceList] = await Promise.all([
+      server.request('GET', '/api/v1/pods'),
+      server.request('GET', '/api/v1/namespaces'),
+    ]);
+    for (const answer of [podList, namespaceList])
+      if (answer.status !== 200) throw new Error(`listing: ${answer.status} ${answer.body}`);
+    const terminating = new Set(
+      namespaceList
+        .json<{ items: { metadata: { name: string; deletionTimestamp?: string } }[] }>()
+        .items.filter((namespace) => namespace.metadata.deletionTimestamp !== undefined)
+        .map((namespace) => namespace.metadata.name),
+    );
+    const present = podList
       .json<{ items: Pod[] }>()
-      .items.filter((pod) => pod.metadata.deletionTimestamp === undefined && pod.status?.podIP);
-    const wanted = new Set(running.map((pod) => pod.metadata.uid));
-    await Promise.all([...pods.keys()].filter((uid) => !wanted.has(uid)).map(stopPod));
-    for (const pod of running) if (!pods.has(pod.metadata.uid)) await startPod(pod);
+      .items.filter((pod) => pod.metadata.deletionTimestamp === undefined && !terminating.has(pod.metadata.namespace));
+    const kept = new Set(present.map((pod) => pod.metadata.uid));
+    await Promise.all([...pods.keys()].filter((uid) => !kept.has(uid)).map(stopPod));
+    for (const pod of present)
+      if (pod.status?.phase === 'Running' && pod.status.podIP && !pods.has(pod.metadata.uid)) await startPod(pod);
   };
 
-  const loop = (async () => {
-    while (polling) {
-      await reconcile().then(
-        () => (pollError = ''),
-        (error: unknown) => (pollError = `poll failed: ${String(error)}\n`),
-      );
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  /** Tells kwok each pod's listening ports, when they changed since it was last told. */
+  const publishPorts = async (): Promise<void> => {
+    for (const running of pods.values()) {
+      const pids = running.containers.flatMap((container) => container.child?.pid ?? []);
+      const ports = listeningPorts(pids);
+      const key = JSON.stringify([...ports]);
+      if (key === running.ports) continue;
+      await applyKwokObject(server, portForwardOf(running.pod, ports));
+      running.ports = key;
     }
-  })();
+  };
+
+  const every = (ms: number, step: () => Promise<void>, failed: (error: unknown) => void) =>
+    (async () => {
+      while (polling) {
+        await step().catch(failed);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      }
+    })();
+  const loops = [
+    every(
+      POLL_MS,
+      () => reconcile().then(() => void (pollError = '')),
+      (error) => (pollError = `poll failed: ${String(error)}\n`),
+    ),
+    ...(options.kwok
+      ? [
+          every(
+            PORTS_POLL_MS,
+            () => publishPorts().then(() => void (portsError = '')),
+            (error) => (portsError = `publishing ports failed: ${String(error)}\n`),
+          ),
+        ]
+      : []),
+  ];
 
   return {
     logs: () =>
       [
         ...finished.map((container) => `== ${container.label} (pod gone)\n${container.output}`),
-        ...[...pods.values()].flatMap((pod) =>
-          pod.containers.map((container) => `== ${container.label}\n${container.output}`),
+        ...[...pods.values()].flatMap((running) =>
+          running.containers.map((container) => `== ${container.label}\n${container.output}`),
         ),
         pollError,
+        portsError,
+        reportError,
       ].join('\n'),
     stop: async () => {
       polling = false;
-      await loop;
+      await Promise.all(loops);
       await Promise.all([...pods.keys()].map(stopPod));
     },
   };

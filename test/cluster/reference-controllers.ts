@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
 import { startServer, type TestServer } from '../helpers/server';
 import { freePort } from '../helpers/ports';
+import { KUBELET_ADDRESS_FLAG, installKwokCrds, kwokKubeletApiArgs } from './kwok-kubelet-api';
 import { startProcessRuntime } from './process-runtime';
 
 const BUILD_SCRIPT = join(__dirname, '..', '..', 'tools', 'reference', 'build-controllers.sh');
@@ -283,7 +284,11 @@ export async function startControllerManager(options: {
   };
 }
 
-export async function startReferenceControllers(server: TestServer): Promise<ReferenceControllers> {
+/** `kwokArgs` add kwok's own flags (kwokKubeletApiArgs, to serve the kubelet API). */
+export async function startReferenceControllers(
+  server: TestServer,
+  kwokArgs: readonly string[] = [],
+): Promise<ReferenceControllers> {
   const controllerManager = await writeKubeconfig(server, {
     file: 'controller-manager.kubeconfig',
     subject: 'CN=system:kube-controller-manager',
@@ -294,7 +299,7 @@ export async function startReferenceControllers(server: TestServer): Promise<Ref
   });
   const started: Running[] = [];
   try {
-    const kwok = runKwok(server.kubeconfig);
+    const kwok = runKwok(server.kubeconfig, kwokArgs);
     started.push(kwok);
     const kubeControllerManager = await runControllerManager(controllerManager, join(server.dataDir, 'pki'));
     started.push(kubeControllerManager);
@@ -415,7 +420,8 @@ const PROCESS_NAMES: readonly ReferenceProcessName[] = ['kube-controller-manager
  * A fresh capstan (embedded SQLite) as a kubeadm cluster: the Node authorizer and NodeRestriction
  * on, the reference controllers in place of its own copies, and `nodes` simulated nodes
  * (kwok-node-0, 1, ...), Ready, whose pods of the suite's test image run as processes
- * (process-runtime.ts). The binaries must be built (buildReferenceControllers).
+ * (process-runtime.ts). kwok serves the nodes' kubelet API: those processes' logs and ports
+ * (kwok-kubelet-api.ts). The binaries must be built (buildReferenceControllers).
  */
 export async function startCluster(options: {
   readonly nodes: number;
@@ -436,9 +442,15 @@ export async function startCluster(options: {
       '--allow-privileged=true',
     ];
     server = await startServer({
-      flags: [...(await serverFlagsForControllers(dir)), ...kubeadmFlags, ...(options.flags ?? [])],
+      flags: [
+        ...(await serverFlagsForControllers(dir)),
+        ...kubeadmFlags,
+        KUBELET_ADDRESS_FLAG,
+        ...(options.flags ?? []),
+      ],
     });
-    plane = await startReferenceControllers(server);
+    await installKwokCrds(server);
+    plane = await startReferenceControllers(server, kwokKubeletApiArgs(await freePort()));
     await addSimulatedNodes(
       server,
       Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`),
@@ -451,7 +463,7 @@ export async function startCluster(options: {
     throw error;
   }
   const [started, controllers] = [server, plane];
-  const runtime = startProcessRuntime(started, BIN, join(dir, 'pods'));
+  const runtime = startProcessRuntime(started, BIN, join(dir, 'pods'), { kwok: true });
   return {
     server: started,
     plane: controllers,

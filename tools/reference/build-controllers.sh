@@ -8,7 +8,7 @@
 # build never rewrites the one tools/reference/build-kube-apiserver.sh keeps. What is already
 # built is skipped. About 15 minutes on 2 cores with a warm module cache.
 #   tools/reference/build-controllers.sh   # -> ~/.cache/kube-ref/bin/{kube-controller-manager,kube-scheduler,agnhost,sample-apiserver,kwok}
-#   tools/reference/build-controllers.sh kwok   # kwok and its stages alone (a minute or two)
+#   tools/reference/build-controllers.sh kwok   # kwok, its stages and CRDs alone (a minute or two)
 set -euo pipefail
 VERSION=${KUBE_VERSION:-1.34.4}
 KWOK_VERSION=${KWOK_VERSION:-0.8.0}
@@ -43,4 +43,6 @@ fi
 [ -x "$BIN/kwok" ] || GOBIN="$BIN" nice go install "sigs.k8s.io/kwok/cmd/kwok@v$KWOK_VERSION"
 STAGES="$CACHE/kwok-stages.yaml"
 [ -s "$STAGES" ] || KWOK_VERSION="$KWOK_VERSION" sh "$here/kwok-stages.sh" "$STAGES"
-echo "$BIN/kube-controller-manager $BIN/kube-scheduler $BIN/agnhost $BIN/sample-apiserver $BIN/kwok $STAGES" >&2
+CRDS="$CACHE/kwok-crds.yaml"
+[ -s "$CRDS" ] || KWOK_VERSION="$KWOK_VERSION" sh "$here/kwok-crds.sh" "$CRDS"
+echo "$BIN/kube-controller-manager $BIN/kube-scheduler $BIN/agnhost $BIN/sample-apiserver $BIN/kwok $STAGES $CRDS" >&2

@@ -1,0 +1,54 @@
+/**
+ * The gated fields of kinds other than pods and resource.k8s.io: what a 1.34.4 kube-apiserver
+ * stored or refused when sent the same objects with its defaults, with the gates on, then with
+ * them off again over the same etcd (an object written while a gate was on keeps its fields
+ * through later updates). The messages are the reference's.
+ */
+import type { KubeObject } from '../../../../api/objects';
+import { created, typeOf, updated } from './write-path';
+
+const DEFAULTS = {};
+const touch = (next: KubeObject) => (next.metadata.labels = { touched: 'yes' });
+
+function object(apiVersion: string, kind: string, name: string, body: Record<string, unknown>): KubeObject {
+  return { apiVersion, kind, metadata: { name, namespace: 'default' }, ...body } as KubeObject;
+}
+
+describe('CoordinatedLeaderElection: a Lease strategy and preferred holder', () => {
+  const leases = typeOf('coordination.k8s.io', 'leases');
+  const ON = { CoordinatedLeaderElection: true };
+  const lease = (spec: Record<string, unknown>) => object('coordination.k8s.io/v1', 'Lease', 'l', { spec });
+  const coordinated = { holderIdentity: 'h', strategy: 'OldestEmulationVersion', preferredHolder: 'p' };
+
+  test('off (the default): a new lease loses both', () => {
+    expect(created(leases, lease(coordinated), DEFAULTS)).toEqual({
+      object: lease({ holderIdentity: 'h' }),
+      errors: [],
+    });
+  });
+
+  test('on: both kept; off again: an update keeps what the stored lease has', () => {
+    const stored = created(leases, lease(coordinated), ON);
+    expect(stored).toEqual({ object: lease(coordinated), errors: [] });
+    expect(updated(leases, stored.object, touch, DEFAULTS).object.spec).toEqual(coordinated);
+    const withoutHolder = created(leases, lease({ strategy: 'OldestEmulationVersion' }), ON).object;
+    const later = updated(leases, withoutHolder, (next) => Object.assign(next.spec!, { preferredHolder: 'p' }), {});
+    expect(later.object.spec).toEqual({ strategy: 'OldestEmulationVersion' });
+  });
+
+  test('the spec is validated, a holder preferred only with a strategy', () => {
+    const invalid = { leaseDurationSeconds: 0, leaseTransitions: -1, preferredHolder: 'p' };
+    expect(created(leases, lease(invalid), ON).errors).toEqual([
+      'spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
+      'spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0',
+      'spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined',
+    ]);
+    expect(created(leases, lease(invalid), DEFAULTS).errors).toEqual([
+      'spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
+      'spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0',
+    ]);
+    expect(created(leases, lease({ strategy: 'bad' }), ON).errors).toEqual([
+      'spec.strategy.strategy: Unsupported value: "bad": supported values: "OldestEmulationVersion"',
+    ]);
+  });
+});

@@ -14,6 +14,8 @@ function object(apiVersion: string, kind: string, name: string, body: Record<str
   return { apiVersion, kind, metadata: { name, namespace: 'default' }, ...body } as KubeObject;
 }
 
+const TEMPLATE = { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+
 describe('CoordinatedLeaderElection: a Lease strategy and preferred holder', () => {
   const leases = typeOf('coordination.k8s.io', 'leases');
   const ON = { CoordinatedLeaderElection: true };
@@ -50,5 +52,32 @@ describe('CoordinatedLeaderElection: a Lease strategy and preferred holder', () 
     expect(created(leases, lease({ strategy: 'bad' }), ON).errors).toEqual([
       'spec.strategy.strategy: Unsupported value: "bad": supported values: "OldestEmulationVersion"',
     ]);
+  });
+});
+
+describe('JobManagedBy: a Job managed by another controller', () => {
+  const jobs = typeOf('batch', 'jobs');
+  const job = object('batch/v1', 'Job', 'j', {
+    spec: {
+      managedBy: 'example.com/ctl',
+      template: { ...TEMPLATE, spec: { ...TEMPLATE.spec, restartPolicy: 'Never' } },
+    },
+  });
+  const managedBy = (written: KubeObject) => (written.spec as { managedBy?: string }).managedBy;
+
+  test('on (the default): kept; off: a new job loses it, a stored one keeps it', () => {
+    const stored = created(jobs, job, DEFAULTS);
+    expect(stored.errors).toEqual([]);
+    expect(managedBy(stored.object)).toBe('example.com/ctl');
+    expect(managedBy(created(jobs, job, { JobManagedBy: false }).object)).toBeUndefined();
+    expect(managedBy(updated(jobs, stored.object, touch, { JobManagedBy: false }).object)).toBe('example.com/ctl');
+  });
+
+  test('off: an update that adds it is refused as the immutable field it is, not cleared', () => {
+    const stored = created(jobs, job, { JobManagedBy: false }).object;
+    const { errors } = updated(jobs, stored, (next) => Object.assign(next.spec!, { managedBy: 'example.com/ctl' }), {
+      JobManagedBy: false,
+    });
+    expect(errors).toEqual(['spec.managedBy: Invalid value: "example.com/ctl": field is immutable']);
   });
 });

@@ -31,12 +31,13 @@ import {
   type NameValidator,
 } from '../validation/names';
 import { isValidIP } from '../validation/ip';
+import { featureGateReader } from '../config/feature-enabled';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
 
 /** What a kind adds to the generic behaviour; everything optional. */
 export interface KindBehaviour {
-  /** Defaults on the storage-version object (may mutate). */
-  readonly defaults?: (object: KubeObject, version: string) => void;
+  /** Defaults on the storage-version object (may mutate), some of them behind feature gates. */
+  readonly defaults?: (object: KubeObject, version: string, featureEnabled: FeatureEnabled) => void;
   /** The status a new object starts with; absent keeps what the client sent (Nodes). */
   readonly initialStatus?: (object: KubeObject) => Record<string, unknown>;
   /** Whether metadata.generation is kept (1 on create, +1 on spec changes). */
@@ -93,6 +94,9 @@ const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
   'ip-address': (name) => isValidIP(name),
 };
 
+/** The gates of a server started without `--feature-gates`. */
+const DEFAULT_GATES: FeatureEnabled = featureGateReader({});
+
 /** Everything of an object outside metadata and status: what "the spec changed" compares. */
 function specPart(object: KubeObject): Record<string, unknown> {
   const { metadata: _metadata, status: _status, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
@@ -120,8 +124,8 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
   const metaRulesOf = (object: KubeObject): ObjectMetaRules =>
     kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object) };
   return {
-    applyDefaults(object, version) {
-      kind.defaults?.(object, version);
+    applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
+      kind.defaults?.(object, version, featureEnabled);
     },
     prepareForCreate(object, context) {
       if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object);

@@ -4,6 +4,7 @@ import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
 import { dropDisabledPodTemplateFields } from './pod-gated-fields';
+import { gatedField } from './gated-fields';
 import { advanceTemplateGeneration, startTemplateGeneration } from '../conversion/daemon-set-template-generation';
 import { controllerRevisionPrinter } from '../../table/admin-printers';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from '../../table/printers';
@@ -63,7 +64,9 @@ export const appsKinds: readonly ResourceType[] = [
       defaults: defaults.defaultStatefulSet,
       initialStatus: () => ({ replicas: 0, availableReplicas: 0 }),
       tracksGeneration: true,
-      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [
+        gatedField('MaxUnavailableStatefulSet', 'spec.updateStrategy.rollingUpdate.maxUnavailable'),
+      ]),
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
     },

@@ -5,6 +5,8 @@
  * through later updates). The messages are the reference's.
  */
 import type { KubeObject } from '../../../../api/objects';
+import { builtinRegistry } from '../../../../server/builtin-types';
+import { featureGateReader } from '../../../../server/config/feature-enabled';
 import { created, typeOf, updated } from './write-path';
 
 const DEFAULTS = {};
@@ -79,5 +81,49 @@ describe('JobManagedBy: a Job managed by another controller', () => {
       JobManagedBy: false,
     });
     expect(errors).toEqual(['spec.managedBy: Invalid value: "example.com/ctl": field is immutable']);
+  });
+});
+
+describe('MaxUnavailableStatefulSet: a rolling update taking several pods down', () => {
+  const statefulSets = typeOf('apps', 'statefulsets');
+  const ON = { MaxUnavailableStatefulSet: true };
+  const statefulSet = (rollingUpdate: Record<string, unknown>) =>
+    object('apps/v1', 'StatefulSet', 's', {
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: TEMPLATE,
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate },
+      },
+    });
+  const rollingUpdate = (written: KubeObject) =>
+    (written.spec as { updateStrategy: { rollingUpdate: unknown } }).updateStrategy.rollingUpdate;
+
+  test('off (the default): dropped, and nothing defaulted', () => {
+    expect(rollingUpdate(created(statefulSets, statefulSet({ maxUnavailable: 2 }), DEFAULTS).object)).toEqual({
+      partition: 0,
+    });
+    expect(rollingUpdate(created(statefulSets, statefulSet({}), DEFAULTS).object)).toEqual({ partition: 0 });
+  });
+
+  test('on: kept, and defaulted to 1; off again: an update keeps it', () => {
+    const stored = created(statefulSets, statefulSet({ maxUnavailable: 2 }), ON).object;
+    expect(rollingUpdate(stored)).toEqual({ partition: 0, maxUnavailable: 2 });
+    expect(rollingUpdate(created(statefulSets, statefulSet({}), ON).object)).toEqual({
+      partition: 0,
+      maxUnavailable: 1,
+    });
+    const later = updated(statefulSets, stored, (next) => Object.assign(next.spec!, { replicas: 2 }), DEFAULTS);
+    expect(later.errors).toEqual([]);
+    expect(rollingUpdate(later.object)).toEqual({ partition: 0, maxUnavailable: 2 });
+  });
+
+  test("the server's registry applies the default under its own gates, reads from storage included", () => {
+    const on = builtinRegistry({ featureEnabled: featureGateReader(ON) }).find(
+      { group: 'apps', version: 'v1' },
+      'statefulsets',
+    )!;
+    const read = statefulSet({});
+    on.strategy.applyDefaults!(read, 'v1');
+    expect(rollingUpdate(read)).toEqual({ partition: 0, maxUnavailable: 1 });
   });
 });

@@ -127,3 +127,49 @@ describe('MaxUnavailableStatefulSet: a rolling update taking several pods down',
     expect(rollingUpdate(read)).toEqual({ partition: 0, maxUnavailable: 1 });
   });
 });
+
+describe('HPAConfigurableTolerance and HPAScaleToZero: autoscaler tolerances and a floor of zero', () => {
+  const autoscalers = typeOf('autoscaling', 'horizontalpodautoscalers', 'v2');
+  const ON = { HPAConfigurableTolerance: true, HPAScaleToZero: true };
+  const EXTERNAL = [{ type: 'External', external: { metric: { name: 'm' }, target: { type: 'Value', value: '1' } } }];
+  const hpa = (spec: Record<string, unknown>) =>
+    object('autoscaling/v2', 'HorizontalPodAutoscaler', 'h', {
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3, ...spec },
+    });
+  const tolerances = { behavior: { scaleUp: { tolerance: '100m' }, scaleDown: { tolerance: '50m' } } };
+  const toleranceOf = (written: KubeObject, direction: string) =>
+    (written.spec as { behavior: Record<string, { tolerance?: string }> }).behavior[direction].tolerance;
+
+  test('off (the default): tolerances dropped, a floor of zero refused', () => {
+    const stored = created(autoscalers, hpa(tolerances), DEFAULTS);
+    expect(stored.errors).toEqual([]);
+    expect([toleranceOf(stored.object, 'scaleUp'), toleranceOf(stored.object, 'scaleDown')]).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect(created(autoscalers, hpa({ minReplicas: 0, metrics: EXTERNAL }), DEFAULTS).errors).toEqual([
+      'spec.minReplicas: Invalid value: 0: must be greater than or equal to 1',
+    ]);
+    expect(created(autoscalers, hpa({ minReplicas: 0 }), DEFAULTS).errors).toEqual([
+      'spec.minReplicas: Invalid value: 0: must be greater than or equal to 1',
+      'spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas',
+    ]);
+  });
+
+  test('on: both kept, a negative tolerance refused; off again: updates keep them', () => {
+    const stored = created(autoscalers, hpa(tolerances), ON).object;
+    expect([toleranceOf(stored, 'scaleUp'), toleranceOf(stored, 'scaleDown')]).toEqual(['100m', '50m']);
+    expect(created(autoscalers, hpa({ behavior: { scaleUp: { tolerance: '-1' } } }), ON).errors).toEqual([
+      'spec.behavior.scaleUp.tolerance: Invalid value: "-1": must be greater than or equal to 0',
+    ]);
+    const toZero = created(autoscalers, hpa({ minReplicas: 0, metrics: EXTERNAL }), ON);
+    expect(toZero.errors).toEqual([]);
+    expect(created(autoscalers, hpa({ minReplicas: 0 }), ON).errors).toEqual([
+      'spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas',
+    ]);
+    const more = (next: KubeObject) => Object.assign(next.spec!, { maxReplicas: 4 });
+    const later = updated(autoscalers, stored, more, DEFAULTS).object;
+    expect([toleranceOf(later, 'scaleUp'), toleranceOf(later, 'scaleDown')]).toEqual(['100m', '50m']);
+    expect(updated(autoscalers, toZero.object, more, DEFAULTS).errors).toEqual([]);
+  });
+});

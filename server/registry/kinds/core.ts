@@ -269,7 +269,7 @@ export const coreKinds: readonly ResourceType[] = [
     behaviour: {
       defaults: defaults.defaultPersistentVolumeClaim,
       initialStatus: () => ({ phase: 'Pending' }),
-      prepareForCreate: (claim) => prepareClaimDataSources(claim),
+      prepareForCreate: (claim, context) => prepareClaimDataSources(claim, undefined, context),
       prepareForUpdate: prepareClaimDataSources,
       validate: core.validatePersistentVolumeClaim,
       validateUpdate: validatePersistentVolumeClaimUpdate,

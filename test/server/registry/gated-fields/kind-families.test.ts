@@ -173,3 +173,30 @@ describe('HPAConfigurableTolerance and HPAScaleToZero: autoscaler tolerances and
     expect(updated(autoscalers, toZero.object, more, DEFAULTS).errors).toEqual([]);
   });
 });
+
+describe('CrossNamespaceVolumeDataSource: a claim filled from another namespace', () => {
+  const claims = typeOf('', 'persistentvolumeclaims');
+  const REF = { kind: 'PersistentVolumeClaim', name: 'src', namespace: 'other' };
+  const claim = object('v1', 'PersistentVolumeClaim', 'p', {
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, dataSourceRef: REF },
+  });
+  const sources = (written: KubeObject) => {
+    const { dataSource, dataSourceRef } = written.spec as Record<string, unknown>;
+    return { dataSource, dataSourceRef };
+  };
+
+  test('off (the default): the ref is dropped', () => {
+    const stored = created(claims, claim, DEFAULTS);
+    expect(stored.errors).toEqual([]);
+    expect(sources(stored.object)).toEqual({ dataSource: undefined, dataSourceRef: undefined });
+  });
+
+  test('on: kept alone; off again: an update keeps it', () => {
+    const stored = created(claims, claim, { CrossNamespaceVolumeDataSource: true }).object;
+    expect(sources(stored)).toEqual({ dataSource: undefined, dataSourceRef: REF });
+    expect(sources(updated(claims, stored, touch, DEFAULTS).object)).toEqual({
+      dataSource: undefined,
+      dataSourceRef: REF,
+    });
+  });
+});

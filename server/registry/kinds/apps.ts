@@ -9,6 +9,9 @@ import { advanceTemplateGeneration, startTemplateGeneration } from '../conversio
 import { controllerRevisionPrinter } from '../../table/admin-printers';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from '../../table/printers';
 
+/** What a Deployment's or ReplicaSet's controller counts of pods being deleted (its status strategy's gate). */
+const TERMINATING_REPLICAS = gatedField('DeploymentReplicaSetTerminatingReplicas', 'status.terminatingReplicas');
+
 export const appsKinds: readonly ResourceType[] = [
   defineKind({
     group: 'apps',
@@ -27,7 +30,7 @@ export const appsKinds: readonly ResourceType[] = [
       generationAlsoFollows: (deployment) => deployment.metadata.annotations ?? {},
       // The reference's deployment status strategy keeps labels; annotations (the revision) pass.
       statusKeepsMetadata: ['labels'],
-      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateDeployment,
       validateUpdate: apps.validateDeploymentUpdate,
     },
@@ -46,7 +49,7 @@ export const appsKinds: readonly ResourceType[] = [
       defaults: defaults.defaultReplicaSet,
       initialStatus: () => ({ replicas: 0 }),
       tracksGeneration: true,
-      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateReplicaSet,
       validateUpdate: apps.validateReplicaSetUpdate,
     },

@@ -200,3 +200,32 @@ describe('CrossNamespaceVolumeDataSource: a claim filled from another namespace'
     });
   });
 });
+
+describe('DeploymentReplicaSetTerminatingReplicas: pods being deleted, in a status', () => {
+  const ON = { DeploymentReplicaSetTerminatingReplicas: true };
+  for (const [resource, kind] of [
+    ['deployments', 'Deployment'],
+    ['replicasets', 'ReplicaSet'],
+  ]) {
+    const type = typeOf('apps', resource);
+    const workload = object('apps/v1', kind, 'w', {
+      spec: { selector: { matchLabels: { a: 'b' } }, template: TEMPLATE },
+    });
+    const report = (count: number) => (next: KubeObject) => (next.status = { replicas: 1, terminatingReplicas: count });
+
+    test(`${kind} off (the default): a status write loses it`, () => {
+      const stored = created(type, workload, DEFAULTS).object;
+      expect(updated(type, stored, report(1), DEFAULTS, 'status').object.status).toEqual({ replicas: 1 });
+    });
+
+    test(`${kind} on: kept; off again: later status writes keep it`, () => {
+      const stored = created(type, workload, ON).object;
+      const reported = updated(type, stored, report(1), ON, 'status').object;
+      expect(reported.status).toEqual({ replicas: 1, terminatingReplicas: 1 });
+      expect(updated(type, reported, report(2), DEFAULTS, 'status').object.status).toEqual({
+        replicas: 1,
+        terminatingReplicas: 2,
+      });
+    });
+  }
+});

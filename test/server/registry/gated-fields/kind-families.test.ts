@@ -229,3 +229,90 @@ describe('DeploymentReplicaSetTerminatingReplicas: pods being deleted, in a stat
     });
   }
 });
+
+describe('MutableCSINodeAllocatableCount and SELinuxMountReadWriteOncePod: CSI drivers and nodes', () => {
+  const drivers = typeOf('storage.k8s.io', 'csidrivers');
+  const attachments = typeOf('storage.k8s.io', 'volumeattachments');
+  const nodes = typeOf('storage.k8s.io', 'csinodes');
+  const ON = { MutableCSINodeAllocatableCount: true };
+  const OFF = { SELinuxMountReadWriteOncePod: false };
+  const driver = (spec: Record<string, unknown>) =>
+    ({ apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'c.example.com' }, spec }) as KubeObject;
+  const DEFAULTED = {
+    attachRequired: true,
+    podInfoOnMount: false,
+    volumeLifecycleModes: ['Persistent'],
+    storageCapacity: false,
+    fsGroupPolicy: 'ReadWriteOnceWithFSType',
+    requiresRepublish: false,
+  };
+  const both = { nodeAllocatableUpdatePeriodSeconds: 30, seLinuxMount: true };
+
+  test('defaults: the period is dropped, seLinuxMount kept and defaulted', () => {
+    expect(created(drivers, driver(both), DEFAULTS)).toEqual({
+      object: driver({ ...DEFAULTED, seLinuxMount: true }),
+      errors: [],
+    });
+    expect(created(drivers, driver({}), DEFAULTS).object.spec).toEqual({ ...DEFAULTED, seLinuxMount: false });
+  });
+
+  test('on: the period kept and at least 10 seconds; SELinuxMountReadWriteOncePod off drops and defaults nothing', () => {
+    const stored = created(drivers, driver(both), ON).object;
+    expect(stored.spec).toEqual({ ...DEFAULTED, ...both });
+    expect(created(drivers, driver({ nodeAllocatableUpdatePeriodSeconds: 5 }), ON).errors).toEqual([
+      'spec.nodeAllocatableUpdatePeriodSeconds: Invalid value: 5: must be greater than or equal to 10 seconds',
+    ]);
+    expect(created(drivers, driver(both), OFF).object.spec).toEqual(DEFAULTED);
+    expect(created(drivers, driver({}), OFF).object.spec).toEqual(DEFAULTED);
+    const later = updated(drivers, stored, touch, { ...OFF, MutableCSINodeAllocatableCount: false });
+    expect(later).toEqual({
+      object: { ...stored, metadata: { ...stored.metadata, labels: { touched: 'yes' } } },
+      errors: [],
+    });
+  });
+
+  test('attach and detach error codes: dropped off, kept on and afterwards', () => {
+    const attachment = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: { name: 'v' },
+      spec: { attacher: 'a.example.com', nodeName: 'n', source: { persistentVolumeName: 'pv' } },
+    } as KubeObject;
+    const failed = (next: KubeObject) =>
+      (next.status = {
+        attached: false,
+        attachError: { message: 'm', errorCode: 5 },
+        detachError: { message: 'd', errorCode: 6 },
+      });
+    const stored = created(attachments, attachment, DEFAULTS).object;
+    expect(updated(attachments, stored, failed, DEFAULTS, 'status').object.status).toEqual({
+      attached: false,
+      attachError: { message: 'm' },
+      detachError: { message: 'd' },
+    });
+    const reported = updated(attachments, stored, failed, ON, 'status').object;
+    expect(reported.status).toMatchObject({ attachError: { errorCode: 5 }, detachError: { errorCode: 6 } });
+    const again = (next: KubeObject) => Object.assign(next.status!, { attachError: { message: 'm2', errorCode: 7 } });
+    expect(updated(attachments, reported, again, DEFAULTS, 'status').object.status).toEqual({
+      attached: false,
+      attachError: { message: 'm2', errorCode: 7 },
+      detachError: { message: 'd', errorCode: 6 },
+    });
+  });
+
+  test("a node's allocatable count may change only while the gate is on", () => {
+    const node = (count: number) =>
+      ({
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'CSINode',
+        metadata: { name: 'n' },
+        spec: { drivers: [{ name: 'd.example.com', nodeID: 'n', allocatable: { count } }] },
+      }) as KubeObject;
+    const stored = created(nodes, node(1), DEFAULTS).object;
+    const recount = (next: KubeObject) => (next.spec = node(2).spec);
+    expect(updated(nodes, stored, recount, ON).errors).toEqual([]);
+    expect(updated(nodes, stored, recount, DEFAULTS).errors).toEqual([
+      'spec.drivers: Invalid value: {"Name":"d.example.com","NodeID":"n","TopologyKeys":null,"Allocatable":{"Count":2}}: field is immutable',
+    ]);
+  });
+});

@@ -316,3 +316,29 @@ describe('MutableCSINodeAllocatableCount and SELinuxMountReadWriteOncePod: CSI d
     ]);
   });
 });
+
+describe("CSIDriver's spec, as the reference validates it whatever the gates", () => {
+  test('its enums, and each token audience once for 10 minutes to 2^32 seconds', () => {
+    const driver = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIDriver',
+      metadata: { name: 'v.example.com' },
+      spec: {
+        fsGroupPolicy: 'Bogus',
+        volumeLifecycleModes: ['Persistent', 'Other'],
+        tokenRequests: [
+          { audience: 'a', expirationSeconds: 60 },
+          { audience: 'a' },
+          { audience: 'b', expirationSeconds: 5000000000 },
+        ],
+      },
+    } as KubeObject;
+    expect(created(typeOf('storage.k8s.io', 'csidrivers'), driver, DEFAULTS).errors).toEqual([
+      'spec.fsGroupPolicy: Unsupported value: "Bogus": supported values: "File", "None", "ReadWriteOnceWithFSType"',
+      'spec.tokenRequests[0].expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+      'spec.tokenRequests[1].audience: Duplicate value: "a"',
+      'spec.tokenRequests[2].expirationSeconds: Invalid value: 5000000000: may not specify a duration larger than 2^32 seconds',
+      'spec.volumeLifecycleModes: Unsupported value: "Other": supported values: "Persistent", "Ephemeral"',
+    ]);
+  });
+});

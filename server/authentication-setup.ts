@@ -11,6 +11,7 @@ import type { Registry } from 'prom-client';
 import { ObjectError } from '../storage/errors';
 import type { ObjectStorage } from '../storage/objects/types';
 import { certDirOf } from './config/file-locations';
+import { featureEnabled } from './config/feature-enabled';
 import { FlagError, type ServerOptions } from './config/flags';
 import type { LeaderController } from './control-plane';
 import { startAuthenticationInfoPublisher } from './controllers/authentication-info-publisher';
@@ -233,6 +234,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
       apiAudiences,
       maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
       extendExpiration: options.serviceAccountExtendTokenExpiration,
+      rejectUIDMismatch: featureEnabled(options.featureGates, 'TokenRequestServiceAccountUIDValidation'),
     },
   });
   const proxy = requestHeaderOf(options);

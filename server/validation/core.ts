@@ -17,6 +17,7 @@ import {
   tooLong,
 } from '../status/field-errors';
 import { isValidIP } from './ip';
+import { valueAtPath } from '../json/value';
 import { validateNodeTaints } from './pod-scheduling';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
@@ -69,7 +70,26 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: Wri
     ...podAnnotationErrors(pod, options),
     ...validatePodSpecOf(pod, options),
     ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec')),
+    ...validateNominatedNodeName(pod, old, context),
   ];
+}
+
+/**
+ * A new nomination names a node; with ClearingNominatedNodeNameAfterBinding, a bound pod takes
+ * none (binding cleared it). A main update keeps the stored status, so only status writes reach this.
+ */
+function validateNominatedNodeName(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const textAt = (object: KubeObject, path: string) => {
+    const value = valueAtPath(object, path);
+    return typeof value === 'string' ? value : '';
+  };
+  const nominated = textAt(pod, 'status.nominatedNodeName');
+  if (nominated === '' || nominated === textAt(old, 'status.nominatedNodeName')) return [];
+  const path = FieldPath.root('status', 'nominatedNodeName');
+  const errors = isDNS1123Subdomain(nominated).map((message) => invalid(path, nominated, message));
+  if (context.featureEnabled('ClearingNominatedNodeNameAfterBinding') && textAt(old, 'spec.nodeName') !== '')
+    errors.push(forbidden(path, 'may not be set on pods that are already bound to a node'));
+  return errors;
 }
 
 export function validatePodTemplate(template: KubeObject, context: WriteContext): FieldError[] {

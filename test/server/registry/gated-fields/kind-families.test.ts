@@ -342,3 +342,28 @@ describe("CSIDriver's spec, as the reference validates it whatever the gates", (
     ]);
   });
 });
+
+describe('ClearingNominatedNodeNameAfterBinding: a nomination on a pod already bound', () => {
+  const pods = typeOf('', 'pods');
+  const pod = object('v1', 'Pod', 'p', { spec: { containers: [{ name: 'c', image: 'i' }] } });
+  const nominate = (node: string) => (next: KubeObject) => Object.assign(next.status!, { nominatedNodeName: node });
+  const bound = (() => {
+    const stored = created(pods, pod, DEFAULTS).object;
+    (stored.spec as { nodeName?: string }).nodeName = 'n1';
+    return stored;
+  })();
+  const BAD_NAME =
+    "status.nominatedNodeName: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  const FORBIDDEN = 'status.nominatedNodeName: Forbidden: may not be set on pods that are already bound to a node';
+
+  test('off (the default): allowed, when it names a node', () => {
+    expect(updated(pods, bound, nominate('n2'), DEFAULTS, 'status').errors).toEqual([]);
+    expect(updated(pods, bound, nominate('Bad_Name'), DEFAULTS, 'status').errors).toEqual([BAD_NAME]);
+  });
+
+  test('on: forbidden', () => {
+    const ON = { ClearingNominatedNodeNameAfterBinding: true };
+    expect(updated(pods, bound, nominate('n2'), ON, 'status').errors).toEqual([FORBIDDEN]);
+    expect(updated(pods, bound, nominate('Bad_Name'), ON, 'status').errors).toEqual([BAD_NAME, FORBIDDEN]);
+  });
+});

@@ -68,8 +68,11 @@ export interface KindBehaviour {
   /** Metadata a status write keeps from the stored object, beyond generation and deletionTimestamp. */
   readonly statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
   readonly validate?: (object: KubeObject, context: WriteContext) => FieldError[];
-  /** A name rule that depends on the object, in place of the type's (ClusterTrustBundles are named after their signer). */
-  readonly nameRuleOf?: (object: KubeObject) => NameValidator;
+  /**
+   * A name rule that depends on the object or the gates, in place of the type's (ClusterTrustBundles
+   * are named after their signer; Services' names relax with RelaxedServiceNameValidation).
+   */
+  readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined) => string[];
@@ -121,8 +124,8 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     validateName: NAME_VALIDATORS[facts.nameRule],
     anyQualifiedFinalizer: facts.apiextensions,
   };
-  const metaRulesOf = (object: KubeObject): ObjectMetaRules =>
-    kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object) };
+  const metaRulesOf = (object: KubeObject, context: WriteContext): ObjectMetaRules =>
+    kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object, context) };
   return {
     applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
       kind.defaults?.(object, version, featureEnabled);
@@ -167,13 +170,16 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       kind.dropDisabledFields?.(object, old, context.featureEnabled);
     },
     validate(object, context) {
-      return [...validateObjectMeta(object.metadata, metaRulesOf(object)), ...(kind.validate?.(object, context) ?? [])];
+      return [
+        ...validateObjectMeta(object.metadata, metaRulesOf(object, context)),
+        ...(kind.validate?.(object, context) ?? []),
+      ];
     },
     validateUpdate(object, old, context) {
       const kindErrors = kind.validateUpdate
         ? kind.validateUpdate(object, old, context)
         : (kind.validate?.(object, context) ?? []);
-      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object)), ...kindErrors];
+      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)), ...kindErrors];
     },
     warnings(object, old) {
       return kind.warnings?.(object, old) ?? [];

@@ -110,6 +110,7 @@ interface ServicePort {
 
 interface ServiceSpec {
   type?: string;
+  trafficDistribution?: string | null;
   ports?: ServicePort[];
   externalTrafficPolicy?: string;
   healthCheckNodePort?: number;
@@ -224,7 +225,18 @@ function validateServiceClusterIPsUpdate(spec: ServiceSpec, oldSpec: ServiceSpec
   return errors;
 }
 
-export function validateService(service: KubeObject): FieldError[] {
+/** Where a Service prefers its traffic to go; the two narrower values need PreferSameTrafficDistribution. */
+function validateTrafficDistribution(spec: ServiceSpec, context: WriteContext): FieldError[] {
+  if (spec.trafficDistribution === undefined || spec.trafficDistribution === null) return [];
+  const supported = context.featureEnabled('PreferSameTrafficDistribution')
+    ? ['PreferClose', 'PreferSameZone', 'PreferSameNode']
+    : ['PreferClose'];
+  return supported.includes(spec.trafficDistribution)
+    ? []
+    : [notSupported(FieldPath.root('spec', 'trafficDistribution'), spec.trafficDistribution, supported)];
+}
+
+export function validateService(service: KubeObject, context: WriteContext): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<ServiceSpec>(service, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
@@ -259,6 +271,7 @@ export function validateService(service: KubeObject): FieldError[] {
   errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
   if (spec.type !== 'ExternalName') errors.push(...validateServiceClusterIPFields(spec));
   errors.push(...validateLabels(spec.selector, specPath.child('selector')));
+  errors.push(...validateTrafficDistribution(spec, context));
   return errors;
 }
 
@@ -319,8 +332,8 @@ function validateServiceTrafficFields(spec: ServiceSpec): FieldError[] {
   return errors;
 }
 
-export function validateServiceUpdate(service: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validateService(service);
+export function validateServiceUpdate(service: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const errors = validateService(service, context);
   const spec = field<ServiceSpec>(service, 'spec') ?? {};
   const oldSpec = field<ServiceSpec>(old, 'spec') ?? {};
   // A health check port left out is kept (allocators/service-hooks.ts); another one is refused.

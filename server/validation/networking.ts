@@ -1,6 +1,7 @@
 /** networking.k8s.io/v1 rules: Ingresses and their classes, NetworkPolicies, IPAddresses, ServiceCIDRs. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
+import type { WriteContext } from '../registry/types';
 import {
   FIELD_IMMUTABLE,
   FieldPath,
@@ -54,8 +55,11 @@ function validateTypedReference(reference: TypedReference, path: FieldPath): Fie
   return errors;
 }
 
+/** What names an Ingress backend's Service may have: a DNS-1035 label, or any DNS label when relaxed. */
+type ServiceNameCheck = (name: string) => string[];
+
 /** A backend is a resource or a Service port, named or numbered, never both. */
-function validateIngressBackend(backend: IngressBackend, path: FieldPath): FieldError[] {
+function validateIngressBackend(backend: IngressBackend, path: FieldPath, serviceName: ServiceNameCheck): FieldError[] {
   if (backend.resource !== undefined && backend.service !== undefined)
     return [invalid(path, '', 'cannot set both resource and service backends')];
   if (backend.resource !== undefined) return validateTypedReference(backend.resource, path.child('resource'));
@@ -63,7 +67,7 @@ function validateIngressBackend(backend: IngressBackend, path: FieldPath): Field
   const errors: FieldError[] = [];
   const { name, port } = backend.service;
   if (!name) errors.push(required(path.child('service', 'name')));
-  else for (const message of isDNS1035Label(name)) errors.push(invalid(path.child('service', 'name'), name, message));
+  else for (const message of serviceName(name)) errors.push(invalid(path.child('service', 'name'), name, message));
   const portName = port?.name ?? '';
   const portNumber = port?.number ?? 0;
   if (portName !== '' && portNumber !== 0) errors.push(invalid(path, '', 'cannot set both port name & port number'));
@@ -77,16 +81,43 @@ function validateIngressBackend(backend: IngressBackend, path: FieldPath): Field
   return errors;
 }
 
-export function validateIngress(ingress: KubeObject): FieldError[] {
+type IngressSpec = { rules?: { http?: { paths?: IngressPath[] } }[]; defaultBackend?: IngressBackend };
+
+function ingressSpecOf(ingress: KubeObject): IngressSpec {
+  return (ingress.spec as IngressSpec | undefined) ?? {};
+}
+
+/**
+ * Backend Services may be named as any DNS label while RelaxedServiceNameValidation is on, or
+ * when the stored Ingress already names one that only the relaxed rule takes (its paths only,
+ * as the reference's allowRelaxedServiceNameValidation looks).
+ */
+function serviceNameCheck(old: KubeObject | undefined, context: WriteContext): ServiceNameCheck {
+  const relaxedOnly = (name: string) => isDNS1123Label(name).length === 0 && isDNS1035Label(name).length > 0;
+  const oldUsesRelaxed =
+    old !== undefined &&
+    (ingressSpecOf(old).rules ?? []).some((rule) =>
+      (rule.http?.paths ?? []).some((path) => relaxedOnly(path.backend?.service?.name ?? '')),
+    );
+  return context.featureEnabled('RelaxedServiceNameValidation') || oldUsesRelaxed ? isDNS1123Label : isDNS1035Label;
+}
+
+export function validateIngress(ingress: KubeObject, context: WriteContext): FieldError[] {
+  return validateIngressSpec(ingress, serviceNameCheck(undefined, context));
+}
+
+export function validateIngressUpdate(ingress: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validateIngressSpec(ingress, serviceNameCheck(old, context));
+}
+
+function validateIngressSpec(ingress: KubeObject, serviceName: ServiceNameCheck): FieldError[] {
   const errors: FieldError[] = [];
-  const spec =
-    (ingress.spec as { rules?: { http?: { paths?: IngressPath[] } }[]; defaultBackend?: IngressBackend } | undefined) ??
-    {};
+  const spec = ingressSpecOf(ingress);
   const rules = spec.rules ?? [];
   if (rules.length === 0 && spec.defaultBackend === undefined)
     errors.push(required(FieldPath.root('spec'), 'either `defaultBackend` or `rules` must be specified'));
   if (spec.defaultBackend !== undefined)
-    errors.push(...validateIngressBackend(spec.defaultBackend, FieldPath.root('spec', 'defaultBackend')));
+    errors.push(...validateIngressBackend(spec.defaultBackend, FieldPath.root('spec', 'defaultBackend'), serviceName));
   rules.forEach((rule, i) => {
     (rule.http?.paths ?? []).forEach((path, j) => {
       const at = FieldPath.root('spec', 'rules').index(i).child('http', 'paths').index(j);
@@ -94,7 +125,7 @@ export function validateIngress(ingress: KubeObject): FieldError[] {
       else if (!PATH_TYPES.includes(path.pathType))
         errors.push(notSupported(at.child('pathType'), path.pathType, PATH_TYPES));
       if (path.backend === undefined) errors.push(required(at.child('backend')));
-      else errors.push(...validateIngressBackend(path.backend, at.child('backend')));
+      else errors.push(...validateIngressBackend(path.backend, at.child('backend'), serviceName));
     });
   });
   return errors;

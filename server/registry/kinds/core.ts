@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { mergeMatchLabelKeys } from './pod-match-label-keys';
+import { nameIsDNS1035Label, nameIsDNSLabel } from '../../validation/names';
 
 import type { SelectableFields } from '../../selectors/field-selector';
 import {
@@ -160,6 +161,9 @@ export const coreKinds: readonly ResourceType[] = [
     nameRule: 'dns1035-label',
     selectableFields: selectable('spec.clusterIP', 'spec.type'),
     behaviour: {
+      // KEP-5311: a Service may be named as any DNS label (a leading digit) while the gate is on.
+      nameRuleOf: (_service, context) =>
+        context.featureEnabled('RelaxedServiceNameValidation') ? nameIsDNSLabel : nameIsDNS1035Label,
       defaults: defaults.defaultService,
       prepareForCreate: defaults.normalizeServiceClusterIPs,
       prepareForUpdate: defaults.prepareServiceUpdate,

@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../../api/objects';
 import {
   validateIngress,
+  validateIngressUpdate,
   validateIngressClass,
   validateIngressClassUpdate,
   validateIPAddressUpdate,
@@ -47,7 +48,12 @@ export const networkingKinds: readonly ResourceType[] = [
     shortNames: ['ing'],
     storagePrefix: 'ingress',
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({ loadBalancer: {} }), tracksGeneration: true, validate: validateIngress },
+    behaviour: {
+      initialStatus: () => ({ loadBalancer: {} }),
+      tracksGeneration: true,
+      validate: validateIngress,
+      validateUpdate: validateIngressUpdate,
+    },
   }),
   defineKind({
     group: 'networking.k8s.io',

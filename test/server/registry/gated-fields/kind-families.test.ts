@@ -343,6 +343,86 @@ describe("CSIDriver's spec, as the reference validates it whatever the gates", (
   });
 });
 
+const DNS_1035 =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+describe('PreferSameTrafficDistribution and RelaxedServiceNameValidation: Services', () => {
+  const services = typeOf('', 'services');
+  const service = (name: string, spec: Record<string, unknown> = {}) =>
+    object('v1', 'Service', name, { spec: { ports: [{ port: 80 }], ...spec } });
+  const OFF = { PreferSameTrafficDistribution: false };
+
+  test('on (the default): the three traffic distributions; off: PreferClose alone, on update too', () => {
+    expect(created(services, service('s', { trafficDistribution: 'PreferSameZone' }), DEFAULTS).errors).toEqual([]);
+    expect(created(services, service('s', { trafficDistribution: 'Bogus' }), DEFAULTS).errors).toEqual([
+      'spec.trafficDistribution: Unsupported value: "Bogus": supported values: "PreferClose", "PreferSameZone", "PreferSameNode"',
+    ]);
+    const preferSameZone =
+      'spec.trafficDistribution: Unsupported value: "PreferSameZone": supported values: "PreferClose"';
+    expect(created(services, service('s', { trafficDistribution: 'PreferSameZone' }), OFF).errors).toEqual([
+      preferSameZone,
+    ]);
+    const stored = created(services, service('s', { trafficDistribution: 'PreferSameZone' }), DEFAULTS).object;
+    expect(updated(services, stored, touch, OFF).errors).toEqual([preferSameZone]);
+  });
+
+  test('a name is a DNS-1035 label, or with RelaxedServiceNameValidation any DNS label', () => {
+    expect(created(services, service('1s'), DEFAULTS).errors).toEqual([
+      `metadata.name: Invalid value: "1s": ${DNS_1035}`,
+    ]);
+    expect(created(services, service('1s'), { RelaxedServiceNameValidation: true }).errors).toEqual([]);
+  });
+});
+
+describe('RelaxedServiceNameValidation: the Services an Ingress sends to', () => {
+  const ingresses = typeOf('networking.k8s.io', 'ingresses');
+  const ingress = (serviceName: string) =>
+    object('networking.k8s.io/v1', 'Ingress', 'i', {
+      spec: {
+        rules: [
+          {
+            http: {
+              paths: [
+                { path: '/', pathType: 'Prefix', backend: { service: { name: serviceName, port: { number: 80 } } } },
+              ],
+            },
+          },
+        ],
+      },
+    });
+
+  test('off (the default): a DNS-1035 label; on: any DNS label; off again: an Ingress that has one keeps it', () => {
+    expect(created(ingresses, ingress('1svc'), DEFAULTS).errors).toEqual([
+      `spec.rules[0].http.paths[0].backend.service.name: Invalid value: "1svc": ${DNS_1035}`,
+    ]);
+    const stored = created(ingresses, ingress('1svc'), { RelaxedServiceNameValidation: true });
+    expect(stored.errors).toEqual([]);
+    expect(updated(ingresses, stored.object, touch, DEFAULTS).errors).toEqual([]);
+  });
+});
+
+describe('PreferSameTrafficDistribution: per-node hints of an EndpointSlice', () => {
+  const slices = typeOf('discovery.k8s.io', 'endpointslices');
+  const HINTS = { forZones: [{ name: 'z' }], forNodes: [{ name: 'n' }] };
+  const slice = (hints: Record<string, unknown>) =>
+    object('discovery.k8s.io/v1', 'EndpointSlice', 'e', {
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.0.0.1'], hints }],
+    });
+  const hintsOf = (written: KubeObject) => (written.endpoints as { hints?: unknown }[])[0].hints;
+  const OFF = { PreferSameTrafficDistribution: false };
+
+  test('on (the default): kept; off: dropped, unless the stored slice has some', () => {
+    const stored = created(slices, slice(HINTS), DEFAULTS).object;
+    expect(hintsOf(stored)).toEqual(HINTS);
+    expect(hintsOf(created(slices, slice(HINTS), OFF).object)).toEqual({ forZones: [{ name: 'z' }] });
+    expect(hintsOf(updated(slices, stored, touch, OFF).object)).toEqual(HINTS);
+    const zonesOnly = created(slices, slice({ forZones: [{ name: 'z' }] }), OFF).object;
+    const later = updated(slices, zonesOnly, (next) => (next.endpoints = slice(HINTS).endpoints), OFF).object;
+    expect(hintsOf(later)).toEqual({ forZones: [{ name: 'z' }] });
+  });
+});
+
 describe('ClearingNominatedNodeNameAfterBinding: a nomination on a pod already bound', () => {
   const pods = typeOf('', 'pods');
   const pod = object('v1', 'Pod', 'p', { spec: { containers: [{ name: 'c', image: 'i' }] } });

@@ -178,7 +178,10 @@ interface NetworkPolicyRule {
   to?: NetworkPolicyPeer[];
 }
 
-function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath): FieldError[] {
+/** What an ipBlock's CIDRs must satisfy (validateNetworkPolicy says how strictly). */
+type CIDRCheck = (cidr: string) => string[];
+
+function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath, cidrCheck: CIDRCheck): FieldError[] {
   const errors: FieldError[] = [];
   let peers = 0;
   if (peer.podSelector !== undefined) {
@@ -194,10 +197,9 @@ function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath): Fi
     const { cidr, except } = peer.ipBlock;
     if (!cidr) errors.push(required(path.child('ipBlock', 'cidr')));
     else {
-      for (const message of isValidCIDRForLegacyField(cidr))
-        errors.push(invalid(path.child('ipBlock', 'cidr'), cidr, message));
+      for (const message of cidrCheck(cidr)) errors.push(invalid(path.child('ipBlock', 'cidr'), cidr, message));
       (except ?? []).forEach((entry, i) => {
-        for (const message of isValidCIDRForLegacyField(entry))
+        for (const message of cidrCheck(entry))
           errors.push(invalid(path.child('ipBlock', 'except').index(i), entry, message));
       });
     }
@@ -230,11 +232,46 @@ function validateNetworkPolicyPort(port: NetworkPolicyPort, path: FieldPath): Fi
   return errors;
 }
 
-export function validateNetworkPolicy(policy: KubeObject): FieldError[] {
-  const spec =
-    (policy.spec as
-      { podSelector?: LabelSelectorShape; ingress?: NetworkPolicyRule[]; egress?: NetworkPolicyRule[] } | undefined) ??
-    {};
+interface NetworkPolicySpec {
+  podSelector?: LabelSelectorShape;
+  ingress?: NetworkPolicyRule[];
+  egress?: NetworkPolicyRule[];
+}
+
+function networkPolicySpecOf(policy: KubeObject): NetworkPolicySpec {
+  return (policy.spec as NetworkPolicySpec | undefined) ?? {};
+}
+
+/** Every CIDR of a policy's ipBlocks, excepted ones included. */
+function ipBlockCIDRs(policy: KubeObject): string[] {
+  const spec = networkPolicySpecOf(policy);
+  return [
+    ...(spec.ingress ?? []).flatMap((rule) => rule.from ?? []),
+    ...(spec.egress ?? []).flatMap((rule) => rule.to ?? []),
+  ].flatMap((peer) => (peer.ipBlock === undefined ? [] : [peer.ipBlock.cidr ?? '', ...(peer.ipBlock.except ?? [])]));
+}
+
+/**
+ * CIDRs as sloppy as Go's parser takes, or with StrictIPCIDRValidation strict but for those the
+ * stored policy already has (an update need not fix them), as the reference's
+ * AllowCIDRsEvenIfInvalid.
+ */
+function cidrCheckOf(old: KubeObject | undefined, context: WriteContext): CIDRCheck {
+  const strict = context.featureEnabled('StrictIPCIDRValidation');
+  const existing = new Set(old === undefined ? [] : ipBlockCIDRs(old));
+  return (cidr) => (existing.has(cidr) ? [] : isValidCIDRForLegacyField(cidr, strict));
+}
+
+export function validateNetworkPolicy(policy: KubeObject, context: WriteContext): FieldError[] {
+  return validateNetworkPolicySpec(policy, cidrCheckOf(undefined, context));
+}
+
+export function validateNetworkPolicyUpdate(policy: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validateNetworkPolicySpec(policy, cidrCheckOf(old, context));
+}
+
+function validateNetworkPolicySpec(policy: KubeObject, cidrCheck: CIDRCheck): FieldError[] {
+  const spec = networkPolicySpecOf(policy);
   const path = FieldPath.root('spec');
   const errors = validateLabelSelector(spec.podSelector, path.child('podSelector'));
   for (const [direction, peers] of [
@@ -247,7 +284,7 @@ export function validateNetworkPolicy(policy: KubeObject): FieldError[] {
         errors.push(...validateNetworkPolicyPort(port, at.child('ports').index(j))),
       );
       (rule[peers] ?? []).forEach((peer, j) =>
-        errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j))),
+        errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j), cidrCheck)),
       );
     });
   }

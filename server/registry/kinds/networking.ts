@@ -9,6 +9,7 @@ import {
   validateServiceCIDRUpdate,
   validateIPAddress,
   validateNetworkPolicy,
+  validateNetworkPolicyUpdate,
   validateServiceCIDR,
 } from '../../validation/networking';
 import { child, fill, items, type Json } from '../defaults/fill';
@@ -75,7 +76,12 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'NetworkPolicy',
     namespaced: true,
     shortNames: ['netpol'],
-    behaviour: { defaults: defaultNetworkPolicy, tracksGeneration: true, validate: validateNetworkPolicy },
+    behaviour: {
+      defaults: defaultNetworkPolicy,
+      tracksGeneration: true,
+      validate: validateNetworkPolicy,
+      validateUpdate: validateNetworkPolicyUpdate,
+    },
   }),
   // Service IP bookkeeping: the cluster IP allocator holds each address as an IPAddress object.
   defineKind({

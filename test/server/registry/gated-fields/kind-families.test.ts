@@ -447,3 +447,63 @@ describe('ClearingNominatedNodeNameAfterBinding: a nomination on a pod already b
     expect(updated(pods, bound, nominate('Bad_Name'), ON, 'status').errors).toEqual([BAD_NAME, FORBIDDEN]);
   });
 });
+
+describe('StrictIPCIDRValidation: addresses in fields older than the strict rules', () => {
+  const ON = { StrictIPCIDRValidation: true };
+
+  test('off (the default): leading zeros and IPv4-mapped addresses pass; on: refused', () => {
+    const pods = typeOf('', 'pods');
+    const pod = object('v1', 'Pod', 'h', {
+      spec: {
+        containers: [{ name: 'c', image: 'i' }],
+        hostAliases: [{ ip: '010.1.1.1', hostnames: ['a'] }],
+        dnsPolicy: 'None',
+        dnsConfig: { nameservers: ['::ffff:1.2.3.4'] },
+      },
+    });
+    expect(created(pods, pod, DEFAULTS).errors).toEqual([]);
+    expect(created(pods, pod, ON).errors).toEqual([
+      'spec.hostAliases[0].ip: Invalid value: "010.1.1.1": must not have leading 0s',
+      'spec.dnsConfig.nameservers[0]: Invalid value: "::ffff:1.2.3.4": must not be an IPv4-mapped IPv6 address',
+    ]);
+
+    const endpoints = object('v1', 'Endpoints', 'ep', {
+      subsets: [{ addresses: [{ ip: '010.1.1.1' }], ports: [{ port: 80 }] }],
+    });
+    expect(created(typeOf('', 'endpoints'), endpoints, DEFAULTS).errors).toEqual([]);
+    expect(created(typeOf('', 'endpoints'), endpoints, ON).errors).toEqual([
+      'subsets[0].addresses[0].ip: Invalid value: "010.1.1.1": must not have leading 0s',
+    ]);
+
+    const slice = object('discovery.k8s.io/v1', 'EndpointSlice', 'g', {
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['010.0.0.1'] }],
+    });
+    expect(created(typeOf('discovery.k8s.io', 'endpointslices'), slice, DEFAULTS).errors).toEqual([]);
+    expect(created(typeOf('discovery.k8s.io', 'endpointslices'), slice, ON).errors).toEqual([
+      'endpoints[0].addresses[0]: Invalid value: "010.0.0.1": must not have leading 0s',
+    ]);
+  });
+
+  test("a NetworkPolicy's CIDRs; on update, those the stored policy has stand", () => {
+    const policies = typeOf('networking.k8s.io', 'networkpolicies');
+    const policy = (cidr: string, except: string[]) =>
+      object('networking.k8s.io/v1', 'NetworkPolicy', 'np', {
+        spec: { podSelector: {}, ingress: [{ from: [{ ipBlock: { cidr, except } }] }] },
+      });
+    const sloppy = policy('10.0.0.1/8', ['010.0.0.0/16']);
+    const stored = created(policies, sloppy, DEFAULTS);
+    expect(stored.errors).toEqual([]);
+    expect(created(policies, sloppy, ON).errors).toEqual([
+      'spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length',
+      'spec.ingress[0].from[0].ipBlock.except[0]: Invalid value: "010.0.0.0/16": must not have leading 0s in IP or prefix length',
+    ]);
+    const addHostBits = (next: KubeObject) =>
+      (
+        next.spec as { ingress: { from: { ipBlock: { except: string[] } }[] }[] }
+      ).ingress[0].from[0].ipBlock.except.push('10.1.0.1/16');
+    expect(updated(policies, stored.object, addHostBits, ON).errors).toEqual([
+      'spec.ingress[0].from[0].ipBlock.except[1]: Invalid value: "10.1.0.1/16": must not have bits set beyond the prefix length',
+    ]);
+  });
+});

@@ -245,7 +245,12 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
       // Once the TLS layer also trusts the proxies' CA, client certificates must chain to the client CA itself.
       ...(deps.clientCaPem === undefined
         ? []
-        : [x509Authenticator(proxy ? parseCaBundle(deps.clientCaPem) : undefined)]),
+        : [
+            x509Authenticator({
+              clientCas: proxy ? parseCaBundle(deps.clientCaPem) : undefined,
+              uidFromSubject: featureEnabled(options.featureGates, 'AllowParsingUserUIDFromCertAuth'),
+            }),
+          ]),
       bearerTokenAuthenticator({ tokenAuthenticators: [tokens], audiences: apiAudiences }),
     ],
     extraClientCaPem: proxy?.caPem,

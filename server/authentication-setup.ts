@@ -113,7 +113,25 @@ export function serviceAccountKeysOf(options: ServerOptions): { signing: Signing
   return { signing, verifying };
 }
 
+/**
+ * `--requestheader-uid-headers`, as the reference's request-header options check it: only with
+ * RemoteRequestHeaderUID, and with X-Remote-Uid among them (aggregated servers read it).
+ */
+function checkUIDHeaders(options: ServerOptions): void {
+  const headers = options.requestheaderUidHeaders;
+  if (!featureEnabled(options.featureGates, 'RemoteRequestHeaderUID')) {
+    if (headers.length > 0)
+      throw new Error('--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature to be enabled');
+    return;
+  }
+  if (headers.length > 0 && !headers.some((header) => header.toLowerCase() === 'x-remote-uid'))
+    throw new Error(
+      '--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work',
+    );
+}
+
 function requestHeaderOf(options: ServerOptions): { authenticator: Authenticator; caPem: string } | undefined {
+  checkUIDHeaders(options);
   if (!options.requestheaderClientCaFile) {
     if (options.requestheaderUsernameHeaders.length > 0)
       throw new Error('--requestheader-username-headers needs --requestheader-client-ca-file');

@@ -653,7 +653,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           serviceCIDRHook.finish();
         })(),
         (async () => {
-          await reconcileBootstrapPolicy(operations);
+          await reconcileBootstrapPolicy(operations, featureGateReader(options.featureGates));
           await authorization.rbacSynced;
           rbacHook.finish();
         })(),

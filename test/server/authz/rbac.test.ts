@@ -7,6 +7,7 @@ import type { KubeObject } from '../../../api/objects';
 import type { UserInfo } from '../../../api/user-info';
 import { aggregatedRules } from '../../../server/controllers/clusterrole-aggregation';
 import { bootstrapPolicy } from '../../../server/authz/rbac/bootstrap-policy';
+import { featureGateReader } from '../../../server/config/feature-enabled';
 import { uncoveredRules } from '../../../server/authz/rbac/covers';
 import { checkBindingWrite, checkRoleWrite } from '../../../server/authz/rbac/escalation';
 import { staticPolicySource } from '../../../server/authz/rbac/policy-source';
@@ -373,7 +374,7 @@ describe('aggregation', () => {
 });
 
 describe('the bootstrap policy', () => {
-  const policy = bootstrapPolicy();
+  const policy = bootstrapPolicy(featureGateReader({}));
   const resolver = new RuleResolver(
     staticPolicySource([
       ...policy.clusterRoles,
@@ -431,5 +432,30 @@ describe('the bootstrap policy', () => {
       expect(object.metadata.labels?.['kubernetes.io/bootstrapping']).toBe('rbac-defaults');
       expect(object.metadata.annotations?.['rbac.authorization.kubernetes.io/autoupdate']).toBe('true');
     }
+  });
+});
+
+describe('the bootstrap policy under gates turned off', () => {
+  const rulesOfRole = (gates: Record<string, boolean>, name: string) =>
+    bootstrapPolicy(featureGateReader(gates)).clusterRoles.find((role) => role.metadata.name === name)!.rules as {
+      resources?: string[];
+      verbs: string[];
+    }[];
+  const grants = (gates: Record<string, boolean>, name: string, resource: string, verb: string) =>
+    rulesOfRole(gates, name).some((rule) => rule.resources?.includes(resource) && rule.verbs.includes(verb));
+
+  it("KubeletFineGrainedAuthz: the kubelet API admin loses the kubelet's finer subresources", () => {
+    for (const resource of ['nodes/pods', 'nodes/healthz', 'nodes/configz']) {
+      expect(grants({}, 'system:kubelet-api-admin', resource, '*')).toBe(true);
+      expect(grants({ KubeletFineGrainedAuthz: false }, 'system:kubelet-api-admin', resource, '*')).toBe(false);
+    }
+    expect(grants({ KubeletFineGrainedAuthz: false }, 'system:kubelet-api-admin', 'nodes/proxy', '*')).toBe(true);
+  });
+
+  it('KubeletServiceAccountTokenForCredentialProviders: a node no longer reads service accounts', () => {
+    expect(grants({}, 'system:node', 'serviceaccounts', 'get')).toBe(true);
+    const off = { KubeletServiceAccountTokenForCredentialProviders: false };
+    expect(grants(off, 'system:node', 'serviceaccounts', 'get')).toBe(false);
+    expect(rulesOfRole(off, 'system:node')).toHaveLength(rulesOfRole({}, 'system:node').length - 1);
   });
 });

@@ -628,9 +628,10 @@ export function validatePodTemplateSpec(
 ): FieldError[] {
   if (template === undefined) return [required(path)];
   const errors: FieldError[] = [];
-  errors.push(...validateLabels(template.metadata?.labels, path.child('metadata', 'labels')));
-  errors.push(...validateAnnotations(template.metadata?.annotations, path.child('metadata', 'annotations')));
-  // The reference names this one at the template's inlined metadata: `<template>.annotations[...]`.
+  // The reference validates a template's metadata at the template's own path, as if inlined:
+  // `spec.template.labels`, `spec.template.annotations`.
+  errors.push(...validateLabels(template.metadata?.labels, path.child('labels')));
+  errors.push(...validateAnnotations(template.metadata?.annotations, path.child('annotations')));
   errors.push(...validatePodAnnotations(template.metadata?.annotations, path.child('annotations'), options));
   errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {

@@ -125,6 +125,35 @@ export function isValidCIDR(value: string): string[] {
   return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
 }
 
+/** An address's bytes as Go's sloppy parser reads it (IPv4 parts in decimal, leading zeros or not), an IPv4-mapped one as IPv4. */
+function sloppyBytes(value: string): number[] {
+  if (isIP(value) === 0) return value.split('.').map(Number);
+  const bytes = bytesOf(value);
+  return isIPv4Mapped(value) ? bytes.slice(12) : bytes;
+}
+
+/**
+ * What the reference's ValidateEndpointIP refuses in an address the sloppy parser takes
+ * (Endpoints, EndpointSlices and, for historical reasons, a Service's externalIPs): the
+ * unspecified, loopback, link-local and link-local multicast ranges.
+ */
+export function endpointIPProblems(value: string): string[] {
+  if (isValidIPForLegacyField(value, false).length > 0) return ['must be a valid IP address'];
+  const bytes = sloppyBytes(value);
+  const v4 = bytes.length === 4;
+  const problems: string[] = [];
+  if (bytes.every((byte) => byte === 0)) problems.push(`may not be unspecified (${value})`);
+  const loopback = v4 ? bytes[0] === 127 : bytes.slice(0, 15).every((byte) => byte === 0) && bytes[15] === 1;
+  if (loopback) problems.push('may not be in the loopback range (127.0.0.0/8, ::1/128)');
+  const linkLocal = v4 ? bytes[0] === 169 && bytes[1] === 254 : bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80;
+  if (linkLocal) problems.push('may not be in the link-local range (169.254.0.0/16, fe80::/10)');
+  const linkLocalMulticast = v4
+    ? bytes[0] === 224 && bytes[1] === 0 && bytes[2] === 0
+    : bytes[0] === 0xff && (bytes[1] & 0x0f) === 0x02;
+  if (linkLocalMulticast) problems.push('may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)');
+  return problems;
+}
+
 /** 4 or 6 for a valid address or CIDR, 0 otherwise. */
 export function ipFamilyOf(value: string): 0 | 4 | 6 {
   return isIP(value.split('/')[0]) as 0 | 4 | 6;

@@ -9,7 +9,6 @@ import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from 
 import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 import { validateEndpoints } from '../../validation/endpoints';
-import { validateNodeTaints } from '../../validation/pod-scheduling';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
@@ -216,7 +215,7 @@ export const coreKinds: readonly ResourceType[] = [
     // Nodes may set their status on create: no initialStatus.
     behaviour: {
       defaults: defaults.defaultNode,
-      validate: (node) => validateNodeTaints((node.spec as { taints?: [] } | undefined)?.taints),
+      validate: core.validateNode,
       validateUpdate: core.validateNodeUpdate,
     },
   }),

@@ -507,3 +507,81 @@ describe('StrictIPCIDRValidation: addresses in fields older than the strict rule
     ]);
   });
 });
+
+describe("StrictIPCIDRValidation: a Service's outside addresses and a Node's pod CIDRs", () => {
+  const services = typeOf('', 'services');
+  const nodes = typeOf('', 'nodes');
+  const ON = { StrictIPCIDRValidation: true };
+  const service = (spec: Record<string, unknown>, annotations?: Record<string, string>) =>
+    ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'x', namespace: 'default', ...(annotations ? { annotations } : {}) },
+      spec: { ports: [{ port: 80 }], ...spec },
+    }) as KubeObject;
+  const sloppy = {
+    type: 'LoadBalancer',
+    externalIPs: ['010.0.0.1', '::ffff:1.2.3.4'],
+    loadBalancerSourceRanges: ['10.0.0.1/8', '010.0.0.0/8'],
+  };
+
+  test('off (the default): sloppy forms pass; on: refused; an update keeps what the Service has', () => {
+    const stored = created(services, service(sloppy), DEFAULTS);
+    expect(stored.errors).toEqual([]);
+    expect(created(services, service(sloppy), ON).errors).toEqual([
+      'spec.externalIPs[0]: Invalid value: "010.0.0.1": must not have leading 0s',
+      'spec.externalIPs[1]: Invalid value: "::ffff:1.2.3.4": must not be an IPv4-mapped IPv6 address',
+      'spec.LoadBalancerSourceRanges[0]: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length',
+      'spec.LoadBalancerSourceRanges[1]: Invalid value: "010.0.0.0/8": must not have leading 0s in IP or prefix length',
+    ]);
+    expect(updated(services, stored.object, touch, ON).errors).toEqual([]);
+  });
+
+  test('whatever the gate: external IPs that name no one outside, source ranges for load balancers only', () => {
+    const errors = created(
+      services,
+      service(
+        { externalIPs: ['127.0.0.1', '169.254.1.1', '0.0.0.0', 'nope'] },
+        { 'service.beta.kubernetes.io/load-balancer-source-ranges': '10.0.0.0/8, bad' },
+      ),
+      DEFAULTS,
+    ).errors;
+    expect(errors).toEqual([
+      'spec.externalIPs[0]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+      'spec.externalIPs[1]: Invalid value: "169.254.1.1": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
+      'spec.externalIPs[2]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
+      'spec.externalIPs[3]: Invalid value: "nope": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+      "metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Forbidden: may only be used when `type` is 'LoadBalancer'",
+      'metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]: Invalid value: "bad": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+    ]);
+  });
+
+  test('link-local multicast and IPv6 ranges too; source ranges in the field for load balancers only', () => {
+    expect(created(services, service({ externalIPs: ['224.0.0.5', 'ff02::1', '::'] }), DEFAULTS).errors).toEqual([
+      'spec.externalIPs[0]: Invalid value: "224.0.0.5": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)',
+      'spec.externalIPs[1]: Invalid value: "ff02::1": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)',
+      'spec.externalIPs[2]: Invalid value: "::": may not be unspecified (::)',
+    ]);
+    expect(created(services, service({ loadBalancerSourceRanges: ['10.0.0.0/8'] }), DEFAULTS).errors).toEqual([
+      "spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'",
+    ]);
+  });
+
+  test("a Node's pod CIDRs: valid, strictly so with the gate, one a family", () => {
+    const node = (podCIDRs: string[]) =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: 'n' },
+        spec: { podCIDR: podCIDRs[0], podCIDRs },
+      }) as KubeObject;
+    expect(created(nodes, node(['10.1.0.1/24']), DEFAULTS).errors).toEqual([]);
+    expect(created(nodes, node(['10.1.0.1/24']), ON).errors).toEqual([
+      'spec.podCIDRs[0]: Invalid value: "10.1.0.1/24": must not have bits set beyond the prefix length',
+    ]);
+    expect(created(nodes, node(['10.1.0.0/24', '10.2.0.0/24']), DEFAULTS).errors).toEqual([
+      'spec.podCIDRs: Invalid value: ["10.1.0.0/24","10.2.0.0/24"]: may specify no more than one CIDR for each IP family',
+    ]);
+    expect(created(nodes, node(['10.1.0.0/24', 'fd00::/64']), DEFAULTS).errors).toEqual([]);
+  });
+});

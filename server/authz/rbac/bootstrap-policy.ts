@@ -4,32 +4,63 @@
  * that policy under its default feature gates: the cluster roles and bindings, the per-controller
  * `system:controller:*` ones, and the roles and bindings in kube-system and kube-public). Every
  * object carries the bootstrapping label and the autoupdate annotation; the JSON leaves those
- * two out since they are the same everywhere. The rules of default-on gates that are turned off
- * are taken out (GATED_RULES).
+ * two out since they are the same everywhere.
+ *
+ * What the reference grants only while a gate is on is in `bootstrap-policy-gated.json`,
+ * recorded from it with those gates flipped: rules of a role, each with the rule it follows
+ * where it does not come last, and whole cluster roles and bindings. The baseline has those of
+ * the gates on by default; each is taken out or put in as its gate says.
  */
 import type { KubeObject } from '../../../api/objects';
 import { deepEqual } from '../../status/field-errors';
 import policy from './bootstrap-policy.json';
+import gated from './bootstrap-policy-gated.json';
 import { RBAC_GROUP } from './policy';
 
-/**
- * Rules the reference's bootstrap policy grants only while a gate is on. Each gate is on by
- * default in 1.34, so the JSON has the rule, written as it is there.
- */
-const GATED_RULES: readonly { readonly gate: string; readonly role: string; readonly rule: object }[] = [
-  // The kubelet's finer subresources (KEP-2862), for those who may use its whole API.
-  {
-    gate: 'KubeletFineGrainedAuthz',
-    role: 'system:kubelet-api-admin',
-    rule: { apiGroups: [''], resources: ['nodes/configz', 'nodes/healthz', 'nodes/pods'], verbs: ['*'] },
-  },
-  // A kubelet reads its pods' service accounts to hand their tokens to image credential providers.
-  {
-    gate: 'KubeletServiceAccountTokenForCredentialProviders',
-    role: 'system:node',
-    rule: { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['get'] },
-  },
-];
+type FeatureEnabled = (gate: string) => boolean;
+
+interface GatedRule {
+  readonly gate: string;
+  readonly role: string;
+  readonly rule: object;
+  /** The rule it follows in the role; absent: it comes last. */
+  readonly after?: object;
+}
+
+/** The role's rules with each gated one in or out as its gate says (may mutate `role`). */
+function withGatedRules(role: KubeObject, featureEnabled: FeatureEnabled): void {
+  for (const { gate, rule, after } of (gated.rules as readonly GatedRule[]).filter(
+    (entry) => entry.role === role.metadata.name,
+  )) {
+    const rules = role.rules as object[];
+    const at = rules.findIndex((granted) => deepEqual(granted, rule));
+    if (!featureEnabled(gate)) {
+      if (at >= 0) rules.splice(at, 1);
+      continue;
+    }
+    if (at >= 0) continue;
+    const anchor = after === undefined ? -1 : rules.findIndex((granted) => deepEqual(granted, after));
+    if (anchor >= 0) rules.splice(anchor + 1, 0, structuredClone(rule));
+    else rules.push(structuredClone(rule));
+  }
+}
+
+/** The baseline's objects with the gated ones in or out as their gates say (matched by name). */
+function withGatedObjects(
+  objects: readonly object[],
+  entries: readonly { readonly gate: string; readonly object: object }[],
+  featureEnabled: FeatureEnabled,
+): object[] {
+  const nameOf = (object: object) => (object as KubeObject).metadata.name;
+  const off = new Set(entries.filter(({ gate }) => !featureEnabled(gate)).map(({ object }) => nameOf(object)));
+  const present = new Set(objects.map(nameOf));
+  return [
+    ...objects.filter((object) => !off.has(nameOf(object))),
+    ...entries
+      .filter(({ gate, object }) => featureEnabled(gate) && !present.has(nameOf(object)))
+      .map(({ object }) => object),
+  ];
+}
 
 export const BOOTSTRAPPING_LABEL = 'kubernetes.io/bootstrapping';
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
@@ -45,19 +76,26 @@ export interface BootstrapPolicy {
  * Fresh objects on every call: callers hand them to the write path, which may change them.
  * `featureEnabled` says which gates are on.
  */
-export function bootstrapPolicy(featureEnabled: (gate: string) => boolean): BootstrapPolicy {
+export function bootstrapPolicy(featureEnabled: FeatureEnabled): BootstrapPolicy {
   const complete = (objects: readonly object[]) =>
     objects.map((object) => withDefaults(structuredClone(object) as KubeObject));
-  const clusterRoles = complete(policy.clusterRoles);
-  for (const { gate, role, rule } of GATED_RULES) {
-    if (featureEnabled(gate)) continue;
-    const granting = clusterRoles.find((object) => object.metadata.name === role);
-    if (granting === undefined) throw new Error(`the bootstrap policy has no cluster role ${role}`);
-    granting.rules = (granting.rules as object[]).filter((granted) => !deepEqual(granted, rule));
-  }
+  const clusterRoles = complete(
+    withGatedObjects(
+      policy.clusterRoles,
+      gated.clusterRoles.map(({ gate, role }) => ({ gate, object: role })),
+      featureEnabled,
+    ),
+  );
+  for (const role of clusterRoles) withGatedRules(role, featureEnabled);
   return {
     clusterRoles,
-    clusterRoleBindings: complete(policy.clusterRoleBindings),
+    clusterRoleBindings: complete(
+      withGatedObjects(
+        policy.clusterRoleBindings,
+        gated.clusterRoleBindings.map(({ gate, binding }) => ({ gate, object: binding })),
+        featureEnabled,
+      ),
+    ),
     roles: complete(policy.roles),
     roleBindings: complete(policy.roleBindings),
   };

@@ -7,7 +7,7 @@
  * two out since they are the same everywhere.
  *
  * What the reference grants only while a gate is on is in `bootstrap-policy-gated.json`,
- * recorded from it with those gates flipped: rules of a role, each with the rule it follows
+ * recorded from it with those gates flipped: rules of a role, each with the rules it follows
  * where it does not come last, and whole cluster roles and bindings. The baseline has those of
  * the gates on by default; each is taken out or put in as its gate says.
  */
@@ -21,27 +21,28 @@ type FeatureEnabled = (gate: string) => boolean;
 
 interface GatedRule {
   readonly gate: string;
+  /** Gates the reference also asks for around this rule (the scheduler's DRA rules need DRA). */
+  readonly with?: readonly string[];
   readonly role: string;
   readonly rule: object;
-  /** The rule it follows in the role; absent: it comes last. */
-  readonly after?: object;
+  /** The rules it follows in the role, the nearest first, as far as the role has them; absent: it comes last. */
+  readonly after?: readonly object[];
 }
 
-/** The role's rules with each gated one in or out as its gate says (may mutate `role`). */
+/** The role's rules with each gated one in or out as its gates say (may mutate `role`). */
 function withGatedRules(role: KubeObject, featureEnabled: FeatureEnabled): void {
-  for (const { gate, rule, after } of (gated.rules as readonly GatedRule[]).filter(
-    (entry) => entry.role === role.metadata.name,
-  )) {
+  for (const entry of (gated.rules as readonly GatedRule[]).filter(({ role: name }) => name === role.metadata.name)) {
     const rules = role.rules as object[];
-    const at = rules.findIndex((granted) => deepEqual(granted, rule));
-    if (!featureEnabled(gate)) {
+    const indexOf = (wanted: object) => rules.findIndex((granted) => deepEqual(granted, wanted));
+    const at = indexOf(entry.rule);
+    if (![entry.gate, ...(entry.with ?? [])].every(featureEnabled)) {
       if (at >= 0) rules.splice(at, 1);
       continue;
     }
     if (at >= 0) continue;
-    const anchor = after === undefined ? -1 : rules.findIndex((granted) => deepEqual(granted, after));
-    if (anchor >= 0) rules.splice(anchor + 1, 0, structuredClone(rule));
-    else rules.push(structuredClone(rule));
+    const anchor = (entry.after ?? []).map(indexOf).find((index) => index >= 0);
+    if (anchor === undefined) rules.push(structuredClone(entry.rule));
+    else rules.splice(anchor + 1, 0, structuredClone(entry.rule));
   }
 }
 

@@ -460,7 +460,7 @@ describe('the bootstrap policy under gates turned off', () => {
   });
 });
 
-describe('the bootstrap policy with off-by-default gates on', () => {
+describe('the bootstrap policy with gates flipped, as the reference recorded it', () => {
   /** The gates kube-apiserver 1.34.4 was started with to record bootstrap-policy-gated.json. */
   const RECORDED = featureGateReader({
     ClusterTrustBundle: true,
@@ -526,5 +526,26 @@ describe('the bootstrap policy with off-by-default gates on', () => {
       { nonResourceURLs: ['/flagz'], verbs: ['get'] },
       { nonResourceURLs: ['/statusz'], verbs: ['get'] },
     ]);
+  });
+
+  it('DynamicResourceAllocation off: no DRA rules, nor the claim controller, whatever the DRA gates under it', () => {
+    const policy = bootstrapPolicy(
+      featureGateReader({ DynamicResourceAllocation: false, DRAExtendedResource: true, ClusterTrustBundle: true }),
+    );
+    const resourcesOf = (name: string) =>
+      policy.clusterRoles.find((role) => role.metadata.name === name)!.rules as {
+        apiGroups?: string[];
+        resources?: string[];
+      }[];
+    for (const name of ['system:node', 'system:kube-scheduler', 'system:aggregate-to-view', 'system:aggregate-to-edit'])
+      expect(resourcesOf(name).filter((rule) => rule.apiGroups?.includes('resource.k8s.io'))).toEqual([]);
+    expect(names(policy.clusterRoles)).not.toContain('system:controller:resource-claim-controller');
+    expect(names(policy.clusterRoleBindings)).not.toContain('system:controller:resource-claim-controller');
+    // Where the claims' rules were, the trust bundles' rule follows the runtime classes'.
+    expect(
+      resourcesOf('system:node')
+        .map((rule) => rule.resources?.[0])
+        .slice(21),
+    ).toEqual(['runtimeclasses', 'clustertrustbundles', 'serviceaccounts']);
   });
 });

@@ -17,6 +17,7 @@ import { x509Authenticator } from './authn/x509';
 import type { Authorizer } from './authz/types';
 import { serverAuthorizer } from './authz/server-authorizer';
 import type { ServerOptions } from './config/flags';
+import { featureEnabled } from './config/feature-enabled';
 import { versionHandler } from './discovery/version';
 import { ROOT_PATHS, rootPathsHandler } from './discovery/root-paths';
 import {
@@ -174,7 +175,13 @@ export function createServer(create: CreateServerOptions): CapstanServer {
 
   app.use(
     handlerChain({
-      authenticator: authenticatorUnion(create.authenticators ?? [x509Authenticator()]),
+      authenticator: authenticatorUnion(
+        create.authenticators ?? [
+          x509Authenticator({
+            uidFromSubject: featureEnabled(options.featureGates, 'AllowParsingUserUIDFromCertAuth'),
+          }),
+        ],
+      ),
       anonymous: create.anonymous ?? (() => options.anonymousAuth),
       authorizer: create.authorizer ?? serverAuthorizer(),
       inFlight,

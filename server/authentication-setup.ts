@@ -11,6 +11,7 @@ import type { Registry } from 'prom-client';
 import { ObjectError } from '../storage/errors';
 import type { ObjectStorage } from '../storage/objects/types';
 import { certDirOf } from './config/file-locations';
+import { featureEnabled } from './config/feature-enabled';
 import { FlagError, type ServerOptions } from './config/flags';
 import type { LeaderController } from './control-plane';
 import { startAuthenticationInfoPublisher } from './controllers/authentication-info-publisher';
@@ -112,7 +113,25 @@ export function serviceAccountKeysOf(options: ServerOptions): { signing: Signing
   return { signing, verifying };
 }
 
+/**
+ * `--requestheader-uid-headers`, as the reference's request-header options check it: only with
+ * RemoteRequestHeaderUID, and with X-Remote-Uid among them (aggregated servers read it).
+ */
+function checkUIDHeaders(options: ServerOptions): void {
+  const headers = options.requestheaderUidHeaders;
+  if (!featureEnabled(options.featureGates, 'RemoteRequestHeaderUID')) {
+    if (headers.length > 0)
+      throw new Error('--requestheader-uid-headers requires the "RemoteRequestHeaderUID" feature to be enabled');
+    return;
+  }
+  if (headers.length > 0 && !headers.some((header) => header.toLowerCase() === 'x-remote-uid'))
+    throw new Error(
+      '--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work',
+    );
+}
+
 function requestHeaderOf(options: ServerOptions): { authenticator: Authenticator; caPem: string } | undefined {
+  checkUIDHeaders(options);
   if (!options.requestheaderClientCaFile) {
     if (options.requestheaderUsernameHeaders.length > 0)
       throw new Error('--requestheader-username-headers needs --requestheader-client-ca-file');
@@ -233,6 +252,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
       apiAudiences,
       maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
       extendExpiration: options.serviceAccountExtendTokenExpiration,
+      rejectUIDMismatch: featureEnabled(options.featureGates, 'TokenRequestServiceAccountUIDValidation'),
     },
   });
   const proxy = requestHeaderOf(options);
@@ -243,7 +263,12 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
       // Once the TLS layer also trusts the proxies' CA, client certificates must chain to the client CA itself.
       ...(deps.clientCaPem === undefined
         ? []
-        : [x509Authenticator(proxy ? parseCaBundle(deps.clientCaPem) : undefined)]),
+        : [
+            x509Authenticator({
+              clientCas: proxy ? parseCaBundle(deps.clientCaPem) : undefined,
+              uidFromSubject: featureEnabled(options.featureGates, 'AllowParsingUserUIDFromCertAuth'),
+            }),
+          ]),
       bearerTokenAuthenticator({ tokenAuthenticators: [tokens], audiences: apiAudiences }),
     ],
     extraClientCaPem: proxy?.caPem,

@@ -27,6 +27,19 @@ export interface BuiltinRegistryOptions {
   readonly featureEnabled?: (gate: string) => boolean;
 }
 
+/** The type with its defaults under the server's gates wherever they are applied, unless a caller names others. */
+function defaultingUnder(type: ResourceType, gateOn: (gate: string) => boolean): ResourceType {
+  const { applyDefaults } = type.strategy;
+  if (applyDefaults === undefined) return type;
+  return {
+    ...type,
+    strategy: {
+      ...type.strategy,
+      applyDefaults: (object, version, featureEnabled = gateOn) => applyDefaults(object, version, featureEnabled),
+    },
+  };
+}
+
 /**
  * A registry that starts with the built-in types the options serve. A type behind a feature gate
  * that is off is not served in any version, as the reference's storage providers leave it out.
@@ -34,6 +47,8 @@ export interface BuiltinRegistryOptions {
 export function builtinRegistry(options: BuiltinRegistryOptions = {}): ResourceTypeRegistry {
   const enabled = options.enabled ?? runtimeConfigEnabled({ config: {}, registered: REGISTERED_GROUP_VERSIONS });
   const gateOn = options.featureEnabled ?? ((gate: string) => featureEnabled({}, gate));
-  const types = BUILTIN_TYPES.filter((type) => type.featureGate === undefined || gateOn(type.featureGate));
+  const types = BUILTIN_TYPES.filter((type) => type.featureGate === undefined || gateOn(type.featureGate)).map((type) =>
+    defaultingUnder(type, gateOn),
+  );
   return new ResourceTypeRegistry({ types, enabled });
 }

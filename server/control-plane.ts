@@ -174,25 +174,33 @@ function storedResourceOfKey(
 }
 
 /**
- * The built-in types `--watch-cache-sizes` (with the reference's defaults) serves straight from
- * the store; custom resources always have a cache, as in the reference. Worked out once per
- * options: admission plugins ask for storage on every request.
+ * The built-in group-resources `--watch-cache-sizes` (with the reference's defaults) serves
+ * straight from the store; custom resources always have a cache, as in the reference (none can
+ * share a built-in's group and resource). By name, not by object: the registry serves copies of
+ * the built-in types bound to its gates. Worked out once per options: admission plugins ask for
+ * storage on every request.
  */
-function uncachedTypes(options: ServerOptions): ReadonlySet<ResourceType> {
+function uncachedTypes(options: ServerOptions): ReadonlySet<string> {
   let types = UNCACHED_TYPES.get(options);
   if (types === undefined) {
     types = new Set(
-      BUILTIN_TYPES.filter((type) => watchCacheDisabled(options.watchCacheSizes, type.group, type.resource)),
+      BUILTIN_TYPES.filter((type) => watchCacheDisabled(options.watchCacheSizes, type.group, type.resource)).map(
+        groupResourceOf,
+      ),
     );
     UNCACHED_TYPES.set(options, types);
   }
   return types;
 }
 
-const UNCACHED_TYPES = new WeakMap<ServerOptions, ReadonlySet<ResourceType>>();
+const UNCACHED_TYPES = new WeakMap<ServerOptions, ReadonlySet<string>>();
+
+function groupResourceOf(type: ResourceType): string {
+  return `${type.group}/${type.resource}`;
+}
 
 function uncached(options: ServerOptions, type: ResourceType): boolean {
-  return uncachedTypes(options).has(type);
+  return uncachedTypes(options).has(groupResourceOf(type));
 }
 
 /** Events (core/v1 and events.k8s.io/v1, one storage) expire `--event-ttl` after their last write, as in the reference. */
@@ -647,7 +655,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           serviceCIDRHook.finish();
         })(),
         (async () => {
-          await reconcileBootstrapPolicy(operations);
+          await reconcileBootstrapPolicy(operations, featureGateReader(options.featureGates));
           await authorization.rbacSynced;
           rbacHook.finish();
         })(),

@@ -1,6 +1,7 @@
 /**
  * Client-certificate authentication: a certificate that the TLS layer verified against the
- * client CA names the user by its Common Name and the groups by its Organizations.
+ * client CA names the user by its Common Name, the groups by its Organizations and, while
+ * AllowParsingUserUIDFromCertAuth is on, the UID by the subject's Kubernetes UID attribute.
  *
  * The HTTPS server asks for a certificate but does not reject the handshake without a valid one
  * (`rejectUnauthorized: false`), so that anonymous and bearer-token requests still arrive; the
@@ -14,28 +15,33 @@ import type { AuthenticationResult, Authenticator } from './types';
 
 const CLIENT_AUTH_USAGE = '1.3.6.1.5.5.7.3.2';
 const ANY_USAGE = '2.5.29.37.0';
+/** The subject attribute Kubernetes names a user's UID with (OpenSSL, not knowing it, keys it by its OID). */
+const UID_ATTRIBUTE = '1.3.6.1.4.1.57683.2';
 
-/**
- * `clientCas`: the CAs of `--client-ca-file`, needed when the TLS layer also trusts other CAs
- * (an authenticating proxy's); absent, whatever the TLS layer verified is believed.
- */
-export function x509Authenticator(clientCas?: readonly X509Certificate[]): Authenticator {
+export interface X509Options {
+  /**
+   * The CAs of `--client-ca-file`, needed when the TLS layer also trusts other CAs (an
+   * authenticating proxy's); absent, whatever the TLS layer verified is believed.
+   */
+  readonly clientCas?: readonly X509Certificate[];
+  /** AllowParsingUserUIDFromCertAuth: the user's UID is read from the subject. */
+  readonly uidFromSubject: boolean;
+}
+
+export function x509Authenticator(options: X509Options): Authenticator {
   const byConnection = new WeakMap<TLSSocket, AuthenticationResult>();
   return {
     authenticate(request) {
       const socket = request.socket as TLSSocket;
       if (byConnection.has(socket)) return byConnection.get(socket);
-      const result = authenticateConnection(socket, clientCas);
+      const result = authenticateConnection(socket, options);
       byConnection.set(socket, result);
       return result;
     },
   };
 }
 
-function authenticateConnection(
-  socket: TLSSocket,
-  clientCas: readonly X509Certificate[] | undefined,
-): AuthenticationResult {
+function authenticateConnection(socket: TLSSocket, { clientCas, uidFromSubject }: X509Options): AuthenticationResult {
   if (typeof socket.getPeerCertificate !== 'function') return undefined;
   const certificate = socket.getPeerCertificate();
   if (!certificate || Object.keys(certificate).length === 0) return undefined;
@@ -56,7 +62,16 @@ function authenticateConnection(
   const name = first(certificate.subject?.CN);
   // No Common Name: this method has nothing to say, as in the reference.
   if (!name) return undefined;
-  return { user: { name, groups: list(certificate.subject?.O) } };
+  const groups = list(certificate.subject?.O);
+  if (!uidFromSubject) return { user: { name, groups } };
+  const uids = list(
+    (certificate.subject as Record<string, string | string[] | undefined> | undefined)?.[UID_ATTRIBUTE],
+  );
+  if (uids.length === 0) return { user: { name, groups } };
+  // Go prints the list as %v does: [a b].
+  if (uids.length > 1) return { error: `expected 1 UID, but found multiple: [${uids.join(' ')}]` };
+  if (uids[0] === '') return { error: 'UID cannot be an empty string' };
+  return { user: { name, uid: uids[0], groups } };
 }
 
 function first(value: string | string[] | undefined): string | undefined {

@@ -7,6 +7,7 @@
  */
 import type { ObjectStorage } from '../../storage/objects/types';
 import type { ServerOptions } from '../config/flags';
+import { featureGateReader } from '../config/feature-enabled';
 import { AuthorizationConfigError } from './config-error';
 import { abacAuthorizer, readPolicyFile } from './abac';
 import { authorizationFlagErrors, DEFAULT_AUTHORIZATION_MODES, modeChain } from './authorization-chain';
@@ -56,6 +57,7 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
         volumeAttachments: storageOf('storage.k8s.io', 'volumeattachments'),
         resourceSlices: storageOf('resource.k8s.io', 'resourceslices'),
       })),
+      featureGateReader(options.featureGates),
     );
   const rbac = () => rbacAuthorizer(ruleResolver);
 

@@ -21,8 +21,11 @@ interface AggregationRule {
   clusterRoleSelectors?: unknown[];
 }
 
-export async function reconcileBootstrapPolicy(operations: ObjectOperations): Promise<void> {
-  const policy = bootstrapPolicy();
+export async function reconcileBootstrapPolicy(
+  operations: ObjectOperations,
+  featureEnabled: (gate: string) => boolean,
+): Promise<void> {
+  const policy = bootstrapPolicy(featureEnabled);
   const type = (resource: string): ResourceType => {
     const found = operations.registry.find({ group: RBAC_GROUP, version: 'v1' }, resource);
     if (!found) throw new Error(`${RBAC_GROUP}/v1 ${resource} are not served`);

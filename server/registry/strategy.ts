@@ -31,12 +31,13 @@ import {
   type NameValidator,
 } from '../validation/names';
 import { isValidIP } from '../validation/ip';
+import { featureGateReader } from '../config/feature-enabled';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
 
 /** What a kind adds to the generic behaviour; everything optional. */
 export interface KindBehaviour {
-  /** Defaults on the storage-version object (may mutate). */
-  readonly defaults?: (object: KubeObject, version: string) => void;
+  /** Defaults on the storage-version object (may mutate), some of them behind feature gates. */
+  readonly defaults?: (object: KubeObject, version: string, featureEnabled: FeatureEnabled) => void;
   /** The status a new object starts with; absent keeps what the client sent (Nodes). */
   readonly initialStatus?: (object: KubeObject) => Record<string, unknown>;
   /** Whether metadata.generation is kept (1 on create, +1 on spec changes). */
@@ -67,8 +68,11 @@ export interface KindBehaviour {
   /** Metadata a status write keeps from the stored object, beyond generation and deletionTimestamp. */
   readonly statusKeepsMetadata?: readonly (keyof ObjectMeta)[];
   readonly validate?: (object: KubeObject, context: WriteContext) => FieldError[];
-  /** A name rule that depends on the object, in place of the type's (ClusterTrustBundles are named after their signer). */
-  readonly nameRuleOf?: (object: KubeObject) => NameValidator;
+  /**
+   * A name rule that depends on the object or the gates, in place of the type's (ClusterTrustBundles
+   * are named after their signer; Services' names relax with RelaxedServiceNameValidation).
+   */
+  readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined) => string[];
@@ -92,6 +96,9 @@ const NAME_VALIDATORS: Record<ResourceType['nameRule'], NameValidator> = {
   // IPAddresses are named by the address they hold; their names are never generated.
   'ip-address': (name) => isValidIP(name),
 };
+
+/** The gates of a server started without `--feature-gates`. */
+const DEFAULT_GATES: FeatureEnabled = featureGateReader({});
 
 /** Everything of an object outside metadata and status: what "the spec changed" compares. */
 function specPart(object: KubeObject): Record<string, unknown> {
@@ -117,11 +124,11 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     validateName: NAME_VALIDATORS[facts.nameRule],
     anyQualifiedFinalizer: facts.apiextensions,
   };
-  const metaRulesOf = (object: KubeObject): ObjectMetaRules =>
-    kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object) };
+  const metaRulesOf = (object: KubeObject, context: WriteContext): ObjectMetaRules =>
+    kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object, context) };
   return {
-    applyDefaults(object, version) {
-      kind.defaults?.(object, version);
+    applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
+      kind.defaults?.(object, version, featureEnabled);
     },
     prepareForCreate(object, context) {
       if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object);
@@ -163,13 +170,16 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       kind.dropDisabledFields?.(object, old, context.featureEnabled);
     },
     validate(object, context) {
-      return [...validateObjectMeta(object.metadata, metaRulesOf(object)), ...(kind.validate?.(object, context) ?? [])];
+      return [
+        ...validateObjectMeta(object.metadata, metaRulesOf(object, context)),
+        ...(kind.validate?.(object, context) ?? []),
+      ];
     },
     validateUpdate(object, old, context) {
       const kindErrors = kind.validateUpdate
         ? kind.validateUpdate(object, old, context)
         : (kind.validate?.(object, context) ?? []);
-      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object)), ...kindErrors];
+      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)), ...kindErrors];
     },
     warnings(object, old) {
       return kind.warnings?.(object, old) ?? [];

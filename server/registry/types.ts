@@ -42,8 +42,12 @@ export interface WriteContext {
  * (server/registry/strategy.ts). Methods that may mutate say so; the others must not.
  */
 export interface Strategy {
-  /** Fill defaults in place (may mutate `object`). Runs on create and update, after decode. */
-  applyDefaults?(object: KubeObject, version: string): void;
+  /**
+   * Fill defaults in place (may mutate `object`). Runs on create and update, after decode, and on
+   * every object read from storage. A few defaults depend on feature gates (`featureEnabled`;
+   * absent: the 1.34 defaults): the registry a server builds binds its own gates here.
+   */
+  applyDefaults?(object: KubeObject, version: string, featureEnabled?: FeatureEnabled): void;
   /**
    * Clear what a create may not set (status when a status subresource exists, fields of a
    * feature gate that is off...). May mutate `object`.

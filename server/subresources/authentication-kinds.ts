@@ -10,6 +10,7 @@ import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
 import { parseWriteOptions, queryOf } from '../request/query';
 import { writeResponse } from '../handlers/scope';
+import { addAuditAnnotation } from '../audit/record/request-audit';
 import { virtualCreateHandler } from '../handlers/virtual-create';
 import type { MutableResourceRegistry } from '../registry/registry';
 import { buildStrategy } from '../registry/strategy';
@@ -109,7 +110,15 @@ export function registerAuthenticationResources(
                   scope,
                   res,
                   201,
-                  await tokenRequest({ body, namespace: info.namespace, name: info.name }, deps.tokenRequest),
+                  await tokenRequest(
+                    {
+                      body,
+                      namespace: info.namespace,
+                      name: info.name,
+                      annotateAudit: (key, value) => addAuditAnnotation(req, key, value),
+                    },
+                    deps.tokenRequest,
+                  ),
                 );
               },
           },

@@ -105,6 +105,9 @@ export async function assignPod(scope: StoreScope, key: ObjectKey, binding: Bind
       }
       const pod: KubeObject = structuredClone(current);
       (pod.spec as Record<string, unknown>) = { ...spec, nodeName };
+      // A nomination is stale once the pod is bound; the gate clears it so no one acts on it.
+      if (featureEnabled(scope.context.featureGates ?? {}, 'ClearingNominatedNodeNameAfterBinding'))
+        delete (pod.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName;
       const annotations = binding.metadata?.annotations;
       if (annotations !== undefined && Object.keys(annotations).length > 0) {
         pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), ...annotations };

@@ -172,9 +172,9 @@ const podLog: Factory =
   (scope) =>
   async ({ info, req, res }) => {
     req.resume();
-    const parsed = parsePodLogOptions(queryOf(req));
-    validatePodLogOptions(info.name, parsed);
-    const { options } = parsed;
+    const splitStreams = featureEnabled(scope.context.featureGates ?? {}, 'PodLogsQuerySplitStreams');
+    const options = parsePodLogOptions(queryOf(req), splitStreams);
+    validatePodLogOptions(info.name, options, splitStreams);
     const pod = await scope.storage.get({ namespace: info.namespace, name: info.name });
     const container = containerOf(pod, options.container);
     const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';

@@ -6,7 +6,7 @@
  */
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, forbidden, invalid as invalidField } from '../status/field-errors';
+import { FieldPath, forbidden, invalid as invalidField, notSupported } from '../status/field-errors';
 import { parseBool, parseInteger } from '../request/query';
 
 export interface PodLogOptions {
@@ -20,13 +20,18 @@ export interface PodLogOptions {
   readonly sinceTime?: number;
   readonly tailLines?: number;
   readonly limitBytes?: number;
+  /** Which of the container's streams (PodLogsQuerySplitStreams): `All`, `Stdout` or `Stderr`. */
+  readonly stream?: string;
 }
 
-/** The first value of each parameter, converted as the reference's query decoding converts it. */
-export function parsePodLogOptions(query: URLSearchParams): {
-  readonly options: PodLogOptions;
-  readonly stream: boolean;
-} {
+/** The streams a log may be read from, in the reference's declaration order. */
+const LOG_STREAMS = ['Stdout', 'Stderr', 'All'];
+
+/**
+ * The first value of each parameter, converted as the reference's query decoding converts it;
+ * with PodLogsQuerySplitStreams on (`splitStreams`) a log without a stream reads them `All`.
+ */
+export function parsePodLogOptions(query: URLSearchParams, splitStreams: boolean): PodLogOptions {
   const flag = (name: string) => {
     const text = query.get(name);
     return text !== null && parseBool(text);
@@ -37,28 +42,21 @@ export function parsePodLogOptions(query: URLSearchParams): {
   };
   const sinceText = query.get('sinceTime');
   return {
-    options: {
-      container: query.get('container') ?? '',
-      follow: flag('follow'),
-      previous: flag('previous'),
-      timestamps: flag('timestamps'),
-      insecureSkipTLSVerifyBackend: flag('insecureSkipTLSVerifyBackend'),
-      sinceSeconds: integer('sinceSeconds'),
-      sinceTime: sinceText === null || sinceText === '' ? undefined : parseRfc3339(sinceText),
-      tailLines: integer('tailLines'),
-      limitBytes: integer('limitBytes'),
-    },
-    // The PodLogsQuerySplitStreams gate is off in 1.34: a `stream` is refused.
-    stream: query.has('stream'),
+    container: query.get('container') ?? '',
+    follow: flag('follow'),
+    previous: flag('previous'),
+    timestamps: flag('timestamps'),
+    insecureSkipTLSVerifyBackend: flag('insecureSkipTLSVerifyBackend'),
+    sinceSeconds: integer('sinceSeconds'),
+    sinceTime: sinceText === null || sinceText === '' ? undefined : parseRfc3339(sinceText),
+    tailLines: integer('tailLines'),
+    limitBytes: integer('limitBytes'),
+    stream: query.get('stream') ?? (splitStreams ? 'All' : undefined),
   };
 }
 
-/** The reference's ValidatePodLogOptions with stream selection off. */
-export function validatePodLogOptions(
-  name: string,
-  parsed: { readonly options: PodLogOptions; readonly stream: boolean },
-): void {
-  const { options } = parsed;
+/** The reference's ValidatePodLogOptions; a stream may be chosen only with PodLogsQuerySplitStreams (`splitStreams`). */
+export function validatePodLogOptions(name: string, options: PodLogOptions, splitStreams: boolean): void {
   const errors: FieldError[] = [];
   if (options.tailLines !== undefined && options.tailLines < 0)
     errors.push(invalidField(FieldPath.root('tailLines'), options.tailLines, 'must be greater than or equal to 0'));
@@ -70,7 +68,14 @@ export function validatePodLogOptions(
   } else if (options.sinceSeconds !== undefined && options.sinceSeconds < 1) {
     errors.push(invalidField(FieldPath.root('sinceSeconds'), options.sinceSeconds, 'must be greater than 0'));
   }
-  if (parsed.stream) errors.push(forbidden(FieldPath.root('stream'), 'may not be specified'));
+  if (!splitStreams) {
+    if (options.stream !== undefined) errors.push(forbidden(FieldPath.root('stream'), 'may not be specified'));
+  } else if (options.stream !== undefined) {
+    if (!LOG_STREAMS.includes(options.stream))
+      errors.push(notSupported(FieldPath.root('stream'), options.stream, LOG_STREAMS));
+    if (options.stream !== 'All' && options.tailLines !== undefined)
+      errors.push(forbidden(FieldPath.root('[]'), '`tailLines` and specific `stream` are mutually exclusive for now'));
+  }
   if (errors.length > 0) throw invalid({ group: '', kind: 'PodLogOptions' }, name, errors);
 }
 
@@ -83,6 +88,7 @@ export function kubeletLogQuery(options: PodLogOptions): string {
   if (options.sinceSeconds !== undefined) params.set('sinceSeconds', String(options.sinceSeconds));
   if (options.sinceTime !== undefined)
     params.set('sinceTime', new Date(options.sinceTime * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  if (options.stream !== undefined) params.set('stream', options.stream);
   if (options.tailLines !== undefined) params.set('tailLines', String(options.tailLines));
   if (options.timestamps) params.set('timestamps', 'true');
   const text = params.toString();

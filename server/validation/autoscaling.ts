@@ -1,6 +1,7 @@
 /** autoscaling/v2 HorizontalPodAutoscaler rules (run on the stored v2 form). */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
+import type { WriteContext } from '../registry/types';
 import { parseQuantity } from '../quantity/quantity';
 import { FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { isDNS1123Label, isValidPathSegmentName } from './names';
@@ -27,6 +28,7 @@ type MetricSpec = { type?: string } & { [source in MetricSourceName]?: MetricSou
 
 interface ScalingRules {
   stabilizationWindowSeconds?: number;
+  tolerance?: string;
   selectPolicy?: string;
   policies?: { type?: string; value?: number; periodSeconds?: number }[];
 }
@@ -208,25 +210,51 @@ function validateScalingRules(rules: ScalingRules | undefined, path: FieldPath):
     if (period > MAX_PERIOD_SECONDS)
       errors.push(invalid(at.child('periodSeconds'), period, `must be less than or equal to ${MAX_PERIOD_SECONDS}`));
   });
+  if (typeof rules.tolerance === 'string' && (parseQuantity(rules.tolerance)?.numerator ?? 0n) < 0n)
+    errors.push(invalid(path.child('tolerance'), rules.tolerance, 'must be greater than or equal to 0'));
   return errors;
 }
 
-export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
+/** The least minReplicas: 0 while HPAScaleToZero is on or the stored autoscaler already scales to zero. */
+function minReplicasLowerBound(old: KubeObject | undefined, context: WriteContext): number {
+  const oldScalesToZero = (old?.spec as HPASpec | undefined)?.minReplicas === 0;
+  return context.featureEnabled('HPAScaleToZero') || oldScalesToZero ? 0 : 1;
+}
+
+export function validateHorizontalPodAutoscaler(hpa: KubeObject, context: WriteContext): FieldError[] {
+  return validateHorizontalPodAutoscalerSpec(hpa, minReplicasLowerBound(undefined, context));
+}
+
+export function validateHorizontalPodAutoscalerUpdate(
+  hpa: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
+  return validateHorizontalPodAutoscalerSpec(hpa, minReplicasLowerBound(old, context));
+}
+
+function validateHorizontalPodAutoscalerSpec(hpa: KubeObject, lowerBound: number): FieldError[] {
   const spec = (hpa.spec as HPASpec | undefined) ?? {};
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   if (!spec.scaleTargetRef?.kind) errors.push(required(path.child('scaleTargetRef', 'kind')));
   if (!spec.scaleTargetRef?.name) errors.push(required(path.child('scaleTargetRef', 'name')));
   const minReplicas = spec.minReplicas ?? 1;
-  if (minReplicas < 1)
-    errors.push(invalid(path.child('minReplicas'), minReplicas, 'must be greater than or equal to 1'));
+  if (minReplicas < lowerBound)
+    errors.push(invalid(path.child('minReplicas'), minReplicas, `must be greater than or equal to ${lowerBound}`));
   if (spec.maxReplicas === undefined || spec.maxReplicas < 1)
     errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas ?? 0, 'must be greater than 0'));
   else if (spec.maxReplicas < minReplicas)
     errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas, 'must be greater than or equal to `minReplicas`'));
-  (spec.metrics ?? []).forEach((metric, i) =>
-    errors.push(...validateMetricSpec(metric, path.child('metrics').index(i))),
-  );
+  const metrics = spec.metrics ?? [];
+  metrics.forEach((metric, i) => errors.push(...validateMetricSpec(metric, path.child('metrics').index(i))));
+  if (minReplicas === 0 && !metrics.some((metric) => metric.type === 'Object' || metric.type === 'External'))
+    errors.push(
+      forbidden(
+        path.child('metrics'),
+        'must specify at least one Object or External metric to support scaling to zero replicas',
+      ),
+    );
   errors.push(...validateScalingRules(spec.behavior?.scaleUp, path.child('behavior', 'scaleUp')));
   errors.push(...validateScalingRules(spec.behavior?.scaleDown, path.child('behavior', 'scaleDown')));
   return errors;

@@ -1,8 +1,8 @@
-/** coordination.k8s.io rules: LeaseCandidates (v1beta1, v1alpha2), as the reference validates them. */
+/** coordination.k8s.io rules: Leases (v1) and LeaseCandidates (v1beta1, v1alpha2), as the reference validates them. */
 import type { KubeObject } from '../../api/objects';
 import { parseSemver, type Semver } from '../cel/libraries/semver';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, immutable, invalid, notSupported, required } from '../status/field-errors';
+import { FieldPath, forbidden, immutable, invalid, notSupported, required } from '../status/field-errors';
 import { isQualifiedName } from './names';
 
 /** The strategies Kubernetes itself defines; others must be qualified names (`example.com/mine`). */
@@ -32,6 +32,29 @@ function validateStrategy(strategy: string, path: FieldPath): FieldError[] {
   if (!strategy.includes('/'))
     return LEASE_STRATEGIES.includes(strategy) ? [] : [notSupported(path, strategy, LEASE_STRATEGIES)];
   return isQualifiedName(strategy).map((message) => invalid(path, strategy, message));
+}
+
+interface LeaseSpec {
+  leaseDurationSeconds?: number;
+  leaseTransitions?: number;
+  strategy?: string;
+  preferredHolder?: string;
+}
+
+/** A Lease's spec; the same rules on create and update. */
+export function validateLease(lease: KubeObject): FieldError[] {
+  const spec = (lease.spec ?? {}) as LeaseSpec;
+  const path = FieldPath.root('spec');
+  const errors: FieldError[] = [];
+  if (spec.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds <= 0)
+    errors.push(invalid(path.child('leaseDurationSeconds'), spec.leaseDurationSeconds, 'must be greater than 0'));
+  if (spec.leaseTransitions !== undefined && spec.leaseTransitions < 0)
+    errors.push(invalid(path.child('leaseTransitions'), spec.leaseTransitions, 'must be greater than or equal to 0'));
+  if (typeof spec.strategy === 'string')
+    errors.push(...validateStrategy(spec.strategy, path.child('strategy').child('strategy')));
+  if (spec.preferredHolder && !spec.strategy)
+    errors.push(forbidden(path.child('preferredHolder'), 'may only be specified if `strategy` is defined'));
+  return errors;
 }
 
 function validateLeaseCandidateSpec(spec: LeaseCandidateSpec): FieldError[] {

@@ -16,7 +16,8 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { isValidIP } from './ip';
+import { endpointIPProblems, isValidCIDRForLegacyField, isValidIP, isValidIPForLegacyField, ipFamilyOf } from './ip';
+import { valueAtPath } from '../json/value';
 import { validateNodeTaints } from './pod-scheduling';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
@@ -69,7 +70,26 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: Wri
     ...podAnnotationErrors(pod, options),
     ...validatePodSpecOf(pod, options),
     ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec')),
+    ...validateNominatedNodeName(pod, old, context),
   ];
+}
+
+/**
+ * A new nomination names a node; with ClearingNominatedNodeNameAfterBinding, a bound pod takes
+ * none (binding cleared it). A main update keeps the stored status, so only status writes reach this.
+ */
+function validateNominatedNodeName(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const textAt = (object: KubeObject, path: string) => {
+    const value = valueAtPath(object, path);
+    return typeof value === 'string' ? value : '';
+  };
+  const nominated = textAt(pod, 'status.nominatedNodeName');
+  if (nominated === '' || nominated === textAt(old, 'status.nominatedNodeName')) return [];
+  const path = FieldPath.root('status', 'nominatedNodeName');
+  const errors = isDNS1123Subdomain(nominated).map((message) => invalid(path, nominated, message));
+  if (context.featureEnabled('ClearingNominatedNodeNameAfterBinding') && textAt(old, 'spec.nodeName') !== '')
+    errors.push(forbidden(path, 'may not be set on pods that are already bound to a node'));
+  return errors;
 }
 
 export function validatePodTemplate(template: KubeObject, context: WriteContext): FieldError[] {
@@ -90,11 +110,13 @@ interface ServicePort {
 
 interface ServiceSpec {
   type?: string;
+  trafficDistribution?: string | null;
   ports?: ServicePort[];
   externalTrafficPolicy?: string;
   healthCheckNodePort?: number;
   allocateLoadBalancerNodePorts?: boolean;
   externalIPs?: string[];
+  loadBalancerSourceRanges?: string[];
   clusterIP?: string;
   clusterIPs?: string[];
   externalName?: string;
@@ -204,7 +226,74 @@ function validateServiceClusterIPsUpdate(spec: ServiceSpec, oldSpec: ServiceSpec
   return errors;
 }
 
-export function validateService(service: KubeObject): FieldError[] {
+/** The older place of a load balancer's source ranges, read when the field is empty. */
+const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
+
+/**
+ * The addresses a Service meets the outside world with, as the reference checks them: external
+ * IPs as endpoint addresses, source ranges as CIDRs (for a load balancer only; the annotation
+ * when the field is empty), each by StrictIPCIDRValidation's rules unless the stored Service
+ * already has it. Source ranges may be space-padded, a historical accident the API keeps.
+ */
+function validateServiceOutsideAddresses(
+  service: KubeObject,
+  old: KubeObject | undefined,
+  context: WriteContext,
+): FieldError[] {
+  const strict = context.featureEnabled('StrictIPCIDRValidation');
+  const spec = field<ServiceSpec>(service, 'spec') ?? {};
+  const oldSpec = old === undefined ? undefined : (field<ServiceSpec>(old, 'spec') ?? {});
+  const errors: FieldError[] = [];
+  const existingIPs = oldSpec?.externalIPs ?? [];
+  (spec.externalIPs ?? []).forEach((ip, i) => {
+    const problems = existingIPs.includes(ip) ? [] : isValidIPForLegacyField(ip, strict);
+    const messages = problems.length > 0 ? problems : endpointIPProblems(ip);
+    for (const message of messages) errors.push(invalid(FieldPath.root('spec', 'externalIPs').index(i), ip, message));
+  });
+  const notLoadBalancer = (path: FieldPath) =>
+    spec.type === 'LoadBalancer' ? [] : [forbidden(path, "may only be used when `type` is 'LoadBalancer'")];
+  const ranges = spec.loadBalancerSourceRanges ?? [];
+  if (ranges.length > 0) {
+    // The reference spells this path with a capital L.
+    const path = FieldPath.root('spec', 'LoadBalancerSourceRanges');
+    errors.push(...notLoadBalancer(path));
+    const existing = (oldSpec?.loadBalancerSourceRanges ?? []).map((range) => range.trim());
+    ranges.forEach((range, i) => {
+      const value = range.trim();
+      if (existing.includes(value)) return;
+      for (const message of isValidCIDRForLegacyField(value, strict))
+        errors.push(invalid(path.index(i), value, message));
+    });
+    return errors;
+  }
+  const annotation = service.metadata.annotations?.[SOURCE_RANGES_ANNOTATION];
+  if (annotation === undefined) return errors;
+  const path = FieldPath.root('metadata', 'annotations').key(SOURCE_RANGES_ANNOTATION);
+  errors.push(...notLoadBalancer(path));
+  if (old !== undefined && old.metadata.annotations?.[SOURCE_RANGES_ANNOTATION] === annotation) return errors;
+  if (annotation.trim() === '') return errors;
+  for (const range of annotation.trim().split(','))
+    for (const message of isValidCIDRForLegacyField(range.trim(), strict))
+      errors.push(invalid(path, range.trim(), message));
+  return errors;
+}
+
+/** Where a Service prefers its traffic to go; the two narrower values need PreferSameTrafficDistribution. */
+function validateTrafficDistribution(spec: ServiceSpec, context: WriteContext): FieldError[] {
+  if (spec.trafficDistribution === undefined || spec.trafficDistribution === null) return [];
+  const supported = context.featureEnabled('PreferSameTrafficDistribution')
+    ? ['PreferClose', 'PreferSameZone', 'PreferSameNode']
+    : ['PreferClose'];
+  return supported.includes(spec.trafficDistribution)
+    ? []
+    : [notSupported(FieldPath.root('spec', 'trafficDistribution'), spec.trafficDistribution, supported)];
+}
+
+export function validateService(service: KubeObject, context: WriteContext): FieldError[] {
+  return validateServiceOver(service, undefined, context);
+}
+
+function validateServiceOver(service: KubeObject, old: KubeObject | undefined, context: WriteContext): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<ServiceSpec>(service, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
@@ -239,6 +328,8 @@ export function validateService(service: KubeObject): FieldError[] {
   errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
   if (spec.type !== 'ExternalName') errors.push(...validateServiceClusterIPFields(spec));
   errors.push(...validateLabels(spec.selector, specPath.child('selector')));
+  errors.push(...validateServiceOutsideAddresses(service, old, context));
+  errors.push(...validateTrafficDistribution(spec, context));
   return errors;
 }
 
@@ -299,8 +390,8 @@ function validateServiceTrafficFields(spec: ServiceSpec): FieldError[] {
   return errors;
 }
 
-export function validateServiceUpdate(service: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validateService(service);
+export function validateServiceUpdate(service: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const errors = validateServiceOver(service, old, context);
   const spec = field<ServiceSpec>(service, 'spec') ?? {};
   const oldSpec = field<ServiceSpec>(old, 'spec') ?? {};
   // A health check port left out is kept (allocators/service-hooks.ts); another one is refused.
@@ -588,6 +679,30 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
 
 const POD_CIDR_FIXED = 'node updates may not change podCIDR except from "" to valid';
 
+/** A Node's pod CIDRs: each a CIDR (StrictIPCIDRValidation's rules with the gate on), at most one a family. */
+function validatePodCIDRs(spec: Json, context: WriteContext): FieldError[] {
+  const cidrs = podCIDRsOf(spec);
+  const path = FieldPath.root('spec', 'podCIDRs');
+  const errors: FieldError[] = [];
+  cidrs.forEach((cidr, i) => {
+    for (const message of isValidCIDRForLegacyField(cidr, context.featureEnabled('StrictIPCIDRValidation')))
+      errors.push(invalid(path.index(i), cidr, message));
+  });
+  // A pair of one family each is dual-stack; the reference cannot tell for CIDRs that do not parse.
+  const families = cidrs.map(ipFamilyOf);
+  if (cidrs.length > 1 && !families.includes(0) && (cidrs.length > 2 || families[0] === families[1]))
+    errors.push(invalid(path, cidrs, 'may specify no more than one CIDR for each IP family'));
+  return errors;
+}
+
+export function validateNode(node: KubeObject, context: WriteContext): FieldError[] {
+  const spec = field<Json>(node, 'spec') ?? {};
+  return [
+    ...validateNodeTaints(spec.taints as Parameters<typeof validateNodeTaints>[0]),
+    ...validatePodCIDRs(spec, context),
+  ];
+}
+
 /** A Node's pod CIDRs: its defaults (defaultNode) have already brought `podCIDR` into the list. */
 function podCIDRsOf(spec: Json): string[] {
   return Array.isArray(spec.podCIDRs) ? (spec.podCIDRs as string[]) : [];
@@ -597,10 +712,10 @@ function podCIDRsOf(spec: Json): string[] {
  * A Node's pod CIDRs and provider ID are set once (a controller may fill them when empty) and its
  * external ID never changes.
  */
-export function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
+export function validateNodeUpdate(node: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const spec = field<Json>(node, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
-  const errors = validateNodeTaints(spec.taints as Parameters<typeof validateNodeTaints>[0]);
+  const errors = validateNode(node, context);
   const [cidrs, oldCidrs] = [podCIDRsOf(spec), podCIDRsOf(oldSpec)];
   if (oldCidrs.length > 0) {
     if (cidrs.length !== oldCidrs.length) errors.push(forbidden(FieldPath.root('spec', 'podCIDRs'), POD_CIDR_FIXED));

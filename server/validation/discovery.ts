@@ -6,6 +6,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
+import type { WriteContext } from '../registry/types';
 import { deepEqual, duplicate, FieldPath, immutable, invalid, required } from '../status/field-errors';
 import { isValidIP, isValidIPForLegacyField } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from './names';
@@ -17,9 +18,15 @@ interface Endpoint {
   hints?: { forZones?: { name?: string }[]; forNodes?: { name?: string }[] };
 }
 
-function addressErrors(address: string, addressType: string, path: FieldPath, listPath: FieldPath): FieldError[] {
+function addressErrors(
+  address: string,
+  addressType: string,
+  path: FieldPath,
+  listPath: FieldPath,
+  strictIPs: boolean,
+): FieldError[] {
   if (addressType === 'IPv4') {
-    const messages = isValidIPForLegacyField(address);
+    const messages = isValidIPForLegacyField(address, strictIPs);
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
     return isIPv4(address) || !isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
   }
@@ -51,8 +58,8 @@ function hintErrors(hints: NonNullable<Endpoint['hints']>, path: FieldPath): Fie
   return errors;
 }
 
-export function validateEndpointSlice(slice: KubeObject): FieldError[] {
-  return [...addressTypeErrors(slice), ...endpointErrors(slice)];
+export function validateEndpointSlice(slice: KubeObject, context: WriteContext): FieldError[] {
+  return [...addressTypeErrors(slice), ...endpointErrors(slice, context)];
 }
 
 function addressTypeErrors(slice: KubeObject): FieldError[] {
@@ -61,7 +68,8 @@ function addressTypeErrors(slice: KubeObject): FieldError[] {
     : [required(FieldPath.root('addressType'))];
 }
 
-function endpointErrors(slice: KubeObject): FieldError[] {
+function endpointErrors(slice: KubeObject, context: WriteContext): FieldError[] {
+  const strictIPs = context.featureEnabled('StrictIPCIDRValidation');
   const addressType = typeof slice.addressType === 'string' ? slice.addressType : '';
   const errors: FieldError[] = [];
   ((slice.endpoints as Endpoint[] | undefined) ?? []).forEach((endpoint, i) => {
@@ -69,7 +77,9 @@ function endpointErrors(slice: KubeObject): FieldError[] {
     const addresses = endpoint.addresses ?? [];
     if (addresses.length === 0) errors.push(required(at.child('addresses'), 'must contain at least 1 address'));
     addresses.forEach((address, j) =>
-      errors.push(...addressErrors(address, addressType, at.child('addresses').index(j), at.child('addresses'))),
+      errors.push(
+        ...addressErrors(address, addressType, at.child('addresses').index(j), at.child('addresses'), strictIPs),
+      ),
     );
     if (endpoint.nodeName !== undefined)
       for (const message of isDNS1123Subdomain(endpoint.nodeName))
@@ -86,11 +96,11 @@ function endpointErrors(slice: KubeObject): FieldError[] {
  * Endpoints an update leaves as they were are not judged again, as the reference lets data an
  * older release took for valid stand (so an address type change is refused on its own).
  */
-export function validateEndpointSliceUpdate(slice: KubeObject, old: KubeObject): FieldError[] {
+export function validateEndpointSliceUpdate(slice: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const unchanged = deepEqual(slice.endpoints ?? [], old.endpoints ?? []);
   return [
     ...addressTypeErrors(slice),
-    ...(unchanged ? [] : endpointErrors(slice)),
+    ...(unchanged ? [] : endpointErrors(slice, context)),
     ...immutable(FieldPath.root('addressType'), slice.addressType ?? '', old.addressType ?? ''),
   ];
 }

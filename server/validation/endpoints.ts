@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
+import type { WriteContext } from '../registry/types';
 import { FieldPath, invalid, notSupported, required } from '../status/field-errors';
 import { isValidIPForLegacyField } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum } from './names';
@@ -31,17 +32,17 @@ interface EndpointSubset {
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
-function validateAddress(address: EndpointAddress, path: FieldPath): FieldError[] {
+function validateAddress(address: EndpointAddress, path: FieldPath, strictIPs: boolean): FieldError[] {
   const ip = address.ip ?? '';
-  const errors = isValidIPForLegacyField(ip).map((message) => invalid(path.child('ip'), ip, message));
+  const errors = isValidIPForLegacyField(ip, strictIPs).map((message) => invalid(path.child('ip'), ip, message));
   if (address.hostname)
     for (const message of isDNS1123Label(address.hostname))
       errors.push(invalid(path.child('hostname'), address.hostname, message));
   if (address.nodeName !== undefined)
     for (const message of isDNS1123Subdomain(address.nodeName))
       errors.push(invalid(path.child('nodeName'), address.nodeName, message));
-  // The reference checks the address twice, the second time with a shorter text.
-  if (errors.some((error) => error.field === path.child('ip').toString()))
+  // The reference checks the address twice, the second time with a shorter text (and sloppily).
+  if (isValidIPForLegacyField(ip, false).length > 0)
     errors.push(invalid(path.child('ip'), ip, 'must be a valid IP address'));
   return errors;
 }
@@ -62,7 +63,8 @@ function validatePort(port: EndpointPort, requireName: boolean, path: FieldPath)
   return errors;
 }
 
-export function validateEndpoints(endpoints: KubeObject): FieldError[] {
+export function validateEndpoints(endpoints: KubeObject, context: WriteContext): FieldError[] {
+  const strictIPs = context.featureEnabled('StrictIPCIDRValidation');
   const errors: FieldError[] = [];
   ((endpoints.subsets as EndpointSubset[] | undefined) ?? []).forEach((subset, i) => {
     const at = FieldPath.root('subsets').index(i);
@@ -71,8 +73,12 @@ export function validateEndpoints(endpoints: KubeObject): FieldError[] {
     const ports = subset.ports ?? [];
     if (addresses.length === 0 && notReady.length === 0)
       errors.push(required(at, 'must specify `addresses` or `notReadyAddresses`'));
-    addresses.forEach((address, j) => errors.push(...validateAddress(address, at.child('addresses').index(j))));
-    notReady.forEach((address, j) => errors.push(...validateAddress(address, at.child('notReadyAddresses').index(j))));
+    addresses.forEach((address, j) =>
+      errors.push(...validateAddress(address, at.child('addresses').index(j), strictIPs)),
+    );
+    notReady.forEach((address, j) =>
+      errors.push(...validateAddress(address, at.child('notReadyAddresses').index(j), strictIPs)),
+    );
     ports.forEach((port, j) => errors.push(...validatePort(port, ports.length > 1, at.child('ports').index(j))));
   });
   return errors;

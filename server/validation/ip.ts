@@ -1,7 +1,9 @@
 /**
- * IP address and CIDR rules with the reference's texts (its IsValidIP and IsValidCIDR, strict
- * form): the value parses, has no leading zeros, is no IPv4-mapped IPv6 address, and is
- * written in canonical form (IPv6 compressed and lowercase, a CIDR's host bits clear).
+ * IP address and CIDR rules with the reference's texts. New fields (its IsValidIP and
+ * IsValidCIDR): the value parses, has no leading zeros, is no IPv4-mapped IPv6 address, and is
+ * written in canonical form (IPv6 compressed and lowercase, a CIDR's host bits clear). Fields
+ * older than those rules take what Go's sloppy parsers take, and the strict rules but the
+ * canonical form only with StrictIPCIDRValidation.
  */
 import { isIP, isIPv4 } from 'node:net';
 
@@ -53,20 +55,28 @@ function addressOf(bytes: readonly number[]): string {
   return canonicalIPv6(groups.join(':'));
 }
 
+/**
+ * Fields that predate the strict rules take any address Go's sloppy parser takes (leading zeros
+ * too); with `strict` (StrictIPCIDRValidation) leading zeros and IPv4-mapped IPv6 addresses are
+ * refused, as the reference's IsValidIPForLegacyField does.
+ */
+export function isValidIPForLegacyField(value: string, strict: boolean): string[] {
+  if (isIP(value) === 0 && !isSloppyIPv4(value)) return [INVALID_IP];
+  if (!strict) return [];
+  if (isIP(value) === 0) return ['must not have leading 0s'];
+  return isIPv4Mapped(value) ? ['must not be an IPv4-mapped IPv6 address'] : [];
+}
+
+/** New fields: the strict rules, and the canonical form. */
 export function isValidIP(value: string): string[] {
-  if (isIP(value) === 0) return [isSloppyIPv4(value) ? 'must not have leading 0s' : INVALID_IP];
-  if (isIPv4Mapped(value)) return ['must not be an IPv4-mapped IPv6 address'];
+  const problems = isValidIPForLegacyField(value, true);
+  if (problems.length > 0) return problems;
   const canonical = isIPv4(value) ? value : canonicalIPv6(value);
   return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
 }
 
-/** Fields that predate the strict rules take any address Go's sloppy parser takes (leading zeros too). */
-export function isValidIPForLegacyField(value: string): string[] {
-  return isIP(value) !== 0 || isSloppyIPv4(value) ? [] : [INVALID_IP];
-}
-
-/** Fields that predate the strict rules take any CIDR Go's sloppy parser takes. */
-export function isValidCIDRForLegacyField(value: string): string[] {
+/** A CIDR as Go's sloppy parser reads it (IPv4 parts and the length may have leading zeros), or undefined. */
+function sloppyCIDR(value: string): { address: string; length: string } | undefined {
   const [address, length, ...rest] = value.split('/');
   const family = isIP(address);
   const bits = family === 6 ? 128 : 32;
@@ -76,29 +86,72 @@ export function isValidCIDRForLegacyField(value: string): string[] {
     /^\d+$/.test(length) &&
     Number(length) <= bits &&
     (family !== 0 || isSloppyIPv4(address));
-  return parses ? [] : [INVALID_CIDR];
+  return parses ? { address, length } : undefined;
 }
 
-export function isValidCIDR(value: string): string[] {
-  const slash = value.indexOf('/');
-  const address = value.slice(0, slash);
-  const length = value.slice(slash + 1);
-  const family = isIP(address);
-  const sloppy = family === 0 && isSloppyIPv4(address);
-  const bits = family === 6 ? 128 : 32;
-  if (slash === -1 || (family === 0 && !sloppy) || !/^\d+$/.test(length) || Number(length) > bits)
-    return [INVALID_CIDR];
-  if (sloppy || (length.length > 1 && length.startsWith('0')))
+/** The address's bytes with those beyond the prefix length cleared. */
+function maskedBytes(address: string, length: number): number[] {
+  return bytesOf(address).map((byte, i) => {
+    const kept = Math.max(0, Math.min(8, length - i * 8));
+    return byte & ((0xff << (8 - kept)) & 0xff);
+  });
+}
+
+/**
+ * Fields that predate the strict rules take any CIDR Go's sloppy parser takes; with `strict`
+ * (StrictIPCIDRValidation) leading zeros, IPv4-mapped addresses and bits set beyond the prefix
+ * length are refused, as the reference's IsValidCIDRForLegacyField does.
+ */
+export function isValidCIDRForLegacyField(value: string, strict: boolean): string[] {
+  const cidr = sloppyCIDR(value);
+  if (cidr === undefined) return [INVALID_CIDR];
+  if (!strict) return [];
+  const { address, length } = cidr;
+  if (isIP(address) === 0 || (length.length > 1 && length.startsWith('0')))
     return ['must not have leading 0s in IP or prefix length'];
   if (isIPv4Mapped(address)) return ['must not have an IPv4-mapped IPv6 address'];
   const bytes = bytesOf(address);
-  const masked = bytes.map((byte, i) => {
-    const kept = Math.max(0, Math.min(8, Number(length) - i * 8));
-    return byte & ((0xff << (8 - kept)) & 0xff);
-  });
-  if (masked.some((byte, i) => byte !== bytes[i])) return ['must not have bits set beyond the prefix length'];
-  const canonical = `${addressOf(masked)}/${Number(length)}`;
+  if (maskedBytes(address, Number(length)).some((byte, i) => byte !== bytes[i]))
+    return ['must not have bits set beyond the prefix length'];
+  return [];
+}
+
+/** New fields: the strict rules, and the canonical form. */
+export function isValidCIDR(value: string): string[] {
+  const problems = isValidCIDRForLegacyField(value, true);
+  if (problems.length > 0) return problems;
+  const { address, length } = sloppyCIDR(value)!;
+  const canonical = `${addressOf(maskedBytes(address, Number(length)))}/${Number(length)}`;
   return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
+}
+
+/** An address's bytes as Go's sloppy parser reads it (IPv4 parts in decimal, leading zeros or not), an IPv4-mapped one as IPv4. */
+function sloppyBytes(value: string): number[] {
+  if (isIP(value) === 0) return value.split('.').map(Number);
+  const bytes = bytesOf(value);
+  return isIPv4Mapped(value) ? bytes.slice(12) : bytes;
+}
+
+/**
+ * What the reference's ValidateEndpointIP refuses in an address the sloppy parser takes
+ * (Endpoints, EndpointSlices and, for historical reasons, a Service's externalIPs): the
+ * unspecified, loopback, link-local and link-local multicast ranges.
+ */
+export function endpointIPProblems(value: string): string[] {
+  if (isValidIPForLegacyField(value, false).length > 0) return ['must be a valid IP address'];
+  const bytes = sloppyBytes(value);
+  const v4 = bytes.length === 4;
+  const problems: string[] = [];
+  if (bytes.every((byte) => byte === 0)) problems.push(`may not be unspecified (${value})`);
+  const loopback = v4 ? bytes[0] === 127 : bytes.slice(0, 15).every((byte) => byte === 0) && bytes[15] === 1;
+  if (loopback) problems.push('may not be in the loopback range (127.0.0.0/8, ::1/128)');
+  const linkLocal = v4 ? bytes[0] === 169 && bytes[1] === 254 : bytes[0] === 0xfe && (bytes[1] & 0xc0) === 0x80;
+  if (linkLocal) problems.push('may not be in the link-local range (169.254.0.0/16, fe80::/10)');
+  const linkLocalMulticast = v4
+    ? bytes[0] === 224 && bytes[1] === 0 && bytes[2] === 0
+    : bytes[0] === 0xff && (bytes[1] & 0x0f) === 0x02;
+  if (linkLocalMulticast) problems.push('may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)');
+  return problems;
 }
 
 /** 4 or 6 for a valid address or CIDR, 0 otherwise. */

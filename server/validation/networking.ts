@@ -1,6 +1,7 @@
 /** networking.k8s.io/v1 rules: Ingresses and their classes, NetworkPolicies, IPAddresses, ServiceCIDRs. */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
+import type { WriteContext } from '../registry/types';
 import {
   FIELD_IMMUTABLE,
   FieldPath,
@@ -54,8 +55,11 @@ function validateTypedReference(reference: TypedReference, path: FieldPath): Fie
   return errors;
 }
 
+/** What names an Ingress backend's Service may have: a DNS-1035 label, or any DNS label when relaxed. */
+type ServiceNameCheck = (name: string) => string[];
+
 /** A backend is a resource or a Service port, named or numbered, never both. */
-function validateIngressBackend(backend: IngressBackend, path: FieldPath): FieldError[] {
+function validateIngressBackend(backend: IngressBackend, path: FieldPath, serviceName: ServiceNameCheck): FieldError[] {
   if (backend.resource !== undefined && backend.service !== undefined)
     return [invalid(path, '', 'cannot set both resource and service backends')];
   if (backend.resource !== undefined) return validateTypedReference(backend.resource, path.child('resource'));
@@ -63,7 +67,7 @@ function validateIngressBackend(backend: IngressBackend, path: FieldPath): Field
   const errors: FieldError[] = [];
   const { name, port } = backend.service;
   if (!name) errors.push(required(path.child('service', 'name')));
-  else for (const message of isDNS1035Label(name)) errors.push(invalid(path.child('service', 'name'), name, message));
+  else for (const message of serviceName(name)) errors.push(invalid(path.child('service', 'name'), name, message));
   const portName = port?.name ?? '';
   const portNumber = port?.number ?? 0;
   if (portName !== '' && portNumber !== 0) errors.push(invalid(path, '', 'cannot set both port name & port number'));
@@ -77,16 +81,43 @@ function validateIngressBackend(backend: IngressBackend, path: FieldPath): Field
   return errors;
 }
 
-export function validateIngress(ingress: KubeObject): FieldError[] {
+type IngressSpec = { rules?: { http?: { paths?: IngressPath[] } }[]; defaultBackend?: IngressBackend };
+
+function ingressSpecOf(ingress: KubeObject): IngressSpec {
+  return (ingress.spec as IngressSpec | undefined) ?? {};
+}
+
+/**
+ * Backend Services may be named as any DNS label while RelaxedServiceNameValidation is on, or
+ * when the stored Ingress already names one that only the relaxed rule takes (its paths only,
+ * as the reference's allowRelaxedServiceNameValidation looks).
+ */
+function serviceNameCheck(old: KubeObject | undefined, context: WriteContext): ServiceNameCheck {
+  const relaxedOnly = (name: string) => isDNS1123Label(name).length === 0 && isDNS1035Label(name).length > 0;
+  const oldUsesRelaxed =
+    old !== undefined &&
+    (ingressSpecOf(old).rules ?? []).some((rule) =>
+      (rule.http?.paths ?? []).some((path) => relaxedOnly(path.backend?.service?.name ?? '')),
+    );
+  return context.featureEnabled('RelaxedServiceNameValidation') || oldUsesRelaxed ? isDNS1123Label : isDNS1035Label;
+}
+
+export function validateIngress(ingress: KubeObject, context: WriteContext): FieldError[] {
+  return validateIngressSpec(ingress, serviceNameCheck(undefined, context));
+}
+
+export function validateIngressUpdate(ingress: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validateIngressSpec(ingress, serviceNameCheck(old, context));
+}
+
+function validateIngressSpec(ingress: KubeObject, serviceName: ServiceNameCheck): FieldError[] {
   const errors: FieldError[] = [];
-  const spec =
-    (ingress.spec as { rules?: { http?: { paths?: IngressPath[] } }[]; defaultBackend?: IngressBackend } | undefined) ??
-    {};
+  const spec = ingressSpecOf(ingress);
   const rules = spec.rules ?? [];
   if (rules.length === 0 && spec.defaultBackend === undefined)
     errors.push(required(FieldPath.root('spec'), 'either `defaultBackend` or `rules` must be specified'));
   if (spec.defaultBackend !== undefined)
-    errors.push(...validateIngressBackend(spec.defaultBackend, FieldPath.root('spec', 'defaultBackend')));
+    errors.push(...validateIngressBackend(spec.defaultBackend, FieldPath.root('spec', 'defaultBackend'), serviceName));
   rules.forEach((rule, i) => {
     (rule.http?.paths ?? []).forEach((path, j) => {
       const at = FieldPath.root('spec', 'rules').index(i).child('http', 'paths').index(j);
@@ -94,7 +125,7 @@ export function validateIngress(ingress: KubeObject): FieldError[] {
       else if (!PATH_TYPES.includes(path.pathType))
         errors.push(notSupported(at.child('pathType'), path.pathType, PATH_TYPES));
       if (path.backend === undefined) errors.push(required(at.child('backend')));
-      else errors.push(...validateIngressBackend(path.backend, at.child('backend')));
+      else errors.push(...validateIngressBackend(path.backend, at.child('backend'), serviceName));
     });
   });
   return errors;
@@ -147,7 +178,10 @@ interface NetworkPolicyRule {
   to?: NetworkPolicyPeer[];
 }
 
-function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath): FieldError[] {
+/** What an ipBlock's CIDRs must satisfy (validateNetworkPolicy says how strictly). */
+type CIDRCheck = (cidr: string) => string[];
+
+function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath, cidrCheck: CIDRCheck): FieldError[] {
   const errors: FieldError[] = [];
   let peers = 0;
   if (peer.podSelector !== undefined) {
@@ -163,10 +197,9 @@ function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath): Fi
     const { cidr, except } = peer.ipBlock;
     if (!cidr) errors.push(required(path.child('ipBlock', 'cidr')));
     else {
-      for (const message of isValidCIDRForLegacyField(cidr))
-        errors.push(invalid(path.child('ipBlock', 'cidr'), cidr, message));
+      for (const message of cidrCheck(cidr)) errors.push(invalid(path.child('ipBlock', 'cidr'), cidr, message));
       (except ?? []).forEach((entry, i) => {
-        for (const message of isValidCIDRForLegacyField(entry))
+        for (const message of cidrCheck(entry))
           errors.push(invalid(path.child('ipBlock', 'except').index(i), entry, message));
       });
     }
@@ -199,11 +232,46 @@ function validateNetworkPolicyPort(port: NetworkPolicyPort, path: FieldPath): Fi
   return errors;
 }
 
-export function validateNetworkPolicy(policy: KubeObject): FieldError[] {
-  const spec =
-    (policy.spec as
-      { podSelector?: LabelSelectorShape; ingress?: NetworkPolicyRule[]; egress?: NetworkPolicyRule[] } | undefined) ??
-    {};
+interface NetworkPolicySpec {
+  podSelector?: LabelSelectorShape;
+  ingress?: NetworkPolicyRule[];
+  egress?: NetworkPolicyRule[];
+}
+
+function networkPolicySpecOf(policy: KubeObject): NetworkPolicySpec {
+  return (policy.spec as NetworkPolicySpec | undefined) ?? {};
+}
+
+/** Every CIDR of a policy's ipBlocks, excepted ones included. */
+function ipBlockCIDRs(policy: KubeObject): string[] {
+  const spec = networkPolicySpecOf(policy);
+  return [
+    ...(spec.ingress ?? []).flatMap((rule) => rule.from ?? []),
+    ...(spec.egress ?? []).flatMap((rule) => rule.to ?? []),
+  ].flatMap((peer) => (peer.ipBlock === undefined ? [] : [peer.ipBlock.cidr ?? '', ...(peer.ipBlock.except ?? [])]));
+}
+
+/**
+ * CIDRs as sloppy as Go's parser takes, or with StrictIPCIDRValidation strict but for those the
+ * stored policy already has (an update need not fix them), as the reference's
+ * AllowCIDRsEvenIfInvalid.
+ */
+function cidrCheckOf(old: KubeObject | undefined, context: WriteContext): CIDRCheck {
+  const strict = context.featureEnabled('StrictIPCIDRValidation');
+  const existing = new Set(old === undefined ? [] : ipBlockCIDRs(old));
+  return (cidr) => (existing.has(cidr) ? [] : isValidCIDRForLegacyField(cidr, strict));
+}
+
+export function validateNetworkPolicy(policy: KubeObject, context: WriteContext): FieldError[] {
+  return validateNetworkPolicySpec(policy, cidrCheckOf(undefined, context));
+}
+
+export function validateNetworkPolicyUpdate(policy: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validateNetworkPolicySpec(policy, cidrCheckOf(old, context));
+}
+
+function validateNetworkPolicySpec(policy: KubeObject, cidrCheck: CIDRCheck): FieldError[] {
+  const spec = networkPolicySpecOf(policy);
   const path = FieldPath.root('spec');
   const errors = validateLabelSelector(spec.podSelector, path.child('podSelector'));
   for (const [direction, peers] of [
@@ -216,7 +284,7 @@ export function validateNetworkPolicy(policy: KubeObject): FieldError[] {
         errors.push(...validateNetworkPolicyPort(port, at.child('ports').index(j))),
       );
       (rule[peers] ?? []).forEach((peer, j) =>
-        errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j))),
+        errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j), cidrCheck)),
       );
     });
   }

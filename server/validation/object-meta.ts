@@ -13,7 +13,8 @@ export function validateLabels(labels: Record<string, string> | undefined, path:
   const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(labels ?? {})) {
     for (const message of isQualifiedName(key)) errors.push(invalid(path, key, message));
-    for (const message of isValidLabelValue(value)) errors.push(invalid(path.key(key), value, message));
+    // The reference names the labels, not the key, for a bad value too.
+    for (const message of isValidLabelValue(value)) errors.push(invalid(path, value, message));
   }
   return errors;
 }

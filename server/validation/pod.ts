@@ -223,11 +223,12 @@ function validateSysctls(sysctls: readonly { name?: string }[] | undefined, path
 function validateHostAliases(
   aliases: readonly { ip?: string; hostnames?: string[] }[] | undefined,
   path: FieldPath,
+  options: PodValidationOptions,
 ): FieldError[] {
   const errors: FieldError[] = [];
   (aliases ?? []).forEach((alias, i) => {
     const at = path.index(i);
-    for (const message of isValidIPForLegacyField(alias.ip ?? ''))
+    for (const message of isValidIPForLegacyField(alias.ip ?? '', options.strictIPs))
       errors.push(invalid(at.child('ip'), alias.ip ?? '', message));
     (alias.hostnames ?? []).forEach((hostname, j) => {
       for (const message of isDNS1123Subdomain(hostname))
@@ -247,6 +248,7 @@ function validateDNSConfig(
   config: DNSConfig | undefined,
   dnsPolicy: string | undefined,
   path: FieldPath,
+  options: PodValidationOptions,
 ): FieldError[] {
   if (dnsPolicy === 'None') {
     if (config === undefined) return [required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
@@ -262,7 +264,7 @@ function validateDNSConfig(
       invalid(path.child('nameservers'), nameservers, `must not have more than ${MAX_DNS_NAMESERVERS} nameservers`),
     );
   nameservers.forEach((nameserver, i) => {
-    for (const message of isValidIPForLegacyField(nameserver))
+    for (const message of isValidIPForLegacyField(nameserver, options.strictIPs))
       errors.push(invalid(path.child('nameservers').index(i), nameserver, message));
   });
   if (searches.length > MAX_DNS_SEARCH_PATHS)
@@ -340,6 +342,8 @@ export interface PodValidationOptions {
   readonly onlyRecursiveSELinuxChangePolicy: boolean;
   /** Any pod-deletion-cost annotation: PodDeletionCost is off, or the stored one is already invalid. */
   readonly allowInvalidPodDeletionCost: boolean;
+  /** StrictIPCIDRValidation: host aliases and nameservers may not have leading zeros or IPv4-mapped IPv6 addresses. */
+  readonly strictIPs: boolean;
 }
 
 /**
@@ -356,6 +360,7 @@ export function podValidationOptions(
     allowInvalidPodDeletionCost:
       !featureEnabled('PodDeletionCost') ||
       (old !== undefined && !isValidDeletionCost(old.metadata?.annotations?.[POD_DELETION_COST])),
+    strictIPs: featureEnabled('StrictIPCIDRValidation'),
   };
 }
 
@@ -564,10 +569,16 @@ export function validatePodSpec(
     ...validateHostAliases(
       podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,
       path.child('hostAliases'),
+      options,
     ),
   );
   errors.push(
-    ...validateDNSConfig(podSpec.dnsConfig as DNSConfig | undefined, podSpec.dnsPolicy, path.child('dnsConfig')),
+    ...validateDNSConfig(
+      podSpec.dnsConfig as DNSConfig | undefined,
+      podSpec.dnsPolicy,
+      path.child('dnsConfig'),
+      options,
+    ),
   );
   errors.push(
     ...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')),
@@ -617,9 +628,10 @@ export function validatePodTemplateSpec(
 ): FieldError[] {
   if (template === undefined) return [required(path)];
   const errors: FieldError[] = [];
-  errors.push(...validateLabels(template.metadata?.labels, path.child('metadata', 'labels')));
-  errors.push(...validateAnnotations(template.metadata?.annotations, path.child('metadata', 'annotations')));
-  // The reference names this one at the template's inlined metadata: `<template>.annotations[...]`.
+  // The reference validates a template's metadata at the template's own path, as if inlined:
+  // `spec.template.labels`, `spec.template.annotations`.
+  errors.push(...validateLabels(template.metadata?.labels, path.child('labels')));
+  errors.push(...validateAnnotations(template.metadata?.annotations, path.child('annotations')));
   errors.push(...validatePodAnnotations(template.metadata?.annotations, path.child('annotations'), options));
   errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {

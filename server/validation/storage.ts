@@ -1,13 +1,15 @@
 /** Rules of the storage.k8s.io kinds beyond required fields, with the reference's texts. */
 import type { KubeObject } from '../../api/objects';
-import type { FieldError } from '../registry/types';
+import type { FieldError, WriteContext } from '../registry/types';
 import {
   deepEqual,
   duplicate,
   FieldPath,
   forbidden,
+  GoValue,
   immutable,
   invalid,
+  notSupported,
   required,
   tooLong,
 } from '../status/field-errors';
@@ -168,15 +170,80 @@ export function validateVolumeAttributesClassUpdate(object: KubeObject, old: Kub
   return errors;
 }
 
+interface CSIDriverSpec {
+  attachRequired?: boolean;
+  podInfoOnMount?: boolean;
+  storageCapacity?: boolean;
+  fsGroupPolicy?: string;
+  tokenRequests?: { audience?: string; expirationSeconds?: number }[];
+  volumeLifecycleModes?: string[];
+  seLinuxMount?: boolean;
+  nodeAllocatableUpdatePeriodSeconds?: number;
+}
+
+const FS_GROUP_POLICIES = ['File', 'None', 'ReadWriteOnceWithFSType'];
+const VOLUME_LIFECYCLE_MODES = ['Persistent', 'Ephemeral'];
+const MIN_TOKEN_SECONDS = 10 * 60;
+const MAX_TOKEN_SECONDS = 2 ** 32;
+const MIN_NODE_ALLOCATABLE_UPDATE_PERIOD_SECONDS = 10;
+
+function csiDriverSpecOf(driver: KubeObject): CSIDriverSpec {
+  return (driver.spec ?? {}) as CSIDriverSpec;
+}
+
 /**
- * What a CSIDriver tells kubelet about attaching and volume modes is fixed once made; the
- * reference's path for attachRequired is spelled `attachedRequired`.
+ * A CSIDriver's spec, as the reference's validateCSIDriverSpec: the switches defaulting fills
+ * are required (seLinuxMount only while SELinuxMountReadWriteOncePod defaults it), each token
+ * audience once, and a node's allocatable count refreshed no oftener than every 10 seconds.
  */
-export function validateCSIDriverUpdate(driver: KubeObject, old: KubeObject): FieldError[] {
-  const specOf = (object: KubeObject) =>
-    (object.spec ?? {}) as { attachRequired?: boolean; volumeLifecycleModes?: string[] };
-  const [next, before] = [specOf(driver), specOf(old)];
+export function validateCSIDriver(driver: KubeObject, context: WriteContext): FieldError[] {
+  const spec = csiDriverSpecOf(driver);
+  const path = FieldPath.root('spec');
+  const errors: FieldError[] = [];
+  const requireSet = (value: unknown, at: FieldPath) => {
+    if (value === undefined || value === null) errors.push(required(at));
+  };
+  // The reference's path for attachRequired is spelled `attachedRequired`.
+  requireSet(spec.attachRequired, path.child('attachedRequired'));
+  requireSet(spec.podInfoOnMount, path.child('podInfoOnMount'));
+  requireSet(spec.storageCapacity, path.child('storageCapacity'));
+  if (typeof spec.fsGroupPolicy === 'string' && !FS_GROUP_POLICIES.includes(spec.fsGroupPolicy))
+    errors.push(notSupported(path.child('fsGroupPolicy'), spec.fsGroupPolicy, FS_GROUP_POLICIES));
+  const audiences = new Set<string>();
+  (spec.tokenRequests ?? []).forEach((request, i) => {
+    const at = path.child('tokenRequests').index(i);
+    const audience = request.audience ?? '';
+    if (audiences.has(audience)) {
+      errors.push(duplicate(at.child('audience'), audience));
+      return;
+    }
+    audiences.add(audience);
+    const seconds = request.expirationSeconds;
+    if (typeof seconds !== 'number') return;
+    if (seconds < MIN_TOKEN_SECONDS)
+      errors.push(invalid(at.child('expirationSeconds'), seconds, 'may not specify a duration less than 10 minutes'));
+    if (seconds > MAX_TOKEN_SECONDS)
+      errors.push(
+        invalid(at.child('expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'),
+      );
+  });
+  for (const mode of spec.volumeLifecycleModes ?? [])
+    if (!VOLUME_LIFECYCLE_MODES.includes(mode))
+      errors.push(notSupported(path.child('volumeLifecycleModes'), mode, VOLUME_LIFECYCLE_MODES));
+  if (context.featureEnabled('SELinuxMountReadWriteOncePod')) requireSet(spec.seLinuxMount, path.child('seLinuxMount'));
+  const period = spec.nodeAllocatableUpdatePeriodSeconds;
+  if (typeof period === 'number' && period < MIN_NODE_ALLOCATABLE_UPDATE_PERIOD_SECONDS)
+    errors.push(
+      invalid(path.child('nodeAllocatableUpdatePeriodSeconds'), period, 'must be greater than or equal to 10 seconds'),
+    );
+  return errors;
+}
+
+/** What a CSIDriver tells kubelet about attaching and volume modes is fixed once made. */
+export function validateCSIDriverUpdate(driver: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  const [next, before] = [csiDriverSpecOf(driver), csiDriverSpecOf(old)];
   return [
+    ...validateCSIDriver(driver, context),
     ...immutable(
       FieldPath.root('spec', 'attachedRequired'),
       next.attachRequired ?? null,
@@ -190,13 +257,35 @@ export function validateCSIDriverUpdate(driver: KubeObject, old: KubeObject): Fi
   ];
 }
 
-/** A CSINode's drivers keep what they registered: one with the same name may not change. */
-export function validateCSINodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
+/** A driver as Go prints the internal struct in a field error: JSON with Go's field names, in its order. */
+function goCSINodeDriver(driver: CSINodeDriver): GoValue {
+  const { name = '', nodeID = '', topologyKeys = null, allocatable } = driver;
+  return new GoValue(
+    JSON.stringify({
+      Name: name,
+      NodeID: nodeID,
+      TopologyKeys: topologyKeys,
+      Allocatable: allocatable === undefined ? null : { Count: allocatable.count ?? null },
+    }),
+  );
+}
+
+/**
+ * A CSINode's drivers keep what they registered: one with the same name may not change, but for
+ * its allocatable count while MutableCSINodeAllocatableCount lets kubelet refresh it.
+ */
+export function validateCSINodeUpdate(node: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const driversOf = (object: KubeObject) => (object.spec as { drivers?: CSINodeDriver[] } | undefined)?.drivers ?? [];
+  const compared: (driver: CSINodeDriver) => CSINodeDriver = context.featureEnabled('MutableCSINodeAllocatableCount')
+    ? ({ allocatable: _allocatable, ...rest }) => rest
+    : (driver) => driver;
   const errors = validateCSINode(node);
   for (const before of driversOf(old))
     for (const driver of driversOf(node))
-      if (driver.name === before.name) errors.push(...immutable(FieldPath.root('spec', 'drivers'), driver, before));
+      if (driver.name === before.name) {
+        const next = compared(driver);
+        errors.push(...immutable(FieldPath.root('spec', 'drivers'), next, compared(before), goCSINodeDriver(next)));
+      }
   return errors;
 }
 

@@ -3,6 +3,7 @@
  * handler chain's answers, health endpoints, /version, and the shutdown sequence.
  */
 import { bootstrapPolicy } from '../../server/authz/rbac/bootstrap-policy';
+import { featureGateReader } from '../../server/config/feature-enabled';
 import { staticPolicySource } from '../../server/authz/rbac/policy-source';
 import { rbacAuthorizer } from '../../server/authz/rbac/rbac-authorizer';
 import { RuleResolver } from '../../server/authz/rbac/rule-resolver';
@@ -51,7 +52,9 @@ describe('the HTTPS server', () => {
       tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },
       // RBAC over the default policy, as a whole server has it, without the store behind it.
       authorizer: serverAuthorizer([
-        rbacAuthorizer(new RuleResolver(staticPolicySource(Object.values(bootstrapPolicy()).flat()))),
+        rbacAuthorizer(
+          new RuleResolver(staticPolicySource(Object.values(bootstrapPolicy(featureGateReader({}))).flat())),
+        ),
       ]),
       health: {
         checks: [

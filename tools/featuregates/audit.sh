@@ -24,7 +24,11 @@ sed -nE "s/^  ([A-Za-z0-9]+): \{ stage: '([A-Z]+)', default: ([a-z]+), locked: (
       grep -vE '_test\.go$|/testing/|/features/' |
       sed -E "s#^$k/##; s#^$a/#apiserver/#; s#^$x/#apiextensions-apiserver/#; s#/[^/]+\.go\$##" |
       sort -u | sed 's/.*/`&`/' | paste -sd ' ' - || true)
-    capstan=$(grep -rlE "'$gate'|\.$gate\b" "$root/server" --include='*.ts' |
-      grep -v 'server/config/feature-gates.ts' | sed "s#^$root/##" | sort -u | sed 's/.*/`&`/' | paste -sd ' ' - || true)
+    # Code names a gate as a string or a member; recorded data (the bootstrap policy's gated
+    # rules) as a `"gate"` entry.
+    capstan=$({
+      grep -rlE "'$gate'|\.$gate\b" "$root/server" --include='*.ts'
+      grep -rlE "\"gate\": *\"$gate\"" "$root/server" --include='*.json'
+    } | grep -v 'server/config/feature-gates.ts' | sed "s#^$root/##" | sort -u | sed 's/.*/`&`/' | paste -sd ' ' - || true)
     echo "| $gate | $stage | $default | $locked | ${reference:-none: not a kube-apiserver gate} | ${capstan:--} |"
   done

@@ -31,6 +31,11 @@ export interface TokenRequestDeps {
   readonly maxExpirationSeconds: number;
   /** `--service-account-extend-token-expiration`: the kubelet's hour-long pod tokens live a year, with `warnafter`. */
   readonly extendExpiration: boolean;
+  /**
+   * TokenRequestServiceAccountUIDValidation: a request whose `metadata.uid` is not the account's
+   * is refused; else the mismatch is only noted in the request's audit event.
+   */
+  readonly rejectUIDMismatch: boolean;
   readonly now?: () => Date;
   readonly newId?: () => string;
 }
@@ -59,7 +64,13 @@ export interface TokenRequest {
 const GROUP_KIND = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 
 export async function tokenRequest(
-  input: { readonly body: unknown; readonly namespace: string; readonly name: string },
+  input: {
+    readonly body: unknown;
+    readonly namespace: string;
+    readonly name: string;
+    /** Adds an annotation to the request's audit event, when it has one. */
+    readonly annotateAudit?: (key: string, value: string) => void;
+  },
   deps: TokenRequestDeps,
 ): Promise<TokenRequest> {
   const body = reviewBody(input.body, { kind: 'TokenRequest', apiVersion: TOKEN_REQUEST_VERSION });
@@ -84,6 +95,15 @@ export async function tokenRequest(
   }
   const account = await deps.lookup('serviceaccounts', input.namespace, input.name);
   if (account === undefined) throw notFound({ group: '', resource: 'serviceaccounts' }, input.name);
+  const requestUID = typeof metadata.uid === 'string' ? metadata.uid : '';
+  const accountUID = String(account.metadata.uid ?? '');
+  if (requestUID !== '' && requestUID !== accountUID) {
+    const mismatch = `the UID in the token request (${requestUID}) does not match the UID of the service account (${accountUID})`;
+    // The reference names the kind where a resource goes: "TokenRequest.authentication.k8s.io".
+    if (deps.rejectUIDMismatch)
+      throw conflict({ group: GROUP_KIND.group, resource: GROUP_KIND.kind }, input.name, mismatch);
+    input.annotateAudit?.('authentication.k8s.io/token-request-uid-mismatch', mismatch);
+  }
 
   const spec = { ...((body.spec ?? {}) as TokenRequestSpec) };
   if (

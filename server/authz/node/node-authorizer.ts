@@ -37,10 +37,13 @@ function selectsNode(attributes: Attributes, field: string, node: string): boole
   );
 }
 
-export function nodeAuthorizer(graph: NodeGraph): Authorizer {
+export function nodeAuthorizer(graph: NodeGraph, featureEnabled: (gate: string) => boolean): Authorizer {
   const nodeRules: readonly PolicyRule[] = rulesOf(
-    bootstrapPolicy().clusterRoles.find((role) => role.metadata.name === 'system:node')!,
+    bootstrapPolicy(featureEnabled).clusterRoles.find((role) => role.metadata.name === 'system:node')!,
   );
+  // Image credential providers and podCertificate volumes are why a kubelet reads service accounts.
+  const readsServiceAccounts =
+    featureEnabled('KubeletServiceAccountTokenForCredentialProviders') || featureEnabled('PodCertificateRequest');
   const byNodeRules = (attributes: Attributes): AuthorizationResult =>
     nodeRules.some((rule) => ruleAllows(attributes, rule)) ? ALLOW : NO_OPINION;
 
@@ -90,9 +93,10 @@ export function nodeAuthorizer(graph: NodeGraph): Authorizer {
     'resourceclaims.resource.k8s.io': (node, attributes) => getRelated(node, 'resourceclaims', attributes),
     'volumeattachments.storage.k8s.io': (node, attributes) => getRelated(node, 'volumeattachments', attributes),
     serviceaccounts: (node, attributes) => {
-      // Reading the account itself serves image credential providers (KubeletServiceAccountTokenForCredentialProviders, on in 1.34).
       if (attributes.verb === 'get' && attributes.subresource === '')
-        return readRelated(node, 'serviceaccounts', attributes);
+        return readsServiceAccounts
+          ? readRelated(node, 'serviceaccounts', attributes)
+          : noOpinion('not allowed to get service accounts');
       if (attributes.verb !== 'create' || attributes.name === '')
         return noOpinion('can only create tokens for individual service accounts');
       if (attributes.subresource !== 'token') return noOpinion('can only create token subresource of serviceaccount');

@@ -1,6 +1,7 @@
 /** apps/v1 defaults (the reference's SetDefaults_Deployment, _ReplicaSet, _StatefulSet, _DaemonSet). */
 import type { KubeObject } from '../../../api/objects';
 import { child, fill, type Json } from './fill';
+import type { FeatureEnabled } from '../types';
 import { defaultPodTemplateSpec } from './pod';
 import { fillTemplateGeneration } from '../conversion/daemon-set-template-generation';
 
@@ -29,12 +30,16 @@ export function defaultReplicaSet(replicaSet: KubeObject): void {
   defaultPodTemplateSpec(spec.template as Json | undefined);
 }
 
-export function defaultStatefulSet(statefulSet: KubeObject): void {
+export function defaultStatefulSet(statefulSet: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = specOf(statefulSet);
   fill(spec, 'podManagementPolicy', 'OrderedReady');
   const updateStrategy = child(spec, 'updateStrategy');
   fill(updateStrategy, 'type', 'RollingUpdate');
-  if (updateStrategy.type === 'RollingUpdate') fill(child(updateStrategy, 'rollingUpdate'), 'partition', 0);
+  if (updateStrategy.type === 'RollingUpdate') {
+    const rollingUpdate = child(updateStrategy, 'rollingUpdate');
+    fill(rollingUpdate, 'partition', 0);
+    if (featureEnabled('MaxUnavailableStatefulSet')) fill(rollingUpdate, 'maxUnavailable', 1);
+  }
   fill(spec, 'replicas', 1);
   fill(spec, 'revisionHistoryLimit', 10);
   const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');

@@ -4,9 +4,13 @@ import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
 import { dropDisabledPodTemplateFields } from './pod-gated-fields';
+import { gatedField } from './gated-fields';
 import { advanceTemplateGeneration, startTemplateGeneration } from '../conversion/daemon-set-template-generation';
 import { controllerRevisionPrinter } from '../../table/admin-printers';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from '../../table/printers';
+
+/** What a Deployment's or ReplicaSet's controller counts of pods being deleted (its status strategy's gate). */
+const TERMINATING_REPLICAS = gatedField('DeploymentReplicaSetTerminatingReplicas', 'status.terminatingReplicas');
 
 export const appsKinds: readonly ResourceType[] = [
   defineKind({
@@ -26,7 +30,7 @@ export const appsKinds: readonly ResourceType[] = [
       generationAlsoFollows: (deployment) => deployment.metadata.annotations ?? {},
       // The reference's deployment status strategy keeps labels; annotations (the revision) pass.
       statusKeepsMetadata: ['labels'],
-      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateDeployment,
       validateUpdate: apps.validateDeploymentUpdate,
     },
@@ -45,7 +49,7 @@ export const appsKinds: readonly ResourceType[] = [
       defaults: defaults.defaultReplicaSet,
       initialStatus: () => ({ replicas: 0 }),
       tracksGeneration: true,
-      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateReplicaSet,
       validateUpdate: apps.validateReplicaSetUpdate,
     },
@@ -63,7 +67,9 @@ export const appsKinds: readonly ResourceType[] = [
       defaults: defaults.defaultStatefulSet,
       initialStatus: () => ({ replicas: 0, availableReplicas: 0 }),
       tracksGeneration: true,
-      dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
+      dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [
+        gatedField('MaxUnavailableStatefulSet', 'spec.updateStrategy.rollingUpdate.maxUnavailable'),
+      ]),
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
     },

@@ -1,10 +1,11 @@
 /** autoscaling HorizontalPodAutoscalers: stored as v2, served as v2 (preferred) and v1. */
 import type { KubeObject } from '../../../api/objects';
-import { validateHorizontalPodAutoscaler } from '../../validation/autoscaling';
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerUpdate } from '../../validation/autoscaling';
 import { convertHorizontalPodAutoscaler, DEFAULT_CPU_UTILIZATION } from '../conversion/hpa';
 import { child, fill, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { dropDisabledFieldsOf, isSet, objectAt, type GatedFields } from './gated-fields';
 import { hpaPrinter } from '../../table/printers';
 
 function defaultScalingRules(
@@ -46,6 +47,22 @@ export function defaultHorizontalPodAutoscaler(hpa: KubeObject): void {
   }
 }
 
+function scalingRules(hpa: KubeObject): Json[] {
+  return ['scaleUp', 'scaleDown'].flatMap((direction): Json[] => {
+    const rules = objectAt(hpa, `spec.behavior.${direction}`);
+    return rules === undefined ? [] : [rules];
+  });
+}
+
+/** Each direction's `tolerance`, kept on update while either of the stored autoscaler's has one. */
+const CONFIGURABLE_TOLERANCE: GatedFields = {
+  gates: ['HPAConfigurableTolerance'],
+  inUse: (hpa) => scalingRules(hpa).some((rules) => isSet(rules.tolerance)),
+  drop: (hpa) => {
+    for (const rules of scalingRules(hpa)) delete rules.tolerance;
+  },
+};
+
 export const autoscalingKinds: readonly ResourceType[] = [
   defineKind({
     group: 'autoscaling',
@@ -62,7 +79,9 @@ export const autoscalingKinds: readonly ResourceType[] = [
       defaults: defaultHorizontalPodAutoscaler,
       initialStatus: () => ({ desiredReplicas: 0 }),
       tracksGeneration: true,
+      dropDisabledFields: dropDisabledFieldsOf([CONFIGURABLE_TOLERANCE]),
       validate: validateHorizontalPodAutoscaler,
+      validateUpdate: validateHorizontalPodAutoscalerUpdate,
     },
     convert: convertHorizontalPodAutoscaler,
   }),

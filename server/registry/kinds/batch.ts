@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../api/objects';
 import * as batch from '../../validation/batch';
 import * as defaults from '../defaults/batch';
-import type { ResourceType } from '../types';
+import type { ResourceType, WriteContext } from '../types';
 import { defineKind, fieldAt } from './define';
 import { dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { cronJobPrinter, jobPrinter } from '../../table/printers';
@@ -38,6 +38,15 @@ function generateJobSelector(job: KubeObject): void {
   });
 }
 
+/**
+ * A new Job loses `managedBy` while JobManagedBy is off. Only on create, as the reference's
+ * strategy does: the field is immutable, so an update that adds it is refused, not cleared.
+ */
+function prepareJobForCreate(job: KubeObject, context: WriteContext): void {
+  generateJobSelector(job);
+  if (!context.featureEnabled('JobManagedBy')) delete (job.spec as { managedBy?: unknown } | undefined)?.managedBy;
+}
+
 export const batchKinds: readonly ResourceType[] = [
   defineKind({
     group: 'batch',
@@ -56,7 +65,7 @@ export const batchKinds: readonly ResourceType[] = [
       defaults: defaults.defaultJob,
       initialStatus: () => ({}),
       tracksGeneration: true,
-      prepareForCreate: generateJobSelector,
+      prepareForCreate: prepareJobForCreate,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: batch.validateJob,
       validateUpdate: batch.validateJobUpdate,

@@ -1,10 +1,14 @@
 /**
  * A PersistentVolumeClaim's two data source members, prepared as the reference's claim
- * strategy does before validation: a new claim's `dataSource` that names neither a claim nor a
- * volume snapshot is dropped (old clients sent anything there), then whichever of `dataSource`
- * and `dataSourceRef` is missing is copied from the other (a cross-namespace ref stays alone).
+ * strategy does before validation: a `dataSourceRef` to another namespace is dropped while
+ * CrossNamespaceVolumeDataSource is off (unless the stored claim has a ref), a new claim's
+ * `dataSource` that names neither a claim nor a volume snapshot is dropped (old clients sent
+ * anything there), then whichever of `dataSource` and `dataSourceRef` is missing is copied from
+ * the other (a cross-namespace ref stays alone).
  */
 import type { KubeObject } from '../../../api/objects';
+import type { WriteContext } from '../types';
+import { isSet } from './gated-fields';
 
 interface Reference {
   apiGroup?: string;
@@ -35,10 +39,16 @@ function sharedMembers(source: Reference): Reference {
   };
 }
 
-export function prepareClaimDataSources(claim: KubeObject, old?: KubeObject): void {
+export function prepareClaimDataSources(claim: KubeObject, old: KubeObject | undefined, context: WriteContext): void {
   const spec = claim.spec as ClaimSpec | undefined;
   if (spec === undefined) return;
   const oldSpec = old?.spec as ClaimSpec | undefined;
+  if (
+    !context.featureEnabled('CrossNamespaceVolumeDataSource') &&
+    spec.dataSourceRef?.namespace &&
+    !isSet(oldSpec?.dataSourceRef)
+  )
+    delete spec.dataSourceRef;
   const oldUsesSources = oldSpec?.dataSource !== undefined || oldSpec?.dataSourceRef !== undefined;
   if (
     !oldUsesSources &&

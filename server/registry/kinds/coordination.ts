@@ -2,7 +2,17 @@
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { leaseCandidatePrinter, leasePrinter } from '../../table/printers';
-import { validateLeaseCandidate, validateLeaseCandidateUpdate } from '../../validation/coordination';
+import { validateLease, validateLeaseCandidate, validateLeaseCandidateUpdate } from '../../validation/coordination';
+import { dropDisabledFieldsOf, gatedField } from './gated-fields';
+
+/**
+ * A Lease's coordinated leader election fields: each is kept on update while the stored lease
+ * has it, as the reference's lease strategy checks them one by one.
+ */
+const dropDisabledLeaseFields = dropDisabledFieldsOf([
+  gatedField('CoordinatedLeaderElection', 'spec.strategy'),
+  gatedField('CoordinatedLeaderElection', 'spec.preferredHolder'),
+]);
 
 export const coordinationKinds: readonly ResourceType[] = [
   defineKind({
@@ -12,6 +22,7 @@ export const coordinationKinds: readonly ResourceType[] = [
     kind: 'Lease',
     namespaced: true,
     allowCreateOnUpdate: true,
+    behaviour: { dropDisabledFields: dropDisabledLeaseFields, validate: validateLease },
   }),
   defineKind({
     group: 'coordination.k8s.io',

@@ -9,12 +9,12 @@ import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from 
 import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 import { validateEndpoints } from '../../validation/endpoints';
-import { validateNodeTaints } from '../../validation/pod-scheduling';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { mergeMatchLabelKeys } from './pod-match-label-keys';
+import { nameIsDNS1035Label, nameIsDNSLabel } from '../../validation/names';
 
 import type { SelectableFields } from '../../selectors/field-selector';
 import {
@@ -160,6 +160,9 @@ export const coreKinds: readonly ResourceType[] = [
     nameRule: 'dns1035-label',
     selectableFields: selectable('spec.clusterIP', 'spec.type'),
     behaviour: {
+      // KEP-5311: a Service may be named as any DNS label (a leading digit) while the gate is on.
+      nameRuleOf: (_service, context) =>
+        context.featureEnabled('RelaxedServiceNameValidation') ? nameIsDNSLabel : nameIsDNS1035Label,
       defaults: defaults.defaultService,
       prepareForCreate: defaults.normalizeServiceClusterIPs,
       prepareForUpdate: defaults.prepareServiceUpdate,
@@ -212,7 +215,7 @@ export const coreKinds: readonly ResourceType[] = [
     // Nodes may set their status on create: no initialStatus.
     behaviour: {
       defaults: defaults.defaultNode,
-      validate: (node) => validateNodeTaints((node.spec as { taints?: [] } | undefined)?.taints),
+      validate: core.validateNode,
       validateUpdate: core.validateNodeUpdate,
     },
   }),
@@ -269,7 +272,7 @@ export const coreKinds: readonly ResourceType[] = [
     behaviour: {
       defaults: defaults.defaultPersistentVolumeClaim,
       initialStatus: () => ({ phase: 'Pending' }),
-      prepareForCreate: (claim) => prepareClaimDataSources(claim),
+      prepareForCreate: (claim, context) => prepareClaimDataSources(claim, undefined, context),
       prepareForUpdate: prepareClaimDataSources,
       validate: core.validatePersistentVolumeClaim,
       validateUpdate: validatePersistentVolumeClaimUpdate,

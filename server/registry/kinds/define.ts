@@ -105,8 +105,8 @@ function withRoundedResourceLists(
 ): KindBehaviour {
   return {
     ...behaviour,
-    defaults: (object, version) => {
-      behaviour?.defaults?.(object, version);
+    defaults: (object, version, featureEnabled) => {
+      behaviour?.defaults?.(object, version, featureEnabled);
       roundResourceLists(object, definitionOf.get(version) ?? fallbackDefinition);
     },
   };

@@ -3,6 +3,18 @@ import { items } from '../defaults/fill';
 import { validateEndpointSlice, validateEndpointSliceUpdate } from '../../validation/discovery';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { dropDisabledFieldsOf, isSet, listAt, objectAt } from './gated-fields';
+
+/** Endpoints' hints: the per-node ones kept while any endpoint of the stored slice has them. */
+const dropDisabledEndpointSliceFields = dropDisabledFieldsOf([
+  {
+    gates: ['PreferSameTrafficDistribution'],
+    inUse: (slice) => listAt(slice, 'endpoints').some((endpoint) => isSet(objectAt(endpoint, 'hints')?.forNodes)),
+    drop: (slice) => {
+      for (const endpoint of listAt(slice, 'endpoints')) delete objectAt(endpoint, 'hints')?.forNodes;
+    },
+  },
+]);
 import { endpointSlicePrinter } from '../../table/admin-printers';
 
 export const discoveryKinds: readonly ResourceType[] = [
@@ -21,6 +33,7 @@ export const discoveryKinds: readonly ResourceType[] = [
         }
       },
       tracksGeneration: true,
+      dropDisabledFields: dropDisabledEndpointSliceFields,
       validate: validateEndpointSlice,
       validateUpdate: validateEndpointSliceUpdate,
     },

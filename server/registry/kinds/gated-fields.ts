@@ -31,6 +31,24 @@ export function dropDisabledFieldsOf(
   };
 }
 
+/**
+ * The family of one optional field at a dotted path (`spec.managedBy`), the commonest shape:
+ * in use when set, dropped by removing it from the object that holds it.
+ */
+export function gatedField(gate: string, path: string): GatedFields {
+  const at = path.lastIndexOf('.');
+  const parentPath = path.slice(0, at);
+  const name = path.slice(at + 1);
+  return {
+    gates: [gate],
+    inUse: (object) => isSet(valueAtPath(object, path)),
+    drop: (object) => {
+      const parent = objectAt(object, parentPath);
+      if (parent !== undefined) delete parent[name];
+    },
+  };
+}
+
 /** Whether a pointer field is set: Go's `!= nil`, where JSON null decodes to nil. */
 export function isSet(value: unknown): boolean {
   return value !== undefined && value !== null;

@@ -2,12 +2,14 @@
 import type { KubeObject } from '../../../api/objects';
 import {
   validateIngress,
+  validateIngressUpdate,
   validateIngressClass,
   validateIngressClassUpdate,
   validateIPAddressUpdate,
   validateServiceCIDRUpdate,
   validateIPAddress,
   validateNetworkPolicy,
+  validateNetworkPolicyUpdate,
   validateServiceCIDR,
 } from '../../validation/networking';
 import { child, fill, items, type Json } from '../defaults/fill';
@@ -47,7 +49,12 @@ export const networkingKinds: readonly ResourceType[] = [
     shortNames: ['ing'],
     storagePrefix: 'ingress',
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({ loadBalancer: {} }), tracksGeneration: true, validate: validateIngress },
+    behaviour: {
+      initialStatus: () => ({ loadBalancer: {} }),
+      tracksGeneration: true,
+      validate: validateIngress,
+      validateUpdate: validateIngressUpdate,
+    },
   }),
   defineKind({
     group: 'networking.k8s.io',
@@ -69,7 +76,12 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'NetworkPolicy',
     namespaced: true,
     shortNames: ['netpol'],
-    behaviour: { defaults: defaultNetworkPolicy, tracksGeneration: true, validate: validateNetworkPolicy },
+    behaviour: {
+      defaults: defaultNetworkPolicy,
+      tracksGeneration: true,
+      validate: validateNetworkPolicy,
+      validateUpdate: validateNetworkPolicyUpdate,
+    },
   }),
   // Service IP bookkeeping: the cluster IP allocator holds each address as an IPAddress object.
   defineKind({

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../../api/objects';
 import type { Json } from '../defaults/fill';
 import { isObject } from '../../json/value';
-import { dropDisabledFieldsOf, hasItems, isSet, listAt, objectAt, type GatedFields } from './gated-fields';
+import { dropDisabledFieldsOf, gatedField, hasItems, isSet, listAt, objectAt, type GatedFields } from './gated-fields';
 
 /** Every container of a pod spec, in the reference's order: init, regular, ephemeral. */
 function containersOf(spec: unknown): Json[] {
@@ -59,20 +59,6 @@ function containerRestartRules(at: string): GatedFields {
         delete container.restartPolicy;
         delete container.restartPolicyRules;
       }
-    },
-  };
-}
-
-/** One field of the pod spec at `at`, `field` a dotted path inside it. */
-function specField(gate: string, at: string, field: string): GatedFields {
-  const dot = field.lastIndexOf('.');
-  const holder = (object: KubeObject) => objectAt(object, dot < 0 ? at : `${at}.${field.slice(0, dot)}`);
-  const name = field.slice(dot + 1);
-  return {
-    gates: [gate],
-    inUse: (object) => isSet(holder(object)?.[name]),
-    drop: (object) => {
-      delete holder(object)?.[name];
     },
   };
 }
@@ -240,8 +226,8 @@ function seLinuxChangePolicy(at: string): GatedFields {
 /** The pod-spec families at `at`, in the reference's dropDisabledFields order. */
 function podSpecFamilies(at: string): GatedFields[] {
   return [
-    specField('UserNamespacesSupport', at, 'hostUsers'),
-    specField('SupplementalGroupsPolicy', at, 'securityContext.supplementalGroupsPolicy'),
+    gatedField('UserNamespacesSupport', `${at}.hostUsers`),
+    gatedField('SupplementalGroupsPolicy', `${at}.securityContext.supplementalGroupsPolicy`),
     podLevelResources(at),
     procMountType(at),
     matchLabelKeysInTopologySpread(at),
@@ -250,7 +236,7 @@ function podSpecFamilies(at: string): GatedFields[] {
     projectedSource('PodCertificateRequest', 'podCertificate', at),
     inPlacePodVerticalScaling(at),
     containerRestartRules(at),
-    specField('HostnameOverride', at, 'hostnameOverride'),
+    gatedField('HostnameOverride', `${at}.hostnameOverride`),
     envFiles(at),
     imageVolumes(at),
     seLinuxChangePolicy(at),
@@ -301,7 +287,7 @@ const podStatusFamilies: readonly GatedFields[] = [
       for (const status of containerStatuses(pod)) delete status.allocatedResourcesStatus;
     },
   },
-  statusOf(specField('SupplementalGroupsPolicy', 'spec', 'securityContext.supplementalGroupsPolicy'), (pod) => {
+  statusOf(gatedField('SupplementalGroupsPolicy', 'spec.securityContext.supplementalGroupsPolicy'), (pod) => {
     for (const status of containerStatuses(pod)) delete status.user;
   }),
   {
@@ -318,7 +304,13 @@ const podStatusFamilies: readonly GatedFields[] = [
 
 export const dropDisabledPodFields = dropDisabledFieldsOf([...podSpecFamilies('spec'), ...podStatusFamilies]);
 
-/** The reference's DropDisabledTemplateFields for a kind whose pod template is at `templateAt`. */
-export function dropDisabledPodTemplateFields(templateAt: string): ReturnType<typeof dropDisabledFieldsOf> {
-  return dropDisabledFieldsOf(podSpecFamilies(`${templateAt}.spec`));
+/**
+ * The reference's DropDisabledTemplateFields for a kind whose pod template is at `templateAt`,
+ * with the kind's own gated fields (`kindFamilies`).
+ */
+export function dropDisabledPodTemplateFields(
+  templateAt: string,
+  kindFamilies: readonly GatedFields[] = [],
+): ReturnType<typeof dropDisabledFieldsOf> {
+  return dropDisabledFieldsOf([...kindFamilies, ...podSpecFamilies(`${templateAt}.spec`)]);
 }

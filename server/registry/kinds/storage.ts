@@ -7,6 +7,7 @@ import {
   validateVolumeAttachment,
   validateVolumeAttributesClass,
   validateVolumeAttributesClassUpdate,
+  validateCSIDriver,
   validateCSIDriverUpdate,
   validateCSINodeUpdate,
   validateCSIStorageCapacityUpdate,
@@ -16,6 +17,7 @@ import { child, fill, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import { defineKind } from './define';
+import { dropDisabledFieldsOf, gatedField } from './gated-fields';
 import {
   csiDriverPrinter,
   csiNodePrinter,
@@ -48,16 +50,21 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'CSIDriver',
     namespaced: false,
     behaviour: {
-      defaults: (driver) => {
+      defaults: (driver, _version, featureEnabled) => {
         const spec = child(driver as Json, 'spec');
         fill(spec, 'attachRequired', true);
         fill(spec, 'podInfoOnMount', false);
         fill(spec, 'storageCapacity', false);
         fill(spec, 'fsGroupPolicy', 'ReadWriteOnceWithFSType');
         fill(spec, 'requiresRepublish', false);
-        fill(spec, 'seLinuxMount', false);
+        if (featureEnabled('SELinuxMountReadWriteOncePod')) fill(spec, 'seLinuxMount', false);
         fill(spec, 'volumeLifecycleModes', ['Persistent']);
       },
+      dropDisabledFields: dropDisabledFieldsOf([
+        gatedField('SELinuxMountReadWriteOncePod', 'spec.seLinuxMount'),
+        gatedField('MutableCSINodeAllocatableCount', 'spec.nodeAllocatableUpdatePeriodSeconds'),
+      ]),
+      validate: validateCSIDriver,
       validateUpdate: validateCSIDriverUpdate,
     },
   }),
@@ -96,6 +103,11 @@ export const storageKinds: readonly ResourceType[] = [
     behaviour: {
       initialStatus: () => ({ attached: false }),
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      // Error codes of attach and detach failures, each kept while the stored attachment has it.
+      dropDisabledFields: dropDisabledFieldsOf([
+        gatedField('MutableCSINodeAllocatableCount', 'status.attachError.errorCode'),
+        gatedField('MutableCSINodeAllocatableCount', 'status.detachError.errorCode'),
+      ]),
       validate: validateVolumeAttachment,
       validateUpdate: validateVolumeAttachmentUpdate,
     },

@@ -30,6 +30,7 @@ const deps = {
   apiAudiences: [ISSUER],
   maxExpirationSeconds: 0,
   extendExpiration: true,
+  rejectUIDMismatch: true,
   now: () => now,
   newId: () => 'jti-1',
 };
@@ -140,4 +141,27 @@ test('audiences null, as Go reads a nil list, means the API server audiences; a 
   const answer = await ask(null);
   expect(decodeJwt(answer.status.token).aud).toEqual([ISSUER]);
   await expect(ask('api')).rejects.toMatchObject({ status: { code: 400 } });
+});
+
+test("TokenRequestServiceAccountUIDValidation: a request naming another account's UID is refused, or noted with the gate off", async () => {
+  const body = { metadata: { uid: 'other-uid' } };
+  const mismatch = 'the UID in the token request (other-uid) does not match the UID of the service account (sa-uid)';
+  await expect(tokenRequest({ body, namespace: 'ns', name: 'builder' }, deps)).rejects.toMatchObject({
+    status: {
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on TokenRequest.authentication.k8s.io "builder": ${mismatch}`,
+      details: { name: 'builder', group: 'authentication.k8s.io', kind: 'TokenRequest' },
+    },
+  });
+  const annotations: Record<string, string> = {};
+  const answer = await tokenRequest(
+    { body, namespace: 'ns', name: 'builder', annotateAudit: (key, value) => (annotations[key] = value) },
+    { ...deps, rejectUIDMismatch: false },
+  );
+  expect(answer.status.token).not.toBe('');
+  expect(annotations).toEqual({ 'authentication.k8s.io/token-request-uid-mismatch': mismatch });
+  await expect(
+    tokenRequest({ body: { metadata: { uid: 'sa-uid' } }, namespace: 'ns', name: 'builder' }, deps),
+  ).resolves.toMatchObject({ kind: 'TokenRequest' });
 });

@@ -6,7 +6,8 @@
 import type { KubeObject } from '../../../api/objects';
 import type { UserInfo } from '../../../api/user-info';
 import { aggregatedRules } from '../../../server/controllers/clusterrole-aggregation';
-import { bootstrapPolicy } from '../../../server/authz/rbac/bootstrap-policy';
+import { bootstrapPolicy, type BootstrapPolicy } from '../../../server/authz/rbac/bootstrap-policy';
+import { featureGateReader } from '../../../server/config/feature-enabled';
 import { uncoveredRules } from '../../../server/authz/rbac/covers';
 import { checkBindingWrite, checkRoleWrite } from '../../../server/authz/rbac/escalation';
 import { staticPolicySource } from '../../../server/authz/rbac/policy-source';
@@ -373,7 +374,7 @@ describe('aggregation', () => {
 });
 
 describe('the bootstrap policy', () => {
-  const policy = bootstrapPolicy();
+  const policy = bootstrapPolicy(featureGateReader({}));
   const resolver = new RuleResolver(
     staticPolicySource([
       ...policy.clusterRoles,
@@ -431,5 +432,120 @@ describe('the bootstrap policy', () => {
       expect(object.metadata.labels?.['kubernetes.io/bootstrapping']).toBe('rbac-defaults');
       expect(object.metadata.annotations?.['rbac.authorization.kubernetes.io/autoupdate']).toBe('true');
     }
+  });
+});
+
+describe('the bootstrap policy under gates turned off', () => {
+  const rulesOfRole = (gates: Record<string, boolean>, name: string) =>
+    bootstrapPolicy(featureGateReader(gates)).clusterRoles.find((role) => role.metadata.name === name)!.rules as {
+      resources?: string[];
+      verbs: string[];
+    }[];
+  const grants = (gates: Record<string, boolean>, name: string, resource: string, verb: string) =>
+    rulesOfRole(gates, name).some((rule) => rule.resources?.includes(resource) && rule.verbs.includes(verb));
+
+  it("KubeletFineGrainedAuthz: the kubelet API admin loses the kubelet's finer subresources", () => {
+    for (const resource of ['nodes/pods', 'nodes/healthz', 'nodes/configz']) {
+      expect(grants({}, 'system:kubelet-api-admin', resource, '*')).toBe(true);
+      expect(grants({ KubeletFineGrainedAuthz: false }, 'system:kubelet-api-admin', resource, '*')).toBe(false);
+    }
+    expect(grants({ KubeletFineGrainedAuthz: false }, 'system:kubelet-api-admin', 'nodes/proxy', '*')).toBe(true);
+  });
+
+  it('KubeletServiceAccountTokenForCredentialProviders: a node no longer reads service accounts', () => {
+    expect(grants({}, 'system:node', 'serviceaccounts', 'get')).toBe(true);
+    const off = { KubeletServiceAccountTokenForCredentialProviders: false };
+    expect(grants(off, 'system:node', 'serviceaccounts', 'get')).toBe(false);
+    expect(rulesOfRole(off, 'system:node')).toHaveLength(rulesOfRole({}, 'system:node').length - 1);
+  });
+});
+
+describe('the bootstrap policy with gates flipped, as the reference recorded it', () => {
+  /** The gates kube-apiserver 1.34.4 was started with to record bootstrap-policy-gated.json. */
+  const RECORDED = featureGateReader({
+    ClusterTrustBundle: true,
+    PodCertificateRequest: true,
+    DRAExtendedResource: true,
+    DRADeviceTaints: true,
+    StorageVersionMigrator: true,
+    ComponentFlagz: true,
+    ComponentStatusz: true,
+    SELinuxChangePolicy: false,
+  });
+  const names = (objects: readonly KubeObject[]) => objects.map((object) => object.metadata.name);
+
+  it('has as many cluster roles and bindings as the reference had, its gated roles in, SELinux warnings out', () => {
+    const policy = bootstrapPolicy(RECORDED);
+    expect([policy.clusterRoles.length, policy.clusterRoleBindings.length]).toEqual([72, 53]);
+    for (const name of [
+      'system:cluster-trust-bundle-discovery',
+      'system:controller:kube-apiserver-serving-clustertrustbundle-publisher',
+      'system:controller:device-taint-eviction-controller',
+      'system:controller:podcertificaterequestcleaner',
+      'system:controller:storage-version-migrator-controller',
+    ]) {
+      expect(names(policy.clusterRoles)).toContain(name);
+      expect(names(policy.clusterRoleBindings)).toContain(name);
+    }
+    expect(names(policy.clusterRoles)).not.toContain('system:controller:selinux-warning-controller');
+    const discovery = policy.clusterRoleBindings.find(
+      (binding) => binding.metadata.name === 'system:cluster-trust-bundle-discovery',
+    );
+    expect(discovery?.subjects).toEqual([
+      { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:serviceaccounts' },
+    ]);
+  });
+
+  it("puts the node's and the scheduler's gated rules where the reference has them", () => {
+    const rulesOf = (policy: BootstrapPolicy, name: string) =>
+      policy.clusterRoles.find((role) => role.metadata.name === name)!.rules as { resources?: string[] }[];
+    const node = rulesOf(bootstrapPolicy(RECORDED), 'system:node').map((rule) => rule.resources?.[0]);
+    expect(node.slice(22)).toEqual([
+      'resourceclaims',
+      'resourceslices',
+      'clustertrustbundles',
+      'serviceaccounts',
+      'podcertificaterequests',
+    ]);
+    const withoutTokens = featureGateReader({
+      ClusterTrustBundle: true,
+      PodCertificateRequest: true,
+      KubeletServiceAccountTokenForCredentialProviders: false,
+    });
+    expect(
+      rulesOf(bootstrapPolicy(withoutTokens), 'system:node')
+        .map((rule) => rule.resources?.[0])
+        .slice(22),
+    ).toEqual(['resourceclaims', 'resourceslices', 'clustertrustbundles', 'podcertificaterequests']);
+    const scheduler = rulesOf(bootstrapPolicy(RECORDED), 'system:kube-scheduler');
+    expect(scheduler.slice(-2)).toEqual([
+      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims'], verbs: ['create', 'delete'] },
+      { apiGroups: ['resource.k8s.io'], resources: ['devicetaintrules'], verbs: ['get', 'list', 'watch'] },
+    ]);
+    expect(rulesOf(bootstrapPolicy(RECORDED), 'system:monitoring').slice(-2)).toEqual([
+      { nonResourceURLs: ['/flagz'], verbs: ['get'] },
+      { nonResourceURLs: ['/statusz'], verbs: ['get'] },
+    ]);
+  });
+
+  it('DynamicResourceAllocation off: no DRA rules, nor the claim controller, whatever the DRA gates under it', () => {
+    const policy = bootstrapPolicy(
+      featureGateReader({ DynamicResourceAllocation: false, DRAExtendedResource: true, ClusterTrustBundle: true }),
+    );
+    const resourcesOf = (name: string) =>
+      policy.clusterRoles.find((role) => role.metadata.name === name)!.rules as {
+        apiGroups?: string[];
+        resources?: string[];
+      }[];
+    for (const name of ['system:node', 'system:kube-scheduler', 'system:aggregate-to-view', 'system:aggregate-to-edit'])
+      expect(resourcesOf(name).filter((rule) => rule.apiGroups?.includes('resource.k8s.io'))).toEqual([]);
+    expect(names(policy.clusterRoles)).not.toContain('system:controller:resource-claim-controller');
+    expect(names(policy.clusterRoleBindings)).not.toContain('system:controller:resource-claim-controller');
+    // Where the claims' rules were, the trust bundles' rule follows the runtime classes'.
+    expect(
+      resourcesOf('system:node')
+        .map((rule) => rule.resources?.[0])
+        .slice(21),
+    ).toEqual(['runtimeclasses', 'clustertrustbundles', 'serviceaccounts']);
   });
 });

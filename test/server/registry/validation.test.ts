@@ -97,6 +97,22 @@ describe('create validation messages', () => {
         `metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
       ],
     ],
+    [
+      "a pod template's metadata, named at the template as the reference names it",
+      'apps',
+      'replicasets',
+      deployment({
+        selector: { matchLabels: { a: 'b' } },
+        template: {
+          metadata: { labels: { a: 'b', bad: 'x y' }, annotations: { 'Bad Key': 'v' } },
+          spec: { containers: [container] },
+        },
+      }),
+      [
+        `spec.template.labels: Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        `spec.template.annotations: Invalid value: "Bad Key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+      ],
+    ],
     ['missing namespace', '', 'configmaps', { metadata: { name: 'c' } }, ['metadata.namespace: Required value']],
     [
       'namespace on a cluster-scoped kind',
@@ -119,7 +135,7 @@ describe('create validation messages', () => {
       { metadata: { name: 'c', namespace: 'd', labels: { 'bad key': 'ok', good: '-bad' } } },
       [
         `metadata.labels: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
-        `metadata.labels[good]: Invalid value: "-bad": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        `metadata.labels: Invalid value: "-bad": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       ],
     ],
     [

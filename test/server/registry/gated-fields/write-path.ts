@@ -11,9 +11,9 @@ import { writeContextWith } from '../../../helpers/write-context';
 
 const registry = builtinRegistry();
 
-export function typeOf(group: string, resource: string): ResourceType {
-  const type = registry.find({ group, version: 'v1' }, resource);
-  if (type === undefined) throw new Error(`no ${resource} in ${group || 'core'}/v1`);
+export function typeOf(group: string, resource: string, version = 'v1'): ResourceType {
+  const type = registry.find({ group, version }, resource);
+  if (type === undefined) throw new Error(`no ${resource} in ${group || 'core'}/${version}`);
   return type;
 }
 
@@ -26,7 +26,7 @@ export interface Written {
 export function created(type: ResourceType, sent: KubeObject, gates: Readonly<Record<string, boolean>>): Written {
   const context = writeContextWith(gates);
   const object = structuredClone(sent);
-  type.strategy.applyDefaults?.(object, type.storageVersion);
+  type.strategy.applyDefaults?.(object, type.storageVersion, context.featureEnabled);
   type.strategy.prepareForCreate?.(object, context);
   return { object, errors: (type.strategy.validate?.(object, context) ?? []).map(fieldErrorText) };
 }
@@ -42,7 +42,7 @@ export function updated(
   const context = writeContextWith(gates);
   const object = structuredClone(old);
   change(object);
-  type.strategy.applyDefaults?.(object, type.storageVersion);
+  type.strategy.applyDefaults?.(object, type.storageVersion, context.featureEnabled);
   if (target === 'status') type.strategy.prepareForStatusUpdate?.(object, old, context);
   else type.strategy.prepareForUpdate?.(object, old, context);
   return { object, errors: (type.strategy.validateUpdate?.(object, old, context) ?? []).map(fieldErrorText) };

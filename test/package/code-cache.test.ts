@@ -17,6 +17,8 @@ jest.setTimeout(120_000);
 const BUNDLE = join(ROOT, 'dist', 'capstan.js');
 let cacheRoot: string;
 let dataDir: string;
+/** Servers a test started; one a failed assertion left running is killed after it. */
+const started: RunningCapstan[] = [];
 
 beforeAll(() => {
   // A bundle older than the modules is a bare `tsc` since the last build: what it holds is not what is tested.
@@ -29,18 +31,25 @@ beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'capstan-code-cache-data-'));
 });
 
-afterEach(() => {
+afterEach(async () => {
+  for (const server of started.splice(0)) {
+    if (server.process.exitCode !== null || server.process.signalCode !== null) continue;
+    server.process.kill('SIGKILL');
+    await waitForExit(server);
+  }
   rmSync(cacheRoot, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function startBundle(environment: readonly string[] = []): Promise<RunningCapstan> {
-  return startCapstan(
+  const server = await startCapstan(
     ['--data-dir', dataDir, '--secure-port', '0'],
     [],
     (argv) => ['env', ['-u', 'NODE_DISABLE_COMPILE_CACHE', `NODE_COMPILE_CACHE=${cacheRoot}`, ...environment, ...argv]],
     BUNDLED_MAIN,
   );
+  started.push(server);
+  return server;
 }
 
 async function stop(server: RunningCapstan): Promise<void> {

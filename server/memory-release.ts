@@ -67,6 +67,11 @@ const CHECK_INTERVAL_MS = 2_000;
 const START_UP_QUIET_WINDOW_MS = 500;
 /** A window is quiet when the process used less CPU than this share of it. */
 const QUIET_CPU_SHARE = 0.05;
+
+/** Whether a window of `windowMs` in which the process used `cpuMicros` of CPU was quiet. */
+function quietWindow(cpuMicros: number, windowMs: number): boolean {
+  return cpuMicros < windowMs * 1000 * QUIET_CPU_SHARE;
+}
 /** Quiet windows in a row before memory is given back: a pause between requests is not the end of a load. */
 const QUIET_WINDOWS = 2;
 /** A young generation committed beyond this was grown by a load (its minimum is 1 MiB). */
@@ -149,7 +154,7 @@ export function releaseStartUpMemoryWhenQuiet(options: {
       let lastCpu = probe.cpuMicros();
       const timer = setInterval(() => {
         const cpu = probe.cpuMicros();
-        const quiet = cpu - lastCpu < windowMs * 1000 * QUIET_CPU_SHARE;
+        const quiet = quietWindow(cpu - lastCpu, windowMs);
         lastCpu = cpu;
         if (!quiet) return;
         clearInterval(timer);
@@ -178,7 +183,7 @@ export function releaseAfterLoads(
   let slackAfterRelease = oldSlack(probe.heap());
   const timer = setInterval(() => {
     const cpu = probe.cpuMicros();
-    quietWindows = cpu - lastCpu < intervalMs * 1000 * QUIET_CPU_SHARE ? quietWindows + 1 : 0;
+    quietWindows = quietWindow(cpu - lastCpu, intervalMs) ? quietWindows + 1 : 0;
     lastCpu = cpu;
     const state = {
       quietWindows,

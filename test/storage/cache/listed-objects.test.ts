@@ -8,6 +8,7 @@ import { ObjectError } from '../../../storage/errors';
 import { encodeObject, JSON_VALUE_CODEC, type ValueCodec } from '../../../storage/objects/codec';
 import { ResourceStore } from '../../../storage/objects/resource-store';
 import { EVERYTHING } from '../../../storage/objects/types';
+import type { WatchCache } from '../../../storage/cache/watch-cache';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, type RunningBackend } from '../objects/backends';
 import { podsResource, type Replica, startReplica } from './replica';
@@ -102,25 +103,22 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
     expect(codec.decoded()).toBe(OBJECTS);
   });
 
-  it('decodes what a first state needs in slices, the event loop running between them', async () => {
-    const objects = 2_500;
-    const { codec, cache } = await listedBy({ objects });
-    const seenBetween: number[] = [];
-    const sample = () => {
-      seenBetween.push(codec.decoded());
-      if (codec.decoded() < objects) setImmediate(sample);
-    };
-    setImmediate(sample);
-    const watch = await cache.watch({ namespace: 'ns' }, { predicate: EVERYTHING, resourceVersion: '0' });
-    watch.stop();
-    expect(codec.decoded()).toBe(objects);
-    expect(seenBetween.some((decoded) => decoded > 0 && decoded < objects)).toBe(true);
-  });
-
   it.each([
-    ['a list from the cache (resourceVersion=0)', { resourceVersion: '0' }],
-    ['a consistent list with no limit', {}],
-  ])('decodes what %s reads in slices, the event loop running between them', async (_case, options) => {
+    [
+      "a watch's first state",
+      async (cache: WatchCache) =>
+        (await cache.watch({ namespace: 'ns' }, { predicate: EVERYTHING, resourceVersion: '0' })).stop(),
+    ],
+    [
+      'a list from the cache (resourceVersion=0)',
+      async (cache: WatchCache) =>
+        expect((await cache.list({}, { predicate: EVERYTHING, resourceVersion: '0' })).items).toHaveLength(2_500),
+    ],
+    [
+      'a consistent list with no limit',
+      async (cache: WatchCache) => expect((await cache.list({}, { predicate: EVERYTHING })).items).toHaveLength(2_500),
+    ],
+  ])('decodes what %s reads in slices, the event loop running between them', async (_case, read) => {
     const objects = 2_500;
     const { codec, cache } = await listedBy({ objects });
     const seenBetween: number[] = [];
@@ -129,8 +127,7 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
       if (codec.decoded() < objects) setImmediate(sample);
     };
     setImmediate(sample);
-    const listed = await cache.list({}, { predicate: EVERYTHING, ...options });
-    expect(listed.items).toHaveLength(objects);
+    await read(cache);
     expect(codec.decoded()).toBe(objects);
     expect(seenBetween.some((decoded) => decoded > 0 && decoded < objects)).toBe(true);
   });

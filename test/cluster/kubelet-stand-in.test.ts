@@ -4,13 +4,19 @@
  * capstan tunnels, and over SPDY): each way's end reaches the other side while the other way stays
  * open (kwok's own forward passes neither on), a port the pod's PortForward object does not name
  * is the kubelet's error on kubectl's error stream, and what the stand-in does not serve (here a
- * pod's log) is kwok's answer.
+ * pod's log) is kwok's answer. Spoken to directly in raw SPDY (capstan's own client session): the
+ * kubelet's refusal of a protocol it does not speak and of a stream without a port, and an older
+ * client's streams (no requestID) paired all the same.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { SpdySession, type SpdyStream } from '../../server/kubelet/spdy-session';
 import { freePort } from '../helpers/ports';
 import { KUBECTL, startServer, type TestServer } from '../helpers/server';
 import { waitFor } from '../helpers/wait-for';
@@ -48,7 +54,7 @@ beforeAll(async () => {
   server = await startServer({ flags: ['--controllers=', KUBELET_ADDRESS_FLAG] });
   await installKwokCrds(server);
   const kwokPort = await freePort();
-  standIn = await startKubeletStandIn({ port: await freePort(), kwokPort, lookup: portForwardTargets(server) });
+  standIn = await startKubeletStandIn({ kwokPort, lookup: portForwardTargets(server) });
   kwok = startKwok(server.kubeconfig, kwokKubeletApiArgs(kwokPort, standIn.port));
   await addSimulatedNodes(server, [NODE], 60_000);
   pod = createServer({ allowHalfOpen: true }, (socket) => onPodConnection(socket));
@@ -189,4 +195,79 @@ it("passes what it does not serve to kwok: the pod's log", async () => {
   log.writer('stdout')(Buffer.from('read by kwok\n'));
   await applyKwokObject(server, logsOf(ref, [{ container: 'web', current: log.path, previous: log.previousPath }]));
   expect(await server.kubectl(['logs', 'web'])).toMatchObject({ stderr: '', code: 0, stdout: 'read by kwok\n' });
+});
+
+/** The stand-in asked directly to switch `/portForward/default/web` to SPDY, offering `protocols`. */
+function askPortForward(
+  protocols: string,
+): Promise<{ answer: IncomingMessage; switched?: undefined } | { switched: { socket: Duplex; head: Buffer } }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({
+      host: '127.0.0.1',
+      port: standIn.port,
+      path: '/portForward/default/web',
+      method: 'POST',
+      rejectUnauthorized: false,
+      headers: { connection: 'Upgrade', upgrade: 'SPDY/3.1', 'x-stream-protocol-version': protocols },
+    });
+    req.on('response', (answer) => resolve({ answer }));
+    req.on('upgrade', (_answer, socket, head) => resolve({ switched: { socket, head } }));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** What a SPDY stream reads up to its peer's FIN or reset, the stream left open for writing. */
+function readStream(stream: SpdyStream): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    stream.once('end', () => resolve(text));
+  });
+}
+
+describe('the stand-in spoken to in raw SPDY', () => {
+  it('refuses a client offering no protocol it speaks, as the kubelet does', async () => {
+    const asked = await askPortForward('v9.portforward.example');
+    if (asked.switched !== undefined) throw new Error('the stand-in switched protocols');
+    const { answer } = asked;
+    expect(answer.statusCode).toBe(403);
+    expect(answer.headers['x-accepted-stream-protocol-versions']).toBe('portforward.k8s.io');
+    const body = await new Promise<string>((resolve) => {
+      let text = '';
+      answer.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      answer.on('end', () => resolve(text));
+    });
+    expect(body).toBe(
+      'unable to upgrade: unable to negotiate protocol: client supports [v9.portforward.example], server accepts [portforward.k8s.io]\n',
+    );
+  });
+
+  it("refuses a stream without a port, and pairs an older client's streams (no requestID)", async () => {
+    onPodConnection = (socket) => {
+      let read = '';
+      socket.on('data', (chunk: Buffer) => (read += chunk.toString()));
+      socket.once('end', () => socket.end(`read ${JSON.stringify(read)}`));
+    };
+    const { switched } = await askPortForward('portforward.k8s.io');
+    if (switched === undefined) throw new Error('the stand-in did not switch protocols');
+    const session = new SpdySession(switched.socket, switched.head);
+    session.on('error', () => undefined);
+    try {
+      const portless = session.openStream({ streamtype: 'data' });
+      await readStream(portless);
+      expect(portless.resetByPeer).toBe(true);
+      // No requestID, as old clients sent none: the kubelet pairs such streams by their IDs.
+      const error = session.openStream({ streamtype: 'error', port: String(podPort) });
+      const data = session.openStream({ streamtype: 'data', port: String(podPort) });
+      const answer = readStream(data);
+      const errors = readStream(error);
+      data.end('abc');
+      expect(await answer).toBe('read "abc"');
+      expect(await errors).toBe('');
+      expect([data.resetByPeer, error.resetByPeer]).toEqual([false, false]);
+    } finally {
+      session.close();
+    }
+  });
 });

@@ -8,11 +8,12 @@
  * does not verify without `--kubelet-certificate-authority`) and reaches kwok over plain HTTP,
  * which kwok serves on the same port as HTTPS.
  *
- *   const standIn = await startKubeletStandIn({ port, kwokPort, lookup });
+ *   const standIn = await startKubeletStandIn({ kwokPort, lookup });
  *   startKwok(kubeconfig, kwokKubeletApiArgs(kwokPort, standIn.port));
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
 import { joinConnections, streamAnswer } from '../../server/proxy/forwarding';
@@ -86,11 +87,10 @@ function asksSpdy(req: IncomingMessage): boolean {
 }
 
 /**
- * Starts the stand-in on 127.0.0.1's `port`, passing what it does not serve to kwok on
- * `kwokPort`; `lookup` says where a pod's port is reached (kwok's own PortForward objects).
+ * Starts the stand-in on a port of 127.0.0.1 the kernel picks, passing what it does not serve to
+ * kwok on `kwokPort`; `lookup` says where a pod's port is reached (kwok's own PortForward objects).
  */
 export async function startKubeletStandIn(options: {
-  readonly port: number;
   readonly kwokPort: number;
   readonly lookup: TargetLookup;
 }): Promise<KubeletStandIn> {
@@ -120,13 +120,13 @@ export async function startKubeletStandIn(options: {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => {
+    server.listen(0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
   });
   return {
-    port: options.port,
+    port: (server.address() as AddressInfo).port,
     stop: async () => {
       // Forwards and followed logs hold their connections open; they end with the stand-in.
       for (const socket of sockets) socket.destroy();

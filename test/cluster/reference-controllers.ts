@@ -455,7 +455,7 @@ export async function startCluster(options: {
     await installKwokCrds(server);
     // Serving before kwok starts, so that no node ever reports a port nobody serves.
     const kwokPort = await freePort();
-    standIn = await startKubeletStandIn({ port: await freePort(), kwokPort, lookup: portForwardTargets(server) });
+    standIn = await startKubeletStandIn({ kwokPort, lookup: portForwardTargets(server) });
     plane = await startReferenceControllers(server, kwokKubeletApiArgs(kwokPort, standIn.port));
     await addSimulatedNodes(
       server,

@@ -124,6 +124,7 @@ export function servePortForward(
     if (pair === undefined) {
       const timer = setTimeout(() => {
         pairs.delete(requestId);
+        // The kubelet names the connection by its address in memory; the pod stands for it here.
         pair?.error?.write(`(conn=${pod.namespace}/${pod.name}, request=${requestId}) timed out waiting for streams`);
       }, STREAM_CREATION_TIMEOUT_MS);
       pair = { timer };

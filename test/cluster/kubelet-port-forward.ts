@@ -10,9 +10,12 @@
  *   not complete within 30 s has the kubelet's timeout written on its error stream;
  * - a complete pair dials the pod's port, and bytes flow both ways with half-close: the client's
  *   FIN on the data stream shuts the connection's write side, the pod's FIN ends the data stream
- *   (FIN). Once one way has ended the other has 1 s to end too, as containerd gives it, then both
- *   are closed; the kubelet then ends both streams (FIN). A forward that fails writes its error
- *   on the error stream and resets both streams, as the kubelet does.
+ *   (FIN). Once one way has ended the other has 1 s to end too, then both are closed; the kubelet
+ *   then ends both streams (FIN). containerd passes no half-close on: it closes the whole
+ *   connection and the stream once the second way has ended or 1 s after the first did, so a pod
+ *   reads the client's end only then, and cannot answer after it; the stand-in keeps its 1 s
+ *   bound and passes each end on at once. A forward that fails writes its error on the error
+ *   stream and resets both streams, as the kubelet does.
  */
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';

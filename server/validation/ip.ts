@@ -132,6 +132,12 @@ function sloppyBytes(value: string): number[] {
   return isIPv4Mapped(value) ? bytes.slice(12) : bytes;
 }
 
+/** The family Go gives an address its sloppy parser takes (an IPv4-mapped one is IPv4); 0 for none. */
+export function sloppyIPFamily(value: string): 0 | 4 | 6 {
+  if (isValidIPForLegacyField(value, false).length > 0) return 0;
+  return sloppyBytes(value).length === 4 ? 4 : 6;
+}
+
 /**
  * What the reference's ValidateEndpointIP refuses in an address the sloppy parser takes
  * (Endpoints, EndpointSlices and, for historical reasons, a Service's externalIPs): the

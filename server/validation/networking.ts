@@ -12,6 +12,7 @@ import {
   required,
 } from '../status/field-errors';
 import { ipFamilyOf, isValidCIDR, isValidCIDRForLegacyField } from './ip';
+import { validateIngressLoadBalancerStatus } from './status-addresses';
 import {
   isDNS1035Label,
   isDNS1123Label,
@@ -106,8 +107,12 @@ export function validateIngress(ingress: KubeObject, context: WriteContext): Fie
   return validateIngressSpec(ingress, serviceNameCheck(undefined, context));
 }
 
+/** A main update keeps the stored status, so only status writes meet the status rules. */
 export function validateIngressUpdate(ingress: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
-  return validateIngressSpec(ingress, serviceNameCheck(old, context));
+  return [
+    ...validateIngressSpec(ingress, serviceNameCheck(old, context)),
+    ...validateIngressLoadBalancerStatus(ingress, old, context.featureEnabled('StrictIPCIDRValidation')),
+  ];
 }
 
 function validateIngressSpec(ingress: KubeObject, serviceName: ServiceNameCheck): FieldError[] {

@@ -2,7 +2,8 @@
  * A Job's status writes as a 1.34.4 kube-apiserver judged them: each case is a Job created with
  * the given spec, then merge patches of its status, sent to the reference started with its
  * default gates (JobManagedBy on) and with JobManagedBy=false. The expected answers are what it
- * gave: `ok` or the causes of its 422.
+ * gave: `ok` or the causes of its 422. A Job written with the gate off and written again after a
+ * restart with it on, over the same etcd, gave the answers of the last 'legal statuses' cases.
  */
 import type { KubeObject } from '../../../api/objects';
 import { created, typeOf, updated } from './gated-fields/write-path';

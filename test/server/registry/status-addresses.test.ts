@@ -2,6 +2,8 @@
  * The addresses of pod, Service and Ingress statuses: what a 1.34.4 kube-apiserver answered to
  * the same status merge patches, started with its default gates and with
  * StrictIPCIDRValidation=true. Each expected answer is its own: `ok` or the causes of its 422.
+ * Objects written with the gate off and written again after a restart with it on, over the same
+ * etcd, gave the answers of the cases that keep a stored address and that change a Service's type.
  */
 import type { KubeObject } from '../../../api/objects';
 import { created, typeOf, updated } from './gated-fields/write-path';

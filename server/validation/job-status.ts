@@ -166,7 +166,7 @@ function statusRules(job: JobView, old: JobView, featureEnabled: FeatureEnabled)
   const terminatingChanged = changed((v) => v.status.terminating);
   const suspendedWithZeroCompletions = job.spec.suspend === true && job.spec.completions === 0;
   // The controller resuming a Job a user unsuspended sets a new start time (kubernetes#134521).
-  const resuming = old.hasCondition('JobSuspended') && job.hasCondition('JobSuspended', 'False');
+  const resuming = old.hasCondition('Suspended') && job.hasCondition('Suspended', 'False');
   return {
     // An Indexed Job with as many completions as parallelism may be scaled down.
     rejectDecreasingSucceededCounter: !job.indexed || (job.spec.completions ?? null) !== (job.spec.parallelism ?? null),

@@ -239,6 +239,10 @@ const CASES: Record<string, Case> = {
     writes: [{ startTime: T1 }, { startTime: null }],
     refused: ['status.startTime: Required value: startTime cannot be removed for unsuspended job'],
   },
+  'startTime changed while Suspended stays True': {
+    writes: [{ startTime: T1, conditions: [condition('Suspended')] }, { startTime: T2 }],
+    refused: ['status.startTime: Required value: startTime cannot be removed for unsuspended job'],
+  },
   'SuccessCriteriaMet with Failed': {
     writes: [{ startTime: T1, conditions: [SCM, FAILURE_TARGET, FAILED] }],
     refused: [
@@ -322,6 +326,18 @@ describe('legal statuses', () => {
       { succeeded: 1, completedIndexes: '0' },
     ];
     expect(answers(spec, writes, {})).toEqual(['ok', 'ok']);
+  });
+
+  test('a resumed Job (Suspended turned False) takes a new start time', () => {
+    const writes = [
+      { startTime: T1, conditions: [condition('Suspended')] },
+      { startTime: T2, conditions: [condition('Suspended', 'False')] },
+    ];
+    expect(answers({}, writes, {})).toEqual(['ok', 'ok']);
+  });
+
+  test('a suspended Job may lose its start time', () => {
+    expect(answers({ suspend: true }, [{ startTime: T1 }, { startTime: null }], {})).toEqual(['ok', 'ok']);
   });
 
   test('a suspended Job of no completions finishes without a start time', () => {

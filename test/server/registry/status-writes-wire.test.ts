@@ -65,6 +65,22 @@ test('a Job given a completion time without Complete: the Status the reference a
   });
 });
 
+test('a start time moved by half a second is a change, as the reference decodes it', async () => {
+  await create('/apis/batch/v1/namespaces/default/jobs', {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'half' },
+    spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'i' }] } } },
+  });
+  const path = '/apis/batch/v1/namespaces/default/jobs/half';
+  expect((await patchStatus(path, { startTime: '2024-01-01T10:00:00Z' })).status).toBe(200);
+  const moved = await patchStatus(path, { startTime: '2024-01-01T10:00:00.5Z' });
+  expect(moved.status).toBe(422);
+  expect(moved.json<{ message: string }>().message).toBe(
+    'Job.batch "half" is invalid: status.startTime: Required value: startTime cannot be removed for unsuspended job',
+  );
+});
+
 test("a pod's two addresses of one family are refused on its status", async () => {
   await create('/api/v1/namespaces/default/pods', {
     apiVersion: 'v1',

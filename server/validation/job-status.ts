@@ -204,7 +204,7 @@ function timeText(time: string): string {
   return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** uncountedTerminatedPods as the reference compares and prints it: its internal Go struct. */
+/** uncountedTerminatedPods as the reference prints it in an error: its internal Go struct. */
 function uncountedOf(view: JobView): { Succeeded: string[] | null; Failed: string[] | null } | null {
   const uncounted = view.status.uncountedTerminatedPods;
   if (uncounted == null) return null;

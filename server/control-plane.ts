@@ -560,7 +560,11 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request) || isWatchUpgrade(request),
     routes(app) {
       app.use(aggregator.proxy);
-      const discovery = mountDiscovery(app, { registry, extensions: aggregator.extensions });
+      const discovery = mountDiscovery(app, {
+        registry,
+        extensions: aggregator.extensions,
+        featureEnabled: featureGateReader(options.featureGates),
+      });
       mountOpenAPI(app, { registry, extensions: aggregator.openapi });
       mountResourceRoutes(app as express.Express, {
         registry,

@@ -20,6 +20,7 @@ import {
   apiVersionsDocument,
 } from './legacy-documents';
 import { memoizeOnRegistry } from './registry-snapshot';
+import { featureGateReader } from '../config/feature-enabled';
 import { extensionAPIGroup, mergeAggregatedGroups, mergeGroupList, type ExtensionGroups } from './extension-groups';
 import { findServedGroupVersion, servedGroups } from './served-groups';
 
@@ -32,6 +33,11 @@ export interface DiscoveryOptions {
   readonly serverAddress?: string;
   /** Groups of extension API servers (server/aggregator/), merged into `/apis` and served at `/apis/<group>`. */
   readonly extensions?: ExtensionGroups;
+  /**
+   * Whether a feature gate is on: StorageVersionHash decides the built-in kinds' hashes.
+   * Absent: every gate at its 1.34 default.
+   */
+  readonly featureEnabled?: (gate: string) => boolean;
 }
 
 const JSON_TYPE = 'application/json';
@@ -90,6 +96,8 @@ export interface MountedDiscovery {
 
 export function mountDiscovery(app: IRouter, options: DiscoveryOptions): MountedDiscovery {
   const { registry, extensions } = options;
+  const featureEnabled = options.featureEnabled ?? featureGateReader({});
+  const storageVersionHashes = featureEnabled('StorageVersionHash');
   const extensionGroups = () => extensions?.groups() ?? [];
   const extensionsRevision = () => extensions?.revision() ?? 0;
   const groups = memoizeOnRegistry(registry, servedGroups);
@@ -155,7 +163,7 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
   app.all('/api/:version', (request, response, next) => {
     serveLegacy(request, response, next, 'GET', () => {
       const groupVersion = findServedGroupVersion(groups(), '', String(request.params.version));
-      return groupVersion && apiResourceListDocument(groupVersion);
+      return groupVersion && apiResourceListDocument(groupVersion, { storageVersionHashes });
     });
   });
 
@@ -175,7 +183,9 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
         String(request.params.group),
         String(request.params.version),
       );
-      return groupVersion && groupVersion.group !== '' ? apiResourceListDocument(groupVersion) : undefined;
+      return groupVersion && groupVersion.group !== ''
+        ? apiResourceListDocument(groupVersion, { storageVersionHashes })
+        : undefined;
     });
   });
   return {

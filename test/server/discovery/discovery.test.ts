@@ -346,6 +346,7 @@ describe('discovery of the built-in registry', () => {
   const resourcesOf = (group: string, version: string) =>
     apiResourceListDocument(
       groups.find((g) => g.name === group)?.versions.find((v) => v.version === version) as ServedGroupVersion,
+      { storageVersionHashes: true },
     ).resources;
 
   test('groups in the reference order, preferred versions first', () => {

@@ -565,7 +565,11 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         extensions: aggregator.extensions,
         featureEnabled: featureGateReader(options.featureGates),
       });
-      mountOpenAPI(app, { registry, extensions: aggregator.openapi });
+      mountOpenAPI(app, {
+        registry,
+        extensions: aggregator.openapi,
+        featureEnabled: featureGateReader(options.featureGates),
+      });
       mountResourceRoutes(app as express.Express, {
         registry,
         storageFor,

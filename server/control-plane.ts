@@ -306,6 +306,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         automaticReload: options.encryptionProviderConfigAutomaticReload,
         registry: metrics.registry,
         serverId: `${hostname()}_${process.pid}`,
+        kmsV1Enabled: featureEnabled(options.featureGates, 'KMSv1'),
       })
     : undefined;
   const locations = await openStoreLocations(options);

@@ -22,6 +22,8 @@ import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, 
 import { encodeOpenAPIV2Protobuf, OPENAPI_V2_PROTOBUF_SUBTYPES, OPENAPI_V2_PROTOBUF_TYPE } from './openapi-v2-protobuf';
 import { mergeV2, type ExtensionOpenAPI } from './extension-documents';
 import { withoutEnums } from './openapi-enums';
+import { describedDefinitions } from './described-definitions';
+import { descriptions } from '../schema/descriptions';
 import { featureGateReader } from '../config/feature-enabled';
 
 export interface OpenAPIOptions {
@@ -66,7 +68,7 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   const enums = (options.featureEnabled ?? featureGateReader({}))('OpenAPIEnums');
   const loadDefinitions = () => {
     if (definitions !== undefined) return definitions;
-    const builtIn = (options.definitions ?? (() => schemaData().definitions))();
+    const builtIn = describedDefinitions((options.definitions ?? (() => schemaData().definitions))(), descriptions());
     return (definitions = enums ? builtIn : withoutEnums(builtIn));
   };
   let info: DocumentInfo | undefined;

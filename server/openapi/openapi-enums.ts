@@ -1,13 +1,14 @@
 /**
- * The OpenAPIEnums gate. Off, the reference takes back the `enum` its OpenAPI generator gave the
- * enum-typed fields of the built-in kinds' definitions; custom resources' schemas are their
- * authors' and keep theirs. (The generator also appends a "Possible enum values:" section to
- * those fields' descriptions, which the gate takes back too; capstan's descriptions come from
- * the API's swagger docs, which never had it.) The walk follows schema positions only, so a
- * property that is itself named `enum` (JSONSchemaProps has one) stays.
+ * The OpenAPIEnums gate. Off, the reference takes back what its OpenAPI generator added for the
+ * enum-typed fields of the built-in kinds' definitions: each schema's `enum`, and the "Possible
+ * enum values:" section at the end of its description (tools/descriptions adds those sections
+ * as the generator does). Custom resources' schemas are their authors' and keep their enums. The
+ * walk follows schema positions only, so a property that is itself named `enum` (JSONSchemaProps
+ * has one) stays.
  */
 import type { Definitions } from './component-schemas';
 
+const ENUM_SECTION_HEADER = 'Possible enum values:';
 /** Keywords whose value is a map of names to schemas. */
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions'];
 /** Keywords whose value is a schema, or a list of schemas. */
@@ -26,7 +27,9 @@ function schemaWithoutEnums(schema: unknown): unknown {
   const result: Record<string, unknown> = {};
   for (const [keyword, value] of Object.entries(schema as Record<string, unknown>)) {
     if (keyword === 'enum') continue;
-    if (SCHEMA_MAPS.includes(keyword) && value !== null && typeof value === 'object') {
+    if (keyword === 'description' && typeof value === 'string') {
+      result[keyword] = withoutEnumSection(value);
+    } else if (SCHEMA_MAPS.includes(keyword) && value !== null && typeof value === 'object') {
       result[keyword] = Object.fromEntries(
         Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, schemaWithoutEnums(child)]),
       );
@@ -35,4 +38,10 @@ function schemaWithoutEnums(schema: unknown): unknown {
     }
   }
   return result;
+}
+
+/** The description up to its enum section, without the blank line before it. */
+function withoutEnumSection(description: string): string {
+  const header = description.indexOf(ENUM_SECTION_HEADER);
+  return header < 0 ? description : description.slice(0, header).trim();
 }

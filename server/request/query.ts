@@ -180,7 +180,7 @@ function forbidden(field: string, detail: string): FieldError {
 /**
  * The list options of a list, watch or deletecollection, defaulted and checked as the reference
  * does. Its rules follow the `watch` query parameter alone: a watch asked for by the legacy
- * `/watch/` path without it is checked, and served, as the reference does, with a list's rules.
+ * `/watch/` path without it is checked with a list's rules and not defaulted, as in the reference.
  *
  * `watchList` is the WatchList gate. On, a watch that asks for no version (or "0") and says
  * nothing of initial events is a watch list: it gets the state, and with bookmarks allowed the

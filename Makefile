@@ -18,8 +18,9 @@ dist/.server-built: node_modules/.package-lock.json $(SERVER_INPUTS)
 
 # Field descriptions for `kubectl explain`, taken from the API's Go modules at install time and
 # never committed. Without them (offline, say) the server runs and explain shows types only.
-# Order-only on the build: fetched once, and again only when the pinned module versions change.
-$(DESCRIPTIONS): tools/schemagen/go.mod | dist/.server-built
+# Order-only on the build: fetched once, and again only when the pinned module versions or the
+# tool that reads them change.
+$(DESCRIPTIONS): tools/schemagen/go.mod $(wildcard tools/descriptions/*.ts) | dist/.server-built
 	@npx node dist/tools/descriptions/fetch-descriptions.js $@ || true
 
 run: dist/.server-built $(DESCRIPTIONS)

@@ -306,6 +306,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         automaticReload: options.encryptionProviderConfigAutomaticReload,
         registry: metrics.registry,
         serverId: `${hostname()}_${process.pid}`,
+        kmsV1Enabled: featureEnabled(options.featureGates, 'KMSv1'),
       })
     : undefined;
   const locations = await openStoreLocations(options);
@@ -560,8 +561,16 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request) || isWatchUpgrade(request),
     routes(app) {
       app.use(aggregator.proxy);
-      const discovery = mountDiscovery(app, { registry, extensions: aggregator.extensions });
-      mountOpenAPI(app, { registry, extensions: aggregator.openapi });
+      const discovery = mountDiscovery(app, {
+        registry,
+        extensions: aggregator.extensions,
+        featureEnabled: featureGateReader(options.featureGates),
+      });
+      mountOpenAPI(app, {
+        registry,
+        extensions: aggregator.openapi,
+        featureEnabled: featureGateReader(options.featureGates),
+      });
       mountResourceRoutes(app as express.Express, {
         registry,
         storageFor,

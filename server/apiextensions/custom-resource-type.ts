@@ -236,6 +236,7 @@ export function customResourceType(crd: CustomResourceDefinition, storageOf?: St
     },
     definitions: customResourceDefinitions(crd),
     protobuf: false,
+    storageVersionHashUngated: true,
     ...(convert ? { convert } : {}),
     ...(readDefaults ? { readDefaults } : {}),
     ...(crd.metadata.deletionTimestamp ? { handlers: { verbs: { create: refuseCreate(group, names.plural) } } } : {}),

@@ -9,6 +9,7 @@ import {
   addWarnings,
   deprecationWarnings,
   endpointOf,
+  listQueryOf,
   writeResponse,
   type HandlerScope,
   type ResourceRequest,
@@ -16,7 +17,7 @@ import {
 import '../request/request-context';
 import { defineKind, selectable } from '../registry/kinds/define';
 import type { ResourceType } from '../registry/types';
-import { parseListQuery, queryOf } from '../request/query';
+import { queryOf } from '../request/query';
 import { compilePredicate, SelectorParseError } from '../selectors/predicate';
 import { badRequest, notFound } from '../status/catalogue';
 import { componentStatus, type ProbedComponent } from './probes';
@@ -46,7 +47,7 @@ export function componentStatusKind(components: readonly ProbedComponent[]): Res
   const list =
     (scope: HandlerScope) =>
     async ({ req, res }: ResourceRequest) => {
-      const query = parseListQuery(queryOf(req), false);
+      const query = listQueryOf(scope, queryOf(req));
       let predicate = EVERYTHING;
       try {
         predicate = compilePredicate({

@@ -84,8 +84,17 @@ export function apiGroupDocument(group: ServedGroup): APIGroup {
 }
 
 /** `GET /api/v1` and `GET /apis/<group>/<version>`: resources and subresources, by name. */
-export function apiResourceListDocument(groupVersion: ServedGroupVersion): APIResourceList {
-  const resources = groupVersion.resources.flatMap((resource) => resourceEntries(resource, groupVersion));
+/**
+ * `storageVersionHashes` is the StorageVersionHash gate: off, built-in kinds are listed without
+ * the hash (custom resources keep theirs, `storageVersionHashUngated`).
+ */
+export function apiResourceListDocument(
+  groupVersion: ServedGroupVersion,
+  { storageVersionHashes }: { readonly storageVersionHashes: boolean },
+): APIResourceList {
+  const resources = groupVersion.resources.flatMap((resource) =>
+    resourceEntries(resource, groupVersion, storageVersionHashes),
+  );
   return {
     kind: 'APIResourceList',
     ...(groupVersion.group === '' ? {} : { apiVersion: 'v1' as const }),
@@ -99,7 +108,12 @@ function groupEntry(group: ServedGroup): APIGroup {
   return { name: group.name, versions, preferredVersion: versions[0] };
 }
 
-function resourceEntries({ type }: ServedResource, groupVersion: ServedGroupVersion): APIResource[] {
+function resourceEntries(
+  { type }: ServedResource,
+  groupVersion: ServedGroupVersion,
+  storageVersionHashes: boolean,
+): APIResource[] {
+  const hashed = !type.virtual && (storageVersionHashes || type.storageVersionHashUngated === true);
   const main: APIResource = {
     name: type.resource,
     singularName: type.singular,
@@ -109,9 +123,7 @@ function resourceEntries({ type }: ServedResource, groupVersion: ServedGroupVers
     ...(type.shortNames.length > 0 ? { shortNames: type.shortNames } : {}),
     ...(type.categories.length > 0 ? { categories: type.categories } : {}),
     // Types that share storage (core and events.k8s.io Events) share the hash, as in the reference.
-    ...(type.virtual
-      ? {}
-      : { storageVersionHash: storageVersionHash({ ...encodedGroupVersion(type), kind: type.kind }) }),
+    ...(hashed ? { storageVersionHash: storageVersionHash({ ...encodedGroupVersion(type), kind: type.kind }) } : {}),
   };
   const subresources = servedSubresources(type, groupVersion).map((subresource): APIResource => {
     const otherGroupVersion =

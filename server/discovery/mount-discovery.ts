@@ -2,7 +2,9 @@
  * HTTP handlers for discovery: `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>`.
  *
  * `/api` and `/apis` answer with the aggregated document when the client's `Accept` asks for
- * `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` (or v2beta1), with an
+ * `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` (or v2beta1, while the
+ * AggregatedDiscoveryRemoveBetaType gate is off; on, as by default, such a range is passed
+ * over like any other the server does not serve), with an
  * ETag and 304 on `If-None-Match` as the reference does; otherwise, and on the other paths, with
  * the unaggregated documents. Documents are built at first use and rebuilt when the registry changes.
  */
@@ -20,6 +22,7 @@ import {
   apiVersionsDocument,
 } from './legacy-documents';
 import { memoizeOnRegistry } from './registry-snapshot';
+import { featureGateReader } from '../config/feature-enabled';
 import { extensionAPIGroup, mergeAggregatedGroups, mergeGroupList, type ExtensionGroups } from './extension-groups';
 import { findServedGroupVersion, servedGroups } from './served-groups';
 
@@ -32,12 +35,20 @@ export interface DiscoveryOptions {
   readonly serverAddress?: string;
   /** Groups of extension API servers (server/aggregator/), merged into `/apis` and served at `/apis/<group>`. */
   readonly extensions?: ExtensionGroups;
+  /**
+   * Whether a feature gate is on: StorageVersionHash decides the built-in kinds' hashes, and
+   * AggregatedDiscoveryRemoveBetaType whether v2beta1 is served. Absent: every gate at its 1.34
+   * default.
+   */
+  readonly featureEnabled?: (gate: string) => boolean;
 }
 
 const JSON_TYPE = 'application/json';
 const AGGREGATED_GROUP = 'apidiscovery.k8s.io';
 const AGGREGATED_KIND = 'APIGroupDiscoveryList';
 const AGGREGATED_VERSIONS: readonly AggregatedDiscoveryVersion[] = ['v2', 'v2beta1'];
+/** What the reference serves while AggregatedDiscoveryRemoveBetaType is on. */
+const AGGREGATED_VERSIONS_WITHOUT_BETA: readonly AggregatedDiscoveryVersion[] = ['v2'];
 
 /** What a discovery request's `Accept` chose. */
 export type DiscoveryRepresentation =
@@ -47,19 +58,20 @@ export type DiscoveryRepresentation =
 
 /**
  * The representation to answer with: the first acceptable range, best weight first. A range
- * asks for the aggregated form only by naming its group, version and kind; a JSON range with
- * other `as` parameters (a Table, say) is not acceptable here, nor is any non-JSON type.
+ * asks for the aggregated form only by naming its group, version and kind, in one of
+ * `aggregatedVersions` (none: the path serves no aggregated form); a JSON range with other
+ * `as` parameters (a Table, say) is not acceptable here, nor is any non-JSON type.
  */
 export function chooseDiscoveryRepresentation(options: {
   accept: string | undefined;
-  aggregatedAllowed: boolean;
+  aggregatedVersions: readonly AggregatedDiscoveryVersion[];
 }): DiscoveryRepresentation {
   for (const range of parseAccept(options.accept)) {
     if (!rangeMatchesType(range, 'application', 'json')) continue;
     const { as, g, v } = range.parameters;
     if (as === undefined && g === undefined && v === undefined) return { form: 'legacy' };
-    const version = AGGREGATED_VERSIONS.find((candidate) => candidate === v);
-    if (options.aggregatedAllowed && as === AGGREGATED_KIND && g === AGGREGATED_GROUP && version) {
+    const version = options.aggregatedVersions.find((candidate) => candidate === v);
+    if (as === AGGREGATED_KIND && g === AGGREGATED_GROUP && version) {
       return { form: 'aggregated', version };
     }
   }
@@ -90,6 +102,11 @@ export interface MountedDiscovery {
 
 export function mountDiscovery(app: IRouter, options: DiscoveryOptions): MountedDiscovery {
   const { registry, extensions } = options;
+  const featureEnabled = options.featureEnabled ?? featureGateReader({});
+  const storageVersionHashes = featureEnabled('StorageVersionHash');
+  const aggregatedVersions = featureEnabled('AggregatedDiscoveryRemoveBetaType')
+    ? AGGREGATED_VERSIONS_WITHOUT_BETA
+    : AGGREGATED_VERSIONS;
   const extensionGroups = () => extensions?.groups() ?? [];
   const extensionsRevision = () => extensions?.revision() ?? 0;
   const groups = memoizeOnRegistry(registry, servedGroups);
@@ -101,7 +118,7 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
       const named = all.filter((group) => group.name !== '');
       const build = (selection: typeof all, merge: boolean) =>
         Object.fromEntries(
-          AGGREGATED_VERSIONS.map((version) => {
+          aggregatedVersions.map((version) => {
             const document = aggregatedDiscoveryDocument({ groups: selection, version });
             return [
               version,
@@ -110,7 +127,8 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
               ),
             ];
           }),
-        ) as Record<AggregatedDiscoveryVersion, EncodedDocument>;
+        ) as Partial<Record<AggregatedDiscoveryVersion, EncodedDocument>>;
+      // Built for the served versions alone, the only ones the representation chosen can name.
       return { api: build(core, false), apis: build(named, true) };
     },
     extensionsRevision,
@@ -129,33 +147,33 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
   // its mux, which serves any method alike.
   app.all('/api', (request, response, next) => {
     if (request.method !== 'GET') return next(methodNotAllowed());
-    const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
+    const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions });
     if (representation.form === 'aggregated') {
-      sendAggregated(request, response, representation.version, aggregated().api[representation.version]);
+      sendAggregated(request, response, representation.version, aggregated().api[representation.version]!);
     } else if (representation.form === 'legacy') {
       const core = groups().find((group) => group.name === '');
       const serverAddress = options.serverAddress ?? localAddressOf(request);
       sendJson(response, JSON.stringify(apiVersionsDocument({ core, serverAddress })));
     } else {
-      sendNotAcceptable(response);
+      sendNotAcceptable(response, aggregatedVersions);
     }
   });
 
   app.all('/apis', (request, response) => {
-    const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: true });
+    const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions });
     if (representation.form === 'aggregated') {
-      sendAggregated(request, response, representation.version, aggregated().apis[representation.version]);
+      sendAggregated(request, response, representation.version, aggregated().apis[representation.version]!);
     } else if (representation.form === 'legacy') {
       sendJson(response, groupList());
     } else {
-      sendNotAcceptable(response);
+      sendNotAcceptable(response, aggregatedVersions);
     }
   });
 
   app.all('/api/:version', (request, response, next) => {
     serveLegacy(request, response, next, 'GET', () => {
       const groupVersion = findServedGroupVersion(groups(), '', String(request.params.version));
-      return groupVersion && apiResourceListDocument(groupVersion);
+      return groupVersion && apiResourceListDocument(groupVersion, { storageVersionHashes });
     });
   });
 
@@ -175,7 +193,9 @@ export function mountDiscovery(app: IRouter, options: DiscoveryOptions): Mounted
         String(request.params.group),
         String(request.params.version),
       );
-      return groupVersion && groupVersion.group !== '' ? apiResourceListDocument(groupVersion) : undefined;
+      return groupVersion && groupVersion.group !== ''
+        ? apiResourceListDocument(groupVersion, { storageVersionHashes })
+        : undefined;
     });
   });
   return {
@@ -212,9 +232,9 @@ function serveLegacy(
     next(methodNotAllowed());
     return;
   }
-  const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedAllowed: false });
+  const representation = chooseDiscoveryRepresentation({ accept: request.headers.accept, aggregatedVersions: [] });
   if (representation.form === 'none') {
-    sendNotAcceptable(response);
+    sendNotAcceptable(response, []);
     return;
   }
   sendJson(response, JSON.stringify(document));
@@ -243,11 +263,13 @@ function sendJson(response: Response, body: string): void {
   response.end(body);
 }
 
-function sendNotAcceptable(response: Response): void {
+/** The types the path serves: plain JSON, and the aggregated documents it serves. */
+function sendNotAcceptable(response: Response, aggregatedVersions: readonly AggregatedDiscoveryVersion[]): void {
+  const served = [JSON_TYPE, ...aggregatedVersions.map(aggregatedContentType)];
   const error = new StatusError({
     code: 406,
     reason: 'NotAcceptable',
-    message: `only the following media types are accepted: ${JSON_TYPE}, ${aggregatedContentType('v2')}, ${aggregatedContentType('v2beta1')}`,
+    message: `only the following media types are accepted: ${served.join(', ')}`,
   });
   response.status(406).setHeader('Content-Type', JSON_TYPE);
   response.end(JSON.stringify(error.status));

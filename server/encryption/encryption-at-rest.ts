@@ -37,6 +37,8 @@ export interface EncryptionAtRestOptions {
   readonly registry: Registry;
   /** This server's identity, hashed into the metrics' `apiserver_id_hash`. */
   readonly serverId: string;
+  /** The KMSv1 gate (off in 1.34). */
+  readonly kmsV1Enabled: boolean;
   readonly log?: (message: string) => void;
 }
 
@@ -128,7 +130,12 @@ export async function startEncryptionAtRest(options: EncryptionAtRestOptions): P
 
 async function load(options: EncryptionAtRestOptions, metrics: EncryptionMetrics): Promise<Generation> {
   const config = loadEncryptionConfiguration(options.path, options.automaticReload);
-  const kms = kmsProviders({ registry: options.registry, serverId: options.serverId, log: options.log });
+  const kms = kmsProviders({
+    registry: options.registry,
+    serverId: options.serverId,
+    kmsV1Enabled: options.kmsV1Enabled,
+    log: options.log,
+  });
   try {
     const transformers = buildTransformers(config, { record: metrics.recordTransformation, kms: kms.provider });
     await kms.primed();

@@ -28,6 +28,8 @@ export interface KmsProviders {
 export function kmsProviders(options: {
   registry: Registry;
   serverId: string;
+  /** The KMSv1 gate: a v1 provider is refused either way, with the reference's text when off. */
+  kmsV1Enabled: boolean;
   log?: (message: string) => void;
 }): KmsProviders {
   const providers: KmsV2Provider[] = [];
@@ -37,8 +39,12 @@ export function kmsProviders(options: {
   return {
     provider(config) {
       if (config.apiVersion !== 'v2') {
+        // capstan has no KMS v1 envelope: with the gate on, where the reference would serve one,
+        // the start stops all the same, saying why.
         throw new EncryptionConfigError(
-          'error while building transformers: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.',
+          options.kmsV1Enabled
+            ? `error while building transformers: KMS provider ${JSON.stringify(config.name)}: capstan does not implement KMSv1 (apiVersion v1); use KMSv2 (apiVersion: v2)`
+            : 'error while building transformers: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.',
         );
       }
       const provider = new KmsV2Provider({

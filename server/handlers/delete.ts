@@ -17,12 +17,19 @@ import { deleteObject, type DeleteOutcome, type Deletion } from '../registry/sto
 import { deleteCollection } from '../registry/store/delete-collection';
 import { deleteCorruptObject, unsafeDeleteEnabled } from '../registry/store/delete-corrupt';
 import { apiVersionOf, groupResourceOf, objectKeyOf } from '../registry/store/scope';
-import { parseDeleteOptions, parseListQuery, queryOf, type DeleteRequestOptions } from '../request/query';
+import { parseDeleteOptions, queryOf, type DeleteRequestOptions } from '../request/query';
 import { forbidden, internalError, invalid } from '../status/catalogue';
 import { invalid as invalidField, FieldPath } from '../status/field-errors';
 import { attributesFrom } from '../authz/types';
 import { namespaceScopeOf, selectionOf } from './list';
-import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, type ResourceHandler } from './scope';
+import {
+  addWarnings,
+  deprecationWarnings,
+  listQueryOf,
+  writeResponse,
+  type HandlerScope,
+  type ResourceHandler,
+} from './scope';
 
 const UNSAFE_DELETE_VERB = 'unsafe-delete-ignore-read-errors';
 
@@ -136,7 +143,7 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
       );
       throw invalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [field]);
     }
-    const listQuery = parseListQuery(query, false);
+    const listQuery = listQueryOf(scope, query);
     // The reference lists what it deletes with the request's list options: a malformed continue token is refused as a list refuses it.
     if (listQuery.continue) decodeContinueToken(listQuery.continue, '/');
     const selection = selectionOf(scope, listQuery);

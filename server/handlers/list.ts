@@ -1,10 +1,17 @@
 /** GET on a collection: a `<Kind>List` of one namespace or all, paged and filtered. */
-import { parseListQuery, queryOf, type ListQuery } from '../request/query';
+import { queryOf, type ListQuery } from '../request/query';
 import { compileSelection, SelectorParseError, type Selection } from '../selectors/predicate';
 import { badRequest } from '../status/catalogue';
 import { writeList } from '../responsewriters/respond';
 import { apiVersionOf, toServedVersions } from '../registry/store/scope';
-import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
+import {
+  addWarnings,
+  deprecationWarnings,
+  endpointOf,
+  listQueryOf,
+  type HandlerScope,
+  type ResourceHandler,
+} from './scope';
 
 /**
  * The selectors of a list, watch or deletecollection; a bad selector is a 400 with the parser's
@@ -35,7 +42,7 @@ export function namespaceScopeOf(scope: HandlerScope, namespace: string): { name
 
 export function listHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
-    const query = parseListQuery(queryOf(req), false);
+    const query = listQueryOf(scope, queryOf(req));
     const selection = selectionOf(scope, query);
     const result = await scope.storage.list(namespaceScopeOf(scope, info.namespace), {
       resourceVersion: query.resourceVersion,

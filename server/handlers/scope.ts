@@ -8,6 +8,8 @@ import type { ObjectStorage } from '../../storage/objects/types';
 import type { ResourceType, ServedVersion } from '../registry/types';
 import { groupVersionString } from '../../api/identity';
 import type { RequestInfo } from '../request/request-info';
+import { parseListQuery, type ListQuery } from '../request/query';
+import { featureEnabled } from '../config/feature-enabled';
 import type { KubeletClient } from '../kubelet/kubelet-client';
 import { writeObject, type Endpoint } from '../responsewriters/respond';
 import { groupResourceOf, type StoreContext, type StoreScope } from '../registry/store/scope';
@@ -50,6 +52,11 @@ export function deprecationWarnings(scope: HandlerScope): string[] {
     version.deprecationWarning ??
       `${groupVersionString({ group: scope.type.group, version: version.version })} ${scope.type.kind} is deprecated`,
   ];
+}
+
+/** The request's list options, defaulted and checked under the server's WatchList gate. */
+export function listQueryOf(scope: HandlerScope, query: URLSearchParams): ListQuery {
+  return parseListQuery(query, { watchList: featureEnabled(scope.context.featureGates ?? {}, 'WatchList') });
 }
 
 /** What the type's answers can be encoded as: protobuf unless the type has none; stored kinds (and virtual ones with a printer) print as tables, with the version's printer. */

@@ -16,13 +16,20 @@
  */
 import type { Response } from 'express';
 import { openWatchesOf } from './open-watches';
-import { parseListQuery, queryOf } from '../request/query';
+import { queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
 import { selectionOf, namespaceScopeOf } from './list';
 import { servedEvent } from './served-selection';
 import { watchEncoder, type WatchEncoder } from '../responsewriters/respond';
 import { apiVersionOf, groupResourceOf, toServedVersion } from '../registry/store/scope';
-import { addWarnings, deprecationWarnings, endpointOf, type HandlerScope, type ResourceHandler } from './scope';
+import {
+  addWarnings,
+  deprecationWarnings,
+  endpointOf,
+  listQueryOf,
+  type HandlerScope,
+  type ResourceHandler,
+} from './scope';
 import { EVERYTHING, type ObjectWatchEvent, type Predicate } from '../../storage/objects/types';
 import { WatchWriter, type WatchSink } from './watch-writer';
 import { recordWatchEvent } from '../metrics/with-request-metrics';
@@ -123,7 +130,7 @@ function encodeEvent(
 
 export function watchHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
-    const query = parseListQuery(queryOf(req), true);
+    const query = listQueryOf(scope, queryOf(req));
     // Negotiated before the watch starts, so that a 406 is a plain answer.
     const encoder = watchEncoder({ req, res, settings: scope.context.representations, endpoint: endpointOf(scope) });
     // The served version and resource decide the bytes as much as the encoding does.

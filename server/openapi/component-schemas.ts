@@ -6,7 +6,6 @@
  * siblings, since OpenAPI 3.0 ignores a reference's siblings (the reference renders it so).
  */
 import type { GroupVersionKind } from '../../api/identity';
-import { descriptions } from '../schema/descriptions';
 
 /** A JSON Schema object (as served: OpenAPI v2 or v3 form). */
 export interface SchemaObject {
@@ -61,30 +60,12 @@ export function renderSchemas(options: {
 }): Record<string, SchemaObject> {
   const rendered: Record<string, SchemaObject> = {};
   for (const name of options.names) {
-    const source = withDescriptions(options.definitions[name] ?? OPEN_OBJECT, descriptions()[name]);
-    const schema = renderSchema(source, options.flavour) as Record<string, unknown>;
+    const schema = renderSchema(options.definitions[name] ?? OPEN_OBJECT, options.flavour) as Record<string, unknown>;
     const kinds = options.kinds.get(name);
     if (kinds !== undefined) schema[GVK_EXTENSION] = mergeKinds(schema[GVK_EXTENSION], kinds);
     rendered[name] = schema;
   }
   return rendered;
-}
-
-/** The definition with its own and its properties' descriptions, when there are any. */
-function withDescriptions(source: object, texts: Readonly<Record<string, string>> | undefined): object {
-  if (texts === undefined) return source;
-  const described: Record<string, unknown> = { ...source };
-  if (texts[''] !== undefined) described.description = texts[''];
-  const properties = (source as { properties?: Record<string, object> }).properties;
-  if (properties !== undefined) {
-    described.properties = Object.fromEntries(
-      Object.entries(properties).map(([field, schema]) => [
-        field,
-        texts[field] === undefined ? schema : { ...schema, description: texts[field] },
-      ]),
-    );
-  }
-  return described;
 }
 
 export function refTo(name: string, flavour: OpenAPIFlavour): string {

@@ -21,6 +21,10 @@ import type { Definitions } from './component-schemas';
 import { openAPIV2Document, openAPIV3Document, openAPIV3PathKey, openAPIV3Root, type DocumentInfo } from './documents';
 import { encodeOpenAPIV2Protobuf, OPENAPI_V2_PROTOBUF_SUBTYPES, OPENAPI_V2_PROTOBUF_TYPE } from './openapi-v2-protobuf';
 import { mergeV2, type ExtensionOpenAPI } from './extension-documents';
+import { withoutEnums } from './openapi-enums';
+import { describedDefinitions } from './described-definitions';
+import { descriptions } from '../schema/descriptions';
+import { featureGateReader } from '../config/feature-enabled';
 
 export interface OpenAPIOptions {
   readonly registry: ResourceRegistry;
@@ -33,6 +37,11 @@ export interface OpenAPIOptions {
   readonly serverVersion?: string;
   /** Documents of extension API servers (server/aggregator/), served and merged with this server's. */
   readonly extensions?: ExtensionOpenAPI;
+  /**
+   * Whether a feature gate is on: OpenAPIEnums keeps the built-in definitions' `enum`s.
+   * Absent: every gate at its 1.34 default.
+   */
+  readonly featureEnabled?: (gate: string) => boolean;
 }
 
 interface EncodedDocument {
@@ -56,7 +65,12 @@ export function mountOpenAPI(app: IRouter, options: OpenAPIOptions): void {
   const { registry, extensions } = options;
   const extensionsRevision = () => extensions?.revision() ?? 0;
   let definitions: Definitions | undefined;
-  const loadDefinitions = () => (definitions ??= (options.definitions ?? (() => schemaData().definitions))());
+  const enums = (options.featureEnabled ?? featureGateReader({}))('OpenAPIEnums');
+  const loadDefinitions = () => {
+    if (definitions !== undefined) return definitions;
+    const builtIn = describedDefinitions((options.definitions ?? (() => schemaData().definitions))(), descriptions());
+    return (definitions = enums ? builtIn : withoutEnums(builtIn));
+  };
   let info: DocumentInfo | undefined;
   const documentInfo = () =>
     (info ??= { title: 'Kubernetes', version: options.serverVersion ?? versionInfo().gitVersion });

@@ -166,6 +166,12 @@ export interface ResourceType {
    * watch cache, no table; their verbs are served by `handlers.verbs`.
    */
   readonly virtual?: boolean;
+  /**
+   * Custom resources: discovery names their storage version's hash whatever the
+   * StorageVersionHash gate says, as the reference's CRD discovery (built apart from the gated
+   * installer of built-in kinds) does. Absent: the hash follows the gate.
+   */
+  readonly storageVersionHashUngated?: true;
   /** Handlers beyond the generic ones: custom subresources and a virtual type's verbs. */
   readonly handlers?: HandlerSlots;
   /**

@@ -162,7 +162,6 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
 // ---- reads -------------------------------------------------------------------------------
 
 export interface ListQuery {
-  readonly watch: boolean;
   readonly resourceVersion?: string;
   readonly resourceVersionMatch?: ResourceVersionMatch;
   readonly limit?: number;
@@ -178,20 +177,43 @@ function forbidden(field: string, detail: string): FieldError {
   return forbiddenField(FieldPath.root(field), detail);
 }
 
-/** `watch` says whether the request is a watch (query parameter or legacy `/watch/` path). */
-export function parseListQuery(query: URLSearchParams, watch: boolean): ListQuery {
+/**
+ * The list options of a list, watch or deletecollection, defaulted and checked as the reference
+ * does. Its rules follow the `watch` query parameter alone: a watch asked for by the legacy
+ * `/watch/` path without it is checked with a list's rules and not defaulted, as in the reference.
+ *
+ * `watchList` is the WatchList gate. On, a watch that asks for no version (or "0") and says
+ * nothing of initial events is a watch list: it gets the state, and with bookmarks allowed the
+ * bookmark that ends it. Off, a watch may not ask for initial events at all.
+ */
+export function parseListQuery(query: URLSearchParams, { watchList }: { readonly watchList: boolean }): ListQuery {
+  const watch = isWatchQuery(query);
   const resourceVersion = query.get('resourceVersion') ?? undefined;
-  const match = query.get('resourceVersionMatch') ?? '';
+  const askedMatch = query.get('resourceVersionMatch') ?? '';
+  let match = askedMatch;
   const continueToken = query.get('continue') ?? undefined;
-  const sendInitialEvents = optionalBool(query, 'sendInitialEvents');
+  let sendInitialEvents = optionalBool(query, 'sendInitialEvents');
   const limit = optionalInteger(query, 'limit');
   const timeoutSeconds = optionalInteger(query, 'timeoutSeconds');
+  const legacyStart = !resourceVersion || resourceVersion === '0';
+  if (watchList && watch && legacyStart && sendInitialEvents === undefined && match === '') {
+    sendInitialEvents = true;
+    match = 'NotOlderThan';
+  }
   const errors: FieldError[] = [];
   if (watch) {
-    if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
-      errors.push(
-        forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
-      );
+    if (sendInitialEvents !== undefined) {
+      if (match !== 'NotOlderThan')
+        errors.push(
+          forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+        );
+      if (!watchList)
+        errors.push(
+          forbidden(
+            'sendInitialEvents',
+            'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          ),
+        );
     }
     if (match !== '') {
       if (sendInitialEvents === undefined) {
@@ -230,9 +252,11 @@ export function parseListQuery(query: URLSearchParams, watch: boolean): ListQuer
   }
   rejectIfAny('ListOptions', errors);
   return {
-    watch,
     resourceVersion,
-    resourceVersionMatch: match === '' ? undefined : (match as ResourceVersionMatch),
+    // As asked: the match a watch list is defaulted to serves its checks alone. A watch does not
+    // read it, and a deletecollection's list (`watch=true` is taken there too) reads no match
+    // without a version in the reference, where capstan's store would refuse one.
+    resourceVersionMatch: askedMatch === '' ? undefined : (askedMatch as ResourceVersionMatch),
     limit: limit !== undefined && limit > 0 ? limit : undefined,
     continue: continueToken || undefined,
     labelSelector: query.get('labelSelector') ?? undefined,

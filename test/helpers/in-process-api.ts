@@ -104,6 +104,8 @@ export async function serveResourceApi(
     readonly admission?: Admission;
     readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
     readonly registry?: ResourceRegistry;
+    /** As `--feature-gates` sets them; absent: every gate at its default. */
+    readonly featureGates?: Readonly<Record<string, boolean>>;
   } = {},
 ): Promise<ServedApi> {
   const app = express();
@@ -117,6 +119,7 @@ export async function serveResourceApi(
       representations: options.representations,
       admission: options.admission,
       hooksFor: options.hooksFor,
+      featureGates: options.featureGates,
     }),
   );
   // Below a served group an unknown path is a NotFound Status, as the server mounts it.

@@ -8,6 +8,9 @@
  * A module's zip comes from the local Go module cache when Go downloaded it already, else from
  * the Go module proxy (`GOPROXY`, default proxy.golang.org). Go itself is not needed.
  *
+ * A field whose Go type is an enum gets the "Possible enum values:" section the reference's
+ * OpenAPI generator appends (go-enums.ts), read from the same packages' Go sources.
+ *
  * Output: `{ "<definition name>": { "": "<type description>", "<json field>": "<description>" } }`,
  * limited to the definitions of server/schema/generated/definitions.json.
  */
@@ -16,6 +19,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { swaggerDocsOf } from './swagger-doc';
+import { goEnums, withEnumSection, type GoFile } from './go-enums';
 
 const REPO = join(__dirname, '..', '..', '..');
 const GO_MOD = join(REPO, 'tools', 'schemagen', 'go.mod');
@@ -58,13 +62,16 @@ async function moduleZip(module: string, version: string): Promise<Uint8Array> {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** `k8s.io/api@v0.34.13/apps/v1/x.go` → `io.k8s.api.apps.v1`, the prefix of its definitions' names. */
-function definitionPrefix(zipPath: string): string {
+/** `k8s.io/api@v0.34.13/apps/v1/x.go` → `k8s.io/api/apps/v1`, the import path of its package. */
+function packagePathOf(zipPath: string): string {
   const [moduleAtVersion, ...rest] = zipPath.split('@');
-  const afterVersion = rest.join('@').split('/').slice(1, -1);
-  const [domain, ...modulePath] = moduleAtVersion.split('/');
-  const reversedDomain = domain.split('.').reverse();
-  return [...reversedDomain, ...modulePath, ...afterVersion].join('.');
+  return [moduleAtVersion, ...rest.join('@').split('/').slice(1, -1)].join('/');
+}
+
+/** `k8s.io/api/apps/v1` → `io.k8s.api.apps.v1`, the prefix of its definitions' names. */
+function definitionPrefix(packagePath: string): string {
+  const [domain, ...path] = packagePath.split('/');
+  return [...domain.split('.').reverse(), ...path].join('.');
 }
 
 async function main(out: string): Promise<void> {
@@ -74,18 +81,38 @@ async function main(out: string): Promise<void> {
   ).definitions;
   const known = new Set(Object.keys(definitions));
   const descriptions: Record<string, Record<string, string>> = {};
+  const sources: GoFile[] = [];
   for (const module of MODULES) {
     const version = pinnedVersion(goMod, module);
     const files = unzipSync(await moduleZip(module, version), {
-      filter: (file) => file.name.endsWith('/types_swagger_doc_generated.go'),
+      filter: (file) => file.name.endsWith('.go') && !file.name.endsWith('_test.go'),
     });
+    // The API's packages: those that document their types for swagger.
+    const apiPackages = new Set(
+      Object.keys(files)
+        .filter((path) => path.endsWith('/types_swagger_doc_generated.go'))
+        .map(packagePathOf),
+    );
     for (const [path, bytes] of Object.entries(files)) {
-      const prefix = definitionPrefix(path);
-      for (const [type, fields] of swaggerDocsOf(new TextDecoder().decode(bytes))) {
-        const name = `${prefix}.${type}`;
+      const packagePath = packagePathOf(path);
+      if (!apiPackages.has(packagePath)) continue;
+      const source = new TextDecoder().decode(bytes);
+      sources.push({ packagePath, source });
+      if (!path.endsWith('/types_swagger_doc_generated.go')) continue;
+      for (const [type, fields] of swaggerDocsOf(source)) {
+        const name = `${definitionPrefix(packagePath)}.${type}`;
         if (known.has(name)) descriptions[name] = fields;
       }
     }
+  }
+  const enums = goEnums(sources);
+  for (const [struct, fields] of enums.fieldTypes) {
+    const dot = struct.lastIndexOf('.');
+    const described = descriptions[`${definitionPrefix(struct.slice(0, dot))}.${struct.slice(dot + 1)}`];
+    if (described === undefined) continue;
+    for (const [field, type] of fields)
+      if (described[field] !== undefined)
+        described[field] = withEnumSection(described[field], enums.sections.get(type)!);
   }
   // apiVersion and kind come from the embedded TypeMeta, whose map documents them once.
   const typeMeta = descriptions[TYPE_META] ?? {};

@@ -19,10 +19,20 @@ import { RBAC_GROUP } from './policy';
 
 type FeatureEnabled = (gate: string) => boolean;
 
-interface GatedRule {
+interface Gated {
   readonly gate: string;
-  /** Gates the reference also asks for around this rule (the scheduler's DRA rules need DRA). */
+  /**
+   * Gates the reference also asks for (the scheduler's DRA rules need DRA; the storage-version
+   * garbage collector's role, APIServerIdentity beside StorageVersionAPI).
+   */
   readonly with?: readonly string[];
+}
+
+function gatesOn({ gate, with: others = [] }: Gated, featureEnabled: FeatureEnabled): boolean {
+  return [gate, ...others].every(featureEnabled);
+}
+
+interface GatedRule extends Gated {
   readonly role: string;
   readonly rule: object;
   /** The rules it follows in the role, the nearest first, as far as the role has them; absent: it comes last. */
@@ -35,7 +45,7 @@ function withGatedRules(role: KubeObject, featureEnabled: FeatureEnabled): void 
     const rules = role.rules as object[];
     const indexOf = (wanted: object) => rules.findIndex((granted) => deepEqual(granted, wanted));
     const at = indexOf(entry.rule);
-    if (![entry.gate, ...(entry.with ?? [])].every(featureEnabled)) {
+    if (!gatesOn(entry, featureEnabled)) {
       if (at >= 0) rules.splice(at, 1);
       continue;
     }
@@ -49,16 +59,16 @@ function withGatedRules(role: KubeObject, featureEnabled: FeatureEnabled): void 
 /** The baseline's objects with the gated ones in or out as their gates say (matched by name). */
 function withGatedObjects(
   objects: readonly object[],
-  entries: readonly { readonly gate: string; readonly object: object }[],
+  entries: readonly (Gated & { readonly object: object })[],
   featureEnabled: FeatureEnabled,
 ): object[] {
   const nameOf = (object: object) => (object as KubeObject).metadata.name;
-  const off = new Set(entries.filter(({ gate }) => !featureEnabled(gate)).map(({ object }) => nameOf(object)));
+  const off = new Set(entries.filter((entry) => !gatesOn(entry, featureEnabled)).map(({ object }) => nameOf(object)));
   const present = new Set(objects.map(nameOf));
   return [
     ...objects.filter((object) => !off.has(nameOf(object))),
     ...entries
-      .filter(({ gate, object }) => featureEnabled(gate) && !present.has(nameOf(object)))
+      .filter((entry) => gatesOn(entry, featureEnabled) && !present.has(nameOf(entry.object)))
       .map(({ object }) => object),
   ];
 }
@@ -83,7 +93,10 @@ export function bootstrapPolicy(featureEnabled: FeatureEnabled): BootstrapPolicy
   const clusterRoles = complete(
     withGatedObjects(
       policy.clusterRoles,
-      gated.clusterRoles.map(({ gate, role }) => ({ gate, object: role })),
+      gated.clusterRoles.map(({ role, ...gates }) => ({
+        ...gates,
+        object: role,
+      })),
       featureEnabled,
     ),
   );
@@ -93,7 +106,10 @@ export function bootstrapPolicy(featureEnabled: FeatureEnabled): BootstrapPolicy
     clusterRoleBindings: complete(
       withGatedObjects(
         policy.clusterRoleBindings,
-        gated.clusterRoleBindings.map(({ gate, binding }) => ({ gate, object: binding })),
+        gated.clusterRoleBindings.map(({ binding, ...gates }) => ({
+          ...gates,
+          object: binding,
+        })),
         featureEnabled,
       ),
     ),

@@ -548,4 +548,35 @@ describe('the bootstrap policy with gates flipped, as the reference recorded it'
         .slice(21),
     ).toEqual(['runtimeclasses', 'clustertrustbundles', 'serviceaccounts']);
   });
+
+  it('StorageVersionAPI with APIServerIdentity: the storage-version garbage collector, as the reference made it', () => {
+    const GC = 'system:controller:storage-version-garbage-collector';
+    const storageVersions = bootstrapPolicy(featureGateReader({ StorageVersionAPI: true }));
+    // 69 cluster roles and 50 bindings, as kube-apiserver 1.34.4 had with the gate on; one each fewer without it.
+    expect([storageVersions.clusterRoles.length, storageVersions.clusterRoleBindings.length]).toEqual([69, 50]);
+    const role = storageVersions.clusterRoles.find((object) => object.metadata.name === GC);
+    expect(role?.rules).toEqual([
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch'] },
+      {
+        apiGroups: ['internal.apiserver.k8s.io'],
+        resources: ['storageversions'],
+        verbs: ['delete', 'get', 'list', 'patch', 'update', 'watch'],
+      },
+      {
+        apiGroups: ['internal.apiserver.k8s.io'],
+        resources: ['storageversions/status'],
+        verbs: ['get', 'patch', 'update'],
+      },
+    ]);
+    const binding = storageVersions.clusterRoleBindings.find((object) => object.metadata.name === GC);
+    expect(binding?.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'storage-version-garbage-collector', namespace: 'kube-system' },
+    ]);
+    const others: Record<string, boolean>[] = [{}, { StorageVersionAPI: true, APIServerIdentity: false }];
+    for (const gates of others) {
+      const policy = bootstrapPolicy(featureGateReader(gates));
+      expect([policy.clusterRoles.length, policy.clusterRoleBindings.length]).toEqual([68, 49]);
+      expect(names(policy.clusterRoles)).not.toContain(GC);
+    }
+  });
 });

@@ -7,10 +7,11 @@ import { statusErrorHandler } from '../../../server/http/errors';
 import { compareKubeAwareVersions } from '../../../server/discovery/group-priority';
 import { servedGroups, type ServedGroupVersion } from '../../../server/discovery/served-groups';
 import { apiResourceListDocument } from '../../../server/discovery/legacy-documents';
-import type { APIGroupDiscoveryList } from '../../../server/discovery/aggregated-documents';
+import type { AggregatedDiscoveryVersion, APIGroupDiscoveryList } from '../../../server/discovery/aggregated-documents';
 import type { APIGroupList, APIResourceList } from '../../../server/discovery/legacy-documents';
 import { FIXTURE_TYPES, fixtureRegistry } from './fixtures';
 import { builtinRegistry } from '../../../server/builtin-types';
+import { featureGateReader } from '../../../server/config/feature-enabled';
 
 const V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
@@ -45,6 +46,8 @@ describe('Accept parsing', () => {
   test.each([
     ['kubectl asks for v2 first', KUBECTL_ACCEPT, { form: 'aggregated', version: 'v2' }],
     ['an older client asks for v2beta1', `${V2BETA1},application/json`, { form: 'aggregated', version: 'v2beta1' }],
+    ['v2beta1 not served: passed over', `${V2BETA1},application/json`, { form: 'legacy' }, ['v2']],
+    ['v2beta1 not served, nothing else acceptable', V2BETA1, { form: 'none' }, ['v2']],
     ['plain JSON', 'application/json', { form: 'legacy' }],
     ['anything', '*/*', { form: 'legacy' }],
     ['weights win over order', `application/json;q=0.5,${V2}`, { form: 'aggregated', version: 'v2' }],
@@ -55,8 +58,10 @@ describe('Accept parsing', () => {
     ],
     ['protobuf only', 'application/vnd.kubernetes.protobuf', { form: 'none' }],
     ['a Table is not discovery', 'application/json;as=Table;v=v1;g=meta.k8s.io', { form: 'none' }],
-  ])('discovery representation: %s', (_name, accept, expected) => {
-    expect(chooseDiscoveryRepresentation({ accept, aggregatedAllowed: true })).toEqual(expected);
+  ])('discovery representation: %s', (_name, accept, expected, aggregatedVersions = ['v2', 'v2beta1']) => {
+    expect(
+      chooseDiscoveryRepresentation({ accept, aggregatedVersions: aggregatedVersions as AggregatedDiscoveryVersion[] }),
+    ).toEqual(expected);
   });
 });
 
@@ -92,7 +97,8 @@ describe('discovery over HTTP', () => {
 
   beforeAll(async () => {
     const app = express();
-    mountDiscovery(app, { registry });
+    // v2beta1 served too (its gate off), so that both aggregated forms are checked here.
+    mountDiscovery(app, { registry, featureEnabled: featureGateReader({ AggregatedDiscoveryRemoveBetaType: false }) });
     app.use(statusErrorHandler());
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -346,6 +352,7 @@ describe('discovery of the built-in registry', () => {
   const resourcesOf = (group: string, version: string) =>
     apiResourceListDocument(
       groups.find((g) => g.name === group)?.versions.find((v) => v.version === version) as ServedGroupVersion,
+      { storageVersionHashes: true },
     ).resources;
 
   test('groups in the reference order, preferred versions first', () => {

@@ -199,7 +199,7 @@ describe('KMS v2 against the reference kube-apiserver', () => {
       await etcd.stop();
       throw error;
     });
-    const kms = kmsProviders({ registry: new Registry(), serverId: 'test', log: () => undefined });
+    const kms = kmsProviders({ registry: new Registry(), serverId: 'test', kmsV1Enabled: false, log: () => undefined });
     try {
       const created = await reference.request('POST', '/api/v1/namespaces/default/secrets', {
         body: JSON.stringify({ metadata: { name: 'from-reference' }, stringData: { token: 'abc' } }),

@@ -81,16 +81,23 @@ describe('kubectl against discovery and OpenAPI', () => {
     ]);
   });
 
-  test('api-versions from a client that asks for v2beta1', async () => {
+  test('api-versions from a client that asks for v2beta1: the unaggregated documents, as 1.34 removed it', async () => {
     requests.length = 0;
     expect((await kubectlOf(KUBECTL_1_27)('api-versions')).trim().split('\n')).toEqual([
       'apps/v1',
       'authorization.k8s.io/v1',
       'v1',
     ]);
-    expect(requests.filter((line) => line.startsWith('GET /api'))).toEqual([
+    const discovery = requests.filter((line) => line.startsWith('GET /api'));
+    expect(discovery.slice(0, 2)).toEqual([
       expect.stringMatching(/^GET \/api\?timeout=\S+ application\/json;g=apidiscovery\.k8s\.io;v=v2beta1;/),
       expect.stringMatching(/^GET \/apis\?timeout=\S+ application\/json;g=apidiscovery\.k8s\.io;v=v2beta1;/),
+    ]);
+    // Asked for together, in no fixed order.
+    expect(discovery.slice(2).sort()).toEqual([
+      expect.stringMatching(/^GET \/api\/v1\?timeout=\S+ application\/json, \*\/\*$/),
+      expect.stringMatching(/^GET \/apis\/apps\/v1\?timeout=\S+ application\/json, \*\/\*$/),
+      expect.stringMatching(/^GET \/apis\/authorization\.k8s\.io\/v1\?timeout=\S+ application\/json, \*\/\*$/),
     ]);
   });
 

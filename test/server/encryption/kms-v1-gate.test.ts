@@ -1,0 +1,46 @@
+/**
+ * The KMSv1 gate, off in 1.34: a configuration naming a KMS v1 provider (apiVersion v1, or none)
+ * stops the start with kube-apiserver 1.34.4's own text, as it did there with the gate at its
+ * default and with KMSv1=false. With the gate on the reference would serve the v1 envelope;
+ * capstan has none, so the start stops all the same, saying so.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startInProcessServer } from '../../helpers/in-process-server';
+
+const dir = mkdtempSync(join(tmpdir(), 'kms-v1-gate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function configWith(kms: string): string {
+  const file = join(dir, `encryption-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(
+    file,
+    `apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+- resources: [secrets]
+  providers:
+  - kms: {${kms}name: one, endpoint: "unix://${join(dir, 'kms.sock')}", cachesize: 10}
+  - identity: {}
+`,
+  );
+  return `--encryption-provider-config=${file}`;
+}
+
+const GATE_OFF =
+  'error while building transformers: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.';
+
+test.each([
+  ['at its default, apiVersion absent', configWith(''), []],
+  ['at its default, apiVersion v1', configWith('apiVersion: v1, '), []],
+  ['turned off', configWith(''), ['--feature-gates=KMSv1=false']],
+])('off (%s): the reference refuses KMS v1', async (_case, config, gates) => {
+  await expect(startInProcessServer([config, ...gates])).rejects.toThrow(GATE_OFF);
+});
+
+test('on: capstan has no KMS v1, and says so', async () => {
+  await expect(startInProcessServer([configWith(''), '--feature-gates=KMSv1=true'])).rejects.toThrow(
+    'error while building transformers: KMS provider "one": capstan does not implement KMSv1 (apiVersion v1); use KMSv2 (apiVersion: v2)',
+  );
+});

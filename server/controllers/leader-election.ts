@@ -28,7 +28,8 @@ export interface LeaderElection {
   stop(): Promise<void>;
 }
 
-interface LeaseSpec {
+/** A coordination.k8s.io/v1 Lease's spec, as leader election writes it. */
+export interface LeaseSpec {
   holderIdentity?: string;
   leaseDurationSeconds?: number;
   acquireTime?: string;

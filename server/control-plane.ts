@@ -629,6 +629,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
           namespace: 'kube-system',
           name: COORDINATED_ELECTION_LEASE,
           identity: `${hostname()}_${randomUUID()}`,
+          // Whole seconds, as client-go writes the lease's duration.
+          leaseDurationSeconds: Math.trunc(options.coordinatedLeadership.leaseDurationMs / 1000),
+          renewDeadlineMs: options.coordinatedLeadership.renewDeadlineMs,
+          retryPeriodMs: options.coordinatedLeadership.retryPeriodMs,
           onStartedLeading: (lost) => {
             // The reference's controller reads v1beta1 LeaseCandidates: unserved, it has nothing to read.
             const candidates = registry.find({ group: 'coordination.k8s.io', version: 'v1beta1' }, 'leasecandidates');

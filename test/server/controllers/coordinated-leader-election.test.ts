@@ -294,7 +294,12 @@ describe('with the gate on, on etcd', () => {
   it('collects a candidate not renewed for 30 minutes once a replica starts leading, and keeps live ones', async () => {
     await createCandidate(first.request, 'stale', { emulationVersion: '1.34.0', binaryVersion: '1.34.0' }, 31 * 60_000);
     await first.stop();
-    second = await startServer({ etcdServers: etcd.endpoints, etcdPrefix: '/cle', flags: GATE_ON });
+    // Its own timers, as --coordinated-leadership-* set them.
+    second = await startServer({
+      etcdServers: etcd.endpoints,
+      etcdPrefix: '/cle',
+      flags: [...GATE_ON, '--coordinated-leadership-lease-duration=20s'],
+    });
     const stale = await retryUntil(
       async () => (await second!.request('GET', `${CANDIDATES}/stale`)).status,
       (status) => status === 404,
@@ -302,6 +307,8 @@ describe('with the gate on, on etcd', () => {
     );
     expect(stale).toBe(404);
     expect((await second.request('GET', `${CANDIDATES}/oldest`)).status).toBe(200);
+    const lease = (await second.request('GET', CONTROLLER_LEASE)).json<KubeObject>();
+    expect(lease.spec).toMatchObject({ leaseDurationSeconds: 20 });
   });
 });
 

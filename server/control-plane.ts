@@ -96,11 +96,14 @@ import { readProxyClientCertificate } from './aggregator/extension-transport';
 import { createKubeletClient } from './kubelet/kubelet-client';
 import { startStorageVersionMigrator } from './controllers/storage-version-migrator';
 import { startIdentityLease } from './controllers/apiserver-identity-lease';
+import { startCoordinatedLeaderElection } from './controllers/coordinated-leader-election';
 import { isWatchUpgrade } from './handlers/watch-websocket';
 import { isConnectUpgrade } from './subresources/connect';
 
 /** The Lease the controllers' leader holds, in kube-system. */
 export const CONTROLLERS_LEASE = 'capstan-controllers';
+/** The Lease the coordinated leader election controller's leader holds, in kube-system, as the reference names it. */
+const COORDINATED_ELECTION_LEASE = 'leader-election-controller';
 const STORE_CHECK_TIMEOUT_MS = 2_000;
 /** How often the controllers, once leading, look again whether the watch caches are ready. */
 const CACHE_READY_POLL_MS = 1_000;
@@ -447,7 +450,15 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
   ]);
   const hooksFor = (type: ResourceType): StoreHooks | undefined => kindHooks.get(`${type.group}/${type.resource}`);
   const definitions = schemaData().definitions;
-  const context: StoreContext = { registry, definitions, now: () => new Date(), admission, hooksFor };
+  // The gates as the flags set them: a controller's write keeps the gated fields a client's would.
+  const context: StoreContext = {
+    registry,
+    definitions,
+    now: () => new Date(),
+    admission,
+    hooksFor,
+    featureGates: options.featureGates,
+  };
   const operations = apiOperations({ context, storageFor });
   // Every replica serves the established CRDs' types, leader or not; the stored ones before it answers.
   const crdServing = startCRDServing({
@@ -526,6 +537,10 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       ]
     : [];
   const identityLeaseStop = new AbortController();
+  // Started as the reference's: its own leader lease whenever the gate is on.
+  const coordinatedElectionHook = featureEnabled(options.featureGates, 'CoordinatedLeaderElection')
+    ? hook('start-kube-apiserver-coordinated-leader-election-controller')
+    : undefined;
   const rbacHook = hook('rbac/bootstrap-roles');
   const priorityClassesHook = hook('scheduling/bootstrap-system-priority-classes');
   const postStartHooks = [
@@ -537,6 +552,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ...(flowHooks ? [flowHooks.consumer, flowHooks.filter] : []),
     ...crdSyncedHooks,
     namespacesHook,
+    ...(coordinatedElectionHook ? [coordinatedElectionHook] : []),
     authenticationInfoHook,
     ...identityLeaseHooks,
     serviceIPRepairHook,
@@ -548,6 +564,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ...aggregator.healthChecks,
   ];
   let election: LeaderElection | undefined;
+  let coordinatedElection: LeaderElection | undefined;
   let endpointLeases: EndpointLeaseReconciler | undefined;
 
   return {
@@ -615,6 +632,29 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       }).then(() => serviceIPRepairHook.finish());
       await createSystemNamespaces(operations);
       namespacesHook.finish();
+      if (coordinatedElectionHook) {
+        coordinatedElection = startLeaderElection({
+          leases: storageFor(find('coordination.k8s.io', 'leases')),
+          namespace: 'kube-system',
+          name: COORDINATED_ELECTION_LEASE,
+          identity: `${hostname()}_${randomUUID()}`,
+          // Whole seconds, as client-go writes the lease's duration.
+          leaseDurationSeconds: Math.trunc(options.coordinatedLeadership.leaseDurationMs / 1000),
+          renewDeadlineMs: options.coordinatedLeadership.renewDeadlineMs,
+          retryPeriodMs: options.coordinatedLeadership.retryPeriodMs,
+          onStartedLeading: (lost) => {
+            // The reference's controller reads v1beta1 LeaseCandidates: unserved, it has nothing to read.
+            const candidates = registry.find({ group: 'coordination.k8s.io', version: 'v1beta1' }, 'leasecandidates');
+            if (candidates === undefined) return;
+            startCoordinatedLeaderElection(operations, {
+              leases: find('coordination.k8s.io', 'leases'),
+              candidates,
+              stop: lost,
+            });
+          },
+        });
+        coordinatedElectionHook.finish();
+      }
       if (identityLeaseHooks.length > 0) {
         startIdentityLease(operations, {
           leases: find('coordination.k8s.io', 'leases'),
@@ -726,7 +766,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         .catch((error: unknown) => console.error('leaving the kubernetes Endpoints failed:', error));
       nodePortRepairStop.abort();
       identityLeaseStop.abort();
-      await election?.stop();
+      await Promise.all([election?.stop(), coordinatedElection?.stop()]);
       authorization.stop();
       flowConfig?.stop();
       crdServing.stop();

@@ -26,6 +26,12 @@ import { parseWatchCacheSize } from './watch-cache-sizes';
 import { STORAGE_MEDIA_TYPES, type StorageMediaType } from './storage-media-type';
 import { checkShowHiddenMetricsVersion } from './show-hidden-metrics';
 
+export interface CoordinatedLeadershipTimers {
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+}
+
 export interface ServerOptions {
   /** 0 asks the system for a free port (tests). */
   readonly securePort: number;
@@ -63,6 +69,8 @@ export interface ServerOptions {
   /** `--endpoint-reconciler-type`: `lease` keeps every live replica in the `kubernetes` Endpoints; `none` leaves them alone. */
   readonly endpointReconcilerType: 'lease' | 'none';
   readonly shutdownDelayMs: number;
+  /** `--coordinated-leadership-*`: the leader election of the coordinated leader election controller. */
+  readonly coordinatedLeadership: CoordinatedLeadershipTimers;
   /** Short read-only requests served at once; more are answered 429 (0: no limit). */
   readonly maxRequestsInflight: number;
   /** Short mutating requests served at once; more are answered 429 (0: no limit). */
@@ -246,6 +254,7 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   leaseReuseDurationSeconds: 60,
   endpointReconcilerType: 'lease',
   shutdownDelayMs: 0,
+  coordinatedLeadership: { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,
   enablePriorityAndFairness: true,
@@ -443,6 +452,18 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'runtime-config': {
     usage: 'group/version=true|false,... (api/all, api/ga, api/beta, api/alpha too)',
     apply: (o, v) => (o.runtimeConfig = { ...o.runtimeConfig, ...parseRuntimeConfig(v) }),
+  },
+  'coordinated-leadership-lease-duration': {
+    usage: 'Go duration of the lease the coordinated leader election controller is elected by',
+    apply: (o, v) => (o.coordinatedLeadership = { ...o.coordinatedLeadership, leaseDurationMs: parseGoDuration(v) }),
+  },
+  'coordinated-leadership-renew-deadline': {
+    usage: 'Go duration its leader retries a failed renewal before giving leadership up',
+    apply: (o, v) => (o.coordinatedLeadership = { ...o.coordinatedLeadership, renewDeadlineMs: parseGoDuration(v) }),
+  },
+  'coordinated-leadership-retry-period': {
+    usage: 'Go duration between its attempts to acquire or renew the lease',
+    apply: (o, v) => (o.coordinatedLeadership = { ...o.coordinatedLeadership, retryPeriodMs: parseGoDuration(v) }),
   },
   'livez-grace-period': {
     usage: 'Go duration during which /livez ignores unfinished post-start hooks',
@@ -982,6 +1003,7 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
     throw new FlagError((error as Error).message);
   }
   checkEtcdFlags(options);
+  checkCoordinatedLeadershipTimers(options.coordinatedLeadership);
   // Refused at once rather than when the control plane opens.
   serviceIPRangesOf(options);
   return { options, warnings };
@@ -1298,6 +1320,16 @@ function checkEtcdFlags(options: ServerOptions): void {
   if (options.etcdServersOverrides.length > 0 && options.etcdServers.length === 0) {
     throw new FlagError('--etcd-servers-overrides needs --etcd-servers (the embedded store keeps every resource)');
   }
+}
+
+/** The reference's order of the three timers; both failures are named together, as its aggregate does. */
+function checkCoordinatedLeadershipTimers(timers: CoordinatedLeadershipTimers): void {
+  const errors: string[] = [];
+  if (timers.leaseDurationMs <= timers.renewDeadlineMs)
+    errors.push('--coordinated-leadership-lease-duration must be greater than --coordinated-leadership-renew-deadline');
+  if (timers.renewDeadlineMs <= timers.retryPeriodMs)
+    errors.push('--coordinated-leadership-renew-deadline must be greater than --coordinated-leadership-retry-period');
+  if (errors.length > 0) throw new FlagError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
 }
 
 /** pflag's IP flag: Go's net.ParseIP of the trimmed value, kept in its canonical form. */

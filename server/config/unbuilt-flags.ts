@@ -46,9 +46,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'apiserver-count':
     'it counts replicas for the master-count endpoint reconciler, which capstan does not build: it keeps the kubernetes Endpoints by leases',
   'default-watch-cache-size': "capstan's watch caches keep a window of events by time, not by count",
-  'coordinated-leadership-lease-duration': 'coordinated leader election (alpha) is not built',
-  'coordinated-leadership-renew-deadline': 'coordinated leader election (alpha) is not built',
-  'coordinated-leadership-retry-period': 'coordinated leader election (alpha) is not built',
   'enable-logs-handler': 'capstan serves no /logs',
   'admission-control':
     'the deprecated plugin list is not read: name plugins with --enable-admission-plugins and --disable-admission-plugins',

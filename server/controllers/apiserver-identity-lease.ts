@@ -18,6 +18,7 @@ import { EVERYTHING } from '../../storage/objects/types';
 import type { ObjectOperations } from '../client/operations';
 import type { ResourceType } from '../registry/types';
 import { microTime } from './leader-election';
+import { repeat } from './repeat';
 
 import type { KubeObject } from '../../api/objects';
 
@@ -142,29 +143,4 @@ export async function collectExpiredLeases(operations: ObjectOperations, leases:
     if (!isExpired(current, now)) continue;
     await operations.deleteObject(leases, key, { uid: current.metadata.uid });
   }
-}
-
-/** Runs `run` now and then `periodMs` (± jitter) after each run ends, until `stop`; failures are logged. */
-function repeat(loop: {
-  run: () => Promise<void>;
-  periodMs: number;
-  jitter: number;
-  stop: AbortSignal;
-  what: string;
-}): void {
-  let timer: NodeJS.Timeout | undefined;
-  loop.stop.addEventListener('abort', () => clearTimeout(timer), { once: true });
-  const schedule = (): void => {
-    if (loop.stop.aborted) return;
-    timer = setTimeout(next, loop.periodMs * (1 + Math.random() * loop.jitter));
-    timer.unref();
-  };
-  const next = (): void => {
-    if (loop.stop.aborted) return;
-    loop.run().then(schedule, (error: unknown) => {
-      if (!loop.stop.aborted) console.error(`${loop.what} failed:`, error);
-      schedule();
-    });
-  };
-  next();
 }

@@ -18,6 +18,11 @@ export interface LeaderElectionOptions {
   readonly identity: string;
   readonly leaseDurationSeconds?: number;
   readonly retryPeriodMs?: number;
+  /**
+   * How long a leader keeps retrying a failed renewal before it gives up leadership, as
+   * client-go's renew deadline; absent, the first failed renewal ends it.
+   */
+  readonly renewDeadlineMs?: number;
   /** Called when this replica becomes leader; the signal aborts when leadership is lost. */
   readonly onStartedLeading: (lost: AbortSignal) => void;
 }
@@ -28,7 +33,8 @@ export interface LeaderElection {
   stop(): Promise<void>;
 }
 
-interface LeaseSpec {
+/** A coordination.k8s.io/v1 Lease's spec, as leader election writes it. */
+export interface LeaseSpec {
   holderIdentity?: string;
   leaseDurationSeconds?: number;
   acquireTime?: string;
@@ -49,6 +55,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   let observed: { record: string; at: number } | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let renewedAt = 0;
 
   const leaseFor = (spec: LeaseSpec, old?: KubeObject): KubeObject => ({
     apiVersion: 'coordination.k8s.io/v1',
@@ -101,10 +108,13 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
       won = false; // a lost race or store trouble: not leader this round
     }
     if (stopped) return;
+    if (won) renewedAt = Date.now();
+    const withinRenewDeadline =
+      options.renewDeadlineMs !== undefined && Date.now() - renewedAt < options.renewDeadlineMs;
     if (won && !leading) {
       leading = new AbortController();
       options.onStartedLeading(leading.signal);
-    } else if (!won && leading) {
+    } else if (!won && leading && !withinRenewDeadline) {
       leading.abort();
       leading = undefined;
     }

@@ -138,7 +138,7 @@ export function validateEventUpdate(api: EventApi): (object: KubeObject, old: Ku
 }
 
 /** A MicroTime's instant in whole microseconds, or null when unset. */
-function microseconds(time: unknown): number | null {
+export function microseconds(time: unknown): number | null {
   if (typeof time !== 'string' || time === '') return null;
   const match = /^(.*?)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(time);
   if (match === null) return null;

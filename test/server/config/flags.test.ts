@@ -125,7 +125,35 @@ describe('parseFlags', () => {
     });
   });
 
+  it("takes the --coordinated-leadership-* timers, which default to the reference's", () => {
+    expect(DEFAULT_OPTIONS.coordinatedLeadership).toEqual({
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    });
+    expect(
+      options([
+        '--coordinated-leadership-lease-duration=1m',
+        '--coordinated-leadership-renew-deadline=30s',
+        '--coordinated-leadership-retry-period=500ms',
+      ]).coordinatedLeadership,
+    ).toEqual({ leaseDurationMs: 60_000, renewDeadlineMs: 30_000, retryPeriodMs: 500 });
+  });
+
   it.each([
+    // The reference's checks of the coordinated leadership timers, asked of kube-apiserver 1.34.4.
+    [
+      ['--coordinated-leadership-lease-duration=5s'],
+      '--coordinated-leadership-lease-duration must be greater than --coordinated-leadership-renew-deadline',
+    ],
+    [
+      ['--coordinated-leadership-lease-duration=1s', '--coordinated-leadership-renew-deadline=1s'],
+      '[--coordinated-leadership-lease-duration must be greater than --coordinated-leadership-renew-deadline, --coordinated-leadership-renew-deadline must be greater than --coordinated-leadership-retry-period]',
+    ],
+    [
+      ['--coordinated-leadership-retry-period=xyz'],
+      'invalid argument "xyz" for "--coordinated-leadership-retry-period" flag: time: invalid duration "xyz"',
+    ],
     [['--kubelet-timeout=5'], 'invalid argument "5" for "--kubelet-timeout" flag: time: missing unit in duration "5"'],
     [['--no-such-flag=1'], 'unknown flag: --no-such-flag'],
     [['--secure-port'], 'flag needs an argument: --secure-port'],

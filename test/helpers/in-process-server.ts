@@ -28,7 +28,14 @@ export async function startInProcessServer(flags: readonly string[] = []): Promi
   const parsed = parseFlags(['--data-dir', dataDir, '--secure-port', '0', '--shutdown-delay-duration', '0s', ...flags]);
   if (!('options' in parsed)) throw new Error('unexpected --help or --version');
   const { options } = parsed;
-  const [pki, plane] = await Promise.all([generatedPki(options), startControlPlane(options)]);
+  // Both end before a failed start throws: neither works on behind a test that expected the failure.
+  const [pkiResult, planeResult] = await Promise.allSettled([generatedPki(options), startControlPlane(options)]);
+  if (pkiResult.status === 'rejected' || planeResult.status === 'rejected') {
+    if (planeResult.status === 'fulfilled') await planeResult.value.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw pkiResult.status === 'rejected' ? pkiResult.reason : (planeResult as PromiseRejectedResult).reason;
+  }
+  const [pki, plane] = [pkiResult.value, planeResult.value];
   const server = createServer({
     options,
     tls: { certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, clientCaPem: pki.clientCaPem },

@@ -180,6 +180,16 @@ export function sloppyIPFamily(value: string): 0 | 4 | 6 {
 }
 
 /**
+ * An address as Go prints what its sloppy parser read (`net.IP.String()`): leading zeros gone,
+ * an IPv4-mapped address as IPv4, IPv6 in RFC 5952 form; undefined when it does not parse. The
+ * reference names an address's IPAddress object so and suggests it in its warnings.
+ */
+export function sloppyIPString(value: string): string | undefined {
+  if (isValidIPForLegacyField(value, false).length > 0) return undefined;
+  return addressOf(sloppyBytes(value));
+}
+
+/**
  * What the reference's ValidateEndpointIP refuses in an address the sloppy parser takes
  * (Endpoints, EndpointSlices and, for historical reasons, a Service's externalIPs): the
  * unspecified, loopback, link-local and link-local multicast ranges.

@@ -215,3 +215,58 @@ export function endpointIPProblems(value: string): string[] {
 export function ipFamilyOf(value: string): 0 | 4 | 6 {
   return isIP(value.split('/')[0]) as 0 | 4 | 6;
 }
+
+/**
+ * The reference's GetWarningsForIP for a legacy field's value already found valid: an address
+ * that the strict rules would refuse (leading zeros, IPv4-mapped) and IPv6 not in RFC 5952 form.
+ */
+export function warningsForIP(path: string, value: string): string[] {
+  const printed = sloppyIPString(value);
+  if (printed === undefined) return [];
+  if (isIP(value) === 0 || isIPv4Mapped(value))
+    return [
+      `${path}: non-standard IP address ${JSON.stringify(value)} will be considered invalid in a future Kubernetes release: use ${JSON.stringify(printed)}`,
+    ];
+  if (isIP(value) === 6 && printed !== value)
+    return [
+      `${path}: IPv6 address ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(printed)})`,
+    ];
+  return [];
+}
+
+/** A network as Go's IPNet.String() prints it: an IPv4-mapped one as IPv4 with its IPv4 prefix length. */
+function networkString(network: { bytes: number[]; length: number }): string {
+  const bytes = to4(network.bytes);
+  const length = bytes.length < network.bytes.length ? network.length - 96 : network.length;
+  return `${addressOf([...bytes])}/${length}`;
+}
+
+/**
+ * The reference's GetWarningsForCIDR for a legacy field's value already found valid: bits set
+ * beyond the prefix (which of two meanings was meant?), a form the strict rules would refuse,
+ * and, when neither, IPv6 not in RFC 5952 form.
+ */
+export function warningsForCIDR(path: string, value: string): string[] {
+  const cidr = sloppyCIDR(value);
+  const network = sloppyNetwork(value);
+  if (cidr === undefined || network === undefined) return [];
+  const warnings: string[] = [];
+  const address = sloppyBytes(cidr.address);
+  if (to4(network.bytes).some((byte, i) => byte !== address[i])) {
+    const single = `${addressOf(address)}/${network.bytes.length * 8}`;
+    warnings.push(
+      `${path}: CIDR value ${JSON.stringify(value)} is ambiguous in this context (should be ${JSON.stringify(networkString(network))} or ${JSON.stringify(single)}?)`,
+    );
+  }
+  const strictParse = isIP(cidr.address) !== 0 && !(cidr.length.length > 1 && cidr.length.startsWith('0'));
+  if (!strictParse || isIPv4Mapped(cidr.address))
+    warnings.push(
+      `${path}: non-standard CIDR value ${JSON.stringify(value)} will be considered invalid in a future Kubernetes release: use ${JSON.stringify(networkString(network))}`,
+    );
+  const printed = `${sloppyIPString(cidr.address)}/${cidr.length}`;
+  if (warnings.length === 0 && isIP(cidr.address) === 6 && printed !== value)
+    warnings.push(
+      `${path}: IPv6 CIDR value ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(printed)})`,
+    );
+  return warnings;
+}

@@ -9,6 +9,14 @@ import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from 
 import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 import { validateEndpoints } from '../../validation/endpoints';
+import {
+  endpointsWarnings,
+  loadBalancerStatusWarnings,
+  nodeWarnings,
+  podSpecAddressWarnings,
+  podStatusWarnings,
+  serviceWarnings,
+} from '../../validation/write-warnings';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
@@ -143,6 +151,9 @@ export const coreKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodFields,
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,
+      // The reference skips a pod's update: pods are written often, and seldom by people.
+      warnings: (pod, old) => (old === undefined ? podSpecAddressWarnings(pod) : []),
+      statusWarnings: podStatusWarnings,
     },
   }),
   defineKind({
@@ -169,6 +180,8 @@ export const coreKinds: readonly ResourceType[] = [
       initialStatus: () => ({ loadBalancer: {} }),
       validate: core.validateService,
       validateUpdate: core.validateServiceUpdate,
+      warnings: serviceWarnings,
+      statusWarnings: loadBalancerStatusWarnings,
     },
   }),
   defineKind({
@@ -217,6 +230,7 @@ export const coreKinds: readonly ResourceType[] = [
       defaults: defaults.defaultNode,
       validate: core.validateNode,
       validateUpdate: core.validateNodeUpdate,
+      warnings: nodeWarnings,
     },
   }),
   defineKind({
@@ -242,7 +256,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['ep'],
     storagePrefix: 'services/endpoints',
     deprecatedVersions: { v1: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
-    behaviour: { defaults: defaults.defaultEndpoints, validate: validateEndpoints },
+    behaviour: { defaults: defaults.defaultEndpoints, validate: validateEndpoints, warnings: endpointsWarnings },
   }),
   defineKind({
     group: '',

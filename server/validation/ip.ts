@@ -18,6 +18,12 @@ function isSloppyIPv4(value: string): boolean {
   return match !== null && match.slice(1).every((octet) => Number(octet) <= 255);
 }
 
+/** Whether Go's sloppy parser takes the address: Node's isIP also takes an IPv6 zone (`fe80::1%eth0`), which Go refuses. */
+function parsesSloppily(value: string): boolean {
+  if (value.includes('%')) return false;
+  return isIP(value) !== 0 || isSloppyIPv4(value);
+}
+
 /** `::ffff:a.b.c.d`, however written: ten zero bytes, then two 0xff. */
 function isIPv4Mapped(value: string): boolean {
   if (isIP(value) !== 6) return false;
@@ -61,7 +67,7 @@ function addressOf(bytes: readonly number[]): string {
  * refused, as the reference's IsValidIPForLegacyField does.
  */
 export function isValidIPForLegacyField(value: string, strict: boolean): string[] {
-  if (isIP(value) === 0 && !isSloppyIPv4(value)) return [INVALID_IP];
+  if (!parsesSloppily(value)) return [INVALID_IP];
   if (!strict) return [];
   if (isIP(value) === 0) return ['must not have leading 0s'];
   return isIPv4Mapped(value) ? ['must not be an IPv4-mapped IPv6 address'] : [];
@@ -78,14 +84,13 @@ export function isValidIP(value: string): string[] {
 /** A CIDR as Go's sloppy parser reads it (IPv4 parts and the length may have leading zeros), or undefined. */
 function sloppyCIDR(value: string): { address: string; length: string } | undefined {
   const [address, length, ...rest] = value.split('/');
-  const family = isIP(address);
-  const bits = family === 6 ? 128 : 32;
+  const bits = isIP(address) === 6 ? 128 : 32;
   const parses =
     rest.length === 0 &&
     length !== undefined &&
     /^\d+$/.test(length) &&
     Number(length) <= bits &&
-    (family !== 0 || isSloppyIPv4(address));
+    parsesSloppily(address);
   return parses ? { address, length } : undefined;
 }
 

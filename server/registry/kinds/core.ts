@@ -324,6 +324,8 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     behaviour: {
       defaults: defaults.defaultPodTemplate,
+      // The reference counts a change of the template, the kind's only field beside metadata.
+      tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('template'),
       validate: core.validatePodTemplate,
     },

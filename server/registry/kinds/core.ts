@@ -15,6 +15,7 @@ import {
   nodeWarnings,
   podSpecAddressWarnings,
   podStatusWarnings,
+  podTemplateWarnings,
   serviceWarnings,
 } from '../../validation/write-warnings';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
@@ -328,6 +329,7 @@ export const coreKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('template'),
       validate: core.validatePodTemplate,
+      warnings: podTemplateWarnings('template'),
     },
   }),
   defineKind({
@@ -357,6 +359,7 @@ export const coreKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: core.validateReplicationController,
+      warnings: podTemplateWarnings('spec.template'),
     },
   }),
 ];

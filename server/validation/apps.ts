@@ -15,10 +15,12 @@ import {
   required,
 } from '../status/field-errors';
 import {
+  hasInvalidLabelValue,
   selectorMatches,
   validateEnum,
   validateLabelSelector,
   validateNonnegative,
+  type LabelSelectorOptions,
   type LabelSelectorShape,
 } from './object-meta';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
@@ -50,13 +52,14 @@ function validateSelectorAndTemplate(
   spec: WorkloadSpec,
   emptySelectorMessage: string,
   options: PodValidationOptions,
+  selectorOptions: LabelSelectorOptions = {},
 ): FieldError[] {
   const errors: FieldError[] = [];
   const selector = spec.selector;
   if (selector === undefined) {
     errors.push(required(SPEC.child('selector')));
   } else {
-    errors.push(...validateLabelSelector(selector, SPEC.child('selector')));
+    errors.push(...validateLabelSelector(selector, SPEC.child('selector'), selectorOptions));
     if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
       errors.push(invalid(SPEC.child('selector'), goLabelSelector(selector), emptySelectorMessage));
     }
@@ -173,7 +176,10 @@ export function validateReplicaSetUpdate(replicaSet: KubeObject, old: KubeObject
 export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(daemonSet);
   return [
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for daemonset', templateOptions(context, old)),
+    // Values are checked unless the stored selector has invalid ones (the reference's DaemonSet strategy).
+    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for daemonset', templateOptions(context, old), {
+      allowInvalidLabelValues: old !== undefined && hasInvalidLabelValue(specOf(old).selector),
+    }),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
     ...validateEnum(

@@ -191,6 +191,13 @@ export interface LabelSelectorOptions {
   readonly allowInvalidLabelValues?: boolean;
 }
 
+/** Whether an expression of the selector holds a value that is no label value (the reference's LabelSelectorHasInvalidLabelValue). */
+export function hasInvalidLabelValue(selector: LabelSelectorShape | undefined): boolean {
+  return (selector?.matchExpressions ?? []).some((expression) =>
+    (expression.values ?? []).some((value) => isValidLabelValue(value).length > 0),
+  );
+}
+
 /** The reference's ValidateLabelSelector (metav1 form): the labels, then each expression. */
 export function validateLabelSelector(
   selector: LabelSelectorShape | undefined,

@@ -289,6 +289,8 @@ function customResourceStrategy(options: {
       validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
       validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
       warnings: (object, old) => [...(ratchetedRuleFailures.get(object) ?? []), ...finalizerWarnings(object, old)],
+      // The status strategy warns of nothing itself; the rules its validation ratcheted still warn.
+      statusWarnings: (object) => ratchetedRuleFailures.get(object) ?? [],
     },
   );
 }

@@ -10,6 +10,7 @@ import { EVERYTHING, type ObjectStorage } from '../../storage/objects/types';
 import type { KubeObject } from '../../api/objects';
 import type { ClusterIPAllocator } from '../registry/allocators/cluster-ip';
 import type { ObjectOperations } from '../client/operations';
+import { sloppyIPString } from '../validation/ip';
 
 const REPAIR_INTERVAL_MS = 60_000;
 const MANAGED_BY = 'ipaddress.kubernetes.io/managed-by';
@@ -21,10 +22,11 @@ interface ParentRef {
   name?: string;
 }
 
+/** A Service's cluster IPs by the names of their IPAddress objects (`10.96.0.010` holds `10.96.0.10`). */
 function heldAddresses(service: KubeObject): string[] {
   const spec = (service.spec ?? {}) as { type?: string; clusterIPs?: string[] };
   if (spec.type === 'ExternalName') return [];
-  return (spec.clusterIPs ?? []).filter((ip) => ip !== 'None');
+  return (spec.clusterIPs ?? []).flatMap((ip) => sloppyIPString(ip) ?? []);
 }
 
 export interface ServiceIPRepairOptions {

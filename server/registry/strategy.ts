@@ -76,6 +76,8 @@ export interface KindBehaviour {
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined) => string[];
+  /** Warnings of a status write; absent: none. */
+  readonly statusWarnings?: (object: KubeObject, old: KubeObject) => string[];
 }
 
 export interface StrategyFacts {
@@ -183,6 +185,9 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     },
     warnings(object, old) {
       return kind.warnings?.(object, old) ?? [];
+    },
+    statusWarnings(object, old) {
+      return kind.statusWarnings?.(object, old) ?? [];
     },
   };
 }

@@ -59,8 +59,10 @@ export interface Strategy {
   prepareForStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): void;
   validate?(object: KubeObject, context: WriteContext): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
-  /** Warnings to return in `Warning` headers for a create or update. */
+  /** Warnings to return in `Warning` headers for a create or an update of the main resource. */
   warnings?(object: KubeObject, old: KubeObject | undefined): string[];
+  /** The same for a write of the status subresource, which the reference gives a strategy of its own. */
+  statusWarnings?(object: KubeObject, old: KubeObject): string[];
 }
 
 /** The scale subresource: where the replica count and selector live in the parent object. */

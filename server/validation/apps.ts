@@ -15,10 +15,12 @@ import {
   required,
 } from '../status/field-errors';
 import {
+  hasInvalidLabelValue,
   selectorMatches,
   validateEnum,
   validateLabelSelector,
   validateNonnegative,
+  type LabelSelectorOptions,
   type LabelSelectorShape,
 } from './object-meta';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
@@ -45,20 +47,27 @@ function specOf(object: KubeObject): WorkloadSpec {
   return (object.spec as WorkloadSpec | undefined) ?? {};
 }
 
+/** How the reference words a workload's template rules: its own template check names a kind (Deployments share ReplicaSet's). */
+interface WorkloadWording {
+  readonly emptySelector: string;
+  readonly templateKind: 'ReplicaSet' | 'DaemonSet' | 'StatefulSet';
+}
+
 /** Selector present and non-empty, template matching it with restartPolicy Always (ReplicaSet, Deployment, DaemonSet, StatefulSet). */
 function validateSelectorAndTemplate(
   spec: WorkloadSpec,
-  emptySelectorMessage: string,
+  wording: WorkloadWording,
   options: PodValidationOptions,
+  selectorOptions: LabelSelectorOptions = {},
 ): FieldError[] {
   const errors: FieldError[] = [];
   const selector = spec.selector;
   if (selector === undefined) {
     errors.push(required(SPEC.child('selector')));
   } else {
-    errors.push(...validateLabelSelector(selector, SPEC.child('selector')));
+    errors.push(...validateLabelSelector(selector, SPEC.child('selector'), selectorOptions));
     if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
-      errors.push(invalid(SPEC.child('selector'), goLabelSelector(selector), emptySelectorMessage));
+      errors.push(invalid(SPEC.child('selector'), goLabelSelector(selector), wording.emptySelector));
     }
   }
   const template = spec.template;
@@ -84,12 +93,26 @@ function validateSelectorAndTemplate(
     errors.push(
       forbidden(
         SPEC.child('template', 'spec', 'activeDeadlineSeconds'),
-        'activeDeadlineSeconds in ReplicaSet is not Supported',
+        `activeDeadlineSeconds in ${wording.templateKind} is not Supported`,
       ),
     );
   }
   return errors;
 }
+
+// A ReplicaSet's empty selector is "invalid for deployment" in the reference too.
+const REPLICA_SET_WORDING: WorkloadWording = {
+  emptySelector: 'empty selector is invalid for deployment',
+  templateKind: 'ReplicaSet',
+};
+const DAEMON_SET_WORDING: WorkloadWording = {
+  emptySelector: 'empty selector is invalid for daemonset',
+  templateKind: 'DaemonSet',
+};
+const STATEFUL_SET_WORDING: WorkloadWording = {
+  emptySelector: 'empty selector is invalid for statefulset',
+  templateKind: 'StatefulSet',
+};
 
 /** The selector shows as JSON, as a 1.34 server prints a struct it is given. */
 function selectorImmutable(object: KubeObject, old: KubeObject): FieldError[] {
@@ -105,7 +128,7 @@ export function validateDeployment(deployment: KubeObject, context: WriteContext
   const spec = specOf(deployment);
   const errors = [
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment', templateOptions(context, old)),
+    ...validateSelectorAndTemplate(spec, REPLICA_SET_WORDING, templateOptions(context, old)),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
     ...validateEnum(spec.strategy?.type, ['Recreate', 'RollingUpdate'], SPEC.child('strategy', 'type'), true),
@@ -162,7 +185,7 @@ export function validateReplicaSet(replicaSet: KubeObject, context: WriteContext
   return [
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for deployment', templateOptions(context, old)),
+    ...validateSelectorAndTemplate(spec, REPLICA_SET_WORDING, templateOptions(context, old)),
   ];
 }
 
@@ -173,7 +196,10 @@ export function validateReplicaSetUpdate(replicaSet: KubeObject, old: KubeObject
 export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(daemonSet);
   return [
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for daemonset', templateOptions(context, old)),
+    // Values are checked unless the stored selector has invalid ones (the reference's DaemonSet strategy).
+    ...validateSelectorAndTemplate(spec, DAEMON_SET_WORDING, templateOptions(context, old), {
+      allowInvalidLabelValues: old !== undefined && hasInvalidLabelValue(specOf(old).selector),
+    }),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
     ...validateEnum(
@@ -196,7 +222,7 @@ export function validateStatefulSet(statefulSet: KubeObject, context: WriteConte
     ...validateEnum(spec.updateStrategy?.type, ['OnDelete', 'RollingUpdate'], SPEC.child('updateStrategy'), true),
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
-    ...validateSelectorAndTemplate(spec, 'empty selector is invalid for statefulset', templateOptions(context, old)),
+    ...validateSelectorAndTemplate(spec, STATEFUL_SET_WORDING, templateOptions(context, old)),
     ...(spec.volumeClaimTemplates ?? []).flatMap((template, i) =>
       validatePersistentVolumeClaimSpec(template.spec, SPEC.child('volumeClaimTemplates').index(i).child('spec')),
     ),

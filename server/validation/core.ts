@@ -16,7 +16,13 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { endpointIPProblems, isValidCIDRForLegacyField, isValidIP, isValidIPForLegacyField, ipFamilyOf } from './ip';
+import {
+  endpointIPProblems,
+  isValidCIDRForLegacyField,
+  isValidIPForLegacyField,
+  ipFamilyOf,
+  sloppyIPFamily,
+} from './ip';
 import { valueAtPath } from '../json/value';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
@@ -138,9 +144,15 @@ const isHeadlessService = (spec: ServiceSpec): boolean =>
 /**
  * `clusterIP`, `clusterIPs`, `ipFamilies` and `ipFamilyPolicy` of a Service that has cluster
  * IPs, alone and together, as the reference's ValidateServiceClusterIPsRelatedFields (the
- * families of the cluster are the allocator's to check).
+ * families of the cluster are the allocator's to check). The addresses are a legacy field:
+ * leading zeros and IPv4-mapped addresses pass unless StrictIPCIDRValidation (`strict`) is on
+ * and the stored Service does not have them; a mapped address counts as IPv4.
  */
-function validateServiceClusterIPFields(spec: ServiceSpec): FieldError[] {
+function validateServiceClusterIPFields(
+  spec: ServiceSpec,
+  oldSpec: ServiceSpec | undefined,
+  strict: boolean,
+): FieldError[] {
   const errors: FieldError[] = [];
   const ipsPath = FieldPath.root('spec', 'clusterIPs');
   const ips = spec.clusterIPs ?? [];
@@ -169,7 +181,8 @@ function validateServiceClusterIPFields(spec: ServiceSpec): FieldError[] {
       }
       return;
     }
-    for (const message of isValidIP(ip)) {
+    const problems = oldSpec?.clusterIPs?.includes(ip) ? [] : isValidIPForLegacyField(ip, strict);
+    for (const message of problems) {
       invalidIPs = true;
       errors.push(invalid(ipsPath.index(i), ip, message));
     }
@@ -177,7 +190,7 @@ function validateServiceClusterIPFields(spec: ServiceSpec): FieldError[] {
   if (ips.length > 2) errors.push(invalid(ipsPath, ips, 'may only hold up to 2 values'));
   // Errors in the addresses would skew the checks of their families below.
   if (invalidIPs) return errors;
-  const isIPv6 = (ip: string) => ip.includes(':');
+  const isIPv6 = (ip: string) => sloppyIPFamily(ip) === 6;
   if (ips.length > 1 && new Set(ips.map(isIPv6)).size !== ips.length)
     errors.push(invalid(ipsPath, ips, 'may specify no more than one IP for each IP family'));
   if (!isHeadlessService(spec)) {
@@ -328,7 +341,14 @@ function validateServiceOver(service: KubeObject, old: KubeObject | undefined, c
   errors.push(...validateEnum(spec.type, SERVICE_TYPES, specPath.child('type'), true));
   if (spec.type === 'ExternalName' && !spec.externalName) errors.push(required(specPath.child('externalName')));
   errors.push(...validateEnum(spec.sessionAffinity, ['ClientIP', 'None'], specPath.child('sessionAffinity'), true));
-  if (spec.type !== 'ExternalName') errors.push(...validateServiceClusterIPFields(spec));
+  if (spec.type !== 'ExternalName')
+    errors.push(
+      ...validateServiceClusterIPFields(
+        spec,
+        old && (field<ServiceSpec>(old, 'spec') ?? {}),
+        context.featureEnabled('StrictIPCIDRValidation'),
+      ),
+    );
   errors.push(...validateLabels(spec.selector, specPath.child('selector')));
   errors.push(...validateServiceOutsideAddresses(service, old, context));
   errors.push(...validateTrafficDistribution(spec, context));
@@ -407,7 +427,10 @@ export function validateServiceUpdate(service: KubeObject, old: KubeObject, cont
     errors.push(forbidden(FieldPath.root('spec', 'healthCheckNodePort'), 'field is immutable'));
   }
   // Addresses the reference finds wrong in themselves are all it reports of them.
-  const addressErrors = spec.type === 'ExternalName' ? [] : validateServiceClusterIPFields(spec);
+  const addressErrors =
+    spec.type === 'ExternalName'
+      ? []
+      : validateServiceClusterIPFields(spec, oldSpec, context.featureEnabled('StrictIPCIDRValidation'));
   if (addressErrors.length === 0) errors.push(...validateServiceClusterIPsUpdate(spec, oldSpec));
   // A main update keeps the stored status (cleared when the type leaves LoadBalancer).
   errors.push(...validateServiceLoadBalancerStatus(service, old, context.featureEnabled('StrictIPCIDRValidation')));

@@ -3,12 +3,12 @@
  * each endpoint its addresses (of that type), node name, hostname and hints. As for Endpoints
  * (endpoints.ts), loopback and link-local addresses are not refused.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import type { WriteContext } from '../registry/types';
 import { deepEqual, duplicate, FieldPath, immutable, invalid, required } from '../status/field-errors';
-import { isValidIP, isValidIPForLegacyField } from './ip';
+import { isValidIP, isValidIPForLegacyField, sloppyIPFamily } from './ip';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from './names';
 
 interface Endpoint {
@@ -28,7 +28,8 @@ function addressErrors(
   if (addressType === 'IPv4') {
     const messages = isValidIPForLegacyField(address, strictIPs);
     if (messages.length > 0) return messages.map((message) => invalid(path, address, message));
-    return isIPv4(address) || !isIPv6(address) ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
+    // Read as Go's sloppy parser reads it: leading zeros, or IPv4-mapped, it is IPv4.
+    return sloppyIPFamily(address) === 4 ? [] : [invalid(listPath, address, 'must be an IPv4 address')];
   }
   if (addressType === 'IPv6') {
     const messages = isValidIP(address);

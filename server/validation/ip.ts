@@ -18,6 +18,12 @@ function isSloppyIPv4(value: string): boolean {
   return match !== null && match.slice(1).every((octet) => Number(octet) <= 255);
 }
 
+/** Whether Go's sloppy parser takes the address: Node's isIP also takes an IPv6 zone (`fe80::1%eth0`), which Go refuses. */
+function parsesSloppily(value: string): boolean {
+  if (value.includes('%')) return false;
+  return isIP(value) !== 0 || isSloppyIPv4(value);
+}
+
 /** `::ffff:a.b.c.d`, however written: ten zero bytes, then two 0xff. */
 function isIPv4Mapped(value: string): boolean {
   if (isIP(value) !== 6) return false;
@@ -61,7 +67,7 @@ function addressOf(bytes: readonly number[]): string {
  * refused, as the reference's IsValidIPForLegacyField does.
  */
 export function isValidIPForLegacyField(value: string, strict: boolean): string[] {
-  if (isIP(value) === 0 && !isSloppyIPv4(value)) return [INVALID_IP];
+  if (!parsesSloppily(value)) return [INVALID_IP];
   if (!strict) return [];
   if (isIP(value) === 0) return ['must not have leading 0s'];
   return isIPv4Mapped(value) ? ['must not be an IPv4-mapped IPv6 address'] : [];
@@ -78,14 +84,13 @@ export function isValidIP(value: string): string[] {
 /** A CIDR as Go's sloppy parser reads it (IPv4 parts and the length may have leading zeros), or undefined. */
 function sloppyCIDR(value: string): { address: string; length: string } | undefined {
   const [address, length, ...rest] = value.split('/');
-  const family = isIP(address);
-  const bits = family === 6 ? 128 : 32;
+  const bits = isIP(address) === 6 ? 128 : 32;
   const parses =
     rest.length === 0 &&
     length !== undefined &&
     /^\d+$/.test(length) &&
     Number(length) <= bits &&
-    (family !== 0 || isSloppyIPv4(address));
+    parsesSloppily(address);
   return parses ? { address, length } : undefined;
 }
 
@@ -180,6 +185,16 @@ export function sloppyIPFamily(value: string): 0 | 4 | 6 {
 }
 
 /**
+ * An address as Go prints what its sloppy parser read (`net.IP.String()`): leading zeros gone,
+ * an IPv4-mapped address as IPv4, IPv6 in RFC 5952 form; undefined when it does not parse. The
+ * reference names an address's IPAddress object so and suggests it in its warnings.
+ */
+export function sloppyIPString(value: string): string | undefined {
+  if (isValidIPForLegacyField(value, false).length > 0) return undefined;
+  return addressOf(sloppyBytes(value));
+}
+
+/**
  * What the reference's ValidateEndpointIP refuses in an address the sloppy parser takes
  * (Endpoints, EndpointSlices and, for historical reasons, a Service's externalIPs): the
  * unspecified, loopback, link-local and link-local multicast ranges.
@@ -204,4 +219,59 @@ export function endpointIPProblems(value: string): string[] {
 /** 4 or 6 for a valid address or CIDR, 0 otherwise. */
 export function ipFamilyOf(value: string): 0 | 4 | 6 {
   return isIP(value.split('/')[0]) as 0 | 4 | 6;
+}
+
+/**
+ * The reference's GetWarningsForIP for a legacy field's value already found valid: an address
+ * that the strict rules would refuse (leading zeros, IPv4-mapped) and IPv6 not in RFC 5952 form.
+ */
+export function warningsForIP(path: string, value: string): string[] {
+  const printed = sloppyIPString(value);
+  if (printed === undefined) return [];
+  if (isIP(value) === 0 || isIPv4Mapped(value))
+    return [
+      `${path}: non-standard IP address ${JSON.stringify(value)} will be considered invalid in a future Kubernetes release: use ${JSON.stringify(printed)}`,
+    ];
+  if (isIP(value) === 6 && printed !== value)
+    return [
+      `${path}: IPv6 address ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(printed)})`,
+    ];
+  return [];
+}
+
+/** A network as Go's IPNet.String() prints it: an IPv4-mapped one as IPv4 with its IPv4 prefix length. */
+function networkString(network: { bytes: number[]; length: number }): string {
+  const bytes = to4(network.bytes);
+  const length = bytes.length < network.bytes.length ? network.length - 96 : network.length;
+  return `${addressOf([...bytes])}/${length}`;
+}
+
+/**
+ * The reference's GetWarningsForCIDR for a legacy field's value already found valid: bits set
+ * beyond the prefix (which of two meanings was meant?), a form the strict rules would refuse,
+ * and, when neither, IPv6 not in RFC 5952 form.
+ */
+export function warningsForCIDR(path: string, value: string): string[] {
+  const cidr = sloppyCIDR(value);
+  const network = sloppyNetwork(value);
+  if (cidr === undefined || network === undefined) return [];
+  const warnings: string[] = [];
+  const address = sloppyBytes(cidr.address);
+  if (to4(network.bytes).some((byte, i) => byte !== address[i])) {
+    const single = `${addressOf(address)}/${network.bytes.length * 8}`;
+    warnings.push(
+      `${path}: CIDR value ${JSON.stringify(value)} is ambiguous in this context (should be ${JSON.stringify(networkString(network))} or ${JSON.stringify(single)}?)`,
+    );
+  }
+  const strictParse = isIP(cidr.address) !== 0 && !(cidr.length.length > 1 && cidr.length.startsWith('0'));
+  if (!strictParse || isIPv4Mapped(cidr.address))
+    warnings.push(
+      `${path}: non-standard CIDR value ${JSON.stringify(value)} will be considered invalid in a future Kubernetes release: use ${JSON.stringify(networkString(network))}`,
+    );
+  const printed = `${sloppyIPString(cidr.address)}/${cidr.length}`;
+  if (warnings.length === 0 && isIP(cidr.address) === 6 && printed !== value)
+    warnings.push(
+      `${path}: IPv6 CIDR value ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(printed)})`,
+    );
+  return warnings;
 }

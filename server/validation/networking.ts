@@ -21,7 +21,7 @@ import {
   isValidPortName,
   isValidPortNum,
 } from './names';
-import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import { validateLabelSelector, type LabelSelectorOptions, type LabelSelectorShape } from './object-meta';
 
 interface TypedReference {
   apiGroup?: string;
@@ -208,20 +208,20 @@ function validateIPBlock(
   return errors;
 }
 
-function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath, cidrCheck: CIDRCheck): FieldError[] {
+function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath, rules: PolicyRules): FieldError[] {
   const errors: FieldError[] = [];
   let peers = 0;
   if (peer.podSelector !== undefined) {
     peers++;
-    errors.push(...validateLabelSelector(peer.podSelector, path.child('podSelector')));
+    errors.push(...validateLabelSelector(peer.podSelector, path.child('podSelector'), rules.selectors));
   }
   if (peer.namespaceSelector !== undefined) {
     peers++;
-    errors.push(...validateLabelSelector(peer.namespaceSelector, path.child('namespaceSelector')));
+    errors.push(...validateLabelSelector(peer.namespaceSelector, path.child('namespaceSelector'), rules.selectors));
   }
   if (peer.ipBlock !== undefined) {
     peers++;
-    errors.push(...validateIPBlock(peer.ipBlock, path.child('ipBlock'), cidrCheck));
+    errors.push(...validateIPBlock(peer.ipBlock, path.child('ipBlock'), rules.cidrCheck));
   }
   if (peers === 0) errors.push(required(path, 'must specify a peer'));
   else if (peers > 1 && peer.ipBlock !== undefined)
@@ -292,18 +292,41 @@ function cidrCheckOf(old: KubeObject | undefined, context: WriteContext): CIDRCh
   return (cidr) => (existing.has(cidr) ? [] : isValidCIDRForLegacyField(cidr, strict));
 }
 
+/** How strictly a policy's parts are checked, which on update depends on the stored policy. */
+interface PolicyRules {
+  readonly cidrCheck: CIDRCheck;
+  readonly selectors: LabelSelectorOptions;
+}
+
+/**
+ * The selectors' values are checked unless the stored policy's own podSelector is invalid in
+ * any way: then none of the policy's selectors has its values checked, as the reference's
+ * ValidationOptionsForNetworking allows (the labels of matchLabels stay checked).
+ */
+function selectorOptionsOf(old: KubeObject | undefined): LabelSelectorOptions {
+  const storedPodSelector = old === undefined ? undefined : networkPolicySpecOf(old).podSelector;
+  const strict = { allowInvalidLabelValues: false };
+  return {
+    allowInvalidLabelValues:
+      validateLabelSelector(storedPodSelector, FieldPath.root('spec', 'podSelector'), strict).length > 0,
+  };
+}
+
 export function validateNetworkPolicy(policy: KubeObject, context: WriteContext): FieldError[] {
-  return validateNetworkPolicySpec(policy, cidrCheckOf(undefined, context));
+  return validateNetworkPolicySpec(policy, {
+    cidrCheck: cidrCheckOf(undefined, context),
+    selectors: selectorOptionsOf(undefined),
+  });
 }
 
 export function validateNetworkPolicyUpdate(policy: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
-  return validateNetworkPolicySpec(policy, cidrCheckOf(old, context));
+  return validateNetworkPolicySpec(policy, { cidrCheck: cidrCheckOf(old, context), selectors: selectorOptionsOf(old) });
 }
 
-function validateNetworkPolicySpec(policy: KubeObject, cidrCheck: CIDRCheck): FieldError[] {
+function validateNetworkPolicySpec(policy: KubeObject, rules: PolicyRules): FieldError[] {
   const spec = networkPolicySpecOf(policy);
   const path = FieldPath.root('spec');
-  const errors = validateLabelSelector(spec.podSelector, path.child('podSelector'));
+  const errors = validateLabelSelector(spec.podSelector, path.child('podSelector'), rules.selectors);
   for (const [direction, peers] of [
     ['ingress', 'from'],
     ['egress', 'to'],
@@ -314,7 +337,7 @@ function validateNetworkPolicySpec(policy: KubeObject, cidrCheck: CIDRCheck): Fi
         errors.push(...validateNetworkPolicyPort(port, at.child('ports').index(j))),
       );
       (rule[peers] ?? []).forEach((peer, j) =>
-        errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j), cidrCheck)),
+        errors.push(...validateNetworkPolicyPeer(peer, at.child(peers).index(j), rules)),
       );
     });
   }

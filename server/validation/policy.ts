@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, invalid, notSupported } from '../status/field-errors';
-import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import { validateLabelSelector, type LabelSelectorOptions, type LabelSelectorShape } from './object-meta';
 
 const UNHEALTHY_POD_EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
 
@@ -13,13 +13,27 @@ interface BudgetSpec {
   unhealthyPodEvictionPolicy?: string;
 }
 
+const specOf = (budget: KubeObject): BudgetSpec => (budget.spec as BudgetSpec | undefined) ?? {};
+
 export function validatePodDisruptionBudget(budget: KubeObject): FieldError[] {
-  const spec = (budget.spec as BudgetSpec | undefined) ?? {};
+  return validateBudget(budget, { allowInvalidLabelValues: false });
+}
+
+/** A stored selector invalid in any way spares the values of the new one, as the reference's strategy allows. */
+export function validatePodDisruptionBudgetUpdate(budget: KubeObject, old: KubeObject): FieldError[] {
+  const stored = validateLabelSelector(specOf(old).selector, FieldPath.root('spec', 'selector'), {
+    allowInvalidLabelValues: false,
+  });
+  return validateBudget(budget, { allowInvalidLabelValues: stored.length > 0 });
+}
+
+function validateBudget(budget: KubeObject, selectorOptions: LabelSelectorOptions): FieldError[] {
+  const spec = specOf(budget);
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined)
     errors.push(invalid(path, spec, 'minAvailable and maxUnavailable cannot be both set'));
-  errors.push(...validateLabelSelector(spec.selector, path.child('selector')));
+  errors.push(...validateLabelSelector(spec.selector, path.child('selector'), selectorOptions));
   const policy = spec.unhealthyPodEvictionPolicy;
   if (policy !== undefined && !UNHEALTHY_POD_EVICTION_POLICIES.includes(policy))
     errors.push(notSupported(path.child('unhealthyPodEvictionPolicy'), policy, UNHEALTHY_POD_EVICTION_POLICIES));

@@ -13,6 +13,11 @@
  * picking the same address exactly one wins; the loser sees AlreadyExists and tries another.
  * No replica keeps state of its own: a restart or another replica needs nothing but the store.
  *
+ * An address asked for is a legacy field: written with leading zeros or IPv4-mapped (when
+ * validation let it through, StrictIPCIDRValidation being off) it stays so in the Service, while
+ * its IPAddress object, its range and its family are those of the address it reads as
+ * (`10.96.0.010` holds `10.96.0.10`), as the reference's allocator parses it sloppily.
+ *
  * Call `allocate` on a Service create after defaults, before storing (not on dry-run), and
  * `release` after the Service is deleted or when its create fails after allocation.
  */
@@ -29,6 +34,7 @@ import {
   type ServiceIPRange,
   type ServiceIPRanges,
 } from '../../net/service-ip-ranges';
+import { sloppyIPString } from '../../validation/ip';
 
 /** Who holds an address (recorded in the IPAddress object's spec.parentRef). */
 export interface ServiceRef {
@@ -120,6 +126,8 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
   (a ?? []).length === (b ?? []).length && (a ?? []).every((value, i) => value === b?.[i]);
 const otherFamily = (family: IPFamily): IPFamily => (family === 'IPv4' ? 'IPv6' : 'IPv4');
 const NO_CHANGE: IPChange = { errors: [], allocated: [], released: [] };
+/** The family of an address as the reference's allocator reads it (a mapped one is IPv4). */
+const sloppyFamilyOf = (ip: string): IPFamily | undefined => familyOf(sloppyIPString(ip) ?? ip);
 
 /**
  * Two PreferDualStack Services of one type with the same addresses and families: the update
@@ -226,7 +234,7 @@ export class ClusterIPAllocator {
     for (const [i, ip] of (spec.clusterIPs ?? []).entries()) {
       if (ip === 'None') break;
       if (i < (spec.ipFamilies?.length ?? 0)) continue;
-      const family = familyOf(ip);
+      const family = sloppyFamilyOf(ip);
       if (family === undefined || !this.byFamily.has(family)) {
         errors.push(
           invalid(
@@ -285,7 +293,7 @@ export class ClusterIPAllocator {
       return {
         errors: [],
         allocated: [],
-        released: (oldSpec.clusterIPs ?? []).filter((ip) => familyOf(ip) !== undefined),
+        released: (oldSpec.clusterIPs ?? []).filter((ip) => sloppyFamilyOf(ip) !== undefined),
       };
     const before = oldSpec.ipFamilies?.length ?? 0;
     const after = spec.ipFamilies?.length ?? 0;
@@ -352,10 +360,13 @@ export class ClusterIPAllocator {
 
   /** Reserves an address asked for; the reference's reason when it cannot. */
   private async reserve(range: ServiceIPRange, ip: string, owner: ServiceRef): Promise<string | undefined> {
-    const index = range.indexOf(ip);
+    const address = sloppyIPString(ip) ?? ip;
+    const index = range.indexOf(address);
     if (index === undefined || index < 1n || index > range.lastUsableIndex)
       return 'the provided network does not match the current range';
-    return (await this.reservations.reserve(ip, owner, range.family)) ? undefined : 'provided IP is already allocated';
+    return (await this.reservations.reserve(address, owner, range.family))
+      ? undefined
+      : 'provided IP is already allocated';
   }
 
   /**
@@ -377,10 +388,11 @@ export class ClusterIPAllocator {
    * (the repair's work): false when the address lies in none of the ranges, or another holds it.
    */
   async restore(ip: string, owner: ServiceRef): Promise<boolean> {
-    const family = familyOf(ip);
+    const address = sloppyIPString(ip) ?? ip;
+    const family = familyOf(address);
     const range = family && this.byFamily.get(family);
-    if (!range || range.indexOf(ip) === undefined) return false;
-    return this.reservations.reserve(ip, owner, range.family);
+    if (!range || range.indexOf(address) === undefined) return false;
+    return this.reservations.reserve(address, owner, range.family);
   }
 
   /** Frees the addresses of a deleted Service (or of one whose create failed). */
@@ -392,7 +404,8 @@ export class ClusterIPAllocator {
 
   async releaseIPs(ips: readonly string[]): Promise<void> {
     for (const ip of ips) {
-      if (ip !== 'None' && familyOf(ip) !== undefined) await this.reservations.release(ip);
+      const address = sloppyIPString(ip);
+      if (address !== undefined) await this.reservations.release(address);
     }
   }
 }

@@ -12,7 +12,7 @@ import { deepEqual } from '../../status/field-errors';
 const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 /** The generation the annotation holds; 0 when absent or not a whole number. */
-function templateGenerationOf(daemonSet: KubeObject): number {
+export function templateGenerationOf(daemonSet: KubeObject): number {
   const value = Number(daemonSet.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION]);
   return Number.isSafeInteger(value) ? value : 0;
 }

@@ -1,11 +1,16 @@
 /** apps/v1 resources. */
 import * as apps from '../../validation/apps';
+import { podTemplateWarnings } from '../../validation/write-warnings';
 import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
 import { dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { gatedField } from './gated-fields';
-import { advanceTemplateGeneration, startTemplateGeneration } from '../conversion/daemon-set-template-generation';
+import {
+  advanceTemplateGeneration,
+  startTemplateGeneration,
+  templateGenerationOf,
+} from '../conversion/daemon-set-template-generation';
 import { controllerRevisionPrinter } from '../../table/admin-printers';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from '../../table/printers';
 
@@ -33,6 +38,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateDeployment,
       validateUpdate: apps.validateDeploymentUpdate,
+      warnings: podTemplateWarnings('spec.template'),
     },
   }),
   defineKind({
@@ -52,6 +58,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateReplicaSet,
       validateUpdate: apps.validateReplicaSetUpdate,
+      warnings: podTemplateWarnings('spec.template'),
     },
   }),
   defineKind({
@@ -72,6 +79,7 @@ export const appsKinds: readonly ResourceType[] = [
       ]),
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
+      warnings: podTemplateWarnings('spec.template'),
     },
   }),
   defineKind({
@@ -97,6 +105,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: apps.validateDaemonSet,
       validateUpdate: apps.validateDaemonSetUpdate,
+      warnings: podTemplateWarnings('spec.template', templateGenerationOf),
     },
   }),
   defineKind({

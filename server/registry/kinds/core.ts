@@ -9,6 +9,15 @@ import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from 
 import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 import { validateEndpoints } from '../../validation/endpoints';
+import {
+  endpointsWarnings,
+  loadBalancerStatusWarnings,
+  nodeWarnings,
+  podSpecAddressWarnings,
+  podStatusWarnings,
+  podTemplateWarnings,
+  serviceWarnings,
+} from '../../validation/write-warnings';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
@@ -143,6 +152,9 @@ export const coreKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodFields,
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,
+      // The reference skips a pod's update: pods are written often, and seldom by people.
+      warnings: (pod, old) => (old === undefined ? podSpecAddressWarnings(pod) : []),
+      statusWarnings: podStatusWarnings,
     },
   }),
   defineKind({
@@ -169,6 +181,8 @@ export const coreKinds: readonly ResourceType[] = [
       initialStatus: () => ({ loadBalancer: {} }),
       validate: core.validateService,
       validateUpdate: core.validateServiceUpdate,
+      warnings: serviceWarnings,
+      statusWarnings: loadBalancerStatusWarnings,
     },
   }),
   defineKind({
@@ -217,6 +231,7 @@ export const coreKinds: readonly ResourceType[] = [
       defaults: defaults.defaultNode,
       validate: core.validateNode,
       validateUpdate: core.validateNodeUpdate,
+      warnings: nodeWarnings,
     },
   }),
   defineKind({
@@ -242,7 +257,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['ep'],
     storagePrefix: 'services/endpoints',
     deprecatedVersions: { v1: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
-    behaviour: { defaults: defaults.defaultEndpoints, validate: validateEndpoints },
+    behaviour: { defaults: defaults.defaultEndpoints, validate: validateEndpoints, warnings: endpointsWarnings },
   }),
   defineKind({
     group: '',
@@ -310,8 +325,11 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     behaviour: {
       defaults: defaults.defaultPodTemplate,
+      // The reference counts a change of the template, the kind's only field beside metadata.
+      tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('template'),
       validate: core.validatePodTemplate,
+      warnings: podTemplateWarnings('template'),
     },
   }),
   defineKind({
@@ -341,6 +359,7 @@ export const coreKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: core.validateReplicationController,
+      warnings: podTemplateWarnings('spec.template'),
     },
   }),
 ];

@@ -1,4 +1,5 @@
 /** discovery.k8s.io/v1 resources. */
+import { endpointSliceWarnings } from '../../validation/write-warnings';
 import { items } from '../defaults/fill';
 import { validateEndpointSlice, validateEndpointSliceUpdate } from '../../validation/discovery';
 import type { ResourceType } from '../types';
@@ -36,6 +37,7 @@ export const discoveryKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledEndpointSliceFields,
       validate: validateEndpointSlice,
       validateUpdate: validateEndpointSliceUpdate,
+      warnings: endpointSliceWarnings,
     },
   }),
 ];

@@ -1,4 +1,5 @@
 /** networking.k8s.io/v1 resources. */
+import { loadBalancerStatusWarnings, networkPolicyWarnings } from '../../validation/write-warnings';
 import type { KubeObject } from '../../../api/objects';
 import {
   validateIngress,
@@ -54,6 +55,7 @@ export const networkingKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       validate: validateIngress,
       validateUpdate: validateIngressUpdate,
+      statusWarnings: loadBalancerStatusWarnings,
     },
   }),
   defineKind({
@@ -81,6 +83,7 @@ export const networkingKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       validate: validateNetworkPolicy,
       validateUpdate: validateNetworkPolicyUpdate,
+      warnings: networkPolicyWarnings,
     },
   }),
   // Service IP bookkeeping: the cluster IP allocator holds each address as an IPAddress object.

@@ -1,5 +1,5 @@
 /** policy/v1 resources. */
-import { validatePodDisruptionBudget } from '../../validation/policy';
+import { validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate } from '../../validation/policy';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { podDisruptionBudgetPrinter } from '../../table/admin-printers';
@@ -17,6 +17,7 @@ export const policyKinds: readonly ResourceType[] = [
       initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
       tracksGeneration: true,
       validate: validatePodDisruptionBudget,
+      validateUpdate: validatePodDisruptionBudgetUpdate,
     },
   }),
 ];

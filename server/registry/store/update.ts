@@ -142,7 +142,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
           }
           const { object, admissionWarnings, finish } = await prepareUpdate(scope, request, current);
           pending = finish;
-          warnings = [...(scope.type.strategy.warnings?.(object, current) ?? []), ...admissionWarnings];
+          warnings = [...strategyWarnings(scope, request.target, object, current), ...admissionWarnings];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;
         },
@@ -170,6 +170,13 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
 }
 
 async function noCheck(): Promise<void> {}
+
+/** The strategy's warnings for the part written; a namespace's finalize has none. */
+function strategyWarnings(scope: StoreScope, target: WriteTarget, object: KubeObject, current: KubeObject): string[] {
+  const { strategy } = scope.type;
+  if (target === 'main') return strategy.warnings?.(object, current) ?? [];
+  return target === 'status' ? (strategy.statusWarnings?.(object, current) ?? []) : [];
+}
 
 /** Steps 1-7 on an existing object: the object to store, what admission warned of, and the kind's hook's finish. */
 async function prepareUpdate(

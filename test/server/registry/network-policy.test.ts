@@ -3,7 +3,7 @@
  * StrictIPCIDRValidation=true, given the same policies, answered these causes (or stored them).
  */
 import type { KubeObject } from '../../../api/objects';
-import { created, typeOf } from './gated-fields/write-path';
+import { created, typeOf, updated } from './gated-fields/write-path';
 
 const policies = typeOf('networking.k8s.io', 'networkpolicies');
 const STRICT = { StrictIPCIDRValidation: true };
@@ -128,5 +128,52 @@ describe('policyTypes', () => {
 
   test('one named twice is taken', () => {
     expect(errorsOf(policy({ policyTypes: ['Ingress', 'Ingress'] }))).toEqual([]);
+  });
+});
+
+describe('label values in selectors', () => {
+  const LABEL_VALUE =
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+  const bad = (key: string, value: string) => ({ matchExpressions: [{ key, operator: 'In', values: [value] }] });
+  const valueError = (place: string, value: string) =>
+    `${place}.matchExpressions[0].values[0]: Invalid value: "${value}": ${LABEL_VALUE}`;
+  const egressTo = (selector: Record<string, unknown>) => (next: KubeObject) =>
+    ((next.spec as Record<string, unknown>).egress = [{ to: [{ namespaceSelector: selector }] }]);
+
+  test('a new policy: the labels, then each expression value, in every selector', () => {
+    expect(
+      errorsOf(
+        policy({
+          podSelector: { matchLabels: { b: '-x-' }, ...bad('a', '-bad-') },
+          ingress: [{ from: [{ podSelector: bad('a', '-p-'), namespaceSelector: bad('a', '-n-') }] }],
+        }),
+      ),
+    ).toEqual([
+      `spec.podSelector.matchLabels: Invalid value: "-x-": ${LABEL_VALUE}`,
+      valueError('spec.podSelector', '-bad-'),
+      valueError('spec.ingress[0].from[0].podSelector', '-p-'),
+      valueError('spec.ingress[0].from[0].namespaceSelector', '-n-'),
+    ]);
+  });
+
+  // Stored by an older server (capstan took such values until now), never created through validation.
+  const legacy = policy({ podSelector: bad('a', '-bad-'), ingress: [{ from: [{ podSelector: bad('a', '-bad-') }] }] });
+
+  test("a stored podSelector with invalid values spares every selector's values on update", () => {
+    expect(updated(policies, legacy, (next) => (next.metadata.labels = { x: 'y' }), {}).errors).toEqual([]);
+    expect(updated(policies, legacy, egressTo(bad('c', '-new-')), {}).errors).toEqual([]);
+  });
+
+  test('but not the labels of matchLabels', () => {
+    expect(updated(policies, legacy, egressTo({ matchLabels: { c: '-new-' } }), {}).errors).toEqual([
+      `spec.egress[0].to[0].namespaceSelector.matchLabels: Invalid value: "-new-": ${LABEL_VALUE}`,
+    ]);
+  });
+
+  test('invalid values stored in a peer alone are refused on update', () => {
+    const peerOnly = policy({ ingress: [{ from: [{ podSelector: bad('a', '-bad-') }] }] });
+    expect(updated(policies, peerOnly, (next) => (next.metadata.labels = { x: 'y' }), {}).errors).toEqual([
+      valueError('spec.ingress[0].from[0].podSelector', '-bad-'),
+    ]);
   });
 });

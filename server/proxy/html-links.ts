@@ -6,8 +6,10 @@
  * (gzip, or deflate, which Go's transport reads as a raw DEFLATE stream) is rewritten inside its
  * compression; any other encoding is left alone, as the reference leaves it.
  */
-import { Parser } from 'htmlparser2';
 import { deflateRawSync, gunzipSync, gzipSync, inflateRawSync, constants } from 'node:zlib';
+
+/** htmlparser2, loaded with the first page rewritten: loading it costs a start some 30 ms. */
+let parserClass: typeof import('htmlparser2').Parser | undefined;
 
 /** Per element, the attributes that hold a URL: the reference's list (after the HTML 4 and 5 specifications). */
 const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -70,7 +72,8 @@ export function rewriteHtmlLinks(html: Buffer, rewriteUrl: (url: string) => stri
   const pieces: string[] = [];
   let passedUpTo = 0;
   let attributes: [string, string][] = [];
-  const parser = new Parser(
+  parserClass ??= (require('htmlparser2') as typeof import('htmlparser2')).Parser;
+  const parser = new parserClass(
     {
       onattribute: (name, value) => attributes.push([name, value]),
       onopentag: (name, _, implied) => {

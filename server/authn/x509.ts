@@ -2,14 +2,16 @@
  * Client-certificate authentication: a certificate that the TLS layer verified against the
  * client CA names the user by its Common Name, the groups by its Organizations and, while
  * AllowParsingUserUIDFromCertAuth is on, the UID by the subject's Kubernetes UID attribute.
+ * The user's credential-id extra is the SHA-256 of the certificate (no gate asks for it in 1.34).
  *
  * The HTTPS server asks for a certificate but does not reject the handshake without a valid one
  * (`rejectUnauthorized: false`), so that anonymous and bearer-token requests still arrive; the
  * verification result is read here. Results are kept per connection, since a connection's
  * certificate cannot change.
  */
-import type { X509Certificate } from 'node:crypto';
+import { createHash, type X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
+import { CREDENTIAL_ID_EXTRA } from '../../api/user-info';
 import { chainsTo } from './certificate-chain';
 import type { AuthenticationResult, Authenticator } from './types';
 
@@ -63,15 +65,16 @@ function authenticateConnection(socket: TLSSocket, { clientCas, uidFromSubject }
   // No Common Name: this method has nothing to say, as in the reference.
   if (!name) return undefined;
   const groups = list(certificate.subject?.O);
-  if (!uidFromSubject) return { user: { name, groups } };
+  const extra = { [CREDENTIAL_ID_EXTRA]: [`X509SHA256=${createHash('sha256').update(certificate.raw).digest('hex')}`] };
+  if (!uidFromSubject) return { user: { name, groups, extra } };
   const uids = list(
     (certificate.subject as Record<string, string | string[] | undefined> | undefined)?.[UID_ATTRIBUTE],
   );
-  if (uids.length === 0) return { user: { name, groups } };
+  if (uids.length === 0) return { user: { name, groups, extra } };
   // Go prints the list as %v does: [a b].
   if (uids.length > 1) return { error: `expected 1 UID, but found multiple: [${uids.join(' ')}]` };
   if (uids[0] === '') return { error: 'UID cannot be an empty string' };
-  return { user: { name, uid: uids[0], groups } };
+  return { user: { name, uid: uids[0], groups, extra } };
 }
 
 function first(value: string | string[] | undefined): string | undefined {

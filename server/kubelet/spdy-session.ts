@@ -1,8 +1,10 @@
 /**
- * The client side of a SPDY/3.1 session on a connection the kubelet switched to `SPDY/3.1`, as
- * much of the protocol as the kubelet's exec and attach streams use: streams opened with
- * SYN_STREAM and their headers, DATA both ways with FIN as a half-close, RST_STREAM, PING
- * answered, GOAWAY, SETTINGS and WINDOW_UPDATE read.
+ * A SPDY/3.1 session on a connection switched to `SPDY/3.1`, as much of the protocol as the
+ * kubelet's exec, attach and port-forward streams use: streams opened with SYN_STREAM and their
+ * headers, DATA both ways with FIN as a half-close, RST_STREAM, PING answered, GOAWAY, SETTINGS
+ * and WINDOW_UPDATE read. The server plays the client's side toward kubelets; given a handler of
+ * the peer's streams, a session plays the kubelet's side instead (a kubelet stand-in of the test
+ * cluster does), accepting the streams its client opens (SYN_REPLY) or refusing them.
  *
  * Hand-written because no SPDY/3.1 client library is installed here (npm's `spdy-transport` is a
  * dependency of the `spdy` HTTP server, not installed, and would need the lead to add it), and
@@ -12,13 +14,14 @@
  * - Flow control: spdystream neither sends WINDOW_UPDATE nor holds to a window, so neither does
  *   this client; both sides rely on TCP instead. A stream whose reader falls behind pauses the
  *   whole connection until it is read (spdystream does the same when its frame queue fills).
- * - Header blocks: sent as one zlib stream across the session, primed with the SPDY/3 dictionary,
- *   as the protocol requires; this client writes them as stored (uncompressed) deflate blocks,
- *   which need only the dictionary's Adler-32 for the zlib header. The blocks the kubelet sends
- *   (its SYN_REPLYs) carry nothing a client of exec or attach reads, so they are not inflated.
+ * - Header blocks (spdy-header-block.ts): the blocks the kubelet sends (its SYN_REPLYs) carry
+ *   nothing a client of its streams reads, so a client's session does not inflate them; a
+ *   session that accepts streams inflates its peer's SYN_STREAMs' blocks, whose headers say what
+ *   each stream is for.
  */
 import { EventEmitter } from 'node:events';
 import { Duplex } from 'node:stream';
+import { HeaderCompressor, HeaderDecompressor, type HeaderPairs } from './spdy-header-block';
 
 const VERSION = 3;
 const CONTROL_BIT = 0x80;
@@ -41,62 +44,6 @@ const enum FrameType {
 
 /** RST_STREAM status codes (SPDY/3 §2.6.3). */
 export const RstStatus = { protocolError: 1, invalidStream: 2, refusedStream: 3, cancel: 5 } as const;
-
-/** Adler-32 of the SPDY/3 header dictionary (§2.6.10.1): the zlib header's DICTID. */
-const DICTIONARY_ADLER32 = 0xe3c6a7c2;
-/** zlib's CMF (deflate, 32 KiB window) and FLG (FDICT set, check bits making CMF·256+FLG a multiple of 31). */
-const ZLIB_HEADER = [0x78, 0x20];
-const STORED_BLOCK_MAX = 0xffff;
-/** An empty non-final stored block: what a zlib sync flush writes last. */
-const SYNC_FLUSH_BLOCK = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
-
-/**
- * One direction's header compression: a zlib stream across the whole session (its header and
- * DICTID in the first block only), each header block a run of non-final stored deflate blocks
- * ended by an empty one, as zlib's sync flush ends its output. The empty block matters: Go's
- * inflater, having copied a stored block to its end, reads the next block's header before it
- * hands the bytes over, and the frame must hold that header.
- */
-class HeaderCompressor {
-  private started = false;
-
-  compress(block: Buffer): Buffer {
-    const parts: Buffer[] = [];
-    if (!this.started) {
-      const header = Buffer.alloc(6);
-      header.set(ZLIB_HEADER, 0);
-      header.writeUInt32BE(DICTIONARY_ADLER32, 2);
-      parts.push(header);
-      this.started = true;
-    }
-    for (let at = 0; at < block.length; at += STORED_BLOCK_MAX) {
-      const piece = block.subarray(at, at + STORED_BLOCK_MAX);
-      const stored = Buffer.alloc(5);
-      stored[0] = 0; // BFINAL 0, BTYPE 00: stored
-      stored.writeUInt16LE(piece.length, 1);
-      stored.writeUInt16LE(~piece.length & 0xffff, 3);
-      parts.push(stored, piece);
-    }
-    parts.push(SYNC_FLUSH_BLOCK);
-    return Buffer.concat(parts);
-  }
-}
-
-/** A header block (SPDY/3 §2.6.10): pair count, then each name (lower case) and value with 32-bit lengths. */
-function headerBlock(headers: Readonly<Record<string, string>>): Buffer {
-  const entries = Object.entries(headers);
-  const parts: Buffer[] = [Buffer.alloc(4)];
-  parts[0].writeUInt32BE(entries.length);
-  for (const [name, value] of entries) {
-    for (const text of [name.toLowerCase(), value]) {
-      const bytes = Buffer.from(text, 'utf8');
-      const length = Buffer.alloc(4);
-      length.writeUInt32BE(bytes.length);
-      parts.push(length, bytes);
-    }
-  }
-  return Buffer.concat(parts);
-}
 
 function controlFrame(type: FrameType, flags: number, payload: Buffer): Buffer {
   const header = Buffer.alloc(FRAME_HEADER_BYTES);
@@ -176,24 +123,44 @@ export class SpdyStream extends Duplex {
   }
 }
 
+/**
+ * What a session that accepts its peer's streams does with one opened, judged by its headers
+ * (its SYN_STREAM's): the function that takes the stream accepts it (the session answers
+ * SYN_REPLY first), none refuses it (RST_STREAM REFUSED_STREAM), as apimachinery's SPDY server
+ * answers its stream handler's verdict.
+ */
+export type StreamAcceptor = (headers: HeaderPairs) => ((stream: SpdyStream) => void) | undefined;
+
 /** The session: its streams, and the frames read from and written to the connection. */
 export class SpdySession extends EventEmitter {
   private readonly streams = new Map<number, SpdyStream>();
   /** Streams whose reader has not caught up: while any is, the connection is not read. */
   private readonly full = new Set<SpdyStream>();
   private readonly compressor = new HeaderCompressor();
-  private nextStreamId = 1;
+  /** The peer's header blocks, inflated only by a session that accepts streams (see the module's comment). */
+  private readonly decompressor: HeaderDecompressor | undefined;
+  /** SPDY/3 §2.3.2: the client's streams are odd, the server's even; the peer's pings are of its own parity. */
+  private nextStreamId: number;
+  private readonly peerParity: number;
   private chunks: Buffer[] = [];
   private buffered = 0;
   private closed = false;
   private goneAway = false;
 
-  /** `head`: what came after the 101's headers, the session's first bytes. */
+  /**
+   * `head`: what came after the 101's headers, the session's first bytes. `accept`: the session
+   * serves (the kubelet's side), handing each stream the peer opens to it; without it, it is the
+   * client's side, which refuses the peer's streams, as the kubelet opens none toward a client.
+   */
   constructor(
     private readonly socket: Duplex,
     head: Buffer = Buffer.alloc(0),
+    private readonly accept?: StreamAcceptor,
   ) {
     super();
+    this.decompressor = accept === undefined ? undefined : new HeaderDecompressor();
+    this.nextStreamId = accept === undefined ? 1 : 2;
+    this.peerParity = accept === undefined ? 0 : 1;
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error: Error) => this.terminate(error));
     socket.on('close', () => this.terminate());
@@ -202,14 +169,14 @@ export class SpdySession extends EventEmitter {
   }
 
   /** Opens a stream with these headers (SYN_STREAM). */
-  openStream(headers: Readonly<Record<string, string>>): SpdyStream {
+  openStream(headers: HeaderPairs): SpdyStream {
     if (this.closed || this.goneAway) throw new Error('the SPDY session is closed');
     const id = this.nextStreamId;
     this.nextStreamId += 2;
     const stream = new SpdyStream(id, this);
     this.streams.set(id, stream);
     // Stream ID, no associated stream, priority 0 and slot 0, then the compressed headers.
-    const payload = Buffer.concat([words(id, 0), Buffer.alloc(2), this.compressor.compress(headerBlock(headers))]);
+    const payload = Buffer.concat([words(id, 0), Buffer.alloc(2), this.compressor.compress(headers)]);
     this.socket.write(controlFrame(FrameType.SynStream, 0, payload));
     return stream;
   }
@@ -244,6 +211,12 @@ export class SpdySession extends EventEmitter {
       callback();
     };
     this.socket.on('drain', taken).on('close', taken);
+  }
+
+  /** The SYN_REPLY accepting the peer's stream, with no headers (the kubelet sends none). */
+  private reply(streamId: number): void {
+    const payload = Buffer.concat([words(streamId), this.compressor.compress({})]);
+    if (!this.closed && this.socket.writable) this.socket.write(controlFrame(FrameType.SynReply, 0, payload));
   }
 
   /** @internal */
@@ -311,8 +284,7 @@ export class SpdySession extends EventEmitter {
     }
     switch (type) {
       case FrameType.SynStream:
-        // The kubelet opens no streams of its own toward a client.
-        this.reset(streamId(), RstStatus.refusedStream);
+        this.onSynStream(streamId(), flags, payload);
         break;
       case FrameType.SynReply: {
         const stream = this.streams.get(streamId());
@@ -330,8 +302,8 @@ export class SpdySession extends EventEmitter {
         break;
       }
       case FrameType.Ping: {
-        // Our own pings would be odd; the peer's even ones are answered with the same ID.
-        if ((payload.readUInt32BE(0) & 1) === 0)
+        // The peer's pings are answered with the same ID; this side sends none of its own.
+        if ((payload.readUInt32BE(0) & 1) === this.peerParity)
           this.socket.write(controlFrame(FrameType.Ping, 0, payload.subarray(0, 4)));
         break;
       }
@@ -351,6 +323,40 @@ export class SpdySession extends EventEmitter {
         // Unknown control frames are ignored (SPDY/3 §2.2.1).
         break;
     }
+  }
+
+  /**
+   * A stream the peer opens: stream ID, associated stream ID, priority and slot (10 bytes), then
+   * its header block. A client's session refuses it; a serving one inflates every block (they
+   * share one zlib stream) and hands the stream to `accept`. A block that cannot be read ends the
+   * session, as spdystream ends it on a framing error.
+   */
+  private onSynStream(id: number, flags: number, payload: Buffer): void {
+    if (this.accept === undefined || this.decompressor === undefined) {
+      this.reset(id, RstStatus.refusedStream);
+      return;
+    }
+    let headers: HeaderPairs;
+    try {
+      headers = this.decompressor.decompress(payload.subarray(10));
+    } catch (error) {
+      this.terminate(new Error(`SPDY: unreadable SYN_STREAM headers: ${(error as Error).message}`));
+      return;
+    }
+    if (this.streams.has(id) || (id & 1) !== this.peerParity) {
+      this.reset(id, RstStatus.protocolError);
+      return;
+    }
+    const take = this.accept(headers);
+    if (take === undefined) {
+      this.reset(id, RstStatus.refusedStream);
+      return;
+    }
+    const stream = new SpdyStream(id, this);
+    this.streams.set(id, stream);
+    this.reply(id);
+    if ((flags & FLAG_FIN) !== 0) stream.receive(null);
+    take(stream);
   }
 
   private onDataFrame(streamId: number, flags: number, payload: Buffer): void {

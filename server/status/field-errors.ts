@@ -90,6 +90,11 @@ export function forbidden(path: FieldPath, detail: string): FieldError {
   return { type: 'FieldValueForbidden', field: path.toString(), detail: withDetail('Forbidden', detail) };
 }
 
+/** The reference's field.InternalError: a check that could not run, reported among the others of a 422. */
+export function internalError(path: FieldPath, detail: string): FieldError {
+  return { type: 'InternalError', field: path.toString(), detail: `Internal error: ${detail}` };
+}
+
 export function tooLong(path: FieldPath, maxBytes: number): FieldError {
   return {
     type: 'FieldValueTooLong',

@@ -23,6 +23,7 @@ import {
 } from './object-meta';
 import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
 import type { WriteContext } from '../registry/types';
+import { validateJobStatusUpdate } from './job-status';
 
 interface JobSpec {
   parallelism?: number;
@@ -106,6 +107,11 @@ export function validateJob(job: KubeObject, context: WriteContext, old?: KubeOb
   );
 }
 
+/**
+ * An update of the Job or of its status. A main update keeps the stored status, so the status
+ * rules that judge a change from the stored one only refuse status writes; the few that judge
+ * any status hold for every Job a 1.34 server stored.
+ */
 export function validateJobUpdate(job: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const spec = (job.spec as JobSpec | undefined) ?? {};
   const oldSpec = (old.spec as JobSpec | undefined) ?? {};
@@ -119,6 +125,7 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
     ...['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'].flatMap((name) =>
       immutable(path.child(name), spec[name] ?? null, oldSpec[name] ?? null),
     ),
+    ...validateJobStatusUpdate(job, old, context.featureEnabled),
   ];
 }
 

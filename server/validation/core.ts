@@ -18,6 +18,7 @@ import {
 } from '../status/field-errors';
 import { endpointIPProblems, isValidCIDRForLegacyField, isValidIP, isValidIPForLegacyField, ipFamilyOf } from './ip';
 import { valueAtPath } from '../json/value';
+import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
@@ -71,6 +72,7 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: Wri
     ...validatePodSpecOf(pod, options),
     ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec')),
     ...validateNominatedNodeName(pod, old, context),
+    ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
   ];
 }
 
@@ -407,6 +409,8 @@ export function validateServiceUpdate(service: KubeObject, old: KubeObject, cont
   // Addresses the reference finds wrong in themselves are all it reports of them.
   const addressErrors = spec.type === 'ExternalName' ? [] : validateServiceClusterIPFields(spec);
   if (addressErrors.length === 0) errors.push(...validateServiceClusterIPsUpdate(spec, oldSpec));
+  // A main update keeps the stored status (cleared when the type leaves LoadBalancer).
+  errors.push(...validateServiceLoadBalancerStatus(service, old, context.featureEnabled('StrictIPCIDRValidation')));
   return errors;
 }
 

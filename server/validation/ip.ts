@@ -89,12 +89,16 @@ function sloppyCIDR(value: string): { address: string; length: string } | undefi
   return parses ? { address, length } : undefined;
 }
 
+/** A prefix length's mask over `size` bytes (4 or 16). */
+function maskOf(length: number, size: number): number[] {
+  return Array.from({ length: size }, (_, i) => (0xff << (8 - Math.max(0, Math.min(8, length - i * 8)))) & 0xff);
+}
+
 /** The address's bytes with those beyond the prefix length cleared. */
 function maskedBytes(address: string, length: number): number[] {
-  return bytesOf(address).map((byte, i) => {
-    const kept = Math.max(0, Math.min(8, length - i * 8));
-    return byte & ((0xff << (8 - kept)) & 0xff);
-  });
+  const bytes = bytesOf(address);
+  const mask = maskOf(length, bytes.length);
+  return bytes.map((byte, i) => byte & mask[i]);
 }
 
 /**
@@ -125,11 +129,54 @@ export function isValidCIDR(value: string): string[] {
   return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
 }
 
+/** Go's IP.To4: an IPv4-mapped address's last four bytes, any other as it is. */
+function to4(bytes: readonly number[]): readonly number[] {
+  const mapped =
+    bytes.length === 16 && bytes.slice(0, 10).every((byte) => byte === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  return mapped ? bytes.slice(12) : bytes;
+}
+
+/**
+ * A CIDR as Go's ParseCIDRSloppy gives it: the network's bytes (16 for any IPv6 text, an IPv4-mapped
+ * one included), its mask and its prefix length; undefined when it does not parse.
+ */
+function sloppyNetwork(value: string): { bytes: number[]; mask: number[]; length: number } | undefined {
+  const cidr = sloppyCIDR(value);
+  if (cidr === undefined) return undefined;
+  const length = Number(cidr.length);
+  const raw = isIP(cidr.address) === 6 ? bytesOf(cidr.address) : cidr.address.split('.').map(Number);
+  const mask = maskOf(length, raw.length);
+  return { bytes: raw.map((byte, i) => byte & mask[i]), mask, length };
+}
+
+/**
+ * Whether `inner` is a strictly smaller part of `outer`, as the reference checks a NetworkPolicy's
+ * ipBlock `except` (Go's IPNet.Contains of the inner network's address, which compares IPv4-mapped
+ * addresses as IPv4, and a longer prefix). Both must parse as sloppy CIDRs.
+ */
+export function isStrictSubnet(outer: string, inner: string): boolean {
+  const network = sloppyNetwork(outer);
+  const part = sloppyNetwork(inner);
+  if (network === undefined || part === undefined) return false;
+  const base = to4(network.bytes);
+  const mask = base.length === 4 && network.mask.length === 16 ? network.mask.slice(12) : network.mask;
+  const address = to4(part.bytes);
+  const contains =
+    address.length === base.length && base.every((byte, i) => (byte & mask[i]) === (address[i] & mask[i]));
+  return contains && network.length < part.length;
+}
+
 /** An address's bytes as Go's sloppy parser reads it (IPv4 parts in decimal, leading zeros or not), an IPv4-mapped one as IPv4. */
 function sloppyBytes(value: string): number[] {
   if (isIP(value) === 0) return value.split('.').map(Number);
   const bytes = bytesOf(value);
   return isIPv4Mapped(value) ? bytes.slice(12) : bytes;
+}
+
+/** The family Go gives an address its sloppy parser takes (an IPv4-mapped one is IPv4); 0 for none. */
+export function sloppyIPFamily(value: string): 0 | 4 | 6 {
+  if (isValidIPForLegacyField(value, false).length > 0) return 0;
+  return sloppyBytes(value).length === 4 ? 4 : 6;
 }
 
 /**

@@ -11,7 +11,8 @@ import {
   notSupported,
   required,
 } from '../status/field-errors';
-import { ipFamilyOf, isValidCIDR, isValidCIDRForLegacyField } from './ip';
+import { ipFamilyOf, isStrictSubnet, isValidCIDR, isValidCIDRForLegacyField } from './ip';
+import { validateIngressLoadBalancerStatus } from './status-addresses';
 import {
   isDNS1035Label,
   isDNS1123Label,
@@ -106,8 +107,12 @@ export function validateIngress(ingress: KubeObject, context: WriteContext): Fie
   return validateIngressSpec(ingress, serviceNameCheck(undefined, context));
 }
 
+/** A main update keeps the stored status, so only status writes meet the status rules. */
 export function validateIngressUpdate(ingress: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
-  return validateIngressSpec(ingress, serviceNameCheck(old, context));
+  return [
+    ...validateIngressSpec(ingress, serviceNameCheck(old, context)),
+    ...validateIngressLoadBalancerStatus(ingress, old, context.featureEnabled('StrictIPCIDRValidation')),
+  ];
 }
 
 function validateIngressSpec(ingress: KubeObject, serviceName: ServiceNameCheck): FieldError[] {
@@ -181,6 +186,28 @@ interface NetworkPolicyRule {
 /** What an ipBlock's CIDRs must satisfy (validateNetworkPolicy says how strictly). */
 type CIDRCheck = (cidr: string) => string[];
 
+/**
+ * A block's CIDR, then, if it parses at all, each exception: itself valid and a strictly smaller
+ * part of the block (an exception not parsing is reported as such alone).
+ */
+function validateIPBlock(
+  block: { cidr?: string; except?: string[] },
+  path: FieldPath,
+  cidrCheck: CIDRCheck,
+): FieldError[] {
+  const { cidr, except } = block;
+  if (!cidr) return [required(path.child('cidr'))];
+  const errors = cidrCheck(cidr).map((message) => invalid(path.child('cidr'), cidr, message));
+  if (isValidCIDRForLegacyField(cidr, false).length > 0) return errors;
+  (except ?? []).forEach((entry, i) => {
+    const at = path.child('except').index(i);
+    errors.push(...cidrCheck(entry).map((message) => invalid(at, entry, message)));
+    if (isValidCIDRForLegacyField(entry, false).length === 0 && !isStrictSubnet(cidr, entry))
+      errors.push(invalid(at, entry, 'must be a strict subset of `cidr`'));
+  });
+  return errors;
+}
+
 function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath, cidrCheck: CIDRCheck): FieldError[] {
   const errors: FieldError[] = [];
   let peers = 0;
@@ -194,15 +221,7 @@ function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPath, cid
   }
   if (peer.ipBlock !== undefined) {
     peers++;
-    const { cidr, except } = peer.ipBlock;
-    if (!cidr) errors.push(required(path.child('ipBlock', 'cidr')));
-    else {
-      for (const message of cidrCheck(cidr)) errors.push(invalid(path.child('ipBlock', 'cidr'), cidr, message));
-      (except ?? []).forEach((entry, i) => {
-        for (const message of cidrCheck(entry))
-          errors.push(invalid(path.child('ipBlock', 'except').index(i), entry, message));
-      });
-    }
+    errors.push(...validateIPBlock(peer.ipBlock, path.child('ipBlock'), cidrCheck));
   }
   if (peers === 0) errors.push(required(path, 'must specify a peer'));
   else if (peers > 1 && peer.ipBlock !== undefined)
@@ -236,6 +255,17 @@ interface NetworkPolicySpec {
   podSelector?: LabelSelectorShape;
   ingress?: NetworkPolicyRule[];
   egress?: NetworkPolicyRule[];
+  policyTypes?: string[];
+}
+
+const POLICY_TYPES = ['Ingress', 'Egress'];
+
+/** Which directions a policy governs: at most the two there are (repeating one is allowed). */
+function policyTypeErrors(types: readonly string[], path: FieldPath): FieldError[] {
+  if (types.length > POLICY_TYPES.length) return [invalid(path, types, 'may not specify more than two policyTypes')];
+  return types.flatMap((type, i) =>
+    POLICY_TYPES.includes(type) ? [] : [notSupported(path.index(i), type, POLICY_TYPES)],
+  );
 }
 
 function networkPolicySpecOf(policy: KubeObject): NetworkPolicySpec {
@@ -288,6 +318,7 @@ function validateNetworkPolicySpec(policy: KubeObject, cidrCheck: CIDRCheck): Fi
       );
     });
   }
+  errors.push(...policyTypeErrors(spec.policyTypes ?? [], path.child('policyTypes')));
   return errors;
 }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueCa, issueLeaf, type IssuedCertificate } from '../../server/pki/certificates';
 import { startServer, type TestServer } from '../helpers/server';
+import { certificateCredentialId } from '../helpers/credential-id';
 import { waitFor } from '../helpers/wait-for';
 
 jest.setTimeout(60_000);
@@ -98,6 +99,7 @@ test('the same headers with the admin certificate: the admin', async () => {
   expect(answer.body.status?.userInfo).toEqual({
     username: 'kubernetes-admin',
     groups: ['system:masters', 'system:authenticated'],
+    extra: certificateCredentialId(server.credentials.cert),
   });
 });
 

@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { certificateCredentialId } from '../helpers/credential-id';
 import { startServer, type TestServer } from '../helpers/server';
 import { kubectlWith, whoami, writeKubeconfig } from './auth-helpers';
 
@@ -32,6 +33,7 @@ test('a client certificate: the admin', async () => {
   expect(await whoami(server.kubeconfig)).toEqual({
     username: 'kubernetes-admin',
     groups: ['system:masters', 'system:authenticated'],
+    extra: certificateCredentialId(server.credentials.cert),
   });
 });
 

@@ -4,7 +4,9 @@
  * to, a `PortForward` object where each of its ports is reached), objects of kwok's own CRDs,
  * which the cluster creates before kwok starts and the process runtime (process-runtime.ts)
  * writes for each pod it runs. capstan reaches kwok at the nodes' InternalIP (loopback), where
- * kwok's own nodes report it; their Hostname (the node's name) no resolver knows.
+ * kwok's own nodes report it; their Hostname (the node's name) no resolver knows. A kubelet
+ * stand-in in front of kwok (kubelet-stand-in.ts) forwards ports itself, to the targets the same
+ * `PortForward` objects name (portForwardTargets).
  *
  *   await installKwokCrds(server);
  *   startKwok(kubeconfig, kwokKubeletApiArgs(await freePort()));
@@ -16,6 +18,7 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import type { TestServer } from '../helpers/server';
 import { waitFor } from '../helpers/wait-for';
+import type { ForwardTarget, TargetLookup } from './kubelet-port-forward';
 
 const CACHE = process.env.KUBE_REF_CACHE ?? join(homedir(), '.cache', 'kube-ref');
 /** kwok's CRDs as its module ships them, written by tools/reference/build-controllers.sh. */
@@ -69,14 +72,15 @@ export async function installKwokCrds(server: Server): Promise<void> {
 
 /**
  * kwok's flags to serve the kubelet API on loopback's `port` (plain HTTP and TLS on one port, a
- * certificate of its own), its nodes reporting 127.0.0.1 and that port, and to read its `Logs`
- * and `PortForward` objects.
+ * certificate of its own), its nodes reporting 127.0.0.1 and `reportedPort` (a kubelet stand-in's
+ * in front of kwok, kubelet-stand-in.ts; kwok's own by default), and to read its `Logs` and
+ * `PortForward` objects.
  */
-export function kwokKubeletApiArgs(port: number): string[] {
+export function kwokKubeletApiArgs(port: number, reportedPort = port): string[] {
   return [
     `--server-address=127.0.0.1:${port}`,
     '--node-ip=127.0.0.1',
-    `--node-port=${port}`,
+    `--node-port=${reportedPort}`,
     `--enable-crds=${OBJECT_KINDS.join(',')}`,
   ];
 }
@@ -127,6 +131,41 @@ export function portForwardOf(pod: PodRef, ports: ReadonlyMap<number, string>): 
     spec: {
       forwards: [...ports].map(([port, address]) => ({ ports: [port], target: { port, address } })),
     },
+  };
+}
+
+interface Forward {
+  readonly ports?: readonly number[];
+  readonly target?: ForwardTarget;
+  readonly command?: readonly string[];
+}
+
+/**
+ * Where `pod`'s `port` is reached, read from the pod's `PortForward` object as kwok reads it
+ * (pkg/kwok/server's getPodsForward): the forward naming the port, else the first naming none;
+ * rejected in kwok's words when there is none. A forward running a command, which kwok runs
+ * itself, is none the process runtime writes, and is refused.
+ */
+export function portForwardTargets(server: Server): TargetLookup {
+  return async (pod, port) => {
+    const answer = await server.request(
+      'GET',
+      `${API}/namespaces/${pod.namespace}/${plural('PortForward')}/${pod.name}`,
+    );
+    if (answer.status === 404)
+      throw new Error(`no forward found for port ${port} in pod "${pod.namespace}/${pod.name}"`);
+    if (answer.status !== 200) throw new Error(`reading the pod's PortForward: ${answer.status} ${answer.body}`);
+    const forwards = answer.json<{ spec?: { forwards?: Forward[] } }>().spec?.forwards ?? [];
+    const forward =
+      forwards.find((candidate) => candidate.ports?.includes(port)) ??
+      forwards.find((candidate) => (candidate.ports ?? []).length === 0);
+    if (forward === undefined)
+      throw new Error(`forward not found for port ${port} in pod "${pod.namespace}/${pod.name}"`);
+    if (forward.target !== undefined) return forward.target;
+    if (forward.command === undefined) throw new Error('no target or command');
+    throw new Error(
+      `the forward of port ${port} in pod "${pod.namespace}/${pod.name}" runs a command, which kwok alone runs`,
+    );
   };
 }
 

@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import { issueCa, issueLeaf } from '../../server/pki/certificates';
 import { startServer, type TestServer } from '../helpers/server';
 import { freePort } from '../helpers/ports';
-import { KUBELET_ADDRESS_FLAG, installKwokCrds, kwokKubeletApiArgs } from './kwok-kubelet-api';
+import { startKubeletStandIn, type KubeletStandIn } from './kubelet-stand-in';
+import { KUBELET_ADDRESS_FLAG, installKwokCrds, kwokKubeletApiArgs, portForwardTargets } from './kwok-kubelet-api';
 import { startProcessRuntime } from './process-runtime';
 
 const BUILD_SCRIPT = join(__dirname, '..', '..', 'tools', 'reference', 'build-controllers.sh');
@@ -428,7 +429,8 @@ const PROCESS_NAMES: readonly ReferenceProcessName[] = ['kube-controller-manager
  * on, the reference controllers in place of its own copies, and `nodes` simulated nodes
  * (kwok-node-0, 1, ...), Ready, whose pods of the suite's test image run as processes
  * (process-runtime.ts). kwok serves the nodes' kubelet API: those processes' logs and ports
- * (kwok-kubelet-api.ts). The binaries must be built (buildReferenceControllers).
+ * (kwok-kubelet-api.ts), behind a stand-in that forwards their ports itself (kubelet-stand-in.ts).
+ * The binaries must be built (buildReferenceControllers).
  */
 export async function startCluster(options: {
   readonly nodes: number;
@@ -439,6 +441,7 @@ export async function startCluster(options: {
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   let server: TestServer | undefined;
   let plane: ReferenceControllers | undefined;
+  let standIn: KubeletStandIn | undefined;
   try {
     // As kubeadm runs kube-apiserver: kubelets (the suite's node identities) read what their
     // pods use through the Node authorizer, and NodeRestriction keeps their writes to their own
@@ -457,7 +460,10 @@ export async function startCluster(options: {
       ],
     });
     await installKwokCrds(server);
-    plane = await startReferenceControllers(server, kwokKubeletApiArgs(await freePort()));
+    // Serving before kwok starts, so that no node ever reports a port nobody serves.
+    const kwokPort = await freePort();
+    standIn = await startKubeletStandIn({ kwokPort, lookup: portForwardTargets(server) });
+    plane = await startReferenceControllers(server, kwokKubeletApiArgs(kwokPort, standIn.port));
     await addSimulatedNodes(
       server,
       Array.from({ length: options.nodes }, (_, index) => `kwok-node-${index}`),
@@ -465,11 +471,12 @@ export async function startCluster(options: {
     );
   } catch (error) {
     await plane?.stop();
+    await standIn?.stop();
     await server?.stop();
     removeDir();
     throw error;
   }
-  const [started, controllers] = [server, plane];
+  const [started, controllers, kubeletApi] = [server, plane, standIn];
   const runtime = startProcessRuntime(started, BIN, join(dir, 'pods'), { kwok: true });
   return {
     server: started,
@@ -481,6 +488,7 @@ export async function startCluster(options: {
     stop: async () => {
       await runtime.stop();
       await controllers.stop();
+      await kubeletApi.stop();
       await started.stop();
       removeDir();
     },

@@ -20,6 +20,7 @@ import { tooManyRequests } from '../../server/status/catalogue';
 import { ObjectError } from '../../storage/errors';
 import { generatedPki, type Pki } from '../../server/pki/pki';
 import { httpsRequest, type ClientIdentity } from '../helpers/https-client';
+import { certificateCredentialId } from '../helpers/credential-id';
 
 describe('the HTTPS server', () => {
   let dataDir: string;
@@ -179,6 +180,7 @@ describe('the HTTPS server', () => {
       expect(JSON.parse(admin.body)).toEqual({
         name: 'kubernetes-admin',
         groups: ['system:masters', 'system:authenticated'],
+        extra: certificateCredentialId(pki.admin.certPem),
       });
       const jane = await get('/api/v1/namespaces/default/pods', plainUser);
       expect(jane.status).toBe(403);

@@ -10,7 +10,7 @@ import { compactVerify, decodeJwt } from 'jose';
 import type { KubeObject } from '../../../api/objects';
 import { goQuoted, intersectAudiences } from '../audiences';
 import type { AuthenticationResult, TokenAuthenticator } from '../types';
-import type { UserInfo } from '../../../api/user-info';
+import { CREDENTIAL_ID_EXTRA, type UserInfo } from '../../../api/user-info';
 import type { KubernetesClaim, ServiceAccountClaims } from './claims';
 import type { VerifyingKey } from './keys';
 import { serviceAccountGroups, serviceAccountUsername } from './names';
@@ -151,7 +151,7 @@ async function lookupProblem(lookup: ObjectLookup, claim: KubernetesClaim, now: 
 
 function userOf(claim: KubernetesClaim, jti: string): UserInfo {
   const extra: Record<string, string[]> = {};
-  if (jti !== '') extra['authentication.kubernetes.io/credential-id'] = [`JTI=${jti}`];
+  if (jti !== '') extra[CREDENTIAL_ID_EXTRA] = [`JTI=${jti}`];
   if (claim.node) {
     extra['authentication.kubernetes.io/node-name'] = [claim.node.name];
     extra['authentication.kubernetes.io/node-uid'] = [claim.node.uid];

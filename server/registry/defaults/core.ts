@@ -51,6 +51,10 @@ export function defaultService(service: KubeObject): void {
   if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') fill(spec, 'externalTrafficPolicy', 'Cluster');
   if (spec.type === 'LoadBalancer') fill(spec, 'allocateLoadBalancerNodePorts', true);
   if (spec.type !== 'ExternalName') fill(spec, 'internalTrafficPolicy', 'Cluster');
+  // LoadBalancerIPMode is locked on: a load balancer's ingress point with an address is reached as a VIP unless it says.
+  const loadBalancer = ((service as Json).status as Json | undefined)?.loadBalancer as Json | undefined;
+  if (spec.type === 'LoadBalancer')
+    for (const point of items(loadBalancer, 'ingress')) if (point.ip) fill(point, 'ipMode', 'VIP');
 }
 
 interface ServiceSpecFields {

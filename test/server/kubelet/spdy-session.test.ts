@@ -4,10 +4,15 @@
  * the peer's (DATA and FIN, RST_STREAM as the stream's end, PING answered, the connection's end),
  * and backpressure: a stream nobody reads stops the connection being read, and takes the rest
  * once it is read. (Its interoperation with the kubelet's spdystream is tested through kwok.)
+ * Then the serving side, which the test cluster's kubelet stand-in plays: the peer's streams
+ * taken or refused by their headers (real deflate, one zlib stream across the session, as Go's
+ * client writes them), and a client session and a serving one talking to each other.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { SpdySession } from '../../../server/kubelet/spdy-session';
+import { constants, createDeflate } from 'node:zlib';
+import { HEADER_DICTIONARY } from '../../../server/kubelet/spdy-header-block';
+import { SpdySession, type SpdyStream } from '../../../server/kubelet/spdy-session';
 import { waitFor } from '../../helpers/wait-for';
 
 interface Frame {
@@ -205,5 +210,144 @@ describe('SPDY/3.1 client session', () => {
     stream.resume();
     await new Promise((resolve) => stream.once('end', resolve));
     expect(received).toBe(total);
+  });
+});
+
+/** The peer's header blocks as Go's spdystream writes them: one deflate stream with the dictionary, sync-flushed after each block. */
+class GoLikeHeaderWriter {
+  private readonly deflate = createDeflate({ dictionary: HEADER_DICTIONARY });
+  private readonly output: Buffer[] = [];
+
+  constructor() {
+    this.deflate.on('data', (chunk: Buffer) => this.output.push(chunk));
+  }
+
+  async block(headers: Record<string, string>): Promise<Buffer> {
+    const pairs = Object.entries(headers).flatMap(([name, value]) => [name, value]);
+    const parts = [Buffer.alloc(4)];
+    parts[0].writeUInt32BE(pairs.length / 2);
+    for (const text of pairs) {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(Buffer.byteLength(text));
+      parts.push(length, Buffer.from(text));
+    }
+    this.deflate.write(Buffer.concat(parts));
+    await new Promise<void>((resolve) => this.deflate.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+    return Buffer.concat(this.output.splice(0));
+  }
+}
+
+function synStream(id: number, compressedHeaders: Buffer): Buffer {
+  const ids = Buffer.alloc(10);
+  ids.writeUInt32BE(id, 0);
+  return controlFrame(1, Buffer.concat([ids, compressedHeaders]));
+}
+
+/** What a stream reads up to its peer's FIN, the stream left open for writing (a `for await` would destroy it). */
+function readToEnd(stream: SpdyStream): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(Buffer.concat(chunks).toString()));
+  });
+}
+
+function adler32(bytes: Buffer): number {
+  let a = 1;
+  let b = 0;
+  for (const byte of bytes) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+describe('SPDY/3.1 serving session', () => {
+  let server: Server;
+  let peer: Socket;
+  let client: Socket;
+
+  beforeEach(async () => {
+    const accepted = new Promise<Socket>((resolve) => {
+      server = createServer(resolve);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise((resolve) => client.once('connect', resolve));
+    peer = await accepted;
+  });
+
+  afterEach(async () => {
+    client.destroy();
+    peer.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('holds the SPDY/3 dictionary the zlib header names', () => {
+    expect(HEADER_DICTIONARY.length).toBe(1423);
+    expect(adler32(HEADER_DICTIONARY)).toBe(0xe3c6a7c2);
+  });
+
+  it('takes the streams its acceptor takes (SYN_REPLY), refuses the rest (RST_STREAM), and answers the peer PING', async () => {
+    const seen: Record<string, string>[] = [];
+    const taken: SpdyStream[] = [];
+    const session = new SpdySession(peer, undefined, (headers) => {
+      seen.push({ ...headers });
+      return headers.streamtype === 'data' ? (stream) => taken.push(stream) : undefined;
+    });
+    session.on('error', () => undefined);
+    const frames = new FrameReader(client);
+    const writer = new GoLikeHeaderWriter();
+    const ping = Buffer.alloc(4);
+    ping.writeUInt32BE(1);
+    client.write(
+      Buffer.concat([
+        synStream(1, await writer.block({ streamtype: 'data', port: '80', requestid: '0' })),
+        synStream(3, await writer.block({ streamtype: 'bogus', port: '80', requestid: '0' })),
+        dataFrame(1, Buffer.from('to the pod'), true),
+        controlFrame(6, ping),
+      ]),
+    );
+    const reply = await frames.next('the SYN_REPLY', (frame) => frame.control && frame.type === 2);
+    expect(reply.streamId).toBe(1);
+    const refusal = await frames.next('the RST_STREAM', (frame) => frame.control && frame.type === 3);
+    expect({ id: refusal.streamId, status: refusal.payload.readUInt32BE(4) }).toEqual({ id: 3, status: 3 });
+    const pong = await frames.next('the PING answered', (frame) => frame.control && frame.type === 6);
+    expect(pong.payload.readUInt32BE(0)).toBe(1);
+    expect(seen).toEqual([
+      { streamtype: 'data', port: '80', requestid: '0' },
+      { streamtype: 'bogus', port: '80', requestid: '0' },
+    ]);
+
+    const [stream] = taken;
+    expect(await readToEnd(stream)).toBe('to the pod');
+    stream.end('from the pod');
+    const data = await frames.next('the answer', (frame) => !frame.control && frame.payload.length > 0);
+    expect({ id: data.streamId, text: data.payload.toString() }).toEqual({ id: 1, text: 'from the pod' });
+    await frames.next('its FIN', (frame) => !frame.control && frame.flags === 1);
+    session.close();
+  });
+
+  it('talks to a client session: its stored header blocks read, half-closes both ways', async () => {
+    const taken: { stream: SpdyStream; headers: Record<string, string> }[] = [];
+    const serving = new SpdySession(peer, undefined, (headers) => (stream) => taken.push({ stream, headers }));
+    serving.on('error', () => undefined);
+    const session = new SpdySession(client);
+    session.on('error', () => undefined);
+    session.openStream({ streamtype: 'error', port: '80' }).on('error', () => undefined);
+    const opened = session.openStream({ streamType: 'data', port: '80', requestID: '7' });
+    await waitFor('both streams taken', async () => (taken.length === 2 ? true : undefined));
+    expect(taken.map(({ stream, headers }) => ({ id: stream.id, headers }))).toEqual([
+      { id: 1, headers: { streamtype: 'error', port: '80' } },
+      { id: 3, headers: { streamtype: 'data', port: '80', requestid: '7' } },
+    ]);
+    // Each side's FIN ends what the other reads, and leaves its own way open.
+    const accepted = taken[1].stream;
+    opened.end('from the client');
+    expect(await readToEnd(accepted)).toBe('from the client');
+    accepted.end('answered after the client ended');
+    expect(await readToEnd(opened)).toBe('answered after the client ended');
+    session.close();
+    serving.close();
   });
 });

@@ -4,13 +4,23 @@
 # that range in CAPSTAN_POD_NETWORK for the cluster's simulated nodes to give their pods
 # addresses from (test/cluster/reference-controllers.ts). The reference proxies to no loopback
 # address, so the suite's proxy specs need pods with such addresses; nothing leaves the
-# namespace, and the host's network is untouched. Without root (or unshare and ip) the command
-# runs as it is, its pods on loopback addresses.
+# namespace, and the host's network is untouched. As root the namespace is a network one alone;
+# otherwise it comes with a user namespace (the user mapped to root, so that it may set the
+# address up) and a mount namespace (where the process runtime may bind-mount, as root may).
+# Where neither can be made (no unshare or ip, user namespaces off), the command runs as it is,
+# its pods on loopback addresses.
 #   tools/conformance/pod-network.sh npx jest test/conformance
 set -eu
-if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
-  echo "pod-network.sh: not root, or no unshare or ip: pods get loopback addresses" >&2
+if [ "$(id -u)" = 0 ]; then
+  namespaces="--net"
+else
+  namespaces="--user --map-root-user --net --mount"
+fi
+# shellcheck disable=SC2086 # the options are words
+if ! command -v ip >/dev/null || ! unshare $namespaces true 2>/dev/null; then
+  echo "pod-network.sh: no network namespace could be made here: pods get loopback addresses" >&2
   exec "$@"
 fi
 export CAPSTAN_POD_NETWORK=198.18.0.0/16
-exec unshare --net -- sh -c 'ip link set lo up && ip route add local "$CAPSTAN_POD_NETWORK" dev lo && exec "$@"' pod-network "$@"
+# shellcheck disable=SC2086
+exec unshare $namespaces -- sh -c 'ip link set lo up && ip route add local "$CAPSTAN_POD_NETWORK" dev lo && exec "$@"' pod-network "$@"

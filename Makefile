@@ -44,10 +44,12 @@ schemas:
 # The reference suite's API-only specs (tools/conformance/api-only.txt: sig-api-machinery,
 # sig-auth, and the API ones of sig-network and sig-cli) against a fresh capstan
 # with the reference controller manager, scheduler and simulated nodes
-# (tools/conformance/conformance.ts). The first run builds the suite's and their binaries into
-# ~/.cache/kube-ref (about 15 minutes on 2 cores); `ARGS='--focus Watchers'` runs a part.
+# (tools/conformance/conformance.ts), in a network namespace of its own where pods get addresses
+# the reference proxies to (as root; tools/conformance/pod-network.sh). The first run builds the
+# suite's and their binaries into ~/.cache/kube-ref (about 15 minutes on 2 cores);
+# `ARGS='--focus Watchers'` runs a part.
 conformance: node_modules/.package-lock.json
 	./tools/conformance/build-e2e-test.sh
 	./tools/reference/build-controllers.sh
 	npm run --silent build
-	npx node dist/tools/conformance/conformance.js $(ARGS)
+	./tools/conformance/pod-network.sh npx node dist/tools/conformance/conformance.js $(ARGS)

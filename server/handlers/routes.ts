@@ -144,7 +144,9 @@ function pick(
   const subresource = handlers.subresources[info.subresource];
   if (subresource === undefined) return undefined; // not served: the chain's 404
   // The reference routes `<name>/<subresource>` and nothing below it, but for the proxies.
-  if (info.parts.length > 3 && type.handlers?.subresources?.[info.subresource]?.takesPath !== true) return undefined;
+  const takesPath = type.handlers?.subresources?.[info.subresource]?.takesPath === true;
+  if (info.parts.length > 3 && !takesPath) return undefined;
+  if (takesPath && info.verb === 'options') return subresource.get ?? 'not-allowed';
   return subresource[info.verb] ?? 'not-allowed';
 }
 

@@ -23,7 +23,11 @@ export interface SubresourceEndpoint {
   readonly handlers: Readonly<Partial<Record<Verb, HandlerFactory>>>;
   /** It streams a backend's answer (pods/log, the proxies, exec): no representation is negotiated for it. */
   readonly connection?: true;
-  /** The URL past the subresource is a path it proxies (`pods/x/proxy/a/b`); others end at their name. */
+  /**
+   * The URL past the subresource is a path it proxies (`pods/x/proxy/a/b`); others end at their
+   * name. OPTIONS (verb `options`, which discovery does not list) reaches its `get` handler too,
+   * as the reference's proxies pass that method on.
+   */
   readonly takesPath?: true;
 }
 

@@ -85,19 +85,69 @@ export function dialErrorText(
  * connection and `drop`), sent at once, then the body piped, so that a watch or a followed log
  * reaches the client as it comes and a client that stops reading holds the backend back.
  */
-export function streamAnswer(
-  answer: IncomingMessage,
-  res: ServerResponse,
-  options: { readonly drop?: ReadonlySet<string>; readonly headers?: OutgoingHttpHeaders } = {},
-): void {
+export function streamAnswer(answer: IncomingMessage, res: ServerResponse, options: AnswerHeaders = {}): void {
+  res.writeHead(answer.statusCode ?? 502, headersOf(answer, options));
+  res.flushHeaders();
+  answer.pipe(res);
+  answer.on('error', () => res.destroy());
+}
+
+/** Which of a backend's headers go back: `drop` left out, `headers` put in. */
+export interface AnswerHeaders {
+  readonly drop?: ReadonlySet<string>;
+  readonly headers?: OutgoingHttpHeaders;
+}
+
+function headersOf(answer: IncomingMessage, options: AnswerHeaders): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const [header, value] of Object.entries(answer.headers)) {
     if (value !== undefined && !NOT_FORWARDED.has(header) && !options.drop?.has(header)) headers[header] = value;
   }
-  res.writeHead(answer.statusCode ?? 502, { ...headers, ...options.headers });
-  res.flushHeaders();
-  answer.pipe(res);
-  answer.on('error', () => res.destroy());
+  return { ...headers, ...options.headers };
+}
+
+/**
+ * The backend's answer read whole and sent as `rewrite` makes it (with its new length), or,
+ * when `rewrite` declines it (undefined), throws, or the answer runs past `limit` bytes,
+ * streamed on as it came: the server holds at most `limit` bytes of it.
+ */
+export async function answerRewritten(
+  answer: IncomingMessage,
+  res: ServerResponse,
+  options: AnswerHeaders,
+  rewrite: (body: Buffer) => Buffer | undefined,
+  limit: number,
+): Promise<void> {
+  const chunks: Buffer[] = [];
+  const whole = await new Promise<boolean>((resolve, reject) => {
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size <= limit) return;
+      answer.pause();
+      answer.off('data', onData).off('end', onEnd).off('error', reject);
+      resolve(false);
+    };
+    const onEnd = () => resolve(true);
+    answer.on('data', onData).once('end', onEnd).once('error', reject);
+  });
+  const body = Buffer.concat(chunks);
+  let rewritten: Buffer | undefined;
+  try {
+    rewritten = whole ? rewrite(body) : undefined;
+  } catch {
+    rewritten = undefined;
+  }
+  if (rewritten === undefined) {
+    answer.unshift(body);
+    streamAnswer(answer, res, options);
+    return;
+  }
+  const headers = headersOf(answer, options);
+  delete headers['content-length'];
+  res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': rewritten.length });
+  res.end(rewritten);
 }
 
 /**

@@ -39,6 +39,7 @@ export class RequestInfoError extends Error {
   }
 }
 
+/** The verbs of the methods that have one; any other method's verb is its name in lower case, as the reference's (`options`). */
 const METHOD_VERBS: Readonly<Record<string, string>> = {
   POST: 'create',
   GET: 'get',
@@ -84,7 +85,7 @@ export function resolveRequestInfo(request: RequestLine): RequestInfo {
   const apiVersion = parts[0];
   parts = parts.slice(1);
 
-  let verb = METHOD_VERBS[request.method] ?? '';
+  let verb = METHOD_VERBS[request.method] ?? request.method.toLowerCase();
   if (PATH_VERBS.has(parts[0])) {
     if (parts.length < 2) throw new RequestInfoError('unable to determine kind and namespace from url');
     verb = parts[0];

@@ -24,7 +24,15 @@ import { auditAnnotationsOf, auditSwitchedProtocols } from '../audit/record/requ
 import type { RequestInfo } from '../request/request-info';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import type { KubeletClient } from '../kubelet/kubelet-client';
-import { asksUpgrade, forwardedHeaders, joinConnections, readAtMost, streamAnswer } from '../proxy/forwarding';
+import {
+  answerRewritten,
+  asksUpgrade,
+  forwardedHeaders,
+  joinConnections,
+  readAtMost,
+  streamAnswer,
+} from '../proxy/forwarding';
+import { isHtml, rewriteHtmlBody } from '../proxy/html-links';
 import { openUpstream, type UpstreamAnswer, type UpstreamInit } from '../proxy/upstream';
 import { admitConnect } from '../registry/store/admission';
 import { parseBool, parseInteger, queryOf } from '../request/query';
@@ -417,6 +425,12 @@ function rawSubpath(req: Request, info: RequestInfo): string {
   return segments.length > prefix ? `/${segments.slice(prefix).join('/')}` : '';
 }
 
+/**
+ * The most of an HTML page a proxy reads to rewrite its links (the reference reads any size);
+ * a longer page goes on as it came.
+ */
+const MAX_REWRITTEN_HTML_BYTES = 8 * 1024 * 1024;
+
 /** CORS is the API server's to answer, not the backend's: the reference drops the backend's. */
 const CORS_HEADERS: ReadonlySet<string> = new Set([
   'access-control-allow-credentials',
@@ -474,8 +488,8 @@ interface ForwardRoute {
 /**
  * Passes the request on to `target` at `path`, and its answer back: a protocol switch joins
  * the two connections once the backend agrees to it. With `rewrite` (the proxies), the
- * backend's redirects to itself come back under the proxy's path and its CORS headers are
- * dropped, as the reference's proxy transport does. A backend that cannot be reached is 503
+ * backend's redirects to itself and the links of its HTML pages come back under the proxy's
+ * path and its CORS headers are dropped, as the reference's proxy transport does. A backend that cannot be reached is 503
  * `error trying to reach service: ...`.
  */
 async function forward(
@@ -522,16 +536,25 @@ async function forward(
     streamAnswer(answered.answer, res);
     return;
   }
-  const location = answered.answer.headers.location;
-  streamAnswer(answered.answer, res, {
-    drop: CORS_HEADERS,
-    headers:
-      location === undefined
-        ? {}
-        : {
-            location: rewriteLocation(location, backendHost, req.headers.host, route.pathPrepend ?? route.requestPath),
-          },
-  });
+  const pathPrepend = route.pathPrepend ?? route.requestPath;
+  const rewriteUrl = (url: string) => rewriteLocation(url, backendHost, req.headers.host, pathPrepend);
+  const { answer } = answered;
+  const location = answer.headers.location;
+  if (location !== undefined) {
+    streamAnswer(answer, res, { drop: CORS_HEADERS, headers: { location: rewriteUrl(location) } });
+    return;
+  }
+  if (isHtml(answer.headers['content-type']) && req.method !== 'HEAD') {
+    await answerRewritten(
+      answer,
+      res,
+      { drop: CORS_HEADERS },
+      (body) => rewriteHtmlBody(body, answer.headers['content-encoding'], rewriteUrl),
+      MAX_REWRITTEN_HTML_BYTES,
+    );
+    return;
+  }
+  streamAnswer(answer, res, { drop: CORS_HEADERS });
 }
 
 /**

@@ -22,7 +22,7 @@
  *   await runtime.stop();
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestServer } from '../helpers/server';
@@ -40,8 +40,20 @@ const IMAGES: readonly {
   readonly binary: string;
   readonly onPath?: true;
   readonly entrypoint: string;
+  /**
+   * A directory beside the binary holding the files the image keeps in its working directory
+   * (`/`), which its program opens by relative names: they are copied into the pod's directory,
+   * the process's working directory here. agnhost's porter serves its TLS ports with the
+   * certificate and key its image adds (written by build-controllers.sh).
+   */
+  readonly workingFiles?: string;
 }[] = [
-  { pattern: /(^|\/)e2e-test-images\/agnhost:/, binary: 'agnhost', entrypoint: '/agnhost' },
+  {
+    pattern: /(^|\/)e2e-test-images\/agnhost:/,
+    binary: 'agnhost',
+    entrypoint: '/agnhost',
+    workingFiles: 'agnhost-files',
+  },
   { pattern: /(^|\/)e2e-test-images\/sample-apiserver:/, binary: 'sample-apiserver', entrypoint: '/sample-apiserver' },
   { pattern: /(^|\/)etcd:/, binary: 'etcd', onPath: true, entrypoint: '/usr/local/bin/etcd' },
 ];
@@ -163,9 +175,13 @@ export interface ProcessRuntime {
   stop(): Promise<void>;
 }
 
+function imageOf(container: Container): (typeof IMAGES)[number] | undefined {
+  return IMAGES.find((candidate) => candidate.pattern.test(container.image ?? ''));
+}
+
 /** The binary and argv standing for `container`, or undefined when its image is not one this runtime runs. */
 function commandOf(container: Container, binDir: string): string[] | undefined {
-  const image = IMAGES.find((candidate) => candidate.pattern.test(container.image ?? ''));
+  const image = imageOf(container);
   if (image === undefined) return undefined;
   const binary = image.onPath ? image.binary : join(binDir, image.binary);
   if (container.command === undefined || container.command.length === 0) return [binary, ...(container.args ?? [])];
@@ -480,6 +496,8 @@ export function startProcessRuntime(
     const volumes = await writeVolumes(server, pod, dir);
     if (volumes === 'missing') return;
     mkdirSync(join(dir, 'logs'), { recursive: true });
+    for (const files of new Set(runnable.map(({ container }) => imageOf(container)?.workingFiles)))
+      if (files !== undefined) cpSync(join(binDir, files), dir, { recursive: true });
     const containers: RunningContainer[] = [];
     const commands: Parameters<typeof supervise>[1][] = [];
     for (const { container, argv } of runnable) {

@@ -333,17 +333,24 @@ export interface Taint {
   readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
-/** Nodes made so far by this process: each gets the next /24 of 127.100.0.0/16 (wrapping at 256). */
+/** Nodes made so far by this process: each gets the next /24 of the pod network (wrapping at 256). */
 let simulatedNodesMade = 0;
 
 /**
+ * The /16 pods' addresses come from: loopback (127.100.0.0/16) unless the process runs where
+ * `CAPSTAN_POD_NETWORK` names another that its loopback answers (tools/conformance/pod-network.sh
+ * sets one up in a network namespace of its own: the reference proxies to no loopback address).
+ */
+const POD_NETWORK_PREFIX = (process.env.CAPSTAN_POD_NETWORK ?? '127.100.0.0/16').split('.').slice(0, 2).join('.');
+
+/**
  * A Node kwok plays (its annotation says so), with a kubelet's usual room; kwok makes it Ready
- * and keeps its Lease. Its pod CIDR (a /24 of 127.100.0.0/16 of its own) is where kwok gives its
- * pods their addresses: loopback ones, which reach a pod's process when the process runtime runs
- * it (test/cluster/process-runtime.ts).
+ * and keeps its Lease. Its pod CIDR (a /24 of the pod network of its own) is where kwok gives its
+ * pods their addresses, which reach a pod's process when the process runtime runs it
+ * (test/cluster/process-runtime.ts): its listeners bind every address.
  */
 function simulatedNode(name: string, taints: readonly Taint[]): object {
-  const podCidr = `127.100.${simulatedNodesMade++ % 256}.0/24`;
+  const podCidr = `${POD_NETWORK_PREFIX}.${simulatedNodesMade++ % 256}.0/24`;
   return {
     apiVersion: 'v1',
     kind: 'Node',

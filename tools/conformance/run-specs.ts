@@ -12,13 +12,13 @@ import { runSpec, type SpecResult } from './e2e-suite';
 const SLOW_SPEC_TIMEOUT_MS = 11 * 60_000;
 
 /**
- * Specs whose webhook or conversion server, or port-forward target, is a pod's process
- * (test/cluster/process-runtime.ts): the suite serves each on a fixed port (the port-forward
- * specs' pods on 80 and 8080) and those processes share the host's network, so two of these
- * specs at once would collide; they take turns, beside the other specs.
+ * Specs whose webhook or conversion server, port-forward target, proxied server or Service
+ * backend is a pod's process (test/cluster/process-runtime.ts): the suite serves each on a fixed
+ * port (the port-forward, proxy and Service specs' pods on 80) and those processes share one
+ * network, so two of these specs at once would collide; they take turns, beside the other specs.
  */
 const SERVES_FROM_A_POD =
-  /^(\[sig-api-machinery\] (AdmissionWebhook|CustomResourceConversionWebhook|CustomResourceFieldSelectors)|\[sig-cli\] Kubectl Port forwarding) /;
+  /^(\[sig-api-machinery\] (AdmissionWebhook|CustomResourceConversionWebhook|CustomResourceFieldSelectors)|\[sig-cli\] Kubectl Port forwarding|\[sig-network\] (Proxy version v1 (A set of valid responses|should proxy through a service and a pod)|Services should (serve|be able to change)|EndpointSlice should support a Service with multiple)) /;
 
 export interface RunOptions {
   readonly kubeconfig: string;

@@ -7,7 +7,7 @@
 # (test/cluster/controllers.test.ts). The controllers get a scratch module of their own, so this
 # build never rewrites the one tools/reference/build-kube-apiserver.sh keeps. What is already
 # built is skipped. About 15 minutes on 2 cores with a warm module cache.
-#   tools/reference/build-controllers.sh   # -> ~/.cache/kube-ref/bin/{kube-controller-manager,kube-scheduler,agnhost,sample-apiserver,kwok}
+#   tools/reference/build-controllers.sh   # -> ~/.cache/kube-ref/bin/{kube-controller-manager,kube-scheduler,agnhost,agnhost-files,sample-apiserver,kwok}
 #   tools/reference/build-controllers.sh kwok   # kwok, its stages and CRDs alone (a minute or two)
 set -euo pipefail
 VERSION=${KUBE_VERSION:-1.34.4}
@@ -35,6 +35,13 @@ if [ "$only" = all ] && { [ ! -x "$BIN/kube-controller-manager" ] || [ ! -x "$BI
     [ -x "$BIN/$command" ] || nice go build -ldflags "$LDFLAGS" -o "$BIN/$command" "k8s.io/kubernetes/cmd/$command"
   done
   [ -x "$BIN/agnhost" ] || nice go build -o "$BIN/agnhost" k8s.io/kubernetes/test/images/agnhost
+fi
+
+# The files agnhost's image adds to its working directory that its commands open by relative
+# name (porter's TLS certificate and key): process-runtime.ts copies them into each agnhost pod's.
+if [ "$only" = all ] && [ ! -s "$BIN/agnhost-files/localhost.key" ]; then
+  porter=$(cd "$CACHE/controllers" && go mod download -json "k8s.io/kubernetes@v$VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')/test/images/agnhost/porter
+  install -m 0644 -D -t "$BIN/agnhost-files" "$porter/localhost.crt" "$porter/localhost.key"
 fi
 
 # The sample API server's module, like kwok's, has no replace directives: it installs straight from the release.

@@ -69,10 +69,10 @@ const cases: { name: string; method: string; url: string; expected: Expected }[]
     expected: { verb: 'deletecollection', name: '' },
   },
   {
-    name: 'unknown method has no verb',
+    name: "another method's verb is its name in lower case, as the reference's",
     method: 'OPTIONS',
     url: '/api/v1/pods',
-    expected: { isResourceRequest: true, verb: '' },
+    expected: { isResourceRequest: true, verb: 'options' },
   },
   {
     name: 'trailing slash is ignored',

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { createNetworkNamespace, type NetworkNamespace } from '../../helpers/network-namespace';
 import { startServer, type TestServer } from '../../helpers/server';
 import { addSimulatedNodes, buildKwok, startKwok, type Kwok } from '../../cluster/reference-controllers';
@@ -37,6 +38,16 @@ function backendServer(seen: Seen[]): Server {
       return;
     }
     req.resume();
+    if (path === '/page' || path === '/page-gzip') {
+      const page = Buffer.from('<HTML><body><A HREF=/rewriteme class=x>test</a> <a href="rel">r</a></body></HTML>');
+      const gzip = path === '/page-gzip';
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+      });
+      res.end(gzip ? gzipSync(page) : page);
+      return;
+    }
     if (path === '/redirect') {
       res.writeHead(302, { Location: '/landing?from=redirect' });
       res.end();
@@ -235,6 +246,36 @@ describe('proxies to nodes, pods and services', () => {
       'GET /hello',
       'GET /redirect',
     ]);
+  });
+
+  it('passes OPTIONS on, and any method at the root without a redirect', async () => {
+    seen.length = 0;
+    const options = await server.request('OPTIONS', `${NS}/pods/backend/proxy/hello`);
+    expect({ status: options.status, body: options.body }).toEqual({
+      status: 200,
+      body: 'hello from the backend at /hello\n',
+    });
+    const deleted = await server.request('DELETE', `${NS}/pods/backend/proxy?method=DELETE`);
+    expect({ status: deleted.status, body: deleted.body }).toEqual({
+      status: 200,
+      body: 'hello from the backend at /?method=DELETE\n',
+    });
+    expect(seen.map(({ method, url }) => `${method} ${url}`)).toEqual(['OPTIONS /hello', 'DELETE /?method=DELETE']);
+  });
+
+  it("rewrites an HTML page's links to go through the proxy, compressed or not", async () => {
+    for (const page of ['page', 'page-gzip']) {
+      const answer = await server.kubectl(['get', '--raw', `${NS}/services/web:http/proxy/${page}`]);
+      expect(answer).toMatchObject({
+        code: 0,
+        stdout: `<html><body><a href="${NS}/services/web:http/proxy/rewriteme" class="x">test</a> <a href="rel">r</a></body></HTML>`,
+      });
+    }
+    const plain = await server.request('GET', `${NS}/pods/backend/proxy/page`);
+    expect({ length: plain.headers['content-length'], body: plain.body }).toEqual({
+      length: String(Buffer.byteLength(plain.body)),
+      body: `<html><body><a href="${NS}/pods/backend/proxy/rewriteme" class="x">test</a> <a href="rel">r</a></body></HTML>`,
+    });
   });
 
   it('answers what it cannot reach as the reference does', async () => {

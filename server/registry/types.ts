@@ -59,8 +59,11 @@ export interface Strategy {
   prepareForStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): void;
   validate?(object: KubeObject, context: WriteContext): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
-  /** Warnings to return in `Warning` headers for a create or an update of the main resource. */
-  warnings?(object: KubeObject, old: KubeObject | undefined): string[];
+  /**
+   * Warnings to return in `Warning` headers for a create or an update of the main resource; a few
+   * depend on feature gates (`context`).
+   */
+  warnings?(object: KubeObject, old: KubeObject | undefined, context: WriteContext): string[];
   /** The same for a write of the status subresource, which the reference gives a strategy of its own. */
   statusWarnings?(object: KubeObject, old: KubeObject): string[];
 }

@@ -140,7 +140,7 @@ export async function prepareNewObject(
       object,
       key,
       written,
-      warnings: [...(strategy.warnings?.(object, undefined) ?? []), ...attributes.warnings],
+      warnings: [...(strategy.warnings?.(object, undefined, context) ?? []), ...attributes.warnings],
       finish,
     };
   } catch (error) {

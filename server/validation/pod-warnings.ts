@@ -156,11 +156,9 @@ function volumeWarnings(spec: PodSpec, specPath: FieldPath, gitRepoEnabled: bool
         .filter(([json]) => isSet(volume[json]))
         .map(([, name, history]) => `${at.child(name).toString()}: ${history}`);
     const warnings = removed(REMOVED_VOLUME_PLUGINS);
-    // The reference names gitRepo second, after photonPersistentDisk.
+    // Validation allows one source per volume, so where gitRepo's warning falls among these is moot.
     if (isSet(volume.gitRepo))
-      warnings.splice(
-        isSet(volume.photonPersistentDisk) ? 1 : 0,
-        0,
+      warnings.push(
         `${at.child('gitRepo').toString()}: deprecated in v1.11${gitRepoEnabled ? '' : ', and disabled by default in v1.33+'}`,
       );
     const claimTemplate = (volume.ephemeral as { volumeClaimTemplate?: { spec?: Json } } | undefined)

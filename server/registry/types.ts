@@ -35,6 +35,11 @@ export interface WriteContext {
   /** Who writes (a CertificateSigningRequest records its requester); absent: nobody in particular. */
   readonly user?: UserInfo;
   readonly featureEnabled: FeatureEnabled;
+  /**
+   * Where a create's preparation puts the warnings it sends as it mutates (the reference's
+   * `warning.AddWarning` in PrepareForCreate), ahead of the strategy's; absent: not collected.
+   */
+  readonly preparationWarnings?: string[];
 }
 
 /**

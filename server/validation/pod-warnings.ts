@@ -9,6 +9,12 @@ import type { KubeObject } from '../../api/objects';
 import { FieldPath } from '../status/field-errors';
 import type { WriteContext } from '../registry/types';
 import { isDNS1123Label } from './names';
+import {
+  APPARMOR_CONTAINER_ANNOTATION_PREFIX,
+  appArmorAnnotationWarning,
+  appArmorProfileOf,
+  sameProfile,
+} from './apparmor-annotations';
 import { fractionalByteWarning } from './fractional-bytes';
 import { nodeLabelDeprecation, nodeSelectorTermWarnings } from './deprecated-node-labels';
 import { warningsForIP } from './ip';
@@ -96,7 +102,7 @@ const NULL_SELECTOR_MESSAGE = 'a null labelSelector results in matching no pod';
 const BYTE_RESOURCES = ['memory', 'ephemeral-storage'];
 
 /** Every container of the spec with its path, in the reference's order (init, regular, ephemeral). */
-function containersOf(spec: PodSpec, specPath: FieldPath): [Container, FieldPath][] {
+export function containersOf(spec: PodSpec, specPath: FieldPath): [Container, FieldPath][] {
   return (['initContainers', 'containers', 'ephemeralContainers'] as const).flatMap((list) =>
     (spec[list] ?? []).map((container, i): [Container, FieldPath] => [container, specPath.child(list).index(i)]),
   );
@@ -179,23 +185,6 @@ function isSet(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-const APPARMOR_CONTAINER_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
-
-/** The profile field an AppArmor annotation stands for (the reference's ApparmorFieldForAnnotation). */
-function appArmorProfileOf(annotation: string): { type: string; localhostProfile?: string } | undefined {
-  if (annotation === 'unconfined') return { type: 'Unconfined' };
-  if (annotation === 'runtime/default') return { type: 'RuntimeDefault' };
-  if (annotation.startsWith('localhost/') && annotation.length > 'localhost/'.length)
-    return { type: 'Localhost', localhostProfile: annotation.slice('localhost/'.length) };
-  return undefined;
-}
-
-function sameProfile(field: unknown, annotated: { type: string; localhostProfile?: string } | undefined): boolean {
-  if (!isSet(field) || annotated === undefined) return false;
-  const profile = field as { type?: string; localhostProfile?: string };
-  return profile.type === annotated.type && profile.localhostProfile === annotated.localhostProfile;
-}
-
 interface ContainerContext {
   readonly annotations: Record<string, string>;
   readonly annotationsPath: FieldPath;
@@ -217,9 +206,7 @@ function containerWarnings(container: Container, at: FieldPath, context: Contain
     Object.hasOwn(annotations, appArmorKey) &&
     !sameProfile(context.podAppArmorProfile, appArmorProfileOf(annotations[appArmorKey]))
   )
-    warnings.push(
-      `${annotationsPath.key(appArmorKey).toString()}: deprecated since v1.30; use the "appArmorProfile" field instead`,
-    );
+    warnings.push(appArmorAnnotationWarning(appArmorKey, annotationsPath));
   const resources = container.resources ?? {};
   for (const resource of BYTE_RESOURCES) {
     warnings.push(

@@ -24,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { mergeMatchLabelKeys } from './pod-match-label-keys';
+import { copyAppArmorAnnotations } from './pod-apparmor-annotations';
 import { nameIsDNS1035Label, nameIsDNSLabel } from '../../validation/names';
 
 import type { SelectableFields } from '../../selectors/field-selector';
@@ -147,7 +148,10 @@ export const coreKinds: readonly ResourceType[] = [
         qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}),
       }),
       tracksGeneration: true,
-      prepareForCreate: mergeMatchLabelKeys,
+      prepareForCreate: (pod, context) => {
+        mergeMatchLabelKeys(pod, context);
+        copyAppArmorAnnotations(pod, context);
+      },
       // The reference keeps pods/status away from owner references (old kubelets corrupted them).
       statusKeepsMetadata: ['ownerReferences'],
       dropDisabledFields: dropDisabledPodFields,

@@ -75,7 +75,7 @@ export interface KindBehaviour {
   readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
-  readonly warnings?: (object: KubeObject, old: KubeObject | undefined) => string[];
+  readonly warnings?: (object: KubeObject, old: KubeObject | undefined, context: WriteContext) => string[];
   /** Warnings of a status write; absent: none. */
   readonly statusWarnings?: (object: KubeObject, old: KubeObject) => string[];
 }
@@ -183,8 +183,8 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         : (kind.validate?.(object, context) ?? []);
       return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)), ...kindErrors];
     },
-    warnings(object, old) {
-      return kind.warnings?.(object, old) ?? [];
+    warnings(object, old, context) {
+      return kind.warnings?.(object, old, context) ?? [];
     },
     statusWarnings(object, old) {
       return kind.statusWarnings?.(object, old) ?? [];

@@ -35,6 +35,11 @@ export interface WriteContext {
   /** Who writes (a CertificateSigningRequest records its requester); absent: nobody in particular. */
   readonly user?: UserInfo;
   readonly featureEnabled: FeatureEnabled;
+  /**
+   * Where a create's preparation puts the warnings it sends as it mutates (the reference's
+   * `warning.AddWarning` in PrepareForCreate), ahead of the strategy's; absent: not collected.
+   */
+  readonly preparationWarnings?: string[];
 }
 
 /**
@@ -59,8 +64,11 @@ export interface Strategy {
   prepareForStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): void;
   validate?(object: KubeObject, context: WriteContext): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
-  /** Warnings to return in `Warning` headers for a create or an update of the main resource. */
-  warnings?(object: KubeObject, old: KubeObject | undefined): string[];
+  /**
+   * Warnings to return in `Warning` headers for a create or an update of the main resource; a few
+   * depend on feature gates (`context`).
+   */
+  warnings?(object: KubeObject, old: KubeObject | undefined, context: WriteContext): string[];
   /** The same for a write of the status subresource, which the reference gives a strategy of its own. */
   statusWarnings?(object: KubeObject, old: KubeObject): string[];
 }

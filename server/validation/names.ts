@@ -33,7 +33,13 @@ const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 export function isDNS1123Label(value: string): string[] {
   const errors: string[] = [];
   if (value.length > DNS1123_LABEL_MAX) errors.push(maxLenError(DNS1123_LABEL_MAX));
-  if (!DNS1123_LABEL.test(value)) errors.push(regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  // A valid subdomain that is no label can only be one with dots (the length was checked above).
+  if (!DNS1123_LABEL.test(value))
+    errors.push(
+      DNS1123_SUBDOMAIN.test(value)
+        ? 'must not contain dots'
+        : regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, 'my-name', '123-abc'),
+    );
   return errors;
 }
 

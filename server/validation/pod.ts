@@ -542,9 +542,8 @@ export function validatePodSpec(
   );
   errors.push(...validateEnum(podSpec.restartPolicy, RESTART_POLICIES, path.child('restartPolicy'), true));
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
-  errors.push(
-    ...validateNonnegative(podSpec.terminationGracePeriodSeconds, path.child('terminationGracePeriodSeconds')),
-  );
+  // A negative terminationGracePeriodSeconds is accepted: the reference only warns of it (old
+  // clients wrote it), and the kubelet treats it as 1.
   if (typeof podSpec.activeDeadlineSeconds === 'number' && podSpec.activeDeadlineSeconds < 1) {
     errors.push(
       invalid(

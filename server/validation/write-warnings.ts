@@ -59,51 +59,6 @@ export function loadBalancerStatusWarnings(object: KubeObject): string[] {
   return ingress.flatMap(({ ip }, i) => (ip ? warningsForIP(`status.loadBalancer.ingress[${i}]`, ip) : []));
 }
 
-interface PodSpecAddresses {
-  dnsConfig?: { nameservers?: string[] };
-  hostAliases?: { ip?: string }[];
-}
-
-/** The addresses of a pod spec, its fields named after `prefix` (`spec.`, `spec.template.spec.`). */
-function podSpecAddressWarningsAt(spec: PodSpecAddresses | undefined, prefix: string): string[] {
-  return [
-    ...(spec?.dnsConfig?.nameservers ?? []).flatMap((ip, i) =>
-      warningsForIP(`${prefix}dnsConfig.nameservers[${i}]`, ip),
-    ),
-    ...(spec?.hostAliases ?? []).flatMap(({ ip }, i) => warningsForIP(`${prefix}hostAliases[${i}].ip`, ip ?? '')),
-  ];
-}
-
-/** A Pod's create: the addresses of its spec (the reference does not warn on a pod's update). */
-export function podSpecAddressWarnings(pod: KubeObject): string[] {
-  return podSpecAddressWarningsAt(pod.spec as PodSpecAddresses | undefined, 'spec.');
-}
-
-/** What moves when an update changes a kind's pod template. */
-type TemplateMarker = (object: KubeObject) => unknown;
-
-const generation: TemplateMarker = (object) => object.metadata.generation;
-
-/**
- * The addresses of the pod template at `path` (`spec.template`, a CronJob's
- * `spec.jobTemplate.spec.template`), on create and on an update that changed the template, which
- * the reference reads from the generation (a DaemonSet's template generation).
- */
-export function podTemplateWarnings(
-  path: string,
-  marker: TemplateMarker = generation,
-): (object: KubeObject, old: KubeObject | undefined) => string[] {
-  const keys = path.split('.');
-  return (object, old) => {
-    if (old !== undefined && marker(object) === marker(old)) return [];
-    const template = keys.reduce<unknown>(
-      (value, key) => (value as Record<string, unknown> | undefined)?.[key],
-      object,
-    ) as { spec?: PodSpecAddresses } | undefined;
-    return podSpecAddressWarningsAt(template?.spec, `${path}.spec.`);
-  };
-}
-
 /** A Pod's status write: its pod and host addresses. */
 export function podStatusWarnings(pod: KubeObject): string[] {
   const status = (pod.status ?? {}) as { podIPs?: { ip?: string }[]; hostIPs?: { ip?: string }[] };

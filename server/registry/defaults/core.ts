@@ -4,7 +4,12 @@ import { child, fill, isEmptyValue, items, type Json } from './fill';
 import { defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
 
 export function defaultPod(pod: KubeObject): void {
-  defaultPodObjectSpec(child(pod as Json, 'spec'));
+  const spec = child(pod as Json, 'spec');
+  // The reference's conversion of a Pod (not of a pod template) forces a negative grace period,
+  // which old clients wrote and validation accepts, to 1.
+  if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0)
+    spec.terminationGracePeriodSeconds = 1;
+  defaultPodObjectSpec(spec);
   const status = (pod as Json).status as Json | undefined;
   if (status !== undefined) pairSingularAndList(status, 'podIP', 'podIPs', (ip) => ({ ip }));
 }

@@ -1,6 +1,7 @@
 /** apps/v1 resources. */
 import * as apps from '../../validation/apps';
-import { podTemplateWarnings } from '../../validation/write-warnings';
+import { podTemplateWarnings } from '../../validation/pod-warnings';
+import { podOwnerWarnings } from '../../validation/workload-warnings';
 import * as defaults from '../defaults/apps';
 import type { ResourceType } from '../types';
 import { defineKind, fieldAt, WORKLOAD_SCALE } from './define';
@@ -38,7 +39,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateDeployment,
       validateUpdate: apps.validateDeploymentUpdate,
-      warnings: podTemplateWarnings('spec.template'),
+      warnings: podOwnerWarnings('spec.template'),
     },
   }),
   defineKind({
@@ -58,7 +59,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateReplicaSet,
       validateUpdate: apps.validateReplicaSetUpdate,
-      warnings: podTemplateWarnings('spec.template'),
+      warnings: podOwnerWarnings('spec.template'),
     },
   }),
   defineKind({

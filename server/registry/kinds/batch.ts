@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../api/objects';
 import * as batch from '../../validation/batch';
-import { podTemplateWarnings } from '../../validation/write-warnings';
+import { cronJobWarnings, jobWarnings } from '../../validation/workload-warnings';
 import * as defaults from '../defaults/batch';
 import type { ResourceType, WriteContext } from '../types';
 import { defineKind, fieldAt } from './define';
@@ -70,7 +70,7 @@ export const batchKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: batch.validateJob,
       validateUpdate: batch.validateJobUpdate,
-      warnings: podTemplateWarnings('spec.template'),
+      warnings: jobWarnings,
     },
   }),
   defineKind({
@@ -88,7 +88,7 @@ export const batchKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.jobTemplate.spec.template'),
       validate: batch.validateCronJob,
-      warnings: podTemplateWarnings('spec.jobTemplate.spec.template'),
+      warnings: cronJobWarnings,
     },
   }),
 ];

@@ -9,13 +9,14 @@ import { defineKind, fieldAt, selectable, VERBS_WITHOUT_DELETECOLLECTION } from 
 import { convertEvent } from '../conversion/events';
 import { validateEventCreate, validateEventUpdate } from '../../validation/events';
 import { validateEndpoints } from '../../validation/endpoints';
+import { persistentVolumeClaimWarnings, persistentVolumeWarnings } from '../../validation/storage-warnings';
+import { podTemplateWarnings, podWarnings } from '../../validation/pod-warnings';
+import { replicationControllerWarnings } from '../../validation/workload-warnings';
 import {
   endpointsWarnings,
   loadBalancerStatusWarnings,
   nodeWarnings,
-  podSpecAddressWarnings,
   podStatusWarnings,
-  podTemplateWarnings,
   serviceWarnings,
 } from '../../validation/write-warnings';
 import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
@@ -23,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { mergeMatchLabelKeys } from './pod-match-label-keys';
+import { copyAppArmorAnnotations } from './pod-apparmor-annotations';
 import { nameIsDNS1035Label, nameIsDNSLabel } from '../../validation/names';
 
 import type { SelectableFields } from '../../selectors/field-selector';
@@ -146,14 +148,16 @@ export const coreKinds: readonly ResourceType[] = [
         qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}),
       }),
       tracksGeneration: true,
-      prepareForCreate: mergeMatchLabelKeys,
+      prepareForCreate: (pod, context) => {
+        mergeMatchLabelKeys(pod, context);
+        copyAppArmorAnnotations(pod, context);
+      },
       // The reference keeps pods/status away from owner references (old kubelets corrupted them).
       statusKeepsMetadata: ['ownerReferences'],
       dropDisabledFields: dropDisabledPodFields,
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,
-      // The reference skips a pod's update: pods are written often, and seldom by people.
-      warnings: (pod, old) => (old === undefined ? podSpecAddressWarnings(pod) : []),
+      warnings: podWarnings,
       statusWarnings: podStatusWarnings,
     },
   }),
@@ -273,6 +277,7 @@ export const coreKinds: readonly ResourceType[] = [
       initialStatus: () => ({ phase: 'Pending' }),
       validate: core.validatePersistentVolume,
       validateUpdate: core.validatePersistentVolumeUpdate,
+      warnings: persistentVolumeWarnings,
     },
   }),
   defineKind({
@@ -291,6 +296,7 @@ export const coreKinds: readonly ResourceType[] = [
       prepareForUpdate: prepareClaimDataSources,
       validate: core.validatePersistentVolumeClaim,
       validateUpdate: validatePersistentVolumeClaimUpdate,
+      warnings: persistentVolumeClaimWarnings,
     },
   }),
   defineKind({
@@ -359,7 +365,7 @@ export const coreKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: core.validateReplicationController,
-      warnings: podTemplateWarnings('spec.template'),
+      warnings: replicationControllerWarnings,
     },
   }),
 ];

@@ -1,4 +1,5 @@
 /** node.k8s.io/v1 resources. */
+import { runtimeClassWarnings } from '../../validation/deprecated-node-labels';
 import { validateRuntimeClass, validateRuntimeClassUpdate } from '../../validation/node';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
@@ -11,6 +12,10 @@ export const nodeKinds: readonly ResourceType[] = [
     printer: runtimeClassPrinter,
     kind: 'RuntimeClass',
     namespaced: false,
-    behaviour: { validate: validateRuntimeClass, validateUpdate: validateRuntimeClassUpdate },
+    behaviour: {
+      validate: validateRuntimeClass,
+      validateUpdate: validateRuntimeClassUpdate,
+      warnings: runtimeClassWarnings,
+    },
   }),
 ];

@@ -1,4 +1,5 @@
 /** storage.k8s.io/v1 resources, with the defaults a 1.34 server fills. */
+import { csiStorageCapacityWarnings, storageClassWarnings } from '../../validation/storage-warnings';
 import {
   validateCSINode,
   validateCSIStorageCapacity,
@@ -41,6 +42,7 @@ export const storageKinds: readonly ResourceType[] = [
       },
       validate: validateStorageClass,
       validateUpdate: validateStorageClassUpdate,
+      warnings: storageClassWarnings,
     },
   }),
   defineKind({
@@ -90,7 +92,11 @@ export const storageKinds: readonly ResourceType[] = [
     resource: 'csistoragecapacities',
     kind: 'CSIStorageCapacity',
     namespaced: true,
-    behaviour: { validate: validateCSIStorageCapacity, validateUpdate: validateCSIStorageCapacityUpdate },
+    behaviour: {
+      validate: validateCSIStorageCapacity,
+      validateUpdate: validateCSIStorageCapacityUpdate,
+      warnings: csiStorageCapacityWarnings,
+    },
   }),
   defineKind({
     group: 'storage.k8s.io',

@@ -124,7 +124,7 @@ export async function prepareNewObject(
   await scope.context.admission.admit(attributes);
   // 3-5. System metadata, preparation, validation.
   fillCreateMetadata(object, scope.context.now());
-  const context = writeContextOf(scope, write.user);
+  const context = { ...writeContextOf(scope, write.user), preparationWarnings: [] as string[] };
   strategy.prepareForCreate?.(object, context);
   const errors = strategy.validate?.(object, context) ?? [];
   if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
@@ -140,7 +140,11 @@ export async function prepareNewObject(
       object,
       key,
       written,
-      warnings: [...(strategy.warnings?.(object, undefined) ?? []), ...attributes.warnings],
+      warnings: [
+        ...context.preparationWarnings,
+        ...(strategy.warnings?.(object, undefined, context) ?? []),
+        ...attributes.warnings,
+      ],
       finish,
     };
   } catch (error) {

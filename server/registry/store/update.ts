@@ -142,7 +142,7 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
           }
           const { object, admissionWarnings, finish } = await prepareUpdate(scope, request, current);
           pending = finish;
-          warnings = [...strategyWarnings(scope, request.target, object, current), ...admissionWarnings];
+          warnings = [...strategyWarnings(scope, request, object, current), ...admissionWarnings];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;
         },
@@ -172,9 +172,15 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
 async function noCheck(): Promise<void> {}
 
 /** The strategy's warnings for the part written; a namespace's finalize has none. */
-function strategyWarnings(scope: StoreScope, target: WriteTarget, object: KubeObject, current: KubeObject): string[] {
+function strategyWarnings(
+  scope: StoreScope,
+  request: UpdateRequest,
+  object: KubeObject,
+  current: KubeObject,
+): string[] {
   const { strategy } = scope.type;
-  if (target === 'main') return strategy.warnings?.(object, current) ?? [];
+  const { target } = request;
+  if (target === 'main') return strategy.warnings?.(object, current, writeContextOf(scope, request.user)) ?? [];
   return target === 'status' ? (strategy.statusWarnings?.(object, current) ?? []) : [];
 }
 

@@ -86,7 +86,7 @@ describe('create validation messages', () => {
       '',
       'namespaces',
       { metadata: { name: 'a.b' } },
-      [`metadata.name: Invalid value: "a.b": ${LABEL_MESSAGE}`],
+      [`metadata.name: Invalid value: "a.b": must not contain dots`],
     ],
     [
       'service name is a DNS-1035 label',

@@ -1,0 +1,34 @@
+/**
+ * The container AppArmor annotations that the `appArmorProfile` fields replaced in v1.30: what
+ * profile each stands for, and the deprecation warning the reference sends where one is still
+ * written (for a Pod as it copies the annotation to the field, for a pod template as is).
+ */
+import type { FieldPath } from '../status/field-errors';
+
+export interface AppArmorProfile {
+  readonly type: string;
+  readonly localhostProfile?: string;
+}
+
+export const APPARMOR_CONTAINER_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+
+/** The profile field an AppArmor annotation stands for (the reference's ApparmorFieldForAnnotation). */
+export function appArmorProfileOf(annotation: string): AppArmorProfile | undefined {
+  if (annotation === 'unconfined') return { type: 'Unconfined' };
+  if (annotation === 'runtime/default') return { type: 'RuntimeDefault' };
+  if (annotation.startsWith('localhost/') && annotation.length > 'localhost/'.length)
+    return { type: 'Localhost', localhostProfile: annotation.slice('localhost/'.length) };
+  return undefined;
+}
+
+/** Whether a profile field (absent or null: none) is the one an annotation stands for. */
+export function sameProfile(field: unknown, annotated: AppArmorProfile | undefined): boolean {
+  if (field === undefined || field === null || annotated === undefined) return false;
+  const profile = field as { type?: string; localhostProfile?: string };
+  return profile.type === annotated.type && profile.localhostProfile === annotated.localhostProfile;
+}
+
+/** `<annotations path>[<key>]: deprecated since v1.30; use the "appArmorProfile" field instead`. */
+export function appArmorAnnotationWarning(key: string, annotationsPath: FieldPath): string {
+  return `${annotationsPath.key(key).toString()}: deprecated since v1.30; use the "appArmorProfile" field instead`;
+}

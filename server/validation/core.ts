@@ -817,9 +817,9 @@ export function validateReplicationController(controller: KubeObject, context: W
   const specPath = FieldPath.root('spec');
   errors.push(...validateNonnegative(spec.replicas, specPath.child('replicas')));
   errors.push(...validateNonnegative(spec.minReadySeconds, specPath.child('minReadySeconds')));
+  // The reference only asks for a non-empty selector: its keys and values go unchecked.
   const selector = spec.selector ?? {};
   if (Object.keys(selector).length === 0) errors.push(required(specPath.child('selector')));
-  else errors.push(...validateLabels(selector, specPath.child('selector')));
   if (spec.template === undefined) {
     errors.push(required(specPath.child('template')));
     return errors;

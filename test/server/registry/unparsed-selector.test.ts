@@ -5,7 +5,8 @@
  * cause without a detail and skip the pod template's checks; DaemonSets add nothing and skip
  * only the label match. A stored Deployment, ReplicaSet or StatefulSet with such a selector
  * (written through a capstan beside it on one etcd) was refused a label update with the causes
- * of its create. Selectors and labels print as JSON.
+ * of its create. Selectors and labels print as JSON. A ReplicationController checks its selector
+ * map for nothing but emptiness.
  */
 import type { KubeObject } from '../../../api/objects';
 import { created, typeOf, updated } from './gated-fields/write-path';
@@ -118,5 +119,25 @@ describe.each(kinds.slice(0, 3))('a stored %s with an invalid value', (resource,
     const update = updated(type, stored, (next) => (next.metadata.labels = { x: 'y' }), {});
     // The template is valid here, so the StatefulSet's restartPolicy cause is not among them.
     expect(update.errors).toEqual(expected.badValue.filter((cause) => cause !== RESTART_POLICY));
+  });
+});
+
+describe('replicationcontrollers', () => {
+  const controllers = typeOf('', 'replicationcontrollers');
+  const controller = (spec: Record<string, unknown>) =>
+    ({
+      apiVersion: 'v1',
+      kind: 'ReplicationController',
+      metadata: { name: 'x', namespace: 'default' },
+      spec,
+    }) as KubeObject;
+
+  test('the selector is a map whose keys and values go unchecked: only the template is refused', () => {
+    const { errors } = created(
+      controllers,
+      controller({ selector: { a: '-b-', '-k-': 'v' }, template: BAD_TEMPLATE }),
+      {},
+    );
+    expect(errors).toEqual([NO_MATCH, CONTAINER_NAME, RESTART_POLICY]);
   });
 });

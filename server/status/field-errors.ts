@@ -32,7 +32,7 @@ export class FieldPath {
   }
 }
 
-/** A value that should print as Go's `%#v` would, pre-rendered by the caller. */
+/** A value pre-rendered by the caller in the form the reference prints it in. */
 export class GoValue {
   constructor(readonly text: string) {}
 }
@@ -111,38 +111,9 @@ export function immutable(path: FieldPath, next: unknown, old: unknown, shown: u
   return deepEqual(next, old) ? [] : [invalid(path, shown, FIELD_IMMUTABLE)];
 }
 
-/** Go's `%#v` of a map[string]string: keys sorted, as fmt prints maps. */
-export function goStringMap(map: Record<string, string> | undefined): GoValue {
-  if (map === undefined) return new GoValue('map[string]string(nil)');
-  const entries = Object.keys(map)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(map[k])}`);
-  return new GoValue(`map[string]string{${entries.join(', ')}}`);
-}
-
 interface LabelSelectorShape {
   matchLabels?: Record<string, string>;
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
-
-/** Go's `%#v` of a v1.LabelSelector, as immutable-selector errors print it. */
-export function goLabelSelector(selector: LabelSelectorShape | undefined): GoValue {
-  if (selector === undefined) return new GoValue('null');
-  const labels = selector.matchLabels === undefined ? 'map[string]string(nil)' : goStringMap(selector.matchLabels).text;
-  const expressions =
-    selector.matchExpressions === undefined
-      ? '[]v1.LabelSelectorRequirement(nil)'
-      : `[]v1.LabelSelectorRequirement{${selector.matchExpressions
-          .map(
-            (e) =>
-              `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key)}, Operator:${JSON.stringify(e.operator)}, Values:${
-                e.values === undefined
-                  ? '[]string(nil)'
-                  : `[]string{${e.values.map((v) => JSON.stringify(v)).join(', ')}}`
-              }}`,
-          )
-          .join(', ')}}`;
-  return new GoValue(`v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`);
 }
 
 /** A string map as Go's encoding/json writes it (keys sorted), as a 1.34 server prints one it is given. */

@@ -6,7 +6,6 @@ import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
   FieldPath,
-  goLabelSelector,
   jsonLabelSelector,
   jsonStringMap,
   immutable,
@@ -133,7 +132,7 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
   const path = FieldPath.root('spec');
   return [
     ...validateJob(job, context, old),
-    ...immutable(path.child('selector'), spec.selector, oldSpec.selector, goLabelSelector(spec.selector)),
+    ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
     ...immutable(path.child('template'), spec.template, oldSpec.template),
     // Set once: the controller's bookkeeping (indexes, failure handling, ownership) follows them.

@@ -9,7 +9,6 @@ import {
   duplicate,
   FieldPath,
   forbidden,
-  goStringMap,
   immutable,
   invalid,
   notSupported,

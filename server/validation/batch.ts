@@ -130,10 +130,13 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
   const spec = (job.spec as JobSpec | undefined) ?? {};
   const oldSpec = (old.spec as JobSpec | undefined) ?? {};
   const path = FieldPath.root('spec');
+  const specErrors = validateJob(job, context, old);
   return [
-    ...validateJob(job, context, old),
-    ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
+    // The reference's ValidateUpdate runs ValidateJob, then ValidateJobSpecUpdate checks the spec again.
+    ...specErrors,
+    ...specErrors,
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
+    ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
     ...immutable(path.child('template'), spec.template, oldSpec.template),
     // Set once: the controller's bookkeeping (indexes, failure handling, ownership) follows them.
     ...['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'].flatMap((name) =>

@@ -810,6 +810,19 @@ interface ReplicationControllerSpec {
   template?: PodTemplateShape;
 }
 
+/**
+ * The reference's ValidateUpdate runs ValidateReplicationController, then
+ * ValidateReplicationControllerUpdate checks the spec again: each cause shows twice.
+ */
+export function validateReplicationControllerUpdate(
+  controller: KubeObject,
+  _old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
+  const errors = validateReplicationController(controller, context);
+  return [...errors, ...errors];
+}
+
 export function validateReplicationController(controller: KubeObject, context: WriteContext): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<ReplicationControllerSpec>(controller, 'spec') ?? {};

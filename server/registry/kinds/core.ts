@@ -359,6 +359,7 @@ export const coreKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: core.validateReplicationController,
+      validateUpdate: core.validateReplicationControllerUpdate,
       warnings: podTemplateWarnings('spec.template'),
     },
   }),

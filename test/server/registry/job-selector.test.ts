@@ -2,8 +2,9 @@
  * A Job's selector as kube-apiserver 1.34.4 checks it, after the rest of the spec: values of
  * expressions included (spared on update when the stored selector has invalid ones), and the
  * template's labels matched only when the selector parses; none at all matches nothing. A
- * CronJob's job template may hold no selector. Each answer is the reference's to the same
- * object; the stored Job was written through a capstan beside it on one etcd.
+ * CronJob's job template may hold no selector. An update checks the spec twice, each cause
+ * twice. Each answer is the reference's to the same object; the stored Job was written through
+ * a capstan beside it on one etcd.
  */
 import type { KubeObject } from '../../../api/objects';
 import { created, typeOf, updated } from './gated-fields/write-path';
@@ -71,5 +72,20 @@ test("a CronJob's job template holds no selector", () => {
   expect(created(cronJobs, cronJob, {}).errors).toEqual([
     `spec.jobTemplate.${CONTAINER_NAME}`,
     'spec.jobTemplate.spec.selector: Invalid value: {"matchLabels":{"a":"b"},"matchExpressions":[{"key":"a","operator":"In","values":["b","-bad-"]}]}: `selector` will be auto-generated',
+  ]);
+});
+
+test('an update checks the spec twice, as the reference does', () => {
+  const stored = created(jobs, job({ selector: { matchLabels: { a: 'b' } }, template: TEMPLATE }), {}).object;
+  const { errors } = updated(
+    jobs,
+    stored,
+    (next) => ((next.spec as Record<string, unknown>).template = BAD_TEMPLATE),
+    {},
+  );
+  expect(errors.slice(0, 2)).toEqual([CONTAINER_NAME, CONTAINER_NAME]);
+  // The reference prints the template in its internal form, which capstan does not copy.
+  expect(errors.slice(2).map((error) => error.replace(/Invalid value: .*:/, 'Invalid value: …:'))).toEqual([
+    'spec.template: Invalid value: …: field is immutable',
   ]);
 });

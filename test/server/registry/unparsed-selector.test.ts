@@ -6,7 +6,7 @@
  * only the label match. A stored Deployment, ReplicaSet or StatefulSet with such a selector
  * (written through a capstan beside it on one etcd) was refused a label update with the causes
  * of its create. Selectors and labels print as JSON. A ReplicationController checks its selector
- * map for nothing but emptiness.
+ * map for nothing but emptiness, and shows each cause of an update twice.
  */
 import type { KubeObject } from '../../../api/objects';
 import { created, typeOf, updated } from './gated-fields/write-path';
@@ -139,5 +139,16 @@ describe('replicationcontrollers', () => {
       {},
     );
     expect(errors).toEqual([NO_MATCH, CONTAINER_NAME, RESTART_POLICY]);
+  });
+
+  test('an update is checked twice, as the reference checks it', () => {
+    const stored = created(controllers, controller({ selector: { a: 'b' }, template: TEMPLATE }), {}).object;
+    const update = updated(
+      controllers,
+      stored,
+      (next) => ((next.spec as Record<string, unknown>).template = BAD_TEMPLATE),
+      {},
+    );
+    expect(update.errors).toEqual([CONTAINER_NAME, RESTART_POLICY, CONTAINER_NAME, RESTART_POLICY]);
   });
 });

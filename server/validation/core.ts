@@ -816,14 +816,19 @@ interface ReplicationControllerSpec {
  */
 export function validateReplicationControllerUpdate(
   controller: KubeObject,
-  _old: KubeObject,
+  old: KubeObject,
   context: WriteContext,
 ): FieldError[] {
-  const errors = validateReplicationController(controller, context);
+  const errors = validateReplicationController(controller, context, old);
   return [...errors, ...errors];
 }
 
-export function validateReplicationController(controller: KubeObject, context: WriteContext): FieldError[] {
+/** `old`: the stored controller, on update. */
+export function validateReplicationController(
+  controller: KubeObject,
+  context: WriteContext,
+  old?: KubeObject,
+): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<ReplicationControllerSpec>(controller, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
@@ -850,7 +855,10 @@ export function validateReplicationController(controller: KubeObject, context: W
     ...validatePodTemplateSpec(
       spec.template,
       specPath.child('template'),
-      podValidationOptions(context.featureEnabled, undefined),
+      podValidationOptions(
+        context.featureEnabled,
+        old === undefined ? undefined : field<ReplicationControllerSpec>(old, 'spec')?.template,
+      ),
     ),
   );
   const restartPolicy = spec.template.spec?.restartPolicy;

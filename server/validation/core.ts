@@ -100,11 +100,19 @@ function validateNominatedNodeName(pod: KubeObject, old: KubeObject, context: Wr
 }
 
 export function validatePodTemplate(template: KubeObject, context: WriteContext): FieldError[] {
-  return validatePodTemplateSpec(
-    field<PodTemplateShape>(template, 'template'),
-    FieldPath.root('template'),
-    podValidationOptions(context.featureEnabled, undefined),
+  return validatePodTemplateWith(template, podValidationOptions(context.featureEnabled, undefined));
+}
+
+/** The stored template's fields set the pod options, as the reference's strategy has them. */
+export function validatePodTemplateUpdate(template: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validatePodTemplateWith(
+    template,
+    podValidationOptions(context.featureEnabled, field<PodTemplateShape>(old, 'template')),
   );
+}
+
+function validatePodTemplateWith(template: KubeObject, options: PodValidationOptions): FieldError[] {
+  return validatePodTemplateSpec(field<PodTemplateShape>(template, 'template'), FieldPath.root('template'), options);
 }
 
 interface ServicePort {

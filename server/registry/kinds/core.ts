@@ -329,6 +329,7 @@ export const coreKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('template'),
       validate: core.validatePodTemplate,
+      validateUpdate: core.validatePodTemplateUpdate,
       warnings: podTemplateWarnings('template'),
     },
   }),

@@ -2,7 +2,8 @@
  * A topology spread constraint's labelSelector is checked strictly, values of expressions
  * included: kube-apiserver 1.34.4 refused these pods and Deployments with these causes. A
  * stored spec with an invalid one leaves every such selector of an update unchecked, as the
- * reference's AllowInvalidTopologySpreadConstraintLabelSelector (set from the old pod spec) does.
+ * reference's AllowInvalidTopologySpreadConstraintLabelSelector (set from the old pod spec, or
+ * the old template's for a PodTemplate) does.
  */
 import type { KubeObject } from '../../../api/objects';
 import { created, typeOf, updated } from './gated-fields/write-path';
@@ -54,4 +55,19 @@ test('a stored Deployment with an invalid one: its selectors go unchecked throug
   const stored = created(deployments, deployment(BAD_VALUE), {}).object;
   const update = updated(deployments, stored, (next) => (next.metadata.labels = { x: 'y' }), {});
   expect(update.errors).toEqual([]);
+});
+
+test('a stored PodTemplate with an invalid one: its selectors go unchecked through an update', () => {
+  const podTemplates = typeOf('', 'podtemplates');
+  const template = {
+    apiVersion: 'v1',
+    kind: 'PodTemplate',
+    metadata: { name: 'x', namespace: 'default' },
+    template: { spec: podSpec(BAD_VALUE) },
+  } as KubeObject;
+  expect(created(podTemplates, template, {}).errors).toEqual([
+    `template.spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].values[1]: Invalid value: "-bad-": ${LABEL_VALUE}`,
+  ]);
+  const stored = created(podTemplates, template, {}).object;
+  expect(updated(podTemplates, stored, (next) => (next.metadata.labels = { x: 'y' }), {}).errors).toEqual([]);
 });

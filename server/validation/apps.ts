@@ -246,7 +246,8 @@ export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, 
 }
 
 export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
-  return [...validateDaemonSet(daemonSet, context, old), ...selectorImmutable(daemonSet, old)];
+  // The reference checks what the update changes before the spec itself.
+  return [...selectorImmutable(daemonSet, old), ...validateDaemonSet(daemonSet, context, old)];
 }
 
 export function validateStatefulSet(statefulSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {

@@ -2,7 +2,8 @@
  * Builders for `FieldError`s (server/registry/types.ts) that print exactly as the reference's
  * `field.Error.ErrorBody()`: `<Type text>[: <value>][: <detail>]`. Values print the way Go's
  * fmt does for the types the reference passes: strings quoted, numbers and booleans bare,
- * string maps and label selectors in `%#v` form, since kubectl users read these texts.
+ * structs and maps in the form the reference prints each in (JSON in 1.34, `%#v` where a message
+ * still has it), since kubectl users read these texts.
  */
 import type { FieldError } from './field-error';
 
@@ -31,7 +32,7 @@ export class FieldPath {
   }
 }
 
-/** A value that should print as Go's `%#v` would, pre-rendered by the caller. */
+/** A value pre-rendered by the caller in the form the reference prints it in. */
 export class GoValue {
   constructor(readonly text: string) {}
 }
@@ -110,38 +111,43 @@ export function immutable(path: FieldPath, next: unknown, old: unknown, shown: u
   return deepEqual(next, old) ? [] : [invalid(path, shown, FIELD_IMMUTABLE)];
 }
 
-/** Go's `%#v` of a map[string]string: keys sorted, as fmt prints maps. */
-export function goStringMap(map: Record<string, string> | undefined): GoValue {
-  if (map === undefined) return new GoValue('map[string]string(nil)');
-  const entries = Object.keys(map)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(map[k])}`);
-  return new GoValue(`map[string]string{${entries.join(', ')}}`);
-}
-
 interface LabelSelectorShape {
   matchLabels?: Record<string, string>;
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
-/** Go's `%#v` of a v1.LabelSelector, as immutable-selector errors print it. */
-export function goLabelSelector(selector: LabelSelectorShape | undefined): GoValue {
+/** A string map as Go's encoding/json writes it (keys sorted), as a 1.34 server prints one it is given. */
+export function jsonStringMap(map: Record<string, string> | undefined): GoValue {
+  if (map === undefined) return new GoValue('null');
+  const sorted = Object.fromEntries(
+    Object.keys(map)
+      .sort()
+      .map((k) => [k, map[k]]),
+  );
+  return new GoValue(JSON.stringify(sorted));
+}
+
+/**
+ * A v1.LabelSelector as Go's encoding/json writes it, which is how a 1.34 server prints one it
+ * is given: fields in declaration order, empty ones left out.
+ */
+export function jsonLabelSelector(selector: LabelSelectorShape | undefined): GoValue {
   if (selector === undefined) return new GoValue('null');
-  const labels = selector.matchLabels === undefined ? 'map[string]string(nil)' : goStringMap(selector.matchLabels).text;
-  const expressions =
-    selector.matchExpressions === undefined
-      ? '[]v1.LabelSelectorRequirement(nil)'
-      : `[]v1.LabelSelectorRequirement{${selector.matchExpressions
-          .map(
-            (e) =>
-              `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key)}, Operator:${JSON.stringify(e.operator)}, Values:${
-                e.values === undefined
-                  ? '[]string(nil)'
-                  : `[]string{${e.values.map((v) => JSON.stringify(v)).join(', ')}}`
-              }}`,
-          )
-          .join(', ')}}`;
-  return new GoValue(`v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`);
+  const parts: string[] = [];
+  if (Object.keys(selector.matchLabels ?? {}).length > 0)
+    parts.push(`"matchLabels":${jsonStringMap(selector.matchLabels).text}`);
+  const expressions = selector.matchExpressions ?? [];
+  if (expressions.length > 0) {
+    const requirements = expressions.map((e) =>
+      JSON.stringify({
+        key: e.key ?? '',
+        operator: e.operator ?? '',
+        ...((e.values ?? []).length > 0 ? { values: e.values } : {}),
+      }),
+    );
+    parts.push(`"matchExpressions":[${requirements.join(',')}]`);
+  }
+  return new GoValue(`{${parts.join(',')}}`);
 }
 
 /** Structural equality of JSON values, ignoring key order. */

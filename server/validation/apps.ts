@@ -7,8 +7,8 @@ import type { FieldError } from '../status/field-error';
 import {
   FieldPath,
   forbidden,
-  goLabelSelector,
-  goStringMap,
+  jsonLabelSelector,
+  jsonStringMap,
   immutable,
   invalid,
   notSupported,
@@ -16,6 +16,7 @@ import {
 } from '../status/field-errors';
 import {
   hasInvalidLabelValue,
+  labelSelectorParses,
   selectorMatches,
   validateEnum,
   validateLabelSelector,
@@ -47,44 +48,69 @@ function specOf(object: KubeObject): WorkloadSpec {
   return (object.spec as WorkloadSpec | undefined) ?? {};
 }
 
-/** How the reference words a workload's template rules: its own template check names a kind (Deployments share ReplicaSet's). */
+/**
+ * What the reference does with a workload's selector and template: its wording (its own
+ * template check names a kind; Deployments share ReplicaSet's), whether a selector is required,
+ * and what follows when LabelSelectorAsSelector refuses the selector.
+ */
 interface WorkloadWording {
   readonly emptySelector: string;
   readonly templateKind: 'ReplicaSet' | 'DaemonSet' | 'StatefulSet';
+  readonly selectorRequired: boolean;
+  readonly unparsedSelector: UnparsedSelector;
 }
 
-/** Selector present and non-empty, template matching it with restartPolicy Always (ReplicaSet, Deployment, DaemonSet, StatefulSet). */
+/**
+ * A selector LabelSelectorAsSelector refuses: the detail of the `spec.selector` cause it adds
+ * (none when absent), and which of the template's checks it then skips: all of them, the
+ * label match and the pod template's own checks, or only the label match.
+ */
+interface UnparsedSelector {
+  readonly detail?: string;
+  readonly skips: 'template' | 'podTemplate' | 'labelMatch';
+}
+
+const hasRequirements = (selector: LabelSelectorShape): boolean =>
+  Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length > 0;
+
+/** Selector and template as ReplicaSet, Deployment, DaemonSet and StatefulSet check them, restartPolicy Always. */
 function validateSelectorAndTemplate(
   spec: WorkloadSpec,
   wording: WorkloadWording,
   options: PodValidationOptions,
-  selectorOptions: LabelSelectorOptions = {},
+  selectorOptions: LabelSelectorOptions = { allowInvalidLabelValues: false },
 ): FieldError[] {
   const errors: FieldError[] = [];
   const selector = spec.selector;
   if (selector === undefined) {
-    errors.push(required(SPEC.child('selector')));
+    if (wording.selectorRequired) errors.push(required(SPEC.child('selector')));
   } else {
     errors.push(...validateLabelSelector(selector, SPEC.child('selector'), selectorOptions));
-    if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
-      errors.push(invalid(SPEC.child('selector'), goLabelSelector(selector), wording.emptySelector));
+    if (!hasRequirements(selector)) {
+      errors.push(invalid(SPEC.child('selector'), jsonLabelSelector(selector), wording.emptySelector));
     }
   }
+  const skips = labelSelectorParses(selector) ? undefined : wording.unparsedSelector.skips;
+  const unparsedDetail = wording.unparsedSelector.detail;
+  if (skips !== undefined && unparsedDetail !== undefined) {
+    errors.push(invalid(SPEC.child('selector'), jsonLabelSelector(selector), unparsedDetail));
+  }
+  if (skips === 'template') return errors;
   const template = spec.template;
   if (template === undefined) return [...errors, required(SPEC.child('template'))];
-  const nonEmpty =
-    selector !== undefined &&
-    Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length > 0;
-  if (nonEmpty && !selectorMatches(selector, template.metadata?.labels)) {
+  // No selector selects nothing, so no template matches it; an empty one selects everything.
+  const matches =
+    selector !== undefined && (!hasRequirements(selector) || selectorMatches(selector, template.metadata?.labels));
+  if (skips === undefined && !matches) {
     errors.push(
       invalid(
         SPEC.child('template', 'metadata', 'labels'),
-        goStringMap(template.metadata?.labels),
+        jsonStringMap(template.metadata?.labels),
         '`selector` does not match template `labels`',
       ),
     );
   }
-  errors.push(...validatePodTemplateSpec(template, SPEC.child('template'), options));
+  if (skips !== 'podTemplate') errors.push(...validatePodTemplateSpec(template, SPEC.child('template'), options));
   const restartPolicy = template.spec?.restartPolicy;
   if (restartPolicy !== undefined && restartPolicy !== 'Always') {
     errors.push(notSupported(SPEC.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
@@ -104,14 +130,22 @@ function validateSelectorAndTemplate(
 const REPLICA_SET_WORDING: WorkloadWording = {
   emptySelector: 'empty selector is invalid for deployment',
   templateKind: 'ReplicaSet',
+  selectorRequired: true,
+  unparsedSelector: { detail: 'invalid label selector', skips: 'template' },
 };
+// A DaemonSet without a selector is refused only for its template, which nothing matches.
 const DAEMON_SET_WORDING: WorkloadWording = {
   emptySelector: 'empty selector is invalid for daemonset',
   templateKind: 'DaemonSet',
+  selectorRequired: false,
+  unparsedSelector: { skips: 'labelMatch' },
 };
+// The StatefulSet cause has no detail, and restartPolicy and activeDeadlineSeconds stay checked.
 const STATEFUL_SET_WORDING: WorkloadWording = {
   emptySelector: 'empty selector is invalid for statefulset',
   templateKind: 'StatefulSet',
+  selectorRequired: true,
+  unparsedSelector: { detail: '', skips: 'podTemplate' },
 };
 
 /** The selector shows as JSON, as a 1.34 server prints a struct it is given. */
@@ -212,7 +246,8 @@ export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, 
 }
 
 export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
-  return [...validateDaemonSet(daemonSet, context, old), ...selectorImmutable(daemonSet, old)];
+  // The reference checks what the update changes before the spec itself.
+  return [...selectorImmutable(daemonSet, old), ...validateDaemonSet(daemonSet, context, old)];
 }
 
 export function validateStatefulSet(statefulSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {

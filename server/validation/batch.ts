@@ -6,8 +6,8 @@ import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
   FieldPath,
-  goLabelSelector,
-  goStringMap,
+  jsonLabelSelector,
+  jsonStringMap,
   immutable,
   invalid,
   notSupported,
@@ -17,8 +17,11 @@ import { maxLenError } from './names';
 import {
   selectorMatches,
   validateEnum,
+  hasInvalidLabelValue,
+  labelSelectorParses,
   validateLabelSelector,
   validateNonnegative,
+  type LabelSelectorOptions,
   type LabelSelectorShape,
 } from './object-meta';
 import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
@@ -46,21 +49,6 @@ function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationO
   ];
   if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0) {
     errors.push(invalid(path.child('activeDeadlineSeconds'), spec.activeDeadlineSeconds, 'must be greater than 0'));
-  }
-  if (spec.selector !== undefined) {
-    errors.push(...validateLabelSelector(spec.selector, path.child('selector')));
-    if (spec.template && !selectorMatches(spec.selector, spec.template.metadata?.labels)) {
-      errors.push(
-        invalid(
-          path.child('template', 'metadata', 'labels'),
-          goStringMap(spec.template.metadata?.labels),
-          '`selector` does not match template `labels`',
-        ),
-      );
-    }
-  } else if (path.toString() === 'spec') {
-    // A Job's selector is generated at creation unless manualSelector is set.
-    errors.push(required(path.child('selector')));
   }
   if ((spec.completionMode ?? 'NonIndexed') === 'NonIndexed') {
     for (const name of ['backoffLimitPerIndex', 'maxFailedIndexes', 'successPolicy'])
@@ -99,12 +87,38 @@ function restartPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
 
 /** `old`: the stored Job, on update. */
 export function validateJob(job: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
-  const oldTemplate = (old?.spec as JobSpec | undefined)?.template;
-  return validateJobSpec(
-    (job.spec as JobSpec | undefined) ?? {},
-    FieldPath.root('spec'),
-    podValidationOptions(context.featureEnabled, oldTemplate),
-  );
+  const oldSpec = old?.spec as JobSpec | undefined;
+  const spec = (job.spec as JobSpec | undefined) ?? {};
+  const path = FieldPath.root('spec');
+  return [
+    ...validateJobSpec(spec, path, podValidationOptions(context.featureEnabled, oldSpec?.template)),
+    // Values are checked unless the stored selector has invalid ones (the reference's Job strategy).
+    ...validateJobSelector(spec, path, { allowInvalidLabelValues: hasInvalidLabelValue(oldSpec?.selector) }),
+  ];
+}
+
+/**
+ * A Job's selector, after the rest of its spec as the reference checks it: required (generated
+ * at creation unless manualSelector is set), and matching the template's labels when
+ * LabelSelectorAsSelector takes it; none at all matches nothing.
+ */
+function validateJobSelector(spec: JobSpec, path: FieldPath, selectorOptions: LabelSelectorOptions): FieldError[] {
+  const selector = spec.selector;
+  const errors =
+    selector === undefined
+      ? [required(path.child('selector'))]
+      : validateLabelSelector(selector, path.child('selector'), selectorOptions);
+  const labels = spec.template?.metadata?.labels;
+  if (labelSelectorParses(selector) && (selector === undefined || !selectorMatches(selector, labels))) {
+    errors.push(
+      invalid(
+        path.child('template', 'metadata', 'labels'),
+        jsonStringMap(labels),
+        '`selector` does not match template `labels`',
+      ),
+    );
+  }
+  return errors;
 }
 
 /**
@@ -116,10 +130,13 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
   const spec = (job.spec as JobSpec | undefined) ?? {};
   const oldSpec = (old.spec as JobSpec | undefined) ?? {};
   const path = FieldPath.root('spec');
+  const specErrors = validateJob(job, context, old);
   return [
-    ...validateJob(job, context, old),
-    ...immutable(path.child('selector'), spec.selector, oldSpec.selector, goLabelSelector(spec.selector)),
+    // The reference's ValidateUpdate runs ValidateJob, then ValidateJobSpecUpdate checks the spec again.
+    ...specErrors,
+    ...specErrors,
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
+    ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
     ...immutable(path.child('template'), spec.template, oldSpec.template),
     // Set once: the controller's bookkeeping (indexes, failure handling, ownership) follows them.
     ...['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'].flatMap((name) =>
@@ -182,12 +199,13 @@ export function validateCronJob(cronJob: KubeObject, context: WriteContext): Fie
   errors.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
   errors.push(...validateNonnegative(spec.successfulJobsHistoryLimit, path.child('successfulJobsHistoryLimit')));
   errors.push(...validateNonnegative(spec.failedJobsHistoryLimit, path.child('failedJobsHistoryLimit')));
-  errors.push(
-    ...validateJobSpec(
-      spec.jobTemplate?.spec ?? {},
-      path.child('jobTemplate', 'spec'),
-      podValidationOptions(context.featureEnabled, undefined),
-    ),
-  );
+  const jobSpec = spec.jobTemplate?.spec ?? {};
+  const jobPath = path.child('jobTemplate', 'spec');
+  errors.push(...validateJobSpec(jobSpec, jobPath, podValidationOptions(context.featureEnabled, undefined)));
+  // Each Job the CronJob makes gets a selector of its own.
+  if (jobSpec.selector !== undefined)
+    errors.push(
+      invalid(jobPath.child('selector'), jsonLabelSelector(jobSpec.selector), '`selector` will be auto-generated'),
+    );
   return errors;
 }

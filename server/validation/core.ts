@@ -9,7 +9,6 @@ import {
   duplicate,
   FieldPath,
   forbidden,
-  goStringMap,
   immutable,
   invalid,
   notSupported,
@@ -101,11 +100,19 @@ function validateNominatedNodeName(pod: KubeObject, old: KubeObject, context: Wr
 }
 
 export function validatePodTemplate(template: KubeObject, context: WriteContext): FieldError[] {
-  return validatePodTemplateSpec(
-    field<PodTemplateShape>(template, 'template'),
-    FieldPath.root('template'),
-    podValidationOptions(context.featureEnabled, undefined),
+  return validatePodTemplateWith(template, podValidationOptions(context.featureEnabled, undefined));
+}
+
+/** The stored template's fields set the pod options, as the reference's strategy has them. */
+export function validatePodTemplateUpdate(template: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validatePodTemplateWith(
+    template,
+    podValidationOptions(context.featureEnabled, field<PodTemplateShape>(old, 'template')),
   );
+}
+
+function validatePodTemplateWith(template: KubeObject, options: PodValidationOptions): FieldError[] {
+  return validatePodTemplateSpec(field<PodTemplateShape>(template, 'template'), FieldPath.root('template'), options);
 }
 
 interface ServicePort {
@@ -811,15 +818,33 @@ interface ReplicationControllerSpec {
   template?: PodTemplateShape;
 }
 
-export function validateReplicationController(controller: KubeObject, context: WriteContext): FieldError[] {
+/**
+ * The reference's ValidateUpdate runs ValidateReplicationController, then
+ * ValidateReplicationControllerUpdate checks the spec again: each cause shows twice.
+ */
+export function validateReplicationControllerUpdate(
+  controller: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
+  const errors = validateReplicationController(controller, context, old);
+  return [...errors, ...errors];
+}
+
+/** `old`: the stored controller, on update. */
+export function validateReplicationController(
+  controller: KubeObject,
+  context: WriteContext,
+  old?: KubeObject,
+): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<ReplicationControllerSpec>(controller, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
   errors.push(...validateNonnegative(spec.replicas, specPath.child('replicas')));
   errors.push(...validateNonnegative(spec.minReadySeconds, specPath.child('minReadySeconds')));
+  // The reference only asks for a non-empty selector: its keys and values go unchecked.
   const selector = spec.selector ?? {};
   if (Object.keys(selector).length === 0) errors.push(required(specPath.child('selector')));
-  else errors.push(...validateLabels(selector, specPath.child('selector')));
   if (spec.template === undefined) {
     errors.push(required(specPath.child('template')));
     return errors;
@@ -838,7 +863,10 @@ export function validateReplicationController(controller: KubeObject, context: W
     ...validatePodTemplateSpec(
       spec.template,
       specPath.child('template'),
-      podValidationOptions(context.featureEnabled, undefined),
+      podValidationOptions(
+        context.featureEnabled,
+        old === undefined ? undefined : field<ReplicationControllerSpec>(old, 'spec')?.template,
+      ),
     ),
   );
   const restartPolicy = spec.template.spec?.restartPolicy;

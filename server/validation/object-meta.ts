@@ -235,6 +235,15 @@ export function validateLabelSelector(
   return errors;
 }
 
+/**
+ * Whether the reference's LabelSelectorAsSelector takes the selector: it refuses exactly what
+ * the strict ValidateLabelSelector finds (an operator, key, value or label it cannot use). No
+ * selector at all parses, as one that selects nothing.
+ */
+export function labelSelectorParses(selector: LabelSelectorShape | undefined): boolean {
+  return validateLabelSelector(selector, FieldPath.root(), { allowInvalidLabelValues: false }).length === 0;
+}
+
 /** Whether a metav1 LabelSelector selects a label set (an empty selector selects everything). */
 export function selectorMatches(selector: LabelSelectorShape, labels: Record<string, string> | undefined): boolean {
   const set = labels ?? {};

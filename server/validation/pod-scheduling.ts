@@ -5,7 +5,7 @@
 import type { FieldError } from '../status/field-error';
 import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
 import { isQualifiedName, isValidLabelValue } from './names';
-import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import { labelSelectorParses, validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
 const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
@@ -115,9 +115,23 @@ function positive(value: number, path: FieldPath): FieldError[] {
   return value > 0 ? [] : [invalid(path, value, 'must be greater than zero')];
 }
 
+/**
+ * Whether a stored spec has a spread constraint whose labelSelector is invalid in any way: an
+ * update of it then leaves the selectors unchecked, as the reference's
+ * AllowInvalidTopologySpreadConstraintLabelSelector does.
+ */
+export function hasInvalidTopologySpreadSelector(constraints: unknown): boolean {
+  return (
+    Array.isArray(constraints) &&
+    (constraints as TopologySpreadConstraint[]).some((constraint) => !labelSelectorParses(constraint?.labelSelector))
+  );
+}
+
+/** `checkLabelSelectors`: check each labelSelector strictly, values included (off for a stored spec with invalid ones). */
 export function validateTopologySpreadConstraints(
   constraints: readonly TopologySpreadConstraint[] | undefined,
   path: FieldPath,
+  checkLabelSelectors: boolean,
 ): FieldError[] {
   const errors: FieldError[] = [];
   const all = constraints ?? [];
@@ -159,7 +173,12 @@ export function validateTopologySpreadConstraints(
       if (value !== undefined && !NODE_INCLUSION_POLICIES.includes(value))
         errors.push(notSupported(at.child(policy), value, NODE_INCLUSION_POLICIES));
     }
-    errors.push(...validateLabelSelector(constraint.labelSelector, at.child('labelSelector')));
+    if (checkLabelSelectors)
+      errors.push(
+        ...validateLabelSelector(constraint.labelSelector, at.child('labelSelector'), {
+          allowInvalidLabelValues: false,
+        }),
+      );
   });
   return errors;
 }

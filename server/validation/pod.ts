@@ -21,6 +21,7 @@ import {
   validateReadinessGates,
   validateSchedulingGates,
   validateTolerations,
+  hasInvalidTopologySpreadSelector,
   validateTopologySpreadConstraints,
 } from './pod-scheduling';
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
@@ -344,6 +345,8 @@ export interface PodValidationOptions {
   readonly allowInvalidPodDeletionCost: boolean;
   /** StrictIPCIDRValidation: host aliases and nameservers may not have leading zeros or IPv4-mapped IPv6 addresses. */
   readonly strictIPs: boolean;
+  /** The spread constraints' label selectors are checked: the stored spec has no invalid one. */
+  readonly checkTopologySpreadSelectors: boolean;
 }
 
 /**
@@ -361,6 +364,7 @@ export function podValidationOptions(
       !featureEnabled('PodDeletionCost') ||
       (old !== undefined && !isValidDeletionCost(old.metadata?.annotations?.[POD_DELETION_COST])),
     strictIPs: featureEnabled('StrictIPCIDRValidation'),
+    checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
   };
 }
 
@@ -586,6 +590,7 @@ export function validatePodSpec(
     ...validateTopologySpreadConstraints(
       podSpec.topologySpreadConstraints as Parameters<typeof validateTopologySpreadConstraints>[0],
       path.child('topologySpreadConstraints'),
+      options.checkTopologySpreadSelectors,
     ),
   );
   errors.push(...validateWindowsHostProcess(podSpec, path));

@@ -3,7 +3,12 @@ import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { deepEqual, FieldPath, invalid, notSupported, required } from '../status/field-errors';
 import { isValidPathSegmentName } from './names';
-import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import {
+  labelSelectorParses,
+  validateLabelSelector,
+  type LabelSelectorOptions,
+  type LabelSelectorShape,
+} from './object-meta';
 
 interface PolicyRule {
   verbs?: string[];
@@ -42,16 +47,37 @@ export function validatePolicyRules(object: KubeObject): FieldError[] {
   return errors;
 }
 
+const clusterRoleSelectorsOf = (role: KubeObject): LabelSelectorShape[] | undefined =>
+  (role.aggregationRule as { clusterRoleSelectors?: LabelSelectorShape[] } | undefined)?.clusterRoleSelectors;
+
 /** A ClusterRole's rules, and the selectors of the roles it aggregates when it aggregates. */
 export function validateClusterRole(role: KubeObject): FieldError[] {
+  return validateClusterRoleWith(role, { allowInvalidLabelValues: false });
+}
+
+/**
+ * The values of the selectors are spared when a stored selector is invalid in any way, as the
+ * reference's strategy allows. Its ValidateUpdate runs ValidateClusterRole and then
+ * ValidateClusterRoleUpdate, which runs it again: each cause shows twice.
+ */
+export function validateClusterRoleUpdate(role: KubeObject, old: KubeObject): FieldError[] {
+  const storedInvalid = (clusterRoleSelectorsOf(old) ?? []).some((selector) => !labelSelectorParses(selector));
+  const errors = validateClusterRoleWith(role, { allowInvalidLabelValues: storedInvalid });
+  return [...errors, ...errors];
+}
+
+function validateClusterRoleWith(role: KubeObject, selectorOptions: LabelSelectorOptions): FieldError[] {
   const errors = validatePolicyRules(role);
-  const aggregationRule = role.aggregationRule as { clusterRoleSelectors?: LabelSelectorShape[] } | undefined;
-  if (aggregationRule === undefined) return errors;
+  if (role.aggregationRule === undefined) return errors;
   const path = FieldPath.root('aggregationRule', 'clusterRoleSelectors');
-  const selectors = aggregationRule.clusterRoleSelectors ?? [];
+  const selectors = clusterRoleSelectorsOf(role) ?? [];
   if (selectors.length === 0)
     errors.push(required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
-  selectors.forEach((selector, i) => errors.push(...validateLabelSelector(selector, path.index(i))));
+  selectors.forEach((selector, i) => {
+    errors.push(...validateLabelSelector(selector, path.index(i), selectorOptions));
+    // The reference prints the selector LabelSelectorAsSelector failed to return: none.
+    if (!labelSelectorParses(selector)) errors.push(invalid(path.index(i), null, 'invalid label selector.'));
+  });
   return errors;
 }
 

@@ -837,6 +837,53 @@ function parityCases(): CorpusCase[] {
       collection: '/apis/coordination.k8s.io/v1/leases',
     });
   }
+  // A selector expression whose value is no label value, in each kind with a label selector (a
+  // CronJob's job template may hold none at all).
+  const badExpressions = [{ key: 'app', operator: 'In', values: ['corpus', '-bad-'] }];
+  const badSelector = { matchLabels: { app: 'corpus' }, matchExpressions: badExpressions };
+  const selectorEdits: [string, string, (object: JsonObject) => void][] = [
+    ...['deployments', 'replicasets', 'statefulsets', 'daemonsets'].map(
+      (resource): [string, string, (object: JsonObject) => void] => [
+        'apps',
+        resource,
+        (object) => ((object.spec as JsonObject).selector = badSelector),
+      ],
+    ),
+    ['policy', 'poddisruptionbudgets', (object) => ((object.spec as JsonObject).selector = badSelector)],
+    ['networking.k8s.io', 'networkpolicies', (object) => ((object.spec as JsonObject).podSelector = badSelector)],
+    [
+      'batch',
+      'jobs',
+      (object) => {
+        const spec = object.spec as JsonObject;
+        Object.assign(spec, { manualSelector: true, selector: badSelector });
+        (spec.template as JsonObject).metadata = { labels: { app: 'corpus' } };
+      },
+    ],
+    [
+      'batch',
+      'cronjobs',
+      (object) => ((((object.spec as JsonObject).jobTemplate as JsonObject).spec as JsonObject).selector = badSelector),
+    ],
+    [
+      'rbac.authorization.k8s.io',
+      'clusterroles',
+      (object) => (object.aggregationRule = { clusterRoleSelectors: [{ matchExpressions: badExpressions }] }),
+    ],
+  ];
+  for (const [group, resource, edit] of selectorEdits) {
+    const type = servedTypes().find((t) => t.group === group && t.resource === resource)!;
+    const object = validObject(type, `selector-${resource}`);
+    edit(object);
+    cases.push({
+      id: `parity/selector-label-value/${resource}`,
+      method: 'POST',
+      path: collectionPath(type),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(type),
+    });
+  }
   // Every kind: a creationTimestamp that is no time cannot be handled as the kind.
   servedTypes().forEach((type, index) => {
     if (!type.verbs.includes('create')) return;

@@ -58,6 +58,9 @@ const jobPod = { spec: { containers: [container], restartPolicy: 'Never' } };
 const CERTIFICATE_REQUEST =
   'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlITE1ITUNBUUF3RVRFUE1BMEdBMVVFQXd3R1kyOXljSFZ6TUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowRApBUWNEUWdBRXYwQ1Iwcjh2NDRTQllIOWVMTjVNYVZDYm40Nm5EQXozWS9VQjlIN2pWcURHbkpscy9uTXZHWk0yCjQ4MVh3VUxoM09xMGprcE5TaEFtMW1uMGVuVk52YUFBTUFvR0NDcUdTTTQ5QkFNQ0EwZ0FNRVVDSVFDR2t4eWgKNjJFcUpIWitreFZyV0xBR2hIRVR2b3h0QUhhd1NlV3NjeEhEYlFJZ2M5eTRRbituTkRSL3ZkNEcxN201OUZlegpWalVtWWNYTjJUYjd3U1RmNmVrPQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
 const claimSpec = { devices: { requests: [{ name: 'r', exactly: { deviceClassName: 'dc' } }] } };
+/** A selector expression whose value is no label value: the reference refuses it, with causes of each kind's own. */
+const invalidValueExpressions = [{ key: 'app', operator: 'In', values: ['corpus', '-bad-'] }];
+const invalidSelectorValue = [set('spec.selector.matchExpressions', invalidValueExpressions)];
 
 /**
  * A kind's object for this corpus (in `variant`, a second shape of the same kind) and its
@@ -227,6 +230,7 @@ const GROUPS: readonly UpdateGroup[] = [
         set('spec.template.metadata.labels', { app: 'other' }),
       ],
       image: [set('spec.template.spec.containers[0].image', 'nginx:2')],
+      selectorValue: invalidSelectorValue,
     },
   })),
   {
@@ -236,6 +240,7 @@ const GROUPS: readonly UpdateGroup[] = [
       podManagementPolicy: [set('spec.podManagementPolicy', 'Parallel')],
       replicas: [set('spec.replicas', 2)],
       minReadySeconds: [set('spec.minReadySeconds', 5)],
+      selectorValue: invalidSelectorValue,
     },
   },
   { kind: 'autoscaling/HorizontalPodAutoscaler', changes: { maxReplicas: [set('spec.maxReplicas', 5)] } },
@@ -253,6 +258,7 @@ const GROUPS: readonly UpdateGroup[] = [
       template: [set('spec.template.spec.containers[0].image', 'nginx:2')],
       parallelism: [set('spec.parallelism', 2)],
       activeDeadlineSeconds: [set('spec.activeDeadlineSeconds', 60)],
+      selectorValue: invalidSelectorValue,
     },
   },
   {
@@ -338,7 +344,14 @@ const GROUPS: readonly UpdateGroup[] = [
     kind: 'rbac.authorization.k8s.io/ClusterRoleBinding',
     changes: { roleRef: [set('roleRef.name', 'edit')], subject: [set('subjects[0].name', 'v')] },
   },
-  { kind: 'rbac.authorization.k8s.io/ClusterRole', changes: {} },
+  {
+    kind: 'rbac.authorization.k8s.io/ClusterRole',
+    changes: {
+      aggregationSelectorValue: [
+        set('aggregationRule', { clusterRoleSelectors: [{ matchExpressions: invalidValueExpressions }] }),
+      ],
+    },
+  },
   {
     kind: 'rbac.authorization.k8s.io/RoleBinding',
     changes: { roleRef: [set('roleRef.name', 'r2')], subject: [set('subjects[0].name', 'v')] },

@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../../api/objects';
 import {
   validateClusterRole,
+  validateClusterRoleUpdate,
   validatePolicyRules,
   validateRoleBinding,
   validateRoleBindingUpdate,
@@ -48,7 +49,7 @@ export const rbacKinds: readonly ResourceType[] = [
     namespaced: false,
     nameRule: 'path-segment',
     allowCreateOnUpdate: true,
-    behaviour: { validate: validateClusterRole },
+    behaviour: { validate: validateClusterRole, validateUpdate: validateClusterRoleUpdate },
   }),
   defineKind({
     group: GROUP,

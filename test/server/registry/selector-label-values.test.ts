@@ -47,3 +47,25 @@ describe.each(cases)('%s', (_kind, type, object) => {
     expect(updated(type, object, (next) => (next.metadata.labels = { x: 'y' }), {}).errors).toEqual([]);
   });
 });
+
+// The order the reference answered the update corpus's apps/DaemonSet/selectorValue with.
+test('a DaemonSet update: the changed selector is immutable first, then its value is refused', () => {
+  const daemonSets = typeOf('apps', 'daemonsets');
+  const valid = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'x', namespace: 'default' },
+    spec: { selector: { matchLabels: { a: 'b' } }, template: TEMPLATE },
+  } as KubeObject;
+  const stored = created(daemonSets, valid, {}).object;
+  const update = updated(
+    daemonSets,
+    stored,
+    (next) => ((next.spec as Record<string, unknown>).selector = SELECTOR),
+    {},
+  );
+  expect(update.errors).toEqual([
+    'spec.selector: Invalid value: {"matchLabels":{"a":"b"},"matchExpressions":[{"key":"a","operator":"In","values":["b","-bad-"]}]}: field is immutable',
+    `spec.selector.matchExpressions[0].values[1]: Invalid value: "-bad-": ${LABEL_VALUE}`,
+  ]);
+});

@@ -225,16 +225,17 @@ describe('create validation messages', () => {
         selector: { matchLabels: { app: 'web' } },
         template: { metadata: { labels: { app: 'api' } }, spec: { containers: [container] } },
       }),
-      [
-        'spec.template.metadata.labels: Invalid value: map[string]string{"app":"api"}: `selector` does not match template `labels`',
-      ],
+      ['spec.template.metadata.labels: Invalid value: {"app":"api"}: `selector` does not match template `labels`'],
     ],
     [
       'deployment without selector',
       'apps',
       'deployments',
       deployment({ template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container] } } }),
-      ['spec.selector: Required value'],
+      [
+        'spec.selector: Required value',
+        'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+      ],
     ],
     [
       'deployment with empty selector',
@@ -244,9 +245,7 @@ describe('create validation messages', () => {
         selector: {},
         template: { metadata: { labels: { app: 'web' } }, spec: { containers: [container] } },
       }),
-      [
-        'spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
-      ],
+      ['spec.selector: Invalid value: {}: empty selector is invalid for deployment'],
     ],
     [
       'deployment template restartPolicy',

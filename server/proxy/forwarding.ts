@@ -130,7 +130,13 @@ export async function answerRewritten(
       resolve(false);
     };
     const onEnd = () => resolve(true);
-    answer.on('data', onData).once('end', onEnd).once('error', reject);
+    // A backend answer cut short (the client gone, the request aborted) may close without an end
+    // or an error: the read ends there rather than waiting, holding what it read, forever.
+    answer
+      .on('data', onData)
+      .once('end', onEnd)
+      .once('error', reject)
+      .once('close', () => resolve(false));
   });
   const body = Buffer.concat(chunks);
   let rewritten: Buffer | undefined;

@@ -6,12 +6,27 @@
  * regular expression literals, so they must be written as `\u` escapes in the sources.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { ON_DEMAND_PACKAGES } from '../../tools/bundle/bundle';
+
+const BUNDLE = join(__dirname, '..', '..', 'dist', 'capstan.js');
 
 test('the bundle has no character above U+00FF', () => {
-  const source = readFileSync(join(__dirname, '..', '..', 'dist', 'capstan.js'), 'utf8');
+  const source = readFileSync(BUNDLE, 'utf8');
   const wide = [...source.matchAll(/[^\u0000-\u00ff]/gu)].map(
     (match) => `${JSON.stringify(match[0])} in …${source.slice(Math.max(0, match.index - 40), match.index + 10)}…`,
   );
   expect(wide).toEqual([]);
+});
+
+test('the packages loaded on demand stay in node_modules, where the bundle finds them', () => {
+  const source = readFileSync(BUNDLE, 'utf8');
+  const requireFromBundle = createRequire(BUNDLE);
+  for (const name of ON_DEMAND_PACKAGES) {
+    // esbuild names each bundled CommonJS file by its path.
+    expect({ name, bundled: source.includes(`node_modules/${name}/`) }).toEqual({ name, bundled: false });
+    expect(source).toMatch(new RegExp(`require\\("${name}["/]`));
+    expect(() => requireFromBundle.resolve(name)).not.toThrow();
+  }
 });

@@ -24,7 +24,7 @@ $(DESCRIPTIONS): tools/schemagen/go.mod $(wildcard tools/descriptions/*.ts) | di
 	@npx node dist/tools/descriptions/fetch-descriptions.js $@ || true
 
 run: dist/.server-built $(DESCRIPTIONS)
-	@npx node dist/server/bundled-main.js $(ARGS)
+	@bin/capstan $(ARGS)
 
 deps:
 	./tools/deps.sh

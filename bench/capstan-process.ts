@@ -1,7 +1,8 @@
 /**
- * The server as the executables start it (`dist/server/bundled-main.js` and the one-file bundle
- * that `npm run bench` builds, as bin/capstan runs them) as a real process for a benchmark: its own data dir (embedded SQLite unless an etcd is given), a free
- * loopback port, and the admin client certificate it generated. Stopped with SIGTERM (so a
+ * The server as users start it (bin/capstan, which runs the one-file bundle that `npm run bench`
+ * builds, with its allocator setting) as a real process for a benchmark: its own data dir
+ * (embedded SQLite unless an etcd is given), a free loopback port, and the admin client
+ * certificate it generated. Stopped with SIGTERM (so a
  * `--cpu-prof` run writes its profile), or killed with the benchmark process.
  *
  * Why not test/helpers/capstan-process.ts: a benchmark needs the PKI files (for the ceiling
@@ -15,7 +16,7 @@ import { httpsTarget, type ClientCredentials } from './https-client';
 import { sleep } from './measure';
 import { killOnExit, scratchDir, type ScratchDir } from './scratch';
 
-const MAIN = join(__dirname, '..', 'server', 'bundled-main.js');
+const EXECUTABLE = join(__dirname, '..', '..', 'bin', 'capstan');
 // A start with 100,000 objects on a machine shared with other work can take 20 s and more.
 const START_TIMEOUT_MS = 60_000;
 const EXIT_TIMEOUT_MS = 15_000;
@@ -43,7 +44,7 @@ export interface CapstanProcess {
 export interface CapstanProcessOptions {
   /** An etcd client URL; absent: the embedded SQLite store in the data dir. */
   readonly etcdEndpoint?: string;
-  /** Flags for Node itself (e.g. `--cpu-prof`), before the script. */
+  /** Flags for Node itself (e.g. `--cpu-prof`), given through NODE_OPTIONS. */
   readonly nodeArgs?: readonly string[];
   /** The working directory, where `--cpu-prof` writes its profile. */
   readonly cwd?: string;
@@ -62,13 +63,14 @@ export async function startCapstanProcess(options: CapstanProcessOptions = {}): 
   const args = ['--data-dir', dataDir.path, '--secure-port', '0', '--shutdown-delay-duration', '0s'];
   if (options.etcdEndpoint) args.push('--etcd-servers', options.etcdEndpoint);
   args.push(...(options.flags ?? []));
-  const command = [process.execPath, ...(options.nodeArgs ?? []), MAIN, ...args];
-  // taskset execs the command in place, so the pid is the server's.
+  const command = [EXECUTABLE, ...args];
+  // taskset and bin/capstan exec the command in place, so the pid is the server's.
   const pinned = options.cpus === undefined ? command : ['taskset', '-c', options.cpus, ...command];
   const spawnedAt = performance.now();
   const child = spawn(pinned[0], pinned.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
+    env: options.nodeArgs === undefined ? process.env : { ...process.env, NODE_OPTIONS: options.nodeArgs.join(' ') },
   });
   killOnExit(child);
   let output = '';

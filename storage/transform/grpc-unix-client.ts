@@ -1,15 +1,16 @@
 /**
- * A unary gRPC client to a KMS plugin on a unix socket, over Node's own HTTP/2: three unary
- * calls do not warrant a gRPC library in the server's start path. Framing per the gRPC HTTP/2
- * protocol: a POST to `/<service>/<method>`, each message prefixed by a compression flag and a
- * 4-byte length, the status in the trailers (or in the headers of a trailers-only answer).
+ * A unary gRPC client to a KMS plugin (v1beta1 or v2) on a unix socket, over Node's own HTTP/2:
+ * a few unary calls do not warrant a gRPC library in the server's start path. Framing per the
+ * gRPC HTTP/2 protocol: a POST to `/<service>/<method>`, each message prefixed by a compression
+ * flag and a 4-byte length, the status in the trailers (or in the headers of a trailers-only
+ * answer).
  *
  * As the reference's client (WaitForReady), a call waits for the socket to accept a
  * connection until its timeout; a lost connection is dialled again on the next call.
  */
 import { connect as http2Connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { connect as netConnect } from 'node:net';
-import { GrpcStatusError } from '../transformer';
+import { GrpcStatusError } from './transformer';
 
 /** gRPC's status codes by number, named as Go's `codes.Code.String()` prints them. */
 const CODE_NAMES = [
@@ -35,7 +36,7 @@ const CODE_NAMES = [
 const RECONNECT_DELAY_MS = 100;
 
 export interface UnaryCall {
-  /** `/v2.KeyManagementService/Status` */
+  /** `/v2.KeyManagementService/Status`, `/v1beta1.KeyManagementService/Encrypt` */
   readonly method: string;
   readonly request: Buffer;
   readonly timeoutMs: number;

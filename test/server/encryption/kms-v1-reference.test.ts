@@ -3,9 +3,10 @@
  * KMSv1 gate on and the same EncryptionConfiguration, their plugins served by the test: what
  * either stores, the other reads; the stored value is the reference's envelope, which the test
  * opens by itself; a rotation (a new provider first, the old one second) still reads the old
- * values and writes under the new; the health checks answer alike; a plugin that is down fails
- * reads, writes and health checks with the same answers from both; and the gate decides the
- * start alike.
+ * values and writes under the new; the health checks answer alike, one per provider and, with
+ * automatic reload, the one `kms-providers`; the envelope's metrics have the same series; a
+ * plugin that is down fails reads, writes and health checks with the same answers from both;
+ * and the gate decides the start alike.
  */
 import { createDecipheriv } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEtcdStore } from '../../../storage/etcd/etcd-store';
 import type { RevisionedStore } from '../../../storage/store';
+import * as grpc from '@grpc/grpc-js';
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { startKmsV1Plugin, type TestKmsV1Plugin } from '../../helpers/kms-v1-plugin';
@@ -174,6 +176,34 @@ describe('one provider', () => {
     }
   });
 
+  it("both show the v1 envelope's metrics", async () => {
+    const { reference, capstan } = servers!;
+    // The series (names and labels) of the envelope and of its transformations; the counts differ.
+    const series = (body: string) =>
+      body
+        .split('\n')
+        .filter((line) => /^apiserver_envelope_encryption_dek_cache|transformer_prefix="k8s:enc:kms:v1:/.test(line))
+        .map((line) => line.replace(/ [^ ]+$/, ''))
+        // Label order and number format are the exposition's, not the series': Go sorts `le`
+        // last and writes 1e-05, prom-client puts it first and writes 0.00001.
+        .map((line) =>
+          line
+            .replace(/le="([^"]+)"/, (_all, bound: string) => `le="${bound === '+Inf' ? bound : Number(bound)}"`)
+            .replace(
+              /\{(.*)\}/,
+              (_all, labels: string) =>
+                `{${labels
+                  .split(/,(?=\w+=")/)
+                  .sort()
+                  .join(',')}}`,
+            ),
+        )
+        .sort();
+    const [a, b] = await Promise.all([reference.request('GET', '/metrics'), capstan.request('GET', '/metrics')]);
+    expect(series(a.body)).toContain('apiserver_envelope_encryption_dek_cache_fill_percent');
+    expect(series(b.body)).toEqual(series(a.body));
+  });
+
   it('both log that KMSv1 is deprecated', () => {
     const deprecated = 'KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.';
     expect(servers!.reference.output()).toContain(`"${deprecated}"`);
@@ -224,6 +254,40 @@ describe('a rotation: the new provider first, the old one second', () => {
     for (const path of ['/healthz/kms-provider-0', '/healthz/kms-provider-1', '/healthz/kms-provider-2']) {
       const [a, b] = await Promise.all([reference.request('GET', path), capstan.request('GET', path)]);
       expect({ status: b.status, body: b.body }).toEqual({ status: a.status, body: a.body });
+    }
+  });
+});
+
+describe('with automatic reload', () => {
+  let servers: Servers | undefined;
+  beforeAll(async () => {
+    servers = await startBoth([ROTATED, '--encryption-provider-config-automatic-reload']);
+  });
+  afterAll(() => stopBoth(servers));
+
+  it('both answer one kms-providers check, naming the failing provider', async () => {
+    const { reference, capstan } = servers!;
+    for (const path of ['/healthz/kms-providers', '/readyz/kms-providers', '/healthz/kms-provider-0']) {
+      const [a, b] = await Promise.all([reference.request('GET', path), capstan.request('GET', path)]);
+      expect({ status: b.status, body: b.body }).toEqual({ status: a.status, body: a.body });
+    }
+    plugins.old.failing = { code: grpc.status.UNAVAILABLE, details: 'key unavailable' };
+    try {
+      // A healthy answer is kept 20 s.
+      const failing = (server: Server) =>
+        retryUntil(
+          () => server.request('GET', '/healthz/kms-providers'),
+          (answer) => answer.status !== 200,
+          30_000,
+          1_000,
+        );
+      const [a, b] = await Promise.all([failing(reference), failing(capstan)]);
+      expect(a.body).toBe(
+        'internal server error: kms-provider-1: failed to perform encrypt section of the healthz check for KMS Provider old, error: rpc error: code = Unavailable desc = key unavailable\n',
+      );
+      expect({ status: b.status, body: b.body }).toEqual({ status: a.status, body: a.body });
+    } finally {
+      plugins.old.failing = undefined;
     }
   });
 });

@@ -17,6 +17,7 @@ import { buildTransformers } from '../../../server/encryption/encryption-provide
 import { kmsProviders, type KmsProviders } from '../../../server/encryption/kms-providers';
 import type { ValueTransformer } from '../../../storage/transform/transformer';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import { startKmsPlugin, type TestKmsPlugin } from '../../helpers/kms-plugin';
 import { startKmsV1Plugin, type TestKmsV1Plugin } from '../../helpers/kms-v1-plugin';
 
 const PREFIX = 'k8s:enc:kms:v1:test-kms:';
@@ -274,5 +275,40 @@ describe('a server with the KMSv1 gate on', () => {
     expect(ready).toContain('[+]kms-provider-0 ok');
     expect(ready).not.toContain('kms-providers');
     expect((await server.request('GET', '/livez?verbose')).body).not.toContain('kms-provider');
+  });
+});
+
+describe('a server with a KMS v1 and a KMS v2 provider', () => {
+  let server: InProcessServer;
+  let v2Plugin: TestKmsPlugin;
+  beforeAll(async () => {
+    v2Plugin = await startKmsPlugin(join(dir, 'v2.sock'), 'key-1');
+    const file = join(dir, 'mixed.yaml');
+    writeFileSync(
+      file,
+      `apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+- resources: [secrets]
+  providers:
+  - kms: {${V1}}
+- resources: [configmaps]
+  providers:
+  - kms: {apiVersion: v2, name: second, endpoint: "unix://${join(dir, 'v2.sock')}"}
+`,
+    );
+    server = await startInProcessServer([`--encryption-provider-config=${file}`, '--feature-gates=KMSv1=true']);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await v2Plugin?.stop();
+  });
+
+  it('gives the v2 provider its own check too, numbered after the v1 one, as the reference does with v1 in use', async () => {
+    const healthz = (await server.request('GET', '/healthz?verbose')).body;
+    expect(healthz).toContain('[+]kms-provider-0 ok');
+    expect(healthz).toContain('[+]kms-provider-1 ok');
+    expect(healthz).not.toContain('kms-providers');
+    expect((await server.request('GET', '/healthz/kms-provider-1')).body).toBe('ok');
   });
 });

@@ -93,6 +93,11 @@ export class ObjectError extends Error {
       readonly currentRevision?: number;
       /** InternalError: the key whose stored bytes do not decode (a corrupt object). */
       readonly corruptKey?: string;
+      /**
+       * InternalError: the message is the reference's storage.InternalError reason, which the
+       * client sees as `Internal error occurred: <message>` with the message alone as its cause.
+       */
+      readonly storageInternal?: boolean;
       /** StorageReadError: the unreadable objects, at most 100 then a TooMany marker. */
       readonly causes?: readonly StorageReadCause[];
     } = {},

@@ -6,8 +6,10 @@
  * healthy, and only then does it replace the configuration in effect; a bad file is logged,
  * counted as a failed reload and retried each minute, the old configuration staying.
  *
- * Health: with reload, or with KMS v2 providers, one `kms-providers` check joins `/healthz`
- * and `/readyz` (not `/livez`, as in the reference), failing while a plugin is unhealthy.
+ * Health: with reload, or with KMS v2 providers alone, one `kms-providers` check joins
+ * `/healthz` and `/readyz` (not `/livez`, as in the reference), failing while a plugin is
+ * unhealthy; with a KMS v1 provider and no reload, each provider has its own check there,
+ * `kms-provider-<n>`, as the reference has them.
  */
 import { unwatchFile, watchFile } from 'node:fs';
 import type { Registry } from 'prom-client';
@@ -65,7 +67,9 @@ export async function startEncryptionAtRest(options: EncryptionAtRestOptions): P
   metrics.setConfigHash(current.config.contentHash);
 
   const kmsCheck: HealthCheck = { name: 'kms-providers', check: () => current.kms.check() };
-  const healthChecks = options.automaticReload || current.kms.count > 0 ? [kmsCheck] : [];
+  // Without reload the providers never change, so their own checks can stand for them.
+  const healthChecks =
+    options.automaticReload || (current.kms.count > 0 && !current.kms.usesV1) ? [kmsCheck] : current.kms.checks;
 
   let stopped = false;
   let reloading: Promise<void> | undefined;

@@ -24,7 +24,7 @@ export interface GroupResource {
   readonly resource: string;
 }
 
-/** Builds a KMS v2 provider's entry (kms-provider.ts); undefined when the configuration has none. */
+/** Builds a KMS provider's entry (kms-providers.ts). */
 export type KmsProviderFactory = (kms: NonNullable<ProviderConfiguration['kms']>) => PrefixedTransformer;
 
 export interface BuiltTransformers {

@@ -90,8 +90,9 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
       // plain error that reaches the client as a 500 without reason.
       return unclassified(error.message);
     case 'InternalError':
-      // A corrupt object's storage error reaches the client wrapped, as the reference's NewInternalError does.
-      if (error.details.corruptKey !== undefined) return internalError(error.message);
+      // A corrupt object's storage error, or any storage.InternalError, reaches the client
+      // wrapped, as the reference's NewInternalError does.
+      if (error.details.corruptKey !== undefined || error.details.storageInternal) return internalError(error.message);
       return new StatusError({
         code: 500,
         reason: 'InternalError',

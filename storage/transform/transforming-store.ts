@@ -58,7 +58,7 @@ export function transformingStore(store: RevisionedStore, transformerOf: Transfo
     try {
       return await found.transformer.toStorage(value, found.context);
     } catch (error) {
-      throw new ObjectError('InternalError', `Internal error occurred: ${(error as Error).message}`);
+      throw new ObjectError('InternalError', (error as Error).message, { storageInternal: true });
     }
   }
 

@@ -38,9 +38,10 @@ export interface TestKmsPlugin {
   stop(): Promise<void>;
 }
 
-function method<Req, Res>(name: string, request: Type, response: Type): grpc.MethodDefinition<Req, Res> {
+/** A unary method of a plugin service (`/v2.KeyManagementService/Status`), its messages encoded by protobufjs. */
+export function grpcMethod<Req, Res>(path: string, request: Type, response: Type): grpc.MethodDefinition<Req, Res> {
   return {
-    path: `/v2.KeyManagementService/${name}`,
+    path,
     requestStream: false,
     responseStream: false,
     requestSerialize: (value: Req) => Buffer.from(request.encode(request.fromObject(value as object)).finish()),
@@ -79,9 +80,21 @@ export async function startKmsPlugin(socketPath: string, keyId: string): Promise
   const server = new grpc.Server();
   server.addService(
     {
-      Status: method('Status', messageType('StatusRequest'), messageType('StatusResponse')),
-      Encrypt: method('Encrypt', messageType('EncryptRequest'), messageType('EncryptResponse')),
-      Decrypt: method('Decrypt', messageType('DecryptRequest'), messageType('DecryptResponse')),
+      Status: grpcMethod(
+        '/v2.KeyManagementService/Status',
+        messageType('StatusRequest'),
+        messageType('StatusResponse'),
+      ),
+      Encrypt: grpcMethod(
+        '/v2.KeyManagementService/Encrypt',
+        messageType('EncryptRequest'),
+        messageType('EncryptResponse'),
+      ),
+      Decrypt: grpcMethod(
+        '/v2.KeyManagementService/Decrypt',
+        messageType('DecryptRequest'),
+        messageType('DecryptResponse'),
+      ),
     },
     {
       Status: (_call: unknown, done: grpc.sendUnaryData<object>) => {
@@ -109,10 +122,14 @@ export async function startKmsPlugin(socketPath: string, keyId: string): Promise
       },
     },
   );
-  await new Promise<void>((resolve, reject) =>
+  await listenOnUnixSocket(server, socketPath);
+  return plugin;
+}
+
+export function listenOnUnixSocket(server: grpc.Server, socketPath: string): Promise<void> {
+  return new Promise<void>((resolve, reject) =>
     server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (error) =>
       error ? reject(error) : resolve(),
     ),
   );
-  return plugin;
 }

@@ -3,7 +3,7 @@
  * reference's `apiserver_envelope_encryption_kms_operations_latency_seconds`.
  */
 import { GrpcStatusError } from '../transformer';
-import { GrpcUnixClient } from './grpc-client';
+import { GrpcUnixClient } from '../grpc-unix-client';
 import {
   decodeDecryptResponse,
   decodeEncryptResponse,

@@ -1,8 +1,8 @@
 /**
  * The KMSv1 gate, off in 1.34: a configuration naming a KMS v1 provider (apiVersion v1, or none)
  * stops the start with kube-apiserver 1.34.4's own text, as it did there with the gate at its
- * default and with KMSv1=false. With the gate on the reference would serve the v1 envelope;
- * capstan has none, so the start stops all the same, saying so.
+ * default and with KMSv1=false. With the gate on the server starts and serves the v1 envelope
+ * (kms-v1.test.ts), even while its plugin is away, as the reference does.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,8 +39,15 @@ test.each([
   await expect(startInProcessServer([config, ...gates])).rejects.toThrow(GATE_OFF);
 });
 
-test('on: capstan has no KMS v1, and says so', async () => {
-  await expect(startInProcessServer([configWith(''), '--feature-gates=KMSv1=true'])).rejects.toThrow(
-    'error while building transformers: KMS provider "one": capstan does not implement KMSv1 (apiVersion v1); use KMSv2 (apiVersion: v2)',
-  );
+test('on: the server starts with its plugin away, and its health check says so', async () => {
+  const server = await startInProcessServer([configWith(''), '--feature-gates=KMSv1=true']);
+  try {
+    const check = await server.request('GET', '/healthz/kms-provider-0');
+    expect(check.status).toBe(500);
+    expect(check.body).toBe(
+      `internal server error: failed to perform encrypt section of the healthz check for KMS Provider one, error: failed get version from remote KMS provider: rpc error: code = DeadlineExceeded desc = latest balancer error: connection error: desc = "transport: Error while dialing: dial unix ${join(dir, 'kms.sock')}: connect: no such file or directory"\n`,
+    );
+  } finally {
+    await server.stop();
+  }
 });

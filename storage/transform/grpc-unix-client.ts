@@ -1,15 +1,16 @@
 /**
- * A unary gRPC client to a KMS plugin on a unix socket, over Node's own HTTP/2: three unary
- * calls do not warrant a gRPC library in the server's start path. Framing per the gRPC HTTP/2
- * protocol: a POST to `/<service>/<method>`, each message prefixed by a compression flag and a
- * 4-byte length, the status in the trailers (or in the headers of a trailers-only answer).
+ * A unary gRPC client to a KMS plugin (v1beta1 or v2) on a unix socket, over Node's own HTTP/2:
+ * a few unary calls do not warrant a gRPC library in the server's start path. Framing per the
+ * gRPC HTTP/2 protocol: a POST to `/<service>/<method>`, each message prefixed by a compression
+ * flag and a 4-byte length, the status in the trailers (or in the headers of a trailers-only
+ * answer).
  *
  * As the reference's client (WaitForReady), a call waits for the socket to accept a
  * connection until its timeout; a lost connection is dialled again on the next call.
  */
 import { connect as http2Connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { connect as netConnect } from 'node:net';
-import { GrpcStatusError } from '../transformer';
+import { GrpcStatusError } from './transformer';
 
 /** gRPC's status codes by number, named as Go's `codes.Code.String()` prints them. */
 const CODE_NAMES = [
@@ -34,8 +35,17 @@ const CODE_NAMES = [
 
 const RECONNECT_DELAY_MS = 100;
 
+/** How Go's syscall package words the errors a unix socket's connect meets. */
+const GO_ERRNO_TEXTS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  ECONNREFUSED: 'connection refused',
+  EACCES: 'permission denied',
+  ENOTSOCK: 'socket operation on non-socket',
+  EAGAIN: 'resource temporarily unavailable',
+};
+
 export interface UnaryCall {
-  /** `/v2.KeyManagementService/Status` */
+  /** `/v2.KeyManagementService/Status`, `/v1beta1.KeyManagementService/Encrypt` */
   readonly method: string;
   readonly request: Buffer;
   readonly timeoutMs: number;
@@ -56,13 +66,24 @@ export class GrpcUnixClient {
       try {
         session = await this.connected(deadline);
       } catch (error) {
-        if (Date.now() + RECONNECT_DELAY_MS >= deadline)
-          throw rpcError('DeadlineExceeded', `context deadline exceeded: ${(error as Error).message}`);
+        if (Date.now() + RECONNECT_DELAY_MS >= deadline) throw this.notReady(error as NodeJS.ErrnoException);
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
         continue;
       }
       return this.exchange(session, call, deadline);
     }
+  }
+
+  /**
+   * A call's deadline passed while the plugin could not be reached, in grpc-go's words: the last
+   * dial failure as Go's net package words it, or, when no dial failed, the wait itself.
+   */
+  private notReady(error: NodeJS.ErrnoException): GrpcStatusError {
+    const errno = error.code === undefined ? undefined : GO_ERRNO_TEXTS[error.code];
+    if (errno === undefined)
+      return rpcError('DeadlineExceeded', 'context deadline exceeded while waiting for connections to become ready');
+    const dial = `transport: Error while dialing: dial unix ${this.socketPath}: connect: ${errno}`;
+    return rpcError('DeadlineExceeded', `latest balancer error: connection error: desc = ${JSON.stringify(dial)}`);
   }
 
   close(): void {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { TransformationRecorder } from '../../storage/transform/prefix-transformers';
-import { GrpcStatusError } from '../../storage/transform/transformer';
+import { GrpcStatusError } from '../../storage/grpc/unix-client';
 import { automaticReloadMetrics } from '../metrics/reload-metrics';
 
 export interface EncryptionMetrics {

@@ -5,7 +5,8 @@
  * (apiserver's kmsv2/v2). Fields are written in field-number order and defaults omitted, as
  * Go's proto.Marshal does.
  */
-import { Reader, Writer } from 'protobufjs/minimal';
+import { Writer, type Reader } from 'protobufjs/minimal';
+import { bytesField, LENGTH_DELIMITED, readFields, stringField, VARINT } from '../../grpc/message-fields';
 
 /** How the DEK source of an EncryptedObject makes the data key. */
 export enum EncryptedDEKSourceType {
@@ -35,17 +36,6 @@ export interface EncryptResponse {
   readonly annotations: ReadonlyMap<string, Buffer>;
 }
 
-const LENGTH_DELIMITED = 2;
-const VARINT = 0;
-
-function bytesField(writer: Writer, field: number, value: Uint8Array): void {
-  if (value.length > 0) writer.uint32((field << 3) | LENGTH_DELIMITED).bytes(value);
-}
-
-function stringField(writer: Writer, field: number, value: string): void {
-  if (value !== '') writer.uint32((field << 3) | LENGTH_DELIMITED).string(value);
-}
-
 function mapField(writer: Writer, field: number, map: ReadonlyMap<string, Buffer>): void {
   for (const [key, value] of map) {
     writer.uint32((field << 3) | LENGTH_DELIMITED).fork();
@@ -66,15 +56,6 @@ function readMapEntry(reader: Reader, into: Map<string, Buffer>): void {
     else reader.skipType(tag & 7);
   }
   into.set(key, value);
-}
-
-/** Reads every field of a message, handing each to `onField`, which returns false for fields it skips. */
-function readFields(data: Uint8Array, onField: (field: number, reader: Reader) => boolean): void {
-  const reader = Reader.create(data);
-  while (reader.pos < reader.len) {
-    const tag = reader.uint32();
-    if (!onField(tag >>> 3, reader)) reader.skipType(tag & 7);
-  }
 }
 
 export function encodeEncryptedObject(object: EncryptedObject): Buffer {

@@ -1,6 +1,8 @@
 /**
- * A unary gRPC client to a KMS plugin on a unix socket, over Node's own HTTP/2: three unary
- * calls do not warrant a gRPC library in the server's start path. Framing per the gRPC HTTP/2
+ * A unary gRPC client to a plugin on a unix socket (a KMS v2 plugin, an external JWT signer),
+ * over Node's own HTTP/2: a few unary calls do not warrant a gRPC library in the server's start
+ * path. It sits in storage/, the lowest layer that both the KMS envelope (storage/transform)
+ * and the server's authentication use. Framing per the gRPC HTTP/2
  * protocol: a POST to `/<service>/<method>`, each message prefixed by a compression flag and a
  * 4-byte length, the status in the trailers (or in the headers of a trailers-only answer).
  *
@@ -9,7 +11,6 @@
  */
 import { connect as http2Connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { connect as netConnect } from 'node:net';
-import { GrpcStatusError } from '../transformer';
 
 /** gRPC's status codes by number, named as Go's `codes.Code.String()` prints them. */
 const CODE_NAMES = [
@@ -34,8 +35,19 @@ const CODE_NAMES = [
 
 const RECONNECT_DELAY_MS = 100;
 
+/** A failed call, with its gRPC code name (`Unavailable`) for the metrics that label by it. */
+export class GrpcStatusError extends Error {
+  constructor(
+    readonly codeName: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GrpcStatusError';
+  }
+}
+
 export interface UnaryCall {
-  /** `/v2.KeyManagementService/Status` */
+  /** `/<package>.<service>/<method>`, e.g. `/v2.KeyManagementService/Status` */
   readonly method: string;
   readonly request: Buffer;
   readonly timeoutMs: number;

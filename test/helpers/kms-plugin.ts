@@ -8,6 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { parse, type Type } from 'protobufjs';
+import { bindUnixSocket, unaryMethod } from './grpc-unix-server';
 
 const PROTO = `
 syntax = "proto3";
@@ -36,18 +37,6 @@ export interface TestKmsPlugin {
   unwrap(ciphertext: Buffer, keyId: string): Buffer;
   readonly calls: { Status: number; Encrypt: number; Decrypt: number };
   stop(): Promise<void>;
-}
-
-function method<Req, Res>(name: string, request: Type, response: Type): grpc.MethodDefinition<Req, Res> {
-  return {
-    path: `/v2.KeyManagementService/${name}`,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (value: Req) => Buffer.from(request.encode(request.fromObject(value as object)).finish()),
-    requestDeserialize: (bytes: Buffer) => request.toObject(request.decode(bytes), { defaults: true }) as Req,
-    responseSerialize: (value: Res) => Buffer.from(response.encode(response.fromObject(value as object)).finish()),
-    responseDeserialize: (bytes: Buffer) => response.toObject(response.decode(bytes), { defaults: true }) as Res,
-  };
 }
 
 export async function startKmsPlugin(socketPath: string, keyId: string): Promise<TestKmsPlugin> {
@@ -79,9 +68,21 @@ export async function startKmsPlugin(socketPath: string, keyId: string): Promise
   const server = new grpc.Server();
   server.addService(
     {
-      Status: method('Status', messageType('StatusRequest'), messageType('StatusResponse')),
-      Encrypt: method('Encrypt', messageType('EncryptRequest'), messageType('EncryptResponse')),
-      Decrypt: method('Decrypt', messageType('DecryptRequest'), messageType('DecryptResponse')),
+      Status: unaryMethod(
+        '/v2.KeyManagementService/Status',
+        messageType('StatusRequest'),
+        messageType('StatusResponse'),
+      ),
+      Encrypt: unaryMethod(
+        '/v2.KeyManagementService/Encrypt',
+        messageType('EncryptRequest'),
+        messageType('EncryptResponse'),
+      ),
+      Decrypt: unaryMethod(
+        '/v2.KeyManagementService/Decrypt',
+        messageType('DecryptRequest'),
+        messageType('DecryptResponse'),
+      ),
     },
     {
       Status: (_call: unknown, done: grpc.sendUnaryData<object>) => {
@@ -109,10 +110,6 @@ export async function startKmsPlugin(socketPath: string, keyId: string): Promise
       },
     },
   );
-  await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (error) =>
-      error ? reject(error) : resolve(),
-    ),
-  );
+  await bindUnixSocket(server, socketPath);
   return plugin;
 }

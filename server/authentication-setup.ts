@@ -177,9 +177,9 @@ function liveConfigOf(
  * each other), so the start fails with one line; what the system refused (a missing file)
  * keeps its own error.
  */
-export function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
+export async function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Promise<Authentication> {
   try {
-    return buildAuthentication(options, deps);
+    return await buildAuthentication(options, deps);
   } catch (error) {
     if (error instanceof Error && (error as NodeJS.ErrnoException).syscall === undefined)
       throw new FlagError(error.message);
@@ -187,10 +187,10 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
   }
 }
 
-function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
+async function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): Promise<Authentication> {
   const apiAudiences = apiAudiencesOf(options);
   const issuers = serviceAccountIssuersOf(options);
-  const signing = serviceAccountSigningOf(options);
+  const signing = await serviceAccountSigningOf(options);
   const lookup = objectLookup(deps);
   const tokenMethods: TokenAuthenticator[] = [];
   if (options.tokenAuthFile)

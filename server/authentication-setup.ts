@@ -67,8 +67,8 @@ export interface AuthenticationDeps {
   /** `--client-ca-file` (or capstan's CA); absent, no client certificate logs anyone in. */
   readonly clientCaPem?: string;
   readonly registry: MutableResourceRegistry;
-  /** Where the configuration file's reload metrics go. */
-  readonly metrics?: Registry;
+  /** Where the configuration file's reload metrics and an external signer's metrics go. */
+  readonly metrics: Registry;
   readonly storageFor: (type: ResourceType) => ObjectStorage;
 }
 
@@ -190,7 +190,7 @@ export async function setUpAuthentication(options: ServerOptions, deps: Authenti
 async function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): Promise<Authentication> {
   const apiAudiences = apiAudiencesOf(options);
   const issuers = serviceAccountIssuersOf(options);
-  const signing = await serviceAccountSigningOf(options);
+  const signing = await serviceAccountSigningOf(options, deps.metrics);
   const lookup = objectLookup(deps);
   const tokenMethods: TokenAuthenticator[] = [];
   if (options.tokenAuthFile)

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { certDirOf } from './config/file-locations';
 import { goDuration } from './config/duration';
 import { featureEnabled } from './config/feature-enabled';
+import type { Registry } from 'prom-client';
 import type { ServerOptions } from './config/flags';
 import { ensureServiceAccountKey } from './pki/service-account-key';
 import { keySigner, type TokenSigner } from './authn/service-account/claims';
@@ -36,7 +37,11 @@ const MIN_TOKEN_AGE_SECONDS = 600;
 const ABSTRACT_SOCKET_NAME = /^@([a-zA-Z0-9_-]+\.)*[a-zA-Z0-9_-]+$/;
 
 /** Rejects with the reference's message for flags it refuses or a signer it cannot use. */
-export async function serviceAccountSigningOf(options: ServerOptions): Promise<ServiceAccountSigning> {
+export async function serviceAccountSigningOf(
+  options: ServerOptions,
+  /** Where an external signer's metrics go. */
+  registry: Registry,
+): Promise<ServiceAccountSigning> {
   const maxFlag = options.serviceAccountMaxTokenExpirationSeconds;
   if (maxFlag !== 0 && (maxFlag < MIN_MAX_EXPIRATION_SECONDS || maxFlag > MAX_MAX_EXPIRATION_SECONDS))
     throw new Error('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
@@ -46,7 +51,7 @@ export async function serviceAccountSigningOf(options: ServerOptions): Promise<S
     throw new Error(
       'service-account-signing-key-file and service-account-signing-endpoint are mutually exclusive and cannot be set at the same time',
     );
-  const signer = await connectExternalSigner({ endpoint });
+  const signer = await connectExternalSigner({ endpoint, registry });
   try {
     const signerMax = signer.maxTokenExpirationSeconds;
     if (signerMax < MIN_TOKEN_AGE_SECONDS)

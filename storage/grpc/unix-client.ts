@@ -35,6 +35,18 @@ const CODE_NAMES = [
 
 const RECONNECT_DELAY_MS = 100;
 
+/**
+ * The `code`/`status` label of the reference's plugin metrics: `OK`, the gRPC code name of the
+ * failure or of an error it wraps (its `cause`, as Go's errors.As looks through `%w`), or
+ * `unknown-non-grpc`.
+ */
+export function grpcStatusLabel(error: unknown): string {
+  if (error === undefined) return 'OK';
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof GrpcStatusError) return cause.codeName;
+  return 'unknown-non-grpc';
+}
+
 /** A failed call, with its gRPC code name (`Unavailable`) for the metrics that label by it. */
 export class GrpcStatusError extends Error {
   constructor(

@@ -6,9 +6,8 @@
  * verifies without waiting. Concurrent refreshes share one FetchKeys call.
  */
 import { createPublicKey } from 'node:crypto';
-import type { GrpcUnixClient } from '../../../storage/grpc/unix-client';
 import { goQuote } from '../../go-quote';
-import { decodeFetchKeysResponse, EXTERNAL_JWT_SERVICE, type FetchKeysResponse } from './external-jwt-messages';
+import { decodeFetchKeysResponse, type FetchKeysResponse } from './external-jwt-messages';
 import { algorithmOf, type VerifyingKey } from './keys';
 import type { ServiceAccountKeySource } from './key-source';
 
@@ -24,6 +23,8 @@ interface CachedKey extends VerifyingKey {
 interface KeySet {
   readonly keys: readonly CachedKey[];
   readonly nextRefreshAt: number;
+  /** The signer's data timestamp, in seconds. */
+  readonly dataTimestampSeconds?: number;
 }
 
 export interface ExternalKeyCache extends ServiceAccountKeySource {
@@ -37,7 +38,10 @@ export interface ExternalKeyCache extends ServiceAccountKeySource {
 }
 
 export function externalKeyCache(options: {
-  readonly client: GrpcUnixClient;
+  /** Calls FetchKeys, answering its response message. */
+  readonly fetchKeys: (timeoutMs: number) => Promise<Buffer>;
+  /** Told the outcome of every sync (the fetch metrics). */
+  readonly recordFetch: (error: unknown, dataTimestampSeconds?: number) => void;
   /** Bounds a refresh asked for by a token with an unknown key id. */
   readonly lookupTimeoutMs: number;
   readonly log: (message: string) => void;
@@ -50,10 +54,17 @@ export function externalKeyCache(options: {
   let stopped = false;
 
   const sync = (timeoutMs: number): Promise<void> => {
-    inFlight ??= fetchKeys(options.client, timeoutMs, now)
-      .then((next) => {
-        current = next;
-      })
+    inFlight ??= keySet(options.fetchKeys, timeoutMs, now)
+      .then(
+        (next) => {
+          options.recordFetch(undefined, next.dataTimestampSeconds);
+          current = next;
+        },
+        (error: unknown) => {
+          options.recordFetch(error);
+          throw error;
+        },
+      )
       .finally(() => {
         inFlight = undefined;
       });
@@ -105,7 +116,7 @@ export function externalKeyCache(options: {
       try {
         await sync(timeoutMs);
       } catch (error) {
-        throw new Error(`while performing initial cache fill: ${(error as Error).message}`);
+        throw new Error(`while performing initial cache fill: ${(error as Error).message}`, { cause: error });
       }
     },
     scheduleRefresh(timeoutMs) {
@@ -118,16 +129,22 @@ export function externalKeyCache(options: {
   };
 }
 
-async function fetchKeys(client: GrpcUnixClient, timeoutMs: number, now: () => number): Promise<KeySet> {
+async function keySet(
+  fetchKeys: (timeoutMs: number) => Promise<Buffer>,
+  timeoutMs: number,
+  now: () => number,
+): Promise<KeySet> {
   let response: FetchKeysResponse;
   try {
-    response = decodeFetchKeysResponse(
-      await client.call({ method: `${EXTERNAL_JWT_SERVICE}/FetchKeys`, request: Buffer.alloc(0), timeoutMs }),
-    );
+    response = decodeFetchKeysResponse(await fetchKeys(timeoutMs));
   } catch (error) {
-    throw fetchFailure(`while getting externally supported jwt signing keys: ${(error as Error).message}`);
+    throw fetchFailure(`while getting externally supported jwt signing keys: ${(error as Error).message}`, error);
   }
-  return { keys: validKeys(response), nextRefreshAt: now() + response.refreshHintSeconds * 1000 };
+  return {
+    keys: validKeys(response),
+    nextRefreshAt: now() + response.refreshHintSeconds * 1000,
+    dataTimestampSeconds: response.dataTimestamp && response.dataTimestamp.seconds + response.dataTimestamp.nanos / 1e9,
+  };
 }
 
 /** The reference's checks of a FetchKeys answer, in its order and words. */
@@ -152,6 +169,6 @@ function validKeys(response: FetchKeysResponse): CachedKey[] {
   });
 }
 
-function fetchFailure(message: string): Error {
-  return new Error(`while fetching token verification keys: ${message}`);
+function fetchFailure(message: string, cause?: unknown): Error {
+  return new Error(`while fetching token verification keys: ${message}`, { cause });
 }

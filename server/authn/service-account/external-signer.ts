@@ -6,6 +6,7 @@
  * key id, one of the four algorithms, no other field, a key that discovery publishes) and
  * assembles the token. Its public keys come from the key cache.
  */
+import type { Registry } from 'prom-client';
 import { GrpcUnixClient } from '../../../storage/grpc/unix-client';
 import type { TokenSigner } from './claims';
 import {
@@ -16,6 +17,7 @@ import {
   type SignJwtResponse,
 } from './external-jwt-messages';
 import { externalKeyCache, type ExternalKeyCache } from './external-key-cache';
+import { externalSignerMetrics } from './external-signer-metrics';
 
 /** The reference's bound on the first key fetch at start and on each refresh. */
 const KEY_SYNC_TIMEOUT_MS = 60_000;
@@ -56,11 +58,32 @@ export function signerSocketPath(endpoint: string): string {
  */
 export async function connectExternalSigner(options: {
   readonly endpoint: string;
+  /** Where the `apiserver_externaljwt_*` metrics go. */
+  readonly registry: Registry;
   readonly log?: (message: string) => void;
 }): Promise<ExternalSigner> {
   const log = options.log ?? ((message: string) => console.error(message));
   const client = new GrpcUnixClient(signerSocketPath(options.endpoint));
-  const keys = externalKeyCache({ client, lookupTimeoutMs: LOOKUP_TIMEOUT_MS, log });
+  const metrics = externalSignerMetrics(options.registry);
+  const call = async (name: string, request: Buffer, timeoutMs: number): Promise<Buffer> => {
+    const method = `${EXTERNAL_JWT_SERVICE}/${name}`;
+    const startedAt = performance.now();
+    let failure: unknown;
+    try {
+      return await client.call({ method, request, timeoutMs });
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      metrics.recordCall(method, (performance.now() - startedAt) / 1000, failure);
+    }
+  };
+  const keys = externalKeyCache({
+    fetchKeys: (timeoutMs) => call('FetchKeys', Buffer.alloc(0), timeoutMs),
+    recordFetch: metrics.recordKeyFetch,
+    lookupTimeoutMs: LOOKUP_TIMEOUT_MS,
+    log,
+  });
   const setupFailure = (error: unknown) => {
     client.close();
     return new Error(`while setting up external-jwt-signer: ${(error as Error).message}`);
@@ -72,13 +95,7 @@ export async function connectExternalSigner(options: {
   }
   let maxTokenExpirationSeconds: number;
   try {
-    const metadata = decodeMetadataResponse(
-      await client.call({
-        method: `${EXTERNAL_JWT_SERVICE}/Metadata`,
-        request: Buffer.alloc(0),
-        timeoutMs: METADATA_TIMEOUT_MS,
-      }),
-    );
+    const metadata = decodeMetadataResponse(await call('Metadata', Buffer.alloc(0), METADATA_TIMEOUT_MS));
     maxTokenExpirationSeconds = metadata.maxTokenExpirationSeconds;
   } catch (error) {
     throw setupFailure(error);
@@ -89,22 +106,30 @@ export async function connectExternalSigner(options: {
     maxTokenExpirationSeconds,
     async sign(claims, deadline) {
       const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
-      let response: SignJwtResponse;
+      let failure: unknown;
       try {
-        response = decodeSignJwtResponse(
-          await client.call({
-            method: `${EXTERNAL_JWT_SERVICE}/Sign`,
-            request: encodeSignJwtRequest(payload),
-            timeoutMs: deadline === undefined ? SIGN_TIMEOUT_MS : deadline - Date.now() + SIGN_DEADLINE_GRACE_MS,
-          }),
-        );
+        let response: SignJwtResponse;
+        try {
+          response = decodeSignJwtResponse(
+            await call(
+              'Sign',
+              encodeSignJwtRequest(payload),
+              deadline === undefined ? SIGN_TIMEOUT_MS : deadline - Date.now() + SIGN_DEADLINE_GRACE_MS,
+            ),
+          );
+        } catch (error) {
+          throw new Error(`while signing jwt: ${(error as Error).message}`, { cause: error });
+        }
+        const problem = await headerProblem(response.header, keys);
+        if (problem !== undefined) throw new Error(`while validating header: ${problem}`);
+        if (response.signature.length === 0) throw new Error('empty signature returned');
+        return `${response.header}.${payload}.${response.signature}`;
       } catch (error) {
-        throw new Error(`while signing jwt: ${(error as Error).message}`);
+        failure = error;
+        throw error;
+      } finally {
+        metrics.recordSign(failure);
       }
-      const problem = await headerProblem(response.header, keys);
-      if (problem !== undefined) throw new Error(`while validating header: ${problem}`);
-      if (response.signature.length === 0) throw new Error('empty signature returned');
-      return `${response.header}.${payload}.${response.signature}`;
     },
     close() {
       keys.stop();

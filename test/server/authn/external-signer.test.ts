@@ -198,6 +198,35 @@ test('with the signer down, a token request times out and the keys already fetch
   expect((await jwks()).kids).toEqual(['key-1']);
 });
 
+test("the reference's apiserver_externaljwt_* metrics count the calls, by method and gRPC code", async () => {
+  const sample = async (series: string) => {
+    const text = (await server.request('GET', '/metrics')).body;
+    const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+    return line === undefined ? undefined : Number(line.slice(series.length + 1));
+  };
+  // The Sign call of the timed-out request ends at its deadline and a grace second past it.
+  await waitUntil(
+    'the timed-out Sign call to be counted',
+    async () => (await sample('apiserver_externaljwt_sign_request_total{code="DeadlineExceeded"}')) === 1,
+    10_000,
+  );
+  // Header checks and the excluded key fail outside gRPC.
+  expect(await sample('apiserver_externaljwt_sign_request_total{code="unknown-non-grpc"}')).toBe(8);
+  expect(await sample('apiserver_externaljwt_sign_request_total{code="OK"}')).toBe(5);
+  expect(await sample('apiserver_externaljwt_fetch_keys_request_total{code="OK"}')).toBe(3);
+  expect(
+    await sample(
+      'apiserver_externaljwt_request_duration_seconds_count{method="/v1.ExternalJWTSigner/Metadata",code="OK"}',
+    ),
+  ).toBe(1);
+  expect(
+    await sample(
+      'apiserver_externaljwt_request_duration_seconds_count{method="/v1.ExternalJWTSigner/Sign",code="DeadlineExceeded"}',
+    ),
+  ).toBe(1);
+  expect(await sample('apiserver_externaljwt_fetch_keys_data_timestamp')).toBeGreaterThan(1.7e9);
+});
+
 test("the keys are fetched again when the signer's refresh hint comes due", async () => {
   const hinting = await startJwtSigner(join(dir, 'hinting.sock'), { keyId: 'key-a' });
   hinting.refreshHintSeconds = 1;

@@ -35,6 +35,14 @@ const CODE_NAMES = [
 
 const RECONNECT_DELAY_MS = 100;
 
+/** The errors of connecting to a unix socket, as Go's syscall package words them. */
+const DIAL_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  ECONNREFUSED: 'connection refused',
+  EACCES: 'permission denied',
+  ENOTSOCK: 'socket operation on non-socket',
+};
+
 /**
  * The `code`/`status` label of the reference's plugin metrics: `OK`, the gRPC code name of the
  * failure or of an error it wraps (its `cause`, as Go's errors.As looks through `%w`), or
@@ -80,13 +88,24 @@ export class GrpcUnixClient {
       try {
         session = await this.connected(deadline);
       } catch (error) {
-        if (Date.now() + RECONNECT_DELAY_MS >= deadline)
-          throw rpcError('DeadlineExceeded', `context deadline exceeded: ${(error as Error).message}`);
+        if (Date.now() + RECONNECT_DELAY_MS >= deadline) throw rpcError('DeadlineExceeded', this.dialFailure(error));
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
         continue;
       }
       return this.exchange(session, call, deadline);
     }
+  }
+
+  /**
+   * Why the last dial failed, as grpc-go's picker reports it at the deadline: the socket path
+   * (`@name` for an abstract one) and the system's reason in Go's words.
+   */
+  private dialFailure(error: unknown): string {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === undefined ? undefined : DIAL_REASONS[code];
+    if (reason === undefined) return `context deadline exceeded: ${(error as Error).message}`;
+    const path = this.socketPath.startsWith('\0') ? `@${this.socketPath.slice(1)}` : this.socketPath;
+    return `latest balancer error: connection error: desc = "transport: Error while dialing: dial unix ${path}: connect: ${reason}"`;
   }
 
   close(): void {

@@ -19,7 +19,7 @@ import { keySigner, type TokenSigner } from './authn/service-account/claims';
 import { connectExternalSigner } from './authn/service-account/external-signer';
 import { parsePublicKeys, parseSigningKey, type VerifyingKey } from './authn/service-account/keys';
 import { staticKeySource, type ServiceAccountKeySource } from './authn/service-account/key-source';
-import { EXTENDED_EXPIRATION_SECONDS } from './authn/service-account/token-request';
+import { EXTENDED_EXPIRATION_SECONDS, WARN_ONLY_BOUND_EXPIRATION_SECONDS } from './authn/service-account/token-request';
 
 export interface ServiceAccountSigning {
   readonly signer: TokenSigner;
@@ -41,7 +41,36 @@ export async function serviceAccountSigningOf(
   options: ServerOptions,
   /** Where an external signer's metrics go. */
   registry: Registry,
+  warn: (message: string) => void = (message) => console.error(message),
 ): Promise<ServiceAccountSigning> {
+  const signing = await signingOf(options, registry);
+  warnOfShortExtension(options, signing.maxExpirationSeconds, warn);
+  return signing;
+}
+
+/**
+ * The reference's start-up warnings when the kubelet's tokens are to be extended beyond a cap
+ * that cuts the extension short (worded for the signer's lifetime when one signs).
+ */
+function warnOfShortExtension(options: ServerOptions, maxSeconds: number, warn: (message: string) => void): void {
+  if (!options.serviceAccountExtendTokenExpiration || maxSeconds === 0) return;
+  const external = options.serviceAccountSigningEndpoint !== undefined;
+  const max = goDuration(maxSeconds * 1e9);
+  if (maxSeconds < WARN_ONLY_BOUND_EXPIRATION_SECONDS)
+    warn(
+      external
+        ? `service-account-extend-token-expiration is true, in order to correctly trigger safe transition logic, token lifetime supported by external-jwt-signer must be longer than ${WARN_ONLY_BOUND_EXPIRATION_SECONDS} seconds (currently ${max})`
+        : `service-account-extend-token-expiration is true, in order to correctly trigger safe transition logic, service-account-max-token-expiration must be set longer than ${WARN_ONLY_BOUND_EXPIRATION_SECONDS} seconds (currently ${max})`,
+    );
+  if (maxSeconds < EXTENDED_EXPIRATION_SECONDS)
+    warn(
+      external
+        ? `service-account-extend-token-expiration is true, tokens validity will be caped at the smaller of ${EXTENDED_EXPIRATION_SECONDS} seconds and maximum token lifetime supported by external-jwt-signer (${max})`
+        : `service-account-extend-token-expiration is true, enabling tokens valid up to ${EXTENDED_EXPIRATION_SECONDS} seconds, which is longer than service-account-max-token-expiration set to ${max}`,
+    );
+}
+
+async function signingOf(options: ServerOptions, registry: Registry): Promise<ServiceAccountSigning> {
   const maxFlag = options.serviceAccountMaxTokenExpirationSeconds;
   if (maxFlag !== 0 && (maxFlag < MIN_MAX_EXPIRATION_SECONDS || maxFlag > MAX_MAX_EXPIRATION_SECONDS))
     throw new Error('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');

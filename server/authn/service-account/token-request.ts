@@ -18,7 +18,7 @@ const DEFAULT_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
 /** The kubelet asks for this lifetime; the reference extends such tokens and warns after the hour. */
-const WARN_ONLY_BOUND_EXPIRATION_SECONDS = 3607;
+export const WARN_ONLY_BOUND_EXPIRATION_SECONDS = 3607;
 export const EXTENDED_EXPIRATION_SECONDS = 365 * 24 * 3600;
 
 export interface TokenRequestDeps {

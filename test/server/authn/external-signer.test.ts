@@ -69,8 +69,12 @@ async function jwks(): Promise<{ kids: string[]; maxAge: number; body: { keys: R
 }
 
 test('the signer signs what kubectl create token asks for, and the token logs its account in', async () => {
-  // The start filled the key cache and read the signer's limits, once each.
+  // The start filled the key cache and read the signer's limits, once each, and warned as the
+  // reference does that the kubelet's year-long tokens get the signer's day at most.
   expect(signer.calls).toMatchObject({ FetchKeys: 1, Metadata: 1 });
+  expect(server.output()).toContain(
+    'service-account-extend-token-expiration is true, tokens validity will be caped at the smaller of 31536000 seconds and maximum token lifetime supported by external-jwt-signer (24h0m0s)',
+  );
   const token = await createToken();
   // The signer's header, the server's claims, the signer's signature.
   expect(headerOf(token)).toEqual({ alg: 'RS256', kid: 'key-1', typ: 'JWT' });

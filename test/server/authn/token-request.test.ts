@@ -57,6 +57,26 @@ test('with --service-account-extend-token-expiration=false the kubelet token liv
   expect((claims['kubernetes.io'] as Record<string, unknown>).warnafter).toBeUndefined();
 });
 
+test("an external signer's shorter lifetime caps the extension of the kubelet's token", async () => {
+  const answer = await tokenRequest(
+    {
+      body: {
+        spec: {
+          expirationSeconds: 3607,
+          boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'pod-uid' },
+        },
+      },
+      namespace: 'ns',
+      name: 'builder',
+    },
+    { ...deps, maxExpirationSeconds: 86_400, maxExtendedExpirationSeconds: 86_400 },
+  );
+  const claims = decodeJwt(answer.status.token);
+  expect(claims.exp).toBe(now.getTime() / 1000 + 86_400);
+  expect((claims['kubernetes.io'] as Record<string, unknown>).warnafter).toBe(now.getTime() / 1000 + 3607);
+  expect(answer.spec.expirationSeconds).toBe(3607);
+});
+
 test('a pod-bound kubelet token: extended to a year with warnafter, naming the pod and its node', async () => {
   const answer = await tokenRequest(
     {

@@ -63,9 +63,15 @@ function keyPair(keyId: string, alg: SignerKey['alg']): SignerKey {
 
 export async function startJwtSigner(
   socketPath: string,
-  options: { keyId?: string; alg?: SignerKey['alg']; maxTokenExpirationSeconds?: number } = {},
+  options: {
+    keyId?: string;
+    alg?: SignerKey['alg'];
+    maxTokenExpirationSeconds?: number;
+    /** The keys of a signer started before, as one restarted with its key store. */
+    keys?: readonly SignerKey[];
+  } = {},
 ): Promise<TestJwtSigner> {
-  const keys = [keyPair(options.keyId ?? 'key-1', options.alg ?? 'RS256')];
+  const keys = options.keys ? [...options.keys] : [keyPair(options.keyId ?? 'key-1', options.alg ?? 'RS256')];
   const calls = { Sign: 0, FetchKeys: 0, Metadata: 0 };
   const signed: Record<string, unknown>[] = [];
   let dataTimestamp = Math.floor(Date.now() / 1000);

@@ -231,6 +231,13 @@ test("the reference's apiserver_externaljwt_* metrics count the calls, by method
   expect(await sample('apiserver_externaljwt_fetch_keys_data_timestamp')).toBeGreaterThan(1.7e9);
 });
 
+test('a signer back on its socket signs again', async () => {
+  signer = await startJwtSigner(signer.socketPath, { keys: signer.keys, maxTokenExpirationSeconds: 86_400 });
+  const token = await createToken();
+  expect(headerOf(token)).toEqual({ alg: 'RS256', kid: 'key-1', typ: 'JWT' });
+  expect((await whoAmI(token)).status).toBe(201);
+});
+
 test("the keys are fetched again when the signer's refresh hint comes due", async () => {
   const hinting = await startJwtSigner(join(dir, 'hinting.sock'), { keyId: 'key-a' });
   hinting.refreshHintSeconds = 1;

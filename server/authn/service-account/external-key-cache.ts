@@ -13,6 +13,8 @@ import type { ServiceAccountKeySource } from './key-source';
 
 /** How soon a failed periodic refresh is tried again. */
 const FALLBACK_REFRESH_MS = 10_000;
+/** Node fires a longer timer at once; a hint beyond it (almost 25 days) is refreshed that much sooner. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 /** The reference's key ids are at most this long. */
 const MAX_KEY_ID_LENGTH = 1024;
 
@@ -45,16 +47,14 @@ export function externalKeyCache(options: {
   /** Bounds a refresh asked for by a token with an unknown key id. */
   readonly lookupTimeoutMs: number;
   readonly log: (message: string) => void;
-  readonly now?: () => number;
 }): ExternalKeyCache {
-  const now = options.now ?? Date.now;
-  let current: KeySet = { keys: [], nextRefreshAt: now() };
+  let current: KeySet = { keys: [], nextRefreshAt: Date.now() };
   let inFlight: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
   const sync = (timeoutMs: number): Promise<void> => {
-    inFlight ??= keySet(options.fetchKeys, timeoutMs, now)
+    inFlight ??= keySet(options.fetchKeys, timeoutMs)
       .then(
         (next) => {
           options.recordFetch(undefined, next.dataTimestampSeconds);
@@ -95,14 +95,14 @@ export function externalKeyCache(options: {
     timer = setTimeout(
       () => {
         sync(timeoutMs).then(
-          () => schedule(current.nextRefreshAt - now(), timeoutMs),
+          () => schedule(current.nextRefreshAt - Date.now(), timeoutMs),
           (error: Error) => {
             options.log(`when syncing supported public keys(Stale set of keys will be supported): ${error.message}`);
             schedule(FALLBACK_REFRESH_MS, timeoutMs);
           },
         );
       },
-      Math.max(0, delayMs),
+      Math.min(MAX_TIMER_DELAY_MS, Math.max(0, delayMs)),
     );
     timer.unref();
   };
@@ -111,7 +111,7 @@ export function externalKeyCache(options: {
     cachedKeysFor,
     keysFor: cachedKeysFor,
     published: () => current.keys.filter((key) => !key.excludeFromOidcDiscovery),
-    cacheMaxAgeSeconds: () => Math.max(0, Math.trunc((current.nextRefreshAt - now()) / 1000)),
+    cacheMaxAgeSeconds: () => Math.max(0, Math.trunc((current.nextRefreshAt - Date.now()) / 1000)),
     async fill(timeoutMs) {
       try {
         await sync(timeoutMs);
@@ -120,7 +120,7 @@ export function externalKeyCache(options: {
       }
     },
     scheduleRefresh(timeoutMs) {
-      schedule(current.nextRefreshAt - now(), timeoutMs);
+      schedule(current.nextRefreshAt - Date.now(), timeoutMs);
     },
     stop() {
       stopped = true;
@@ -129,11 +129,7 @@ export function externalKeyCache(options: {
   };
 }
 
-async function keySet(
-  fetchKeys: (timeoutMs: number) => Promise<Buffer>,
-  timeoutMs: number,
-  now: () => number,
-): Promise<KeySet> {
+async function keySet(fetchKeys: (timeoutMs: number) => Promise<Buffer>, timeoutMs: number): Promise<KeySet> {
   let response: FetchKeysResponse;
   try {
     response = decodeFetchKeysResponse(await fetchKeys(timeoutMs));
@@ -142,7 +138,7 @@ async function keySet(
   }
   return {
     keys: validKeys(response),
-    nextRefreshAt: now() + response.refreshHintSeconds * 1000,
+    nextRefreshAt: Date.now() + response.refreshHintSeconds * 1000,
     dataTimestampSeconds: response.dataTimestamp && response.dataTimestamp.seconds + response.dataTimestamp.nanos / 1e9,
   };
 }

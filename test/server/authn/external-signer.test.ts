@@ -260,3 +260,18 @@ test("the keys are fetched again when the signer's refresh hint comes due", asyn
     await hinting.stop();
   }
 });
+
+test('a refresh hint past what a timer holds is waited for, not fetched again at once', async () => {
+  const patient = await startJwtSigner(join(dir, 'patient.sock'), { keyId: 'key-p' });
+  patient.refreshHintSeconds = 100_000_000;
+  const third = await startServer({ flags: [`--service-account-signing-endpoint=${patient.socketPath}`] });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(patient.calls.FetchKeys).toBe(1);
+    const answer = await third.request('GET', '/openid/v1/jwks');
+    expect(answer.headers['cache-control']).toMatch(/^public, max-age=9999\d{4}$/);
+  } finally {
+    await third.stop();
+    await patient.stop();
+  }
+});

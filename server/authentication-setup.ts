@@ -10,7 +10,6 @@ import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import { ObjectError } from '../storage/errors';
 import type { ObjectStorage } from '../storage/objects/types';
-import { certDirOf } from './config/file-locations';
 import { featureEnabled } from './config/feature-enabled';
 import { FlagError, type ServerOptions } from './config/flags';
 import type { LeaderController } from './control-plane';
@@ -22,7 +21,6 @@ import { startLegacyTokenTracking } from './controllers/legacy-token-tracking';
 import type { ObjectOperations } from './client/operations';
 import { startRootCaPublisher } from './controllers/root-ca-publisher';
 import { startServiceAccountController } from './controllers/service-account-controller';
-import { ensureServiceAccountKey } from './pki/service-account-key';
 import type { MutableResourceRegistry } from './registry/registry';
 import type { ResourceType } from './registry/types';
 import { audienceAgnostic } from './authn/audiences';
@@ -36,11 +34,11 @@ import { jwtAuthenticator } from './authn/jwt-authenticator';
 import { oidcFlagsAsJwtConfig, validateOidcFlags } from './authn/oidc';
 import { registerAuthenticationResources } from './subresources/authentication-kinds';
 import { serviceAccountAuthenticator, type ObjectLookup } from './authn/service-account/authenticator';
-import { parsePublicKeys, parseSigningKey, type SigningKey, type VerifyingKey } from './authn/service-account/keys';
 import { mountOpenIdRoutes } from './authn/service-account/openid';
 import { tokenFileAuthenticator } from './authn/token-file';
 import { tokenWebhookAuthenticator } from './authn/token-webhook';
 import { readWebhookKubeconfig } from './webhook-client/kubeconfig';
+import { serviceAccountSigningOf } from './service-account-signing';
 import type { Authenticator, TokenAuthenticator } from './authn/types';
 
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -69,8 +67,8 @@ export interface AuthenticationDeps {
   /** `--client-ca-file` (or capstan's CA); absent, no client certificate logs anyone in. */
   readonly clientCaPem?: string;
   readonly registry: MutableResourceRegistry;
-  /** Where the configuration file's reload metrics go. */
-  readonly metrics?: Registry;
+  /** Where the configuration file's reload metrics and an external signer's metrics go. */
+  readonly metrics: Registry;
   readonly storageFor: (type: ResourceType) => ObjectStorage;
 }
 
@@ -97,20 +95,6 @@ export function objectLookup(deps: AuthenticationDeps): ObjectLookup {
       throw error;
     }
   };
-}
-
-/** The signing key (the flag's, or the one generated in the certificate directory) and every key that verifies. */
-export function serviceAccountKeysOf(options: ServerOptions): { signing: SigningKey; verifying: VerifyingKey[] } {
-  const signing = options.serviceAccountSigningKeyFile
-    ? parseSigningKey(readFileSync(options.serviceAccountSigningKeyFile, 'utf8'), options.serviceAccountSigningKeyFile)
-    : parseSigningKey(ensureServiceAccountKey(certDirOf(options)).keyPem, 'the generated service-account key');
-  const verifying: VerifyingKey[] = [signing];
-  for (const file of options.serviceAccountKeyFiles) {
-    for (const key of parsePublicKeys(readFileSync(file, 'utf8'), file)) {
-      if (!verifying.some((known) => known.kid === key.kid)) verifying.push(key);
-    }
-  }
-  return { signing, verifying };
 }
 
 /**
@@ -193,9 +177,9 @@ function liveConfigOf(
  * each other), so the start fails with one line; what the system refused (a missing file)
  * keeps its own error.
  */
-export function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
+export async function setUpAuthentication(options: ServerOptions, deps: AuthenticationDeps): Promise<Authentication> {
   try {
-    return buildAuthentication(options, deps);
+    return await buildAuthentication(options, deps);
   } catch (error) {
     if (error instanceof Error && (error as NodeJS.ErrnoException).syscall === undefined)
       throw new FlagError(error.message);
@@ -203,10 +187,10 @@ export function setUpAuthentication(options: ServerOptions, deps: Authentication
   }
 }
 
-function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): Authentication {
+async function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): Promise<Authentication> {
   const apiAudiences = apiAudiencesOf(options);
   const issuers = serviceAccountIssuersOf(options);
-  const keys = serviceAccountKeysOf(options);
+  const signing = await serviceAccountSigningOf(options, deps.metrics);
   const lookup = objectLookup(deps);
   const tokenMethods: TokenAuthenticator[] = [];
   if (options.tokenAuthFile)
@@ -214,7 +198,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
   tokenMethods.push(
     serviceAccountAuthenticator({
       issuers,
-      keys: keys.verifying,
+      keys: signing.keys,
       apiAudiences,
       lookup: options.serviceAccountLookup ? lookup : undefined,
     }),
@@ -247,10 +231,11 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
     apiAudiences,
     tokenRequest: {
       lookup,
-      signingKey: keys.signing,
+      signer: signing.signer,
       issuer: issuers[0],
       apiAudiences,
-      maxExpirationSeconds: options.serviceAccountMaxTokenExpirationSeconds,
+      maxExpirationSeconds: signing.maxExpirationSeconds,
+      maxExtendedExpirationSeconds: signing.maxExtendedExpirationSeconds,
       extendExpiration: options.serviceAccountExtendTokenExpiration,
       rejectUIDMismatch: featureEnabled(options.featureGates, 'TokenRequestServiceAccountUIDValidation'),
     },
@@ -282,7 +267,7 @@ function buildAuthentication(options: ServerOptions, deps: AuthenticationDeps): 
     routes(app, listening) {
       return mountOpenIdRoutes(app, {
         issuer: issuers[0],
-        keys: keys.verifying,
+        keys: signing.keys,
         jwksUri: options.serviceAccountJwksUri,
         externalAddress: listening.externalAddress,
       });

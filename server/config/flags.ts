@@ -100,6 +100,8 @@ export interface ServerOptions {
   /** PEM files of keys that verify service-account tokens; empty: the signing key (generated under the data dir when not given). */
   readonly serviceAccountKeyFiles: readonly string[];
   readonly serviceAccountSigningKeyFile?: string;
+  /** The unix socket (`@name`: abstract) of an external JWT signer, which then signs instead of a key file. */
+  readonly serviceAccountSigningEndpoint?: string;
   /** The first issues tokens; all are accepted. Empty: `https://kubernetes.default.svc.cluster.local`. */
   readonly serviceAccountIssuers: readonly string[];
   readonly serviceAccountLookup: boolean;
@@ -552,6 +554,12 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'service-account-signing-key-file': {
     usage: 'PEM private key signing service-account tokens; default: generated under --data-dir',
     apply: (o, v) => (o.serviceAccountSigningKeyFile = v),
+  },
+  'service-account-signing-endpoint': {
+    usage:
+      'unix socket of an external JWT signer (externaljwt.v1) that signs service-account tokens and serves their keys; excludes the key-file flags',
+    // Empty, as in the reference: no signer.
+    apply: (o, v) => (o.serviceAccountSigningEndpoint = v === '' ? undefined : v),
   },
   'service-account-issuer': {
     usage:

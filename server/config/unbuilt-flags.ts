@@ -31,7 +31,6 @@ const BY_FLAG: Readonly<Record<string, string>> = {
   'peer-advertise-ip': 'capstan does not proxy requests to peer API servers (mixed-version proxy)',
   'peer-advertise-port': 'capstan does not proxy requests to peer API servers (mixed-version proxy)',
   'peer-ca-file': 'capstan does not proxy requests to peer API servers (mixed-version proxy)',
-  'service-account-signing-endpoint': 'capstan signs service-account tokens with a key file only',
   'allow-metric-labels': 'capstan does not filter metric labels',
   'allow-metric-labels-manifest': 'capstan does not filter metric labels',
   'disabled-metrics': 'capstan cannot turn metrics off one by one',

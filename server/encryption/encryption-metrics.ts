@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { TransformationRecorder } from '../../storage/transform/prefix-transformers';
-import { GrpcStatusError } from '../../storage/transform/transformer';
+import { grpcStatusLabel } from '../../storage/grpc/unix-client';
 import { automaticReloadMetrics } from '../metrics/reload-metrics';
 
 export interface EncryptionMetrics {
@@ -59,7 +59,12 @@ export function createEncryptionMetrics(registry: Registry, serverId: string): E
   });
   return {
     recordTransformation({ resource, type, prefix, seconds, error }) {
-      operations.inc({ resource, transformation_type: type, transformer_prefix: prefix, status: statusOf(error) });
+      operations.inc({
+        resource,
+        transformation_type: type,
+        transformer_prefix: prefix,
+        status: grpcStatusLabel(error),
+      });
       if (error === undefined) durations.observe({ transformation_type: type, transformer_prefix: prefix }, seconds);
     },
     recordReload,
@@ -69,10 +74,4 @@ export function createEncryptionMetrics(registry: Registry, serverId: string): E
       lastConfig.set({ apiserver_id_hash: idHash, hash: contentHash }, 1);
     },
   };
-}
-
-/** `OK`, a KMS plugin's gRPC code name, or the reference's label for any other failure. */
-function statusOf(error: Error | undefined): string {
-  if (error === undefined) return 'OK';
-  return error instanceof GrpcStatusError ? error.codeName : 'unknown-non-grpc';
 }

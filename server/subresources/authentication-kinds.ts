@@ -9,7 +9,7 @@ import type { KubeObject } from '../../api/objects';
 import type { HandlerScope, ResourceHandler } from '../handlers/scope';
 import { admitSubresourceCreate, operationOptions } from '../registry/store/admission';
 import { parseWriteOptions, queryOf } from '../request/query';
-import { writeResponse } from '../handlers/scope';
+import { addWarnings, writeResponse } from '../handlers/scope';
 import { addAuditAnnotation } from '../audit/record/request-audit';
 import { virtualCreateHandler } from '../handlers/virtual-create';
 import type { MutableResourceRegistry } from '../registry/registry';
@@ -116,6 +116,8 @@ export function registerAuthenticationResources(
                       namespace: info.namespace,
                       name: info.name,
                       annotateAudit: (key, value) => addAuditAnnotation(req, key, value),
+                      warn: (message) => addWarnings(res, [message]),
+                      deadline: req.deadline,
                     },
                     deps.tokenRequest,
                   ),

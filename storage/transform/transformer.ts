@@ -35,17 +35,6 @@ export interface PrefixedTransformer {
   readonly transformer: ValueTransformer;
 }
 
-/** A failure whose metric status is a gRPC code name (`Unavailable`), as the KMS plugin's errors are. */
-export class GrpcStatusError extends Error {
-  constructor(
-    readonly codeName: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'GrpcStatusError';
-  }
-}
-
 /**
  * Several failures as one, as the reference's error aggregate prints them: the message alone
  * for one, `[a, b]` for more, repeated messages once.

@@ -8,6 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { parse, type Type } from 'protobufjs';
+import { bindUnixSocket, unaryMethod } from './grpc-unix-server';
 
 const PROTO = `
 syntax = "proto3";
@@ -36,19 +37,6 @@ export interface TestKmsPlugin {
   unwrap(ciphertext: Buffer, keyId: string): Buffer;
   readonly calls: { Status: number; Encrypt: number; Decrypt: number };
   stop(): Promise<void>;
-}
-
-/** A unary method of a plugin service (`/v2.KeyManagementService/Status`), its messages encoded by protobufjs. */
-export function grpcMethod<Req, Res>(path: string, request: Type, response: Type): grpc.MethodDefinition<Req, Res> {
-  return {
-    path,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (value: Req) => Buffer.from(request.encode(request.fromObject(value as object)).finish()),
-    requestDeserialize: (bytes: Buffer) => request.toObject(request.decode(bytes), { defaults: true }) as Req,
-    responseSerialize: (value: Res) => Buffer.from(response.encode(response.fromObject(value as object)).finish()),
-    responseDeserialize: (bytes: Buffer) => response.toObject(response.decode(bytes), { defaults: true }) as Res,
-  };
 }
 
 export async function startKmsPlugin(socketPath: string, keyId: string): Promise<TestKmsPlugin> {
@@ -80,17 +68,17 @@ export async function startKmsPlugin(socketPath: string, keyId: string): Promise
   const server = new grpc.Server();
   server.addService(
     {
-      Status: grpcMethod(
+      Status: unaryMethod(
         '/v2.KeyManagementService/Status',
         messageType('StatusRequest'),
         messageType('StatusResponse'),
       ),
-      Encrypt: grpcMethod(
+      Encrypt: unaryMethod(
         '/v2.KeyManagementService/Encrypt',
         messageType('EncryptRequest'),
         messageType('EncryptResponse'),
       ),
-      Decrypt: grpcMethod(
+      Decrypt: unaryMethod(
         '/v2.KeyManagementService/Decrypt',
         messageType('DecryptRequest'),
         messageType('DecryptResponse'),
@@ -122,14 +110,6 @@ export async function startKmsPlugin(socketPath: string, keyId: string): Promise
       },
     },
   );
-  await listenOnUnixSocket(server, socketPath);
+  await bindUnixSocket(server, socketPath);
   return plugin;
-}
-
-export function listenOnUnixSocket(server: grpc.Server, socketPath: string): Promise<void> {
-  return new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (error) =>
-      error ? reject(error) : resolve(),
-    ),
-  );
 }

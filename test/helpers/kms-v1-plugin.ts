@@ -9,7 +9,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { parse } from 'protobufjs';
-import { grpcMethod, listenOnUnixSocket } from './kms-plugin';
+import { bindUnixSocket, unaryMethod } from './grpc-unix-server';
 
 const PROTO = `
 syntax = "proto3";
@@ -25,7 +25,7 @@ message EncryptResponse { bytes cipher = 1; }
 const root = parse(PROTO, { keepCase: true }).root;
 const type = (name: string) => root.lookupType(`v1beta1.${name}`);
 const method = <Req, Res>(name: string, request: string, response: string) =>
-  grpcMethod<Req, Res>(`/v1beta1.KeyManagementService/${name}`, type(request), type(response));
+  unaryMethod<Req, Res>(`/v1beta1.KeyManagementService/${name}`, type(request), type(response));
 
 export interface TestKmsV1Plugin {
   readonly socketPath: string;
@@ -102,6 +102,6 @@ export async function startKmsV1Plugin(socketPath: string): Promise<TestKmsV1Plu
       },
     },
   );
-  await listenOnUnixSocket(server, socketPath);
+  await bindUnixSocket(server, socketPath);
   return plugin;
 }

@@ -1,18 +1,20 @@
 /**
- * Service-account tokens: JWTs signed by one of the configured keys, from one of the
+ * Service-account tokens: JWTs signed by one of the configured keys (the key files', or an
+ * external signer's), from one of the
  * service-account issuers. A JWT from another issuer (or anything else) is not this method's
  * and passes on to the next. Checks follow the reference's order: signature, issuer,
  * audiences, lifetime (one minute of leeway, as go-jose), then, under
  * `--service-account-lookup`, that the account and the bound pod, secret or node still exist
  * with the UIDs the token names.
  */
-import { compactVerify, decodeJwt } from 'jose';
+import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { KubeObject } from '../../../api/objects';
 import { goQuoted, intersectAudiences } from '../audiences';
 import type { AuthenticationResult, TokenAuthenticator } from '../types';
 import { CREDENTIAL_ID_EXTRA, type UserInfo } from '../../../api/user-info';
 import type { KubernetesClaim, ServiceAccountClaims } from './claims';
 import type { VerifyingKey } from './keys';
+import type { ServiceAccountKeySource } from './key-source';
 import { serviceAccountGroups, serviceAccountUsername } from './names';
 
 const LEEWAY_SECONDS = 60;
@@ -26,7 +28,7 @@ export type ObjectLookup = (
 
 export interface ServiceAccountAuthenticatorOptions {
   readonly issuers: readonly string[];
-  readonly keys: readonly VerifyingKey[];
+  readonly keys: ServiceAccountKeySource;
   /** The API server's audiences: what a token without `aud` is taken to be for. */
   readonly apiAudiences: readonly string[];
   /** Present with `--service-account-lookup`: tokens of deleted objects are refused. */
@@ -45,7 +47,16 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
         return undefined;
       }
       if (typeof unverified.iss !== 'string' || !options.issuers.includes(unverified.iss)) return undefined;
-      const claims = await verifiedClaims(token, options.keys);
+      let kid: unknown;
+      try {
+        kid = decodeProtectedHeader(token).kid;
+      } catch {
+        return undefined;
+      }
+      // The keys of the header's key id, as the reference picks them; none named: every key.
+      const keys = await options.keys.keysFor(typeof kid === 'string' ? kid : '');
+      if (keys.length === 0) return { error: 'invalid signature, no keys found' };
+      const claims = await verifiedClaims(token, keys);
       if ('error' in claims) return claims;
       const tokenAudiences = audiencesOf(claims.aud);
       const effectiveTokenAudiences = tokenAudiences.length > 0 ? tokenAudiences : [...options.apiAudiences];

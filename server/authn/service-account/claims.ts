@@ -69,6 +69,16 @@ export function serviceAccountClaims(input: ClaimsInput): ServiceAccountClaims {
   };
 }
 
+/** What turns claims into a token: a key file's private key, or an external signer. */
+export interface TokenSigner {
+  /** `deadline` (epoch ms): the request's, past which a signer that has not answered is no longer waited for. */
+  sign(claims: ServiceAccountClaims, deadline?: number): Promise<string>;
+}
+
 export function signClaims(claims: ServiceAccountClaims, key: SigningKey): Promise<string> {
   return new SignJWT({ ...claims }).setProtectedHeader({ alg: key.alg, kid: key.kid }).sign(key.privateKey);
+}
+
+export function keySigner(key: SigningKey): TokenSigner {
+  return { sign: (claims) => signClaims(claims, key) };
 }

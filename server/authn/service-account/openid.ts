@@ -8,13 +8,14 @@ import type { Application, NextFunction, Request, Response } from 'express';
 import { methodNotAllowed } from '../../status/catalogue';
 import '../../request/request-context';
 import { jwkOf, type VerifyingKey } from './keys';
+import type { ServiceAccountKeySource } from './key-source';
 
 export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
 export const JWKS_PATH = '/openid/v1/jwks';
 
 export interface OpenIdOptions {
   readonly issuer: string;
-  readonly keys: readonly VerifyingKey[];
+  readonly keys: ServiceAccountKeySource;
   /** `--service-account-jwks-uri`; absent: `https://<address the server is reached at>/openid/v1/jwks`. */
   readonly jwksUri?: string;
   readonly externalAddress: () => string;
@@ -26,7 +27,7 @@ export function openIdConfiguration(options: OpenIdOptions): Record<string, unkn
     jwks_uri: options.jwksUri ?? `https://${options.externalAddress()}${JWKS_PATH}`,
     response_types_supported: ['id_token'],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: [...new Set(options.keys.map((key) => key.alg))].sort(),
+    id_token_signing_alg_values_supported: [...new Set(options.keys.published().map((key) => key.alg))].sort(),
   };
 }
 
@@ -48,8 +49,8 @@ export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): rea
   const send = (res: Response, contentType: string, body: unknown) => {
     const bytes = Buffer.from(JSON.stringify(body));
     res.setHeader('Content-Type', contentType);
-    // Keys change rarely; the reference lets caches keep these for an hour.
-    res.setHeader('Cache-Control', 'public, max-age=3600');
+    // An hour for key files; until the external signer's next refresh hint otherwise.
+    res.setHeader('Cache-Control', `public, max-age=${options.keys.cacheMaxAgeSeconds()}`);
     res.setHeader('Content-Length', bytes.length);
     res.end(bytes);
   };
@@ -58,7 +59,9 @@ export function mountOpenIdRoutes(app: Application, options: OpenIdOptions): rea
     req.method === 'GET' ? send(res, 'application/json', openIdConfiguration(options)) : next(methodNotAllowed()),
   );
   app.all(JWKS_PATH, (req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' ? send(res, 'application/jwk-set+json', jwks(options.keys)) : next(methodNotAllowed()),
+    req.method === 'GET'
+      ? send(res, 'application/jwk-set+json', jwks(options.keys.published()))
+      : next(methodNotAllowed()),
   );
   return [OPENID_CONFIGURATION_PATH, JWKS_PATH];
 }

@@ -7,30 +7,31 @@
  * tokens for the API server are extended to a year with `warnafter` at the hour.
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, invalid, notFound } from '../../status/catalogue';
+import { badRequest, conflict, internalError, invalid, notFound } from '../../status/catalogue';
 import { reviewBody } from '../reviews/review-body';
 import { rfc3339 } from '../reviews/user-info';
 import type { ObjectLookup } from './authenticator';
-import { serviceAccountClaims, signClaims, type ObjectRef } from './claims';
-import type { SigningKey } from './keys';
+import { serviceAccountClaims, type ObjectRef, type TokenSigner } from './claims';
 
 export const TOKEN_REQUEST_VERSION = 'authentication.k8s.io/v1';
 const DEFAULT_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 600;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
 /** The kubelet asks for this lifetime; the reference extends such tokens and warns after the hour. */
-const WARN_ONLY_BOUND_EXPIRATION_SECONDS = 3607;
-const EXTENDED_EXPIRATION_SECONDS = 365 * 24 * 3600;
+export const WARN_ONLY_BOUND_EXPIRATION_SECONDS = 3607;
+export const EXTENDED_EXPIRATION_SECONDS = 365 * 24 * 3600;
 
 export interface TokenRequestDeps {
   readonly lookup: ObjectLookup;
-  readonly signingKey: SigningKey;
+  readonly signer: TokenSigner;
   readonly issuer: string;
   readonly apiAudiences: readonly string[];
   /** 0: no cap. */
   readonly maxExpirationSeconds: number;
   /** `--service-account-extend-token-expiration`: the kubelet's hour-long pod tokens live a year, with `warnafter`. */
   readonly extendExpiration: boolean;
+  /** The extended lifetime: a year, or less when an external signer signs nothing longer. */
+  readonly maxExtendedExpirationSeconds: number;
   /**
    * TokenRequestServiceAccountUIDValidation: a request whose `metadata.uid` is not the account's
    * is refused; else the mismatch is only noted in the request's audit event.
@@ -70,6 +71,10 @@ export async function tokenRequest(
     readonly name: string;
     /** Adds an annotation to the request's audit event, when it has one. */
     readonly annotateAudit?: (key: string, value: string) => void;
+    /** Sends a warning to the client. */
+    readonly warn?: (message: string) => void;
+    /** The request's deadline (epoch ms), which the signer need not outlast. */
+    readonly deadline?: number;
   },
   deps: TokenRequestDeps,
 ): Promise<TokenRequest> {
@@ -144,13 +149,16 @@ export async function tokenRequest(
 
   const bound = await boundObjects(spec.boundObjectRef ?? undefined, input, deps.lookup);
   let lifetime = expiration;
-  if (deps.maxExpirationSeconds > 0 && lifetime > deps.maxExpirationSeconds) lifetime = deps.maxExpirationSeconds;
+  if (deps.maxExpirationSeconds > 0 && lifetime > deps.maxExpirationSeconds) {
+    input.warn?.(`requested expiration of ${lifetime} seconds shortened to ${deps.maxExpirationSeconds} seconds`);
+    lifetime = deps.maxExpirationSeconds;
+  }
   let warnAfterSeconds: number | undefined;
   const forApiServer =
     spec.audiences.length === deps.apiAudiences.length && spec.audiences.every((a) => deps.apiAudiences.includes(a));
   if (deps.extendExpiration && bound.pod && expiration === WARN_ONLY_BOUND_EXPIRATION_SECONDS && forApiServer) {
     warnAfterSeconds = lifetime;
-    lifetime = EXTENDED_EXPIRATION_SECONDS;
+    lifetime = deps.maxExtendedExpirationSeconds;
   }
   const claims = serviceAccountClaims({
     issuer: deps.issuer,
@@ -162,7 +170,12 @@ export async function tokenRequest(
     now,
     id: (deps.newId ?? randomUUID)(),
   });
-  const token = await signClaims(claims, deps.signingKey);
+  let token: string;
+  try {
+    token = await deps.signer.sign(claims, input.deadline);
+  } catch (error) {
+    throw internalError(`failed to generate token: ${(error as Error).message}`);
+  }
   return {
     kind: 'TokenRequest',
     apiVersion: TOKEN_REQUEST_VERSION,

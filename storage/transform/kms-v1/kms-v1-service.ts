@@ -5,7 +5,7 @@
  * Plugin errors come back as the plugin's gRPC status, unwrapped, so the transformation
  * metrics count them under their code, as the reference's do.
  */
-import { GrpcUnixClient } from '../grpc-unix-client';
+import { GrpcUnixClient } from '../../grpc/unix-client';
 import { decodeDataResponse, decodeVersionResponse, encodeDataRequest, encodeVersionRequest } from './messages';
 
 const SERVICE = '/v1beta1.KeyManagementService';

@@ -1,10 +1,10 @@
 /**
  * The protobuf messages of the KMS v1 plugin API `v1beta1.KeyManagementService`
- * (k8s.io/kms/apis/v1beta1), encoded by hand (proto-fields.ts). Every request carries the API
+ * (k8s.io/kms/apis/v1beta1), encoded by hand (storage/grpc/message-fields.ts). Every request carries the API
  * version; the answers carry the bytes alone.
  */
 import { Writer } from 'protobufjs/minimal';
-import { bytesField, readFields, stringField } from '../proto-fields';
+import { bytesField, readFields, stringField } from '../../grpc/message-fields';
 
 export interface VersionResponse {
   readonly version: string;

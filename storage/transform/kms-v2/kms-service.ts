@@ -2,8 +2,7 @@
  * The three calls of a KMS v2 plugin (`v2.KeyManagementService`), each timed into the
  * reference's `apiserver_envelope_encryption_kms_operations_latency_seconds`.
  */
-import { GrpcStatusError } from '../transformer';
-import { GrpcUnixClient } from '../grpc-unix-client';
+import { GrpcStatusError, GrpcUnixClient } from '../../grpc/unix-client';
 import {
   decodeDecryptResponse,
   decodeEncryptResponse,

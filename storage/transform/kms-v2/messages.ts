@@ -1,10 +1,10 @@
 /**
- * The protobuf messages of KMS v2, encoded by hand (proto-fields.ts): the plugin API
+ * The protobuf messages of KMS v2, encoded by hand (storage/grpc/message-fields.ts): the plugin API
  * `v2.KeyManagementService` (k8s.io/kms/apis/v2) and the `EncryptedObject` stored after
  * `k8s:enc:kms:v2:<name>:` (apiserver's kmsv2/v2).
  */
 import { Writer, type Reader } from 'protobufjs/minimal';
-import { bytesField, LENGTH_DELIMITED, readFields, stringField, VARINT } from '../proto-fields';
+import { bytesField, LENGTH_DELIMITED, readFields, stringField, VARINT } from '../../grpc/message-fields';
 
 /** How the DEK source of an EncryptedObject makes the data key. */
 export enum EncryptedDEKSourceType {

@@ -2,8 +2,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { KubeObject } from '../../../api/objects';
 import { serviceAccountAuthenticator, type ObjectLookup } from '../../../server/authn/service-account/authenticator';
+import { keySigner } from '../../../server/authn/service-account/claims';
+import { staticKeySource } from '../../../server/authn/service-account/key-source';
 import { parseSigningKey } from '../../../server/authn/service-account/keys';
-import { tokenRequest } from '../../../server/authn/service-account/token-request';
+import { EXTENDED_EXPIRATION_SECONDS, tokenRequest } from '../../../server/authn/service-account/token-request';
 
 const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -25,7 +27,8 @@ const lookup: ObjectLookup = async (resource, namespace, name) => objects.get(`$
 const now = new Date('2026-01-01T00:00:00Z');
 const deps = {
   lookup,
-  signingKey,
+  signer: keySigner(signingKey),
+  maxExtendedExpirationSeconds: EXTENDED_EXPIRATION_SECONDS,
   issuer: ISSUER,
   apiAudiences: [ISSUER],
   maxExpirationSeconds: 0,
@@ -52,6 +55,26 @@ test('with --service-account-extend-token-expiration=false the kubelet token liv
   const claims = decodeJwt(answer.status.token);
   expect(claims.exp).toBe(now.getTime() / 1000 + 3607);
   expect((claims['kubernetes.io'] as Record<string, unknown>).warnafter).toBeUndefined();
+});
+
+test("an external signer's shorter lifetime caps the extension of the kubelet's token", async () => {
+  const answer = await tokenRequest(
+    {
+      body: {
+        spec: {
+          expirationSeconds: 3607,
+          boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker', uid: 'pod-uid' },
+        },
+      },
+      namespace: 'ns',
+      name: 'builder',
+    },
+    { ...deps, maxExpirationSeconds: 86_400, maxExtendedExpirationSeconds: 86_400 },
+  );
+  const claims = decodeJwt(answer.status.token);
+  expect(claims.exp).toBe(now.getTime() / 1000 + 86_400);
+  expect((claims['kubernetes.io'] as Record<string, unknown>).warnafter).toBe(now.getTime() / 1000 + 3607);
+  expect(answer.spec.expirationSeconds).toBe(3607);
 });
 
 test('a pod-bound kubelet token: extended to a year with warnafter, naming the pod and its node', async () => {
@@ -90,7 +113,7 @@ test('a pod-bound kubelet token: extended to a year with warnafter, naming the p
   // ES256 with the key's id, and the authenticator takes it back with the pod in extra.
   const verified = await serviceAccountAuthenticator({
     issuers: [ISSUER],
-    keys: [signingKey],
+    keys: staticKeySource([signingKey]),
     apiAudiences: [ISSUER],
     lookup,
     now: () => now,
@@ -112,6 +135,26 @@ test('a pod-bound kubelet token: extended to a year with warnafter, naming the p
   });
 });
 
+test("the authenticator verifies with the keys of the token's kid, as the reference picks them", async () => {
+  const answer = await tokenRequest({ body: {}, namespace: 'ns', name: 'builder' }, deps);
+  const [, payload, signature] = answer.status.token.split('.');
+  const withKid = (kid: string) =>
+    `${Buffer.from(JSON.stringify({ alg: 'ES256', kid })).toString('base64url')}.${payload}.${signature}`;
+  const authenticator = serviceAccountAuthenticator({
+    issuers: [ISSUER],
+    keys: staticKeySource([signingKey]),
+    apiAudiences: [ISSUER],
+    now: () => now,
+  });
+  // A key id no key has: no key is tried, whatever the signature.
+  expect(await authenticator.authenticateToken(withKid('another-key'), [])).toEqual({
+    error: 'invalid signature, no keys found',
+  });
+  expect(await authenticator.authenticateToken(answer.status.token, [])).toMatchObject({
+    user: { name: 'system:serviceaccount:ns:builder' },
+  });
+});
+
 test('refusals: short lifetimes, a stale bound UID, an unknown kind, a name that differs', async () => {
   const ask = (body: unknown) => tokenRequest({ body, namespace: 'ns', name: 'builder' }, deps);
   await expect(ask({ spec: { expirationSeconds: 599 } })).rejects.toThrow(
@@ -128,11 +171,18 @@ test('refusals: short lifetimes, a stale bound UID, an unknown kind, a name that
   await expect(ask({ metadata: { name: 'other' } })).rejects.toThrow(
     'metadata.name: Invalid value: "other": must match the service account name if specified',
   );
+  const warnings: string[] = [];
   const capped = await tokenRequest(
-    { body: { spec: { expirationSeconds: 7200 } }, namespace: 'ns', name: 'builder' },
+    {
+      body: { spec: { expirationSeconds: 7200 } },
+      namespace: 'ns',
+      name: 'builder',
+      warn: (message) => warnings.push(message),
+    },
     { ...deps, maxExpirationSeconds: 3600 },
   );
   expect(capped.spec.expirationSeconds).toBe(3600);
+  expect(warnings).toEqual(['requested expiration of 7200 seconds shortened to 3600 seconds']);
 });
 
 test('audiences null, as Go reads a nil list, means the API server audiences; a non-list is refused', async () => {

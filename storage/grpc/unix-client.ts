@@ -1,16 +1,16 @@
 /**
- * A unary gRPC client to a KMS plugin (v1beta1 or v2) on a unix socket, over Node's own HTTP/2:
- * a few unary calls do not warrant a gRPC library in the server's start path. Framing per the
- * gRPC HTTP/2 protocol: a POST to `/<service>/<method>`, each message prefixed by a compression
- * flag and a 4-byte length, the status in the trailers (or in the headers of a trailers-only
- * answer).
+ * A unary gRPC client to a plugin on a unix socket (a KMS v2 plugin, an external JWT signer),
+ * over Node's own HTTP/2: a few unary calls do not warrant a gRPC library in the server's start
+ * path. It sits in storage/, the lowest layer that both the KMS envelope (storage/transform)
+ * and the server's authentication use. Framing per the gRPC HTTP/2
+ * protocol: a POST to `/<service>/<method>`, each message prefixed by a compression flag and a
+ * 4-byte length, the status in the trailers (or in the headers of a trailers-only answer).
  *
  * As the reference's client (WaitForReady), a call waits for the socket to accept a
  * connection until its timeout; a lost connection is dialled again on the next call.
  */
 import { connect as http2Connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { connect as netConnect } from 'node:net';
-import { GrpcStatusError } from './transformer';
 
 /** gRPC's status codes by number, named as Go's `codes.Code.String()` prints them. */
 const CODE_NAMES = [
@@ -35,8 +35,8 @@ const CODE_NAMES = [
 
 const RECONNECT_DELAY_MS = 100;
 
-/** How Go's syscall package words the errors a unix socket's connect meets. */
-const GO_ERRNO_TEXTS: Readonly<Record<string, string>> = {
+/** The errors of connecting to a unix socket, as Go's syscall package words them. */
+const DIAL_REASONS: Readonly<Record<string, string>> = {
   ENOENT: 'no such file or directory',
   ECONNREFUSED: 'connection refused',
   EACCES: 'permission denied',
@@ -44,8 +44,31 @@ const GO_ERRNO_TEXTS: Readonly<Record<string, string>> = {
   EAGAIN: 'resource temporarily unavailable',
 };
 
+/**
+ * The `code`/`status` label of the reference's plugin metrics: `OK`, the gRPC code name of the
+ * failure or of an error it wraps (its `cause`, as Go's errors.As looks through `%w`), or
+ * `unknown-non-grpc`.
+ */
+export function grpcStatusLabel(error: unknown): string {
+  if (error === undefined) return 'OK';
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof GrpcStatusError) return cause.codeName;
+  return 'unknown-non-grpc';
+}
+
+/** A failed call, with its gRPC code name (`Unavailable`) for the metrics that label by it. */
+export class GrpcStatusError extends Error {
+  constructor(
+    readonly codeName: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GrpcStatusError';
+  }
+}
+
 export interface UnaryCall {
-  /** `/v2.KeyManagementService/Status`, `/v1beta1.KeyManagementService/Encrypt` */
+  /** `/<package>.<service>/<method>`, e.g. `/v2.KeyManagementService/Status` */
   readonly method: string;
   readonly request: Buffer;
   readonly timeoutMs: number;
@@ -66,7 +89,7 @@ export class GrpcUnixClient {
       try {
         session = await this.connected(deadline);
       } catch (error) {
-        if (Date.now() + RECONNECT_DELAY_MS >= deadline) throw this.notReady(error as NodeJS.ErrnoException);
+        if (Date.now() + RECONNECT_DELAY_MS >= deadline) throw rpcError('DeadlineExceeded', this.dialFailure(error));
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS));
         continue;
       }
@@ -75,15 +98,16 @@ export class GrpcUnixClient {
   }
 
   /**
-   * A call's deadline passed while the plugin could not be reached, in grpc-go's words: the last
-   * dial failure as Go's net package words it, or, when no dial failed, the wait itself.
+   * Why the last dial failed, as grpc-go's picker reports it at the deadline: the socket path
+   * (`@name` for an abstract one) and the system's reason in Go's words; or, when no dial
+   * failed in a way Go names, the wait itself.
    */
-  private notReady(error: NodeJS.ErrnoException): GrpcStatusError {
-    const errno = error.code === undefined ? undefined : GO_ERRNO_TEXTS[error.code];
-    if (errno === undefined)
-      return rpcError('DeadlineExceeded', 'context deadline exceeded while waiting for connections to become ready');
-    const dial = `transport: Error while dialing: dial unix ${this.socketPath}: connect: ${errno}`;
-    return rpcError('DeadlineExceeded', `latest balancer error: connection error: desc = ${JSON.stringify(dial)}`);
+  private dialFailure(error: unknown): string {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === undefined ? undefined : DIAL_REASONS[code];
+    if (reason === undefined) return 'context deadline exceeded while waiting for connections to become ready';
+    const path = this.socketPath.startsWith('\0') ? `@${this.socketPath.slice(1)}` : this.socketPath;
+    return `latest balancer error: connection error: desc = "transport: Error while dialing: dial unix ${path}: connect: ${reason}"`;
   }
 
   close(): void {

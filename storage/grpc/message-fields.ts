@@ -1,13 +1,12 @@
 /**
- * Protobuf fields written and read by hand with protobufjs's writer and reader, for the few small
- * messages of the KMS plugin APIs (v1beta1 and v2): a schema loader is not worth it for them.
- * Writers omit a field at its default, as Go's proto.Marshal does; callers write fields in
- * field-number order, as it does too.
+ * Protobuf fields written and read by hand with protobufjs's reader and writer, for the small
+ * messages of the gRPC plugins (KMS v2, the external JWT signer): fields go in field-number
+ * order and defaults are omitted, as Go's proto.Marshal writes them.
  */
 import { Reader, type Writer } from 'protobufjs/minimal';
 
-export const LENGTH_DELIMITED = 2;
 export const VARINT = 0;
+export const LENGTH_DELIMITED = 2;
 
 export function bytesField(writer: Writer, field: number, value: Uint8Array): void {
   if (value.length > 0) writer.uint32((field << 3) | LENGTH_DELIMITED).bytes(value);

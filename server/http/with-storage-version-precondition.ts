@@ -8,6 +8,7 @@
  */
 import type { RequestHandler } from 'express';
 import type { StorageVersionPublisher } from '../controllers/storage-version-publisher';
+import { writeStatus } from '../responsewriters/write-status';
 import '../request/request-context';
 
 const READS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
@@ -15,7 +16,7 @@ const READS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
 export function withStorageVersionPrecondition(publisher: StorageVersionPublisher): RequestHandler {
   let completed = false;
   void publisher.completed.then(() => (completed = true));
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const info = req.requestInfo;
     if (completed || !info.isResourceRequest || READS.has(info.verb)) return next();
     if (info.apiGroup === 'internal.apiserver.k8s.io' && info.resource === 'storageversions') return next();
@@ -30,6 +31,9 @@ export function withStorageVersionPrecondition(publisher: StorageVersionPublishe
       user.groups.includes('system:masters')
     )
       return next();
-    next(publisher.heldWrite(info.apiGroup, info.resource));
+    const held = publisher.heldWrite(info.apiGroup, info.resource);
+    // Answered here rather than thrown: an expected answer while starting, not a failure to log.
+    if (held) writeStatus(res, held);
+    else next();
   };
 }

@@ -16,9 +16,9 @@ import type { Authenticator } from './authn/types';
 import { x509Authenticator } from './authn/x509';
 import type { Authorizer } from './authz/types';
 import { serverAuthorizer } from './authz/server-authorizer';
-import type { ServerOptions } from './config/flags';
+import { flagzListing, type ServerOptions } from './config/flags';
 import { featureEnabled } from './config/feature-enabled';
-import { versionHandler } from './discovery/version';
+import { KUBERNETES_MAJOR, KUBERNETES_MINOR, versionHandler, versionInfo } from './discovery/version';
 import { ROOT_PATHS, rootPathsHandler } from './discovery/root-paths';
 import {
   logCheck,
@@ -39,6 +39,8 @@ import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserv
 import { createHealthcheckMetrics } from './metrics/healthcheck-metrics';
 import { METRICS_PATH, metricsHandler, SLI_METRICS_PATH } from './metrics/metrics-handler';
 import { pprofHandler } from './debug/pprof';
+import { FLAGZ_PATH, flagzHandler } from './debug/flagz';
+import { STATUSZ_PATH, statuszHandler } from './debug/statusz';
 import type { DeprecatedApi } from './metrics/with-request-metrics';
 import type { RequestInfo } from './request/request-info';
 import { setUpAudit, type Audit } from './audit-setup';
@@ -233,16 +235,31 @@ export function createServer(create: CreateServerOptions): CapstanServer {
   );
   if (options.profiling) app.use(pprofHandler());
   const mounted = create.routes?.(app);
-  app.all(
-    ROOT_PATHS,
-    rootPathsHandler(() => [
-      '/version',
-      METRICS_PATH,
-      SLI_METRICS_PATH,
-      ...healthPaths(health),
-      ...(mounted?.listedPaths() ?? []),
-    ]),
-  );
+  const flagz = featureEnabled(options.featureGates, 'ComponentFlagz');
+  const statusz = featureEnabled(options.featureGates, 'ComponentStatusz');
+  const listedPaths = () => [
+    '/version',
+    METRICS_PATH,
+    SLI_METRICS_PATH,
+    ...(flagz ? [FLAGZ_PATH] : []),
+    ...(statusz ? [STATUSZ_PATH] : []),
+    ...healthPaths(health),
+    ...(mounted?.listedPaths() ?? []),
+  ];
+  if (flagz) app.use(flagzHandler(options.personality, flagzListing(options)));
+  if (statusz) {
+    const build = versionInfo();
+    app.use(
+      statuszHandler('apiserver', {
+        startedAt: performance.timeOrigin,
+        runtimeVersion: build.goVersion,
+        binaryVersion: build.gitVersion.replace(/^v/, ''),
+        emulationVersion: `${KUBERNETES_MAJOR}.${KUBERNETES_MINOR}`,
+        listedPaths,
+      }),
+    );
+  }
+  app.all(ROOT_PATHS, rootPathsHandler(listedPaths));
   app.use(notFoundHandler(mounted?.servesGroup));
   app.use(statusErrorHandler());
 

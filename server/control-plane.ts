@@ -95,7 +95,13 @@ import { startAggregator } from './aggregator/aggregator';
 import { readProxyClientCertificate } from './aggregator/extension-transport';
 import { createKubeletClient } from './kubelet/kubelet-client';
 import { startStorageVersionMigrator } from './controllers/storage-version-migrator';
-import { startIdentityLease } from './controllers/apiserver-identity-lease';
+import { apiserverIdentity, startIdentityLease } from './controllers/apiserver-identity-lease';
+import {
+  publishedResources,
+  startStorageVersionPublisher,
+  type StorageVersionPublisher,
+} from './controllers/storage-version-publisher';
+import { withStorageVersionPrecondition } from './http/with-storage-version-precondition';
 import { startCoordinatedLeaderElection } from './controllers/coordinated-leader-election';
 import { isWatchUpgrade } from './handlers/watch-websocket';
 import { isConnectUpgrade } from './subresources/connect';
@@ -537,6 +543,29 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
       ]
     : [];
   const identityLeaseStop = new AbortController();
+  // With both gates the reference publishes its storage versions and holds writes until then;
+  // capstan does so while it serves the StorageVersion kind to publish them in.
+  const storageVersionKind = registry.find(
+    { group: 'internal.apiserver.k8s.io', version: 'v1alpha1' },
+    'storageversions',
+  );
+  const storageVersionHook =
+    identityLeaseHooks.length > 0 &&
+    featureEnabled(options.featureGates, 'StorageVersionAPI') &&
+    storageVersionKind !== undefined
+      ? hook('built-in-resources-storage-version-updater')
+      : undefined;
+  let storageVersionPublisher: StorageVersionPublisher | undefined;
+  if (storageVersionHook && storageVersionKind) {
+    storageVersionPublisher = startStorageVersionPublisher(operations, {
+      storageVersions: storageVersionKind,
+      leases: find('coordination.k8s.io', 'leases'),
+      serverId: apiserverIdentity(hostname()),
+      resources: publishedResources(registry.all(), BUILTIN_TYPES),
+      stop: identityLeaseStop.signal,
+    });
+    void storageVersionPublisher.completed.then(() => storageVersionHook.finish());
+  }
   // Started as the reference's: its own leader lease whenever the gate is on.
   const coordinatedElectionHook = featureEnabled(options.featureGates, 'CoordinatedLeaderElection')
     ? hook('start-kube-apiserver-coordinated-leader-election-controller')
@@ -555,6 +584,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ...(coordinatedElectionHook ? [coordinatedElectionHook] : []),
     authenticationInfoHook,
     ...identityLeaseHooks,
+    ...(storageVersionHook ? [storageVersionHook] : []),
     serviceIPRepairHook,
     rbacHook,
     priorityClassesHook,
@@ -577,6 +607,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     flowControl,
     upgrades: (request) => aggregator.upgrades(request) || isConnectUpgrade(request) || isWatchUpgrade(request),
     routes(app) {
+      if (storageVersionPublisher) app.use(withStorageVersionPrecondition(storageVersionPublisher));
       app.use(aggregator.proxy);
       const discovery = mountDiscovery(app, {
         registry,

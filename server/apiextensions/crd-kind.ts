@@ -11,6 +11,9 @@ export const apiextensionsKinds: readonly ResourceType[] = [
     namespaced: false,
     // Where the reference's apiextensions server keeps them (its resources carry their group).
     storagePrefix: 'apiextensions.k8s.io/customresourcedefinitions',
+    // The reference's apiextensions server stores the more compact v1beta1 form (issue 82292),
+    // which its discovery hash and StorageVersion name too.
+    encodedVersion: 'v1beta1',
     definitionPrefix: 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
     apiextensions: true,
     shortNames: ['crd', 'crds'],

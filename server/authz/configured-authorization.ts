@@ -49,15 +49,18 @@ export function configureAuthorization(options: ServerOptions, storageOf: Storag
   });
   const ruleResolver = new RuleResolver(policy);
   let nodeGraph: NodeGraph | undefined;
+  const featureEnabled = featureGateReader(options.featureGates);
   const node = () =>
     nodeAuthorizer(
       (nodeGraph ??= new NodeGraph({
         pods: storageOf('', 'pods'),
         persistentVolumes: storageOf('', 'persistentvolumes'),
         volumeAttachments: storageOf('storage.k8s.io', 'volumeattachments'),
-        resourceSlices: storageOf('resource.k8s.io', 'resourceslices'),
+        resourceSlices: featureEnabled('DynamicResourceAllocation')
+          ? storageOf('resource.k8s.io', 'resourceslices')
+          : undefined,
       })),
-      featureGateReader(options.featureGates),
+      featureEnabled,
     );
   const rbac = () => rbacAuthorizer(ruleResolver);
 

@@ -41,7 +41,7 @@ export function storageValueCodec(type: ResourceType, mediaType: StorageMediaTyp
   if (type.protobuf === false) return CUSTOM_RESOURCE_CODEC;
   const memory = groupVersionString(storageGroupVersion(type));
   const isCRD = type.group === 'apiextensions.k8s.io' && type.resource === 'customresourcedefinitions';
-  const stored = isCRD ? CRD_V1BETA1 : groupVersionString(encodedGroupVersion(type));
+  const stored = groupVersionString(encodedGroupVersion(type));
   const format = JSON_ONLY_GROUPS.has(type.group) ? JSON_MEDIA_TYPE : mediaType;
   if (format === PROTOBUF_MEDIA_TYPE && messageNameFor(stored, type.kind) === undefined) {
     throw new Error(`${stored}, Kind=${type.kind} has no protobuf form to store`);

@@ -8,6 +8,7 @@ import { parseGoDuration } from './duration';
 import { settleFeatureGates } from './feature-gate-settings';
 import { DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClientConfig } from './kubelet-client';
 import { canonicalFlagValue, GO_BOOLEANS, parseBool, splitList } from './flag-values';
+import { flagListing, type GivenFlag } from './flag-listing';
 import { REFERENCE_FLAG_SECTIONS, REFERENCE_FLAGS, type ReferenceFlag } from './reference-flags';
 import { unbuiltReason } from './unbuilt-flags';
 import { compileRe2 } from '../regex/re2';
@@ -90,6 +91,10 @@ export interface ServerOptions {
   /** `-v`: klog's verbosity; from 3 on every request is logged (server/http/with-request-log.ts). */
   readonly logVerbosity: number;
   readonly dataDir: string;
+  /** The name the server was started under, which decides some defaults. */
+  readonly personality: Personality;
+  /** The flags as given, in order, for `/flagz` (see flagzListing). */
+  readonly givenFlags: readonly GivenFlag[];
   /** `--cert-dir`: the serving pair and every generated file (server/config/file-locations.ts); absent: `<data-dir>/pki`. */
   readonly certDir?: string;
   /** `--anonymous-auth` (default true): requests without any credential are `system:anonymous`. */
@@ -268,6 +273,8 @@ export const DEFAULT_OPTIONS: ServerOptions = {
   strictTransportSecurityDirectives: [],
   corsAllowedOrigins: [],
   dataDir: './data',
+  personality: 'capstan',
+  givenFlags: [],
   anonymousAuth: true,
   serviceAccountKeyFiles: [],
   serviceAccountIssuers: [],
@@ -939,6 +946,9 @@ function shorthandName(letter: string): string | undefined {
 export function parseFlags(argv: readonly string[], personality: Personality = 'capstan'): ParseResult {
   const options: Options =
     personality === 'kube-apiserver' ? { ...DEFAULT_OPTIONS, ...KUBE_APISERVER_DEFAULTS } : { ...DEFAULT_OPTIONS };
+  const givenFlags: GivenFlag[] = [];
+  options.personality = personality;
+  options.givenFlags = givenFlags;
   const positional: string[] = [];
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -969,6 +979,7 @@ export function parseFlags(argv: readonly string[], personality: Personality = '
     else throw new FlagError(`flag needs an argument: --${name}`);
     if (REFERENCE_FLAGS[name]?.deprecated)
       warnings.push(`Flag --${name} has been deprecated in the reference kube-apiserver`);
+    givenFlags.push({ name, value });
     if (name === 'version') {
       if (value === 'raw') return { version: 'raw' };
       if (parseBool(value)) return { version: 'true' };
@@ -1100,6 +1111,28 @@ export function usage(personality: Personality = 'capstan'): string {
     out.push(title, '', ...rows.map(([head, text]) => `${head.padEnd(width)}${text}`), '');
   }
   return `${out.join('\n')}`;
+}
+
+/**
+ * What `/flagz` lists: the reference's flags (and `--help`, which it lists too), and capstan's
+ * own when started as capstan, each with its value as the reference would print it.
+ */
+export function flagzListing(options: ServerOptions): Record<string, string> {
+  const asCapstan = options.personality === 'capstan';
+  const types: Record<string, string> = { help: 'bool' };
+  const defaults: Record<string, string> = { help: 'false' };
+  for (const [name, flag] of Object.entries(REFERENCE_FLAGS)) {
+    types[name] = flag.type;
+    defaults[name] = (asCapstan ? CAPSTAN_PRINTED_DEFAULTS[name] : undefined) ?? flag.default;
+  }
+  if (asCapstan) {
+    Object.assign(types, { 'data-dir': 'string', controllers: 'stringSlice' });
+    Object.assign(defaults, {
+      'data-dir': DEFAULT_OPTIONS.dataDir,
+      controllers: `[${DEFAULT_OPTIONS.controllers.join(',')}]`,
+    });
+  }
+  return flagListing({ types, defaults, given: options.givenFlags });
 }
 
 /** `  -v, --v Level` or `      --name type`, the type as pflag prints it (`version[=true]` when a bare flag means something). */

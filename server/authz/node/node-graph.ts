@@ -5,6 +5,9 @@
  * through a claim, the persistent volumes whose `claimRef` names it, and the secrets those
  * volumes hand to the kubelet; and the volume attachments and resource slices whose
  * `spec.nodeName` is the node. The Node authorizer asks it per request, in memory.
+ *
+ * Resource slices join the graph only while DynamicResourceAllocation is on: the reference then
+ * gives the graph no slice informer, so a node reaches no slice by name.
  */
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { startInformer, type Informer } from '../../client/informer';
@@ -26,7 +29,8 @@ export interface NodeGraphStorages {
   readonly pods: ObjectStorage;
   readonly persistentVolumes: ObjectStorage;
   readonly volumeAttachments: ObjectStorage;
-  readonly resourceSlices: ObjectStorage;
+  /** Absent while DynamicResourceAllocation is off. */
+  readonly resourceSlices?: ObjectStorage;
 }
 
 export class NodeGraph {
@@ -37,7 +41,7 @@ export class NodeGraph {
   private readonly volumesByClaim = new Map<string, Set<string>>();
   private readonly volumes: Informer;
   private readonly attachments: Informer;
-  private readonly slices: Informer;
+  private readonly slices: Informer | undefined;
   private readonly informers: Informer[];
   readonly synced: Promise<void>;
 
@@ -54,8 +58,8 @@ export class NodeGraph {
       onDelete: (volume) => this.unindexVolume(volume),
     });
     this.attachments = startInformer(storages.volumeAttachments, {});
-    this.slices = startInformer(storages.resourceSlices, {});
-    this.informers = [pods, this.volumes, this.attachments, this.slices];
+    this.slices = storages.resourceSlices && startInformer(storages.resourceSlices, {});
+    this.informers = [pods, this.volumes, this.attachments, ...(this.slices ? [this.slices] : [])];
     this.synced = Promise.all(this.informers.map((informer) => informer.synced)).then(() => undefined);
   }
 
@@ -117,7 +121,7 @@ export class NodeGraph {
   reachesClusterObject(node: string, kind: ClusterObjectKind, objectName: string): boolean {
     if (kind === 'persistentvolumes') return this.volumesOf(node).some((volume) => volume.metadata.name === objectName);
     const informer = kind === 'volumeattachments' ? this.attachments : this.slices;
-    return nameOf(record(informer.objects.get(objectName)?.spec).nodeName) === node;
+    return nameOf(record(informer?.objects.get(objectName)?.spec).nodeName) === node;
   }
 
   private podsUsing(pods: ReadonlyMap<string, ReadonlySet<string>>, ref: string, namespace: string): boolean {

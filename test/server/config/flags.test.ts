@@ -99,6 +99,12 @@ describe('parseFlags', () => {
       certDir: '/tmp/certs',
       serviceClusterIPRange: '10.0.0.0/24',
       allowPrivileged: true,
+      // Each as written, in order, for /flagz.
+      givenFlags: expect.arrayContaining([
+        { name: 'secure-port', value: '7443' },
+        { name: 'bind-address', value: '127.0.0.2' },
+        { name: 'feature-gates', value: 'kube:CBORServingAndStorage=1' },
+      ]),
     });
   });
 

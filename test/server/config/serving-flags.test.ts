@@ -68,6 +68,9 @@ describe('serving flags', () => {
       watchCacheSizes: { pods: 0, 'deployments.apps': 100, events: 5, 'foo.bar.example.com': 0 },
       profiling: false,
       showHiddenMetricsForVersion: '1.33',
+      givenFlags: expect.arrayContaining([
+        { name: 'tls-cipher-suites', value: 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305' },
+      ]),
     });
   });
 

@@ -373,6 +373,14 @@ describe('discovery of the built-in registry', () => {
     expect(groupEvents?.storageVersionHash).toBe(coreEvents?.storageVersionHash);
   });
 
+  test("CustomResourceDefinitions hash the v1beta1 they are stored in, as kube-apiserver 1.34.4's discovery does", () => {
+    expect(resourcesOf('apiextensions.k8s.io', 'v1').find((r) => r.name === 'customresourcedefinitions')).toMatchObject(
+      {
+        storageVersionHash: 'jfWCUB31mvA=',
+      },
+    );
+  });
+
   test('resource.k8s.io hashes name v1beta2, the version a default 1.34 server writes to etcd', () => {
     // As kube-apiserver v1.34.4 answers /apis/resource.k8s.io/v1 with default flags.
     const hashes = Object.fromEntries(

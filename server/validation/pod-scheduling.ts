@@ -4,17 +4,13 @@
  */
 import type { FieldError } from '../status/field-error';
 import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
-import { isQualifiedName, isValidLabelValue } from './names';
-import { labelSelectorParses, validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import { isValidLabelValue } from './names';
+import { labelSelectorParses, validateLabelName, validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
 const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
 const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
 const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
-
-function qualifiedNameErrors(value: string, path: FieldPath): FieldError[] {
-  return isQualifiedName(value).map((message) => invalid(path, value, message));
-}
 
 function validateTaintEffect(effect: string | undefined, allowEmpty: boolean, path: FieldPath): FieldError[] {
   if (!effect) return allowEmpty ? [] : [required(path)];
@@ -37,7 +33,7 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
     const key = toleration.key ?? '';
     const operator = toleration.operator ?? '';
     const value = toleration.value ?? '';
-    if (key !== '') errors.push(...qualifiedNameErrors(key, at.child('key')));
+    if (key !== '') errors.push(...validateLabelName(key, at.child('key')));
     if (key === '' && operator !== 'Exists') {
       errors.push(
         invalid(
@@ -87,7 +83,7 @@ export function validateNodeTaints(taints: readonly Taint[] | undefined): FieldE
   (taints ?? []).forEach((taint, i) => {
     const at = path.index(i);
     const key = taint.key ?? '';
-    errors.push(...qualifiedNameErrors(key, at.child('key')));
+    errors.push(...validateLabelName(key, at.child('key')));
     const valueMessages = isValidLabelValue(taint.value ?? '');
     if (valueMessages.length > 0) errors.push(invalid(at.child('value'), taint.value ?? '', valueMessages.join(';')));
     errors.push(...validateTaintEffect(taint.effect, false, at.child('effect')));
@@ -191,7 +187,7 @@ export function validateSchedulingGates(
   const seen = new Set<string>();
   (gates ?? []).forEach((gate, i) => {
     const name = gate.name ?? '';
-    errors.push(...qualifiedNameErrors(name, path.index(i)));
+    errors.push(...validateLabelName(name, path.index(i)));
     if (seen.has(name)) errors.push(duplicate(path.index(i), name));
     seen.add(name);
   });
@@ -203,6 +199,6 @@ export function validateReadinessGates(
   path: FieldPath,
 ): FieldError[] {
   return (gates ?? []).flatMap((gate, i) =>
-    qualifiedNameErrors(gate.conditionType ?? '', path.index(i).child('conditionType')),
+    validateLabelName(gate.conditionType ?? '', path.index(i).child('conditionType')),
   );
 }

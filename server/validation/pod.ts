@@ -17,6 +17,7 @@ import {
   isValidPortNum,
 } from './names';
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';
+import { affinityOptionsOf, validateAffinity, type Affinity, type AffinityOptions } from './pod-affinity';
 import {
   validateReadinessGates,
   validateSchedulingGates,
@@ -100,6 +101,7 @@ export interface PodSpecShape {
   dnsPolicy?: string;
   terminationGracePeriodSeconds?: number;
   activeDeadlineSeconds?: number;
+  affinity?: Affinity | null;
   [field: string]: unknown;
 }
 
@@ -336,7 +338,7 @@ function probeErrors(
 type ContainerRole = 'regular' | 'init' | 'ephemeral';
 
 /** What a pod spec's rules depend on beyond the spec, as the reference's PodValidationOptions (the part capstan models). */
-export interface PodValidationOptions {
+export interface PodValidationOptions extends AffinityOptions {
   /** Reading a variable from a file is known: EnvFiles is on, or the stored spec already does it. */
   readonly allowEnvFiles: boolean;
   /** Only the `Recursive` SELinux change policy: SELinuxMount is off and the stored spec sets none. */
@@ -365,6 +367,7 @@ export function podValidationOptions(
       (old !== undefined && !isValidDeletionCost(old.metadata?.annotations?.[POD_DELETION_COST])),
     strictIPs: featureEnabled('StrictIPCIDRValidation'),
     checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
+    ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
 
@@ -575,6 +578,7 @@ export function validatePodSpec(
       options,
     ),
   );
+  errors.push(...validateAffinity(podSpec.affinity, options, path.child('affinity')));
   errors.push(
     ...validateDNSConfig(
       podSpec.dnsConfig as DNSConfig | undefined,

@@ -10,6 +10,7 @@ import type { ResourceType } from '../../server/registry/types';
 import { resolveRef, schemaData, type Schema } from '../../server/schema/definitions';
 import { VALID_BODIES, type JsonObject, type JsonValue } from './valid-objects';
 import { builtinRegistry } from '../../server/builtin-types';
+import affinityFixture from '../server/registry/fixtures/affinity-validation.json';
 
 export interface CorpusRequest {
   readonly method: string;
@@ -1145,6 +1146,31 @@ function parityCases(): CorpusCase[] {
   return cases;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Validation rules
+
+/**
+ * Each affinity rule class (the registry tests' fixture: one object per rule class and one per
+ * kind with a pod template), sent as a create into the corpus's namespace, each under a name of
+ * its own since some are accepted.
+ */
+function affinityCases(): CorpusCase[] {
+  const creates = affinityFixture.creates as Record<string, { object: JsonObject }>;
+  return Object.entries(creates).map(([label, { object }], index) => {
+    const type = servedTypes().find((t) => apiVersionOf(t) === object.apiVersion && t.kind === object.kind);
+    if (type === undefined) throw new Error(`no served kind for affinity case ${label}`);
+    const metadata = { ...(object.metadata as JsonObject), name: `affinity-${index}`, namespace: NAMESPACE };
+    return {
+      id: `validation/affinity/${label}`,
+      method: 'POST',
+      path: collectionPath(type),
+      headers: JSON_TYPE,
+      body: JSON.stringify({ ...object, metadata }),
+      collection: allObjectsPath(type),
+    };
+  });
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1154,6 +1180,7 @@ export function corpusCases(): CorpusCase[] {
     ...mediaTypeCases(),
     ...routingCases(),
     ...parityCases(),
+    ...affinityCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

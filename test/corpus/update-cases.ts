@@ -62,6 +62,53 @@ const claimSpec = { devices: { requests: [{ name: 'r', exactly: { deviceClassNam
 const invalidValueExpressions = [{ key: 'app', operator: 'In', values: ['corpus', '-bad-'] }];
 const invalidSelectorValue = [set('spec.selector.matchExpressions', invalidValueExpressions)];
 
+/** A pod spec's affinity of every sort, valid, for the changes that make one part of it invalid. */
+const affinity = {
+  nodeAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }],
+    },
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      { weight: 10, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n'] }] } },
+    ],
+  },
+  podAntiAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: [
+      { labelSelector: { matchLabels: labels }, topologyKey: 'zone', matchLabelKeys: ['tier'] },
+    ],
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      { weight: 50, podAffinityTerm: { labelSelector: { matchLabels: labels }, topologyKey: 'zone' } },
+    ],
+  },
+};
+const nodeRequirement =
+  'nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]';
+const podTerm = 'podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]';
+/** Each affinity rule class broken by an update, in the pod spec at `at`. */
+const affinityChanges = (at: string): Record<string, readonly Edit[]> => ({
+  nodeOperator: [set(`${at}.${nodeRequirement}.operator`, 'Equals')],
+  nodeValue: [set(`${at}.${nodeRequirement}.values`, ['-bad-'])],
+  nodeExistsWithValues: [set(`${at}.${nodeRequirement}.operator`, 'Exists')],
+  nodeFieldKey: [
+    set(
+      `${at}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchFields[0].key`,
+      'spec.x',
+    ),
+  ],
+  nodeWeight: [set(`${at}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`, 101)],
+  podWeight: [set(`${at}.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`, 0)],
+  topologyKey: [set(`${at}.${podTerm}.topologyKey`, '')],
+  namespaces: [set(`${at}.${podTerm}.namespaces`, ['Bad_NS'])],
+  selectorValue: [set(`${at}.${podTerm}.labelSelector.matchExpressions`, invalidValueExpressions)],
+  mismatchLabelKeys: [set(`${at}.${podTerm}.mismatchLabelKeys`, ['tier'])],
+  matchLabelKeysInSelector: [
+    set(`${at}.${podTerm}.labelSelector.matchExpressions`, [
+      { key: 'tier', operator: 'Exists' },
+      { key: 'tier', operator: 'In', values: ['a'] },
+    ]),
+  ],
+});
+
 /**
  * A kind's object for this corpus (in `variant`, a second shape of the same kind) and its
  * written changes by label; without `body`, the create corpus's valid object.
@@ -174,6 +221,12 @@ const GROUPS: readonly UpdateGroup[] = [
       containers: [set('spec.containers[1]', { name: 'd', image: 'nginx' })],
     },
   },
+  {
+    kind: '/Pod',
+    variant: 'affinity',
+    body: { spec: { containers: [container], affinity } },
+    changes: { nodeValue: affinityChanges('spec.affinity').nodeValue },
+  },
   { kind: '/PodTemplate', changes: {} },
   { kind: '/ReplicationController', changes: { selector: [set('spec.selector', { app: 'other' })] } },
   {
@@ -233,6 +286,17 @@ const GROUPS: readonly UpdateGroup[] = [
       selectorValue: invalidSelectorValue,
     },
   })),
+  {
+    kind: 'apps/Deployment',
+    variant: 'affinity',
+    body: {
+      spec: {
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [container], affinity } },
+      },
+    },
+    changes: affinityChanges('spec.template.spec.affinity'),
+  },
   {
     kind: 'apps/StatefulSet',
     changes: {

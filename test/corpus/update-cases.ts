@@ -61,6 +61,14 @@ const claimSpec = { devices: { requests: [{ name: 'r', exactly: { deviceClassNam
 /** A selector expression whose value is no label value: the reference refuses it, with causes of each kind's own. */
 const invalidValueExpressions = [{ key: 'app', operator: 'In', values: ['corpus', '-bad-'] }];
 const invalidSelectorValue = [set('spec.selector.matchExpressions', invalidValueExpressions)];
+const invalidValueSelector = { matchExpressions: invalidValueExpressions };
+/** A webhook a server accepts, to break a selector of. */
+const webhook = {
+  name: 'corpus.example.com',
+  clientConfig: { url: 'https://example.com' },
+  sideEffects: 'None',
+  admissionReviewVersions: ['v1'],
+};
 
 /** A pod spec's affinity of every sort, valid, for the changes that make one part of it invalid. */
 const affinity = {
@@ -262,15 +270,33 @@ const GROUPS: readonly UpdateGroup[] = [
         validations: [{ expression: 'true' }],
       },
     },
-    changes: { message: [set('spec.validations[0].message', 'm')] },
+    changes: {
+      message: [set('spec.validations[0].message', 'm')],
+      namespaceSelectorValue: [set('spec.matchConstraints.namespaceSelector', invalidValueSelector)],
+    },
   },
   {
     kind: 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
     body: { spec: { policyName: 'p', validationActions: ['Deny'] } },
-    changes: { policyName: [set('spec.policyName', 'q')] },
+    changes: {
+      policyName: [set('spec.policyName', 'q')],
+      matchResourcesValue: [set('spec.matchResources', { objectSelector: invalidValueSelector })],
+      paramSelectorValue: [set('spec.paramRef', { selector: invalidValueSelector, parameterNotFoundAction: 'Deny' })],
+    },
   },
   { kind: 'admissionregistration.k8s.io/ValidatingWebhookConfiguration', changes: {} },
   { kind: 'admissionregistration.k8s.io/MutatingWebhookConfiguration', changes: {} },
+  ...['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'].map((kind): UpdateGroup => ({
+    kind: `admissionregistration.k8s.io/${kind}`,
+    variant: 'selectors',
+    body: { webhooks: [webhook] },
+    changes: {
+      namespaceSelectorValue: [set('webhooks[0].namespaceSelector', invalidValueSelector)],
+      objectSelectorOperator: [
+        set('webhooks[0].objectSelector', { matchExpressions: [{ key: 'app', operator: 'Equals' }] }),
+      ],
+    },
+  })),
   {
     kind: 'apps/ControllerRevision',
     changes: { data: [set('data', { a: 'c' })], revision: [set('revision', 2)] },

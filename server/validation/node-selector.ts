@@ -90,3 +90,21 @@ export function hasInvalidLabelValueInNodeSelectorTerms(
     ),
   );
 }
+
+/** A term as the reference prints it as an invalid value: its internal Go struct as JSON. */
+export function goNodeSelectorTerm(term: NodeSelectorTerm | null | undefined): unknown {
+  const requirements = (list: readonly (NodeSelectorRequirement | null)[] | null | undefined) =>
+    list == null
+      ? null
+      : list.map((requirement) => ({
+          Key: requirement?.key ?? '',
+          Operator: requirement?.operator ?? '',
+          Values: requirement?.values ?? null,
+        }));
+  return { MatchExpressions: requirements(term?.matchExpressions), MatchFields: requirements(term?.matchFields) };
+}
+
+/** Terms as decoded JSON holds them, printed as goNodeSelectorTerm does. */
+export function goNodeSelectorTerms(terms: readonly unknown[]): unknown[] {
+  return terms.map((term) => goNodeSelectorTerm(term as NodeSelectorTerm | null));
+}

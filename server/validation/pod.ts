@@ -17,6 +17,11 @@ import {
   isValidPortNum,
 } from './names';
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';
+import {
+  maskGatedSchedulingChanges,
+  validateOnlyDeletedSchedulingGates,
+  type GatedSchedulingSpec,
+} from './pod-gated-update';
 import { affinityOptionsOf, validateAffinity, type Affinity, type AffinityOptions } from './pod-affinity';
 import {
   validateReadinessGates,
@@ -664,6 +669,7 @@ function mutableFieldsMasked(spec: PodSpecShape | undefined): Json {
   delete copy.activeDeadlineSeconds;
   delete copy.tolerations;
   delete copy.terminationGracePeriodSeconds;
+  delete copy.schedulingGates;
   return copy;
 }
 
@@ -673,6 +679,15 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
     if ((next?.[list]?.length ?? 0) !== (old?.[list]?.length ?? 0))
       return [forbidden(FieldPath.root('spec', list), 'pod updates may not add or remove containers')];
   }
-  if (deepEqual(mutableFieldsMasked(next), mutableFieldsMasked(old))) return [];
-  return [forbidden(FieldPath.root('spec'), POD_UPDATE_FORBIDDEN)];
+  const specPath = FieldPath.root('spec');
+  const errors = validateOnlyDeletedSchedulingGates(
+    next?.schedulingGates as GatedSchedulingSpec['schedulingGates'],
+    old?.schedulingGates as GatedSchedulingSpec['schedulingGates'],
+    specPath.child('schedulingGates'),
+  );
+  const masked = mutableFieldsMasked(next);
+  const oldSpec = (old ?? {}) as GatedSchedulingSpec;
+  if ((oldSpec.schedulingGates?.length ?? 0) > 0) errors.push(...maskGatedSchedulingChanges(masked, oldSpec, specPath));
+  if (!deepEqual(masked, mutableFieldsMasked(old))) errors.push(forbidden(specPath, POD_UPDATE_FORBIDDEN));
+  return errors;
 }

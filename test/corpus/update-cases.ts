@@ -235,6 +235,33 @@ const GROUPS: readonly UpdateGroup[] = [
     body: { spec: { containers: [container], affinity } },
     changes: { nodeValue: affinityChanges('spec.affinity').nodeValue },
   },
+  {
+    kind: '/Pod',
+    variant: 'gated',
+    body: {
+      spec: {
+        containers: [container],
+        schedulingGates: [{ name: 'example.com/gate' }],
+        nodeSelector: { disk: 'ssd' },
+        affinity: { nodeAffinity: affinity.nodeAffinity },
+      },
+    },
+    changes: {
+      gateRemoved: [set('spec.schedulingGates', undefined)],
+      gateAdded: [set('spec.schedulingGates[1]', { name: 'example.com/other' })],
+      nodeSelectorAdded: [set('spec.nodeSelector.zone', 'a')],
+      nodeSelectorChanged: [set('spec.nodeSelector.disk', 'hdd')],
+      requirementAdded: [
+        set(`spec.affinity.${nodeRequirement.replace(/\[0\]$/, '[1]')}`, { key: 'rack', operator: 'Exists' }),
+      ],
+      termAdded: [
+        set('spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[1]', {
+          matchExpressions: [{ key: 'rack', operator: 'Exists' }],
+        }),
+      ],
+      podAffinityAdded: [set('spec.affinity.podAffinity', affinity.podAntiAffinity)],
+    },
+  },
   { kind: '/PodTemplate', changes: {} },
   { kind: '/ReplicationController', changes: { selector: [set('spec.selector', { app: 'other' })] } },
   {

@@ -106,7 +106,7 @@ function validateLabelKeys(
  * create the selector has by now been given an `In` expression for each such key the pod has a
  * label of, so a key the selector already selects on shows up twice.
  */
-function validateMatchLabelKeysAndMismatchLabelKeys(term: PodAffinityTerm, path: FieldPath): FieldError[] {
+export function validateMatchLabelKeysAndMismatchLabelKeys(term: PodAffinityTerm, path: FieldPath): FieldError[] {
   const matchLabelKeys = term.matchLabelKeys ?? [];
   const mismatchLabelKeys = term.mismatchLabelKeys ?? [];
   const selector = term.labelSelector ?? undefined;

@@ -3,7 +3,8 @@
  * readiness gates) and Node taints, after the reference's rules and texts.
  */
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
+import { duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import { validateMatchLabelKeysAndMismatchLabelKeys } from './pod-affinity';
 import { isValidLabelValue } from './names';
 import { labelSelectorParses, validateLabelName, validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
@@ -98,13 +99,14 @@ export function validateNodeTaints(taints: readonly Taint[] | undefined): FieldE
 }
 
 interface TopologySpreadConstraint {
+  matchLabelKeys?: string[] | null;
   maxSkew?: number;
   topologyKey?: string;
   whenUnsatisfiable?: string;
   minDomains?: number;
   nodeAffinityPolicy?: string;
   nodeTaintsPolicy?: string;
-  labelSelector?: LabelSelectorShape;
+  labelSelector?: LabelSelectorShape | null;
 }
 
 function positive(value: number, path: FieldPath): FieldError[] {
@@ -119,15 +121,71 @@ function positive(value: number, path: FieldPath): FieldError[] {
 export function hasInvalidTopologySpreadSelector(constraints: unknown): boolean {
   return (
     Array.isArray(constraints) &&
-    (constraints as TopologySpreadConstraint[]).some((constraint) => !labelSelectorParses(constraint?.labelSelector))
+    (constraints as TopologySpreadConstraint[]).some(
+      (constraint) => !labelSelectorParses(constraint?.labelSelector ?? undefined),
+    )
   );
 }
 
-/** `checkLabelSelectors`: check each labelSelector strictly, values included (off for a stored spec with invalid ones). */
+/**
+ * How a spread constraint's matchLabelKeys are checked. `merged`: as pod affinity's, since a new
+ * pod's selector has been given the keys' requirements (a key the selector selects on then shows
+ * up twice); `legacy`: no key may be one the selector selects on at all.
+ */
+export type SpreadMatchLabelKeysRule = 'merged' | 'legacy';
+
+/** The legacy rule (the reference's ValidateMatchLabelKeysInTopologySpread). */
+function legacyMatchLabelKeysErrors(constraint: TopologySpreadConstraint, path: FieldPath): FieldError[] {
+  const keys = constraint.matchLabelKeys ?? [];
+  if (keys.length === 0) return [];
+  const selector = constraint.labelSelector;
+  const errors: FieldError[] = [];
+  const selected = new Set([
+    ...Object.keys(selector?.matchLabels ?? {}),
+    ...(selector?.matchExpressions ?? []).map((expression) => expression.key),
+  ]);
+  if (selector == null) errors.push(forbidden(path, 'must not be specified when labelSelector is not set'));
+  keys.forEach((key, i) => {
+    errors.push(...validateLabelName(key, path.index(i)));
+    if (selected.has(key)) errors.push(invalid(path.index(i), key, 'exists in both matchLabelKeys and labelSelector'));
+  });
+  return errors;
+}
+
+function matchLabelKeysErrors(
+  constraint: TopologySpreadConstraint,
+  rule: SpreadMatchLabelKeysRule,
+  path: FieldPath,
+): FieldError[] {
+  return rule === 'merged'
+    ? validateMatchLabelKeysAndMismatchLabelKeys(constraint, path)
+    : legacyMatchLabelKeysErrors(constraint, path.child('matchLabelKeys'));
+}
+
+/**
+ * Whether a stored spec has a spread constraint whose matchLabelKeys the rule refuses: an update
+ * of it then checks them by the other rule, so that the pod stays editable.
+ */
+export function violatesSpreadMatchLabelKeysRule(constraints: unknown, rule: SpreadMatchLabelKeysRule): boolean {
+  return (
+    Array.isArray(constraints) &&
+    (constraints as TopologySpreadConstraint[]).some(
+      (constraint) => matchLabelKeysErrors(constraint ?? {}, rule, FieldPath.root()).length > 0,
+    )
+  );
+}
+
+/**
+ * `checkLabelSelectors`: check each labelSelector strictly, values included (off for a stored
+ * spec with invalid ones); `matchLabelKeysRule`: how matchLabelKeys are checked.
+ */
 export function validateTopologySpreadConstraints(
   constraints: readonly TopologySpreadConstraint[] | undefined,
   path: FieldPath,
-  checkLabelSelectors: boolean,
+  {
+    checkLabelSelectors,
+    matchLabelKeysRule,
+  }: { readonly checkLabelSelectors: boolean; readonly matchLabelKeysRule: SpreadMatchLabelKeysRule },
 ): FieldError[] {
   const errors: FieldError[] = [];
   const all = constraints ?? [];
@@ -169,9 +227,10 @@ export function validateTopologySpreadConstraints(
       if (value !== undefined && !NODE_INCLUSION_POLICIES.includes(value))
         errors.push(notSupported(at.child(policy), value, NODE_INCLUSION_POLICIES));
     }
+    errors.push(...matchLabelKeysErrors(constraint, matchLabelKeysRule, at));
     if (checkLabelSelectors)
       errors.push(
-        ...validateLabelSelector(constraint.labelSelector, at.child('labelSelector'), {
+        ...validateLabelSelector(constraint.labelSelector ?? undefined, at.child('labelSelector'), {
           allowInvalidLabelValues: false,
         }),
       );

@@ -29,6 +29,8 @@ import {
   validateTolerations,
   hasInvalidTopologySpreadSelector,
   validateTopologySpreadConstraints,
+  violatesSpreadMatchLabelKeysRule,
+  type SpreadMatchLabelKeysRule,
 } from './pod-scheduling';
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
 
@@ -354,6 +356,8 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly strictIPs: boolean;
   /** The spread constraints' label selectors are checked: the stored spec has no invalid one. */
   readonly checkTopologySpreadSelectors: boolean;
+  /** How the spread constraints' matchLabelKeys are checked. */
+  readonly spreadMatchLabelKeysRule: SpreadMatchLabelKeysRule;
 }
 
 /**
@@ -372,8 +376,21 @@ export function podValidationOptions(
       (old !== undefined && !isValidDeletionCost(old.metadata?.annotations?.[POD_DELETION_COST])),
     strictIPs: featureEnabled('StrictIPCIDRValidation'),
     checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
+    spreadMatchLabelKeysRule: spreadMatchLabelKeysRule(featureEnabled, old?.spec?.topologySpreadConstraints),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
+}
+
+/**
+ * The merged rule where the selector merge is on, the legacy one where it is off, each unless the
+ * stored spec breaks it: then the other, so that updates of a pod made under the other gate
+ * setting go through (the reference's OldPodViolates*MatchLabelKeysValidation).
+ */
+function spreadMatchLabelKeysRule(featureEnabled: FeatureEnabled, stored: unknown): SpreadMatchLabelKeysRule {
+  if (!featureEnabled('MatchLabelKeysInPodTopologySpread')) return 'legacy';
+  const preferred = featureEnabled('MatchLabelKeysInPodTopologySpreadSelectorMerge') ? 'merged' : 'legacy';
+  if (!violatesSpreadMatchLabelKeysRule(stored, preferred)) return preferred;
+  return preferred === 'merged' ? 'legacy' : 'merged';
 }
 
 /** The cost, to a ReplicaSet scaling down, of deleting this pod rather than another. */
@@ -599,7 +616,10 @@ export function validatePodSpec(
     ...validateTopologySpreadConstraints(
       podSpec.topologySpreadConstraints as Parameters<typeof validateTopologySpreadConstraints>[0],
       path.child('topologySpreadConstraints'),
-      options.checkTopologySpreadSelectors,
+      {
+        checkLabelSelectors: options.checkTopologySpreadSelectors,
+        matchLabelKeysRule: options.spreadMatchLabelKeysRule,
+      },
     ),
   );
   errors.push(...validateWindowsHostProcess(podSpec, path));

@@ -1,22 +1,45 @@
 /**
- * The scheduling a pod update may change, after the reference's ValidatePodUpdate: scheduling
- * gates may only be removed, and while the stored pod still waits on a gate its nodeSelector
- * may gain entries and its required node affinity may gain requirements (or be set where it had
- * none), so that a controller can narrow where the pod goes before releasing it. Pod
- * (anti-)affinity stays fixed: its labelSelector holds what matchLabelKeys made on create.
+ * The scheduling a pod update may change, after the reference's ValidatePodUpdate: tolerations
+ * may be added (and an existing one's tolerationSeconds changed), scheduling gates may only be
+ * removed, and while the stored pod still waits on a gate its nodeSelector may gain entries and
+ * its required node affinity may gain requirements (or be set where it had none), so that a
+ * controller can narrow where the pod goes before releasing it. Pod (anti-)affinity stays
+ * fixed: its labelSelector holds what matchLabelKeys made on create.
  */
 import type { FieldError } from '../status/field-error';
 import { deepEqual, FieldPath, forbidden, invalid } from '../status/field-errors';
 import { goNodeSelectorTerm, goNodeSelectorTerms, type NodeSelectorTerm } from './node-selector';
 import type { Affinity } from './pod-affinity';
+import { validateTolerations, type Toleration } from './pod-scheduling';
 
 type NodeAffinity = NonNullable<Affinity['nodeAffinity']>;
 
 /** The scheduling members of a pod spec this module reads and, in the masked copy, rewrites. */
 export interface GatedSchedulingSpec {
+  tolerations?: Toleration[] | null;
   schedulingGates?: { name?: string }[] | null;
   nodeSelector?: Record<string, string> | null;
   affinity?: Affinity | null;
+}
+
+/** A toleration but for its tolerationSeconds, absent members as Go's zero values. */
+function tolerationIdentity({ key, operator, value, effect }: Toleration): string {
+  return JSON.stringify([key ?? '', operator ?? '', value ?? '', effect ?? '']);
+}
+
+/**
+ * Every stored toleration is still there (its tolerationSeconds may change); then the new list is
+ * checked again, so its causes appear twice, as in the reference (which checked the spec before).
+ */
+export function validateOnlyAddedTolerations(
+  next: GatedSchedulingSpec['tolerations'],
+  old: GatedSchedulingSpec['tolerations'],
+  path: FieldPath,
+): FieldError[] {
+  const kept = new Set((next ?? []).map(tolerationIdentity));
+  if (!(old ?? []).every((toleration) => kept.has(tolerationIdentity(toleration))))
+    return [forbidden(path, 'existing toleration can not be modified except its tolerationSeconds')];
+  return validateTolerations(next ?? [], path);
 }
 
 /**

@@ -19,9 +19,10 @@ import {
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';
 import {
   maskGatedSchedulingChanges,
+  validateOnlyAddedTolerations,
   validateOnlyDeletedSchedulingGates,
   type GatedSchedulingSpec,
-} from './pod-gated-update';
+} from './pod-scheduling-update';
 import { affinityOptionsOf, validateAffinity, type Affinity, type AffinityOptions } from './pod-affinity';
 import {
   validateReadinessGates,
@@ -700,13 +701,17 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
       return [forbidden(FieldPath.root('spec', list), 'pod updates may not add or remove containers')];
   }
   const specPath = FieldPath.root('spec');
-  const errors = validateOnlyDeletedSchedulingGates(
-    next?.schedulingGates as GatedSchedulingSpec['schedulingGates'],
-    old?.schedulingGates as GatedSchedulingSpec['schedulingGates'],
-    specPath.child('schedulingGates'),
-  );
-  const masked = mutableFieldsMasked(next);
+  const nextSpec = (next ?? {}) as GatedSchedulingSpec;
   const oldSpec = (old ?? {}) as GatedSchedulingSpec;
+  const errors = [
+    ...validateOnlyAddedTolerations(nextSpec.tolerations, oldSpec.tolerations, specPath.child('tolerations')),
+    ...validateOnlyDeletedSchedulingGates(
+      nextSpec.schedulingGates,
+      oldSpec.schedulingGates,
+      specPath.child('schedulingGates'),
+    ),
+  ];
+  const masked = mutableFieldsMasked(next);
   if ((oldSpec.schedulingGates?.length ?? 0) > 0) errors.push(...maskGatedSchedulingChanges(masked, oldSpec, specPath));
   if (!deepEqual(masked, mutableFieldsMasked(old))) errors.push(forbidden(specPath, POD_UPDATE_FORBIDDEN));
   return errors;

@@ -10,7 +10,7 @@ import type { FieldError } from '../status/field-error';
 import { deepEqual, FieldPath, forbidden, invalid } from '../status/field-errors';
 import { goNodeSelectorTerm, goNodeSelectorTerms, type NodeSelectorTerm } from './node-selector';
 import type { Affinity } from './pod-affinity';
-import { validateTolerations, type Toleration } from './pod-scheduling';
+import { tolerationIdentity, validateTolerations, type Toleration } from './pod-scheduling';
 
 type NodeAffinity = NonNullable<Affinity['nodeAffinity']>;
 
@@ -20,11 +20,6 @@ export interface GatedSchedulingSpec {
   schedulingGates?: { name?: string }[] | null;
   nodeSelector?: Record<string, string> | null;
   affinity?: Affinity | null;
-}
-
-/** A toleration but for its tolerationSeconds, absent members as Go's zero values. */
-function tolerationIdentity({ key, operator, value, effect }: Toleration): string {
-  return JSON.stringify([key ?? '', operator ?? '', value ?? '', effect ?? '']);
 }
 
 /**

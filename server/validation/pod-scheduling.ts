@@ -8,7 +8,8 @@ import { validateMatchLabelKeysAndMismatchLabelKeys } from './pod-affinity';
 import { isValidLabelValue } from './names';
 import { labelSelectorParses, validateLabelName, validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
-const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'];
+// In the reference's order, which its message keeps.
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
 const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
 const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
@@ -25,6 +26,11 @@ export interface Toleration {
   value?: string;
   effect?: string;
   tolerationSeconds?: number;
+}
+
+/** A toleration but for its tolerationSeconds (its list key), absent members as Go's zero values. */
+export function tolerationIdentity({ key, operator, value, effect }: Toleration): string {
+  return JSON.stringify([key ?? '', operator ?? '', value ?? '', effect ?? '']);
 }
 
 export function validateTolerations(tolerations: readonly Toleration[] | undefined, path: FieldPath): FieldError[] {

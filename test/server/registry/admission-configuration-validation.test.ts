@@ -10,6 +10,7 @@
  *   of a configuration whose stored selectors are invalid leaves their values unchecked.
  * - A webhook's admissionReviewVersions: unique DNS-1035 labels, one of them a version the
  *   server sends, unless a stored webhook already named none such.
+ * - A webhook's failure, match and reinvocation policies and its timeout.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

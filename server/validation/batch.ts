@@ -183,12 +183,27 @@ function scheduleErrors(schedule: string): string[] {
 }
 
 export function validateCronJob(cronJob: KubeObject, context: WriteContext): FieldError[] {
-  const spec = (cronJob.spec as CronJobSpec | undefined) ?? {};
-  const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   const name = cronJob.metadata.name ?? '';
   if (name.length > CRONJOB_NAME_MAX)
     errors.push(invalid(FieldPath.root('metadata', 'name'), name, maxLenError(CRONJOB_NAME_MAX)));
+  errors.push(...validateCronJobSpec(cronJob, context, undefined));
+  return errors;
+}
+
+/**
+ * An update spares what the stored Job template already holds (as pod templates' options do),
+ * and skips the name's length limit, so that CronJobs stored with longer names stay editable.
+ */
+export function validateCronJobUpdate(cronJob: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validateCronJobSpec(cronJob, context, old);
+}
+
+function validateCronJobSpec(cronJob: KubeObject, context: WriteContext, old: KubeObject | undefined): FieldError[] {
+  const spec = (cronJob.spec as CronJobSpec | undefined) ?? {};
+  const oldTemplate = (old?.spec as CronJobSpec | undefined)?.jobTemplate?.spec?.template;
+  const path = FieldPath.root('spec');
+  const errors: FieldError[] = [];
   if (!spec.schedule) errors.push(required(path.child('schedule')));
   else
     for (const message of scheduleErrors(spec.schedule))
@@ -201,7 +216,7 @@ export function validateCronJob(cronJob: KubeObject, context: WriteContext): Fie
   errors.push(...validateNonnegative(spec.failedJobsHistoryLimit, path.child('failedJobsHistoryLimit')));
   const jobSpec = spec.jobTemplate?.spec ?? {};
   const jobPath = path.child('jobTemplate', 'spec');
-  errors.push(...validateJobSpec(jobSpec, jobPath, podValidationOptions(context.featureEnabled, undefined)));
+  errors.push(...validateJobSpec(jobSpec, jobPath, podValidationOptions(context.featureEnabled, oldTemplate)));
   // Each Job the CronJob makes gets a selector of its own.
   if (jobSpec.selector !== undefined)
     errors.push(

@@ -25,6 +25,7 @@ import {
 import { valueAtPath } from '../json/value';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
+import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
   validateEnum,
@@ -592,6 +593,11 @@ export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
 }
 
 export function validatePersistentVolume(volume: KubeObject): FieldError[] {
+  return validatePersistentVolumeSpec(volume, undefined);
+}
+
+/** `old`: the stored volume on an update, whose invalid node affinity label values are spared. */
+function validatePersistentVolumeSpec(volume: KubeObject, old: KubeObject | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const spec = field<Json>(volume, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
@@ -599,9 +605,32 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
     errors.push(required(specPath.child('accessModes')));
   const capacity = spec.capacity as Record<string, string> | undefined;
   if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
-  errors.push(...volumeSourceCountErrors(spec, specPath));
+  const nodeAffinity = spec.nodeAffinity as VolumeNodeAffinity | null | undefined;
+  if (nodeAffinity != null) {
+    const stored = (old?.spec as Json | undefined)?.nodeAffinity as VolumeNodeAffinity | null | undefined;
+    errors.push(
+      ...validateVolumeNodeAffinity(nodeAffinity, specPath.child('nodeAffinity'), {
+        allowInvalidLabelValues: hasInvalidLabelValueInNodeSelectorTerms(stored?.required?.nodeSelectorTerms),
+      }),
+    );
+  }
+  errors.push(...volumeSourceCountErrors(spec, specPath, nodeAffinity != null));
   errors.push(...volumeAttributesClassErrors(spec, specPath));
   return errors;
+}
+
+interface VolumeNodeAffinity {
+  required?: NodeSelector | null;
+}
+
+/** Where a volume can be reached from: a node selector, required. */
+function validateVolumeNodeAffinity(
+  affinity: VolumeNodeAffinity,
+  path: FieldPath,
+  { allowInvalidLabelValues }: { readonly allowInvalidLabelValues: boolean },
+): FieldError[] {
+  if (affinity.required == null) return [required(path.child('required'), 'must specify required node constraints')];
+  return validateNodeSelector(affinity.required, allowInvalidLabelValues, path.child('required'));
 }
 
 /** A volume attributes class is a class name, and only CSI volumes have attributes to modify. */
@@ -671,7 +700,7 @@ function withGALabelKeysOf(old: Json, next: Json | undefined): Json {
  * (but for beta label keys moving to GA), and its volume attributes class cannot be removed.
  */
 export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validatePersistentVolume(volume);
+  const errors = validatePersistentVolumeSpec(volume, old);
   const spec = field<Json>(volume, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
   const sourceOf = (of: Json, expandSecretFrom: Json) => {
@@ -797,15 +826,22 @@ const PERSISTENT_VOLUME_SOURCES: readonly (readonly [string, string])[] = [
   ['csi', 'csi'],
 ];
 
-/** Exactly one volume source: every one after the first is refused by its name. */
-function volumeSourceCountErrors(spec: Json, specPath: FieldPath): FieldError[] {
+/**
+ * Exactly one volume source: every one after the first is refused by its name. A local volume
+ * lives on one node, so it needs the node affinity that says which.
+ */
+function volumeSourceCountErrors(spec: Json, specPath: FieldPath, hasNodeAffinity: boolean): FieldError[] {
   const errors: FieldError[] = [];
   let count = 0;
   for (const [member, pathName] of PERSISTENT_VOLUME_SOURCES) {
     if (spec[member] === undefined) continue;
     if (count > 0 && member !== 'flexVolume')
       errors.push(forbidden(specPath.child(pathName), 'may not specify more than 1 volume type'));
-    else count++;
+    else {
+      count++;
+      if (member === 'local' && !hasNodeAffinity)
+        errors.push(required(specPath.child('nodeAffinity'), 'Local volume requires node affinity'));
+    }
   }
   if (count === 0) errors.push(required(specPath, 'must specify a volume type'));
   return errors;

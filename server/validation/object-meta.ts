@@ -19,6 +19,11 @@ export function validateLabels(labels: Record<string, string> | undefined, path:
   return errors;
 }
 
+/** A label key where a field holds one (the reference's ValidateLabelName): a qualified name. */
+export function validateLabelName(name: string, path: FieldPath): FieldError[] {
+  return isQualifiedName(name).map((message) => invalid(path, name, message));
+}
+
 export function validateAnnotations(annotations: Record<string, string> | undefined, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   let size = 0;
@@ -198,6 +203,51 @@ export function hasInvalidLabelValue(selector: LabelSelectorShape | undefined): 
   );
 }
 
+export interface LabelRequirement {
+  key?: string;
+  operator?: string;
+  values?: readonly string[] | null;
+}
+
+/**
+ * One requirement on labels, as a label selector's expression and a node selector's are
+ * checked: its operator with the number of values it takes, its key, and (unless spared) its
+ * values as label values. `comparisons`: Gt and Lt are operators too (node selectors).
+ */
+export function validateLabelRequirement(
+  requirement: LabelRequirement,
+  path: FieldPath,
+  {
+    allowInvalidLabelValues,
+    comparisons,
+  }: { readonly allowInvalidLabelValues: boolean; readonly comparisons: boolean },
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const values = requirement.values ?? [];
+  const operator = requirement.operator ?? '';
+  if (operator === 'In' || operator === 'NotIn') {
+    if (values.length === 0)
+      errors.push(required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+  } else if (operator === 'Exists' || operator === 'DoesNotExist') {
+    if (values.length > 0)
+      errors.push(
+        forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+      );
+  } else if (comparisons && (operator === 'Gt' || operator === 'Lt')) {
+    if (values.length !== 1)
+      errors.push(required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+  } else {
+    errors.push(invalid(path.child('operator'), operator, 'not a valid selector operator'));
+  }
+  errors.push(...validateLabelName(requirement.key ?? '', path.child('key')));
+  if (!allowInvalidLabelValues)
+    values.forEach((value, j) => {
+      for (const message of isValidLabelValue(value))
+        errors.push(invalid(path.child('values').index(j), value, message));
+    });
+  return errors;
+}
+
 /** The reference's ValidateLabelSelector (metav1 form): the labels, then each expression. */
 export function validateLabelSelector(
   selector: LabelSelectorShape | undefined,
@@ -207,30 +257,12 @@ export function validateLabelSelector(
   if (selector === undefined) return [];
   const errors = validateLabels(selector.matchLabels, path.child('matchLabels'));
   (selector.matchExpressions ?? []).forEach((expression, i) => {
-    const at = path.child('matchExpressions').index(i);
-    const values = expression.values ?? [];
-    switch (expression.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0)
-          errors.push(required(at.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0)
-          errors.push(
-            forbidden(at.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
-          );
-        break;
-      default:
-        errors.push(invalid(at.child('operator'), expression.operator, 'not a valid selector operator'));
-    }
-    for (const message of isQualifiedName(expression.key ?? ''))
-      errors.push(invalid(at.child('key'), expression.key ?? '', message));
-    if (allowInvalidLabelValues) return;
-    values.forEach((value, j) => {
-      for (const message of isValidLabelValue(value)) errors.push(invalid(at.child('values').index(j), value, message));
-    });
+    errors.push(
+      ...validateLabelRequirement(expression, path.child('matchExpressions').index(i), {
+        allowInvalidLabelValues,
+        comparisons: false,
+      }),
+    );
   });
   return errors;
 }

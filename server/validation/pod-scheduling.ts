@@ -3,18 +3,16 @@
  * readiness gates) and Node taints, after the reference's rules and texts.
  */
 import type { FieldError } from '../status/field-error';
-import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
-import { isQualifiedName, isValidLabelValue } from './names';
-import { labelSelectorParses, validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import { duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import { validateMatchLabelKeysAndMismatchLabelKeys } from './pod-affinity';
+import { isValidLabelValue } from './names';
+import { labelSelectorParses, validateLabelName, validateLabelSelector, type LabelSelectorShape } from './object-meta';
 
-const TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'PreferNoSchedule'];
+// In the reference's order, which its message keeps.
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const TOLERATION_OPERATORS = ['Equal', 'Exists'];
 const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'];
 const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
-
-function qualifiedNameErrors(value: string, path: FieldPath): FieldError[] {
-  return isQualifiedName(value).map((message) => invalid(path, value, message));
-}
 
 function validateTaintEffect(effect: string | undefined, allowEmpty: boolean, path: FieldPath): FieldError[] {
   if (!effect) return allowEmpty ? [] : [required(path)];
@@ -30,6 +28,11 @@ export interface Toleration {
   tolerationSeconds?: number;
 }
 
+/** A toleration but for its tolerationSeconds (its list key), absent members as Go's zero values. */
+export function tolerationIdentity({ key, operator, value, effect }: Toleration): string {
+  return JSON.stringify([key ?? '', operator ?? '', value ?? '', effect ?? '']);
+}
+
 export function validateTolerations(tolerations: readonly Toleration[] | undefined, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   (tolerations ?? []).forEach((toleration, i) => {
@@ -37,7 +40,7 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
     const key = toleration.key ?? '';
     const operator = toleration.operator ?? '';
     const value = toleration.value ?? '';
-    if (key !== '') errors.push(...qualifiedNameErrors(key, at.child('key')));
+    if (key !== '') errors.push(...validateLabelName(key, at.child('key')));
     if (key === '' && operator !== 'Exists') {
       errors.push(
         invalid(
@@ -87,7 +90,7 @@ export function validateNodeTaints(taints: readonly Taint[] | undefined): FieldE
   (taints ?? []).forEach((taint, i) => {
     const at = path.index(i);
     const key = taint.key ?? '';
-    errors.push(...qualifiedNameErrors(key, at.child('key')));
+    errors.push(...validateLabelName(key, at.child('key')));
     const valueMessages = isValidLabelValue(taint.value ?? '');
     if (valueMessages.length > 0) errors.push(invalid(at.child('value'), taint.value ?? '', valueMessages.join(';')));
     errors.push(...validateTaintEffect(taint.effect, false, at.child('effect')));
@@ -102,13 +105,14 @@ export function validateNodeTaints(taints: readonly Taint[] | undefined): FieldE
 }
 
 interface TopologySpreadConstraint {
+  matchLabelKeys?: string[] | null;
   maxSkew?: number;
   topologyKey?: string;
   whenUnsatisfiable?: string;
   minDomains?: number;
   nodeAffinityPolicy?: string;
   nodeTaintsPolicy?: string;
-  labelSelector?: LabelSelectorShape;
+  labelSelector?: LabelSelectorShape | null;
 }
 
 function positive(value: number, path: FieldPath): FieldError[] {
@@ -123,15 +127,71 @@ function positive(value: number, path: FieldPath): FieldError[] {
 export function hasInvalidTopologySpreadSelector(constraints: unknown): boolean {
   return (
     Array.isArray(constraints) &&
-    (constraints as TopologySpreadConstraint[]).some((constraint) => !labelSelectorParses(constraint?.labelSelector))
+    (constraints as TopologySpreadConstraint[]).some(
+      (constraint) => !labelSelectorParses(constraint?.labelSelector ?? undefined),
+    )
   );
 }
 
-/** `checkLabelSelectors`: check each labelSelector strictly, values included (off for a stored spec with invalid ones). */
+/**
+ * How a spread constraint's matchLabelKeys are checked. `merged`: as pod affinity's, since a new
+ * pod's selector has been given the keys' requirements (a key the selector selects on then shows
+ * up twice); `legacy`: no key may be one the selector selects on at all.
+ */
+export type SpreadMatchLabelKeysRule = 'merged' | 'legacy';
+
+/** The legacy rule (the reference's ValidateMatchLabelKeysInTopologySpread). */
+function legacyMatchLabelKeysErrors(constraint: TopologySpreadConstraint, path: FieldPath): FieldError[] {
+  const keys = constraint.matchLabelKeys ?? [];
+  if (keys.length === 0) return [];
+  const selector = constraint.labelSelector;
+  const errors: FieldError[] = [];
+  const selected = new Set([
+    ...Object.keys(selector?.matchLabels ?? {}),
+    ...(selector?.matchExpressions ?? []).map((expression) => expression.key),
+  ]);
+  if (selector == null) errors.push(forbidden(path, 'must not be specified when labelSelector is not set'));
+  keys.forEach((key, i) => {
+    errors.push(...validateLabelName(key, path.index(i)));
+    if (selected.has(key)) errors.push(invalid(path.index(i), key, 'exists in both matchLabelKeys and labelSelector'));
+  });
+  return errors;
+}
+
+function matchLabelKeysErrors(
+  constraint: TopologySpreadConstraint,
+  rule: SpreadMatchLabelKeysRule,
+  path: FieldPath,
+): FieldError[] {
+  return rule === 'merged'
+    ? validateMatchLabelKeysAndMismatchLabelKeys(constraint, path)
+    : legacyMatchLabelKeysErrors(constraint, path.child('matchLabelKeys'));
+}
+
+/**
+ * Whether a stored spec has a spread constraint whose matchLabelKeys the rule refuses: an update
+ * of it then checks them by the other rule, so that the pod stays editable.
+ */
+export function violatesSpreadMatchLabelKeysRule(constraints: unknown, rule: SpreadMatchLabelKeysRule): boolean {
+  return (
+    Array.isArray(constraints) &&
+    (constraints as TopologySpreadConstraint[]).some(
+      (constraint) => matchLabelKeysErrors(constraint ?? {}, rule, FieldPath.root()).length > 0,
+    )
+  );
+}
+
+/**
+ * `checkLabelSelectors`: check each labelSelector strictly, values included (off for a stored
+ * spec with invalid ones); `matchLabelKeysRule`: how matchLabelKeys are checked.
+ */
 export function validateTopologySpreadConstraints(
   constraints: readonly TopologySpreadConstraint[] | undefined,
   path: FieldPath,
-  checkLabelSelectors: boolean,
+  {
+    checkLabelSelectors,
+    matchLabelKeysRule,
+  }: { readonly checkLabelSelectors: boolean; readonly matchLabelKeysRule: SpreadMatchLabelKeysRule },
 ): FieldError[] {
   const errors: FieldError[] = [];
   const all = constraints ?? [];
@@ -173,9 +233,10 @@ export function validateTopologySpreadConstraints(
       if (value !== undefined && !NODE_INCLUSION_POLICIES.includes(value))
         errors.push(notSupported(at.child(policy), value, NODE_INCLUSION_POLICIES));
     }
+    errors.push(...matchLabelKeysErrors(constraint, matchLabelKeysRule, at));
     if (checkLabelSelectors)
       errors.push(
-        ...validateLabelSelector(constraint.labelSelector, at.child('labelSelector'), {
+        ...validateLabelSelector(constraint.labelSelector ?? undefined, at.child('labelSelector'), {
           allowInvalidLabelValues: false,
         }),
       );
@@ -191,7 +252,7 @@ export function validateSchedulingGates(
   const seen = new Set<string>();
   (gates ?? []).forEach((gate, i) => {
     const name = gate.name ?? '';
-    errors.push(...qualifiedNameErrors(name, path.index(i)));
+    errors.push(...validateLabelName(name, path.index(i)));
     if (seen.has(name)) errors.push(duplicate(path.index(i), name));
     seen.add(name);
   });
@@ -203,6 +264,6 @@ export function validateReadinessGates(
   path: FieldPath,
 ): FieldError[] {
   return (gates ?? []).flatMap((gate, i) =>
-    qualifiedNameErrors(gate.conditionType ?? '', path.index(i).child('conditionType')),
+    validateLabelName(gate.conditionType ?? '', path.index(i).child('conditionType')),
   );
 }

@@ -18,11 +18,20 @@ import {
 } from './names';
 import { validateAnnotations, validateEnum, validateLabels, validateNonnegative } from './object-meta';
 import {
+  maskGatedSchedulingChanges,
+  validateOnlyAddedTolerations,
+  validateOnlyDeletedSchedulingGates,
+  type GatedSchedulingSpec,
+} from './pod-scheduling-update';
+import { affinityOptionsOf, validateAffinity, type Affinity, type AffinityOptions } from './pod-affinity';
+import {
   validateReadinessGates,
   validateSchedulingGates,
   validateTolerations,
   hasInvalidTopologySpreadSelector,
   validateTopologySpreadConstraints,
+  violatesSpreadMatchLabelKeysRule,
+  type SpreadMatchLabelKeysRule,
 } from './pod-scheduling';
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
 
@@ -100,6 +109,7 @@ export interface PodSpecShape {
   dnsPolicy?: string;
   terminationGracePeriodSeconds?: number;
   activeDeadlineSeconds?: number;
+  affinity?: Affinity | null;
   [field: string]: unknown;
 }
 
@@ -336,7 +346,7 @@ function probeErrors(
 type ContainerRole = 'regular' | 'init' | 'ephemeral';
 
 /** What a pod spec's rules depend on beyond the spec, as the reference's PodValidationOptions (the part capstan models). */
-export interface PodValidationOptions {
+export interface PodValidationOptions extends AffinityOptions {
   /** Reading a variable from a file is known: EnvFiles is on, or the stored spec already does it. */
   readonly allowEnvFiles: boolean;
   /** Only the `Recursive` SELinux change policy: SELinuxMount is off and the stored spec sets none. */
@@ -347,6 +357,8 @@ export interface PodValidationOptions {
   readonly strictIPs: boolean;
   /** The spread constraints' label selectors are checked: the stored spec has no invalid one. */
   readonly checkTopologySpreadSelectors: boolean;
+  /** How the spread constraints' matchLabelKeys are checked. */
+  readonly spreadMatchLabelKeysRule: SpreadMatchLabelKeysRule;
 }
 
 /**
@@ -365,7 +377,21 @@ export function podValidationOptions(
       (old !== undefined && !isValidDeletionCost(old.metadata?.annotations?.[POD_DELETION_COST])),
     strictIPs: featureEnabled('StrictIPCIDRValidation'),
     checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
+    spreadMatchLabelKeysRule: spreadMatchLabelKeysRule(featureEnabled, old?.spec?.topologySpreadConstraints),
+    ...affinityOptionsOf(old?.spec?.affinity),
   };
+}
+
+/**
+ * The merged rule where the selector merge is on, the legacy one where it is off, each unless the
+ * stored spec breaks it: then the other, so that updates of a pod made under the other gate
+ * setting go through (the reference's OldPodViolates*MatchLabelKeysValidation).
+ */
+function spreadMatchLabelKeysRule(featureEnabled: FeatureEnabled, stored: unknown): SpreadMatchLabelKeysRule {
+  if (!featureEnabled('MatchLabelKeysInPodTopologySpread')) return 'legacy';
+  const preferred = featureEnabled('MatchLabelKeysInPodTopologySpreadSelectorMerge') ? 'merged' : 'legacy';
+  if (!violatesSpreadMatchLabelKeysRule(stored, preferred)) return preferred;
+  return preferred === 'merged' ? 'legacy' : 'merged';
 }
 
 /** The cost, to a ReplicaSet scaling down, of deleting this pod rather than another. */
@@ -575,6 +601,7 @@ export function validatePodSpec(
       options,
     ),
   );
+  errors.push(...validateAffinity(podSpec.affinity, options, path.child('affinity')));
   errors.push(
     ...validateDNSConfig(
       podSpec.dnsConfig as DNSConfig | undefined,
@@ -590,7 +617,10 @@ export function validatePodSpec(
     ...validateTopologySpreadConstraints(
       podSpec.topologySpreadConstraints as Parameters<typeof validateTopologySpreadConstraints>[0],
       path.child('topologySpreadConstraints'),
-      options.checkTopologySpreadSelectors,
+      {
+        checkLabelSelectors: options.checkTopologySpreadSelectors,
+        matchLabelKeysRule: options.spreadMatchLabelKeysRule,
+      },
     ),
   );
   errors.push(...validateWindowsHostProcess(podSpec, path));
@@ -660,6 +690,7 @@ function mutableFieldsMasked(spec: PodSpecShape | undefined): Json {
   delete copy.activeDeadlineSeconds;
   delete copy.tolerations;
   delete copy.terminationGracePeriodSeconds;
+  delete copy.schedulingGates;
   return copy;
 }
 
@@ -669,6 +700,19 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
     if ((next?.[list]?.length ?? 0) !== (old?.[list]?.length ?? 0))
       return [forbidden(FieldPath.root('spec', list), 'pod updates may not add or remove containers')];
   }
-  if (deepEqual(mutableFieldsMasked(next), mutableFieldsMasked(old))) return [];
-  return [forbidden(FieldPath.root('spec'), POD_UPDATE_FORBIDDEN)];
+  const specPath = FieldPath.root('spec');
+  const nextSpec = (next ?? {}) as GatedSchedulingSpec;
+  const oldSpec = (old ?? {}) as GatedSchedulingSpec;
+  const errors = [
+    ...validateOnlyAddedTolerations(nextSpec.tolerations, oldSpec.tolerations, specPath.child('tolerations')),
+    ...validateOnlyDeletedSchedulingGates(
+      nextSpec.schedulingGates,
+      oldSpec.schedulingGates,
+      specPath.child('schedulingGates'),
+    ),
+  ];
+  const masked = mutableFieldsMasked(next);
+  if ((oldSpec.schedulingGates?.length ?? 0) > 0) errors.push(...maskGatedSchedulingChanges(masked, oldSpec, specPath));
+  if (!deepEqual(masked, mutableFieldsMasked(old))) errors.push(forbidden(specPath, POD_UPDATE_FORBIDDEN));
+  return errors;
 }

@@ -14,6 +14,7 @@ import {
   tooMany,
 } from '../status/field-errors';
 import { isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
+import { goNodeSelectorTerms } from './node-selector';
 import { validateAnnotations, validateLabels } from './object-meta';
 
 /** A driver's name is a DNS subdomain (the reference reports both errors when it is empty). */
@@ -116,28 +117,6 @@ function exactlyOne(set: readonly string[], path: FieldPath, rules: { none: stri
   if (set.length === 0) return [required(path, rules.none)];
   if (set.length > 1) return [invalid(path, `{${set.join(', ')}}`, rules.several)];
   return [];
-}
-
-interface NodeSelectorRequirement {
-  key?: string;
-  operator?: string;
-  values?: string[] | null;
-}
-
-/** Node selector terms as the reference prints an invalid value: its internal Go structs as JSON. */
-function goNodeSelectorTerms(terms: unknown[]): unknown[] {
-  const requirements = (list: NodeSelectorRequirement[] | null | undefined) =>
-    list == null
-      ? null
-      : list.map((requirement) => ({
-          Key: requirement.key ?? '',
-          Operator: requirement.operator ?? '',
-          Values: requirement.values ?? null,
-        }));
-  return terms.map((term) => {
-    const { matchExpressions, matchFields } = (term ?? {}) as Record<string, NodeSelectorRequirement[] | null>;
-    return { MatchExpressions: requirements(matchExpressions), MatchFields: requirements(matchFields) };
-  });
 }
 
 /** An attribute holds one typed value; the reference prints the offending one as its internal struct. */

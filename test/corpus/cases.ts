@@ -10,6 +10,8 @@ import type { ResourceType } from '../../server/registry/types';
 import { resolveRef, schemaData, type Schema } from '../../server/schema/definitions';
 import { VALID_BODIES, type JsonObject, type JsonValue } from './valid-objects';
 import { builtinRegistry } from '../../server/builtin-types';
+import admissionFixture from '../server/registry/fixtures/admission-configuration-validation.json';
+import affinityFixture from '../server/registry/fixtures/affinity-validation.json';
 
 export interface CorpusRequest {
   readonly method: string;
@@ -1145,6 +1147,39 @@ function parityCases(): CorpusCase[] {
   return cases;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Validation rules
+
+/**
+ * The objects of the registry tests' recorded validation fixtures (each affinity rule class in
+ * each kind with a pod template; admission configuration's label selectors and webhooks' review versions), sent as
+ * creates, each under a name of its own since some are accepted. Kinds a default server does
+ * not serve (MutatingAdmissionPolicy, a beta) stay in the registry tests.
+ */
+function recordedValidationCases(): CorpusCase[] {
+  const fixtures = { affinity: affinityFixture.creates, admission: admissionFixture.creates };
+  return Object.entries(fixtures).flatMap(([fixture, creates]) =>
+    Object.entries(creates as Record<string, { object: JsonObject }>).flatMap(([label, { object }], index) => {
+      const type = servedTypes().find((t) => apiVersionOf(t) === object.apiVersion && t.kind === object.kind);
+      if (type === undefined) return [];
+      const { metadata } = validObject(type, `${fixture}-${index}`);
+      return [
+        {
+          id: `validation/${fixture}/${label}`,
+          method: 'POST',
+          path: collectionPath(type),
+          headers: JSON_TYPE,
+          body: JSON.stringify({
+            ...object,
+            metadata: { ...(object.metadata as JsonObject), ...(metadata as JsonObject) },
+          }),
+          collection: allObjectsPath(type),
+        },
+      ];
+    }),
+  );
+}
+
 export function corpusCases(): CorpusCase[] {
   const types = servedTypes();
   const cases = [
@@ -1154,6 +1189,7 @@ export function corpusCases(): CorpusCase[] {
     ...mediaTypeCases(),
     ...routingCases(),
     ...parityCases(),
+    ...recordedValidationCases(),
   ];
   const ids = new Set<string>();
   for (const c of cases) {

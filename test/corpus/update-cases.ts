@@ -61,6 +61,61 @@ const claimSpec = { devices: { requests: [{ name: 'r', exactly: { deviceClassNam
 /** A selector expression whose value is no label value: the reference refuses it, with causes of each kind's own. */
 const invalidValueExpressions = [{ key: 'app', operator: 'In', values: ['corpus', '-bad-'] }];
 const invalidSelectorValue = [set('spec.selector.matchExpressions', invalidValueExpressions)];
+const invalidValueSelector = { matchExpressions: invalidValueExpressions };
+/** A webhook a server accepts, to break a selector of. */
+const webhook = {
+  name: 'corpus.example.com',
+  clientConfig: { url: 'https://example.com' },
+  sideEffects: 'None',
+  admissionReviewVersions: ['v1'],
+};
+
+/** A pod spec's affinity of every sort, valid, for the changes that make one part of it invalid. */
+const affinity = {
+  nodeAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }],
+    },
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      { weight: 10, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n'] }] } },
+    ],
+  },
+  podAntiAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: [
+      { labelSelector: { matchLabels: labels }, topologyKey: 'zone', matchLabelKeys: ['tier'] },
+    ],
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      { weight: 50, podAffinityTerm: { labelSelector: { matchLabels: labels }, topologyKey: 'zone' } },
+    ],
+  },
+};
+const nodeRequirement =
+  'nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]';
+const podTerm = 'podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]';
+/** Each affinity rule class broken by an update, in the pod spec at `at`. */
+const affinityChanges = (at: string): Record<string, readonly Edit[]> => ({
+  nodeOperator: [set(`${at}.${nodeRequirement}.operator`, 'Equals')],
+  nodeValue: [set(`${at}.${nodeRequirement}.values`, ['-bad-'])],
+  nodeExistsWithValues: [set(`${at}.${nodeRequirement}.operator`, 'Exists')],
+  nodeFieldKey: [
+    set(
+      `${at}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].preference.matchFields[0].key`,
+      'spec.x',
+    ),
+  ],
+  nodeWeight: [set(`${at}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`, 101)],
+  podWeight: [set(`${at}.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`, 0)],
+  topologyKey: [set(`${at}.${podTerm}.topologyKey`, '')],
+  namespaces: [set(`${at}.${podTerm}.namespaces`, ['Bad_NS'])],
+  selectorValue: [set(`${at}.${podTerm}.labelSelector.matchExpressions`, invalidValueExpressions)],
+  mismatchLabelKeys: [set(`${at}.${podTerm}.mismatchLabelKeys`, ['tier'])],
+  matchLabelKeysInSelector: [
+    set(`${at}.${podTerm}.labelSelector.matchExpressions`, [
+      { key: 'tier', operator: 'Exists' },
+      { key: 'tier', operator: 'In', values: ['a'] },
+    ]),
+  ],
+});
 
 /**
  * A kind's object for this corpus (in `variant`, a second shape of the same kind) and its
@@ -174,6 +229,39 @@ const GROUPS: readonly UpdateGroup[] = [
       containers: [set('spec.containers[1]', { name: 'd', image: 'nginx' })],
     },
   },
+  {
+    kind: '/Pod',
+    variant: 'affinity',
+    body: { spec: { containers: [container], affinity } },
+    changes: { nodeValue: affinityChanges('spec.affinity').nodeValue },
+  },
+  {
+    kind: '/Pod',
+    variant: 'gated',
+    body: {
+      spec: {
+        containers: [container],
+        schedulingGates: [{ name: 'example.com/gate' }],
+        nodeSelector: { disk: 'ssd' },
+        affinity: { nodeAffinity: affinity.nodeAffinity },
+      },
+    },
+    changes: {
+      gateRemoved: [set('spec.schedulingGates', undefined)],
+      gateAdded: [set('spec.schedulingGates[1]', { name: 'example.com/other' })],
+      nodeSelectorAdded: [set('spec.nodeSelector.zone', 'a')],
+      nodeSelectorChanged: [set('spec.nodeSelector.disk', 'hdd')],
+      requirementAdded: [
+        set(`spec.affinity.${nodeRequirement.replace(/\[0\]$/, '[1]')}`, { key: 'rack', operator: 'Exists' }),
+      ],
+      termAdded: [
+        set('spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[1]', {
+          matchExpressions: [{ key: 'rack', operator: 'Exists' }],
+        }),
+      ],
+      podAffinityAdded: [set('spec.affinity.podAffinity', affinity.podAntiAffinity)],
+    },
+  },
   { kind: '/PodTemplate', changes: {} },
   { kind: '/ReplicationController', changes: { selector: [set('spec.selector', { app: 'other' })] } },
   {
@@ -209,15 +297,33 @@ const GROUPS: readonly UpdateGroup[] = [
         validations: [{ expression: 'true' }],
       },
     },
-    changes: { message: [set('spec.validations[0].message', 'm')] },
+    changes: {
+      message: [set('spec.validations[0].message', 'm')],
+      namespaceSelectorValue: [set('spec.matchConstraints.namespaceSelector', invalidValueSelector)],
+    },
   },
   {
     kind: 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding',
     body: { spec: { policyName: 'p', validationActions: ['Deny'] } },
-    changes: { policyName: [set('spec.policyName', 'q')] },
+    changes: {
+      policyName: [set('spec.policyName', 'q')],
+      matchResourcesValue: [set('spec.matchResources', { objectSelector: invalidValueSelector })],
+      paramSelectorValue: [set('spec.paramRef', { selector: invalidValueSelector, parameterNotFoundAction: 'Deny' })],
+    },
   },
   { kind: 'admissionregistration.k8s.io/ValidatingWebhookConfiguration', changes: {} },
   { kind: 'admissionregistration.k8s.io/MutatingWebhookConfiguration', changes: {} },
+  ...['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'].map((kind): UpdateGroup => ({
+    kind: `admissionregistration.k8s.io/${kind}`,
+    variant: 'selectors',
+    body: { webhooks: [webhook] },
+    changes: {
+      namespaceSelectorValue: [set('webhooks[0].namespaceSelector', invalidValueSelector)],
+      objectSelectorOperator: [
+        set('webhooks[0].objectSelector', { matchExpressions: [{ key: 'app', operator: 'Equals' }] }),
+      ],
+    },
+  })),
   {
     kind: 'apps/ControllerRevision',
     changes: { data: [set('data', { a: 'c' })], revision: [set('revision', 2)] },
@@ -233,6 +339,17 @@ const GROUPS: readonly UpdateGroup[] = [
       selectorValue: invalidSelectorValue,
     },
   })),
+  {
+    kind: 'apps/Deployment',
+    variant: 'affinity',
+    body: {
+      spec: {
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [container], affinity } },
+      },
+    },
+    changes: affinityChanges('spec.template.spec.affinity'),
+  },
   {
     kind: 'apps/StatefulSet',
     changes: {

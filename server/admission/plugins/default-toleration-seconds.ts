@@ -1,8 +1,10 @@
 /**
- * The DefaultTolerationSeconds plugin: a new Pod that does not tolerate the not-ready and
+ * The DefaultTolerationSeconds plugin: a Pod that does not tolerate the not-ready and
  * unreachable NoExecute taints already tolerates each for `--default-not-ready-toleration-seconds`
  * and `--default-unreachable-toleration-seconds` (300 s), so that pods are evicted from a lost
- * node after that long rather than at once.
+ * node after that long rather than at once. Updates get them too, as in the reference: an
+ * update that leaves them out keeps them, where the rule that stored tolerations may not go
+ * would otherwise refuse it.
  */
 import { writes } from '../lookup';
 import type { AdmissionPlugin } from '../types';
@@ -27,8 +29,9 @@ export function defaultTolerationSecondsPlugin(seconds: { notReady: number; unre
   return {
     name: 'DefaultTolerationSeconds',
     async admit(attributes) {
-      if (attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods') || attributes.object === undefined)
-        return;
+      const operation = attributes.operation;
+      if (operation !== 'CREATE' && operation !== 'UPDATE') return;
+      if (!writes(attributes, '', 'pods') || attributes.object === undefined) return;
       const spec = (attributes.object.spec ??= {}) as { tolerations?: Toleration[] | null };
       const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations : [];
       const added: object[] = [];

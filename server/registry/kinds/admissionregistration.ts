@@ -7,8 +7,8 @@
  */
 import type { KubeObject } from '../../../api/objects';
 import { FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
-import { validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
-import { isDNS1123Subdomain } from '../../validation/names';
+import { labelSelectorParses, validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
+import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
@@ -63,7 +63,13 @@ function validateMatchResources(match: Json, path: FieldPath): FieldError[] {
     errors.push(notSupported(path.child('matchPolicy'), match.matchPolicy, MATCH_POLICIES));
   for (const selector of ['namespaceSelector', 'objectSelector']) {
     if (!present(match[selector])) errors.push(required(path.child(selector)));
-    else errors.push(...validateLabelSelector(match[selector] as LabelSelectorShape, path.child(selector)));
+    // Strictly, values included: these kinds came after selectors with invalid values were refused.
+    else
+      errors.push(
+        ...validateLabelSelector(match[selector] as LabelSelectorShape, path.child(selector), {
+          allowInvalidLabelValues: false,
+        }),
+      );
   }
   return errors;
 }
@@ -118,6 +124,40 @@ function validateMutation(
 }
 
 /**
+ * What both policy kinds' specs begin with, in the reference's order: the failure policy, the
+ * param kind, and the match constraints with at least one resource rule (`kindChecks`: what the
+ * kind adds to the constraints).
+ */
+function validatePolicyScope(
+  spec: Json,
+  path: FieldPath,
+  kindChecks: (match: Json, path: FieldPath) => FieldError[] = () => [],
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!present(spec.failurePolicy)) errors.push(required(path.child('failurePolicy')));
+  else if (!FAILURE_POLICIES.includes(spec.failurePolicy as unknown as string))
+    errors.push(notSupported(path.child('failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
+  if (present(spec.paramKind)) errors.push(...validateParamKindFields(spec.paramKind, path.child('paramKind')));
+  if (!present(spec.matchConstraints)) errors.push(required(path.child('matchConstraints')));
+  else {
+    const match = spec.matchConstraints;
+    errors.push(...validateMatchResources(match, path.child('matchConstraints')));
+    if (items(match, 'resourceRules').length === 0)
+      errors.push(required(path.child('matchConstraints', 'resourceRules')));
+    errors.push(...kindChecks(match, path.child('matchConstraints')));
+  }
+  return errors;
+}
+
+/** A binding's policy name: a DNS subdomain, as policies' names are. */
+function validatePolicyName(spec: Json, path: FieldPath): FieldError[] {
+  if (!spec.policyName) return [required(path.child('policyName'))];
+  return isDNS1123Subdomain(spec.policyName as string).map((message) =>
+    invalid(path.child('policyName'), spec.policyName, message),
+  );
+}
+
+/**
  * The reference's rules for a MutatingAdmissionPolicy, in its order; `preexisting`, on an update,
  * the old policy's expressions.
  */
@@ -129,18 +169,7 @@ function validateMutatingPolicy(
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   const checks = policyExpressionChecks(spec as PolicyExpressionsSpec, namespaceSchema(), preexisting);
-  if (!present(spec.failurePolicy)) errors.push(required(path.child('failurePolicy')));
-  else if (!FAILURE_POLICIES.includes(spec.failurePolicy as unknown as string))
-    errors.push(notSupported(path.child('failurePolicy'), spec.failurePolicy, FAILURE_POLICIES));
-  if (present(spec.paramKind)) errors.push(...validateParamKindFields(spec.paramKind, path.child('paramKind')));
-  if (!present(spec.matchConstraints)) errors.push(required(path.child('matchConstraints')));
-  else {
-    const match = spec.matchConstraints;
-    errors.push(...validateMatchResources(match, path.child('matchConstraints')));
-    if (items(match, 'resourceRules').length === 0)
-      errors.push(required(path.child('matchConstraints', 'resourceRules')));
-    errors.push(...validateMutatingOperations(match, path.child('matchConstraints')));
-  }
+  errors.push(...validatePolicyScope(spec, path, validateMutatingOperations));
   errors.push(...checks.matchConditions(), ...checks.variables());
   const mutations = items(spec, 'mutations');
   if (mutations.length === 0)
@@ -157,17 +186,20 @@ function validateMutatingPolicy(
 function validateMutatingBinding(binding: KubeObject): FieldError[] {
   const spec = (binding.spec ?? {}) as Json;
   const path = FieldPath.root('spec');
-  const errors: FieldError[] = [];
-  if (!spec.policyName) errors.push(required(path.child('policyName')));
-  else
-    for (const message of isDNS1123Subdomain(spec.policyName as string))
-      errors.push(invalid(path.child('policyName'), spec.policyName, message));
+  const errors = validatePolicyName(spec, path);
   if (present(spec.paramRef)) errors.push(...validateParamRef(spec.paramRef, path.child('paramRef')));
   if (present(spec.matchResources)) {
     errors.push(...validateMatchResources(spec.matchResources, path.child('matchResources')));
     errors.push(...validateMutatingOperations(spec.matchResources, path.child('matchResources')));
   }
   return errors;
+}
+
+/** A policy of either kind: its failure policy, and its matchConstraints when it has them (absent, they are refused). */
+function defaultPolicy(policy: KubeObject): void {
+  const spec = child(policy as Json, 'spec');
+  fill(spec, 'failurePolicy', 'Fail');
+  if (present(spec.matchConstraints)) defaultMatchResources(spec.matchConstraints);
 }
 
 /** A policy binding of either kind: its matchResources, when it has them. */
@@ -195,20 +227,19 @@ function validatePolicy(
   preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
 ): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
-  const errors: FieldError[] = [];
-  if (spec.paramKind !== undefined && spec.paramKind !== null)
-    errors.push(...validateParamKindFields(spec.paramKind as Json, FieldPath.root('spec', 'paramKind')));
+  const errors = validatePolicyScope(spec, FieldPath.root('spec'));
   errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespaceSchema(), preexisting));
   return errors;
 }
 
 function validateBinding(binding: KubeObject): FieldError[] {
   const spec = (binding.spec ?? {}) as Json;
-  const errors: FieldError[] = [];
-  if (!spec.policyName) errors.push(required(FieldPath.root('spec', 'policyName')));
-  if (items(spec, 'validationActions').length === 0) errors.push(required(FieldPath.root('spec', 'validationActions')));
-  if (spec.paramRef !== undefined && spec.paramRef !== null)
-    errors.push(...validateParamRef(spec.paramRef as Json, FieldPath.root('spec', 'paramRef')));
+  const path = FieldPath.root('spec');
+  const errors = validatePolicyName(spec, path);
+  if (present(spec.paramRef)) errors.push(...validateParamRef(spec.paramRef, path.child('paramRef')));
+  if (present(spec.matchResources))
+    errors.push(...validateMatchResources(spec.matchResources, path.child('matchResources')));
+  if (items(spec, 'validationActions').length === 0) errors.push(required(path.child('validationActions')));
   return errors;
 }
 
@@ -234,7 +265,11 @@ function validateParamRef(paramRef: Json, path: FieldPath): FieldError[] {
   }
   if (!paramRef.name && !hasSelector) errors.push(required(path, 'one of name or selector must be specified'));
   if (hasSelector)
-    errors.push(...validateLabelSelector(paramRef.selector as LabelSelectorShape, path.child('selector')));
+    errors.push(
+      ...validateLabelSelector(paramRef.selector as LabelSelectorShape, path.child('selector'), {
+        allowInvalidLabelValues: false,
+      }),
+    );
   const action = paramRef.parameterNotFoundAction;
   if (!action) errors.push(required(path.child('parameterNotFoundAction')));
   else if (action !== 'Deny' && action !== 'Allow')
@@ -260,7 +295,7 @@ function defaultWebhooks(mutating: boolean): (configuration: KubeObject) => void
 }
 
 /** A configuration's webhooks; on an update, `old`'s match conditions compile as stored ones. */
-function validateWebhooks(configuration: KubeObject, old?: KubeObject): FieldError[] {
+function validateWebhooks(configuration: KubeObject, old: KubeObject | undefined, mutating: boolean): FieldError[] {
   const errors: FieldError[] = [];
   const preexisting = new Set(
     old === undefined
@@ -269,20 +304,109 @@ function validateWebhooks(configuration: KubeObject, old?: KubeObject): FieldErr
           items(webhook, 'matchConditions').map((condition) => condition.expression),
         ),
   );
+  const allowInvalidLabelValues = old !== undefined && hasInvalidWebhookSelector(old);
+  const requireAccepted = old === undefined || acceptsKnownReviewVersions(old);
   for (const [index, webhook] of items(configuration as Json, 'webhooks').entries()) {
     const path = FieldPath.root('webhooks').index(index);
     if (!webhook.name) errors.push(required(path.child('name')));
+    errors.push(...webhookPolicyErrors(webhook, path));
+    for (const selector of WEBHOOK_SELECTORS)
+      if (present(webhook[selector]))
+        errors.push(
+          ...validateLabelSelector(webhook[selector] as LabelSelectorShape, path.child(selector), {
+            allowInvalidLabelValues,
+          }),
+        );
+    if (mutating && present(webhook.reinvocationPolicy))
+      errors.push(
+        ...supportedOnly(webhook.reinvocationPolicy, REINVOCATION_POLICIES, path.child('reinvocationPolicy')),
+      );
     const clientConfig = (webhook.clientConfig ?? {}) as Json;
     if (!clientConfig.url && !clientConfig.service)
       errors.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
-    if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
-    if (items(webhook, 'admissionReviewVersions').length === 0)
-      errors.push(required(path.child('admissionReviewVersions')));
     errors.push(
       ...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions'), preexisting),
     );
+    errors.push(
+      ...validateAdmissionReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions'), {
+        requireAccepted,
+      }),
+    );
   }
   return errors;
+}
+
+function supportedOnly(value: unknown, supported: readonly string[], path: FieldPath): FieldError[] {
+  return supported.includes(value as string) ? [] : [notSupported(path, value, [...supported])];
+}
+
+/**
+ * A webhook's failure and match policies, whether it declares its side effects, and its timeout,
+ * in the reference's order. Which side effect classes are refused is not checked: v1 refuses
+ * Some and Unknown on create, but a dry run refused by such a webhook is still tested here.
+ */
+function webhookPolicyErrors(webhook: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (present(webhook.failurePolicy))
+    errors.push(...supportedOnly(webhook.failurePolicy, FAILURE_POLICIES, path.child('failurePolicy')));
+  if (present(webhook.matchPolicy))
+    errors.push(...supportedOnly(webhook.matchPolicy, MATCH_POLICIES, path.child('matchPolicy')));
+  if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
+  const timeout = webhook.timeoutSeconds;
+  if (typeof timeout === 'number' && (timeout < 1 || timeout > 30))
+    errors.push(invalid(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'));
+  return errors;
+}
+
+/** The AdmissionReview versions a server can send, in the reference's order. */
+const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
+
+/**
+ * The versions of AdmissionReview a webhook takes: unique DNS-1035 labels, and (unless a stored
+ * configuration already had a webhook without one) at least one this server sends.
+ */
+function validateAdmissionReviewVersions(
+  versions: unknown,
+  path: FieldPath,
+  { requireAccepted }: { readonly requireAccepted: boolean },
+): FieldError[] {
+  const list = Array.isArray(versions) ? (versions as string[]) : [];
+  if (list.length === 0) return [required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`)];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  list.forEach((version, i) => {
+    if (seen.has(version)) return void errors.push(invalid(path.index(i), version, 'duplicate version'));
+    seen.add(version);
+    for (const message of isDNS1035Label(version)) errors.push(invalid(path.index(i), version, message));
+  });
+  if (requireAccepted && !list.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version)))
+    errors.push(invalid(path, list, `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
+  return errors;
+}
+
+/** Whether every webhook that names review versions names one this server sends. */
+function acceptsKnownReviewVersions(configuration: KubeObject): boolean {
+  return items(configuration as Json, 'webhooks').every((webhook) => {
+    const versions = Array.isArray(webhook.admissionReviewVersions)
+      ? (webhook.admissionReviewVersions as string[])
+      : [];
+    return versions.length === 0 || versions.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version));
+  });
+}
+
+const WEBHOOK_SELECTORS = ['namespaceSelector', 'objectSelector'] as const;
+
+/**
+ * Whether a stored configuration has a webhook selector that is invalid in any way: an update of
+ * it then leaves every selector's values unchecked, as the reference's
+ * AllowInvalidLabelValueInSelector does for webhooks (made before values were checked).
+ */
+function hasInvalidWebhookSelector(configuration: KubeObject): boolean {
+  return items(configuration as Json, 'webhooks').some((webhook) =>
+    WEBHOOK_SELECTORS.some(
+      (selector) => present(webhook[selector]) && !labelSelectorParses(webhook[selector] as LabelSelectorShape),
+    ),
+  );
 }
 
 export const admissionRegistrationKinds: readonly ResourceType[] = [
@@ -297,11 +421,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     behaviour: {
       tracksGeneration: true,
       initialStatus: () => ({}),
-      defaults: (policy) => {
-        const spec = child(policy as Json, 'spec');
-        fill(spec, 'failurePolicy', 'Fail');
-        defaultMatchResources(child(spec, 'matchConstraints'));
-      },
+      defaults: defaultPolicy,
       validate: (policy) => validatePolicy(policy),
       validateUpdate: (policy, old) =>
         validatePolicy(policy, preexistingPolicyExpressions((old.spec ?? {}) as ValidatingAdmissionPolicySpec)),
@@ -330,8 +450,8 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     behaviour: {
       tracksGeneration: true,
       defaults: defaultWebhooks(true),
-      validate: (configuration) => validateWebhooks(configuration),
-      validateUpdate: validateWebhooks,
+      validate: (configuration) => validateWebhooks(configuration, undefined, true),
+      validateUpdate: (configuration, old) => validateWebhooks(configuration, old, true),
     },
   }),
   defineKind({
@@ -344,8 +464,8 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     behaviour: {
       tracksGeneration: true,
       defaults: defaultWebhooks(false),
-      validate: (configuration) => validateWebhooks(configuration),
-      validateUpdate: validateWebhooks,
+      validate: (configuration) => validateWebhooks(configuration, undefined, false),
+      validateUpdate: (configuration, old) => validateWebhooks(configuration, old, false),
     },
   }),
   // Stored as v1alpha1 (the reference's storage override, so a server a release older reads them);
@@ -361,12 +481,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     storageVersion: 'v1alpha1',
     behaviour: {
       tracksGeneration: true,
-      defaults: (policy) => {
-        const spec = child(policy as Json, 'spec');
-        fill(spec, 'failurePolicy', 'Fail');
-        if (spec.matchConstraints !== undefined && spec.matchConstraints !== null)
-          defaultMatchResources(spec.matchConstraints as Json);
-      },
+      defaults: defaultPolicy,
       validate: (policy) => validateMutatingPolicy(policy),
       validateUpdate: (policy, old) =>
         validateMutatingPolicy(

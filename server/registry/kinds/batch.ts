@@ -88,6 +88,7 @@ export const batchKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.jobTemplate.spec.template'),
       validate: batch.validateCronJob,
+      validateUpdate: batch.validateCronJobUpdate,
       warnings: cronJobWarnings,
     },
   }),

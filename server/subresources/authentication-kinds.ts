@@ -99,6 +99,7 @@ export function registerAuthenticationResources(
                     dryRun: query.dryRun,
                     options: operationOptions('CreateOptions', query),
                     subresource: 'token',
+                    warnings: req.warnings,
                   },
                   {
                     key: { namespace: info.namespace, name: info.name },

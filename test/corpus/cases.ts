@@ -884,6 +884,52 @@ function parityCases(): CorpusCase[] {
       collection: allObjectsPath(type),
     });
   }
+  // A Job's selector: one the client gives is refused unless manualSelector says so, and the
+  // labels the server generates must be its own; a CronJob's job template takes neither.
+  const jobs = servedTypes().find((t) => t.group === 'batch' && t.resource === 'jobs')!;
+  const cronJobs = servedTypes().find((t) => t.group === 'batch' && t.resource === 'cronjobs')!;
+  const selected = { matchLabels: { app: 'corpus' } };
+  const jobEdits: [string, JsonObject, JsonObject | undefined][] = [
+    ['given-without-manual', { selector: selected }, { app: 'corpus' }],
+    ['given-manual-false', { manualSelector: false, selector: selected }, { app: 'corpus' }],
+    ['manual-labels-not-matching', { manualSelector: true, selector: selected }, { app: 'other' }],
+    ['manual-matching', { manualSelector: true, selector: selected }, { app: 'corpus' }],
+    ['template-label-of-other-uid', {}, { 'controller-uid': 'other' }],
+    ['template-label-of-other-name', {}, { 'batch.kubernetes.io/job-name': 'other' }],
+    ['empty-selector', { selector: {} }, undefined],
+  ];
+  for (const [name, edit, labels] of jobEdits) {
+    const object = validObject(jobs, `job-selector-${name}`);
+    const spec = object.spec as JsonObject;
+    Object.assign(spec, edit);
+    if (labels !== undefined) (spec.template as JsonObject).metadata = { labels };
+    cases.push({
+      id: `parity/job-selector/${name}`,
+      method: 'POST',
+      path: collectionPath(jobs),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(jobs),
+    });
+  }
+  const cronJobEdits: [string, JsonObject][] = [
+    ['cronjob-manual-true', { manualSelector: true }],
+    ['cronjob-manual-false', { manualSelector: false }],
+    ['cronjob-manual-true-selector', { manualSelector: true, selector: selected }],
+    ['cronjob-manual-false-selector', { manualSelector: false, selector: selected }],
+  ];
+  for (const [name, edit] of cronJobEdits) {
+    const object = validObject(cronJobs, `job-selector-${name}`);
+    Object.assign(((object.spec as JsonObject).jobTemplate as JsonObject).spec as JsonObject, edit);
+    cases.push({
+      id: `parity/job-selector/${name}`,
+      method: 'POST',
+      path: collectionPath(cronJobs),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(cronJobs),
+    });
+  }
   // Every kind: a creationTimestamp that is no time cannot be handled as the kind.
   servedTypes().forEach((type, index) => {
     if (!type.verbs.includes('create')) return;

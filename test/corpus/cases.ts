@@ -930,6 +930,53 @@ function parityCases(): CorpusCase[] {
       collection: allObjectsPath(cronJobs),
     });
   }
+  // A Deployment's strategy and a StatefulSet's policies, claim templates and service name, one
+  // rule each.
+  const deployments = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const statefulSets = servedTypes().find((t) => t.group === 'apps' && t.resource === 'statefulsets')!;
+  const claimTemplate = (name: string) => ({
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  });
+  const workloadEdits: [ResourceType, string, JsonObject][] = [
+    [
+      deployments,
+      'both-counts-zero',
+      { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } },
+    ],
+    [
+      deployments,
+      'max-unavailable-over-100',
+      { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '150%' } } },
+    ],
+    [deployments, 'unknown-strategy', { strategy: { type: 'Bad' } }],
+    [
+      statefulSets,
+      'on-delete-rolling-update',
+      { updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } } },
+    ],
+    [
+      statefulSets,
+      'retention-policy',
+      { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Bad', whenScaled: 'Retain' } },
+    ],
+    [statefulSets, 'ordinals-start', { ordinals: { start: -1 } }],
+    [statefulSets, 'service-name', { serviceName: 'Not_A_Label' }],
+    [statefulSets, 'claim-template-name', { volumeClaimTemplates: [claimTemplate('Not_A_Name')] }],
+    [statefulSets, 'claim-template-ok', { volumeClaimTemplates: [claimTemplate('data')] }],
+  ];
+  for (const [type, name, edit] of workloadEdits) {
+    const object = validObject(type, `workload-rules-${name}`);
+    Object.assign(object.spec as JsonObject, edit);
+    cases.push({
+      id: `parity/workload-rules/${type.resource}/${name}`,
+      method: 'POST',
+      path: collectionPath(type),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(type),
+    });
+  }
   // Every kind: a creationTimestamp that is no time cannot be handled as the kind.
   servedTypes().forEach((type, index) => {
     if (!type.verbs.includes('create')) return;

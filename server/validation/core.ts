@@ -671,7 +671,10 @@ function withGALabelKeysOf(old: Json, next: Json | undefined): Json {
  * (but for beta label keys moving to GA), and its volume attributes class cannot be removed.
  */
 export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validatePersistentVolume(volume);
+  // The reference's ValidateUpdate runs ValidatePersistentVolume, then ValidatePersistentVolumeUpdate
+  // runs it again: each cause of the volume shows twice.
+  const once = validatePersistentVolume(volume);
+  const errors = [...once, ...once];
   const spec = field<Json>(volume, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
   const sourceOf = (of: Json, expandSecretFrom: Json) => {

@@ -977,6 +977,26 @@ function parityCases(): CorpusCase[] {
       collection: allObjectsPath(type),
     });
   }
+  // A claim's modes, size and class names.
+  const claims = servedTypes().find((t) => t.group === '' && t.resource === 'persistentvolumeclaims')!;
+  const claimEdits: [string, JsonObject][] = [
+    ['read-write-once-pod-with-others', { accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'] }],
+    ['zero-size', { resources: { requests: { storage: '0' } } }],
+    ['storage-class-no-name', { storageClassName: 'Not_A_Name' }],
+    ['attributes-class-no-name', { volumeAttributesClassName: 'Not_A_Name' }],
+  ];
+  for (const [name, edit] of claimEdits) {
+    const object = validObject(claims, `claim-rules-${name}`);
+    Object.assign(object.spec as JsonObject, edit);
+    cases.push({
+      id: `parity/claim-rules/${name}`,
+      method: 'POST',
+      path: collectionPath(claims),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(claims),
+    });
+  }
   // Every kind: a creationTimestamp that is no time cannot be handled as the kind.
   servedTypes().forEach((type, index) => {
     if (!type.verbs.includes('create')) return;

@@ -16,9 +16,16 @@ export interface WarningRecorder {
 const TOTAL_LENGTH_LIMIT = 4 * 1024;
 const TRUNCATED_ITEM_LENGTH = 256;
 
-/** `299 - "<text>"`, one header value per warning, as the reference writes them. */
+/** Go's unicode.IsControl: the reference writes no warning whose text holds one. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * `299 - "<text>"`, one header value per warning, quoted as the reference quotes it (only `"` and
+ * `\` escaped). Node sends each character of a header as one byte, so the text goes as its UTF-8
+ * bytes, as Go writes them.
+ */
 function headerValue(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
+  return Buffer.from(`299 - "${text.replace(/["\\]/g, '\\$&')}"`, 'utf8').toString('latin1');
 }
 
 /** Code points, as Go counts runes. */
@@ -44,6 +51,7 @@ export function headerWarningRecorder(res: ServerResponse): WarningRecorder {
   let written = 0;
   let truncating = false;
   const write = (text: string) => {
+    if (CONTROL_CHARACTER.test(text)) return;
     written += lengthOf(text);
     res.appendHeader('Warning', headerValue(text));
   };

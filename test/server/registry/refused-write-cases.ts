@@ -5,6 +5,7 @@
  * cases act on what earlier ones created.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpResult } from '../../helpers/server';
 
 export interface RefusedWriteCase {
   readonly name: string;
@@ -22,6 +23,18 @@ export interface RefusedWriteCase {
   readonly untilWarned?: true;
   /** Sent again until its answer has this status, for the same reason. */
   readonly untilStatus?: number;
+}
+
+/** The texts of a response's `299 - "<text>"` warnings, the header's bytes read as UTF-8. */
+export function warningsOf(result: HttpResult): string[] {
+  const header = result.headers.warning;
+  const values = Array.isArray(header) ? header : header ? header.split(/,\s*(?=299 )/) : [];
+  return values.map((value) =>
+    Buffer.from(value, 'latin1')
+      .toString('utf8')
+      .replace(/^299 - "(.*)"$/s, '$1')
+      .replace(/\\(.)/g, '$1'),
+  );
 }
 
 export interface RecordedAnswer {
@@ -50,7 +63,8 @@ export function warningWebhook(req: IncomingMessage, res: ServerResponse, body: 
       response: {
         uid: request.uid,
         allowed: !denied,
-        warnings: [`warned by the webhook at ${path}`],
+        // Not ASCII: the header carries the text's UTF-8 bytes.
+        warnings: [`warned by the webhook at ${path} ✓`],
         ...(denied ? { status: { code: 403, message: 'denied by the test webhook' } } : {}),
       },
     }),

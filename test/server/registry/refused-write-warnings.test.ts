@@ -8,9 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
-import type { HttpResult } from '../../helpers/server';
 import { startHttpsFixture, type HttpsFixture } from '../authn/https-fixture';
-import { refusedWriteCases, warningWebhook, type RecordedAnswer, type RefusedWriteCase } from './refused-write-cases';
+import {
+  refusedWriteCases,
+  warningsOf,
+  warningWebhook,
+  type RecordedAnswer,
+  type RefusedWriteCase,
+} from './refused-write-cases';
 
 const RECORDED: Readonly<Record<string, RecordedAnswer>> = JSON.parse(
   readFileSync(join(__dirname, 'fixtures', 'refused-write-warnings.json'), 'utf8'),
@@ -33,13 +38,6 @@ afterAll(async () => {
   await server?.stop();
   await webhook?.close();
 });
-
-/** The texts of a response's `299 - "<text>"` warnings, however the headers were joined. */
-function warningsOf(result: HttpResult): string[] {
-  const header = result.headers.warning;
-  const values = Array.isArray(header) ? header : header ? header.split(/,\s*(?=299 )/) : [];
-  return values.map((value) => JSON.parse(value.replace(/^299 - /, '')) as string);
-}
 
 async function send(c: RefusedWriteCase): Promise<RecordedAnswer> {
   for (let attempt = 1; ; attempt++) {

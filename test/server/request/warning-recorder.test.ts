@@ -11,10 +11,16 @@ function response(): ServerResponse {
   return new ServerResponse(new IncomingMessage(new Socket()));
 }
 
+/** The texts as a client reads them: the header's bytes as UTF-8, the quoted string unescaped. */
 function textsOf(res: ServerResponse): string[] {
   const header = res.getHeader('Warning');
   const values = Array.isArray(header) ? header : header === undefined ? [] : [String(header)];
-  return values.map((value) => JSON.parse(value.replace(/^299 - /, '')) as string);
+  return values.map((value) =>
+    Buffer.from(value, 'latin1')
+      .toString('utf8')
+      .replace(/^299 - "(.*)"$/s, '$1')
+      .replace(/\\(.)/g, '$1'),
+  );
 }
 
 test('each text once, in the order added; an empty one is no warning', () => {
@@ -43,6 +49,21 @@ test('a text is measured in code points, as Go counts runes', () => {
   expect(textsOf(res)).toEqual(['é'.repeat(4096)]);
   recorder.add('x');
   expect(textsOf(res)).toEqual(['é'.repeat(256), 'x']);
+});
+
+test('quoted as the reference quotes: only " and \\ escaped, the text\'s UTF-8 bytes as they are', () => {
+  const res = response();
+  headerWarningRecorder(res).add('a "quoted" \\ 警告 ✓');
+  expect(res.getHeader('Warning')).toBe(Buffer.from('299 - "a \\"quoted\\" \\\\ 警告 ✓"', 'utf8').toString('latin1'));
+  expect(textsOf(res)).toEqual(['a "quoted" \\ 警告 ✓']);
+});
+
+test('a text with a control character is not sent, as the reference cannot quote it', () => {
+  const res = response();
+  const recorder = headerWarningRecorder(res);
+  recorder.add('two\nlines');
+  recorder.add('fine');
+  expect(textsOf(res)).toEqual(['fine']);
 });
 
 test('a warning after the headers went out is dropped', () => {

@@ -19,7 +19,6 @@ import {
   hasInvalidLabelValue,
   labelSelectorParses,
   selectorMatches,
-  validateEnum,
   validateLabelSelector,
   validateNonnegative,
   type LabelSelectorOptions,
@@ -38,7 +37,10 @@ interface WorkloadSpec {
   selector?: LabelSelectorShape;
   template?: PodTemplateShape;
   strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrPercent; maxSurge?: IntOrPercent } | null };
-  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number; maxUnavailable?: IntOrPercent } | null };
+  updateStrategy?: {
+    type?: string;
+    rollingUpdate?: { partition?: number; maxUnavailable?: IntOrPercent; maxSurge?: IntOrPercent } | null;
+  };
   podManagementPolicy?: string;
   persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string };
   ordinals?: { start?: number };
@@ -280,13 +282,50 @@ export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, 
       allowInvalidLabelValues: old !== undefined && hasInvalidLabelValue(specOf(old).selector),
     }),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
+    ...daemonSetUpdateStrategyErrors(spec.updateStrategy ?? {}, SPEC.child('updateStrategy')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
-    ...validateEnum(
-      spec.updateStrategy?.type,
-      ['OnDelete', 'RollingUpdate'],
-      SPEC.child('updateStrategy', 'type'),
-      true,
-    ),
+  ];
+}
+
+/**
+ * A DaemonSet's update strategy as the reference checks it after defaulting (RollingUpdate, one
+ * node unavailable at a time): exactly one of the counts is non-zero, neither over 100%; an
+ * unknown type is shown as the internal struct.
+ */
+function daemonSetUpdateStrategyErrors(
+  strategy: NonNullable<WorkloadSpec['updateStrategy']>,
+  path: FieldPath,
+): FieldError[] {
+  const { type, rollingUpdate } = strategy;
+  if (type === 'OnDelete') return [];
+  if (type === 'RollingUpdate') {
+    if (rollingUpdate == null) return [required(path.child('rollingUpdate'))];
+    const at = path.child('rollingUpdate');
+    const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
+    const maxSurge = rollingUpdate.maxSurge ?? 0;
+    const errors = [
+      ...validatePositiveIntOrPercent(maxUnavailable, at.child('maxUnavailable')),
+      ...validatePositiveIntOrPercent(maxSurge, at.child('maxSurge')),
+      ...notMoreThan100Percent(maxUnavailable, at.child('maxUnavailable')),
+      ...notMoreThan100Percent(maxSurge, at.child('maxSurge')),
+    ];
+    const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
+    const hasSurge = intOrPercentValue(maxSurge) !== 0;
+    if (hasUnavailable && hasSurge)
+      errors.push(invalid(at.child('maxSurge'), maxSurge, 'may not be set when maxUnavailable is non-zero'));
+    if (!hasUnavailable && !hasSurge)
+      errors.push(required(at.child('maxUnavailable'), 'cannot be 0 when maxSurge is 0'));
+    return errors;
+  }
+  const shown =
+    rollingUpdate == null
+      ? null
+      : { MaxUnavailable: rollingUpdate.maxUnavailable ?? 0, MaxSurge: rollingUpdate.maxSurge ?? 0 };
+  return [
+    notSupported(path, new GoValue(JSON.stringify({ Type: type ?? '', RollingUpdate: shown })), [
+      'RollingUpdate',
+      'OnDelete',
+    ]),
   ];
 }
 

@@ -930,15 +930,23 @@ function parityCases(): CorpusCase[] {
       collection: allObjectsPath(cronJobs),
     });
   }
-  // A Deployment's strategy and a StatefulSet's policies, claim templates and service name, one
-  // rule each.
+  // A Deployment's strategy, a DaemonSet's update strategy and a StatefulSet's policies, claim
+  // templates and service name, one rule each.
   const deployments = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
   const statefulSets = servedTypes().find((t) => t.group === 'apps' && t.resource === 'statefulsets')!;
   const claimTemplate = (name: string) => ({
     metadata: { name },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
   });
+  const daemonSets = servedTypes().find((t) => t.group === 'apps' && t.resource === 'daemonsets')!;
+  const daemonSetRollingUpdate = (rollingUpdate: JsonObject) => ({
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate },
+  });
   const workloadEdits: [ResourceType, string, JsonObject][] = [
+    [daemonSets, 'both-counts-zero', daemonSetRollingUpdate({ maxUnavailable: 0, maxSurge: 0 })],
+    [daemonSets, 'both-counts-set', daemonSetRollingUpdate({ maxUnavailable: 1, maxSurge: 1 })],
+    [daemonSets, 'surge-over-100', daemonSetRollingUpdate({ maxUnavailable: 0, maxSurge: '200%' })],
+    [daemonSets, 'unknown-update-strategy', { updateStrategy: { type: 'Bad' } }],
     [
       deployments,
       'both-counts-zero',

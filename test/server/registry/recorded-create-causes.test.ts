@@ -5,7 +5,8 @@
  * internal struct) after its template and before its counts; a StatefulSet's policies, claim
  * templates (whose names become the template's volumes), counts and service name before its
  * selector and template; a claim's (or claim template's) selector before its modes, a size above
- * zero, class names that are DNS subdomains; a container's mounts naming volumes the pod has
+ * zero, class names that are DNS subdomains; a DaemonSet's update strategy (one count non-zero,
+ * none over 100%) between its minReadySeconds and revisionHistoryLimit; a container's mounts naming volumes the pod has
  * (and that passed their own checks), at unique paths, with sub-paths below the volume.
  */
 import { readFileSync } from 'node:fs';

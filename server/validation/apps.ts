@@ -206,27 +206,48 @@ function deploymentStrategyErrors(strategy: NonNullable<WorkloadSpec['strategy']
   if (type === 'RollingUpdate') {
     if (rollingUpdate == null)
       return [required(path.child('rollingUpdate'), 'this should be defaulted and never be nil')];
-    const at = path.child('rollingUpdate');
-    const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
-    const maxSurge = rollingUpdate.maxSurge ?? 0;
-    const errors = [
-      ...validatePositiveIntOrPercent(maxUnavailable, at.child('maxUnavailable')),
-      ...validatePositiveIntOrPercent(maxSurge, at.child('maxSurge')),
-    ];
+    const { at, maxUnavailable, maxSurge, countErrors } = rollingCounts(rollingUpdate, path);
+    const errors = [...countErrors];
     if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0)
       errors.push(invalid(at.child('maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
     return [...errors, ...notMoreThan100Percent(maxUnavailable, at.child('maxUnavailable'))];
   }
+  return [unknownStrategy(strategy, path, ['Recreate', 'RollingUpdate'])];
+}
+
+/** A rolling update's two counts, defaulted to 0 as the internal type holds them, each an integer or a percent. */
+function rollingCounts(
+  rollingUpdate: { readonly maxUnavailable?: IntOrPercent; readonly maxSurge?: IntOrPercent },
+  strategyPath: FieldPath,
+): { at: FieldPath; maxUnavailable: IntOrPercent; maxSurge: IntOrPercent; countErrors: FieldError[] } {
+  const at = strategyPath.child('rollingUpdate');
+  const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
+  const maxSurge = rollingUpdate.maxSurge ?? 0;
+  const countErrors = [
+    ...validatePositiveIntOrPercent(maxUnavailable, at.child('maxUnavailable')),
+    ...validatePositiveIntOrPercent(maxSurge, at.child('maxSurge')),
+  ];
+  return { at, maxUnavailable, maxSurge, countErrors };
+}
+
+/**
+ * A Deployment's or DaemonSet's strategy of a type the reference does not know: refused on the
+ * strategy itself, shown as the internal struct it parsed into (counts are plain, 0 when unset).
+ */
+function unknownStrategy(
+  strategy: {
+    readonly type?: string;
+    readonly rollingUpdate?: { maxUnavailable?: IntOrPercent; maxSurge?: IntOrPercent } | null;
+  },
+  path: FieldPath,
+  supported: readonly string[],
+): FieldError {
+  const { type, rollingUpdate } = strategy;
   const shown =
     rollingUpdate == null
       ? null
       : { MaxUnavailable: rollingUpdate.maxUnavailable ?? 0, MaxSurge: rollingUpdate.maxSurge ?? 0 };
-  return [
-    notSupported(path, new GoValue(JSON.stringify({ Type: type ?? '', RollingUpdate: shown })), [
-      'Recreate',
-      'RollingUpdate',
-    ]),
-  ];
+  return notSupported(path, new GoValue(JSON.stringify({ Type: type ?? '', RollingUpdate: shown })), supported);
 }
 
 const PERCENT = /^[0-9]+%$/;
@@ -300,12 +321,9 @@ function daemonSetUpdateStrategyErrors(
   if (type === 'OnDelete') return [];
   if (type === 'RollingUpdate') {
     if (rollingUpdate == null) return [required(path.child('rollingUpdate'))];
-    const at = path.child('rollingUpdate');
-    const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
-    const maxSurge = rollingUpdate.maxSurge ?? 0;
+    const { at, maxUnavailable, maxSurge, countErrors } = rollingCounts(rollingUpdate, path);
     const errors = [
-      ...validatePositiveIntOrPercent(maxUnavailable, at.child('maxUnavailable')),
-      ...validatePositiveIntOrPercent(maxSurge, at.child('maxSurge')),
+      ...countErrors,
       ...notMoreThan100Percent(maxUnavailable, at.child('maxUnavailable')),
       ...notMoreThan100Percent(maxSurge, at.child('maxSurge')),
     ];
@@ -317,16 +335,7 @@ function daemonSetUpdateStrategyErrors(
       errors.push(required(at.child('maxUnavailable'), 'cannot be 0 when maxSurge is 0'));
     return errors;
   }
-  const shown =
-    rollingUpdate == null
-      ? null
-      : { MaxUnavailable: rollingUpdate.maxUnavailable ?? 0, MaxSurge: rollingUpdate.maxSurge ?? 0 };
-  return [
-    notSupported(path, new GoValue(JSON.stringify({ Type: type ?? '', RollingUpdate: shown })), [
-      'RollingUpdate',
-      'OnDelete',
-    ]),
-  ];
+  return [unknownStrategy(strategy, path, ['RollingUpdate', 'OnDelete'])];
 }
 
 export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {

@@ -48,27 +48,37 @@ const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
 const JOBS = '/apis/batch/v1/namespaces/default/jobs';
 const WEBHOOKS = '/apis/admissionregistration.k8s.io/v1';
 
-/** Warns on every review; at `/validating`, denies what carries the label `verdict: deny`. */
+/** How long the webhook at `/slow` takes to answer: longer than the timeout of the request it holds up. */
+const SLOW_ANSWER_MS = 3_000;
+
+/**
+ * Warns on every review; at `/validating`, denies what carries the label `verdict: deny`; at
+ * `/slow`, answers after SLOW_ANSWER_MS.
+ */
 export function warningWebhook(req: IncomingMessage, res: ServerResponse, body: string): void {
   const { request } = JSON.parse(body) as {
     request: { uid: string; object?: { metadata?: { labels?: Record<string, string> } } };
   };
   const path = new URL(req.url ?? '/', 'https://webhook').pathname;
   const denied = path === '/validating' && request.object?.metadata?.labels?.verdict === 'deny';
-  res.setHeader('Content-Type', 'application/json');
-  res.end(
-    JSON.stringify({
-      apiVersion: 'admission.k8s.io/v1',
-      kind: 'AdmissionReview',
-      response: {
-        uid: request.uid,
-        allowed: !denied,
-        // Not ASCII: the header carries the text's UTF-8 bytes.
-        warnings: [`warned by the webhook at ${path} ✓`],
-        ...(denied ? { status: { code: 403, message: 'denied by the test webhook' } } : {}),
-      },
-    }),
-  );
+  const answer = () => {
+    res.setHeader('Content-Type', 'application/json');
+    res.end(answerBody);
+  };
+  const answerBody = JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    response: {
+      uid: request.uid,
+      allowed: !denied,
+      // Not ASCII: the header carries the text's UTF-8 bytes.
+      warnings: [`warned by the webhook at ${path} ✓`],
+      ...(denied ? { status: { code: 403, message: 'denied by the test webhook' } } : {}),
+    },
+  });
+  // Unref'd: a test that is over holds nothing.
+  if (path === '/slow') setTimeout(answer, SLOW_ANSWER_MS).unref();
+  else answer();
 }
 
 /** A pod whose container has no image (refused), with what warns before and after validation. */
@@ -86,16 +96,21 @@ const validPod = {
   spec: { containers: [{ name: 'c', image: 'i' }] },
 };
 
-const webhookConfiguration = (kind: 'Validating' | 'Mutating', url: string, caBundle: string) => ({
+const webhookConfiguration = (
+  kind: 'Validating' | 'Mutating',
+  url: string,
+  caBundle: string,
+  path: 'validating' | 'mutating' | 'slow' = kind === 'Validating' ? 'validating' : 'mutating',
+) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: `${kind}WebhookConfiguration`,
-  metadata: { name: `warn-${kind.toLowerCase()}` },
+  metadata: { name: `warn-${path}` },
   webhooks: [
     {
-      name: `warn.${kind.toLowerCase()}.test`,
-      clientConfig: { url: `${url}/${kind.toLowerCase()}`, caBundle: Buffer.from(caBundle).toString('base64') },
+      name: `warn.${path}.test`,
+      clientConfig: { url: `${url}/${path}`, caBundle: Buffer.from(caBundle).toString('base64') },
       rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
-      objectSelector: { matchLabels: { webhook: 'warns' } },
+      objectSelector: { matchLabels: { webhook: path === 'slow' ? 'slow' : 'warns' } },
       sideEffects: 'None',
       admissionReviewVersions: ['v1'],
       failurePolicy: 'Fail',
@@ -229,6 +244,25 @@ export function refusedWriteCases(webhook: { url: string; caBundle: string }): R
       // Named by the server: one sent before the webhook is taken up is created.
       body: configMap({ generateName: 'denied-' }, { verdict: 'deny' }, {}),
       untilStatus: 403,
+    },
+    {
+      name: 'a webhook that answers slowly',
+      method: 'POST',
+      path: `${WEBHOOKS}/mutatingwebhookconfigurations`,
+      body: webhookConfiguration('Mutating', webhook.url, webhook.caBundle, 'slow'),
+    },
+    {
+      name: "a request's timeout answers without the warnings gathered before it",
+      method: 'POST',
+      // The decoder warns of the unknown field; the slow webhook then outlasts the timeout.
+      path: `${CONFIG_MAPS}?fieldValidation=Warn&timeout=1s`,
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { generateName: 'slow-', labels: { webhook: 'slow' } },
+        bogus: 1,
+      },
+      untilStatus: 504,
     },
   ];
 }

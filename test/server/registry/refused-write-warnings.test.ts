@@ -2,7 +2,8 @@
  * The `Warning` headers of writes that are refused: what was gathered before the refusal goes
  * out with it (a Pod's AppArmor annotations as it is prepared, a body's unknown and duplicate
  * fields, a Job deletion's note on its pods, admission webhooks' warnings), what the strategy
- * would add after validation does not. Each answer is kube-apiserver 1.34.4's to the same
+ * would add after validation does not, and a request that runs past its timeout is answered 504
+ * without any. Each answer is kube-apiserver 1.34.4's to the same
  * requests (fixtures/refused-write-warnings.json), with the same webhook served by the test.
  */
 import { readFileSync } from 'node:fs';

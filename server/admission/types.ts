@@ -8,6 +8,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { UserInfo } from '../../api/user-info';
 import type { GroupVersionKind, GroupVersionResource } from '../../api/identity';
+import type { WarningRecorder } from '../request/warning-recorder';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -47,8 +48,11 @@ export interface AdmissionAttributes {
   readonly object?: KubeObject;
   /** The stored object an UPDATE or DELETE replaces. */
   readonly oldObject?: KubeObject;
-  /** Warnings plugins add for the client (webhooks' `warnings`): sent as `Warning` headers. */
-  readonly warnings: string[];
+  /**
+   * The request's warnings, which plugins add to for the client (webhooks' `warnings`): sent as
+   * `Warning` headers, with a refusal too.
+   */
+  readonly warnings: WarningRecorder;
   /**
    * Annotations plugins add to the request's audit event (`<plugin key>/<name>` → value, as the
    * reference's AddAnnotation); the request's audit event carries them.

@@ -59,9 +59,12 @@ function parseYaml(text: string, fieldValidation: FieldValidation): ApplyBody {
   if (fieldValidation === 'Ignore') return { config, warnings: [] };
   const duplicates = yamlRepeatedKeyLines(text);
   if (duplicates.length === 0) return { config, warnings: [] };
-  const problem = `error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicates.join('\n  ')}`;
-  if (fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${problem}`);
-  return { config, warnings: [problem] };
+  if (fieldValidation === 'Strict')
+    throw badRequest(
+      `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicates.join('\n  ')}`,
+    );
+  // One warning per line of the error, as the reference splits a strict decoding error it only warns of.
+  return { config, warnings: duplicates };
 }
 
 /** CBOR bodies through the codec's strict decoder (duplicate map keys are refused there). */

@@ -38,8 +38,8 @@ export function componentStatusKind(components: readonly ProbedComponent[]): Res
   });
   const get =
     (scope: HandlerScope) =>
-    async ({ info, res }: ResourceRequest) => {
-      addWarnings(res, deprecationWarnings(scope));
+    async ({ info, req, res }: ResourceRequest) => {
+      addWarnings(req, deprecationWarnings(scope));
       const component = components.find((candidate) => candidate.name === info.name);
       if (component === undefined) throw notFound({ group: '', resource: 'componentstatus' }, info.name);
       await writeResponse(scope, res, 200, await componentStatus(component));
@@ -47,6 +47,7 @@ export function componentStatusKind(components: readonly ProbedComponent[]): Res
   const list =
     (scope: HandlerScope) =>
     async ({ req, res }: ResourceRequest) => {
+      addWarnings(req, deprecationWarnings(scope));
       const query = listQueryOf(scope, queryOf(req));
       let predicate = EVERYTHING;
       try {
@@ -62,7 +63,6 @@ export function componentStatusKind(components: readonly ProbedComponent[]): Res
       const items: KubeObject[] = (await Promise.all(components.map(componentStatus))).filter((item) =>
         predicate.matches(item),
       );
-      addWarnings(res, deprecationWarnings(scope));
       await writeList({
         req,
         res,

@@ -9,8 +9,10 @@ import { checkNamespace, decodeObjectBody, fieldManagerOf } from './object-body'
 
 export function createHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
+    addWarnings(req, deprecationWarnings(scope));
     const options = parseWriteOptions(queryOf(req), 'CreateOptions');
     const decoded = await decodeObjectBody(scope, req, options);
+    addWarnings(req, decoded.warnings);
     auditRequestObject(req, decoded.object, (copy) =>
       scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version),
     );
@@ -22,8 +24,8 @@ export function createHandler(scope: HandlerScope): ResourceHandler {
       options: operationOptions('CreateOptions', options),
       dryRun: options.dryRun,
       auditAnnotations: auditAnnotationsOf(req),
+      warnings: req.warnings,
     });
-    addWarnings(res, [...deprecationWarnings(scope), ...decoded.warnings, ...created.warnings]);
-    await writeResponse(scope, res, 201, created.object);
+    await writeResponse(scope, res, 201, created);
   };
 }

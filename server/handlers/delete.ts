@@ -75,6 +75,7 @@ function writeRequestOf(options: DeleteRequestOptions, req: Request): WriteReque
   return {
     user: req.user,
     auditAnnotations: auditAnnotationsOf(req),
+    warnings: req.warnings,
     options: operationOptions('DeleteOptions', options),
     dryRun: options.dryRun,
     deletion: options,
@@ -83,6 +84,7 @@ function writeRequestOf(options: DeleteRequestOptions, req: Request): WriteReque
 
 export function deleteHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
+    addWarnings(req, deprecationWarnings(scope));
     const body = optionsBodyAsJson({ req, body: await readBody(req), settings: scope.context.representations });
     const options = parseDeleteOptions(queryOf(req), body, {
       allowUnsafeMalformedObjectDeletion: unsafeDeleteEnabled(scope),
@@ -90,8 +92,11 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
     auditDeleteOptions(req, body);
     const request = { ...writeRequestOf(options, req), key: objectKeyOf(scope, info) };
     let outcome: DeleteOutcome;
-    if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
+    if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true)
       await authorizeUnsafeDelete(scope, { info, user: req.user });
+    // Before the object is looked up, as the reference's Job storage warns: a 404 carries it too.
+    addWarnings(req, propagationWarnings(scope, options));
+    if (options.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
       const unsafe = await deleteCorruptObject(scope, request);
       if (!('normal' in unsafe)) {
         // Nothing could be read, so the answer names the object only, as the reference's does.
@@ -103,7 +108,6 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
           code: 200,
           details: { name: request.key.name, kind: scope.type.kind },
         };
-        addWarnings(res, deprecationWarnings(scope));
         await writeResponse(scope, res, 200, status);
         return;
       }
@@ -111,7 +115,6 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
     } else {
       outcome = await deleteObject(scope, request);
     }
-    addWarnings(res, [...deprecationWarnings(scope), ...propagationWarnings(scope, options)]);
     if (!outcome.deleted) {
       // The reference answers 202 only for a lingering object whose caller asked for cascading (orphanDependents=false).
       await writeResponse(scope, res, options.orphanDependents === false ? 202 : 200, outcome.object);
@@ -129,6 +132,7 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
 /** DELETE on a collection: every selected object is deleted as by DELETE; the answer lists them. */
 export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
+    addWarnings(req, deprecationWarnings(scope));
     const query = queryOf(req);
     const options = parseDeleteOptions(
       query,
@@ -147,6 +151,7 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
     // The reference lists what it deletes with the request's list options: a malformed continue token is refused as a list refuses it.
     if (listQuery.continue) decodeContinueToken(listQuery.continue, '/');
     const selection = selectionOf(scope, listQuery);
+    addWarnings(req, propagationWarnings(scope, options));
     const result = await deleteCollection(scope, {
       ...writeRequestOf(options, req),
       namespace: namespaceScopeOf(scope, info.namespace).namespace,
@@ -155,7 +160,6 @@ export function deleteCollectionHandler(scope: HandlerScope): ResourceHandler {
       resourceVersion: listQuery.resourceVersion,
       resourceVersionMatch: listQuery.resourceVersionMatch,
     });
-    addWarnings(res, [...deprecationWarnings(scope), ...propagationWarnings(scope, options)]);
     await writeResponse(scope, res, 200, {
       kind: scope.type.listKind,
       apiVersion: apiVersionOf(scope),

@@ -5,9 +5,9 @@ import { addWarnings, deprecationWarnings, writeResponse, type HandlerScope, typ
 
 export function getHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
+    addWarnings(req, deprecationWarnings(scope));
     const resourceVersion = queryOf(req).get('resourceVersion') ?? undefined;
     const object = await scope.storage.get(objectKeyOf(scope, info), { resourceVersion });
-    addWarnings(res, deprecationWarnings(scope));
     await writeResponse(scope, res, 200, await toServedVersion(scope, object));
   };
 }

@@ -42,6 +42,7 @@ export function namespaceScopeOf(scope: HandlerScope, namespace: string): { name
 
 export function listHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
+    addWarnings(req, deprecationWarnings(scope));
     const query = listQueryOf(scope, queryOf(req));
     const selection = selectionOf(scope, query);
     const result = await scope.storage.list(namespaceScopeOf(scope, info.namespace), {
@@ -55,7 +56,6 @@ export function listHandler(scope: HandlerScope): ResourceHandler {
     const convertedItems = served instanceof Promise ? await served : served;
     // A page may then hold fewer items than its limit, as the API allows.
     const items = selection.servedFields ? convertedItems.filter(selection.servedFields) : convertedItems;
-    addWarnings(res, deprecationWarnings(scope));
     await writeList({
       req,
       res,

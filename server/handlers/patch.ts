@@ -30,14 +30,10 @@ import {
 import { checkName, checkNamespace, contentMediaType, decodeParsed, fieldManagerOf } from './object-body';
 import { NO_REPEATED_KEYS, typeAgainstSchema } from '../validation/decode';
 
-interface PatchOutcome {
-  readonly result: UpdateResult;
-  readonly warnings: readonly string[];
-}
-
 export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
   return async (request) => {
     const { req, res } = request;
+    addWarnings(req, deprecationWarnings(scope));
     const mediaType = contentMediaType(req);
     const gates = scope.context.representations ?? DEFAULT_REPRESENTATION_SETTINGS;
     const patchType = PATCH_TYPES.get(mediaType);
@@ -46,12 +42,11 @@ export function patchHandler(scope: HandlerScope, target: WriteTarget = 'main'):
       req.resume();
       throw unsupportedMediaType(acceptedPatchTypes(gates));
     }
-    const outcome =
+    const result =
       patchType !== undefined
         ? await patchObject(scope, target, request, patchType)
         : await applyObject(scope, target, request, applyFormat!);
-    addWarnings(res, [...deprecationWarnings(scope), ...outcome.warnings, ...outcome.result.warnings]);
-    await writeResponse(scope, res, outcome.result.created ? 201 : 200, outcome.result.object);
+    await writeResponse(scope, res, result.created ? 201 : 200, result.object);
   };
 }
 
@@ -60,13 +55,12 @@ async function patchObject(
   target: WriteTarget,
   { info, req }: ResourceRequest,
   patchType: PatchType,
-): Promise<PatchOutcome> {
+): Promise<UpdateResult> {
   const options = parseWriteOptions(queryOf(req), 'PatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
   const patch = patchType.parse(body);
-  let decodeWarnings: readonly string[] = [];
-  const result = await updateObject(scope, {
+  return await updateObject(scope, {
     user: req.user,
     key: objectKeyOf(scope, info),
     // The patched object keeps the current resourceVersion unless the patch names another: then
@@ -75,7 +69,7 @@ async function patchObject(
       // Absent objects never reach here: only apply creates through PATCH.
       const patched = patchType.apply(current!, patch);
       const decoded = decodeParsed(scope, patched, NO_REPEATED_KEYS, options, () => patchType.shown(patch, patched));
-      decodeWarnings = decoded.warnings;
+      addWarnings(req, decoded.warnings);
       checkNamespace(scope, decoded.object, info.namespace);
       checkName(decoded.object, info.name);
       return decoded.object;
@@ -86,8 +80,8 @@ async function patchObject(
     options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
     auditAnnotations: auditAnnotationsOf(req),
+    warnings: req.warnings,
   });
-  return { result, warnings: decodeWarnings };
 }
 
 /** What the write may own: status alone on /status; all but status where status has its own endpoint. */
@@ -101,15 +95,16 @@ async function applyObject(
   target: WriteTarget,
   { info, req }: ResourceRequest,
   format: ApplyBodyFormat,
-): Promise<PatchOutcome> {
+): Promise<UpdateResult> {
   const options = parseWriteOptions(queryOf(req), 'ApplyPatchOptions');
   const body = await readBody(req);
   auditRequestPatch(req, body);
   const { config, warnings } = parseApplyBody({ body, format, fieldValidation: options.fieldValidation });
+  addWarnings(req, warnings);
   const schema = rootSchemaNode(scope.context.definitions, scope.version.definition);
   const manager = options.fieldManager!;
   const subresource = info.subresource || undefined;
-  const result = await updateObject(scope, {
+  return await updateObject(scope, {
     user: req.user,
     key: objectKeyOf(scope, info),
     // A resourceVersion in the configuration is the update's precondition, as for a PUT.
@@ -143,8 +138,8 @@ async function applyObject(
     options: operationOptions('PatchOptions', options),
     dryRun: options.dryRun,
     auditAnnotations: auditAnnotationsOf(req),
+    warnings: req.warnings,
   });
-  return { result, warnings };
 }
 
 /**

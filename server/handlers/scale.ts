@@ -72,6 +72,7 @@ export function scaleWriteHandler(
       options: operationOptions(method === 'update' ? 'UpdateOptions' : 'PatchOptions', options),
       dryRun: options.dryRun,
       auditAnnotations: auditAnnotationsOf(req),
+      warnings: req.warnings,
     });
     await writeResponse(scope, res, 200, scale);
   };

@@ -1,7 +1,7 @@
 /**
  * What every resource handler is built from: the store's scope (type, version, storage, the
  * shared context) plus what only HTTP needs (the representations' feature gates). Also the
- * small pieces every verb's answer uses: Warning headers and the negotiated encoding.
+ * small pieces every verb's answer uses: warnings and the negotiated encoding.
  */
 import type { Request, Response } from 'express';
 import type { ObjectStorage } from '../../storage/objects/types';
@@ -40,11 +40,12 @@ export interface ResourceRequest {
 
 export type ResourceHandler = (request: ResourceRequest) => Promise<void>;
 
-/** `299 - "<text>"`, one header value per warning, as the reference writes them. */
-export function addWarnings(res: Response, warnings: readonly string[]): void {
-  for (const warning of warnings) res.append('Warning', `299 - ${JSON.stringify(warning)}`);
+/** Adds the warnings to the request's (server/request/warning-recorder.ts), for its answer whatever it is. */
+export function addWarnings(req: Request, warnings: readonly string[]): void {
+  for (const warning of warnings) req.warnings.add(warning);
 }
 
+/** The version's deprecation, which every answer of its handlers carries, a refusal too: add it first. */
 export function deprecationWarnings(scope: HandlerScope): string[] {
   const { version } = scope;
   if (!version.deprecated) return [];

@@ -14,8 +14,10 @@ import { checkName, checkNamespace, decodeObjectBody, fieldManagerOf } from './o
 
 export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main'): ResourceHandler {
   return async ({ info, req, res }) => {
+    addWarnings(req, deprecationWarnings(scope));
     const options = parseWriteOptions(queryOf(req), 'UpdateOptions');
     const decoded = await decodeObjectBody(scope, req, options);
+    addWarnings(req, decoded.warnings);
     auditRequestObject(req, decoded.object, (copy) =>
       scope.type.strategy.applyDefaults?.(copy as KubeObject, scope.version.version),
     );
@@ -36,8 +38,8 @@ export function updateHandler(scope: HandlerScope, target: WriteTarget = 'main')
       options: operationOptions('UpdateOptions', options),
       dryRun: options.dryRun,
       auditAnnotations: auditAnnotationsOf(req),
+      warnings: req.warnings,
     });
-    addWarnings(res, [...deprecationWarnings(scope), ...decoded.warnings, ...result.warnings]);
     await writeResponse(scope, res, result.created ? 201 : 200, result.object);
   };
 }

@@ -20,13 +20,14 @@ export type VirtualAnswer = (object: KubeObject, request: ResourceRequest) => Pr
 
 export function virtualCreateHandler(answer: VirtualAnswer): (scope: HandlerScope) => ResourceHandler {
   return (scope) => async (request) => {
+    addWarnings(request.req, deprecationWarnings(scope));
     const decoded = await decodeObjectBody(
       scope,
       request.req,
       parseWriteOptions(queryOf(request.req), 'CreateOptions'),
     );
+    addWarnings(request.req, decoded.warnings);
     const answered = await answer(decoded.object, request);
-    addWarnings(request.res, [...deprecationWarnings(scope), ...decoded.warnings]);
     await writeResponse(scope, request.res, 201, answered);
   };
 }

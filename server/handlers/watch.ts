@@ -67,8 +67,7 @@ function streamFinished(res: Response): Promise<void> {
 }
 
 /** The 200 of a watch over HTTP, its headers sent at once, and the writer of its chunks. */
-function openChunkedStream(res: Response, contentType: string, warnings: readonly string[]): WatchSink {
-  addWarnings(res, warnings);
+function openChunkedStream(res: Response, contentType: string): WatchSink {
   res.status(200);
   res.setHeader('Content-Type', contentType);
   res.setHeader('Transfer-Encoding', 'chunked');
@@ -130,6 +129,7 @@ function encodeEvent(
 
 export function watchHandler(scope: HandlerScope): ResourceHandler {
   return async ({ info, req, res }) => {
+    addWarnings(req, deprecationWarnings(scope));
     const query = listQueryOf(scope, queryOf(req));
     // Negotiated before the watch starts, so that a 406 is a plain answer.
     const encoder = watchEncoder({ req, res, settings: scope.context.representations, endpoint: endpointOf(scope) });
@@ -156,7 +156,7 @@ export function watchHandler(scope: HandlerScope): ResourceHandler {
           framing: encoder.framing,
           maxBufferedBytes: WATCH_BUFFER_BYTES,
         })
-      : openChunkedStream(res, encoder.contentType, deprecationWarnings(scope));
+      : openChunkedStream(res, encoder.contentType);
     if (writer === undefined) {
       stop();
       return;

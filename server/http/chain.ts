@@ -28,6 +28,7 @@ import { withRequestTimeout } from './with-request-timeout';
 import { REQUEST_LOG_VERBOSITY, withRequestLog } from './with-request-log';
 import { withStrictTransportSecurity } from './with-strict-transport-security';
 import { withCors } from './with-cors';
+import { withWarningRecorder } from './with-warning-recorder';
 
 import { withProbabilisticGoaway } from './goaway';
 
@@ -77,6 +78,7 @@ export function handlerChain(options: ChainOptions): RequestHandler[] {
     withInFlightTracking({ inFlight: options.inFlight }),
     withRequestDeadline({ requestTimeoutMs: options.requestTimeoutMs }),
     withRequestTimeout({ onTimeout: (res) => recordTermination(options.metrics, res) }),
+    withWarningRecorder(),
     // Before authentication, as the reference's: a browser's preflight carries no credentials.
     ...(options.corsAllowedOrigins?.length ? [withCors(options.corsAllowedOrigins)] : []),
     withAuthentication({

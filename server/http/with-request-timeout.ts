@@ -28,6 +28,9 @@ export function withRequestTimeout(options: RequestTimeoutOptions = {}): Request
     const timer = setTimeout(
       () => {
         if (res.headersSent || res.writableEnded) return;
+        // The reference's handler writes its warnings into headers of its own, which its timeout
+        // answer leaves behind: the 504 carries none of them.
+        res.removeHeader('Warning');
         writeStatus(res, requestTimedOut());
         options.onTimeout?.(res);
         dropLaterWrites(res);

@@ -17,6 +17,7 @@ import type { Printer } from '../table/printer';
 import type { Definitions } from '../validation/decode';
 import type { GroupVersion, GroupVersionKind } from '../../api/identity';
 import type { SelectableFields } from '../selectors/field-selector';
+import type { WarningRecorder } from '../request/warning-recorder';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -36,10 +37,11 @@ export interface WriteContext {
   readonly user?: UserInfo;
   readonly featureEnabled: FeatureEnabled;
   /**
-   * Where a create's preparation puts the warnings it sends as it mutates (the reference's
-   * `warning.AddWarning` in PrepareForCreate), ahead of the strategy's; absent: not collected.
+   * The request's warnings, for those a preparation sends as it mutates (the reference's
+   * `warning.AddWarning` in PrepareForCreate): they reach the client even when validation then
+   * refuses the object. Absent: nobody hears them.
    */
-  readonly preparationWarnings?: string[];
+  readonly warnings?: WarningRecorder;
 }
 
 /**

@@ -75,6 +75,11 @@ export function notSupported(path: FieldPath, value: unknown, supported: readonl
   };
 }
 
+/** The reference's field.NotFound: a value that names something absent (a volume a mount names). */
+export function fieldNotFound(path: FieldPath, value: unknown): FieldError {
+  return { type: 'FieldValueNotFound', field: path.toString(), detail: `Not found: ${formatValue(value)}` };
+}
+
 export function duplicate(path: FieldPath, value: unknown): FieldError {
   return { type: 'FieldValueDuplicate', field: path.toString(), detail: `Duplicate value: ${formatValue(value)}` };
 }

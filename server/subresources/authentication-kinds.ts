@@ -99,6 +99,7 @@ export function registerAuthenticationResources(
                     dryRun: query.dryRun,
                     options: operationOptions('CreateOptions', query),
                     subresource: 'token',
+                    warnings: req.warnings,
                   },
                   {
                     key: { namespace: info.namespace, name: info.name },
@@ -116,7 +117,7 @@ export function registerAuthenticationResources(
                       namespace: info.namespace,
                       name: info.name,
                       annotateAudit: (key, value) => addAuditAnnotation(req, key, value),
-                      warn: (message) => addWarnings(res, [message]),
+                      warn: (message) => addWarnings(req, [message]),
                       deadline: req.deadline,
                     },
                     deps.tokenRequest,

@@ -70,6 +70,7 @@ async function admitBinding(
     dryRun: options.dryRun,
     options: operationOptions('CreateOptions', options),
     subresource: target.subresource,
+    warnings: req.warnings,
   };
   const object = target.binding as unknown as KubeObject;
   await admitSubresourceCreate(scope, write, {

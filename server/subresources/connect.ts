@@ -292,7 +292,12 @@ async function admit(scope: HandlerScope, connection: Connection, info: RequestI
   const key = { namespace: info.namespace || undefined, name: info.name };
   await admitConnect(
     scope,
-    { user: req.user, subresource: info.subresource, auditAnnotations: auditAnnotationsOf(req) },
+    {
+      user: req.user,
+      subresource: info.subresource,
+      auditAnnotations: auditAnnotationsOf(req),
+      warnings: req.warnings,
+    },
     { key, kind: { group: '', version: 'v1', kind: CONNECT_OPTIONS[connection].kind }, object },
   );
 }

@@ -151,6 +151,7 @@ export function podEvictionCreate(scope: HandlerScope): ResourceHandler {
       options: operationOptions('CreateOptions', query),
       subresource: 'eviction',
       auditAnnotations: auditAnnotationsOf(req),
+      warnings: req.warnings,
     };
     await admitSubresourceCreate(scope, write, { key, kind: EVICTION_KIND, object: eviction as KubeObject });
     const pod = await scope.storage.get(key);

@@ -7,6 +7,7 @@ import type { FieldError } from '../status/field-error';
 import {
   FieldPath,
   forbidden,
+  GoValue,
   jsonLabelSelector,
   jsonStringMap,
   immutable,
@@ -18,7 +19,6 @@ import {
   hasInvalidLabelValue,
   labelSelectorParses,
   selectorMatches,
-  validateEnum,
   validateLabelSelector,
   validateNonnegative,
   type LabelSelectorOptions,
@@ -27,6 +27,7 @@ import {
 import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
 import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
 import type { WriteContext } from '../registry/types';
+import { isDNS1123Label } from './names';
 
 interface WorkloadSpec {
   replicas?: number;
@@ -35,12 +36,21 @@ interface WorkloadSpec {
   progressDeadlineSeconds?: number;
   selector?: LabelSelectorShape;
   template?: PodTemplateShape;
-  strategy?: { type?: string; rollingUpdate?: unknown };
-  updateStrategy?: { type?: string };
+  strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrPercent; maxSurge?: IntOrPercent } | null };
+  updateStrategy?: {
+    type?: string;
+    rollingUpdate?: { partition?: number; maxUnavailable?: IntOrPercent; maxSurge?: IntOrPercent } | null;
+  };
   podManagementPolicy?: string;
-  volumeClaimTemplates?: { spec?: ClaimSpec }[];
+  persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string };
+  ordinals?: { start?: number };
+  serviceName?: string;
+  volumeClaimTemplates?: { metadata?: { name?: string }; spec?: ClaimSpec }[];
   [field: string]: unknown;
 }
+
+/** An int-or-string count: an integer, or a percent string (`25%`). */
+type IntOrPercent = number | string;
 
 const SPEC = FieldPath.root('spec');
 
@@ -158,28 +168,16 @@ function templateOptions(context: WriteContext, old: KubeObject | undefined): Po
   return podValidationOptions(context.featureEnabled, old === undefined ? undefined : specOf(old).template);
 }
 
+/** In the reference's order (ValidateDeploymentSpec): replicas, selector and template, strategy, the counts. */
 export function validateDeployment(deployment: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(deployment);
   const errors = [
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateSelectorAndTemplate(spec, REPLICA_SET_WORDING, templateOptions(context, old)),
+    ...deploymentStrategyErrors(spec.strategy ?? {}, SPEC.child('strategy')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
-    ...validateEnum(spec.strategy?.type, ['Recreate', 'RollingUpdate'], SPEC.child('strategy', 'type'), true),
   ];
-  if (spec.strategy?.type === 'Recreate' && spec.strategy.rollingUpdate !== undefined) {
-    errors.push(
-      forbidden(SPEC.child('strategy', 'rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'"),
-    );
-  }
-  const rollingUpdate = spec.strategy?.rollingUpdate;
-  if (typeof rollingUpdate === 'object' && rollingUpdate !== null) {
-    const { maxSurge, maxUnavailable } = rollingUpdate as { maxSurge?: unknown; maxUnavailable?: unknown };
-    errors.push(
-      ...validateIntOrPercent(maxUnavailable, SPEC.child('strategy', 'rollingUpdate', 'maxUnavailable')),
-      ...validateIntOrPercent(maxSurge, SPEC.child('strategy', 'rollingUpdate', 'maxSurge')),
-    );
-  }
   if (spec.progressDeadlineSeconds !== undefined) {
     errors.push(...validateNonnegative(spec.progressDeadlineSeconds, SPEC.child('progressDeadlineSeconds')));
     if (spec.progressDeadlineSeconds <= (spec.minReadySeconds ?? 0)) {
@@ -195,19 +193,89 @@ export function validateDeployment(deployment: KubeObject, context: WriteContext
   return errors;
 }
 
-/** An int-or-string count: a non-negative integer or a percent string (`25%`). */
-function validateIntOrPercent(value: unknown, path: FieldPath): FieldError[] {
-  if (typeof value === 'string') {
-    if (/^[0-9]+%$/.test(value)) return [];
-    return [
-      invalid(
-        path,
-        value,
-        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
-      ),
-    ];
+/**
+ * A Deployment's strategy as the reference checks it after defaulting (RollingUpdate with 25%
+ * and 25% when none is given): an unknown type is shown as the internal struct it parsed into.
+ */
+function deploymentStrategyErrors(strategy: NonNullable<WorkloadSpec['strategy']>, path: FieldPath): FieldError[] {
+  const { type, rollingUpdate } = strategy;
+  if (type === 'Recreate')
+    return rollingUpdate == null
+      ? []
+      : [forbidden(path.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'")];
+  if (type === 'RollingUpdate') {
+    if (rollingUpdate == null)
+      return [required(path.child('rollingUpdate'), 'this should be defaulted and never be nil')];
+    const { at, maxUnavailable, maxSurge, countErrors } = rollingCounts(rollingUpdate, path);
+    const errors = [...countErrors];
+    if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0)
+      errors.push(invalid(at.child('maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
+    return [...errors, ...notMoreThan100Percent(maxUnavailable, at.child('maxUnavailable'))];
   }
-  return typeof value === 'number' ? validateNonnegative(value, path) : [];
+  return [unknownStrategy(strategy, path, ['Recreate', 'RollingUpdate'])];
+}
+
+/** A rolling update's two counts, defaulted to 0 as the internal type holds them, each an integer or a percent. */
+function rollingCounts(
+  rollingUpdate: { readonly maxUnavailable?: IntOrPercent; readonly maxSurge?: IntOrPercent },
+  strategyPath: FieldPath,
+): { at: FieldPath; maxUnavailable: IntOrPercent; maxSurge: IntOrPercent; countErrors: FieldError[] } {
+  const at = strategyPath.child('rollingUpdate');
+  const maxUnavailable = rollingUpdate.maxUnavailable ?? 0;
+  const maxSurge = rollingUpdate.maxSurge ?? 0;
+  const countErrors = [
+    ...validatePositiveIntOrPercent(maxUnavailable, at.child('maxUnavailable')),
+    ...validatePositiveIntOrPercent(maxSurge, at.child('maxSurge')),
+  ];
+  return { at, maxUnavailable, maxSurge, countErrors };
+}
+
+/**
+ * A Deployment's or DaemonSet's strategy of a type the reference does not know: refused on the
+ * strategy itself, shown as the internal struct it parsed into (counts are plain, 0 when unset).
+ */
+function unknownStrategy(
+  strategy: {
+    readonly type?: string;
+    readonly rollingUpdate?: { maxUnavailable?: IntOrPercent; maxSurge?: IntOrPercent } | null;
+  },
+  path: FieldPath,
+  supported: readonly string[],
+): FieldError {
+  const { type, rollingUpdate } = strategy;
+  const shown =
+    rollingUpdate == null
+      ? null
+      : { MaxUnavailable: rollingUpdate.maxUnavailable ?? 0, MaxSurge: rollingUpdate.maxSurge ?? 0 };
+  return notSupported(path, new GoValue(JSON.stringify({ Type: type ?? '', RollingUpdate: shown })), supported);
+}
+
+const PERCENT = /^[0-9]+%$/;
+
+/** A non-negative integer or a percent string (the reference's ValidatePositiveIntOrPercent). */
+function validatePositiveIntOrPercent(value: IntOrPercent, path: FieldPath): FieldError[] {
+  if (typeof value === 'number') return validateNonnegative(value, path);
+  if (PERCENT.test(value)) return [];
+  return [
+    invalid(
+      path,
+      value,
+      "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+    ),
+  ];
+}
+
+/** The number a count stands for: a percent's number, or the integer (a string that is neither counts as 0, as Go's IntValue takes it). */
+function intOrPercentValue(value: IntOrPercent): number {
+  if (typeof value === 'number') return value;
+  if (PERCENT.test(value)) return Number(value.slice(0, -1));
+  return /^[+-]?[0-9]+$/.test(value) ? Number(value) : 0;
+}
+
+function notMoreThan100Percent(value: IntOrPercent, path: FieldPath): FieldError[] {
+  return typeof value === 'string' && PERCENT.test(value) && Number(value.slice(0, -1)) > 100
+    ? [invalid(path, value, 'must not be greater than 100%')]
+    : [];
 }
 
 export function validateDeploymentUpdate(deployment: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
@@ -235,14 +303,39 @@ export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, 
       allowInvalidLabelValues: old !== undefined && hasInvalidLabelValue(specOf(old).selector),
     }),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
+    ...daemonSetUpdateStrategyErrors(spec.updateStrategy ?? {}, SPEC.child('updateStrategy')),
     ...validateNonnegative(spec.revisionHistoryLimit, SPEC.child('revisionHistoryLimit')),
-    ...validateEnum(
-      spec.updateStrategy?.type,
-      ['OnDelete', 'RollingUpdate'],
-      SPEC.child('updateStrategy', 'type'),
-      true,
-    ),
   ];
+}
+
+/**
+ * A DaemonSet's update strategy as the reference checks it after defaulting (RollingUpdate, one
+ * node unavailable at a time): exactly one of the counts is non-zero, neither over 100%; an
+ * unknown type is shown as the internal struct.
+ */
+function daemonSetUpdateStrategyErrors(
+  strategy: NonNullable<WorkloadSpec['updateStrategy']>,
+  path: FieldPath,
+): FieldError[] {
+  const { type, rollingUpdate } = strategy;
+  if (type === 'OnDelete') return [];
+  if (type === 'RollingUpdate') {
+    if (rollingUpdate == null) return [required(path.child('rollingUpdate'))];
+    const { at, maxUnavailable, maxSurge, countErrors } = rollingCounts(rollingUpdate, path);
+    const errors = [
+      ...countErrors,
+      ...notMoreThan100Percent(maxUnavailable, at.child('maxUnavailable')),
+      ...notMoreThan100Percent(maxSurge, at.child('maxSurge')),
+    ];
+    const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
+    const hasSurge = intOrPercentValue(maxSurge) !== 0;
+    if (hasUnavailable && hasSurge)
+      errors.push(invalid(at.child('maxSurge'), maxSurge, 'may not be set when maxUnavailable is non-zero'));
+    if (!hasUnavailable && !hasSurge)
+      errors.push(required(at.child('maxUnavailable'), 'cannot be 0 when maxSurge is 0'));
+    return errors;
+  }
+  return [unknownStrategy(strategy, path, ['RollingUpdate', 'OnDelete'])];
 }
 
 export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
@@ -250,18 +343,119 @@ export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject, 
   return [...selectorImmutable(daemonSet, old), ...validateDaemonSet(daemonSet, context, old)];
 }
 
+/**
+ * In the reference's order (ValidateStatefulSetSpec): policies, claim templates, counts, the
+ * service name, then selector and template. An update (`old`) spares the service name and the
+ * claim templates, which cannot change and may hold what an older server accepted.
+ */
 export function validateStatefulSet(statefulSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = specOf(statefulSet);
-  return [
-    ...validateEnum(spec.podManagementPolicy, ['OrderedReady', 'Parallel'], SPEC.child('podManagementPolicy'), true),
-    ...validateEnum(spec.updateStrategy?.type, ['OnDelete', 'RollingUpdate'], SPEC.child('updateStrategy'), true),
+  const errors = [
+    ...podManagementPolicyErrors(spec.podManagementPolicy),
+    ...statefulSetUpdateStrategyErrors(spec.updateStrategy ?? {}, SPEC.child('updateStrategy')),
+    ...retentionPolicyErrors(spec.persistentVolumeClaimRetentionPolicy),
+  ];
+  if (old === undefined)
+    errors.push(
+      ...(spec.volumeClaimTemplates ?? []).flatMap((template, i) =>
+        validatePersistentVolumeClaimSpec(template.spec, SPEC.child('volumeClaimTemplates').index(i).child('spec')),
+      ),
+    );
+  errors.push(
     ...validateNonnegative(spec.replicas, SPEC.child('replicas')),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
-    ...validateSelectorAndTemplate(spec, STATEFUL_SET_WORDING, templateOptions(context, old)),
-    ...(spec.volumeClaimTemplates ?? []).flatMap((template, i) =>
-      validatePersistentVolumeClaimSpec(template.spec, SPEC.child('volumeClaimTemplates').index(i).child('spec')),
+  );
+  // One path segment in the reference: `spec.ordinals.start`.
+  if (spec.ordinals != null)
+    errors.push(...validateNonnegative(spec.ordinals.start ?? 0, SPEC.child('ordinals.start')));
+  if (old === undefined && spec.serviceName)
+    for (const message of isDNS1123Label(spec.serviceName))
+      errors.push(invalid(SPEC.child('serviceName'), spec.serviceName, message));
+  errors.push(
+    ...validateSelectorAndTemplate(
+      { ...spec, template: templateAsPodsGetIt(spec) },
+      STATEFUL_SET_WORDING,
+      templateOptions(context, old),
+    ),
+  );
+  return errors;
+}
+
+function podManagementPolicyErrors(policy: string | undefined): FieldError[] {
+  const path = SPEC.child('podManagementPolicy');
+  if (!policy) return [required(path)];
+  return policy === 'OrderedReady' || policy === 'Parallel'
+    ? []
+    : [invalid(path, policy, "must be 'OrderedReady' or 'Parallel'")];
+}
+
+/** A type the reference does not know, or a rollingUpdate beside OnDelete, is shown as the internal struct. */
+function statefulSetUpdateStrategyErrors(
+  strategy: NonNullable<WorkloadSpec['updateStrategy']>,
+  path: FieldPath,
+): FieldError[] {
+  const { type, rollingUpdate } = strategy;
+  const shownRollingUpdate =
+    rollingUpdate == null
+      ? null
+      : { Partition: rollingUpdate.partition ?? 0, MaxUnavailable: rollingUpdate.maxUnavailable ?? null };
+  if (!type) return [required(path)];
+  if (type === 'OnDelete')
+    return rollingUpdate == null
+      ? []
+      : [
+          invalid(
+            path.child('rollingUpdate'),
+            new GoValue(JSON.stringify(shownRollingUpdate)),
+            "only allowed for updateStrategy 'RollingUpdate'",
+          ),
+        ];
+  if (type === 'RollingUpdate') {
+    if (rollingUpdate == null) return [];
+    const at = path.child('rollingUpdate');
+    const errors = validateNonnegative(rollingUpdate.partition ?? 0, at.child('partition'));
+    const maxUnavailable = rollingUpdate.maxUnavailable;
+    if (maxUnavailable == null) return errors;
+    errors.push(...validatePositiveIntOrPercent(maxUnavailable, at.child('maxUnavailable')));
+    if (intOrPercentValue(maxUnavailable) === 0)
+      errors.push(invalid(at.child('maxUnavailable'), maxUnavailable, 'cannot be 0'));
+    return [...errors, ...notMoreThan100Percent(maxUnavailable, at.child('maxUnavailable'))];
+  }
+  return [
+    invalid(
+      path,
+      new GoValue(JSON.stringify({ Type: type, RollingUpdate: shownRollingUpdate })),
+      "must be 'RollingUpdate' or 'OnDelete'",
     ),
   ];
+}
+
+function retentionPolicyErrors(policy: WorkloadSpec['persistentVolumeClaimRetentionPolicy']): FieldError[] {
+  if (policy == null) return [];
+  const path = SPEC.child('persistentVolumeClaimRetentionPolicy');
+  return (['whenDeleted', 'whenScaled'] as const).flatMap((name) =>
+    policy[name] === 'Retain' || policy[name] === 'Delete'
+      ? []
+      : [notSupported(path.child(name), policy[name] ?? '', ['Retain', 'Delete'])],
+  );
+}
+
+/**
+ * The template as the controller makes pods of it, which is what the reference validates: a
+ * volume per claim template (named as the claim) ahead of the template's other volumes, and no
+ * hostname or subdomain, which the controller sets.
+ */
+function templateAsPodsGetIt(spec: WorkloadSpec): PodTemplateShape | undefined {
+  const { template } = spec;
+  const claims = (spec.volumeClaimTemplates ?? []).map((claim) => claim.metadata?.name ?? '');
+  if (template?.spec === undefined) return template;
+  const podSpec = template.spec as NonNullable<PodTemplateShape['spec']> & { hostname?: unknown; subdomain?: unknown };
+  if (claims.length === 0 && !podSpec.hostname && !podSpec.subdomain) return template;
+  const { hostname: _hostname, subdomain: _subdomain, ...rest } = podSpec;
+  const claimVolumes = [...new Set(claims)].map((name) => ({ name, persistentVolumeClaim: { claimName: name } }));
+  const ownVolumes = (rest.volumes ?? []).filter((volume) => !claims.includes(volume.name ?? ''));
+  const volumes = [...claimVolumes, ...ownVolumes];
+  return { ...template, spec: { ...rest, ...(volumes.length > 0 ? { volumes } : {}) } };
 }
 
 /** Fields of a StatefulSet spec an update may change. */

@@ -40,6 +40,55 @@ interface JobSpec {
   [member: string]: unknown;
 }
 
+export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
+const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
+const LEGACY_JOB_NAME_LABEL = 'job-name';
+
+/**
+ * The labels a generated selector gives a Job's pods, in the order the reference checks them:
+ * the legacy ones, then (`prefixed`) those under batch.kubernetes.io/.
+ */
+export function generatedJobLabels(
+  name: string,
+  uid: string,
+  { prefixed }: { readonly prefixed: boolean } = { prefixed: true },
+): Record<string, string> {
+  return {
+    [LEGACY_CONTROLLER_UID_LABEL]: uid,
+    [LEGACY_JOB_NAME_LABEL]: name,
+    ...(prefixed ? { [CONTROLLER_UID_LABEL]: uid, [JOB_NAME_LABEL]: name } : {}),
+  };
+}
+
+/**
+ * A selector the server generated (manualSelector unset or false): the template must carry the
+ * labels it was generated from, and the selector must select them, so that a client cannot
+ * point a Job at pods not its own without saying so. The prefixed labels are required unless
+ * the stored Job's template lacked them (Jobs written before 1.27).
+ */
+function validateGeneratedSelector(job: KubeObject, spec: JobSpec, old: KubeObject | undefined): FieldError[] {
+  if (spec.manualSelector === true || spec.selector == null) return [];
+  const uid = job.metadata.uid ?? '';
+  const errors: FieldError[] = uid === '' ? [required(FieldPath.root('metadata', 'uid'))] : [];
+  const oldLabels = (old?.spec as JobSpec | undefined)?.template?.metadata?.labels;
+  const prefixed =
+    old === undefined || (oldLabels?.[JOB_NAME_LABEL] !== undefined && oldLabels[CONTROLLER_UID_LABEL] !== undefined);
+  const expected = generatedJobLabels(job.metadata.name ?? '', uid, { prefixed });
+  const labels = spec.template?.metadata?.labels;
+  const labelsPath = FieldPath.root('spec', 'template', 'metadata', 'labels');
+  for (const [key, value] of Object.entries(expected)) {
+    if (labels?.[key] === undefined) errors.push(required(labelsPath.key(key), `must be '${value}'`));
+    else if (labels[key] !== value)
+      errors.push(invalid(labelsPath.key(key), jsonStringMap(labels), `must be '${value}'`));
+  }
+  if (labelSelectorParses(spec.selector) && !selectorMatches(spec.selector, expected))
+    errors.push(
+      invalid(FieldPath.root('spec', 'selector'), jsonLabelSelector(spec.selector), '`selector` not auto-generated'),
+    );
+  return errors;
+}
+
 function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationOptions): FieldError[] {
   const errors: FieldError[] = [
     ...validateNonnegative(spec.parallelism, path.child('parallelism')),
@@ -87,8 +136,13 @@ function restartPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
 
 /** `old`: the stored Job, on update. */
 export function validateJob(job: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
-  const oldSpec = old?.spec as JobSpec | undefined;
   const spec = (job.spec as JobSpec | undefined) ?? {};
+  return [...validateGeneratedSelector(job, spec, old), ...validateWholeJobSpec(spec, context, old)];
+}
+
+/** The spec with its selector (the reference's ValidateJobSpec). */
+function validateWholeJobSpec(spec: JobSpec, context: WriteContext, old: KubeObject | undefined): FieldError[] {
+  const oldSpec = old?.spec as JobSpec | undefined;
   const path = FieldPath.root('spec');
   return [
     ...validateJobSpec(spec, path, podValidationOptions(context.featureEnabled, oldSpec?.template)),
@@ -130,9 +184,10 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
   const spec = (job.spec as JobSpec | undefined) ?? {};
   const oldSpec = (old.spec as JobSpec | undefined) ?? {};
   const path = FieldPath.root('spec');
-  const specErrors = validateJob(job, context, old);
+  const specErrors = validateWholeJobSpec(spec, context, old);
   return [
     // The reference's ValidateUpdate runs ValidateJob, then ValidateJobSpecUpdate checks the spec again.
+    ...validateGeneratedSelector(job, spec, old),
     ...specErrors,
     ...specErrors,
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
@@ -182,12 +237,12 @@ function scheduleErrors(schedule: string): string[] {
   return fields.length === 5 ? [] : [`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`];
 }
 
+/** In the reference's order (ValidateCronJobCreate): the spec's fields, then the name's length. */
 export function validateCronJob(cronJob: KubeObject, context: WriteContext): FieldError[] {
-  const errors: FieldError[] = [];
+  const errors = validateCronJobSpec(cronJob, context, undefined);
   const name = cronJob.metadata.name ?? '';
   if (name.length > CRONJOB_NAME_MAX)
     errors.push(invalid(FieldPath.root('metadata', 'name'), name, maxLenError(CRONJOB_NAME_MAX)));
-  errors.push(...validateCronJobSpec(cronJob, context, undefined));
   return errors;
 }
 
@@ -208,19 +263,29 @@ function validateCronJobSpec(cronJob: KubeObject, context: WriteContext, old: Ku
   else
     for (const message of scheduleErrors(spec.schedule))
       errors.push(invalid(path.child('schedule'), spec.schedule, message));
+  errors.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
   errors.push(
     ...validateEnum(spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace'], path.child('concurrencyPolicy'), true),
   );
-  errors.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
+  errors.push(
+    ...validateJobTemplateSpec(
+      spec.jobTemplate?.spec ?? {},
+      path.child('jobTemplate', 'spec'),
+      podValidationOptions(context.featureEnabled, oldTemplate),
+    ),
+  );
   errors.push(...validateNonnegative(spec.successfulJobsHistoryLimit, path.child('successfulJobsHistoryLimit')));
   errors.push(...validateNonnegative(spec.failedJobsHistoryLimit, path.child('failedJobsHistoryLimit')));
-  const jobSpec = spec.jobTemplate?.spec ?? {};
-  const jobPath = path.child('jobTemplate', 'spec');
-  errors.push(...validateJobSpec(jobSpec, jobPath, podValidationOptions(context.featureEnabled, oldTemplate)));
-  // Each Job the CronJob makes gets a selector of its own.
+  return errors;
+}
+
+/** Each Job a CronJob makes gets a selector of its own, generated: the template may not choose one. */
+function validateJobTemplateSpec(jobSpec: JobSpec, path: FieldPath, options: PodValidationOptions): FieldError[] {
+  const errors = validateJobSpec(jobSpec, path, options);
   if (jobSpec.selector !== undefined)
     errors.push(
-      invalid(jobPath.child('selector'), jsonLabelSelector(jobSpec.selector), '`selector` will be auto-generated'),
+      invalid(path.child('selector'), jsonLabelSelector(jobSpec.selector), '`selector` will be auto-generated'),
     );
+  if (jobSpec.manualSelector === true) errors.push(notSupported(path.child('manualSelector'), true, ['nil', 'false']));
   return errors;
 }

@@ -23,6 +23,7 @@ import {
   sloppyIPFamily,
 } from './ip';
 import { valueAtPath } from '../json/value';
+import { parseQuantity } from '../quantity/quantity';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
 import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
@@ -542,6 +543,8 @@ interface DataSourceReference {
 export interface ClaimSpec {
   accessModes?: string[];
   resources?: { requests?: Record<string, string> };
+  storageClassName?: string | null;
+  volumeAttributesClassName?: string | null;
   volumeMode?: string;
   selector?: LabelSelectorShape;
   dataSource?: DataSourceReference;
@@ -573,19 +576,34 @@ function validateDataSource(source: DataSourceReference, path: FieldPath): Field
 export function validatePersistentVolumeClaimSpec(claimSpec: ClaimSpec | undefined, specPath: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const spec = claimSpec ?? {};
-  if (!spec.accessModes || spec.accessModes.length === 0)
-    errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
-  (spec.accessModes ?? []).forEach((mode) => {
-    if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
-  });
+  const modes = spec.accessModes ?? [];
+  if (modes.length === 0) errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
   errors.push(...validateLabelSelector(spec.selector, specPath.child('selector')));
-  if (spec.resources?.requests?.storage === undefined)
-    errors.push(required(specPath.child('resources').key('storage')));
+  for (const mode of modes)
+    if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
+  // A claim for one pod alone cannot be shared in another mode at once.
+  if (
+    modes.includes('ReadWriteOncePod') &&
+    modes.some((mode) => mode !== 'ReadWriteOncePod' && ACCESS_MODES.includes(mode))
+  )
+    errors.push(forbidden(specPath.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  const storagePath = specPath.child('resources').key('storage');
+  const storage = spec.resources?.requests?.storage;
+  if (storage === undefined) errors.push(required(storagePath));
+  else if (!((parseQuantity(storage)?.numerator ?? 0n) > 0n))
+    errors.push(invalid(storagePath, storage, 'must be greater than zero'));
+  errors.push(...classNameErrors(spec.storageClassName, specPath.child('storageClassName')));
   errors.push(...validateEnum(spec.volumeMode, ['Block', 'Filesystem'], specPath.child('volumeMode')));
   if (spec.dataSource !== undefined) errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource')));
   if (spec.dataSourceRef !== undefined)
     errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef')));
+  errors.push(...classNameErrors(spec.volumeAttributesClassName, specPath.child('volumeAttributesClassName')));
   return errors;
+}
+
+/** A storage or volume attributes class named by a claim: empty means none, else a DNS subdomain. */
+function classNameErrors(name: string | null | undefined, path: FieldPath): FieldError[] {
+  return name ? isDNS1123Subdomain(name).map((message) => invalid(path, name, message)) : [];
 }
 
 export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
@@ -700,7 +718,10 @@ function withGALabelKeysOf(old: Json, next: Json | undefined): Json {
  * (but for beta label keys moving to GA), and its volume attributes class cannot be removed.
  */
 export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validatePersistentVolumeSpec(volume, old);
+  // The reference's ValidateUpdate runs ValidatePersistentVolume, then ValidatePersistentVolumeUpdate
+  // runs it again, with the same options: each cause of the volume shows twice.
+  const once = validatePersistentVolumeSpec(volume, old);
+  const errors = [...once, ...once];
   const spec = field<Json>(volume, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
   const sourceOf = (of: Json, expandSecretFrom: Json) => {

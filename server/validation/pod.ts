@@ -6,7 +6,16 @@
 import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
-import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import {
+  deepEqual,
+  duplicate,
+  fieldNotFound,
+  FieldPath,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+} from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
 import { isValidIPForLegacyField } from './ip';
 import {
@@ -87,11 +96,19 @@ interface EnvVar {
   valueFrom?: Record<string, unknown> | null;
 }
 
+interface VolumeMount {
+  name?: string;
+  mountPath?: string;
+  subPath?: string;
+  subPathExpr?: string;
+}
+
 interface Container {
   name?: string;
   image?: string;
   ports?: ContainerPort[];
   env?: EnvVar[];
+  volumeMounts?: VolumeMount[];
   imagePullPolicy?: string;
   terminationMessagePolicy?: string;
   resources?: ResourceRequirements;
@@ -444,13 +461,22 @@ function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidati
   return [];
 }
 
+/** What the containers of one pod share while they are checked. */
+interface PodNames {
+  /** Container names so far, each unique across the pod's kinds of container. */
+  readonly containers: Set<string>;
+  /** The volumes a container may mount: those whose own checks passed. */
+  readonly volumes: ReadonlySet<string>;
+}
+
 function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
-  seenNames: Set<string>,
+  names: PodNames,
   options: PodValidationOptions,
   role: ContainerRole = 'regular',
 ): FieldError[] {
+  const seenNames = names.containers;
   const errors: FieldError[] = [];
   containers.forEach((container, i) => {
     const at = path.index(i);
@@ -478,6 +504,7 @@ function validateContainers(
       if (!env.name) errors.push(required(envAt.child('name')));
       errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
     });
+    errors.push(...validateVolumeMounts(container.volumeMounts ?? [], names.volumes, at.child('volumeMounts')));
     errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
     errors.push(
       ...validateEnum(
@@ -488,6 +515,48 @@ function validateContainers(
       ),
     );
   });
+  return errors;
+}
+
+/**
+ * A container's mounts, as the reference's ValidateVolumeMounts checks their names and paths: each
+ * names a volume of the pod that passed its own checks, at a path no other mount of the container
+ * takes; a subPath (or subPathExpr, not both) stays below the volume. The reference reports those
+ * two at `volumeMounts.subPath`, without the mount's index.
+ */
+function validateVolumeMounts(
+  mounts: readonly VolumeMount[],
+  volumes: ReadonlySet<string>,
+  path: FieldPath,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  const mountPaths = new Set<string>();
+  mounts.forEach((mount, i) => {
+    const at = path.index(i);
+    const name = mount.name ?? '';
+    const mountPath = mount.mountPath ?? '';
+    if (name === '') errors.push(required(at.child('name')));
+    if (!volumes.has(name)) errors.push(fieldNotFound(at.child('name'), name));
+    if (mountPath === '') errors.push(required(at.child('mountPath')));
+    if (mountPaths.has(mountPath)) errors.push(invalid(at.child('mountPath'), mountPath, 'must be unique'));
+    mountPaths.add(mountPath);
+    if (mount.subPath) errors.push(...localDescendingPathErrors(mount.subPath, path.child('subPath')));
+    if (mount.subPathExpr) {
+      if (mount.subPath)
+        errors.push(
+          invalid(at.child('subPathExpr'), mount.subPathExpr, 'subPathExpr and subPath are mutually exclusive'),
+        );
+      errors.push(...localDescendingPathErrors(mount.subPathExpr, path.child('subPathExpr')));
+    }
+  });
+  return errors;
+}
+
+/** A path below a directory: relative, and never stepping up out of it. */
+function localDescendingPathErrors(target: string, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  if (target.startsWith('/')) errors.push(invalid(path, target, 'must be a relative path'));
+  if (target.split('/').includes('..')) errors.push(invalid(path, target, "must not contain '..'"));
   return errors;
 }
 
@@ -548,24 +617,27 @@ export function validatePodSpec(
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
   const volumeNames = new Set<string>();
+  const mountable = new Set<string>();
   (podSpec.volumes ?? []).forEach((volume, i) => {
     const at = path.child('volumes').index(i);
     if (!volume.name) return void errors.push(required(at.child('name')));
-    for (const message of isDNS1123Label(volume.name)) errors.push(invalid(at.child('name'), volume.name, message));
-    if (volumeNames.has(volume.name)) errors.push(duplicate(at.child('name'), volume.name));
+    const nameErrors = isDNS1123Label(volume.name).map((message) => invalid(at.child('name'), volume.name, message));
+    if (volumeNames.has(volume.name)) nameErrors.push(duplicate(at.child('name'), volume.name));
     volumeNames.add(volume.name);
+    if (nameErrors.length === 0) mountable.add(volume.name);
+    errors.push(...nameErrors);
   });
-  const containerNames = new Set<string>();
+  const podNames: PodNames = { containers: new Set<string>(), volumes: mountable };
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
-  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), containerNames, options));
+  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), podNames, options));
   errors.push(
-    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), containerNames, options, 'init'),
+    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), podNames, options, 'init'),
   );
   errors.push(
     ...validateContainers(
       (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
       path.child('ephemeralContainers'),
-      containerNames,
+      podNames,
       options,
       'ephemeral',
     ),

@@ -134,8 +134,13 @@ export function validateRoleBinding(binding: KubeObject): FieldError[] {
   return [...validateRoleRef(binding.roleRef as RoleRef | undefined, kinds), ...validateSubjects(binding)];
 }
 
+/**
+ * The reference's ValidateUpdate runs ValidateRoleBinding and then ValidateRoleBindingUpdate,
+ * which runs it again: each cause of the binding shows twice, before the roleRef's change.
+ */
 export function validateRoleBindingUpdate(binding: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validateRoleBinding(binding);
+  const once = validateRoleBinding(binding);
+  const errors = [...once, ...once];
   if (!deepEqual(binding.roleRef, old.roleRef)) {
     const ref = (binding.roleRef as RoleRef | undefined) ?? {};
     // The reference prints its internal RoleRef as JSON, whose members have no tags: Go's names.

@@ -886,6 +886,127 @@ function parityCases(): CorpusCase[] {
       collection: allObjectsPath(type),
     });
   }
+  // A Job's selector: one the client gives is refused unless manualSelector says so, and the
+  // labels the server generates must be its own; a CronJob's job template takes neither.
+  const jobs = servedTypes().find((t) => t.group === 'batch' && t.resource === 'jobs')!;
+  const cronJobs = servedTypes().find((t) => t.group === 'batch' && t.resource === 'cronjobs')!;
+  const selected = { matchLabels: { app: 'corpus' } };
+  const jobEdits: [string, JsonObject, JsonObject | undefined][] = [
+    ['given-without-manual', { selector: selected }, { app: 'corpus' }],
+    ['given-manual-false', { manualSelector: false, selector: selected }, { app: 'corpus' }],
+    ['manual-labels-not-matching', { manualSelector: true, selector: selected }, { app: 'other' }],
+    ['manual-matching', { manualSelector: true, selector: selected }, { app: 'corpus' }],
+    ['template-label-of-other-uid', {}, { 'controller-uid': 'other' }],
+    ['template-label-of-other-name', {}, { 'batch.kubernetes.io/job-name': 'other' }],
+    ['empty-selector', { selector: {} }, undefined],
+  ];
+  for (const [name, edit, labels] of jobEdits) {
+    const object = validObject(jobs, `job-selector-${name}`);
+    const spec = object.spec as JsonObject;
+    Object.assign(spec, edit);
+    if (labels !== undefined) (spec.template as JsonObject).metadata = { labels };
+    cases.push({
+      id: `parity/job-selector/${name}`,
+      method: 'POST',
+      path: collectionPath(jobs),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(jobs),
+    });
+  }
+  const cronJobEdits: [string, JsonObject][] = [
+    ['cronjob-manual-true', { manualSelector: true }],
+    ['cronjob-manual-false', { manualSelector: false }],
+    ['cronjob-manual-true-selector', { manualSelector: true, selector: selected }],
+    ['cronjob-manual-false-selector', { manualSelector: false, selector: selected }],
+  ];
+  for (const [name, edit] of cronJobEdits) {
+    const object = validObject(cronJobs, `job-selector-${name}`);
+    Object.assign(((object.spec as JsonObject).jobTemplate as JsonObject).spec as JsonObject, edit);
+    cases.push({
+      id: `parity/job-selector/${name}`,
+      method: 'POST',
+      path: collectionPath(cronJobs),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(cronJobs),
+    });
+  }
+  // A Deployment's strategy, a DaemonSet's update strategy and a StatefulSet's policies, claim
+  // templates and service name, one rule each.
+  const deployments = servedTypes().find((t) => t.group === 'apps' && t.resource === 'deployments')!;
+  const statefulSets = servedTypes().find((t) => t.group === 'apps' && t.resource === 'statefulsets')!;
+  const claimTemplate = (name: string) => ({
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  });
+  const daemonSets = servedTypes().find((t) => t.group === 'apps' && t.resource === 'daemonsets')!;
+  const daemonSetRollingUpdate = (rollingUpdate: JsonObject) => ({
+    updateStrategy: { type: 'RollingUpdate', rollingUpdate },
+  });
+  const workloadEdits: [ResourceType, string, JsonObject][] = [
+    [daemonSets, 'both-counts-zero', daemonSetRollingUpdate({ maxUnavailable: 0, maxSurge: 0 })],
+    [daemonSets, 'both-counts-set', daemonSetRollingUpdate({ maxUnavailable: 1, maxSurge: 1 })],
+    [daemonSets, 'surge-over-100', daemonSetRollingUpdate({ maxUnavailable: 0, maxSurge: '200%' })],
+    [daemonSets, 'unknown-update-strategy', { updateStrategy: { type: 'Bad' } }],
+    [
+      deployments,
+      'both-counts-zero',
+      { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } },
+    ],
+    [
+      deployments,
+      'max-unavailable-over-100',
+      { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '150%' } } },
+    ],
+    [deployments, 'unknown-strategy', { strategy: { type: 'Bad' } }],
+    [
+      statefulSets,
+      'on-delete-rolling-update',
+      { updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } } },
+    ],
+    [
+      statefulSets,
+      'retention-policy',
+      { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Bad', whenScaled: 'Retain' } },
+    ],
+    [statefulSets, 'ordinals-start', { ordinals: { start: -1 } }],
+    [statefulSets, 'service-name', { serviceName: 'Not_A_Label' }],
+    [statefulSets, 'claim-template-name', { volumeClaimTemplates: [claimTemplate('Not_A_Name')] }],
+    [statefulSets, 'claim-template-ok', { volumeClaimTemplates: [claimTemplate('data')] }],
+  ];
+  for (const [type, name, edit] of workloadEdits) {
+    const object = validObject(type, `workload-rules-${name}`);
+    Object.assign(object.spec as JsonObject, edit);
+    cases.push({
+      id: `parity/workload-rules/${type.resource}/${name}`,
+      method: 'POST',
+      path: collectionPath(type),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(type),
+    });
+  }
+  // A claim's modes, size and class names.
+  const claims = servedTypes().find((t) => t.group === '' && t.resource === 'persistentvolumeclaims')!;
+  const claimEdits: [string, JsonObject][] = [
+    ['read-write-once-pod-with-others', { accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'] }],
+    ['zero-size', { resources: { requests: { storage: '0' } } }],
+    ['storage-class-no-name', { storageClassName: 'Not_A_Name' }],
+    ['attributes-class-no-name', { volumeAttributesClassName: 'Not_A_Name' }],
+  ];
+  for (const [name, edit] of claimEdits) {
+    const object = validObject(claims, `claim-rules-${name}`);
+    Object.assign(object.spec as JsonObject, edit);
+    cases.push({
+      id: `parity/claim-rules/${name}`,
+      method: 'POST',
+      path: collectionPath(claims),
+      headers: JSON_TYPE,
+      body: JSON.stringify(object),
+      collection: allObjectsPath(claims),
+    });
+  }
   // Every kind: a creationTimestamp that is no time cannot be handled as the kind.
   servedTypes().forEach((type, index) => {
     if (!type.verbs.includes('create')) return;

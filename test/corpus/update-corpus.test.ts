@@ -2,9 +2,9 @@
  * The update-validation corpus (update-cases.ts) against the compiled server on SQLite: each
  * case's object is created, then changed in a PUT, and the update gets the code and reason the
  * reference kube-apiserver 1.34.4 gave it (update-expected.json, written by update-record.ts),
- * with the same causes: each cause's field, reason and message. Two things are left out of the
- * comparison: a cause the reference reports twice counts once (it runs some rules in both its
- * create and update validation), and a Go struct shown as a bad value (`Invalid value:
+ * with the same causes in the same order: each cause's field, reason and message, those the
+ * reference reports twice (it runs some rules in both its create and update validation) twice.
+ * One thing is left out of the comparison: a Go struct shown as a bad value (`Invalid value:
  * {"Kind":"Pod",...}`, the internal type's field names) is compared by field and detail only.
  * A refused update leaves the object as it was; no update is answered with a 5xx.
  */
@@ -46,8 +46,8 @@ const CAUSE_GAPS: Readonly<Record<string, string>> = JSON.parse(
   readFileSync(join(__dirname, 'update-known-gaps.json'), 'utf8'),
 );
 
-function causeSet(causes: readonly Cause[]): string[] {
-  return [...new Set(causes.map(comparable))].sort();
+function causeList(causes: readonly Cause[]): string[] {
+  return causes.map(comparable);
 }
 
 /** What an update could have changed: the object without its status, version and field managers. */
@@ -88,7 +88,7 @@ async function check(updateCase: UpdateCase): Promise<string | undefined> {
   if (answer.code !== expected.code || answer.reason !== expected.reason)
     return `${answer.code} ${answer.reason} (want ${expected.code} ${expected.reason}): ${answer.body.slice(0, 400)}`;
   if (answer.code < 400) return undefined;
-  const [got, want] = [causeSet(causesOf(answer.body)), causeSet(expected.causes)];
+  const [got, want] = [causeList(causesOf(answer.body)), causeList(expected.causes)];
   if (JSON.stringify(got) !== JSON.stringify(want) && CAUSE_GAPS[updateCase.id] === undefined)
     return `causes ${JSON.stringify(got)}, want ${JSON.stringify(want)}`;
   const stored = await client.send({ method: 'GET', path: objectPath(updateCase), headers: {} });

@@ -14,6 +14,7 @@ import express from 'express';
 import type { Admission } from '../../server/admission/types';
 import type { RepresentationSettings } from '../../server/codec/representation-settings';
 import { resourceRoutes } from '../../server/handlers/routes';
+import { withWarningRecorder } from '../../server/http/with-warning-recorder';
 import type { StoreHooks } from '../../server/registry/store/hooks';
 import { notFoundHandler, statusErrorHandler } from '../../server/http/errors';
 import { withRequestInfo } from '../../server/http/with-request-info';
@@ -110,7 +111,7 @@ export async function serveResourceApi(
 ): Promise<ServedApi> {
   const app = express();
   const registry = options.registry ?? builtinRegistry();
-  app.use(withRequestInfo());
+  app.use(withRequestInfo(), withWarningRecorder());
   app.use(
     resourceRoutes({
       registry,

@@ -116,9 +116,7 @@ export function validatingAdmissionPolicyPlugin(
               params,
               authorizer: authorizerValue,
             });
-            // The reference's warning recorder keeps one of identical texts (one per param here).
-            for (const warning of outcome.warnings)
-              if (!attributes.warnings.includes(warning)) attributes.warnings.push(warning);
+            for (const warning of outcome.warnings) attributes.warnings.add(warning);
             denial ??= outcome.denial;
             if (outcome.validationFailure !== undefined)
               attributes.auditAnnotations[VALIDATION_FAILURE_AUDIT_KEY] ??= outcome.validationFailure;

@@ -209,7 +209,6 @@ function webhookPlugin(
    */
   const run = async (
     attributes: AdmissionAttributes,
-    warnings: string[],
     reinvocation?: { readonly record: ReinvocationRecord; readonly isReinvoke: boolean },
   ): Promise<boolean> => {
     let changed = false;
@@ -253,7 +252,8 @@ function webhookPlugin(
         if (failOpen) continue;
         throw callFailure(webhook.name, error);
       }
-      warnings.push(...(response.warnings ?? []));
+      // Added before a denial is thrown: the client gets them with it.
+      for (const warning of response.warnings ?? []) attributes.warnings.add(warning);
       // Kept for the request's audit event, allowed or not, under the webhook's name.
       for (const [key, value] of Object.entries(response.auditAnnotations ?? {}))
         attributes.auditAnnotations[`${webhook.name}/${key}`] = value;
@@ -270,8 +270,7 @@ function webhookPlugin(
     return changed;
   };
   const name = phase === 'mutating' ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook';
-  if (phase === 'validating')
-    return { name, validate: async (attributes) => void (await run(attributes, attributes.warnings)) };
+  if (phase === 'validating') return { name, validate: async (attributes) => void (await run(attributes)) };
   return {
     name,
     reinvocable: true,
@@ -280,8 +279,7 @@ function webhookPlugin(
       // A plugin before this one changed the object since these webhooks last saw it.
       if (reinvocation.isReinvoke && !deepEqual(record.lastOutput, attributes.object))
         requireReinvokingPreviouslyInvoked(record);
-      if (await run(attributes, attributes.warnings, { record, isReinvoke: reinvocation.isReinvoke }))
-        reinvocation.shouldReinvoke = true;
+      if (await run(attributes, { record, isReinvoke: reinvocation.isReinvoke })) reinvocation.shouldReinvoke = true;
     },
   };
 }

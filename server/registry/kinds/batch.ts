@@ -6,37 +6,32 @@ import { cronJobWarnings, jobWarnings } from '../../validation/workload-warnings
 import * as defaults from '../defaults/batch';
 import type { ResourceType, WriteContext } from '../types';
 import { defineKind, fieldAt } from './define';
+import { generatedJobLabels, CONTROLLER_UID_LABEL } from '../../validation/batch';
 import { dropDisabledPodTemplateFields } from './pod-gated-fields';
 import { cronJobPrinter, jobPrinter } from '../../table/printers';
 
-const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
-const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
-const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
-const LEGACY_JOB_NAME_LABEL = 'job-name';
-
 /**
  * A Job without manualSelector selects its pods by its own uid, so the uid is fixed here
- * (handlers keep a uid already set) and the template labels are added to match.
+ * (handlers keep a uid already set), the template gets the generated labels and the selector
+ * the uid's. What the client set itself is kept, as the reference's generateSelector keeps
+ * it: validation then refuses a label or a selector that is not the generated one.
  */
 function generateJobSelector(job: KubeObject): void {
   const spec = (job.spec ?? (job.spec = {})) as {
     manualSelector?: boolean;
-    selector?: unknown;
+    selector?: { matchLabels?: Record<string, string> };
     template?: { metadata?: { labels?: Record<string, string> } };
   };
   if (spec.manualSelector === true) return;
   const uid = (job.metadata.uid ??= randomUUID());
-  const name = job.metadata.name ?? '';
-  spec.selector = { matchLabels: { [CONTROLLER_UID_LABEL]: uid } };
   const template = (spec.template ??= {});
   const metadata = (template.metadata ??= {});
   // In place: a Job whose labels defaulted to its template's shares them (defaults/batch.ts).
-  Object.assign((metadata.labels ??= {}), {
-    [CONTROLLER_UID_LABEL]: uid,
-    [JOB_NAME_LABEL]: name,
-    [LEGACY_CONTROLLER_UID_LABEL]: uid,
-    [LEGACY_JOB_NAME_LABEL]: name,
-  });
+  const labels = (metadata.labels ??= {});
+  for (const [key, value] of Object.entries(generatedJobLabels(job.metadata.name ?? '', uid)))
+    if (!Object.hasOwn(labels, key)) labels[key] = value;
+  const matchLabels = ((spec.selector ??= {}).matchLabels ??= {});
+  if (!Object.hasOwn(matchLabels, CONTROLLER_UID_LABEL)) matchLabels[CONTROLLER_UID_LABEL] = uid;
 }
 
 /**

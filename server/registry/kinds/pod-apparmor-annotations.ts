@@ -48,6 +48,6 @@ export function copyAppArmorAnnotations(pod: KubeObject, context: WriteContext):
     const copied = profile !== undefined && !sameProfile(podProfile, profile);
     if (copied) container.securityContext = { ...container.securityContext, appArmorProfile: { ...profile } };
     if (profile === undefined || copied)
-      context.preparationWarnings?.push(appArmorAnnotationWarning(key, FieldPath.root('metadata', 'annotations')));
+      context.warnings?.add(appArmorAnnotationWarning(key, FieldPath.root('metadata', 'annotations')));
   }
 }

@@ -9,6 +9,7 @@ import type { AdmissionAttributes, AdmissionOperation, OperationOptions } from '
 import type { UserInfo } from '../../../api/user-info';
 import type { GroupVersionKind } from '../../../api/identity';
 import type { StoreScope } from './scope';
+import { WarningList, type WarningRecorder } from '../../request/warning-recorder';
 
 import type { KubeObject } from '../../../api/objects';
 /** Who writes, how, and with which options: what every store operation is told besides the object. */
@@ -24,6 +25,12 @@ export interface WriteRequest {
    * write into as they run; absent when the request is not audited.
    */
   readonly auditAnnotations?: Record<string, string>;
+  /**
+   * The request's warnings (server/request/warning-recorder.ts), which the strategy and admission
+   * add to as they run, so that a refusal carries those gathered before it; absent when no
+   * client hears them (the server's own writes).
+   */
+  readonly warnings?: WarningRecorder;
 }
 
 /**
@@ -75,7 +82,7 @@ export function admissionAttributes(
     dryRun: write.dryRun,
     object: step.object,
     oldObject: step.oldObject,
-    warnings: [],
+    warnings: write.warnings ?? new WarningList(),
     auditAnnotations: write.auditAnnotations ?? {},
   };
 }
@@ -102,11 +109,7 @@ export async function admitSubresourceCreate(
  */
 export async function admitConnect(
   scope: StoreScope,
-  connection: {
-    readonly user: UserInfo;
-    readonly subresource: string;
-    readonly auditAnnotations?: Record<string, string>;
-  },
+  connection: Pick<WriteRequest, 'user' | 'auditAnnotations' | 'warnings'> & { readonly subresource: string },
   step: { readonly key: ObjectKey; readonly kind: GroupVersionKind; readonly object: KubeObject },
 ): Promise<void> {
   await admitBothPhases(scope, { ...connection, dryRun: false }, { ...step, operation: 'CONNECT' });

@@ -6,7 +6,8 @@
  *   2. mutating admission (CREATE)
  *   3. system metadata: generated name, uid, creationTimestamp (FillObjectMetaSystemFields)
  *   4. the strategy's prepareForCreate (fresh status, generation 1...)
- *   5. the strategy's validate (422)
+ *   5. the strategy's validate (422), then its warnings: a refused object gets none of them,
+ *      though what admission and the preparation warned of before goes out with the refusal
  *   6. the kind's beginCreate hook (a Service's cluster IPs and node ports; on a dry run it
  *      takes nothing)
  *   7. validating admission (CREATE), seeing the object as it will be stored
@@ -47,14 +48,7 @@ export interface CreateRequest extends WriteRequest {
   readonly manager: string;
 }
 
-export interface WriteResult {
-  /** In the scope's version. */
-  readonly object: KubeObject;
-  /** The strategy's warnings, for `Warning` headers. */
-  readonly warnings: readonly string[];
-}
-
-export async function createObject(scope: StoreScope, request: CreateRequest): Promise<WriteResult> {
+export async function createObject(scope: StoreScope, request: CreateRequest): Promise<KubeObject> {
   const nameIsGenerated = !request.object.metadata.name && Boolean(request.object.metadata.generateName);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -66,7 +60,7 @@ export async function createObject(scope: StoreScope, request: CreateRequest): P
   }
 }
 
-async function createOnce(scope: StoreScope, request: CreateRequest): Promise<WriteResult> {
+async function createOnce(scope: StoreScope, request: CreateRequest): Promise<KubeObject> {
   // Steps 1-7 change the object; the request's stays as sent for a retry.
   const prepared = await prepareNewObject(scope, request, copyJson(request.object), async () => undefined);
   const { object, key } = prepared;
@@ -78,7 +72,7 @@ async function createOnce(scope: StoreScope, request: CreateRequest): Promise<Wr
       throw badRequest('resourceVersion should not be set on objects to be created');
     const created = await scope.storage.create(key, object, { dryRun: request.dryRun });
     stored = true;
-    return { object: await toServedVersion(scope, created), warnings: prepared.warnings };
+    return await toServedVersion(scope, created);
   } finally {
     await prepared.finish(stored);
   }
@@ -94,7 +88,6 @@ export interface PreparedObject {
    * the reference records ownership in its handler before its registry fills them.
    */
   readonly written: KubeObject;
-  readonly warnings: readonly string[];
   /** The kind's hook's finish; call it once the write is stored or has failed. */
   readonly finish: FinishWrite;
 }
@@ -124,10 +117,11 @@ export async function prepareNewObject(
   await scope.context.admission.admit(attributes);
   // 3-5. System metadata, preparation, validation.
   fillCreateMetadata(object, scope.context.now());
-  const context = { ...writeContextOf(scope, write.user), preparationWarnings: [] as string[] };
+  const context = writeContextOf(scope, write);
   strategy.prepareForCreate?.(object, context);
   const errors = strategy.validate?.(object, context) ?? [];
   if (errors.length > 0) throw invalidObject(scope, object.metadata.name ?? '', errors);
+  for (const warning of strategy.warnings?.(object, undefined, context) ?? []) write.warnings?.add(warning);
   await authorize();
   // 6. The kind's hook: what it takes is given back if anything below fails.
   const beginCreate = scope.context.hooksFor?.(scope.type)?.beginCreate;
@@ -136,17 +130,7 @@ export async function prepareNewObject(
     // 7. Validating admission, with the name generated in step 3.
     const key = objectKeyOf(scope, keyFields(object));
     await scope.context.admission.validate({ ...attributes, name: key.name });
-    return {
-      object,
-      key,
-      written,
-      warnings: [
-        ...context.preparationWarnings,
-        ...(strategy.warnings?.(object, undefined, context) ?? []),
-        ...attributes.warnings,
-      ],
-      finish,
-    };
+    return { object, key, written, finish };
   } catch (error) {
     await finish(false);
     throw error;

@@ -22,6 +22,7 @@ import {
 import type { StoreHooks } from './hooks';
 import { featureGateReader } from '../../config/feature-enabled';
 import type { UserInfo } from '../../../api/user-info';
+import type { WarningRecorder } from '../../request/warning-recorder';
 
 import type { KubeObject } from '../../../api/objects';
 export interface StoreContext {
@@ -114,7 +115,14 @@ export function invalidObject(scope: StoreScope, name: string, errors: readonly 
   return invalid({ group: scope.type.group, kind: scope.type.kind }, name, errors);
 }
 
-/** What the strategy of one write by `user` consults: who writes and the server's feature gates. */
-export function writeContextOf(scope: StoreScope, user: UserInfo | undefined): WriteContext {
-  return { user, featureEnabled: featureGateReader(scope.context.featureGates ?? {}) };
+/** What the strategy of one write consults: who writes, where its warnings go, and the server's feature gates. */
+export function writeContextOf(
+  scope: StoreScope,
+  write: { readonly user?: UserInfo; readonly warnings?: WarningRecorder },
+): WriteContext {
+  return {
+    user: write.user,
+    warnings: write.warnings,
+    featureEnabled: featureGateReader(scope.context.featureGates ?? {}),
+  };
 }

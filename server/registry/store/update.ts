@@ -12,8 +12,8 @@
  *   4. system metadata kept from the stored object (uid when absent, creationTimestamp,
  *      deletion marks), then the strategy's prepareForUpdate / prepareForStatusUpdate, or
  *      finalize's own (only spec.finalizers changes)
- *   5. the strategy's validateUpdate (422; a different uid is refused here, as immutable), then
- *      the kind's beginUpdate hook (a Service's cluster IPs and node ports; on a dry run it
+ *   5. the strategy's validateUpdate (422; a different uid is refused here, as immutable), its
+ *      warnings (none for a refused update), then the kind's beginUpdate hook (a Service's cluster IPs and node ports; on a dry run it
  *      takes nothing)
  *   6. validating admission (UPDATE)
  *   7. managedFields: the write recorded as its manager's Update (apply brings its own), not
@@ -78,7 +78,6 @@ export interface UpdateResult {
   readonly created: boolean;
   /** The write removed the object (its last finalizer went). */
   readonly deleted: boolean;
-  readonly warnings: readonly string[];
 }
 
 /** Thrown inside the update function when the object must be removed rather than written. */
@@ -106,7 +105,6 @@ function shouldRemove(scope: StoreScope, object: KubeObject): boolean {
 export async function updateObject(scope: StoreScope, request: UpdateRequest): Promise<UpdateResult> {
   const { key } = request;
   for (let attempt = 1; ; attempt++) {
-    let warnings: readonly string[] = [];
     // What the kind's hook took for an attempt (its create, or its update) is held until the write is settled.
     let pending: FinishWrite | undefined;
     const settle = async (stored: boolean): Promise<void> => {
@@ -137,26 +135,24 @@ export async function updateObject(scope: StoreScope, request: UpdateRequest): P
                 manager: request.manager,
                 subresource: request.subresource,
               });
-            warnings = creating.warnings;
             return object;
           }
-          const { object, admissionWarnings, finish } = await prepareUpdate(scope, request, current);
+          const { object, finish } = await prepareUpdate(scope, request, current);
           pending = finish;
-          warnings = [...strategyWarnings(scope, request, object, current), ...admissionWarnings];
           if (shouldRemove(scope, object)) throw new RemoveInstead(current);
           return object;
         },
         { preconditions: request.preconditions, allowCreate: request.allowCreate, dryRun: request.dryRun },
       );
       await settle(true);
-      return { object: await toServedVersion(scope, result.object), created: result.created, deleted: false, warnings };
+      return { object: await toServedVersion(scope, result.object), created: result.created, deleted: false };
     } catch (error) {
       await settle(false);
       if (!(error instanceof RemoveInstead)) throw error;
       try {
         const removed = await removeExactly(scope, key, error.current, request.dryRun);
         await afterRemoval(scope, removed, request.dryRun);
-        return { object: await toServedVersion(scope, removed), created: false, deleted: true, warnings };
+        return { object: await toServedVersion(scope, removed), created: false, deleted: true };
       } catch (removeError) {
         // A write raced the removal: start over from fresh state unless the caller pinned a version.
         const raced =
@@ -180,16 +176,16 @@ function strategyWarnings(
 ): string[] {
   const { strategy } = scope.type;
   const { target } = request;
-  if (target === 'main') return strategy.warnings?.(object, current, writeContextOf(scope, request.user)) ?? [];
+  if (target === 'main') return strategy.warnings?.(object, current, writeContextOf(scope, request)) ?? [];
   return target === 'status' ? (strategy.statusWarnings?.(object, current) ?? []) : [];
 }
 
-/** Steps 1-7 on an existing object: the object to store, what admission warned of, and the kind's hook's finish. */
+/** Steps 1-7 on an existing object: the object to store and the kind's hook's finish. */
 async function prepareUpdate(
   scope: StoreScope,
   request: UpdateRequest,
   current: KubeObject,
-): Promise<{ object: KubeObject; admissionWarnings: readonly string[]; finish: FinishWrite }> {
+): Promise<{ object: KubeObject; finish: FinishWrite }> {
   const { strategy } = scope.type;
   const name = request.key.name;
   // 1. The caller's change, made on a copy: `current` must stay the old state to compare with.
@@ -221,13 +217,14 @@ async function prepareUpdate(
   }
   // 4. System metadata and the strategy's preparation.
   keepSystemMetadata(object, current);
-  const context = writeContextOf(scope, request.user);
+  const context = writeContextOf(scope, request);
   if (request.target === 'status') strategy.prepareForStatusUpdate?.(object, current, context);
   else if (request.target === 'finalize') keepAllButSpecFinalizers(object, current);
   else strategy.prepareForUpdate?.(object, current, context);
-  // 5. Validation.
+  // 5. Validation, then the strategy's warnings: a refused update gets none of them.
   const errors = strategy.validateUpdate?.(object, current, context) ?? [];
   if (errors.length > 0) throw invalidObject(scope, name, errors);
+  for (const warning of strategyWarnings(scope, request, object, current)) request.warnings?.add(warning);
   // 5b. The kind's hook for the part written (a Service's cluster IPs and node ports on the main
   // object; a claim's admin-access check on its status). What it fills is the server's: no
   // manager is credited with it, as the reference records ownership before its registry runs.
@@ -256,7 +253,7 @@ async function prepareUpdate(
     await finish(false);
     throw error;
   }
-  return { object, admissionWarnings: attributes.warnings, finish };
+  return { object, finish };
 }
 
 /** The kind's step after an object left storage (a Service gives back its addresses and ports). */

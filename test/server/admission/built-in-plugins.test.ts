@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { ensureBuilt, MAIN } from '../../helpers/capstan-process';
 import { startServer, type TestServer } from '../../helpers/server';
 import { selectAdmissionPlugins } from '../../../server/admission/plugins';
+import { WarningList } from '../../../server/request/warning-recorder';
 
 interface PodSpecFields {
   priority?: number;
@@ -208,7 +209,7 @@ describe('choosing admission plugins', () => {
         options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
         userInfo: { name: 'someone', groups: [] },
         dryRun: false,
-        warnings: [],
+        warnings: new WarningList(),
         auditAnnotations: {},
       }),
     ).rejects.toMatchObject({

@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../api/objects';
 import type { UserInfo } from '../../../api/user-info';
 import { selectAdmissionPlugins } from '../../../server/admission/plugins';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from '../../../server/admission/types';
+import { WarningList } from '../../../server/request/warning-recorder';
 import { staticPolicySource } from '../../../server/authz/rbac/policy-source';
 import { rbacAuthorizer } from '../../../server/authz/rbac/rbac-authorizer';
 import { RuleResolver } from '../../../server/authz/rbac/rule-resolver';
@@ -90,7 +91,7 @@ function write(
     dryRun: false,
     object,
     oldObject,
-    warnings: [],
+    warnings: new WarningList(),
     auditAnnotations: {},
   };
 }

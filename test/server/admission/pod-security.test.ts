@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { podSecurityConfiguration } from '../../../server/admission/plugins/pod-security/configuration';
 import { podSecurityPlugin } from '../../../server/admission/plugins/pod-security/plugin';
 import type { AdmissionAttributes } from '../../../server/admission/types';
+import { WarningList } from '../../../server/request/warning-recorder';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { ensureBuilt, failingStart } from '../../helpers/capstan-process';
 import { startServer, type TestServer } from '../../helpers/server';
@@ -274,7 +275,7 @@ describe('PodSecurity audit annotations', () => {
     options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
     userInfo: { name: user, groups: [] },
     dryRun: false,
-    warnings: [],
+    warnings: new WarningList(),
     auditAnnotations: {},
     object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1', namespace: 'ns' }, spec } as KubeObject,
   });

@@ -8,6 +8,7 @@ import { ObjectError } from '../../../storage/errors';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { validatingAdmissionPolicyPlugin } from '../../../server/admission/plugins/validating-admission-policy';
 import type { AdmissionAttributes } from '../../../server/admission/types';
+import { WarningList } from '../../../server/request/warning-recorder';
 
 import type { KubeObject } from '../../../api/objects';
 import { builtinRegistry } from '../../../server/builtin-types';
@@ -66,7 +67,7 @@ const binding = (name: string, policyName: string, actions: string[], paramRef?:
   spec: { policyName, validationActions: actions, ...(paramRef ? { paramRef } : {}) },
 });
 
-function secretCreate(name: string): AdmissionAttributes {
+function secretCreate(name: string): AdmissionAttributes & { warnings: WarningList } {
   const resource = { group: '', version: 'v1', resource: 'secrets' };
   const kind = { group: '', version: 'v1', kind: 'Secret' };
   return {
@@ -84,7 +85,7 @@ function secretCreate(name: string): AdmissionAttributes {
     userInfo: { name: 'alice', groups: ['system:authenticated'] },
     dryRun: false,
     object: { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' } } as unknown as KubeObject,
-    warnings: [],
+    warnings: new WarningList(),
     auditAnnotations: {},
   };
 }
@@ -137,7 +138,7 @@ describe('ValidatingAdmissionPolicy plugin', () => {
         '[{"message":"refused by audited","policy":"audited","binding":"audit-only","expressionIndex":0,"validationActions":["Audit","Warn"]}]',
     });
     // One failure per param, one warning for identical texts, as the reference's recorder keeps.
-    expect(request.warnings).toEqual([
+    expect(request.warnings.texts).toEqual([
       "Validation failed for ValidatingAdmissionPolicy 'audited' with binding 'audit-only': refused by audited",
     ]);
     const fine = secretCreate('fine');

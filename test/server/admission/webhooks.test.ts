@@ -182,8 +182,10 @@ ${extra}`;
     });
 
     const refused = await server.kubectl(['create', 'configmap', 'bad', '-n', 'hooks', '--from-literal=verdict=bad']);
+    // The mutating webhook's warning goes out with the refusal, as the reference sends it.
     expect(refused.stderr.trim()).toBe(
-      'error: failed to create configmap: admission webhook "v.example.com" denied the request: bad data',
+      'Warning: mutated by the test webhook\n' +
+        'error: failed to create configmap: admission webhook "v.example.com" denied the request: bad data',
     );
     expect((await server.kubectl(['get', 'configmap', 'bad', '-n', 'hooks'])).code).not.toBe(0);
   });

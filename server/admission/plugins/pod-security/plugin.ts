@@ -182,7 +182,7 @@ export function podSecurityPlugin(options: {
     const refuse = (fieldErrors: readonly FieldError[]) => invalid({ group: '', kind: 'Namespace' }, name, fieldErrors);
     const warnIfExempt = () => {
       const warning = exemptNamespaceWarning(name, policy, labels);
-      if (warning !== undefined) attributes.warnings.push(warning);
+      if (warning !== undefined) attributes.warnings.add(warning);
     };
     if (attributes.operation === 'CREATE') {
       if (errors.length > 0) throw refuse(errors);
@@ -199,7 +199,7 @@ export function podSecurityPlugin(options: {
     const sameVersion = versionString(enforce.version) === versionString(old.policy.enforce.version);
     if (sameVersion && compareLevels(enforce.level, old.policy.enforce.level) < 1) return;
     if (exemptNamespace(name)) return warnIfExempt();
-    attributes.warnings.push(...(await existingPodWarnings(name, enforce)));
+    for (const warning of await existingPodWarnings(name, enforce)) attributes.warnings.add(warning);
   }
 
   /** Measures one pod (or template) against the namespace's policy; `enforce` refuses what violates it. */
@@ -243,7 +243,7 @@ export function podSecurityPlugin(options: {
     if (refusal !== undefined) throw refusal;
     const warn = resultAt(policy.warn);
     if (warn.reasons.length > 0)
-      attributes.warnings.push(
+      attributes.warnings.add(
         `would violate PodSecurity ${JSON.stringify(levelVersionString(policy.warn))}: ${violationText(warn)}`,
       );
   }

@@ -1,0 +1,33 @@
+/**
+ * Objects refused for several fields at once get the causes kube-apiserver 1.34.4 gave for the
+ * same objects (fixtures/recorded-create-causes.json, recorded from it), in its order: a
+ * Deployment's strategy (both counts zero, a percent over 100, an unknown type shown as the
+ * internal struct) after its template and before its counts; a StatefulSet's policies, claim
+ * templates (whose names become the template's volumes), counts and service name before its
+ * selector and template; a claim's (or claim template's) selector before its modes, a size above
+ * zero, class names that are DNS subdomains; a DaemonSet's update strategy (one count non-zero,
+ * none over 100%) between its minReadySeconds and revisionHistoryLimit; a container's mounts naming volumes the pod has
+ * (and that passed their own checks), at unique paths, with sub-paths below the volume.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KubeObject } from '../../../api/objects';
+import { created, typeOf } from './gated-fields/write-path';
+
+interface Case {
+  readonly name: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly object: KubeObject;
+  /** `<field>: <message>`, as the reference's Status listed them. */
+  readonly causes: readonly string[];
+}
+
+const CASES: readonly Case[] = JSON.parse(
+  readFileSync(join(__dirname, 'fixtures', 'recorded-create-causes.json'), 'utf8'),
+);
+
+test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+  const object = { ...c.object, metadata: { ...c.object.metadata, namespace: 'default' } } as KubeObject;
+  expect(created(typeOf(c.group, c.resource), object, {}).errors).toEqual(c.causes);
+});

@@ -16,6 +16,7 @@ import {
   type FieldError,
   type ResourceRegistry,
   type ResourceType,
+  type DeclarativeMismatchCounter,
   type ServedVersion,
   type WriteContext,
 } from '../types';
@@ -38,6 +39,8 @@ export interface StoreContext {
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** A kind's own steps around storage (Services: cluster IPs); absent: none. */
   readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
+  /** Where writes count their declarative validation mismatches; absent: not counted. */
+  readonly declarativeMismatches?: DeclarativeMismatchCounter;
 }
 
 export interface StoreScope {
@@ -116,5 +119,9 @@ export function invalidObject(scope: StoreScope, name: string, errors: readonly 
 
 /** What the strategy of one write by `user` consults: who writes and the server's feature gates. */
 export function writeContextOf(scope: StoreScope, user: UserInfo | undefined): WriteContext {
-  return { user, featureEnabled: featureGateReader(scope.context.featureGates ?? {}) };
+  return {
+    user,
+    featureEnabled: featureGateReader(scope.context.featureGates ?? {}),
+    declarativeMismatches: scope.context.declarativeMismatches,
+  };
 }

@@ -2,22 +2,14 @@
  * `certificatesigningrequests/approval`: how a CSR is approved or denied (`kubectl certificate
  * approve|deny`). A write through it changes status.conditions and nothing else of spec or
  * status, fills the conditions' missing timestamps, and is validated as the reference's
- * approval update: no type twice, not Approved and Denied together, and no Approved, Denied
- * or Failed condition taken away once set. The Approved and Denied rule is also declared, so
- * the declarative validation gates decide which of its two texts a client reads
- * (server/validation/declarative-validation.ts).
+ * approval update (server/validation/certificate-conditions.ts): the one write that may add
+ * an Approved or Denied condition.
  */
 import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
 import { partialWriteHandlers } from './partial-write';
-import { duplicate, FieldPath, forbidden, invalid } from '../status/field-errors';
-import { certificateSigningRequestDeclarativeErrors } from '../validation/declarative-rules';
-import {
-  coveredByDeclarative,
-  withDeclarativeValidation,
-  type DeclarativeFieldError,
-} from '../validation/declarative-validation';
+import { validateCertificateSigningRequestApproval } from '../validation/certificates';
 
 interface CSRCondition {
   type?: string;
@@ -30,15 +22,6 @@ interface CSRCondition {
 function conditionsOf(csr: KubeObject): CSRCondition[] {
   return (csr.status as { conditions?: CSRCondition[] } | undefined)?.conditions ?? [];
 }
-
-/** Conditions that record a decision, which an approval update may not remove. */
-const DECISIONS = ['Approved', 'Denied', 'Failed'];
-
-/** The decisions that exclude each other, each with the other. */
-const EXCLUSIVE_DECISIONS = new Map([
-  ['Approved', 'Denied'],
-  ['Denied', 'Approved'],
-]);
 
 /** Spec and status stay as stored but for the conditions the write sends, with their times filled. */
 function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject) => void {
@@ -64,39 +47,7 @@ function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject)
   };
 }
 
-export function validateApprovalUpdate(object: KubeObject, old: KubeObject): DeclarativeFieldError[] {
-  const path = FieldPath.root('status', 'conditions');
-  const errors: DeclarativeFieldError[] = [];
-  const seen = new Set<string>();
-  // Condition by condition, as the reference: the second of an Approved and Denied pair names
-  // itself, once per pair it closes.
-  conditionsOf(object).forEach((condition, index) => {
-    const type = condition.type ?? '';
-    const other = EXCLUSIVE_DECISIONS.get(type);
-    if (other !== undefined && seen.has(other))
-      errors.push(
-        ...coveredByDeclarative(
-          [invalid(path, type, 'Approved and Denied conditions are mutually exclusive')],
-          'zeroOrOneOf',
-        ),
-      );
-    if (seen.has(type)) errors.push(duplicate(path.index(index).child('type'), type));
-    seen.add(type);
-  });
-  for (const type of DECISIONS) {
-    const count = (list: CSRCondition[]) => list.filter((condition) => condition.type === type).length;
-    if (count(conditionsOf(object)) < count(conditionsOf(old)))
-      errors.push(forbidden(path, `updates may not remove a condition of type ${JSON.stringify(type)}`));
-  }
-  return errors;
-}
-
-export const approvalHandlers = partialWriteHandlers((base, scope) => ({
+export const approvalHandlers = partialWriteHandlers((_base, scope) => ({
   prepareForStatusUpdate: prepareApproval(scope.context.now),
-  validateUpdate: (object, old, context) =>
-    withDeclarativeValidation(
-      context,
-      [...(base.validateUpdate?.(object, old, context) ?? []), ...validateApprovalUpdate(object, old)],
-      () => certificateSigningRequestDeclarativeErrors(object, old),
-    ),
+  validateUpdate: validateCertificateSigningRequestApproval,
 }));

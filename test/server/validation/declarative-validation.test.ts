@@ -1,11 +1,12 @@
 /**
  * The DeclarativeValidation and DeclarativeValidationTakeover gates on the fields a 1.34 server
  * validates declaratively: ReplicationController replicas and minReadySeconds (and its scale
- * subresource) and a CertificateSigningRequest's Approved and Denied conditions. Each request is
- * replayed against a whole replica in this process under three gate settings, and must get the
- * answer kube-apiserver v1.34.4 gave under the same flags
- * (declarative-validation.reference.json): the default (takeover off), takeover on, and
- * declarative validation off (with takeover on, which the reference accepts and then ignores).
+ * subresource) and a CertificateSigningRequest's Approved and Denied conditions (set through
+ * `approval`, refused through `status`). Each request is replayed against a whole replica in
+ * this process under three gate settings, and must get the answer kube-apiserver v1.34.4 gave
+ * under the same flags (declarative-validation.reference.json): the default (takeover off),
+ * takeover on, and declarative validation off (with takeover on, which the reference accepts
+ * and then ignores).
  * The mismatch counter on /metrics must read what the reference's read after the same requests.
  */
 import { readFileSync } from 'node:fs';
@@ -125,13 +126,20 @@ describe.each(['off', 'on', 'dvoff'] as Variant[])('declarative validation gates
       approval,
       withConditions(csr, [decision('Approved'), decision('Denied'), decision('Approved')]),
     );
-    const approved = await call('csrApprove', 'PUT', approval, withConditions(csr, [decision('Approved')]));
     await call(
-      'csrApprovedThenAddDenied',
+      'csrApprovalBadStatus',
       'PUT',
       approval,
-      withConditions(approved, [...approved.status.conditions, decision('Denied')]),
+      withConditions(csr, [{ type: 'Approved', status: 'False' }, decision('Denied')]),
     );
+    // The status subresource may neither approve nor deny.
+    const status = `${CSRS}/csr-${tag}/status`;
+    await call('csrStatusAD', 'PUT', status, withConditions(csr, [decision('Approved'), decision('Denied')]));
+    await call('csrStatusDA', 'PUT', status, withConditions(csr, [decision('Denied'), decision('Approved')]));
+    const approved = await call('csrApprove', 'PUT', approval, withConditions(csr, [decision('Approved')]));
+    const andDenied = withConditions(approved, [...approved.status.conditions, decision('Denied')]);
+    await call('csrApprovedThenAddDenied', 'PUT', approval, andDenied);
+    await call('csrStatusAfterApproveAddDenied', 'PUT', status, andDenied);
   }, 120_000);
 
   afterAll(async () => {

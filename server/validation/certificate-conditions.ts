@@ -9,6 +9,7 @@
  */
 import type { KubeObject } from '../../api/objects';
 import { duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import type { FieldError } from '../status/field-error';
 import { coveredByDeclarative, type DeclarativeFieldError } from './declarative-validation';
 
 interface CSRCondition {
@@ -38,7 +39,8 @@ function toleratedOf(old: KubeObject) {
   };
 }
 
-function perConditionErrors(csr: KubeObject, old: KubeObject): DeclarativeFieldError[] {
+/** Condition by condition, sparing what the stored request already breaks. */
+export function conditionErrors(csr: KubeObject, old: KubeObject): DeclarativeFieldError[] {
   const path = FieldPath.root('status', 'conditions');
   const tolerated = toleratedOf(old);
   const errors: DeclarativeFieldError[] = [];
@@ -65,14 +67,17 @@ function perConditionErrors(csr: KubeObject, old: KubeObject): DeclarativeFieldE
   return errors;
 }
 
-/** `settingDecisions`: a write through `approval`, which may add Approved and Denied conditions. */
-export function conditionUpdateErrors(
+/**
+ * What a write may do to the decisions: never remove one; `settingDecisions`, a write through
+ * `approval`, may add Approved and Denied conditions.
+ */
+export function decisionChangeErrors(
   csr: KubeObject,
   old: KubeObject,
   options: { readonly settingDecisions: boolean },
-): DeclarativeFieldError[] {
+): FieldError[] {
   const path = FieldPath.root('status', 'conditions');
-  const errors = perConditionErrors(csr, old);
+  const errors: FieldError[] = [];
   const count = (from: KubeObject, type: string) => conditionsOf(from).filter((c) => c.type === type).length;
   for (const type of DECISIONS) {
     if (count(csr, type) < count(old, type))

@@ -8,7 +8,8 @@ import { loadX509 } from '../x509-library';
 import type { FieldError } from '../status/field-error';
 import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
 import type { WriteContext } from '../registry/types';
-import { conditionUpdateErrors } from './certificate-conditions';
+import { conditionErrors, decisionChangeErrors } from './certificate-conditions';
+import { certificateChangeErrors, issuedCertificateErrors } from './issued-certificate';
 import { certificateSigningRequestDeclarativeErrors } from './declarative-rules';
 import { withDeclarativeValidation } from './declarative-validation';
 
@@ -102,7 +103,13 @@ function updateErrors(
 ): FieldError[] {
   return withDeclarativeValidation(
     context,
-    [...requestErrors(specOf(csr)), ...conditionUpdateErrors(csr, old, options)],
+    [
+      ...requestErrors(specOf(csr)),
+      ...conditionErrors(csr, old),
+      ...issuedCertificateErrors(csr, old),
+      ...decisionChangeErrors(csr, old, options),
+      ...certificateChangeErrors(csr, old),
+    ],
     () => certificateSigningRequestDeclarativeErrors(csr, old),
   );
 }

@@ -31,6 +31,7 @@ import { featureEnabled, featureGateReader } from './config/feature-enabled';
 import { REGISTERED_GROUP_VERSIONS } from './config/registered-group-versions';
 import { runtimeConfigEnabled } from './config/runtime-config';
 import { createApiserverMetrics, type ApiserverMetrics } from './metrics/apiserver-metrics';
+import { registerDeclarativeValidationMetrics } from './metrics/declarative-validation-metrics';
 import { recordCompactions } from './metrics/compaction-metrics';
 import { instrumentStore, resourceByKeyPrefix, type StoredResource } from './metrics/store-metrics';
 import { observeWatchCaches, type ObservedCache } from './metrics/watch-cache-metrics';
@@ -295,6 +296,7 @@ async function cachesReadyUnless(caches: CacheSet, abandoned: AbortSignal): Prom
 export async function startControlPlane(options: ServerOptions): Promise<ControlPlane> {
   setClusterPolicy({ allowPrivileged: options.allowPrivileged });
   const metrics = createApiserverMetrics();
+  const declarativeMismatches = registerDeclarativeValidationMetrics(metrics.registry);
   const registry = builtinRegistry({
     enabled: runtimeConfigEnabled({
       config: options.runtimeConfig,
@@ -464,6 +466,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     admission,
     hooksFor,
     featureGates: options.featureGates,
+    declarativeMismatches,
   };
   const operations = apiOperations({ context, storageFor });
   // Every replica serves the established CRDs' types, leader or not; the stored ones before it answers.
@@ -630,6 +633,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         featureGates: options.featureGates,
         kubelet,
         minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+        declarativeMismatches,
       });
       return {
         servesGroup: discovery.servesGroup,

@@ -11,7 +11,13 @@ import type { ObjectStorage } from '../../storage/objects/types';
 import '../request/request-context';
 import type { RequestInfo } from '../request/request-info';
 import { withTypeDefinitions } from '../registry/type-definitions';
-import { typeAtVersion, type ResourceRegistry, type ResourceType, type Verb } from '../registry/types';
+import {
+  typeAtVersion,
+  type DeclarativeMismatchCounter,
+  type ResourceRegistry,
+  type ResourceType,
+  type Verb,
+} from '../registry/types';
 import { statusErrorFrom } from '../status/from-error';
 import { methodNotAllowed } from '../status/catalogue';
 import type { Definitions } from '../validation/decode';
@@ -52,6 +58,8 @@ export interface ResourceRoutesOptions {
   readonly kubelet?: KubeletClient;
   /** `--min-request-timeout` in seconds (default 1800): how long watches without `timeoutSeconds` run. */
   readonly minRequestTimeoutSeconds?: number;
+  /** Where writes count their declarative validation mismatches; absent: not counted. */
+  readonly declarativeMismatches?: DeclarativeMismatchCounter;
 }
 
 /** Handlers of one served (type, version), built once. */
@@ -186,6 +194,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     storageFor: options.storageFor,
     kubelet: options.kubelet ?? createKubeletClient(DEFAULT_KUBELET_CLIENT_CONFIG),
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+    declarativeMismatches: options.declarativeMismatches,
   };
   // Keyed by the type object: a type replaced or removed from the registry takes its handlers
   // (and through them its storage) with it, and a new one gets new handlers at its first request.

@@ -42,7 +42,15 @@ export interface WriteContext {
    * refuses the object. Absent: nobody hears them.
    */
   readonly warnings?: WarningRecorder;
+  /**
+   * Told how many of a write's declarative validation errors disagreed with the hand-written
+   * ones (server/validation/declarative-validation.ts); absent: not counted.
+   */
+  readonly declarativeMismatches?: DeclarativeMismatchCounter;
 }
+
+/** Adds to the server's apiserver_validation_declarative_validation_mismatch_total. */
+export type DeclarativeMismatchCounter = (mismatches: number) => void;
 
 /**
  * Kind-specific behaviour. Every method is optional: absent means the generic behaviour

@@ -2,15 +2,14 @@
  * `certificatesigningrequests/approval`: how a CSR is approved or denied (`kubectl certificate
  * approve|deny`). A write through it changes status.conditions and nothing else of spec or
  * status, fills the conditions' missing timestamps, and is validated as the reference's
- * approval update: no type twice, not Approved and Denied together, and no Approved, Denied
- * or Failed condition taken away once set.
+ * approval update (server/validation/certificate-conditions.ts): the one write that may add
+ * an Approved or Denied condition.
  */
 import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import { rfc3339Seconds } from '../fieldmanager/managed-fields';
-import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
-import { duplicate, FieldPath, forbidden, invalid } from '../status/field-errors';
+import { validateCertificateSigningRequestApproval } from '../validation/certificates';
 
 interface CSRCondition {
   type?: string;
@@ -23,9 +22,6 @@ interface CSRCondition {
 function conditionsOf(csr: KubeObject): CSRCondition[] {
   return (csr.status as { conditions?: CSRCondition[] } | undefined)?.conditions ?? [];
 }
-
-/** Conditions that record a decision, which an approval update may not remove. */
-const DECISIONS = ['Approved', 'Denied', 'Failed'];
 
 /** Spec and status stay as stored but for the conditions the write sends, with their times filled. */
 function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject) => void {
@@ -51,30 +47,7 @@ function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject)
   };
 }
 
-export function validateApprovalUpdate(object: KubeObject, old: KubeObject): FieldError[] {
-  const path = FieldPath.root('status', 'conditions');
-  const conditions = conditionsOf(object);
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  conditions.forEach((condition, index) => {
-    const type = condition.type ?? '';
-    if (seen.has(type)) errors.push(duplicate(path.index(index).child('type'), type));
-    seen.add(type);
-  });
-  if (seen.has('Approved') && seen.has('Denied'))
-    errors.push(invalid(path, 'Denied', 'Approved and Denied conditions are mutually exclusive'));
-  for (const type of DECISIONS) {
-    const count = (list: CSRCondition[]) => list.filter((condition) => condition.type === type).length;
-    if (count(conditions) < count(conditionsOf(old)))
-      errors.push(forbidden(path, `updates may not remove a condition of type ${JSON.stringify(type)}`));
-  }
-  return errors;
-}
-
-export const approvalHandlers = partialWriteHandlers((base, scope) => ({
+export const approvalHandlers = partialWriteHandlers((_base, scope) => ({
   prepareForStatusUpdate: prepareApproval(scope.context.now),
-  validateUpdate: (object, old, context) => [
-    ...(base.validateUpdate?.(object, old, context) ?? []),
-    ...validateApprovalUpdate(object, old),
-  ],
+  validateUpdate: validateCertificateSigningRequestApproval,
 }));

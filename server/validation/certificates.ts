@@ -7,6 +7,11 @@ import type { KubeObject } from '../../api/objects';
 import { loadX509 } from '../x509-library';
 import type { FieldError } from '../status/field-error';
 import { duplicate, FieldPath, invalid, notSupported, required } from '../status/field-errors';
+import type { WriteContext } from '../registry/types';
+import { conditionErrors, decisionChangeErrors } from './certificate-conditions';
+import { certificateChangeErrors, issuedCertificateErrors } from './issued-certificate';
+import { certificateSigningRequestDeclarativeErrors } from './declarative-rules';
+import { withDeclarativeValidation } from './declarative-validation';
 
 const KNOWN_USAGES = [
   'any',
@@ -85,7 +90,44 @@ export function validateCertificateSigningRequest(csr: KubeObject): FieldError[]
   return errors;
 }
 
-/** Updates keep what a stored request already has (usages an older server let in included). */
-export function validateCertificateSigningRequestUpdate(csr: KubeObject): FieldError[] {
-  return requestErrors(specOf(csr));
+/**
+ * Updates keep what a stored request already has (usages an older server let in included). The
+ * conditions' Approved-and-Denied rule is also declared, so the declarative validation gates
+ * decide which of its two texts a client reads.
+ */
+function updateErrors(
+  csr: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+  options: { readonly settingDecisions: boolean },
+): FieldError[] {
+  return withDeclarativeValidation(
+    context,
+    [
+      ...requestErrors(specOf(csr)),
+      ...conditionErrors(csr, old),
+      ...issuedCertificateErrors(csr, old),
+      ...decisionChangeErrors(csr, old, options),
+      ...certificateChangeErrors(csr, old),
+    ],
+    () => certificateSigningRequestDeclarativeErrors(csr, old),
+  );
+}
+
+/** An update of the request or of its status: neither decides it. */
+export function validateCertificateSigningRequestUpdate(
+  csr: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
+  return updateErrors(csr, old, context, { settingDecisions: false });
+}
+
+/** A write through `approval`, which may approve or deny. */
+export function validateCertificateSigningRequestApproval(
+  csr: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
+  return updateErrors(csr, old, context, { settingDecisions: true });
 }

@@ -27,6 +27,8 @@ import { parseQuantity } from '../quantity/quantity';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
 import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
+import { coveredByDeclarative, withDeclarativeValidation, type DeclarativeFieldError } from './declarative-validation';
+import { replicationControllerDeclarativeErrors } from './declarative-rules';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
   validateEnum,
@@ -877,31 +879,41 @@ interface ReplicationControllerSpec {
 
 /**
  * The reference's ValidateUpdate runs ValidateReplicationController, then
- * ValidateReplicationControllerUpdate checks the spec again: each cause shows twice.
+ * ValidateReplicationControllerUpdate checks the spec again: each hand-written cause shows twice.
  */
 export function validateReplicationControllerUpdate(
   controller: KubeObject,
   old: KubeObject,
   context: WriteContext,
 ): FieldError[] {
-  const errors = validateReplicationController(controller, context, old);
-  return [...errors, ...errors];
+  const errors = handWrittenReplicationControllerErrors(controller, context, old);
+  return withDeclarativeValidation(context, [...errors, ...errors], () =>
+    replicationControllerDeclarativeErrors(controller, old),
+  );
+}
+
+export function validateReplicationController(controller: KubeObject, context: WriteContext): FieldError[] {
+  return withDeclarativeValidation(context, handWrittenReplicationControllerErrors(controller, context), () =>
+    replicationControllerDeclarativeErrors(controller),
+  );
 }
 
 /** `old`: the stored controller, on update. */
-export function validateReplicationController(
+function handWrittenReplicationControllerErrors(
   controller: KubeObject,
   context: WriteContext,
   old?: KubeObject,
-): FieldError[] {
-  const errors: FieldError[] = [];
+): DeclarativeFieldError[] {
+  const errors: DeclarativeFieldError[] = [];
   const spec = field<ReplicationControllerSpec>(controller, 'spec') ?? {};
   const specPath = FieldPath.root('spec');
-  errors.push(...validateNonnegative(spec.replicas, specPath.child('replicas')));
-  errors.push(...validateNonnegative(spec.minReadySeconds, specPath.child('minReadySeconds')));
+  errors.push(
+    ...coveredByDeclarative(validateNonnegative(spec.minReadySeconds, specPath.child('minReadySeconds')), 'minimum'),
+  );
   // The reference only asks for a non-empty selector: its keys and values go unchecked.
   const selector = spec.selector ?? {};
   if (Object.keys(selector).length === 0) errors.push(required(specPath.child('selector')));
+  errors.push(...coveredByDeclarative(validateNonnegative(spec.replicas, specPath.child('replicas')), 'minimum'));
   if (spec.template === undefined) {
     errors.push(required(specPath.child('template')));
     return errors;
@@ -929,6 +941,14 @@ export function validateReplicationController(
   const restartPolicy = spec.template.spec?.restartPolicy;
   if (restartPolicy !== undefined && restartPolicy !== 'Always') {
     errors.push(notSupported(specPath.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
+  }
+  if (spec.template.spec?.activeDeadlineSeconds !== undefined) {
+    errors.push(
+      forbidden(
+        specPath.child('template', 'spec', 'activeDeadlineSeconds'),
+        'activeDeadlineSeconds in ReplicationController is not Supported',
+      ),
+    );
   }
   return errors;
 }

@@ -10,12 +10,12 @@
  * The binaries are built from their Go modules when the cache lacks them, so the first run is
  * slow.
  */
-import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { get as httpsGet } from 'node:https';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { certificateRequest } from '../helpers/certificate-request';
 import { startEtcd, type EtcdServer } from '../helpers/etcd';
 import { runKubectl, startServer, type KubectlResult, type TestServer } from '../helpers/server';
 import {
@@ -395,31 +395,13 @@ describe.each([['SQLite'], ['etcd']])('the reference controllers against capstan
       const dir = mkdtempSync(join(tmpdir(), 'capstan-csr-'));
       try {
         const keyFile = join(dir, 'alice.key');
-        const csr = execFileSync(
-          'openssl',
-          [
-            'req',
-            '-new',
-            '-newkey',
-            'ec',
-            '-pkeyopt',
-            'ec_paramgen_curve:prime256v1',
-            '-nodes',
-            '-subj',
-            '/CN=alice/O=developers',
-            '-keyout',
-            keyFile,
-          ],
-          {
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
+        const csr = certificateRequest({ subject: '/CN=alice/O=developers', keyFile });
         const request = {
           apiVersion: 'certificates.k8s.io/v1',
           kind: 'CertificateSigningRequest',
           metadata: { name: 'alice' },
           spec: {
-            request: csr.toString('base64'),
+            request: csr,
             signerName: 'kubernetes.io/kube-apiserver-client',
             usages: ['client auth'],
             expirationSeconds: 3600,

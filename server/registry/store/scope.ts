@@ -16,6 +16,7 @@ import {
   type FieldError,
   type ResourceRegistry,
   type ResourceType,
+  type DeclarativeMismatchCounter,
   type ServedVersion,
   type WriteContext,
 } from '../types';
@@ -39,6 +40,8 @@ export interface StoreContext {
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** A kind's own steps around storage (Services: cluster IPs); absent: none. */
   readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
+  /** Where writes count their declarative validation mismatches; absent: not counted. */
+  readonly declarativeMismatches?: DeclarativeMismatchCounter;
 }
 
 export interface StoreScope {
@@ -124,5 +127,6 @@ export function writeContextOf(
     user: write.user,
     warnings: write.warnings,
     featureEnabled: featureGateReader(scope.context.featureGates ?? {}),
+    declarativeMismatches: scope.context.declarativeMismatches,
   };
 }

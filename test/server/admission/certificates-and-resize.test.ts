@@ -6,6 +6,7 @@
  */
 import { webcrypto } from 'node:crypto';
 import { loadX509 } from '../../../server/x509-library';
+import { selfSignedCertificate } from '../../helpers/certificate-request';
 import { startServer, type TestServer } from '../../helpers/server';
 
 jest.setTimeout(120_000);
@@ -90,7 +91,8 @@ rules: [{apiGroups: [certificates.k8s.io], resources: [signers], resourceNames: 
   });
 
   it('CertificateSigning: writing a certificate through status needs sign on the signer', async () => {
-    const patch = JSON.stringify({ status: { certificate: Buffer.from('not really').toString('base64') } });
+    // A well-formed certificate: one that is not is refused by validation, before admission.
+    const patch = JSON.stringify({ status: { certificate: selfSignedCertificate() } });
     const refused = await server.kubectl([
       'patch',
       'csr',

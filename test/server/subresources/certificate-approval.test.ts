@@ -3,8 +3,8 @@
  * raw HTTPS against a whole replica in this process; expectations are what a reference
  * kube-apiserver v1.34.4 answered to the same requests.
  */
-import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
+import { certificateRequest } from '../../helpers/certificate-request';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
@@ -14,28 +14,6 @@ interface CSR {
   metadata: { name: string; resourceVersion?: string };
   spec: Record<string, unknown>;
   status: { conditions?: Record<string, unknown>[]; certificate?: string };
-}
-
-/** A real PKCS#10 request made by openssl, as `spec.request` carries it. */
-function certificateRequest(): string {
-  const pem = execFileSync(
-    'openssl',
-    [
-      'req',
-      '-new',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      '/dev/null',
-      '-subj',
-      '/CN=alice',
-    ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  return pem.toString('base64');
 }
 
 describe('certificatesigningrequests/approval', () => {

@@ -19,6 +19,7 @@ import {
 import { clusterPolicy } from './cluster-policy';
 import { isValidIPForLegacyField } from './ip';
 import {
+  inclusiveRangeError,
   isDNS1123Label,
   isDNS1123Subdomain,
   isDNS1123SubdomainWithUnderscore,
@@ -646,15 +647,9 @@ export function validatePodSpec(
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
   // A negative terminationGracePeriodSeconds is accepted: the reference only warns of it (old
   // clients wrote it), and the kubelet treats it as 1.
-  if (typeof podSpec.activeDeadlineSeconds === 'number' && podSpec.activeDeadlineSeconds < 1) {
-    errors.push(
-      invalid(
-        path.child('activeDeadlineSeconds'),
-        podSpec.activeDeadlineSeconds,
-        'must be between 1 and 2147483647, inclusive',
-      ),
-    );
-  }
+  const deadline = podSpec.activeDeadlineSeconds;
+  if (typeof deadline === 'number' && (deadline < 1 || deadline > INT32_MAX))
+    errors.push(invalid(path.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, INT32_MAX)));
   const securityContext = podSpec.securityContext as
     (SecurityContext & { sysctls?: { name?: string }[]; seLinuxChangePolicy?: unknown }) | undefined;
   errors.push(...validateSysctls(securityContext?.sysctls, path.child('securityContext', 'sysctls')));
@@ -751,7 +746,10 @@ export function validatePodTemplateSpec(
 const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
-/** The fields a pod update may change, blanked so that the rest can be compared. */
+/**
+ * The fields a pod update may change, blanked so that the rest can be compared. The grace period
+ * is not among them: only a negative one may change, and only to 1 (validatePodSpecUpdate).
+ */
 function mutableFieldsMasked(spec: PodSpecShape | undefined): Json {
   const copy: Json = structuredClone(spec ?? {});
   const maskImages = (containers: unknown) => {
@@ -761,9 +759,29 @@ function mutableFieldsMasked(spec: PodSpecShape | undefined): Json {
   maskImages(copy.initContainers);
   delete copy.activeDeadlineSeconds;
   delete copy.tolerations;
-  delete copy.terminationGracePeriodSeconds;
   delete copy.schedulingGates;
   return copy;
+}
+
+/**
+ * A deadline may be set where there was none, or lowered (to zero at least), never raised or
+ * removed. A value out of range or raised ends the update's checks (`stop`), as the reference's
+ * ValidatePodUpdate returns there; a removal does not.
+ */
+function validateDeadlineUpdate(
+  next: number | undefined,
+  old: number | undefined,
+  path: FieldPath,
+): { readonly errors: FieldError[]; readonly stop: boolean } {
+  if (next !== undefined) {
+    if (next < 0 || next > INT32_MAX)
+      return { errors: [invalid(path, next, inclusiveRangeError(0, INT32_MAX))], stop: true };
+    if (old !== undefined && old < next)
+      return { errors: [invalid(path, next, 'must be less than or equal to previous value')], stop: true };
+  } else if (old !== undefined) {
+    return { errors: [invalid(path, null, 'must not update from a positive integer to nil value')], stop: false };
+  }
+  return { errors: [], stop: false };
 }
 
 export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSpecShape | undefined): FieldError[] {
@@ -773,9 +791,16 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
       return [forbidden(FieldPath.root('spec', list), 'pod updates may not add or remove containers')];
   }
   const specPath = FieldPath.root('spec');
+  const deadline = validateDeadlineUpdate(
+    next?.activeDeadlineSeconds,
+    old?.activeDeadlineSeconds,
+    specPath.child('activeDeadlineSeconds'),
+  );
+  if (deadline.stop) return deadline.errors;
   const nextSpec = (next ?? {}) as GatedSchedulingSpec;
   const oldSpec = (old ?? {}) as GatedSchedulingSpec;
   const errors = [
+    ...deadline.errors,
     ...validateOnlyAddedTolerations(nextSpec.tolerations, oldSpec.tolerations, specPath.child('tolerations')),
     ...validateOnlyDeletedSchedulingGates(
       nextSpec.schedulingGates,
@@ -784,6 +809,10 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
     ),
   ];
   const masked = mutableFieldsMasked(next);
+  // A negative grace period (old clients wrote them) may be set to 1, the value the kubelet used for it.
+  const oldGrace = old?.terminationGracePeriodSeconds;
+  if (oldGrace !== undefined && oldGrace < 0 && next?.terminationGracePeriodSeconds === 1)
+    masked.terminationGracePeriodSeconds = oldGrace;
   if ((oldSpec.schedulingGates?.length ?? 0) > 0) errors.push(...maskGatedSchedulingChanges(masked, oldSpec, specPath));
   if (!deepEqual(masked, mutableFieldsMasked(old))) errors.push(forbidden(specPath, POD_UPDATE_FORBIDDEN));
   return errors;

@@ -138,7 +138,8 @@ export interface PodTemplateShape {
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
-const TERMINATION_MESSAGE_POLICIES = ['FallbackToLogsOnError', 'File'];
+/** In the reference's order, which its message keeps. */
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
 const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
@@ -462,59 +463,64 @@ function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidati
   return [];
 }
 
-/** What the containers of one pod share while they are checked. */
-interface PodNames {
-  /** Container names so far, each unique across the pod's kinds of container. */
-  readonly containers: Set<string>;
-  /** The volumes a container may mount: those whose own checks passed. */
-  readonly volumes: ReadonlySet<string>;
+/**
+ * One container's own fields, in the order of the reference's validateContainerCommon: name,
+ * image, termination message policy, ports, env, mounts, pull policy, resources, security
+ * context. What depends on the container's role (a duplicate name, probes) follows it.
+ */
+function validateContainerCommon(
+  container: Container,
+  at: FieldPath,
+  volumes: ReadonlySet<string>,
+  options: PodValidationOptions,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!container.name) errors.push(required(at.child('name')));
+  else
+    for (const message of isDNS1123Label(container.name))
+      errors.push(invalid(at.child('name'), container.name, message));
+  if (!container.image) errors.push(required(at.child('image')));
+  const policy = container.terminationMessagePolicy;
+  if (!policy) errors.push(required(at.child('terminationMessagePolicy')));
+  else if (!TERMINATION_MESSAGE_POLICIES.includes(policy))
+    errors.push(notSupported(at.child('terminationMessagePolicy'), policy, TERMINATION_MESSAGE_POLICIES));
+  errors.push(...validatePorts(container.ports ?? [], at.child('ports')));
+  (container.env ?? []).forEach((env, j) => {
+    const envAt = at.child('env').index(j);
+    if (!env.name) errors.push(required(envAt.child('name')));
+    errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
+  });
+  errors.push(...validateVolumeMounts(container.volumeMounts ?? [], volumes, at.child('volumeMounts')));
+  errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
+  errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
+  if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
+    errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
+  }
+  errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
+  return errors;
 }
 
+/**
+ * Containers of one role. `takenNames` holds the names a container of this role may not repeat
+ * (for init containers, the regular ones'; for ephemeral ones, both), and gains this role's: all
+ * of them, but for init containers only those not empty, as the reference inserts them.
+ */
 function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
-  names: PodNames,
+  takenNames: Set<string>,
+  volumes: ReadonlySet<string>,
   options: PodValidationOptions,
   role: ContainerRole = 'regular',
 ): FieldError[] {
-  const seenNames = names.containers;
   const errors: FieldError[] = [];
   containers.forEach((container, i) => {
     const at = path.index(i);
-    if (!container.name) {
-      errors.push(required(at.child('name')));
-    } else {
-      const messages = isDNS1123Label(container.name);
-      for (const message of messages) errors.push(invalid(at.child('name'), container.name, message));
-      if (messages.length === 0 && seenNames.has(container.name))
-        errors.push(duplicate(at.child('name'), container.name));
-      seenNames.add(container.name);
-    }
-    if (!container.image) errors.push(required(at.child('image')));
-    errors.push(...validatePorts(container.ports ?? [], at.child('ports')));
-    errors.push(
-      ...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName),
-    );
+    errors.push(...validateContainerCommon(container, at, volumes, options));
+    const name = container.name ?? '';
+    if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
+    else if (role !== 'init' || name !== '') takenNames.add(name);
     errors.push(...probeErrors(container, role, at));
-    if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
-      errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
-    }
-    errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
-    (container.env ?? []).forEach((env, j) => {
-      const envAt = at.child('env').index(j);
-      if (!env.name) errors.push(required(envAt.child('name')));
-      errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
-    });
-    errors.push(...validateVolumeMounts(container.volumeMounts ?? [], names.volumes, at.child('volumeMounts')));
-    errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
-    errors.push(
-      ...validateEnum(
-        container.terminationMessagePolicy,
-        TERMINATION_MESSAGE_POLICIES,
-        at.child('terminationMessagePolicy'),
-        true,
-      ),
-    );
   });
   return errors;
 }
@@ -628,17 +634,33 @@ export function validatePodSpec(
     if (nameErrors.length === 0) mountable.add(volume.name);
     errors.push(...nameErrors);
   });
-  const podNames: PodNames = { containers: new Set<string>(), volumes: mountable };
+  const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
-  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), podNames, options));
+  else
+    errors.push(
+      ...validateContainers(podSpec.containers, path.child('containers'), regularAndInitNames, mountable, options),
+    );
+  const initContainers = podSpec.initContainers ?? [];
+  const nonEphemeralNames = new Set([
+    ...regularAndInitNames,
+    ...initContainers.map((container) => container.name ?? ''),
+  ]);
   errors.push(
-    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), podNames, options, 'init'),
+    ...validateContainers(
+      initContainers,
+      path.child('initContainers'),
+      regularAndInitNames,
+      mountable,
+      options,
+      'init',
+    ),
   );
   errors.push(
     ...validateContainers(
       (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
       path.child('ephemeralContainers'),
-      podNames,
+      nonEphemeralNames,
+      mountable,
       options,
       'ephemeral',
     ),

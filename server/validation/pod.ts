@@ -17,6 +17,7 @@ import {
   required,
 } from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
+import { localDescendingPathErrors, validateVolumes, type Volume } from './volume-sources';
 import { isValidIPForLegacyField } from './ip';
 import {
   inclusiveRangeError,
@@ -122,7 +123,7 @@ interface Container {
 export interface PodSpecShape {
   containers?: Container[];
   initContainers?: Container[];
-  volumes?: { name?: string }[];
+  volumes?: Volume[];
   restartPolicy?: string;
   dnsPolicy?: string;
   terminationGracePeriodSeconds?: number;
@@ -471,7 +472,7 @@ function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidati
 function validateContainerCommon(
   container: Container,
   at: FieldPath,
-  volumes: ReadonlySet<string>,
+  volumes: ReadonlyMap<string, Volume>,
   options: PodValidationOptions,
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -509,7 +510,7 @@ function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
   takenNames: Set<string>,
-  volumes: ReadonlySet<string>,
+  volumes: ReadonlyMap<string, Volume>,
   options: PodValidationOptions,
   role: ContainerRole = 'regular',
 ): FieldError[] {
@@ -533,7 +534,7 @@ function validateContainers(
  */
 function validateVolumeMounts(
   mounts: readonly VolumeMount[],
-  volumes: ReadonlySet<string>,
+  volumes: ReadonlyMap<string, Volume>,
   path: FieldPath,
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -556,14 +557,6 @@ function validateVolumeMounts(
       errors.push(...localDescendingPathErrors(mount.subPathExpr, path.child('subPathExpr')));
     }
   });
-  return errors;
-}
-
-/** A path below a directory: relative, and never stepping up out of it. */
-function localDescendingPathErrors(target: string, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  if (target.startsWith('/')) errors.push(invalid(path, target, 'must be a relative path'));
-  if (target.split('/').includes('..')) errors.push(invalid(path, target, "must not contain '..'"));
   return errors;
 }
 
@@ -615,25 +608,20 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
   return errors;
 }
 
-/** Runs on defaulted specs: fields the defaults always fill are required here, as in the reference. */
+/**
+ * Runs on defaulted specs: fields the defaults always fill are required here, as in the reference.
+ * `podName`: a Pod's name (templates have none), which names the claims of its ephemeral volumes.
+ */
 export function validatePodSpec(
   spec: PodSpecShape | undefined,
   path: FieldPath,
   options: PodValidationOptions,
+  podName?: string,
 ): FieldError[] {
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
-  const volumeNames = new Set<string>();
-  const mountable = new Set<string>();
-  (podSpec.volumes ?? []).forEach((volume, i) => {
-    const at = path.child('volumes').index(i);
-    if (!volume.name) return void errors.push(required(at.child('name')));
-    const nameErrors = isDNS1123Label(volume.name).map((message) => invalid(at.child('name'), volume.name, message));
-    if (volumeNames.has(volume.name)) nameErrors.push(duplicate(at.child('name'), volume.name));
-    volumeNames.add(volume.name);
-    if (nameErrors.length === 0) mountable.add(volume.name);
-    errors.push(...nameErrors);
-  });
+  const { mountable, errors: volumeErrors } = validateVolumes(podSpec.volumes ?? [], podName, path.child('volumes'));
+  errors.push(...volumeErrors);
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
   else

@@ -6,18 +6,10 @@
 import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
-import {
-  deepEqual,
-  duplicate,
-  fieldNotFound,
-  FieldPath,
-  forbidden,
-  invalid,
-  notSupported,
-  required,
-} from '../status/field-errors';
+import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
-import { localDescendingPathErrors, validateVolumes, type Volume } from './volume-sources';
+import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
+import { validateVolumes, type Volume } from './volume-sources';
 import { isValidIPForLegacyField } from './ip';
 import {
   inclusiveRangeError,
@@ -98,19 +90,13 @@ interface EnvVar {
   valueFrom?: Record<string, unknown> | null;
 }
 
-interface VolumeMount {
-  name?: string;
-  mountPath?: string;
-  subPath?: string;
-  subPathExpr?: string;
-}
-
 interface Container {
   name?: string;
   image?: string;
   ports?: ContainerPort[];
   env?: EnvVar[];
   volumeMounts?: VolumeMount[];
+  volumeDevices?: VolumeDevice[];
   imagePullPolicy?: string;
   terminationMessagePolicy?: string;
   resources?: ResourceRequirements;
@@ -491,7 +477,11 @@ function validateContainerCommon(
     if (!env.name) errors.push(required(envAt.child('name')));
     errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
   });
-  errors.push(...validateVolumeMounts(container.volumeMounts ?? [], volumes, at.child('volumeMounts')));
+  const mounts = container.volumeMounts ?? [];
+  const devices = container.volumeDevices ?? [];
+  const privileged = container.securityContext?.privileged === true;
+  errors.push(...validateVolumeMounts(mounts, devices, volumes, privileged, at.child('volumeMounts')));
+  errors.push(...validateVolumeDevices(devices, mounts, volumes, at.child('volumeDevices')));
   errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
   errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
@@ -522,40 +512,6 @@ function validateContainers(
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
     errors.push(...probeErrors(container, role, at));
-  });
-  return errors;
-}
-
-/**
- * A container's mounts, as the reference's ValidateVolumeMounts checks their names and paths: each
- * names a volume of the pod that passed its own checks, at a path no other mount of the container
- * takes; a subPath (or subPathExpr, not both) stays below the volume. The reference reports those
- * two at `volumeMounts.subPath`, without the mount's index.
- */
-function validateVolumeMounts(
-  mounts: readonly VolumeMount[],
-  volumes: ReadonlyMap<string, Volume>,
-  path: FieldPath,
-): FieldError[] {
-  const errors: FieldError[] = [];
-  const mountPaths = new Set<string>();
-  mounts.forEach((mount, i) => {
-    const at = path.index(i);
-    const name = mount.name ?? '';
-    const mountPath = mount.mountPath ?? '';
-    if (name === '') errors.push(required(at.child('name')));
-    if (!volumes.has(name)) errors.push(fieldNotFound(at.child('name'), name));
-    if (mountPath === '') errors.push(required(at.child('mountPath')));
-    if (mountPaths.has(mountPath)) errors.push(invalid(at.child('mountPath'), mountPath, 'must be unique'));
-    mountPaths.add(mountPath);
-    if (mount.subPath) errors.push(...localDescendingPathErrors(mount.subPath, path.child('subPath')));
-    if (mount.subPathExpr) {
-      if (mount.subPath)
-        errors.push(
-          invalid(at.child('subPathExpr'), mount.subPathExpr, 'subPathExpr and subPath are mutually exclusive'),
-        );
-      errors.push(...localDescendingPathErrors(mount.subPathExpr, path.child('subPathExpr')));
-    }
   });
   return errors;
 }

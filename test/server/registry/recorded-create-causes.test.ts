@@ -9,7 +9,9 @@
  * none over 100%) between its minReadySeconds and revisionHistoryLimit; a container's mounts naming volumes the pod has
  * (and that passed their own checks), at unique paths, with sub-paths below the volume.
  * fixtures/recorded-pod-spec-causes.json holds the pod spec's own cases (for pods and every
- * template): a container's fields in the reference's order, names unique per kind of container.
+ * template): a container's fields in the reference's order, names unique per kind of container;
+ * one source per volume and each source's fields; mount propagation, recursive read-only mounts
+ * and block devices of claims, apart from the mounts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -61,7 +61,7 @@ function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): Fi
 }
 
 function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): FieldError[] {
-  return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'), options);
+  return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'), options, pod.metadata.name);
 }
 
 /** Ephemeral containers are only ever added to a running pod, through their subresource. */

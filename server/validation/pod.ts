@@ -6,17 +6,10 @@
 import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
-import {
-  deepEqual,
-  duplicate,
-  fieldNotFound,
-  FieldPath,
-  forbidden,
-  invalid,
-  notSupported,
-  required,
-} from '../status/field-errors';
+import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
 import { clusterPolicy } from './cluster-policy';
+import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
+import { validateVolumes, type Volume } from './volume-sources';
 import { isValidIPForLegacyField } from './ip';
 import {
   inclusiveRangeError,
@@ -97,19 +90,13 @@ interface EnvVar {
   valueFrom?: Record<string, unknown> | null;
 }
 
-interface VolumeMount {
-  name?: string;
-  mountPath?: string;
-  subPath?: string;
-  subPathExpr?: string;
-}
-
 interface Container {
   name?: string;
   image?: string;
   ports?: ContainerPort[];
   env?: EnvVar[];
   volumeMounts?: VolumeMount[];
+  volumeDevices?: VolumeDevice[];
   imagePullPolicy?: string;
   terminationMessagePolicy?: string;
   resources?: ResourceRequirements;
@@ -122,7 +109,7 @@ interface Container {
 export interface PodSpecShape {
   containers?: Container[];
   initContainers?: Container[];
-  volumes?: { name?: string }[];
+  volumes?: Volume[];
   restartPolicy?: string;
   dnsPolicy?: string;
   terminationGracePeriodSeconds?: number;
@@ -138,7 +125,8 @@ export interface PodTemplateShape {
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
-const TERMINATION_MESSAGE_POLICIES = ['FallbackToLogsOnError', 'File'];
+/** In the reference's order, which its message keeps. */
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
 const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
@@ -462,102 +450,69 @@ function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidati
   return [];
 }
 
-/** What the containers of one pod share while they are checked. */
-interface PodNames {
-  /** Container names so far, each unique across the pod's kinds of container. */
-  readonly containers: Set<string>;
-  /** The volumes a container may mount: those whose own checks passed. */
-  readonly volumes: ReadonlySet<string>;
-}
-
-function validateContainers(
-  containers: readonly Container[],
-  path: FieldPath,
-  names: PodNames,
+/**
+ * One container's own fields, in the order of the reference's validateContainerCommon: name,
+ * image, termination message policy, ports, env, mounts, pull policy, resources, security
+ * context. What depends on the container's role (a duplicate name, probes) follows it.
+ */
+function validateContainerCommon(
+  container: Container,
+  at: FieldPath,
+  volumes: ReadonlyMap<string, Volume>,
   options: PodValidationOptions,
-  role: ContainerRole = 'regular',
 ): FieldError[] {
-  const seenNames = names.containers;
   const errors: FieldError[] = [];
-  containers.forEach((container, i) => {
-    const at = path.index(i);
-    if (!container.name) {
-      errors.push(required(at.child('name')));
-    } else {
-      const messages = isDNS1123Label(container.name);
-      for (const message of messages) errors.push(invalid(at.child('name'), container.name, message));
-      if (messages.length === 0 && seenNames.has(container.name))
-        errors.push(duplicate(at.child('name'), container.name));
-      seenNames.add(container.name);
-    }
-    if (!container.image) errors.push(required(at.child('image')));
-    errors.push(...validatePorts(container.ports ?? [], at.child('ports')));
-    errors.push(
-      ...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName),
-    );
-    errors.push(...probeErrors(container, role, at));
-    if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
-      errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
-    }
-    errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
-    (container.env ?? []).forEach((env, j) => {
-      const envAt = at.child('env').index(j);
-      if (!env.name) errors.push(required(envAt.child('name')));
-      errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
-    });
-    errors.push(...validateVolumeMounts(container.volumeMounts ?? [], names.volumes, at.child('volumeMounts')));
-    errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
-    errors.push(
-      ...validateEnum(
-        container.terminationMessagePolicy,
-        TERMINATION_MESSAGE_POLICIES,
-        at.child('terminationMessagePolicy'),
-        true,
-      ),
-    );
+  if (!container.name) errors.push(required(at.child('name')));
+  else
+    for (const message of isDNS1123Label(container.name))
+      errors.push(invalid(at.child('name'), container.name, message));
+  if (!container.image) errors.push(required(at.child('image')));
+  const policy = container.terminationMessagePolicy;
+  if (!policy) errors.push(required(at.child('terminationMessagePolicy')));
+  else if (!TERMINATION_MESSAGE_POLICIES.includes(policy))
+    errors.push(notSupported(at.child('terminationMessagePolicy'), policy, TERMINATION_MESSAGE_POLICIES));
+  errors.push(...validatePorts(container.ports ?? [], at.child('ports')));
+  (container.env ?? []).forEach((env, j) => {
+    const envAt = at.child('env').index(j);
+    if (!env.name) errors.push(required(envAt.child('name')));
+    errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
   });
+  const mounts = container.volumeMounts ?? [];
+  const devices = container.volumeDevices ?? [];
+  const privileged = container.securityContext?.privileged === true;
+  errors.push(...validateVolumeMounts(mounts, devices, volumes, privileged, at.child('volumeMounts')));
+  errors.push(...validateVolumeDevices(devices, mounts, volumes, at.child('volumeDevices')));
+  errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
+  errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
+  if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
+    errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
+  }
+  errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
   return errors;
 }
 
 /**
- * A container's mounts, as the reference's ValidateVolumeMounts checks their names and paths: each
- * names a volume of the pod that passed its own checks, at a path no other mount of the container
- * takes; a subPath (or subPathExpr, not both) stays below the volume. The reference reports those
- * two at `volumeMounts.subPath`, without the mount's index.
+ * Containers of one role. `takenNames` holds the names a container of this role may not repeat
+ * (for init containers, the regular ones'; for ephemeral ones, both), and gains this role's: all
+ * of them, but for init containers only those not empty, as the reference inserts them.
  */
-function validateVolumeMounts(
-  mounts: readonly VolumeMount[],
-  volumes: ReadonlySet<string>,
+function validateContainers(
+  containers: readonly Container[],
   path: FieldPath,
+  takenNames: Set<string>,
+  volumes: ReadonlyMap<string, Volume>,
+  options: PodValidationOptions,
+  role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
-  const mountPaths = new Set<string>();
-  mounts.forEach((mount, i) => {
+  containers.forEach((container, i) => {
     const at = path.index(i);
-    const name = mount.name ?? '';
-    const mountPath = mount.mountPath ?? '';
-    if (name === '') errors.push(required(at.child('name')));
-    if (!volumes.has(name)) errors.push(fieldNotFound(at.child('name'), name));
-    if (mountPath === '') errors.push(required(at.child('mountPath')));
-    if (mountPaths.has(mountPath)) errors.push(invalid(at.child('mountPath'), mountPath, 'must be unique'));
-    mountPaths.add(mountPath);
-    if (mount.subPath) errors.push(...localDescendingPathErrors(mount.subPath, path.child('subPath')));
-    if (mount.subPathExpr) {
-      if (mount.subPath)
-        errors.push(
-          invalid(at.child('subPathExpr'), mount.subPathExpr, 'subPathExpr and subPath are mutually exclusive'),
-        );
-      errors.push(...localDescendingPathErrors(mount.subPathExpr, path.child('subPathExpr')));
-    }
+    errors.push(...validateContainerCommon(container, at, volumes, options));
+    const name = container.name ?? '';
+    if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
+    else if (role !== 'init' || name !== '') takenNames.add(name);
+    errors.push(...probeErrors(container, role, at));
   });
-  return errors;
-}
-
-/** A path below a directory: relative, and never stepping up out of it. */
-function localDescendingPathErrors(target: string, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  if (target.startsWith('/')) errors.push(invalid(path, target, 'must be a relative path'));
-  if (target.split('/').includes('..')) errors.push(invalid(path, target, "must not contain '..'"));
   return errors;
 }
 
@@ -609,36 +564,47 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
   return errors;
 }
 
-/** Runs on defaulted specs: fields the defaults always fill are required here, as in the reference. */
+/**
+ * Runs on defaulted specs: fields the defaults always fill are required here, as in the reference.
+ * `podName`: a Pod's name (templates have none), which names the claims of its ephemeral volumes.
+ */
 export function validatePodSpec(
   spec: PodSpecShape | undefined,
   path: FieldPath,
   options: PodValidationOptions,
+  podName?: string,
 ): FieldError[] {
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
-  const volumeNames = new Set<string>();
-  const mountable = new Set<string>();
-  (podSpec.volumes ?? []).forEach((volume, i) => {
-    const at = path.child('volumes').index(i);
-    if (!volume.name) return void errors.push(required(at.child('name')));
-    const nameErrors = isDNS1123Label(volume.name).map((message) => invalid(at.child('name'), volume.name, message));
-    if (volumeNames.has(volume.name)) nameErrors.push(duplicate(at.child('name'), volume.name));
-    volumeNames.add(volume.name);
-    if (nameErrors.length === 0) mountable.add(volume.name);
-    errors.push(...nameErrors);
-  });
-  const podNames: PodNames = { containers: new Set<string>(), volumes: mountable };
+  const { mountable, errors: volumeErrors } = validateVolumes(podSpec.volumes ?? [], podName, path.child('volumes'));
+  errors.push(...volumeErrors);
+  const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
-  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), podNames, options));
+  else
+    errors.push(
+      ...validateContainers(podSpec.containers, path.child('containers'), regularAndInitNames, mountable, options),
+    );
+  const initContainers = podSpec.initContainers ?? [];
+  const nonEphemeralNames = new Set([
+    ...regularAndInitNames,
+    ...initContainers.map((container) => container.name ?? ''),
+  ]);
   errors.push(
-    ...validateContainers(podSpec.initContainers ?? [], path.child('initContainers'), podNames, options, 'init'),
+    ...validateContainers(
+      initContainers,
+      path.child('initContainers'),
+      regularAndInitNames,
+      mountable,
+      options,
+      'init',
+    ),
   );
   errors.push(
     ...validateContainers(
       (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
       path.child('ephemeralContainers'),
-      podNames,
+      nonEphemeralNames,
+      mountable,
       options,
       'ephemeral',
     ),

@@ -11,9 +11,9 @@ import {
   invalid,
   notSupported,
   required,
-  tooLong,
 } from '../status/field-errors';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
+import { validateCSIDriverName } from './volume-sources';
 
 /** A VolumeAttachment names its attacher and exactly one source. */
 export function validateVolumeAttachment(object: KubeObject): FieldError[] {
@@ -119,7 +119,6 @@ export function validateStorageClassUpdate(storageClass: KubeObject, old: KubeOb
   return errors;
 }
 
-const CSI_DRIVER_NAME_MAX = 63;
 /** The longer node ID limit a 1.34 server allows. */
 const CSI_NODE_ID_MAX = 256;
 
@@ -137,9 +136,7 @@ export function validateCSINode(object: KubeObject): FieldError[] {
   ((object.spec as { drivers?: CSINodeDriver[] } | undefined)?.drivers ?? []).forEach((driver, i) => {
     const at = FieldPath.root('spec', 'drivers').index(i);
     const name = driver.name ?? '';
-    if (name === '') errors.push(required(at.child('name')));
-    if (name.length > CSI_DRIVER_NAME_MAX) errors.push(tooLong(at.child('name'), CSI_DRIVER_NAME_MAX));
-    for (const message of isDNS1123Subdomain(name.toLowerCase())) errors.push(invalid(at.child('name'), name, message));
+    errors.push(...validateCSIDriverName(name, at.child('name')));
     const nodeID = driver.nodeID ?? '';
     if (nodeID === '') errors.push(required(at.child('nodeID')));
     if (nodeID.length > CSI_NODE_ID_MAX)

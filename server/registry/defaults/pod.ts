@@ -8,6 +8,8 @@
 import { child, fill, items, type Json } from './fill';
 
 const VOLUME_SOURCE_DEFAULT_MODE = 420; // 0644
+/** A projected token lives an hour unless asked otherwise. */
+const SERVICE_ACCOUNT_TOKEN_SECONDS = 3600;
 
 function defaultProbe(probe: Json | undefined): void {
   if (!probe) return;
@@ -91,6 +93,32 @@ function defaultVolume(volume: Json): void {
   }
   const hostPath = volume.hostPath as Json | undefined;
   if (hostPath) fill(hostPath, 'type', '');
+  defaultFieldRefs(volume.downwardAPI as Json | undefined);
+  for (const projection of items(volume.projected as Json | undefined, 'sources')) {
+    defaultFieldRefs(projection.downwardAPI as Json | undefined);
+    const token = projection.serviceAccountToken as Json | undefined;
+    if (token) fill(token, 'expirationSeconds', SERVICE_ACCOUNT_TOKEN_SECONDS);
+  }
+  fillAll(volume.iscsi, { iscsiInterface: 'default' });
+  fillAll(volume.rbd, { pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' });
+  fillAll(volume.azureDisk, { cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' });
+  fillAll(volume.scaleIO, { storageMode: 'ThinProvisioned', fsType: 'xfs' });
+  const claimTemplate = (volume.ephemeral as Json | undefined)?.volumeClaimTemplate as Json | undefined;
+  if (claimTemplate) fill(child(claimTemplate, 'spec'), 'volumeMode', 'Filesystem');
+}
+
+/** The defaults the reference's generated code gives the legacy volume sources' unset members. */
+function fillAll(source: unknown, defaults: Json): void {
+  if (typeof source !== 'object' || source === null) return;
+  for (const [member, value] of Object.entries(defaults)) fill(source as Json, member, value);
+}
+
+/** A downward API file's field reference reads the pod at v1 unless it says otherwise. */
+function defaultFieldRefs(source: Json | undefined): void {
+  for (const file of items(source, 'items')) {
+    const fieldRef = file.fieldRef as Json | undefined;
+    if (fieldRef) fill(fieldRef, 'apiVersion', 'v1');
+  }
 }
 
 /**

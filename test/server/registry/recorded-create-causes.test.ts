@@ -8,6 +8,10 @@
  * zero, class names that are DNS subdomains; a DaemonSet's update strategy (one count non-zero,
  * none over 100%) between its minReadySeconds and revisionHistoryLimit; a container's mounts naming volumes the pod has
  * (and that passed their own checks), at unique paths, with sub-paths below the volume.
+ * fixtures/recorded-pod-spec-causes.json holds the pod spec's own cases (for pods and every
+ * template): a container's fields in the reference's order, names unique per kind of container;
+ * one source per volume and each source's fields; mount propagation, recursive read-only mounts
+ * and block devices of claims, apart from the mounts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +27,8 @@ interface Case {
   readonly causes: readonly string[];
 }
 
-const CASES: readonly Case[] = JSON.parse(
-  readFileSync(join(__dirname, 'fixtures', 'recorded-create-causes.json'), 'utf8'),
+const CASES: readonly Case[] = ['recorded-create-causes.json', 'recorded-pod-spec-causes.json'].flatMap(
+  (fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[],
 );
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -7,14 +7,19 @@
  */
 import type { KubeObject } from '../../../api/objects';
 import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
-import { validateRuleWithOperations, type RuleWithOperations } from '../../validation/admission-rules';
+import {
+  validateNamedRuleWithOperations,
+  validateRuleWithOperations,
+  type NamedRuleWithOperations,
+  type RuleWithOperations,
+} from '../../validation/admission-rules';
 import {
   validateWebhookService,
   validateWebhookURL,
   type WebhookService,
 } from '../../validation/webhook-client-config';
 import { labelSelectorParses, validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
-import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names';
+import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName } from '../../validation/names';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
@@ -61,7 +66,7 @@ function present(value: unknown): value is Json {
   return value !== undefined && value !== null;
 }
 
-/** The reference's validateMatchResources, without its per-rule checks. */
+/** The reference's validateMatchResources. */
 function validateMatchResources(match: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (!present(match.matchPolicy)) errors.push(required(path.child('matchPolicy')));
@@ -77,6 +82,10 @@ function validateMatchResources(match: Json, path: FieldPath): FieldError[] {
         }),
       );
   }
+  for (const rules of ['resourceRules', 'excludeResourceRules'])
+    items(match, rules).forEach((rule, i) =>
+      errors.push(...validateNamedRuleWithOperations(rule as NamedRuleWithOperations, path.child(rules).index(i))),
+    );
   return errors;
 }
 
@@ -170,13 +179,15 @@ function validatePolicyName(spec: Json, path: FieldPath): FieldError[] {
 function validateMutatingPolicy(
   policy: KubeObject,
   preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
+  ignoreMatchConditions = false,
 ): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   const checks = policyExpressionChecks(spec as PolicyExpressionsSpec, namespaceSchema(), preexisting);
   errors.push(...validatePolicyScope(spec, path, validateMutatingOperations));
-  errors.push(...checks.matchConditions(), ...checks.variables());
+  if (!ignoreMatchConditions) errors.push(...checks.matchConditions());
+  errors.push(...checks.variables());
   const mutations = items(spec, 'mutations');
   if (mutations.length === 0)
     errors.push(required(path.child('mutations'), 'mutations must contain at least one item'));
@@ -215,11 +226,38 @@ function defaultBinding(binding: KubeObject): void {
     defaultMatchResources(spec.matchResources as Json);
 }
 
-/** A policy's paramKind names its params' apiVersion and kind (their shapes go unchecked here). */
+/**
+ * A policy's paramKind: an apiVersion of a DNS-subdomain group and a DNS-label version (as an
+ * APIService's), and a kind that is a DNS label but for its case.
+ */
 function validateParamKindFields(paramKind: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  if (!paramKind.apiVersion) errors.push(required(path.child('apiVersion')));
-  if (!paramKind.kind) errors.push(required(path.child('kind')));
+  const apiVersion = paramKind.apiVersion as unknown as string | undefined;
+  const versionPath = path.child('apiVersion');
+  if (!apiVersion) errors.push(required(versionPath));
+  else {
+    const slashes = apiVersion === '/' ? 0 : apiVersion.split('/').length - 1;
+    if (slashes > 1) errors.push(invalid(versionPath, apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+    else {
+      const [group, version] = apiVersion === '/' ? ['', ''] : slashes === 0 ? ['', apiVersion] : apiVersion.split('/');
+      const groupProblems = group === '' ? [] : isDNS1123Subdomain(group);
+      if (groupProblems.length > 0) errors.push(invalid(versionPath, group, groupProblems.join(',')));
+      if (version === '') errors.push(invalid(versionPath, apiVersion, 'version must be specified'));
+      else {
+        const versionProblems = isDNS1035Label(version);
+        if (versionProblems.length > 0) errors.push(invalid(versionPath, version, versionProblems.join(',')));
+      }
+    }
+  }
+  const kind = paramKind.kind as unknown as string | undefined;
+  if (!kind) errors.push(required(path.child('kind')));
+  else {
+    const kindProblems = isDNS1035Label(kind.toLowerCase());
+    if (kindProblems.length > 0)
+      errors.push(
+        invalid(path.child('kind'), kind, `may have mixed case, but should otherwise match: ${kindProblems.join(',')}`),
+      );
+  }
   return errors;
 }
 
@@ -228,14 +266,35 @@ function namespaceSchema() {
   return schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
 }
 
-function validatePolicy(
-  policy: KubeObject,
-  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
-): FieldError[] {
+/** A ValidatingAdmissionPolicy; on an update, `old` is the stored one. */
+function validatePolicy(policy: KubeObject, old?: KubeObject): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const errors = validatePolicyScope(spec, FieldPath.root('spec'));
-  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespaceSchema(), preexisting));
+  const oldSpec = old?.spec as ValidatingAdmissionPolicySpec | undefined;
+  errors.push(
+    ...validatePolicyExpressions(
+      spec as ValidatingAdmissionPolicySpec,
+      namespaceSchema(),
+      oldSpec === undefined ? NO_PREEXISTING_POLICY_EXPRESSIONS : preexistingPolicyExpressions(oldSpec),
+      {
+        name: policy.metadata.name ?? '',
+        ignoreMatchConditions: old !== undefined && sameMatchConditionScope(policy, old),
+      },
+    ),
+  );
   return errors;
+}
+
+/**
+ * Whether an update leaves a policy's match conditions and param kind as stored: its conditions
+ * then go unchecked, as the reference decides (nothing they compile against has changed).
+ */
+function sameMatchConditionScope(policy: KubeObject, old: KubeObject): boolean {
+  const [spec, oldSpec] = [(policy.spec ?? {}) as Json, (old.spec ?? {}) as Json];
+  return (
+    deepEqual(spec.paramKind ?? null, oldSpec.paramKind ?? null) &&
+    deepEqual(spec.matchConditions ?? null, oldSpec.matchConditions ?? null)
+  );
 }
 
 function validateBinding(binding: KubeObject): FieldError[] {
@@ -245,16 +304,33 @@ function validateBinding(binding: KubeObject): FieldError[] {
   if (present(spec.paramRef)) errors.push(...validateParamRef(spec.paramRef, path.child('paramRef')));
   if (present(spec.matchResources))
     errors.push(...validateMatchResources(spec.matchResources, path.child('matchResources')));
-  if (items(spec, 'validationActions').length === 0) errors.push(required(path.child('validationActions')));
+  errors.push(...validateValidationActions(spec.validationActions, path.child('validationActions')));
   return errors;
 }
 
-/** Why a name cannot be one segment of a URL path (the reference's path-segment rule). */
-function pathSegmentProblems(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%']
-    .filter((character) => name.includes(character))
-    .map((character) => `may not contain '${character}'`);
+/** Go's sets.String.List() of the actions a binding may take. */
+const VALIDATION_ACTIONS = ['Audit', 'Deny', 'Warn'];
+
+/** A binding's validationActions: at least one, known and unique, and never both Deny and Warn. */
+function validateValidationActions(actions: unknown, path: FieldPath): FieldError[] {
+  const list = Array.isArray(actions) ? (actions as string[]) : [];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  list.forEach((action, i) => {
+    if (!VALIDATION_ACTIONS.includes(action)) errors.push(notSupported(path.index(i), action, VALIDATION_ACTIONS));
+    if (seen.has(action)) errors.push(duplicate(path.index(i), action));
+    seen.add(action);
+  });
+  if (seen.has('Deny') && seen.has('Warn'))
+    errors.push(
+      invalid(
+        path,
+        list,
+        'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+      ),
+    );
+  if (seen.size === 0) errors.push(required(path, 'at least one validation action is required'));
+  return errors;
 }
 
 /** A binding's paramRef, with the reference's messages and in its order. */
@@ -263,7 +339,7 @@ function validateParamRef(paramRef: Json, path: FieldPath): FieldError[] {
   const hasSelector = paramRef.selector !== undefined && paramRef.selector !== null;
   // paramRef.namespace goes unchecked, as in the reference.
   if (typeof paramRef.name === 'string')
-    for (const message of pathSegmentProblems(paramRef.name))
+    for (const message of isValidPathSegmentName(paramRef.name))
       errors.push(invalid(path.child('name'), paramRef.name, message));
   if (paramRef.name && hasSelector) {
     errors.push(forbidden(path.child('name'), 'name and selector are mutually exclusive'));
@@ -492,8 +568,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
       initialStatus: () => ({}),
       defaults: defaultPolicy,
       validate: (policy) => validatePolicy(policy),
-      validateUpdate: (policy, old) =>
-        validatePolicy(policy, preexistingPolicyExpressions((old.spec ?? {}) as ValidatingAdmissionPolicySpec)),
+      validateUpdate: (policy, old) => validatePolicy(policy, old),
     },
   }),
   defineKind({
@@ -556,6 +631,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
         validateMutatingPolicy(
           policy,
           preexistingMutatingPolicyExpressions((old.spec ?? {}) as MutatingAdmissionPolicySpec),
+          sameMatchConditionScope(policy, old),
         ),
     },
   }),

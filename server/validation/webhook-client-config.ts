@@ -33,11 +33,15 @@ export interface WebhookService {
   readonly port?: number;
 }
 
-/** The reference's ValidateWebhookService (the port defaulted before it runs). */
+/**
+ * The reference's ValidateWebhookService (the port defaulted before it runs). Its callers pass the
+ * service's name where it takes the namespace and the other way round, so a missing namespace is
+ * reported at `name` (first) and a missing name at `namespace`, as clients see it.
+ */
 export function validateWebhookService(path: FieldPath, service: WebhookService): FieldError[] {
   const errors: FieldError[] = [];
-  if (!service.name) errors.push(required(path.child('name')));
-  if (!service.namespace) errors.push(required(path.child('namespace')));
+  if (!service.namespace) errors.push(required(path.child('name')));
+  if (!service.name) errors.push(required(path.child('namespace')));
   const port = service.port ?? 0;
   for (const message of isValidPortNum(port))
     errors.push(invalid(path.child('port'), port, `port is not valid: ${message}`));

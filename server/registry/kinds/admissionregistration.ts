@@ -20,6 +20,7 @@ import {
 } from '../../validation/webhook-client-config';
 import { labelSelectorParses, validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName } from '../../validation/names';
+import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../../validation/review-versions';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
@@ -425,8 +426,9 @@ function validateWebhooks(configuration: KubeObject, old: KubeObject | undefined
         ),
       );
     errors.push(
-      ...validateAdmissionReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions'), {
+      ...validateReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions'), {
         requireAccepted,
+        requiredDetail: `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`,
       }),
     );
     if (requireUniqueNames && webhook.name) {
@@ -493,32 +495,6 @@ function webhookPolicyErrors(webhook: Json, path: FieldPath, requireNoSideEffect
   const timeout = webhook.timeoutSeconds;
   if (typeof timeout === 'number' && (timeout < 1 || timeout > 30))
     errors.push(invalid(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'));
-  return errors;
-}
-
-/** The AdmissionReview versions a server can send, in the reference's order. */
-const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
-
-/**
- * The versions of AdmissionReview a webhook takes: unique DNS-1035 labels, and (unless a stored
- * configuration already had a webhook without one) at least one this server sends.
- */
-function validateAdmissionReviewVersions(
-  versions: unknown,
-  path: FieldPath,
-  { requireAccepted }: { readonly requireAccepted: boolean },
-): FieldError[] {
-  const list = Array.isArray(versions) ? (versions as string[]) : [];
-  if (list.length === 0) return [required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`)];
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  list.forEach((version, i) => {
-    if (seen.has(version)) return void errors.push(invalid(path.index(i), version, 'duplicate version'));
-    seen.add(version);
-    for (const message of isDNS1035Label(version)) errors.push(invalid(path.index(i), version, message));
-  });
-  if (requireAccepted && !list.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version)))
-    errors.push(invalid(path, list, `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
   return errors;
 }
 

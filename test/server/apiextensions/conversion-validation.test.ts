@@ -1,0 +1,17 @@
+/**
+ * A CustomResourceDefinition's conversion as kube-apiserver 1.34.4 checks it
+ * (fixtures/conversion-validation.json, each CRD created there): the strategy; for a webhook,
+ * exactly one of a URL (read as Go reads it: https, a host, no user information, fragment or
+ * query) and a service (its name and namespace reported where the reference swaps them, its port
+ * and path), and ConversionReview versions unique, DNS labels, one of them a version the server
+ * sends; for no webhook, neither. Paths name the reference's internal fields.
+ */
+import type { KubeObject } from '../../../api/objects';
+import { created, typeOf } from '../registry/gated-fields/write-path';
+import recorded from './fixtures/conversion-validation.json';
+
+const crds = typeOf('apiextensions.k8s.io', 'customresourcedefinitions');
+
+test.each(Object.entries(recorded))('%s', (_id, { object, causes }) => {
+  expect(created(crds, object as KubeObject, {}).errors).toEqual(causes);
+});

@@ -19,7 +19,7 @@ import {
   tooMany,
 } from '../status/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
-import { validateReviewVersions } from '../validation/review-versions';
+import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../validation/review-versions';
 import { validateWebhookService, validateWebhookURL, type WebhookService } from '../validation/webhook-client-config';
 import { validateCRDSchema } from './crd-schema-rules';
 import {
@@ -286,7 +286,11 @@ function validateSharedFields(
  * versions it takes. Paths name the reference's internal fields (`webhookClientConfig`,
  * `conversionReviewVersions` directly under `conversion`), since that is where it reports them.
  */
-function validateConversion(conversion: CustomResourceConversion | undefined, path: FieldPath): FieldError[] {
+function validateConversion(
+  conversion: CustomResourceConversion | undefined,
+  path: FieldPath,
+  requireAcceptedReviewVersion: boolean,
+): FieldError[] {
   if (conversion === undefined) return [];
   const errors: FieldError[] = [];
   if (!conversion.strategy) errors.push(required(path.child('strategy')));
@@ -306,7 +310,12 @@ function validateConversion(conversion: CustomResourceConversion | undefined, pa
     else if (config.url !== undefined && config.url !== null)
       errors.push(...validateWebhookURL(configPath.child('url'), config.url, true));
     else errors.push(...validateWebhookService(configPath.child('service'), config.service as WebhookService));
-    errors.push(...validateReviewVersions(versions, versionsPath, { requireAccepted: true, requiredDetail: '' }));
+    errors.push(
+      ...validateReviewVersions(versions, versionsPath, {
+        requireAccepted: requireAcceptedReviewVersion,
+        requiredDetail: '',
+      }),
+    );
   } else {
     const forbiddenText = 'should not be set when strategy is not set to Webhook';
     if (config !== undefined && config !== null) errors.push(forbidden(configPath, forbiddenText));
@@ -338,7 +347,10 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
   return errors;
 }
 
-function validateSpec(crd: CustomResourceDefinition, preexisting: PreexistingExpressions): FieldError[] {
+function validateSpec(
+  crd: CustomResourceDefinition,
+  { preexisting, requireAcceptedReviewVersion }: CRDRules,
+): FieldError[] {
   const errors: FieldError[] = [];
   const { group, scope, names, versions = [] } = crd.spec;
   if (!group) errors.push(required(spec.child('group')));
@@ -387,7 +399,7 @@ function validateSpec(crd: CustomResourceDefinition, preexisting: PreexistingExp
       ),
     );
   }
-  errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion')));
+  errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion'), requireAcceptedReviewVersion));
   return errors;
 }
 
@@ -410,14 +422,21 @@ function validateName(crd: CustomResourceDefinition): FieldError[] {
     : [invalid(FieldPath.root('metadata', 'name'), name, 'must be spec.names.plural+"."+spec.group')];
 }
 
-export function validateCRD(
-  object: KubeObject,
-  preexisting: PreexistingExpressions = NO_PREEXISTING_EXPRESSIONS,
-): FieldError[] {
+/** What an update keeps from the stored definition; a create keeps nothing. */
+interface CRDRules {
+  /** Rule expressions the stored definition had, compiled in the stored environment. */
+  readonly preexisting: PreexistingExpressions;
+  /** A known ConversionReview version is required unless the stored definition named only unknown ones. */
+  readonly requireAcceptedReviewVersion: boolean;
+}
+
+const CREATE_RULES: CRDRules = { preexisting: NO_PREEXISTING_EXPRESSIONS, requireAcceptedReviewVersion: true };
+
+export function validateCRD(object: KubeObject, rules: CRDRules = CREATE_RULES): FieldError[] {
   const crd = asCRD(object);
   return [
     ...validateName(crd),
-    ...validateSpec(crd, preexisting),
+    ...validateSpec(crd, rules),
     ...validateNames(crd.status?.acceptedNames, FieldPath.root('status', 'acceptedNames')),
     ...validateStoredVersions(crd),
   ];
@@ -429,9 +448,12 @@ export function validateCRDUpdate(object: KubeObject, old: KubeObject): FieldErr
   const oldSchemas = (previous.spec.versions ?? []).flatMap((version) =>
     version.schema?.openAPIV3Schema === undefined ? [] : [version.schema.openAPIV3Schema],
   );
-  const errors = validateCRD(object, preexistingExpressions(oldSchemas)).filter(
-    (error) => error.field !== 'metadata.name',
-  );
+  const oldReviewVersions = previous.spec.conversion?.webhook?.conversionReviewVersions ?? [];
+  const errors = validateCRD(object, {
+    preexisting: preexistingExpressions(oldSchemas),
+    requireAcceptedReviewVersion:
+      oldReviewVersions.length === 0 || oldReviewVersions.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version)),
+  }).filter((error) => error.field !== 'metadata.name');
   if (isConditionTrue(previous, 'Established')) {
     errors.push(...immutable(spec.child('scope'), crd.spec.scope, previous.spec.scope));
     errors.push(...immutable(spec.child('names', 'kind'), crd.spec.names?.kind, previous.spec.names?.kind));

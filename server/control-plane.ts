@@ -76,6 +76,7 @@ import type { GroupResource } from './encryption/encryption-providers';
 import { mountOpenAPI, OPENAPI_LISTED_PATHS } from './openapi/mount-openapi';
 import { ClusterIPAllocator, ipAddressReservations } from './registry/allocators/cluster-ip';
 import { podCertificateSigningHooks } from './registry/allocators/pod-certificate-signing';
+import { admissionPolicyParamHooks } from './registry/allocators/policy-param-access';
 import { deviceAdminAccessHooks } from './registry/allocators/device-admin-access';
 import { serviceAllocationHooks } from './registry/allocators/service-hooks';
 import { ServiceNodePorts } from './registry/allocators/node-ports';
@@ -455,6 +456,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
     ['resource.k8s.io/resourceclaims', deviceAdminAccessHooks({ kind: 'ResourceClaim', namespaces })],
     ['resource.k8s.io/resourceclaimtemplates', deviceAdminAccessHooks({ kind: 'ResourceClaimTemplate', namespaces })],
     ['certificates.k8s.io/podcertificaterequests', podCertificateSigningHooks(authorizer)],
+    ...admissionPolicyParamHooks({ authorizer, registry, storageFor }),
   ]);
   const hooksFor = (type: ResourceType): StoreHooks | undefined => kindHooks.get(`${type.group}/${type.resource}`);
   const definitions = schemaData().definitions;

@@ -19,6 +19,8 @@ import {
   tooMany,
 } from '../status/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
+import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../validation/review-versions';
+import { validateWebhookService, validateWebhookURL, type WebhookService } from '../validation/webhook-client-config';
 import { validateCRDSchema } from './crd-schema-rules';
 import {
   NO_PREEXISTING_EXPRESSIONS,
@@ -40,7 +42,6 @@ import {
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
-const CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const MAX_SELECTABLE_FIELDS = 8;
 
 const spec = FieldPath.root('spec');
@@ -280,46 +281,47 @@ function validateSharedFields(
   return errors;
 }
 
-function validateConversion(conversion: CustomResourceConversion | undefined, path: FieldPath): FieldError[] {
+/**
+ * The conversion strategy and, for a webhook, where it is called and the ConversionReview
+ * versions it takes. Paths name the reference's internal fields (`webhookClientConfig`,
+ * `conversionReviewVersions` directly under `conversion`), since that is where it reports them.
+ */
+function validateConversion(
+  conversion: CustomResourceConversion | undefined,
+  path: FieldPath,
+  requireAcceptedReviewVersion: boolean,
+): FieldError[] {
   if (conversion === undefined) return [];
   const errors: FieldError[] = [];
   if (!conversion.strategy) errors.push(required(path.child('strategy')));
   else if (conversion.strategy !== 'None' && conversion.strategy !== 'Webhook')
     errors.push(notSupported(path.child('strategy'), conversion.strategy, ['None', 'Webhook']));
+  const config = conversion.webhook?.clientConfig;
+  const configPath = path.child('webhookClientConfig');
+  const versions = conversion.webhook?.conversionReviewVersions;
+  const versionsPath = path.child('conversionReviewVersions');
   if (conversion.strategy === 'Webhook') {
-    const config = conversion.webhook?.clientConfig;
-    const configPath = path.child('webhook').child('clientConfig');
-    if (config === undefined) errors.push(required(configPath, 'required when strategy is set to Webhook'));
-    else if ((config.url === undefined) === (config.service === undefined))
+    if (config === undefined || config === null)
+      errors.push(required(configPath, 'required when strategy is set to Webhook'));
+    else if (
+      (config.url === undefined || config.url === null) === (config.service === undefined || config.service === null)
+    )
       errors.push(required(configPath, 'exactly one of url or service is required'));
-    else if (config.url !== undefined) errors.push(...validateWebhookURL(config.url, configPath.child('url')));
-    const versions = conversion.webhook?.conversionReviewVersions ?? [];
-    const versionsPath = path.child('webhook').child('conversionReviewVersions');
-    if (versions.length === 0) errors.push(required(versionsPath));
-    else if (!versions.some((version) => CONVERSION_REVIEW_VERSIONS.includes(version))) {
-      errors.push(
-        invalid(versionsPath, versions, `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(', ')}`),
-      );
-    }
-  } else if (conversion.webhook !== undefined) {
-    errors.push(forbidden(path.child('webhook'), 'should not be set when strategy is not set to Webhook'));
+    else if (config.url !== undefined && config.url !== null)
+      errors.push(...validateWebhookURL(configPath.child('url'), config.url, true));
+    else errors.push(...validateWebhookService(configPath.child('service'), config.service as WebhookService));
+    errors.push(
+      ...validateReviewVersions(versions, versionsPath, {
+        requireAccepted: requireAcceptedReviewVersion,
+        requiredDetail: '',
+      }),
+    );
+  } else {
+    const forbiddenText = 'should not be set when strategy is not set to Webhook';
+    if (config !== undefined && config !== null) errors.push(forbidden(configPath, forbiddenText));
+    if ((versions ?? []).length > 0) errors.push(forbidden(versionsPath, forbiddenText));
   }
   return errors;
-}
-
-function validateWebhookURL(url: string, path: FieldPath): FieldError[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    return [invalid(path, url, `host must be specified`)];
-  }
-  if (parsed.protocol !== 'https:') return [invalid(path, url, "'https' is the only allowed URL scheme")];
-  if (parsed.hash !== '') return [invalid(path, url, 'fragments are not permitted in the URL')];
-  if (parsed.search !== '') return [invalid(path, url, 'query parameters are not permitted in the URL')];
-  if (parsed.username !== '' || parsed.password !== '')
-    return [invalid(path, url, 'user information is not permitted in the URL')];
-  return [];
 }
 
 function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
@@ -345,7 +347,10 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
   return errors;
 }
 
-function validateSpec(crd: CustomResourceDefinition, preexisting: PreexistingExpressions): FieldError[] {
+function validateSpec(
+  crd: CustomResourceDefinition,
+  { preexisting, requireAcceptedReviewVersion }: CRDRules,
+): FieldError[] {
   const errors: FieldError[] = [];
   const { group, scope, names, versions = [] } = crd.spec;
   if (!group) errors.push(required(spec.child('group')));
@@ -394,7 +399,7 @@ function validateSpec(crd: CustomResourceDefinition, preexisting: PreexistingExp
       ),
     );
   }
-  errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion')));
+  errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion'), requireAcceptedReviewVersion));
   return errors;
 }
 
@@ -417,14 +422,21 @@ function validateName(crd: CustomResourceDefinition): FieldError[] {
     : [invalid(FieldPath.root('metadata', 'name'), name, 'must be spec.names.plural+"."+spec.group')];
 }
 
-export function validateCRD(
-  object: KubeObject,
-  preexisting: PreexistingExpressions = NO_PREEXISTING_EXPRESSIONS,
-): FieldError[] {
+/** What an update keeps from the stored definition; a create keeps nothing. */
+interface CRDRules {
+  /** Rule expressions the stored definition had, compiled in the stored environment. */
+  readonly preexisting: PreexistingExpressions;
+  /** A known ConversionReview version is required unless the stored definition named only unknown ones. */
+  readonly requireAcceptedReviewVersion: boolean;
+}
+
+const CREATE_RULES: CRDRules = { preexisting: NO_PREEXISTING_EXPRESSIONS, requireAcceptedReviewVersion: true };
+
+export function validateCRD(object: KubeObject, rules: CRDRules = CREATE_RULES): FieldError[] {
   const crd = asCRD(object);
   return [
     ...validateName(crd),
-    ...validateSpec(crd, preexisting),
+    ...validateSpec(crd, rules),
     ...validateNames(crd.status?.acceptedNames, FieldPath.root('status', 'acceptedNames')),
     ...validateStoredVersions(crd),
   ];
@@ -436,9 +448,12 @@ export function validateCRDUpdate(object: KubeObject, old: KubeObject): FieldErr
   const oldSchemas = (previous.spec.versions ?? []).flatMap((version) =>
     version.schema?.openAPIV3Schema === undefined ? [] : [version.schema.openAPIV3Schema],
   );
-  const errors = validateCRD(object, preexistingExpressions(oldSchemas)).filter(
-    (error) => error.field !== 'metadata.name',
-  );
+  const oldReviewVersions = previous.spec.conversion?.webhook?.conversionReviewVersions ?? [];
+  const errors = validateCRD(object, {
+    preexisting: preexistingExpressions(oldSchemas),
+    requireAcceptedReviewVersion:
+      oldReviewVersions.length === 0 || oldReviewVersions.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version)),
+  }).filter((error) => error.field !== 'metadata.name');
   if (isConditionTrue(previous, 'Established')) {
     errors.push(...immutable(spec.child('scope'), crd.spec.scope, previous.spec.scope));
     errors.push(...immutable(spec.child('names', 'kind'), crd.spec.names?.kind, previous.spec.names?.kind));

@@ -6,9 +6,12 @@
  * MutatingAdmissionPolicy plugin.
  */
 import type { KubeObject } from '../../../api/objects';
-import { FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
-import { labelSelectorParses, validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
-import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names';
+import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../../status/field-errors';
+import { validateNamedRuleWithOperations, type NamedRuleWithOperations } from '../../validation/admission-rules';
+import { validateLabelSelector, type LabelSelectorShape } from '../../validation/object-meta';
+import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName } from '../../validation/names';
+import { FAILURE_POLICIES, MATCH_POLICIES, present, REINVOCATION_POLICIES } from './admission-values';
+import { validateWebhooks } from './webhook-configurations';
 import { child, fill, items, type Json } from '../defaults/fill';
 import type { FieldError, ResourceType } from '../types';
 import { defineKind } from './define';
@@ -18,7 +21,6 @@ import {
   preexistingMutatingPolicyExpressions,
   preexistingPolicyExpressions,
   validatePolicyExpressions,
-  validateWebhookMatchConditions,
   type PolicyExpressionChecks,
   type PolicyExpressionsSpec,
   type PreexistingPolicyExpressions,
@@ -45,17 +47,10 @@ function defaultMatchResources(match: Json): void {
 }
 
 /** Go's sets.String.List(): the supported values of each field, sorted. */
-const FAILURE_POLICIES = ['Fail', 'Ignore'];
-const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const MUTATING_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'UPDATE'];
 const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
-const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 
-function present(value: unknown): value is Json {
-  return value !== undefined && value !== null;
-}
-
-/** The reference's validateMatchResources, without its per-rule checks. */
+/** The reference's validateMatchResources. */
 function validateMatchResources(match: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (!present(match.matchPolicy)) errors.push(required(path.child('matchPolicy')));
@@ -71,6 +66,10 @@ function validateMatchResources(match: Json, path: FieldPath): FieldError[] {
         }),
       );
   }
+  for (const rules of ['resourceRules', 'excludeResourceRules'])
+    items(match, rules).forEach((rule, i) =>
+      errors.push(...validateNamedRuleWithOperations(rule as NamedRuleWithOperations, path.child(rules).index(i))),
+    );
   return errors;
 }
 
@@ -164,13 +163,15 @@ function validatePolicyName(spec: Json, path: FieldPath): FieldError[] {
 function validateMutatingPolicy(
   policy: KubeObject,
   preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
+  ignoreMatchConditions = false,
 ): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
   const checks = policyExpressionChecks(spec as PolicyExpressionsSpec, namespaceSchema(), preexisting);
   errors.push(...validatePolicyScope(spec, path, validateMutatingOperations));
-  errors.push(...checks.matchConditions(), ...checks.variables());
+  if (!ignoreMatchConditions) errors.push(...checks.matchConditions());
+  errors.push(...checks.variables());
   const mutations = items(spec, 'mutations');
   if (mutations.length === 0)
     errors.push(required(path.child('mutations'), 'mutations must contain at least one item'));
@@ -209,11 +210,38 @@ function defaultBinding(binding: KubeObject): void {
     defaultMatchResources(spec.matchResources as Json);
 }
 
-/** A policy's paramKind names its params' apiVersion and kind (their shapes go unchecked here). */
+/**
+ * A policy's paramKind: an apiVersion of a DNS-subdomain group and a DNS-label version (as an
+ * APIService's), and a kind that is a DNS label but for its case.
+ */
 function validateParamKindFields(paramKind: Json, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  if (!paramKind.apiVersion) errors.push(required(path.child('apiVersion')));
-  if (!paramKind.kind) errors.push(required(path.child('kind')));
+  const apiVersion = paramKind.apiVersion as unknown as string | undefined;
+  const versionPath = path.child('apiVersion');
+  if (!apiVersion) errors.push(required(versionPath));
+  else {
+    const slashes = apiVersion === '/' ? 0 : apiVersion.split('/').length - 1;
+    if (slashes > 1) errors.push(invalid(versionPath, apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+    else {
+      const [group, version] = apiVersion === '/' ? ['', ''] : slashes === 0 ? ['', apiVersion] : apiVersion.split('/');
+      const groupProblems = group === '' ? [] : isDNS1123Subdomain(group);
+      if (groupProblems.length > 0) errors.push(invalid(versionPath, group, groupProblems.join(',')));
+      if (version === '') errors.push(invalid(versionPath, apiVersion, 'version must be specified'));
+      else {
+        const versionProblems = isDNS1035Label(version);
+        if (versionProblems.length > 0) errors.push(invalid(versionPath, version, versionProblems.join(',')));
+      }
+    }
+  }
+  const kind = paramKind.kind as unknown as string | undefined;
+  if (!kind) errors.push(required(path.child('kind')));
+  else {
+    const kindProblems = isDNS1035Label(kind.toLowerCase());
+    if (kindProblems.length > 0)
+      errors.push(
+        invalid(path.child('kind'), kind, `may have mixed case, but should otherwise match: ${kindProblems.join(',')}`),
+      );
+  }
   return errors;
 }
 
@@ -222,14 +250,35 @@ function namespaceSchema() {
   return schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
 }
 
-function validatePolicy(
-  policy: KubeObject,
-  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
-): FieldError[] {
+/** A ValidatingAdmissionPolicy; on an update, `old` is the stored one. */
+function validatePolicy(policy: KubeObject, old?: KubeObject): FieldError[] {
   const spec = (policy.spec ?? {}) as Json;
   const errors = validatePolicyScope(spec, FieldPath.root('spec'));
-  errors.push(...validatePolicyExpressions(spec as ValidatingAdmissionPolicySpec, namespaceSchema(), preexisting));
+  const oldSpec = old?.spec as ValidatingAdmissionPolicySpec | undefined;
+  errors.push(
+    ...validatePolicyExpressions(
+      spec as ValidatingAdmissionPolicySpec,
+      namespaceSchema(),
+      oldSpec === undefined ? NO_PREEXISTING_POLICY_EXPRESSIONS : preexistingPolicyExpressions(oldSpec),
+      {
+        name: policy.metadata.name ?? '',
+        ignoreMatchConditions: old !== undefined && sameMatchConditionScope(policy, old),
+      },
+    ),
+  );
   return errors;
+}
+
+/**
+ * Whether an update leaves a policy's match conditions and param kind as stored: its conditions
+ * then go unchecked, as the reference decides (nothing they compile against has changed).
+ */
+function sameMatchConditionScope(policy: KubeObject, old: KubeObject): boolean {
+  const [spec, oldSpec] = [(policy.spec ?? {}) as Json, (old.spec ?? {}) as Json];
+  return (
+    deepEqual(spec.paramKind ?? null, oldSpec.paramKind ?? null) &&
+    deepEqual(spec.matchConditions ?? null, oldSpec.matchConditions ?? null)
+  );
 }
 
 function validateBinding(binding: KubeObject): FieldError[] {
@@ -239,16 +288,33 @@ function validateBinding(binding: KubeObject): FieldError[] {
   if (present(spec.paramRef)) errors.push(...validateParamRef(spec.paramRef, path.child('paramRef')));
   if (present(spec.matchResources))
     errors.push(...validateMatchResources(spec.matchResources, path.child('matchResources')));
-  if (items(spec, 'validationActions').length === 0) errors.push(required(path.child('validationActions')));
+  errors.push(...validateValidationActions(spec.validationActions, path.child('validationActions')));
   return errors;
 }
 
-/** Why a name cannot be one segment of a URL path (the reference's path-segment rule). */
-function pathSegmentProblems(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%']
-    .filter((character) => name.includes(character))
-    .map((character) => `may not contain '${character}'`);
+/** Go's sets.String.List() of the actions a binding may take. */
+const VALIDATION_ACTIONS = ['Audit', 'Deny', 'Warn'];
+
+/** A binding's validationActions: at least one, known and unique, and never both Deny and Warn. */
+function validateValidationActions(actions: unknown, path: FieldPath): FieldError[] {
+  const list = Array.isArray(actions) ? (actions as string[]) : [];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  list.forEach((action, i) => {
+    if (!VALIDATION_ACTIONS.includes(action)) errors.push(notSupported(path.index(i), action, VALIDATION_ACTIONS));
+    if (seen.has(action)) errors.push(duplicate(path.index(i), action));
+    seen.add(action);
+  });
+  if (seen.has('Deny') && seen.has('Warn'))
+    errors.push(
+      invalid(
+        path,
+        list,
+        'must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)',
+      ),
+    );
+  if (seen.size === 0) errors.push(required(path, 'at least one validation action is required'));
+  return errors;
 }
 
 /** A binding's paramRef, with the reference's messages and in its order. */
@@ -257,7 +323,7 @@ function validateParamRef(paramRef: Json, path: FieldPath): FieldError[] {
   const hasSelector = paramRef.selector !== undefined && paramRef.selector !== null;
   // paramRef.namespace goes unchecked, as in the reference.
   if (typeof paramRef.name === 'string')
-    for (const message of pathSegmentProblems(paramRef.name))
+    for (const message of isValidPathSegmentName(paramRef.name))
       errors.push(invalid(path.child('name'), paramRef.name, message));
   if (paramRef.name && hasSelector) {
     errors.push(forbidden(path.child('name'), 'name and selector are mutually exclusive'));
@@ -294,121 +360,6 @@ function defaultWebhooks(mutating: boolean): (configuration: KubeObject) => void
   };
 }
 
-/** A configuration's webhooks; on an update, `old`'s match conditions compile as stored ones. */
-function validateWebhooks(configuration: KubeObject, old: KubeObject | undefined, mutating: boolean): FieldError[] {
-  const errors: FieldError[] = [];
-  const preexisting = new Set(
-    old === undefined
-      ? []
-      : items(old as Json, 'webhooks').flatMap((webhook) =>
-          items(webhook, 'matchConditions').map((condition) => condition.expression),
-        ),
-  );
-  const allowInvalidLabelValues = old !== undefined && hasInvalidWebhookSelector(old);
-  const requireAccepted = old === undefined || acceptsKnownReviewVersions(old);
-  for (const [index, webhook] of items(configuration as Json, 'webhooks').entries()) {
-    const path = FieldPath.root('webhooks').index(index);
-    if (!webhook.name) errors.push(required(path.child('name')));
-    errors.push(...webhookPolicyErrors(webhook, path));
-    for (const selector of WEBHOOK_SELECTORS)
-      if (present(webhook[selector]))
-        errors.push(
-          ...validateLabelSelector(webhook[selector] as LabelSelectorShape, path.child(selector), {
-            allowInvalidLabelValues,
-          }),
-        );
-    if (mutating && present(webhook.reinvocationPolicy))
-      errors.push(
-        ...supportedOnly(webhook.reinvocationPolicy, REINVOCATION_POLICIES, path.child('reinvocationPolicy')),
-      );
-    const clientConfig = (webhook.clientConfig ?? {}) as Json;
-    if (!clientConfig.url && !clientConfig.service)
-      errors.push(required(path.child('clientConfig'), 'exactly one of url or service is required'));
-    errors.push(
-      ...validateWebhookMatchConditions(items(webhook, 'matchConditions'), path.child('matchConditions'), preexisting),
-    );
-    errors.push(
-      ...validateAdmissionReviewVersions(webhook.admissionReviewVersions, path.child('admissionReviewVersions'), {
-        requireAccepted,
-      }),
-    );
-  }
-  return errors;
-}
-
-function supportedOnly(value: unknown, supported: readonly string[], path: FieldPath): FieldError[] {
-  return supported.includes(value as string) ? [] : [notSupported(path, value, [...supported])];
-}
-
-/**
- * A webhook's failure and match policies, whether it declares its side effects, and its timeout,
- * in the reference's order. Which side effect classes are refused is not checked: v1 refuses
- * Some and Unknown on create, but a dry run refused by such a webhook is still tested here.
- */
-function webhookPolicyErrors(webhook: Json, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  if (present(webhook.failurePolicy))
-    errors.push(...supportedOnly(webhook.failurePolicy, FAILURE_POLICIES, path.child('failurePolicy')));
-  if (present(webhook.matchPolicy))
-    errors.push(...supportedOnly(webhook.matchPolicy, MATCH_POLICIES, path.child('matchPolicy')));
-  if (!webhook.sideEffects) errors.push(required(path.child('sideEffects')));
-  const timeout = webhook.timeoutSeconds;
-  if (typeof timeout === 'number' && (timeout < 1 || timeout > 30))
-    errors.push(invalid(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'));
-  return errors;
-}
-
-/** The AdmissionReview versions a server can send, in the reference's order. */
-const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
-
-/**
- * The versions of AdmissionReview a webhook takes: unique DNS-1035 labels, and (unless a stored
- * configuration already had a webhook without one) at least one this server sends.
- */
-function validateAdmissionReviewVersions(
-  versions: unknown,
-  path: FieldPath,
-  { requireAccepted }: { readonly requireAccepted: boolean },
-): FieldError[] {
-  const list = Array.isArray(versions) ? (versions as string[]) : [];
-  if (list.length === 0) return [required(path, `must specify one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`)];
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  list.forEach((version, i) => {
-    if (seen.has(version)) return void errors.push(invalid(path.index(i), version, 'duplicate version'));
-    seen.add(version);
-    for (const message of isDNS1035Label(version)) errors.push(invalid(path.index(i), version, message));
-  });
-  if (requireAccepted && !list.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version)))
-    errors.push(invalid(path, list, `must include at least one of ${ACCEPTED_REVIEW_VERSIONS.join(', ')}`));
-  return errors;
-}
-
-/** Whether every webhook that names review versions names one this server sends. */
-function acceptsKnownReviewVersions(configuration: KubeObject): boolean {
-  return items(configuration as Json, 'webhooks').every((webhook) => {
-    const versions = Array.isArray(webhook.admissionReviewVersions)
-      ? (webhook.admissionReviewVersions as string[])
-      : [];
-    return versions.length === 0 || versions.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version));
-  });
-}
-
-const WEBHOOK_SELECTORS = ['namespaceSelector', 'objectSelector'] as const;
-
-/**
- * Whether a stored configuration has a webhook selector that is invalid in any way: an update of
- * it then leaves every selector's values unchecked, as the reference's
- * AllowInvalidLabelValueInSelector does for webhooks (made before values were checked).
- */
-function hasInvalidWebhookSelector(configuration: KubeObject): boolean {
-  return items(configuration as Json, 'webhooks').some((webhook) =>
-    WEBHOOK_SELECTORS.some(
-      (selector) => present(webhook[selector]) && !labelSelectorParses(webhook[selector] as LabelSelectorShape),
-    ),
-  );
-}
-
 export const admissionRegistrationKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
@@ -423,8 +374,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
       initialStatus: () => ({}),
       defaults: defaultPolicy,
       validate: (policy) => validatePolicy(policy),
-      validateUpdate: (policy, old) =>
-        validatePolicy(policy, preexistingPolicyExpressions((old.spec ?? {}) as ValidatingAdmissionPolicySpec)),
+      validateUpdate: (policy, old) => validatePolicy(policy, old),
     },
   }),
   defineKind({
@@ -487,6 +437,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
         validateMutatingPolicy(
           policy,
           preexistingMutatingPolicyExpressions((old.spec ?? {}) as MutatingAdmissionPolicySpec),
+          sameMatchConditionScope(policy, old),
         ),
     },
   }),

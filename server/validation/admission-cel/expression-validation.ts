@@ -10,7 +10,8 @@
  */
 import type { CompileResult, EnvironmentKind } from '../../cel/environment';
 import { resultTypeError } from '../../cel/compile-errors';
-import { duplicate, FieldPath, invalid, required, tooMany } from '../../status/field-errors';
+import { duplicate, FieldPath, GoValue, invalid, notSupported, required, tooMany } from '../../status/field-errors';
+import { goEscaped } from '../../json/value';
 import { isQualifiedName } from '../names';
 import { isCelIdentifier } from '../../cel/escaping';
 import { compileMatchCondition } from './match-conditions';
@@ -173,19 +174,35 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
+/** What a ValidatingAdmissionPolicy's checks need beyond its spec. */
+export interface ValidatingPolicyContext {
+  /** metadata.name: an audit annotation's key is qualified by it. */
+  readonly name: string;
+  /** An update that changes neither the match conditions nor the param kind leaves the conditions unchecked. */
+  readonly ignoreMatchConditions: boolean;
+}
+
+/** The reasons a validation may give for its refusal (sorted, as Go lists them). */
+const VALIDATION_REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
+const MAX_AUDIT_ANNOTATIONS = 20;
+/** Shorter than an annotation value's limit (10 KiB): a concatenating expression gives more than it holds. */
+const MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES = 5 * 1024;
+
 /**
- * The errors of a ValidatingAdmissionPolicy's expressions, in the reference's order: its
- * matchConditions, variables, then validations and auditAnnotations (at least one of them,
- * each with an expression).
+ * The errors of a ValidatingAdmissionPolicy's expressions and what goes with them, in the
+ * reference's order: its matchConditions, variables, then validations (with their messages and
+ * reasons) and auditAnnotations (keys unique and qualified by the policy's name, at most 20),
+ * at least one of the two.
  */
 export function validatePolicyExpressions(
   spec: ValidatingAdmissionPolicySpec,
   namespace: CelSchema | undefined,
-  preexisting: PreexistingPolicyExpressions = NO_PREEXISTING_POLICY_EXPRESSIONS,
+  preexisting: PreexistingPolicyExpressions,
+  policy: ValidatingPolicyContext,
 ): FieldError[] {
   const root = FieldPath.root('spec');
   const checks = policyExpressionChecks(spec, namespace, preexisting);
-  const errors = [...checks.matchConditions(), ...checks.variables()];
+  const errors = [...(policy.ignoreMatchConditions ? [] : checks.matchConditions()), ...checks.variables()];
   const validations = spec.validations ?? [];
   const auditAnnotations = spec.auditAnnotations ?? [];
   if (validations.length === 0 && auditAnnotations.length === 0) {
@@ -205,31 +222,74 @@ export function validatePolicyExpressions(
           preexisting.validations,
         ),
       );
+    if (validation.messageExpression && isBlank(validation.messageExpression))
+      errors.push(
+        invalid(path.child('messageExpression'), validation.messageExpression, 'must be non-empty if specified'),
+      );
+    else
+      errors.push(
+        ...checks.expression(
+          'messages',
+          path.child('messageExpression'),
+          validation.messageExpression,
+          ['string'],
+          preexisting.messageExpressions,
+        ),
+      );
+    errors.push(...validationMessageErrors(validation.message, path.child('message')));
+    if (
+      validation.reason !== undefined &&
+      validation.reason !== null &&
+      !VALIDATION_REASONS.includes(validation.reason)
+    )
+      errors.push(notSupported(path.child('reason'), validation.reason, VALIDATION_REASONS));
+  }
+  if (auditAnnotations.length > MAX_AUDIT_ANNOTATIONS)
     errors.push(
-      ...checks.expression(
-        'messages',
-        path.child('messageExpression'),
-        validation.messageExpression,
-        ['string'],
-        preexisting.messageExpressions,
+      invalid(
+        root.child('auditAnnotations'),
+        // The reference prints its internal structs, whose fields carry no JSON names.
+        new GoValue(
+          goEscaped(
+            JSON.stringify(
+              auditAnnotations.map(({ key, valueExpression }) => ({ Key: key, ValueExpression: valueExpression })),
+            ),
+          ),
+        ),
+        `must not have more than ${MAX_AUDIT_ANNOTATIONS} auditAnnotations`,
       ),
     );
-  }
+  const keys = new Set<string>();
   for (const [index, annotation] of auditAnnotations.entries()) {
-    const path = root.child('auditAnnotations').index(index).child('valueExpression');
-    if (isBlank(annotation.valueExpression)) errors.push(required(path, 'valueExpression is not specified'));
+    const path = root.child('auditAnnotations').index(index);
+    for (const message of isQualifiedName(`${policy.name}/${annotation.key}`))
+      errors.push(invalid(path.child('key'), `${policy.name}/${annotation.key}`, message));
+    const valuePath = path.child('valueExpression');
+    if (isBlank(annotation.valueExpression)) errors.push(required(valuePath, 'valueExpression is not specified'));
+    else if (Buffer.byteLength(annotation.valueExpression.trim()) > MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES)
+      errors.push(required(valuePath, `must not exceed ${MAX_AUDIT_ANNOTATION_EXPRESSION_BYTES} bytes in length`));
     else
       errors.push(
         ...checks.expression(
           'expressions',
-          path,
+          valuePath,
           annotation.valueExpression,
           ['string', 'null'],
           preexisting.auditAnnotations,
         ),
       );
+    if (keys.has(annotation.key)) errors.push(duplicate(path.child('key'), annotation.key));
+    keys.add(annotation.key);
   }
   return errors;
+}
+
+/** A validation's message: not blank when given, on one line. */
+function validationMessageErrors(message: string | undefined, path: FieldPath): FieldError[] {
+  if (!message) return [];
+  if (message.trim() === '') return [invalid(path, message, 'must be non-empty if specified')];
+  if (/[\n\r]/.test(message.trim())) return [invalid(path, message, 'must not contain line breaks')];
+  return [];
 }
 
 function isBlank(expression: unknown): boolean {

@@ -7,6 +7,7 @@
  * answers through the API are recorded from it (fixtures/policy-expression-refusals.json).
  */
 import {
+  NO_PREEXISTING_POLICY_EXPRESSIONS,
   policyExpressionChecks,
   preexistingMutatingPolicyExpressions,
   preexistingPolicyExpressions,
@@ -20,10 +21,12 @@ import { schemaData } from '../../../server/schema/definitions';
 import { startServer, type TestServer } from '../../helpers/server';
 import refusals from './fixtures/policy-expression-refusals.json';
 
+/** A policy being created: its match conditions checked, its audit annotations' keys qualified by its name. */
+const CREATED = { name: 'p', ignoreMatchConditions: false };
 const namespace = schemaOfDefinition(schemaData().definitions, 'io.k8s.api.core.v1.Namespace');
 /** `<field>: <detail>` without the `Invalid value: "<expression>": ` every detail starts with. */
 const errorsOf = (spec: ValidatingAdmissionPolicySpec) =>
-  validatePolicyExpressions(spec, namespace).map(
+  validatePolicyExpressions(spec, namespace, NO_PREEXISTING_POLICY_EXPRESSIONS, CREATED).map(
     (error) =>
       `${error.field}: ${error.detail.replace(/^Invalid value: .*?": (?=must evaluate|compilation failed)/s, '')}`,
   );
@@ -179,8 +182,8 @@ describe('environment of policy updates', () => {
       variables: [{ name: 'v', expression: SORTED }],
       auditAnnotations: [{ key: 'a', valueExpression: "[2, 1].sort().map(x, string(x)).join(',')" }],
     };
-    const fields = (preexisting?: Parameters<typeof validatePolicyExpressions>[2]) =>
-      validatePolicyExpressions(spec, namespace, preexisting).map((error) => error.field);
+    const fields = (preexisting = NO_PREEXISTING_POLICY_EXPRESSIONS) =>
+      validatePolicyExpressions(spec, namespace, preexisting, CREATED).map((error) => error.field);
     expect(fields(preexistingPolicyExpressions(old))).toEqual(['spec.auditAnnotations[0].valueExpression']);
     expect(fields()).toEqual([
       'spec.matchConditions[0].expression',

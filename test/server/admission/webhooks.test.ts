@@ -9,7 +9,10 @@
  * webhooks and MutatingAdmissionPolicies reinvoke each other (one pass more for both).
  * Messages are the reference's (kube-apiserver v1.34.4's webhook errors).
  */
-import { startServer, type TestServer } from '../../helpers/server';
+import { parse as parseYaml } from 'yaml';
+import type { KubeObject } from '../../../api/objects';
+import type { TestServer } from '../../helpers/server';
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { startHttpsFixture, type HttpsFixture } from '../authn/https-fixture';
 import { retryUntil } from '../../helpers/wait-for';
 
@@ -34,7 +37,8 @@ interface Review {
 }
 
 describe('admission webhooks', () => {
-  let server: TestServer;
+  // In process, so that a configuration the API now refuses can be put straight into storage.
+  let server: InProcessServer;
   let webhookServer: HttpsFixture;
   let base: string;
   let caBundle: string;
@@ -122,12 +126,10 @@ describe('admission webhooks', () => {
     base = webhookServer.url;
     caBundle = Buffer.from(webhookServer.caPem).toString('base64');
     // MutatingAdmissionPolicy on, for the reinvocation the webhooks share with policies.
-    server = await startServer({
-      flags: [
-        '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
-        '--feature-gates=MutatingAdmissionPolicy=true',
-      ],
-    });
+    server = await startInProcessServer([
+      '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
+      '--feature-gates=MutatingAdmissionPolicy=true',
+    ]);
   });
 
   afterAll(async () => {
@@ -378,17 +380,28 @@ spec: {policyName: copy-b}
 
   it('a dry run is refused by a webhook with side effects', async () => {
     await server.kubectl(['create', 'namespace', 'effects']);
-    await apply(
+    // v1 refuses side effects Some on create; a configuration stored before then still has them.
+    const legacy = parseYaml(
       configuration(
         'Validating',
         'effects',
         webhook('se.example.com', '/other', '', 'effects').replace('sideEffects: None', 'sideEffects: Some'),
       ),
+    ) as KubeObject;
+    const configurations = server.plane.registry.find(
+      { group: 'admissionregistration.k8s.io', version: 'v1' },
+      'validatingwebhookconfigurations',
     );
-    const dryRun = await server.request('POST', '/api/v1/namespaces/effects/configmaps?dryRun=All', {
-      body: JSON.stringify({ metadata: { name: 'd1' } }),
-      headers: { 'Content-Type': 'application/json' },
-    });
+    await server.plane.storageFor(configurations!).create({ name: 'effects' }, legacy);
+    // Admitted (201) until the server's cache of configurations has it.
+    const dryRun = await once(
+      () =>
+        server.request('POST', '/api/v1/namespaces/effects/configmaps?dryRun=All', {
+          body: JSON.stringify({ metadata: { name: 'd1' } }),
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      201,
+    );
     expect(dryRun.status).toBe(400);
     expect(dryRun.json()).toMatchObject({
       reason: 'BadRequest',

@@ -2,7 +2,7 @@
  * Admission configuration against what kube-apiserver 1.34.4 answered
  * (fixtures/admission-configuration-validation.json; each update's stored object was written
  * straight into the reference's etcd, and the update sent `changes` in its first webhook or its
- * policy's matchConstraints, with a new label).
+ * policy's matchConstraints, or its spec when `into` says so, with a new label).
  *
  * - A policy's matchConstraints, a binding's matchResources and paramRef selector (both policy
  *   kinds) are checked strictly, values included, on create and update alike.
@@ -25,7 +25,9 @@ interface Answer {
 
 interface Recorded {
   readonly creates: Readonly<Record<string, Answer & { readonly object: KubeObject }>>;
-  readonly updates: Readonly<Record<string, Answer & { readonly stored: KubeObject; readonly changes: object }>>;
+  readonly updates: Readonly<
+    Record<string, Answer & { readonly stored: KubeObject; readonly changes: object; readonly into?: 'spec' }>
+  >;
 }
 
 const recorded: Recorded = JSON.parse(
@@ -39,8 +41,9 @@ function typeFor(object: KubeObject) {
   return type;
 }
 
-/** Where an update's changes go: the first webhook, or a policy's matchConstraints. */
-function selectorHolder(object: KubeObject): Record<string, unknown> {
+/** Where an update's changes go: the spec when `into` says so, else the first webhook or a policy's matchConstraints. */
+function changedPart(object: KubeObject, into: 'spec' | undefined): Record<string, unknown> {
+  if (into === 'spec') return object.spec as Record<string, unknown>;
   const webhooks = object.webhooks as Record<string, unknown>[] | undefined;
   return webhooks?.[0] ?? (object.spec as Record<string, Record<string, unknown>>).matchConstraints ?? {};
 }
@@ -58,7 +61,7 @@ test.each(Object.entries(recorded.updates))('update %s', (_id, answer) => {
     type,
     stored,
     (next) => {
-      Object.assign(selectorHolder(next), structuredClone(answer.changes));
+      Object.assign(changedPart(next, answer.into), structuredClone(answer.changes));
       next.metadata.labels = { changed: 'yes' };
     },
     {},

@@ -48,6 +48,8 @@ export interface KindBehaviour {
   readonly prepareForCreate?: (object: KubeObject, context: WriteContext) => void;
   /** Extra update preparation after the generic one (may mutate `object`). */
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => void;
+  /** Extra status-write preparation after the generic one (may mutate `object`). */
+  readonly prepareForStatusUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => void;
   /**
    * Removes what the fields of a feature gate that is off hold, unless `old` (absent on create)
    * already uses them, as the reference's `dropDisabledFields` (may mutate `object`, not `old`).
@@ -170,6 +172,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         else object.metadata[key] = copyJson(old.metadata[key]);
       }
       kind.dropDisabledFields?.(object, old, context.featureEnabled);
+      kind.prepareForStatusUpdate?.(object, old, context);
     },
     validate(object, context) {
       return [

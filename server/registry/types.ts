@@ -47,6 +47,8 @@ export interface WriteContext {
    * ones (server/validation/declarative-validation.ts); absent: not counted.
    */
   readonly declarativeMismatches?: DeclarativeMismatchCounter;
+  /** The server's clock, for times a preparation fills in; absent: the wall clock. */
+  readonly now?: () => Date;
 }
 
 /** Adds to the server's apiserver_validation_declarative_validation_mismatch_total. */

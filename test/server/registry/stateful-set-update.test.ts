@@ -3,7 +3,7 @@
  * the members an update of one StatefulSet changed, null where it removed one, and the answer's
  * causes, each cut at its first line). Only replicas, ordinals, template, updateStrategy,
  * revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and minReadySeconds may change, as
- * Go compares them (a claim template's size written another way is no change); the service
+ * Go compares them (a claim template's size written another way, `1073741824` for `1Gi`, is no change); the service
  * name and the claim templates are not checked again; the template's labels and annotations
  * are checked twice, once as the StatefulSet's own rule and once as the pod template's. Over a
  * stored StatefulSet that breaks a rule (its container's name, written into etcd directly) the

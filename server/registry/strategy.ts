@@ -77,6 +77,8 @@ export interface KindBehaviour {
   readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
+  /** Status-write rules beyond metadata; absent: the update rules. */
+  readonly validateStatusUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined, context: WriteContext) => string[];
   /** Warnings of a status write; absent: none. */
   readonly statusWarnings?: (object: KubeObject, old: KubeObject) => string[];
@@ -130,6 +132,12 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
   };
   const metaRulesOf = (object: KubeObject, context: WriteContext): ObjectMetaRules =>
     kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object, context) };
+  const validateUpdate = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] => {
+    const kindErrors = kind.validateUpdate
+      ? kind.validateUpdate(object, old, context)
+      : (kind.validate?.(object, context) ?? []);
+    return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)), ...kindErrors];
+  };
   return {
     applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
       kind.defaults?.(object, version, featureEnabled);
@@ -180,11 +188,13 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         ...(kind.validate?.(object, context) ?? []),
       ];
     },
-    validateUpdate(object, old, context) {
-      const kindErrors = kind.validateUpdate
-        ? kind.validateUpdate(object, old, context)
-        : (kind.validate?.(object, context) ?? []);
-      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)), ...kindErrors];
+    validateUpdate,
+    validateStatusUpdate(object, old, context) {
+      if (kind.validateStatusUpdate === undefined) return validateUpdate(object, old, context);
+      return [
+        ...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)),
+        ...kind.validateStatusUpdate(object, old, context),
+      ];
     },
     warnings(object, old, context) {
       return kind.warnings?.(object, old, context) ?? [];

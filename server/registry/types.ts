@@ -76,6 +76,8 @@ export interface Strategy {
   prepareForStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): void;
   validate?(object: KubeObject, context: WriteContext): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
+  /** The rules of a status write, which the reference gives a strategy of its own. */
+  validateStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
   /**
    * Warnings to return in `Warning` headers for a create or an update of the main resource; a few
    * depend on feature gates (`context`).

@@ -27,5 +27,5 @@ function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject)
 
 export const approvalHandlers = partialWriteHandlers((_base, scope) => ({
   prepareForStatusUpdate: prepareApproval(scope.context.now),
-  validateUpdate: validateCertificateSigningRequestApproval,
+  validateStatusUpdate: validateCertificateSigningRequestApproval,
 }));

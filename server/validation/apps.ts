@@ -518,7 +518,8 @@ const STATEFULSET_MUTABLE = [
 
 /**
  * What an update may not change, with the claim templates' amounts as values: Go compares the
- * specs semantically, so a size written another way (`1073741824` for `1Gi`; decoding already made `1024Mi` `1Gi`) is no change.
+ * specs semantically, so a size written another way (`1073741824` for `1Gi`) is no change
+ * (decoding has already made `1024Mi` into `1Gi`).
  */
 function fixedPart(spec: WorkloadSpec): Record<string, unknown> {
   const fixed = Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));

@@ -130,8 +130,8 @@ function validateSelectorAndTemplate(
     errors.push(invalid(SPEC.child('selector'), jsonLabelSelector(selector), unparsedDetail));
   }
   if (skips === 'template') return errors;
-  const template = spec.template;
-  if (template === undefined) return [...errors, required(SPEC.child('template'))];
+  // The versioned template is a struct, never absent: one left out (or null) is an empty one.
+  const template = spec.template ?? {};
   // No selector selects nothing, so no template matches it; an empty one selects everything.
   const matches =
     selector !== undefined && (!hasRequirements(selector) || selectorMatches(selector, template.metadata?.labels));

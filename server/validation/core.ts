@@ -555,6 +555,7 @@ export interface ClaimSpec {
 }
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+const VOLUME_MODES = ['Block', 'Filesystem'];
 
 /**
  * How a claim's spec is checked. `anyApiGroup`: its data sources' API groups are not checked,
@@ -628,7 +629,9 @@ export function validatePersistentVolumeClaimSpec(
   else if (!((parseQuantity(storage)?.numerator ?? 0n) > 0n))
     errors.push(invalid(storagePath, storage, 'must be greater than zero'));
   errors.push(...classNameErrors(spec.storageClassName, specPath.child('storageClassName')));
-  errors.push(...validateEnum(spec.volumeMode, ['Block', 'Filesystem'], specPath.child('volumeMode')));
+  // Empty is a mode too: the reference defaults only an absent one.
+  if (spec.volumeMode != null && !VOLUME_MODES.includes(spec.volumeMode))
+    errors.push(notSupported(specPath.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
   if (spec.dataSource !== undefined)
     errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource'), options));
   if (spec.dataSourceRef !== undefined)

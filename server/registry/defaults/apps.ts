@@ -4,6 +4,7 @@ import { child, fill, fillWhenEmpty, type Json } from './fill';
 import type { FeatureEnabled } from '../types';
 import { defaultPodTemplateSpec } from './pod';
 import { fillTemplateGeneration } from '../conversion/daemon-set-template-generation';
+import { typeClaimTemplates } from '../conversion/claim-template-type';
 
 function specOf(object: KubeObject): Json {
   return child(object as Json, 'spec');
@@ -51,6 +52,7 @@ export function defaultStatefulSet(statefulSet: KubeObject, _version: string, fe
   const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
   fillWhenEmpty(retention, 'whenDeleted', 'Retain');
   fillWhenEmpty(retention, 'whenScaled', 'Retain');
+  typeClaimTemplates(statefulSet);
   for (const claim of (spec.volumeClaimTemplates as Json[] | undefined) ?? []) {
     fill(child(claim, 'spec'), 'volumeMode', 'Filesystem');
     fill(child(claim, 'status'), 'phase', 'Pending');

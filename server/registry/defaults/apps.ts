@@ -5,6 +5,7 @@ import type { FeatureEnabled } from '../types';
 import { defaultPodTemplateSpec } from './pod';
 import { fillTemplateGeneration } from '../conversion/daemon-set-template-generation';
 import { typeClaimTemplates } from '../conversion/claim-template-type';
+import { showClaimSourceGroups } from '../conversion/claim-source-group';
 
 function specOf(object: KubeObject): Json {
   return child(object as Json, 'spec');
@@ -55,6 +56,7 @@ export function defaultStatefulSet(statefulSet: KubeObject, _version: string, fe
   typeClaimTemplates(statefulSet);
   for (const claim of (spec.volumeClaimTemplates as Json[] | undefined) ?? []) {
     fill(child(claim, 'spec'), 'volumeMode', 'Filesystem');
+    showClaimSourceGroups(child(claim, 'spec'));
     fill(child(claim, 'status'), 'phase', 'Pending');
   }
   defaultPodTemplateSpec(child(spec, 'template'));

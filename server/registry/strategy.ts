@@ -75,6 +75,12 @@ export interface KindBehaviour {
    * are named after their signer; Services' names relax with RelaxedServiceNameValidation).
    */
   readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
+  /**
+   * Names an update takes: the reference's common update checks ask only for a path segment,
+   * and a kind whose own update rules leave the name alone (StatefulSets: older servers let
+   * DNS subdomains in) keeps a stored name writable so. Absent: the kind's name rule.
+   */
+  readonly namesKeptOnUpdate?: true;
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   /** Status-write rules beyond metadata; absent: the update rules. */
@@ -132,11 +138,16 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
   };
   const metaRulesOf = (object: KubeObject, context: WriteContext): ObjectMetaRules =>
     kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object, context) };
+  const updateMetaErrors = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] => {
+    const rules = metaRulesOf(object, context);
+    const updateRules = kind.namesKeptOnUpdate ? { ...rules, validateName: nameIsPathSegment } : rules;
+    return validateObjectMetaUpdate(object.metadata, old.metadata, updateRules);
+  };
   const validateUpdate = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] => {
     const kindErrors = kind.validateUpdate
       ? kind.validateUpdate(object, old, context)
       : (kind.validate?.(object, context) ?? []);
-    return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)), ...kindErrors];
+    return [...updateMetaErrors(object, old, context), ...kindErrors];
   };
   return {
     applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
@@ -191,10 +202,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     validateUpdate,
     validateStatusUpdate(object, old, context) {
       if (kind.validateStatusUpdate === undefined) return validateUpdate(object, old, context);
-      return [
-        ...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)),
-        ...kind.validateStatusUpdate(object, old, context),
-      ];
+      return [...updateMetaErrors(object, old, context), ...kind.validateStatusUpdate(object, old, context)];
     },
     warnings(object, old, context) {
       return kind.warnings?.(object, old, context) ?? [];

@@ -70,6 +70,8 @@ export const appsKinds: readonly ResourceType[] = [
     resource: 'statefulsets',
     printer: statefulSetPrinter,
     kind: 'StatefulSet',
+    // Its pods are named after it, and a pod's hostname takes no dots.
+    nameRule: 'dns-label',
     namespaced: true,
     shortNames: ['sts'],
     categories: ['all'],
@@ -81,6 +83,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [
         gatedField('MaxUnavailableStatefulSet', 'spec.updateStrategy.rollingUpdate.maxUnavailable'),
       ]),
+      namesKeptOnUpdate: true,
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
       validateStatusUpdate: appsStatus.validateStatefulSetStatusUpdate,

@@ -48,6 +48,8 @@ export interface KindBehaviour {
   readonly prepareForCreate?: (object: KubeObject, context: WriteContext) => void;
   /** Extra update preparation after the generic one (may mutate `object`). */
   readonly prepareForUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => void;
+  /** Extra status-write preparation after the generic one (may mutate `object`). */
+  readonly prepareForStatusUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => void;
   /**
    * Removes what the fields of a feature gate that is off hold, unless `old` (absent on create)
    * already uses them, as the reference's `dropDisabledFields` (may mutate `object`, not `old`).
@@ -73,8 +75,16 @@ export interface KindBehaviour {
    * are named after their signer; Services' names relax with RelaxedServiceNameValidation).
    */
   readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
+  /**
+   * Names an update takes: the reference's common update checks ask only for a path segment,
+   * and a kind whose own update rules leave the name alone (StatefulSets: older servers let
+   * DNS subdomains in) keeps a stored name writable so. Absent: the kind's name rule.
+   */
+  readonly namesKeptOnUpdate?: true;
   /** Update rules; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
+  /** Status-write rules beyond metadata; absent: the update rules. */
+  readonly validateStatusUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined, context: WriteContext) => string[];
   /** Warnings of a status write; absent: none. */
   readonly statusWarnings?: (object: KubeObject, old: KubeObject) => string[];
@@ -128,6 +138,17 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
   };
   const metaRulesOf = (object: KubeObject, context: WriteContext): ObjectMetaRules =>
     kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object, context) };
+  const updateMetaErrors = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] => {
+    const rules = metaRulesOf(object, context);
+    const updateRules = kind.namesKeptOnUpdate ? { ...rules, validateName: nameIsPathSegment } : rules;
+    return validateObjectMetaUpdate(object.metadata, old.metadata, updateRules);
+  };
+  const validateUpdate = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] => {
+    const kindErrors = kind.validateUpdate
+      ? kind.validateUpdate(object, old, context)
+      : (kind.validate?.(object, context) ?? []);
+    return [...updateMetaErrors(object, old, context), ...kindErrors];
+  };
   return {
     applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
       kind.defaults?.(object, version, featureEnabled);
@@ -170,6 +191,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         else object.metadata[key] = copyJson(old.metadata[key]);
       }
       kind.dropDisabledFields?.(object, old, context.featureEnabled);
+      kind.prepareForStatusUpdate?.(object, old, context);
     },
     validate(object, context) {
       return [
@@ -177,11 +199,10 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         ...(kind.validate?.(object, context) ?? []),
       ];
     },
-    validateUpdate(object, old, context) {
-      const kindErrors = kind.validateUpdate
-        ? kind.validateUpdate(object, old, context)
-        : (kind.validate?.(object, context) ?? []);
-      return [...validateObjectMetaUpdate(object.metadata, old.metadata, metaRulesOf(object, context)), ...kindErrors];
+    validateUpdate,
+    validateStatusUpdate(object, old, context) {
+      if (kind.validateStatusUpdate === undefined) return validateUpdate(object, old, context);
+      return [...updateMetaErrors(object, old, context), ...kind.validateStatusUpdate(object, old, context)];
     },
     warnings(object, old, context) {
       return kind.warnings?.(object, old, context) ?? [];

@@ -47,6 +47,8 @@ export interface WriteContext {
    * ones (server/validation/declarative-validation.ts); absent: not counted.
    */
   readonly declarativeMismatches?: DeclarativeMismatchCounter;
+  /** The server's clock, for times a preparation fills in; absent: the wall clock. */
+  readonly now?: () => Date;
 }
 
 /** Adds to the server's apiserver_validation_declarative_validation_mismatch_total. */
@@ -74,6 +76,8 @@ export interface Strategy {
   prepareForStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): void;
   validate?(object: KubeObject, context: WriteContext): FieldError[];
   validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
+  /** The rules of a status write, which the reference gives a strategy of its own. */
+  validateStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
   /**
    * Warnings to return in `Warning` headers for a create or an update of the main resource; a few
    * depend on feature gates (`context`).

@@ -5,39 +5,17 @@
  * approval update (server/validation/certificate-conditions.ts): the one write that may add
  * an Approved or Denied condition.
  */
-import type { KubeObject } from '../../api/objects';
+import { metaTime, type KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
-import { rfc3339Seconds } from '../fieldmanager/managed-fields';
+import { fillConditionTimes, requestConditions } from '../registry/kinds/certificate-decisions';
 import { partialWriteHandlers } from './partial-write';
 import { validateCertificateSigningRequestApproval } from '../validation/certificates';
-
-interface CSRCondition {
-  type?: string;
-  status?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-  [field: string]: unknown;
-}
-
-function conditionsOf(csr: KubeObject): CSRCondition[] {
-  return (csr.status as { conditions?: CSRCondition[] } | undefined)?.conditions ?? [];
-}
 
 /** Spec and status stay as stored but for the conditions the write sends, with their times filled. */
 function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject) => void {
   return (object, old) => {
-    const conditions = conditionsOf(object).map((condition) => ({ ...condition }));
-    const stamp = rfc3339Seconds(now());
-    for (const condition of conditions) {
-      condition.lastUpdateTime ||= stamp;
-      if (!condition.lastTransitionTime) {
-        const same = conditionsOf(old).find(
-          (previous) =>
-            previous.type === condition.type && previous.status === condition.status && previous.lastTransitionTime,
-        );
-        condition.lastTransitionTime = same?.lastTransitionTime ?? stamp;
-      }
-    }
+    const conditions = requestConditions(object).map((condition) => ({ ...condition }));
+    fillConditionTimes(conditions, requestConditions(old), metaTime(now()));
     if (old.spec === undefined) delete object.spec;
     else object.spec = copyJson(old.spec);
     const status = copyJson((old.status as Record<string, unknown> | undefined) ?? {});
@@ -49,5 +27,5 @@ function prepareApproval(now: () => Date): (object: KubeObject, old: KubeObject)
 
 export const approvalHandlers = partialWriteHandlers((_base, scope) => ({
   prepareForStatusUpdate: prepareApproval(scope.context.now),
-  validateUpdate: validateCertificateSigningRequestApproval,
+  validateStatusUpdate: validateCertificateSigningRequestApproval,
 }));

@@ -53,7 +53,7 @@ export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
     keepAllButEphemeralContainers(object, old);
     dropDisabledPodFields(object, old, context.featureEnabled);
   },
-  validateUpdate: (object, old, context) => {
+  validateStatusUpdate: (object, old, context) => {
     const own = validateEphemeralContainersUpdate(object, old);
     if (own.length > 0) return own;
     // The pod's own update rules, which forbid spec changes, judge everything else.

@@ -14,7 +14,7 @@ import type { Strategy } from '../registry/types';
 export type PartialWriteRules = (
   base: Strategy,
   scope: HandlerScope,
-) => Required<Pick<Strategy, 'prepareForStatusUpdate' | 'validateUpdate'>>;
+) => Required<Pick<Strategy, 'prepareForStatusUpdate' | 'validateStatusUpdate'>>;
 
 export function partialWriteHandlers(
   rules: PartialWriteRules,

@@ -50,7 +50,7 @@ export function validateResize(object: KubeObject, old: KubeObject): FieldError[
 
 export const resizeHandlers = partialWriteHandlers((base) => ({
   prepareForStatusUpdate: keepAllButResources,
-  validateUpdate: (object, old, context) => {
+  validateStatusUpdate: (object, old, context) => {
     const own = validateResize(object, old);
     if (own.length > 0) return own;
     // The pod's own rules, which forbid most spec changes, judge the pod with its new resources.

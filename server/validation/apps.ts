@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
+  deepEqual,
   FieldPath,
   forbidden,
   GoValue,
@@ -19,15 +20,24 @@ import {
   hasInvalidLabelValue,
   labelSelectorParses,
   selectorMatches,
+  validateAnnotations,
+  validateLabels,
   validateLabelSelector,
   validateNonnegative,
   type LabelSelectorOptions,
   type LabelSelectorShape,
 } from './object-meta';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
-import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
+import {
+  podValidationOptions,
+  validatePodAnnotations,
+  validatePodTemplateSpec,
+  type PodTemplateShape,
+  type PodValidationOptions,
+} from './pod';
 import type { WriteContext } from '../registry/types';
 import { isDNS1123Label } from './names';
+import { parseQuantity } from '../quantity/quantity';
 
 interface WorkloadSpec {
   replicas?: number;
@@ -68,6 +78,19 @@ interface WorkloadWording {
   readonly templateKind: 'ReplicaSet' | 'DaemonSet' | 'StatefulSet';
   readonly selectorRequired: boolean;
   readonly unparsedSelector: UnparsedSelector;
+  /**
+   * The template's labels and annotations checked once more after the pod template's own checks,
+   * at the same paths (the reference's StatefulSet template rule repeats them), so each bad one
+   * is reported twice, and still once when the pod template's checks are skipped.
+   */
+  readonly rechecksTemplateMetadata?: true;
+}
+
+/** How far a workload's template is checked, beyond its wording. */
+interface TemplateChecks {
+  readonly selectorOptions?: LabelSelectorOptions;
+  /** The pod template's own checks left out: a StatefulSet update over a stored one that breaks a rule. */
+  readonly podTemplateSkipped?: boolean;
 }
 
 /**
@@ -88,8 +111,9 @@ function validateSelectorAndTemplate(
   spec: WorkloadSpec,
   wording: WorkloadWording,
   options: PodValidationOptions,
-  selectorOptions: LabelSelectorOptions = { allowInvalidLabelValues: false },
+  checks: TemplateChecks = {},
 ): FieldError[] {
+  const { selectorOptions = { allowInvalidLabelValues: false }, podTemplateSkipped = false } = checks;
   const errors: FieldError[] = [];
   const selector = spec.selector;
   if (selector === undefined) {
@@ -106,8 +130,8 @@ function validateSelectorAndTemplate(
     errors.push(invalid(SPEC.child('selector'), jsonLabelSelector(selector), unparsedDetail));
   }
   if (skips === 'template') return errors;
-  const template = spec.template;
-  if (template === undefined) return [...errors, required(SPEC.child('template'))];
+  // The versioned template is a struct, never absent: one left out (or null) is an empty one.
+  const template = spec.template ?? {};
   // No selector selects nothing, so no template matches it; an empty one selects everything.
   const matches =
     selector !== undefined && (!hasRequirements(selector) || selectorMatches(selector, template.metadata?.labels));
@@ -120,7 +144,10 @@ function validateSelectorAndTemplate(
       ),
     );
   }
-  if (skips !== 'podTemplate') errors.push(...validatePodTemplateSpec(template, SPEC.child('template'), options));
+  if (skips !== 'podTemplate') {
+    if (!podTemplateSkipped) errors.push(...validatePodTemplateSpec(template, SPEC.child('template'), options));
+    if (wording.rechecksTemplateMetadata) errors.push(...templateMetadataErrors(template, options));
+  }
   const restartPolicy = template.spec?.restartPolicy;
   if (restartPolicy !== undefined && restartPolicy !== 'Always') {
     errors.push(notSupported(SPEC.child('template', 'spec', 'restartPolicy'), restartPolicy, ['Always']));
@@ -134,6 +161,16 @@ function validateSelectorAndTemplate(
     );
   }
   return errors;
+}
+
+function templateMetadataErrors(template: PodTemplateShape, options: PodValidationOptions): FieldError[] {
+  const path = SPEC.child('template');
+  const { labels, annotations } = template.metadata ?? {};
+  return [
+    ...validateLabels(labels, path.child('labels')),
+    ...validateAnnotations(annotations, path.child('annotations')),
+    ...validatePodAnnotations(annotations, path.child('annotations'), options),
+  ];
 }
 
 // A ReplicaSet's empty selector is "invalid for deployment" in the reference too.
@@ -156,6 +193,7 @@ const STATEFUL_SET_WORDING: WorkloadWording = {
   templateKind: 'StatefulSet',
   selectorRequired: true,
   unparsedSelector: { detail: '', skips: 'podTemplate' },
+  rechecksTemplateMetadata: true,
 };
 
 /** The selector shows as JSON, as a 1.34 server prints a struct it is given. */
@@ -300,7 +338,7 @@ export function validateDaemonSet(daemonSet: KubeObject, context: WriteContext, 
   return [
     // Values are checked unless the stored selector has invalid ones (the reference's DaemonSet strategy).
     ...validateSelectorAndTemplate(spec, DAEMON_SET_WORDING, templateOptions(context, old), {
-      allowInvalidLabelValues: old !== undefined && hasInvalidLabelValue(specOf(old).selector),
+      selectorOptions: { allowInvalidLabelValues: old !== undefined && hasInvalidLabelValue(specOf(old).selector) },
     }),
     ...validateNonnegative(spec.minReadySeconds, SPEC.child('minReadySeconds')),
     ...daemonSetUpdateStrategyErrors(spec.updateStrategy ?? {}, SPEC.child('updateStrategy')),
@@ -349,7 +387,15 @@ export function validateDaemonSetUpdate(daemonSet: KubeObject, old: KubeObject, 
  * claim templates, which cannot change and may hold what an older server accepted.
  */
 export function validateStatefulSet(statefulSet: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
-  const spec = specOf(statefulSet);
+  return statefulSetSpecErrors(specOf(statefulSet), context, old);
+}
+
+function statefulSetSpecErrors(
+  spec: WorkloadSpec,
+  context: WriteContext,
+  old: KubeObject | undefined,
+  checks: TemplateChecks = {},
+): FieldError[] {
   const errors = [
     ...podManagementPolicyErrors(spec.podManagementPolicy),
     ...statefulSetUpdateStrategyErrors(spec.updateStrategy ?? {}, SPEC.child('updateStrategy')),
@@ -376,6 +422,7 @@ export function validateStatefulSet(statefulSet: KubeObject, context: WriteConte
       { ...spec, template: templateAsPodsGetIt(spec) },
       STATEFUL_SET_WORDING,
       templateOptions(context, old),
+      checks,
     ),
   );
   return errors;
@@ -469,15 +516,52 @@ const STATEFULSET_MUTABLE = [
   'minReadySeconds',
 ];
 
+/**
+ * What an update may not change, with the claim templates' amounts as values: Go compares the
+ * specs semantically, so a size written another way (`1073741824` for `1Gi`) is no change
+ * (decoding has already made `1024Mi` into `1Gi`).
+ */
+function fixedPart(spec: WorkloadSpec): Record<string, unknown> {
+  const fixed = Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
+  if (spec.volumeClaimTemplates !== undefined)
+    fixed.volumeClaimTemplates = spec.volumeClaimTemplates.map((claim) => {
+      const resources = claim.spec?.resources as ClaimResources | undefined;
+      if (resources === undefined) return claim;
+      const byValue = {
+        ...resources,
+        ...(resources.requests && { requests: amountsByValue(resources.requests) }),
+        ...(resources.limits && { limits: amountsByValue(resources.limits) }),
+      };
+      return { ...claim, spec: { ...claim.spec, resources: byValue } };
+    });
+  return fixed;
+}
+
+type ClaimResources = { requests?: Record<string, string>; limits?: Record<string, string> };
+
+/** Each amount as its exact value (a reduced fraction); one that does not parse, as written. */
+function amountsByValue(amounts: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(amounts).map(([name, text]) => {
+      const value = parseQuantity(text);
+      return [name, value === undefined ? text : `${value.numerator}/${value.denominator}`];
+    }),
+  );
+}
+
+/**
+ * The new spec as on create, but for the service name and the claim templates; a stored spec
+ * that breaks a rule itself (written by an older server) spares the pod template's own checks,
+ * so that such a StatefulSet stays writable. Then what may not change.
+ */
 export function validateStatefulSetUpdate(
   statefulSet: KubeObject,
   old: KubeObject,
   context: WriteContext,
 ): FieldError[] {
-  const rest = (spec: WorkloadSpec) =>
-    Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
-  const errors = validateStatefulSet(statefulSet, context, old);
-  if (immutable(SPEC, rest(specOf(statefulSet)), rest(specOf(old))).length > 0) {
+  const podTemplateSkipped = statefulSetSpecErrors(specOf(old), context, old).length > 0;
+  const errors = statefulSetSpecErrors(specOf(statefulSet), context, old, { podTemplateSkipped });
+  if (!deepEqual(fixedPart(specOf(statefulSet)), fixedPart(specOf(old)))) {
     errors.push(
       forbidden(
         SPEC,

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../api/objects';
 import { parseQuantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
-import { validatePersistentVolumeClaim } from './core';
+import { validateClaimSpecOver } from './core';
 import { deepEqual, FieldPath, forbidden, immutable } from '../status/field-errors';
 
 const LEGACY_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
@@ -23,7 +23,8 @@ const storageOf = (requests: unknown) => {
 };
 
 export function validatePersistentVolumeClaimUpdate(claim: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validatePersistentVolumeClaim(claim);
+  // Twice, as the reference's strategy validates the claim and then its update, which does again.
+  const errors = [...validateClaimSpecOver(claim, old), ...validateClaimSpecOver(claim, old)];
   const spec: Fields = { ...record(claim.spec) };
   const oldSpec: Fields = { ...record(old.spec) };
   const annotations = claim.metadata.annotations ?? {};

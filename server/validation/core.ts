@@ -9,6 +9,7 @@ import {
   duplicate,
   FieldPath,
   forbidden,
+  GoValue,
   immutable,
   invalid,
   notSupported,
@@ -536,7 +537,7 @@ export function validateNamespace(namespace: KubeObject): FieldError[] {
 }
 
 interface DataSourceReference {
-  apiGroup?: string;
+  apiGroup?: string | null;
   kind?: string;
   name?: string;
   namespace?: string;
@@ -554,9 +555,19 @@ export interface ClaimSpec {
 }
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
+const VOLUME_MODES = ['Block', 'Filesystem'];
+
+/**
+ * How a claim's spec is checked. `anyApiGroup`: its data sources' API groups are not checked,
+ * for an update of a claim whose stored sources named a group (set at all, even empty), as
+ * the reference keeps such claims writable whatever group they hold.
+ */
+export interface ClaimSpecOptions {
+  readonly anyApiGroup?: boolean;
+}
 
 /** A claim's data source (or its newer form, which may name another namespace). */
-function validateDataSource(source: DataSourceReference, path: FieldPath): FieldError[] {
+function validateDataSource(source: DataSourceReference, path: FieldPath, options: ClaimSpecOptions): FieldError[] {
   const errors: FieldError[] = [];
   if (!source.name) errors.push(required(path.child('name')));
   if (!source.kind) errors.push(required(path.child('kind')));
@@ -566,7 +577,7 @@ function validateDataSource(source: DataSourceReference, path: FieldPath): Field
       invalid(path, source.kind ?? '', "must be 'PersistentVolumeClaim' when referencing the default apiGroup"),
     );
   }
-  if (apiGroup !== '')
+  if (apiGroup !== '' && !options.anyApiGroup)
     for (const message of isDNS1123Subdomain(apiGroup)) errors.push(invalid(path.child('apiGroup'), apiGroup, message));
   if (source.namespace)
     for (const message of isDNS1123Label(source.namespace))
@@ -574,8 +585,31 @@ function validateDataSource(source: DataSourceReference, path: FieldPath): Field
   return errors;
 }
 
+/**
+ * The old and the new form of a claim's source name the same thing, or the new one names another
+ * namespace and stands alone. The reference shows the spec's field path as the value, which Go
+ * prints as `{}`. An absent group and an empty one differ (Go compares the pointers' targets).
+ */
+function dataSourcesAgree(spec: ClaimSpec, specPath: FieldPath): FieldError[] {
+  const { dataSource: source, dataSourceRef: ref } = spec;
+  const shownPath = new GoValue('{}');
+  if (ref?.namespace) {
+    return source === undefined
+      ? []
+      : [invalid(specPath, shownPath, 'may not be specified when dataSourceRef.namespace is specified')];
+  }
+  if (source === undefined || ref === undefined) return [];
+  const same =
+    (source.apiGroup ?? null) === (ref.apiGroup ?? null) && source.kind === ref.kind && source.name === ref.name;
+  return same ? [] : [invalid(specPath, shownPath, 'must match dataSourceRef')];
+}
+
 /** A claim's spec, also a StatefulSet's claim templates' and an ephemeral volume's. */
-export function validatePersistentVolumeClaimSpec(claimSpec: ClaimSpec | undefined, specPath: FieldPath): FieldError[] {
+export function validatePersistentVolumeClaimSpec(
+  claimSpec: ClaimSpec | undefined,
+  specPath: FieldPath,
+  options: ClaimSpecOptions = {},
+): FieldError[] {
   const errors: FieldError[] = [];
   const spec = claimSpec ?? {};
   const modes = spec.accessModes ?? [];
@@ -595,10 +629,14 @@ export function validatePersistentVolumeClaimSpec(claimSpec: ClaimSpec | undefin
   else if (!((parseQuantity(storage)?.numerator ?? 0n) > 0n))
     errors.push(invalid(storagePath, storage, 'must be greater than zero'));
   errors.push(...classNameErrors(spec.storageClassName, specPath.child('storageClassName')));
-  errors.push(...validateEnum(spec.volumeMode, ['Block', 'Filesystem'], specPath.child('volumeMode')));
-  if (spec.dataSource !== undefined) errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource')));
+  // Empty is a mode too: the reference defaults only an absent one.
+  if (spec.volumeMode != null && !VOLUME_MODES.includes(spec.volumeMode))
+    errors.push(notSupported(specPath.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
+  if (spec.dataSource !== undefined)
+    errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource'), options));
   if (spec.dataSourceRef !== undefined)
-    errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef')));
+    errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef'), options));
+  errors.push(...dataSourcesAgree(spec, specPath));
   errors.push(...classNameErrors(spec.volumeAttributesClassName, specPath.child('volumeAttributesClassName')));
   return errors;
 }
@@ -609,7 +647,16 @@ function classNameErrors(name: string | null | undefined, path: FieldPath): Fiel
 }
 
 export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
-  return validatePersistentVolumeClaimSpec(field<ClaimSpec>(claim, 'spec'), FieldPath.root('spec'));
+  return validateClaimSpecOver(claim, undefined);
+}
+
+/** A claim's spec, written over `old` (absent on create). */
+export function validateClaimSpecOver(claim: KubeObject, old: KubeObject | undefined): FieldError[] {
+  const oldSpec = old === undefined ? undefined : field<ClaimSpec>(old, 'spec');
+  const namesGroup = (source: DataSourceReference | undefined) => source?.apiGroup != null;
+  return validatePersistentVolumeClaimSpec(field<ClaimSpec>(claim, 'spec'), FieldPath.root('spec'), {
+    anyApiGroup: namesGroup(oldSpec?.dataSource) || namesGroup(oldSpec?.dataSourceRef),
+  });
 }
 
 export function validatePersistentVolume(volume: KubeObject): FieldError[] {

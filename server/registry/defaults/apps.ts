@@ -1,19 +1,23 @@
 /** apps/v1 defaults (the reference's SetDefaults_Deployment, _ReplicaSet, _StatefulSet, _DaemonSet). */
 import type { KubeObject } from '../../../api/objects';
-import { child, fill, type Json } from './fill';
+import { child, fill, fillWhenEmpty, type Json } from './fill';
 import type { FeatureEnabled } from '../types';
 import { defaultPodTemplateSpec } from './pod';
 import { fillTemplateGeneration } from '../conversion/daemon-set-template-generation';
+import { typeClaimTemplates } from '../conversion/claim-template-type';
+import { showClaimSourceGroups } from '../conversion/claim-source-group';
 
 function specOf(object: KubeObject): Json {
   return child(object as Json, 'spec');
 }
+// Each workload's template is a struct in the versioned types, never absent: one left out (or
+// null) is an empty template, defaulted like any other, as Go decodes it.
 
 export function defaultDeployment(deployment: KubeObject): void {
   const spec = specOf(deployment);
   fill(spec, 'replicas', 1);
   const strategy = child(spec, 'strategy');
-  fill(strategy, 'type', 'RollingUpdate');
+  fillWhenEmpty(strategy, 'type', 'RollingUpdate');
   if (strategy.type === 'RollingUpdate') {
     const rollingUpdate = child(strategy, 'rollingUpdate');
     fill(rollingUpdate, 'maxUnavailable', '25%');
@@ -21,47 +25,53 @@ export function defaultDeployment(deployment: KubeObject): void {
   }
   fill(spec, 'revisionHistoryLimit', 10);
   fill(spec, 'progressDeadlineSeconds', 600);
-  defaultPodTemplateSpec(spec.template as Json | undefined);
+  defaultPodTemplateSpec(child(spec, 'template'));
 }
 
 export function defaultReplicaSet(replicaSet: KubeObject): void {
   const spec = specOf(replicaSet);
   fill(spec, 'replicas', 1);
-  defaultPodTemplateSpec(spec.template as Json | undefined);
+  defaultPodTemplateSpec(child(spec, 'template'));
 }
 
 export function defaultStatefulSet(statefulSet: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = specOf(statefulSet);
-  fill(spec, 'podManagementPolicy', 'OrderedReady');
+  fillWhenEmpty(spec, 'podManagementPolicy', 'OrderedReady');
   const updateStrategy = child(spec, 'updateStrategy');
-  fill(updateStrategy, 'type', 'RollingUpdate');
-  if (updateStrategy.type === 'RollingUpdate') {
-    const rollingUpdate = child(updateStrategy, 'rollingUpdate');
+  // Parameters are made only with a type the client left out: RollingUpdate named without them stays so.
+  if (!updateStrategy.type) {
+    updateStrategy.type = 'RollingUpdate';
+    child(updateStrategy, 'rollingUpdate');
+  }
+  const rollingUpdate = updateStrategy.rollingUpdate as Json | null | undefined;
+  if (updateStrategy.type === 'RollingUpdate' && rollingUpdate != null) {
     fill(rollingUpdate, 'partition', 0);
     if (featureEnabled('MaxUnavailableStatefulSet')) fill(rollingUpdate, 'maxUnavailable', 1);
   }
   fill(spec, 'replicas', 1);
   fill(spec, 'revisionHistoryLimit', 10);
   const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
-  fill(retention, 'whenDeleted', 'Retain');
-  fill(retention, 'whenScaled', 'Retain');
+  fillWhenEmpty(retention, 'whenDeleted', 'Retain');
+  fillWhenEmpty(retention, 'whenScaled', 'Retain');
+  typeClaimTemplates(statefulSet);
   for (const claim of (spec.volumeClaimTemplates as Json[] | undefined) ?? []) {
     fill(child(claim, 'spec'), 'volumeMode', 'Filesystem');
+    showClaimSourceGroups(child(claim, 'spec'));
     fill(child(claim, 'status'), 'phase', 'Pending');
   }
-  defaultPodTemplateSpec(spec.template as Json | undefined);
+  defaultPodTemplateSpec(child(spec, 'template'));
 }
 
 export function defaultDaemonSet(daemonSet: KubeObject): void {
   const spec = specOf(daemonSet);
   const updateStrategy = child(spec, 'updateStrategy');
-  fill(updateStrategy, 'type', 'RollingUpdate');
+  fillWhenEmpty(updateStrategy, 'type', 'RollingUpdate');
   if (updateStrategy.type === 'RollingUpdate') {
     const rollingUpdate = child(updateStrategy, 'rollingUpdate');
     fill(rollingUpdate, 'maxUnavailable', 1);
     fill(rollingUpdate, 'maxSurge', 0);
   }
   fill(spec, 'revisionHistoryLimit', 10);
-  defaultPodTemplateSpec(spec.template as Json | undefined);
+  defaultPodTemplateSpec(child(spec, 'template'));
   fillTemplateGeneration(daemonSet);
 }

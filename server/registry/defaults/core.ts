@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../../api/objects';
 import { child, fill, isEmptyValue, items, type Json } from './fill';
 import { defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
+import { showClaimSourceGroups } from '../conversion/claim-source-group';
 
 export function defaultPod(pod: KubeObject): void {
   const spec = child(pod as Json, 'spec');
@@ -227,7 +228,9 @@ function foldStringData(secret: KubeObject): void {
 }
 
 export function defaultPersistentVolumeClaim(claim: KubeObject): void {
-  fill(child(claim as Json, 'spec'), 'volumeMode', 'Filesystem');
+  const spec = child(claim as Json, 'spec');
+  fill(spec, 'volumeMode', 'Filesystem');
+  showClaimSourceGroups(spec);
   defaultPhase(claim, 'Pending');
 }
 

@@ -8,6 +8,15 @@ export function fill<T>(object: Json, key: string, value: T): T {
   return object[key] as T;
 }
 
+/**
+ * Sets the string `object[key]` to `value` when absent or empty: Go defaults a string field it
+ * finds empty (`len(x) == 0`), so `""` sent is defaulted as much as a field left out.
+ */
+export function fillWhenEmpty(object: Json, key: string, value: string): string {
+  if (object[key] === '') object[key] = value;
+  return fill(object, key, value);
+}
+
 /** The nested object at `key`, created empty when absent. */
 export function child(object: Json, key: string): Json {
   return fill<Json>(object, key, {});

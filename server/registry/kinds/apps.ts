@@ -1,5 +1,6 @@
 /** apps/v1 resources. */
 import * as apps from '../../validation/apps';
+import * as appsStatus from '../../validation/apps-status';
 import { podTemplateWarnings } from '../../validation/pod-warnings';
 import { podOwnerWarnings } from '../../validation/workload-warnings';
 import * as defaults from '../defaults/apps';
@@ -39,6 +40,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateDeployment,
       validateUpdate: apps.validateDeploymentUpdate,
+      validateStatusUpdate: appsStatus.validateDeploymentStatusUpdate,
       warnings: podOwnerWarnings('spec.template'),
     },
   }),
@@ -59,6 +61,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [TERMINATING_REPLICAS]),
       validate: apps.validateReplicaSet,
       validateUpdate: apps.validateReplicaSetUpdate,
+      validateStatusUpdate: appsStatus.validateReplicaSetStatusUpdate,
       warnings: podOwnerWarnings('spec.template'),
     },
   }),
@@ -67,6 +70,8 @@ export const appsKinds: readonly ResourceType[] = [
     resource: 'statefulsets',
     printer: statefulSetPrinter,
     kind: 'StatefulSet',
+    // Its pods are named after it, and a pod's hostname takes no dots.
+    nameRule: 'dns-label',
     namespaced: true,
     shortNames: ['sts'],
     categories: ['all'],
@@ -78,8 +83,10 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [
         gatedField('MaxUnavailableStatefulSet', 'spec.updateStrategy.rollingUpdate.maxUnavailable'),
       ]),
+      namesKeptOnUpdate: true,
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
+      validateStatusUpdate: appsStatus.validateStatefulSetStatusUpdate,
       warnings: podTemplateWarnings('spec.template'),
     },
   }),
@@ -106,6 +113,7 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: apps.validateDaemonSet,
       validateUpdate: apps.validateDaemonSetUpdate,
+      validateStatusUpdate: appsStatus.validateDaemonSetStatusUpdate,
       warnings: podTemplateWarnings('spec.template', templateGenerationOf),
     },
   }),

@@ -2,7 +2,7 @@
  * certificates.k8s.io resources: CertificateSigningRequests (v1), ClusterTrustBundles (v1beta1,
  * v1alpha1) and PodCertificateRequests (v1alpha1), the last two only while their feature gates are on.
  */
-import type { KubeObject } from '../../../api/objects';
+import { metaTime, type KubeObject } from '../../../api/objects';
 import {
   validateCertificateSigningRequest,
   validateCertificateSigningRequestUpdate,
@@ -21,6 +21,7 @@ import type { ResourceType, WriteContext } from '../types';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import { child, fill, type Json } from '../defaults/fill';
 import { defineKind, selectable } from './define';
+import { fillConditionTimes, keepStoredDecisions, requestConditions } from './certificate-decisions';
 import {
   certificateSigningRequestPrinter,
   clusterTrustBundlePrinter,
@@ -47,6 +48,14 @@ function recordRequester(csr: KubeObject, { user }: WriteContext): void {
   csr.spec = spec;
 }
 
+const wallClock = () => new Date();
+
+/** A status write's conditions: the stored decisions kept, missing times filled. */
+function prepareRequestStatus(csr: KubeObject, old: KubeObject, context: WriteContext): void {
+  keepStoredDecisions(csr, old);
+  fillConditionTimes(requestConditions(csr), requestConditions(old), metaTime((context.now ?? wallClock)()));
+}
+
 export const certificatesKinds: readonly ResourceType[] = [
   defineKind({
     group: 'certificates.k8s.io',
@@ -60,6 +69,7 @@ export const certificatesKinds: readonly ResourceType[] = [
     behaviour: {
       initialStatus: () => ({}),
       prepareForCreate: recordRequester,
+      prepareForStatusUpdate: prepareRequestStatus,
       validate: validateCertificateSigningRequest,
       validateUpdate: validateCertificateSigningRequestUpdate,
     },

@@ -128,5 +128,6 @@ export function writeContextOf(
     warnings: write.warnings,
     featureEnabled: featureGateReader(scope.context.featureGates ?? {}),
     declarativeMismatches: scope.context.declarativeMismatches,
+    now: scope.context.now,
   };
 }

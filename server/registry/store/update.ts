@@ -222,7 +222,10 @@ async function prepareUpdate(
   else if (request.target === 'finalize') keepAllButSpecFinalizers(object, current);
   else strategy.prepareForUpdate?.(object, current, context);
   // 5. Validation, then the strategy's warnings: a refused update gets none of them.
-  const errors = strategy.validateUpdate?.(object, current, context) ?? [];
+  const errors =
+    (request.target === 'status'
+      ? strategy.validateStatusUpdate?.(object, current, context)
+      : strategy.validateUpdate?.(object, current, context)) ?? [];
   if (errors.length > 0) throw invalidObject(scope, name, errors);
   for (const warning of strategyWarnings(scope, request, object, current)) request.warnings?.add(warning);
   // 5b. The kind's hook for the part written (a Service's cluster IPs and node ports on the main

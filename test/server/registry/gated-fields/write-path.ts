@@ -45,5 +45,9 @@ export function updated(
   type.strategy.applyDefaults?.(object, type.storageVersion, context.featureEnabled);
   if (target === 'status') type.strategy.prepareForStatusUpdate?.(object, old, context);
   else type.strategy.prepareForUpdate?.(object, old, context);
-  return { object, errors: (type.strategy.validateUpdate?.(object, old, context) ?? []).map(fieldErrorText) };
+  const errors =
+    target === 'status'
+      ? type.strategy.validateStatusUpdate?.(object, old, context)
+      : type.strategy.validateUpdate?.(object, old, context);
+  return { object, errors: (errors ?? []).map(fieldErrorText) };
 }

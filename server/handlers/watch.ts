@@ -116,7 +116,8 @@ function encodeEvent(
   event: ObjectWatchEvent,
 ): Buffer | Promise<Buffer> {
   if (event.type === 'ERROR') {
-    return encoder.encode('ERROR', statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) }).status);
+    const context = { resource: groupResourceOf(scope.type), corruptObjects: scope.context.corruptObjects };
+    return encoder.encode('ERROR', statusErrorFrom(event.error, context).status);
   }
   if (event.type === 'BOOKMARK') {
     return encoder.encode('BOOKMARK', { ...event.object, apiVersion: apiVersionOf(scope), kind: scope.type.kind });

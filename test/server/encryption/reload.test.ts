@@ -188,8 +188,9 @@ describe.each(BACKENDS)('automatic reload on $name', (backend) => {
 
     const read = await server.request('GET', `${secretsPath}/lost-1`);
     expect(read.status).toBe(500);
+    // The object is named by its key below the etcd prefix, as the reference's registry names it.
     const cause =
-      'StorageError: corrupt object, Code: 7, Key: /registry/secrets/default/lost-1, ResourceVersion: 0, AdditionalErrorMsg: data from the storage is not transformable revision=0: cipher: message authentication failed';
+      'StorageError: corrupt object, Code: 7, Key: /secrets/default/lost-1, ResourceVersion: 0, AdditionalErrorMsg: data from the storage is not transformable revision=0: cipher: message authentication failed';
     expect(read.json()).toMatchObject({
       reason: 'InternalError',
       message: `Internal error occurred: ${cause}`,

@@ -1,0 +1,172 @@
+/**
+ * Objects whose stored values cannot be read, answered as kube-apiserver 1.34.4 answers them,
+ * with the feature gate AllowUnsafeMalformedObjectDeletion off and on. ConfigMaps are encrypted
+ * with aescbc, aesgcm and secretbox under a key named `kept`; the test stores, beside a readable
+ * ConfigMap of each namespace, a value under a key `gone` that the configuration no longer
+ * holds, and bytes that are no object at all.
+ *
+ * unreadable-values.reference.json holds the reference's answers to GET, LIST and a paged LIST
+ * of the encrypted ones, recorded with the reference and capstan on one etcd under this very
+ * configuration: capstan must answer byte for byte the same. For the undecodable bytes, the
+ * decoder's own words differ (Go's protobuf library against capstan's); the rest of the answer
+ * has the reference's form.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEtcdStore } from '../../../storage/etcd/etcd-store';
+import type { RevisionedStore } from '../../../storage/store';
+import { startEtcd, type EtcdServer } from '../../helpers/etcd';
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import type { HttpResult } from '../../helpers/server';
+import reference from './unreadable-values.reference.json';
+
+const KEY = Buffer.alloc(32, 0x41).toString('base64');
+const PROVIDERS = ['aescbc', 'aesgcm', 'secretbox'] as const;
+const dir = mkdtempSync(join(tmpdir(), 'unreadable-values-'));
+const CONFIG = join(dir, 'encryption.yaml');
+writeFileSync(
+  CONFIG,
+  `apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+- resources: [configmaps]
+  providers:
+${PROVIDERS.map((provider) => `  - ${provider}: {keys: [{name: kept, secret: ${KEY}}]}\n`).join('')}  - identity: {}
+`,
+);
+
+/** What each namespace's `broken` ConfigMap holds: a value sealed under a key the configuration lacks, or no object. */
+const BROKEN: Record<(typeof PROVIDERS)[number] | 'undecodable', Buffer> = {
+  aescbc: Buffer.concat([Buffer.from('k8s:enc:aescbc:v1:gone:'), Buffer.alloc(48, 7)]),
+  aesgcm: Buffer.concat([Buffer.from('k8s:enc:aesgcm:v1:gone:'), Buffer.alloc(48, 7)]),
+  secretbox: Buffer.concat([Buffer.from('k8s:enc:secretbox:v1:gone:'), Buffer.alloc(48, 7)]),
+  // The protobuf envelope with a field of wire type 6, which does not exist.
+  undecodable: Buffer.from('k8s\u0000\n\u0002v1\u0012\tConfigMap\u001a\u0005\u0010garbage'),
+};
+const CAPSTAN_DECODER_ERROR = 'unable to decode protobuf envelope: invalid wire type 6 at offset 3';
+
+let etcd: EtcdServer;
+let raw: RevisionedStore;
+beforeAll(async () => {
+  etcd = await startEtcd();
+  raw = await openEtcdStore({ endpoints: etcd.endpoints });
+});
+afterAll(async () => {
+  await raw?.close();
+  await etcd?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const json = { 'content-type': 'application/json' };
+const configMaps = (namespace: string) => `/api/v1/namespaces/ns-${namespace}/configmaps`;
+
+/** Status and body as the reference's recording keeps them: the body parsed, its fields in the order sent. */
+function answerOf(result: HttpResult): { status: number; body: unknown } {
+  return { status: result.status, body: JSON.parse(result.body) };
+}
+
+describe.each([
+  { gate: 'off', recorded: reference.gateOff },
+  { gate: 'on', recorded: reference.gateOn },
+])('AllowUnsafeMalformedObjectDeletion $gate', ({ gate, recorded }) => {
+  let server: InProcessServer;
+  const brokenRevision: Record<string, number> = {};
+  beforeAll(async () => {
+    server = await startInProcessServer([
+      `--etcd-servers=${etcd.endpoints.join(',')}`,
+      `--encryption-provider-config=${CONFIG}`,
+      `--feature-gates=AllowUnsafeMalformedObjectDeletion=${gate === 'on'}`,
+    ]);
+    for (const [namespace, value] of Object.entries(BROKEN)) {
+      const created = await server.request('POST', '/api/v1/namespaces', {
+        body: JSON.stringify({ metadata: { name: `ns-${namespace}` } }),
+        headers: json,
+      });
+      expect([201, 409]).toContain(created.status);
+      await server.request('POST', configMaps(namespace), {
+        body: JSON.stringify({ metadata: { name: 'fine' } }),
+        headers: json,
+      });
+      const key = `/registry/configmaps/ns-${namespace}/broken`;
+      const existing = (await raw.get(key)).kv;
+      const written = existing ? await raw.update(key, value, existing.modRevision) : await raw.create(key, value);
+      brokenRevision[namespace] = written.revision;
+    }
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  test.each(PROVIDERS)(
+    'a %s value whose key is gone: GET, LIST and a paged LIST answer as the reference',
+    async (provider) => {
+      const answers = {
+        get: answerOf(await server.request('GET', `${configMaps(provider)}/broken`)),
+        list: answerOf(await server.request('GET', configMaps(provider))),
+        listLimit: answerOf(await server.request('GET', `${configMaps(provider)}?limit=1`)),
+      };
+      expect(JSON.stringify(answers)).toBe(JSON.stringify(recorded[provider]));
+    },
+  );
+
+  it('a list of every namespace answers with the first unreadable key, or with all of them', async () => {
+    const list = answerOf(await server.request('GET', '/api/v1/configmaps'));
+    if (gate === 'off') {
+      // The first key in the store's order: the reference's list stops there.
+      expect(list).toEqual(recorded.aescbc.list);
+      return;
+    }
+    const body = list.body as { reason: string; details: { causes: Array<{ field: string }> } };
+    expect(list.status).toBe(500);
+    expect(body.reason).toBe('StorageReadError');
+    expect(body.details.causes.map((cause) => cause.field)).toEqual(
+      ['aescbc', 'aesgcm', 'secretbox', 'undecodable']
+        .sort()
+        .map((namespace) => `/registry/configmaps/ns-${namespace}/broken`),
+    );
+  });
+
+  it("bytes that are no object: the reference's answer in the decoder's words", async () => {
+    const get = answerOf(await server.request('GET', `${configMaps('undecodable')}/broken`));
+    const list = answerOf(await server.request('GET', configMaps('undecodable')));
+    if (gate === 'off') {
+      // A decoder's error is no API error: a 500 with its words and nothing else.
+      const bare = {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: CAPSTAN_DECODER_ERROR,
+      };
+      expect(get).toEqual({ status: 500, body: expect.objectContaining({ ...bare, code: 500 }) });
+      expect(get.body).not.toHaveProperty('details');
+      expect(list).toEqual(get);
+      return;
+    }
+    const storageError = (key: string) =>
+      `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${brokenRevision.undecodable}: ${CAPSTAN_DECODER_ERROR}`;
+    // A single object is named by its key below the etcd prefix, a list's by the whole key.
+    const single = storageError('/configmaps/ns-undecodable/broken');
+    expect(get).toEqual({
+      status: 500,
+      body: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `Internal error occurred: ${single}`,
+        reason: 'InternalError',
+        details: { causes: [{ message: single }] },
+        code: 500,
+      },
+    });
+    const whole = '/registry/configmaps/ns-undecodable/broken';
+    expect(list.body).toMatchObject({
+      reason: 'StorageReadError',
+      details: {
+        name: 'list',
+        kind: 'configmaps',
+        causes: [{ reason: 'UnexpectedServerResponse', message: storageError(whole), field: whole }],
+      },
+    });
+  });
+});

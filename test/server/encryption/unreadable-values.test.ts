@@ -11,11 +11,12 @@
  * decoder's own words differ (Go's protobuf library against capstan's); the rest of the answer
  * has the reference's form.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEtcdStore } from '../../../storage/etcd/etcd-store';
 import type { RevisionedStore } from '../../../storage/store';
+import { IDENTITY, writeEncryptionConfiguration } from '../../helpers/encryption-config';
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import type { HttpResult } from '../../helpers/server';
@@ -24,17 +25,17 @@ import reference from './unreadable-values.reference.json';
 const KEY = Buffer.alloc(32, 0x41).toString('base64');
 const PROVIDERS = ['aescbc', 'aesgcm', 'secretbox'] as const;
 const dir = mkdtempSync(join(tmpdir(), 'unreadable-values-'));
-const CONFIG = join(dir, 'encryption.yaml');
-writeFileSync(
-  CONFIG,
-  `apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-- resources: [configmaps]
-  providers:
-${PROVIDERS.map((provider) => `  - ${provider}: {keys: [{name: kept, secret: ${KEY}}]}\n`).join('')}  - identity: {}
-`,
-);
+const CONFIG = writeEncryptionConfiguration(join(dir, 'encryption.yaml'), [
+  {
+    resources: ['configmaps'],
+    providers: [
+      { aescbc: { keys: [{ name: 'kept', secret: KEY }] } },
+      { aesgcm: { keys: [{ name: 'kept', secret: KEY }] } },
+      { secretbox: { keys: [{ name: 'kept', secret: KEY }] } },
+      IDENTITY,
+    ],
+  },
+]);
 
 /** What each namespace's `broken` ConfigMap holds: a value sealed under a key the configuration lacks, or no object. */
 const BROKEN: Record<(typeof PROVIDERS)[number] | 'undecodable', Buffer> = {

@@ -82,14 +82,19 @@ export interface CorruptValue {
   readonly cause: string;
 }
 
+/** The reference's words for what failed (its corruptObjectError): `<failure> revision=<n>: <cause>`. */
+export function corruptionText(value: CorruptValue): string {
+  const failed =
+    value.failure === 'untransformable' ? 'data from the storage is not transformable' : 'object not decodable';
+  return `${failed} revision=${value.revision}: ${value.cause}`;
+}
+
 /**
  * The reference's storage error for a corrupt value (storage error code 7), naming it by `key`:
  * the store key in a list, the key below the etcd prefix for a single object.
  */
 export function corruptObjectText(value: CorruptValue, key: string = value.key): string {
-  const failed =
-    value.failure === 'untransformable' ? 'data from the storage is not transformable' : 'object not decodable';
-  return `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${failed} revision=${value.revision}: ${value.cause}`;
+  return `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${corruptionText(value)}`;
 }
 
 /**

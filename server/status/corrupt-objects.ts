@@ -6,7 +6,7 @@
  * list with its first unreadable object; with the gate, the object's key is named as a corrupt
  * object (so that it can be force-deleted) and a list names every unreadable object.
  */
-import { corruptObjectText, ObjectError, type CorruptValue } from '../../storage/errors';
+import { corruptionText, corruptObjectText, ObjectError, type CorruptValue } from '../../storage/errors';
 import { internalError, unclassified } from './catalogue';
 import { StatusError, type StatusCause, type StatusDetails } from './status-error';
 
@@ -53,6 +53,16 @@ export function corruptListStatus(
     message: error.message,
     details: { ...details, name: error.details.name, causes },
   });
+}
+
+/**
+ * The ERROR event of a watch that met an unreadable value. The reference's etcd watcher opens
+ * values through the transformer (which the gate wraps, as for reads) but decodes them with the
+ * bare codec; either error reaches the watcher as an InternalError naming no key.
+ */
+export function corruptWatchEventStatus(corrupt: CorruptValue, wording: CorruptObjectWording | undefined): StatusError {
+  const wrapped = wording?.unsafeDeletion && corrupt.failure === 'untransformable';
+  return internalError(wrapped ? corruptionText(corrupt) : corrupt.cause);
 }
 
 /**

@@ -5,11 +5,14 @@
  * ConfigMap of each namespace, a value under a key `gone` that the configuration no longer
  * holds, and bytes that are no object at all.
  *
- * unreadable-values.reference.json holds the reference's answers to GET, LIST and a paged LIST
- * of the encrypted ones, recorded with the reference and capstan on one etcd under this very
- * configuration: capstan must answer byte for byte the same. For the undecodable bytes, the
- * decoder's own words differ (Go's protobuf library against capstan's); the rest of the answer
- * has the reference's form.
+ * unreadable-values.reference.json holds the reference's answers to GET, LIST, a paged LIST and
+ * WATCH (from now, from 0, and open when such a value is written) for the encrypted ones,
+ * recorded with the reference and capstan on one etcd under this very configuration and
+ * `--watch-cache-sizes=configmaps#0`: capstan must answer byte for byte the same. (With its watch
+ * cache, the reference's cache of the resource stops at the unreadable event and goes on
+ * serving its older state, then answers 429 while it cannot list again: not reproduced.) For
+ * the undecodable bytes, the decoder's own words differ (Go's protobuf library against
+ * capstan's); the rest of the answer has the reference's form.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +23,7 @@ import { IDENTITY, writeEncryptionConfiguration } from '../../helpers/encryption
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import type { HttpResult } from '../../helpers/server';
+import { openWatchStream } from '../../cluster/watch-client';
 import reference from './unreadable-values.reference.json';
 
 const KEY = Buffer.alloc(32, 0x41).toString('base64');
@@ -62,6 +66,25 @@ afterAll(async () => {
 const json = { 'content-type': 'application/json' };
 const configMaps = (namespace: string) => `/api/v1/namespaces/ns-${namespace}/configmaps`;
 
+/** The events of a watch until the server ends it (a watch still open after 5 s fails the test). */
+async function eventsUntilTheEnd(
+  server: InProcessServer,
+  path: string,
+): Promise<Array<{ type: string; object: unknown }>> {
+  const events: Array<{ type: string; object: unknown }> = [];
+  const stream = openWatchStream({
+    url: server.url,
+    credentials: server.credentials,
+    path,
+    onEvent: (event) => events.push({ type: event.type, object: event.object }),
+  });
+  const timeout = new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 5_000).unref());
+  const ending = await Promise.race([stream.ended, timeout]);
+  stream.close();
+  expect(ending).toEqual({ how: 'end', status: 200 });
+  return events;
+}
+
 /** Status and body as the reference's recording keeps them: the body parsed, its fields in the order sent. */
 function answerOf(result: HttpResult): { status: number; body: unknown } {
   return { status: result.status, body: JSON.parse(result.body) };
@@ -78,6 +101,8 @@ describe.each([
       `--etcd-servers=${etcd.endpoints.join(',')}`,
       `--encryption-provider-config=${CONFIG}`,
       `--feature-gates=AllowUnsafeMalformedObjectDeletion=${gate === 'on'}`,
+      // Watches served by the store, as the reference's answers were recorded (see the file comment).
+      '--watch-cache-sizes=configmaps#0',
     ]);
     for (const [namespace, value] of Object.entries(BROKEN)) {
       const created = await server.request('POST', '/api/v1/namespaces', {
@@ -105,9 +130,35 @@ describe.each([
         list: answerOf(await server.request('GET', configMaps(provider))),
         listLimit: answerOf(await server.request('GET', `${configMaps(provider)}?limit=1`)),
       };
-      expect(JSON.stringify(answers)).toBe(JSON.stringify(recorded[provider]));
+      const { get, list, listLimit } = recorded[provider];
+      expect(JSON.stringify(answers)).toBe(JSON.stringify({ get, list, listLimit }));
     },
   );
+
+  test.each(PROVIDERS)(
+    'a %s value whose key is gone: a watch from now or from 0 sends its error and ends, as the reference',
+    async (provider) => {
+      const watch = await eventsUntilTheEnd(server, `${configMaps(provider)}?watch=1`);
+      const watch0 = await eventsUntilTheEnd(server, `${configMaps(provider)}?watch=1&resourceVersion=0`);
+      const { watch: recordedWatch, watch0: recordedWatch0 } = recorded[provider];
+      expect(JSON.stringify({ watch, watch0 })).toBe(JSON.stringify({ watch: recordedWatch, watch0: recordedWatch0 }));
+    },
+  );
+
+  it('a watch open when a value it cannot open is written sends its error and ends, as the reference', async () => {
+    const path = configMaps('live');
+    const listed = answerOf(await server.request('GET', path)).body as { metadata: { resourceVersion: string } };
+    const key = '/registry/configmaps/ns-live/broken';
+    const events = eventsUntilTheEnd(server, `${path}?watch=1&resourceVersion=${listed.metadata.resourceVersion}`);
+    // Written once the watch has started: a value under a key the configuration lacks.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const written = await raw.create(key, BROKEN.aesgcm);
+    try {
+      expect(JSON.stringify(await events)).toBe(JSON.stringify(recorded.liveWatch));
+    } finally {
+      await raw.delete(key, written.revision);
+    }
+  });
 
   it('a list of every namespace answers with the first unreadable key, or with all of them', async () => {
     const list = answerOf(await server.request('GET', '/api/v1/configmaps'));
@@ -129,6 +180,17 @@ describe.each([
   it("bytes that are no object: the reference's answer in the decoder's words", async () => {
     const get = answerOf(await server.request('GET', `${configMaps('undecodable')}/broken`));
     const list = answerOf(await server.request('GET', configMaps('undecodable')));
+    // A watch decodes with the bare codec whatever the gate, and wraps its error as an InternalError.
+    expect(await eventsUntilTheEnd(server, `${configMaps('undecodable')}?watch=1`)).toEqual([
+      {
+        type: 'ERROR',
+        object: expect.objectContaining({
+          code: 500,
+          reason: 'InternalError',
+          message: `Internal error occurred: ${CAPSTAN_DECODER_ERROR}`,
+        }),
+      },
+    ]);
     if (gate === 'off') {
       // A decoder's error is no API error: a 500 with its words and nothing else.
       const bare = {

@@ -115,6 +115,8 @@ export class ObjectError extends Error {
       readonly currentRevision?: number;
       /** InternalError: the object's stored value cannot be read (a corrupt object). */
       readonly corrupt?: CorruptValue;
+      /** InternalError: the corrupt value is the one a deletion removed (a watch's DELETED event). */
+      readonly corruptDeleted?: boolean;
       /**
        * InternalError: the message is the reference's storage.InternalError reason, which the
        * client sees as `Internal error occurred: <message>` with the message alone as its cause.

@@ -119,7 +119,7 @@ function encodeEvent(
 ): Buffer | Promise<Buffer> {
   if (event.type === 'ERROR') {
     const status = isCorruptObjectError(event.error)
-      ? corruptWatchEventStatus(event.error.details.corrupt, scope.context.corruptObjects)
+      ? corruptWatchEventStatus(event.error.details, scope.context.corruptObjects)
       : statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) });
     return encoder.encode('ERROR', status.status);
   }

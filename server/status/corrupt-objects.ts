@@ -58,11 +58,21 @@ export function corruptListStatus(
 /**
  * The ERROR event of a watch that met an unreadable value. The reference's etcd watcher opens
  * values through the transformer (which the gate wraps, as for reads) but decodes them with the
- * bare codec; either error reaches the watcher as an InternalError naming no key.
+ * bare codec; either error reaches the watcher as an InternalError naming no key, but for a
+ * wrapped one that a deletion removed, which it reports as a StorageReadError.
  */
-export function corruptWatchEventStatus(corrupt: CorruptValue, wording: CorruptObjectWording | undefined): StatusError {
-  const wrapped = wording?.unsafeDeletion && corrupt.failure === 'untransformable';
-  return internalError(wrapped ? corruptionText(corrupt) : corrupt.cause);
+export function corruptWatchEventStatus(
+  details: { readonly corrupt: CorruptValue; readonly corruptDeleted?: boolean },
+  wording: CorruptObjectWording | undefined,
+): StatusError {
+  const { corrupt } = details;
+  if (!wording?.unsafeDeletion || corrupt.failure !== 'untransformable') return internalError(corrupt.cause);
+  if (!details.corruptDeleted) return internalError(corruptionText(corrupt));
+  return new StatusError({
+    code: 500,
+    reason: 'StorageReadError',
+    message: `saw a DELETED event, but object data is corrupt - ${corruptionText(corrupt)}`,
+  });
 }
 
 /**

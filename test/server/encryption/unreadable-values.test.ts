@@ -6,7 +6,8 @@
  * holds, and bytes that are no object at all.
  *
  * unreadable-values.reference.json holds the reference's answers to GET, LIST, a paged LIST and
- * WATCH (from now, from 0, and open when such a value is written) for the encrypted ones,
+ * WATCH (from now, from 0, open when such a value is written, and open when it is deleted: by
+ * hand with the gate off, by the forced delete with it on) for the encrypted ones,
  * recorded with the reference and capstan on one etcd under this very configuration and
  * `--watch-cache-sizes=configmaps#0`: capstan must answer byte for byte the same. (With its watch
  * cache, the reference's cache of the resource stops at the unreadable event and goes on
@@ -158,6 +159,26 @@ describe.each([
     } finally {
       await raw.delete(key, written.revision);
     }
+  });
+
+  it('a watch open when an unreadable value is deleted sends its error and ends, as the reference', async () => {
+    const path = configMaps('deleted');
+    const key = '/registry/configmaps/ns-deleted/broken';
+    const written = await raw.create(key, BROKEN.aescbc);
+    const events = eventsUntilTheEnd(server, `${path}?watch=1&resourceVersion=${written.revision}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (gate === 'on') {
+      // The forced delete the gate allows, as an operator removes what no key opens any more.
+      const body = JSON.stringify({ ignoreStoreReadErrorWithClusterBreakingPotential: true });
+      const deleted = await server.request('DELETE', `${path}/broken`, {
+        body,
+        headers: { ...json, 'content-length': String(Buffer.byteLength(body)) },
+      });
+      expect(JSON.stringify(answerOf(deleted))).toBe(JSON.stringify(reference.gateOn.forceDelete));
+    } else {
+      await raw.delete(key, written.revision);
+    }
+    expect(JSON.stringify(await events)).toBe(JSON.stringify(recorded.deletedWatch));
   });
 
   it('a list of every namespace answers with the first unreadable key, or with all of them', async () => {

@@ -115,8 +115,12 @@ export class ObjectError extends Error {
       readonly currentRevision?: number;
       /** InternalError: the object's stored value cannot be read (a corrupt object). */
       readonly corrupt?: CorruptValue;
-      /** InternalError: the corrupt value is the one a deletion removed (a watch's DELETED event). */
-      readonly corruptDeleted?: boolean;
+      /**
+       * InternalError: where the corrupt value was met, which changes the reference's words: a
+       * read, the read an update starts from, or the value a deletion removed (a watch's DELETED
+       * event). Absent: a read.
+       */
+      readonly corruptIn?: 'read' | 'update' | 'deletion';
       /**
        * InternalError: the message is the reference's storage.InternalError reason, which the
        * client sees as `Internal error occurred: <message>` with the message alone as its cause.

@@ -18,10 +18,18 @@ export interface CorruptObjectWording {
   readonly etcdPrefix: string;
 }
 
-/** The reference's answer for one object whose value cannot be read (get, and the reads of writes). */
-export function corruptObjectStatus(corrupt: CorruptValue, wording: CorruptObjectWording | undefined): StatusError {
-  if (wording?.unsafeDeletion) return internalError(corruptObjectText(corrupt, registryKey(corrupt.key, wording)));
-  return readFailure(corrupt, corrupt.cause);
+/**
+ * The reference's answer for one object whose value cannot be read: a get or a delete names it
+ * as a corrupt object; an update's read (put, patch, apply) says what failed, naming no key.
+ */
+export function corruptObjectStatus(
+  details: { readonly corrupt: CorruptValue; readonly corruptIn?: 'read' | 'update' | 'deletion' },
+  wording: CorruptObjectWording | undefined,
+): StatusError {
+  const { corrupt } = details;
+  if (!wording?.unsafeDeletion) return readFailure(corrupt, corrupt.cause);
+  if (details.corruptIn === 'update') return readFailure(corrupt, corruptionText(corrupt));
+  return internalError(corruptObjectText(corrupt, registryKey(corrupt.key, wording)));
 }
 
 /** The reference's answer for a list that met unreadable values (`error` holds them in key order). */
@@ -62,12 +70,12 @@ export function corruptListStatus(
  * wrapped one that a deletion removed, which it reports as a StorageReadError.
  */
 export function corruptWatchEventStatus(
-  details: { readonly corrupt: CorruptValue; readonly corruptDeleted?: boolean },
+  details: { readonly corrupt: CorruptValue; readonly corruptIn?: 'read' | 'update' | 'deletion' },
   wording: CorruptObjectWording | undefined,
 ): StatusError {
   const { corrupt } = details;
   if (!wording?.unsafeDeletion || corrupt.failure !== 'untransformable') return internalError(corrupt.cause);
-  if (!details.corruptDeleted) return internalError(corruptionText(corrupt));
+  if (details.corruptIn !== 'deletion') return internalError(corruptionText(corrupt));
   return new StatusError({
     code: 500,
     reason: 'StorageReadError',

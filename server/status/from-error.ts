@@ -18,6 +18,7 @@ import {
   tooLargeResourceVersion,
   unclassified,
 } from './catalogue';
+import { isCorruptObjectError } from '../../storage/objects/codec';
 import { corruptListStatus, corruptObjectStatus, type CorruptObjectWording } from './corrupt-objects';
 import { StatusError, type StatusDetails } from './status-error';
 
@@ -93,8 +94,7 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
       // plain error that reaches the client as a 500 without reason.
       return unclassified(error.message);
     case 'InternalError':
-      if (error.details.corrupt !== undefined)
-        return corruptObjectStatus(error.details.corrupt, context.corruptObjects);
+      if (isCorruptObjectError(error)) return corruptObjectStatus(error.details, context.corruptObjects);
       // Any storage.InternalError reaches the client wrapped, as the reference's NewInternalError does.
       if (error.details.storageInternal) return internalError(error.message);
       return new StatusError({

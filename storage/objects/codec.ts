@@ -65,6 +65,14 @@ function undecodable(kv: Pick<KeyValue, 'key' | 'modRevision'>, cause: string): 
   return { key: kv.key, failure: 'undecodable', revision: kv.modRevision, cause };
 }
 
+/** `error` (a corrupt object's) marked with where the value was met; see ObjectError's `corruptIn`. */
+export function corruptObjectMetIn(
+  error: ObjectError & { details: { corrupt: CorruptValue } },
+  corruptIn: 'read' | 'update' | 'deletion',
+): ObjectError {
+  return new ObjectError('InternalError', error.message, { corrupt: error.details.corrupt, corruptIn });
+}
+
 export function isCorruptObjectError(error: unknown): error is ObjectError & { details: { corrupt: CorruptValue } } {
   return error instanceof ObjectError && error.details.corrupt !== undefined;
 }

@@ -9,8 +9,8 @@
  * store's revision errors into the reference's 410/504 answers.
  */
 import { CompactedError, FutureRevisionError, ObjectError, type CorruptValue } from '../errors';
-import type { RangeResult, RevisionedStore, WriteOptions } from '../store';
-import { decodeObject, encodeObject, isCorruptObjectError, type ValueCodec } from './codec';
+import type { KeyValue, RangeResult, RevisionedStore, WriteOptions } from '../store';
+import { corruptObjectMetIn, decodeObject, encodeObject, isCorruptObjectError, type ValueCodec } from './codec';
 import { encodeContinueToken, LATEST_REVISION } from './continue-token';
 import { objectKey, qualifiedResourceName, scopePrefix, type ResourceKeySpace } from './keys';
 import { interpretListOptions, ListRead } from './list-request';
@@ -119,7 +119,7 @@ export class ResourceStore implements ObjectStorage {
     // Each turn either returns or learns the newer state that beat it; a retry never reuses stale state.
     for (;;) {
       if (current === undefined && !options.allowCreate) throw this.notFound(key.name);
-      const currentObject = current === undefined ? undefined : decodeObject(current, this.codec);
+      const currentObject = current === undefined ? undefined : this.decodeForUpdate(current);
       this.checkUpdatePreconditions({
         storeKey,
         name: key.name,
@@ -173,6 +173,16 @@ export class ResourceStore implements ObjectStorage {
       const result = await this.store.delete(storeKey, current.modRevision);
       if (result.succeeded && result.kv !== undefined) return decodeObject(result.kv, this.codec);
       current = result.kv;
+    }
+  }
+
+  /** The object an update starts from; a corrupt value is marked so (the reference words it apart). */
+  private decodeForUpdate(current: KeyValue): KubeObject {
+    try {
+      return decodeObject(current, this.codec);
+    } catch (error) {
+      if (!isCorruptObjectError(error)) throw error;
+      throw corruptObjectMetIn(error, 'update');
     }
   }
 

@@ -3,9 +3,8 @@
  * move an object into or out of the selection: the watcher then sees it appear (ADDED) or
  * disappear (DELETED), as the reference server does.
  */
-import { ObjectError } from '../errors';
 import type { KeyValue, StoreEvent } from '../store';
-import { decodeObject, isCorruptObjectError, withResourceVersion, type ValueCodec } from './codec';
+import { corruptObjectMetIn, decodeObject, isCorruptObjectError, withResourceVersion, type ValueCodec } from './codec';
 import type { ObjectWatchEvent, Predicate } from './types';
 
 import type { KubeObject } from '../../api/objects';
@@ -33,7 +32,7 @@ function decodePrevious(event: StoreEvent, previous: KeyValue, codec: ValueCodec
     return decodeObject(previous, codec);
   } catch (error) {
     if (event.type !== 'delete' || !isCorruptObjectError(error)) throw error;
-    throw new ObjectError('InternalError', error.message, { corrupt: error.details.corrupt, corruptDeleted: true });
+    throw corruptObjectMetIn(error, 'deletion');
   }
 }
 

@@ -7,7 +7,8 @@
  *
  * unreadable-values.reference.json holds the reference's answers to GET, LIST, a paged LIST and
  * WATCH (from now, from 0, open when such a value is written, and open when it is deleted: by
- * hand with the gate off, by the forced delete with it on) for the encrypted ones,
+ * hand with the gate off, by the forced delete with it on), and to writes of such an object (put,
+ * merge patch, apply, delete), for the encrypted ones,
  * recorded with the reference and capstan on one etcd under this very configuration and
  * `--watch-cache-sizes=configmaps#0`: capstan must answer byte for byte the same. (With its watch
  * cache, the reference's cache of the resource stops at the unreadable event and goes on
@@ -179,6 +180,36 @@ describe.each([
       await raw.delete(key, written.revision);
     }
     expect(JSON.stringify(await events)).toBe(JSON.stringify(recorded.deletedWatch));
+  });
+
+  it('a put, a merge patch, an apply and a delete of an aescbc value whose key is gone answer as the reference', async () => {
+    // The namespace the reference's answers were recorded in, which a delete's answer names.
+    const namespace = `w-cbc-${gate === 'on'}`;
+    const path = `/api/v1/namespaces/${namespace}/configmaps/broken`;
+    const key = `/registry/configmaps/${namespace}/broken`;
+    const written = await raw.create(key, BROKEN.aescbc);
+    const data = { metadata: { name: 'broken' }, data: { a: 'b' } };
+    try {
+      const answers = {
+        put: answerOf(await server.request('PUT', path, { body: JSON.stringify(data), headers: json })),
+        patch: answerOf(
+          await server.request('PATCH', path, {
+            body: JSON.stringify({ data: data.data }),
+            headers: { 'content-type': 'application/merge-patch+json' },
+          }),
+        ),
+        apply: answerOf(
+          await server.request('PATCH', `${path}?fieldManager=t`, {
+            body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', ...data }),
+            headers: { 'content-type': 'application/apply-patch+yaml' },
+          }),
+        ),
+        delete: answerOf(await server.request('DELETE', path)),
+      };
+      expect(JSON.stringify(answers)).toBe(JSON.stringify(recorded.writes));
+    } finally {
+      await raw.delete(key, written.revision);
+    }
   });
 
   it('a list of every namespace answers with the first unreadable key, or with all of them', async () => {

@@ -3,12 +3,16 @@
  * EncryptionConfiguration, a KMS plugin's key lost, corrupted bytes), in kube-apiserver 1.34's
  * words. The feature gate AllowUnsafeMalformedObjectDeletion changes them, as it changes the
  * reference's storage: by default a read fails with the transformer's or decoder's error, and a
- * list with its first unreadable object; with the gate, the object's key is named as a corrupt
- * object (so that it can be force-deleted) and a list names every unreadable object.
+ * list with its first unreadable object; with the gate, a get or delete names the object's key
+ * as a corrupt object (so that it can be force-deleted), a list names every unreadable object,
+ * and an update's read and a watch say what failed.
  */
 import { corruptionText, corruptObjectText, ObjectError, type CorruptValue } from '../../storage/errors';
 import { internalError, unclassified } from './catalogue';
 import { StatusError, type StatusCause, type StatusDetails } from './status-error';
+
+/** What storage says of one unreadable value (ObjectError details): the value, and where it was met. */
+type CorruptObjectDetails = Pick<ObjectError['details'], 'corruptIn'> & { readonly corrupt: CorruptValue };
 
 /** How the server was started, as far as the words for corrupt objects go. */
 export interface CorruptObjectWording {
@@ -23,7 +27,7 @@ export interface CorruptObjectWording {
  * as a corrupt object; an update's read (put, patch, apply) says what failed, naming no key.
  */
 export function corruptObjectStatus(
-  details: { readonly corrupt: CorruptValue; readonly corruptIn?: 'read' | 'update' | 'deletion' },
+  details: CorruptObjectDetails,
   wording: CorruptObjectWording | undefined,
 ): StatusError {
   const { corrupt } = details;
@@ -70,7 +74,7 @@ export function corruptListStatus(
  * wrapped one that a deletion removed, which it reports as a StorageReadError.
  */
 export function corruptWatchEventStatus(
-  details: { readonly corrupt: CorruptValue; readonly corruptIn?: 'read' | 'update' | 'deletion' },
+  details: CorruptObjectDetails,
   wording: CorruptObjectWording | undefined,
 ): StatusError {
   const { corrupt } = details;

@@ -633,6 +633,7 @@ export async function startControlPlane(options: ServerOptions): Promise<Control
         representations: representationSettingsFrom(options.featureGates),
         authorizer,
         featureGates: options.featureGates,
+        etcdPrefix: options.etcdPrefix,
         kubelet,
         minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
         declarativeMismatches,

@@ -64,15 +64,37 @@ export type ObjectErrorReason =
   | 'TooLargeResourceVersion' // not reached within the wait (504, Retry-After)
   | 'BadRequest' // invalid continue token or resourceVersion combination (400)
   | 'Invalid' // object cannot be stored as given (e.g. resourceVersion set on create)
-  | 'InternalError' // stored bytes cannot be decoded (details.corruptKey), and the like
-  | 'StorageReadError'; // a list met objects it cannot decode (details.causes name their keys)
+  | 'InternalError' // stored bytes cannot be read (details.corrupt), and the like
+  | 'StorageReadError'; // a list met objects it cannot read (details.corruptValues)
 
-/** One object a list could not read, or the marker that more were left out. */
-export interface StorageReadCause {
-  readonly type: 'UnexpectedServerResponse' | 'TooMany';
-  /** The store key of the unreadable object. */
-  readonly field?: string;
-  readonly message: string;
+/**
+ * A stored value that cannot be read: encryption at rest could not open it, or the opened bytes
+ * do not decode. The facts only: how a client is told depends on the server's
+ * AllowUnsafeMalformedObjectDeletion gate, which words (and lists) them differently.
+ */
+export interface CorruptValue {
+  /** The store key, e.g. `/registry/secrets/default/a`. */
+  readonly key: string;
+  readonly failure: 'untransformable' | 'undecodable';
+  /** The revision the reference names: the key's mod revision when decoding failed, 0 when the value did not open. */
+  readonly revision: number;
+  /** What the transformer or the decoder said. */
+  readonly cause: string;
+}
+
+/** The reference's words for what failed (its corruptObjectError): `<failure> revision=<n>: <cause>`. */
+export function corruptionText(value: CorruptValue): string {
+  const failed =
+    value.failure === 'untransformable' ? 'data from the storage is not transformable' : 'object not decodable';
+  return `${failed} revision=${value.revision}: ${value.cause}`;
+}
+
+/**
+ * The reference's storage error for a corrupt value (storage error code 7), naming it by `key`:
+ * the store key in a list, the key below the etcd prefix for a single object.
+ */
+export function corruptObjectText(value: CorruptValue, key: string = value.key): string {
+  return `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${corruptionText(value)}`;
 }
 
 /**
@@ -91,15 +113,23 @@ export class ObjectError extends Error {
       /** TooLargeResourceVersion: seconds for the `Retry-After` header. */
       readonly retryAfterSeconds?: number;
       readonly currentRevision?: number;
-      /** InternalError: the key whose stored bytes do not decode (a corrupt object). */
-      readonly corruptKey?: string;
+      /** InternalError: the object's stored value cannot be read (a corrupt object). */
+      readonly corrupt?: CorruptValue;
+      /**
+       * InternalError: where the corrupt value was met, which changes the reference's words: a
+       * read, the read an update starts from, or the value a deletion removed (a watch's DELETED
+       * event). Absent: a read.
+       */
+      readonly corruptIn?: 'read' | 'update' | 'deletion';
       /**
        * InternalError: the message is the reference's storage.InternalError reason, which the
        * client sees as `Internal error occurred: <message>` with the message alone as its cause.
        */
       readonly storageInternal?: boolean;
-      /** StorageReadError: the unreadable objects, at most 100 then a TooMany marker. */
-      readonly causes?: readonly StorageReadCause[];
+      /** StorageReadError: the list's unreadable objects in key order, at most 100. */
+      readonly corruptValues?: readonly CorruptValue[];
+      /** StorageReadError: more unreadable objects followed those in corruptValues. */
+      readonly moreCorruptValues?: boolean;
     } = {},
   ) {
     super(message);

@@ -105,8 +105,8 @@ export function deleteHandler(scope: HandlerScope): ResourceHandler {
           apiVersion: 'v1',
           metadata: {},
           status: 'Success',
-          code: 200,
           details: { name: request.key.name, kind: scope.type.kind },
+          code: 200,
         };
         await writeResponse(scope, res, 200, status);
         return;

@@ -36,6 +36,7 @@ import { endpointOfType, type HandlerContext, type HandlerScope, type ResourceHa
 import { updateHandler } from './update';
 import { createKubeletClient, DEFAULT_KUBELET_CLIENT_CONFIG, type KubeletClient } from '../kubelet/kubelet-client';
 import { watchHandler } from './watch';
+import { featureEnabled } from '../config/feature-enabled';
 
 import type { HandlerFactory } from './slots';
 import type { RepresentationSettings } from '../codec/representation-settings';
@@ -50,6 +51,8 @@ export interface ResourceRoutesOptions {
   readonly admission?: Admission;
   readonly authorizer?: Authorizer;
   readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** `--etcd-prefix`, which the words for a corrupt object leave out of its key; default `/registry`. */
+  readonly etcdPrefix?: string;
   /** A kind's own steps around storage (Services: cluster IPs). */
   readonly hooksFor?: (type: ResourceType) => StoreHooks | undefined;
   /** Feature gates of the representations (CBOR, compression); absent: the reference's defaults. */
@@ -195,6 +198,10 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     kubelet: options.kubelet ?? createKubeletClient(DEFAULT_KUBELET_CLIENT_CONFIG),
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
     declarativeMismatches: options.declarativeMismatches,
+    corruptObjects: {
+      unsafeDeletion: featureEnabled(options.featureGates ?? {}, 'AllowUnsafeMalformedObjectDeletion'),
+      etcdPrefix: options.etcdPrefix ?? '/registry',
+    },
   };
   // Keyed by the type object: a type replaced or removed from the registry takes its handlers
   // (and through them its storage) with it, and a new one gets new handlers at its first request.
@@ -247,7 +254,13 @@ export function resourceRoutes(options: ResourceRoutesOptions): RequestHandler {
     }
     // Storage errors name no resource; the reference's Status details do.
     handler({ info, req, res }).catch((error: unknown) =>
-      next(statusErrorFrom(error, { resource: groupResourceOf(type), name: info.name || undefined })),
+      next(
+        statusErrorFrom(error, {
+          resource: groupResourceOf(type),
+          name: info.name || undefined,
+          corruptObjects: context.corruptObjects,
+        }),
+      ),
     );
   };
 }

@@ -3,6 +3,7 @@
  * shared context) plus what only HTTP needs (the representations' feature gates). Also the
  * small pieces every verb's answer uses: warnings and the negotiated encoding.
  */
+import type { CorruptObjectWording } from '../status/corrupt-objects';
 import type { Request, Response } from 'express';
 import type { ObjectStorage } from '../../storage/objects/types';
 import type { ResourceType, ServedVersion } from '../registry/types';
@@ -25,6 +26,8 @@ export interface HandlerContext extends StoreContext {
   readonly kubelet?: KubeletClient;
   /** `--min-request-timeout`: a watch without `timeoutSeconds` ends after [min, 2·min) seconds; 0: never. Default 1800. */
   readonly minRequestTimeoutSeconds?: number;
+  /** How unreadable stored values are told to clients; absent: the reference's default words. */
+  readonly corruptObjects?: CorruptObjectWording;
 }
 
 export interface HandlerScope extends StoreScope {

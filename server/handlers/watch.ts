@@ -18,6 +18,8 @@ import type { Response } from 'express';
 import { openWatchesOf } from './open-watches';
 import { queryOf } from '../request/query';
 import { statusErrorFrom } from '../status/from-error';
+import { corruptWatchEventStatus } from '../status/corrupt-objects';
+import { isCorruptObjectError } from '../../storage/objects/codec';
 import { selectionOf, namespaceScopeOf } from './list';
 import { servedEvent } from './served-selection';
 import { watchEncoder, type WatchEncoder } from '../responsewriters/respond';
@@ -116,7 +118,10 @@ function encodeEvent(
   event: ObjectWatchEvent,
 ): Buffer | Promise<Buffer> {
   if (event.type === 'ERROR') {
-    return encoder.encode('ERROR', statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) }).status);
+    const status = isCorruptObjectError(event.error)
+      ? corruptWatchEventStatus(event.error.details, scope.context.corruptObjects)
+      : statusErrorFrom(event.error, { resource: groupResourceOf(scope.type) });
+    return encoder.encode('ERROR', status.status);
   }
   if (event.type === 'BOOKMARK') {
     return encoder.encode('BOOKMARK', { ...event.object, apiVersion: apiVersionOf(scope), kind: scope.type.kind });

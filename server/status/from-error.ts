@@ -18,12 +18,16 @@ import {
   tooLargeResourceVersion,
   unclassified,
 } from './catalogue';
+import { isCorruptObjectError } from '../../storage/objects/codec';
+import { corruptListStatus, corruptObjectStatus, type CorruptObjectWording } from './corrupt-objects';
 import { StatusError, type StatusDetails } from './status-error';
 
 /** What the handler knows about the request, to fill `details` the storage layer leaves out. */
 export interface ErrorContext {
   readonly resource?: GroupResource;
   readonly name?: string;
+  /** Absent: the reference's default words (the gate AllowUnsafeMalformedObjectDeletion off). */
+  readonly corruptObjects?: CorruptObjectWording;
 }
 
 export function statusErrorFrom(error: unknown, context: ErrorContext = {}): StatusError {
@@ -90,9 +94,9 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
       // plain error that reaches the client as a 500 without reason.
       return unclassified(error.message);
     case 'InternalError':
-      // A corrupt object's storage error, or any storage.InternalError, reaches the client
-      // wrapped, as the reference's NewInternalError does.
-      if (error.details.corruptKey !== undefined || error.details.storageInternal) return internalError(error.message);
+      if (isCorruptObjectError(error)) return corruptObjectStatus(error.details, context.corruptObjects);
+      // Any storage.InternalError reaches the client wrapped, as the reference's NewInternalError does.
+      if (error.details.storageInternal) return internalError(error.message);
       return new StatusError({
         code: 500,
         reason: 'InternalError',
@@ -100,15 +104,6 @@ function fromObjectError(error: ObjectError, context: ErrorContext): StatusError
         details: { causes: [{ message: error.message }] },
       });
     case 'StorageReadError':
-      return new StatusError({
-        code: 500,
-        reason: 'StorageReadError',
-        message: error.message,
-        details: {
-          ...objectDetails,
-          name: error.details.name,
-          causes: error.details.causes?.map(({ type, field, message }) => ({ reason: type, field, message })),
-        },
-      });
+      return corruptListStatus(error, objectDetails, context.corruptObjects);
   }
 }

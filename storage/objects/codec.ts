@@ -6,7 +6,7 @@
  * is injected on every read as the decimal mod revision of the key (so the version a client
  * sees is always the store's, and identical content encodes to identical bytes).
  */
-import { ObjectError } from '../errors';
+import { corruptObjectText, ObjectError, type CorruptValue } from '../errors';
 import type { KeyValue } from '../store';
 import type { KubeObject } from '../../api/objects';
 
@@ -45,30 +45,36 @@ export function decodeObject(
 ): KubeObject {
   // Encryption at rest could not decrypt it: as corrupt as undecodable bytes, and as removable.
   if (kv.transformError !== undefined)
-    throw corruptObject(kv, `data from the storage is not transformable revision=0: ${kv.transformError.message}`);
+    throw corruptObject({ key: kv.key, failure: 'untransformable', revision: 0, cause: kv.transformError.message });
   let decoded: unknown;
   try {
     decoded = codec.decode(kv.value);
   } catch (error) {
-    throw corruptObject(kv, undecodable(kv, (error as Error).message));
+    throw corruptObject(undecodable(kv, (error as Error).message));
   }
-  if (!isKubeObject(decoded)) throw corruptObject(kv, undecodable(kv, "Object 'metadata' is missing"));
+  if (!isKubeObject(decoded)) throw corruptObject(undecodable(kv, "Object 'metadata' is missing"));
   decoded.metadata.resourceVersion = String(revision);
   return decoded;
 }
 
-/** The reference's storage error for an object whose bytes do not decode (storage error code 7). */
-function corruptObject(kv: Pick<KeyValue, 'key'>, additional: string): ObjectError {
-  const message = `StorageError: corrupt object, Code: 7, Key: ${kv.key}, ResourceVersion: 0, AdditionalErrorMsg: ${additional}`;
-  return new ObjectError('InternalError', message, { corruptKey: kv.key });
+function corruptObject(corrupt: CorruptValue): ObjectError {
+  return new ObjectError('InternalError', corruptObjectText(corrupt), { corrupt });
 }
 
-function undecodable(kv: Pick<KeyValue, 'modRevision'>, cause: string): string {
-  return `object not decodable revision=${kv.modRevision}: ${cause}`;
+function undecodable(kv: Pick<KeyValue, 'key' | 'modRevision'>, cause: string): CorruptValue {
+  return { key: kv.key, failure: 'undecodable', revision: kv.modRevision, cause };
 }
 
-export function isCorruptObjectError(error: unknown): error is ObjectError {
-  return error instanceof ObjectError && error.details.corruptKey !== undefined;
+/** `error` (a corrupt object's) marked with where the value was met; see ObjectError's `corruptIn`. */
+export function corruptObjectMetIn(
+  error: ObjectError & { details: { corrupt: CorruptValue } },
+  corruptIn: 'read' | 'update' | 'deletion',
+): ObjectError {
+  return new ObjectError('InternalError', error.message, { corrupt: error.details.corrupt, corruptIn });
+}
+
+export function isCorruptObjectError(error: unknown): error is ObjectError & { details: { corrupt: CorruptValue } } {
+  return error instanceof ObjectError && error.details.corrupt !== undefined;
 }
 
 /** A copy of `object` whose resourceVersion is `revision`; the original is left untouched (it may be shared). */

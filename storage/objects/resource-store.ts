@@ -8,9 +8,9 @@
  * write wins, re-read and try again, so no caller ever sees a lost update. Reads translate the
  * store's revision errors into the reference's 410/504 answers.
  */
-import { CompactedError, FutureRevisionError, ObjectError, type StorageReadCause } from '../errors';
-import type { RangeResult, RevisionedStore, WriteOptions } from '../store';
-import { decodeObject, encodeObject, isCorruptObjectError, type ValueCodec } from './codec';
+import { CompactedError, FutureRevisionError, ObjectError, type CorruptValue } from '../errors';
+import type { KeyValue, RangeResult, RevisionedStore, WriteOptions } from '../store';
+import { corruptObjectMetIn, decodeObject, encodeObject, isCorruptObjectError, type ValueCodec } from './codec';
 import { encodeContinueToken, LATEST_REVISION } from './continue-token';
 import { objectKey, qualifiedResourceName, scopePrefix, type ResourceKeySpace } from './keys';
 import { interpretListOptions, ListRead } from './list-request';
@@ -119,7 +119,7 @@ export class ResourceStore implements ObjectStorage {
     // Each turn either returns or learns the newer state that beat it; a retry never reuses stale state.
     for (;;) {
       if (current === undefined && !options.allowCreate) throw this.notFound(key.name);
-      const currentObject = current === undefined ? undefined : decodeObject(current, this.codec);
+      const currentObject = current === undefined ? undefined : this.decodeForUpdate(current);
       this.checkUpdatePreconditions({
         storeKey,
         name: key.name,
@@ -173,6 +173,16 @@ export class ResourceStore implements ObjectStorage {
       const result = await this.store.delete(storeKey, current.modRevision);
       if (result.succeeded && result.kv !== undefined) return decodeObject(result.kv, this.codec);
       current = result.kv;
+    }
+  }
+
+  /** The object an update starts from; a corrupt value is marked so (the reference words it apart). */
+  private decodeForUpdate(current: KeyValue): KubeObject {
+    try {
+      return decodeObject(current, this.codec);
+    } catch (error) {
+      if (!isCorruptObjectError(error)) throw error;
+      throw corruptObjectMetIn(error, 'update');
     }
   }
 
@@ -340,41 +350,42 @@ export class ResourceStore implements ObjectStorage {
   }
 }
 
-/** The reference reports at most this many unreadable objects of one list, then a TooMany cause. */
-const MAX_UNREADABLE_CAUSES = 100;
+/** The reference reports at most this many unreadable objects of one list, then says that more followed. */
+const MAX_UNREADABLE_REPORTED = 100;
 
 /**
- * Objects of one list whose bytes do not decode: the list reads on past them and then fails
- * with one StorageReadError naming their keys, as the reference's list does, so an operator
- * learns every corrupt object at once.
+ * Objects of one list whose stored values cannot be read: the list reads on past them and then
+ * fails with one StorageReadError holding them in key order, from which the server tells the
+ * client of the first (as the reference does by default) or of all of them (with
+ * AllowUnsafeMalformedObjectDeletion, so that an operator learns every corrupt object at once).
  */
 class UnreadableObjects {
-  private readonly causes: StorageReadCause[] = [];
+  private readonly values: CorruptValue[] = [];
+  private more = false;
 
   constructor(
     private readonly resourceName: string,
     private readonly codec: ValueCodec | undefined,
   ) {}
 
-  /** The object, or undefined when its bytes are corrupt (remembered for throwIfAny). */
+  /** The object, or undefined when its stored value is corrupt (remembered for throwIfAny). */
   decode(kv: Parameters<typeof decodeObject>[0]): KubeObject | undefined {
     try {
       return decodeObject(kv, this.codec);
     } catch (error) {
       if (!isCorruptObjectError(error)) throw error;
-      if (this.causes.length === MAX_UNREADABLE_CAUSES)
-        this.causes.push({ type: 'TooMany', message: 'too many errors, the list is truncated' });
-      else if (this.causes.length < MAX_UNREADABLE_CAUSES)
-        this.causes.push({ type: 'UnexpectedServerResponse', field: kv.key, message: error.message });
+      if (this.values.length < MAX_UNREADABLE_REPORTED) this.values.push(error.details.corrupt);
+      else this.more = true;
       return undefined;
     }
   }
 
   throwIfAny(): void {
-    if (this.causes.length === 0) return;
+    if (this.values.length === 0) return;
     throw new ObjectError('StorageReadError', `failed to read one or more ${this.resourceName} from the storage`, {
       name: 'list',
-      causes: this.causes,
+      corruptValues: this.values,
+      ...(this.more ? { moreCorruptValues: true } : {}),
     });
   }
 }

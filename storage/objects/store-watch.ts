@@ -4,11 +4,12 @@
  */
 import { CompactedError, ObjectError } from '../errors';
 import type { RevisionedStore, StoreEvent, StoreWatch } from '../store';
-import { decodeObject, type ValueCodec } from './codec';
+import { decodeObject, isCorruptObjectError, type ValueCodec } from './codec';
 import { parseResourceVersion, tooLargeResourceVersion } from './resource-version';
 import type { ObjectWatch, ObjectWatchEvent, WatchOptions } from './types';
 import { objectChangeOf, watchEventFor } from './watch-events';
 import { WatchQueue } from './watch-queue';
+import type { KubeObject } from '../../api/objects';
 
 export const WATCH_EXPIRED_MESSAGE = 'The resourceVersion for the provided watch is too old.';
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
@@ -43,6 +44,9 @@ export async function startStoreWatch(request: StoreWatchRequest): Promise<Objec
       throw tooLargeResourceVersion({ requested: requestedRevision, current: state.revision });
     }
     initialEvents.push(...state.events);
+    // As the reference's etcd watcher: the objects before an unreadable one, its error, and the end.
+    if (state.unreadable !== undefined)
+      return endedWatch([...initialEvents, { type: 'ERROR', error: state.unreadable }]);
     if (options.sendInitialEvents && options.allowWatchBookmarks) {
       initialEvents.push({
         type: 'BOOKMARK',
@@ -109,7 +113,7 @@ async function readInitialState(request: {
   prefix: string;
   options: WatchOptions;
   codec: ValueCodec | undefined;
-}): Promise<{ revision: number; events: ObjectWatchEvent[] }> {
+}): Promise<{ revision: number; events: ObjectWatchEvent[]; unreadable?: ObjectError }> {
   const { store, prefix, options, codec } = request;
   const events: ObjectWatchEvent[] = [];
   let revision = 0;
@@ -118,13 +122,27 @@ async function readInitialState(request: {
     const range = await store.range({ prefix, startKey, revision, limit: INITIAL_RANGE_LIMIT });
     revision = range.revision;
     for (const kv of range.kvs) {
-      const object = decodeObject(kv, codec);
+      let object: KubeObject;
+      try {
+        object = decodeObject(kv, codec);
+      } catch (error) {
+        if (!isCorruptObjectError(error)) throw error;
+        return { revision, events, unreadable: error };
+      }
       if (options.predicate.matches(object)) events.push({ type: 'ADDED', object });
     }
     const lastKv = range.kvs.at(-1);
     if (range.remaining === 0 || lastKv === undefined) return { revision, events };
     startKey = `${lastKv.key}\u0000`;
   }
+}
+
+/** A watch that has nothing more to say than `events`. */
+function endedWatch(events: readonly ObjectWatchEvent[]): ObjectWatch {
+  const queue = new WatchQueue({ capacity: events.length });
+  for (const event of events) queue.push(event);
+  queue.end();
+  return queue;
 }
 
 function asObjectError(error: unknown): ObjectError {

@@ -3,8 +3,8 @@
  * move an object into or out of the selection: the watcher then sees it appear (ADDED) or
  * disappear (DELETED), as the reference server does.
  */
-import type { StoreEvent } from '../store';
-import { decodeObject, withResourceVersion, type ValueCodec } from './codec';
+import type { KeyValue, StoreEvent } from '../store';
+import { corruptObjectMetIn, decodeObject, isCorruptObjectError, withResourceVersion, type ValueCodec } from './codec';
 import type { ObjectWatchEvent, Predicate } from './types';
 
 import type { KubeObject } from '../../api/objects';
@@ -22,8 +22,18 @@ export function objectChangeOf(event: StoreEvent, codec?: ValueCodec): ObjectCha
   return {
     revision: event.kv.modRevision,
     object: event.type === 'put' ? decodeObject(event.kv, codec) : undefined,
-    previous: event.prevKv === undefined ? undefined : decodeObject(event.prevKv, codec),
+    previous: event.prevKv === undefined ? undefined : decodePrevious(event, event.prevKv, codec),
   };
+}
+
+/** The object before the change; a deleted value that cannot be read is marked so (the reference words it apart). */
+function decodePrevious(event: StoreEvent, previous: KeyValue, codec: ValueCodec | undefined): KubeObject {
+  try {
+    return decodeObject(previous, codec);
+  } catch (error) {
+    if (event.type !== 'delete' || !isCorruptObjectError(error)) throw error;
+    throw corruptObjectMetIn(error, 'deletion');
+  }
 }
 
 /** The event `predicate`'s watcher sees for `change`, or undefined when it sees nothing. */

@@ -388,14 +388,14 @@ describe('a corrupt object, with --feature-gates=AllowUnsafeMalformedObjectDelet
     await etcd?.stop();
   });
 
-  test('get answers 500 InternalError naming the key', async () => {
+  test('get answers 500 InternalError naming the key below the etcd prefix', async () => {
     const answer = await gated.request('GET', `${secrets}/broken`);
     expect(answer.status).toBe(500);
     expect(statusOf(answer)).toMatchObject({
       reason: 'InternalError',
       message: expect.stringMatching(
         new RegExp(
-          `^Internal error occurred: StorageError: corrupt object, Code: 7, Key: ${brokenKey}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${brokenRevision}: `,
+          `^Internal error occurred: StorageError: corrupt object, Code: 7, Key: /secrets/${ns}/broken, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${brokenRevision}: `,
         ),
       ),
     });

@@ -18,6 +18,7 @@
  *
  * A dry run runs every step but writes nothing.
  */
+import { corruptObjectMetIn, isCorruptObjectError } from '../../../storage/objects/codec';
 import { ObjectError } from '../../../storage/errors';
 import type { ObjectKey, Preconditions } from '../../../storage/objects/types';
 import { notFound } from '../../status/catalogue';
@@ -168,6 +169,8 @@ export async function deleteObject(scope: StoreScope, request: DeleteRequest): P
     } catch (error) {
       if (error instanceof AlreadyDeleting)
         return { object: await toServedVersion(scope, error.current), deleted: false };
+      // The reference's delete starts with a get: a value that cannot be read is answered as a get's.
+      if (isCorruptObjectError(error)) throw corruptObjectMetIn(error, 'read');
       if (!(error instanceof RemoveNow)) throw error;
       try {
         const removed = await removeExactly(scope, key, error.current, request.dryRun);

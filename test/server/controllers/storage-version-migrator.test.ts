@@ -4,10 +4,11 @@
  * rest was turned on rewrites them, so that etcd holds them encrypted; one naming a resource no
  * server serves fails as the reference's fails.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEtcdStore } from '../../../storage/etcd/etcd-store';
+import { IDENTITY, writeEncryptionConfiguration } from '../../helpers/encryption-config';
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
@@ -18,19 +19,10 @@ const KEY = Buffer.alloc(32, 0x41).toString('base64');
 const MIGRATIONS = '/apis/storagemigration.k8s.io/v1alpha1/storageversionmigrations';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-function encryptionConfig(encrypted: boolean): string {
-  const providers = encrypted
-    ? [`  - aescbc:\n      keys:\n      - {name: key1, secret: ${KEY}}`, '  - identity: {}']
-    : ['  - identity: {}'];
-  return [
-    'apiVersion: apiserver.config.k8s.io/v1',
-    'kind: EncryptionConfiguration',
-    'resources:',
-    '- resources: [secrets]',
-    '  providers:',
-    ...providers,
-    '',
-  ].join('\n');
+/** Secrets stored as they are, or encrypted with aescbc (what was stored before still read). */
+function writeSecretsConfig(encrypted: boolean): void {
+  const providers = encrypted ? [{ aescbc: { keys: [{ name: 'key1', secret: KEY }] } }, IDENTITY] : [IDENTITY];
+  writeEncryptionConfiguration(file, [{ resources: ['secrets'], providers }]);
 }
 
 interface Migration extends KubeObject {
@@ -46,7 +38,7 @@ const file = join(mkdtempSync(join(tmpdir(), 'svm-')), 'encryption.yaml');
 
 beforeAll(async () => {
   etcd = await startEtcd();
-  writeFileSync(file, encryptionConfig(false));
+  writeSecretsConfig(false);
   server = await startInProcessServer([
     `--etcd-servers=${etcd.endpoints[0]}`,
     `--encryption-provider-config=${file}`,
@@ -106,7 +98,7 @@ it('rewrites Secrets stored before encryption was configured, so etcd holds them
     expect(created.status).toBe(201);
     expect(await storedPrefix(name)).toBe('k8s\u0000\n\f\n\u0002v1\u0012\u0006Secret'.slice(0, 18));
   }
-  writeFileSync(file, encryptionConfig(true));
+  writeSecretsConfig(true);
   await waitFor(
     'the encrypting configuration',
     async () =>

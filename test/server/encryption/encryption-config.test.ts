@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEncryptionConfiguration } from '../../../server/encryption/encryption-config';
 import { buildTransformers } from '../../../server/encryption/encryption-providers';
+import { encryptionConfiguration, IDENTITY } from '../../helpers/encryption-config';
 
 const dir = mkdtempSync(join(tmpdir(), 'encryption-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -119,7 +120,10 @@ describe('EncryptionConfiguration validation', () => {
     ],
     [
       'a masked resource',
-      `${HEADER}resources:\n- resources: ["*.apps"]\n  providers: [{identity: {}}]\n- resources: [deployments.apps]\n  providers: [{identity: {}}]\n`,
+      encryptionConfiguration([
+        { resources: ['*.apps'], providers: [IDENTITY] },
+        { resources: ['deployments.apps'], providers: [IDENTITY] },
+      ]),
       () => 'error while building transformers: resource "deployments.apps" is masked by earlier rule "*.apps"',
     ],
   ])('refuses %s', (name, text, expected) => {
@@ -149,7 +153,15 @@ describe('EncryptionConfiguration validation', () => {
   it('refuses a duplicate KMS v1 name only when reloading', () => {
     const path = file(
       'kms-v1.yaml',
-      `${HEADER}resources:\n- resources: [secrets]\n  providers:\n  - kms: {name: a, endpoint: "unix:///a.sock"}\n  - kms: {name: a, endpoint: "unix:///b.sock"}\n`,
+      encryptionConfiguration([
+        {
+          resources: ['secrets'],
+          providers: [
+            { kms: { name: 'a', endpoint: 'unix:///a.sock' } },
+            { kms: { name: 'a', endpoint: 'unix:///b.sock' } },
+          ],
+        },
+      ]),
     );
     expect(loadEncryptionConfiguration(path, false).resources).toHaveLength(1);
     expect(refusal(path, true)).toBe(

@@ -7,7 +7,7 @@
  * asked once before the first call and refused unless `v1beta1`; the per-provider health checks.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -16,6 +16,7 @@ import { loadEncryptionConfiguration } from '../../../server/encryption/encrypti
 import { buildTransformers } from '../../../server/encryption/encryption-providers';
 import { kmsProviders, type KmsProviders } from '../../../server/encryption/kms-providers';
 import type { ValueTransformer } from '../../../storage/transform/transformer';
+import { IDENTITY, writeEncryptionConfiguration } from '../../helpers/encryption-config';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { startKmsPlugin, type TestKmsPlugin } from '../../helpers/kms-plugin';
 import { startKmsV1Plugin, type TestKmsV1Plugin } from '../../helpers/kms-v1-plugin';
@@ -35,20 +36,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function configFile(kms: string): string {
+type KmsFields = Readonly<Record<string, string | number>>;
+
+/** A file where Secrets are written by the KMS provider of `kms`, and read by it and identity. */
+function configFile(kms: KmsFields): string {
   const file = join(dir, `encryption-${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(
-    file,
-    `apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-- resources: [secrets]
-  providers:
-  - kms: {${kms}}
-  - identity: {}
-`,
-  );
-  return file;
+  return writeEncryptionConfiguration(file, [{ resources: ['secrets'], providers: [{ kms }, IDENTITY] }]);
 }
 
 const opened: KmsProviders[] = [];
@@ -56,7 +49,7 @@ afterEach(() => {
   for (const kms of opened.splice(0)) kms.close();
 });
 
-function secretsTransformer(kms: string): { transformer: ValueTransformer; kms: KmsProviders; registry: Registry } {
+function secretsTransformer(kms: KmsFields): { transformer: ValueTransformer; kms: KmsProviders; registry: Registry } {
   const registry = new Registry();
   const providers = kmsProviders({ registry, serverId: 'test', kmsV1Enabled: true, log: () => undefined });
   opened.push(providers);
@@ -67,7 +60,7 @@ function secretsTransformer(kms: string): { transformer: ValueTransformer; kms: 
   return { transformer: transformers.transformerFor({ group: '', resource: 'secrets' }), kms: providers, registry };
 }
 
-const V1 = `name: test-kms, endpoint: "unix://${SOCKET}"`;
+const V1: KmsFields = { name: 'test-kms', endpoint: `unix://${SOCKET}` };
 
 /** The test's own reading of a stored value: the plugin unwraps the DEK, AES-256-GCM opens the rest with the key as AAD. */
 function openStored(value: Buffer, key: string): { dek: Buffer; plain: Buffer } {
@@ -116,7 +109,7 @@ describe('the v1 envelope', () => {
   });
 
   it('keeps the cachesize most recently used DEKs, and none when cachesize is negative', async () => {
-    const { transformer } = secretsTransformer(`${V1}, cachesize: 2`);
+    const { transformer } = secretsTransformer({ ...V1, cachesize: 2 });
     const values = [];
     for (const text of ['a', 'b', 'c']) values.push(await transformer.toStorage(Buffer.from(text), CONTEXT));
     let decrypts = plugin.calls.Decrypt;
@@ -132,7 +125,7 @@ describe('the v1 envelope', () => {
     await transformer.fromStorage(values[1], CONTEXT);
     expect(plugin.calls.Decrypt).toBe(decrypts + 2);
 
-    const uncached = secretsTransformer(`${V1}, cachesize: -1`).transformer;
+    const uncached = secretsTransformer({ ...V1, cachesize: -1 }).transformer;
     const stored = await uncached.toStorage(Buffer.from('x'), CONTEXT);
     decrypts = plugin.calls.Decrypt;
     await uncached.fromStorage(stored, CONTEXT);
@@ -246,7 +239,7 @@ describe('a server with the KMSv1 gate on', () => {
   let server: InProcessServer;
   beforeAll(async () => {
     server = await startInProcessServer([
-      `--encryption-provider-config=${configFile(`apiVersion: v1, ${V1}`)}`,
+      `--encryption-provider-config=${configFile({ apiVersion: 'v1', ...V1 })}`,
       '--feature-gates=KMSv1=true',
     ]);
   });
@@ -283,20 +276,13 @@ describe('a server with a KMS v1 and a KMS v2 provider', () => {
   let v2Plugin: TestKmsPlugin;
   beforeAll(async () => {
     v2Plugin = await startKmsPlugin(join(dir, 'v2.sock'), 'key-1');
-    const file = join(dir, 'mixed.yaml');
-    writeFileSync(
-      file,
-      `apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-- resources: [secrets]
-  providers:
-  - kms: {${V1}}
-- resources: [configmaps]
-  providers:
-  - kms: {apiVersion: v2, name: second, endpoint: "unix://${join(dir, 'v2.sock')}"}
-`,
-    );
+    const file = writeEncryptionConfiguration(join(dir, 'mixed.yaml'), [
+      { resources: ['secrets'], providers: [{ kms: V1 }] },
+      {
+        resources: ['configmaps'],
+        providers: [{ kms: { apiVersion: 'v2', name: 'second', endpoint: `unix://${join(dir, 'v2.sock')}` } }],
+      },
+    ]);
     server = await startInProcessServer([`--encryption-provider-config=${file}`, '--feature-gates=KMSv1=true']);
   });
   afterAll(async () => {

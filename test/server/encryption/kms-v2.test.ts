@@ -8,7 +8,7 @@
  */
 import { PROTOBUF_MAGIC } from '../../../server/codec/protobuf-envelope';
 import { createDecipheriv, createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
@@ -17,6 +17,7 @@ import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
 import { loadEncryptionConfiguration } from '../../../server/encryption/encryption-config';
 import { buildTransformers } from '../../../server/encryption/encryption-providers';
 import { kmsProviders } from '../../../server/encryption/kms-providers';
+import { IDENTITY, writeEncryptionConfiguration } from '../../helpers/encryption-config';
 import { startEtcd } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
@@ -28,18 +29,15 @@ const BUILD_TIMEOUT_MS = 40 * 60_000;
 
 const PREFIX = 'k8s:enc:kms:v2:test-kms:';
 const dir = mkdtempSync(join(tmpdir(), 'encryption-kms-'));
-const CONFIG = join(dir, 'encryption.yaml');
-writeFileSync(
-  CONFIG,
-  `apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-- resources: [secrets]
-  providers:
-  - kms: {apiVersion: v2, name: test-kms, endpoint: "unix://${join(dir, 'kms.sock')}", timeout: 3s}
-  - identity: {}
-`,
-);
+const CONFIG = writeEncryptionConfiguration(join(dir, 'encryption.yaml'), [
+  {
+    resources: ['secrets'],
+    providers: [
+      { kms: { apiVersion: 'v2', name: 'test-kms', endpoint: `unix://${join(dir, 'kms.sock')}`, timeout: '3s' } },
+      IDENTITY,
+    ],
+  },
+]);
 
 interface StoredEnvelope {
   encryptedData: Buffer;

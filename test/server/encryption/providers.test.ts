@@ -8,7 +8,7 @@
  */
 import { PROTOBUF_MAGIC } from '../../../server/codec/protobuf-envelope';
 import { createDecipheriv } from 'node:crypto';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEtcdStore } from '../../../storage/etcd/etcd-store';
@@ -16,6 +16,7 @@ import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../../../storage/store';
 import { loadEncryptionConfiguration } from '../../../server/encryption/encryption-config';
 import { buildTransformers } from '../../../server/encryption/encryption-providers';
+import { IDENTITY, writeEncryptionConfiguration } from '../../helpers/encryption-config';
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { buildReferenceApiserver, startReferenceApiserver } from '../../helpers/reference-apiserver';
@@ -36,28 +37,19 @@ const dir = mkdtempSync(join(tmpdir(), 'encryption-providers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** secrets: aescbc, configmaps: aesgcm, limitranges: secretbox, serviceaccounts: identity first; anything else unnamed. */
-const CONFIG = join(dir, 'encryption.yaml');
-writeFileSync(
-  CONFIG,
-  `apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-- resources: [secrets]
-  providers:
-  - aescbc: {keys: [{name: cbc1, secret: ${AES_KEY.toString('base64')}}]}
-  - identity: {}
-- resources: [configmaps]
-  providers:
-  - aesgcm: {keys: [{name: gcm1, secret: ${GCM_KEY.toString('base64')}}]}
-- resources: [limitranges]
-  providers:
-  - secretbox: {keys: [{name: box1, secret: ${BOX_KEY.toString('base64')}}]}
-- resources: [serviceaccounts]
-  providers:
-  - identity: {}
-  - aescbc: {keys: [{name: cbc1, secret: ${AES_KEY.toString('base64')}}]}
-`,
-);
+const CBC = { aescbc: { keys: [{ name: 'cbc1', secret: AES_KEY.toString('base64') }] } };
+const CONFIG = writeEncryptionConfiguration(join(dir, 'encryption.yaml'), [
+  { resources: ['secrets'], providers: [CBC, IDENTITY] },
+  {
+    resources: ['configmaps'],
+    providers: [{ aesgcm: { keys: [{ name: 'gcm1', secret: GCM_KEY.toString('base64') }] } }],
+  },
+  {
+    resources: ['limitranges'],
+    providers: [{ secretbox: { keys: [{ name: 'box1', secret: BOX_KEY.toString('base64') }] } }],
+  },
+  { resources: ['serviceaccounts'], providers: [IDENTITY, CBC] },
+]);
 
 interface Sample {
   readonly resource: string;

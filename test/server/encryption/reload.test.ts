@@ -13,6 +13,12 @@ import { join } from 'node:path';
 import { openEtcdStore } from '../../../storage/etcd/etcd-store';
 import { openSqliteStore } from '../../../storage/sqlite/sqlite-store';
 import type { RevisionedStore } from '../../../storage/store';
+import {
+  encryptionConfiguration,
+  IDENTITY,
+  type EncryptionKey,
+  type EncryptionProvider,
+} from '../../helpers/encryption-config';
 import { startEtcd, type EtcdServer } from '../../helpers/etcd';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import { waitFor } from '../../helpers/wait-for';
@@ -21,17 +27,10 @@ const OLD_KEY = Buffer.alloc(32, 0x41).toString('base64');
 const NEW_KEY = Buffer.alloc(32, 0x42).toString('base64');
 const OTHER_KEY = Buffer.alloc(32, 0x43).toString('base64');
 
-function config(keys: ReadonlyArray<{ name: string; secret: string }>, provider = 'aescbc'): string {
-  return `apiVersion: apiserver.config.k8s.io/v1
-kind: EncryptionConfiguration
-resources:
-- resources: [secrets]
-  providers:
-  - ${provider}:
-      keys:
-${keys.map((key) => `      - {name: ${key.name}, secret: ${key.secret}}`).join('\n')}
-  - identity: {}
-`;
+/** Secrets written with the first of `keys` by one AES provider, read with every key and identity. */
+function config(keys: readonly EncryptionKey[], provider: 'aescbc' | 'aesgcm' = 'aescbc'): string {
+  const aes: EncryptionProvider = provider === 'aescbc' ? { aescbc: { keys } } : { aesgcm: { keys } };
+  return encryptionConfiguration([{ resources: ['secrets'], providers: [aes, IDENTITY] }]);
 }
 
 interface Backend {
@@ -163,7 +162,7 @@ describe.each(BACKENDS)('automatic reload on $name', (backend) => {
   }, 90_000);
 
   it('keeps the configuration in effect when the file is refused', async () => {
-    await reloadTo('apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources: []\n', 'failure');
+    await reloadTo(encryptionConfiguration([]), 'failure');
     expect(
       (
         await server.request('POST', secretsPath, {
@@ -188,8 +187,9 @@ describe.each(BACKENDS)('automatic reload on $name', (backend) => {
 
     const read = await server.request('GET', `${secretsPath}/lost-1`);
     expect(read.status).toBe(500);
+    // The object is named by its key below the etcd prefix, as the reference's registry names it.
     const cause =
-      'StorageError: corrupt object, Code: 7, Key: /registry/secrets/default/lost-1, ResourceVersion: 0, AdditionalErrorMsg: data from the storage is not transformable revision=0: cipher: message authentication failed';
+      'StorageError: corrupt object, Code: 7, Key: /secrets/default/lost-1, ResourceVersion: 0, AdditionalErrorMsg: data from the storage is not transformable revision=0: cipher: message authentication failed';
     expect(read.json()).toMatchObject({
       reason: 'InternalError',
       message: `Internal error occurred: ${cause}`,

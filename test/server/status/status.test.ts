@@ -347,3 +347,35 @@ describe('statusErrorFrom', () => {
     });
   });
 });
+
+describe('a list that met more unreadable objects than it reports', () => {
+  const configmaps = { group: '', resource: 'configmaps' };
+  const corruptValues = Array.from({ length: 100 }, (_, index) => ({
+    key: `/registry/configmaps/ns/c${String(index).padStart(3, '0')}`,
+    failure: 'undecodable' as const,
+    revision: 7,
+    cause: 'bad bytes',
+  }));
+  const error = new ObjectError('StorageReadError', 'failed to read one or more configmaps from the storage', {
+    name: 'list',
+    corruptValues,
+    moreCorruptValues: true,
+  });
+
+  it('with AllowUnsafeMalformedObjectDeletion: 100 causes, then the reference says FieldValueTooMany', () => {
+    const corruptObjects = { unsafeDeletion: true, etcdPrefix: '/registry' };
+    const causes = statusErrorFrom(error, { resource: configmaps, corruptObjects }).status.details?.causes ?? [];
+    expect(causes).toHaveLength(101);
+    expect(causes[0]).toEqual({
+      reason: 'UnexpectedServerResponse',
+      message:
+        'StorageError: corrupt object, Code: 7, Key: /registry/configmaps/ns/c000, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=7: bad bytes',
+      field: '/registry/configmaps/ns/c000',
+    });
+    expect(causes[100]).toEqual({ reason: 'FieldValueTooMany', message: 'too many errors, the list is truncated' });
+  });
+
+  it('without the gate: the first one alone, in the decoder’s words', () => {
+    expect(statusErrorFrom(error, { resource: configmaps }).status).toMatchObject({ code: 500, message: 'bad bytes' });
+  });
+});

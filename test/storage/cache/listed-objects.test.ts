@@ -7,7 +7,7 @@
 import { ObjectError } from '../../../storage/errors';
 import { encodeObject, JSON_VALUE_CODEC, type ValueCodec } from '../../../storage/objects/codec';
 import { ResourceStore } from '../../../storage/objects/resource-store';
-import { EVERYTHING } from '../../../storage/objects/types';
+import { EVERYTHING, type ObjectWatch, type ObjectWatchEvent } from '../../../storage/objects/types';
 import type { WatchCache } from '../../../storage/cache/watch-cache';
 import type { RevisionedStore } from '../../../storage/store';
 import { BACKENDS, freshPrefix, type RunningBackend } from '../objects/backends';
@@ -168,10 +168,17 @@ describe.each(BACKENDS)('objects a watch cache listed, on $name', (backend) => {
     expect(page.items.map((item) => item.metadata.name)).toEqual(['pod-00', 'pod-01', 'pod-02', 'pod-03', 'pod-04']);
     expect(page.items[3]).toBe(await cache.get(fine));
 
-    // A watch that starts with the state is the store's, which refuses it as it refuses the list.
+    // A watch that starts with the state is the store's: the objects before the unreadable one,
+    // its error, and the end, as the reference's etcd watcher sends them.
     const watchOptions = { predicate: EVERYTHING, resourceVersion: '0' };
-    const watchFromStore = await objectError(direct.watch({ namespace: 'ns' }, watchOptions));
-    expect(watchFromStore.message).toBe(fromStore.message);
-    expect(await objectError(cache.watch({ namespace: 'ns' }, watchOptions))).toEqual(watchFromStore);
+    const eventsOf = async (watch: ObjectWatch) => {
+      const events: ObjectWatchEvent[] = [];
+      for await (const event of watch) events.push(event);
+      return events;
+    };
+    const watchFromStore = await eventsOf(await direct.watch({ namespace: 'ns' }, watchOptions));
+    expect(watchFromStore.map((event) => event.type)).toEqual([...Array(OBJECTS).fill('ADDED'), 'ERROR']);
+    expect(watchFromStore.at(-1)).toEqual({ type: 'ERROR', error: fromStore });
+    expect(await eventsOf(await cache.watch({ namespace: 'ns' }, watchOptions))).toEqual(watchFromStore);
   });
 });

@@ -10,6 +10,7 @@ import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, requ
 import { clusterPolicy } from './cluster-policy';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
 import { validateVolumes, type Volume } from './volume-sources';
+import { tokenWithoutServiceAccountErrors, writesTokenOutsideVolume } from './projected-sources';
 import { isValidIPForLegacyField } from './ip';
 import {
   inclusiveRangeError,
@@ -365,6 +366,8 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly checkTopologySpreadSelectors: boolean;
   /** How the spread constraints' matchLabelKeys are checked. */
   readonly spreadMatchLabelKeysRule: SpreadMatchLabelKeysRule;
+  /** A projected token may be written outside its volume: the stored spec already writes one there. */
+  readonly allowNonLocalProjectedTokenPath: boolean;
 }
 
 /**
@@ -384,6 +387,7 @@ export function podValidationOptions(
     strictIPs: featureEnabled('StrictIPCIDRValidation'),
     checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
     spreadMatchLabelKeysRule: spreadMatchLabelKeysRule(featureEnabled, old?.spec?.topologySpreadConstraints),
+    allowNonLocalProjectedTokenPath: writesTokenOutsideVolume(old?.spec?.volumes ?? []),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -576,7 +580,11 @@ export function validatePodSpec(
 ): FieldError[] {
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
-  const { mountable, errors: volumeErrors } = validateVolumes(podSpec.volumes ?? [], podName, path.child('volumes'));
+  const { mountable, errors: volumeErrors } = validateVolumes(
+    podSpec.volumes ?? [],
+    { podName, allowNonLocalTokenPath: options.allowNonLocalProjectedTokenPath },
+    path.child('volumes'),
+  );
   errors.push(...volumeErrors);
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
@@ -686,6 +694,15 @@ export function validatePodSpec(
     ),
   );
   return errors;
+}
+
+/** What the reference checks of a Pod's spec beyond a template's, after the spec's own rules. */
+export function validatePodOnlySpec(spec: PodSpecShape | undefined, path: FieldPath): FieldError[] {
+  return tokenWithoutServiceAccountErrors(
+    spec?.volumes ?? [],
+    typeof spec?.serviceAccountName === 'string' ? spec.serviceAccountName : '',
+    path.child('volumes'),
+  );
 }
 
 export function validatePodTemplateSpec(

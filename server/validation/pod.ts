@@ -10,6 +10,7 @@ import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, requ
 import { clusterPolicy } from './cluster-policy';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
 import { validateVolumes, type Volume } from './volume-sources';
+import { ephemeralContainerErrors } from './ephemeral-containers';
 import { tokenWithoutServiceAccountErrors, writesTokenOutsideVolume } from './projected-sources';
 import { isValidIPForLegacyField } from './ip';
 import {
@@ -333,17 +334,16 @@ function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldE
   return errors;
 }
 
-/** Init and ephemeral containers take no probes (a restartable init container does, as a sidecar). */
+/** Init containers take no probes (a restartable init container does, as a sidecar). */
 function probeErrors(
   container: Container & { restartPolicy?: string },
-  role: ContainerRole,
+  role: 'regular' | 'init',
   path: FieldPath,
 ): FieldError[] {
   const errors: FieldError[] = [];
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
     if (container[probe] === undefined) continue;
-    if (role === 'ephemeral') errors.push(forbidden(path.child(probe), 'cannot be set for an Ephemeral Container'));
-    else if (role === 'init' && container.restartPolicy !== 'Always')
+    if (role === 'init' && container.restartPolicy !== 'Always')
       errors.push(forbidden(path.child(probe), 'may not be set for init containers without restartPolicy=Always'));
     else errors.push(...validateProbe(container[probe], path.child(probe)));
   }
@@ -454,6 +454,18 @@ function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidati
   return [];
 }
 
+/** Go's unicode.IsSpace at either end (JavaScript's trim also takes U+FEFF, which Go keeps). */
+const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const GO_SPACE_AT_ENDS = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`);
+
+/** A Pod's image (not a template's, which keep an older, looser rule) has no surrounding whitespace. */
+function imageWhitespaceErrors(container: Container, path: FieldPath): FieldError[] {
+  const image = container.image ?? '';
+  return GO_SPACE_AT_ENDS.test(image)
+    ? [invalid(path.child('image'), image, 'must not have leading or trailing whitespace')]
+    : [];
+}
+
 /**
  * One container's own fields, in the order of the reference's validateContainerCommon: name,
  * image, termination message policy, ports, env, mounts, pull policy, resources, security
@@ -509,13 +521,17 @@ function validateContainers(
   role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
+  // An ephemeral container targets one of the others, whose names are all taken before it.
+  const targets = new Set(takenNames);
   containers.forEach((container, i) => {
     const at = path.index(i);
     errors.push(...validateContainerCommon(container, at, volumes, options));
+    if (role === 'ephemeral') errors.push(...imageWhitespaceErrors(container, at));
     const name = container.name ?? '';
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
-    errors.push(...probeErrors(container, role, at));
+    if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
+    else errors.push(...probeErrors(container, role, at));
   });
   return errors;
 }
@@ -696,13 +712,25 @@ export function validatePodSpec(
   return errors;
 }
 
-/** What the reference checks of a Pod's spec beyond a template's, after the spec's own rules. */
+/**
+ * What the reference checks of a Pod's spec beyond a template's, after the spec's own rules: a
+ * projected token needs a service account, and images have no surrounding whitespace
+ * (ephemeral containers' are checked with them).
+ */
 export function validatePodOnlySpec(spec: PodSpecShape | undefined, path: FieldPath): FieldError[] {
-  return tokenWithoutServiceAccountErrors(
-    spec?.volumes ?? [],
-    typeof spec?.serviceAccountName === 'string' ? spec.serviceAccountName : '',
-    path.child('volumes'),
-  );
+  return [
+    ...tokenWithoutServiceAccountErrors(
+      spec?.volumes ?? [],
+      typeof spec?.serviceAccountName === 'string' ? spec.serviceAccountName : '',
+      path.child('volumes'),
+    ),
+    ...(spec?.containers ?? []).flatMap((container, i) =>
+      imageWhitespaceErrors(container, path.child('containers').index(i)),
+    ),
+    ...(spec?.initContainers ?? []).flatMap((container, i) =>
+      imageWhitespaceErrors(container, path.child('initContainers').index(i)),
+    ),
+  ];
 }
 
 export function validatePodTemplateSpec(

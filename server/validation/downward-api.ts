@@ -1,8 +1,8 @@
 /**
- * Downward API volume files, as the reference's validateDownwardAPIVolumeFile checks them: a
- * relative path and a file mode, and exactly one of a pod field (named in the pod's v1 field
- * labels, and among the few a volume may show) or a container's resource (with a divisor the
- * resource's unit allows).
+ * The downward API as the reference checks it: a pod field (named in the pod's v1 field labels,
+ * and among those its consumer may show) or a container's resource (with a divisor the
+ * resource's unit allows), for environment variables and for volume files, which also take a
+ * relative path and a file mode (validateDownwardAPIVolumeFile).
  */
 import { canonicalQuantity, parseQuantity, Quantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
@@ -12,17 +12,31 @@ import { fileModeErrors, localNonReservedPathErrors } from './volume-file-paths'
 
 type Json = Record<string, unknown>;
 
-/** The pod fields a volume file may show, sorted as the reference lists them. */
-const VOLUME_FIELD_PATHS = [
+/** What shows the pod to its containers: a volume's files or environment variables. */
+export type DownwardAPIConsumer = 'volume' | 'env';
+
+/** The pod fields each consumer may show, sorted as the reference lists them. */
+const FIELD_PATHS: Readonly<Record<DownwardAPIConsumer, readonly string[]>> = {
+  volume: ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'],
+  env: [
+    'metadata.name',
+    'metadata.namespace',
+    'metadata.uid',
+    'spec.nodeName',
+    'spec.serviceAccountName',
+    'status.hostIP',
+    'status.hostIPs',
+    'status.podIP',
+    'status.podIPs',
+  ],
+};
+/** The v1 pod field labels (ConvertDownwardAPIFieldLabel), of which volumes take only some. */
+const POD_FIELD_LABELS = new Set([
   'metadata.annotations',
   'metadata.labels',
   'metadata.name',
   'metadata.namespace',
   'metadata.uid',
-];
-/** The v1 pod field labels (ConvertDownwardAPIFieldLabel), of which volumes take only some. */
-const POD_FIELD_LABELS = new Set([
-  ...VOLUME_FIELD_PATHS,
   'spec.nodeName',
   'spec.restartPolicy',
   'spec.serviceAccountName',
@@ -73,8 +87,12 @@ function convertFieldLabel(apiVersion: string, label: string): { path: string } 
   return { problem: `field label not supported: ${label}` };
 }
 
-/** A `fieldRef`: a v1 pod field a volume may show; a label or annotation subscript names a key. */
-function objectFieldSelectorErrors(fieldRef: Json, path: FieldPath): FieldError[] {
+/** A `fieldRef`: a v1 pod field the consumer may show; a label or annotation subscript names a key. */
+export function objectFieldSelectorErrors(
+  fieldRef: Json,
+  consumer: DownwardAPIConsumer,
+  path: FieldPath,
+): FieldError[] {
   const apiVersion = text(fieldRef.apiVersion);
   const fieldPath = text(fieldRef.fieldPath);
   if (apiVersion === '') return [required(path.child('apiVersion'))];
@@ -88,9 +106,8 @@ function objectFieldSelectorErrors(fieldRef: Json, path: FieldPath): FieldError[
     const key = split.path === 'metadata.annotations' ? split.subscript.toLowerCase() : split.subscript;
     return isQualifiedName(key).map((message) => invalid(path, key, message));
   }
-  return VOLUME_FIELD_PATHS.includes(converted.path)
-    ? []
-    : [notSupported(path.child('fieldPath'), converted.path, VOLUME_FIELD_PATHS)];
+  const supported = FIELD_PATHS[consumer];
+  return supported.includes(converted.path) ? [] : [notSupported(path.child('fieldPath'), converted.path, supported)];
 }
 
 /** The divisors a resource's unit allows, with the reference's wording of them; none for other resources. */
@@ -130,11 +147,19 @@ function divisorErrors(resource: string, divisor: unknown, path: FieldPath): Fie
     .map(({ message }) => invalid(path.child('divisor'), resource, message));
 }
 
-/** A `resourceFieldRef` of a volume: which container's resource, one of the known ones or huge pages. */
-function resourceFieldSelectorErrors(resourceRef: Json, path: FieldPath): FieldError[] {
+/**
+ * A `resourceFieldRef`: one of the known resources or huge pages, of a named container for a
+ * volume (a variable's is its own container's by default).
+ */
+export function resourceFieldSelectorErrors(
+  resourceRef: Json,
+  consumer: DownwardAPIConsumer,
+  path: FieldPath,
+): FieldError[] {
   const errors: FieldError[] = [];
   const resource = text(resourceRef.resource);
-  if (text(resourceRef.containerName) === '') errors.push(required(path.child('containerName')));
+  if (consumer === 'volume' && text(resourceRef.containerName) === '')
+    errors.push(required(path.child('containerName')));
   else if (resource === '') errors.push(required(path.child('resource')));
   else if (!RESOURCE_FIELDS.includes(resource) && !HUGE_PAGES_PREFIXES.some((prefix) => resource.startsWith(prefix)))
     errors.push(notSupported(path.child('resource'), resource, RESOURCE_FIELDS));
@@ -154,10 +179,11 @@ export function downwardAPIVolumeFileErrors(file: Json, path: FieldPath): FieldE
   const fieldRef = file.fieldRef as Json | null | undefined;
   const resourceRef = file.resourceFieldRef as Json | null | undefined;
   if (fieldRef) {
-    errors.push(...objectFieldSelectorErrors(fieldRef, path.child('fieldRef')));
+    errors.push(...objectFieldSelectorErrors(fieldRef, 'volume', path.child('fieldRef')));
     if (resourceRef)
       errors.push(invalid(path, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
-  } else if (resourceRef) errors.push(...resourceFieldSelectorErrors(resourceRef, path.child('resourceFieldRef')));
+  } else if (resourceRef)
+    errors.push(...resourceFieldSelectorErrors(resourceRef, 'volume', path.child('resourceFieldRef')));
   else errors.push(required(path, 'one of fieldRef and resourceFieldRef is required'));
   errors.push(...fileModeErrors(file.mode, path.child('mode')));
   return errors;

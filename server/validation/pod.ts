@@ -13,8 +13,12 @@ import { validateVolumes, type Volume } from './volume-sources';
 import { ephemeralContainerErrors } from './ephemeral-containers';
 import { tokenWithoutServiceAccountErrors, writesTokenOutsideVolume } from './projected-sources';
 import { isValidIPForLegacyField } from './ip';
+import { objectFieldSelectorErrors, resourceFieldSelectorErrors } from './downward-api';
 import {
   inclusiveRangeError,
+  isConfigMapKey,
+  isRelaxedEnvVarName,
+  nameIsDNSSubdomain,
   isDNS1123Label,
   isDNS1123Subdomain,
   isDNS1123SubdomainWithUnderscore,
@@ -436,22 +440,45 @@ function validateSELinuxChangePolicy(policy: unknown, path: FieldPath, options: 
   return allowed.includes(policy as string) ? [] : [notSupported(path, policy, allowed)];
 }
 
-const ENV_VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+/** A key of a config map or secret: the object's name and the key's. */
+function keySelectorErrors(selector: Json, path: FieldPath): FieldError[] {
+  const name = typeof selector.name === 'string' ? selector.name : '';
+  const key = typeof selector.key === 'string' ? selector.key : '';
+  const errors = nameIsDNSSubdomain(name, false).map((message) => invalid(path.child('name'), name, message));
+  if (key === '') errors.push(required(path.child('key')));
+  else errors.push(...isConfigMapKey(key).map((message) => invalid(path.child('key'), key, message)));
+  return errors;
+}
 
-/** A variable's `valueFrom` names exactly one source, and then no `value`. */
+/** The sources of a variable's value in the reference's order, with each one's own checks (a file's are not modelled). */
+const ENV_VALUE_SOURCES: readonly { readonly member: string; readonly check?: typeof keySelectorErrors }[] = [
+  { member: 'fieldRef', check: (source, path) => objectFieldSelectorErrors(source, 'env', path) },
+  { member: 'resourceFieldRef', check: (source, path) => resourceFieldSelectorErrors(source, 'env', path) },
+  { member: 'configMapKeyRef', check: keySelectorErrors },
+  { member: 'secretKeyRef', check: keySelectorErrors },
+  { member: 'fileKeyRef' },
+];
+
+/** A variable's `valueFrom`: each source it names checked, then exactly one of them, and then no `value`. */
 function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidationOptions): FieldError[] {
   const valueFrom = env.valueFrom;
   if (valueFrom === undefined || valueFrom === null) return [];
-  const sources = ENV_VALUE_SOURCES.filter((source) => valueFrom[source] !== undefined && valueFrom[source] !== null);
-  if (sources.length === 0) {
+  const errors: FieldError[] = [];
+  let sources = 0;
+  for (const { member, check } of ENV_VALUE_SOURCES) {
+    const source = valueFrom[member];
+    if (source === undefined || source === null) continue;
+    sources++;
+    errors.push(...(check?.(source as Json, path.child(member)) ?? []));
+  }
+  if (sources === 0) {
     const known = options.allowEnvFiles
       ? '`fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`'
       : '`fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`';
-    return [invalid(path, '', `must specify one of: ${known}`)];
-  }
-  if (env.value) return [invalid(path, '', 'may not be specified when `value` is not empty')];
-  if (sources.length > 1) return [invalid(path, '', 'may not have more than one field specified at a time')];
-  return [];
+    errors.push(invalid(path, '', `must specify one of: ${known}`));
+  } else if (env.value) errors.push(invalid(path, '', 'may not be specified when `value` is not empty'));
+  else if (sources > 1) errors.push(invalid(path, '', 'may not have more than one field specified at a time'));
+  return errors;
 }
 
 /** Go's unicode.IsSpace at either end (JavaScript's trim also takes U+FEFF, which Go keeps). */
@@ -491,6 +518,8 @@ function validateContainerCommon(
   (container.env ?? []).forEach((env, j) => {
     const envAt = at.child('env').index(j);
     if (!env.name) errors.push(required(envAt.child('name')));
+    else
+      for (const message of isRelaxedEnvVarName(env.name)) errors.push(invalid(envAt.child('name'), env.name, message));
     errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
   });
   const mounts = container.volumeMounts ?? [];

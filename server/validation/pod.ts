@@ -96,11 +96,18 @@ interface EnvVar {
   valueFrom?: Record<string, unknown> | null;
 }
 
+interface EnvFromSource {
+  prefix?: string;
+  configMapRef?: { name?: string } | null;
+  secretRef?: { name?: string } | null;
+}
+
 interface Container {
   name?: string;
   image?: string;
   ports?: ContainerPort[];
   env?: EnvVar[];
+  envFrom?: EnvFromSource[];
   volumeMounts?: VolumeMount[];
   volumeDevices?: VolumeDevice[];
   imagePullPolicy?: string;
@@ -481,6 +488,34 @@ function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidati
   return errors;
 }
 
+/**
+ * Whole config maps and secrets as variables: a prefix that makes names, and exactly one object,
+ * named like a generated name may be (a trailing '-' taken). The count is reported at the list.
+ */
+function validateEnvFrom(sources: readonly EnvFromSource[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  sources.forEach((source, i) => {
+    const at = path.index(i);
+    if (source.prefix)
+      for (const message of isRelaxedEnvVarName(source.prefix))
+        errors.push(invalid(at.child('prefix'), source.prefix, message));
+    let kinds = 0;
+    for (const member of ['configMapRef', 'secretRef'] as const) {
+      const ref = source[member];
+      if (ref === undefined || ref === null) continue;
+      kinds++;
+      const name = ref.name ?? '';
+      if (name === '') errors.push(required(at.child(member, 'name')));
+      else
+        for (const message of nameIsDNSSubdomain(name, true))
+          errors.push(invalid(at.child(member, 'name'), name, message));
+    }
+    if (kinds === 0) errors.push(invalid(path, '', 'must specify one of: `configMapRef` or `secretRef`'));
+    else if (kinds > 1) errors.push(invalid(path, '', 'may not have more than one field specified at a time'));
+  });
+  return errors;
+}
+
 /** Go's unicode.IsSpace at either end (JavaScript's trim also takes U+FEFF, which Go keeps). */
 const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
 const GO_SPACE_AT_ENDS = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`);
@@ -495,8 +530,8 @@ function imageWhitespaceErrors(container: Container, path: FieldPath): FieldErro
 
 /**
  * One container's own fields, in the order of the reference's validateContainerCommon: name,
- * image, termination message policy, ports, env, mounts, pull policy, resources, security
- * context. What depends on the container's role (a duplicate name, probes) follows it.
+ * image, termination message policy, ports, env, envFrom, mounts, pull policy, resources,
+ * security context. What depends on the container's role (a duplicate name, probes) follows it.
  */
 function validateContainerCommon(
   container: Container,
@@ -522,6 +557,7 @@ function validateContainerCommon(
       for (const message of isRelaxedEnvVarName(env.name)) errors.push(invalid(envAt.child('name'), env.name, message));
     errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
   });
+  errors.push(...validateEnvFrom(container.envFrom ?? [], at.child('envFrom')));
   const mounts = container.volumeMounts ?? [];
   const devices = container.volumeDevices ?? [];
   const privileged = container.securityContext?.privileged === true;

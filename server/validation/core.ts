@@ -58,7 +58,12 @@ function field<T>(object: KubeObject, name: string): T | undefined {
 }
 
 function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): FieldError[] {
-  return validatePodAnnotations(pod.metadata.annotations, FieldPath.root('metadata', 'annotations'), options);
+  return validatePodAnnotations(
+    pod.metadata.annotations,
+    field<PodSpecShape>(pod, 'spec'),
+    FieldPath.root('metadata', 'annotations'),
+    options,
+  );
 }
 
 /** A Pod's spec: the rules it shares with templates, then its own. */

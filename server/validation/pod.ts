@@ -428,15 +428,26 @@ function isValidDeletionCost(value: string | undefined): boolean {
   return cost >= INT32_MIN && cost <= INT32_MAX;
 }
 
+/** What marks the kubelet's copy of a static pod, which only exists bound to its node. */
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
 /** The pod-specific annotation rules the reference applies to pods and pod templates alike. */
 export function validatePodAnnotations(
   annotations: Record<string, string> | undefined,
+  spec: PodSpecShape | undefined,
   path: FieldPath,
   options: PodValidationOptions,
 ): FieldError[] {
+  const errors: FieldError[] = [];
+  const mirror = annotations?.[MIRROR_POD_ANNOTATION];
+  if (mirror !== undefined && !spec?.nodeName)
+    errors.push(
+      invalid(path.key(MIRROR_POD_ANNOTATION), mirror, 'must set spec.nodeName if mirror pod annotation is set'),
+    );
   const cost = annotations?.[POD_DELETION_COST];
-  if (options.allowInvalidPodDeletionCost || isValidDeletionCost(cost)) return [];
-  return [invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer')];
+  if (!options.allowInvalidPodDeletionCost && !isValidDeletionCost(cost))
+    errors.push(invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer'));
+  return errors;
 }
 
 const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
@@ -809,7 +820,9 @@ export function validatePodTemplateSpec(
   // `spec.template.labels`, `spec.template.annotations`.
   errors.push(...validateLabels(template.metadata?.labels, path.child('labels')));
   errors.push(...validateAnnotations(template.metadata?.annotations, path.child('annotations')));
-  errors.push(...validatePodAnnotations(template.metadata?.annotations, path.child('annotations'), options));
+  errors.push(
+    ...validatePodAnnotations(template.metadata?.annotations, template.spec, path.child('annotations'), options),
+  );
   errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {
     errors.push(

@@ -6,7 +6,17 @@
 import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
-import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import {
+  deepEqual,
+  duplicate,
+  fieldNotFound,
+  FieldPath,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+} from '../status/field-errors';
+import { pathNoBackstepsErrors } from './volume-file-paths';
 import { clusterPolicy } from './cluster-policy';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
 import { validateVolumes, type Volume } from './volume-sources';
@@ -468,13 +478,28 @@ function keySelectorErrors(selector: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
-/** The sources of a variable's value in the reference's order, with each one's own checks (a file's are not modelled). */
-const ENV_VALUE_SOURCES: readonly { readonly member: string; readonly check?: typeof keySelectorErrors }[] = [
+/** A variable read from a file of a volume (EnvFiles): the variable's name in it, the volume, a path not stepping out. */
+function fileKeySelectorErrors(selector: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const text = (member: string) => (typeof selector[member] === 'string' ? (selector[member] as string) : '');
+  const [key, volumeName, filePath] = [text('key'), text('volumeName'), text('path')];
+  if (key === '') errors.push(required(path.child('key')));
+  else errors.push(...isRelaxedEnvVarName(key).map((message) => invalid(path.child('key'), key, message)));
+  if (volumeName === '') errors.push(required(path.child('volumeName')));
+  else
+    errors.push(...isDNS1123Label(volumeName).map((message) => invalid(path.child('volumeName'), volumeName, message)));
+  if (filePath === '') errors.push(required(path.child('path')));
+  else errors.push(...pathNoBackstepsErrors(filePath, path.child('path')));
+  return errors;
+}
+
+/** The sources of a variable's value in the reference's order, with each one's own checks. */
+const ENV_VALUE_SOURCES: readonly { readonly member: string; readonly check: typeof keySelectorErrors }[] = [
   { member: 'fieldRef', check: (source, path) => objectFieldSelectorErrors(source, 'env', path) },
   { member: 'resourceFieldRef', check: (source, path) => resourceFieldSelectorErrors(source, 'env', path) },
   { member: 'configMapKeyRef', check: keySelectorErrors },
   { member: 'secretKeyRef', check: keySelectorErrors },
-  { member: 'fileKeyRef' },
+  { member: 'fileKeyRef', check: fileKeySelectorErrors },
 ];
 
 /** A variable's `valueFrom`: each source it names checked, then exactly one of them, and then no `value`. */
@@ -487,7 +512,7 @@ function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidati
     const source = valueFrom[member];
     if (source === undefined || source === null) continue;
     sources++;
-    errors.push(...(check?.(source as Json, path.child(member)) ?? []));
+    errors.push(...check(source as Json, path.child(member)));
   }
   if (sources === 0) {
     const known = options.allowEnvFiles
@@ -660,6 +685,27 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
   return errors;
 }
 
+/** A variable read from a file reads it from an emptyDir of the pod, which the kubelet can write first. */
+function fileKeyRefVolumeErrors(spec: PodSpecShape, path: FieldPath): FieldError[] {
+  const volumes = new Map((spec.volumes ?? []).map((volume) => [volume.name ?? '', volume]));
+  const errors: FieldError[] = [];
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
+    ((spec[list] as Container[] | undefined) ?? []).forEach((container, i) => {
+      (container.env ?? []).forEach((env, j) => {
+        const fileKeyRef = env.valueFrom?.fileKeyRef as { volumeName?: string } | null | undefined;
+        if (fileKeyRef === undefined || fileKeyRef === null) return;
+        const volumeName = fileKeyRef.volumeName ?? '';
+        const at = path.child(list).index(i).child('env').index(j).child('valueFrom', 'fileKeyRef', 'volumeName');
+        const volume = volumes.get(volumeName);
+        if (volume === undefined) errors.push(fieldNotFound(at, volumeName));
+        else if (volume.emptyDir === undefined || volume.emptyDir === null)
+          errors.push(invalid(at, volumeName, 'referenced volume must be of type emptyDir'));
+      });
+    });
+  }
+  return errors;
+}
+
 /**
  * Runs on defaulted specs: fields the defaults always fill are required here, as in the reference.
  * `podName`: a Pod's name (templates have none), which names the claims of its ephemeral volumes.
@@ -785,6 +831,7 @@ export function validatePodSpec(
       validatePodResourceName,
     ),
   );
+  errors.push(...fileKeyRefVolumeErrors(podSpec, path));
   return errors;
 }
 

@@ -15,6 +15,11 @@ export class FieldPath {
     return new FieldPath(names.join('.'));
   }
 
+  /** A path of one empty name, which the reference writes `[]` (field.NewPath("")): an error of the whole object. */
+  static wholeObject(): FieldPath {
+    return new FieldPath('[]');
+  }
+
   child(...names: string[]): FieldPath {
     return new FieldPath([this.text, ...names].filter((part) => part !== '').join('.'));
   }

@@ -9,6 +9,7 @@ import { copyJson } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
 import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
+import { MIRROR_POD_ANNOTATION } from '../authz/node/pod-references';
 import { deepEqual, FieldPath, forbidden } from '../status/field-errors';
 
 interface EphemeralContainer {
@@ -53,14 +54,17 @@ export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
     keepAllButEphemeralContainers(object, old);
     dropDisabledPodFields(object, old, context.featureEnabled);
   },
+  // As the reference's ValidatePodEphemeralContainersUpdate: the pod as a whole first, then (for
+  // any pod but a static one, which takes none) what became of the existing ephemeral containers.
   validateStatusUpdate: (object, old, context) => {
-    const own = validateEphemeralContainersUpdate(object, old);
-    if (own.length > 0) return own;
     // The pod's own update rules, which forbid spec changes, judge everything else.
     const oldWithSent: KubeObject = {
       ...old,
       spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) },
     };
-    return base.validateUpdate?.(object, oldWithSent, context) ?? [];
+    const podErrors = base.validateUpdate?.(object, oldWithSent, context) ?? [];
+    if (old.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined)
+      return [forbidden(FieldPath.wholeObject(), 'static pods do not support ephemeral containers')];
+    return [...podErrors, ...validateEphemeralContainersUpdate(object, old)];
   },
 }));

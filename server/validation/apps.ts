@@ -169,7 +169,7 @@ function templateMetadataErrors(template: PodTemplateShape, options: PodValidati
   return [
     ...validateLabels(labels, path.child('labels')),
     ...validateAnnotations(annotations, path.child('annotations')),
-    ...validatePodAnnotations(annotations, path.child('annotations'), options),
+    ...validatePodAnnotations(annotations, template.spec, path.child('annotations'), options),
   ];
 }
 

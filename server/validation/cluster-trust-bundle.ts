@@ -62,7 +62,11 @@ export function validateSignerName(path: FieldPath, signerName: string): FieldEr
 
 /** A bundle of a signer is named `<signer with ':' for '/'>:<name>`; one of no signer has no ':'. */
 export function clusterTrustBundleNameRule(bundle: KubeObject): NameValidator {
-  const signerName = specOf(bundle).signerName ?? '';
+  return clusterTrustBundleNameOf(specOf(bundle).signerName ?? '');
+}
+
+/** The names a bundle of `signerName` (empty: of no signer) may take (ValidateClusterTrustBundleName). */
+export function clusterTrustBundleNameOf(signerName: string): NameValidator {
   return (name, prefix) => {
     if (signerName === '')
       return name.includes(':')

@@ -7,7 +7,8 @@
  */
 import type { FieldError } from '../status/field-error';
 import { fieldNotFound, type FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
-import { localDescendingPathErrors, pathNoBackstepsErrors, type Volume } from './volume-sources';
+import { localDescendingPathErrors, pathNoBackstepsErrors } from './volume-file-paths';
+import type { Volume } from './volume-sources';
 
 export interface VolumeMount {
   name?: string;

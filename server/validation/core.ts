@@ -42,6 +42,7 @@ import {
 import {
   podValidationOptions,
   validatePodAnnotations,
+  validatePodOnlySpec,
   validatePodSpec,
   validatePodSpecUpdate,
   validatePodTemplateSpec,
@@ -58,11 +59,21 @@ function field<T>(object: KubeObject, name: string): T | undefined {
 }
 
 function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): FieldError[] {
-  return validatePodAnnotations(pod.metadata.annotations, FieldPath.root('metadata', 'annotations'), options);
+  return validatePodAnnotations(
+    pod.metadata.annotations,
+    field<PodSpecShape>(pod, 'spec'),
+    FieldPath.root('metadata', 'annotations'),
+    options,
+  );
 }
 
+/** A Pod's spec: the rules it shares with templates, then its own. */
 function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): FieldError[] {
-  return validatePodSpec(field<PodSpecShape>(pod, 'spec'), FieldPath.root('spec'), options, pod.metadata.name);
+  const spec = field<PodSpecShape>(pod, 'spec');
+  return [
+    ...validatePodSpec(spec, FieldPath.root('spec'), options, pod.metadata.name),
+    ...validatePodOnlySpec(spec, FieldPath.root('spec')),
+  ];
 }
 
 /** Ephemeral containers are only ever added to a running pod, through their subresource. */

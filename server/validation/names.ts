@@ -169,6 +169,17 @@ export function isConfigMapKey(key: string): string[] {
   return errors;
 }
 
+const RELAXED_ENV_VAR_NAME = /^[\x20-\x3c\x3e-\x7e]*$/;
+
+/** An environment variable's name as 1.34 takes it (RelaxedEnvironmentVariableValidation, locked on): printable ASCII but '='. */
+export function isRelaxedEnvVarName(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length === 0) errors.push(`environment variable name ${EMPTY_ERROR}`);
+  if (!RELAXED_ENV_VAR_NAME.test(value))
+    errors.push("a valid environment variable name must consist only of printable ASCII characters other than '='");
+  return errors;
+}
+
 /** A name validator as the reference's ValidateNameFunc: `prefix` checks a generateName (trailing '-' allowed). */
 export type NameValidator = (name: string, prefix: boolean) => string[];
 

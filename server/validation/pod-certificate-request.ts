@@ -41,7 +41,7 @@ interface PodCertificateRequestSpec {
 }
 
 /** certificates.MinMaxExpirationSeconds, KubernetesMaxMaxExpirationSeconds, MaxMaxExpirationSeconds. */
-const MIN_MAX_EXPIRATION_SECONDS = 60 * 60;
+export const MIN_MAX_EXPIRATION_SECONDS = 60 * 60;
 const KUBERNETES_MAX_EXPIRATION_SECONDS = 24 * 60 * 60;
 const MAX_EXPIRATION_SECONDS = 91 * 24 * 60 * 60;
 /** certificates.MaxPKIXPublicKeySize and MaxProofOfPossessionSize, in bytes. */
@@ -65,6 +65,11 @@ function specOf(request: KubeObject): PodCertificateRequestSpec {
 function isKubernetesSignerName(signerName: string): boolean {
   const host = signerName.split('/', 1)[0];
   return host === 'kubernetes.io' || host.endsWith('.kubernetes.io');
+}
+
+/** The longest maxExpirationSeconds a signer's certificates may ask for: a day for the project's own signers. */
+export function longestMaxExpirationSeconds(signerName: string): number {
+  return isKubernetesSignerName(signerName) ? KUBERNETES_MAX_EXPIRATION_SECONDS : MAX_EXPIRATION_SECONDS;
 }
 
 function bytesOf(base64: string | undefined): Buffer {
@@ -153,7 +158,7 @@ export function validatePodCertificateRequestCreate(request: KubeObject): FieldE
     errors.push(required(spec.child('maxExpirationSeconds'), 'must be set'));
     return errors;
   }
-  const longest = isKubernetesSignerName(signerName) ? KUBERNETES_MAX_EXPIRATION_SECONDS : MAX_EXPIRATION_SECONDS;
+  const longest = longestMaxExpirationSeconds(signerName);
   if (maxSeconds < MIN_MAX_EXPIRATION_SECONDS || maxSeconds > longest)
     errors.push(
       invalid(

@@ -6,13 +6,29 @@
 import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
-import { deepEqual, duplicate, FieldPath, forbidden, invalid, notSupported, required } from '../status/field-errors';
+import {
+  deepEqual,
+  duplicate,
+  fieldNotFound,
+  FieldPath,
+  forbidden,
+  invalid,
+  notSupported,
+  required,
+} from '../status/field-errors';
+import { pathNoBackstepsErrors } from './volume-file-paths';
 import { clusterPolicy } from './cluster-policy';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
 import { validateVolumes, type Volume } from './volume-sources';
+import { ephemeralContainerErrors } from './ephemeral-containers';
+import { tokenWithoutServiceAccountErrors, writesTokenOutsideVolume } from './projected-sources';
 import { isValidIPForLegacyField } from './ip';
+import { objectFieldSelectorErrors, resourceFieldSelectorErrors } from './downward-api';
 import {
   inclusiveRangeError,
+  isConfigMapKey,
+  isRelaxedEnvVarName,
+  nameIsDNSSubdomain,
   isDNS1123Label,
   isDNS1123Subdomain,
   isDNS1123SubdomainWithUnderscore,
@@ -90,11 +106,18 @@ interface EnvVar {
   valueFrom?: Record<string, unknown> | null;
 }
 
+interface EnvFromSource {
+  prefix?: string;
+  configMapRef?: { name?: string } | null;
+  secretRef?: { name?: string } | null;
+}
+
 interface Container {
   name?: string;
   image?: string;
   ports?: ContainerPort[];
   env?: EnvVar[];
+  envFrom?: EnvFromSource[];
   volumeMounts?: VolumeMount[];
   volumeDevices?: VolumeDevice[];
   imagePullPolicy?: string;
@@ -332,17 +355,16 @@ function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldE
   return errors;
 }
 
-/** Init and ephemeral containers take no probes (a restartable init container does, as a sidecar). */
+/** Init containers take no probes (a restartable init container does, as a sidecar). */
 function probeErrors(
   container: Container & { restartPolicy?: string },
-  role: ContainerRole,
+  role: 'regular' | 'init',
   path: FieldPath,
 ): FieldError[] {
   const errors: FieldError[] = [];
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
     if (container[probe] === undefined) continue;
-    if (role === 'ephemeral') errors.push(forbidden(path.child(probe), 'cannot be set for an Ephemeral Container'));
-    else if (role === 'init' && container.restartPolicy !== 'Always')
+    if (role === 'init' && container.restartPolicy !== 'Always')
       errors.push(forbidden(path.child(probe), 'may not be set for init containers without restartPolicy=Always'));
     else errors.push(...validateProbe(container[probe], path.child(probe)));
   }
@@ -365,6 +387,8 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly checkTopologySpreadSelectors: boolean;
   /** How the spread constraints' matchLabelKeys are checked. */
   readonly spreadMatchLabelKeysRule: SpreadMatchLabelKeysRule;
+  /** A projected token may be written outside its volume: the stored spec already writes one there. */
+  readonly allowNonLocalProjectedTokenPath: boolean;
 }
 
 /**
@@ -384,6 +408,7 @@ export function podValidationOptions(
     strictIPs: featureEnabled('StrictIPCIDRValidation'),
     checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
     spreadMatchLabelKeysRule: spreadMatchLabelKeysRule(featureEnabled, old?.spec?.topologySpreadConstraints),
+    allowNonLocalProjectedTokenPath: writesTokenOutsideVolume(old?.spec?.volumes ?? []),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -413,15 +438,26 @@ function isValidDeletionCost(value: string | undefined): boolean {
   return cost >= INT32_MIN && cost <= INT32_MAX;
 }
 
+/** What marks the kubelet's copy of a static pod, which only exists bound to its node. */
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
 /** The pod-specific annotation rules the reference applies to pods and pod templates alike. */
 export function validatePodAnnotations(
   annotations: Record<string, string> | undefined,
+  spec: PodSpecShape | undefined,
   path: FieldPath,
   options: PodValidationOptions,
 ): FieldError[] {
+  const errors: FieldError[] = [];
+  const mirror = annotations?.[MIRROR_POD_ANNOTATION];
+  if (mirror !== undefined && !spec?.nodeName)
+    errors.push(
+      invalid(path.key(MIRROR_POD_ANNOTATION), mirror, 'must set spec.nodeName if mirror pod annotation is set'),
+    );
   const cost = annotations?.[POD_DELETION_COST];
-  if (options.allowInvalidPodDeletionCost || isValidDeletionCost(cost)) return [];
-  return [invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer')];
+  if (!options.allowInvalidPodDeletionCost && !isValidDeletionCost(cost))
+    errors.push(invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer'));
+  return errors;
 }
 
 const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
@@ -432,28 +468,106 @@ function validateSELinuxChangePolicy(policy: unknown, path: FieldPath, options: 
   return allowed.includes(policy as string) ? [] : [notSupported(path, policy, allowed)];
 }
 
-const ENV_VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+/** A key of a config map or secret: the object's name and the key's. */
+function keySelectorErrors(selector: Json, path: FieldPath): FieldError[] {
+  const name = typeof selector.name === 'string' ? selector.name : '';
+  const key = typeof selector.key === 'string' ? selector.key : '';
+  const errors = nameIsDNSSubdomain(name, false).map((message) => invalid(path.child('name'), name, message));
+  if (key === '') errors.push(required(path.child('key')));
+  else errors.push(...isConfigMapKey(key).map((message) => invalid(path.child('key'), key, message)));
+  return errors;
+}
 
-/** A variable's `valueFrom` names exactly one source, and then no `value`. */
+/** A variable read from a file of a volume (EnvFiles): the variable's name in it, the volume, a path not stepping out. */
+function fileKeySelectorErrors(selector: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const text = (member: string) => (typeof selector[member] === 'string' ? (selector[member] as string) : '');
+  const [key, volumeName, filePath] = [text('key'), text('volumeName'), text('path')];
+  if (key === '') errors.push(required(path.child('key')));
+  else errors.push(...isRelaxedEnvVarName(key).map((message) => invalid(path.child('key'), key, message)));
+  if (volumeName === '') errors.push(required(path.child('volumeName')));
+  else
+    errors.push(...isDNS1123Label(volumeName).map((message) => invalid(path.child('volumeName'), volumeName, message)));
+  if (filePath === '') errors.push(required(path.child('path')));
+  else errors.push(...pathNoBackstepsErrors(filePath, path.child('path')));
+  return errors;
+}
+
+/** The sources of a variable's value in the reference's order, with each one's own checks. */
+const ENV_VALUE_SOURCES: readonly { readonly member: string; readonly check: typeof keySelectorErrors }[] = [
+  { member: 'fieldRef', check: (source, path) => objectFieldSelectorErrors(source, 'env', path) },
+  { member: 'resourceFieldRef', check: (source, path) => resourceFieldSelectorErrors(source, 'env', path) },
+  { member: 'configMapKeyRef', check: keySelectorErrors },
+  { member: 'secretKeyRef', check: keySelectorErrors },
+  { member: 'fileKeyRef', check: fileKeySelectorErrors },
+];
+
+/** A variable's `valueFrom`: each source it names checked, then exactly one of them, and then no `value`. */
 function validateEnvValueFrom(env: EnvVar, path: FieldPath, options: PodValidationOptions): FieldError[] {
   const valueFrom = env.valueFrom;
   if (valueFrom === undefined || valueFrom === null) return [];
-  const sources = ENV_VALUE_SOURCES.filter((source) => valueFrom[source] !== undefined && valueFrom[source] !== null);
-  if (sources.length === 0) {
+  const errors: FieldError[] = [];
+  let sources = 0;
+  for (const { member, check } of ENV_VALUE_SOURCES) {
+    const source = valueFrom[member];
+    if (source === undefined || source === null) continue;
+    sources++;
+    errors.push(...check(source as Json, path.child(member)));
+  }
+  if (sources === 0) {
     const known = options.allowEnvFiles
       ? '`fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`'
       : '`fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`';
-    return [invalid(path, '', `must specify one of: ${known}`)];
-  }
-  if (env.value) return [invalid(path, '', 'may not be specified when `value` is not empty')];
-  if (sources.length > 1) return [invalid(path, '', 'may not have more than one field specified at a time')];
-  return [];
+    errors.push(invalid(path, '', `must specify one of: ${known}`));
+  } else if (env.value) errors.push(invalid(path, '', 'may not be specified when `value` is not empty'));
+  else if (sources > 1) errors.push(invalid(path, '', 'may not have more than one field specified at a time'));
+  return errors;
+}
+
+/**
+ * Whole config maps and secrets as variables: a prefix that makes names, and exactly one object,
+ * named like a generated name may be (a trailing '-' taken). The count is reported at the list.
+ */
+function validateEnvFrom(sources: readonly EnvFromSource[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  sources.forEach((source, i) => {
+    const at = path.index(i);
+    if (source.prefix)
+      for (const message of isRelaxedEnvVarName(source.prefix))
+        errors.push(invalid(at.child('prefix'), source.prefix, message));
+    let kinds = 0;
+    for (const member of ['configMapRef', 'secretRef'] as const) {
+      const ref = source[member];
+      if (ref === undefined || ref === null) continue;
+      kinds++;
+      const name = ref.name ?? '';
+      if (name === '') errors.push(required(at.child(member, 'name')));
+      else
+        for (const message of nameIsDNSSubdomain(name, true))
+          errors.push(invalid(at.child(member, 'name'), name, message));
+    }
+    if (kinds === 0) errors.push(invalid(path, '', 'must specify one of: `configMapRef` or `secretRef`'));
+    else if (kinds > 1) errors.push(invalid(path, '', 'may not have more than one field specified at a time'));
+  });
+  return errors;
+}
+
+/** Go's unicode.IsSpace at either end (JavaScript's trim also takes U+FEFF, which Go keeps). */
+const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const GO_SPACE_AT_ENDS = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`);
+
+/** A Pod's image (not a template's, which keep an older, looser rule) has no surrounding whitespace. */
+function imageWhitespaceErrors(container: Container, path: FieldPath): FieldError[] {
+  const image = container.image ?? '';
+  return GO_SPACE_AT_ENDS.test(image)
+    ? [invalid(path.child('image'), image, 'must not have leading or trailing whitespace')]
+    : [];
 }
 
 /**
  * One container's own fields, in the order of the reference's validateContainerCommon: name,
- * image, termination message policy, ports, env, mounts, pull policy, resources, security
- * context. What depends on the container's role (a duplicate name, probes) follows it.
+ * image, termination message policy, ports, env, envFrom, mounts, pull policy, resources,
+ * security context. What depends on the container's role (a duplicate name, probes) follows it.
  */
 function validateContainerCommon(
   container: Container,
@@ -475,8 +589,11 @@ function validateContainerCommon(
   (container.env ?? []).forEach((env, j) => {
     const envAt = at.child('env').index(j);
     if (!env.name) errors.push(required(envAt.child('name')));
+    else
+      for (const message of isRelaxedEnvVarName(env.name)) errors.push(invalid(envAt.child('name'), env.name, message));
     errors.push(...validateEnvValueFrom(env, envAt.child('valueFrom'), options));
   });
+  errors.push(...validateEnvFrom(container.envFrom ?? [], at.child('envFrom')));
   const mounts = container.volumeMounts ?? [];
   const devices = container.volumeDevices ?? [];
   const privileged = container.securityContext?.privileged === true;
@@ -505,13 +622,17 @@ function validateContainers(
   role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
+  // An ephemeral container targets one of the others, whose names are all taken before it.
+  const targets = new Set(takenNames);
   containers.forEach((container, i) => {
     const at = path.index(i);
     errors.push(...validateContainerCommon(container, at, volumes, options));
+    if (role === 'ephemeral') errors.push(...imageWhitespaceErrors(container, at));
     const name = container.name ?? '';
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
-    errors.push(...probeErrors(container, role, at));
+    if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
+    else errors.push(...probeErrors(container, role, at));
   });
   return errors;
 }
@@ -564,6 +685,27 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
   return errors;
 }
 
+/** A variable read from a file reads it from an emptyDir of the pod, which the kubelet can write first. */
+function fileKeyRefVolumeErrors(spec: PodSpecShape, path: FieldPath): FieldError[] {
+  const volumes = new Map((spec.volumes ?? []).map((volume) => [volume.name ?? '', volume]));
+  const errors: FieldError[] = [];
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
+    ((spec[list] as Container[] | undefined) ?? []).forEach((container, i) => {
+      (container.env ?? []).forEach((env, j) => {
+        const fileKeyRef = env.valueFrom?.fileKeyRef as { volumeName?: string } | null | undefined;
+        if (fileKeyRef === undefined || fileKeyRef === null) return;
+        const volumeName = fileKeyRef.volumeName ?? '';
+        const at = path.child(list).index(i).child('env').index(j).child('valueFrom', 'fileKeyRef', 'volumeName');
+        const volume = volumes.get(volumeName);
+        if (volume === undefined) errors.push(fieldNotFound(at, volumeName));
+        else if (volume.emptyDir === undefined || volume.emptyDir === null)
+          errors.push(invalid(at, volumeName, 'referenced volume must be of type emptyDir'));
+      });
+    });
+  }
+  return errors;
+}
+
 /**
  * Runs on defaulted specs: fields the defaults always fill are required here, as in the reference.
  * `podName`: a Pod's name (templates have none), which names the claims of its ephemeral volumes.
@@ -576,7 +718,11 @@ export function validatePodSpec(
 ): FieldError[] {
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
-  const { mountable, errors: volumeErrors } = validateVolumes(podSpec.volumes ?? [], podName, path.child('volumes'));
+  const { mountable, errors: volumeErrors } = validateVolumes(
+    podSpec.volumes ?? [],
+    { podName, allowNonLocalTokenPath: options.allowNonLocalProjectedTokenPath },
+    path.child('volumes'),
+  );
   errors.push(...volumeErrors);
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
@@ -685,7 +831,29 @@ export function validatePodSpec(
       validatePodResourceName,
     ),
   );
+  errors.push(...fileKeyRefVolumeErrors(podSpec, path));
   return errors;
+}
+
+/**
+ * What the reference checks of a Pod's spec beyond a template's, after the spec's own rules: a
+ * projected token needs a service account, and images have no surrounding whitespace
+ * (ephemeral containers' are checked with them).
+ */
+export function validatePodOnlySpec(spec: PodSpecShape | undefined, path: FieldPath): FieldError[] {
+  return [
+    ...tokenWithoutServiceAccountErrors(
+      spec?.volumes ?? [],
+      typeof spec?.serviceAccountName === 'string' ? spec.serviceAccountName : '',
+      path.child('volumes'),
+    ),
+    ...(spec?.containers ?? []).flatMap((container, i) =>
+      imageWhitespaceErrors(container, path.child('containers').index(i)),
+    ),
+    ...(spec?.initContainers ?? []).flatMap((container, i) =>
+      imageWhitespaceErrors(container, path.child('initContainers').index(i)),
+    ),
+  ];
 }
 
 export function validatePodTemplateSpec(
@@ -699,7 +867,9 @@ export function validatePodTemplateSpec(
   // `spec.template.labels`, `spec.template.annotations`.
   errors.push(...validateLabels(template.metadata?.labels, path.child('labels')));
   errors.push(...validateAnnotations(template.metadata?.annotations, path.child('annotations')));
-  errors.push(...validatePodAnnotations(template.metadata?.annotations, path.child('annotations'), options));
+  errors.push(
+    ...validatePodAnnotations(template.metadata?.annotations, template.spec, path.child('annotations'), options),
+  );
   errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {
     errors.push(

@@ -8,6 +8,9 @@ import { parseQuantity, Quantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
 import { duplicate, FieldPath, forbidden, invalid, notSupported, required, tooLong } from '../status/field-errors';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names';
+import { downwardAPIVolumeFileErrors } from './downward-api';
+import { projectedVolumeErrors, type ProjectionOptions } from './projected-sources';
+import { fileModeErrors, keyToPathErrors, localDescendingPathErrors, pathNoBackstepsErrors } from './volume-file-paths';
 
 type Json = Record<string, unknown>;
 
@@ -16,14 +19,21 @@ export interface Volume {
   [source: string]: unknown;
 }
 
+/** What a volume's rules depend on beyond the volume. */
+export interface VolumeContext extends ProjectionOptions {
+  /**
+   * A Pod's own name, absent for templates; with it, the claims that ephemeral volumes make are
+   * known, and a volume may not name one of them as its claim.
+   */
+  readonly podName?: string;
+}
+
 export interface PodVolumes {
   /** The volumes that passed their checks, by name, with their sources: what mounts may name. */
   readonly mountable: ReadonlyMap<string, Volume>;
   readonly errors: FieldError[];
 }
 
-const FILE_MODE_ERROR = 'must be a number between 0 and 0777 (octal), both inclusive';
-const MAX_FILE_MODE = 0o777;
 const PARTITION_ERROR = inclusiveRangeError(1, 255);
 const ISCSI_IQN = /iqn\.\d{4}-\d{2}\.([A-Za-z0-9.-]+)(:[^,;*&$|\s]+)$/;
 const ISCSI_EUI = /^eui.[A-Za-z0-9]{16}$/;
@@ -55,41 +65,6 @@ export function validateCSIDriverName(name: string, path: FieldPath): FieldError
   if (name === '') errors.push(required(path));
   if (name.length > CSI_DRIVER_NAME_MAX) errors.push(tooLong(path, CSI_DRIVER_NAME_MAX));
   for (const message of isDNS1123Subdomain(name.toLowerCase())) errors.push(invalid(path, name, message));
-  return errors;
-}
-
-/** A path with no `..` element, reported once however many there are. */
-export function pathNoBackstepsErrors(target: string, path: FieldPath): FieldError[] {
-  return target.split('/').includes('..') ? [invalid(path, target, "must not contain '..'")] : [];
-}
-
-/** A path below a directory: relative, and never stepping up out of it. */
-export function localDescendingPathErrors(target: string, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  if (target.startsWith('/')) errors.push(invalid(path, target, 'must be a relative path'));
-  errors.push(...pathNoBackstepsErrors(target, path));
-  return errors;
-}
-
-/** A file a volume writes: below the volume, and not named like `..data`, which the kubelet keeps for itself. */
-export function localNonReservedPathErrors(target: string, path: FieldPath): FieldError[] {
-  const errors = localDescendingPathErrors(target, path);
-  if (target.startsWith('..') && !target.startsWith('../'))
-    errors.push(invalid(path, target, "must not start with '..'"));
-  return errors;
-}
-
-export function fileModeErrors(mode: unknown, path: FieldPath): FieldError[] {
-  return typeof mode === 'number' && (mode < 0 || mode > MAX_FILE_MODE) ? [invalid(path, mode, FILE_MODE_ERROR)] : [];
-}
-
-/** One item of a secret or config map source: a key, written to a relative path, with a file mode. */
-export function keyToPathErrors(item: Json, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  if (text(item.key) === '') errors.push(required(path.child('key')));
-  if (text(item.path) === '') errors.push(required(path.child('path')));
-  errors.push(...localNonReservedPathErrors(text(item.path), path.child('path')));
-  errors.push(...fileModeErrors(item.mode, path.child('mode')));
   return errors;
 }
 
@@ -302,6 +277,14 @@ function csiErrors(source: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
+/** Every file's errors are reported at the source's path, without the item's index, as the reference does. */
+function downwardAPIErrors(source: Json, path: FieldPath): FieldError[] {
+  return [
+    ...fileModeErrors(source.defaultMode, path.child('defaultMode')),
+    ...((source.items as Json[] | undefined) ?? []).flatMap((file) => downwardAPIVolumeFileErrors(file, path)),
+  ];
+}
+
 function ephemeralErrors(source: Json, path: FieldPath): FieldError[] {
   return isSet(source.volumeClaimTemplate) ? [] : [required(path.child('volumeClaimTemplate'))];
 }
@@ -312,7 +295,7 @@ interface SourceRule {
   readonly checkedAt?: string;
   /** Where a second source is refused, where that differs from `member` (the reference's spellings). */
   readonly refusedAt?: string;
-  readonly check?: (source: Json, path: FieldPath) => FieldError[];
+  readonly check?: (source: Json, path: FieldPath, context: VolumeContext) => FieldError[];
 }
 
 /** The sources in the order the reference tries them. */
@@ -353,7 +336,7 @@ const SOURCE_RULES: readonly SourceRule[] = [
       ((source.monitors as unknown[] | undefined) ?? []).length === 0 ? [required(path.child('monitors'))] : [],
   },
   { member: 'quobyte', check: quobyteErrors },
-  { member: 'downwardAPI', refusedAt: 'downwarAPI' },
+  { member: 'downwardAPI', refusedAt: 'downwarAPI', check: downwardAPIErrors },
   { member: 'fc', check: fcErrors },
   { member: 'flexVolume', check: flexVolumeErrors },
   { member: 'configMap', check: (source, path) => projectedFilesErrors(source, path, 'name') },
@@ -363,7 +346,7 @@ const SOURCE_RULES: readonly SourceRule[] = [
   { member: 'portworxVolume', check: (source, path) => requiredMembers(source, path, ['volumeID']) },
   { member: 'azureDisk', check: azureDiskErrors },
   { member: 'storageos', check: storageOSErrors },
-  { member: 'projected' },
+  { member: 'projected', check: projectedVolumeErrors },
   { member: 'scaleIO', check: (source, path) => requiredMembers(source, path, ['gateway', 'system', 'volumeName']) },
   { member: 'csi', check: csiErrors },
   { member: 'ephemeral', check: ephemeralErrors },
@@ -379,7 +362,7 @@ function ephemeralClaimNameErrors(volume: Volume, podName: string | undefined, p
   );
 }
 
-function volumeSourceErrors(volume: Volume, podName: string | undefined, path: FieldPath): FieldError[] {
+function volumeSourceErrors(volume: Volume, context: VolumeContext, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   let sources = 0;
   for (const rule of SOURCE_RULES) {
@@ -388,8 +371,8 @@ function volumeSourceErrors(volume: Volume, podName: string | undefined, path: F
     if (sources++ > 0)
       errors.push(forbidden(path.child(rule.refusedAt ?? rule.member), 'may not specify more than 1 volume type'));
     else {
-      errors.push(...(rule.check?.(source as Json, path.child(rule.checkedAt ?? rule.member)) ?? []));
-      if (rule.member === 'ephemeral') errors.push(...ephemeralClaimNameErrors(volume, podName, path));
+      errors.push(...(rule.check?.(source as Json, path.child(rule.checkedAt ?? rule.member), context) ?? []));
+      if (rule.member === 'ephemeral') errors.push(...ephemeralClaimNameErrors(volume, context.podName, path));
     }
     if (rule.member === 'iscsi') errors.push(...iscsiInterfaceNameErrors(volume, path));
   }
@@ -397,11 +380,8 @@ function volumeSourceErrors(volume: Volume, podName: string | undefined, path: F
   return errors;
 }
 
-/**
- * `podName`: a Pod's own name, absent for templates; with it, the claims that ephemeral volumes
- * make are known, and a volume may not name one of them as its claim.
- */
-export function validateVolumes(volumes: readonly Volume[], podName: string | undefined, path: FieldPath): PodVolumes {
+export function validateVolumes(volumes: readonly Volume[], context: VolumeContext, path: FieldPath): PodVolumes {
+  const { podName } = context;
   const errors: FieldError[] = [];
   const mountable = new Map<string, Volume>();
   const createdClaims = new Set(
@@ -412,7 +392,7 @@ export function validateVolumes(volumes: readonly Volume[], podName: string | un
   volumes.forEach((volume, i) => {
     const at = path.index(i);
     const name = volume.name ?? '';
-    const volumeErrors = volumeSourceErrors(volume, podName, at);
+    const volumeErrors = volumeSourceErrors(volume, context, at);
     if (name === '') volumeErrors.push(required(at.child('name')));
     else for (const message of isDNS1123Label(name)) volumeErrors.push(invalid(at.child('name'), name, message));
     if (mountable.has(name)) volumeErrors.push(duplicate(at.child('name'), name));

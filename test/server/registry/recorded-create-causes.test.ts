@@ -11,7 +11,10 @@
  * fixtures/recorded-pod-spec-causes.json holds the pod spec's own cases (for pods and every
  * template): a container's fields in the reference's order, names unique per kind of container;
  * one source per volume and each source's fields; mount propagation, recursive read-only mounts
- * and block devices of claims, apart from the mounts.
+ * and block devices of claims, apart from the mounts; downward API files (reported without their
+ * index) and projections (one kind per source, file paths unique across sources, a token only
+ * with a service account in a Pod), the gated kinds of projection under the gates the reference
+ * ran with, which a case names.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +25,8 @@ interface Case {
   readonly name: string;
   readonly group: string;
   readonly resource: string;
+  /** The feature gates the reference ran with, where they differ from its defaults. */
+  readonly gates?: Readonly<Record<string, boolean>>;
   readonly object: KubeObject;
   /** `<field>: <message>`, as the reference's Status listed them. */
   readonly causes: readonly string[];
@@ -33,5 +38,5 @@ const CASES: readonly Case[] = ['recorded-create-causes.json', 'recorded-pod-spe
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
   const object = { ...c.object, metadata: { ...c.object.metadata, namespace: 'default' } } as KubeObject;
-  expect(created(typeOf(c.group, c.resource), object, {}).errors).toEqual(c.causes);
+  expect(created(typeOf(c.group, c.resource), object, c.gates ?? {}).errors).toEqual(c.causes);
 });

@@ -9,7 +9,7 @@ import { copyJson } from '../json/value';
 import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
 import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
-import { MIRROR_POD_ANNOTATION } from '../authz/node/pod-references';
+import { isMirrorPod } from '../registry/kinds/mirror-pod';
 import { deepEqual, FieldPath, forbidden } from '../status/field-errors';
 
 interface EphemeralContainer {
@@ -63,7 +63,7 @@ export const ephemeralContainersHandlers = partialWriteHandlers((base) => ({
       spec: { ...((old.spec as object | undefined) ?? {}), ephemeralContainers: ephemeralContainersOf(object) },
     };
     const podErrors = base.validateUpdate?.(object, oldWithSent, context) ?? [];
-    if (old.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined)
+    if (isMirrorPod(old))
       return [forbidden(FieldPath.wholeObject(), 'static pods do not support ephemeral containers')];
     return [...podErrors, ...validateEphemeralContainersUpdate(object, old)];
   },

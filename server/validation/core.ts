@@ -24,6 +24,7 @@ import {
   sloppyIPFamily,
 } from './ip';
 import { valueAtPath } from '../json/value';
+import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { parseQuantity } from '../quantity/quantity';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
@@ -86,20 +87,47 @@ export function validatePod(pod: KubeObject, context: WriteContext): FieldError[
   return errors;
 }
 
+/**
+ * The pod checked whole, as on create, then against the stored one: the annotation checks run
+ * a second time there, so the reference reports each of their errors twice on a main update.
+ */
 export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const options = podValidationOptions(context.featureEnabled, old);
   return [
     ...podAnnotationErrors(pod, options),
     ...validatePodSpecOf(pod, options),
+    ...podAnnotationUpdateErrors(pod, old, options),
     ...validatePodSpecUpdate(field(pod, 'spec'), field(old, 'spec')),
+  ];
+}
+
+/** A status write keeps the stored spec, so only its metadata and status are judged. */
+export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return [
+    ...podAnnotationUpdateErrors(pod, old, podValidationOptions(context.featureEnabled, old)),
     ...validateNominatedNodeName(pod, old, context),
     ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
   ];
 }
 
 /**
+ * Only the kubelet makes a mirror pod, by creating it with the annotation: no later write,
+ * of the pod or of its status, may add, change or remove it. Then the annotations' own rules.
+ */
+function podAnnotationUpdateErrors(pod: KubeObject, old: KubeObject, options: PodValidationOptions): FieldError[] {
+  const path = FieldPath.root('metadata', 'annotations').key(MIRROR_POD_ANNOTATION);
+  const before = old.metadata.annotations?.[MIRROR_POD_ANNOTATION];
+  const after = pod.metadata.annotations?.[MIRROR_POD_ANNOTATION];
+  const errors: FieldError[] = [];
+  if (before !== undefined && after !== before)
+    errors.push(forbidden(path, 'may not remove or update mirror pod annotation'));
+  if (before === undefined && after !== undefined) errors.push(forbidden(path, 'may not add mirror pod annotation'));
+  return [...errors, ...podAnnotationErrors(pod, options)];
+}
+
+/**
  * A new nomination names a node; with ClearingNominatedNodeNameAfterBinding, a bound pod takes
- * none (binding cleared it). A main update keeps the stored status, so only status writes reach this.
+ * none (binding cleared it).
  */
 function validateNominatedNodeName(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   const textAt = (object: KubeObject, path: string) => {

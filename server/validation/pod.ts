@@ -6,6 +6,7 @@
 import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
+import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import {
   deepEqual,
   duplicate,
@@ -437,9 +438,6 @@ function isValidDeletionCost(value: string | undefined): boolean {
   const cost = Number(value);
   return cost >= INT32_MIN && cost <= INT32_MAX;
 }
-
-/** What marks the kubelet's copy of a static pod, which only exists bound to its node. */
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 /** The pod-specific annotation rules the reference applies to pods and pod templates alike. */
 export function validatePodAnnotations(

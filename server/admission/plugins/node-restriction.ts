@@ -11,7 +11,8 @@
 import type { KubeObject } from '../../../api/objects';
 import type { Authorizer } from '../../authz/types';
 import { NODE_LEASE_NAMESPACE, nodeIdentity } from '../../authz/node/node-authorizer';
-import { MIRROR_POD_ANNOTATION, podConfigMapNames, podSecretNames } from '../../authz/node/pod-references';
+import { podConfigMapNames, podSecretNames } from '../../authz/node/pod-references';
+import { isMirrorPod, MIRROR_POD_ANNOTATION } from '../../registry/kinds/mirror-pod';
 import { csrSubject } from '../../pki/csr-subject';
 import { forbidden, notFound } from '../../status/catalogue';
 import type { StatusError } from '../../status/status-error';
@@ -120,7 +121,7 @@ export function nodeRestrictionPlugin({
   }
 
   async function admitPodCreate(node: string, pod: KubeObject, refuse: (reason: string) => StatusError): Promise<void> {
-    if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] === undefined) {
+    if (!isMirrorPod(pod)) {
       throw refuse(
         `pod does not have ${quoted(MIRROR_POD_ANNOTATION)} annotation, node ${quoted(node)} can only create mirror pods`,
       );

@@ -10,6 +10,7 @@
 import { ObjectError } from '../../../storage/errors';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { podSecretNames } from '../../authz/node/pod-references';
+import { isMirrorPod } from '../../registry/kinds/mirror-pod';
 import { generateName } from '../../registry/store/object-meta';
 import { forbidden } from '../../status/catalogue';
 import { writes, type StorageOf } from '../lookup';
@@ -20,7 +21,6 @@ import type { KubeObject } from '../../../api/objects';
 type Fields = Record<string, unknown>;
 
 const DEFAULT_ACCOUNT = 'default';
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const ENFORCE_MOUNTABLE_SECRETS_ANNOTATION = 'kubernetes.io/enforce-mountable-secrets';
 const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
@@ -188,7 +188,7 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
     async admit(attributes) {
       if (!applies(attributes) || attributes.operation !== 'CREATE' || !writes(attributes, '', 'pods')) return;
       const pod = attributes.object!;
-      if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return;
+      if (isMirrorPod(pod)) return;
       const spec = (pod.spec ??= {}) as Fields;
       if (typeof spec.serviceAccountName !== 'string' || spec.serviceAccountName === '')
         spec.serviceAccountName = DEFAULT_ACCOUNT;
@@ -217,7 +217,7 @@ export function serviceAccountPlugin(storageOf: StorageOf): AdmissionPlugin {
         return;
       }
       if (attributes.operation !== 'CREATE' || attributes.subResource !== '') return;
-      if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) {
+      if (isMirrorPod(pod)) {
         const refusal = mirrorPodRefusal(pod);
         if (refusal !== undefined) throw refuse(attributes, refusal);
         return;

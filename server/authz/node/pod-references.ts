@@ -4,9 +4,7 @@
  * a node's mirror pods from naming any.
  */
 import type { KubeObject } from '../../../api/objects';
-
-/** What marks a pod a kubelet made from a file of its own (a static pod). */
-export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+import { isMirrorPod } from '../../registry/kinds/mirror-pod';
 
 type Fields = Record<string, unknown>;
 
@@ -88,7 +86,7 @@ export function podResourceClaimNames(pod: KubeObject): string[] {
  */
 export function podReferences(pod: KubeObject): Set<string> {
   const refs = new Set<string>();
-  if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return refs;
+  if (isMirrorPod(pod)) return refs;
   const spec = record(pod.spec);
   const serviceAccount = nameOf(spec.serviceAccountName);
   if (serviceAccount !== undefined) refs.add(`serviceaccounts/${serviceAccount}`);

@@ -157,6 +157,7 @@ export const coreKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodFields,
       validate: core.validatePod,
       validateUpdate: core.validatePodUpdate,
+      validateStatusUpdate: core.validatePodStatusUpdate,
       warnings: podWarnings,
       statusWarnings: podStatusWarnings,
     },

@@ -19,6 +19,7 @@ import {
   tooMany,
 } from '../status/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names';
+import { isInvalidCABundle, validateCABundle } from '../validation/ca-bundle';
 import { ACCEPTED_REVIEW_VERSIONS, validateReviewVersions } from '../validation/review-versions';
 import { validateWebhookService, validateWebhookURL, type WebhookService } from '../validation/webhook-client-config';
 import { validateCRDSchema } from './crd-schema-rules';
@@ -289,7 +290,7 @@ function validateSharedFields(
 function validateConversion(
   conversion: CustomResourceConversion | undefined,
   path: FieldPath,
-  requireAcceptedReviewVersion: boolean,
+  { requireAcceptedReviewVersion, allowInvalidCABundle }: CRDRules,
 ): FieldError[] {
   if (conversion === undefined) return [];
   const errors: FieldError[] = [];
@@ -310,6 +311,8 @@ function validateConversion(
     else if (config.url !== undefined && config.url !== null)
       errors.push(...validateWebhookURL(configPath.child('url'), config.url, true));
     else errors.push(...validateWebhookService(configPath.child('service'), config.service as WebhookService));
+    if (config !== undefined && config !== null && !allowInvalidCABundle)
+      errors.push(...validateCABundle(configPath.child('caBundle'), config.caBundle));
     errors.push(
       ...validateReviewVersions(versions, versionsPath, {
         requireAccepted: requireAcceptedReviewVersion,
@@ -347,10 +350,8 @@ function validateStoredVersions(crd: CustomResourceDefinition): FieldError[] {
   return errors;
 }
 
-function validateSpec(
-  crd: CustomResourceDefinition,
-  { preexisting, requireAcceptedReviewVersion }: CRDRules,
-): FieldError[] {
+function validateSpec(crd: CustomResourceDefinition, rules: CRDRules): FieldError[] {
+  const { preexisting } = rules;
   const errors: FieldError[] = [];
   const { group, scope, names, versions = [] } = crd.spec;
   if (!group) errors.push(required(spec.child('group')));
@@ -399,7 +400,7 @@ function validateSpec(
       ),
     );
   }
-  errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion'), requireAcceptedReviewVersion));
+  errors.push(...validateConversion(crd.spec.conversion, spec.child('conversion'), rules));
   return errors;
 }
 
@@ -428,9 +429,18 @@ interface CRDRules {
   readonly preexisting: PreexistingExpressions;
   /** A known ConversionReview version is required unless the stored definition named only unknown ones. */
   readonly requireAcceptedReviewVersion: boolean;
+  /**
+   * A conversion webhook's caBundle goes unchecked on create and while the stored definition is
+   * not established, and an update may keep a bundle that was already invalid.
+   */
+  readonly allowInvalidCABundle: boolean;
 }
 
-const CREATE_RULES: CRDRules = { preexisting: NO_PREEXISTING_EXPRESSIONS, requireAcceptedReviewVersion: true };
+const CREATE_RULES: CRDRules = {
+  preexisting: NO_PREEXISTING_EXPRESSIONS,
+  requireAcceptedReviewVersion: true,
+  allowInvalidCABundle: true,
+};
 
 export function validateCRD(object: KubeObject, rules: CRDRules = CREATE_RULES): FieldError[] {
   const crd = asCRD(object);
@@ -453,6 +463,9 @@ export function validateCRDUpdate(object: KubeObject, old: KubeObject): FieldErr
     preexisting: preexistingExpressions(oldSchemas),
     requireAcceptedReviewVersion:
       oldReviewVersions.length === 0 || oldReviewVersions.some((version) => ACCEPTED_REVIEW_VERSIONS.includes(version)),
+    allowInvalidCABundle:
+      !isConditionTrue(previous, 'Established') ||
+      isInvalidCABundle(previous.spec.conversion?.webhook?.clientConfig?.caBundle),
   }).filter((error) => error.field !== 'metadata.name');
   if (isConditionTrue(previous, 'Established')) {
     errors.push(...immutable(spec.child('scope'), crd.spec.scope, previous.spec.scope));

@@ -1,9 +1,12 @@
 /**
  * The container AppArmor annotations that the `appArmorProfile` fields replaced in v1.30: what
- * profile each stands for, and the deprecation warning the reference sends where one is still
- * written (for a Pod as it copies the annotation to the field, for a pod template as is).
+ * profile each stands for, the deprecation warning the reference sends where one is still
+ * written (for a Pod as it copies the annotation to the field, for a pod template as is), and
+ * the format and container it must still have.
  */
-import type { FieldPath } from '../status/field-errors';
+import type { FieldError } from '../status/field-error';
+import { invalid, type FieldPath } from '../status/field-errors';
+import { goQuote } from '../go-quote';
 
 export interface AppArmorProfile {
   readonly type: string;
@@ -31,4 +34,33 @@ export function sameProfile(field: unknown, annotated: AppArmorProfile | undefin
 /** `<annotations path>[<key>]: deprecated since v1.30; use the "appArmorProfile" field instead`. */
 export function appArmorAnnotationWarning(key: string, annotationsPath: FieldPath): string {
   return `${annotationsPath.key(key).toString()}: deprecated since v1.30; use the "appArmorProfile" field instead`;
+}
+
+/** The annotation values the beta format knew: empty (unset), the two fixed ones, or a localhost profile. */
+function profileFormatError(annotation: string): string | undefined {
+  if (['', 'runtime/default', 'unconfined'].includes(annotation) || annotation.startsWith('localhost/'))
+    return undefined;
+  return `invalid AppArmor profile name: ${goQuote(annotation)}`;
+}
+
+/**
+ * A pod's or template's container AppArmor annotations, as the reference's
+ * ValidateAppArmorPodAnnotations judges them on every write: each names one of the containers
+ * (`containerNames`: init, regular and ephemeral) and holds a profile of the beta format.
+ */
+export function appArmorAnnotationErrors(
+  annotations: Readonly<Record<string, string>> | undefined,
+  containerNames: ReadonlySet<string>,
+  annotationsPath: FieldPath,
+): FieldError[] {
+  return Object.entries(annotations ?? {}).flatMap(([key, annotation]) => {
+    if (!key.startsWith(APPARMOR_CONTAINER_ANNOTATION_PREFIX)) return [];
+    const path = annotationsPath.key(key);
+    const container = key.slice(APPARMOR_CONTAINER_ANNOTATION_PREFIX.length);
+    const formatError = profileFormatError(annotation);
+    return [
+      ...(containerNames.has(container) ? [] : [invalid(path, container, 'container not found')]),
+      ...(formatError === undefined ? [] : [invalid(path, annotation, formatError)]),
+    ];
+  });
 }

@@ -25,6 +25,7 @@ import {
 } from './ip';
 import { valueAtPath } from '../json/value';
 import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
+import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from './apparmor-annotations';
 import { parseQuantity } from '../quantity/quantity';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
@@ -111,17 +112,33 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, contex
 }
 
 /**
- * Only the kubelet makes a mirror pod, by creating it with the annotation: no later write,
- * of the pod or of its status, may add, change or remove it. Then the annotations' own rules.
+ * Annotations only a create may set: the kubelet makes a mirror pod by creating it with its
+ * annotation, and the container AppArmor annotations were copied to the profile fields then, so
+ * a later change could not take effect. Their `what` names them in the errors.
+ */
+const CREATE_ONLY_ANNOTATIONS: readonly { readonly matches: (key: string) => boolean; readonly what: string }[] = [
+  { matches: (key) => key.startsWith(APPARMOR_CONTAINER_ANNOTATION_PREFIX), what: 'AppArmor annotations' },
+  { matches: (key) => key === MIRROR_POD_ANNOTATION, what: 'mirror pod annotation' },
+];
+
+/**
+ * No later write, of the pod or of its status, may add, change or remove a create-only
+ * annotation; then the annotations' own rules. As in the reference, the stored annotations
+ * changed or removed are reported before the ones added (within each, the reference walks a Go
+ * map, in no fixed order; here the annotations' own order stands).
  */
 function podAnnotationUpdateErrors(pod: KubeObject, old: KubeObject, options: PodValidationOptions): FieldError[] {
-  const path = FieldPath.root('metadata', 'annotations').key(MIRROR_POD_ANNOTATION);
-  const before = old.metadata.annotations?.[MIRROR_POD_ANNOTATION];
-  const after = pod.metadata.annotations?.[MIRROR_POD_ANNOTATION];
+  const path = FieldPath.root('metadata', 'annotations');
+  const before = old.metadata.annotations ?? {};
+  const after = pod.metadata.annotations ?? {};
   const errors: FieldError[] = [];
-  if (before !== undefined && after !== before)
-    errors.push(forbidden(path, 'may not remove or update mirror pod annotation'));
-  if (before === undefined && after !== undefined) errors.push(forbidden(path, 'may not add mirror pod annotation'));
+  const report = (key: string, message: (what: string) => string) => {
+    for (const { matches, what } of CREATE_ONLY_ANNOTATIONS)
+      if (matches(key)) errors.push(forbidden(path.key(key), message(what)));
+  };
+  for (const [key, value] of Object.entries(before))
+    if (!Object.hasOwn(after, key) || after[key] !== value) report(key, (what) => `may not remove or update ${what}`);
+  for (const key of Object.keys(after)) if (!Object.hasOwn(before, key)) report(key, (what) => `may not add ${what}`);
   return [...errors, ...podAnnotationErrors(pod, options)];
 }
 

@@ -7,6 +7,7 @@ import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
 import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
+import { appArmorAnnotationErrors } from './apparmor-annotations';
 import {
   deepEqual,
   duplicate,
@@ -455,6 +456,12 @@ export function validatePodAnnotations(
   const cost = annotations?.[POD_DELETION_COST];
   if (!options.allowInvalidPodDeletionCost && !isValidDeletionCost(cost))
     errors.push(invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer'));
+  const containerNames = new Set(
+    (['initContainers', 'containers', 'ephemeralContainers'] as const).flatMap((list) =>
+      ((spec?.[list] as Container[] | undefined) ?? []).map((container) => container.name ?? ''),
+    ),
+  );
+  errors.push(...appArmorAnnotationErrors(annotations, containerNames, path));
   return errors;
 }
 

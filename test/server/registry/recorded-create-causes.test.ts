@@ -14,7 +14,10 @@
  * and block devices of claims, apart from the mounts; downward API files (reported without their
  * index) and projections (one kind per source, file paths unique across sources, a token only
  * with a service account in a Pod), the gated kinds of projection under the gates the reference
- * ran with, which a case names.
+ * ran with, which a case names. fixtures/recorded-apparmor-annotation-causes.json holds the
+ * container AppArmor annotations of pods and templates: each names a container (init ones too)
+ * and holds a profile of the beta format, checked after the other pod annotations; an empty one
+ * is a control, accepted either way.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,9 +35,11 @@ interface Case {
   readonly causes: readonly string[];
 }
 
-const CASES: readonly Case[] = ['recorded-create-causes.json', 'recorded-pod-spec-causes.json'].flatMap(
-  (fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[],
-);
+const CASES: readonly Case[] = [
+  'recorded-create-causes.json',
+  'recorded-pod-spec-causes.json',
+  'recorded-apparmor-annotation-causes.json',
+].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
   const object = { ...c.object, metadata: { ...c.object.metadata, namespace: 'default' } } as KubeObject;

@@ -1,13 +1,13 @@
 /**
  * A claim's spec as the reference's ValidatePersistentVolumeClaimSpec checks it, wherever a spec
  * appears: in a PersistentVolumeClaim, a StatefulSet's claim templates and an ephemeral volume's
- * claim template. Its own module, as the pod's volume checks will need it and core.ts needs those.
+ * claim template. Its own module, as the pod's volume checks need it and core.ts needs those.
  */
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../status/field-errors';
 import { parseQuantity } from '../quantity/quantity';
 import { isDNS1123Label, isDNS1123Subdomain } from './names';
-import { validateLabelSelector, type LabelSelectorShape } from './object-meta';
+import { validateLabelSelector, validateTemplateObjectMeta, type LabelSelectorShape } from './object-meta';
 
 export interface DataSourceReference {
   apiGroup?: string | null;
@@ -117,4 +117,21 @@ export function validatePersistentVolumeClaimSpec(
 /** A storage or volume attributes class named by a claim: empty means none, else a DNS subdomain. */
 function classNameErrors(name: string | null | undefined, path: FieldPath): FieldError[] {
   return name ? isDNS1123Subdomain(name).map((message) => invalid(path, name, message)) : [];
+}
+
+/** A claim template (an ephemeral volume's): metadata of labels and annotations only, and a claim's spec. */
+export interface ClaimTemplate {
+  metadata?: Record<string, unknown>;
+  spec?: ClaimSpec;
+}
+
+/**
+ * The reference's ValidatePersistentVolumeClaimTemplate with the options it gives an ephemeral
+ * volume's template: those of a new claim, as it passes no old template even on update.
+ */
+export function validatePersistentVolumeClaimTemplate(template: ClaimTemplate, path: FieldPath): FieldError[] {
+  return [
+    ...validateTemplateObjectMeta(template.metadata ?? {}, path.child('metadata')),
+    ...validatePersistentVolumeClaimSpec(template.spec, path.child('spec')),
+  ];
 }

@@ -11,10 +11,11 @@
  * fixtures/recorded-pod-spec-causes.json holds the pod spec's own cases (for pods and every
  * template): a container's fields in the reference's order, names unique per kind of container;
  * one source per volume and each source's fields; mount propagation, recursive read-only mounts
- * and block devices of claims, apart from the mounts; downward API files (reported without their
- * index) and projections (one kind per source, file paths unique across sources, a token only
- * with a service account in a Pod), the gated kinds of projection under the gates the reference
- * ran with, which a case names.
+ * and block devices of claims, apart from the mounts; an ephemeral volume's claim template (labels
+ * and annotations its only metadata, the rest refused in Go's order, and a claim's spec rules);
+ * downward API files (reported without their index) and projections (one kind per source, file
+ * paths unique across sources, a token only with a service account in a Pod), the gated kinds of
+ * projection under the gates the reference ran with, which a case names.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

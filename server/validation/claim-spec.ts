@@ -33,10 +33,13 @@ const VOLUME_MODES = ['Block', 'Filesystem'];
 /**
  * How a claim's spec is checked. `anyApiGroup`: its data sources' API groups are not checked,
  * for an update of a claim whose stored sources named a group (set at all, even empty), as
- * the reference keeps such claims writable whatever group they hold.
+ * the reference keeps such claims writable whatever group they hold. `anyLabelValues`: the
+ * selector's expression values are not checked, for an update of a claim whose stored selector
+ * already held values no label can have; otherwise they are, as for any new claim or template.
  */
 export interface ClaimSpecOptions {
   readonly anyApiGroup?: boolean;
+  readonly anyLabelValues?: boolean;
 }
 
 /** A claim's data source (or its newer form, which may name another namespace). */
@@ -87,7 +90,11 @@ export function validatePersistentVolumeClaimSpec(
   const spec = claimSpec ?? {};
   const modes = spec.accessModes ?? [];
   if (modes.length === 0) errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
-  errors.push(...validateLabelSelector(spec.selector, specPath.child('selector')));
+  errors.push(
+    ...validateLabelSelector(spec.selector, specPath.child('selector'), {
+      allowInvalidLabelValues: options.anyLabelValues ?? false,
+    }),
+  );
   for (const mode of modes)
     if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
   // A claim for one pod alone cannot be shared in another mode at once.

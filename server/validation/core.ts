@@ -29,7 +29,13 @@ import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type Nod
 import { coveredByDeclarative, withDeclarativeValidation, type DeclarativeFieldError } from './declarative-validation';
 import { replicationControllerDeclarativeErrors } from './declarative-rules';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
-import { validateEnum, validateFinalizers, validateLabels, validateNonnegative } from './object-meta';
+import {
+  validateEnum,
+  validateFinalizers,
+  validateLabels,
+  validateLabelSelector,
+  validateNonnegative,
+} from './object-meta';
 import {
   podValidationOptions,
   validatePodAnnotations,
@@ -549,6 +555,9 @@ export function validateClaimSpecOver(claim: KubeObject, old: KubeObject | undef
   const namesGroup = (source: DataSourceReference | undefined) => source?.apiGroup != null;
   return validatePersistentVolumeClaimSpec(field<ClaimSpec>(claim, 'spec'), FieldPath.root('spec'), {
     anyApiGroup: namesGroup(oldSpec?.dataSource) || namesGroup(oldSpec?.dataSourceRef),
+    anyLabelValues:
+      oldSpec !== undefined &&
+      validateLabelSelector(oldSpec.selector, FieldPath.root(), { allowInvalidLabelValues: false }).length > 0,
   });
 }
 

@@ -7,7 +7,8 @@
  * selector and template; a claim's (or claim template's) selector before its modes, a size above
  * zero, class names that are DNS subdomains; a DaemonSet's update strategy (one count non-zero,
  * none over 100%) between its minReadySeconds and revisionHistoryLimit; a container's mounts naming volumes the pod has
- * (and that passed their own checks), at unique paths, with sub-paths below the volume.
+ * (and that passed their own checks), at unique paths, with sub-paths below the volume; a
+ * ResourceClaimTemplate's metadata, labels and annotations only, the rest refused in Go's order.
  * fixtures/recorded-pod-spec-causes.json holds the pod spec's own cases (for pods and every
  * template): a container's fields in the reference's order, names unique per kind of container;
  * one source per volume and each source's fields; mount propagation, recursive read-only mounts

@@ -27,7 +27,7 @@ import {
   type LabelSelectorOptions,
   type LabelSelectorShape,
 } from './object-meta';
-import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './core';
+import { validatePersistentVolumeClaimSpec, type ClaimSpec } from './claim-spec';
 import {
   podValidationOptions,
   validatePodAnnotations,

@@ -9,7 +9,6 @@ import {
   duplicate,
   FieldPath,
   forbidden,
-  GoValue,
   immutable,
   invalid,
   notSupported,
@@ -26,7 +25,6 @@ import {
 import { valueAtPath } from '../json/value';
 import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from './apparmor-annotations';
-import { parseQuantity } from '../quantity/quantity';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { validateNodeTaints } from './pod-scheduling';
 import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
@@ -39,7 +37,6 @@ import {
   validateLabels,
   validateLabelSelector,
   validateNonnegative,
-  type LabelSelectorShape,
 } from './object-meta';
 import {
   podValidationOptions,
@@ -53,6 +50,7 @@ import {
   type PodValidationOptions,
 } from './pod';
 import type { WriteContext } from '../registry/types';
+import { validatePersistentVolumeClaimSpec, type ClaimSpec, type DataSourceReference } from './claim-spec';
 
 type Json = Record<string, unknown>;
 
@@ -592,116 +590,6 @@ export function validateNamespace(namespace: KubeObject): FieldError[] {
   return validateFinalizers(spec?.finalizers, FieldPath.root('spec', 'finalizers'));
 }
 
-interface DataSourceReference {
-  apiGroup?: string | null;
-  kind?: string;
-  name?: string;
-  namespace?: string;
-}
-
-export interface ClaimSpec {
-  accessModes?: string[];
-  resources?: { requests?: Record<string, string> };
-  storageClassName?: string | null;
-  volumeAttributesClassName?: string | null;
-  volumeMode?: string;
-  selector?: LabelSelectorShape;
-  dataSource?: DataSourceReference;
-  dataSourceRef?: DataSourceReference;
-}
-
-const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
-const VOLUME_MODES = ['Block', 'Filesystem'];
-
-/**
- * How a claim's spec is checked. `anyApiGroup`: its data sources' API groups are not checked,
- * for an update of a claim whose stored sources named a group (set at all, even empty), as
- * the reference keeps such claims writable whatever group they hold.
- */
-export interface ClaimSpecOptions {
-  readonly anyApiGroup?: boolean;
-}
-
-/** A claim's data source (or its newer form, which may name another namespace). */
-function validateDataSource(source: DataSourceReference, path: FieldPath, options: ClaimSpecOptions): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!source.name) errors.push(required(path.child('name')));
-  if (!source.kind) errors.push(required(path.child('kind')));
-  const apiGroup = source.apiGroup ?? '';
-  if (apiGroup === '' && source.kind !== 'PersistentVolumeClaim') {
-    errors.push(
-      invalid(path, source.kind ?? '', "must be 'PersistentVolumeClaim' when referencing the default apiGroup"),
-    );
-  }
-  if (apiGroup !== '' && !options.anyApiGroup)
-    for (const message of isDNS1123Subdomain(apiGroup)) errors.push(invalid(path.child('apiGroup'), apiGroup, message));
-  if (source.namespace)
-    for (const message of isDNS1123Label(source.namespace))
-      errors.push(invalid(path.child('namespace'), source.namespace, message));
-  return errors;
-}
-
-/**
- * The old and the new form of a claim's source name the same thing, or the new one names another
- * namespace and stands alone. The reference shows the spec's field path as the value, which Go
- * prints as `{}`. An absent group and an empty one differ (Go compares the pointers' targets).
- */
-function dataSourcesAgree(spec: ClaimSpec, specPath: FieldPath): FieldError[] {
-  const { dataSource: source, dataSourceRef: ref } = spec;
-  const shownPath = new GoValue('{}');
-  if (ref?.namespace) {
-    return source === undefined
-      ? []
-      : [invalid(specPath, shownPath, 'may not be specified when dataSourceRef.namespace is specified')];
-  }
-  if (source === undefined || ref === undefined) return [];
-  const same =
-    (source.apiGroup ?? null) === (ref.apiGroup ?? null) && source.kind === ref.kind && source.name === ref.name;
-  return same ? [] : [invalid(specPath, shownPath, 'must match dataSourceRef')];
-}
-
-/** A claim's spec, also a StatefulSet's claim templates' and an ephemeral volume's. */
-export function validatePersistentVolumeClaimSpec(
-  claimSpec: ClaimSpec | undefined,
-  specPath: FieldPath,
-  options: ClaimSpecOptions = {},
-): FieldError[] {
-  const errors: FieldError[] = [];
-  const spec = claimSpec ?? {};
-  const modes = spec.accessModes ?? [];
-  if (modes.length === 0) errors.push(required(specPath.child('accessModes'), 'at least 1 access mode is required'));
-  errors.push(...validateLabelSelector(spec.selector, specPath.child('selector')));
-  for (const mode of modes)
-    if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
-  // A claim for one pod alone cannot be shared in another mode at once.
-  if (
-    modes.includes('ReadWriteOncePod') &&
-    modes.some((mode) => mode !== 'ReadWriteOncePod' && ACCESS_MODES.includes(mode))
-  )
-    errors.push(forbidden(specPath.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
-  const storagePath = specPath.child('resources').key('storage');
-  const storage = spec.resources?.requests?.storage;
-  if (storage === undefined) errors.push(required(storagePath));
-  else if (!((parseQuantity(storage)?.numerator ?? 0n) > 0n))
-    errors.push(invalid(storagePath, storage, 'must be greater than zero'));
-  errors.push(...classNameErrors(spec.storageClassName, specPath.child('storageClassName')));
-  // Empty is a mode too: the reference defaults only an absent one.
-  if (spec.volumeMode != null && !VOLUME_MODES.includes(spec.volumeMode))
-    errors.push(notSupported(specPath.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
-  if (spec.dataSource !== undefined)
-    errors.push(...validateDataSource(spec.dataSource, specPath.child('dataSource'), options));
-  if (spec.dataSourceRef !== undefined)
-    errors.push(...validateDataSource(spec.dataSourceRef, specPath.child('dataSourceRef'), options));
-  errors.push(...dataSourcesAgree(spec, specPath));
-  errors.push(...classNameErrors(spec.volumeAttributesClassName, specPath.child('volumeAttributesClassName')));
-  return errors;
-}
-
-/** A storage or volume attributes class named by a claim: empty means none, else a DNS subdomain. */
-function classNameErrors(name: string | null | undefined, path: FieldPath): FieldError[] {
-  return name ? isDNS1123Subdomain(name).map((message) => invalid(path, name, message)) : [];
-}
-
 export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
   return validateClaimSpecOver(claim, undefined);
 }
@@ -712,6 +600,9 @@ export function validateClaimSpecOver(claim: KubeObject, old: KubeObject | undef
   const namesGroup = (source: DataSourceReference | undefined) => source?.apiGroup != null;
   return validatePersistentVolumeClaimSpec(field<ClaimSpec>(claim, 'spec'), FieldPath.root('spec'), {
     anyApiGroup: namesGroup(oldSpec?.dataSource) || namesGroup(oldSpec?.dataSourceRef),
+    anyLabelValues:
+      oldSpec !== undefined &&
+      validateLabelSelector(oldSpec.selector, FieldPath.root(), { allowInvalidLabelValues: false }).length > 0,
   });
 }
 

@@ -35,6 +35,46 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
   return errors;
 }
 
+/**
+ * The members of metadata in the order of Go's ObjectMeta, each with the name the reference
+ * reports it under (the Go name with its first letter lowered, hence `uID`) and whether a value
+ * is Go's zero one: an empty string or 0 for a plain member, only absence (null) for a pointer,
+ * list or time, so an empty list counts as set.
+ */
+const OBJECT_META_MEMBERS: readonly { member: string; reportedAs: string; plain?: boolean }[] = [
+  { member: 'name', reportedAs: 'name', plain: true },
+  { member: 'generateName', reportedAs: 'generateName', plain: true },
+  { member: 'namespace', reportedAs: 'namespace', plain: true },
+  { member: 'selfLink', reportedAs: 'selfLink', plain: true },
+  { member: 'uid', reportedAs: 'uID', plain: true },
+  { member: 'resourceVersion', reportedAs: 'resourceVersion', plain: true },
+  { member: 'generation', reportedAs: 'generation', plain: true },
+  { member: 'creationTimestamp', reportedAs: 'creationTimestamp' },
+  { member: 'deletionTimestamp', reportedAs: 'deletionTimestamp' },
+  { member: 'deletionGracePeriodSeconds', reportedAs: 'deletionGracePeriodSeconds' },
+  { member: 'ownerReferences', reportedAs: 'ownerReferences' },
+  { member: 'finalizers', reportedAs: 'finalizers' },
+  { member: 'managedFields', reportedAs: 'managedFields' },
+];
+
+/**
+ * The metadata of a template inside another object (a claim template), as the reference's
+ * ValidateTemplateObjectMeta: only labels and annotations are used, so every other member set
+ * is refused, lest it seem to take effect.
+ */
+export function validateTemplateObjectMeta(metadata: Record<string, unknown>, path: FieldPath): FieldError[] {
+  const errors = [
+    ...validateAnnotations(metadata.annotations as Record<string, string> | undefined, path.child('annotations')),
+    ...validateLabels(metadata.labels as Record<string, string> | undefined, path.child('labels')),
+  ];
+  for (const { member, reportedAs, plain } of OBJECT_META_MEMBERS) {
+    const value = metadata[member];
+    const isZero = value === undefined || value === null || (plain === true && (value === '' || value === 0));
+    if (!isZero) errors.push(forbidden(path.child(reportedAs), 'cannot be set'));
+  }
+  return errors;
+}
+
 const ORPHAN_FINALIZER = 'orphan';
 const FOREGROUND_FINALIZER = 'foregroundDeletion';
 const STANDARD_FINALIZERS = new Set(['kubernetes', ORPHAN_FINALIZER, FOREGROUND_FINALIZER]);

@@ -15,7 +15,7 @@ import {
 } from '../status/field-errors';
 import { isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 import { goNodeSelectorTerms } from './node-selector';
-import { validateAnnotations, validateLabels } from './object-meta';
+import { validateTemplateObjectMeta } from './object-meta';
 
 /** A driver's name is a DNS subdomain (the reference reports both errors when it is empty). */
 function validateDriverName(driver: unknown, path: FieldPath): FieldError[] {
@@ -554,27 +554,13 @@ export function validateResourceClaim(claim: KubeObject): FieldError[] {
   );
 }
 
-/** A template's metadata carries labels and annotations only. */
-const TEMPLATE_METADATA_ALLOWED = ['labels', 'annotations'];
-
 export function validateResourceClaimTemplate(template: KubeObject): FieldError[] {
   const spec =
     (template.spec as { metadata?: Record<string, unknown>; spec?: { devices?: DeviceClaim } } | undefined) ?? {};
-  const metadataPath = FieldPath.root('spec', 'metadata');
-  const metadata = spec.metadata ?? {};
-  const errors = [
-    ...validateAnnotations(
-      metadata.annotations as Record<string, string> | undefined,
-      metadataPath.child('annotations'),
-    ),
-    ...validateLabels(metadata.labels as Record<string, string> | undefined, metadataPath.child('labels')),
+  return [
+    ...validateTemplateObjectMeta(spec.metadata ?? {}, FieldPath.root('spec', 'metadata')),
+    ...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices')),
   ];
-  for (const member of Object.keys(metadata)) {
-    if (!TEMPLATE_METADATA_ALLOWED.includes(member))
-      errors.push(forbidden(metadataPath.child(member), 'cannot be set'));
-  }
-  errors.push(...validateDeviceClaim(spec.spec?.devices, FieldPath.root('spec', 'spec', 'devices')));
-  return errors;
 }
 
 interface Allocation {

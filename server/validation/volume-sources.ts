@@ -9,6 +9,7 @@ import type { FieldError } from '../status/field-error';
 import { duplicate, FieldPath, forbidden, invalid, notSupported, required, tooLong } from '../status/field-errors';
 import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names';
 import { downwardAPIVolumeFileErrors } from './downward-api';
+import { validatePersistentVolumeClaimTemplate, type ClaimTemplate } from './claim-spec';
 import { projectedVolumeErrors, type ProjectionOptions } from './projected-sources';
 import { fileModeErrors, keyToPathErrors, localDescendingPathErrors, pathNoBackstepsErrors } from './volume-file-paths';
 
@@ -285,8 +286,11 @@ function downwardAPIErrors(source: Json, path: FieldPath): FieldError[] {
   ];
 }
 
+/** An ephemeral volume's claim template, checked as the claim it makes will be. */
 function ephemeralErrors(source: Json, path: FieldPath): FieldError[] {
-  return isSet(source.volumeClaimTemplate) ? [] : [required(path.child('volumeClaimTemplate'))];
+  const template = source.volumeClaimTemplate as ClaimTemplate | null | undefined;
+  const templatePath = path.child('volumeClaimTemplate');
+  return template == null ? [required(templatePath)] : validatePersistentVolumeClaimTemplate(template, templatePath);
 }
 
 interface SourceRule {

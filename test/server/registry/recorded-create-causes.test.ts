@@ -7,17 +7,19 @@
  * selector and template; a claim's (or claim template's) selector before its modes, a size above
  * zero, class names that are DNS subdomains; a DaemonSet's update strategy (one count non-zero,
  * none over 100%) between its minReadySeconds and revisionHistoryLimit; a container's mounts naming volumes the pod has
- * (and that passed their own checks), at unique paths, with sub-paths below the volume.
+ * (and that passed their own checks), at unique paths, with sub-paths below the volume; a
+ * ResourceClaimTemplate's metadata, labels and annotations only, the rest refused in Go's order.
  * fixtures/recorded-pod-spec-causes.json holds the pod spec's own cases (for pods and every
  * template): a container's fields in the reference's order, names unique per kind of container;
  * one source per volume and each source's fields; mount propagation, recursive read-only mounts
- * and block devices of claims, apart from the mounts; downward API files (reported without their
- * index) and projections (one kind per source, file paths unique across sources, a token only
- * with a service account in a Pod), the gated kinds of projection under the gates the reference
- * ran with, which a case names. fixtures/recorded-apparmor-annotation-causes.json holds the
- * container AppArmor annotations of pods and templates: each names a container (init ones too)
- * and holds a profile of the beta format, checked after the other pod annotations; an empty one
- * is a control, accepted either way.
+ * and block devices of claims, apart from the mounts; an ephemeral volume's claim template (labels
+ * and annotations its only metadata, the rest refused in Go's order, and a claim's spec rules);
+ * downward API files (reported without their index) and projections (one kind per source, file
+ * paths unique across sources, a token only with a service account in a Pod), the gated kinds of
+ * projection under the gates the reference ran with, which a case names.
+ * fixtures/recorded-apparmor-annotation-causes.json holds the container AppArmor annotations of
+ * pods and templates: each names a container (init ones too) and holds a profile of the beta
+ * format, checked after the other pod annotations; an empty one is a control, accepted either way.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,23 +1,5 @@
 /** PEM text as Go's pem.Decode reads it, for the certificate kinds' validation. */
 
-/** Go's pem.Decode, block after block: the type, whether it had headers, and the DER bytes. */
-export function pemBlocks(text: string): { type: string; hasHeaders: boolean; der: Buffer }[] {
-  const blocks = [];
-  for (const match of text.matchAll(/-----BEGIN ([^\r\n]*?)-----\r?\n([\s\S]*?)-----END \1-----/g)) {
-    const body = match[2];
-    const headerEnd = body.search(/\r?\n\r?\n/);
-    const hasHeaders =
-      headerEnd >= 0 &&
-      body
-        .slice(0, headerEnd)
-        .split(/\r?\n/)
-        .every((line) => line.includes(':'));
-    const data = hasHeaders ? body.slice(headerEnd) : body;
-    blocks.push({ type: match[1], hasHeaders, der: Buffer.from(data.replace(/\s+/g, ''), 'base64') });
-  }
-  return blocks;
-}
-
 export interface DecodedPEMBlock {
   readonly type: string;
   readonly hasHeaders: boolean;
@@ -106,5 +88,18 @@ export function decodePEM(data: Buffer): { block?: DecodedPEMBlock; rest: Buffer
       block: { type, hasHeaders: headers > 0, bytes },
       rest: getLine(rest.subarray(endIndex + PEM_END.length - 1)).rest,
     };
+  }
+}
+
+/** Go's pem.Decode called again on what it leaves, until it finds no block: every block, in order. */
+export function pemBlocks(text: string): { type: string; hasHeaders: boolean; der: Buffer }[] {
+  const blocks = [];
+  let rest: Buffer = Buffer.from(text, 'utf8');
+  for (;;) {
+    const decoded = decodePEM(rest);
+    if (decoded.block === undefined) return blocks;
+    const { type, hasHeaders, bytes } = decoded.block;
+    blocks.push({ type, hasHeaders, der: bytes });
+    rest = decoded.rest;
   }
 }

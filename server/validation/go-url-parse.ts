@@ -5,6 +5,7 @@
  * space in a host, an empty user), so it cannot stand in.
  */
 import { isIPv6 } from 'node:net';
+import { goQuote } from '../go-quote';
 
 export interface GoURL {
   /** Lower-cased, as Go keeps it. */
@@ -142,9 +143,4 @@ function unescape(text: string, mode: 'host' | 'userinfo' | 'path' | 'fragment')
     i++;
   }
   return { value: text };
-}
-
-/** Go's %q of a string: JSON's quoting is the same for the printable text URLs hold. */
-function goQuote(text: string): string {
-  return JSON.stringify(text);
 }

@@ -13,6 +13,7 @@ import {
   type FieldLayout,
   type MessageLayout,
 } from './protobuf-layout';
+import { sharedFieldsV1 } from './shared-field-sets';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -48,13 +49,16 @@ function toNumber(value: number | Long, unsigned = false): number {
  * How a decode reads what is not on the wire. `nilListsAsNull`: a list or map member without
  * `omitempty` reads as `null` when absent, as Go prints the nil slice it decodes to; for stored
  * objects, which are served as read. A request body leaves it absent, as the handlers expect of
- * a member the client did not send.
+ * a member the client did not send. `sharedFieldSets`: FieldsV1 values are shared between
+ * objects whose entries are the same bytes (shared-field-sets.ts); for stored objects, which
+ * nothing changes in place, not for a request body, which the handlers fill in.
  */
 export interface ReadOptions {
   readonly nilListsAsNull: boolean;
+  readonly sharedFieldSets: boolean;
 }
 
-const AS_SENT: ReadOptions = { nilListsAsNull: false };
+const AS_SENT: ReadOptions = { nilListsAsNull: false, sharedFieldSets: false };
 
 /** Reads a length-delimited message body from the reader's position. */
 function readNested(reader: Reader, type: string, options: ReadOptions): JsonValue | undefined {
@@ -96,6 +100,8 @@ export function readMessage(
         else reader.skipType(key & 7);
       }
       if (type === QUANTITY) return Buffer.from(content).toString('utf8');
+      if (type === FIELDS_V1 && options.sharedFieldSets && content.length > 0)
+        return sharedFieldsV1(content) as JsonValue;
       return content.length === 0 ? null : (JSON.parse(Buffer.from(content).toString('utf8')) as JsonValue);
     }
     case INT_OR_STRING: {

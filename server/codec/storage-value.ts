@@ -93,8 +93,11 @@ function encodeAs(format: StorageMediaType, object: KubeObject): Buffer {
   }
 }
 
-/** A stored object is served as read: the reference prints the nil lists it decodes as null. */
-const STORED = { nilListsAsNull: true };
+/**
+ * A stored object is served as read: the reference prints the nil lists it decodes as null. It
+ * is never changed in place, so its FieldsV1 trees can be shared.
+ */
+const STORED = { nilListsAsNull: true, sharedFieldSets: true };
 
 /** A value in any of the encodings a reference server may have written, by its first bytes. */
 export function decodeAny(value: Buffer): KubeObject {

@@ -17,7 +17,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { parseRequestURI } from '../cel/libraries/urls';
+import { parseGoRequestURI } from '../net/go-url';
 import { resolveRequestInfo, RequestInfoError } from '../request/request-info';
 import type { WatchFraming } from '../responsewriters/respond';
 import { isWebSocketRequest } from '../subresources/log-websocket';
@@ -70,7 +70,7 @@ function headerOf(req: IncomingMessage, name: string): string {
 /** The handshake's Origin check: the first Origin, present, non-empty and a request URI to Go's url.ParseRequestURI. */
 function acceptableOrigin(req: IncomingMessage): boolean {
   const origin = headerOf(req, 'origin');
-  return origin !== '' && typeof parseRequestURI(origin) !== 'string';
+  return origin !== '' && !('error' in parseGoRequestURI(origin));
 }
 
 /**

@@ -6,7 +6,7 @@
  * connection that then closes.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isValidGoAuthority } from './go-url-authority';
+import { parseGoRequestURI } from '../net/go-url';
 
 interface Refusal {
   readonly code: number;
@@ -43,24 +43,22 @@ const NOT_FOUND: Refusal = { code: 404, statusText: 'Not Found', body: '404 page
 /** Go's server answers `OPTIONS *` itself. */
 const GLOBAL_OPTIONS: Refusal = { code: 200, statusText: 'OK', body: '' };
 const SLASH = 0x2f;
-/** An absolute URL's scheme and `//`, then its authority (up to the path or query). */
-const ABSOLUTE_FORM = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?]*)/;
+/** An absolute URL's scheme, `//` and authority (up to the path or query). */
+const ABSOLUTE_FORM = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?]*/;
 
 /**
  * A request target that is no path: Go serves an absolute URL by its path (the target is
  * rewritten to it here), answers `OPTIONS *` itself, and routes the rest (`*`, a CONNECT's
- * host and port) to a path no handler has: Go's mux answers its plain 404. An authority Go
- * cannot read (a bad port, an unclosed `[`, a stray escape) is its plain 400 first.
+ * host and port) to a path no handler has: Go's mux answers its plain 404. A target Go's
+ * url.ParseRequestURI cannot read (a bad port, an unclosed `[`, a stray escape) is its plain
+ * 400 first; Go reads a CONNECT's authority as that of an `http://` URL.
  */
 function targetAnswer(request: IncomingMessage, target: string): Refusal | undefined {
   if (target === '*' && request.method === 'OPTIONS') return GLOBAL_OPTIONS;
-  if (request.method === 'CONNECT') {
-    const query = target.indexOf('?');
-    return isValidGoAuthority(query < 0 ? target : target.slice(0, query)) ? NOT_FOUND : BAD_REQUEST;
-  }
+  if (request.method === 'CONNECT') return 'error' in parseGoRequestURI(`http://${target}`) ? BAD_REQUEST : NOT_FOUND;
   const absolute = ABSOLUTE_FORM.exec(target);
   if (absolute === null) return NOT_FOUND;
-  if (!isValidGoAuthority(absolute[1])) return BAD_REQUEST;
+  if ('error' in parseGoRequestURI(target)) return BAD_REQUEST;
   if (target.charCodeAt(absolute[0].length) !== SLASH) return NOT_FOUND;
   request.url = target.slice(absolute[0].length);
   return undefined;

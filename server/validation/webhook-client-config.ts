@@ -3,9 +3,9 @@
  * webhooks: a URL (https only, with a host, and no user information, fragment or query) or an
  * in-cluster service (name, namespace, port, and a path of DNS-subdomain segments).
  */
+import { parseGoURL } from '../net/go-url';
 import { FieldPath, invalid, required } from '../status/field-errors';
 import type { FieldError } from '../status/field-error';
-import { parseGoURL } from './go-url-parse';
 import { isDNS1123Subdomain, isValidPortNum } from './names';
 
 const URL_FORM = '; desired format: https://host[/path]';
@@ -19,7 +19,7 @@ export function validateWebhookURL(path: FieldPath, url: string, forceHttps: boo
     errors.push(invalid(path, parsed.scheme, `'https' is the only allowed URL scheme${URL_FORM}`));
   if (parsed.host === '') errors.push(invalid(path, parsed.host, `host must be specified${URL_FORM}`));
   if (parsed.user !== undefined)
-    errors.push(invalid(path, parsed.user, 'user information is not permitted in the URL'));
+    errors.push(invalid(path, parsed.user.toString(), 'user information is not permitted in the URL'));
   if (parsed.fragment !== '') errors.push(invalid(path, parsed.fragment, 'fragments are not permitted in the URL'));
   if (parsed.rawQuery !== '')
     errors.push(invalid(path, parsed.rawQuery, 'query parameters are not permitted in the URL'));

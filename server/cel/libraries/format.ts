@@ -11,7 +11,7 @@
  * assumes the largest pattern, 128.
  */
 import { Optional, type Environment } from '@marcbachmann/cel-js';
-import { goQuote } from '../../go-quote';
+import { parseGoRequestURI } from '../../net/go-url';
 import {
   isQualifiedName,
   isValidLabelValue,
@@ -21,7 +21,6 @@ import {
 } from '../../validation/names';
 import { REGEX_LENGTH_FACTOR, STRING_TRAVERSAL_FACTOR } from '../runtime-cost';
 import type { CelLibrary } from './library';
-import { parseRequestURI } from './urls';
 
 /** A named format: its messages for a string (none when valid) and the size of its pattern, for the cost. */
 export class NamedFormat {
@@ -71,8 +70,8 @@ const check =
     valid(text) ? [] : [message];
 
 function uriErrors(text: string): string[] {
-  const parsed = parseRequestURI(text);
-  return typeof parsed === 'string' ? [`parse ${goQuote(text)}: ${parsed}`] : [];
+  const parsed = parseGoRequestURI(text);
+  return 'error' in parsed ? [parsed.error] : [];
 }
 
 /** The formats by the name `format.named` and the function of the same name know them by. */

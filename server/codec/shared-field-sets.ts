@@ -30,7 +30,7 @@ export type SharedFieldSet = { readonly [key: string]: SharedFieldSet };
  * takes 0.3 µs, by SHA-256 0.7 µs, where parsing it would take 0.9 µs. A text key holds `{`,
  * which base64 never does, so the two kinds of key never meet.
  */
-const TEXT_KEY_MAX_BYTES = 256;
+const TEXT_KEY_MAX_LENGTH = 256;
 
 const trees = new Map<string, WeakRef<SharedFieldSet>>();
 const forgetCollected = new FinalizationRegistry<string>((key) => {
@@ -38,16 +38,36 @@ const forgetCollected = new FinalizationRegistry<string>((key) => {
 });
 
 /**
- * The value of a FieldsV1's JSON bytes: for an object, the tree already decoded from the same
- * bytes if any object still holds it. Any other value (a store another server wrote need not
- * hold a tree there) is decoded afresh.
+ * The value of a FieldsV1's JSON bytes, as a protobuf value carries them: for an object, the
+ * tree already decoded from the same bytes if any object still holds it. Any other value (a
+ * store another server wrote need not hold a tree there) is decoded afresh.
  */
 export function sharedFieldsV1(bytes: Uint8Array): unknown {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
-  const key = bytes.length <= TEXT_KEY_MAX_BYTES ? text : hash('sha256', bytes, 'base64');
+  return sharedTree(text, () => JSON.parse(text));
+}
+
+/**
+ * The same for an object decoded whole (a JSON, YAML or CBOR value: custom resources, and
+ * built-in kinds under another `--storage-media-type`): each managedFields entry's tree is
+ * replaced by the shared one, keyed by its compact JSON, which is what protobuf carries.
+ */
+export function shareFieldSetsOf(object: { readonly metadata?: { readonly managedFields?: unknown } }): void {
+  const entries = object.metadata?.managedFields;
+  if (!Array.isArray(entries)) return;
+  for (const entry of entries as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const fields = (entry as { fieldsV1?: unknown }).fieldsV1;
+    if (typeof fields === 'object' && fields !== null && !Array.isArray(fields))
+      (entry as { fieldsV1: unknown }).fieldsV1 = sharedTree(JSON.stringify(fields), () => fields);
+  }
+}
+
+function sharedTree(text: string, decode: () => unknown): unknown {
+  const key = text.length <= TEXT_KEY_MAX_LENGTH ? text : hash('sha256', text, 'base64');
   const known = trees.get(key)?.deref();
   if (known !== undefined) return known;
-  const value: unknown = JSON.parse(text);
+  const value = decode();
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
   const tree = deepFreeze(value as Record<string, unknown>);
   trees.set(key, new WeakRef(tree));

@@ -32,6 +32,7 @@ import { decodeCbor, SELF_DESCRIBED_CBOR } from './cbor';
 import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-type';
 import type { JsonObject } from './protobuf';
 import { goEscaped } from '../json/value';
+import { shareFieldSetsOf } from './shared-field-sets';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
 
 /** Groups whose servers store JSON whatever `--storage-media-type` says. */
@@ -103,6 +104,13 @@ const STORED = { nilListsAsNull: true, sharedFieldSets: true };
 export function decodeAny(value: Buffer): KubeObject {
   if (value.subarray(0, PROTOBUF_MAGIC.length).equals(PROTOBUF_MAGIC))
     return decodeEnvelope(value, STORED) as unknown as KubeObject;
+  const object = decodeWhole(value);
+  shareFieldSetsOf(object);
+  return object;
+}
+
+/** A value in one of the encodings decoded whole rather than field by field. */
+function decodeWhole(value: Buffer): KubeObject {
   if (value.subarray(0, SELF_DESCRIBED_CBOR.length).equals(SELF_DESCRIBED_CBOR))
     return decodeCbor(value) as unknown as KubeObject;
   const text = value.toString('utf8');

@@ -81,6 +81,17 @@ test('stored objects with the same entry share one frozen tree, and read as they
   expect(fieldsOf(second)).toEqual(fieldsV1For('app'));
 });
 
+test('a value decoded whole (JSON storage, custom resources) shares the same trees', () => {
+  const json = storageValueCodec(PODS, 'application/json');
+  const fromJson = decodeObject(
+    { key: '/registry/pods/default/j', value: encodeObject(pod('j', 'app'), json), modRevision: 4 },
+    json,
+  );
+  const fromProtobuf = stored(pod('k', 'app'));
+  expect(fieldsOf(fromJson)).toBe(fieldsOf(fromProtobuf));
+  expect(Object.isFrozen(fieldsOf(fromJson))).toBe(true);
+});
+
 test("a request body's trees are its own and can be changed", () => {
   const bytes = encodeEnvelope(pod('a', 'app') as unknown as JsonObject);
   const first = decodeRequestBody(bytes) as unknown as KubeObject;

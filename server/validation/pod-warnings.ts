@@ -16,6 +16,7 @@ import {
   sameProfile,
 } from './apparmor-annotations';
 import { fractionalByteWarning } from './fractional-bytes';
+import { containersOf } from './pod-containers';
 import { nodeLabelDeprecation, nodeSelectorTermWarnings } from './deprecated-node-labels';
 import { warningsForIP } from './ip';
 import { persistentVolumeClaimSpecWarnings } from './storage-warnings';
@@ -100,13 +101,6 @@ const SECCOMP_CONTAINER_ANNOTATION_PREFIX = 'container.seccomp.security.alpha.ku
 const SECCOMP_MESSAGE = 'non-functional in v1.27+; use the "seccompProfile" field instead';
 const NULL_SELECTOR_MESSAGE = 'a null labelSelector results in matching no pod';
 const BYTE_RESOURCES = ['memory', 'ephemeral-storage'];
-
-/** Every container of the spec with its path, in the reference's order (init, regular, ephemeral). */
-export function containersOf(spec: PodSpec, specPath: FieldPath): [Container, FieldPath][] {
-  return (['initContainers', 'containers', 'ephemeralContainers'] as const).flatMap((list) =>
-    (spec[list] ?? []).map((container, i): [Container, FieldPath] => [container, specPath.child(list).index(i)]),
-  );
-}
 
 /** Entries after the first with the same `key`, each as `<path>: duplicate <what> "<key>"`. */
 function duplicateWarnings<T>(

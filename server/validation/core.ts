@@ -45,6 +45,7 @@ import {
   validatePodSpec,
   validatePodSpecUpdate,
   validatePodTemplateSpec,
+  validateProfileAnnotationsAgainstFields,
   type PodSpecShape,
   type PodTemplateShape,
   type PodValidationOptions,
@@ -76,13 +77,23 @@ function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): Fiel
   ];
 }
 
-/** Ephemeral containers are only ever added to a running pod, through their subresource. */
+/**
+ * Ephemeral containers are only ever added to a running pod, through their subresource. Only a
+ * create holds the deprecated profile annotations to the fields: a later write keeps both.
+ */
 export function validatePod(pod: KubeObject, context: WriteContext): FieldError[] {
   const options = podValidationOptions(context.featureEnabled, undefined);
   const errors = [...podAnnotationErrors(pod, options), ...validatePodSpecOf(pod, options)];
   if ((field<PodSpecShape>(pod, 'spec')?.ephemeralContainers as unknown[] | undefined)?.length) {
     errors.push(forbidden(FieldPath.root('spec', 'ephemeralContainers'), 'cannot be set on create'));
   }
+  errors.push(
+    ...validateProfileAnnotationsAgainstFields(
+      pod.metadata.annotations,
+      field<PodSpecShape>(pod, 'spec'),
+      FieldPath.root('spec'),
+    ),
+  );
   return errors;
 }
 

@@ -10,6 +10,7 @@ import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { appArmorAnnotationErrors, appArmorFieldMismatches, type AppArmorPodSpec } from './apparmor-annotations';
 import { seccompAnnotationErrors, seccompFieldMismatches, type SeccompPodSpec } from './seccomp-annotations';
 import { podTolerationAnnotationErrors } from './toleration-json';
+import { validatePodOS, type PodOSSpec } from './pod-os';
 import {
   deepEqual,
   duplicate,
@@ -855,6 +856,7 @@ export function validatePodSpec(
       validatePodResourceName,
     ),
   );
+  errors.push(...validatePodOS(podSpec as PodOSSpec, path));
   errors.push(...fileKeyRefVolumeErrors(podSpec, path));
   return errors;
 }

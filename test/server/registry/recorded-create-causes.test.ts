@@ -26,6 +26,9 @@
  * members and types) and held to the field's rules; the deprecated seccomp annotations' format;
  * and, on a pod's create and in every template, the seccomp and AppArmor annotations against the
  * profile fields beside them (a Windows pod's AppArmor excepted), after the rest of the spec.
+ * fixtures/recorded-pod-os-causes.json holds the spec's declared OS: a known name, and the fields
+ * it rules out (Windows options on Linux; the Linux security settings, pod-level and in every
+ * container, on Windows; an empty list of supplemental groups counts, empty sysctls do not).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,6 +51,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-spec-causes.json',
   'recorded-apparmor-annotation-causes.json',
   'recorded-pod-annotation-causes.json',
+  'recorded-pod-os-causes.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -29,6 +29,8 @@
  * fixtures/recorded-pod-os-causes.json holds the spec's declared OS: a known name, and the fields
  * it rules out (Windows options on Linux; the Linux security settings, pod-level and in every
  * container, on Windows; an empty list of supplemental groups counts, empty sysctls do not).
+ * fixtures/recorded-pod-create-rules.json holds what only a Pod's create forbids, in order:
+ * ephemeral containers, a node with scheduling gates left, then the profile annotation checks.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +54,7 @@ const CASES: readonly Case[] = [
   'recorded-apparmor-annotation-causes.json',
   'recorded-pod-annotation-causes.json',
   'recorded-pod-os-causes.json',
+  'recorded-pod-create-rules.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -1,7 +1,7 @@
 /**
  * Go's encoding/json words for a syntax error, from what V8's JSON.parse said about the same
- * text: what clients see where the reference decodes JSON with the standard library (a body's
- * version and kind, a list's continue token).
+ * text, and for a value of the wrong type: what clients see where the reference decodes JSON with
+ * the standard library (a body's version and kind, a list's continue token, an annotation).
  */
 
 /** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
@@ -48,4 +48,13 @@ export function goJSONSyntaxError(text: string, error: Error): string {
   if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message))
     return 'unexpected end of JSON input';
   return error.message;
+}
+
+/** How Go's encoding/json names a decoded JSON value's type in its errors (`cannot unmarshal <type> into ...`). */
+export function goTypeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'string') return 'string';
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'bool';
+  return 'object';
 }

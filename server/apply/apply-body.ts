@@ -10,6 +10,7 @@ import type { FieldValidation } from '../request/query';
 import { checkNestingDepth } from '../request/nesting';
 import { badRequest } from '../status/catalogue';
 import { isObject } from '../json/value';
+import { goTypeOf } from '../../api/go-json-syntax';
 import { yamlRepeatedKeyLines } from '../validation/decode';
 
 export type ApplyBodyFormat = 'yaml' | 'cbor';
@@ -18,15 +19,6 @@ export interface ApplyBody {
   readonly config: Record<string, unknown>;
   /** `Warning` texts (fieldValidation=Warn). */
   readonly warnings: readonly string[];
-}
-
-/** How Go's encoding/json names a decoded JSON value's type in its errors (`cannot unmarshal <type> into ...`). */
-export function goTypeOf(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
-  if (typeof value === 'boolean') return 'bool';
-  return 'object';
 }
 
 function asConfiguration(value: unknown, format: 'YAML' | 'CBOR'): Record<string, unknown> {

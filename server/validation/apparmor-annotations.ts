@@ -1,12 +1,15 @@
 /**
  * The container AppArmor annotations that the `appArmorProfile` fields replaced in v1.30: what
  * profile each stands for, the deprecation warning the reference sends where one is still
- * written (for a Pod as it copies the annotation to the field, for a pod template as is), and
- * the format and container it must still have.
+ * written (for a Pod as it copies the annotation to the field, for a pod template as is), the
+ * format and container it must still have, and its agreement with the profile field in force
+ * for its container.
  */
 import type { FieldError } from '../status/field-error';
 import { invalid, type FieldPath } from '../status/field-errors';
 import { goQuote } from '../go-quote';
+import { containersOf, type ContainerLists } from './pod-containers';
+import { profileAnnotationMismatch, type ProfileAnnotationKind, type ProfileField } from './profile-annotations';
 
 export interface AppArmorProfile {
   readonly type: string;
@@ -62,5 +65,42 @@ export function appArmorAnnotationErrors(
       ...(containerNames.has(container) ? [] : [invalid(path, container, 'container not found')]),
       ...(formatError === undefined ? [] : [invalid(path, annotation, formatError)]),
     ];
+  });
+}
+
+const APPARMOR: ProfileAnnotationKind = { name: 'apparmor', runtimeDefault: ['runtime/default'] };
+
+interface AppArmorContext {
+  securityContext?: { appArmorProfile?: ProfileField | null } | null;
+}
+
+export interface AppArmorPodSpec extends ContainerLists<(AppArmorContext & { name?: string }) | null> {
+  os?: { name?: string } | null;
+  securityContext?: { appArmorProfile?: ProfileField | null } | null;
+}
+
+/**
+ * Each container's annotation against the profile in force for it (its own field, else the
+ * pod's), as the reference's validateAppArmorAnnotationsAndFieldsMatchOnCreate judges a new pod
+ * (after its annotations were copied to the fields) and every write of a template. Windows pods
+ * have no AppArmor and are not judged.
+ */
+export function appArmorFieldMismatches(
+  annotations: Readonly<Record<string, string>> | undefined,
+  spec: AppArmorPodSpec | undefined,
+  specPath: FieldPath,
+): FieldError[] {
+  if (spec?.os?.name === 'windows' || annotations === undefined) return [];
+  const podProfile = spec?.securityContext?.appArmorProfile;
+  return containersOf(spec ?? {}, specPath).flatMap(([container, path]) => {
+    const profile = container?.securityContext?.appArmorProfile ?? podProfile;
+    const key = APPARMOR_CONTAINER_ANNOTATION_PREFIX + (container?.name ?? '');
+    if (profile === undefined || profile === null || !Object.hasOwn(annotations, key)) return [];
+    return profileAnnotationMismatch(
+      APPARMOR,
+      annotations[key],
+      profile,
+      path.child('securityContext', 'appArmorProfile'),
+    );
   });
 }

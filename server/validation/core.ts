@@ -45,6 +45,7 @@ import {
   validatePodSpec,
   validatePodSpecUpdate,
   validatePodTemplateSpec,
+  validateProfileAnnotationsAgainstFields,
   type PodSpecShape,
   type PodTemplateShape,
   type PodValidationOptions,
@@ -76,13 +77,24 @@ function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): Fiel
   ];
 }
 
-/** Ephemeral containers are only ever added to a running pod, through their subresource. */
+/**
+ * Ephemeral containers are only ever added to a running pod, through their subresource; a pod is
+ * bound to a node only once nothing holds back its scheduling. Only a create holds the deprecated
+ * profile annotations to the fields: a later write keeps both.
+ */
 export function validatePod(pod: KubeObject, context: WriteContext): FieldError[] {
   const options = podValidationOptions(context.featureEnabled, undefined);
+  const spec = field<PodSpecShape>(pod, 'spec');
   const errors = [...podAnnotationErrors(pod, options), ...validatePodSpecOf(pod, options)];
-  if ((field<PodSpecShape>(pod, 'spec')?.ephemeralContainers as unknown[] | undefined)?.length) {
+  if ((spec?.ephemeralContainers as unknown[] | undefined)?.length) {
     errors.push(forbidden(FieldPath.root('spec', 'ephemeralContainers'), 'cannot be set on create'));
   }
+  if (spec?.nodeName && (spec.schedulingGates as unknown[] | undefined)?.length) {
+    errors.push(
+      forbidden(FieldPath.root('spec', 'nodeName'), 'cannot be set until all schedulingGates have been cleared'),
+    );
+  }
+  errors.push(...validateProfileAnnotationsAgainstFields(pod.metadata.annotations, spec, FieldPath.root('spec')));
   return errors;
 }
 

@@ -16,6 +16,8 @@ import {
   sameProfile,
 } from './apparmor-annotations';
 import { fractionalByteWarning } from './fractional-bytes';
+import { containersOf } from './pod-containers';
+import { SECCOMP_CONTAINER_ANNOTATION_PREFIX, SECCOMP_POD_ANNOTATION } from './seccomp-annotations';
 import { nodeLabelDeprecation, nodeSelectorTermWarnings } from './deprecated-node-labels';
 import { warningsForIP } from './ip';
 import { persistentVolumeClaimSpecWarnings } from './storage-warnings';
@@ -95,18 +97,9 @@ const REMOVED_CEPH_PLUGINS: readonly RemovedPlugin[] = [
   ['rbd', 'rbd', 'deprecated in v1.28, non-functional in v1.31+'],
 ];
 
-const SECCOMP_POD_ANNOTATION = 'seccomp.security.alpha.kubernetes.io/pod';
-const SECCOMP_CONTAINER_ANNOTATION_PREFIX = 'container.seccomp.security.alpha.kubernetes.io/';
 const SECCOMP_MESSAGE = 'non-functional in v1.27+; use the "seccompProfile" field instead';
 const NULL_SELECTOR_MESSAGE = 'a null labelSelector results in matching no pod';
 const BYTE_RESOURCES = ['memory', 'ephemeral-storage'];
-
-/** Every container of the spec with its path, in the reference's order (init, regular, ephemeral). */
-export function containersOf(spec: PodSpec, specPath: FieldPath): [Container, FieldPath][] {
-  return (['initContainers', 'containers', 'ephemeralContainers'] as const).flatMap((list) =>
-    (spec[list] ?? []).map((container, i): [Container, FieldPath] => [container, specPath.child(list).index(i)]),
-  );
-}
 
 /** Entries after the first with the same `key`, each as `<path>: duplicate <what> "<key>"`. */
 function duplicateWarnings<T>(

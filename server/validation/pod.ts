@@ -7,7 +7,10 @@ import type { FieldError } from '../status/field-error';
 import type { FeatureEnabled } from '../registry/types';
 import { usesEnvFiles, usesSELinuxChangePolicy } from '../registry/kinds/pod-gated-fields';
 import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
-import { appArmorAnnotationErrors } from './apparmor-annotations';
+import { appArmorAnnotationErrors, appArmorFieldMismatches, type AppArmorPodSpec } from './apparmor-annotations';
+import { seccompAnnotationErrors, seccompFieldMismatches, type SeccompPodSpec } from './seccomp-annotations';
+import { podTolerationAnnotationErrors } from './toleration-json';
+import { validatePodOS, type PodOSSpec } from './pod-os';
 import {
   deepEqual,
   duplicate,
@@ -453,9 +456,11 @@ export function validatePodAnnotations(
     errors.push(
       invalid(path.key(MIRROR_POD_ANNOTATION), mirror, 'must set spec.nodeName if mirror pod annotation is set'),
     );
+  errors.push(...podTolerationAnnotationErrors(annotations, path));
   const cost = annotations?.[POD_DELETION_COST];
   if (!options.allowInvalidPodDeletionCost && !isValidDeletionCost(cost))
     errors.push(invalid(path.key(POD_DELETION_COST), cost, 'must be a 32bit integer'));
+  errors.push(...seccompAnnotationErrors(annotations, path));
   const containerNames = new Set(
     (['initContainers', 'containers', 'ephemeralContainers'] as const).flatMap((list) =>
       ((spec?.[list] as Container[] | undefined) ?? []).map((container) => container.name ?? ''),
@@ -463,6 +468,21 @@ export function validatePodAnnotations(
   );
   errors.push(...appArmorAnnotationErrors(annotations, containerNames, path));
   return errors;
+}
+
+/**
+ * The deprecated seccomp and AppArmor annotations against the profile fields set beside them,
+ * which the reference judges on a pod's create and on every write of a template.
+ */
+export function validateProfileAnnotationsAgainstFields(
+  annotations: Record<string, string> | undefined,
+  spec: PodSpecShape | undefined,
+  specPath: FieldPath,
+): FieldError[] {
+  return [
+    ...seccompFieldMismatches(annotations, spec as SeccompPodSpec | undefined, specPath),
+    ...appArmorFieldMismatches(annotations, spec as AppArmorPodSpec | undefined, specPath),
+  ];
 }
 
 const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
@@ -836,6 +856,7 @@ export function validatePodSpec(
       validatePodResourceName,
     ),
   );
+  errors.push(...validatePodOS(podSpec as PodOSSpec, path));
   errors.push(...fileKeyRefVolumeErrors(podSpec, path));
   return errors;
 }
@@ -876,6 +897,9 @@ export function validatePodTemplateSpec(
     ...validatePodAnnotations(template.metadata?.annotations, template.spec, path.child('annotations'), options),
   );
   errors.push(...validatePodSpec(template.spec, path.child('spec'), options));
+  errors.push(
+    ...validateProfileAnnotationsAgainstFields(template.metadata?.annotations, template.spec, path.child('spec')),
+  );
   if ((template.spec as Json | undefined)?.ephemeralContainers !== undefined) {
     errors.push(
       forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'),

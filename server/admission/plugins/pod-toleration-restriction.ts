@@ -16,13 +16,12 @@
  *   whitelist: [<toleration>, ...]
  */
 import type { KubeObject } from '../../../api/objects';
-import { goTypeOf } from '../../apply/apply-body';
 import { podQOSClass } from '../../registry/defaults/pod';
 import { internalError, notFound, unclassified } from '../../status/catalogue';
 import { fieldErrorText } from '../../status/field-error';
 import { FieldPath } from '../../status/field-errors';
-import { goJSONSyntaxError } from '../../../api/go-json-syntax';
 import { validateTolerations, type Toleration } from '../../validation/pod-scheduling';
+import { decodeTolerations } from '../../validation/toleration-json';
 import type { ObjectStorage } from '../../../storage/objects/types';
 import { AdmissionConfigError } from '../config-error';
 import { writes } from '../lookup';
@@ -105,40 +104,11 @@ function mergeTolerations(first: readonly Toleration[], second: readonly Tolerat
   return merged;
 }
 
-const TOLERATION_FIELDS = ['key', 'operator', 'value', 'effect', 'tolerationSeconds'] as const;
-
-/** An annotation's tolerations as Go's encoding/json decodes them (keys matched regardless of case), or its error. */
-function decodeTolerations(text: string): Toleration[] {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(text);
-  } catch (error) {
-    throw unclassified(goJSONSyntaxError(text, error as Error));
-  }
-  const cannot = (value: unknown, into: string) =>
-    unclassified(`json: cannot unmarshal ${goTypeOf(value)} into Go ${into}`);
-  if (decoded === null) return [];
-  if (!Array.isArray(decoded)) throw cannot(decoded, 'value of type []v1.Toleration');
-  return decoded.map((item: unknown) => {
-    if (item === null) return {};
-    if (typeof item !== 'object' || Array.isArray(item)) throw cannot(item, 'value of type v1.Toleration');
-    const toleration: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(item)) {
-      const field = TOLERATION_FIELDS.find((known) => known.toLowerCase() === name.toLowerCase());
-      if (field === undefined || value === null) continue;
-      if (field !== 'tolerationSeconds') {
-        if (typeof value !== 'string') throw cannot(value, `struct field Toleration.${field} of type string`);
-      } else if (typeof value !== 'number') {
-        throw cannot(value, 'struct field Toleration.tolerationSeconds of type int64');
-      } else if (!Number.isSafeInteger(value)) {
-        throw unclassified(
-          `json: cannot unmarshal number ${value} into Go struct field Toleration.tolerationSeconds of type int64`,
-        );
-      }
-      toleration[field] = value;
-    }
-    return toleration as Toleration;
-  });
+/** A namespace's annotation read as the reference reads it (into v1 tolerations), or refused with Go's error. */
+function decodeNamespaceTolerations(text: string): Toleration[] {
+  const { tolerations, error } = decodeTolerations(text, 'v1');
+  if (error !== undefined) throw unclassified(error);
+  return tolerations;
 }
 
 export function podTolerationRestrictionPlugin(
@@ -162,7 +132,7 @@ export function podTolerationRestrictionPlugin(
     if (namespace === undefined) throw notFound({ group: '', resource: 'namespaces' }, name);
     const text = namespace.metadata.annotations?.[annotation];
     if (text === undefined) return undefined;
-    return text === '' ? [] : decodeTolerations(text);
+    return text === '' ? [] : decodeNamespaceTolerations(text);
   }
 
   async function checkWhitelist(attributes: AdmissionAttributes): Promise<void> {

@@ -13,7 +13,7 @@ import {
   sameProfile,
   type AppArmorProfile,
 } from '../../validation/apparmor-annotations';
-import { containersOf } from '../../validation/pod-warnings';
+import { containersOf, type ContainerLists } from '../../validation/pod-containers';
 import { FieldPath } from '../../status/field-errors';
 import type { WriteContext } from '../types';
 
@@ -34,12 +34,14 @@ interface Container {
 }
 
 export function copyAppArmorAnnotations(pod: KubeObject, context: WriteContext): void {
-  const spec = (pod.spec ?? {}) as { os?: { name?: string }; securityContext?: { appArmorProfile?: unknown } };
+  const spec = (pod.spec ?? {}) as ContainerLists<Container> & {
+    os?: { name?: string };
+    securityContext?: { appArmorProfile?: unknown };
+  };
   if (spec.os?.name === 'windows') return;
   const annotations = pod.metadata.annotations ?? {};
   const podProfile = spec.securityContext?.appArmorProfile;
-  for (const [entry] of containersOf(spec, FieldPath.root('spec'))) {
-    const container = entry as Container;
+  for (const [container] of containersOf(spec, FieldPath.root('spec'))) {
     const key = APPARMOR_CONTAINER_ANNOTATION_PREFIX + (container.name ?? '');
     const fieldSet =
       container.securityContext?.appArmorProfile !== undefined && container.securityContext.appArmorProfile !== null;

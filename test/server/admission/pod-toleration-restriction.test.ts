@@ -84,6 +84,7 @@ describe('PodTolerationRestriction', () => {
       ['empty', { [DEFAULTS]: '', [WHITELIST]: '' }],
       ['not-a-list', { [DEFAULTS]: '{"key":"a"}' }],
       ['wrong-field', { [DEFAULTS]: '[{"key":1}]' }],
+      ['wrong-operator', { [DEFAULTS]: '[{"operator":true}]' }],
       ['fractional', { [DEFAULTS]: '[{"tolerationSeconds":1.5}]' }],
       ['not-json', { [DEFAULTS]: '[x]' }],
       ['bad-whitelist', { [WHITELIST]: '[1]' }],
@@ -181,6 +182,10 @@ describe('PodTolerationRestriction', () => {
     for (const [namespace, message] of [
       ['not-a-list', 'json: cannot unmarshal object into Go value of type []v1.Toleration'],
       ['wrong-field', 'json: cannot unmarshal number into Go struct field Toleration.key of type string'],
+      [
+        'wrong-operator',
+        'json: cannot unmarshal bool into Go struct field Toleration.operator of type v1.TolerationOperator',
+      ],
       [
         'fractional',
         'json: cannot unmarshal number 1.5 into Go struct field Toleration.tolerationSeconds of type int64',

@@ -20,6 +20,17 @@
  * fixtures/recorded-apparmor-annotation-causes.json holds the container AppArmor annotations of
  * pods and templates: each names a container (init ones too) and holds a profile of the beta
  * format, checked after the other pod annotations; an empty one is a control, accepted either way.
+ * fixtures/recorded-pod-annotation-causes.json holds the other pod annotations the reference
+ * checks, in its order (mirror, tolerations, deletion cost, seccomp, AppArmor): the alpha
+ * tolerations annotation decoded as Go decodes it into the internal type (its errors naming Go's
+ * members and types) and held to the field's rules; the deprecated seccomp annotations' format;
+ * and, on a pod's create and in every template, the seccomp and AppArmor annotations against the
+ * profile fields beside them (a Windows pod's AppArmor excepted), after the rest of the spec.
+ * fixtures/recorded-pod-os-causes.json holds the spec's declared OS: a known name, and the fields
+ * it rules out (Windows options on Linux; the Linux security settings, pod-level and in every
+ * container, on Windows; an empty list of supplemental groups counts, empty sysctls do not).
+ * fixtures/recorded-pod-create-rules.json holds what only a Pod's create forbids, in order:
+ * ephemeral containers, a node with scheduling gates left, then the profile annotation checks.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +52,9 @@ const CASES: readonly Case[] = [
   'recorded-create-causes.json',
   'recorded-pod-spec-causes.json',
   'recorded-apparmor-annotation-causes.json',
+  'recorded-pod-annotation-causes.json',
+  'recorded-pod-os-causes.json',
+  'recorded-pod-create-rules.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

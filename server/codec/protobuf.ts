@@ -14,6 +14,7 @@ import {
   type MessageLayout,
 } from './protobuf-layout';
 import { sharedFieldsV1 } from './shared-field-sets';
+import { readSharedString, sharedUtf8 } from './short-strings';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -99,7 +100,7 @@ export function readMessage(
         if (key >>> 3 === 1) content = reader.bytes();
         else reader.skipType(key & 7);
       }
-      if (type === QUANTITY) return Buffer.from(content).toString('utf8');
+      if (type === QUANTITY) return sharedUtf8(content);
       if (type === FIELDS_V1 && options.sharedFieldSets && content.length > 0)
         return sharedFieldsV1(content) as JsonValue;
       return content.length === 0 ? null : (JSON.parse(Buffer.from(content).toString('utf8')) as JsonValue);
@@ -113,7 +114,7 @@ export function readMessage(
         const tag = key >>> 3;
         if (tag === 1) kind = toNumber(reader.int64());
         else if (tag === 2) intVal = reader.int32();
-        else if (tag === 3) strVal = reader.string();
+        else if (tag === 3) strVal = readSharedString(reader);
         else reader.skipType(key & 7);
       }
       return kind === 1 ? strVal : intVal;
@@ -151,7 +152,7 @@ export function readMessage(
     const items: JsonValue[] = [];
     while (reader.pos < end) {
       const key = reader.uint32();
-      if (key >>> 3 === 1) items.push(reader.string());
+      if (key >>> 3 === 1) items.push(readSharedString(reader));
       else reader.skipType(key & 7);
     }
     return items;
@@ -251,7 +252,7 @@ function zeroOf(type: string): JsonValue {
 function readSingle(reader: Reader, type: string, options: ReadOptions): JsonValue | undefined {
   switch (type) {
     case 'string':
-      return reader.string();
+      return readSharedString(reader);
     case 'bytes':
       return Buffer.from(reader.bytes()).toString('base64');
     case 'bool':

@@ -55,6 +55,7 @@ import {
   type SpreadMatchLabelKeysRule,
 } from './pod-scheduling';
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
+import { GO_SPACE } from './go-space';
 
 type Json = Record<string, unknown>;
 
@@ -557,8 +558,7 @@ function validateEnvFrom(sources: readonly EnvFromSource[], path: FieldPath): Fi
   return errors;
 }
 
-/** Go's unicode.IsSpace at either end (JavaScript's trim also takes U+FEFF, which Go keeps). */
-const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+/** Go's unicode.IsSpace at either end. */
 const GO_SPACE_AT_ENDS = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`);
 
 /** A Pod's image (not a template's, which keep an older, looser rule) has no surrounding whitespace. */

@@ -6,6 +6,7 @@
  * (kubernetes PR 130989), so none is added.
  */
 import { child, fill, items, type Json } from './fill';
+import { parseImageReference } from './image-reference';
 
 const VOLUME_SOURCE_DEFAULT_MODE = 420; // 0644
 /** A projected token lives an hour unless asked otherwise. */
@@ -32,13 +33,15 @@ function defaultHandler(handler: Json | undefined): void {
   }
 }
 
-/** Always for `:latest` or an untagged image, else IfNotPresent (also for digests and for no image at all). */
+/**
+ * Always for `:latest` or an image named by neither tag nor digest, else IfNotPresent (also for
+ * a reference the reference's parser refuses, and for no image at all).
+ */
 export function defaultImagePullPolicy(image: string): string {
-  if (image === '' || image.includes('@')) return 'IfNotPresent';
-  const lastSegment = image.slice(image.lastIndexOf('/') + 1);
-  const colon = lastSegment.lastIndexOf(':');
-  const tag = colon < 0 ? '' : lastSegment.slice(colon + 1);
-  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  const reference = parseImageReference(image);
+  if (reference === undefined) return 'IfNotPresent';
+  const latest = reference.tag === 'latest' || (reference.tag === '' && reference.digest === '');
+  return latest ? 'Always' : 'IfNotPresent';
 }
 
 function defaultContainer(container: Json): void {

@@ -56,6 +56,7 @@ import {
 } from './pod-scheduling';
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
 import { GO_SPACE } from './go-space';
+import { validatePullPolicy } from './pull-policy';
 
 type Json = Record<string, unknown>;
 
@@ -150,7 +151,6 @@ export interface PodTemplateShape {
 }
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
-const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 /** In the reference's order, which its message keeps. */
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -604,7 +604,7 @@ function validateContainerCommon(
   const privileged = container.securityContext?.privileged === true;
   errors.push(...validateVolumeMounts(mounts, devices, volumes, privileged, at.child('volumeMounts')));
   errors.push(...validateVolumeDevices(devices, mounts, volumes, at.child('volumeDevices')));
-  errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
+  errors.push(...validatePullPolicy(container.imagePullPolicy, at.child('imagePullPolicy')));
   errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
     errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));

@@ -45,16 +45,17 @@ export function defaultImagePullPolicy(image: string): string {
   return latest ? 'Always' : 'IfNotPresent';
 }
 
+/** The reference's SetDefaults_Container, which fills these strings when empty, not only when left out. */
 function defaultContainer(container: Json): void {
-  fill(
+  fillWhenEmpty(
     container,
     'imagePullPolicy',
     defaultImagePullPolicy(typeof container.image === 'string' ? container.image : ''),
   );
-  fill(container, 'terminationMessagePath', '/dev/termination-log');
-  fill(container, 'terminationMessagePolicy', 'File');
+  fillWhenEmpty(container, 'terminationMessagePath', '/dev/termination-log');
+  fillWhenEmpty(container, 'terminationMessagePolicy', 'File');
   fill(container, 'resources', {});
-  for (const port of items(container, 'ports')) fill(port, 'protocol', 'TCP');
+  for (const port of items(container, 'ports')) fillWhenEmpty(port, 'protocol', 'TCP');
   for (const env of items(container, 'env')) {
     const fieldRef = (env.valueFrom as Json | undefined)?.fieldRef as Json | undefined;
     if (fieldRef) fill(fieldRef, 'apiVersion', 'v1');

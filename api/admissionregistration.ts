@@ -51,6 +51,20 @@ export interface ValidatingAdmissionPolicySpec {
   readonly variables?: ReadonlyArray<{ readonly name: string; readonly expression: string }>;
 }
 
+/** What a type check found wrong with one expression of a policy. */
+export interface ExpressionWarning {
+  /** Where the expression is, as a JSONPath relative to the policy (`spec.validations[0].expression`). */
+  readonly fieldRef: string;
+  readonly warning: string;
+}
+
+export interface ValidatingAdmissionPolicyStatus {
+  readonly observedGeneration?: number;
+  readonly typeChecking?: { readonly expressionWarnings?: readonly ExpressionWarning[] } | null;
+  /** metav1.Conditions. */
+  readonly conditions?: readonly object[];
+}
+
 export interface ValidatingAdmissionPolicy {
   readonly metadata: { readonly name: string };
   readonly spec: ValidatingAdmissionPolicySpec;

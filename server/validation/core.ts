@@ -72,7 +72,7 @@ function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): Fi
 function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): FieldError[] {
   const spec = field<PodSpecShape>(pod, 'spec');
   return [
-    ...validatePodSpec(spec, FieldPath.root('spec'), options, pod.metadata.name),
+    ...validatePodSpec(spec, FieldPath.root('spec'), options, pod.metadata.name ?? ''),
     ...validatePodOnlySpec(spec, FieldPath.root('spec')),
   ];
 }

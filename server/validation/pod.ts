@@ -58,6 +58,8 @@ import {
   type SpreadMatchLabelKeysRule,
 } from './pod-scheduling';
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
+import { GO_SPACE } from './go-space';
+import { validatePullPolicy } from './pull-policy';
 
 type Json = Record<string, unknown>;
 
@@ -152,7 +154,6 @@ export interface PodTemplateShape {
 }
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
-const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 /** In the reference's order, which its message keeps. */
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -577,8 +578,7 @@ function validateEnvFrom(sources: readonly EnvFromSource[], path: FieldPath): Fi
   return errors;
 }
 
-/** Go's unicode.IsSpace at either end (JavaScript's trim also takes U+FEFF, which Go keeps). */
-const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+/** Go's unicode.IsSpace at either end. */
 const GO_SPACE_AT_ENDS = new RegExp(`^${GO_SPACE}|${GO_SPACE}$`);
 
 /** A Pod's image (not a template's, which keep an older, looser rule) has no surrounding whitespace. */
@@ -624,7 +624,7 @@ function validateContainerCommon(
   const privileged = container.securityContext?.privileged === true;
   errors.push(...validateVolumeMounts(mounts, devices, volumes, privileged, at.child('volumeMounts')));
   errors.push(...validateVolumeDevices(devices, mounts, volumes, at.child('volumeDevices')));
-  errors.push(...validateEnum(container.imagePullPolicy, PULL_POLICIES, at.child('imagePullPolicy'), true));
+  errors.push(...validatePullPolicy(container.imagePullPolicy, at.child('imagePullPolicy')));
   errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
     errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));

@@ -11,6 +11,7 @@ import { inclusiveRangeError, isDNS1123Label, isDNS1123Subdomain } from './names
 import { downwardAPIVolumeFileErrors } from './downward-api';
 import { validatePersistentVolumeClaimTemplate, type ClaimTemplate } from './claim-spec';
 import { projectedVolumeErrors, type ProjectionOptions } from './projected-sources';
+import { validatePullPolicy } from './pull-policy';
 import { fileModeErrors, keyToPathErrors, localDescendingPathErrors, pathNoBackstepsErrors } from './volume-file-paths';
 
 type Json = Record<string, unknown>;
@@ -23,8 +24,8 @@ export interface Volume {
 /** What a volume's rules depend on beyond the volume. */
 export interface VolumeContext extends ProjectionOptions {
   /**
-   * A Pod's own name, absent for templates; with it, the claims that ephemeral volumes make are
-   * known, and a volume may not name one of them as its claim.
+   * A Pod's own name ('' while it has none), absent for templates; with it, the claims that
+   * ephemeral volumes make are known, and a volume may not name one of them as its claim.
    */
   readonly podName?: string;
 }
@@ -354,8 +355,14 @@ const SOURCE_RULES: readonly SourceRule[] = [
   { member: 'scaleIO', check: (source, path) => requiredMembers(source, path, ['gateway', 'system', 'volumeName']) },
   { member: 'csi', check: csiErrors },
   { member: 'ephemeral', check: ephemeralErrors },
-  { member: 'image' },
+  { member: 'image', check: imageVolumeErrors },
 ];
+
+/** An image volume: a Pod's names its image (a template's may leave it to whoever fills it in). */
+function imageVolumeErrors(source: Json, path: FieldPath, context: VolumeContext): FieldError[] {
+  const errors = context.podName !== undefined && !source.reference ? [required(path.child('reference'))] : [];
+  return [...errors, ...validatePullPolicy(source.pullPolicy as string | undefined, path.child('pullPolicy'))];
+}
 
 /** The claim an ephemeral volume of a pod gets is named `<pod>-<volume>`, which must be an object name. */
 function ephemeralClaimNameErrors(volume: Volume, podName: string | undefined, path: FieldPath): FieldError[] {

@@ -13,15 +13,10 @@
 import type { CelSchema } from '../../cel/schema-types';
 import { policyCompilers, type PolicyCompilers } from '../../validation/admission-cel/declarations';
 import type { ResolvedKind } from '../../validation/admission-cel/kind-schemas';
-import type { ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
+import type { ExpressionWarning, ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
 
 import type { GroupVersionKind } from '../../../api/identity';
 const MAX_TYPES_TO_CHECK = 10;
-
-export interface ExpressionWarning {
-  readonly fieldRef: string;
-  readonly warning: string;
-}
 
 /** Where kinds and their schemas come from (the server's registry and definitions). */
 export interface KindResolver {

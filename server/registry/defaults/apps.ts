@@ -13,7 +13,7 @@ function specOf(object: KubeObject): Json {
 // Each workload's template is a struct in the versioned types, never absent: one left out (or
 // null) is an empty template, defaulted like any other, as Go decodes it.
 
-export function defaultDeployment(deployment: KubeObject): void {
+export function defaultDeployment(deployment: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = specOf(deployment);
   fill(spec, 'replicas', 1);
   const strategy = child(spec, 'strategy');
@@ -25,13 +25,13 @@ export function defaultDeployment(deployment: KubeObject): void {
   }
   fill(spec, 'revisionHistoryLimit', 10);
   fill(spec, 'progressDeadlineSeconds', 600);
-  defaultPodTemplateSpec(child(spec, 'template'));
+  defaultPodTemplateSpec(child(spec, 'template'), featureEnabled);
 }
 
-export function defaultReplicaSet(replicaSet: KubeObject): void {
+export function defaultReplicaSet(replicaSet: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = specOf(replicaSet);
   fill(spec, 'replicas', 1);
-  defaultPodTemplateSpec(child(spec, 'template'));
+  defaultPodTemplateSpec(child(spec, 'template'), featureEnabled);
 }
 
 export function defaultStatefulSet(statefulSet: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
@@ -59,10 +59,10 @@ export function defaultStatefulSet(statefulSet: KubeObject, _version: string, fe
     showClaimSourceGroups(child(claim, 'spec'));
     fill(child(claim, 'status'), 'phase', 'Pending');
   }
-  defaultPodTemplateSpec(child(spec, 'template'));
+  defaultPodTemplateSpec(child(spec, 'template'), featureEnabled);
 }
 
-export function defaultDaemonSet(daemonSet: KubeObject): void {
+export function defaultDaemonSet(daemonSet: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = specOf(daemonSet);
   const updateStrategy = child(spec, 'updateStrategy');
   fillWhenEmpty(updateStrategy, 'type', 'RollingUpdate');
@@ -72,6 +72,6 @@ export function defaultDaemonSet(daemonSet: KubeObject): void {
     fill(rollingUpdate, 'maxSurge', 0);
   }
   fill(spec, 'revisionHistoryLimit', 10);
-  defaultPodTemplateSpec(child(spec, 'template'));
+  defaultPodTemplateSpec(child(spec, 'template'), featureEnabled);
   fillTemplateGeneration(daemonSet);
 }

@@ -2,11 +2,12 @@
 import type { KubeObject } from '../../../api/objects';
 import { child, fill, type Json } from './fill';
 import { defaultPodTemplateSpec } from './pod';
+import type { FeatureEnabled } from '../types';
 
 /** The backoff limit when a per-index limit is set: the largest int32, as the reference uses. */
 const MAX_INT32 = 2147483647;
 
-export function defaultJob(job: KubeObject): void {
+export function defaultJob(job: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = child(job as Json, 'spec');
   if (spec.completions === undefined && spec.parallelism === undefined) {
     spec.completions = 1;
@@ -25,10 +26,10 @@ export function defaultJob(job: KubeObject): void {
   const labels = job.metadata.labels;
   if (templateLabels && typeof templateLabels === 'object' && (!labels || Object.keys(labels).length === 0))
     job.metadata.labels = templateLabels as Record<string, string>;
-  defaultPodTemplateSpec(spec.template as Json | undefined);
+  defaultPodTemplateSpec(spec.template as Json | undefined, featureEnabled);
 }
 
-export function defaultCronJob(cronJob: KubeObject): void {
+export function defaultCronJob(cronJob: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = child(cronJob as Json, 'spec');
   fill(spec, 'concurrencyPolicy', 'Allow');
   fill(spec, 'suspend', false);
@@ -37,5 +38,5 @@ export function defaultCronJob(cronJob: KubeObject): void {
   const jobTemplate = child(spec, 'jobTemplate');
   // Printed as `metadata: {}` like the reference's (no `creationTimestamp: null` since 1.34).
   child(jobTemplate, 'metadata');
-  defaultPodTemplateSpec(child(jobTemplate, 'spec').template as Json | undefined);
+  defaultPodTemplateSpec(child(jobTemplate, 'spec').template as Json | undefined, featureEnabled);
 }

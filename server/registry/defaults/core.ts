@@ -3,14 +3,15 @@ import type { KubeObject } from '../../../api/objects';
 import { child, fill, isEmptyValue, items, type Json } from './fill';
 import { defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
 import { showClaimSourceGroups } from '../conversion/claim-source-group';
+import type { FeatureEnabled } from '../types';
 
-export function defaultPod(pod: KubeObject): void {
+export function defaultPod(pod: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = child(pod as Json, 'spec');
   // The reference's conversion of a Pod (not of a pod template) forces a negative grace period,
   // which old clients wrote and validation accepts, to 1.
   if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0)
     spec.terminationGracePeriodSeconds = 1;
-  defaultPodObjectSpec(spec);
+  defaultPodObjectSpec(spec, featureEnabled);
   const status = (pod as Json).status as Json | undefined;
   if (status !== undefined) pairSingularAndList(status, 'podIP', 'podIPs', (ip) => ({ ip }));
 }
@@ -37,8 +38,8 @@ function pairSingularAndList<T>(
     parent[singular] = valueOf(first);
 }
 
-export function defaultPodTemplate(podTemplate: KubeObject): void {
-  defaultPodTemplateSpec((podTemplate as Json).template as Json | undefined);
+export function defaultPodTemplate(podTemplate: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
+  defaultPodTemplateSpec((podTemplate as Json).template as Json | undefined, featureEnabled);
 }
 
 /** Service defaults; `spec.clusterIP(s)` and the IP families come from the allocator (allocators/cluster-ip.ts). */
@@ -250,7 +251,11 @@ function defaultPhase(object: KubeObject, phase: string): void {
   if (status.phase === undefined || status.phase === null || status.phase === '') status.phase = phase;
 }
 
-export function defaultReplicationController(controller: KubeObject): void {
+export function defaultReplicationController(
+  controller: KubeObject,
+  _version: string,
+  featureEnabled: FeatureEnabled,
+): void {
   const spec = child(controller as Json, 'spec');
   const template = spec.template as Json | undefined;
   const templateLabels = (template?.metadata as Json | undefined)?.labels as Record<string, string> | undefined;
@@ -260,7 +265,7 @@ export function defaultReplicationController(controller: KubeObject): void {
       controller.metadata.labels = { ...templateLabels };
   }
   fill(spec, 'replicas', 1);
-  defaultPodTemplateSpec(template);
+  defaultPodTemplateSpec(template, featureEnabled);
 }
 
 export function defaultEndpoints(endpoints: KubeObject): void {

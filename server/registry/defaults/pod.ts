@@ -5,7 +5,9 @@
  * like the reference's. A 1.34 server no longer prints a template's `creationTimestamp: null`
  * (kubernetes PR 130989), so none is added.
  */
-import { child, fill, items, type Json } from './fill';
+import { child, fill, fillWhenEmpty, items, type Json } from './fill';
+import type { FeatureEnabled } from '../types';
+import { parseImageReference } from './image-reference';
 
 const VOLUME_SOURCE_DEFAULT_MODE = 420; // 0644
 /** A projected token lives an hour unless asked otherwise. */
@@ -32,25 +34,28 @@ function defaultHandler(handler: Json | undefined): void {
   }
 }
 
-/** Always for `:latest` or an untagged image, else IfNotPresent (also for digests and for no image at all). */
+/**
+ * Always for `:latest` or an image named by neither tag nor digest, else IfNotPresent (also for
+ * a reference the reference's parser refuses, and for no image at all).
+ */
 export function defaultImagePullPolicy(image: string): string {
-  if (image === '' || image.includes('@')) return 'IfNotPresent';
-  const lastSegment = image.slice(image.lastIndexOf('/') + 1);
-  const colon = lastSegment.lastIndexOf(':');
-  const tag = colon < 0 ? '' : lastSegment.slice(colon + 1);
-  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  const reference = parseImageReference(image);
+  if (reference === undefined) return 'IfNotPresent';
+  const latest = reference.tag === 'latest' || (reference.tag === '' && reference.digest === '');
+  return latest ? 'Always' : 'IfNotPresent';
 }
 
+/** The reference's SetDefaults_Container, which fills these strings when empty, not only when left out. */
 function defaultContainer(container: Json): void {
-  fill(
+  fillWhenEmpty(
     container,
     'imagePullPolicy',
     defaultImagePullPolicy(typeof container.image === 'string' ? container.image : ''),
   );
-  fill(container, 'terminationMessagePath', '/dev/termination-log');
-  fill(container, 'terminationMessagePolicy', 'File');
+  fillWhenEmpty(container, 'terminationMessagePath', '/dev/termination-log');
+  fillWhenEmpty(container, 'terminationMessagePolicy', 'File');
   fill(container, 'resources', {});
-  for (const port of items(container, 'ports')) fill(port, 'protocol', 'TCP');
+  for (const port of items(container, 'ports')) fillWhenEmpty(port, 'protocol', 'TCP');
   for (const env of items(container, 'env')) {
     const fieldRef = (env.valueFrom as Json | undefined)?.fieldRef as Json | undefined;
     if (fieldRef) fill(fieldRef, 'apiVersion', 'v1');
@@ -84,9 +89,18 @@ function defaultPodOnly(spec: Json): void {
 
 const VOLUME_SOURCES_WITH_MODE = ['secret', 'configMap', 'downwardAPI', 'projected'];
 
-function defaultVolume(volume: Json): void {
+function defaultVolume(volume: Json, featureEnabled: FeatureEnabled): void {
   const sources = Object.keys(volume).filter((key) => key !== 'name');
   if (sources.length === 0) volume.emptyDir = {};
+  // Only while the gate is on: with it off an image volume is kept only where the stored spec
+  // had one, and a new one without a policy is refused.
+  const image = volume.image as Json | undefined;
+  if (featureEnabled('ImageVolume') && image)
+    fillWhenEmpty(
+      image,
+      'pullPolicy',
+      defaultImagePullPolicy(typeof image.reference === 'string' ? image.reference : ''),
+    );
   for (const source of VOLUME_SOURCES_WITH_MODE) {
     const value = volume[source] as Json | undefined;
     if (value) fill(value, 'defaultMode', VOLUME_SOURCE_DEFAULT_MODE);
@@ -134,7 +148,7 @@ function pairServiceAccountFields(spec: Json): void {
 }
 
 /** Defaults of every pod spec, in Pods and in templates (SetDefaults_PodSpec and below). */
-export function defaultPodSpec(spec: Json): void {
+export function defaultPodSpec(spec: Json, featureEnabled: FeatureEnabled): void {
   pairServiceAccountFields(spec);
   fill(spec, 'dnsPolicy', 'ClusterFirst');
   fill(spec, 'restartPolicy', 'Always');
@@ -144,20 +158,20 @@ export function defaultPodSpec(spec: Json): void {
   for (const container of items(spec, 'initContainers')) defaultContainer(container);
   for (const container of items(spec, 'containers')) defaultContainer(container);
   for (const container of items(spec, 'ephemeralContainers')) defaultContainer(container);
-  for (const volume of items(spec, 'volumes')) defaultVolume(volume);
+  for (const volume of items(spec, 'volumes')) defaultVolume(volume, featureEnabled);
 }
 
 /** A Pod's spec: the common defaults plus the Pod-only ones. */
-export function defaultPodObjectSpec(spec: Json): void {
-  defaultPodSpec(spec);
+export function defaultPodObjectSpec(spec: Json, featureEnabled: FeatureEnabled): void {
+  defaultPodSpec(spec, featureEnabled);
   defaultPodOnly(spec);
 }
 
 /** A pod template inside a workload: its metadata is always printed, if only as `{}`. */
-export function defaultPodTemplateSpec(template: Json | undefined): void {
+export function defaultPodTemplateSpec(template: Json | undefined, featureEnabled: FeatureEnabled): void {
   if (!template) return;
   child(template, 'metadata');
-  defaultPodSpec(child(template, 'spec'));
+  defaultPodSpec(child(template, 'spec'), featureEnabled);
 }
 
 /** The QoS class the reference records in a new Pod's status. */

@@ -26,7 +26,12 @@ import {
   type PreexistingPolicyExpressions,
 } from '../../validation/admission-cel/expression-validation';
 import { schemaOfDefinition } from '../../validation/admission-cel/kind-schemas';
-import type { MutatingAdmissionPolicySpec, ValidatingAdmissionPolicySpec } from '../../../api/admissionregistration';
+import type {
+  MutatingAdmissionPolicySpec,
+  ValidatingAdmissionPolicySpec,
+  ValidatingAdmissionPolicyStatus,
+} from '../../../api/admissionregistration';
+import { validateValidatingAdmissionPolicyStatus } from '../../validation/admission-policy-status';
 import { schemaData } from '../../schema/definitions';
 import {
   admissionPolicyBindingPrinter,
@@ -375,6 +380,8 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
       defaults: defaultPolicy,
       validate: (policy) => validatePolicy(policy),
       validateUpdate: (policy, old) => validatePolicy(policy, old),
+      validateStatusUpdate: (policy) =>
+        validateValidatingAdmissionPolicyStatus(policy.status as ValidatingAdmissionPolicyStatus | undefined),
     },
   }),
   defineKind({

@@ -74,6 +74,8 @@ export interface MessageLayout {
    * `null` (a HorizontalPodAutoscaler's `status.currentMetrics`).
    */
   readonly nullWhenAbsent: readonly string[];
+  /** The JSON names of the repeated members that are not maps: what a decode fills item by item. */
+  readonly lists: readonly string[];
 }
 
 const layouts = new Map<string, MessageLayout>();
@@ -146,5 +148,6 @@ function buildLayout(name: string): MessageLayout {
     byTag: new Map(fields.map((field) => [field.tag, field])),
     inlineByTag: new Map(inlines.map((inline) => [inline.tag, inline])),
     nullWhenAbsent,
+    lists: fields.filter((field) => field.repeated && !field.map).map((field) => field.name),
   };
 }

@@ -10,6 +10,7 @@ import { apiBenchmark } from './api';
 import { auditBenchmark } from './audit';
 import type { Benchmark, BenchmarkParameter } from './benchmark';
 import { celBenchmark } from './cel';
+import { decodedObjectsBenchmark } from './decoded-objects';
 import { encodingsBenchmark } from './encodings';
 import { envtestBenchmark } from './envtest';
 import { flowControlBenchmark } from './flow-control';
@@ -25,6 +26,7 @@ import { watchFanoutBenchmark } from './watch-fanout';
 
 const BENCHMARKS: readonly Benchmark[] = [
   storageBenchmark,
+  decodedObjectsBenchmark,
   patchBenchmark,
   celBenchmark,
   apiBenchmark,

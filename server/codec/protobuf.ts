@@ -295,18 +295,23 @@ export function decodeMessage(bytes: Uint8Array, type: string, options: ReadOpti
 // Times: metav1.Time is RFC 3339 to the second, MicroTime to the microsecond, both in UTC.
 
 /**
- * The last second formatted: an object's timestamps (creation, managed fields, conditions)
- * mostly share one, and so do the objects of a burst of writes decoded one after another.
+ * The last second formatted, and as a whole Time: an object's timestamps (creation, managed
+ * fields, conditions) mostly share one, and so do the objects of a burst of writes decoded one
+ * after another. The Time is one flat string that all of them hold: a concatenation would be a
+ * string of its own per timestamp, holding a slice of the ISO text besides.
  */
 let lastSeconds = Number.NaN;
 let lastSecondText = '';
+let lastTimeText = '';
 
 function formatTime(seconds: number, nanos: number, micro: boolean): string {
   if (seconds !== lastSeconds) {
-    lastSecondText = new Date(seconds * 1000).toISOString().slice(0, 19);
+    const iso = new Date(seconds * 1000).toISOString();
+    lastSecondText = iso.slice(0, 19);
+    lastTimeText = iso.replace(/\.\d{3}Z$/, 'Z');
     lastSeconds = seconds;
   }
+  if (!micro) return lastTimeText;
   const base = lastSecondText;
-  if (!micro) return `${base}Z`;
   return `${base}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
 }

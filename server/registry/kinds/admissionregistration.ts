@@ -34,6 +34,7 @@ import {
   validatingAdmissionPolicyPrinter,
   webhookConfigurationPrinter,
 } from '../../table/admin-printers';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -370,6 +371,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     categories: ['api-extensions'],
     subresources: { status: true },
     behaviour: {
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       tracksGeneration: true,
       initialStatus: () => ({}),
       defaults: defaultPolicy,

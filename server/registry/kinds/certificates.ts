@@ -67,6 +67,8 @@ export const certificatesKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: selectable('spec.signerName'),
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
+      statusUpdateMetadataChecks: ['create', 'update'],
       initialStatus: () => ({}),
       prepareForCreate: recordRequester,
       prepareForStatusUpdate: prepareRequestStatus,

@@ -92,7 +92,8 @@ export interface ScaleSubresource {
   readonly specReplicasPath: string; // e.g. 'spec.replicas'
   readonly statusReplicasPath: string; // e.g. 'status.replicas'
   readonly labelSelectorPath?: string; // e.g. 'status.selector' (string form) or 'spec.selector' (object)
-  /** Scale kind served: autoscaling/v1 Scale for built-ins. */
+  /** Built-in kinds: a Scale written has its metadata checked (see store/scale.ts); custom resources' not. */
+  readonly checksMetadata?: true;
 }
 
 export interface Subresources {

@@ -4,7 +4,7 @@
  * those written below for the fields the reference's `ValidateUpdate` treats as immutable (and a
  * change every kind must accept, a new label), those generated from the schema (every scalar the
  * object was created with, changed to another value of its type), and for every kind a bad label
- * and a bad annotation, in the object and in its status. The same list is
+ * and a bad annotation, in the object and in its status, and a bad label in its Scale. The same list is
  * sent to the reference (update-record.ts writes its answers into update-expected.json) and to
  * capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
  * depend on time or randomness.
@@ -37,7 +37,7 @@ export interface UpdateCase {
   readonly object: JsonObject;
   readonly edits: readonly Edit[];
   /** Read and written through this subresource rather than the object itself. */
-  readonly subresource?: 'status';
+  readonly subresource?: 'status' | 'scale';
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -628,7 +628,8 @@ type CaseChange = Pick<UpdateCase, 'edits' | 'subresource'>;
 /**
  * One bad label value and one bad annotation key in an update of the object, and of its status
  * where it has one: the reference checks metadata in several passes of an update, as many as the
- * kind's validation makes, each reporting the same error again.
+ * kind's validation makes, each reporting the same error again. A bad label in a Scale written is
+ * refused too, though nothing of the Scale's metadata reaches the object.
  */
 function metadataChanges(type: ResourceType): Record<string, CaseChange> {
   const badLabel = [set('metadata.labels.bad', BAD_LABEL_VALUE)];
@@ -641,6 +642,7 @@ function metadataChanges(type: ResourceType): Record<string, CaseChange> {
     changes['status/labelValue'] = { edits: badLabel, subresource: 'status' };
     changes['status/annotationKey'] = { edits: badAnnotation, subresource: 'status' };
   }
+  if (type.subresources.scale) changes['scale/labelValue'] = { edits: badLabel, subresource: 'scale' };
   return changes;
 }
 

@@ -383,6 +383,7 @@ export const coreKinds: readonly ResourceType[] = [
         specReplicasPath: 'spec.replicas',
         statusReplicasPath: 'status.replicas',
         labelSelectorPath: 'spec.selector',
+        checksMetadata: true,
       },
     },
     selectableFields: { 'status.replicas': fieldOr('status.replicas', '0') },

@@ -4,9 +4,9 @@
  * those written below for the fields the reference's `ValidateUpdate` treats as immutable (and a
  * change every kind must accept, a new label), those generated from the schema (every scalar the
  * object was created with, changed to another value of its type), and for every kind a bad label
- * and a bad annotation, in the object and in its status, and a bad label in its Scale. The same list is
- * sent to the reference (update-record.ts writes its answers into update-expected.json) and to
- * capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
+ * and a bad annotation in the object and in its status, and a bad label in its Scale and in its
+ * template. The same list is sent to the reference (update-record.ts writes its answers into
+ * update-expected.json) and to capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
  * depend on time or randomness.
  */
 import type { ResourceType } from '../../server/registry/types';
@@ -623,21 +623,32 @@ function schemaChanges(type: ResourceType, object: JsonObject): Record<string, r
 const BAD_LABEL_VALUE = '-bad-';
 const BAD_ANNOTATION_KEY = 'bad key!';
 
+/**
+ * Where an object holds a template with metadata of its own (a pod's, a claim's), the first of
+ * these paths whose template has a spec.
+ */
+const TEMPLATE_PATHS = ['spec.template', 'template', 'spec.jobTemplate.spec.template', 'spec'].map(parsePath);
+
 type CaseChange = Pick<UpdateCase, 'edits' | 'subresource'>;
 
 /**
  * One bad label value and one bad annotation key in an update of the object, and of its status
- * where it has one: the reference checks metadata in several passes of an update, as many as the
+ * where it has one, and a bad label in its template where it has one: the reference checks metadata in several passes of an update, as many as the
  * kind's validation makes, each reporting the same error again. A bad label in a Scale written is
  * refused too, though nothing of the Scale's metadata reaches the object.
  */
-function metadataChanges(type: ResourceType): Record<string, CaseChange> {
+function metadataChanges(type: ResourceType, object: JsonObject): Record<string, CaseChange> {
   const badLabel = [set('metadata.labels.bad', BAD_LABEL_VALUE)];
   const badAnnotation = [{ path: ['metadata', 'annotations', BAD_ANNOTATION_KEY], value: 'v' }];
   const changes: Record<string, CaseChange> = {
     'metadata/labelValue': { edits: badLabel },
     'metadata/annotationKey': { edits: badAnnotation },
   };
+  const template = TEMPLATE_PATHS.find((path) => valueAt(object, [...path, 'spec']) !== undefined);
+  if (template !== undefined)
+    changes['metadata/templateLabel'] = {
+      edits: [{ path: [...template, 'metadata', 'labels', 'bad'], value: BAD_LABEL_VALUE }],
+    };
   if (type.subresources.status) {
     changes['status/labelValue'] = { edits: badLabel, subresource: 'status' };
     changes['status/annotationKey'] = { edits: badAnnotation, subresource: 'status' };
@@ -676,7 +687,7 @@ export function updateCases(): UpdateCase[] {
     kindsDone.add(group.kind);
     const type = types.find((t) => `${t.group}/${t.kind}` === group.kind)!;
     const prefix = group.kind.replace(/^\//, 'core/');
-    for (const [label, change] of Object.entries(metadataChanges(type))) {
+    for (const [label, change] of Object.entries(metadataChanges(type, groupObject(type, group, 'x')))) {
       const n = cases.length;
       const name = group.name?.(n) ?? `u${n}`;
       cases.push({ id: `${prefix}/${label}`, type, name, object: groupObject(type, group, name), ...change });

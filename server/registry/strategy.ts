@@ -99,6 +99,8 @@ export interface KindBehaviour {
   readonly validateStatusUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   /** The metadata checks of a status write; absent: `['update']`, as for an update. */
   readonly statusUpdateMetadataChecks?: readonly MetadataCheck[];
+  /** Finalize-write rules beyond metadata (Namespaces, whose metadata it checks as an update's); absent: the update rules. */
+  readonly validateFinalizeUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined, context: WriteContext) => string[];
   /** Warnings of a status write; absent: none. */
   readonly statusWarnings?: (object: KubeObject, old: KubeObject) => string[];
@@ -232,6 +234,10 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     validateStatusUpdate(object, old, context) {
       const kindErrors = (kind.validateStatusUpdate ?? kindUpdateErrors)(object, old, context);
       return [...commonUpdateErrors(object, old), ...metadataErrors(object, old, context, statusChecks), ...kindErrors];
+    },
+    validateFinalizeUpdate(object, old, context) {
+      const kindErrors = kind.validateFinalizeUpdate?.(object, old) ?? kindUpdateErrors(object, old, context);
+      return [...commonUpdateErrors(object, old), ...metadataErrors(object, old, context, ['update']), ...kindErrors];
     },
     warnings(object, old, context) {
       return kind.warnings?.(object, old, context) ?? [];

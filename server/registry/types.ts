@@ -78,6 +78,8 @@ export interface Strategy {
   validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
   /** The rules of a status write, which the reference gives a strategy of its own. */
   validateStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
+  /** The rules of a namespace's PUT /finalize, which the reference gives a strategy of its own. */
+  validateFinalizeUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
   /**
    * Warnings to return in `Warning` headers for a create or an update of the main resource; a few
    * depend on feature gates (`context`).

@@ -4,8 +4,8 @@
  * those written below for the fields the reference's `ValidateUpdate` treats as immutable (and a
  * change every kind must accept, a new label), those generated from the schema (every scalar the
  * object was created with, changed to another value of its type), and for every kind a bad label
- * and a bad annotation in the object and in its status, and a bad label in its Scale and in its
- * template. The same list is sent to the reference (update-record.ts writes its answers into
+ * and a bad annotation in the object and in its status (and a namespace's finalize), and a bad
+ * label in its Scale and in its template. The same list is sent to the reference (update-record.ts writes its answers into
  * update-expected.json) and to capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
  * depend on time or randomness.
  */
@@ -37,7 +37,7 @@ export interface UpdateCase {
   readonly object: JsonObject;
   readonly edits: readonly Edit[];
   /** Read and written through this subresource rather than the object itself. */
-  readonly subresource?: 'status' | 'scale';
+  readonly subresource?: 'status' | 'scale' | 'finalize';
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -632,10 +632,11 @@ const TEMPLATE_PATHS = ['spec.template', 'template', 'spec.jobTemplate.spec.temp
 type CaseChange = Pick<UpdateCase, 'edits' | 'subresource'>;
 
 /**
- * One bad label value and one bad annotation key in an update of the object, and of its status
- * where it has one, and a bad label in its template where it has one: the reference checks metadata in several passes of an update, as many as the
- * kind's validation makes, each reporting the same error again. A bad label in a Scale written is
- * refused too, though nothing of the Scale's metadata reaches the object.
+ * One bad label value and one bad annotation key in an update of the object, of its status and
+ * of a namespace's finalize, and a bad label in its template where it has one: the reference
+ * checks metadata in several passes of an update, as many as the kind's validation makes, each
+ * reporting the same error again. A bad label in a Scale written is refused too, though nothing
+ * of the Scale's metadata reaches the object; a finalize's finalizers are named by their index.
  */
 function metadataChanges(type: ResourceType, object: JsonObject): Record<string, CaseChange> {
   const badLabel = [set('metadata.labels.bad', BAD_LABEL_VALUE)];
@@ -654,6 +655,14 @@ function metadataChanges(type: ResourceType, object: JsonObject): Record<string,
     changes['status/annotationKey'] = { edits: badAnnotation, subresource: 'status' };
   }
   if (type.subresources.scale) changes['scale/labelValue'] = { edits: badLabel, subresource: 'scale' };
+  if (type.subresources.finalize) {
+    changes['finalize/labelValue'] = { edits: badLabel, subresource: 'finalize' };
+    changes['finalize/annotationKey'] = { edits: badAnnotation, subresource: 'finalize' };
+    changes['finalize/finalizerName'] = {
+      edits: [set('spec.finalizers', ['kubernetes', 'foo'])],
+      subresource: 'finalize',
+    };
+  }
   return changes;
 }
 
@@ -724,10 +733,15 @@ export function objectPath(updateCase: UpdateCase): string {
   return `${collectionPath(updateCase.type)}/${encodeURIComponent(updateCase.name)}`;
 }
 
-/** Where the case reads and writes: the object, or its subresource. */
+/** Where the case writes: the object, or its subresource. */
 function writtenPath(updateCase: UpdateCase): string {
   const path = objectPath(updateCase);
   return updateCase.subresource === undefined ? path : `${path}/${updateCase.subresource}`;
+}
+
+/** Where the case reads what it writes: the same place, but for finalize, which only takes writes. */
+function readPath(updateCase: UpdateCase): string {
+  return updateCase.subresource === 'finalize' ? objectPath(updateCase) : writtenPath(updateCase);
 }
 
 /** The PUT of the object as read (`current`, its body), with the case's edits made. */
@@ -746,7 +760,7 @@ const CONFLICT_RETRIES = 5;
  */
 export async function sendUpdate(client: Sender, updateCase: UpdateCase): Promise<Answer> {
   for (let attempt = 1; ; attempt++) {
-    const current = await client.send({ method: 'GET', path: writtenPath(updateCase), headers: {} });
+    const current = await client.send({ method: 'GET', path: readPath(updateCase), headers: {} });
     if (current.code !== 200) return current;
     const answer = await client.send(updateRequest(updateCase, current.body));
     if (answer.code !== 409 || attempt === CONFLICT_RETRIES) return answer;

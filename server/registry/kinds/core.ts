@@ -128,6 +128,7 @@ export const coreKinds: readonly ResourceType[] = [
         else namespace.spec = structuredClone(old.spec);
       },
       validate: core.validateNamespace,
+      validateFinalizeUpdate: core.validateNamespaceFinalize,
     },
   }),
   defineKind({

@@ -88,6 +88,7 @@ export const certificatesKinds: readonly ResourceType[] = [
     selectableFields: selectable('spec.signerName'),
     behaviour: {
       nameRuleOf: clusterTrustBundleNameRule,
+      updateMetadataChecks: ['create', 'update'],
       validate: validateClusterTrustBundle,
       validateUpdate: validateClusterTrustBundleUpdate,
     },

@@ -13,7 +13,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { StorageOf } from '../admission/lookup';
 import { compareKubeAwareVersions } from '../discovery/group-priority';
-import { buildStrategy } from '../registry/strategy';
+import { buildStrategy, RESET_OBJECT_META_FOR_STATUS } from '../registry/strategy';
 import { ALL_VERBS, fieldAt } from '../registry/kinds/define';
 import {
   type FieldError,
@@ -286,6 +286,8 @@ function customResourceStrategy(options: {
         if (hasStatus) delete object.status;
       },
       tracksGeneration: true,
+      // The reference's status strategy copies the stored object but for its status (and managedFields).
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       validate: (object) => validateCustomResource(object, undefined, schemaFor(storageVersion)),
       validateUpdate: (object, old) => validateCustomResource(object, old, schemaFor(storageVersion)),
       warnings: (object, old) => [...(ratchetedRuleFailures.get(object) ?? []), ...finalizerWarnings(object, old)],

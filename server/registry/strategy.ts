@@ -15,7 +15,8 @@
  *   controller records its revision annotation with a status write). A kind names the further
  *   metadata its status writes keep (`statusKeepsMetadata`).
  * - validate: metadata rules (name rule, namespace, labels, annotations, owner references,
- *   finalizers) then the kind's rules; validateUpdate adds what may not change.
+ *   finalizers) then the kind's rules; validateUpdate checks metadata as many times as the
+ *   reference does (see MetadataCheck), with what may not change, then the kind's rules.
  */
 import type { KubeObject, ObjectMeta } from '../../api/objects';
 import type { FeatureEnabled, FieldError, ResourceType, Strategy, WriteContext } from './types';
@@ -33,6 +34,17 @@ import {
 import { isValidIP } from '../validation/ip';
 import { featureGateReader } from '../config/feature-enabled';
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
+
+/**
+ * A check of metadata that a kind's update validation runs besides the generic ones every update
+ * gets (the reference's registry checks the new metadata as on a create, with any path segment
+ * for a name, then as an update): `update` is the reference's ValidateObjectMetaUpdate of the new
+ * metadata over the old, `create` its ValidateObjectMeta of the new object, with the kind's name
+ * rule, where the kind's update runs its create validation again. Each reports a bad label or
+ * annotation once more. All come before the kind's own errors, where the reference may have some
+ * of its spec's between them: the order differs only for an update wrong in both.
+ */
+export type MetadataCheck = 'create' | 'update';
 
 /** What a kind adds to the generic behaviour; everything optional. */
 export interface KindBehaviour {
@@ -75,16 +87,20 @@ export interface KindBehaviour {
    * are named after their signer; Services' names relax with RelaxedServiceNameValidation).
    */
   readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
-  /**
-   * Names an update takes: the reference's common update checks ask only for a path segment,
-   * and a kind whose own update rules leave the name alone (StatefulSets: older servers let
-   * DNS subdomains in) keeps a stored name writable so. Absent: the kind's name rule.
-   */
-  readonly namesKeptOnUpdate?: true;
-  /** Update rules; absent: the create rules on the new object. */
+  /** Update rules beyond metadata; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
+  /**
+   * The metadata checks the kind's update validation runs (see MetadataCheck), in the order of
+   * the reference's strategy; absent: `['update']`, the reference's ValidateXUpdate checking the
+   * metadata's update alone.
+   */
+  readonly updateMetadataChecks?: readonly MetadataCheck[];
   /** Status-write rules beyond metadata; absent: the update rules. */
   readonly validateStatusUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
+  /** The metadata checks of a status write; absent: `['update']`, as for an update. */
+  readonly statusUpdateMetadataChecks?: readonly MetadataCheck[];
+  /** Finalize-write rules beyond metadata (Namespaces, whose metadata it checks as an update's); absent: the update rules. */
+  readonly validateFinalizeUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined, context: WriteContext) => string[];
   /** Warnings of a status write; absent: none. */
   readonly statusWarnings?: (object: KubeObject, old: KubeObject) => string[];
@@ -138,17 +154,26 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
   };
   const metaRulesOf = (object: KubeObject, context: WriteContext): ObjectMetaRules =>
     kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object, context) };
-  const updateMetaErrors = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] => {
-    const rules = metaRulesOf(object, context);
-    const updateRules = kind.namesKeptOnUpdate ? { ...rules, validateName: nameIsPathSegment } : rules;
-    return validateObjectMetaUpdate(object.metadata, old.metadata, updateRules);
-  };
-  const validateUpdate = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] => {
-    const kindErrors = kind.validateUpdate
-      ? kind.validateUpdate(object, old, context)
-      : (kind.validate?.(object, context) ?? []);
-    return [...updateMetaErrors(object, old, context), ...kindErrors];
-  };
+  /** What the reference's registry checks of the metadata of every update, before the kind's own rules. */
+  const commonUpdateErrors = (object: KubeObject, old: KubeObject): FieldError[] => [
+    ...validateObjectMeta(object.metadata, { ...metaRules, validateName: nameIsPathSegment }),
+    ...validateObjectMetaUpdate(object.metadata, old.metadata),
+  ];
+  const metadataErrors = (
+    object: KubeObject,
+    old: KubeObject,
+    context: WriteContext,
+    checks: readonly MetadataCheck[],
+  ): FieldError[] =>
+    checks.flatMap((check) =>
+      check === 'update'
+        ? validateObjectMetaUpdate(object.metadata, old.metadata)
+        : validateObjectMeta(object.metadata, metaRulesOf(object, context)),
+    );
+  const updateChecks = kind.updateMetadataChecks ?? ['update'];
+  const statusChecks = kind.statusUpdateMetadataChecks ?? ['update'];
+  const kindUpdateErrors = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] =>
+    kind.validateUpdate ? kind.validateUpdate(object, old, context) : (kind.validate?.(object, context) ?? []);
   return {
     applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
       kind.defaults?.(object, version, featureEnabled);
@@ -199,10 +224,20 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
         ...(kind.validate?.(object, context) ?? []),
       ];
     },
-    validateUpdate,
+    validateUpdate(object, old, context) {
+      return [
+        ...commonUpdateErrors(object, old),
+        ...metadataErrors(object, old, context, updateChecks),
+        ...kindUpdateErrors(object, old, context),
+      ];
+    },
     validateStatusUpdate(object, old, context) {
-      if (kind.validateStatusUpdate === undefined) return validateUpdate(object, old, context);
-      return [...updateMetaErrors(object, old, context), ...kind.validateStatusUpdate(object, old, context)];
+      const kindErrors = (kind.validateStatusUpdate ?? kindUpdateErrors)(object, old, context);
+      return [...commonUpdateErrors(object, old), ...metadataErrors(object, old, context, statusChecks), ...kindErrors];
+    },
+    validateFinalizeUpdate(object, old, context) {
+      const kindErrors = kind.validateFinalizeUpdate?.(object, old) ?? kindUpdateErrors(object, old, context);
+      return [...commonUpdateErrors(object, old), ...metadataErrors(object, old, context, ['update']), ...kindErrors];
     },
     warnings(object, old, context) {
       return kind.warnings?.(object, old, context) ?? [];

@@ -78,6 +78,8 @@ export interface Strategy {
   validateUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
   /** The rules of a status write, which the reference gives a strategy of its own. */
   validateStatusUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
+  /** The rules of a namespace's PUT /finalize, which the reference gives a strategy of its own. */
+  validateFinalizeUpdate?(object: KubeObject, old: KubeObject, context: WriteContext): FieldError[];
   /**
    * Warnings to return in `Warning` headers for a create or an update of the main resource; a few
    * depend on feature gates (`context`).
@@ -92,7 +94,8 @@ export interface ScaleSubresource {
   readonly specReplicasPath: string; // e.g. 'spec.replicas'
   readonly statusReplicasPath: string; // e.g. 'status.replicas'
   readonly labelSelectorPath?: string; // e.g. 'status.selector' (string form) or 'spec.selector' (object)
-  /** Scale kind served: autoscaling/v1 Scale for built-ins. */
+  /** Built-in kinds: a Scale written has its metadata checked (see store/scale.ts); custom resources' not. */
+  readonly checksMetadata?: true;
 }
 
 export interface Subresources {

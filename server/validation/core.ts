@@ -602,6 +602,13 @@ export function validateNamespace(namespace: KubeObject): FieldError[] {
   return validateFinalizers(spec?.finalizers, FieldPath.root('spec', 'finalizers'));
 }
 
+/** The finalizers a PUT /finalize writes, each checked alone and named by its index, as the reference's finalize rules do. */
+export function validateNamespaceFinalize(namespace: KubeObject): FieldError[] {
+  const path = FieldPath.root('spec', 'finalizers');
+  const finalizers = field<{ finalizers?: string[] }>(namespace, 'spec')?.finalizers ?? [];
+  return finalizers.flatMap((finalizer, i) => validateFinalizers([finalizer], path.index(i)));
+}
+
 export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {
   return validateClaimSpecOver(claim, undefined);
 }

@@ -176,14 +176,17 @@ function namespaceNameErrors(namespace: string, path: FieldPath): FieldError[] {
   return isDNS1123Label(namespace).map((message) => invalid(path, namespace, message));
 }
 
-/** Update-time metadata rules: the create rules on the new object, then what may not change. */
+/**
+ * The reference's ValidateObjectMetaUpdate (its ValidateObjectMetaAccessorUpdate): what may not
+ * change, then the new labels, annotations and owner references checked again. An update runs it
+ * more than once (see strategy.ts), each time reporting the same bad label again.
+ */
 export function validateObjectMetaUpdate(
   next: ObjectMeta,
   old: ObjectMeta,
-  rules: ObjectMetaRules,
   path = FieldPath.root('metadata'),
 ): FieldError[] {
-  const errors = validateObjectMeta({ ...next, generateName: undefined, name: next.name ?? old.name }, rules, path);
+  const errors: FieldError[] = [];
   errors.push(...immutable(path.child('name'), next.name, old.name));
   errors.push(...immutable(path.child('namespace'), next.namespace ?? '', old.namespace ?? ''));
   errors.push(...immutable(path.child('uid'), next.uid ?? '', old.uid ?? ''));
@@ -218,6 +221,9 @@ export function validateObjectMetaUpdate(
       );
     }
   }
+  errors.push(...validateLabels(next.labels, path.child('labels')));
+  errors.push(...validateAnnotations(next.annotations, path.child('annotations')));
+  errors.push(...validateOwnerReferences(next.ownerReferences, path.child('ownerReferences')));
   return errors;
 }
 

@@ -1,11 +1,12 @@
 /**
  * The update-validation corpus: for each built-in kind, a valid object is created and then one
- * thing about it changes in a PUT of what the server answered. The changes are of two sources:
+ * thing about it changes in a PUT of what the server answered. The changes are of three sources:
  * those written below for the fields the reference's `ValidateUpdate` treats as immutable (and a
- * change every kind must accept, a new label), and those generated from the schema: every
- * scalar the object was created with, changed to another value of its type. The same list is
- * sent to the reference (update-record.ts writes its answers into update-expected.json) and to
- * capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
+ * change every kind must accept, a new label), those generated from the schema (every scalar the
+ * object was created with, changed to another value of its type), and for every kind a bad label
+ * and a bad annotation in the object and in its status (and a namespace's finalize), and a bad
+ * label in its Scale and in its template. The same list is sent to the reference (update-record.ts writes its answers into
+ * update-expected.json) and to capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
  * depend on time or randomness.
  */
 import type { ResourceType } from '../../server/registry/types';
@@ -35,6 +36,8 @@ export interface UpdateCase {
   /** The create request's body. */
   readonly object: JsonObject;
   readonly edits: readonly Edit[];
+  /** Read and written through this subresource rather than the object itself. */
+  readonly subresource?: 'status' | 'scale' | 'finalize';
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -616,6 +619,61 @@ function schemaChanges(type: ResourceType, object: JsonObject): Record<string, r
   return changes;
 }
 
+/** A label value and an annotation key no server takes. */
+const BAD_LABEL_VALUE = '-bad-';
+const BAD_ANNOTATION_KEY = 'bad key!';
+
+/**
+ * Where an object holds a template with metadata of its own (a pod's, a claim's), the first of
+ * these paths whose template has a spec.
+ */
+const TEMPLATE_PATHS = ['spec.template', 'template', 'spec.jobTemplate.spec.template', 'spec'].map(parsePath);
+
+type CaseChange = Pick<UpdateCase, 'edits' | 'subresource'>;
+
+/**
+ * One bad label value and one bad annotation key in an update of the object, of its status and
+ * of a namespace's finalize, and a bad label in its template where it has one: the reference
+ * checks metadata in several passes of an update, as many as the kind's validation makes, each
+ * reporting the same error again. A bad label in a Scale written is refused too, though nothing
+ * of the Scale's metadata reaches the object; a finalize's finalizers are named by their index.
+ */
+function metadataChanges(type: ResourceType, object: JsonObject): Record<string, CaseChange> {
+  const badLabel = [set('metadata.labels.bad', BAD_LABEL_VALUE)];
+  const badAnnotation = [{ path: ['metadata', 'annotations', BAD_ANNOTATION_KEY], value: 'v' }];
+  const changes: Record<string, CaseChange> = {
+    'metadata/labelValue': { edits: badLabel },
+    'metadata/annotationKey': { edits: badAnnotation },
+  };
+  const template = TEMPLATE_PATHS.find((path) => valueAt(object, [...path, 'spec']) !== undefined);
+  if (template !== undefined)
+    changes['metadata/templateLabel'] = {
+      edits: [{ path: [...template, 'metadata', 'labels', 'bad'], value: BAD_LABEL_VALUE }],
+    };
+  if (type.subresources.status) {
+    changes['status/labelValue'] = { edits: badLabel, subresource: 'status' };
+    changes['status/annotationKey'] = { edits: badAnnotation, subresource: 'status' };
+  }
+  if (type.subresources.scale) changes['scale/labelValue'] = { edits: badLabel, subresource: 'scale' };
+  if (type.subresources.finalize) {
+    changes['finalize/labelValue'] = { edits: badLabel, subresource: 'finalize' };
+    changes['finalize/annotationKey'] = { edits: badAnnotation, subresource: 'finalize' };
+    changes['finalize/finalizerName'] = {
+      edits: [set('spec.finalizers', ['kubernetes', 'foo'])],
+      subresource: 'finalize',
+    };
+  }
+  return changes;
+}
+
+/** A group's object: its body, or the create corpus's valid object. */
+function groupObject(type: ResourceType, group: UpdateGroup, name: string): JsonObject {
+  const object = validObject(type, name);
+  if (group.body === undefined) return object;
+  const { apiVersion, kind, metadata } = object;
+  return { apiVersion, kind, metadata, ...structuredClone(group.body) };
+}
+
 export function updateCases(): UpdateCase[] {
   const types = servedTypes();
   const cases: UpdateCase[] = [];
@@ -623,17 +681,25 @@ export function updateCases(): UpdateCase[] {
     const type = types.find((t) => `${t.group}/${t.kind}` === group.kind);
     if (type === undefined) throw new Error(`no served kind ${group.kind}`);
     const prefix = `${group.kind.replace(/^\//, 'core/')}${group.variant === undefined ? '' : `/${group.variant}`}`;
-    const bodyOf = (name: string): JsonObject => {
-      const object = validObject(type, name);
-      if (group.body === undefined) return object;
-      const { apiVersion, kind, metadata } = object;
-      return { apiVersion, kind, metadata, ...structuredClone(group.body) };
-    };
+    const bodyOf = (name: string): JsonObject => groupObject(type, group, name);
     const changes = { mutable: MUTABLE, ...group.changes, ...schemaChanges(type, bodyOf('x')) };
     for (const [label, edits] of Object.entries(changes)) {
       const n = cases.length;
       const name = group.name?.(n) ?? `u${n}`;
       cases.push({ id: `${prefix}/${label}`, type, name, object: bodyOf(name), edits });
+    }
+  }
+  // After the groups' cases, whose names they keep: a kind's first group gives its object.
+  const kindsDone = new Set<string>();
+  for (const group of GROUPS) {
+    if (kindsDone.has(group.kind)) continue;
+    kindsDone.add(group.kind);
+    const type = types.find((t) => `${t.group}/${t.kind}` === group.kind)!;
+    const prefix = group.kind.replace(/^\//, 'core/');
+    for (const [label, change] of Object.entries(metadataChanges(type, groupObject(type, group, 'x')))) {
+      const n = cases.length;
+      const name = group.name?.(n) ?? `u${n}`;
+      cases.push({ id: `${prefix}/${label}`, type, name, object: groupObject(type, group, name), ...change });
     }
   }
   const ids = new Set<string>();
@@ -667,11 +733,22 @@ export function objectPath(updateCase: UpdateCase): string {
   return `${collectionPath(updateCase.type)}/${encodeURIComponent(updateCase.name)}`;
 }
 
+/** Where the case writes: the object, or its subresource. */
+function writtenPath(updateCase: UpdateCase): string {
+  const path = objectPath(updateCase);
+  return updateCase.subresource === undefined ? path : `${path}/${updateCase.subresource}`;
+}
+
+/** Where the case reads what it writes: the same place, but for finalize, which only takes writes. */
+function readPath(updateCase: UpdateCase): string {
+  return updateCase.subresource === 'finalize' ? objectPath(updateCase) : writtenPath(updateCase);
+}
+
 /** The PUT of the object as read (`current`, its body), with the case's edits made. */
 export function updateRequest(updateCase: UpdateCase, current: string): CorpusRequest {
   const object = JSON.parse(current) as JsonObject;
   for (const { path, value } of updateCase.edits) setAt(object, path, value);
-  return { method: 'PUT', path: objectPath(updateCase), headers: JSON_TYPE, body: JSON.stringify(object) };
+  return { method: 'PUT', path: writtenPath(updateCase), headers: JSON_TYPE, body: JSON.stringify(object) };
 }
 
 const CONFLICT_RETRIES = 5;
@@ -683,7 +760,7 @@ const CONFLICT_RETRIES = 5;
  */
 export async function sendUpdate(client: Sender, updateCase: UpdateCase): Promise<Answer> {
   for (let attempt = 1; ; attempt++) {
-    const current = await client.send({ method: 'GET', path: objectPath(updateCase), headers: {} });
+    const current = await client.send({ method: 'GET', path: readPath(updateCase), headers: {} });
     if (current.code !== 200) return current;
     const answer = await client.send(updateRequest(updateCase, current.body));
     if (answer.code !== 409 || attempt === CONFLICT_RETRIES) return answer;

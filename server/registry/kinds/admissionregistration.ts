@@ -39,6 +39,7 @@ import {
   validatingAdmissionPolicyPrinter,
   webhookConfigurationPrinter,
 } from '../../table/admin-printers';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -375,6 +376,7 @@ export const admissionRegistrationKinds: readonly ResourceType[] = [
     categories: ['api-extensions'],
     subresources: { status: true },
     behaviour: {
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       tracksGeneration: true,
       initialStatus: () => ({}),
       defaults: defaultPolicy,

@@ -2,6 +2,7 @@
 import { storageVersionPrinter } from '../../table/admin-printers';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
 export const apiserverInternalKinds: readonly ResourceType[] = [
   defineKind({
@@ -13,6 +14,11 @@ export const apiserverInternalKinds: readonly ResourceType[] = [
     versions: ['v1alpha1'],
     nameRule: 'group-resource',
     subresources: { status: true },
-    behaviour: { initialStatus: () => ({}) },
+    // Its update checks nothing of its own, its status write keeps the stored metadata.
+    behaviour: {
+      initialStatus: () => ({}),
+      updateMetadataChecks: [],
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+    },
   }),
 ];

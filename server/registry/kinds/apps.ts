@@ -83,7 +83,6 @@ export const appsKinds: readonly ResourceType[] = [
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template', [
         gatedField('MaxUnavailableStatefulSet', 'spec.updateStrategy.rollingUpdate.maxUnavailable'),
       ]),
-      namesKeptOnUpdate: true,
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
       validateStatusUpdate: appsStatus.validateStatefulSetStatusUpdate,
@@ -123,6 +122,10 @@ export const appsKinds: readonly ResourceType[] = [
     printer: controllerRevisionPrinter,
     kind: 'ControllerRevision',
     namespaced: true,
-    behaviour: { validate: apps.validateControllerRevision, validateUpdate: apps.validateControllerRevisionUpdate },
+    behaviour: {
+      updateMetadataChecks: ['update', 'create'],
+      validate: apps.validateControllerRevision,
+      validateUpdate: apps.validateControllerRevisionUpdate,
+    },
   }),
 ];

@@ -58,6 +58,7 @@ export const batchKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: { 'status.successful': (job) => fieldAt('status.succeeded')(job) ?? '0' },
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       defaults: defaults.defaultJob,
       initialStatus: () => ({}),
       tracksGeneration: true,
@@ -78,6 +79,7 @@ export const batchKinds: readonly ResourceType[] = [
     categories: ['all'],
     subresources: { status: true },
     behaviour: {
+      statusUpdateMetadataChecks: [],
       defaults: defaults.defaultCronJob,
       initialStatus: () => ({}),
       tracksGeneration: true,

@@ -67,6 +67,8 @@ export const certificatesKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: selectable('spec.signerName'),
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
+      statusUpdateMetadataChecks: ['create', 'update'],
       initialStatus: () => ({}),
       prepareForCreate: recordRequester,
       prepareForStatusUpdate: prepareRequestStatus,
@@ -86,6 +88,7 @@ export const certificatesKinds: readonly ResourceType[] = [
     selectableFields: selectable('spec.signerName'),
     behaviour: {
       nameRuleOf: clusterTrustBundleNameRule,
+      updateMetadataChecks: ['create', 'update'],
       validate: validateClusterTrustBundle,
       validateUpdate: validateClusterTrustBundleUpdate,
     },

@@ -116,6 +116,7 @@ export const coreKinds: readonly ResourceType[] = [
     nameRule: 'dns-label',
     selectableFields: selectable('status.phase'),
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       defaults: defaults.defaultNamespace,
       initialStatus: () => ({ phase: 'Active' }),
       prepareForCreate: (namespace) => {
@@ -127,6 +128,7 @@ export const coreKinds: readonly ResourceType[] = [
         else namespace.spec = structuredClone(old.spec);
       },
       validate: core.validateNamespace,
+      validateFinalizeUpdate: core.validateNamespaceFinalize,
     },
   }),
   defineKind({
@@ -142,6 +144,7 @@ export const coreKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: POD_FIELDS,
     behaviour: {
+      updateMetadataChecks: ['update', 'create'],
       defaults: defaults.defaultPod,
       initialStatus: (pod) => ({
         phase: 'Pending',
@@ -197,7 +200,11 @@ export const coreKinds: readonly ResourceType[] = [
     kind: 'ConfigMap',
     namespaced: true,
     shortNames: ['cm'],
-    behaviour: { validate: core.validateConfigMap, validateUpdate: core.validateConfigMapUpdate },
+    behaviour: {
+      updateMetadataChecks: ['update', 'create'],
+      validate: core.validateConfigMap,
+      validateUpdate: core.validateConfigMapUpdate,
+    },
   }),
   defineKind({
     group: '',
@@ -207,6 +214,7 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     selectableFields: selectable('type'),
     behaviour: {
+      updateMetadataChecks: ['update', 'create'],
       defaults: defaults.defaultSecret,
       validate: core.validateSecret,
       validateUpdate: core.validateSecretUpdate,
@@ -220,6 +228,7 @@ export const coreKinds: readonly ResourceType[] = [
     kind: 'ServiceAccount',
     namespaced: true,
     shortNames: ['sa'],
+    behaviour: { updateMetadataChecks: ['update', 'create'] },
   }),
   defineKind({
     group: '',
@@ -233,6 +242,7 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: { 'spec.unschedulable': fieldOr('spec.unschedulable', 'false') },
     // Nodes may set their status on create: no initialStatus.
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       defaults: defaults.defaultNode,
       validate: core.validateNode,
       validateUpdate: core.validateNodeUpdate,
@@ -250,7 +260,11 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: EVENT_FIELDS,
     convert: convertEvent,
     garbageCollectionPolicy: 'Unsupported',
-    behaviour: { validate: validateEventCreate('core'), validateUpdate: validateEventUpdate('core') },
+    behaviour: {
+      updateMetadataChecks: [],
+      validate: validateEventCreate('core'),
+      validateUpdate: validateEventUpdate('core'),
+    },
   }),
   defineKind({
     group: '',
@@ -262,7 +276,12 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['ep'],
     storagePrefix: 'services/endpoints',
     deprecatedVersions: { v1: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
-    behaviour: { defaults: defaults.defaultEndpoints, validate: validateEndpoints, warnings: endpointsWarnings },
+    behaviour: {
+      updateMetadataChecks: ['update', 'create'],
+      defaults: defaults.defaultEndpoints,
+      validate: validateEndpoints,
+      warnings: endpointsWarnings,
+    },
   }),
   defineKind({
     group: '',
@@ -274,6 +293,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['pv'],
     subresources: { status: true },
     behaviour: {
+      updateMetadataChecks: ['create', 'create'],
       defaults: defaults.defaultPersistentVolume,
       initialStatus: () => ({ phase: 'Pending' }),
       validate: core.validatePersistentVolume,
@@ -291,6 +311,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['pvc'],
     subresources: { status: true },
     behaviour: {
+      updateMetadataChecks: ['create', 'update', 'create'],
       defaults: defaults.defaultPersistentVolumeClaim,
       initialStatus: () => ({ phase: 'Pending' }),
       prepareForCreate: (claim, context) => prepareClaimDataSources(claim, undefined, context),
@@ -308,7 +329,12 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['limits'],
     // The reference names a LimitRange created without a name itself.
-    behaviour: { defaults: defaults.defaultLimitRange, prepareForCreate: nameIfUnnamed, validate: validateLimitRange },
+    behaviour: {
+      updateMetadataChecks: ['create'],
+      defaults: defaults.defaultLimitRange,
+      prepareForCreate: nameIfUnnamed,
+      validate: validateLimitRange,
+    },
   }),
   defineKind({
     group: '',
@@ -358,10 +384,12 @@ export const coreKinds: readonly ResourceType[] = [
         specReplicasPath: 'spec.replicas',
         statusReplicasPath: 'status.replicas',
         labelSelectorPath: 'spec.selector',
+        checksMetadata: true,
       },
     },
     selectableFields: { 'status.replicas': fieldOr('status.replicas', '0') },
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       defaults: defaults.defaultReplicationController,
       initialStatus: () => ({ replicas: 0 }),
       tracksGeneration: true,

@@ -188,4 +188,5 @@ export const WORKLOAD_SCALE = {
   specReplicasPath: 'spec.replicas',
   statusReplicasPath: 'status.replicas',
   labelSelectorPath: 'status.selector',
+  checksMetadata: true,
 } as const;

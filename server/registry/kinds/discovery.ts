@@ -27,6 +27,7 @@ export const discoveryKinds: readonly ResourceType[] = [
     kind: 'EndpointSlice',
     namespaced: true,
     behaviour: {
+      updateMetadataChecks: ['create'],
       defaults: (slice) => {
         for (const port of items(slice, 'ports')) {
           if (port.protocol === undefined) port.protocol = 'TCP';

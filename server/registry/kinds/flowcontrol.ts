@@ -5,6 +5,7 @@ import { fill, isEmptyValue, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { flowSchemaPrinter, priorityLevelPrinter } from '../../table/admin-printers';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
 function record(value: unknown): Json | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
@@ -57,7 +58,12 @@ export const flowcontrolKinds: readonly ResourceType[] = [
     kind: 'FlowSchema',
     namespaced: false,
     subresources: { status: true },
-    behaviour: { defaults: defaultFlowSchema, tracksGeneration: true, validate: validateFlowSchema },
+    behaviour: {
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      defaults: defaultFlowSchema,
+      tracksGeneration: true,
+      validate: validateFlowSchema,
+    },
   }),
   defineKind({
     group: 'flowcontrol.apiserver.k8s.io',
@@ -66,6 +72,12 @@ export const flowcontrolKinds: readonly ResourceType[] = [
     kind: 'PriorityLevelConfiguration',
     namespaced: false,
     subresources: { status: true },
-    behaviour: { defaults: defaultPriorityLevel, tracksGeneration: true, validate: validatePriorityLevelConfiguration },
+    behaviour: {
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      updateMetadataChecks: ['create'],
+      defaults: defaultPriorityLevel,
+      tracksGeneration: true,
+      validate: validatePriorityLevelConfiguration,
+    },
   }),
 ];

@@ -23,6 +23,7 @@ import {
   serviceCIDRPrinter,
 } from '../../table/admin-printers';
 import { ingressPrinter } from '../../table/printers';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
 /** policyTypes: Ingress always, Egress when egress rules exist; rule ports default to TCP. */
 function defaultNetworkPolicy(policy: KubeObject): void {
@@ -51,6 +52,7 @@ export const networkingKinds: readonly ResourceType[] = [
     storagePrefix: 'ingress',
     subresources: { status: true },
     behaviour: {
+      updateMetadataChecks: ['update', 'create'],
       initialStatus: () => ({ loadBalancer: {} }),
       tracksGeneration: true,
       validate: validateIngress,
@@ -65,6 +67,7 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'IngressClass',
     namespaced: false,
     behaviour: {
+      updateMetadataChecks: ['update', 'create'],
       defaults: defaultIngressClass,
       tracksGeneration: true,
       validate: validateIngressClass,
@@ -79,6 +82,7 @@ export const networkingKinds: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['netpol'],
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       defaults: defaultNetworkPolicy,
       tracksGeneration: true,
       validate: validateNetworkPolicy,
@@ -97,7 +101,11 @@ export const networkingKinds: readonly ResourceType[] = [
     versions: ['v1', 'v1beta1'],
     shortNames: ['ip'],
     nameRule: 'ip-address',
-    behaviour: { validate: validateIPAddress, validateUpdate: validateIPAddressUpdate },
+    behaviour: {
+      updateMetadataChecks: ['create', 'update'],
+      validate: validateIPAddress,
+      validateUpdate: validateIPAddressUpdate,
+    },
   }),
   defineKind({
     group: 'networking.k8s.io',
@@ -109,6 +117,7 @@ export const networkingKinds: readonly ResourceType[] = [
     versions: ['v1', 'v1beta1'],
     subresources: { status: true },
     behaviour: {
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       initialStatus: () => ({}),
       validate: validateServiceCIDR,
       validateUpdate: validateServiceCIDRUpdate,

@@ -13,6 +13,7 @@ export const nodeKinds: readonly ResourceType[] = [
     kind: 'RuntimeClass',
     namespaced: false,
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       validate: validateRuntimeClass,
       validateUpdate: validateRuntimeClassUpdate,
       warnings: runtimeClassWarnings,

@@ -14,6 +14,8 @@ export const policyKinds: readonly ResourceType[] = [
     shortNames: ['pdb'],
     subresources: { status: true },
     behaviour: {
+      updateMetadataChecks: [],
+      statusUpdateMetadataChecks: [],
       initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
       tracksGeneration: true,
       validate: validatePodDisruptionBudget,

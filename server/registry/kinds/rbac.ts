@@ -39,7 +39,7 @@ export const rbacKinds: readonly ResourceType[] = [
     namespaced: true,
     nameRule: 'path-segment',
     allowCreateOnUpdate: true,
-    behaviour: { validate: validatePolicyRules },
+    behaviour: { updateMetadataChecks: ['create', 'create', 'update'], validate: validatePolicyRules },
   }),
   defineKind({
     group: GROUP,
@@ -49,7 +49,11 @@ export const rbacKinds: readonly ResourceType[] = [
     namespaced: false,
     nameRule: 'path-segment',
     allowCreateOnUpdate: true,
-    behaviour: { validate: validateClusterRole, validateUpdate: validateClusterRoleUpdate },
+    behaviour: {
+      updateMetadataChecks: ['create', 'create', 'update'],
+      validate: validateClusterRole,
+      validateUpdate: validateClusterRoleUpdate,
+    },
   }),
   defineKind({
     group: GROUP,
@@ -59,7 +63,12 @@ export const rbacKinds: readonly ResourceType[] = [
     kind: 'RoleBinding',
     namespaced: true,
     nameRule: 'path-segment',
-    behaviour: { defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate },
+    behaviour: {
+      updateMetadataChecks: ['create', 'create', 'update'],
+      defaults: defaultBinding,
+      validate: validateRoleBinding,
+      validateUpdate: validateRoleBindingUpdate,
+    },
   }),
   defineKind({
     group: GROUP,
@@ -69,6 +78,11 @@ export const rbacKinds: readonly ResourceType[] = [
     kind: 'ClusterRoleBinding',
     namespaced: false,
     nameRule: 'path-segment',
-    behaviour: { defaults: defaultBinding, validate: validateRoleBinding, validateUpdate: validateRoleBindingUpdate },
+    behaviour: {
+      updateMetadataChecks: ['create', 'create', 'update'],
+      defaults: defaultBinding,
+      validate: validateRoleBinding,
+      validateUpdate: validateRoleBindingUpdate,
+    },
   }),
 ];

@@ -40,6 +40,7 @@ import {
   resourceClaimPrinter,
   resourceSlicePrinter,
 } from '../../table/device-printers';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
 /** A request for one kind of device (exactly, or one of the alternatives) defaults to one device. */
 function defaultDeviceCount(request: Json): void {
@@ -90,6 +91,7 @@ export const resourceKinds: readonly ResourceType[] = [
     convert: convertDeviceClass,
     namespaced: false,
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       tracksGeneration: true,
       dropDisabledFields: dropDisabledDeviceClassFields,
       validate: validateDeviceClass,
@@ -106,6 +108,8 @@ export const resourceKinds: readonly ResourceType[] = [
     namespaced: true,
     subresources: { status: true },
     behaviour: {
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      updateMetadataChecks: ['create', 'update'],
       initialStatus: () => ({}),
       defaults: (claim, version) => defaultClaimSpec((claim as Json).spec as Json | undefined, version),
       dropDisabledFields: dropDisabledResourceClaimFields,
@@ -123,6 +127,7 @@ export const resourceKinds: readonly ResourceType[] = [
     convert: convertResourceClaimTemplate,
     namespaced: true,
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       defaults: (template, version) => {
         const spec = child(template as Json, 'spec');
         fill(spec, 'metadata', {});

@@ -36,6 +36,7 @@ export const storageKinds: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['sc'],
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       defaults: (storageClass) => {
         fill(storageClass as Json, 'reclaimPolicy', 'Delete');
         fill(storageClass as Json, 'volumeBindingMode', 'Immediate');
@@ -77,6 +78,7 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'CSINode',
     namespaced: false,
     behaviour: {
+      updateMetadataChecks: ['create', 'create'],
       // The reference's Go type has no omitempty on topologyKeys: a driver without keys says null
       // (stored in protobuf, which has no empty list, it reads back as null from the decoder).
       defaults: (node) => {
@@ -93,6 +95,7 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'CSIStorageCapacity',
     namespaced: true,
     behaviour: {
+      updateMetadataChecks: ['create', 'update'],
       validate: validateCSIStorageCapacity,
       validateUpdate: validateCSIStorageCapacityUpdate,
       warnings: csiStorageCapacityWarnings,
@@ -107,6 +110,7 @@ export const storageKinds: readonly ResourceType[] = [
     namespaced: false,
     subresources: { status: true },
     behaviour: {
+      updateMetadataChecks: ['create', 'create'],
       initialStatus: () => ({ attached: false }),
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       // Error codes of attach and detach failures, each kept while the stored attachment has it.
@@ -129,6 +133,10 @@ export const storageKinds: readonly ResourceType[] = [
     // The reference's storage factory keeps writing v1beta1.
     encodedVersion: 'v1beta1',
     shortNames: ['vac'],
-    behaviour: { validate: validateVolumeAttributesClass, validateUpdate: validateVolumeAttributesClassUpdate },
+    behaviour: {
+      updateMetadataChecks: ['create', 'update', 'create'],
+      validate: validateVolumeAttributesClass,
+      validateUpdate: validateVolumeAttributesClassUpdate,
+    },
   }),
 ];

@@ -2,6 +2,7 @@
 import { storageVersionMigrationPrinter } from '../../table/admin-printers';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
+import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import {
   validateStorageVersionMigration,
   validateStorageVersionMigrationUpdate,
@@ -19,6 +20,8 @@ export const storageMigrationKinds: readonly ResourceType[] = [
     subresources: { status: true },
     behaviour: {
       initialStatus: () => ({}),
+      statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
+      updateMetadataChecks: ['create', 'update'],
       validate: validateStorageVersionMigration,
       validateUpdate: validateStorageVersionMigrationUpdate,
     },

@@ -16,8 +16,10 @@ import {
 } from '../../fieldmanager/scale-fields';
 import { valueAtPath } from '../../json/value';
 import { formatLabelSelector } from '../../selectors/label-selector';
-import { badRequest } from '../../status/catalogue';
-import { StatusError } from '../../status/status-error';
+import { badRequest, invalid } from '../../status/catalogue';
+import { FieldPath } from '../../status/field-errors';
+import { nameIsDNSSubdomain } from '../../validation/names';
+import { validateNonnegative, validateObjectMeta, type ObjectMetaRules } from '../../validation/object-meta';
 import { resolveDefinition } from '../../validation/decode';
 import { type ScaleSubresource } from '../types';
 import type { WriteRequest } from './admission';
@@ -57,32 +59,25 @@ export function scaleOf(parent: KubeObject, paths: ScaleSubresource): KubeObject
   };
 }
 
-function replicasOf(scale: unknown, name: string): number {
+/**
+ * The Scale's replicas, checked with the Scale as the reference's ValidateScale checks a built-in
+ * kind's (`paths.checksMetadata`): its metadata as a namespaced object's, then replicas not below
+ * zero. What the Scale's metadata holds is not written to the parent, but a bad label in it is
+ * refused all the same. A custom resource's Scale has only its replicas checked here.
+ */
+function checkedReplicas(scale: KubeObject, options: { key: ObjectKey; paths: ScaleSubresource }): number {
+  const { key, paths } = options;
   const replicas = valueAtPath(scale, 'spec.replicas') ?? 0;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
     throw badRequest(
       `Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${typeof replicas} into Go struct field ScaleSpec.spec.replicas of type int32`,
     );
   }
-  if (replicas < 0) {
-    throw new StatusError({
-      code: 422,
-      reason: 'Invalid',
-      message: `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`,
-      details: {
-        name,
-        group: 'autoscaling',
-        kind: 'Scale',
-        causes: [
-          {
-            reason: 'FieldValueInvalid',
-            message: `Invalid value: ${replicas}: must be greater than or equal to 0`,
-            field: 'spec.replicas',
-          },
-        ],
-      },
-    });
-  }
+  // A Scale sent without a namespace is in the request's, as the reference's handler fills it in.
+  const metadata = { ...scale.metadata, namespace: scale.metadata?.namespace || key.namespace };
+  const errors = paths.checksMetadata ? validateObjectMeta(metadata, SCALE_METADATA_RULES) : [];
+  errors.push(...validateNonnegative(replicas, FieldPath.root('spec').child('replicas')));
+  if (errors.length > 0) throw invalid({ group: 'autoscaling', kind: 'Scale' }, key.name, errors);
   return replicas;
 }
 
@@ -107,6 +102,8 @@ export type ScaleChange =
   | { readonly kind: 'apply'; readonly config: Record<string, unknown>; readonly force: boolean };
 
 const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
+/** A Scale's metadata as the reference's ValidateScale checks it: a namespaced object named by a DNS subdomain. */
+const SCALE_METADATA_RULES: ObjectMetaRules = { namespaced: true, validateName: nameIsDNSSubdomain };
 
 function withoutManagedFields(object: KubeObject): KubeObject {
   return { ...object, metadata: { ...object.metadata, managedFields: undefined } };
@@ -177,7 +174,7 @@ export async function updateScale(scope: StoreScope, request: ScaleUpdateRequest
       // A resourceVersion the Scale carries (sent, or kept by a patch) is the parent's
       // update precondition, as the reference's scale storage makes it.
       if (scale.metadata?.resourceVersion) parent.metadata.resourceVersion = scale.metadata.resourceVersion;
-      writePath(parent, paths.specReplicasPath, replicasOf(scale, request.key.name));
+      writePath(parent, paths.specReplicasPath, checkedReplicas(scale, { key: request.key, paths }));
       const entries = toParentManagedFields({
         parentEntries,
         scaleEntries: scale.metadata.managedFields as ManagedFieldsEntry[],

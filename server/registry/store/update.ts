@@ -11,7 +11,7 @@
  *      at all is refused for kinds that take no unconditional update (422)
  *   4. system metadata kept from the stored object (uid when absent, creationTimestamp,
  *      deletion marks), then the strategy's prepareForUpdate / prepareForStatusUpdate, or
- *      finalize's own (only spec.finalizers changes)
+ *      finalize's own (the status is kept)
  *   5. the strategy's validateUpdate (422; a different uid is refused here, as immutable), its
  *      warnings (none for a refused update), then the kind's beginUpdate hook (a Service's cluster IPs and node ports; on a dry run it
  *      takes nothing)
@@ -219,13 +219,15 @@ async function prepareUpdate(
   keepSystemMetadata(object, current);
   const context = writeContextOf(scope, request);
   if (request.target === 'status') strategy.prepareForStatusUpdate?.(object, current, context);
-  else if (request.target === 'finalize') keepAllButSpecFinalizers(object, current);
+  else if (request.target === 'finalize') keepStatus(object, current);
   else strategy.prepareForUpdate?.(object, current, context);
   // 5. Validation, then the strategy's warnings: a refused update gets none of them.
   const errors =
     (request.target === 'status'
       ? strategy.validateStatusUpdate?.(object, current, context)
-      : strategy.validateUpdate?.(object, current, context)) ?? [];
+      : request.target === 'finalize'
+        ? strategy.validateFinalizeUpdate?.(object, current, context)
+        : strategy.validateUpdate?.(object, current, context)) ?? [];
   if (errors.length > 0) throw invalidObject(scope, name, errors);
   for (const warning of strategyWarnings(scope, request, object, current)) request.warnings?.add(warning);
   // 5b. The kind's hook for the part written (a Service's cluster IPs and node ports on the main
@@ -265,13 +267,13 @@ export async function afterRemoval(scope: StoreScope, removed: KubeObject, dryRu
   await scope.context.hooksFor?.(scope.type)?.afterDelete?.(removed);
 }
 
-/** PUT /finalize changes spec.finalizers and nothing else. */
-function keepAllButSpecFinalizers(object: KubeObject, current: KubeObject): void {
-  const finalizers = (object.spec as { finalizers?: unknown } | undefined)?.finalizers;
-  for (const key of Object.keys(object)) if (key !== 'apiVersion' && key !== 'kind') delete object[key];
-  Object.assign(object, copyJson(current));
-  object.spec = { ...((current.spec as object | undefined) ?? {}), finalizers };
-  if (finalizers === undefined) delete (object.spec as { finalizers?: unknown }).finalizers;
+/**
+ * PUT /finalize writes everything but the status, as the reference's finalize strategy keeps only
+ * that: its spec (the finalizers) and its metadata, checked as an update's.
+ */
+function keepStatus(object: KubeObject, current: KubeObject): void {
+  if (current.status === undefined) delete object.status;
+  else object.status = copyJson(current.status);
 }
 
 /** Removes the object only if it is still exactly `current`. */

@@ -136,6 +136,7 @@ describe('ResourceTypeRegistry lookups', () => {
         specReplicasPath: 'spec.replicas',
         statusReplicasPath: 'status.replicas',
         labelSelectorPath: 'status.selector',
+        checksMetadata: true,
       },
     });
     expect(deployments.categories).toEqual(['all']);

@@ -399,7 +399,11 @@ describe('update validation messages', () => {
       'configmaps',
       { metadata: { name: 'a', namespace: 'd' } },
       { metadata: { name: 'b', namespace: 'd' } },
-      ['metadata.name: Invalid value: "b": field is immutable'],
+      // Once as every update's metadata is checked, once as a ConfigMap's update checks it.
+      [
+        'metadata.name: Invalid value: "b": field is immutable',
+        'metadata.name: Invalid value: "b": field is immutable',
+      ],
     ],
     [
       'immutable config map data',

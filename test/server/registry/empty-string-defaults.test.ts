@@ -3,8 +3,10 @@
  * kube-apiserver 1.34.4 answered them (fixtures/empty-string-defaults.json, a dry-run create of
  * each): where Go's defaulting tests a plain string (or list) for emptiness, the empty value is
  * defaulted as if left out, and the write passes with the values read back here; where the Go
- * field is a pointer, `""` is kept and refused with the causes listed. The containers' own strings
- * are in container-empty-defaults.test.ts.
+ * field is a pointer, `""` is kept and refused with the causes listed (a StorageClass's empty
+ * reclaim policy excepted, which the reference lets through), beside unknown values of the same
+ * fields and an EndpointSlice's other port rules. The containers' own strings are in
+ * container-empty-defaults.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -202,6 +202,9 @@ function dropServiceTypeDependentFields(service: KubeObject, old: KubeObject): v
 }
 
 export function defaultNamespace(namespace: KubeObject): void {
+  // As the reference's SetDefaults_NamespaceStatus, on every write: a status update sending an
+  // empty phase stores Active.
+  fillWhenEmpty(child(namespace as Json, 'status'), 'phase', 'Active');
   // Every namespace carries its own name as a label, so selectors can name namespaces.
   if (namespace.metadata.name) {
     namespace.metadata.labels = {

@@ -6,12 +6,13 @@
  * field is a pointer, `""` is kept and refused with the causes listed (a StorageClass's empty
  * reclaim policy excepted, which the reference lets through), beside unknown values of the same
  * fields and an EndpointSlice's other port rules. The containers' own strings are in
- * container-empty-defaults.test.ts.
+ * container-empty-defaults.test.ts. A Namespace's status phase is defaulted on every write, so a
+ * status update sending it empty stores Active (fixtures/namespace-status-empty-phase.json).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubeObject } from '../../../api/objects';
-import { created, typeOf } from './gated-fields/write-path';
+import { created, typeOf, updated } from './gated-fields/write-path';
 
 interface Case {
   readonly name: string;
@@ -46,4 +47,22 @@ test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
   expect(errors).toEqual([]);
   const stored = Object.fromEntries(Object.keys(c.stored ?? {}).map((path) => [path, valueAt(object, path)]));
   expect(stored).toEqual(c.stored);
+});
+
+test('a Namespace status update with an empty phase', () => {
+  const recorded = JSON.parse(
+    readFileSync(join(__dirname, 'fixtures', 'namespace-status-empty-phase.json'), 'utf8'),
+  ) as { readonly sentStatus: Record<string, unknown>; readonly code: number; readonly storedStatus: unknown };
+  expect(recorded.code).toBe(200);
+  const type = typeOf('', 'namespaces');
+  const { object: old } = created(type, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' } }, {});
+  const { object, errors } = updated(
+    type,
+    old,
+    (next) => void (next.status = { ...recorded.sentStatus }),
+    {},
+    'status',
+  );
+  expect(errors).toEqual([]);
+  expect(object.status).toEqual(recorded.storedStatus);
 });

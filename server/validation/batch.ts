@@ -94,8 +94,10 @@ function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationO
     ...validateNonnegative(spec.parallelism, path.child('parallelism')),
     ...validateNonnegative(spec.completions, path.child('completions')),
     ...validateNonnegative(spec.backoffLimit, path.child('backoffLimit')),
-    ...validateEnum(spec.completionMode, ['Indexed', 'NonIndexed'], path.child('completionMode')),
   ];
+  // A pointer in Go: only a mode left out is defaulted, so `""` sent is refused, in Go's order of values.
+  if (spec.completionMode != null && !['NonIndexed', 'Indexed'].includes(spec.completionMode))
+    errors.push(notSupported(path.child('completionMode'), spec.completionMode, ['NonIndexed', 'Indexed']));
   if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0) {
     errors.push(invalid(path.child('activeDeadlineSeconds'), spec.activeDeadlineSeconds, 'must be greater than 0'));
   }

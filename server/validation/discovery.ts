@@ -7,9 +7,9 @@ import { isIPv6 } from 'node:net';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import type { WriteContext } from '../registry/types';
-import { deepEqual, duplicate, FieldPath, immutable, invalid, required } from '../status/field-errors';
+import { deepEqual, duplicate, FieldPath, immutable, invalid, notSupported, required } from '../status/field-errors';
 import { isValidIP, isValidIPForLegacyField, sloppyIPFamily } from './ip';
-import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from './names';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 
 interface Endpoint {
   addresses?: string[];
@@ -60,7 +60,38 @@ function hintErrors(hints: NonNullable<Endpoint['hints']>, path: FieldPath): Fie
 }
 
 export function validateEndpointSlice(slice: KubeObject, context: WriteContext): FieldError[] {
-  return [...addressTypeErrors(slice), ...endpointErrors(slice, context)];
+  return [...addressTypeErrors(slice), ...portErrors(slice), ...endpointErrors(slice, context)];
+}
+
+interface EndpointPort {
+  name?: string;
+  protocol?: string | null;
+  appProtocol?: string;
+}
+
+const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
+/**
+ * Each port's name a DNS label and unique, its protocol one of the known ones: defaulting fills
+ * only a protocol left out (a pointer in Go), so `""` sent is refused.
+ */
+function portErrors(slice: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  ((slice.ports as EndpointPort[] | undefined) ?? []).forEach((port, i) => {
+    const at = FieldPath.root('ports').index(i);
+    const name = port.name ?? '';
+    if (name !== '') for (const message of isDNS1123Label(name)) errors.push(invalid(at.child('name'), name, message));
+    if (names.has(name)) errors.push(duplicate(at.child('name'), name));
+    names.add(name);
+    if (port.protocol === undefined || port.protocol === null) errors.push(required(at.child('protocol')));
+    else if (!PORT_PROTOCOLS.includes(port.protocol))
+      errors.push(notSupported(at.child('protocol'), port.protocol, PORT_PROTOCOLS));
+    if (port.appProtocol !== undefined)
+      for (const message of isQualifiedName(port.appProtocol))
+        errors.push(invalid(at.child('appProtocol'), port.appProtocol, message));
+  });
+  return errors;
 }
 
 function addressTypeErrors(slice: KubeObject): FieldError[] {
@@ -101,6 +132,7 @@ export function validateEndpointSliceUpdate(slice: KubeObject, old: KubeObject, 
   const unchanged = deepEqual(slice.endpoints ?? [], old.endpoints ?? []);
   return [
     ...addressTypeErrors(slice),
+    ...portErrors(slice),
     ...(unchanged ? [] : endpointErrors(slice, context)),
     ...immutable(FieldPath.root('addressType'), slice.addressType ?? '', old.addressType ?? ''),
   ];

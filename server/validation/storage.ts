@@ -85,6 +85,7 @@ function topologyTermErrors(
 export function validateStorageClass(object: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
   if (!object.provisioner) errors.push(required(FieldPath.root('provisioner')));
+  errors.push(...classPolicyErrors(object));
   const terms = (object.allowedTopologies as TopologyTerm[] | undefined) ?? [];
   const seen: Record<string, string[]>[] = terms.map(() => ({}));
   terms.forEach((term, i) => {
@@ -95,6 +96,25 @@ export function validateStorageClass(object: KubeObject): FieldError[] {
       if (deepEqual(earlier, expressions)) errors.push(duplicate(at.child('matchLabelExpressions'), ''));
     seen.push(expressions);
   });
+  return errors;
+}
+
+const RECLAIM_POLICIES = ['Delete', 'Retain'];
+const VOLUME_BINDING_MODES = ['Immediate', 'WaitForFirstConsumer'];
+
+/**
+ * Both are pointers in Go, defaulted only when left out: an empty reclaim policy is let through
+ * (the reference checks only a non-empty one), an empty binding mode is refused.
+ */
+function classPolicyErrors(storageClass: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const reclaimPolicy = storageClass.reclaimPolicy;
+  if (typeof reclaimPolicy === 'string' && reclaimPolicy !== '' && !RECLAIM_POLICIES.includes(reclaimPolicy))
+    errors.push(notSupported(FieldPath.root('reclaimPolicy'), reclaimPolicy, RECLAIM_POLICIES));
+  const bindingMode = storageClass.volumeBindingMode;
+  if (bindingMode === undefined || bindingMode === null) errors.push(required(FieldPath.root('volumeBindingMode')));
+  else if (typeof bindingMode !== 'string' || !VOLUME_BINDING_MODES.includes(bindingMode))
+    errors.push(notSupported(FieldPath.root('volumeBindingMode'), bindingMode, VOLUME_BINDING_MODES));
   return errors;
 }
 

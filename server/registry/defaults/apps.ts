@@ -57,7 +57,7 @@ export function defaultStatefulSet(statefulSet: KubeObject, _version: string, fe
   for (const claim of (spec.volumeClaimTemplates as Json[] | undefined) ?? []) {
     fill(child(claim, 'spec'), 'volumeMode', 'Filesystem');
     showClaimSourceGroups(child(claim, 'spec'));
-    fill(child(claim, 'status'), 'phase', 'Pending');
+    fillWhenEmpty(child(claim, 'status'), 'phase', 'Pending');
   }
   defaultPodTemplateSpec(child(spec, 'template'), featureEnabled);
 }

@@ -1,6 +1,6 @@
 /** batch/v1 defaults (the reference's SetDefaults_Job and SetDefaults_CronJob). */
 import type { KubeObject } from '../../../api/objects';
-import { child, fill, type Json } from './fill';
+import { child, fill, fillWhenEmpty, items, type Json } from './fill';
 import { defaultPodTemplateSpec } from './pod';
 import type { FeatureEnabled } from '../types';
 
@@ -19,6 +19,8 @@ export function defaultJob(job: KubeObject, _version: string, featureEnabled: Fe
   fill(spec, 'suspend', false);
   fill(spec, 'podReplacementPolicy', spec.podFailurePolicy !== undefined ? 'Failed' : 'TerminatingOrFailed');
   fill(spec, 'manualSelector', false);
+  for (const rule of items(spec.podFailurePolicy as Json | undefined, 'rules'))
+    for (const pattern of items(rule, 'onPodConditions')) fillWhenEmpty(pattern, 'status', 'True');
   // A Job without labels of its own takes its template's: the very map in the reference, so
   // the selector labels its registry adds to the template next show on the Job too. Shared
   // here as well (kinds/batch.ts adds them in place).
@@ -31,7 +33,7 @@ export function defaultJob(job: KubeObject, _version: string, featureEnabled: Fe
 
 export function defaultCronJob(cronJob: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = child(cronJob as Json, 'spec');
-  fill(spec, 'concurrencyPolicy', 'Allow');
+  fillWhenEmpty(spec, 'concurrencyPolicy', 'Allow');
   fill(spec, 'suspend', false);
   fill(spec, 'successfulJobsHistoryLimit', 3);
   fill(spec, 'failedJobsHistoryLimit', 1);

@@ -1,7 +1,7 @@
 /** core/v1 defaults other than the pod spec's (Service, Namespace, Secret, claims, volumes, controllers ...). */
 import type { KubeObject } from '../../../api/objects';
-import { child, fill, isEmptyValue, items, type Json } from './fill';
-import { defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
+import { child, fill, fillWhenEmpty, isEmptyValue, items, type Json } from './fill';
+import { defaultLegacyVolumeSources, defaultPodObjectSpec, defaultPodTemplateSpec } from './pod';
 import { showClaimSourceGroups } from '../conversion/claim-source-group';
 import type { FeatureEnabled } from '../types';
 
@@ -45,17 +45,19 @@ export function defaultPodTemplate(podTemplate: KubeObject, _version: string, fe
 /** Service defaults; `spec.clusterIP(s)` and the IP families come from the allocator (allocators/cluster-ip.ts). */
 export function defaultService(service: KubeObject): void {
   const spec = child(service as Json, 'spec');
-  fill(spec, 'type', 'ClusterIP');
-  fill(spec, 'sessionAffinity', 'None');
+  fillWhenEmpty(spec, 'sessionAffinity', 'None');
+  // No affinity has no affinity settings: whatever was sent with None is dropped, not refused.
+  if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
   if (spec.sessionAffinity === 'ClientIP') {
     const clientIP = child(child(spec, 'sessionAffinityConfig'), 'clientIP');
     fill(clientIP, 'timeoutSeconds', 10800);
   }
+  fillWhenEmpty(spec, 'type', 'ClusterIP');
   for (const port of items(spec, 'ports')) {
-    fill(port, 'protocol', 'TCP');
+    fillWhenEmpty(port, 'protocol', 'TCP');
     if (isEmptyValue(port.targetPort)) port.targetPort = port.port;
   }
-  if (spec.type === 'NodePort' || spec.type === 'LoadBalancer') fill(spec, 'externalTrafficPolicy', 'Cluster');
+  if (externallyAccessible(spec as ServiceSpecFields)) fillWhenEmpty(spec, 'externalTrafficPolicy', 'Cluster');
   if (spec.type === 'LoadBalancer') fill(spec, 'allocateLoadBalancerNodePorts', true);
   if (spec.type !== 'ExternalName') fill(spec, 'internalTrafficPolicy', 'Cluster');
   // LoadBalancerIPMode is locked on: a load balancer's ingress point with an address is reached as a VIP unless it says.
@@ -200,6 +202,9 @@ function dropServiceTypeDependentFields(service: KubeObject, old: KubeObject): v
 }
 
 export function defaultNamespace(namespace: KubeObject): void {
+  // As the reference's SetDefaults_NamespaceStatus, on every write: a status update sending an
+  // empty phase stores Active.
+  fillWhenEmpty(child(namespace as Json, 'status'), 'phase', 'Active');
   // Every namespace carries its own name as a label, so selectors can name namespaces.
   if (namespace.metadata.name) {
     namespace.metadata.labels = {
@@ -211,7 +216,7 @@ export function defaultNamespace(namespace: KubeObject): void {
 
 export function defaultSecret(secret: KubeObject): void {
   foldStringData(secret);
-  fill(secret as Json, 'type', 'Opaque');
+  fillWhenEmpty(secret as Json, 'type', 'Opaque');
 }
 
 /**
@@ -237,18 +242,18 @@ export function defaultPersistentVolumeClaim(claim: KubeObject): void {
 
 export function defaultPersistentVolume(volume: KubeObject): void {
   const spec = child(volume as Json, 'spec');
-  fill(spec, 'persistentVolumeReclaimPolicy', 'Retain');
+  fillWhenEmpty(spec, 'persistentVolumeReclaimPolicy', 'Retain');
   fill(spec, 'volumeMode', 'Filesystem');
-  // The same host path source as a pod volume's, with the same default.
+  // The same host path and legacy sources as a pod volume's, with the same defaults.
   const hostPath = spec.hostPath as Json | undefined;
   if (hostPath) fill(hostPath, 'type', '');
+  defaultLegacyVolumeSources(spec);
   defaultPhase(volume, 'Pending');
 }
 
 /** A status without a phase (or with an empty one) gets `phase`, as the reference defaults claims and volumes. */
 function defaultPhase(object: KubeObject, phase: string): void {
-  const status = child(object as Json, 'status');
-  if (status.phase === undefined || status.phase === null || status.phase === '') status.phase = phase;
+  fillWhenEmpty(child(object as Json, 'status'), 'phase', phase);
 }
 
 export function defaultReplicationController(
@@ -270,7 +275,7 @@ export function defaultReplicationController(
 
 export function defaultEndpoints(endpoints: KubeObject): void {
   for (const subset of items(endpoints as Json, 'subsets')) {
-    for (const port of items(subset, 'ports')) fill(port, 'protocol', 'TCP');
+    for (const port of items(subset, 'ports')) fillWhenEmpty(port, 'protocol', 'TCP');
   }
 }
 

@@ -9,11 +9,14 @@ export function fill<T>(object: Json, key: string, value: T): T {
 }
 
 /**
- * Sets the string `object[key]` to `value` when absent or empty: Go defaults a string field it
- * finds empty (`len(x) == 0`), so `""` sent is defaulted as much as a field left out.
+ * Sets the string or list `object[key]` to `value` when absent or empty: Go defaults a string or
+ * slice field it finds empty (`x == ""`, `len(x) == 0`), so `""` or `[]` sent is defaulted as much
+ * as a field left out. Fields Go holds as pointers are defaulted only when absent (`fill`): an
+ * empty string sent to one is kept, and validation judges it.
  */
-export function fillWhenEmpty(object: Json, key: string, value: string): string {
-  if (object[key] === '') object[key] = value;
+export function fillWhenEmpty<T extends string | readonly unknown[]>(object: Json, key: string, value: T): T {
+  const current = object[key];
+  if (current === '' || (Array.isArray(current) && current.length === 0)) object[key] = value;
   return fill(object, key, value);
 }
 

@@ -19,18 +19,15 @@ function defaultProbe(probe: Json | undefined): void {
   fill(probe, 'periodSeconds', 10);
   fill(probe, 'successThreshold', 1);
   fill(probe, 'failureThreshold', 3);
-  const httpGet = probe.httpGet as Json | undefined;
-  if (httpGet) {
-    fill(httpGet, 'path', '/');
-    fill(httpGet, 'scheme', 'HTTP');
-  }
+  defaultHandler(probe);
 }
 
+/** A probe's or a lifecycle hook's HTTP GET (the reference's SetDefaults_HTTPGetAction). */
 function defaultHandler(handler: Json | undefined): void {
   const httpGet = handler?.httpGet as Json | undefined;
   if (httpGet) {
-    fill(httpGet, 'path', '/');
-    fill(httpGet, 'scheme', 'HTTP');
+    fillWhenEmpty(httpGet, 'path', '/');
+    fillWhenEmpty(httpGet, 'scheme', 'HTTP');
   }
 }
 
@@ -58,7 +55,7 @@ function defaultContainer(container: Json): void {
   for (const port of items(container, 'ports')) fillWhenEmpty(port, 'protocol', 'TCP');
   for (const env of items(container, 'env')) {
     const fieldRef = (env.valueFrom as Json | undefined)?.fieldRef as Json | undefined;
-    if (fieldRef) fill(fieldRef, 'apiVersion', 'v1');
+    if (fieldRef) fillWhenEmpty(fieldRef, 'apiVersion', 'v1');
   }
   defaultProbe(container.livenessProbe as Json | undefined);
   defaultProbe(container.readinessProbe as Json | undefined);
@@ -113,25 +110,48 @@ function defaultVolume(volume: Json, featureEnabled: FeatureEnabled): void {
     const token = projection.serviceAccountToken as Json | undefined;
     if (token) fill(token, 'expirationSeconds', SERVICE_ACCOUNT_TOKEN_SECONDS);
   }
-  fillAll(volume.iscsi, { iscsiInterface: 'default' });
-  fillAll(volume.rbd, { pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' });
-  fillAll(volume.azureDisk, { cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' });
-  fillAll(volume.scaleIO, { storageMode: 'ThinProvisioned', fsType: 'xfs' });
+  defaultLegacyVolumeSources(volume);
   const claimTemplate = (volume.ephemeral as Json | undefined)?.volumeClaimTemplate as Json | undefined;
   if (claimTemplate) fill(child(claimTemplate, 'spec'), 'volumeMode', 'Filesystem');
 }
 
-/** The defaults the reference's generated code gives the legacy volume sources' unset members. */
-function fillAll(source: unknown, defaults: Json): void {
-  if (typeof source !== 'object' || source === null) return;
-  for (const [member, value] of Object.entries(defaults)) fill(source as Json, member, value);
+/**
+ * The defaults the reference's generated code gives the legacy volume sources' members, in a pod
+ * volume or a PersistentVolume's spec alike: the plain strings when empty, the azureDisk's
+ * pointers only when absent.
+ */
+export function defaultLegacyVolumeSources(sources: Json): void {
+  const sourceAt = (key: string): Json | undefined => {
+    const source = sources[key];
+    return typeof source === 'object' && source !== null ? (source as Json) : undefined;
+  };
+  const iscsi = sourceAt('iscsi');
+  if (iscsi) fillWhenEmpty(iscsi, 'iscsiInterface', 'default');
+  const rbd = sourceAt('rbd');
+  if (rbd) {
+    fillWhenEmpty(rbd, 'pool', 'rbd');
+    fillWhenEmpty(rbd, 'user', 'admin');
+    fillWhenEmpty(rbd, 'keyring', '/etc/ceph/keyring');
+  }
+  const scaleIO = sourceAt('scaleIO');
+  if (scaleIO) {
+    fillWhenEmpty(scaleIO, 'storageMode', 'ThinProvisioned');
+    fillWhenEmpty(scaleIO, 'fsType', 'xfs');
+  }
+  const azureDisk = sourceAt('azureDisk');
+  if (azureDisk) {
+    fill(azureDisk, 'cachingMode', 'ReadWrite');
+    fill(azureDisk, 'fsType', 'ext4');
+    fill(azureDisk, 'readOnly', false);
+    fill(azureDisk, 'kind', 'Shared');
+  }
 }
 
 /** A downward API file's field reference reads the pod at v1 unless it says otherwise. */
 function defaultFieldRefs(source: Json | undefined): void {
   for (const file of items(source, 'items')) {
     const fieldRef = file.fieldRef as Json | undefined;
-    if (fieldRef) fill(fieldRef, 'apiVersion', 'v1');
+    if (fieldRef) fillWhenEmpty(fieldRef, 'apiVersion', 'v1');
   }
 }
 
@@ -150,11 +170,11 @@ function pairServiceAccountFields(spec: Json): void {
 /** Defaults of every pod spec, in Pods and in templates (SetDefaults_PodSpec and below). */
 export function defaultPodSpec(spec: Json, featureEnabled: FeatureEnabled): void {
   pairServiceAccountFields(spec);
-  fill(spec, 'dnsPolicy', 'ClusterFirst');
-  fill(spec, 'restartPolicy', 'Always');
+  fillWhenEmpty(spec, 'dnsPolicy', 'ClusterFirst');
+  fillWhenEmpty(spec, 'restartPolicy', 'Always');
   fill(spec, 'terminationGracePeriodSeconds', 30);
   fill(spec, 'securityContext', {});
-  fill(spec, 'schedulerName', 'default-scheduler');
+  fillWhenEmpty(spec, 'schedulerName', 'default-scheduler');
   for (const container of items(spec, 'initContainers')) defaultContainer(container);
   for (const container of items(spec, 'containers')) defaultContainer(container);
   for (const container of items(spec, 'ephemeralContainers')) defaultContainer(container);

@@ -1,6 +1,6 @@
 /** discovery.k8s.io/v1 resources. */
 import { endpointSliceWarnings } from '../../validation/write-warnings';
-import { items } from '../defaults/fill';
+import { fill, items } from '../defaults/fill';
 import { validateEndpointSlice, validateEndpointSliceUpdate } from '../../validation/discovery';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
@@ -30,8 +30,8 @@ export const discoveryKinds: readonly ResourceType[] = [
       updateMetadataChecks: ['create'],
       defaults: (slice) => {
         for (const port of items(slice, 'ports')) {
-          if (port.protocol === undefined) port.protocol = 'TCP';
-          if (port.name === undefined) port.name = '';
+          fill(port, 'protocol', 'TCP');
+          fill(port, 'name', '');
         }
       },
       tracksGeneration: true,

@@ -13,7 +13,7 @@ import {
   validateNetworkPolicyUpdate,
   validateServiceCIDR,
 } from '../../validation/networking';
-import { child, fill, items, type Json } from '../defaults/fill';
+import { child, fill, fillWhenEmpty, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import {
@@ -29,7 +29,7 @@ import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 function defaultNetworkPolicy(policy: KubeObject): void {
   const spec = child(policy as Json, 'spec');
   const egress = items(spec, 'egress');
-  fill(spec, 'policyTypes', egress.length > 0 ? ['Ingress', 'Egress'] : ['Ingress']);
+  fillWhenEmpty(spec, 'policyTypes', egress.length > 0 ? ['Ingress', 'Egress'] : ['Ingress']);
   for (const rule of [...items(spec, 'ingress'), ...egress]) {
     for (const port of items(rule, 'ports')) fill(port, 'protocol', 'TCP');
   }

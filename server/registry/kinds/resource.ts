@@ -18,7 +18,7 @@ import {
   validateResourceSlice,
   validateResourceSliceUpdate,
 } from '../../validation/resource';
-import { child, fill, items, type Json } from '../defaults/fill';
+import { child, fill, fillWhenEmpty, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { metaTime } from '../../../api/objects';
 import { defineKind, selectable } from './define';
@@ -44,21 +44,36 @@ import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 
 /** A request for one kind of device (exactly, or one of the alternatives) defaults to one device. */
 function defaultDeviceCount(request: Json): void {
-  fill(request, 'allocationMode', 'ExactCount');
+  fillWhenEmpty(request, 'allocationMode', 'ExactCount');
   if (request.allocationMode === 'ExactCount') fill(request, 'count', 1);
 }
 
+/** A toleration of device taints (in a request or an allocation's result) matches by value unless it says otherwise. */
+function defaultDeviceTolerations(holder: Json | undefined): void {
+  for (const toleration of items(holder, 'tolerations')) fillWhenEmpty(toleration, 'operator', 'Equal');
+}
+
 /**
- * A v1beta1 request is its own exact request, defaulted only when it names a class (one made of
- * alternatives names none); later versions default the request in `exactly`.
+ * A v1beta1 request is its own exact request, its count defaulted only when it names a class (one
+ * made of alternatives names none); later versions default the request in `exactly`.
  */
 function defaultClaimSpec(spec: Json | undefined, version: string): void {
   const devices = spec?.devices as Json | undefined;
   for (const request of items(devices, 'requests')) {
-    const exactly = version === 'v1beta1' ? (request.deviceClassName ? request : undefined) : request.exactly;
-    if (exactly !== undefined && exactly !== null) defaultDeviceCount(exactly as Json);
-    for (const alternative of items(request, 'firstAvailable')) defaultDeviceCount(alternative);
+    const exactly = (version === 'v1beta1' ? request : request.exactly) as Json | null | undefined;
+    if (exactly && (version !== 'v1beta1' || exactly.deviceClassName)) defaultDeviceCount(exactly);
+    defaultDeviceTolerations(exactly ?? undefined);
+    for (const alternative of items(request, 'firstAvailable')) {
+      defaultDeviceCount(alternative);
+      defaultDeviceTolerations(alternative);
+    }
   }
+}
+
+function defaultClaim(claim: Json, version: string): void {
+  defaultClaimSpec(claim.spec as Json | undefined, version);
+  const allocation = (claim.status as Json | undefined)?.allocation as Json | undefined;
+  for (const result of items(allocation?.devices as Json | undefined, 'results')) defaultDeviceTolerations(result);
 }
 
 /**
@@ -111,7 +126,7 @@ export const resourceKinds: readonly ResourceType[] = [
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       updateMetadataChecks: ['create', 'update'],
       initialStatus: () => ({}),
-      defaults: (claim, version) => defaultClaimSpec((claim as Json).spec as Json | undefined, version),
+      defaults: (claim, version) => defaultClaim(claim as Json, version),
       dropDisabledFields: dropDisabledResourceClaimFields,
       validate: validateResourceClaim,
       validateUpdate: validateResourceClaimUpdate,

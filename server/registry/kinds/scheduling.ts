@@ -3,7 +3,7 @@ import type { ResourceType } from '../types';
 import { fill, type Json } from '../defaults/fill';
 import { defineKind } from './define';
 import { priorityClassPrinter } from '../../table/printers';
-import { validatePriorityClassUpdate } from '../../validation/scheduling';
+import { validatePriorityClass, validatePriorityClassUpdate } from '../../validation/scheduling';
 
 export const schedulingKinds: readonly ResourceType[] = [
   defineKind({
@@ -15,6 +15,7 @@ export const schedulingKinds: readonly ResourceType[] = [
     shortNames: ['pc'],
     behaviour: {
       defaults: (priorityClass) => void fill(priorityClass as Json, 'preemptionPolicy', 'PreemptLowerPriority'),
+      validate: validatePriorityClass,
       validateUpdate: validatePriorityClassUpdate,
     },
   }),

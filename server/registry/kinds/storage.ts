@@ -14,7 +14,7 @@ import {
   validateCSIStorageCapacityUpdate,
   validateVolumeAttachmentUpdate,
 } from '../../validation/storage';
-import { child, fill, items, type Json } from '../defaults/fill';
+import { child, fill, fillWhenEmpty, items, type Json } from '../defaults/fill';
 import type { ResourceType } from '../types';
 import { RESET_OBJECT_META_FOR_STATUS } from '../strategy';
 import { defineKind } from './define';
@@ -61,7 +61,7 @@ export const storageKinds: readonly ResourceType[] = [
         fill(spec, 'fsGroupPolicy', 'ReadWriteOnceWithFSType');
         fill(spec, 'requiresRepublish', false);
         if (featureEnabled('SELinuxMountReadWriteOncePod')) fill(spec, 'seLinuxMount', false);
-        fill(spec, 'volumeLifecycleModes', ['Persistent']);
+        fillWhenEmpty(spec, 'volumeLifecycleModes', ['Persistent']);
       },
       dropDisabledFields: dropDisabledFieldsOf([
         gatedField('SELinuxMountReadWriteOncePod', 'spec.seLinuxMount'),

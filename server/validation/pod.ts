@@ -11,6 +11,7 @@ import { appArmorAnnotationErrors, appArmorFieldMismatches, type AppArmorPodSpec
 import { seccompAnnotationErrors, seccompFieldMismatches, type SeccompPodSpec } from './seccomp-annotations';
 import { podTolerationAnnotationErrors } from './toleration-json';
 import { validatePodOS, type PodOSSpec } from './pod-os';
+import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
 import {
   deepEqual,
   duplicate,
@@ -155,6 +156,7 @@ const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 /** In the reference's order, which its message keeps. */
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+/** In the reference's order, which its message keeps (unsorted, unlike most). */
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
 const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
@@ -162,9 +164,6 @@ const HANDLER_TYPES = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep'] as const
 const MAX_DNS_NAMESERVERS = 3;
 const MAX_DNS_SEARCH_PATHS = 32;
 const MAX_DNS_SEARCH_LIST_CHARS = 2048;
-const SYSCTL_MAX_LENGTH = 253;
-const SYSCTL_NAME_FMT = '([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
-const SYSCTL_NAME = new RegExp(`^${SYSCTL_NAME_FMT}$`);
 
 function portNumOrNameErrors(port: PortNumOrName | undefined, path: FieldPath): FieldError[] {
   if (typeof port === 'string') return isValidPortName(port).map((message) => invalid(path, port, message));
@@ -246,23 +245,6 @@ function validateSecurityProfiles(context: SecurityContext | undefined, path: Fi
     ...validateProfile(context?.seccompProfile, 'seccomp', path.child('seccompProfile')),
     ...validateProfile(context?.appArmorProfile, 'AppArmor', path.child('appArmorProfile')),
   ];
-}
-
-function validateSysctls(sysctls: readonly { name?: string }[] | undefined, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const names = new Set<string>();
-  (sysctls ?? []).forEach((sysctl, i) => {
-    const at = path.index(i).child('name');
-    const name = sysctl.name ?? '';
-    if (name === '') errors.push(required(at));
-    else if (name.length > SYSCTL_MAX_LENGTH || !SYSCTL_NAME.test(name)) {
-      errors.push(
-        invalid(at, name, `must have at most ${SYSCTL_MAX_LENGTH} characters and match regex ^${SYSCTL_NAME_FMT}$`),
-      );
-    } else if (names.has(name)) errors.push(duplicate(at, name));
-    names.add(name);
-  });
-  return errors;
 }
 
 function validateHostAliases(
@@ -394,6 +376,8 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly spreadMatchLabelKeysRule: SpreadMatchLabelKeysRule;
   /** A projected token may be written outside its volume: the stored spec already writes one there. */
   readonly allowNonLocalProjectedTokenPath: boolean;
+  /** Sysctls of a namespace shared with the host: the stored spec already sets one. */
+  readonly allowHostNamespacedSysctls: boolean;
 }
 
 /**
@@ -414,6 +398,7 @@ export function podValidationOptions(
     checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
     spreadMatchLabelKeysRule: spreadMatchLabelKeysRule(featureEnabled, old?.spec?.topologySpreadConstraints),
     allowNonLocalProjectedTokenPath: writesTokenOutsideVolume(old?.spec?.volumes ?? []),
+    allowHostNamespacedSysctls: setsHostNamespacedSysctl(old?.spec as SysctlPodSpec | undefined),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -780,28 +765,22 @@ export function validatePodSpec(
       'ephemeral',
     ),
   );
-  errors.push(...validateEnum(podSpec.restartPolicy, RESTART_POLICIES, path.child('restartPolicy'), true));
+  const restartPolicy = podSpec.restartPolicy;
+  if (!restartPolicy) errors.push(required(path.child('restartPolicy')));
+  else if (!RESTART_POLICIES.includes(restartPolicy))
+    errors.push(notSupported(path.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
-  // A negative terminationGracePeriodSeconds is accepted: the reference only warns of it (old
-  // clients wrote it), and the kubelet treats it as 1.
-  const deadline = podSpec.activeDeadlineSeconds;
-  if (typeof deadline === 'number' && (deadline < 1 || deadline > INT32_MAX))
-    errors.push(invalid(path.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, INT32_MAX)));
-  const securityContext = podSpec.securityContext as
-    (SecurityContext & { sysctls?: { name?: string }[]; seLinuxChangePolicy?: unknown }) | undefined;
-  errors.push(...validateSysctls(securityContext?.sysctls, path.child('securityContext', 'sysctls')));
+  const securityContext = podSpec.securityContext as (SecurityContext & { seLinuxChangePolicy?: unknown }) | undefined;
+  errors.push(
+    ...validateSysctls(podSpec as SysctlPodSpec, path.child('securityContext', 'sysctls'), {
+      allowHostNamespaced: options.allowHostNamespacedSysctls,
+    }),
+  );
   errors.push(...validateSecurityProfiles(securityContext, path.child('securityContext')));
   errors.push(
     ...validateSELinuxChangePolicy(
       securityContext?.seLinuxChangePolicy,
       path.child('securityContext', 'seLinuxChangePolicy'),
-      options,
-    ),
-  );
-  errors.push(
-    ...validateHostAliases(
-      podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,
-      path.child('hostAliases'),
       options,
     ),
   );
@@ -815,7 +794,16 @@ export function validatePodSpec(
     ),
   );
   errors.push(
-    ...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')),
+    ...validateReadinessGates(
+      podSpec.readinessGates as { conditionType?: string }[] | undefined,
+      path.child('readinessGates'),
+    ),
+  );
+  errors.push(
+    ...validateSchedulingGates(
+      podSpec.schedulingGates as { name?: string }[] | undefined,
+      path.child('schedulingGates'),
+    ),
   );
   errors.push(
     ...validateTopologySpreadConstraints(
@@ -828,16 +816,19 @@ export function validatePodSpec(
     ),
   );
   errors.push(...validateWindowsHostProcess(podSpec, path));
+  // A negative terminationGracePeriodSeconds is accepted: the reference only warns of it (old
+  // clients wrote it), and the kubelet treats it as 1.
+  const deadline = podSpec.activeDeadlineSeconds;
+  if (typeof deadline === 'number' && (deadline < 1 || deadline > INT32_MAX))
+    errors.push(invalid(path.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, INT32_MAX)));
   errors.push(
-    ...validateSchedulingGates(
-      podSpec.schedulingGates as { name?: string }[] | undefined,
-      path.child('schedulingGates'),
-    ),
+    ...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')),
   );
   errors.push(
-    ...validateReadinessGates(
-      podSpec.readinessGates as { conditionType?: string }[] | undefined,
-      path.child('readinessGates'),
+    ...validateHostAliases(
+      podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,
+      path.child('hostAliases'),
+      options,
     ),
   );
   if (podSpec.overhead !== undefined) {

@@ -31,6 +31,9 @@
  * container, on Windows; an empty list of supplemental groups counts, empty sysctls do not).
  * fixtures/recorded-pod-create-rules.json holds what only a Pod's create forbids, in order:
  * ephemeral containers, a node with scheduling gates left, then the profile annotation checks.
+ * fixtures/recorded-pod-host-sysctls.json holds sysctls of a namespace the pod shares with its
+ * node (network ones with hostNetwork, IPC ones with hostIPC), refused after each name's own
+ * checks, bad names too; slash forms read as their dotted ones; among the spec's other rules.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,6 +58,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-annotation-causes.json',
   'recorded-pod-os-causes.json',
   'recorded-pod-create-rules.json',
+  'recorded-pod-host-sysctls.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -695,6 +695,17 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
   return errors;
 }
 
+/**
+ * Pod-level resources, judged after the containers: a Windows pod may not set them, and is told
+ * nothing more of them, since the kubelet there would not apply them.
+ */
+function validatePodResources(spec: PodSpecShape, path: FieldPath): FieldError[] {
+  const resources = spec.resources as ResourceRequirements | null | undefined;
+  if (resources === undefined || resources === null) return [];
+  if ((spec as PodOSSpec).os?.name === 'windows') return [forbidden(path, 'may not be set for a windows pod')];
+  return validateResourceListNames(resources, path, validatePodResourceName);
+}
+
 /** A variable read from a file reads it from an emptyDir of the pod, which the kubelet can write first. */
 function fileKeyRefVolumeErrors(spec: PodSpecShape, path: FieldPath): FieldError[] {
   const volumes = new Map((spec.volumes ?? []).map((volume) => [volume.name ?? '', volume]));
@@ -765,6 +776,7 @@ export function validatePodSpec(
       'ephemeral',
     ),
   );
+  errors.push(...validatePodResources(podSpec, path.child('resources')));
   const restartPolicy = podSpec.restartPolicy;
   if (!restartPolicy) errors.push(required(path.child('restartPolicy')));
   else if (!RESTART_POLICIES.includes(restartPolicy))
@@ -840,13 +852,6 @@ export function validatePodSpec(
       ),
     );
   }
-  errors.push(
-    ...validateResourceListNames(
-      podSpec.resources as ResourceRequirements | undefined,
-      path.child('resources'),
-      validatePodResourceName,
-    ),
-  );
   errors.push(...validatePodOS(podSpec as PodOSSpec, path));
   errors.push(...fileKeyRefVolumeErrors(podSpec, path));
   return errors;

@@ -34,6 +34,8 @@
  * fixtures/recorded-pod-host-sysctls.json holds sysctls of a namespace the pod shares with its
  * node (network ones with hostNetwork, IPC ones with hostIPC), refused after each name's own
  * checks, bad names too; slash forms read as their dotted ones; among the spec's other rules.
+ * fixtures/recorded-pod-os-dependent-rules.json holds the rules that read the declared OS inside
+ * them: a Windows pod's pod-level resources refused whole, right after its containers.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,6 +61,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-os-causes.json',
   'recorded-pod-create-rules.json',
   'recorded-pod-host-sysctls.json',
+  'recorded-pod-os-dependent-rules.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -11,6 +11,7 @@ import { appArmorAnnotationErrors, appArmorFieldMismatches, type AppArmorPodSpec
 import { seccompAnnotationErrors, seccompFieldMismatches, type SeccompPodSpec } from './seccomp-annotations';
 import { podTolerationAnnotationErrors } from './toleration-json';
 import { validatePodOS, type PodOSSpec } from './pod-os';
+import { stopSignalErrors } from './stop-signals';
 import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
 import {
   deepEqual,
@@ -89,6 +90,15 @@ interface Probe extends Handler {
   terminationGracePeriodSeconds?: number;
 }
 
+/** A container's hooks and stop signal. */
+interface Lifecycle {
+  postStart?: Handler | null;
+  preStop?: Handler | null;
+  stopSignal?: unknown;
+}
+
+type PodOS = NonNullable<PodOSSpec['os']>;
+
 interface SecurityProfile {
   type?: string;
   localhostProfile?: string;
@@ -132,6 +142,7 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   startupProbe?: Probe;
+  lifecycle?: Lifecycle | null;
   securityContext?: SecurityContext;
 }
 
@@ -342,18 +353,36 @@ function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldE
   return errors;
 }
 
-/** Init containers take no probes (a restartable init container does, as a sidecar). */
-function probeErrors(
+/** A container's hooks (each exactly one handler) and its stop signal, which only the pod's declared OS makes sense of. */
+function validateLifecycle(lifecycle: Lifecycle, os: PodOS | undefined, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const hook of ['postStart', 'preStop'] as const)
+    if (lifecycle[hook] !== undefined && lifecycle[hook] !== null)
+      errors.push(...validateHandler(lifecycle[hook], path.child(hook)));
+  if (lifecycle.stopSignal !== undefined && lifecycle.stopSignal !== null)
+    errors.push(...stopSignalErrors(lifecycle.stopSignal, os, path.child('stopSignal')));
+  return errors;
+}
+
+/**
+ * A container's lifecycle, then its probes. An init container takes neither (a restartable one
+ * does, as a sidecar): each it sets is refused by name.
+ */
+function lifecycleAndProbeErrors(
   container: Container & { restartPolicy?: string },
   role: 'regular' | 'init',
+  os: PodOS | undefined,
   path: FieldPath,
 ): FieldError[] {
   const errors: FieldError[] = [];
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
-    if (container[probe] === undefined) continue;
+  const members = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+  for (const member of members) {
+    const value = container[member];
+    if (value === undefined || value === null) continue;
     if (role === 'init' && container.restartPolicy !== 'Always')
-      errors.push(forbidden(path.child(probe), 'may not be set for init containers without restartPolicy=Always'));
-    else errors.push(...validateProbe(container[probe], path.child(probe)));
+      errors.push(forbidden(path.child(member), 'may not be set for init containers without restartPolicy=Always'));
+    else if (member === 'lifecycle') errors.push(...validateLifecycle(value as Lifecycle, os, path.child(member)));
+    else errors.push(...validateProbe(value as Probe, path.child(member)));
   }
   return errors;
 }
@@ -618,6 +647,13 @@ function validateContainerCommon(
   return errors;
 }
 
+/** What a pod gives its containers' rules: the volumes they may mount, the options, the declared OS. */
+interface ContainersPod {
+  readonly volumes: ReadonlyMap<string, Volume>;
+  readonly options: PodValidationOptions;
+  readonly os: PodOS | undefined;
+}
+
 /**
  * Containers of one role. `takenNames` holds the names a container of this role may not repeat
  * (for init containers, the regular ones'; for ephemeral ones, both), and gains this role's: all
@@ -627,8 +663,7 @@ function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
   takenNames: Set<string>,
-  volumes: ReadonlyMap<string, Volume>,
-  options: PodValidationOptions,
+  { volumes, options, os }: ContainersPod,
   role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -642,7 +677,7 @@ function validateContainers(
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
     if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
-    else errors.push(...probeErrors(container, role, at));
+    else errors.push(...lifecycleAndProbeErrors(container, role, os, at));
   });
   return errors;
 }
@@ -745,34 +780,22 @@ export function validatePodSpec(
     path.child('volumes'),
   );
   errors.push(...volumeErrors);
+  const pod: ContainersPod = { volumes: mountable, options, os: (podSpec as PodOSSpec).os ?? undefined };
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
-  else
-    errors.push(
-      ...validateContainers(podSpec.containers, path.child('containers'), regularAndInitNames, mountable, options),
-    );
+  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), regularAndInitNames, pod));
   const initContainers = podSpec.initContainers ?? [];
   const nonEphemeralNames = new Set([
     ...regularAndInitNames,
     ...initContainers.map((container) => container.name ?? ''),
   ]);
-  errors.push(
-    ...validateContainers(
-      initContainers,
-      path.child('initContainers'),
-      regularAndInitNames,
-      mountable,
-      options,
-      'init',
-    ),
-  );
+  errors.push(...validateContainers(initContainers, path.child('initContainers'), regularAndInitNames, pod, 'init'));
   errors.push(
     ...validateContainers(
       (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
       path.child('ephemeralContainers'),
       nonEphemeralNames,
-      mountable,
-      options,
+      pod,
       'ephemeral',
     ),
   );

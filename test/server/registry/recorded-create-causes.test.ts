@@ -35,7 +35,9 @@
  * node (network ones with hostNetwork, IPC ones with hostIPC), refused after each name's own
  * checks, bad names too; slash forms read as their dotted ones; among the spec's other rules.
  * fixtures/recorded-pod-os-dependent-rules.json holds the rules that read the declared OS inside
- * them: a Windows pod's pod-level resources refused whole, right after its containers.
+ * them: a Windows pod's pod-level resources refused whole, right after its containers; a
+ * container's stop signal (ContainerStopSignals on) only with a declared OS, one of that OS's
+ * signals, judged after the lifecycle hooks' handlers and before the probes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -12,6 +12,13 @@ import { seccompAnnotationErrors, seccompFieldMismatches, type SeccompPodSpec } 
 import { podTolerationAnnotationErrors } from './toleration-json';
 import { validatePodOS, type PodOSSpec } from './pod-os';
 import { stopSignalErrors } from './stop-signals';
+import {
+  procMountErrors,
+  sharesHostUsers,
+  usesVolumeDevicesInUserNamespace,
+  validateHostUsers,
+  type UserNamespacePodSpec,
+} from './pod-user-namespace';
 import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
 import {
   deepEqual,
@@ -108,6 +115,7 @@ interface SecurityContext {
   seccompProfile?: SecurityProfile;
   appArmorProfile?: SecurityProfile;
   privileged?: boolean;
+  procMount?: unknown;
   windowsOptions?: { hostProcess?: boolean };
 }
 
@@ -407,6 +415,8 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly allowNonLocalProjectedTokenPath: boolean;
   /** Sysctls of a namespace shared with the host: the stored spec already sets one. */
   readonly allowHostNamespacedSysctls: boolean;
+  /** Volume devices in a pod with its own user namespace: the stored spec already has some. */
+  readonly allowVolumeDevicesInUserNamespace: boolean;
 }
 
 /**
@@ -428,6 +438,7 @@ export function podValidationOptions(
     spreadMatchLabelKeysRule: spreadMatchLabelKeysRule(featureEnabled, old?.spec?.topologySpreadConstraints),
     allowNonLocalProjectedTokenPath: writesTokenOutsideVolume(old?.spec?.volumes ?? []),
     allowHostNamespacedSysctls: setsHostNamespacedSysctl(old?.spec as SysctlPodSpec | undefined),
+    allowVolumeDevicesInUserNamespace: usesVolumeDevicesInUserNamespace(old?.spec as UserNamespacePodSpec | undefined),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -611,8 +622,7 @@ function imageWhitespaceErrors(container: Container, path: FieldPath): FieldErro
 function validateContainerCommon(
   container: Container,
   at: FieldPath,
-  volumes: ReadonlyMap<string, Volume>,
-  options: PodValidationOptions,
+  { volumes, options, hostUsers }: ContainersPod,
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (!container.name) errors.push(required(at.child('name')));
@@ -643,15 +653,22 @@ function validateContainerCommon(
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
     errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
   }
+  errors.push(
+    ...procMountErrors(container.securityContext?.procMount, hostUsers, at.child('securityContext', 'procMount')),
+  );
   errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
   return errors;
 }
 
-/** What a pod gives its containers' rules: the volumes they may mount, the options, the declared OS. */
+/**
+ * What a pod gives its containers' rules: the volumes they may mount, the options, the declared
+ * OS, and whether its users are the host's.
+ */
 interface ContainersPod {
   readonly volumes: ReadonlyMap<string, Volume>;
   readonly options: PodValidationOptions;
   readonly os: PodOS | undefined;
+  readonly hostUsers: boolean;
 }
 
 /**
@@ -663,7 +680,7 @@ function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
   takenNames: Set<string>,
-  { volumes, options, os }: ContainersPod,
+  pod: ContainersPod,
   role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -671,13 +688,13 @@ function validateContainers(
   const targets = new Set(takenNames);
   containers.forEach((container, i) => {
     const at = path.index(i);
-    errors.push(...validateContainerCommon(container, at, volumes, options));
+    errors.push(...validateContainerCommon(container, at, pod));
     if (role === 'ephemeral') errors.push(...imageWhitespaceErrors(container, at));
     const name = container.name ?? '';
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
     if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
-    else errors.push(...lifecycleAndProbeErrors(container, role, os, at));
+    else errors.push(...lifecycleAndProbeErrors(container, role, pod.os, at));
   });
   return errors;
 }
@@ -780,7 +797,12 @@ export function validatePodSpec(
     path.child('volumes'),
   );
   errors.push(...volumeErrors);
-  const pod: ContainersPod = { volumes: mountable, options, os: (podSpec as PodOSSpec).os ?? undefined };
+  const pod: ContainersPod = {
+    volumes: mountable,
+    options,
+    os: (podSpec as PodOSSpec).os ?? undefined,
+    hostUsers: sharesHostUsers(podSpec as UserNamespacePodSpec),
+  };
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
   else errors.push(...validateContainers(podSpec.containers, path.child('containers'), regularAndInitNames, pod));
@@ -851,6 +873,11 @@ export function validatePodSpec(
     ),
   );
   errors.push(...validateWindowsHostProcess(podSpec, path));
+  errors.push(
+    ...validateHostUsers(podSpec as UserNamespacePodSpec, path, {
+      allowVolumeDevices: options.allowVolumeDevicesInUserNamespace,
+    }),
+  );
   // A negative terminationGracePeriodSeconds is accepted: the reference only warns of it (old
   // clients wrote it), and the kubelet treats it as 1.
   const deadline = podSpec.activeDeadlineSeconds;

@@ -38,6 +38,9 @@
  * them: a Windows pod's pod-level resources refused whole, right after its containers; a
  * container's stop signal (ContainerStopSignals on) only with a declared OS, one of that OS's
  * signals, judged after the lifecycle hooks' handlers and before the probes.
+ * fixtures/recorded-pod-user-namespace.json holds a pod with its own users (hostUsers false): no
+ * host namespace (paths `spec.HostPID`, `spec.HostIPC` as the reference writes them) and no
+ * volume devices, after the windows hostProcess check; an Unmasked /proc only for such a pod.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,6 +67,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-create-rules.json',
   'recorded-pod-host-sysctls.json',
   'recorded-pod-os-dependent-rules.json',
+  'recorded-pod-user-namespace.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

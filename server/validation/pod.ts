@@ -115,6 +115,8 @@ interface SecurityContext {
   seccompProfile?: SecurityProfile;
   appArmorProfile?: SecurityProfile;
   privileged?: boolean;
+  runAsUser?: unknown;
+  runAsGroup?: unknown;
   procMount?: unknown;
   windowsOptions?: { hostProcess?: boolean };
 }
@@ -511,6 +513,61 @@ export function validateProfileAnnotationsAgainstFields(
 }
 
 const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
+const FS_GROUP_CHANGE_POLICIES = ['Always', 'OnRootMismatch'];
+const SUPPLEMENTAL_GROUPS_POLICIES = ['Merge', 'Strict'];
+
+/** A user or group id a container may run as: a non-negative 32-bit one (IsValidUserID, IsValidGroupID). */
+function idErrors(id: unknown, path: FieldPath): FieldError[] {
+  if (typeof id !== 'number' || (id >= 0 && id <= INT32_MAX)) return [];
+  return [invalid(path, id, inclusiveRangeError(0, INT32_MAX))];
+}
+
+/** An optional member that, when set, must be one of `supported`. */
+function enumErrors(value: unknown, supported: readonly string[], path: FieldPath): FieldError[] {
+  if (value === undefined || value === null || supported.includes(value as string)) return [];
+  return [notSupported(path, value, supported)];
+}
+
+/**
+ * The pod's security context in the order of the reference's validatePodSpecSecurityContext: ids,
+ * a process namespace shared within the pod and with the host at once (reported at the internal
+ * type's place for it, `securityContext.shareProcessNamespace`), sysctls, policies and profiles.
+ */
+function validatePodSecurityContext(
+  spec: PodSpecShape,
+  specPath: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
+  const context = (spec.securityContext ?? {}) as SecurityContext & Json;
+  const path = specPath.child('securityContext');
+  const errors: FieldError[] = [
+    ...idErrors(context.fsGroup, path.child('fsGroup')),
+    ...idErrors(context.runAsUser, path.child('runAsUser')),
+    ...idErrors(context.runAsGroup, path.child('runAsGroup')),
+  ];
+  const groups = Array.isArray(context.supplementalGroups) ? (context.supplementalGroups as unknown[]) : [];
+  groups.forEach((group, i) => errors.push(...idErrors(group, path.child('supplementalGroups').index(i))));
+  if (spec.shareProcessNamespace === true && spec.hostPID === true)
+    errors.push(
+      invalid(path.child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'),
+    );
+  errors.push(
+    ...validateSysctls(spec as SysctlPodSpec, path.child('sysctls'), {
+      allowHostNamespaced: options.allowHostNamespacedSysctls,
+    }),
+  );
+  errors.push(...enumErrors(context.fsGroupChangePolicy, FS_GROUP_CHANGE_POLICIES, path.child('fsGroupChangePolicy')));
+  errors.push(...validateSecurityProfiles(context, path));
+  errors.push(
+    ...enumErrors(
+      context.supplementalGroupsPolicy,
+      SUPPLEMENTAL_GROUPS_POLICIES,
+      path.child('supplementalGroupsPolicy'),
+    ),
+  );
+  errors.push(...validateSELinuxChangePolicy(context.seLinuxChangePolicy, path.child('seLinuxChangePolicy'), options));
+  return errors;
+}
 
 function validateSELinuxChangePolicy(policy: unknown, path: FieldPath, options: PodValidationOptions): FieldError[] {
   if (policy === undefined || policy === null) return [];
@@ -653,6 +710,8 @@ function validateContainerCommon(
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
     errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
   }
+  errors.push(...idErrors(container.securityContext?.runAsUser, at.child('securityContext', 'runAsUser')));
+  errors.push(...idErrors(container.securityContext?.runAsGroup, at.child('securityContext', 'runAsGroup')));
   errors.push(
     ...procMountErrors(container.securityContext?.procMount, hostUsers, at.child('securityContext', 'procMount')),
   );
@@ -827,20 +886,7 @@ export function validatePodSpec(
   else if (!RESTART_POLICIES.includes(restartPolicy))
     errors.push(notSupported(path.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
-  const securityContext = podSpec.securityContext as (SecurityContext & { seLinuxChangePolicy?: unknown }) | undefined;
-  errors.push(
-    ...validateSysctls(podSpec as SysctlPodSpec, path.child('securityContext', 'sysctls'), {
-      allowHostNamespaced: options.allowHostNamespacedSysctls,
-    }),
-  );
-  errors.push(...validateSecurityProfiles(securityContext, path.child('securityContext')));
-  errors.push(
-    ...validateSELinuxChangePolicy(
-      securityContext?.seLinuxChangePolicy,
-      path.child('securityContext', 'seLinuxChangePolicy'),
-      options,
-    ),
-  );
+  errors.push(...validatePodSecurityContext(podSpec, path, options));
   errors.push(...validateAffinity(podSpec.affinity, options, path.child('affinity')));
   errors.push(
     ...validateDNSConfig(

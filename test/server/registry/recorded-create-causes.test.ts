@@ -41,6 +41,9 @@
  * fixtures/recorded-pod-user-namespace.json holds a pod with its own users (hostUsers false): no
  * host namespace (paths `spec.HostPID`, `spec.HostIPC` as the reference writes them) and no
  * volume devices, after the windows hostProcess check; an Unmasked /proc only for such a pod.
+ * fixtures/recorded-pod-security-context.json holds the security contexts' own rules in order:
+ * user and group ids non-negative 32-bit numbers (pod and container), no process namespace
+ * shared with the host and within the pod at once, the pod's policies among its known values.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,6 +71,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-host-sysctls.json',
   'recorded-pod-os-dependent-rules.json',
   'recorded-pod-user-namespace.json',
+  'recorded-pod-security-context.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

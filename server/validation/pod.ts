@@ -12,6 +12,7 @@ import { seccompAnnotationErrors, seccompFieldMismatches, type SeccompPodSpec } 
 import { podTolerationAnnotationErrors } from './toleration-json';
 import { validatePodOS, type PodOSSpec } from './pod-os';
 import { stopSignalErrors } from './stop-signals';
+import { idErrors } from './linux-users';
 import {
   procMountErrors,
   sharesHostUsers,
@@ -515,12 +516,6 @@ export function validateProfileAnnotationsAgainstFields(
 const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
 const FS_GROUP_CHANGE_POLICIES = ['Always', 'OnRootMismatch'];
 const SUPPLEMENTAL_GROUPS_POLICIES = ['Merge', 'Strict'];
-
-/** A user or group id a container may run as: a non-negative 32-bit one (IsValidUserID, IsValidGroupID). */
-function idErrors(id: unknown, path: FieldPath): FieldError[] {
-  if (typeof id !== 'number' || (id >= 0 && id <= INT32_MAX)) return [];
-  return [invalid(path, id, inclusiveRangeError(0, INT32_MAX))];
-}
 
 /** An optional member that, when set, must be one of `supported`. */
 function enumErrors(value: unknown, supported: readonly string[], path: FieldPath): FieldError[] {

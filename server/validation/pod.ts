@@ -86,7 +86,7 @@ interface Handler {
   httpGet?: { port?: PortNumOrName };
   tcpSocket?: { port?: PortNumOrName };
   grpc?: { port?: number };
-  sleep?: unknown;
+  sleep?: { seconds?: number } | null;
 }
 
 interface Probe extends Handler {
@@ -192,8 +192,21 @@ function portNumOrNameErrors(port: PortNumOrName | undefined, path: FieldPath): 
   return isValidPortNum(port ?? 0).map((message) => invalid(path, port ?? 0, message));
 }
 
-/** Exactly one handler, judged by its kind; the ones after the first are refused by name. */
-function validateHandler(handler: Handler, path: FieldPath): FieldError[] {
+/**
+ * A hook's pause: no longer than the pod's grace period (`gracePeriod`, absent when the pod's own
+ * is missing, which is reported on its own), and never negative.
+ */
+function sleepErrors(sleep: Handler['sleep'], gracePeriod: number | undefined, path: FieldPath): FieldError[] {
+  const seconds = sleep?.seconds ?? 0;
+  if (gracePeriod === undefined || (seconds >= 0 && seconds <= gracePeriod)) return [];
+  return [invalid(path, seconds, `must be non-negative and less than terminationGracePeriodSeconds (${gracePeriod})`)];
+}
+
+/**
+ * Exactly one handler, judged by its kind; the ones after the first are refused by name. A
+ * lifecycle hook's may pause, for at most the pod's `gracePeriod`.
+ */
+function validateHandler(handler: Handler, path: FieldPath, gracePeriod?: number): FieldError[] {
   const errors: FieldError[] = [];
   let count = 0;
   for (const type of HANDLER_TYPES) {
@@ -207,6 +220,7 @@ function validateHandler(handler: Handler, path: FieldPath): FieldError[] {
     if (type === 'httpGet' || type === 'tcpSocket')
       errors.push(...portNumOrNameErrors(handler[type]?.port, at.child('port')));
     if (type === 'grpc') errors.push(...portNumOrNameErrors(handler.grpc?.port ?? 0, at.child('port')));
+    if (type === 'sleep') errors.push(...sleepErrors(handler.sleep, gracePeriod, at));
   }
   if (count === 0) errors.push(required(path, 'must specify a handler type'));
   return errors;
@@ -365,11 +379,11 @@ function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldE
 }
 
 /** A container's hooks (each exactly one handler) and its stop signal, which only the pod's declared OS makes sense of. */
-function validateLifecycle(lifecycle: Lifecycle, os: PodOS | undefined, path: FieldPath): FieldError[] {
+function validateLifecycle(lifecycle: Lifecycle, { os, gracePeriod }: ContainersPod, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   for (const hook of ['postStart', 'preStop'] as const)
     if (lifecycle[hook] !== undefined && lifecycle[hook] !== null)
-      errors.push(...validateHandler(lifecycle[hook], path.child(hook)));
+      errors.push(...validateHandler(lifecycle[hook], path.child(hook), gracePeriod));
   if (lifecycle.stopSignal !== undefined && lifecycle.stopSignal !== null)
     errors.push(...stopSignalErrors(lifecycle.stopSignal, os, path.child('stopSignal')));
   return errors;
@@ -382,7 +396,7 @@ function validateLifecycle(lifecycle: Lifecycle, os: PodOS | undefined, path: Fi
 function lifecycleAndProbeErrors(
   container: Container & { restartPolicy?: string },
   role: 'regular' | 'init',
-  os: PodOS | undefined,
+  pod: ContainersPod,
   path: FieldPath,
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -392,7 +406,7 @@ function lifecycleAndProbeErrors(
     if (value === undefined || value === null) continue;
     if (role === 'init' && container.restartPolicy !== 'Always')
       errors.push(forbidden(path.child(member), 'may not be set for init containers without restartPolicy=Always'));
-    else if (member === 'lifecycle') errors.push(...validateLifecycle(value as Lifecycle, os, path.child(member)));
+    else if (member === 'lifecycle') errors.push(...validateLifecycle(value as Lifecycle, pod, path.child(member)));
     else errors.push(...validateProbe(value as Probe, path.child(member)));
   }
   return errors;
@@ -716,13 +730,15 @@ function validateContainerCommon(
 
 /**
  * What a pod gives its containers' rules: the volumes they may mount, the options, the declared
- * OS, and whether its users are the host's.
+ * OS, whether its users are the host's, and its grace period.
  */
 interface ContainersPod {
   readonly volumes: ReadonlyMap<string, Volume>;
   readonly options: PodValidationOptions;
   readonly os: PodOS | undefined;
   readonly hostUsers: boolean;
+  /** The pod's terminationGracePeriodSeconds, which a hook may not outlast. */
+  readonly gracePeriod: number | undefined;
 }
 
 /**
@@ -748,7 +764,7 @@ function validateContainers(
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
     if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
-    else errors.push(...lifecycleAndProbeErrors(container, role, pod.os, at));
+    else errors.push(...lifecycleAndProbeErrors(container, role, pod, at));
   });
   return errors;
 }
@@ -856,6 +872,7 @@ export function validatePodSpec(
     options,
     os: (podSpec as PodOSSpec).os ?? undefined,
     hostUsers: sharesHostUsers(podSpec as UserNamespacePodSpec),
+    gracePeriod: podSpec.terminationGracePeriodSeconds,
   };
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));

@@ -44,6 +44,8 @@
  * fixtures/recorded-pod-security-context.json holds the security contexts' own rules in order:
  * user and group ids non-negative 32-bit numbers (pod and container), no process namespace
  * shared with the host and within the pod at once, the pod's policies among its known values.
+ * fixtures/recorded-pod-lifecycle-sleep.json holds a lifecycle hook's pause: never negative, no
+ * longer than the pod's grace period, and not judged where another handler came first.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,6 +74,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-os-dependent-rules.json',
   'recorded-pod-user-namespace.json',
   'recorded-pod-security-context.json',
+  'recorded-pod-lifecycle-sleep.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -828,6 +828,30 @@ function validatePodResources(spec: PodSpecShape, path: FieldPath): FieldError[]
   return validateResourceListNames(resources, path, validatePodResourceName);
 }
 
+/**
+ * On the host's network a container's port is the host's: its hostPort, if any, is its
+ * containerPort. A Pod's are defaulted so by then, so a template alone may leave one unset (0),
+ * for its pods' defaults to fill. Init containers are not judged, as the reference leaves them.
+ */
+function hostNetworkPortErrors(spec: PodSpecShape, path: FieldPath, isPod: boolean): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const errors: FieldError[] = [];
+  (spec.containers ?? []).forEach((container, i) =>
+    (container.ports ?? []).forEach((port, j) => {
+      const hostPort = port.hostPort ?? 0;
+      if ((isPod || hostPort !== 0) && hostPort !== (port.containerPort ?? 0))
+        errors.push(
+          invalid(
+            path.child('containers').index(i).child('ports').index(j).child('hostPort'),
+            hostPort,
+            'must match `containerPort` when `hostNetwork` is true',
+          ),
+        );
+    }),
+  );
+  return errors;
+}
+
 /** A variable read from a file reads it from an emptyDir of the pod, which the kubelet can write first. */
 function fileKeyRefVolumeErrors(spec: PodSpecShape, path: FieldPath): FieldError[] {
   const volumes = new Map((spec.volumes ?? []).map((volume) => [volume.name ?? '', volume]));
@@ -893,6 +917,7 @@ export function validatePodSpec(
     ),
   );
   errors.push(...validatePodResources(podSpec, path.child('resources')));
+  errors.push(...hostNetworkPortErrors(podSpec, path, podName !== undefined));
   const restartPolicy = podSpec.restartPolicy;
   if (!restartPolicy) errors.push(required(path.child('restartPolicy')));
   else if (!RESTART_POLICIES.includes(restartPolicy))

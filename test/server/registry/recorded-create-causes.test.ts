@@ -46,6 +46,8 @@
  * shared with the host and within the pod at once, the pod's policies among its known values.
  * fixtures/recorded-pod-lifecycle-sleep.json holds a lifecycle hook's pause: never negative, no
  * longer than the pod's grace period, and not judged where another handler came first.
+ * fixtures/recorded-pod-host-network-ports.json holds a container's host port on the host's
+ * network: its container port (a template's may be unset), judged before restartPolicy.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,6 +77,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-user-namespace.json',
   'recorded-pod-security-context.json',
   'recorded-pod-lifecycle-sleep.json',
+  'recorded-pod-host-network-ports.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

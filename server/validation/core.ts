@@ -26,6 +26,7 @@ import { valueAtPath } from '../json/value';
 import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from './apparmor-annotations';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
+import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
 import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
 import { coveredByDeclarative, withDeclarativeValidation, type DeclarativeFieldError } from './declarative-validation';
@@ -112,12 +113,27 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject, context: Wri
   ];
 }
 
+/** The users every list of container statuses reports, against the OS the pod declares (Linux when none). */
+function containerStatusUsersErrors(pod: KubeObject): FieldError[] {
+  const os = field<{ os?: { name?: string } | null }>(pod, 'spec')?.os;
+  const osName = os === undefined || os === null ? 'linux' : (os.name ?? '');
+  const status = field<Json>(pod, 'status') ?? {};
+  return (['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses'] as const).flatMap((list) =>
+    containerStatusUserErrors(
+      status[list] as Parameters<typeof containerStatusUserErrors>[0],
+      osName,
+      FieldPath.root('status', list),
+    ),
+  );
+}
+
 /** A status write keeps the stored spec, so only its metadata and status are judged. */
 export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   return [
     ...podAnnotationUpdateErrors(pod, old, podValidationOptions(context.featureEnabled, old)),
     ...validateNominatedNodeName(pod, old, context),
     ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
+    ...containerStatusUsersErrors(pod),
   ];
 }
 

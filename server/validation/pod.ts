@@ -11,6 +11,16 @@ import { appArmorAnnotationErrors, appArmorFieldMismatches, type AppArmorPodSpec
 import { seccompAnnotationErrors, seccompFieldMismatches, type SeccompPodSpec } from './seccomp-annotations';
 import { podTolerationAnnotationErrors } from './toleration-json';
 import { validatePodOS, type PodOSSpec } from './pod-os';
+import { stopSignalErrors } from './stop-signals';
+import { idErrors } from './linux-users';
+import {
+  procMountErrors,
+  sharesHostUsers,
+  usesVolumeDevicesInUserNamespace,
+  validateHostUsers,
+  type UserNamespacePodSpec,
+} from './pod-user-namespace';
+import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
 import {
   deepEqual,
   duplicate,
@@ -78,7 +88,7 @@ interface Handler {
   httpGet?: { port?: PortNumOrName };
   tcpSocket?: { port?: PortNumOrName };
   grpc?: { port?: number };
-  sleep?: unknown;
+  sleep?: { seconds?: number } | null;
 }
 
 interface Probe extends Handler {
@@ -90,6 +100,15 @@ interface Probe extends Handler {
   terminationGracePeriodSeconds?: number;
 }
 
+/** A container's hooks and stop signal. */
+interface Lifecycle {
+  postStart?: Handler | null;
+  preStop?: Handler | null;
+  stopSignal?: unknown;
+}
+
+type PodOS = NonNullable<PodOSSpec['os']>;
+
 interface SecurityProfile {
   type?: string;
   localhostProfile?: string;
@@ -99,6 +118,9 @@ interface SecurityContext {
   seccompProfile?: SecurityProfile;
   appArmorProfile?: SecurityProfile;
   privileged?: boolean;
+  runAsUser?: unknown;
+  runAsGroup?: unknown;
+  procMount?: unknown;
   windowsOptions?: { hostProcess?: boolean };
 }
 
@@ -133,6 +155,7 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   startupProbe?: Probe;
+  lifecycle?: Lifecycle | null;
   securityContext?: SecurityContext;
 }
 
@@ -156,6 +179,7 @@ export interface PodTemplateShape {
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 /** In the reference's order, which its message keeps. */
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+/** In the reference's order, which its message keeps (unsorted, unlike most). */
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None'];
 const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
@@ -163,17 +187,27 @@ const HANDLER_TYPES = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep'] as const
 const MAX_DNS_NAMESERVERS = 3;
 const MAX_DNS_SEARCH_PATHS = 32;
 const MAX_DNS_SEARCH_LIST_CHARS = 2048;
-const SYSCTL_MAX_LENGTH = 253;
-const SYSCTL_NAME_FMT = '([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
-const SYSCTL_NAME = new RegExp(`^${SYSCTL_NAME_FMT}$`);
 
 function portNumOrNameErrors(port: PortNumOrName | undefined, path: FieldPath): FieldError[] {
   if (typeof port === 'string') return isValidPortName(port).map((message) => invalid(path, port, message));
   return isValidPortNum(port ?? 0).map((message) => invalid(path, port ?? 0, message));
 }
 
-/** Exactly one handler, judged by its kind; the ones after the first are refused by name. */
-function validateHandler(handler: Handler, path: FieldPath): FieldError[] {
+/**
+ * A hook's pause: no longer than the pod's grace period (`gracePeriod`, absent when the pod's own
+ * is missing, which is reported on its own), and never negative.
+ */
+function sleepErrors(sleep: Handler['sleep'], gracePeriod: number | undefined, path: FieldPath): FieldError[] {
+  const seconds = sleep?.seconds ?? 0;
+  if (gracePeriod === undefined || (seconds >= 0 && seconds <= gracePeriod)) return [];
+  return [invalid(path, seconds, `must be non-negative and less than terminationGracePeriodSeconds (${gracePeriod})`)];
+}
+
+/**
+ * Exactly one handler, judged by its kind; the ones after the first are refused by name. A
+ * lifecycle hook's may pause, for at most the pod's `gracePeriod`.
+ */
+function validateHandler(handler: Handler, path: FieldPath, gracePeriod?: number): FieldError[] {
   const errors: FieldError[] = [];
   let count = 0;
   for (const type of HANDLER_TYPES) {
@@ -187,6 +221,7 @@ function validateHandler(handler: Handler, path: FieldPath): FieldError[] {
     if (type === 'httpGet' || type === 'tcpSocket')
       errors.push(...portNumOrNameErrors(handler[type]?.port, at.child('port')));
     if (type === 'grpc') errors.push(...portNumOrNameErrors(handler.grpc?.port ?? 0, at.child('port')));
+    if (type === 'sleep') errors.push(...sleepErrors(handler.sleep, gracePeriod, at));
   }
   if (count === 0) errors.push(required(path, 'must specify a handler type'));
   return errors;
@@ -247,23 +282,6 @@ function validateSecurityProfiles(context: SecurityContext | undefined, path: Fi
     ...validateProfile(context?.seccompProfile, 'seccomp', path.child('seccompProfile')),
     ...validateProfile(context?.appArmorProfile, 'AppArmor', path.child('appArmorProfile')),
   ];
-}
-
-function validateSysctls(sysctls: readonly { name?: string }[] | undefined, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const names = new Set<string>();
-  (sysctls ?? []).forEach((sysctl, i) => {
-    const at = path.index(i).child('name');
-    const name = sysctl.name ?? '';
-    if (name === '') errors.push(required(at));
-    else if (name.length > SYSCTL_MAX_LENGTH || !SYSCTL_NAME.test(name)) {
-      errors.push(
-        invalid(at, name, `must have at most ${SYSCTL_MAX_LENGTH} characters and match regex ^${SYSCTL_NAME_FMT}$`),
-      );
-    } else if (names.has(name)) errors.push(duplicate(at, name));
-    names.add(name);
-  });
-  return errors;
 }
 
 function validateHostAliases(
@@ -361,18 +379,36 @@ function validatePorts(ports: readonly ContainerPort[], path: FieldPath): FieldE
   return errors;
 }
 
-/** Init containers take no probes (a restartable init container does, as a sidecar). */
-function probeErrors(
+/** A container's hooks (each exactly one handler) and its stop signal, which only the pod's declared OS makes sense of. */
+function validateLifecycle(lifecycle: Lifecycle, { os, gracePeriod }: ContainersPod, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const hook of ['postStart', 'preStop'] as const)
+    if (lifecycle[hook] !== undefined && lifecycle[hook] !== null)
+      errors.push(...validateHandler(lifecycle[hook], path.child(hook), gracePeriod));
+  if (lifecycle.stopSignal !== undefined && lifecycle.stopSignal !== null)
+    errors.push(...stopSignalErrors(lifecycle.stopSignal, os, path.child('stopSignal')));
+  return errors;
+}
+
+/**
+ * A container's lifecycle, then its probes. An init container takes neither (a restartable one
+ * does, as a sidecar): each it sets is refused by name.
+ */
+function lifecycleAndProbeErrors(
   container: Container & { restartPolicy?: string },
   role: 'regular' | 'init',
+  pod: ContainersPod,
   path: FieldPath,
 ): FieldError[] {
   const errors: FieldError[] = [];
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
-    if (container[probe] === undefined) continue;
+  const members = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+  for (const member of members) {
+    const value = container[member];
+    if (value === undefined || value === null) continue;
     if (role === 'init' && container.restartPolicy !== 'Always')
-      errors.push(forbidden(path.child(probe), 'may not be set for init containers without restartPolicy=Always'));
-    else errors.push(...validateProbe(container[probe], path.child(probe)));
+      errors.push(forbidden(path.child(member), 'may not be set for init containers without restartPolicy=Always'));
+    else if (member === 'lifecycle') errors.push(...validateLifecycle(value as Lifecycle, pod, path.child(member)));
+    else errors.push(...validateProbe(value as Probe, path.child(member)));
   }
   return errors;
 }
@@ -395,6 +431,10 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly spreadMatchLabelKeysRule: SpreadMatchLabelKeysRule;
   /** A projected token may be written outside its volume: the stored spec already writes one there. */
   readonly allowNonLocalProjectedTokenPath: boolean;
+  /** Sysctls of a namespace shared with the host: the stored spec already sets one. */
+  readonly allowHostNamespacedSysctls: boolean;
+  /** Volume devices in a pod with its own user namespace: the stored spec already has some. */
+  readonly allowVolumeDevicesInUserNamespace: boolean;
 }
 
 /**
@@ -415,6 +455,8 @@ export function podValidationOptions(
     checkTopologySpreadSelectors: !hasInvalidTopologySpreadSelector(old?.spec?.topologySpreadConstraints),
     spreadMatchLabelKeysRule: spreadMatchLabelKeysRule(featureEnabled, old?.spec?.topologySpreadConstraints),
     allowNonLocalProjectedTokenPath: writesTokenOutsideVolume(old?.spec?.volumes ?? []),
+    allowHostNamespacedSysctls: setsHostNamespacedSysctl(old?.spec as SysctlPodSpec | undefined),
+    allowVolumeDevicesInUserNamespace: usesVolumeDevicesInUserNamespace(old?.spec as UserNamespacePodSpec | undefined),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -487,6 +529,55 @@ export function validateProfileAnnotationsAgainstFields(
 }
 
 const SELINUX_CHANGE_POLICIES = ['MountOption', 'Recursive'];
+const FS_GROUP_CHANGE_POLICIES = ['Always', 'OnRootMismatch'];
+const SUPPLEMENTAL_GROUPS_POLICIES = ['Merge', 'Strict'];
+
+/** An optional member that, when set, must be one of `supported`. */
+function enumErrors(value: unknown, supported: readonly string[], path: FieldPath): FieldError[] {
+  if (value === undefined || value === null || supported.includes(value as string)) return [];
+  return [notSupported(path, value, supported)];
+}
+
+/**
+ * The pod's security context in the order of the reference's validatePodSpecSecurityContext: ids,
+ * a process namespace shared within the pod and with the host at once (reported at the internal
+ * type's place for it, `securityContext.shareProcessNamespace`), sysctls, policies and profiles.
+ */
+function validatePodSecurityContext(
+  spec: PodSpecShape,
+  specPath: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
+  const context = (spec.securityContext ?? {}) as SecurityContext & Json;
+  const path = specPath.child('securityContext');
+  const errors: FieldError[] = [
+    ...idErrors(context.fsGroup, path.child('fsGroup')),
+    ...idErrors(context.runAsUser, path.child('runAsUser')),
+    ...idErrors(context.runAsGroup, path.child('runAsGroup')),
+  ];
+  const groups = Array.isArray(context.supplementalGroups) ? (context.supplementalGroups as unknown[]) : [];
+  groups.forEach((group, i) => errors.push(...idErrors(group, path.child('supplementalGroups').index(i))));
+  if (spec.shareProcessNamespace === true && spec.hostPID === true)
+    errors.push(
+      invalid(path.child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'),
+    );
+  errors.push(
+    ...validateSysctls(spec as SysctlPodSpec, path.child('sysctls'), {
+      allowHostNamespaced: options.allowHostNamespacedSysctls,
+    }),
+  );
+  errors.push(...enumErrors(context.fsGroupChangePolicy, FS_GROUP_CHANGE_POLICIES, path.child('fsGroupChangePolicy')));
+  errors.push(...validateSecurityProfiles(context, path));
+  errors.push(
+    ...enumErrors(
+      context.supplementalGroupsPolicy,
+      SUPPLEMENTAL_GROUPS_POLICIES,
+      path.child('supplementalGroupsPolicy'),
+    ),
+  );
+  errors.push(...validateSELinuxChangePolicy(context.seLinuxChangePolicy, path.child('seLinuxChangePolicy'), options));
+  return errors;
+}
 
 function validateSELinuxChangePolicy(policy: unknown, path: FieldPath, options: PodValidationOptions): FieldError[] {
   if (policy === undefined || policy === null) return [];
@@ -597,8 +688,7 @@ function imageWhitespaceErrors(container: Container, path: FieldPath): FieldErro
 function validateContainerCommon(
   container: Container,
   at: FieldPath,
-  volumes: ReadonlyMap<string, Volume>,
-  options: PodValidationOptions,
+  { volumes, options, hostUsers }: ContainersPod,
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (!container.name) errors.push(required(at.child('name')));
@@ -629,8 +719,26 @@ function validateContainerCommon(
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
     errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
   }
+  errors.push(...idErrors(container.securityContext?.runAsUser, at.child('securityContext', 'runAsUser')));
+  errors.push(...idErrors(container.securityContext?.runAsGroup, at.child('securityContext', 'runAsGroup')));
+  errors.push(
+    ...procMountErrors(container.securityContext?.procMount, hostUsers, at.child('securityContext', 'procMount')),
+  );
   errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
   return errors;
+}
+
+/**
+ * What a pod gives its containers' rules: the volumes they may mount, the options, the declared
+ * OS, whether its users are the host's, and its grace period.
+ */
+interface ContainersPod {
+  readonly volumes: ReadonlyMap<string, Volume>;
+  readonly options: PodValidationOptions;
+  readonly os: PodOS | undefined;
+  readonly hostUsers: boolean;
+  /** The pod's terminationGracePeriodSeconds, which a hook may not outlast. */
+  readonly gracePeriod: number | undefined;
 }
 
 /**
@@ -642,8 +750,7 @@ function validateContainers(
   containers: readonly Container[],
   path: FieldPath,
   takenNames: Set<string>,
-  volumes: ReadonlyMap<string, Volume>,
-  options: PodValidationOptions,
+  pod: ContainersPod,
   role: ContainerRole = 'regular',
 ): FieldError[] {
   const errors: FieldError[] = [];
@@ -651,13 +758,13 @@ function validateContainers(
   const targets = new Set(takenNames);
   containers.forEach((container, i) => {
     const at = path.index(i);
-    errors.push(...validateContainerCommon(container, at, volumes, options));
+    errors.push(...validateContainerCommon(container, at, pod));
     if (role === 'ephemeral') errors.push(...imageWhitespaceErrors(container, at));
     const name = container.name ?? '';
     if (takenNames.has(name)) errors.push(duplicate(at.child('name'), name));
     else if (role !== 'init' || name !== '') takenNames.add(name);
     if (role === 'ephemeral') errors.push(...ephemeralContainerErrors(container as Json, at, targets));
-    else errors.push(...probeErrors(container, role, at));
+    else errors.push(...lifecycleAndProbeErrors(container, role, pod, at));
   });
   return errors;
 }
@@ -710,6 +817,41 @@ function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldE
   return errors;
 }
 
+/**
+ * Pod-level resources, judged after the containers: a Windows pod may not set them, and is told
+ * nothing more of them, since the kubelet there would not apply them.
+ */
+function validatePodResources(spec: PodSpecShape, path: FieldPath): FieldError[] {
+  const resources = spec.resources as ResourceRequirements | null | undefined;
+  if (resources === undefined || resources === null) return [];
+  if ((spec as PodOSSpec).os?.name === 'windows') return [forbidden(path, 'may not be set for a windows pod')];
+  return validateResourceListNames(resources, path, validatePodResourceName);
+}
+
+/**
+ * On the host's network a container's port is the host's: its hostPort, if any, is its
+ * containerPort. A Pod's are defaulted so by then, so a template alone may leave one unset (0),
+ * for its pods' defaults to fill. Init containers are not judged, as the reference leaves them.
+ */
+function hostNetworkPortErrors(spec: PodSpecShape, path: FieldPath, isPod: boolean): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const errors: FieldError[] = [];
+  (spec.containers ?? []).forEach((container, i) =>
+    (container.ports ?? []).forEach((port, j) => {
+      const hostPort = port.hostPort ?? 0;
+      if ((isPod || hostPort !== 0) && hostPort !== (port.containerPort ?? 0))
+        errors.push(
+          invalid(
+            path.child('containers').index(i).child('ports').index(j).child('hostPort'),
+            hostPort,
+            'must match `containerPort` when `hostNetwork` is true',
+          ),
+        );
+    }),
+  );
+  return errors;
+}
+
 /** A variable read from a file reads it from an emptyDir of the pod, which the kubelet can write first. */
 function fileKeyRefVolumeErrors(spec: PodSpecShape, path: FieldPath): FieldError[] {
   const volumes = new Map((spec.volumes ?? []).map((volume) => [volume.name ?? '', volume]));
@@ -749,62 +891,39 @@ export function validatePodSpec(
     path.child('volumes'),
   );
   errors.push(...volumeErrors);
+  const pod: ContainersPod = {
+    volumes: mountable,
+    options,
+    os: (podSpec as PodOSSpec).os ?? undefined,
+    hostUsers: sharesHostUsers(podSpec as UserNamespacePodSpec),
+    gracePeriod: podSpec.terminationGracePeriodSeconds,
+  };
   const regularAndInitNames = new Set<string>();
   if (!podSpec.containers || podSpec.containers.length === 0) errors.push(required(path.child('containers')));
-  else
-    errors.push(
-      ...validateContainers(podSpec.containers, path.child('containers'), regularAndInitNames, mountable, options),
-    );
+  else errors.push(...validateContainers(podSpec.containers, path.child('containers'), regularAndInitNames, pod));
   const initContainers = podSpec.initContainers ?? [];
   const nonEphemeralNames = new Set([
     ...regularAndInitNames,
     ...initContainers.map((container) => container.name ?? ''),
   ]);
-  errors.push(
-    ...validateContainers(
-      initContainers,
-      path.child('initContainers'),
-      regularAndInitNames,
-      mountable,
-      options,
-      'init',
-    ),
-  );
+  errors.push(...validateContainers(initContainers, path.child('initContainers'), regularAndInitNames, pod, 'init'));
   errors.push(
     ...validateContainers(
       (podSpec.ephemeralContainers as Container[] | undefined) ?? [],
       path.child('ephemeralContainers'),
       nonEphemeralNames,
-      mountable,
-      options,
+      pod,
       'ephemeral',
     ),
   );
-  errors.push(...validateEnum(podSpec.restartPolicy, RESTART_POLICIES, path.child('restartPolicy'), true));
+  errors.push(...validatePodResources(podSpec, path.child('resources')));
+  errors.push(...hostNetworkPortErrors(podSpec, path, podName !== undefined));
+  const restartPolicy = podSpec.restartPolicy;
+  if (!restartPolicy) errors.push(required(path.child('restartPolicy')));
+  else if (!RESTART_POLICIES.includes(restartPolicy))
+    errors.push(notSupported(path.child('restartPolicy'), restartPolicy, RESTART_POLICIES));
   errors.push(...validateEnum(podSpec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy'), true));
-  // A negative terminationGracePeriodSeconds is accepted: the reference only warns of it (old
-  // clients wrote it), and the kubelet treats it as 1.
-  const deadline = podSpec.activeDeadlineSeconds;
-  if (typeof deadline === 'number' && (deadline < 1 || deadline > INT32_MAX))
-    errors.push(invalid(path.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, INT32_MAX)));
-  const securityContext = podSpec.securityContext as
-    (SecurityContext & { sysctls?: { name?: string }[]; seLinuxChangePolicy?: unknown }) | undefined;
-  errors.push(...validateSysctls(securityContext?.sysctls, path.child('securityContext', 'sysctls')));
-  errors.push(...validateSecurityProfiles(securityContext, path.child('securityContext')));
-  errors.push(
-    ...validateSELinuxChangePolicy(
-      securityContext?.seLinuxChangePolicy,
-      path.child('securityContext', 'seLinuxChangePolicy'),
-      options,
-    ),
-  );
-  errors.push(
-    ...validateHostAliases(
-      podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,
-      path.child('hostAliases'),
-      options,
-    ),
-  );
+  errors.push(...validatePodSecurityContext(podSpec, path, options));
   errors.push(...validateAffinity(podSpec.affinity, options, path.child('affinity')));
   errors.push(
     ...validateDNSConfig(
@@ -815,7 +934,16 @@ export function validatePodSpec(
     ),
   );
   errors.push(
-    ...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')),
+    ...validateReadinessGates(
+      podSpec.readinessGates as { conditionType?: string }[] | undefined,
+      path.child('readinessGates'),
+    ),
+  );
+  errors.push(
+    ...validateSchedulingGates(
+      podSpec.schedulingGates as { name?: string }[] | undefined,
+      path.child('schedulingGates'),
+    ),
   );
   errors.push(
     ...validateTopologySpreadConstraints(
@@ -829,15 +957,23 @@ export function validatePodSpec(
   );
   errors.push(...validateWindowsHostProcess(podSpec, path));
   errors.push(
-    ...validateSchedulingGates(
-      podSpec.schedulingGates as { name?: string }[] | undefined,
-      path.child('schedulingGates'),
-    ),
+    ...validateHostUsers(podSpec as UserNamespacePodSpec, path, {
+      allowVolumeDevices: options.allowVolumeDevicesInUserNamespace,
+    }),
+  );
+  // A negative terminationGracePeriodSeconds is accepted: the reference only warns of it (old
+  // clients wrote it), and the kubelet treats it as 1.
+  const deadline = podSpec.activeDeadlineSeconds;
+  if (typeof deadline === 'number' && (deadline < 1 || deadline > INT32_MAX))
+    errors.push(invalid(path.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, INT32_MAX)));
+  errors.push(
+    ...validateTolerations(podSpec.tolerations as Parameters<typeof validateTolerations>[0], path.child('tolerations')),
   );
   errors.push(
-    ...validateReadinessGates(
-      podSpec.readinessGates as { conditionType?: string }[] | undefined,
-      path.child('readinessGates'),
+    ...validateHostAliases(
+      podSpec.hostAliases as { ip?: string; hostnames?: string[] }[] | undefined,
+      path.child('hostAliases'),
+      options,
     ),
   );
   if (podSpec.overhead !== undefined) {
@@ -849,13 +985,6 @@ export function validatePodSpec(
       ),
     );
   }
-  errors.push(
-    ...validateResourceListNames(
-      podSpec.resources as ResourceRequirements | undefined,
-      path.child('resources'),
-      validatePodResourceName,
-    ),
-  );
   errors.push(...validatePodOS(podSpec as PodOSSpec, path));
   errors.push(...fileKeyRefVolumeErrors(podSpec, path));
   return errors;

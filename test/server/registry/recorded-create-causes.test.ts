@@ -31,6 +31,23 @@
  * container, on Windows; an empty list of supplemental groups counts, empty sysctls do not).
  * fixtures/recorded-pod-create-rules.json holds what only a Pod's create forbids, in order:
  * ephemeral containers, a node with scheduling gates left, then the profile annotation checks.
+ * fixtures/recorded-pod-host-sysctls.json holds sysctls of a namespace the pod shares with its
+ * node (network ones with hostNetwork, IPC ones with hostIPC), refused after each name's own
+ * checks, bad names too; slash forms read as their dotted ones; among the spec's other rules.
+ * fixtures/recorded-pod-os-dependent-rules.json holds the rules that read the declared OS inside
+ * them: a Windows pod's pod-level resources refused whole, right after its containers; a
+ * container's stop signal (ContainerStopSignals on) only with a declared OS, one of that OS's
+ * signals, judged after the lifecycle hooks' handlers and before the probes.
+ * fixtures/recorded-pod-user-namespace.json holds a pod with its own users (hostUsers false): no
+ * host namespace (paths `spec.HostPID`, `spec.HostIPC` as the reference writes them) and no
+ * volume devices, after the windows hostProcess check; an Unmasked /proc only for such a pod.
+ * fixtures/recorded-pod-security-context.json holds the security contexts' own rules in order:
+ * user and group ids non-negative 32-bit numbers (pod and container), no process namespace
+ * shared with the host and within the pod at once, the pod's policies among its known values.
+ * fixtures/recorded-pod-lifecycle-sleep.json holds a lifecycle hook's pause: never negative, no
+ * longer than the pod's grace period, and not judged where another handler came first.
+ * fixtures/recorded-pod-host-network-ports.json holds a container's host port on the host's
+ * network: its container port (a template's may be unset), judged before restartPolicy.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,6 +72,12 @@ const CASES: readonly Case[] = [
   'recorded-pod-annotation-causes.json',
   'recorded-pod-os-causes.json',
   'recorded-pod-create-rules.json',
+  'recorded-pod-host-sysctls.json',
+  'recorded-pod-os-dependent-rules.json',
+  'recorded-pod-user-namespace.json',
+  'recorded-pod-security-context.json',
+  'recorded-pod-lifecycle-sleep.json',
+  'recorded-pod-host-network-ports.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -198,7 +198,7 @@ describe('create validation messages', () => {
       '',
       'pods',
       pod({ containers: [container], restartPolicy: 'Sometimes' }),
-      ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"'],
+      ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'],
     ],
     [
       'bad protocol',

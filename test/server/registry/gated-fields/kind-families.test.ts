@@ -465,8 +465,8 @@ describe('StrictIPCIDRValidation: addresses in fields older than the strict rule
     });
     expect(created(pods, pod, DEFAULTS).errors).toEqual([]);
     expect(created(pods, pod, ON).errors).toEqual([
-      'spec.hostAliases[0].ip: Invalid value: "010.1.1.1": must not have leading 0s',
       'spec.dnsConfig.nameservers[0]: Invalid value: "::ffff:1.2.3.4": must not be an IPv4-mapped IPv6 address',
+      'spec.hostAliases[0].ip: Invalid value: "010.1.1.1": must not have leading 0s',
     ]);
 
     const endpoints = object('v1', 'Endpoints', 'ep', {

@@ -1,4 +1,8 @@
-/** Go's strconv.Quote (fmt's `%q` of a string), for messages that print a value as Go does: CEL's strings.quote, netip's and url's errors. */
+/**
+ * A string as the reference prints it in a message: Go's strconv.Quote (fmt's `%q`), for field
+ * errors' values, names, CEL's strings.quote, netip's and url's errors; and Go's encoding/json,
+ * for values of a named string type, which a field error prints as JSON.
+ */
 import { GO_PRINTABLE_RANGES } from './go-printable';
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -49,4 +53,24 @@ export function goQuote(text: string): string {
     else out += `\\U${hex(code, 8)}`;
   }
   return `${out}"`;
+}
+
+/** Go's `%q` of a []string: each quoted, space-separated, in brackets. */
+export function goQuoteSlice(values: readonly string[]): string {
+  return `[${values.map(goQuote).join(' ')}]`;
+}
+
+/** What Go's encoding/json escapes beyond JSON.stringify, and a JSON.stringify escape to keep whole. */
+const GO_JSON_DIFFERENCES = /\\\\|\\ud[89a-f][0-9a-f]{2}|[<>&\u2028\u2029]/g;
+
+/**
+ * Go's json.Marshal of a string: HTML-safe (`<`, `>`, `&` escaped), and a lone surrogate, which
+ * JSON.stringify escapes as it is, the U+FFFD it stands for (see goQuote).
+ */
+export function goJSONQuote(text: string): string {
+  return JSON.stringify(text).replace(GO_JSON_DIFFERENCES, (match) => {
+    if (match === '\\\\') return match;
+    if (match.length > 1) return '\ufffd';
+    return `\\u${hex(match.charCodeAt(0), 4)}`;
+  });
 }

@@ -1,4 +1,4 @@
-import { goQuote } from '../../api/go-quote';
+import { goJSONQuote, goQuote, goQuoteSlice } from '../../api/go-quote';
 
 // What Go 1.26.8's strconv.Quote (the Go of the reference kube-apiserver) prints for each input;
 // a lone surrogate is given as Go's encoding/json decodes its JSON escape, as U+FFFD.
@@ -27,4 +27,23 @@ describe("goQuote prints as Go's strconv.Quote", () => {
   it.each(cases)('%s', (_name, input, quoted) => {
     expect(goQuote(input)).toBe(quoted);
   });
+});
+
+// What Go 1.26.8's json.Marshal prints for each: the form a field error gives a named string type's value.
+const jsonCases: readonly (readonly [string, string, string])[] = [
+  ['HTML characters escaped', '<a&b>', '"\\u003ca\\u0026b\\u003e"'],
+  ['controls as \\u, separators escaped', 'a\x01\u2028', '"a\\u0001\\u2028"'],
+  ['a soft hyphen left as it is', 'a\u00adb', '"a\u00adb"'],
+  ['a lone surrogate as U+FFFD', 'x\ud800', '"x\ufffd"'],
+  ['an escaped backslash before text that looks like an escape', '\\ud800', '"\\\\ud800"'],
+];
+
+describe("goJSONQuote prints as Go's json.Marshal of a string", () => {
+  it.each(jsonCases)('%s', (_name, input, marshalled) => {
+    expect(goJSONQuote(input)).toBe(marshalled);
+  });
+});
+
+test("goQuoteSlice prints as Go's %q of a []string", () => {
+  expect(goQuoteSlice(['a', 'b\x01', '\ufeff'])).toBe('["a" "b\\x01" "\\ufeff"]');
 });

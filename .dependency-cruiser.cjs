@@ -15,7 +15,7 @@ const layers = [
     name: 'helpers',
     paths: [
       '^server/(selectors|quantity|json|regex|cel|net|config|request)/',
-      '^server/(go-quote|string-order|x509-library|first-decisive)\\.ts$',
+      '^server/(string-order|x509-library|first-decisive)\\.ts$',
       // The reference's string-format checks (apimachinery util/validation): plain functions the
       // kinds' validation and CEL's format library share.
       '^server/validation/names\\.ts$',

@@ -22,8 +22,3 @@ export function audienceAgnostic(apiAudiences: readonly string[], delegate: Toke
     },
   };
 }
-
-/** Go's `%q` of a string slice, as the reference's audience errors print them. */
-export function goQuoted(values: readonly string[]): string {
-  return `[${values.map((value) => JSON.stringify(value)).join(' ')}]`;
-}

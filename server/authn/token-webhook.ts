@@ -7,7 +7,8 @@
  * does not call the webhook per request; failures to reach it are not kept.
  */
 import { createHash } from 'node:crypto';
-import { goQuoted, intersectAudiences } from './audiences';
+import { goQuoteSlice } from '../../api/go-quote';
+import { intersectAudiences } from './audiences';
 import type { AuthenticationResult, TokenAuthenticator } from './types';
 import { postJson, type PostDestination } from '../webhook-client/post-json';
 
@@ -57,7 +58,7 @@ export function tokenWebhookAuthenticator(options: TokenWebhookOptions): TokenAu
     const audiences = wanted.length > 0 ? intersectAudiences(wanted, granted) : granted;
     if (wanted.length > 0 && audiences.length === 0) {
       return {
-        error: `webhook audiences ${goQuoted(granted)} is invalid for the target audiences ${goQuoted(wanted)}`,
+        error: `webhook audiences ${goQuoteSlice(granted)} is invalid for the target audiences ${goQuoteSlice(wanted)}`,
       };
     }
     const { username, uid, groups, extra } = status.user;

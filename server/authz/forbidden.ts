@@ -1,4 +1,5 @@
 /** The reference's Forbidden message for a denied request. */
+import { goQuote } from '../../api/go-quote';
 import { forbidden } from '../status/catalogue';
 import type { StatusError } from '../status/status-error';
 import type { Attributes } from './types';
@@ -16,12 +17,12 @@ export function forbiddenMessage(attributes: Attributes, reason: string): string
   const { user, verb } = attributes;
   let message: string;
   if (!attributes.isResourceRequest) {
-    message = `User ${JSON.stringify(user.name)} cannot ${verb} path ${JSON.stringify(attributes.path)}`;
+    message = `User ${goQuote(user.name)} cannot ${verb} path ${goQuote(attributes.path)}`;
   } else {
     const resource = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
-    const subject = `User ${JSON.stringify(user.name)} cannot ${verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(attributes.apiGroup)}`;
+    const subject = `User ${goQuote(user.name)} cannot ${verb} resource ${goQuote(resource)} in API group ${goQuote(attributes.apiGroup)}`;
     message = attributes.namespace
-      ? `${subject} in the namespace ${JSON.stringify(attributes.namespace)}`
+      ? `${subject} in the namespace ${goQuote(attributes.namespace)}`
       : `${subject} at the cluster scope`;
   }
   // The reference escapes HTML in the part it builds from the request.

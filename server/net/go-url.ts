@@ -9,7 +9,7 @@
  * Go's strings are bytes: what an escape decodes to is read here as UTF-8, as it reaches a
  * client (Go's JSON writes invalid UTF-8 as U+FFFD too).
  */
-import { goQuote } from '../go-quote';
+import { goQuote } from '../../api/go-quote';
 import { parseAddr } from './netip';
 
 /** Go's Userinfo: a user name and, after a colon, a password. */

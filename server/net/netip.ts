@@ -5,7 +5,7 @@
  * `net` does not reproduce (it has no prefixes, and says nothing of why a string is not an
  * address). Apart from CEL so that the flags do not load its engine.
  */
-import { goQuote } from '../go-quote';
+import { goQuote } from '../../api/go-quote';
 
 /** An address: 4 bytes (IPv4) or 16 (IPv6), with the zone an IPv6 address may name. */
 export class NetAddr {

@@ -4,13 +4,14 @@
  */
 import { StatusError } from './status-error';
 import { aggregateFieldErrors, type FieldError } from './field-error';
+import { goQuote } from '../../api/go-quote';
 import { qualifiedKind, qualifiedResource, type GroupKind, type GroupResource } from '../../api/identity';
 
 export function notFound(resource: GroupResource, name: string): StatusError {
   return new StatusError({
     code: 404,
     reason: 'NotFound',
-    message: `${qualifiedResource(resource)} "${name}" not found`,
+    message: `${qualifiedResource(resource)} ${goQuote(name)} not found`,
     details: { name, group: resource.group, kind: resource.resource },
   });
 }
@@ -42,7 +43,7 @@ export function alreadyExists(resource: GroupResource, name: string): StatusErro
   return new StatusError({
     code: 409,
     reason: 'AlreadyExists',
-    message: `${qualifiedResource(resource)} "${name}" already exists`,
+    message: `${qualifiedResource(resource)} ${goQuote(name)} already exists`,
     details: { name, group: resource.group, kind: resource.resource },
   });
 }
@@ -52,7 +53,7 @@ export function conflict(resource: GroupResource, name: string, cause: string): 
   return new StatusError({
     code: 409,
     reason: 'Conflict',
-    message: `Operation cannot be fulfilled on ${qualifiedResource(resource)} "${name}": ${cause}`,
+    message: `Operation cannot be fulfilled on ${qualifiedResource(resource)} ${goQuote(name)}: ${cause}`,
     details: { name, group: resource.group, kind: resource.resource },
   });
 }
@@ -67,7 +68,7 @@ export function objectModified(resource: GroupResource, name: string): StatusErr
 }
 
 export function invalid(kind: GroupKind, name: string, errors: readonly FieldError[]): StatusError {
-  const subject = `${qualifiedKind(kind)} "${name}" is invalid`;
+  const subject = `${qualifiedKind(kind)} ${goQuote(name)} is invalid`;
   return new StatusError({
     code: 422,
     reason: 'Invalid',
@@ -93,7 +94,7 @@ export function forbidden(resource: GroupResource, name: string, reason: string)
   let message: string;
   if (!resource.resource && !resource.group) message = `forbidden: ${reason}`;
   else if (!name) message = `${qualifiedResource(resource)} is forbidden: ${reason}`;
-  else message = `${qualifiedResource(resource)} "${name}" is forbidden: ${reason}`;
+  else message = `${qualifiedResource(resource)} ${goQuote(name)} is forbidden: ${reason}`;
   return new StatusError({
     code: 403,
     reason: 'Forbidden',

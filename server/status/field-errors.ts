@@ -1,10 +1,11 @@
 /**
  * Builders for `FieldError`s (server/registry/types.ts) that print exactly as the reference's
  * `field.Error.ErrorBody()`: `<Type text>[: <value>][: <detail>]`. Values print the way Go's
- * fmt does for the types the reference passes: strings quoted, numbers and booleans bare,
- * structs and maps in the form the reference prints each in (JSON in 1.34, `%#v` where a message
- * still has it), since kubectl users read these texts.
+ * fmt does for the types the reference passes: strings as `%q` quotes them (escapes for what Go
+ * cannot print), numbers and booleans bare, structs and maps in the form the reference prints
+ * each in (JSON in 1.34, `%#v` where a message still has it), since kubectl users read these texts.
  */
+import { goJSONQuote, goQuote } from '../../api/go-quote';
 import type { FieldError } from './field-error';
 
 /** A field path in the reference's notation: `spec.containers[0].ports[1].name`, `metadata.labels[app]`. */
@@ -49,7 +50,7 @@ function withDetail(body: string, detail: string): string {
 export function formatValue(value: unknown): string {
   if (value instanceof GoValue) return value.text;
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
 }
@@ -71,12 +72,19 @@ export function invalidWithoutValue(path: FieldPath, detail: string): FieldError
   return { type: 'FieldValueInvalid', field: path.toString(), detail: withDetail('Invalid value', detail) };
 }
 
+/**
+ * The value of a string prints as JSON: the reference's enumerations are named string types
+ * (core.ServiceType, core.Protocol, ...), which field.Error marshals rather than quotes; a caller
+ * whose Go value is a plain string passes `new GoValue(goQuote(value))`. The supported values
+ * are always strconv.Quote'd.
+ */
 export function notSupported(path: FieldPath, value: unknown, supported: readonly string[]): FieldError {
-  const detail = supported.length > 0 ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '';
+  const detail = supported.length > 0 ? `supported values: ${supported.map(goQuote).join(', ')}` : '';
+  const shown = typeof value === 'string' ? goJSONQuote(value) : formatValue(value);
   return {
     type: 'FieldValueNotSupported',
     field: path.toString(),
-    detail: withDetail(`Unsupported value: ${formatValue(value)}`, detail),
+    detail: withDetail(`Unsupported value: ${shown}`, detail),
   };
 }
 

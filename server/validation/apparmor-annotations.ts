@@ -7,7 +7,7 @@
  */
 import type { FieldError } from '../status/field-error';
 import { invalid, type FieldPath } from '../status/field-errors';
-import { goQuote } from '../go-quote';
+import { goQuote } from '../../api/go-quote';
 import { containersOf, type ContainerLists } from './pod-containers';
 import { profileAnnotationMismatch, type ProfileAnnotationKind, type ProfileField } from './profile-annotations';
 

@@ -75,6 +75,7 @@ import { type CachedObject, ListedObject, objectOf } from './listed-object';
 import { SharedRevisionCheck } from './revision-check';
 import { WatcherSet } from './watcher-set';
 
+import { goQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 /** sorted-btree's default branching, as in the trees it builds by insertion. */
@@ -279,7 +280,7 @@ export class WatchCache implements ObjectStorage, FeedListener {
     if (!this.ready) return fromStore();
     const cached = this.tree.get(storeKey);
     if (cached === undefined) {
-      throw new ObjectError('NotFound', `${this.resourceName} "${key.name}" not found`, { name: key.name });
+      throw new ObjectError('NotFound', `${this.resourceName} ${goQuote(key.name)} not found`, { name: key.name });
     }
     return this.readOrAskStore(() => objectOf(cached), fromStore);
   }

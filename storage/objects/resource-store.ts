@@ -32,6 +32,7 @@ import type {
   WatchOptions,
 } from './types';
 
+import { goQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 export interface ResourceStoreOptions {
   readonly store: RevisionedStore;
@@ -336,17 +337,21 @@ export class ResourceStore implements ObjectStorage {
   }
 
   private conflict(name: string, cause: string): ObjectError {
-    return new ObjectError('Conflict', `Operation cannot be fulfilled on ${this.resourceName} "${name}": ${cause}`, {
-      name,
-    });
+    return new ObjectError(
+      'Conflict',
+      `Operation cannot be fulfilled on ${this.resourceName} ${goQuote(name)}: ${cause}`,
+      {
+        name,
+      },
+    );
   }
 
   private notFound(name: string): ObjectError {
-    return new ObjectError('NotFound', `${this.resourceName} "${name}" not found`, { name });
+    return new ObjectError('NotFound', `${this.resourceName} ${goQuote(name)} not found`, { name });
   }
 
   private alreadyExists(name: string): ObjectError {
-    return new ObjectError('AlreadyExists', `${this.resourceName} "${name}" already exists`, { name });
+    return new ObjectError('AlreadyExists', `${this.resourceName} ${goQuote(name)} already exists`, { name });
   }
 }
 

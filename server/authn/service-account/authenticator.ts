@@ -9,7 +9,8 @@
  */
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { KubeObject } from '../../../api/objects';
-import { goQuoted, intersectAudiences } from '../audiences';
+import { goQuoteSlice } from '../../../api/go-quote';
+import { intersectAudiences } from '../audiences';
 import type { AuthenticationResult, TokenAuthenticator } from '../types';
 import { CREDENTIAL_ID_EXTRA, type UserInfo } from '../../../api/user-info';
 import type { KubernetesClaim, ServiceAccountClaims } from './claims';
@@ -64,7 +65,7 @@ export function serviceAccountAuthenticator(options: ServiceAccountAuthenticator
       const audiences = intersectAudiences(effectiveTokenAudiences, wanted);
       if (audiences.length === 0 && options.apiAudiences.length > 0) {
         return {
-          error: `token audiences ${goQuoted(effectiveTokenAudiences)} is invalid for the target audiences ${goQuoted(wanted)}`,
+          error: `token audiences ${goQuoteSlice(effectiveTokenAudiences)} is invalid for the target audiences ${goQuoteSlice(wanted)}`,
         };
       }
       const seconds = Math.floor(now().getTime() / 1000);

@@ -6,7 +6,7 @@
  * verifies without waiting. Concurrent refreshes share one FetchKeys call.
  */
 import { createPublicKey } from 'node:crypto';
-import { goQuote } from '../../go-quote';
+import { goQuote } from '../../../api/go-quote';
 import { decodeFetchKeysResponse, type FetchKeysResponse } from './external-jwt-messages';
 import { algorithmOf, type VerifyingKey } from './keys';
 import type { ServiceAccountKeySource } from './key-source';

@@ -6,6 +6,7 @@
  * rule). `system:masters` is never checked. Each check answers the error to refuse with, or
  * undefined.
  */
+import { goQuote, goQuoteSlice } from '../../../api/go-quote';
 import type { UserInfo } from '../../../api/user-info';
 import type { KubeObject } from '../../../api/objects';
 import { forbidden, notFound } from '../../status/catalogue';
@@ -63,21 +64,19 @@ export function escalationError(
   const owned = context.resolver.rulesFor(context.user, namespace);
   const missing = uncoveredRules(owned.rules, rules);
   if (missing.length === 0) return undefined;
-  const groups = `[${context.user.groups.map((group) => JSON.stringify(group)).join(' ')}]`;
-  let message = `user ${JSON.stringify(context.user.name)} (groups=${groups}) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactRule).join('\n')}`;
+  let message = `user ${goQuote(context.user.name)} (groups=${goQuoteSlice(context.user.groups)}) is attempting to grant RBAC permissions not currently held:\n${missing.map(compactRule).join('\n')}`;
   if (owned.errors.length > 0) message += `; resolution errors: [${owned.errors.join(' ')}]`;
   return message;
 }
 
 /** A rule as the reference prints it: only the fields that are set. */
 export function compactRule(rule: PolicyRule): string {
-  const list = (values: readonly string[]) => `[${values.map((value) => JSON.stringify(value)).join(' ')}]`;
   const parts: string[] = [];
-  if (rule.apiGroups?.length) parts.push(`APIGroups:${list(rule.apiGroups)}`);
-  if (rule.resources?.length) parts.push(`Resources:${list(rule.resources)}`);
-  if (rule.resourceNames?.length) parts.push(`ResourceNames:${list(rule.resourceNames)}`);
-  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${list(rule.nonResourceURLs)}`);
-  parts.push(`Verbs:${list(rule.verbs)}`);
+  if (rule.apiGroups?.length) parts.push(`APIGroups:${goQuoteSlice(rule.apiGroups)}`);
+  if (rule.resources?.length) parts.push(`Resources:${goQuoteSlice(rule.resources)}`);
+  if (rule.resourceNames?.length) parts.push(`ResourceNames:${goQuoteSlice(rule.resourceNames)}`);
+  if (rule.nonResourceURLs?.length) parts.push(`NonResourceURLs:${goQuoteSlice(rule.nonResourceURLs)}`);
+  parts.push(`Verbs:${goQuoteSlice(rule.verbs)}`);
   return `{${parts.join(', ')}}`;
 }
 

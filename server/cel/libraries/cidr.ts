@@ -9,7 +9,7 @@ import { STRING_TRAVERSAL_FACTOR, traversalCost } from '../runtime-cost';
 import { toIP } from './ip';
 import { CelFunctionError, type CelLibrary } from './library';
 import { NetAddr, NetPrefix, parsePrefix } from '../../net/netip';
-import { goQuote } from '../../go-quote';
+import { goQuote } from '../../../api/go-quote';
 
 const PARSE_ERROR = 'network address parse error during conversion from string';
 

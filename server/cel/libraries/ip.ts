@@ -9,7 +9,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { STRING_TRAVERSAL_FACTOR, sizeOf, traversalCost } from '../runtime-cost';
 import { CelFunctionError, type CelLibrary } from './library';
 import { NetAddr, parseAddr } from '../../net/netip';
-import { goQuote } from '../../go-quote';
+import { goQuote } from '../../../api/go-quote';
 
 /** The address `text` denotes, or the reference's reason for refusing it. */
 export function parseIP(text: string): NetAddr | string {

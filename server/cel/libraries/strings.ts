@@ -10,7 +10,7 @@ import { UnsignedInt } from '../engine-values';
 import { traversalCost, sizeOf } from '../runtime-cost';
 import { CelFunctionError, type CelLibrary } from './library';
 import { listIndexOf, listLastIndexOf } from './lists';
-import { goQuote } from '../../go-quote';
+import { goQuote } from '../../../api/go-quote';
 
 function codePoints(text: string): string[] {
   return Array.from(text);

@@ -11,7 +11,7 @@ import { mayUseSigner } from '../../admission/plugins/certificates';
 import type { Authorizer } from '../../authz/types';
 import { invalid } from '../../status/catalogue';
 import { deepEqual, FieldPath, forbidden } from '../../status/field-errors';
-import { goQuote } from '../../go-quote';
+import { goQuote } from '../../../api/go-quote';
 import { FINISH_NOTHING, type FinishWrite, type StoreHooks } from '../store/hooks';
 
 export function podCertificateSigningHooks(authorizer: Authorizer): StoreHooks {

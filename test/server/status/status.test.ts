@@ -260,6 +260,15 @@ describe('forbiddenError', () => {
     expect(error.message).toBe(message);
   });
 
+  it("quotes a user's name as Go's %q does", () => {
+    const user = { name: 'a\x01\ufeff', groups: [] };
+    const error = forbiddenError(
+      attributesFrom(resolveRequestInfo({ method: 'GET', path: '/x', query: '' }), user),
+      '',
+    );
+    expect(error.message).toBe('forbidden: User "a\\x01\\ufeff" cannot get path "/x"');
+  });
+
   it('appends the authorizer reason and escapes HTML from the request', () => {
     const error = forbiddenError(
       attributesFrom(resolveRequestInfo({ method: 'GET', path: '/<b>', query: '' }), anonymous),

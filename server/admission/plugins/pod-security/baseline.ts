@@ -3,7 +3,7 @@
  * metadata and spec and answers allowed, or the reference's reason and detail. Which versions of
  * the standard run which function is in checks.ts.
  */
-import { goQuote } from '../../../go-quote';
+import { goQuote } from '../../../../api/go-quote';
 import {
   ALLOWED,
   containerName,

@@ -3,6 +3,7 @@
  * text, and for a value of the wrong type: what clients see where the reference decodes JSON with
  * the standard library (a body's version and kind, a list's continue token, an annotation).
  */
+import { goQuote } from './go-quote';
 
 /** V8's JSON.parse complaints and the context Go's encoding/json names for the same spot. */
 const GO_SYNTAX_CONTEXTS: readonly (readonly [RegExp, string])[] = [
@@ -17,21 +18,26 @@ const GO_SYNTAX_CONTEXTS: readonly (readonly [RegExp, string])[] = [
   [/No number after minus sign/, 'in numeric literal'],
 ];
 
-const GO_ESCAPES: Readonly<Record<string, string>> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-};
-
-/** Go's quoteChar: the character between single quotes, a control character escaped as strconv.Quote does. */
+/**
+ * Go's quoteChar: the byte at the error between single quotes, quoted as strconv.Quote quotes
+ * it, but for the two quote marks. Go reads bytes: a character beyond ASCII stands there as its
+ * first UTF-8 byte, which Go quotes as the rune of that value.
+ */
 function quoteChar(character: string): string {
-  const code = character.charCodeAt(0);
-  if (code >= 0x20 && code !== 0x7f) return `'${character}'`;
-  return `'${GO_ESCAPES[character] ?? `\\x${code.toString(16).padStart(2, '0')}`}'`;
+  if (character === "'") return "'\\''";
+  if (character === '"') return `'"'`;
+  const firstByte = Buffer.from(String.fromCodePoint(codePointOf(character)), 'utf8')[0];
+  return `'${goQuote(String.fromCharCode(firstByte)).slice(1, -1)}'`;
+}
+
+/**
+ * V8 names a character beyond the BMP by its high surrogate alone; that half fixes the first
+ * UTF-8 byte of every code point it begins, so any of them will do.
+ */
+function codePointOf(character: string): number {
+  const code = character.codePointAt(0)!;
+  const loneHighSurrogate = character.length === 1 && code >= 0xd800 && code <= 0xdbff;
+  return loneHighSurrogate ? 0x10000 + ((code - 0xd800) << 10) : code;
 }
 
 export function goJSONSyntaxError(text: string, error: Error): string {
@@ -41,9 +47,9 @@ export function goJSONSyntaxError(text: string, error: Error): string {
     const at = Number(position[1]);
     if (at >= text.trimEnd().length) return 'unexpected end of JSON input';
     const where = GO_SYNTAX_CONTEXTS.find(([pattern]) => pattern.test(error.message));
-    if (where) return `invalid character ${quoteChar(text[at])} ${where[1]}`;
+    if (where) return `invalid character ${quoteChar(String.fromCodePoint(text.codePointAt(at)!))} ${where[1]}`;
   }
-  const match = /Unexpected token '?(.)'?/.exec(error.message);
+  const match = /Unexpected token '?(.)'?/u.exec(error.message);
   if (match) return `invalid character ${quoteChar(match[1])} looking for beginning of value`;
   if (/Unexpected end of JSON input|Unterminated|end of data/i.test(error.message))
     return 'unexpected end of JSON input';

@@ -203,8 +203,12 @@ function dropServiceTypeDependentFields(service: KubeObject, old: KubeObject): v
 
 export function defaultNamespace(namespace: KubeObject): void {
   // As the reference's SetDefaults_NamespaceStatus, on every write: a status update sending an
-  // empty phase stores Active.
-  fillWhenEmpty(child(namespace as Json, 'status'), 'phase', 'Active');
+  // empty phase stores Active. A write without a phase gets it from the strategy (a create's
+  // Active, an update's stored phase), after managedFields are recorded, so that it stays the
+  // server's own field, nobody's (recorded: a create sending `status: {}` owns no f:status).
+  const status = (namespace as Json).status;
+  if (typeof status === 'object' && status !== null && !Array.isArray(status) && 'phase' in status)
+    fillWhenEmpty(status as Json, 'phase', 'Active');
   // Every namespace carries its own name as a label, so selectors can name namespaces.
   if (namespace.metadata.name) {
     namespace.metadata.labels = {

@@ -8,6 +8,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { ResourceType } from '../registry/types';
 import type { ObjectOperations } from '../client/operations';
+import { SYSTEM_PRIORITY_CLASSES } from '../validation/scheduling';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
@@ -38,25 +39,6 @@ export function kubernetesService(options: BootstrapOptions): KubeObject {
     },
   };
 }
-
-/** The reference's system priority classes (scheduling/bootstrap-system-priority-classes). */
-export const SYSTEM_PRIORITY_CLASSES: readonly KubeObject[] = [
-  {
-    apiVersion: 'scheduling.k8s.io/v1',
-    kind: 'PriorityClass',
-    metadata: { name: 'system-node-critical' },
-    value: 2000001000,
-    description: 'Used for system critical pods that must not be moved from their current node.',
-  },
-  {
-    apiVersion: 'scheduling.k8s.io/v1',
-    kind: 'PriorityClass',
-    metadata: { name: 'system-cluster-critical' },
-    value: 2000000000,
-    description:
-      'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
-  },
-];
 
 /** The ServiceCIDR the reference's apiserver keeps for its flag's ranges, and who sets its status. */
 export const DEFAULT_SERVICE_CIDR_NAME = 'kubernetes';

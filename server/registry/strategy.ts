@@ -33,7 +33,12 @@ import {
 } from '../validation/names';
 import { isValidIP } from '../validation/ip';
 import { featureGateReader } from '../config/feature-enabled';
-import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaRules } from '../validation/object-meta';
+import {
+  kubeFinalizerListErrors,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  type ObjectMetaRules,
+} from '../validation/object-meta';
 
 /**
  * A check of metadata that a kind's update validation runs besides the generic ones every update
@@ -156,7 +161,12 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     kind.nameRuleOf === undefined ? metaRules : { ...metaRules, validateName: kind.nameRuleOf(object, context) };
   /** What the reference's registry checks of the metadata of every update, before the kind's own rules. */
   const commonUpdateErrors = (object: KubeObject, old: KubeObject): FieldError[] => [
-    ...validateObjectMeta(object.metadata, { ...metaRules, validateName: nameIsPathSegment }),
+    ...validateObjectMeta(object.metadata, {
+      ...metaRules,
+      validateName: nameIsPathSegment,
+      // The generic registry's check is apimachinery's: the standard names are the kinds' own rule.
+      anyQualifiedFinalizer: true,
+    }),
     ...validateObjectMetaUpdate(object.metadata, old.metadata),
   ];
   const metadataErrors = (
@@ -167,7 +177,10 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
   ): FieldError[] =>
     checks.flatMap((check) =>
       check === 'update'
-        ? validateObjectMetaUpdate(object.metadata, old.metadata)
+        ? [
+            ...validateObjectMetaUpdate(object.metadata, old.metadata),
+            ...(metaRules.anyQualifiedFinalizer ? [] : kubeFinalizerListErrors(object.metadata.finalizers)),
+          ]
         : validateObjectMeta(object.metadata, metaRulesOf(object, context)),
     );
   const updateChecks = kind.updateMetadataChecks ?? ['update'];

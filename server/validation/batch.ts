@@ -12,8 +12,9 @@ import {
   invalid,
   notSupported,
   required,
+  tooLong,
 } from '../status/field-errors';
-import { maxLenError } from './names';
+import { isDNS1123Subdomain, maxLenError, regexError } from './names';
 import {
   selectorMatches,
   validateEnum,
@@ -33,6 +34,11 @@ interface JobSpec {
   completions?: number;
   activeDeadlineSeconds?: number;
   backoffLimit?: number;
+  ttlSecondsAfterFinished?: number;
+  backoffLimitPerIndex?: number;
+  maxFailedIndexes?: number;
+  managedBy?: string;
+  successPolicy?: unknown;
   completionMode?: string;
   manualSelector?: boolean;
   selector?: LabelSelectorShape;
@@ -89,27 +95,71 @@ function validateGeneratedSelector(job: KubeObject, spec: JobSpec, old: KubeObje
   return errors;
 }
 
+/** In Go's order of fields (the reference's validateJobSpec), so that several causes list as its do. */
 function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationOptions): FieldError[] {
   const errors: FieldError[] = [
     ...validateNonnegative(spec.parallelism, path.child('parallelism')),
     ...validateNonnegative(spec.completions, path.child('completions')),
+    ...validateNonnegative(spec.activeDeadlineSeconds, path.child('activeDeadlineSeconds')),
     ...validateNonnegative(spec.backoffLimit, path.child('backoffLimit')),
+    ...validateNonnegative(spec.ttlSecondsAfterFinished, path.child('ttlSecondsAfterFinished')),
+    ...validateNonnegative(spec.backoffLimitPerIndex, path.child('backoffLimitPerIndex')),
   ];
+  if (spec.maxFailedIndexes != null) {
+    errors.push(...validateNonnegative(spec.maxFailedIndexes, path.child('maxFailedIndexes')));
+    if (spec.backoffLimitPerIndex == null)
+      errors.push(required(path.child('backoffLimitPerIndex'), 'when maxFailedIndexes is specified'));
+  }
+  if (spec.managedBy != null) errors.push(...managedByErrors(spec.managedBy, path.child('managedBy')));
   // A pointer in Go: only a mode left out is defaulted, so `""` sent is refused, in Go's order of values.
   if (spec.completionMode != null && !['NonIndexed', 'Indexed'].includes(spec.completionMode))
     errors.push(notSupported(path.child('completionMode'), spec.completionMode, ['NonIndexed', 'Indexed']));
-  if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds <= 0) {
-    errors.push(invalid(path.child('activeDeadlineSeconds'), spec.activeDeadlineSeconds, 'must be greater than 0'));
-  }
   if ((spec.completionMode ?? 'NonIndexed') === 'NonIndexed') {
-    for (const name of ['backoffLimitPerIndex', 'maxFailedIndexes', 'successPolicy'])
+    for (const name of ['backoffLimitPerIndex', 'maxFailedIndexes'] as const)
       if (spec[name] != null) errors.push(invalid(path.child(name), spec[name], 'requires indexed completion mode'));
   }
+  if (spec.successPolicy != null && spec.completionMode !== 'Indexed')
+    errors.push(
+      invalid(path.child('successPolicy'), goSuccessPolicy(spec.successPolicy), 'requires indexed completion mode'),
+    );
   errors.push(...podReplacementPolicyErrors(spec, path.child('podReplacementPolicy')));
   errors.push(...validatePodTemplateSpec(spec.template, path.child('template'), options));
   if (spec.template !== undefined)
     errors.push(...restartPolicyErrors(spec, path.child('template', 'spec', 'restartPolicy')));
   return errors;
+}
+
+/** The controller a Job is left to: a name as long as a label value, under a domain of its owner's. */
+const MAX_MANAGED_BY_LENGTH = 63;
+const HTTP_PATH_PATTERN = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+
+/** The reference's IsDomainPrefixedPath, then the length. */
+function managedByErrors(managedBy: string, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const slash = managedBy.indexOf('/');
+  const host = managedBy.slice(0, Math.max(slash, 0));
+  const rest = managedBy.slice(slash + 1);
+  if (managedBy === '') errors.push(required(path));
+  else if (slash <= 0 || rest === '')
+    errors.push(invalid(path, managedBy, 'must be a domain-prefixed path (such as "acme.io/foo")'));
+  else {
+    errors.push(...isDNS1123Subdomain(host).map((message) => invalid(path, host, message)));
+    if (!new RegExp(`^${HTTP_PATH_PATTERN}$`).test(rest))
+      errors.push(invalid(path, rest, regexError('Invalid path', HTTP_PATH_PATTERN)));
+  }
+  if (managedBy.length > MAX_MANAGED_BY_LENGTH) errors.push(tooLong(path, MAX_MANAGED_BY_LENGTH));
+  return errors;
+}
+
+/** A success policy as the reference prints the Go value in a cause: its fields' Go names, unset ones null. */
+function goSuccessPolicy(policy: unknown): unknown {
+  const rules = (policy as { rules?: { succeededIndexes?: string; succeededCount?: number }[] }).rules ?? [];
+  return {
+    Rules: rules.map((rule) => ({
+      SucceededIndexes: rule.succeededIndexes ?? null,
+      SucceededCount: rule.succeededCount ?? null,
+    })),
+  };
 }
 
 const POD_REPLACEMENT_POLICIES = ['Failed', 'TerminatingOrFailed'];

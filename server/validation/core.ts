@@ -34,7 +34,7 @@ import { replicationControllerDeclarativeErrors } from './declarative-rules';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
   validateEnum,
-  validateFinalizers,
+  validateFinalizerName,
   validateLabels,
   validateLabelSelector,
   validateNonnegative,
@@ -613,16 +613,18 @@ export function validateSecretUpdate(secret: KubeObject, old: KubeObject): Field
   ];
 }
 
+/** The spec's finalizers, each reported at the list's path (the reference's ValidateNamespace). */
 export function validateNamespace(namespace: KubeObject): FieldError[] {
-  const spec = field<{ finalizers?: string[] }>(namespace, 'spec');
-  return validateFinalizers(spec?.finalizers, FieldPath.root('spec', 'finalizers'));
+  const path = FieldPath.root('spec', 'finalizers');
+  const finalizers = field<{ finalizers?: string[] }>(namespace, 'spec')?.finalizers ?? [];
+  return finalizers.flatMap((finalizer) => validateFinalizerName(finalizer, path));
 }
 
 /** The finalizers a PUT /finalize writes, each checked alone and named by its index, as the reference's finalize rules do. */
 export function validateNamespaceFinalize(namespace: KubeObject): FieldError[] {
   const path = FieldPath.root('spec', 'finalizers');
   const finalizers = field<{ finalizers?: string[] }>(namespace, 'spec')?.finalizers ?? [];
-  return finalizers.flatMap((finalizer, i) => validateFinalizers([finalizer], path.index(i)));
+  return finalizers.flatMap((finalizer, i) => validateFinalizerName(finalizer, path.index(i)));
 }
 
 export function validatePersistentVolumeClaim(claim: KubeObject): FieldError[] {

@@ -80,29 +80,49 @@ const FOREGROUND_FINALIZER = 'foregroundDeletion';
 const STANDARD_FINALIZERS = new Set(['kubernetes', ORPHAN_FINALIZER, FOREGROUND_FINALIZER]);
 
 /**
- * `anyQualifiedName`: any qualified name is a finalizer, as the apiextensions server (CRDs and
- * custom resources) takes them; otherwise a name without a `/` must be a standard one, as
- * for the kinds of the main server.
+ * The reference's ValidateFinalizers (apimachinery): every name qualified, reported at the list's
+ * path; the apiextensions server and the generic registry check no more than this.
  */
-export function validateFinalizers(
-  finalizers: readonly string[] | undefined,
-  path: FieldPath,
-  anyQualifiedName = false,
-): FieldError[] {
+function validateFinalizers(finalizers: readonly string[] | undefined, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  for (const finalizer of finalizers ?? []) {
-    const messages = isQualifiedName(finalizer);
-    for (const message of messages) errors.push(invalid(path, finalizer, message));
-    if (!anyQualifiedName && messages.length === 0 && !finalizer.includes('/') && !STANDARD_FINALIZERS.has(finalizer)) {
-      errors.push(invalid(path, finalizer, 'name is neither a standard finalizer name nor is it fully qualified'));
-    }
-  }
+  for (const finalizer of finalizers ?? [])
+    for (const message of isQualifiedName(finalizer)) errors.push(invalid(path, finalizer, message));
   if (finalizers?.includes(ORPHAN_FINALIZER) && finalizers.includes(FOREGROUND_FINALIZER)) {
     errors.push(
       invalid(path, finalizers, `finalizer ${FOREGROUND_FINALIZER} and ${ORPHAN_FINALIZER} cannot be both set`),
     );
   }
   return errors;
+}
+
+/**
+ * The main server's kinds also hold a name without a `/` to the standard ones (the reference's
+ * validateKubeFinalizerName), whether or not it is qualified: only those are known to be acted on.
+ */
+function kubeFinalizerNameErrors(finalizer: string, path: FieldPath): FieldError[] {
+  return finalizer.includes('/') || STANDARD_FINALIZERS.has(finalizer)
+    ? []
+    : [invalid(path, finalizer, 'name is neither a standard finalizer name nor is it fully qualified')];
+}
+
+/** One finalizer name as the main server's kinds check it (the reference's validateFinalizerName). */
+export function validateFinalizerName(finalizer: string, path: FieldPath): FieldError[] {
+  return [
+    ...isQualifiedName(finalizer).map((message) => invalid(path, finalizer, message)),
+    ...kubeFinalizerNameErrors(finalizer, path),
+  ];
+}
+
+/**
+ * What the main server's kinds add to the metadata checks, after all the rest: each finalizer
+ * held to the standard names at its own index (the core ValidateObjectMeta and
+ * ValidateObjectMetaUpdate).
+ */
+export function kubeFinalizerListErrors(
+  finalizers: readonly string[] | undefined,
+  path = FieldPath.root('metadata', 'finalizers'),
+): FieldError[] {
+  return (finalizers ?? []).flatMap((finalizer, i) => kubeFinalizerNameErrors(finalizer, path.index(i)));
 }
 
 export function validateOwnerReferences(
@@ -135,7 +155,10 @@ export function validateOwnerReferences(
 export interface ObjectMetaRules {
   readonly namespaced: boolean;
   readonly validateName: NameValidator;
-  /** Finalizer names as the apiextensions server takes them (see validateFinalizers). */
+  /**
+   * Any qualified finalizer name, as the apiextensions server and the generic registry take
+   * them; absent: the main server's kinds' standard names too (see kubeFinalizerListErrors).
+   */
   readonly anyQualifiedFinalizer?: boolean;
 }
 
@@ -168,7 +191,8 @@ export function validateObjectMeta(
   errors.push(...validateLabels(meta.labels, path.child('labels')));
   errors.push(...validateAnnotations(meta.annotations, path.child('annotations')));
   errors.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
-  errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers'), rules.anyQualifiedFinalizer));
+  errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
+  if (!rules.anyQualifiedFinalizer) errors.push(...kubeFinalizerListErrors(meta.finalizers, path.child('finalizers')));
   return errors;
 }
 

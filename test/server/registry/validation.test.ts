@@ -171,7 +171,7 @@ describe('create validation messages', () => {
       'configmaps',
       { metadata: { name: 'c', namespace: 'd', finalizers: ['custom'] } },
       [
-        'metadata.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified',
+        'metadata.finalizers[0]: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified',
       ],
     ],
     ['missing containers', '', 'pods', pod({}), ['spec.containers: Required value']],

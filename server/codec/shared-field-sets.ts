@@ -18,8 +18,8 @@
  *
  * The table is keyed by the SHA-256 of the bytes, not the text, past a short text: a key as
  * long as the text would double what an entry seen only once costs (a kubelet's status entry
- * names its pod's IPs, so it is unique). Its values are weak, so it holds only trees some object still holds; a
- * collected tree's key is dropped by the finalization callback.
+ * names its pod's IPs, so it is unique). Its values are weak, so it holds only trees some
+ * object still holds; a collected tree's key is dropped by the finalization callback.
  */
 import { hash } from 'node:crypto';
 

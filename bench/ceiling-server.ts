@@ -5,12 +5,17 @@
  * answered (a pod, the 10,000-pod list, a created and an updated pod), and doing nothing else.
  * What capstan reaches of its figures is what its own work costs on top of Node's HTTPS.
  *
+ * Given a watch event's bytes, it also holds every `?watch=` GET open as a chunked response and
+ * writes the event to each of them on every PATCH, one framed chunk in one socket write per
+ * watcher (the cheapest way Node offers, and capstan's watch writer's way): the floor of a
+ * watch fan-out in which every event is a write of its own.
+ *
  * This file is both the parent's launcher and the child's entry point.
  */
 import { fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerOptions } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import type { ServerPki } from './capstan-process';
 import { killOnExit, scratchDir } from './scratch';
@@ -23,8 +28,10 @@ export interface CeilingBodies {
   readonly list: Buffer;
   /** POST (201). */
   readonly create: Buffer;
-  /** PUT (200). */
+  /** PUT and PATCH (200). */
   readonly update: Buffer;
+  /** One watch event (a JSON line), written to every open watch on each PATCH; absent: no watches. */
+  readonly event?: Buffer;
 }
 
 export interface CeilingServer {
@@ -34,6 +41,7 @@ export interface CeilingServer {
 }
 
 const START_TIMEOUT_MS = 15_000;
+const CRLF = Buffer.from('\r\n');
 const FILES = {
   cert: 'serving.crt',
   key: 'serving.key',
@@ -42,6 +50,7 @@ const FILES = {
   list: 'list.json',
   create: 'create.json',
   update: 'update.json',
+  event: 'event.json',
 } as const;
 
 export async function startCeilingServer(options: { pki: ServerPki; bodies: CeilingBodies }): Promise<CeilingServer> {
@@ -52,6 +61,7 @@ export async function startCeilingServer(options: { pki: ServerPki; bodies: Ceil
   writeFileSync(join(dir.path, FILES.ca), pki.client.ca);
   for (const name of ['get', 'list', 'create', 'update'] as const)
     writeFileSync(join(dir.path, FILES[name]), bodies[name]);
+  if (bodies.event) writeFileSync(join(dir.path, FILES.event), bodies.event);
 
   const child = fork(__filename, [dir.path], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   killOnExit(child);
@@ -89,7 +99,11 @@ function serve(dir: string): void {
     list: read('list'),
     create: read('create'),
     update: read('update'),
+    event: existsSync(join(dir, FILES.event)) ? read('event') : undefined,
   };
+  const eventChunk =
+    bodies.event && Buffer.concat([Buffer.from(`${bodies.event.length.toString(16)}\r\n`), bodies.event, CRLF]);
+  const watches = new Set<Socket>();
   // As capstan's server (server/app.ts): certificates requested, unauthenticated requests let through.
   const tls: ServerOptions = {
     cert: read('cert'),
@@ -99,11 +113,19 @@ function serve(dir: string): void {
     rejectUnauthorized: false,
   };
   const server = createServer(tls, (request, response) => {
-    const pathname = (request.url ?? '/').split('?')[0];
+    const [pathname, query = ''] = (request.url ?? '/').split('?');
+    if (eventChunk && request.method === 'GET' && /(^|&)watch=/.test(query)) {
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      response.flushHeaders();
+      const socket = response.socket as Socket;
+      watches.add(socket);
+      socket.once('close', () => watches.delete(socket));
+      return;
+    }
     const [status, body] =
       request.method === 'POST'
         ? [201, bodies.create]
-        : request.method === 'PUT'
+        : request.method === 'PUT' || request.method === 'PATCH'
           ? [200, bodies.update]
           : pathname.endsWith('/pods')
             ? [200, bodies.list]
@@ -111,6 +133,7 @@ function serve(dir: string): void {
     // The request body is read whole before answering, as capstan must.
     request.resume();
     request.on('end', () => {
+      if (eventChunk && request.method === 'PATCH') for (const socket of watches) socket.write(eventChunk);
       response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': body.length });
       response.end(body);
     });

@@ -11,10 +11,16 @@
  * Then the same one update at a time, each read by every watcher before the next goes out, so
  * that every event is a write of its own: how many events share a write in the first run
  * depends on timing (and on the machine's load), here it does not.
+ *
+ * Last, the ceiling (ceiling-server.ts): a plain `node:https` server with capstan's TLS that
+ * writes the event capstan sent, byte for byte, to each of the same 1,000 watches on each
+ * update and does nothing else. Its CPU per delivery, one update at a time, is what Node
+ * itself costs for one event a write: a floor that only several events a write goes under.
  */
 import { Agent, request as httpsRequest } from 'node:https';
 import type { Benchmark } from './benchmark';
-import { startCapstanProcess, type CapstanProcess } from './capstan-process';
+import { startCapstanProcess } from './capstan-process';
+import { startCeilingServer, type CeilingBodies } from './ceiling-server';
 import { createNamespace, httpsTarget, type ClientCredentials, type HttpsTarget } from './https-client';
 import { measureThroughput, processCpuMs, sleep } from './measure';
 import { benchPodRequest } from './pod';
@@ -34,8 +40,10 @@ export const watchFanoutBenchmark: Benchmark = {
     context.log('capstan on sqlite: starting');
     const server = await startCapstanProcess();
     const target = httpsTarget({ url: server.url, credentials: server.pki.client, maxSockets: UPDATE_CONCURRENCY });
+    let ceilingBodies: CeilingBodies;
     try {
       await prepare(target);
+      ceilingBodies = await capturedBodies(target);
       context.log(`${UPDATES} updates without watchers, ${UPDATE_CONCURRENCY} in flight, then one at a time`);
       const alone = await timedUpdates({ target, server, round: 'alone', concurrency: UPDATE_CONCURRENCY });
       const aloneOneByOne = await timedUpdates({ target, server, round: 'alone-one', concurrency: 1 });
@@ -79,8 +87,58 @@ export const watchFanoutBenchmark: Benchmark = {
       target.close();
       await server.stop();
     }
+    context.log('ceiling: starting');
+    const ceiling = await startCeilingServer({ pki: server.pki, bodies: ceilingBodies });
+    const ceilingTarget = httpsTarget({ url: ceiling.url, credentials: server.pki.client, maxSockets: 1 });
+    try {
+      const alone = await timedUpdates({ target: ceilingTarget, server: ceiling, round: 'alone-one', concurrency: 1 });
+      const watchers = await openWatchers({ url: ceiling.url, credentials: server.pki.client }, POD_PATH, WATCHERS);
+      try {
+        context.log(`ceiling: ${UPDATES} updates with ${WATCHERS} watchers, one at a time`);
+        const oneByOne = await watchedUpdates({
+          target: ceilingTarget,
+          server: ceiling,
+          watchers,
+          round: 'watched-one',
+          concurrency: 1,
+          alone,
+        });
+        context.report({
+          title: `Ceiling: plain node:https, same TLS, capstan's event (${ceilingBodies.event?.length.toLocaleString('en-US')} B) to each watcher`,
+          rows: [
+            { metric: 'server CPU per watch event delivered, one update at a time (an event a write)', ...oneByOne },
+          ],
+        });
+      } finally {
+        watchers.close();
+      }
+    } finally {
+      ceilingTarget.close();
+      await ceiling.stop();
+    }
   },
 };
+
+/**
+ * What the ceiling answers, from capstan: the first page of the pods (the watchers list it for
+ * a resourceVersion), a pod, a label patch's answer, and the event that patch made, as the
+ * watchers read it.
+ */
+async function capturedBodies(target: HttpsTarget): Promise<CeilingBodies> {
+  const body = async (method: 'GET' | 'PATCH', path: string, patch?: object) => {
+    const answer = await target.request({
+      method,
+      path,
+      ...(patch && { contentType: 'application/merge-patch+json', body: Buffer.from(JSON.stringify(patch)) }),
+    });
+    if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status}`);
+    return answer.body;
+  };
+  const list = await body('GET', `${POD_PATH}?limit=1`);
+  const update = await body('PATCH', `${POD_PATH}/pod-0`, { metadata: { labels: { round: 'captured' } } });
+  const event = Buffer.from(`{"type":"MODIFIED","object":${update.toString('utf8').trimEnd()}}\n`);
+  return { list, get: await body('GET', `${POD_PATH}/pod-0`), create: update, update, event };
+}
 
 async function prepare(target: HttpsTarget): Promise<void> {
   await createNamespace(target, NAMESPACE);
@@ -101,7 +159,7 @@ interface Watchers {
 /** The updates with the watchers reading: server CPU per event read, over what the same updates cost alone. */
 async function watchedUpdates(options: {
   target: HttpsTarget;
-  server: CapstanProcess;
+  server: { readonly pid: number };
   watchers: Watchers;
   round: string;
   concurrency: number;
@@ -127,7 +185,7 @@ async function watchedUpdates(options: {
  */
 async function timedUpdates(options: {
   target: HttpsTarget;
-  server: CapstanProcess;
+  server: { readonly pid: number };
   round: string;
   concurrency: number;
   delivered?: (updates: number) => boolean;

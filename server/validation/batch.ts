@@ -14,7 +14,7 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { isDNS1123Subdomain, maxLenError, regexError } from './names';
+import { isDNS1123Label, isDNS1123Subdomain, maxLenError, regexError } from './names';
 import {
   selectorMatches,
   validateEnum,
@@ -114,6 +114,7 @@ function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationO
   // A pointer in Go: only a mode left out is defaulted, so `""` sent is refused, in Go's order of values.
   if (spec.completionMode != null && !['NonIndexed', 'Indexed'].includes(spec.completionMode))
     errors.push(notSupported(path.child('completionMode'), spec.completionMode, ['NonIndexed', 'Indexed']));
+  if (spec.completionMode === 'Indexed') errors.push(...indexedLimitErrors(spec, path));
   if ((spec.completionMode ?? 'NonIndexed') === 'NonIndexed') {
     for (const name of ['backoffLimitPerIndex', 'maxFailedIndexes'] as const)
       if (spec[name] != null) errors.push(invalid(path.child(name), spec[name], 'requires indexed completion mode'));
@@ -162,6 +163,62 @@ function goSuccessPolicy(policy: unknown): unknown {
   };
 }
 
+/** An Indexed Job's status lists its indexes: these bounds keep those lists of a size etcd takes. */
+const MAX_INDEXED_PARALLELISM = 100_000;
+const MAX_FAILED_INDEXES = 100_000;
+/** Above this many completions, per-index backoff must bound the failed indexes, and more tightly. */
+const COMPLETIONS_SOFT_LIMIT = 100_000;
+const MAX_PARALLELISM_FOR_HIGH_COMPLETIONS = 10_000;
+const MAX_FAILED_INDEXES_FOR_HIGH_COMPLETIONS = 10_000;
+
+/** An Indexed Job's counts, in the reference's order. */
+function indexedLimitErrors(spec: JobSpec, path: FieldPath): FieldError[] {
+  const { completions, parallelism, maxFailedIndexes, backoffLimitPerIndex } = spec;
+  const errors: FieldError[] = [];
+  if (completions == null) errors.push(required(path.child('completions'), 'when completion mode is Indexed'));
+  if (parallelism != null && parallelism > MAX_INDEXED_PARALLELISM)
+    errors.push(
+      invalid(
+        path.child('parallelism'),
+        parallelism,
+        `must be less than or equal to ${MAX_INDEXED_PARALLELISM} when completion mode is Indexed`,
+      ),
+    );
+  if (completions != null && maxFailedIndexes != null && maxFailedIndexes > completions)
+    errors.push(invalid(path.child('maxFailedIndexes'), maxFailedIndexes, 'must be less than or equal to completions'));
+  if (maxFailedIndexes != null && maxFailedIndexes > MAX_FAILED_INDEXES)
+    errors.push(
+      invalid(path.child('maxFailedIndexes'), maxFailedIndexes, `must be less than or equal to ${MAX_FAILED_INDEXES}`),
+    );
+  if (completions != null && completions > COMPLETIONS_SOFT_LIMIT && backoffLimitPerIndex != null) {
+    const highCompletions = `when completions are above ${COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index`;
+    if (maxFailedIndexes == null)
+      errors.push(
+        required(
+          path.child('maxFailedIndexes'),
+          `must be specified when completions is above ${COMPLETIONS_SOFT_LIMIT}`,
+        ),
+      );
+    if (parallelism != null && parallelism > MAX_PARALLELISM_FOR_HIGH_COMPLETIONS)
+      errors.push(
+        invalid(
+          path.child('parallelism'),
+          parallelism,
+          `must be less than or equal to ${MAX_PARALLELISM_FOR_HIGH_COMPLETIONS} ${highCompletions}`,
+        ),
+      );
+    if (maxFailedIndexes != null && maxFailedIndexes > MAX_FAILED_INDEXES_FOR_HIGH_COMPLETIONS)
+      errors.push(
+        invalid(
+          path.child('maxFailedIndexes'),
+          maxFailedIndexes,
+          `must be less than or equal to ${MAX_FAILED_INDEXES_FOR_HIGH_COMPLETIONS} ${highCompletions}`,
+        ),
+      );
+  }
+  return errors;
+}
+
 const POD_REPLACEMENT_POLICIES = ['Failed', 'TerminatingOrFailed'];
 
 /** With a pod failure policy, pods are replaced only once they have failed. */
@@ -189,7 +246,29 @@ function restartPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
 /** `old`: the stored Job, on update. */
 export function validateJob(job: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = (job.spec as JobSpec | undefined) ?? {};
-  return [...validateGeneratedSelector(job, spec, old), ...validateWholeJobSpec(spec, context, old)];
+  return [
+    ...validateGeneratedSelector(job, spec, old),
+    ...validateWholeJobSpec(spec, context, old),
+    ...indexedHostnameErrors(job, spec),
+  ];
+}
+
+/**
+ * An Indexed Job's pods are named for their index after the Job (`<name>-<index>`), which must
+ * make a DNS label up to the last index, or the controller could not create those pods.
+ */
+function indexedHostnameErrors(job: KubeObject, spec: JobSpec): FieldError[] {
+  if (spec.completionMode !== 'Indexed' || spec.completions == null || spec.completions <= 0) return [];
+  const name = job.metadata.name ?? '';
+  const lastHostname = `${name}-${spec.completions - 1}`;
+  if (isDNS1123Label(lastHostname).length === 0) return [];
+  return [
+    invalid(
+      FieldPath.root('metadata', 'name'),
+      name,
+      `will not able to create pod with invalid DNS label: ${lastHostname}`,
+    ),
+  ];
 }
 
 /** The spec with its selector (the reference's ValidateJobSpec). */
@@ -241,6 +320,7 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
     // The reference's ValidateUpdate runs ValidateJob, then ValidateJobSpecUpdate checks the spec again.
     ...validateGeneratedSelector(job, spec, old),
     ...specErrors,
+    ...indexedHostnameErrors(job, spec),
     ...specErrors,
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
     ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),

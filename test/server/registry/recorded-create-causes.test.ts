@@ -48,6 +48,9 @@
  * longer than the pod's grace period, and not judged where another handler came first.
  * fixtures/recorded-pod-host-network-ports.json holds a container's host port on the host's
  * network: its container port (a template's may be unset), judged before restartPolicy.
+ * fixtures/job-indexed-limits.json holds an Indexed Job's counts: completions required, bounds on
+ * parallelism and maxFailedIndexes (tighter above 100,000 completions with per-index backoff),
+ * and a name that still makes a DNS label with the last index appended.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +81,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-security-context.json',
   'recorded-pod-lifecycle-sleep.json',
   'recorded-pod-host-network-ports.json',
+  'job-indexed-limits.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

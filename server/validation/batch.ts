@@ -28,6 +28,7 @@ import {
 import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
 import type { WriteContext } from '../registry/types';
 import { validateJobStatusUpdate } from './job-status';
+import { validatePodFailurePolicy, type PodFailurePolicy } from './job-pod-failure-policy';
 
 interface JobSpec {
   parallelism?: number;
@@ -39,6 +40,7 @@ interface JobSpec {
   maxFailedIndexes?: number;
   managedBy?: string;
   successPolicy?: unknown;
+  podFailurePolicy?: PodFailurePolicy | null;
   completionMode?: string;
   manualSelector?: boolean;
   selector?: LabelSelectorShape;
@@ -119,6 +121,14 @@ function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationO
     for (const name of ['backoffLimitPerIndex', 'maxFailedIndexes'] as const)
       if (spec[name] != null) errors.push(invalid(path.child(name), spec[name], 'requires indexed completion mode'));
   }
+  if (spec.podFailurePolicy != null)
+    errors.push(
+      ...validatePodFailurePolicy(
+        spec.podFailurePolicy,
+        { backoffLimitPerIndex: spec.backoffLimitPerIndex, containerNames: templateContainerNames(spec.template) },
+        path.child('podFailurePolicy'),
+      ),
+    );
   if (spec.successPolicy != null && spec.completionMode !== 'Indexed')
     errors.push(
       invalid(path.child('successPolicy'), goSuccessPolicy(spec.successPolicy), 'requires indexed completion mode'),
@@ -217,6 +227,12 @@ function indexedLimitErrors(spec: JobSpec, path: FieldPath): FieldError[] {
       );
   }
   return errors;
+}
+
+/** The names a pod failure policy's exit-code rule may give: the template's containers and init containers. */
+function templateContainerNames(template: PodTemplateShape | undefined): Set<string> {
+  const { containers = [], initContainers = [] } = template?.spec ?? {};
+  return new Set([...containers, ...initContainers].map((container) => container.name ?? ''));
 }
 
 const POD_REPLACEMENT_POLICIES = ['Failed', 'TerminatingOrFailed'];

@@ -51,6 +51,10 @@
  * fixtures/job-indexed-limits.json holds an Indexed Job's counts: completions required, bounds on
  * parallelism and maxFailedIndexes (tighter above 100,000 completions with per-index backoff),
  * and a name that still makes a DNS label with the last index appended.
+ * fixtures/job-pod-failure-policy.json holds a Job's pod failure policy: each rule's action
+ * (FailIndex only with backoffLimitPerIndex), exactly one of exit codes and pod conditions, exit
+ * codes sorted and unique with a known operator and container, the counts of rules, codes and
+ * patterns; a CronJob's job template's patterns default their status as a Job's do.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -82,6 +86,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-lifecycle-sleep.json',
   'recorded-pod-host-network-ports.json',
   'job-indexed-limits.json',
+  'job-pod-failure-policy.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -29,6 +29,7 @@ import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, t
 import type { WriteContext } from '../registry/types';
 import { validateJobStatusUpdate } from './job-status';
 import { validatePodFailurePolicy, type PodFailurePolicy } from './job-pod-failure-policy';
+import { goSuccessPolicy, validateSuccessPolicy, type SuccessPolicy } from './job-success-policy';
 
 interface JobSpec {
   parallelism?: number;
@@ -39,7 +40,7 @@ interface JobSpec {
   backoffLimitPerIndex?: number;
   maxFailedIndexes?: number;
   managedBy?: string;
-  successPolicy?: unknown;
+  successPolicy?: SuccessPolicy | null;
   podFailurePolicy?: PodFailurePolicy | null;
   completionMode?: string;
   manualSelector?: boolean;
@@ -129,10 +130,16 @@ function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationO
         path.child('podFailurePolicy'),
       ),
     );
-  if (spec.successPolicy != null && spec.completionMode !== 'Indexed')
-    errors.push(
-      invalid(path.child('successPolicy'), goSuccessPolicy(spec.successPolicy), 'requires indexed completion mode'),
-    );
+  if (spec.successPolicy != null) {
+    if (spec.completionMode !== 'Indexed')
+      errors.push(
+        invalid(path.child('successPolicy'), goSuccessPolicy(spec.successPolicy), 'requires indexed completion mode'),
+      );
+    else
+      errors.push(
+        ...validateSuccessPolicy(spec.successPolicy, spec.completions ?? undefined, path.child('successPolicy')),
+      );
+  }
   errors.push(...podReplacementPolicyErrors(spec, path.child('podReplacementPolicy')));
   errors.push(...validatePodTemplateSpec(spec.template, path.child('template'), options));
   if (spec.template !== undefined)
@@ -160,17 +167,6 @@ function managedByErrors(managedBy: string, path: FieldPath): FieldError[] {
   }
   if (managedBy.length > MAX_MANAGED_BY_LENGTH) errors.push(tooLong(path, MAX_MANAGED_BY_LENGTH));
   return errors;
-}
-
-/** A success policy as the reference prints the Go value in a cause: its fields' Go names, unset ones null. */
-function goSuccessPolicy(policy: unknown): unknown {
-  const rules = (policy as { rules?: { succeededIndexes?: string; succeededCount?: number }[] }).rules ?? [];
-  return {
-    Rules: rules.map((rule) => ({
-      SucceededIndexes: rule.succeededIndexes ?? null,
-      SucceededCount: rule.succeededCount ?? null,
-    })),
-  };
 }
 
 /** An Indexed Job's status lists its indexes: these bounds keep those lists of a size etcd takes. */

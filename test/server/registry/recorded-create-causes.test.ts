@@ -55,6 +55,9 @@
  * (FailIndex only with backoffLimitPerIndex), exactly one of exit codes and pod conditions, exit
  * codes sorted and unique with a known operator and container, the counts of rules, codes and
  * patterns; a CronJob's job template's patterns default their status as a Job's do.
+ * fixtures/job-success-policy.json holds a Job's success policy, always with completions (the
+ * reference panics without them): rules present and at most 20, each with indexes that parse
+ * within completions and a count within completions and within the indexes it names.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,6 +90,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-host-network-ports.json',
   'job-indexed-limits.json',
   'job-pod-failure-policy.json',
+  'job-success-policy.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -2,10 +2,12 @@
  * batch/v1 rules: a Job's template runs to completion (restartPolicy OnFailure or Never), its
  * selector and template are fixed once created; a CronJob needs a five-field schedule.
  */
+import { goJSONQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
   FieldPath,
+  GoValue,
   jsonLabelSelector,
   jsonStringMap,
   immutable,
@@ -28,7 +30,8 @@ import {
 import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
 import type { WriteContext } from '../registry/types';
 import { validateJobStatusUpdate } from './job-status';
-import { validatePodFailurePolicy, type PodFailurePolicy } from './job-pod-failure-policy';
+import { jobTemplateUpdateErrors } from './job-template-update';
+import { goPodFailurePolicy, validatePodFailurePolicy, type PodFailurePolicy } from './job-pod-failure-policy';
 import { goSuccessPolicy, validateSuccessPolicy, type SuccessPolicy } from './job-success-policy';
 
 interface JobSpec {
@@ -336,13 +339,29 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
     ...specErrors,
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
     ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
-    ...immutable(path.child('template'), spec.template, oldSpec.template),
+    ...jobTemplateUpdateErrors(spec.template, old, path.child('template')),
     // Set once: the controller's bookkeeping (indexes, failure handling, ownership) follows them.
-    ...['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'].flatMap((name) =>
-      immutable(path.child(name), spec[name] ?? null, oldSpec[name] ?? null),
-    ),
+    ...setOnce(spec, oldSpec, 'completionMode', path, (mode) => new GoValue(goJSONQuote(mode))),
+    ...setOnce(spec, oldSpec, 'podFailurePolicy', path, goPodFailurePolicy),
+    ...setOnce(spec, oldSpec, 'backoffLimitPerIndex', path, (limit) => limit),
+    ...setOnce(spec, oldSpec, 'managedBy', path, (managedBy) => new GoValue(goJSONQuote(managedBy))),
+    ...setOnce(spec, oldSpec, 'successPolicy', path, goSuccessPolicy),
     ...validateJobStatusUpdate(job, old, context.featureEnabled),
   ];
+}
+
+/** A field fixed at creation, its new value printed (`shown`) as the reference prints the Go value. */
+function setOnce<
+  K extends 'completionMode' | 'podFailurePolicy' | 'backoffLimitPerIndex' | 'managedBy' | 'successPolicy',
+>(
+  spec: JobSpec,
+  oldSpec: JobSpec,
+  name: K,
+  path: FieldPath,
+  shown: (value: NonNullable<JobSpec[K]>) => unknown,
+): FieldError[] {
+  const value = spec[name];
+  return immutable(path.child(name), value ?? null, oldSpec[name] ?? null, value == null ? null : shown(value));
 }
 
 /**

@@ -148,3 +148,23 @@ function onExitCodesErrors(
     errors.push(invalid(valuesPath, values, 'must be ordered'));
   return errors;
 }
+
+/** A pod failure policy as the reference prints the Go value in a cause: its fields' Go names, unset ones null. */
+export function goPodFailurePolicy(policy: PodFailurePolicy): unknown {
+  return {
+    Rules:
+      policy.rules?.map((rule) => ({
+        Action: rule.action ?? '',
+        OnExitCodes:
+          rule.onExitCodes == null
+            ? null
+            : {
+                ContainerName: rule.onExitCodes.containerName ?? null,
+                Operator: rule.onExitCodes.operator ?? '',
+                Values: rule.onExitCodes.values ?? null,
+              },
+        OnPodConditions:
+          rule.onPodConditions?.map((pattern) => ({ Type: pattern.type ?? '', Status: pattern.status ?? '' })) ?? null,
+      })) ?? null,
+  };
+}

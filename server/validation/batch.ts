@@ -2,10 +2,12 @@
  * batch/v1 rules: a Job's template runs to completion (restartPolicy OnFailure or Never), its
  * selector and template are fixed once created; a CronJob needs a five-field schedule.
  */
+import { goJSONQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
   FieldPath,
+  GoValue,
   jsonLabelSelector,
   jsonStringMap,
   immutable,
@@ -14,7 +16,7 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { isDNS1123Subdomain, maxLenError, regexError } from './names';
+import { isDNS1123Label, isDNS1123Subdomain, maxLenError, regexError } from './names';
 import {
   selectorMatches,
   validateEnum,
@@ -28,6 +30,9 @@ import {
 import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
 import type { WriteContext } from '../registry/types';
 import { validateJobStatusUpdate } from './job-status';
+import { jobTemplateUpdateErrors } from './job-template-update';
+import { goPodFailurePolicy, validatePodFailurePolicy, type PodFailurePolicy } from './job-pod-failure-policy';
+import { goSuccessPolicy, validateSuccessPolicy, type SuccessPolicy } from './job-success-policy';
 
 interface JobSpec {
   parallelism?: number;
@@ -38,7 +43,8 @@ interface JobSpec {
   backoffLimitPerIndex?: number;
   maxFailedIndexes?: number;
   managedBy?: string;
-  successPolicy?: unknown;
+  successPolicy?: SuccessPolicy | null;
+  podFailurePolicy?: PodFailurePolicy | null;
   completionMode?: string;
   manualSelector?: boolean;
   selector?: LabelSelectorShape;
@@ -114,14 +120,29 @@ function validateJobSpec(spec: JobSpec, path: FieldPath, options: PodValidationO
   // A pointer in Go: only a mode left out is defaulted, so `""` sent is refused, in Go's order of values.
   if (spec.completionMode != null && !['NonIndexed', 'Indexed'].includes(spec.completionMode))
     errors.push(notSupported(path.child('completionMode'), spec.completionMode, ['NonIndexed', 'Indexed']));
+  if (spec.completionMode === 'Indexed') errors.push(...indexedLimitErrors(spec, path));
   if ((spec.completionMode ?? 'NonIndexed') === 'NonIndexed') {
     for (const name of ['backoffLimitPerIndex', 'maxFailedIndexes'] as const)
       if (spec[name] != null) errors.push(invalid(path.child(name), spec[name], 'requires indexed completion mode'));
   }
-  if (spec.successPolicy != null && spec.completionMode !== 'Indexed')
+  if (spec.podFailurePolicy != null)
     errors.push(
-      invalid(path.child('successPolicy'), goSuccessPolicy(spec.successPolicy), 'requires indexed completion mode'),
+      ...validatePodFailurePolicy(
+        spec.podFailurePolicy,
+        { backoffLimitPerIndex: spec.backoffLimitPerIndex, containerNames: templateContainerNames(spec.template) },
+        path.child('podFailurePolicy'),
+      ),
     );
+  if (spec.successPolicy != null) {
+    if (spec.completionMode !== 'Indexed')
+      errors.push(
+        invalid(path.child('successPolicy'), goSuccessPolicy(spec.successPolicy), 'requires indexed completion mode'),
+      );
+    else
+      errors.push(
+        ...validateSuccessPolicy(spec.successPolicy, spec.completions ?? undefined, path.child('successPolicy')),
+      );
+  }
   errors.push(...podReplacementPolicyErrors(spec, path.child('podReplacementPolicy')));
   errors.push(...validatePodTemplateSpec(spec.template, path.child('template'), options));
   if (spec.template !== undefined)
@@ -151,15 +172,66 @@ function managedByErrors(managedBy: string, path: FieldPath): FieldError[] {
   return errors;
 }
 
-/** A success policy as the reference prints the Go value in a cause: its fields' Go names, unset ones null. */
-function goSuccessPolicy(policy: unknown): unknown {
-  const rules = (policy as { rules?: { succeededIndexes?: string; succeededCount?: number }[] }).rules ?? [];
-  return {
-    Rules: rules.map((rule) => ({
-      SucceededIndexes: rule.succeededIndexes ?? null,
-      SucceededCount: rule.succeededCount ?? null,
-    })),
-  };
+/** An Indexed Job's status lists its indexes: these bounds keep those lists of a size etcd takes. */
+const MAX_INDEXED_PARALLELISM = 100_000;
+const MAX_FAILED_INDEXES = 100_000;
+/** Above this many completions, per-index backoff must bound the failed indexes, and more tightly. */
+const COMPLETIONS_SOFT_LIMIT = 100_000;
+const MAX_PARALLELISM_FOR_HIGH_COMPLETIONS = 10_000;
+const MAX_FAILED_INDEXES_FOR_HIGH_COMPLETIONS = 10_000;
+
+/** An Indexed Job's counts, in the reference's order. */
+function indexedLimitErrors(spec: JobSpec, path: FieldPath): FieldError[] {
+  const { completions, parallelism, maxFailedIndexes, backoffLimitPerIndex } = spec;
+  const errors: FieldError[] = [];
+  if (completions == null) errors.push(required(path.child('completions'), 'when completion mode is Indexed'));
+  if (parallelism != null && parallelism > MAX_INDEXED_PARALLELISM)
+    errors.push(
+      invalid(
+        path.child('parallelism'),
+        parallelism,
+        `must be less than or equal to ${MAX_INDEXED_PARALLELISM} when completion mode is Indexed`,
+      ),
+    );
+  if (completions != null && maxFailedIndexes != null && maxFailedIndexes > completions)
+    errors.push(invalid(path.child('maxFailedIndexes'), maxFailedIndexes, 'must be less than or equal to completions'));
+  if (maxFailedIndexes != null && maxFailedIndexes > MAX_FAILED_INDEXES)
+    errors.push(
+      invalid(path.child('maxFailedIndexes'), maxFailedIndexes, `must be less than or equal to ${MAX_FAILED_INDEXES}`),
+    );
+  if (completions != null && completions > COMPLETIONS_SOFT_LIMIT && backoffLimitPerIndex != null) {
+    const highCompletions = `when completions are above ${COMPLETIONS_SOFT_LIMIT} and used with backoff limit per index`;
+    if (maxFailedIndexes == null)
+      errors.push(
+        required(
+          path.child('maxFailedIndexes'),
+          `must be specified when completions is above ${COMPLETIONS_SOFT_LIMIT}`,
+        ),
+      );
+    if (parallelism != null && parallelism > MAX_PARALLELISM_FOR_HIGH_COMPLETIONS)
+      errors.push(
+        invalid(
+          path.child('parallelism'),
+          parallelism,
+          `must be less than or equal to ${MAX_PARALLELISM_FOR_HIGH_COMPLETIONS} ${highCompletions}`,
+        ),
+      );
+    if (maxFailedIndexes != null && maxFailedIndexes > MAX_FAILED_INDEXES_FOR_HIGH_COMPLETIONS)
+      errors.push(
+        invalid(
+          path.child('maxFailedIndexes'),
+          maxFailedIndexes,
+          `must be less than or equal to ${MAX_FAILED_INDEXES_FOR_HIGH_COMPLETIONS} ${highCompletions}`,
+        ),
+      );
+  }
+  return errors;
+}
+
+/** The names a pod failure policy's exit-code rule may give: the template's containers and init containers. */
+function templateContainerNames(template: PodTemplateShape | undefined): Set<string> {
+  const { containers = [], initContainers = [] } = template?.spec ?? {};
+  return new Set([...containers, ...initContainers].map((container) => container.name ?? ''));
 }
 
 const POD_REPLACEMENT_POLICIES = ['Failed', 'TerminatingOrFailed'];
@@ -189,7 +261,29 @@ function restartPolicyErrors(spec: JobSpec, path: FieldPath): FieldError[] {
 /** `old`: the stored Job, on update. */
 export function validateJob(job: KubeObject, context: WriteContext, old?: KubeObject): FieldError[] {
   const spec = (job.spec as JobSpec | undefined) ?? {};
-  return [...validateGeneratedSelector(job, spec, old), ...validateWholeJobSpec(spec, context, old)];
+  return [
+    ...validateGeneratedSelector(job, spec, old),
+    ...validateWholeJobSpec(spec, context, old),
+    ...indexedHostnameErrors(job, spec),
+  ];
+}
+
+/**
+ * An Indexed Job's pods are named for their index after the Job (`<name>-<index>`), which must
+ * make a DNS label up to the last index, or the controller could not create those pods.
+ */
+function indexedHostnameErrors(job: KubeObject, spec: JobSpec): FieldError[] {
+  if (spec.completionMode !== 'Indexed' || spec.completions == null || spec.completions <= 0) return [];
+  const name = job.metadata.name ?? '';
+  const lastHostname = `${name}-${spec.completions - 1}`;
+  if (isDNS1123Label(lastHostname).length === 0) return [];
+  return [
+    invalid(
+      FieldPath.root('metadata', 'name'),
+      name,
+      `will not able to create pod with invalid DNS label: ${lastHostname}`,
+    ),
+  ];
 }
 
 /** The spec with its selector (the reference's ValidateJobSpec). */
@@ -241,16 +335,33 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
     // The reference's ValidateUpdate runs ValidateJob, then ValidateJobSpecUpdate checks the spec again.
     ...validateGeneratedSelector(job, spec, old),
     ...specErrors,
+    ...indexedHostnameErrors(job, spec),
     ...specErrors,
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
     ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
-    ...immutable(path.child('template'), spec.template, oldSpec.template),
+    ...jobTemplateUpdateErrors(spec.template, old, path.child('template')),
     // Set once: the controller's bookkeeping (indexes, failure handling, ownership) follows them.
-    ...['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'].flatMap((name) =>
-      immutable(path.child(name), spec[name] ?? null, oldSpec[name] ?? null),
-    ),
+    ...setOnce(spec, oldSpec, 'completionMode', path, (mode) => new GoValue(goJSONQuote(mode))),
+    ...setOnce(spec, oldSpec, 'podFailurePolicy', path, goPodFailurePolicy),
+    ...setOnce(spec, oldSpec, 'backoffLimitPerIndex', path, (limit) => limit),
+    ...setOnce(spec, oldSpec, 'managedBy', path, (managedBy) => new GoValue(goJSONQuote(managedBy))),
+    ...setOnce(spec, oldSpec, 'successPolicy', path, goSuccessPolicy),
     ...validateJobStatusUpdate(job, old, context.featureEnabled),
   ];
+}
+
+/** A field fixed at creation, its new value printed (`shown`) as the reference prints the Go value. */
+function setOnce<
+  K extends 'completionMode' | 'podFailurePolicy' | 'backoffLimitPerIndex' | 'managedBy' | 'successPolicy',
+>(
+  spec: JobSpec,
+  oldSpec: JobSpec,
+  name: K,
+  path: FieldPath,
+  shown: (value: NonNullable<JobSpec[K]>) => unknown,
+): FieldError[] {
+  const value = spec[name];
+  return immutable(path.child(name), value ?? null, oldSpec[name] ?? null, value == null ? null : shown(value));
 }
 
 /**

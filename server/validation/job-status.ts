@@ -14,6 +14,7 @@ import type { FieldError } from '../status/field-error';
 import { deepEqual, duplicate, FieldPath, invalid, invalidWithoutValue, required } from '../status/field-errors';
 import type { FeatureEnabled } from '../registry/types';
 import { validateNonnegative } from './object-meta';
+import { firstOverlap, parseIndexList } from './job-indexes';
 
 interface JobCondition {
   type?: string;
@@ -220,68 +221,6 @@ function uncountedCompared(
   return { succeeded: listOf('succeeded'), failed: listOf('failed') };
 }
 
-/** Go's strconv.Atoi on a 64-bit machine: an optional sign, decimal digits, within int64. */
-function goAtoi(text: string): number | undefined {
-  if (!/^[+-]?\d+$/.test(text)) return undefined;
-  const value = BigInt(text);
-  return value >= -(2n ** 63n) && value < 2n ** 63n ? Number(value) : undefined;
-}
-
-/** One interval of an index list (`3` or `1-4`) within `completions`, or Go's words for why not. */
-function parseIndexInterval(text: string, completions: number): { first: number; last: number } | string {
-  const limits = text.split('-');
-  if (limits.length > 2)
-    return `the fragment ${JSON.stringify(text)} violates the requirement that an index interval can have at most two parts separated by '-'`;
-  const bounds: number[] = [];
-  for (const limit of limits) {
-    const value = goAtoi(limit);
-    if (value === undefined) return `cannot convert string to integer for index: ${JSON.stringify(limit)}`;
-    if (value >= completions) return `too large index: ${JSON.stringify(limit)}`;
-    bounds.push(value);
-  }
-  const [first, last = first] = bounds;
-  if (bounds.length === 2 && first >= last) return `non-increasing order, previous: ${first}, current: ${last}`;
-  return { first, last };
-}
-
-/** An index list (`1,3-5,7`): increasing intervals within `completions`; the problem, if any. */
-function indexListProblem(text: string, completions: number): string | undefined {
-  if (text === '') return undefined;
-  let previousLast: number | undefined;
-  for (const intervalText of text.split(',')) {
-    const interval = parseIndexInterval(intervalText, completions);
-    if (typeof interval === 'string') return interval;
-    if (previousLast !== undefined && previousLast >= interval.first)
-      return `non-increasing order, previous: ${previousLast}, current: ${interval.first}`;
-    previousLast = interval.last;
-  }
-  return undefined;
-}
-
-/**
- * The first index both lists hold, walking them together as the reference does; intervals that
- * do not parse are skipped (their format is reported apart).
- */
-function firstOverlap(completedText: string, failedText: string, completions: number): number | undefined {
-  if (completedText === '' || failedText === '') return undefined;
-  const completed = completedText.split(',').map((text) => parseIndexInterval(text, completions));
-  const failed = failedText.split(',').map((text) => parseIndexInterval(text, completions));
-  let c = 0;
-  let f = 0;
-  while (c < completed.length && f < failed.length) {
-    const done = completed[c];
-    const lost = failed[f];
-    if (typeof done === 'string') c++;
-    else if (typeof lost === 'string') f++;
-    else {
-      if (done.first <= lost.last && lost.first <= done.last) return Math.max(done.first, lost.first);
-      if (done.first <= lost.first) c++;
-      else f++;
-    }
-  }
-  return undefined;
-}
-
 function uncountedPodErrors(job: JobView, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
@@ -385,10 +324,14 @@ function indexErrors(job: JobView, rules: JobStatusRules, path: FieldPath): Fiel
   const completions = spec.completions ?? undefined;
   const failedIndexes = status.failedIndexes ?? undefined;
   if (rules.rejectInvalidCompletedIndexes && completions !== undefined) {
-    const problem = indexListProblem(job.completedIndexes, completions);
-    if (problem !== undefined)
+    const parsed = parseIndexList(job.completedIndexes, completions);
+    if ('problem' in parsed)
       errors.push(
-        invalid(path.child('completedIndexes'), job.completedIndexes, `error parsing completedIndexes: ${problem}`),
+        invalid(
+          path.child('completedIndexes'),
+          job.completedIndexes,
+          `error parsing completedIndexes: ${parsed.problem}`,
+        ),
       );
   }
   if (
@@ -397,9 +340,11 @@ function indexErrors(job: JobView, rules: JobStatusRules, path: FieldPath): Fiel
     spec.backoffLimitPerIndex != null &&
     failedIndexes !== undefined
   ) {
-    const problem = indexListProblem(failedIndexes, completions);
-    if (problem !== undefined)
-      errors.push(invalid(path.child('failedIndexes'), failedIndexes, `error parsing failedIndexes: ${problem}`));
+    const parsed = parseIndexList(failedIndexes, completions);
+    if ('problem' in parsed)
+      errors.push(
+        invalid(path.child('failedIndexes'), failedIndexes, `error parsing failedIndexes: ${parsed.problem}`),
+      );
   }
   if (rules.rejectCompletedIndexesForNonIndexedJob && job.completedIndexes !== '' && !job.indexed)
     errors.push(

@@ -7,6 +7,12 @@ import type { FeatureEnabled } from '../types';
 /** The backoff limit when a per-index limit is set: the largest int32, as the reference uses. */
 const MAX_INT32 = 2147483647;
 
+/** A pod condition pattern of a pod failure policy matches the condition True unless told otherwise. */
+function defaultPodFailurePolicy(jobSpec: Json): void {
+  for (const rule of items(jobSpec.podFailurePolicy as Json | undefined, 'rules'))
+    for (const pattern of items(rule, 'onPodConditions')) fillWhenEmpty(pattern, 'status', 'True');
+}
+
 export function defaultJob(job: KubeObject, _version: string, featureEnabled: FeatureEnabled): void {
   const spec = child(job as Json, 'spec');
   if (spec.completions === undefined && spec.parallelism === undefined) {
@@ -19,8 +25,7 @@ export function defaultJob(job: KubeObject, _version: string, featureEnabled: Fe
   fill(spec, 'suspend', false);
   fill(spec, 'podReplacementPolicy', spec.podFailurePolicy !== undefined ? 'Failed' : 'TerminatingOrFailed');
   fill(spec, 'manualSelector', false);
-  for (const rule of items(spec.podFailurePolicy as Json | undefined, 'rules'))
-    for (const pattern of items(rule, 'onPodConditions')) fillWhenEmpty(pattern, 'status', 'True');
+  defaultPodFailurePolicy(spec);
   // A Job without labels of its own takes its template's: the very map in the reference, so
   // the selector labels its registry adds to the template next show on the Job too. Shared
   // here as well (kinds/batch.ts adds them in place).
@@ -40,5 +45,8 @@ export function defaultCronJob(cronJob: KubeObject, _version: string, featureEna
   const jobTemplate = child(spec, 'jobTemplate');
   // Printed as `metadata: {}` like the reference's (no `creationTimestamp: null` since 1.34).
   child(jobTemplate, 'metadata');
-  defaultPodTemplateSpec(child(jobTemplate, 'spec').template as Json | undefined, featureEnabled);
+  const jobSpec = child(jobTemplate, 'spec');
+  // The Job's own defaults wait for the Jobs the CronJob makes; its policy's patterns do not.
+  defaultPodFailurePolicy(jobSpec);
+  defaultPodTemplateSpec(jobSpec.template as Json | undefined, featureEnabled);
 }

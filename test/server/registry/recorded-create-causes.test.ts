@@ -48,6 +48,16 @@
  * longer than the pod's grace period, and not judged where another handler came first.
  * fixtures/recorded-pod-host-network-ports.json holds a container's host port on the host's
  * network: its container port (a template's may be unset), judged before restartPolicy.
+ * fixtures/job-indexed-limits.json holds an Indexed Job's counts: completions required, bounds on
+ * parallelism and maxFailedIndexes (tighter above 100,000 completions with per-index backoff),
+ * and a name that still makes a DNS label with the last index appended.
+ * fixtures/job-pod-failure-policy.json holds a Job's pod failure policy: each rule's action
+ * (FailIndex only with backoffLimitPerIndex), exactly one of exit codes and pod conditions, exit
+ * codes sorted and unique with a known operator and container, the counts of rules, codes and
+ * patterns; a CronJob's job template's patterns default their status as a Job's do.
+ * fixtures/job-success-policy.json holds a Job's success policy, always with completions (the
+ * reference panics without them): rules present and at most 20, each with indexes that parse
+ * within completions and a count within completions and within the indexes it names.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +88,9 @@ const CASES: readonly Case[] = [
   'recorded-pod-security-context.json',
   'recorded-pod-lifecycle-sleep.json',
   'recorded-pod-host-network-ports.json',
+  'job-indexed-limits.json',
+  'job-pod-failure-policy.json',
+  'job-success-policy.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -1,0 +1,35 @@
+/**
+ * Updates that the reference refuses with a diff of the internal Go structs appended to the
+ * message (fixtures/update-diff-messages.json, recorded from kube-apiserver 1.34.4 by sending
+ * update-diff-scenarios.ts's writes): pod specs changed beside their images, deep in containers,
+ * in quantities the parser rewrites, tolerations, host namespaces, long specs of five
+ * containers, gated pods; ephemeral containers changed and removed through their subresource;
+ * a volume's source and a claim's spec. capstan answers each write with the same code and the
+ * same message, byte for byte.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
+import {
+  makeDefaultServiceAccount,
+  runUpdateDiffCase,
+  type StepAnswer,
+  type UpdateDiffCase,
+} from './update-diff-scenarios';
+
+const recorded: readonly (UpdateDiffCase & { readonly answers: readonly StepAnswer[] })[] = JSON.parse(
+  readFileSync(join(__dirname, 'fixtures', 'update-diff-messages.json'), 'utf8'),
+);
+
+let server: InProcessServer;
+beforeAll(async () => {
+  server = await startInProcessServer(['--controllers=']);
+  await makeDefaultServiceAccount(server.request.bind(server));
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+test.each(recorded.map((testCase) => [testCase.name, testCase] as const))('%s', async (_name, testCase) => {
+  expect(await runUpdateDiffCase(server.request.bind(server), testCase)).toEqual(testCase.answers);
+});

@@ -2,10 +2,11 @@
  * Updates that the reference refuses with a diff of the internal Go structs appended to the
  * message (fixtures/update-diff-messages.json, recorded from kube-apiserver 1.34.4 by sending
  * update-diff-scenarios.ts's writes): pod specs changed beside their images, deep in containers,
- * in quantities the parser rewrites, tolerations, host namespaces, long specs of five
- * containers, gated pods; ephemeral containers changed and removed through their subresource;
- * a volume's source and a claim's spec. capstan answers each write with the same code and the
- * same message, byte for byte.
+ * in quantities the parser rewrites, tolerations, host namespaces and users, the service account
+ * and its deprecated alias, long specs of four and five containers with several hunks, empty
+ * lists and maps sent, gated pods; ephemeral containers changed and removed through their
+ * subresource; volume sources and claim specs. capstan answers each write with the same code
+ * and the same message, byte for byte.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -45,7 +45,10 @@ const AS_INTERNAL: Readonly<Record<string, (v1: JsonObject) => JsonObject>> = {
   'core.PodSpec': podSpecAsInternal,
 };
 
-const goString = (text: string) => goEscaped(JSON.stringify(text));
+/** Text with nothing JSON or Go escapes, the common case, needs only its quotes. */
+const PLAIN_TEXT = /^[\w .,:;/=+@~-]*$/;
+
+const goString = (text: string) => (PLAIN_TEXT.test(text) ? `"${text}"` : goEscaped(JSON.stringify(text)));
 
 /** metav1.Time's MarshalJSON: RFC 3339 in UTC to the second, `null` for the zero time. */
 function goTime(value: unknown): string {
@@ -96,19 +99,38 @@ function isEmptyGoValue(type: string, value: unknown): boolean {
   return value === '' || value === false || value === 0;
 }
 
+/** A struct's fields with their keys already quoted: a pod spec writes about a thousand of them. */
+interface FieldPlan {
+  readonly field: InternalField;
+  readonly quotedKey: string;
+}
+
+const fieldPlans = new Map<string, readonly FieldPlan[]>();
+
+function fieldPlanOf(name: string): readonly FieldPlan[] {
+  let plan = fieldPlans.get(name);
+  if (plan === undefined) {
+    const fields = INTERNAL_STRUCTS[name];
+    if (fields === undefined) throw new Error(`internal-json-fields.ts has no struct ${name}`);
+    plan = fields.map((field) => ({ field, quotedKey: goString(field.key) }));
+    fieldPlans.set(name, plan);
+  }
+  return plan;
+}
+
 function renderStruct(name: string, value: unknown, indent: string, options: InternalJsonOptions): string {
-  const fields: readonly InternalField[] | undefined = INTERNAL_STRUCTS[name];
-  if (fields === undefined) throw new Error(`internal-json-fields.ts has no struct ${name}`);
+  const plan = fieldPlanOf(name);
   const v1 = isObject(value) ? value : {};
   const source = AS_INTERNAL[name]?.(v1) ?? v1;
   const inner = `${indent} `;
-  const members = fields.flatMap((field) => {
+  const members: string[] = [];
+  for (const { field, quotedKey } of plan) {
     const member = v1Value(source, field.v1Key);
-    if (field.omitEmpty && isEmptyGoValue(field.type, member)) return [];
+    if (field.omitEmpty && isEmptyGoValue(field.type, member)) continue;
     // omitzero is generated for metav1.Time only, whose zero is the absent time.
-    if (field.omitZero && (member === undefined || member === null)) return [];
-    return [`${inner}${goString(field.key)}: ${render(field.type, member, inner, options)}`];
-  });
+    if (field.omitZero && (member === undefined || member === null)) continue;
+    members.push(`${inner}${quotedKey}: ${render(field.type, member, inner, options)}`);
+  }
   return members.length === 0 ? '{}' : `{\n${members.join(',\n')}\n${indent}}`;
 }
 

@@ -5,15 +5,18 @@
  * in quantities the parser rewrites, tolerations, host namespaces and users, the service account
  * and its deprecated alias, long specs of four and five containers with several hunks, empty
  * lists and maps sent, gated pods; ephemeral containers changed and removed through their
- * subresource; volume sources and claim specs. capstan answers each write with the same code
- * and the same message, byte for byte.
+ * subresource; volume sources and claim specs; a node's status write to its claim that changes
+ * more than NodeRestriction lets it. capstan answers each write with the same code and the same
+ * message, byte for byte.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startInProcessServer, type InProcessServer } from '../../helpers/in-process-server';
 import {
   makeDefaultServiceAccount,
+  nodeSender,
   runUpdateDiffCase,
+  type Senders,
   type StepAnswer,
   type UpdateDiffCase,
 } from './update-diff-scenarios';
@@ -22,15 +25,25 @@ const recorded: readonly (UpdateDiffCase & { readonly answers: readonly StepAnsw
   readFileSync(join(__dirname, 'fixtures', 'update-diff-messages.json'), 'utf8'),
 );
 
+// As the reference was started: a node's writes are judged by the Node authorizer and NodeRestriction.
 let server: InProcessServer;
+let senders: Senders;
 beforeAll(async () => {
-  server = await startInProcessServer(['--controllers=']);
-  await makeDefaultServiceAccount(server.request.bind(server));
+  server = await startInProcessServer([
+    '--controllers=',
+    '--authorization-mode=RBAC,Node',
+    '--enable-admission-plugins=NodeRestriction',
+  ]);
+  senders = {
+    admin: server.request.bind(server),
+    node: nodeSender(server.url, server.credentials.ca, join(server.dataDir, 'pki')),
+  };
+  await makeDefaultServiceAccount(senders.admin);
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
 });
 
 test.each(recorded.map((testCase) => [testCase.name, testCase] as const))('%s', async (_name, testCase) => {
-  expect(await runUpdateDiffCase(server.request.bind(server), testCase)).toEqual(testCase.answers);
+  expect(await runUpdateDiffCase(senders, testCase)).toEqual(testCase.answers);
 });

@@ -1,6 +1,6 @@
 // Prints server/validation/internal-json-fields.ts: for each struct that the reference's
 // "may not change" messages diff (core.PodSpec, core.EphemeralContainer,
-// core.PersistentVolumeSource, core.PersistentVolumeClaimSpec) and every
+// core.PersistentVolumeSource, core.PersistentVolumeClaimSpec, core.PersistentVolumeClaim) and every
 // struct reachable from them, the keys encoding/json writes for the INTERNAL Go type, in its
 // order, with the type of each value and the key of the v1 JSON object it is converted from.
 // apimachinery's diff.Diff marshals the internal structs, which carry no json tags: keys are Go
@@ -32,6 +32,8 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[core.EphemeralContainer](), reflect.TypeFor[v1.EphemeralContainer]()},
 	{reflect.TypeFor[core.PersistentVolumeSource](), reflect.TypeFor[v1.PersistentVolumeSource]()},
 	{reflect.TypeFor[core.PersistentVolumeClaimSpec](), reflect.TypeFor[v1.PersistentVolumeClaimSpec]()},
+	// NodeRestriction diffs a whole claim when a node's status write changes more than it may.
+	{reflect.TypeFor[core.PersistentVolumeClaim](), reflect.TypeFor[v1.PersistentVolumeClaim]()},
 }
 
 // Internal fields with no v1 field of their name: Convert_v1_PodSpec_To_core_PodSpec

@@ -10,7 +10,8 @@ import type { FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
 import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
 import { isMirrorPod } from '../registry/kinds/mirror-pod';
-import { deepEqual, FieldPath, forbidden } from '../status/field-errors';
+import { FieldPath, forbidden } from '../status/field-errors';
+import { internalDiff, internalEqual } from '../validation/internal-json';
 
 interface EphemeralContainer {
   readonly name?: string;
@@ -39,11 +40,15 @@ export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeO
   for (const previous of ephemeralContainersOf(old) ?? []) {
     const name = previous.name ?? '';
     const current = next.get(name);
-    // The reference appends a diff of the Go structs to both messages; the first line is the rule.
     if (current === undefined)
       errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
-    else if (!deepEqual(current, previous))
-      errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n`));
+    else if (!internalEqual('core.EphemeralContainer', previous, current))
+      errors.push(
+        forbidden(
+          path,
+          `existing ephemeral containers ${JSON.stringify(name)} may not be changed\n${internalDiff('core.EphemeralContainer', previous, current)}`,
+        ),
+      );
   }
   return errors;
 }

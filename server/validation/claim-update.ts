@@ -9,7 +9,8 @@ import type { KubeObject } from '../../api/objects';
 import { parseQuantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
 import { validateClaimSpecOver } from './core';
-import { deepEqual, FieldPath, forbidden, immutable } from '../status/field-errors';
+import { FieldPath, forbidden, immutable } from '../status/field-errors';
+import { internalDiff, internalEqual } from './internal-json';
 
 const LEGACY_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 
@@ -62,12 +63,11 @@ export function validatePersistentVolumeClaimUpdate(claim: KubeObject, old: Kube
       };
     spec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
   }
-  if (!deepEqual(withoutUnset(spec), withoutUnset(oldSpec))) {
-    // The reference appends a Go diff of the two specs, which is not reproduced.
+  if (!internalEqual('core.PersistentVolumeClaimSpec', spec, oldSpec)) {
     errors.push(
       forbidden(
         FieldPath.root('spec'),
-        'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+        `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${internalDiff('core.PersistentVolumeClaimSpec', oldSpec, spec)}`,
       ),
     );
   }
@@ -84,9 +84,4 @@ export function validatePersistentVolumeClaimUpdate(claim: KubeObject, old: Kube
   }
   errors.push(...immutable(FieldPath.root('volumeMode'), record(claim.spec).volumeMode, record(old.spec).volumeMode));
   return errors;
-}
-
-/** Absent and null fields alike, as the reference's typed structs compare them. */
-function withoutUnset(spec: Fields): Fields {
-  return Object.fromEntries(Object.entries(spec).filter(([, value]) => value !== undefined && value !== null));
 }

@@ -53,6 +53,7 @@ import {
 } from './pod';
 import type { WriteContext } from '../registry/types';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec, type DataSourceReference } from './claim-spec';
+import { internalDiff, internalEqual } from './internal-json';
 
 type Json = Record<string, unknown>;
 
@@ -768,11 +769,12 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
     }
     return source;
   };
-  if (!deepEqual(sourceOf(spec, oldSpec), sourceOf(oldSpec, oldSpec)))
+  const [source, oldSource] = [sourceOf(spec, oldSpec), sourceOf(oldSpec, oldSpec)];
+  if (!internalEqual('core.PersistentVolumeSource', source, oldSource))
     errors.push(
       forbidden(
         FieldPath.root('spec', 'persistentvolumesource'),
-        'spec.persistentvolumesource is immutable after creation',
+        `spec.persistentvolumesource is immutable after creation\n${internalDiff('core.PersistentVolumeSource', oldSource, source)}`,
       ),
     );
   errors.push(...immutable(FieldPath.root('volumeMode'), spec.volumeMode ?? null, oldSpec.volumeMode ?? null));

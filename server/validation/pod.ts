@@ -22,7 +22,6 @@ import {
 } from './pod-user-namespace';
 import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
 import {
-  deepEqual,
   duplicate,
   fieldNotFound,
   FieldPath,
@@ -32,6 +31,7 @@ import {
   required,
 } from '../status/field-errors';
 import { pathNoBackstepsErrors } from './volume-file-paths';
+import { internalDiff, internalEqual } from './internal-json';
 import { clusterPolicy } from './cluster-policy';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
 import { validateVolumes, type Volume } from './volume-sources';
@@ -1041,20 +1041,28 @@ const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 /**
- * The fields a pod update may change, blanked so that the rest can be compared. The grace period
- * is not among them: only a negative one may change, and only to 1 (validatePodSpecUpdate).
+ * The new spec with the fields a pod update may change set back to the stored ones, as the
+ * reference munges it before comparing and diffing: images, the deadline, tolerations (only
+ * additions, checked apart) and scheduling gates (only removals). The grace period is not among
+ * them: only a negative one may change, and only to 1 (validatePodSpecUpdate).
  */
-function mutableFieldsMasked(spec: PodSpecShape | undefined): Json {
-  const copy: Json = structuredClone(spec ?? {});
-  const maskImages = (containers: unknown) => {
-    if (Array.isArray(containers)) for (const c of containers as Container[]) delete c.image;
+function mungedPodSpec(next: PodSpecShape | undefined, old: PodSpecShape | undefined): Json {
+  const munged: Json = structuredClone(next ?? {});
+  const restore = (target: Json, key: string, value: unknown) => {
+    if (value === undefined) delete target[key];
+    else target[key] = structuredClone(value);
   };
-  maskImages(copy.containers);
-  maskImages(copy.initContainers);
-  delete copy.activeDeadlineSeconds;
-  delete copy.tolerations;
-  delete copy.schedulingGates;
-  return copy;
+  for (const list of ['containers', 'initContainers'] as const) {
+    const containers = munged[list];
+    if (!Array.isArray(containers)) continue;
+    // The reference rebuilds each list by appending to a nil one: an empty list becomes nil.
+    if (containers.length === 0) delete munged[list];
+    (containers as Json[]).forEach((container, i) => restore(container, 'image', old?.[list]?.[i]?.image));
+  }
+  restore(munged, 'activeDeadlineSeconds', old?.activeDeadlineSeconds);
+  restore(munged, 'tolerations', old?.tolerations);
+  restore(munged, 'schedulingGates', old?.schedulingGates);
+  return munged;
 }
 
 /**
@@ -1102,12 +1110,14 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
       specPath.child('schedulingGates'),
     ),
   ];
-  const masked = mutableFieldsMasked(next);
+  const munged = mungedPodSpec(next, old);
   // A negative grace period (old clients wrote them) may be set to 1, the value the kubelet used for it.
   const oldGrace = old?.terminationGracePeriodSeconds;
   if (oldGrace !== undefined && oldGrace < 0 && next?.terminationGracePeriodSeconds === 1)
-    masked.terminationGracePeriodSeconds = oldGrace;
-  if ((oldSpec.schedulingGates?.length ?? 0) > 0) errors.push(...maskGatedSchedulingChanges(masked, oldSpec, specPath));
-  if (!deepEqual(masked, mutableFieldsMasked(old))) errors.push(forbidden(specPath, POD_UPDATE_FORBIDDEN));
+    munged.terminationGracePeriodSeconds = oldGrace;
+  if ((oldSpec.schedulingGates?.length ?? 0) > 0) errors.push(...maskGatedSchedulingChanges(munged, oldSpec, specPath));
+  const stored = old ?? {};
+  if (!internalEqual('core.PodSpec', munged, stored))
+    errors.push(forbidden(specPath, `${POD_UPDATE_FORBIDDEN}\n${internalDiff('core.PodSpec', stored, munged)}`));
   return errors;
 }

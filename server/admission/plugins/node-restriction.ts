@@ -17,6 +17,7 @@ import { csrSubject } from '../../pki/csr-subject';
 import { forbidden, notFound } from '../../status/catalogue';
 import type { StatusError } from '../../status/status-error';
 import { deepEqual } from '../../status/field-errors';
+import { internalDiff, internalEqual } from '../../validation/internal-json';
 import { getCached, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
@@ -233,7 +234,8 @@ export function nodeRestrictionPlugin({
   ): void {
     if (attributes.subResource !== 'status') throw refuse('may only update PVC status');
     if (attributes.operation !== 'UPDATE') throw refuse(`unexpected operation ${quoted(attributes.operation)}`);
-    // What the kubelet reports of a volume expansion; everything else stays as it is.
+    // What the kubelet reports of a volume expansion; everything else stays as it is. The
+    // reference compares (and diffs) internal objects, whose kind and apiVersion are empty.
     const comparable = (claim: KubeObject) => {
       const { resourceVersion: _version, managedFields: _fields, ...metadata } = claim.metadata;
       const {
@@ -243,15 +245,13 @@ export function nodeRestrictionPlugin({
         allocatedResources: _allocated,
         ...status
       } = record(claim.status);
-      return { ...claim, metadata, status };
+      const { apiVersion: _apiVersion, kind: _kind, ...rest } = claim;
+      return { ...rest, metadata, status };
     };
     const [now, before] = [comparable(attributes.object!), comparable(attributes.oldObject!)];
-    if (!deepEqual(now, before)) {
-      const changed = [...new Set([...Object.keys(now), ...Object.keys(before)])].filter(
-        (field) => !deepEqual((now as Fields)[field], (before as Fields)[field]),
-      );
+    if (!internalEqual('core.PersistentVolumeClaim', now, before)) {
       throw refuse(
-        `node ${quoted(node)} is not allowed to update fields other than status.quantity and status.conditions: ${changed.join(', ')}`,
+        `node ${quoted(node)} is not allowed to update fields other than status.quantity and status.conditions: ${internalDiff('core.PersistentVolumeClaim', before, now)}`,
       );
     }
   }

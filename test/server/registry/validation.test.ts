@@ -554,7 +554,19 @@ describe('update validation messages', () => {
       pod({ containers: [container] }),
       pod({ containers: [{ ...container, name: 'other' }] }),
       [
-        'spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+        [
+          'spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+          '@@ -3,7 +3,7 @@',
+          '  "InitContainers": null,',
+          '  "Containers": [',
+          '   {',
+          '-   "Name": "c",',
+          '+   "Name": "other",',
+          '    "Image": "nginx:1.27",',
+          '    "Command": null,',
+          '    "Args": null,',
+          '',
+        ].join('\n'),
       ],
     ],
     [

@@ -21,6 +21,7 @@ import {
   type UserNamespacePodSpec,
 } from './pod-user-namespace';
 import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
+import { validateWindowsOptions, type WindowsOptions } from './windows-options';
 import {
   deepEqual,
   duplicate,
@@ -121,7 +122,7 @@ interface SecurityContext {
   runAsUser?: unknown;
   runAsGroup?: unknown;
   procMount?: unknown;
-  windowsOptions?: { hostProcess?: boolean };
+  windowsOptions?: WindowsOptions;
 }
 
 interface ResourceRequirements {
@@ -277,9 +278,14 @@ function validateProfile(
   return errors;
 }
 
-function validateSecurityProfiles(context: SecurityContext | undefined, path: FieldPath): FieldError[] {
+/**
+ * What a pod's and a container's security contexts share, in the reference's order: the seccomp
+ * profile, the Windows options and the AppArmor profile.
+ */
+function validateProfilesAndWindowsOptions(context: SecurityContext | undefined, path: FieldPath): FieldError[] {
   return [
     ...validateProfile(context?.seccompProfile, 'seccomp', path.child('seccompProfile')),
+    ...validateWindowsOptions(context?.windowsOptions, path.child('windowsOptions')),
     ...validateProfile(context?.appArmorProfile, 'AppArmor', path.child('appArmorProfile')),
   ];
 }
@@ -541,7 +547,8 @@ function enumErrors(value: unknown, supported: readonly string[], path: FieldPat
 /**
  * The pod's security context in the order of the reference's validatePodSpecSecurityContext: ids,
  * a process namespace shared within the pod and with the host at once (reported at the internal
- * type's place for it, `securityContext.shareProcessNamespace`), sysctls, policies and profiles.
+ * type's place for it, `securityContext.shareProcessNamespace`), sysctls, policies, profiles and
+ * Windows options.
  */
 function validatePodSecurityContext(
   spec: PodSpecShape,
@@ -567,7 +574,7 @@ function validatePodSecurityContext(
     }),
   );
   errors.push(...enumErrors(context.fsGroupChangePolicy, FS_GROUP_CHANGE_POLICIES, path.child('fsGroupChangePolicy')));
-  errors.push(...validateSecurityProfiles(context, path));
+  errors.push(...validateProfilesAndWindowsOptions(context, path));
   errors.push(
     ...enumErrors(
       context.supplementalGroupsPolicy,
@@ -724,7 +731,7 @@ function validateContainerCommon(
   errors.push(
     ...procMountErrors(container.securityContext?.procMount, hostUsers, at.child('securityContext', 'procMount')),
   );
-  errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
+  errors.push(...validateProfilesAndWindowsOptions(container.securityContext, at.child('securityContext')));
   return errors;
 }
 

@@ -48,6 +48,10 @@
  * longer than the pod's grace period, and not judged where another handler came first.
  * fixtures/recorded-pod-host-network-ports.json holds a container's host port on the host's
  * network: its container port (a template's may be unset), judged before restartPolicy.
+ * fixtures/recorded-pod-windows-security-options.json holds the Windows options of the pod and of
+ * each container, judged whatever the declared OS (between the seccomp and AppArmor profiles):
+ * the GMSA credential spec's name and size (in bytes), the user name's domain (NetBIOS or DNS)
+ * and user parts, the values printed as JSON.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +82,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-security-context.json',
   'recorded-pod-lifecycle-sleep.json',
   'recorded-pod-host-network-ports.json',
+  'recorded-pod-windows-security-options.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -22,6 +22,7 @@ import {
 } from './pod-user-namespace';
 import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
 import { validateWindowsOptions, type WindowsOptions } from './windows-options';
+import { privilegeEscalationErrors, type PrivilegeSecurityContext } from './privilege-escalation';
 import {
   deepEqual,
   duplicate,
@@ -115,7 +116,7 @@ interface SecurityProfile {
   localhostProfile?: string;
 }
 
-interface SecurityContext {
+interface SecurityContext extends PrivilegeSecurityContext {
   seccompProfile?: SecurityProfile;
   appArmorProfile?: SecurityProfile;
   privileged?: boolean;
@@ -280,11 +281,17 @@ function validateProfile(
 
 /**
  * What a pod's and a container's security contexts share, in the reference's order: the seccomp
- * profile, the Windows options and the AppArmor profile.
+ * profile, then (a container's only) the privileges it may not gain, then the Windows options
+ * and the AppArmor profile.
  */
-function validateProfilesAndWindowsOptions(context: SecurityContext | undefined, path: FieldPath): FieldError[] {
+function validateProfilesAndWindowsOptions(
+  context: SecurityContext | undefined,
+  path: FieldPath,
+  role: 'pod' | 'container',
+): FieldError[] {
   return [
     ...validateProfile(context?.seccompProfile, 'seccomp', path.child('seccompProfile')),
+    ...(role === 'container' ? privilegeEscalationErrors(context, path) : []),
     ...validateWindowsOptions(context?.windowsOptions, path.child('windowsOptions')),
     ...validateProfile(context?.appArmorProfile, 'AppArmor', path.child('appArmorProfile')),
   ];
@@ -574,7 +581,7 @@ function validatePodSecurityContext(
     }),
   );
   errors.push(...enumErrors(context.fsGroupChangePolicy, FS_GROUP_CHANGE_POLICIES, path.child('fsGroupChangePolicy')));
-  errors.push(...validateProfilesAndWindowsOptions(context, path));
+  errors.push(...validateProfilesAndWindowsOptions(context, path, 'pod'));
   errors.push(
     ...enumErrors(
       context.supplementalGroupsPolicy,
@@ -731,7 +738,9 @@ function validateContainerCommon(
   errors.push(
     ...procMountErrors(container.securityContext?.procMount, hostUsers, at.child('securityContext', 'procMount')),
   );
-  errors.push(...validateProfilesAndWindowsOptions(container.securityContext, at.child('securityContext')));
+  errors.push(
+    ...validateProfilesAndWindowsOptions(container.securityContext, at.child('securityContext'), 'container'),
+  );
   return errors;
 }
 

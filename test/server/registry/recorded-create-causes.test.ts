@@ -52,6 +52,10 @@
  * each container, judged whatever the declared OS (between the seccomp and AppArmor profiles):
  * the GMSA credential spec's name and size (in bytes), the user name's domain (NetBIOS or DNS)
  * and user parts, the values printed as JSON.
+ * fixtures/recorded-pod-privilege-escalation.json holds a container kept from gaining privileges
+ * that is privileged or given CAP_SYS_ADMIN (once per entry; SYS_ADMIN is not looked for),
+ * refused at its whole security context printed as the reference's internal struct, after its
+ * seccomp profile and before its Windows options.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,6 +87,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-lifecycle-sleep.json',
   'recorded-pod-host-network-ports.json',
   'recorded-pod-windows-security-options.json',
+  'recorded-pod-privilege-escalation.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -448,6 +448,11 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly allowHostNamespacedSysctls: boolean;
   /** Volume devices in a pod with its own user namespace: the stored spec already has some. */
   readonly allowVolumeDevicesInUserNamespace: boolean;
+  /**
+   * Pod-level resources are judged: PodLevelResources is on. Off, the ones a stored spec keeps
+   * (new ones are dropped) go unjudged, whatever they are.
+   */
+  readonly judgePodLevelResources: boolean;
 }
 
 /**
@@ -470,6 +475,7 @@ export function podValidationOptions(
     allowNonLocalProjectedTokenPath: writesTokenOutsideVolume(old?.spec?.volumes ?? []),
     allowHostNamespacedSysctls: setsHostNamespacedSysctl(old?.spec as SysctlPodSpec | undefined),
     allowVolumeDevicesInUserNamespace: usesVolumeDevicesInUserNamespace(old?.spec as UserNamespacePodSpec | undefined),
+    judgePodLevelResources: featureEnabled('PodLevelResources'),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -932,7 +938,7 @@ export function validatePodSpec(
       'ephemeral',
     ),
   );
-  errors.push(...validatePodResources(podSpec, path.child('resources')));
+  if (options.judgePodLevelResources) errors.push(...validatePodResources(podSpec, path.child('resources')));
   errors.push(...hostNetworkPortErrors(podSpec, path, podName !== undefined));
   const restartPolicy = podSpec.restartPolicy;
   if (!restartPolicy) errors.push(required(path.child('restartPolicy')));

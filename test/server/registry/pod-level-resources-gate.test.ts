@@ -5,7 +5,7 @@
  * gates it names). With the gate off a create drops them, unjudged (a Windows pod's, an
  * unsupported resource's); an update keeps them only where the stored object has requests or
  * limits, and judges them no more, whatever they become; a pod's spec stays immutable. With the
- * gate on they are judged again.
+ * gate on they are judged again, and a pod's QoS class is read from them where it has them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ interface Write {
   readonly causes: readonly string[];
   /** The pod spec's resources in the object written (null: none), when it was written. */
   readonly resources: unknown;
+  /** A pod's status.qosClass, when it was written. */
+  readonly qosClass?: string;
 }
 
 interface Case {
@@ -80,5 +82,6 @@ test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     if (write.code >= 300) continue;
     stored = written.object;
     expect(writtenResources(written.object)).toEqual(write.resources);
+    if (write.qosClass !== undefined) expect((written.object.status as Json).qosClass).toBe(write.qosClass);
   }
 });

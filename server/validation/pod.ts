@@ -21,7 +21,12 @@ import {
   type UserNamespacePodSpec,
 } from './pod-user-namespace';
 import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
-import { validateWindowsOptions, type WindowsOptions } from './windows-options';
+import {
+  validateHostProcessPod,
+  validateWindowsOptions,
+  type HostProcessPodSpec,
+  type WindowsOptions,
+} from './windows-options';
 import { privilegeEscalationErrors, type PrivilegeSecurityContext } from './privilege-escalation';
 import {
   deepEqual,
@@ -792,54 +797,6 @@ function validateContainers(
 }
 
 /**
- * Windows hostProcess containers, as the reference checks them: the pod's and a container's
- * setting agree, all containers or none are hostProcess, such a pod uses the host network, and
- * only a cluster that allows privileged containers takes one.
- */
-function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const podHostProcess = (spec.securityContext as SecurityContext | undefined)?.windowsOptions?.hostProcess;
-  let containerCount = 0;
-  let hostProcessCount = 0;
-  for (const field of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
-    ((spec[field] as Container[] | undefined) ?? []).forEach((container, i) => {
-      containerCount++;
-      const hostProcess = container.securityContext?.windowsOptions?.hostProcess;
-      if (podHostProcess !== undefined && hostProcess !== undefined && podHostProcess !== hostProcess) {
-        errors.push(
-          invalid(
-            path.child(field).index(i).child('securityContext', 'windowsOptions', 'hostProcess'),
-            hostProcess,
-            `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
-          ),
-        );
-      }
-      if (hostProcess === true || (hostProcess === undefined && podHostProcess === true)) hostProcessCount++;
-    });
-  }
-  if (hostProcessCount === 0) return errors;
-  if (hostProcessCount !== containerCount)
-    errors.push(
-      invalid(
-        path,
-        '',
-        'If pod contains any hostProcess containers then all containers must be HostProcess containers',
-      ),
-    );
-  if (spec.hostNetwork !== true)
-    errors.push(
-      invalid(
-        path.child('hostNetwork'),
-        spec.hostNetwork === true,
-        'hostNetwork must be true if pod contains any hostProcess containers',
-      ),
-    );
-  if (!clusterPolicy().allowPrivileged)
-    errors.push(forbidden(path, 'hostProcess containers are disallowed by cluster policy'));
-  return errors;
-}
-
-/**
  * Pod-level resources, judged after the containers: a Windows pod may not set them, and is told
  * nothing more of them, since the kubelet there would not apply them.
  */
@@ -977,7 +934,7 @@ export function validatePodSpec(
       },
     ),
   );
-  errors.push(...validateWindowsHostProcess(podSpec, path));
+  errors.push(...validateHostProcessPod(podSpec as HostProcessPodSpec, path));
   errors.push(
     ...validateHostUsers(podSpec as UserNamespacePodSpec, path, {
       allowVolumeDevices: options.allowVolumeDevicesInUserNamespace,

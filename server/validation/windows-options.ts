@@ -4,12 +4,14 @@
  * credential spec's name (an object's) and size, and the user name's form, `DOMAIN\USER` with
  * the domain optional. Sizes are in bytes, as Go's len counts them, though the messages say
  * characters. The values are printed as the reference prints the string pointers it passes: as
- * JSON, not quoted the Go way.
+ * JSON, not quoted the Go way. Then the one option judged across the pod: hostProcess.
  */
 import { goJSONQuote } from '../../api/go-quote';
 import type { FieldError } from '../status/field-error';
-import { GoValue, invalid, type FieldPath } from '../status/field-errors';
+import { forbidden, GoValue, invalid, type FieldPath } from '../status/field-errors';
+import { clusterPolicy } from './cluster-policy';
 import { isDNS1123Subdomain } from './names';
+import { containersOf, type ContainerLists } from './pod-containers';
 
 export interface WindowsOptions {
   gmsaCredentialSpecName?: unknown;
@@ -76,4 +78,54 @@ function userNameMessages(userName: string): string[] {
   if (USER_FORBIDDEN_CHARACTER.test(user))
     messages.push(`runAsUserName's User cannot contain the following characters: "/\\:;|=,+*?<>@[]`);
   return messages;
+}
+
+interface WindowsSecurityContext {
+  windowsOptions?: WindowsOptions;
+}
+
+export interface HostProcessPodSpec extends ContainerLists<{ securityContext?: WindowsSecurityContext }> {
+  hostNetwork?: unknown;
+  securityContext?: WindowsSecurityContext;
+}
+
+/**
+ * Windows hostProcess containers, as the reference's validateWindowsHostProcessPod checks them:
+ * the pod's and a container's setting agree, all containers or none are hostProcess (a container
+ * that says nothing takes the pod's), such a pod uses the host network, and only a cluster that
+ * allows privileged containers takes one.
+ */
+export function validateHostProcessPod(spec: HostProcessPodSpec, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const podHostProcess = spec.securityContext?.windowsOptions?.hostProcess;
+  const containers = containersOf(spec, path);
+  let hostProcessCount = 0;
+  for (const [container, at] of containers) {
+    const hostProcess = container.securityContext?.windowsOptions?.hostProcess;
+    if (podHostProcess !== undefined && hostProcess !== undefined && podHostProcess !== hostProcess)
+      errors.push(
+        invalid(
+          at.child('securityContext', 'windowsOptions', 'hostProcess'),
+          hostProcess,
+          `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
+        ),
+      );
+    if (hostProcess ?? podHostProcess) hostProcessCount++;
+  }
+  if (hostProcessCount === 0) return errors;
+  if (hostProcessCount !== containers.length)
+    errors.push(
+      invalid(
+        path,
+        '',
+        'If pod contains any hostProcess containers then all containers must be HostProcess containers',
+      ),
+    );
+  if (spec.hostNetwork !== true)
+    errors.push(
+      invalid(path.child('hostNetwork'), false, 'hostNetwork must be true if pod contains any hostProcess containers'),
+    );
+  if (!clusterPolicy().allowPrivileged)
+    errors.push(forbidden(path, 'hostProcess containers are disallowed by cluster policy'));
+  return errors;
 }

@@ -8,6 +8,7 @@
 import { child, fill, fillWhenEmpty, items, type Json } from './fill';
 import type { FeatureEnabled } from '../types';
 import { parseImageReference } from './image-reference';
+import { defaultPodLevelResources } from './pod-level-resources';
 import { parseQuantity, Quantity } from '../../quantity/quantity';
 
 const VOLUME_SOURCE_DEFAULT_MODE = 420; // 0644
@@ -182,10 +183,11 @@ export function defaultPodSpec(spec: Json, featureEnabled: FeatureEnabled): void
   for (const volume of items(spec, 'volumes')) defaultVolume(volume, featureEnabled);
 }
 
-/** A Pod's spec: the common defaults plus the Pod-only ones. */
+/** A Pod's spec: the common defaults plus the Pod-only ones, pod-level resources last. */
 export function defaultPodObjectSpec(spec: Json, featureEnabled: FeatureEnabled): void {
   defaultPodSpec(spec, featureEnabled);
   defaultPodOnly(spec);
+  if (featureEnabled('PodLevelResources')) defaultPodLevelResources(spec);
 }
 
 /** A pod template inside a workload: its metadata is always printed, if only as `{}`. */

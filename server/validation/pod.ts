@@ -77,6 +77,7 @@ import {
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
 import { GO_SPACE } from './go-space';
 import { validatePullPolicy } from './pull-policy';
+import { podResourceConsistencyErrors } from './pod-level-resources';
 
 type Json = Record<string, unknown>;
 
@@ -798,13 +799,19 @@ function validateContainers(
 
 /**
  * Pod-level resources, judged after the containers: a Windows pod may not set them, and is told
- * nothing more of them, since the kubelet there would not apply them.
+ * nothing more of them, since the kubelet there would not apply them; otherwise no claims (even
+ * an empty list), names the pod level supports, and amounts that fit the containers'.
  */
 function validatePodResources(spec: PodSpecShape, path: FieldPath): FieldError[] {
-  const resources = spec.resources as ResourceRequirements | null | undefined;
+  const resources = spec.resources as (ResourceRequirements & { claims?: unknown }) | null | undefined;
   if (resources === undefined || resources === null) return [];
   if ((spec as PodOSSpec).os?.name === 'windows') return [forbidden(path, 'may not be set for a windows pod')];
-  return validateResourceListNames(resources, path, validatePodResourceName);
+  const errors: FieldError[] = [];
+  if (resources.claims !== undefined && resources.claims !== null)
+    errors.push(forbidden(path.child('claims'), 'claims may not be set for Resources at pod-level'));
+  errors.push(...validateResourceListNames(resources, path, validatePodResourceName));
+  errors.push(...podResourceConsistencyErrors(spec, resources, path));
+  return errors;
 }
 
 /**

@@ -56,6 +56,10 @@
  * that is privileged or given CAP_SYS_ADMIN (once per entry; SYS_ADMIN is not looked for),
  * refused at its whole security context printed as the reference's internal struct, after its
  * seccomp profile and before its Windows options.
+ * fixtures/recorded-pod-level-resources-causes.json holds pod-level resources against the
+ * containers' (after the pod level's defaults): no claims, even none; requests no lower than the
+ * containers' at once (sidecars counted), huge page limits likewise, no container limit above the
+ * pod's, at the reference's own paths.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +92,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-host-network-ports.json',
   'recorded-pod-windows-security-options.json',
   'recorded-pod-privilege-escalation.json',
+  'recorded-pod-level-resources-causes.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

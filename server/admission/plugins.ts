@@ -138,10 +138,11 @@ const PLUGINS: readonly PluginEntry[] = [
   {
     name: 'PodTolerationRestriction',
     onByDefault: false,
-    make: ({ storageOf, pluginConfigurations }) =>
+    make: ({ storageOf, pluginConfigurations, featureEnabled }) =>
       podTolerationRestrictionPlugin(
         storageOf('', 'namespaces'),
         podTolerationRestrictionConfiguration(pluginConfigurations('PodTolerationRestriction')),
+        featureEnabled,
       ),
   },
   {

@@ -181,7 +181,16 @@ export function roundedUpToMilli(text: string): string {
   const magnitude = milli < 0n ? -milli : milli;
   const roundedUp = (magnitude + quantity.denominator - 1n) / quantity.denominator;
   const rounded = new Quantity(milli < 0n ? -roundedUp : roundedUp, 1000n);
-  return EXPONENT_FORM.test(text) ? formatExponent(rounded) : formatQuantity(rounded, isBinaryFormat(text));
+  return formatLike(rounded, text);
+}
+
+/**
+ * The canonical text of `quantity` in the format `text` was written in (exponent, binary or
+ * decimal SI), as the reference writes a quantity it computed from that one: Go's result keeps
+ * the format of the quantity it started from.
+ */
+export function formatLike(quantity: Quantity, text: string): string {
+  return EXPONENT_FORM.test(text) ? formatExponent(quantity) : formatQuantity(quantity, isBinaryFormat(text));
 }
 
 /** The canonical text in exponent form (`12e6`, `1500e-3`): the largest exponent step that keeps a whole mantissa. */

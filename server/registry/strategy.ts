@@ -55,8 +55,11 @@ export type MetadataCheck = 'create' | 'update';
 export interface KindBehaviour {
   /** Defaults on the storage-version object (may mutate), some of them behind feature gates. */
   readonly defaults?: (object: KubeObject, version: string, featureEnabled: FeatureEnabled) => void;
-  /** The status a new object starts with; absent keeps what the client sent (Nodes). */
-  readonly initialStatus?: (object: KubeObject) => Record<string, unknown>;
+  /**
+   * The status a new object starts with, read from it before the fields of gates that are off
+   * are dropped; absent keeps what the client sent (Nodes).
+   */
+  readonly initialStatus?: (object: KubeObject, featureEnabled: FeatureEnabled) => Record<string, unknown>;
   /** Whether metadata.generation is kept (1 on create, +1 on spec changes). */
   readonly tracksGeneration?: boolean;
   /** Further fields whose change bumps generation (Deployments: `metadata.annotations`). */
@@ -192,7 +195,7 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       kind.defaults?.(object, version, featureEnabled);
     },
     prepareForCreate(object, context) {
-      if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object);
+      if (facts.hasStatus && kind.initialStatus) object.status = kind.initialStatus(object, context.featureEnabled);
       if (kind.tracksGeneration) object.metadata.generation = 1;
       else delete object.metadata.generation;
       kind.prepareForCreate?.(object, context);

@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../api/objects';
 import { copyJson } from '../json/value';
 import { podQOSClass } from '../registry/defaults/pod';
-import type { FieldError } from '../registry/types';
+import type { FeatureEnabled, FieldError } from '../registry/types';
 import { partialWriteHandlers } from './partial-write';
 import { deepEqual, FieldPath, forbidden, invalid } from '../status/field-errors';
 import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
@@ -59,11 +59,11 @@ function unresizableReason(object: KubeObject, old: KubeObject): string | undefi
 }
 
 /** A pod that cannot be resized is told only that, as the reference's ValidatePodResize returns there. */
-export function validateResize(object: KubeObject, old: KubeObject): FieldError[] {
+export function validateResize(object: KubeObject, old: KubeObject, featureEnabled: FeatureEnabled): FieldError[] {
   const unresizable = unresizableReason(object, old);
   if (unresizable !== undefined) return [forbidden(FieldPath.wholeObject(), unresizable)];
-  const before = podQOSClass(specOf(old));
-  if (podQOSClass(specOf(object)) !== before)
+  const before = podQOSClass(specOf(old), featureEnabled);
+  if (podQOSClass(specOf(object), featureEnabled) !== before)
     return [invalid(FieldPath.root('spec'), before, 'Pod QOS Class may not change as a result of resizing')];
   return [];
 }
@@ -71,7 +71,7 @@ export function validateResize(object: KubeObject, old: KubeObject): FieldError[
 export const resizeHandlers = partialWriteHandlers((base) => ({
   prepareForStatusUpdate: keepAllButResources,
   validateStatusUpdate: (object, old, context) => {
-    const own = validateResize(object, old);
+    const own = validateResize(object, old, context.featureEnabled);
     if (own.length > 0) return own;
     // The pod's own rules, which forbid most spec changes, judge the pod with its new resources.
     const oldResized: KubeObject = { ...old, spec: { ...specOf(old), containers: containersOf(object) } };

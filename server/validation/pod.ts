@@ -22,6 +22,13 @@ import {
 } from './pod-user-namespace';
 import { setsHostNamespacedSysctl, validateSysctls, type SysctlPodSpec } from './pod-sysctls';
 import {
+  validateHostProcessPod,
+  validateWindowsOptions,
+  type HostProcessPodSpec,
+  type WindowsOptions,
+} from './windows-options';
+import { privilegeEscalationErrors, type PrivilegeSecurityContext } from './privilege-escalation';
+import {
   duplicate,
   fieldNotFound,
   FieldPath,
@@ -70,6 +77,7 @@ import {
 import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
 import { GO_SPACE } from './go-space';
 import { validatePullPolicy } from './pull-policy';
+import { podResourceConsistencyErrors } from './pod-level-resources';
 
 type Json = Record<string, unknown>;
 
@@ -114,14 +122,14 @@ interface SecurityProfile {
   localhostProfile?: string;
 }
 
-interface SecurityContext {
+interface SecurityContext extends PrivilegeSecurityContext {
   seccompProfile?: SecurityProfile;
   appArmorProfile?: SecurityProfile;
   privileged?: boolean;
   runAsUser?: unknown;
   runAsGroup?: unknown;
   procMount?: unknown;
-  windowsOptions?: { hostProcess?: boolean };
+  windowsOptions?: WindowsOptions;
 }
 
 interface ResourceRequirements {
@@ -277,9 +285,20 @@ function validateProfile(
   return errors;
 }
 
-function validateSecurityProfiles(context: SecurityContext | undefined, path: FieldPath): FieldError[] {
+/**
+ * What a pod's and a container's security contexts share, in the reference's order: the seccomp
+ * profile, then (a container's only) the privileges it may not gain, then the Windows options
+ * and the AppArmor profile.
+ */
+function validateProfilesAndWindowsOptions(
+  context: SecurityContext | undefined,
+  path: FieldPath,
+  role: 'pod' | 'container',
+): FieldError[] {
   return [
     ...validateProfile(context?.seccompProfile, 'seccomp', path.child('seccompProfile')),
+    ...(role === 'container' ? privilegeEscalationErrors(context, path) : []),
+    ...validateWindowsOptions(context?.windowsOptions, path.child('windowsOptions')),
     ...validateProfile(context?.appArmorProfile, 'AppArmor', path.child('appArmorProfile')),
   ];
 }
@@ -435,6 +454,11 @@ export interface PodValidationOptions extends AffinityOptions {
   readonly allowHostNamespacedSysctls: boolean;
   /** Volume devices in a pod with its own user namespace: the stored spec already has some. */
   readonly allowVolumeDevicesInUserNamespace: boolean;
+  /**
+   * Pod-level resources are judged: PodLevelResources is on. Off, the ones a stored spec keeps
+   * (new ones are dropped) go unjudged, whatever they are.
+   */
+  readonly judgePodLevelResources: boolean;
 }
 
 /**
@@ -457,6 +481,7 @@ export function podValidationOptions(
     allowNonLocalProjectedTokenPath: writesTokenOutsideVolume(old?.spec?.volumes ?? []),
     allowHostNamespacedSysctls: setsHostNamespacedSysctl(old?.spec as SysctlPodSpec | undefined),
     allowVolumeDevicesInUserNamespace: usesVolumeDevicesInUserNamespace(old?.spec as UserNamespacePodSpec | undefined),
+    judgePodLevelResources: featureEnabled('PodLevelResources'),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -541,7 +566,8 @@ function enumErrors(value: unknown, supported: readonly string[], path: FieldPat
 /**
  * The pod's security context in the order of the reference's validatePodSpecSecurityContext: ids,
  * a process namespace shared within the pod and with the host at once (reported at the internal
- * type's place for it, `securityContext.shareProcessNamespace`), sysctls, policies and profiles.
+ * type's place for it, `securityContext.shareProcessNamespace`), sysctls, policies, profiles and
+ * Windows options.
  */
 function validatePodSecurityContext(
   spec: PodSpecShape,
@@ -567,7 +593,7 @@ function validatePodSecurityContext(
     }),
   );
   errors.push(...enumErrors(context.fsGroupChangePolicy, FS_GROUP_CHANGE_POLICIES, path.child('fsGroupChangePolicy')));
-  errors.push(...validateSecurityProfiles(context, path));
+  errors.push(...validateProfilesAndWindowsOptions(context, path, 'pod'));
   errors.push(
     ...enumErrors(
       context.supplementalGroupsPolicy,
@@ -724,7 +750,9 @@ function validateContainerCommon(
   errors.push(
     ...procMountErrors(container.securityContext?.procMount, hostUsers, at.child('securityContext', 'procMount')),
   );
-  errors.push(...validateSecurityProfiles(container.securityContext, at.child('securityContext')));
+  errors.push(
+    ...validateProfilesAndWindowsOptions(container.securityContext, at.child('securityContext'), 'container'),
+  );
   return errors;
 }
 
@@ -770,62 +798,20 @@ function validateContainers(
 }
 
 /**
- * Windows hostProcess containers, as the reference checks them: the pod's and a container's
- * setting agree, all containers or none are hostProcess, such a pod uses the host network, and
- * only a cluster that allows privileged containers takes one.
- */
-function validateWindowsHostProcess(spec: PodSpecShape, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  const podHostProcess = (spec.securityContext as SecurityContext | undefined)?.windowsOptions?.hostProcess;
-  let containerCount = 0;
-  let hostProcessCount = 0;
-  for (const field of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
-    ((spec[field] as Container[] | undefined) ?? []).forEach((container, i) => {
-      containerCount++;
-      const hostProcess = container.securityContext?.windowsOptions?.hostProcess;
-      if (podHostProcess !== undefined && hostProcess !== undefined && podHostProcess !== hostProcess) {
-        errors.push(
-          invalid(
-            path.child(field).index(i).child('securityContext', 'windowsOptions', 'hostProcess'),
-            hostProcess,
-            `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`,
-          ),
-        );
-      }
-      if (hostProcess === true || (hostProcess === undefined && podHostProcess === true)) hostProcessCount++;
-    });
-  }
-  if (hostProcessCount === 0) return errors;
-  if (hostProcessCount !== containerCount)
-    errors.push(
-      invalid(
-        path,
-        '',
-        'If pod contains any hostProcess containers then all containers must be HostProcess containers',
-      ),
-    );
-  if (spec.hostNetwork !== true)
-    errors.push(
-      invalid(
-        path.child('hostNetwork'),
-        spec.hostNetwork === true,
-        'hostNetwork must be true if pod contains any hostProcess containers',
-      ),
-    );
-  if (!clusterPolicy().allowPrivileged)
-    errors.push(forbidden(path, 'hostProcess containers are disallowed by cluster policy'));
-  return errors;
-}
-
-/**
  * Pod-level resources, judged after the containers: a Windows pod may not set them, and is told
- * nothing more of them, since the kubelet there would not apply them.
+ * nothing more of them, since the kubelet there would not apply them; otherwise no claims (even
+ * an empty list), names the pod level supports, and amounts that fit the containers'.
  */
 function validatePodResources(spec: PodSpecShape, path: FieldPath): FieldError[] {
-  const resources = spec.resources as ResourceRequirements | null | undefined;
+  const resources = spec.resources as (ResourceRequirements & { claims?: unknown }) | null | undefined;
   if (resources === undefined || resources === null) return [];
   if ((spec as PodOSSpec).os?.name === 'windows') return [forbidden(path, 'may not be set for a windows pod')];
-  return validateResourceListNames(resources, path, validatePodResourceName);
+  const errors: FieldError[] = [];
+  if (resources.claims !== undefined && resources.claims !== null)
+    errors.push(forbidden(path.child('claims'), 'claims may not be set for Resources at pod-level'));
+  errors.push(...validateResourceListNames(resources, path, validatePodResourceName));
+  errors.push(...podResourceConsistencyErrors(spec, resources, path));
+  return errors;
 }
 
 /**
@@ -916,7 +902,7 @@ export function validatePodSpec(
       'ephemeral',
     ),
   );
-  errors.push(...validatePodResources(podSpec, path.child('resources')));
+  if (options.judgePodLevelResources) errors.push(...validatePodResources(podSpec, path.child('resources')));
   errors.push(...hostNetworkPortErrors(podSpec, path, podName !== undefined));
   const restartPolicy = podSpec.restartPolicy;
   if (!restartPolicy) errors.push(required(path.child('restartPolicy')));
@@ -955,7 +941,7 @@ export function validatePodSpec(
       },
     ),
   );
-  errors.push(...validateWindowsHostProcess(podSpec, path));
+  errors.push(...validateHostProcessPod(podSpec as HostProcessPodSpec, path));
   errors.push(
     ...validateHostUsers(podSpec as UserNamespacePodSpec, path, {
       allowVolumeDevices: options.allowVolumeDevicesInUserNamespace,

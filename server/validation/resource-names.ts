@@ -32,6 +32,8 @@ const STANDARD_RESOURCES = new Set([
 ]);
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const POD_LEVEL_RESOURCES = ['cpu', 'memory'];
+/** What the reference names as supported at the pod level: the huge pages by their prefix, sorted in. */
+const POD_LEVEL_SUPPORTED = ['cpu', 'hugepages-', 'memory'];
 const HUGE_PAGES_PREFIX = 'hugepages-';
 
 function isHugePages(name: string): boolean {
@@ -73,7 +75,7 @@ export function validateContainerResourceName(name: string, path: FieldPath): Fi
 export function validatePodResourceName(name: string, path: FieldPath): FieldError[] {
   const errors = validateResourceName(name, path);
   if (errors.length > 0) return errors;
-  return POD_LEVEL_RESOURCES.includes(name) || isHugePages(name) ? [] : [notSupported(path, name, POD_LEVEL_RESOURCES)];
+  return POD_LEVEL_RESOURCES.includes(name) || isHugePages(name) ? [] : [notSupported(path, name, POD_LEVEL_SUPPORTED)];
 }
 
 /** The names of a `{limits, requests}` pair, each checked by `check`. */

@@ -17,6 +17,7 @@
  */
 import type { KubeObject } from '../../../api/objects';
 import { podQOSClass } from '../../registry/defaults/pod';
+import type { FeatureEnabled } from '../../registry/types';
 import { internalError, notFound, unclassified } from '../../status/catalogue';
 import { fieldErrorText } from '../../status/field-error';
 import { FieldPath } from '../../status/field-errors';
@@ -114,6 +115,7 @@ function decodeNamespaceTolerations(text: string): Toleration[] {
 export function podTolerationRestrictionPlugin(
   namespaces: ObjectStorage,
   configuration: PodTolerationRestrictionConfiguration,
+  featureEnabled: FeatureEnabled,
 ): AdmissionPlugin {
   const applies = (attributes: AdmissionAttributes) =>
     (attributes.operation === 'CREATE' || attributes.operation === 'UPDATE') &&
@@ -159,7 +161,7 @@ export function podTolerationRestrictionPlugin(
             configuration.default),
         );
       const spec = specOf(pod);
-      const qosClass = (pod.status as { qosClass?: string } | undefined)?.qosClass || podQOSClass(spec);
+      const qosClass = (pod.status as { qosClass?: string } | undefined)?.qosClass || podQOSClass(spec, featureEnabled);
       if (qosClass !== 'BestEffort') extra.push(MEMORY_PRESSURE);
       if (extra.length > 0) spec.tolerations = mergeTolerations(spec.tolerations ?? [], extra);
       await checkWhitelist(attributes);

@@ -8,6 +8,8 @@
 import { child, fill, fillWhenEmpty, items, type Json } from './fill';
 import type { FeatureEnabled } from '../types';
 import { parseImageReference } from './image-reference';
+import { defaultPodLevelResources } from './pod-level-resources';
+import { parseQuantity, Quantity } from '../../quantity/quantity';
 
 const VOLUME_SOURCE_DEFAULT_MODE = 420; // 0644
 /** A projected token lives an hour unless asked otherwise. */
@@ -181,10 +183,11 @@ export function defaultPodSpec(spec: Json, featureEnabled: FeatureEnabled): void
   for (const volume of items(spec, 'volumes')) defaultVolume(volume, featureEnabled);
 }
 
-/** A Pod's spec: the common defaults plus the Pod-only ones. */
+/** A Pod's spec: the common defaults plus the Pod-only ones, pod-level resources last. */
 export function defaultPodObjectSpec(spec: Json, featureEnabled: FeatureEnabled): void {
   defaultPodSpec(spec, featureEnabled);
   defaultPodOnly(spec);
+  if (featureEnabled('PodLevelResources')) defaultPodLevelResources(spec);
 }
 
 /** A pod template inside a workload: its metadata is always printed, if only as `{}`. */
@@ -194,23 +197,53 @@ export function defaultPodTemplateSpec(template: Json | undefined, featureEnable
   defaultPodSpec(child(template, 'spec'), featureEnabled);
 }
 
-/** The QoS class the reference records in a new Pod's status. */
-export function podQOSClass(spec: Json): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const containers = [...items(spec, 'initContainers'), ...items(spec, 'containers')];
-  let anySet = false;
-  let guaranteed = containers.length > 0;
-  for (const container of containers) {
-    const resources = (container.resources as Json | undefined) ?? {};
-    const requests = (resources.requests as Record<string, unknown> | undefined) ?? {};
-    const limits = (resources.limits as Record<string, unknown> | undefined) ?? {};
-    const tracked = (list: Record<string, unknown>) =>
-      Object.keys(list).filter((name) => name === 'cpu' || name === 'memory');
-    if (tracked(requests).length > 0 || tracked(limits).length > 0) anySet = true;
-    for (const name of ['cpu', 'memory']) {
-      if (limits[name] === undefined || (requests[name] !== undefined && requests[name] !== limits[name]))
-        guaranteed = false;
+export type PodQOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+
+const QOS_RESOURCES = ['cpu', 'memory'];
+const NO_AMOUNT = new Quantity(0n);
+
+/**
+ * Adds a resource list's positive CPU and memory amounts to `sums`, and names the resources it
+ * found. Text that is no quantity counts for nothing here: validation refuses it.
+ */
+function addQoSAmounts(sums: Map<string, Quantity>, list: unknown): Set<string> {
+  const found = new Set<string>();
+  if (typeof list !== 'object' || list === null) return found;
+  for (const [name, value] of Object.entries(list as Json)) {
+    if (!QOS_RESOURCES.includes(name) || (typeof value !== 'string' && typeof value !== 'number')) continue;
+    const amount = parseQuantity(String(value));
+    if (amount === undefined || amount.compareTo(NO_AMOUNT) <= 0) continue;
+    found.add(name);
+    const sum = sums.get(name);
+    sums.set(name, sum === undefined ? amount : sum.add(amount));
+  }
+  return found;
+}
+
+/**
+ * The QoS class the reference records in a new Pod's status (its ComputePodQOS). The pod-level
+ * resources decide where PodLevelResources is on and the spec has them, else the regular and
+ * init containers' summed: best effort without any CPU or memory asked for; guaranteed when the
+ * limits (each container's, or the pod's when it has some) name both and the requests equal them.
+ */
+export function podQOSClass(spec: Json, featureEnabled: FeatureEnabled): PodQOSClass {
+  const requests = new Map<string, Quantity>();
+  const limits = new Map<string, Quantity>();
+  let guaranteed = true;
+  const podLevel = spec.resources as Json | null | undefined;
+  if (featureEnabled('PodLevelResources') && podLevel !== undefined && podLevel !== null) {
+    addQoSAmounts(requests, podLevel.requests);
+    const named = addQoSAmounts(limits, podLevel.limits);
+    if (Object.keys((podLevel.limits as Json | undefined) ?? {}).length > 0 && named.size < QOS_RESOURCES.length)
+      guaranteed = false;
+  } else {
+    for (const container of [...items(spec, 'containers'), ...items(spec, 'initContainers')]) {
+      const resources = container.resources as Json | undefined;
+      addQoSAmounts(requests, resources?.requests);
+      if (addQoSAmounts(limits, resources?.limits).size < QOS_RESOURCES.length) guaranteed = false;
     }
   }
-  if (!anySet) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  const requestsMatchLimits = [...requests].every(([name, amount]) => limits.get(name)?.compareTo(amount) === 0);
+  return guaranteed && requestsMatchLimits && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
 }

@@ -146,9 +146,9 @@ export const coreKinds: readonly ResourceType[] = [
     behaviour: {
       updateMetadataChecks: ['update', 'create'],
       defaults: defaults.defaultPod,
-      initialStatus: (pod) => ({
+      initialStatus: (pod, featureEnabled) => ({
         phase: 'Pending',
-        qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}),
+        qosClass: podQOSClass((pod.spec as Record<string, unknown> | undefined) ?? {}, featureEnabled),
       }),
       tracksGeneration: true,
       prepareForCreate: (pod, context) => {

@@ -10,6 +10,10 @@
  *   false). An object whose containers already have volume devices may keep them, even add
  *   more, but still joins no host namespace; one stored without may not gain them, by a device
  *   added or by leaving the host's users.
+ * - fixtures/pod-security-options-on-update.json: rules that keep nothing of the stored object,
+ *   for contrast: a container's or the pod's Windows options and a container's privileges it may
+ *   not gain yet is given are judged on an update as on a create (a pod's besides its immutable
+ *   spec).
  *
  * An object the rule now refuses was stored through a server without it (`storedThrough:
  * capstan`, before it had the rule).
@@ -31,7 +35,11 @@ interface Case {
   readonly causes: readonly string[];
 }
 
-const FIXTURES = ['pod-host-sysctls-on-update.json', 'pod-user-namespace-on-update.json'];
+const FIXTURES = [
+  'pod-host-sysctls-on-update.json',
+  'pod-user-namespace-on-update.json',
+  'pod-security-options-on-update.json',
+];
 
 describe.each(FIXTURES)('%s', (fixture) => {
   const recorded = Object.entries(

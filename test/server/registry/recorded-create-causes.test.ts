@@ -58,6 +58,18 @@
  * fixtures/job-success-policy.json holds a Job's success policy, always with completions (the
  * reference panics without them): rules present and at most 20, each with indexes that parse
  * within completions and a count within completions and within the indexes it names.
+ * fixtures/recorded-pod-windows-security-options.json holds the Windows options of the pod and of
+ * each container, judged whatever the declared OS (between the seccomp and AppArmor profiles):
+ * the GMSA credential spec's name and size (in bytes), the user name's domain (NetBIOS or DNS)
+ * and user parts, the values printed as JSON.
+ * fixtures/recorded-pod-privilege-escalation.json holds a container kept from gaining privileges
+ * that is privileged or given CAP_SYS_ADMIN (once per entry; SYS_ADMIN is not looked for),
+ * refused at its whole security context printed as the reference's internal struct, after its
+ * seccomp profile and before its Windows options.
+ * fixtures/recorded-pod-level-resources-causes.json holds pod-level resources against the
+ * containers' (after the pod level's defaults): no claims, even none; requests no lower than the
+ * containers' at once (sidecars counted), huge page limits likewise, no container limit above the
+ * pod's, at the reference's own paths.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,6 +103,9 @@ const CASES: readonly Case[] = [
   'job-indexed-limits.json',
   'job-pod-failure-policy.json',
   'job-success-policy.json',
+  'recorded-pod-windows-security-options.json',
+  'recorded-pod-privilege-escalation.json',
+  'recorded-pod-level-resources-causes.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

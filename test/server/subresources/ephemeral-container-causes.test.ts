@@ -7,6 +7,9 @@
  * fields an ephemeral container may not set (ports, resources, resize and restart policies,
  * probes, lifecycle; an empty list counts as set, empty resources not), and no sub-path mounts;
  * then existing ones removed or changed. A static pod takes none, whatever they are.
+ * fixtures/recorded-ephemeral-security-context.json holds an ephemeral container's security
+ * context: privileges it may not gain yet is given, its Windows options, and a hostProcess
+ * container the pod's others are not.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,9 +29,9 @@ interface Status {
   details?: { causes?: { field: string; message: string }[] };
 }
 
-const CASES = JSON.parse(
-  readFileSync(join(__dirname, 'fixtures', 'recorded-ephemeral-container-causes.json'), 'utf8'),
-) as Case[];
+const CASES = ['recorded-ephemeral-container-causes.json', 'recorded-ephemeral-security-context.json'].flatMap(
+  (fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[],
+);
 const PODS = '/api/v1/namespaces/default/pods';
 const JSON_BODY = { 'Content-Type': 'application/json' };
 

@@ -2,11 +2,13 @@
  * What a client sends comes back in messages as the reference prints it
  * (fixtures/request-path-quoting.json, recorded from kube-apiserver 1.34.4): strict decoding's
  * unknown and duplicate fields (JSON, YAML keys as yaml.v2 reads them, a patch's result), a
- * kind or version it does not know, timestamps (Go's time package quotes with `\x` bytes), and
- * label and field selectors (parsed as the reference's parsers parse them, odd spaces and NUL
- * too). Go's `%q` escapes controls and what it does not call printable; its JSON escapes `<`,
- * `>` and `&` instead. Steps marked `setup` make the state the later ones read; lists compare
- * the names they hold, the rest the whole answer.
+ * kind or version it does not know, timestamps (Go's time package quotes with `\x` bytes), label
+ * and field selectors (parsed as the reference's parsers parse them, odd spaces and NUL too),
+ * query parameters (integers, resourceVersionMatch, fieldValidation, dryRun, fieldManager,
+ * propagationPolicy) and a path Go's HTTP server cannot parse. Go's `%q` escapes controls and
+ * what it does not call printable; its JSON (named string types, lists) escapes `<`, `>` and `&`
+ * instead. Steps marked `setup` make the state the later ones read; lists compare the names they
+ * hold, the rest the whole answer.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,10 +5,12 @@
  * kind or version it does not know, timestamps (Go's time package quotes with `\x` bytes), label
  * and field selectors (parsed as the reference's parsers parse them, odd spaces and NUL too),
  * query parameters (integers, resourceVersionMatch, fieldValidation, dryRun, fieldManager,
- * propagationPolicy) and a path Go's HTTP server cannot parse. Go's `%q` escapes controls and
- * what it does not call printable; its JSON (named string types, lists) escapes `<`, `>` and `&`
- * instead. Steps marked `setup` make the state the later ones read; lists compare the names they
- * hold, the rest the whole answer.
+ * propagationPolicy), RBAC's descriptions and resolution errors in an access review, new
+ * finalizers on an object being deleted, values that are maps or lists (a selector, a custom
+ * resource's duplicate or enum value) and a path Go's HTTP server cannot parse. Go's `%q` escapes
+ * controls and what it does not call printable; its JSON (named string types, maps, lists)
+ * escapes `<`, `>` and `&` instead. Steps marked `setup` make the state the later ones read;
+ * reviews compare their `status` only, lists the names they hold, the rest the whole answer.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

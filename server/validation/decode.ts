@@ -793,31 +793,40 @@ function isAtOrUnder(path: string, ancestor: string): boolean {
 export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys: RepeatedKeys): DecodedObject {
   // Protobuf and CBOR bodies and patch results arrive here parsed by others: typing recurses.
   checkNestingDepth(value, 'object');
+  const prune = isObject(value) ? request.prune : undefined;
+  const unstructured = prune !== undefined;
+  // Pruning removes in place what a strict patch's 422 prints: that text is taken first.
+  const shownBeforePruning =
+    unstructured && !request.wholeBody && request.fieldValidation === 'Strict' ? request.shownPatch?.() : undefined;
   const typed =
-    request.prune !== undefined && isObject(value)
-      ? pruned(value as KubeObject, request.prune)
+    prune !== undefined
+      ? pruned(value as KubeObject, prune)
       : typeAgainstSchema(request.definitions, request.definition, value);
   const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
   // A patch's result the type does not fit, or that strict decoding refuses, is the patch's
   // fault: the reference answers 422 naming the result it could not decode.
   const patchFault = (detail: string) =>
     invalid({ group: '', kind: '' }, '', [
-      invalidField(FieldPath.root('patch'), request.shownPatch?.() ?? JSON.stringify(value), detail),
+      invalidField(
+        FieldPath.root('patch'),
+        shownBeforePruning ?? request.shownPatch?.() ?? JSON.stringify(value),
+        detail,
+      ),
     ]);
   if (typed.typeError !== undefined) {
     if (!request.wholeBody) throw patchFault(typed.typeError);
     throw badRequest(`${handledAs}: ${typed.typeError}`);
   }
   // A typed decoder skips what its type does not know, so a key repeated there (or inside it) is
-  // only unknown; an unstructured decode (pruned after) reads every key and reports both.
-  const repeated =
-    request.prune === undefined
-      ? repeatedKeys.fieldPaths.filter((path) => !typed.unknownFields.some((unknown) => isAtOrUnder(path, unknown)))
-      : repeatedKeys.fieldPaths;
-  const problems = [
-    ...typed.unknownFields.map((path) => `unknown field ${goQuote(path)}`),
-    ...repeated.map((path) => `duplicate field ${goQuote(path)}`),
-  ];
+  // only unknown. An unstructured decode reads every key, reporting repeats as it goes, and the
+  // pruning after it adds the unknown fields: repeats first.
+  const unknown = typed.unknownFields.map((path) => `unknown field ${goQuote(path)}`);
+  const repeated = (
+    unstructured
+      ? repeatedKeys.fieldPaths
+      : repeatedKeys.fieldPaths.filter((path) => !typed.unknownFields.some((field) => isAtOrUnder(path, field)))
+  ).map((path) => `duplicate field ${goQuote(path)}`);
+  const problems = unstructured ? [...repeated, ...unknown] : [...unknown, ...repeated];
   const { yamlLines } = repeatedKeys;
   if (request.fieldValidation === 'Strict' && problems.length + yamlLines.length > 0) {
     // The YAML decoder's own error comes first, its lines indented under one heading.

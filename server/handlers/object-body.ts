@@ -11,7 +11,7 @@ import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '
 import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
-import { badRequest, invalid } from '../status/catalogue';
+import { badRequest, invalid, namespaceMismatch } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import { decodeValue, NO_REPEATED_KEYS, parseBody, type DecodedObject, type RepeatedKeys } from '../validation/decode';
@@ -182,7 +182,7 @@ export function checkNamespace(scope: HandlerScope, object: KubeObject, namespac
   }
   const sent = object.metadata.namespace;
   if (sent !== undefined && sent !== '' && sent !== namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    throw namespaceMismatch();
   }
   object.metadata.namespace = namespace;
 }

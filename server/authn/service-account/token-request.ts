@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { goQuote } from '../../../api/go-quote';
-import { badRequest, conflict, internalError, invalid, notFound } from '../../status/catalogue';
+import { badRequest, conflict, internalError, invalid, namespaceMismatch, notFound } from '../../status/catalogue';
 import { FieldPath, invalid as invalidField } from '../../status/field-errors';
 import { reviewBody } from '../reviews/review-body';
 import { rfc3339 } from '../reviews/user-info';
@@ -82,21 +82,15 @@ export async function tokenRequest(
 ): Promise<TokenRequest> {
   const body = reviewBody(input.body, { kind: 'TokenRequest', apiVersion: TOKEN_REQUEST_VERSION });
   const metadata = { ...((body.metadata ?? {}) as Record<string, unknown>) };
+  // The create handler's check, first: the storage's own 422 for the namespace is never reached.
+  if (metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== input.namespace)
+    throw namespaceMismatch();
   if (metadata.name !== undefined && metadata.name !== '' && metadata.name !== input.name) {
     throw invalid(GROUP_KIND, input.name, [
       invalidField(
         FieldPath.root('metadata', 'name'),
         metadata.name,
         'must match the service account name if specified',
-      ),
-    ]);
-  }
-  if (metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== input.namespace) {
-    throw invalid(GROUP_KIND, input.name, [
-      invalidField(
-        FieldPath.root('metadata', 'namespace'),
-        metadata.namespace,
-        'must match the service account namespace if specified',
       ),
     ]);
   }

@@ -219,20 +219,27 @@ test("TokenRequestServiceAccountUIDValidation: a request naming another account'
   ).resolves.toMatchObject({ kind: 'TokenRequest' });
 });
 
-test('a name that differs, with odd characters, comes back as the reference quotes it', async () => {
-  // fixtures/token-request-odd-name.json: kube-apiserver 1.34.4's answer to this body, sent to
-  // the service account quote-sa in default.
-  const recorded = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'token-request-odd-name.json'), 'utf8')) as {
-    readonly body: string;
-    readonly code: number;
-    readonly answer: { readonly message: string; readonly details: unknown };
-  };
+interface RecordedRefusal {
+  readonly name: string;
+  readonly body: string;
+  readonly code: number;
+  readonly answer: { readonly message: string; readonly details?: unknown };
+}
+
+// fixtures/token-request-metadata.json: kube-apiserver 1.34.4's answers to these bodies, sent to
+// the service account quote-sa in default.
+const RECORDED_REFUSALS = JSON.parse(
+  readFileSync(join(__dirname, 'fixtures', 'token-request-metadata.json'), 'utf8'),
+) as RecordedRefusal[];
+
+test.each(RECORDED_REFUSALS.map((r) => [r.name, r] as const))('%s', async (_name, recorded) => {
   const refusal = await tokenRequest(
     { body: JSON.parse(recorded.body), namespace: 'default', name: 'quote-sa' },
     deps,
   ).catch((error: unknown) => error);
   expect(refusal).toBeInstanceOf(StatusError);
-  expect((refusal as StatusError).status).toMatchObject({
+  const { code, message, details } = (refusal as StatusError).status;
+  expect({ code, message, details }).toEqual({
     code: recorded.code,
     message: recorded.answer.message,
     details: recorded.answer.details,

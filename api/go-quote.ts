@@ -17,8 +17,11 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '\v': '\\v',
 };
 
-/** Go's strconv.IsPrint: a binary search for the last range that starts at or before the code point. */
-function goIsPrint(code: number): boolean {
+/**
+ * Go's strconv.IsPrint (and unicode.IsPrint, which agrees with it): a binary search for the last
+ * range that starts at or before the code point.
+ */
+export function goIsPrint(code: number): boolean {
   if (code < 0x7f) return code >= 0x20;
   let low = 0;
   let high = GO_PRINTABLE_RANGES.length / 2 - 1;
@@ -60,17 +63,28 @@ export function goQuoteSlice(values: readonly string[]): string {
   return `[${values.map(goQuote).join(' ')}]`;
 }
 
+/** Go's `%#v` of a []string: `[]string{"a", "b"}`, each element as `%q` quotes it. */
+export function goSharpStringSlice(values: readonly string[]): string {
+  return `[]string{${values.map(goQuote).join(', ')}}`;
+}
+
 /** What Go's encoding/json escapes beyond JSON.stringify, and a JSON.stringify escape to keep whole. */
 const GO_JSON_DIFFERENCES = /\\\\|\\ud[89a-f][0-9a-f]{2}|[<>&\u2028\u2029]/g;
 
 /**
- * Go's json.Marshal of a string: HTML-safe (`<`, `>`, `&` escaped), and a lone surrogate, which
- * JSON.stringify escapes as it is, the U+FFFD it stands for (see goQuote).
+ * JSON text of JSON.stringify as Go's json.Marshal writes the same value: HTML-safe (`<`, `>`,
+ * `&` escaped), and a lone surrogate, which JSON.stringify escapes as it is, the U+FFFD it
+ * stands for (see goQuote). Member order stays the caller's.
  */
-export function goJSONQuote(text: string): string {
-  return JSON.stringify(text).replace(GO_JSON_DIFFERENCES, (match) => {
+export function goJSONEscaped(json: string): string {
+  return json.replace(GO_JSON_DIFFERENCES, (match) => {
     if (match === '\\\\') return match;
     if (match.length > 1) return '\ufffd';
     return `\\u${hex(match.charCodeAt(0), 4)}`;
   });
+}
+
+/** Go's json.Marshal of a string. */
+export function goJSONQuote(text: string): string {
+  return goJSONEscaped(JSON.stringify(text));
 }

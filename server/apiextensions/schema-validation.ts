@@ -13,8 +13,8 @@
 import type { RE2JS } from 're2js';
 import { compileRe2 } from '../regex/re2';
 import type { FieldError } from '../registry/types';
-import { goSharpValue, goValue } from '../apply/go-print';
-import { isObject } from '../json/value';
+import { goValue } from '../apply/go-print';
+import { goMarshal, isObject } from '../json/value';
 import {
   deepEqual,
   duplicate,
@@ -179,10 +179,8 @@ function checkNumber(name: string, value: number, schema: JSONSchemaProps, error
 
 function checkEnum(name: string, value: unknown, members: readonly unknown[], errors: FieldError[]): void {
   if (members.some((member) => deepEqual(member, value))) return;
-  const supported = members.map((member) => (typeof member === 'string' ? member : JSON.stringify(member)));
-  errors.push(
-    notSupported(pathOf(name), typeof value === 'string' ? value : new GoValue(goSharpValue(value)), supported),
-  );
+  const supported = members.map((member) => (typeof member === 'string' ? member : goMarshal(member)));
+  errors.push(notSupported(pathOf(name), typeof value === 'string' ? value : new GoValue(goMarshal(value)), supported));
 }
 
 function nodeErrors(name: string, value: unknown, schema: JSONSchemaProps): FieldError[] {
@@ -232,7 +230,7 @@ function listDuplicates(
       errors.push(
         invalid(
           path.index(index),
-          new GoValue(goSharpValue(list[index])),
+          new GoValue(goMarshal(list[index])),
           'must be an object for an array of list-type map',
         ),
       );
@@ -255,7 +253,7 @@ function reportRepeats(path: FieldPath, values: readonly unknown[], errors: Fiel
   values.forEach((value, index) => {
     const key = JSON.stringify(value, Object.keys(isObject(value) ? value : {}).sort());
     if (seen.has(key))
-      errors.push(duplicate(path.index(index), typeof value === 'string' ? value : new GoValue(goSharpValue(value))));
+      errors.push(duplicate(path.index(index), typeof value === 'string' ? value : new GoValue(goMarshal(value))));
     seen.add(key);
   });
 }
@@ -266,11 +264,11 @@ export function embeddedResourceErrors(path: FieldPath, value: Record<string, un
   const { apiVersion, kind } = value;
   if (apiVersion === undefined) errors.push(required(path.child('apiVersion')));
   else if (typeof apiVersion !== 'string')
-    errors.push(invalid(path.child('apiVersion'), new GoValue(goSharpValue(apiVersion)), 'must be a string'));
+    errors.push(invalid(path.child('apiVersion'), new GoValue(goMarshal(apiVersion)), 'must be a string'));
   else if (apiVersion === '') errors.push(invalid(path.child('apiVersion'), apiVersion, 'must not be empty'));
   if (kind === undefined) errors.push(required(path.child('kind')));
   else if (typeof kind !== 'string')
-    errors.push(invalid(path.child('kind'), new GoValue(goSharpValue(kind)), 'must be a string'));
+    errors.push(invalid(path.child('kind'), new GoValue(goMarshal(kind)), 'must be a string'));
   else if (kind === '') errors.push(invalid(path.child('kind'), kind, 'must not be empty'));
   else {
     const problems = isDNS1035Label(kind.toLowerCase());

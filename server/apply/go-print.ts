@@ -5,6 +5,7 @@
  * Map keys print sorted, as Go's fmt sorts them. A whole number is taken as the int64 the
  * reference's decoder makes of it.
  */
+import { goQuote } from '../../api/go-quote';
 import { isObject } from '../json/value';
 
 /** `%v` of a float64 (`%g` with the shortest precision); whole numbers print as the int64 they decode to. */
@@ -50,12 +51,12 @@ export function goValue(value: unknown): string {
 /** `%#v` of an interface{} holding the value: `"abc"`, `5`, `true`, `[]interface {}{"a"}`, `map[string]interface {}{"k":"v"}`. */
 export function goSharpValue(value: unknown): string {
   if (value === null || value === undefined) return 'interface {}(nil)';
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number') return goFloat(value);
   if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpValue).join(', ')}}`;
   if (isObject(value))
     return `map[string]interface {}{${sortedEntries(value)
-      .map(([key, member]) => `${JSON.stringify(key)}:${goSharpValue(member)}`)
+      .map(([key, member]) => `${goQuote(key)}:${goSharpValue(member)}`)
       .join(', ')}}`;
   return String(value);
 }

@@ -5,12 +5,13 @@
  */
 import type { Request } from 'express';
 import type { KubeObject } from '../../api/objects';
+import { goQuote } from '../../api/go-quote';
 import { readBody } from '../request/body';
 import { parseMediaType, requestBodyFormat, serializersFor, type Format } from '../codec/media-type';
 import { decodeObject } from '../codec/protobuf-envelope';
 import { decodeCborBody } from '../codec/cbor';
 import type { WriteOptions } from '../request/query';
-import { badRequest, invalid } from '../status/catalogue';
+import { badRequest, invalid, namespaceMismatch } from '../status/catalogue';
 import { StatusError } from '../status/status-error';
 import { FieldPath, invalid as invalidField } from '../status/field-errors';
 import { decodeValue, NO_REPEATED_KEYS, parseBody, type DecodedObject, type RepeatedKeys } from '../validation/decode';
@@ -41,10 +42,10 @@ function checkTypeMeta(scope: HandlerScope, value: unknown): void {
       : { group: '', version: apiVersion };
   if (kind === scope.type.kind && apiVersion === expectedVersion) return;
   const known = scope.context.registry.findKind({ ...gv, kind });
-  const prefix = `${kind} in version ${JSON.stringify(gv.version)} cannot be handled as a ${scope.type.kind}`;
+  const prefix = `${kind} in version ${goQuote(gv.version)} cannot be handled as a ${scope.type.kind}`;
   if (known === undefined) {
     throw badRequest(
-      `${prefix}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+      `${prefix}: no kind ${goQuote(kind)} is registered for version ${goQuote(apiVersion)} in scheme "pkg/runtime/scheme.go:110"`,
     );
   }
   if (known.group === scope.type.group && known.resource === scope.type.resource) {
@@ -181,7 +182,7 @@ export function checkNamespace(scope: HandlerScope, object: KubeObject, namespac
   }
   const sent = object.metadata.namespace;
   if (sent !== undefined && sent !== '' && sent !== namespace) {
-    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    throw namespaceMismatch();
   }
   object.metadata.namespace = namespace;
 }

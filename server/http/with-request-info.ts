@@ -4,6 +4,7 @@ import { badRequest } from '../status/catalogue';
 import { writeStatus } from '../responsewriters/write-status';
 import '../request/request-context';
 import { RequestInfoError, resolveRequestInfo } from '../request/request-info';
+import { percentUnescape } from '../request/query';
 
 export function withRequestInfo(): RequestHandler {
   return (req, res, next) => {
@@ -11,11 +12,12 @@ export function withRequestInfo(): RequestHandler {
     const queryStart = url.indexOf('?');
     const rawPath = queryStart < 0 ? url : url.slice(0, queryStart);
     req.rawQuery = queryStart < 0 ? '' : url.slice(queryStart + 1);
-    let path: string;
-    try {
-      path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
-    } catch {
-      writeStatus(res, badRequest(`invalid URL escape in path ${JSON.stringify(rawPath)}`));
+    const path = percentUnescape(rawPath);
+    if (path === undefined) {
+      // Go's HTTP server refuses a request target it cannot parse before any handler runs, with
+      // its own plain-text answer.
+      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+      res.end('400 Bad Request');
       return;
     }
     try {

@@ -1,4 +1,5 @@
 /** Plain JSON values as the engines handle them. */
+import { goJSONEscaped } from '../../api/go-quote';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -19,6 +20,21 @@ const GO_ESCAPES: Readonly<Record<string, string>> = {
  */
 export function goEscaped(json: string): string {
   return json.replace(GO_ESCAPED, (character) => GO_ESCAPES[character]);
+}
+
+/** Go's json.Marshal of an unstructured value (what a decoded JSON body holds): map keys sorted, strings as Go escapes them. */
+export function goMarshal(value: unknown): string {
+  return goJSONEscaped(marshalSorted(value));
+}
+
+function marshalSorted(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(marshalSorted).join(',')}]`;
+  if (!isObject(value)) return JSON.stringify(value) ?? 'null';
+  const members = Object.keys(value)
+    .filter((key) => value[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${marshalSorted(value[key])}`);
+  return `{${members.join(',')}}`;
 }
 
 /** The containers a patch opened, by member name or array index: the rest it left as bytes. */

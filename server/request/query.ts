@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Preconditions, ResourceVersionMatch } from '../../storage/objects/types';
+import { goIsPrint, goJSONQuote, goQuote } from '../../api/go-quote';
 import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import {
@@ -39,15 +40,21 @@ export function queryOf(req: IncomingMessage): URLSearchParams {
 
 /** Go's url.QueryUnescape: `+` is a space, and every `%` must start two hex digits. */
 function queryUnescape(text: string): string | undefined {
-  const spaced = text.replace(/\+/g, ' ');
-  if (!spaced.includes('%')) return spaced;
-  if (/%(?![0-9a-fA-F]{2})/.test(spaced)) return undefined;
+  return percentUnescape(text.replace(/\+/g, ' '));
+}
+
+/**
+ * Go's unescaping of a path or a query component: undefined when a `%` does not start two hex
+ * digits. Escapes that are not UTF-8 stay bytes in Go; as text they are replacement characters.
+ */
+export function percentUnescape(text: string): string | undefined {
+  if (!text.includes('%')) return text;
+  if (/%(?![0-9a-fA-F]{2})/.test(text)) return undefined;
   try {
-    return decodeURIComponent(spaced);
+    return decodeURIComponent(text);
   } catch {
-    // Escapes that are not UTF-8 stay bytes in Go; as text they are replacement characters.
     return Buffer.from(
-      spaced.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      text.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
       'latin1',
     ).toString('utf8');
   }
@@ -66,10 +73,10 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /** Go's strconv.ParseInt(text, 10, 64), with its error texts. */
 export function parseInteger(text: string): number {
-  if (!/^[+-]?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  if (!/^[+-]?\d+$/.test(text)) throw badRequest(`strconv.ParseInt: parsing ${goQuote(text)}: invalid syntax`);
   const value = BigInt(text);
   if (value < INT64_MIN || value > INT64_MAX)
-    throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+    throw badRequest(`strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
   return Number(value);
 }
 
@@ -107,25 +114,30 @@ const FIELD_MANAGER_MAX_BYTES = 128;
 function dryRunErrors(values: readonly string[]): FieldError[] {
   const unsupported = values.filter((value) => value !== 'All');
   if (unsupported.length === 0) return [];
-  return [notSupported(FieldPath.root('dryRun'), new GoValue(goStringSlice(values)), ['All'])];
+  return [notSupported(FieldPath.root('dryRun'), values, ['All'])];
 }
 
-/** Go's `%#v` of a []string, which the reference prints for an unsupported dryRun. */
-function goStringSlice(values: readonly string[]): string {
-  return `[]string{${values.map((value) => JSON.stringify(value)).join(', ')}}`;
-}
-
+/**
+ * The reference's checks of a fieldManager: its length in bytes, and one error for each
+ * character Go's unicode.IsPrint refuses, at its byte offset.
+ */
 function fieldManagerErrors(fieldManager: string | undefined, required: boolean): FieldError[] {
   if (fieldManager === undefined || fieldManager === '') {
     return required ? [requiredField(FieldPath.root('fieldManager'), 'is required for apply patch')] : [];
   }
-  if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_BYTES) {
-    return [tooLong(FieldPath.root('fieldManager'), FIELD_MANAGER_MAX_BYTES)];
+  const path = FieldPath.root('fieldManager');
+  const errors: FieldError[] = [];
+  if (Buffer.byteLength(fieldManager) > FIELD_MANAGER_MAX_BYTES) errors.push(tooLong(path, FIELD_MANAGER_MAX_BYTES));
+  let offset = 0;
+  for (const character of fieldManager) {
+    const code = character.codePointAt(0)!;
+    if (!goIsPrint(code)) {
+      const unicode = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+      errors.push(invalidField(path, fieldManager, `invalid character ${unicode} (at position ${offset})`));
+    }
+    offset += Buffer.byteLength(character);
   }
-  if (!/^[\x20-\x7e]*$/.test(fieldManager)) {
-    return [invalidField(FieldPath.root('fieldManager'), fieldManager, 'must only contain printable characters')];
-  }
-  return [];
+  return errors;
 }
 
 const FIELD_VALIDATION_VALUES: readonly FieldValidation[] = ['Ignore', 'Warn', 'Strict'];
@@ -148,7 +160,9 @@ export function parseWriteOptions(query: URLSearchParams, kind: WriteOptionsKind
     errors.push(forbiddenField(FieldPath.root('force'), 'may not be specified for non-apply patch'));
   errors.push(...fieldManagerErrors(fieldManager, kind === 'ApplyPatchOptions'), ...dryRunErrors(dryRun));
   if (fieldValidation !== '' && !FIELD_VALIDATION_VALUES.includes(fieldValidation as FieldValidation)) {
-    errors.push(notSupported(FieldPath.root('fieldValidation'), fieldValidation, ['', 'Ignore', 'Strict', 'Warn']));
+    // A plain string in the reference, so `%q`, where notSupported prints a named string type as JSON.
+    const shown = new GoValue(goQuote(fieldValidation));
+    errors.push(notSupported(FieldPath.root('fieldValidation'), shown, ['', 'Ignore', 'Strict', 'Warn']));
   }
   rejectIfAny(kind === 'ApplyPatchOptions' ? 'PatchOptions' : kind, errors);
   return {
@@ -345,9 +359,10 @@ export function parseDeleteOptions(
   const errors: FieldError[] = [];
   if (propagationPolicy !== undefined && orphanDependents !== undefined) {
     errors.push(
+      // A *metav1.DeletionPropagation, which the reference prints as JSON.
       invalidField(
         FieldPath.root('propagationPolicy'),
-        propagationPolicy,
+        new GoValue(goJSONQuote(propagationPolicy)),
         'orphanDependents and deletionPropagation cannot be both set',
       ),
     );

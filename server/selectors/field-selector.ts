@@ -4,6 +4,7 @@
  * are selectable (metadata.name, metadata.namespace, plus its `selectableFields`).
  */
 import type { KubeObject } from '../../api/objects';
+import { goQuote } from '../../api/go-quote';
 import { SelectorParseError } from './label-selector';
 
 /** A field selector key beyond metadata.name/metadata.namespace, and how to read it. */
@@ -35,42 +36,51 @@ export function splitUnescaped(input: string, separator: string): string[] {
   return parts;
 }
 
+/**
+ * The reference's UnescapeValue: `\\`, `\,` and `\=` are the only escapes, and an unescaped `=`
+ * (a `,` split the terms already) is refused with its code point, as Go's `%v` of a rune prints it.
+ */
 function unescapeValue(value: string): string {
   let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (c === '\\') {
-      const n = value[i + 1];
-      if (n === '\\' || n === ',' || n === '=' || n === '!') {
-        out += n;
-        i++;
-        continue;
-      }
-      throw new SelectorParseError(`invalid field selector: invalid escape sequence: \\${n ?? ''}`);
-    }
-    if (c === ',' || c === '=') throw new SelectorParseError(`invalid field selector: unescaped ${c} in value`);
-    out += c;
+  let escaping = false;
+  for (const c of value) {
+    if (escaping) {
+      if (c !== '\\' && c !== ',' && c !== '=')
+        throw new SelectorParseError(`invalid field selector: invalid escape sequence: \\${c}`);
+      out += c;
+      escaping = false;
+    } else if (c === '\\') escaping = true;
+    else if (c === ',' || c === '=')
+      throw new SelectorParseError(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
+    else out += c;
   }
+  if (escaping) throw new SelectorParseError('invalid field selector: invalid escape sequence: \\');
   return out;
 }
 
-function parseTerm(term: string): FieldRequirement {
-  for (const [token, operator] of [
-    ['!=', '!='],
-    ['==', '='],
-    ['=', '='],
-  ] as const) {
-    const at = term.indexOf(token);
-    if (at >= 0) {
-      return { field: term.slice(0, at).trim(), operator, value: unescapeValue(term.slice(at + token.length)) };
+const TERM_OPERATORS = [
+  ['!=', '!='],
+  ['==', '='],
+  ['=', '='],
+] as const;
+
+/** A term split at the first place any operator starts (`!=` before `==` before `=`), its field taken as written. */
+function parseTerm(term: string, selector: string): FieldRequirement {
+  for (let at = 0; at < term.length; at++) {
+    for (const [token, operator] of TERM_OPERATORS) {
+      if (term.startsWith(token, at))
+        return { field: term.slice(0, at), operator, value: unescapeValue(term.slice(at + token.length)) };
     }
   }
-  throw new SelectorParseError(`invalid selector: '${term}'; can't understand '${term}'`);
+  throw new SelectorParseError(`invalid selector: '${selector}'; can't understand '${term}'`);
 }
 
+/** Terms in sorted order, as the reference parses and checks them: the first bad one in that order is reported. */
 export function parseFieldSelector(input: string): FieldRequirement[] {
-  if (input.trim() === '') return [];
-  return splitUnescaped(input, ',').map(parseTerm);
+  return splitUnescaped(input, ',')
+    .sort()
+    .filter((term) => term !== '')
+    .map((term) => parseTerm(term, input));
 }
 
 const METADATA_FIELDS: SelectableFields = {
@@ -96,7 +106,7 @@ export function checkSelectableFields(requirements: readonly FieldRequirement[],
     throw new SelectorParseError(
       target.hasCustomFields
         ? `field label not supported: ${field}`
-        : `${JSON.stringify(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
+        : `${goQuote(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`,
     );
   }
 }

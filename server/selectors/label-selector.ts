@@ -1,10 +1,13 @@
 /**
  * Label selectors in the reference's string syntax: `a=b`, `a==b`, `a!=b`, `a in (x,y)`,
  * `a notin (x)`, `a` (exists), `!a` (does not exist), joined by `,`. Written by hand because no
- * npm package parses this syntax; errors keep the reference parser's shapes so clients print
- * the familiar text.
+ * npm package parses this syntax; the lexer and parser follow the reference's step by step, so
+ * that odd input (other spaces, a NUL, `<`) fails where and with the words it fails there, and
+ * values print as Go's `%q` quotes them.
  */
 import type { KubeObject } from '../../api/objects';
+import { goQuote } from '../../api/go-quote';
+import { isQualifiedName, isValidLabelValue } from '../validation/names';
 
 export type LabelOperator = '=' | '!=' | 'in' | 'notin' | 'exists' | '!';
 
@@ -16,164 +19,213 @@ export interface LabelRequirement {
 
 export class SelectorParseError extends Error {}
 
-const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+/** The reference lexer's tokens: a symbol, a keyword, an identifier or the end (whose text is empty). */
+interface Token {
+  readonly kind: 'identifier' | 'in' | 'notin' | 'end' | SymbolText;
+  readonly text: string;
+}
 
-type Token =
-  | { kind: 'identifier'; text: string }
-  | { kind: 'operator'; text: '=' | '==' | '!=' | '!' | '(' | ')' | ',' }
-  | { kind: 'end' };
+type SymbolText = '(' | ')' | ',' | '!' | '!=' | '=' | '==' | '<' | '>';
 
-const OPERATOR_CHARS = new Set(['=', '!', '(', ')', ',']);
+const SYMBOLS: ReadonlySet<string> = new Set<SymbolText>(['(', ')', ',', '!', '!=', '=', '==', '<', '>']);
+const SYMBOL_CHARACTERS: ReadonlySet<string> = new Set(['=', '!', '(', ')', ',', '>', '<']);
+/** Only these: other spaces (a no-break space, a vertical tab) belong to identifiers, as in the reference. */
+const WHITESPACE: ReadonlySet<string> = new Set([' ', '\t', '\r', '\n']);
+/**
+ * The reference's lexer reads byte 0 as the end of its input, so a NUL ends what it is reading:
+ * the whole selector where a token would start, else only the identifier or symbol it ends.
+ */
+const NUL = '\0';
 
 function tokenize(input: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < input.length) {
-    const c = input[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
-      i++;
-      continue;
-    }
-    if (OPERATOR_CHARS.has(c)) {
-      const two = input.slice(i, i + 2);
-      if (two === '==' || two === '!=') {
-        tokens.push({ kind: 'operator', text: two });
-        i += 2;
-      } else {
-        tokens.push({ kind: 'operator', text: c as '=' | '!' | '(' | ')' | ',' });
-        i++;
+  let position = 0;
+  const read = (): string => (position < input.length ? input[position++] : NUL);
+  const scanSymbol = (): Token => {
+    let text = '';
+    let symbol = '';
+    for (let c = read(); c !== NUL; c = read()) {
+      if (!SYMBOL_CHARACTERS.has(c)) {
+        position--;
+        break;
       }
-      continue;
+      text += c;
+      if (SYMBOLS.has(text)) symbol = text;
+      else {
+        // Longest match: `!=` is one symbol, `=(` is `=` then `(`.
+        position--;
+        break;
+      }
     }
-    let j = i;
-    while (j < input.length && !OPERATOR_CHARS.has(input[j]) && !/\s/.test(input[j])) j++;
-    tokens.push({ kind: 'identifier', text: input.slice(i, j) });
-    i = j;
+    return { kind: symbol as SymbolText, text: symbol };
+  };
+  const scanWord = (): Token => {
+    let text = '';
+    for (let c = read(); c !== NUL; c = read()) {
+      if (SYMBOL_CHARACTERS.has(c) || WHITESPACE.has(c)) {
+        position--;
+        break;
+      }
+      text += c;
+    }
+    return { kind: text === 'in' || text === 'notin' ? text : 'identifier', text };
+  };
+  const tokens: Token[] = [];
+  for (;;) {
+    let c = read();
+    while (WHITESPACE.has(c)) c = read();
+    if (c === NUL) {
+      tokens.push({ kind: 'end', text: '' });
+      return tokens;
+    }
+    position--;
+    tokens.push(SYMBOL_CHARACTERS.has(c) ? scanSymbol() : scanWord());
   }
-  tokens.push({ kind: 'end' });
-  return tokens;
 }
 
-function describe(token: Token): string {
-  return token.kind === 'end' ? 'end of string' : token.text;
+/** An error of one requirement, which the reference reports as `unable to parse requirement: ...`. */
+class RequirementError extends Error {}
+
+/** utilerrors' aggregate: one message as it is, several (each once) in brackets. */
+function aggregate(messages: readonly string[]): string {
+  const distinct = [...new Set(messages)];
+  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
 }
 
-function validateKey(key: string): void {
-  const slash = key.indexOf('/');
-  const [prefix, name] = slash >= 0 ? [key.slice(0, slash), key.slice(slash + 1)] : ['', key];
+/** The key is checked where the parser reads it, at the reference's path of none, which prints `<nil>`. */
+function checkKey(key: string): void {
+  const problems = isQualifiedName(key);
+  if (problems.length > 0) throw new RequirementError(`<nil>: Invalid value: ${goQuote(key)}: ${problems.join('; ')}`);
+}
+
+/** The reference's NewRequirement checks of the values, every error at once (values are sorted by then). */
+function checkValues(key: string, operator: LabelOperator | 'gt' | 'lt', values: readonly string[]): void {
   const problems: string[] = [];
-  if (slash >= 0 && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
-    problems.push('prefix part must be a valid DNS subdomain');
+  if (operator === 'gt' || operator === 'lt') {
+    values.forEach((value, index) => {
+      if (!/^[+-]?\d+$/.test(value))
+        problems.push(
+          `values[${index}]: Invalid value: ${goQuote(value)}: for 'Gt', 'Lt' operators, the value must be an integer`,
+        );
+    });
   }
-  if (name.length === 0) problems.push('name part must be non-empty');
-  else if (name.length > 63) problems.push('name part must be no more than 63 characters');
-  else if (!QUALIFIED_NAME_PART.test(name)) {
-    problems.push(
-      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
-    );
-  }
-  if (problems.length > 0) {
-    throw new SelectorParseError(
-      `unable to parse requirement: key: Invalid value: ${JSON.stringify(key)}: ${problems.join('; ')}`,
-    );
-  }
+  values.forEach((value, index) => {
+    const messages = isValidLabelValue(value);
+    if (messages.length > 0)
+      problems.push(`values[${index}][${key}]: Invalid value: ${goQuote(value)}: ${messages.join('; ')}`);
+  });
+  if (problems.length > 0) throw new RequirementError(aggregate(problems));
 }
 
-function validateValue(key: string, value: string, index: number): void {
-  if (value.length > 63 || !LABEL_VALUE.test(value)) {
-    throw new SelectorParseError(
-      `unable to parse requirement: values[${index}][${key}]: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
-    );
-  }
-}
+const BINARY_OPERATORS: Readonly<Record<string, LabelOperator | 'gt' | 'lt'>> = {
+  in: 'in',
+  notin: 'notin',
+  '=': '=',
+  '==': '=',
+  '!=': '!=',
+  '>': 'gt',
+  '<': 'lt',
+};
 
-/** Parses a label selector; the empty string selects everything (no requirements). */
+/**
+ * Parses a label selector as the reference's parser does, with its error texts; the empty
+ * string selects everything (no requirements). The reference's `gt` and `lt` (`a>1`) parse
+ * and are checked, then refused: no requirement here compares numbers.
+ */
 export function parseLabelSelector(input: string): LabelRequirement[] {
   const tokens = tokenize(input);
   let position = 0;
-  const peek = (): Token => tokens[position];
-  const next = (): Token => tokens[position++];
-  const requirements: LabelRequirement[] = [];
-
-  const expectIdentifier = (expected: string): string => {
-    const token = next();
-    if (token.kind !== 'identifier') throw new SelectorParseError(`found '${describe(token)}', expected: ${expected}`);
-    return token.text;
-  };
+  // Where a value may stand, `in` and `notin` are identifiers.
+  const asValue = (token: Token): Token =>
+    token.kind === 'in' || token.kind === 'notin' ? { kind: 'identifier', text: token.text } : token;
+  const lookahead = (): Token => asValue(tokens[position]);
+  const consume = (): Token => asValue(tokens[position++]);
 
   const parseValueSet = (): string[] => {
-    const open = next();
-    if (open.kind !== 'operator' || open.text !== '(') {
-      throw new SelectorParseError(`found '${describe(open)}', expected: '('`);
+    const open = consume();
+    if (open.kind !== '(') throw new RequirementError(`found '${open.text}' expected: '('`);
+    const first = lookahead();
+    if (first.kind === ')') {
+      consume();
+      return [''];
     }
-    const values: string[] = [];
+    if (first.kind !== 'identifier' && first.kind !== ',')
+      throw new RequirementError(`found '${first.text}', expected: ',', ')' or identifier`);
+    const values = new Set<string>();
     for (;;) {
-      const token = next();
+      const token = consume();
       if (token.kind === 'identifier') {
-        values.push(token.text);
-        const separator = next();
-        if (separator.kind === 'operator' && separator.text === ')') return values;
-        if (separator.kind === 'operator' && separator.text === ',') continue;
-        throw new SelectorParseError(`found '${describe(separator)}', expected: ',' or ')'`);
-      }
-      if (token.kind === 'operator' && token.text === ')') {
-        // `a in ()` is the reference's empty value: one empty string.
-        values.push('');
-        return values;
-      }
-      if (token.kind === 'operator' && token.text === ',') {
-        values.push('');
-        continue;
-      }
-      throw new SelectorParseError(`found '${describe(token)}', expected: ',', ')' or identifier`);
+        values.add(token.text);
+        const after = lookahead();
+        if (after.kind === ')') break;
+        if (after.kind !== ',') throw new RequirementError(`found '${after.text}', expected: ',' or ')'`);
+      } else if (token.kind === ',') {
+        // `(,`, `,,` and `,)` each stand for the empty value.
+        if (values.size === 0) values.add('');
+        const after = lookahead();
+        if (after.kind === ')') {
+          values.add('');
+          break;
+        }
+        if (after.kind === ',') {
+          consume();
+          values.add('');
+        }
+      } else throw new RequirementError(`found '${token.text}', expected: ',', or identifier`);
     }
+    consume(); // the `)` the loop stopped before
+    return [...values];
+  };
+
+  const parseExactValue = (): string[] => {
+    const ahead = lookahead();
+    if (ahead.kind === 'end' || ahead.kind === ',') return [''];
+    const token = consume();
+    if (token.kind !== 'identifier') throw new RequirementError(`found '${token.text}', expected: identifier`);
+    return [token.text];
   };
 
   const parseRequirement = (): LabelRequirement => {
-    const first = peek();
-    if (first.kind === 'operator' && first.text === '!') {
-      next();
-      const key = expectIdentifier("identifier after '!'");
-      validateKey(key);
-      return { key, operator: '!', values: [] };
-    }
-    const key = expectIdentifier('identifier');
-    validateKey(key);
-    const op = peek();
-    if (op.kind === 'end' || (op.kind === 'operator' && op.text === ',')) {
-      return { key, operator: 'exists', values: [] };
-    }
-    next();
-    if (op.kind === 'identifier' && (op.text === 'in' || op.text === 'notin')) {
-      const values = parseValueSet();
-      values.forEach((value, index) => validateValue(key, value, index));
-      return { key, operator: op.text, values };
-    }
-    if (op.kind === 'operator' && (op.text === '=' || op.text === '==' || op.text === '!=')) {
-      const valueToken = peek();
-      let value = '';
-      if (valueToken.kind === 'identifier') {
-        value = valueToken.text;
-        next();
-      } else if (!(valueToken.kind === 'end' || (valueToken.kind === 'operator' && valueToken.text === ','))) {
-        throw new SelectorParseError(`found '${describe(valueToken)}', expected: identifier`);
-      }
-      validateValue(key, value, 0);
-      return { key, operator: op.text === '!=' ? '!=' : '=', values: [value] };
-    }
-    throw new SelectorParseError(`found '${describe(op)}', expected: in, notin, =, ==, !=, gt, lt`);
+    let token = consume();
+    const doesNotExist = token.kind === '!';
+    if (doesNotExist) token = consume();
+    if (token.kind !== 'identifier') throw new RequirementError(`found '${token.text}', expected: identifier`);
+    const key = token.text;
+    checkKey(key);
+    if (doesNotExist) return { key, operator: '!', values: [] };
+    const ahead = lookahead();
+    if (ahead.kind === 'end' || ahead.kind === ',') return { key, operator: 'exists', values: [] };
+    // Here `in` and `notin` are operators.
+    const operatorToken = tokens[position++];
+    const operator = BINARY_OPERATORS[operatorToken.kind];
+    if (operator === undefined)
+      throw new RequirementError(`found '${operatorToken.text}', expected: in, notin, =, ==, !=, gt, lt`);
+    const values = (operator === 'in' || operator === 'notin' ? parseValueSet() : parseExactValue()).sort();
+    checkValues(key, operator, values);
+    if (operator === 'gt' || operator === 'lt')
+      throw new SelectorParseError(`the label selector operator ${operator} is not supported`);
+    return { key, operator, values };
   };
 
-  if (peek().kind === 'end') return requirements;
+  const requirements: LabelRequirement[] = [];
   for (;;) {
-    requirements.push(parseRequirement());
-    const separator = next();
-    if (separator.kind === 'end') return requirements;
-    if (!(separator.kind === 'operator' && separator.text === ',')) {
-      throw new SelectorParseError(`found '${describe(separator)}', expected: ',' or 'end of string'`);
+    const ahead = lookahead();
+    if (ahead.kind === 'end') return requirements;
+    if (ahead.kind !== 'identifier' && ahead.kind !== '!')
+      throw new SelectorParseError(`found '${ahead.text}', expected: !, identifier, or 'end of string'`);
+    try {
+      requirements.push(parseRequirement());
+    } catch (error) {
+      if (error instanceof RequirementError)
+        throw new SelectorParseError(`unable to parse requirement: ${error.message}`);
+      throw error;
     }
+    const separator = consume();
+    if (separator.kind === 'end') return requirements;
+    if (separator.kind !== ',')
+      throw new SelectorParseError(`found '${separator.text}', expected: ',' or 'end of string'`);
+    const next = lookahead();
+    if (next.kind !== 'identifier' && next.kind !== '!')
+      throw new SelectorParseError(`found '${next.text}', expected: identifier after ','`);
   }
 }
 

@@ -86,6 +86,11 @@ export function badRequest(message: string): StatusError {
   return new StatusError({ code: 400, reason: 'BadRequest', message });
 }
 
+/** A body naming another namespace than the URL: checked before the object reaches its storage. */
+export function namespaceMismatch(): StatusError {
+  return badRequest('the namespace of the provided object does not match the namespace sent on the request');
+}
+
 /**
  * `reason` completes the message: `<resource> "<name>" is forbidden: <reason>`, or
  * `<resource> is forbidden: ...` without a name, or `forbidden: ...` without a resource.

@@ -5,7 +5,7 @@
  * cannot print), numbers and booleans bare, structs and maps in the form the reference prints
  * each in (JSON in 1.34, `%#v` where a message still has it), since kubectl users read these texts.
  */
-import { goJSONQuote, goQuote } from '../../api/go-quote';
+import { goJSONEscaped, goJSONQuote, goQuote } from '../../api/go-quote';
 import type { FieldError } from './field-error';
 
 /** A field path in the reference's notation: `spec.containers[0].ports[1].name`, `metadata.labels[app]`. */
@@ -52,7 +52,7 @@ export function formatValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  return goJSONEscaped(JSON.stringify(value));
 }
 
 export function required(path: FieldPath, detail = ''): FieldError {
@@ -142,7 +142,7 @@ export function jsonStringMap(map: Record<string, string> | undefined): GoValue 
       .sort()
       .map((k) => [k, map[k]]),
   );
-  return new GoValue(JSON.stringify(sorted));
+  return new GoValue(goJSONEscaped(JSON.stringify(sorted)));
 }
 
 /**
@@ -157,11 +157,13 @@ export function jsonLabelSelector(selector: LabelSelectorShape | undefined): GoV
   const expressions = selector.matchExpressions ?? [];
   if (expressions.length > 0) {
     const requirements = expressions.map((e) =>
-      JSON.stringify({
-        key: e.key ?? '',
-        operator: e.operator ?? '',
-        ...((e.values ?? []).length > 0 ? { values: e.values } : {}),
-      }),
+      goJSONEscaped(
+        JSON.stringify({
+          key: e.key ?? '',
+          operator: e.operator ?? '',
+          ...((e.values ?? []).length > 0 ? { values: e.values } : {}),
+        }),
+      ),
     );
     parts.push(`"matchExpressions":[${requirements.join(',')}]`);
   }

@@ -8,6 +8,7 @@ import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, invalid as invalidField, notSupported } from '../status/field-errors';
 import { parseBool, parseInteger } from '../request/query';
+import { goTimeQuote } from '../validation/go-time';
 
 export interface PodLogOptions {
   readonly container: string;
@@ -114,19 +115,17 @@ const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 
 /** Seconds since the epoch of an RFC 3339 time (fractions dropped, as the reference's metav1.Time keeps seconds). */
 function parseRfc3339(text: string): number {
-  const fail = (why: string) => badRequest(`parsing time ${JSON.stringify(text)}${why}`);
+  const fail = (why: string) => badRequest(`parsing time ${goTimeQuote(text)}${why}`);
   let rest = text;
   const parts: string[] = [];
   for (const [element, pattern] of RFC3339_ELEMENTS) {
     const match = pattern.exec(rest);
     if (match === null)
-      throw fail(
-        ` as ${JSON.stringify(RFC3339_LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(element)}`,
-      );
+      throw fail(` as ${goTimeQuote(RFC3339_LAYOUT)}: cannot parse ${goTimeQuote(rest)} as ${goTimeQuote(element)}`);
     parts.push(match[0]);
     rest = rest.slice(match[0].length);
   }
-  if (rest !== '') throw fail(`: extra text: ${JSON.stringify(rest)}`);
+  if (rest !== '') throw fail(`: extra text: ${goTimeQuote(rest)}`);
   const [year, , month, , day, , hour, , minute, , second, zone] = parts;
   const ranges: readonly [string, number, number, string][] = [
     [month, 1, 12, 'month'],

@@ -10,8 +10,9 @@
  * `x-kubernetes-preserve-unknown-fields`, is taken as it is.
  */
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../quantity/quantity';
-import { parseAllDocuments, parseDocument } from 'yaml';
+import { parse, parseAllDocuments, parseDocument } from 'yaml';
 import type { KubeObject } from '../../api/objects';
+import { goQuote } from '../../api/go-quote';
 import { goJSONSyntaxError } from '../../api/go-json-syntax';
 import { checkNestingDepth } from '../request/nesting';
 import { isObject } from '../json/value';
@@ -94,18 +95,34 @@ export const NO_REPEATED_KEYS: RepeatedKeys = { fieldPaths: [], yamlLines: [] };
 export function yamlRepeatedKeyLines(text: string): string[] {
   return parseDocument(text, { uniqueKeys: true, version: '1.1' })
     .errors.filter((error) => error.code === 'DUPLICATE_KEY')
-    .map(
-      (error) =>
-        `line ${error.linePos?.[0].line ?? 0}: key ${JSON.stringify(keyAt(text, error.pos[0]))} already set in map`,
-    );
+    .map((error) => `line ${error.linePos?.[0].line ?? 0}: key ${shownKeyAt(text, error.pos[0])} already set in map`);
 }
 
-/** The key that starts at `offset`: a quoted or plain scalar. */
-function keyAt(text: string, offset: number): string {
+/** Go's `%#v` of the float64 or int yaml.v2 reads a plain number as. */
+function goNumber(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
+  return String(value);
+}
+
+/**
+ * The key that starts at `offset` as yaml.v2 prints it (`%#v` of what it read): a quoted scalar
+ * is a string, a plain one what YAML 1.1 resolves it to, a number, boolean or null printed bare.
+ */
+function shownKeyAt(text: string, offset: number): string {
   const rest = text.slice(offset);
-  const quoted = /^"((?:[^"\\]|\\.)*)"/.exec(rest) ?? /^'((?:[^']|'')*)'/.exec(rest);
-  if (quoted) return rest.startsWith('"') ? (JSON.parse(`"${quoted[1]}"`) as string) : quoted[1].replace(/''/g, "'");
-  return /^[^:\s,{}[\]]*/.exec(rest)?.[0] ?? '';
+  const quoted = /^"(?:[^"\\]|\\.)*"/.exec(rest) ?? /^'(?:[^']|'')*'/.exec(rest);
+  const scalar = quoted?.[0] ?? /^[^:\s,{}[\]]*/.exec(rest)?.[0] ?? '';
+  let resolved: unknown = scalar;
+  try {
+    resolved = parse(scalar, { version: '1.1' });
+  } catch {
+    // Not a scalar on its own: shown as the text it is.
+  }
+  if (typeof resolved === 'number') return goNumber(resolved);
+  if (typeof resolved === 'boolean') return String(resolved);
+  if (resolved === null) return '<nil>';
+  return goQuote(String(resolved));
 }
 
 /** The reference's text when a body does not parse: the Go error wrapped with the expected kind. */
@@ -740,7 +757,7 @@ export interface DecodeRequest {
   readonly fieldValidation: FieldValidationLevel;
   /**
    * The value is a create or update body itself: the reference reports its strict errors as a
-   * body that "cannot be handled as" the kind; a patch's result reports them bare.
+   * body that "cannot be handled as" the kind; a patch's result as a 422 on the `patch` it made.
    */
   readonly wholeBody?: boolean;
   /** A patch's result: what its 422 prints as the `patch` value (default: the result as JSON). */
@@ -763,6 +780,11 @@ function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): Ty
   return { object, unknownFields };
 }
 
+/** Whether a field path (`spec.a[0].b`) is `ancestor` or inside it. */
+function isAtOrUnder(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}.`) || path.startsWith(`${ancestor}[`);
+}
+
 /**
  * Types an already parsed value (a request body, or the result of a patch) and applies the
  * field validation level. Throws 400 for a type mismatch or, under Strict, for unknown or
@@ -771,30 +793,46 @@ function pruned(object: KubeObject, prune: (object: KubeObject) => string[]): Ty
 export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys: RepeatedKeys): DecodedObject {
   // Protobuf and CBOR bodies and patch results arrive here parsed by others: typing recurses.
   checkNestingDepth(value, 'object');
+  const prune = isObject(value) ? request.prune : undefined;
+  const unstructured = prune !== undefined;
+  // Pruning removes in place what a strict patch's 422 prints: that text is taken first.
+  const shownBeforePruning =
+    unstructured && !request.wholeBody && request.fieldValidation === 'Strict' ? request.shownPatch?.() : undefined;
   const typed =
-    request.prune !== undefined && isObject(value)
-      ? pruned(value as KubeObject, request.prune)
+    prune !== undefined
+      ? pruned(value as KubeObject, prune)
       : typeAgainstSchema(request.definitions, request.definition, value);
-  const handledAs = `${request.expectedKind} in version ${JSON.stringify(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
+  const handledAs = `${request.expectedKind} in version ${goQuote(request.servedVersion)} cannot be handled as a ${request.expectedKind}`;
+  // A patch's result the type does not fit, or that strict decoding refuses, is the patch's
+  // fault: the reference answers 422 naming the result it could not decode.
+  const patchFault = (detail: string) =>
+    invalid({ group: '', kind: '' }, '', [
+      invalidField(
+        FieldPath.root('patch'),
+        shownBeforePruning ?? request.shownPatch?.() ?? JSON.stringify(value),
+        detail,
+      ),
+    ]);
   if (typed.typeError !== undefined) {
-    // A patch's result the type does not fit is the patch's fault: the reference answers 422
-    // naming the result it could not decode.
-    if (!request.wholeBody)
-      throw invalid({ group: '', kind: '' }, '', [
-        invalidField(FieldPath.root('patch'), request.shownPatch?.() ?? JSON.stringify(value), typed.typeError),
-      ]);
+    if (!request.wholeBody) throw patchFault(typed.typeError);
     throw badRequest(`${handledAs}: ${typed.typeError}`);
   }
-  const problems = [
-    ...typed.unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`),
-    ...repeatedKeys.fieldPaths.map((path) => `duplicate field ${JSON.stringify(path)}`),
-  ];
+  // A typed decoder skips what its type does not know, so a key repeated there (or inside it) is
+  // only unknown. An unstructured decode reads every key, reporting repeats as it goes, and the
+  // pruning after it adds the unknown fields: repeats first.
+  const unknown = typed.unknownFields.map((path) => `unknown field ${goQuote(path)}`);
+  const repeated = (
+    unstructured
+      ? repeatedKeys.fieldPaths
+      : repeatedKeys.fieldPaths.filter((path) => !typed.unknownFields.some((field) => isAtOrUnder(path, field)))
+  ).map((path) => `duplicate field ${goQuote(path)}`);
+  const problems = unstructured ? [...repeated, ...unknown] : [...unknown, ...repeated];
   const { yamlLines } = repeatedKeys;
   if (request.fieldValidation === 'Strict' && problems.length + yamlLines.length > 0) {
     // The YAML decoder's own error comes first, its lines indented under one heading.
     const yamlError = yamlLines.length > 0 ? [`yaml: unmarshal errors:\n  ${yamlLines.join('\n  ')}`] : [];
     const strictError = `strict decoding error: ${[...yamlError, ...problems].join(', ')}`;
-    throw badRequest(request.wholeBody ? `${handledAs}: ${strictError}` : strictError);
+    throw request.wholeBody ? badRequest(`${handledAs}: ${strictError}`) : patchFault(strictError);
   }
   return {
     object: typed.object as KubeObject,

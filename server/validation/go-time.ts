@@ -10,6 +10,21 @@
 export const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 export const RFC3339_MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 
+/**
+ * Go's time package quotes with its own helper, not strconv.Quote: every byte of a character
+ * outside printable ASCII as `\xNN` (DEL stays as it is), `"` and `\` escaped.
+ */
+export function goTimeQuote(text: string): string {
+  let out = '"';
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (code < 0x20 || code >= 0x80) {
+      for (const byte of Buffer.from(character, 'utf8')) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    } else out += character === '"' || character === '\\' ? `\\${character}` : character;
+  }
+  return `${out}"`;
+}
+
 class Mismatch {
   constructor(
     readonly valueElement: string,
@@ -82,7 +97,7 @@ function parse(value: string, micro: boolean): void {
     rest = rest.slice(end);
   }
   rest = zone(rest);
-  if (rest.length > 0) throw new OutOfRange(`extra text: ${JSON.stringify(rest)}`);
+  if (rest.length > 0) throw new OutOfRange(`extra text: ${goTimeQuote(rest)}`);
   if (day.value < 1 || day.value > daysIn(month.value, year)) throw new OutOfRange('day out of range');
 }
 
@@ -108,9 +123,9 @@ export function goTimeParseError(
     return undefined;
   } catch (error) {
     if (error instanceof Mismatch) {
-      return `parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(error.valueElement)} as ${JSON.stringify(error.layoutElement)}`;
+      return `parsing time ${goTimeQuote(value)} as ${goTimeQuote(layout)}: cannot parse ${goTimeQuote(error.valueElement)} as ${goTimeQuote(error.layoutElement)}`;
     }
-    if (error instanceof OutOfRange) return `parsing time ${JSON.stringify(value)}: ${error.message}`;
+    if (error instanceof OutOfRange) return `parsing time ${goTimeQuote(value)}: ${error.message}`;
     throw error;
   }
 }

@@ -3,6 +3,7 @@
  * ValidateObjectMetaUpdate, plus the label, annotation and selector checks other kinds reuse.
  */
 import type { ObjectMeta, OwnerReference } from '../../api/objects';
+import { goSharpStringSlice } from '../../api/go-quote';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, immutable, invalid, required, tooLong, notSupported } from '../status/field-errors';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameValidator } from './names';
@@ -235,12 +236,13 @@ export function validateObjectMetaUpdate(
     );
   }
   if (old.deletionTimestamp !== undefined) {
-    const added = (next.finalizers ?? []).filter((f) => !(old.finalizers ?? []).includes(f));
+    // A set difference in the reference, so each name once, sorted.
+    const added = [...new Set(next.finalizers ?? [])].filter((f) => !(old.finalizers ?? []).includes(f)).sort();
     if (added.length > 0) {
       errors.push(
         forbidden(
           path.child('finalizers'),
-          `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+          `no new finalizers can be added if the object is being deleted, found new finalizers ${goSharpStringSlice(added)}`,
         ),
       );
     }

@@ -120,7 +120,7 @@ const cases: BadRequestCase[] = [
     code: 400,
     reason: 'BadRequest',
     message:
-      'Widget in version "v1" cannot be handled as a ConfigMap: no kind "Widget" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+      'Widget in version "v1" cannot be handled as a ConfigMap: no kind "Widget" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"',
   },
   {
     name: 'a resource the server does not serve',

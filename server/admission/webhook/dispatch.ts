@@ -41,6 +41,7 @@ import { compileMatchCondition } from '../../validation/admission-cel/match-cond
 import type { ConfiguredWebhook, Webhook } from './types';
 import { candidateVersions, convertObject, viewIn, type ServedTypeLookup } from './versions';
 import type { KubeObject } from '../../../api/objects';
+import { goQuote } from '../../../api/go-quote';
 import type { GroupVersion } from '../../../api/identity';
 import { compareStrings } from '../../string-order';
 
@@ -116,7 +117,7 @@ async function configuredWebhooks(storageOf: StorageOf, phase: Phase): Promise<C
 /** A denial: the webhook's status, at least 400, its message after the reference's prefix. */
 function denial(name: string, response: AdmissionResponse): StatusError {
   const status = response.status ?? {};
-  const deniedBy = `admission webhook ${JSON.stringify(name)} denied the request`;
+  const deniedBy = `admission webhook ${goQuote(name)} denied the request`;
   const message = status.message
     ? `${deniedBy}: ${status.message}`
     : status.reason
@@ -130,9 +131,7 @@ function denial(name: string, response: AdmissionResponse): StatusError {
 }
 
 function callFailure(name: string, error: unknown): StatusError {
-  return internalError(
-    `failed calling webhook ${JSON.stringify(name)}: failed to call webhook: ${(error as Error).message}`,
-  );
+  return internalError(`failed calling webhook ${goQuote(name)}: failed to call webhook: ${(error as Error).message}`);
 }
 
 /**
@@ -151,7 +150,7 @@ async function applyResponsePatch(
   if (!response.patch) return false;
   if (response.patchType !== 'JSONPatch')
     throw internalError(
-      `received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${JSON.stringify(name)}`,
+      `received invalid webhook response: unsupported patch type ${JSON.stringify(response.patchType)} from webhook ${goQuote(name)}`,
     );
   if (attributes.object === undefined || viewed.object === undefined) return false;
   let patched: KubeObject;
@@ -235,7 +234,7 @@ function webhookPlugin(
         throw callFailure(webhook.name, admitted);
       }
       if (attributes.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') {
-        throw badRequest(`admission webhook ${JSON.stringify(webhook.name)} does not support dry run`);
+        throw badRequest(`admission webhook ${goQuote(webhook.name)} does not support dry run`);
       }
       const timeoutSeconds = webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
       let response: AdmissionResponse;

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { isDNS1123Subdomain } from '../../validation/names';
+import { formatValue } from '../../status/field-errors';
 import { AuditConfigError } from './config-error';
 
 export const AUDIT_LEVELS = ['None', 'Metadata', 'Request', 'RequestResponse'] as const;
@@ -129,7 +130,7 @@ function ruleOf(rule: Fields, path: string, policyOmitStages: readonly AuditStag
   }
   if (nonResourceURLs.length > 0 && (resources.length > 0 || namespaces.length > 0)) {
     problems.push(
-      `${path}.nonResourceURLs: Invalid value: ${goStringSlice(nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`,
+      `${path}.nonResourceURLs: Invalid value: ${formatValue(nonResourceURLs)}: rules cannot apply to both regular resources and non-resource URLs`,
     );
   }
   const ruleOmitStages = stagesOf(rule.omitStages, `${path}.omitStages`, problems);
@@ -155,13 +156,8 @@ function groupResourcesOf(entry: Fields, path: string, problems: string[]): Grou
   const resourceNames = strings(entry.resourceNames);
   if (resourceNames.length > 0 && resources.length === 0) {
     problems.push(
-      `${path}.resourceNames: Invalid value: ${goStringSlice(resourceNames)}: using resourceNames requires at least one resource`,
+      `${path}.resourceNames: Invalid value: ${formatValue(resourceNames)}: using resourceNames requires at least one resource`,
     );
   }
   return { group, resources, resourceNames };
-}
-
-/** Go's `%#v` of a []string, as the reference's field errors print one. */
-function goStringSlice(values: readonly string[]): string {
-  return `[]string{${values.map((value) => JSON.stringify(value)).join(', ')}}`;
 }

@@ -7,7 +7,9 @@
  * tokens for the API server are extended to a year with `warnafter` at the hour.
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, internalError, invalid, notFound } from '../../status/catalogue';
+import { goQuote } from '../../../api/go-quote';
+import { badRequest, conflict, internalError, invalid, namespaceMismatch, notFound } from '../../status/catalogue';
+import { FieldPath, invalid as invalidField } from '../../status/field-errors';
 import { reviewBody } from '../reviews/review-body';
 import { rfc3339 } from '../reviews/user-info';
 import type { ObjectLookup } from './authenticator';
@@ -80,22 +82,16 @@ export async function tokenRequest(
 ): Promise<TokenRequest> {
   const body = reviewBody(input.body, { kind: 'TokenRequest', apiVersion: TOKEN_REQUEST_VERSION });
   const metadata = { ...((body.metadata ?? {}) as Record<string, unknown>) };
+  // The create handler's check, first: the storage's own 422 for the namespace is never reached.
+  if (metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== input.namespace)
+    throw namespaceMismatch();
   if (metadata.name !== undefined && metadata.name !== '' && metadata.name !== input.name) {
     throw invalid(GROUP_KIND, input.name, [
-      {
-        type: 'FieldValueInvalid',
-        field: 'metadata.name',
-        detail: `Invalid value: ${JSON.stringify(metadata.name)}: must match the service account name if specified`,
-      },
-    ]);
-  }
-  if (metadata.namespace !== undefined && metadata.namespace !== '' && metadata.namespace !== input.namespace) {
-    throw invalid(GROUP_KIND, input.name, [
-      {
-        type: 'FieldValueInvalid',
-        field: 'metadata.namespace',
-        detail: `Invalid value: ${JSON.stringify(metadata.namespace)}: must match the service account namespace if specified`,
-      },
+      invalidField(
+        FieldPath.root('metadata', 'name'),
+        metadata.name,
+        'must match the service account name if specified',
+      ),
     ]);
   }
   const account = await deps.lookup('serviceaccounts', input.namespace, input.name);
@@ -216,7 +212,7 @@ async function boundObjects(
     const spec = (object.spec ?? {}) as { serviceAccountName?: string; nodeName?: string };
     if (spec.serviceAccountName !== input.name) {
       throw badRequest(
-        `cannot bind token for serviceaccount ${JSON.stringify(input.name)} to pod running with different serviceaccount name.`,
+        `cannot bind token for serviceaccount ${goQuote(input.name)} to pod running with different serviceaccount name.`,
       );
     }
     // The pod's node goes into the token when it is known; a node that is gone is simply left out.

@@ -6,6 +6,7 @@
  * which the reference reports in its denial reason.
  */
 import type { UserInfo } from '../../../api/user-info';
+import { goQuote } from '../../../api/go-quote';
 import type { KubeObject } from '../../../api/objects';
 import { roleRefOf, rulesOf, subjectsOf, type PolicyRule, type RoleRef, type Subject } from './policy';
 import type { PolicySource } from './policy-source';
@@ -28,7 +29,7 @@ export class RuleResolver {
       if (subject === undefined) continue;
       const ref = roleRefOf(binding);
       const resolved = this.roleRefRules(ref, '');
-      const source = `ClusterRoleBinding ${JSON.stringify(binding.metadata.name)} of ${ref.kind} ${JSON.stringify(ref.name)} to ${describe(subject)}`;
+      const source = `ClusterRoleBinding ${goQuote(binding.metadata.name ?? '')} of ${ref.kind} ${goQuote(ref.name)} to ${describe(subject, '')}`;
       if (!visitAll(source, resolved, visit)) return;
     }
     if (namespace === '') return;
@@ -37,7 +38,7 @@ export class RuleResolver {
       if (subject === undefined) continue;
       const ref = roleRefOf(binding);
       const resolved = this.roleRefRules(ref, namespace);
-      const source = `RoleBinding ${JSON.stringify(`${binding.metadata.name}/${namespace}`)} of ${ref.kind} ${JSON.stringify(ref.name)} to ${describe(subject)}`;
+      const source = `RoleBinding ${goQuote(`${binding.metadata.name}/${namespace}`)} of ${ref.kind} ${goQuote(ref.name)} to ${describe(subject, namespace)}`;
       if (!visitAll(source, resolved, visit)) return;
     }
   }
@@ -59,13 +60,13 @@ export class RuleResolver {
     if (ref.kind === 'ClusterRole') {
       role = this.source.clusterRole(ref.name);
       if (role === undefined)
-        return { rules: [], error: `clusterrole.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
+        return { rules: [], error: `clusterrole.rbac.authorization.k8s.io ${goQuote(ref.name)} not found` };
     } else if (ref.kind === 'Role' && namespace !== '') {
       role = this.source.role(namespace, ref.name);
       if (role === undefined)
-        return { rules: [], error: `role.rbac.authorization.k8s.io ${JSON.stringify(ref.name)} not found` };
+        return { rules: [], error: `role.rbac.authorization.k8s.io ${goQuote(ref.name)} not found` };
     } else {
-      return { rules: [], error: `unsupported role reference kind: ${JSON.stringify(ref.kind)}` };
+      return { rules: [], error: `unsupported role reference kind: ${goQuote(ref.kind)}` };
     }
     return { rules: rulesOf(role) };
   }
@@ -101,8 +102,9 @@ function subjectMatches(user: UserInfo, subject: Subject, bindingNamespace: stri
   }
 }
 
-function describe(subject: Subject): string {
+/** A service account is named `name/namespace`, in the binding's namespace when it gives none (none for a cluster binding). */
+function describe(subject: Subject, bindingNamespace: string): string {
   const name =
-    subject.kind === 'ServiceAccount' && subject.namespace ? `${subject.namespace}/${subject.name}` : subject.name;
-  return `${subject.kind} ${JSON.stringify(name)}`;
+    subject.kind === 'ServiceAccount' ? `${subject.name}/${subject.namespace || bindingNamespace}` : subject.name;
+  return `${subject.kind} ${goQuote(name)}`;
 }

@@ -62,7 +62,7 @@ describe('validateBySchema', () => {
           { name: 'x', port: 2 },
         ],
       },
-      ['spec.ports[1]: Duplicate value: map[string]interface {}{"name":"x"}'],
+      ['spec.ports[1]: Duplicate value: {"name":"x"}'],
     ],
     [
       'a map value of the wrong type',

@@ -171,11 +171,11 @@ describe('PatchOptions are checked in the reference order', () => {
     const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'order' } };
     const apply = await patch(`${CONFIGMAPS}/order?dryRun=Some`, APPLY, config);
     expect(apply.body.message).toBe(
-      'PatchOptions.meta.k8s.io "" is invalid: [fieldManager: Required value: is required for apply patch, dryRun: Unsupported value: []string{"Some"}: supported values: "All"]',
+      'PatchOptions.meta.k8s.io "" is invalid: [fieldManager: Required value: is required for apply patch, dryRun: Unsupported value: ["Some"]: supported values: "All"]',
     );
     const merge = await patch(`${CONFIGMAPS}/order?dryRun=Some&force=true&fieldManager=${'m'.repeat(129)}`, MERGE, {});
     expect(merge.body.message).toBe(
-      'PatchOptions.meta.k8s.io "" is invalid: [force: Forbidden: may not be specified for non-apply patch, fieldManager: Too long: may not be more than 128 bytes, dryRun: Unsupported value: []string{"Some"}: supported values: "All"]',
+      'PatchOptions.meta.k8s.io "" is invalid: [force: Forbidden: may not be specified for non-apply patch, fieldManager: Too long: may not be more than 128 bytes, dryRun: Unsupported value: ["Some"]: supported values: "All"]',
     );
   });
 });

@@ -1,4 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import type { KubeObject } from '../../../api/objects';
 import { serviceAccountAuthenticator, type ObjectLookup } from '../../../server/authn/service-account/authenticator';
@@ -6,6 +8,7 @@ import { keySigner } from '../../../server/authn/service-account/claims';
 import { staticKeySource } from '../../../server/authn/service-account/key-source';
 import { parseSigningKey } from '../../../server/authn/service-account/keys';
 import { EXTENDED_EXPIRATION_SECONDS, tokenRequest } from '../../../server/authn/service-account/token-request';
+import { StatusError } from '../../../server/status/status-error';
 
 const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -214,4 +217,31 @@ test("TokenRequestServiceAccountUIDValidation: a request naming another account'
   await expect(
     tokenRequest({ body: { metadata: { uid: 'sa-uid' } }, namespace: 'ns', name: 'builder' }, deps),
   ).resolves.toMatchObject({ kind: 'TokenRequest' });
+});
+
+interface RecordedRefusal {
+  readonly name: string;
+  readonly body: string;
+  readonly code: number;
+  readonly answer: { readonly message: string; readonly details?: unknown };
+}
+
+// fixtures/token-request-metadata.json: kube-apiserver 1.34.4's answers to these bodies, sent to
+// the service account quote-sa in default.
+const RECORDED_REFUSALS = JSON.parse(
+  readFileSync(join(__dirname, 'fixtures', 'token-request-metadata.json'), 'utf8'),
+) as RecordedRefusal[];
+
+test.each(RECORDED_REFUSALS.map((r) => [r.name, r] as const))('%s', async (_name, recorded) => {
+  const refusal = await tokenRequest(
+    { body: JSON.parse(recorded.body), namespace: 'default', name: 'quote-sa' },
+    deps,
+  ).catch((error: unknown) => error);
+  expect(refusal).toBeInstanceOf(StatusError);
+  const { code, message, details } = (refusal as StatusError).status;
+  expect({ code, message, details }).toEqual({
+    code: recorded.code,
+    message: recorded.answer.message,
+    details: recorded.answer.details,
+  });
 });

@@ -238,8 +238,7 @@ describe('bad input writes nothing', () => {
       query: '?dryRun=Yes',
       status: 422,
       reason: 'Invalid',
-      message:
-        'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Yes"}: supported values: "All"',
+      message: 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Yes"]: supported values: "All"',
     },
     {
       name: 'strict unknown and duplicate fields',

@@ -46,12 +46,12 @@ describe('loading', () => {
     [
       'resources and URLs in one rule',
       'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  nonResourceURLs: ["/x"]\n  namespaces: ["a"]\n',
-      'rules[0].nonResourceURLs: Invalid value: []string{"/x"}: rules cannot apply to both regular resources and non-resource URLs',
+      'rules[0].nonResourceURLs: Invalid value: ["/x"]: rules cannot apply to both regular resources and non-resource URLs',
     ],
     [
       'names without resources',
       'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  resources: [{group: "", resourceNames: ["a"]}]\n',
-      'rules[0].resources[0].resourceNames: Invalid value: []string{"a"}: using resourceNames requires at least one resource',
+      'rules[0].resources[0].resourceNames: Invalid value: ["a"]: using resourceNames requires at least one resource',
     ],
   ])('%s', (_name, text, message) => {
     const path = policyFile('bad.yaml', text);

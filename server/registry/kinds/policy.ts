@@ -14,8 +14,8 @@ export const policyKinds: readonly ResourceType[] = [
     shortNames: ['pdb'],
     subresources: { status: true },
     behaviour: {
-      updateMetadataChecks: [],
-      statusUpdateMetadataChecks: [],
+      updatePasses: [],
+      statusUpdatePasses: [],
       initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
       tracksGeneration: true,
       validate: validatePodDisruptionBudget,

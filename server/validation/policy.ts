@@ -2,6 +2,7 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, invalid, notSupported } from '../status/field-errors';
+import { notMoreThan100Percent, validatePositiveIntOrPercent } from './apps';
 import { validateLabelSelector, type LabelSelectorOptions, type LabelSelectorShape } from './object-meta';
 
 const UNHEALTHY_POD_EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
@@ -33,6 +34,14 @@ function validateBudget(budget: KubeObject, selectorOptions: LabelSelectorOption
   const errors: FieldError[] = [];
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined)
     errors.push(invalid(path, spec, 'minAvailable and maxUnavailable cannot be both set'));
+  for (const bound of ['minAvailable', 'maxUnavailable'] as const) {
+    const value = spec[bound];
+    if (value === undefined) continue;
+    errors.push(
+      ...validatePositiveIntOrPercent(value, path.child(bound)),
+      ...notMoreThan100Percent(value, path.child(bound)),
+    );
+  }
   errors.push(...validateLabelSelector(spec.selector, path.child('selector'), selectorOptions));
   const policy = spec.unhealthyPodEvictionPolicy;
   if (policy !== undefined && !UNHEALTHY_POD_EVICTION_POLICIES.includes(policy))

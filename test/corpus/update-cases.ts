@@ -757,7 +757,7 @@ const ORDER_BREAKS: Readonly<Record<string, OrderBreaks>> = {
     spec: [set('handler', 'Bad_H'), set('scheduling', { nodeSelector: { [BAD_QUALIFIED_NAME]: 'x' } })],
   },
   'policy/PodDisruptionBudget': {
-    spec: [set('spec.selector', invalidValueSelector)],
+    spec: [set('spec.minAvailable', -1), set('spec.selector', invalidValueSelector)],
   },
   'rbac.authorization.k8s.io/ClusterRoleBinding': {
     spec: [set('roleRef.name', 'edit'), set('subjects[0].kind', 'Bogus')],

@@ -3,7 +3,13 @@ import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, invalid, notSupported } from '../status/field-errors';
 import { notMoreThan100Percent, validatePositiveIntOrPercent } from './apps';
-import { validateLabelSelector, type LabelSelectorOptions, type LabelSelectorShape } from './object-meta';
+import { validateConditions, type Condition } from './conditions';
+import {
+  validateLabelSelector,
+  validateNonnegative,
+  type LabelSelectorOptions,
+  type LabelSelectorShape,
+} from './object-meta';
 
 const UNHEALTHY_POD_EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
 
@@ -47,4 +53,27 @@ function validateBudget(budget: KubeObject, selectorOptions: LabelSelectorOption
   if (policy !== undefined && !UNHEALTHY_POD_EVICTION_POLICIES.includes(policy))
     errors.push(notSupported(path.child('unhealthyPodEvictionPolicy'), policy, UNHEALTHY_POD_EVICTION_POLICIES));
   return errors;
+}
+
+interface BudgetStatus {
+  conditions?: Condition[];
+  disruptionsAllowed?: number;
+  currentHealthy?: number;
+  desiredHealthy?: number;
+  expectedPods?: number;
+}
+
+/**
+ * A status write is judged on its status alone (the reference's status strategy keeps the
+ * spec): the conditions as metav1 conditions, and no count below zero.
+ */
+export function validatePodDisruptionBudgetStatusUpdate(budget: KubeObject): FieldError[] {
+  const status = (budget.status as BudgetStatus | undefined) ?? {};
+  const path = FieldPath.root('status');
+  return [
+    ...validateConditions(status.conditions ?? [], path.child('conditions')),
+    ...(['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'] as const).flatMap((count) =>
+      validateNonnegative(status[count], path.child(count)),
+    ),
+  ];
 }

@@ -758,6 +758,7 @@ const ORDER_BREAKS: Readonly<Record<string, OrderBreaks>> = {
   },
   'policy/PodDisruptionBudget': {
     spec: [set('spec.minAvailable', -1), set('spec.selector', invalidValueSelector)],
+    status: [set('status.currentHealthy', -1)],
   },
   'rbac.authorization.k8s.io/ClusterRoleBinding': {
     spec: [set('roleRef.name', 'edit'), set('subjects[0].kind', 'Bogus')],

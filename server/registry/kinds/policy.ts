@@ -1,5 +1,9 @@
 /** policy/v1 resources. */
-import { validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate } from '../../validation/policy';
+import {
+  validatePodDisruptionBudget,
+  validatePodDisruptionBudgetStatusUpdate,
+  validatePodDisruptionBudgetUpdate,
+} from '../../validation/policy';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { podDisruptionBudgetPrinter } from '../../table/admin-printers';
@@ -20,6 +24,7 @@ export const policyKinds: readonly ResourceType[] = [
       tracksGeneration: true,
       validate: validatePodDisruptionBudget,
       validateUpdate: validatePodDisruptionBudgetUpdate,
+      validateStatusUpdate: validatePodDisruptionBudgetStatusUpdate,
     },
   }),
 ];

@@ -16,7 +16,8 @@
  *   metadata its status writes keep (`statusKeepsMetadata`).
  * - validate: metadata rules (name rule, namespace, labels, annotations, owner references,
  *   finalizers) then the kind's rules; validateUpdate checks metadata as many times as the
- *   reference does (see MetadataCheck), with what may not change, then the kind's rules.
+ *   reference does, with what may not change, and the kind's rules among those checks where the
+ *   reference runs them (see UpdatePass).
  */
 import type { KubeObject, ObjectMeta } from '../../api/objects';
 import type { FeatureEnabled, FieldError, ResourceType, Strategy, WriteContext } from './types';
@@ -46,10 +47,20 @@ import {
  * for a name, then as an update): `update` is the reference's ValidateObjectMetaUpdate of the new
  * metadata over the old, `create` its ValidateObjectMeta of the new object, with the kind's name
  * rule, where the kind's update runs its create validation again. Each reports a bad label or
- * annotation once more. All come before the kind's own errors, where the reference may have some
- * of its spec's between them: the order differs only for an update wrong in both.
+ * annotation once more.
  */
 export type MetadataCheck = 'create' | 'update';
+
+/**
+ * A pass of a kind's update (or status write) validation, in the order of the reference's
+ * strategy, which decides the order of the causes of an update wrong in its metadata and
+ * elsewhere: a metadata check; `createRules`, the kind's create rules of the new object
+ * (`validateOnUpdate`, absent: `validate`), where the strategy or its ValidateXUpdate validates
+ * the object as on a create (ValidateX: its metadata, then the rest); `updateRules`, the kind's
+ * update rules (`validateUpdate`; of a status write, `validateStatusUpdate`). A list that names
+ * neither kind of rules has the update rules last.
+ */
+export type UpdatePass = MetadataCheck | 'createRules' | 'updateRules';
 
 /** What a kind adds to the generic behaviour; everything optional. */
 export interface KindBehaviour {
@@ -95,18 +106,23 @@ export interface KindBehaviour {
    * are named after their signer; Services' names relax with RelaxedServiceNameValidation).
    */
   readonly nameRuleOf?: (object: KubeObject, context: WriteContext) => NameValidator;
+  /**
+   * The create rules as an update runs them (`createRules`), with what the old object allows
+   * (a selector's invalid value kept, a claim's class upgraded); absent: `validate`.
+   */
+  readonly validateOnUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   /** Update rules beyond metadata; absent: the create rules on the new object. */
   readonly validateUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
   /**
-   * The metadata checks the kind's update validation runs (see MetadataCheck), in the order of
-   * the reference's strategy; absent: `['update']`, the reference's ValidateXUpdate checking the
-   * metadata's update alone.
+   * The passes of the kind's update validation (see UpdatePass), in the order of the reference's
+   * strategy; absent: `['update']`, the reference's ValidateXUpdate checking the metadata's
+   * update and then the rest.
    */
-  readonly updateMetadataChecks?: readonly MetadataCheck[];
+  readonly updatePasses?: readonly UpdatePass[];
   /** Status-write rules beyond metadata; absent: the update rules. */
   readonly validateStatusUpdate?: (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
-  /** The metadata checks of a status write; absent: `['update']`, as for an update. */
-  readonly statusUpdateMetadataChecks?: readonly MetadataCheck[];
+  /** The passes of a status write; absent: `['update']`, as for an update. */
+  readonly statusUpdatePasses?: readonly UpdatePass[];
   /** Finalize-write rules beyond metadata (Namespaces, whose metadata it checks as an update's); absent: the update rules. */
   readonly validateFinalizeUpdate?: (object: KubeObject, old: KubeObject) => FieldError[];
   readonly warnings?: (object: KubeObject, old: KubeObject | undefined, context: WriteContext) => string[];
@@ -172,23 +188,36 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
     }),
     ...validateObjectMetaUpdate(object.metadata, old.metadata),
   ];
-  const metadataErrors = (
+  type RulesOf = (object: KubeObject, old: KubeObject, context: WriteContext) => FieldError[];
+  /** The errors of the passes, the kind's update rules (`updateRules`) last unless placed. */
+  const passErrors = (
     object: KubeObject,
     old: KubeObject,
     context: WriteContext,
-    checks: readonly MetadataCheck[],
+    passes: readonly UpdatePass[],
+    updateRules: RulesOf,
   ): FieldError[] =>
-    checks.flatMap((check) =>
-      check === 'update'
-        ? [
+    (passes.includes('updateRules') || passes.includes('createRules')
+      ? passes
+      : [...passes, 'updateRules' as const]
+    ).flatMap((pass) => {
+      switch (pass) {
+        case 'update':
+          return [
             ...validateObjectMetaUpdate(object.metadata, old.metadata),
             ...(metaRules.anyQualifiedFinalizer ? [] : kubeFinalizerListErrors(object.metadata.finalizers)),
-          ]
-        : validateObjectMeta(object.metadata, metaRulesOf(object, context)),
-    );
-  const updateChecks = kind.updateMetadataChecks ?? ['update'];
-  const statusChecks = kind.statusUpdateMetadataChecks ?? ['update'];
-  const kindUpdateErrors = (object: KubeObject, old: KubeObject, context: WriteContext): FieldError[] =>
+          ];
+        case 'create':
+          return validateObjectMeta(object.metadata, metaRulesOf(object, context));
+        case 'createRules':
+          return kind.validateOnUpdate?.(object, old, context) ?? kind.validate?.(object, context) ?? [];
+        case 'updateRules':
+          return updateRules(object, old, context);
+      }
+    });
+  const updatePasses = kind.updatePasses ?? ['update'];
+  const statusPasses = kind.statusUpdatePasses ?? ['update'];
+  const kindUpdateErrors: RulesOf = (object, old, context) =>
     kind.validateUpdate ? kind.validateUpdate(object, old, context) : (kind.validate?.(object, context) ?? []);
   return {
     applyDefaults(object, version, featureEnabled = DEFAULT_GATES) {
@@ -241,19 +270,16 @@ export function buildStrategy(facts: StrategyFacts, kind: KindBehaviour = {}): R
       ];
     },
     validateUpdate(object, old, context) {
-      return [
-        ...commonUpdateErrors(object, old),
-        ...metadataErrors(object, old, context, updateChecks),
-        ...kindUpdateErrors(object, old, context),
-      ];
+      return [...commonUpdateErrors(object, old), ...passErrors(object, old, context, updatePasses, kindUpdateErrors)];
     },
     validateStatusUpdate(object, old, context) {
-      const kindErrors = (kind.validateStatusUpdate ?? kindUpdateErrors)(object, old, context);
-      return [...commonUpdateErrors(object, old), ...metadataErrors(object, old, context, statusChecks), ...kindErrors];
+      const statusRules = kind.validateStatusUpdate ?? kindUpdateErrors;
+      return [...commonUpdateErrors(object, old), ...passErrors(object, old, context, statusPasses, statusRules)];
     },
     validateFinalizeUpdate(object, old, context) {
-      const kindErrors = kind.validateFinalizeUpdate?.(object, old) ?? kindUpdateErrors(object, old, context);
-      return [...commonUpdateErrors(object, old), ...metadataErrors(object, old, context, ['update']), ...kindErrors];
+      const finalizeRules: RulesOf = (object, old, context) =>
+        kind.validateFinalizeUpdate?.(object, old) ?? kindUpdateErrors(object, old, context);
+      return [...commonUpdateErrors(object, old), ...passErrors(object, old, context, ['update'], finalizeRules)];
     },
     warnings(object, old, context) {
       return kind.warnings?.(object, old, context) ?? [];

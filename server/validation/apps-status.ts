@@ -24,7 +24,8 @@ function nonnegative(status: WorkloadStatus, fields: readonly string[]): FieldEr
 /** Each field's count above `limit`'s, worded as the reference words that bound. */
 function notAbove(status: WorkloadStatus, fields: readonly string[], limit: string, wording: string): FieldError[] {
   return fields.flatMap((name) =>
-    (status[name] ?? 0) > (status[limit] ?? 0) ? [invalid(STATUS.child(name), status[name], wording)] : [],
+    // An absent count is Go's zero, as the message shows it.
+    (status[name] ?? 0) > (status[limit] ?? 0) ? [invalid(STATUS.child(name), status[name] ?? 0, wording)] : [],
   );
 }
 

@@ -291,7 +291,7 @@ function unknownStrategy(
 const PERCENT = /^[0-9]+%$/;
 
 /** A non-negative integer or a percent string (the reference's ValidatePositiveIntOrPercent). */
-function validatePositiveIntOrPercent(value: IntOrPercent, path: FieldPath): FieldError[] {
+export function validatePositiveIntOrPercent(value: IntOrPercent, path: FieldPath): FieldError[] {
   if (typeof value === 'number') return validateNonnegative(value, path);
   if (PERCENT.test(value)) return [];
   return [
@@ -310,7 +310,8 @@ function intOrPercentValue(value: IntOrPercent): number {
   return /^[+-]?[0-9]+$/.test(value) ? Number(value) : 0;
 }
 
-function notMoreThan100Percent(value: IntOrPercent, path: FieldPath): FieldError[] {
+/** A percent of at most 100 (the reference's IsNotMoreThan100Percent); an integer passes. */
+export function notMoreThan100Percent(value: IntOrPercent, path: FieldPath): FieldError[] {
   return typeof value === 'string' && PERCENT.test(value) && Number(value.slice(0, -1)) > 100
     ? [invalid(path, value, 'must not be greater than 100%')]
     : [];

@@ -237,15 +237,16 @@ function validateHorizontalPodAutoscalerSpec(hpa: KubeObject, lowerBound: number
   const spec = (hpa.spec as HPASpec | undefined) ?? {};
   const path = FieldPath.root('spec');
   const errors: FieldError[] = [];
-  if (!spec.scaleTargetRef?.kind) errors.push(required(path.child('scaleTargetRef', 'kind')));
-  if (!spec.scaleTargetRef?.name) errors.push(required(path.child('scaleTargetRef', 'name')));
+  // The replica bounds first, each rule on its own, then the target: the reference's order.
   const minReplicas = spec.minReplicas ?? 1;
+  const maxReplicas = spec.maxReplicas ?? 0;
   if (minReplicas < lowerBound)
     errors.push(invalid(path.child('minReplicas'), minReplicas, `must be greater than or equal to ${lowerBound}`));
-  if (spec.maxReplicas === undefined || spec.maxReplicas < 1)
-    errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas ?? 0, 'must be greater than 0'));
-  else if (spec.maxReplicas < minReplicas)
-    errors.push(invalid(path.child('maxReplicas'), spec.maxReplicas, 'must be greater than or equal to `minReplicas`'));
+  if (maxReplicas < 1) errors.push(invalid(path.child('maxReplicas'), maxReplicas, 'must be greater than 0'));
+  if (maxReplicas < minReplicas)
+    errors.push(invalid(path.child('maxReplicas'), maxReplicas, 'must be greater than or equal to `minReplicas`'));
+  if (!spec.scaleTargetRef?.kind) errors.push(required(path.child('scaleTargetRef', 'kind')));
+  if (!spec.scaleTargetRef?.name) errors.push(required(path.child('scaleTargetRef', 'name')));
   const metrics = spec.metrics ?? [];
   metrics.forEach((metric, i) => errors.push(...validateMetricSpec(metric, path.child('metrics').index(i))));
   if (minReplicas === 0 && !metrics.some((metric) => metric.type === 'Object' || metric.type === 'External'))

@@ -322,6 +322,15 @@ function validateJobSelector(spec: JobSpec, path: FieldPath, selectorOptions: La
 }
 
 /**
+ * What the reference's ValidateUpdate reports before the update's own metadata check: its
+ * ValidateJob of the new Job (the generated selector, the spec, the indexed pods' names), with
+ * the stored Job's leave.
+ */
+export function validateJobOnUpdate(job: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+  return validateJob(job, context, old);
+}
+
+/**
  * An update of the Job or of its status. A main update keeps the stored status, so the status
  * rules that judge a change from the stored one only refuse status writes; the few that judge
  * any status hold for every Job a 1.34 server stored.
@@ -330,13 +339,9 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
   const spec = (job.spec as JobSpec | undefined) ?? {};
   const oldSpec = (old.spec as JobSpec | undefined) ?? {};
   const path = FieldPath.root('spec');
-  const specErrors = validateWholeJobSpec(spec, context, old);
   return [
-    // The reference's ValidateUpdate runs ValidateJob, then ValidateJobSpecUpdate checks the spec again.
-    ...validateGeneratedSelector(job, spec, old),
-    ...specErrors,
-    ...indexedHostnameErrors(job, spec),
-    ...specErrors,
+    // After validateJobOnUpdate and the metadata, ValidateJobSpecUpdate checks the spec again.
+    ...validateWholeJobSpec(spec, context, old),
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
     ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
     ...jobTemplateUpdateErrors(spec.template, old, path.child('template')),

@@ -95,14 +95,7 @@ export function validatePersistentVolumeClaimSpec(
       allowInvalidLabelValues: options.anyLabelValues ?? false,
     }),
   );
-  for (const mode of modes)
-    if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(specPath.child('accessModes'), mode, ACCESS_MODES));
-  // A claim for one pod alone cannot be shared in another mode at once.
-  if (
-    modes.includes('ReadWriteOncePod') &&
-    modes.some((mode) => mode !== 'ReadWriteOncePod' && ACCESS_MODES.includes(mode))
-  )
-    errors.push(forbidden(specPath.child('accessModes'), 'may not use ReadWriteOncePod with other access modes'));
+  errors.push(...accessModeErrors(modes, specPath.child('accessModes')));
   const storagePath = specPath.child('resources').key('storage');
   const storage = spec.resources?.requests?.storage;
   if (storage === undefined) errors.push(required(storagePath));
@@ -127,6 +120,19 @@ function classNameErrors(name: string | null | undefined, path: FieldPath): Fiel
 }
 
 /** A claim template (an ephemeral volume's): metadata of labels and annotations only, and a claim's spec. */
+/** Access modes of a claim or a volume: each a known one, ReadWriteOncePod alone. */
+export function accessModeErrors(modes: readonly string[], path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const mode of modes) if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(path, mode, ACCESS_MODES));
+  // Storage for one pod alone cannot be shared in another mode at once.
+  if (
+    modes.includes('ReadWriteOncePod') &&
+    modes.some((mode) => mode !== 'ReadWriteOncePod' && ACCESS_MODES.includes(mode))
+  )
+    errors.push(forbidden(path, 'may not use ReadWriteOncePod with other access modes'));
+  return errors;
+}
+
 export interface ClaimTemplate {
   metadata?: Record<string, unknown>;
   spec?: ClaimSpec;

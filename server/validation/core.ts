@@ -29,7 +29,12 @@ import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from '.
 import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
 import { hasInvalidLabelValueInNodeSelectorTerms, validateNodeSelector, type NodeSelector } from './node-selector';
-import { coveredByDeclarative, withDeclarativeValidation, type DeclarativeFieldError } from './declarative-validation';
+import {
+  coveredByDeclarative,
+  handWrittenShown,
+  withDeclarativeValidation,
+  type DeclarativeFieldError,
+} from './declarative-validation';
 import { replicationControllerDeclarativeErrors } from './declarative-rules';
 import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isValidPortName, isValidPortNum } from './names';
 import {
@@ -52,7 +57,12 @@ import {
   type PodValidationOptions,
 } from './pod';
 import type { WriteContext } from '../registry/types';
-import { validatePersistentVolumeClaimSpec, type ClaimSpec, type DataSourceReference } from './claim-spec';
+import {
+  accessModeErrors,
+  validatePersistentVolumeClaimSpec,
+  type ClaimSpec,
+  type DataSourceReference,
+} from './claim-spec';
 import { internalDiff, internalEqual } from './internal-json';
 
 type Json = Record<string, unknown>;
@@ -569,7 +579,7 @@ function immutableDataErrors(next: KubeObject, old: KubeObject, dataFields: read
 }
 
 export function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): FieldError[] {
-  return [...validateConfigMap(configMap), ...immutableDataErrors(configMap, old, ['data', 'binaryData'])];
+  return immutableDataErrors(configMap, old, ['data', 'binaryData']);
 }
 
 /** Keys each built-in secret type must carry. */
@@ -608,7 +618,6 @@ export function validateSecret(secret: KubeObject): FieldError[] {
 
 export function validateSecretUpdate(secret: KubeObject, old: KubeObject): FieldError[] {
   return [
-    ...validateSecret(secret),
     ...immutable(FieldPath.root('type'), secret.type ?? '', old.type ?? ''),
     ...immutableDataErrors(secret, old, ['data']),
   ];
@@ -619,6 +628,21 @@ export function validateNamespace(namespace: KubeObject): FieldError[] {
   const path = FieldPath.root('spec', 'finalizers');
   const finalizers = field<{ finalizers?: string[] }>(namespace, 'spec')?.finalizers ?? [];
   return finalizers.flatMap((finalizer) => validateFinalizerName(finalizer, path));
+}
+
+/**
+ * A namespace's phase says whether it is being deleted: Active until its deletionTimestamp is
+ * set, Terminating after (the reference names the field by its Go name, `Phase`).
+ */
+export function validateNamespaceStatusUpdate(namespace: KubeObject): FieldError[] {
+  // An empty phase is the reference's default, Active (defaultNamespace leaves it to the strategy).
+  const phase = field<{ phase?: string }>(namespace, 'status')?.phase || 'Active';
+  const path = FieldPath.root('status', 'Phase');
+  if (namespace.metadata.deletionTimestamp == null)
+    return phase === 'Active' ? [] : [invalid(path, phase, "may only be 'Active' if `deletionTimestamp` is empty")];
+  return phase === 'Terminating'
+    ? []
+    : [invalid(path, phase, "may only be 'Terminating' if `deletionTimestamp` is not empty")];
 }
 
 /** The finalizers a PUT /finalize writes, each checked alone and named by its index, as the reference's finalize rules do. */
@@ -648,6 +672,14 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
   return validatePersistentVolumeSpec(volume, undefined);
 }
 
+/**
+ * A volume's create rules as its update runs them, twice (ValidatePersistentVolume before the
+ * update's rules, then again in them), with what the stored volume allows.
+ */
+export function validatePersistentVolumeOnUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
+  return validatePersistentVolumeSpec(volume, old);
+}
+
 /** `old`: the stored volume on an update, whose invalid node affinity label values are spared. */
 function validatePersistentVolumeSpec(volume: KubeObject, old: KubeObject | undefined): FieldError[] {
   const errors: FieldError[] = [];
@@ -655,6 +687,7 @@ function validatePersistentVolumeSpec(volume: KubeObject, old: KubeObject | unde
   const specPath = FieldPath.root('spec');
   if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0)
     errors.push(required(specPath.child('accessModes')));
+  else errors.push(...accessModeErrors(spec.accessModes as string[], specPath.child('accessModes')));
   const capacity = spec.capacity as Record<string, string> | undefined;
   if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
   const nodeAffinity = spec.nodeAffinity as VolumeNodeAffinity | null | undefined;
@@ -752,10 +785,7 @@ function withGALabelKeysOf(old: Json, next: Json | undefined): Json {
  * (but for beta label keys moving to GA), and its volume attributes class cannot be removed.
  */
 export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
-  // The reference's ValidateUpdate runs ValidatePersistentVolume, then ValidatePersistentVolumeUpdate
-  // runs it again, with the same options: each cause of the volume shows twice.
-  const once = validatePersistentVolumeSpec(volume, old);
-  const errors = [...once, ...once];
+  const errors: FieldError[] = [];
   const spec = field<Json>(volume, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
   const sourceOf = (of: Json, expandSecretFrom: Json) => {
@@ -829,12 +859,12 @@ function podCIDRsOf(spec: Json): string[] {
 
 /**
  * A Node's pod CIDRs and provider ID are set once (a controller may fill them when empty) and its
- * external ID never changes.
+ * external ID never changes; its taints are checked again, after those.
  */
-export function validateNodeUpdate(node: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
+export function validateNodeUpdate(node: KubeObject, old: KubeObject): FieldError[] {
   const spec = field<Json>(node, 'spec') ?? {};
   const oldSpec = field<Json>(old, 'spec') ?? {};
-  const errors = validateNode(node, context);
+  const errors: FieldError[] = [];
   const [cidrs, oldCidrs] = [podCIDRsOf(spec), podCIDRsOf(oldSpec)];
   if (oldCidrs.length > 0) {
     if (cidrs.length !== oldCidrs.length) errors.push(forbidden(FieldPath.root('spec', 'podCIDRs'), POD_CIDR_FIXED));
@@ -848,6 +878,7 @@ export function validateNodeUpdate(node: KubeObject, old: KubeObject, context: W
     errors.push(
       forbidden(FieldPath.root('spec', 'providerID'), 'node updates may not change providerID except from "" to valid'),
     );
+  errors.push(...validateNodeTaints(spec.taints as Parameters<typeof validateNodeTaints>[0]));
   if ((spec.externalID ?? '') !== (oldSpec.externalID ?? ''))
     errors.push(forbidden(FieldPath.root('spec', 'externalID'), 'may not be updated'));
   return errors;
@@ -911,8 +942,21 @@ interface ReplicationControllerSpec {
 }
 
 /**
- * The reference's ValidateUpdate runs ValidateReplicationController, then
- * ValidateReplicationControllerUpdate checks the spec again: each hand-written cause shows twice.
+ * What the reference's ValidateUpdate reports of the spec before the update's own metadata check:
+ * its ValidateReplicationController of the new controller.
+ */
+export function validateReplicationControllerOnUpdate(
+  controller: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
+  return handWrittenShown(context, handWrittenReplicationControllerErrors(controller, context, old));
+}
+
+/**
+ * The reference's ValidateReplicationControllerUpdate checks the spec again after the metadata:
+ * each hand-written cause shows twice, the first time before (validateReplicationControllerOnUpdate).
+ * The declarative rules are compared with both, and their errors, with takeover, come last.
  */
 export function validateReplicationControllerUpdate(
   controller: KubeObject,
@@ -920,9 +964,10 @@ export function validateReplicationControllerUpdate(
   context: WriteContext,
 ): FieldError[] {
   const errors = handWrittenReplicationControllerErrors(controller, context, old);
+  const shownBefore = handWrittenShown(context, errors).length;
   return withDeclarativeValidation(context, [...errors, ...errors], () =>
     replicationControllerDeclarativeErrors(controller, old),
-  );
+  ).slice(shownBefore);
 }
 
 export function validateReplicationController(controller: KubeObject, context: WriteContext): FieldError[] {

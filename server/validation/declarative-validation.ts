@@ -56,6 +56,16 @@ export function declarativeMismatches(
   return mismatches + remaining.length;
 }
 
+/** Whether the declarative errors replace the hand-written ones they cover. */
+function takesOver(context: WriteContext): boolean {
+  return context.featureEnabled('DeclarativeValidation') && context.featureEnabled('DeclarativeValidationTakeover');
+}
+
+/** The hand-written errors a write shows under the gates: with takeover, those not covered. */
+export function handWrittenShown(context: WriteContext, handWritten: readonly DeclarativeFieldError[]): FieldError[] {
+  return takesOver(context) ? handWritten.filter((error) => !error.coveredByDeclarative) : [...handWritten];
+}
+
 /**
  * The errors a write answers with under the gates `context` reads: the hand-written ones, or,
  * with takeover, those not covered followed by the declarative ones. `declarative` runs only
@@ -70,6 +80,5 @@ export function withDeclarativeValidation(
   const declared = declarative();
   const mismatches = declarativeMismatches(handWritten, declared);
   if (mismatches > 0) context.declarativeMismatches?.(mismatches);
-  if (!context.featureEnabled('DeclarativeValidationTakeover')) return [...handWritten];
-  return [...handWritten.filter((error) => !error.coveredByDeclarative), ...declared];
+  return takesOver(context) ? [...handWrittenShown(context, handWritten), ...declared] : [...handWritten];
 }

@@ -223,7 +223,7 @@ function validateConditionTypes(object: KubeObject): FieldError[] {
   conditions.forEach((condition, i) => {
     const type = str(fields(condition)?.type);
     const at = FieldPath.root('status', 'conditions').index(i).child('type');
-    if (type === '') errors.push(required(at, 'must not be empty'));
+    if (type === '') errors.push(required(at));
     else if (seen.has(type)) errors.push(duplicate(at, type));
     seen.add(type);
   });

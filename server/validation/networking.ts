@@ -319,6 +319,23 @@ export function validateNetworkPolicy(policy: KubeObject, context: WriteContext)
   });
 }
 
+/**
+ * The spec as the reference's strategy checks it before the update's metadata: selector values
+ * are spared as the stored policy allows, but not the stored CIDRs (with StrictIPCIDRValidation
+ * on, a policy holding a CIDR the strict rules refuse cannot be updated at all: recorded).
+ */
+export function validateNetworkPolicyOnUpdate(
+  policy: KubeObject,
+  old: KubeObject,
+  context: WriteContext,
+): FieldError[] {
+  return validateNetworkPolicySpec(policy, {
+    cidrCheck: cidrCheckOf(undefined, context),
+    selectors: selectorOptionsOf(old),
+  });
+}
+
+/** The spec again, after the metadata: the CIDRs the stored policy has are spared too. */
 export function validateNetworkPolicyUpdate(policy: KubeObject, old: KubeObject, context: WriteContext): FieldError[] {
   return validateNetworkPolicySpec(policy, { cidrCheck: cidrCheckOf(old, context), selectors: selectorOptionsOf(old) });
 }
@@ -390,10 +407,7 @@ export function validateServiceCIDR(serviceCIDR: KubeObject): FieldError[] {
 /** The controller an IngressClass names is fixed once made (the reference's 422). */
 export function validateIngressClassUpdate(ingressClass: KubeObject, old: KubeObject): FieldError[] {
   const controllerOf = (object: KubeObject) => (object.spec as { controller?: string } | undefined)?.controller ?? '';
-  return [
-    ...validateIngressClass(ingressClass),
-    ...immutable(FieldPath.root('spec', 'controller'), controllerOf(ingressClass), controllerOf(old)),
-  ];
+  return immutable(FieldPath.root('spec', 'controller'), controllerOf(ingressClass), controllerOf(old));
 }
 
 /** What holds an IPAddress is fixed once made; nothing else of it is judged again. */

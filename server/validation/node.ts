@@ -55,8 +55,5 @@ function goToleration(toleration: Toleration): object {
 
 /** The handler a RuntimeClass names is fixed once made (the reference's 422). */
 export function validateRuntimeClassUpdate(object: KubeObject, old: KubeObject): FieldError[] {
-  return [
-    ...validateRuntimeClass(object),
-    ...immutable(FieldPath.root('handler'), object.handler ?? '', old.handler ?? ''),
-  ];
+  return immutable(FieldPath.root('handler'), object.handler ?? '', old.handler ?? '');
 }

@@ -136,9 +136,10 @@ export function validateOwnerReferences(
     const version = (ref.apiVersion ?? '').split('/').pop() ?? '';
     if (version === '')
       errors.push(invalid(path.child('apiVersion'), ref.apiVersion ?? '', 'version must not be empty'));
-    if (!ref.kind) errors.push(invalid(path.child('kind'), ref.kind ?? '', 'kind must not be empty'));
-    if (!ref.name) errors.push(invalid(path.child('name'), ref.name ?? '', 'name must not be empty'));
-    if (!ref.uid) errors.push(invalid(path.child('uid'), ref.uid ?? '', 'uid must not be empty'));
+    // 1.34 names the member only for the version; the others say "must not be empty" (recorded).
+    if (!ref.kind) errors.push(invalid(path.child('kind'), ref.kind ?? '', 'must not be empty'));
+    if (!ref.name) errors.push(invalid(path.child('name'), ref.name ?? '', 'must not be empty'));
+    if (!ref.uid) errors.push(invalid(path.child('uid'), ref.uid ?? '', 'must not be empty'));
     if (ref.controller === true) controllers.push(`${ref.kind}/${ref.name}`);
   }
   if (controllers.length > 1) {

@@ -1073,10 +1073,20 @@ function validateDeadlineUpdate(
 }
 
 export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSpecShape | undefined): FieldError[] {
-  // Containers added or removed are named on their own, and nothing else is judged then.
+  // Containers added or removed end the checks; the images of those kept are checked once more.
+  const imageErrors: FieldError[] = [];
   for (const list of ['containers', 'initContainers'] as const) {
+    const listPath = FieldPath.root('spec', list);
     if ((next?.[list]?.length ?? 0) !== (old?.[list]?.length ?? 0))
-      return [forbidden(FieldPath.root('spec', list), 'pod updates may not add or remove containers')];
+      return [...imageErrors, forbidden(listPath, 'pod updates may not add or remove containers')];
+    (next?.[list] ?? []).forEach((container, i) => {
+      const image = container.image ?? '';
+      if (image === '') imageErrors.push(required(listPath.index(i).child('image'), ''));
+      if (image.trim() !== image)
+        imageErrors.push(
+          invalid(listPath.index(i).child('image'), image, 'must not have leading or trailing whitespace'),
+        );
+    });
   }
   const specPath = FieldPath.root('spec');
   const deadline = validateDeadlineUpdate(
@@ -1084,10 +1094,11 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
     old?.activeDeadlineSeconds,
     specPath.child('activeDeadlineSeconds'),
   );
-  if (deadline.stop) return deadline.errors;
+  if (deadline.stop) return [...imageErrors, ...deadline.errors];
   const nextSpec = (next ?? {}) as GatedSchedulingSpec;
   const oldSpec = (old ?? {}) as GatedSchedulingSpec;
   const errors = [
+    ...imageErrors,
     ...deadline.errors,
     ...validateOnlyAddedTolerations(nextSpec.tolerations, oldSpec.tolerations, specPath.child('tolerations')),
     ...validateOnlyDeletedSchedulingGates(

@@ -2,7 +2,14 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, invalid, notSupported } from '../status/field-errors';
-import { validateLabelSelector, type LabelSelectorOptions, type LabelSelectorShape } from './object-meta';
+import { notMoreThan100Percent, validatePositiveIntOrPercent } from './apps';
+import { validateConditions, type Condition } from './conditions';
+import {
+  validateLabelSelector,
+  validateNonnegative,
+  type LabelSelectorOptions,
+  type LabelSelectorShape,
+} from './object-meta';
 
 const UNHEALTHY_POD_EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
 
@@ -33,9 +40,40 @@ function validateBudget(budget: KubeObject, selectorOptions: LabelSelectorOption
   const errors: FieldError[] = [];
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined)
     errors.push(invalid(path, spec, 'minAvailable and maxUnavailable cannot be both set'));
+  for (const bound of ['minAvailable', 'maxUnavailable'] as const) {
+    const value = spec[bound];
+    if (value === undefined) continue;
+    errors.push(
+      ...validatePositiveIntOrPercent(value, path.child(bound)),
+      ...notMoreThan100Percent(value, path.child(bound)),
+    );
+  }
   errors.push(...validateLabelSelector(spec.selector, path.child('selector'), selectorOptions));
   const policy = spec.unhealthyPodEvictionPolicy;
   if (policy !== undefined && !UNHEALTHY_POD_EVICTION_POLICIES.includes(policy))
     errors.push(notSupported(path.child('unhealthyPodEvictionPolicy'), policy, UNHEALTHY_POD_EVICTION_POLICIES));
   return errors;
+}
+
+interface BudgetStatus {
+  conditions?: Condition[];
+  disruptionsAllowed?: number;
+  currentHealthy?: number;
+  desiredHealthy?: number;
+  expectedPods?: number;
+}
+
+/**
+ * A status write is judged on its status alone (the reference's status strategy keeps the
+ * spec): the conditions as metav1 conditions, and no count below zero.
+ */
+export function validatePodDisruptionBudgetStatusUpdate(budget: KubeObject): FieldError[] {
+  const status = (budget.status as BudgetStatus | undefined) ?? {};
+  const path = FieldPath.root('status');
+  return [
+    ...validateConditions(status.conditions ?? [], path.child('conditions')),
+    ...(['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'] as const).flatMap((count) =>
+      validateNonnegative(status[count], path.child(count)),
+    ),
+  ];
 }

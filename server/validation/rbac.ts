@@ -56,14 +56,13 @@ export function validateClusterRole(role: KubeObject): FieldError[] {
 }
 
 /**
- * The values of the selectors are spared when a stored selector is invalid in any way, as the
- * reference's strategy allows. Its ValidateUpdate runs ValidateClusterRole and then
- * ValidateClusterRoleUpdate, which runs it again: each cause shows twice.
+ * A ClusterRole's rules as its update runs them (twice: the reference's ValidateUpdate runs
+ * ValidateClusterRole, then ValidateClusterRoleUpdate runs it again): the values of the selectors
+ * are spared when a stored selector is invalid in any way, as the reference's strategy allows.
  */
-export function validateClusterRoleUpdate(role: KubeObject, old: KubeObject): FieldError[] {
+export function validateClusterRoleOnUpdate(role: KubeObject, old: KubeObject): FieldError[] {
   const storedInvalid = (clusterRoleSelectorsOf(old) ?? []).some((selector) => !labelSelectorParses(selector));
-  const errors = validateClusterRoleWith(role, { allowInvalidLabelValues: storedInvalid });
-  return [...errors, ...errors];
+  return validateClusterRoleWith(role, { allowInvalidLabelValues: storedInvalid });
 }
 
 function validateClusterRoleWith(role: KubeObject, selectorOptions: LabelSelectorOptions): FieldError[] {
@@ -134,18 +133,11 @@ export function validateRoleBinding(binding: KubeObject): FieldError[] {
   return [...validateRoleRef(binding.roleRef as RoleRef | undefined, kinds), ...validateSubjects(binding)];
 }
 
-/**
- * The reference's ValidateUpdate runs ValidateRoleBinding and then ValidateRoleBindingUpdate,
- * which runs it again: each cause of the binding shows twice, before the roleRef's change.
- */
+/** A binding's roleRef never changes: what it grants is decided when it is made. */
 export function validateRoleBindingUpdate(binding: KubeObject, old: KubeObject): FieldError[] {
-  const once = validateRoleBinding(binding);
-  const errors = [...once, ...once];
-  if (!deepEqual(binding.roleRef, old.roleRef)) {
-    const ref = (binding.roleRef as RoleRef | undefined) ?? {};
-    // The reference prints its internal RoleRef as JSON, whose members have no tags: Go's names.
-    const shown = { APIGroup: ref.apiGroup ?? '', Kind: ref.kind ?? '', Name: ref.name ?? '' };
-    errors.push(invalid(FieldPath.root('roleRef'), shown, 'cannot change roleRef'));
-  }
-  return errors;
+  if (deepEqual(binding.roleRef, old.roleRef)) return [];
+  const ref = (binding.roleRef as RoleRef | undefined) ?? {};
+  // The reference prints its internal RoleRef as JSON, whose members have no tags: Go's names.
+  const shown = { APIGroup: ref.apiGroup ?? '', Kind: ref.kind ?? '', Name: ref.name ?? '' };
+  return [invalid(FieldPath.root('roleRef'), shown, 'cannot change roleRef')];
 }

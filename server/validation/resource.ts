@@ -755,13 +755,12 @@ export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject):
 }
 
 /**
- * A template's spec is fixed once made, as the claims made from it are. The reference's strategy
- * checks the template as on a create first, then its update checks the spec again after the
- * immutability, so what is wrong in it is reported on both sides of that error.
+ * A template's spec is fixed once made, as the claims made from it are. The reference's update
+ * checks the spec again after the immutability (its strategy checked the template as on a create
+ * before), so what is wrong in it is reported on both sides of that error.
  */
 export function validateResourceClaimTemplateUpdate(template: KubeObject, old: KubeObject): FieldError[] {
   return [
-    ...validateResourceClaimTemplate(template),
     ...immutable(FieldPath.root('spec'), template.spec ?? null, old.spec ?? null),
     ...validateResourceClaimTemplate(template),
   ];

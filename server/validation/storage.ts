@@ -11,11 +11,54 @@ import {
   invalid,
   notSupported,
   required,
+  tooLong,
 } from '../status/field-errors';
-import { isDNS1123Subdomain, isQualifiedName } from './names';
+import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
 import { validateCSIDriverName } from './volume-sources';
 
-/** A VolumeAttachment names its attacher and exactly one source. */
+/** What an attachment's metadata may hold in all, keys and values (the reference's 256 KiB). */
+const MAX_ATTACHMENT_METADATA_SIZE = 256 * 1024;
+/** The longest message an attach or detach error may carry. */
+const MAX_VOLUME_ERROR_MESSAGE_SIZE = 1024;
+const INT32_MAX = 2 ** 31 - 1;
+
+interface VolumeError {
+  message?: string;
+  errorCode?: number;
+}
+
+/** The reference reports a message too long with the metadata's limit, not the message's. */
+function volumeErrorErrors(error: VolumeError | undefined | null, path: FieldPath): FieldError[] {
+  if (error == null) return [];
+  const errors: FieldError[] = [];
+  if (Buffer.byteLength(error.message ?? '') > MAX_VOLUME_ERROR_MESSAGE_SIZE)
+    errors.push(tooLong(path.child('message'), MAX_ATTACHMENT_METADATA_SIZE));
+  if (error.errorCode != null && error.errorCode < 0)
+    errors.push(invalid(path.child('errorCode'), error.errorCode, inclusiveRangeError(0, INT32_MAX)));
+  return errors;
+}
+
+/** What the attacher reported: its metadata within bounds, its errors' messages short. */
+function volumeAttachmentStatusErrors(object: KubeObject): FieldError[] {
+  const status = (object.status ?? {}) as {
+    attachmentMetadata?: Record<string, string> | null;
+    attachError?: VolumeError | null;
+    detachError?: VolumeError | null;
+  };
+  const path = FieldPath.root('status');
+  const errors: FieldError[] = [];
+  const size = Object.entries(status.attachmentMetadata ?? {}).reduce(
+    (sum, [key, value]) => sum + Buffer.byteLength(key) + Buffer.byteLength(value),
+    0,
+  );
+  if (size > MAX_ATTACHMENT_METADATA_SIZE)
+    errors.push(tooLong(path.child('attachmentMetadata'), MAX_ATTACHMENT_METADATA_SIZE));
+  errors.push(...volumeErrorErrors(status.attachError, path.child('attachError')));
+  errors.push(...volumeErrorErrors(status.detachError, path.child('detachError')));
+  return errors;
+}
+
+/** A VolumeAttachment names its attacher and exactly one source; its status is judged too. */
 export function validateVolumeAttachment(object: KubeObject): FieldError[] {
   const spec = (object.spec ?? {}) as {
     attacher?: string;
@@ -31,13 +74,19 @@ export function validateVolumeAttachment(object: KubeObject): FieldError[] {
     errors.push(
       required(specPath.child('source'), 'must specify exactly one of inlineVolumeSpec and persistentVolumeName'),
     );
-  return errors;
+  return [...errors, ...volumeAttachmentStatusErrors(object)];
+}
+
+/** A provisioner or driver name: required, a qualified name in any case. */
+function provisionerErrors(value: unknown, path: FieldPath): FieldError[] {
+  const name = typeof value === 'string' ? value.toLowerCase() : '';
+  if (name === '') return [required(path)];
+  return isQualifiedName(name).map((message) => invalid(path, name, message));
 }
 
 /** A VolumeAttributesClass names its driver and carries at least one parameter. */
 export function validateVolumeAttributesClass(object: KubeObject): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!object.driverName) errors.push(required(FieldPath.root('driverName')));
+  const errors = provisionerErrors(object.driverName, FieldPath.root('driverName'));
   const parameters = object.parameters as Record<string, string> | undefined;
   if (parameters === undefined || parameters === null || Object.keys(parameters).length === 0) {
     errors.push(required(FieldPath.root('parameters'), 'must contain at least one key/value pair'));
@@ -83,8 +132,7 @@ function topologyTermErrors(
  * before it, so a term without expressions is always reported as a duplicate.
  */
 export function validateStorageClass(object: KubeObject): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!object.provisioner) errors.push(required(FieldPath.root('provisioner')));
+  const errors = provisionerErrors(object.provisioner, FieldPath.root('provisioner'));
   errors.push(...classPolicyErrors(object));
   const terms = (object.allowedTopologies as TopologyTerm[] | undefined) ?? [];
   const seen: Record<string, string[]>[] = terms.map(() => ({}));
@@ -124,7 +172,7 @@ function classPolicyErrors(storageClass: KubeObject): FieldError[] {
  * wordings). Parameters compare as Go's DeepEqual does: none differs from an empty map.
  */
 export function validateStorageClassUpdate(storageClass: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validateStorageClass(storageClass);
+  const errors: FieldError[] = [];
   for (const field of ['parameters', 'provisioner', 'reclaimPolicy']) {
     if (!deepEqual(storageClass[field] ?? null, old[field] ?? null))
       errors.push(forbidden(FieldPath.root(field), `updates to ${field} are forbidden.`));
@@ -179,7 +227,7 @@ export function validateCSINode(object: KubeObject): FieldError[] {
 
 /** A VolumeAttributesClass's driver and parameters are fixed once made (the reference's 422). */
 export function validateVolumeAttributesClassUpdate(object: KubeObject, old: KubeObject): FieldError[] {
-  const errors = validateVolumeAttributesClass(object);
+  const errors: FieldError[] = [];
   for (const field of ['driverName', 'parameters']) {
     if (!deepEqual(object[field] ?? null, old[field] ?? null))
       errors.push(forbidden(FieldPath.root(field), `updates to ${field} are forbidden.`));
@@ -296,7 +344,7 @@ export function validateCSINodeUpdate(node: KubeObject, old: KubeObject, context
   const compared: (driver: CSINodeDriver) => CSINodeDriver = context.featureEnabled('MutableCSINodeAllocatableCount')
     ? ({ allocatable: _allocatable, ...rest }) => rest
     : (driver) => driver;
-  const errors = validateCSINode(node);
+  const errors: FieldError[] = [];
   for (const before of driversOf(old))
     for (const driver of driversOf(node))
       if (driver.name === before.name) {
@@ -308,10 +356,7 @@ export function validateCSINodeUpdate(node: KubeObject, old: KubeObject, context
 
 /** A VolumeAttachment's spec is read-only once made: the attacher acts on it. */
 export function validateVolumeAttachmentUpdate(attachment: KubeObject, old: KubeObject): FieldError[] {
-  return [
-    ...validateVolumeAttachment(attachment),
-    ...immutable(FieldPath.root('spec'), attachment.spec ?? null, old.spec ?? null),
-  ];
+  return immutable(FieldPath.root('spec'), attachment.spec ?? null, old.spec ?? null);
 }
 
 /** What a CSIStorageCapacity was asked for (topology and class) is fixed; only the answer changes. */

@@ -4,10 +4,12 @@
  * those written below for the fields the reference's `ValidateUpdate` treats as immutable (and a
  * change every kind must accept, a new label), those generated from the schema (every scalar the
  * object was created with, changed to another value of its type), and for every kind a bad label
- * and a bad annotation in the object and in its status (and a namespace's finalize), and a bad
- * label in its Scale and in its template. The same list is sent to the reference (update-record.ts writes its answers into
- * update-expected.json) and to capstan (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never
- * depend on time or randomness.
+ * and a bad annotation in the object and in its status (and a namespace's finalize), a bad label
+ * in its Scale and in its template, and bad metadata together with broken rules of the kind's own
+ * (ORDER_BREAKS), whose causes come in an order of the kind's. The same list is sent to the
+ * reference (update-record.ts writes its answers into update-expected.json) and to capstan
+ * (update-corpus.test.ts compares). Deterministic: ids, order, names and bodies never depend on
+ * time or randomness.
  */
 import type { ResourceType } from '../../server/registry/types';
 import { schemaData } from '../../server/schema/definitions';
@@ -624,6 +626,194 @@ const BAD_LABEL_VALUE = '-bad-';
 const BAD_ANNOTATION_KEY = 'bad key!';
 
 /**
+ * For each kind, what breaks its own rules in an update as well as its metadata: an invalid value
+ * its update validation checks and, where it has one, a change of what may not change; `status`
+ * breaks its status rules in a status write. The reference reports such an update's causes in the
+ * order its ValidateXUpdate runs its passes, which may put metadata's between the spec's.
+ */
+interface OrderBreaks {
+  readonly spec?: readonly Edit[];
+  readonly status?: readonly Edit[];
+}
+
+const BAD_QUALIFIED_NAME = 'bad name!';
+const badWebhooks = [set('webhooks', [{ ...webhook, name: 'bad', sideEffects: 'Bogus' }])];
+const negativeReplicas = [set('status.replicas', -1)];
+
+const ORDER_BREAKS: Readonly<Record<string, OrderBreaks>> = {
+  '/ConfigMap': { spec: [set(`data.${BAD_QUALIFIED_NAME}`, 'x')] },
+  '/Endpoints': { spec: [set('subsets[0].addresses[0].ip', 'not-an-ip'), set('subsets[0].ports[0].port', 0)] },
+  '/Event': { spec: [set('reason', 'R2'), set('message', 'm2')] },
+  '/LimitRange': { spec: [set('spec.limits[1]', { type: 'Container', max: { cpu: '2' } })] },
+  '/Namespace': { spec: [set('metadata.finalizers', [BAD_QUALIFIED_NAME])], status: [set('status.phase', 'Bogus')] },
+  '/Node': {
+    spec: [
+      set('spec.providerID', 'example://other'),
+      set('spec.taints', [{ key: BAD_QUALIFIED_NAME, effect: 'NoSchedule' }]),
+    ],
+  },
+  '/PersistentVolume': {
+    spec: [set('spec.hostPath.path', '/tmp/other'), set('spec.accessModes', ['Bogus'])],
+    status: [set('status.phase', 'Bogus')],
+  },
+  '/PersistentVolumeClaim': {
+    spec: [set('spec.accessModes', ['Bogus']), set('spec.volumeMode', 'Bogus')],
+  },
+  '/Pod': {
+    spec: [set('spec.containers[0].image', ''), set('spec.restartPolicy', 'Never')],
+    status: [set('status.podIPs', [{ ip: 'not-an-ip' }])],
+  },
+  '/PodTemplate': {
+    spec: [set('template.spec.containers[0].image', ''), set('template.spec.restartPolicy', 'Bogus')],
+  },
+  '/ReplicationController': {
+    spec: [set('spec.replicas', -1), set('spec.template.spec.containers[0].image', '')],
+    status: negativeReplicas,
+  },
+  '/ResourceQuota': {
+    spec: [
+      set('spec.scopes', ['NotBestEffort']),
+      set('spec.scopeSelector', { matchExpressions: [{ scopeName: 'Bogus', operator: 'Exists' }] }),
+    ],
+  },
+  '/Secret': { spec: [set('type', 'example.com/other'), set(`data.${BAD_QUALIFIED_NAME}`, 'Yg==')] },
+  '/ServiceAccount': {},
+  '/Service': {
+    spec: [set('spec.ports[0].protocol', 'Bogus'), set('spec.sessionAffinity', 'Bogus')],
+    status: [set('status.loadBalancer', { ingress: [{ ip: 'not-an-ip' }] })],
+  },
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy': {
+    spec: [set('spec.validations[0].expression', ''), set('spec.failurePolicy', 'Bogus')],
+    status: [set('status.observedGeneration', -1)],
+  },
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': {
+    spec: [set('spec.policyName', ''), set('spec.validationActions', ['Bogus'])],
+  },
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': { spec: badWebhooks },
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': { spec: badWebhooks },
+  'apps/ControllerRevision': { spec: [set('data', { a: 'c' }), set('revision', -1)] },
+  'apps/DaemonSet': {
+    spec: [set('spec.selector', { matchLabels: { app: 'other' } }), set('spec.template.spec.containers[0].image', '')],
+    status: [set('status.numberReady', -1)],
+  },
+  'apps/Deployment': {
+    spec: [set('spec.selector', { matchLabels: { app: 'other' } }), set('spec.replicas', -1)],
+    status: negativeReplicas,
+  },
+  'apps/ReplicaSet': {
+    spec: [set('spec.selector', { matchLabels: { app: 'other' } }), set('spec.replicas', -1)],
+    status: negativeReplicas,
+  },
+  'apps/StatefulSet': {
+    spec: [set('spec.serviceName', 'other'), set('spec.replicas', -1)],
+    status: negativeReplicas,
+  },
+  'autoscaling/HorizontalPodAutoscaler': {
+    spec: [set('spec.maxReplicas', 0), set('spec.scaleTargetRef.kind', '')],
+  },
+  'batch/CronJob': {
+    spec: [set('spec.schedule', 'bad'), set('spec.jobTemplate.spec.template.spec.containers[0].image', '')],
+    status: [set('status.active', [{ kind: 'Job', name: '' }])],
+  },
+  'batch/Job': {
+    spec: [set('spec.completions', 2), set('spec.parallelism', -1)],
+    status: [set('status.succeeded', -1)],
+  },
+  'certificates.k8s.io/CertificateSigningRequest': {
+    spec: [set('spec.signerName', 'example.com/other'), set('spec.usages', ['bogus'])],
+    status: [set('status.certificate', 'Yg==')],
+  },
+  'coordination.k8s.io/Lease': { spec: [set('spec.leaseDurationSeconds', 0)] },
+  'discovery.k8s.io/EndpointSlice': {
+    spec: [set('addressType', 'IPv6'), set('endpoints[0].addresses', ['not-an-ip'])],
+  },
+  'events.k8s.io/Event': { spec: [set('reason', 'R2'), set('type', 'Bogus')] },
+  'flowcontrol.apiserver.k8s.io/FlowSchema': {
+    spec: [set('spec.matchingPrecedence', 0), set('spec.rules[0].subjects[0].kind', 'Bogus')],
+    status: [set('status.conditions', [{ type: '', status: 'True' }])],
+  },
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': {
+    spec: [set('spec.limited.nominalConcurrencyShares', -1), set('spec.limited.limitResponse.type', 'Bogus')],
+    status: [set('status.conditions', [{ type: '', status: 'True' }])],
+  },
+  'networking.k8s.io/Ingress': {
+    spec: [set('spec.defaultBackend.service.port.number', 0), set('spec.defaultBackend.service.name', 'Bad_Name')],
+    status: [set('status.loadBalancer', { ingress: [{ ip: 'not-an-ip' }] })],
+  },
+  'networking.k8s.io/IngressClass': {
+    spec: [set('spec.controller', 'example.com/other'), set('spec.parameters', { kind: '', name: 'p' })],
+  },
+  'networking.k8s.io/IPAddress': {
+    spec: [set('spec.parentRef.name', 't'), set('spec.parentRef.resource', '')],
+  },
+  'networking.k8s.io/NetworkPolicy': {
+    spec: [set('spec.podSelector', invalidValueSelector), set('spec.policyTypes', ['Bogus'])],
+  },
+  'networking.k8s.io/ServiceCIDR': {
+    spec: [set('spec.cidrs', ['not-a-cidr'])],
+    status: [set('status.conditions', [{ type: '', status: 'True' }])],
+  },
+  'node.k8s.io/RuntimeClass': {
+    spec: [set('handler', 'Bad_H'), set('scheduling', { nodeSelector: { [BAD_QUALIFIED_NAME]: 'x' } })],
+  },
+  'policy/PodDisruptionBudget': {
+    spec: [set('spec.minAvailable', -1), set('spec.selector', invalidValueSelector)],
+    status: [set('status.currentHealthy', -1)],
+  },
+  'rbac.authorization.k8s.io/ClusterRoleBinding': {
+    spec: [set('roleRef.name', 'edit'), set('subjects[0].kind', 'Bogus')],
+  },
+  'rbac.authorization.k8s.io/ClusterRole': {
+    spec: [
+      set('rules[0].verbs', []),
+      set('aggregationRule', { clusterRoleSelectors: [{ matchExpressions: invalidValueExpressions }] }),
+    ],
+  },
+  'rbac.authorization.k8s.io/RoleBinding': {
+    spec: [set('roleRef.name', 'r2'), set('subjects[0].kind', 'Bogus')],
+  },
+  'rbac.authorization.k8s.io/Role': { spec: [set('rules[0].verbs', [])] },
+  'resource.k8s.io/DeviceClass': {
+    spec: [set('spec.config', [{ opaque: { driver: '' } }])],
+  },
+  'resource.k8s.io/ResourceClaim': {
+    spec: [
+      set('spec.devices.requests[0].exactly.deviceClassName', 'dc2'),
+      set('spec.devices.requests[0].name', 'Bad_Name'),
+    ],
+    status: [set('status.devices', [{ driver: '', pool: 'p', device: 'd' }])],
+  },
+  'resource.k8s.io/ResourceClaimTemplate': {
+    spec: [set('spec.spec.devices.requests[0].name', 'Bad_Name')],
+  },
+  'resource.k8s.io/ResourceSlice': {
+    spec: [set('spec.driver', 'example.org'), set('spec.pool.name', 'Bad_Name!')],
+  },
+  'scheduling.k8s.io/PriorityClass': {
+    spec: [set('value', 2000), set('preemptionPolicy', 'Bogus')],
+  },
+  'storage.k8s.io/CSIDriver': {
+    spec: [set('spec.attachRequired', false), set('spec.fsGroupPolicy', 'Bogus')],
+  },
+  'storage.k8s.io/CSINode': {
+    spec: [set('spec.drivers[0].nodeID', 'n2'), set('spec.drivers[0].topologyKeys', [BAD_QUALIFIED_NAME])],
+  },
+  'storage.k8s.io/CSIStorageCapacity': {
+    spec: [set('storageClassName', 'Bad_Name')],
+  },
+  'storage.k8s.io/StorageClass': {
+    spec: [set('provisioner', BAD_QUALIFIED_NAME), set('volumeBindingMode', 'Bogus')],
+  },
+  'storage.k8s.io/VolumeAttachment': {
+    spec: [set('spec.nodeName', 'n2'), set('spec.attacher', '')],
+    status: [set('status.attachError', { message: 'm'.repeat(1025) })],
+  },
+  'storage.k8s.io/VolumeAttributesClass': {
+    spec: [set('driverName', BAD_QUALIFIED_NAME), set('parameters.a', 'c')],
+  },
+};
+
+/**
  * Where an object holds a template with metadata of its own (a pod's, a claim's), the first of
  * these paths whose template has a spec.
  */
@@ -666,6 +856,25 @@ function metadataChanges(type: ResourceType, object: JsonObject): Record<string,
   return changes;
 }
 
+/**
+ * A bad label key and a bad annotation key with the kind's own breaks (ORDER_BREAKS), in an
+ * update and in a status write: the order of the causes, not only their count.
+ */
+function orderChanges(type: ResourceType): Record<string, CaseChange> {
+  const breaks = ORDER_BREAKS[`${type.group}/${type.kind}`];
+  if (breaks === undefined) throw new Error(`no order breaks for ${type.group}/${type.kind}`);
+  const badKeys: Edit[] = [
+    { path: ['metadata', 'labels', BAD_QUALIFIED_NAME], value: 'v' },
+    { path: ['metadata', 'annotations', BAD_ANNOTATION_KEY], value: 'v' },
+  ];
+  const changes: Record<string, CaseChange> = {
+    'order/metadataAndSpec': { edits: [...badKeys, ...(breaks.spec ?? [])] },
+  };
+  if (type.subresources.status)
+    changes['order/metadataAndStatus'] = { edits: [...badKeys, ...(breaks.status ?? [])], subresource: 'status' };
+  return changes;
+}
+
 /** A group's object: its body, or the create corpus's valid object. */
 function groupObject(type: ResourceType, group: UpdateGroup, name: string): JsonObject {
   const object = validObject(type, name);
@@ -697,6 +906,17 @@ export function updateCases(): UpdateCase[] {
     const type = types.find((t) => `${t.group}/${t.kind}` === group.kind)!;
     const prefix = group.kind.replace(/^\//, 'core/');
     for (const [label, change] of Object.entries(metadataChanges(type, groupObject(type, group, 'x')))) {
+      const n = cases.length;
+      const name = group.name?.(n) ?? `u${n}`;
+      cases.push({ id: `${prefix}/${label}`, type, name, object: groupObject(type, group, name), ...change });
+    }
+  }
+  // Last, so that the cases before keep the names they were recorded with.
+  for (const kind of kindsDone) {
+    const group = GROUPS.find((g) => g.kind === kind)!;
+    const type = types.find((t) => `${t.group}/${t.kind}` === kind)!;
+    const prefix = kind.replace(/^\//, 'core/');
+    for (const [label, change] of Object.entries(orderChanges(type))) {
       const n = cases.length;
       const name = group.name?.(n) ?? `u${n}`;
       cases.push({ id: `${prefix}/${label}`, type, name, object: groupObject(type, group, name), ...change });

@@ -31,7 +31,7 @@ export const apiregistrationKinds: readonly ResourceType[] = [
       // The reference's status strategy keeps labels, annotations, finalizers and owners too.
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       validate: validateAPIService,
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'create'],
       validateUpdate: (object) => [...validateAPIService(object), ...validateAPIServiceStatus(object)],
     },
   }),

@@ -17,7 +17,7 @@ export const apiserverInternalKinds: readonly ResourceType[] = [
     // Its update checks nothing of its own, its status write keeps the stored metadata.
     behaviour: {
       initialStatus: () => ({}),
-      updateMetadataChecks: [],
+      updatePasses: [],
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
     },
   }),

@@ -85,6 +85,8 @@ export const appsKinds: readonly ResourceType[] = [
       ]),
       validate: apps.validateStatefulSet,
       validateUpdate: apps.validateStatefulSetUpdate,
+      // The reference checks the status before the metadata's update (but a lowered collision count, after).
+      statusUpdatePasses: ['updateRules', 'update'],
       validateStatusUpdate: appsStatus.validateStatefulSetStatusUpdate,
       warnings: podTemplateWarnings('spec.template'),
     },
@@ -123,7 +125,7 @@ export const appsKinds: readonly ResourceType[] = [
     kind: 'ControllerRevision',
     namespaced: true,
     behaviour: {
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'create'],
       validate: apps.validateControllerRevision,
       validateUpdate: apps.validateControllerRevisionUpdate,
     },

@@ -67,8 +67,9 @@ export const certificatesKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: selectable('spec.signerName'),
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
-      statusUpdateMetadataChecks: ['create', 'update'],
+      // The reference's update validation checks the metadata's update after all else.
+      updatePasses: ['create', 'updateRules', 'update'],
+      statusUpdatePasses: ['create', 'updateRules', 'update'],
       initialStatus: () => ({}),
       prepareForCreate: recordRequester,
       prepareForStatusUpdate: prepareRequestStatus,
@@ -88,7 +89,7 @@ export const certificatesKinds: readonly ResourceType[] = [
     selectableFields: selectable('spec.signerName'),
     behaviour: {
       nameRuleOf: clusterTrustBundleNameRule,
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'update'],
       validate: validateClusterTrustBundle,
       validateUpdate: validateClusterTrustBundleUpdate,
     },

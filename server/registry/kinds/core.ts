@@ -1,7 +1,11 @@
 /** The core group (`/api/v1`) resources served by default. */
+import { validateReplicaSetStatusUpdate } from '../../validation/apps-status';
 import type { KubeObject } from '../../../api/objects';
 import * as core from '../../validation/core';
-import { validatePersistentVolumeClaimUpdate } from '../../validation/claim-update';
+import {
+  validatePersistentVolumeClaimOnUpdate,
+  validatePersistentVolumeClaimUpdate,
+} from '../../validation/claim-update';
 import { podQOSClass } from '../defaults/pod';
 import * as defaults from '../defaults/core';
 import type { ResourceType } from '../types';
@@ -116,7 +120,7 @@ export const coreKinds: readonly ResourceType[] = [
     nameRule: 'dns-label',
     selectableFields: selectable('status.phase'),
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'update'],
       defaults: defaults.defaultNamespace,
       initialStatus: () => ({ phase: 'Active' }),
       prepareForCreate: (namespace) => {
@@ -128,6 +132,7 @@ export const coreKinds: readonly ResourceType[] = [
         else namespace.spec = structuredClone(old.spec);
       },
       validate: core.validateNamespace,
+      validateStatusUpdate: core.validateNamespaceStatusUpdate,
       validateFinalizeUpdate: core.validateNamespaceFinalize,
     },
   }),
@@ -144,7 +149,7 @@ export const coreKinds: readonly ResourceType[] = [
     subresources: { status: true },
     selectableFields: POD_FIELDS,
     behaviour: {
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'create'],
       defaults: defaults.defaultPod,
       initialStatus: (pod, featureEnabled) => ({
         phase: 'Pending',
@@ -201,7 +206,7 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['cm'],
     behaviour: {
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'updateRules', 'create', 'createRules'],
       validate: core.validateConfigMap,
       validateUpdate: core.validateConfigMapUpdate,
     },
@@ -214,7 +219,7 @@ export const coreKinds: readonly ResourceType[] = [
     namespaced: true,
     selectableFields: selectable('type'),
     behaviour: {
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'updateRules', 'create', 'createRules'],
       defaults: defaults.defaultSecret,
       validate: core.validateSecret,
       validateUpdate: core.validateSecretUpdate,
@@ -228,7 +233,7 @@ export const coreKinds: readonly ResourceType[] = [
     kind: 'ServiceAccount',
     namespaced: true,
     shortNames: ['sa'],
-    behaviour: { updateMetadataChecks: ['update', 'create'] },
+    behaviour: { updatePasses: ['update', 'create'] },
   }),
   defineKind({
     group: '',
@@ -242,7 +247,7 @@ export const coreKinds: readonly ResourceType[] = [
     selectableFields: { 'spec.unschedulable': fieldOr('spec.unschedulable', 'false') },
     // Nodes may set their status on create: no initialStatus.
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       defaults: defaults.defaultNode,
       validate: core.validateNode,
       validateUpdate: core.validateNodeUpdate,
@@ -261,7 +266,7 @@ export const coreKinds: readonly ResourceType[] = [
     convert: convertEvent,
     garbageCollectionPolicy: 'Unsupported',
     behaviour: {
-      updateMetadataChecks: [],
+      updatePasses: [],
       validate: validateEventCreate('core'),
       validateUpdate: validateEventUpdate('core'),
     },
@@ -277,7 +282,7 @@ export const coreKinds: readonly ResourceType[] = [
     storagePrefix: 'services/endpoints',
     deprecatedVersions: { v1: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice' },
     behaviour: {
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'create'],
       defaults: defaults.defaultEndpoints,
       validate: validateEndpoints,
       warnings: endpointsWarnings,
@@ -293,10 +298,11 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['pv'],
     subresources: { status: true },
     behaviour: {
-      updateMetadataChecks: ['create', 'create'],
+      updatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
       defaults: defaults.defaultPersistentVolume,
       initialStatus: () => ({ phase: 'Pending' }),
       validate: core.validatePersistentVolume,
+      validateOnUpdate: core.validatePersistentVolumeOnUpdate,
       validateUpdate: core.validatePersistentVolumeUpdate,
       warnings: persistentVolumeWarnings,
     },
@@ -311,12 +317,13 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['pvc'],
     subresources: { status: true },
     behaviour: {
-      updateMetadataChecks: ['create', 'update', 'create'],
+      updatePasses: ['create', 'createRules', 'update', 'create', 'createRules', 'updateRules'],
       defaults: defaults.defaultPersistentVolumeClaim,
       initialStatus: () => ({ phase: 'Pending' }),
       prepareForCreate: (claim, context) => prepareClaimDataSources(claim, undefined, context),
       prepareForUpdate: prepareClaimDataSources,
       validate: core.validatePersistentVolumeClaim,
+      validateOnUpdate: validatePersistentVolumeClaimOnUpdate,
       validateUpdate: validatePersistentVolumeClaimUpdate,
       warnings: persistentVolumeClaimWarnings,
     },
@@ -330,7 +337,7 @@ export const coreKinds: readonly ResourceType[] = [
     shortNames: ['limits'],
     // The reference names a LimitRange created without a name itself.
     behaviour: {
-      updateMetadataChecks: ['create'],
+      updatePasses: ['create'],
       defaults: defaults.defaultLimitRange,
       prepareForCreate: nameIfUnnamed,
       validate: validateLimitRange,
@@ -389,13 +396,16 @@ export const coreKinds: readonly ResourceType[] = [
     },
     selectableFields: { 'status.replicas': fieldOr('status.replicas', '0') },
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       defaults: defaults.defaultReplicationController,
       initialStatus: () => ({ replicas: 0 }),
       tracksGeneration: true,
       dropDisabledFields: dropDisabledPodTemplateFields('spec.template'),
       validate: core.validateReplicationController,
+      validateOnUpdate: core.validateReplicationControllerOnUpdate,
       validateUpdate: core.validateReplicationControllerUpdate,
+      // The counts of its status follow the rules of a ReplicaSet's, the same fields.
+      validateStatusUpdate: validateReplicaSetStatusUpdate,
       warnings: replicationControllerWarnings,
     },
   }),

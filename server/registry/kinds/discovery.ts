@@ -27,7 +27,7 @@ export const discoveryKinds: readonly ResourceType[] = [
     kind: 'EndpointSlice',
     namespaced: true,
     behaviour: {
-      updateMetadataChecks: ['create'],
+      updatePasses: ['create'],
       defaults: (slice) => {
         for (const port of items(slice, 'ports')) {
           fill(port, 'protocol', 'TCP');

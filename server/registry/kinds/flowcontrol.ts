@@ -74,7 +74,7 @@ export const flowcontrolKinds: readonly ResourceType[] = [
     subresources: { status: true },
     behaviour: {
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
-      updateMetadataChecks: ['create'],
+      updatePasses: ['create'],
       defaults: defaultPriorityLevel,
       tracksGeneration: true,
       validate: validatePriorityLevelConfiguration,

@@ -10,6 +10,7 @@ import {
   validateServiceCIDRUpdate,
   validateIPAddress,
   validateNetworkPolicy,
+  validateNetworkPolicyOnUpdate,
   validateNetworkPolicyUpdate,
   validateServiceCIDR,
 } from '../../validation/networking';
@@ -52,7 +53,7 @@ export const networkingKinds: readonly ResourceType[] = [
     storagePrefix: 'ingress',
     subresources: { status: true },
     behaviour: {
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'create'],
       initialStatus: () => ({ loadBalancer: {} }),
       tracksGeneration: true,
       validate: validateIngress,
@@ -67,7 +68,7 @@ export const networkingKinds: readonly ResourceType[] = [
     kind: 'IngressClass',
     namespaced: false,
     behaviour: {
-      updateMetadataChecks: ['update', 'create'],
+      updatePasses: ['update', 'updateRules', 'create', 'createRules'],
       defaults: defaultIngressClass,
       tracksGeneration: true,
       validate: validateIngressClass,
@@ -82,10 +83,11 @@ export const networkingKinds: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['netpol'],
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       defaults: defaultNetworkPolicy,
       tracksGeneration: true,
       validate: validateNetworkPolicy,
+      validateOnUpdate: validateNetworkPolicyOnUpdate,
       validateUpdate: validateNetworkPolicyUpdate,
       warnings: networkPolicyWarnings,
     },
@@ -102,7 +104,7 @@ export const networkingKinds: readonly ResourceType[] = [
     shortNames: ['ip'],
     nameRule: 'ip-address',
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       validate: validateIPAddress,
       validateUpdate: validateIPAddressUpdate,
     },

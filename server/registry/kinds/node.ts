@@ -13,7 +13,7 @@ export const nodeKinds: readonly ResourceType[] = [
     kind: 'RuntimeClass',
     namespaced: false,
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       validate: validateRuntimeClass,
       validateUpdate: validateRuntimeClassUpdate,
       warnings: runtimeClassWarnings,

@@ -1,5 +1,9 @@
 /** policy/v1 resources. */
-import { validatePodDisruptionBudget, validatePodDisruptionBudgetUpdate } from '../../validation/policy';
+import {
+  validatePodDisruptionBudget,
+  validatePodDisruptionBudgetStatusUpdate,
+  validatePodDisruptionBudgetUpdate,
+} from '../../validation/policy';
 import type { ResourceType } from '../types';
 import { defineKind } from './define';
 import { podDisruptionBudgetPrinter } from '../../table/admin-printers';
@@ -14,12 +18,13 @@ export const policyKinds: readonly ResourceType[] = [
     shortNames: ['pdb'],
     subresources: { status: true },
     behaviour: {
-      updateMetadataChecks: [],
-      statusUpdateMetadataChecks: [],
+      updatePasses: [],
+      statusUpdatePasses: [],
       initialStatus: () => ({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }),
       tracksGeneration: true,
       validate: validatePodDisruptionBudget,
       validateUpdate: validatePodDisruptionBudgetUpdate,
+      validateStatusUpdate: validatePodDisruptionBudgetStatusUpdate,
     },
   }),
 ];

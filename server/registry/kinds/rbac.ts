@@ -2,13 +2,14 @@
 import type { KubeObject } from '../../../api/objects';
 import {
   validateClusterRole,
-  validateClusterRoleUpdate,
+  validateClusterRoleOnUpdate,
   validatePolicyRules,
   validateRoleBinding,
   validateRoleBindingUpdate,
 } from '../../validation/rbac';
 import { items } from '../defaults/fill';
 import type { ResourceType } from '../types';
+import type { UpdatePass } from '../strategy';
 import { defineKind } from './define';
 import { roleBindingPrinter, rolePrinter } from '../../table/printers';
 
@@ -30,6 +31,12 @@ function defaultBinding(binding: KubeObject): void {
   }
 }
 
+/**
+ * The reference's strategies validate a role or binding as on a create, then their ValidateXUpdate
+ * does so again before the metadata's update (and a binding's roleRef, its update rule).
+ */
+const ROLE_UPDATE_PASSES: readonly UpdatePass[] = ['create', 'createRules', 'create', 'createRules', 'update'];
+
 export const rbacKinds: readonly ResourceType[] = [
   defineKind({
     group: GROUP,
@@ -39,7 +46,7 @@ export const rbacKinds: readonly ResourceType[] = [
     namespaced: true,
     nameRule: 'path-segment',
     allowCreateOnUpdate: true,
-    behaviour: { updateMetadataChecks: ['create', 'create', 'update'], validate: validatePolicyRules },
+    behaviour: { updatePasses: ROLE_UPDATE_PASSES, validate: validatePolicyRules },
   }),
   defineKind({
     group: GROUP,
@@ -50,9 +57,9 @@ export const rbacKinds: readonly ResourceType[] = [
     nameRule: 'path-segment',
     allowCreateOnUpdate: true,
     behaviour: {
-      updateMetadataChecks: ['create', 'create', 'update'],
+      updatePasses: ROLE_UPDATE_PASSES,
       validate: validateClusterRole,
-      validateUpdate: validateClusterRoleUpdate,
+      validateOnUpdate: validateClusterRoleOnUpdate,
     },
   }),
   defineKind({
@@ -64,7 +71,7 @@ export const rbacKinds: readonly ResourceType[] = [
     namespaced: true,
     nameRule: 'path-segment',
     behaviour: {
-      updateMetadataChecks: ['create', 'create', 'update'],
+      updatePasses: [...ROLE_UPDATE_PASSES, 'updateRules'],
       defaults: defaultBinding,
       validate: validateRoleBinding,
       validateUpdate: validateRoleBindingUpdate,
@@ -79,7 +86,7 @@ export const rbacKinds: readonly ResourceType[] = [
     namespaced: false,
     nameRule: 'path-segment',
     behaviour: {
-      updateMetadataChecks: ['create', 'create', 'update'],
+      updatePasses: [...ROLE_UPDATE_PASSES, 'updateRules'],
       defaults: defaultBinding,
       validate: validateRoleBinding,
       validateUpdate: validateRoleBindingUpdate,

@@ -106,7 +106,7 @@ export const resourceKinds: readonly ResourceType[] = [
     convert: convertDeviceClass,
     namespaced: false,
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       tracksGeneration: true,
       dropDisabledFields: dropDisabledDeviceClassFields,
       validate: validateDeviceClass,
@@ -124,7 +124,7 @@ export const resourceKinds: readonly ResourceType[] = [
     subresources: { status: true },
     behaviour: {
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       initialStatus: () => ({}),
       defaults: (claim, version) => defaultClaim(claim as Json, version),
       dropDisabledFields: dropDisabledResourceClaimFields,
@@ -142,7 +142,7 @@ export const resourceKinds: readonly ResourceType[] = [
     convert: convertResourceClaimTemplate,
     namespaced: true,
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       defaults: (template, version) => {
         const spec = child(template as Json, 'spec');
         fill(spec, 'metadata', {});

@@ -36,7 +36,7 @@ export const storageKinds: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['sc'],
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       defaults: (storageClass) => {
         fill(storageClass as Json, 'reclaimPolicy', 'Delete');
         fill(storageClass as Json, 'volumeBindingMode', 'Immediate');
@@ -78,7 +78,7 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'CSINode',
     namespaced: false,
     behaviour: {
-      updateMetadataChecks: ['create', 'create'],
+      updatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
       // The reference's Go type has no omitempty on topologyKeys: a driver without keys says null
       // (stored in protobuf, which has no empty list, it reads back as null from the decoder).
       defaults: (node) => {
@@ -95,7 +95,7 @@ export const storageKinds: readonly ResourceType[] = [
     kind: 'CSIStorageCapacity',
     namespaced: true,
     behaviour: {
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules'],
       validate: validateCSIStorageCapacity,
       validateUpdate: validateCSIStorageCapacityUpdate,
       warnings: csiStorageCapacityWarnings,
@@ -110,7 +110,9 @@ export const storageKinds: readonly ResourceType[] = [
     namespaced: false,
     subresources: { status: true },
     behaviour: {
-      updateMetadataChecks: ['create', 'create'],
+      updatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
+      // The reference's status strategy validates as its main one (the metadata it resets).
+      statusUpdatePasses: ['create', 'createRules', 'create', 'createRules', 'updateRules'],
       initialStatus: () => ({ attached: false }),
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
       // Error codes of attach and detach failures, each kept while the stored attachment has it.
@@ -134,7 +136,7 @@ export const storageKinds: readonly ResourceType[] = [
     encodedVersion: 'v1beta1',
     shortNames: ['vac'],
     behaviour: {
-      updateMetadataChecks: ['create', 'update', 'create'],
+      updatePasses: ['create', 'createRules', 'update', 'updateRules', 'create', 'createRules'],
       validate: validateVolumeAttributesClass,
       validateUpdate: validateVolumeAttributesClassUpdate,
     },

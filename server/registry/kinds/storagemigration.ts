@@ -21,7 +21,7 @@ export const storageMigrationKinds: readonly ResourceType[] = [
     behaviour: {
       initialStatus: () => ({}),
       statusKeepsMetadata: RESET_OBJECT_META_FOR_STATUS,
-      updateMetadataChecks: ['create', 'update'],
+      updatePasses: ['create', 'update'],
       validate: validateStorageVersionMigration,
       validateUpdate: validateStorageVersionMigrationUpdate,
     },

@@ -163,7 +163,7 @@ describe('create validation messages', () => {
           ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '' }],
         },
       },
-      ['metadata.ownerReferences.uid: Invalid value: "": uid must not be empty'],
+      ['metadata.ownerReferences.uid: Invalid value: "": must not be empty'],
     ],
     [
       'unqualified finalizer',

@@ -487,7 +487,7 @@ describe('StrictIPCIDRValidation: addresses in fields older than the strict rule
     ]);
   });
 
-  test("a NetworkPolicy's CIDRs; on update, those the stored policy has stand", () => {
+  test("a NetworkPolicy's CIDRs; on update, those stored are refused before the metadata, spared after", () => {
     const policies = typeOf('networking.k8s.io', 'networkpolicies');
     const policy = (cidr: string, except: string[]) =>
       object('networking.k8s.io/v1', 'NetworkPolicy', 'np', {
@@ -504,9 +504,17 @@ describe('StrictIPCIDRValidation: addresses in fields older than the strict rule
       (
         next.spec as { ingress: { from: { ipBlock: { except: string[] } }[] }[] }
       ).ingress[0].from[0].ipBlock.except.push('10.1.0.1/16');
-    expect(updated(policies, stored.object, addHostBits, ON).errors).toEqual([
-      'spec.ingress[0].from[0].ipBlock.except[1]: Invalid value: "10.1.0.1/16": must not have bits set beyond the prefix length',
-    ]);
+    // The reference's strategy checks the new policy as on a create first, where no stored CIDR
+    // is spared, then its update check again, where they are: a stored sloppy CIDR blocks updates.
+    const storedErrors = [
+      'spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length',
+      'spec.ingress[0].from[0].ipBlock.except[0]: Invalid value: "010.0.0.0/16": must not have leading 0s in IP or prefix length',
+    ];
+    const added =
+      'spec.ingress[0].from[0].ipBlock.except[1]: Invalid value: "10.1.0.1/16": must not have bits set beyond the prefix length';
+    expect(updated(policies, stored.object, addHostBits, ON).errors).toEqual([...storedErrors, added, added]);
+    const relabel = (next: KubeObject) => (next.metadata.labels = { x: 'y' });
+    expect(updated(policies, stored.object, relabel, ON).errors).toEqual(storedErrors);
   });
 });
 

@@ -31,7 +31,7 @@ import { encodedGroupVersion, storageGroupVersion, type ResourceType } from '../
 import { decodeCbor, SELF_DESCRIBED_CBOR } from './cbor';
 import { JSON_MEDIA_TYPE, PROTOBUF_MEDIA_TYPE, YAML_MEDIA_TYPE } from './media-type';
 import type { JsonObject } from './protobuf';
-import { goEscaped } from '../json/value';
+import { goJSONEscaped } from '../../api/go-quote';
 import { shareFieldSetsOf } from './shared-field-sets';
 import { decodeObject as decodeEnvelope, encodeEnvelope, messageNameFor, PROTOBUF_MAGIC } from './protobuf-envelope';
 
@@ -126,7 +126,7 @@ function decodeWhole(value: Buffer): KubeObject {
 
 /** JSON as Go's encoder writes it: HTML-safe escapes and a final newline. */
 function goJson(value: unknown): Buffer {
-  return Buffer.from(`${goEscaped(JSON.stringify(value))}\n`);
+  return Buffer.from(`${goJSONEscaped(JSON.stringify(value))}\n`);
 }
 
 /** A copy with every object's keys in sorted order (Go writes maps so). */

@@ -6,7 +6,7 @@
  * what the reference keeps unlisted (`/debug/pprof`, a group's trailing-slash form) is not here.
  */
 import type { RequestHandler } from 'express';
-import { goEscaped } from '../json/value';
+import { goJSONEscaped } from '../../api/go-quote';
 
 export const ROOT_PATHS = ['/', '/index.html'];
 
@@ -15,6 +15,6 @@ export function rootPathsHandler(listedPaths: () => readonly string[]): RequestH
     const paths = [...new Set(listedPaths())].sort();
     res.status(200);
     res.setHeader('Content-Type', 'application/json');
-    res.end(goEscaped(JSON.stringify({ paths }, null, 2)));
+    res.end(goJSONEscaped(JSON.stringify({ paths }, null, 2)));
   };
 }

@@ -5,23 +5,6 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const GO_ESCAPED = /[<>&\u2028\u2029]/g;
-const GO_ESCAPES: Readonly<Record<string, string>> = {
-  '<': '\\u003c',
-  '>': '\\u003e',
-  '&': '\\u0026',
-  '\u2028': '\\u2028',
-  '\u2029': '\\u2029',
-};
-
-/**
- * JSON text as Go's encoding/json writes it: it escapes `<`, `>`, `&` and the line separators,
- * which JSON.stringify leaves as they are (they only occur inside strings).
- */
-export function goEscaped(json: string): string {
-  return json.replace(GO_ESCAPED, (character) => GO_ESCAPES[character]);
-}
-
 /** Go's json.Marshal of an unstructured value (what a decoded JSON body holds): map keys sorted, strings as Go escapes them. */
 export function goMarshal(value: unknown): string {
   return goJSONEscaped(marshalSorted(value));
@@ -49,7 +32,7 @@ export interface Touched {
  * Go escapes them.
  */
 export function goMarshalPatched(value: unknown, touched: Touched): string {
-  return goEscaped(marshalTouched(value, touched));
+  return goJSONEscaped(marshalTouched(value, touched));
 }
 
 function marshalTouched(value: unknown, touched: Touched): string {

@@ -5,7 +5,8 @@
  * Go name, in declaration order, zero values and nil included; their layout, and where each field
  * comes from in v1, is generated from the release's types (internal-json-fields.ts).
  */
-import { isObject, goEscaped } from '../json/value';
+import { isObject } from '../json/value';
+import { goJSONEscaped } from '../../api/go-quote';
 import { deepEqual } from '../status/field-errors';
 import { canonicalQuantity } from '../quantity/quantity';
 import { compareStrings } from '../string-order';
@@ -48,7 +49,7 @@ const AS_INTERNAL: Readonly<Record<string, (v1: JsonObject) => JsonObject>> = {
 /** Text with nothing JSON or Go escapes, the common case, needs only its quotes. */
 const PLAIN_TEXT = /^[\w .,:;/=+@~-]*$/;
 
-const goString = (text: string) => (PLAIN_TEXT.test(text) ? `"${text}"` : goEscaped(JSON.stringify(text)));
+const goString = (text: string) => (PLAIN_TEXT.test(text) ? `"${text}"` : goJSONEscaped(JSON.stringify(text)));
 
 /** metav1.Time's MarshalJSON: RFC 3339 in UTC to the second, `null` for the zero time. */
 function goTime(value: unknown): string {
@@ -73,7 +74,7 @@ function rawJson(value: unknown, indent: string): string {
     if (keys.length === 0) return '{}';
     return `{\n${keys.map((key) => `${inner}${goString(key)}: ${rawJson(value[key], inner)}`).join(',\n')}\n${indent}}`;
   }
-  return value === undefined ? 'null' : goEscaped(JSON.stringify(value));
+  return value === undefined ? 'null' : goJSONEscaped(JSON.stringify(value));
 }
 
 /** The types written by a MarshalJSON of their own that are Go structs, never empty to `omitempty`. */

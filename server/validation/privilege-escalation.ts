@@ -5,7 +5,7 @@
  * privileged flag and once for each CAP_SYS_ADMIN added, with the context printed as the
  * reference prints its internal struct.
  */
-import { goEscaped } from '../json/value';
+import { goJSONEscaped } from '../../api/go-quote';
 import type { FieldError } from '../status/field-error';
 import { GoValue, invalid, type FieldPath } from '../status/field-errors';
 
@@ -85,5 +85,5 @@ function goSecurityContext(context: PrivilegeSecurityContext): GoValue {
     SeccompProfile: pointer(context.seccompProfile, profile),
     AppArmorProfile: pointer(context.appArmorProfile, profile),
   };
-  return new GoValue(goEscaped(JSON.stringify(internal)));
+  return new GoValue(goJSONEscaped(JSON.stringify(internal)));
 }

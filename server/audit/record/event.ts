@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { UserInfo } from '../../../api/user-info';
-import { goEscaped } from '../../json/value';
+import { goJSONEscaped } from '../../../api/go-quote';
 import type { RequestInfo } from '../../request/request-info';
 import type { AuditLevel, AuditStage } from './policy';
 
@@ -150,5 +150,5 @@ export function microTime(micros: number): string {
 }
 
 export function goJson(value: unknown): string {
-  return goEscaped(JSON.stringify(value));
+  return goJSONEscaped(JSON.stringify(value));
 }

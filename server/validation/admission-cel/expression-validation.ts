@@ -11,7 +11,7 @@
 import type { CompileResult, EnvironmentKind } from '../../cel/environment';
 import { resultTypeError } from '../../cel/compile-errors';
 import { duplicate, FieldPath, GoValue, invalid, notSupported, required, tooMany } from '../../status/field-errors';
-import { goEscaped } from '../../json/value';
+import { goJSONEscaped } from '../../../api/go-quote';
 import { isQualifiedName } from '../names';
 import { isCelIdentifier } from '../../cel/escaping';
 import { compileMatchCondition } from './match-conditions';
@@ -250,7 +250,7 @@ export function validatePolicyExpressions(
         root.child('auditAnnotations'),
         // The reference prints its internal structs, whose fields carry no JSON names.
         new GoValue(
-          goEscaped(
+          goJSONEscaped(
             JSON.stringify(
               auditAnnotations.map(({ key, valueExpression }) => ({ Key: key, ValueExpression: valueExpression })),
             ),

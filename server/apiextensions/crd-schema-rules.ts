@@ -16,7 +16,7 @@
 import type { FieldError } from '../registry/types';
 import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../status/field-errors';
 import { compileRe2 } from '../regex/re2';
-import { copyJson, isObject } from '../json/value';
+import { copyJson, goMarshal, isObject } from '../json/value';
 import type { JSONSchemaProps, ValidationRule } from './crd-types';
 import { pruneValueBySchema } from './schema-pruning';
 import { embeddedResourceErrors, validateValueBySchema } from './schema-validation';
@@ -397,7 +397,7 @@ function defaultRules(schema: JSONSchemaProps, path: FieldPath, errors: FieldErr
     if (atRoot && isObject(schema.default)) errors.push(...embeddedResourceErrors(at, schema.default));
     const pruned = copyJson(schema.default);
     if (pruneValueBySchema(pruned, schema).length > 0)
-      errors.push(invalid(at, new GoValue(goJSON(schema.default)), 'must not have unknown fields'));
+      errors.push(invalid(at, new GoValue(goMarshal(schema.default)), 'must not have unknown fields'));
     for (const error of validateValueBySchema(schema.default, schema)) {
       errors.push({ ...error, field: error.field === '' ? at.toString() : `${at.toString()}.${error.field}` });
     }
@@ -469,19 +469,6 @@ const GO_SCHEMA_FIELDS: ReadonlyArray<{
   { json: 'x-kubernetes-validations', go: 'XValidations', zero: null, allowedAtStatusRoot: true, kind: 'rules' },
 ];
 
-/** Go's JSON of a value whose map keys it sorts. */
-function goJSON(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(goJSON).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${goJSON(record[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** A schema as the reference prints its internal JSONSchemaProps (see GO_SCHEMA_FIELDS). */
 function goSchemaJSON(schema: JSONSchemaProps): string {
   const record = schema as unknown as Record<string, unknown>;
@@ -521,7 +508,7 @@ function goSchemaJSON(schema: JSONSchemaProps): string {
           .map((key) => {
             const dependency = (value as Record<string, unknown>)[key];
             const inner = Array.isArray(dependency)
-              ? `{"Schema":null,"Property":${goJSON(dependency)}}`
+              ? `{"Schema":null,"Property":${goMarshal(dependency)}}`
               : `{"Schema":${goSchemaJSON(dependency as JSONSchemaProps)},"Property":null}`;
             return `${JSON.stringify(key)}:${inner}`;
           })
@@ -536,7 +523,7 @@ function goSchemaJSON(schema: JSONSchemaProps): string {
         text = `[${(value as ValidationRule[]).map((rule) => `{"Rule":${JSON.stringify(rule.rule ?? '')},"Message":${JSON.stringify(rule.message ?? '')},"MessageExpression":${JSON.stringify(rule.messageExpression ?? '')},"Reason":${JSON.stringify(rule.reason ?? null)},"FieldPath":${JSON.stringify(rule.fieldPath ?? '')},"OptionalOldSelf":${JSON.stringify(rule.optionalOldSelf ?? null)}}`).join(',')}]`;
         break;
       default:
-        text = goJSON(value);
+        text = goMarshal(value);
     }
     return `"${go}":${text}`;
   });

@@ -8,7 +8,7 @@ import { badRequest, invalid } from '../status/catalogue';
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, invalid as invalidField, notSupported } from '../status/field-errors';
 import { parseBool, parseInteger } from '../request/query';
-import { goTimeQuote } from '../validation/go-time';
+import { goTimeParseError, RFC3339_LAYOUT } from '../validation/go-time';
 
 export interface PodLogOptions {
   readonly container: string;
@@ -96,56 +96,16 @@ export function kubeletLogQuery(options: PodLogOptions): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** Go's layout elements of RFC 3339, each with what it reads; a mismatch is Go's `cannot parse` error. */
-const RFC3339_ELEMENTS: readonly (readonly [string, RegExp])[] = [
-  ['2006', /^\d{4}/],
-  ['-', /^-/],
-  ['01', /^\d{2}/],
-  ['-', /^-/],
-  ['02', /^\d{2}/],
-  ['T', /^T/],
-  ['15', /^\d{2}/],
-  [':', /^:/],
-  ['04', /^\d{2}/],
-  [':', /^:/],
-  ['05', /^\d{2}(?:[.,]\d+)?/],
-  ['Z07:00', /^(?:Z|[+-]\d{2}:\d{2})/],
-];
-const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
+/** The fields of a time Go's RFC 3339 layout takes (goTimeParseError has checked it). */
+const RFC3339_FIELDS = /^(\d{4})-(\d{2})-(\d{2})T(\d{1,2}):(\d{2}):(\d{2})(?:[.,]\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Seconds since the epoch of an RFC 3339 time (fractions dropped, as the reference's metav1.Time keeps seconds). */
 function parseRfc3339(text: string): number {
-  const fail = (why: string) => badRequest(`parsing time ${goTimeQuote(text)}${why}`);
-  let rest = text;
-  const parts: string[] = [];
-  for (const [element, pattern] of RFC3339_ELEMENTS) {
-    const match = pattern.exec(rest);
-    if (match === null)
-      throw fail(` as ${goTimeQuote(RFC3339_LAYOUT)}: cannot parse ${goTimeQuote(rest)} as ${goTimeQuote(element)}`);
-    parts.push(match[0]);
-    rest = rest.slice(match[0].length);
-  }
-  if (rest !== '') throw fail(`: extra text: ${goTimeQuote(rest)}`);
-  const [year, , month, , day, , hour, , minute, , second, zone] = parts;
-  const ranges: readonly [string, number, number, string][] = [
-    [month, 1, 12, 'month'],
-    [day, 1, 31, 'day'],
-    [hour, 0, 23, 'hour'],
-    [minute, 0, 59, 'minute'],
-    [second.slice(0, 2), 0, 59, 'second'],
-  ];
-  for (const [value, low, high, what] of ranges) {
-    if (Number(value) < low || Number(value) > high) throw fail(`: ${what} out of range`);
-  }
+  const error = goTimeParseError(text, RFC3339_LAYOUT);
+  if (error !== undefined) throw badRequest(error);
+  const [, year, month, day, hour, minute, second, zone] = RFC3339_FIELDS.exec(text)!;
   const offsetMinutes =
     zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
-  const utc = Date.UTC(
-    Number(year),
-    Number(month) - 1,
-    Number(day),
-    Number(hour),
-    Number(minute),
-    Number(second.slice(0, 2)),
-  );
+  const utc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
   return Math.floor(utc / 1000) - offsetMinutes * 60;
 }

@@ -596,6 +596,8 @@ describe('connections through kwok as the kubelet', () => {
       ['tailLines=abc', 400, 'strconv.ParseInt: parsing "abc": invalid syntax'],
       ['sinceSeconds=', 400, 'strconv.ParseInt: parsing "": invalid syntax'],
       ['sinceTime=bad', 400, 'parsing time "bad" as "2006-01-02T15:04:05Z07:00": cannot parse "bad" as "2006"'],
+      // Go's time.Parse knows each month's length.
+      ['sinceTime=2024-02-30T00:00:00Z', 400, 'parsing time "2024-02-30T00:00:00Z": day out of range'],
     ];
     for (const [query, code, message] of cases) {
       const answer = await server.request('GET', `${NS}/pods/web/log?${query}`);

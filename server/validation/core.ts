@@ -23,7 +23,7 @@ import {
   sloppyIPFamily,
 } from './ip';
 import { valueAtPath } from '../json/value';
-import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
+import { isMirrorPod, MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from './apparmor-annotations';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { containerStatusUserErrors } from './linux-users';
@@ -74,7 +74,10 @@ function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): Fi
 function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): FieldError[] {
   const spec = field<PodSpecShape>(pod, 'spec');
   return [
-    ...validatePodSpec(spec, FieldPath.root('spec'), options, pod.metadata.name ?? ''),
+    ...validatePodSpec(spec, FieldPath.root('spec'), options, {
+      name: pod.metadata.name ?? '',
+      static: isMirrorPod(pod),
+    }),
     ...validatePodOnlySpec(spec, FieldPath.root('spec')),
   ];
 }

@@ -25,6 +25,7 @@ import {
 import { valueAtPath } from '../json/value';
 import { isMirrorPod, MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from './apparmor-annotations';
+import { podResourceClaimStatusErrors, type PodResourceClaimStatus } from './pod-resource-claims';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
@@ -136,6 +137,11 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, contex
   return [
     ...podAnnotationUpdateErrors(pod, old, podValidationOptions(context.featureEnabled, old)),
     ...validateNominatedNodeName(pod, old, context),
+    ...podResourceClaimStatusErrors(
+      field<{ resourceClaimStatuses?: PodResourceClaimStatus[] }>(pod, 'status')?.resourceClaimStatuses,
+      field<PodSpecShape>(pod, 'spec')?.resourceClaims,
+      FieldPath.root('status', 'resourceClaimStatuses'),
+    ),
     ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
     ...containerStatusUsersErrors(pod),
   ];

@@ -1,8 +1,8 @@
 /**
  * A pod's resource claims (dynamic resource allocation), as the reference judges them: the
  * pod's own list (`spec.resourceClaims`: named, unique, each naming exactly one claim or claim
- * template), and what containers and the pod level ask of them (`resources.claims`: a pod
- * claim named, once, whole or by request).
+ * template), what containers and the pod level ask of them (`resources.claims`: a pod claim
+ * named, once, whole or by request), and the claims a status reports as made for them.
  */
 import { goEscaped } from '../json/value';
 import { compareStrings } from '../string-order';
@@ -20,6 +20,11 @@ export interface PodResourceClaim {
 export interface ResourceClaimReference {
   readonly name?: string;
   readonly request?: string;
+}
+
+export interface PodResourceClaimStatus {
+  readonly name?: string;
+  readonly resourceClaimName?: string | null;
 }
 
 const isSet = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
@@ -133,6 +138,33 @@ export function resourceClaimReferenceErrors(
       const detail = `must be one of the names in pod.spec.resourceClaims${names.length === 0 ? ' which is empty' : `: ${names.join(', ')}`}`;
       errors.push(fieldNotFound(at, name, detail));
     }
+  });
+  return errors;
+}
+
+/**
+ * The claims a status reports as made for the pod: each for one of the pod's claims, once, and
+ * named as a claim is. The name's content needs no check of its own: one that matches a pod
+ * claim's is valid. Every error is reported at the entry's `name`, the claim's name's too.
+ */
+export function podResourceClaimStatusErrors(
+  statuses: readonly PodResourceClaimStatus[] | null | undefined,
+  podClaims: readonly PodResourceClaim[] | null | undefined,
+  path: FieldPath,
+): FieldError[] {
+  const podClaimNamesListed = new Set((podClaims ?? []).map((claim) => claim.name ?? ''));
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  (statuses ?? []).forEach((status, i) => {
+    const at = path.index(i).child('name');
+    const name = status.name ?? '';
+    if (!podClaimNamesListed.has(name))
+      errors.push(invalid(at, name, 'must match the name of an entry in `spec.resourceClaims`'));
+    if (seen.has(name)) errors.push(duplicate(at, name));
+    else seen.add(name);
+    if (isSet(status.resourceClaimName))
+      for (const message of isDNS1123Subdomain(status.resourceClaimName))
+        errors.push(invalid(at, status.resourceClaimName, message));
   });
   return errors;
 }

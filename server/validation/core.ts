@@ -25,7 +25,12 @@ import {
 import { valueAtPath } from '../json/value';
 import { isMirrorPod, MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from './apparmor-annotations';
-import { podResourceClaimStatusErrors, type PodResourceClaimStatus } from './pod-resource-claims';
+import {
+  podExtendedResourceClaimStatusErrors,
+  podResourceClaimStatusErrors,
+  type PodExtendedResourceClaimStatus,
+  type PodResourceClaimStatus,
+} from './pod-resource-claims';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
@@ -141,6 +146,12 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, contex
       field<{ resourceClaimStatuses?: PodResourceClaimStatus[] }>(pod, 'status')?.resourceClaimStatuses,
       field<PodSpecShape>(pod, 'spec')?.resourceClaims,
       FieldPath.root('status', 'resourceClaimStatuses'),
+    ),
+    ...podExtendedResourceClaimStatusErrors(
+      field<{ extendedResourceClaimStatus?: PodExtendedResourceClaimStatus }>(pod, 'status')
+        ?.extendedResourceClaimStatus,
+      field<PodSpecShape>(pod, 'spec') ?? {},
+      FieldPath.root('status', 'extendedResourceClaimStatus'),
     ),
     ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
     ...containerStatusUsersErrors(pod),

@@ -2,7 +2,8 @@
  * A pod's resource claims (dynamic resource allocation), as the reference judges them: the
  * pod's own list (`spec.resourceClaims`: named, unique, each naming exactly one claim or claim
  * template), what containers and the pod level ask of them (`resources.claims`: a pod claim
- * named, once, whole or by request), and the claims a status reports as made for them.
+ * named, once, whole or by request), and the claims a status reports as made for them (for
+ * its claims, and for the extended resources its containers request).
  */
 import { goEscaped } from '../json/value';
 import { compareStrings } from '../string-order';
@@ -166,5 +167,81 @@ export function podResourceClaimStatusErrors(
       for (const message of isDNS1123Subdomain(status.resourceClaimName))
         errors.push(invalid(at, status.resourceClaimName, message));
   });
+  return errors;
+}
+
+export interface ContainerRequestMapping {
+  readonly containerName?: string;
+  readonly resourceName?: string;
+  readonly requestName?: string;
+}
+
+export interface PodExtendedResourceClaimStatus {
+  readonly requestMappings?: readonly ContainerRequestMapping[] | null;
+  readonly resourceClaimName?: string;
+}
+
+interface ContainerRequests {
+  readonly name?: string;
+  readonly resources?: { readonly requests?: Record<string, unknown> | null } | null;
+}
+
+/**
+ * The claim the scheduler made for the extended resources a pod's containers request
+ * (DRAExtendedResource): mappings from a container (init or regular, a regular one's requests
+ * standing where both share a name) and a resource it requests to a request of the claim, each
+ * pair once, and the claim's name. A request name's errors are reported at the status's
+ * `requestName`, without the mapping's index, as the reference writes them.
+ */
+export function podExtendedResourceClaimStatusErrors(
+  status: PodExtendedResourceClaimStatus | null | undefined,
+  spec: { readonly initContainers?: readonly ContainerRequests[]; readonly containers?: readonly ContainerRequests[] },
+  path: FieldPath,
+): FieldError[] {
+  if (!isSet(status)) return [];
+  const containers = new Map(
+    [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((container) => [container.name ?? '', container]),
+  );
+  const errors: FieldError[] = [];
+  const mappingsPath = path.child('requestMappings');
+  const mappings = status.requestMappings ?? [];
+  if (mappings.length === 0) errors.push(required(mappingsPath, 'at least one request mapping is required'));
+  const seen = new Set<string>();
+  mappings.forEach((mapping, i) => {
+    const at = mappingsPath.index(i);
+    const containerName = mapping.containerName ?? '';
+    const resourceName = mapping.resourceName ?? '';
+    const container = containers.get(containerName);
+    if (container === undefined)
+      errors.push(
+        invalid(
+          at.child('containerName'),
+          containerName,
+          'must match the name of an entry in spec.initContainers.name or spec.containers.name',
+        ),
+      );
+    else if (!Object.hasOwn(container.resources?.requests ?? {}, resourceName))
+      errors.push(
+        invalid(
+          at.child('resourceName'),
+          resourceName,
+          'must match the extended resource name of an entry in spec.initContainers.resources.requests or spec.containers.resources.requests',
+        ),
+      );
+    const requestName = mapping.requestName ?? '';
+    for (const message of isDNS1123Label(requestName))
+      errors.push(invalid(path.child('requestName'), requestName, message));
+    const pair = JSON.stringify([containerName, resourceName]);
+    if (seen.has(pair)) {
+      errors.push(duplicate(at.child('containerName'), containerName));
+      errors.push(duplicate(at.child('resourceName'), resourceName));
+    }
+    seen.add(pair);
+  });
+  const claimName = status.resourceClaimName ?? '';
+  if (claimName === '') errors.push(required(path.child('resourceClaimName')));
+  else
+    for (const message of isDNS1123Subdomain(claimName))
+      errors.push(invalid(path.child('resourceClaimName'), claimName, message));
   return errors;
 }

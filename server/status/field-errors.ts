@@ -88,9 +88,16 @@ export function notSupported(path: FieldPath, value: unknown, supported: readonl
   };
 }
 
-/** The reference's field.NotFound: a value that names something absent (a volume a mount names). */
-export function fieldNotFound(path: FieldPath, value: unknown): FieldError {
-  return { type: 'FieldValueNotFound', field: path.toString(), detail: `Not found: ${formatValue(value)}` };
+/**
+ * The reference's field.NotFound: a value that names something absent (a volume a mount names).
+ * `detail`: the explanation a caller sets on the error afterwards, which NotFound itself takes none of.
+ */
+export function fieldNotFound(path: FieldPath, value: unknown, detail = ''): FieldError {
+  return {
+    type: 'FieldValueNotFound',
+    field: path.toString(),
+    detail: withDetail(`Not found: ${formatValue(value)}`, detail),
+  };
 }
 
 export function duplicate(path: FieldPath, value: unknown): FieldError {

@@ -23,8 +23,14 @@ import {
   sloppyIPFamily,
 } from './ip';
 import { valueAtPath } from '../json/value';
-import { MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
+import { isMirrorPod, MIRROR_POD_ANNOTATION } from '../registry/kinds/mirror-pod';
 import { APPARMOR_CONTAINER_ANNOTATION_PREFIX } from './apparmor-annotations';
+import {
+  podExtendedResourceClaimStatusErrors,
+  podResourceClaimStatusErrors,
+  type PodExtendedResourceClaimStatus,
+  type PodResourceClaimStatus,
+} from './pod-resource-claims';
 import { validatePodStatusAddresses, validateServiceLoadBalancerStatus } from './status-addresses';
 import { containerStatusUserErrors } from './linux-users';
 import { validateNodeTaints } from './pod-scheduling';
@@ -84,7 +90,10 @@ function podAnnotationErrors(pod: KubeObject, options: PodValidationOptions): Fi
 function validatePodSpecOf(pod: KubeObject, options: PodValidationOptions): FieldError[] {
   const spec = field<PodSpecShape>(pod, 'spec');
   return [
-    ...validatePodSpec(spec, FieldPath.root('spec'), options, pod.metadata.name ?? ''),
+    ...validatePodSpec(spec, FieldPath.root('spec'), options, {
+      name: pod.metadata.name ?? '',
+      static: isMirrorPod(pod),
+    }),
     ...validatePodOnlySpec(spec, FieldPath.root('spec')),
   ];
 }
@@ -143,6 +152,17 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, contex
   return [
     ...podAnnotationUpdateErrors(pod, old, podValidationOptions(context.featureEnabled, old)),
     ...validateNominatedNodeName(pod, old, context),
+    ...podResourceClaimStatusErrors(
+      field<{ resourceClaimStatuses?: PodResourceClaimStatus[] }>(pod, 'status')?.resourceClaimStatuses,
+      field<PodSpecShape>(pod, 'spec')?.resourceClaims,
+      FieldPath.root('status', 'resourceClaimStatuses'),
+    ),
+    ...podExtendedResourceClaimStatusErrors(
+      field<{ extendedResourceClaimStatus?: PodExtendedResourceClaimStatus }>(pod, 'status')
+        ?.extendedResourceClaimStatus,
+      field<PodSpecShape>(pod, 'spec') ?? {},
+      FieldPath.root('status', 'extendedResourceClaimStatus'),
+    ),
     ...validatePodStatusAddresses(pod, old, context.featureEnabled('StrictIPCIDRValidation')),
     ...containerStatusUsersErrors(pod),
   ];

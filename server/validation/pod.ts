@@ -78,6 +78,13 @@ import { validateContainerResourceName, validatePodResourceName, validateResourc
 import { GO_SPACE } from './go-space';
 import { validatePullPolicy } from './pull-policy';
 import { podResourceConsistencyErrors } from './pod-level-resources';
+import {
+  podResourceClaimErrors,
+  podResourceClaimNames,
+  resourceClaimReferenceErrors,
+  type PodResourceClaim,
+  type ResourceClaimReference,
+} from './pod-resource-claims';
 
 type Json = Record<string, unknown>;
 
@@ -135,6 +142,7 @@ interface SecurityContext extends PrivilegeSecurityContext {
 interface ResourceRequirements {
   limits?: Record<string, unknown>;
   requests?: Record<string, unknown>;
+  claims?: ResourceClaimReference[] | null;
 }
 
 interface EnvVar {
@@ -176,6 +184,7 @@ export interface PodSpecShape {
   terminationGracePeriodSeconds?: number;
   activeDeadlineSeconds?: number;
   affinity?: Affinity | null;
+  resourceClaims?: PodResourceClaim[] | null;
   [field: string]: unknown;
 }
 
@@ -714,7 +723,7 @@ function imageWhitespaceErrors(container: Container, path: FieldPath): FieldErro
 function validateContainerCommon(
   container: Container,
   at: FieldPath,
-  { volumes, options, hostUsers }: ContainersPod,
+  { volumes, options, hostUsers, podClaimNames }: ContainersPod,
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (!container.name) errors.push(required(at.child('name')));
@@ -742,6 +751,9 @@ function validateContainerCommon(
   errors.push(...validateVolumeDevices(devices, mounts, volumes, at.child('volumeDevices')));
   errors.push(...validatePullPolicy(container.imagePullPolicy, at.child('imagePullPolicy')));
   errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
+  errors.push(
+    ...resourceClaimReferenceErrors(container.resources?.claims, podClaimNames, at.child('resources', 'claims')),
+  );
   if (container.securityContext?.privileged === true && !clusterPolicy().allowPrivileged) {
     errors.push(forbidden(at.child('securityContext', 'privileged'), 'disallowed by cluster policy'));
   }
@@ -757,11 +769,13 @@ function validateContainerCommon(
 }
 
 /**
- * What a pod gives its containers' rules: the volumes they may mount, the options, the declared
- * OS, whether its users are the host's, and its grace period.
+ * What a pod gives its containers' rules: the volumes they may mount, the names of the resource
+ * claims they may ask for, the options, the declared OS, whether its users are the host's, and
+ * its grace period.
  */
 interface ContainersPod {
   readonly volumes: ReadonlyMap<string, Volume>;
+  readonly podClaimNames: ReadonlySet<string>;
   readonly options: PodValidationOptions;
   readonly os: PodOS | undefined;
   readonly hostUsers: boolean;
@@ -802,14 +816,15 @@ function validateContainers(
  * nothing more of them, since the kubelet there would not apply them; otherwise no claims (even
  * an empty list), names the pod level supports, and amounts that fit the containers'.
  */
-function validatePodResources(spec: PodSpecShape, path: FieldPath): FieldError[] {
-  const resources = spec.resources as (ResourceRequirements & { claims?: unknown }) | null | undefined;
+function validatePodResources(spec: PodSpecShape, podClaimNames: ReadonlySet<string>, path: FieldPath): FieldError[] {
+  const resources = spec.resources as ResourceRequirements | null | undefined;
   if (resources === undefined || resources === null) return [];
   if ((spec as PodOSSpec).os?.name === 'windows') return [forbidden(path, 'may not be set for a windows pod')];
   const errors: FieldError[] = [];
   if (resources.claims !== undefined && resources.claims !== null)
     errors.push(forbidden(path.child('claims'), 'claims may not be set for Resources at pod-level'));
   errors.push(...validateResourceListNames(resources, path, validatePodResourceName));
+  errors.push(...resourceClaimReferenceErrors(resources.claims, podClaimNames, path.child('claims')));
   errors.push(...podResourceConsistencyErrors(spec, resources, path));
   return errors;
 }
@@ -859,26 +874,43 @@ function fileKeyRefVolumeErrors(spec: PodSpecShape, path: FieldPath): FieldError
   return errors;
 }
 
+/** What a Pod's spec is judged with beyond a template's. */
+export interface PodIdentity {
+  /** Names the claims of its ephemeral volumes. */
+  readonly name: string;
+  /** A mirror pod's, which takes no resource claims. */
+  readonly static: boolean;
+}
+
 /**
  * Runs on defaulted specs: fields the defaults always fill are required here, as in the reference.
- * `podName`: a Pod's name (templates have none), which names the claims of its ephemeral volumes.
+ * `podIdentity`: a Pod's (templates have none).
  */
 export function validatePodSpec(
   spec: PodSpecShape | undefined,
   path: FieldPath,
   options: PodValidationOptions,
-  podName?: string,
+  podIdentity?: PodIdentity,
 ): FieldError[] {
   const errors: FieldError[] = [];
   const podSpec = spec ?? {};
+  const podName = podIdentity?.name;
   const { mountable, errors: volumeErrors } = validateVolumes(
     podSpec.volumes ?? [],
     { podName, allowNonLocalTokenPath: options.allowNonLocalProjectedTokenPath },
     path.child('volumes'),
   );
   errors.push(...volumeErrors);
+  errors.push(
+    ...podResourceClaimErrors(
+      podSpec.resourceClaims,
+      { staticPod: podIdentity?.static === true },
+      path.child('resourceClaims'),
+    ),
+  );
   const pod: ContainersPod = {
     volumes: mountable,
+    podClaimNames: podResourceClaimNames(podSpec.resourceClaims),
     options,
     os: (podSpec as PodOSSpec).os ?? undefined,
     hostUsers: sharesHostUsers(podSpec as UserNamespacePodSpec),
@@ -902,7 +934,8 @@ export function validatePodSpec(
       'ephemeral',
     ),
   );
-  if (options.judgePodLevelResources) errors.push(...validatePodResources(podSpec, path.child('resources')));
+  if (options.judgePodLevelResources)
+    errors.push(...validatePodResources(podSpec, pod.podClaimNames, path.child('resources')));
   errors.push(...hostNetworkPortErrors(podSpec, path, podName !== undefined));
   const restartPolicy = podSpec.restartPolicy;
   if (!restartPolicy) errors.push(required(path.child('restartPolicy')));

@@ -70,6 +70,12 @@
  * containers' (after the pod level's defaults): no claims, even none; requests no lower than the
  * containers' at once (sidecars counted), huge page limits likewise, no container limit above the
  * pod's, at the reference's own paths.
+ * fixtures/recorded-pod-resource-claims.json holds a pod's resource claims, for pods and every
+ * template, judged between the volumes and the containers: each named (a DNS label, unique) and
+ * naming exactly one claim or claim template (DNS subdomains), refused at the whole claim printed
+ * as the internal struct; a static pod's refused once per claim at `[]`, a template's never. Then
+ * what containers (init and ephemeral ones too) and the pod level ask of them: a pod claim named,
+ * whole or by request (a DNS label), never twice nor both, the pod's claim names listed sorted.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,6 +112,7 @@ const CASES: readonly Case[] = [
   'recorded-pod-windows-security-options.json',
   'recorded-pod-privilege-escalation.json',
   'recorded-pod-level-resources-causes.json',
+  'recorded-pod-resource-claims.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

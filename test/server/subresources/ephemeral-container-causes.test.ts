@@ -10,6 +10,8 @@
  * fixtures/recorded-ephemeral-security-context.json holds an ephemeral container's security
  * context: privileges it may not gain yet is given, its Windows options, and a hostProcess
  * container the pod's others are not.
+ * fixtures/recorded-ephemeral-container-claims.json holds an ephemeral container's resource
+ * claims, held to the pod's claims as any container's are before its resources are refused.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,9 +31,11 @@ interface Status {
   details?: { causes?: { field: string; message: string }[] };
 }
 
-const CASES = ['recorded-ephemeral-container-causes.json', 'recorded-ephemeral-security-context.json'].flatMap(
-  (fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[],
-);
+const CASES = [
+  'recorded-ephemeral-container-causes.json',
+  'recorded-ephemeral-security-context.json',
+  'recorded-ephemeral-container-claims.json',
+].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 const PODS = '/api/v1/namespaces/default/pods';
 const JSON_BODY = { 'Content-Type': 'application/json' };
 

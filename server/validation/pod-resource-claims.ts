@@ -5,7 +5,7 @@
  * named, once, whole or by request), and the claims a status reports as made for them (for
  * its claims, and for the extended resources its containers request).
  */
-import { goEscaped } from '../json/value';
+import { goJSONEscaped } from '../../api/go-quote';
 import { compareStrings } from '../string-order';
 import type { FieldError } from '../status/field-error';
 import { duplicate, fieldNotFound, FieldPath, forbidden, GoValue, invalid, required } from '../status/field-errors';
@@ -45,7 +45,7 @@ function goPodResourceClaim(claim: PodResourceClaim): GoValue {
     ResourceClaimName: claim.resourceClaimName ?? null,
     ResourceClaimTemplateName: claim.resourceClaimTemplateName ?? null,
   };
-  return new GoValue(goEscaped(JSON.stringify(internal)));
+  return new GoValue(goJSONEscaped(JSON.stringify(internal)));
 }
 
 /**

@@ -1,8 +1,10 @@
 // Prints server/validation/internal-json-fields.ts: for each struct that the reference's
 // "may not change" messages diff (core.PodSpec, core.EphemeralContainer,
-// core.PersistentVolumeSource, core.PersistentVolumeClaimSpec, core.PersistentVolumeClaim) and every
-// struct reachable from them, the keys encoding/json writes for the INTERNAL Go type, in its
-// order, with the type of each value and the key of the v1 JSON object it is converted from.
+// core.PersistentVolumeSource, core.PersistentVolumeClaimSpec, core.PersistentVolumeClaim), each
+// spec whose parts its update validation compares with apiequality.Semantic.DeepEqual
+// (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec), and every struct reachable
+// from them, the keys encoding/json writes for the INTERNAL Go type, in its order, with the type
+// of each value (pointers included) and the key of the v1 JSON object it is converted from.
 // apimachinery's diff.Diff marshals the internal structs, which carry no json tags: keys are Go
 // field names, embedded structs are flattened, and every field is written. Each internal struct
 // is walked beside its v1 counterpart (the v1 field of the same Go name gives the JSON key);
@@ -19,11 +21,17 @@ import (
 	"sort"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/kubernetes/pkg/apis/apps"
+	"k8s.io/kubernetes/pkg/apis/batch"
 	"k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/storage"
 )
 
 // The structs the messages diff, each beside the v1 type it is converted from.
@@ -34,6 +42,11 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[core.PersistentVolumeClaimSpec](), reflect.TypeFor[v1.PersistentVolumeClaimSpec]()},
 	// NodeRestriction diffs a whole claim when a node's status write changes more than it may.
 	{reflect.TypeFor[core.PersistentVolumeClaim](), reflect.TypeFor[v1.PersistentVolumeClaim]()},
+	// Specs whose parts the update validation compares with apiequality.Semantic.DeepEqual,
+	// which needs to know where Go holds a pointer and where a value.
+	{reflect.TypeFor[batch.JobSpec](), reflect.TypeFor[batchv1.JobSpec]()},
+	{reflect.TypeFor[apps.StatefulSetSpec](), reflect.TypeFor[appsv1.StatefulSetSpec]()},
+	{reflect.TypeFor[storage.VolumeAttachmentSpec](), reflect.TypeFor[storagev1.VolumeAttachmentSpec]()},
 }
 
 // Internal fields with no v1 field of their name: Convert_v1_PodSpec_To_core_PodSpec

@@ -53,7 +53,8 @@ import {
 } from './pod';
 import type { WriteContext } from '../registry/types';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec, type DataSourceReference } from './claim-spec';
-import { internalDiff, internalEqual } from './internal-json';
+import { internalDiff } from './internal-json';
+import { semanticEqual } from './semantic-equality';
 
 type Json = Record<string, unknown>;
 
@@ -770,7 +771,7 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
     return source;
   };
   const [source, oldSource] = [sourceOf(spec, oldSpec), sourceOf(oldSpec, oldSpec)];
-  if (!internalEqual('core.PersistentVolumeSource', source, oldSource))
+  if (!semanticEqual('core.PersistentVolumeSource', source, oldSource))
     errors.push(
       forbidden(
         FieldPath.root('spec', 'persistentvolumesource'),

@@ -54,7 +54,7 @@ import {
 import type { WriteContext } from '../registry/types';
 import { validatePersistentVolumeClaimSpec, type ClaimSpec, type DataSourceReference } from './claim-spec';
 import { internalDiff } from './internal-json';
-import { semanticEqual } from './semantic-equality';
+import { memberType, semanticEqual } from './semantic-equality';
 
 type Json = Record<string, unknown>;
 
@@ -782,7 +782,14 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
   // A node affinity may be set where there was none; once set, only beta label keys may move to GA.
   const oldAffinity = oldSpec.nodeAffinity as Json | undefined;
   const affinity = spec.nodeAffinity as Json | undefined;
-  if (oldAffinity != null && !deepEqual(affinity ?? null, withGALabelKeysOf(oldAffinity, affinity)))
+  if (
+    oldAffinity != null &&
+    !semanticEqual(
+      memberType('core.PersistentVolumeSpec', 'nodeAffinity'),
+      affinity,
+      withGALabelKeysOf(oldAffinity, affinity),
+    )
+  )
     errors.push(
       invalid(
         FieldPath.root('nodeAffinity'),

@@ -13,6 +13,7 @@ import {
   required,
 } from '../status/field-errors';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
+import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
 import { validateCSIDriverName } from './volume-sources';
 
 /** A VolumeAttachment names its attacher and exactly one source. */
@@ -310,14 +311,20 @@ export function validateCSINodeUpdate(node: KubeObject, old: KubeObject, context
 export function validateVolumeAttachmentUpdate(attachment: KubeObject, old: KubeObject): FieldError[] {
   return [
     ...validateVolumeAttachment(attachment),
-    ...immutable(FieldPath.root('spec'), attachment.spec ?? null, old.spec ?? null),
+    ...immutableAs(
+      'storage.VolumeAttachmentSpec',
+      FieldPath.root('spec'),
+      attachment.spec,
+      old.spec,
+      attachment.spec ?? null,
+    ),
   ];
 }
 
 /** What a CSIStorageCapacity was asked for (topology and class) is fixed; only the answer changes. */
 export function validateCSIStorageCapacityUpdate(capacity: KubeObject, old: KubeObject): FieldError[] {
   return [
-    ...immutable(FieldPath.root('nodeTopology'), capacity.nodeTopology ?? null, old.nodeTopology ?? null),
+    ...immutableAs(LABEL_SELECTOR_POINTER, FieldPath.root('nodeTopology'), capacity.nodeTopology, old.nodeTopology),
     ...immutable(FieldPath.root('storageClassName'), capacity.storageClassName ?? '', old.storageClassName ?? ''),
   ];
 }

@@ -1008,6 +1008,12 @@ export const INTERNAL_STRUCTS: Readonly<Record<string, readonly InternalField[]>
     { key: 'RunAsUserName', v1Key: 'runAsUserName', type: '*string' },
     { key: 'HostProcess', v1Key: 'hostProcess', type: '*bool' },
   ],
+  'storage.CSINodeDriver': [
+    { key: 'Name', v1Key: 'name', type: 'string' },
+    { key: 'NodeID', v1Key: 'nodeID', type: 'string' },
+    { key: 'TopologyKeys', v1Key: 'topologyKeys', type: '[]string' },
+    { key: 'Allocatable', v1Key: 'allocatable', type: '*storage.VolumeNodeResources' },
+  ],
   'storage.VolumeAttachmentSource': [
     { key: 'PersistentVolumeName', v1Key: 'persistentVolumeName', type: '*string' },
     { key: 'InlineVolumeSpec', v1Key: 'inlineVolumeSpec', type: '*core.PersistentVolumeSpec' },
@@ -1017,6 +1023,7 @@ export const INTERNAL_STRUCTS: Readonly<Record<string, readonly InternalField[]>
     { key: 'Source', v1Key: 'source', type: 'storage.VolumeAttachmentSource' },
     { key: 'NodeName', v1Key: 'nodeName', type: 'string' },
   ],
+  'storage.VolumeNodeResources': [{ key: 'Count', v1Key: 'count', type: '*int' }],
   'v1.LabelSelector': [
     { key: 'matchLabels', v1Key: 'matchLabels', type: 'map[string]string', omitEmpty: true },
     { key: 'matchExpressions', v1Key: 'matchExpressions', type: '[]v1.LabelSelectorRequirement', omitEmpty: true },

@@ -302,7 +302,15 @@ export function validateCSINodeUpdate(node: KubeObject, old: KubeObject, context
     for (const driver of driversOf(node))
       if (driver.name === before.name) {
         const next = compared(driver);
-        errors.push(...immutable(FieldPath.root('spec', 'drivers'), next, compared(before), goCSINodeDriver(next)));
+        errors.push(
+          ...immutableAs(
+            'storage.CSINodeDriver',
+            FieldPath.root('spec', 'drivers'),
+            next,
+            compared(before),
+            goCSINodeDriver(next),
+          ),
+        );
       }
   return errors;
 }

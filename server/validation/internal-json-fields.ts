@@ -301,6 +301,10 @@ export const INTERNAL_STRUCTS: Readonly<Record<string, readonly InternalField[]>
   'core.EphemeralVolumeSource': [
     { key: 'VolumeClaimTemplate', v1Key: 'volumeClaimTemplate', type: '*core.PersistentVolumeClaimTemplate' },
   ],
+  'core.EventSource': [
+    { key: 'Component', v1Key: 'component', type: 'string' },
+    { key: 'Host', v1Key: 'host', type: 'string' },
+  ],
   'core.ExecAction': [{ key: 'Command', v1Key: 'command', type: '[]string' }],
   'core.FCVolumeSource': [
     { key: 'TargetWWNs', v1Key: 'targetWWNs', type: '[]string' },

@@ -188,6 +188,11 @@ export function internalJson(type: string, value: unknown, options: InternalJson
   return render(type, value, '', options);
 }
 
+/** A v1 value as json.Marshal writes its internal form: how field errors print a Go struct. */
+export function internalCompactJson(type: string, value: unknown): string {
+  return goEscaped(JSON.stringify(JSON.parse(internalJson(type, value, { stored: false }))));
+}
+
 /**
  * diff.Diff of the internal forms of a stored value and the one an update brings: the text the
  * reference appends to a Forbidden message.

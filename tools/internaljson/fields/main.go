@@ -2,10 +2,10 @@
 // "may not change" messages diff (core.PodSpec, core.EphemeralContainer,
 // core.PersistentVolumeSource, core.PersistentVolumeClaimSpec, core.PersistentVolumeClaim), each
 // value whose parts its update validation compares with apiequality.Semantic.DeepEqual
-// (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec, storage.CSINodeDriver),
-// and every struct reachable from them, the keys encoding/json writes for the INTERNAL Go
-// type, in its order, with the type of each value (pointers included) and the key of the v1
-// JSON object it is converted from.
+// (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec, storage.CSINodeDriver,
+// core.EventSource), and every struct reachable from them, the keys encoding/json writes for
+// the INTERNAL Go type, in its order, with the type of each value (pointers included) and the
+// key of the v1 JSON object it is converted from.
 // apimachinery's diff.Diff marshals the internal structs, which carry no json tags: keys are Go
 // field names, embedded structs are flattened, and every field is written. Each internal struct
 // is walked beside its v1 counterpart (the v1 field of the same Go name gives the JSON key);
@@ -49,6 +49,8 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[apps.StatefulSetSpec](), reflect.TypeFor[appsv1.StatefulSetSpec]()},
 	{reflect.TypeFor[storage.VolumeAttachmentSpec](), reflect.TypeFor[storagev1.VolumeAttachmentSpec]()},
 	{reflect.TypeFor[storage.CSINodeDriver](), reflect.TypeFor[storagev1.CSINodeDriver]()},
+	// An Event's other fixed fields are strings, numbers, times and object references.
+	{reflect.TypeFor[core.EventSource](), reflect.TypeFor[v1.EventSource]()},
 }
 
 // Internal fields with no v1 field of their name: Convert_v1_PodSpec_To_core_PodSpec

@@ -91,7 +91,7 @@ function rawJson(value: unknown, indent: string): string {
 }
 
 /** The types written by a MarshalJSON of their own that are Go structs, never empty to `omitempty`. */
-const MARSHALED_STRUCTS = new Set(['Quantity', 'IntOrString', 'Time', 'FieldsV1']);
+const MARSHALED_STRUCTS = new Set(['Quantity', 'IntOrString', 'Time', 'FieldsV1', 'RawExtension']);
 
 /**
  * encoding/json's isEmptyValue, for the `omitempty` fields of the metav1 types: structs (and the
@@ -173,6 +173,7 @@ function render(type: string, value: unknown, indent: string, options: InternalJ
     case 'Time':
       return goTime(value);
     case 'FieldsV1':
+    case 'RawExtension':
       return value === undefined || value === null ? 'null' : rawJson(value, indent);
     case 'IntOrString':
       return typeof value === 'number' ? String(value) : typeof value === 'string' ? goString(value) : '0';

@@ -87,7 +87,9 @@ export function semanticEqual(type: string, a: unknown, b: unknown): boolean {
       return timesEqual(a, b);
     case 'IntOrString':
       return intOrStringsEqual(a, b);
+    // Go compares the bytes the client sent; their JSON value is what survives storage.
     case 'FieldsV1':
+    case 'RawExtension':
       return deepEqual(a ?? null, b ?? null);
   }
   return structsEqual(type, a, b);

@@ -20,7 +20,10 @@ interface Case {
   readonly group: string;
   readonly resource: string;
   readonly object: KubeObject;
+  /** Members written before the update, as an earlier write stored them. */
+  readonly storedAs?: Record<string, unknown>;
   readonly changed: Record<string, unknown>;
+  readonly target?: 'main' | 'status';
   readonly code: number;
   readonly causes: readonly string[];
 }
@@ -33,11 +36,14 @@ const withoutInternalValue = (cause: string) =>
     '$1: Invalid value: …: field is immutable',
   );
 
-test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, { group, resource, object, changed, code, causes }) => {
-  const type = typeOf(group, resource);
-  const sent = (
-    type.namespaced ? { ...object, metadata: { ...object.metadata, namespace: 'default' } } : object
-  ) as KubeObject;
-  const answered = recordedUpdateCauses(type, sent, { changed });
-  expect(answered.map(withoutInternalValue)).toEqual(code < 300 ? [] : causes);
-});
+test.each(CASES.map((c) => [c.name, c] as const))(
+  '%s',
+  (_name, { group, resource, object, storedAs, changed, target, code, causes }) => {
+    const type = typeOf(group, resource);
+    const sent = (
+      type.namespaced ? { ...object, metadata: { ...object.metadata, namespace: 'default' } } : object
+    ) as KubeObject;
+    const answered = recordedUpdateCauses(type, sent, { storedAs, changed, target });
+    expect(answered.map(withoutInternalValue)).toEqual(code < 300 ? [] : causes);
+  },
+);

@@ -1012,6 +1012,13 @@ export const INTERNAL_STRUCTS: Readonly<Record<string, readonly InternalField[]>
     { key: 'RunAsUserName', v1Key: 'runAsUserName', type: '*string' },
     { key: 'HostProcess', v1Key: 'hostProcess', type: '*bool' },
   ],
+  'networking.IPAddressSpec': [{ key: 'ParentRef', v1Key: 'parentRef', type: '*networking.ParentReference' }],
+  'networking.ParentReference': [
+    { key: 'Group', v1Key: 'group', type: 'string' },
+    { key: 'Resource', v1Key: 'resource', type: 'string' },
+    { key: 'Namespace', v1Key: 'namespace', type: 'string' },
+    { key: 'Name', v1Key: 'name', type: 'string' },
+  ],
   'resource.AllocationResult': [
     { key: 'Devices', v1Key: 'devices', type: 'resource.DeviceAllocationResult' },
     { key: 'NodeSelector', v1Key: 'nodeSelector', type: '*core.NodeSelector' },

@@ -3,10 +3,10 @@
 // core.PersistentVolumeSource, core.PersistentVolumeClaimSpec, core.PersistentVolumeClaim), each
 // value whose parts its update validation compares with apiequality.Semantic.DeepEqual
 // (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec, storage.CSINodeDriver,
-// core.EventSource, resource.ResourceClaimTemplateSpec, resource.AllocationResult), and every
-// struct reachable from them, the keys encoding/json writes for the INTERNAL Go type, in its
-// order, with the type of each value (pointers included) and the key of the v1 JSON object it
-// is converted from.
+// core.EventSource, resource.ResourceClaimTemplateSpec, resource.AllocationResult,
+// networking.IPAddressSpec), and every struct reachable from them, the keys encoding/json
+// writes for the INTERNAL Go type, in its order, with the type of each value (pointers
+// included) and the key of the v1 JSON object it is converted from.
 // apimachinery's diff.Diff marshals the internal structs, which carry no json tags: keys are Go
 // field names, embedded structs are flattened, and every field is written. Each internal struct
 // is walked beside its v1 counterpart (the v1 field of the same Go name gives the JSON key);
@@ -26,6 +26,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -35,6 +36,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/apps"
 	"k8s.io/kubernetes/pkg/apis/batch"
 	"k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/networking"
 	"k8s.io/kubernetes/pkg/apis/resource"
 	"k8s.io/kubernetes/pkg/apis/storage"
 )
@@ -57,6 +59,7 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[core.EventSource](), reflect.TypeFor[v1.EventSource]()},
 	{reflect.TypeFor[resource.ResourceClaimTemplateSpec](), reflect.TypeFor[resourcev1.ResourceClaimTemplateSpec]()},
 	{reflect.TypeFor[resource.AllocationResult](), reflect.TypeFor[resourcev1.AllocationResult]()},
+	{reflect.TypeFor[networking.IPAddressSpec](), reflect.TypeFor[networkingv1.IPAddressSpec]()},
 }
 
 // Internal fields with no v1 field of their name: Convert_v1_PodSpec_To_core_PodSpec

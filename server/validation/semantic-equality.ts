@@ -44,7 +44,7 @@ function intOrStringsEqual(a: unknown, b: unknown): boolean {
 
 function listsEqual(elem: string, a: unknown, b: unknown): boolean {
   const [left, right] = [Array.isArray(a) ? a : [], Array.isArray(b) ? b : []];
-  return left.length === right.length && left.every((item, i) => semanticEqual(elem, item, right[i]));
+  return left.length === right.length && left.every((item, i) => equalAs(elem, item, right[i]));
 }
 
 function mapsEqual(elem: string, a: unknown, b: unknown): boolean {
@@ -52,8 +52,7 @@ function mapsEqual(elem: string, a: unknown, b: unknown): boolean {
     isObject(value) ? Object.entries(value).filter(([, member]) => member !== undefined) : [];
   const [left, right] = [entries(a), new Map(entries(b))];
   return (
-    left.length === right.size &&
-    left.every(([key, member]) => right.has(key) && semanticEqual(elem, member, right.get(key)))
+    left.length === right.size && left.every(([key, member]) => right.has(key) && equalAs(elem, member, right.get(key)))
   );
 }
 
@@ -61,16 +60,11 @@ function structsEqual(name: string, a: unknown, b: unknown): boolean {
   const fields = INTERNAL_STRUCTS[name];
   if (fields === undefined) throw new Error(`internal-json-fields.ts has no struct ${name}`);
   const [left, right] = [internalSource(name, a), internalSource(name, b)];
-  return fields.every((field) => semanticEqual(field.type, v1Value(left, field.v1Key), v1Value(right, field.v1Key)));
+  return fields.every((field) => equalAs(field.type, v1Value(left, field.v1Key), v1Value(right, field.v1Key)));
 }
 
-/**
- * Whether `a` and `b`, v1 values of the internal Go type `type` (a struct's name in the
- * generated table, or a pointer, list or map of one, or a leaf type the table names), are
- * semantically equal.
- */
-export function semanticEqual(type: string, a: unknown, b: unknown): boolean {
-  if (type.startsWith('*')) return absent(a) || absent(b) ? absent(a) && absent(b) : semanticEqual(type.slice(1), a, b);
+function equalAs(type: string, a: unknown, b: unknown): boolean {
+  if (type.startsWith('*')) return absent(a) || absent(b) ? absent(a) && absent(b) : equalAs(type.slice(1), a, b);
   if (type === '[]byte') return (typeof a === 'string' ? a : '') === (typeof b === 'string' ? b : '');
   if (type.startsWith('[]')) return listsEqual(type.slice(2), a, b);
   if (type.startsWith('map[string]')) return mapsEqual(type.slice('map[string]'.length), a, b);
@@ -93,6 +87,16 @@ export function semanticEqual(type: string, a: unknown, b: unknown): boolean {
       return deepEqual(a ?? null, b ?? null);
   }
   return structsEqual(type, a, b);
+}
+
+/**
+ * Whether `a` and `b`, v1 values of the internal Go type `type` (a struct's name in the
+ * generated table, or a pointer, list or map of one, or a leaf type the table names), are
+ * semantically equal. The same JSON is the same Go value and needs no walk of the type, which
+ * for a pod spec visits about a thousand fields.
+ */
+export function semanticEqual(type: string, a: unknown, b: unknown): boolean {
+  return deepEqual(a, b) || equalAs(type, a, b);
 }
 
 /** The generated internal type of the member of struct `name` held under the v1 key `v1Key`. */

@@ -11,7 +11,8 @@ import { partialWriteHandlers } from './partial-write';
 import { dropDisabledPodFields } from '../registry/kinds/pod-gated-fields';
 import { isMirrorPod } from '../registry/kinds/mirror-pod';
 import { FieldPath, forbidden } from '../status/field-errors';
-import { internalDiff, internalEqual } from '../validation/internal-json';
+import { internalDiff } from '../validation/internal-json';
+import { semanticEqual } from '../validation/semantic-equality';
 
 interface EphemeralContainer {
   readonly name?: string;
@@ -42,7 +43,7 @@ export function validateEphemeralContainersUpdate(object: KubeObject, old: KubeO
     const current = next.get(name);
     if (current === undefined)
       errors.push(forbidden(path, `existing ephemeral containers ${JSON.stringify(name)} may not be removed\n`));
-    else if (!internalEqual('core.EphemeralContainer', previous, current))
+    else if (!semanticEqual('core.EphemeralContainer', previous, current))
       errors.push(
         forbidden(
           path,

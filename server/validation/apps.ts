@@ -5,7 +5,6 @@
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
-  deepEqual,
   FieldPath,
   forbidden,
   GoValue,
@@ -37,7 +36,7 @@ import {
 } from './pod';
 import type { WriteContext } from '../registry/types';
 import { isDNS1123Label } from './names';
-import { parseQuantity } from '../quantity/quantity';
+import { immutableAs, LABEL_SELECTOR_POINTER, semanticEqual } from './semantic-equality';
 
 interface WorkloadSpec {
   replicas?: number;
@@ -198,7 +197,7 @@ const STATEFUL_SET_WORDING: WorkloadWording = {
 
 /** The selector shows as JSON, as a 1.34 server prints a struct it is given. */
 function selectorImmutable(object: KubeObject, old: KubeObject): FieldError[] {
-  return immutable(SPEC.child('selector'), specOf(object).selector, specOf(old).selector);
+  return immutableAs(LABEL_SELECTOR_POINTER, SPEC.child('selector'), specOf(object).selector, specOf(old).selector);
 }
 
 /** The pod options of a workload written over `old` (absent on create). */
@@ -517,37 +516,9 @@ const STATEFULSET_MUTABLE = [
   'minReadySeconds',
 ];
 
-/**
- * What an update may not change, with the claim templates' amounts as values: Go compares the
- * specs semantically, so a size written another way (`1073741824` for `1Gi`) is no change
- * (decoding has already made `1024Mi` into `1Gi`).
- */
+/** What an update may not change: the spec but for the fields it may. */
 function fixedPart(spec: WorkloadSpec): Record<string, unknown> {
-  const fixed = Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
-  if (spec.volumeClaimTemplates !== undefined)
-    fixed.volumeClaimTemplates = spec.volumeClaimTemplates.map((claim) => {
-      const resources = claim.spec?.resources as ClaimResources | undefined;
-      if (resources === undefined) return claim;
-      const byValue = {
-        ...resources,
-        ...(resources.requests && { requests: amountsByValue(resources.requests) }),
-        ...(resources.limits && { limits: amountsByValue(resources.limits) }),
-      };
-      return { ...claim, spec: { ...claim.spec, resources: byValue } };
-    });
-  return fixed;
-}
-
-type ClaimResources = { requests?: Record<string, string>; limits?: Record<string, string> };
-
-/** Each amount as its exact value (a reduced fraction); one that does not parse, as written. */
-function amountsByValue(amounts: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(amounts).map(([name, text]) => {
-      const value = parseQuantity(text);
-      return [name, value === undefined ? text : `${value.numerator}/${value.denominator}`];
-    }),
-  );
+  return Object.fromEntries(Object.entries(spec).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
 }
 
 /**
@@ -562,7 +533,7 @@ export function validateStatefulSetUpdate(
 ): FieldError[] {
   const podTemplateSkipped = statefulSetSpecErrors(specOf(old), context, old).length > 0;
   const errors = statefulSetSpecErrors(specOf(statefulSet), context, old, { podTemplateSkipped });
-  if (!deepEqual(fixedPart(specOf(statefulSet)), fixedPart(specOf(old)))) {
+  if (!semanticEqual('apps.StatefulSetSpec', fixedPart(specOf(statefulSet)), fixedPart(specOf(old)))) {
     errors.push(
       forbidden(
         SPEC,

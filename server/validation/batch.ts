@@ -10,7 +10,6 @@ import {
   GoValue,
   jsonLabelSelector,
   jsonStringMap,
-  immutable,
   invalid,
   notSupported,
   required,
@@ -30,6 +29,7 @@ import {
 import { podValidationOptions, validatePodTemplateSpec, type PodTemplateShape, type PodValidationOptions } from './pod';
 import type { WriteContext } from '../registry/types';
 import { validateJobStatusUpdate } from './job-status';
+import { immutableAs, memberType } from './semantic-equality';
 import { jobTemplateUpdateErrors } from './job-template-update';
 import { goPodFailurePolicy, validatePodFailurePolicy, type PodFailurePolicy } from './job-pod-failure-policy';
 import { goSuccessPolicy, validateSuccessPolicy, type SuccessPolicy } from './job-success-policy';
@@ -51,6 +51,9 @@ interface JobSpec {
   template?: PodTemplateShape;
   [member: string]: unknown;
 }
+
+/** The internal struct the reference compares a Job's set-once fields in. */
+const JOB_SPEC = 'batch.JobSpec';
 
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
@@ -343,7 +346,13 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject, context: Wri
     // After validateJobOnUpdate and the metadata, ValidateJobSpecUpdate checks the spec again.
     ...validateWholeJobSpec(spec, context, old),
     ...completionsUpdateErrors(spec, oldSpec, path.child('completions')),
-    ...immutable(path.child('selector'), spec.selector, oldSpec.selector, jsonLabelSelector(spec.selector)),
+    ...immutableAs(
+      memberType(JOB_SPEC, 'selector'),
+      path.child('selector'),
+      spec.selector,
+      oldSpec.selector,
+      jsonLabelSelector(spec.selector),
+    ),
     ...jobTemplateUpdateErrors(spec.template, old, path.child('template')),
     // Set once: the controller's bookkeeping (indexes, failure handling, ownership) follows them.
     ...setOnce(spec, oldSpec, 'completionMode', path, (mode) => new GoValue(goJSONQuote(mode))),
@@ -366,7 +375,13 @@ function setOnce<
   shown: (value: NonNullable<JobSpec[K]>) => unknown,
 ): FieldError[] {
   const value = spec[name];
-  return immutable(path.child(name), value ?? null, oldSpec[name] ?? null, value == null ? null : shown(value));
+  return immutableAs(
+    memberType(JOB_SPEC, name),
+    path.child(name),
+    value,
+    oldSpec[name],
+    value == null ? null : shown(value),
+  );
 }
 
 /**
@@ -375,7 +390,13 @@ function setOnce<
  */
 function completionsUpdateErrors(spec: JobSpec, oldSpec: JobSpec, path: FieldPath): FieldError[] {
   if (spec.completionMode !== 'Indexed')
-    return immutable(path, spec.completions, oldSpec.completions, spec.completions ?? null);
+    return immutableAs(
+      memberType(JOB_SPEC, 'completions'),
+      path,
+      spec.completions,
+      oldSpec.completions,
+      spec.completions ?? null,
+    );
   if (spec.completions === oldSpec.completions || spec.completions == null) return [];
   return spec.completions === spec.parallelism
     ? []

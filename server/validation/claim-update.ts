@@ -10,7 +10,8 @@ import { parseQuantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
 import { validateClaimSpecOver } from './core';
 import { FieldPath, forbidden, immutable } from '../status/field-errors';
-import { internalDiff, internalEqual } from './internal-json';
+import { internalDiff } from './internal-json';
+import { semanticEqual } from './semantic-equality';
 
 const LEGACY_STORAGE_CLASS = 'volume.beta.kubernetes.io/storage-class';
 
@@ -70,7 +71,7 @@ export function validatePersistentVolumeClaimUpdate(claim: KubeObject, old: Kube
       };
     spec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
   }
-  if (!internalEqual('core.PersistentVolumeClaimSpec', spec, oldSpec)) {
+  if (!semanticEqual('core.PersistentVolumeClaimSpec', spec, oldSpec)) {
     errors.push(
       forbidden(
         FieldPath.root('spec'),

@@ -69,7 +69,8 @@ import {
   type ClaimSpec,
   type DataSourceReference,
 } from './claim-spec';
-import { internalDiff, internalEqual } from './internal-json';
+import { internalDiff } from './internal-json';
+import { memberType, semanticEqual } from './semantic-equality';
 
 type Json = Record<string, unknown>;
 
@@ -820,7 +821,7 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
     return source;
   };
   const [source, oldSource] = [sourceOf(spec, oldSpec), sourceOf(oldSpec, oldSpec)];
-  if (!internalEqual('core.PersistentVolumeSource', source, oldSource))
+  if (!semanticEqual('core.PersistentVolumeSource', source, oldSource))
     errors.push(
       forbidden(
         FieldPath.root('spec', 'persistentvolumesource'),
@@ -831,7 +832,14 @@ export function validatePersistentVolumeUpdate(volume: KubeObject, old: KubeObje
   // A node affinity may be set where there was none; once set, only beta label keys may move to GA.
   const oldAffinity = oldSpec.nodeAffinity as Json | undefined;
   const affinity = spec.nodeAffinity as Json | undefined;
-  if (oldAffinity != null && !deepEqual(affinity ?? null, withGALabelKeysOf(oldAffinity, affinity)))
+  if (
+    oldAffinity != null &&
+    !semanticEqual(
+      memberType('core.PersistentVolumeSpec', 'nodeAffinity'),
+      affinity,
+      withGALabelKeysOf(oldAffinity, affinity),
+    )
+  )
     errors.push(
       invalid(
         FieldPath.root('nodeAffinity'),

@@ -8,8 +8,10 @@
 import type { KubeObject } from '../../api/objects';
 import { convertEvent } from '../registry/conversion/events';
 import type { FieldError } from '../status/field-error';
-import { FieldPath, immutable, invalid, required } from '../status/field-errors';
+import { FieldPath, GoValue, invalid, required } from '../status/field-errors';
 import { isDNS1123Subdomain, isQualifiedName } from './names';
+import { internalCompactJson } from './internal-json';
+import { immutableAs } from './semantic-equality';
 
 /** Which API wrote the Event: the strict rules and one field's name depend on it. */
 export type EventApi = 'core' | 'events.k8s.io';
@@ -19,6 +21,8 @@ const ACTION_MAX = 128;
 const REASON_MAX = 128;
 const NOTE_MAX = 1024;
 const EVENT_TYPES = ['Normal', 'Warning'];
+/** A struct (or pointer to one) of the generated internal table, by its package-qualified name. */
+const STRUCT_TYPE = /^\*?core\./;
 
 interface StoredEvent {
   eventTime?: string | null;
@@ -116,12 +120,22 @@ export function validateEventUpdate(api: EventApi): (object: KubeObject, old: Ku
     const errors = legacyErrors(event, api);
     if (api === 'core') return errors;
     const before = coreShape(old, api);
-    const fixed = (name: string, path = name) =>
-      immutable(FieldPath.root(path), event[name] ?? null, before[name] ?? null);
+    // Each with its internal Go type: the reference compares them with Semantic.DeepEqual and
+    // prints a struct as json.Marshal writes the internal one.
+    const fixed = (name: string, type = 'string', path = name) => {
+      const shown = STRUCT_TYPE.test(type)
+        ? new GoValue(internalCompactJson(type, event[name]))
+        : (event[name] ?? null);
+      return immutableAs(type, FieldPath.root(path), event[name], before[name], shown);
+    };
     errors.push(
-      ...['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count'].flatMap((name) =>
-        fixed(name),
-      ),
+      ...fixed('involvedObject', 'core.ObjectReference'),
+      ...fixed('reason'),
+      ...fixed('message'),
+      ...fixed('source', 'core.EventSource'),
+      ...fixed('firstTimestamp', 'Time'),
+      ...fixed('lastTimestamp', 'Time'),
+      ...fixed('count', 'int'),
     );
     // The reference compares the reason twice and reports it twice.
     errors.push(...fixed('reason'), ...fixed('type'));
@@ -129,8 +143,8 @@ export function validateEventUpdate(api: EventApi): (object: KubeObject, old: Ku
     if (microseconds(event.eventTime) !== microseconds(before.eventTime)) errors.push(...fixed('eventTime'));
     errors.push(
       ...fixed('action'),
-      ...fixed('related'),
-      ...fixed('reportingComponent', 'reportingController'),
+      ...fixed('related', '*core.ObjectReference'),
+      ...fixed('reportingComponent', 'string', 'reportingController'),
       ...fixed('reportingInstance'),
     );
     return errors;

@@ -7,7 +7,6 @@
  */
 import { isObject } from '../json/value';
 import { goJSONEscaped } from '../../api/go-quote';
-import { deepEqual } from '../status/field-errors';
 import { canonicalQuantity } from '../quantity/quantity';
 import { compareStrings } from '../string-order';
 import { goTextDiff } from './go-unified-diff';
@@ -46,6 +45,21 @@ const AS_INTERNAL: Readonly<Record<string, (v1: JsonObject) => JsonObject>> = {
   'core.PodSpec': podSpecAsInternal,
 };
 
+/**
+ * The v1 object that holds the fields of the internal struct `name` under their generated v1
+ * keys: the v1 value itself, or what the conversion makes of it where fields move.
+ */
+export function internalSource(name: string, value: unknown): JsonObject {
+  const v1 = isObject(value) ? value : {};
+  return AS_INTERNAL[name]?.(v1) ?? v1;
+}
+
+/** The value at a generated v1 key: dotted where the internal struct flattens what v1 nests. */
+export function v1Value(source: JsonObject, v1Key: string): unknown {
+  if (!v1Key.includes('.')) return source[v1Key];
+  return v1Key.split('.').reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), source);
+}
+
 /** Text with nothing JSON or Go escapes, the common case, needs only its quotes. */
 const PLAIN_TEXT = /^[\w .,:;/=+@~-]*$/;
 
@@ -78,13 +92,7 @@ function rawJson(value: unknown, indent: string): string {
 }
 
 /** The types written by a MarshalJSON of their own that are Go structs, never empty to `omitempty`. */
-const MARSHALED_STRUCTS = new Set(['Quantity', 'IntOrString', 'Time', 'FieldsV1']);
-
-/** The value at a generated v1 key: dotted where the internal struct flattens what v1 nests. */
-function v1Value(source: JsonObject, v1Key: string): unknown {
-  if (!v1Key.includes('.')) return source[v1Key];
-  return v1Key.split('.').reduce<unknown>((value, key) => (isObject(value) ? value[key] : undefined), source);
-}
+const MARSHALED_STRUCTS = new Set(['Quantity', 'IntOrString', 'Time', 'FieldsV1', 'RawExtension']);
 
 /**
  * encoding/json's isEmptyValue, for the `omitempty` fields of the metav1 types: structs (and the
@@ -121,8 +129,7 @@ function fieldPlanOf(name: string): readonly FieldPlan[] {
 
 function renderStruct(name: string, value: unknown, indent: string, options: InternalJsonOptions): string {
   const plan = fieldPlanOf(name);
-  const v1 = isObject(value) ? value : {};
-  const source = AS_INTERNAL[name]?.(v1) ?? v1;
+  const source = internalSource(name, value);
   const inner = `${indent} `;
   const members: string[] = [];
   for (const { field, quotedKey } of plan) {
@@ -167,6 +174,7 @@ function render(type: string, value: unknown, indent: string, options: InternalJ
     case 'Time':
       return goTime(value);
     case 'FieldsV1':
+    case 'RawExtension':
       return value === undefined || value === null ? 'null' : rawJson(value, indent);
     case 'IntOrString':
       return typeof value === 'number' ? String(value) : typeof value === 'string' ? goString(value) : '0';
@@ -182,19 +190,15 @@ export function internalJson(type: string, value: unknown, options: InternalJson
   return render(type, value, '', options);
 }
 
+/** A v1 value as json.Marshal writes its internal form: how field errors print a Go struct. */
+export function internalCompactJson(type: string, value: unknown): string {
+  return goJSONEscaped(JSON.stringify(JSON.parse(internalJson(type, value, { stored: false }))));
+}
+
 /**
  * diff.Diff of the internal forms of a stored value and the one an update brings: the text the
  * reference appends to a Forbidden message.
  */
 export function internalDiff(type: string, stored: unknown, updated: unknown): string {
   return goTextDiff(internalJson(type, stored, { stored: true }), internalJson(type, updated, { stored: false }));
-}
-
-/**
- * apimachinery's Semantic.DeepEqual of the internal forms, as far as their written form tells:
- * a nil list or map equals an empty one, and quantities compare in their canonical form. Equal
- * JSON is taken as equal without writing it.
- */
-export function internalEqual(type: string, a: unknown, b: unknown): boolean {
-  return deepEqual(a, b) || internalJson(type, a, { stored: true }) === internalJson(type, b, { stored: true });
 }

@@ -6,8 +6,9 @@
  */
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
-import { immutable, type FieldPath } from '../status/field-errors';
+import type { FieldPath } from '../status/field-errors';
 import type { PodTemplateShape } from './pod';
+import { immutableAs } from './semantic-equality';
 
 interface Affinity {
   nodeAffinity?: unknown;
@@ -64,5 +65,5 @@ export function jobTemplateUpdateErrors(
     suspended && !started && template !== undefined && oldTemplate !== undefined
       ? comparableOldTemplate(template, oldTemplate)
       : oldTemplate;
-  return immutable(path, template, compared);
+  return immutableAs('core.PodTemplateSpec', path, template, compared);
 }

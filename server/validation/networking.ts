@@ -6,6 +6,7 @@ import {
   FIELD_IMMUTABLE,
   FieldPath,
   forbidden,
+  GoValue,
   immutable,
   invalid,
   notSupported,
@@ -13,6 +14,8 @@ import {
 } from '../status/field-errors';
 import { ipFamilyOf, isStrictSubnet, isValidCIDR, isValidCIDRForLegacyField } from './ip';
 import { validateIngressLoadBalancerStatus } from './status-addresses';
+import { internalCompactJson } from './internal-json';
+import { immutableAs, memberType } from './semantic-equality';
 import {
   isDNS1035Label,
   isDNS1123Label,
@@ -413,7 +416,9 @@ export function validateIngressClassUpdate(ingressClass: KubeObject, old: KubeOb
 /** What holds an IPAddress is fixed once made; nothing else of it is judged again. */
 export function validateIPAddressUpdate(address: KubeObject, old: KubeObject): FieldError[] {
   const parentOf = (object: KubeObject) => (object.spec as { parentRef?: ParentReference } | undefined)?.parentRef;
-  return immutable(FieldPath.root('spec', 'parentRef'), parentOf(address) ?? null, parentOf(old) ?? null);
+  const type = memberType('networking.IPAddressSpec', 'parentRef');
+  const shown = new GoValue(internalCompactJson(type, parentOf(address)));
+  return immutableAs(type, FieldPath.root('spec', 'parentRef'), parentOf(address), parentOf(old), shown);
 }
 
 /**

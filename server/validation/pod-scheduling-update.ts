@@ -7,7 +7,8 @@
  * fixed: its labelSelector holds what matchLabelKeys made on create.
  */
 import type { FieldError } from '../status/field-error';
-import { deepEqual, FieldPath, forbidden, invalid } from '../status/field-errors';
+import { FieldPath, forbidden, invalid } from '../status/field-errors';
+import { semanticEqual } from './semantic-equality';
 import { goNodeSelectorTerm, goNodeSelectorTerms, type NodeSelectorTerm } from './node-selector';
 import type { Affinity } from './pod-affinity';
 import { tolerationIdentity, validateTolerations, type Toleration } from './pod-scheduling';
@@ -78,9 +79,13 @@ function nodeSelectorMutationErrors(
   ];
 }
 
+/** Whether `next` starts with the requirements of `old`, each semantically the same. */
 function isPrefixOf(old: readonly unknown[] | null | undefined, next: readonly unknown[] | null | undefined): boolean {
   const oldItems = old ?? [];
-  return (next ?? []).length >= oldItems.length && deepEqual((next ?? []).slice(0, oldItems.length), oldItems);
+  return (
+    (next ?? []).length >= oldItems.length &&
+    semanticEqual('[]core.NodeSelectorRequirement', (next ?? []).slice(0, oldItems.length), oldItems)
+  );
 }
 
 /** A term keeps every requirement it had, in place; a term that had none stays empty. */
@@ -134,7 +139,7 @@ export function maskGatedSchedulingChanges(
   specPath: FieldPath,
 ): FieldError[] {
   const errors: FieldError[] = [];
-  if (!deepEqual(masked.nodeSelector ?? null, old.nodeSelector ?? null)) {
+  if (!semanticEqual('map[string]string', masked.nodeSelector, old.nodeSelector)) {
     errors.push(
       ...nodeSelectorMutationErrors(masked.nodeSelector, old.nodeSelector ?? {}, specPath.child('nodeSelector')),
     );
@@ -143,7 +148,7 @@ export function maskGatedSchedulingChanges(
   }
   const oldNodeAffinity = old.affinity?.nodeAffinity ?? undefined;
   const nodeAffinity = masked.affinity?.nodeAffinity ?? undefined;
-  if (!deepEqual(nodeAffinity ?? null, oldNodeAffinity ?? null)) {
+  if (!semanticEqual('*core.NodeAffinity', nodeAffinity, oldNodeAffinity)) {
     errors.push(
       ...nodeAffinityMutationErrors(nodeAffinity, oldNodeAffinity, specPath.child('affinity', 'nodeAffinity')),
     );

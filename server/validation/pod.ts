@@ -38,7 +38,8 @@ import {
   required,
 } from '../status/field-errors';
 import { pathNoBackstepsErrors } from './volume-file-paths';
-import { internalDiff, internalEqual } from './internal-json';
+import { internalDiff } from './internal-json';
+import { semanticEqual } from './semantic-equality';
 import { clusterPolicy } from './cluster-policy';
 import { validateVolumeDevices, validateVolumeMounts, type VolumeDevice, type VolumeMount } from './container-mounts';
 import { validateVolumes, type Volume } from './volume-sources';
@@ -1147,7 +1148,7 @@ export function validatePodSpecUpdate(next: PodSpecShape | undefined, old: PodSp
     munged.terminationGracePeriodSeconds = oldGrace;
   if ((oldSpec.schedulingGates?.length ?? 0) > 0) errors.push(...maskGatedSchedulingChanges(munged, oldSpec, specPath));
   const stored = old ?? {};
-  if (!internalEqual('core.PodSpec', munged, stored))
+  if (!semanticEqual('core.PodSpec', munged, stored))
     errors.push(forbidden(specPath, `${POD_UPDATE_FORBIDDEN}\n${internalDiff('core.PodSpec', stored, munged)}`));
   return errors;
 }

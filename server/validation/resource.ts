@@ -15,6 +15,7 @@ import {
 } from '../status/field-errors';
 import { isCIdentifier, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 import { goNodeSelectorTerms } from './node-selector';
+import { immutableAs } from './semantic-equality';
 import { validateTemplateObjectMeta } from './object-meta';
 
 /** A driver's name is a DNS subdomain (the reference reports both errors when it is empty). */
@@ -727,7 +728,15 @@ function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
     errors.push(forbidden(path.child('reservedFor'), 'may not be specified when `allocated` is not set'));
   const oldAllocation = oldStatus.allocation ?? undefined;
   if (allocation !== undefined && oldAllocation !== undefined)
-    errors.push(...immutable(path.child('allocation'), allocation, oldAllocation, goAllocation(allocation)));
+    errors.push(
+      ...immutableAs(
+        'resource.AllocationResult',
+        path.child('allocation'),
+        allocation,
+        oldAllocation,
+        goAllocation(allocation),
+      ),
+    );
   else if (allocation !== undefined) {
     const names = requestNamesOf((claim.spec as { devices?: DeviceClaim } | undefined)?.devices);
     (allocation.devices?.results ?? []).forEach((result, i) => {
@@ -748,7 +757,7 @@ function validateClaimStatus(claim: KubeObject, old: KubeObject): FieldError[] {
 /** A claim's spec is fixed once made: the scheduler allocates for it, in its status. */
 export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject): FieldError[] {
   return [
-    ...immutable(FieldPath.root('spec'), claim.spec ?? null, old.spec ?? null),
+    ...immutableAs('resource.ResourceClaimSpec', FieldPath.root('spec'), claim.spec, old.spec, claim.spec ?? null),
     ...validateResourceClaim(claim),
     ...validateClaimStatus(claim, old),
   ];
@@ -761,7 +770,13 @@ export function validateResourceClaimUpdate(claim: KubeObject, old: KubeObject):
  */
 export function validateResourceClaimTemplateUpdate(template: KubeObject, old: KubeObject): FieldError[] {
   return [
-    ...immutable(FieldPath.root('spec'), template.spec ?? null, old.spec ?? null),
+    ...immutableAs(
+      'resource.ResourceClaimTemplateSpec',
+      FieldPath.root('spec'),
+      template.spec,
+      old.spec,
+      template.spec ?? null,
+    ),
     ...validateResourceClaimTemplate(template),
   ];
 }

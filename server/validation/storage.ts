@@ -14,6 +14,7 @@ import {
   tooLong,
 } from '../status/field-errors';
 import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
+import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
 import { validateCSIDriverName } from './volume-sources';
 
 /** What an attachment's metadata may hold in all, keys and values (the reference's 256 KiB). */
@@ -349,20 +350,34 @@ export function validateCSINodeUpdate(node: KubeObject, old: KubeObject, context
     for (const driver of driversOf(node))
       if (driver.name === before.name) {
         const next = compared(driver);
-        errors.push(...immutable(FieldPath.root('spec', 'drivers'), next, compared(before), goCSINodeDriver(next)));
+        errors.push(
+          ...immutableAs(
+            'storage.CSINodeDriver',
+            FieldPath.root('spec', 'drivers'),
+            next,
+            compared(before),
+            goCSINodeDriver(next),
+          ),
+        );
       }
   return errors;
 }
 
 /** A VolumeAttachment's spec is read-only once made: the attacher acts on it. */
 export function validateVolumeAttachmentUpdate(attachment: KubeObject, old: KubeObject): FieldError[] {
-  return immutable(FieldPath.root('spec'), attachment.spec ?? null, old.spec ?? null);
+  return immutableAs(
+    'storage.VolumeAttachmentSpec',
+    FieldPath.root('spec'),
+    attachment.spec,
+    old.spec,
+    attachment.spec ?? null,
+  );
 }
 
 /** What a CSIStorageCapacity was asked for (topology and class) is fixed; only the answer changes. */
 export function validateCSIStorageCapacityUpdate(capacity: KubeObject, old: KubeObject): FieldError[] {
   return [
-    ...immutable(FieldPath.root('nodeTopology'), capacity.nodeTopology ?? null, old.nodeTopology ?? null),
+    ...immutableAs(LABEL_SELECTOR_POINTER, FieldPath.root('nodeTopology'), capacity.nodeTopology, old.nodeTopology),
     ...immutable(FieldPath.root('storageClassName'), capacity.storageClassName ?? '', old.storageClassName ?? ''),
   ];
 }

@@ -17,7 +17,8 @@ import { csrSubject } from '../../pki/csr-subject';
 import { forbidden, notFound } from '../../status/catalogue';
 import type { StatusError } from '../../status/status-error';
 import { deepEqual } from '../../status/field-errors';
-import { internalDiff, internalEqual } from '../../validation/internal-json';
+import { internalDiff } from '../../validation/internal-json';
+import { semanticEqual } from '../../validation/semantic-equality';
 import { getCached, type StorageOf } from '../lookup';
 import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
@@ -249,7 +250,7 @@ export function nodeRestrictionPlugin({
       return { ...rest, metadata, status };
     };
     const [now, before] = [comparable(attributes.object!), comparable(attributes.oldObject!)];
-    if (!internalEqual('core.PersistentVolumeClaim', now, before)) {
+    if (!semanticEqual('core.PersistentVolumeClaim', now, before)) {
       throw refuse(
         `node ${quoted(node)} is not allowed to update fields other than status.quantity and status.conditions: ${internalDiff('core.PersistentVolumeClaim', before, now)}`,
       );

@@ -35,12 +35,17 @@ function changeMembers(object: KubeObject, changes: MemberChanges): void {
 export function recordedUpdateCauses(
   type: ResourceType,
   object: KubeObject,
-  changes: { readonly storedAs?: MemberChanges; readonly changed: MemberChanges },
+  changes: {
+    readonly storedAs?: MemberChanges;
+    readonly changed: MemberChanges;
+    /** The status subresource takes the update (the main resource where absent). */
+    readonly target?: 'main' | 'status';
+  },
   gates: Readonly<Record<string, boolean>> = {},
 ): string[] {
   const stored = created(type, object, gates);
   if (stored.errors.length > 0) throw new Error(`the create was refused: ${stored.errors.join('; ')}`);
   changeMembers(stored.object, changes.storedAs ?? {});
-  const update = updated(type, stored.object, (next) => changeMembers(next, changes.changed), gates);
+  const update = updated(type, stored.object, (next) => changeMembers(next, changes.changed), gates, changes.target);
   return update.errors.map((error) => error.split('\n')[0]);
 }

@@ -1,8 +1,12 @@
 // Prints server/validation/internal-json-fields.ts: for each struct that the reference's
 // "may not change" messages diff (core.PodSpec, core.EphemeralContainer,
-// core.PersistentVolumeSource, core.PersistentVolumeClaimSpec, core.PersistentVolumeClaim) and every
-// struct reachable from them, the keys encoding/json writes for the INTERNAL Go type, in its
-// order, with the type of each value and the key of the v1 JSON object it is converted from.
+// core.PersistentVolumeSource, core.PersistentVolumeClaimSpec, core.PersistentVolumeClaim), each
+// value whose parts its update validation compares with apiequality.Semantic.DeepEqual
+// (batch.JobSpec, apps.StatefulSetSpec, storage.VolumeAttachmentSpec, storage.CSINodeDriver,
+// core.EventSource, resource.ResourceClaimTemplateSpec, resource.AllocationResult,
+// networking.IPAddressSpec), and every struct reachable from them, the keys encoding/json
+// writes for the INTERNAL Go type, in its order, with the type of each value (pointers
+// included) and the key of the v1 JSON object it is converted from.
 // apimachinery's diff.Diff marshals the internal structs, which carry no json tags: keys are Go
 // field names, embedded structs are flattened, and every field is written. Each internal struct
 // is walked beside its v1 counterpart (the v1 field of the same Go name gives the JSON key);
@@ -19,11 +23,22 @@ import (
 	"sort"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
+	networkingv1 "k8s.io/api/networking/v1"
+	resourcev1 "k8s.io/api/resource/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/kubernetes/pkg/apis/apps"
+	"k8s.io/kubernetes/pkg/apis/batch"
 	"k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/networking"
+	"k8s.io/kubernetes/pkg/apis/resource"
+	"k8s.io/kubernetes/pkg/apis/storage"
 )
 
 // The structs the messages diff, each beside the v1 type it is converted from.
@@ -34,6 +49,17 @@ var roots = []struct{ internal, external reflect.Type }{
 	{reflect.TypeFor[core.PersistentVolumeClaimSpec](), reflect.TypeFor[v1.PersistentVolumeClaimSpec]()},
 	// NodeRestriction diffs a whole claim when a node's status write changes more than it may.
 	{reflect.TypeFor[core.PersistentVolumeClaim](), reflect.TypeFor[v1.PersistentVolumeClaim]()},
+	// Specs whose parts the update validation compares with apiequality.Semantic.DeepEqual,
+	// which needs to know where Go holds a pointer and where a value.
+	{reflect.TypeFor[batch.JobSpec](), reflect.TypeFor[batchv1.JobSpec]()},
+	{reflect.TypeFor[apps.StatefulSetSpec](), reflect.TypeFor[appsv1.StatefulSetSpec]()},
+	{reflect.TypeFor[storage.VolumeAttachmentSpec](), reflect.TypeFor[storagev1.VolumeAttachmentSpec]()},
+	{reflect.TypeFor[storage.CSINodeDriver](), reflect.TypeFor[storagev1.CSINodeDriver]()},
+	// An Event's other fixed fields are strings, numbers, times and object references.
+	{reflect.TypeFor[core.EventSource](), reflect.TypeFor[v1.EventSource]()},
+	{reflect.TypeFor[resource.ResourceClaimTemplateSpec](), reflect.TypeFor[resourcev1.ResourceClaimTemplateSpec]()},
+	{reflect.TypeFor[resource.AllocationResult](), reflect.TypeFor[resourcev1.AllocationResult]()},
+	{reflect.TypeFor[networking.IPAddressSpec](), reflect.TypeFor[networkingv1.IPAddressSpec]()},
 }
 
 // Internal fields with no v1 field of their name: Convert_v1_PodSpec_To_core_PodSpec
@@ -49,10 +75,11 @@ var movedFields = map[string]struct{ from, v1Key string }{
 
 // Values written by their own MarshalJSON, named as the TypeScript renderer knows them.
 var marshalers = map[reflect.Type]string{
-	reflect.TypeFor[resource.Quantity]():  "Quantity",
-	reflect.TypeFor[intstr.IntOrString](): "IntOrString",
-	reflect.TypeFor[metav1.Time]():        "Time",
-	reflect.TypeFor[metav1.FieldsV1]():    "FieldsV1",
+	reflect.TypeFor[apiresource.Quantity](): "Quantity",
+	reflect.TypeFor[intstr.IntOrString]():   "IntOrString",
+	reflect.TypeFor[metav1.Time]():          "Time",
+	reflect.TypeFor[metav1.FieldsV1]():      "FieldsV1",
+	reflect.TypeFor[runtime.RawExtension](): "RawExtension",
 }
 
 type field struct {
@@ -70,8 +97,8 @@ func fail(format string, args ...any) {
 	os.Exit(1)
 }
 
-// typeName is how the TypeScript renderer reads a value's type: Quantity, IntOrString, Time, FieldsV1,
-// string, bool, int, []byte, *T, []T, map[string]T, or a struct's name.
+// typeName is how the TypeScript renderer reads a value's type: Quantity, IntOrString, Time,
+// FieldsV1, RawExtension, string, bool, int, []byte, *T, []T, map[string]T, or a struct's name.
 func typeName(internal, external reflect.Type) string {
 	if internal.Kind() == reflect.Pointer && external.Kind() == reflect.Pointer {
 		return "*" + typeName(internal.Elem(), external.Elem())

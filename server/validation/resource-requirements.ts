@@ -5,7 +5,7 @@
  * limit set, for what cannot be overcommitted: extended resources and huge pages), and huge pages
  * only beside cpu or memory. Claims are judged elsewhere.
  */
-import { canonicalQuantity, parseQuantity, type Quantity } from '../quantity/quantity';
+import { canonicalQuantity, parseQuantity, valueRoundedUp, type Quantity } from '../quantity/quantity';
 import type { FieldError } from '../status/field-error';
 import { forbidden, invalid, required, type FieldPath } from '../status/field-errors';
 import { isQualifiedName } from './names';
@@ -42,19 +42,12 @@ function isExtendedResource(name: string): boolean {
 }
 
 /** Only native resources other than huge pages may be requested below their limit. */
-function isOvercommitAllowed(name: string): boolean {
+export function isOvercommitAllowed(name: string): boolean {
   return isNativeResource(name) && !isHugePages(name);
 }
 
 function isIntegerResource(name: string): boolean {
   return INTEGER_RESOURCES.has(name) || isExtendedResource(name);
-}
-
-/** Go's ScaledValue: the value in units of 10^-scale, rounded up. */
-function scaledUp(quantity: Quantity, scale: bigint): bigint {
-  const numerator = quantity.numerator * scale;
-  const quotient = numerator / quantity.denominator;
-  return quotient * quantity.denominator < numerator ? quotient + 1n : quotient;
 }
 
 /** The text the reference prints for an amount: its canonical form, or as sent when it is none. */
@@ -69,8 +62,9 @@ function quantityOf(written: unknown): Quantity | undefined {
 /** Whether a huge page amount is a whole number of pages of the size its name gives. */
 export function isHugePageAmountDivisible(name: string, amount: Quantity): boolean {
   const pageSize = parseQuantity(name.slice(HUGE_PAGES_PREFIX.length));
-  if (pageSize === undefined || pageSize.compareTo(ZERO) <= 0 || scaledUp(pageSize, 1000n) % 1000n !== 0n) return false;
-  return scaledUp(amount, 1n) % scaledUp(pageSize, 1n) === 0n;
+  if (pageSize === undefined || pageSize.compareTo(ZERO) <= 0 || valueRoundedUp(pageSize, 1000n) % 1000n !== 0n)
+    return false;
+  return valueRoundedUp(amount, 1n) % valueRoundedUp(pageSize, 1n) === 0n;
 }
 
 /** Whether any huge page amount of `list` is not a whole number of pages. */
@@ -102,7 +96,7 @@ export function validateResourceQuantityValue(name: string, written: unknown, pa
   if (amount === undefined) return [];
   const errors: FieldError[] = [];
   if (amount.compareTo(ZERO) < 0) errors.push(invalid(path, textOf(written), 'must be greater than or equal to 0'));
-  if (isIntegerResource(name) && scaledUp(amount, 1000n) % 1000n !== 0n)
+  if (isIntegerResource(name) && valueRoundedUp(amount, 1000n) % 1000n !== 0n)
     errors.push(invalid(path, textOf(written), 'must be an integer'));
   return errors;
 }

@@ -113,6 +113,8 @@ const CASES: readonly Case[] = [
   'recorded-pod-privilege-escalation.json',
   'recorded-pod-level-resources-causes.json',
   'recorded-resource-amounts.json',
+  'recorded-quota-amounts.json',
+  'recorded-limit-range-amounts.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

@@ -115,11 +115,14 @@ const CASES: readonly Case[] = [
   'recorded-resource-amounts.json',
   'recorded-quota-amounts.json',
   'recorded-limit-range-amounts.json',
+  'recorded-overhead-amounts.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
-  const object = { ...c.object, metadata: { ...c.object.metadata, namespace: 'default' } } as KubeObject;
-  const { errors } = created(typeOf(c.group, c.resource), object, c.gates ?? {});
+  const type = typeOf(c.group, c.resource);
+  const namespace = type.namespaced ? { namespace: 'default' } : {};
+  const object = { ...c.object, metadata: { ...c.object.metadata, ...namespace } } as KubeObject;
+  const { errors } = created(type, object, c.gates ?? {});
   if (c.unordered) expect([...errors].sort()).toEqual([...c.causes].sort());
   else expect(errors).toEqual(c.causes);
 });

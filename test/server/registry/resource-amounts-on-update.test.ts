@@ -3,7 +3,8 @@
  * (fixtures/resource-amounts-on-update.json, recorded from it): a pod's resized containers are
  * held to the amounts' rules (and a plain update to them besides the immutable spec); a quota's
  * spec update to its hard amounts and scopes, its status write to the status lists alone; a
- * LimitRange's update to its amounts after defaults. Each write is a dry-run patch (strategic
+ * LimitRange's update to its amounts after defaults; an ephemeral container's amounts, before
+ * the rule that it may set no resources at all. Each write is a dry-run patch (strategic
  * for pods, as kubectl sends resizes; a merge patch otherwise) of an object created first.
  */
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ describe('resource amounts on update', () => {
   beforeAll(async () => {
     // No service-account controller runs here, so no `default` account: the pods' own volumes are not the point.
     server = await startInProcessServer(['--disable-admission-plugins', 'ServiceAccount']);
+    // Pods first: a quota among the cases (pods: 1) would refuse those made after it.
     for (const c of CASES) {
       const made = await server.request('POST', `${NS}/${c.resource}`, {
         body: JSON.stringify(c.stored),

@@ -74,6 +74,17 @@
  * resources: never negative, whole for extended resources, huge pages in whole pages and beside
  * cpu or memory, requests within their limits (equal to them, which must be set, for extended
  * resources and huge pages); limits first, then requests, each name's rules together.
+ * fixtures/recorded-quota-amounts.json holds a quota's hard amounts (names the quota system
+ * tracks, never negative, whole for counts and extended resources), its scopes (known, fit for
+ * every standard resource it holds, none in conflict) and its scope selector's like rules.
+ * fixtures/recorded-limit-range-amounts.json holds a LimitRange's amounts per resource, after its
+ * defaults: min ≤ default request ≤ default ≤ max, a ratio of at least 1 that max/min reaches,
+ * defaults equal to requests for extended resources and huge pages; no defaults for pods and
+ * storage bounds for claims.
+ * fixtures/recorded-overhead-amounts.json holds a RuntimeClass's overhead, held to a container's
+ * limits at `overhead.limits`, and a pod's own overhead at `spec.overhead.limits`.
+ * fixtures/recorded-claim-storage-amounts.json holds a claim's requested storage: required, above
+ * zero, printed in its canonical form; its limits are not judged.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,6 +127,7 @@ const CASES: readonly Case[] = [
   'recorded-quota-amounts.json',
   'recorded-limit-range-amounts.json',
   'recorded-overhead-amounts.json',
+  'recorded-claim-storage-amounts.json',
 ].flatMap((fixture) => JSON.parse(readFileSync(join(__dirname, 'fixtures', fixture), 'utf8')) as Case[]);
 
 test.each(CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {

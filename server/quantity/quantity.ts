@@ -55,6 +55,13 @@ export class Quantity {
   }
 }
 
+/** The value in units of 1/`unitsPerOne` (1000n: millis), rounded up as Go's ScaledValue rounds. */
+export function valueRoundedUp(quantity: Quantity, unitsPerOne: bigint): bigint {
+  const scaled = quantity.numerator * unitsPerOne;
+  const quotient = scaled / quantity.denominator;
+  return quotient * quantity.denominator < scaled ? quotient + 1n : quotient;
+}
+
 /** The quantity `text` writes, or undefined when it is not one. */
 export function parseQuantity(text: string): Quantity | undefined {
   const match = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/.exec(text);

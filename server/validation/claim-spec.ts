@@ -5,7 +5,7 @@
  */
 import type { FieldError } from '../status/field-error';
 import { FieldPath, forbidden, GoValue, invalid, notSupported, required } from '../status/field-errors';
-import { parseQuantity } from '../quantity/quantity';
+import { canonicalQuantity, parseQuantity } from '../quantity/quantity';
 import { isDNS1123Label, isDNS1123Subdomain } from './names';
 import { validateLabelSelector, validateTemplateObjectMeta, type LabelSelectorShape } from './object-meta';
 
@@ -100,7 +100,7 @@ export function validatePersistentVolumeClaimSpec(
   const storage = spec.resources?.requests?.storage;
   if (storage === undefined) errors.push(required(storagePath));
   else if (!((parseQuantity(storage)?.numerator ?? 0n) > 0n))
-    errors.push(invalid(storagePath, storage, 'must be greater than zero'));
+    errors.push(invalid(storagePath, canonicalQuantity(storage) ?? storage, 'must be greater than zero'));
   errors.push(...classNameErrors(spec.storageClassName, specPath.child('storageClassName')));
   // Empty is a mode too: the reference defaults only an absent one.
   if (spec.volumeMode != null && !VOLUME_MODES.includes(spec.volumeMode))

@@ -4,15 +4,26 @@ import type { FieldError } from '../registry/types';
 import { duplicate, FieldPath, immutable, invalid } from '../status/field-errors';
 import { isDNS1123Label } from './names';
 import { validateLabels } from './object-meta';
+import { validateContainerResourceName } from './resource-names';
+import { validateResourceRequirements } from './resource-requirements';
 import { tolerationIdentity, validateTolerations, type Toleration } from './pod-scheduling';
 
 /**
- * A RuntimeClass's handler is a DNS label (an empty one included); the scheduling it gives the
- * pods that use it is a node selector and tolerations, as a pod's.
+ * A RuntimeClass's handler is a DNS label (an empty one included); its overhead is held to a
+ * container's limits (it is added to each pod's); the scheduling it gives the pods that use it is
+ * a node selector and tolerations, as a pod's.
  */
 export function validateRuntimeClass(object: KubeObject): FieldError[] {
   const handler = typeof object.handler === 'string' ? object.handler : '';
   const errors = isDNS1123Label(handler).map((message) => invalid(FieldPath.root('handler'), handler, message));
+  const overhead = object.overhead as { podFixed?: Record<string, unknown> | null } | null | undefined;
+  if (overhead != null)
+    errors.push(
+      ...validateResourceRequirements({ limits: overhead.podFixed ?? {} }, FieldPath.root('overhead'), {
+        checkName: validateContainerResourceName,
+        allowIndivisibleHugePages: false,
+      }),
+    );
   const scheduling = object.scheduling as Scheduling | null | undefined;
   if (scheduling != null) errors.push(...validateScheduling(scheduling, FieldPath.root('scheduling')));
   return errors;

@@ -75,7 +75,8 @@ import {
   violatesSpreadMatchLabelKeysRule,
   type SpreadMatchLabelKeysRule,
 } from './pod-scheduling';
-import { validateContainerResourceName, validatePodResourceName, validateResourceListNames } from './resource-names';
+import { validateContainerResourceName, validatePodResourceName } from './resource-names';
+import { usesIndivisibleHugePages, validateResourceRequirements } from './resource-requirements';
 import { GO_SPACE } from './go-space';
 import { validatePullPolicy } from './pull-policy';
 import { podResourceConsistencyErrors } from './pod-level-resources';
@@ -469,6 +470,8 @@ export interface PodValidationOptions extends AffinityOptions {
    * (new ones are dropped) go unjudged, whatever they are.
    */
   readonly judgePodLevelResources: boolean;
+  /** Huge pages not in whole pages: the stored spec already has some, as older servers let in. */
+  readonly allowIndivisibleHugePages: boolean;
 }
 
 /**
@@ -492,6 +495,7 @@ export function podValidationOptions(
     allowHostNamespacedSysctls: setsHostNamespacedSysctl(old?.spec as SysctlPodSpec | undefined),
     allowVolumeDevicesInUserNamespace: usesVolumeDevicesInUserNamespace(old?.spec as UserNamespacePodSpec | undefined),
     judgePodLevelResources: featureEnabled('PodLevelResources'),
+    allowIndivisibleHugePages: usesIndivisibleHugePages(old?.spec as Record<string, unknown> | undefined),
     ...affinityOptionsOf(old?.spec?.affinity),
   };
 }
@@ -751,7 +755,12 @@ function validateContainerCommon(
   errors.push(...validateVolumeMounts(mounts, devices, volumes, privileged, at.child('volumeMounts')));
   errors.push(...validateVolumeDevices(devices, mounts, volumes, at.child('volumeDevices')));
   errors.push(...validatePullPolicy(container.imagePullPolicy, at.child('imagePullPolicy')));
-  errors.push(...validateResourceListNames(container.resources, at.child('resources'), validateContainerResourceName));
+  errors.push(
+    ...validateResourceRequirements(container.resources, at.child('resources'), {
+      checkName: validateContainerResourceName,
+      allowIndivisibleHugePages: options.allowIndivisibleHugePages,
+    }),
+  );
   errors.push(
     ...resourceClaimReferenceErrors(container.resources?.claims, podClaimNames, at.child('resources', 'claims')),
   );
@@ -817,14 +826,24 @@ function validateContainers(
  * nothing more of them, since the kubelet there would not apply them; otherwise no claims (even
  * an empty list), names the pod level supports, and amounts that fit the containers'.
  */
-function validatePodResources(spec: PodSpecShape, podClaimNames: ReadonlySet<string>, path: FieldPath): FieldError[] {
+function validatePodResources(
+  spec: PodSpecShape,
+  podClaimNames: ReadonlySet<string>,
+  path: FieldPath,
+  options: PodValidationOptions,
+): FieldError[] {
   const resources = spec.resources as ResourceRequirements | null | undefined;
   if (resources === undefined || resources === null) return [];
   if ((spec as PodOSSpec).os?.name === 'windows') return [forbidden(path, 'may not be set for a windows pod')];
   const errors: FieldError[] = [];
   if (resources.claims !== undefined && resources.claims !== null)
     errors.push(forbidden(path.child('claims'), 'claims may not be set for Resources at pod-level'));
-  errors.push(...validateResourceListNames(resources, path, validatePodResourceName));
+  errors.push(
+    ...validateResourceRequirements(resources, path, {
+      checkName: validatePodResourceName,
+      allowIndivisibleHugePages: options.allowIndivisibleHugePages,
+    }),
+  );
   errors.push(...resourceClaimReferenceErrors(resources.claims, podClaimNames, path.child('claims')));
   errors.push(...podResourceConsistencyErrors(spec, resources, path));
   return errors;
@@ -936,7 +955,7 @@ export function validatePodSpec(
     ),
   );
   if (options.judgePodLevelResources)
-    errors.push(...validatePodResources(podSpec, pod.podClaimNames, path.child('resources')));
+    errors.push(...validatePodResources(podSpec, pod.podClaimNames, path.child('resources'), options));
   errors.push(...hostNetworkPortErrors(podSpec, path, podName !== undefined));
   const restartPolicy = podSpec.restartPolicy;
   if (!restartPolicy) errors.push(required(path.child('restartPolicy')));
@@ -998,11 +1017,10 @@ export function validatePodSpec(
   );
   if (podSpec.overhead !== undefined) {
     errors.push(
-      ...validateResourceListNames(
-        { limits: podSpec.overhead as Record<string, unknown> },
-        path.child('overhead'),
-        validateContainerResourceName,
-      ),
+      ...validateResourceRequirements({ limits: podSpec.overhead as Record<string, unknown> }, path.child('overhead'), {
+        checkName: validateContainerResourceName,
+        allowIndivisibleHugePages: options.allowIndivisibleHugePages,
+      }),
     );
   }
   errors.push(...validatePodOS(podSpec as PodOSSpec, path));

@@ -77,16 +77,3 @@ export function validatePodResourceName(name: string, path: FieldPath): FieldErr
   if (errors.length > 0) return errors;
   return POD_LEVEL_RESOURCES.includes(name) || isHugePages(name) ? [] : [notSupported(path, name, POD_LEVEL_SUPPORTED)];
 }
-
-/** The names of a `{limits, requests}` pair, each checked by `check`. */
-export function validateResourceListNames(
-  requirements: { limits?: Record<string, unknown>; requests?: Record<string, unknown> } | undefined,
-  path: FieldPath,
-  check: (name: string, path: FieldPath) => FieldError[],
-): FieldError[] {
-  const errors: FieldError[] = [];
-  for (const list of ['limits', 'requests'] as const) {
-    for (const name of Object.keys(requirements?.[list] ?? {})) errors.push(...check(name, path.child(list).key(name)));
-  }
-  return errors;
-}

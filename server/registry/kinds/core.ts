@@ -23,7 +23,12 @@ import {
   podStatusWarnings,
   serviceWarnings,
 } from '../../validation/write-warnings';
-import { validateLimitRange, validateResourceQuota, validateResourceQuotaUpdate } from '../../validation/quota';
+import { validateLimitRange } from '../../validation/limit-range';
+import {
+  validateResourceQuota,
+  validateResourceQuotaStatusUpdate,
+  validateResourceQuotaUpdate,
+} from '../../validation/quota';
 import { randomUUID } from 'node:crypto';
 import { prepareClaimDataSources } from './claim-data-sources';
 import { dropDisabledPodFields, dropDisabledPodTemplateFields } from './pod-gated-fields';
@@ -355,6 +360,7 @@ export const coreKinds: readonly ResourceType[] = [
       initialStatus: () => ({}),
       validate: validateResourceQuota,
       validateUpdate: validateResourceQuotaUpdate,
+      validateStatusUpdate: validateResourceQuotaStatusUpdate,
     },
   }),
   defineKind({

@@ -586,21 +586,47 @@ export function validateConfigMap(configMap: KubeObject): FieldError[] {
   return errors;
 }
 
-/** ConfigMaps and Secrets marked immutable keep their data (and the mark) for good. */
-function immutableDataErrors(next: KubeObject, old: KubeObject, dataFields: readonly string[]): FieldError[] {
+/**
+ * A data map as the reference's reflect.DeepEqual sees it in an update: the stored object comes
+ * from protobuf, which keeps no empty map, so an empty map stored is nil; the one sent is what
+ * the JSON decoder made of it, so `{}` is a map and differs from nil. Where a default fills a
+ * missing map (SetDefaults_ConfigMap's `data`, run on every decode, sent and stored alike),
+ * missing and empty are the same map on both sides.
+ */
+function dataMapAsGo(value: unknown, { stored, defaulted }: { stored: boolean; defaulted: boolean }): unknown {
+  const isMap = value !== undefined && value !== null;
+  const empty = isMap && typeof value === 'object' && Object.keys(value).length === 0;
+  if (defaulted) return isMap ? value : {};
+  return !isMap || (stored && empty) ? undefined : value;
+}
+
+/**
+ * ConfigMaps and Secrets marked immutable keep their data (and the mark) for good, compared as
+ * reflect.DeepEqual compares the internal maps (nil apart from empty, see dataMapAsGo).
+ */
+function immutableDataErrors(
+  next: KubeObject,
+  old: KubeObject,
+  dataFields: readonly { name: string; defaulted: boolean }[],
+): FieldError[] {
   if (old.immutable !== true) return [];
   const errors: FieldError[] = [];
   if (next.immutable !== true)
     errors.push(forbidden(FieldPath.root('immutable'), 'field is immutable when `immutable` is set'));
-  for (const name of dataFields) {
-    if (!deepEqual(next[name] ?? {}, old[name] ?? {}))
+  for (const { name, defaulted } of dataFields) {
+    const sent = dataMapAsGo(next[name], { stored: false, defaulted });
+    const stored = dataMapAsGo(old[name], { stored: true, defaulted });
+    if (!deepEqual(sent ?? null, stored ?? null))
       errors.push(forbidden(FieldPath.root(name), 'field is immutable when `immutable` is set'));
   }
   return errors;
 }
 
 export function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): FieldError[] {
-  return immutableDataErrors(configMap, old, ['data', 'binaryData']);
+  return immutableDataErrors(configMap, old, [
+    { name: 'data', defaulted: true },
+    { name: 'binaryData', defaulted: false },
+  ]);
 }
 
 /** Keys each built-in secret type must carry. */
@@ -640,7 +666,7 @@ export function validateSecret(secret: KubeObject): FieldError[] {
 export function validateSecretUpdate(secret: KubeObject, old: KubeObject): FieldError[] {
   return [
     ...immutable(FieldPath.root('type'), secret.type ?? '', old.type ?? ''),
-    ...immutableDataErrors(secret, old, ['data']),
+    ...immutableDataErrors(secret, old, [{ name: 'data', defaulted: false }]),
   ];
 }
 

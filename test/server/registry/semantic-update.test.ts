@@ -11,7 +11,10 @@
  * An immutable ConfigMap's or Secret's maps, each sent missing, empty or with values over each
  * created so, mutable too as controls: reflect.DeepEqual tells an empty map sent from the nil
  * that protobuf storage leaves of an empty one, except a ConfigMap's data, which
- * SetDefaults_ConfigMap fills on both sides; an empty stringData adds no data map.
+ * SetDefaults_ConfigMap fills on both sides; an empty stringData adds no data map. A
+ * VolumeAttachment's inline volume changed against its rules is refused by them twice (the
+ * strategy runs ValidateVolumeAttachment, and ValidateVolumeAttachmentUpdate runs it again)
+ * before the fixed spec.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

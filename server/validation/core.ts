@@ -71,6 +71,7 @@ import {
 } from './claim-spec';
 import { internalDiff } from './internal-json';
 import { memberType, semanticEqual } from './semantic-equality';
+import { validateCSIPersistentVolumeSource } from './volume-sources';
 
 type Json = Record<string, unknown>;
 
@@ -586,21 +587,47 @@ export function validateConfigMap(configMap: KubeObject): FieldError[] {
   return errors;
 }
 
-/** ConfigMaps and Secrets marked immutable keep their data (and the mark) for good. */
-function immutableDataErrors(next: KubeObject, old: KubeObject, dataFields: readonly string[]): FieldError[] {
+/**
+ * A data map as the reference's reflect.DeepEqual sees it in an update: the stored object comes
+ * from protobuf, which keeps no empty map, so an empty map stored is nil; the one sent is what
+ * the JSON decoder made of it, so `{}` is a map and differs from nil. Where a default fills a
+ * missing map (SetDefaults_ConfigMap's `data`, run on every decode, sent and stored alike),
+ * missing and empty are the same map on both sides.
+ */
+function dataMapAsGo(value: unknown, { stored, defaulted }: { stored: boolean; defaulted: boolean }): unknown {
+  const isMap = value !== undefined && value !== null;
+  const empty = isMap && typeof value === 'object' && Object.keys(value).length === 0;
+  if (defaulted) return isMap ? value : {};
+  return !isMap || (stored && empty) ? undefined : value;
+}
+
+/**
+ * ConfigMaps and Secrets marked immutable keep their data (and the mark) for good, compared as
+ * reflect.DeepEqual compares the internal maps (nil apart from empty, see dataMapAsGo).
+ */
+function immutableDataErrors(
+  next: KubeObject,
+  old: KubeObject,
+  dataFields: readonly { name: string; defaulted: boolean }[],
+): FieldError[] {
   if (old.immutable !== true) return [];
   const errors: FieldError[] = [];
   if (next.immutable !== true)
     errors.push(forbidden(FieldPath.root('immutable'), 'field is immutable when `immutable` is set'));
-  for (const name of dataFields) {
-    if (!deepEqual(next[name] ?? {}, old[name] ?? {}))
+  for (const { name, defaulted } of dataFields) {
+    const sent = dataMapAsGo(next[name], { stored: false, defaulted });
+    const stored = dataMapAsGo(old[name], { stored: true, defaulted });
+    if (!deepEqual(sent ?? null, stored ?? null))
       errors.push(forbidden(FieldPath.root(name), 'field is immutable when `immutable` is set'));
   }
   return errors;
 }
 
 export function validateConfigMapUpdate(configMap: KubeObject, old: KubeObject): FieldError[] {
-  return immutableDataErrors(configMap, old, ['data', 'binaryData']);
+  return immutableDataErrors(configMap, old, [
+    { name: 'data', defaulted: true },
+    { name: 'binaryData', defaulted: false },
+  ]);
 }
 
 /** Keys each built-in secret type must carry. */
@@ -640,7 +667,7 @@ export function validateSecret(secret: KubeObject): FieldError[] {
 export function validateSecretUpdate(secret: KubeObject, old: KubeObject): FieldError[] {
   return [
     ...immutable(FieldPath.root('type'), secret.type ?? '', old.type ?? ''),
-    ...immutableDataErrors(secret, old, ['data']),
+    ...immutableDataErrors(secret, old, [{ name: 'data', defaulted: false }]),
   ];
 }
 
@@ -690,7 +717,7 @@ export function validateClaimSpecOver(claim: KubeObject, old: KubeObject | undef
 }
 
 export function validatePersistentVolume(volume: KubeObject): FieldError[] {
-  return validatePersistentVolumeSpec(volume, undefined);
+  return validatePersistentVolumeSpec(field<Json>(volume, 'spec') ?? {}, FieldPath.root('spec'), { inline: false });
 }
 
 /**
@@ -698,30 +725,84 @@ export function validatePersistentVolume(volume: KubeObject): FieldError[] {
  * update's rules, then again in them), with what the stored volume allows.
  */
 export function validatePersistentVolumeOnUpdate(volume: KubeObject, old: KubeObject): FieldError[] {
-  return validatePersistentVolumeSpec(volume, old);
+  return validatePersistentVolumeSpec(field<Json>(volume, 'spec') ?? {}, FieldPath.root('spec'), {
+    inline: false,
+    old: field<Json>(old, 'spec'),
+  });
 }
 
-/** `old`: the stored volume on an update, whose invalid node affinity label values are spared. */
-function validatePersistentVolumeSpec(volume: KubeObject, old: KubeObject | undefined): FieldError[] {
+/**
+ * A VolumeAttachment's inline volume: the spec of a CSI volume a pod names directly, which has
+ * no claim to bind, no capacity, class or node affinity of its own, is never reclaimed but
+ * retained, and is mounted as a file system.
+ */
+export function validateInlinePersistentVolumeSpec(spec: Json, path: FieldPath): FieldError[] {
+  return validatePersistentVolumeSpec(spec, path, { inline: true });
+}
+
+const INLINE_CONTEXT = 'in the context of inline volumes';
+
+/** What an inline volume may not have, each in the reference's place among the spec's rules. */
+function inlineVolumeErrors(
+  spec: Json,
+  specPath: FieldPath,
+  at: 'first' | 'reclaim' | 'affinity' | 'last',
+): FieldError[] {
   const errors: FieldError[] = [];
-  const spec = field<Json>(volume, 'spec') ?? {};
-  const specPath = FieldPath.root('spec');
+  const notHere = (member: string) => forbidden(specPath.child(member), `may not be specified ${INLINE_CONTEXT}`);
+  if (at === 'first') {
+    if (spec.claimRef != null) errors.push(notHere('claimRef'));
+    if (spec.capacity != null && Object.keys(spec.capacity as object).length > 0) errors.push(notHere('capacity'));
+    if (spec.csi == null) errors.push(required(specPath.child('csi'), `has to be specified ${INLINE_CONTEXT}`));
+  } else if (at === 'reclaim') {
+    const policy = spec.persistentVolumeReclaimPolicy;
+    if (typeof policy === 'string' && policy !== '' && policy !== 'Retain')
+      errors.push(forbidden(specPath.child('persistentVolumeReclaimPolicy'), `may only be Retain ${INLINE_CONTEXT}`));
+  } else if (at === 'affinity') {
+    if (spec.nodeAffinity != null) errors.push(notHere('nodeAffinity'));
+  } else {
+    if (typeof spec.storageClassName === 'string' && spec.storageClassName !== '')
+      errors.push(notHere('storageClassName'));
+    if (spec.volumeMode != null && spec.volumeMode !== 'Filesystem')
+      errors.push(
+        forbidden(specPath.child('volumeMode'), `may not specify volumeMode other than Filesystem ${INLINE_CONTEXT}`),
+      );
+  }
+  return errors;
+}
+
+/**
+ * A PersistentVolume's spec, or a VolumeAttachment's inline one (`inline`), in the reference's
+ * order (ValidatePersistentVolumeSpec). `old`: the stored spec on an update, whose invalid node
+ * affinity label values are spared.
+ */
+function validatePersistentVolumeSpec(
+  spec: Json,
+  specPath: FieldPath,
+  { inline, old }: { readonly inline: boolean; readonly old?: Json },
+): FieldError[] {
+  const errors: FieldError[] = [];
+  if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'first'));
   if (!Array.isArray(spec.accessModes) || spec.accessModes.length === 0)
     errors.push(required(specPath.child('accessModes')));
   else errors.push(...accessModeErrors(spec.accessModes as string[], specPath.child('accessModes')));
   const capacity = spec.capacity as Record<string, string> | undefined;
-  if (capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
+  if (!inline && capacity?.storage === undefined) errors.push(required(specPath.child('capacity').key('storage')));
+  if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'reclaim'));
   const nodeAffinity = spec.nodeAffinity as VolumeNodeAffinity | null | undefined;
-  if (nodeAffinity != null) {
-    const stored = (old?.spec as Json | undefined)?.nodeAffinity as VolumeNodeAffinity | null | undefined;
+  if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'affinity'));
+  else if (nodeAffinity != null) {
+    const stored = old?.nodeAffinity as VolumeNodeAffinity | null | undefined;
     errors.push(
       ...validateVolumeNodeAffinity(nodeAffinity, specPath.child('nodeAffinity'), {
         allowInvalidLabelValues: hasInvalidLabelValueInNodeSelectorTerms(stored?.required?.nodeSelectorTerms),
       }),
     );
   }
-  errors.push(...volumeSourceCountErrors(spec, specPath, nodeAffinity != null));
-  errors.push(...volumeAttributesClassErrors(spec, specPath));
+  errors.push(...volumeSourceErrors(spec, specPath, nodeAffinity != null));
+  // A VolumeAttachment validates its inline volume with no options: EnableVolumeAttributesClass off.
+  if (inline) errors.push(...inlineVolumeErrors(spec, specPath, 'last'));
+  else errors.push(...volumeAttributesClassErrors(spec, specPath));
   return errors;
 }
 
@@ -943,9 +1024,10 @@ const PERSISTENT_VOLUME_SOURCES: readonly (readonly [string, string])[] = [
 
 /**
  * Exactly one volume source: every one after the first is refused by its name. A local volume
- * lives on one node, so it needs the node affinity that says which.
+ * lives on one node, so it needs the node affinity that says which. Of the sources' contents,
+ * only a CSI source's is checked so far.
  */
-function volumeSourceCountErrors(spec: Json, specPath: FieldPath, hasNodeAffinity: boolean): FieldError[] {
+function volumeSourceErrors(spec: Json, specPath: FieldPath, hasNodeAffinity: boolean): FieldError[] {
   const errors: FieldError[] = [];
   let count = 0;
   for (const [member, pathName] of PERSISTENT_VOLUME_SOURCES) {
@@ -956,6 +1038,8 @@ function volumeSourceCountErrors(spec: Json, specPath: FieldPath, hasNodeAffinit
       count++;
       if (member === 'local' && !hasNodeAffinity)
         errors.push(required(specPath.child('nodeAffinity'), 'Local volume requires node affinity'));
+      if (member === 'csi' && spec.csi !== null)
+        errors.push(...validateCSIPersistentVolumeSource(spec.csi as Json, specPath.child(pathName)));
     }
   }
   if (count === 0) errors.push(required(specPath, 'must specify a volume type'));

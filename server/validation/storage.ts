@@ -16,6 +16,7 @@ import {
 import { inclusiveRangeError, isDNS1123Subdomain, isQualifiedName } from './names';
 import { immutableAs, LABEL_SELECTOR_POINTER } from './semantic-equality';
 import { validateCSIDriverName } from './volume-sources';
+import { validateInlinePersistentVolumeSpec } from './core';
 
 /** What an attachment's metadata may hold in all, keys and values (the reference's 256 KiB). */
 const MAX_ATTACHMENT_METADATA_SIZE = 256 * 1024;
@@ -59,22 +60,28 @@ function volumeAttachmentStatusErrors(object: KubeObject): FieldError[] {
   return errors;
 }
 
-/** A VolumeAttachment names its attacher and exactly one source; its status is judged too. */
+/**
+ * A VolumeAttachment names its attacher and exactly one source, an inline volume judged as a
+ * PersistentVolume's spec in that context; its status is judged too.
+ */
 export function validateVolumeAttachment(object: KubeObject): FieldError[] {
   const spec = (object.spec ?? {}) as {
     attacher?: string;
-    source?: { persistentVolumeName?: string; inlineVolumeSpec?: unknown };
+    source?: { persistentVolumeName?: string | null; inlineVolumeSpec?: Record<string, unknown> | null };
   };
   const errors: FieldError[] = [];
   const specPath = FieldPath.root('spec');
   if (!spec.attacher) errors.push(required(specPath.child('attacher')));
-  const sources = [spec.source?.persistentVolumeName, spec.source?.inlineVolumeSpec].filter(
-    (source) => source !== undefined && source !== null && source !== '',
-  );
-  if (sources.length !== 1)
-    errors.push(
-      required(specPath.child('source'), 'must specify exactly one of inlineVolumeSpec and persistentVolumeName'),
-    );
+  const sourcePath = specPath.child('source');
+  const exactlyOne = 'must specify exactly one of inlineVolumeSpec and persistentVolumeName';
+  const { persistentVolumeName, inlineVolumeSpec } = spec.source ?? {};
+  if (inlineVolumeSpec == null && persistentVolumeName == null) errors.push(required(sourcePath, exactlyOne));
+  else if (inlineVolumeSpec != null && persistentVolumeName != null) errors.push(forbidden(sourcePath, exactlyOne));
+  else if (persistentVolumeName != null) {
+    if (persistentVolumeName === '')
+      errors.push(required(sourcePath.child('persistentVolumeName'), 'must specify non empty persistentVolumeName'));
+  } else
+    errors.push(...validateInlinePersistentVolumeSpec(inlineVolumeSpec ?? {}, sourcePath.child('inlineVolumeSpec')));
   return [...errors, ...volumeAttachmentStatusErrors(object)];
 }
 

@@ -279,6 +279,43 @@ function csiErrors(source: Json, path: FieldPath): FieldError[] {
   return errors;
 }
 
+/**
+ * The secret a PersistentVolume's source names, with the namespace it lives in: a volume has no
+ * namespace of its own to default it from (validatePVSecretReference).
+ */
+function persistentVolumeSecretRefErrors(secretRef: Json, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const [name, namespace] = [text(secretRef.name), text(secretRef.namespace)];
+  if (name === '') errors.push(required(path.child('name')));
+  else for (const message of isDNS1123Subdomain(name)) errors.push(invalid(path.child('name'), name, message));
+  if (namespace === '') errors.push(required(path.child('namespace')));
+  else
+    for (const message of isDNS1123Label(namespace)) errors.push(invalid(path.child('namespace'), namespace, message));
+  return errors;
+}
+
+/**
+ * The secret references of a CSI PersistentVolume source the reference checks, in its order;
+ * nodeStageSecretRef is not among them, and any secret is accepted there.
+ */
+const CHECKED_CSI_SECRET_REFS = [
+  'controllerPublishSecretRef',
+  'controllerExpandSecretRef',
+  'nodePublishSecretRef',
+  'nodeExpandSecretRef',
+] as const;
+
+/** A PersistentVolume's CSI source: a driver, a volume handle, and secrets named with their namespace. */
+export function validateCSIPersistentVolumeSource(source: Json, path: FieldPath): FieldError[] {
+  const errors = validateCSIDriverName(text(source.driver), path.child('driver'));
+  if (text(source.volumeHandle) === '') errors.push(required(path.child('volumeHandle')));
+  for (const member of CHECKED_CSI_SECRET_REFS) {
+    const secretRef = source[member] as Json | null | undefined;
+    if (isSet(secretRef)) errors.push(...persistentVolumeSecretRefErrors(secretRef as Json, path.child(member)));
+  }
+  return errors;
+}
+
 /** Every file's errors are reported at the source's path, without the item's index, as the reference does. */
 function downwardAPIErrors(source: Json, path: FieldPath): FieldError[] {
   return [

@@ -225,12 +225,15 @@ export function defaultSecret(secret: KubeObject): void {
 
 /**
  * `stringData` is write-only: the reference's conversion folds it into `data` (base64, its keys
- * winning over `data`'s) and never stores it, on every write.
+ * winning over `data`'s) and never stores it, on every write. An empty one folds nothing: the
+ * conversion makes no `data` map for it (len(in.StringData) > 0), and an immutable Secret's
+ * update tells a missing `data` from an empty one.
  */
 function foldStringData(secret: KubeObject): void {
   const stringData = secret.stringData as Record<string, unknown> | undefined;
   delete secret.stringData;
   if (stringData === undefined || stringData === null || typeof stringData !== 'object') return;
+  if (Object.keys(stringData).length === 0) return;
   const data = { ...((secret.data as Record<string, string> | undefined) ?? {}) };
   for (const [key, value] of Object.entries(stringData))
     data[key] = Buffer.from(String(value), 'utf8').toString('base64');

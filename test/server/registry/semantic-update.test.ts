@@ -8,6 +8,13 @@
  * nor a missing value struct or scalar sent as its zero; a pointer set where there was none is a
  * change (the cases named (control)). The reference compares a ConfigMap's data and a
  * StorageClass's parameters with reflect.DeepEqual instead; their cases stay as they were.
+ * An immutable ConfigMap's or Secret's maps, each sent missing, empty or with values over each
+ * created so, mutable too as controls: reflect.DeepEqual tells an empty map sent from the nil
+ * that protobuf storage leaves of an empty one, except a ConfigMap's data, which
+ * SetDefaults_ConfigMap fills on both sides; an empty stringData adds no data map. A
+ * VolumeAttachment's inline volume changed against its rules is refused by them twice (the
+ * strategy runs ValidateVolumeAttachment, and ValidateVolumeAttachmentUpdate runs it again)
+ * before the fixed spec.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

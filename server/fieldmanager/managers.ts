@@ -3,6 +3,7 @@
  * by name, operation and subresource, and, for Update entries only, the apiVersion (an applier
  * keeps one entry whatever version it applies in).
  */
+import { goQuote } from '../../api/go-quote';
 import type { ManagedFieldsEntry } from './managed-fields-entry';
 
 /** The reference's manager identifier: the entry's JSON without fields, time and (for Apply) apiVersion. */
@@ -20,8 +21,8 @@ export function managerIdentity(
 /** How conflict messages name a manager: `"kubectl"`, `"ctl" with subresource "status"`, `"ctl" using apps/v1`. */
 export function printManager(identity: string): string {
   const entry = JSON.parse(identity) as ManagedFieldsEntry;
-  let printed = JSON.stringify(entry.manager ?? '');
-  if (entry.subresource) printed += ` with subresource ${JSON.stringify(entry.subresource)}`;
+  let printed = goQuote(entry.manager ?? '');
+  if (entry.subresource) printed += ` with subresource ${goQuote(entry.subresource)}`;
   if (entry.operation === 'Update') printed += ` using ${entry.apiVersion ?? ''}`;
   return printed;
 }

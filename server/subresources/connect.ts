@@ -15,6 +15,7 @@
  * (stream-translator.ts) and port-forward's SPDY-in-WebSocket tunneled (stream-tunnel.ts), as
  * the reference does with their feature gates on.
  */
+import { goQuote } from '../../api/go-quote';
 import { lookup } from 'node:dns/promises';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
@@ -164,10 +165,7 @@ function kubeletAnswerError(code: number, body: string, name: string): StatusErr
       ? ['Forbidden', body]
       : (ANSWER_REASONS[code] ??
         (code >= 500
-          ? [
-              'InternalError',
-              `an error on the server (${JSON.stringify(body)}) has prevented the request from succeeding`,
-            ]
+          ? ['InternalError', `an error on the server (${goQuote(body)}) has prevented the request from succeeding`]
           : ['', `the server responded with the status code ${code} but did not return more information`]));
   return new StatusError({ code, reason, message: `${text} ( pods/log ${name})`, details: { name, kind: 'pods/log' } });
 }
@@ -595,7 +593,7 @@ function plainTarget(scheme: string, host: string, port: number): ProxyTarget {
 
 function parsedId(info: RequestInfo, what: string): { scheme: string; name: string; port: string } {
   const id = splitSchemeNamePort(info.name);
-  if (id === undefined) throw badRequest(`invalid ${what} request ${JSON.stringify(info.name)}`);
+  if (id === undefined) throw badRequest(`invalid ${what} request ${goQuote(info.name)}`);
   return id;
 }
 
@@ -678,7 +676,7 @@ const serviceProxy: Factory = (scope) => async (request) => {
       (port) => port.port === number,
     );
     if (declared === undefined)
-      throw serviceUnavailable(`no service port ${number} found for service ${JSON.stringify(id.name)}`);
+      throw serviceUnavailable(`no service port ${number} found for service ${goQuote(id.name)}`);
     portName = declared.name ?? '';
   }
   const endpoints = (await (
@@ -689,7 +687,7 @@ const serviceProxy: Factory = (scope) => async (request) => {
       throw notFound({ group: '', resource: 'services' }, id.name);
     })) as KubeObject & EndpointsObject;
   const subsets = endpoints.subsets ?? [];
-  if (subsets.length === 0) throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(id.name)}`);
+  if (subsets.length === 0) throw serviceUnavailable(`no endpoints available for service ${goQuote(id.name)}`);
   const subsetSeed = Math.floor(Math.random() * subsets.length);
   for (let s = 0; s < subsets.length; s++) {
     const subset = subsets[(subsetSeed + s) % subsets.length];
@@ -704,7 +702,7 @@ const serviceProxy: Factory = (scope) => async (request) => {
       return;
     }
   }
-  throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(info.name)}`);
+  throw serviceUnavailable(`no endpoints available for service ${goQuote(info.name)}`);
 };
 
 const PROXY_VERBS: readonly Verb[] = ['create', 'delete', 'get', 'patch', 'update'];

@@ -2,6 +2,7 @@
  * apps/v1 workload rules: selectors that must exist, be non-empty, match the template's labels
  * and never change; the template's restart policy; strategy enums and counts.
  */
+import { goJSONEscaped } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 import type { FieldError } from '../status/field-error';
 import {
@@ -284,7 +285,11 @@ function unknownStrategy(
     rollingUpdate == null
       ? null
       : { MaxUnavailable: rollingUpdate.maxUnavailable ?? 0, MaxSurge: rollingUpdate.maxSurge ?? 0 };
-  return notSupported(path, new GoValue(JSON.stringify({ Type: type ?? '', RollingUpdate: shown })), supported);
+  return notSupported(
+    path,
+    new GoValue(goJSONEscaped(JSON.stringify({ Type: type ?? '', RollingUpdate: shown }))),
+    supported,
+  );
 }
 
 const PERCENT = /^[0-9]+%$/;
@@ -453,7 +458,7 @@ function statefulSetUpdateStrategyErrors(
       : [
           invalid(
             path.child('rollingUpdate'),
-            new GoValue(JSON.stringify(shownRollingUpdate)),
+            new GoValue(goJSONEscaped(JSON.stringify(shownRollingUpdate))),
             "only allowed for updateStrategy 'RollingUpdate'",
           ),
         ];
@@ -471,7 +476,7 @@ function statefulSetUpdateStrategyErrors(
   return [
     invalid(
       path,
-      new GoValue(JSON.stringify({ Type: type, RollingUpdate: shownRollingUpdate })),
+      new GoValue(goJSONEscaped(JSON.stringify({ Type: type, RollingUpdate: shownRollingUpdate }))),
       "must be 'RollingUpdate' or 'OnDelete'",
     ),
   ];

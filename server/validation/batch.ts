@@ -15,7 +15,7 @@ import {
   required,
   tooLong,
 } from '../status/field-errors';
-import { isDNS1123Label, isDNS1123Subdomain, maxLenError, regexError } from './names';
+import { goLen, isDNS1123Label, isDNS1123Subdomain, maxLenError, regexError } from './names';
 import {
   selectorMatches,
   validateEnum,
@@ -430,7 +430,7 @@ function scheduleErrors(schedule: string): string[] {
 export function validateCronJob(cronJob: KubeObject, context: WriteContext): FieldError[] {
   const errors = validateCronJobSpec(cronJob, context, undefined);
   const name = cronJob.metadata.name ?? '';
-  if (name.length > CRONJOB_NAME_MAX)
+  if (goLen(name) > CRONJOB_NAME_MAX)
     errors.push(invalid(FieldPath.root('metadata', 'name'), name, maxLenError(CRONJOB_NAME_MAX)));
   return errors;
 }

@@ -87,6 +87,11 @@ export interface RepeatedKeys {
   readonly fieldPaths: readonly string[];
   /** YAML: `line 7: key "a" already set in map`, as the YAML library words them. */
   readonly yamlLines: readonly string[];
+  /**
+   * JSON: every key's path in the order the text holds them, a repeated key each time it comes;
+   * asked only when unknown and repeated fields are both to be reported, in the order met.
+   */
+  readonly keysInOrder?: () => readonly string[];
 }
 
 export const NO_REPEATED_KEYS: RepeatedKeys = { fieldPaths: [], yamlLines: [] };
@@ -188,7 +193,12 @@ export function parseBody(options: {
   }
   checkNestingDepth(value, 'json');
   const scan = options.findDuplicates && memberCount(text) !== parsedMemberCount(value);
-  return { value, repeatedKeys: scan ? { fieldPaths: findDuplicateKeys(text), yamlLines: [] } : NO_REPEATED_KEYS };
+  return {
+    value,
+    repeatedKeys: scan
+      ? { fieldPaths: findDuplicateKeys(text), yamlLines: [], keysInOrder: () => keyPathsInOrder(text) }
+      : NO_REPEATED_KEYS,
+  };
 }
 
 /**
@@ -347,6 +357,52 @@ export function findDuplicateKeys(text: string): string[] {
     },
   });
   return duplicates;
+}
+
+/** Every key's path in the text's order, a repeated key each time it comes. */
+function keyPathsInOrder(text: string): string[] {
+  jsoncParser ??= require('jsonc-parser') as JsoncParser;
+  const paths: string[] = [];
+  jsoncParser.visit(text, {
+    onObjectProperty: (property, _offset, _length, _line, _column, pathSupplier) => {
+      paths.push(formatPath([...pathSupplier(), property]));
+    },
+  });
+  return paths;
+}
+
+/**
+ * Unknown and repeated fields in the order a typed decoder meets them (the reference's strict
+ * decoding): an unknown key where it comes, a repeat at its second coming. Without the keys'
+ * order, or with a path it does not hold, all unknown ones come first.
+ */
+function inOrderMet(
+  unknown: readonly string[],
+  repeated: readonly string[],
+  keysInOrder: (() => readonly string[]) | undefined,
+): string[] {
+  const problems = [
+    ...unknown.map((path) => ({ path, text: `unknown field ${goQuote(path)}`, occurrence: 0 })),
+    ...repeated.map((path) => ({ path, text: `duplicate field ${goQuote(path)}`, occurrence: 1 })),
+  ];
+  if (keysInOrder === undefined || unknown.length === 0 || repeated.length === 0)
+    return problems.map((problem) => problem.text);
+  const positions = new Map<string, number[]>();
+  for (const [index, path] of keysInOrder().entries()) {
+    const comings = positions.get(path);
+    if (comings === undefined) positions.set(path, [index]);
+    else comings.push(index);
+  }
+  // The n-th report of one path is its n-th coming (after the first, for a repeat).
+  const taken = new Map<string, number>();
+  const placed = problems.map((problem) => {
+    const key = `${problem.occurrence}:${problem.path}`;
+    const nth = taken.get(key) ?? 0;
+    taken.set(key, nth + 1);
+    return { text: problem.text, at: positions.get(problem.path)?.[problem.occurrence + nth] };
+  });
+  if (placed.some((problem) => problem.at === undefined)) return problems.map((problem) => problem.text);
+  return placed.sort((a, b) => a.at! - b.at!).map((problem) => problem.text);
 }
 
 function formatPath(segments: readonly (string | number)[]): string {
@@ -818,15 +874,18 @@ export function decodeValue(request: DecodeRequest, value: unknown, repeatedKeys
     throw badRequest(`${handledAs}: ${typed.typeError}`);
   }
   // A typed decoder skips what its type does not know, so a key repeated there (or inside it) is
-  // only unknown. An unstructured decode reads every key, reporting repeats as it goes, and the
-  // pruning after it adds the unknown fields: repeats first.
-  const unknown = typed.unknownFields.map((path) => `unknown field ${goQuote(path)}`);
-  const repeated = (
-    unstructured
-      ? repeatedKeys.fieldPaths
-      : repeatedKeys.fieldPaths.filter((path) => !typed.unknownFields.some((field) => isAtOrUnder(path, field)))
-  ).map((path) => `duplicate field ${goQuote(path)}`);
-  const problems = unstructured ? [...repeated, ...unknown] : [...unknown, ...repeated];
+  // only unknown, and reports both as it meets them. An unstructured decode reads every key,
+  // reporting repeats as it goes, and the pruning after it adds the unknown fields: repeats first.
+  const problems = unstructured
+    ? [
+        ...repeatedKeys.fieldPaths.map((path) => `duplicate field ${goQuote(path)}`),
+        ...typed.unknownFields.map((path) => `unknown field ${goQuote(path)}`),
+      ]
+    : inOrderMet(
+        typed.unknownFields,
+        repeatedKeys.fieldPaths.filter((path) => !typed.unknownFields.some((field) => isAtOrUnder(path, field))),
+        repeatedKeys.keysInOrder,
+      );
   const { yamlLines } = repeatedKeys;
   if (request.fieldValidation === 'Strict' && problems.length + yamlLines.length > 0) {
     // The YAML decoder's own error comes first, its lines indented under one heading.

@@ -5,6 +5,7 @@
  * older than those rules take what Go's sloppy parsers take, and the strict rules but the
  * canonical form only with StrictIPCIDRValidation.
  */
+import { goQuote } from '../../api/go-quote';
 import { isIP, isIPv4 } from 'node:net';
 
 const INVALID_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
@@ -78,7 +79,7 @@ export function isValidIP(value: string): string[] {
   const problems = isValidIPForLegacyField(value, true);
   if (problems.length > 0) return problems;
   const canonical = isIPv4(value) ? value : canonicalIPv6(value);
-  return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
+  return value === canonical ? [] : [`must be in canonical form (${goQuote(canonical)})`];
 }
 
 /** A CIDR as Go's sloppy parser reads it (IPv4 parts and the length may have leading zeros), or undefined. */
@@ -131,7 +132,7 @@ export function isValidCIDR(value: string): string[] {
   if (problems.length > 0) return problems;
   const { address, length } = sloppyCIDR(value)!;
   const canonical = `${addressOf(maskedBytes(address, Number(length)))}/${Number(length)}`;
-  return value === canonical ? [] : [`must be in canonical form (${JSON.stringify(canonical)})`];
+  return value === canonical ? [] : [`must be in canonical form (${goQuote(canonical)})`];
 }
 
 /** Go's IP.To4: an IPv4-mapped address's last four bytes, any other as it is. */
@@ -230,12 +231,10 @@ export function warningsForIP(path: string, value: string): string[] {
   if (printed === undefined) return [];
   if (isIP(value) === 0 || isIPv4Mapped(value))
     return [
-      `${path}: non-standard IP address ${JSON.stringify(value)} will be considered invalid in a future Kubernetes release: use ${JSON.stringify(printed)}`,
+      `${path}: non-standard IP address ${goQuote(value)} will be considered invalid in a future Kubernetes release: use ${goQuote(printed)}`,
     ];
   if (isIP(value) === 6 && printed !== value)
-    return [
-      `${path}: IPv6 address ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(printed)})`,
-    ];
+    return [`${path}: IPv6 address ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(printed)})`];
   return [];
 }
 
@@ -260,18 +259,18 @@ export function warningsForCIDR(path: string, value: string): string[] {
   if (to4(network.bytes).some((byte, i) => byte !== address[i])) {
     const single = `${addressOf(address)}/${network.bytes.length * 8}`;
     warnings.push(
-      `${path}: CIDR value ${JSON.stringify(value)} is ambiguous in this context (should be ${JSON.stringify(networkString(network))} or ${JSON.stringify(single)}?)`,
+      `${path}: CIDR value ${goQuote(value)} is ambiguous in this context (should be ${goQuote(networkString(network))} or ${goQuote(single)}?)`,
     );
   }
   const strictParse = isIP(cidr.address) !== 0 && !(cidr.length.length > 1 && cidr.length.startsWith('0'));
   if (!strictParse || isIPv4Mapped(cidr.address))
     warnings.push(
-      `${path}: non-standard CIDR value ${JSON.stringify(value)} will be considered invalid in a future Kubernetes release: use ${JSON.stringify(networkString(network))}`,
+      `${path}: non-standard CIDR value ${goQuote(value)} will be considered invalid in a future Kubernetes release: use ${goQuote(networkString(network))}`,
     );
   const printed = `${sloppyIPString(cidr.address)}/${cidr.length}`;
   if (warnings.length === 0 && isIP(cidr.address) === 6 && printed !== value)
     warnings.push(
-      `${path}: IPv6 CIDR value ${JSON.stringify(value)} should be in RFC 5952 canonical format (${JSON.stringify(printed)})`,
+      `${path}: IPv6 CIDR value ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(printed)})`,
     );
   return warnings;
 }

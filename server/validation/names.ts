@@ -18,6 +18,14 @@ export function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
 }
 
+/**
+ * A string's length as Go's len counts it, in UTF-8 bytes: the reference's length rules count
+ * bytes, so a name of 40 `é` is 80 long. A lone surrogate counts as the U+FFFD (3 bytes) Go sees.
+ */
+export function goLen(value: string): number {
+  return Buffer.byteLength(value, 'utf8');
+}
+
 export const EMPTY_ERROR = 'must be non-empty';
 
 export function inclusiveRangeError(lo: number, hi: number): string {
@@ -32,7 +40,7 @@ const DNS1123_LABEL = new RegExp(`^${DNS1123_LABEL_FMT}$`);
 
 export function isDNS1123Label(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > DNS1123_LABEL_MAX) errors.push(maxLenError(DNS1123_LABEL_MAX));
+  if (goLen(value) > DNS1123_LABEL_MAX) errors.push(maxLenError(DNS1123_LABEL_MAX));
   // A valid subdomain that is no label can only be one with dots (the length was checked above).
   if (!DNS1123_LABEL.test(value))
     errors.push(
@@ -51,7 +59,7 @@ const DNS1123_SUBDOMAIN = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
 export function isDNS1123Subdomain(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (goLen(value) > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
   if (!DNS1123_SUBDOMAIN.test(value))
     errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errors;
@@ -66,7 +74,7 @@ const DNS1123_SUBDOMAIN_UNDERSCORE = new RegExp(`^${DNS1123_SUBDOMAIN_UNDERSCORE
 /** A DNS subdomain whose labels may start with or hold '_' (DNS search paths, SRV-style names). */
 export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (goLen(value) > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
   if (!DNS1123_SUBDOMAIN_UNDERSCORE.test(value))
     errors.push(regexError(DNS1123_SUBDOMAIN_UNDERSCORE_ERR, DNS1123_SUBDOMAIN_UNDERSCORE_FMT, 'example.com'));
   return errors;
@@ -79,7 +87,7 @@ const DNS1035_LABEL = new RegExp(`^${DNS1035_LABEL_FMT}$`);
 
 export function isDNS1035Label(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > DNS1123_LABEL_MAX) errors.push(maxLenError(DNS1123_LABEL_MAX));
+  if (goLen(value) > DNS1123_LABEL_MAX) errors.push(maxLenError(DNS1123_LABEL_MAX));
   if (!DNS1035_LABEL.test(value)) errors.push(regexError(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errors;
 }
@@ -108,7 +116,7 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errors.push(`name part ${EMPTY_ERROR}`);
-  else if (name.length > QUALIFIED_NAME_MAX) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
+  else if (goLen(name) > QUALIFIED_NAME_MAX) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
   if (!QUALIFIED_NAME.test(name))
     errors.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errors;
@@ -122,7 +130,7 @@ const LABEL_VALUE_MAX = 63;
 
 export function isValidLabelValue(value: string): string[] {
   const errors: string[] = [];
-  if (value.length > LABEL_VALUE_MAX) errors.push(maxLenError(LABEL_VALUE_MAX));
+  if (goLen(value) > LABEL_VALUE_MAX) errors.push(maxLenError(LABEL_VALUE_MAX));
   if (!LABEL_VALUE.test(value))
     errors.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errors;
@@ -145,7 +153,7 @@ export function isValidPortNum(port: number): string[] {
 /** An IANA_SVC_NAME: at most 15 characters, lowercase alphanumerics and single inner hyphens. */
 export function isValidPortName(name: string): string[] {
   const errors: string[] = [];
-  if (name.length > 15) errors.push(maxLenError(15));
+  if (goLen(name) > 15) errors.push(maxLenError(15));
   if (!/^[-a-z0-9]+$/.test(name)) errors.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!/[a-z]/.test(name)) errors.push('must contain at least one letter (a-z)');
   if (name.includes('--')) errors.push('must not contain consecutive hyphens');
@@ -160,7 +168,7 @@ const CONFIG_KEY = new RegExp(`^${CONFIG_KEY_FMT}$`);
 /** Keys of ConfigMap and Secret data. */
 export function isConfigMapKey(key: string): string[] {
   const errors: string[] = [];
-  if (key.length > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (goLen(key) > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
   if (!CONFIG_KEY.test(key))
     errors.push(regexError(CONFIG_KEY_ERR, CONFIG_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
   if (key === '.') errors.push("must not be '.'");

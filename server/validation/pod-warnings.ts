@@ -5,6 +5,7 @@
  * longer do anything, duplicates the API accepts but that apply or services resolve wrongly,
  * fractional byte counts, and addresses in a non-standard form.
  */
+import { goQuote } from '../../api/go-quote';
 import type { KubeObject } from '../../api/objects';
 import { FieldPath } from '../status/field-errors';
 import type { WriteContext } from '../registry/types';
@@ -232,7 +233,7 @@ function hiddenEnvWarnings(container: Container, at: FieldPath): string[] {
     const bad = isSet(item.valueFrom) || value === ref || !value.includes(ref);
     return bad
       ? [
-          `${at.child('env').index(i).toString()}: hides previous definition of ${JSON.stringify(name)}, which may be dropped when using apply`,
+          `${at.child('env').index(i).toString()}: hides previous definition of ${goQuote(name)}, which may be dropped when using apply`,
         ]
       : [];
   });
@@ -277,7 +278,7 @@ function portWarnings(containers: readonly [Container, FieldPath][]): string[] {
       if (other === undefined) byName.set(port.name, path);
       else
         warnings.push(
-          `${path.toString()}: duplicate port name ${JSON.stringify(port.name)} with ${other.toString()}, services and probes that select ports by name will use ${other.toString()}`,
+          `${path.toString()}: duplicate port name ${goQuote(port.name)} with ${other.toString()}, services and probes that select ports by name will use ${other.toString()}`,
         );
     });
   }
@@ -325,13 +326,13 @@ export function podSpecWarnings(
     ...duplicateWarnings(
       spec.hostAliases,
       (alias) => alias.ip ?? '',
-      (i, ip) => `${specPath.child('hostAliases').index(i).child('ip').toString()}: duplicate ip ${JSON.stringify(ip)}`,
+      (i, ip) => `${specPath.child('hostAliases').index(i).child('ip').toString()}: duplicate ip ${goQuote(ip)}`,
     ),
     ...duplicateWarnings(
       spec.imagePullSecrets,
       (secret) => secret.name ?? '',
       (i, name) =>
-        `${specPath.child('imagePullSecrets').index(i).child('name').toString()}: duplicate name ${JSON.stringify(name)}`,
+        `${specPath.child('imagePullSecrets').index(i).child('name').toString()}: duplicate name ${goQuote(name)}`,
     ),
   );
   (spec.imagePullSecrets ?? []).forEach((secret, i) => {

@@ -4,6 +4,8 @@
  * exists", or the later key silently wins, so the reference warns at write time.
  */
 
+import { goQuote } from '../../api/go-quote';
+
 interface Item {
   path?: string;
 }
@@ -15,7 +17,7 @@ interface Placed {
 }
 
 function shown(placed: Placed): string {
-  return placed.source === '' ? JSON.stringify(placed.path) : `${JSON.stringify(placed.path)} (${placed.source})`;
+  return placed.source === '' ? goQuote(placed.path) : `${goQuote(placed.path)} (${placed.source})`;
 }
 
 function withoutTrailingSlashes(path: string): string {
@@ -65,16 +67,15 @@ interface ProjectedSource {
 /** The paths one projected source writes, in the order the reference considers them. */
 function projectedPaths(source: ProjectedSource): Placed[] {
   if (source.configMap?.items)
-    return placedItems(source.configMap.items, `ConfigMap ${JSON.stringify(source.configMap.name ?? '')}`);
-  if (source.secret?.items)
-    return placedItems(source.secret.items, `Secret ${JSON.stringify(source.secret.name ?? '')}`);
+    return placedItems(source.configMap.items, `ConfigMap ${goQuote(source.configMap.name ?? '')}`);
+  if (source.secret?.items) return placedItems(source.secret.items, `Secret ${goQuote(source.secret.name ?? '')}`);
   if (source.downwardAPI?.items) return placedItems(source.downwardAPI.items, 'DownwardAPI');
   if (source.serviceAccountToken)
     return [{ path: source.serviceAccountToken.path ?? '', source: 'ServiceAccountToken' }];
   if (source.clusterTrustBundle) {
     const bundle = source.clusterTrustBundle;
     const name = bundle.name ?? bundle.signerName ?? '';
-    return [{ path: bundle.path ?? '', source: `ClusterTrustBundle ${JSON.stringify(name)}` }];
+    return [{ path: bundle.path ?? '', source: `ClusterTrustBundle ${goQuote(name)}` }];
   }
   if (source.podCertificate) {
     const certificate = source.podCertificate;
@@ -90,20 +91,20 @@ function projectedPaths(source: ProjectedSource): Placed[] {
 export function overlappingPathWarnings(volumes: readonly (Json & { name?: string })[]): string[] {
   return volumes.flatMap((volume) => {
     const warn = (description: string, body: string): string =>
-      `volume ${JSON.stringify(volume.name ?? '')} (${description}): overlapping paths: ${body}`;
+      `volume ${goQuote(volume.name ?? '')} (${description}): overlapping paths: ${body}`;
     const warnings: string[] = [];
     const configMap = volume.configMap as { name?: string; items?: Item[] } | undefined;
     if (configMap?.items)
       warnings.push(
         ...overlapsAmong(placedItems(configMap.items, '')).map((body) =>
-          warn(`ConfigMap ${JSON.stringify(configMap.name ?? '')}`, body),
+          warn(`ConfigMap ${goQuote(configMap.name ?? '')}`, body),
         ),
       );
     const secret = volume.secret as { secretName?: string; items?: Item[] } | undefined;
     if (secret?.items)
       warnings.push(
         ...overlapsAmong(placedItems(secret.items, '')).map((body) =>
-          warn(`Secret ${JSON.stringify(secret.secretName ?? '')}`, body),
+          warn(`Secret ${goQuote(secret.secretName ?? '')}`, body),
         ),
       );
     const downwardAPI = volume.downwardAPI as { items?: Item[] } | undefined;
@@ -114,7 +115,7 @@ export function overlappingPathWarnings(volumes: readonly (Json & { name?: strin
       const placed: Placed[] = [];
       for (const source of projected.sources ?? []) {
         if (Object.keys(source ?? {}).length === 0) {
-          warnings.push(`volume ${JSON.stringify(volume.name ?? '')} (Projected) has no sources provided`);
+          warnings.push(`volume ${goQuote(volume.name ?? '')} (Projected) has no sources provided`);
           continue;
         }
         for (const raw of projectedPaths(source))

@@ -28,7 +28,8 @@ function setAt(object: Members, path: string, value: unknown): void {
   else current[last] = structuredClone(value);
 }
 
-function changeMembers(object: KubeObject, changes: MemberChanges): void {
+/** Sets (or, for null, removes) the members at the dotted paths of `changes`. */
+export function changeMembers(object: object, changes: MemberChanges): void {
   for (const [path, value] of Object.entries(changes)) setAt(object as unknown as Members, path, value);
 }
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpsCall, type HttpResult } from '../../helpers/server';
 import { retryUntil } from '../../helpers/wait-for';
+import { changeMembers } from './recorded-update';
 
 export interface UpdateStep {
   /** A subresource to write through (`ephemeralcontainers`); absent: the object itself. */
@@ -54,18 +55,6 @@ export interface Senders {
 const NOT_YET_RELATED = /no relationship found/;
 
 type Members = Record<string | number, unknown>;
-
-function setAt(object: Members, path: string, value: unknown): void {
-  const segments = path.split('.').map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
-  let current = object;
-  segments.slice(0, -1).forEach((segment, i) => {
-    if (current[segment] == null) current[segment] = typeof segments[i + 1] === 'number' ? [] : {};
-    current = current[segment] as Members;
-  });
-  const last = segments[segments.length - 1];
-  if (value === null) delete current[last];
-  else current[last] = structuredClone(value);
-}
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -144,7 +133,7 @@ export async function runUpdateDiffCase(senders: Senders, testCase: UpdateDiffCa
   const answers: StepAnswer[] = [];
   for (const step of testCase.steps) {
     const current = (await request('GET', `${testCase.collection}/${name}`)).json<Members>();
-    for (const [path, value] of Object.entries(step.set)) setAt(current, path, value);
+    changeMembers(current, step.set);
     const target = `${testCase.collection}/${name}${step.subresource === undefined ? '' : `/${step.subresource}`}`;
     const sender = step.asNode ? senders.node : request;
     if (sender === undefined) throw new Error(`${testCase.name}: no node to send as`);

@@ -67,7 +67,12 @@ function cacheFiles(): string[] {
 }
 
 async function firstCache(): Promise<string> {
-  await waitUntil('the start to write its code cache', () => cacheFiles().length === 1, 30_000, 50);
+  // Until it is renamed, the one file is the start's partial `<name>.cache.<pid>`: wait for the name.
+  const whole = (): boolean => {
+    const files = cacheFiles();
+    return files.length === 1 && files[0].endsWith('.cache');
+  };
+  await waitUntil('the start to write its code cache', whole, 30_000, 50);
   const [file] = cacheFiles();
   // Whole (written aside, then renamed), and more than the bundle's top level: megabytes.
   expect(statSync(file).size).toBeGreaterThan(1_000_000);

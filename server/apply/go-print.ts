@@ -5,20 +5,13 @@
  * Map keys print sorted, as Go's fmt sorts them. A whole number is taken as the int64 the
  * reference's decoder makes of it.
  */
+import { goFormatFloat } from '../../api/go-float';
 import { goQuote } from '../../api/go-quote';
 import { isObject } from '../json/value';
 
 /** `%v` of a float64 (`%g` with the shortest precision); whole numbers print as the int64 they decode to. */
 function goFloat(value: number): string {
-  if (Number.isInteger(value)) return String(value);
-  const exponent = Math.floor(Math.log10(Math.abs(value)));
-  // %g with the shortest precision switches to an exponent below 1e-4 and from 1e6 on.
-  if (exponent < -4 || exponent >= 6) {
-    const [mantissa, power] = value.toExponential().split('e');
-    const sign = power.startsWith('-') ? '-' : '+';
-    return `${mantissa}e${sign}${power.replace(/^[+-]/, '').padStart(2, '0')}`;
-  }
-  return String(value);
+  return Number.isInteger(value) ? String(value) : goFormatFloat(value, 64);
 }
 
 export function goTypeName(value: unknown): string {

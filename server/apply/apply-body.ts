@@ -4,14 +4,20 @@
  * governs here (unknown fields are never accepted in an apply; see typed-patch.ts): the
  * reference re-reads the body strictly and reports `line N: key "x" already set in map`.
  */
-import { parseDocument } from 'yaml';
 import { CborDecodeError, decodeCbor } from '../codec/cbor';
 import type { FieldValidation } from '../request/query';
 import { checkNestingDepth } from '../request/nesting';
 import { badRequest } from '../status/catalogue';
 import { isObject } from '../json/value';
 import { goTypeOf } from '../../api/go-json-syntax';
-import { yamlRepeatedKeyLines } from '../validation/decode';
+import {
+  GoYamlConversionError,
+  GoYamlSyntaxError,
+  goYamlToJSON,
+  parseGoYaml,
+  type GoYamlReading,
+} from '../validation/go-yaml';
+import { plainNumbers } from '../validation/number-literal';
 
 export type ApplyBodyFormat = 'yaml' | 'cbor';
 
@@ -32,25 +38,24 @@ function asConfiguration(value: unknown, format: 'YAML' | 'CBOR'): Record<string
 }
 
 function parseYaml(text: string, fieldValidation: FieldValidation): ApplyBody {
-  // YAML 1.1, as the reference's YAML library reads it (yes/no are booleans).
-  const document = parseDocument(text, { uniqueKeys: false, version: '1.1' });
-  if (document.errors.length > 0)
-    throw badRequest(
-      `error decoding YAML: error converting YAML to JSON: yaml: ${document.errors[0].message.split('\n')[0]}`,
-    );
-  let value: unknown;
+  // yaml.v2 reads the first document; the rest of the text is not looked at.
+  const { documents, lines } = parseGoYaml(text);
+  const [document] = documents;
+  if (document === undefined) return { config: {}, warnings: [] };
+  let reading: GoYamlReading;
   try {
-    // Aliases expand into copies: past 100 uses the library stops ("billion laughs").
-    value = document.toJS({ maxAliasCount: 100 });
+    reading = goYamlToJSON(document, lines);
   } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${error.message.split('\n')[0]}`);
+    if (error instanceof GoYamlSyntaxError)
+      throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${error.message.split('\n')[0]}`);
+    if (error instanceof GoYamlConversionError)
+      throw badRequest(`error decoding YAML: error converting YAML to JSON: ${error.message}`);
+    throw error;
   }
-  checkNestingDepth(value, 'yaml');
-  const config = asConfiguration(value, 'YAML');
-  if (fieldValidation === 'Ignore') return { config, warnings: [] };
-  const duplicates = yamlRepeatedKeyLines(text);
-  if (duplicates.length === 0) return { config, warnings: [] };
+  // The apply's typing takes numbers as the JSON decoder's int64 and float64.
+  const config = asConfiguration(plainNumbers(reading.value), 'YAML');
+  const duplicates = reading.repeatedKeys;
+  if (fieldValidation === 'Ignore' || duplicates.length === 0) return { config, warnings: [] };
   if (fieldValidation === 'Strict')
     throw badRequest(
       `error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicates.join('\n  ')}`,

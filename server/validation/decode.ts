@@ -10,7 +10,9 @@
  * `x-kubernetes-preserve-unknown-fields`, is taken as it is.
  */
 import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from '../quantity/quantity';
-import { parse, parseAllDocuments, parseDocument } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { GoYamlConversionError, GoYamlSyntaxError, goYamlToJSON, parseGoYaml, type GoYamlReading } from './go-yaml';
+import { NumberLiteral, plainNumbers } from './number-literal';
 import type { KubeObject } from '../../api/objects';
 import { goQuote } from '../../api/go-quote';
 import { goJSONSyntaxError } from '../../api/go-json-syntax';
@@ -96,40 +98,6 @@ export interface RepeatedKeys {
 
 export const NO_REPEATED_KEYS: RepeatedKeys = { fieldPaths: [], yamlLines: [] };
 
-/** The keys a YAML text repeats, one line each in the words of the reference's YAML library. */
-export function yamlRepeatedKeyLines(text: string): string[] {
-  return parseDocument(text, { uniqueKeys: true, version: '1.1' })
-    .errors.filter((error) => error.code === 'DUPLICATE_KEY')
-    .map((error) => `line ${error.linePos?.[0].line ?? 0}: key ${shownKeyAt(text, error.pos[0])} already set in map`);
-}
-
-/** Go's `%#v` of the float64 or int yaml.v2 reads a plain number as. */
-function goNumber(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
-  return String(value);
-}
-
-/**
- * The key that starts at `offset` as yaml.v2 prints it (`%#v` of what it read): a quoted scalar
- * is a string, a plain one what YAML 1.1 resolves it to, a number, boolean or null printed bare.
- */
-function shownKeyAt(text: string, offset: number): string {
-  const rest = text.slice(offset);
-  const quoted = /^"(?:[^"\\]|\\.)*"/.exec(rest) ?? /^'(?:[^']|'')*'/.exec(rest);
-  const scalar = quoted?.[0] ?? /^[^:\s,{}[\]]*/.exec(rest)?.[0] ?? '';
-  let resolved: unknown = scalar;
-  try {
-    resolved = parse(scalar, { version: '1.1' });
-  } catch {
-    // Not a scalar on its own: shown as the text it is.
-  }
-  if (typeof resolved === 'number') return goNumber(resolved);
-  if (typeof resolved === 'boolean') return String(resolved);
-  if (resolved === null) return '<nil>';
-  return goQuote(String(resolved));
-}
-
 /** The reference's text when a body does not parse: the Go error wrapped with the expected kind. */
 /** A body the decoder could not even read a kind from, worded as the reference's transformDecodeError. */
 function unparsable(expectedKind: string, cause: string, body: Buffer): StatusError {
@@ -162,23 +130,18 @@ export function parseBody(options: {
 }): ParsedBody {
   const text = options.body.toString('utf8');
   if (options.format === 'yaml') {
-    const documents = parseAllDocuments(text, { uniqueKeys: false });
-    const list = Array.isArray(documents) ? documents : [documents];
-    const first = list.find((doc) => doc.contents !== null) ?? list[0];
-    if (first === undefined || first.errors.length > 0) {
-      const cause =
-        first?.errors[0] === undefined
-          ? "couldn't get version/kind; json parse error: unexpected end of JSON input"
-          : yamlSyntaxError(first.errors[0]);
-      throw unparsable(options.expectedKind, cause, options.body);
-    }
-    const value = yamlToValue(first, options.expectedKind, options.body);
-    checkNestingDepth(value, 'yaml');
+    const { documents, lines } = parseGoYaml(text);
+    const first = documents.find((doc) => doc.contents !== null) ?? documents[0];
+    if (first === undefined)
+      throw unparsable(
+        options.expectedKind,
+        "couldn't get version/kind; json parse error: unexpected end of JSON input",
+        options.body,
+      );
+    const { value, repeatedKeys } = readYaml(first, lines, options.expectedKind, options.body);
     return {
       value,
-      repeatedKeys: options.findDuplicates
-        ? { fieldPaths: [], yamlLines: yamlRepeatedKeyLines(text) }
-        : NO_REPEATED_KEYS,
+      repeatedKeys: options.findDuplicates ? { fieldPaths: [], yamlLines: repeatedKeys } : NO_REPEATED_KEYS,
     };
   }
   let value: unknown;
@@ -201,34 +164,14 @@ export function parseBody(options: {
   };
 }
 
-/**
- * A YAML document's value. Aliases expand into copies, so a few lines can stand for billions
- * of nodes ("billion laughs"): the library stops past 100 alias uses, and the reference
- * refuses such documents too; an alias to no anchor is an error of the document.
- */
-function yamlToValue(
-  document: { toJS(options: { maxAliasCount: number }): unknown },
-  expectedKind: string,
-  body: Buffer,
-): unknown {
+/** A YAML document as the reference reads it, or its refusal (bad syntax, a key or number JSON cannot hold, aliasing). */
+function readYaml(document: Document.Parsed, lines: LineCounter, expectedKind: string, body: Buffer): GoYamlReading {
   try {
-    return document.toJS({ maxAliasCount: 100 });
+    return goYamlToJSON(document, lines);
   } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    throw unparsable(expectedKind, `error converting YAML to JSON: yaml: ${error.message.split('\n')[0]}`, body);
-  }
-}
-
-/**
- * A number literal whose form decides whether the reference takes it: `1e2`, `1.0` or a
- * literal past 2^53 is a number to JSON.parse, but Go refuses it for an integer member and
- * keeps every digit of an int64. Kept as text until typing knows the member's type.
- */
-export class NumberLiteral {
-  constructor(readonly source: string) {}
-
-  get value(): number {
-    return Number(this.source);
+    if (error instanceof GoYamlSyntaxError) throw unparsable(expectedKind, yamlSyntaxError(error.error), body);
+    if (error instanceof GoYamlConversionError) throw unparsable(expectedKind, error.message, body);
+    throw error;
   }
 }
 
@@ -273,16 +216,6 @@ function hasUnusualNumber(text: string): boolean {
     }
   }
   return false;
-}
-
-/** The value with every NumberLiteral made a number again, for members that take any JSON. */
-function plainNumbers(value: unknown): unknown {
-  if (value instanceof NumberLiteral) return value.value;
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(plainNumbers);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = plainNumbers((value as Record<string, unknown>)[key]);
-  return out;
 }
 
 const INT32_MIN = -(2 ** 31);
@@ -434,7 +367,8 @@ function jsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'object';
-  return typeof value; // string, number, boolean
+  if (typeof value === 'boolean') return 'bool';
+  return typeof value; // string, number
 }
 
 /** The Go type name the reference would print for a schema node. */
@@ -749,7 +683,8 @@ function typeNumberLiteral(walk: Walk, literal: NumberLiteral, type: TypeNode, l
   const integerOnly = (type.accepted & INTEGER) !== 0 && (type.accepted & FRACTION) === 0;
   if ((type.accepted & (INTEGER | FRACTION)) === 0 || (integerOnly && !fitsInteger(literal.source, node.format))) {
     const target = goTypeName(walk.definitions, type.schema);
-    const what = `number ${literal.source}`;
+    // Go names the literal only when it fails a number member (a fraction or out of range).
+    const what = (type.accepted & (INTEGER | FRACTION)) === 0 ? 'number' : `number ${literal.source}`;
     walk.typeError ??=
       location.parentStruct === ''
         ? `json: cannot unmarshal ${what} into Go value of type ${target}`

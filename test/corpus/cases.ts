@@ -517,6 +517,11 @@ function aliasBomb(): string {
   return lines.join('\n') + '\n';
 }
 
+/** A ConfigMap in YAML with the lines after its name. */
+function yamlConfigMap(name: string, lines: string): string {
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${lines}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Media types
 
@@ -585,6 +590,14 @@ function mediaTypeCases(): CorpusCase[] {
     ['json-parameter-twice', 'application/json;a=b;a=c', body],
     ['json-parameter-repeated', 'application/json;a=b;a=b', body],
     ['json-space-before-slash', 'application /json', body],
+    // YAML read as yaml.v2 and sigs.k8s.io/yaml read it (test/server/codec/yaml-bodies.test.ts).
+    ['yaml-bool-for-string', 'application/yaml', (name) => yamlConfigMap(name, 'data:\n  a: yes\n')],
+    ['yaml-merge-key', 'application/yaml', (name) => yamlConfigMap(name, '  labels:\n    <<: {m: x}\n')],
+    ['yaml-merge-repeated', 'application/yaml', (name) => yamlConfigMap(name, '  labels:\n    <<: {m: x}\n    m: z\n')],
+    ['yaml-null-key', 'application/yaml', (name) => yamlConfigMap(name, 'data:\n  ~: b\n')],
+    ['yaml-infinity', 'application/yaml', (name) => yamlConfigMap(name, 'data:\n  a: .inf\n')],
+    ['yaml-octal-key', 'application/yaml', (name) => yamlConfigMap(name, 'data:\n  010: b\n')],
+    ['yaml-sequence-key', 'application/yaml', (name) => yamlConfigMap(name, 'data:\n  ? [a]\n  : b\n')],
   ];
   contentTypes.forEach(([label, contentType, make], n) => {
     for (const validation of ['', '&fieldValidation=Strict']) {

@@ -30,3 +30,11 @@ test('the packages loaded on demand stay in node_modules, where the bundle finds
     expect(() => requireFromBundle.resolve(name)).not.toThrow();
   }
 });
+
+test('no bundled code requires a file by a relative path, which would be looked for beside the bundle', () => {
+  // A UMD module requires its own files through its factory's parameter (`require2("./impl/x")`):
+  // esbuild leaves those calls as they are, and they fail when they run.
+  const source = readFileSync(BUNDLE, 'utf8');
+  const relative = [...source.matchAll(/\brequire\d*\("(\.\.?\/[^"]*)"\)/g)].map((match) => match[1]);
+  expect(relative).toEqual([]);
+});

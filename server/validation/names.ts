@@ -3,6 +3,7 @@
  * of messages it would: empty when valid. The texts, including the double space that the
  * reference's example list prints before "or", are what clients show users.
  */
+import { decodeGoBytes } from '../../api/go-bytes';
 
 export function regexError(message: string, pattern: string, ...examples: string[]): string {
   if (examples.length === 0) return `${message} (regex used for validation is '${pattern}')`;
@@ -28,33 +29,10 @@ export function goLen(value: string): number {
 
 /**
  * Go's `s[start:end]` of a string, counted in its UTF-8 bytes, as the reference's JSON then
- * shows it: a character cut at either end leaves bytes that are no UTF-8, each written as one
- * U+FFFD. Only the ends can be cut, since the string itself is valid UTF-8.
+ * shows it: a character cut at either end leaves stray bytes, each written as one U+FFFD.
  */
 export function goByteSlice(value: string, start: number, end?: number): string {
-  const bytes = Buffer.from(value, 'utf8').subarray(start, end);
-  let text = '';
-  let at = 0;
-  while (at < bytes.length) {
-    const length = utf8SequenceLength(bytes[at]);
-    const whole = length > 0 && at + length <= bytes.length && isContinuation(bytes.subarray(at + 1, at + length));
-    text += whole ? bytes.toString('utf8', at, at + length) : '\ufffd';
-    at += whole ? length : 1;
-  }
-  return text;
-}
-
-/** How many bytes a UTF-8 sequence starting with `lead` has; 0 for a byte that starts none. */
-function utf8SequenceLength(lead: number): number {
-  if (lead < 0x80) return 1;
-  if (lead >= 0xc2 && lead < 0xe0) return 2;
-  if (lead >= 0xe0 && lead < 0xf0) return 3;
-  if (lead >= 0xf0 && lead < 0xf5) return 4;
-  return 0;
-}
-
-function isContinuation(bytes: Buffer): boolean {
-  return bytes.every((byte) => (byte & 0xc0) === 0x80);
+  return decodeGoBytes(Buffer.from(value, 'utf8').subarray(start, end), () => '\ufffd');
 }
 
 export const EMPTY_ERROR = 'must be non-empty';
